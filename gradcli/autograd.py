@@ -1,0 +1,365 @@
+"""The reverse-mode engine: graph nodes (`Function`) and `backward` / `grad`.
+
+A `Function` subclass is one differentiable op, written as in early tinygrad:
+`forward` works on NumPy arrays and may `save` arrays for later; `backward`
+receives the gradient of the output, an array namespace `F` and the saved
+values, and returns one gradient per tensor input.  The same `backward` code
+runs in two modes:
+
+* fast: `F` is `ArrayF`, gradients and saved values are plain ndarrays;
+* create_graph: `F` is `TensorF`, gradients and saved values are Tensors and
+  every step is itself recorded, so gradients can be differentiated again.
+
+The instance is the graph node (`grad_fn`); its class attribute `name` is
+PyTorch's name for it.  The graph is walked without recursion.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import GradRuntimeError, ShapeError
+from .tensor import GradMode, Tensor
+
+_OUT = object()          # marker: a saved value that is the op's own output
+
+
+class Function:
+    """Base of every graph node.  Subclasses set `name` and define
+    `forward(self, *arrays, **params) -> ndarray` and
+    `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
+
+    __slots__ = ("parents", "needs", "saved", "saved_src", "freed", "retained", "out_dtype")
+    name = "Backward"
+    differentiable_twice = True
+
+    def save(self, *arrays):
+        self.saved = arrays
+
+    @classmethod
+    def apply(cls, *args, **params):
+        """Run the op on Tensors (or Python scalars, treated as constants) and
+        record a node when grad mode is on and an input requires grad."""
+        node = cls.__new__(cls)
+        node.saved = ()
+        arrays = [a.data if type(a) is Tensor else a for a in args]
+        out = node.forward(*arrays, **params)
+        if GradMode.enabled:
+            needs = tuple(type(a) is Tensor and a.requires_grad for a in args)
+            if True in needs:
+                node.needs = needs
+                node.parents = tuple((a.grad_fn or a) if n else None for a, n in zip(args, needs))
+                node.freed = False
+                node.retained = None
+                node.out_dtype = out.dtype
+                saved = node.saved
+                if saved:
+                    node.saved_src = tuple(
+                        _OUT if s is out else next(
+                            (a for a, d in zip(args, arrays) if s is d and type(a) is Tensor),
+                            None)
+                        for s in saved)
+                return Tensor(out, True, node)
+        return Tensor(out)
+
+    def __repr__(self):
+        return f"<{self.name}>"
+
+    # PyTorch's grad_fn interface
+    def next_functions(self):
+        from .tensor import Tensor as T
+        out = []
+        for p in self.parents:
+            if p is None:
+                out.append((None, 0))
+            elif type(p) is T:
+                out.append((AccumulateGrad(p), 0))
+            else:
+                out.append((p, 0))
+        return tuple(out)
+
+
+class AccumulateGrad:
+    """Stands for a leaf in `next_functions`, as in PyTorch."""
+    __slots__ = ("variable",)
+    name = "AccumulateGrad"
+
+    def __init__(self, variable):
+        self.variable = variable
+
+    def __repr__(self):
+        return "<AccumulateGrad>"
+
+
+# --------------------------------------------------------------------------
+# Array namespaces for VJPs
+# --------------------------------------------------------------------------
+
+def sum_to(g, shape):
+    """Sum a broadcast gradient back to `shape` (the one unbroadcast helper)."""
+    if g.shape == shape:
+        return g
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)
+    if axes:
+        g = g.sum(axis=axes, keepdims=True)
+    return g.reshape(shape)
+
+
+class ArrayF:
+    """NumPy versions of the functions VJPs use (the fast path)."""
+    sum_to = staticmethod(sum_to)
+    exp = staticmethod(np.exp)
+    log = staticmethod(np.log)
+    sin = staticmethod(np.sin)
+    cos = staticmethod(np.cos)
+    sqrt = staticmethod(np.sqrt)
+    sign = staticmethod(np.sign)
+    abs = staticmethod(np.abs)
+    where = staticmethod(np.where)
+    reshape = staticmethod(np.reshape)
+    swapaxes = staticmethod(np.swapaxes)
+    expand_dims = staticmethod(np.expand_dims)
+    transpose = staticmethod(np.transpose)
+    outer = staticmethod(np.outer)
+    tensor_mode = False
+
+    @staticmethod
+    def broadcast_to(g, shape):
+        return np.broadcast_to(g, shape)
+
+    @staticmethod
+    def sum(g, axis=None, keepdims=False):
+        return np.sum(g, axis=axis, keepdims=keepdims)
+
+    @staticmethod
+    def const(a):
+        return a
+
+    @staticmethod
+    def pad_into(g, shape, index):
+        """Scatter `g` into zeros of `shape` at `index` (adding repeated indices)."""
+        out = np.zeros(shape, dtype=g.dtype)
+        np.add.at(out, index, g)
+        return out
+
+    @staticmethod
+    def permute_back(g, dims):
+        return np.transpose(g, np.argsort(dims))
+
+    @staticmethod
+    def take(g, index):
+        return g[index]
+
+    @staticmethod
+    def concat(gs, axis):
+        return np.concatenate(gs, axis)
+
+    @staticmethod
+    def split(g, sizes, axis):
+        return np.split(g, np.cumsum(sizes)[:-1], axis=axis)
+
+
+class _TensorF:
+    """Differentiable versions, bound lazily to the registry's functions."""
+    tensor_mode = True
+
+    def __getattr__(self, name):
+        from . import ops
+        fn = ops.TENSOR_F[name]
+        setattr(self, name, fn)
+        return fn
+
+
+TensorF = _TensorF()
+
+
+# --------------------------------------------------------------------------
+# The engine
+# --------------------------------------------------------------------------
+
+SECOND_BACKWARD = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward.")
+
+
+def _count_deps(roots):
+    """Consumers of each node reachable from `roots`, found without recursion."""
+    deps = {}
+    stack = [r for r in roots if isinstance(r, Function)]
+    for r in stack:
+        deps.setdefault(r, 0)
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for p in node.parents:
+            if p is not None and type(p) is not Tensor:
+                deps[p] = deps.get(p, 0) + 1
+                if p not in seen:
+                    seen.add(p)
+                    stack.append(p)
+    return deps
+
+
+def _as_grad(g, like: np.ndarray, create_graph: bool):
+    """Check/convert a head gradient given by the user."""
+    if g is None:
+        if like.size != 1:
+            raise GradRuntimeError(
+                "grad can be implicitly created only for scalar outputs",
+                hint="reduce the output first, e.g. backward sum(y), or pass a gradient: "
+                     "y.backward(gradient)")
+        arr = np.ones(like.shape, dtype=like.dtype)
+        return Tensor(arr) if create_graph else arr
+    if not isinstance(g, Tensor):
+        from .convert import to_tensor
+        g = to_tensor(g)
+    if g.data.shape != like.shape:
+        raise ShapeError(
+            f"Mismatch in shape: grad_output[0] has a shape of torch.Size({list(g.data.shape)}) "
+            f"and output[0] has a shape of torch.Size({list(like.shape)}).")
+    if create_graph:
+        return g
+    arr = g.data
+    return arr.astype(like.dtype) if arr.dtype != like.dtype else arr
+
+
+def _accumulate(a, b, create_graph):
+    if create_graph:
+        return a + b
+    return np.add(a, b)
+
+
+def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, inputs=None,
+                 allow_unused=False):
+    """Propagate gradients from `outputs` to the leaves.
+
+    With `inputs` None, gradients are accumulated into each leaf's `.grad` (and
+    into non-leaves that called `retain_grad()`); the leaves whose `.grad`
+    changed are returned in creation order.  With `inputs` given (autograd.grad),
+    nothing's `.grad` is touched and the gradients of `inputs` are returned."""
+    heads = []
+    for out, g in zip(outputs, grad_outputs):
+        if not isinstance(out, Tensor) or not out.requires_grad:
+            raise GradRuntimeError(
+                "element 0 of tensors does not require grad and does not have a grad_fn")
+        heads.append((out, _as_grad(g, out.data, create_graph)))
+
+    # targets for autograd.grad: leaf tensor or node -> slot index
+    capture = None
+    if inputs is not None:
+        capture = {}
+        for i, t in enumerate(inputs):
+            if not isinstance(t, Tensor) or not t.requires_grad:
+                raise GradRuntimeError("One of the differentiated Tensors does not require grad")
+            capture[t.grad_fn if t.grad_fn is not None else t] = i
+        results = [None] * len(inputs)
+
+    grads = {}
+    touched = {}
+    roots = []
+    for out, g in heads:
+        key = out.grad_fn if out.grad_fn is not None else out
+        if type(key) is Tensor:          # backward on a leaf itself
+            _deliver_leaf(key, g, create_graph, capture, results if capture else None, touched)
+            continue
+        grads[key] = _accumulate(grads[key], g, create_graph) if key in grads else g
+        roots.append(key)
+
+    deps = _count_deps(roots)
+    ready = [r for r in dict.fromkeys(roots) if deps[r] == 0]
+    F = TensorF if create_graph else ArrayF
+    prev_mode = GradMode.enabled
+    GradMode.enabled = create_graph
+    try:
+        while ready:
+            node = ready.pop()
+            g = grads.pop(node)
+            if capture is not None and node in capture:
+                results[capture[node]] = g
+            if node.retained is not None and capture is None:
+                t = node.retained()
+                if t is not None:
+                    _store_grad(t, g, create_graph)
+            if node.freed:
+                raise GradRuntimeError(SECOND_BACKWARD)
+            saved = node.saved
+            if saved:
+                if create_graph:
+                    saved = tuple(_saved_tensor(node, s, src) for s, src in zip(saved, node.saved_src))
+                in_grads = node.backward(g, F, *saved)
+            else:
+                in_grads = node.backward(g, F)
+            if not retain_graph and saved:
+                node.saved = ()          # free saved values; a second pass must fail
+                node.saved_src = None
+                node.freed = True
+            for p, ig in zip(node.parents, in_grads):
+                if p is None or ig is None:
+                    continue
+                if type(p) is Tensor:
+                    _deliver_leaf(p, ig, create_graph, capture, results if capture else None,
+                                  touched)
+                    continue
+                if not create_graph and ig.dtype != p.out_dtype:
+                    ig = ig.astype(p.out_dtype)
+                grads[p] = _accumulate(grads[p], ig, create_graph) if p in grads else ig
+                deps[p] -= 1
+                if deps[p] == 0:
+                    ready.append(p)
+    finally:
+        GradMode.enabled = prev_mode
+
+    if capture is not None:
+        for t, i in capture.items():
+            if results[i] is None and not allow_unused:
+                raise GradRuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior.")
+        return tuple(r if r is None or isinstance(r, Tensor) else Tensor(r) for r in results)
+    return sorted(touched.values(), key=lambda t: t.seq)
+
+
+def _deliver_leaf(leaf, g, create_graph, capture, results, touched):
+    if capture is not None:
+        i = capture.get(leaf)
+        if i is not None:
+            results[i] = g if results[i] is None else _accumulate(results[i], g, create_graph)
+        return
+    _store_grad(leaf, g, create_graph)
+    touched[id(leaf)] = leaf
+
+
+def _store_grad(t, g, create_graph):
+    """Accumulate `g` into `t.grad`, cast to t's dtype, in place when PyTorch would."""
+    dt = t.data.dtype
+    if create_graph:
+        if not isinstance(g, Tensor):
+            g = Tensor(g)
+        if g.data.dtype != dt:
+            from .ops import FUNCTIONS
+            g = FUNCTIONS["to"](g, dt)
+        if g.data.shape != t.data.shape:
+            g = Tensor(np.broadcast_to(g.data, t.data.shape).copy()) if not g.requires_grad else g
+        t.grad = g if t.grad is None else t.grad + g
+        return
+    if g.shape != t.data.shape:
+        g = np.broadcast_to(g, t.data.shape)
+    old = t.grad
+    if old is None:
+        t.grad = Tensor(np.array(g, dtype=dt, copy=True))
+    elif old.grad_fn is None and old.data.flags.writeable and old.data.dtype == dt:
+        np.add(old.data, g, out=old.data, casting="unsafe")
+    else:
+        t.grad = Tensor((old.data + g).astype(dt, copy=False))
+
+
+def _saved_tensor(node, arr, src):
+    if src is _OUT:
+        return Tensor(arr, True, node)
+    if src is not None:
+        return src
+    return Tensor(arr)

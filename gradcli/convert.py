@@ -1,0 +1,93 @@
+"""Turning language values (numbers, nested lists, tuples, Tensors) into Tensors."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes
+from .errors import GradTypeError, GradValueError
+from .tensor import Tensor
+
+
+def _infer_dtype(value):
+    """PyTorch's dtype inference for `tensor(data)`: bool < int64 < default float."""
+    kind = 0
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif isinstance(v, Tensor):
+            dt = v.data.dtype
+            kind = max(kind, 2 if dt.kind == "f" else (0 if dt.kind == "b" else 1))
+        elif isinstance(v, bool) or isinstance(v, np.bool_):
+            pass
+        elif isinstance(v, (int, np.integer)):
+            kind = max(kind, 1)
+        elif isinstance(v, (float, np.floating)):
+            kind = 2
+        else:
+            raise GradTypeError(f"could not make a tensor from a value of type {type_name(v)}")
+    return (dtypes.bool_, dtypes.int64, dtypes.default.float)[kind]
+
+
+def _unwrap(value):
+    if isinstance(value, Tensor):
+        return value.data
+    if isinstance(value, (list, tuple)):
+        return [_unwrap(v) for v in value]
+    return value
+
+
+def to_array(value, dtype=None) -> np.ndarray:
+    if isinstance(value, Tensor):
+        a = value.data
+        return a if dtype is None or a.dtype == dtype else a.astype(dtype)
+    if isinstance(value, np.ndarray):
+        return value if dtype is None else value.astype(dtype)
+    if dtype is None:
+        dtype = _infer_dtype(value)
+    try:
+        arr = np.array(_unwrap(value), dtype=dtype)
+    except (ValueError, TypeError, OverflowError) as e:
+        msg = str(e)
+        if "inhomogeneous" in msg or "sequence" in msg:
+            raise GradValueError("expected a rectangular nested list (all rows the same length)")
+        raise GradValueError(f"could not make a tensor: {msg}")
+    if arr.dtype == object:
+        raise GradValueError("could not make a tensor from this value")
+    return arr
+
+
+def to_tensor(value, dtype=None) -> Tensor:
+    if isinstance(value, Tensor) and (dtype is None or value.data.dtype == dtype):
+        return value
+    return Tensor(to_array(value, dtype))
+
+
+def operand(value):
+    """An argument of an element-wise op: Tensors and Python numbers pass, lists become tensors."""
+    if isinstance(value, (Tensor, int, float)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return to_tensor(value)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return Tensor(np.asarray(value))
+    raise GradTypeError(f"expected a tensor or a number, got {type_name(value)}")
+
+
+def tensor_arg(value) -> Tensor:
+    """An argument that must be a tensor (a number or list is made into one)."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (int, float, list, tuple, np.ndarray, np.generic)):
+        return to_tensor(value)
+    raise GradTypeError(f"expected a tensor, got {type_name(value)}")
+
+
+def type_name(v) -> str:
+    if isinstance(v, Tensor):
+        return "Tensor"
+    if v is None:
+        return "None"
+    return {bool: "bool", int: "int", float: "float", str: "str", list: "list",
+            tuple: "tuple"}.get(type(v), type(v).__name__)

@@ -1,0 +1,116 @@
+"""Dtypes: names, the default floating type, and PyTorch's type promotion."""
+from __future__ import annotations
+
+import numpy as np
+
+bool_ = np.dtype(np.bool_)
+int64 = np.dtype(np.int64)
+float32 = np.dtype(np.float32)
+float64 = np.dtype(np.float64)
+
+# name in the language -> numpy dtype (torch.float64 etc. resolve via the `torch.` prefix)
+NAMES = {
+    "float64": float64, "double": float64,
+    "float32": float32, "float": float32,
+    "int64": int64, "long": int64,
+    "int32": np.dtype(np.int32), "int": np.dtype(np.int32),
+    "bool": bool_,
+}
+
+TORCH_NAMES = {float64: "torch.float64", float32: "torch.float32", int64: "torch.int64",
+               bool_: "torch.bool", np.dtype(np.int32): "torch.int32"}
+
+
+class _Default:
+    """The default floating dtype (`--dtype`), float64 unless changed."""
+    float = float64
+
+
+default = _Default()
+
+
+class DType:
+    """A dtype as the language sees it: prints as `torch.float64`."""
+    __slots__ = ("np",)
+
+    def __init__(self, np_dtype):
+        self.np = np.dtype(np_dtype)
+
+    def __repr__(self):
+        return TORCH_NAMES.get(self.np, f"torch.{self.np.name}")
+
+    def __eq__(self, other):
+        return isinstance(other, DType) and other.np == self.np
+
+    def __hash__(self):
+        return hash(self.np)
+
+    @property
+    def is_floating_point(self):
+        return self.np.kind == "f"
+
+
+def as_numpy(dtype):
+    """A DType, numpy dtype or dtype name -> numpy dtype."""
+    if isinstance(dtype, DType):
+        return dtype.np
+    if isinstance(dtype, str):
+        name = dtype[6:] if dtype.startswith("torch.") else dtype
+        if name in NAMES:
+            return NAMES[name]
+        from .errors import GradTypeError
+        raise GradTypeError(f"unknown dtype {dtype!r}")
+    return np.dtype(dtype)
+
+
+def is_float(dt) -> bool:
+    return dt.kind == "f"
+
+
+def _category(dt) -> int:
+    # 0 bool, 1 integer, 2 floating
+    k = dt.kind
+    return 2 if k == "f" else (0 if k == "b" else 1)
+
+
+def scalar_dtype(v):
+    """The dtype a Python scalar takes when it is made into a tensor."""
+    if isinstance(v, bool):
+        return bool_
+    if isinstance(v, int):
+        return int64
+    return default.float
+
+
+def _combine(higher, lower):
+    # PyTorch's combine_categories: a higher-priority group keeps its dtype
+    # unless a lower-priority operand is of a strictly higher category.
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if _category(higher) >= _category(lower):
+        return higher
+    if _category(lower) == 2 or higher == bool_:
+        return np.promote_types(higher, lower) if _category(higher) == 2 else lower
+    return higher
+
+
+def result_type(*operands):
+    """PyTorch's result type: tensors with dims > 0 outrank 0-d tensors, which
+    outrank Python scalars, except that a higher category (bool < int < float)
+    always wins; a Python float then takes the default dtype."""
+    dim = zero = wrapped = None
+    for v in operands:
+        d = getattr(v, "data", None)
+        if d is not None and hasattr(d, "dtype"):
+            dt = d.dtype
+            if d.ndim:
+                dim = dt if dim is None else np.promote_types(dim, dt)
+            else:
+                zero = dt if zero is None else np.promote_types(zero, dt)
+        else:
+            dt = scalar_dtype(v)
+            if wrapped is None or _category(dt) > _category(wrapped):
+                wrapped = dt
+    return _combine(dim, _combine(zero, wrapped))

@@ -1,0 +1,105 @@
+"""gradcli's error classes and how an error is shown to a person.
+
+Every error the language can raise is a `GradError`.  It carries a short
+type name (shown in `--json` output), a one-line message, an optional hint,
+and where it happened (line and column, 1-based).  `render` turns it into the
+`file:line:col` + source line + caret form printed on stderr.
+"""
+from __future__ import annotations
+
+import difflib
+
+
+class GradError(Exception):
+    """Base of every error the user can see.  `exit_code` is what `eval` returns."""
+
+    exit_code = 1
+    type_name = "Error"
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None,
+                 hint: str | None = None, type_name: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.hint = hint
+        if type_name:
+            self.type_name = type_name
+
+    def at(self, line, column):
+        """Fill in the position if it is not known yet; returns self."""
+        if self.line is None:
+            self.line, self.column = line, column
+        return self
+
+
+class GradSyntaxError(GradError):
+    exit_code = 2
+    type_name = "SyntaxError"
+
+
+class GradRuntimeError(GradError):
+    type_name = "RuntimeError"
+
+
+class GradTypeError(GradError):
+    type_name = "TypeError"
+
+
+class GradValueError(GradError):
+    type_name = "ValueError"
+
+
+class GradNameError(GradError):
+    type_name = "NameError"
+
+
+class GradAttributeError(GradError):
+    type_name = "AttributeError"
+
+
+class GradIndexError(GradError):
+    type_name = "IndexError"
+
+
+class ShapeError(GradError):
+    type_name = "ShapeError"
+
+
+class GradAssertionError(GradError):
+    type_name = "AssertionError"
+
+
+class LimitError(GradError):
+    type_name = "LimitError"
+
+
+class Interrupted(GradError):
+    exit_code = 130
+    type_name = "KeyboardInterrupt"
+
+
+def did_you_mean(name: str, candidates) -> str | None:
+    """A 'did you mean' hint with the nearest known name, or None."""
+    best = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{best[0]}'?" if best else None
+
+
+def render(err: GradError, filename: str, source: str | None) -> str:
+    """`file:line:col: Type: message`, the source line, a caret, then the hint."""
+    where = filename
+    if err.line is not None:
+        where += f":{err.line}"
+        if err.column is not None:
+            where += f":{err.column}"
+    out = [f"{where}: {err.type_name}: {err.message}"]
+    if source is not None and err.line is not None:
+        lines = source.splitlines()
+        if 1 <= err.line <= len(lines):
+            text = lines[err.line - 1].replace("\t", " ")
+            out.append(f"    {text}")
+            col = max(1, err.column or 1)
+            out.append("    " + " " * (col - 1) + "^")
+    if err.hint:
+        out.append(f"hint: {err.hint}")
+    return "\n".join(out)

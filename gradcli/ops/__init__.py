@@ -1,0 +1,77 @@
+"""The op registry: every built-in of the language is registered here, explicitly.
+
+`register` records a built-in with its signature, one-line doc, whether it is
+also a tensor method, and `checks`: sample arguments with which the gradient
+tests (first and second order finite differences) exercise it.  The REPL's
+completer and `:help` read `BUILTINS` too, so a new op is documented,
+completed and gradient-checked by adding it in one place.
+
+The modules below hold the ops, each differentiable op as a `Function`
+subclass (forward, backward and PyTorch's grad_fn name side by side) next to
+the function that the language calls.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Arg:
+    """A sample tensor argument for gradient checks: float64, values in (lo, hi)."""
+    shape: tuple = ()
+    lo: float = -2.0
+    hi: float = 2.0
+    grad: bool = True        # differentiate with respect to it
+
+
+@dataclass
+class Builtin:
+    name: str
+    fn: object
+    sig: str
+    doc: str
+    method: bool = False          # also available as x.name(...)
+    function: bool = True         # available as name(...)
+    checks: list = field(default_factory=list)   # [(args, kwargs), ...]
+    category: str = ""
+
+
+BUILTINS: dict[str, Builtin] = {}   # language name -> entry (functions, and methods too)
+METHOD_ONLY: dict[str, Builtin] = {}  # x.name(...) that is not also a function name(...)
+FUNCTIONS: dict[str, object] = {}   # internal name -> callable (also for Tensor operators)
+TENSOR_F: dict[str, object] = {}    # differentiable helpers VJPs use in create_graph mode
+
+
+def register(name, sig, doc, *, method=False, function=True, checks=(), category="",
+             aliases=()):
+    """Decorator: make `fn` the built-in `name` (and each alias)."""
+    def deco(fn):
+        entry = Builtin(name, fn, sig, doc, method, function, list(checks), category)
+        table = BUILTINS if function else METHOD_ONLY
+        for n in (name, *aliases):
+            if n in table:
+                raise RuntimeError(f"built-in {n!r} registered twice")
+            table[n] = entry
+        FUNCTIONS.setdefault(name, fn)
+        return fn
+    return deco
+
+
+def internal(name):
+    """Decorator: an op gradcli uses (operators, VJPs) that is not a named built-in."""
+    def deco(fn):
+        FUNCTIONS[name] = fn
+        return fn
+    return deco
+
+
+def tensor_f(name):
+    """Decorator: a differentiable helper for VJPs in create_graph mode."""
+    def deco(fn):
+        TENSOR_F[name] = fn
+        return fn
+    return deco
+
+
+# import order matters only in that each module registers on import
+from . import elementwise, reduce, linalg, shape, creation  # noqa: E402,F401

@@ -1,0 +1,200 @@
+"""Creation functions: tensor ones zeros full eye arange linspace rand randn *_like Variable."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dtypes
+from ..convert import tensor_arg, to_array
+from ..errors import GradRuntimeError, GradTypeError
+from ..tensor import Tensor
+from . import register
+from .shape import size_args
+
+REQUIRES_GRAD_ERROR = "Only Tensors of floating point and complex dtype can require gradients"
+
+
+def leaf(arr, requires_grad=False):
+    """A new leaf tensor; only floating tensors may require grad (PyTorch's rule)."""
+    if requires_grad and arr.dtype.kind != "f":
+        raise GradRuntimeError(REQUIRES_GRAD_ERROR)
+    return Tensor(arr, bool(requires_grad))
+
+
+def _dt(dtype, default=None):
+    if dtype is None:
+        return default if default is not None else dtypes.default.float
+    return dtypes.as_numpy(dtype)
+
+
+def _check_sizes(size):
+    for n in size:
+        if n < 0:
+            raise GradRuntimeError(
+                f"Trying to create tensor with negative dimension {n}: {list(size)}")
+    from ..limits import check_alloc
+    check_alloc(size)
+    return size
+
+
+@register("tensor", "tensor(data, dtype=None, requires_grad=False)",
+          "a tensor from a number or nested list", category="creation")
+def tensor(data, dtype=None, requires_grad=False):
+    arr = to_array(data, None if dtype is None else _dt(dtype))
+    if isinstance(data, Tensor):
+        arr = arr.copy()
+    return leaf(arr, requires_grad)
+
+
+def _filled(value, size, dtype, requires_grad):
+    size = _check_sizes(size_args(size))
+    return leaf(np.full(size, value, dtype=_dt(dtype)), requires_grad)
+
+
+@register("ones", "ones(*size, dtype=None, requires_grad=False)", "a tensor of ones",
+          category="creation")
+def ones(*size, dtype=None, requires_grad=False):
+    return _filled(1, size, dtype, requires_grad)
+
+
+@register("zeros", "zeros(*size, dtype=None, requires_grad=False)", "a tensor of zeros",
+          category="creation", aliases=("empty",))
+def zeros(*size, dtype=None, requires_grad=False):
+    return _filled(0, size, dtype, requires_grad)
+
+
+@register("full", "full(size, fill_value, dtype=None, requires_grad=False)",
+          "a tensor filled with one value", category="creation")
+def full(size, fill_value, dtype=None, requires_grad=False):
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    if dtype is None:
+        dtype = dtypes.scalar_dtype(fill_value)
+    return _filled(fill_value, (size,) if isinstance(size, int) else size, dtype, requires_grad)
+
+
+@register("eye", "eye(n, m=None, dtype=None, requires_grad=False)", "identity matrix",
+          category="creation")
+def eye(n, m=None, dtype=None, requires_grad=False):
+    m = n if m is None else m
+    _check_sizes((n, m))
+    return leaf(np.eye(n, m, dtype=_dt(dtype)), requires_grad)
+
+
+def _num(v):
+    return v.item() if isinstance(v, Tensor) else v
+
+
+@register("arange", "arange(start=0, end, step=1, dtype=None, requires_grad=False)",
+          "evenly spaced values in [start, end)", category="creation")
+def arange(start, end=None, step=1, dtype=None, requires_grad=False):
+    start, end, step = _num(start), _num(end), _num(step)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise GradRuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise GradRuntimeError("upper bound and larger bound inconsistent with step sign")
+    all_int = all(isinstance(v, int) for v in (start, end, step))
+    dt = _dt(dtype, dtypes.int64 if all_int else None)
+    n = math.ceil((end - start) / step)
+    _check_sizes((n,))
+    if dt.kind == "f":
+        arr = (start + np.arange(n, dtype=np.float64) * step).astype(dt)
+    else:
+        arr = np.arange(start, end, step).astype(dt)
+    return leaf(arr, requires_grad)
+
+
+@register("linspace", "linspace(start, end, steps, dtype=None, requires_grad=False)",
+          "steps values evenly spaced from start to end", category="creation")
+def linspace(start, end, steps, dtype=None, requires_grad=False):
+    start, end, steps = _num(start), _num(end), _num(steps)
+    if steps < 0:
+        raise GradRuntimeError("number of steps must be non-negative")
+    dt = _dt(dtype)
+    _check_sizes((steps,))
+    if steps == 1:
+        return leaf(np.array([start], dtype=dt), requires_grad)
+    # PyTorch fills the first half forward from start and the second half back from end
+    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    i = np.arange(steps, dtype=np.float64)
+    half = steps // 2
+    arr = np.where(i < half, start + step * i, end - step * (steps - i - 1))
+    return leaf(arr.astype(dt), requires_grad)
+
+
+def _random(kind, size, dtype, requires_grad):
+    from .. import random
+    size = _check_sizes(size_args(size))
+    dt = _dt(dtype)
+    if dt.kind != "f":
+        raise GradRuntimeError(f'"{"normal" if kind == "randn" else "uniform"}_kernel_cpu" not '
+                               f"implemented for '{dtypes.TORCH_NAMES[dt][6:].capitalize()}'")
+    gen = random.default_generator
+    arr = gen.randn(size, dt) if kind == "randn" else gen.rand(size, dt)
+    return leaf(arr, requires_grad)
+
+
+@register("rand", "rand(*size, dtype=None, requires_grad=False)",
+          "uniform random values in [0, 1) (PyTorch's generator, see seed)", category="creation")
+def rand(*size, dtype=None, requires_grad=False, generator=None):
+    return _random("rand", size, dtype, requires_grad)
+
+
+@register("randn", "randn(*size, dtype=None, requires_grad=False)",
+          "standard normal random values (PyTorch's generator, see seed)", category="creation")
+def randn(*size, dtype=None, requires_grad=False, generator=None):
+    return _random("randn", size, dtype, requires_grad)
+
+
+def _like(fn, name, doc):
+    @register(name, f"{name}(input, dtype=None, requires_grad=False)", doc, category="creation")
+    def like(input, dtype=None, requires_grad=False):
+        x = tensor_arg(input)
+        return fn(x.data.shape, dtype=dtypes.DType(x.data.dtype) if dtype is None else dtype,
+                  requires_grad=requires_grad)
+    return like
+
+
+_like(ones, "ones_like", "ones in the shape (and dtype) of input")
+_like(zeros, "zeros_like", "zeros in the shape (and dtype) of input")
+_like(randn, "randn_like", "standard normal values in the shape of input")
+_like(rand, "rand_like", "uniform [0, 1) values in the shape of input")
+
+
+@register("full_like", "full_like(input, fill_value, dtype=None, requires_grad=False)",
+          "fill_value in the shape (and dtype) of input", category="creation")
+def full_like(input, fill_value, dtype=None, requires_grad=False):
+    x = tensor_arg(input)
+    return full(x.data.shape, fill_value, dtype=dtypes.DType(x.data.dtype) if dtype is None else dtype,
+                requires_grad=requires_grad)
+
+
+@register("Variable", "Variable(data, requires_grad=False)",
+          "legacy spelling of a leaf tensor (torch.autograd.Variable)", category="creation")
+def variable(data, requires_grad=False, volatile=False):
+    x = tensor_arg(data)
+    return leaf(x.data, requires_grad)
+
+
+def _legacy(name, dt):
+    @register(name, f"{name}(data or *size)",
+              f"legacy constructor: a {dtypes.TORCH_NAMES.get(dt, 'default float')} tensor",
+              category="creation")
+    def ctor(*args):
+        dtype = dt if dt is not None else dtypes.default.float
+        if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor, float)):
+            return leaf(to_array(args[0], dtype))
+        if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            return leaf(np.zeros(_check_sizes(args), dtype=dtype))
+        raise GradTypeError(f"{name}(): expected a list of values or sizes")
+    return ctor
+
+
+_legacy("FloatTensor", dtypes.float32)
+_legacy("DoubleTensor", dtypes.float64)
+_legacy("LongTensor", dtypes.int64)
+_legacy("BoolTensor", dtypes.bool_)
+_legacy("Tensor", None)

@@ -1,0 +1,521 @@
+"""Element-wise ops: arithmetic operators, comparisons and math functions."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd import Function, sum_to
+from ..convert import operand, tensor_arg
+from ..errors import GradRuntimeError
+from ..tensor import Tensor
+from . import Arg, internal, register, tensor_f
+
+np.seterr(all="ignore")   # PyTorch's edge values (inf, nan) are results, not errors
+
+X = (Arg((2, 3)),)
+UNARY_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((Arg((2, 3)),), {})]
+
+
+def _cast(out, dt):
+    return out if out.dtype == dt else out.astype(dt)
+
+
+def _float_dt(dt):
+    return dt if dt.kind == "f" else dtypes.default.float
+
+
+def _shape(a):
+    return a.shape if isinstance(a, np.ndarray) else ()
+
+
+def _args2(a, b):
+    a, b = operand(a), operand(b)
+    if type(a) is not Tensor and type(b) is not Tensor:
+        a = tensor_arg(a)
+    return a, b
+
+
+# ---------------------------------------------------------------- arithmetic
+
+class Add(Function):
+    __slots__ = ("sa", "sb")
+    name = "AddBackward0"
+
+    def forward(self, a, b, dt):
+        self.sa, self.sb = _shape(a), _shape(b)
+        return _cast(np.add(a, b), dt)
+
+    def backward(self, g, F):
+        return F.sum_to(g, self.sa), F.sum_to(g, self.sb)
+
+
+class Sub(Function):
+    __slots__ = ("sa", "sb")
+    name = "SubBackward0"
+
+    def forward(self, a, b, dt):
+        self.sa, self.sb = _shape(a), _shape(b)
+        return _cast(np.subtract(a, b), dt)
+
+    def backward(self, g, F):
+        return F.sum_to(g, self.sa), F.sum_to(-g, self.sb)
+
+
+class Rsub(Function):
+    """`number - tensor` (PyTorch records it as rsub(tensor, number))."""
+    __slots__ = ()
+    name = "RsubBackward1"
+
+    def forward(self, b, a, dt):
+        return _cast(np.subtract(a, b), dt)
+
+    def backward(self, g, F):
+        return (-g, None)
+
+
+class Mul(Function):
+    __slots__ = ("sa", "sb")
+    name = "MulBackward0"
+
+    def forward(self, a, b, dt):
+        self.sa, self.sb = _shape(a), _shape(b)
+        self.save(a, b)
+        return _cast(np.multiply(a, b), dt)
+
+    def backward(self, g, F, a, b):
+        n = self.needs
+        return (F.sum_to(g * b, self.sa) if n[0] else None,
+                F.sum_to(g * a, self.sb) if n[1] else None)
+
+
+class Div(Function):
+    __slots__ = ("sa", "sb")
+    name = "DivBackward0"
+
+    def forward(self, a, b, dt):
+        self.sa, self.sb = _shape(a), _shape(b)
+        self.save(a, b)
+        return _cast(np.true_divide(a, b), dt)
+
+    def backward(self, g, F, a, b):
+        n = self.needs
+        return (F.sum_to(g / b, self.sa) if n[0] else None,
+                F.sum_to(-g * a / (b * b), self.sb) if n[1] else None)
+
+
+class Reciprocal(Function):
+    __slots__ = ()
+    name = "ReciprocalBackward0"
+
+    def forward(self, a, dt):
+        out = _cast(np.true_divide(1, a), dt)
+        self.save(out)
+        return out
+
+    def backward(self, g, F, out):
+        return (-g * out * out,)
+
+
+class Remainder(Function):
+    __slots__ = ("sa", "sb")
+    name = "RemainderBackward0"
+
+    def forward(self, a, b, dt):
+        self.sa, self.sb = _shape(a), _shape(b)
+        self.save(a, b)
+        return _cast(np.remainder(a, b), dt)
+
+    def backward(self, g, F, a, b):
+        n = self.needs
+        return (F.sum_to(g, self.sa) if n[0] else None,
+                F.sum_to(-g * F.floor(a / b), self.sb) if n[1] else None)
+
+
+class PowScalar(Function):
+    """tensor ** number"""
+    __slots__ = ("e",)
+    name = "PowBackward0"
+
+    def forward(self, a, e, dt):
+        self.e = e
+        self.save(a)
+        if e == 2:
+            return _cast(np.square(a), dt)
+        return _cast(np.power(a, e), dt)
+
+    def backward(self, g, F, a):
+        e = self.e
+        if e == 0:
+            return (g * 0,)
+        if e == 2:
+            return (g * (2.0 * a),)
+        return (g * (e * a ** (e - 1)),)
+
+
+class PowTensor(Function):
+    """tensor ** tensor"""
+    __slots__ = ("sa", "sb")
+    name = "PowBackward1"
+
+    def forward(self, a, b, dt):
+        self.sa, self.sb = _shape(a), _shape(b)
+        out = _cast(np.power(a, b), dt)
+        self.save(a, b, out)
+        return out
+
+    def backward(self, g, F, a, b, out):
+        n = self.needs
+        ga = gb = None
+        if n[0]:
+            ga = F.sum_to(F.where(b == 0, 0.0, g * b * a ** (b - 1)), self.sa)
+        if n[1]:
+            gb = F.where(a == 0, F.where(b >= 0, 0.0, g * out * F.log(a)), g * out * F.log(a))
+            gb = F.sum_to(gb, self.sb)
+        return ga, gb
+
+
+class PowRScalar(Function):
+    """number ** tensor"""
+    __slots__ = ("base",)
+    name = "PowBackward2"
+
+    def forward(self, e, base, dt):
+        self.base = base
+        out = _cast(np.power(float(base) if dt.kind == "f" else base, e), dt)
+        self.save(e, out)
+        return out
+
+    def backward(self, g, F, e, out):
+        if self.base == 0:     # PyTorch: zero where exponent >= 0
+            return (F.where(e >= 0, 0.0, g * out * -np.inf),)
+        return (g * out * float(np.log(float(self.base))),)
+
+
+class Neg(Function):
+    __slots__ = ()
+    name = "NegBackward0"
+
+    def forward(self, a):
+        return np.negative(a)
+
+    def backward(self, g, F):
+        return (-g,)
+
+
+def _bool_sub_check(a, b):
+    if (getattr(a, "dtype", None) == dtypes.bool_ or isinstance(a, bool)) and \
+            (getattr(b, "dtype", None) == dtypes.bool_ or isinstance(b, bool)):
+        raise GradRuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead.")
+
+
+@register("add", "add(input, other)", "input + other, broadcasting", method=True,
+          checks=[((Arg((2, 3)), Arg((3,))), {}), ((Arg(()), Arg((2, 1))), {})], category="arith")
+@internal("add")
+def add(a, b):
+    a, b = _args2(a, b)
+    dt = dtypes.result_type(a, b)
+    if type(a) is not Tensor:
+        a, b = b, a
+    return Add.apply(a, b, dt=dt)
+
+
+@register("sub", "sub(input, other)", "input - other, broadcasting", method=True,
+          checks=[((Arg((2, 3)), Arg((3,))), {})], category="arith")
+@internal("sub")
+def sub(a, b):
+    a, b = _args2(a, b)
+    dt = dtypes.result_type(a, b)
+    _bool_sub_check(getattr(a, "data", a), getattr(b, "data", b))
+    if type(a) is not Tensor:
+        return Rsub.apply(b, a, dt=dt)
+    return Sub.apply(a, b, dt=dt)
+
+
+@register("mul", "mul(input, other)", "input * other, broadcasting", method=True,
+          checks=[((Arg((2, 3)), Arg((2, 1))), {})], category="arith")
+@internal("mul")
+def mul(a, b):
+    a, b = _args2(a, b)
+    dt = dtypes.result_type(a, b)
+    if type(a) is not Tensor:
+        a, b = b, a
+    return Mul.apply(a, b, dt=dt)
+
+
+@register("div", "div(input, other)", "input / other (true division), broadcasting", method=True,
+          checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {})], category="arith")
+@internal("div")
+def div(a, b):
+    a, b = _args2(a, b)
+    dt = _float_dt(dtypes.result_type(a, b))
+    if type(a) is not Tensor:
+        # PyTorch computes number / tensor as tensor.reciprocal() * number
+        return Mul.apply(Reciprocal.apply(b, dt=dt), a, dt=dt)
+    return Div.apply(a, b, dt=dt)
+
+
+@register("remainder", "remainder(input, other)", "input % other (sign of the divisor)",
+          method=True, checks=[((Arg((3,), 0.1, 0.9), Arg((3,), 1.0, 1.5)), {})], category="arith")
+@internal("mod")
+def remainder(a, b):
+    a, b = _args2(a, b)
+    dt = dtypes.result_type(a, b)
+    if type(a) is not Tensor:
+        a = Tensor(np.asarray(a, dtype=dt))
+    return Remainder.apply(a, b, dt=dt)
+
+
+@register("pow", "pow(input, exponent)", "input ** exponent (also ^)", method=True,
+          checks=[((Arg((2, 3), 0.5, 2.0), 3), {}), ((Arg((3,), 0.5, 2.0), Arg((3,))), {}),
+                  ((2.0, Arg((3,))), {}), ((Arg((2,), 0.5, 2), 0.5), {})], category="arith")
+@internal("pow")
+def pow(a, b):
+    a, b = _args2(a, b)
+    dt = dtypes.result_type(a, b)
+    if type(b) is not Tensor:
+        return PowScalar.apply(a, b, dt=dt)
+    if type(a) is not Tensor:
+        return PowRScalar.apply(b, base=a, dt=dt)
+    return PowTensor.apply(a, b, dt=dt)
+
+
+@register("neg", "neg(input)", "-input", method=True, checks=UNARY_CHECKS, category="arith",
+          aliases=("negative",))
+@internal("neg")
+def neg(a):
+    a = tensor_arg(a)
+    if a.data.dtype == dtypes.bool_:
+        raise GradRuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    return Neg.apply(a)
+
+
+@tensor_f("sum_to")
+def _sum_to_t(g, shape):
+    if g.data.shape == tuple(shape):
+        return g
+    from .reduce import sum_dims
+    lead = g.data.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(shape) if n == 1 and g.data.shape[i + lead] != 1)
+    from .shape import reshape
+    return reshape(sum_dims(g, axes, True), tuple(shape))
+
+
+# ---------------------------------------------------------------- comparisons
+
+def _compare(npfn):
+    def fn(a, b):
+        a, b = _args2(a, b)
+        ad = a.data if type(a) is Tensor else a
+        bd = b.data if type(b) is Tensor else b
+        return Tensor(np.asarray(npfn(ad, bd)))
+    return fn
+
+
+for _name, _np, _sym in (("lt", np.less, "<"), ("le", np.less_equal, "<="),
+                         ("gt", np.greater, ">"), ("ge", np.greater_equal, ">="),
+                         ("eq", np.equal, "=="), ("ne", np.not_equal, "!=")):
+    register(_name, f"{_name}(input, other)", f"input {_sym} other, element-wise (bool tensor)",
+             method=True, category="compare")(internal(_name)(_compare(_np)))
+del _name, _np, _sym
+
+
+# ---------------------------------------------------------------- unary math
+
+class Unary(Function):
+    """An element-wise function of one tensor; subclasses set `np_fn` and `vjp`."""
+    __slots__ = ()
+    saves = ""            # "x" (input), "out" (output), "" (nothing)
+
+    def forward(self, x):
+        if x.dtype.kind != "f":
+            x = x.astype(dtypes.default.float)
+        out = self.np_fn(x)
+        if self.saves == "x":
+            self.save(x)
+        elif self.saves == "out":
+            self.save(out)
+        return out
+
+
+def unary(name, grad_fn, np_fn, vjp, doc, saves="x", domain=(-2.0, 2.0), keep_int=False,
+          aliases=()):
+    """Register an element-wise function: its forward, VJP and grad_fn name together."""
+    cls = type(grad_fn, (Unary,), {
+        "__slots__": (), "name": grad_fn, "np_fn": staticmethod(np_fn), "saves": saves,
+        "backward": (lambda self, g, F, s: (vjp(g, F, s),)) if saves else
+                    (lambda self, g, F: (vjp(g, F, None),)),
+    })
+    if keep_int:
+        cls.forward = lambda self, x: np_fn(x) if x.dtype.kind != "f" else Unary.forward(self, x)
+
+    lo, hi = domain
+    checks = [((Arg((), lo, hi),), {}), ((Arg((3,), lo, hi),), {}), ((Arg((2, 3), lo, hi),), {})]
+
+    @register(name, f"{name}(input)", doc, method=True, checks=checks, category="math",
+              aliases=aliases)
+    @tensor_f(name)
+    def fn(x):
+        return cls.apply(tensor_arg(x))
+    fn.__name__ = name
+    return fn
+
+
+LN2, LN10 = math.log(2.0), math.log(10.0)
+
+exp = unary("exp", "ExpBackward0", np.exp, lambda g, F, out: g * out, "e ** input", "out")
+log = unary("log", "LogBackward0", np.log, lambda g, F, x: g / x, "natural logarithm",
+            domain=(0.5, 3.0))
+unary("log2", "Log2Backward0", np.log2, lambda g, F, x: g / (x * LN2), "base-2 logarithm",
+      domain=(0.5, 3.0))
+unary("log10", "Log10Backward0", np.log10, lambda g, F, x: g / (x * LN10), "base-10 logarithm",
+      domain=(0.5, 3.0))
+sqrt = unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, F, out: g / (2 * out), "square root",
+             "out", domain=(0.5, 3.0))
+sin = unary("sin", "SinBackward0", np.sin, lambda g, F, x: g * F.cos(x), "sine")
+cos = unary("cos", "CosBackward0", np.cos, lambda g, F, x: g * -F.sin(x), "cosine")
+unary("tan", "TanBackward0", np.tan, lambda g, F, out: g * (1 + out * out), "tangent", "out",
+      domain=(-1.2, 1.2))
+tanh = unary("tanh", "TanhBackward0", np.tanh, lambda g, F, out: g * (1 - out * out),
+             "hyperbolic tangent", "out")
+
+
+def _sigmoid(x):
+    # stable for large |x|
+    return np.where(x >= 0, 1 / (1 + np.exp(-np.abs(x))), np.exp(-np.abs(x)) / (1 + np.exp(-np.abs(x))))
+
+
+unary("sigmoid", "SigmoidBackward0", _sigmoid, lambda g, F, out: g * (out * (1 - out)),
+      "logistic sigmoid 1 / (1 + exp(-input))", "out")
+relu = unary("relu", "ReluBackward0", lambda x: np.maximum(x, 0),
+             lambda g, F, out: F.where(out > 0, g, 0.0), "max(input, 0)", "out", keep_int=True)
+abs_ = unary("abs", "AbsBackward0", np.abs, lambda g, F, x: g * F.sign(x), "absolute value",
+             keep_int=True)
+unary("square", "PowBackward0", np.square, lambda g, F, x: g * (2.0 * x), "input ** 2",
+      keep_int=True)
+sign = unary("sign", "SignBackward0", np.sign, lambda g, F, x: g * 0, "-1, 0 or 1 by sign",
+             keep_int=True)
+floor = unary("floor", "FloorBackward0", np.floor, lambda g, F, x: g * 0, "round down",
+              keep_int=True)
+unary("ceil", "CeilBackward0", np.ceil, lambda g, F, x: g * 0, "round up", keep_int=True)
+unary("round", "RoundBackward0", np.round, lambda g, F, x: g * 0,
+      "round half to even", keep_int=True)
+TENSOR_F_ALIASES = {"abs": abs_}
+
+
+# ---------------------------------------------------------------- two-tensor selections
+
+class Clamp(Function):
+    __slots__ = ("lo", "hi")
+    name = "ClampBackward1"
+
+    def forward(self, x, lo, hi):
+        self.lo, self.hi = lo, hi
+        self.save(x)
+        return np.clip(x, lo, hi) if lo is not None or hi is not None else x.copy()
+
+    def backward(self, g, F, x):
+        if self.lo is not None:
+            g = F.where(x >= self.lo, g, 0.0)
+        if self.hi is not None:
+            g = F.where(x <= self.hi, g, 0.0)
+        return (g,)
+
+
+@register("clamp", "clamp(input, min=None, max=None)", "limit values to [min, max]",
+          method=True, aliases=("clip",),
+          checks=[((Arg((2, 3)),), {"min": -0.5, "max": 0.7})], category="math")
+def clamp(x, min=None, max=None):
+    x = tensor_arg(x)
+    if min is None and max is None:
+        raise GradRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    return Clamp.apply(x, lo=_num(min), hi=_num(max))
+
+
+def _num(v):
+    if isinstance(v, Tensor):
+        return v.item()
+    return v
+
+
+class MaxMin(Function):
+    """maximum / minimum of two tensors; ties share the gradient evenly."""
+    __slots__ = ("sa", "sb")
+
+    def forward(self, a, b, dt):
+        self.sa, self.sb = a.shape, b.shape
+        self.save(a, b)
+        return _cast(self.np_fn(a, b), dt)
+
+    def backward(self, g, F, a, b):
+        win = a > b if self.name == "MaximumBackward0" else a < b
+        tie = a == b
+        half = g * 0.5
+        ga = F.where(tie, half, F.where(win, g, 0.0))
+        gb = F.where(tie, half, F.where(win, 0.0, g))
+        return F.sum_to(ga, self.sa), F.sum_to(gb, self.sb)
+
+
+class Maximum(MaxMin):
+    __slots__ = ()
+    name = "MaximumBackward0"
+    np_fn = staticmethod(np.maximum)
+
+
+class Minimum(MaxMin):
+    __slots__ = ()
+    name = "MinimumBackward0"
+    np_fn = staticmethod(np.minimum)
+
+
+@register("maximum", "maximum(input, other)", "element-wise larger of two tensors", method=True,
+          checks=[((Arg((2, 3)), Arg((3,))), {})], category="math")
+@tensor_f("maximum")
+def maximum(a, b):
+    a, b = tensor_arg(a), tensor_arg(b)
+    return Maximum.apply(a, b, dt=dtypes.result_type(a, b))
+
+
+@register("minimum", "minimum(input, other)", "element-wise smaller of two tensors", method=True,
+          checks=[((Arg((2, 3)), Arg((3,))), {})], category="math")
+def minimum(a, b):
+    a, b = tensor_arg(a), tensor_arg(b)
+    return Minimum.apply(a, b, dt=dtypes.result_type(a, b))
+
+
+class Where(Function):
+    __slots__ = ("sa", "sb")
+    name = "WhereBackward0"
+
+    def forward(self, a, b, cond, dt):
+        self.sa, self.sb = _shape(a), _shape(b)
+        self.save(cond)
+        return _cast(np.where(cond, a, b), dt)
+
+    def backward(self, g, F, cond):
+        n = self.needs
+        return (F.sum_to(F.where(cond, g, 0.0), self.sa) if n[0] else None,
+                F.sum_to(F.where(cond, 0.0, g), self.sb) if n[1] else None)
+
+
+@register("where", "where(condition, input, other)",
+          "input where condition is true, else other", method=False,
+          checks=[(([True, False, True], Arg((2, 3)), Arg((3,))), {})],
+          category="math")
+def where(condition, input, other):
+    cond = tensor_arg(condition).data.astype(bool)
+    a, b = operand(input), operand(other)
+    return Where.apply(a, b, cond=cond, dt=dtypes.result_type(a, b))
+
+
+@tensor_f("where")
+def _where_t(cond, a, b):
+    c = cond.data if isinstance(cond, Tensor) else np.asarray(cond)
+    return Where.apply(operand(a), operand(b), cond=c.astype(bool),
+                       dt=dtypes.result_type(operand(a), operand(b)))

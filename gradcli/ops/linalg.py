@@ -1,0 +1,275 @@
+"""Linear algebra: matmul and its PyTorch variants (mm mv dot), outer, t, transpose, trace."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd import Function
+from ..convert import tensor_arg
+from ..errors import GradRuntimeError, ShapeError
+from . import Arg, internal, register, tensor_f
+
+
+def _size(shape):
+    return "x".join(str(n) for n in shape)
+
+
+def _check_dtypes(a, b, what):
+    if a.dtype != b.dtype:
+        raise GradRuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {_tn(a.dtype)} != {_tn(b.dtype)}"
+            if what == "mm" else
+            f"expected both vectors to have same dtype, but found {_tn(a.dtype)} and {_tn(b.dtype)}")
+
+
+def _tn(dt):
+    return dtypes.TORCH_NAMES.get(dt, str(dt)).split(".")[-1]
+
+
+class Mm(Function):
+    __slots__ = ()
+    name = "MmBackward0"
+
+    def forward(self, a, b):
+        self.save(a, b)
+        return a @ b
+
+    def backward(self, g, F, a, b):
+        n = self.needs
+        return (g @ F.transpose(b) if n[0] else None,
+                F.transpose(a) @ g if n[1] else None)
+
+
+class Mv(Function):
+    __slots__ = ()
+    name = "MvBackward0"
+
+    def forward(self, a, v):
+        self.save(a, v)
+        return a @ v
+
+    def backward(self, g, F, a, v):
+        n = self.needs
+        return (F.outer(g, v) if n[0] else None,
+                F.transpose(a) @ g if n[1] else None)
+
+
+class Dot(Function):
+    __slots__ = ()
+    name = "DotBackward0"
+
+    def forward(self, a, b):
+        self.save(a, b)
+        return np.asarray(np.dot(a, b))
+
+    def backward(self, g, F, a, b):
+        n = self.needs
+        return (g * b if n[0] else None, g * a if n[1] else None)
+
+
+class Matmul(Function):
+    """Batched / broadcast matmul (3-d and up, or a vector against a batch)."""
+    __slots__ = ("sa", "sb")
+    name = "UnsafeViewBackward0"
+
+    def forward(self, a, b):
+        self.sa, self.sb = a.shape, b.shape
+        self.save(a, b)
+        return np.matmul(a, b)
+
+    def backward(self, g, F, a, b):
+        sa, sb = self.sa, self.sb
+        a2 = F.reshape(a, (1,) + sa) if len(sa) == 1 else a
+        b2 = F.reshape(b, sb + (1,)) if len(sb) == 1 else b
+        g2 = g
+        if len(sa) == 1:
+            g2 = F.expand_dims(g2, -2)
+        if len(sb) == 1:
+            g2 = F.expand_dims(g2, -1)
+        ga = gb = None
+        if self.needs[0]:
+            ga = F.sum_to(g2 @ F.swapaxes(b2, -1, -2), a2.shape if not F.tensor_mode else a2.data.shape)
+            ga = F.reshape(ga, sa)
+        if self.needs[1]:
+            gb = F.sum_to(F.swapaxes(a2, -1, -2) @ g2, b2.shape if not F.tensor_mode else b2.data.shape)
+            gb = F.reshape(gb, sb)
+        return ga, gb
+
+
+def _matmul_check(a, b):
+    da, db = a.data, b.data
+    if da.ndim == 0 or db.ndim == 0:
+        raise GradRuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {da.ndim}D and {db.ndim}D")
+    ka = da.shape[-1]
+    kb = db.shape[0] if db.ndim == 1 else db.shape[-2]
+    if ka != kb:
+        if da.ndim == 1 and db.ndim == 1:
+            raise ShapeError(
+                "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same "
+                "number of elements, but got %d and %d elements respectively"
+                % (ka, db.shape[0], ka, db.shape[0]))
+        if da.ndim == 2 and db.ndim == 1:
+            raise ShapeError(f"size mismatch, got input ({da.shape[0]}), mat ({_size(da.shape)}), "
+                             f"vec ({db.shape[0]})")
+        sa = da.shape if da.ndim > 1 else (1,) + da.shape
+        sb = db.shape if db.ndim > 1 else db.shape + (1,)
+        raise ShapeError(f"mat1 and mat2 shapes cannot be multiplied ({_size(sa[-2:])} and "
+                         f"{_size(sb[-2:])})" if da.ndim <= 2 and db.ndim <= 2 else
+                         f"Expected size for first two dimensions of batch2 tensor to be: "
+                         f"[{_size(sb[:-2])}, {ka}] but got: [{_size(sb[:-2])}, {kb}].")
+    dt = dtypes.result_type(a, b)
+    if da.dtype != db.dtype:
+        raise GradRuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {_tn(da.dtype)} != {_tn(db.dtype)}")
+    return dt
+
+
+@register("matmul", "matmul(input, other)", "matrix product (also @), PyTorch's rules by dims",
+          method=True, checks=[((Arg((2, 3)), Arg((3, 4))), {}), ((Arg((3,)), Arg((3,))), {}),
+                               ((Arg((2, 3)), Arg((3,))), {}), ((Arg((3,)), Arg((3, 2))), {}),
+                               ((Arg((2, 2, 3)), Arg((3, 2))), {})], category="linalg")
+@internal("matmul")
+def matmul(a, b):
+    a, b = tensor_arg(a), tensor_arg(b)
+    _matmul_check(a, b)
+    na, nb = a.data.ndim, b.data.ndim
+    if na == 2 and nb == 2:
+        return Mm.apply(a, b)
+    if na == 2 and nb == 1:
+        return Mv.apply(a, b)
+    if na == 1 and nb == 1:
+        return Dot.apply(a, b)
+    if na == 1 and nb == 2:
+        from .shape import squeeze, unsqueeze
+        return squeeze(Mm.apply(unsqueeze(a, 0), b), 0)
+    return Matmul.apply(a, b)
+
+
+@register("mm", "mm(input, mat2)", "product of two matrices", method=True,
+          checks=[((Arg((2, 3)), Arg((3, 2))), {})], category="linalg")
+def mm(a, b):
+    a, b = tensor_arg(a), tensor_arg(b)
+    if a.data.ndim != 2 or b.data.ndim != 2:
+        raise GradRuntimeError(f"{'self' if a.data.ndim != 2 else 'mat2'} must be a matrix")
+    _matmul_check(a, b)
+    return Mm.apply(a, b)
+
+
+@register("mv", "mv(input, vec)", "matrix times vector", method=True,
+          checks=[((Arg((2, 3)), Arg((3,))), {})], category="linalg")
+def mv(a, v):
+    a, v = tensor_arg(a), tensor_arg(v)
+    if a.data.ndim != 2 or v.data.ndim != 1:
+        raise GradRuntimeError(f"vector + matrix @ vector expected, got {v.data.ndim}, "
+                               f"{a.data.ndim}, {v.data.ndim}")
+    _matmul_check(a, v)
+    return Mv.apply(a, v)
+
+
+@register("dot", "dot(input, other)", "inner product of two vectors", method=True,
+          checks=[((Arg((3,)), Arg((3,))), {})], category="linalg")
+def dot(a, b):
+    a, b = tensor_arg(a), tensor_arg(b)
+    if a.data.ndim != 1 or b.data.ndim != 1:
+        raise GradRuntimeError(f"1D tensors expected, but got {a.data.ndim}D and {b.data.ndim}D tensors")
+    _matmul_check(a, b)
+    return Dot.apply(a, b)
+
+
+@register("outer", "outer(input, vec2)", "outer product of two vectors", method=True,
+          checks=[((Arg((3,)), Arg((2,))), {})], category="linalg", aliases=("ger",))
+@tensor_f("outer")
+def outer(a, b):
+    from .elementwise import mul
+    from .shape import reshape
+    a, b = tensor_arg(a), tensor_arg(b)
+    # PyTorch computes outer as a column times a row: MulBackward0
+    return mul(reshape(a, (a.data.shape[0], 1)), b)
+
+
+class Transpose(Function):
+    __slots__ = ("d0", "d1")
+    name = "TransposeBackward0"
+
+    def forward(self, x, d0, d1):
+        self.d0, self.d1 = d0, d1
+        return np.swapaxes(x, d0, d1)
+
+    def backward(self, g, F):
+        return (F.swapaxes(g, self.d0, self.d1),)
+
+
+class T(Transpose):
+    __slots__ = ()
+    name = "TBackward0"
+
+
+@register("transpose", "transpose(input, dim0, dim1)", "swap two dims", method=True,
+          checks=[((Arg((2, 3)), 0, 1), {}), ((Arg((2, 3, 2)), -1, 0), {})], category="linalg",
+          aliases=("swapaxes", "swapdims"))
+@tensor_f("swapaxes")
+def transpose(x, dim0, dim1):
+    from .reduce import norm_dims
+    x = tensor_arg(x)
+    nd = x.data.ndim
+    (d0,) = norm_dims(dim0, nd) or (0,)
+    (d1,) = norm_dims(dim1, nd) or (0,)
+    if nd == 0:
+        from .shape import alias
+        return alias(x)
+    return Transpose.apply(x, d0=d0, d1=d1)
+
+
+@register("t", "t(input)", "transpose of a matrix (a vector stays as it is)", method=True,
+          checks=[((Arg((2, 3)),), {}), ((Arg((3,)),), {})], category="linalg")
+def t(x):
+    x = tensor_arg(x)
+    if x.data.ndim > 2:
+        raise GradRuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.data.ndim}D")
+    if x.data.ndim < 2:
+        return TSmall.apply(x)
+    return T.apply(x, d0=0, d1=1)
+
+
+class TSmall(Function):
+    """t() of a vector or 0-d tensor: the same values, still recorded as TBackward0."""
+    __slots__ = ()
+    name = "TBackward0"
+
+    def forward(self, x):
+        return x
+
+    def backward(self, g, F):
+        return (g,)
+
+
+@tensor_f("transpose")
+def _transpose_t(x):
+    return t(x) if x.data.ndim <= 2 else _permute_rev(x)
+
+
+def _permute_rev(x):
+    from .shape import permute
+    return permute(x, tuple(reversed(range(x.data.ndim))))
+
+
+class Trace(Function):
+    __slots__ = ("shape",)
+    name = "TraceBackward0"
+
+    def forward(self, x):
+        if x.ndim != 2:
+            raise GradRuntimeError("trace: expected a matrix")
+        self.shape = x.shape
+        return np.asarray(np.trace(x))
+
+    def backward(self, g, F):
+        eye = np.eye(*self.shape, dtype=bool)
+        return (F.where(eye, F.broadcast_to(g, self.shape), 0.0),)
+
+
+@register("trace", "trace(input)", "sum of the diagonal of a matrix", method=True,
+          checks=[((Arg((3, 3)),), {}), ((Arg((2, 3)),), {})], category="linalg")
+def trace(x):
+    return Trace.apply(tensor_arg(x))

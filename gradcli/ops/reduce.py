@@ -1,0 +1,527 @@
+"""Reductions: sum mean prod max min norm std var logsumexp softmax log_softmax argmax argmin."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd import Function
+from ..convert import tensor_arg
+from ..errors import GradIndexError, GradRuntimeError
+from ..tensor import Tensor
+from . import Arg, internal, register, tensor_f
+
+M = Arg((2, 3))
+REDUCE_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((M,), {}), ((M,), {"dim": 1}),
+                 ((M,), {"dim": 0, "keepdim": True}), ((Arg((2, 3, 2)),), {"dim": (0, 2)})]
+
+
+def norm_dims(dim, ndim):
+    """`dim` (int, list/tuple or None) as a sorted tuple of non-negative axes, or None."""
+    if dim is None:
+        return None
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    n = max(ndim, 1)
+    out = []
+    for d in dims:
+        if isinstance(d, Tensor):
+            d = d.item()
+        if not isinstance(d, int) or isinstance(d, bool):
+            raise GradRuntimeError(f"dim must be an integer, got {d!r}", type_name="TypeError")
+        if not -n <= d < n:
+            raise GradIndexError(
+                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+        out.append(d % n)
+    if ndim == 0:
+        return ()
+    return tuple(sorted(set(out)))
+
+
+def expand_back(g, F, shape, axes, keepdim):
+    """The gradient of a reduction over `axes`, broadcast back to `shape`."""
+    if axes and not keepdim:
+        kshape = tuple(1 if i in axes else n for i, n in enumerate(shape))
+        g = F.reshape(g, kshape)
+    return F.broadcast_to(g, shape)
+
+
+class _Reduce(Function):
+    __slots__ = ("shape", "axes", "keepdim")
+
+    def setup(self, x, dim, keepdim):
+        self.shape, self.keepdim = x.shape, keepdim
+        self.axes = norm_dims(dim, x.ndim)
+        return None if self.axes is None else self.axes
+
+
+def _acc_dtype(x, dtype=None):
+    if dtype is not None:
+        return dtype
+    return dtypes.int64 if x.dtype.kind in "biu" else x.dtype
+
+
+class Sum(_Reduce):
+    __slots__ = ()
+    name = "SumBackward0"
+
+    def forward(self, x, dim=None, keepdim=False, dtype=None):
+        ax = self.setup(x, dim, keepdim)
+        return np.asarray(np.sum(x, axis=ax, keepdims=keepdim, dtype=_acc_dtype(x, dtype)))
+
+    def backward(self, g, F):
+        return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
+
+
+class SumDim(Sum):
+    __slots__ = ()
+    name = "SumBackward1"
+
+
+class Mean(_Reduce):
+    __slots__ = ("n",)
+    name = "MeanBackward0"
+
+    def forward(self, x, dim=None, keepdim=False, dtype=None):
+        if dtype is None and x.dtype.kind != "f":
+            raise GradRuntimeError(
+                "mean(): could not infer output dtype. Input dtype must be either a floating "
+                f"point or complex dtype. Got: {_torch_name(x.dtype)}")
+        ax = self.setup(x, dim, keepdim)
+        self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
+        return np.asarray(np.mean(x, axis=ax, keepdims=keepdim, dtype=dtype))
+
+    def backward(self, g, F):
+        return (expand_back(g / self.n if self.n else g * np.nan, F, self.shape, self.axes,
+                            self.keepdim),)
+
+
+class MeanDim(Mean):
+    __slots__ = ()
+    name = "MeanBackward1"
+
+
+def _torch_name(dt):
+    return dtypes.TORCH_NAMES.get(dt, str(dt)).split(".")[-1].capitalize()
+
+
+def _reduce_call(whole, bydim, x, dim, keepdim, **kw):
+    x = tensor_arg(x)
+    if dim is None:
+        return whole.apply(x, dim=None, keepdim=False, **kw)
+    return bydim.apply(x, dim=dim, keepdim=keepdim, **kw)
+
+
+@register("sum", "sum(input, dim=None, keepdim=False)", "sum of all elements, or along dim",
+          method=True, checks=REDUCE_CHECKS, category="reduce")
+def sum_(input, dim=None, keepdim=False, dtype=None):
+    return _reduce_call(Sum, SumDim, input, dim, keepdim, dtype=dtype)
+
+
+@tensor_f("sum")
+def _sum_t(g, axis=None, keepdims=False):
+    return sum_(g, axis, keepdims)
+
+
+def sum_dims(g, axes, keepdim):
+    return SumDim.apply(g, dim=axes, keepdim=keepdim)
+
+
+@register("mean", "mean(input, dim=None, keepdim=False)", "mean of all elements, or along dim",
+          method=True, checks=REDUCE_CHECKS, category="reduce")
+def mean(input, dim=None, keepdim=False, dtype=None):
+    return _reduce_call(Mean, MeanDim, input, dim, keepdim, dtype=dtype)
+
+
+def _others_product(x, axis):
+    """Product of all the other elements along `axis` (exact with zeros)."""
+    left = np.cumprod(np.concatenate([np.ones_like(np.take(x, [0], axis)), x], axis), axis)
+    left = np.delete(left, -1, axis)
+    rx = np.flip(x, axis)
+    right = np.cumprod(np.concatenate([np.ones_like(np.take(rx, [0], axis)), rx], axis), axis)
+    right = np.flip(np.delete(right, -1, axis), axis)
+    return left * right
+
+
+class Prod(_Reduce):
+    __slots__ = ()
+    name = "ProdBackward0"
+
+    def forward(self, x, dim=None, keepdim=False):
+        ax = self.setup(x, dim, keepdim)
+        if ax is not None and len(ax) > 1:
+            raise GradRuntimeError("prod(): dim must be a single integer")
+        out = np.asarray(np.prod(x, axis=ax, keepdims=keepdim, dtype=_acc_dtype(x)))
+        self.save(x, out)
+        return out
+
+    def backward(self, g, F, x, out):
+        shape, axes = self.shape, self.axes
+        gx = expand_back(g, F, shape, axes, self.keepdim)
+        if F.tensor_mode:
+            if np.any(x.data == 0):
+                raise GradRuntimeError("prod: a second derivative with zeros in the input "
+                                       "is not supported")
+            return (gx * expand_back(out, F, shape, axes, self.keepdim) / x,)
+        if axes is None:
+            flat = x.reshape(-1)
+            others = _others_product(flat, 0).reshape(shape) if flat.size else flat.reshape(shape)
+        elif not axes:
+            others = np.ones_like(x)
+        else:
+            others = _others_product(x, axes[0])
+        return (gx * others,)
+
+
+class ProdDim(Prod):
+    __slots__ = ()
+    name = "ProdBackward1"
+
+
+@register("prod", "prod(input, dim=None, keepdim=False)", "product of elements, or along dim",
+          method=True, checks=REDUCE_CHECKS[:5], category="reduce")
+def prod(input, dim=None, keepdim=False):
+    return _reduce_call(Prod, ProdDim, input, dim, keepdim)
+
+
+class ValuesIndices(tuple):
+    """`(values, indices)` with `.values` / `.indices`, as torch.return_types."""
+    kind = "max"
+
+    def __new__(cls, values, indices, kind):
+        self = super().__new__(cls, (values, indices))
+        self.kind = kind
+        return self
+
+    @property
+    def values(self):
+        return self[0]
+
+    @property
+    def indices(self):
+        return self[1]
+
+
+class MaxAll(_Reduce):
+    """max/min of all elements: ties share the gradient evenly."""
+    __slots__ = ()
+    name = "MaxBackward1"
+    pick = staticmethod(np.max)
+
+    def forward(self, x):
+        if x.size == 0:
+            raise GradRuntimeError(
+                f"{self.name[:3].lower()}(): Expected reduction dim to be specified for "
+                "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+        self.setup(x, None, False)
+        out = np.asarray(self.pick(x))
+        self.save(x, out)
+        return out
+
+    def backward(self, g, F, x, out):
+        mask = x == out
+        count = mask.data.sum() if F.tensor_mode else mask.sum()
+        return (F.where(mask, F.broadcast_to(g / count, self.shape), 0.0),)
+
+
+class MinAll(MaxAll):
+    __slots__ = ()
+    name = "MinBackward1"
+    pick = staticmethod(np.min)
+
+
+class MaxDim(_Reduce):
+    """max/min along a dim: the gradient goes to the index returned."""
+    __slots__ = ("onehot",)
+    name = "MaxBackward0"
+    arg = staticmethod(np.argmax)
+
+    def forward(self, x, dim, keepdim):
+        (axis,) = self.setup(x, dim, keepdim) or (None,)
+        if x.ndim == 0:
+            self.onehot = np.ones((), dtype=bool)
+            return x.copy()
+        idx = np.expand_dims(self.arg(x, axis=axis), axis)
+        shp = [1] * x.ndim
+        shp[axis] = x.shape[axis]
+        self.onehot = np.arange(x.shape[axis]).reshape(shp) == idx
+        out = np.take_along_axis(x, idx, axis)
+        return out if keepdim else np.squeeze(out, axis)
+
+    def backward(self, g, F):
+        return (F.where(self.onehot, expand_back(g, F, self.shape, self.axes, self.keepdim), 0.0),)
+
+
+class MinDim(MaxDim):
+    __slots__ = ()
+    name = "MinBackward0"
+    arg = staticmethod(np.argmin)
+
+
+def _maxmin(kind, whole, bydim, pairwise, input, dim=None, keepdim=False):
+    if dim is not None and isinstance(dim, Tensor):
+        return pairwise(input, dim)
+    x = tensor_arg(input)
+    if dim is None:
+        return whole.apply(x)
+    node_cls = bydim
+    vals = node_cls.apply(x, dim=dim, keepdim=keepdim)
+    # indices come from the same forward; recompute cheaply for the result
+    axis = norm_dims(dim, x.data.ndim)
+    if x.data.ndim == 0:
+        idx = np.zeros((), dtype=np.int64)
+    else:
+        idx = (np.argmax if kind == "max" else np.argmin)(x.data, axis=axis[0], keepdims=keepdim)
+    return ValuesIndices(vals, Tensor(np.asarray(idx, dtype=np.int64)), kind)
+
+
+@register("max", "max(input, dim=None, keepdim=False)",
+          "largest element; with dim, (values, indices); max(a, b) of two tensors is maximum",
+          method=True, checks=[((M,), {}), ((M,), {"dim": 1})], category="reduce")
+def max_(input, dim=None, keepdim=False):
+    from .elementwise import maximum
+    return _maxmin("max", MaxAll, MaxDim, maximum, input, dim, keepdim)
+
+
+@register("min", "min(input, dim=None, keepdim=False)",
+          "smallest element; with dim, (values, indices); min(a, b) of two tensors is minimum",
+          method=True, checks=[((M,), {}), ((M,), {"dim": 0})], category="reduce")
+def min_(input, dim=None, keepdim=False):
+    from .elementwise import minimum
+    return _maxmin("min", MinAll, MinDim, minimum, input, dim, keepdim)
+
+
+def _arg(np_fn, input, dim=None, keepdim=False):
+    x = tensor_arg(input).data
+    if dim is None:
+        r = np_fn(x.reshape(-1))
+        if keepdim:
+            return Tensor(np.asarray(r, dtype=np.int64).reshape((1,) * x.ndim))
+        return Tensor(np.asarray(r, dtype=np.int64))
+    (axis,) = norm_dims(dim, x.ndim) or (0,)
+    if x.ndim == 0:
+        return Tensor(np.zeros((), dtype=np.int64))
+    return Tensor(np.asarray(np_fn(x, axis=axis, keepdims=keepdim), dtype=np.int64))
+
+
+@register("argmax", "argmax(input, dim=None, keepdim=False)", "index of the largest element",
+          method=True, category="reduce")
+def argmax(input, dim=None, keepdim=False):
+    return _arg(np.argmax, input, dim, keepdim)
+
+
+@register("argmin", "argmin(input, dim=None, keepdim=False)", "index of the smallest element",
+          method=True, category="reduce")
+def argmin(input, dim=None, keepdim=False):
+    return _arg(np.argmin, input, dim, keepdim)
+
+
+class Norm(_Reduce):
+    __slots__ = ("p",)
+    name = "LinalgVectorNormBackward0"
+
+    def forward(self, x, p=2, dim=None, keepdim=False):
+        ax = self.setup(x, dim, keepdim)
+        self.p = p
+        a = np.abs(x)
+        if p == 2:
+            out = np.sqrt(np.sum(a * a, axis=ax, keepdims=keepdim))
+        elif p == 1:
+            out = np.sum(a, axis=ax, keepdims=keepdim)
+        elif p == np.inf:
+            out = np.max(a, axis=ax, keepdims=keepdim)
+        elif p == 0:
+            out = np.sum(a != 0, axis=ax, keepdims=keepdim).astype(x.dtype)
+        else:
+            out = np.sum(a ** p, axis=ax, keepdims=keepdim) ** (1.0 / p)
+        out = np.asarray(out, dtype=x.dtype)
+        self.save(x, out)
+        return out
+
+    def backward(self, g, F, x, out):
+        p, shape, axes, kd = self.p, self.shape, self.axes, self.keepdim
+        gx = expand_back(g, F, shape, axes, kd)
+        ox = expand_back(out, F, shape, axes, kd)
+        if p == 2:
+            return (F.where(ox == 0, 0.0, gx * x / ox),)
+        if p == 1:
+            return (gx * F.sign(x),)
+        if p == 0:
+            return (gx * 0,)
+        if p == np.inf:
+            mask = F.abs(x) == ox
+            cnt = expand_back(F.sum(F.where(mask, 1.0, 0.0), axes, True) if axes else
+                              F.sum(F.where(mask, 1.0, 0.0)), F, shape, axes, True)
+            return (F.where(mask, gx * F.sign(x) / cnt, 0.0),)
+        return (F.where(ox == 0, 0.0, gx * x * F.abs(x) ** (p - 2) / ox ** (p - 1)),)
+
+
+@register("norm", "norm(input, p=2, dim=None, keepdim=False)",
+          "vector p-norm of all elements, or along dim", method=True,
+          checks=REDUCE_CHECKS[1:] + [((M,), {"p": 1}), ((M,), {"p": 3, "dim": 0})],
+          category="reduce")
+def norm(input, p="fro", dim=None, keepdim=False):
+    x = tensor_arg(input)
+    if p in ("fro", None):
+        p = 2
+    elif isinstance(p, str):
+        raise GradRuntimeError(f"norm: p={p!r} is not supported (use a number, 'fro' or inf)")
+    if x.data.dtype.kind != "f":
+        raise GradRuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+            f"Got {_torch_name(x.data.dtype)}")
+    return Norm.apply(x, p=float(p), dim=dim, keepdim=keepdim)
+
+
+class Var(_Reduce):
+    __slots__ = ("c", "n")
+    name = "VarBackward0"
+    root = False
+
+    def forward(self, x, dim=None, correction=1, keepdim=False):
+        ax = self.setup(x, dim, keepdim)
+        self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
+        self.c = correction
+        var = np.asarray(np.var(x, axis=ax, ddof=correction, keepdims=keepdim))
+        out = np.sqrt(var) if self.root else var
+        self.save(x, out)
+        return out
+
+    def backward(self, g, F, x, out):
+        shape, axes, kd = self.shape, self.axes, self.keepdim
+        gx = expand_back(g, F, shape, axes, kd)
+        if axes is None:
+            mu = F.sum(x) / self.n
+        else:
+            mu = F.sum(x, axes, True) / self.n
+        d = x - mu
+        denom = self.n - self.c
+        if self.root:
+            return (gx * d / (denom * expand_back(out, F, shape, axes, kd)),)
+        return (gx * (2.0 / denom) * d,)
+
+
+class Std(Var):
+    __slots__ = ()
+    name = "StdBackward0"
+    root = True
+
+
+def _var_call(cls, input, dim, unbiased, keepdim, correction):
+    x = tensor_arg(input)
+    if isinstance(dim, bool):          # std(x, False): the legacy `unbiased` positional
+        unbiased, dim = dim, None
+    if correction is None:
+        correction = 1 if unbiased in (None, True) else 0
+    return cls.apply(x, dim=dim, correction=correction, keepdim=keepdim)
+
+
+@register("var", "var(input, dim=None, unbiased=True, keepdim=False)",
+          "variance (unbiased unless unbiased=false or correction=0)", method=True,
+          checks=REDUCE_CHECKS[1:], category="reduce")
+def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
+    return _var_call(Var, input, dim, unbiased, keepdim, correction)
+
+
+@register("std", "std(input, dim=None, unbiased=True, keepdim=False)",
+          "standard deviation (unbiased unless unbiased=false or correction=0)", method=True,
+          checks=REDUCE_CHECKS[1:], category="reduce")
+def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
+    return _var_call(Std, input, dim, unbiased, keepdim, correction)
+
+
+class LogSumExp(_Reduce):
+    __slots__ = ()
+    name = "LogsumexpBackward0"
+
+    def forward(self, x, dim, keepdim=False):
+        ax = self.setup(x, dim, keepdim)
+        if x.dtype.kind != "f":
+            x = x.astype(dtypes.default.float)
+        m = np.max(x, axis=ax, keepdims=True) if x.size else np.zeros((1,) * x.ndim)
+        m = np.where(np.isfinite(m), m, 0)
+        out = np.log(np.sum(np.exp(x - m), axis=ax, keepdims=True)) + m
+        out = np.asarray(out if keepdim else np.squeeze(out, axis=ax) if ax else out.reshape(()))
+        self.save(x, out)
+        return out
+
+    def backward(self, g, F, x, out):
+        shape, axes, kd = self.shape, self.axes, self.keepdim
+        return (expand_back(g, F, shape, axes, kd) * F.exp(x - expand_back(out, F, shape, axes, kd)),)
+
+
+@register("logsumexp", "logsumexp(input, dim, keepdim=False)", "log(sum(exp(input), dim)), stably",
+          method=True, checks=[((M,), {"dim": 1}), ((M,), {"dim": (0, 1)}), ((Arg((3,)),), {"dim": 0})],
+          category="reduce")
+def logsumexp(input, dim=None, keepdim=False):
+    x = tensor_arg(input)
+    if dim is None:
+        dim = tuple(range(x.data.ndim))
+    return LogSumExp.apply(x, dim=dim, keepdim=keepdim)
+
+
+def _softmax_dim(dim, ndim):
+    if dim is None:
+        dim = 0 if ndim in (0, 1, 3) else 1
+    (axis,) = norm_dims(dim, ndim) or (None,)
+    return axis
+
+
+class Softmax(Function):
+    __slots__ = ("axis",)
+    name = "SoftmaxBackward0"
+
+    def forward(self, x, dim):
+        if x.dtype.kind != "f":
+            raise GradRuntimeError('"softmax_lastdim_kernel_impl" not implemented for '
+                                   f"'{_torch_name(x.dtype)}'")
+        self.axis = ax = _softmax_dim(dim, x.ndim)
+        e = np.exp(x - np.max(x, axis=ax, keepdims=True))
+        out = e / np.sum(e, axis=ax, keepdims=True)
+        self.save(out)
+        return out
+
+    def backward(self, g, F, out):
+        ax = self.axis
+        gy = g * out
+        return (gy - out * F.sum(gy, ax, True),)
+
+
+class LogSoftmax(Softmax):
+    __slots__ = ()
+    name = "LogSoftmaxBackward0"
+
+    def forward(self, x, dim):
+        if x.dtype.kind != "f":
+            raise GradRuntimeError('"log_softmax_lastdim_kernel_impl" not implemented for '
+                                   f"'{_torch_name(x.dtype)}'")
+        self.axis = ax = _softmax_dim(dim, x.ndim)
+        s = x - np.max(x, axis=ax, keepdims=True)
+        out = s - np.log(np.sum(np.exp(s), axis=ax, keepdims=True))
+        self.save(out)
+        return out
+
+    def backward(self, g, F, out):
+        return (g - F.exp(out) * F.sum(g, self.axis, True),)
+
+
+@register("softmax", "softmax(input, dim)", "exp(input) / sum(exp(input), dim)", method=True,
+          checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": 0})],
+          category="reduce")
+def softmax(input, dim=None, dtype=None):
+    x = tensor_arg(input)
+    if dtype is not None:
+        x = internal_to(x, dtype)
+    return Softmax.apply(x, dim=dim)
+
+
+@register("log_softmax", "log_softmax(input, dim)", "log(softmax(input, dim)), stably",
+          method=True, checks=[((M,), {"dim": 1}), ((Arg((4,)),), {"dim": 0})], category="reduce")
+def log_softmax(input, dim=None, dtype=None):
+    x = tensor_arg(input)
+    if dtype is not None:
+        x = internal_to(x, dtype)
+    return LogSoftmax.apply(x, dim=dim)
+
+
+def internal_to(x, dtype):
+    from .shape import to
+    return to(x, dtype)

@@ -1,0 +1,497 @@
+"""Shape ops: reshape view flatten squeeze unsqueeze expand permute cat stack, indexing, casts."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd import Function
+from ..convert import tensor_arg
+from ..errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
+from ..tensor import Tensor
+from . import Arg, internal, register, tensor_f
+from .reduce import norm_dims
+
+M = Arg((2, 3))
+
+
+def size_args(args, what="size"):
+    """`f(2, 3)`, `f((2, 3))`, `f([2, 3])` -> (2, 3)."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    out = []
+    for a in args:
+        if isinstance(a, Tensor) and a.data.size == 1 and a.data.dtype.kind in "iu":
+            a = a.item()
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise GradTypeError(f"{what} must be a sequence of integers, got {a!r}")
+        out.append(a)
+    return tuple(out)
+
+
+class View(Function):
+    __slots__ = ("shape",)
+    name = "ViewBackward0"
+
+    def forward(self, x, shape):
+        self.shape = x.shape
+        return x.reshape(shape)
+
+    def backward(self, g, F):
+        return (F.reshape(g, self.shape),)
+
+
+def _resolve_shape(shape, numel, orig):
+    if shape.count(-1) > 1:
+        raise GradRuntimeError("only one dimension can be inferred")
+    known = 1
+    for n in shape:
+        if n != -1:
+            if n < 0:
+                raise GradRuntimeError(f"invalid shape dimension {n}")
+            known *= n
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise ShapeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = tuple(numel // known if n == -1 else n for n in shape)
+    elif known != numel:
+        raise ShapeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+@register("reshape", "reshape(input, *shape)", "the same elements in a new shape (-1: inferred)",
+          method=True, checks=[((M, 3, 2), {}), ((M, -1), {})], category="shape")
+@tensor_f("reshape")
+def reshape(x, *shape):
+    x = tensor_arg(x)
+    shape = _resolve_shape(size_args(shape, "shape"), x.data.size, x.data.shape)
+    return View.apply(x, shape=shape)
+
+
+@register("view", "view(input, *shape)", "the same elements in a new shape (as reshape)",
+          method=True, function=False, checks=[((M, 6), {})], category="shape")
+def view(x, *shape):
+    return reshape(x, *shape)
+
+
+@register("flatten", "flatten(input, start_dim=0, end_dim=-1)", "merge dims into one",
+          method=True, checks=[((Arg((2, 3, 2)),), {}), ((Arg((2, 3, 2)),), {"start_dim": 1})],
+          category="shape")
+def flatten(x, start_dim=0, end_dim=-1):
+    x = tensor_arg(x)
+    s = x.data.shape
+    if not s:
+        return View.apply(x, shape=(1,))
+    (a,) = norm_dims(start_dim, len(s))
+    (b,) = norm_dims(end_dim, len(s))
+    if a > b:
+        raise GradRuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if a == b:
+        return x
+    n = int(np.prod(s[a:b + 1]))
+    return View.apply(x, shape=s[:a] + (n,) + s[b + 1:])
+
+
+class Squeeze(Function):
+    __slots__ = ("shape",)
+    name = "SqueezeBackward0"
+
+    def forward(self, x, axes):
+        self.shape = x.shape
+        return np.squeeze(x, axis=axes)
+
+    def backward(self, g, F):
+        return (F.reshape(g, self.shape),)
+
+
+class SqueezeDim(Squeeze):
+    __slots__ = ()
+    name = "SqueezeBackward1"
+
+
+@register("squeeze", "squeeze(input, dim=None)", "drop dims of size 1", method=True,
+          checks=[((Arg((2, 1, 3)),), {}), ((Arg((2, 1)),), {"dim": 1})], category="shape")
+def squeeze(x, dim=None):
+    x = tensor_arg(x)
+    s = x.data.shape
+    if dim is None:
+        return Squeeze.apply(x, axes=tuple(i for i, n in enumerate(s) if n == 1))
+    axes = norm_dims(dim, len(s))
+    return SqueezeDim.apply(x, axes=tuple(a for a in axes if s[a] == 1))
+
+
+class Unsqueeze(Function):
+    __slots__ = ("axis",)
+    name = "UnsqueezeBackward0"
+
+    def forward(self, x, axis):
+        self.axis = axis
+        return np.expand_dims(x, axis)
+
+    def backward(self, g, F):
+        return (F.reshape(g, g.shape[:self.axis] + g.shape[self.axis + 1:]
+                          if not F.tensor_mode else
+                          g.data.shape[:self.axis] + g.data.shape[self.axis + 1:]),)
+
+
+@register("unsqueeze", "unsqueeze(input, dim)", "insert a dim of size 1", method=True,
+          checks=[((Arg((3,)), 0), {}), ((M, -1), {})], category="shape")
+def unsqueeze(x, dim):
+    x = tensor_arg(x)
+    (axis,) = norm_dims(dim, x.data.ndim + 1)
+    return Unsqueeze.apply(x, axis=axis)
+
+
+@tensor_f("expand_dims")
+def _expand_dims_t(x, axis):
+    return unsqueeze(x, axis)
+
+
+class Expand(Function):
+    __slots__ = ("shape",)
+    name = "ExpandBackward0"
+
+    def forward(self, x, shape):
+        self.shape = x.shape
+        return np.broadcast_to(x, shape)
+
+    def backward(self, g, F):
+        return (F.sum_to(g, self.shape),)
+
+
+@register("expand", "expand(input, *sizes)", "broadcast to a larger shape (-1 keeps a dim)",
+          method=True, checks=[((Arg((3, 1)), 3, 4), {}), ((Arg((3,)), 2, 3), {})], category="shape")
+def expand(x, *sizes):
+    x = tensor_arg(x)
+    sizes = size_args(sizes)
+    s = x.data.shape
+    if len(sizes) < len(s):
+        raise ShapeError(
+            f"expand(torch.DoubleTensor{{{list(s)}}}, size=[{', '.join(map(str, sizes))}]): the "
+            f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({len(s)})")
+    lead = len(sizes) - len(s)
+    shape = tuple(s[i - lead] if n == -1 and i >= lead else n for i, n in enumerate(sizes))
+    for i, n in enumerate(s):
+        if n != 1 and n != shape[i + lead]:
+            raise ShapeError(
+                f"The expanded size of the tensor ({shape[i + lead]}) must match the existing "
+                f"size ({n}) at non-singleton dimension {i + lead}.  Target sizes: "
+                f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, s))}]")
+    return Expand.apply(x, shape=shape)
+
+
+@tensor_f("broadcast_to")
+def _broadcast_to_t(x, shape):
+    if x.data.shape == tuple(shape):
+        return x
+    return Expand.apply(x, shape=tuple(shape))
+
+
+@register("expand_as", "expand_as(input, other)", "expand to other's shape", method=True,
+          function=False, category="shape")
+def expand_as(x, other):
+    return expand(x, tensor_arg(other).data.shape)
+
+
+class Permute(Function):
+    __slots__ = ("dims",)
+    name = "PermuteBackward0"
+
+    def forward(self, x, dims):
+        self.dims = dims
+        return np.transpose(x, dims)
+
+    def backward(self, g, F):
+        return (F.permute_back(g, self.dims),)
+
+
+@register("permute", "permute(input, *dims)", "reorder dims", method=True,
+          checks=[((Arg((2, 3, 2)), 2, 0, 1), {})], category="shape")
+def permute(x, *dims):
+    x = tensor_arg(x)
+    dims = size_args(dims, "dims")
+    nd = x.data.ndim
+    if len(dims) != nd:
+        raise GradRuntimeError(
+            f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
+            f"to len(dims) = {len(dims)}")
+    dims = tuple(d % max(nd, 1) for d in dims)
+    return Permute.apply(x, dims=dims)
+
+
+@tensor_f("permute_back")
+def _permute_back_t(g, dims):
+    return permute(g, *np.argsort(dims).tolist())
+
+
+def numpy_T(x):
+    """`.T`: reverse the dims (PermuteBackward0); 0-d and 1-d stay as they are."""
+    x = tensor_arg(x)
+    nd = x.data.ndim
+    if nd < 2:
+        return x
+    return Permute.apply(x, dims=tuple(reversed(range(nd))))
+
+
+class Cat(Function):
+    __slots__ = ("axis", "sizes")
+    name = "CatBackward0"
+
+    def forward(self, *xs, axis):
+        self.axis = axis
+        self.sizes = [a.shape[axis] for a in xs]
+        return np.concatenate(xs, axis)
+
+    def backward(self, g, F):
+        return tuple(F.split(g, self.sizes, self.axis))
+
+
+class Stack(Function):
+    __slots__ = ("axis",)
+    name = "StackBackward0"
+
+    def forward(self, *xs, axis):
+        self.axis = axis
+        return np.stack(xs, axis)
+
+    def backward(self, g, F):
+        n = (g.data if F.tensor_mode else g).shape[self.axis]
+        return tuple(F.take(g, (slice(None),) * self.axis + (i,)) for i in range(n))
+
+
+def _tensor_list(tensors, what):
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise GradTypeError(f"{what}(): argument 'tensors' must be a tuple or list of tensors")
+    if not tensors:
+        raise GradRuntimeError(f"{what}(): expected a non-empty list of Tensors")
+    ts = [tensor_arg(t) for t in tensors]
+    dt = dtypes.result_type(*ts)
+    return [t if t.data.dtype == dt else to(t, dt) for t in ts]
+
+
+@register("cat", "cat(tensors, dim=0)", "join tensors along an existing dim",
+          checks=[(([Arg((2, 3)), Arg((1, 3))],), {}), (([Arg((2, 1)), Arg((2, 2))],), {"dim": 1})],
+          category="shape", aliases=("concat", "concatenate"))
+def cat(tensors, dim=0):
+    ts = _tensor_list(tensors, "cat")
+    nd = ts[0].data.ndim
+    (axis,) = norm_dims(dim, nd) or (0,)
+    for t in ts:
+        if t.data.ndim != nd or any(a != b for i, (a, b) in
+                                     enumerate(zip(t.data.shape, ts[0].data.shape)) if i != axis):
+            raise ShapeError(
+                f"Sizes of tensors must match except in dimension {axis}. Expected size "
+                f"{list(ts[0].data.shape)} but got size {list(t.data.shape)} for a tensor in the list.")
+    return Cat.apply(*ts, axis=axis)
+
+
+@tensor_f("concat")
+def _concat_t(gs, axis):
+    return cat(list(gs), axis)
+
+
+@tensor_f("split")
+def _split_t(g, sizes, axis):
+    out, start = [], 0
+    for n in sizes:
+        out.append(index(g, (slice(None),) * axis + (slice(start, start + n),)))
+        start += n
+    return out
+
+
+@register("stack", "stack(tensors, dim=0)", "join tensors along a new dim",
+          checks=[(([Arg((2, 3)), Arg((2, 3))],), {}), (([Arg((3,)), Arg((3,))],), {"dim": 1})],
+          category="shape")
+def stack(tensors, dim=0):
+    ts = _tensor_list(tensors, "stack")
+    s = ts[0].data.shape
+    for i, t in enumerate(ts):
+        if t.data.shape != s:
+            raise ShapeError(f"stack expects each tensor to be equal size, but got {list(s)} at "
+                             f"entry 0 and {list(t.data.shape)} at entry {i}")
+    (axis,) = norm_dims(dim, len(s) + 1)
+    return Stack.apply(*ts, axis=axis)
+
+
+# ---------------------------------------------------------------- indexing
+
+class _IndexNode(Function):
+    __slots__ = ("shape", "key", "adv")
+
+    def forward(self, x, key, adv):
+        self.shape, self.key, self.adv = x.shape, key, adv
+        out = x[key]
+        return out if adv else np.asarray(out)
+
+    def backward(self, g, F):
+        return (F.pad_into(g, self.shape, self.key),)
+
+
+def _node_class(name):
+    cls = _NODE_CLASSES.get(name)
+    if cls is None:
+        cls = _NODE_CLASSES[name] = type(name, (_IndexNode,), {"__slots__": (), "name": name})
+    return cls
+
+
+_NODE_CLASSES = {}
+
+
+def _norm_key(key, shape):
+    """Check an index against `shape`; returns (numpy key, grad_fn name, is_advanced)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    out = []
+    dim = 0
+    name = "AliasBackward0"
+    advanced = False
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+    for k in key:
+        if k is Ellipsis:
+            skip = len(shape) - n_real
+            out.append(Ellipsis)
+            dim += max(skip, 0)
+            continue
+        if k is None:
+            out.append(None)
+            name = "UnsqueezeBackward0"
+            continue
+        if dim >= len(shape):
+            raise GradIndexError(f"too many indices for tensor of dimension {len(shape)}")
+        n = shape[dim]
+        if isinstance(k, Tensor) and k.data.ndim == 0 and k.data.dtype.kind in "iu":
+            k = k.item()
+        if isinstance(k, bool):
+            k = [k]
+        if isinstance(k, int):
+            if not -n <= k < n:
+                raise GradIndexError(
+                    f"index {k} is out of bounds for dimension {dim} with size {n}")
+            out.append(k)
+            name = "SelectBackward0"
+        elif isinstance(k, slice):
+            start, stop, step = (_int_or_none(v) for v in (k.start, k.stop, k.step))
+            if step is not None and step <= 0:
+                raise GradRuntimeError("step must be greater than zero", type_name="ValueError")
+            s = slice(start, stop, step)
+            if s.indices(n) != (0, n, 1):
+                name = "SliceBackward0"
+            out.append(s)
+        else:
+            arr = k.data if isinstance(k, Tensor) else np.asarray(k)
+            if arr.dtype.kind == "f":
+                raise GradIndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if arr.dtype.kind in "iu" and arr.size and (arr.max() >= n or arr.min() < -n):
+                bad = arr.max() if arr.max() >= n else arr.min()
+                raise GradIndexError(f"index {bad} is out of bounds for dimension {dim} with size {n}")
+            out.append(arr)
+            advanced = True
+            if arr.dtype.kind == "b":
+                dim += arr.ndim - 1
+        dim += 1
+    if advanced:
+        name = "IndexBackward0"
+    return tuple(out), name, advanced
+
+
+def _int_or_none(v):
+    if v is None:
+        return None
+    if isinstance(v, Tensor):
+        v = v.item()
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise GradTypeError("slice indices must be integers or None")
+    return v
+
+
+@register("index", "x[i, j], x[a:b:c], x[:, 1], x[[0, 2]], x[mask]",
+          "indexing and slicing, with gradients", function=False,
+          checks=[((M, (1,)), {}), ((M, (slice(None), 1)), {}), ((M, (slice(0, None, 2), slice(1, 3))), {}),
+                  ((M, ([0, 0, 1],)), {})], category="shape")
+@internal("index")
+def index(x, key):
+    x = tensor_arg(x)
+    k, name, adv = _norm_key(key, x.data.shape)
+    return _node_class(name).apply(x, key=k, adv=adv)
+
+
+@tensor_f("take")
+def _take_t(g, key):
+    return index(g, key)
+
+
+class PadInto(Function):
+    __slots__ = ("key",)
+    name = "IndexPutBackward0"
+
+    def forward(self, g, shape, key):
+        self.key = key
+        out = np.zeros(shape, dtype=g.dtype)
+        np.add.at(out, key, g)
+        return out
+
+    def backward(self, gg, F):
+        return (F.take(gg, self.key),)
+
+
+@tensor_f("pad_into")
+def _pad_into_t(g, shape, key):
+    return PadInto.apply(g, shape=shape, key=key)
+
+
+# ---------------------------------------------------------------- copies and casts
+
+class ToCopy(Function):
+    __slots__ = ("dt",)
+    name = "ToCopyBackward0"
+
+    def forward(self, x, dtype):
+        self.dt = x.dtype
+        return x.astype(dtype)
+
+    def backward(self, g, F):
+        return (g.astype(self.dt) if not F.tensor_mode else to(g, self.dt),)
+
+
+@internal("to")
+def to(x, dtype):
+    x = tensor_arg(x)
+    dtype = dtypes.as_numpy(dtype)
+    if x.data.dtype == dtype:
+        return x
+    if x.requires_grad and dtype.kind != "f":
+        return Tensor(x.data.astype(dtype))
+    return ToCopy.apply(x, dtype=dtype)
+
+
+class Clone(Function):
+    __slots__ = ()
+    name = "CloneBackward0"
+
+    def forward(self, x):
+        return x.copy()
+
+    def backward(self, g, F):
+        return (g,)
+
+
+@register("clone", "clone(input)", "a copy (recorded in the graph)", method=True,
+          checks=[((M,), {})], category="shape")
+def clone(x):
+    return Clone.apply(tensor_arg(x))
+
+
+class Alias(Function):
+    __slots__ = ()
+    name = "AliasBackward0"
+
+    def forward(self, x):
+        return x
+
+    def backward(self, g, F):
+        return (g,)
+
+
+def alias(x):
+    return Alias.apply(tensor_arg(x))

@@ -1,0 +1,107 @@
+"""Where a running program's output goes: text for people, JSON lines for programs."""
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+from .printing import show
+from .tensor import Tensor
+
+
+class TextOutput:
+    """Plain text on stdout, flushed per record so that nothing is lost on an error."""
+
+    def __init__(self, stream=None, quiet=False, echo_assign=False):
+        self.stream = stream or sys.stdout
+        self.quiet = quiet
+        self.echo_assign = echo_assign
+
+    def _write(self, text):
+        self.stream.write(text)
+        self.stream.flush()
+
+    def value(self, v, line):
+        if not self.quiet:
+            self._write(show(v) + "\n")
+
+    def assign(self, name, v, line):
+        if not self.quiet:
+            self._write(f"{name} = {show(v)}\n")
+
+    def grad(self, name, g, line):
+        if not self.quiet:
+            self._write(f"{name}.grad = {show(g)}\n")
+
+    def print(self, text):
+        self._write(text)
+
+    def error(self, err, rendered):
+        sys.stdout.flush()
+        sys.stderr.write(rendered + "\n")
+        sys.stderr.flush()
+
+
+def _jsonable(v):
+    """Strict JSON: non-finite numbers as the strings "nan", "inf", "-inf"."""
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return v
+    if isinstance(v, list):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+def describe(v) -> dict:
+    """The value fields of a JSON record."""
+    if type(v) is Tensor:
+        fn = v.grad_fn
+        return {"value": _jsonable(v.data.tolist()), "shape": list(v.data.shape),
+                "dtype": v.data.dtype.name, "requires_grad": v.requires_grad,
+                "grad_fn": fn.name if fn is not None else None}
+    if isinstance(v, (bool, int, float, str)) or v is None:
+        return {"value": _jsonable(v), "shape": None, "dtype": None, "requires_grad": None,
+                "grad_fn": None}
+    if isinstance(v, (list, tuple)) and all(isinstance(x, (bool, int, float)) for x in v):
+        return {"value": _jsonable(list(v)), "shape": [len(v)], "dtype": None,
+                "requires_grad": None, "grad_fn": None}
+    return {"value": show(v), "shape": None, "dtype": None, "requires_grad": None,
+            "grad_fn": None}
+
+
+class JsonOutput:
+    """One JSON object per line (see README, "JSON output")."""
+
+    def __init__(self, stream=None, quiet=False, echo_assign=False):
+        self.stream = stream or sys.stdout
+        self.quiet = quiet
+        self.echo_assign = echo_assign
+        self.line = lambda: 0
+
+    def _emit(self, record):
+        self.stream.write(json.dumps(record, allow_nan=False) + "\n")
+        self.stream.flush()
+
+    def value(self, v, line):
+        if not self.quiet:
+            self._emit({"kind": "value", "line": line, "text": show(v), **describe(v)})
+
+    def assign(self, name, v, line):
+        if not self.quiet:
+            self._emit({"kind": "assign", "line": line, "name": name, "text": show(v), **describe(v)})
+
+    def grad(self, name, g, line):
+        if not self.quiet:
+            d = describe(g)
+            self._emit({"kind": "grad", "line": line, "name": name, "text": show(g),
+                        "value": d["value"], "shape": d["shape"], "dtype": d["dtype"]})
+
+    def print(self, text):
+        self._emit({"kind": "print", "line": self.line(), "text": text[:-1] if text.endswith("\n") else text})
+
+    def error(self, err, rendered):
+        self._emit({"kind": "error", "line": err.line, "column": err.column,
+                    "type": err.type_name, "message": err.message, "hint": err.hint})

@@ -1,0 +1,119 @@
+"""Parsing: the Lark LALR parser built from grammar/gradcli.lark, with Python-style
+indentation, and its errors turned into gradcli syntax errors with a position."""
+from __future__ import annotations
+
+import os
+from importlib import resources
+
+from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from .errors import GradSyntaxError
+
+
+class _Indenter(Indenter):
+    NL_type = "_NEWLINE"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+def grammar_text() -> str:
+    try:
+        return resources.files("gradcli.grammar").joinpath("gradcli.lark").read_text("utf-8")
+    except ModuleNotFoundError:   # running from a source tree that is not installed
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        with open(os.path.join(here, "grammar", "gradcli.lark"), encoding="utf-8") as f:
+            return f.read()
+
+
+def _cache_path():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "gradcli", "grammar.lark.cache")
+
+
+_parser = None
+
+
+def parser() -> Lark:
+    """The LALR parser, built once per process; Lark caches its tables on disk."""
+    global _parser
+    if _parser is None:
+        kw = dict(parser="lalr", postlex=_Indenter(), maybe_placeholders=True,
+                  propagate_positions=True)
+        path = _cache_path()
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            _parser = Lark(grammar_text(), cache=path, **kw)
+        except OSError:
+            _parser = Lark(grammar_text(), **kw)
+    return _parser
+
+
+_TOKEN_WORDS = {
+    "_NEWLINE": "end of line", "$END": "end of input", "_DEDENT": "end of block",
+    "_INDENT": "indented block", "NAME": "name", "NUMBER": "number", "STRING": "string",
+    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COLON": "':'",
+    "COMMA": "','", "EQUAL": "'='",
+}
+
+
+def _describe(tok) -> str:
+    if tok is None:
+        return "end of input"
+    t = tok.type
+    if t in ("_NEWLINE",):
+        return "end of line"
+    if t in ("$END", "_DEDENT"):
+        return "end of input"
+    if t == "_INDENT":
+        return "unexpected indent"
+    return repr(str(tok))
+
+
+def parse(source: str):
+    """Parse a whole program; raises GradSyntaxError with line and column."""
+    if not source.endswith("\n"):
+        source += "\n"
+    try:
+        return parser().parse(source)
+    except UnexpectedInput as e:
+        raise to_syntax_error(e, source) from None
+    except RecursionError:
+        raise GradSyntaxError("expression nested too deeply", 1, 1)
+
+
+def to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:
+    line, col = getattr(e, "line", None), getattr(e, "column", None)
+    if isinstance(e, UnexpectedCharacters):
+        ch = source[e.pos_in_stream] if e.pos_in_stream < len(source) else ""
+        if ch in "\"'":
+            msg = "unterminated string"
+        elif ch == "\t" or ch == " ":
+            msg = "unexpected indentation"
+        else:
+            msg = f"unexpected character {ch!r}"
+        return GradSyntaxError(msg, line, col)
+    if isinstance(e, UnexpectedToken):
+        tok = e.token
+        if tok.type == "$END" or line in (None, -1):
+            lines = source.rstrip("\n").splitlines() or [""]
+            return GradSyntaxError("unexpected end of input (an unclosed bracket or block?)",
+                                   len(lines), len(lines[-1]) + 1)
+        if tok.type == "_INDENT":
+            return GradSyntaxError("unexpected indent", tok.line, tok.column)
+        if tok.type == "_DEDENT":
+            return GradSyntaxError("unindent does not match any outer indentation level",
+                                   tok.line, tok.column)
+        if tok.type == "_NEWLINE":
+            # report at the end of the line the newline ends
+            ln = tok.line
+            text = source.splitlines()[ln - 1] if ln - 1 < len(source.splitlines()) else ""
+            return GradSyntaxError("unexpected end of line", ln, len(text.rstrip()) + 1)
+        return GradSyntaxError(f"unexpected {_describe(tok)}", tok.line, tok.column)
+    if isinstance(e, UnexpectedEOF):
+        lines = source.rstrip("\n").splitlines() or [""]
+        return GradSyntaxError("unexpected end of input", len(lines), len(lines[-1]) + 1)
+    return GradSyntaxError(str(e).splitlines()[0], line, col)

@@ -1,0 +1,470 @@
+"""The language's values and their behaviour: scopes, user functions, modules,
+operators on mixed values, and the allowlist of attributes a program can reach."""
+from __future__ import annotations
+
+import math
+import weakref
+
+import numpy as np
+
+from . import dtypes
+from .autograd import AccumulateGrad, Function
+from .errors import (GradAttributeError, GradRuntimeError, GradTypeError, GradValueError,
+                     LimitError, did_you_mean)
+from .ops import BUILTINS, FUNCTIONS
+from .ops.reduce import ValuesIndices
+from .tensor import GradMode, Tensor
+
+
+class Scope:
+    """Variables of the program (globals) or of one function call (locals)."""
+    __slots__ = ("vars", "globals", "depth")
+
+    def __init__(self, vars=None, globals=None, depth=0):
+        self.vars = {} if vars is None else vars
+        self.globals = globals
+        self.depth = depth
+
+
+class Return:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+BREAK = object()
+CONTINUE = object()
+
+
+class UserFunction:
+    """A `def` or `lambda`: its body runs again (building a new graph) at every call."""
+    __slots__ = ("name", "params", "defaults", "body", "globals", "is_lambda")
+
+    def __init__(self, name, params, defaults, body, globals, is_lambda=False):
+        self.name, self.params, self.defaults = name, params, defaults
+        self.body, self.globals, self.is_lambda = body, globals, is_lambda
+
+    def __repr__(self):
+        return f"<function {self.name}>"
+
+    def __call__(self, *args, **kwargs):
+        from .limits import limits
+        params = self.params
+        if len(args) > len(params):
+            raise GradTypeError(f"{self.name}() takes {len(params)} positional argument"
+                                f"{'s' if len(params) != 1 else ''} but {len(args)} were given")
+        local = dict(zip(params, args))
+        for k, v in kwargs.items():
+            if k not in params:
+                hint = did_you_mean(k, params)
+                raise GradTypeError(f"{self.name}() got an unexpected keyword argument '{k}'",
+                                    hint=hint)
+            if k in local:
+                raise GradTypeError(f"{self.name}() got multiple values for argument '{k}'")
+            local[k] = v
+        for p in params:
+            if p not in local:
+                if p in self.defaults:
+                    local[p] = self.defaults[p]
+                else:
+                    raise GradTypeError(f"{self.name}() missing required argument: '{p}'")
+        g = self.globals
+        depth = getattr(_call_depth, "n", 0) + 1
+        if depth > limits.max_depth:
+            raise LimitError(f"maximum recursion depth exceeded ({limits.max_depth} nested "
+                             f"calls of user functions)", hint="raise it with --max-depth")
+        _call_depth.n = depth
+        try:
+            r = self.body(Scope(local, g, depth))
+        finally:
+            _call_depth.n = depth - 1
+        if self.is_lambda:
+            return r
+        return r.value if isinstance(r, Return) else None
+
+
+class _Depth:
+    n = 0
+
+
+_call_depth = _Depth()
+
+
+class Module:
+    """`torch`, `torch.autograd`, `F` ...: attribute access finds built-ins by name."""
+    __slots__ = ("name", "members")
+
+    def __init__(self, name, members=None):
+        self.name, self.members = name, members or {}
+
+    def __repr__(self):
+        return f"<module '{self.name}'>"
+
+    def get(self, attr, builtins):
+        v = self.members.get(attr)
+        if v is None:
+            v = builtins.get(attr)
+        if v is None:
+            raise GradAttributeError(
+                f"module '{self.name}' has no attribute '{attr}'",
+                hint=did_you_mean(attr, list(self.members) + list(builtins)))
+        return v
+
+
+class GradModeContext:
+    """`no_grad` / `enable_grad` (with or without parentheses) for `with`."""
+    __slots__ = ("enabled", "saved", "label")
+
+    def __init__(self, enabled, label):
+        self.enabled, self.label, self.saved = enabled, label, []
+
+    def __call__(self):
+        return self
+
+    def __enter__(self):
+        self.saved.append(GradMode.enabled)
+        GradMode.enabled = self.enabled
+
+    def __exit__(self, *exc):
+        GradMode.enabled = self.saved.pop()
+
+    def __repr__(self):
+        return f"<{self.label}>"
+
+
+class Size(tuple):
+    def __repr__(self):
+        return f"torch.Size([{', '.join(str(n) for n in self)}])"
+
+
+class BuiltinFunction:
+    """A built-in as a value (`f = exp`, `print(exp)`)."""
+    __slots__ = ("name", "fn")
+
+    def __init__(self, name, fn):
+        self.name, self.fn = name, fn
+
+    def __call__(self, *a, **k):
+        return self.fn(*a, **k)
+
+    def __repr__(self):
+        return f"<built-in function {self.name}>"
+
+
+class BoundMethod:
+    __slots__ = ("obj", "name", "fn")
+
+    def __init__(self, obj, name, fn):
+        self.obj, self.name, self.fn = obj, name, fn
+
+    def __call__(self, *a, **k):
+        return self.fn(self.obj, *a, **k)
+
+    def __repr__(self):
+        return f"<built-in method {self.name}>"
+
+
+# ---------------------------------------------------------------- operators
+
+def _is_tensor(v):
+    return type(v) is Tensor
+
+
+def _py_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool)
+
+
+def _guard_size(n, what):
+    if n > 10_000_000:
+        raise LimitError(f"{what} would have {n} elements")
+
+
+def _py_binary(op, a, b):
+    """Python semantics on plain values (numbers, strings, lists, tuples)."""
+    ta, tb = type(a), type(b)
+    num = (int, float, bool)
+    if ta in num and tb in num:
+        if op == "/":
+            if b == 0:
+                return math.copysign(math.inf, a) * (1 if b >= 0 else -1) if a else math.nan
+            return a / b
+        if op in ("^", "**"):
+            if isinstance(a, int) and isinstance(b, int) and abs(b) > 4096 and abs(a) > 1:
+                return float(a) ** b if b < 0 else math.inf if a > 0 or b % 2 == 0 else -math.inf
+            try:
+                r = a ** b
+            except OverflowError:
+                return math.inf
+            except ZeroDivisionError:
+                return math.inf
+            if isinstance(r, complex):
+                return math.nan
+            return r
+        if op in ("//", "%") and b == 0:
+            if isinstance(a, int) and isinstance(b, int):
+                raise GradRuntimeError("integer division or modulo by zero",
+                                       type_name="ZeroDivisionError")
+            return math.nan
+        if op == "@":
+            raise GradTypeError("@ needs tensors")
+        return _PY_OPS[op](a, b)
+    if op == "+" and ta is tb and ta in (str, list, tuple):
+        _guard_size(len(a) + len(b), "the result")
+        return a + b
+    if op == "*" and ((ta in (str, list, tuple) and tb is int) or (tb in (str, list, tuple) and ta is int)):
+        seq, n = (a, b) if tb is int else (b, a)
+        _guard_size(len(seq) * max(n, 0), "the result")
+        return seq * n
+    if op == "%" and ta is str:
+        raise GradTypeError("use format() to format strings")
+    if ta in (list, tuple) or tb in (list, tuple):
+        return None      # caller turns lists into tensors
+    raise GradTypeError(f"unsupported operand types for {op}: '{_tname(a)}' and '{_tname(b)}'")
+
+
+_PY_OPS = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b, "%": lambda a, b: a % b,
+}
+
+_TENSOR_OPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": "pow",
+               "**": "pow", "@": "matmul", "//": "floor_divide"}
+
+
+def binary(op, a, b):
+    """`a op b` for any two language values."""
+    if type(a) is Tensor or type(b) is Tensor:
+        return FUNCTIONS[_TENSOR_OPS[op]](a, b)
+    r = _py_binary(op, a, b)
+    if r is None:
+        return FUNCTIONS[_TENSOR_OPS[op]](a, b)
+    return r
+
+
+def _tname(v):
+    from .convert import type_name
+    return type_name(v)
+
+
+_CMP = {"<": ("lt", lambda a, b: a < b), "<=": ("le", lambda a, b: a <= b),
+        ">": ("gt", lambda a, b: a > b), ">=": ("ge", lambda a, b: a >= b),
+        "==": ("eq", lambda a, b: a == b), "!=": ("ne", lambda a, b: a != b)}
+
+
+def compare(op, a, b):
+    if op in ("in", "not in"):
+        if isinstance(b, Tensor):
+            r = bool(np.any(b.data == (a.data if isinstance(a, Tensor) else a)))
+        elif isinstance(b, (list, tuple, str)):
+            if isinstance(b, str) and not isinstance(a, str):
+                raise GradTypeError("'in <string>' requires string as left operand")
+            r = any(_same(a, x) for x in b)
+        else:
+            raise GradTypeError(f"argument of type '{_tname(b)}' is not iterable")
+        return r if op == "in" else not r
+    name, py = _CMP[op]
+    if type(a) is Tensor or type(b) is Tensor or isinstance(a, (list, tuple)) and not isinstance(b, (list, tuple)) \
+            or isinstance(b, (list, tuple)) and not isinstance(a, (list, tuple)):
+        return FUNCTIONS[name](a, b)
+    try:
+        return py(a, b)
+    except TypeError:
+        raise GradTypeError(f"'{op}' not supported between '{_tname(a)}' and '{_tname(b)}'")
+
+
+def _same(a, b):
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        return a is b
+    return a == b
+
+
+def unary(op, v):
+    if op == "-":
+        if type(v) is Tensor:
+            return FUNCTIONS["neg"](v)
+        if isinstance(v, (int, float)):
+            return -v
+        if isinstance(v, (list, tuple)):
+            return FUNCTIONS["neg"](v)
+        raise GradTypeError(f"bad operand type for unary -: '{_tname(v)}'")
+    if type(v) is Tensor or isinstance(v, (int, float)):
+        return v if not isinstance(v, bool) else int(v)
+    raise GradTypeError(f"bad operand type for unary +: '{_tname(v)}'")
+
+
+def truth(v) -> bool:
+    """The truth of a condition: bool, number, none, or a one-element tensor."""
+    if v is True or v is False:
+        return v
+    if type(v) is Tensor:
+        if v.data.size != 1:
+            raise GradRuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous")
+        return bool(v.data.reshape(()))
+    if v is None or isinstance(v, (int, float, str, list, tuple)):
+        return bool(v)
+    return True
+
+
+# ---------------------------------------------------------------- attributes
+
+def _grad_get(t):
+    if t.grad_fn is not None and not t.retains_grad and t.grad is None:
+        from . import session
+        session.warn(
+            "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+            ".grad attribute won't be populated during autograd.backward(). If you indeed want "
+            "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
+            "non-leaf Tensor.")
+    return t.grad
+
+
+TENSOR_ATTRS = {
+    "data": lambda t: Tensor(t.data),
+    "grad": _grad_get,
+    "grad_fn": lambda t: t.grad_fn,
+    "requires_grad": lambda t: t.requires_grad,
+    "is_leaf": lambda t: t.grad_fn is None,
+    "shape": lambda t: Size(t.data.shape),
+    "dtype": lambda t: dtypes.DType(t.data.dtype),
+    "T": lambda t: FUNCTIONS["numpy_T"](t),
+    "mT": lambda t: FUNCTIONS["transpose"](t, -2, -1),
+    "ndim": lambda t: t.data.ndim,
+    "device": lambda t: "cpu",
+    "is_cuda": lambda t: False,
+    "retains_grad": lambda t: t.retains_grad,
+    "real": lambda t: t,
+    "itemsize": lambda t: t.data.dtype.itemsize,
+}
+
+
+def get_attr(obj, name):
+    """`obj.name` through the allowlist: nothing else of Python is reachable."""
+    t = type(obj)
+    if t is Tensor:
+        f = TENSOR_ATTRS.get(name)
+        if f is not None:
+            return f(obj)
+        m = METHODS.get(name)
+        if m is not None:
+            return BoundMethod(obj, name, m)
+        raise GradAttributeError(f"'Tensor' object has no attribute '{name}'",
+                                 hint=did_you_mean(name, list(TENSOR_ATTRS) + list(METHODS)))
+    if isinstance(obj, Module):
+        from .builtins import namespace
+        return obj.get(name, namespace())
+    if isinstance(obj, Function):
+        if name == "next_functions":
+            return obj.next_functions()
+        if name == "name":
+            return BoundMethod(obj, "name", lambda o: o.name)
+        if name == "metadata":
+            return {}
+        raise GradAttributeError(f"'{obj.name}' object has no attribute '{name}'",
+                                 hint=did_you_mean(name, ["next_functions", "name"]))
+    if isinstance(obj, AccumulateGrad):
+        if name == "variable":
+            return obj.variable
+        if name == "next_functions":
+            return ()
+        if name == "name":
+            return BoundMethod(obj, "name", lambda o: "torch::autograd::AccumulateGrad")
+    if isinstance(obj, ValuesIndices) and name in ("values", "indices"):
+        return obj[0] if name == "values" else obj[1]
+    if isinstance(obj, dtypes.DType) and name == "is_floating_point":
+        return obj.is_floating_point
+    if isinstance(obj, str) and name in STR_METHODS:
+        return BoundMethod(obj, name, STR_METHODS[name])
+    if isinstance(obj, list) and name in LIST_METHODS:
+        return BoundMethod(obj, name, LIST_METHODS[name])
+    if isinstance(obj, float) and name == "is_integer":
+        return BoundMethod(obj, name, float.is_integer)
+    if isinstance(obj, Size) and name == "numel":
+        return BoundMethod(obj, name, lambda s: math.prod(s))
+    raise GradAttributeError(f"'{_tname(obj)}' object has no attribute '{name}'")
+
+
+def set_attr(obj, name, value):
+    """`obj.name = value`: only requires_grad, grad and data of a tensor."""
+    if type(obj) is not Tensor:
+        raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
+    if name == "requires_grad":
+        from .builtins import requires_grad_
+        if not value and obj.grad_fn is not None:
+            raise GradRuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach().")
+        requires_grad_(obj, bool(truth(value)))
+    elif name == "grad":
+        if value is not None:
+            from .convert import tensor_arg
+            value = tensor_arg(value)
+            if value.data.shape != obj.data.shape:
+                raise GradRuntimeError(
+                    "assigned grad has data of a different size")
+        obj.grad = value
+    elif name == "data":
+        from .convert import tensor_arg
+        obj.data = tensor_arg(value).data
+    else:
+        raise GradAttributeError(
+            f"cannot set attribute '{name}' of a Tensor (only requires_grad, grad and data)",
+            hint=did_you_mean(name, ["requires_grad", "grad", "data"]))
+
+
+def _fmt(s, *args, **kwargs):
+    """str.format without attribute or index access inside the fields."""
+    import string
+    out = []
+    auto = 0
+    for lit, field, spec, conv in string.Formatter().parse(s):
+        out.append(lit)
+        if field is None:
+            continue
+        if field == "":
+            if auto >= len(args):
+                raise GradValueError("format(): not enough arguments")
+            v = args[auto]
+            auto += 1
+        elif field.isdigit():
+            if int(field) >= len(args):
+                raise GradValueError("format(): not enough arguments")
+            v = args[int(field)]
+        elif field.isidentifier():
+            if field not in kwargs:
+                raise GradValueError(f"format(): no argument named '{field}'")
+            v = kwargs[field]
+        else:
+            raise GradValueError(f"format(): field '{field}' is not supported")
+        from .printing import show, show_str
+        if conv == "r":
+            text = show(v)
+        elif spec:
+            if type(v) is Tensor:
+                v = v.item()
+            try:
+                text = format(v, spec)
+            except (ValueError, TypeError) as e:
+                raise GradValueError(f"format(): {e}")
+        else:
+            text = show_str(v)
+        out.append(text)
+    return "".join(out)
+
+
+STR_METHODS = {
+    "format": _fmt,
+    "upper": str.upper, "lower": str.lower, "strip": str.strip,
+    "join": lambda s, items: s.join(str(i) for i in items),
+    "startswith": str.startswith, "endswith": str.endswith,
+    "replace": str.replace, "split": str.split,
+}
+LIST_METHODS = {
+    "append": lambda l, v: l.append(v),
+    "pop": lambda l, *i: l.pop(*i),
+    "index": lambda l, v: l.index(v),
+}
+
+METHODS = {}   # filled by builtins: name -> fn(tensor, *args, **kwargs)

@@ -1,0 +1,80 @@
+"""A session: the variables of a program or REPL, and running source text in it."""
+from __future__ import annotations
+
+import sys
+
+from . import builtins as _builtins  # noqa: F401  (registers the language built-ins)
+from .compiler import Compiler, state
+from .errors import GradError, LimitError, render
+from .parser import parse
+from .runtime import Scope
+
+_current = None
+
+
+def current() -> "Session":
+    return _current
+
+
+def warn(message: str):
+    """A warning on stderr (PyTorch's UserWarning), once per message and session."""
+    s = _current
+    if s is not None:
+        if message in s.warned:
+            return
+        s.warned.add(message)
+    sys.stdout.flush()
+    line = state.line
+    where = f"{s.filename}:{line}: " if s is not None and line else ""
+    sys.stderr.write(f"{where}UserWarning: {message}\n")
+    sys.stderr.flush()
+
+
+class Session:
+    def __init__(self, out, filename="<stdin>"):
+        from .builtins import namespace
+        self.out = out
+        self.filename = filename
+        self.builtins = namespace()
+        self.scope = Scope()
+        self.compiler = Compiler(self.builtins)
+        self.warned = set()
+        self.activate()
+
+    def activate(self):
+        global _current
+        _current = self
+        state.out = self.out
+        if hasattr(self.out, "line"):
+            self.out.line = lambda: state.line
+
+    def compile(self, source):
+        tree = parse(source)
+        try:
+            return self.compiler.program(tree)
+        except RecursionError:
+            raise LimitError("program nested too deeply to compile", 1, 1)
+
+    def run(self, source: str, filename: str | None = None, atomic=False):
+        """Run source text; GradErrors propagate with positions.  With `atomic`,
+        a statement that fails leaves the variables as they were before it."""
+        if filename is not None:
+            self.filename = filename
+        self.activate()
+        program = self.compile(source)
+        scope = self.scope
+        for stmt, line in program:
+            state.line = line
+            if atomic:
+                saved = dict(scope.vars)
+                try:
+                    stmt(scope)
+                except BaseException:
+                    scope.vars.clear()
+                    scope.vars.update(saved)
+                    raise
+            else:
+                stmt(scope)
+
+    def report(self, err: GradError, source: str | None):
+        self.out.error(err, render(err, self.filename, source))

@@ -1,0 +1,138 @@
+"""Golden-file tests: gradcli's output must equal PyTorch's, byte for byte.
+
+tests/golden/cases.json is recorded from real PyTorch by
+scripts/gen_golden.py (cases in scripts/golden_cases.py).  Each case is a
+program in the common subset of Python and gradcli; here it is run with
+``python -m gradcli eval -`` (source on stdin, cwd = repository root) and
+
+  * its stdout must equal the recorded stdout exactly;
+  * if torch raised, gradcli must exit with code 1, having printed the same
+    stdout up to the error, and its stderr must contain the first line of
+    torch's message (compared case-insensitively with whitespace collapsed;
+    for a long message only its first sentence).
+
+The subprocess runner is ``run_gradcli``; ``run_cases`` is the single place
+to batch many programs into fewer processes later.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden"
+TIMEOUT = float(os.environ.get("GRADCLI_TEST_TIMEOUT", "60"))
+
+# a message longer than this is matched on its first sentence only
+LONG_MESSAGE = 60
+
+
+# ---------------------------------------------------------------------------
+# helpers (also imported by test_grad_fn_names.py and test_examples.py)
+# ---------------------------------------------------------------------------
+
+def run_gradcli(source=None, args=("eval", "-"), timeout=TIMEOUT):
+    """Run ``python -m gradcli ARGS`` in the repository root.
+
+    ``source`` (str or None) is written to stdin.  Returns the
+    ``subprocess.CompletedProcess`` (text mode: .returncode, .stdout, .stderr).
+    """
+    env = dict(os.environ)
+    env["NO_COLOR"] = "1"
+    env["PYTHONIOENCODING"] = "utf-8"
+    env.pop("PYTHONSTARTUP", None)
+    return subprocess.run(
+        [sys.executable, "-m", "gradcli", *args],
+        input="" if source is None else source,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=str(ROOT),
+        env=env,
+        timeout=timeout,
+    )
+
+
+def run_cases(sources):
+    """Run many programs: {name: source} -> {name: CompletedProcess}.
+
+    For now one subprocess per program.  This is the hook for a batched
+    runner (one gradcli process running many programs) later.
+    """
+    return {name: run_gradcli(src) for name, src in sources.items()}
+
+
+def squash(text):
+    """Lower-case and collapse runs of whitespace to one space."""
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def error_needle(message):
+    """The part of torch's error message gradcli's stderr must contain."""
+    first = message.splitlines()[0] if message else ""
+    if len(first) > LONG_MESSAGE:
+        # first sentence: up to a period followed by whitespace or the end
+        # (so "torch.Size" or "1.5" do not cut the message short)
+        m = re.search(r"\.(\s|$)", first)
+        if m:
+            first = first[: m.start()]
+    first = first.rstrip(". ")
+    return squash(first)
+
+
+def check_result(result, stdout, error, what="program"):
+    """Assert that a gradcli run matches a golden record."""
+    if error is None:
+        assert result.stdout == stdout, (
+            "%s: stdout differs from torch's\n--- stderr ---\n%s" % (what, result.stderr))
+        assert result.returncode == 0, (
+            "%s: exit code %d\n--- stderr ---\n%s" % (what, result.returncode, result.stderr))
+    else:
+        assert result.stdout == stdout, (
+            "%s: stdout before the error differs from torch's\n--- stderr ---\n%s"
+            % (what, result.stderr))
+        assert result.returncode == 1, (
+            "%s: torch raised %s, expected exit code 1, got %d\n--- stderr ---\n%s"
+            % (what, error["type"], result.returncode, result.stderr))
+        needle = error_needle(error["message"])
+        assert needle in squash(result.stderr), (
+            "%s: torch's message %r not found in stderr:\n%s"
+            % (what, needle, result.stderr))
+
+
+def load_golden(name):
+    with open(GOLDEN / name, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+# ---------------------------------------------------------------------------
+# the tests
+# ---------------------------------------------------------------------------
+
+CASES = load_golden("cases.json")
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_golden_case(name):
+    case = CASES[name]
+    result = run_cases({name: case["source"]})[name]
+    check_result(result, case["stdout"], case["error"], what=name)
+
+
+def test_error_needle():
+    assert error_needle("grad can be implicitly created only for scalar outputs") == \
+        "grad can be implicitly created only for scalar outputs"
+    assert error_needle(
+        "mean(): could not infer output dtype. Input dtype must be either a floating point "
+        "or complex dtype. Got: Long") == "mean(): could not infer output dtype"
+    assert error_needle(
+        "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] "
+        "has a shape of torch.Size([2]).") == squash(
+        "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] "
+        "has a shape of torch.Size([2])")
+    assert squash("  A\n  b\tC ") == "a b c"
