@@ -115,6 +115,7 @@ class ArrayF:
     cos = staticmethod(np.cos)
     sqrt = staticmethod(np.sqrt)
     sign = staticmethod(np.sign)
+    floor = staticmethod(np.floor)
     abs = staticmethod(np.abs)
     where = staticmethod(np.where)
     reshape = staticmethod(np.reshape)
@@ -314,11 +315,11 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
         GradMode.enabled = prev_mode
 
     if capture is not None:
-        for t, i in capture.items():
-            if results[i] is None and not allow_unused:
+        for i, r in enumerate(results):
+            if r is None and not allow_unused:
                 raise GradRuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the "
-                    "graph. Set allow_unused=True if this is the desired behavior.")
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior.")
         return tuple(r if r is None or isinstance(r, Tensor) else Tensor(r) for r in results)
     return sorted(touched.values(), key=lambda t: t.seq)
 

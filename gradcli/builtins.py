@@ -196,7 +196,7 @@ def detach(x):
          "set requires_grad in place and return x")
 def requires_grad_(x, requires_grad=True):
     if requires_grad and x.data.dtype.kind != "f":
-        raise GradRuntimeError(REQUIRES_GRAD_ERROR)
+        raise GradRuntimeError("only Tensors of floating point dtype can require gradients")
     if not requires_grad and x.grad_fn is not None:
         raise GradRuntimeError(
             "you can only change requires_grad flags of leaf variables. If you want to use a "
@@ -218,7 +218,8 @@ def retain_grad(x):
 
 @_method("zero_", "x.zero_()", "fill with zeros in place and return x")
 def zero_(x):
-    if x.grad_fn is not None or x.requires_grad:
+    from .tensor import GradMode
+    if GradMode.enabled and x.requires_grad:
         raise GradRuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
     x.data = np.zeros_like(x.data)
@@ -227,7 +228,8 @@ def zero_(x):
 
 @_method("fill_", "x.fill_(value)", "fill with value in place and return x")
 def fill_(x, value):
-    if x.requires_grad:
+    from .tensor import GradMode
+    if GradMode.enabled and x.requires_grad:
         raise GradRuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
     x.data = np.full_like(x.data, value.item() if isinstance(value, Tensor) else value)
@@ -322,6 +324,12 @@ def _grad_tensor_arg(v):
           "accumulate d(tensors)/d(leaf) into each leaf's .grad; returns none", category="autograd")
 def backward(tensors, gradient=None, retain_graph=None, create_graph=False, inputs=None,
              grad_tensors=None):
+    backward_leaves(tensors, gradient, retain_graph, create_graph, grad_tensors)
+
+
+def backward_leaves(tensors, gradient=None, retain_graph=None, create_graph=False,
+                    grad_tensors=None):
+    """backward(), returning the leaves whose .grad changed (for the `backward` command)."""
     if gradient is None:
         gradient = grad_tensors
     outs = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
@@ -332,9 +340,8 @@ def backward(tensors, gradient=None, retain_graph=None, create_graph=False, inpu
     outs = [tensor_arg(o) for o in outs]
     if retain_graph is None:
         retain_graph = bool(create_graph)
-    touched = run_backward(outs, [_grad_tensor_arg(g) for g in grads], truth(retain_graph),
-                           truth(create_graph))
-    return touched
+    return run_backward(outs, [_grad_tensor_arg(g) for g in grads], truth(retain_graph),
+                        truth(create_graph))
 
 
 @register("grad", "grad(outputs, inputs, grad_outputs=None, retain_graph=False, create_graph=False)",

@@ -242,10 +242,10 @@ class Compiler:
         t = self.expr(target)
         g = self.expr(grad) if grad is not None else (lambda s: None)
         show = display and not in_function
-        from .builtins import backward
+        from .builtins import backward_leaves
 
         def run(s):
-            touched = backward(t(s), g(s))
+            touched = backward_leaves(t(s), g(s))
             if show and touched:
                 names = _leaf_names(s, touched)
                 for leaf in touched:
@@ -638,7 +638,8 @@ class Compiler:
     def e_compare(self, node):
         ch = node.children
         operands = [self.expr(c) for c in ch[0::2]]
-        ops = [(t.value, t.line, t.column) for t in ch[1::2]]
+        ops = [(" ".join(tok.value for tok in t.children), t.children[0].line,
+                t.children[0].column) for t in ch[1::2]]
         compare = rt.compare
 
         def run(s):
@@ -889,8 +890,8 @@ def _iterate(v):
     if type(v) is Tensor:
         if v.data.ndim == 0:
             raise GradTypeError("iteration over a 0-d tensor")
-        from .ops.shape import index
-        return (index(v, i) for i in range(v.data.shape[0]))
+        from .ops.shape import unbind
+        return unbind(v)
     raise GradTypeError(f"'{rt._tname(v)}' object is not iterable")
 
 

@@ -10,7 +10,7 @@ from .tensor import Tensor
 
 def _infer_dtype(value):
     """PyTorch's dtype inference for `tensor(data)`: bool < int64 < default float."""
-    kind = 0
+    kind = -1
     stack = [value]
     while stack:
         v = stack.pop()
@@ -20,14 +20,15 @@ def _infer_dtype(value):
             dt = v.data.dtype
             kind = max(kind, 2 if dt.kind == "f" else (0 if dt.kind == "b" else 1))
         elif isinstance(v, bool) or isinstance(v, np.bool_):
-            pass
+            kind = max(kind, 0)
         elif isinstance(v, (int, np.integer)):
             kind = max(kind, 1)
         elif isinstance(v, (float, np.floating)):
             kind = 2
         else:
             raise GradTypeError(f"could not make a tensor from a value of type {type_name(v)}")
-    return (dtypes.bool_, dtypes.int64, dtypes.default.float)[kind]
+    return (dtypes.bool_, dtypes.int64, dtypes.default.float)[kind] if kind >= 0 \
+        else dtypes.default.float
 
 
 def _unwrap(value):

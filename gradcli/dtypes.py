@@ -82,6 +82,14 @@ def scalar_dtype(v):
     return default.float
 
 
+def promote(a, b):
+    """PyTorch's promote_types: a float beats any int, an int beats bool."""
+    ca, cb = _category(a), _category(b)
+    if ca != cb:
+        return a if ca > cb else b
+    return np.promote_types(a, b)
+
+
 def _combine(higher, lower):
     # PyTorch's combine_categories: a higher-priority group keeps its dtype
     # unless a lower-priority operand is of a strictly higher category.
@@ -92,7 +100,7 @@ def _combine(higher, lower):
     if _category(higher) >= _category(lower):
         return higher
     if _category(lower) == 2 or higher == bool_:
-        return np.promote_types(higher, lower) if _category(higher) == 2 else lower
+        return promote(higher, lower) if _category(higher) == 2 else lower
     return higher
 
 
@@ -106,9 +114,9 @@ def result_type(*operands):
         if d is not None and hasattr(d, "dtype"):
             dt = d.dtype
             if d.ndim:
-                dim = dt if dim is None else np.promote_types(dim, dt)
+                dim = dt if dim is None else promote(dim, dt)
             else:
-                zero = dt if zero is None else np.promote_types(zero, dt)
+                zero = dt if zero is None else promote(zero, dt)
         else:
             dt = scalar_dtype(v)
             if wrapped is None or _category(dt) > _category(wrapped):

@@ -282,6 +282,8 @@ def show(value) -> str:
                            default_dtype=dtypes.default.float, precision=options.precision)
     if isinstance(value, float):
         return repr(value)
+    if isinstance(value, tuple) and type(value).__repr__ is not tuple.__repr__:
+        return repr(value)        # torch.Size(...)
     if isinstance(value, tuple):
         kind = getattr(value, "kind", None)
         if kind is not None:          # torch.return_types.max(values=..., indices=...)

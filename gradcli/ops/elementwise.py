@@ -119,12 +119,15 @@ class Reciprocal(Function):
 
 
 class Remainder(Function):
+    """tensor % tensor (RemainderBackward1; tensor % number is RemainderBackward0)."""
     __slots__ = ("sa", "sb")
-    name = "RemainderBackward0"
+    name = "RemainderBackward1"
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shape(a), _shape(b)
         self.save(a, b)
+        if dt.kind == "f":
+            return _cast(a - b * np.floor(np.true_divide(a, b)), dt)
         return _cast(np.remainder(a, b), dt)
 
     def backward(self, g, F, a, b):
@@ -266,7 +269,14 @@ def remainder(a, b):
     dt = dtypes.result_type(a, b)
     if type(a) is not Tensor:
         a = Tensor(np.asarray(a, dtype=dt))
+    if type(b) is not Tensor:
+        return RemainderScalar.apply(a, b, dt=dt)
     return Remainder.apply(a, b, dt=dt)
+
+
+class RemainderScalar(Remainder):
+    __slots__ = ()
+    name = "RemainderBackward0"
 
 
 @register("pow", "pow(input, exponent)", "input ** exponent (also ^)", method=True,
@@ -519,3 +529,9 @@ def _where_t(cond, a, b):
     c = cond.data if isinstance(cond, Tensor) else np.asarray(cond)
     return Where.apply(operand(a), operand(b), cond=c.astype(bool),
                        dt=dtypes.result_type(operand(a), operand(b)))
+
+
+@register("where", "x.where(condition, other)", "x where condition is true, else other",
+          method=True, function=False, category="math")
+def where_method(x, condition, other):
+    return where(condition, x, other)

@@ -23,7 +23,9 @@ def _check_dtypes(a, b, what):
 
 
 def _tn(dt):
-    return dtypes.TORCH_NAMES.get(dt, str(dt)).split(".")[-1]
+    """c10's scalar type names, as in PyTorch's messages."""
+    return {"float64": "double", "float32": "float", "int64": "long", "int32": "int",
+            "bool": "bool"}.get(dt.name, dt.name)
 
 
 class Mm(Function):
@@ -141,8 +143,8 @@ def matmul(a, b):
     if na == 1 and nb == 1:
         return Dot.apply(a, b)
     if na == 1 and nb == 2:
-        from .shape import squeeze, unsqueeze
-        return squeeze(Mm.apply(unsqueeze(a, 0), b), 0)
+        from .shape import SqueezeMatmul, unsqueeze
+        return SqueezeMatmul.apply(Mm.apply(unsqueeze(a, 0), b), axes=(0,))
     return Matmul.apply(a, b)
 
 

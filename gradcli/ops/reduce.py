@@ -347,10 +347,9 @@ class Norm(_Reduce):
         if p == 0:
             return (gx * 0,)
         if p == np.inf:
-            mask = F.abs(x) == ox
-            cnt = expand_back(F.sum(F.where(mask, 1.0, 0.0), axes, True) if axes else
-                              F.sum(F.where(mask, 1.0, 0.0)), F, shape, axes, True)
-            return (F.where(mask, gx * F.sign(x) / cnt, 0.0),)
+            mask = F.where(F.abs(x) == ox, 1.0, 0.0)
+            cnt = expand_back(F.sum(mask, axes, True) if axes else F.sum(mask), F, shape, axes, True)
+            return (gx * F.sign(x) * mask / cnt,)
         return (F.where(ox == 0, 0.0, gx * x * F.abs(x) ** (p - 2) / ox ** (p - 1)),)
 
 
@@ -480,9 +479,7 @@ class Softmax(Function):
         return out
 
     def backward(self, g, F, out):
-        ax = self.axis
-        gy = g * out
-        return (gy - out * F.sum(gy, ax, True),)
+        return (out * (g - F.sum(g * out, self.axis, True)),)
 
 
 class LogSoftmax(Softmax):

@@ -58,19 +58,52 @@ def _resolve_shape(shape, numel, orig):
     return shape
 
 
+class ReshapeAlias(View):
+    __slots__ = ()
+    name = "ReshapeAliasBackward0"
+
+
+class UnsafeView(View):
+    __slots__ = ()
+    name = "UnsafeViewBackward0"
+
+
+def _viewable(arr, shape):
+    """Whether numpy (like PyTorch) can give this shape without copying."""
+    v = arr.view()
+    try:
+        v.shape = shape
+    except AttributeError:
+        return False
+    return True
+
+
 @register("reshape", "reshape(input, *shape)", "the same elements in a new shape (-1: inferred)",
           method=True, checks=[((M, 3, 2), {}), ((M, -1), {})], category="shape")
 @tensor_f("reshape")
 def reshape(x, *shape):
     x = tensor_arg(x)
-    shape = _resolve_shape(size_args(shape, "shape"), x.data.size, x.data.shape)
-    return View.apply(x, shape=shape)
+    arr = x.data
+    shape = _resolve_shape(size_args(shape, "shape"), arr.size, arr.shape)
+    if arr.flags.c_contiguous or arr.size <= 1:
+        return View.apply(x, shape=shape)
+    if _viewable(arr, shape):
+        return ReshapeAlias.apply(x, shape=shape)
+    # PyTorch copies (CloneBackward0) and then views the copy (UnsafeViewBackward0)
+    return UnsafeView.apply(clone(x), shape=shape)
 
 
-@register("view", "view(input, *shape)", "the same elements in a new shape (as reshape)",
+@register("view", "view(input, *shape)", "the same elements in a new shape (no copy)",
           method=True, function=False, checks=[((M, 6), {})], category="shape")
 def view(x, *shape):
-    return reshape(x, *shape)
+    x = tensor_arg(x)
+    arr = x.data
+    shape = _resolve_shape(size_args(shape, "shape"), arr.size, arr.shape)
+    if not (arr.flags.c_contiguous or arr.size <= 1 or _viewable(arr, shape)):
+        raise GradRuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+    return View.apply(x, shape=shape)
 
 
 @register("flatten", "flatten(input, start_dim=0, end_dim=-1)", "merge dims into one",
@@ -108,6 +141,17 @@ class SqueezeDim(Squeeze):
     name = "SqueezeBackward1"
 
 
+class SqueezeDims(Squeeze):
+    __slots__ = ()
+    name = "SqueezeBackward2"
+
+
+class SqueezeMatmul(Squeeze):
+    """The squeeze inside matmul(vector, matrix)."""
+    __slots__ = ()
+    name = "SqueezeBackward4"
+
+
 @register("squeeze", "squeeze(input, dim=None)", "drop dims of size 1", method=True,
           checks=[((Arg((2, 1, 3)),), {}), ((Arg((2, 1)),), {"dim": 1})], category="shape")
 def squeeze(x, dim=None):
@@ -116,7 +160,8 @@ def squeeze(x, dim=None):
     if dim is None:
         return Squeeze.apply(x, axes=tuple(i for i, n in enumerate(s) if n == 1))
     axes = norm_dims(dim, len(s))
-    return SqueezeDim.apply(x, axes=tuple(a for a in axes if s[a] == 1))
+    cls = SqueezeDims if isinstance(dim, (tuple, list)) else SqueezeDim
+    return cls.apply(x, axes=tuple(a for a in axes if s[a] == 1))
 
 
 class Unsqueeze(Function):
@@ -340,11 +385,12 @@ _NODE_CLASSES = {}
 
 def _norm_key(key, shape):
     """Check an index against `shape`; returns (numpy key, grad_fn name, is_advanced)."""
+    single_slice = isinstance(key, slice)
     if not isinstance(key, tuple):
         key = (key,)
     out = []
     dim = 0
-    name = "AliasBackward0"
+    name = "SliceBackward0" if single_slice else "AliasBackward0"
     advanced = False
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
     for k in key:
@@ -414,6 +460,19 @@ def index(x, key):
     x = tensor_arg(x)
     k, name, adv = _norm_key(key, x.data.shape)
     return _node_class(name).apply(x, key=k, adv=adv)
+
+
+@register("unbind", "unbind(input, dim=0)", "the slices along dim, as a tuple (as `for row in x`)",
+          method=True, checks=[((M,), {}), ((M,), {"dim": 1})], category="shape")
+def unbind(x, dim=0):
+    x = tensor_arg(x)
+    nd = x.data.ndim
+    if nd == 0:
+        raise GradIndexError("Dimension specified as 0 but tensor has no dimensions")
+    (axis,) = norm_dims(dim, nd)
+    cls = _node_class("UnbindBackward0")
+    lead = (slice(None),) * axis
+    return tuple(cls.apply(x, key=lead + (i,), adv=False) for i in range(x.data.shape[axis]))
 
 
 @tensor_f("take")
