@@ -43,23 +43,40 @@ class Function:
         node.saved = ()
         arrays = [a.data if type(a) is Tensor else a for a in args]
         out = node.forward(*arrays, **params)
-        if GradMode.enabled:
-            needs = tuple(type(a) is Tensor and a.requires_grad for a in args)
-            if True in needs:
-                node.needs = needs
-                node.parents = tuple((a.grad_fn or a) if n else None for a, n in zip(args, needs))
-                node.freed = False
-                node.retained = None
-                node.out_dtype = out.dtype
-                saved = node.saved
-                if saved:
-                    node.saved_src = tuple(
-                        _OUT if s is out else next(
-                            (a for a, d in zip(args, arrays) if s is d and type(a) is Tensor),
-                            None)
-                        for s in saved)
-                return Tensor(out, True, node)
-        return Tensor(out)
+        if not GradMode.enabled:
+            return Tensor(out)
+        needs = []
+        parents = []
+        for a in args:
+            if type(a) is Tensor and a.requires_grad:
+                needs.append(True)
+                parents.append(a.grad_fn or a)
+            else:
+                needs.append(False)
+                parents.append(None)
+        if True not in needs:
+            return Tensor(out)
+        node.needs = needs
+        node.parents = parents
+        node.freed = False
+        node.retained = None
+        node.out_dtype = out.dtype
+        saved = node.saved
+        if saved:
+            # where each saved array came from, for create_graph (input, output or constant)
+            src = []
+            for s in saved:
+                if s is out:
+                    src.append(_OUT)
+                    continue
+                for a, d in zip(args, arrays):
+                    if s is d and type(a) is Tensor:
+                        src.append(a)
+                        break
+                else:
+                    src.append(None)
+            node.saved_src = src
+        return Tensor(out, True, node)
 
     def __repr__(self):
         return f"<{self.name}>"
@@ -106,6 +123,13 @@ def sum_to(g, shape):
     return g.reshape(shape)
 
 
+def _small(shape, limit=4096):
+    n = 1
+    for d in shape:
+        n *= d
+    return n <= limit
+
+
 class ArrayF:
     """NumPy versions of the functions VJPs use (the fast path)."""
     sum_to = staticmethod(sum_to)
@@ -127,6 +151,10 @@ class ArrayF:
 
     @staticmethod
     def broadcast_to(g, shape):
+        if g.shape == shape:
+            return g
+        if g.ndim == 0 and len(shape) and _small(shape):
+            return np.full(shape, g, dtype=g.dtype)
         return np.broadcast_to(g, shape)
 
     @staticmethod
@@ -275,13 +303,24 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     F = TensorF if create_graph else ArrayF
     prev_mode = GradMode.enabled
     GradMode.enabled = create_graph
+    res = results if capture is not None else None
+    pop, push = ready.pop, ready.append
     try:
         while ready:
-            node = ready.pop()
-            g = grads.pop(node)
-            if capture is not None and node in capture:
-                results[capture[node]] = g
-            if node.retained is not None and capture is None:
+            node = pop()
+            g = grads.pop(node, None)
+            parents = node.parents
+            if g is None:            # no gradient reached this node: only release its parents
+                for p in parents:
+                    if p is not None and type(p) is not Tensor:
+                        deps[p] -= 1
+                        if deps[p] == 0:
+                            push(p)
+                continue
+            if capture is not None:
+                if node in capture:
+                    results[capture[node]] = g
+            elif node.retained is not None:
                 t = node.retained()
                 if t is not None:
                     _store_grad(t, g, create_graph)
@@ -290,27 +329,30 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
             saved = node.saved
             if saved:
                 if create_graph:
-                    saved = tuple(_saved_tensor(node, s, src) for s, src in zip(saved, node.saved_src))
+                    saved = [_saved_tensor(node, s, src) for s, src in zip(saved, node.saved_src)]
                 in_grads = node.backward(g, F, *saved)
+                if not retain_graph:
+                    node.saved = ()          # free saved values; a second pass must fail
+                    node.saved_src = None
+                    node.freed = True
             else:
                 in_grads = node.backward(g, F)
-            if not retain_graph and saved:
-                node.saved = ()          # free saved values; a second pass must fail
-                node.saved_src = None
-                node.freed = True
-            for p, ig in zip(node.parents, in_grads):
-                if p is None or ig is None:
+            for p, ig in zip(parents, in_grads):
+                if p is None:
                     continue
                 if type(p) is Tensor:
-                    _deliver_leaf(p, ig, create_graph, capture, results if capture else None,
-                                  touched)
+                    if ig is not None:
+                        _deliver_leaf(p, ig, create_graph, capture, res, touched)
                     continue
-                if not create_graph and ig.dtype != p.out_dtype:
-                    ig = ig.astype(p.out_dtype)
-                grads[p] = _accumulate(grads[p], ig, create_graph) if p in grads else ig
-                deps[p] -= 1
-                if deps[p] == 0:
-                    ready.append(p)
+                if ig is not None:
+                    if not create_graph and ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
+                        ig = ig.astype(p.out_dtype)
+                    old = grads.get(p)
+                    grads[p] = ig if old is None else _accumulate(old, ig, create_graph)
+                d = deps[p] - 1
+                deps[p] = d
+                if d == 0:
+                    push(p)
     finally:
         GradMode.enabled = prev_mode
 
@@ -363,4 +405,6 @@ def _saved_tensor(node, arr, src):
         return Tensor(arr, True, node)
     if src is not None:
         return src
+    if not isinstance(arr, np.ndarray):      # a Python number saved as a constant
+        return arr
     return Tensor(arr)

@@ -494,3 +494,4 @@ def _fill_methods():
 
 
 _fill_methods()
+from . import calculus, graphviz  # noqa: E402,F401  (jacobian, hessian, gradcheck, graph)

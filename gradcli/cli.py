@@ -197,5 +197,5 @@ def main(argv=None) -> int:
     code = run_sources(session, sources, args.debug)
     if args.interactive and code in (0, 1):
         from .repl import run_repl
-        return run_repl(args, session)
+        return run_repl(args, session, preamble=sources if code == 0 else None)
     return code

@@ -7,8 +7,6 @@ attaches its line and column to the error, so messages point at the place.
 """
 from __future__ import annotations
 
-import ast
-
 from lark import Token, Tree
 
 from . import runtime as rt
@@ -533,6 +531,7 @@ class Compiler:
         return lambda s: v
 
     def e_string(self, node):
+        import ast      # only programs with strings pay for it
         parts = []
         for tok in node.children:
             text = tok.value

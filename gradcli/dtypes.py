@@ -108,6 +108,17 @@ def result_type(*operands):
     """PyTorch's result type: tensors with dims > 0 outrank 0-d tensors, which
     outrank Python scalars, except that a higher category (bool < int < float)
     always wins; a Python float then takes the default dtype."""
+    if len(operands) == 2:
+        a, b = operands
+        da = getattr(a, "data", None)
+        db = getattr(b, "data", None)
+        if da is not None and db is not None:
+            if da.dtype is db.dtype and (da.ndim and db.ndim or not da.ndim and not db.ndim):
+                return da.dtype
+        elif da is not None and (type(b) is float or type(b) is int) and da.dtype.kind == "f":
+            return da.dtype
+        elif db is not None and (type(a) is float or type(a) is int) and db.dtype.kind == "f":
+            return db.dtype
     dim = zero = wrapped = None
     for v in operands:
         d = getattr(v, "data", None)

@@ -396,6 +396,9 @@ def set_attr(obj, name, value):
                 "you can only change requires_grad flags of leaf variables. If you want to use "
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach().")
+        if truth(value) and obj.data.dtype.kind != "f":
+            raise GradRuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients")
         requires_grad_(obj, bool(truth(value)))
     elif name == "grad":
         if value is not None:

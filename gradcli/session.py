@@ -55,15 +55,17 @@ class Session:
         except RecursionError:
             raise LimitError("program nested too deeply to compile", 1, 1)
 
-    def run(self, source: str, filename: str | None = None, atomic=False):
+    def run(self, source: str, filename: str | None = None, atomic=False, done=None):
         """Run source text; GradErrors propagate with positions.  With `atomic`,
-        a statement that fails leaves the variables as they were before it."""
+        a statement that fails leaves the variables as they were before it.
+        `done(i)`, if given, is called after the i-th top-level statement has
+        run (the REPL's `:save` keeps only the statements that ran)."""
         if filename is not None:
             self.filename = filename
         self.activate()
         program = self.compile(source)
         scope = self.scope
-        for stmt, line in program:
+        for i, (stmt, line) in enumerate(program):
             state.line = line
             if atomic:
                 saved = dict(scope.vars)
@@ -75,6 +77,8 @@ class Session:
                     raise
             else:
                 stmt(scope)
+            if done is not None:
+                done(i)
 
     def report(self, err: GradError, source: str | None):
         self.out.error(err, render(err, self.filename, source))

@@ -12,28 +12,29 @@ the function that the language calls.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
-
-@dataclass(frozen=True)
 class Arg:
     """A sample tensor argument for gradient checks: float64, values in (lo, hi)."""
-    shape: tuple = ()
-    lo: float = -2.0
-    hi: float = 2.0
-    grad: bool = True        # differentiate with respect to it
+    __slots__ = ("shape", "lo", "hi", "grad")
+
+    def __init__(self, shape=(), lo=-2.0, hi=2.0, grad=True):
+        self.shape, self.lo, self.hi, self.grad = tuple(shape), lo, hi, grad
+
+    def __repr__(self):
+        return f"Arg({self.shape}, {self.lo}, {self.hi})"
 
 
-@dataclass
 class Builtin:
-    name: str
-    fn: object
-    sig: str
-    doc: str
-    method: bool = False          # also available as x.name(...)
-    function: bool = True         # available as name(...)
-    checks: list = field(default_factory=list)   # [(args, kwargs), ...]
-    category: str = ""
+    """One built-in: `method` (also x.name(...)), `function` (name(...)), and
+    `checks`: [(args, kwargs), ...] of sample arguments for the gradient tests."""
+    __slots__ = ("name", "fn", "sig", "doc", "method", "function", "checks", "category")
+
+    def __init__(self, name, fn, sig, doc, method=False, function=True, checks=(), category=""):
+        self.name, self.fn, self.sig, self.doc = name, fn, sig, doc
+        self.method, self.function, self.checks, self.category = method, function, list(checks), category
+
+    def __repr__(self):
+        return f"<built-in {self.name}: {self.sig}>"
 
 
 BUILTINS: dict[str, Builtin] = {}   # language name -> entry (functions, and methods too)

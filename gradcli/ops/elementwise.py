@@ -48,7 +48,9 @@ class Add(Function):
         return _cast(np.add(a, b), dt)
 
     def backward(self, g, F):
-        return F.sum_to(g, self.sa), F.sum_to(g, self.sb)
+        n = self.needs
+        return (F.sum_to(g, self.sa) if n[0] else None,
+                F.sum_to(g, self.sb) if n[1] else None)
 
 
 class Sub(Function):
@@ -60,7 +62,9 @@ class Sub(Function):
         return _cast(np.subtract(a, b), dt)
 
     def backward(self, g, F):
-        return F.sum_to(g, self.sa), F.sum_to(-g, self.sb)
+        n = self.needs
+        return (F.sum_to(g, self.sa) if n[0] else None,
+                F.sum_to(-g, self.sb) if n[1] else None)
 
 
 class Rsub(Function):

@@ -86,6 +86,9 @@ class Mean(_Reduce):
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
                 f"point or complex dtype. Got: {_torch_name(x.dtype)}")
         ax = self.setup(x, dim, keepdim)
+        if ax is None and dtype is None:
+            self.n = n = x.size
+            return np.asarray(np.add.reduce(x, axis=None) / n if n else np.nan, dtype=x.dtype)
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
         return np.asarray(np.mean(x, axis=ax, keepdims=keepdim, dtype=dtype))
 

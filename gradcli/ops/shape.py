@@ -322,12 +322,15 @@ def cat(tensors, dim=0):
     ts = _tensor_list(tensors, "cat")
     nd = ts[0].data.ndim
     (axis,) = norm_dims(dim, nd) or (0,)
-    for t in ts:
-        if t.data.ndim != nd or any(a != b for i, (a, b) in
-                                     enumerate(zip(t.data.shape, ts[0].data.shape)) if i != axis):
+    for k, t in enumerate(ts):
+        if t.data.ndim != nd:
             raise ShapeError(
-                f"Sizes of tensors must match except in dimension {axis}. Expected size "
-                f"{list(ts[0].data.shape)} but got size {list(t.data.shape)} for a tensor in the list.")
+                f"Tensors must have same number of dimensions: got {nd} and {t.data.ndim}")
+        for i, (a, b) in enumerate(zip(ts[0].data.shape, t.data.shape)):
+            if i != axis and a != b:
+                raise ShapeError(
+                    f"Sizes of tensors must match except in dimension {axis}. Expected size {a} "
+                    f"but got size {b} for tensor number {k} in the list.")
     return Cat.apply(*ts, axis=axis)
 
 

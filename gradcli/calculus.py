@@ -1,0 +1,374 @@
+"""Calculus on functions: `jacobian`, `hessian` and `gradcheck`.
+
+`jacobian(f, x)` and `hessian(f, x)` follow `torch.autograd.functional`
+exactly (the reverse-mode algorithm, shapes, tuple structure, zeros for an
+input the output does not use, `create_graph`); `f` is any callable of the
+language: a `def`, a `lambda` or a built-in such as `exp`.
+
+`gradcheck(f, x)` compares every analytic derivative (reverse mode, one
+backward pass per output element) with central finite differences in float64
+and prints, through the session's output, one line per input with the worst
+absolute and relative error, then the first mismatch of each failing input
+(naming the input and the element), then `passed` or `failed`; it returns
+True or False.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .autograd import run_backward
+from .errors import GradRuntimeError, GradTypeError
+from .ops import register
+from .tensor import GradMode, Tensor
+
+# ---------------------------------------------------------------- helpers
+
+
+def _type_name(v):
+    from .convert import type_name
+    return type_name(v)
+
+
+def _as_tuple(value, what, fn_name):
+    """(is_tuple, tuple of Tensors), with PyTorch's messages."""
+    is_tuple = isinstance(value, (tuple, list))
+    items = tuple(value) if is_tuple else (value,)
+    for i, el in enumerate(items):
+        if not isinstance(el, Tensor):
+            if is_tuple:
+                raise GradTypeError(
+                    f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors "
+                    f"but the value at index {i} has type {_type_name(el)}.")
+            raise GradTypeError(
+                f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
+                f"the given {what} has type {_type_name(el)}.")
+    return is_tuple, items
+
+
+def _check_callable(func, fn_name):
+    if not callable(func):
+        raise GradTypeError(f"{fn_name}(): the first argument must be a function, "
+                            f"got {_type_name(func)}")
+
+
+def _fn(name):
+    from .ops import FUNCTIONS
+    return FUNCTIONS[name]
+
+
+def _preprocess(inputs, create_graph):
+    """PyTorch's _grad_preprocess: fresh leaves, or views keeping the graph."""
+    out = []
+    for x in inputs:
+        if create_graph and x.requires_grad:
+            out.append(_fn("reshape")(x, x.data.shape))      # view_as: ViewBackward0
+        else:
+            if x.data.dtype.kind != "f":
+                raise GradRuntimeError(
+                    "Only Tensors of floating point and complex dtype can require gradients")
+            out.append(Tensor(x.data, True))
+    return tuple(out)
+
+
+def _grads(outputs, inputs, heads, create_graph):
+    """autograd.grad over the outputs that require grad, allow_unused; Nones if none do."""
+    pairs = [(o, h) for o, h in zip(outputs, heads) if o.requires_grad]
+    if not pairs:
+        return (None,) * len(inputs)
+    return run_backward([o for o, _ in pairs], [h for _, h in pairs], retain_graph=True,
+                        create_graph=create_graph, inputs=list(inputs), allow_unused=True)
+
+
+def _postprocess(res, shape):
+    """_tuple_postprocess: unpack the levels that were not tuples."""
+    is_outer, is_inner = shape
+    if not is_inner:
+        res = tuple(el[0] for el in res)
+    if not is_outer:
+        res = res[0]
+    return res
+
+
+# ---------------------------------------------------------------- jacobian
+
+
+def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"):
+    _check_callable(func, fn_name)
+    prev = GradMode.enabled
+    GradMode.enabled = True
+    try:
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
+        inputs = _preprocess(inputs, create_graph)
+        outputs = func(*inputs)
+        is_outputs_tuple, outputs = _as_tuple(
+            outputs, "outputs of the user-provided function", fn_name)
+        if strict:
+            for i, o in enumerate(outputs):
+                if not o.requires_grad:
+                    raise GradRuntimeError(
+                        f"Output {i} of the user-provided function does not require gradients. "
+                        "The outputs must be computed in a differentiable manner from the input "
+                        "when running in strict mode.")
+        jac = []
+        for i, out in enumerate(outputs):
+            rows = tuple([] for _ in inputs)
+            n = out.data.size
+            for j in range(n):
+                onehot = np.zeros(n, dtype=out.data.dtype)
+                onehot[j] = 1
+                onehot = onehot.reshape(out.data.shape)
+                head = Tensor(onehot)
+                vj = _grads((out,), inputs, (head,), create_graph)
+                for k, (g, x) in enumerate(zip(vj, inputs)):
+                    if g is None:
+                        if strict:
+                            raise GradRuntimeError(
+                                f"Output {i} of the user-provided function is independent of "
+                                f"input {k}. This is not allowed in strict mode.")
+                        g = Tensor(np.zeros_like(x.data))
+                    elif strict and create_graph and not g.requires_grad:
+                        raise GradRuntimeError(
+                            f"The jacobian of the user-provided function is independent of "
+                            f"input {i}. This is not allowed in strict mode when "
+                            "create_graph=True.")
+                    rows[k].append(g)
+            jac.append(tuple(_assemble(r, out.data.shape, x.data, create_graph)
+                             for r, x in zip(rows, inputs)))
+        if not create_graph:
+            jac = [tuple(Tensor(t.data) for t in row) for row in jac]
+        return _postprocess(tuple(jac), (is_outputs_tuple, is_inputs_tuple))
+    finally:
+        GradMode.enabled = prev
+
+
+def _assemble(rows, out_shape, x, create_graph):
+    """torch.stack(rows).view(out.shape + x.shape)."""
+    shape = tuple(out_shape) + tuple(x.shape)
+    if not rows:
+        return Tensor(np.zeros(shape, dtype=x.dtype))
+    if create_graph and any(r.requires_grad for r in rows):
+        return _fn("reshape")(_fn("stack")(list(rows), 0), shape)
+    data = np.stack([np.asarray(r.data, dtype=x.dtype) for r in rows], 0).reshape(shape)
+    return Tensor(data)
+
+
+@register("jacobian", "jacobian(f, inputs, create_graph=False, strict=False)",
+          "the Jacobian of f at inputs (a tensor or a tuple), as torch.autograd.functional",
+          category="autograd")
+def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
+             strategy="reverse-mode"):
+    if strategy not in ("reverse-mode", "forward-mode"):
+        raise GradRuntimeError(
+            'Expected strategy to be either "forward-mode" or "reverse-mode".')
+    return _jacobian(func, inputs, bool(create_graph), bool(strict))
+
+
+# ---------------------------------------------------------------- hessian
+
+
+@register("hessian", "hessian(f, inputs, create_graph=False, strict=False)",
+          "the Hessian of a scalar f at inputs (a tensor or a tuple), as "
+          "torch.autograd.functional", category="autograd")
+def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
+            outer_jacobian_strategy="reverse-mode"):
+    _check_callable(func, "hessian")
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
+
+    def single_output(*inp):
+        out = func(*inp)
+        is_out_tuple, t_out = _as_tuple(out, "outputs of the user-provided function", "hessian")
+        if strict and not t_out[0].requires_grad:
+            raise GradRuntimeError(
+                "Output 0 of the user-provided function does not require gradients. The outputs "
+                "must be computed in a differentiable manner from the input when running in "
+                "strict mode.")
+        if is_out_tuple:
+            raise GradRuntimeError("The function given to hessian should return a single Tensor")
+        if out.data.size != 1:
+            raise GradRuntimeError("The Tensor returned by the function given to hessian should "
+                                   "contain a single element")
+        return _fn("squeeze")(out)
+
+    def jac_func(*inp):
+        jac = _jacobian(single_output, inp, True, strict, "hessian")
+        if strict:
+            for i, j in enumerate(jac):
+                if not j.requires_grad:
+                    raise GradRuntimeError(
+                        "While computing the hessian, found that the jacobian of the "
+                        f"user-provided function with respect to input {i} is independent of "
+                        "the input. This is not allowed in strict mode.")
+        return jac
+
+    res = _jacobian(jac_func, inputs, bool(create_graph), bool(strict), "hessian")
+    return _postprocess(res, (is_inputs_tuple, is_inputs_tuple))
+
+
+# ---------------------------------------------------------------- gradcheck
+
+
+def _out():
+    from . import session
+    s = session.current()
+    if s is None:
+        import sys
+
+        class _Std:
+            @staticmethod
+            def print(text):
+                sys.stdout.write(text)
+        return _Std
+    return s.out
+
+
+def _var_name(t):
+    from . import session
+    s = session.current()
+    if s is None:
+        return None
+    for name, v in s.scope.vars.items():
+        if v is t:
+            return name
+    return None
+
+
+def _float_outputs(out):
+    items = out if isinstance(out, (tuple, list)) else (out,)
+    if not all(isinstance(o, Tensor) for o in items) or not items:
+        raise GradTypeError("gradcheck(): the function must return a tensor or a tuple of "
+                            f"tensors, got {_type_name(out)}")
+    return [o for o in items if o.data.dtype.kind == "f"]
+
+
+def _fmt_idx(idx):
+    return "[" + ", ".join(str(int(i)) for i in idx) + "]"
+
+
+def _num(v):
+    return f"{float(v):.6g}"
+
+
+@register("gradcheck", "gradcheck(f, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)",
+          "check f's analytic gradients against central finite differences (float64); "
+          "prints the worst errors per input and returns True or False", category="autograd")
+def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=False,
+              **_torch_options):
+    """Every d(output element)/d(input element) of `func` at `inputs`, analytic vs numerical.
+
+    The inputs checked are the tensors that require grad (all floating tensors if none
+    does); each is copied to float64.  An element passes when
+    |analytic - numerical| <= atol + rtol * |numerical| (PyTorch's rule)."""
+    _check_callable(func, "gradcheck")
+    eps, atol, rtol = float(eps), float(atol), float(rtol)
+    is_tuple = isinstance(inputs, (tuple, list))
+    items = list(inputs) if is_tuple else [inputs]
+    floats = [i for i, v in enumerate(items)
+              if isinstance(v, Tensor) and v.data.dtype.kind == "f"]
+    checked = [i for i in floats if items[i].requires_grad] or floats
+    if not checked:
+        raise GradTypeError("gradcheck(): expected at least one floating tensor input")
+    args = list(items)
+    leaves = {}
+    for i in checked:
+        t = Tensor(np.array(items[i].data, dtype=np.float64, copy=True, order="C"), True)
+        args[i] = leaves[i] = t
+    for i, v in enumerate(args):                # other float tensors: float64 constants
+        if i not in leaves and isinstance(v, Tensor) and v.data.dtype.kind == "f":
+            args[i] = Tensor(np.asarray(v.data, dtype=np.float64))
+
+    prev = GradMode.enabled
+    try:
+        GradMode.enabled = True
+        outs = _float_outputs(func(*args))
+        # analytic: one backward pass per output element
+        analytic = {i: [np.zeros((o.data.size, leaves[i].data.size)) for o in outs]
+                    for i in checked}
+        order = [leaves[i] for i in checked]
+        for k, o in enumerate(outs):
+            if not o.requires_grad:
+                continue
+            n = o.data.size
+            for j in range(n):
+                head = np.zeros(n, dtype=o.data.dtype)
+                head[j] = 1
+                gs = run_backward([o], [Tensor(head.reshape(o.data.shape))], retain_graph=True,
+                                  inputs=order, allow_unused=True)
+                for i, g in zip(checked, gs):
+                    if g is not None:
+                        analytic[i][k][j] = np.broadcast_to(g.data, leaves[i].data.shape).reshape(-1)
+        # numerical: central differences, without a graph
+        GradMode.enabled = False
+        numeric = {i: [np.zeros_like(a) for a in analytic[i]] for i in checked}
+        for i in checked:
+            flat = leaves[i].data.reshape(-1)
+            for e in range(flat.size):
+                old = flat[e]
+                flat[e] = old + eps
+                hi = [o.data.astype(np.float64).reshape(-1) for o in _float_outputs(func(*args))]
+                flat[e] = old - eps
+                lo = [o.data.astype(np.float64).reshape(-1) for o in _float_outputs(func(*args))]
+                flat[e] = old
+                for k in range(len(outs)):
+                    numeric[i][k][:, e] = (hi[k] - lo[k]) / (2 * eps)
+    finally:
+        GradMode.enabled = prev
+
+    out = _out()
+    ok = True
+    failures = []
+    for i in checked:
+        shape = leaves[i].data.shape
+        name = _var_name(items[i])
+        label = f"input {i} ({name + ', ' if name else ''}shape {list(shape)})"
+        worst_abs = (0.0, None, None)
+        worst_rel = (0.0, None, None)
+        first_bad = None
+        for k in range(len(outs)):
+            a, n = analytic[i][k], numeric[i][k]
+            diff = np.abs(a - n)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                rel = np.where(diff == 0, 0.0, diff / np.abs(n))
+            if diff.size:
+                p = np.unravel_index(np.nanargmax(np.where(np.isnan(diff), np.inf, diff)), diff.shape)
+                if not diff[p] <= worst_abs[0]:
+                    worst_abs = (diff[p], k, p)
+                q = np.unravel_index(np.nanargmax(np.where(np.isnan(rel), np.inf, rel)), rel.shape)
+                if not rel[q] <= worst_rel[0]:
+                    worst_rel = (rel[q], k, q)
+            bad = ~(diff <= atol + rtol * np.abs(n))
+            if bad.any() and first_bad is None:
+                with np.errstate(invalid="ignore"):
+                    score = np.where(bad, np.nan_to_num(diff / (atol + rtol * np.abs(n)), nan=np.inf), -1)
+                p = np.unravel_index(np.argmax(score), score.shape)
+                first_bad = (k, p, a[p], n[p])
+        line = f"gradcheck: {label}: worst abs error {float(worst_abs[0]):.3g}"
+        if worst_abs[1] is not None and worst_abs[0] > 0:
+            line += " at " + _where(worst_abs, outs, shape)
+        line += f", worst rel error {float(worst_rel[0]):.3g}"
+        if worst_rel[1] is not None and worst_rel[0] > 0:
+            line += " at " + _where(worst_rel, outs, shape)
+        out.print(line + "\n")
+        if first_bad is not None:
+            ok = False
+            k, (r, c), av, nv = first_bad
+            el = _fmt_idx(np.unravel_index(c, shape)) if shape else "[]"
+            oel = _fmt_idx(np.unravel_index(r, outs[k].data.shape)) if outs[k].data.shape else "[]"
+            failures.append(
+                f"gradcheck: Jacobian mismatch for output {k} with respect to input {i}"
+                f"{' (' + name + ')' if name else ''}, element {el} (output element {oel}): "
+                f"analytical {_num(av)}, numerical {_num(nv)}")
+    for f in failures:
+        out.print(f + "\n")
+    out.print(f"gradcheck: {'passed' if ok else 'failed'} (eps={eps:g}, atol={atol:g}, "
+              f"rtol={rtol:g})\n")
+    if not ok and raise_exception is True:
+        raise GradRuntimeError(failures[0][len("gradcheck: "):])
+    return ok
+
+
+def _where(worst, outs, shape):
+    _, k, (r, c) = worst
+    el = _fmt_idx(np.unravel_index(c, shape)) if shape else "[]"
+    oshape = outs[k].data.shape
+    oel = _fmt_idx(np.unravel_index(r, oshape)) if oshape else "[]"
+    return f"element {el} (output {k} element {oel})"

@@ -1,0 +1,232 @@
+"""The read-eval-print loop.
+
+Input is read by a prompt_toolkit PromptSession (a multi-line buffer: `>>> `
+then `... ` lines, the parser deciding when the input is complete).  Each input
+then runs *outside* the prompt's event loop, with Python's own SIGINT handler
+in place, so Ctrl-C raises KeyboardInterrupt inside the running statement;
+`Session.run(..., atomic=True)` has by then put every variable back as it was
+before that statement, and the REPL prints one line and prompts again.
+
+On a dumb terminal (TERM=dumb) prompt_toolkit cannot redraw a multi-line
+buffer, so there each line is its own prompt, `... ` while the parser wants
+more, as in Python's REPL.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from .. import __version__
+from ..errors import GradError, GradSyntaxError, Interrupted
+from . import meta
+from .history import Transcript, make_history, statement_texts
+from .validator import is_complete, is_meta
+
+PROMPT = ">>> "
+CONTINUATION = "... "
+
+
+class Repl:
+    def __init__(self, args, session=None, preamble=None):
+        from ..cli import make_session
+        self.args = args
+        self.from_eval = session is not None
+        if session is None:
+            session = make_session(args, echo_assign=True)
+        else:
+            session.out.echo_assign = True
+        self.session = session
+        self.transcript = Transcript(self._header())
+        if self.from_eval:
+            if preamble is None:
+                self.transcript.header.append(
+                    "# (the session began with `gradcli eval -i`; that program is not included)")
+            else:
+                for name, text in preamble:
+                    self.transcript.header.append(f"# ---- {name}")
+                    self.transcript.header.append(text.rstrip("\n"))
+                    self.transcript.header.append("# ----")
+        self.prompt = None
+        self.dumb = False
+
+    # ------------------------------------------------------------ start-up state
+
+    def _header(self):
+        a = self.args
+        lines = []
+        if getattr(a, "seed", None) is not None:
+            lines.append(f"seed({a.seed})")
+        if getattr(a, "dtype", "float64") != "float64":
+            lines.append(f"set_default_dtype({a.dtype})")
+        if getattr(a, "precision", 4) != 4:
+            lines.append(f"set_printoptions(precision={a.precision})")
+        for item in getattr(a, "sets", None) or []:
+            name, _, value = item.partition("=")
+            lines.append(f"{name.strip()} = ({value})")
+        return lines
+
+    def apply_sets(self) -> int:
+        from ..cli import UsageError, apply_sets
+        try:
+            return apply_sets(self.session, self.args.sets or [])
+        except UsageError as e:
+            sys.stderr.write(f"gradcli: error: {e}\n")
+            return 2
+
+    def reset(self):
+        """Back to the start: no variables but --set ones, start-up seed and options."""
+        from .. import random as grandom
+        from ..cli import configure
+        from ..runtime import Scope
+        from ..tensor import GradMode
+        self.session.scope = Scope()
+        self.session.warned.clear()
+        configure(self.args)
+        if self.args.seed is None:
+            grandom.default_generator.manual_seed(grandom.DEFAULT_SEED)
+        GradMode.enabled = True
+        self.transcript = Transcript(self._header())
+        self.apply_sets()
+
+    # ------------------------------------------------------------ running
+
+    def run_source(self, text: str, filename: str = "<stdin>", record: bool = True) -> bool:
+        """Run one input; errors and interrupts are reported, never raised.
+        The statements that ran go to the transcript (for :save)."""
+        from ..compiler import state
+        session = self.session
+        session.filename = filename
+        state.steps = 0                       # --max-steps counts per input here
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        texts = None
+        if record:
+            try:
+                texts = statement_texts(text)
+            except GradSyntaxError as e:
+                session.report(e, text)
+                return False
+            except Exception:                 # reported by session.run below
+                texts = None
+        done = []
+        try:
+            session.run(text, filename=filename, atomic=True, done=done.append)
+            return True
+        except GradError as e:
+            session.report(e, text)
+        except KeyboardInterrupt:
+            err = Interrupted("interrupted; variables are as they were before this statement",
+                              state.line or None)
+            session.report(err, text)
+        except RecursionError:
+            session.report(GradError("too deeply nested", state.line or None,
+                                     type_name="LimitError"), text)
+        except Exception as e:                # a bug in gradcli: no traceback unless --debug
+            if getattr(self.args, "debug", False):
+                import traceback
+                traceback.print_exc()
+            err = GradError(f"internal error: {type(e).__name__}: {e}", state.line or None,
+                            type_name="InternalError")
+            session.report(err, text)
+        finally:
+            if texts is not None:
+                for i in done:
+                    if i < len(texts):
+                        self.transcript.add(texts[i])
+        return False
+
+    def execute(self, text: str):
+        """One input from the prompt; returns meta.QUIT to leave."""
+        stripped = text.strip()
+        if not stripped:
+            return None
+        if is_meta(text) and "\n" not in stripped:
+            return meta.run(self, stripped)
+        if stripped in ("quit", "exit", "quit()", "exit()") and \
+                stripped.rstrip("()") not in self.session.scope.vars:
+            return meta.QUIT
+        self.run_source(text.rstrip() + "\n")
+        return None
+
+    # ------------------------------------------------------------ reading
+
+    def _make_prompt(self):
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+        from prompt_toolkit.output import ColorDepth
+        from prompt_toolkit.shortcuts import CompleteStyle
+        from prompt_toolkit.styles import Style
+        from prompt_toolkit.utils import is_dumb_terminal
+
+        from .completer import make_completer
+        from .keys import make_key_bindings
+        from .lexer import STYLE, make_lexer
+
+        self.dumb = is_dumb_terminal()
+        no_color = bool(os.environ.get("NO_COLOR"))
+
+        def continuation(width, line_number, wrap_count):
+            return CONTINUATION if not wrap_count else " " * len(CONTINUATION)
+
+        kw = {}
+        if not no_color:
+            kw["lexer"] = make_lexer(frozenset(self.session.builtins))
+            kw["style"] = Style.from_dict(STYLE)
+        else:
+            kw["color_depth"] = ColorDepth.DEPTH_1_BIT
+        if not sys.stdout.isatty() and sys.stderr.isatty():
+            from prompt_toolkit.output import create_output
+            kw["output"] = create_output(always_prefer_tty=True)
+        return PromptSession(
+            history=make_history(),
+            auto_suggest=AutoSuggestFromHistory(),
+            completer=make_completer(lambda: self.session),
+            complete_while_typing=False,
+            complete_style=CompleteStyle.COLUMN,
+            key_bindings=make_key_bindings(),
+            multiline=not self.dumb,
+            prompt_continuation=continuation,
+            include_default_pygments_style=False,
+            enable_open_in_editor=True,
+            tempfile_suffix=".ag",
+            **kw)
+
+    def read(self) -> str:
+        """One complete input (raises KeyboardInterrupt, EOFError)."""
+        if not self.dumb:
+            return self.prompt.prompt(PROMPT)
+        lines = []
+        while True:
+            lines.append(self.prompt.prompt(CONTINUATION if lines else PROMPT))
+            text = "\n".join(lines)
+            if is_complete(text):
+                return text
+
+    def loop(self) -> int:
+        self.prompt = self._make_prompt()
+        if not self.args.quiet and not self.args.json:
+            sys.stdout.write(f"gradcli {__version__}: PyTorch's autograd on NumPy. "
+                             ":help for help, Ctrl-D to leave.\n")
+            sys.stdout.flush()
+        while True:
+            try:
+                text = self.read()
+            except KeyboardInterrupt:         # Ctrl-C at the prompt: a fresh line
+                continue
+            except EOFError:                  # Ctrl-D
+                return 0
+            try:
+                if self.execute(text) is meta.QUIT:
+                    return 0
+            except KeyboardInterrupt:         # between statements, or in a meta-command
+                sys.stdout.flush()
+                sys.stderr.write("KeyboardInterrupt\n")
+                sys.stderr.flush()
+
+
+def run_script(repl) -> int:
+    """stdin is not a terminal: run it as a script in the session (no prompts)."""
+    from ..cli import run_sources
+    repl.session.out.echo_assign = False
+    text = sys.stdin.read()
+    return run_sources(repl.session, [("<stdin>", text)], getattr(repl.args, "debug", False))

@@ -1,0 +1,114 @@
+"""Key bindings of the REPL's prompt (on top of prompt_toolkit's Emacs ones).
+
+- Enter runs the input when the parser says it is complete, otherwise it
+  starts a new line with the right indentation (`... ` is shown before it):
+  four more spaces after a line ending in `:`, four fewer after `return`,
+  `pass`, `break` or `continue`.  In a block, an empty line ends the input.
+- Escape Enter runs the input as it is.
+- Tab at the start of a line indents; elsewhere it completes (a second Tab
+  goes to the next candidate); Shift-Tab goes back.
+- Backspace in the indentation removes one level (four spaces).
+- Ctrl-C clears the input, Ctrl-D on an empty line leaves, Ctrl-R searches the
+  history, Right arrow (or Ctrl-E) takes the suggestion from history.
+"""
+from __future__ import annotations
+
+import re
+
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.enums import DEFAULT_BUFFER
+from prompt_toolkit.filters import Condition, completion_is_selected, has_focus, has_selection
+from prompt_toolkit.key_binding import KeyBindings
+
+from .validator import is_complete
+
+INDENT = "    "
+_DEDENTERS = re.compile(r"^\s*(return\b|pass\s*$|break\s*$|continue\s*$)")
+
+
+def _strip_comment(line: str) -> str:
+    from .lexer import tokens
+    return "".join(v for k, v, _ in tokens(line)
+                   if k not in ("COMMENT",) and not (k == "_NEWLINE" and "#" in v)).rstrip()
+
+
+def next_indent(line: str) -> str:
+    """Indentation for the line after `line`."""
+    indent = line[:len(line) - len(line.lstrip())].replace("\t", INDENT)
+    code = _strip_comment(line)
+    if code.endswith(":"):
+        return indent + INDENT
+    if _DEDENTERS.match(code):
+        return indent[:-len(INDENT)] if len(indent) >= len(INDENT) else ""
+    return indent
+
+
+def newline_and_indent(buffer):
+    before = buffer.document.current_line_before_cursor
+    buffer.insert_text("\n" + next_indent(before))
+
+
+def should_run(document) -> bool:
+    """Enter runs the input (rather than adding a line)."""
+    text = document.text
+    at_end = not document.text_after_cursor.strip()
+    single = "\n" not in text
+    return (at_end or single) and is_complete(text)
+
+
+def make_key_bindings() -> KeyBindings:
+    kb = KeyBindings()
+    focused = has_focus(DEFAULT_BUFFER)
+
+    @Condition
+    def line_start() -> bool:
+        """Only spaces before the cursor on this line."""
+        before = get_app().current_buffer.document.current_line_before_cursor
+        return not before.strip()
+
+    @Condition
+    def in_indent() -> bool:
+        before = get_app().current_buffer.document.current_line_before_cursor
+        return bool(before) and not before.strip(" ")
+
+    @kb.add("enter", filter=focused & completion_is_selected)
+    def _take_completion(event):
+        """Enter on a selected completion keeps it, and runs nothing."""
+        event.current_buffer.complete_state = None
+
+    @kb.add("enter", filter=focused & ~completion_is_selected & ~has_selection)
+    def _enter(event):
+        b = event.current_buffer
+        b.complete_state = None
+        if should_run(b.document):
+            b.validate_and_handle()
+        else:
+            newline_and_indent(b)
+
+    @kb.add("tab", filter=focused & line_start & ~has_selection)
+    def _indent(event):
+        b = event.current_buffer
+        col = len(b.document.current_line_before_cursor)
+        b.insert_text(" " * (len(INDENT) - col % len(INDENT)))
+
+    @kb.add("tab", filter=focused & ~line_start)
+    def _complete(event):
+        b = event.current_buffer
+        if b.complete_state:
+            b.complete_next()
+        else:
+            b.start_completion(insert_common_part=True)
+
+    @kb.add("s-tab", filter=focused)
+    def _complete_back(event):
+        b = event.current_buffer
+        if b.complete_state:
+            b.complete_previous()
+
+    @kb.add("backspace", filter=focused & in_indent & ~has_selection)
+    def _dedent(event):
+        b = event.current_buffer
+        col = len(b.document.current_line_before_cursor)
+        b.delete_before_cursor(count=(col - 1) % len(INDENT) + 1)
+
+    return kb
