@@ -43,6 +43,10 @@ class Function:
         node.saved = ()
         arrays = [a.data if type(a) is Tensor else a for a in args]
         out = node.forward(*arrays, **params)
+        if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
+            raw, out = out, np.asarray(out)
+            if node.saved:                   # keep "saved is the output" recognisable
+                node.saved = tuple(out if s is raw else s for s in node.saved)
         if not GradMode.enabled:
             return Tensor(out)
         needs = []
@@ -93,6 +97,18 @@ class Function:
             else:
                 out.append((p, 0))
         return tuple(out)
+
+
+class CopyGrad(Function):
+    """The copy a leaf's .grad gets under backward(create_graph=True)."""
+    __slots__ = ()
+    name = "CopyBackwards"
+
+    def forward(self, x):
+        return x.copy()
+
+    def backward(self, g, F):
+        return (g,)
 
 
 class AccumulateGrad:
@@ -326,6 +342,10 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                     _store_grad(t, g, create_graph)
             if node.freed:
                 raise GradRuntimeError(SECOND_BACKWARD)
+            if create_graph and not node.differentiable_twice:
+                raise GradRuntimeError(
+                    f"{node.name} cannot be differentiated twice: create_graph=True is not "
+                    "supported through this op")
             saved = node.saved
             if saved:
                 if create_graph:
@@ -387,7 +407,10 @@ def _store_grad(t, g, create_graph):
             g = FUNCTIONS["to"](g, dt)
         if g.data.shape != t.data.shape:
             g = Tensor(np.broadcast_to(g.data, t.data.shape).copy()) if not g.requires_grad else g
-        t.grad = g if t.grad is None else t.grad + g
+        if t.grad is None:      # PyTorch stores a copy of a differentiable gradient
+            t.grad = CopyGrad.apply(g) if g.requires_grad else g
+        else:
+            t.grad = t.grad + g
         return
     if g.shape != t.data.shape:
         g = np.broadcast_to(g, t.data.shape)
@@ -405,6 +428,6 @@ def _saved_tensor(node, arr, src):
         return Tensor(arr, True, node)
     if src is not None:
         return src
-    if not isinstance(arr, np.ndarray):      # a Python number saved as a constant
+    if type(arr) in (int, float):            # a Python number saved as a constant
         return arr
-    return Tensor(arr)
+    return Tensor(np.asarray(arr))

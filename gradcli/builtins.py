@@ -495,3 +495,5 @@ def _fill_methods():
 
 _fill_methods()
 from . import calculus, graphviz  # noqa: E402,F401  (jacobian, hessian, gradcheck, graph)
+
+from . import io  # noqa: E402,F401  (load/save, registered on import)

@@ -38,10 +38,10 @@ def _as_tuple(value, what, fn_name):
             if is_tuple:
                 raise GradTypeError(
                     f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors "
-                    f"but the value at index {i} has type {_type_name(el)}.")
+                    f"but the value at index {i} has type <class '{_type_name(el)}'>.")
             raise GradTypeError(
                 f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
-                f"the given {what} has type {_type_name(el)}.")
+                f"the given {what} has type <class '{_type_name(el)}'>.")
     return is_tuple, items
 
 
@@ -233,10 +233,17 @@ def _var_name(t):
 
 
 def _float_outputs(out):
-    items = out if isinstance(out, (tuple, list)) else (out,)
-    if not all(isinstance(o, Tensor) for o in items) or not items:
-        raise GradTypeError("gradcheck(): the function must return a tensor or a tuple of "
-                            f"tensors, got {_type_name(out)}")
+    """The floating tensors among f's outputs (nested tuples such as max's are flattened)."""
+    items, stack = [], [out]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (tuple, list)) and v:
+            stack.extend(reversed(v))
+        elif isinstance(v, Tensor):
+            items.append(v)
+        else:
+            raise GradTypeError("gradcheck(): the function must return a tensor or a tuple of "
+                                f"tensors, got {_type_name(out)}")
     return [o for o in items if o.data.dtype.kind == "f"]
 
 

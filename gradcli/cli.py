@@ -5,33 +5,45 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 
 from . import __version__
 
 EXAMPLES = """\
 examples:
-  gradcli                                  interactive REPL
-  gradcli eval scripts/examples/seed_002.ag
+  gradcli                                   the REPL (when stdin is a terminal)
+  gradcli eval prog.ag                      run a program (gradcli prog.ag also works)
+  gradcli eval lib.ag main.ag               several files, sharing variables
   gradcli eval -e 'x = ones(2, 2, requires_grad=true); backward mean(3*(x+2)^2)'
   echo 'x = tensor(3., requires_grad=true); backward x^2' | gradcli
-  gradcli eval --json -e 'tensor([1., 2.]) * 2' | jq .value
-  gradcli eval --set 'x=[1., 2., 3.]' prog.ag
+  gradcli eval --set x=[1,2,3] -e 'x.requires_grad_(); backward sum(x^2)'
+  gradcli eval --json -e 'tensor([1., 2.]) * 2' | jq -c .value
+  gradcli eval -q --precision 8 prog.ag     only print() output, 8 digits
+  gradcli eval - < prog.ag                  '-' reads the program from stdin
   #!/usr/bin/env -S gradcli eval            first line of an executable .ag file
 
-exit codes: 0 success, 1 runtime error (or failed assert), 2 syntax error or
-bad usage, 130 interrupted.  NO_COLOR disables colour in the REPL.
+--set VALUE is an expression of the language; a list becomes a float tensor
+(--set x=[1,2,3] is tensor([1., 2., 3.])), anything else is bound as it is.
+In a program, load("a.npy"|"a.csv") and save(t, "a.npy"|"a.csv") read and
+write data, and assert / assert_close(a, b, tol=1e-6) fail with exit code 1.
+
+exit codes: 0 success; 1 runtime error, failed assert or assert_close;
+2 syntax error, bad usage or a file that cannot be read; 130 interrupted.
+Errors go to stderr as FILE:LINE:COL, the line and a caret (with --json, also
+as a last {"kind": "error", ...} record on stdout).  NO_COLOR disables colour.
 """
 
 
 def _parser(prog):
     p = argparse.ArgumentParser(
-        prog=prog, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
+        prog=prog, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
         description="gradcli: a gradient calculator with PyTorch's autograd semantics.")
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="programs to run in order ('-' reads stdin)")
     p.add_argument("-e", dest="code", action="append", metavar="CODE",
-                   help="run CODE (statements separated by ';' or newlines); repeatable")
+                   help="run CODE (statements separated by ';' or newlines); repeatable; "
+                        "FILEs and -e CODE run in the order given")
     p.add_argument("--json", action="store_true", help="JSON lines on stdout (see README)")
     p.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
     p.add_argument("--dtype", choices=("float64", "float32"), default="float64",
@@ -68,17 +80,58 @@ class UsageError(Exception):
     pass
 
 
+def _program_order(parser, argv):
+    """[("file", FILE) | ("code", CODE)] in command-line order: FILEs and -e CODE
+    run in the order given (argparse keeps each kind's order, not their mix)."""
+    takes_value, flags = set(), set()
+    for a in parser._actions:
+        for o in a.option_strings:
+            (flags if a.nargs == 0 else takes_value).add(o)
+    out = []
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        i += 1
+        if tok == "--":
+            out += [("file", f) for f in argv[i:]]
+            break
+        if tok == "-" or not tok.startswith("-"):
+            out.append(("file", tok))
+        elif tok.startswith("--"):
+            if "=" not in tok and tok in takes_value:
+                i += 1
+        else:   # -e CODE, -eCODE, -qe CODE
+            for j in range(1, len(tok)):
+                o = "-" + tok[j]
+                if o in takes_value:
+                    value = tok[j + 1:]
+                    if not value:
+                        value = argv[i] if i < len(argv) else ""
+                        i += 1
+                    if o == "-e":
+                        out.append(("code", value))
+                    break
+    return out
+
+
 def read_source(path) -> tuple[str, str]:
     """(filename, text): UTF-8 (a BOM is dropped), CRLF made LF."""
     if path == "-":
-        data = sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read() if sys.stdin is not None else b""
         name = "<stdin>"
     else:
+        if os.path.isdir(path):
+            raise UsageError(f"cannot read {path}: it is a directory")
         try:
             with open(path, "rb") as f:
                 data = f.read()
         except OSError as e:
-            raise UsageError(f"cannot read {path}: {e.strerror}")
+            hint = ""
+            if not os.path.splitext(path)[1] and not os.path.exists(path):
+                from .errors import did_you_mean
+                d = did_you_mean(path, ["eval"])
+                hint = f" ({d[:-1]} as in 'gradcli eval FILE'?)" if d else ""
+            raise UsageError(f"cannot read {path}: {e.strerror or e}{hint}")
         name = path
     try:
         text = data.decode("utf-8-sig")
@@ -92,6 +145,8 @@ def read_source(path) -> tuple[str, str]:
 def configure(args):
     from . import dtypes, printing
     from .limits import limits
+    if args.precision < 0 or args.precision > 30:
+        raise UsageError(f"--precision wants a number of digits from 0 to 30, got {args.precision}")
     dtypes.default.float = dtypes.NAMES[args.dtype]
     printing.options.precision = args.precision
     try:
@@ -113,35 +168,94 @@ def make_session(args, echo_assign=False):
     return Session(cls(quiet=args.quiet, echo_assign=echo_assign))
 
 
+def _set_target(item):
+    """NAME of a `--set NAME=VALUE` item, after checking that it is exactly one
+    assignment to one name (the value is any expression of the language)."""
+    from lark import Tree
+    from .errors import GradError
+    from .parser import parse
+    name, eq, value = item.partition("=")
+    name = name.strip()
+    if not eq or not name.isidentifier() or not value.strip():
+        raise UsageError(f"--set wants NAME=VALUE, got {item!r}")
+    if "\n" in value or "\r" in value:
+        raise UsageError("--set VALUE must be one line")
+    try:
+        tree = parse(item)
+    except GradError:
+        return name, False          # run it anyway: the syntax error is reported with a caret
+    stmts = [c for c in tree.children if isinstance(c, Tree)]
+    smalls = [c for c in stmts[0].children if c is not None] if len(stmts) == 1 and \
+        stmts[0].data == "simple_stmt" else []
+    ok = len(smalls) == 1 and smalls[0].data == "assign" and len(smalls[0].children) == 2 and \
+        isinstance(smalls[0].children[0], Tree) and smalls[0].children[0].data == "name"
+    if not ok:
+        raise UsageError(f"--set wants NAME=VALUE with one expression as VALUE, got {item!r}")
+    return name, True
+
+
+def _set_value(v):
+    """A list given to --set becomes a tensor; whole numbers become the default
+    float dtype, as in a calculator (`--set x=[1,2,3]` is tensor([1., 2., 3.]))."""
+    if not isinstance(v, list):
+        return v
+    from . import dtypes
+    from .convert import to_array
+    from .errors import GradError
+    from .tensor import Tensor
+    try:
+        a = to_array(v)
+    except GradError:
+        return v
+    if a.dtype.kind in "iu":
+        a = a.astype(dtypes.default.float)
+    return Tensor(a)
+
+
 def apply_sets(session, sets):
+    """Bind each `--set NAME=VALUE` in order; returns an exit code (0 if all went well)."""
     from .errors import GradError
     for item in sets:
-        name, eq, value = item.partition("=")
-        name = name.strip()
-        if not eq or not name.isidentifier():
-            raise UsageError(f"--set wants NAME=VALUE, got {item!r}")
-        if "\n" in value:
-            raise UsageError("--set VALUE must be one line")
+        name, _ = _set_target(item)
         try:
-            session.run(f"{name} = ({value})\n", filename=f"--set {name}")
+            session.run(item + "\n", filename="--set")
         except GradError as e:
-            session.report(e, f"{name} = ({value})")
+            fill_column(e, item)
+            session.report(e, item)
             return e.exit_code
+        except KeyboardInterrupt:
+            return 130
+        session.scope.vars[name] = _set_value(session.scope.vars.get(name))
     return 0
 
 
+def fill_column(err, source):
+    """An error known by line only points at the first character of that line."""
+    if err.line is not None and err.column is None and source is not None:
+        lines = source.splitlines()
+        if 1 <= err.line <= len(lines):
+            text = lines[err.line - 1]
+            err.column = len(text) - len(text.lstrip()) + 1
+        else:
+            err.column = 1
+    return err
+
+
 def run_sources(session, sources, debug=False):
-    """Run each (filename, text) in turn; returns the exit code."""
+    """Run each (filename, text) in turn, sharing variables; returns the exit code."""
     from .errors import GradError, Interrupted
     for name, text in sources:
         try:
             session.run(text, filename=name)
         except GradError as e:
+            fill_column(e, text)
             session.report(e, text)
             return e.exit_code
         except KeyboardInterrupt:
             from .compiler import state
             err = Interrupted("interrupted", state.line or None)
+            fill_column(err, text)
+            session.filename = name
             session.report(err, text)
             return 130
         except Exception as e:   # a bug in gradcli: still no traceback unless --debug
@@ -150,12 +264,40 @@ def run_sources(session, sources, debug=False):
             from .compiler import state
             err = GradError(f"internal error: {type(e).__name__}: {e}", state.line or None,
                             type_name="InternalError")
+            fill_column(err, text)
             session.report(err, text)
             return 1
     return 0
 
 
+def _usage_error(message, args=None) -> int:
+    """Report bad usage (exit 2): on stderr, and as an error record under --json."""
+    sys.stderr.write(f"gradcli: error: {message}\n")
+    sys.stderr.flush()
+    if args is not None and getattr(args, "json", False):
+        import json
+        sys.stdout.write(json.dumps({"kind": "error", "line": None, "column": None,
+                                     "type": "UsageError", "message": str(message),
+                                     "hint": None, "file": None}) + "\n")
+        sys.stdout.flush()
+    return 2
+
+
 def main(argv=None) -> int:
+    if hasattr(signal, "SIGPIPE"):
+        # `gradcli ... | head -1`: die quietly when the reader goes away, as a C tool does
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        try:
+            sys.stderr.write("gradcli: interrupted\n")
+        except OSError:
+            pass
+        return 130
+
+
+def _main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     mode = "repl"
     prog = "gradcli"
@@ -164,38 +306,38 @@ def main(argv=None) -> int:
         argv = argv[1:]
     parser = _parser(prog)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_intermixed_args(argv)
     except SystemExit as e:
         return 0 if e.code in (0, None) else 2
+    order = _program_order(parser, argv)
+    if [v for k, v in order if k == "file"] != args.files or \
+            [v for k, v in order if k == "code"] != (args.code or []):
+        order = [("file", f) for f in args.files] + [("code", c) for c in args.code or []]
     try:
         configure(args)
-        if mode == "repl" and args.files and not args.code:
-            raise UsageError(f"unknown command {args.files[0]!r} (did you mean 'gradcli eval "
-                             f"{args.files[0]}'?)")
         interactive_stdin = sys.stdin is not None and sys.stdin.isatty()
-        if mode == "repl" and not args.code and interactive_stdin:
+        if mode == "repl" and not order and interactive_stdin:
             from .repl import run_repl
             return run_repl(args)
-        sources = []
-        if args.code:
-            sources += [("<-e>", c.replace(";;", ";")) for c in args.code]
-        files = args.files if mode == "eval" else []
-        if mode == "eval" and not files and not args.code:
-            if interactive_stdin:
-                raise UsageError("gradcli eval needs FILE, '-' or -e CODE")
-            files = ["-"]
-        if mode == "repl" and not args.code:
-            files = ["-"]
-        sources += [read_source(f) for f in files]
+        if not order:
+            if mode == "eval" and interactive_stdin:
+                raise UsageError("gradcli eval needs FILE, '-' or -e CODE (see gradcli eval --help)")
+            order = [("file", "-")]
+        if args.files.count("-") > 1:
+            raise UsageError("'-' (stdin) can be given only once")
+        # FILEs and -e CODE run in the order they were given, sharing variables
+        sources = [read_source(v) if k == "file" else ("<-e>", v) for k, v in order]
     except UsageError as e:
-        sys.stderr.write(f"gradcli: error: {e}\n")
-        return 2
+        return _usage_error(e, args)
     session = make_session(args)
-    code = apply_sets(session, args.sets)
+    try:
+        code = apply_sets(session, args.sets)
+    except UsageError as e:
+        return _usage_error(e, args)
     if code:
         return code
     code = run_sources(session, sources, args.debug)
     if args.interactive and code in (0, 1):
         from .repl import run_repl
-        return run_repl(args, session, preamble=sources if code == 0 else None)
+        return run_repl(args, session, sources)
     return code

@@ -241,9 +241,13 @@ class Compiler:
         g = self.expr(grad) if grad is not None else (lambda s: None)
         show = display and not in_function
         from .builtins import backward_leaves
+        tname = _plain_name(target)
 
         def run(s):
-            touched = backward_leaves(t(s), g(s))
+            try:
+                touched = backward_leaves(t(s), g(s))
+            except GradError as e:
+                raise _backward_hint(e, tname, "command")
             if show and touched:
                 names = _leaf_names(s, touched)
                 for leaf in touched:
@@ -728,10 +732,15 @@ class Compiler:
         func, args = node.children
         pos, kw = self._arguments(args)
         line, col = _pos(node)
+        kwpos = {a.children[0].value: _pos(a.children[0]) for a in (args.children if args else ())
+                 if isinstance(a, Tree) and a.data == "kwarg"}
         if isinstance(func, Tree) and func.data == "getattr":
             obj = self.expr(func.children[0])
             attr_tok = func.children[1]
-            return self._method_call(obj, attr_tok, pos, kw, line, col)
+            run = self._method_call(obj, attr_tok, pos, kw, line, col, kwpos)
+            if attr_tok.value == "backward":
+                return _with_backward_hint(run, _plain_name(func.children[0]), "method")
+            return run
         f = self.expr(func)
         fname = _callee_name(func)
 
@@ -739,10 +748,12 @@ class Compiler:
             fn = f(s)
             a = [p(s) for p in pos]
             k = {n: e(s) for n, e in kw}
-            return _call(fn, a, k, fname, line, col)
+            return _call(fn, a, k, fname, line, col, kwpos)
+        if fname == "backward" and args is not None and args.children:
+            return _with_backward_hint(run, _plain_name(args.children[0]), "call")
         return run
 
-    def _method_call(self, obj, attr_tok, pos, kw, line, col):
+    def _method_call(self, obj, attr_tok, pos, kw, line, col, kwpos=None):
         attr = attr_tok.value
         methods = rt.METHODS
         aline, acol = attr_tok.line, attr_tok.column
@@ -754,12 +765,12 @@ class Compiler:
             if type(o) is Tensor:
                 m = methods.get(attr)
                 if m is not None:
-                    return _call(m, [o] + a, k, attr, aline, acol)
+                    return _call(m, [o] + a, k, attr, aline, acol, kwpos)
             try:
                 fn = rt.get_attr(o, attr)
             except GradError as e:
                 raise e.at(aline, acol)
-            return _call(fn, a, k, attr, aline, acol)
+            return _call(fn, a, k, attr, aline, acol, kwpos)
         return run
 
     def e_getattr(self, node):
@@ -835,15 +846,16 @@ def _callee_name(func):
     return None
 
 
-def _call(fn, args, kwargs, name, line, col):
+def _call(fn, args, kwargs, name, line, col, kwpos=None):
     if not callable(fn) or isinstance(fn, (type,)):
         raise GradTypeError(f"'{rt._tname(fn)}' object is not callable", line, col)
     try:
         return fn(*args, **kwargs)
     except GradError as e:
-        raise e.at(line, col)
+        raise e.at(*_kw_pos(e, kwpos, line, col))
     except TypeError as e:
-        raise _call_type_error(e, fn, name, kwargs).at(line, col) from None
+        err = _call_type_error(e, fn, name, kwargs)
+        raise err.at(*_kw_pos(err, kwpos, line, col)) from None
     except RecursionError:
         raise LimitError("maximum recursion depth exceeded", line, col,
                          hint="raise it with --max-depth") from None
@@ -852,6 +864,48 @@ def _call(fn, args, kwargs, name, line, col):
         if w is None:
             raise
         raise w from None
+
+
+def _kw_pos(err, kwpos, line, col):
+    """An unexpected keyword argument is pointed at where it is written."""
+    if kwpos and err.line is None and "keyword argument '" in err.message:
+        k = err.message.rsplit("keyword argument '", 1)[1].split("'")[0]
+        return kwpos.get(k, (line, col))
+    return line, col
+
+
+def _plain_name(node):
+    """The variable name if node is just a name (for hints), else None."""
+    if isinstance(node, Tree) and node.data == "name":
+        return node.children[0].value
+    return None
+
+
+def _backward_hint(err, name, form):
+    """The non-scalar backward error, with a hint that names the variable."""
+    if "implicitly created only for scalar outputs" in err.message:
+        if form == "method":
+            n = name or "y"
+            err.hint = (f"reduce it to a scalar first, {n}.sum().backward() or "
+                        f"{n}.mean().backward(), or give a gradient of {n}'s shape: "
+                        f"{n}.backward(ones_like({n}))")
+        elif name:
+            err.hint = (f"reduce it to a scalar first, backward sum({name}) or backward "
+                        f"mean({name}), or give a gradient of {name}'s shape: "
+                        f"backward {name}, ones_like({name})")
+        else:
+            err.hint = ("reduce it to a scalar first, backward sum(...) or backward mean(...), "
+                        "or give a gradient of the same shape: backward ..., gradient")
+    return err
+
+
+def _with_backward_hint(run, name, form):
+    def hinted(s):
+        try:
+            return run(s)
+        except GradError as e:
+            raise _backward_hint(e, name, form)
+    return hinted
 
 
 def _call_type_error(e, fn, name, kwargs):

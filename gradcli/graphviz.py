@@ -159,6 +159,8 @@ def _escape_label(s):
           'the autograd graph behind t: a text tree of grad_fn names down to the leaves, '
           'or Graphviz DOT text with format="dot"', category="autograd")
 def graph(t, format="text"):
+    if isinstance(t, Function):             # graph(y.grad_fn): the same picture
+        t = Tensor(None, True, t)
     if not isinstance(t, Tensor):
         from .convert import type_name
         raise GradTypeError(f"graph(): expected a tensor, got {type_name(t)}")

@@ -85,9 +85,28 @@ def _load_csv(path):
         try:
             arr = np.loadtxt(lines[skip:], delimiter=",", dtype=np.float64, ndmin=0)
         except ValueError as e:
-            msg = str(e).split("\n")[0]
-            raise GradValueError(f"load(): {path!r} is not a CSV of numbers ({msg})") from None
+            raise GradValueError(f"load(): {path!r} is not a CSV of numbers "
+                                 f"({_csv_problem(lines, skip, e)})") from None
     return arr
+
+
+def _csv_problem(lines, skip, exc):
+    """Which line is wrong, in the file's own line numbers."""
+    width = None
+    for i in range(skip, len(lines)):
+        text = lines[i].split("#")[0]
+        if not text.strip():
+            continue
+        if not _numeric_row(text):
+            shown = text.strip()
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            return f"line {i + 1}: {shown!r}"
+        n = len(text.split(","))
+        if width is None:
+            width = n
+        elif n != width:
+            return f"line {i + 1} has {n} values, the lines before it {width}"
+    return str(exc).split("\n")[0].split(";")[0]
 
 
 def _numeric_row(line):

@@ -5,6 +5,8 @@ import json
 import math
 import sys
 
+import numpy as np
+
 from .printing import show
 from .tensor import Tensor
 
@@ -55,20 +57,41 @@ def _jsonable(v):
     return v
 
 
+def _tolist(a: np.ndarray):
+    """Values as nested lists; float32 (and float16) numbers with their shortest
+    decimal form (0.1, not 0.10000000149011612), as PyTorch's .tolist() prints them."""
+    if a.dtype.kind == "f" and a.dtype.itemsize < 8:
+        flat = [float(str(x)) for x in a.ravel()]
+        if a.ndim == 0:
+            return flat[0]
+        return np.array(flat, dtype=object).reshape(a.shape).tolist()
+    return a.tolist()
+
+
+def _plain(v):
+    """The "value" of a JSON record: a number, bool, string, null or nested list."""
+    if type(v) is Tensor:
+        return _jsonable(_tolist(v.data))
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, float):
+        return _jsonable(v)
+    if isinstance(v, (list, tuple)):     # tuples of tensors, (values, indices), torch.Size
+        return [_plain(x) for x in v]
+    return show(v)
+
+
 def describe(v) -> dict:
     """The value fields of a JSON record."""
     if type(v) is Tensor:
         fn = v.grad_fn
-        return {"value": _jsonable(v.data.tolist()), "shape": list(v.data.shape),
+        return {"value": _plain(v), "shape": list(v.data.shape),
                 "dtype": v.data.dtype.name, "requires_grad": v.requires_grad,
                 "grad_fn": fn.name if fn is not None else None}
-    if isinstance(v, (bool, int, float, str)) or v is None:
-        return {"value": _jsonable(v), "shape": None, "dtype": None, "requires_grad": None,
-                "grad_fn": None}
+    shape = None
     if isinstance(v, (list, tuple)) and all(isinstance(x, (bool, int, float)) for x in v):
-        return {"value": _jsonable(list(v)), "shape": [len(v)], "dtype": None,
-                "requires_grad": None, "grad_fn": None}
-    return {"value": show(v), "shape": None, "dtype": None, "requires_grad": None,
+        shape = [len(v)]
+    return {"value": _plain(v), "shape": shape, "dtype": None, "requires_grad": None,
             "grad_fn": None}
 
 
@@ -103,5 +126,11 @@ class JsonOutput:
         self._emit({"kind": "print", "line": self.line(), "text": text[:-1] if text.endswith("\n") else text})
 
     def error(self, err, rendered):
+        """The last record; the same error is also written for people on stderr."""
+        from . import session
+        s = session.current()
         self._emit({"kind": "error", "line": err.line, "column": err.column,
-                    "type": err.type_name, "message": err.message, "hint": err.hint})
+                    "type": err.type_name, "message": err.message, "hint": err.hint,
+                    "file": s.filename if s is not None else None})
+        sys.stderr.write(rendered + "\n")
+        sys.stderr.flush()

@@ -20,6 +20,8 @@ wrong gradient of a Function subclass defined only in this file.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 
@@ -36,6 +38,12 @@ EPS, ATOL, RTOL = 1e-6, 1e-5, 1e-3
 
 # ---------------------------------------------------------------- the cases
 
+@dataclass(frozen=True)
+class Fixed:
+    """A sample tensor argument with given values (for EXTRA cases), requiring grad."""
+    values: tuple
+
+
 def _entries():
     seen, out = set(), []
     for table in (ops.BUILTINS, ops.METHOD_ONLY):
@@ -50,6 +58,61 @@ def _entries():
 ENTRIES = _entries()
 CASES = [pytest.param(e, i, id=f"{e.name}[{i}]") for e in ENTRIES for i in range(len(e.checks))]
 
+# Configurations beyond the registry's samples that once went wrong or are easy to get
+# wrong in create_graph mode: Python numbers saved as constants, 0-d results saved as the
+# output, prod with zeros, pow by 0/1/2, broadcasting both ways.
+EXTRA = [
+    ("mul", (Arg((3,)), 3.0), {}),
+    ("div", (2.0, Arg((3,), 0.5, 2.0)), {}),
+    ("sub", (2.0, Arg((2, 3))), {}),
+    ("pow", (Arg((3,), 0.5, 2.0), 0), {}),
+    ("pow", (Arg((3,), 0.5, 2.0), 1), {}),
+    ("pow", (Arg((3,), 0.5, 2.0), 2), {}),
+    ("pow", (Arg((2, 1), 0.5, 2.0), Arg((1, 3))), {}),
+    ("pow", (0.5, Arg((2, 3))), {}),
+    ("square", (Arg((3,)),), {}),
+    ("sqrt", (Arg((), 0.5, 2.0),), {}),
+    ("std", (Arg((4,)),), {}),
+    ("var", (Arg((2, 3)),), {"dim": 1, "keepdim": True}),
+    ("std", (Arg((2, 3)),), {"correction": 0}),
+    ("norm", (Arg((2, 3)),), {"p": float("inf")}),
+    ("norm", (Arg((2, 3)),), {"p": 2, "dim": 1, "keepdim": True}),
+    ("prod", (Fixed((2.0, 0.0, 3.0)),), {}),
+    ("prod", (Fixed((2.0, 0.0, 0.0)),), {}),
+    ("prod", (Fixed(((2.0, 0.0, 1.5), (0.5, 2.0, 3.0))),), {"dim": 1}),
+    ("prod", (Fixed(((2.0, 0.0, 1.5), (0.0, 2.0, 3.0))),), {"dim": 0, "keepdim": True}),
+    ("maximum", (Arg((2, 1)), Arg((1, 3))), {}),
+    ("where", ([[True], [False]], Arg((2, 3)), Arg(())), {}),
+    ("logsumexp", (Arg((2, 3)),), {"dim": 1, "keepdim": True}),
+    ("softmax", (Arg((2, 3, 2)),), {"dim": -1}),
+    ("max", (Arg((2, 3)),), {"dim": 1, "keepdim": True}),
+    ("matmul", (Arg((2, 2, 3)), Arg((2, 3, 2))), {}),
+    ("matmul", (Arg((3,)), Arg((2, 3, 2))), {}),
+    ("matmul", (Arg((2, 2, 3)), Arg((3,))), {}),
+    ("index", (Arg((2, 3)), ([[0, 1], [1, 1]],)), {}),
+    ("index", (Arg((3,)), ([True, False, True],)), {}),
+    ("expand", (Arg(()), 2, 3), {}),
+    ("stack", ([Arg(()), Arg(())],), {}),
+    ("cat", ([Arg((2,)), Arg((3,))],), {}),
+    ("unsqueeze", (Arg(()), 0), {}),
+    ("transpose", (Arg((2, 3, 2)), 0, 2), {}),
+    ("expand_as", (Arg((3, 1)), Arg((2, 3, 4), grad=False)), {}),
+]
+
+
+def _extra_entries():
+    from gradcli.ops import Builtin
+    table = {**ops.METHOD_ONLY, **ops.BUILTINS}
+    out = []
+    for k, (name, args, kwargs) in enumerate(EXTRA):
+        e = table[name]
+        out.append(pytest.param(Builtin(e.name, e.fn, e.sig, e.doc, checks=[(args, kwargs)]), 0,
+                                id=f"extra-{name}[{k}]"))
+    return out
+
+
+CASES += _extra_entries()
+
 
 def _case_seed(entry, i):
     return sum(map(ord, entry.name)) * 1000 + i
@@ -57,6 +120,10 @@ def _case_seed(entry, i):
 
 def _build(spec, rng, leaves):
     """An argument from its spec: each Arg becomes a float64 tensor (a leaf)."""
+    if isinstance(spec, Fixed):
+        t = Tensor(np.array(spec.values, dtype=np.float64), requires_grad=True)
+        leaves.append(t)
+        return t
     if isinstance(spec, Arg):
         data = rng.uniform(spec.lo, spec.hi, size=spec.shape).astype(np.float64)
         t = Tensor(np.asarray(data), requires_grad=spec.grad)
@@ -167,7 +234,7 @@ def test_registry_has_checks():
     names = {e.name for e in ENTRIES}
     for n in ("exp", "sum", "matmul", "cat", "index", "max", "unbind", "softmax", "norm"):
         assert n in names
-    assert len(CASES) > 100
+    assert len([c for c in CASES if not c.id.startswith("extra-")]) > 100
 
 
 @pytest.mark.parametrize("entry,i", CASES)
@@ -217,12 +284,10 @@ def test_gradgradcheck(entry, i):
         assert g is None or g.data.shape == x.data.shape
 
     # numerical: finite differences of the first-order gradient (fast path)
-    head_arrays = [h.data for h in heads]
-    # make every head's array its own contiguous float64 buffer (perturbed in place)
+    head_arrays = [h.data for h in heads]        # perturbed in place, like the leaves
 
     def first_dot_v():
-        f2 = f
-        outs2 = [o for o in float_outputs(f2()) if o.requires_grad]
+        outs2 = [o for o in float_outputs(f()) if o.requires_grad]
         gs = run_backward(outs2, [Tensor(h) for h in head_arrays], inputs=leaves,
                           allow_unused=True)
         return sum(float(np.sum(_as_array(g, x.data) * v)) for g, x, v in zip(gs, leaves, vs))

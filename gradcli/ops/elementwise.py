@@ -30,7 +30,12 @@ def _shape(a):
     return a.shape if isinstance(a, np.ndarray) else ()
 
 
+_FAST = (Tensor, int, float)
+
+
 def _args2(a, b):
+    if type(a) in _FAST and type(b) in _FAST and (type(a) is Tensor or type(b) is Tensor):
+        return a, b
     a, b = operand(a), operand(b)
     if type(a) is not Tensor and type(b) is not Tensor:
         a = tensor_arg(a)
@@ -154,11 +159,11 @@ class PowScalar(Function):
 
     def backward(self, g, F, a):
         e = self.e
-        if e == 0:
-            return (g * 0,)
-        if e == 2:
+        if e == 0:              # PyTorch: zeros_like(input), whatever g is (inf, nan)
+            return (Tensor(np.zeros_like(a.data)) if F.tensor_mode else np.zeros_like(a),)
+        if e == 2 and not F.tensor_mode:
             return (g * (2.0 * a),)
-        return (g * (e * a ** (e - 1)),)
+        return (g * (e * a ** (e - 1)),)    # as PyTorch, so higher orders match too
 
 
 class PowTensor(Function):
@@ -411,7 +416,8 @@ relu = unary("relu", "ReluBackward0", lambda x: np.maximum(x, 0),
              lambda g, F, out: F.where(out > 0, g, 0.0), "max(input, 0)", "out", keep_int=True)
 abs_ = unary("abs", "AbsBackward0", np.abs, lambda g, F, x: g * F.sign(x), "absolute value",
              keep_int=True)
-unary("square", "PowBackward0", np.square, lambda g, F, x: g * (2.0 * x), "input ** 2",
+unary("square", "PowBackward0", np.square,
+      lambda g, F, x: g * (2.0 * x ** 1) if F.tensor_mode else g * (2.0 * x), "input ** 2",
       keep_int=True)
 sign = unary("sign", "SignBackward0", np.sign, lambda g, F, x: g * 0, "-1, 0 or 1 by sign",
              keep_int=True)

@@ -144,6 +144,24 @@ def _others_product(x, axis):
     return left * right
 
 
+def _others_product_t(x, F, shape, axes):
+    """`_others_product` built from differentiable ops (create_graph with zeros in x):
+    the product along a new axis of x repeated with ones on the diagonal."""
+    if axes == ():
+        return F.where(np.ones(shape, dtype=bool), 1.0, x * 0)
+    if axes is None:
+        n = int(np.prod(shape))
+        rows = F.broadcast_to(F.reshape(x, (1, n)), (n, n))
+        m = F.where(np.eye(n, dtype=bool), 1.0, rows)
+        return F.reshape(ProdDim.apply(m, dim=1, keepdim=False), shape)
+    a = axes[0]
+    n = shape[a]
+    rep = F.broadcast_to(F.expand_dims(x, a), shape[:a] + (n,) + shape[a:])
+    eye = np.eye(n, dtype=bool).reshape((1,) * a + (n, n) + (1,) * (len(shape) - a - 1))
+    m = F.where(eye, 1.0, rep)
+    return ProdDim.apply(m, dim=a + 1, keepdim=False)
+
+
 class Prod(_Reduce):
     __slots__ = ()
     name = "ProdBackward0"
@@ -161,8 +179,7 @@ class Prod(_Reduce):
         gx = expand_back(g, F, shape, axes, self.keepdim)
         if F.tensor_mode:
             if np.any(x.data == 0):
-                raise GradRuntimeError("prod: a second derivative with zeros in the input "
-                                       "is not supported")
+                return (gx * _others_product_t(x, F, shape, axes),)
             return (gx * expand_back(out, F, shape, axes, self.keepdim) / x,)
         if axes is None:
             flat = x.reshape(-1)
