@@ -30,6 +30,23 @@ def warn(message: str):
     sys.stderr.flush()
 
 
+def reset_globals():
+    """Put every process-wide setting back to its start-up value (for running many
+    programs in one process, as the tests and the fuzzer do)."""
+    from . import dtypes, printing, random
+    from .compiler import state as st
+    from .limits import limits
+    from .runtime import _call_depth
+    from .tensor import GradMode
+    GradMode.enabled = True
+    dtypes.default.float = dtypes.float64
+    printing.options.precision = 4
+    random.default_generator.manual_seed(random.DEFAULT_SEED)
+    limits.max_memory, limits.max_depth, limits.max_steps = 1 << 30, 200, None
+    st.line = st.steps = 0
+    _call_depth.n = 0
+
+
 class Session:
     def __init__(self, out, filename="<stdin>"):
         from .builtins import namespace

@@ -10,9 +10,9 @@ run on its own so that every failure is reported precisely.
 import pytest
 
 try:
-    from test_golden_cases import load_golden, run_gradcli
+    from test_golden_cases import load_golden, run_inprocess
 except ImportError:  # tests/ became a package
-    from tests.test_golden_cases import load_golden, run_gradcli
+    from tests.test_golden_cases import load_golden, run_inprocess
 
 DATA = load_golden("grad_fn_names.json")
 SETUP = DATA["setup"]
@@ -31,7 +31,7 @@ def _expected(name):
 @pytest.fixture(scope="module")
 def batch():
     """{expr: printed line} from one run, or {} if the batch run failed."""
-    result = run_gradcli(SETUP + "".join(_line(e) for e in EXPRS))
+    result = run_inprocess(SETUP + "".join(_line(e) for e in EXPRS))
     lines = result.stdout.splitlines()
     if result.returncode != 0 or len(lines) != len(EXPRS):
         return {}
@@ -43,7 +43,7 @@ def test_grad_fn_name(expr, batch):
     if expr in batch:
         got = batch[expr]
     else:
-        result = run_gradcli(SETUP + _line(expr))
+        result = run_inprocess(SETUP + _line(expr))
         assert result.returncode == 0, "%s failed:\n%s" % (expr, result.stderr)
         got = result.stdout.rstrip("\n")
     assert got == _expected(NAMES[expr]), expr

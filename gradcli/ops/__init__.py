@@ -12,6 +12,12 @@ the function that the language calls.
 """
 from __future__ import annotations
 
+import warnings
+
+# NumPy's RuntimeWarnings (degrees of freedom <= 0, empty slices) describe values that
+# PyTorch returns as nan/inf without complaint; gradcli does the same.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"numpy(\.|$)")
+
 
 class Arg:
     """A sample tensor argument for gradient checks: float64, values in (lo, hi)."""
