@@ -81,6 +81,7 @@ def translate_python_error(exc) -> GradError:
 class Compiler:
     def __init__(self, builtins: dict):
         self.builtins = builtins
+        self.depth = 0          # block nesting while compiling (the REPL echoes top level only)
 
     # ------------------------------------------------------------ statements
     def program(self, tree):
@@ -102,10 +103,14 @@ class Compiler:
 
     def block(self, suite, display, in_function):
         stmts = []
-        for child in suite.children:
-            if child is None or isinstance(child, Token):
-                continue
-            stmts.extend(fn for fn, _ in self.stmt_list(child, display, in_function))
+        self.depth += 1
+        try:
+            for child in suite.children:
+                if child is None or isinstance(child, Token):
+                    continue
+                stmts.extend(fn for fn, _ in self.stmt_list(child, display, in_function))
+        finally:
+            self.depth -= 1
         if len(stmts) == 1:
             return stmts[0]
         stmts = tuple(stmts)
@@ -154,7 +159,7 @@ class Compiler:
         *targets, value = node.children
         setters = [self.target(t) for t in targets]
         val = self.expr(value)
-        echo = display and not in_function
+        echo = display and not in_function and self.depth == 0
         names = [t.children[0].value if isinstance(t, Tree) and t.data == "name" else None
                  for t in targets]
         line = _pos(node)[0]

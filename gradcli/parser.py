@@ -6,7 +6,7 @@ import os
 from importlib import resources
 
 from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from .errors import GradSyntaxError
 
@@ -98,8 +98,29 @@ def parse(source: str):
         return parser().parse(source)
     except UnexpectedInput as e:
         raise to_syntax_error(e, source) from None
+    except DedentError as e:
+        line = _dedent_line(source, str(e))
+        raise GradSyntaxError("unindent does not match any outer indentation level", line, 1) \
+            from None
     except RecursionError:
         raise GradSyntaxError("expression nested too deeply", 1, 1)
+
+
+def _dedent_line(source, message):
+    """The first line whose indentation matches no enclosing block."""
+    stack = [0]
+    for n, text in enumerate(source.splitlines(), 1):
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        width = len(text.expandtabs(8)) - len(text.expandtabs(8).lstrip())
+        if width > stack[-1]:
+            stack.append(width)
+        else:
+            while width < stack[-1]:
+                stack.pop()
+            if width != stack[-1]:
+                return n
+    return None
 
 
 def to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:

@@ -393,3 +393,21 @@ def test_graph_meta_command_uses_the_builtin(session, capsys):
     session.builtins["graph"] = lambda t: f"graph of {t.grad_fn.name}"
     meta.run(r, ":graph y")
     assert capsys.readouterr().out == "graph of AddBackward0\n"
+
+
+def test_transcript_keeps_what_ran_and_reset(capsys):
+    from gradcli.cli import _parser
+    from gradcli.repl.app import Repl
+    args = _parser("gradcli").parse_args(["--seed", "3", "--set", "k=2"])
+    r = Repl(args)
+    assert r.apply_sets() == 0
+    r.execute("a = k * 2; b = nosuch; c = 3")       # a ran, b failed, c never ran
+    r.execute("def f(t):\n    return t + a\n")
+    r.execute("print(f(1))")
+    out = capsys.readouterr()
+    assert "NameError" in out.err and "^" in out.err and "Traceback" not in out.err
+    assert r.transcript.text().splitlines()[1:] == [
+        "seed(3)", "k = (2)", "a = k * 2", "def f(t):", "    return t + a", "print(f(1))"]
+    assert set(r.session.scope.vars) == {"k", "a", "f"}
+    r.reset()
+    assert set(r.session.scope.vars) == {"k"} and r.transcript.items == []
