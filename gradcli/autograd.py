@@ -99,6 +99,9 @@ class Function:
         return tuple(out)
 
 
+_FRESH = {}     # id(leaf) -> (sum, .grad) stored by the running create_graph backward
+
+
 class CopyGrad(Function):
     """The copy a leaf's .grad gets under backward(create_graph=True)."""
     __slots__ = ()
@@ -109,6 +112,11 @@ class CopyGrad(Function):
 
     def backward(self, g, F):
         return (g,)
+
+
+class CloneGrad(CopyGrad):
+    __slots__ = ()
+    name = "CloneBackward0"
 
 
 class AccumulateGrad:
@@ -375,6 +383,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                     push(p)
     finally:
         GradMode.enabled = prev_mode
+        _FRESH.clear()
 
     if capture is not None:
         for i, r in enumerate(results):
@@ -407,10 +416,18 @@ def _store_grad(t, g, create_graph):
             g = FUNCTIONS["to"](g, dt)
         if g.data.shape != t.data.shape:
             g = Tensor(np.broadcast_to(g.data, t.data.shape).copy()) if not g.requires_grad else g
-        if t.grad is None:      # PyTorch stores a copy of a differentiable gradient
-            t.grad = CopyGrad.apply(g) if g.requires_grad else g
-        else:
+        # PyTorch sums a leaf's incoming gradients first and stores a copy of the sum
+        fresh = _FRESH.get(id(t))
+        if fresh is not None and t.grad is fresh[1]:
+            g = fresh[0] + g
+        elif t.grad is not None:
             t.grad = t.grad + g
+            return
+        if g.requires_grad:     # a retained non-leaf gets a clone instead
+            t.grad = (CopyGrad if t.grad_fn is None else CloneGrad).apply(g)
+        else:
+            t.grad = g
+        _FRESH[id(t)] = (g, t.grad)
         return
     if g.shape != t.data.shape:
         g = np.broadcast_to(g, t.data.shape)

@@ -47,6 +47,25 @@ def reset_globals():
     _call_depth.n = 0
 
 
+def _snapshot_tensors(vars):
+    """What a statement may change in place on the tensors it can reach: .grad (which
+    backward accumulates in place), .data (zero_), requires_grad."""
+    from .tensor import Tensor
+    snap = []
+    for v in vars.values():
+        if type(v) is Tensor:
+            g = v.grad
+            snap.append((v, v.data, v.requires_grad, g, None if g is None else g.data.copy()))
+    return snap
+
+
+def _restore_tensors(snap):
+    for t, data, requires_grad, g, gdata in snap:
+        t.data, t.requires_grad, t.grad = data, requires_grad, g
+        if g is not None:
+            g.data = gdata
+
+
 class Session:
     def __init__(self, out, filename="<stdin>"):
         from .builtins import namespace
@@ -86,11 +105,13 @@ class Session:
             state.line = line
             if atomic:
                 saved = dict(scope.vars)
+                tensors = _snapshot_tensors(saved)
                 try:
                     stmt(scope)
                 except BaseException:
                     scope.vars.clear()
                     scope.vars.update(saved)
+                    _restore_tensors(tensors)
                     raise
             else:
                 stmt(scope)

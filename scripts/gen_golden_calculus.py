@@ -104,6 +104,22 @@ CASES = {
     "higher/backward_create_graph_2": ("x = tensor(2.0, requires_grad=True)\ny = x ** 3\n"
                                        "y.backward(create_graph=True)\ng = x.grad\nx.grad = None\n"
                                        "g.backward()\n", "x.grad"),
+    "higher/backward_create_graph_two_paths": ("x = tensor([2.0, 3.0], requires_grad=True)\n"
+                                               "(x * x).sum().backward(create_graph=True)\n",
+                                               "x.grad"),
+    "higher/backward_create_graph_accumulate": ("x = tensor([2.0, 3.0], requires_grad=True)\n"
+                                                "(x * x).sum().backward(create_graph=True)\n"
+                                                "(x * x * x).sum().backward(create_graph=True)\n",
+                                                "x.grad"),
+    "higher/backward_create_graph_constant": ("z = tensor(2.0, requires_grad=True)\n"
+                                              "(z * 3).backward(create_graph=True)\n", "z.grad"),
+    "higher/retain_grad_create_graph": ("a = tensor(1.5, requires_grad=True)\nb = a * a\n"
+                                        "b.retain_grad()\nc = b * b + b\n"
+                                        "c.backward(create_graph=True)\n", "(b.grad, a.grad)"),
+    "higher/pow_by_0_1_2": ("x = tensor(1.5, requires_grad=True)\n"
+                            "d1 = grad(x.square() + x ** 2 + x ** 1 + x ** 0, x, create_graph=True)[0]\n"
+                            "d2 = grad(d1, x, create_graph=True)[0]\n",
+                            "(d1, d2, grad(d2, x, create_graph=True)[0])"),
     "higher/matrix_2": (M + "y = (M @ M @ M).sum()\ng = grad(y, M, create_graph=True)[0]\n",
                         "grad((g * g).sum(), M)[0]"),
     "higher/softmax_2": (X3 + "w = tensor([1.0, -2.0, 0.5])\ny = (softmax(x, 0) * w).sum()\n"

@@ -15,8 +15,10 @@ Every entry of the op registry (`gradcli.ops.BUILTINS` and `METHOD_ONLY`) with
   (computed on the fast path).  An op whose node says
   `differentiable_twice = False` must instead raise a clear `GradError`.
 
-Finally `gradcheck` (gradcli/calculus.py) is shown to fail on a deliberately
-wrong gradient of a Function subclass defined only in this file.
+`EXTRA` adds a few configurations beyond the registry's samples (ids
+`extra-pow[4]` ...), checked the same way.  Finally `gradcheck`
+(gradcli/calculus.py) is shown to fail on a deliberately wrong gradient of a
+Function subclass defined only in this file.
 """
 from __future__ import annotations
 
