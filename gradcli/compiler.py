@@ -247,6 +247,7 @@ class Compiler:
         show = display and not in_function
         from .builtins import backward_leaves
         tname = _plain_name(target)
+        line = _pos(node)[0]
 
         def run(s):
             try:
@@ -258,7 +259,7 @@ class Compiler:
                 for leaf in touched:
                     name = names.get(id(leaf))
                     if name is not None:
-                        state.out.grad(name, leaf.grad, state.line)
+                        state.out.grad(name, leaf.grad, line)
         return run
 
     def s_del_stmt(self, node, display, in_function):
@@ -753,6 +754,7 @@ class Compiler:
             fn = f(s)
             a = [p(s) for p in pos]
             k = {n: e(s) for n, e in kw}
+            state.line = line      # print(f(x)): the print's line, not f's last one
             return _call(fn, a, k, fname, line, col, kwpos)
         if fname == "backward" and args is not None and args.children:
             return _with_backward_hint(run, _plain_name(args.children[0]), "call")

@@ -88,10 +88,7 @@ def describe(v) -> dict:
         return {"value": _plain(v), "shape": list(v.data.shape),
                 "dtype": v.data.dtype.name, "requires_grad": v.requires_grad,
                 "grad_fn": fn.name if fn is not None else None}
-    shape = None
-    if isinstance(v, (list, tuple)) and all(isinstance(x, (bool, int, float)) for x in v):
-        shape = [len(v)]
-    return {"value": _plain(v), "shape": shape, "dtype": None, "requires_grad": None,
+    return {"value": _plain(v), "shape": None, "dtype": None, "requires_grad": None,
             "grad_fn": None}
 
 
