@@ -110,9 +110,12 @@ def str_(x=""):
 
 @register("list", "list(x)", "a list of the items of x", category="misc")
 def list_(x=()):
+    from .limits import check_items, check_objects
     if isinstance(x, Tensor):
+        check_objects(len(x), "list() of this tensor", 300)
         return [FUNCTIONS["index"](x, i) for i in range(len(x))]
     if isinstance(x, (list, tuple, range, str)):
+        check_items(len(x), "the list")
         return list(x)
     raise GradTypeError(f"'{type_name(x)}' object is not iterable")
 
@@ -184,6 +187,8 @@ def item(x):
 
 @_method("tolist", "x.tolist()", "the values as (nested) Python lists")
 def tolist(x):
+    from .limits import check_objects
+    check_objects(x.data.size, "tolist()", 32)
     return x.data.tolist()
 
 

@@ -316,7 +316,7 @@ def _main(argv=None) -> int:
     try:
         configure(args)
         interactive_stdin = sys.stdin is not None and sys.stdin.isatty()
-        if mode == "repl" and not order and interactive_stdin:
+        if (mode == "repl" or args.interactive) and not order and interactive_stdin:
             from .repl import run_repl
             return run_repl(args)
         if not order:

@@ -90,8 +90,13 @@ class Compiler:
         for node in tree.children:
             if node is None or isinstance(node, Token):
                 continue
-            for fn, line in self.stmt_list(node, display=True, in_function=False):
-                out.append((fn, line))
+            try:
+                items = self.stmt_list(node, display=True, in_function=False)
+            except RecursionError:
+                line, col = _pos(node)
+                raise LimitError("statement nested too deeply to compile", line, col,
+                                 hint="split it into smaller statements") from None
+            out.extend(items)
         return out
 
     def stmt_list(self, node, display, in_function):
@@ -610,10 +615,28 @@ class Compiler:
 
     def e_binary(self, node):
         ch = node.children
-        acc = self.expr(ch[0])
-        for i in range(1, len(ch), 2):
-            acc = self._binop(acc, ch[i], self.expr(ch[i + 1]))
-        return acc
+        if len(ch) == 3:
+            return self._binop(self.expr(ch[0]), ch[1], self.expr(ch[2]))
+        # a long chain (1 + 2 + ... + n) runs in a loop, not in nested closures
+        first = self.expr(ch[0])
+        rest = tuple((t.value, t.line, t.column, self.expr(r)) for t, r in zip(ch[1::2], ch[2::2]))
+        binary = rt.binary
+
+        def run(s):
+            a = first(s)
+            for op, line, col, right in rest:
+                b = right(s)
+                try:
+                    a = binary(op, a, b)
+                except GradError as e:
+                    raise e.at(line, col)
+                except Exception as e:
+                    w = _wrap(e, line, col)
+                    if w is None:
+                        raise
+                    raise w from None
+            return a
+        return run
 
     def _binop(self, left, op_tok, right):
         op = op_tok.value
@@ -636,10 +659,60 @@ class Compiler:
 
     def e_power(self, node):
         base, op, exp = node.children
-        return self._binop(self.expr(base), op, self.expr(exp))
+        if not (isinstance(exp, Tree) and exp.data == "power"):
+            return self._binop(self.expr(base), op, self.expr(exp))
+        # a ^ b ^ c ^ ...: bases evaluated left to right, folded from the right, in a loop
+        links = []
+        while isinstance(exp, Tree) and exp.data == "power":
+            links.append((self.expr(base), op.value, op.line, op.column))
+            base, op, exp = exp.children
+        links.append((self.expr(base), op.value, op.line, op.column))
+        last = self.expr(exp)
+        links = tuple(links)
+        binary = rt.binary
+
+        def run(s):
+            vals = [b(s) for b, _, _, _ in links]
+            r = last(s)
+            for v, (_, o, line, col) in zip(reversed(vals), reversed(links)):
+                try:
+                    r = binary(o, v, r)
+                except GradError as e:
+                    raise e.at(line, col)
+                except Exception as e:
+                    w = _wrap(e, line, col)
+                    if w is None:
+                        raise
+                    raise w from None
+            return r
+        return run
 
     def e_unary(self, node):
         op_tok, operand = node.children
+        if isinstance(operand, Tree) and operand.data == "unary":
+            # - - - x: one loop, however long the chain
+            toks = [op_tok]
+            while isinstance(operand, Tree) and operand.data == "unary":
+                t, operand = operand.children
+                toks.append(t)
+            v = self.expr(operand)
+            seq = tuple((t.value, t.line, t.column) for t in reversed(toks))
+            unary = rt.unary
+
+            def run(s):
+                x = v(s)
+                for o, line, col in seq:
+                    try:
+                        x = unary(o, x)
+                    except GradError as e:
+                        raise e.at(line, col)
+                    except Exception as e:
+                        w = _wrap(e, line, col)
+                        if w is None:
+                            raise
+                        raise w from None
+                return x
+            return run
         v = self.expr(operand)
         op = op_tok.value
         return self._guard(lambda s: rt.unary(op, v(s)), op_tok)
@@ -672,8 +745,13 @@ class Compiler:
         return run
 
     def e_not_(self, node):
-        v = self.expr(node.children[0])
-        return self._guard(lambda s: not rt.truth(v(s)), node)
+        inner, n = node.children[0], 1
+        while isinstance(inner, Tree) and inner.data == "not_":     # not not ... x
+            inner, n = inner.children[0], n + 1
+        v = self.expr(inner)
+        if n % 2:
+            return self._guard(lambda s: not rt.truth(v(s)), node)
+        return self._guard(lambda s: bool(rt.truth(v(s))), node)
 
     def e_and_(self, node):
         items = [self.expr(c) for c in node.children]
@@ -831,6 +909,7 @@ class Compiler:
 
 
 def _fmt_piece(e, spec, conv):
+    from .limits import check_format_spec
     from .printing import show, show_str
 
     def piece(s):
@@ -840,6 +919,7 @@ def _fmt_piece(e, spec, conv):
         if spec:
             if type(v) is Tensor:
                 v = v.item()
+            check_format_spec(spec)
             return format(v, spec)
         return show_str(v)
     return piece

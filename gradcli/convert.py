@@ -1,6 +1,8 @@
 """Turning language values (numbers, nested lists, tuples, Tensors) into Tensors."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import dtypes
@@ -15,6 +17,11 @@ def _infer_dtype(value):
     while stack:
         v = stack.pop()
         if isinstance(v, (list, tuple)):
+            ts = set(map(type, v))
+            if ts <= _PLAIN.keys():     # a row of plain numbers: decided at C speed
+                for t in ts:
+                    kind = max(kind, _PLAIN[t])
+                continue
             stack.extend(v)
         elif isinstance(v, Tensor):
             dt = v.data.dtype
@@ -31,12 +38,40 @@ def _infer_dtype(value):
         else dtypes.default.float
 
 
+_PLAIN = {bool: 0, int: 1, float: 2}
+
+
 def _unwrap(value):
     if isinstance(value, Tensor):
         return value.data
     if isinstance(value, (list, tuple)):
+        if set(map(type, value)) <= _PLAIN.keys():
+            return value
         return [_unwrap(v) for v in value]
     return value
+
+
+def _check_nested(value):
+    """Refuse a nested list whose tensor would be over the memory cap, before walking
+    it: `y = [[1] * 10**7] * 10**7` is small in Python (shared rows) but not as a tensor."""
+    from .limits import check_alloc
+    shape, v = [], value
+    while isinstance(v, (list, tuple)):
+        shape.append(len(v))
+        if not v:
+            break
+        v = v[0]
+    if isinstance(v, Tensor):
+        shape.extend(v.data.shape)
+    check_alloc(shape)
+    # a rectangular list has at most twice as many items (rows included) as elements
+    budget, seen, stack = 2 * math.prod(shape) + 16, 0, [value]
+    while stack:
+        v = stack.pop()
+        seen += len(v)
+        if seen > budget:
+            raise GradValueError("expected a rectangular nested list (all rows the same length)")
+        stack.extend(x for x in v if isinstance(x, (list, tuple)))
 
 
 def to_array(value, dtype=None) -> np.ndarray:
@@ -45,6 +80,8 @@ def to_array(value, dtype=None) -> np.ndarray:
         return a if dtype is None or a.dtype == dtype else a.astype(dtype)
     if isinstance(value, np.ndarray):
         return value if dtype is None else value.astype(dtype)
+    if isinstance(value, (list, tuple)):
+        _check_nested(value)
     if dtype is None:
         dtype = _infer_dtype(value)
     try:

@@ -79,7 +79,11 @@ def _load_csv(path):
     first = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")),
                  None)
     if first is not None and not _numeric_row(lines[first]):
-        skip = first + 1       # one header row of column names
+        nxt = next((i for i in range(first + 1, len(lines)) if lines[i].strip() and
+                    not lines[i].lstrip().startswith("#")), None)
+        if nxt is not None and _numeric_row(lines[nxt].split("#")[0]) and \
+                len(lines[nxt].split("#")[0].split(",")) == len(lines[first].split(",")):
+            skip = first + 1       # one header row of column names
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

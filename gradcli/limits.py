@@ -1,4 +1,10 @@
-"""Run-time guards: memory cap for new tensors, recursion depth, step budget."""
+"""Run-time guards: memory cap for new tensors, recursion depth, step budget, and
+the sizes of the plain Python values (lists, strings, integers) a program makes.
+
+Every guard raises `LimitError` *before* the big thing is made: NumPy commits
+memory lazily, so catching MemoryError afterwards is not enough (the process
+would be killed by the kernel first).
+"""
 from __future__ import annotations
 
 import math
@@ -10,22 +16,89 @@ class Limits:
     max_memory = 1 << 30        # bytes, --max-memory
     max_depth = 200             # user function recursion, --max-depth
     max_steps = None            # loop iterations, --max-steps
+    max_items = 10_000_000      # elements of a list / characters of a string
+    max_int_bits = 1 << 17      # a Python int (about 39,000 digits)
 
 
 limits = Limits()
 
+_HINT = "raise the cap with --max-memory if you mean it"
+
 
 def _fmt(n):
+    if n >= 1 << 50:
+        return "more than 1 PiB"
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if n < 1024 or unit == "TiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
 
 
+def _shape_text(shape):
+    text = str(tuple(shape))
+    return text if len(text) <= 80 else text[:77] + "...)"
+
+
 def check_alloc(shape, itemsize=8):
     """Refuse a tensor over the memory cap before anything is allocated."""
+    shape = tuple(int(n) for n in shape)
+    if any(n < 0 for n in shape):
+        return                      # the caller reports negative sizes in its own words
     n = math.prod(shape) * itemsize
     if n > limits.max_memory:
-        raise LimitError(f"a tensor of shape {tuple(shape)} needs {_fmt(n)}, more than the "
-                         f"memory cap of {_fmt(limits.max_memory)}",
-                         hint="raise the cap with --max-memory if you mean it")
+        raise LimitError(f"a tensor of shape {_shape_text(shape)} needs {_fmt(n)}, more than "
+                         f"the memory cap of {_fmt(limits.max_memory)}", hint=_HINT)
+
+
+def check_broadcast(*shapes, itemsize=8):
+    """Refuse an element-wise result whose broadcast shape is over the memory cap
+    (`ones(100000, 1) * ones(1, 100000)`).  Shapes that do not broadcast pass:
+    the op itself reports the mismatch."""
+    first = shapes[0]
+    if all(s == first for s in shapes):
+        return                      # same shapes: the result is no bigger than an input
+    import numpy as np
+    try:
+        out = np.broadcast_shapes(*shapes)
+    except ValueError:
+        return
+    check_alloc(out, itemsize)
+
+
+def check_objects(n, what, bytes_each=64):
+    """Refuse turning a tensor into `n` Python objects (list(x), x.tolist(), `for r in x`)
+    when they would take more than the memory cap, or more than max_items of them."""
+    if n > limits.max_items or n * bytes_each > limits.max_memory:
+        raise LimitError(f"{what} would make {n} Python objects (the limit is "
+                         f"{min(limits.max_items, limits.max_memory // bytes_each)})",
+                         hint="work on the tensor as a whole, or on a slice of it")
+
+
+def check_items(n, what="the result"):
+    """Refuse a list, tuple or string longer than max_items."""
+    if n > limits.max_items:
+        raise LimitError(f"{what} would have {n} elements, more than the limit of "
+                         f"{limits.max_items}")
+
+
+def check_int_bits(bits):
+    """Refuse a Python integer result of more than max_int_bits bits (`x = x * x` in a loop)."""
+    if bits > limits.max_int_bits:
+        raise LimitError(f"integer result too large (about {int(bits * 0.30103)} digits)",
+                         hint="use a float, e.g. float(x), where a huge number is meant")
+
+
+def check_format_spec(spec):
+    """Refuse a format width or precision that would make a string over max_items
+    (`"{:>9999999999}".format(1)`)."""
+    if not spec:
+        return
+    digits = ""
+    for ch in spec + " ":
+        if ch.isdigit():
+            digits += ch
+            continue
+        if digits and (len(digits) > 12 or int(digits) > limits.max_items):
+            raise LimitError(f"format spec {spec[:30]!r}: width or precision too large "
+                             f"(the limit is {limits.max_items})")
+        digits = ""

@@ -176,8 +176,22 @@ def _py_number(v):
 
 
 def _guard_size(n, what):
-    if n > 10_000_000:
-        raise LimitError(f"{what} would have {n} elements")
+    from .limits import check_items
+    check_items(n, what)
+
+
+def _int_result(op, a, b):
+    """int op int for + - *: an integer beyond limits.max_int_bits overflows to inf,
+    as `**` does (so `x = x * x` in a loop cannot eat the memory)."""
+    from .limits import limits
+    if op == "*":
+        if a.bit_length() + b.bit_length() > limits.max_int_bits + 1:
+            return math.inf if (a < 0) == (b < 0) else -math.inf
+        return a * b
+    r = _PY_OPS[op](a, b)
+    if type(r) is int and r.bit_length() > limits.max_int_bits:
+        return math.inf if r > 0 else -math.inf
+    return r
 
 
 def _py_binary(op, a, b):
@@ -190,7 +204,8 @@ def _py_binary(op, a, b):
                 return math.copysign(math.inf, a) * (1 if b >= 0 else -1) if a else math.nan
             return a / b
         if op in ("^", "**"):
-            if isinstance(a, int) and isinstance(b, int) and abs(b) > 4096 and abs(a) > 1:
+            if isinstance(a, int) and isinstance(b, int) and abs(a) > 1 and (abs(b) > 4096 or (
+                    b > 0 and (abs(a).bit_length() - 1) * b > _max_int_bits())):
                 return float(a) ** b if b < 0 else math.inf if a > 0 or b % 2 == 0 else -math.inf
             try:
                 r = a ** b
@@ -208,6 +223,8 @@ def _py_binary(op, a, b):
             return math.nan
         if op == "@":
             raise GradTypeError("@ needs tensors")
+        if ta is int and tb is int and op in ("+", "-", "*"):
+            return _int_result(op, a, b)
         return _PY_OPS[op](a, b)
     if op == "+" and ta is tb and ta in (str, list, tuple):
         _guard_size(len(a) + len(b), "the result")
@@ -230,6 +247,11 @@ _PY_OPS = {
 
 _TENSOR_OPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": "pow",
                "**": "pow", "@": "matmul", "//": "floor_divide"}
+
+
+def _max_int_bits():
+    from .limits import limits
+    return limits.max_int_bits
 
 
 def binary(op, a, b):
@@ -422,8 +444,11 @@ def _fmt(s, *args, **kwargs):
     import string
     out = []
     auto = 0
+    from .limits import check_format_spec, check_items
+    total = 0
     for lit, field, spec, conv in string.Formatter().parse(s):
         out.append(lit)
+        total += len(lit)
         if field is None:
             continue
         if field == "":
@@ -447,25 +472,48 @@ def _fmt(s, *args, **kwargs):
         elif spec:
             if type(v) is Tensor:
                 v = v.item()
+            check_format_spec(spec)
             try:
                 text = format(v, spec)
             except (ValueError, TypeError) as e:
                 raise GradValueError(f"format(): {e}")
         else:
             text = show_str(v)
+        total += len(text)
+        check_items(total, "the formatted string")
         out.append(text)
     return "".join(out)
+
+
+def _str_replace(s, old, new, *count):
+    if len(new) > len(old):
+        n = s.count(old) if old else len(s) + 1
+        if count and isinstance(count[0], int) and count[0] >= 0:
+            n = min(n, count[0])
+        _guard_size(len(s) + n * (len(new) - len(old)), "the result")
+    return s.replace(old, new, *count)
+
+
+def _str_join(s, items):
+    parts = [str(i) for i in items]
+    _guard_size(sum(map(len, parts)) + len(s) * max(len(parts) - 1, 0), "the result")
+    return s.join(parts)
+
+
+def _list_append(lst, v):
+    _guard_size(len(lst) + 1, "the list")
+    lst.append(v)
 
 
 STR_METHODS = {
     "format": _fmt,
     "upper": str.upper, "lower": str.lower, "strip": str.strip,
-    "join": lambda s, items: s.join(str(i) for i in items),
+    "join": _str_join,
     "startswith": str.startswith, "endswith": str.endswith,
-    "replace": str.replace, "split": str.split,
+    "replace": _str_replace, "split": str.split,
 }
 LIST_METHODS = {
-    "append": lambda l, v: l.append(v),
+    "append": _list_append,
     "pop": lambda l, *i: l.pop(*i),
     "index": lambda l, v: l.index(v),
 }

@@ -9,6 +9,7 @@ from .. import dtypes
 from ..autograd import Function, sum_to
 from ..convert import operand, tensor_arg
 from ..errors import GradRuntimeError
+from ..limits import check_broadcast
 from ..tensor import Tensor
 from . import Arg, internal, register, tensor_f
 
@@ -34,11 +35,12 @@ _FAST = (Tensor, int, float)
 
 
 def _args2(a, b):
-    if type(a) in _FAST and type(b) in _FAST and (type(a) is Tensor or type(b) is Tensor):
-        return a, b
-    a, b = operand(a), operand(b)
-    if type(a) is not Tensor and type(b) is not Tensor:
-        a = tensor_arg(a)
+    if not (type(a) in _FAST and type(b) in _FAST and (type(a) is Tensor or type(b) is Tensor)):
+        a, b = operand(a), operand(b)
+        if type(a) is not Tensor and type(b) is not Tensor:
+            a = tensor_arg(a)
+    if type(a) is Tensor and type(b) is Tensor and a.data.shape != b.data.shape:
+        check_broadcast(a.data.shape, b.data.shape)   # refuse a huge result before making it
     return a, b
 
 
@@ -499,6 +501,7 @@ class Minimum(MaxMin):
 @tensor_f("maximum")
 def maximum(a, b):
     a, b = tensor_arg(a), tensor_arg(b)
+    check_broadcast(a.data.shape, b.data.shape)
     return Maximum.apply(a, b, dt=dtypes.result_type(a, b))
 
 
@@ -506,6 +509,7 @@ def maximum(a, b):
           checks=[((Arg((2, 3)), Arg((3,))), {})], category="math")
 def minimum(a, b):
     a, b = tensor_arg(a), tensor_arg(b)
+    check_broadcast(a.data.shape, b.data.shape)
     return Minimum.apply(a, b, dt=dtypes.result_type(a, b))
 
 
@@ -531,6 +535,7 @@ class Where(Function):
 def where(condition, input, other):
     cond = tensor_arg(condition).data.astype(bool)
     a, b = operand(input), operand(other)
+    check_broadcast(cond.shape, *(x.data.shape for x in (a, b) if type(x) is Tensor))
     return Where.apply(a, b, cond=cond, dt=dtypes.result_type(a, b))
 
 

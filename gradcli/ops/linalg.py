@@ -124,7 +124,20 @@ def _matmul_check(a, b):
     if da.dtype != db.dtype:
         raise GradRuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {_tn(da.dtype)} != {_tn(db.dtype)}")
+    _check_matmul_size(da.shape, db.shape)
     return dt
+
+
+def _check_matmul_size(sa, sb):
+    """Refuse a product whose result is over the memory cap before computing it."""
+    from ..limits import check_alloc
+    rows = sa[-2:-1] if len(sa) > 1 else ()
+    cols = sb[-1:] if len(sb) > 1 else ()
+    try:
+        batch = np.broadcast_shapes(sa[:-2], sb[:-2])
+    except ValueError:
+        return                      # NumPy reports the mismatch
+    check_alloc(tuple(batch) + rows + cols)
 
 
 @register("matmul", "matmul(input, other)", "matrix product (also @), PyTorch's rules by dims",

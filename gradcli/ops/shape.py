@@ -1,12 +1,15 @@
 """Shape ops: reshape view flatten squeeze unsqueeze expand permute cat stack, indexing, casts."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import dtypes
 from ..autograd import Function
 from ..convert import tensor_arg
 from ..errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
+from ..limits import check_alloc
 from ..tensor import Tensor
 from . import Arg, internal, register, tensor_f
 from .reduce import norm_dims
@@ -222,6 +225,7 @@ def expand(x, *sizes):
                 f"The expanded size of the tensor ({shape[i + lead]}) must match the existing "
                 f"size ({n}) at non-singleton dimension {i + lead}.  Target sizes: "
                 f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, s))}]")
+    check_alloc(shape)   # a view, but whatever is done with it is this big
     return Expand.apply(x, shape=shape)
 
 
@@ -331,6 +335,7 @@ def cat(tensors, dim=0):
                 raise ShapeError(
                     f"Sizes of tensors must match except in dimension {axis}. Expected size {a} "
                     f"but got size {b} for tensor number {k} in the list.")
+    check_alloc((sum(t.data.size for t in ts),), ts[0].data.dtype.itemsize)
     return Cat.apply(*ts, axis=axis)
 
 
@@ -359,6 +364,7 @@ def stack(tensors, dim=0):
             raise ShapeError(f"stack expects each tensor to be equal size, but got {list(s)} at "
                              f"entry 0 and {list(t.data.shape)} at entry {i}")
     (axis,) = norm_dims(dim, len(s) + 1)
+    check_alloc((len(ts),) + s, ts[0].data.dtype.itemsize)
     return Stack.apply(*ts, axis=axis)
 
 
@@ -462,7 +468,43 @@ def _int_or_none(v):
 def index(x, key):
     x = tensor_arg(x)
     k, name, adv = _norm_key(key, x.data.shape)
+    if adv:
+        _check_index_size(k, x.data.shape, x.data.dtype.itemsize)
     return _node_class(name).apply(x, key=k, adv=adv)
+
+
+def _check_index_size(key, shape, itemsize):
+    """Refuse an advanced index whose result is over the memory cap
+    (`ones(1, 100000)[zeros(100000, dtype=long)]`), before NumPy makes it."""
+    adv, rest, dim = [], 1, 0
+    n_real = sum(1 if isinstance(k, (int, slice)) else k.ndim if isinstance(k, np.ndarray)
+                 and k.dtype.kind == "b" else 1 for k in key if k is not None and k is not Ellipsis)
+    for k in key:
+        if k is None:
+            continue
+        if k is Ellipsis:
+            for n in shape[dim:dim + max(len(shape) - n_real, 0)]:
+                rest *= n
+            dim += max(len(shape) - n_real, 0)
+        elif isinstance(k, slice):
+            rest *= len(range(*k.indices(shape[dim]))) if dim < len(shape) else 1
+            dim += 1
+        elif isinstance(k, np.ndarray):
+            if k.dtype.kind == "b":
+                adv.append((int(np.count_nonzero(k)),))
+                dim += max(k.ndim, 1)
+            else:
+                adv.append(k.shape)
+                dim += 1
+        else:
+            dim += 1
+    for n in shape[dim:]:
+        rest *= n
+    try:
+        n_adv = math.prod(np.broadcast_shapes(*adv)) if adv else 1
+    except ValueError:
+        return                      # NumPy reports the mismatch
+    check_alloc((n_adv, rest), itemsize)
 
 
 @register("unbind", "unbind(input, dim=0)", "the slices along dim, as a tuple (as `for row in x`)",
@@ -473,6 +515,8 @@ def unbind(x, dim=0):
     if nd == 0:
         raise GradIndexError("Dimension specified as 0 but tensor has no dimensions")
     (axis,) = norm_dims(dim, nd)
+    from ..limits import check_objects
+    check_objects(x.data.shape[axis], "unbinding this tensor", 300)
     cls = _node_class("UnbindBackward0")
     lead = (slice(None),) * axis
     return tuple(cls.apply(x, key=lead + (i,), adv=False) for i in range(x.data.shape[axis]))
