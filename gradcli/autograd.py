@@ -263,8 +263,8 @@ def _as_grad(g, like: np.ndarray, create_graph: bool):
         if like.size != 1:
             raise GradRuntimeError(
                 "grad can be implicitly created only for scalar outputs",
-                hint="reduce the output first, e.g. backward sum(y), or pass a gradient: "
-                     "y.backward(gradient)")
+                hint="reduce the output to a scalar first, e.g. with sum(...) or mean(...), "
+                     "or pass a gradient of the output's shape")
         arr = np.ones(like.shape, dtype=like.dtype)
         return Tensor(arr) if create_graph else arr
     if not isinstance(g, Tensor):

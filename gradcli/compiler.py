@@ -12,7 +12,7 @@ from lark import Token, Tree
 from . import runtime as rt
 from .errors import (GradAssertionError, GradError, GradNameError, GradRuntimeError,
                      GradSyntaxError, GradTypeError, LimitError, did_you_mean)
-from .runtime import BREAK, CONTINUE, Return, Scope, UserFunction
+from .runtime import BREAK, CONTINUE, Return, UserFunction
 from .tensor import Tensor
 
 _MISSING = object()
@@ -401,12 +401,9 @@ class Compiler:
                     return None
                 if max_steps is not None:
                     _step(max_steps, line, col)
-                r = b(s)
-                if r is not None:
-                    if r is BREAK:
-                        return None
-                    if r is not CONTINUE:
-                        return r
+                r = _body(b, s)
+                if r is not _GO_ON:
+                    return r
         return run
 
     def s_for_stmt(self, node, display, in_function):
@@ -427,12 +424,9 @@ class Compiler:
                 store(s, item)
                 if max_steps is not None:
                     _step(max_steps, line, col)
-                r = b(s)
-                if r is not None:
-                    if r is BREAK:
-                        return None
-                    if r is not CONTINUE:
-                        return r
+                r = _body(b, s)
+                if r is not _GO_ON:
+                    return r
         return run
 
     def s_funcdef(self, node, display, in_function):
@@ -1015,6 +1009,18 @@ def _call_type_error(e, fn, name, kwargs):
     return translate_python_error(e)
 
 
+_GO_ON = object()
+
+
+def _body(b, s):
+    """Run a loop body: _GO_ON to go on looping, else what the loop returns
+    (None after `break`, a Return from inside a function)."""
+    r = b(s)
+    if r is None or r is CONTINUE:
+        return _GO_ON
+    return None if r is BREAK else r
+
+
 def _step(max_steps, line, col):
     state.steps += 1
     if state.steps > max_steps:
@@ -1039,6 +1045,8 @@ def _iter_values(v):
     if isinstance(v, (tuple, list)):
         return list(v)
     if isinstance(v, range):
+        from .limits import check_items
+        check_items(len(v), "unpacking this range")
         return list(v)
     if type(v) is Tensor:
         return list(_iterate(v))

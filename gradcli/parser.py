@@ -19,6 +19,41 @@ class _Indenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 8
 
+    def process(self, stream):
+        self._cols = [(0, 0)]
+        return super().process(stream)
+
+    def handle_NL(self, token):
+        if self.paren_level == 0:
+            self._check_tabs(token)
+        yield from super().handle_NL(token)
+
+    def _check_tabs(self, token):
+        """Python's rule: an indentation must compare the same way with tabs as 8
+        columns and as 1, else it depends on the tab size (TabError)."""
+        text = token.rsplit("\n", 1)[-1]
+        col = alt = 0
+        for ch in text:
+            if ch == " ":
+                col, alt = col + 1, alt + 1
+            elif ch == "\t":
+                col, alt = (col // 8 + 1) * 8, alt + 1
+            else:
+                break
+        cols = self._cols
+        ok = True
+        if col > cols[-1][0]:
+            ok = alt > cols[-1][1]
+            cols.append((col, alt))
+        else:
+            while len(cols) > 1 and col < cols[-1][0]:
+                cols.pop()
+            ok = col != cols[-1][0] or alt == cols[-1][1]
+        if not ok:
+            line = getattr(token, "end_line", None) or token.line
+            raise GradSyntaxError("inconsistent use of tabs and spaces in indentation", line, 1,
+                                  hint="indent with spaces only (or tabs only)")
+
 
 def grammar_text() -> str:
     try:
@@ -140,11 +175,14 @@ def to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:
             lines = source.rstrip("\n").splitlines() or [""]
             return GradSyntaxError("unexpected end of input (an unclosed bracket or block?)",
                                    len(lines), len(lines[-1]) + 1)
-        if tok.type == "_INDENT":
-            return GradSyntaxError("unexpected indent", tok.line, tok.column)
-        if tok.type == "_DEDENT":
-            return GradSyntaxError("unindent does not match any outer indentation level",
-                                   tok.line, tok.column)
+        if tok.type in ("_INDENT", "_DEDENT"):
+            # the token borrows the position of the newline before it: point at the
+            # first character of the indented line instead
+            ln = getattr(tok, "end_line", None) or tok.line
+            cl = getattr(tok, "end_column", None) or tok.column
+            if tok.type == "_INDENT":
+                return GradSyntaxError("unexpected indent", ln, cl)
+            return GradSyntaxError("unindent does not match any outer indentation level", ln, cl)
         if tok.type == "_NEWLINE":
             # report at the end of the line the newline ends
             ln = tok.line

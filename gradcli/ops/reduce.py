@@ -488,12 +488,19 @@ class Softmax(Function):
     __slots__ = ("axis",)
     name = "SoftmaxBackward0"
 
-    def forward(self, x, dim):
+    kernel = "softmax_lastdim_kernel_impl"
+
+    def shifted(self, x, dim):
+        """x minus its max along the softmax dim (after PyTorch's dtype check)."""
         if x.dtype.kind != "f":
-            raise GradRuntimeError('"softmax_lastdim_kernel_impl" not implemented for '
+            raise GradRuntimeError(f'"{self.kernel}" not implemented for '
                                    f"'{_torch_name(x.dtype)}'")
         self.axis = ax = _softmax_dim(dim, x.ndim)
-        e = np.exp(x - np.max(x, axis=ax, keepdims=True))
+        return x - np.max(x, axis=ax, keepdims=True), ax
+
+    def forward(self, x, dim):
+        s, ax = self.shifted(x, dim)
+        e = np.exp(s)
         out = e / np.sum(e, axis=ax, keepdims=True)
         self.save(out)
         return out
@@ -506,12 +513,10 @@ class LogSoftmax(Softmax):
     __slots__ = ()
     name = "LogSoftmaxBackward0"
 
+    kernel = "log_softmax_lastdim_kernel_impl"
+
     def forward(self, x, dim):
-        if x.dtype.kind != "f":
-            raise GradRuntimeError('"log_softmax_lastdim_kernel_impl" not implemented for '
-                                   f"'{_torch_name(x.dtype)}'")
-        self.axis = ax = _softmax_dim(dim, x.ndim)
-        s = x - np.max(x, axis=ax, keepdims=True)
+        s, ax = self.shifted(x, dim)
         out = s - np.log(np.sum(np.exp(s), axis=ax, keepdims=True))
         self.save(out)
         return out

@@ -226,7 +226,11 @@ class Repl:
 
 def run_script(repl) -> int:
     """stdin is not a terminal: run it as a script in the session (no prompts)."""
-    from ..cli import run_sources
+    from ..cli import UsageError, read_source, run_sources
     repl.session.out.echo_assign = False
-    text = sys.stdin.read()
-    return run_sources(repl.session, [("<stdin>", text)], getattr(repl.args, "debug", False))
+    try:
+        source = read_source("-")
+    except UsageError as e:
+        sys.stderr.write(f"gradcli: error: {e}\n")
+        return 2
+    return run_sources(repl.session, [source], getattr(repl.args, "debug", False))
