@@ -110,6 +110,10 @@ def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"
                         "The outputs must be computed in a differentiable manner from the input "
                         "when running in strict mode.")
         jac = []
+        from .limits import check_alloc
+        for out in outputs:             # refuse a Jacobian over the memory cap up front
+            for x in inputs:
+                check_alloc(tuple(out.data.shape) + tuple(x.data.shape))
         for i, out in enumerate(outputs):
             rows = tuple([] for _ in inputs)
             n = out.data.size
@@ -288,6 +292,10 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
         GradMode.enabled = True
         outs = _float_outputs(func(*args))
         # analytic: one backward pass per output element
+        from .limits import check_alloc
+        for i in checked:
+            for o in outs:
+                check_alloc((2 * o.data.size, leaves[i].data.size))   # analytic + numeric
         analytic = {i: [np.zeros((o.data.size, leaves[i].data.size)) for o in outs]
                     for i in checked}
         order = [leaves[i] for i in checked]

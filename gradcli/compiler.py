@@ -209,7 +209,10 @@ class Compiler:
             line, col = _pos(t)
 
             def unpack(s, v):
-                items = _iter_values(v)
+                try:
+                    items = _iter_values(v)
+                except GradError as e:
+                    raise e.at(line, col)
                 if len(items) != n:
                     raise GradRuntimeError(
                         f"cannot unpack {len(items)} values into {n} names" if len(items) > n else
@@ -797,6 +800,9 @@ class Compiler:
             if a is None:
                 continue
             if isinstance(a, Tree) and a.data == "kwarg":
+                if any(n == a.children[0].value for n, _ in kw):
+                    raise GradSyntaxError(f"keyword argument repeated: {a.children[0].value}",
+                                          *_pos(a.children[0]))
                 kw.append((a.children[0].value, self.expr(a.children[1])))
             else:
                 if kw:

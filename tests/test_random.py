@@ -10,7 +10,6 @@ import json
 import math
 import os
 import random as pyrandom
-import time
 from fractions import Fraction
 
 import numpy as np
@@ -189,17 +188,6 @@ def test_fma32_emulation_is_correctly_rounded():
     got = grandom._fma32(a.astype(np.float64), b, c)
     want = np.array([_exact_fma32(x, y, z) for x, y, z in zip(a, b, c)], dtype=np.float32)
     assert np.array_equal(_bits(got), _bits(want))
-
-
-def test_large_draws_are_fast():
-    g = Generator(0)
-    for dtype in (np.float32, np.float64):
-        g.randn(10**6, dtype)  # warm-up
-        t0 = time.perf_counter()
-        g.randn(10**6, dtype)
-        elapsed = time.perf_counter() - t0
-        # typically ~40 ms; generous bound to stay robust on slow CI machines
-        assert elapsed < 1.0, f"randn(1e6, {np.dtype(dtype)}) took {elapsed:.3f}s"
 
 
 def test_float64_libm_fallback_matches_golden(monkeypatch):
