@@ -412,7 +412,10 @@ def numel_fn(x):
 def set_printoptions(precision=None, **_ignored):
     from .printing import options
     if precision is not None:
-        options.precision = int(precision)
+        p = int(precision)
+        if not 0 <= p <= 30:       # as --precision: a huge one would print gigabytes
+            raise GradValueError(f"set_printoptions(): precision must be from 0 to 30, got {p}")
+        options.precision = p
 
 
 @register("set_default_dtype", "set_default_dtype(dtype)", "float64 (default) or float32",

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from . import dtypes
-from .errors import GradTypeError, GradValueError
+from .errors import GradRuntimeError, GradTypeError, GradValueError
 from .tensor import Tensor
 
 
@@ -54,18 +54,21 @@ def _unwrap(value):
 def _check_nested(value):
     """Refuse a nested list whose tensor would be over the memory cap, before walking
     it: `y = [[1] * 10**7] * 10**7` is small in Python (shared rows) but not as a tensor."""
+    from .errors import LimitError
     from .limits import check_alloc
     shape, v = [], value
     while isinstance(v, (list, tuple)):
         shape.append(len(v))
+        if len(shape) > 64:
+            raise LimitError("list nested too deeply for a tensor (at most 64 dimensions)")
         if not v:
             break
         v = v[0]
     if isinstance(v, Tensor):
         shape.extend(v.data.shape)
     check_alloc(shape)
-    # a rectangular list has at most twice as many items (rows included) as elements
-    budget, seen, stack = 2 * math.prod(shape) + 16, 0, [value]
+    # the items of a rectangular list (rows included) are at most depth * elements
+    budget, seen, stack = (len(shape) + 1) * math.prod(shape) + 16, 0, [value]
     while stack:
         v = stack.pop()
         seen += len(v)
@@ -86,7 +89,9 @@ def to_array(value, dtype=None) -> np.ndarray:
         dtype = _infer_dtype(value)
     try:
         arr = np.array(_unwrap(value), dtype=dtype)
-    except (ValueError, TypeError, OverflowError) as e:
+    except OverflowError:
+        raise GradRuntimeError("Overflow when unpacking long") from None   # PyTorch's words
+    except (ValueError, TypeError) as e:
         msg = str(e)
         if "inhomogeneous" in msg or "sequence" in msg:
             raise GradValueError("expected a rectangular nested list (all rows the same length)")

@@ -17,7 +17,7 @@ class Limits:
     max_depth = 200             # user function recursion, --max-depth
     max_steps = None            # loop iterations, --max-steps
     max_items = 10_000_000      # elements of a list / characters of a string
-    max_int_bits = 1 << 17      # a Python int (about 39,000 digits)
+    max_int_bits = 14000        # a Python int (about 4,200 digits: all of them can be printed)
 
 
 limits = Limits()
@@ -74,10 +74,10 @@ def check_objects(n, what, bytes_each=64):
                          hint="work on the tensor as a whole, or on a slice of it")
 
 
-def check_items(n, what="the result"):
+def check_items(n, what="the result", unit="elements"):
     """Refuse a list, tuple or string longer than max_items."""
     if n > limits.max_items:
-        raise LimitError(f"{what} would have {n} elements, more than the limit of "
+        raise LimitError(f"{what} would have {n} {unit}, more than the limit of "
                          f"{limits.max_items}")
 
 

@@ -291,12 +291,25 @@ def show(value) -> str:
                     f"indices={show(value[1])})")
         if len(value) == 1:
             return f"({show(value[0])},)"
-        return "(" + ", ".join(show(v) for v in value) + ")"
+        return "(" + _joined(value) + ")"
     if isinstance(value, list):
-        return "[" + ", ".join(show(v) for v in value) + "]"
+        return "[" + _joined(value) + "]"
     if isinstance(value, (bool, int, str)) or value is None:
         return repr(value)
     return repr(value)
+
+
+def _joined(items) -> str:
+    """The items' reprs joined by ", ", refusing a text over the size limit: a list of
+    many references to one long string is small, its text is not."""
+    from .limits import check_items
+    parts, total = [], 0
+    for v in items:
+        text = show(v)
+        total += len(text) + 2
+        check_items(total, "the text of this value", "characters")
+        parts.append(text)
+    return ", ".join(parts)
 
 
 def show_str(value) -> str:

@@ -175,9 +175,9 @@ def _py_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool)
 
 
-def _guard_size(n, what):
+def _guard_size(n, what, unit="elements"):
     from .limits import check_items
-    check_items(n, what)
+    check_items(n, what, unit)
 
 
 def _int_result(op, a, b):
@@ -227,11 +227,12 @@ def _py_binary(op, a, b):
             return _int_result(op, a, b)
         return _PY_OPS[op](a, b)
     if op == "+" and ta is tb and ta in (str, list, tuple):
-        _guard_size(len(a) + len(b), "the result")
+        _guard_size(len(a) + len(b), "the result", "characters" if ta is str else "elements")
         return a + b
     if op == "*" and ((ta in (str, list, tuple) and tb is int) or (tb in (str, list, tuple) and ta is int)):
         seq, n = (a, b) if tb is int else (b, a)
-        _guard_size(len(seq) * max(n, 0), "the result")
+        _guard_size(len(seq) * max(n, 0), "the result",
+                    "characters" if type(seq) is str else "elements")
         return seq * n
     if op == "%" and ta is str:
         raise GradTypeError("use format() to format strings")
@@ -480,7 +481,7 @@ def _fmt(s, *args, **kwargs):
         else:
             text = show_str(v)
         total += len(text)
-        check_items(total, "the formatted string")
+        check_items(total, "the formatted string", "characters")
         out.append(text)
     return "".join(out)
 
@@ -490,13 +491,14 @@ def _str_replace(s, old, new, *count):
         n = s.count(old) if old else len(s) + 1
         if count and isinstance(count[0], int) and count[0] >= 0:
             n = min(n, count[0])
-        _guard_size(len(s) + n * (len(new) - len(old)), "the result")
+        _guard_size(len(s) + n * (len(new) - len(old)), "the result", "characters")
     return s.replace(old, new, *count)
 
 
 def _str_join(s, items):
     parts = [str(i) for i in items]
-    _guard_size(sum(map(len, parts)) + len(s) * max(len(parts) - 1, 0), "the result")
+    _guard_size(sum(map(len, parts)) + len(s) * max(len(parts) - 1, 0), "the result",
+                "characters")
     return s.join(parts)
 
 

@@ -73,7 +73,8 @@ class _Sandbox:
     runner works in that directory and gradcli.io's `open` refuses any other path."""
 
     def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="gradcli-fuzz-")
+        self._tmp = tempfile.TemporaryDirectory(prefix="gradcli-fuzz-")   # removed when dropped
+        self.dir = os.path.realpath(self._tmp.name)
 
     def open(self, path, *args, **kwargs):
         p = os.fspath(path)
@@ -82,12 +83,29 @@ class _Sandbox:
             raise PermissionError(13, "fuzzing: only plain file names", p)
         return open(p, *args, **kwargs)
 
-    def install(self):
+    @contextlib.contextmanager
+    def active(self):
+        """While running a fuzzed program: work in the directory, guard gradcli.io's open."""
         try:
             from gradcli import io as gio
         except ImportError:
-            return
-        gio.open = self.open
+            gio = None
+        cwd = os.getcwd()
+        had = gio is not None and "open" in vars(gio)
+        old = vars(gio).get("open") if had else None
+        try:
+            os.makedirs(self.dir, exist_ok=True)     # (in case something cleaned /tmp)
+            os.chdir(self.dir)
+            if gio is not None:
+                gio.open = self.open
+            yield
+        finally:
+            os.chdir(cwd)
+            if gio is not None:
+                if had:
+                    gio.open = old
+                else:
+                    vars(gio).pop("open", None)
 
 
 class Runner:
@@ -100,10 +118,39 @@ class Runner:
         self.counts = {"ok": 0, "error": 0, "timeout": 0, "not-utf8": 0}
         self.slow = []             # (seconds, source) of inputs over the timeout
         self.suspicious = {}       # message -> (count, source): errors that read like Python's
+        self.translated = {}       # where a Python exception became a GradError -> (count, source)
+        self._source = ""
         self.sandbox = _Sandbox()
-        self.sandbox.install()
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))   # as the CLI does
         self._use_alarm = hasattr(signal, "setitimer")
+
+    @contextlib.contextmanager
+    def _watch_translations(self):
+        """Note where gradcli turns a Python exception into a GradError (compiler._wrap):
+        mostly bad arguments reported by NumPy, but a bug in gradcli shows up here."""
+        from gradcli import compiler
+        original = compiler.translate_python_error
+        runner = self
+
+        def translate(exc):
+            tb, where = exc.__traceback__, None
+            while tb is not None:
+                f = tb.tb_frame.f_code
+                if "gradcli" in f.co_filename.replace("\\", "/").split("/")[-2:-1] or \
+                        where is None:
+                    where = f"{Path(f.co_filename).name}:{tb.tb_lineno} {f.co_name}"
+                tb = tb.tb_next
+            key = f"{type(exc).__name__} at {where}: {str(exc)[:80]}"
+            key = re.sub(r"[0-9]+", "N", key) if where is None else \
+                key.split(": ", 1)[0] + ": " + re.sub(r"\d+", "N", str(exc)[:80])
+            n, src = runner.translated.get(key, (0, runner._source))
+            runner.translated[key] = (n + 1, src)
+            return original(exc)
+        compiler.translate_python_error = translate
+        try:
+            yield
+        finally:
+            compiler.translate_python_error = original
 
     def _configure(self, variant):
         reset_globals()
@@ -139,6 +186,7 @@ class Runner:
     def run(self, source: str, variant=0):
         """Run one program; returns 'ok', 'error' or 'timeout'; raises Finding."""
         self._configure(variant)
+        self._source = source
         stream = io.StringIO()
         out = (JsonOutput if variant % 3 == 1 else TextOutput)(stream)
         sink = io.StringIO()
@@ -147,10 +195,9 @@ class Runner:
             old = signal.signal(signal.SIGALRM, _on_alarm)
             signal.setitimer(signal.ITIMER_REAL, self.timeout)
         t0 = time.perf_counter()
-        cwd = os.getcwd()
         try:
-            os.chdir(self.sandbox.dir)
-            with contextlib.redirect_stderr(sink), contextlib.redirect_stdout(sink):
+            with self.sandbox.active(), self._watch_translations(), \
+                    contextlib.redirect_stderr(sink), contextlib.redirect_stdout(sink):
                 session = Session(out, filename="<fuzz>")
                 try:
                     session.run(source, atomic=variant % 2 == 1)
@@ -173,7 +220,6 @@ class Runner:
             if self._use_alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, old)
-            os.chdir(cwd)
             reset_globals()
         self.counts[result] += 1
         return result
@@ -206,7 +252,7 @@ class Runner:
 
 # messages that leak Python or NumPy internals: not failures, but listed by the long run
 _PYTHONIC = re.compile(r"NoneType|ndarray|numpy|\bnp\.|<class|object at 0x|builtin_function|"
-                       r"Traceback|site-packages|\.py\b|ufunc|C long|ssize_t|'dict'|'type'")
+                       r"Traceback|site-packages|\.py\b|ufunc|C long|ssize_t")
 
 
 # ---------------------------------------------------------------- the corpus
@@ -522,6 +568,9 @@ def main(argv=None):
     p.add_argument("--count", type=int, default=10000, help="inputs in all (default 10000)")
     p.add_argument("--seconds", type=float, default=None, help="stop after this long")
     p.add_argument("--mode", choices=("both", "grammar", "mutate"), default="both")
+    p.add_argument("--grammar-share", type=float, default=0.5, metavar="F",
+                   help="with --mode both, the fraction of inputs that are grammar-based "
+                        "(default 0.5; they are slower to make than mutations)")
     p.add_argument("--seed", type=int, default=None, help="seed for the mutations")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per input")
     p.add_argument("--max-rss", default="8GiB",
@@ -546,10 +595,13 @@ def main(argv=None):
 
     total, findings = 0, []
     modes = ["grammar", "mutate"] if args.mode == "both" else [args.mode]
+    fractions = {"grammar": args.grammar_share, "mutate": 1 - args.grammar_share} \
+        if len(modes) == 2 else {modes[0]: 1.0}
+    elapsed_share = 0.0
     for i, mode in enumerate(modes):
-        share = args.count // len(modes) if i < len(modes) - 1 else args.count - total
-        left = deadline if args.seconds is None else \
-            start + args.seconds * (i + 1) / len(modes)
+        share = round(args.count * fractions[mode]) if i < len(modes) - 1 else args.count - total
+        elapsed_share += fractions[mode]
+        left = deadline if args.seconds is None else start + args.seconds * elapsed_share
         t0 = time.time()
         if mode == "grammar":
             n, fs = run_grammar(runner, share, left, report)
@@ -564,6 +616,10 @@ def main(argv=None):
           f"{args.timeout:.0f} s timeout", flush=True)
     for secs, src in runner.slow[:20]:
         print(f"slow ({secs:.1f} s): {src[:300]!r}")
+    if runner.translated:
+        print(f"{len(runner.translated)} places where a Python exception became a GradError:")
+        for key, (n, src) in sorted(runner.translated.items(), key=lambda kv: -kv[1][0])[:60]:
+            print(f"  {n:6d} x {key}\n           e.g. {src[:160]!r}")
     if runner.suspicious:
         print(f"{len(runner.suspicious)} error messages that read like Python's own:")
         for key, (n, src) in sorted(runner.suspicious.items(), key=lambda kv: -kv[1][0])[:40]:
