@@ -178,7 +178,9 @@ class ArrayF:
         if g.shape == shape:
             return g
         if g.ndim == 0 and len(shape) and _small(shape):
-            return np.full(shape, g, dtype=g.dtype)
+            out = np.empty(shape, dtype=g.dtype)    # np.full, without its Python overhead
+            out[...] = g
+            return out
         return np.broadcast_to(g, shape)
 
     @staticmethod
@@ -265,7 +267,7 @@ def _as_grad(g, like: np.ndarray, create_graph: bool):
                 "grad can be implicitly created only for scalar outputs",
                 hint="reduce the output to a scalar first, e.g. with sum(...) or mean(...), "
                      "or pass a gradient of the output's shape")
-        arr = np.ones(like.shape, dtype=like.dtype)
+        arr = np.array(1, dtype=like.dtype) if not like.ndim else np.ones(like.shape, like.dtype)
         return Tensor(arr) if create_graph else arr
     if not isinstance(g, Tensor):
         from .convert import to_tensor
