@@ -34,7 +34,9 @@ import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
+try:
+    import gradcli  # noqa: F401  (the installed one, if any)
+except ImportError:
     sys.path.insert(0, str(ROOT))
 
 from gradcli import dtypes  # noqa: E402

@@ -29,7 +29,7 @@ except ImportError:            # not on POSIX: the guards are still run, unmeasu
     resource = None
 
 MiB = 1 << 20
-AS_LIMIT = 6 << 30            # address-space cap of each child (virtual, generous)
+AS_LIMIT = 8 << 30            # address-space cap of each child (virtual, generous)
 SECONDS = 5.0                 # "generously": most guards answer in well under a second
 RSS = 400 * MiB               # peak resident memory of a refused allocation
 
@@ -54,7 +54,8 @@ def _limit_child():
 
 def gradcli(*args, stdin: bytes = b"", timeout=120.0) -> Result:
     """Run `python -m gradcli ARGS` and measure it (time, peak RSS of that child)."""
-    env = dict(os.environ, NO_COLOR="1", PYTHONIOENCODING="utf-8")
+    # (few BLAS threads: each reserves address space, and the children are capped)
+    env = dict(os.environ, NO_COLOR="1", PYTHONIOENCODING="utf-8", OPENBLAS_NUM_THREADS="2")
     env.pop("PYTHONSTARTUP", None)
     with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout, \
             tempfile.TemporaryFile() as ferr:
