@@ -26,7 +26,12 @@ class _Indenter(Indenter):
     def handle_NL(self, token):
         if self.paren_level == 0:
             self._check_tabs(token)
-        yield from super().handle_NL(token)
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            # the line is the one after the newline (the newline token spans up to it)
+            raise GradSyntaxError("unindent does not match any outer indentation level",
+                                  getattr(token, "end_line", None) or token.line, 1) from None
 
     def _check_tabs(self, token):
         """Python's rule: an indentation must compare the same way with tabs as 8

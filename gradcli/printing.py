@@ -53,6 +53,8 @@ The rules, in the order they are applied:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = ["tensor_repr", "torch_dtype_name"]
@@ -157,6 +159,7 @@ def _body(arr: np.ndarray, indent: int, precision: int, linewidth: int) -> str:
             else:
                 keep.append(np.arange(n))
                 gaps.append(False)
+        _check_shown(math.prod(len(k) for k in keep))
         shown = arr[np.ix_(*keep)]
     else:
         shown = arr
@@ -168,6 +171,18 @@ def _body(arr: np.ndarray, indent: int, precision: int, linewidth: int) -> str:
         return cells[0]
     text, _ = _layout(cells, 0, shown.shape, gaps, indent, width, linewidth)
     return text
+
+
+_MAX_SHOWN = 2_000_000  # values; summarising keeps up to 6 per axis, so 6**9 for 9-d
+
+
+def _check_shown(n):
+    """A summarised tensor with many short axes (ones(2, 2, ..., 2), 25 axes) still shows
+    every value, as PyTorch does: refuse text of that size instead of making it."""
+    if n > _MAX_SHOWN:
+        from .errors import LimitError
+        raise LimitError(f"printing this tensor would show {n} values (more than {_MAX_SHOWN})",
+                         hint="print a slice, a reduction or .shape instead")
 
 
 def _format_cells(shown: np.ndarray, precision: int) -> tuple[list[str], int]:
@@ -299,10 +314,17 @@ def show(value) -> str:
     return repr(value)
 
 
+_PLAIN_NUMBERS = {int, float, bool, type(None)}
+
+
 def _joined(items) -> str:
     """The items' reprs joined by ", ", refusing a text over the size limit: a list of
     many references to one long string is small, its text is not."""
     from .limits import check_items
+    if set(map(type, items)) <= _PLAIN_NUMBERS:      # numbers only: at C speed
+        check_items(sum(map(len, map(repr, items))) + 2 * len(items),
+                    "the text of this value", "characters")
+        return ", ".join(map(repr, items))
     parts, total = [], 0
     for v in items:
         text = show(v)

@@ -475,6 +475,7 @@ def test_consistent_indentation_works():
     ("if true:\n    x = 1\n        y = 2\n", 3, 9, "unexpected indent"),
     ("if true:\n    x = 1\n  y = 2\n", 3, 1, "unindent does not match"),
     ("if true:\n    if true:\n        x = 1\n      y = 2\n", 4, 1, "unindent does not match"),
+    (" with no_grad:\n    x = 1\n y = 2\n", 3, 1, "unindent does not match"),   # fuzz finding
 ])
 def test_indentation_errors_point_at_the_line(code, line, col, text):
     r = run_code(code)
@@ -505,3 +506,15 @@ def test_printed_text_is_bounded():
     assert_bounded(r, seconds=30, rss=1 << 30)
     r = run_code("set_printoptions(precision=10**9)\n")
     assert_clean_error(r, "ValueError", text="precision must be from 0 to 30")
+
+
+def test_printing_a_tensor_with_many_short_axes():
+    """Summarising keeps every value of axes of length <= 6, as in PyTorch; a tensor of
+    22 axes of length 2 would print 84 MB of text: refused. 20 axes still print."""
+    r = run_code("x = ones(" + ", ".join(["2"] * 22) + ")\nx.sum()\nprint(x)\n")
+    assert_clean_error(r, "LimitError", line=3, text="would show 4194304 values")
+    assert r.stdout == "tensor(4194304.)\n", r
+    assert_bounded(r)
+    r = run_code("x = ones(" + ", ".join(["2"] * 20) + ")\nprint(len(str(x)))\n")
+    assert r.code == 0 and r.stdout == "19922922\n", r
+    assert_bounded(r, seconds=20)
