@@ -519,6 +519,15 @@ def grammar_strategy(prelude=True):
 
 # ---------------------------------------------------------------- the long run
 
+_START = time.time()
+
+
+def progress(mode, done, count, found):
+    """One line on stderr now and then, so that a long run shows where it is."""
+    if done % 1000 < 200 or done == count:
+        print(f"[{time.time() - _START:7.0f} s] {mode}: {done}/{count}, {found} findings",
+              file=sys.stderr, flush=True)
+
 def run_grammar(runner, count, deadline, report):
     """`count` grammar-based inputs through hypothesis (no shrinking: findings are
     collected, the run goes on)."""
@@ -545,6 +554,7 @@ def run_grammar(runner, count, deadline, report):
             done[0] += 1
 
         one()
+        progress("grammar", done[0], count, len(findings))
     return done[0], findings
 
 
@@ -562,6 +572,8 @@ def run_mutations(runner, count, deadline, seed, report):
             findings.append(f)
             report(f)
         done += 1
+        if done % 5000 == 0:
+            progress("mutate", done, count, len(findings))
     return done, findings
 
 
