@@ -28,7 +28,7 @@ class Function:
     `forward(self, *arrays, **params) -> ndarray` and
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
-    __slots__ = ("parents", "needs", "saved", "saved_src", "freed", "retained", "out_dtype")
+    __slots__ = ("parents", "needs", "saved", "saved_src", "retained", "out_dtype")
     name = "Backward"
     differentiable_twice = True
 
@@ -41,45 +41,44 @@ class Function:
         record a node when grad mode is on and an input requires grad."""
         node = cls.__new__(cls)
         node.saved = ()
-        arrays = [a.data if type(a) is Tensor else a for a in args]
+        if len(args) == 2:           # most ops: unrolled, this is the hot path
+            a, b = args
+            if type(a) is Tensor:
+                da, pa = a.data, (a.grad_fn or a) if a.requires_grad else None
+            else:
+                da, pa = a, None
+            if type(b) is Tensor:
+                db, pb = b.data, (b.grad_fn or b) if b.requires_grad else None
+            else:
+                db, pb = b, None
+            arrays = (da, db)
+            parents = (pa, pb)
+            needs = (pa is not None, pb is not None)
+        elif len(args) == 1:
+            a = args[0]
+            if type(a) is Tensor:
+                arrays, parents = (a.data,), ((a.grad_fn or a) if a.requires_grad else None,)
+            else:
+                arrays, parents = args, (None,)
+            needs = (parents[0] is not None,)
+        else:
+            arrays = [a.data if type(a) is Tensor else a for a in args]
+            parents = [(a.grad_fn or a) if type(a) is Tensor and a.requires_grad else None
+                       for a in args]
+            needs = [p is not None for p in parents]
         out = node.forward(*arrays, **params)
         if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
             raw, out = out, np.asarray(out)
             if node.saved:                   # keep "saved is the output" recognisable
                 node.saved = tuple(out if s is raw else s for s in node.saved)
-        if not GradMode.enabled:
-            return Tensor(out)
-        needs = []
-        parents = []
-        for a in args:
-            if type(a) is Tensor and a.requires_grad:
-                needs.append(True)
-                parents.append(a.grad_fn or a)
-            else:
-                needs.append(False)
-                parents.append(None)
-        if True not in needs:
+        if True not in needs or not GradMode.enabled:
             return Tensor(out)
         node.needs = needs
         node.parents = parents
-        node.freed = False
         node.retained = None
         node.out_dtype = out.dtype
-        saved = node.saved
-        if saved:
-            # where each saved array came from, for create_graph (input, output or constant)
-            src = []
-            for s in saved:
-                if s is out:
-                    src.append(_OUT)
-                    continue
-                for a, d in zip(args, arrays):
-                    if s is d and type(a) is Tensor:
-                        src.append(a)
-                        break
-                else:
-                    src.append(None)
-            node.saved_src = src
+        if node.saved:
+            node.saved_src = _sources(node.saved, out, args, arrays)
         return Tensor(out, True, node)
 
     def __repr__(self):
@@ -97,6 +96,23 @@ class Function:
             else:
                 out.append((p, 0))
         return tuple(out)
+
+
+def _sources(saved, out, args, arrays):
+    """Where each saved array came from (for create_graph): the op's output, an
+    input Tensor, or None for a constant."""
+    src = []
+    for s in saved:
+        if s is out:
+            src.append(_OUT)
+            continue
+        for a, d in zip(args, arrays):
+            if s is d and type(a) is Tensor:
+                src.append(a)
+                break
+        else:
+            src.append(None)
+    return src
 
 
 _FRESH = {}     # id(leaf) -> (sum, .grad) stored by the running create_graph backward
@@ -244,18 +260,21 @@ SECOND_BACKWARD = (
 def _count_deps(roots):
     """Consumers of each node reachable from `roots`, found without recursion."""
     deps = {}
-    stack = [r for r in roots if isinstance(r, Function)]
-    for r in stack:
-        deps.setdefault(r, 0)
-    seen = set(stack)
+    stack = []
+    for r in roots:
+        if type(r) is not Tensor and r not in deps:
+            deps[r] = 0
+            stack.append(r)
+    push, pop = stack.append, stack.pop
     while stack:
-        node = stack.pop()
-        for p in node.parents:
+        for p in pop().parents:
             if p is not None and type(p) is not Tensor:
-                deps[p] = deps.get(p, 0) + 1
-                if p not in seen:
-                    seen.add(p)
-                    stack.append(p)
+                n = deps.get(p)
+                if n is None:
+                    deps[p] = 1
+                    push(p)
+                else:
+                    deps[p] = n + 1
     return deps
 
 
@@ -304,7 +323,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
         heads.append((out, _as_grad(g, out.data, create_graph)))
 
     # targets for autograd.grad: leaf tensor or node -> slot index
-    capture = None
+    capture = results = None
     if inputs is not None:
         capture = {}
         for i, t in enumerate(inputs):
@@ -325,11 +344,12 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
         roots.append(key)
 
     deps = _count_deps(roots)
-    ready = [r for r in dict.fromkeys(roots) if deps[r] == 0]
+    ready = roots if len(roots) == 1 else [r for r in dict.fromkeys(roots) if deps[r] == 0]
     F = TensorF if create_graph else ArrayF
     prev_mode = GradMode.enabled
     GradMode.enabled = create_graph
     res = results if capture is not None else None
+    plain = capture is None and not create_graph     # the common case: .grad, arrays
     pop, push = ready.pop, ready.append
     try:
         while ready:
@@ -343,28 +363,18 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                         if deps[p] == 0:
                             push(p)
                 continue
-            if capture is not None:
-                if node in capture:
-                    results[capture[node]] = g
-            elif node.retained is not None:
-                t = node.retained()
-                if t is not None:
-                    _store_grad(t, g, create_graph)
-            if node.freed:
-                raise GradRuntimeError(SECOND_BACKWARD)
-            if create_graph and not node.differentiable_twice:
-                raise GradRuntimeError(
-                    f"{node.name} cannot be differentiated twice: create_graph=True is not "
-                    "supported through this op")
+            if not plain or node.retained is not None:
+                _visit(node, g, capture, res, create_graph)
             saved = node.saved
             if saved:
                 if create_graph:
                     saved = [_saved_tensor(node, s, src) for s, src in zip(saved, node.saved_src)]
                 in_grads = node.backward(g, F, *saved)
                 if not retain_graph:
-                    node.saved = ()          # free saved values; a second pass must fail
+                    node.saved = None        # free saved values; a second pass must fail
                     node.saved_src = None
-                    node.freed = True
+            elif saved is None:
+                raise GradRuntimeError(SECOND_BACKWARD)
             else:
                 in_grads = node.backward(g, F)
             for p, ig in zip(parents, in_grads):
@@ -372,7 +382,11 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                     continue
                 if type(p) is Tensor:
                     if ig is not None:
-                        _deliver_leaf(p, ig, create_graph, capture, res, touched)
+                        if plain:
+                            _store_grad(p, ig, False)
+                            touched[id(p)] = p
+                        else:
+                            _deliver_leaf(p, ig, create_graph, capture, res, touched)
                     continue
                 if ig is not None:
                     if not create_graph and ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
@@ -394,7 +408,26 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior.")
         return tuple(r if r is None or isinstance(r, Tensor) else Tensor(r) for r in results)
+    if len(touched) < 2:
+        return list(touched.values())
     return sorted(touched.values(), key=lambda t: t.seq)
+
+
+def _visit(node, g, capture, results, create_graph):
+    """What a node's gradient does besides flowing on: autograd.grad captures it,
+    retain_grad() stores it; create_graph checks the node can be differentiated."""
+    if capture is not None:
+        i = capture.get(node)
+        if i is not None:
+            results[i] = g
+    elif node.retained is not None:
+        t = node.retained()
+        if t is not None:
+            _store_grad(t, g, create_graph)
+    if create_graph and not node.differentiable_twice:
+        raise GradRuntimeError(
+            f"{node.name} cannot be differentiated twice: create_graph=True is not "
+            "supported through this op")
 
 
 def _deliver_leaf(leaf, g, create_graph, capture, results, touched):

@@ -244,7 +244,7 @@ def fill_(x, value):
 @_method("backward", "x.backward(gradient=None, retain_graph=False, create_graph=False)",
          "accumulate gradients of x into the leaves' .grad")
 def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    backward(x, gradient, retain_graph, create_graph, inputs)
+    backward_leaves(x, gradient, retain_graph, create_graph)
 
 
 @_method("to", "x.to(dtype)", "a copy converted to dtype")
@@ -337,6 +337,9 @@ def backward_leaves(tensors, gradient=None, retain_graph=None, create_graph=Fals
     """backward(), returning the leaves whose .grad changed (for the `backward` command)."""
     if gradient is None:
         gradient = grad_tensors
+    if type(tensors) is Tensor and gradient is None:       # out.backward(): the common case
+        return run_backward((tensors,), (None,), truth(retain_graph) if retain_graph is not None
+                            else bool(create_graph), truth(create_graph))
     outs = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
     grads = list(gradient) if isinstance(gradient, (list, tuple)) and \
         any(isinstance(g, Tensor) for g in gradient) else [gradient] * 1

@@ -239,10 +239,11 @@ class Compiler:
         val = self.expr(value)
         store = self.target(target)
         line, col = op.line, op.column
+        binary = rt.binary_op(op_sym)
 
         def run(s):
             try:
-                r = rt.binary(op_sym, cur(s), val(s))
+                r = binary(cur(s), val(s))
             except GradError as e:
                 raise e.at(line, col)
             store(s, r)
@@ -397,7 +398,9 @@ class Compiler:
             while True:
                 state.line = line
                 try:
-                    ok = truth(c(s))
+                    ok = c(s)
+                    if ok is not True and ok is not False:
+                        ok = truth(ok)
                 except GradError as e:
                     raise e.at(line, col)
                 if not ok:
@@ -540,7 +543,7 @@ class Compiler:
                 v = int(text)
         except ValueError:
             raise GradSyntaxError("number literal too large", tok.line, tok.column)
-        return lambda s: v
+        return _constant(v)
 
     def e_string(self, node):
         import ast      # only programs with strings pay for it
@@ -586,13 +589,13 @@ class Compiler:
         return lambda s: "".join(p(s) for p in pieces)
 
     def e_true(self, node):
-        return lambda s: True
+        return _constant(True)
 
     def e_false(self, node):
-        return lambda s: False
+        return _constant(False)
 
     def e_none(self, node):
-        return lambda s: None
+        return _constant(None)
 
     def e_ellipsis(self, node):
         return lambda s: Ellipsis
@@ -616,15 +619,15 @@ class Compiler:
             return self._binop(self.expr(ch[0]), ch[1], self.expr(ch[2]))
         # a long chain (1 + 2 + ... + n) runs in a loop, not in nested closures
         first = self.expr(ch[0])
-        rest = tuple((t.value, t.line, t.column, self.expr(r)) for t, r in zip(ch[1::2], ch[2::2]))
-        binary = rt.binary
+        rest = tuple((rt.binary_op(t.value), t.line, t.column, self.expr(r))
+                     for t, r in zip(ch[1::2], ch[2::2]))
 
         def run(s):
             a = first(s)
-            for op, line, col, right in rest:
+            for binary, line, col, right in rest:
                 b = right(s)
                 try:
-                    a = binary(op, a, b)
+                    a = binary(a, b)
                 except GradError as e:
                     raise e.at(line, col)
                 except Exception as e:
@@ -636,15 +639,16 @@ class Compiler:
         return run
 
     def _binop(self, left, op_tok, right):
-        op = op_tok.value
         line, col = op_tok.line, op_tok.column
-        binary = rt.binary
+        binary = rt.binary_op(op_tok.value)
+        lconst, lv = _const_value(left)
+        rconst, rv = _const_value(right)
 
         def run(s):
-            a = left(s)
-            b = right(s)
+            a = lv if lconst else left(s)
+            b = rv if rconst else right(s)
             try:
-                return binary(op, a, b)
+                return binary(a, b)
             except GradError as e:
                 raise e.at(line, col)
             except Exception as e:
@@ -661,19 +665,18 @@ class Compiler:
         # a ^ b ^ c ^ ...: bases evaluated left to right, folded from the right, in a loop
         links = []
         while isinstance(exp, Tree) and exp.data == "power":
-            links.append((self.expr(base), op.value, op.line, op.column))
+            links.append((self.expr(base), rt.binary_op(op.value), op.line, op.column))
             base, op, exp = exp.children
-        links.append((self.expr(base), op.value, op.line, op.column))
+        links.append((self.expr(base), rt.binary_op(op.value), op.line, op.column))
         last = self.expr(exp)
         links = tuple(links)
-        binary = rt.binary
 
         def run(s):
             vals = [b(s) for b, _, _, _ in links]
             r = last(s)
-            for v, (_, o, line, col) in zip(reversed(vals), reversed(links)):
+            for v, (_, binary, line, col) in zip(reversed(vals), reversed(links)):
                 try:
-                    r = binary(o, v, r)
+                    r = binary(v, r)
                 except GradError as e:
                     raise e.at(line, col)
                 except Exception as e:
@@ -717,23 +720,36 @@ class Compiler:
     def e_compare(self, node):
         ch = node.children
         operands = [self.expr(c) for c in ch[0::2]]
-        ops = [(" ".join(tok.value for tok in t.children), t.children[0].line,
+        ops = [(rt.compare_op(" ".join(tok.value for tok in t.children)), t.children[0].line,
                 t.children[0].column) for t in ch[1::2]]
-        compare = rt.compare
+        if len(ops) == 1:
+            left, right = operands
+            (compare, line, col), = ops
+            lconst, lv = _const_value(left)
+            rconst, rv = _const_value(right)
 
-        def run(s):
-            a = operands[0](s)
-            result = True
-            for (op, line, col), nxt in zip(ops, operands[1:]):
-                b = nxt(s)
+            def single(s):
+                a = lv if lconst else left(s)
+                b = rv if rconst else right(s)
                 try:
-                    r = compare(op, a, b)
+                    return compare(a, b)
                 except GradError as e:
                     raise e.at(line, col)
                 except Exception as e:
                     raise (_wrap(e, line, col) or e) from None
-                if len(ops) == 1:
-                    return r
+            return single
+
+        def run(s):
+            a = operands[0](s)
+            result = True
+            for (compare, line, col), nxt in zip(ops, operands[1:]):
+                b = nxt(s)
+                try:
+                    r = compare(a, b)
+                except GradError as e:
+                    raise e.at(line, col)
+                except Exception as e:
+                    raise (_wrap(e, line, col) or e) from None
                 if not rt.truth(r):
                     return r
                 result = r
@@ -830,8 +846,8 @@ class Compiler:
 
         def run(s):
             fn = f(s)
-            a = [p(s) for p in pos]
-            k = {n: e(s) for n, e in kw}
+            a = [p(s) for p in pos] if pos else ()
+            k = {n: e(s) for n, e in kw} if kw else {}
             state.line = line      # print(f(x)): the print's line, not f's last one
             return _call(fn, a, k, fname, line, col, kwpos)
         if fname == "backward" and args is not None and args.children:
@@ -845,12 +861,12 @@ class Compiler:
 
         def run(s):
             o = obj(s)
-            a = [p(s) for p in pos]
-            k = {n: e(s) for n, e in kw}
+            a = [p(s) for p in pos] if pos else ()
+            k = {n: e(s) for n, e in kw} if kw else {}
             if type(o) is Tensor:
                 m = methods.get(attr)
                 if m is not None:
-                    return _call(m, [o] + a, k, attr, aline, acol, kwpos)
+                    return _call(m, (o, *a), k, attr, aline, acol, kwpos)
             try:
                 fn = rt.get_attr(o, attr)
             except GradError as e:
@@ -1016,6 +1032,21 @@ def _call_type_error(e, fn, name, kwargs):
 
 
 _GO_ON = object()
+
+
+def _constant(v):
+    """The closure of a literal; operators read its value without calling it."""
+    def const(s):
+        return v
+    const.value = v
+    return const
+
+
+def _const_value(fn):
+    """(True, value) if `fn` is a literal's closure, else (False, None)."""
+    if hasattr(fn, "value"):
+        return True, fn.value
+    return False, None
 
 
 def _body(b, s):

@@ -11,6 +11,7 @@ from . import dtypes
 from .autograd import AccumulateGrad, Function
 from .errors import (GradAttributeError, GradRuntimeError, GradTypeError, GradValueError,
                      LimitError, did_you_mean)
+from .limits import check_items, limits
 from .ops import BUILTINS, FUNCTIONS
 from .ops.reduce import ValuesIndices
 from .tensor import GradMode, Tensor
@@ -176,14 +177,12 @@ def _py_number(v):
 
 
 def _guard_size(n, what, unit="elements"):
-    from .limits import check_items
     check_items(n, what, unit)
 
 
 def _int_result(op, a, b):
     """int op int for + - *: an integer beyond limits.max_int_bits overflows to inf,
     as `**` does (so `x = x * x` in a loop cannot eat the memory)."""
-    from .limits import limits
     if op == "*":
         if a.bit_length() + b.bit_length() > limits.max_int_bits + 1:
             return math.inf if (a < 0) == (b < 0) else -math.inf
@@ -251,18 +250,48 @@ _TENSOR_OPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": 
 
 
 def _max_int_bits():
-    from .limits import limits
     return limits.max_int_bits
+
+
+_FLOAT_OPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
+_INT_OPS = {"+": int.__add__, "-": int.__sub__}
+
+
+def binary_op(op):
+    """`binary` for one operator, its lookups done once (the compiler calls this
+    when it compiles `a op b`)."""
+    tensor_fn = FUNCTIONS[_TENSOR_OPS[op]]
+    fast = _FLOAT_OPS.get(op)      # float op float: nothing to check
+    ints = _INT_OPS.get(op)        # int op int: only the size to check
+
+    def run(a, b):
+        ta = type(a)
+        if ta is Tensor or type(b) is Tensor:
+            return tensor_fn(a, b)
+        if ta is type(b):
+            if ta is int and ints is not None:
+                r = ints(a, b)
+                if r.bit_length() <= limits.max_int_bits:
+                    return r
+                return math.inf if r > 0 else -math.inf
+            if ta is float and fast is not None:
+                return fast(a, b)
+        r = _py_binary(op, a, b)
+        if r is None:
+            return tensor_fn(a, b)
+        return r
+    return run
+
+
+_BINARY = {}       # op -> binary_op(op), made on first use (all ops registered by then)
 
 
 def binary(op, a, b):
     """`a op b` for any two language values."""
-    if type(a) is Tensor or type(b) is Tensor:
-        return FUNCTIONS[_TENSOR_OPS[op]](a, b)
-    r = _py_binary(op, a, b)
-    if r is None:
-        return FUNCTIONS[_TENSOR_OPS[op]](a, b)
-    return r
+    fn = _BINARY.get(op)
+    if fn is None:
+        fn = _BINARY[op] = binary_op(op)
+    return fn(a, b)
 
 
 def _tname(v):
@@ -273,6 +302,20 @@ def _tname(v):
 _CMP = {"<": ("lt", lambda a, b: a < b), "<=": ("le", lambda a, b: a <= b),
         ">": ("gt", lambda a, b: a > b), ">=": ("ge", lambda a, b: a >= b),
         "==": ("eq", lambda a, b: a == b), "!=": ("ne", lambda a, b: a != b)}
+
+
+def compare_op(op):
+    """`compare` for one operator, looked up once; numbers compared directly."""
+    if op in ("in", "not in"):
+        return lambda a, b: compare(op, a, b)
+    py = _CMP[op][1]
+    number = (int, float)
+
+    def run(a, b):
+        if type(a) in number and type(b) in number:
+            return py(a, b)
+        return compare(op, a, b)
+    return run
 
 
 def compare(op, a, b):

@@ -28,7 +28,7 @@ def _float_dt(dt):
 
 
 def _shape(a):
-    return a.shape if isinstance(a, np.ndarray) else ()
+    return a.shape if type(a) is np.ndarray else ()
 
 
 _FAST = (Tensor, int, float)
@@ -42,6 +42,24 @@ def _args2(a, b):
     if type(a) is Tensor and type(b) is Tensor and a.data.shape != b.data.shape:
         check_broadcast(a.data.shape, b.data.shape)   # refuse a huge result before making it
     return a, b
+
+
+def _operands(a, b):
+    """The two operands of an arithmetic op (numbers and lists made tensors where
+    needed) and the result dtype.  The common cases are answered first."""
+    ta, tb = type(a), type(b)
+    if ta is Tensor:
+        da = a.data
+        if tb is Tensor:
+            db = b.data
+            if da.shape == db.shape and da.dtype is db.dtype:
+                return a, b, da.dtype
+        elif (tb is float or tb is int) and da.dtype.kind == "f":
+            return a, b, da.dtype
+    elif tb is Tensor and (ta is float or ta is int) and b.data.dtype.kind == "f":
+        return a, b, b.data.dtype
+    a, b = _args2(a, b)
+    return a, b, dtypes.result_type(a, b)
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -230,8 +248,7 @@ def _bool_sub_check(a, b):
           checks=[((Arg((2, 3)), Arg((3,))), {}), ((Arg(()), Arg((2, 1))), {})], category="arith")
 @internal("add")
 def add(a, b):
-    a, b = _args2(a, b)
-    dt = dtypes.result_type(a, b)
+    a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
         a, b = b, a
     return Add.apply(a, b, dt=dt)
@@ -241,8 +258,7 @@ def add(a, b):
           checks=[((Arg((2, 3)), Arg((3,))), {})], category="arith")
 @internal("sub")
 def sub(a, b):
-    a, b = _args2(a, b)
-    dt = dtypes.result_type(a, b)
+    a, b, dt = _operands(a, b)
     _bool_sub_check(getattr(a, "data", a), getattr(b, "data", b))
     if type(a) is not Tensor:
         return Rsub.apply(b, a, dt=dt)
@@ -253,8 +269,7 @@ def sub(a, b):
           checks=[((Arg((2, 3)), Arg((2, 1))), {})], category="arith")
 @internal("mul")
 def mul(a, b):
-    a, b = _args2(a, b)
-    dt = dtypes.result_type(a, b)
+    a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
         a, b = b, a
     return Mul.apply(a, b, dt=dt)
@@ -264,8 +279,8 @@ def mul(a, b):
           checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {})], category="arith")
 @internal("div")
 def div(a, b):
-    a, b = _args2(a, b)
-    dt = _float_dt(dtypes.result_type(a, b))
+    a, b, dt = _operands(a, b)
+    dt = _float_dt(dt)
     if type(a) is not Tensor:
         # PyTorch computes number / tensor as tensor.reciprocal() * number
         return Mul.apply(Reciprocal.apply(b, dt=dt), a, dt=dt)
@@ -276,8 +291,7 @@ def div(a, b):
           method=True, checks=[((Arg((3,), 0.1, 0.9), Arg((3,), 1.0, 1.5)), {})], category="arith")
 @internal("mod")
 def remainder(a, b):
-    a, b = _args2(a, b)
-    dt = dtypes.result_type(a, b)
+    a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
         a = Tensor(np.asarray(a, dtype=dt))
     if type(b) is not Tensor:
@@ -295,8 +309,7 @@ class RemainderScalar(Remainder):
                   ((2.0, Arg((3,))), {}), ((Arg((2,), 0.5, 2), 0.5), {})], category="arith")
 @internal("pow")
 def pow(a, b):
-    a, b = _args2(a, b)
-    dt = dtypes.result_type(a, b)
+    a, b, dt = _operands(a, b)
     if type(b) is not Tensor:
         return PowScalar.apply(a, b, dt=dt)
     if type(a) is not Tensor:

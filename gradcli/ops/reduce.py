@@ -49,8 +49,8 @@ class _Reduce(Function):
 
     def setup(self, x, dim, keepdim):
         self.shape, self.keepdim = x.shape, keepdim
-        self.axes = norm_dims(dim, x.ndim)
-        return None if self.axes is None else self.axes
+        self.axes = None if dim is None else norm_dims(dim, x.ndim)
+        return self.axes
 
 
 def _acc_dtype(x, dtype=None):
