@@ -98,21 +98,21 @@ class Function:
         return tuple(out)
 
 
-def _sources(saved, out, args, arrays):
-    """Where each saved array came from (for create_graph): the op's output, an
+def _source(s, out, args, arrays):
+    """Where a saved array came from (for create_graph): the op's output, an
     input Tensor, or None for a constant."""
-    src = []
-    for s in saved:
-        if s is out:
-            src.append(_OUT)
-            continue
-        for a, d in zip(args, arrays):
-            if s is d and type(a) is Tensor:
-                src.append(a)
-                break
-        else:
-            src.append(None)
-    return src
+    if s is out:
+        return _OUT
+    for a, d in zip(args, arrays):
+        if s is d and type(a) is Tensor:
+            return a
+    return None
+
+
+def _sources(saved, out, args, arrays):
+    if len(saved) == 1:
+        return (_source(saved[0], out, args, arrays),)
+    return [_source(s, out, args, arrays) for s in saved]
 
 
 _FRESH = {}     # id(leaf) -> (sum, .grad) stored by the running create_graph backward

@@ -240,10 +240,11 @@ class Compiler:
         store = self.target(target)
         line, col = op.line, op.column
         binary = rt.binary_op(op_sym)
+        vconst, vv = _const_value(val)
 
         def run(s):
             try:
-                r = binary(cur(s), val(s))
+                r = binary(cur(s), vv if vconst else val(s))
             except GradError as e:
                 raise e.at(line, col)
             store(s, r)

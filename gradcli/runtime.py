@@ -3,6 +3,7 @@ operators on mixed values, and the allowlist of attributes a program can reach."
 from __future__ import annotations
 
 import math
+import operator
 import weakref
 
 import numpy as np
@@ -299,9 +300,8 @@ def _tname(v):
     return type_name(v)
 
 
-_CMP = {"<": ("lt", lambda a, b: a < b), "<=": ("le", lambda a, b: a <= b),
-        ">": ("gt", lambda a, b: a > b), ">=": ("ge", lambda a, b: a >= b),
-        "==": ("eq", lambda a, b: a == b), "!=": ("ne", lambda a, b: a != b)}
+_CMP = {"<": ("lt", operator.lt), "<=": ("le", operator.le), ">": ("gt", operator.gt),
+        ">=": ("ge", operator.ge), "==": ("eq", operator.eq), "!=": ("ne", operator.ne)}
 
 
 def compare_op(op):

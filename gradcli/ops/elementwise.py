@@ -70,7 +70,8 @@ class Add(Function):
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shape(a), _shape(b)
-        return _cast(np.add(a, b), dt)
+        out = np.add(a, b)
+        return out if out.dtype is dt else _cast(out, dt)
 
     def backward(self, g, F):
         n = self.needs
@@ -111,7 +112,8 @@ class Mul(Function):
     def forward(self, a, b, dt):
         self.sa, self.sb = _shape(a), _shape(b)
         self.save(a, b)
-        return _cast(np.multiply(a, b), dt)
+        out = np.multiply(a, b)
+        return out if out.dtype is dt else _cast(out, dt)
 
     def backward(self, g, F, a, b):
         n = self.needs
@@ -174,7 +176,8 @@ class PowScalar(Function):
         self.e = e
         self.save(a)
         if e == 2:
-            return _cast(np.square(a), dt)
+            out = np.square(a)
+            return out if out.dtype is dt else _cast(out, dt)
         return _cast(np.power(a, e), dt)
 
     def backward(self, g, F, a):
