@@ -355,21 +355,14 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
         while ready:
             node = pop()
             g = grads.pop(node, None)
-            parents = node.parents
             if g is None:            # no gradient reached this node: only release its parents
-                for p in parents:
-                    if p is not None and type(p) is not Tensor:
-                        deps[p] -= 1
-                        if deps[p] == 0:
-                            push(p)
+                _release(node, deps, push)
                 continue
             if not plain or node.retained is not None:
                 _visit(node, g, capture, res, create_graph)
             saved = node.saved
             if saved:
-                if create_graph:
-                    saved = [_saved_tensor(node, s, src) for s, src in zip(saved, node.saved_src)]
-                in_grads = node.backward(g, F, *saved)
+                in_grads = node.backward(g, F, *(_saved_tensors(node) if create_graph else saved))
                 if not retain_graph:
                     node.saved = None        # free saved values; a second pass must fail
                     node.saved_src = None
@@ -377,22 +370,25 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 raise GradRuntimeError(SECOND_BACKWARD)
             else:
                 in_grads = node.backward(g, F)
-            for p, ig in zip(parents, in_grads):
+            for p, ig in zip(node.parents, in_grads):
                 if p is None:
                     continue
                 if type(p) is Tensor:
-                    if ig is not None:
-                        if plain:
-                            _store_grad(p, ig, False)
-                            touched[id(p)] = p
-                        else:
-                            _deliver_leaf(p, ig, create_graph, capture, res, touched)
+                    if ig is None:
+                        continue
+                    if plain:
+                        _store_grad(p, ig, False)
+                        touched[id(p)] = p
+                    else:
+                        _deliver_leaf(p, ig, create_graph, capture, res, touched)
                     continue
                 if ig is not None:
-                    if not create_graph and ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
+                    if ig.dtype is not p.out_dtype and not create_graph and ig.dtype != p.out_dtype:
                         ig = ig.astype(p.out_dtype)
-                    old = grads.get(p)
-                    grads[p] = ig if old is None else _accumulate(old, ig, create_graph)
+                    if p in grads:
+                        grads[p] = _accumulate(grads[p], ig, create_graph)
+                    else:
+                        grads[p] = ig
                 d = deps[p] - 1
                 deps[p] = d
                 if d == 0:
@@ -411,6 +407,20 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     if len(touched) < 2:
         return list(touched.values())
     return sorted(touched.values(), key=lambda t: t.seq)
+
+
+def _release(node, deps, push):
+    """A node no gradient reached: its parents need not wait for it."""
+    for p in node.parents:
+        if p is not None and type(p) is not Tensor:
+            deps[p] -= 1
+            if deps[p] == 0:
+                push(p)
+
+
+def _saved_tensors(node):
+    """A node's saved values as Tensors connected to the graph (create_graph)."""
+    return [_saved_tensor(node, s, src) for s, src in zip(node.saved, node.saved_src)]
 
 
 def _visit(node, g, capture, results, create_graph):

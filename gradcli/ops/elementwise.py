@@ -27,8 +27,10 @@ def _float_dt(dt):
     return dt if dt.kind == "f" else dtypes.default.float
 
 
-def _shape(a):
-    return a.shape if type(a) is np.ndarray else ()
+def _shapes(a, b):
+    """The shapes of two operands (a Python number has shape ())."""
+    return (a.shape if type(a) is np.ndarray else (),
+            b.shape if type(b) is np.ndarray else ())
 
 
 _FAST = (Tensor, int, float)
@@ -69,7 +71,7 @@ class Add(Function):
     name = "AddBackward0"
 
     def forward(self, a, b, dt):
-        self.sa, self.sb = _shape(a), _shape(b)
+        self.sa, self.sb = _shapes(a, b)
         out = np.add(a, b)
         return out if out.dtype is dt else _cast(out, dt)
 
@@ -84,7 +86,7 @@ class Sub(Function):
     name = "SubBackward0"
 
     def forward(self, a, b, dt):
-        self.sa, self.sb = _shape(a), _shape(b)
+        self.sa, self.sb = _shapes(a, b)
         return _cast(np.subtract(a, b), dt)
 
     def backward(self, g, F):
@@ -110,7 +112,7 @@ class Mul(Function):
     name = "MulBackward0"
 
     def forward(self, a, b, dt):
-        self.sa, self.sb = _shape(a), _shape(b)
+        self.sa, self.sb = _shapes(a, b)
         self.save(a, b)
         out = np.multiply(a, b)
         return out if out.dtype is dt else _cast(out, dt)
@@ -126,7 +128,7 @@ class Div(Function):
     name = "DivBackward0"
 
     def forward(self, a, b, dt):
-        self.sa, self.sb = _shape(a), _shape(b)
+        self.sa, self.sb = _shapes(a, b)
         self.save(a, b)
         return _cast(np.true_divide(a, b), dt)
 
@@ -155,7 +157,7 @@ class Remainder(Function):
     name = "RemainderBackward1"
 
     def forward(self, a, b, dt):
-        self.sa, self.sb = _shape(a), _shape(b)
+        self.sa, self.sb = _shapes(a, b)
         self.save(a, b)
         if dt.kind == "f":
             return _cast(a - b * np.floor(np.true_divide(a, b)), dt)
@@ -195,7 +197,7 @@ class PowTensor(Function):
     name = "PowBackward1"
 
     def forward(self, a, b, dt):
-        self.sa, self.sb = _shape(a), _shape(b)
+        self.sa, self.sb = _shapes(a, b)
         out = _cast(np.power(a, b), dt)
         self.save(a, b, out)
         return out
@@ -534,7 +536,7 @@ class Where(Function):
     name = "WhereBackward0"
 
     def forward(self, a, b, cond, dt):
-        self.sa, self.sb = _shape(a), _shape(b)
+        self.sa, self.sb = _shapes(a, b)
         self.save(cond)
         return _cast(np.where(cond, a, b), dt)
 

@@ -106,10 +106,12 @@ def _torch_name(dt):
     return dtypes.TORCH_NAMES.get(dt, str(dt)).split(".")[-1].capitalize()
 
 
-def _reduce_call(whole, bydim, x, dim, keepdim, **kw):
-    x = tensor_arg(x)
+def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
+    if type(x) is not Tensor:
+        x = tensor_arg(x)
+    kw = {} if dtype is None else {"dtype": dtype}
     if dim is None:
-        return whole.apply(x, dim=None, keepdim=False, **kw)
+        return whole.apply(x, **kw)         # forward's defaults: all of x, no keepdim
     return bydim.apply(x, dim=dim, keepdim=keepdim, **kw)
 
 
