@@ -296,6 +296,39 @@ for _shape, _init in (("vec", _PX), ("mat", _PM), ("scalar", _PS)):
     case("pow/base_number/%s/operator" % _shape, _unary_src(_init, "2 ** x", _sc))
     case("pow/base_number/%s/func" % _shape, _unary_src(_init, "torch.pow(2, x)", _sc))
     case("pow/self/%s/operator" % _shape, _unary_src(_init, "x ** x", _sc))
+case("floordiv/float_number", """
+x = torch.tensor([5.0, -7.0, 0.5, -0.5])
+display(x // 2, x // -2, x // 0.75, 7 // torch.tensor([2.0, -2.0]), x // 0)
+""")
+case("floordiv/int", """
+n = torch.tensor([7, -7, 6, 0])
+display(n // 2, n // -2, n // 2.5, torch.floor_divide(n, 3), n.floor_divide(4))
+""")
+case("floordiv/requires_grad", """
+x = torch.tensor([5.0, -7.0], requires_grad=True)
+y = x // 2
+display(y, y.requires_grad)
+""")
+case("floordiv/error_backward", """
+x = torch.tensor([5.0, -7.0], requires_grad=True)
+torch.sum(x // 2).backward()
+""")
+case("floordiv/error_int_zero", """
+n = torch.tensor([7, -7])
+display(n // torch.tensor([1, 0]))
+""")
+case("remainder/error_int_zero", """
+n = torch.tensor([7, -7])
+display(n % 0)
+""")
+case("remainder/number_tensor", """
+x = torch.tensor([5.0, -7.0, 2.5], requires_grad=True)
+display(2 % x, 7.5 % x)
+""")
+case("remainder/number_tensor_backward", """
+x = torch.tensor([5.0, -7.0], requires_grad=True)
+torch.sum(2 % x).backward()
+""")
 case("pow/zero_exp", _unary_src(_PX, "x ** 0", False))
 case("pow/one_exp", _unary_src(_PX, "x ** 1", False))
 case("pow/float_exp_neg_base", _unary_src("x = torch.tensor([-2.0, -1.0, 1.0], requires_grad=True)", "x ** 2.0", False))
@@ -2362,7 +2395,7 @@ GRAD_FN_EXPRS = [
     # arithmetic
     "x + u", "x + 2", "2 + x", "x - u", "x - 2", "2 - x", "x * u", "x * 2", "2 * x",
     "x / u", "x / 2", "2 / x", "-x", "x ** 2", "x ** 0.5", "x ** u", "2 ** x", "x ** s",
-    "torch.pow(x, 2)", "torch.pow(2, x)", "x.pow(u)", "x % 2", "x % u", "x * x",
+    "torch.pow(x, 2)", "torch.pow(2, x)", "x.pow(u)", "x % 2", "x % u", "2 % x", "x // 2", "x * x",
     "f * 2", "f + x", "(x > 1) * x",
     # element-wise
     "x.exp()", "x.log()", "x.log2()", "x.log10()", "x.sqrt()", "x.sin()", "x.cos()",

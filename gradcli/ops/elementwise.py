@@ -151,6 +151,14 @@ class Reciprocal(Function):
         return (-g * out * out,)
 
 
+def _remainder(a, b, dt):
+    """a % b with the sign of b, computed as PyTorch does."""
+    _no_zero_divisor(b, dt)
+    if dt.kind == "f":
+        return _cast(a - b * np.floor(np.true_divide(a, b)), dt)
+    return _cast(np.remainder(a, b), dt)
+
+
 class Remainder(Function):
     """tensor % tensor (RemainderBackward1; tensor % number is RemainderBackward0)."""
     __slots__ = ("sa", "sb")
@@ -159,14 +167,48 @@ class Remainder(Function):
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
         self.save(a, b)
-        if dt.kind == "f":
-            return _cast(a - b * np.floor(np.true_divide(a, b)), dt)
-        return _cast(np.remainder(a, b), dt)
+        return _remainder(a, b, dt)
 
     def backward(self, g, F, a, b):
         n = self.needs
         return (F.sum_to(g, self.sa) if n[0] else None,
                 F.sum_to(-g * F.floor(a / b), self.sb) if n[1] else None)
+
+
+def _no_zero_divisor(b, dt):
+    """Integer division or remainder by zero is an error in PyTorch, not a value."""
+    if dt.kind in "biu" and not np.all(b):
+        raise GradRuntimeError("ZeroDivisionError")
+
+
+class NotDifferentiable(Function):
+    """PyTorch's node for an op without a derivative: the output requires grad,
+    prints as grad_fn=<NotImplemented>, and backward through it fails."""
+    __slots__ = ()
+    name = "NotImplemented"
+    aten = ""
+
+    def backward(self, g, F):
+        raise GradRuntimeError(f"derivative for aten::{self.aten} is not implemented")
+
+
+class FloorDivide(NotDifferentiable):
+    """a // b: floor(a / b), as Python rounds (NumPy's floor_divide is the same)."""
+    __slots__ = ()
+    aten = "floor_divide"
+
+    def forward(self, a, b, dt):
+        _no_zero_divisor(b, dt)
+        return _cast(np.floor_divide(a, b), dt)
+
+
+class RemainderRScalar(NotDifferentiable):
+    """number % tensor (PyTorch records no derivative for it)."""
+    __slots__ = ()
+    aten = "remainder"
+
+    def forward(self, b, a, dt):
+        return _remainder(a, b, dt)
 
 
 class PowScalar(Function):
@@ -298,7 +340,7 @@ def div(a, b):
 def remainder(a, b):
     a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
-        a = Tensor(np.asarray(a, dtype=dt))
+        return RemainderRScalar.apply(b, a, dt=dt)
     if type(b) is not Tensor:
         return RemainderScalar.apply(a, b, dt=dt)
     return Remainder.apply(a, b, dt=dt)
@@ -307,6 +349,16 @@ def remainder(a, b):
 class RemainderScalar(Remainder):
     __slots__ = ()
     name = "RemainderBackward0"
+
+
+@register("floor_divide", "floor_divide(input, other)", "input // other: floor of the quotient "
+          "(not differentiable, as in PyTorch)", method=True, category="arith")
+@internal("floor_divide")
+def floor_divide(a, b):
+    a, b, dt = _operands(a, b)
+    if type(a) is not Tensor:
+        a = Tensor(np.asarray(a, dtype=dt))
+    return FloorDivide.apply(a, b, dt=dt)
 
 
 @register("pow", "pow(input, exponent)", "input ** exponent (also ^)", method=True,
