@@ -248,7 +248,7 @@ def run_sources(session, sources, debug=False):
         try:
             session.run(text, filename=name)
         except GradError as e:
-            fill_column(e, text)
+            fill_column(e, e.origin[1] if e.origin else text)
             session.report(e, text)
             return e.exit_code
         except KeyboardInterrupt:

@@ -23,6 +23,7 @@ class State:
     out = None            # output sink (gradcli.output)
     line = 0              # line of the statement being run
     steps = 0
+    origin = None         # (file name, source text) of the program being run
 
 
 state = State()
@@ -459,7 +460,7 @@ class Compiler:
         def run(s):
             g = s if s.globals is None else s.globals
             d = {k: e(s) for k, e in defaults.items()}
-            s.vars[name] = UserFunction(name, tuple(names), d, code, g)
+            s.vars[name] = UserFunction(name, tuple(names), d, code, g, origin=state.origin)
         return run
 
     def s_with_stmt(self, node, display, in_function):
@@ -805,7 +806,8 @@ class Compiler:
 
         def run(s):
             g = s if s.globals is None else s.globals
-            return UserFunction("<lambda>", names, {}, code, g, is_lambda=True)
+            return UserFunction("<lambda>", names, {}, code, g, is_lambda=True,
+                                origin=state.origin)
         return run
 
     def _arguments(self, node):

@@ -15,6 +15,7 @@ class GradError(Exception):
 
     exit_code = 1
     type_name = "Error"
+    origin = None       # (file, source) when raised in a function defined in another file
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None,
                  hint: str | None = None, type_name: str | None = None):

@@ -128,6 +128,7 @@ class JsonOutput:
         s = session.current()
         self._emit({"kind": "error", "line": err.line, "column": err.column,
                     "type": err.type_name, "message": err.message, "hint": err.hint,
-                    "file": s.filename if s is not None else None})
+                    "file": err.origin[0] if err.origin else
+                    s.filename if s is not None else None})
         sys.stderr.write(rendered + "\n")
         sys.stderr.flush()

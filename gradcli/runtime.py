@@ -10,8 +10,8 @@ import numpy as np
 
 from . import dtypes
 from .autograd import AccumulateGrad, Function
-from .errors import (GradAttributeError, GradRuntimeError, GradTypeError, GradValueError,
-                     LimitError, did_you_mean)
+from .errors import (GradAttributeError, GradError, GradRuntimeError, GradTypeError,
+                     GradValueError, LimitError, did_you_mean)
 from .limits import check_items, limits
 from .ops import BUILTINS, FUNCTIONS
 from .ops.reduce import ValuesIndices
@@ -41,17 +41,17 @@ CONTINUE = object()
 
 class UserFunction:
     """A `def` or `lambda`: its body runs again (building a new graph) at every call."""
-    __slots__ = ("name", "params", "defaults", "body", "globals", "is_lambda")
+    __slots__ = ("name", "params", "defaults", "body", "globals", "is_lambda", "origin")
 
-    def __init__(self, name, params, defaults, body, globals, is_lambda=False):
+    def __init__(self, name, params, defaults, body, globals, is_lambda=False, origin=None):
         self.name, self.params, self.defaults = name, params, defaults
         self.body, self.globals, self.is_lambda = body, globals, is_lambda
+        self.origin = origin      # (file, source) where it was defined, for error reports
 
     def __repr__(self):
         return f"<function {self.name}>"
 
     def __call__(self, *args, **kwargs):
-        from .limits import limits
         params = self.params
         if len(args) > len(params):
             raise GradTypeError(f"{self.name}() takes {len(params)} positional argument"
@@ -79,6 +79,10 @@ class UserFunction:
         _call_depth.n = depth
         try:
             r = self.body(Scope(local, g, depth))
+        except GradError as e:
+            if e.origin is None:      # positioned in this function's body: in its file
+                e.origin = self.origin
+            raise
         finally:
             _call_depth.n = depth - 1
         if self.is_lambda:

@@ -99,6 +99,7 @@ class Session:
         if filename is not None:
             self.filename = filename
         self.activate()
+        state.origin = (self.filename, source)
         program = self.compile(source)
         scope = self.scope
         for i, (stmt, line) in enumerate(program):
@@ -119,4 +120,5 @@ class Session:
                 done(i)
 
     def report(self, err: GradError, source: str | None):
-        self.out.error(err, render(err, self.filename, source))
+        filename, source = err.origin or (self.filename, source)
+        self.out.error(err, render(err, filename, source))

@@ -98,6 +98,23 @@ def test_files_and_e_share_variables_in_command_line_order(tmp_path):
     assert r.stdout == "first\n14\n7\n"
 
 
+def test_error_inside_a_function_names_the_file_it_was_defined_in(tmp_path):
+    lib = tmp_path / "lib.ag"
+    lib.write_text("def f(x):\n    y = x + 1\n    return y @ y\n")
+    main = tmp_path / "main.ag"
+    main.write_text("a = 1\nb = 2\nprint(f(3))\n")
+    r = gradcli("eval", lib, main)
+    assert r.returncode == 1
+    caret(r.stderr, f"{lib}:3:14", "    return y @ y", 14)
+    r = gradcli("eval", "--json", lib, main)
+    (rec,) = records(r.stdout)
+    assert (rec["file"], rec["line"], rec["column"]) == (str(lib), 3, 14)
+    # a wrong call is the caller's error, in the caller's file
+    main.write_text("print(f(1, 2))\n")
+    r = gradcli("eval", lib, main)
+    assert r.stderr.startswith(f"{main}:1:"), r.stderr
+
+
 def test_stdin_dash_and_piped_stdin():
     prog = "x = tensor(3., requires_grad=true)\nbackward x^2\nprint(x.grad.item())\n"
     want = "x.grad = tensor(6.)\n6.0\n"
