@@ -7,7 +7,6 @@ and where it happened (line and column, 1-based).  `render` turns it into the
 """
 from __future__ import annotations
 
-import difflib
 
 
 class GradError(Exception):
@@ -82,6 +81,7 @@ class Interrupted(GradError):
 
 def did_you_mean(name: str, candidates) -> str | None:
     """A 'did you mean' hint with the nearest known name, or None."""
+    import difflib      # only when a name is wrong (saves start-up time)
     best = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"did you mean '{best[0]}'?" if best else None
 

@@ -1,7 +1,6 @@
 """Where a running program's output goes: text for people, JSON lines for programs."""
 from __future__ import annotations
 
-import json
 import math
 import sys
 
@@ -102,6 +101,7 @@ class JsonOutput:
         self.line = lambda: 0
 
     def _emit(self, record):
+        import json         # only under --json (saves start-up time)
         self.stream.write(json.dumps(record, allow_nan=False) + "\n")
         self.stream.flush()
 

@@ -3,7 +3,6 @@ indentation, and its errors turned into gradcli syntax errors with a position.""
 from __future__ import annotations
 
 import os
-from importlib import resources
 
 from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
@@ -61,12 +60,16 @@ class _Indenter(Indenter):
 
 
 def grammar_text() -> str:
-    try:
-        return resources.files("gradcli.grammar").joinpath("gradcli.lark").read_text("utf-8")
-    except ModuleNotFoundError:   # running from a source tree that is not installed
-        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        with open(os.path.join(here, "grammar", "gradcli.lark"), encoding="utf-8") as f:
-            return f.read()
+    """grammar/gradcli.lark: inside the installed package (gradcli/grammar/), or
+    beside the package in a source tree or an editable install."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in (os.path.join(here, "grammar", "gradcli.lark"),
+                 os.path.join(os.path.dirname(here), "grammar", "gradcli.lark")):
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                return f.read()
+    from importlib import resources      # a zipped or otherwise unusual install
+    return resources.files("gradcli.grammar").joinpath("gradcli.lark").read_text("utf-8")
 
 
 def _cache_path(text: str) -> str:
