@@ -332,11 +332,22 @@ def backward(tensors, gradient=None, retain_graph=None, create_graph=False, inpu
     backward_leaves(tensors, gradient, retain_graph, create_graph, grad_tensors)
 
 
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak.")
+
+
 def backward_leaves(tensors, gradient=None, retain_graph=None, create_graph=False,
                     grad_tensors=None):
     """backward(), returning the leaves whose .grad changed (for the `backward` command)."""
     if gradient is None:
         gradient = grad_tensors
+    if create_graph:
+        from .session import warn
+        warn(CREATE_GRAPH_WARNING)
     if type(tensors) is Tensor and gradient is None:       # out.backward(): the common case
         return run_backward((tensors,), (None,), truth(retain_graph) if retain_graph is not None
                             else bool(create_graph), truth(create_graph))

@@ -24,7 +24,8 @@ How a program is run (the same for cases and examples):
   * the first exception stops the program: its type name and the first line
     of its message are recorded, with the stdout written before it;
   * warnings (e.g. ``.grad`` of a non-leaf) go to stderr in torch; they are
-    recorded separately under "warnings" (informative only, not compared).
+    recorded separately under "warnings"; the tests require each one's text
+    on gradcli's stderr.
 
 Examples run in a fresh process each, after ``torch.manual_seed(EXAMPLE_SEED)``.
 This torch (2.13) seeds its default generator NON-deterministically at start-up

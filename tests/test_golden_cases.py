@@ -105,8 +105,13 @@ def error_needle(message):
     return squash(first)
 
 
-def check_result(result, stdout, error, what="program"):
-    """Assert that a gradcli run matches a golden record."""
+def check_result(result, stdout, error, what="program", warnings=()):
+    """Assert that a gradcli run matches a golden record: stdout, the error, and each
+    warning torch gave (its text, without torch's "(Triggered internally at ...)")."""
+    for w in warnings:
+        text = w.split(" (Triggered internally at")[0]
+        assert text in result.stderr, (
+            "%s: torch warned %r, not found in stderr:\n%s" % (what, text, result.stderr))
     if error is None:
         assert result.stdout == stdout, (
             "%s: stdout differs from torch's\n--- stderr ---\n%s" % (what, result.stderr))
@@ -141,7 +146,8 @@ CASES = load_golden("cases.json")
 def test_golden_case(name):
     case = CASES[name]
     result = run_cases({name: case["source"]})[name]
-    check_result(result, case["stdout"], case["error"], what=name)
+    check_result(result, case["stdout"], case["error"], what=name,
+                 warnings=case.get("warnings", ()))
 
 
 def test_error_needle():

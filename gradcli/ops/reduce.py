@@ -1,6 +1,8 @@
 """Reductions: sum mean prod max min norm std var logsumexp softmax log_softmax argmax argmin."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import dtypes
@@ -401,7 +403,16 @@ class Var(_Reduce):
         ax = self.setup(x, dim, keepdim)
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
         self.c = correction
-        var = np.asarray(np.var(x, axis=ax, ddof=correction, keepdims=keepdim))
+        if self.n - correction <= 0:
+            from ..session import warn
+            warn(f"{'std' if self.root else 'var'}(): degrees of freedom is <= 0. Correction "
+                 "should be strictly less than the reduction factor (input numel divided by "
+                 "output numel).")
+            with warnings.catch_warnings():      # NumPy's own RuntimeWarning says the same
+                warnings.simplefilter("ignore", RuntimeWarning)
+                var = np.asarray(np.var(x, axis=ax, ddof=correction, keepdims=keepdim))
+        else:
+            var = np.asarray(np.var(x, axis=ax, ddof=correction, keepdims=keepdim))
         out = np.sqrt(var) if self.root else var
         self.save(x, out)
         return out
