@@ -308,13 +308,15 @@ def _accumulate(a, b, create_graph):
 
 
 def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, inputs=None,
-                 allow_unused=False):
+                 allow_unused=False, accumulate=False):
     """Propagate gradients from `outputs` to the leaves.
 
     With `inputs` None, gradients are accumulated into each leaf's `.grad` (and
     into non-leaves that called `retain_grad()`); the leaves whose `.grad`
     changed are returned in creation order.  With `inputs` given (autograd.grad),
-    nothing's `.grad` is touched and the gradients of `inputs` are returned."""
+    nothing's `.grad` is touched and the gradients of `inputs` are returned;
+    with `accumulate` too (backward(inputs=...)), they are accumulated into the
+    `.grad` of those inputs only, which are returned as without `inputs`."""
     heads = []
     for out, g in zip(outputs, grad_outputs):
         if not isinstance(out, Tensor) or not out.requires_grad:
@@ -397,7 +399,15 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
         GradMode.enabled = prev_mode
         _FRESH.clear()
 
-    if capture is not None:
+    if accumulate:
+        try:
+            for t, r in zip(inputs, results):
+                if r is not None:
+                    _store_grad(t, r, create_graph)
+                    touched[id(t)] = t
+        finally:
+            _FRESH.clear()
+    elif capture is not None:
         for i, r in enumerate(results):
             if r is None and not allow_unused:
                 raise GradRuntimeError(

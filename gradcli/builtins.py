@@ -241,10 +241,11 @@ def fill_(x, value):
     return x
 
 
-@_method("backward", "x.backward(gradient=None, retain_graph=False, create_graph=False)",
+@_method("backward",
+         "x.backward(gradient=None, retain_graph=False, create_graph=False, inputs=None)",
          "accumulate gradients of x into the leaves' .grad")
 def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    backward_leaves(x, gradient, retain_graph, create_graph)
+    backward_leaves(x, gradient, retain_graph, create_graph, inputs=inputs)
 
 
 @_method("to", "x.to(dtype)", "a copy converted to dtype")
@@ -325,11 +326,12 @@ def _grad_tensor_arg(v):
     return None if v is None else tensor_arg(v)
 
 
-@register("backward", "backward(tensors, gradient=None, retain_graph=False, create_graph=False)",
+@register("backward",
+          "backward(tensors, gradient=None, retain_graph=False, create_graph=False, inputs=None)",
           "accumulate d(tensors)/d(leaf) into each leaf's .grad; returns none", category="autograd")
 def backward(tensors, gradient=None, retain_graph=None, create_graph=False, inputs=None,
              grad_tensors=None):
-    backward_leaves(tensors, gradient, retain_graph, create_graph, grad_tensors)
+    backward_leaves(tensors, gradient, retain_graph, create_graph, grad_tensors, inputs)
 
 
 CREATE_GRAPH_WARNING = (
@@ -341,14 +343,21 @@ CREATE_GRAPH_WARNING = (
 
 
 def backward_leaves(tensors, gradient=None, retain_graph=None, create_graph=False,
-                    grad_tensors=None):
+                    grad_tensors=None, inputs=None):
     """backward(), returning the leaves whose .grad changed (for the `backward` command)."""
     if gradient is None:
         gradient = grad_tensors
+    if inputs is not None:
+        inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+        if not inputs:
+            raise GradRuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        inputs = [tensor_arg(i) for i in inputs]
+        if not all(i.requires_grad for i in inputs):
+            raise GradRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if create_graph:
         from .session import warn
         warn(CREATE_GRAPH_WARNING)
-    if type(tensors) is Tensor and gradient is None:       # out.backward(): the common case
+    if type(tensors) is Tensor and gradient is None and inputs is None:    # out.backward()
         return run_backward((tensors,), (None,), truth(retain_graph) if retain_graph is not None
                             else bool(create_graph), truth(create_graph))
     outs = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
@@ -360,7 +369,7 @@ def backward_leaves(tensors, gradient=None, retain_graph=None, create_graph=Fals
     if retain_graph is None:
         retain_graph = bool(create_graph)
     return run_backward(outs, [_grad_tensor_arg(g) for g in grads], truth(retain_graph),
-                        truth(create_graph))
+                        truth(create_graph), inputs=inputs, accumulate=inputs is not None)
 
 
 @register("grad", "grad(outputs, inputs, grad_outputs=None, retain_graph=False, create_graph=False)",

@@ -1697,6 +1697,56 @@ case("autograd/backward_create_graph", """
     g.backward()
     x.grad
 """)
+case("autograd/backward_inputs_leaf", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0, 4.0], requires_grad=True)
+    y = (x * w).sum()
+    y.backward(inputs=[x], retain_graph=True)
+    x.grad
+    w.grad
+    y.backward(inputs=x, retain_graph=True)
+    x.grad
+    torch.autograd.backward(y, inputs=[w])
+    w.grad
+    x.grad
+""")
+case("autograd/backward_inputs_non_leaf", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2
+    y = (h * h).sum()
+    y.backward(inputs=[h])
+    h.grad
+    x.grad
+""")
+case("autograd/backward_inputs_unused", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = torch.tensor(5.0, requires_grad=True)
+    y = (x * x).sum()
+    y.backward(inputs=[x, z])
+    x.grad
+    z.grad
+""")
+case("autograd/backward_inputs_create_graph", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x ** 3).sum()
+    y.backward(inputs=[x], create_graph=True)
+    x.grad
+    g = x.grad.sum()
+    x.grad = None
+    g.backward()
+    x.grad
+""")
+case("autograd/backward_inputs_empty", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    y.backward(inputs=[])
+""")
+case("autograd/backward_inputs_no_grad", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = torch.tensor([1.0, 2.0])
+    y = (x * c).sum()
+    y.backward(inputs=[c])
+""")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)
