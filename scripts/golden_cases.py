@@ -1747,6 +1747,16 @@ case("autograd/backward_inputs_no_grad", """
     y = (x * c).sum()
     y.backward(inputs=[c])
 """)
+case("legacy/variable_volatile", """
+    from torch.autograd import Variable
+    v = Variable(torch.ones(2), volatile=True)
+    v
+    v.requires_grad
+""")
+case("legacy/variable_volatile_requires_grad", """
+    from torch.autograd import Variable
+    v = Variable(torch.ones(2), requires_grad=True, volatile=True)
+""")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import dtypes
 from ..convert import tensor_arg, to_array
-from ..errors import GradRuntimeError, GradTypeError
+from ..errors import GradRuntimeError, GradTypeError, GradValueError
 from ..tensor import Tensor
 from . import register
 from .shape import size_args
@@ -139,13 +139,13 @@ def _random(kind, size, dtype, requires_grad):
 
 @register("rand", "rand(*size, dtype=None, requires_grad=False)",
           "uniform random values in [0, 1) (PyTorch's generator, see seed)", category="creation")
-def rand(*size, dtype=None, requires_grad=False, generator=None):
+def rand(*size, dtype=None, requires_grad=False):
     return _random("rand", size, dtype, requires_grad)
 
 
 @register("randn", "randn(*size, dtype=None, requires_grad=False)",
           "standard normal random values (PyTorch's generator, see seed)", category="creation")
-def randn(*size, dtype=None, requires_grad=False, generator=None):
+def randn(*size, dtype=None, requires_grad=False):
     return _random("randn", size, dtype, requires_grad)
 
 
@@ -176,6 +176,11 @@ def full_like(input, fill_value, dtype=None, requires_grad=False):
           "legacy spelling of a leaf tensor (torch.autograd.Variable)", category="creation")
 def variable(data, requires_grad=False, volatile=False):
     x = tensor_arg(data)
+    if volatile:
+        from ..session import warn
+        warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.")
+        if requires_grad:
+            raise GradValueError("Variable can't be volatile and require_grad at the same time!")
     return leaf(x.data, requires_grad)
 
 
