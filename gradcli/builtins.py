@@ -12,6 +12,8 @@ import numpy as np
 from . import dtypes
 from .autograd import run_backward
 from .convert import tensor_arg, to_array, type_name
+from .device import Device, on_cpu
+from .device import device as _device
 from .errors import (GradAssertionError, GradRuntimeError, GradTypeError, GradValueError)
 from .ops import BUILTINS, FUNCTIONS, METHOD_ONLY, register
 from .ops.creation import REQUIRES_GRAD_ERROR
@@ -248,13 +250,44 @@ def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inp
     backward_leaves(x, gradient, retain_graph, create_graph, inputs=inputs)
 
 
-@_method("to", "x.to(dtype)", "a copy converted to dtype")
-def to_method(x, *args, dtype=None, **kw):
-    for a in args:
-        if a == "cpu" or a is None:
-            continue
-        dtype = a
-    return x if dtype is None else to(x, _dtype_arg(dtype))
+@_method("to", "x.to(dtype), x.to(device, dtype), x.to(other, copy=False)",
+         "x converted to dtype (x itself if it has it already, unless copy=true)")
+def to_method(x, *args, dtype=None, device=None, non_blocking=False, copy=False,
+              memory_format=None):
+    args = list(args)
+    if args and (args[0] is None or isinstance(args[0], (str, Device))):
+        device = args.pop(0)
+    if args and not isinstance(args[0], bool):
+        dtype = args.pop(0)
+    if args:
+        non_blocking = args.pop(0)
+    if args:
+        copy = args.pop(0)
+    if args or not isinstance(non_blocking, bool) or not isinstance(copy, bool):
+        raise GradTypeError("to() received an invalid combination of arguments: expected "
+                            "to(device=None, dtype=None, non_blocking=False, copy=False) or "
+                            "to(other, non_blocking=False, copy=False)")
+    on_cpu(device)
+    if isinstance(dtype, Tensor):
+        dtype = dtype.data.dtype
+    dt = x.data.dtype if dtype is None else _dtype_arg(dtype)
+    return to(x, dt, copy=copy)
+
+
+@_method("cpu", "x.cpu()", "x itself (gradcli computes on the CPU)")
+def cpu(x):
+    return x
+
+
+@_method("cuda", "x.cuda()", "an error: gradcli computes on the CPU only")
+def cuda(x, device=None, non_blocking=False):
+    on_cpu("cuda")
+
+
+@register("device", "device(type)", "torch.device: 'cpu' (the only one gradcli computes on)",
+          category="misc")
+def device(type, index=None):
+    return _device(type, index)
 
 
 @_method("type", "x.type(dtype=None)", "the type name, or a copy converted to dtype")
@@ -508,7 +541,8 @@ def namespace() -> dict:
         nn = Module("torch.nn", {"functional": functional})
         autograd_functional = Module("torch.autograd.functional")
         autograd = Module("torch.autograd", {"functional": autograd_functional})
-        torch_members.update({"nn": nn, "autograd": autograd})
+        cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
+        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda})
         ns["torch"] = Module("torch", torch_members)
         ns["F"] = functional
         _namespace = ns

@@ -338,4 +338,7 @@ def show_str(value) -> str:
     """What `print` writes for a value: like Python's `str`."""
     if isinstance(value, str):
         return value
+    from .device import Device
+    if type(value) is Device:
+        return str(value)        # print(torch.device("cpu")) writes cpu
     return show(value)

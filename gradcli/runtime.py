@@ -10,6 +10,7 @@ import numpy as np
 
 from . import dtypes
 from .autograd import AccumulateGrad, Function
+from .device import CPU, Device
 from .errors import (GradAttributeError, GradError, GradRuntimeError, GradTypeError,
                      GradValueError, LimitError, did_you_mean)
 from .limits import check_items, limits
@@ -403,8 +404,9 @@ TENSOR_ATTRS = {
     "T": lambda t: FUNCTIONS["numpy_T"](t),
     "mT": lambda t: FUNCTIONS["transpose"](t, -2, -1),
     "ndim": lambda t: t.data.ndim,
-    "device": lambda t: "cpu",
+    "device": lambda t: CPU,
     "is_cuda": lambda t: False,
+    "is_cpu": lambda t: True,
     "retains_grad": lambda t: t.retains_grad,
     "real": lambda t: t,
     "itemsize": lambda t: t.data.dtype.itemsize,
@@ -444,6 +446,8 @@ def get_attr(obj, name):
             return BoundMethod(obj, "name", lambda o: "torch::autograd::AccumulateGrad")
     if isinstance(obj, ValuesIndices) and name in ("values", "indices"):
         return obj[0] if name == "values" else obj[1]
+    if type(obj) is Device and name in ("type", "index"):
+        return obj.type if name == "type" else obj.index
     if isinstance(obj, dtypes.DType) and name == "is_floating_point":
         return obj.is_floating_point
     if isinstance(obj, str) and name in STR_METHODS:

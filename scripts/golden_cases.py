@@ -1757,6 +1757,48 @@ case("legacy/variable_volatile_requires_grad", """
     from torch.autograd import Variable
     v = Variable(torch.ones(2), requires_grad=True, volatile=True)
 """)
+case("device/cpu_everywhere", """
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    device
+    print(device)
+    x = torch.ones(2, 2, device=device, requires_grad=True)
+    x.device
+    x.device.type
+    x.device.index
+    x.is_cpu
+    x.is_cuda
+    x.to(device, torch.float32)
+    x.to(copy=True)
+    x.to("cpu").requires_grad
+    t = torch.tensor([1.0, 2.0], device="cpu")
+    t.to(x)
+    t.to(torch.int64)
+    t.to("cpu:1", torch.float32)
+    torch.device("cpu", 0)
+    torch.device("cuda:1")
+    torch.randn(2, device=device).shape
+    torch.zeros_like(x, device="cpu")
+    torch.arange(3, device="cpu")
+    x.cpu().requires_grad
+    torch.cuda.device_count()
+""")
+case("device/cuda_tensor", """
+    x = torch.ones(2, device="cuda")
+""")
+case("device/cuda_method", """
+    x = torch.ones(2)
+    x.cuda()
+""")
+case("device/mps", """
+    x = torch.ones(2)
+    x.to("mps")
+""")
+case("device/unknown_type", """
+    torch.device("gpu")
+""")
+case("device/bad_index", """
+    torch.device("cuda:x")
+""")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)

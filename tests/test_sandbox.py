@@ -177,6 +177,7 @@ VALUES = {
     "list": "[1, 2]",
     "tuple": "(1, 2)",
     "range": "range(3)",
+    "device": 'torch.device("cpu")',
     "builtin": "print",
     "builtin method": "ones(2).sum",
     "str method": '"a".format',
@@ -198,13 +199,14 @@ SAFE_TYPES = (type(None), bool, int, float, str, tuple, list, dict, range)
 def _allowed_value(v):
     """What an attribute may give a program: language values, never Python machinery."""
     from gradcli.autograd import AccumulateGrad, Function
+    from gradcli.device import Device
     from gradcli.dtypes import DType
     from gradcli.ops.reduce import ValuesIndices
     from gradcli.tensor import Tensor
     if isinstance(v, (type, types.ModuleType, types.CodeType, types.FrameType,
                       types.TracebackType, types.GeneratorType)):
         return False
-    if isinstance(v, (Tensor, Function, AccumulateGrad, DType, ValuesIndices, runtime.Size,
+    if isinstance(v, (Tensor, Function, AccumulateGrad, DType, Device, ValuesIndices, runtime.Size,
                       runtime.BoundMethod, runtime.BuiltinFunction, runtime.Module,
                       runtime.UserFunction, runtime.GradModeContext) + SAFE_TYPES):
         return True

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import dtypes
 from ..convert import tensor_arg, to_array
+from ..device import on_cpu
 from ..errors import GradRuntimeError, GradTypeError, GradValueError
 from ..tensor import Tensor
 from . import register
@@ -40,7 +41,8 @@ def _check_sizes(size):
 
 @register("tensor", "tensor(data, dtype=None, requires_grad=False)",
           "a tensor from a number or nested list", category="creation")
-def tensor(data, dtype=None, requires_grad=False):
+def tensor(data, dtype=None, requires_grad=False, device=None):
+    on_cpu(device)
     arr = to_array(data, None if dtype is None else _dt(dtype))
     if isinstance(data, Tensor):
         arr = arr.copy()
@@ -54,19 +56,22 @@ def _filled(value, size, dtype, requires_grad):
 
 @register("ones", "ones(*size, dtype=None, requires_grad=False)", "a tensor of ones",
           category="creation")
-def ones(*size, dtype=None, requires_grad=False):
+def ones(*size, dtype=None, requires_grad=False, device=None):
+    on_cpu(device)
     return _filled(1, size, dtype, requires_grad)
 
 
 @register("zeros", "zeros(*size, dtype=None, requires_grad=False)", "a tensor of zeros",
           category="creation", aliases=("empty",))
-def zeros(*size, dtype=None, requires_grad=False):
+def zeros(*size, dtype=None, requires_grad=False, device=None):
+    on_cpu(device)
     return _filled(0, size, dtype, requires_grad)
 
 
 @register("full", "full(size, fill_value, dtype=None, requires_grad=False)",
           "a tensor filled with one value", category="creation")
-def full(size, fill_value, dtype=None, requires_grad=False):
+def full(size, fill_value, dtype=None, requires_grad=False, device=None):
+    on_cpu(device)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     if dtype is None:
@@ -76,7 +81,8 @@ def full(size, fill_value, dtype=None, requires_grad=False):
 
 @register("eye", "eye(n, m=None, dtype=None, requires_grad=False)", "identity matrix",
           category="creation")
-def eye(n, m=None, dtype=None, requires_grad=False):
+def eye(n, m=None, dtype=None, requires_grad=False, device=None):
+    on_cpu(device)
     m = n if m is None else m
     _check_sizes((n, m))
     return leaf(np.eye(n, m, dtype=_dt(dtype)), requires_grad)
@@ -88,7 +94,8 @@ def _num(v):
 
 @register("arange", "arange(start=0, end, step=1, dtype=None, requires_grad=False)",
           "evenly spaced values in [start, end)", category="creation")
-def arange(start, end=None, step=1, dtype=None, requires_grad=False):
+def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
+    on_cpu(device)
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
         start, end = 0, start
@@ -109,7 +116,8 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False):
 
 @register("linspace", "linspace(start, end, steps, dtype=None, requires_grad=False)",
           "steps values evenly spaced from start to end", category="creation")
-def linspace(start, end, steps, dtype=None, requires_grad=False):
+def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
+    on_cpu(device)
     start, end, steps = _num(start), _num(end), _num(steps)
     if steps < 0:
         raise GradRuntimeError("number of steps must be non-negative")
@@ -139,19 +147,22 @@ def _random(kind, size, dtype, requires_grad):
 
 @register("rand", "rand(*size, dtype=None, requires_grad=False)",
           "uniform random values in [0, 1) (PyTorch's generator, see seed)", category="creation")
-def rand(*size, dtype=None, requires_grad=False):
+def rand(*size, dtype=None, requires_grad=False, device=None):
+    on_cpu(device)
     return _random("rand", size, dtype, requires_grad)
 
 
 @register("randn", "randn(*size, dtype=None, requires_grad=False)",
           "standard normal random values (PyTorch's generator, see seed)", category="creation")
-def randn(*size, dtype=None, requires_grad=False):
+def randn(*size, dtype=None, requires_grad=False, device=None):
+    on_cpu(device)
     return _random("randn", size, dtype, requires_grad)
 
 
 def _like(fn, name, doc):
     @register(name, f"{name}(input, dtype=None, requires_grad=False)", doc, category="creation")
-    def like(input, dtype=None, requires_grad=False):
+    def like(input, dtype=None, requires_grad=False, device=None):
+        on_cpu(device)
         x = tensor_arg(input)
         return fn(x.data.shape, dtype=dtypes.DType(x.data.dtype) if dtype is None else dtype,
                   requires_grad=requires_grad)
@@ -166,7 +177,8 @@ _like(rand, "rand_like", "uniform [0, 1) values in the shape of input")
 
 @register("full_like", "full_like(input, fill_value, dtype=None, requires_grad=False)",
           "fill_value in the shape (and dtype) of input", category="creation")
-def full_like(input, fill_value, dtype=None, requires_grad=False):
+def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
+    on_cpu(device)
     x = tensor_arg(input)
     return full(x.data.shape, fill_value, dtype=dtypes.DType(x.data.dtype) if dtype is None else dtype,
                 requires_grad=requires_grad)

@@ -561,10 +561,10 @@ class ToCopy(Function):
 
 
 @internal("to")
-def to(x, dtype):
+def to(x, dtype, copy=False):
     x = tensor_arg(x)
     dtype = dtypes.as_numpy(dtype)
-    if x.data.dtype == dtype:
+    if x.data.dtype == dtype and not copy:
         return x
     if x.requires_grad and dtype.kind != "f":
         return Tensor(x.data.astype(dtype))
