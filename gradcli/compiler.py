@@ -56,17 +56,10 @@ def translate_python_error(exc) -> GradError:
     import re
     m = re.search(r"operands could not be broadcast together with shapes \(([\d, ]*)\)\s*\(([\d, ]*)\)", msg)
     if m:
-        from .errors import ShapeError
+        from .errors import broadcast_error
         sa = [int(v) for v in m.group(1).replace(" ", "").split(",") if v]
         sb = [int(v) for v in m.group(2).replace(" ", "").split(",") if v]
-        n = max(len(sa), len(sb))
-        pa, pb = [1] * (n - len(sa)) + sa, [1] * (n - len(sb)) + sb
-        for i in range(n - 1, -1, -1):
-            if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
-                return ShapeError(
-                    f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) "
-                    f"at non-singleton dimension {i}", hint=f"shapes {sa} and {sb}")
-        return ShapeError(msg)
+        return broadcast_error(sa, sb)
     m = re.match(r"(?:[\w.<>]+\(\) )?got an unexpected keyword argument '(\w+)'", msg)
     if m:
         return GradTypeError(f"unexpected keyword argument '{m.group(1)}'")

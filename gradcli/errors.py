@@ -66,6 +66,19 @@ class ShapeError(GradError):
     type_name = "ShapeError"
 
 
+def broadcast_error(sa, sb) -> ShapeError:
+    """PyTorch's message for two shapes that do not broadcast together."""
+    sa, sb = list(sa), list(sb)
+    n = max(len(sa), len(sb))
+    pa, pb = [1] * (n - len(sa)) + sa, [1] * (n - len(sb)) + sb
+    for i in range(n - 1, -1, -1):
+        if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
+            return ShapeError(
+                f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) "
+                f"at non-singleton dimension {i}", hint=f"shapes {sa} and {sb}")
+    return ShapeError(f"shapes {sa} and {sb} cannot be broadcast together")
+
+
 class GradAssertionError(GradError):
     type_name = "AssertionError"
 

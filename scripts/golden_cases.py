@@ -1799,6 +1799,118 @@ case("device/unknown_type", """
 case("device/bad_index", """
     torch.device("cuda:x")
 """)
+case("loss/autograd_tutorial_bce_with_logits", """
+    x = torch.ones(5)
+    y = torch.zeros(3)
+    w = torch.tensor([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6], [-0.7, 0.8, 0.9], [1.0, -1.1, 1.2],
+                      [0.13, 0.14, -0.15]], requires_grad=True)
+    b = torch.tensor([0.5, -0.25, 0.125], requires_grad=True)
+    z = torch.matmul(x, w) + b
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y)
+    print(f"Gradient function for z = {z.grad_fn}")
+    print(f"Gradient function for loss = {loss.grad_fn}")
+    loss.backward()
+    print(w.grad)
+    print(b.grad)
+""")
+LOSS_SETUP = """
+    a = torch.tensor([[0.5, -1.2, 2.0, 0.1], [-0.3, 0.8, -2.5, 1.7], [1.1, -0.4, 0.6, -0.9]],
+                     requires_grad=True)
+    t = torch.tensor([[0.2, 0.9, 0.5, 0.0], [1.0, 0.3, 0.7, 0.4], [0.6, 0.1, 0.8, 1.0]],
+                     requires_grad=True)
+    c = torch.tensor([1, 0, 3])
+"""
+for _red in ("mean", "sum", "none"):
+    for _name, _call, _t in (
+            ("mse", "F.mse_loss(a, t, reduction=R)", True),
+            ("l1", "F.l1_loss(a, t, reduction=R)", True),
+            ("bce_with_logits", "F.binary_cross_entropy_with_logits(a, t, reduction=R)", True),
+            ("bce_with_logits_weights", "F.binary_cross_entropy_with_logits(a, t, reduction=R, "
+             "weight=torch.tensor([0.5, 1.0, 1.5, 2.0]), pos_weight=torch.tensor([1.0, 2.0, 0.5, 3.0]))",
+             True),
+            ("bce", "F.binary_cross_entropy(torch.sigmoid(a), t, reduction=R)", True),
+            ("cross_entropy", "F.cross_entropy(a, c, reduction=R)", False),
+            ("cross_entropy_weight", "F.cross_entropy(a, c, reduction=R, "
+             "weight=torch.tensor([1.0, 2.0, 3.0, 4.0]))", False),
+            ("cross_entropy_probs", "F.cross_entropy(a, t.softmax(dim=1), reduction=R)", True),
+            ("nll_ignore", "F.nll_loss(F.log_softmax(a, dim=1), torch.tensor([1, -100, 3]), "
+             "reduction=R)", False)):
+        case(f"loss/{_name}_{_red}", LOSS_SETUP + f"""
+    loss = {_call.replace("R", repr(_red))}
+    loss
+    loss.sum().backward()
+    a.grad
+""" + ("    t.grad\n" if _t else ""))
+case("loss/modules", LOSS_SETUP + """
+    loss_fn = torch.nn.MSELoss()
+    loss_fn
+    loss_fn(a, t)
+    ce = torch.nn.CrossEntropyLoss(reduction="sum")
+    ce(a, c)
+    torch.nn.BCEWithLogitsLoss()(a, t)
+    torch.nn.NLLLoss()(a, c)
+    torch.nn.L1Loss(reduction="none")(a, t)
+    torch.nn.BCELoss()(torch.sigmoid(a), t)
+""")
+case("loss/second_order", LOSS_SETUP + """
+    g, = torch.autograd.grad(F.binary_cross_entropy_with_logits(a, t), a, create_graph=True)
+    g.sum().backward()
+    a.grad
+    t.grad
+""")
+case("loss/legacy_size_average", """
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([0.0, 0.0])
+    F.mse_loss(a, b, size_average=False)
+    F.mse_loss(a, b, reduce=False)
+    torch.nn.MSELoss(size_average=True, reduction="sum")(a, b)
+""")
+case("loss/cross_entropy_probs_3d", """
+    v = torch.tensor([[[0.2, -1.0], [3.0, 0.5], [0.1, 0.7]], [[1.2, 0.3], [-0.5, 0.25], [2.0, -2.0]]],
+                     requires_grad=True)
+    p = torch.tensor([[[0.2, 0.5], [0.3, 0.25], [0.5, 0.25]], [[0.1, 0.6], [0.8, 0.2], [0.1, 0.2]]])
+    loss = F.cross_entropy(v, p)
+    loss
+    loss.backward()
+    v.grad
+""")
+case("loss/cross_entropy_1d", """
+    v = torch.tensor([0.2, -1.0, 3.0, 0.5], requires_grad=True)
+    loss = F.cross_entropy(v, torch.tensor(2))
+    loss
+    loss.backward()
+    v.grad
+""")
+case("loss/nll_all_ignored", """
+    v = torch.tensor([[0.2, -1.0], [3.0, 0.5]], requires_grad=True)
+    F.nll_loss(v, torch.tensor([-100, -100]))
+""")
+case("loss/mse_broadcast_warns", """
+    v = torch.tensor([[0.2, -1.0], [3.0, 0.5]], requires_grad=True)
+    loss = F.mse_loss(v, torch.tensor([1.0, 2.0]))
+    loss
+    loss.backward()
+    v.grad
+""")
+case("loss/mse_int_target", """
+    v = torch.tensor([[0.2, -1.0], [3.0, 0.5]], requires_grad=True)
+    F.mse_loss(v, torch.tensor([[1, 2], [3, 4]]))
+""")
+for _name, _src in (
+        ("bad_reduction", "F.mse_loss(v, v, reduction='avg')"),
+        ("bce_out_of_range", "F.binary_cross_entropy(v, torch.rand(2, 2))"),
+        ("bce_size", "F.binary_cross_entropy(torch.sigmoid(v), torch.rand(2))"),
+        ("bce_with_logits_size", "F.binary_cross_entropy_with_logits(v, torch.rand(2))"),
+        ("bce_with_logits_int_target", "F.binary_cross_entropy_with_logits(v, torch.ones(2, 2, dtype=torch.long))"),
+        ("nll_out_of_bounds", "F.nll_loss(v, torch.tensor([0, 5]))"),
+        ("nll_negative", "F.cross_entropy(v, torch.tensor([0, -1]))"),
+        ("nll_float_target", "F.nll_loss(v, torch.tensor([0.0, 1.0]))"),
+        ("nll_batch", "F.nll_loss(v, torch.tensor([0, 1, 1]))"),
+        ("mse_shapes", "F.mse_loss(v, torch.ones(3))")):
+    case(f"loss/error_{_name}", f"""
+    v = torch.tensor([[0.2, -1.0], [3.0, 0.5]], requires_grad=True)
+    {_src}
+""")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)

@@ -49,6 +49,15 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
     return leaf(arr, requires_grad)
 
 
+def _sizes(sizes, size, name):
+    """The sizes given as *size, or as the keyword size= (torch.ones(size=(2, 3)))."""
+    if size is None:
+        return sizes
+    if sizes:
+        raise GradTypeError(f"{name}() got multiple values for argument 'size'")
+    return (size,)
+
+
 def _filled(value, size, dtype, requires_grad):
     size = _check_sizes(size_args(size))
     return leaf(np.full(size, value, dtype=_dt(dtype)), requires_grad)
@@ -56,15 +65,17 @@ def _filled(value, size, dtype, requires_grad):
 
 @register("ones", "ones(*size, dtype=None, requires_grad=False)", "a tensor of ones",
           category="creation")
-def ones(*size, dtype=None, requires_grad=False, device=None):
+def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
+    size = _sizes(sizes, size, "ones")
     return _filled(1, size, dtype, requires_grad)
 
 
 @register("zeros", "zeros(*size, dtype=None, requires_grad=False)", "a tensor of zeros",
           category="creation", aliases=("empty",))
-def zeros(*size, dtype=None, requires_grad=False, device=None):
+def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
+    size = _sizes(sizes, size, "zeros")
     return _filled(0, size, dtype, requires_grad)
 
 
@@ -147,15 +158,17 @@ def _random(kind, size, dtype, requires_grad):
 
 @register("rand", "rand(*size, dtype=None, requires_grad=False)",
           "uniform random values in [0, 1) (PyTorch's generator, see seed)", category="creation")
-def rand(*size, dtype=None, requires_grad=False, device=None):
+def rand(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
+    size = _sizes(sizes, size, "rand")
     return _random("rand", size, dtype, requires_grad)
 
 
 @register("randn", "randn(*size, dtype=None, requires_grad=False)",
           "standard normal random values (PyTorch's generator, see seed)", category="creation")
-def randn(*size, dtype=None, requires_grad=False, device=None):
+def randn(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
+    size = _sizes(sizes, size, "randn")
     return _random("randn", size, dtype, requires_grad)
 
 

@@ -1,0 +1,398 @@
+"""Loss functions: torch.nn.functional's `mse_loss`, `l1_loss`, `binary_cross_entropy`,
+`binary_cross_entropy_with_logits`, `nll_loss` and `cross_entropy`, and the torch.nn
+modules that wrap them (`nn.MSELoss()` ...).
+
+Each fused loss is one node, as in PyTorch (`MseLossBackward0` ...).  Its VJP
+saves only the inputs and recomputes from them with `F`, so it is differentiable
+again under create_graph.  `reduction` is "mean" (the default), "sum" or "none".
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd import Function
+from ..convert import tensor_arg
+from ..errors import (GradIndexError, GradRuntimeError, GradTypeError, GradValueError,
+                      broadcast_error)
+from ..tensor import Tensor
+from . import Arg, register
+from .reduce import log_softmax
+
+REDUCTIONS = ("mean", "sum", "none")
+SCALAR_NAMES = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long",
+                "int32": "Int", "uint8": "Byte", "bool": "Bool"}      # c10's ScalarType names
+P = Arg((2, 3), 0.05, 0.95)                 # probabilities, away from 0 and 1
+T = Arg((2, 3), 0.0, 1.0, grad=False)       # targets
+
+
+def _reduction(reduction, size_average=None, reduce=None):
+    """The reduction asked for; the legacy size_average/reduce win when given, as in PyTorch."""
+    if size_average is not None or reduce is not None:
+        size_average = True if size_average is None else size_average
+        reduce = True if reduce is None else reduce
+        reduction = ("mean" if size_average else "sum") if reduce else "none"
+        from ..session import warn
+        warn("size_average and reduce args will be deprecated, please use "
+             f"reduction='{reduction}' instead.")
+    if reduction not in REDUCTIONS:
+        raise GradValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
+def _reduce(loss, reduction):
+    """Forward: the element-wise loss reduced as asked."""
+    if reduction == "none":
+        return loss
+    return np.sum(loss) if reduction == "sum" else np.mean(loss)
+
+
+def _spread(g, F, shape, reduction):
+    """Backward of the reduction: the head gradient per element."""
+    if reduction == "none":
+        return g
+    if reduction == "mean":
+        g = g / max(int(np.prod(shape)), 1)
+    return F.broadcast_to(g, shape)
+
+
+def _c(F, a):
+    """A constant array as the VJP's namespace needs it (a Tensor under create_graph)."""
+    return Tensor(a) if F.tensor_mode and a is not None else a
+
+
+def _floats(input, target):
+    x, y = tensor_arg(input), tensor_arg(target)
+    dt = dtypes.result_type(x, y)
+    if dt.kind != "f":
+        dt = dtypes.default.float
+    return (x if x.data.dtype == dt else _to(x, dt)), (y if y.data.dtype == dt else _to(y, dt))
+
+
+def _to(t, dt):
+    from .shape import to
+    return to(t, dt)
+
+
+class _Loss(Function):
+    __slots__ = ("reduction", "shape")
+
+    def setup(self, x, y, reduction):
+        self.reduction = reduction
+        self.shape = broadcast_shape(x.shape, y.shape)
+
+
+def broadcast_shape(sa, sb):
+    try:
+        return np.broadcast_shapes(sa, sb)
+    except ValueError:
+        raise broadcast_error(sa, sb) from None
+
+
+def _pair(F, gx, gy, x, y):
+    """The gradients of both operands, summed back to their shapes."""
+    return F.sum_to(gx, x.shape), F.sum_to(gy, y.shape)
+
+
+class MseLoss(_Loss):
+    __slots__ = ()
+    name = "MseLossBackward0"
+
+    def forward(self, x, y, reduction="mean"):
+        self.setup(x, y, reduction)
+        self.save(x, y)
+        d = x - y
+        return _reduce(d * d, reduction)
+
+    def backward(self, g, F, x, y):
+        gd = _spread(g, F, self.shape, self.reduction) * (2 * (x - y))
+        return _pair(F, gd, -gd, x, y)
+
+
+def _size_warning(x, y):
+    if x.data.shape != y.data.shape:
+        from ..session import warn
+        warn(f"Using a target size (torch.Size({list(y.data.shape)})) that is different to the "
+             f"input size (torch.Size({list(x.data.shape)})). This will likely lead to "
+             "incorrect results due to broadcasting. Please ensure they have the same size.")
+
+
+@register("mse_loss", "mse_loss(input, target, reduction='mean')",
+          "mean squared error: mean((input - target) ^ 2)",
+          checks=[((Arg((2, 3)), Arg((2, 3))), {}), ((Arg((3,)), T), {"reduction": "sum"}),
+                  ((Arg((2, 3)), Arg((2, 3))), {"reduction": "none"})], category="loss")
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    x, y = _floats(input, target)
+    _size_warning(x, y)
+    return MseLoss.apply(x, y, reduction=_reduction(reduction, size_average, reduce))
+
+
+@register("l1_loss", "l1_loss(input, target, reduction='mean')",
+          "mean absolute error: mean(abs(input - target))",
+          checks=[((Arg((2, 3)), T), {}), ((Arg((3,)), Arg((3,))), {"reduction": "none"})],
+          category="loss")
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    from . import FUNCTIONS
+    x, y = _floats(input, target)
+    _size_warning(x, y)
+    loss = FUNCTIONS["abs"](x - y)            # PyTorch records the same: Mean/Sum over Abs
+    reduction = _reduction(reduction, size_average, reduce)
+    if reduction == "none":
+        return loss
+    return FUNCTIONS["sum" if reduction == "sum" else "mean"](loss)
+
+
+def _same_size(x, y):
+    if x.data.shape != y.data.shape:
+        raise GradValueError(f"Target size (torch.Size({list(y.data.shape)})) must be the same "
+                             f"as input size (torch.Size({list(x.data.shape)}))")
+
+
+class BCEWithLogits(_Loss):
+    """(1 - y) x + lw softplus(-x), lw = 1 + (pos_weight - 1) y; times weight."""
+    __slots__ = ("w", "pw")
+    name = "BinaryCrossEntropyWithLogitsBackward0"
+
+    def forward(self, x, y, w, pw, reduction="mean"):
+        self.setup(x, y, reduction)
+        self.save(x, y)
+        self.w, self.pw = w, pw
+        m = np.maximum(-x, 0)
+        softplus = np.log(np.exp(-m) + np.exp(-x - m)) + m
+        lw = 1 if pw is None else (pw - 1) * y + 1
+        loss = (1 - y) * x + lw * softplus
+        return _reduce(loss if w is None else loss * w, reduction)
+
+    def backward(self, g, F, x, y):
+        w, pw = _c(F, self.w), _c(F, self.pw)
+        gl = _spread(g, F, self.shape, self.reduction)
+        if w is not None:
+            gl = gl * w
+        sig = 1 / (1 + F.exp(-x))
+        if pw is None:
+            return (*_pair(F, gl * (sig - y), gl * -x, x, y), None, None)
+        softplus = F.log(1 + F.exp(-F.abs(x))) + (F.abs(x) - x) / 2
+        lw = y * (pw - 1) + 1
+        gx = gl * ((1 - y) - lw * (1 - sig))
+        gy = gl * (softplus * (pw - 1) - x)
+        return (*_pair(F, gx, gy, x, y), None, None)
+
+
+def _const(t):
+    """An optional weight: an array (PyTorch does not differentiate weights here)."""
+    return None if t is None else tensor_arg(t).data
+
+
+@register("binary_cross_entropy_with_logits",
+          "binary_cross_entropy_with_logits(input, target, weight=None, reduction='mean', "
+          "pos_weight=None)", "binary cross entropy of sigmoid(input), computed stably",
+          checks=[((Arg((2, 3)), T), {}), ((Arg((2, 3)), Arg((2, 3), 0, 1)), {"reduction": "sum"}),
+                  ((Arg((2, 3)), Arg((2, 3), 0, 1)),
+                   {"pos_weight": [0.5, 2.0, 3.0], "reduction": "none"})],
+          category="loss")
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    x, y = tensor_arg(input), tensor_arg(target)
+    _same_size(x, y)
+    if y.data.dtype.kind != "f":
+        raise GradRuntimeError(f"result type {SCALAR_NAMES[x.data.dtype.name]} can't be cast to "
+                               f"the desired output type {SCALAR_NAMES[y.data.dtype.name]}")
+    x, y = _floats(x, y)
+    return BCEWithLogits.apply(x, y, _const(weight), _const(pos_weight),
+                               reduction=_reduction(reduction, size_average, reduce))
+
+
+class BCE(_Loss):
+    """-w (y log x + (1 - y) log(1 - x)), each log clamped at -100 as in PyTorch."""
+    __slots__ = ("w",)
+    name = "BinaryCrossEntropyBackward0"
+
+    def forward(self, x, y, w, reduction="mean"):
+        self.setup(x, y, reduction)
+        self.save(x, y)
+        self.w = w
+        log_x = np.maximum(np.log(x), -100)
+        log_1x = np.maximum(np.log1p(-x), -100)
+        loss = -(y * log_x + (1 - y) * log_1x)
+        return _reduce(loss if w is None else loss * w, reduction)
+
+    def backward(self, g, F, x, y):
+        w = _c(F, self.w)
+        gl = _spread(g, F, self.shape, self.reduction)
+        if w is not None:
+            gl = gl * w
+        denom = (1 - x) * x
+        if not F.tensor_mode:
+            denom = np.maximum(denom, 1e-12)        # PyTorch's EPSILON
+        return (*_pair(F, gl * (x - y) / denom, gl * (F.log(1 - x) - F.log(x)), x, y), None)
+
+
+@register("binary_cross_entropy",
+          "binary_cross_entropy(input, target, weight=None, reduction='mean')",
+          "binary cross entropy of probabilities input against target",
+          checks=[((P, T), {}), ((P, Arg((2, 3), 0, 1)), {"reduction": "none"})],
+          category="loss")
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    x, y = _floats(input, target)
+    if x.data.shape != y.data.shape:
+        raise GradValueError(f"Using a target size (torch.Size({list(y.data.shape)})) that is "
+                             f"different to the input size (torch.Size({list(x.data.shape)})) "
+                             "is deprecated. Please ensure they have the same size.")
+    if not np.all((x.data >= 0) & (x.data <= 1)):
+        raise GradRuntimeError("all elements of input should be between 0 and 1")
+    return BCE.apply(x, y, _const(weight), reduction=_reduction(reduction, size_average, reduce))
+
+
+class NllLoss(Function):
+    """-input[i, target[i]] * weight[target[i]], summed, or averaged by the weights."""
+    __slots__ = ("reduction", "shape", "index", "coef")
+    name = "NllLossBackward0"
+
+    def forward(self, x, rows, cols, coef, reduction="mean"):
+        self.reduction, self.shape = reduction, x.shape
+        self.save(x)          # as PyTorch: a second backward without retain_graph fails
+        self.index = (rows, cols) if x.ndim == 2 else (cols,)
+        picked = -x[self.index] * coef
+        if reduction == "none":
+            self.coef = coef
+            return picked if x.ndim == 2 else picked.reshape(())
+        total = np.sum(picked)
+        if reduction == "mean":
+            wsum = np.sum(coef)
+            coef = coef / wsum if wsum else coef * np.nan
+            total = total / wsum if wsum else np.float64("nan").astype(x.dtype)
+        self.coef = coef
+        return np.asarray(total, dtype=x.dtype)
+
+    def backward(self, g, F, x):
+        n = self.coef.shape[0]
+        if self.reduction == "none":
+            g = F.reshape(g, (n,))
+        else:
+            g = F.broadcast_to(g, (n,))
+        return (F.pad_into(g * _c(F, -self.coef), self.shape, self.index), None, None, None)
+
+
+def _nll_args(x, target, weight, ignore_index):
+    t = tensor_arg(target)
+    if t.data.dtype.kind not in "iu":
+        raise GradRuntimeError("expected target dtype to be Long or Byte, but got "
+                               f"{SCALAR_NAMES.get(t.data.dtype.name, t.data.dtype.name)}")
+    if x.data.ndim not in (1, 2):
+        raise GradRuntimeError(f"nll_loss: gradcli takes an input of 1 or 2 dimensions (C) or "
+                               f"(N, C), got {x.data.ndim}")
+    cols = t.data.reshape(-1).astype(np.int64)
+    n = x.data.shape[0] if x.data.ndim == 2 else 1
+    if x.data.ndim == 2 and t.data.shape != (n,) or x.data.ndim == 1 and t.data.ndim != 0:
+        raise GradValueError(f"Expected input batch_size ({n}) to match target batch_size "
+                             f"({t.data.shape[0] if t.data.ndim else 1}).")
+    c = x.data.shape[-1]
+    keep = cols != ignore_index
+    bad = keep & ((cols < 0) | (cols >= c))
+    if bad.any():
+        raise GradIndexError(f"Target {int(cols[bad][0])} is out of bounds.")
+    w = np.ones(c, dtype=x.data.dtype) if weight is None else \
+        tensor_arg(weight).data.astype(x.data.dtype)
+    safe = np.where(keep, cols, 0)
+    coef = np.where(keep, w[safe], 0).astype(x.data.dtype)
+    return np.arange(n), safe, coef
+
+
+@register("nll_loss", "nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')",
+          "negative log likelihood of the target classes, input being log-probabilities",
+          checks=[((Arg((3, 4)), [1, 0, 3]), {}), ((Arg((3, 4)), [2, 2, 0]), {"reduction": "none"}),
+                  ((Arg((3, 4)), [1, -100, 3]), {"weight": [1.0, 2.0, 0.5, 3.0]})],
+          category="loss")
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    x = tensor_arg(input)
+    if x.data.dtype.kind != "f":
+        x = _to(x, dtypes.default.float)
+    rows, cols, coef = _nll_args(x, target, weight, ignore_index)
+    return NllLoss.apply(x, rows, cols, coef, reduction=_reduction(reduction, size_average, reduce))
+
+
+@register("cross_entropy",
+          "cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean')",
+          "nll_loss(log_softmax(input, dim=1), target); target: class indices or probabilities",
+          checks=[((Arg((3, 4)), [1, 0, 3]), {}), ((Arg((4,)), 2), {}),
+                  ((Arg((2, 3)), T), {}), ((Arg((2, 3)), T), {"reduction": "none"})],
+          category="loss")
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    from . import FUNCTIONS
+    if label_smoothing:
+        raise GradRuntimeError("cross_entropy: label_smoothing is not supported by gradcli")
+    x, t = tensor_arg(input), tensor_arg(target)
+    reduction = _reduction(reduction, size_average, reduce)
+    dim = 1 if x.data.ndim >= 2 else 0
+    logp = log_softmax(x, dim)
+    if t.data.dtype.kind != "f":
+        return nll_loss(logp, t, weight, ignore_index=ignore_index, reduction=reduction)
+    # class probabilities: -sum(target * log_softmax(input)) per sample, as PyTorch computes it
+    if t.data.shape != x.data.shape:
+        raise GradRuntimeError(f"Expected target size {list(x.data.shape)}, got "
+                               f"{list(t.data.shape)}")
+    if weight is not None:
+        logp = logp * Tensor(_const(weight))
+    prod = logp * t
+    if reduction == "none":
+        return -FUNCTIONS["sum"](prod, dim)
+    total = -FUNCTIONS["sum"](prod)
+    if reduction == "sum":
+        return total
+    return DivScalar.apply(total, c=x.data.size // x.data.shape[1] if x.data.ndim >= 2 else 1)
+
+
+class DivScalar(Function):
+    """aten::div(Tensor, Scalar), which PyTorch records as DivBackward1."""
+    __slots__ = ("c",)
+    name = "DivBackward1"
+
+    def forward(self, x, c):
+        self.c = c
+        return x / c
+
+    def backward(self, g, F):
+        return (g / self.c,)
+
+
+# ----------------------------------------------------------------- torch.nn modules
+
+class LossModule:
+    """nn.MSELoss(reduction=...) and friends: a callable that remembers its options."""
+    __slots__ = ("name", "fn", "options")
+
+    def __init__(self, name, fn, options):
+        self.name, self.fn, self.options = name, fn, options
+
+    def __call__(self, input, target):
+        return self.fn(input, target, **self.options)
+
+    def __repr__(self):
+        return f"{self.name}()"
+
+
+def _module(name, fn, doc):
+    code = fn.__code__
+    known = code.co_varnames[2:code.co_argcount]       # the options after input, target
+
+    def make(**options):
+        for k in options:
+            if k not in known:
+                raise GradTypeError(f"{name}.__init__() got an unexpected keyword argument '{k}'")
+        if "reduction" in options:
+            _reduction(options["reduction"])
+        return LossModule(name, fn, options)
+    register(name, f"{name}({', '.join(k + '=...' for k in known)})", doc, category="loss")(make)
+
+
+_module("MSELoss", mse_loss, "torch.nn.MSELoss: a callable mse_loss(input, target)")
+_module("L1Loss", l1_loss, "torch.nn.L1Loss: a callable l1_loss(input, target)")
+_module("BCELoss", binary_cross_entropy, "torch.nn.BCELoss: binary_cross_entropy as a callable")
+_module("BCEWithLogitsLoss", binary_cross_entropy_with_logits,
+        "torch.nn.BCEWithLogitsLoss: binary_cross_entropy_with_logits as a callable")
+_module("NLLLoss", nll_loss, "torch.nn.NLLLoss: a callable nll_loss(input, target)")
+_module("CrossEntropyLoss", cross_entropy,
+        "torch.nn.CrossEntropyLoss: a callable cross_entropy(input, target)")
