@@ -270,7 +270,7 @@ def to_method(x, *args, dtype=None, device=None, non_blocking=False, copy=False,
     on_cpu(device)
     if isinstance(dtype, Tensor):
         dtype = dtype.data.dtype
-    dt = x.data.dtype if dtype is None else _dtype_arg(dtype)
+    dt = x.data.dtype if dtype is None else dtypes.as_numpy(dtype)
     return to(x, dt, copy=copy)
 
 
@@ -296,7 +296,7 @@ def type_method(x, dtype=None):
         return {"float64": "torch.DoubleTensor", "float32": "torch.FloatTensor",
                 "int64": "torch.LongTensor", "bool": "torch.BoolTensor"}.get(
             x.data.dtype.name, "torch.Tensor")
-    return to(x, _dtype_arg(dtype))
+    return to(x, dtypes.as_numpy(dtype))
 
 
 def _cast_method(name, dt):
@@ -340,16 +340,6 @@ def numpy_(x):
     return Tensor(x.data)
 
 
-def _dtype_arg(v):
-    if isinstance(v, dtypes.DType):
-        return v.np
-    if v is BUILTINS["float"].fn:
-        return dtypes.float64
-    if v is BUILTINS["int"].fn:
-        return dtypes.int64
-    if v is BUILTINS["bool"].fn:
-        return dtypes.bool_
-    return dtypes.as_numpy(v)
 
 
 # ---------------------------------------------------------------- autograd
@@ -477,7 +467,7 @@ def set_printoptions(precision=None, **_ignored):
 @register("set_default_dtype", "set_default_dtype(dtype)", "float64 (default) or float32",
           category="misc")
 def set_default_dtype(dtype):
-    dt = _dtype_arg(dtype)
+    dt = dtypes.as_numpy(dtype)
     if dt.kind != "f":
         raise GradTypeError("only floating-point types are supported as the default type")
     dtypes.default.float = dt

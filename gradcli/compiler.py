@@ -951,6 +951,8 @@ def _call(fn, args, kwargs, name, line, col, kwpos=None):
     try:
         return fn(*args, **kwargs)
     except GradError as e:
+        if name and e.line is None and e.message.startswith("argument '"):
+            e.message = f"{name}(): {e.message}"      # PyTorch names the function
         raise e.at(*_kw_pos(e, kwpos, line, col))
     except TypeError as e:
         err = _call_type_error(e, fn, name, kwargs)

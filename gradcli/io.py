@@ -132,8 +132,7 @@ def load(path, dtype=None, requires_grad=False):
     except OSError as e:
         raise _os_error("load", path, e) from None
     if dtype is not None:
-        from .builtins import _dtype_arg
-        dt = _dtype_arg(dtype)
+        dt = dtypes.as_numpy(dtype)
     else:
         dt = dtypes.default.float
     arr = np.ascontiguousarray(arr, dtype=dt)

@@ -1911,6 +1911,15 @@ for _name, _src in (
     v = torch.tensor([[0.2, -1.0], [3.0, 0.5]], requires_grad=True)
     {_src}
 """)
+case("dtype/python_types_as_dtypes", """
+    torch.ones(2, dtype=bool)
+    torch.ones(2, dtype=float)
+    torch.ones(2).to(int)
+    torch.zeros(2, dtype=int).dtype
+""")
+case("dtype/not_a_dtype", """
+    torch.ones(2, dtype=5)
+""")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)
