@@ -158,6 +158,9 @@ def sum_to(g, shape):
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)
+    if len(axes) == g.ndim and g.dtype.kind == "f" and g.flags.c_contiguous:
+        from .summation import torch_sum      # a 0-d leaf's gradient: PyTorch's order
+        return np.asarray(torch_sum(g), dtype=g.dtype).reshape(shape)
     if axes:
         g = g.sum(axis=axes, keepdims=True)
     return g.reshape(shape)

@@ -13,7 +13,7 @@ from . import runtime as rt
 from .errors import (GradAssertionError, GradError, GradNameError, GradRuntimeError,
                      GradSyntaxError, GradTypeError, LimitError, did_you_mean)
 from .runtime import BREAK, CONTINUE, Return, UserFunction
-from .tensor import Tensor
+from .tensor import GradMode, Tensor
 
 _MISSING = object()
 
@@ -237,8 +237,13 @@ class Compiler:
         vconst, vv = _const_value(val)
 
         def run(s):
+            old = cur(s)
             try:
-                r = binary(cur(s), vv if vconst else val(s))
+                r = binary(old, vv if vconst else val(s))
+                if type(old) is Tensor and old.requires_grad and old.grad_fn is None \
+                        and not GradMode.enabled:
+                    rt.update_leaf(old, r)     # `with no_grad: w -= lr * w.grad`, as PyTorch
+                    return
             except GradError as e:
                 raise e.at(line, col)
             store(s, r)

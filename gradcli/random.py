@@ -78,6 +78,8 @@ from typing import Iterable, Optional, Tuple, Union
 
 import numpy as np
 
+from .fma import fma32
+
 __all__ = [
     "DEFAULT_SEED",
     "Generator",
@@ -194,33 +196,7 @@ def _vcos(x: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------
 
 _f32 = np.float32
-
-
-def _fma32(a, b, c) -> np.ndarray:
-    """Correctly rounded float32 ``a*b + c`` (as the FMA instruction computes it).
-
-    Operands are float32 values; at least one of ``a``/``b`` must be a float64
-    array (holding float32-representable values) so that the product ``a*b``
-    is computed exactly in float64.  The float64 sum ``s`` is then rounded to
-    float32.  That double rounding can only go wrong when ``s`` lands exactly
-    on a float32 rounding midpoint while the exact sum does not; those (rare)
-    elements are fixed using the exact rounding error of the sum.
-    """
-    p = a * b
-    assert p.dtype == np.float64
-    s = p + c
-    r = s.astype(np.float32)
-    mid = (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
-    if mid.any():
-        idx = np.nonzero(mid)
-        ps = p[idx]
-        cs = np.broadcast_to(np.asarray(c, dtype=np.float64), s.shape)[idx]
-        ss = s[idx]
-        bb = ss - ps
-        err = (ps - (ss - bb)) + (cs - bb)  # exact: s + err == p + c
-        fixed = np.where(err > 0, np.nextafter(ss, np.inf), np.where(err < 0, np.nextafter(ss, -np.inf), ss))
-        r[idx] = fixed.astype(np.float32)
-    return r
+_fma32 = fma32      # correctly rounded float32 a*b + c (gradcli/fma.py)
 
 
 def _mask32(mask: np.ndarray) -> np.ndarray:

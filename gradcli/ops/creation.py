@@ -8,6 +8,8 @@ import numpy as np
 from .. import dtypes
 from ..convert import tensor_arg, to_array
 from ..device import on_cpu
+from ..fma import fma
+from ..parallel import chunks
 from ..errors import GradRuntimeError, GradTypeError, GradValueError
 from ..tensor import Tensor
 from . import register
@@ -119,10 +121,29 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
     n = math.ceil((end - start) / step)
     _check_sizes((n,))
     if dt.kind == "f":
-        arr = (start + np.arange(n, dtype=np.float64) * step).astype(dt)
+        # PyTorch computes in double (its accumulate type), each vector from its base
+        start, step = float(start), float(step)
+        arr = _range_fill(n, dt, lambda i: fma(step, i, start).astype(dt),
+                          lambda base, i: fma(i, step, base).astype(dt))
     else:
         arr = np.arange(start, end, step).astype(dt)
     return leaf(arr, requires_grad)
+
+
+def _range_fill(n, dt, value, lane=None):
+    """n values the way PyTorch's range kernels write them: value(index) each, except
+    that with `lane` (arange), in each chunk of at::parallel_for, whole pairs of
+    256-bit vectors get lane(value(first index), i) for their lane i.  The
+    arithmetic is FMA, as the kernels are compiled (gradcli/fma.py)."""
+    lanes = max(1, 32 // dt.itemsize)
+    out = np.empty(n, dt)
+    for b, e in chunks(n):
+        nv = (e - b) // (2 * lanes) * 2 * lanes if lane is not None else 0
+        if nv:
+            base = value(np.arange(b, b + nv, lanes))
+            out[b:b + nv] = lane(base[:, None], np.arange(lanes)[None, :]).reshape(-1)
+        out[b + nv:e] = value(np.arange(b + nv, e))
+    return out
 
 
 @register("linspace", "linspace(start, end, steps, dtype=None, requires_grad=False)",
@@ -136,12 +157,19 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     _check_sizes((steps,))
     if steps == 1:
         return leaf(np.array([start], dtype=dt), requires_grad)
-    # PyTorch fills the first half forward from start and the second half back from end
-    step = (end - start) / (steps - 1) if steps > 1 else 0.0
-    i = np.arange(steps, dtype=np.float64)
+    # PyTorch fills the first half forward from start and the second half back from
+    # end, in the dtype itself (in double for integers, then truncated)
+    ct = dt.type if dt.kind == "f" else np.float64
+    a, b = ct(start), ct(end)
+    if dt.kind != "f":
+        a, b = ct(int(a)), ct(int(b))            # start and end are cast to the dtype first
+    step = (b - a) / ct(steps - 1) if steps > 1 else ct(0)
     half = steps // 2
-    arr = np.where(i < half, start + step * i, end - step * (steps - i - 1))
-    return leaf(arr.astype(dt), requires_grad)
+
+    def value(i):
+        return np.where(i < half, fma(step, i, a, ct), fma(-step, steps - i - 1, b, ct)).astype(dt)
+
+    return leaf(_range_fill(steps, dt, value), requires_grad)
 
 
 def _random(kind, size, dtype, requires_grad):

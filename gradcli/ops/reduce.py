@@ -9,6 +9,7 @@ from .. import dtypes
 from ..autograd import Function
 from ..convert import tensor_arg
 from ..errors import GradIndexError, GradRuntimeError
+from ..summation import torch_sum
 from ..tensor import Tensor
 from . import Arg, internal, register, tensor_f
 
@@ -67,7 +68,10 @@ class Sum(_Reduce):
 
     def forward(self, x, dim=None, keepdim=False, dtype=None):
         ax = self.setup(x, dim, keepdim)
-        return np.asarray(np.sum(x, axis=ax, keepdims=keepdim, dtype=_acc_dtype(x, dtype)))
+        acc = _acc_dtype(x, dtype)
+        if ax is None and not keepdim and acc == x.dtype and acc.kind == "f":
+            return np.asarray(torch_sum(x), dtype=acc)          # PyTorch's order, bit for bit
+        return np.asarray(np.sum(x, axis=ax, keepdims=keepdim, dtype=acc))
 
     def backward(self, g, F):
         return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
@@ -90,7 +94,7 @@ class Mean(_Reduce):
         ax = self.setup(x, dim, keepdim)
         if ax is None and dtype is None:
             self.n = n = x.size
-            return np.asarray(np.add.reduce(x, axis=None) / n if n else np.nan, dtype=x.dtype)
+            return np.asarray(torch_sum(x) / n if n else np.nan, dtype=x.dtype)
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
         return np.asarray(np.mean(x, axis=ax, keepdims=keepdim, dtype=dtype))
 

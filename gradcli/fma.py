@@ -1,0 +1,66 @@
+"""Fused multiply-add, a * b + c rounded once, as PyTorch's CPU kernels compute it.
+
+PyTorch's vectorised kernels are compiled with FMA contraction, so an expression
+like `start + step * i` in `arange` and `linspace` is one rounding, not two.
+NumPy has no fma; this emulates it with error-free transformations: the product
+exactly as p + e (Dekker's product), then c + p exactly as s + t (Knuth's sum),
+and the result s + (t + e).  That is the correctly rounded a * b + c except when
+the exact value lies within about 2^-100 of a rounding boundary.  For float32
+the product is exact in float64 and only the rounding of the sum needs care
+(`fma32`, also used by gradcli/random.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_SPLIT = 134217729.0        # 2^27 + 1, Veltkamp's splitter for doubles
+
+
+def _split(a):
+    t = a * _SPLIT
+    hi = t - (t - a)
+    return hi, a - hi
+
+
+def fma32(a, b, c) -> np.ndarray:
+    """Correctly rounded float32 ``a*b + c`` (as the FMA instruction computes it).
+
+    Operands are float32 values; at least one of ``a``/``b`` must be a float64
+    array (holding float32-representable values) so that the product ``a*b``
+    is computed exactly in float64.  The float64 sum ``s`` is then rounded to
+    float32.  That double rounding can only go wrong when ``s`` lands exactly
+    on a float32 rounding midpoint while the exact sum does not; those (rare)
+    elements are fixed using the exact rounding error of the sum.
+    """
+    p = a * b
+    assert p.dtype == np.float64
+    s = p + c
+    r = s.astype(np.float32)
+    mid = (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+    if mid.any():
+        idx = np.nonzero(mid)
+        ps = p[idx]
+        cs = np.broadcast_to(np.asarray(c, dtype=np.float64), s.shape)[idx]
+        ss = s[idx]
+        bb = ss - ps
+        err = (ps - (ss - bb)) + (cs - bb)  # exact: s + err == p + c
+        fixed = np.where(err > 0, np.nextafter(ss, np.inf), np.where(err < 0, np.nextafter(ss, -np.inf), ss))
+        r[idx] = fixed.astype(np.float32)
+    return r
+
+
+def fma(a, b, c, dtype=np.float64):
+    """a * b + c, rounded once to `dtype` (float64 or float32); arrays broadcast."""
+    if dtype == np.float32:
+        return fma32(np.asarray(a, dtype=np.float64), b, c)
+    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
+    p = a * b
+    with np.errstate(over="ignore", invalid="ignore"):
+        ah, al = _split(a)
+        bh, bl = _split(b)
+        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        s = c + p
+        z = s - c
+        t = (c - (s - z)) + (p - z)
+        r = s + (t + e)
+    return np.where(np.isfinite(r), r, s)          # overflow: the plain result

@@ -1,0 +1,32 @@
+"""How PyTorch's `at::parallel_for` cuts a range between threads (its OpenMP
+backend): results that depend on the cut, such as the order of a sum, follow it.
+
+PyTorch uses as many threads as CPUs (or OMP_NUM_THREADS) and cuts a range of n
+into min(threads, ceil(n / GRAIN)) chunks of ceil(n / chunks) (the last shorter);
+a range of at most GRAIN is not cut.
+"""
+from __future__ import annotations
+
+import os
+
+GRAIN = 32768
+
+
+def _threads():
+    try:
+        n = int(os.environ.get("OMP_NUM_THREADS", "0"))
+    except ValueError:
+        n = 0
+    return n if n > 0 else (os.cpu_count() or 1)
+
+
+THREADS = _threads()
+
+
+def chunks(n):
+    """[(begin, end), ...]: the pieces of range(n) as at::parallel_for makes them."""
+    if n <= GRAIN or THREADS == 1:
+        return [(0, n)]
+    k = min(THREADS, -(-n // GRAIN))
+    size = -(-n // k)
+    return [(b, min(n, b + size)) for b in range(0, n, size)]

@@ -1,0 +1,177 @@
+"""PyTorch's CPU order of summation, reproduced, so that `sum()` and `mean()` of a
+whole float tensor agree with PyTorch to the last bit (`loss.item()` prints all
+17 digits; NumPy's pairwise order differs from PyTorch's in the last one).
+
+What PyTorch 2.x does for a full reduction of a contiguous float32/float64 tensor
+(ATen/native/cpu/SumKernel.cpp, `cascade_sum`; checked against torch 2.13 bit
+for bit for sizes up to 2^20, tests/golden/numerics.json):
+
+* The values are read as 256-bit vectors (`lanes` = 4 doubles or 8 floats);
+  accumulation is in the tensor's own dtype, each lane separately.
+* `row_sum`: the vectors are taken four at a time (`ilp` = 4); `multi_row_sum`
+  adds those groups with a cascade of 4 levels: level 0 adds `step` groups one
+  after the other (`step` = 2^max(4, ceil(log2(groups)) // 4)), then is added
+  into level 1; level 1 is added into level 2 every `step` chunks, level 2 into
+  level 3 every `step`^2.  Left-over groups go into level 0; then
+  level0 + level1 + level2 + level3.  Left-over vectors (fewer than 4) are
+  added to the first of the four partial vectors, which are then summed
+  0 + 1 + 2 + 3.
+* The scalars after the last whole vector are added first, from 0, then the
+  lanes in order.  Fewer values than lanes: the same `row_sum` on scalars.
+* Over 32,768 values and with more than one thread, the range is cut into one
+  chunk per thread (gradcli/parallel.py), each summed as above, and the chunk
+  sums added from 0 in thread order.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .parallel import chunks
+
+ILP = 4
+LEVELS = 4
+
+
+def _seq(a):
+    """a[0] + a[1] + ... one after the other, from 0 (over axis 0, lanes apart)."""
+    out = np.zeros(a.shape[1:], dtype=a.dtype)
+    for row in a:
+        out += row
+    return out
+
+
+def _blocks(a, step):
+    """Sums of consecutive blocks of `step` rows, each added in order from 0;
+    returns (the block sums, the rows after the last whole block)."""
+    nb = a.shape[0] // step
+    whole = a[:nb * step].reshape((nb, step) + a.shape[1:])
+    sums = np.zeros((nb,) + a.shape[1:], dtype=a.dtype)
+    for j in range(step):                 # `step` passes over all blocks at once
+        sums += whole[:, j]
+    return sums, a[nb * step:]
+
+
+def _multi_row_sum(groups):
+    """The cascade over `groups` (shape (size, ILP, lanes)) -> (ILP, lanes)."""
+    size = groups.shape[0]
+    power = max(4, (int(size - 1).bit_length() if size > 1 else 0) // LEVELS)
+    step = 1 << power
+    chunk, rest0 = _blocks(groups, step)          # level 0 of each whole chunk
+    # level 1 is added into level 2 after every `step` chunks, level 2 into 3 after
+    # every step^2 chunks; what is left in levels 1 and 2 at the end stays there
+    s1, left1 = _blocks(chunk, step)
+    s2, left2 = _blocks(s1, step)
+    acc3 = _seq(s2)
+    acc2 = _seq(left2)
+    acc1 = _seq(left1)
+    acc0 = _seq(rest0)
+    return ((acc0 + acc1) + acc2) + acc3
+
+
+def _row_sum(v):
+    """row_sum over vectors (or scalars) v of shape (n, lanes) -> (lanes,)."""
+    n = v.shape[0]
+    k = n // ILP
+    parts = _multi_row_sum(v[:k * ILP].reshape((k, ILP) + v.shape[1:]))
+    for i in range(k * ILP, n):
+        parts[0] += v[i]
+    total = parts[0]
+    for j in range(1, ILP):
+        total = total + parts[j]
+    return total
+
+
+def _serial(x):
+    """One thread's sum of a contiguous 1-D array."""
+    lanes = 32 // x.itemsize
+    n = x.size
+    if n < lanes:                          # scalar_inner_sum: row_sum on scalars
+        return _row_sum(x.reshape(n, 1))[0] if n else x.dtype.type(0)
+    nv = n // lanes
+    vec = _row_sum(x[:nv * lanes].reshape(nv, lanes))
+    total = x.dtype.type(0)
+    for v in x[nv * lanes:]:
+        total = total + v
+    for v in vec:
+        total = total + v
+    return total
+
+
+def _serial_small(x, lanes):
+    """_serial for fewer than 16 groups (no cascade level is ever flushed), on Python
+    numbers: floats for float64, NumPy float32 scalars for float32 (each sum rounded)."""
+    vals = x.tolist() if x.dtype == np.float64 else list(x)
+    zero = x.dtype.type(0) if x.dtype != np.float64 else 0.0
+    n = len(vals)
+    if n < lanes:                          # row_sum on scalars
+        lanes, nv = 1, n
+    else:
+        nv = n // lanes
+    k = nv // ILP
+    parts = [[zero] * lanes for _ in range(ILP)]
+    for i in range(k * ILP):               # level 0: the groups one after the other
+        row, base = parts[i % ILP], i * lanes
+        for j in range(lanes):
+            row[j] += vals[base + j]
+    first = parts[0]
+    for i in range(k * ILP, nv):           # the vectors left over, into the first
+        base = i * lanes
+        for j in range(lanes):
+            first[j] += vals[base + j]
+    total = first
+    for r in parts[1:]:
+        total = [a + b for a, b in zip(total, r)]
+    if lanes == 1:
+        return total[0]
+    out = zero
+    for v in vals[nv * lanes:]:
+        out += v
+    for v in total:
+        out += v
+    return out
+
+
+#: above this many values, NumPy's pairwise sum is used (much faster; it may differ
+#: from PyTorch's in the last bit)
+EXACT_LIMIT = 1 << 20
+
+
+def _tiny64(x):
+    """_serial for fewer than 16 float64 values (at most 3 vectors, no group)."""
+    v = x.ravel().tolist()
+    n = len(v)
+    t = 0.0
+    if n < 4:
+        for a in v:
+            t += a
+        return t
+    nv = n >> 2
+    l0, l1, l2, l3 = v[0], v[1], v[2], v[3]
+    for b in range(4, nv * 4, 4):
+        l0 += v[b]
+        l1 += v[b + 1]
+        l2 += v[b + 2]
+        l3 += v[b + 3]
+    for a in v[nv * 4:]:
+        t += a
+    return (((t + l0) + l1) + l2) + l3
+
+
+def torch_sum(x: np.ndarray):
+    """The sum of all of x (float32 or float64), in PyTorch's CPU order."""
+    n = x.size
+    if n < 16 and x.dtype == np.float64:
+        return _tiny64(x)
+    lanes = 32 // x.itemsize
+    if n < 16 * ILP * lanes:
+        return _serial_small(x.reshape(-1), lanes)
+    if n > EXACT_LIMIT:
+        return np.add.reduce(x, axis=None)
+    x = np.ascontiguousarray(x).reshape(-1)
+    pieces = chunks(n)
+    if len(pieces) == 1:
+        return _serial(x)
+    total = x.dtype.type(0)
+    for b, e in pieces:
+        total = total + _serial(x[b:e])
+    return total

@@ -1,0 +1,58 @@
+"""Record PyTorch's exact results for sums and ranges into tests/golden/numerics.json.
+
+Run with a Python that has torch (never needed by gradcli or its tests):
+
+    /work/torchenv/bin/python scripts/gen_golden_numerics.py
+
+* "sums": torch.sum of float64/float32 vectors of many sizes, as float.hex.  The
+  inputs are made the same way in the test (`values(n, seed, dtype)`: integers
+  from a fixed hash divided by 7.0, which IEEE arithmetic rounds identically
+  everywhere), so no input is stored.  Sums over more than 32,768 values depend
+  on PyTorch's thread count, recorded as "threads".
+* "ranges": torch.linspace / torch.arange results, as the sha256 of their
+  little-endian bytes, with the first values for a readable failure.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "tests", "golden", "numerics.json")
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+from numerics_cases import RANGES, SUM_SIZES, values  # noqa: E402
+
+
+def digest(a):
+    return hashlib.sha256(np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+
+
+def main():
+    sums = []
+    for dtype in ("float64", "float32"):
+        for n in SUM_SIZES:
+            for seed in (1, 2):
+                x = values(n, seed, dtype)
+                s = torch.from_numpy(x).sum().item()
+                sums.append({"dtype": dtype, "n": n, "seed": seed, "sum": float(s).hex()})
+    ranges = []
+    for fn, args, dtype in RANGES:
+        t = getattr(torch, fn)(*args, dtype=getattr(torch, dtype)).numpy()
+        ranges.append({"fn": fn, "args": list(args), "dtype": dtype, "n": int(t.size),
+                       "sha256": digest(t), "head": t[:6].tolist()})
+    data = {"torch": torch.__version__, "threads": torch.get_num_threads(), "sums": sums,
+            "ranges": ranges}
+    with open(OUT, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=0)
+        fh.write("\n")
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads: {len(sums)} sums, "
+          f"{len(ranges)} ranges")
+
+
+if __name__ == "__main__":
+    main()
