@@ -1920,6 +1920,54 @@ case("dtype/python_types_as_dtypes", """
 case("dtype/not_a_dtype", """
     torch.ones(2, dtype=5)
 """)
+case("training/gradient_descent_no_grad_update", """
+    x = torch.linspace(-1, 1, 20)
+    y = 3 * x + 0.5
+    w = torch.tensor(0.0, requires_grad=True)
+    b = torch.tensor(0.0, requires_grad=True)
+    lr = 0.1
+    for epoch in range(50):
+        y_pred = w * x + b
+        loss = ((y_pred - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+            w.grad.zero_()
+            b.grad.zero_()
+        if epoch % 10 == 0:
+            print(epoch, loss.item())
+    print(w, b, w.is_leaf, w.requires_grad)
+""")
+case("training/params_list_update", """
+    x = torch.linspace(0, 2, 9)
+    t = torch.sin(x)
+    a = torch.tensor(0.1, requires_grad=True)
+    c = torch.tensor([0.2, -0.1], requires_grad=True)
+    params = [a, c]
+    for step in range(30):
+        loss = ((a * x + c[0] * x ** 2 + c[1] - t) ** 2).sum()
+        loss.backward()
+        with torch.no_grad():
+            for p in params:
+                p -= 0.01 * p.grad
+                p.grad = None
+    print(loss.item())
+    params
+""")
+case("training/in_place_shape_error", """
+    w = torch.tensor([1.0], requires_grad=True)
+    with torch.no_grad():
+        w += torch.ones(2)
+""")
+case("training/rebind_outside_no_grad", """
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    v = w
+    v = v * 1
+    v += 1
+    v
+    w
+""")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)
