@@ -1968,6 +1968,16 @@ case("training/rebind_outside_no_grad", """
     v
     w
 """)
+case("creation/arange_linspace_non_finite", """
+    torch.arange(0.0, 5, float("inf"))
+    torch.linspace(0, float("inf"), 5)
+    torch.linspace(float("nan"), 1, 3)
+""")
+for _name, _src in (("inf_end", 'torch.arange(float("inf"))'),
+                    ("inf_end2", 'torch.arange(1.0, float("inf"))'),
+                    ("nan_end", 'torch.arange(float("nan"))'),
+                    ("nan_step", 'torch.arange(0, 1, float("nan"))')):
+    case(f"creation/arange_{_name}", _src + "\n")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)

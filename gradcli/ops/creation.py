@@ -112,8 +112,10 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
         start, end = 0, start
-    if step == 0:
+    if step == 0 or step != step:
         raise GradRuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise GradRuntimeError(f"unsupported range: {start:g} -> {end:g}")
     if (end - start) * step < 0:
         raise GradRuntimeError("upper bound and larger bound inconsistent with step sign")
     all_int = all(isinstance(v, int) for v in (start, end, step))
