@@ -180,6 +180,8 @@ class ArrayF:
     log = staticmethod(np.log)
     sin = staticmethod(np.sin)
     cos = staticmethod(np.cos)
+    sinh = staticmethod(np.sinh)
+    cosh = staticmethod(np.cosh)
     sqrt = staticmethod(np.sqrt)
     sign = staticmethod(np.sign)
     floor = staticmethod(np.floor)

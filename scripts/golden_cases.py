@@ -1978,6 +1978,58 @@ for _name, _src in (("inf_end", 'torch.arange(float("inf"))'),
                     ("nan_end", 'torch.arange(float("nan"))'),
                     ("nan_step", 'torch.arange(0, 1, float("nan"))')):
     case(f"creation/arange_{_name}", _src + "\n")
+for _fn, _vals in (("log1p", "[-0.5, 0.0, 0.25, 2.0]"), ("expm1", "[-1.0, 0.0, 1e-3, 1.5]"),
+                   ("rsqrt", "[0.5, 1.0, 2.0, 9.0]"), ("reciprocal", "[-2.0, 0.5, 1.0, 4.0]"),
+                   ("atan", "[-2.0, 0.0, 0.5, 3.0]"), ("asin", "[-0.9, 0.0, 0.3, 0.7]"),
+                   ("acos", "[-0.9, 0.0, 0.3, 0.7]"), ("sinh", "[-2.0, 0.0, 0.5, 1.5]"),
+                   ("cosh", "[-2.0, 0.0, 0.5, 1.5]")):
+    case(f"math/{_fn}", f"""
+    x = torch.tensor({_vals}, requires_grad=True)
+    y = torch.{_fn}(x)
+    y
+    y.sum().backward()
+    x.grad
+    g, = torch.autograd.grad(x.{_fn}().sum(), x, create_graph=True)
+    g.sum().backward()
+    x.grad
+""")
+for _fn, _call in (("softplus", "F.softplus(x)"), ("softplus_beta", "F.softplus(x, beta=2, threshold=1)"),
+                   ("leaky_relu", "F.leaky_relu(x)"), ("leaky_relu_slope", "F.leaky_relu(x, 0.2)"),
+                   ("elu", "F.elu(x)"), ("elu_alpha", "F.elu(x, alpha=0.5)"), ("silu", "F.silu(x)")):
+    case(f"activation/{_fn}", f"""
+    x = torch.tensor([[-3.0, -0.5, 0.0], [0.25, 1.0, 30.0]], requires_grad=True)
+    y = {_call}
+    y
+    y.sum().backward()
+    x.grad
+    g, = torch.autograd.grad({_call}.sum(), x, create_graph=True)
+    g.sum().backward()
+    x.grad
+""")
+case("compare/predicates", """
+    x = torch.tensor([1.0, float("nan"), float("inf"), -float("inf"), 0.0])
+    torch.isnan(x)
+    x.isinf()
+    torch.isfinite(x)
+    (x > 0).any()
+    (x > 0).all()
+    torch.tensor([[True, False], [True, True]]).all(dim=1)
+    torch.tensor([[0, 0], [0, 2]]).any(dim=0, keepdim=True)
+    torch.allclose(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0 + 1e-9]))
+    torch.allclose(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.1]))
+    torch.equal(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0]))
+    torch.tensor([1.0, 2.0]).equal(torch.tensor([1.0]))
+""")
+case("random/randint", """
+    g = torch.manual_seed(0)
+    torch.randint(0, 10, (3,))
+    torch.randint(5, (2, 2))
+    torch.randint(3, 10, (4,), dtype=torch.float64)
+    torch.randint(low=2, high=4, size=(3,))
+""")
+case("random/randint_empty_range", """
+    torch.randint(5, 3, (2,))
+""")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)

@@ -81,4 +81,4 @@ def tensor_f(name):
 
 
 # import order matters only in that each module registers on import
-from . import elementwise, reduce, linalg, shape, creation, loss  # noqa: E402,F401
+from . import elementwise, reduce, linalg, shape, creation, loss, activation  # noqa: E402,F401

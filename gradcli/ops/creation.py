@@ -202,6 +202,31 @@ def randn(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     return _random("randn", size, dtype, requires_grad)
 
 
+@register("randint", "randint(low=0, high, size, dtype=int64, requires_grad=False)",
+          "random integers in [low, high) (PyTorch's generator, see seed)", category="creation")
+def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=False,
+            device=None):
+    from .. import random
+    on_cpu(device)
+    args = list(args)
+    if size is None and args and isinstance(args[-1], (tuple, list)):
+        size = args.pop()
+    if high is None and args:
+        high = args.pop()
+    if low is None:
+        low = args.pop() if args else 0
+    if args or size is None or high is None:
+        raise GradTypeError("randint() expects randint(high, size) or randint(low, high, size)")
+    size = _check_sizes(size_args((size,)))
+    low, high = _num(low), _num(high)
+    if high <= low:
+        raise GradRuntimeError(f"random_ expects 'from' to be less than 'to', but got "
+                               f"from={low} >= to={high}")
+    dt = _dt(dtype, dtypes.int64)
+    arr = random.default_generator.randint(low, high, size, np.int64)
+    return leaf(arr.astype(dt), requires_grad)
+
+
 def _like(fn, name, doc):
     @register(name, f"{name}(input, dtype=None, requires_grad=False)", doc, category="creation")
     def like(input, dtype=None, requires_grad=False, device=None):

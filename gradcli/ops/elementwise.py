@@ -417,6 +417,45 @@ for _name, _np, _sym in (("lt", np.less, "<"), ("le", np.less_equal, "<="),
 del _name, _np, _sym
 
 
+for _name, _np, _doc in (("isnan", np.isnan, "nan"), ("isinf", np.isinf, "+inf or -inf"),
+                         ("isfinite", np.isfinite, "neither inf nor nan")):
+    register(_name, f"{_name}(input)", f"whether each element is {_doc} (bool tensor)",
+             method=True, category="compare")(
+        (lambda f: lambda input: Tensor(np.asarray(f(tensor_arg(input).data))))(_np))
+del _name, _np, _doc
+
+
+@register("any", "any(input)", "whether any element is true (non-zero), as a bool tensor",
+          method=True, category="compare")
+def any_(input, dim=None, keepdim=False):
+    from .reduce import norm_dims
+    x = tensor_arg(input).data
+    return Tensor(np.asarray(np.any(x, axis=norm_dims(dim, x.ndim), keepdims=keepdim)))
+
+
+@register("all", "all(input)", "whether every element is true (non-zero), as a bool tensor",
+          method=True, category="compare")
+def all_(input, dim=None, keepdim=False):
+    from .reduce import norm_dims
+    x = tensor_arg(input).data
+    return Tensor(np.asarray(np.all(x, axis=norm_dims(dim, x.ndim), keepdims=keepdim)))
+
+
+@register("allclose", "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)",
+          "whether |input - other| <= atol + rtol * |other| everywhere (a bool)",
+          method=True, category="compare")
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = tensor_arg(input).data, tensor_arg(other).data
+    return bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+@register("equal", "equal(input, other)", "whether both have the same shape and values (a bool)",
+          method=True, category="compare")
+def equal(input, other):
+    a, b = tensor_arg(input).data, tensor_arg(other).data
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
 # ---------------------------------------------------------------- unary math
 
 class Unary(Function):
@@ -484,8 +523,30 @@ def _sigmoid(x):
 
 unary("sigmoid", "SigmoidBackward0", _sigmoid, lambda g, F, out: g * (out * (1 - out)),
       "logistic sigmoid 1 / (1 + exp(-input))", "out")
+class ThresholdBackward(Function):
+    """relu's backward as one op, for create_graph: g where x > 0, slope * g elsewhere.
+    Its derivative in x is 0, yet, as in PyTorch, its result requires grad when x does."""
+    __slots__ = ("slope",)
+    name = "ThresholdBackwardBackward0"
+
+    def forward(self, g, x, slope=0.0):
+        self.slope = slope
+        self.save(x)
+        return np.where(x > 0, g, g * slope)
+
+    def backward(self, gg, F, x):
+        return (F.where(x > 0, gg, gg * self.slope), gg * 0.0)
+
+
+def masked_grad(F, g, x, slope=0.0, op=ThresholdBackward):
+    """g where x > 0, slope * g elsewhere (a recorded op under create_graph)."""
+    if F.tensor_mode:
+        return op.apply(g, x, slope=slope)
+    return np.where(x > 0, g, g * slope) if slope else np.where(x > 0, g, 0.0)
+
+
 relu = unary("relu", "ReluBackward0", lambda x: np.maximum(x, 0),
-             lambda g, F, out: F.where(out > 0, g, 0.0), "max(input, 0)", "out", keep_int=True)
+             lambda g, F, out: masked_grad(F, g, out), "max(input, 0)", "out", keep_int=True)
 abs_ = unary("abs", "AbsBackward0", np.abs, lambda g, F, x: g * F.sign(x), "absolute value",
              keep_int=True)
 unary("square", "PowBackward0", np.square,
@@ -498,6 +559,23 @@ floor = unary("floor", "FloorBackward0", np.floor, lambda g, F, x: g * 0, "round
 unary("ceil", "CeilBackward0", np.ceil, lambda g, F, x: g * 0, "round up", keep_int=True)
 unary("round", "RoundBackward0", np.round, lambda g, F, x: g * 0,
       "round half to even", keep_int=True)
+unary("log1p", "Log1PBackward0", np.log1p, lambda g, F, x: g / (1 + x), "log(1 + input), accurately",
+      domain=(-0.5, 2.0))
+unary("expm1", "Expm1Backward0", np.expm1, lambda g, F, out: g * (out + 1),
+      "exp(input) - 1, accurately", "out")
+unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x),
+      lambda g, F, out: g * (-0.5 * (out * out * out)), "1 / sqrt(input)", "out",
+      domain=(0.5, 3.0))
+unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x, lambda g, F, out: -g * (out * out),
+      "1 / input", "out", domain=(0.5, 2.0))
+unary("atan", "AtanBackward0", np.arctan, lambda g, F, x: g / (x * x + 1), "arc tangent",
+      aliases=("arctan",))
+unary("asin", "AsinBackward0", np.arcsin, lambda g, F, x: g / F.sqrt(1 - x * x), "arc sine",
+      domain=(-0.9, 0.9), aliases=("arcsin",))
+unary("acos", "AcosBackward0", np.arccos, lambda g, F, x: -g / F.sqrt(1 - x * x), "arc cosine",
+      domain=(-0.9, 0.9), aliases=("arccos",))
+unary("sinh", "SinhBackward0", np.sinh, lambda g, F, x: g * F.cosh(x), "hyperbolic sine")
+unary("cosh", "CoshBackward0", np.cosh, lambda g, F, x: g * F.sinh(x), "hyperbolic cosine")
 TENSOR_F_ALIASES = {"abs": abs_}
 
 

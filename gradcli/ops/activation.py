@@ -1,0 +1,133 @@
+"""Activations with parameters (torch.nn.functional's softplus, leaky_relu, elu,
+silu), each one node with PyTorch's grad_fn name; the VJPs use `F`, so they are
+differentiable again.  (relu, sigmoid and tanh are plain element-wise functions in
+elementwise.py.)"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd import Function
+from ..convert import tensor_arg
+from . import Arg, register
+from .elementwise import ThresholdBackward, masked_grad
+
+M = Arg((2, 3))
+
+
+def _float(x):
+    from .. import dtypes
+    return x if x.dtype.kind == "f" else x.astype(dtypes.default.float)
+
+
+def _sigmoid(F, x):
+    return 1 / (1 + F.exp(-x))
+
+
+class Softplus(Function):
+    __slots__ = ("beta", "threshold")
+    name = "SoftplusBackward0"
+
+    def forward(self, x, beta, threshold):
+        x = _float(x)
+        self.beta, self.threshold = beta, threshold
+        self.save(x)
+        bx = x * beta
+        with np.errstate(over="ignore"):
+            soft = np.log1p(np.exp(bx)) / beta
+        return np.where(bx > threshold, x, soft)
+
+    def backward(self, g, F, x):
+        bx = x * self.beta
+        return (F.where(bx > self.threshold, g, g * _sigmoid(F, bx)),)
+
+
+@register("softplus", "softplus(input, beta=1, threshold=20)",
+          "log(1 + exp(beta * input)) / beta (input itself above threshold)",
+          checks=[((M,), {}), ((M,), {"beta": 2.0, "threshold": 1.0})], category="math")
+def softplus(input, beta=1.0, threshold=20.0):
+    return Softplus.apply(tensor_arg(input), beta=beta, threshold=threshold)
+
+
+class LeakyRelu(Function):
+    __slots__ = ("slope",)
+    name = "LeakyReluBackward0"
+
+    def forward(self, x, slope):
+        x = _float(x)
+        self.slope = slope
+        self.save(x)
+        return np.where(x > 0, x, x * slope)
+
+    def backward(self, g, F, x):
+        return (masked_grad(F, g, x, self.slope, LeakyReluBackward),)
+
+
+class LeakyReluBackward(ThresholdBackward):
+    __slots__ = ()
+    name = "LeakyReluBackwardBackward0"
+
+
+@register("leaky_relu", "leaky_relu(input, negative_slope=0.01)",
+          "input where positive, negative_slope * input elsewhere",
+          checks=[((M,), {}), ((M,), {"negative_slope": 0.2})], category="math")
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return LeakyRelu.apply(tensor_arg(input), slope=negative_slope)
+
+
+class Elu(Function):
+    __slots__ = ("alpha",)
+    name = "EluBackward0"
+
+    def forward(self, x, alpha):
+        x = _float(x)
+        self.alpha = alpha
+        self.save(x)
+        return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
+
+    def backward(self, g, F, x):
+        if F.tensor_mode:
+            return (EluBackward.apply(g, x, alpha=self.alpha),)
+        return (np.where(x > 0, g, g * (self.alpha * np.exp(x))),)
+
+
+class EluBackward(Function):
+    """elu's backward as one op, for create_graph: PyTorch's second derivative is
+    masked by x < 0 (so it is 0 at x = 0, where the first is alpha)."""
+    __slots__ = ("alpha",)
+    name = "EluBackwardBackward0"
+
+    def forward(self, g, x, alpha):
+        self.alpha = alpha
+        self.save(g, x)
+        return np.where(x > 0, g, g * (alpha * np.exp(x)))
+
+    def backward(self, gg, F, g, x):
+        a = self.alpha
+        return (F.where(x > 0, gg, gg * (a * F.exp(x))),
+                F.where(x < 0, gg * g * (a * F.exp(x)), gg * 0.0))
+
+
+@register("elu", "elu(input, alpha=1.0)", "input where positive, alpha * (exp(input) - 1) elsewhere",
+          checks=[((M,), {}), ((M,), {"alpha": 0.5})], category="math")
+def elu(input, alpha=1.0, inplace=False):
+    return Elu.apply(tensor_arg(input), alpha=alpha)
+
+
+class Silu(Function):
+    __slots__ = ()
+    name = "SiluBackward0"
+
+    def forward(self, x):
+        x = _float(x)
+        self.save(x)
+        return x / (1 + np.exp(-x))
+
+    def backward(self, g, F, x):
+        s = _sigmoid(F, x)
+        return (g * (s * (1 + x * (1 - s))),)
+
+
+@register("silu", "silu(input)", "input * sigmoid(input) (swish)", checks=[((M,), {})],
+          category="math")
+def silu(input, inplace=False):
+    return Silu.apply(tensor_arg(input))
