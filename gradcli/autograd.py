@@ -15,6 +15,8 @@ PyTorch's name for it.  The graph is walked without recursion.
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .errors import GradRuntimeError, ShapeError
@@ -342,10 +344,12 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     grads = {}
     touched = {}
     roots = []
+    held = {} if LEAF_HOOKS else None    # gradients of leaves with hooks, summed first
     for out, g in heads:
         key = out.grad_fn if out.grad_fn is not None else out
         if type(key) is Tensor:          # backward on a leaf itself
-            _deliver_leaf(key, g, create_graph, capture, results if capture else None, touched)
+            _deliver_leaf(key, g, create_graph, capture, results if capture else None, touched,
+                          held)
             continue
         grads[key] = _accumulate(grads[key], g, create_graph) if key in grads else g
         roots.append(key)
@@ -356,7 +360,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     prev_mode = GradMode.enabled
     GradMode.enabled = create_graph
     res = results if capture is not None else None
-    plain = capture is None and not create_graph     # the common case: .grad, arrays
+    plain = capture is None and not create_graph and held is None   # the common case
     pop, push = ready.pop, ready.append
     try:
         while ready:
@@ -366,7 +370,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 _release(node, deps, push)
                 continue
             if not plain or node.retained is not None:
-                _visit(node, g, capture, res, create_graph)
+                g = _visit(node, g, capture, res, create_graph)
             saved = node.saved
             if saved:
                 in_grads = node.backward(g, F, *(_saved_tensors(node) if create_graph else saved))
@@ -387,7 +391,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                         _store_grad(p, ig, False)
                         touched[id(p)] = p
                     else:
-                        _deliver_leaf(p, ig, create_graph, capture, res, touched)
+                        _deliver_leaf(p, ig, create_graph, capture, res, touched, held)
                     continue
                 if ig is not None:
                     if ig.dtype is not p.out_dtype and not create_graph and ig.dtype != p.out_dtype:
@@ -400,6 +404,10 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 deps[p] = d
                 if d == 0:
                     push(p)
+        if held:
+            for leaf, g in held.values():
+                g = run_hooks(LEAF_HOOKS[id(leaf)][1], g, create_graph)
+                _deliver_leaf(leaf, g, create_graph, capture, res, touched)
     finally:
         GradMode.enabled = prev_mode
         _FRESH.clear()
@@ -439,23 +447,78 @@ def _saved_tensors(node):
 
 
 def _visit(node, g, capture, results, create_graph):
-    """What a node's gradient does besides flowing on: autograd.grad captures it,
-    retain_grad() stores it; create_graph checks the node can be differentiated."""
+    """What a node's gradient does besides flowing on: the hooks of its tensor run
+    (their result replaces it), autograd.grad captures it, retain_grad() stores it;
+    create_graph checks the node can be differentiated.  Returns the gradient."""
+    w = node.retained
+    if w is not None and w.hooks:
+        g = run_hooks(w.hooks, g, create_graph)
     if capture is not None:
         i = capture.get(node)
         if i is not None:
             results[i] = g
-    elif node.retained is not None:
-        t = node.retained()
+    elif w is not None and w.retain:
+        t = w.ref()
         if t is not None:
             _store_grad(t, g, create_graph)
     if create_graph and not node.differentiable_twice:
         raise GradRuntimeError(
             f"{node.name} cannot be differentiated twice: create_graph=True is not "
             "supported through this op")
+    return g
 
 
-def _deliver_leaf(leaf, g, create_graph, capture, results, touched):
+class Watch:
+    """What a non-leaf tensor asked of its node: hooks (register_hook) and keeping
+    its gradient as .grad (retain_grad).  Kept in the node's `retained` slot."""
+    __slots__ = ("ref", "retain", "hooks")
+
+    def __init__(self, t):
+        self.ref, self.retain, self.hooks = weakref.ref(t), False, []
+
+
+def watch(t) -> Watch:
+    """The Watch of non-leaf tensor t (made on first use)."""
+    w = t.grad_fn.retained
+    if w is None:
+        w = t.grad_fn.retained = Watch(t)
+    return w
+
+
+LEAF_HOOKS = {}         # id(leaf) -> (weakref to it, [hooks]); dropped with the leaf
+
+
+def leaf_hooks(t) -> list:
+    """The hook list of leaf tensor t (made on first use)."""
+    entry = LEAF_HOOKS.get(id(t))
+    if entry is None or entry[0]() is not t:
+        key = id(t)
+        entry = LEAF_HOOKS[key] = (weakref.ref(t, lambda _r: LEAF_HOOKS.pop(key, None)), [])
+    return entry[1]
+
+
+def run_hooks(hooks, g, create_graph):
+    """Call each hook with the gradient (a Tensor); a result other than None
+    replaces it, and must keep its shape."""
+    for hook in list(hooks):
+        r = hook(g if type(g) is Tensor else Tensor(g))
+        if r is None:
+            continue
+        if not isinstance(r, Tensor):
+            from .convert import to_tensor
+            r = to_tensor(r)
+        if r.data.shape != g.shape:
+            name = getattr(hook, "name", None) or getattr(hook, "__name__", "hook")
+            raise GradRuntimeError(f"hook '{name}' has changed the size of value")
+        g = r if create_graph else r.data
+    return g
+
+
+def _deliver_leaf(leaf, g, create_graph, capture, results, touched, held=None):
+    if held is not None and id(leaf) in LEAF_HOOKS:     # hooks see the summed gradient
+        prev = held.get(id(leaf))
+        held[id(leaf)] = (leaf, g if prev is None else _accumulate(prev[1], g, create_graph))
+        return
     if capture is not None:
         i = capture.get(leaf)
         if i is not None:

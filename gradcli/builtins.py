@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from . import dtypes
-from .autograd import run_backward
+from .autograd import leaf_hooks, run_backward, watch
 from .convert import tensor_arg, to_array, type_name
 from .device import Device, on_cpu
 from .device import device as _device
@@ -215,12 +215,39 @@ def requires_grad_(x, requires_grad=True):
 
 @_method("retain_grad", "x.retain_grad()", "keep .grad for a non-leaf tensor")
 def retain_grad(x):
-    import weakref
     if not x.requires_grad:
         raise GradRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if x.grad_fn is not None:
         x.retains_grad = True
-        x.grad_fn.retained = weakref.ref(x)
+        watch(x).retain = True
+
+
+class RemovableHandle:
+    """What register_hook returns: .remove() takes the hook away."""
+    __slots__ = ("hooks", "hook")
+
+    def __init__(self, hooks, hook):
+        self.hooks, self.hook = hooks, hook
+
+    def remove(self):
+        if self.hook in self.hooks:
+            self.hooks.remove(self.hook)
+
+    def __repr__(self):
+        return "<torch.utils.hooks.RemovableHandle object>"
+
+
+@_method("register_hook", "x.register_hook(hook)",
+         "call hook(grad) whenever x's gradient is computed; a result replaces it; "
+         "returns a handle with .remove()")
+def register_hook(x, hook):
+    if not x.requires_grad:
+        raise GradRuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if not callable(hook):
+        raise GradTypeError(f"register_hook(): the hook must be a function, not {type_name(hook)}")
+    hooks = watch(x).hooks if x.grad_fn is not None else leaf_hooks(x)
+    hooks.append(hook)
+    return RemovableHandle(hooks, hook)
 
 
 @_method("zero_", "x.zero_()", "fill with zeros in place and return x")

@@ -20,7 +20,8 @@ How a program is run (the same for cases and examples):
     Python's interactive mode does, so an expression statement displays its
     repr (``sys.displayhook``), at top level and inside if/while/for/with
     blocks, but not inside function bodies;
-  * ``<XBackward0 object at 0x...>`` is normalised to ``<XBackward0>``;
+  * ``<XBackward0 object at 0x...>`` is normalised to ``<XBackward0>``, and
+    ``<a.b.C object at 0x...>`` to ``<a.b.C object>``;
   * the first exception stops the program: its type name and the first line
     of its message are recorded, with the stdout written before it;
   * warnings (e.g. ``.grad`` of a non-leaf) go to stderr in torch; they are
@@ -57,8 +58,13 @@ EXAMPLE_SEED = 67280421310721
 _OBJ_RE = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*) object at 0x[0-9a-fA-F]+>")
 
 
+_DOTTED_RE = re.compile(r"<([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+) object at 0x[0-9a-fA-F]+>")
+
+
 def normalise(text):
-    return _OBJ_RE.sub(r"<\1>", text)
+    """grad_fn objects print as gradcli prints them (<MulBackward0>); other objects
+    (torch.utils.hooks.RemovableHandle) lose their address."""
+    return _DOTTED_RE.sub(r"<\1 object>", _OBJ_RE.sub(r"<\1>", text))
 
 
 def display(*values):

@@ -2030,6 +2030,64 @@ case("random/randint", """
 case("random/randint_empty_range", """
     torch.randint(5, 3, (2,))
 """)
+case("autograd/hooks", """
+    x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+    y = x * 2
+    h = y.register_hook(lambda g: g * 3)
+    z = y.sum()
+    z.backward()
+    print(x.grad)
+    x.grad = None
+    h.remove()
+    (x * 2).sum().backward()
+    print(x.grad)
+    x.grad = None
+    seen = []
+    def show(g):
+        print("leaf hook got", g)
+    hx = x.register_hook(show)
+    w = x * x + x
+    w.sum().backward()
+    print(x.grad)
+    hx.remove()
+    x.grad = None
+    a = torch.tensor(2.0, requires_grad=True)
+    b = a * 3
+    b.retain_grad()
+    b.register_hook(lambda g: g + 100)
+    c = b ** 2
+    c.backward()
+    print(b.grad, a.grad)
+    v = torch.tensor([1.0, 2.0], requires_grad=True)
+    u = v * 1
+    u.register_hook(lambda g: print("u grad", g))
+    r = torch.autograd.grad((u * u).sum(), v)
+    print(r)
+    k = torch.tensor([1.0, 2.0], requires_grad=True)
+    k.register_hook(lambda g: g * 10)
+    print(torch.autograd.grad((k * k).sum(), k))
+    (k * k).sum().backward()
+    print(k.grad)
+""")
+case("autograd/hook_changes_size", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    h = y.register_hook(lambda g: g.sum())
+    y.sum().backward()
+""")
+case("autograd/hook_needs_grad", """
+    x = torch.tensor([1.0, 2.0])
+    x.register_hook(lambda g: g)
+""")
+case("autograd/hook_create_graph", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x ** 3
+    y.register_hook(lambda g: g * 2)
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    g
+    g.sum().backward()
+    x.grad
+""")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)

@@ -178,6 +178,7 @@ VALUES = {
     "tuple": "(1, 2)",
     "range": "range(3)",
     "device": 'torch.device("cpu")',
+    "hook handle": "ones(2, requires_grad=true).register_hook(print)",
     "builtin": "print",
     "builtin method": "ones(2).sum",
     "str method": '"a".format',
@@ -199,6 +200,7 @@ SAFE_TYPES = (type(None), bool, int, float, str, tuple, list, dict, range)
 def _allowed_value(v):
     """What an attribute may give a program: language values, never Python machinery."""
     from gradcli.autograd import AccumulateGrad, Function
+    from gradcli.builtins import RemovableHandle
     from gradcli.device import Device
     from gradcli.dtypes import DType
     from gradcli.ops.reduce import ValuesIndices
@@ -206,7 +208,8 @@ def _allowed_value(v):
     if isinstance(v, (type, types.ModuleType, types.CodeType, types.FrameType,
                       types.TracebackType, types.GeneratorType)):
         return False
-    if isinstance(v, (Tensor, Function, AccumulateGrad, DType, Device, ValuesIndices, runtime.Size,
+    if isinstance(v, (Tensor, Function, AccumulateGrad, DType, Device, RemovableHandle,
+                      ValuesIndices, runtime.Size,
                       runtime.BoundMethod, runtime.BuiltinFunction, runtime.Module,
                       runtime.UserFunction, runtime.GradModeContext) + SAFE_TYPES):
         return True
