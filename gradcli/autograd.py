@@ -222,6 +222,14 @@ class ArrayF:
         return out
 
     @staticmethod
+    def flip(g, axes):
+        return np.flip(g, axes)
+
+    @staticmethod
+    def cumsum(g, axis):
+        return np.cumsum(g, axis=axis)
+
+    @staticmethod
     def permute_back(g, dims):
         return np.transpose(g, np.argsort(dims))
 

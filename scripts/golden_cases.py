@@ -2088,6 +2088,57 @@ case("autograd/hook_create_graph", """
     g.sum().backward()
     x.grad
 """)
+case("shape/split_chunk", """
+    x = torch.arange(10.0).reshape(5, 2).requires_grad_()
+    a, b, c = x.split(2)
+    a, b, c
+    p, q = torch.split(x, [1, 4])
+    p, q
+    x.chunk(2)
+    x.chunk(3, dim=1)
+    torch.chunk(x, 4)
+    (a.sum() * 2 + c.sum() + q[0].sum() * 10).backward()
+    x.grad
+""")
+case("shape/split_bad_sizes", """
+    torch.ones(5).split([2, 2])
+""")
+case("shape/chunk_zero", """
+    torch.ones(5).chunk(0)
+""")
+case("reduce/cumsum", """
+    x = torch.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+    y = x.cumsum(dim=1)
+    y
+    torch.cumsum(x, 0)
+    (y * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    x.grad
+    torch.tensor([1, 2, 3]).cumsum(0)
+    torch.tensor([True, False, True]).cumsum(0)
+    g, = torch.autograd.grad((x.cumsum(1) ** 2).sum(), x, create_graph=True)
+    g
+    g.sum().backward()
+    x.grad
+""")
+case("shape/flip", """
+    x = torch.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+    y = x.flip(0)
+    y
+    torch.flip(x, (0, 1))
+    (y * torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum().backward()
+    x.grad
+""")
+case("shape/masked_fill", """
+    x = torch.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+    y = x.masked_fill(x < 0, 0.0)
+    y
+    torch.masked_fill(x, torch.tensor([True, False, True]), float("-inf"))
+    (y * 2).sum().backward()
+    x.grad
+""")
+case("shape/masked_fill_not_bool", """
+    torch.ones(2).masked_fill(torch.tensor([1, 0]), 0.0)
+""")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)

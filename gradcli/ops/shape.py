@@ -522,6 +522,147 @@ def unbind(x, dim=0):
     return tuple(cls.apply(x, key=lead + (i,), adv=False) for i in range(x.data.shape[axis]))
 
 
+@register("split", "split(input, split_size_or_sections, dim=0)",
+          "pieces of split_size (the last smaller), or of the given sizes, along dim",
+          method=True, checks=[((Arg((5, 3)), 2), {}), ((Arg((5, 3)), [1, 4]), {}),
+                               ((Arg((2, 4)), 3), {"dim": 1})], category="shape")
+def split(x, split_size_or_sections, dim=0):
+    x = tensor_arg(x)
+    if x.data.ndim == 0:
+        raise GradIndexError("Dimension specified as 0 but tensor has no dimensions")
+    (axis,) = norm_dims(dim, x.data.ndim)
+    n = x.data.shape[axis]
+    s = split_size_or_sections
+    if isinstance(s, (list, tuple)):
+        sizes = [_int_or_none(v) for v in s]
+        if sum(sizes) != n or min(sizes, default=0) < 0:
+            raise GradRuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
+                                   f"(input tensor's size at dimension {dim}), but got "
+                                   f"split_sizes={sizes}")
+        name = "SplitWithSizesBackward0"
+    else:
+        size = _int_or_none(s)
+        if size is None or size < 0 or size == 0 and n:
+            raise GradRuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                                   f"dimension size of {n}" if size == 0 else
+                                   f"split expects split_size be non-negative, but got "
+                                   f"split_size={size}")
+        sizes = [size] * (n // size) + ([n % size] if n % size else []) if n else [0]
+        name = "SplitBackward0"
+    from ..limits import check_objects
+    check_objects(len(sizes), "splitting this tensor", 300)
+    cls, lead, start, out = _node_class(name), (slice(None),) * axis, 0, []
+    for k in sizes:
+        out.append(cls.apply(x, key=lead + (slice(start, start + k),), adv=False))
+        start += k
+    return tuple(out)
+
+
+@register("chunk", "chunk(input, chunks, dim=0)",
+          "at most `chunks` pieces of equal size (the last smaller) along dim", method=True,
+          checks=[((Arg((5, 3)), 2), {}), ((Arg((2, 4)), 2), {"dim": 1})], category="shape")
+def chunk(x, chunks, dim=0):
+    x = tensor_arg(x)
+    chunks = _int_or_none(chunks)
+    if chunks is None or chunks <= 0:
+        raise GradRuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if x.data.ndim == 0:
+        raise GradIndexError("chunk expects at least a 1-dimensional tensor")
+    (axis,) = norm_dims(dim, x.data.ndim)
+    n = x.data.shape[axis]
+    return split(x, max(-(-n // chunks), 1) if n else 1, dim)
+
+
+class Flip(Function):
+    __slots__ = ("axes",)
+    name = "FlipBackward0"
+
+    def forward(self, x, axes):
+        self.axes = axes
+        return np.flip(x, axes).copy()
+
+    def backward(self, g, F):
+        return (F.flip(g, self.axes),)
+
+
+@register("flip", "flip(input, dims)", "the order of elements reversed along dims",
+          method=True, checks=[((M,), {"dims": 0}), ((M,), {"dims": (0, 1)})], category="shape")
+@tensor_f("flip")
+def flip(x, dims):
+    x = tensor_arg(x)
+    axes = norm_dims(dims, x.data.ndim)
+    return Flip.apply(x, axes=axes)
+
+
+class Cumsum(Function):
+    __slots__ = ("axis",)
+    name = "CumsumBackward0"
+
+    def forward(self, x, axis, dt):
+        self.axis = axis
+        if x.ndim == 0:
+            return x.astype(dt)
+        return np.cumsum(x, axis=axis, dtype=dt)
+
+    def backward(self, g, F):
+        if g.ndim == 0:
+            return (g,)
+        a = (self.axis,)
+        return (F.flip(F.cumsum(F.flip(g, a), self.axis), a),)
+
+
+@register("cumsum", "cumsum(input, dim)", "running sums along dim", method=True,
+          checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": -1})],
+          category="reduce")
+@tensor_f("cumsum")
+def cumsum(x, dim, dtype=None):
+    x = tensor_arg(x)
+    (axis,) = norm_dims(dim, x.data.ndim) or (0,)
+    dt = dtypes.as_numpy(dtype) if dtype is not None else \
+        (dtypes.int64 if x.data.dtype.kind in "biu" else x.data.dtype)
+    return Cumsum.apply(x, axis=axis, dt=dt)
+
+
+class MaskedFill(Function):
+    __slots__ = ("mask",)
+    name = "MaskedFillBackward0"
+
+    def forward(self, x, mask, value):
+        self.mask = mask
+        return np.where(mask, np.asarray(value).astype(x.dtype), x)
+
+    def backward(self, g, F):
+        return (F.where(self.mask, 0.0, g),)
+
+
+@register("masked_fill", "masked_fill(input, mask, value)",
+          "input with value where mask is true", method=True,
+          checks=[((M, [[True, False, True], [False, False, True]], 0.5), {})], category="shape")
+def masked_fill(x, mask, value):
+    x, m = tensor_arg(x), tensor_arg(mask)
+    if m.data.dtype.kind != "b":
+        c_name = {"int64": "long int", "int32": "int", "float64": "double", "float32": "float",
+                  "uint8": "unsigned char"}.get(m.data.dtype.name, m.data.dtype.name)
+        raise GradRuntimeError(f"masked_fill_ only supports boolean masks, but got mask with "
+                               f"dtype {c_name}")
+    if isinstance(value, Tensor):
+        if value.data.ndim:
+            raise GradRuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
+                                   f"got tensor with {value.data.ndim} dimension(s).")
+        if value.requires_grad:
+            raise GradRuntimeError("masked_fill: gradcli does not differentiate with respect to "
+                                   "the value; pass a number")
+        value = value.item()
+    try:
+        shape = np.broadcast_shapes(m.data.shape, x.data.shape)
+    except ValueError:
+        shape = None
+    if shape != x.data.shape:
+        from ..errors import broadcast_error
+        raise broadcast_error(x.data.shape, m.data.shape)
+    return MaskedFill.apply(x, mask=np.broadcast_to(m.data, x.data.shape), value=value)
+
+
 @tensor_f("take")
 def _take_t(g, key):
     return index(g, key)
