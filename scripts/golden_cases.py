@@ -2139,6 +2139,20 @@ case("shape/masked_fill", """
 case("shape/masked_fill_not_bool", """
     torch.ones(2).masked_fill(torch.tensor([1, 0]), 0.0)
 """)
+case("reduce/var/no_degrees_of_freedom_backward", """
+    x = torch.tensor([[.5]], requires_grad=True)
+    y = torch.var(x)
+    y.backward()
+    x.grad
+    z = torch.tensor([.5, 2.0, 2.0], requires_grad=True)
+    v = torch.var(z, correction=3)
+    v
+    v.backward()
+    z.grad
+""")
+case("creation/linspace_float_steps", """
+    torch.linspace(0, 1, 2.0)
+""")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from .. import dtypes
-from ..convert import tensor_arg, to_array
+from ..convert import tensor_arg, to_array, type_name
 from ..device import on_cpu
 from ..fma import fma
 from ..parallel import chunks
@@ -153,6 +153,11 @@ def _range_fill(n, dt, value, lane=None):
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     start, end, steps = _num(start), _num(end), _num(steps)
+    if not isinstance(steps, int) or isinstance(steps, bool):
+        got = ", ".join(type_name(v) for v in (start, end, steps))
+        raise GradTypeError(f"linspace() received an invalid combination of arguments - got "
+                            f"({got}), but expected one of:",
+                            hint="linspace(start, end, steps): steps is an int")
     if steps < 0:
         raise GradRuntimeError("number of steps must be non-negative")
     dt = _dt(dtype)

@@ -1,6 +1,7 @@
 """Reductions: sum mean prod max min norm std var logsumexp softmax log_softmax argmax argmin."""
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -432,6 +433,10 @@ class Var(_Reduce):
         denom = self.n - self.c
         if self.root:
             return (gx * d / (denom * expand_back(out, F, shape, axes, kd)),)
+        if denom <= 0:       # no degrees of freedom: 2 / 0 is inf, as in PyTorch
+            if axes is None:     # PyTorch: nan where x is the mean, inf elsewhere
+                return (gx * F.where(d == 0, math.nan, math.inf),)
+            return (gx * d * math.inf,)
         return (gx * (2.0 / denom) * d,)
 
 
