@@ -233,6 +233,8 @@ class RemovableHandle:
         if self.hook in self.hooks:
             self.hooks.remove(self.hook)
 
+    language_methods = {"remove": remove}
+
     def __repr__(self):
         return "<torch.utils.hooks.RemovableHandle object>"
 
@@ -559,7 +561,8 @@ def namespace() -> dict:
         autograd_functional = Module("torch.autograd.functional")
         autograd = Module("torch.autograd", {"functional": autograd_functional})
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
-        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda})
+        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda,
+                              "optim": Module("torch.optim")})
         ns["torch"] = Module("torch", torch_members)
         ns["F"] = functional
         _namespace = ns
@@ -579,3 +582,4 @@ _fill_methods()
 from . import calculus, graphviz  # noqa: E402,F401  (jacobian, hessian, gradcheck, graph)
 
 from . import io  # noqa: E402,F401  (load/save, registered on import)
+from . import optim  # noqa: E402,F401  (SGD, Adam)

@@ -457,8 +457,9 @@ def get_attr(obj, name):
             return BoundMethod(obj, "name", lambda o: "torch::autograd::AccumulateGrad")
     if isinstance(obj, ValuesIndices) and name in ("values", "indices"):
         return obj[0] if name == "values" else obj[1]
-    if name == "remove" and type(obj).__name__ == "RemovableHandle":
-        return BoundMethod(obj, "remove", lambda h: h.remove())
+    methods = getattr(type(obj), "language_methods", None)   # a class's own allowlist
+    if methods is not None and name in methods:
+        return BoundMethod(obj, name, methods[name])
     if type(obj) is Device and name in ("type", "index"):
         return obj.type if name == "type" else obj.index
     if isinstance(obj, dtypes.DType) and name == "is_floating_point":

@@ -2153,6 +2153,59 @@ case("reduce/var/no_degrees_of_freedom_backward", """
 case("creation/linspace_float_steps", """
     torch.linspace(0, 1, 2.0)
 """)
+case("training/optimizers", """
+    x = torch.linspace(-1, 1, 20)
+    y = 3 * x + 0.5 + 0.1 * torch.sin(7 * x)
+    w = torch.tensor(0.0, requires_grad=True)
+    b = torch.tensor(0.0, requires_grad=True)
+    opt = torch.optim.SGD([w, b], lr=0.1, momentum=0.9)
+    print(opt)
+    for epoch in range(30):
+        opt.zero_grad()
+        loss = ((w * x + b - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        if epoch % 10 == 0:
+            print(epoch, loss.item())
+    print(w.item(), b.item(), w.grad)
+    import torch.optim as optim
+    a = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    opt2 = optim.Adam([a], lr=0.05)
+    for i in range(20):
+        opt2.zero_grad()
+        l = ((a - torch.tensor([0.3, 0.1, -0.2])) ** 2).sum()
+        l.backward()
+        opt2.step()
+    print(a, l.item())
+    c = torch.tensor([1.0, 2.0], requires_grad=True)
+    o3 = torch.optim.SGD([c], lr=0.05, weight_decay=0.1, momentum=0.5, nesterov=True)
+    for i in range(5):
+        o3.zero_grad()
+        (c ** 3).sum().backward()
+        o3.step()
+    print(c.tolist())
+""")
+case("training/adam_repr_and_zero_grad", """
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    opt = torch.optim.Adam([w], lr=0.01)
+    print(opt)
+    (w * w).sum().backward()
+    opt.step()
+    w
+    opt.zero_grad(set_to_none=False)
+    w.grad
+    opt.zero_grad()
+    print(w.grad)
+""")
+for _name, _src in (("not_iterable", "torch.optim.SGD(w, lr=0.1)"),
+                    ("empty", "torch.optim.SGD([], lr=0.1)"),
+                    ("non_leaf", "torch.optim.SGD([w * 2], lr=0.1)"),
+                    ("bad_lr", "torch.optim.SGD([w], lr=-1)"),
+                    ("bad_beta", "torch.optim.Adam([w], betas=(1.5, 0.9))")):
+    case(f"training/optimizer_error_{_name}", f"""
+    w = torch.ones(2, requires_grad=True)
+    {_src}
+""")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)

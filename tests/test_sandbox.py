@@ -179,6 +179,7 @@ VALUES = {
     "range": "range(3)",
     "device": 'torch.device("cpu")',
     "hook handle": "ones(2, requires_grad=true).register_hook(print)",
+    "optimizer": "torch.optim.SGD([ones(2, requires_grad=true)], lr=0.1)",
     "builtin": "print",
     "builtin method": "ones(2).sum",
     "str method": '"a".format',
@@ -202,13 +203,14 @@ def _allowed_value(v):
     from gradcli.autograd import AccumulateGrad, Function
     from gradcli.builtins import RemovableHandle
     from gradcli.device import Device
+    from gradcli.optim import Optimizer
     from gradcli.dtypes import DType
     from gradcli.ops.reduce import ValuesIndices
     from gradcli.tensor import Tensor
     if isinstance(v, (type, types.ModuleType, types.CodeType, types.FrameType,
                       types.TracebackType, types.GeneratorType)):
         return False
-    if isinstance(v, (Tensor, Function, AccumulateGrad, DType, Device, RemovableHandle,
+    if isinstance(v, (Tensor, Function, AccumulateGrad, DType, Device, RemovableHandle, Optimizer,
                       ValuesIndices, runtime.Size,
                       runtime.BoundMethod, runtime.BuiltinFunction, runtime.Module,
                       runtime.UserFunction, runtime.GradModeContext) + SAFE_TYPES):

@@ -29,7 +29,7 @@ keys: Enter runs a complete input (a line ending in ':' or an open bracket
   Ctrl-C clears the line or interrupts a running statement, Ctrl-D leaves."""
 
 _CATEGORY_ORDER = ["creation", "arith", "math", "compare", "reduce", "linalg", "shape",
-                   "autograd", "loss", "tensor", "misc"]
+                   "autograd", "loss", "optim", "tensor", "misc"]
 
 
 def _say(text=""):
