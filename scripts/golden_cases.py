@@ -2206,6 +2206,15 @@ for _name, _src in (("not_iterable", "torch.optim.SGD(w, lr=0.1)"),
     w = torch.ones(2, requires_grad=True)
     {_src}
 """)
+case("creation/arange_string_step", """
+    torch.arange(0, 1, "nan")
+""")
+case("random/randint_float_bound", """
+    torch.randint(5, 7.5, (2,))
+""")
+case("random/randint_infinite_bound", """
+    torch.randint(5, float("inf"), (2,))
+""")
 case("autograd/broadcast_grad_summed", """
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
     b = torch.tensor([10.0, 20.0], requires_grad=True)

@@ -110,6 +110,7 @@ def _num(v):
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     start, end, step = _num(start), _num(end), _num(step)
+    _numbers("arange", (start, end, step), (int, float))
     if end is None:
         start, end = 0, start
     if step == 0 or step != step:
@@ -130,6 +131,16 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
     else:
         arr = np.arange(start, end, step).astype(dt)
     return leaf(arr, requires_grad)
+
+
+def _numbers(name, args, kinds):
+    """PyTorch's TypeError when an argument is not a number of the kinds accepted
+    (a tuple is a size; None an omitted argument)."""
+    if all(v is None or type(v) in kinds or isinstance(v, tuple) for v in args):
+        return
+    got = ", ".join(type_name(v) for v in args if v is not None)
+    raise GradTypeError(f"{name}() received an invalid combination of arguments - got ({got}), "
+                        "but expected one of:")
 
 
 def _range_fill(n, dt, value, lane=None):
@@ -224,6 +235,7 @@ def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=Fal
         raise GradTypeError("randint() expects randint(high, size) or randint(low, high, size)")
     size = _check_sizes(size_args((size,)))
     low, high = _num(low), _num(high)
+    _numbers("randint", (low, high, size), (int,))
     if high <= low:
         raise GradRuntimeError(f"random_ expects 'from' to be less than 'to', but got "
                                f"from={low} >= to={high}")
