@@ -639,24 +639,7 @@ class Compiler:
         return run
 
     def _binop(self, left, op_tok, right):
-        line, col = op_tok.line, op_tok.column
-        binary = rt.binary_op(op_tok.value)
-        lconst, lv = _const_value(left)
-        rconst, rv = _const_value(right)
-
-        def run(s):
-            a = lv if lconst else left(s)
-            b = rv if rconst else right(s)
-            try:
-                return binary(a, b)
-            except GradError as e:
-                raise e.at(line, col)
-            except Exception as e:
-                w = _wrap(e, line, col)
-                if w is None:
-                    raise
-                raise w from None
-        return run
+        return _apply2(left, rt.binary_op(op_tok.value), right, op_tok.line, op_tok.column)
 
     def e_power(self, node):
         base, op, exp = node.children
@@ -723,21 +706,8 @@ class Compiler:
         ops = [(rt.compare_op(" ".join(tok.value for tok in t.children)), t.children[0].line,
                 t.children[0].column) for t in ch[1::2]]
         if len(ops) == 1:
-            left, right = operands
             (compare, line, col), = ops
-            lconst, lv = _const_value(left)
-            rconst, rv = _const_value(right)
-
-            def single(s):
-                a = lv if lconst else left(s)
-                b = rv if rconst else right(s)
-                try:
-                    return compare(a, b)
-                except GradError as e:
-                    raise e.at(line, col)
-                except Exception as e:
-                    raise (_wrap(e, line, col) or e) from None
-            return single
+            return _apply2(operands[0], compare, operands[1], line, col)
 
         def run(s):
             a = operands[0](s)
@@ -1043,6 +1013,27 @@ def _constant(v):
         return v
     const.value = v
     return const
+
+
+def _apply2(left, fn, right, line, col):
+    """The closure of `left op right` for an operator function `fn` (arithmetic or
+    comparison): literal operands read without a call, errors placed at the operator."""
+    lconst, lv = _const_value(left)
+    rconst, rv = _const_value(right)
+
+    def run(s):
+        a = lv if lconst else left(s)
+        b = rv if rconst else right(s)
+        try:
+            return fn(a, b)
+        except GradError as e:
+            raise e.at(line, col)
+        except Exception as e:
+            w = _wrap(e, line, col)
+            if w is None:
+                raise
+            raise w from None
+    return run
 
 
 def _const_value(fn):

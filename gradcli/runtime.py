@@ -182,10 +182,6 @@ def _py_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool)
 
 
-def _guard_size(n, what, unit="elements"):
-    check_items(n, what, unit)
-
-
 def _int_result(op, a, b):
     """int op int for + - *: an integer beyond limits.max_int_bits overflows to inf,
     as `**` does (so `x = x * x` in a loop cannot eat the memory)."""
@@ -210,7 +206,7 @@ def _py_binary(op, a, b):
             return a / b
         if op in ("^", "**"):
             if isinstance(a, int) and isinstance(b, int) and abs(a) > 1 and (abs(b) > 4096 or (
-                    b > 0 and (abs(a).bit_length() - 1) * b > _max_int_bits())):
+                    b > 0 and (abs(a).bit_length() - 1) * b > limits.max_int_bits)):
                 return float(a) ** b if b < 0 else math.inf if a > 0 or b % 2 == 0 else -math.inf
             try:
                 r = a ** b
@@ -232,11 +228,12 @@ def _py_binary(op, a, b):
             return _int_result(op, a, b)
         return _PY_OPS[op](a, b)
     if op == "+" and ta is tb and ta in (str, list, tuple):
-        _guard_size(len(a) + len(b), "the result", "characters" if ta is str else "elements")
+        check_items(len(a) + len(b), "the result",
+                    "characters" if ta is str else "elements")
         return a + b
     if op == "*" and ((ta in (str, list, tuple) and tb is int) or (tb in (str, list, tuple) and ta is int)):
         seq, n = (a, b) if tb is int else (b, a)
-        _guard_size(len(seq) * max(n, 0), "the result",
+        check_items(len(seq) * max(n, 0), "the result",
                     "characters" if type(seq) is str else "elements")
         return seq * n
     if op == "%" and ta is str:
@@ -255,12 +252,7 @@ _TENSOR_OPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": 
                "**": "pow", "@": "matmul", "//": "floor_divide"}
 
 
-def _max_int_bits():
-    return limits.max_int_bits
-
-
 _FLOAT_OPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
-_INT_OPS = {"+": int.__add__, "-": int.__sub__}
 
 
 def binary_op(op):
@@ -268,18 +260,15 @@ def binary_op(op):
     when it compiles `a op b`)."""
     tensor_fn = FUNCTIONS[_TENSOR_OPS[op]]
     fast = _FLOAT_OPS.get(op)      # float op float: nothing to check
-    ints = _INT_OPS.get(op)        # int op int: only the size to check
+    ints = op in ("+", "-", "*")   # int op int: only the size to check (_int_result)
 
     def run(a, b):
         ta = type(a)
         if ta is Tensor or type(b) is Tensor:
             return tensor_fn(a, b)
         if ta is type(b):
-            if ta is int and ints is not None:
-                r = ints(a, b)
-                if r.bit_length() <= limits.max_int_bits:
-                    return r
-                return math.inf if r > 0 else -math.inf
+            if ta is int and ints:
+                return _int_result(op, a, b)
             if ta is float and fast is not None:
                 return fast(a, b)
         r = _py_binary(op, a, b)
@@ -558,19 +547,19 @@ def _str_replace(s, old, new, *count):
         n = s.count(old) if old else len(s) + 1
         if count and isinstance(count[0], int) and count[0] >= 0:
             n = min(n, count[0])
-        _guard_size(len(s) + n * (len(new) - len(old)), "the result", "characters")
+        check_items(len(s) + n * (len(new) - len(old)), "the result", "characters")
     return s.replace(old, new, *count)
 
 
 def _str_join(s, items):
     parts = [str(i) for i in items]
-    _guard_size(sum(map(len, parts)) + len(s) * max(len(parts) - 1, 0), "the result",
+    check_items(sum(map(len, parts)) + len(s) * max(len(parts) - 1, 0), "the result",
                 "characters")
     return s.join(parts)
 
 
 def _list_append(lst, v):
-    _guard_size(len(lst) + 1, "the list")
+    check_items(len(lst) + 1, "the list")
     lst.append(v)
 
 
