@@ -30,7 +30,7 @@ class Function:
     `forward(self, *arrays, **params) -> ndarray` and
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
-    __slots__ = ("parents", "needs", "saved", "saved_src", "retained", "out_dtype")
+    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype")
     name = "Backward"
     differentiable_twice = True
 
@@ -77,7 +77,7 @@ class Function:
             return Tensor(out)
         node.needs = needs
         node.parents = parents
-        node.retained = None
+        node.watch = None
         node.out_dtype = out.dtype
         if node.saved:
             node.saved_src = _sources(node.saved, out, args, arrays)
@@ -377,7 +377,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
             if g is None:            # no gradient reached this node: only release its parents
                 _release(node, deps, push)
                 continue
-            if not plain or node.retained is not None:
+            if not plain or node.watch is not None:
                 g = _visit(node, g, capture, res, create_graph)
             saved = node.saved
             if saved:
@@ -424,8 +424,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
         try:
             for t, r in zip(inputs, results):
                 if r is not None:
-                    _store_grad(t, r, create_graph)
-                    touched[id(t)] = t
+                    _deliver_leaf(t, r, create_graph, None, None, touched)
         finally:
             _FRESH.clear()
     elif capture is not None:
@@ -458,7 +457,7 @@ def _visit(node, g, capture, results, create_graph):
     """What a node's gradient does besides flowing on: the hooks of its tensor run
     (their result replaces it), autograd.grad captures it, retain_grad() stores it;
     create_graph checks the node can be differentiated.  Returns the gradient."""
-    w = node.retained
+    w = node.watch
     if w is not None and w.hooks:
         g = run_hooks(w.hooks, g, create_graph)
     if capture is not None:
@@ -478,7 +477,7 @@ def _visit(node, g, capture, results, create_graph):
 
 class Watch:
     """What a non-leaf tensor asked of its node: hooks (register_hook) and keeping
-    its gradient as .grad (retain_grad).  Kept in the node's `retained` slot."""
+    its gradient as .grad (retain_grad).  Kept in the node's `watch` slot."""
     __slots__ = ("ref", "retain", "hooks")
 
     def __init__(self, t):
@@ -487,9 +486,9 @@ class Watch:
 
 def watch(t) -> Watch:
     """The Watch of non-leaf tensor t (made on first use)."""
-    w = t.grad_fn.retained
+    w = t.grad_fn.watch
     if w is None:
-        w = t.grad_fn.retained = Watch(t)
+        w = t.grad_fn.watch = Watch(t)
     return w
 
 

@@ -19,7 +19,8 @@ def _float(x):
     return x if x.dtype.kind == "f" else x.astype(dtypes.default.float)
 
 
-def _sigmoid(F, x):
+def sigmoid_of(F, x):
+    """sigmoid(x) inside a VJP (with the VJP's namespace F)."""
     return 1 / (1 + F.exp(-x))
 
 
@@ -38,7 +39,7 @@ class Softplus(Function):
 
     def backward(self, g, F, x):
         bx = x * self.beta
-        return (F.where(bx > self.threshold, g, g * _sigmoid(F, bx)),)
+        return (F.where(bx > self.threshold, g, g * sigmoid_of(F, bx)),)
 
 
 @register("softplus", "softplus(input, beta=1, threshold=20)",
@@ -123,7 +124,7 @@ class Silu(Function):
         return x / (1 + np.exp(-x))
 
     def backward(self, g, F, x):
-        s = _sigmoid(F, x)
+        s = sigmoid_of(F, x)
         return (g * (s * (1 + x * (1 - s))),)
 
 

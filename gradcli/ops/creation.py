@@ -110,7 +110,7 @@ def _num(v):
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     start, end, step = _num(start), _num(end), _num(step)
-    _numbers("arange", (start, end, step), (int, float))
+    _numbers("arange", (start, end, step), (_REAL,) * 3)
     if end is None:
         start, end = 0, start
     if step == 0 or step != step:
@@ -133,14 +133,17 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
     return leaf(arr, requires_grad)
 
 
-def _numbers(name, args, kinds):
-    """PyTorch's TypeError when an argument is not a number of the kinds accepted
-    (a tuple is a size; None an omitted argument)."""
-    if all(v is None or type(v) in kinds or isinstance(v, tuple) for v in args):
+_REAL = (int, float)
+
+
+def _numbers(name, args, kinds, hint=None):
+    """PyTorch's TypeError unless each argument's type is one of its kinds (None is
+    an omitted argument); the message lists the types of all of them."""
+    if all(v is None or type(v) in k for v, k in zip(args, kinds)):
         return
     got = ", ".join(type_name(v) for v in args if v is not None)
     raise GradTypeError(f"{name}() received an invalid combination of arguments - got ({got}), "
-                        "but expected one of:")
+                        "but expected one of:", hint=hint)
 
 
 def _range_fill(n, dt, value, lane=None):
@@ -164,11 +167,8 @@ def _range_fill(n, dt, value, lane=None):
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     start, end, steps = _num(start), _num(end), _num(steps)
-    if not isinstance(steps, int) or isinstance(steps, bool):
-        got = ", ".join(type_name(v) for v in (start, end, steps))
-        raise GradTypeError(f"linspace() received an invalid combination of arguments - got "
-                            f"({got}), but expected one of:",
-                            hint="linspace(start, end, steps): steps is an int")
+    _numbers("linspace", (start, end, steps), (_REAL, _REAL, (int,)),
+             hint="linspace(start, end, steps): steps is an int")
     if steps < 0:
         raise GradRuntimeError("number of steps must be non-negative")
     dt = _dt(dtype)
@@ -235,7 +235,7 @@ def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=Fal
         raise GradTypeError("randint() expects randint(high, size) or randint(low, high, size)")
     size = _check_sizes(size_args((size,)))
     low, high = _num(low), _num(high)
-    _numbers("randint", (low, high, size), (int,))
+    _numbers("randint", (low, high, size), ((int,), (int,), (tuple,)))
     if high <= low:
         raise GradRuntimeError(f"random_ expects 'from' to be less than 'to', but got "
                                f"from={low} >= to={high}")

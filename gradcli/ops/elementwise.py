@@ -425,20 +425,19 @@ for _name, _np, _doc in (("isnan", np.isnan, "nan"), ("isinf", np.isinf, "+inf o
 del _name, _np, _doc
 
 
-@register("any", "any(input)", "whether any element is true (non-zero), as a bool tensor",
-          method=True, category="compare")
-def any_(input, dim=None, keepdim=False):
-    from .reduce import norm_dims
-    x = tensor_arg(input).data
-    return Tensor(np.asarray(np.any(x, axis=norm_dims(dim, x.ndim), keepdims=keepdim)))
+def _truth_reduction(np_fn):
+    def fn(input, dim=None, keepdim=False):
+        from .reduce import norm_dims
+        x = tensor_arg(input).data
+        return Tensor(np.asarray(np_fn(x, axis=norm_dims(dim, x.ndim), keepdims=keepdim)))
+    return fn
 
 
-@register("all", "all(input)", "whether every element is true (non-zero), as a bool tensor",
-          method=True, category="compare")
-def all_(input, dim=None, keepdim=False):
-    from .reduce import norm_dims
-    x = tensor_arg(input).data
-    return Tensor(np.asarray(np.all(x, axis=norm_dims(dim, x.ndim), keepdims=keepdim)))
+for _name, _np, _doc in (("any", np.any, "any element"), ("all", np.all, "every element")):
+    register(_name, f"{_name}(input, dim=None, keepdim=False)",
+             f"whether {_doc} is true (non-zero), as a bool tensor", method=True,
+             category="compare")(_truth_reduction(_np))
+del _name, _np, _doc
 
 
 @register("allclose", "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)",

@@ -17,7 +17,9 @@ from ..errors import (GradIndexError, GradRuntimeError, GradTypeError, GradValue
                       broadcast_error)
 from ..tensor import Tensor
 from . import Arg, register
+from .activation import sigmoid_of
 from .reduce import log_softmax
+from .shape import to
 
 REDUCTIONS = ("mean", "sum", "none")
 SCALAR_NAMES = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long",
@@ -66,12 +68,7 @@ def _floats(input, target):
     dt = dtypes.result_type(x, y)
     if dt.kind != "f":
         dt = dtypes.default.float
-    return (x if x.data.dtype == dt else _to(x, dt)), (y if y.data.dtype == dt else _to(y, dt))
-
-
-def _to(t, dt):
-    from .shape import to
-    return to(t, dt)
+    return (x if x.data.dtype == dt else to(x, dt)), (y if y.data.dtype == dt else to(y, dt))
 
 
 class _Loss(Function):
@@ -168,7 +165,7 @@ class BCEWithLogits(_Loss):
         gl = _spread(g, F, self.shape, self.reduction)
         if w is not None:
             gl = gl * w
-        sig = 1 / (1 + F.exp(-x))
+        sig = sigmoid_of(F, x)
         if pw is None:
             return (*_pair(F, gl * (sig - y), gl * -x, x, y), None, None)
         softplus = F.log(1 + F.exp(-F.abs(x))) + (F.abs(x) - x) / 2
@@ -308,7 +305,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
              reduction="mean"):
     x = tensor_arg(input)
     if x.data.dtype.kind != "f":
-        x = _to(x, dtypes.default.float)
+        x = to(x, dtypes.default.float)
     rows, cols, coef = _nll_args(x, target, weight, ignore_index)
     return NllLoss.apply(x, rows, cols, coef, reduction=_reduction(reduction, size_average, reduce))
 

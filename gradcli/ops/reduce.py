@@ -1,4 +1,5 @@
-"""Reductions: sum mean prod max min norm std var logsumexp softmax log_softmax argmax argmin."""
+"""Reductions: sum mean prod max min norm std var logsumexp softmax log_softmax argmax
+argmin, and the running sum cumsum."""
 from __future__ import annotations
 
 import math
@@ -564,6 +565,34 @@ def log_softmax(input, dim=None, dtype=None):
     if dtype is not None:
         x = internal_to(x, dtype)
     return LogSoftmax.apply(x, dim=dim)
+
+
+class Cumsum(Function):
+    __slots__ = ("axis",)
+    name = "CumsumBackward0"
+
+    def forward(self, x, axis, dt):
+        self.axis = axis
+        if x.ndim == 0:
+            return x.astype(dt)
+        return np.cumsum(x, axis=axis, dtype=dt)
+
+    def backward(self, g, F):
+        if g.ndim == 0:
+            return (g,)
+        a = (self.axis,)
+        return (F.flip(F.cumsum(F.flip(g, a), self.axis), a),)
+
+
+@register("cumsum", "cumsum(input, dim)", "running sums along dim", method=True,
+          checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": -1})],
+          category="reduce")
+@tensor_f("cumsum")
+def cumsum(x, dim, dtype=None):
+    x = tensor_arg(x)
+    (axis,) = norm_dims(dim, x.data.ndim) or (0,)
+    dt = dtypes.as_numpy(dtype) if dtype is not None else _acc_dtype(x.data)
+    return Cumsum.apply(x, axis=axis, dt=dt)
 
 
 def internal_to(x, dtype):

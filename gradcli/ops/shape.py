@@ -1,4 +1,5 @@
-"""Shape ops: reshape view flatten squeeze unsqueeze expand permute cat stack, indexing, casts."""
+"""Shape ops: reshape view flatten squeeze unsqueeze expand permute cat stack, indexing,
+split chunk flip masked_fill, casts."""
 from __future__ import annotations
 
 import math
@@ -592,35 +593,6 @@ def flip(x, dims):
     x = tensor_arg(x)
     axes = norm_dims(dims, x.data.ndim)
     return Flip.apply(x, axes=axes)
-
-
-class Cumsum(Function):
-    __slots__ = ("axis",)
-    name = "CumsumBackward0"
-
-    def forward(self, x, axis, dt):
-        self.axis = axis
-        if x.ndim == 0:
-            return x.astype(dt)
-        return np.cumsum(x, axis=axis, dtype=dt)
-
-    def backward(self, g, F):
-        if g.ndim == 0:
-            return (g,)
-        a = (self.axis,)
-        return (F.flip(F.cumsum(F.flip(g, a), self.axis), a),)
-
-
-@register("cumsum", "cumsum(input, dim)", "running sums along dim", method=True,
-          checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": -1})],
-          category="reduce")
-@tensor_f("cumsum")
-def cumsum(x, dim, dtype=None):
-    x = tensor_arg(x)
-    (axis,) = norm_dims(dim, x.data.ndim) or (0,)
-    dt = dtypes.as_numpy(dtype) if dtype is not None else \
-        (dtypes.int64 if x.data.dtype.kind in "biu" else x.data.dtype)
-    return Cumsum.apply(x, axis=axis, dt=dt)
 
 
 class MaskedFill(Function):
