@@ -20,6 +20,7 @@ import weakref
 import numpy as np
 
 from .errors import GradRuntimeError, ShapeError
+from .summation import torch_sum
 from .tensor import GradMode, Tensor
 
 _OUT = object()          # marker: a saved value that is the op's own output
@@ -161,7 +162,7 @@ def sum_to(g, shape):
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)
     if len(axes) == g.ndim and g.dtype.kind == "f" and g.flags.c_contiguous:
-        from .summation import torch_sum      # a 0-d leaf's gradient: PyTorch's order
+        # a 0-d leaf's gradient: a whole sum, in PyTorch's order
         return np.asarray(torch_sum(g), dtype=g.dtype).reshape(shape)
     if axes:
         g = g.sum(axis=axes, keepdims=True)

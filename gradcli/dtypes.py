@@ -29,6 +29,12 @@ class _Default:
 default = _Default()
 
 
+def floating(a):
+    """Array `a` itself if it is floating, else converted to the default float dtype
+    (what PyTorch does with integers given to exp, sigmoid, logsumexp ...)."""
+    return a if a.dtype.kind == "f" else a.astype(default.float)
+
+
 class DType:
     """A dtype as the language sees it: prints as `torch.float64`."""
     __slots__ = ("np",)

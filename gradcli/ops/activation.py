@@ -6,17 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..autograd import Function
 from ..convert import tensor_arg
 from . import Arg, register
 from .elementwise import ThresholdBackward, masked_grad
 
 M = Arg((2, 3))
-
-
-def _float(x):
-    from .. import dtypes
-    return x if x.dtype.kind == "f" else x.astype(dtypes.default.float)
 
 
 def sigmoid_of(F, x):
@@ -29,7 +25,7 @@ class Softplus(Function):
     name = "SoftplusBackward0"
 
     def forward(self, x, beta, threshold):
-        x = _float(x)
+        x = dtypes.floating(x)
         self.beta, self.threshold = beta, threshold
         self.save(x)
         bx = x * beta
@@ -54,7 +50,7 @@ class LeakyRelu(Function):
     name = "LeakyReluBackward0"
 
     def forward(self, x, slope):
-        x = _float(x)
+        x = dtypes.floating(x)
         self.slope = slope
         self.save(x)
         return np.where(x > 0, x, x * slope)
@@ -80,7 +76,7 @@ class Elu(Function):
     name = "EluBackward0"
 
     def forward(self, x, alpha):
-        x = _float(x)
+        x = dtypes.floating(x)
         self.alpha = alpha
         self.save(x)
         return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
@@ -119,7 +115,7 @@ class Silu(Function):
     name = "SiluBackward0"
 
     def forward(self, x):
-        x = _float(x)
+        x = dtypes.floating(x)
         self.save(x)
         return x / (1 + np.exp(-x))
 

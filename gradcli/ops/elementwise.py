@@ -463,8 +463,7 @@ class Unary(Function):
     saves = ""            # "x" (input), "out" (output), "" (nothing)
 
     def forward(self, x):
-        if x.dtype.kind != "f":
-            x = x.astype(dtypes.default.float)
+        x = dtypes.floating(x)
         out = self.np_fn(x)
         if self.saves == "x":
             self.save(x)

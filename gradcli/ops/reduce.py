@@ -476,8 +476,7 @@ class LogSumExp(_Reduce):
 
     def forward(self, x, dim, keepdim=False):
         ax = self.setup(x, dim, keepdim)
-        if x.dtype.kind != "f":
-            x = x.astype(dtypes.default.float)
+        x = dtypes.floating(x)
         m = np.max(x, axis=ax, keepdims=True) if x.size else np.zeros((1,) * x.ndim)
         m = np.where(np.isfinite(m), m, 0)
         out = np.log(np.sum(np.exp(x - m), axis=ax, keepdims=True)) + m
