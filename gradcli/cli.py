@@ -9,6 +9,7 @@ import signal
 import sys
 
 from . import __version__
+from .errors import fill_column
 
 EXAMPLES = """\
 examples:
@@ -45,6 +46,8 @@ def _parser(prog):
                    help="run CODE (statements separated by ';' or newlines); repeatable; "
                         "FILEs and -e CODE run in the order given")
     p.add_argument("--json", action="store_true", help="JSON lines on stdout (see README)")
+    p.add_argument("--check", action="store_true",
+                   help="for notebooks (.ipynb): compare each cell's output with the stored one")
     p.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
     p.add_argument("--dtype", choices=("float64", "float32"), default="float64",
                    help="default floating dtype (default float64)")
@@ -229,22 +232,29 @@ def apply_sets(session, sets):
     return 0
 
 
-def fill_column(err, source):
-    """An error known by line only points at the first character of that line."""
-    if err.line is not None and err.column is None and source is not None:
-        lines = source.splitlines()
-        if 1 <= err.line <= len(lines):
-            text = lines[err.line - 1]
-            err.column = len(text) - len(text.lstrip()) + 1
-        else:
-            err.column = 1
-    return err
+def _notebook(session, name, text, debug, check, as_json):
+    """Run (or with `check`, check) a Jupyter notebook; the exit code."""
+    from .notebook import NotebookError
+    try:
+        if check:
+            from .notebook_check import check_notebook
+            return check_notebook(session, name, text, as_json, debug)
+        from .notebook import run_notebook
+        return run_notebook(session, name, text, debug)
+    except NotebookError as e:
+        return _usage_error(e, argparse.Namespace(json=as_json))
 
 
-def run_sources(session, sources, debug=False):
-    """Run each (filename, text) in turn, sharing variables; returns the exit code."""
+def run_sources(session, sources, debug=False, check=False, as_json=False):
+    """Run each (filename, text) in turn, sharing variables; returns the exit code.
+    A notebook (.ipynb, or text that starts with '{') runs cell by cell."""
     from .errors import GradError, Interrupted
     for name, text in sources:
+        if check or name.endswith(".ipynb") or text.lstrip().startswith("{"):
+            code = _notebook(session, name, text, debug, check, as_json)
+            if code:
+                return code
+            continue
         try:
             session.run(text, filename=name)
         except GradError as e:
@@ -301,9 +311,13 @@ def _main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     mode = "repl"
     prog = "gradcli"
-    if argv and argv[0] == "eval":
-        mode, prog = "eval", "gradcli eval"
+    check = False
+    if argv and argv[0] in ("eval", "check"):
+        mode, prog, check = "eval", f"gradcli {argv[0]}", argv[0] == "check"
         argv = argv[1:]
+    elif argv and argv[0] == "kernel":
+        from .kernel.install import main as kernel_main
+        return kernel_main(argv[1:])
     parser = _parser(prog)
     try:
         args = parser.parse_intermixed_args(argv)
@@ -327,6 +341,9 @@ def _main(argv=None) -> int:
             raise UsageError("'-' (stdin) can be given only once")
         # FILEs and -e CODE run in the order they were given, sharing variables
         sources = [read_source(v) if k == "file" else ("<-e>", v) for k, v in order]
+        args.check = args.check or check
+        if args.check and any(k != "file" for k, _ in order):
+            raise UsageError("check runs notebooks (.ipynb FILEs or '-'), not -e CODE")
     except UsageError as e:
         return _usage_error(e, args)
     session = make_session(args)
@@ -336,7 +353,7 @@ def _main(argv=None) -> int:
         return _usage_error(e, args)
     if code:
         return code
-    code = run_sources(session, sources, args.debug)
+    code = run_sources(session, sources, args.debug, args.check, args.json)
     if args.interactive and code in (0, 1):
         from .repl import run_repl
         return run_repl(args, session, sources)
