@@ -208,19 +208,26 @@ def code_cells(name: str, text: str):
 
 
 def run_notebook(session, name: str, text: str, debug=False) -> int:
-    """`gradcli eval NB.ipynb`: every code cell in order; the exit code."""
-    fields = getattr(session.out, "fields", None)
-    for cell, code, skipped in code_cells(name, text):
-        where = cell_name(name, cell.number)
-        note_skipped(where, skipped)
+    """`gradcli eval NB.ipynb`: every code cell in order; the exit code.  Later
+    files and -e code in the same run see the variables, and display as usual."""
+    cells = code_cells(name, text)
+    out = gate(session)
+    fields = getattr(out.inner, "fields", None)
+    try:
+        for cell, code, skipped in cells:
+            where = cell_name(name, cell.number)
+            note_skipped(where, skipped)
+            if fields is not None:
+                fields["cell"] = cell.number
+            try:
+                run_cell(session, code, where)
+            except (GradError, KeyboardInterrupt, Exception) as e:
+                return report_failure(session, e, code, debug)
+    finally:
         if fields is not None:
-            fields["cell"] = cell.number
-        try:
-            run_cell(session, code, where)
-        except (GradError, KeyboardInterrupt, Exception) as e:
-            return report_failure(session, e, code, debug)
-    if fields is not None:
-        fields.pop("cell", None)
+            fields.pop("cell", None)
+        session.out = out.inner
+        session.activate()
     return 0
 
 
