@@ -218,3 +218,39 @@ def test_check_expected_errors_unrecorded_cells_and_stray_errors():
 def test_check_wants_a_notebook():
     r = run_inprocess("", ("check", "-e", "1"))
     assert r.returncode == 2 and "check runs notebooks" in r.stderr
+
+
+# ------------------------------------------------------------------ REPL :save
+
+def test_repl_save_writes_a_notebook_that_replays(tmp_path, capsys):
+    from gradcli.cli import _parser, configure
+    from gradcli.repl import meta
+    from gradcli.repl.app import Repl
+    from gradcli.session import reset_globals
+    reset_globals()
+    args = _parser("gradcli").parse_args(["--seed", "3"])
+    configure(args)
+    r = Repl(args)
+    r.execute("x = randn(2, requires_grad=true)")
+    r.execute("y = (x * x).sum(); y")
+    r.execute("z = nosuch")                      # failed: not in the notebook
+    r.execute("backward y\nprint(x.grad.shape)")
+    path = tmp_path / "s.ipynb"
+    meta.run(r, f":save {path}")
+    out = capsys.readouterr().out
+    assert "saved 5 statements" in out
+    nb = json.loads(path.read_text())
+    cells = [("".join(c["source"]), "".join(o for out in c["outputs"] for o in out["text"]))
+             for c in nb["cells"]]
+    assert cells[0] == ("seed(3)", "")
+    assert cells[1] == ("x = randn(2, requires_grad=true)", "x = " + cells[1][1][4:])
+    assert cells[2][0] == "y = (x * x).sum()\ny"
+    assert cells[2][1].startswith("y = tensor(") and cells[2][1].count("tensor(") == 2
+    assert cells[3][0] == "backward y\nprint(x.grad.shape)"
+    assert cells[3][1].startswith("x.grad = tensor([") and cells[3][1].endswith("torch.Size([2])\n")
+    assert len(cells) == 4
+    # replayed as a notebook: the last value of each cell, no `name = value` echo
+    r = run_gradcli(args=("eval", str(path)))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == cells[2][1].split("\n", 1)[1] + cells[3][1]
+    reset_globals()
