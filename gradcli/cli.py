@@ -9,7 +9,7 @@ import signal
 import sys
 
 from . import __version__
-from .errors import fill_column
+from .base.errors import fill_column
 
 EXAMPLES = """\
 examples:
@@ -131,7 +131,7 @@ def read_source(path) -> tuple[str, str]:
         except OSError as e:
             hint = ""
             if not os.path.splitext(path)[1] and not os.path.exists(path):
-                from .errors import did_you_mean
+                from .base.errors import did_you_mean
                 d = did_you_mean(path, ["eval"])
                 hint = f" ({d[:-1]} as in 'gradcli eval FILE'?)" if d else ""
             raise UsageError(f"cannot read {path}: {e.strerror or e}{hint}")
@@ -146,8 +146,8 @@ def read_source(path) -> tuple[str, str]:
 
 
 def configure(args):
-    from . import dtypes, printing
-    from .limits import limits
+    from .core import dtypes, printing
+    from .base.limits import limits
     if args.precision < 0 or args.precision > 30:
         raise UsageError(f"--precision wants a number of digits from 0 to 30, got {args.precision}")
     dtypes.default.float = dtypes.NAMES[args.dtype]
@@ -160,7 +160,7 @@ def configure(args):
     limits.max_steps = args.max_steps
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     if args.seed is not None:
-        from . import random
+        from .base import random
         random.default_generator.manual_seed(args.seed)
 
 
@@ -175,8 +175,8 @@ def _set_target(item):
     """NAME of a `--set NAME=VALUE` item, after checking that it is exactly one
     assignment to one name (the value is any expression of the language)."""
     from lark import Tree
-    from .errors import GradError
-    from .parser import parse
+    from .base.errors import GradError
+    from .language.parser import parse
     name, eq, value = item.partition("=")
     name = name.strip()
     if not eq or not name.isidentifier() or not value.strip():
@@ -202,10 +202,10 @@ def _set_value(v):
     float dtype, as in a calculator (`--set x=[1,2,3]` is tensor([1., 2., 3.]))."""
     if not isinstance(v, list):
         return v
-    from . import dtypes
-    from .convert import to_array
-    from .errors import GradError
-    from .tensor import Tensor
+    from .core import dtypes
+    from .core.convert import to_array
+    from .base.errors import GradError
+    from .core.tensor import Tensor
     try:
         a = to_array(v)
     except GradError:
@@ -217,7 +217,7 @@ def _set_value(v):
 
 def apply_sets(session, sets):
     """Bind each `--set NAME=VALUE` in order; returns an exit code (0 if all went well)."""
-    from .errors import GradError
+    from .base.errors import GradError
     for item in sets:
         name, _ = _set_target(item)
         try:
@@ -248,7 +248,7 @@ def _notebook(session, name, text, debug, check, as_json):
 def run_sources(session, sources, debug=False, check=False, as_json=False):
     """Run each (filename, text) in turn, sharing variables; returns the exit code.
     A notebook (.ipynb, or text that starts with '{') runs cell by cell."""
-    from .errors import GradError, Interrupted
+    from .base.errors import GradError, Interrupted
     for name, text in sources:
         if check or name.endswith(".ipynb") or text.lstrip().startswith("{"):
             code = _notebook(session, name, text, debug, check, as_json)
@@ -262,7 +262,7 @@ def run_sources(session, sources, debug=False, check=False, as_json=False):
             session.report(e, text)
             return e.exit_code
         except KeyboardInterrupt:
-            from .compiler import state
+            from .language.compiler import state
             err = Interrupted("interrupted", state.line or None)
             fill_column(err, text)
             session.filename = name
@@ -271,7 +271,7 @@ def run_sources(session, sources, debug=False, check=False, as_json=False):
         except Exception as e:   # a bug in gradcli: still no traceback unless --debug
             if debug:
                 raise
-            from .compiler import state
+            from .language.compiler import state
             err = GradError(f"internal error: {type(e).__name__}: {e}", state.line or None,
                             type_name="InternalError")
             fill_column(err, text)

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 
 from lark import Tree
 
-from .errors import GradError, Interrupted, fill_column
-from .parser import parse
+from .base.errors import GradError, Interrupted, fill_column
+from .language.compiler import state
+from .language.parser import parse
 
 
 class NotebookError(Exception):
@@ -187,7 +188,6 @@ def cell_name(name: str, number: int) -> str:
 
 def report_failure(session, exc, code, debug=False) -> int:
     """Report an error (or Ctrl-C, or a bug) of a cell as `gradcli eval` does; the exit code."""
-    from .compiler import state
     if isinstance(exc, GradError):
         err = exc
         fill_column(err, err.origin[1] if err.origin else code)

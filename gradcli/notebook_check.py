@@ -22,8 +22,8 @@ import math
 import re
 import sys
 
-from .errors import GradError
-from .notebook import _text, cell_name, code_cells, run_cell
+from .base.errors import GradError, render
+from .notebook import _text, cell_name, code_cells, note_skipped, report_failure, run_cell
 from .output import TextOutput
 
 _ADDRESS = re.compile(r"<([A-Za-z_][\w.]*)(?: object)? at 0x[0-9a-fA-F]+>")
@@ -129,8 +129,6 @@ class _Report:
 def check_notebook(session, name: str, text: str, as_json=False, debug=False) -> int:
     """Run the notebook, comparing each cell; prints the report; exit code 0 when
     every compared cell is the same, 1 otherwise."""
-    from .errors import render
-    from .notebook import note_skipped, report_failure
     buf = io.StringIO()
     session.out = TextOutput(stream=buf)
     session.activate()

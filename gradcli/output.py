@@ -6,8 +6,8 @@ import sys
 
 import numpy as np
 
-from .printing import show
-from .tensor import Tensor
+from .core.printing import show
+from .core.tensor import Tensor
 
 
 class TextOutput:

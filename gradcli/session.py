@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import sys
 
-from . import builtins as _builtins  # noqa: F401  (registers the language built-ins)
-from .compiler import Compiler, state
-from .errors import GradError, LimitError, render
-from .parser import parse
-from .runtime import Scope
+from .library import builtins as _builtins  # noqa: F401  (registers the language built-ins)
+from .language.compiler import Compiler, state
+from .base.errors import GradError, LimitError, render
+from .language.parser import parse
+from .language.runtime import Scope
 
 _current = None
 
@@ -33,11 +33,12 @@ def warn(message: str):
 def reset_globals():
     """Put every process-wide setting back to its start-up value (for running many
     programs in one process, as the tests and the fuzzer do)."""
-    from . import dtypes, printing, random
-    from .compiler import state as st
-    from .limits import limits
-    from .runtime import _call_depth
-    from .tensor import GradMode
+    from .core import dtypes, printing
+    from .base import random
+    from .language.compiler import state as st
+    from .base.limits import limits
+    from .language.runtime import _call_depth
+    from .core.tensor import GradMode
     GradMode.enabled = True
     dtypes.default.float = dtypes.float64
     printing.options.precision = 4
@@ -50,7 +51,7 @@ def reset_globals():
 def _snapshot_tensors(vars):
     """What a statement may change in place on the tensors it can reach: .grad (which
     backward accumulates in place), .data (zero_), requires_grad."""
-    from .tensor import Tensor
+    from .core.tensor import Tensor
     snap = []
     for v in vars.values():
         if type(v) is Tensor:
@@ -68,7 +69,7 @@ def _restore_tensors(snap):
 
 class Session:
     def __init__(self, out, filename="<stdin>"):
-        from .builtins import namespace
+        from .library.builtins import namespace
         self.out = out
         self.filename = filename
         self.builtins = namespace()

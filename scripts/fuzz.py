@@ -39,9 +39,9 @@ try:
 except ImportError:
     sys.path.insert(0, str(ROOT))
 
-from gradcli import dtypes  # noqa: E402
-from gradcli.errors import GradError, render  # noqa: E402
-from gradcli.limits import limits  # noqa: E402
+from gradcli.core import dtypes  # noqa: E402
+from gradcli.base.errors import GradError, render  # noqa: E402
+from gradcli.base.limits import limits  # noqa: E402
 from gradcli.output import JsonOutput, TextOutput  # noqa: E402
 from gradcli.session import Session, reset_globals  # noqa: E402
 
@@ -72,7 +72,7 @@ def _on_alarm(signum, frame):
 class _Sandbox:
     """`load`/`save` of fuzzed programs may only touch plain file names inside a
     private temporary directory (a mutation could turn "a.npy" into "/x.npy"): the
-    runner works in that directory and gradcli.io's `open` refuses any other path."""
+    runner works in that directory and gradcli.library.io's `open` refuses any other path."""
 
     def __init__(self):
         self._tmp = tempfile.TemporaryDirectory(prefix="gradcli-fuzz-")   # removed when dropped
@@ -87,9 +87,9 @@ class _Sandbox:
 
     @contextlib.contextmanager
     def active(self):
-        """While running a fuzzed program: work in the directory, guard gradcli.io's open."""
+        """While running a fuzzed program: work in the directory, guard gradcli.library.io's open."""
         try:
-            from gradcli import io as gio
+            from gradcli.library import io as gio
         except ImportError:
             gio = None
         cwd = os.getcwd()
@@ -130,7 +130,7 @@ class Runner:
     def _watch_translations(self):
         """Note where gradcli turns a Python exception into a GradError (compiler._wrap):
         mostly bad arguments reported by NumPy, but a bug in gradcli shows up here."""
-        from gradcli import compiler
+        from gradcli.language import compiler
         original = compiler.translate_python_error
         runner = self
 
@@ -439,8 +439,8 @@ STRINGS = ['"a"', "'b'", '""', '"{}"', '"{0}"', '"{:>5}"', '"{0.__class__}"', 'f
 
 
 def _names():
-    from gradcli import runtime
-    from gradcli.builtins import namespace
+    from gradcli.language import runtime
+    from gradcli.library.builtins import namespace
     names = set(NAMES) | set(namespace()) | set(runtime.TENSOR_ATTRS) | set(runtime.METHODS)
     return sorted(n for n in names if n.isidentifier())
 
@@ -483,7 +483,7 @@ def grammar_strategy(prelude=True):
     from lark import Lark
     from lark.lexer import PatternStr
 
-    from gradcli.parser import grammar_text
+    from gradcli.language.parser import grammar_text
     grammar = Lark(grammar_text(), parser="lalr")
     names = _names()
     explicit = {

@@ -1,4 +1,4 @@
-"""Record PyTorch's exact tensor reprs as golden data for gradcli.printing.
+"""Record PyTorch's exact tensor reprs as golden data for gradcli.core.printing.
 
 Run with the torch venv (torch is never a dependency of gradcli itself):
 

@@ -21,11 +21,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gradcli.errors import GradError
+from gradcli.base.errors import GradError
 from gradcli.output import TextOutput
-from gradcli.printing import show
+from gradcli.core.printing import show
 from gradcli.session import Session
-from gradcli.tensor import Tensor
+from gradcli.core.tensor import Tensor
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "calculus.json").read_text())
 
@@ -177,7 +177,7 @@ def test_create_graph_keeps_leaf_grad_differentiable():
 
 
 def test_not_twice_differentiable_op_raises_clear_error():
-    from gradcli.autograd import Function, run_backward
+    from gradcli.engine.autograd import Function, run_backward
 
     class OnceOnly(Function):
         __slots__ = ()

@@ -74,8 +74,8 @@ def test_layout_turns_markers_into_indentation():
 def test_grammar_strategy_makes_programs_that_parse():
     """Most generated programs are syntactically valid (the markers, spaces and
     explicit terminals are right), so the fuzzing reaches the compiler and runtime."""
-    from gradcli.errors import GradSyntaxError
-    from gradcli.parser import parse
+    from gradcli.base.errors import GradSyntaxError
+    from gradcli.language.parser import parse
     seen, parsed = [], 0
 
     @settings(max_examples=60, deadline=None, database=None,
@@ -122,7 +122,7 @@ def test_the_corpus_itself(runner):
 
 def test_runner_reports_escaping_exceptions(monkeypatch):
     """The harness itself: a Python exception from inside gradcli is a finding."""
-    from gradcli import runtime
+    from gradcli.language import runtime
     r = fuzz.Runner()
 
     def boom(*a):
@@ -226,10 +226,10 @@ def _numeric_grad(f, arrays, i, h):
           suppress_health_check=list(HealthCheck))
 @given(compositions())
 def test_random_compositions_pass_finite_differences(case):
-    from gradcli.autograd import run_backward
+    from gradcli.engine.autograd import run_backward
     from gradcli.session import Session, reset_globals
     from gradcli.output import TextOutput
-    from gradcli.tensor import GradMode, Tensor
+    from gradcli.core.tensor import GradMode, Tensor
 
     sa, sb, expr, seed = case
     reset_globals()
@@ -273,7 +273,7 @@ def test_random_compositions_pass_finite_differences(case):
 
 def run(source):
     """Run in this process; (stdout, error or None)."""
-    from gradcli.errors import GradError
+    from gradcli.base.errors import GradError
     from gradcli.output import TextOutput
     from gradcli.session import Session, reset_globals
     reset_globals()

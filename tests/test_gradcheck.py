@@ -1,6 +1,6 @@
 """Registry-driven gradient checks (issue 2) and second-order checks (issue 5).
 
-Every entry of the op registry (`gradcli.ops.BUILTINS` and `METHOD_ONLY`) with
+Every entry of the op registry (`gradcli.ops.registry.BUILTINS` and `METHOD_ONLY`) with
 `checks` is differentiated here, one test per sample call, ids like `exp[0]`:
 
 * first order: the analytic vector-Jacobian product (`run_backward` with a
@@ -28,12 +28,12 @@ import numpy as np
 import pytest
 
 import gradcli.session  # noqa: F401  (registers every built-in)
-from gradcli import ops
-from gradcli.autograd import Function, run_backward
-from gradcli.errors import GradError
-from gradcli.ops import Arg
+from gradcli.ops import registry as ops
+from gradcli.engine.autograd import Function, run_backward
+from gradcli.base.errors import GradError
+from gradcli.ops.registry import Arg
 from gradcli.ops.reduce import sum_
-from gradcli.tensor import GradMode, Tensor
+from gradcli.core.tensor import GradMode, Tensor
 
 EPS, ATOL, RTOL = 1e-6, 1e-5, 1e-3
 
@@ -103,7 +103,7 @@ EXTRA = [
 
 
 def _extra_entries():
-    from gradcli.ops import Builtin
+    from gradcli.ops.registry import Builtin
     table = {**ops.METHOD_ONLY, **ops.BUILTINS}
     out = []
     for k, (name, args, kwargs) in enumerate(EXTRA):
@@ -340,7 +340,7 @@ def session_out(monkeypatch):
 
 
 def test_gradcheck_fails_on_wrong_gradient(session_out):
-    from gradcli.calculus import gradcheck
+    from gradcli.library.calculus import gradcheck
     x = Tensor(np.array([0.5, -1.0, 2.0]), requires_grad=True)
     assert gradcheck(lambda t: _WrongSquare.apply(t), x) is False
     text = session_out.text
@@ -349,14 +349,14 @@ def test_gradcheck_fails_on_wrong_gradient(session_out):
 
 
 def test_gradcheck_passes_on_right_gradient(session_out):
-    from gradcli.calculus import gradcheck
+    from gradcli.library.calculus import gradcheck
     x = Tensor(np.array([0.5, -1.0, 2.0]), requires_grad=True)
     assert gradcheck(lambda t: _RightSquare.apply(t), x) is True
     assert "input 0" in session_out.text
 
 
 def test_gradcheck_wrong_gradient_in_second_input(session_out):
-    from gradcli.calculus import gradcheck
+    from gradcli.library.calculus import gradcheck
     a = Tensor(np.array([[0.5, 1.5], [1.0, -2.0]]), requires_grad=True)
     b = Tensor(np.array([1.0, 2.0]), requires_grad=True)
     assert gradcheck(lambda p, q: p * 2 + _WrongSquare.apply(q), (a, b)) is False

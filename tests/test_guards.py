@@ -386,7 +386,7 @@ def test_dropping_a_long_chain_in_process():
         "import sys, threading\n"
         "threading.stack_size(256 * 1024)\n"
         "def work():\n"
-        "    from gradcli.ops import FUNCTIONS\n"
+        "    from gradcli.ops.registry import FUNCTIONS\n"
         "    from gradcli.ops.creation import ones\n"
         "    x = ones(1, requires_grad=True)\n"
         "    y = x\n"

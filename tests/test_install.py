@@ -15,7 +15,7 @@ def _script():
 
 @pytest.mark.skipif(_script() is None, reason="gradcli console script not installed")
 def test_console_script_runs_from_elsewhere(tmp_path):
-    code = ("import gradcli, gradcli.ops, gradcli.repl, gradcli.parser as p; "
+    code = ("import gradcli, gradcli.ops, gradcli.repl, gradcli.language.parser as p; "
             "print(len(p.grammar_text()) > 100, gradcli.__file__)")
     r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

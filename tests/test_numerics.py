@@ -12,10 +12,11 @@ import pytest
 from numerics_cases import values
 
 import gradcli.session  # noqa: F401  (registers the built-ins)
-from gradcli import dtypes, parallel, summation
-from gradcli.fma import fma
-from gradcli.ops import FUNCTIONS
-from gradcli.tensor import Tensor
+from gradcli.core import dtypes
+from gradcli.base import parallel, summation
+from gradcli.base.fma import fma
+from gradcli.ops.registry import FUNCTIONS
+from gradcli.core.tensor import Tensor
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "numerics.json").read_text("utf-8"))
 
@@ -39,7 +40,7 @@ def test_whole_sums_are_pytorchs_to_the_last_bit(dtype):
 
 
 def test_mean_and_a_scalar_leafs_gradient_use_the_same_order():
-    from gradcli.builtins import backward
+    from gradcli.library.builtins import backward
     x = values(1000, 1, "float64")
     s = float.fromhex(next(c["sum"] for c in GOLDEN["sums"]
                            if (c["dtype"], c["n"], c["seed"]) == ("float64", 1000, 1)))

@@ -1,4 +1,4 @@
-"""gradcli.printing.tensor_repr against reprs recorded from real PyTorch.
+"""gradcli.core.printing.tensor_repr against reprs recorded from real PyTorch.
 
 The golden file is produced by scripts/gen_golden_printing.py (run with a
 torch install); these tests need only NumPy.
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gradcli.printing import tensor_repr
+from gradcli.core.printing import tensor_repr
 
 GOLDEN = Path(__file__).parent / "golden" / "printing.json"
 CASES = json.loads(GOLDEN.read_text())

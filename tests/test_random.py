@@ -1,4 +1,4 @@
-"""gradcli.random must reproduce torch's CPU generator bit for bit.
+"""gradcli.base.random must reproduce torch's CPU generator bit for bit.
 
 Golden values come from tests/golden/random.json, recorded with real torch by
 scripts/gen_golden_random.py (torch is not needed to run these tests).
@@ -15,8 +15,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from gradcli import random as grandom
-from gradcli.random import DEFAULT_SEED, Generator
+from gradcli.base import random as grandom
+from gradcli.base.random import DEFAULT_SEED, Generator
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden", "random.json")
 

@@ -1,6 +1,6 @@
 """The sandbox of SPEC section 8: a program reaches no Python object, file or module
 except through the built-ins.  Attributes and methods go through the allowlist
-(gradcli.runtime.get_attr / TENSOR_ATTRS / METHODS), format strings cannot
+(gradcli.language.runtime.get_attr / TENSOR_ATTRS / METHODS), format strings cannot
 reach attributes, gradcli itself never evaluates text as Python, and load/save
 touch only the path they are given.
 """
@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gradcli import runtime
-from gradcli.builtins import namespace
-from gradcli.errors import GradError
+from gradcli.language import runtime
+from gradcli.library.builtins import namespace
+from gradcli.base.errors import GradError
 from gradcli.output import TextOutput
 from gradcli.session import Session, reset_globals
 
@@ -200,13 +200,13 @@ SAFE_TYPES = (type(None), bool, int, float, str, tuple, list, dict, range)
 
 def _allowed_value(v):
     """What an attribute may give a program: language values, never Python machinery."""
-    from gradcli.autograd import AccumulateGrad, Function
-    from gradcli.builtins import RemovableHandle
-    from gradcli.device import Device
-    from gradcli.optim import Optimizer
-    from gradcli.dtypes import DType
+    from gradcli.engine.autograd import AccumulateGrad, Function
+    from gradcli.library.builtins import RemovableHandle
+    from gradcli.base.device import Device
+    from gradcli.library.optim import Optimizer
+    from gradcli.core.dtypes import DType
     from gradcli.ops.reduce import ValuesIndices
-    from gradcli.tensor import Tensor
+    from gradcli.core.tensor import Tensor
     if isinstance(v, (type, types.ModuleType, types.CodeType, types.FrameType,
                       types.TracebackType, types.GeneratorType)):
         return False

@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 import sys
 
+from ipykernel.kernelapp import IPKernelApp
 from ipykernel.kernelbase import Kernel
 
 from .. import __version__
-from ..errors import GradError, Interrupted, fill_column, render
+from ..base.errors import GradError, Interrupted, fill_column, render
+from ..core.printing import show
+from ..language.compiler import state
 from ..notebook import run_cell, strip_magics
-from ..printing import show
 from ..repl.completer import complete, describe, resolve
 from ..repl.meta import help_name
 from ..repl.validator import ends_early, is_complete
@@ -116,7 +118,6 @@ class GradcliKernel(Kernel):
         except GradError as e:
             err = fill_column(e, e.origin[1] if e.origin else code)
         except KeyboardInterrupt:
-            from ..compiler import state
             err = fill_column(Interrupted("interrupted", state.line or None), code)
         except RecursionError:
             err = fill_column(GradError("maximum recursion depth exceeded", type_name="LimitError"),
@@ -191,5 +192,4 @@ class GradcliKernel(Kernel):
 
 
 def main():
-    from ipykernel.kernelapp import IPKernelApp
     IPKernelApp.launch_instance(kernel_class=GradcliKernel)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..autograd import Function
-from ..convert import tensor_arg
-from . import Arg, register
+from ..core import dtypes
+from ..engine.autograd import Function
+from ..core.convert import tensor_arg
+from .registry import Arg, register
 from .elementwise import ThresholdBackward, masked_grad
 
 M = Arg((2, 3))

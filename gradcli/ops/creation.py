@@ -5,14 +5,14 @@ import math
 
 import numpy as np
 
-from .. import dtypes
-from ..convert import tensor_arg, to_array, type_name
-from ..device import on_cpu
-from ..fma import fma
-from ..parallel import chunks
-from ..errors import GradRuntimeError, GradTypeError, GradValueError
-from ..tensor import Tensor
-from . import register
+from ..core import dtypes
+from ..core.convert import tensor_arg, to_array, type_name
+from ..base.device import on_cpu
+from ..base.fma import fma
+from ..base.parallel import chunks
+from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..core.tensor import Tensor
+from .registry import register
 from .shape import size_args
 
 REQUIRES_GRAD_ERROR = "Only Tensors of floating point and complex dtype can require gradients"
@@ -36,7 +36,7 @@ def _check_sizes(size):
         if n < 0:
             raise GradRuntimeError(
                 f"Trying to create tensor with negative dimension {n}: {list(size)}")
-    from ..limits import check_alloc
+    from ..base.limits import check_alloc
     check_alloc(size)
     return size
 
@@ -191,7 +191,7 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
 
 
 def _random(kind, size, dtype, requires_grad):
-    from .. import random
+    from ..base import random
     size = _check_sizes(size_args(size))
     dt = _dt(dtype)
     if dt.kind != "f":
@@ -222,7 +222,7 @@ def randn(*sizes, size=None, dtype=None, requires_grad=False, device=None):
           "random integers in [low, high) (PyTorch's generator, see seed)", category="creation")
 def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=False,
             device=None):
-    from .. import random
+    from ..base import random
     on_cpu(device)
     args = list(args)
     if size is None and args and isinstance(args[-1], (tuple, list)):

@@ -5,13 +5,13 @@ import math
 
 import numpy as np
 
-from .. import dtypes
-from ..autograd import Function, sum_to
-from ..convert import operand, tensor_arg
-from ..errors import GradRuntimeError
-from ..limits import check_broadcast
-from ..tensor import Tensor
-from . import Arg, internal, register, tensor_f
+from ..core import dtypes
+from ..engine.autograd import Function, sum_to
+from ..core.convert import operand, tensor_arg
+from ..base.errors import GradRuntimeError
+from ..base.limits import check_broadcast
+from ..core.tensor import Tensor
+from .registry import Arg, internal, register, tensor_f
 
 np.seterr(all="ignore")   # PyTorch's edge values (inf, nan) are results, not errors
 

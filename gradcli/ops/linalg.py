@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..autograd import Function
-from ..convert import tensor_arg
-from ..errors import GradRuntimeError, ShapeError
-from . import Arg, internal, register, tensor_f
+from ..core import dtypes
+from ..engine.autograd import Function
+from ..core.convert import tensor_arg
+from ..base.errors import GradRuntimeError, ShapeError
+from .registry import Arg, internal, register, tensor_f
 
 
 def _size(shape):
@@ -130,7 +130,7 @@ def _matmul_check(a, b):
 
 def _check_matmul_size(sa, sb):
     """Refuse a product whose result is over the memory cap before computing it."""
-    from ..limits import check_alloc
+    from ..base.limits import check_alloc
     rows = sa[-2:-1] if len(sa) > 1 else ()
     cols = sb[-1:] if len(sb) > 1 else ()
     try:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..autograd import Function
-from ..convert import tensor_arg
-from ..errors import (GradIndexError, GradRuntimeError, GradTypeError, GradValueError,
-                      broadcast_error)
-from ..tensor import Tensor
-from . import Arg, register
+from ..core import dtypes
+from ..engine.autograd import Function
+from ..core.convert import tensor_arg
+from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, GradValueError, broadcast_error
+from ..core.tensor import Tensor
+from .registry import Arg, register
 from .activation import sigmoid_of
 from .reduce import log_softmax
 from .shape import to
@@ -129,7 +128,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
           checks=[((Arg((2, 3)), T), {}), ((Arg((3,)), Arg((3,))), {"reduction": "none"})],
           category="loss")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    from . import FUNCTIONS
+    from .registry import FUNCTIONS
     x, y = _floats(input, target)
     _size_warning(x, y)
     loss = FUNCTIONS["abs"](x - y)            # PyTorch records the same: Mean/Sum over Abs
@@ -318,7 +317,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
           category="loss")
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
-    from . import FUNCTIONS
+    from .registry import FUNCTIONS
     if label_smoothing:
         raise GradRuntimeError("cross_entropy: label_smoothing is not supported by gradcli")
     x, t = tensor_arg(input), tensor_arg(target)

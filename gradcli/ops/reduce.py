@@ -7,13 +7,13 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes
-from ..autograd import Function
-from ..convert import tensor_arg
-from ..errors import GradIndexError, GradRuntimeError
-from ..summation import torch_sum
-from ..tensor import Tensor
-from . import Arg, internal, register, tensor_f
+from ..core import dtypes
+from ..engine.autograd import Function
+from ..core.convert import tensor_arg
+from ..base.errors import GradIndexError, GradRuntimeError
+from ..base.summation import torch_sum
+from ..core.tensor import Tensor
+from .registry import Arg, internal, register, tensor_f
 
 M = Arg((2, 3))
 REDUCE_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((M,), {}), ((M,), {"dim": 1}),

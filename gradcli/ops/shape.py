@@ -6,13 +6,13 @@ import math
 
 import numpy as np
 
-from .. import dtypes
-from ..autograd import Function
-from ..convert import tensor_arg
-from ..errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
-from ..limits import check_alloc
-from ..tensor import Tensor
-from . import Arg, internal, register, tensor_f
+from ..core import dtypes
+from ..engine.autograd import Function
+from ..core.convert import tensor_arg
+from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
+from ..base.limits import check_alloc
+from ..core.tensor import Tensor
+from .registry import Arg, internal, register, tensor_f
 from .reduce import norm_dims
 
 M = Arg((2, 3))
@@ -516,7 +516,7 @@ def unbind(x, dim=0):
     if nd == 0:
         raise GradIndexError("Dimension specified as 0 but tensor has no dimensions")
     (axis,) = norm_dims(dim, nd)
-    from ..limits import check_objects
+    from ..base.limits import check_objects
     check_objects(x.data.shape[axis], "unbinding this tensor", 300)
     cls = _node_class("UnbindBackward0")
     lead = (slice(None),) * axis
@@ -550,7 +550,7 @@ def split(x, split_size_or_sections, dim=0):
                                    f"split_size={size}")
         sizes = [size] * (n // size) + ([n % size] if n % size else []) if n else [0]
         name = "SplitBackward0"
-    from ..limits import check_objects
+    from ..base.limits import check_objects
     check_objects(len(sizes), "splitting this tensor", 300)
     cls, lead, start, out = _node_class(name), (slice(None),) * axis, 0, []
     for k in sizes:
@@ -630,7 +630,7 @@ def masked_fill(x, mask, value):
     except ValueError:
         shape = None
     if shape != x.data.shape:
-        from ..errors import broadcast_error
+        from ..base.errors import broadcast_error
         raise broadcast_error(x.data.shape, m.data.shape)
     return MaskedFill.apply(x, mask=np.broadcast_to(m.data, x.data.shape), value=value)
 

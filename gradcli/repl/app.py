@@ -18,7 +18,7 @@ import signal
 import sys
 
 from .. import __version__
-from ..errors import GradError, GradSyntaxError, Interrupted
+from ..base.errors import GradError, GradSyntaxError, Interrupted
 from . import meta
 from .history import Transcript, make_history, statement_texts
 from .validator import is_complete, is_meta
@@ -76,10 +76,10 @@ class Repl:
 
     def reset(self):
         """Back to the start: no variables but --set ones, start-up seed and options."""
-        from .. import random as grandom
+        from ..base import random as grandom
         from ..cli import configure
-        from ..runtime import Scope
-        from ..tensor import GradMode
+        from ..language.runtime import Scope
+        from ..core.tensor import GradMode
         self.session.scope = Scope()
         self.session.warned.clear()
         configure(self.args)
@@ -94,7 +94,7 @@ class Repl:
     def run_source(self, text: str, filename: str = "<stdin>", record: bool = True) -> bool:
         """Run one input; errors and interrupts are reported, never raised.
         The statements that ran go to the transcript (for :save)."""
-        from ..compiler import state
+        from ..language.compiler import state
         session = self.session
         session.filename = filename
         state.steps = 0                       # --max-steps counts per input here
@@ -115,7 +115,7 @@ class Repl:
         return self._run(text, filename, done)
 
     def _run(self, text, filename, done):
-        from ..compiler import state
+        from ..language.compiler import state
         session = self.session
         try:
             session.run(text, filename=filename, atomic=True, done=done.append)

@@ -14,11 +14,11 @@ import os
 import re
 from dataclasses import dataclass
 
-from .. import runtime as rt
-from ..autograd import AccumulateGrad, Function
-from ..ops import BUILTINS, METHOD_ONLY
+from ..language import runtime as rt
+from ..engine.autograd import AccumulateGrad, Function
+from ..ops.registry import BUILTINS, METHOD_ONLY
 from ..ops.reduce import ValuesIndices
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 from .lexer import keywords, tokens
 
 META_COMMANDS = {
@@ -140,7 +140,7 @@ def attributes(v, session):
         return [("numel", "method")]
     if isinstance(v, float):
         return [("is_integer", "method")]
-    from ..dtypes import DType
+    from ..core.dtypes import DType
     if isinstance(v, DType):
         return [("is_floating_point", "attribute")]
     return []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..parser import parse
+from ..language.parser import parse
 
 
 def history_path() -> str:

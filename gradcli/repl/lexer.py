@@ -13,7 +13,7 @@ import re
 from lark import UnexpectedInput
 from lark.lexer import LexerThread
 
-from ..parser import parser
+from ..language.parser import parser
 
 _lexer = None
 _keywords = None

@@ -12,10 +12,10 @@ import shutil
 import sys
 import textwrap
 
-from .. import runtime as rt
-from ..errors import GradError, did_you_mean
-from ..ops import BUILTINS, METHOD_ONLY
-from ..tensor import Tensor
+from ..language import runtime as rt
+from ..base.errors import GradError, did_you_mean
+from ..ops.registry import BUILTINS, METHOD_ONLY
+from ..core.tensor import Tensor
 from .completer import META_COMMANDS, describe
 from .lexer import keywords
 
@@ -182,7 +182,7 @@ def cmd_graph(repl, arg):
     if isinstance(result, str):
         _say(result.rstrip("\n"))
     elif result is not None:
-        from ..printing import show
+        from ..core.printing import show
         _say(show(result))
 
 

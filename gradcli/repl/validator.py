@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from lark import UnexpectedEOF, UnexpectedToken
 
-from ..parser import parser
+from ..language.parser import parser
 
 _OPEN = {"LPAR", "LSQB", "LBRACE"}
 _CLOSE = {"RPAR", "RSQB", "RBRACE"}

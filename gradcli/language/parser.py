@@ -7,7 +7,7 @@ import os
 from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from .errors import GradSyntaxError
+from ..base.errors import GradSyntaxError
 
 
 class _Indenter(Indenter):
@@ -62,9 +62,9 @@ class _Indenter(Indenter):
 def grammar_text() -> str:
     """grammar/gradcli.lark: inside the installed package (gradcli/grammar/), or
     beside the package in a source tree or an editable install."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    for path in (os.path.join(here, "grammar", "gradcli.lark"),
-                 os.path.join(os.path.dirname(here), "grammar", "gradcli.lark")):
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for path in (os.path.join(package, "grammar", "gradcli.lark"),
+                 os.path.join(os.path.dirname(package), "grammar", "gradcli.lark")):
         if os.path.exists(path):
             with open(path, encoding="utf-8") as f:
                 return f.read()

@@ -8,15 +8,14 @@ import weakref
 
 import numpy as np
 
-from . import dtypes
-from .autograd import AccumulateGrad, Function
-from .device import CPU, Device
-from .errors import (GradAttributeError, GradError, GradRuntimeError, GradTypeError,
-                     GradValueError, LimitError, did_you_mean)
-from .limits import check_items, limits
-from .ops import BUILTINS, FUNCTIONS
-from .ops.reduce import ValuesIndices
-from .tensor import GradMode, Tensor
+from ..core import dtypes
+from ..engine.autograd import AccumulateGrad, Function
+from ..base.device import CPU, Device
+from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, GradValueError, LimitError, did_you_mean
+from ..base.limits import check_items, limits
+from ..ops.registry import BUILTINS, FUNCTIONS
+from ..ops.reduce import ValuesIndices
+from ..core.tensor import GradMode, Tensor
 
 
 class Scope:
@@ -290,7 +289,7 @@ def binary(op, a, b):
 
 
 def _tname(v):
-    from .convert import type_name
+    from ..core.convert import type_name
     return type_name(v)
 
 
@@ -382,7 +381,7 @@ def update_leaf(t, r):
 
 def _grad_get(t):
     if t.grad_fn is not None and not t.retains_grad and t.grad is None:
-        from . import session
+        from .. import session
         session.warn(
             "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
             ".grad attribute won't be populated during autograd.backward(). If you indeed want "
@@ -426,7 +425,7 @@ def get_attr(obj, name):
         raise GradAttributeError(f"'Tensor' object has no attribute '{name}'",
                                  hint=did_you_mean(name, list(TENSOR_ATTRS) + list(METHODS)))
     if isinstance(obj, Module):
-        from .builtins import namespace
+        from ..library.builtins import namespace
         return obj.get(name, namespace())
     if isinstance(obj, Function):
         if name == "next_functions":
@@ -469,7 +468,7 @@ def set_attr(obj, name, value):
     if type(obj) is not Tensor:
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":
-        from .builtins import requires_grad_
+        from ..library.builtins import requires_grad_
         if not value and obj.grad_fn is not None:
             raise GradRuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "
@@ -481,14 +480,14 @@ def set_attr(obj, name, value):
         requires_grad_(obj, bool(truth(value)))
     elif name == "grad":
         if value is not None:
-            from .convert import tensor_arg
+            from ..core.convert import tensor_arg
             value = tensor_arg(value)
             if value.data.shape != obj.data.shape:
                 raise GradRuntimeError(
                     "assigned grad has data of a different size")
         obj.grad = value
     elif name == "data":
-        from .convert import tensor_arg
+        from ..core.convert import tensor_arg
         obj.data = tensor_arg(value).data
     else:
         raise GradAttributeError(
@@ -501,7 +500,7 @@ def _fmt(s, *args, **kwargs):
     import string
     out = []
     auto = 0
-    from .limits import check_format_spec, check_items
+    from ..base.limits import check_format_spec, check_items
     total = 0
     for lit, field, spec, conv in string.Formatter().parse(s):
         out.append(lit)
@@ -523,7 +522,7 @@ def _fmt(s, *args, **kwargs):
             v = kwargs[field]
         else:
             raise GradValueError(f"format(): field '{field}' is not supported")
-        from .printing import show, show_str
+        from ..core.printing import show, show_str
         if conv == "r":
             text = show(v)
         elif spec:

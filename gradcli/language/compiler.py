@@ -10,10 +10,9 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from . import runtime as rt
-from .errors import (GradAssertionError, GradError, GradNameError, GradRuntimeError,
-                     GradSyntaxError, GradTypeError, LimitError, did_you_mean)
+from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError, GradSyntaxError, GradTypeError, LimitError, did_you_mean
 from .runtime import BREAK, CONTINUE, Return, UserFunction
-from .tensor import GradMode, Tensor
+from ..core.tensor import GradMode, Tensor
 
 _MISSING = object()
 
@@ -56,7 +55,7 @@ def translate_python_error(exc) -> GradError:
     import re
     m = re.search(r"operands could not be broadcast together with shapes \(([\d, ]*)\)\s*\(([\d, ]*)\)", msg)
     if m:
-        from .errors import broadcast_error
+        from ..base.errors import broadcast_error
         sa = [int(v) for v in m.group(1).replace(" ", "").split(",") if v]
         sb = [int(v) for v in m.group(2).replace(" ", "").split(",") if v]
         return broadcast_error(sa, sb)
@@ -254,7 +253,7 @@ class Compiler:
         t = self.expr(target)
         g = self.expr(grad) if grad is not None else (lambda s: None)
         show = display and not in_function
-        from .builtins import backward_leaves
+        from ..library.builtins import backward_leaves
         tname = _plain_name(target)
         line = _pos(node)[0]
 
@@ -316,7 +315,7 @@ class Compiler:
 
         def run(s):
             if not rt.truth(c(s)):
-                from .printing import show_str
+                from ..core.printing import show_str
                 text = show_str(m(s)) if m is not None else "assertion failed"
                 raise GradAssertionError(text, line, col)
         return run
@@ -391,7 +390,7 @@ class Compiler:
         b = self.block(body, display, in_function)
         line, col = _pos(cond)
         truth = rt.truth
-        from .limits import limits
+        from ..base.limits import limits
 
         def run(s):
             max_steps = limits.max_steps
@@ -418,7 +417,7 @@ class Compiler:
         it = self.expr(iterable)
         b = self.block(body, display, in_function)
         line, col = _pos(iterable)
-        from .limits import limits
+        from ..base.limits import limits
 
         def run(s):
             try:
@@ -868,7 +867,7 @@ class Compiler:
         items = [self.expr(c) for c in subs.children if c is not None]
         single = len(items) == 1 and len(subs.children) == 1
         line, col = _pos(subs)
-        from .ops.shape import index
+        from ..ops.shape import index
 
         def run(s):
             v = o(s)
@@ -896,8 +895,8 @@ class Compiler:
 
 
 def _fmt_piece(e, spec, conv):
-    from .limits import check_format_spec
-    from .printing import show, show_str
+    from ..base.limits import check_format_spec
+    from ..core.printing import show, show_str
 
     def piece(s):
         v = e(s)
@@ -1067,7 +1066,7 @@ def _iterate(v):
     if type(v) is Tensor:
         if v.data.ndim == 0:
             raise GradTypeError("iteration over a 0-d tensor")
-        from .ops.shape import unbind
+        from ..ops.shape import unbind
         return unbind(v)
     raise GradTypeError(f"'{rt._tname(v)}' object is not iterable")
 
@@ -1076,7 +1075,7 @@ def _iter_values(v):
     if isinstance(v, (tuple, list)):
         return list(v)
     if isinstance(v, range):
-        from .limits import check_items
+        from ..base.limits import check_items
         check_items(len(v), "unpacking this range")
         return list(v)
     if type(v) is Tensor:

@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .autograd import run_backward
-from .errors import GradRuntimeError, GradTypeError
-from .ops import register
-from .tensor import GradMode, Tensor
+from ..engine.autograd import run_backward
+from ..base.errors import GradRuntimeError, GradTypeError
+from ..ops.registry import register
+from ..core.tensor import GradMode, Tensor
 
 # ---------------------------------------------------------------- helpers
 
 
 def _type_name(v):
-    from .convert import type_name
+    from ..core.convert import type_name
     return type_name(v)
 
 
@@ -52,7 +52,7 @@ def _check_callable(func, fn_name):
 
 
 def _fn(name):
-    from .ops import FUNCTIONS
+    from ..ops.registry import FUNCTIONS
     return FUNCTIONS[name]
 
 
@@ -110,7 +110,7 @@ def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"
                         "The outputs must be computed in a differentiable manner from the input "
                         "when running in strict mode.")
         jac = []
-        from .limits import check_alloc
+        from ..base.limits import check_alloc
         for out in outputs:             # refuse a Jacobian over the memory cap up front
             for x in inputs:
                 check_alloc(tuple(out.data.shape) + tuple(x.data.shape))
@@ -212,7 +212,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
 
 def _out():
-    from . import session
+    from .. import session
     s = session.current()
     if s is None:
         import sys
@@ -226,7 +226,7 @@ def _out():
 
 
 def _var_name(t):
-    from . import session
+    from .. import session
     s = session.current()
     if s is None:
         return None
@@ -292,7 +292,7 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
         GradMode.enabled = True
         outs = _float_outputs(func(*args))
         # analytic: one backward pass per output element
-        from .limits import check_alloc
+        from ..base.limits import check_alloc
         for i in checked:
             for o in outs:
                 check_alloc((2 * o.data.size, leaves[i].data.size))   # analytic + numeric

@@ -9,24 +9,23 @@ import math
 
 import numpy as np
 
-from . import dtypes
-from .autograd import leaf_hooks, run_backward, watch
-from .convert import tensor_arg, to_array, type_name
-from .device import Device, on_cpu
-from .device import device as _device
-from .errors import (GradAssertionError, GradRuntimeError, GradTypeError, GradValueError)
-from .ops import BUILTINS, FUNCTIONS, METHOD_ONLY, register
-from .ops.creation import REQUIRES_GRAD_ERROR
-from .ops.shape import numpy_T, size_args, to
-from .runtime import (METHODS, BuiltinFunction, GradModeContext, Module, Size, UserFunction,
-                      truth)
-from .tensor import Tensor
+from ..core import dtypes
+from ..engine.autograd import leaf_hooks, run_backward, watch
+from ..core.convert import tensor_arg, to_array, type_name
+from ..base.device import Device, on_cpu
+from ..base.device import device as _device
+from ..base.errors import GradAssertionError, GradRuntimeError, GradTypeError, GradValueError
+from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
+from ..ops.creation import REQUIRES_GRAD_ERROR
+from ..ops.shape import numpy_T, size_args, to
+from ..language.runtime import METHODS, BuiltinFunction, GradModeContext, Module, Size, UserFunction, truth
+from ..core.tensor import Tensor
 
 FUNCTIONS["numpy_T"] = numpy_T
 
 
 def _session():
-    from . import session
+    from .. import session
     return session.current()
 
 
@@ -35,14 +34,14 @@ def _session():
 @register("print", "print(*values, sep=' ', end='\\n')", "print values as Python and PyTorch do",
           category="misc")
 def print_(*values, sep=" ", end="\n"):
-    from .printing import show_str
+    from ..core.printing import show_str
     _session().out.print(sep.join(show_str(v) for v in values) + end)
 
 
 @register("display", "display(*values)", "show each value's repr on its own line (Jupyter's display)",
           category="misc")
 def display(*values):
-    from .printing import show
+    from ..core.printing import show
     for v in values:
         _session().out.print(show(v) + "\n")
 
@@ -106,13 +105,13 @@ def bool_(x=False):
 
 @register("str", "str(x)", "the text print would show", category="misc")
 def str_(x=""):
-    from .printing import show_str
+    from ..core.printing import show_str
     return show_str(x)
 
 
 @register("list", "list(x)", "a list of the items of x", category="misc")
 def list_(x=()):
-    from .limits import check_items, check_objects
+    from ..base.limits import check_items, check_objects
     if isinstance(x, Tensor):
         check_objects(len(x), "list() of this tensor", 300)
         return [FUNCTIONS["index"](x, i) for i in range(len(x))]
@@ -164,7 +163,7 @@ def size(x, dim=None):
     s = Size(x.data.shape)
     if dim is None:
         return s
-    from .ops.reduce import norm_dims
+    from ..ops.reduce import norm_dims
     (d,) = norm_dims(dim, x.data.ndim) or (0,)
     if x.data.ndim == 0:
         raise GradRuntimeError("dimension specified as 0 but tensor has no dimensions")
@@ -189,7 +188,7 @@ def item(x):
 
 @_method("tolist", "x.tolist()", "the values as (nested) Python lists")
 def tolist(x):
-    from .limits import check_objects
+    from ..base.limits import check_objects
     check_objects(x.data.size, "tolist()", 32)
     return x.data.tolist()
 
@@ -254,7 +253,7 @@ def register_hook(x, hook):
 
 @_method("zero_", "x.zero_()", "fill with zeros in place and return x")
 def zero_(x):
-    from .tensor import GradMode
+    from ..core.tensor import GradMode
     if GradMode.enabled and x.requires_grad:
         raise GradRuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
@@ -264,7 +263,7 @@ def zero_(x):
 
 @_method("fill_", "x.fill_(value)", "fill with value in place and return x")
 def fill_(x, value):
-    from .tensor import GradMode
+    from ..core.tensor import GradMode
     if GradMode.enabled and x.requires_grad:
         raise GradRuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
@@ -405,7 +404,7 @@ def backward_leaves(tensors, gradient=None, retain_graph=None, create_graph=Fals
         if not all(i.requires_grad for i in inputs):
             raise GradRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if create_graph:
-        from .session import warn
+        from ..session import warn
         warn(CREATE_GRAPH_WARNING)
     if type(tensors) is Tensor and gradient is None and inputs is None:    # out.backward()
         return run_backward((tensors,), (None,), truth(retain_graph) if retain_graph is not None
@@ -455,14 +454,14 @@ def enable_grad():
 
 @register("is_grad_enabled", "is_grad_enabled()", "whether grad mode is on", category="autograd")
 def is_grad_enabled():
-    from .tensor import GradMode
+    from ..core.tensor import GradMode
     return GradMode.enabled
 
 
 @register("seed", "seed(n)", "seed the random generator (as torch.manual_seed)",
           category="misc", aliases=("manual_seed",))
 def seed(n):
-    from . import random
+    from ..base import random
     if isinstance(n, Tensor):
         n = n.item()
     if isinstance(n, bool) or not isinstance(n, int):
@@ -483,7 +482,7 @@ def numel_fn(x):
 @register("set_printoptions", "set_printoptions(precision=4)", "digits printed after the point",
           category="misc")
 def set_printoptions(precision=None, **_ignored):
-    from .printing import options
+    from ..core.printing import options
     if precision is not None:
         p = int(precision)
         if not 0 <= p <= 30:       # as --precision: a huge one would print gigabytes

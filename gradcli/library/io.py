@@ -12,12 +12,12 @@ import warnings
 
 import numpy as np
 
-from . import dtypes
-from .convert import tensor_arg, type_name
-from .errors import GradError, GradTypeError, GradValueError
-from .limits import check_alloc, limits
-from .ops import register
-from .tensor import Tensor
+from ..core import dtypes
+from ..core.convert import tensor_arg, type_name
+from ..base.errors import GradError, GradTypeError, GradValueError
+from ..base.limits import check_alloc, limits
+from ..ops.registry import register
+from ..core.tensor import Tensor
 
 _KINDS = {".npy": "npy", ".csv": "csv"}
 

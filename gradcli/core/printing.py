@@ -180,7 +180,7 @@ def _check_shown(n):
     """A summarised tensor with many short axes (ones(2, 2, ..., 2), 25 axes) still shows
     every value, as PyTorch does: refuse text of that size instead of making it."""
     if n > _MAX_SHOWN:
-        from .errors import LimitError
+        from ..base.errors import LimitError
         raise LimitError(f"printing this tensor would show {n} values (more than {_MAX_SHOWN})",
                          hint="print a slice, a reduction or .shape instead")
 
@@ -320,7 +320,7 @@ _PLAIN_NUMBERS = {int, float, bool, type(None)}
 def _joined(items) -> str:
     """The items' reprs joined by ", ", refusing a text over the size limit: a list of
     many references to one long string is small, its text is not."""
-    from .limits import check_items
+    from ..base.limits import check_items
     if set(map(type, items)) <= _PLAIN_NUMBERS:      # numbers only: at C speed
         check_items(sum(map(len, map(repr, items))) + 2 * len(items),
                     "the text of this value", "characters")
@@ -338,7 +338,7 @@ def show_str(value) -> str:
     """What `print` writes for a value: like Python's `str`."""
     if isinstance(value, str):
         return value
-    from .device import Device
+    from ..base.device import Device
     if type(value) is Device:
         return str(value)        # print(torch.device("cpu")) writes cpu
     return show(value)

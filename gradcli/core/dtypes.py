@@ -64,18 +64,18 @@ def as_numpy(dtype):
         name = dtype[6:] if dtype.startswith("torch.") else dtype
         if name in NAMES:
             return NAMES[name]
-        from .errors import GradTypeError
+        from ..base.errors import GradTypeError
         raise GradTypeError(f"unknown dtype {dtype!r}")
     if isinstance(dtype, np.dtype):
         return dtype
     if isinstance(dtype, type) and issubclass(dtype, np.generic):
         return np.dtype(dtype)
-    from .ops import BUILTINS          # Python's float, int, bool as dtypes, as in PyTorch
+    from ..ops.registry import BUILTINS          # Python's float, int, bool as dtypes, as in PyTorch
     for name, dt in (("float", float64), ("int", int64), ("bool", bool_)):
         if dtype is BUILTINS[name].fn:
             return dt
     from .convert import type_name
-    from .errors import GradTypeError
+    from ..base.errors import GradTypeError
     raise GradTypeError(f"argument 'dtype' must be torch.dtype, not {type_name(dtype)}")
 
 

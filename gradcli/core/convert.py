@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from . import dtypes
-from .errors import GradRuntimeError, GradTypeError, GradValueError
+from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from .tensor import Tensor
 
 
@@ -54,8 +54,8 @@ def _unwrap(value):
 def _check_nested(value):
     """Refuse a nested list whose tensor would be over the memory cap, before walking
     it: `y = [[1] * 10**7] * 10**7` is small in Python (shared rows) but not as a tensor."""
-    from .errors import LimitError
-    from .limits import check_alloc
+    from ..base.errors import LimitError
+    from ..base.limits import check_alloc
     shape, v = [], value
     while isinstance(v, (list, tuple)):
         shape.append(len(v))

@@ -25,10 +25,10 @@ million nodes stays printable.  The result is a string (displayed as is).
 """
 from __future__ import annotations
 
-from .autograd import Function
-from .errors import GradTypeError, GradValueError
-from .ops import register
-from .tensor import Tensor
+from ..engine.autograd import Function
+from ..base.errors import GradTypeError, GradValueError
+from ..ops.registry import register
+from ..core.tensor import Tensor
 
 MAX_LINES = 1000
 
@@ -43,7 +43,7 @@ class Picture(str):
 
 def _names():
     """id(tensor) -> variable name, from the current session's variables."""
-    from . import session
+    from .. import session
     s = session.current()
     out = {}
     if s is not None:
@@ -162,7 +162,7 @@ def graph(t, format="text"):
     if isinstance(t, Function):             # graph(y.grad_fn): the same picture
         t = Tensor(None, True, t)
     if not isinstance(t, Tensor):
-        from .convert import type_name
+        from ..core.convert import type_name
         raise GradTypeError(f"graph(): expected a tensor, got {type_name(t)}")
     if format == "text":
         return Picture(text_tree(t))

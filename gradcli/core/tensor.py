@@ -12,7 +12,7 @@ import itertools
 
 import numpy as np
 
-from .errors import GradRuntimeError
+from ..base.errors import GradRuntimeError
 
 _counter = itertools.count()
 
@@ -98,7 +98,7 @@ class _Ops:
     """Late-bound access to the op functions (the registry imports this module)."""
 
     def __getattr__(self, name):
-        from .ops import FUNCTIONS
+        from ..ops.registry import FUNCTIONS
         fn = FUNCTIONS[name]
         setattr(self, name, fn)
         return fn

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .convert import type_name
-from .errors import GradTypeError, GradValueError
-from .fma import fma
-from .ops import register
-from .tensor import Tensor
+from ..core.convert import type_name
+from ..base.errors import GradTypeError, GradValueError
+from ..base.fma import fma
+from ..ops.registry import register
+from ..core.tensor import Tensor
 
 
 class Optimizer:

@@ -19,9 +19,9 @@ import weakref
 
 import numpy as np
 
-from .errors import GradRuntimeError, ShapeError
-from .summation import torch_sum
-from .tensor import GradMode, Tensor
+from ..base.errors import GradRuntimeError, ShapeError
+from ..base.summation import torch_sum
+from ..core.tensor import GradMode, Tensor
 
 _OUT = object()          # marker: a saved value that is the op's own output
 
@@ -89,7 +89,7 @@ class Function:
 
     # PyTorch's grad_fn interface
     def next_functions(self):
-        from .tensor import Tensor as T
+        from ..core.tensor import Tensor as T
         out = []
         for p in self.parents:
             if p is None:
@@ -252,8 +252,8 @@ class _TensorF:
     tensor_mode = True
 
     def __getattr__(self, name):
-        from . import ops
-        fn = ops.TENSOR_F[name]
+        from ..ops.registry import TENSOR_F
+        fn = TENSOR_F[name]
         setattr(self, name, fn)
         return fn
 
@@ -305,7 +305,7 @@ def _as_grad(g, like: np.ndarray, create_graph: bool):
         arr = np.array(1, dtype=like.dtype) if not like.ndim else np.ones(like.shape, like.dtype)
         return Tensor(arr) if create_graph else arr
     if not isinstance(g, Tensor):
-        from .convert import to_tensor
+        from ..core.convert import to_tensor
         g = to_tensor(g)
     if g.data.shape != like.shape:
         raise ShapeError(
@@ -513,7 +513,7 @@ def run_hooks(hooks, g, create_graph):
         if r is None:
             continue
         if not isinstance(r, Tensor):
-            from .convert import to_tensor
+            from ..core.convert import to_tensor
             r = to_tensor(r)
         if r.data.shape != g.shape:
             name = getattr(hook, "name", None) or getattr(hook, "__name__", "hook")
@@ -543,7 +543,7 @@ def _store_grad(t, g, create_graph):
         if not isinstance(g, Tensor):
             g = Tensor(g)
         if g.data.dtype != dt:
-            from .ops import FUNCTIONS
+            from ..ops.registry import FUNCTIONS
             g = FUNCTIONS["to"](g, dt)
         if g.data.shape != t.data.shape:
             g = Tensor(np.broadcast_to(g.data, t.data.shape).copy()) if not g.requires_grad else g
