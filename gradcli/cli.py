@@ -23,6 +23,9 @@ examples:
   gradcli eval -q --precision 8 prog.ag     only print() output, 8 digits
   gradcli eval - < prog.ag                  '-' reads the program from stdin
   #!/usr/bin/env -S gradcli eval            first line of an executable .ag file
+  gradcli eval tutorial.ipynb               a Jupyter notebook's code cells, in order
+  gradcli check tutorial.ipynb              ... compared with the outputs stored in it
+  gradcli kernel install --user             the Jupyter kernel (needs gradcli[jupyter])
 
 --set VALUE is an expression of the language; a list becomes a float tensor
 (--set x=[1,2,3] is tensor([1., 2., 3.])), anything else is bound as it is.
@@ -236,6 +239,9 @@ def _notebook(session, name, text, debug, check, as_json):
     """Run (or with `check`, check) a Jupyter notebook; the exit code."""
     from .notebook import NotebookError
     try:
+        if check and not (name.endswith(".ipynb") or text.lstrip().startswith("{")):
+            raise NotebookError(f"check runs notebooks (.ipynb): {name} is not one "
+                                "(run a program with gradcli eval)")
         if check:
             from .notebook_check import check_notebook
             return check_notebook(session, name, text, as_json, debug)

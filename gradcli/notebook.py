@@ -42,11 +42,6 @@ def _text(v) -> str:
     return "".join(v) if isinstance(v, list) else (v or "")
 
 
-def looks_like_notebook(name: str, text: str) -> bool:
-    """An .ipynb file, or any text that starts with '{' (never a gradcli program)."""
-    return name.endswith(".ipynb") or text.lstrip().startswith("{")
-
-
 def read(name: str, text: str) -> list[Cell]:
     """The cells of a notebook (nbformat 4, or 3 with worksheets)."""
     try:

@@ -140,10 +140,32 @@ def test_not_a_notebook_is_a_usage_error(tmp_path):
     assert "not a notebook (invalid JSON" in r.stderr
 
 
-def test_interrupted_notebook_keeps_exit_code_130():
-    src = make_nb("i = 0\nwhile true:\n    i = i + 1")
-    r = run_gradcli(source=src, args=("eval", "--max-steps", "1000", "-"))
-    assert r.returncode == 1 and "cell 1:" in r.stderr      # the step limit, in the cell
+def test_ctrl_c_in_a_notebook_is_exit_code_130_at_the_cell(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    path = tmp_path / "loop.ipynb"
+    path.write_text(make_nb("print('started')", "i = 0\nwhile true:\n    i = i + 1"))
+    p = subprocess.Popen([sys.executable, "-m", "gradcli", "eval", str(path)], cwd=ROOT,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert p.stdout.readline() == "started\n"
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=20)
+    finally:
+        p.kill()
+    assert p.returncode == 130
+    assert err.startswith(f"{path}:cell 2:") and "KeyboardInterrupt: interrupted" in err
+    assert "Traceback" not in err
+
+
+def test_step_limit_in_a_notebook_names_the_cell():
+    r = run_inprocess(make_nb("x = 1", "i = 0\nwhile true:\n    i = i + 1"),
+                      ("eval", "--max-steps", "1000", "-"))
+    assert r.returncode == 1 and r.stderr.startswith("<stdin>:cell 2:")
 
 
 # ------------------------------------------------------------------ check
@@ -254,3 +276,8 @@ def test_repl_save_writes_a_notebook_that_replays(tmp_path, capsys):
     assert r.returncode == 0, r.stderr
     assert r.stdout == cells[2][1].split("\n", 1)[1] + cells[3][1]
     reset_globals()
+
+
+def test_check_of_a_program_file_is_a_usage_error():
+    r = run_gradcli(args=("check", "scripts/examples/seed_000.ag"))
+    assert r.returncode == 2 and "is not one (run a program with gradcli eval)" in r.stderr
