@@ -130,7 +130,8 @@ def _silenced(code: str) -> bool:
 
 class LastValueOnly:
     """Wraps a session's output: a value is shown only while `open` (the last
-    statement of a cell runs); everything else passes through."""
+    statement of a cell runs); everything else passes through (named one by
+    one: no computed attribute access)."""
 
     def __init__(self, inner):
         self.inner = inner
@@ -144,12 +145,29 @@ class LastValueOnly:
     def line(self, fn):
         self.inner.line = fn
 
+    @property
+    def echo_assign(self):
+        return self.inner.echo_assign
+
+    @echo_assign.setter
+    def echo_assign(self, on):
+        self.inner.echo_assign = on
+
     def value(self, v, line):
         if self.open:
             self.inner.value(v, line)
 
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
+    def assign(self, name, v, line):
+        self.inner.assign(name, v, line)
+
+    def grad(self, name, g, line):
+        self.inner.grad(name, g, line)
+
+    def print(self, text):
+        self.inner.print(text)
+
+    def error(self, err, rendered):
+        self.inner.error(err, rendered)
 
 
 def gate(session) -> LastValueOnly:

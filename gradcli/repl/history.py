@@ -67,8 +67,8 @@ class _Tee:
         self.kept.append(text)
         return self.stream.write(text)
 
-    def __getattr__(self, name):
-        return getattr(self.stream, name)
+    def flush(self):
+        self.stream.flush()
 
 
 class Transcript:
