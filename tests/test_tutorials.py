@@ -20,10 +20,7 @@ from pathlib import Path
 
 import pytest
 
-try:
-    from test_golden_cases import ROOT, check_result, run_gradcli
-except ImportError:  # tests/ became a package
-    from tests.test_golden_cases import ROOT, check_result, run_gradcli
+from conftest import ROOT, check_result, run_gradcli
 
 TUTORIALS = ROOT / "tests" / "tutorials"
 STATUS_FILE = TUTORIALS / "STATUS"
