@@ -374,3 +374,25 @@ def test_load_missing_and_directories(workdir):
     assert_refused('load("")', "ValueError")
     assert_refused('load("a\\x00b.npy")')
     assert _listing(workdir) == ["d.csv"]
+
+
+# ---------------------------------------------------------------- reprs (issue 19)
+
+def test_function_reprs_show_no_python_internals():
+    """Every callable the namespace holds prints as `<built-in function NAME>` (or a user
+    function's `<function f>`): no `<locals>`, module paths or addresses."""
+    import re
+    names = [n for n, v in namespace().items() if callable(v) and re.fullmatch(r"[A-Za-z_]\w*", n)]
+    src = "".join(f"print({n})\n" for n in names)
+    src += "print(torch.cuda.is_available, torch.Size, torch.optim.SGD, F.relu, relu)\n"
+    r = Run(src)
+    assert r.error is None, r.error.message
+    for line in r.out.splitlines():
+        assert " at 0x" not in line and "<locals>" not in line and "." not in line.split(" ")[-1], line
+    assert "<built-in function relu> <built-in function relu>" in r.out
+    assert "<built-in function print>" in r.out
+
+
+def test_a_list_holding_itself_prints_as_python_does():
+    r = Run("l = [1]\nl.append(l)\nprint(l)\nm = [l, (l,)]\nprint(m)\n")
+    assert r.error is None and r.out == "[1, [...]]\n[[1, [...]], ([1, [...]],)]\n", r.out

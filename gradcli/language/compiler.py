@@ -53,7 +53,9 @@ def translate_python_error(exc) -> GradError:
     """A Python/NumPy exception from inside an op, as a gradcli error."""
     msg = str(exc).split("\n")[0]
     import re
-    m = re.search(r"operands could not be broadcast together with shapes \(([\d, ]*)\)\s*\(([\d, ]*)\)", msg)
+    m = re.search(r"operands could not be broadcast together with (?:shapes|remapped shapes "
+                  r"\[original->remapped\]:) \(([\d, ]*)\)\s*(?:and requested shape )?"
+                  r"\(([\d, ]*)\)", msg)
     if m:
         from ..base.errors import broadcast_error
         sa = [int(v) for v in m.group(1).replace(" ", "").split(",") if v]

@@ -463,6 +463,10 @@ def get_attr(obj, name):
     raise GradAttributeError(f"'{_tname(obj)}' object has no attribute '{name}'")
 
 
+_C_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half", "int64": "long int",
+            "int32": "int", "uint8": "unsigned char", "bool": "bool"}   # as PyTorch names dtypes
+
+
 def set_attr(obj, name, value):
     """`obj.name = value`: only requires_grad, grad and data of a tensor."""
     if type(obj) is not Tensor:
@@ -482,13 +486,25 @@ def set_attr(obj, name, value):
         if value is not None:
             from ..core.convert import tensor_arg
             value = tensor_arg(value)
+            if value is obj:
+                raise GradRuntimeError("can't assign Variable as its own grad")
             if value.data.shape != obj.data.shape:
                 raise GradRuntimeError(
                     "assigned grad has data of a different size")
+            if value.data.dtype != obj.data.dtype:
+                raise GradRuntimeError(
+                    f"attempting to assign a gradient with dtype '{_C_NAMES.get(value.data.dtype.name)}'"
+                    f" to a tensor with grad_dtype '{dtypes.scalar_type_name(obj.data.dtype)}'. "
+                    "The gradient must match the tensor's grad_dtype (defaults to the tensor's "
+                    "dtype).")
         obj.grad = value
     elif name == "data":
         from ..core.convert import tensor_arg
-        obj.data = tensor_arg(value).data
+        data = tensor_arg(value).data
+        if obj.requires_grad and data.dtype.kind != "f":
+            raise GradRuntimeError("data set to a tensor that requires gradients must be "
+                                   "floating point or complex dtype")
+        obj.data = data
     else:
         raise GradAttributeError(
             f"cannot set attribute '{name}' of a Tensor (only requires_grad, grad and data)",

@@ -6,6 +6,7 @@ so `:help`, completion and the docs see one list."""
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
 
@@ -35,6 +36,11 @@ def _session():
           category="misc")
 def print_(*values, sep=" ", end="\n"):
     from ..core.printing import show_str
+    for what, v in (("sep", sep), ("end", end)):
+        if v is not None and not isinstance(v, str):
+            raise GradTypeError(f"{what} must be None or a string, not {type_name(v)}")
+    sep = " " if sep is None else sep
+    end = "\n" if end is None else end
     _session().out.print(sep.join(show_str(v) for v in values) + end)
 
 
@@ -355,9 +361,9 @@ def is_floating_point(x):
     return x.data.dtype.kind == "f"
 
 
-@_method("contiguous", "x.contiguous()", "x itself")
+@_method("contiguous", "x.contiguous()", "x itself, or a contiguous copy (CloneBackward0)")
 def contiguous(x):
-    return x
+    return x if x.data.flags.c_contiguous else FUNCTIONS["clone"](x)
 
 
 @_method("numpy", "x.numpy()", "the values (as a tensor: gradcli has no NumPy objects)")
@@ -431,9 +437,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     gos = list(grad_outputs) if isinstance(grad_outputs, (list, tuple)) else [grad_outputs] * len(outs)
     if retain_graph is None:
         retain_graph = bool(create_graph)
-    return run_backward([tensor_arg(o) for o in outs], [_grad_tensor_arg(g) for g in gos],
-                        truth(retain_graph), truth(create_graph),
-                        inputs=[tensor_arg(i) for i in ins], allow_unused=truth(allow_unused))
+    ins = [tensor_arg(i) for i in ins]
+    uniq = list({id(t): t for t in ins}.values())         # an input named twice: PyTorch
+    res = run_backward([tensor_arg(o) for o in outs], [_grad_tensor_arg(g) for g in gos],
+                       truth(retain_graph), truth(create_graph),
+                       inputs=uniq, allow_unused=truth(allow_unused))
+    if len(uniq) == len(ins):
+        return res
+    at = {id(t): k for k, t in enumerate(uniq)}          # gives its gradient at each place
+    return tuple(res[at[id(t)]] for t in ins)
 
 
 NO_GRAD = GradModeContext(False, "no_grad")
@@ -562,8 +574,18 @@ def namespace() -> dict:
                               "optim": Module("torch.optim")})
         ns["torch"] = Module("torch", torch_members)
         ns["F"] = functional
+        for members in (ns, torch_members, cuda.members):
+            _name_functions(members)
         _namespace = ns
     return _namespace
+
+
+def _name_functions(members):
+    """Give each built-in function its language name, so it prints as `<built-in function
+    relu>` (core.printing.callable_name), not as Python's `<function unary.<locals>.fn ...>`."""
+    for name, v in members.items():
+        if isinstance(v, types.FunctionType) and getattr(v, "_gradcli_name", None) is None:
+            v._gradcli_name = name
 
 
 # tensor methods: every registered op with method=True, plus the ones above

@@ -35,10 +35,12 @@ def norm_dims(dim, ndim):
         if not -n <= d < n:
             raise GradIndexError(
                 f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+        if d % n in out:
+            raise GradRuntimeError(f"dim {d % n} appears multiple times in the list of dims")
         out.append(d % n)
     if ndim == 0:
         return ()
-    return tuple(sorted(set(out)))
+    return tuple(sorted(out))
 
 
 def expand_back(g, F, shape, axes, keepdim):
@@ -54,6 +56,8 @@ class _Reduce(Function):
 
     def setup(self, x, dim, keepdim):
         self.shape, self.keepdim = x.shape, keepdim
+        if isinstance(dim, (tuple, list)) and not dim:
+            dim = None                  # dim=[] or (): PyTorch reduces over every dim
         self.axes = None if dim is None else norm_dims(dim, x.ndim)
         return self.axes
 
@@ -146,6 +150,8 @@ def mean(input, dim=None, keepdim=False, dtype=None):
 
 def _others_product(x, axis):
     """Product of all the other elements along `axis` (exact with zeros)."""
+    if x.shape[axis] == 0:
+        return x.copy()
     left = np.cumprod(np.concatenate([np.ones_like(np.take(x, [0], axis)), x], axis), axis)
     left = np.delete(left, -1, axis)
     rx = np.flip(x, axis)
@@ -247,9 +253,9 @@ class MaxAll(_Reduce):
         return out
 
     def backward(self, g, F, x, out):
-        mask = x == out
-        count = mask.data.sum() if F.tensor_mode else mask.sum()
-        return (F.where(mask, F.broadcast_to(g / count, self.shape), 0.0),)
+        xd, od = (x.data, out.data) if F.tensor_mode else (x, out)
+        mask = np.isnan(xd) if np.isnan(od) else xd == od     # a nan result: the nans share
+        return (F.where(mask, F.broadcast_to(g / mask.sum(), self.shape), 0.0),)
 
 
 class MinAll(MaxAll):
@@ -321,6 +327,13 @@ def min_(input, dim=None, keepdim=False):
 
 def _arg(np_fn, input, dim=None, keepdim=False):
     x = tensor_arg(input).data
+    name = np_fn.__name__
+    if dim is None and x.size == 0:
+        raise GradIndexError(f"{name}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+    if dim is not None and x.ndim and x.shape[norm_dims(dim, x.ndim)[0]] == 0:
+        raise GradIndexError(f"{name}(): Expected reduction dim {norm_dims(dim, x.ndim)[0]} to "
+                             "have non-zero size.")
     if dim is None:
         r = np_fn(x.reshape(-1))
         if keepdim:
@@ -358,6 +371,8 @@ class Norm(_Reduce):
             out = np.sum(a, axis=ax, keepdims=keepdim)
         elif p == np.inf:
             out = np.max(a, axis=ax, keepdims=keepdim)
+        elif p == -np.inf:
+            out = np.min(a, axis=ax, keepdims=keepdim)
         elif p == 0:
             out = np.sum(a != 0, axis=ax, keepdims=keepdim).astype(x.dtype)
         else:
@@ -376,11 +391,13 @@ class Norm(_Reduce):
             return (gx * F.sign(x),)
         if p == 0:
             return (gx * 0,)
-        if p == np.inf:
+        if p in (np.inf, -np.inf):
             mask = F.where(F.abs(x) == ox, 1.0, 0.0)
             cnt = expand_back(F.sum(mask, axes, True) if axes else F.sum(mask), F, shape, axes, True)
             return (gx * F.sign(x) * mask / cnt,)
-        return (F.where(ox == 0, 0.0, gx * x * F.abs(x) ** (p - 2) / ox ** (p - 1)),)
+        # PyTorch: a zero entry (and a zero norm) gets no gradient, not 0 * inf
+        zero = (ox.data == 0) | (x.data == 0) if F.tensor_mode else (ox == 0) | (x == 0)
+        return (F.where(zero, 0.0, gx * x * F.abs(x) ** (p - 2) / ox ** (p - 1)),)
 
 
 @register("norm", "norm(input, p=2, dim=None, keepdim=False)",
@@ -432,8 +449,9 @@ class Var(_Reduce):
             mu = F.sum(x, axes, True) / self.n
         d = x - mu
         denom = self.n - self.c
-        if self.root:
-            return (gx * d / (denom * expand_back(out, F, shape, axes, kd)),)
+        if self.root:            # PyTorch: no gradient where the deviation is 0
+            ox = expand_back(out, F, shape, axes, kd)
+            return (F.where(ox == 0, 0.0, gx * d / (denom * ox)),)
         if denom <= 0:       # no degrees of freedom: 2 / 0 is inf, as in PyTorch
             if axes is None:     # PyTorch: nan where x is the mean, inf elsewhere
                 return (gx * F.where(d == 0, math.nan, math.inf),)
@@ -518,6 +536,8 @@ class Softmax(Function):
             raise GradRuntimeError(f'"{self.kernel}" not implemented for '
                                    f"'{_torch_name(x.dtype)}'")
         self.axis = ax = _softmax_dim(dim, x.ndim)
+        if x.size == 0:             # PyTorch: an empty result, not NumPy's empty-max error
+            return x.copy(), ax
         return x - np.max(x, axis=ax, keepdims=True), ax
 
     def forward(self, x, dim):
