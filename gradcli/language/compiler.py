@@ -565,7 +565,7 @@ class Compiler:
                 parts.append(lambda s, v=value: v)
         if len(parts) == 1:
             return parts[0]
-        return lambda s: "".join(p(s) for p in parts)
+        return lambda s: _joined_text([p(s) for p in parts])
 
     def _fstring(self, text, tok):
         """f"...{expr}...{expr:spec}...": each field parsed as an expression."""
@@ -587,7 +587,7 @@ class Compiler:
             except GradError:
                 raise GradSyntaxError(f"f-string: invalid expression {field!r}", tok.line, tok.column)
             pieces.append(_fmt_piece(e, spec, conv))
-        return lambda s: "".join(p(s) for p in pieces)
+        return lambda s: _joined_text([p(s) for p in pieces])
 
     def e_true(self, node):
         return _constant(True)
@@ -894,6 +894,14 @@ class Compiler:
     def e_kwarg(self, node):
         line, col = _pos(node)
         raise GradSyntaxError("keyword argument outside a call", line, col)
+
+
+def _joined_text(pieces):
+    """The pieces of an f-string (or of adjacent literals) joined, refusing a text over the
+    size limit before it is made (`t = f"{t}{t}"` in a loop)."""
+    from ..base.limits import check_items
+    check_items(sum(map(len, pieces)), "the formatted string", "characters")
+    return "".join(pieces)
 
 
 def _fmt_piece(e, spec, conv):

@@ -567,9 +567,15 @@ def _str_replace(s, old, new, *count):
 
 
 def _str_join(s, items):
-    parts = [str(i) for i in items]
-    check_items(sum(map(len, parts)) + len(s) * max(len(parts) - 1, 0), "the result",
-                "characters")
+    if hasattr(items, "__len__"):          # range(10**8): refused before a part is made
+        check_items(len(items), "the result", "parts")
+    parts, total = [], -len(s)
+    for i in items:
+        part = str(i)
+        total += len(part) + len(s)
+        check_items(total, "the result", "characters")
+        parts.append(part)
+    check_items(len(parts), "the result", "parts")
     return s.join(parts)
 
 

@@ -155,7 +155,16 @@ def _dual(name, py):
 _dual("abs", abs)
 _dual("max", max)
 _dual("min", min)
-_dual("round", round)
+def _round(x, ndigits=None):
+    """Python's round, without computing 10**n for a huge n (`round(5, -10**9)`): an int
+    rounded to more digits than it has is 0."""
+    if isinstance(ndigits, int) and not isinstance(x, bool) and isinstance(x, int) and \
+            ndigits < 0 and -ndigits > x.bit_length():
+        return 0
+    return round(x, ndigits)
+
+
+_dual("round", _round)
 
 
 # ---------------------------------------------------------------- tensor methods
