@@ -8,7 +8,7 @@ import os
 import signal
 import sys
 
-from . import __version__
+from . import __version__, _interrupted_at_start
 
 EXAMPLES = """\
 examples:
@@ -35,8 +35,15 @@ as a last {"kind": "error", ...} record on stdout).  NO_COLOR disables colour.
 """
 
 
+class _ArgParser(argparse.ArgumentParser):
+    def error(self, message):
+        """Bad options are a UsageError (exit 2, and a JSON record under --json)."""
+        self.print_usage(sys.stderr)
+        raise UsageError(message)
+
+
 def _parser(prog):
-    p = argparse.ArgumentParser(
+    p = _ArgParser(
         prog=prog, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
         description="gradcli: a gradient calculator with PyTorch's autograd semantics.")
     p.add_argument("files", nargs="*", metavar="FILE",
@@ -67,13 +74,27 @@ def _parser(prog):
 
 
 def _size(text):
+    """A byte count (`1GiB`, `500MB`, `1e9`): positive and finite, else ValueError."""
     t = text.strip().lower().replace(" ", "")
     units = {"gib": 1 << 30, "mib": 1 << 20, "kib": 1 << 10, "gb": 10**9, "mb": 10**6,
              "kb": 10**3, "g": 1 << 30, "m": 1 << 20, "k": 1 << 10, "b": 1}
-    for u, mult in units.items():
+    mult = 1
+    for u, m in units.items():
         if t.endswith(u):
-            return int(float(t[:-len(u)]) * mult)
-    return int(float(t))
+            t, mult = t[:-len(u)], m
+            break
+    value = float(t) * mult
+    if not 1 <= value < 2 ** 63:          # inf, nan, 1e400, 0 and negative sizes
+        raise ValueError(text)
+    return int(value)
+
+
+def _check_int_option(name, value, low, high=None):
+    if value is None:
+        return
+    if value < low or high is not None and value > high:
+        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise UsageError(f"{name} wants a whole number {bound}, got {value}")
 
 
 class UsageError(Exception):
@@ -152,7 +173,11 @@ def configure(args):
     try:
         limits.max_memory = _size(args.max_memory)
     except ValueError:
-        raise UsageError(f"--max-memory: not a size: {args.max_memory!r}")
+        raise UsageError(f"--max-memory: not a size: {args.max_memory!r} (give a positive "
+                         "size such as 512MiB, 2GiB or 1e9)") from None
+    _check_int_option("--max-depth", args.max_depth, 1)
+    _check_int_option("--max-steps", args.max_steps, 0)
+    _check_int_option("--seed", args.seed, -(1 << 63), (1 << 64) - 1)
     limits.max_depth = args.max_depth
     limits.max_steps = args.max_steps
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
@@ -283,6 +308,13 @@ def _usage_error(message, args=None) -> int:
     return 2
 
 
+def ready_for_interrupts():
+    """From here on Ctrl-C is a KeyboardInterrupt that the session reports (exit 130);
+    until now (start-up) it ended the process quietly (gradcli._interrupted_at_start)."""
+    if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main(argv=None) -> int:
     if hasattr(signal, "SIGPIPE"):
         # `gradcli ... | head -1`: die quietly when the reader goes away, as a C tool does
@@ -309,6 +341,8 @@ def _main(argv=None) -> int:
         args = parser.parse_intermixed_args(argv)
     except SystemExit as e:
         return 0 if e.code in (0, None) else 2
+    except UsageError as e:
+        return _usage_error(e, argparse.Namespace(json="--json" in argv))
     order = _program_order(parser, argv)
     if [v for k, v in order if k == "file"] != args.files or \
             [v for k, v in order if k == "code"] != (args.code or []):
@@ -318,6 +352,7 @@ def _main(argv=None) -> int:
         interactive_stdin = sys.stdin is not None and sys.stdin.isatty()
         if (mode == "repl" or args.interactive) and not order and interactive_stdin:
             from .repl import run_repl
+            ready_for_interrupts()
             return run_repl(args)
         if not order:
             if mode == "eval" and interactive_stdin:
@@ -330,6 +365,7 @@ def _main(argv=None) -> int:
     except UsageError as e:
         return _usage_error(e, args)
     session = make_session(args)
+    ready_for_interrupts()
     try:
         code = apply_sets(session, args.sets)
     except UsageError as e:

@@ -196,3 +196,5 @@ case("invalid/where_float_condition",
      "torch.where(torch.tensor([1.0, 0.0]), torch.ones(2), torch.zeros(2))\n")
 case("invalid/where_int_condition",
      "torch.where(torch.tensor([1, 0]), torch.ones(2), torch.zeros(2))\n")
+case("words/manual_seed_overflow", "torch.manual_seed(2 ** 64)\n")
+case("words/manual_seed_too_negative", "torch.manual_seed(-(2 ** 63) - 1)\n")

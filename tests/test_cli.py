@@ -483,7 +483,7 @@ def test_load_and_save_round_trip_with_numpy(tmp_path):
 
 @pytest.mark.parametrize("code, message", [
     ("load('prog.npy')", "is not a NumPy .npy file"),
-    ("load('prog.csv')", "is not a CSV of numbers (line 1: 'x = 1')"),
+    ("load('prog.csv')", "is not a CSV of numbers (line 1, column 1 is not a number)"),
     ("load('ragged.csv')", "line 2 has 3 values"),
     ("load('prog.ag')", "unknown file type '.ag'"),
     ("load('absent.npy')", "cannot read 'absent.npy'"),
@@ -505,3 +505,65 @@ def test_load_save_failures_are_clean(code, message, tmp_path):
     caret(r.stderr, "<-e>:2:1", code, 1)
     assert message in r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+# ---------------------------------------------------------------- issue 19: options
+
+@pytest.mark.parametrize("args,text", [
+    (["--max-memory", "inf"], "--max-memory"),
+    (["--max-memory", "1e400"], "--max-memory"),
+    (["--max-memory", "nan"], "--max-memory"),
+    (["--max-memory", "-5"], "--max-memory"),
+    (["--max-memory", "0"], "--max-memory"),
+    (["--max-memory", "infGiB"], "--max-memory"),
+    (["--seed", "99999999999999999999999"], "--seed"),
+    (["--seed", "-9223372036854775809"], "--seed"),
+    (["--max-depth", "-1"], "--max-depth"),
+    (["--max-depth", "0"], "--max-depth"),
+    (["--max-steps", "-3"], "--max-steps"),
+    (["--seed", "abc"], "--seed"),
+    (["--bogus"], "--bogus"),
+])
+def test_bad_option_values_are_usage_errors(args, text):
+    for json_mode in (False, True):
+        r = gradcli("eval", *args, *(["--json"] if json_mode else []), "-e", "print(1)")
+        assert r.returncode == 2, (args, r.stderr)
+        assert "Traceback" not in r.stderr and text in r.stderr, r.stderr
+        if json_mode:
+            (rec,) = records(r.stdout)
+            assert rec["kind"] == "error" and rec["type"] == "UsageError", rec
+            assert text in rec["message"] and rec["line"] is None
+        else:
+            assert r.stdout == ""
+
+
+def test_extreme_but_valid_option_values():
+    r = gradcli("eval", "--seed", "18446744073709551615", "--max-memory", "1e12", "--max-depth",
+                "1", "--max-steps", "0", "-e", "print(1)")
+    assert (r.returncode, r.stdout) == (0, "1\n"), r.stderr
+    r = gradcli("eval", "--seed", "-9223372036854775808", "-e", "print(1)")
+    assert (r.returncode, r.stdout) == (0, "1\n"), r.stderr
+
+
+def test_sigint_during_start_up_never_shows_gradcli_in_a_traceback():
+    """Ctrl-C at any moment of start-up: exit 130 (or killed before Python's handler is
+    installed, or done): never a traceback through gradcli's or NumPy's code, never
+    NumPy's ImportError.  (Python's own start-up, before gradcli's first line, is not
+    gradcli's to change.)"""
+    import re
+    seen = set()
+    for i in range(30):
+        p = _popen_with_sigint(["eval", "-e", "print(1)"])
+        time.sleep(0.01 * i)
+        p.send_signal(signal.SIGINT)
+        try:
+            out, err = p.communicate(timeout=30)
+        finally:
+            p.kill()
+        assert not re.search(r'File "[^"]*[/\\](gradcli|numpy)[/\\][^"]*"', err), err
+        assert "ImportError" not in err and "internal error" not in err, err
+        assert p.returncode in (0, 130, -signal.SIGINT, 1), (p.returncode, err)
+        seen.add(p.returncode)
+        if p.returncode == 130:
+            assert err.endswith("interrupted\n") or "KeyboardInterrupt" in err, err
+    assert 130 in seen

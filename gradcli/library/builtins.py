@@ -487,6 +487,8 @@ def seed(n):
         n = n.item()
     if isinstance(n, bool) or not isinstance(n, int):
         raise GradTypeError("seed(): expected an integer")
+    if not -(1 << 63) <= n < 1 << 64:
+        raise GradValueError("Overflow when unpacking long long")      # PyTorch's words
     random.default_generator.manual_seed(n)
 
 
