@@ -354,8 +354,9 @@ def test_json_syntax_error_and_usage_error_records():
     assert r.returncode == 2
     (rec,) = records(r.stdout)     # nothing ran: a program is parsed before it runs
     assert {k: rec[k] for k in ("kind", "line", "column", "type")} == \
-        {"kind": "error", "line": 2, "column": 10, "type": "SyntaxError"}
-    caret(r.stderr, "<-e>:2:10", "x = [1, 2", 10)
+        {"kind": "error", "line": 2, "column": 5, "type": "SyntaxError"}
+    caret(r.stderr, "<-e>:2:5", "x = [1, 2", 5)        # where the bracket opened (issue 19)
+    assert "'[' was never closed" in r.stderr
     r = gradcli("eval", "--json", "-e", "print(1)", "-e", "x = )")
     assert r.returncode == 2
     recs = records(r.stdout)
@@ -567,3 +568,32 @@ def test_sigint_during_start_up_never_shows_gradcli_in_a_traceback():
         if p.returncode == 130:
             assert err.endswith("interrupted\n") or "KeyboardInterrupt" in err, err
     assert 130 in seen
+
+
+# ---------------------------------------------------------------- issue 19: error places
+
+@pytest.mark.parametrize("code, where, line, col, message", [
+    ("x = 1\ny = (x + \nz = 3\nw = 4", "2:5", "y = (x + ", 5, "'(' was never closed"),
+    ("x = foo(1,\n  2\nprint(x)", "1:8", "x = foo(1,", 8, "'(' was never closed"),
+    ("y = [1,  # a ( in a comment\n  '(' + 2", "1:5", "y = [1,  # a ( in a comment", 5,
+     "'[' was never closed"),
+    ("x = (1]", "1:7", "x = (1]", 7,
+     "closing parenthesis ']' does not match opening parenthesis '('"),
+    ("x = [1,\n 2)", "2:3", " 2)", 3,
+     "closing parenthesis ')' does not match opening parenthesis '[' on line 1"),
+    ("x = 1)", "1:6", "x = 1)", 6, "unmatched ')'"),
+    ("x = 1\ny = 2\nz = f'a{x}b{ones(2) + ones(3)}'", "3:21",
+     "z = f'a{x}b{ones(2) + ones(3)}'", 21, "must match the size"),
+    ("x = 1\nz = f'{x} and {undefined_name}'", "2:16", "z = f'{x} and {undefined_name}'", 16,
+     "name 'undefined_name' is not defined"),
+])
+def test_brackets_and_f_string_fields_are_reported_where_they_are(code, where, line, col,
+                                                                    message, tmp_path):
+    prog = tmp_path / "p.ag"
+    prog.write_text(code + "\n")
+    r = gradcli("eval", prog)
+    caret(r.stderr, f"{prog}:{where}", line, col)
+    assert message in r.stderr.splitlines()[0], r.stderr
+    r = gradcli("eval", "--json", prog)
+    rec = records(r.stdout)[-1]
+    assert (rec["kind"], rec["line"], rec["column"]) == ("error", *map(int, where.split(":")))

@@ -576,13 +576,24 @@ class Compiler:
             fields = list(string.Formatter().parse(text))
         except ValueError as e:
             raise GradSyntaxError(f"f-string: {e}", tok.line, tok.column)
+        raw, cursor = tok.value, 0
         for lit, field, spec, conv in fields:
             if lit:
                 pieces.append(lambda s, v=lit: v)
             if field is None:
                 continue
+            # parse the field where it stands in the file, so that its errors (and the
+            # errors of its evaluation) name the file's line and column, not line 1
+            at = raw.find("{" + field, cursor)
+            if at < 0:
+                line, col = tok.line, tok.column
+            else:
+                cursor = at + 1 + len(field)
+                line = tok.line + raw.count("\n", 0, at + 1)
+                nl = raw.rfind("\n", 0, at + 1)
+                col = (tok.column + at + 1) if nl < 0 else at - nl
             try:
-                tree = parse("(" + field + ")\n")
+                tree = parse("\n" * (line - 1) + "(" + " " * max(col - 2, 0) + field + ")\n")
                 e = self.expr(tree.children[0].children[0].children[0])
             except GradError:
                 raise GradSyntaxError(f"f-string: invalid expression {field!r}", tok.line, tok.column)
