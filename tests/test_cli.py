@@ -164,7 +164,8 @@ def test_set_binds_values_in_the_language_syntax():
 def test_set_errors():
     r = gradcli("eval", "--set", "x=[1,2", "-e", "x")
     assert r.returncode == 2
-    caret(r.stderr, "--set:1:7", "x=[1,2", 7)
+    caret(r.stderr, "--set:1:3", "x=[1,2", 3)          # where the bracket opened
+    assert "'[' was never closed" in r.stderr
     r = gradcli("eval", "--set", "x=mena([1., 2.])", "-e", "x")
     assert r.returncode == 1
     lines = caret(r.stderr, "--set:1:3", "x=mena([1., 2.])", 3)
