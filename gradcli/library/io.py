@@ -204,7 +204,7 @@ def load(path, dtype=None, requires_grad=False):
     arr = np.ascontiguousarray(arr, dtype=dt).reshape(arr.shape)     # 0-d stays 0-d
     t = Tensor(arr)
     if requires_grad:
-        from .builtins import requires_grad_
+        from .methods import requires_grad_
         requires_grad_(t, True)
     return t
 
