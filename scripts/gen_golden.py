@@ -133,7 +133,7 @@ def _record(result, **extra):
 
 
 def gen_cases():
-    sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.join(ROOT, "tests"))     # the cases are test data
     import golden_cases
 
     out = {}
@@ -144,8 +144,8 @@ def gen_cases():
 
 
 def gen_reliability():
-    """tests/golden/reliability.json from scripts/golden_cases_reliability.py (issue 19)."""
-    sys.path.insert(0, HERE)
+    """tests/golden/reliability.json from tests/golden_cases_reliability.py (issue 19)."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))     # the cases are test data
     import golden_cases_reliability
 
     return {name: _record(run_program(source, "<%s>" % name), source=source)

@@ -1,8 +1,8 @@
-"""Issue 19's golden cases (scripts/golden_cases_reliability.py, recorded from torch into
+"""Issue 19's golden cases (tests/golden_cases_reliability.py, recorded from torch into
 tests/golden/reliability.json): each must match PyTorch's output or error."""
 import pytest
 
-from test_golden_cases import check_result, load_golden, run_cases
+from conftest import check_result, load_golden, run_cases
 
 CASES = load_golden("reliability.json")
 

@@ -203,6 +203,7 @@ def _allowed_value(v):
     from gradcli.engine.autograd import AccumulateGrad, Function
     from gradcli.library.methods import RemovableHandle
     from gradcli.base.device import Device
+    from gradcli.library import values
     from gradcli.library.optim import Optimizer
     from gradcli.core.dtypes import DType
     from gradcli.ops.reduce import ValuesIndices

@@ -20,9 +20,11 @@ import numpy as np
 from ..core import dtypes
 from ..core.convert import tensor_arg, type_name
 from ..base.errors import GradError, GradTypeError, GradValueError
-from ..base.limits import check_alloc, limits
+from ..base.limits import check_alloc
 from ..ops.registry import register
 from ..core.tensor import Tensor
+from ..base import context
+from .methods import requires_grad_
 
 _KINDS = {".npy": "npy", ".csv": "csv"}
 
@@ -198,7 +200,7 @@ def _numeric_row(line):
           category="misc")
 def load(path, dtype=None, requires_grad=False):
     kind = _kind(path, "load")
-    dt = np.dtype(dtypes.as_numpy(dtype) if dtype is not None else dtypes.default.float)
+    dt = np.dtype(dtypes.as_numpy(dtype) if dtype is not None else context.current.default_float)
     try:
         arr = _load_npy(path, dt) if kind == "npy" else _load_csv(path, dt)
     except OSError as e:
@@ -206,7 +208,6 @@ def load(path, dtype=None, requires_grad=False):
     arr = np.ascontiguousarray(arr, dtype=dt).reshape(arr.shape)     # 0-d stays 0-d
     t = Tensor(arr)
     if requires_grad:
-        from .methods import requires_grad_
         requires_grad_(t, True)
     return t
 

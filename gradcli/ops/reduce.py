@@ -14,33 +14,14 @@ from ..base.errors import GradIndexError, GradRuntimeError
 from ..base.summation import torch_sum
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
+from ..base import context
+from .elementwise import maximum, minimum
+from .dims import norm_dims
+from .shape import reshape, to
 
 M = Arg((2, 3))
 REDUCE_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((M,), {}), ((M,), {"dim": 1}),
                  ((M,), {"dim": 0, "keepdim": True}), ((Arg((2, 3, 2)),), {"dim": (0, 2)})]
-
-
-def norm_dims(dim, ndim):
-    """`dim` (int, list/tuple or None) as a sorted tuple of non-negative axes, or None."""
-    if dim is None:
-        return None
-    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-    n = max(ndim, 1)
-    out = []
-    for d in dims:
-        if isinstance(d, Tensor):
-            d = d.item()
-        if not isinstance(d, int) or isinstance(d, bool):
-            raise GradRuntimeError(f"dim must be an integer, got {d!r}", type_name="TypeError")
-        if not -n <= d < n:
-            raise GradIndexError(
-                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
-        if d % n in out:
-            raise GradRuntimeError(f"dim {d % n} appears multiple times in the list of dims")
-        out.append(d % n)
-    if ndim == 0:
-        return ()
-    return tuple(sorted(out))
 
 
 def expand_back(g, F, shape, axes, keepdim):
@@ -56,8 +37,7 @@ class _Reduce(Function):
 
     def setup(self, x, dim, keepdim):
         self.shape, self.keepdim = x.shape, keepdim
-        if isinstance(dim, (tuple, list)) and not dim:
-            dim = None                  # dim=[] or (): PyTorch reduces over every dim
+        dim = None if isinstance(dim, (tuple, list)) and not dim else dim   # []: every dim
         self.axes = None if dim is None else norm_dims(dim, x.ndim)
         return self.axes
 
@@ -140,6 +120,16 @@ def _sum_t(g, axis=None, keepdims=False):
 
 def sum_dims(g, axes, keepdim):
     return SumDim.apply(g, dim=axes, keepdim=keepdim)
+
+
+@tensor_f("sum_to")
+def _sum_to_t(g, shape):
+    if g.data.shape == tuple(shape):
+        return g
+    lead = g.data.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(shape) if n == 1 and g.data.shape[i + lead] != 1)
+    return reshape(sum_dims(g, axes, True), tuple(shape))
 
 
 @register("mean", "mean(input, dim=None, keepdim=False)", "mean of all elements, or along dim",
@@ -313,7 +303,6 @@ def _maxmin(kind, whole, bydim, pairwise, input, dim=None, keepdim=False):
           "largest element; with dim, (values, indices); max(a, b) of two tensors is maximum",
           method=True, checks=[((M,), {}), ((M,), {"dim": 1})], category="reduce")
 def max_(input, dim=None, keepdim=False):
-    from .elementwise import maximum
     return _maxmin("max", MaxAll, MaxDim, maximum, input, dim, keepdim)
 
 
@@ -321,25 +310,19 @@ def max_(input, dim=None, keepdim=False):
           "smallest element; with dim, (values, indices); min(a, b) of two tensors is minimum",
           method=True, checks=[((M,), {}), ((M,), {"dim": 0})], category="reduce")
 def min_(input, dim=None, keepdim=False):
-    from .elementwise import minimum
     return _maxmin("min", MinAll, MinDim, minimum, input, dim, keepdim)
 
 
 def _arg(np_fn, input, dim=None, keepdim=False):
     x = tensor_arg(input).data
-    name = np_fn.__name__
-    if dim is None and x.size == 0:
-        raise GradIndexError(f"{name}(): Expected reduction dim to be specified for "
-                             "input.numel() == 0.")
-    if dim is not None and x.ndim and x.shape[norm_dims(dim, x.ndim)[0]] == 0:
-        raise GradIndexError(f"{name}(): Expected reduction dim {norm_dims(dim, x.ndim)[0]} to "
-                             "have non-zero size.")
+    axis = None if dim is None else (norm_dims(dim, x.ndim) or (0,))[0]
+    if x.size == 0 and (axis is None or x.ndim and x.shape[axis] == 0):
+        raise GradIndexError(f"{np_fn.__name__}(): Expected reduction dim " + (
+            "to be specified for input.numel() == 0." if axis is None else
+            f"{axis} to have non-zero size."))
     if dim is None:
-        r = np_fn(x.reshape(-1))
-        if keepdim:
-            return Tensor(np.asarray(r, dtype=np.int64).reshape((1,) * x.ndim))
-        return Tensor(np.asarray(r, dtype=np.int64))
-    (axis,) = norm_dims(dim, x.ndim) or (0,)
+        r = np.asarray(np_fn(x.reshape(-1)), dtype=np.int64)
+        return Tensor(r.reshape((1,) * x.ndim) if keepdim else r)
     if x.ndim == 0:
         return Tensor(np.zeros((), dtype=np.int64))
     return Tensor(np.asarray(np_fn(x, axis=axis, keepdims=keepdim), dtype=np.int64))
@@ -427,8 +410,7 @@ class Var(_Reduce):
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
         self.c = correction
         if self.n - correction <= 0:
-            from ..session import warn
-            warn(f"{'std' if self.root else 'var'}(): degrees of freedom is <= 0. Correction "
+            context.warn(f"{'std' if self.root else 'var'}(): degrees of freedom is <= 0. Correction "
                  "should be strictly less than the reduction factor (input numel divided by "
                  "output numel).")
             with warnings.catch_warnings():      # NumPy's own RuntimeWarning says the same
@@ -615,5 +597,4 @@ def cumsum(x, dim, dtype=None):
 
 
 def internal_to(x, dtype):
-    from .shape import to
     return to(x, dtype)

@@ -1,7 +1,7 @@
 """Golden cases for issue 19 (what an adversarial pass found): wrong values, wrong
 words and accepted-but-invalid inputs, each recorded from real PyTorch 2.13.
 
-Same rules and format as scripts/golden_cases.py (``case(name, src)``); recorded
+Same rules and format as tests/golden_cases.py (``case(name, src)``); recorded
 into tests/golden/reliability.json by ``scripts/gen_golden.py`` (or only this file
 with ``scripts/gen_golden.py --reliability``) and checked by tests/test_reliability.py.
 """
