@@ -16,10 +16,17 @@ def _interrupted_at_start(signum, frame):
         _os._exit(130)
 
 
-# only when this process is gradcli (`gradcli ...` or `python -m gradcli ...`), never
-# when a program that imports gradcli as a library (pytest) starts
-if _sys.argv and (_sys.argv[0] == "-m" or _os.path.basename(_sys.argv[0]) == "gradcli") and \
-        _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+def _is_the_command_line():
+    """Whether this process is gradcli's command line (`gradcli ...` or `python -m gradcli
+    ...`): not a program importing gradcli (pytest), not the Jupyter kernel
+    (`python -m gradcli.kernel`, whose interrupts must stay KeyboardInterrupts)."""
+    if _sys.argv and _os.path.basename(_sys.argv[0]) == "gradcli":
+        return True
+    orig = getattr(_sys, "orig_argv", [])
+    return "-m" in orig and orig[orig.index("-m") + 1:orig.index("-m") + 2] == ["gradcli"]
+
+
+if _is_the_command_line() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     try:
         _signal.signal(_signal.SIGINT, _interrupted_at_start)
     except ValueError:          # not the main thread

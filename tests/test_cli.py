@@ -598,3 +598,17 @@ def test_brackets_and_f_string_fields_are_reported_where_they_are(code, where, l
     r = gradcli("eval", "--json", prog)
     rec = records(r.stdout)[-1]
     assert (rec["kind"], rec["line"], rec["column"]) == ("error", *map(int, where.split(":")))
+
+
+@pytest.mark.parametrize("orig_argv,quiet", [
+    (["python", "-m", "gradcli", "eval"], True),
+    (["python", "-m", "gradcli.kernel", "-f", "c.json"], False),     # Jupyter interrupts it
+    (["python", "-m", "pytest"], False),
+])
+def test_only_the_command_line_exits_quietly_on_start_up_interrupts(orig_argv, quiet):
+    code = (f"import sys; sys.orig_argv = {orig_argv!r}\n"
+            "import signal, gradcli\n"
+            "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       env=ENV, timeout=60)
+    assert r.stdout == f"{not quiet}\n", r.stderr
