@@ -668,7 +668,10 @@ class Where(Function):
           checks=[(([True, False, True], Arg((2, 3)), Arg((3,))), {})],
           category="math")
 def where(condition, input, other):
-    cond = tensor_arg(condition).data.astype(bool)
+    cond = tensor_arg(condition).data
+    if cond.dtype != np.bool_:
+        raise GradRuntimeError("where expected condition to be a boolean tensor, but got a "
+                               f"tensor with dtype {dtypes.scalar_type_name(cond.dtype)}")
     a, b = operand(input), operand(other)
     check_broadcast(cond.shape, *(x.data.shape for x in (a, b) if type(x) is Tensor))
     return Where.apply(a, b, cond=cond, dt=dtypes.result_type(a, b))
