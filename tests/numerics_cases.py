@@ -8,6 +8,12 @@ SUM_SIZES = (list(range(0, 260)) + [300, 511, 512, 513, 1000, 1023, 1024, 1025, 
              16383, 16384, 16385, 32767, 32768, 32769, 40000, 65535, 65536, 65537, 100003,
              262144, 500000, 1048576])
 
+#: exponents of `x ** e` recorded; gradcli matches PyTorch's bits for those in
+#: POW_EXACT (forward) and POW_GRAD_EXACT (the gradient, e * x ** (e - 1))
+POW_EXPONENTS = (0, 1, 2, 3, 4, 5, -1, -2, -3, 0.5, -0.5, 1.5, 2.0, 3.0)
+POW_EXACT = (0, 1, 2, 3, -1, -2, -0.5, 2.0, 3.0)
+POW_GRAD_EXACT = (0, 1, 2, 3, 4, -1, 0.5, 2.0, 3.0)
+
 
 def values(n, seed, dtype):
     """n values of every sign and several magnitudes, the same on every machine."""

@@ -84,3 +84,36 @@ def test_fma_is_rounded_once():
     # float32: rounded once from the exact value
     assert fma(np.float32(1 / 3), 3, np.float32(-1.0), np.float32) == np.float32(
         float(np.float32(1 / 3)) * 3 - 1.0)
+
+
+def _pow_case(dtype, e):
+    from gradcli.library.builtins import backward
+    x = Tensor(values(2000, 3, dtype), requires_grad=True)
+    y = FUNCTIONS["pow"](x, e)
+    backward(FUNCTIONS["sum"](y))
+    return y.data, x.grad.data
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_integer_powers_are_pytorchs_to_the_last_bit(dtype):
+    from numerics_cases import POW_EXACT, POW_GRAD_EXACT
+    checked = 0
+    for case in GOLDEN["pows"]:
+        if case["dtype"] != dtype:
+            continue
+        e = case["e"]
+        value, grad = _pow_case(dtype, e)
+        assert value.dtype == np.dtype(dtype)
+        if e in POW_EXACT:
+            assert _digest(value) == case["value"], (dtype, e)
+            checked += 1
+        if e in POW_GRAD_EXACT:
+            assert _digest(grad) == case["grad"], (dtype, e)
+            checked += 1
+    assert checked >= 16
+
+
+def test_numpys_power_would_differ():
+    """x ** 3 by NumPy's power is not PyTorch's x * x * x: the test above can fail."""
+    case = next(c for c in GOLDEN["pows"] if (c["dtype"], c["e"]) == ("float32", 3))
+    assert _digest(np.power(values(2000, 3, "float32"), 3)) != case["value"]

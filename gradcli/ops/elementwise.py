@@ -10,6 +10,7 @@ from ..engine.autograd import Function, sum_to
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
+from ..base.powers import torch_pow
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
 
@@ -219,10 +220,8 @@ class PowScalar(Function):
     def forward(self, a, e, dt):
         self.e = e
         self.save(a)
-        if e == 2:
-            out = np.square(a)
-            return out if out.dtype is dt else _cast(out, dt)
-        return _cast(np.power(a, e), dt)
+        out = torch_pow(a, e) if type(a) is np.ndarray else np.power(a, e)
+        return out if out.dtype is dt else _cast(out, dt)
 
     def backward(self, g, F, a):
         e = self.e
@@ -230,6 +229,8 @@ class PowScalar(Function):
             return (Tensor(np.zeros_like(a.data)) if F.tensor_mode else np.zeros_like(a),)
         if e == 2 and not F.tensor_mode:
             return (g * (2.0 * a),)
+        if not F.tensor_mode:
+            return (g * (e * torch_pow(a, e - 1)),)
         return (g * (e * a ** (e - 1)),)    # as PyTorch, so higher orders match too
 
 
