@@ -9,6 +9,7 @@ Run with a Python that has torch (never needed by gradcli or its tests):
   from a fixed hash divided by 7.0, which IEEE arithmetic rounds identically
   everywhere), so no input is stored.  Sums over more than 32,768 values depend
   on PyTorch's thread count, recorded as "threads".
+  Sums of signed zeros (`zeros_case`) have "zeros" set.
 * "pows": `x ** e` of float64/float32 vectors and the gradient of
   `(x ** e).sum()` for several exponents, as sha256 digests (inputs from `values`).
 * "ranges": torch.linspace / torch.arange results, as the sha256 of their
@@ -27,7 +28,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "tests", "golden", "numerics.json")
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from numerics_cases import POW_EXPONENTS, RANGES, SUM_SIZES, values  # noqa: E402
+from numerics_cases import POW_EXPONENTS, RANGES, SUM_SIZES, ZERO_SIZES, values, zeros_case  # noqa: E402
 
 
 def digest(a):
@@ -42,6 +43,11 @@ def main():
                 x = values(n, seed, dtype)
                 s = torch.from_numpy(x).sum().item()
                 sums.append({"dtype": dtype, "n": n, "seed": seed, "sum": float(s).hex()})
+    for dtype in ("float64", "float32"):
+        for n in ZERO_SIZES:
+            for kind in ("neg", "mixed"):
+                s = torch.from_numpy(zeros_case(n, kind, dtype)).sum().item()
+                sums.append({"dtype": dtype, "n": n, "zeros": kind, "sum": float(s).hex()})
     ranges = []
     for fn, args, dtype in RANGES:
         t = getattr(torch, fn)(*args, dtype=getattr(torch, dtype)).numpy()
