@@ -156,6 +156,8 @@ def configure(args):
     limits.max_depth = args.max_depth
     limits.max_steps = args.max_steps
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    from .base.gctune import tune
+    tune()                                 # collect less often: graphs have no cycles
     if args.seed is not None:
         from .base import random
         random.default_generator.manual_seed(args.seed)
