@@ -35,8 +35,11 @@ LEVELS = 4
 def _seq(a):
     """a[0] + a[1] + ... one after the other, from 0 (over axis 0, lanes apart).
     NumPy reduces an axis that is not the innermost one row after row, in order
-    (its pairwise summation is only for the innermost axis), so this is one call."""
-    return np.add.reduce(a, axis=0, initial=0.0)
+    (its pairwise summation is only for the innermost axis), so this is one call.
+    NumPy starts from a[0], not from 0: that differs only in the sign of a sum of
+    -0.0s, and the sign of a zero partial sum cannot reach the total, which is
+    added from +0 (`_serial`), so the cheaper call is used."""
+    return np.add.reduce(a, axis=0)
 
 
 def _blocks(a, step):
@@ -44,7 +47,7 @@ def _blocks(a, step):
     returns (the block sums, the rows after the last whole block)."""
     nb = a.shape[0] // step
     whole = a[:nb * step].reshape((nb, step) + a.shape[1:])
-    return np.add.reduce(whole, axis=1, initial=0.0), a[nb * step:]
+    return np.add.reduce(whole, axis=1), a[nb * step:]
 
 
 def _multi_row_sum(groups):
@@ -89,7 +92,7 @@ def _serial(x):
     lanes = 32 // x.itemsize
     n = x.size
     if n < lanes:                          # scalar_inner_sum: row_sum on scalars
-        return _row_sum(x.reshape(n, 1))[0] if n else x.dtype.type(0)
+        return _ZERO[x.dtype.char][0] + _row_sum(x.reshape(n, 1))[0] if n else x.dtype.type(0)
     nv = n // lanes
     vec = _row_sum(x[:nv * lanes].reshape(nv, lanes))
     return np.add.accumulate(np.concatenate((_ZERO[x.dtype.char], x[nv * lanes:], vec)))[-1]
