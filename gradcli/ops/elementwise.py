@@ -42,7 +42,8 @@ def _args2(a, b):
         a, b = operand(a), operand(b)
         if type(a) is not Tensor and type(b) is not Tensor:
             a = tensor_arg(a)
-    if type(a) is Tensor and type(b) is Tensor and a.data.shape != b.data.shape:
+    if type(a) is Tensor and type(b) is Tensor and a.data.shape != b.data.shape and \
+            a.data.ndim and b.data.ndim:
         check_broadcast(a.data.shape, b.data.shape)   # refuse a huge result before making it
     return a, b
 
@@ -55,8 +56,8 @@ def _operands(a, b):
         da = a.data
         if tb is Tensor:
             db = b.data
-            if da.shape == db.shape and da.dtype is db.dtype:
-                return a, b, da.dtype
+            if da.dtype is db.dtype and (da.shape == db.shape or not da.ndim or not db.ndim):
+                return a, b, da.dtype        # a 0-d operand cannot make the result bigger
         elif (tb is float or tb is int) and da.dtype.kind == "f":
             return a, b, da.dtype
     elif tb is Tensor and (ta is float or ta is int) and b.data.dtype.kind == "f":
