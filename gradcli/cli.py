@@ -3,12 +3,11 @@
 2 syntax error or bad usage, 130 interrupted."""
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import sys
 
-from . import __version__
+from . import __version__, quickargs
 
 EXAMPLES = """\
 examples:
@@ -36,6 +35,7 @@ as a last {"kind": "error", ...} record on stdout).  NO_COLOR disables colour.
 
 
 def _parser(prog):
+    import argparse                   # only when needed: quickargs reads plain command lines
     p = argparse.ArgumentParser(
         prog=prog, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
         description="gradcli: a gradient calculator with PyTorch's autograd semantics.")
@@ -306,15 +306,19 @@ def _main(argv=None) -> int:
     if argv and argv[0] == "eval":
         mode, prog = "eval", "gradcli eval"
         argv = argv[1:]
-    parser = _parser(prog)
-    try:
-        args = parser.parse_intermixed_args(argv)
-    except SystemExit as e:
-        return 0 if e.code in (0, None) else 2
-    order = _program_order(parser, argv)
-    if [v for k, v in order if k == "file"] != args.files or \
-            [v for k, v in order if k == "code"] != (args.code or []):
-        order = [("file", f) for f in args.files] + [("code", c) for c in args.code or []]
+    quick = quickargs.parse(argv) if mode == "eval" else None    # plain `eval FILE`: no argparse
+    if quick is not None:
+        args, order = quick
+    else:
+        parser = _parser(prog)
+        try:
+            args = parser.parse_intermixed_args(argv)
+        except SystemExit as e:
+            return 0 if e.code in (0, None) else 2
+        order = _program_order(parser, argv)
+        if [v for k, v in order if k == "file"] != args.files or \
+                [v for k, v in order if k == "code"] != (args.code or []):
+            order = [("file", f) for f in args.files] + [("code", c) for c in args.code or []]
     try:
         configure(args)
         interactive_stdin = sys.stdin is not None and sys.stdin.isatty()
