@@ -37,6 +37,11 @@ class TextOutput:
     def print(self, text):
         self._write(text)
 
+    def figure(self, kind, fig, file):
+        """A picture (plot, graph, trace): its text, unless it went to `file`."""
+        if file is None:
+            self._write(fig.text() + "\n")
+
     def error(self, err, rendered):
         sys.stdout.flush()
         sys.stderr.write(rendered + "\n")
@@ -121,6 +126,10 @@ class JsonOutput:
 
     def print(self, text):
         self._emit({"kind": "print", "line": self.line(), "text": text[:-1] if text.endswith("\n") else text})
+
+    def figure(self, kind, fig, file):
+        """A picture as a record of its data (`kind`: "plot", ...)."""
+        self._emit({"kind": kind, "line": self.line(), "file": file, **fig.record()})
 
     def error(self, err, rendered):
         """The last record; the same error is also written for people on stderr."""

@@ -580,3 +580,4 @@ from . import calculus, graphviz  # noqa: E402,F401  (jacobian, hessian, gradche
 
 from . import io  # noqa: E402,F401  (load/save, registered on import)
 from . import optim  # noqa: E402,F401  (SGD, Adam)
+from . import plot  # noqa: E402,F401  (plot; plotext imported on first use)
