@@ -323,6 +323,20 @@ def _accumulate(a, b, create_graph):
     return np.add(a, b)
 
 
+TRACER = None          # callable(node, g, in_grads) while a backward trace is on (library/trace.py)
+FLOWS = []             # [{node: gradient, or its shape if big}] of the last few backward passes
+FLOW_KEEP = 4          # how many passes are kept (graph(y, values=true) reads them)
+FLOW_SMALL = 1024      # gradients up to this many elements are kept, bigger ones by shape
+
+
+def flow_of(node):
+    """The gradient that flowed into `node` in a recent backward pass (or None)."""
+    for flow in reversed(FLOWS):
+        if node in flow:
+            return flow
+    return None
+
+
 def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, inputs=None,
                  allow_unused=False, accumulate=False):
     """Propagate gradients from `outputs` to the leaves.
@@ -369,7 +383,14 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     prev_mode = GradMode.enabled
     GradMode.enabled = create_graph
     res = results if capture is not None else None
-    plain = capture is None and not create_graph and held is None   # the common case
+    tracer = TRACER
+    flow = None
+    if capture is None and not create_graph and roots:       # a backward pass: remembered
+        flow = {}
+        FLOWS.append(flow)
+        if len(FLOWS) > FLOW_KEEP:
+            del FLOWS[0]
+    plain = capture is None and not create_graph and held is None and tracer is None
     pop, push = ready.pop, ready.append
     try:
         while ready:
@@ -378,6 +399,8 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
             if g is None:            # no gradient reached this node: only release its parents
                 _release(node, deps, push)
                 continue
+            if flow is not None:
+                flow[node] = g if g.size <= FLOW_SMALL else g.shape
             if not plain or node.watch is not None:
                 g = _visit(node, g, capture, res, create_graph)
             saved = node.saved
@@ -390,6 +413,8 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 raise GradRuntimeError(SECOND_BACKWARD)
             else:
                 in_grads = node.backward(g, F)
+            if tracer is not None:
+                tracer(node, g, in_grads)
             for p, ig in zip(node.parents, in_grads):
                 if p is None:
                     continue

@@ -153,6 +153,8 @@ def _csv_fmt(a):
           "write a tensor's values to a .npy or .csv file (1-D or 2-D for CSV); returns none",
           category="misc")
 def save(t, path):
+    if hasattr(t, "file_text") and isinstance(path, str):     # a picture: graph(y)
+        return _save_picture(t, path)
     kind = _kind(path, "save")
     x = tensor_arg(t)
     a = x.data
@@ -173,3 +175,16 @@ def save(t, path):
     except OSError as e:
         raise _os_error("save", path, e) from None
     return None
+
+
+def _save_picture(pic, path):
+    ext = os.path.splitext(path)[1].lower()
+    text = pic.file_text(ext[1:]) if ext else None
+    if text is None:
+        raise GradValueError(f"save(): a graph picture is written as .svg, .dot or .txt, "
+                             f"not {ext or '(none)'!r}")
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    except OSError as e:
+        raise _os_error("save", path, e) from None

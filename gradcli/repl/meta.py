@@ -176,7 +176,10 @@ def cmd_graph(repl, arg):
         return
     repl.session.activate()
     try:
-        result = fn(repl.session.scope.vars[arg])
+        try:       # with the values and gradients where they are known
+            result = fn(repl.session.scope.vars[arg], values=True)
+        except GradError:
+            result = fn(repl.session.scope.vars[arg])
     except GradError as e:
         repl.session.report(e, None)
         return
