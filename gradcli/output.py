@@ -37,6 +37,10 @@ class TextOutput:
     def print(self, text):
         self._write(text)
 
+    def record(self, kind, fields, text):
+        """Something a built-in reports (a trace step): `text` for people."""
+        self._write(text + "\n")
+
     def figure(self, kind, fig, file):
         """A picture (plot, graph, trace): its text, unless it went to `file`."""
         if file is None:
@@ -126,6 +130,10 @@ class JsonOutput:
 
     def print(self, text):
         self._emit({"kind": "print", "line": self.line(), "text": text[:-1] if text.endswith("\n") else text})
+
+    def record(self, kind, fields, text):
+        """Something a built-in reports (a trace step), as a record of `fields`."""
+        self._emit({"kind": kind, "line": self.line(), **fields})
 
     def figure(self, kind, fig, file):
         """A picture as a record of its data (`kind`: "plot", ...)."""

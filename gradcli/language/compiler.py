@@ -250,17 +250,36 @@ class Compiler:
         return run
 
     def s_backward_stmt(self, node, display, in_function):
-        _, target, grad = node.children
+        _, target, *rest = node.children
         t = self.expr(target)
-        g = self.expr(grad) if grad is not None else (lambda s: None)
+        pos, kw = self._arguments(Tree("arguments", rest))
+        if len(pos) > 1:
+            raise GradSyntaxError("backward takes one gradient after the tensor "
+                                  "(then keywords: trace=, retain_graph=, create_graph=)",
+                                  *_pos(rest[1]))
+        g = pos[0] if pos else (lambda s: None)
+        for name, _ in kw:
+            if name not in BACKWARD_KEYWORDS:
+                kw_node = next(a for a in rest if isinstance(a, Tree) and a.data == "kwarg"
+                               and a.children[0].value == name)
+                raise GradSyntaxError(f"backward got an unexpected keyword argument '{name}'",
+                                      *_pos(kw_node.children[0]),
+                                      hint=did_you_mean(name, BACKWARD_KEYWORDS))
+        kw = dict(kw)
+        trace_on = kw.pop("trace", None)
         show = display and not in_function
         from ..library.autograd_api import backward_leaves
+        from ..library.trace import traced
         tname = _plain_name(target)
         line = _pos(node)[0]
 
         def run(s):
             try:
-                touched = backward_leaves(t(s), g(s))
+                kwargs = {k: v(s) for k, v in kw.items()}
+                if trace_on is not None and rt.truth(trace_on(s)):
+                    touched = traced(state.out, backward_leaves, t(s), g(s), **kwargs)
+                else:
+                    touched = backward_leaves(t(s), g(s), **kwargs)
             except GradError as e:
                 raise _backward_hint(e, tname, "command")
             if show and touched:
@@ -1099,6 +1118,9 @@ def _py_index(v, key):
     if isinstance(v, dict):
         return v[key]
     raise GradTypeError(f"'{rt._tname(v)}' object is not subscriptable")
+
+
+BACKWARD_KEYWORDS = ("trace", "retain_graph", "create_graph", "inputs")
 
 
 def _leaf_names(scope, leaves):
