@@ -279,8 +279,10 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int, linewidth: int) -
 # --------------------------------------------------------------------------
 
 class Options:
-    """Display options set from the command line (`--precision`)."""
+    """Display options set from the command line (`--precision`), and the line
+    width (PyTorch's 80; the REPL narrows it to a narrower terminal)."""
     precision = 4
+    linewidth = 80
 
 
 options = Options()
@@ -294,7 +296,8 @@ def show(value) -> str:
         fn = value.grad_fn
         return tensor_repr(value.data, grad_fn=fn.name if fn is not None else None,
                            requires_grad=value.requires_grad,
-                           default_dtype=dtypes.default.float, precision=options.precision)
+                           default_dtype=dtypes.default.float, precision=options.precision,
+                           linewidth=options.linewidth)
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, tuple) and type(value).__repr__ is not tuple.__repr__:

@@ -111,4 +111,6 @@ def make_key_bindings() -> KeyBindings:
         col = len(b.document.current_line_before_cursor)
         b.delete_before_cursor(count=(col - 1) % len(INDENT) + 1)
 
+    from .paste import add_bindings
+    add_bindings(kb)
     return kb
