@@ -5,6 +5,7 @@ prompts, `:paste`, prefix history search, the terminal's width, `--help`."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -170,3 +171,18 @@ def test_help_mentions_eval_and_json():
     r = subprocess.run([sys.executable, "-m", "gradcli", "eval", "--help"], capture_output=True,
                        text=True, env=env, timeout=60)
     assert r.stdout.startswith("usage: gradcli eval") and "gradcli eval: run" in r.stdout
+
+
+def test_no_color_suggestion_is_underlined(term):
+    t = term()                          # NO_COLOR=1
+    t.line("gamma = 3")
+    t.expect(r"^gamma = 3$")
+    t.prompt()
+    start = len(t.raw)
+    t.send("gam")
+    t.expect(r"ma = 3")
+    # the part shown but not typed is underlined (SGR 4), so it differs from typed text
+    assert re.search(r"\x1b\[[0-9;]*\b4m(\x1b\[[0-9;]*m)*ma = 3", t.raw[start:]), repr(t.raw[start:])
+    t.send("\r")                        # Enter runs only what was typed: `gam`
+    t.expect(r"NameError: name 'gam' is not defined")
+    assert t.quit() == 0

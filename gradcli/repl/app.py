@@ -188,8 +188,9 @@ class Repl:
         if not no_color:
             kw["lexer"] = make_lexer(frozenset(self.session.builtins))
             kw["style"] = Style.from_dict(STYLE)
-        else:
+        else:                  # no colour: the suggestion from history is underlined instead
             kw["color_depth"] = ColorDepth.DEPTH_1_BIT
+            kw["style"] = Style.from_dict({"auto-suggestion": "underline"})
         if not sys.stdout.isatty() and sys.stderr.isatty():
             from prompt_toolkit.output import create_output
             kw["output"] = create_output(always_prefer_tty=True)
