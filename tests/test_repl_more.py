@@ -186,3 +186,24 @@ def test_no_color_suggestion_is_underlined(term):
     t.send("\r")                        # Enter runs only what was typed: `gam`
     t.expect(r"NameError: name 'gam' is not defined")
     assert t.quit() == 0
+
+
+def test_else_typed_at_the_block_indentation_is_moved_out(term):
+    t = term("-q")
+    t.line("x = 5")
+    t.line("if x > 3:\ry = 1\relse:\ry = 2\r")     # the REPL indents; `else:` comes at 4
+    t.line("print(y)")
+    t.expect(r"^1$")
+    assert "SyntaxError" not in clean(t.raw)
+    assert t.quit() == 0
+
+
+def test_fix_continuation_units():
+    from gradcli.repl.validator import fix_continuation, is_complete
+    assert fix_continuation("if 1:\n    y = 1\n    else:") == "if 1:\n    y = 1\nelse:"
+    assert fix_continuation("for i in x:\n    if i:\n        y = 1\n        elif i > 2:") == \
+        "for i in x:\n    if i:\n        y = 1\n    elif i > 2:"
+    assert fix_continuation("y = 1\n    else:") is None
+    assert fix_continuation("y = 1") is None
+    assert not is_complete("y = 1\n    else:")          # kept open for fixing
+    assert is_complete("y = 1\n    else:\n        ")     # a second Enter runs (and reports) it
