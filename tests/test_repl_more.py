@@ -207,3 +207,16 @@ def test_fix_continuation_units():
     assert fix_continuation("y = 1") is None
     assert not is_complete("y = 1\n    else:")          # kept open for fixing
     assert is_complete("y = 1\n    else:\n        ")     # a second Enter runs (and reports) it
+
+
+def test_dumb_terminal_shows_the_completion_it_runs(term):
+    t = term(term="dumb")
+    t.line("alphabet = 3")
+    t.expect(r"^alphabet = 3$")
+    t.prompt()
+    t.send("alph\t")
+    t.expect(r"alphabet")                # the whole completed word is on the screen
+    t.send("\r")
+    t.expect(r"^3$")
+    assert ">>> alpht" not in clean(t.raw)
+    assert t.quit() == 0

@@ -19,7 +19,7 @@ import sys
 
 from .. import __version__
 from ..base.errors import GradError, GradSyntaxError, Interrupted
-from . import ans, colors, meta, paste, width
+from . import ans, colors, dumb, meta, paste, width
 from .help import request as help_request
 from .history import Transcript, make_history, statement_texts
 from .undo import UndoStack
@@ -194,7 +194,7 @@ class Repl:
         if not sys.stdout.isatty() and sys.stderr.isatty():
             from prompt_toolkit.output import create_output
             kw["output"] = create_output(always_prefer_tty=True)
-        return PromptSession(
+        prompt = PromptSession(
             history=make_history(),
             auto_suggest=AutoSuggestFromHistory(),
             completer=make_completer(lambda: self.session),
@@ -208,6 +208,9 @@ class Repl:
             enable_open_in_editor=True,
             tempfile_suffix=".ag",
             **kw)
+        if self.dumb:
+            dumb.show_insertions(prompt)
+        return prompt
 
     def read(self) -> str:
         """One complete input (raises KeyboardInterrupt, EOFError)."""
