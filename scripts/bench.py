@@ -56,6 +56,40 @@ def child_peak_rss_kib(cmd):
     return int(r.stdout.strip())
 
 
+def first_prompt(cmd, timeout=30.0):
+    """Seconds from starting `cmd` in a pseudo-terminal until its `>>>` prompt shows."""
+    import pty
+    import select
+    master, slave = pty.openpty()
+    env = dict(ENV, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1",
+               XDG_STATE_HOME=tempfile.mkdtemp(), NO_COLOR="1")
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
+                         close_fds=True)
+    os.close(slave)
+    seen = b""
+    try:
+        while b">>>" not in seen:
+            if time.perf_counter() - t > timeout:
+                raise SystemExit(f"no prompt from {' '.join(cmd)}: {seen[-200:]!r}")
+            ready, _, _ = select.select([master], [], [], 0.05)
+            if ready:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    break
+        return time.perf_counter() - t
+    finally:
+        p.kill()
+        p.wait()
+        os.close(master)
+
+
+def has_ptpython():
+    import importlib.util
+    return importlib.util.find_spec("ptpython") is not None
+
+
 LOOP = """x = {make}
 i = 0
 while i < {n}:
@@ -154,6 +188,12 @@ def main():
     rows.append(("start-up: gradcli eval small.ag", start, "import numpy, lark", floor,
                  start / floor, "<= 1.3"))
 
+    prompt_g = best_of(rep * 2, lambda: first_prompt([PY, "-m", "gradcli"]))
+    prompt_p = best_of(rep * 2, lambda: first_prompt([PY, "-m", "ptpython"])) \
+        if has_ptpython() else None
+    rows.append(("REPL: time to the first prompt", prompt_g, "ptpython", prompt_p,
+                 prompt_g / prompt_p if prompt_p else None, "<= 1.0"))
+
     n_small = 5000 if args.quick else 20000
     g_small = per_iter_gradcli("ones(2, 2, requires_grad=true)", n_small, rep)
     t_small = per_iter_torch((2, 2), n_small)
@@ -190,7 +230,7 @@ def main():
         if "memory" in name:
             gs, ts = f"{g / 2**20:.0f} MiB", f"{t / 2**20:.0f} MiB"
         else:
-            gs, ts = ("" if g is None else fmt(g)), fmt(t)
+            gs, ts = ("" if g is None else fmt(g)), ("n/a" if t is None else fmt(t))
         rs = "n/a" if ratio is None else f"{ratio:.2f}"
         print(f"{name:40} {gs:>10}  {peer:22} {ts:>10} {rs:>7}  {goal}")
 
