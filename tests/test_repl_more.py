@@ -220,3 +220,16 @@ def test_dumb_terminal_shows_the_completion_it_runs(term):
     t.expect(r"^3$")
     assert ">>> alpht" not in clean(t.raw)
     assert t.quit() == 0
+
+
+def test_f6_paste_mode(term):
+    t = term()
+    t.prompt()
+    t.send("\x1b[17~")                   # F6: Enter only adds lines now
+    t.expect(r"paste mode")
+    for line in ("def k(a):", "    return a + 1", "", "print(k(1))"):
+        t.send(line + "\r")
+    t.send("\x1b[17~")                   # F6 again, then Enter runs it all
+    t.send("\r")
+    t.expect(r"^2$")
+    assert t.quit() == 0
