@@ -11,6 +11,7 @@ import pytest
 
 from gradcli.base.errors import GradError
 from gradcli.engine import autograd
+from gradcli.library.graph_view import flow_of
 from gradcli.output import JsonOutput, TextOutput
 from gradcli.session import Session
 
@@ -127,7 +128,7 @@ def test_flow_matches_torch(case):
     for name, want in g["flow"].items():
         node = s.scope.vars[name].grad_fn
         assert node.name == want["grad_fn"]
-        flow = autograd.flow_of(node)
+        flow = flow_of(node)
         assert flow is not None
         assert np.allclose(flow[node], want["grad"], rtol=1e-12, atol=1e-12), name
         assert any(r["node"] == want["grad_fn"] and np.shape(r["grad_in"]) == np.shape(want["grad"])

@@ -329,14 +329,6 @@ FLOW_KEEP = 4          # how many passes are kept (graph(y, values=true) reads t
 FLOW_SMALL = 1024      # gradients up to this many elements are kept, bigger ones by shape
 
 
-def flow_of(node):
-    """The gradient that flowed into `node` in a recent backward pass (or None)."""
-    for flow in reversed(FLOWS):
-        if node in flow:
-            return flow
-    return None
-
-
 def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, inputs=None,
                  allow_unused=False, accumulate=False):
     """Propagate gradients from `outputs` to the leaves.

@@ -50,6 +50,14 @@ def nodes_and_edges(t):
     return order, edges
 
 
+def flow_of(node):
+    """The gradients of the most recent backward pass that went through `node` (or None)."""
+    for flow in reversed(autograd.FLOWS):
+        if node in flow:
+            return flow
+    return None
+
+
 def _one_line(v) -> str:
     from ..core.printing import show
     text = " ".join(part.strip() for part in show(v).split("\n"))
@@ -66,7 +74,7 @@ def gradients(t):
     root = t.grad_fn
     if root is None:
         return {}
-    flow = autograd.flow_of(root)
+    flow = flow_of(root)
     if flow is not None:
         return flow
     if t.data is None:          # graph(y.grad_fn): no value to start a pass from
