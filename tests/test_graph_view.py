@@ -91,9 +91,15 @@ def test_save_graph_svg_dot_txt(tmp_path):
     assert ".svg, .dot or .txt" in e.value.message
 
 
-def test_repr_svg_for_notebooks():
-    s, _ = run(PROGRAM + "g = graph(y)\n")
+def test_repr_svg_for_notebooks(tmp_path):
+    s, _ = run(PROGRAM + 'g = graph(y)\nh = graph(y, "svg")\n'
+               f'save(graph(y, "svg"), "{tmp_path}/h.svg")\n')
     assert len(_boxes(s.scope.vars["g"]._repr_svg_())) == 5
+    assert s.scope.vars["h"]._repr_svg_() == str(s.scope.vars["h"])
+    assert len(_boxes((tmp_path / "h.svg").read_text())) == 5
+    with pytest.raises(GradError) as e:
+        s.run(f'save(h, "{tmp_path}/h.dot")')
+    assert "written as .svg," in e.value.message
 
 
 def test_dot_unchanged_and_bad_format():

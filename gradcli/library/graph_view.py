@@ -235,3 +235,15 @@ class GraphPicture(str):
             return str(self) + "\n"
         return None
 
+
+class SvgPicture(str):
+    """graph(y, "svg"): the SVG text, shown as it is; a notebook shows the picture."""
+
+    def __repr__(self):
+        return str(self)
+
+    def _repr_svg_(self):
+        return str(self)
+
+    def file_text(self, kind):
+        return str(self) if kind == "svg" else None

@@ -29,7 +29,7 @@ from ..engine.autograd import Function
 from ..base.errors import GradTypeError, GradValueError
 from ..ops.registry import register
 from ..core.tensor import Tensor
-from .graph_view import GraphPicture, svg_picture, value_notes
+from .graph_view import GraphPicture, SvgPicture, svg_picture, value_notes
 
 MAX_LINES = 1000
 
@@ -177,5 +177,5 @@ def graph(t, format="text", values=False):
     if format == "dot":
         return Picture(dot(t, names))
     if format == "svg":
-        return Picture(svg_picture(t, names, values))
+        return SvgPicture(svg_picture(t, names, values))
     raise GradValueError(f"graph(): format must be \"text\", \"dot\" or \"svg\", got {format!r}")

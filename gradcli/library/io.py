@@ -181,7 +181,8 @@ def _save_picture(pic, path):
     ext = os.path.splitext(path)[1].lower()
     text = pic.file_text(ext[1:]) if ext else None
     if text is None:
-        raise GradValueError(f"save(): a graph picture is written as .svg, .dot or .txt, "
+        kinds = ".svg, .dot or .txt" if pic.file_text("dot") else ".svg"
+        raise GradValueError(f"save(): this picture is written as {kinds}, "
                              f"not {ext or '(none)'!r}")
     try:
         with open(path, "w", encoding="utf-8", newline="\n") as f:
