@@ -181,7 +181,11 @@ def sample(f, xs, derivative=True):
     try:
         for i, x in enumerate(xs.tolist()):
             leaf = Tensor(np.array(x, dtype=np.float64), True)
-            y = f(leaf)
+            try:
+                y = f(leaf)
+            except TypeError as e:       # a Python-level call error: f takes other arguments
+                raise GradTypeError(f"plot(): {name} cannot be called with one number ({e})",
+                                    hint="plot(f, a, b) calls f(x) for each x") from None
             if isinstance(y, Tensor):
                 if y.data.size != 1:
                     raise GradValueError(
@@ -266,13 +270,36 @@ def terminal_text(fig, width=None, height=None, color=None) -> str:
                 s.derivative else "braille"
         plt.plot(s.x[keep].tolist(), s.y[keep].tolist(),
                  label=s.label if len(fig.series) > 1 else None, marker=marker, color=c)
+    _ticks(plt, fig)
     if fig.title:
         plt.title(fig.title)
-    text = plt.build()
-    plt.clear_figure()
+    try:
+        text = plt.build()
+    except Exception as e:          # plotext's own arithmetic on extreme values
+        raise GradValueError(f"plot(): cannot draw these values ({type(e).__name__}: {e})",
+                             hint="plot a smaller range") from None
+    finally:
+        plt.clear_figure()
     if not color:
         text = plt.uncolorize(text)
     return "\n".join(line.rstrip() for line in text.split("\n")).rstrip("\n")
+
+
+def _ticks(plt, fig):
+    """Round tick values, labelled compactly (1e+20, not twenty digits)."""
+    xs = [s.x[np.isfinite(s.y)] for s in fig.series]
+    ys = [s.y[np.isfinite(s.y)] for s in fig.series]
+    for axis, parts in (("x", xs), ("y", ys)):
+        vals = np.concatenate(parts) if parts else np.zeros(0)
+        if not vals.size:
+            continue
+        lo, hi = float(vals.min()), float(vals.max())
+        if not math.isfinite(hi - lo):
+            raise GradValueError(f"plot(): the {axis} values span more than a float holds "
+                                 f"({lo:.3g} to {hi:.3g})", hint="plot a smaller range")
+        ticks = svg.nice_ticks(lo, hi, 5) if hi > lo else []
+        if len(ticks) >= 2:
+            getattr(plt, axis + "ticks")(ticks, [svg.tick_label(t) for t in ticks])
 
 
 # ---------------------------------------------------------------- files
