@@ -8,6 +8,7 @@ import numpy as np
 
 from .core.printing import show
 from .core.tensor import Tensor
+from .base import context
 
 
 class TextOutput:
@@ -89,6 +90,14 @@ def _plain(v):
     return show(v)
 
 
+def _deep_plain(v):
+    if isinstance(v, dict):
+        return {k: _deep_plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_deep_plain(x) for x in v]
+    return _plain(v)
+
+
 def describe(v) -> dict:
     """The value fields of a JSON record."""
     if type(v) is Tensor:
@@ -132,8 +141,9 @@ class JsonOutput:
         self._emit({"kind": "print", "line": self.line(), "text": text[:-1] if text.endswith("\n") else text})
 
     def record(self, kind, fields, text):
-        """Something a built-in reports (a trace step), as a record of `fields`."""
-        self._emit({"kind": kind, "line": self.line(), **fields})
+        """Something a built-in reports (a trace step), as a record of `fields`
+        (tensors in them become their values)."""
+        self._emit({"kind": kind, "line": self.line(), **_deep_plain(fields)})
 
     def figure(self, kind, fig, file):
         """A picture as a record of its data (`kind`: "plot", ...)."""
@@ -141,11 +151,9 @@ class JsonOutput:
 
     def error(self, err, rendered):
         """The last record; the same error is also written for people on stderr."""
-        from . import session
-        s = session.current()
         self._emit({"kind": "error", "line": err.line, "column": err.column,
                     "type": err.type_name, "message": err.message, "hint": err.hint,
                     "file": err.origin[0] if err.origin else
-                    s.filename if s is not None else None})
+                    context.current.where()[0] if context.current.where else None})
         sys.stderr.write(rendered + "\n")
         sys.stderr.flush()

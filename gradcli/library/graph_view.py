@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base.errors import GradError, GradValueError
+from ..core.printing import show
 from ..core.tensor import Tensor
 from ..engine import autograd
 from . import svg
@@ -59,7 +60,6 @@ def flow_of(node):
 
 
 def _one_line(v) -> str:
-    from ..core.printing import show
     text = " ".join(part.strip() for part in show(v).split("\n"))
     return text if len(text) <= TEXT_WIDTH else text[:TEXT_WIDTH - 3] + "..."
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..base import context
+from ..base.errors import GradValueError, did_you_mean
+from ..core.printing import show
 from ..core.tensor import Tensor
 from ..ops.registry import BUILTINS, METHOD_ONLY, Arg, register
 
@@ -40,7 +43,6 @@ def _sample(arg, k):
 
 
 def _source(v):
-    from ..core.printing import show
     if type(v) is Tensor:
         return show(v)
     return repr(v).replace("True", "true").replace("False", "false")
@@ -59,7 +61,6 @@ def example(entry, name=None) -> str | None:
     """`call` and its result, from the first gradient-check sample; None if none."""
     if not entry.checks:
         return None
-    from ..core.printing import show
     args, kwargs = min(entry.checks, key=_plainness)
     values = [(_sample(a, i) if isinstance(a, Arg) else a) for i, a in enumerate(args)]
     kw = {k: (_sample(v, 9) if isinstance(v, Arg) else v) for k, v in kwargs.items()}
@@ -130,9 +131,6 @@ def help_text(entry, name=None) -> str:
 @register("help", "help(name)", "help on a built-in: help(mean) or help(\"mean\"); "
           "in the REPL also mean?, ? and :help", category="misc")
 def help_(x=None):
-    from .. import session
-    from ..base.errors import GradValueError, did_you_mean
-    s = session.current()
     if x is None:
         text = ('help(NAME) shows a built-in: help(mean), help("backward"), help(x.sum); '
                 "in the REPL, :help lists them all")
@@ -146,9 +144,8 @@ def help_(x=None):
             if name and getattr(x, "params", None) is not None:
                 text = f"{name}({', '.join(x.params)}): a function defined in this program"
             else:
-                from ..core.printing import show
-                text = f"{show(x)}: no help for this value"
+                            text = f"{show(x)}: no help for this value"
         else:
             text = help_text(entry, x if isinstance(x, str) else None)
-    s.out.print(text + "\n")
+    context.current.out.print(text + "\n")
     return None

@@ -33,7 +33,8 @@ import numpy as np
 
 from ..base.errors import GradError, GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import type_name
-from ..core.tensor import GradMode, Tensor
+from ..base import context
+from ..core.tensor import Tensor
 from ..engine.autograd import run_backward
 from ..ops.registry import register
 from . import svg
@@ -120,13 +121,12 @@ def _is_data(v):
 
 def _name_of(f):
     """The name a program knows f by (its variable, or a built-in's name)."""
-    from .. import session
-    s = session.current()
-    if s is not None:
-        for name, v in s.scope.vars.items():
-            if v is f:
-                return name
-        for name, v in s.builtins.items():
+    ctx = context.current
+    for name, v in (ctx.variables or {}).items():
+        if v is f:
+            return name
+    if ctx.session is not None:
+        for name, v in ctx.session.builtins.items():
             if v is f:
                 return name
     name = getattr(f, "name", None) or getattr(f, "__name__", None)
@@ -176,8 +176,9 @@ def sample(f, xs, derivative=True):
     ys = np.empty(xs.size)
     ds = np.zeros(xs.size) if derivative else None
     name = _name_of(f)
-    prev = GradMode.enabled
-    GradMode.enabled = True
+    ctx = context.current
+    prev = ctx.grad_enabled
+    ctx.grad_enabled = True
     try:
         for i, x in enumerate(xs.tolist()):
             leaf = Tensor(np.array(x, dtype=np.float64), True)
@@ -201,7 +202,7 @@ def sample(f, xs, derivative=True):
                 raise GradTypeError(f"plot(): {name} must return a number or a tensor, "
                                     f"got {type_name(y)}")
     finally:
-        GradMode.enabled = prev
+        ctx.grad_enabled = prev
     return ys, ds
 
 
@@ -405,7 +406,6 @@ def _write_png(fig, path):
           "functions, points xs (plot(f, xs)), or data (plot(values), plot(xs, ys)); a last "
           'argument "name.svg" (or .png) writes a file', category="autograd")
 def plot(*args, file=None, derivative=True, points=None, title=None):
-    from .. import session
     args = list(args)
     if args and isinstance(args[-1], str):
         if file is not None:
@@ -417,11 +417,11 @@ def plot(*args, file=None, derivative=True, points=None, title=None):
         raise GradTypeError(f"plot(): title must be a string, got {type_name(title)}")
     width = shutil.get_terminal_size((80, 24)).columns
     fig = build(args, bool(derivative), points, title, terminal_width=width - 10)
-    s = session.current()
     if file is not None:
         write_file(fig, file)
-    if s is not None:
-        s.out.figure("plot", fig, file)
+    out = context.current.out
+    if out is not None:
+        out.figure("plot", fig, file)
     elif file is None:
         sys.stdout.write(fig.text() + "\n")
     return None

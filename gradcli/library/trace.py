@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..base import context
+from ..core.printing import show
 from ..core.tensor import Tensor
 from ..engine import autograd
 from ..ops.registry import BUILTINS
@@ -30,17 +32,13 @@ TEXT_WIDTH = 100
 
 
 def _one_line(g) -> str:
-    from ..core.printing import show
-    t = g if type(g) is Tensor else Tensor(np.asarray(g))
-    text = " ".join(part.strip() for part in show(t).split("\n"))
+    text = " ".join(part.strip() for part in show(_tensor(g)).split("\n"))
     return text if len(text) <= TEXT_WIDTH else text[:TEXT_WIDTH - 3] + "..."
 
 
-def _plain(g):
-    from ..output import describe
-    t = g if type(g) is Tensor else Tensor(np.asarray(g))
-    d = describe(t)
-    return d["value"], d["shape"]
+def _tensor(g):
+    """A gradient as a Tensor (the output turns it into JSON values)."""
+    return g if type(g) is Tensor else Tensor(np.asarray(g))
 
 
 class Trace:
@@ -85,16 +83,16 @@ class Trace:
         if self.steps > MAX_STEPS:
             self.hidden += 1
             return
-        value, shape = _plain(g)
         outs = [{"to": name, "step": step, "leaf": leaf,
-                 "grad": None if ig is None else _plain(ig)[0]}
+                 "grad": None if ig is None else _tensor(ig)}
                 for name, step, leaf, ig in targets]
         lines = [f"#{me} {node.name}   grad in: {_one_line(g)}"]
         for name, step, leaf, ig in targets:
             where = f"{name} (leaf, into .grad)" if leaf else f"#{step} {name}"
             lines.append(f"   -> {where}: {'None' if ig is None else _one_line(ig)}")
-        self.out.record("trace", {"step": me, "node": node.name, "grad_in": value,
-                                  "shape": shape, "outputs": outs}, "\n".join(lines))
+        self.out.record("trace", {"step": me, "node": node.name, "grad_in": _tensor(g),
+                                  "shape": list(np.shape(g)), "outputs": outs},
+                        "\n".join(lines))
 
 
 def traced(out, fn, *args, **kwargs):
@@ -105,18 +103,17 @@ def traced(out, fn, *args, **kwargs):
 
 def backward_trace(out, gradient=None, retain_graph=None):
     """trace(out): backward with a trace, then the leaves' .grad (as the backward command)."""
-    from .. import session
-    s = session.current()
-    touched = traced(s.out, backward_leaves, out, gradient, retain_graph)
-    line = s.out.line() if callable(getattr(s.out, "line", None)) else 0
+    ctx = context.current
+    touched = traced(ctx.out, backward_leaves, out, gradient, retain_graph)
+    line = ctx.where()[1] if ctx.where is not None else 0
     names = {}
-    for name, v in s.scope.vars.items():
+    for name, v in (ctx.variables or {}).items():
         if type(v) is Tensor:
             names.setdefault(id(v), name)
     for leaf in touched or ():
         name = names.get(id(leaf))
         if name is not None:
-            s.out.grad(name, leaf.grad, line)
+            ctx.out.grad(name, leaf.grad, line)
     return None
 
 

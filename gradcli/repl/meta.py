@@ -23,6 +23,7 @@ from .undo import cmd_undo
 from .paste import cmd_paste
 from ..library import help as library_help
 from .help import topic_text as help_topic, topics_line
+from ..driver import UsageError, read_source
 
 QUIT = object()
 
@@ -199,7 +200,6 @@ def cmd_load(repl, arg):
     if not arg:
         _fail("usage: :load FILE")
         return
-    from ..cli import UsageError, read_source
     path = os.path.expanduser(arg)
     try:
         name, text = read_source(path)

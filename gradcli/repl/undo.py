@@ -11,10 +11,11 @@ place, is copied), and at most UNDO_DEPTH are kept.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
-from ..base import random as grandom
-from ..core.tensor import GradMode
+from ..base import context
 from ..session import _restore_tensors, _snapshot_tensors
 
 UNDO_DEPTH = 20
@@ -27,8 +28,9 @@ class Snapshot:
         scope_vars = repl.session.scope.vars
         self.vars = dict(scope_vars)
         self.tensors = _snapshot_tensors(scope_vars)
-        self.rng = grandom.default_generator.get_state()
-        self.grad_mode = GradMode.enabled
+        ctx = context.current
+        self.rng = ctx.generator.get_state() if ctx._generator is not None else None
+        self.grad_mode = ctx.grad_enabled
         self.transcript = len(repl.transcript.items)
         self.text = text
 
@@ -50,8 +52,12 @@ class Snapshot:
         scope_vars.clear()
         scope_vars.update(self.vars)
         _restore_tensors(self.tensors)
-        grandom.default_generator.set_state(self.rng)
-        GradMode.enabled = self.grad_mode
+        ctx = context.current
+        if self.rng is not None:
+            ctx.generator.set_state(self.rng)
+        else:                     # no random numbers had been drawn: start the generator afresh
+            ctx._generator = None
+        ctx.grad_enabled = self.grad_mode
         del repl.transcript.items[self.transcript:]
 
 
@@ -79,11 +85,13 @@ class UndoStack:
 
 
 def cmd_undo(repl, arg):
-    from .meta import _fail, _say
     text = repl.undo.undo(repl)
     if text is None:
-        _fail(":undo: nothing to undo")
+        sys.stdout.flush()
+        sys.stderr.write(":undo: nothing to undo\n")
+        sys.stderr.flush()
         return
     first = text.strip().split("\n")[0]
     more = " ..." if "\n" in text.strip() else ""
-    _say(f"undone: {first}{more}  (the variables are as they were before it)")
+    sys.stdout.write(f"undone: {first}{more}  (the variables are as they were before it)\n")
+    sys.stdout.flush()

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import shutil
 
-from ..core import printing
+from ..base import context
 
 
 def fit():
     cols = shutil.get_terminal_size((80, 24)).columns
-    printing.options.linewidth = max(40, min(80, cols))
+    context.current.linewidth = max(40, min(80, cols))
