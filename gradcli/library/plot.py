@@ -58,6 +58,10 @@ class Figure:
     def __init__(self, series, title=None):
         self.series, self.title = series, title
 
+    def __repr__(self):
+        labels = ", ".join(s.label for s in self.series)
+        return f"<plot of {labels}>"
+
     def record(self) -> dict:
         return {"title": self.title,
                 "series": [{"label": s.label, "derivative": s.derivative,

@@ -112,6 +112,14 @@ class Repl:
         width.fit()
         if record:
             self.undo.push(self, text)
+        if texts is not None:
+            return self.transcript.record(session.out, lambda: self._run(text, filename, done),
+                                          texts, done)
+        return self._run(text, filename, done)
+
+    def _run(self, text, filename, done):
+        from ..language.compiler import state
+        session = self.session
         try:
             session.run(text, filename=filename, done=done.append)
             return True
@@ -132,11 +140,6 @@ class Repl:
             err = GradError(f"internal error: {type(e).__name__}: {e}", state.line or None,
                             type_name="InternalError")
             session.report(err, text)
-        finally:
-            if texts is not None:
-                for i in done:
-                    if i < len(texts):
-                        self.transcript.add(texts[i])
         return False
 
     def execute(self, text: str):

@@ -22,7 +22,7 @@ UNDO_DEPTH = 20
 
 
 class Snapshot:
-    __slots__ = ("vars", "tensors", "rng", "grad_mode", "transcript", "text")
+    __slots__ = ("vars", "tensors", "rng", "grad_mode", "transcript", "cells", "text")
 
     def __init__(self, repl, text):
         scope_vars = repl.session.scope.vars
@@ -32,6 +32,7 @@ class Snapshot:
         self.rng = ctx.generator.get_state() if ctx._generator is not None else None
         self.grad_mode = ctx.grad_enabled
         self.transcript = len(repl.transcript.items)
+        self.cells = len(getattr(repl.transcript, "cells", ()))
         self.text = text
 
     def unchanged(self, repl) -> bool:
@@ -59,6 +60,8 @@ class Snapshot:
             ctx._generator = None
         ctx.grad_enabled = self.grad_mode
         del repl.transcript.items[self.transcript:]
+        if hasattr(repl.transcript, "cells"):
+            del repl.transcript.cells[self.cells:]
 
 
 class UndoStack:
