@@ -290,7 +290,8 @@ def show(value) -> str:
         fn = value.grad_fn
         return tensor_repr(value.data, grad_fn=fn.name if fn is not None else None,
                            requires_grad=value.requires_grad,
-                           default_dtype=context.current.default_float, precision=context.current.precision)
+                           default_dtype=context.current.default_float, precision=context.current.precision,
+                           linewidth=context.current.linewidth)
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, tuple) and type(value).__repr__ is not tuple.__repr__:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import leaf_hooks, watch
+from ..engine.hooks import leaf_hooks, watch
 from ..core.convert import type_name
 from ..base.device import Device, on_cpu
 from ..base.device import device as _device
