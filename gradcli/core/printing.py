@@ -57,6 +57,8 @@ import math
 
 import numpy as np
 
+from .tangents import TANGENTS, shown_tangent
+
 __all__ = ["tensor_repr", "torch_dtype_name"]
 
 # torch's defaults, not configurable through gradcli.
@@ -102,6 +104,7 @@ def tensor_repr(
     default_dtype=np.dtype("float64"),
     precision: int = 4,
     linewidth: int = 80,
+    tangent: str | None = None,
 ) -> str:
     """Return what ``repr(torch.tensor(array))`` prints in PyTorch 2.13.
 
@@ -137,6 +140,8 @@ def tensor_repr(
         suffixes.append(f"grad_fn=<{grad_fn}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:     # a dual tensor of torch.autograd.forward_ad
+        suffixes.append("tangent=" + tangent)
 
     return _add_suffixes(_PREFIX + body, suffixes, indent, linewidth)
 
@@ -292,9 +297,11 @@ def show(value) -> str:
     if type(value) is Tensor:
         from . import dtypes
         fn = value.grad_fn
+        tan = shown_tangent(value) if TANGENTS else None
         return tensor_repr(value.data, grad_fn=fn.name if fn is not None else None,
                            requires_grad=value.requires_grad,
-                           default_dtype=dtypes.default.float, precision=options.precision)
+                           default_dtype=dtypes.default.float, precision=options.precision,
+                           tangent=None if tan is None else show(tan))
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, tuple) and type(value).__repr__ is not tuple.__repr__:
