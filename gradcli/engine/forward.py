@@ -246,3 +246,26 @@ class DualView(Function):
         return (g,)
 
     jvp = linear
+
+
+class PrimalView(Function):
+    """unpack_dual(t).primal: a view of t without its tangent (PyTorch's Identity node)."""
+    __slots__ = ()
+    name = "Identity"
+
+    def forward(self, x):
+        return x.view()
+
+    def backward(self, g, F):
+        return (g,)
+
+    jvp = linear
+
+
+def primal_view(t):
+    hidden = State.visible
+    _set_visible(())
+    try:
+        return PrimalView.apply(t) if t.requires_grad else Tensor(t.data)
+    finally:
+        _set_visible(hidden)

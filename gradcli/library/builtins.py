@@ -560,6 +560,7 @@ def namespace() -> dict:
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
         torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda,
                               "optim": Module("torch.optim")})
+        transforms.install(torch_members, autograd, autograd_functional)
         ns["torch"] = Module("torch", torch_members)
         ns["F"] = functional
         _namespace = ns
@@ -580,3 +581,4 @@ from . import calculus, graphviz  # noqa: E402,F401  (jacobian, hessian, gradche
 
 from . import io  # noqa: E402,F401  (load/save, registered on import)
 from . import optim  # noqa: E402,F401  (SGD, Adam)
+from . import transforms  # noqa: E402  (torch.func, autograd.functional, forward_ad)
