@@ -226,6 +226,8 @@ def jacobian_forward(func, inputs, create_graph=False, strict=False):
                                  x.data.shape, o.data.shape)
                 row.append(j if create_graph else Tensor(j.data))
             jac.append(tuple(row))
+        if is_in and not is_out:        # as torch: a list for tuple inputs, one output
+            return list(jac[0])
         return _postprocess(tuple(jac), (is_out, is_in))
     finally:
         GradMode.enabled = prev
