@@ -130,6 +130,28 @@ def chain_backward_torch(n):
     return time.perf_counter() - t
 
 
+PER_SAMPLE = """from torch.func import grad, vmap
+w = randn(4, 8)
+xs = randn({n}, 8)
+ys = randn({n}, 4)
+def loss(w, x, y):
+    return ((x @ w.T - y) ** 2).mean()
+{body}
+"""
+VMAP_BODY = "g = vmap(grad(loss), in_dims=(None, 0, 0))(w, xs, ys)"
+LOOP_BODY = ("gs = []\nfor i in range({n}):\n    gs.append(grad(loss)(w, xs[i], ys[i]))\n"
+             "g = stack(gs)")
+
+
+def per_sample_grads(n, repeats):
+    """(vmap time, Python-loop time) of per-sample gradients of a linear model."""
+    base = best_of(repeats, lambda: run(gradcli_program(PER_SAMPLE.format(n=n, body="")))[0])
+    vm = best_of(repeats, lambda: run(gradcli_program(PER_SAMPLE.format(n=n, body=VMAP_BODY)))[0])
+    lp = best_of(repeats, lambda: run(gradcli_program(
+        PER_SAMPLE.format(n=n, body=LOOP_BODY.format(n=n))))[0])
+    return max(vm - base, 1e-9), max(lp - base, 1e-9)
+
+
 def fmt(t):
     if t is None:
         return "n/a"
@@ -175,6 +197,10 @@ def main():
     t_chain = chain_backward_torch(n_chain)
     rows.append(("backward of a 100k-node chain", g_chain, "PyTorch eager", t_chain,
                  g_chain / t_chain if t_chain else None, "<= 1.0"))
+
+    g_vm, g_loop = per_sample_grads(1000, max(2, rep // 2))
+    rows.append(("per-sample grads, 1000 samples (vmap)", g_vm, "Python loop of grad", g_loop,
+                 g_loop / g_vm, ">= 10 (loop/vmap)"))
 
     small_mem = LOOP.format(make="ones(100, 100, requires_grad=true)", n=2000)
     big_mem = LOOP.format(make="ones(100, 100, requires_grad=true)", n=20000)
