@@ -3,9 +3,9 @@ additions to torch.autograd.functional (vjp, jvp, hvp, vhp) and torch.autograd
 (gradgradcheck)."""
 from __future__ import annotations
 
-from ..language.runtime import Module
 from ..ops.registry import register
 from . import forward_ad, func, functional
+from .values import Module
 
 
 def install(torch_members, autograd, autograd_functional):

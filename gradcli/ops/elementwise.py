@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import Function, sum_to
+from ..engine.autograd import Function
 from ..engine.forward import add_terms, bilinear, linear
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
