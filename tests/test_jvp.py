@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gradcli.core.tensor import GradMode, Tensor
+from gradcli.base import context
+from gradcli.core.tensor import Tensor
 from gradcli.engine import forward as fw
 from gradcli.engine.autograd import run_backward
 from gradcli.ops.registry import Arg
@@ -102,8 +103,8 @@ def test_jvp(entry, i):
     for o, b in zip(outs, base):
         np.testing.assert_array_equal(o.data, b.data)      # the primal is the plain result
     # finite differences along v
-    prev = GradMode.enabled
-    GradMode.enabled = False
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = False
     try:
         saved = [x.data.copy() for x in leaves]
         for x, v in zip(leaves, vs):
@@ -115,7 +116,7 @@ def test_jvp(entry, i):
         for x, s in zip(leaves, saved):
             x.data[...] = s
     finally:
-        GradMode.enabled = prev
+        context.current.grad_enabled = prev
     for k, (t, h, l, o) in enumerate(zip(tans, hi, lo, outs)):
         num = (h - l) / (2 * EPS)
         got = _arr(t, o.data)

@@ -24,7 +24,8 @@ import numpy as np
 
 from ..base.errors import GradRuntimeError, ShapeError
 from ..core import tangents as tan
-from ..core.tensor import GradMode, Tensor
+from ..base import context
+from ..core.tensor import Tensor
 from . import autograd
 from .autograd import _OUT, Function, TensorF, _sources
 
@@ -127,7 +128,7 @@ def _dual_apply(cls, *args, **params):
         if node.saved:
             node.saved = tuple(out if s is raw else s for s in node.saved)
     srcs = _sources(node.saved, out, args, arrays) if node.saved else ()
-    if True in needs and GradMode.enabled:
+    if True in needs and context.current.grad_enabled:
         node.needs, node.parents, node.watch, node.out_dtype = needs, parents, None, out.dtype
         if node.saved:
             node.saved_src = srcs

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..base.errors import GradRuntimeError, GradValueError
 from ..core.convert import type_name
-from ..core.tensor import GradMode, Tensor
+from ..base import context
+from ..core.tensor import Tensor
 from ..ops.registry import FUNCTIONS
 from . import transform_base as tb
 
@@ -53,11 +54,11 @@ def _argnums(argnums, n):
 
 class _Enabled:
     def __enter__(self):
-        self.prev = GradMode.enabled
-        GradMode.enabled = True
+        self.prev = context.current.grad_enabled
+        context.current.grad_enabled = True
 
     def __exit__(self, *e):
-        GradMode.enabled = self.prev
+        context.current.grad_enabled = self.prev
 
 
 def _outer(args):

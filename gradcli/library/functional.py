@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..base.errors import GradRuntimeError
-from ..core.tensor import GradMode, Tensor
+from ..base import context
+from ..core.tensor import Tensor
 from ..engine import forward as fw
 from . import transform_base as tb
 from .calculus import gradcheck
@@ -38,8 +39,8 @@ def _finish(ts, create_graph):
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     _check_callable(func, "vjp")
-    prev = GradMode.enabled
-    GradMode.enabled = True
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = True
     try:
         is_in, ins = _as_tuple(inputs, "inputs", "vjp")
         ins = _preprocess(ins, create_graph)
@@ -53,7 +54,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
                 _postprocess((_finish(gs, create_graph),), (is_in, True))[0]
                 if is_in else _finish(gs, create_graph)[0])
     finally:
-        GradMode.enabled = prev
+        context.current.grad_enabled = prev
 
 
 def _strict_outputs(outs, strict):
@@ -71,8 +72,8 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     _check_callable(func, "jvp")
     is_in, ins = _as_tuple(inputs, "inputs", "jvp")
     vs = _vector(v, ins, "input to the user-provided function", "jvp", True)
-    prev = GradMode.enabled
-    GradMode.enabled = True
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = True
     try:
         ins = _preprocess(ins, create_graph) if create_graph else ins
         out, tans = tb.tangents_at(lambda *a: func(*a), ins, vs)
@@ -81,7 +82,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         return (_finish(outs, create_graph) if is_out else _finish(outs, create_graph)[0],
                 _finish(tans, create_graph) if is_out else _finish(tans, create_graph)[0])
     finally:
-        GradMode.enabled = prev
+        context.current.grad_enabled = prev
 
 
 def _scalar_func(func, fn_name):
@@ -98,8 +99,8 @@ def _scalar_func(func, fn_name):
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """v^T H: reverse over reverse."""
     _check_callable(func, "vhp")
-    prev = GradMode.enabled
-    GradMode.enabled = True
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = True
     try:
         is_in, ins = _as_tuple(inputs, "inputs", "vhp")
         ins = _preprocess(ins, create_graph)
@@ -111,14 +112,14 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
         res = _finish(h, create_graph)
         return value, res if is_in else res[0]
     finally:
-        GradMode.enabled = prev
+        context.current.grad_enabled = prev
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """H v: forward over reverse (the gradient's tangent along v)."""
     _check_callable(func, "hvp")
-    prev = GradMode.enabled
-    GradMode.enabled = True
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = True
     try:
         is_in, ins = _as_tuple(inputs, "inputs", "hvp")
         ins = _preprocess(ins, create_graph)
@@ -137,7 +138,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
         res = _finish(h, create_graph)
         return value, res if is_in else res[0]
     finally:
-        GradMode.enabled = prev
+        context.current.grad_enabled = prev
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
@@ -148,12 +149,12 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
     is_t = isinstance(inputs, (tuple, list))
     items = list(inputs) if is_t else [inputs]
     diff = [x for x in items if isinstance(x, Tensor) and x.requires_grad]
-    prev = GradMode.enabled
-    GradMode.enabled = True
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = True
     try:
         outs = func(*items)
     finally:
-        GradMode.enabled = prev
+        context.current.grad_enabled = prev
     outs = [o for o in (outs if isinstance(outs, (tuple, list)) else (outs,))
             if isinstance(o, Tensor) and o.data.dtype.kind == "f"]
     if grad_outputs is None:
@@ -164,7 +165,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
     n = len(items)
 
     def first(*a):
-        GradMode.enabled = True         # also while gradcheck perturbs without a graph
+        context.current.grad_enabled = True         # also while gradcheck perturbs without a graph
         xs = list(a[:n])
         hs = a[n:]
         out = func(*xs)

@@ -8,7 +8,8 @@ import numpy as np
 
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..core import tangents as tan
-from ..core.tensor import GradMode, Tensor
+from ..base import context
+from ..core.tensor import Tensor
 from ..engine import forward as fw
 from ..engine.autograd import run_backward
 from ..ops.registry import FUNCTIONS
@@ -198,8 +199,8 @@ def jacobian_forward(func, inputs, create_graph=False, strict=False):
                                "Please either set `strict=False` or `strategy=\"reverse-mode\"`.")
     _check_callable(func, "jacobian")
     is_in, ins = _as_tuple(inputs, "inputs", "jacobian")
-    prev = GradMode.enabled
-    GradMode.enabled = True
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = True
     try:
         if create_graph:
             ins = _preprocess(ins, True)
@@ -230,6 +231,6 @@ def jacobian_forward(func, inputs, create_graph=False, strict=False):
             return list(jac[0])
         return _postprocess(tuple(jac), (is_out, is_in))
     finally:
-        GradMode.enabled = prev
+        context.current.grad_enabled = prev
 
 
