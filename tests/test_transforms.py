@@ -4,6 +4,7 @@ gradgradcheck, recorded from torch by scripts/gen_golden_transforms.py."""
 import pytest
 
 from tests.test_golden_cases import check_result, load_golden, run_cases
+from tests.test_gradcheck import session_out  # noqa: F401  (fixture)
 
 CASES = load_golden("transforms.json")
 
@@ -16,7 +17,7 @@ def test_transform_case(name):
                  warnings=case.get("warnings", ()))
 
 
-def test_gradgradcheck_passes_and_catches_a_wrong_second_derivative(capsys):
+def test_gradgradcheck_passes_and_catches_a_wrong_second_derivative(session_out):  # noqa: F811
     import numpy as np
 
     from gradcli.core.tensor import Tensor
@@ -41,3 +42,4 @@ def test_gradgradcheck_passes_and_catches_a_wrong_second_derivative(capsys):
     x = Tensor(np.array([0.5, 1.5]), requires_grad=True)
     assert gradgradcheck(lambda t: FUNCTIONS["sin"](t) * t * t, x) is True
     assert gradgradcheck(lambda t: Cube.apply(t), x) is False
+    assert "failed" in session_out.text

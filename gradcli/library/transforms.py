@@ -1,10 +1,10 @@
 """The modules of the transforms: torch.func, torch.autograd.forward_ad, and the
 additions to torch.autograd.functional (vjp, jvp, hvp, vhp) and torch.autograd
-(gradgradcheck)."""
+(gradgradcheck, Function, function.once_differentiable)."""
 from __future__ import annotations
 
 from ..ops.registry import register
-from . import forward_ad, func, functional
+from . import autograd_function, forward_ad, func, functional
 from .values import Module
 
 
@@ -13,6 +13,10 @@ def install(torch_members, autograd, autograd_functional):
     autograd.members["forward_ad"] = Module("torch.autograd.forward_ad",
                                             dict(forward_ad.MEMBERS))
     autograd.members["gradgradcheck"] = functional.gradgradcheck
+    autograd.members["Function"] = autograd_function.Function
+    autograd.members["function"] = Module("torch.autograd.function", {
+        "once_differentiable": autograd_function.once_differentiable,
+        "Function": autograd_function.Function, "FunctionCtx": autograd_function.FunctionCtx})
     autograd_functional.members.update({"vjp": functional.vjp, "jvp": functional.jvp,
                                         "hvp": functional.hvp, "vhp": functional.vhp})
 
