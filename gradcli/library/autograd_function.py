@@ -154,11 +154,20 @@ def _defined(cls):
     for c in cls.__mro__:
         if c is Function:
             break
-        names.update(vars(c))
+        names.update(c.__dict__)
     return names
 
 
-class Function:
+class _FunctionType(type):
+    """Classes print as PyTorch's: torch.autograd.Function itself, user ones as __main__'s."""
+
+    def __repr__(cls):
+        if cls is Function:
+            return "<class 'torch.autograd.function.Function'>"
+        return f"<class '__main__.{cls.__name__}'>"
+
+
+class Function(metaclass=_FunctionType):
     """torch.autograd.Function, to be subclassed."""
     language_subclassable = True
 
