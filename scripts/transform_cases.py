@@ -199,6 +199,15 @@ case("func/vmap", FN, """
 case("func/vmap_size_error", FN, """
     vmap(lambda a, b: a + b)(torch.ones(3), torch.ones(4))
 """)
+case("func/vmap_randomness_error", FN, """
+    vmap(lambda t: t + torch.randn(2))(torch.ones(3, 2))
+""")
+case("func/vmap_randomness_same", FN, """
+    gen = torch.manual_seed(0)
+    r = vmap(lambda t: t * 0 + torch.rand(2), randomness="same")(torch.ones(3, 2))
+    r
+    torch.rand(2)
+""")
 case("func/per_sample_grads", FN, """
     w = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.3, -0.7]])
     def loss(w, x, y):

@@ -302,12 +302,37 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", chunk_size=None):
             raise GradValueError("vmap: Expected all tensors to have the same size in the mapped "
                                  f"dimension, got sizes {sizes} for the mapped dimension")
         outs = []
-        for b in range(sizes[0]):
-            sample = [a if d is None else FUNCTIONS["index"](a, (slice(None),) * d + (b,))
-                      for a, d in zip(args, norm)]
-            outs.append(func(*sample))
+        ctx = context.current
+        saved_gen = ctx._generator
+        start = None
+        if randomness == "error":
+            ctx._generator = _NoRandom()
+        elif randomness == "same":
+            start = ctx.generator.get_state()
+        try:
+            for b in range(sizes[0]):
+                if start is not None:
+                    ctx.generator.set_state(start)
+                sample = [a if d is None else FUNCTIONS["index"](a, (slice(None),) * d + (b,))
+                          for a, d in zip(args, norm)]
+                outs.append(func(*sample))
+        finally:
+            if randomness == "error":
+                ctx._generator = saved_gen
         return _stack_out(outs, out_dims)
     return Transformed(wrapper, label)
+
+
+class _NoRandom:
+    """The generator while vmap(randomness="error") runs: drawing is PyTorch's error."""
+
+    def __getattr__(self, name):
+        def refuse(*a, **k):
+            raise GradRuntimeError(
+                "vmap: called random operation while in randomness error mode. Please either "
+                "use the 'same' or 'different' randomness flags on vmap or perform the "
+                "randomness operation out of vmap")
+        return refuse
 
 
 def _stack_out(outs, out_dims):
