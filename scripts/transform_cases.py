@@ -216,6 +216,18 @@ case("func/per_sample_grads", FN, """
     ys = torch.tensor([[1.0, 0.25], [0.0, 1.0], [2.0, -1.0], [0.5, 0.5]])
     vmap(grad(loss), in_dims=(None, 0, 0))(w, xs, ys)
 """)
+case("func/requires_grad_inputs", FN, """
+    x = torch.tensor([0.5, 1.0], requires_grad=True)
+    grad(lambda t: (t.sin() * t).sum())(x)
+    jacrev(torch.sin)(x)
+    jacfwd(torch.sin)(x)
+    hessian(lambda t: (t ** 3).sum())(x)
+    jvp(torch.sin, (x,), (torch.ones(2),))
+    vjp(torch.sin, x)[0]
+    g = grad(lambda t: (t ** 3).sum())(x)
+    g.sum().backward()
+    x.grad
+""")
 case("func/linearize", FN, X, """
     out, jvp_fn = linearize(torch.sin, x)
     out

@@ -16,6 +16,7 @@ from ..core.convert import type_name
 from ..base import context
 from ..core.tensor import Tensor
 from ..ops.registry import FUNCTIONS
+from ..ops.shape import alias
 from . import transform_base as tb
 
 
@@ -172,6 +173,7 @@ def jvp(func, primals, tangents, *, has_aux=False):
         return out
     with _Enabled():
         out, tans = tb.tangents_at(run, list(primals), list(tangents))
+        out = tb.tree_map(lambda o: alias(o) if o.requires_grad else o, out)   # the primal view
     if has_aux:
         return out, tans, box[0]
     return out, tans
@@ -245,7 +247,8 @@ def jacfwd(func, argnums=0, has_aux=False, randomness="error"):
                 for n in nums:
                     x = args[n]
                     parts = [c[k] for c in cols[n]]
-                    j = tb.move_last(FUNCTIONS["stack"](parts, 0), x.data.shape, o.data.shape) \
+                    j = FUNCTIONS["reshape"](FUNCTIONS["stack"](parts, -1),
+                                             o.data.shape + x.data.shape) \
                         if parts else Tensor(np.zeros(o.data.shape + x.data.shape))
                     per_in.append(j)
                 per_output.append(per_in[0] if isinstance(argnums, int) else tuple(per_in))
