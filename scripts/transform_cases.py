@@ -186,6 +186,8 @@ case("func/hessian_compose", FN, X, """
     jacfwd(jacrev(f))(x)
     jacrev(jacfwd(f))(x)
     grad(grad(lambda t: t.tanh()))(torch.tensor(0.4))
+    jacfwd(jacfwd(f))(x)
+    jacfwd(jacfwd(jacfwd(lambda t: (t.exp() * t ** 3).sum())))(torch.tensor([0.5, 1.5]))
 """)
 case("func/vmap", FN, """
     x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])

@@ -11,7 +11,10 @@ tangents v (gradcli/engine/forward.py), and:
 * second order, forward over reverse: the gradient of <u, f(x)> computed with
   create_graph inside the dual level carries the tangent H v, which must equal
   the reverse-over-reverse Hessian-vector product (the gradient of
-  <grad, v>).  Ops whose node is not twice differentiable are skipped there.
+  <grad, v>);
+* second order, forward over forward: with two nested dual levels the inner
+  tangent's outer tangent must equal central differences of the JVP.
+  Ops whose node is not twice differentiable are skipped in both.
 No op needs a test of its own: registering it with `checks` is enough.
 """
 from __future__ import annotations
@@ -246,3 +249,51 @@ def test_nested_levels_do_not_confuse_tangents():
         assert float(fw.tangent_of(r, outer).data) == 6.0
     finally:
         fw.exit_level(outer)
+
+
+@pytest.mark.parametrize("entry,i", CASES)
+def test_forward_over_forward(entry, i):
+    """Nested dual levels: the inner tangent's outer tangent (u^T H v per output) against
+    central differences of the first-order JVP along u."""
+    call, leaves = make(entry, i)
+    if not leaves:
+        pytest.skip("no differentiable input")
+    if any(not type(n).differentiable_twice for n in _nodes(call())):
+        pytest.skip("not twice differentiable")
+    rng = np.random.default_rng(_case_seed(entry, i) + 13)
+    us = [rng.standard_normal(x.data.shape) for x in leaves]
+    vs = [rng.standard_normal(x.data.shape) for x in leaves]
+    outer = fw.enter_level()
+    try:
+        table = {}
+        for x, u, v in zip(leaves, us, vs):
+            d = fw.make_dual(Tensor(x.data), Tensor(u), outer)
+            table[id(x)] = (d, v)
+        inner = fw.enter_level()
+        try:
+            duals = {k: fw.make_dual(d, Tensor(v), inner) for k, (d, v) in table.items()}
+            outs = _outs(call(duals))
+            t_inner = [fw.tangent_of(o, inner) for o in outs]
+        finally:
+            fw.exit_level(inner)
+        second = [np.zeros(o.data.shape) if t is None else _arr(fw.tangent_of(t, outer), o.data)
+                  for t, o in zip(t_inner, outs)]
+    finally:
+        fw.exit_level(outer)
+    saved = [x.data.copy() for x in leaves]
+    try:
+        for x, s, u in zip(leaves, saved, us):
+            x.data[...] = s + EPS * u
+        _, hi, _ = jvp_of(call, leaves, vs)
+        hi = [_arr(t, o.data) for t, o in zip(hi, outs)]
+        for x, s, u in zip(leaves, saved, us):
+            x.data[...] = s - EPS * u
+        _, lo, _ = jvp_of(call, leaves, vs)
+        lo = [_arr(t, o.data) for t, o in zip(lo, outs)]
+    finally:
+        for x, s in zip(leaves, saved):
+            x.data[...] = s
+    for k, (a, h, l) in enumerate(zip(second, hi, lo)):
+        num = (h - l) / (2 * EPS)
+        assert np.allclose(a, num, atol=ATOL, rtol=RTOL), \
+            f"{entry.name}{entry.checks[i]} output {k}: fwd-over-fwd\n{a}\nnumerical\n{num}"

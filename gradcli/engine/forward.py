@@ -78,6 +78,9 @@ def make_dual(t, tangent, level):
         _set_visible(hidden)
     if tangent.data.dtype != t.data.dtype:
         tangent = Tensor(tangent.data.astype(t.data.dtype))
+    for other, tg in (tan.tangents_of(t) or {}).items():     # an alias keeps outer levels'
+        if other != level:
+            tan.set_tangent(d, other, tg)
     tan.set_tangent(d, level, tangent)
     return d
 
@@ -138,7 +141,7 @@ def _dual_apply(cls, *args, **params):
     if out.dtype.kind != "f":
         return result
     saved_arrays = node.saved
-    for level in sorted(present, reverse=True):
+    for level in sorted(present):       # outer first: an inner rule may use the output's outer tangent
         _set_visible(tuple(L for L in vis if L < level))
         try:
             ts = _tangents([tan.tangent_at(a, level) if type(a) is Tensor else None
