@@ -1,7 +1,7 @@
 """A session: the variables of a program or REPL, and running source text in it."""
 from __future__ import annotations
 
-from . import library  # noqa: F401  (registers the language built-ins)
+from .library import catalog  # noqa: F401  (loads and registers the language's built-ins)
 from .language.compiler import Compiler, state
 from .base.errors import GradError, LimitError, render
 from .language.parser import parse

@@ -301,6 +301,28 @@ def chain_torch(n, backward_only=False):
     return lambda: cpu(go)
 
 
+PER_SAMPLE = """from torch.func import grad, vmap
+w = randn(4, 8)
+xs = randn({n}, 8)
+ys = randn({n}, 4)
+def loss(w, x, y):
+    return ((x @ w.T - y) ** 2).mean()
+{body}
+"""
+VMAP_BODY = "g = vmap(grad(loss), in_dims=(None, 0, 0))(w, xs, ys)"
+LOOP_BODY = ("gs = []\nfor i in range({n}):\n    gs.append(grad(loss)(w, xs[i], ys[i]))\n"
+             "g = stack(gs)")
+
+
+def per_sample_grads(n, repeats):
+    """(vmap time, Python-loop time) of per-sample gradients of a linear model."""
+    base, vm, lp = interleaved(
+        repeats, gradcli_time(PER_SAMPLE.format(n=n, body="")),
+        gradcli_time(PER_SAMPLE.format(n=n, body=VMAP_BODY)),
+        gradcli_time(PER_SAMPLE.format(n=n, body=LOOP_BODY.format(n=n))))
+    return max(vm - base, 1e-9), max(lp - base, 1e-9)
+
+
 def fmt(t):
     if t is None:
         return "n/a"
@@ -386,6 +408,10 @@ def main():
     npt = npt / n_big
     rows.append(("1e7 elements forward+backward", g, "NumPy by hand", npt, ratio(g, npt), "<= 1.3"))
     rows.append(("", None, "PyTorch eager", tt, ratio(g, tt), "< 1"))
+
+    g_vm, g_loop = per_sample_grads(1000, max(2, rep // 2))
+    rows.append(("per-sample grads, 1000 samples (vmap)", g_vm, "Python loop of grad", g_loop,
+                 ratio(g_loop, g_vm), ">= 10 (loop/vmap)"))
 
     # peak memory
     small_mem = LOOP.format(make="ones(100, 100, requires_grad=true)", n=2000)

@@ -15,6 +15,7 @@ PyTorch's name for it.  The graph is walked without recursion.
 """
 from __future__ import annotations
 
+import re
 
 import numpy as np
 
@@ -33,7 +34,7 @@ class Function:
     `forward(self, *arrays, **params) -> ndarray` and
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
-    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype")
+    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw")
     name = "Backward"
     differentiable_twice = True
 
@@ -89,6 +90,14 @@ class Function:
     def __repr__(self):
         return f"<{self.name}>"
 
+    def jvp(self, ts, F, *saved):
+        """Forward mode: the output's tangent from the inputs' tangents `ts`
+        (engine/forward.py); an op without a rule fails as PyTorch does."""
+        aten = getattr(self, "aten", "") or re.sub(
+            r"(?<!^)(?=[A-Z])", "_", re.sub(r"Backward\d*$", "", self.name)).lower()
+        raise GradRuntimeError(f"Trying to use forward AD with aten::{aten} that does not "
+                               "support it.", type_name="NotImplementedError")
+
     # PyTorch's grad_fn interface
     def next_functions(self):
         out = []
@@ -138,6 +147,9 @@ class CopyGrad(Function):
 
     def backward(self, g, F):
         return (g,)
+
+    def jvp(self, ts, F):
+        return type(self).apply(ts[0])
 
 
 class CloneGrad(CopyGrad):
@@ -548,8 +560,13 @@ def _store_grad(t, g, create_graph):
         t.grad = Tensor((old.data + g).astype(dt, copy=False))
 
 
+SAVED_OUTPUT_HOOK = None    # set by engine/forward.py: tangents for a re-wrapped output
+
+
 def _saved_tensor(node, arr, src):
     if src is _OUT:
+        if SAVED_OUTPUT_HOOK is not None:
+            return SAVED_OUTPUT_HOOK(node, Tensor(arr, True, node))
         return Tensor(arr, True, node)
     if src is not None:
         return src

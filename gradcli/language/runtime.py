@@ -344,6 +344,9 @@ def get_attr(obj, name):
             return BoundMethod(obj, "name", lambda o: "torch::autograd::AccumulateGrad")
     if isinstance(obj, ValuesIndices) and name in ("values", "indices"):
         return obj[0] if name == "values" else obj[1]
+    attrs = getattr(type(obj), "language_attrs", None)       # a class's own allowlist
+    if attrs is not None and name in attrs:
+        return attrs[name](obj)
     methods = getattr(type(obj), "language_methods", None)   # a class's own allowlist
     if methods is not None and name in methods:
         return BoundMethod(obj, name, methods[name])

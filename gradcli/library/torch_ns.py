@@ -14,6 +14,7 @@ from ..ops.registry import BUILTINS, register
 from ..ops.shape import size_args
 from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import Module, Size
+from . import transforms
 from ..core.tensor import Tensor
 from ..base import context
 
@@ -121,6 +122,7 @@ def namespace() -> dict:
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
         torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda,
                               "optim": Module("torch.optim")})
+        transforms.install(torch_members, autograd, autograd_functional)
         ns["torch"] = Module("torch", torch_members)
         ns["F"] = functional
         for members in (ns, torch_members, cuda.members):

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
+from ..engine.forward import linear
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError
 from ..base.summation import torch_sum
@@ -41,6 +42,14 @@ class _Reduce(Function):
         self.axes = None if dim is None else norm_dims(dim, x.ndim)
         return self.axes
 
+    def jvp(self, ts, F, *saved):
+        """A reduction whose backward is expand_back(g) * d(x): the tangent is the
+        sum of t * d over the reduced axes (d from the backward with g = 1)."""
+        out = saved[-1]
+        ones = Tensor(np.ones(out.data.shape, out.data.dtype))
+        d = self.backward(ones, F, *saved)[0]
+        return F.sum(ts[0] * d, self.axes, self.keepdim)
+
 
 def _acc_dtype(x, dtype=None):
     if dtype is not None:
@@ -61,6 +70,8 @@ class Sum(_Reduce):
 
     def backward(self, g, F):
         return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
+
+    jvp = linear
 
 
 class SumDim(Sum):
@@ -87,6 +98,8 @@ class Mean(_Reduce):
     def backward(self, g, F):
         return (expand_back(g / self.n if self.n else g * np.nan, F, self.shape, self.axes,
                             self.keepdim),)
+
+    jvp = linear
 
 
 class MeanDim(Mean):
@@ -274,6 +287,11 @@ class MaxDim(_Reduce):
 
     def backward(self, g, F):
         return (F.where(self.onehot, expand_back(g, F, self.shape, self.axes, self.keepdim), 0.0),)
+
+    def jvp(self, ts, F):
+        if not self.shape:
+            return ts[0] * 1.0
+        return F.sum(F.where(self.onehot, ts[0], 0.0), self.axes, self.keepdim)
 
 
 class MinDim(MaxDim):
@@ -532,6 +550,9 @@ class Softmax(Function):
     def backward(self, g, F, out):
         return (out * (g - F.sum(g * out, self.axis, True)),)
 
+    def jvp(self, ts, F, out):
+        return out * (ts[0] - F.sum(ts[0] * out, self.axis, True))
+
 
 class LogSoftmax(Softmax):
     __slots__ = ()
@@ -547,6 +568,9 @@ class LogSoftmax(Softmax):
 
     def backward(self, g, F, out):
         return (g - F.exp(out) * F.sum(g, self.axis, True),)
+
+    def jvp(self, ts, F, out):
+        return ts[0] - F.sum(F.exp(out) * ts[0], self.axis, True)
 
 
 @register("softmax", "softmax(input, dim)", "exp(input) / sum(exp(input), dim)", method=True,
@@ -583,6 +607,8 @@ class Cumsum(Function):
             return (g,)
         a = (self.axis,)
         return (F.flip(F.cumsum(F.flip(g, a), self.axis), a),)
+
+    jvp = linear
 
 
 @register("cumsum", "cumsum(input, dim)", "running sums along dim", method=True,
