@@ -57,6 +57,8 @@ import math
 
 import numpy as np
 
+from .parameter import is_parameter
+
 __all__ = ["tensor_repr", "torch_dtype_name"]
 
 # torch's defaults, not configurable through gradcli.
@@ -292,6 +294,10 @@ def show(value) -> str:
     if type(value) is Tensor:
         from . import dtypes
         fn = value.grad_fn
+        if is_parameter(value):
+            return "Parameter containing:\n" + tensor_repr(
+                value.data, requires_grad=value.requires_grad,
+                default_dtype=dtypes.default.float, precision=options.precision)
         return tensor_repr(value.data, grad_fn=fn.name if fn is not None else None,
                            requires_grad=value.requires_grad,
                            default_dtype=dtypes.default.float, precision=options.precision)

@@ -920,7 +920,7 @@ def _callee_name(func):
 
 
 def _call(fn, args, kwargs, name, line, col, kwpos=None):
-    if not callable(fn) or isinstance(fn, (type,)):
+    if not callable(fn) or (isinstance(fn, type) and not hasattr(fn, "language_methods")):
         raise GradTypeError(f"'{rt._tname(fn)}' object is not callable", line, col)
     try:
         return fn(*args, **kwargs)
@@ -1068,6 +1068,9 @@ def _iterate(v):
             raise GradTypeError("iteration over a 0-d tensor")
         from ..ops.shape import unbind
         return unbind(v)
+    it = getattr(type(v), "language_iter", None)          # library containers, DataLoader
+    if it is not None:
+        return it(v)
     raise GradTypeError(f"'{rt._tname(v)}' object is not iterable")
 
 
@@ -1078,7 +1081,7 @@ def _iter_values(v):
         from ..base.limits import check_items
         check_items(len(v), "unpacking this range")
         return list(v)
-    if type(v) is Tensor:
+    if type(v) is Tensor or hasattr(type(v), "language_iter"):
         return list(_iterate(v))
     raise GradTypeError(f"cannot unpack non-iterable {rt._tname(v)} object")
 
@@ -1097,6 +1100,9 @@ def _py_index(v, key):
         return r
     if isinstance(v, dict):
         return v[key]
+    getitem = getattr(type(v), "language_getitem", None)  # Sequential, datasets
+    if getitem is not None:
+        return getitem(v, key)
     raise GradTypeError(f"'{rt._tname(v)}' object is not subscriptable")
 
 

@@ -445,6 +445,8 @@ def get_attr(obj, name):
             return BoundMethod(obj, "name", lambda o: "torch::autograd::AccumulateGrad")
     if isinstance(obj, ValuesIndices) and name in ("values", "indices"):
         return obj[0] if name == "values" else obj[1]
+    if hasattr(type(obj), "language_getattr") or hasattr(type(obj), "language_attrs"):
+        return library_attr(obj, name)
     methods = getattr(type(obj), "language_methods", None)   # a class's own allowlist
     if methods is not None and name in methods:
         return BoundMethod(obj, name, methods[name])
@@ -463,8 +465,35 @@ def get_attr(obj, name):
     raise GradAttributeError(f"'{_tname(obj)}' object has no attribute '{name}'")
 
 
+def library_attr(obj, name):
+    """`obj.name` on a library object (CLASSES.md rule 4): its instance data, then
+    `language_attrs`, `language_methods`, `language_getattr`; never a dunder."""
+    cls = type(obj)
+    if not (name.startswith("__") and name.endswith("__")):
+        d = getattr(obj, "__dict__", None)
+        if d is not None and name in d:
+            return d[name]
+        attrs = getattr(cls, "language_attrs", None)
+        if attrs and name in attrs:
+            return attrs[name](obj)
+        methods = getattr(cls, "language_methods", None)
+        if methods and name in methods:
+            return BoundMethod(obj, name, methods[name])
+        getter = getattr(cls, "language_getattr", None)
+        if getter is not None:
+            try:
+                return getter(obj, name)
+            except AttributeError:
+                pass
+    raise GradAttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
+
+
 def set_attr(obj, name, value):
-    """`obj.name = value`: only requires_grad, grad and data of a tensor."""
+    """`obj.name = value`: requires_grad, grad and data of a tensor; a library object's
+    `language_setattr` (nn.Module registering its Parameters and submodules)."""
+    setter = getattr(type(obj), "language_setattr", None)
+    if setter is not None and not (name.startswith("__") and name.endswith("__")):
+        return setter(obj, name, value)
     if type(obj) is not Tensor:
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":

@@ -56,6 +56,9 @@ def len_(x):
         return x.data.shape[0]
     if isinstance(x, (list, tuple, str)):
         return len(x)
+    n = getattr(type(x), "language_len", None)            # containers, datasets, loaders
+    if n is not None:
+        return n(x)
     raise GradTypeError(f"object of type '{type_name(x)}' has no len()")
 
 
@@ -118,6 +121,9 @@ def list_(x=()):
     if isinstance(x, (list, tuple, range, str)):
         check_items(len(x), "the list")
         return list(x)
+    it = getattr(type(x), "language_iter", None)
+    if it is not None:
+        return list(it(x))
     raise GradTypeError(f"'{type_name(x)}' object is not iterable")
 
 
@@ -553,8 +559,8 @@ def namespace() -> dict:
         torch_members.update({"no_grad": NO_GRAD, "enable_grad": ENABLE_GRAD, "pi": math.pi,
                               "inf": math.inf, "nan": math.nan, "e": math.e,
                               "Size": lambda s=(): Size(size_args((s,)))})
-        functional = Module("torch.nn.functional")
-        nn = Module("torch.nn", {"functional": functional})
+        functional = Module("torch.nn.functional", dict(nn_library.FUNCTIONAL))
+        nn = Module("torch.nn", {"functional": functional, **nn_library.members(Module)})
         autograd_functional = Module("torch.autograd.functional")
         autograd = Module("torch.autograd", {"functional": autograd_functional})
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
@@ -580,3 +586,4 @@ from . import calculus, graphviz  # noqa: E402,F401  (jacobian, hessian, gradche
 
 from . import io  # noqa: E402,F401  (load/save, registered on import)
 from . import optim  # noqa: E402,F401  (SGD, Adam)
+from . import nn as nn_library  # noqa: E402  (torch.nn's classes)

@@ -5,4 +5,4 @@ calls; importing this package fills the table in `registry`.
 Order: a family imports only the registry, the layers below `ops`, and the
 families listed before it.
 """
-from . import elementwise, reduce, linalg, shape, creation, loss, activation  # noqa: F401
+from . import elementwise, reduce, linalg, shape, creation, loss, activation, nn  # noqa: F401

@@ -1,0 +1,492 @@
+"""torch.nn.Module and torch.nn.Parameter, as plain Python classes.
+
+A user class of the language that names `nn.Module` as its base is a real
+Python subclass (CLASSES.md): `self.fc = nn.Linear(...)` reaches
+`language_setattr`, which files Parameters, submodules and buffers as PyTorch's
+`Module.__setattr__` does; `model.fc` finds them again through
+`language_getattr`; `model(x)` is `__call__` -> `self.forward(x)`.  The same
+registration runs for Python subclasses (`__setattr__`/`__getattr__`), which is
+how the unit tests drive it.
+
+A Parameter is an ordinary leaf `Tensor` marked in `core.parameter` (the engine
+tests `type(x) is Tensor` on its fast paths, so a subclass would fall off
+them); `nn.Parameter(t)` makes one and `isinstance(p, nn.Parameter)` asks the
+mark.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import numpy as np
+
+from ...base.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
+from ...core import dtypes
+from ...core.convert import type_name
+from ...core.parameter import is_parameter, mark
+from ...core.tensor import Tensor
+
+
+class _ParameterType(type):
+    def __instancecheck__(cls, obj):
+        return type(obj) is Tensor and is_parameter(obj)
+
+    def __repr__(cls):
+        return "<class 'torch.nn.parameter.Parameter'>"
+
+
+class Parameter(metaclass=_ParameterType):
+    """nn.Parameter(data=None, requires_grad=True): a leaf tensor sharing data's values."""
+
+    def __new__(cls, data=None, requires_grad=True):
+        if data is None:
+            arr = np.empty((0,), dtype=dtypes.default.float)
+        elif type(data) is Tensor:
+            arr = data.data
+        else:
+            raise GradTypeError(f"Parameter(): argument 'data' must be Tensor, not {type_name(data)}")
+        if requires_grad and arr.dtype.kind != "f":
+            raise GradRuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients")
+        return mark(Tensor(arr, requires_grad=bool(requires_grad)))
+
+
+def new_parameter(array):
+    """A fresh Parameter holding array (used by the layers' constructors)."""
+    return mark(Tensor(array, requires_grad=True))
+
+
+def _addindent(s, n):
+    lines = s.split("\n")
+    if len(lines) == 1:
+        return s
+    first = lines.pop(0)
+    return first + "\n" + "\n".join(" " * n + line for line in lines)
+
+
+class IncompatibleKeys(tuple):
+    """What load_state_dict returns: (missing_keys, unexpected_keys)."""
+
+    def __repr__(self):
+        if not self[0] and not self[1]:
+            return "<All keys matched successfully>"
+        return f"_IncompatibleKeys(missing_keys={self[0]!r}, unexpected_keys={self[1]!r})"
+
+
+class StateDict(OrderedDict):
+    """state_dict(): prints as Python 3.11's OrderedDict of tensors."""
+
+    def __repr__(self):
+        if not self:
+            return "OrderedDict()"
+        return "OrderedDict([" + ", ".join(f"({k!r}, {v!r})" for k, v in self.items()) + "])"
+
+    def keys_(self):
+        return list(self.keys())
+
+    def values_(self):
+        return list(self.values())
+
+    def items_(self):
+        return list(self.items())
+
+    language_methods = {"keys": keys_, "values": values_, "items": items_}
+
+
+class Module:
+    """torch.nn.Module: subclass it (in the language or in Python), assign layers and
+    Parameters as attributes in __init__, define forward; call the module."""
+
+    language_subclassable = True
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:
+            raise GradTypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
+                                f"but {len(args) + 1} were given")
+        d = self.__dict__
+        d["training"] = True
+        d["_parameters"] = {}
+        d["_buffers"] = {}
+        d["_non_persistent_buffers_set"] = set()
+        d["_modules"] = {}
+
+    # ------------------------------------------------------------ attributes
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        params = d.get("_parameters")
+        if is_parameter(value):
+            if params is None:
+                raise GradAttributeError("cannot assign parameters before Module.__init__() call")
+            self._remove_from(name, d, d["_buffers"], d["_modules"])
+            params[name] = value
+            return
+        if params is not None and name in params:
+            if value is not None:
+                raise GradTypeError(f"cannot assign '{_torch_type(value)}' as parameter '{name}' "
+                                    "(torch.nn.Parameter or None expected)")
+            params[name] = None
+            return
+        modules = d.get("_modules")
+        if isinstance(value, Module):
+            if modules is None:
+                raise GradAttributeError("cannot assign module before Module.__init__() call")
+            self._remove_from(name, d, params, d["_buffers"])
+            modules[name] = value
+            return
+        if modules is not None and name in modules:
+            if value is not None:
+                raise GradTypeError(f"cannot assign '{_torch_type(value)}' as child module "
+                                    f"'{name}' (torch.nn.Module or None expected)")
+            modules[name] = None
+            return
+        buffers = d.get("_buffers")
+        if buffers is not None and name in buffers:
+            if value is not None and type(value) is not Tensor:
+                raise GradTypeError(f"cannot assign '{_torch_type(value)}' as buffer '{name}' "
+                                    "(torch.Tensor or None expected)")
+            buffers[name] = value
+            return
+        d[name] = value
+
+    def language_setattr(self, name, value):
+        Module.__setattr__(self, name, value)
+
+    @staticmethod
+    def _remove_from(name, *dicts):
+        for d in dicts:
+            d.pop(name, None)
+
+    def __getattr__(self, name):          # only called when normal lookup fails
+        if name.startswith("__"):
+            raise NoAttribute(f"'{type(self).__name__}' object has no attribute '{name}'")
+        d = self.__dict__
+        for key in ("_parameters", "_buffers", "_modules"):
+            table = d.get(key)
+            if table is not None and name in table:
+                return table[name]
+        raise NoAttribute(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def language_getattr(self, name):
+        return Module.__getattr__(self, name)
+
+    def __delattr__(self, name):
+        d = self.__dict__
+        for key in ("_parameters", "_buffers", "_modules"):
+            if name in d.get(key, ()):
+                del d[key][name]
+                return
+        object.__delattr__(self, name)
+
+    # ------------------------------------------------------------ calling
+    def forward(self, *args, **kwargs):
+        raise GradRuntimeError(f'Module [{type(self).__name__}] is missing the required '
+                               '"forward" function', type_name="NotImplementedError")
+
+    def __call__(self, *args, **kwargs):
+        d = self.__dict__
+        for hook in list(d.get("_forward_pre_hooks", ())):
+            r = hook(self, args)
+            if r is not None:
+                args = r if isinstance(r, tuple) else (r,)
+        out = self.forward(*args, **kwargs)
+        for hook in list(d.get("_forward_hooks", ())):
+            r = hook(self, args, out)
+            if r is not None:
+                out = r
+        return out
+
+    def register_forward_hook(self, hook):
+        from ..builtins import RemovableHandle
+        hooks = self.__dict__.setdefault("_forward_hooks", [])
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def register_forward_pre_hook(self, hook):
+        from ..builtins import RemovableHandle
+        hooks = self.__dict__.setdefault("_forward_pre_hooks", [])
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    # ------------------------------------------------------------ registration
+    def register_parameter(self, name, param):
+        _check_name(self, name, "parameter")
+        if param is not None and not is_parameter(param):
+            raise GradTypeError(f"cannot assign '{_torch_type(param)}' object to parameter "
+                                f"'{name}' (torch.nn.Parameter or None required)")
+        self.__dict__["_parameters"][name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        _check_name(self, name, "buffer")
+        if tensor is not None and type(tensor) is not Tensor:
+            raise GradTypeError(f"cannot assign '{_torch_type(tensor)}' object to buffer "
+                                f"'{name}' (torch Tensor or None required)")
+        d = self.__dict__
+        d["_buffers"][name] = tensor
+        if persistent:
+            d["_non_persistent_buffers_set"].discard(name)
+        else:
+            d["_non_persistent_buffers_set"].add(name)
+
+    def add_module(self, name, module):
+        if module is not None and not isinstance(module, Module):
+            raise GradTypeError(f"{_torch_type(module)} is not a Module subclass")
+        _check_name(self, name, "module")
+        self.__dict__["_modules"][name] = module
+
+    register_module = add_module
+
+    # ------------------------------------------------------------ walking
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        out = []
+        seen = set() if memo is None else memo
+
+        def walk(pfx, m):             # depth first, children in registration order
+            if remove_duplicate:
+                if id(m) in seen:
+                    return
+                seen.add(id(m))
+            out.append((pfx, m))
+            for name, child in m.__dict__["_modules"].items():
+                if child is not None:
+                    walk(pfx + ("." if pfx else "") + name, child)
+        walk(prefix, self)
+        return out
+
+    def modules(self):
+        return [m for _, m in self.named_modules()]
+
+    def named_children(self):
+        out, seen = [], set()
+        for name, m in self.__dict__["_modules"].items():
+            if m is not None and id(m) not in seen:
+                seen.add(id(m))
+                out.append((name, m))
+        return out
+
+    def children(self):
+        return [m for _, m in self.named_children()]
+
+    def _named_members(self, table, prefix, recurse, remove_duplicate=True):
+        mods = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
+            if recurse else [(prefix, self)]
+        out, seen = [], set()
+        for pfx, m in mods:
+            for name, v in m.__dict__[table].items():
+                if v is None or (remove_duplicate and id(v) in seen):
+                    continue
+                seen.add(id(v))
+                out.append((pfx + ("." if pfx else "") + name, v))
+        return out
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        return self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse=True):
+        return [p for _, p in self.named_parameters(recurse=recurse)]
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        return self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse=True):
+        return [b for _, b in self.named_buffers(recurse=recurse)]
+
+    def get_submodule(self, target):
+        m = self
+        for part in target.split(".") if target else ():
+            mods = m.__dict__["_modules"]
+            if part not in mods:
+                raise GradAttributeError(f"{type(m).__name__} has no attribute `{part}`")
+            m = mods[part]
+        return m
+
+    # ------------------------------------------------------------ state
+    def train(self, mode=True):
+        if not isinstance(mode, bool):
+            raise GradValueError("training mode is expected to be boolean")
+        self.__dict__["training"] = mode
+        for m in self.children():
+            m.train(mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        from ..builtins import requires_grad_ as tensor_requires_grad_
+        for p in self.parameters():
+            tensor_requires_grad_(p, requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        for p in self.parameters():
+            if p.grad is not None:
+                if set_to_none:
+                    p.grad = None
+                else:
+                    p.grad = Tensor(np.zeros_like(p.grad.data))
+
+    def apply(self, fn):
+        for m in self.children():
+            m.apply(fn)
+        fn(self)
+        return self
+
+    def state_dict(self, destination=None, prefix="", keep_vars=False):
+        out = StateDict() if destination is None else destination
+        self._save_to(out, prefix, keep_vars)
+        return out
+
+    def _save_to(self, out, prefix, keep_vars):
+        d = self.__dict__
+        for name, p in d["_parameters"].items():
+            if p is not None:
+                out[prefix + name] = p if keep_vars else Tensor(p.data)
+        for name, b in d["_buffers"].items():
+            if b is not None and name not in d["_non_persistent_buffers_set"]:
+                out[prefix + name] = b if keep_vars else Tensor(b.data)
+        for name, m in d["_modules"].items():
+            if m is not None:
+                m._save_to(out, prefix + name + ".", keep_vars)
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        if not isinstance(state_dict, dict):
+            raise GradTypeError(f"Expected state_dict to be dict-like, got {_torch_type(state_dict)}.")
+        own = self.state_dict(keep_vars=True)
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        errors = []
+        for k, target in own.items():
+            if k not in state_dict:
+                continue
+            src = state_dict[k]
+            if type(src) is not Tensor:
+                errors.append(f'While copying the parameter named "{k}", expected torch.Tensor '
+                              f"or Tensor-like object from checkpoint but received {_torch_type(src)}")
+                continue
+            if src.data.shape != target.data.shape:
+                errors.append(f"size mismatch for {k}: copying a param with shape "
+                              f"{_size(src)} from checkpoint, the shape in current model is "
+                              f"{_size(target)}.")
+                continue
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: " +
+                              ", ".join(f'"{k}"' for k in unexpected) + ". ")
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: " +
+                              ", ".join(f'"{k}"' for k in missing) + ". ")
+        if errors:
+            raise GradRuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                                   + "\n\t".join(errors))
+        for k, target in own.items():
+            if k in state_dict:
+                target.data = np.array(state_dict[k].data, dtype=target.data.dtype, copy=True)
+        return IncompatibleKeys((missing, unexpected))
+
+    # ------------------------------------------------------------ dtype / device
+    def _apply_arrays(self, fn):
+        for m in self.modules():
+            for table in ("_parameters", "_buffers"):
+                for t in m.__dict__[table].values():
+                    if t is not None:
+                        t.data = fn(t.data)
+                        if t.grad is not None:
+                            t.grad.data = fn(t.grad.data)
+        return self
+
+    def to(self, *args, **kwargs):
+        from ...base.device import Device, on_cpu
+        dtype = kwargs.pop("dtype", None)
+        device = kwargs.pop("device", None)
+        kwargs.pop("non_blocking", None)
+        if kwargs:
+            raise GradTypeError("to() received an invalid combination of arguments")
+        for a in args:
+            if a is None or isinstance(a, (str, Device)):
+                device = a
+            elif type(a) is Tensor:
+                dtype = a.data.dtype
+            else:
+                dtype = a
+        on_cpu(device)
+        if dtype is None:
+            return self
+        dt = dtypes.as_numpy(dtype)
+        if dt.kind != "f":
+            raise GradTypeError("nn.Module.to only accepts floating point or complex dtypes, "
+                                f"but got desired dtype={dtypes.DType(dt)}")
+        return self._apply_arrays(lambda a: a.astype(dt) if a.dtype.kind == "f" else a)
+
+    def cpu(self):
+        return self
+
+    def double(self):
+        return self.to(dtypes.DType(np.dtype(np.float64)))
+
+    def float(self):
+        return self.to(dtypes.DType(np.dtype(np.float32)))
+
+    # ------------------------------------------------------------ printing
+    def extra_repr(self):
+        return ""
+
+    def _get_name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({key}): " + _addindent(repr(m), 2)
+                       for key, m in self.__dict__["_modules"].items()]
+        lines = extra_lines + child_lines
+        main = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                main += extra_lines[0]
+            else:
+                main += "\n  " + "\n  ".join(lines) + "\n"
+        return main + ")"
+
+    language_methods = {}      # filled below: every public method above
+
+
+def _size(t):
+    return "torch.Size([" + ", ".join(str(n) for n in t.data.shape) + "])"
+
+
+def _torch_type(v):
+    if type(v) is Tensor:
+        return "torch.nn.Parameter" if is_parameter(v) else "torch.FloatTensor"
+    return type_name(v)
+
+
+def _check_name(module, name, what):
+    if "_parameters" not in module.__dict__:
+        raise GradAttributeError(f"cannot assign {what} before Module.__init__() call")
+    if not isinstance(name, str):
+        raise GradTypeError(f"{what} name should be a string. Got {type_name(name)}")
+    if "." in name:
+        raise GradRuntimeError(f'{what} name can\'t contain "."', type_name="KeyError")
+    if name == "":
+        raise GradRuntimeError(f'{what} name can\'t be empty string ""', type_name="KeyError")
+
+
+class NoAttribute(GradAttributeError, AttributeError):
+    """gradcli's AttributeError that Python's getattr/hasattr also understand."""
+
+
+def _dispatch(name):
+    """x.name(...) through Python's lookup, so a subclass's override is the one called."""
+    def call(self, *args, **kwargs):
+        return getattr(self, name)(*args, **kwargs)
+    call.__name__ = name
+    return call
+
+
+Module.language_methods = {
+    name: _dispatch(name) for name in (
+        "register_parameter", "register_buffer", "add_module", "register_module",
+        "named_modules", "modules", "named_children", "children", "named_parameters",
+        "parameters", "named_buffers", "buffers", "get_submodule", "train", "eval",
+        "requires_grad_", "zero_grad", "apply", "state_dict", "load_state_dict", "to", "cpu",
+        "double", "float", "extra_repr", "register_forward_hook", "register_forward_pre_hook",
+        "forward")}
