@@ -345,6 +345,6 @@ def show_str(value) -> str:
     if isinstance(value, str):
         return value
     from ..base.device import Device
-    if type(value) is Device:
-        return str(value)        # print(torch.device("cpu")) writes cpu
+    if type(value) is Device or isinstance(value, np.ndarray):
+        return str(value)        # print(torch.device("cpu")) writes cpu; NumPy's str
     return show(value)

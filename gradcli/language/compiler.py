@@ -921,7 +921,7 @@ def _callee_name(func):
 
 def _call(fn, args, kwargs, name, line, col, kwpos=None):
     if not callable(fn) or (isinstance(fn, type) and not hasattr(fn, "language_methods")):
-        raise GradTypeError(f"'{rt._tname(fn)}' object is not callable", line, col)
+        raise GradTypeError(f"'{rt._pyname(fn)}' object is not callable", line, col)
     try:
         return fn(*args, **kwargs)
     except GradError as e:
@@ -1071,7 +1071,7 @@ def _iterate(v):
     it = getattr(type(v), "language_iter", None)          # library containers, DataLoader
     if it is not None:
         return it(v)
-    raise GradTypeError(f"'{rt._tname(v)}' object is not iterable")
+    raise GradTypeError(f"'{rt._pyname(v)}' object is not iterable")
 
 
 def _iter_values(v):
@@ -1083,7 +1083,7 @@ def _iter_values(v):
         return list(v)
     if type(v) is Tensor or hasattr(type(v), "language_iter"):
         return list(_iterate(v))
-    raise GradTypeError(f"cannot unpack non-iterable {rt._tname(v)} object")
+    raise GradTypeError(f"cannot unpack non-iterable {rt._pyname(v)} object")
 
 
 def _py_index(v, key):
@@ -1103,7 +1103,7 @@ def _py_index(v, key):
     getitem = getattr(type(v), "language_getitem", None)  # Sequential, datasets
     if getitem is not None:
         return getitem(v, key)
-    raise GradTypeError(f"'{rt._tname(v)}' object is not subscriptable")
+    raise GradTypeError(f"'{rt._pyname(v)}' object is not subscriptable")
 
 
 def _leaf_names(scope, leaves):

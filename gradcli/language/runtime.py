@@ -293,6 +293,11 @@ def _tname(v):
     return type_name(v)
 
 
+def _pyname(v):
+    """The type's name as Python's own messages give it (None is a 'NoneType')."""
+    return "NoneType" if v is None else _tname(v)
+
+
 _CMP = {"<": ("lt", operator.lt), "<=": ("le", operator.le), ">": ("gt", operator.gt),
         ">=": ("ge", operator.ge), "==": ("eq", operator.eq), "!=": ("ne", operator.ne)}
 
@@ -462,7 +467,7 @@ def get_attr(obj, name):
         return BoundMethod(obj, name, float.is_integer)
     if isinstance(obj, Size) and name == "numel":
         return BoundMethod(obj, name, lambda s: math.prod(s))
-    raise GradAttributeError(f"'{_tname(obj)}' object has no attribute '{name}'")
+    raise GradAttributeError(f"'{_pyname(obj)}' object has no attribute '{name}'")
 
 
 def library_attr(obj, name):
@@ -509,8 +514,9 @@ def set_attr(obj, name, value):
         requires_grad_(obj, bool(truth(value)))
     elif name == "grad":
         if value is not None:
-            from ..core.convert import tensor_arg
-            value = tensor_arg(value)
+            if type(value) is not Tensor:
+                raise GradTypeError("assigned grad expected to be a Tensor or None but got grad "
+                                    f"of type {_pyname(value)}")
             if value.data.shape != obj.data.shape:
                 raise GradRuntimeError(
                     "assigned grad has data of a different size")

@@ -158,6 +158,31 @@ _dual("min", min)
 _dual("round", round)
 
 
+def _python_sum():
+    """sum(list) is Python's sum (start + each item: sum([1, 2]) is 3); else the tensor op."""
+    entry = BUILTINS["sum"]
+    tensor_fn = entry.fn
+
+    def fn(*args, **kwargs):
+        if args and isinstance(args[0], (list, tuple, range)):
+            if len(args) > 2 or set(kwargs) - {"start"}:
+                raise GradTypeError(f"sum() takes at most 2 arguments ({len(args)} given)")
+            total = kwargs.get("start", args[1] if len(args) > 1 else 0)
+            if isinstance(total, str):
+                raise GradTypeError("sum() can't sum strings [use ''.join(seq) instead]")
+            for v in args[0]:
+                if isinstance(v, (str, list, tuple)) or v is None:
+                    raise GradTypeError(f"unsupported operand type(s) for +: '{type_name(total)}' "
+                                        f"and '{type_name(v)}'")
+                total = total + v
+            return total
+        return tensor_fn(*args, **kwargs)
+    entry.fn = fn
+
+
+_python_sum()
+
+
 # ---------------------------------------------------------------- tensor methods
 
 def _method(name, sig, doc, **kw):
@@ -287,7 +312,11 @@ def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inp
 @_method("to", "x.to(dtype), x.to(device, dtype), x.to(other, copy=False)",
          "x converted to dtype (x itself if it has it already, unless copy=true)")
 def to_method(x, *args, dtype=None, device=None, non_blocking=False, copy=False,
-              memory_format=None):
+              memory_format=None, **unknown):
+    if unknown:
+        got = ", ".join(f"{k}={type_name(v)}" for k, v in unknown.items())
+        raise GradTypeError(f"to() received an invalid combination of arguments - got ({got}, ), "
+                            "but expected one of:")
     args = list(args)
     if args and (args[0] is None or isinstance(args[0], (str, Device))):
         device = args.pop(0)
@@ -366,12 +395,6 @@ def contiguous(x):
     return x
 
 
-@_method("numpy", "x.numpy()", "the values (as a tensor: gradcli has no NumPy objects)")
-def numpy_(x):
-    if x.requires_grad:
-        raise GradRuntimeError(
-            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-    return Tensor(x.data)
 
 
 # ---------------------------------------------------------------- autograd
@@ -562,10 +585,11 @@ def namespace() -> dict:
         functional = Module("torch.nn.functional", dict(nn_library.FUNCTIONAL))
         nn = Module("torch.nn", {"functional": functional, **nn_library.members(Module)})
         autograd_functional = Module("torch.autograd.functional")
-        autograd = Module("torch.autograd", {"functional": autograd_functional})
+        autograd = Module("torch.autograd", {"functional": autograd_functional,
+                                             "gradcheck": calculus.torch_gradcheck})
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
-        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda,
-                              "optim": Module("torch.optim")})
+        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda})
+        torch_members.update(torch_more.namespaces(Module))
         ns["torch"] = Module("torch", torch_members)
         ns["F"] = functional
         _namespace = ns
@@ -581,9 +605,13 @@ def _fill_methods():
         METHODS[name] = entry.fn
 
 
-_fill_methods()
 from . import calculus, graphviz  # noqa: E402,F401  (jacobian, hessian, gradcheck, graph)
 
 from . import io  # noqa: E402,F401  (load/save, registered on import)
 from . import optim  # noqa: E402,F401  (SGD, Adam)
 from . import nn as nn_library  # noqa: E402  (torch.nn's classes)
+from . import optim_more, torch_more  # noqa: E402  (RMSprop..., normal, randperm, data ...)
+
+_method("numpy", "x.numpy(force=False)", "the values as a NumPy array")(torch_more.numpy_method)
+
+_fill_methods()

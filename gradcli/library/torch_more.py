@@ -1,0 +1,150 @@
+"""The rest of the torch namespace the tutorials use: torch.normal, randperm,
+movedim, set_default_device, torch.accelerator (none), torch.utils.data,
+torch.optim.lr_scheduler, the generator that manual_seed returns, and x.numpy()."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import random
+from ..base.device import on_cpu
+from ..base.errors import GradRuntimeError, GradTypeError
+from ..core import dtypes
+from ..core.convert import tensor_arg, type_name
+from ..core.tensor import Tensor
+from ..ops.registry import FUNCTIONS, Arg, register
+from ..ops.shape import size_args
+
+
+class TorchGenerator:
+    """What torch.manual_seed returns (torch._C.Generator): the default generator."""
+    __slots__ = ("gen",)
+
+    def __init__(self, gen):
+        self.gen = gen
+
+    def initial_seed(self):
+        return self.gen.initial_seed()
+
+    def manual_seed(self, seed):
+        self.gen.manual_seed(seed)
+        return self
+
+    language_methods = {"initial_seed": initial_seed, "manual_seed": manual_seed}
+
+    def __repr__(self):
+        return "<torch._C.Generator object>"
+
+
+def manual_seed(seed):
+    """torch.manual_seed(n): seeds the default generator and returns it."""
+    from .builtins import seed as seed_
+    seed_(seed)
+    return TorchGenerator(random.default_generator)
+
+
+def _float_dtype(dtype):
+    dt = dtypes.default.float if dtype is None else dtypes.as_numpy(dtype)
+    if dt.kind != "f":
+        raise GradRuntimeError(f'"normal_kernel_cpu" not implemented for '
+                               f"'{dtypes.DType(dt)!r}'".replace("torch.", "").title())
+    return dt
+
+
+@register("normal", "normal(mean, std, size=None)",
+          "samples of N(mean, std^2): numbers and a size, or tensors of means and/or stds",
+          category="creation")
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
+           device=None, pin_memory=False, requires_grad=False):
+    on_cpu(device)
+    gen = random.default_generator
+    m_t, s_t = type(mean) is Tensor, type(std) is Tensor
+    if not m_t and not s_t:
+        if size is None:
+            raise GradTypeError("normal() received an invalid combination of arguments - got "
+                                "(float, float), but expected one of: (Tensor mean, Tensor std) "
+                                "or (float mean, float std, tuple of ints size)")
+        shape = size_args((size,))
+        dt = _float_dtype(dtype)
+        if std < 0:
+            raise GradRuntimeError(f"normal expects std >= 0.0, but found std {float(std)}")
+        return Tensor(gen.normal(shape, float(mean), float(std), dt), requires_grad=requires_grad)
+    if m_t and mean.data.dtype.kind != "f" or s_t and std.data.dtype.kind != "f":
+        raise GradRuntimeError('"normal" expects a floating point tensor')
+    if m_t and not s_t:                   # output.normal_(0, std).add_(mean)
+        if std < 0:
+            raise GradRuntimeError(f"normal expects std >= 0.0, but found std {float(std)}")
+        noise = gen.normal(mean.data.shape, 0.0, float(std), mean.data.dtype)
+        return Tensor(noise + mean.data)
+    if s_t and np.any(std.data < 0):
+        raise GradRuntimeError("normal expects all elements of std >= 0.0")
+    ref = mean if m_t else std
+    shape = np.broadcast_shapes(mean.data.shape, std.data.shape) if m_t else std.data.shape
+    noise = gen.normal(shape, 0.0, 1.0, ref.data.dtype)     # normal_(0, 1).mul_(std).add_(mean)
+    return Tensor((noise * std.data + (mean.data if m_t else mean)).astype(ref.data.dtype))
+
+
+@register("randperm", "randperm(n)", "a random permutation of 0 .. n-1 (int64)",
+          category="creation")
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
+             pin_memory=False, requires_grad=False):
+    on_cpu(device)
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise GradTypeError(f"randperm(): argument 'n' must be int, not {type_name(n)}")
+    if n < 0:
+        raise GradRuntimeError(f"n must be non-negative, got{n}")
+    gen = random.default_generator if generator is None else generator.gen
+    out = gen.randperm(n)
+    return Tensor(out if dtype is None else out.astype(dtypes.as_numpy(dtype)))
+
+
+@register("movedim", "movedim(input, source, destination)",
+          "move dims source to positions destination (the others keep their order)",
+          method=True, checks=[((Arg((2, 3, 4)), 0, 2), {}), ((Arg((2, 3, 4)), (0, 1), (2, 0)), {})],
+          category="shape")
+def movedim(input, source, destination):
+    x = tensor_arg(input)
+    nd = x.data.ndim
+    src = list(source) if isinstance(source, (list, tuple)) else [source]
+    dst = list(destination) if isinstance(destination, (list, tuple)) else [destination]
+    if len(src) != len(dst):
+        raise GradRuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
+                               f"should contain the same number of dims as destination ({dst} dims)")
+    from ..ops.reduce import norm_dims
+    src = [norm_dims(d, nd)[0] for d in src]
+    dst = [norm_dims(d, nd)[0] for d in dst]
+    order = [-1] * nd
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(nd) if d not in src)
+    order = [o if o != -1 else next(rest) for o in order]
+    return FUNCTIONS["permute"](x, *order)
+
+
+@register("set_default_device", "set_default_device(device)",
+          "the device new tensors are made on: gradcli has only the CPU", category="misc")
+def set_default_device(device):
+    on_cpu(device)
+
+
+def numpy_method(x, *, force=False):
+    """x.numpy(): the values as a NumPy array (shown and printed as NumPy does)."""
+    if x.requires_grad and not force:
+        raise GradRuntimeError(
+            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+    return x.data
+
+
+def namespaces(Namespace):
+    """torch.accelerator, torch.utils(.data), torch.optim(.lr_scheduler), as the language's
+    namespaces (`Namespace(name, members)`)."""
+    from . import data, optim_more
+    return {
+        "accelerator": Namespace("torch.accelerator", {
+            "is_available": lambda check_available=False: False,
+            "current_accelerator": lambda check_available=False: None,
+            "device_count": lambda: 0}),
+        "utils": Namespace("torch.utils", {"data": Namespace("torch.utils.data", data.members())}),
+        "optim": Namespace("torch.optim", {
+            "lr_scheduler": Namespace("torch.optim.lr_scheduler", dict(optim_more.SCHEDULERS))}),
+        "manual_seed": manual_seed,
+    }
