@@ -5,6 +5,7 @@ Everything is registered in the same registry as the ops (`gradcli.ops.register`
 so `:help`, completion and the docs see one list."""
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -163,6 +164,7 @@ def _python_sum():
     entry = BUILTINS["sum"]
     tensor_fn = entry.fn
 
+    @functools.wraps(tensor_fn)              # its signature, for "did you mean" hints
     def fn(*args, **kwargs):
         if args and isinstance(args[0], (list, tuple, range)):
             if len(args) > 2 or set(kwargs) - {"start"}:

@@ -15,7 +15,7 @@ from ..core.convert import tensor_arg, type_name
 from ..core.tensor import Tensor
 from ..engine.autograd import Function
 from .registry import Arg, register
-from .linalg import mm, t
+from .linalg import matmul, mm, t
 from .shape import reshape, squeeze, unsqueeze
 from .elementwise import mul
 
@@ -133,10 +133,7 @@ def linear(input, weight, bias=None):
     if bias is None:
         if nd == 2:
             return mm(x, wt)
-        if nd == 1:
-            return squeeze(mm(unsqueeze(x, 0), wt), 0)
-        from .linalg import matmul
-        return matmul(x, wt)
+        return matmul(x, wt)          # 1-d: SqueezeBackward4 over MmBackward0, as torch
     b = tensor_arg(bias)
     _same_dtype(x, b, "self and mat2")
     if nd == 2:

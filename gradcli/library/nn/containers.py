@@ -29,9 +29,11 @@ class _Indexed(Module):
         return iter(self._items())
 
     def __getitem__(self, idx):
-        items = self._items()
         if isinstance(idx, slice):
-            return type(self)(*items[idx]) if type(self) is Sequential else ModuleList(items[idx])
+            if isinstance(self, Sequential):               # keeps the keys ('1', '2', ...)
+                return Sequential(dict(list(self.__dict__["_modules"].items())[idx]))
+            return ModuleList(self._items()[idx])
+        items = self._items()
         return items[_index(len(items), idx, type(self).__name__)]
 
     def append(self, module):

@@ -36,6 +36,7 @@ class _ParameterType(type):
 
 class Parameter(metaclass=_ParameterType):
     """nn.Parameter(data=None, requires_grad=True): a leaf tensor sharing data's values."""
+    language_methods = {}
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:

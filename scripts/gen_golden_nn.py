@@ -1,0 +1,27 @@
+"""Record tests/golden/nn.json from real PyTorch (torch.nn, optim, data, the tensor
+API of issue 14); cases in scripts/nn_cases.py, run as scripts/gen_golden.py runs
+its cases (float64 default, one statement at a time in 'single' mode).
+
+    /work/torchenv/bin/python scripts/gen_golden_nn.py
+"""
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from gen_golden import GOLDEN, _record, _write, run_program  # noqa: E402
+import nn_cases  # noqa: E402
+
+
+def main():
+    out = {}
+    for name, source in nn_cases.CASES:
+        out[name] = _record(run_program(source, "<%s>" % name), source=source)
+    _write(os.path.join(GOLDEN, "nn.json"), out)
+    print("wrote %d cases" % len(out))
+
+
+if __name__ == "__main__":
+    main()
