@@ -49,8 +49,9 @@ def test_subclass_registers_parameters_modules_buffers():
     assert names == ["scale", "hidden.weight", "hidden.bias", "out.weight", "out.bias"]
     assert [n for n, _ in m.named_children()] == ["hidden", "out"]
     assert [n for n, _ in m.named_buffers()] == ["steps"]
-    assert list(m.state_dict()) == ["scale", "hidden.weight", "hidden.bias", "out.weight",
-                                    "out.bias", "steps"]
+    # torch's order: own parameters, own buffers, then each submodule's
+    assert list(m.state_dict()) == ["scale", "steps", "hidden.weight", "hidden.bias",
+                                    "out.weight", "out.bias"]
     assert m.note == "plain data" and "note" in m.__dict__
     assert repr(m) == ("TwoLayer(\n  (hidden): Linear(in_features=2, out_features=3, bias=True)\n"
                        "  (out): Linear(in_features=3, out_features=1, bias=True)\n)")
