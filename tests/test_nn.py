@@ -9,7 +9,7 @@ import pytest
 
 from test_golden_cases import check_result, load_golden, run_cases
 
-import gradcli.library.builtins  # noqa: F401  (fills the op table)
+import gradcli.library  # noqa: F401  (fills the op table)
 from gradcli.base import random
 from gradcli.base.errors import GradError
 from gradcli.core.printing import show

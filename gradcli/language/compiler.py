@@ -11,6 +11,7 @@ from lark import Token, Tree
 
 from . import runtime as rt
 from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError, GradSyntaxError, GradTypeError, LimitError, did_you_mean
+from ..library.values import GradModeContext
 from .runtime import BREAK, CONTINUE, Return, UserFunction
 from ..core.tensor import GradMode, Tensor
 
@@ -253,7 +254,7 @@ class Compiler:
         t = self.expr(target)
         g = self.expr(grad) if grad is not None else (lambda s: None)
         show = display and not in_function
-        from ..library.builtins import backward_leaves
+        from ..library.autograd_api import backward_leaves
         tname = _plain_name(target)
         line = _pos(node)[0]
 
@@ -470,7 +471,7 @@ class Compiler:
         def run(s):
             try:
                 m = c(s)
-                if not isinstance(m, rt.GradModeContext):
+                if not isinstance(m, GradModeContext):
                     raise GradTypeError(
                         "with needs no_grad or enable_grad (with or without parentheses)")
             except GradError as e:

@@ -1,6 +1,6 @@
 """The rest of the torch namespace the tutorials use: torch.normal, randperm,
 movedim, set_default_device, torch.accelerator (none), torch.utils.data,
-torch.optim.lr_scheduler, the generator that manual_seed returns, and x.numpy()."""
+torch.optim.lr_scheduler and the generator that manual_seed returns."""
 from __future__ import annotations
 
 import numpy as np
@@ -37,8 +37,11 @@ class TorchGenerator:
 
 def manual_seed(seed):
     """torch.manual_seed(n): seeds the default generator and returns it."""
-    from .builtins import seed as seed_
-    seed_(seed)
+    if isinstance(seed, Tensor):
+        seed = seed.item()
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise GradTypeError(f"manual_seed expected an int, got {type_name(seed)}")
+    random.default_generator.manual_seed(seed)
     return TorchGenerator(random.default_generator)
 
 
@@ -124,14 +127,6 @@ def movedim(input, source, destination):
           "the device new tensors are made on: gradcli has only the CPU", category="misc")
 def set_default_device(device):
     on_cpu(device)
-
-
-def numpy_method(x, *, force=False):
-    """x.numpy(): the values as a NumPy array (shown and printed as NumPy does)."""
-    if x.requires_grad and not force:
-        raise GradRuntimeError(
-            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-    return x.data
 
 
 def namespaces(Namespace):

@@ -24,6 +24,7 @@ from ...core import dtypes
 from ...core.convert import type_name
 from ...core.parameter import is_parameter, mark
 from ...core.tensor import Tensor
+from ..methods import RemovableHandle, requires_grad_ as tensor_requires_grad_
 
 
 class _ParameterType(type):
@@ -196,13 +197,11 @@ class Module:
         return out
 
     def register_forward_hook(self, hook):
-        from ..builtins import RemovableHandle
         hooks = self.__dict__.setdefault("_forward_hooks", [])
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
 
     def register_forward_pre_hook(self, hook):
-        from ..builtins import RemovableHandle
         hooks = self.__dict__.setdefault("_forward_pre_hooks", [])
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
@@ -312,7 +311,6 @@ class Module:
         return self.train(False)
 
     def requires_grad_(self, requires_grad=True):
-        from ..builtins import requires_grad_ as tensor_requires_grad_
         for p in self.parameters():
             tensor_requires_grad_(p, requires_grad)
         return self
