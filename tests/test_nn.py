@@ -118,3 +118,13 @@ def test_default_init_matches_recorded_draws():
     assert np.array_equal(a, b)
     bound = 1 / np.sqrt(3)
     assert np.all(np.abs(a) <= bound)
+
+
+def test_profiler_is_a_clear_note_that_does_not_stop_the_program():
+    src = ("import torch\nx = torch.ones(3, requires_grad=True)\n"
+           "with torch.autograd.profiler.profile() as prof:\n    y = (x * 2).sum()\n"
+           "print(prof.key_averages().table(sort_by='self_cpu_time_total'))\ny\n")
+    r = run_cases({"p": src})["p"]
+    assert r.returncode == 0, r.stderr
+    assert "not supported by gradcli" in r.stderr
+    assert r.stdout.endswith("tensor(6., grad_fn=<SumBackward0>)\n")

@@ -129,6 +129,36 @@ def set_default_device(device):
     on_cpu(device)
 
 
+PROFILER_NOTE = ("torch.autograd.profiler is not supported by gradcli: the block runs "
+                 "unprofiled and the table is empty")
+
+
+class Profile:
+    """torch.autograd.profiler.profile(...): runs the block, warns once, measures nothing."""
+
+    def __init__(self, *args, **kwargs):
+        from .. import session
+        session.warn(PROFILER_NOTE)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def key_averages(self, *args, **kwargs):
+        return self
+
+    def table(self, *args, **kwargs):
+        return "(" + PROFILER_NOTE + ")"
+
+    language_context = True
+    language_methods = {"key_averages": key_averages, "table": table}
+
+    def __repr__(self):
+        return "<torch.autograd.profiler.profile object>"
+
+
 def namespaces(Namespace):
     """torch.accelerator, torch.utils(.data), torch.optim(.lr_scheduler), as the language's
     namespaces (`Namespace(name, members)`)."""

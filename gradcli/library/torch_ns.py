@@ -116,8 +116,9 @@ def namespace() -> dict:
         functional = Module("torch.nn.functional", dict(nn_library.FUNCTIONAL))
         nn = Module("torch.nn", {"functional": functional, **nn_library.members(Module)})
         autograd_functional = Module("torch.autograd.functional")
-        autograd = Module("torch.autograd", {"functional": autograd_functional,
-                                             "gradcheck": calculus.torch_gradcheck})
+        autograd = Module("torch.autograd", {
+            "functional": autograd_functional, "gradcheck": calculus.torch_gradcheck,
+            "profiler": Module("torch.autograd.profiler", {"profile": torch_more.Profile})})
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
         torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda})
         torch_members.update(torch_more.namespaces(Module))
