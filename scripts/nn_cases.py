@@ -491,3 +491,105 @@ case("differs/none_attribute", """
     x = None
     x.grad
 """)
+
+# ---------------------------------------------------------------- tutorials
+
+case("tutorial/build_the_neural_network_without_class", '''
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
+    print(f"Using {device} device")
+    model = nn.Sequential(nn.Flatten(), nn.Sequential(
+        nn.Linear(28*28, 512),
+        nn.ReLU(),
+        nn.Linear(512, 512),
+        nn.ReLU(),
+        nn.Linear(512, 10),
+    )).to(device)
+    print(model)
+    X = torch.rand(1, 28, 28, device=device)
+    logits = model(X)
+    pred_probab = nn.Softmax(dim=1)(logits)
+    y_pred = pred_probab.argmax(1)
+    print(f"Predicted class: {y_pred}")
+    input_image = torch.rand(3,28,28)
+    print(input_image.size())
+    flatten = nn.Flatten()
+    flat_image = flatten(input_image)
+    print(flat_image.size())
+    layer1 = nn.Linear(in_features=28*28, out_features=20)
+    hidden1 = layer1(flat_image)
+    print(hidden1.size())
+    print(f"Before ReLU: {hidden1}\\n\\n")
+    hidden1 = nn.ReLU()(hidden1)
+    print(f"After ReLU: {hidden1}")
+    seq_modules = nn.Sequential(
+        flatten,
+        layer1,
+        nn.ReLU(),
+        nn.Linear(20, 10)
+    )
+    input_image = torch.rand(3,28,28)
+    logits = seq_modules(input_image)
+    softmax = nn.Softmax(dim=1)
+    pred_probab = softmax(logits)
+    print(f"Model structure: {model}\\n\\n")
+    for name, param in model.named_parameters():
+        print(f"Layer: {name} | Size: {param.size()} | Values : {param[:2]} \\n")
+''')
+
+case("tutorial/learning_pytorch_nn_module_float64", '''
+    import torch
+    torch.manual_seed(0)
+    x = torch.linspace(-torch.pi, torch.pi, 2000)
+    y = torch.sin(x)
+    p = torch.tensor([1, 2, 3])
+    xx = x.unsqueeze(-1).pow(p)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(3, 1),
+        torch.nn.Flatten(0, 1)
+    )
+    loss_fn = torch.nn.MSELoss(reduction='sum')
+    learning_rate = 1e-6
+    for t in range(300):
+        y_pred = model(xx)
+        loss = loss_fn(y_pred, y)
+        if t % 100 == 99:
+            print(t, loss)
+        model.zero_grad()
+        loss.backward()
+        with torch.no_grad():
+            for param in model.parameters():
+                param -= learning_rate * param.grad
+    linear_layer = model[0]
+    print(linear_layer.bias, linear_layer.weight)
+''')
+
+# RMSprop divides by sqrt: PyTorch's is MKL's vdSqrt, which is off by one ulp for ~1% of
+# values, and the difference grows over hundreds of steps, so only the first 100 are compared
+case("tutorial/learning_pytorch_optim_float64", '''
+    import torch
+    torch.manual_seed(0)
+    x = torch.linspace(-torch.pi, torch.pi, 2000)
+    y = torch.sin(x)
+    p = torch.tensor([1, 2, 3])
+    xx = x.unsqueeze(-1).pow(p)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(3, 1),
+        torch.nn.Flatten(0, 1)
+    )
+    loss_fn = torch.nn.MSELoss(reduction='sum')
+    learning_rate = 1e-3
+    optimizer = torch.optim.RMSprop(model.parameters(), lr=learning_rate)
+    for t in range(100):
+        y_pred = model(xx)
+        loss = loss_fn(y_pred, y)
+        if t % 25 == 24:
+            print(t, loss)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    linear_layer = model[0]
+    print(linear_layer.bias, linear_layer.weight)
+''')
