@@ -593,3 +593,117 @@ case("tutorial/learning_pytorch_optim_float64", '''
     linear_layer = model[0]
     print(linear_layer.bias, linear_layer.weight)
 ''')
+
+# ---------------------------------------------------------------- user classes (issue 13)
+# Replayed once the language has `class` (tests/test_nn.py skips them until then).
+
+case("classes/build_the_neural_network", '''
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
+    class NeuralNetwork(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.flatten = nn.Flatten()
+            self.linear_relu_stack = nn.Sequential(
+                nn.Linear(28*28, 512),
+                nn.ReLU(),
+                nn.Linear(512, 512),
+                nn.ReLU(),
+                nn.Linear(512, 10),
+            )
+
+        def forward(self, x):
+            x = self.flatten(x)
+            logits = self.linear_relu_stack(x)
+            return logits
+    model = NeuralNetwork().to(device)
+    print(model)
+    X = torch.rand(1, 28, 28, device=device)
+    logits = model(X)
+    pred_probab = nn.Softmax(dim=1)(logits)
+    y_pred = pred_probab.argmax(1)
+    print(f"Predicted class: {y_pred}")
+    print(f"Model structure: {model}\\n\\n")
+    for name, param in model.named_parameters():
+        print(f"Layer: {name} | Size: {param.size()} | Values : {param[:2]} \\n")
+''')
+
+case("classes/custom_module_polynomial", '''
+    import torch
+    torch.manual_seed(1)
+    class Polynomial3(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = torch.nn.Parameter(torch.randn(()))
+            self.b = torch.nn.Parameter(torch.randn(()))
+            self.c = torch.nn.Parameter(torch.randn(()))
+            self.d = torch.nn.Parameter(torch.randn(()))
+
+        def forward(self, x):
+            return self.a + self.b * x + self.c * x * x + self.d * x * x * x
+
+        def string(self):
+            return f'y = {self.a.item()} + {self.b.item()} x + {self.c.item()} x^2 + {self.d.item()} x^3'
+    x = torch.linspace(-torch.pi, torch.pi, 200)
+    y = torch.sin(x)
+    model = Polynomial3()
+    print(model.string())
+    model
+    list(model.parameters())
+    criterion = torch.nn.MSELoss(reduction='sum')
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-5)
+    for t in range(200):
+        y_pred = model(x)
+        loss = criterion(y_pred, y)
+        if t % 50 == 49:
+            print(t, loss)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    model.a
+    model.d
+''')
+
+case("classes/registration_and_repr", '''
+    import torch
+    from torch import nn
+    torch.manual_seed(2)
+    class Block(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.lin = nn.Linear(n, n)
+            self.scale = nn.Parameter(torch.ones(n))
+            self.register_buffer("count", torch.zeros(1))
+            self.label = "block"
+            self.n = n
+
+        def forward(self, x):
+            return self.lin(x) * self.scale
+
+        def extra_repr(self):
+            return "n=" + str(self.n)
+    b = Block(2)
+    b
+    b.label
+    b.count
+    list(b.state_dict().keys())
+    b(torch.ones(2))
+    net = nn.Sequential(Block(2), nn.ReLU(), Block(2))
+    net
+    len(list(net.parameters()))
+    b.lin = nn.Identity()
+    b
+    b(torch.tensor([1., 2.]))
+    b.scale = 3
+''')
+
+case("classes/module_without_init_call", '''
+    import torch
+    from torch import nn
+    class Bad(nn.Module):
+        def __init__(self):
+            self.lin = nn.Linear(1, 1)
+    Bad()
+''')

@@ -21,8 +21,22 @@ from gradcli.library.nn.layers import Linear, ReLU
 NN = load_golden("nn.json")
 
 
+def _language_has_classes():
+    from gradcli.language.parser import parse
+    try:
+        parse("class A:\n    pass\n")
+    except Exception:
+        return False
+    return True
+
+
+HAS_CLASSES = _language_has_classes()
+
+
 @pytest.mark.parametrize("name", list(NN))
 def test_nn_golden(name):
+    if name.startswith("classes/") and not HAS_CLASSES:
+        pytest.skip("the language has no `class` yet (issue 13): replayed once it lands")
     case = NN[name]
     result = run_cases({name: case["source"]})[name]
     check_result(result, case["stdout"], case["error"], what=name,
