@@ -80,6 +80,7 @@ def _length(dataset):
 class DataLoader:
     """DataLoader(dataset, batch_size=1, shuffle=False, drop_last=False)."""
     language_methods = {}
+    language_callable = True
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
                  num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,

@@ -130,6 +130,7 @@ class StepLR:
     """lr_scheduler.StepLR(optimizer, step_size, gamma=0.1): every step_size calls of
     .step(), each group's lr is multiplied by gamma."""
     __slots__ = ("optimizer", "step_size", "gamma", "last_epoch", "base_lrs", "last_lr")
+    language_callable = True
 
     def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
         if not isinstance(optimizer, Optimizer):

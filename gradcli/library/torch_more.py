@@ -153,6 +153,7 @@ class Profile:
         return "(" + PROFILER_NOTE + ")"
 
     language_context = True
+    language_callable = True
     language_methods = {"key_averages": key_averages, "table": table}
 
     def __repr__(self):

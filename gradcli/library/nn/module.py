@@ -38,6 +38,7 @@ class _ParameterType(type):
 class Parameter(metaclass=_ParameterType):
     """nn.Parameter(data=None, requires_grad=True): a leaf tensor sharing data's values."""
     language_methods = {}
+    language_callable = True
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
