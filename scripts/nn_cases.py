@@ -707,3 +707,56 @@ case("classes/module_without_init_call", '''
             self.lin = nn.Linear(1, 1)
     Bad()
 ''')
+
+case("tutorial/d2l_linear_regression_concise", '''
+    import torch
+    from torch.utils import data
+    from torch import nn
+    torch.manual_seed(15)
+    def synthetic_data(w, b, num_examples):
+        X = torch.normal(0, 1, (num_examples, len(w)))
+        y = torch.matmul(X, w) + b
+        y += torch.normal(0, 0.01, y.shape)
+        return X, y.reshape((-1, 1))
+    true_w = torch.tensor([2, -3.4])
+    true_b = 4.2
+    features, labels = synthetic_data(true_w, true_b, 100)
+    def load_array(data_arrays, batch_size, is_train=True):
+        dataset = data.TensorDataset(data_arrays[0], data_arrays[1])   # d2l: (*data_arrays)
+        return data.DataLoader(dataset, batch_size, shuffle=is_train)
+    batch_size = 10
+    data_iter = load_array((features, labels), batch_size)
+    net = nn.Sequential(nn.Linear(2, 1))
+    net[0].weight.data.normal_(0, 0.01)
+    net[0].bias.data.fill_(0)
+    loss = nn.MSELoss()
+    trainer = torch.optim.SGD(net.parameters(), lr=0.03)
+    num_epochs = 3
+    for epoch in range(num_epochs):
+        for X, y in data_iter:
+            l = loss(net(X) ,y)
+            trainer.zero_grad()
+            l.backward()
+            trainer.step()
+        l = loss(net(features), labels)
+        print(f'epoch {epoch + 1}, loss {l:.4f}')
+    w = net[0].weight.data
+    print('error in estimating w:', true_w - w.reshape(true_w.shape))
+    b = net[0].bias.data
+    print('error in estimating b:', true_b - b)
+''')
+
+case("api/in_place_fill_through_data", '''
+    import torch
+    torch.manual_seed(16)
+    p = torch.nn.Parameter(torch.zeros(2, 3))
+    p.data.normal_(1., 0.5)
+    p
+    p.data.uniform_(-1, 1)
+    p
+    p.data.fill_(2.)
+    p
+    p.data.zero_()
+    p
+    torch.empty(20).normal_().tolist()
+''')

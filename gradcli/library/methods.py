@@ -126,7 +126,18 @@ def zero_(x):
     if GradMode.enabled and x.requires_grad:
         raise GradRuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
-    x.data = np.zeros_like(x.data)
+    return write_(x, np.zeros_like(x.data))
+
+
+def write_(x, values):
+    """x's values replaced in place: into its array when that can be written (so
+    `p.data.fill_(0)` reaches the parameter p whose array p.data shares), else rebound."""
+    arr = x.data
+    if isinstance(arr, np.ndarray) and arr.flags.writeable and arr.shape == values.shape \
+            and arr.dtype == values.dtype:
+        arr[...] = values
+    else:
+        x.data = values
     return x
 
 
@@ -136,8 +147,7 @@ def fill_(x, value):
     if GradMode.enabled and x.requires_grad:
         raise GradRuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
-    x.data = np.full_like(x.data, value.item() if isinstance(value, Tensor) else value)
-    return x
+    return write_(x, np.full_like(x.data, value.item() if isinstance(value, Tensor) else value))
 
 
 @_method("backward",

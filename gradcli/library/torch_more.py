@@ -160,6 +160,38 @@ class Profile:
         return "<torch.autograd.profiler.profile object>"
 
 
+def _in_place_check(x):
+    from ..core.tensor import GradMode
+    if GradMode.enabled and x.requires_grad and x.grad_fn is None:
+        raise GradRuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation.")
+    if x.data.dtype.kind != "f":
+        raise GradRuntimeError(f"expected a floating point tensor, got {dtypes.DType(x.data.dtype)}")
+
+
+@register("normal_", "x.normal_(mean=0, std=1)", "fill x with N(mean, std^2) samples in place",
+          method=True, function=False, category="tensor")
+def normal_method(x, mean=0.0, std=1.0, *, generator=None):
+    _in_place_check(x)
+    if std < 0:
+        raise GradRuntimeError(f"normal expects std >= 0.0, but found std {float(std)}")
+    from .methods import write_
+    return write_(x, random.default_generator.normal(x.data.shape, float(mean), float(std),
+                                                      x.data.dtype))
+
+
+@register("uniform_", "x.uniform_(from=0, to=1)", "fill x with uniform samples in [from, to)",
+          method=True, function=False, category="tensor")
+def uniform_method(x, a=0.0, b=1.0, *, generator=None, **kw):
+    _in_place_check(x)
+    a, b = kw.pop("from", a), kw.pop("to", b)
+    if kw:
+        raise GradTypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kw))}'")
+    from .methods import write_
+    return write_(x, random.default_generator.uniform(x.data.shape, float(a), float(b),
+                                                       x.data.dtype))
+
+
 def namespaces(Namespace):
     """torch.accelerator, torch.utils(.data), torch.optim(.lr_scheduler), as the language's
     namespaces (`Namespace(name, members)`)."""
