@@ -760,3 +760,66 @@ case("api/in_place_fill_through_data", '''
     p
     torch.empty(20).normal_().tolist()
 ''')
+
+case("classes/optimizing_model_parameters_synthetic", '''
+    import torch
+    from torch import nn
+    from torch.utils.data import DataLoader, TensorDataset
+    torch.manual_seed(17)
+    training_data = TensorDataset(torch.rand(96, 28, 28), torch.randint(0, 10, (96,)))
+    test_data = TensorDataset(torch.rand(32, 28, 28), torch.randint(0, 10, (32,)))
+    train_dataloader = DataLoader(training_data, batch_size=64)
+    test_dataloader = DataLoader(test_data, batch_size=64)
+    class NeuralNetwork(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.flatten = nn.Flatten()
+            self.linear_relu_stack = nn.Sequential(
+                nn.Linear(28*28, 512),
+                nn.ReLU(),
+                nn.Linear(512, 512),
+                nn.ReLU(),
+                nn.Linear(512, 10),
+            )
+
+        def forward(self, x):
+            x = self.flatten(x)
+            logits = self.linear_relu_stack(x)
+            return logits
+    model = NeuralNetwork()
+    learning_rate = 1e-3
+    batch_size = 64
+    epochs = 2
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=learning_rate)
+    def train_loop(dataloader, model, loss_fn, optimizer):
+        size = len(dataloader.dataset)
+        model.train()
+        for batch, (X, y) in enumerate(dataloader):
+            pred = model(X)
+            loss = loss_fn(pred, y)
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            if batch % 100 == 0:
+                loss, current = loss.item(), batch * batch_size + len(X)
+                print(f"loss: {loss:>7.4f}  [{current:>5d}/{size:>5d}]")
+    def test_loop(dataloader, model, loss_fn):
+        model.eval()
+        size = len(dataloader.dataset)
+        num_batches = len(dataloader)
+        test_loss, correct = 0, 0
+        with torch.no_grad():
+            for X, y in dataloader:
+                pred = model(X)
+                test_loss += loss_fn(pred, y).item()
+                correct += (pred.argmax(1) == y).type(torch.float).sum().item()
+        test_loss /= num_batches
+        correct /= size
+        print(f"Test Error: \\n Accuracy: {(100*correct):>0.1f}%, Avg loss: {test_loss:>8.4f} \\n")
+    for t in range(epochs):
+        print(f"Epoch {t+1}\\n-------------------------------")
+        train_loop(train_dataloader, model, loss_fn, optimizer)
+        test_loop(test_dataloader, model, loss_fn)
+    print("Done!")
+''')
