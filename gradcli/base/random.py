@@ -78,7 +78,7 @@ from typing import Iterable, Optional, Tuple, Union
 
 import numpy as np
 
-from .fma import fma, fma32
+from .fma import fma32
 
 __all__ = [
     "DEFAULT_SEED",
@@ -475,60 +475,6 @@ class Generator:
             # torch redraws 16 fresh uniforms for the last 16 slots
             out[n - 16:] = transform(uniform(16).reshape(1, 16)).ravel()
         return out.reshape(shape)
-
-    def uniform(self, shape: ShapeLike, low: float, high: float, dtype=np.float32) -> np.ndarray:
-        """``torch.empty(shape).uniform_(low, high)``: float32 takes 24 bits of one draw and
-        scales in double; float64 53 bits of random64() and one fused multiply-add."""
-        shape = _normalize_shape(shape)
-        n = _numel(shape)
-        if _float_dtype(dtype) == np.float32:
-            lo, hi = np.float32(low), np.float32(high)
-            x = (self._raw32(n) & np.uint64(0xFFFFFF)).astype(np.float64) * 2.0 ** -24
-            out = (x * np.float64(hi - lo) + np.float64(lo)).astype(np.float32)
-        else:
-            x = (self._raw64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
-            out = fma(x, float(high) - float(low), float(low))
-        return out.reshape(shape)
-
-    def normal(self, shape: ShapeLike, mean: float = 0.0, std: float = 1.0,
-               dtype=np.float32) -> np.ndarray:
-        """``torch.empty(shape).normal_(mean, std)``: the normals of ``randn`` (same
-        stream, same paths), each fused-multiply-added as ``n * std + mean``."""
-        shape = _normalize_shape(shape)
-        dt = _float_dtype(dtype)
-        n = _numel(shape)
-        if n < 16:
-            x = np.array([self._normal_scalar() for _ in range(n)], dtype=np.float64)
-            return fma(x, float(std), float(mean)).astype(dt).reshape(shape)
-        x = self.randn(shape, dt)
-        if dt == np.float32:
-            return fma32(x.astype(np.float64), np.float32(std), np.float32(mean)).reshape(shape)
-        return fma(x, float(std), float(mean))
-
-    def randperm(self, n: int) -> np.ndarray:
-        """``torch.randperm(n, generator=...)`` on the CPU: swaps driven by 32-bit draws
-        (64-bit ones from n = 2**32 / 20 on)."""
-        out = np.arange(n, dtype=np.int64)
-        if n < 2:
-            return out
-        small = n < (1 << 32) // 20
-        raw = self._raw32(n - 1) if small else self._raw64(n - 1)
-        rl = raw.tolist()
-        perm = out.tolist()
-        for i in range(n - 1):
-            z = rl[i] % (n - i)
-            perm[i], perm[z + i] = perm[z + i], perm[i]
-        return np.array(perm, dtype=np.int64)
-
-    def bernoulli(self, shape: ShapeLike, p: float) -> np.ndarray:
-        """``torch.empty(shape).bernoulli_(p)`` (PyTorch's serial CPU kernel: a float64
-        uniform each, below p).  On Intel CPUs PyTorch uses MKL's stream instead."""
-        shape = _normalize_shape(shape)
-        return (self._uniform64(_numel(shape)) < p).reshape(shape)
-
-    def random64_int(self) -> int:
-        """``torch.empty((), dtype=torch.int64).random_()``: random64() mod 2**63."""
-        return int(self._raw64(1)[0]) % (1 << 63)
 
     def randint(self, low: int, high: Optional[int] = None, shape: ShapeLike = (),
                 dtype=np.int64) -> np.ndarray:

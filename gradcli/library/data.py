@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import random
+from ..base import random, sampling
 from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
@@ -105,13 +105,13 @@ class DataLoader:
 
     def __iter__(self):
         gen = random.default_generator if self.generator is None else self.generator
-        gen.random64_int()                    # _BaseDataLoaderIter's base seed
+        sampling.random64_int(gen)            # _BaseDataLoaderIter's base seed
         return self._batches(gen)
 
     def _batches(self, gen):
         n = _length(self.dataset)
         if self.shuffle:
-            order = random.Generator(gen.random64_int()).randperm(n).tolist()
+            order = sampling.randperm(random.Generator(sampling.random64_int(gen)), n).tolist()
         else:
             order = range(n)
         collate = self.collate_fn or default_collate

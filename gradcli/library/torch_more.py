@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import random
+from ..base import random, sampling
 from ..base.device import on_cpu
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..core import dtypes
@@ -70,19 +70,20 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         dt = _float_dtype(dtype)
         if std < 0:
             raise GradRuntimeError(f"normal expects std >= 0.0, but found std {float(std)}")
-        return Tensor(gen.normal(shape, float(mean), float(std), dt), requires_grad=requires_grad)
+        return Tensor(sampling.normal(gen, shape, float(mean), float(std), dt),
+                      requires_grad=requires_grad)
     if m_t and mean.data.dtype.kind != "f" or s_t and std.data.dtype.kind != "f":
         raise GradRuntimeError('"normal" expects a floating point tensor')
     if m_t and not s_t:                   # output.normal_(0, std).add_(mean)
         if std < 0:
             raise GradRuntimeError(f"normal expects std >= 0.0, but found std {float(std)}")
-        noise = gen.normal(mean.data.shape, 0.0, float(std), mean.data.dtype)
+        noise = sampling.normal(gen, mean.data.shape, 0.0, float(std), mean.data.dtype)
         return Tensor(noise + mean.data)
     if s_t and np.any(std.data < 0):
         raise GradRuntimeError("normal expects all elements of std >= 0.0")
     ref = mean if m_t else std
     shape = np.broadcast_shapes(mean.data.shape, std.data.shape) if m_t else std.data.shape
-    noise = gen.normal(shape, 0.0, 1.0, ref.data.dtype)     # normal_(0, 1).mul_(std).add_(mean)
+    noise = sampling.normal(gen, shape, 0.0, 1.0, ref.data.dtype)     # normal_(0, 1).mul_(std).add_(mean)
     return Tensor((noise * std.data + (mean.data if m_t else mean)).astype(ref.data.dtype))
 
 
@@ -96,7 +97,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     if n < 0:
         raise GradRuntimeError(f"n must be non-negative, got{n}")
     gen = random.default_generator if generator is None else generator.gen
-    out = gen.randperm(n)
+    out = sampling.randperm(gen, n)
     return Tensor(out if dtype is None else out.astype(dtypes.as_numpy(dtype)))
 
 
@@ -176,8 +177,8 @@ def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     if std < 0:
         raise GradRuntimeError(f"normal expects std >= 0.0, but found std {float(std)}")
     from .methods import write_
-    return write_(x, random.default_generator.normal(x.data.shape, float(mean), float(std),
-                                                      x.data.dtype))
+    return write_(x, sampling.normal(random.default_generator, x.data.shape, float(mean),
+                                     float(std), x.data.dtype))
 
 
 @register("uniform_", "x.uniform_(from=0, to=1)", "fill x with uniform samples in [from, to)",
@@ -188,8 +189,8 @@ def uniform_method(x, a=0.0, b=1.0, *, generator=None, **kw):
     if kw:
         raise GradTypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kw))}'")
     from .methods import write_
-    return write_(x, random.default_generator.uniform(x.data.shape, float(a), float(b),
-                                                       x.data.dtype))
+    return write_(x, sampling.uniform(random.default_generator, x.data.shape, float(a),
+                                      float(b), x.data.dtype))
 
 
 def namespaces(Namespace):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..base import random, sampling
 from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
 from ..core.tensor import Tensor
@@ -338,7 +339,6 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise GradRuntimeError("result type Float can't be cast to the desired output type Long")
     if p == 1:
         return mul(x, Tensor(np.zeros((), dtype=x.data.dtype)))
-    from ..base import random
-    keep = random.default_generator.bernoulli(x.data.shape, 1 - p)
+    keep = sampling.bernoulli(random.default_generator, x.data.shape, 1 - p)
     noise = keep.astype(x.data.dtype) / x.data.dtype.type(1 - p)
     return mul(x, Tensor(noise))

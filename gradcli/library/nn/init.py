@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ...base import random
+from ...base import random, sampling
 from ...base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ...core.convert import type_name
 from ...core.tensor import Tensor
@@ -28,7 +28,7 @@ def uniform_(tensor, a=0.0, b=1.0, generator=None):
     if a > b:
         raise GradRuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                                f"from={a} > to={b}")
-    t.data = _gen(generator).uniform(t.data.shape, a, b, t.data.dtype)
+    t.data = sampling.uniform(_gen(generator), t.data.shape, a, b, t.data.dtype)
     return t
 
 
@@ -36,7 +36,7 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
     t = _tensor(tensor, "normal_")
     if std < 0:
         raise GradRuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    t.data = _gen(generator).normal(t.data.shape, mean, std, t.data.dtype)
+    t.data = sampling.normal(_gen(generator), t.data.shape, mean, std, t.data.dtype)
     return t
 
 
