@@ -1,17 +1,18 @@
 """Record tests/golden/nn.json from real PyTorch (torch.nn, optim, data, the tensor
-API of issue 14); cases in scripts/nn_cases.py, run as scripts/gen_golden.py runs
+API of issue 14); cases in tests/nn_cases.py (test data), run as scripts/gen_golden.py runs
 its cases (float64 default, one statement at a time in 'single' mode).
 
     /work/torchenv/bin/python scripts/gen_golden_nn.py
 """
-import json
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from gen_golden import GOLDEN, _record, _write, run_program  # noqa: E402
+from gen_golden import GOLDEN, ROOT, _record, _write, run_program  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "tests"))     # the cases are test data
 import nn_cases  # noqa: E402
 
 

@@ -1,16 +1,16 @@
 """torch.nn, optim, data and the tensor API of issue 14.
 
 Golden cases (tests/golden/nn.json, recorded from PyTorch 2.13 by
-scripts/gen_golden_nn.py from scripts/nn_cases.py) replayed through the command
+scripts/gen_golden_nn.py from tests/nn_cases.py) replayed through the command
 line; and nn.Module subclassed in Python, as a user class of the language is
 (CLASSES.md), until the language's classes can be tested in the language."""
 import numpy as np
 import pytest
 
-from test_golden_cases import check_result, load_golden, run_cases
+from conftest import check_result, load_golden, run_cases
 
 import gradcli.library  # noqa: F401  (fills the op table)
-from gradcli.base import random
+from gradcli.base import context
 from gradcli.base.errors import GradError
 from gradcli.core.printing import show
 from gradcli.core.tensor import Tensor
@@ -57,7 +57,7 @@ class TwoLayer(Module):
 
 
 def test_subclass_registers_parameters_modules_buffers():
-    random.default_generator.manual_seed(0)
+    context.current.generator.manual_seed(0)
     m = TwoLayer()
     names = [n for n, _ in m.named_parameters()]
     assert names == ["scale", "hidden.weight", "hidden.bias", "out.weight", "out.bias"]
@@ -125,9 +125,9 @@ def test_train_eval_reach_every_submodule():
 
 def test_default_init_matches_recorded_draws():
     """The same seed, the same first weight twice (the generator is consumed in order)."""
-    random.default_generator.manual_seed(42)
+    context.current.generator.manual_seed(42)
     a = Linear(3, 2).weight.data.copy()
-    random.default_generator.manual_seed(42)
+    context.current.generator.manual_seed(42)
     b = Linear(3, 2).weight.data
     assert np.array_equal(a, b)
     bound = 1 / np.sqrt(3)

@@ -203,6 +203,7 @@ def _allowed_value(v):
     from gradcli.engine.autograd import AccumulateGrad, Function
     from gradcli.library.methods import RemovableHandle
     from gradcli.base.device import Device
+    from gradcli.library import values
     from gradcli.library.optim import Optimizer
     from gradcli.core.dtypes import DType
     from gradcli.ops.reduce import ValuesIndices
@@ -211,11 +212,11 @@ def _allowed_value(v):
                       types.TracebackType, types.GeneratorType)):
         return False
     if isinstance(v, (Tensor, Function, AccumulateGrad, DType, Device, RemovableHandle, Optimizer,
-                      ValuesIndices, runtime.Size,
-                      runtime.BoundMethod, runtime.BuiltinFunction, runtime.Module,
-                      runtime.UserFunction, runtime.GradModeContext) + SAFE_TYPES):
+                      ValuesIndices, values.Size,
+                      values.BoundMethod, values.BuiltinFunction, values.Module,
+                      runtime.UserFunction, values.GradModeContext) + SAFE_TYPES):
         return True
-    known = set(map(id, namespace().values())) | set(map(id, runtime.METHODS.values()))
+    known = set(map(id, namespace().values())) | set(map(id, values.METHODS.values()))
     return callable(v) and id(v) in known
 
 

@@ -1,4 +1,5 @@
-"""Draws of PyTorch's CPU kernels beyond rand/randn/randint, on a `random.Generator`:
+"""Draws of PyTorch's CPU kernels beyond rand/randn/randint, on a `random.Generator`
+(passed in: this module does not import the generator's, kept out of start-up):
 `uniform_`, `normal_`, `bernoulli_`, `randperm` and an int64 `random_()`, each consuming
 the generator's stream as the kernel does (verified against torch 2.13)."""
 from __future__ import annotations
@@ -6,10 +7,24 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma, fma32
-from .random import ShapeLike, _float_dtype, _normalize_shape, _numel
 
 
-def uniform(gen, shape: ShapeLike, low: float, high: float, dtype=np.float32) -> np.ndarray:
+def _normalize_shape(shape):
+    return tuple(int(n) for n in shape)
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _float_dtype(dtype):
+    return np.dtype(dtype)
+
+
+def uniform(gen, shape, low: float, high: float, dtype=np.float32) -> np.ndarray:
     """``torch.empty(shape).uniform_(low, high)``: float32 takes 24 bits of one draw and
     scales in double; float64 53 bits of random64() and one fused multiply-add."""
     shape = _normalize_shape(shape)
@@ -24,7 +39,7 @@ def uniform(gen, shape: ShapeLike, low: float, high: float, dtype=np.float32) ->
     return out.reshape(shape)
 
 
-def normal(gen, shape: ShapeLike, mean: float = 0.0, std: float = 1.0,
+def normal(gen, shape, mean: float = 0.0, std: float = 1.0,
            dtype=np.float32) -> np.ndarray:
     """``torch.empty(shape).normal_(mean, std)``: the normals of ``randn`` (same
     stream, same paths), each fused-multiply-added as ``n * std + mean``."""
@@ -56,7 +71,7 @@ def randperm(gen, n: int) -> np.ndarray:
     return np.array(perm, dtype=np.int64)
 
 
-def bernoulli(gen, shape: ShapeLike, p: float) -> np.ndarray:
+def bernoulli(gen, shape, p: float) -> np.ndarray:
     """``torch.empty(shape).bernoulli_(p)`` (PyTorch's serial CPU kernel: a float64
     uniform each, below p).  On Intel CPUs PyTorch uses MKL's stream instead."""
     shape = _normalize_shape(shape)

@@ -13,7 +13,16 @@ from . import runtime as rt
 from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError, GradSyntaxError, GradTypeError, LimitError, did_you_mean
 from ..library.values import GradModeContext
 from .runtime import BREAK, CONTINUE, Return, UserFunction
-from ..core.tensor import GradMode, Tensor
+from ..core.tensor import Tensor
+from ..base import context
+from ..base.errors import broadcast_error
+from ..base.limits import check_format_spec
+from ..core.printing import show, show_str
+from ..ops.shape import unbind
+from ..base.limits import check_items
+from ..library.autograd_api import backward_leaves
+from .parser import parse
+from ..ops.shape import index
 
 _MISSING = object()
 
@@ -56,7 +65,6 @@ def translate_python_error(exc) -> GradError:
     import re
     m = re.search(r"operands could not be broadcast together with shapes \(([\d, ]*)\)\s*\(([\d, ]*)\)", msg)
     if m:
-        from ..base.errors import broadcast_error
         sa = [int(v) for v in m.group(1).replace(" ", "").split(",") if v]
         sb = [int(v) for v in m.group(2).replace(" ", "").split(",") if v]
         return broadcast_error(sa, sb)
@@ -241,7 +249,7 @@ class Compiler:
             try:
                 r = binary(old, vv if vconst else val(s))
                 if type(old) is Tensor and old.requires_grad and old.grad_fn is None \
-                        and not GradMode.enabled:
+                        and not context.current.grad_enabled:
                     rt.update_leaf(old, r)     # `with no_grad: w -= lr * w.grad`, as PyTorch
                     return
             except GradError as e:
@@ -254,7 +262,6 @@ class Compiler:
         t = self.expr(target)
         g = self.expr(grad) if grad is not None else (lambda s: None)
         show = display and not in_function
-        from ..library.autograd_api import backward_leaves
         tname = _plain_name(target)
         line = _pos(node)[0]
 
@@ -316,7 +323,6 @@ class Compiler:
 
         def run(s):
             if not rt.truth(c(s)):
-                from ..core.printing import show_str
                 text = show_str(m(s)) if m is not None else "assertion failed"
                 raise GradAssertionError(text, line, col)
         return run
@@ -391,10 +397,9 @@ class Compiler:
         b = self.block(body, display, in_function)
         line, col = _pos(cond)
         truth = rt.truth
-        from ..base.limits import limits
 
         def run(s):
-            max_steps = limits.max_steps
+            max_steps = context.current.limits.max_steps
             while True:
                 state.line = line
                 try:
@@ -418,14 +423,13 @@ class Compiler:
         it = self.expr(iterable)
         b = self.block(body, display, in_function)
         line, col = _pos(iterable)
-        from ..base.limits import limits
 
         def run(s):
             try:
                 items = _iterate(it(s))
             except GradError as e:
                 raise e.at(line, col)
-            max_steps = limits.max_steps
+            max_steps = context.current.limits.max_steps
             for item in items:
                 store(s, item)
                 if max_steps is not None:
@@ -570,7 +574,6 @@ class Compiler:
     def _fstring(self, text, tok):
         """f"...{expr}...{expr:spec}...": each field parsed as an expression."""
         import string
-        from .parser import parse
         pieces = []
         try:
             fields = list(string.Formatter().parse(text))
@@ -869,7 +872,6 @@ class Compiler:
         items = [self.expr(c) for c in subs.children if c is not None]
         single = len(items) == 1 and len(subs.children) == 1
         line, col = _pos(subs)
-        from ..ops.shape import index
 
         def run(s):
             v = o(s)
@@ -897,8 +899,6 @@ class Compiler:
 
 
 def _fmt_piece(e, spec, conv):
-    from ..base.limits import check_format_spec
-    from ..core.printing import show, show_str
 
     def piece(s):
         v = e(s)
@@ -1068,7 +1068,6 @@ def _iterate(v):
     if type(v) is Tensor:
         if v.data.ndim == 0:
             raise GradTypeError("iteration over a 0-d tensor")
-        from ..ops.shape import unbind
         return unbind(v)
     it = getattr(type(v), "language_iter", None)          # library containers, DataLoader
     if it is not None:
@@ -1080,7 +1079,6 @@ def _iter_values(v):
     if isinstance(v, (tuple, list)):
         return list(v)
     if isinstance(v, range):
-        from ..base.limits import check_items
         check_items(len(v), "unpacking this range")
         return list(v)
     if type(v) is Tensor or hasattr(type(v), "language_iter"):

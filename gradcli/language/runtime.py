@@ -11,11 +11,17 @@ from ..core import dtypes
 from ..engine.autograd import AccumulateGrad, Function
 from ..base.device import CPU, Device
 from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, GradValueError, LimitError, did_you_mean
-from ..base.limits import check_items, limits
 from ..ops.registry import FUNCTIONS
 from ..ops.reduce import ValuesIndices
 from ..core.tensor import Tensor
 from ..library.values import METHODS, BoundMethod, Module, Size, truth
+from ..base import context
+from ..core.convert import type_name
+from ..library.torch_ns import namespace
+from ..library.methods import requires_grad_
+from ..core.convert import tensor_arg
+from ..base.limits import check_format_spec, check_items
+from ..core.printing import show, show_str
 
 
 class Scope:
@@ -73,8 +79,8 @@ class UserFunction:
                     raise GradTypeError(f"{self.name}() missing required argument: '{p}'")
         g = self.globals
         depth = getattr(_call_depth, "n", 0) + 1
-        if depth > limits.max_depth:
-            raise LimitError(f"maximum recursion depth exceeded ({limits.max_depth} nested "
+        if depth > context.current.limits.max_depth:
+            raise LimitError(f"maximum recursion depth exceeded ({context.current.limits.max_depth} nested "
                              f"calls of user functions)", hint="raise it with --max-depth")
         _call_depth.n = depth
         try:
@@ -99,23 +105,15 @@ _call_depth = _Depth()
 
 # ---------------------------------------------------------------- operators
 
-def _is_tensor(v):
-    return type(v) is Tensor
-
-
-def _py_number(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool)
-
-
 def _int_result(op, a, b):
-    """int op int for + - *: an integer beyond limits.max_int_bits overflows to inf,
+    """int op int for + - *: an integer beyond context.current.limits.max_int_bits overflows to inf,
     as `**` does (so `x = x * x` in a loop cannot eat the memory)."""
     if op == "*":
-        if a.bit_length() + b.bit_length() > limits.max_int_bits + 1:
+        if a.bit_length() + b.bit_length() > context.current.limits.max_int_bits + 1:
             return math.inf if (a < 0) == (b < 0) else -math.inf
         return a * b
     r = _PY_OPS[op](a, b)
-    if type(r) is int and r.bit_length() > limits.max_int_bits:
+    if type(r) is int and r.bit_length() > context.current.limits.max_int_bits:
         return math.inf if r > 0 else -math.inf
     return r
 
@@ -131,7 +129,7 @@ def _py_binary(op, a, b):
             return a / b
         if op in ("^", "**"):
             if isinstance(a, int) and isinstance(b, int) and abs(a) > 1 and (abs(b) > 4096 or (
-                    b > 0 and (abs(a).bit_length() - 1) * b > limits.max_int_bits)):
+                    b > 0 and (abs(a).bit_length() - 1) * b > context.current.limits.max_int_bits)):
                 return float(a) ** b if b < 0 else math.inf if a > 0 or b % 2 == 0 else -math.inf
             try:
                 r = a ** b
@@ -203,19 +201,7 @@ def binary_op(op):
     return run
 
 
-_BINARY = {}       # op -> binary_op(op), made on first use (all ops registered by then)
-
-
-def binary(op, a, b):
-    """`a op b` for any two language values."""
-    fn = _BINARY.get(op)
-    if fn is None:
-        fn = _BINARY[op] = binary_op(op)
-    return fn(a, b)
-
-
 def _tname(v):
-    from ..core.convert import type_name
     return type_name(v)
 
 
@@ -298,8 +284,7 @@ def update_leaf(t, r):
 
 def _grad_get(t):
     if t.grad_fn is not None and not t.retains_grad and t.grad is None:
-        from .. import session
-        session.warn(
+        context.warn(
             "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
             ".grad attribute won't be populated during autograd.backward(). If you indeed want "
             "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
@@ -342,7 +327,6 @@ def get_attr(obj, name):
         raise GradAttributeError(f"'Tensor' object has no attribute '{name}'",
                                  hint=did_you_mean(name, list(TENSOR_ATTRS) + list(METHODS)))
     if isinstance(obj, Module):
-        from ..library.torch_ns import namespace
         return obj.get(name, namespace())
     if isinstance(obj, Function):
         if name == "next_functions":
@@ -414,7 +398,6 @@ def set_attr(obj, name, value):
     if type(obj) is not Tensor:
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":
-        from ..library.methods import requires_grad_
         if not value and obj.grad_fn is not None:
             raise GradRuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "
@@ -434,7 +417,6 @@ def set_attr(obj, name, value):
                     "assigned grad has data of a different size")
         obj.grad = value
     elif name == "data":
-        from ..core.convert import tensor_arg
         obj.data = tensor_arg(value).data
     else:
         raise GradAttributeError(
@@ -447,7 +429,6 @@ def _fmt(s, *args, **kwargs):
     import string
     out = []
     auto = 0
-    from ..base.limits import check_format_spec, check_items
     total = 0
     for lit, field, spec, conv in string.Formatter().parse(s):
         out.append(lit)
@@ -469,7 +450,6 @@ def _fmt(s, *args, **kwargs):
             v = kwargs[field]
         else:
             raise GradValueError(f"format(): field '{field}' is not supported")
-        from ..core.printing import show, show_str
         if conv == "r":
             text = show(v)
         elif spec:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import random, sampling
+from ..base import context, sampling
 from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
@@ -104,14 +104,15 @@ class DataLoader:
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
 
     def __iter__(self):
-        gen = random.default_generator if self.generator is None else self.generator
+        gen = context.current.generator if self.generator is None else self.generator
         sampling.random64_int(gen)            # _BaseDataLoaderIter's base seed
         return self._batches(gen)
 
     def _batches(self, gen):
         n = _length(self.dataset)
         if self.shuffle:
-            order = sampling.randperm(random.Generator(sampling.random64_int(gen)), n).tolist()
+            fresh = gen.clone().manual_seed(sampling.random64_int(gen))   # a new torch.Generator
+            order = sampling.randperm(fresh, n).tolist()
         else:
             order = range(n)
         collate = self.collate_fn or default_collate

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import random, sampling
+from ..base import context, sampling
 from ..base.device import on_cpu
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..core import dtypes
 from ..core.convert import tensor_arg, type_name
 from ..core.tensor import Tensor
+from ..ops.dims import norm_dims
 from ..ops.registry import FUNCTIONS, Arg, register
 from ..ops.shape import size_args
+from . import data, optim_more
+from .methods import write_
 
 
 class TorchGenerator:
@@ -41,12 +44,12 @@ def manual_seed(seed):
         seed = seed.item()
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise GradTypeError(f"manual_seed expected an int, got {type_name(seed)}")
-    random.default_generator.manual_seed(seed)
-    return TorchGenerator(random.default_generator)
+    context.current.generator.manual_seed(seed)
+    return TorchGenerator(context.current.generator)
 
 
 def _float_dtype(dtype):
-    dt = dtypes.default.float if dtype is None else dtypes.as_numpy(dtype)
+    dt = context.current.default_float if dtype is None else dtypes.as_numpy(dtype)
     if dt.kind != "f":
         raise GradRuntimeError(f'"normal_kernel_cpu" not implemented for '
                                f"'{dtypes.DType(dt)!r}'".replace("torch.", "").title())
@@ -59,7 +62,7 @@ def _float_dtype(dtype):
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
            device=None, pin_memory=False, requires_grad=False):
     on_cpu(device)
-    gen = random.default_generator
+    gen = context.current.generator
     m_t, s_t = type(mean) is Tensor, type(std) is Tensor
     if not m_t and not s_t:
         if size is None:
@@ -96,7 +99,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
         raise GradTypeError(f"randperm(): argument 'n' must be int, not {type_name(n)}")
     if n < 0:
         raise GradRuntimeError(f"n must be non-negative, got{n}")
-    gen = random.default_generator if generator is None else generator.gen
+    gen = context.current.generator if generator is None else generator.gen
     out = sampling.randperm(gen, n)
     return Tensor(out if dtype is None else out.astype(dtypes.as_numpy(dtype)))
 
@@ -113,7 +116,6 @@ def movedim(input, source, destination):
     if len(src) != len(dst):
         raise GradRuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
                                f"should contain the same number of dims as destination ({dst} dims)")
-    from ..ops.reduce import norm_dims
     src = [norm_dims(d, nd)[0] for d in src]
     dst = [norm_dims(d, nd)[0] for d in dst]
     order = [-1] * nd
@@ -138,8 +140,7 @@ class Profile:
     """torch.autograd.profiler.profile(...): runs the block, warns once, measures nothing."""
 
     def __init__(self, *args, **kwargs):
-        from .. import session
-        session.warn(PROFILER_NOTE)
+        context.warn(PROFILER_NOTE)
 
     def __enter__(self):
         return self
@@ -162,8 +163,7 @@ class Profile:
 
 
 def _in_place_check(x):
-    from ..core.tensor import GradMode
-    if GradMode.enabled and x.requires_grad and x.grad_fn is None:
+    if context.current.grad_enabled and x.requires_grad and x.grad_fn is None:
         raise GradRuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
     if x.data.dtype.kind != "f":
@@ -176,8 +176,7 @@ def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     _in_place_check(x)
     if std < 0:
         raise GradRuntimeError(f"normal expects std >= 0.0, but found std {float(std)}")
-    from .methods import write_
-    return write_(x, sampling.normal(random.default_generator, x.data.shape, float(mean),
+    return write_(x, sampling.normal(context.current.generator, x.data.shape, float(mean),
                                      float(std), x.data.dtype))
 
 
@@ -188,15 +187,13 @@ def uniform_method(x, a=0.0, b=1.0, *, generator=None, **kw):
     a, b = kw.pop("from", a), kw.pop("to", b)
     if kw:
         raise GradTypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kw))}'")
-    from .methods import write_
-    return write_(x, sampling.uniform(random.default_generator, x.data.shape, float(a),
+    return write_(x, sampling.uniform(context.current.generator, x.data.shape, float(a),
                                       float(b), x.data.dtype))
 
 
 def namespaces(Namespace):
     """torch.accelerator, torch.utils(.data), torch.optim(.lr_scheduler), as the language's
     namespaces (`Namespace(name, members)`)."""
-    from . import data, optim_more
     return {
         "accelerator": Namespace("torch.accelerator", {
             "is_available": lambda check_available=False: False,

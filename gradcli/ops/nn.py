@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import random, sampling
+from ..base import context, sampling
 from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
 from ..core.tensor import Tensor
 from ..engine.autograd import Function
 from .registry import Arg, register
-from .linalg import matmul, mm, t
+from .linalg import _tn, matmul, mm, t
 from .shape import reshape, squeeze, unsqueeze
 from .elementwise import mul
 
@@ -111,7 +111,6 @@ def _pair(v, name, n=2):
 
 def _same_dtype(x, w, what="mat1 and mat2"):
     if x.data.dtype != w.data.dtype:
-        from .linalg import _tn
         raise GradRuntimeError(f"{what} must have the same dtype, but got "
                                f"{_tn(x.data.dtype).capitalize()} and {_tn(w.data.dtype).capitalize()}")
 
@@ -339,6 +338,6 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise GradRuntimeError("result type Float can't be cast to the desired output type Long")
     if p == 1:
         return mul(x, Tensor(np.zeros((), dtype=x.data.dtype)))
-    keep = sampling.bernoulli(random.default_generator, x.data.shape, 1 - p)
+    keep = sampling.bernoulli(context.current.generator, x.data.shape, 1 - p)
     noise = keep.astype(x.data.dtype) / x.data.dtype.type(1 - p)
     return mul(x, Tensor(noise))

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ...base import random, sampling
+from ...base import context, sampling
 from ...base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ...core.convert import type_name
 from ...core.tensor import Tensor
@@ -20,7 +20,7 @@ def _tensor(t, fn):
 
 
 def _gen(generator):
-    return random.default_generator if generator is None else generator
+    return context.current.generator if generator is None else generator
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):

@@ -8,16 +8,18 @@ import math
 
 import numpy as np
 
+from ...base import context
 from ...base.errors import GradTypeError, GradValueError
 from ...core import dtypes
 from ...core.convert import type_name
+from ...ops.nn import _pair
 from ...ops.registry import FUNCTIONS
 from . import init
 from .module import Module, new_parameter
 
 
 def _empty(*shape, dtype=None):
-    dt = dtypes.default.float if dtype is None else dtypes.as_numpy(dtype)
+    dt = context.current.default_float if dtype is None else dtypes.as_numpy(dtype)
     return new_parameter(np.zeros(shape, dtype=dt))
 
 
@@ -97,7 +99,6 @@ class Conv2d(Module):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
         super().__init__()
-        from ...ops.nn import _pair
         if padding_mode != "zeros":
             raise GradValueError(f"Conv2d: padding_mode='{padding_mode}' is not supported by gradcli")
         if in_channels % groups:

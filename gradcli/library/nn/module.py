@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...base import context
 from ...base.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
-from ...core import dtypes
 from ...core.convert import type_name
 from ...core.parameter import is_parameter, mark
 from ...core.tensor import Tensor
@@ -41,7 +41,7 @@ class Parameter(metaclass=_ParameterType):
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
-            arr = np.empty((0,), dtype=dtypes.default.float)
+            arr = np.empty((0,), dtype=context.current.default_float)
         elif type(data) is Tensor:
             arr = data.data
         else:

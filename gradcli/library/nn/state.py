@@ -6,6 +6,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from ...base.device import Device, on_cpu
 from ...base.errors import GradRuntimeError, GradTypeError
 from ...core import dtypes
 from ...core.convert import type_name
@@ -108,7 +109,6 @@ class ModuleState:
         return self
 
     def to(self, *args, **kwargs):
-        from ...base.device import Device, on_cpu
         dtype = kwargs.pop("dtype", None)
         device = kwargs.pop("device", None)
         kwargs.pop("non_blocking", None)

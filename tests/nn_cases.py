@@ -2,7 +2,7 @@
 issue 14, recorded from real PyTorch by scripts/gen_golden_nn.py into
 tests/golden/nn.json and replayed by tests/test_nn.py.
 
-The rules of scripts/golden_cases.py apply (the common subset of Python and the
+The rules of tests/golden_cases.py apply (the common subset of Python and the
 language, float64 default, `display`), except that randomness is welcome here:
 every case that draws seeds first, and initialisation must agree bit for bit, so
 `.tolist()` of freshly initialised parameters is fair game.  Values that pass
