@@ -21,6 +21,9 @@ examples:
   gradcli eval -q --precision 8 prog.ag     only print() output, 8 digits
   gradcli eval - < prog.ag                  '-' reads the program from stdin
   #!/usr/bin/env -S gradcli eval            first line of an executable .ag file
+  gradcli eval tutorial.ipynb               a Jupyter notebook's code cells, in order
+  gradcli check tutorial.ipynb              ... compared with the outputs stored in it
+  gradcli kernel install --user             the Jupyter kernel (needs gradcli[jupyter])
 
 --set VALUE is an expression of the language; a list becomes a float tensor
 (--set x=[1,2,3] is tensor([1., 2., 3.])), anything else is bound as it is.
@@ -44,6 +47,8 @@ def _parser(prog):
                    help="run CODE (statements separated by ';' or newlines); repeatable; "
                         "FILEs and -e CODE run in the order given")
     p.add_argument("--json", action="store_true", help="JSON lines on stdout (see README)")
+    p.add_argument("--check", action="store_true",
+                   help="for notebooks (.ipynb): compare each cell's output with the stored one")
     p.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
     p.add_argument("--dtype", choices=("float64", "float32"), default="float64",
                    help="default floating dtype (default float64)")
@@ -99,19 +104,6 @@ def _program_order(parser, argv):
     return out
 
 
-def _usage_error(message, args=None) -> int:
-    """Report bad usage (exit 2): on stderr, and as an error record under --json."""
-    sys.stderr.write(f"gradcli: error: {message}\n")
-    sys.stderr.flush()
-    if args is not None and getattr(args, "json", False):
-        import json
-        sys.stdout.write(json.dumps({"kind": "error", "line": None, "column": None,
-                                     "type": "UsageError", "message": str(message),
-                                     "hint": None, "file": None}) + "\n")
-        sys.stdout.flush()
-    return 2
-
-
 def main(argv=None) -> int:
     if hasattr(signal, "SIGPIPE"):
         # `gradcli ... | head -1`: die quietly when the reader goes away, as a C tool does
@@ -130,9 +122,13 @@ def _main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     mode = "repl"
     prog = "gradcli"
-    if argv and argv[0] == "eval":
-        mode, prog = "eval", "gradcli eval"
+    check = False
+    if argv and argv[0] in ("eval", "check"):
+        mode, prog, check = "eval", f"gradcli {argv[0]}", argv[0] == "check"
         argv = argv[1:]
+    elif argv and argv[0] == "kernel":
+        from .kernel.install import main as kernel_main    # the kernel's own command line
+        return kernel_main(argv[1:])
     parser = _parser(prog)
     try:
         args = parser.parse_intermixed_args(argv)
@@ -143,7 +139,8 @@ def _main(argv=None) -> int:
             [v for k, v in order if k == "code"] != (args.code or []):
         order = [("file", f) for f in args.files] + [("code", c) for c in args.code or []]
     # imported here, not at the top: `gradcli --help` and `--version` need no NumPy
-    from .driver import UsageError, apply_sets, configure, make_session, read_source, run_sources
+    from .driver import (UsageError, apply_sets, configure, make_session, read_source,
+                         run_sources, usage_error)
     try:
         ctx = configure(args)
         interactive_stdin = sys.stdin is not None and sys.stdin.isatty()
@@ -158,16 +155,19 @@ def _main(argv=None) -> int:
             raise UsageError("'-' (stdin) can be given only once")
         # FILEs and -e CODE run in the order they were given, sharing variables
         sources = [read_source(v) if k == "file" else ("<-e>", v) for k, v in order]
+        args.check = args.check or check
+        if args.check and any(k != "file" for k, _ in order):
+            raise UsageError("check runs notebooks (.ipynb FILEs or '-'), not -e CODE")
     except UsageError as e:
-        return _usage_error(e, args)
+        return usage_error(e, args.json)
     session = make_session(args, ctx=ctx)
     try:
         code = apply_sets(session, args.sets)
     except UsageError as e:
-        return _usage_error(e, args)
+        return usage_error(e, args.json)
     if code:
         return code
-    code = run_sources(session, sources, args.debug)
+    code = run_sources(session, sources, args.debug, args.check, args.json)
     if args.interactive and code in (0, 1):
         from .repl import run_repl        # prompt_toolkit only for the REPL (start-up time)
         return run_repl(args, session, sources)

@@ -10,12 +10,14 @@ import sys
 from lark import Tree
 
 from .base import context
-from .base.errors import GradError, Interrupted, did_you_mean
+from .base.errors import GradError, Interrupted, did_you_mean, fill_column
 from .core import dtypes
 from .core.convert import to_array
 from .core.tensor import Tensor
 from .language.compiler import state
 from .language.parser import parse
+from .notebook import NotebookError, run_notebook
+from .notebook_check import check_notebook
 from .output import JsonOutput, TextOutput
 from .session import Session
 
@@ -142,21 +144,41 @@ def apply_sets(session, sets):
     return 0
 
 
-def fill_column(err, source):
-    """An error known by line only points at the first character of that line."""
-    if err.line is not None and err.column is None and source is not None:
-        lines = source.splitlines()
-        if 1 <= err.line <= len(lines):
-            text = lines[err.line - 1]
-            err.column = len(text) - len(text.lstrip()) + 1
-        else:
-            err.column = 1
-    return err
+def usage_error(message, as_json=False) -> int:
+    """Report bad usage (exit 2): on stderr, and as an error record under --json."""
+    sys.stderr.write(f"gradcli: error: {message}\n")
+    sys.stderr.flush()
+    if as_json:
+        import json         # only here and under --json (start-up time)
+        sys.stdout.write(json.dumps({"kind": "error", "line": None, "column": None,
+                                     "type": "UsageError", "message": str(message),
+                                     "hint": None, "file": None}) + "\n")
+        sys.stdout.flush()
+    return 2
 
 
-def run_sources(session, sources, debug=False):
-    """Run each (filename, text) in turn, sharing variables; returns the exit code."""
+def _notebook(session, name, text, debug, check, as_json):
+    """Run (or with `check`, check) a Jupyter notebook; the exit code."""
+    try:
+        if check and not (name.endswith(".ipynb") or text.lstrip().startswith("{")):
+            raise NotebookError(f"check runs notebooks (.ipynb): {name} is not one "
+                                "(run a program with gradcli eval)")
+        if check:
+            return check_notebook(session, name, text, as_json, debug)
+        return run_notebook(session, name, text, debug)
+    except NotebookError as e:
+        return usage_error(e, as_json)
+
+
+def run_sources(session, sources, debug=False, check=False, as_json=False):
+    """Run each (filename, text) in turn, sharing variables; returns the exit code.
+    A notebook (.ipynb, or text that starts with '{') runs cell by cell."""
     for name, text in sources:
+        if check or name.endswith(".ipynb") or text.lstrip().startswith("{"):
+            code = _notebook(session, name, text, debug, check, as_json)
+            if code:
+                return code
+            continue
         try:
             session.run(text, filename=name)
         except GradError as e:

@@ -100,9 +100,12 @@ class JsonOutput:
         self.quiet = quiet
         self.echo_assign = echo_assign
         self.line = lambda: 0
+        self.fields = {}    # added to every record (a notebook's "cell")
 
     def _emit(self, record):
         import json         # only under --json (saves start-up time)
+        if self.fields:
+            record.update(self.fields)
         self.stream.write(json.dumps(record, allow_nan=False) + "\n")
         self.stream.flush()
 

@@ -27,7 +27,7 @@ LAYERS = [
     ("library", ["gradcli.library"]),
     ("language", ["gradcli.language", "gradcli.grammar"]),
     ("session", ["gradcli.session", "gradcli.output"]),
-    ("driver", ["gradcli.driver", "gradcli.notebook"]),
+    ("driver", ["gradcli.driver", "gradcli.notebook", "gradcli.notebook_check"]),
     ("frontends", ["gradcli.cli", "gradcli.__main__", "gradcli.repl", "gradcli.kernel"]),
 ]
 

@@ -101,6 +101,14 @@ class Repl:
             except Exception:                 # reported by session.run below
                 texts = None
         done = []
+        if texts is not None:
+            return self.transcript.record(session.out, lambda: self._run(text, filename, done),
+                                          texts, done)
+        return self._run(text, filename, done)
+
+    def _run(self, text, filename, done):
+        from ..language.compiler import state
+        session = self.session
         try:
             session.run(text, filename=filename, atomic=True, done=done.append)
             return True
@@ -120,11 +128,6 @@ class Repl:
             err = GradError(f"internal error: {type(e).__name__}: {e}", state.line or None,
                             type_name="InternalError")
             session.report(err, text)
-        finally:
-            if texts is not None:
-                for i in done:
-                    if i < len(texts):
-                        self.transcript.add(texts[i])
         return False
 
     def execute(self, text: str):
