@@ -823,3 +823,23 @@ case("classes/optimizing_model_parameters_synthetic", '''
         test_loop(test_dataloader, model, loss_fn)
     print("Done!")
 ''')
+
+case("module/lazy_linear_and_backends", '''
+    import torch
+    from torch import nn
+    torch.manual_seed(18)
+    net = nn.LazyLinear(1)
+    net
+    net.weight
+    net.weight.data.normal_(0, 0.01)
+    net.bias.data.fill_(0)
+    net.weight.data.shape
+    y = net(torch.ones(3, 2))
+    net
+    net.weight
+    net.bias
+    y
+    torch.backends.mps.is_available()
+    torch.backends.mps.is_built()
+    torch.backends.cuda.is_built()
+''')

@@ -21,3 +21,21 @@ def mark(t):
 def is_parameter(t) -> bool:
     r = _PARAMS.get(id(t))
     return r is not None and r() is t
+
+
+_UNINITIALIZED: dict[int, weakref.ref] = {}
+
+
+def set_uninitialized(t, flag=True):
+    """A lazy layer's Parameter before its first call (prints `<UninitializedParameter>`)."""
+    key = id(t)
+    if flag:
+        _UNINITIALIZED[key] = weakref.ref(t, lambda _r, key=key: _UNINITIALIZED.pop(key, None))
+    else:
+        _UNINITIALIZED.pop(key, None)
+    return t
+
+
+def is_uninitialized(t) -> bool:
+    r = _UNINITIALIZED.get(id(t))
+    return r is not None and r() is t

@@ -61,7 +61,7 @@ from ..base.errors import LimitError
 from .tensor import Tensor
 from ..base.limits import check_items
 from ..base.device import Device
-from .parameter import is_parameter
+from .parameter import is_parameter, is_uninitialized
 
 __all__ = ["tensor_repr", "torch_dtype_name"]
 
@@ -288,6 +288,8 @@ def show(value) -> str:
     if type(value) is Tensor:
         fn = value.grad_fn
         if is_parameter(value):
+            if is_uninitialized(value):
+                return "<UninitializedParameter>"
             return "Parameter containing:\n" + tensor_repr(
                 value.data, requires_grad=value.requires_grad,
                 default_dtype=context.current.default_float, precision=context.current.precision)

@@ -202,5 +202,9 @@ def namespaces(Namespace):
         "utils": Namespace("torch.utils", {"data": Namespace("torch.utils.data", data.members())}),
         "optim": Namespace("torch.optim", {
             "lr_scheduler": Namespace("torch.optim.lr_scheduler", dict(optim_more.SCHEDULERS))}),
+        "backends": Namespace("torch.backends", {
+            "mps": Namespace("torch.backends.mps", {"is_available": lambda: False,
+                                                    "is_built": lambda: False}),
+            "cuda": Namespace("torch.backends.cuda", {"is_built": lambda: False})}),
         "manual_seed": manual_seed,
     }

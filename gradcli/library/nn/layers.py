@@ -15,6 +15,7 @@ from ...core.convert import type_name
 from ...ops.nn import _pair
 from ...ops.registry import FUNCTIONS
 from . import init
+from ...core.parameter import is_uninitialized, set_uninitialized
 from .module import Module, new_parameter
 
 
@@ -56,6 +57,33 @@ class Linear(Module):
     def extra_repr(self):
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class LazyLinear(Linear):
+    """nn.LazyLinear(out_features): in_features is taken from the first input, when the
+    parameters are made and initialised (as Linear's) and the module becomes a Linear."""
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        Module.__init__(self)
+        self.in_features, self.out_features = 0, _int(out_features, "size")
+        self.weight = set_uninitialized(_empty(0, dtype=dtype))
+        if bias:
+            self.bias = set_uninitialized(_empty(0, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        if is_uninitialized(self.weight):
+            self.in_features = int(input.data.shape[-1]) if input.data.ndim else 1
+            w = self.weight
+            w.data = np.zeros((self.out_features, self.in_features), dtype=w.data.dtype)
+            set_uninitialized(w, False)
+            if self.bias is not None:
+                self.bias.data = np.zeros((self.out_features,), dtype=self.bias.data.dtype)
+                set_uninitialized(self.bias, False)
+            self.reset_parameters()
+            object.__setattr__(self, "__class__", Linear)       # torch: cls_to_become
+        return Linear.forward(self, input)
 
 
 class Bilinear(Module):
@@ -253,5 +281,5 @@ class Dropout(Module):
 
 
 LAYERS = {c.__name__: c for c in (
-    Linear, Bilinear, Conv2d, MaxPool2d, ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, LeakyReLU,
+    Linear, LazyLinear, Bilinear, Conv2d, MaxPool2d, ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, LeakyReLU,
     Flatten, Identity, Dropout)}
