@@ -52,13 +52,13 @@ class Session:
     def use_context(self, ctx: context.Context):
         """Run from now on in `ctx` (a reset is a new context) and make it active."""
         self.context = ctx
-        ctx.out = self.out
         ctx.session = self
         ctx.where = lambda: (self.filename, state.line)
         self.activate()
 
     def activate(self):
         ctx = context.activate(self.context)
+        ctx.out = self.out              # (a caller may have swapped session.out)
         ctx.variables = self.scope.vars
         state.out = self.out
         if hasattr(self.out, "line"):
