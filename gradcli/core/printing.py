@@ -63,6 +63,7 @@ from ..base.errors import LimitError
 from .tensor import Tensor
 from ..base.limits import check_items
 from ..base.device import Device
+from .parameter import is_parameter, is_uninitialized
 
 from .tangents import TANGENTS, shown_tangent
 
@@ -294,6 +295,12 @@ def show(value) -> str:
     if type(value) is Tensor:
         fn = value.grad_fn
         tan = shown_tangent(value) if TANGENTS else None
+        if is_parameter(value):
+            if is_uninitialized(value):
+                return "<UninitializedParameter>"
+            return "Parameter containing:\n" + tensor_repr(
+                value.data, requires_grad=value.requires_grad,
+                default_dtype=context.current.default_float, precision=context.current.precision)
         return tensor_repr(value.data, grad_fn=fn.name if fn is not None else None,
                            requires_grad=value.requires_grad,
                            default_dtype=context.current.default_float, precision=context.current.precision,
@@ -365,8 +372,8 @@ def show_str(value) -> str:
     """What `print` writes for a value: like Python's `str`."""
     if isinstance(value, str):
         return value
-    if type(value) is Device:
-        return str(value)        # print(torch.device("cpu")) writes cpu
+    if type(value) is Device or isinstance(value, np.ndarray):
+        return str(value)        # print(torch.device("cpu")) writes cpu; NumPy's str
     return show(value)
 
 
