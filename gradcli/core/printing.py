@@ -61,6 +61,7 @@ from ..base.errors import LimitError
 from .tensor import Tensor
 from ..base.limits import check_items
 from ..base.device import Device
+from .parameter import is_parameter, is_uninitialized
 
 __all__ = ["tensor_repr", "torch_dtype_name"]
 
@@ -286,6 +287,12 @@ def show(value) -> str:
     """The `repr` of a language value: what the REPL and `eval` display."""
     if type(value) is Tensor:
         fn = value.grad_fn
+        if is_parameter(value):
+            if is_uninitialized(value):
+                return "<UninitializedParameter>"
+            return "Parameter containing:\n" + tensor_repr(
+                value.data, requires_grad=value.requires_grad,
+                default_dtype=context.current.default_float, precision=context.current.precision)
         return tensor_repr(value.data, grad_fn=fn.name if fn is not None else None,
                            requires_grad=value.requires_grad,
                            default_dtype=context.current.default_float, precision=context.current.precision)
@@ -331,8 +338,8 @@ def show_str(value) -> str:
     """What `print` writes for a value: like Python's `str`."""
     if isinstance(value, str):
         return value
-    if type(value) is Device:
-        return str(value)        # print(torch.device("cpu")) writes cpu
+    if type(value) is Device or isinstance(value, np.ndarray):
+        return str(value)        # print(torch.device("cpu")) writes cpu; NumPy's str
     return show(value)
 
 

@@ -126,7 +126,18 @@ def zero_(x):
     if context.current.grad_enabled and x.requires_grad:
         raise GradRuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
-    x.data = np.zeros_like(x.data)
+    return write_(x, np.zeros_like(x.data))
+
+
+def write_(x, values):
+    """x's values replaced in place: into its array when that can be written (so
+    `p.data.fill_(0)` reaches the parameter p whose array p.data shares), else rebound."""
+    arr = x.data
+    if isinstance(arr, np.ndarray) and arr.flags.writeable and arr.shape == values.shape \
+            and arr.dtype == values.dtype:
+        arr[...] = values
+    else:
+        x.data = values
     return x
 
 
@@ -135,8 +146,7 @@ def fill_(x, value):
     if context.current.grad_enabled and x.requires_grad:
         raise GradRuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
-    x.data = np.full_like(x.data, value.item() if isinstance(value, Tensor) else value)
-    return x
+    return write_(x, np.full_like(x.data, value.item() if isinstance(value, Tensor) else value))
 
 
 @_method("backward",
@@ -149,7 +159,11 @@ def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inp
 @_method("to", "x.to(dtype), x.to(device, dtype), x.to(other, copy=False)",
          "x converted to dtype (x itself if it has it already, unless copy=true)")
 def to_method(x, *args, dtype=None, device=None, non_blocking=False, copy=False,
-              memory_format=None):
+              memory_format=None, **unknown):
+    if unknown:
+        got = ", ".join(f"{k}={type_name(v)}" for k, v in unknown.items())
+        raise GradTypeError(f"to() received an invalid combination of arguments - got ({got}, ), "
+                            "but expected one of:")
     args = list(args)
     if args and (args[0] is None or isinstance(args[0], (str, Device))):
         device = args.pop(0)
@@ -228,12 +242,12 @@ def contiguous(x):
     return x
 
 
-@_method("numpy", "x.numpy()", "the values (as a tensor: gradcli has no NumPy objects)")
-def numpy_(x):
-    if x.requires_grad:
+@_method("numpy", "x.numpy(force=False)", "the values as a NumPy array (shown as NumPy shows it)")
+def numpy_(x, *, force=False):
+    if x.requires_grad and not force:
         raise GradRuntimeError(
             "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-    return Tensor(x.data)
+    return x.data
 
 
 

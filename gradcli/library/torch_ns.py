@@ -13,6 +13,7 @@ from ..ops.registry import BUILTINS, register
 from ..ops.shape import size_args
 from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import Module, Size
+from . import calculus, nn as nn_library, torch_more
 from ..core.tensor import Tensor
 from ..base import context
 
@@ -111,13 +112,15 @@ def namespace() -> dict:
         torch_members.update({"no_grad": NO_GRAD, "enable_grad": ENABLE_GRAD, "pi": math.pi,
                               "inf": math.inf, "nan": math.nan, "e": math.e,
                               "Size": lambda s=(): Size(size_args((s,)))})
-        functional = Module("torch.nn.functional")
-        nn = Module("torch.nn", {"functional": functional})
+        functional = Module("torch.nn.functional", dict(nn_library.FUNCTIONAL))
+        nn = Module("torch.nn", {"functional": functional, **nn_library.members(Module)})
         autograd_functional = Module("torch.autograd.functional")
-        autograd = Module("torch.autograd", {"functional": autograd_functional})
+        autograd = Module("torch.autograd", {
+            "functional": autograd_functional, "gradcheck": calculus.torch_gradcheck,
+            "profiler": Module("torch.autograd.profiler", {"profile": torch_more.Profile})})
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
-        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda,
-                              "optim": Module("torch.optim")})
+        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda})
+        torch_members.update(torch_more.namespaces(Module))
         ns["torch"] = Module("torch", torch_members)
         ns["F"] = functional
         _namespace = ns

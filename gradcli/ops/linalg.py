@@ -151,8 +151,8 @@ def _check_matmul_size(sa, sb):
                                ((Arg((2, 3)), Arg((3,))), {}), ((Arg((3,)), Arg((3, 2))), {}),
                                ((Arg((2, 2, 3)), Arg((3, 2))), {})], category="linalg")
 @internal("matmul")
-def matmul(a, b):
-    a, b = tensor_arg(a), tensor_arg(b)
+def matmul(input, other):
+    a, b = tensor_arg(input), tensor_arg(other)
     _matmul_check(a, b)
     na, nb = a.data.ndim, b.data.ndim
     if na == 2 and nb == 2:
