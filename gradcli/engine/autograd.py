@@ -25,6 +25,7 @@ from ..core.tensor import Tensor
 from .hooks import run_hooks
 from ..base import context
 from ..core.convert import to_tensor
+from . import versions
 
 _OUT = object()          # marker: a saved value that is the op's own output
 
@@ -34,7 +35,7 @@ class Function:
     `forward(self, *arrays, **params) -> ndarray` and
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
-    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw")
+    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers")
     name = "Backward"
     differentiable_twice = True
 
@@ -83,9 +84,11 @@ class Function:
         node.parents = parents
         node.watch = None
         node.out_dtype = out.dtype
+        t = Tensor(out, True, node)
         if node.saved:
             node.saved_src = _sources(node.saved, out, args, arrays)
-        return Tensor(out, True, node)
+            versions.record(node, node.saved_src, t, _OUT)
+        return t
 
     def __repr__(self):
         return f"<{self.name}>"
@@ -416,6 +419,8 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 g = _visit(node, g, capture, res, create_graph)
             saved = node.saved
             if saved:
+                if getattr(node, "vers", None):
+                    versions.check(node)
                 in_grads = node.backward(g, F, *(_saved_tensors(node) if create_graph else saved))
                 if not retain_graph:
                     node.saved = None        # free saved values; a second pass must fail

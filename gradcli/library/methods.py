@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.hooks import leaf_hooks, watch
+from ..engine import versions
 from ..core.convert import type_name
 from ..base.device import Device, on_cpu
 from ..base.device import device as _device
@@ -17,7 +18,6 @@ from ..ops.shape import numpy_T, to
 from .autograd_api import backward_leaves
 from .values import METHODS, Size
 from ..core.tensor import Tensor
-from ..base import context
 from ..ops.dims import norm_dims
 from ..base.limits import check_objects
 
@@ -65,7 +65,9 @@ def tolist(x):
 
 @_method("detach", "x.detach()", "the same values, cut off from the graph")
 def detach(x):
-    return Tensor(x.data)
+    r = Tensor(x.data)
+    versions.share(r, x)        # as in PyTorch: one storage, one version counter
+    return r
 
 
 @_method("requires_grad_", "x.requires_grad_(requires_grad=True)",
@@ -121,14 +123,6 @@ def register_hook(x, hook):
     return RemovableHandle(hooks, hook)
 
 
-@_method("zero_", "x.zero_()", "fill with zeros in place and return x")
-def zero_(x):
-    if context.current.grad_enabled and x.requires_grad:
-        raise GradRuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation.")
-    return write_(x, np.zeros_like(x.data))
-
-
 def write_(x, values):
     """x's values replaced in place: into its array when that can be written (so
     `p.data.fill_(0)` reaches the parameter p whose array p.data shares), else rebound."""
@@ -138,15 +132,8 @@ def write_(x, values):
         arr[...] = values
     else:
         x.data = values
+    versions.bump(x)
     return x
-
-
-@_method("fill_", "x.fill_(value)", "fill with value in place and return x")
-def fill_(x, value):
-    if context.current.grad_enabled and x.requires_grad:
-        raise GradRuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation.")
-    return write_(x, np.full_like(x.data, value.item() if isinstance(value, Tensor) else value))
 
 
 @_method("backward",

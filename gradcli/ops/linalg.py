@@ -6,6 +6,7 @@ import numpy as np
 from ..core import dtypes
 from ..engine.autograd import Function
 from ..engine.forward import bilinear, linear
+from ..engine.versions import viewing
 from ..core.convert import tensor_arg
 from ..base.errors import GradRuntimeError, ShapeError
 from .registry import Arg, internal, register, tensor_f
@@ -238,6 +239,7 @@ class T(Transpose):
           checks=[((Arg((2, 3)), 0, 1), {}), ((Arg((2, 3, 2)), -1, 0), {})], category="linalg",
           aliases=("swapaxes", "swapdims"))
 @tensor_f("swapaxes")
+@viewing
 def transpose(x, dim0, dim1):
     x = tensor_arg(x)
     nd = x.data.ndim
@@ -250,6 +252,7 @@ def transpose(x, dim0, dim1):
 
 @register("t", "t(input)", "transpose of a matrix (a vector stays as it is)", method=True,
           checks=[((Arg((2, 3)),), {}), ((Arg((3,)),), {})], category="linalg")
+@viewing
 def t(x):
     x = tensor_arg(x)
     if x.data.ndim > 2:

@@ -9,6 +9,7 @@ import numpy as np
 from ..core import dtypes
 from ..engine.autograd import Function
 from ..engine.forward import linear
+from ..engine.versions import viewing
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
 from ..base.limits import check_alloc
@@ -90,6 +91,7 @@ def _viewable(arr, shape):
 @register("reshape", "reshape(input, *shape)", "the same elements in a new shape (-1: inferred)",
           method=True, checks=[((M, 3, 2), {}), ((M, -1), {})], category="shape")
 @tensor_f("reshape")
+@viewing
 def reshape(x, *shape):
     x = tensor_arg(x)
     arr = x.data
@@ -104,6 +106,7 @@ def reshape(x, *shape):
 
 @register("view", "view(input, *shape)", "the same elements in a new shape (no copy)",
           method=True, function=False, checks=[((M, 6), {})], category="shape")
+@viewing
 def view(x, *shape):
     x = tensor_arg(x)
     arr = x.data
@@ -118,6 +121,7 @@ def view(x, *shape):
 @register("flatten", "flatten(input, start_dim=0, end_dim=-1)", "merge dims into one",
           method=True, checks=[((Arg((2, 3, 2)),), {}), ((Arg((2, 3, 2)),), {"start_dim": 1})],
           category="shape")
+@viewing
 def flatten(x, start_dim=0, end_dim=-1):
     x = tensor_arg(x)
     s = x.data.shape
@@ -165,6 +169,7 @@ class SqueezeMatmul(Squeeze):
 
 @register("squeeze", "squeeze(input, dim=None)", "drop dims of size 1", method=True,
           checks=[((Arg((2, 1, 3)),), {}), ((Arg((2, 1)),), {"dim": 1})], category="shape")
+@viewing
 def squeeze(x, dim=None):
     x = tensor_arg(x)
     s = x.data.shape
@@ -193,6 +198,7 @@ class Unsqueeze(Function):
 
 @register("unsqueeze", "unsqueeze(input, dim)", "insert a dim of size 1", method=True,
           checks=[((Arg((3,)), 0), {}), ((M, -1), {})], category="shape")
+@viewing
 def unsqueeze(x, dim):
     x = tensor_arg(x)
     (axis,) = norm_dims(dim, x.data.ndim + 1)
@@ -220,6 +226,7 @@ class Expand(Function):
 
 @register("expand", "expand(input, *sizes)", "broadcast to a larger shape (-1 keeps a dim)",
           method=True, checks=[((Arg((3, 1)), 3, 4), {}), ((Arg((3,)), 2, 3), {})], category="shape")
+@viewing
 def expand(x, *sizes):
     x = tensor_arg(x)
     sizes = size_args(sizes)
@@ -270,6 +277,7 @@ class Permute(Function):
 
 @register("permute", "permute(input, *dims)", "reorder dims", method=True,
           checks=[((Arg((2, 3, 2)), 2, 0, 1), {})], category="shape")
+@viewing
 def permute(x, *dims):
     x = tensor_arg(x)
     dims = size_args(dims, "dims")
@@ -290,6 +298,7 @@ def _permute_back_t(g, dims):
     return permute(g, *np.argsort(dims).tolist())
 
 
+@viewing
 def numpy_T(x):
     """`.T`: reverse the dims (PermuteBackward0); 0-d and 1-d stay as they are."""
     x = tensor_arg(x)
@@ -399,8 +408,10 @@ class _IndexNode(Function):
 
     def forward(self, x, key, adv):
         self.shape, self.key, self.adv = x.shape, key, adv
-        out = x[key]
-        return out if adv else np.asarray(out)
+        if adv:
+            return x[key]
+        # a view of x even for one element (x[0] of a vector), so x[0].zero_() reaches x
+        return x[key] if Ellipsis in key else x[key + (Ellipsis,)]
 
     def backward(self, g, F):
         return (F.pad_into(g, self.shape, self.key),)
@@ -491,6 +502,7 @@ def _int_or_none(v):
           checks=[((M, (1,)), {}), ((M, (slice(None), 1)), {}), ((M, (slice(0, None, 2), slice(1, 3))), {}),
                   ((M, ([0, 0, 1],)), {})], category="shape")
 @internal("index")
+@viewing
 def index(x, key):
     x = tensor_arg(x)
     k, name, adv = _norm_key(key, x.data.shape)
