@@ -127,7 +127,8 @@ def _same_dtype(x, w, what="mat1 and mat2"):
 @register("linear", "linear(input, weight, bias=None)", "input @ weight.T + bias (an nn.Linear)",
           checks=[((Arg((4, 3)), Arg((2, 3)), Arg((2,))), {}), ((Arg((4, 3)), Arg((2, 3))), {}),
                   ((Arg((3,)), Arg((2, 3)), Arg((2,))), {}),
-                  ((Arg((2, 2, 3)), Arg((2, 3)), Arg((2,))), {})], category="nn")
+                  ((Arg((2, 2, 3)), Arg((2, 3)), Arg((2,))), {})], category="nn",
+          function=False)            # F.linear only: torch has no torch.linear
 def linear(input, weight, bias=None):
     x, w = tensor_arg(input), tensor_arg(weight)
     if w.data.ndim != 2 or x.data.ndim == 0 or x.data.shape[-1] != w.data.shape[1]:
