@@ -304,7 +304,8 @@ def _ticks(plt, fig):
                                  f"({lo:.3g} to {hi:.3g})", hint="plot a smaller range")
         ticks = svg.nice_ticks(lo, hi, 5) if hi > lo else []
         if len(ticks) >= 2:
-            getattr(plt, axis + "ticks")(ticks, [svg.tick_label(t) for t in ticks])
+            set_ticks = plt.xticks if axis == "x" else plt.yticks
+            set_ticks(ticks, [svg.tick_label(t) for t in ticks])
 
 
 # ---------------------------------------------------------------- files

@@ -26,9 +26,7 @@ def seed(n):
         n = n.item()
     if isinstance(n, bool) or not isinstance(n, int):
         raise GradTypeError("seed(): expected an integer")
-    if not -(1 << 63) <= n < 1 << 64:
-        raise GradValueError("Overflow when unpacking long long")      # PyTorch's words
-    context.current.generator.manual_seed(n)
+    torch_more.manual_seed(n)
 
 
 @register("is_tensor", "is_tensor(x)", "whether x is a tensor", category="misc")
