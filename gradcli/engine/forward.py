@@ -229,6 +229,22 @@ def elementwise(self, ts, F, *saved):
     return out
 
 
+def reduction(self, ts, F, *saved):
+    """The rule of a reduction node (shape, axes, keepdim) whose backward is
+    expand_back(g) * d(x): the tangent is the sum of t * d over the reduced axes,
+    d being the backward of g = 1 (sum, mean, prod, max, norm, var, logsumexp)."""
+    shape, axes, keepdim = self.shape, self.axes, self.keepdim
+    if axes is None:
+        out_shape = (1,) * len(shape) if keepdim else ()
+    else:
+        out_shape = tuple(1 if i in axes else n for i, n in enumerate(shape) if keepdim
+                          or i not in axes)
+    d = self.backward(Tensor(np.ones(out_shape, ts[0].data.dtype)), F, *saved)[0]
+    if not shape:
+        return ts[0] * d
+    return F.sum(ts[0] * d, axes, keepdim)
+
+
 def add_terms(*terms):
     """The sum of the terms that are not None (None when all are)."""
     out = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..core import tangents as tan
 from ..core.convert import type_name
+from ..core.printing import show
 from ..core.tensor import Tensor
 from ..engine import forward as fw
 
@@ -59,7 +60,6 @@ class UnpackedDualTensor(tuple):
     language_attrs = {"primal": lambda u: u[0], "tangent": lambda u: u[1]}
 
     def __repr__(self):
-        from ..core.printing import show
         return f"UnpackedDualTensor(primal={show(self[0])}, tangent={show(self[1])})"
 
 

@@ -9,6 +9,7 @@ import numpy as np
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..core import tangents as tan
 from ..base import context
+from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..engine import forward as fw
 from ..engine.autograd import run_backward
@@ -135,7 +136,6 @@ def move_last(t, in_shape, out_shape):
 # ---------------------------------------------------------------- torch.autograd.functional's helpers
 
 def _type_name(v):
-    from ..core.convert import type_name
     return type_name(v)
 
 
@@ -162,7 +162,6 @@ def _check_callable(func, fn_name):
 
 
 def _fn(name):
-    from ..ops.registry import FUNCTIONS
     return FUNCTIONS[name]
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
-from ..engine.forward import linear
+from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.summation import torch_sum
@@ -42,13 +42,7 @@ class _Reduce(Function):
         self.axes = None if dim is None else norm_dims(dim, x.ndim)
         return self.axes
 
-    def jvp(self, ts, F, *saved):
-        """A reduction whose backward is expand_back(g) * d(x): the tangent is the
-        sum of t * d over the reduced axes (d from the backward with g = 1)."""
-        out = saved[-1]
-        ones = Tensor(np.ones(out.data.shape, out.data.dtype))
-        d = self.backward(ones, F, *saved)[0]
-        return F.sum(ts[0] * d, self.axes, self.keepdim)
+    jvp = reduction
 
 
 def _acc_dtype(x, dtype=None):
@@ -70,8 +64,6 @@ class Sum(_Reduce):
 
     def backward(self, g, F):
         return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
-
-    jvp = linear
 
 
 class SumDim(Sum):
@@ -98,8 +90,6 @@ class Mean(_Reduce):
     def backward(self, g, F):
         return (expand_back(g / self.n if self.n else g * np.nan, F, self.shape, self.axes,
                             self.keepdim),)
-
-    jvp = linear
 
 
 class MeanDim(Mean):
@@ -285,11 +275,6 @@ class MaxDim(_Reduce):
 
     def backward(self, g, F):
         return (F.where(self.onehot, expand_back(g, F, self.shape, self.axes, self.keepdim), 0.0),)
-
-    def jvp(self, ts, F):
-        if not self.shape:
-            return ts[0] * 1.0
-        return F.sum(F.where(self.onehot, ts[0], 0.0), self.axes, self.keepdim)
 
 
 class MinDim(MaxDim):
