@@ -18,7 +18,7 @@ from .registry import Arg, register, tensor_f
 from ..base import context
 from .elementwise import maximum, minimum
 from .dims import norm_dims
-from .shape import reshape, to
+from .shape import reshape
 
 M = Arg((2, 3))
 REDUCE_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((M,), {}), ((M,), {"dim": 1}),
