@@ -15,7 +15,6 @@ PyTorch's name for it.  The graph is walked without recursion.
 """
 from __future__ import annotations
 
-import re
 
 import numpy as np
 
@@ -38,6 +37,7 @@ class Function:
     __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers")
     name = "Backward"
     differentiable_twice = True
+    jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
 
     def save(self, *arrays):
         self.saved = arrays
@@ -92,14 +92,6 @@ class Function:
 
     def __repr__(self):
         return f"<{self.name}>"
-
-    def jvp(self, ts, F, *saved):
-        """Forward mode: the output's tangent from the inputs' tangents `ts`
-        (engine/forward.py); an op without a rule fails as PyTorch does."""
-        aten = getattr(self, "aten", "") or re.sub(
-            r"(?<!^)(?=[A-Z])", "_", re.sub(r"Backward\d*$", "", self.name)).lower()
-        raise GradRuntimeError(f"Trying to use forward AD with aten::{aten} that does not "
-                               "support it.", type_name="NotImplementedError")
 
     # PyTorch's grad_fn interface
     def next_functions(self):
@@ -565,7 +557,7 @@ def _store_grad(t, g, create_graph):
         t.grad = Tensor((old.data + g).astype(dt, copy=False))
 
 
-SAVED_OUTPUT_HOOK = None    # set by engine/forward.py: tangents for a re-wrapped output
+SAVED_OUTPUT_HOOK = None    # engine/forward.py: tangents for a re-wrapped output
 
 
 def _saved_tensor(node, arr, src):

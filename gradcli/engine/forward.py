@@ -20,6 +20,8 @@ never confused.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..base.errors import GradRuntimeError, ShapeError
@@ -30,6 +32,14 @@ from . import autograd
 from .autograd import _OUT, Function, TensorF, _sources
 
 _PLAIN_APPLY = Function.__dict__["apply"]
+
+
+def no_forward_rule(node):
+    """PyTorch's error for an op without a forward-mode rule (its node's jvp is None)."""
+    aten = getattr(node, "aten", "") or re.sub(
+        r"(?<!^)(?=[A-Z])", "_", re.sub(r"Backward\d*$", "", node.name)).lower()
+    return GradRuntimeError(f"Trying to use forward AD with aten::{aten} that does not "
+                            "support it.", type_name="NotImplementedError")
 
 
 class State:
@@ -147,6 +157,8 @@ def _dual_apply(cls, *args, **params):
             ts = _tangents([tan.tangent_at(a, level) if type(a) is Tensor else None
                             for a in args], args, params)
             saved = [_saved_for_jvp(s, src, result) for s, src in zip(saved_arrays, srcs)]
+            if node.jvp is None:
+                raise no_forward_rule(node)
             t = node.jvp(ts, TensorF, *saved)
         finally:
             _set_visible(vis)
@@ -227,6 +239,22 @@ def elementwise(self, ts, F, *saved):
             term = self.backward(t, F, *saved)[i]
             out = term if out is None else out + term
     return out
+
+
+def reduction(self, ts, F, *saved):
+    """The rule of a reduction node (shape, axes, keepdim) whose backward is
+    expand_back(g) * d(x): the tangent is the sum of t * d over the reduced axes,
+    d being the backward of g = 1 (sum, mean, prod, max, norm, var, logsumexp)."""
+    shape, axes, keepdim = self.shape, self.axes, self.keepdim
+    if axes is None:
+        out_shape = (1,) * len(shape) if keepdim else ()
+    else:
+        out_shape = tuple(1 if i in axes else n for i, n in enumerate(shape) if keepdim
+                          or i not in axes)
+    d = self.backward(Tensor(np.ones(out_shape, ts[0].data.dtype)), F, *saved)[0]
+    if not shape:
+        return ts[0] * d
+    return F.sum(ts[0] * d, axes, keepdim)
 
 
 def add_terms(*terms):

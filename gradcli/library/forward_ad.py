@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..core import tangents as tan
 from ..core.convert import type_name
+from ..core.printing import show
 from ..core.tensor import Tensor
 from ..engine import forward as fw
 from ..core.printing import show

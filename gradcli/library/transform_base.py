@@ -9,6 +9,7 @@ import numpy as np
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..core import tangents as tan
 from ..base import context
+from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..engine import forward as fw
 from ..engine.autograd import run_backward

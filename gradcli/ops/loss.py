@@ -18,7 +18,7 @@ from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, GradV
 from ..core.tensor import Tensor
 from .registry import Arg, register
 from .activation import sigmoid_of
-from .reduce import log_softmax
+from .softmax import log_softmax
 from .shape import to
 from ..base import context
 from .registry import FUNCTIONS

@@ -1,4 +1,4 @@
-"""Reductions: sum mean prod max min norm std var logsumexp softmax log_softmax argmax
+"""Reductions: sum mean prod max min norm std var logsumexp argmax
 argmin, and the running sum cumsum."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
-from ..engine.forward import linear
+from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError
 from ..base.summation import torch_sum
@@ -18,7 +18,7 @@ from .registry import Arg, register, tensor_f
 from ..base import context
 from .elementwise import maximum, minimum
 from .dims import norm_dims
-from .shape import reshape, to
+from .shape import reshape
 
 M = Arg((2, 3))
 REDUCE_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((M,), {}), ((M,), {"dim": 1}),
@@ -42,13 +42,7 @@ class _Reduce(Function):
         self.axes = None if dim is None else norm_dims(dim, x.ndim)
         return self.axes
 
-    def jvp(self, ts, F, *saved):
-        """A reduction whose backward is expand_back(g) * d(x): the tangent is the
-        sum of t * d over the reduced axes (d from the backward with g = 1)."""
-        out = saved[-1]
-        ones = Tensor(np.ones(out.data.shape, out.data.dtype))
-        d = self.backward(ones, F, *saved)[0]
-        return F.sum(ts[0] * d, self.axes, self.keepdim)
+    jvp = reduction
 
 
 def _acc_dtype(x, dtype=None):
@@ -70,8 +64,6 @@ class Sum(_Reduce):
 
     def backward(self, g, F):
         return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
-
-    jvp = linear
 
 
 class SumDim(Sum):
@@ -98,8 +90,6 @@ class Mean(_Reduce):
     def backward(self, g, F):
         return (expand_back(g / self.n if self.n else g * np.nan, F, self.shape, self.axes,
                             self.keepdim),)
-
-    jvp = linear
 
 
 class MeanDim(Mean):
@@ -287,11 +277,6 @@ class MaxDim(_Reduce):
 
     def backward(self, g, F):
         return (F.where(self.onehot, expand_back(g, F, self.shape, self.axes, self.keepdim), 0.0),)
-
-    def jvp(self, ts, F):
-        if not self.shape:
-            return ts[0] * 1.0
-        return F.sum(F.where(self.onehot, ts[0], 0.0), self.axes, self.keepdim)
 
 
 class MinDim(MaxDim):
@@ -517,81 +502,6 @@ def logsumexp(input, dim=None, keepdim=False):
     return LogSumExp.apply(x, dim=dim, keepdim=keepdim)
 
 
-def _softmax_dim(dim, ndim):
-    if dim is None:
-        dim = 0 if ndim in (0, 1, 3) else 1
-    (axis,) = norm_dims(dim, ndim) or (None,)
-    return axis
-
-
-class Softmax(Function):
-    __slots__ = ("axis",)
-    name = "SoftmaxBackward0"
-
-    kernel = "softmax_lastdim_kernel_impl"
-
-    def shifted(self, x, dim):
-        """x minus its max along the softmax dim (after PyTorch's dtype check)."""
-        if x.dtype.kind != "f":
-            raise GradRuntimeError(f'"{self.kernel}" not implemented for '
-                                   f"'{_torch_name(x.dtype)}'")
-        self.axis = ax = _softmax_dim(dim, x.ndim)
-        if x.size == 0:             # PyTorch: an empty result, not NumPy's empty-max error
-            return x.copy(), ax
-        return x - np.max(x, axis=ax, keepdims=True), ax
-
-    def forward(self, x, dim):
-        s, ax = self.shifted(x, dim)
-        e = np.exp(s)
-        out = e / np.sum(e, axis=ax, keepdims=True)
-        self.save(out)
-        return out
-
-    def backward(self, g, F, out):
-        return (out * (g - F.sum(g * out, self.axis, True)),)
-
-    def jvp(self, ts, F, out):
-        return out * (ts[0] - F.sum(ts[0] * out, self.axis, True))
-
-
-class LogSoftmax(Softmax):
-    __slots__ = ()
-    name = "LogSoftmaxBackward0"
-
-    kernel = "log_softmax_lastdim_kernel_impl"
-
-    def forward(self, x, dim):
-        s, ax = self.shifted(x, dim)
-        out = s - np.log(np.sum(np.exp(s), axis=ax, keepdims=True))
-        self.save(out)
-        return out
-
-    def backward(self, g, F, out):
-        return (g - F.exp(out) * F.sum(g, self.axis, True),)
-
-    def jvp(self, ts, F, out):
-        return ts[0] - F.sum(F.exp(out) * ts[0], self.axis, True)
-
-
-@register("softmax", "softmax(input, dim)", "exp(input) / sum(exp(input), dim)", method=True,
-          checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": 0})],
-          category="reduce")
-def softmax(input, dim=None, dtype=None):
-    x = tensor_arg(input)
-    if dtype is not None:
-        x = internal_to(x, dtype)
-    return Softmax.apply(x, dim=dim)
-
-
-@register("log_softmax", "log_softmax(input, dim)", "log(softmax(input, dim)), stably",
-          method=True, checks=[((M,), {"dim": 1}), ((Arg((4,)),), {"dim": 0})], category="reduce")
-def log_softmax(input, dim=None, dtype=None):
-    x = tensor_arg(input)
-    if dtype is not None:
-        x = internal_to(x, dtype)
-    return LogSoftmax.apply(x, dim=dim)
-
-
 class Cumsum(Function):
     __slots__ = ("axis",)
     name = "CumsumBackward0"
@@ -620,7 +530,3 @@ def cumsum(x, dim, dtype=None):
     (axis,) = norm_dims(dim, x.data.ndim) or (0,)
     dt = dtypes.as_numpy(dtype) if dtype is not None else _acc_dtype(x.data)
     return Cumsum.apply(x, axis=axis, dt=dt)
-
-
-def internal_to(x, dtype):
-    return to(x, dtype)
