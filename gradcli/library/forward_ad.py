@@ -7,7 +7,6 @@ from ..core.convert import type_name
 from ..core.printing import show
 from ..core.tensor import Tensor
 from ..engine import forward as fw
-from ..core.printing import show
 
 
 class _Public:

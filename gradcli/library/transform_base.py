@@ -15,7 +15,6 @@ from ..engine import forward as fw
 from ..engine.autograd import run_backward
 from ..ops.registry import FUNCTIONS
 from ..ops.shape import alias
-from ..core.convert import type_name
 
 
 def copy_tangents(src, dst):
