@@ -3,11 +3,10 @@
 2 syntax error or bad usage, 130 interrupted."""
 from __future__ import annotations
 
-import argparse
 import signal
 import sys
 
-from . import __version__, _interrupted_at_start
+from . import __version__, _interrupted_at_start, quickargs
 
 EXAMPLES = """\
 examples:
@@ -38,6 +37,14 @@ as a last {"kind": "error", ...} record on stdout).  NO_COLOR disables colour.
 
 
 def _parser(prog):
+    import argparse                   # only when needed: quickargs reads plain command lines
+
+    class _ArgParser(argparse.ArgumentParser):
+        def error(self, message):
+            """Bad options are a usage error (exit 2, and a JSON record under --json)."""
+            self.print_usage(sys.stderr)
+            raise _BadArguments(message)
+
     p = _ArgParser(
         prog=prog, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
         description="gradcli: a gradient calculator with PyTorch's autograd semantics.")
@@ -108,13 +115,6 @@ class _BadArguments(Exception):
     pass
 
 
-class _ArgParser(argparse.ArgumentParser):
-    def error(self, message):
-        """Bad options are a usage error (exit 2, and a JSON record under --json)."""
-        self.print_usage(sys.stderr)
-        raise _BadArguments(message)
-
-
 def ready_for_interrupts():
     """From here on Ctrl-C is a KeyboardInterrupt that the session reports (exit 130);
     until now (start-up) it ended the process quietly (gradcli._interrupted_at_start)."""
@@ -147,18 +147,22 @@ def _main(argv=None) -> int:
     elif argv and argv[0] == "kernel":
         from .kernel.install import main as kernel_main    # the kernel's own command line
         return kernel_main(argv[1:])
-    parser = _parser(prog)
-    try:
-        args = parser.parse_intermixed_args(argv)
-    except SystemExit as e:
-        return 0 if e.code in (0, None) else 2
-    except _BadArguments as e:
-        from .driver import usage_error
-        return usage_error(e, "--json" in argv)
-    order = _program_order(parser, argv)
-    if [v for k, v in order if k == "file"] != args.files or \
-            [v for k, v in order if k == "code"] != (args.code or []):
-        order = [("file", f) for f in args.files] + [("code", c) for c in args.code or []]
+    quick = quickargs.parse(argv) if mode == "eval" else None    # plain `eval FILE`: no argparse
+    if quick is not None:
+        args, order = quick
+    else:
+        parser = _parser(prog)
+        try:
+            args = parser.parse_intermixed_args(argv)
+        except SystemExit as e:
+            return 0 if e.code in (0, None) else 2
+        except _BadArguments as e:
+            from .driver import usage_error
+            return usage_error(e, "--json" in argv)
+        order = _program_order(parser, argv)
+        if [v for k, v in order if k == "file"] != args.files or \
+                [v for k, v in order if k == "code"] != (args.code or []):
+            order = [("file", f) for f in args.files] + [("code", c) for c in args.code or []]
     # imported here, not at the top: `gradcli --help` and `--version` need no NumPy
     from .driver import (UsageError, apply_sets, configure, make_session, read_source,
                          run_sources, usage_error)
