@@ -170,8 +170,7 @@ def _dedent_line(source, message):
 def to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:
     err = _to_syntax_error(e, source)
     if err.message.startswith(("unexpected", "unterminated")) and err.line is not None:
-        found = bracket_problem(source, err.line, err.column or 1,
-                                at_end=err.message.startswith("unexpected end of input"))
+        found = bracket_problem(source)
         if found is not None:
             return GradSyntaxError(*found)
     return err
