@@ -66,10 +66,10 @@ def cmd_paste(repl, arg):
     sys.stdout.flush()
     lines = []
     while True:
-        try:
-            line = input()
-        except EOFError:
+        line = sys.stdin.readline()
+        if not line:                     # Ctrl-D (end of input)
             break
+        line = line.rstrip("\r\n")
         if line.strip() == "--":
             break
         lines.append(line)
