@@ -326,9 +326,9 @@ def _accumulate(a, b, create_graph):
 
 
 TRACER = None          # callable(node, g, in_grads) while a backward trace is on (library/trace.py)
-FLOWS = []             # [{node: gradient, or its shape if big}] of the last few backward passes
-FLOW_KEEP = 4          # how many passes are kept (graph(y, values=true) reads them)
-FLOW_SMALL = 1024      # gradients up to this many elements are kept, bigger ones by shape
+FLOWS = []             # [{node: gradient, or its shape if big}] of the last FLOW_KEEP passes
+FLOW_KEEP, FLOW_SMALL = 4, 1024     # (graph(y, values=true) reads them); elements kept per grad
+FLOW_NODES = 10000     # bigger graphs are not remembered (nor kept alive by the record)
 
 
 def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, inputs=None,
@@ -379,7 +379,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     res = results if capture is not None else None
     tracer = TRACER
     flow = None
-    if capture is None and not create_graph and roots:       # a backward pass: remembered
+    if capture is None and not create_graph and 0 < len(deps) <= FLOW_NODES:   # remembered
         flow = {}
         FLOWS.append(flow)
         if len(FLOWS) > FLOW_KEEP:

@@ -95,8 +95,10 @@ def gradients(t):
         if "backward through the graph a second time" in e.message:
             raise GradValueError(
                 "graph(values=true): the gradients of this graph are gone (its backward ran "
-                "several passes ago and the graph was freed)",
-                hint="call graph(y, values=true) right after backward y") from None
+                "several passes ago, or the graph has more nodes than are remembered, "
+                f"{autograd.FLOW_NODES}, and was freed)",
+                hint="call graph(y, values=true) right after backward y, or backward y, "
+                     "retain_graph=true") from None
         raise
     finally:
         autograd.TRACER = prev
