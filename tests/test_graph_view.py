@@ -124,9 +124,9 @@ def test_layout_of_a_wider_graph_keeps_boxes_apart():
 
 def test_big_graphs_are_not_remembered():
     # more nodes than FLOW_NODES: no record keeps the graph alive; values need a live graph
-    from gradcli.engine import autograd
+    from gradcli.engine import observe
     from gradcli.library.graph_view import flow_of
-    n = autograd.FLOW_NODES + 5
+    n = observe.FLOW_NODES + 5
     s, _ = run(f"x = tensor(1., requires_grad=true)\ny = x\nfor i in range({n}):\n"
                "    y = y * 1\nbackward y\n")
     assert flow_of(s.scope.vars["y"].grad_fn) is None

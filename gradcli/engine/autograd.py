@@ -24,6 +24,7 @@ from ..base.summation import torch_sum
 from ..core.tensor import Tensor
 from ..base import context
 from ..core.convert import to_tensor
+from . import observe
 from ..core.tensor import Tensor as T
 
 _OUT = object()          # marker: a saved value that is the op's own output
@@ -115,6 +116,12 @@ def _source(s, out, args, arrays):
 
 
 def _sources(saved, out, args, arrays):
+    if len(saved) == 2 == len(arrays):       # the common case: the two inputs saved as they are
+        s0, s1 = saved
+        d0, d1 = arrays
+        if s0 is d0 and s1 is d1 and d0 is not d1 and out is not d0 and out is not d1:
+            a, b = args
+            return (a if type(a) is Tensor else None, b if type(b) is Tensor else None)
     if len(saved) == 1:
         return (_source(saved[0], out, args, arrays),)
     return [_source(s, out, args, arrays) for s in saved]
@@ -325,12 +332,6 @@ def _accumulate(a, b, create_graph):
     return np.add(a, b)
 
 
-TRACER = None          # callable(node, g, in_grads) while a backward trace is on (library/trace.py)
-FLOWS = []             # [{node: gradient, or its shape if big}] of the last FLOW_KEEP passes
-FLOW_KEEP, FLOW_SMALL = 4, 1024     # (graph(y, values=true) reads them); elements kept per grad
-FLOW_NODES = 10000     # bigger graphs are not remembered (nor kept alive by the record)
-
-
 def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, inputs=None,
                  allow_unused=False, accumulate=False):
     """Propagate gradients from `outputs` to the leaves.
@@ -377,13 +378,8 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     prev_mode = context.current.grad_enabled
     context.current.grad_enabled = create_graph
     res = results if capture is not None else None
-    tracer = TRACER
-    flow = None
-    if capture is None and not create_graph and 0 < len(deps) <= FLOW_NODES:   # remembered
-        flow = {}
-        FLOWS.append(flow)
-        if len(FLOWS) > FLOW_KEEP:
-            del FLOWS[0]
+    tracer = observe.TRACER                     # (engine/observe.py: trace, flow record)
+    flow = observe.start_flow(len(deps)) if capture is None and not create_graph else None
     plain = capture is None and not create_graph and held is None and tracer is None
     pop, push = ready.pop, ready.append
     try:
@@ -394,7 +390,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 _release(node, deps, push)
                 continue
             if flow is not None:
-                flow[node] = g if g.size <= FLOW_SMALL else g.shape
+                flow[node] = g if g.size <= observe.FLOW_SMALL else g.shape
             if not plain or node.watch is not None:
                 g = _visit(node, g, capture, res, create_graph)
             saved = node.saved
