@@ -120,3 +120,16 @@ def test_layout_of_a_wider_graph_keeps_boxes_apart():
     for i, (x1, y1, w1, h1) in enumerate(rects):
         for x2, y2, w2, h2 in rects[i + 1:]:
             assert x1 + w1 <= x2 or x2 + w2 <= x1 or y1 + h1 <= y2 or y2 + h2 <= y1
+
+
+def test_big_graphs_are_not_remembered():
+    # more nodes than FLOW_NODES: no record keeps the graph alive; values need a live graph
+    from gradcli.engine import observe
+    from gradcli.library.graph_view import flow_of
+    n = observe.FLOW_NODES + 5
+    s, _ = run(f"x = tensor(1., requires_grad=true)\ny = x\nfor i in range({n}):\n"
+               "    y = y * 1\nbackward y\n")
+    assert flow_of(s.scope.vars["y"].grad_fn) is None
+    with pytest.raises(GradError) as e:
+        s.run("graph(y, values=true)")
+    assert "retain_graph=true" in e.value.hint

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from gradcli.base.errors import GradError
-from gradcli.engine import autograd
+from gradcli.engine import observe
 from gradcli.library.graph_view import flow_of
 from gradcli.output import JsonOutput, TextOutput
 from gradcli.session import Session
@@ -92,9 +92,9 @@ def test_matrix_trace_keeps_torch_meaning():
 def test_tracer_off_afterwards_even_on_error():
     with pytest.raises(GradError):
         run("x = ones(2, requires_grad=true)\nbackward x * 2, trace=true\n")
-    assert autograd.TRACER is None
+    assert observe.TRACER is None
     run(TUTORIAL + "backward out, trace=true\n")
-    assert autograd.TRACER is None
+    assert observe.TRACER is None
 
 
 def test_keywords_of_the_backward_command():

@@ -24,7 +24,7 @@ from ..core.tensor import Tensor
 from .hooks import run_hooks
 from ..base import context
 from ..core.convert import to_tensor
-from . import versions
+from . import observe, versions
 
 _OUT = object()          # marker: a saved value that is the op's own output
 
@@ -337,12 +337,6 @@ def _accumulate(a, b, create_graph):
     return np.add(a, b)
 
 
-TRACER = None          # callable(node, g, in_grads) while a backward trace is on (library/trace.py)
-FLOWS = []             # [{node: gradient, or its shape if big}] of the last few backward passes
-FLOW_KEEP = 4          # how many passes are kept (graph(y, values=true) reads them)
-FLOW_SMALL = 1024      # gradients up to this many elements are kept, bigger ones by shape
-
-
 def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, inputs=None,
                  allow_unused=False, accumulate=False):
     """Propagate gradients from `outputs` to the leaves.
@@ -389,13 +383,8 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     prev_mode = context.current.grad_enabled
     context.current.grad_enabled = create_graph
     res = results if capture is not None else None
-    tracer = TRACER
-    flow = None
-    if capture is None and not create_graph and roots:       # a backward pass: remembered
-        flow = {}
-        FLOWS.append(flow)
-        if len(FLOWS) > FLOW_KEEP:
-            del FLOWS[0]
+    tracer = observe.TRACER                     # (engine/observe.py: trace, flow record)
+    flow = observe.start_flow(len(deps)) if capture is None and not create_graph else None
     plain = capture is None and not create_graph and held is None and tracer is None
     pop, push = ready.pop, ready.append
     try:
@@ -406,7 +395,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 _release(node, deps, push)
                 continue
             if flow is not None:
-                flow[node] = g if g.size <= FLOW_SMALL else g.shape
+                flow[node] = g if g.size <= observe.FLOW_SMALL else g.shape
             if not plain or node.watch is not None:
                 g = _visit(node, g, capture, res, create_graph)
             saved = node.saved

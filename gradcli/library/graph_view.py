@@ -2,7 +2,7 @@
 
 Values: for each op, the shape of the value it made and the gradient that flowed
 into it in the last `backward` through it (the engine keeps the gradients of its
-last few passes, `engine.autograd.FLOWS`; gradients of more than FLOW_SMALL
+last few passes, `engine.observe.FLOWS`; gradients of more than FLOW_SMALL
 elements by shape only); for each leaf its `.grad`.  Before any backward (or
 after a `retain_graph=true` one) the gradients are those a backward of y would
 give (computed now, without touching any `.grad`).
@@ -23,7 +23,7 @@ import numpy as np
 from ..base.errors import GradError, GradValueError
 from ..core.printing import show
 from ..core.tensor import Tensor
-from ..engine import autograd
+from ..engine import autograd, observe
 from . import svg
 
 TEXT_WIDTH = 60          # a gradient's text is cut beyond this many characters
@@ -53,7 +53,7 @@ def nodes_and_edges(t):
 
 def flow_of(node):
     """The gradients of the most recent backward pass that went through `node` (or None)."""
-    for flow in reversed(autograd.FLOWS):
+    for flow in reversed(observe.FLOWS):
         if node in flow:
             return flow
     return None
@@ -82,12 +82,12 @@ def gradients(t):
     seen = {}
 
     def tracer(node, g, in_grads):
-        seen[node] = g if np.size(g) <= autograd.FLOW_SMALL else np.shape(g)
+        seen[node] = g if np.size(g) <= observe.FLOW_SMALL else np.shape(g)
 
     leaves = [p for p in nodes_and_edges(t)[0] if type(p) is Tensor]
     head = None if t.data.size == 1 else Tensor(np.ones(t.data.shape, t.data.dtype))
-    prev = autograd.TRACER
-    autograd.TRACER = tracer
+    prev = observe.TRACER
+    observe.TRACER = tracer
     try:
         autograd.run_backward((t,), (head,), retain_graph=True, inputs=leaves or [t],
                               allow_unused=True)
@@ -95,11 +95,13 @@ def gradients(t):
         if "backward through the graph a second time" in e.message:
             raise GradValueError(
                 "graph(values=true): the gradients of this graph are gone (its backward ran "
-                "several passes ago and the graph was freed)",
-                hint="call graph(y, values=true) right after backward y") from None
+                "several passes ago, or the graph has more nodes than are remembered, "
+                f"{observe.FLOW_NODES}, and was freed)",
+                hint="call graph(y, values=true) right after backward y, or backward y, "
+                     "retain_graph=true") from None
         raise
     finally:
-        autograd.TRACER = prev
+        observe.TRACER = prev
     return seen
 
 

@@ -1,7 +1,7 @@
 """A backward trace: `backward out, trace=true` and `trace(out)`.
 
 While a `Trace` is active the engine calls it once per node it runs
-(`engine.autograd.TRACER`; when no trace is on, the engine reads that global
+(`engine.observe.TRACER`; when no trace is on, the engine reads that global
 once per pass and nothing else).  Each step is shown as it happens, in the
 engine's order: the node's grad_fn name, the gradient that came in, and what
 went out to each input (an op, shown by its step number and name, or a leaf,
@@ -22,7 +22,7 @@ import numpy as np
 from ..base import context
 from ..core.printing import show
 from ..core.tensor import Tensor
-from ..engine import autograd
+from ..engine import observe
 from ..ops.registry import BUILTINS
 from .autograd_api import backward_leaves
 from .graphviz import _names
@@ -52,12 +52,12 @@ class Trace:
         self.hidden = 0
 
     def __enter__(self):
-        self.prev = autograd.TRACER
-        autograd.TRACER = self.step
+        self.prev = observe.TRACER
+        observe.TRACER = self.step
         return self
 
     def __exit__(self, *exc):
-        autograd.TRACER = self.prev
+        observe.TRACER = self.prev
         if self.hidden:
             self.out.record("trace", {"more": self.hidden},
                             f"... ({self.hidden} more steps not shown)")
