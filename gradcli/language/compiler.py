@@ -63,7 +63,9 @@ def translate_python_error(exc) -> GradError:
     """A Python/NumPy exception from inside an op, as a gradcli error."""
     msg = str(exc).split("\n")[0]
     import re
-    m = re.search(r"operands could not be broadcast together with shapes \(([\d, ]*)\)\s*\(([\d, ]*)\)", msg)
+    m = re.search(r"operands could not be broadcast together with (?:shapes|remapped shapes "
+                  r"\[original->remapped\]:) \(([\d, ]*)\)\s*(?:and requested shape )?"
+                  r"\(([\d, ]*)\)", msg)
     if m:
         sa = [int(v) for v in m.group(1).replace(" ", "").split(",") if v]
         sb = [int(v) for v in m.group(2).replace(" ", "").split(",") if v]
@@ -569,7 +571,7 @@ class Compiler:
                 parts.append(lambda s, v=value: v)
         if len(parts) == 1:
             return parts[0]
-        return lambda s: "".join(p(s) for p in parts)
+        return lambda s: _joined_text([p(s) for p in parts])
 
     def _fstring(self, text, tok):
         """f"...{expr}...{expr:spec}...": each field parsed as an expression."""
@@ -579,18 +581,29 @@ class Compiler:
             fields = list(string.Formatter().parse(text))
         except ValueError as e:
             raise GradSyntaxError(f"f-string: {e}", tok.line, tok.column)
+        raw, cursor = tok.value, 0
         for lit, field, spec, conv in fields:
             if lit:
                 pieces.append(lambda s, v=lit: v)
             if field is None:
                 continue
+            # parse the field where it stands in the file, so that its errors (and the
+            # errors of its evaluation) name the file's line and column, not line 1
+            at = raw.find("{" + field, cursor)
+            if at < 0:
+                line, col = tok.line, tok.column
+            else:
+                cursor = at + 1 + len(field)
+                line = tok.line + raw.count("\n", 0, at + 1)
+                nl = raw.rfind("\n", 0, at + 1)
+                col = (tok.column + at + 1) if nl < 0 else at - nl
             try:
-                tree = parse("(" + field + ")\n")
+                tree = parse("\n" * (line - 1) + "(" + " " * max(col - 2, 0) + field + ")\n")
                 e = self.expr(tree.children[0].children[0].children[0])
             except GradError:
                 raise GradSyntaxError(f"f-string: invalid expression {field!r}", tok.line, tok.column)
             pieces.append(_fmt_piece(e, spec, conv))
-        return lambda s: "".join(p(s) for p in pieces)
+        return lambda s: _joined_text([p(s) for p in pieces])
 
     def e_true(self, node):
         return _constant(True)
@@ -896,6 +909,13 @@ class Compiler:
     def e_kwarg(self, node):
         line, col = _pos(node)
         raise GradSyntaxError("keyword argument outside a call", line, col)
+
+
+def _joined_text(pieces):
+    """The pieces of an f-string (or of adjacent literals) joined, refusing a text over the
+    size limit before it is made (`t = f"{t}{t}"` in a loop)."""
+    check_items(sum(map(len, pieces)), "the formatted string", "characters")
+    return "".join(pieces)
 
 
 def _fmt_piece(e, spec, conv):
