@@ -19,6 +19,7 @@ from ..base import context
 from ..core.convert import type_name
 from ..library.torch_ns import namespace
 from ..library.methods import requires_grad_
+from ..engine import versions
 from ..core.convert import tensor_arg
 from ..base.limits import check_format_spec, check_items
 from ..core.printing import show, show_str
@@ -304,6 +305,7 @@ TENSOR_ATTRS = {
     "is_cuda": lambda t: False,
     "is_cpu": lambda t: True,
     "retains_grad": lambda t: t.retains_grad,
+    "_version": versions.version,
     "real": lambda t: t,
     "itemsize": lambda t: t.data.dtype.itemsize,
 }
