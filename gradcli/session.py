@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import library  # noqa: F401  (registers the language built-ins)
+from .library import catalog  # noqa: F401  (loads and registers the language's built-ins)
 from .language.compiler import Compiler, state
 from .base.errors import GradError, LimitError, render
 from .language.parser import parse

@@ -21,6 +21,7 @@ from ..core.printing import show, show_str
 from ..ops.shape import unbind
 from ..base.limits import check_items
 from ..library.autograd_api import backward_leaves
+from ..library.trace import traced
 from .parser import parse
 from ..ops.shape import index
 
@@ -260,16 +261,34 @@ class Compiler:
         return run
 
     def s_backward_stmt(self, node, display, in_function):
-        _, target, grad = node.children
+        _, target, *rest = node.children
         t = self.expr(target)
-        g = self.expr(grad) if grad is not None else (lambda s: None)
+        pos, kw = self._arguments(Tree("arguments", rest))
+        if len(pos) > 1:
+            raise GradSyntaxError("backward takes one gradient after the tensor "
+                                  "(then keywords: trace=, retain_graph=, create_graph=)",
+                                  *_pos(rest[1]))
+        g = pos[0] if pos else (lambda s: None)
+        for name, _ in kw:
+            if name not in BACKWARD_KEYWORDS:
+                kw_node = next(a for a in rest if isinstance(a, Tree) and a.data == "kwarg"
+                               and a.children[0].value == name)
+                raise GradSyntaxError(f"backward got an unexpected keyword argument '{name}'",
+                                      *_pos(kw_node.children[0]),
+                                      hint=did_you_mean(name, BACKWARD_KEYWORDS))
+        kw = dict(kw)
+        trace_on = kw.pop("trace", None)
         show = display and not in_function
         tname = _plain_name(target)
         line = _pos(node)[0]
 
         def run(s):
             try:
-                touched = backward_leaves(t(s), g(s))
+                kwargs = {k: v(s) for k, v in kw.items()}
+                if trace_on is not None and rt.truth(trace_on(s)):
+                    touched = traced(state.out, backward_leaves, t(s), g(s), **kwargs)
+                else:
+                    touched = backward_leaves(t(s), g(s), **kwargs)
             except GradError as e:
                 raise _backward_hint(e, tname, "command")
             if show and touched:
@@ -477,8 +496,8 @@ class Compiler:
         def run(s):
             try:
                 m = c(s)
-                if not isinstance(m, GradModeContext) and \
-                        not getattr(type(m), "language_context", False):     # the profiler
+                if not (isinstance(m, GradModeContext)
+                        or getattr(type(m), "language_context", False)):   # library contexts
                     raise GradTypeError(
                         "with needs no_grad or enable_grad (with or without parentheses)")
             except GradError as e:
@@ -949,6 +968,10 @@ def _call(fn, args, kwargs, name, line, col, kwpos=None):
     except GradError as e:
         if name and e.line is None and e.message.startswith("argument '"):
             e.message = f"{name}(): {e.message}"      # PyTorch names the function
+        if e.line is not None and type(fn) is UserFunction:    # raised inside fn: a call chain
+            if not e.calls:
+                e.calls = []
+            e.calls.append([None, line, col, fn.name, state.origin])
         raise e.at(*_kw_pos(e, kwpos, line, col))
     except TypeError as e:
         err = _call_type_error(e, fn, name, kwargs)
@@ -1124,6 +1147,9 @@ def _py_index(v, key):
     if getitem is not None:
         return getitem(v, key)
     raise GradTypeError(f"'{rt._pyname(v)}' object is not subscriptable")
+
+
+BACKWARD_KEYWORDS = ("trace", "retain_graph", "create_graph", "inputs")
 
 
 def _leaf_names(scope, leaves):

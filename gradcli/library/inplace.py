@@ -28,6 +28,7 @@ from ..base.errors import GradRuntimeError, GradTypeError, ShapeError
 from ..core.convert import tensor_arg, to_array
 from ..core.tensor import Tensor, type_name
 from ..engine import versions
+from ..engine.forward import linear
 from ..engine.autograd import Function
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
 from ..ops.shape import _norm_key, index, masked_fill
@@ -151,6 +152,7 @@ class CopySlices(Function):
     view's region replaced by the op's result."""
     __slots__ = ("view",)
     name = "CopySlices"
+    jvp = linear          # linear in its tensor inputs
     differentiable_twice = False
 
     def forward(self, b, r, view):
@@ -173,6 +175,7 @@ class AsStrided(Function):
     """A view's grad_fn after an in-place op on it: its region of the new base."""
     __slots__ = ("shape", "view")
     name = "AsStridedBackward0"
+    jvp = linear          # linear in its tensor inputs
     differentiable_twice = False
 
     def forward(self, b, view):
@@ -190,6 +193,7 @@ class AsStrided(Function):
 class Zero(Function):
     __slots__ = ()
     name = "ZeroBackward0"
+    jvp = linear          # linear in its tensor inputs
 
     def forward(self, x):
         return np.zeros_like(x)
@@ -202,6 +206,9 @@ class FillNumber(Function):
     __slots__ = ()
     name = "FillBackward2"
 
+    def jvp(self, ts, F, *saved):
+        return Zero.apply(ts[0])          # a constant: its tangent is zero
+
     def forward(self, x, value):
         return np.full_like(x, value)
 
@@ -212,6 +219,7 @@ class FillNumber(Function):
 class FillTensor(Function):
     __slots__ = ("dt",)
     name = "FillBackward3"
+    jvp = linear          # linear in its tensor inputs
 
     def forward(self, x, value):
         return np.full_like(x, value)
@@ -224,6 +232,7 @@ class FillTensor(Function):
 class Copy(Function):
     __slots__ = ("shape",)
     name = "CopyBackwards"
+    jvp = linear          # linear in its tensor inputs
 
     def forward(self, x, src):
         self.shape = np.shape(src)
@@ -240,6 +249,7 @@ class IndexPut(Function):
     """`x[index] = v` with an advanced index (tensor of indices, mask)."""
     __slots__ = ("key", "shape")
     name = "IndexPutBackward0"
+    jvp = linear          # linear in its tensor inputs
     differentiable_twice = False
 
     def forward(self, x, v, key):
@@ -267,6 +277,7 @@ class IndexPut(Function):
 class IndexAdd(Function):
     __slots__ = ("axis", "idx", "alpha")
     name = "IndexAddBackward0"
+    jvp = linear          # linear in its tensor inputs
     differentiable_twice = False
 
     def forward(self, x, src, axis, idx, alpha):

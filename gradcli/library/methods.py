@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import leaf_hooks, watch
+from ..engine.hooks import leaf_hooks, watch
 from ..engine import versions
 from ..core.convert import type_name
 from ..base.device import Device, on_cpu
@@ -18,7 +18,6 @@ from ..ops.shape import numpy_T, to
 from .autograd_api import backward_leaves
 from .values import METHODS, Size
 from ..core.tensor import Tensor
-from ..base import context
 from ..ops.dims import norm_dims
 from ..base.limits import check_objects
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..base import context, sampling
 from ..base.device import on_cpu
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core import dtypes
 from ..core.convert import tensor_arg, type_name
 from ..core.tensor import Tensor
@@ -44,6 +44,8 @@ def manual_seed(seed):
         seed = seed.item()
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise GradTypeError(f"manual_seed expected an int, got {type_name(seed)}")
+    if not -(1 << 63) <= seed < 1 << 64:
+        raise GradValueError("Overflow when unpacking long long")      # PyTorch's words
     context.current.generator.manual_seed(seed)
     return TorchGenerator(context.current.generator)
 

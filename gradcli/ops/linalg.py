@@ -5,6 +5,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
+from ..engine.forward import bilinear, linear
 from ..engine.versions import viewing
 from ..core.convert import tensor_arg
 from ..base.errors import GradRuntimeError, ShapeError
@@ -49,6 +50,8 @@ class Mm(Function):
         return (g @ F.transpose(b) if n[0] else None,
                 F.transpose(a) @ g if n[1] else None)
 
+    jvp = bilinear
+
 
 class Mv(Function):
     __slots__ = ()
@@ -63,6 +66,8 @@ class Mv(Function):
         return (F.outer(g, v) if n[0] else None,
                 F.transpose(a) @ g if n[1] else None)
 
+    jvp = bilinear
+
 
 class Dot(Function):
     __slots__ = ()
@@ -75,6 +80,8 @@ class Dot(Function):
     def backward(self, g, F, a, b):
         n = self.needs
         return (g * b if n[0] else None, g * a if n[1] else None)
+
+    jvp = bilinear
 
 
 class Matmul(Function):
@@ -104,6 +111,8 @@ class Matmul(Function):
             gb = F.sum_to(F.swapaxes(a2, -1, -2) @ g2, b2.shape if not F.tensor_mode else b2.data.shape)
             gb = F.reshape(gb, sb)
         return ga, gb
+
+    jvp = bilinear
 
 
 def _matmul_check(a, b):
@@ -218,6 +227,8 @@ class Transpose(Function):
     def backward(self, g, F):
         return (F.swapaxes(g, self.d0, self.d1),)
 
+    jvp = linear
+
 
 class T(Transpose):
     __slots__ = ()
@@ -262,6 +273,8 @@ class TSmall(Function):
     def backward(self, g, F):
         return (g,)
 
+    jvp = linear
+
 
 @tensor_f("transpose")
 def _transpose_t(x):
@@ -285,6 +298,8 @@ class Trace(Function):
     def backward(self, g, F):
         eye = np.eye(*self.shape, dtype=bool)
         return (F.where(eye, F.broadcast_to(g, self.shape), 0.0),)
+
+    jvp = linear
 
 
 @register("trace", "trace(input)", "sum of the diagonal of a matrix", method=True,

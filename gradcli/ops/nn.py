@@ -15,6 +15,7 @@ from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
 from ..core.tensor import Tensor
 from ..engine.autograd import Function
+from ..engine.forward import add_terms, linear
 from .registry import Arg, register
 from .linalg import _tn, matmul, mm, t
 from .shape import reshape, squeeze, unsqueeze
@@ -40,6 +41,7 @@ class Gather(Function):
     """x.flatten()[idx] (0 where not valid): windows of x for conv and pooling."""
     __slots__ = ("idx", "valid", "shape")
     name = "IndexBackward0"
+    jvp = linear
 
     def forward(self, x, idx, valid):
         self.idx, self.valid, self.shape = idx, valid, x.shape
@@ -53,6 +55,7 @@ class Scatter(Function):
     """Zeros of `shape` with g added at the flat positions idx (where valid)."""
     __slots__ = ("idx", "valid")
     name = "IndexPutBackward0"
+    jvp = linear
 
     def forward(self, g, idx, valid, shape):
         self.idx, self.valid = idx, valid
@@ -80,6 +83,12 @@ class Addmm(Function):
     """bias + a @ b (torch.addmm), bias broadcast to the product's shape."""
     __slots__ = ("sbias",)
     name = "AddmmBackward0"
+
+    def jvp(self, ts, F, *saved):
+        """d(bias + a @ b) = dbias + da @ b + a @ db."""
+        bias, a, b = ts.args[:3]
+        return add_terms(None if ts[1] is None else ts[1] @ b,
+                         None if ts[2] is None else a @ ts[2], ts[0])
 
     def forward(self, bias, a, b):
         self.sbias = bias.shape
@@ -118,7 +127,8 @@ def _same_dtype(x, w, what="mat1 and mat2"):
 @register("linear", "linear(input, weight, bias=None)", "input @ weight.T + bias (an nn.Linear)",
           checks=[((Arg((4, 3)), Arg((2, 3)), Arg((2,))), {}), ((Arg((4, 3)), Arg((2, 3))), {}),
                   ((Arg((3,)), Arg((2, 3)), Arg((2,))), {}),
-                  ((Arg((2, 2, 3)), Arg((2, 3)), Arg((2,))), {})], category="nn")
+                  ((Arg((2, 2, 3)), Arg((2, 3)), Arg((2,))), {})], category="nn",
+          function=False)            # F.linear only: torch has no torch.linear
 def linear(input, weight, bias=None):
     x, w = tensor_arg(input), tensor_arg(weight)
     if w.data.ndim != 2 or x.data.ndim == 0 or x.data.shape[-1] != w.data.shape[1]:
@@ -166,6 +176,16 @@ def _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups):
 class Conv2d(Function):
     __slots__ = ("idx", "valid", "xshape", "wshape", "oshape", "groups", "has_bias")
     name = "ConvolutionBackward0"
+
+    def jvp(self, ts, F, *saved):
+        """conv(x, w) + b is bilinear in (x, w) and linear in b."""
+        x, w = ts.args[0], ts.args[1]
+        params = {k: v for k, v in ts.params.items() if k != "b"}
+        tb = ts[2] if len(ts) > 2 else None
+        return add_terms(
+            None if ts[0] is None else Conv2d.apply(ts[0], w, None, **params),
+            None if ts[1] is None else Conv2d.apply(x, ts[1], None, **params),
+            None if tb is None else reshape(tb, 1, -1, 1, 1))
 
     def forward(self, x, w, b, idx, valid, oshape, groups):
         N = x.shape[0]
@@ -259,6 +279,10 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 class MaxPool2d(Function):
     __slots__ = ("idx", "shape")
     name = "MaxPool2DWithIndicesBackward0"
+
+    def jvp(self, ts, F, *saved):
+        """The tangent at the positions the max chose (a selection of the input)."""
+        return Gather.apply(ts[0], idx=self.idx, valid=None)
 
     def forward(self, x, idx, valid, oshape):
         N, C = x.shape[:2]

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
+from ..engine.forward import linear
 from ..engine.versions import viewing
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
@@ -45,6 +46,8 @@ class View(Function):
 
     def backward(self, g, F):
         return (F.reshape(g, self.shape),)
+
+    jvp = linear
 
 
 def _resolve_shape(shape, numel, orig):
@@ -145,6 +148,8 @@ class Squeeze(Function):
     def backward(self, g, F):
         return (F.reshape(g, self.shape),)
 
+    jvp = linear
+
 
 class SqueezeDim(Squeeze):
     __slots__ = ()
@@ -188,6 +193,8 @@ class Unsqueeze(Function):
                           if not F.tensor_mode else
                           g.data.shape[:self.axis] + g.data.shape[self.axis + 1:]),)
 
+    jvp = linear
+
 
 @register("unsqueeze", "unsqueeze(input, dim)", "insert a dim of size 1", method=True,
           checks=[((Arg((3,)), 0), {}), ((M, -1), {})], category="shape")
@@ -213,6 +220,8 @@ class Expand(Function):
 
     def backward(self, g, F):
         return (F.sum_to(g, self.shape),)
+
+    jvp = linear
 
 
 @register("expand", "expand(input, *sizes)", "broadcast to a larger shape (-1 keeps a dim)",
@@ -263,6 +272,8 @@ class Permute(Function):
     def backward(self, g, F):
         return (F.permute_back(g, self.dims),)
 
+    jvp = linear
+
 
 @register("permute", "permute(input, *dims)", "reorder dims", method=True,
           checks=[((Arg((2, 3, 2)), 2, 0, 1), {})], category="shape")
@@ -309,6 +320,8 @@ class Cat(Function):
     def backward(self, g, F):
         return tuple(F.split(g, self.sizes, self.axis))
 
+    jvp = linear
+
 
 class Stack(Function):
     __slots__ = ("axis",)
@@ -321,6 +334,8 @@ class Stack(Function):
     def backward(self, g, F):
         n = (g.data if F.tensor_mode else g).shape[self.axis]
         return tuple(F.take(g, (slice(None),) * self.axis + (i,)) for i in range(n))
+
+    jvp = linear
 
 
 def _tensor_list(tensors, what):
@@ -400,6 +415,8 @@ class _IndexNode(Function):
 
     def backward(self, g, F):
         return (F.pad_into(g, self.shape, self.key),)
+
+    jvp = linear
 
 
 def _node_class(name):
@@ -603,6 +620,8 @@ class Flip(Function):
     def backward(self, g, F):
         return (F.flip(g, self.axes),)
 
+    jvp = linear
+
 
 @register("flip", "flip(input, dims)", "the order of elements reversed along dims",
           method=True, checks=[((M,), {"dims": 0}), ((M,), {"dims": (0, 1)})], category="shape")
@@ -623,6 +642,9 @@ class MaskedFill(Function):
 
     def backward(self, g, F):
         return (F.where(self.mask, 0.0, g),)
+
+    def jvp(self, ts, F):
+        return F.where(self.mask, 0.0, ts[0])
 
 
 @register("masked_fill", "masked_fill(input, mask, value)",
@@ -670,6 +692,8 @@ class PadInto(Function):
     def backward(self, gg, F):
         return (F.take(gg, self.key),)
 
+    jvp = linear
+
 
 @tensor_f("pad_into")
 def _pad_into_t(g, shape, key):
@@ -688,6 +712,8 @@ class ToCopy(Function):
 
     def backward(self, g, F):
         return (g.astype(self.dt) if not F.tensor_mode else to(g, self.dt),)
+
+    jvp = linear
 
 
 @internal("to")
@@ -711,6 +737,8 @@ class Clone(Function):
     def backward(self, g, F):
         return (g,)
 
+    jvp = linear
+
 
 @register("clone", "clone(input)", "a copy (recorded in the graph)", method=True,
           checks=[((M,), {})], category="shape")
@@ -727,6 +755,8 @@ class Alias(Function):
 
     def backward(self, g, F):
         return (g,)
+
+    jvp = linear
 
 
 def alias(x):

@@ -3,13 +3,14 @@ containers, the loss modules and nn.init.  `members(Namespace)` gives what the
 language's `torch.nn` namespace holds besides `functional`."""
 from __future__ import annotations
 
+from ...ops.registry import FUNCTIONS
 from . import init
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .loss import LOSSES
 from .module import Module, Parameter
 
-FUNCTIONAL = {"bilinear": bilinear}
+FUNCTIONAL = {"bilinear": bilinear, "linear": FUNCTIONS["linear"]}
 
 
 def members(namespace):

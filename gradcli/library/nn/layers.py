@@ -14,7 +14,7 @@ from ...core import dtypes
 from ...core.convert import type_name
 from ...ops.nn import _pair
 from ...ops.registry import FUNCTIONS
-from . import init
+from .init import fan_in_and_fan_out, kaiming_uniform_, uniform_
 from ...core.parameter import is_uninitialized, set_uninitialized
 from .module import Module, new_parameter
 
@@ -45,11 +45,11 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
-            fan_in, _ = init.fan_in_and_fan_out(self.weight)
+            fan_in, _ = fan_in_and_fan_out(self.weight)
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+            uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
         return FUNCTIONS["linear"](input, self.weight, self.bias)
@@ -101,9 +101,9 @@ class Bilinear(Module):
 
     def reset_parameters(self):
         bound = 1 / math.sqrt(self.weight.data.shape[1])
-        init.uniform_(self.weight, -bound, bound)
+        uniform_(self.weight, -bound, bound)
         if self.bias is not None:
-            init.uniform_(self.bias, -bound, bound)
+            uniform_(self.bias, -bound, bound)
 
     def forward(self, input1, input2):
         return bilinear(input1, input2, self.weight, self.bias)
@@ -147,12 +147,12 @@ class Conv2d(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
-            fan_in, _ = init.fan_in_and_fan_out(self.weight)
+            fan_in, _ = fan_in_and_fan_out(self.weight)
             if fan_in != 0:
                 bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
+                uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
         return FUNCTIONS["conv2d"](input, self.weight, self.bias, self.stride, self.padding,
