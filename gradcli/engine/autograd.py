@@ -25,11 +25,6 @@ from ..core.tensor import Tensor
 from .hooks import run_hooks
 from ..base import context
 from ..core.convert import to_tensor
-<<<<<<< HEAD
-from ..core.tensor import Tensor as T
-=======
-from . import versions
->>>>>>> main
 
 _OUT = versions.OWN      # marker: a saved value that is the op's own output
 
@@ -39,12 +34,8 @@ class Function:
     `forward(self, *arrays, **params) -> ndarray` and
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
-<<<<<<< HEAD
-    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "vers",
+    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers",
                  "out_vc")
-=======
-    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers")
->>>>>>> main
     name = "Backward"
     differentiable_twice = True
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
