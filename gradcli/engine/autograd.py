@@ -26,7 +26,7 @@ from ..base import context
 from ..core.convert import to_tensor
 from . import observe, versions
 
-_OUT = object()          # marker: a saved value that is the op's own output
+_OUT = versions.OWN      # marker: a saved value that is the op's own output
 
 
 class Function:
@@ -34,7 +34,8 @@ class Function:
     `forward(self, *arrays, **params) -> ndarray` and
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
-    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers")
+    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers",
+                 "out_vc")
     name = "Backward"
     differentiable_twice = True
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
@@ -84,11 +85,11 @@ class Function:
         node.parents = parents
         node.watch = None
         node.out_dtype = out.dtype
-        t = Tensor(out, True, node)
         if node.saved:
             node.saved_src = _sources(node.saved, out, args, arrays)
-            versions.record(node, node.saved_src, t, _OUT)
-        return t
+            if versions.state.bumped:
+                versions.record(node, node.saved_src)
+        return Tensor(out, True, node)
 
     def __repr__(self):
         return f"<{self.name}>"
@@ -400,7 +401,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 g = _visit(node, g, capture, res, create_graph)
             saved = node.saved
             if saved:
-                if getattr(node, "vers", None):
+                if versions.state.bumped:
                     versions.check(node)
                 in_grads = node.backward(g, F, *(_saved_tensors(node) if create_graph else saved))
                 if not retain_graph:

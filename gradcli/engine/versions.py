@@ -26,12 +26,30 @@ def type_word(dtype) -> str:
     return _TYPE_NAMES.get(dtype.name, dtype.name)
 
 
+OWN = object()      # in a node's saved_src: "this saved value is the node's own output"
+
+
+class _State:
+    bumped = False      # any in-place op yet (in this process)? Until then every version is 0
+
+
+state = _State()
+
+
 def counter(t) -> list:
-    """t's version counter (made on first use; shared with the tensors it is a view of)."""
+    """t's version counter (made on first use; shared with the tensors it is a view of).
+    The node that made t, if it saved t as its output, watches the same counter."""
     vc = getattr(t, "vc", None)
     if vc is None:
         vc = t.vc = [0]
+        node = t.grad_fn
+        if node is not None and _saves_output(node):
+            node.out_vc = vc
     return vc
+
+
+def _saves_output(node) -> bool:
+    return any(s is OWN for s in getattr(node, "saved_src", None) or ())
 
 
 def version(t) -> int:
@@ -41,6 +59,7 @@ def version(t) -> int:
 
 def bump(t):
     """One in-place operation on t (and so on every view of its storage)."""
+    state.bumped = True
     counter(t)[0] += 1
 
 
@@ -49,35 +68,38 @@ def share(view, base):
     view.vc = counter(base)
 
 
-def record(node, srcs, out, own):
-    """What `node` saved, as (counter, version) per saved value: inputs by their own
-    counter, the node's output `out` by a new counter it now carries; constants None."""
-    vers = []
-    for s in srcs:
-        if s is None:
-            vers.append(None)
-        elif s is own:                 # the engine's marker for "the op's own output"
-            vc = counter(out)
-            vers.append((vc, vc[0], None))
-        else:
-            vc = counter(s)
-            vers.append((vc, vc[0], s))
-    node.vers = vers
+def record(node, srcs):
+    """The versions of what `node` saved (called once some in-place op has happened:
+    before that, every version is 0 and nothing is recorded)."""
+    node.vers = [0 if s is None or s is OWN else version(s) for s in srcs]
+
+
+def adopt(node, t):
+    """`node` saved its output, whose values tensor t now holds (an in-place op):
+    t's counter is the one to watch, from t's current version."""
+    if not _saves_output(node):
+        return
+    srcs = node.saved_src
+    vc = node.out_vc = counter(t)
+    vers = list(getattr(node, "vers", None) or [0] * len(srcs))
+    node.vers = [vc[0] if s is OWN else v for s, v in zip(srcs, vers)]
 
 
 def check(node):
     """Raise PyTorch's error when a value `node` saved was modified in place since."""
-    for i, v in enumerate(node.vers):
-        if v is None:
+    vers = getattr(node, "vers", None)
+    for i, s in enumerate(getattr(node, "saved_src", None) or ()):
+        if s is None:
             continue
-        vc, saved, src = v
-        if vc[0] == saved:
+        vc = getattr(node, "out_vc", None) if s is OWN else getattr(s, "vc", None)
+        saved = vers[i] if vers else 0
+        if vc is None or vc[0] == saved:
             continue
         arr = node.saved[i]
         dt = getattr(arr, "dtype", None)
         what = f"[torch.{type_word(dt) if dt is not None else 'Double'}Tensor " \
                f"[{', '.join(str(n) for n in getattr(arr, 'shape', ()))}]]"
-        owner = node if src is None else src.grad_fn
+        owner = node if s is OWN else s.grad_fn
         if owner is not None:
             what += f", which is output 0 of {re.sub(r'Backward[0-9]*$', '', owner.name)},"
         raise GradRuntimeError(

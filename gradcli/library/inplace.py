@@ -92,17 +92,6 @@ def _snapshot(t):
     return Tensor(t.data.copy(), t.requires_grad, t.grad_fn)
 
 
-def _adopt(x, r):
-    """The node that made r saved r as its output (ExpBackward0 ...): from now on the
-    saved value is x's, so x's version counter is the one to watch."""
-    node = r.grad_fn
-    vers = getattr(node, "vers", None) if node is not None else None
-    own = getattr(r, "vc", None)
-    if vers and own is not None:
-        vc = versions.counter(x)
-        node.vers = [(vc, vc[0], None) if v is not None and v[0] is own else v for v in vers]
-
-
 def inplace(x, compute, cast=False):
     """x takes the values of `compute(x)` (an out-of-place op) in place; returns x."""
     if not isinstance(x, Tensor):
@@ -117,7 +106,7 @@ def inplace(x, compute, cast=False):
         write(x, _values(x, r, cast))
         if isinstance(r, Tensor) and r.requires_grad:
             x.grad_fn, x.requires_grad = r.grad_fn, True
-            _adopt(x, r)
+            versions.adopt(r.grad_fn, x)
             _regenerate(x, None)
         return x
     base, view = via
