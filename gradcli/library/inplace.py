@@ -31,7 +31,8 @@ from ..engine import versions
 from ..engine.forward import linear
 from ..engine.autograd import Function
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
-from ..ops.shape import _norm_key, index, masked_fill
+from ..ops.combine import masked_fill
+from ..ops.shape import _norm_key, index
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in an in-place operation."

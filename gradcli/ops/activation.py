@@ -1,7 +1,7 @@
 """Activations with parameters (torch.nn.functional's softplus, leaky_relu, elu,
 silu), each one node with PyTorch's grad_fn name; the VJPs use `F`, so they are
 differentiable again.  (relu, sigmoid and tanh are plain element-wise functions in
-elementwise.py.)"""
+pointwise.py.)"""
 from __future__ import annotations
 
 import numpy as np
@@ -11,7 +11,7 @@ from ..engine.autograd import Function
 from ..engine.forward import elementwise
 from ..core.convert import tensor_arg
 from .registry import Arg, register
-from .elementwise import ThresholdBackward, masked_grad
+from .pointwise import ThresholdBackward, masked_grad
 
 M = Arg((2, 3))
 

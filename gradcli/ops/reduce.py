@@ -16,7 +16,7 @@ from ..base.summation import torch_sum
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
 from ..base import context
-from .elementwise import maximum, minimum
+from .pointwise import maximum, minimum
 from .dims import norm_dims
 from .shape import reshape
 

@@ -1,0 +1,229 @@
+"""Tensors joined, split, flipped and masked: cat, stack, split, chunk, flip,
+masked_fill (a family after `shape`)."""
+from __future__ import annotations
+
+
+import numpy as np
+
+from ..core import dtypes
+from ..engine.autograd import Function
+from ..engine.forward import linear
+from ..core.convert import tensor_arg
+from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
+from ..base.limits import check_alloc
+from ..core.tensor import Tensor
+from .registry import Arg, register, tensor_f
+from .dims import norm_dims
+from ..base.limits import check_objects
+from ..base.errors import broadcast_error
+
+M = Arg((2, 3))
+from .shape import _int_or_none, _node_class, index, to
+
+
+class Cat(Function):
+    __slots__ = ("axis", "sizes")
+    name = "CatBackward0"
+
+    def forward(self, *xs, axis):
+        self.axis = axis
+        self.sizes = [a.shape[axis] for a in xs]
+        return np.concatenate(xs, axis)
+
+    def backward(self, g, F):
+        return tuple(F.split(g, self.sizes, self.axis))
+
+    jvp = linear
+
+
+class Stack(Function):
+    __slots__ = ("axis",)
+    name = "StackBackward0"
+
+    def forward(self, *xs, axis):
+        self.axis = axis
+        return np.stack(xs, axis)
+
+    def backward(self, g, F):
+        n = (g.data if F.tensor_mode else g).shape[self.axis]
+        return tuple(F.take(g, (slice(None),) * self.axis + (i,)) for i in range(n))
+
+    jvp = linear
+
+
+def _tensor_list(tensors, what):
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise GradTypeError(f"{what}(): argument 'tensors' must be a tuple or list of tensors")
+    if not tensors:
+        raise GradRuntimeError(f"{what}(): expected a non-empty list of Tensors")
+    ts = [tensor_arg(t) for t in tensors]
+    dt = dtypes.result_type(*ts)
+    return [t if t.data.dtype == dt else to(t, dt) for t in ts]
+
+
+@register("cat", "cat(tensors, dim=0)", "join tensors along an existing dim",
+          checks=[(([Arg((2, 3)), Arg((1, 3))],), {}), (([Arg((2, 1)), Arg((2, 2))],), {"dim": 1})],
+          category="shape", aliases=("concat", "concatenate"))
+def cat(tensors, dim=0):
+    ts = _tensor_list(tensors, "cat")
+    for k, t in enumerate(ts):
+        if t.data.ndim == 0:
+            raise GradRuntimeError(f"zero-dimensional tensor (at position {k}) cannot be "
+                                   "concatenated")
+    nd = ts[0].data.ndim
+    (axis,) = norm_dims(dim, nd) or (0,)
+    for k, t in enumerate(ts):
+        if t.data.ndim != nd:
+            raise ShapeError(
+                f"Tensors must have same number of dimensions: got {nd} and {t.data.ndim}")
+        for i, (a, b) in enumerate(zip(ts[0].data.shape, t.data.shape)):
+            if i != axis and a != b:
+                raise ShapeError(
+                    f"Sizes of tensors must match except in dimension {axis}. Expected size {a} "
+                    f"but got size {b} for tensor number {k} in the list.")
+    check_alloc((sum(t.data.size for t in ts),), ts[0].data.dtype.itemsize)
+    return Cat.apply(*ts, axis=axis)
+
+
+@tensor_f("concat")
+def _concat_t(gs, axis):
+    return cat(list(gs), axis)
+
+
+@tensor_f("split")
+def _split_t(g, sizes, axis):
+    out, start = [], 0
+    for n in sizes:
+        out.append(index(g, (slice(None),) * axis + (slice(start, start + n),)))
+        start += n
+    return out
+
+
+@register("stack", "stack(tensors, dim=0)", "join tensors along a new dim",
+          checks=[(([Arg((2, 3)), Arg((2, 3))],), {}), (([Arg((3,)), Arg((3,))],), {"dim": 1})],
+          category="shape")
+def stack(tensors, dim=0):
+    ts = _tensor_list(tensors, "stack")
+    s = ts[0].data.shape
+    for i, t in enumerate(ts):
+        if t.data.shape != s:
+            raise ShapeError(f"stack expects each tensor to be equal size, but got {list(s)} at "
+                             f"entry 0 and {list(t.data.shape)} at entry {i}")
+    (axis,) = norm_dims(dim, len(s) + 1)
+    check_alloc((len(ts),) + s, ts[0].data.dtype.itemsize)
+    return Stack.apply(*ts, axis=axis)
+
+
+class Flip(Function):
+    __slots__ = ("axes",)
+    name = "FlipBackward0"
+
+    def forward(self, x, axes):
+        self.axes = axes
+        return np.flip(x, axes).copy()
+
+    def backward(self, g, F):
+        return (F.flip(g, self.axes),)
+
+    jvp = linear
+
+
+@register("flip", "flip(input, dims)", "the order of elements reversed along dims",
+          method=True, checks=[((M,), {"dims": 0}), ((M,), {"dims": (0, 1)})], category="shape")
+@tensor_f("flip")
+def flip(x, dims):
+    x = tensor_arg(x)
+    axes = norm_dims(dims, x.data.ndim)
+    return Flip.apply(x, axes=axes)
+
+
+class MaskedFill(Function):
+    __slots__ = ("mask",)
+    name = "MaskedFillBackward0"
+
+    def forward(self, x, mask, value):
+        self.mask = mask
+        return np.where(mask, np.asarray(value).astype(x.dtype), x)
+
+    def backward(self, g, F):
+        return (F.where(self.mask, 0.0, g),)
+
+    def jvp(self, ts, F):
+        return F.where(self.mask, 0.0, ts[0])
+
+
+@register("masked_fill", "masked_fill(input, mask, value)",
+          "input with value where mask is true", method=True,
+          checks=[((M, [[True, False, True], [False, False, True]], 0.5), {})], category="shape")
+def masked_fill(x, mask, value):
+    x, m = tensor_arg(x), tensor_arg(mask)
+    if m.data.dtype.kind != "b":
+        c_name = {"int64": "long int", "int32": "int", "float64": "double", "float32": "float",
+                  "uint8": "unsigned char"}.get(m.data.dtype.name, m.data.dtype.name)
+        raise GradRuntimeError(f"masked_fill_ only supports boolean masks, but got mask with "
+                               f"dtype {c_name}")
+    if isinstance(value, Tensor):
+        if value.data.ndim:
+            raise GradRuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
+                                   f"got tensor with {value.data.ndim} dimension(s).")
+        if value.requires_grad:
+            raise GradRuntimeError("masked_fill: gradcli does not differentiate with respect to "
+                                   "the value; pass a number")
+        value = value.item()
+    try:
+        shape = np.broadcast_shapes(m.data.shape, x.data.shape)
+    except ValueError:
+        shape = None
+    if shape != x.data.shape:
+        raise broadcast_error(x.data.shape, m.data.shape)
+    return MaskedFill.apply(x, mask=np.broadcast_to(m.data, x.data.shape), value=value)
+
+
+@register("split", "split(input, split_size_or_sections, dim=0)",
+          "pieces of split_size (the last smaller), or of the given sizes, along dim",
+          method=True, checks=[((Arg((5, 3)), 2), {}), ((Arg((5, 3)), [1, 4]), {}),
+                               ((Arg((2, 4)), 3), {"dim": 1})], category="shape")
+def split(x, split_size_or_sections, dim=0):
+    x = tensor_arg(x)
+    if x.data.ndim == 0:
+        raise GradIndexError("Dimension specified as 0 but tensor has no dimensions")
+    (axis,) = norm_dims(dim, x.data.ndim)
+    n = x.data.shape[axis]
+    s = split_size_or_sections
+    if isinstance(s, (list, tuple)):
+        sizes = [_int_or_none(v) for v in s]
+        if sum(sizes) != n or min(sizes, default=0) < 0:
+            raise GradRuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
+                                   f"(input tensor's size at dimension {dim}), but got "
+                                   f"split_sizes={sizes}")
+        name = "SplitWithSizesBackward0"
+    else:
+        size = _int_or_none(s)
+        if size is None or size < 0 or size == 0 and n:
+            raise GradRuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                                   f"dimension size of {n}" if size == 0 else
+                                   f"split expects split_size be non-negative, but got "
+                                   f"split_size={size}")
+        sizes = [size] * (n // size) + ([n % size] if n % size else []) if n else [0]
+        name = "SplitBackward0"
+    check_objects(len(sizes), "splitting this tensor", 300)
+    cls, lead, start, out = _node_class(name), (slice(None),) * axis, 0, []
+    for k in sizes:
+        out.append(cls.apply(x, key=lead + (slice(start, start + k),), adv=False))
+        start += k
+    return tuple(out)
+
+
+@register("chunk", "chunk(input, chunks, dim=0)",
+          "at most `chunks` pieces of equal size (the last smaller) along dim", method=True,
+          checks=[((Arg((5, 3)), 2), {}), ((Arg((2, 4)), 2), {"dim": 1})], category="shape")
+def chunk(x, chunks, dim=0):
+    x = tensor_arg(x)
+    chunks = _int_or_none(chunks)
+    if chunks is None or chunks <= 0:
+        raise GradRuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if x.data.ndim == 0:
+        raise GradIndexError("chunk expects at least a 1-dimensional tensor")
+    (axis,) = norm_dims(dim, x.data.ndim)
+    n = x.data.shape[axis]
+    return split(x, max(-(-n // chunks), 1) if n else 1, dim)

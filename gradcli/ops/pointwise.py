@@ -1,0 +1,346 @@
+"""Element-wise functions of one tensor and selections between tensors: comparisons,
+exp/log/sin/... (`unary`), relu, abs, clamp, maximum/minimum, where.  (A family
+after `elementwise`, whose arithmetic and operand helpers it uses.)"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..core import dtypes
+from ..engine.autograd import Function
+from ..engine.forward import add_terms, linear
+from ..core.convert import operand, tensor_arg
+from ..base.errors import GradRuntimeError
+from ..base.limits import check_broadcast
+from ..core.tensor import Tensor
+from .registry import Arg, internal, register, tensor_f
+from .dims import norm_dims
+
+np.seterr(all="ignore")   # PyTorch's edge values (inf, nan) are results, not errors
+
+X = (Arg((2, 3)),)
+UNARY_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((Arg((2, 3)),), {})]
+from .elementwise import _args2, _cast, _shapes
+
+
+# ---------------------------------------------------------------- comparisons
+
+def _compare(npfn):
+    def fn(a, b):
+        a, b = _args2(a, b)
+        ad = a.data if type(a) is Tensor else a
+        bd = b.data if type(b) is Tensor else b
+        return Tensor(np.asarray(npfn(ad, bd)))
+    return fn
+
+
+for _name, _np, _sym in (("lt", np.less, "<"), ("le", np.less_equal, "<="),
+                         ("gt", np.greater, ">"), ("ge", np.greater_equal, ">="),
+                         ("eq", np.equal, "=="), ("ne", np.not_equal, "!=")):
+    register(_name, f"{_name}(input, other)", f"input {_sym} other, element-wise (bool tensor)",
+             method=True, category="compare")(internal(_name)(_compare(_np)))
+del _name, _np, _sym
+
+
+for _name, _np, _doc in (("isnan", np.isnan, "nan"), ("isinf", np.isinf, "+inf or -inf"),
+                         ("isfinite", np.isfinite, "neither inf nor nan")):
+    register(_name, f"{_name}(input)", f"whether each element is {_doc} (bool tensor)",
+             method=True, category="compare")(
+        (lambda f: lambda input: Tensor(np.asarray(f(tensor_arg(input).data))))(_np))
+del _name, _np, _doc
+
+
+def _truth_reduction(np_fn):
+    def fn(input, dim=None, keepdim=False):
+        x = tensor_arg(input).data
+        return Tensor(np.asarray(np_fn(x, axis=norm_dims(dim, x.ndim), keepdims=keepdim)))
+    return fn
+
+
+for _name, _np, _doc in (("any", np.any, "any element"), ("all", np.all, "every element")):
+    register(_name, f"{_name}(input, dim=None, keepdim=False)",
+             f"whether {_doc} is true (non-zero), as a bool tensor", method=True,
+             category="compare")(_truth_reduction(_np))
+del _name, _np, _doc
+
+
+@register("allclose", "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)",
+          "whether |input - other| <= atol + rtol * |other| everywhere (a bool)",
+          method=True, category="compare")
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = tensor_arg(input).data, tensor_arg(other).data
+    return bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+@register("equal", "equal(input, other)", "whether both have the same shape and values (a bool)",
+          method=True, category="compare")
+def equal(input, other):
+    a, b = tensor_arg(input).data, tensor_arg(other).data
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+# ---------------------------------------------------------------- unary math
+
+class Unary(Function):
+    """An element-wise function of one tensor; subclasses set `np_fn` and `vjp`."""
+    __slots__ = ()
+    saves = ""            # "x" (input), "out" (output), "" (nothing)
+
+    def forward(self, x):
+        x = dtypes.floating(x)
+        out = self.np_fn(x)
+        if self.saves == "x":
+            self.save(x)
+        elif self.saves == "out":
+            self.save(out)
+        return out
+
+
+def unary(name, grad_fn, np_fn, vjp, doc, saves="x", domain=(-2.0, 2.0), keep_int=False,
+          aliases=()):
+    """Register an element-wise function: its forward, VJP and grad_fn name together."""
+    cls = type(grad_fn, (Unary,), {
+        "__slots__": (), "name": grad_fn, "np_fn": staticmethod(np_fn), "saves": saves,
+        "backward": (lambda self, g, F, s: (vjp(g, F, s),)) if saves else
+                    (lambda self, g, F: (vjp(g, F, None),)),
+        # element-wise: the JVP is the VJP's formula with the tangent for the gradient
+        "jvp": (lambda self, ts, F, s: vjp(ts[0], F, s)) if saves else
+               (lambda self, ts, F: vjp(ts[0], F, None)),
+    })
+    if keep_int:
+        cls.forward = lambda self, x: np_fn(x) if x.dtype.kind != "f" else Unary.forward(self, x)
+
+    lo, hi = domain
+    checks = [((Arg((), lo, hi),), {}), ((Arg((3,), lo, hi),), {}), ((Arg((2, 3), lo, hi),), {})]
+
+    @register(name, f"{name}(input)", doc, method=True, checks=checks, category="math",
+              aliases=aliases)
+    @tensor_f(name)
+    def fn(x):
+        return cls.apply(tensor_arg(x))
+    fn.__name__ = name
+    return fn
+
+
+LN2, LN10 = math.log(2.0), math.log(10.0)
+
+exp = unary("exp", "ExpBackward0", np.exp, lambda g, F, out: g * out, "e ** input", "out")
+log = unary("log", "LogBackward0", np.log, lambda g, F, x: g / x, "natural logarithm",
+            domain=(0.5, 3.0))
+unary("log2", "Log2Backward0", np.log2, lambda g, F, x: g / (x * LN2), "base-2 logarithm",
+      domain=(0.5, 3.0))
+unary("log10", "Log10Backward0", np.log10, lambda g, F, x: g / (x * LN10), "base-10 logarithm",
+      domain=(0.5, 3.0))
+sqrt = unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, F, out: g / (2 * out), "square root",
+             "out", domain=(0.5, 3.0))
+sin = unary("sin", "SinBackward0", np.sin, lambda g, F, x: g * F.cos(x), "sine")
+cos = unary("cos", "CosBackward0", np.cos, lambda g, F, x: g * -F.sin(x), "cosine")
+unary("tan", "TanBackward0", np.tan, lambda g, F, out: g * (1 + out * out), "tangent", "out",
+      domain=(-1.2, 1.2))
+tanh = unary("tanh", "TanhBackward0", np.tanh, lambda g, F, out: g * (1 - out * out),
+             "hyperbolic tangent", "out")
+
+
+def _sigmoid(x):
+    # stable for large |x|
+    return np.where(x >= 0, 1 / (1 + np.exp(-np.abs(x))), np.exp(-np.abs(x)) / (1 + np.exp(-np.abs(x))))
+
+
+unary("sigmoid", "SigmoidBackward0", _sigmoid, lambda g, F, out: g * (out * (1 - out)),
+      "logistic sigmoid 1 / (1 + exp(-input))", "out")
+class ThresholdBackward(Function):
+    """relu's backward as one op, for create_graph: g where x > 0, slope * g elsewhere.
+    Its derivative in x is 0, yet, as in PyTorch, its result requires grad when x does."""
+    __slots__ = ("slope",)
+    name = "ThresholdBackwardBackward0"
+
+    def forward(self, g, x, slope=0.0):
+        self.slope = slope
+        self.save(x)
+        return np.where(x > 0, g, g * slope)
+
+    def backward(self, gg, F, x):
+        return (F.where(x > 0, gg, gg * self.slope), gg * 0.0)
+
+    def jvp(self, ts, F, x):
+        tg, tx = ts
+        return add_terms(type(self).apply(tg, x, slope=self.slope) if tg is not None else None,
+                         tx * 0.0 if tx is not None else None)
+
+
+def masked_grad(F, g, x, slope=0.0, op=ThresholdBackward):
+    """g where x > 0, slope * g elsewhere (a recorded op under create_graph)."""
+    if F.tensor_mode:
+        return op.apply(g, x, slope=slope)
+    return np.where(x > 0, g, g * slope) if slope else np.where(x > 0, g, 0.0)
+
+
+relu = unary("relu", "ReluBackward0", lambda x: np.maximum(x, 0),
+             lambda g, F, out: masked_grad(F, g, out), "max(input, 0)", "out", keep_int=True)
+abs_ = unary("abs", "AbsBackward0", np.abs, lambda g, F, x: g * F.sign(x), "absolute value",
+             keep_int=True)
+unary("square", "PowBackward0", np.square,
+      lambda g, F, x: g * (2.0 * x ** 1) if F.tensor_mode else g * (2.0 * x), "input ** 2",
+      keep_int=True)
+sign = unary("sign", "SignBackward0", np.sign, lambda g, F, x: g * 0, "-1, 0 or 1 by sign",
+             keep_int=True)
+floor = unary("floor", "FloorBackward0", np.floor, lambda g, F, x: g * 0, "round down",
+              keep_int=True)
+unary("ceil", "CeilBackward0", np.ceil, lambda g, F, x: g * 0, "round up", keep_int=True)
+unary("round", "RoundBackward0", np.round, lambda g, F, x: g * 0,
+      "round half to even", keep_int=True)
+unary("log1p", "Log1PBackward0", np.log1p, lambda g, F, x: g / (1 + x), "log(1 + input), accurately",
+      domain=(-0.5, 2.0))
+unary("expm1", "Expm1Backward0", np.expm1, lambda g, F, out: g * (out + 1),
+      "exp(input) - 1, accurately", "out")
+unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x),
+      lambda g, F, out: g * (-0.5 * (out * out * out)), "1 / sqrt(input)", "out",
+      domain=(0.5, 3.0))
+unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x, lambda g, F, out: -g * (out * out),
+      "1 / input", "out", domain=(0.5, 2.0))
+unary("atan", "AtanBackward0", np.arctan, lambda g, F, x: g / (x * x + 1), "arc tangent",
+      aliases=("arctan",))
+unary("asin", "AsinBackward0", np.arcsin, lambda g, F, x: g / F.sqrt(1 - x * x), "arc sine",
+      domain=(-0.9, 0.9), aliases=("arcsin",))
+unary("acos", "AcosBackward0", np.arccos, lambda g, F, x: -g / F.sqrt(1 - x * x), "arc cosine",
+      domain=(-0.9, 0.9), aliases=("arccos",))
+unary("sinh", "SinhBackward0", np.sinh, lambda g, F, x: g * F.cosh(x), "hyperbolic sine")
+unary("cosh", "CoshBackward0", np.cosh, lambda g, F, x: g * F.sinh(x), "hyperbolic cosine")
+TENSOR_F_ALIASES = {"abs": abs_}
+
+
+# ---------------------------------------------------------------- two-tensor selections
+
+class Clamp(Function):
+    __slots__ = ("lo", "hi")
+    name = "ClampBackward1"
+
+    def forward(self, x, lo, hi):
+        self.lo, self.hi = lo, hi
+        self.save(x)
+        return np.clip(x, lo, hi) if lo is not None or hi is not None else x.copy()
+
+    def backward(self, g, F, x):
+        if self.lo is not None:
+            g = F.where(x >= self.lo, g, 0.0)
+        if self.hi is not None:
+            g = F.where(x <= self.hi, g, 0.0)
+        return (g,)
+
+    def jvp(self, ts, F, x):
+        return self.backward(ts[0], F, x)[0]
+
+
+@register("clamp", "clamp(input, min=None, max=None)", "limit values to [min, max]",
+          method=True, aliases=("clip",),
+          checks=[((Arg((2, 3)),), {"min": -0.5, "max": 0.7})], category="math")
+def clamp(x, min=None, max=None):
+    x = tensor_arg(x)
+    if min is None and max is None:
+        raise GradRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    return Clamp.apply(x, lo=_num(min), hi=_num(max))
+
+
+def _num(v):
+    if isinstance(v, Tensor):
+        return v.item()
+    return v
+
+
+class MaxMin(Function):
+    """maximum / minimum of two tensors; ties share the gradient evenly."""
+    __slots__ = ("sa", "sb")
+
+    def forward(self, a, b, dt):
+        self.sa, self.sb = a.shape, b.shape
+        self.save(a, b)
+        return _cast(self.np_fn(a, b), dt)
+
+    def backward(self, g, F, a, b):
+        win = a > b if self.name == "MaximumBackward0" else a < b
+        tie = a == b
+        half = g * 0.5
+        ga = F.where(tie, half, F.where(win, g, 0.0))
+        gb = F.where(tie, half, F.where(win, 0.0, g))
+        return F.sum_to(ga, self.sa), F.sum_to(gb, self.sb)
+
+    def jvp(self, ts, F, a, b):
+        win = a > b if self.name == "MaximumBackward0" else a < b
+        tie = a == b
+        ta = ts[0] if ts[0] is not None else 0.0
+        tb = ts[1] if ts[1] is not None else 0.0
+        return F.where(tie, (ta + tb) * 0.5, F.where(win, ta, tb))
+
+
+class Maximum(MaxMin):
+    __slots__ = ()
+    name = "MaximumBackward0"
+    np_fn = staticmethod(np.maximum)
+
+
+class Minimum(MaxMin):
+    __slots__ = ()
+    name = "MinimumBackward0"
+    np_fn = staticmethod(np.minimum)
+
+
+@register("maximum", "maximum(input, other)", "element-wise larger of two tensors", method=True,
+          checks=[((Arg((2, 3)), Arg((3,))), {})], category="math")
+@tensor_f("maximum")
+def maximum(a, b):
+    a, b = tensor_arg(a), tensor_arg(b)
+    check_broadcast(a.data.shape, b.data.shape)
+    return Maximum.apply(a, b, dt=dtypes.result_type(a, b))
+
+
+@register("minimum", "minimum(input, other)", "element-wise smaller of two tensors", method=True,
+          checks=[((Arg((2, 3)), Arg((3,))), {})], category="math")
+def minimum(a, b):
+    a, b = tensor_arg(a), tensor_arg(b)
+    check_broadcast(a.data.shape, b.data.shape)
+    return Minimum.apply(a, b, dt=dtypes.result_type(a, b))
+
+
+class Where(Function):
+    __slots__ = ("sa", "sb")
+    name = "WhereBackward0"
+
+    def forward(self, a, b, cond, dt):
+        self.sa, self.sb = _shapes(a, b)
+        self.save(cond)
+        return _cast(np.where(cond, a, b), dt)
+
+    def backward(self, g, F, cond):
+        n = self.needs
+        return (F.sum_to(F.where(cond, g, 0.0), self.sa) if n[0] else None,
+                F.sum_to(F.where(cond, 0.0, g), self.sb) if n[1] else None)
+
+    jvp = linear
+
+
+@register("where", "where(condition, input, other)",
+          "input where condition is true, else other", method=False,
+          checks=[(([True, False, True], Arg((2, 3)), Arg((3,))), {})],
+          category="math")
+def where(condition, input, other):
+    cond = tensor_arg(condition).data
+    if cond.dtype != np.bool_:
+        raise GradRuntimeError("where expected condition to be a boolean tensor, but got a "
+                               f"tensor with dtype {dtypes.scalar_type_name(cond.dtype)}")
+    a, b = operand(input), operand(other)
+    check_broadcast(cond.shape, *(x.data.shape for x in (a, b) if type(x) is Tensor))
+    return Where.apply(a, b, cond=cond, dt=dtypes.result_type(a, b))
+
+
+@tensor_f("where")
+def _where_t(cond, a, b):
+    c = cond.data if isinstance(cond, Tensor) else np.asarray(cond)
+    return Where.apply(operand(a), operand(b), cond=c.astype(bool),
+                       dt=dtypes.result_type(operand(a), operand(b)))
+
+
+@register("where", "x.where(condition, other)", "x where condition is true, else other",
+          method=True, function=False, category="math")
+def where_method(x, condition, other):
+    return where(condition, x, other)
