@@ -252,7 +252,7 @@ def run_sources(session, sources, debug=False):
             session.report(e, text)
             return e.exit_code
         except KeyboardInterrupt:
-            from .language.compiler import state
+            from .language.state import state
             err = Interrupted("interrupted", state.line or None)
             fill_column(err, text)
             session.filename = name
@@ -261,7 +261,7 @@ def run_sources(session, sources, debug=False):
         except Exception as e:   # a bug in gradcli: still no traceback unless --debug
             if debug:
                 raise
-            from .language.compiler import state
+            from .language.state import state
             err = GradError(f"internal error: {type(e).__name__}: {e}", state.line or None,
                             type_name="InternalError")
             fill_column(err, text)

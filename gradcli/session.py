@@ -4,7 +4,8 @@ from __future__ import annotations
 import sys
 
 from .library import builtins as _builtins  # noqa: F401  (registers the language built-ins)
-from .language.compiler import Compiler, state
+from .language.compiler import Compiler
+from .language.state import state
 from .base.errors import GradError, LimitError, render
 from .language.parser import parse
 from .language.runtime import Scope
@@ -35,7 +36,7 @@ def reset_globals():
     programs in one process, as the tests and the fuzzer do)."""
     from .core import dtypes, printing
     from .base import random
-    from .language.compiler import state as st
+    from .language.state import state as st
     from .base.limits import limits
     from .language.runtime import _call_depth
     from .core.tensor import GradMode

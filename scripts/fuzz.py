@@ -128,10 +128,10 @@ class Runner:
 
     @contextlib.contextmanager
     def _watch_translations(self):
-        """Note where gradcli turns a Python exception into a GradError (compiler._wrap):
+        """Note where gradcli turns a Python exception into a GradError (positions.located):
         mostly bad arguments reported by NumPy, but a bug in gradcli shows up here."""
-        from gradcli.language import compiler
-        original = compiler.translate_python_error
+        from gradcli.language import positions
+        original = positions.translate_python_error
         runner = self
 
         def translate(exc):
@@ -148,11 +148,11 @@ class Runner:
             n, src = runner.translated.get(key, (0, runner._source))
             runner.translated[key] = (n + 1, src)
             return original(exc)
-        compiler.translate_python_error = translate
+        positions.translate_python_error = translate
         try:
             yield
         finally:
-            compiler.translate_python_error = original
+            positions.translate_python_error = original
 
     def _configure(self, variant):
         reset_globals()

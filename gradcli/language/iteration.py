@@ -1,0 +1,85 @@
+"""Run-time helpers of loops and assignments: iterating a value, unpacking it,
+indexing a Python sequence, the --max-steps count, and the names of leaves."""
+from __future__ import annotations
+
+from ..base.errors import GradRuntimeError, GradTypeError, LimitError
+from ..base.limits import check_items
+from ..core.convert import type_name
+from ..core.tensor import Tensor
+from ..ops.shape import unbind
+from .runtime import BREAK, CONTINUE
+from .state import state
+
+GO_ON = object()      # a loop body finished normally: go on looping
+
+
+def body(b, s):
+    """Run a loop body: GO_ON to go on looping, else what the loop returns
+    (None after `break`, a Return from inside a function)."""
+    r = b(s)
+    if r is None or r is CONTINUE:
+        return GO_ON
+    return None if r is BREAK else r
+
+
+def step(max_steps, line, col):
+    """Count one loop iteration against --max-steps."""
+    state.steps += 1
+    if state.steps > max_steps:
+        raise LimitError(f"the program ran more than --max-steps={max_steps} loop iterations",
+                         line, col)
+
+
+def iterate(v):
+    """The items a `for` loop goes through."""
+    if isinstance(v, range):
+        return v
+    if isinstance(v, (list, tuple, str)):
+        return list(v)
+    if type(v) is Tensor:
+        if v.data.ndim == 0:
+            raise GradTypeError("iteration over a 0-d tensor")
+        return unbind(v)
+    raise GradTypeError(f"'{type_name(v)}' object is not iterable")
+
+
+def iter_values(v):
+    """The items of a value unpacked into names (`a, b = v`)."""
+    if isinstance(v, (tuple, list)):
+        return list(v)
+    if isinstance(v, range):
+        check_items(len(v), "unpacking this range")
+        return list(v)
+    if type(v) is Tensor:
+        return list(iterate(v))
+    raise GradTypeError(f"cannot unpack non-iterable {type_name(v)} object")
+
+
+def py_index(v, key):
+    """v[key] for a list, tuple, string, range or dict."""
+    if isinstance(v, (list, tuple, str, range)):
+        if isinstance(key, bool) or not isinstance(key, (int, slice)):
+            if type(key) is Tensor and key.data.size == 1 and key.data.dtype.kind in "iu":
+                key = key.item()
+            else:
+                raise GradTypeError(f"{type_name(v)} indices must be integers or slices")
+        try:
+            r = v[key]
+        except IndexError:
+            raise GradRuntimeError(f"{type_name(v)} index out of range", type_name="IndexError")
+        return r
+    if isinstance(v, dict):
+        return v[key]
+    raise GradTypeError(f"'{type_name(v)}' object is not subscriptable")
+
+
+def leaf_names(scope, leaves):
+    """id(tensor) -> the first variable name bound to it (locals, then globals)."""
+    wanted = {id(t) for t in leaves}
+    names = {}
+    scopes = [scope.vars] + ([scope.globals.vars] if scope.globals is not None else [])
+    for vars in scopes:
+        for name, v in vars.items():
+            if type(v) is Tensor and id(v) in wanted and id(v) not in names:
+                names[id(v)] = name
+    return names
