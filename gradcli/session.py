@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from .library import builtins as _builtins  # noqa: F401  (registers the language built-ins)
+from . import library  # noqa: F401  (registers the language built-ins)
 from .language.compiler import Compiler
 from .language.state import state
 from .base.errors import GradError, LimitError, render
@@ -70,7 +70,7 @@ def _restore_tensors(snap):
 
 class Session:
     def __init__(self, out, filename="<stdin>"):
-        from .library.builtins import namespace
+        from .library.torch_ns import namespace
         self.out = out
         self.filename = filename
         self.builtins = namespace()

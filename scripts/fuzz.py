@@ -440,7 +440,7 @@ STRINGS = ['"a"', "'b'", '""', '"{}"', '"{0}"', '"{:>5}"', '"{0.__class__}"', 'f
 
 def _names():
     from gradcli.language import runtime
-    from gradcli.library.builtins import namespace
+    from gradcli.library.torch_ns import namespace
     names = set(NAMES) | set(namespace()) | set(runtime.TENSOR_ATTRS) | set(runtime.METHODS)
     return sorted(n for n in names if n.isidentifier())
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from gradcli.language import runtime
-from gradcli.library.builtins import namespace
+from gradcli.library.torch_ns import namespace
 from gradcli.base.errors import GradError
 from gradcli.output import TextOutput
 from gradcli.session import Session, reset_globals
@@ -201,7 +201,7 @@ SAFE_TYPES = (type(None), bool, int, float, str, tuple, list, dict, range)
 def _allowed_value(v):
     """What an attribute may give a program: language values, never Python machinery."""
     from gradcli.engine.autograd import AccumulateGrad, Function
-    from gradcli.library.builtins import RemovableHandle
+    from gradcli.library.methods import RemovableHandle
     from gradcli.base.device import Device
     from gradcli.library.optim import Optimizer
     from gradcli.core.dtypes import DType

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..base.errors import GradError, GradSyntaxError, GradTypeError
 from ..base.limits import limits
 from . import runtime as rt
+from ..library.values import GradModeContext
 from .iteration import GO_ON, body, iterate, step
 from .positions import pos
 from .runtime import UserFunction
@@ -121,7 +122,7 @@ class Control:
         def run(s):
             try:
                 m = c(s)
-                if not isinstance(m, rt.GradModeContext):
+                if not isinstance(m, GradModeContext):
                     raise GradTypeError(
                         "with needs no_grad or enable_grad (with or without parentheses)")
             except GradError as e:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import operator
-import weakref
 
 import numpy as np
 
@@ -13,9 +12,10 @@ from ..engine.autograd import AccumulateGrad, Function
 from ..base.device import CPU, Device
 from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, GradValueError, LimitError, did_you_mean
 from ..base.limits import check_items, limits
-from ..ops.registry import BUILTINS, FUNCTIONS
+from ..ops.registry import FUNCTIONS
 from ..ops.reduce import ValuesIndices
-from ..core.tensor import GradMode, Tensor
+from ..core.tensor import Tensor
+from ..library.values import METHODS, BoundMethod, Module, Size, truth
 
 
 class Scope:
@@ -95,80 +95,6 @@ class _Depth:
 
 
 _call_depth = _Depth()
-
-
-class Module:
-    """`torch`, `torch.autograd`, `F` ...: attribute access finds built-ins by name."""
-    __slots__ = ("name", "members")
-
-    def __init__(self, name, members=None):
-        self.name, self.members = name, members or {}
-
-    def __repr__(self):
-        return f"<module '{self.name}'>"
-
-    def get(self, attr, builtins):
-        v = self.members.get(attr)
-        if v is None:
-            v = builtins.get(attr)
-        if v is None:
-            raise GradAttributeError(
-                f"module '{self.name}' has no attribute '{attr}'",
-                hint=did_you_mean(attr, list(self.members) + list(builtins)))
-        return v
-
-
-class GradModeContext:
-    """`no_grad` / `enable_grad` (with or without parentheses) for `with`."""
-    __slots__ = ("enabled", "saved", "label")
-
-    def __init__(self, enabled, label):
-        self.enabled, self.label, self.saved = enabled, label, []
-
-    def __call__(self):
-        return self
-
-    def __enter__(self):
-        self.saved.append(GradMode.enabled)
-        GradMode.enabled = self.enabled
-
-    def __exit__(self, *exc):
-        GradMode.enabled = self.saved.pop()
-
-    def __repr__(self):
-        return f"<{self.label}>"
-
-
-class Size(tuple):
-    def __repr__(self):
-        return f"torch.Size([{', '.join(str(n) for n in self)}])"
-
-
-class BuiltinFunction:
-    """A built-in as a value (`f = exp`, `print(exp)`)."""
-    __slots__ = ("name", "fn")
-
-    def __init__(self, name, fn):
-        self.name, self.fn = name, fn
-
-    def __call__(self, *a, **k):
-        return self.fn(*a, **k)
-
-    def __repr__(self):
-        return f"<built-in function {self.name}>"
-
-
-class BoundMethod:
-    __slots__ = ("obj", "name", "fn")
-
-    def __init__(self, obj, name, fn):
-        self.obj, self.name, self.fn = obj, name, fn
-
-    def __call__(self, *a, **k):
-        return self.fn(self.obj, *a, **k)
-
-    def __repr__(self):
-        return f"<built-in method {self.name}>"
 
 
 # ---------------------------------------------------------------- operators
@@ -352,20 +278,6 @@ def unary(op, v):
     raise GradTypeError(f"bad operand type for unary +: '{_tname(v)}'")
 
 
-def truth(v) -> bool:
-    """The truth of a condition: bool, number, none, or a one-element tensor."""
-    if v is True or v is False:
-        return v
-    if type(v) is Tensor:
-        if v.data.size != 1:
-            raise GradRuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous")
-        return bool(v.data.reshape(()))
-    if v is None or isinstance(v, (int, float, str, list, tuple)):
-        return bool(v)
-    return True
-
-
 def update_leaf(t, r):
     """`t op= v` on a leaf that requires grad, with grad mode off: the one update PyTorch
     makes in place on a leaf (the gradient-descent step).  `t` keeps its identity,
@@ -425,7 +337,7 @@ def get_attr(obj, name):
         raise GradAttributeError(f"'Tensor' object has no attribute '{name}'",
                                  hint=did_you_mean(name, list(TENSOR_ATTRS) + list(METHODS)))
     if isinstance(obj, Module):
-        from ..library.builtins import namespace
+        from ..library.torch_ns import namespace
         return obj.get(name, namespace())
     if isinstance(obj, Function):
         if name == "next_functions":
@@ -468,7 +380,7 @@ def set_attr(obj, name, value):
     if type(obj) is not Tensor:
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":
-        from ..library.builtins import requires_grad_
+        from ..library.methods import requires_grad_
         if not value and obj.grad_fn is not None:
             raise GradRuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "
@@ -575,4 +487,3 @@ LIST_METHODS = {
     "index": lambda l, v: l.index(v),
 }
 
-METHODS = {}   # filled by builtins: name -> fn(tensor, *args, **kwargs)

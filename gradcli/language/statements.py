@@ -7,7 +7,7 @@ from lark import Tree
 from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError, GradSyntaxError
 from ..core.printing import show_str
 from ..core.tensor import GradMode, Tensor
-from ..library.builtins import backward_leaves
+from ..library.autograd_api import backward_leaves
 from . import runtime as rt
 from .calls import backward_hint, plain_name
 from .expressions import const_value

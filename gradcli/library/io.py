@@ -138,7 +138,7 @@ def load(path, dtype=None, requires_grad=False):
     arr = np.ascontiguousarray(arr, dtype=dt)
     t = Tensor(arr)
     if requires_grad:
-        from .builtins import requires_grad_
+        from .methods import requires_grad_
         requires_grad_(t, True)
     return t
 

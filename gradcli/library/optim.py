@@ -22,7 +22,7 @@ class Optimizer:
 
     def __init__(self, params, group):
         if isinstance(params, Tensor) or not isinstance(params, (list, tuple)):
-            from .builtins import type_method           # x.type(): torch.DoubleTensor ...
+            from .methods import type_method           # x.type(): torch.DoubleTensor ...
             got = type_method(params) if isinstance(params, Tensor) else type_name(params)
             raise GradTypeError("params argument given to the optimizer should be an iterable "
                                 f"of Tensors or dicts, but got {got}")

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import Function, sum_to
+from ..engine.autograd import Function
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast

@@ -13,7 +13,7 @@ from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError
 from ..base.summation import torch_sum
 from ..core.tensor import Tensor
-from .registry import Arg, internal, register, tensor_f
+from .registry import Arg, register, tensor_f
 
 M = Arg((2, 3))
 REDUCE_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((M,), {}), ((M,), {"dim": 1}),

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ..language import runtime as rt
+from ..library import values
 from ..engine.autograd import AccumulateGrad, Function
 from ..ops.registry import BUILTINS, METHOD_ONLY
 from ..ops.reduce import ValuesIndices
@@ -57,7 +58,7 @@ def describe(v) -> str:
         return " ".join(bits)
     if isinstance(v, rt.UserFunction):
         return f"function {v.name}({', '.join(v.params)})"
-    if isinstance(v, rt.Module):
+    if isinstance(v, values.Module):
         return f"module {v.name}"
     if isinstance(v, (Function, AccumulateGrad)):
         return f"grad_fn {v.name}"
@@ -87,8 +88,8 @@ def _tensor_attr(t, name):
         return t               # a tensor with the same attributes; nothing is computed
     if name in rt.TENSOR_ATTRS:
         return rt.TENSOR_ATTRS[name](t)
-    if name in rt.METHODS:
-        return rt.BoundMethod(t, name, rt.METHODS[name])
+    if name in values.METHODS:
+        return values.BoundMethod(t, name, values.METHODS[name])
     raise LookupError(name)
 
 
@@ -104,7 +105,7 @@ def resolve(chain, session):
     for name in chain[1:]:
         if type(v) is Tensor:
             v = _tensor_attr(v, name)
-        elif isinstance(v, rt.Module):
+        elif isinstance(v, values.Module):
             v = v.members[name] if name in v.members else session.builtins[name]
         elif isinstance(v, AccumulateGrad) and name == "variable":
             v = v.variable
@@ -119,11 +120,11 @@ def attributes(v, session):
     """[(name, meta)] of what `v.` can be followed by."""
     if type(v) is Tensor:
         out = [(n, "attribute") for n in rt.TENSOR_ATTRS]
-        for n in rt.METHODS:
+        for n in values.METHODS:
             e = entry_for(n)
             out.append((n, e.sig if e else "method"))
         return out
-    if isinstance(v, rt.Module):
+    if isinstance(v, values.Module):
         names = dict.fromkeys(list(v.members) + list(session.builtins))
         return [(n, describe_builtin(n, v.members.get(n, session.builtins.get(n)))) for n in names]
     if isinstance(v, Function):
@@ -136,7 +137,7 @@ def attributes(v, session):
         return [(n, "method") for n in rt.STR_METHODS]
     if isinstance(v, list):
         return [(n, "method") for n in rt.LIST_METHODS]
-    if isinstance(v, rt.Size):
+    if isinstance(v, values.Size):
         return [("numel", "method")]
     if isinstance(v, float):
         return [("is_integer", "method")]
@@ -177,11 +178,11 @@ def keyword_params(fn) -> list[str]:
         return list(fn.params)
     entry = None
     skip_first = False
-    if isinstance(fn, rt.BoundMethod):
+    if isinstance(fn, values.BoundMethod):
         entry = entry_for(fn.name)
         skip_first = entry is not None and not entry.sig.startswith("x.")
         target = fn.fn
-    elif isinstance(fn, rt.BuiltinFunction):
+    elif isinstance(fn, values.BuiltinFunction):
         entry = entry_for(fn.name)
         target = fn.fn
     else:

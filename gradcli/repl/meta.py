@@ -13,6 +13,7 @@ import sys
 import textwrap
 
 from ..language import runtime as rt
+from ..library import values
 from ..base.errors import GradError, did_you_mean
 from ..ops.registry import BUILTINS, METHOD_ONLY
 from ..core.tensor import Tensor
@@ -101,7 +102,7 @@ def help_name(name: str, session) -> str | None:
     elif name in rt.TENSOR_ATTRS:
         lines.append(f"x.{name}")
         lines.append("    a tensor attribute")
-    elif name in rt.METHODS:
+    elif name in values.METHODS:
         lines.append(f"x.{name}(...)")
         lines.append("    a tensor method")
     if name in session.scope.vars:

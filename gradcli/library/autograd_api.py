@@ -1,0 +1,101 @@
+"""The autograd API: backward, grad, no_grad, enable_grad, is_grad_enabled."""
+from __future__ import annotations
+
+
+
+from ..engine.autograd import run_backward
+from ..core.convert import tensor_arg
+from ..base.errors import GradRuntimeError
+from ..ops.registry import register
+from .values import GradModeContext, truth
+from ..core.tensor import Tensor
+
+
+# ---------------------------------------------------------------- autograd
+
+
+def _grad_tensor_arg(v):
+    return None if v is None else tensor_arg(v)
+
+
+@register("backward",
+          "backward(tensors, gradient=None, retain_graph=False, create_graph=False, inputs=None)",
+          "accumulate d(tensors)/d(leaf) into each leaf's .grad; returns none", category="autograd")
+def backward(tensors, gradient=None, retain_graph=None, create_graph=False, inputs=None,
+             grad_tensors=None):
+    backward_leaves(tensors, gradient, retain_graph, create_graph, grad_tensors, inputs)
+
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak.")
+
+
+def backward_leaves(tensors, gradient=None, retain_graph=None, create_graph=False,
+                    grad_tensors=None, inputs=None):
+    """backward(), returning the leaves whose .grad changed (for the `backward` command)."""
+    if gradient is None:
+        gradient = grad_tensors
+    if inputs is not None:
+        inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+        if not inputs:
+            raise GradRuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        inputs = [tensor_arg(i) for i in inputs]
+        if not all(i.requires_grad for i in inputs):
+            raise GradRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    if create_graph:
+        from ..session import warn
+        warn(CREATE_GRAPH_WARNING)
+    if type(tensors) is Tensor and gradient is None and inputs is None:    # out.backward()
+        return run_backward((tensors,), (None,), truth(retain_graph) if retain_graph is not None
+                            else bool(create_graph), truth(create_graph))
+    outs = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
+    grads = list(gradient) if isinstance(gradient, (list, tuple)) and \
+        any(isinstance(g, Tensor) for g in gradient) else [gradient] * 1
+    if len(grads) < len(outs):
+        grads += [None] * (len(outs) - len(grads))
+    outs = [tensor_arg(o) for o in outs]
+    if retain_graph is None:
+        retain_graph = bool(create_graph)
+    return run_backward(outs, [_grad_tensor_arg(g) for g in grads], truth(retain_graph),
+                        truth(create_graph), inputs=inputs, accumulate=inputs is not None)
+
+
+@register("grad", "grad(outputs, inputs, grad_outputs=None, retain_graph=False, create_graph=False)",
+          "the gradients of outputs with respect to inputs, as a tuple; .grad untouched",
+          category="autograd")
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         allow_unused=False):
+    outs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+    ins = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+    gos = list(grad_outputs) if isinstance(grad_outputs, (list, tuple)) else [grad_outputs] * len(outs)
+    if retain_graph is None:
+        retain_graph = bool(create_graph)
+    return run_backward([tensor_arg(o) for o in outs], [_grad_tensor_arg(g) for g in gos],
+                        truth(retain_graph), truth(create_graph),
+                        inputs=[tensor_arg(i) for i in ins], allow_unused=truth(allow_unused))
+
+
+NO_GRAD = GradModeContext(False, "no_grad")
+ENABLE_GRAD = GradModeContext(True, "enable_grad")
+
+
+@register("no_grad", "with no_grad:", "a block whose results do not require grad",
+          category="autograd")
+def no_grad():
+    return NO_GRAD
+
+
+@register("enable_grad", "with enable_grad:", "a block with grad mode on (inside no_grad)",
+          category="autograd")
+def enable_grad():
+    return ENABLE_GRAD
+
+
+@register("is_grad_enabled", "is_grad_enabled()", "whether grad mode is on", category="autograd")
+def is_grad_enabled():
+    from ..core.tensor import GradMode
+    return GradMode.enabled

@@ -1,0 +1,248 @@
+"""Tensor methods that are not ops: .size(), .item(), .requires_grad_(), hooks,
+.to(), casts, .backward() ...  Every op registered with method=True is a method too
+(`fill_methods`, run once when the library is loaded)."""
+from __future__ import annotations
+
+
+import numpy as np
+
+from ..core import dtypes
+from ..engine.autograd import leaf_hooks, watch
+from ..core.convert import type_name
+from ..base.device import Device, on_cpu
+from ..base.device import device as _device
+from ..base.errors import GradRuntimeError, GradTypeError
+from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
+from ..ops.shape import numpy_T, to
+from .autograd_api import backward_leaves
+from .values import METHODS, Size
+from ..core.tensor import Tensor
+
+FUNCTIONS["numpy_T"] = numpy_T
+
+
+# ---------------------------------------------------------------- tensor methods
+
+def _method(name, sig, doc, **kw):
+    return register(name, sig, doc, method=True, function=False, category="tensor", **kw)
+
+
+@_method("size", "x.size(dim=None)", "the shape (torch.Size), or the size of one dim")
+def size(x, dim=None):
+    s = Size(x.data.shape)
+    if dim is None:
+        return s
+    from ..ops.reduce import norm_dims
+    (d,) = norm_dims(dim, x.data.ndim) or (0,)
+    if x.data.ndim == 0:
+        raise GradRuntimeError("dimension specified as 0 but tensor has no dimensions")
+    return s[d]
+
+
+@_method("dim", "x.dim()", "number of dims")
+def dim(x):
+    return x.data.ndim
+
+
+@_method("numel", "x.numel()", "number of elements")
+def numel(x):
+    return int(x.data.size)
+
+
+@register("item", "x.item()", "the value of a one-element tensor as a Python number",
+          method=True, function=False, category="tensor")
+def item(x):
+    return x.item()
+
+
+@_method("tolist", "x.tolist()", "the values as (nested) Python lists")
+def tolist(x):
+    from ..base.limits import check_objects
+    check_objects(x.data.size, "tolist()", 32)
+    return x.data.tolist()
+
+
+@_method("detach", "x.detach()", "the same values, cut off from the graph")
+def detach(x):
+    return Tensor(x.data)
+
+
+@_method("requires_grad_", "x.requires_grad_(requires_grad=True)",
+         "set requires_grad in place and return x")
+def requires_grad_(x, requires_grad=True):
+    if requires_grad and x.data.dtype.kind != "f":
+        raise GradRuntimeError("only Tensors of floating point dtype can require gradients")
+    if not requires_grad and x.grad_fn is not None:
+        raise GradRuntimeError(
+            "you can only change requires_grad flags of leaf variables. If you want to use a "
+            "computed variable in a subgraph that doesn't require differentiation use "
+            "var_no_grad = var.detach().")
+    x.requires_grad = bool(requires_grad)
+    return x
+
+
+@_method("retain_grad", "x.retain_grad()", "keep .grad for a non-leaf tensor")
+def retain_grad(x):
+    if not x.requires_grad:
+        raise GradRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    if x.grad_fn is not None:
+        x.retains_grad = True
+        watch(x).retain = True
+
+
+class RemovableHandle:
+    """What register_hook returns: .remove() takes the hook away."""
+    __slots__ = ("hooks", "hook")
+
+    def __init__(self, hooks, hook):
+        self.hooks, self.hook = hooks, hook
+
+    def remove(self):
+        if self.hook in self.hooks:
+            self.hooks.remove(self.hook)
+
+    language_methods = {"remove": remove}
+
+    def __repr__(self):
+        return "<torch.utils.hooks.RemovableHandle object>"
+
+
+@_method("register_hook", "x.register_hook(hook)",
+         "call hook(grad) whenever x's gradient is computed; a result replaces it; "
+         "returns a handle with .remove()")
+def register_hook(x, hook):
+    if not x.requires_grad:
+        raise GradRuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if not callable(hook):
+        raise GradTypeError(f"register_hook(): the hook must be a function, not {type_name(hook)}")
+    hooks = watch(x).hooks if x.grad_fn is not None else leaf_hooks(x)
+    hooks.append(hook)
+    return RemovableHandle(hooks, hook)
+
+
+@_method("zero_", "x.zero_()", "fill with zeros in place and return x")
+def zero_(x):
+    from ..core.tensor import GradMode
+    if GradMode.enabled and x.requires_grad:
+        raise GradRuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation.")
+    x.data = np.zeros_like(x.data)
+    return x
+
+
+@_method("fill_", "x.fill_(value)", "fill with value in place and return x")
+def fill_(x, value):
+    from ..core.tensor import GradMode
+    if GradMode.enabled and x.requires_grad:
+        raise GradRuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation.")
+    x.data = np.full_like(x.data, value.item() if isinstance(value, Tensor) else value)
+    return x
+
+
+@_method("backward",
+         "x.backward(gradient=None, retain_graph=False, create_graph=False, inputs=None)",
+         "accumulate gradients of x into the leaves' .grad")
+def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    backward_leaves(x, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+@_method("to", "x.to(dtype), x.to(device, dtype), x.to(other, copy=False)",
+         "x converted to dtype (x itself if it has it already, unless copy=true)")
+def to_method(x, *args, dtype=None, device=None, non_blocking=False, copy=False,
+              memory_format=None):
+    args = list(args)
+    if args and (args[0] is None or isinstance(args[0], (str, Device))):
+        device = args.pop(0)
+    if args and not isinstance(args[0], bool):
+        dtype = args.pop(0)
+    if args:
+        non_blocking = args.pop(0)
+    if args:
+        copy = args.pop(0)
+    if args or not isinstance(non_blocking, bool) or not isinstance(copy, bool):
+        raise GradTypeError("to() received an invalid combination of arguments: expected "
+                            "to(device=None, dtype=None, non_blocking=False, copy=False) or "
+                            "to(other, non_blocking=False, copy=False)")
+    on_cpu(device)
+    if isinstance(dtype, Tensor):
+        dtype = dtype.data.dtype
+    dt = x.data.dtype if dtype is None else dtypes.as_numpy(dtype)
+    return to(x, dt, copy=copy)
+
+
+@_method("cpu", "x.cpu()", "x itself (gradcli computes on the CPU)")
+def cpu(x):
+    return x
+
+
+@_method("cuda", "x.cuda()", "an error: gradcli computes on the CPU only")
+def cuda(x, device=None, non_blocking=False):
+    on_cpu("cuda")
+
+
+@register("device", "device(type)", "torch.device: 'cpu' (the only one gradcli computes on)",
+          category="misc")
+def device(type, index=None):
+    return _device(type, index)
+
+
+@_method("type", "x.type(dtype=None)", "the type name, or a copy converted to dtype")
+def type_method(x, dtype=None):
+    if dtype is None:
+        return {"float64": "torch.DoubleTensor", "float32": "torch.FloatTensor",
+                "int64": "torch.LongTensor", "bool": "torch.BoolTensor"}.get(
+            x.data.dtype.name, "torch.Tensor")
+    return to(x, dtypes.as_numpy(dtype))
+
+
+def _cast_method(name, dt):
+    _method(name, f"x.{name}()", f"a copy as {dtypes.TORCH_NAMES[dt]}")(lambda x: to(x, dt))
+
+
+_cast_method("double", dtypes.float64)
+_cast_method("long", dtypes.int64)
+
+
+@_method("float", "x.float()", "a copy as torch.float32")
+def _float_m(x):
+    return to(x, dtypes.float32)
+
+
+@_method("int", "x.int()", "a copy as torch.int32")
+def _int_m(x):
+    return to(x, np.dtype(np.int32))
+
+
+@_method("bool", "x.bool()", "a copy as torch.bool")
+def _bool_m(x):
+    return to(x, dtypes.bool_)
+
+
+@_method("is_floating_point", "x.is_floating_point()", "whether the dtype is floating")
+def is_floating_point(x):
+    return x.data.dtype.kind == "f"
+
+
+@_method("contiguous", "x.contiguous()", "x itself")
+def contiguous(x):
+    return x
+
+
+@_method("numpy", "x.numpy()", "the values (as a tensor: gradcli has no NumPy objects)")
+def numpy_(x):
+    if x.requires_grad:
+        raise GradRuntimeError(
+            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+    return Tensor(x.data)
+
+
+
+
+# tensor methods: every registered op with method=True, plus the ones above
+def fill_methods():
+    for name, entry in BUILTINS.items():
+        if entry.method:
+            METHODS[name] = entry.fn
+    for name, entry in METHOD_ONLY.items():
+        METHODS[name] = entry.fn

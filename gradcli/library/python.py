@@ -1,0 +1,139 @@
+"""Python's built-ins in the language: print, display, len, range, float, int, bool,
+str, list, tuple, and abs/min/max/round with their Python meaning on plain numbers."""
+from __future__ import annotations
+
+
+
+from ..core.convert import type_name
+from ..base.errors import GradTypeError, GradValueError
+from ..ops.registry import BUILTINS, FUNCTIONS, register
+from .values import truth
+from ..core.tensor import Tensor
+
+
+def _session():
+    from .. import session
+    return session.current()
+
+
+# ---------------------------------------------------------------- output
+
+@register("print", "print(*values, sep=' ', end='\\n')", "print values as Python and PyTorch do",
+          category="misc")
+def print_(*values, sep=" ", end="\n"):
+    from ..core.printing import show_str
+    _session().out.print(sep.join(show_str(v) for v in values) + end)
+
+
+@register("display", "display(*values)", "show each value's repr on its own line (Jupyter's display)",
+          category="misc")
+def display(*values):
+    from ..core.printing import show
+    for v in values:
+        _session().out.print(show(v) + "\n")
+
+
+# ---------------------------------------------------------------- Python basics
+
+@register("len", "len(x)", "length of a list, string or a tensor's first dim", category="misc")
+def len_(x):
+    if isinstance(x, Tensor):
+        if x.data.ndim == 0:
+            raise GradTypeError("len() of a 0-d tensor")
+        return x.data.shape[0]
+    if isinstance(x, (list, tuple, str)):
+        return len(x)
+    raise GradTypeError(f"object of type '{type_name(x)}' has no len()")
+
+
+@register("range", "range(stop) or range(start, stop, step=1)", "integers for a for loop",
+          category="misc")
+def range_(*args):
+    if not 1 <= len(args) <= 3:
+        raise GradTypeError(f"range expected 1 to 3 arguments, got {len(args)}")
+    args = [a.item() if isinstance(a, Tensor) else a for a in args]
+    for a in args:
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise GradTypeError(f"'{type_name(a)}' object cannot be interpreted as an integer")
+    return range(*args)
+
+
+def _scalar(x, conv, what):
+    if isinstance(x, Tensor):
+        return conv(x.item())
+    if isinstance(x, str):
+        try:
+            return conv(x.strip())
+        except ValueError:
+            raise GradValueError(f"could not convert string to {what}: {x!r}")
+    if isinstance(x, (int, float)):
+        try:
+            return conv(x)
+        except (OverflowError, ValueError) as e:
+            raise GradValueError(str(e))
+    raise GradTypeError(f"{what}() argument must be a string or a number, not '{type_name(x)}'")
+
+
+@register("float", "float(x)", "a Python float (float('inf') and float('nan') work); as a dtype, float64",
+          category="misc")
+def float_(x=0.0):
+    return _scalar(x, float, "float")
+
+
+@register("int", "int(x)", "a Python int (truncates); as a dtype, int64", category="misc")
+def int_(x=0):
+    return _scalar(x, int, "int")
+
+
+@register("bool", "bool(x)", "truth of a value; as a dtype, bool", category="misc")
+def bool_(x=False):
+    return truth(x)
+
+
+@register("str", "str(x)", "the text print would show", category="misc")
+def str_(x=""):
+    from ..core.printing import show_str
+    return show_str(x)
+
+
+@register("list", "list(x)", "a list of the items of x", category="misc")
+def list_(x=()):
+    from ..base.limits import check_items, check_objects
+    if isinstance(x, Tensor):
+        check_objects(len(x), "list() of this tensor", 300)
+        return [FUNCTIONS["index"](x, i) for i in range(len(x))]
+    if isinstance(x, (list, tuple, range, str)):
+        check_items(len(x), "the list")
+        return list(x)
+    raise GradTypeError(f"'{type_name(x)}' object is not iterable")
+
+
+@register("tuple", "tuple(x)", "a tuple of the items of x", category="misc")
+def tuple_(x=()):
+    return tuple(list_(x))
+
+
+# abs/min/max/round: Python meanings on plain numbers, tensor ops otherwise
+def _dual(name, py):
+    entry = BUILTINS[name]
+    tensor_fn = entry.fn
+
+    def fn(*args, **kwargs):
+        if args and not kwargs and all(isinstance(a, (int, float)) for a in args) and \
+                (len(args) > 1 or name in ("abs", "round")):
+            return py(*args)
+        if len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)) and \
+                name in ("min", "max") and args[0] and \
+                all(isinstance(a, (int, float)) for a in args[0]):
+            return py(args[0])
+        if name in ("max", "min") and len(args) == 2 and not kwargs and \
+                isinstance(args[1], Tensor):
+            return FUNCTIONS["maximum" if name == "max" else "minimum"](*args)
+        return tensor_fn(*args, **kwargs)
+    entry.fn = fn
+
+
+_dual("abs", abs)
+_dual("max", max)
+_dual("min", min)
+_dual("round", round)

@@ -1,0 +1,125 @@
+"""The `torch` namespace and the settings a program can change: seed, printing
+precision, default dtype; assert_close; the names every program starts with."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..core import dtypes
+from ..core.convert import tensor_arg, to_array
+from ..base.errors import GradAssertionError, GradTypeError, GradValueError
+from ..ops.registry import BUILTINS, register
+from ..ops.shape import size_args
+from .autograd_api import ENABLE_GRAD, NO_GRAD
+from .values import Module, Size
+from ..core.tensor import Tensor
+
+
+@register("seed", "seed(n)", "seed the random generator (as torch.manual_seed)",
+          category="misc", aliases=("manual_seed",))
+def seed(n):
+    from ..base import random
+    if isinstance(n, Tensor):
+        n = n.item()
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise GradTypeError("seed(): expected an integer")
+    random.default_generator.manual_seed(n)
+
+
+@register("is_tensor", "is_tensor(x)", "whether x is a tensor", category="misc")
+def is_tensor(x):
+    return isinstance(x, Tensor)
+
+
+@register("numel", "numel(x)", "number of elements", category="misc")
+def numel_fn(x):
+    return int(tensor_arg(x).data.size)
+
+
+@register("set_printoptions", "set_printoptions(precision=4)", "digits printed after the point",
+          category="misc")
+def set_printoptions(precision=None, **_ignored):
+    from ..core.printing import options
+    if precision is not None:
+        p = int(precision)
+        if not 0 <= p <= 30:       # as --precision: a huge one would print gigabytes
+            raise GradValueError(f"set_printoptions(): precision must be from 0 to 30, got {p}")
+        options.precision = p
+
+
+@register("set_default_dtype", "set_default_dtype(dtype)", "float64 (default) or float32",
+          category="misc")
+def set_default_dtype(dtype):
+    dt = dtypes.as_numpy(dtype)
+    if dt.kind != "f":
+        raise GradTypeError("only floating-point types are supported as the default type")
+    dtypes.default.float = dt
+
+
+@register("get_default_dtype", "get_default_dtype()", "the default floating dtype", category="misc")
+def get_default_dtype():
+    return dtypes.DType(dtypes.default.float)
+
+
+# ---------------------------------------------------------------- asserts
+
+@register("assert_close", "assert_close(a, b, tol=1e-6)",
+          "fail (exit 1) unless a and b are equal within tol, element-wise", category="misc")
+def assert_close(a, b, tol=1e-6, rtol=None, atol=None):
+    x, y = to_array(a).astype(np.float64), to_array(b).astype(np.float64)
+    try:
+        np.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        raise GradAssertionError(f"shapes differ: {list(x.shape)} and {list(y.shape)}")
+    atol = tol if atol is None else atol
+    rtol = 0.0 if rtol is None else rtol
+    ok = np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=True)
+    if not np.all(ok):
+        diff = np.abs(x - y)
+        worst = np.unravel_index(np.nanargmax(np.where(ok, -1, diff)), diff.shape) if diff.ndim else ()
+        raise GradAssertionError(
+            f"values differ: largest difference {float(diff[worst]):.6g} at index "
+            f"{list(map(int, worst))} (tolerance {atol:g})")
+
+
+
+# ---------------------------------------------------------------- namespace
+
+CONSTANTS = {"pi": math.pi, "inf": math.inf, "nan": math.nan, "e": math.e}
+DTYPE_NAMES = {n: dtypes.DType(dt) for n, dt in dtypes.NAMES.items()}
+DTYPE_NAMES.update({"float16": dtypes.DType(np.float16), "half": dtypes.DType(np.float16),
+                    "int32": dtypes.DType(np.int32), "uint8": dtypes.DType(np.uint8)})
+
+_namespace = None
+
+
+def namespace() -> dict:
+    """Names every program starts with (read-only: a program's own variables shadow them)."""
+    global _namespace
+    if _namespace is None:
+        ns = {}
+        for name, entry in BUILTINS.items():
+            if entry.function:
+                ns[name] = entry.fn
+        ns.update(CONSTANTS)
+        for name in ("float64", "float32", "double", "int64", "long", "int32", "float16",
+                     "half", "uint8"):
+            ns[name] = DTYPE_NAMES[name]
+        ns["no_grad"] = NO_GRAD
+        ns["enable_grad"] = ENABLE_GRAD
+        torch_members = dict(DTYPE_NAMES)
+        torch_members.update({"no_grad": NO_GRAD, "enable_grad": ENABLE_GRAD, "pi": math.pi,
+                              "inf": math.inf, "nan": math.nan, "e": math.e,
+                              "Size": lambda s=(): Size(size_args((s,)))})
+        functional = Module("torch.nn.functional")
+        nn = Module("torch.nn", {"functional": functional})
+        autograd_functional = Module("torch.autograd.functional")
+        autograd = Module("torch.autograd", {"functional": autograd_functional})
+        cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
+        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda,
+                              "optim": Module("torch.optim")})
+        ns["torch"] = Module("torch", torch_members)
+        ns["F"] = functional
+        _namespace = ns
+    return _namespace

@@ -1,0 +1,97 @@
+"""Values of the library that are not tensors: namespaces (`torch`, `torch.nn` ...),
+grad-mode contexts, torch.Size, built-in functions and bound methods as values,
+the truth of a condition, and the table of tensor methods."""
+from __future__ import annotations
+
+from ..base.errors import GradAttributeError, GradRuntimeError, did_you_mean
+from ..core.tensor import GradMode, Tensor
+
+METHODS: dict = {}   # x.name(...) of a tensor: name -> fn(tensor, *args, **kwargs)
+
+
+class Module:
+    """`torch`, `torch.autograd`, `F` ...: attribute access finds built-ins by name."""
+    __slots__ = ("name", "members")
+
+    def __init__(self, name, members=None):
+        self.name, self.members = name, members or {}
+
+    def __repr__(self):
+        return f"<module '{self.name}'>"
+
+    def get(self, attr, builtins):
+        v = self.members.get(attr)
+        if v is None:
+            v = builtins.get(attr)
+        if v is None:
+            raise GradAttributeError(
+                f"module '{self.name}' has no attribute '{attr}'",
+                hint=did_you_mean(attr, list(self.members) + list(builtins)))
+        return v
+
+
+class GradModeContext:
+    """`no_grad` / `enable_grad` (with or without parentheses) for `with`."""
+    __slots__ = ("enabled", "saved", "label")
+
+    def __init__(self, enabled, label):
+        self.enabled, self.label, self.saved = enabled, label, []
+
+    def __call__(self):
+        return self
+
+    def __enter__(self):
+        self.saved.append(GradMode.enabled)
+        GradMode.enabled = self.enabled
+
+    def __exit__(self, *exc):
+        GradMode.enabled = self.saved.pop()
+
+    def __repr__(self):
+        return f"<{self.label}>"
+
+
+class Size(tuple):
+    def __repr__(self):
+        return f"torch.Size([{', '.join(str(n) for n in self)}])"
+
+
+class BuiltinFunction:
+    """A built-in as a value (`f = exp`, `print(exp)`)."""
+    __slots__ = ("name", "fn")
+
+    def __init__(self, name, fn):
+        self.name, self.fn = name, fn
+
+    def __call__(self, *a, **k):
+        return self.fn(*a, **k)
+
+    def __repr__(self):
+        return f"<built-in function {self.name}>"
+
+
+class BoundMethod:
+    __slots__ = ("obj", "name", "fn")
+
+    def __init__(self, obj, name, fn):
+        self.obj, self.name, self.fn = obj, name, fn
+
+    def __call__(self, *a, **k):
+        return self.fn(self.obj, *a, **k)
+
+    def __repr__(self):
+        return f"<built-in method {self.name}>"
+
+
+def truth(v) -> bool:
+    """The truth of a condition: bool, number, none, or a one-element tensor."""
+    if v is True or v is False:
+        return v
+    if type(v) is Tensor:
+        if v.data.size != 1:
+            raise GradRuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous")
+        return bool(v.data.reshape(()))
+    if v is None or isinstance(v, (int, float, str, list, tuple)):
+        return bool(v)
+    return True
