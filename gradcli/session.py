@@ -38,7 +38,9 @@ def reset_globals():
     from .base import random
     from .language.state import state as st
     from .base.limits import limits
-    from .language.runtime import _call_depth
+    from .language.functions import call_depth
+    from .language.exceptions import Handling
+    from .library.stdlib import reset_random
     from .core.tensor import GradMode
     GradMode.enabled = True
     dtypes.default.float = dtypes.float64
@@ -46,7 +48,9 @@ def reset_globals():
     random.default_generator.manual_seed(random.DEFAULT_SEED)
     limits.max_memory, limits.max_depth, limits.max_steps = 1 << 30, 200, None
     st.line = st.steps = 0
-    _call_depth.n = 0
+    call_depth.n = 0
+    Handling.stack.clear()
+    reset_random()
 
 
 def _snapshot_tensors(vars):

@@ -311,6 +311,11 @@ def show(value) -> str:
         return "[" + _joined(value) + "]"
     if isinstance(value, (bool, int, str)) or value is None:
         return repr(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}" \
+            if type(value) is dict else repr(value)
+    if isinstance(value, BaseException) and type(value).__repr__ is BaseException.__repr__:
+        return f"{getattr(value, 'type_name', type(value).__name__)}({str(value)!r})"
     return repr(value)
 
 
@@ -338,6 +343,8 @@ def show_str(value) -> str:
     """What `print` writes for a value: like Python's `str`."""
     if isinstance(value, str):
         return value
+    if isinstance(value, BaseException) or hasattr(type(value), "__gradcli_user__"):
+        return str(value)        # an exception; an object of a class with its own __str__
     from ..base.device import Device
     if type(value) is Device:
         return str(value)        # print(torch.device("cpu")) writes cpu

@@ -12,9 +12,10 @@ from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..ops.shape import index
 from . import runtime as rt
-from .iteration import py_index
+from .classes import callable_class
+from .iteration import iter_values, py_index
 from . import positions
-from .positions import located, pos
+from .positions import located, pos, syntax_error
 from .state import state
 
 
@@ -22,28 +23,78 @@ class Calls:
     """Compiles calls, attributes and subscripts (mixed into the Compiler)."""
 
     def _arguments(self, node):
-        """(positional closures, [(name, closure)])."""
-        posargs, kw = [], []
-        if node is None:
-            return posargs, kw
-        for a in node.children:
+        """(args(s) -> list, kwargs(s) -> dict) for an argument list, with *a and **k."""
+        parts, kw, starred = [], [], False
+        for a in (node.children if node is not None else ()):
             if a is None:
                 continue
-            if isinstance(a, Tree) and a.data == "kwarg":
-                if any(n == a.children[0].value for n, _ in kw):
+            kind = a.data if isinstance(a, Tree) else None
+            if kind == "kwarg":
+                if any(n == a.children[0].value for n, _ in kw if n is not None):
                     raise GradSyntaxError(f"keyword argument repeated: {a.children[0].value}",
                                           *pos(a.children[0]))
                 kw.append((a.children[0].value, self.expr(a.children[1])))
+            elif kind == "kwstar_arg":
+                starred = True
+                kw.append((None, self.expr(a.children[1])))
+            elif kind == "star_arg":
+                if any(n is None for n, _ in kw):
+                    raise syntax_error("iterable argument unpacking follows keyword argument "
+                                       "unpacking", a)
+                starred = True
+                parts.append((True, self.expr(a.children[1])))
             else:
                 if kw:
-                    line, col = pos(a)
-                    raise GradSyntaxError("positional argument follows keyword argument",
-                                          line, col)
-                posargs.append(self.expr(a))
-        return posargs, kw
+                    raise syntax_error("positional argument follows keyword argument", a)
+                parts.append((False, self.expr(a)))
+        if not starred:
+            posargs = tuple(e for _, e in parts)
+            names = tuple(kw)
+            args = (lambda s: [p(s) for p in posargs]) if posargs else (lambda s: ())
+            kwargs = (lambda s: {n: e(s) for n, e in names}) if names else (lambda s: {})
+            return args, kwargs
+
+        def args(s):
+            out = []
+            for star, e in parts:
+                if star:
+                    out.extend(iter_values(e(s)))
+                else:
+                    out.append(e(s))
+            return out
+
+        def kwargs(s):
+            out = {}
+            for n, e in kw:
+                if n is not None:
+                    if n in out:
+                        raise GradTypeError(f"got multiple values for keyword argument '{n}'")
+                    out[n] = e(s)
+                    continue
+                d = e(s)
+                if not isinstance(d, dict):
+                    raise GradTypeError(f"argument after ** must be a mapping, not "
+                                        f"{type_name(d)}")
+                for k, v in d.items():
+                    if not isinstance(k, str):
+                        raise GradTypeError("keywords must be strings")
+                    if k in out:
+                        raise GradTypeError(f"got multiple values for keyword argument '{k}'")
+                    out[k] = v
+            return out
+        return args, kwargs
+
+    def call_value(self, fn, v, line, col):
+        """fn(v), as a decorator is applied."""
+        return call(fn, (v,), {}, None, line, col)
 
     def e_call(self, node):
         func, args = node.children
+        if isinstance(func, Tree) and func.data == "name" and func.children[0].value == "super" \
+                and args is None:
+            run = self.zero_arg_super(node)
+            if run is not None:
+                return self._guard(run, node)
         posargs, kw = self._arguments(args)
         line, col = pos(node)
         kwpos = {a.children[0].value: pos(a.children[0]) for a in (args.children if args else ())
@@ -60,8 +111,8 @@ class Calls:
 
         def run(s):
             fn = f(s)
-            a = [p(s) for p in posargs] if posargs else ()
-            k = {n: e(s) for n, e in kw} if kw else {}
+            a = posargs(s)
+            k = kw(s)
             state.line = line      # print(f(x)): the print's line, not f's last one
             return call(fn, a, k, fname, line, col, kwpos)
         if fname == "backward" and args is not None and args.children:
@@ -75,8 +126,8 @@ class Calls:
 
         def run(s):
             o = obj(s)
-            a = [p(s) for p in posargs] if posargs else ()
-            k = {n: e(s) for n, e in kw} if kw else {}
+            a = posargs(s)
+            k = kw(s)
             if type(o) is Tensor:
                 m = methods.get(attr)
                 if m is not None:
@@ -103,20 +154,26 @@ class Calls:
                 raise located(e, line, col) from None
         return run
 
+    def _subscript_key(self, subs):
+        """The closure of what is between the brackets (a tuple for `a, b`)."""
+        items = [self.expr(c) for c in subs.children if c is not None]
+        if len(items) == 1 and len(subs.children) == 1:
+            return items[0]
+        return lambda s: tuple(i(s) for i in items)
+
     def e_getitem(self, node):
         obj, subs = node.children
         o = self.expr(obj)
-        items = [self.expr(c) for c in subs.children if c is not None]
-        single = len(items) == 1 and len(subs.children) == 1
+        key = self._subscript_key(subs)
         line, col = pos(subs)
 
         def run(s):
             v = o(s)
-            key = items[0](s) if single else tuple(i(s) for i in items)
+            k = key(s)
             try:
                 if type(v) is Tensor:
-                    return index(v, key)
-                return py_index(v, key)
+                    return index(v, k)
+                return py_index(v, k)
             except Exception as e:
                 raise located(e, line, col) from None
         return run
@@ -143,7 +200,7 @@ def _callee_name(func):
 
 def call(fn, args, kwargs, name, line, col, kwpos=None):
     """fn(*args, **kwargs) with its errors placed at the call (or at a keyword)."""
-    if not callable(fn) or isinstance(fn, (type,)):
+    if not callable(fn) or (isinstance(fn, type) and not callable_class(fn)):
         raise GradTypeError(f"'{type_name(fn)}' object is not callable", line, col)
     try:
         return fn(*args, **kwargs)

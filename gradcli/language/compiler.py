@@ -8,8 +8,11 @@ point at the place.
 
 The node kinds are compiled by methods named after the grammar's aliases:
 `s_<kind>` for statements (statements.py: simple ones; control.py: blocks),
-`e_<kind>` for expressions (expressions.py: operators and literals; calls.py:
-calls, attributes, subscripts).  Compile-time context -- whether the code is
+`s_<kind>` for definitions (definitions.py: def, lambda, class, decorators,
+yield), `e_<kind>` for expressions (expressions.py: names, literals, operators;
+comprehensions.py: comprehensions and dict/set displays; calls.py: calls,
+attributes, subscripts).  Scopes (which name is local, global or a closure's) are
+worked out by scopes.py before a body is compiled.  Compile-time context -- whether the code is
 inside a function, how deep in blocks -- is held on the Compiler, not passed
 along.
 """
@@ -19,18 +22,24 @@ from lark import Token
 
 from ..base.errors import GradSyntaxError, LimitError
 from .calls import Calls
+from .comprehensions import Comprehensions
 from .control import Control
-from .expressions import Expressions
+from .definitions import Definitions
+from .expressions import Expressions, name_loader, name_storer
+from .imports import Imports
 from .positions import located, pos
+from .prelude import install
 from .state import state
 from .statements import Statements
 
 
-class Compiler(Statements, Control, Expressions, Calls):
+class Compiler(Statements, Imports, Control, Definitions, Expressions, Comprehensions, Calls):
     def __init__(self, builtins: dict):
+        install(builtins)
         self.builtins = builtins
         self.depth = 0          # block nesting while compiling (the REPL echoes top level only)
-        self.fn = None          # FunctionInfo of the function being compiled, None at top level
+        self.fn = None          # scopes.FunctionInfo of the function, class body or
+        #                         comprehension being compiled; None at top level
 
     @property
     def display(self):
@@ -80,13 +89,14 @@ class Compiler(Statements, Control, Expressions, Calls):
                     return r
         return run
 
-    def function_body(self, info, suite):
-        """Compile a function's block with `info` as the current function."""
-        outer, self.fn = self.fn, info
-        try:
-            return self.block(suite)
-        finally:
-            self.fn = outer
+    def load_name(self, name, node):
+        """The closure reading a variable here (a local, a closure's or a global)."""
+        line, col = pos(node)
+        return name_loader(name, self.fn, self.builtins, line, col)
+
+    def store_name(self, name):
+        """The closure binding a variable here (global/nonlocal declarations obeyed)."""
+        return name_storer(name, self.fn)
 
     def small(self, node):
         """A simple statement: it sets the current line and places its errors."""

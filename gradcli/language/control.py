@@ -1,14 +1,15 @@
 """Compound statements: `if`, `while`, `for`, `def` and `with`."""
 from __future__ import annotations
 
-from ..base.errors import GradError, GradSyntaxError, GradTypeError
+from lark import Tree
+
+from ..base.errors import GradError, GradTypeError
 from ..base.limits import limits
 from . import runtime as rt
 from ..library.values import GradModeContext
 from .iteration import GO_ON, body, iterate, step
-from .positions import pos
-from .runtime import UserFunction
-from .scopes import FunctionInfo
+from .exceptions import Handling, catchable, matches
+from .positions import located, pos
 from .state import state
 
 
@@ -39,9 +40,10 @@ class Control:
         return run
 
     def s_while_stmt(self, node):
-        cond, suite = node.children
+        cond, suite, else_suite = node.children
         c = self.expr(cond)
         b = self.block(suite)
+        other = self.block(else_suite) if else_suite is not None else None
         line, col = pos(cond)
         truth = rt.truth
 
@@ -56,7 +58,7 @@ class Control:
                 except GradError as e:
                     raise e.at(line, col)
                 if not ok:
-                    return None
+                    return other(s) if other is not None else None
                 if max_steps is not None:
                     step(max_steps, line, col)
                 r = body(b, s)
@@ -65,10 +67,11 @@ class Control:
         return run
 
     def s_for_stmt(self, node):
-        target, iterable, suite = node.children
+        target, iterable, suite, else_suite = node.children
         store = self.target(target)
         it = self.expr(iterable)
         b = self.block(suite)
+        other = self.block(else_suite) if else_suite is not None else None
         line, col = pos(iterable)
 
         def run(s):
@@ -84,40 +87,22 @@ class Control:
                 r = body(b, s)
                 if r is not GO_ON:
                     return r
-        return run
-
-    def s_funcdef(self, node):
-        name_tok, params, suite = node.children
-        name = name_tok.value
-        names, defaults = [], {}
-        if params is not None:
-            for p in params.children:
-                if p is None:
-                    continue
-                pname, default = p.children
-                if pname.value in names:
-                    raise GradSyntaxError(f"duplicate argument '{pname.value}' in function "
-                                          "definition", pname.line, pname.column)
-                names.append(pname.value)
-                if default is not None:
-                    defaults[pname.value] = self.expr(default)
-                elif defaults:
-                    raise GradSyntaxError("non-default argument follows default argument",
-                                          pname.line, pname.column)
-        code = self.function_body(FunctionInfo(name), suite)
-
-        def run(s):
-            g = s if s.globals is None else s.globals
-            d = {k: e(s) for k, e in defaults.items()}
-            s.vars[name] = UserFunction(name, tuple(names), d, code, g, origin=state.origin)
+            if other is not None:
+                return other(s)
         return run
 
     def s_with_stmt(self, node):
-        ctx, alias, suite = node.children
-        c = self.expr(ctx)
+        *items, suite = node.children
         b = self.block(suite)
+        for item in reversed(items):
+            b = self._with(item, b)
+        return b
+
+    def _with(self, item, b):
+        ctx, alias = item.children
+        c = self.expr(ctx)
         line, col = pos(ctx)
-        bind = alias.value if alias is not None else None
+        bind = self.store_name(alias.value) if alias is not None else None
 
         def run(s):
             try:
@@ -128,7 +113,65 @@ class Control:
             except GradError as e:
                 raise e.at(line, col)
             if bind:
-                s.vars[bind] = m
+                bind(s, m)
             with m:
                 return b(s)
+        return run
+
+    def s_try_stmt(self, node):
+        suite, *rest = node.children
+        handlers = [c for c in rest if isinstance(c, Tree) and c.data == "except_clause"]
+        else_suite, finally_suite = rest[len(handlers):]
+        return self._try(suite, handlers, else_suite, finally_suite)
+
+    def s_try_finally(self, node):
+        suite, finally_suite = node.children
+        return self._try(suite, [], None, finally_suite)
+
+    def _try(self, suite, handlers, else_suite, finally_suite):
+        b = self.block(suite)
+        compiled = []
+        for h in handlers:
+            typ, alias, hsuite = h.children
+            compiled.append((self.expr(typ) if typ is not None else None,
+                             self.store_name(alias.value) if alias is not None else None,
+                             self.block(hsuite), pos(typ) if typ is not None else pos(h)))
+        other = self.block(else_suite) if else_suite is not None else None
+        final = self.block(finally_suite) if finally_suite is not None else None
+
+        def handle(s, err):
+            for typ, bind, hb, (line, col) in compiled:
+                try:
+                    ok = typ is None or matches(err, typ(s))
+                except Exception as e:
+                    raise located(e, line, col) from None
+                if ok:
+                    if bind is not None:
+                        bind(s, err)
+                    Handling.stack.append(err)
+                    try:
+                        return True, hb(s)
+                    finally:
+                        Handling.stack.pop()
+            return False, None
+
+        def run(s):
+            try:
+                try:
+                    r = b(s)
+                except GradError as err:
+                    if not compiled or not catchable(err):
+                        raise
+                    done, r = handle(s, err)
+                    if not done:
+                        raise
+                    return r
+                if r is None and other is not None:
+                    return other(s)
+                return r
+            finally:
+                if final is not None:
+                    f = final(s)
+                    if f is not None:
+                        return f      # noqa: B012  (a return in finally wins, as in Python)
         return run

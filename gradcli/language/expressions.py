@@ -14,8 +14,6 @@ from ..core.tensor import Tensor
 from . import runtime as rt
 from .parser import parse
 from .positions import guard, located, pos
-from .runtime import UserFunction
-from .state import state
 
 _MISSING = object()
 
@@ -66,6 +64,80 @@ def _fmt_piece(e, spec, conv):
     return piece
 
 
+def _unknown(name, s, builtins, line, col):
+    known = list(builtins)
+    sc = s
+    while sc is not None:
+        known.extend(sc.vars)
+        sc = sc.parent
+    return GradNameError(f"name '{name}' is not defined", line, col,
+                         hint=did_you_mean(name, known))
+
+
+def name_loader(name, info, builtins, line, col):
+    """The closure that reads a variable, compiled for where it is read (scopes.py)."""
+    mode = "top" if info is None else info.mode(name)
+    if mode == "top":
+        def load(s):
+            v = s.vars.get(name, _MISSING)
+            if v is _MISSING:
+                v = builtins.get(name, _MISSING)
+                if v is _MISSING:
+                    raise _unknown(name, s, builtins, line, col)
+            return v
+    elif mode == "local":
+        def load(s):
+            v = s.vars.get(name, _MISSING)
+            if v is _MISSING:
+                raise GradNameError(f"cannot access local variable '{name}' where it is not "
+                                    "associated with a value", line, col,
+                                    type_name="UnboundLocalError")
+            return v
+    elif mode == "global":
+        def load(s):
+            g = s.globals if s.globals is not None else s
+            v = g.vars.get(name, _MISSING)
+            if v is _MISSING:
+                v = builtins.get(name, _MISSING)
+                if v is _MISSING:
+                    raise _unknown(name, s, builtins, line, col)
+            return v
+    else:
+        def load(s):
+            v = s.vars.get(name, _MISSING)
+            sc = s.parent
+            while v is _MISSING and sc is not None:
+                v = sc.vars.get(name, _MISSING)
+                sc = sc.parent
+            if v is _MISSING:
+                v = builtins.get(name, _MISSING)
+                if v is _MISSING:
+                    raise _unknown(name, s, builtins, line, col)
+            return v
+    return load
+
+
+def name_storer(name, info):
+    """The closure that binds a variable, compiled for where it is bound."""
+    mode = "local" if info is None or info.kind == "class" else \
+        "global" if name in info.globals else "nonlocal" if name in info.nonlocals else "local"
+    if mode == "global":
+        def store(s, v):
+            (s.globals if s.globals is not None else s).vars[name] = v
+    elif mode == "nonlocal":
+        levels = info.nonlocals[name]
+
+        def store(s, v):
+            sc = s
+            for _ in range(levels):
+                sc = sc.parent
+            sc.vars[name] = v
+    else:
+        def store(s, v):
+            s.vars[name] = v
+    return store
+
+
 class Expressions:
     """Compiles names, literals and operators (mixed into the Compiler)."""
 
@@ -75,24 +147,7 @@ class Expressions:
 
     def e_name(self, node):
         tok = node.children[0]
-        name = tok.value
-        builtins = self.builtins
-        line, col = tok.line, tok.column
-
-        def load(s):
-            v = s.vars.get(name, _MISSING)
-            if v is _MISSING:
-                g = s.globals
-                if g is not None:
-                    v = g.vars.get(name, _MISSING)
-                if v is _MISSING:
-                    v = builtins.get(name, _MISSING)
-                    if v is _MISSING:
-                        known = list(s.vars) + (list(g.vars) if g is not None else []) + list(builtins)
-                        raise GradNameError(f"name '{name}' is not defined", line, col,
-                                            hint=did_you_mean(name, known))
-            return v
-        return load
+        return name_loader(tok.value, self.fn, self.builtins, tok.line, tok.column)
 
     def e_number(self, node):
         tok = node.children[0]
@@ -165,16 +220,6 @@ class Expressions:
 
     def e_empty_tuple(self, node):
         return lambda s: ()
-
-    def e_list_(self, node):
-        items = [self.expr(c) for c in node.children if c is not None]
-        return lambda s: [i(s) for i in items]
-
-    def e_tuple_items(self, node):
-        items = [self.expr(c) for c in node.children if c is not None]
-        return lambda s: tuple(i(s) for i in items)
-
-    e_exprlist_items = e_tuple_items
 
     def e_binary(self, node):
         ch = node.children
@@ -312,14 +357,3 @@ class Expressions:
         a, cond, b = (self.expr(c) for c in node.children)
         truth = rt.truth
         return self._guard(lambda s: a(s) if truth(cond(s)) else b(s), node)
-
-    def e_lambda_(self, node):
-        params, body = node.children
-        names = tuple(t.value for t in params.children) if params is not None else ()
-        code = self.expr(body)
-
-        def run(s):
-            g = s if s.globals is None else s.globals
-            return UserFunction("<lambda>", names, {}, code, g, is_lambda=True,
-                                origin=state.origin)
-        return run

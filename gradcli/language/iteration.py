@@ -6,7 +6,9 @@ from ..base.errors import GradRuntimeError, GradTypeError, LimitError
 from ..base.limits import check_items
 from ..core.convert import type_name
 from ..core.tensor import Tensor
+from ..library.stdlib import bounded_list
 from ..ops.shape import unbind
+from .classes import is_user_class
 from .runtime import BREAK, CONTINUE
 from .state import state
 
@@ -40,6 +42,17 @@ def iterate(v):
         if v.data.ndim == 0:
             raise GradTypeError("iteration over a 0-d tensor")
         return unbind(v)
+    if isinstance(v, (dict, set, frozenset)):
+        return list(v)
+    if hasattr(type(v), "remaining"):          # a generator, zip(...), map(...) ...
+        return v.remaining()
+    if isinstance(v, tuple):
+        return list(v)
+    cls = type(v)
+    if "__iter__" in dir(cls) and (is_user_class(cls) or any(
+            hasattr(cls, k) for k in ("language_subclassable", "language_methods",
+                                      "language_attrs", "language_iterable"))):
+        return bounded_list(iter(v), "the items of this object")
     raise GradTypeError(f"'{type_name(v)}' object is not iterable")
 
 
@@ -47,6 +60,11 @@ def iter_values(v):
     """The items of a value unpacked into names (`a, b = v`)."""
     if isinstance(v, (tuple, list)):
         return list(v)
+    if not isinstance(v, (range, Tensor, str)):
+        try:
+            return list(iterate(v))
+        except GradTypeError:
+            raise GradTypeError(f"cannot unpack non-iterable {type_name(v)} object") from None
     if isinstance(v, range):
         check_items(len(v), "unpacking this range")
         return list(v)
@@ -69,6 +87,12 @@ def py_index(v, key):
             raise GradRuntimeError(f"{type_name(v)} index out of range", type_name="IndexError")
         return r
     if isinstance(v, dict):
+        try:
+            return v[key]
+        except TypeError:
+            raise GradTypeError(f"unhashable type: '{type_name(key)}'") from None
+    if hasattr(type(v), "__getitem__") and (is_user_class(type(v)) or getattr(
+            type(v), "language_subclassable", False) or hasattr(type(v), "language_methods")):
         return v[key]
     raise GradTypeError(f"'{type_name(v)}' object is not subscriptable")
 

@@ -10,91 +10,19 @@ import numpy as np
 from ..core import dtypes
 from ..engine.autograd import AccumulateGrad, Function
 from ..base.device import CPU, Device
-from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, GradValueError, LimitError, did_you_mean
-from ..base.limits import check_items, limits
+from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, GradValueError, did_you_mean
+from ..base.limits import check_format_spec, check_items, limits
+from ..core.convert import tensor_arg, type_name
+from ..core.printing import show, show_str
 from ..ops.registry import FUNCTIONS
 from ..ops.reduce import ValuesIndices
 from ..core.tensor import Tensor
 from ..library.values import METHODS, BoundMethod, Module, Size, truth
-
-
-class Scope:
-    """Variables of the program (globals) or of one function call (locals)."""
-    __slots__ = ("vars", "globals", "depth")
-
-    def __init__(self, vars=None, globals=None, depth=0):
-        self.vars = {} if vars is None else vars
-        self.globals = globals
-        self.depth = depth
-
-
-class Return:
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
-
-
-BREAK = object()
-CONTINUE = object()
-
-
-class UserFunction:
-    """A `def` or `lambda`: its body runs again (building a new graph) at every call."""
-    __slots__ = ("name", "params", "defaults", "body", "globals", "is_lambda", "origin")
-
-    def __init__(self, name, params, defaults, body, globals, is_lambda=False, origin=None):
-        self.name, self.params, self.defaults = name, params, defaults
-        self.body, self.globals, self.is_lambda = body, globals, is_lambda
-        self.origin = origin      # (file, source) where it was defined, for error reports
-
-    def __repr__(self):
-        return f"<function {self.name}>"
-
-    def __call__(self, *args, **kwargs):
-        params = self.params
-        if len(args) > len(params):
-            raise GradTypeError(f"{self.name}() takes {len(params)} positional argument"
-                                f"{'s' if len(params) != 1 else ''} but {len(args)} were given")
-        local = dict(zip(params, args))
-        for k, v in kwargs.items():
-            if k not in params:
-                hint = did_you_mean(k, params)
-                raise GradTypeError(f"{self.name}() got an unexpected keyword argument '{k}'",
-                                    hint=hint)
-            if k in local:
-                raise GradTypeError(f"{self.name}() got multiple values for argument '{k}'")
-            local[k] = v
-        for p in params:
-            if p not in local:
-                if p in self.defaults:
-                    local[p] = self.defaults[p]
-                else:
-                    raise GradTypeError(f"{self.name}() missing required argument: '{p}'")
-        g = self.globals
-        depth = getattr(_call_depth, "n", 0) + 1
-        if depth > limits.max_depth:
-            raise LimitError(f"maximum recursion depth exceeded ({limits.max_depth} nested "
-                             f"calls of user functions)", hint="raise it with --max-depth")
-        _call_depth.n = depth
-        try:
-            r = self.body(Scope(local, g, depth))
-        except GradError as e:
-            if e.origin is None:      # positioned in this function's body: in its file
-                e.origin = self.origin
-            raise
-        finally:
-            _call_depth.n = depth - 1
-        if self.is_lambda:
-            return r
-        return r.value if isinstance(r, Return) else None
-
-
-class _Depth:
-    n = 0
-
-
-_call_depth = _Depth()
+from ..library.methods import requires_grad_
+from ..library.torch_ns import namespace
+from .classes import Super, class_attr, instance_attr, is_user_class, set_class_attr, set_instance_attr
+from .containers import DICT_METHODS, SET_METHODS
+from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
 
 
 # ---------------------------------------------------------------- operators
@@ -215,7 +143,6 @@ def binary(op, a, b):
 
 
 def _tname(v):
-    from ..core.convert import type_name
     return type_name(v)
 
 
@@ -227,6 +154,10 @@ def compare_op(op):
     """`compare` for one operator, looked up once; numbers compared directly."""
     if op in ("in", "not in"):
         return lambda a, b: compare(op, a, b)
+    if op == "is":
+        return operator.is_
+    if op == "is not":
+        return operator.is_not
     py = _CMP[op][1]
     number = (int, float)
 
@@ -242,9 +173,19 @@ def compare(op, a, b):
         if isinstance(b, Tensor):
             r = bool(np.any(b.data == (a.data if isinstance(a, Tensor) else a)))
         elif isinstance(b, (list, tuple, str)):
-            if isinstance(b, str) and not isinstance(a, str):
-                raise GradTypeError("'in <string>' requires string as left operand")
-            r = any(_same(a, x) for x in b)
+            if isinstance(b, str):
+                if not isinstance(a, str):
+                    raise GradTypeError("'in <string>' requires string as left operand")
+                r = a in b
+            else:
+                r = any(_same(a, x) for x in b)
+        elif isinstance(b, (dict, set, frozenset)):
+            try:
+                r = a in b
+            except TypeError:
+                raise GradTypeError(f"unhashable type: '{_tname(a)}'")
+        elif hasattr(b, "remaining"):          # a generator or an iterator
+            r = any(_same(a, x) for x in b.remaining())
         else:
             raise GradTypeError(f"argument of type '{_tname(b)}' is not iterable")
         return r if op == "in" else not r
@@ -336,8 +277,16 @@ def get_attr(obj, name):
             return BoundMethod(obj, name, m)
         raise GradAttributeError(f"'Tensor' object has no attribute '{name}'",
                                  hint=did_you_mean(name, list(TENSOR_ATTRS) + list(METHODS)))
+    if isinstance(obj, GradError) and name == "args":
+        return getattr(obj, "args", (obj.message,))
+    if isinstance(obj, type):
+        return class_attr(obj, name)
+    if is_user_class(t) or hasattr(t, "language_attrs") or hasattr(t, "language_getattr") \
+            or hasattr(t, "language_subclassable"):
+        return instance_attr(obj, name)
+    if t is Super:
+        return obj.get(name)
     if isinstance(obj, Module):
-        from ..library.torch_ns import namespace
         return obj.get(name, namespace())
     if isinstance(obj, Function):
         if name == "next_functions":
@@ -368,6 +317,14 @@ def get_attr(obj, name):
         return BoundMethod(obj, name, STR_METHODS[name])
     if isinstance(obj, list) and name in LIST_METHODS:
         return BoundMethod(obj, name, LIST_METHODS[name])
+    if isinstance(obj, dict) and name in DICT_METHODS:
+        return BoundMethod(obj, name, DICT_METHODS[name])
+    if isinstance(obj, set) and name in SET_METHODS:
+        return BoundMethod(obj, name, SET_METHODS[name])
+    if isinstance(obj, GradError) and name == "args":
+        return getattr(obj, "args", (obj.message,))
+    if isinstance(obj, property) and name in ("setter", "getter", "deleter"):
+        return {"setter": obj.setter, "getter": obj.getter, "deleter": obj.deleter}[name]
     if isinstance(obj, float) and name == "is_integer":
         return BoundMethod(obj, name, float.is_integer)
     if isinstance(obj, Size) and name == "numel":
@@ -376,11 +333,16 @@ def get_attr(obj, name):
 
 
 def set_attr(obj, name, value):
-    """`obj.name = value`: only requires_grad, grad and data of a tensor."""
-    if type(obj) is not Tensor:
+    """`obj.name = value`: an attribute of a class or object of the program (or of a
+    library class that allows it); of a tensor only requires_grad, grad and data."""
+    t = type(obj)
+    if t is not Tensor:
+        if isinstance(obj, type):
+            return set_class_attr(obj, name, value)
+        if is_user_class(t) or hasattr(t, "language_setattr"):
+            return set_instance_attr(obj, name, value)
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":
-        from ..library.methods import requires_grad_
         if not value and obj.grad_fn is not None:
             raise GradRuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "
@@ -392,14 +354,12 @@ def set_attr(obj, name, value):
         requires_grad_(obj, bool(truth(value)))
     elif name == "grad":
         if value is not None:
-            from ..core.convert import tensor_arg
             value = tensor_arg(value)
             if value.data.shape != obj.data.shape:
                 raise GradRuntimeError(
                     "assigned grad has data of a different size")
         obj.grad = value
     elif name == "data":
-        from ..core.convert import tensor_arg
         obj.data = tensor_arg(value).data
     else:
         raise GradAttributeError(
@@ -412,7 +372,6 @@ def _fmt(s, *args, **kwargs):
     import string
     out = []
     auto = 0
-    from ..base.limits import check_format_spec, check_items
     total = 0
     for lit, field, spec, conv in string.Formatter().parse(s):
         out.append(lit)
@@ -434,7 +393,6 @@ def _fmt(s, *args, **kwargs):
             v = kwargs[field]
         else:
             raise GradValueError(f"format(): field '{field}' is not supported")
-        from ..core.printing import show, show_str
         if conv == "r":
             text = show(v)
         elif spec:

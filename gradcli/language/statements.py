@@ -4,25 +4,35 @@ from __future__ import annotations
 
 from lark import Tree
 
-from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError, GradSyntaxError
+from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError
 from ..core.printing import show_str
 from ..core.tensor import GradMode, Tensor
 from ..library.autograd_api import backward_leaves
 from . import runtime as rt
 from .calls import backward_hint, plain_name
+from .exceptions import reraise, to_raise
 from .expressions import const_value
+from .items import del_attr, del_item, get_item, set_item
 from .iteration import iter_values, leaf_names
 from .positions import located, pos, syntax_error
 from .runtime import BREAK, CONTINUE, Return
 from .state import state
 
 
+def _is_docstring(node):
+    return isinstance(node, Tree) and node.data == "string" and all(
+        tok.type == "LONG_STRING" for tok in node.children)
+
+
 class Statements:
     """Compiles the simple statements (mixed into the Compiler)."""
 
     def s_expr_stmt(self, node):
-        e = self.expr(node.children[0])
+        child = node.children[0]
+        e = self.expr(child)
         line = pos(node)[0]
+        if _is_docstring(child):
+            return lambda s: None      # a docstring (a triple-quoted string alone) shows nothing
         if self.display:
             def run(s):
                 v = e(s)
@@ -59,13 +69,10 @@ class Statements:
 
     def target(self, t):
         """A closure that stores a value into an assignment target."""
-        if isinstance(t, Tree) and t.data == "name":
-            name = t.children[0].value
-
-            def store(s, v):
-                s.vars[name] = v
-            return store
-        if isinstance(t, Tree) and t.data == "getattr":
+        kind = t.data if isinstance(t, Tree) else None
+        if kind == "name":
+            return self.store_name(t.children[0].value)
+        if kind == "getattr":
             obj = self.expr(t.children[0])
             attr = t.children[1].value
             line, col = pos(t.children[1])
@@ -73,44 +80,87 @@ class Statements:
             def store_attr(s, v):
                 try:
                     rt.set_attr(obj(s), attr, v)
-                except GradError as e:
-                    raise e.at(line, col)
+                except Exception as e:
+                    raise located(e, line, col) from None
             return store_attr
-        if isinstance(t, Tree) and t.data in ("tuple_items", "exprlist_items"):
-            subs = [self.target(c) for c in t.children if c is not None]
-            n = len(subs)
-            line, col = pos(t)
+        if kind in ("tuple_items", "exprlist_items", "list_", "list_items"):
+            children = t.children
+            if kind == "list_":
+                children = children[0].children if children and children[0] is not None else []
+            return self._unpack([c for c in children if c is not None], t)
+        if kind == "getitem":
+            obj = self.expr(t.children[0])
+            key = self._subscript_key(t.children[1])
+            line, col = pos(t.children[1])
 
-            def unpack(s, v):
+            def store_item(s, v):
+                o = obj(s)
+                k = key(s)
                 try:
-                    items = iter_values(v)
-                except GradError as e:
-                    raise e.at(line, col)
-                if len(items) != n:
-                    raise GradRuntimeError(
-                        f"cannot unpack {len(items)} values into {n} names" if len(items) > n else
-                        f"not enough values to unpack (expected {n}, got {len(items)})",
-                        line, col, type_name="ValueError")
-                for st, item in zip(subs, items):
-                    st(s, item)
-            return unpack
-        if isinstance(t, Tree) and t.data == "getitem":
-            raise syntax_error(
-                "assigning to an element (x[i] = ...) is not supported: tensors are not changed "
-                "in place", t, hint="build a new tensor, e.g. with where(...) or cat(...)")
+                    set_item(o, k, v)
+                except Exception as e:
+                    raise located(e, line, col) from None
+            return store_item
         raise syntax_error("cannot assign to this expression", t)
+
+    def _unpack(self, children, t):
+        """`a, *rest, b = value`."""
+        stars = [i for i, c in enumerate(children) if isinstance(c, Tree) and c.data == "star_expr"]
+        if len(stars) > 1:
+            raise syntax_error("multiple starred expressions in assignment", t)
+        star = stars[0] if stars else None
+        subs = [self.target(c.children[1] if i == star else c) for i, c in enumerate(children)]
+        n = len(subs)
+        line, col = pos(t)
+
+        def unpack(s, v):
+            try:
+                items = iter_values(v)
+            except GradError as e:
+                raise e.at(line, col)
+            if star is None and len(items) != n:
+                raise GradRuntimeError(
+                    f"too many values to unpack (expected {n})" if len(items) > n else
+                    f"not enough values to unpack (expected {n}, got {len(items)})",
+                    line, col, type_name="ValueError")
+            if star is not None:
+                after = n - star - 1
+                if len(items) < n - 1:
+                    raise GradRuntimeError(f"not enough values to unpack (expected at least "
+                                           f"{n - 1}, got {len(items)})", line, col,
+                                           type_name="ValueError")
+                items = items[:star] + [items[star:len(items) - after]] + \
+                    (items[len(items) - after:] if after else [])
+            for st, item in zip(subs, items):
+                st(s, item)
+        return unpack
 
     def s_augassign(self, node):
         target, op, value = node.children
         op_sym = op.value[:-1]
-        if not (isinstance(target, Tree) and target.data in ("name", "getattr")):
-            raise syntax_error("cannot assign to this expression", target)
-        cur = self.expr(target)
+        kind = target.data if isinstance(target, Tree) else None
+        if kind not in ("name", "getattr", "getitem"):
+            raise syntax_error("'tuple' is an illegal expression for augmented assignment"
+                               if kind == "tuple_items" else "cannot assign to this expression",
+                               target)
         val = self.expr(value)
-        store = self.target(target)
         line, col = op.line, op.column
         binary = rt.binary_op(op_sym)
         vconst, vv = const_value(val)
+        if kind == "getitem":        # d[k] += v: the container and key evaluated once
+            obj = self.expr(target.children[0])
+            key = self._subscript_key(target.children[1])
+
+            def run_item(s):
+                o, k = obj(s), key(s)
+                try:
+                    old = get_item(o, k)
+                    set_item(o, k, binary(old, vv if vconst else val(s)))
+                except Exception as e:
+                    raise located(e, line, col) from None
+            return run_item
+        cur = self.expr(target)
+        store = self.target(target)
 
         def run(s):
             old = cur(s)
@@ -150,20 +200,49 @@ class Statements:
         targets = node.children[0]
         items = targets.children if isinstance(targets, Tree) and targets.data == "exprlist_items" \
             else [targets]
-        names = []
-        for t in items:
-            if t is None:
-                continue
-            if not (isinstance(t, Tree) and t.data == "name"):
-                raise syntax_error("del takes variable names", t)
-            names.append((t.children[0].value, pos(t)))
+        dels = [self._deleter(t) for t in items if t is not None]
 
         def run(s):
-            for name, (line, col) in names:
-                if name not in s.vars:
-                    raise GradNameError(f"name '{name}' is not defined", line, col)
-                del s.vars[name]
+            for d in dels:
+                d(s)
         return run
+
+    def _deleter(self, t):
+        kind = t.data if isinstance(t, Tree) else None
+        line, col = pos(t)
+        if kind == "name":
+            name = t.children[0].value
+            info = self.fn
+            glob = info is not None and name in info.globals
+
+            def delete(s):
+                vars = (s.globals or s).vars if glob else s.vars
+                if name not in vars:
+                    raise GradNameError(f"name '{name}' is not defined", line, col)
+                del vars[name]
+            return delete
+        if kind == "getitem":
+            obj = self.expr(t.children[0])
+            key = self._subscript_key(t.children[1])
+
+            def delete_item(s):
+                o, k = obj(s), key(s)
+                try:
+                    del_item(o, k)
+                except Exception as e:
+                    raise located(e, line, col) from None
+            return delete_item
+        if kind == "getattr":
+            obj = self.expr(t.children[0])
+            attr = t.children[1].value
+
+            def delete_attr(s):
+                try:
+                    del_attr(obj(s), attr)
+                except Exception as e:
+                    raise located(e, line, col) from None
+            return delete_attr
+        raise syntax_error("cannot delete this expression", t)
 
     def s_pass_stmt(self, node):
         return lambda s: None
@@ -175,11 +254,21 @@ class Statements:
         return lambda s: CONTINUE
 
     def s_return_stmt(self, node):
-        if self.fn is None:
+        if self.fn is None or self.fn.kind != "function":
             raise syntax_error("'return' outside function", node)
         v = node.children[0]
         e = self.expr(v) if v is not None else (lambda s: None)
         return lambda s: Return(e(s))
+
+    def s_raise_stmt(self, node):
+        exc, _cause = node.children
+        if exc is None:
+            return lambda s: reraise()
+        e = self.expr(exc)
+
+        def run(s):
+            raise to_raise(e(s))
+        return run
 
     def s_assert_stmt(self, node):
         cond, msg = node.children
@@ -192,42 +281,3 @@ class Statements:
                 text = show_str(m(s)) if m is not None else "assertion failed"
                 raise GradAssertionError(text, line, col)
         return run
-
-    def s_import_name(self, node):
-        dotted, alias = node.children
-        parts = [t.value for t in dotted.children]
-        module = self._module(parts, dotted)
-        bind = alias.value if alias is not None else parts[0]
-        value = module if alias is not None else self._module(parts[:1], dotted)
-
-        def run(s):
-            s.vars[bind] = value
-        return run
-
-    def s_import_from(self, node):
-        dotted, *names = node.children
-        parts = [t.value for t in dotted.children]
-        module = self._module(parts, dotted)
-        binds = []
-        for n in names:
-            try:
-                binds.append((n.value, module.get(n.value, self.builtins)))
-            except GradError as e:
-                raise GradSyntaxError(e.message, n.line, n.column, hint=e.hint)
-
-        def run(s):
-            for name, v in binds:
-                s.vars[name] = v
-        return run
-
-    def _module(self, parts, node):
-        mod = self.builtins.get("torch")
-        if parts[0] != "torch":
-            raise syntax_error(f"no module named '{'.'.join(parts)}': only torch (and its "
-                               "autograd and nn.functional parts) can be imported", node)
-        for p in parts[1:]:
-            nxt = mod.members.get(p) if isinstance(mod, rt.Module) else None
-            if not isinstance(nxt, rt.Module):
-                raise syntax_error(f"no module named '{'.'.join(parts)}'", node)
-            mod = nxt
-        return mod
