@@ -136,3 +136,113 @@ def test_class_instances_keep_their_own_attributes():
     r = Run("class C:\n    def __init__(self, v):\n        self.v = v\na = C(1)\nb = C(2)\n")
     assert r.error is None
     assert r.value("a").v == 1 and r.value("b").v == 2
+
+
+# ---------------------------------------------------------------- the CLASSES.md contract
+
+def _run_with(source, **names):
+    """Run source with Python values bound (library classes, as nn/autograd bind theirs)."""
+    import contextlib
+    import io
+
+    from gradcli.base.errors import GradError
+    from gradcli.output import TextOutput
+    from gradcli.session import Session, reset_globals
+    reset_globals()
+    out = io.StringIO()
+    session = Session(TextOutput(out), filename="<test>")
+    session.scope.vars.update(names)
+    with contextlib.redirect_stderr(io.StringIO()):
+        try:
+            session.run(source)
+        except GradError as e:
+            return out.getvalue(), e
+    return out.getvalue(), None
+
+
+class FakeModule:
+    """A library base as nn.Module is one: registers tensors that require grad."""
+    language_subclassable = True
+
+    def __init__(self):
+        self.__dict__["_params"] = {}
+
+    def language_setattr(self, name, value):
+        from gradcli.core.tensor import Tensor
+        if type(value) is Tensor and value.requires_grad:
+            self._params[name] = value
+        self.__dict__[name] = value
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def __repr__(self):
+        return f"{type(self).__name__}(params={len(self._params)})"
+
+    language_methods = {"parameters": lambda self: list(self._params.values())}
+    language_attrs = {"training": lambda self: True}
+
+
+class FakeContext:
+    def language_setattr(self, name, value):
+        self.__dict__[name] = value
+
+    language_methods = {"save_for_backward": lambda self, *t: self.__dict__.update(saved=t)}
+    language_attrs = {"saved_tensors": lambda self: self.__dict__.get("saved", ())}
+
+
+class FakeFunction:
+    """A library base as torch.autograd.Function is one: Fn.apply calls cls.forward."""
+    language_subclassable = True
+
+    @classmethod
+    def apply(cls, *args):
+        ctx = FakeContext()
+        out = cls.forward(ctx, *args)
+        return out, cls.backward(ctx, 1.0)
+
+    language_methods = {"apply": None}
+
+
+def test_user_class_on_a_library_base():
+    out, err = _run_with("""
+class Lin(Base):
+    def __init__(self, w):
+        super().__init__()
+        self.w = w
+        self.note = 'plain'
+    def forward(self, x):
+        return x * self.w
+m = Lin(tensor(2.0, requires_grad=True))
+print(m(tensor(3.0)), len(m.parameters()), m.training, m.note)
+print(m)
+""", Base=FakeModule)
+    assert err is None, err
+    assert out == "tensor(6., grad_fn=<MulBackward0>) 1 True plain\nLin(params=1)\n"
+
+
+def test_user_function_class_with_static_methods():
+    out, err = _run_with("""
+class Double(Fn):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.k = 2
+        ctx.save_for_backward(x)
+        return x * ctx.k
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * ctx.k
+print(Double.apply(3))
+""", Fn=FakeFunction)
+    assert err is None, err
+    assert out == "(6, 2.0)\n"
+
+
+def test_library_base_internals_stay_out_of_reach():
+    for source in ("class L(Base):\n    pass\nL()._params.__class__",
+                   "class L(Base):\n    pass\nL().__call__",
+                   "class L(Base):\n    pass\nL().language_setattr",
+                   "class L(Base):\n    pass\nL.language_methods"):
+        _, err = _run_with(source, Base=FakeModule)
+        assert err is not None and err.type_name == "AttributeError", (source, err)

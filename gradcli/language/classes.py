@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, did_you_mean
 from ..core.convert import type_name
+from ..library.values import BoundMethod
 from .functions import UserFunction
 
 USER = "__gradcli_user__"      # in a class namespace: the class was written in the language
@@ -76,8 +77,7 @@ def _library_attr(cls, obj, name):
         return attrs[name](obj)
     methods = getattr(cls, "language_methods", None)
     if methods and name in methods:
-        fn = methods[name]
-        return lambda *a, **k: fn(obj, *a, **k)
+        return BoundMethod(obj, name, methods[name])
     getter = getattr(cls, "language_getattr", None)
     if getter is not None:
         try:
@@ -122,8 +122,7 @@ def class_attr(cls, name):
     for c in cls.__mro__:
         methods = c.__dict__.get("language_class_methods")
         if methods and name in methods:
-            fn = methods[name]
-            return lambda *a, **k: fn(cls, *a, **k)
+            return BoundMethod(cls, name, methods[name])
         allowed = c.__dict__.get("language_methods")
         raw = c.__dict__.get(name)
         if allowed and name in allowed and isinstance(raw, (staticmethod, classmethod)):

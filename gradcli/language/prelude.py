@@ -20,12 +20,15 @@ from .iteration import iterate
 
 
 def _items(x):
-    return iterate(x) if not isinstance(x, range) else list(x)
+    if isinstance(x, range):
+        check_items(len(x), "the items of this range")
+        return list(x)
+    return iterate(x)
 
 
 def _lazy(x):
     """Values whose items only the language can list (not a tensor, list, tuple, str)."""
-    return isinstance(x, (dict, set, frozenset, range)) or hasattr(type(x), "remaining") or \
+    return isinstance(x, (dict, set, frozenset)) or hasattr(type(x), "remaining") or \
         is_user_class(type(x))
 
 
@@ -205,6 +208,7 @@ def _pythonic(name, py_meaning, when):
             return py_meaning(*args, **kwargs)
         return original(*args, **kwargs)
     fn.__name__ = name
+    fn.__wrapped__ = original        # its signature, for "did you mean" hints
     return fn
 
 

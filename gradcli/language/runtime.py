@@ -282,7 +282,7 @@ def get_attr(obj, name):
     if isinstance(obj, type):
         return class_attr(obj, name)
     if is_user_class(t) or hasattr(t, "language_attrs") or hasattr(t, "language_getattr") \
-            or hasattr(t, "language_subclassable"):
+            or hasattr(t, "language_subclassable") or hasattr(t, "language_setattr"):
         return instance_attr(obj, name)
     if t is Super:
         return obj.get(name)
