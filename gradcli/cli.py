@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 
@@ -22,6 +21,9 @@ examples:
   gradcli eval -q --precision 8 prog.ag     only print() output, 8 digits
   gradcli eval - < prog.ag                  '-' reads the program from stdin
   #!/usr/bin/env -S gradcli eval            first line of an executable .ag file
+  gradcli eval tutorial.ipynb               a Jupyter notebook's code cells, in order
+  gradcli check tutorial.ipynb              ... compared with the outputs stored in it
+  gradcli kernel install --user             the Jupyter kernel (needs gradcli[jupyter])
 
 --set VALUE is an expression of the language; a list becomes a float tensor
 (--set x=[1,2,3] is tensor([1., 2., 3.])), anything else is bound as it is.
@@ -45,6 +47,8 @@ def _parser(prog):
                    help="run CODE (statements separated by ';' or newlines); repeatable; "
                         "FILEs and -e CODE run in the order given")
     p.add_argument("--json", action="store_true", help="JSON lines on stdout (see README)")
+    p.add_argument("--check", action="store_true",
+                   help="for notebooks (.ipynb): compare each cell's output with the stored one")
     p.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
     p.add_argument("--dtype", choices=("float64", "float32"), default="float64",
                    help="default floating dtype (default float64)")
@@ -64,20 +68,6 @@ def _parser(prog):
     p.add_argument("--version", action="version", version=f"gradcli {__version__}")
     p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     return p
-
-
-def _size(text):
-    t = text.strip().lower().replace(" ", "")
-    units = {"gib": 1 << 30, "mib": 1 << 20, "kib": 1 << 10, "gb": 10**9, "mb": 10**6,
-             "kb": 10**3, "g": 1 << 30, "m": 1 << 20, "k": 1 << 10, "b": 1}
-    for u, mult in units.items():
-        if t.endswith(u):
-            return int(float(t[:-len(u)]) * mult)
-    return int(float(t))
-
-
-class UsageError(Exception):
-    pass
 
 
 def _program_order(parser, argv):
@@ -114,175 +104,6 @@ def _program_order(parser, argv):
     return out
 
 
-def read_source(path) -> tuple[str, str]:
-    """(filename, text): UTF-8 (a BOM is dropped), CRLF made LF."""
-    if path == "-":
-        data = sys.stdin.buffer.read() if sys.stdin is not None else b""
-        name = "<stdin>"
-    else:
-        if os.path.isdir(path):
-            raise UsageError(f"cannot read {path}: it is a directory")
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            hint = ""
-            if not os.path.splitext(path)[1] and not os.path.exists(path):
-                from .base.errors import did_you_mean
-                d = did_you_mean(path, ["eval"])
-                hint = f" ({d[:-1]} as in 'gradcli eval FILE'?)" if d else ""
-            raise UsageError(f"cannot read {path}: {e.strerror or e}{hint}")
-        name = path
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise UsageError(f"{name}: not UTF-8 text (byte {e.start})")
-    if "\x00" in text:
-        raise UsageError(f"{name}: binary input (NUL byte)")
-    return name, text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def configure(args):
-    from .core import dtypes, printing
-    from .base.limits import limits
-    if args.precision < 0 or args.precision > 30:
-        raise UsageError(f"--precision wants a number of digits from 0 to 30, got {args.precision}")
-    dtypes.default.float = dtypes.NAMES[args.dtype]
-    printing.options.precision = args.precision
-    try:
-        limits.max_memory = _size(args.max_memory)
-    except ValueError:
-        raise UsageError(f"--max-memory: not a size: {args.max_memory!r}")
-    limits.max_depth = args.max_depth
-    limits.max_steps = args.max_steps
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    if args.seed is not None:
-        from .base import random
-        random.default_generator.manual_seed(args.seed)
-
-
-def make_session(args, echo_assign=False):
-    from .output import JsonOutput, TextOutput
-    from .session import Session
-    cls = JsonOutput if args.json else TextOutput
-    return Session(cls(quiet=args.quiet, echo_assign=echo_assign))
-
-
-def _set_target(item):
-    """NAME of a `--set NAME=VALUE` item, after checking that it is exactly one
-    assignment to one name (the value is any expression of the language)."""
-    from lark import Tree
-    from .base.errors import GradError
-    from .language.parser import parse
-    name, eq, value = item.partition("=")
-    name = name.strip()
-    if not eq or not name.isidentifier() or not value.strip():
-        raise UsageError(f"--set wants NAME=VALUE, got {item!r}")
-    if "\n" in value or "\r" in value:
-        raise UsageError("--set VALUE must be one line")
-    try:
-        tree = parse(item)
-    except GradError:
-        return name, False          # run it anyway: the syntax error is reported with a caret
-    stmts = [c for c in tree.children if isinstance(c, Tree)]
-    smalls = [c for c in stmts[0].children if c is not None] if len(stmts) == 1 and \
-        stmts[0].data == "simple_stmt" else []
-    ok = len(smalls) == 1 and smalls[0].data == "assign" and len(smalls[0].children) == 2 and \
-        isinstance(smalls[0].children[0], Tree) and smalls[0].children[0].data == "name"
-    if not ok:
-        raise UsageError(f"--set wants NAME=VALUE with one expression as VALUE, got {item!r}")
-    return name, True
-
-
-def _set_value(v):
-    """A list given to --set becomes a tensor; whole numbers become the default
-    float dtype, as in a calculator (`--set x=[1,2,3]` is tensor([1., 2., 3.]))."""
-    if not isinstance(v, list):
-        return v
-    from .core import dtypes
-    from .core.convert import to_array
-    from .base.errors import GradError
-    from .core.tensor import Tensor
-    try:
-        a = to_array(v)
-    except GradError:
-        return v
-    if a.dtype.kind in "iu":
-        a = a.astype(dtypes.default.float)
-    return Tensor(a)
-
-
-def apply_sets(session, sets):
-    """Bind each `--set NAME=VALUE` in order; returns an exit code (0 if all went well)."""
-    from .base.errors import GradError
-    for item in sets:
-        name, _ = _set_target(item)
-        try:
-            session.run(item + "\n", filename="--set")
-        except GradError as e:
-            fill_column(e, item)
-            session.report(e, item)
-            return e.exit_code
-        except KeyboardInterrupt:
-            return 130
-        session.scope.vars[name] = _set_value(session.scope.vars.get(name))
-    return 0
-
-
-def fill_column(err, source):
-    """An error known by line only points at the first character of that line."""
-    if err.line is not None and err.column is None and source is not None:
-        lines = source.splitlines()
-        if 1 <= err.line <= len(lines):
-            text = lines[err.line - 1]
-            err.column = len(text) - len(text.lstrip()) + 1
-        else:
-            err.column = 1
-    return err
-
-
-def run_sources(session, sources, debug=False):
-    """Run each (filename, text) in turn, sharing variables; returns the exit code."""
-    from .base.errors import GradError, Interrupted
-    for name, text in sources:
-        try:
-            session.run(text, filename=name)
-        except GradError as e:
-            fill_column(e, e.origin[1] if e.origin else text)
-            session.report(e, text)
-            return e.exit_code
-        except KeyboardInterrupt:
-            from .language.state import state
-            err = Interrupted("interrupted", state.line or None)
-            fill_column(err, text)
-            session.filename = name
-            session.report(err, text)
-            return 130
-        except Exception as e:   # a bug in gradcli: still no traceback unless --debug
-            if debug:
-                raise
-            from .language.state import state
-            err = GradError(f"internal error: {type(e).__name__}: {e}", state.line or None,
-                            type_name="InternalError")
-            fill_column(err, text)
-            session.report(err, text)
-            return 1
-    return 0
-
-
-def _usage_error(message, args=None) -> int:
-    """Report bad usage (exit 2): on stderr, and as an error record under --json."""
-    sys.stderr.write(f"gradcli: error: {message}\n")
-    sys.stderr.flush()
-    if args is not None and getattr(args, "json", False):
-        import json
-        sys.stdout.write(json.dumps({"kind": "error", "line": None, "column": None,
-                                     "type": "UsageError", "message": str(message),
-                                     "hint": None, "file": None}) + "\n")
-        sys.stdout.flush()
-    return 2
-
-
 def main(argv=None) -> int:
     if hasattr(signal, "SIGPIPE"):
         # `gradcli ... | head -1`: die quietly when the reader goes away, as a C tool does
@@ -301,9 +122,13 @@ def _main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     mode = "repl"
     prog = "gradcli"
-    if argv and argv[0] == "eval":
-        mode, prog = "eval", "gradcli eval"
+    check = False
+    if argv and argv[0] in ("eval", "check"):
+        mode, prog, check = "eval", f"gradcli {argv[0]}", argv[0] == "check"
         argv = argv[1:]
+    elif argv and argv[0] == "kernel":
+        from .kernel.install import main as kernel_main    # the kernel's own command line
+        return kernel_main(argv[1:])
     parser = _parser(prog)
     try:
         args = parser.parse_intermixed_args(argv)
@@ -313,11 +138,14 @@ def _main(argv=None) -> int:
     if [v for k, v in order if k == "file"] != args.files or \
             [v for k, v in order if k == "code"] != (args.code or []):
         order = [("file", f) for f in args.files] + [("code", c) for c in args.code or []]
+    # imported here, not at the top: `gradcli --help` and `--version` need no NumPy
+    from .driver import (UsageError, apply_sets, configure, make_session, read_source,
+                         run_sources, usage_error)
     try:
-        configure(args)
+        ctx = configure(args)
         interactive_stdin = sys.stdin is not None and sys.stdin.isatty()
         if (mode == "repl" or args.interactive) and not order and interactive_stdin:
-            from .repl import run_repl
+            from .repl import run_repl    # prompt_toolkit only for the REPL (start-up time)
             return run_repl(args)
         if not order:
             if mode == "eval" and interactive_stdin:
@@ -327,17 +155,20 @@ def _main(argv=None) -> int:
             raise UsageError("'-' (stdin) can be given only once")
         # FILEs and -e CODE run in the order they were given, sharing variables
         sources = [read_source(v) if k == "file" else ("<-e>", v) for k, v in order]
+        args.check = args.check or check
+        if args.check and any(k != "file" for k, _ in order):
+            raise UsageError("check runs notebooks (.ipynb FILEs or '-'), not -e CODE")
     except UsageError as e:
-        return _usage_error(e, args)
-    session = make_session(args)
+        return usage_error(e, args.json)
+    session = make_session(args, ctx=ctx)
     try:
         code = apply_sets(session, args.sets)
     except UsageError as e:
-        return _usage_error(e, args)
+        return usage_error(e, args.json)
     if code:
         return code
-    code = run_sources(session, sources, args.debug)
+    code = run_sources(session, sources, args.debug, args.check, args.json)
     if args.interactive and code in (0, 1):
-        from .repl import run_repl
+        from .repl import run_repl        # prompt_toolkit only for the REPL (start-up time)
         return run_repl(args, session, sources)
     return code

@@ -8,6 +8,7 @@ import numpy as np
 
 from .core.printing import show
 from .core.tensor import Tensor
+from .base import context
 
 
 class TextOutput:
@@ -99,9 +100,12 @@ class JsonOutput:
         self.quiet = quiet
         self.echo_assign = echo_assign
         self.line = lambda: 0
+        self.fields = {}    # added to every record (a notebook's "cell")
 
     def _emit(self, record):
         import json         # only under --json (saves start-up time)
+        if self.fields:
+            record.update(self.fields)
         self.stream.write(json.dumps(record, allow_nan=False) + "\n")
         self.stream.flush()
 
@@ -124,11 +128,9 @@ class JsonOutput:
 
     def error(self, err, rendered):
         """The last record; the same error is also written for people on stderr."""
-        from . import session
-        s = session.current()
         self._emit({"kind": "error", "line": err.line, "column": err.column,
                     "type": err.type_name, "message": err.message, "hint": err.hint,
                     "file": err.origin[0] if err.origin else
-                    s.filename if s is not None else None})
+                    context.current.where()[0] if context.current.where else None})
         sys.stderr.write(rendered + "\n")
         sys.stderr.flush()

@@ -1,53 +1,24 @@
 """A session: the variables of a program or REPL, and running source text in it."""
 from __future__ import annotations
 
-import sys
-
 from . import library  # noqa: F401  (registers the language built-ins)
 from .language.compiler import Compiler
 from .language.state import state
 from .base.errors import GradError, LimitError, render
 from .language.parser import parse
-from .language.runtime import Scope
-
-_current = None
-
-
-def current() -> "Session":
-    return _current
-
-
-def warn(message: str):
-    """A warning on stderr (PyTorch's UserWarning), once per message and session."""
-    s = _current
-    if s is not None:
-        if message in s.warned:
-            return
-        s.warned.add(message)
-    sys.stdout.flush()
-    line = state.line
-    where = f"{s.filename}:{line}: " if s is not None and line else ""
-    sys.stderr.write(f"{where}UserWarning: {message}\n")
-    sys.stderr.flush()
+from .language.exceptions import Handling
+from .language.functions import Scope, call_depth
+from .library.stdlib import reset_random
+from .library.torch_ns import namespace
+from .base import context
+from .core.tensor import Tensor
 
 
 def reset_globals():
-    """Put every process-wide setting back to its start-up value (for running many
-    programs in one process, as the tests and the fuzzer do)."""
-    from .core import dtypes, printing
-    from .base import random
-    from .language.state import state as st
-    from .base.limits import limits
-    from .language.functions import call_depth
-    from .language.exceptions import Handling
-    from .library.stdlib import reset_random
-    from .core.tensor import GradMode
-    GradMode.enabled = True
-    dtypes.default.float = dtypes.float64
-    printing.options.precision = 4
-    random.default_generator.manual_seed(random.DEFAULT_SEED)
-    limits.max_memory, limits.max_depth, limits.max_steps = 1 << 30, 200, None
-    st.line = st.steps = 0
+    """Start a fresh run's state (for running many programs in one process, as the
+    tests and the fuzzer do): a new context, and the language's run state."""
+    context.activate(context.Context())
+    state.reset()
     call_depth.n = 0
     Handling.stack.clear()
     reset_random()
@@ -56,7 +27,6 @@ def reset_globals():
 def _snapshot_tensors(vars):
     """What a statement may change in place on the tensors it can reach: .grad (which
     backward accumulates in place), .data (zero_), requires_grad."""
-    from .core.tensor import Tensor
     snap = []
     for v in vars.values():
         if type(v) is Tensor:
@@ -73,19 +43,28 @@ def _restore_tensors(snap):
 
 
 class Session:
-    def __init__(self, out, filename="<stdin>"):
-        from .library.torch_ns import namespace
+    """A program's (or a REPL's) variables and the run context it owns: settings
+    given before (`ctx`, e.g. from the command line) or a fresh one."""
+
+    def __init__(self, out, filename="<stdin>", ctx: context.Context | None = None):
         self.out = out
         self.filename = filename
         self.builtins = namespace()
         self.scope = Scope()
         self.compiler = Compiler(self.builtins)
-        self.warned = set()
+        self.use_context(ctx if ctx is not None else context.Context())
+
+    def use_context(self, ctx: context.Context):
+        """Run from now on in `ctx` (a reset is a new context) and make it active."""
+        self.context = ctx
+        ctx.session = self
+        ctx.where = lambda: (self.filename, state.line)
         self.activate()
 
     def activate(self):
-        global _current
-        _current = self
+        ctx = context.activate(self.context)
+        ctx.out = self.out              # (a caller may have swapped session.out)
+        ctx.variables = self.scope.vars
         state.out = self.out
         if hasattr(self.out, "line"):
             self.out.line = lambda: state.line

@@ -131,7 +131,7 @@ def _record(result, **extra):
 
 
 def gen_cases():
-    sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.join(ROOT, "tests"))     # the cases are test data
     import golden_cases
 
     out = {}

@@ -11,10 +11,7 @@ scripts/gen_golden.py.  Each file is run as
 
 import pytest
 
-try:
-    from test_golden_cases import ROOT, check_result, load_golden, run_gradcli
-except ImportError:  # tests/ became a package
-    from tests.test_golden_cases import ROOT, check_result, load_golden, run_gradcli
+from conftest import ROOT, check_result, load_golden, run_gradcli
 
 EXAMPLES = load_golden("examples.json")
 

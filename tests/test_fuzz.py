@@ -3,8 +3,8 @@
 * grammar-based programs (hypothesis's from_lark on grammar/gradcli.lark) and
   random mutations of the example programs, golden cases and hostile snippets:
   every input ends in success or in one of gradcli's own errors, with a line and
-  a column, never in another exception (scripts/fuzz.py holds the machinery and
-  runs the same fuzzing for longer);
+  a column, never in another exception (tests/fuzzing.py holds the machinery;
+  scripts/fuzz.py runs the same fuzzing for longer);
 * random compositions of 2 to 6 built-ins over random broadcast shapes pass the
   float64 finite-difference check, sampled away from kinks;
 * the edge values of SPEC section 4, and PyTorch's messages for its error
@@ -33,15 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCALE = float(os.environ.get("GRADCLI_FUZZ_SCALE", "1"))
 
 
-def _load_fuzz():
-    spec = importlib.util.spec_from_file_location("gradcli_fuzz", ROOT / "scripts" / "fuzz.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["gradcli_fuzz"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-fuzz = _load_fuzz()
+import fuzzing as fuzz  # noqa: E402  (tests/fuzzing.py: the machinery scripts/fuzz.py runs longer)
 
 
 _RUNNER = fuzz.Runner(timeout=20.0)     # (made once: it raises the recursion limit as the CLI does)
@@ -229,7 +221,8 @@ def test_random_compositions_pass_finite_differences(case):
     from gradcli.engine.autograd import run_backward
     from gradcli.session import Session, reset_globals
     from gradcli.output import TextOutput
-    from gradcli.core.tensor import GradMode, Tensor
+    from gradcli.base import context
+    from gradcli.core.tensor import Tensor
 
     sa, sb, expr, seed = case
     reset_globals()
@@ -240,12 +233,12 @@ def test_random_compositions_pass_finite_differences(case):
     arrays = [rng.uniform(-1.5, 1.5, sa), rng.uniform(-1.5, 1.5, sb)]
 
     def value(arrs):
-        prev = GradMode.enabled
-        GradMode.enabled = False
+        prev = context.current.grad_enabled
+        context.current.grad_enabled = False
         try:
             return float(f(Tensor(np.asarray(arrs[0])), Tensor(np.asarray(arrs[1]))).item())
         finally:
-            GradMode.enabled = prev
+            context.current.grad_enabled = prev
 
     try:
         with contextlib.redirect_stderr(io.StringIO()):

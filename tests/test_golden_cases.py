@@ -1,7 +1,7 @@
 """Golden-file tests: gradcli's output must equal PyTorch's, byte for byte.
 
 tests/golden/cases.json is recorded from real PyTorch by
-scripts/gen_golden.py (cases in scripts/golden_cases.py).  Each case is a
+scripts/gen_golden.py (cases in tests/golden_cases.py).  Each case is a
 program in the common subset of Python and gradcli; here it is run with
 ``python -m gradcli eval -`` (source on stdin, cwd = repository root) and
 
@@ -11,129 +11,14 @@ program in the common subset of Python and gradcli; here it is run with
     torch's message (compared case-insensitively with whitespace collapsed;
     for a long message only its first sentence).
 
-The subprocess runner is ``run_gradcli``; ``run_cases`` is the single place
-to batch many programs into fewer processes later.
+The runners (``run_gradcli``, a subprocess; ``run_inprocess``) and the
+comparison (``check_result``) live in tests/conftest.py.
 """
-
-import json
-import os
-import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden"
-TIMEOUT = float(os.environ.get("GRADCLI_TEST_TIMEOUT", "60"))
-
-# a message longer than this is matched on its first sentence only
-LONG_MESSAGE = 60
-
-
-# ---------------------------------------------------------------------------
-# helpers (also imported by test_grad_fn_names.py and test_examples.py)
-# ---------------------------------------------------------------------------
-
-def run_gradcli(source=None, args=("eval", "-"), timeout=TIMEOUT):
-    """Run ``python -m gradcli ARGS`` in the repository root.
-
-    ``source`` (str or None) is written to stdin.  Returns the
-    ``subprocess.CompletedProcess`` (text mode: .returncode, .stdout, .stderr).
-    """
-    env = dict(os.environ)
-    env["NO_COLOR"] = "1"
-    env["PYTHONIOENCODING"] = "utf-8"
-    env.pop("PYTHONSTARTUP", None)
-    return subprocess.run(
-        [sys.executable, "-m", "gradcli", *args],
-        input="" if source is None else source,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=str(ROOT),
-        env=env,
-        timeout=timeout,
-    )
-
-
-def run_inprocess(source, args=("eval", "-")):
-    """Run gradcli's command line in this process (much faster than a subprocess),
-    with stdin, stdout and stderr redirected and global state reset first."""
-    import contextlib
-    import io
-    import types
-
-    from gradcli.cli import main
-    from gradcli.session import reset_globals
-
-    reset_globals()
-    out, err = io.StringIO(), io.StringIO()
-    stdin = io.TextIOWrapper(io.BytesIO(source.encode("utf-8")), encoding="utf-8")
-    old_stdin = sys.stdin
-    sys.stdin = stdin
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(list(args))
-    finally:
-        sys.stdin = old_stdin
-    return types.SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
-
-
-def run_cases(sources):
-    """Run many programs in this process: {name: source} -> {name: result}.
-    (tests/test_examples.py runs the seed examples as real subprocesses.)"""
-    return {name: run_inprocess(src) for name, src in sources.items()}
-
-
-def squash(text):
-    """Lower-case and collapse runs of whitespace to one space."""
-    return re.sub(r"\s+", " ", text).strip().lower()
-
-
-def error_needle(message):
-    """The part of torch's error message gradcli's stderr must contain."""
-    first = message.splitlines()[0] if message else ""
-    if len(first) > LONG_MESSAGE:
-        # first sentence: up to a period followed by whitespace or the end
-        # (so "torch.Size" or "1.5" do not cut the message short)
-        m = re.search(r"\.(\s|$)", first)
-        if m:
-            first = first[: m.start()]
-    first = first.rstrip(". ")
-    return squash(first)
-
-
-def check_result(result, stdout, error, what="program", warnings=()):
-    """Assert that a gradcli run matches a golden record: stdout, the error, and each
-    warning torch gave (its text, without torch's "(Triggered internally at ...)")."""
-    for w in warnings:
-        text = w.split(" (Triggered internally at")[0]
-        assert text in result.stderr, (
-            "%s: torch warned %r, not found in stderr:\n%s" % (what, text, result.stderr))
-    if error is None:
-        assert result.stdout == stdout, (
-            "%s: stdout differs from torch's\n--- stderr ---\n%s" % (what, result.stderr))
-        assert result.returncode == 0, (
-            "%s: exit code %d\n--- stderr ---\n%s" % (what, result.returncode, result.stderr))
-    else:
-        assert result.stdout == stdout, (
-            "%s: stdout before the error differs from torch's\n--- stderr ---\n%s"
-            % (what, result.stderr))
-        assert result.returncode == 1, (
-            "%s: torch raised %s, expected exit code 1, got %d\n--- stderr ---\n%s"
-            % (what, error["type"], result.returncode, result.stderr))
-        needle = error_needle(error["message"])
-        assert needle in squash(result.stderr), (
-            "%s: torch's message %r not found in stderr:\n%s"
-            % (what, needle, result.stderr))
-
-
-def load_golden(name):
-    with open(GOLDEN / name, encoding="utf-8") as fh:
-        return json.load(fh)
-
+from conftest import check_result, error_needle, load_golden, run_cases, squash  # noqa: F401
+from conftest import ROOT, run_gradcli, run_inprocess  # noqa: F401  (used from here by other helpers)
 
 # ---------------------------------------------------------------------------
 # the tests

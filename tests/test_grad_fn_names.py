@@ -9,10 +9,7 @@ run on its own so that every failure is reported precisely.
 
 import pytest
 
-try:
-    from test_golden_cases import load_golden, run_inprocess
-except ImportError:  # tests/ became a package
-    from tests.test_golden_cases import load_golden, run_inprocess
+from conftest import load_golden, run_inprocess
 
 DATA = load_golden("grad_fn_names.json")
 SETUP = DATA["setup"]

@@ -33,7 +33,8 @@ from gradcli.engine.autograd import Function, run_backward
 from gradcli.base.errors import GradError
 from gradcli.ops.registry import Arg
 from gradcli.ops.reduce import sum_
-from gradcli.core.tensor import GradMode, Tensor
+from gradcli.base import context
+from gradcli.core.tensor import Tensor
 
 EPS, ATOL, RTOL = 1e-6, 1e-5, 1e-3
 
@@ -175,12 +176,12 @@ def vjp(f, leaves, heads):
 
 def weighted(f, heads):
     """The scalar sum_k <heads[k], outputs[k]> in float64, without a graph."""
-    prev = GradMode.enabled
-    GradMode.enabled = False
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = False
     try:
         outs = float_outputs(f())
     finally:
-        GradMode.enabled = prev
+        context.current.grad_enabled = prev
     return sum(float(np.sum(h * o.data)) for h, o in zip(heads, outs))
 
 
@@ -335,7 +336,7 @@ def session_out(monkeypatch):
     from gradcli.output import TextOutput
     s = session.Session(TextOutput())
     cap = _Capture()
-    monkeypatch.setattr(s, "out", cap)
+    monkeypatch.setattr(s.context, "out", cap)
     return cap
 
 

@@ -4,16 +4,47 @@ limits for what the language can now express (classes, generators, decorators,
 the safe modules)."""
 from __future__ import annotations
 
+import contextlib
+import io
+
 import pytest
 
-try:
-    from test_golden_cases import check_result, load_golden, run_inprocess
-    from test_sandbox import Run, assert_refused
-except ImportError:  # pragma: no cover - run from the repository root as a package
-    from tests.test_golden_cases import check_result, load_golden, run_inprocess
-    from tests.test_sandbox import Run, assert_refused
+from conftest import check_result, load_golden, run_inprocess
+from gradcli.base.errors import GradError
+from gradcli.output import TextOutput
+from gradcli.session import Session, reset_globals
 
 CASES = load_golden("language.json")
+
+
+class Run:
+    """A program run in this process: its output, and the error it ended with."""
+
+    def __init__(self, source):
+        reset_globals()
+        self.stream = io.StringIO()
+        self.session = Session(TextOutput(self.stream), filename="<test>")
+        self.error = None
+        with contextlib.redirect_stderr(io.StringIO()):
+            try:
+                self.session.run(source)
+            except GradError as e:
+                self.error = e
+        reset_globals()
+        self.out = self.stream.getvalue()
+
+    def value(self, name):
+        return self.session.scope.vars[name]
+
+
+def assert_refused(source, type_name=None):
+    r = Run(source)
+    e = r.error
+    assert e is not None, f"{source!r} ran: {r.out!r}"
+    assert isinstance(e.line, int) and isinstance(e.column, int), (source, e.message)
+    if type_name is not None:
+        assert e.type_name == type_name, (source, e.type_name, e.message)
+    return e
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -116,14 +147,30 @@ LIMITED = [
 
 @pytest.mark.parametrize("source", LIMITED)
 def test_language_limits(source):
-    from gradcli.base.limits import limits
-    saved = limits.max_steps
-    limits.max_steps = 10 ** 6
-    try:
-        e = assert_refused(source)
-    finally:
-        limits.max_steps = saved
+    r = _limited(source)
+    e = r.error
+    assert e is not None, f"{source!r} ran: {r.out!r}"
     assert e.type_name in ("LimitError", "ValueError"), (source, e.type_name, e.message)
+
+
+def _limited(source):
+    """Run with --max-steps 10**6."""
+    from gradcli.base import context
+    reset_globals()
+    stream = io.StringIO()
+    session = Session(TextOutput(stream), filename="<test>")
+    session.context.limits.max_steps = 10 ** 6
+    context.activate(session.context)
+    r = Run.__new__(Run)
+    r.session, r.error, r.stream = session, None, stream
+    with contextlib.redirect_stderr(io.StringIO()):
+        try:
+            session.run(source)
+        except GradError as e:
+            r.error = e
+    reset_globals()
+    r.out = stream.getvalue()
+    return r
 
 
 def test_limits_are_not_catchable():
@@ -142,12 +189,6 @@ def test_class_instances_keep_their_own_attributes():
 
 def _run_with(source, **names):
     """Run source with Python values bound (library classes, as nn/autograd bind theirs)."""
-    import contextlib
-    import io
-
-    from gradcli.base.errors import GradError
-    from gradcli.output import TextOutput
-    from gradcli.session import Session, reset_globals
     reset_globals()
     out = io.StringIO()
     session = Session(TextOutput(out), filename="<test>")

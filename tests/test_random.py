@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from gradcli.base import random as grandom
+from gradcli.base import context
 from gradcli.base.random import DEFAULT_SEED, Generator
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden", "random.json")
@@ -82,27 +83,26 @@ def test_golden_sequence(case):
     _replay(gen, case["ops"], case["name"])
 
 
-def test_golden_through_module_functions():
-    """The module-level default generator and wrappers follow the same stream."""
-    saved = grandom.get_rng_state()
-    try:
-        case = next(c for c in _CASES if c["name"] == "global_tutorial_seed42_float32")
-        for op in case["ops"]:
-            if op["op"] == "manual_seed":
-                grandom.manual_seed(op["seed"])
-                assert grandom.initial_seed() == op["initial_seed"]
-            elif op["op"] == "randn":
-                _check_values(grandom.randn(tuple(op["shape"]), np.float32), op, "module randn")
-            else:
-                _check_values(grandom.rand(tuple(op["shape"]), np.float32), op, "module rand")
-    finally:
-        grandom.set_rng_state(saved)
+def test_golden_through_the_run_context():
+    """The generator a run uses (context.current.generator, made on first use from the
+    run's seed) follows the same stream."""
+    ctx = context.Context()
+    case = next(c for c in _CASES if c["name"] == "global_tutorial_seed42_float32")
+    for op in case["ops"]:
+        if op["op"] == "manual_seed":
+            ctx.generator.manual_seed(op["seed"])
+            assert ctx.generator.initial_seed() == op["initial_seed"]
+        elif op["op"] == "randn":
+            _check_values(ctx.generator.randn(tuple(op["shape"]), np.float32), op, "context randn")
+        else:
+            _check_values(ctx.generator.rand(tuple(op["shape"]), np.float32), op, "context rand")
 
 
 def test_default_generator_uses_torch_fresh_seed():
     assert DEFAULT_SEED == 67280421310721 == _DATA["fresh_generator_initial_seed"]
     assert Generator().initial_seed() == DEFAULT_SEED
-    assert isinstance(grandom.default_generator, Generator)
+    assert isinstance(context.Context().generator, Generator)
+    assert context.Context().generator.initial_seed() == DEFAULT_SEED
     # a fresh default generator replays the recorded fresh-generator tutorial sequence
     fresh = Generator()
     case = next(c for c in _CASES if c["name"] == "fresh_tutorial_float32")

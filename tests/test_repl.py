@@ -312,7 +312,8 @@ def test_eval_does_not_import_prompt_toolkit():
 
 @pytest.fixture
 def session():
-    from gradcli.cli import _parser, make_session
+    from gradcli.cli import _parser
+    from gradcli.driver import make_session
     s = make_session(_parser("gradcli").parse_args([]), echo_assign=True)
     s.out.stream = open(os.devnull, "w")
     s.run("x = ones(2, 2, requires_grad=true)\ny = x + 2\ndef f(a, b=1):\n    return a\n")
@@ -356,7 +357,7 @@ def test_completion_never_calls(session):
     session.run("def boom():\n    assert false\nz = y.sum()\n")
     assert complete("boom().", session) == []
     names = [c.text for c in complete("z.", session)]      # a non-leaf: reading .grad warns
-    assert "grad" in names and not session.warned
+    assert "grad" in names and not session.context.warned
 
 
 def test_highlighting_covers_the_text():

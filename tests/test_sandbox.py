@@ -204,6 +204,7 @@ def _allowed_value(v):
     from gradcli.engine.autograd import AccumulateGrad, Function
     from gradcli.library.methods import RemovableHandle
     from gradcli.base.device import Device
+    from gradcli.library import values
     from gradcli.library.optim import Optimizer
     from gradcli.core.dtypes import DType
     from gradcli.ops.reduce import ValuesIndices
@@ -220,7 +221,7 @@ def _allowed_value(v):
                       runtime.UserFunction, values.GradModeContext, BoundUserMethod, Generator,
                       ListIterator) + SAFE_TYPES):
         return True
-    known = set(map(id, namespace().values())) | set(map(id, runtime.METHODS.values()))
+    known = set(map(id, namespace().values())) | set(map(id, values.METHODS.values()))
     return callable(v) and id(v) in known
 
 

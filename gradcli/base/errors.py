@@ -99,6 +99,18 @@ def did_you_mean(name: str, candidates) -> str | None:
     return f"did you mean '{best[0]}'?" if best else None
 
 
+def fill_column(err: GradError, source: str | None) -> GradError:
+    """An error known by line only points at the first character of that line."""
+    if err.line is not None and err.column is None and source is not None:
+        lines = source.splitlines()
+        if 1 <= err.line <= len(lines):
+            text = lines[err.line - 1]
+            err.column = len(text) - len(text.lstrip()) + 1
+        else:
+            err.column = 1
+    return err
+
+
 def render(err: GradError, filename: str, source: str | None) -> str:
     """`file:line:col: Type: message`, the source line, a caret, then the hint."""
     where = filename

@@ -10,17 +10,12 @@ from __future__ import annotations
 import math
 
 from .errors import LimitError
+from . import context
 
 
-class Limits:
-    max_memory = 1 << 30        # bytes, --max-memory
-    max_depth = 200             # user function recursion, --max-depth
-    max_steps = None            # loop iterations, --max-steps
-    max_items = 10_000_000      # elements of a list / characters of a string
-    max_int_bits = 14000        # a Python int (about 4,200 digits: all of them can be printed)
+def _limits():
+    return context.current.limits
 
-
-limits = Limits()
 
 _HINT = "raise the cap with --max-memory if you mean it"
 
@@ -45,9 +40,9 @@ def check_alloc(shape, itemsize=8):
     if any(n < 0 for n in shape):
         return                      # the caller reports negative sizes in its own words
     n = math.prod(shape) * itemsize
-    if n > limits.max_memory:
+    if n > _limits().max_memory:
         raise LimitError(f"a tensor of shape {_shape_text(shape)} needs {_fmt(n)}, more than "
-                         f"the memory cap of {_fmt(limits.max_memory)}", hint=_HINT)
+                         f"the memory cap of {_fmt(_limits().max_memory)}", hint=_HINT)
 
 
 def check_broadcast(*shapes, itemsize=8):
@@ -68,24 +63,17 @@ def check_broadcast(*shapes, itemsize=8):
 def check_objects(n, what, bytes_each=64):
     """Refuse turning a tensor into `n` Python objects (list(x), x.tolist(), `for r in x`)
     when they would take more than the memory cap, or more than max_items of them."""
-    if n > limits.max_items or n * bytes_each > limits.max_memory:
+    if n > _limits().max_items or n * bytes_each > _limits().max_memory:
         raise LimitError(f"{what} would make {n} Python objects (the limit is "
-                         f"{min(limits.max_items, limits.max_memory // bytes_each)})",
+                         f"{min(_limits().max_items, _limits().max_memory // bytes_each)})",
                          hint="work on the tensor as a whole, or on a slice of it")
 
 
 def check_items(n, what="the result", unit="elements"):
     """Refuse a list, tuple or string longer than max_items."""
-    if n > limits.max_items:
+    if n > _limits().max_items:
         raise LimitError(f"{what} would have {n} {unit}, more than the limit of "
-                         f"{limits.max_items}")
-
-
-def check_int_bits(bits):
-    """Refuse a Python integer result of more than max_int_bits bits (`x = x * x` in a loop)."""
-    if bits > limits.max_int_bits:
-        raise LimitError(f"integer result too large (about {int(bits * 0.30103)} digits)",
-                         hint="use a float, e.g. float(x), where a huge number is meant")
+                         f"{_limits().max_items}")
 
 
 def check_format_spec(spec):
@@ -98,7 +86,7 @@ def check_format_spec(spec):
         if ch.isdigit():
             digits += ch
             continue
-        if digits and (len(digits) > 12 or int(digits) > limits.max_items):
+        if digits and (len(digits) > 12 or int(digits) > _limits().max_items):
             raise LimitError(f"format spec {spec[:30]!r}: width or precision too large "
-                             f"(the limit is {limits.max_items})")
+                             f"(the limit is {_limits().max_items})")
         digits = ""

@@ -80,24 +80,15 @@ import numpy as np
 
 from .fma import fma32
 
+#: Seed of a freshly constructed ``torch.Generator()`` (c10's default_rng_seed_val).
+DEFAULT_SEED = 67280421310721
+
 __all__ = [
     "DEFAULT_SEED",
     "Generator",
-    "default_generator",
-    "manual_seed",
-    "initial_seed",
-    "seed",
-    "rand",
-    "randn",
-    "randint",
-    "rand_like",
-    "randn_like",
-    "get_rng_state",
-    "set_rng_state",
 ]
 
 #: Seed of a freshly constructed ``torch.Generator()`` (c10's default_rng_seed_val).
-DEFAULT_SEED = 67280421310721
 
 _U64_MASK = (1 << 64) - 1
 _MT_N = 624
@@ -508,48 +499,3 @@ class Generator:
 
     def __repr__(self) -> str:
         return f"<gradcli.random.Generator initial_seed={self._seed}>"
-
-
-#: Module-level generator standing in for torch's default CPU generator.
-default_generator = Generator()
-
-
-def manual_seed(seed: int) -> Generator:
-    return default_generator.manual_seed(seed)
-
-
-def initial_seed() -> int:
-    return default_generator.initial_seed()
-
-
-def seed() -> int:
-    return default_generator.seed()
-
-
-def get_rng_state() -> dict:
-    return default_generator.get_state()
-
-
-def set_rng_state(state: dict) -> None:
-    default_generator.set_state(state)
-
-
-def rand(shape: ShapeLike = (), dtype=np.float32, generator: Optional[Generator] = None) -> np.ndarray:
-    return (generator or default_generator).rand(shape, dtype)
-
-
-def randn(shape: ShapeLike = (), dtype=np.float32, generator: Optional[Generator] = None) -> np.ndarray:
-    return (generator or default_generator).randn(shape, dtype)
-
-
-def randint(low: int, high: Optional[int] = None, shape: ShapeLike = (), dtype=np.int64,
-            generator: Optional[Generator] = None) -> np.ndarray:
-    return (generator or default_generator).randint(low, high, shape, dtype)
-
-
-def rand_like(x: np.ndarray, dtype=None, generator: Optional[Generator] = None) -> np.ndarray:
-    return (generator or default_generator).rand_like(x, dtype)
-
-
-def randn_like(x: np.ndarray, dtype=None, generator: Optional[Generator] = None) -> np.ndarray:
-    return (generator or default_generator).randn_like(x, dtype)

@@ -7,7 +7,10 @@ import numpy as np
 
 from . import dtypes
 from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
-from .tensor import Tensor
+from .tensor import Tensor, type_name  # noqa: F401  (type_name: used from here too)
+from ..base import context
+from ..base.errors import LimitError
+from ..base.limits import check_alloc
 
 
 def _infer_dtype(value):
@@ -34,8 +37,8 @@ def _infer_dtype(value):
             kind = 2
         else:
             raise GradTypeError(f"could not make a tensor from a value of type {type_name(v)}")
-    return (dtypes.bool_, dtypes.int64, dtypes.default.float)[kind] if kind >= 0 \
-        else dtypes.default.float
+    return (dtypes.bool_, dtypes.int64, context.current.default_float)[kind] if kind >= 0 \
+        else context.current.default_float
 
 
 _PLAIN = {bool: 0, int: 1, float: 2}
@@ -54,8 +57,6 @@ def _unwrap(value):
 def _check_nested(value):
     """Refuse a nested list whose tensor would be over the memory cap, before walking
     it: `y = [[1] * 10**7] * 10**7` is small in Python (shared rows) but not as a tensor."""
-    from ..base.errors import LimitError
-    from ..base.limits import check_alloc
     shape, v = [], value
     while isinstance(v, (list, tuple)):
         shape.append(len(v))
@@ -127,10 +128,3 @@ def tensor_arg(value) -> Tensor:
     raise GradTypeError(f"expected a tensor, got {type_name(value)}")
 
 
-def type_name(v) -> str:
-    if isinstance(v, Tensor):
-        return "Tensor"
-    if v is None:
-        return "None"
-    return {bool: "bool", int: "int", float: "float", str: "str", list: "list",
-            tuple: "tuple"}.get(type(v), type(v).__name__)

@@ -3,6 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..base import context
+from .tensor import type_name
+from ..base.errors import GradTypeError
+
 bool_ = np.dtype(np.bool_)
 int64 = np.dtype(np.int64)
 float32 = np.dtype(np.float32)
@@ -21,18 +25,10 @@ TORCH_NAMES = {float64: "torch.float64", float32: "torch.float32", int64: "torch
                bool_: "torch.bool", np.dtype(np.int32): "torch.int32"}
 
 
-class _Default:
-    """The default floating dtype (`--dtype`), float64 unless changed."""
-    float = float64
-
-
-default = _Default()
-
-
 def floating(a):
     """Array `a` itself if it is floating, else converted to the default float dtype
     (what PyTorch does with integers given to exp, sigmoid, logsumexp ...)."""
-    return a if a.dtype.kind == "f" else a.astype(default.float)
+    return a if a.dtype.kind == "f" else a.astype(context.current.default_float)
 
 
 class DType:
@@ -56,6 +52,11 @@ class DType:
         return self.np.kind == "f"
 
 
+# Python's float, int and bool as dtypes (as in PyTorch): the library's built-ins
+# `float`, `int`, `bool` are put here by gradcli/library/python.py (id -> numpy dtype)
+PYTHON_TYPES: dict[int, np.dtype] = {}
+
+
 def as_numpy(dtype):
     """A DType, numpy dtype or dtype name -> numpy dtype."""
     if isinstance(dtype, DType):
@@ -64,23 +65,15 @@ def as_numpy(dtype):
         name = dtype[6:] if dtype.startswith("torch.") else dtype
         if name in NAMES:
             return NAMES[name]
-        from ..base.errors import GradTypeError
         raise GradTypeError(f"unknown dtype {dtype!r}")
     if isinstance(dtype, np.dtype):
         return dtype
     if isinstance(dtype, type) and issubclass(dtype, np.generic):
         return np.dtype(dtype)
-    from ..ops.registry import BUILTINS          # Python's float, int, bool as dtypes, as in PyTorch
-    for name, dt in (("float", float64), ("int", int64), ("bool", bool_)):
-        if dtype is BUILTINS[name].fn:
-            return dt
-    from .convert import type_name
-    from ..base.errors import GradTypeError
+    dt = PYTHON_TYPES.get(id(dtype))
+    if dt is not None:
+        return dt
     raise GradTypeError(f"argument 'dtype' must be torch.dtype, not {type_name(dtype)}")
-
-
-def is_float(dt) -> bool:
-    return dt.kind == "f"
 
 
 def _category(dt) -> int:
@@ -95,7 +88,7 @@ def scalar_dtype(v):
         return bool_
     if isinstance(v, int):
         return int64
-    return default.float
+    return context.current.default_float
 
 
 def promote(a, b):

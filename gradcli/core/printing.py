@@ -56,6 +56,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from ..base import context
+from ..base.errors import LimitError
+from .tensor import Tensor
+from ..base.limits import check_items
+from ..base.device import Device
 
 __all__ = ["tensor_repr", "torch_dtype_name"]
 
@@ -180,7 +185,6 @@ def _check_shown(n):
     """A summarised tensor with many short axes (ones(2, 2, ..., 2), 25 axes) still shows
     every value, as PyTorch does: refuse text of that size instead of making it."""
     if n > _MAX_SHOWN:
-        from ..base.errors import LimitError
         raise LimitError(f"printing this tensor would show {n} values (more than {_MAX_SHOWN})",
                          hint="print a slice, a reduction or .shape instead")
 
@@ -278,23 +282,13 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int, linewidth: int) -
 # Values of the language, as Python (and PyTorch) would show them
 # --------------------------------------------------------------------------
 
-class Options:
-    """Display options set from the command line (`--precision`)."""
-    precision = 4
-
-
-options = Options()
-
-
 def show(value) -> str:
     """The `repr` of a language value: what the REPL and `eval` display."""
-    from .tensor import Tensor
     if type(value) is Tensor:
-        from . import dtypes
         fn = value.grad_fn
         return tensor_repr(value.data, grad_fn=fn.name if fn is not None else None,
                            requires_grad=value.requires_grad,
-                           default_dtype=dtypes.default.float, precision=options.precision)
+                           default_dtype=context.current.default_float, precision=context.current.precision)
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, tuple) and type(value).__repr__ is not tuple.__repr__:
@@ -325,7 +319,6 @@ _PLAIN_NUMBERS = {int, float, bool, type(None)}
 def _joined(items) -> str:
     """The items' reprs joined by ", ", refusing a text over the size limit: a list of
     many references to one long string is small, its text is not."""
-    from ..base.limits import check_items
     if set(map(type, items)) <= _PLAIN_NUMBERS:      # numbers only: at C speed
         check_items(sum(map(len, map(repr, items))) + 2 * len(items),
                     "the text of this value", "characters")
@@ -345,7 +338,9 @@ def show_str(value) -> str:
         return value
     if isinstance(value, BaseException) or hasattr(type(value), "__gradcli_user__"):
         return str(value)        # an exception; an object of a class with its own __str__
-    from ..base.device import Device
     if type(value) is Device:
         return str(value)        # print(torch.device("cpu")) writes cpu
     return show(value)
+
+
+Tensor.__repr__ = show      # Tensor has no repr of its own (it sits below printing)

@@ -21,7 +21,10 @@ import numpy as np
 
 from ..base.errors import GradRuntimeError, ShapeError
 from ..base.summation import torch_sum
-from ..core.tensor import GradMode, Tensor
+from ..core.tensor import Tensor
+from ..base import context
+from ..core.convert import to_tensor
+from ..core.tensor import Tensor as T
 
 _OUT = object()          # marker: a saved value that is the op's own output
 
@@ -74,7 +77,7 @@ class Function:
             raw, out = out, np.asarray(out)
             if node.saved:                   # keep "saved is the output" recognisable
                 node.saved = tuple(out if s is raw else s for s in node.saved)
-        if True not in needs or not GradMode.enabled:
+        if True not in needs or not context.current.grad_enabled:
             return Tensor(out)
         node.needs = needs
         node.parents = parents
@@ -89,7 +92,6 @@ class Function:
 
     # PyTorch's grad_fn interface
     def next_functions(self):
-        from ..core.tensor import Tensor as T
         out = []
         for p in self.parents:
             if p is None:
@@ -239,20 +241,21 @@ class ArrayF:
         return g[index]
 
     @staticmethod
-    def concat(gs, axis):
-        return np.concatenate(gs, axis)
-
-    @staticmethod
     def split(g, sizes, axis):
         return np.split(g, np.cumsum(sizes)[:-1], axis=axis)
 
 
+# The op table (gradcli/ops/registry.py) fills these; the engine calls ops by name
+# through them and never imports the ops.
+FUNCTIONS: dict[str, object] = {}   # internal name -> op function (also for Tensor operators)
+TENSOR_F: dict[str, object] = {}    # differentiable helpers VJPs use in create_graph mode
+
+
 class _TensorF:
-    """Differentiable versions, bound lazily to the registry's functions."""
+    """Differentiable versions of the VJP helpers, looked up in TENSOR_F on first use."""
     tensor_mode = True
 
     def __getattr__(self, name):
-        from ..ops.registry import TENSOR_F
         fn = TENSOR_F[name]
         setattr(self, name, fn)
         return fn
@@ -305,7 +308,6 @@ def _as_grad(g, like: np.ndarray, create_graph: bool):
         arr = np.array(1, dtype=like.dtype) if not like.ndim else np.ones(like.shape, like.dtype)
         return Tensor(arr) if create_graph else arr
     if not isinstance(g, Tensor):
-        from ..core.convert import to_tensor
         g = to_tensor(g)
     if g.data.shape != like.shape:
         raise ShapeError(
@@ -353,7 +355,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     grads = {}
     touched = {}
     roots = []
-    held = {} if LEAF_HOOKS else None    # gradients of leaves with hooks, summed first
+    held = {} if context.current.leaf_hooks else None    # gradients of leaves with hooks, summed first
     for out, g in heads:
         key = out.grad_fn if out.grad_fn is not None else out
         if type(key) is Tensor:          # backward on a leaf itself
@@ -366,8 +368,8 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     deps = _count_deps(roots)
     ready = roots if len(roots) == 1 else [r for r in dict.fromkeys(roots) if deps[r] == 0]
     F = TensorF if create_graph else ArrayF
-    prev_mode = GradMode.enabled
-    GradMode.enabled = create_graph
+    prev_mode = context.current.grad_enabled
+    context.current.grad_enabled = create_graph
     res = results if capture is not None else None
     plain = capture is None and not create_graph and held is None   # the common case
     pop, push = ready.pop, ready.append
@@ -415,10 +417,10 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                     push(p)
         if held:
             for leaf, g in held.values():
-                g = run_hooks(LEAF_HOOKS[id(leaf)][1], g, create_graph)
+                g = run_hooks(context.current.leaf_hooks[id(leaf)][1], g, create_graph)
                 _deliver_leaf(leaf, g, create_graph, capture, res, touched)
     finally:
-        GradMode.enabled = prev_mode
+        context.current.grad_enabled = prev_mode
         _FRESH.clear()
 
     if accumulate:
@@ -493,15 +495,17 @@ def watch(t) -> Watch:
     return w
 
 
-LEAF_HOOKS = {}         # id(leaf) -> (weakref to it, [hooks]); dropped with the leaf
 
 
 def leaf_hooks(t) -> list:
     """The hook list of leaf tensor t (made on first use)."""
-    entry = LEAF_HOOKS.get(id(t))
+    table = context.current.leaf_hooks      # id(leaf) -> (weakref to it, [hooks])
+    if table is None:
+        table = context.current.leaf_hooks = {}
+    entry = table.get(id(t))
     if entry is None or entry[0]() is not t:
-        key = id(t)
-        entry = LEAF_HOOKS[key] = (weakref.ref(t, lambda _r: LEAF_HOOKS.pop(key, None)), [])
+        key = id(t)       # dropped with the leaf
+        entry = table[key] = (weakref.ref(t, lambda _r: table.pop(key, None)), [])
     return entry[1]
 
 
@@ -513,7 +517,6 @@ def run_hooks(hooks, g, create_graph):
         if r is None:
             continue
         if not isinstance(r, Tensor):
-            from ..core.convert import to_tensor
             r = to_tensor(r)
         if r.data.shape != g.shape:
             name = getattr(hook, "name", None) or getattr(hook, "__name__", "hook")
@@ -523,7 +526,7 @@ def run_hooks(hooks, g, create_graph):
 
 
 def _deliver_leaf(leaf, g, create_graph, capture, results, touched, held=None):
-    if held is not None and id(leaf) in LEAF_HOOKS:     # hooks see the summed gradient
+    if held is not None and id(leaf) in context.current.leaf_hooks:     # hooks see the summed gradient
         prev = held.get(id(leaf))
         held[id(leaf)] = (leaf, g if prev is None else _accumulate(prev[1], g, create_graph))
         return
@@ -543,7 +546,6 @@ def _store_grad(t, g, create_graph):
         if not isinstance(g, Tensor):
             g = Tensor(g)
         if g.data.dtype != dt:
-            from ..ops.registry import FUNCTIONS
             g = FUNCTIONS["to"](g, dt)
         if g.data.shape != t.data.shape:
             g = Tensor(np.broadcast_to(g.data, t.data.shape).copy()) if not g.requires_grad else g

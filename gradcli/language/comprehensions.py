@@ -6,7 +6,8 @@ from __future__ import annotations
 from lark import Tree
 
 from ..base.errors import GradTypeError
-from ..base.limits import check_items, limits
+from ..base import context
+from ..base.limits import check_items
 from ..core.convert import type_name
 from ..library.stdlib import ListIterator
 from . import runtime as rt
@@ -122,7 +123,7 @@ class Comprehensions:
         def run(s, add):
             items0 = iterate(first_iter(s))
             cs = Scope({}, s.globals if s.globals is not None else s, s.depth, s.closure)
-            max_steps = limits.max_steps
+            max_steps = context.current.limits.max_steps
 
             def level(k, items=None):
                 if k == len(steps):
@@ -150,7 +151,7 @@ class Comprehensions:
 
             def add(cs):
                 out.append(e(cs))
-                if len(out) > limits.max_items:
+                if len(out) > context.current.limits.max_items:
                     check_items(len(out), "the list")
             run(s, add)
             return out
@@ -169,7 +170,7 @@ class Comprehensions:
 
             def add(cs):
                 out.add(_hashable(e(cs)))
-                if len(out) > limits.max_items:
+                if len(out) > context.current.limits.max_items:
                     check_items(len(out), "the set")
             run(s, add)
             return out
@@ -184,7 +185,7 @@ class Comprehensions:
 
             def add(cs):
                 out[_hashable(k(cs))] = v(cs)
-                if len(out) > limits.max_items:
+                if len(out) > context.current.limits.max_items:
                     check_items(len(out), "the dict")
             run(s, add)
             return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 from lark import Tree
 
 from ..base.errors import GradError, GradTypeError
-from ..base.limits import limits
+from ..base import context
 from . import runtime as rt
 from ..library.values import GradModeContext
 from .iteration import GO_ON, body, iterate, step
@@ -48,7 +48,7 @@ class Control:
         truth = rt.truth
 
         def run(s):
-            max_steps = limits.max_steps
+            max_steps = context.current.limits.max_steps
             while True:
                 state.line = line
                 try:
@@ -79,7 +79,7 @@ class Control:
                 items = iterate(it(s))
             except GradError as e:
                 raise e.at(line, col)
-            max_steps = limits.max_steps
+            max_steps = context.current.limits.max_steps
             for item in items:
                 store(s, item)
                 if max_steps is not None:

@@ -4,7 +4,8 @@ as Python functions are), and generators."""
 from __future__ import annotations
 
 from ..base.errors import GradError, GradTypeError, LimitError, did_you_mean
-from ..base.limits import check_items, limits
+from ..base import context
+from ..base.limits import check_items
 
 
 class Scope:
@@ -137,8 +138,8 @@ class UserFunction:
 
     def run(self, local, yielded=None):
         depth = call_depth.n + 1
-        if depth > limits.max_depth:
-            raise LimitError(f"maximum recursion depth exceeded ({limits.max_depth} nested "
+        if depth > context.current.limits.max_depth:
+            raise LimitError(f"maximum recursion depth exceeded ({context.current.limits.max_depth} nested "
                              f"calls of user functions)", hint="raise it with --max-depth")
         call_depth.n = depth
         scope = Scope(local, self.globals, depth, self.closure)

@@ -11,7 +11,8 @@ from ..core import dtypes
 from ..engine.autograd import AccumulateGrad, Function
 from ..base.device import CPU, Device
 from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, GradValueError, did_you_mean
-from ..base.limits import check_format_spec, check_items, limits
+from ..base import context
+from ..base.limits import check_format_spec, check_items
 from ..core.convert import tensor_arg, type_name
 from ..core.printing import show, show_str
 from ..ops.registry import FUNCTIONS
@@ -27,23 +28,15 @@ from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth 
 
 # ---------------------------------------------------------------- operators
 
-def _is_tensor(v):
-    return type(v) is Tensor
-
-
-def _py_number(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool)
-
-
 def _int_result(op, a, b):
-    """int op int for + - *: an integer beyond limits.max_int_bits overflows to inf,
+    """int op int for + - *: an integer beyond context.current.limits.max_int_bits overflows to inf,
     as `**` does (so `x = x * x` in a loop cannot eat the memory)."""
     if op == "*":
-        if a.bit_length() + b.bit_length() > limits.max_int_bits + 1:
+        if a.bit_length() + b.bit_length() > context.current.limits.max_int_bits + 1:
             return math.inf if (a < 0) == (b < 0) else -math.inf
         return a * b
     r = _PY_OPS[op](a, b)
-    if type(r) is int and r.bit_length() > limits.max_int_bits:
+    if type(r) is int and r.bit_length() > context.current.limits.max_int_bits:
         return math.inf if r > 0 else -math.inf
     return r
 
@@ -59,7 +52,7 @@ def _py_binary(op, a, b):
             return a / b
         if op in ("^", "**"):
             if isinstance(a, int) and isinstance(b, int) and abs(a) > 1 and (abs(b) > 4096 or (
-                    b > 0 and (abs(a).bit_length() - 1) * b > limits.max_int_bits)):
+                    b > 0 and (abs(a).bit_length() - 1) * b > context.current.limits.max_int_bits)):
                 return float(a) ** b if b < 0 else math.inf if a > 0 or b % 2 == 0 else -math.inf
             try:
                 r = a ** b
@@ -129,17 +122,6 @@ def binary_op(op):
             return tensor_fn(a, b)
         return r
     return run
-
-
-_BINARY = {}       # op -> binary_op(op), made on first use (all ops registered by then)
-
-
-def binary(op, a, b):
-    """`a op b` for any two language values."""
-    fn = _BINARY.get(op)
-    if fn is None:
-        fn = _BINARY[op] = binary_op(op)
-    return fn(a, b)
 
 
 def _tname(v):
@@ -234,8 +216,7 @@ def update_leaf(t, r):
 
 def _grad_get(t):
     if t.grad_fn is not None and not t.retains_grad and t.grad is None:
-        from .. import session
-        session.warn(
+        context.warn(
             "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
             ".grad attribute won't be populated during autograd.backward(). If you indeed want "
             "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "

@@ -6,7 +6,8 @@ from lark import Tree
 
 from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError
 from ..core.printing import show_str
-from ..core.tensor import GradMode, Tensor
+from ..base import context
+from ..core.tensor import Tensor
 from ..library.autograd_api import backward_leaves
 from . import runtime as rt
 from .calls import backward_hint, plain_name
@@ -167,7 +168,7 @@ class Statements:
             try:
                 r = binary(old, vv if vconst else val(s))
                 if type(old) is Tensor and old.requires_grad and old.grad_fn is None \
-                        and not GradMode.enabled:
+                        and not context.current.grad_enabled:
                     rt.update_leaf(old, r)     # `with no_grad: w -= lr * w.grad`, as PyTorch
                     return
             except Exception as e:

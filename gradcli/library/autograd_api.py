@@ -9,6 +9,7 @@ from ..base.errors import GradRuntimeError
 from ..ops.registry import register
 from .values import GradModeContext, truth
 from ..core.tensor import Tensor
+from ..base import context
 
 
 # ---------------------------------------------------------------- autograd
@@ -47,8 +48,7 @@ def backward_leaves(tensors, gradient=None, retain_graph=None, create_graph=Fals
         if not all(i.requires_grad for i in inputs):
             raise GradRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if create_graph:
-        from ..session import warn
-        warn(CREATE_GRAPH_WARNING)
+        context.warn(CREATE_GRAPH_WARNING)
     if type(tensors) is Tensor and gradient is None and inputs is None:    # out.backward()
         return run_backward((tensors,), (None,), truth(retain_graph) if retain_graph is not None
                             else bool(create_graph), truth(create_graph))
@@ -97,5 +97,4 @@ def enable_grad():
 
 @register("is_grad_enabled", "is_grad_enabled()", "whether grad mode is on", category="autograd")
 def is_grad_enabled():
-    from ..core.tensor import GradMode
-    return GradMode.enabled
+    return context.current.grad_enabled

@@ -19,13 +19,16 @@ import numpy as np
 from ..engine.autograd import run_backward
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import register
-from ..core.tensor import GradMode, Tensor
+from ..core.tensor import Tensor
+from ..base import context
+from ..core.convert import type_name
+from ..ops.registry import FUNCTIONS
+from ..base.limits import check_alloc
 
 # ---------------------------------------------------------------- helpers
 
 
 def _type_name(v):
-    from ..core.convert import type_name
     return type_name(v)
 
 
@@ -52,7 +55,6 @@ def _check_callable(func, fn_name):
 
 
 def _fn(name):
-    from ..ops.registry import FUNCTIONS
     return FUNCTIONS[name]
 
 
@@ -94,8 +96,8 @@ def _postprocess(res, shape):
 
 def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"):
     _check_callable(func, fn_name)
-    prev = GradMode.enabled
-    GradMode.enabled = True
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = True
     try:
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
         inputs = _preprocess(inputs, create_graph)
@@ -110,7 +112,6 @@ def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"
                         "The outputs must be computed in a differentiable manner from the input "
                         "when running in strict mode.")
         jac = []
-        from ..base.limits import check_alloc
         for out in outputs:             # refuse a Jacobian over the memory cap up front
             for x in inputs:
                 check_alloc(tuple(out.data.shape) + tuple(x.data.shape))
@@ -142,7 +143,7 @@ def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"
             jac = [tuple(Tensor(t.data) for t in row) for row in jac]
         return _postprocess(tuple(jac), (is_outputs_tuple, is_inputs_tuple))
     finally:
-        GradMode.enabled = prev
+        context.current.grad_enabled = prev
 
 
 def _assemble(rows, out_shape, x, create_graph):
@@ -212,25 +213,11 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
 
 def _out():
-    from .. import session
-    s = session.current()
-    if s is None:
-        import sys
-
-        class _Std:
-            @staticmethod
-            def print(text):
-                sys.stdout.write(text)
-        return _Std
-    return s.out
+    return context.current.out
 
 
 def _var_name(t):
-    from .. import session
-    s = session.current()
-    if s is None:
-        return None
-    for name, v in s.scope.vars.items():
+    for name, v in (context.current.variables or {}).items():
         if v is t:
             return name
     return None
@@ -287,12 +274,11 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
         if i not in leaves and isinstance(v, Tensor) and v.data.dtype.kind == "f":
             args[i] = Tensor(np.asarray(v.data, dtype=np.float64))
 
-    prev = GradMode.enabled
+    prev = context.current.grad_enabled
     try:
-        GradMode.enabled = True
+        context.current.grad_enabled = True
         outs = _float_outputs(func(*args))
         # analytic: one backward pass per output element
-        from ..base.limits import check_alloc
         for i in checked:
             for o in outs:
                 check_alloc((2 * o.data.size, leaves[i].data.size))   # analytic + numeric
@@ -312,7 +298,7 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
                     if g is not None:
                         analytic[i][k][j] = np.broadcast_to(g.data, leaves[i].data.shape).reshape(-1)
         # numerical: central differences, without a graph
-        GradMode.enabled = False
+        context.current.grad_enabled = False
         numeric = {i: [np.zeros_like(a) for a in analytic[i]] for i in checked}
         for i in checked:
             flat = leaves[i].data.reshape(-1)
@@ -326,7 +312,7 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
                 for k in range(len(outs)):
                     numeric[i][k][:, e] = (hi[k] - lo[k]) / (2 * eps)
     finally:
-        GradMode.enabled = prev
+        context.current.grad_enabled = prev
 
     out = _out()
     ok = True

@@ -29,6 +29,8 @@ from ..engine.autograd import Function
 from ..base.errors import GradTypeError, GradValueError
 from ..ops.registry import register
 from ..core.tensor import Tensor
+from ..base import context
+from ..core.convert import type_name
 
 MAX_LINES = 1000
 
@@ -43,11 +45,8 @@ class Picture(str):
 
 def _names():
     """id(tensor) -> variable name, from the current session's variables."""
-    from .. import session
-    s = session.current()
     out = {}
-    if s is not None:
-        for name, v in s.scope.vars.items():
+    for name, v in (context.current.variables or {}).items():
             if isinstance(v, Tensor):
                 out.setdefault(id(v), name)
     return out
@@ -162,7 +161,6 @@ def graph(t, format="text"):
     if isinstance(t, Function):             # graph(y.grad_fn): the same picture
         t = Tensor(None, True, t)
     if not isinstance(t, Tensor):
-        from ..core.convert import type_name
         raise GradTypeError(f"graph(): expected a tensor, got {type_name(t)}")
     if format == "text":
         return Picture(text_tree(t))

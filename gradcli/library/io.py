@@ -15,9 +15,11 @@ import numpy as np
 from ..core import dtypes
 from ..core.convert import tensor_arg, type_name
 from ..base.errors import GradError, GradTypeError, GradValueError
-from ..base.limits import check_alloc, limits
+from ..base.limits import check_alloc
 from ..ops.registry import register
 from ..core.tensor import Tensor
+from ..base import context
+from .methods import requires_grad_
 
 _KINDS = {".npy": "npy", ".csv": "csv"}
 
@@ -67,7 +69,7 @@ def _load_npy(path):
 
 def _load_csv(path):
     size = os.path.getsize(path)
-    if size > limits.max_memory:
+    if size > context.current.limits.max_memory:
         check_alloc((size,), 1)
     try:
         with open(path, "r", encoding="utf-8-sig") as f:
@@ -134,11 +136,10 @@ def load(path, dtype=None, requires_grad=False):
     if dtype is not None:
         dt = dtypes.as_numpy(dtype)
     else:
-        dt = dtypes.default.float
+        dt = context.current.default_float
     arr = np.ascontiguousarray(arr, dtype=dt)
     t = Tensor(arr)
     if requires_grad:
-        from .methods import requires_grad_
         requires_grad_(t, True)
     return t
 

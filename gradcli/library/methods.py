@@ -17,6 +17,9 @@ from ..ops.shape import numpy_T, to
 from .autograd_api import backward_leaves
 from .values import METHODS, Size
 from ..core.tensor import Tensor
+from ..base import context
+from ..ops.dims import norm_dims
+from ..base.limits import check_objects
 
 FUNCTIONS["numpy_T"] = numpy_T
 
@@ -32,7 +35,6 @@ def size(x, dim=None):
     s = Size(x.data.shape)
     if dim is None:
         return s
-    from ..ops.reduce import norm_dims
     (d,) = norm_dims(dim, x.data.ndim) or (0,)
     if x.data.ndim == 0:
         raise GradRuntimeError("dimension specified as 0 but tensor has no dimensions")
@@ -57,7 +59,6 @@ def item(x):
 
 @_method("tolist", "x.tolist()", "the values as (nested) Python lists")
 def tolist(x):
-    from ..base.limits import check_objects
     check_objects(x.data.size, "tolist()", 32)
     return x.data.tolist()
 
@@ -122,8 +123,7 @@ def register_hook(x, hook):
 
 @_method("zero_", "x.zero_()", "fill with zeros in place and return x")
 def zero_(x):
-    from ..core.tensor import GradMode
-    if GradMode.enabled and x.requires_grad:
+    if context.current.grad_enabled and x.requires_grad:
         raise GradRuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
     x.data = np.zeros_like(x.data)
@@ -132,8 +132,7 @@ def zero_(x):
 
 @_method("fill_", "x.fill_(value)", "fill with value in place and return x")
 def fill_(x, value):
-    from ..core.tensor import GradMode
-    if GradMode.enabled and x.requires_grad:
+    if context.current.grad_enabled and x.requires_grad:
         raise GradRuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
     x.data = np.full_like(x.data, value.item() if isinstance(value, Tensor) else value)

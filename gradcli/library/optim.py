@@ -12,6 +12,7 @@ from ..base.errors import GradTypeError, GradValueError
 from ..base.fma import fma
 from ..ops.registry import register
 from ..core.tensor import Tensor
+from .methods import type_method
 
 
 class Optimizer:
@@ -22,7 +23,6 @@ class Optimizer:
 
     def __init__(self, params, group):
         if isinstance(params, Tensor) or not isinstance(params, (list, tuple)):
-            from .methods import type_method           # x.type(): torch.DoubleTensor ...
             got = type_method(params) if isinstance(params, Tensor) else type_name(params)
             raise GradTypeError("params argument given to the optimizer should be an iterable "
                                 f"of Tensors or dicts, but got {got}")

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 
 
+from ..core import dtypes
 from ..core.convert import type_name
 from ..base.errors import GradTypeError, GradValueError
 from ..ops.registry import BUILTINS, FUNCTIONS, register
 from .values import truth
 from ..core.tensor import Tensor
-
-
-def _session():
-    from .. import session
-    return session.current()
+from ..base import context
+from ..core.printing import show_str
+from ..core.printing import show
+from ..base.limits import check_items, check_objects
 
 
 # ---------------------------------------------------------------- output
@@ -21,16 +21,14 @@ def _session():
 @register("print", "print(*values, sep=' ', end='\\n')", "print values as Python and PyTorch do",
           category="misc")
 def print_(*values, sep=" ", end="\n"):
-    from ..core.printing import show_str
-    _session().out.print(sep.join(show_str(v) for v in values) + end)
+    context.current.out.print(sep.join(show_str(v) for v in values) + end)
 
 
 @register("display", "display(*values)", "show each value's repr on its own line (Jupyter's display)",
           category="misc")
 def display(*values):
-    from ..core.printing import show
     for v in values:
-        _session().out.print(show(v) + "\n")
+        context.current.out.print(show(v) + "\n")
 
 
 # ---------------------------------------------------------------- Python basics
@@ -92,13 +90,11 @@ def bool_(x=False):
 
 @register("str", "str(x)", "the text print would show", category="misc")
 def str_(x=""):
-    from ..core.printing import show_str
     return show_str(x)
 
 
 @register("list", "list(x)", "a list of the items of x", category="misc")
 def list_(x=()):
-    from ..base.limits import check_items, check_objects
     if isinstance(x, Tensor):
         check_objects(len(x), "list() of this tensor", 300)
         return [FUNCTIONS["index"](x, i) for i in range(len(x))]
@@ -137,3 +133,8 @@ _dual("abs", abs)
 _dual("max", max)
 _dual("min", min)
 _dual("round", round)
+
+
+# Python's float, int and bool name dtypes too (torch.ones(2, dtype=float))
+dtypes.PYTHON_TYPES.update({id(float_): dtypes.float64, id(int_): dtypes.int64,
+                            id(bool_): dtypes.bool_})

@@ -10,7 +10,8 @@ import itertools as _itertools
 import math as _math
 
 from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
-from ..base.limits import check_items, limits
+from ..base import context
+from ..base.limits import check_items
 from ..core.printing import show
 from ..core.tensor import Tensor
 from .values import BuiltinFunction, Module
@@ -130,8 +131,8 @@ def _random_module():
 
 
 def _bits(k):
-    if isinstance(k, int) and k > limits.max_int_bits:
-        raise GradValueError(f"random.getrandbits({k}): more than {limits.max_int_bits} bits")
+    if isinstance(k, int) and k > context.current.limits.max_int_bits:
+        raise GradValueError(f"random.getrandbits({k}): more than {context.current.limits.max_int_bits} bits")
     return k
 
 
@@ -145,7 +146,7 @@ def _wraps(wrapped, *args, **kwargs):
 
 def bounded_list(it, what="the result"):
     """The items of an iterator, refusing more than the list limit."""
-    items = list(_itertools.islice(it, limits.max_items + 1))
+    items = list(_itertools.islice(it, context.current.limits.max_items + 1))
     check_items(len(items), what)
     return items
 
@@ -182,8 +183,8 @@ def _itertools_module():
 
 def _count(start=0, step=1):
     """itertools.count, bounded by the list limit (gradcli has no endless iterators)."""
-    return ListIterator(range(start, start + step * limits.max_items, step) if step else
-                        [start] * limits.max_items)
+    return ListIterator(range(start, start + step * context.current.limits.max_items, step) if step else
+                        [start] * context.current.limits.max_items)
 
 
 # ---------------------------------------------------------------- collections

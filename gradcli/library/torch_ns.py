@@ -14,17 +14,17 @@ from ..ops.shape import size_args
 from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import Module, Size
 from ..core.tensor import Tensor
+from ..base import context
 
 
 @register("seed", "seed(n)", "seed the random generator (as torch.manual_seed)",
           category="misc", aliases=("manual_seed",))
 def seed(n):
-    from ..base import random
     if isinstance(n, Tensor):
         n = n.item()
     if isinstance(n, bool) or not isinstance(n, int):
         raise GradTypeError("seed(): expected an integer")
-    random.default_generator.manual_seed(n)
+    context.current.generator.manual_seed(n)
 
 
 @register("is_tensor", "is_tensor(x)", "whether x is a tensor", category="misc")
@@ -40,12 +40,11 @@ def numel_fn(x):
 @register("set_printoptions", "set_printoptions(precision=4)", "digits printed after the point",
           category="misc")
 def set_printoptions(precision=None, **_ignored):
-    from ..core.printing import options
     if precision is not None:
         p = int(precision)
         if not 0 <= p <= 30:       # as --precision: a huge one would print gigabytes
             raise GradValueError(f"set_printoptions(): precision must be from 0 to 30, got {p}")
-        options.precision = p
+        context.current.precision = p
 
 
 @register("set_default_dtype", "set_default_dtype(dtype)", "float64 (default) or float32",
@@ -54,12 +53,12 @@ def set_default_dtype(dtype):
     dt = dtypes.as_numpy(dtype)
     if dt.kind != "f":
         raise GradTypeError("only floating-point types are supported as the default type")
-    dtypes.default.float = dt
+    context.current.default_float = dt
 
 
 @register("get_default_dtype", "get_default_dtype()", "the default floating dtype", category="misc")
 def get_default_dtype():
-    return dtypes.DType(dtypes.default.float)
+    return dtypes.DType(context.current.default_float)
 
 
 # ---------------------------------------------------------------- asserts

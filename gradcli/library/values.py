@@ -4,7 +4,8 @@ the truth of a condition, and the table of tensor methods."""
 from __future__ import annotations
 
 from ..base.errors import GradAttributeError, GradRuntimeError, did_you_mean
-from ..core.tensor import GradMode, Tensor
+from ..core.tensor import Tensor
+from ..base import context
 
 METHODS: dict = {}   # x.name(...) of a tensor: name -> fn(tensor, *args, **kwargs)
 
@@ -48,11 +49,11 @@ class GradModeContext:
         return BuiltinFunction(getattr(fn, "name", "function"), decorated)
 
     def __enter__(self):
-        self.saved.append(GradMode.enabled)
-        GradMode.enabled = self.enabled
+        self.saved.append(context.current.grad_enabled)
+        context.current.grad_enabled = self.enabled
 
     def __exit__(self, *exc):
-        GradMode.enabled = self.saved.pop()
+        context.current.grad_enabled = self.saved.pop()
 
     def __repr__(self):
         return f"<{self.label}>"

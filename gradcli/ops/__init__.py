@@ -5,4 +5,27 @@ calls; importing this package fills the table in `registry`.
 Order: a family imports only the registry, the layers below `ops`, and the
 families listed before it.
 """
-from . import elementwise, reduce, linalg, shape, creation, loss, activation  # noqa: F401
+from . import dims, shape, elementwise, reduce, linalg, creation, activation, loss  # noqa: F401
+from .registry import FUNCTIONS
+from ..core.tensor import Tensor
+
+
+def _install_operators():
+    """Tensor's Python operators, from the table (used by gradcli itself and by the
+    VJPs in create_graph mode: `a * b` on tensors records a graph)."""
+    def binary(name):
+        fn = FUNCTIONS[name]
+        return (lambda self, o: fn(self, o)), (lambda self, o: fn(o, self))
+    for dunder, name in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "div"),
+                         ("pow", "pow"), ("matmul", "matmul")):
+        forward, reflected = binary(name)
+        setattr(Tensor, f"__{dunder}__", forward)
+        setattr(Tensor, f"__r{dunder}__", reflected)
+    for dunder in ("gt", "lt", "ge", "le", "eq", "ne"):
+        setattr(Tensor, f"__{dunder}__", binary(dunder)[0])
+    neg = FUNCTIONS["neg"]
+    Tensor.__neg__ = lambda self: neg(self)
+    Tensor.__hash__ = object.__hash__      # __eq__ above would otherwise unset it
+
+
+_install_operators()

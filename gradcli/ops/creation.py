@@ -14,6 +14,8 @@ from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.tensor import Tensor
 from .registry import register
 from .shape import size_args
+from ..base import context
+from ..base.limits import check_alloc
 
 REQUIRES_GRAD_ERROR = "Only Tensors of floating point and complex dtype can require gradients"
 
@@ -27,7 +29,7 @@ def leaf(arr, requires_grad=False):
 
 def _dt(dtype, default=None):
     if dtype is None:
-        return default if default is not None else dtypes.default.float
+        return default if default is not None else context.current.default_float
     return dtypes.as_numpy(dtype)
 
 
@@ -36,7 +38,6 @@ def _check_sizes(size):
         if n < 0:
             raise GradRuntimeError(
                 f"Trying to create tensor with negative dimension {n}: {list(size)}")
-    from ..base.limits import check_alloc
     check_alloc(size)
     return size
 
@@ -191,13 +192,12 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
 
 
 def _random(kind, size, dtype, requires_grad):
-    from ..base import random
     size = _check_sizes(size_args(size))
     dt = _dt(dtype)
     if dt.kind != "f":
         raise GradRuntimeError(f'"{"normal" if kind == "randn" else "uniform"}_kernel_cpu" not '
                                f"implemented for '{dtypes.TORCH_NAMES[dt][6:].capitalize()}'")
-    gen = random.default_generator
+    gen = context.current.generator
     arr = gen.randn(size, dt) if kind == "randn" else gen.rand(size, dt)
     return leaf(arr, requires_grad)
 
@@ -222,7 +222,6 @@ def randn(*sizes, size=None, dtype=None, requires_grad=False, device=None):
           "random integers in [low, high) (PyTorch's generator, see seed)", category="creation")
 def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=False,
             device=None):
-    from ..base import random
     on_cpu(device)
     args = list(args)
     if size is None and args and isinstance(args[-1], (tuple, list)):
@@ -240,7 +239,7 @@ def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=Fal
         raise GradRuntimeError(f"random_ expects 'from' to be less than 'to', but got "
                                f"from={low} >= to={high}")
     dt = _dt(dtype, dtypes.int64)
-    arr = random.default_generator.randint(low, high, size, np.int64)
+    arr = context.current.generator.randint(low, high, size, np.int64)
     return leaf(arr.astype(dt), requires_grad)
 
 
@@ -274,8 +273,7 @@ def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
 def variable(data, requires_grad=False, volatile=False):
     x = tensor_arg(data)
     if volatile:
-        from ..session import warn
-        warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.")
+        context.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.")
         if requires_grad:
             raise GradValueError("Variable can't be volatile and require_grad at the same time!")
     return leaf(x.data, requires_grad)
@@ -286,7 +284,7 @@ def _legacy(name, dt):
               f"legacy constructor: a {dtypes.TORCH_NAMES.get(dt, 'default float')} tensor",
               category="creation")
     def ctor(*args):
-        dtype = dt if dt is not None else dtypes.default.float
+        dtype = dt if dt is not None else context.current.default_float
         if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor, float)):
             return leaf(to_array(args[0], dtype))
         if all(isinstance(a, int) and not isinstance(a, bool) for a in args):

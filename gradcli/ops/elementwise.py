@@ -12,6 +12,8 @@ from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
+from ..base import context
+from .dims import norm_dims
 
 np.seterr(all="ignore")   # PyTorch's edge values (inf, nan) are results, not errors
 
@@ -24,7 +26,7 @@ def _cast(out, dt):
 
 
 def _float_dt(dt):
-    return dt if dt.kind == "f" else dtypes.default.float
+    return dt if dt.kind == "f" else context.current.default_float
 
 
 def _shapes(a, b):
@@ -386,18 +388,6 @@ def neg(a):
     return Neg.apply(a)
 
 
-@tensor_f("sum_to")
-def _sum_to_t(g, shape):
-    if g.data.shape == tuple(shape):
-        return g
-    from .reduce import sum_dims
-    lead = g.data.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        i + lead for i, n in enumerate(shape) if n == 1 and g.data.shape[i + lead] != 1)
-    from .shape import reshape
-    return reshape(sum_dims(g, axes, True), tuple(shape))
-
-
 # ---------------------------------------------------------------- comparisons
 
 def _compare(npfn):
@@ -427,7 +417,6 @@ del _name, _np, _doc
 
 def _truth_reduction(np_fn):
     def fn(input, dim=None, keepdim=False):
-        from .reduce import norm_dims
         x = tensor_arg(input).data
         return Tensor(np.asarray(np_fn(x, axis=norm_dims(dim, x.ndim), keepdims=keepdim)))
     return fn

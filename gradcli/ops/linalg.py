@@ -8,6 +8,13 @@ from ..engine.autograd import Function
 from ..core.convert import tensor_arg
 from ..base.errors import GradRuntimeError, ShapeError
 from .registry import Arg, internal, register, tensor_f
+from ..base.limits import check_alloc
+from .shape import SqueezeMatmul, unsqueeze
+from .elementwise import mul
+from .shape import reshape
+from .dims import norm_dims
+from .shape import alias
+from .shape import permute
 
 
 def _size(shape):
@@ -130,7 +137,6 @@ def _matmul_check(a, b):
 
 def _check_matmul_size(sa, sb):
     """Refuse a product whose result is over the memory cap before computing it."""
-    from ..base.limits import check_alloc
     rows = sa[-2:-1] if len(sa) > 1 else ()
     cols = sb[-1:] if len(sb) > 1 else ()
     try:
@@ -156,7 +162,6 @@ def matmul(a, b):
     if na == 1 and nb == 1:
         return Dot.apply(a, b)
     if na == 1 and nb == 2:
-        from .shape import SqueezeMatmul, unsqueeze
         return SqueezeMatmul.apply(Mm.apply(unsqueeze(a, 0), b), axes=(0,))
     return Matmul.apply(a, b)
 
@@ -196,8 +201,6 @@ def dot(a, b):
           checks=[((Arg((3,)), Arg((2,))), {})], category="linalg", aliases=("ger",))
 @tensor_f("outer")
 def outer(a, b):
-    from .elementwise import mul
-    from .shape import reshape
     a, b = tensor_arg(a), tensor_arg(b)
     # PyTorch computes outer as a column times a row: MulBackward0
     return mul(reshape(a, (a.data.shape[0], 1)), b)
@@ -225,13 +228,11 @@ class T(Transpose):
           aliases=("swapaxes", "swapdims"))
 @tensor_f("swapaxes")
 def transpose(x, dim0, dim1):
-    from .reduce import norm_dims
     x = tensor_arg(x)
     nd = x.data.ndim
     (d0,) = norm_dims(dim0, nd) or (0,)
     (d1,) = norm_dims(dim1, nd) or (0,)
     if nd == 0:
-        from .shape import alias
         return alias(x)
     return Transpose.apply(x, d0=d0, d1=d1)
 
@@ -265,7 +266,6 @@ def _transpose_t(x):
 
 
 def _permute_rev(x):
-    from .shape import permute
     return permute(x, tuple(reversed(range(x.data.ndim))))
 
 

@@ -19,6 +19,8 @@ from .registry import Arg, register
 from .activation import sigmoid_of
 from .reduce import log_softmax
 from .shape import to
+from ..base import context
+from .registry import FUNCTIONS
 
 REDUCTIONS = ("mean", "sum", "none")
 SCALAR_NAMES = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long",
@@ -33,8 +35,7 @@ def _reduction(reduction, size_average=None, reduce=None):
         size_average = True if size_average is None else size_average
         reduce = True if reduce is None else reduce
         reduction = ("mean" if size_average else "sum") if reduce else "none"
-        from ..session import warn
-        warn("size_average and reduce args will be deprecated, please use "
+        context.warn("size_average and reduce args will be deprecated, please use "
              f"reduction='{reduction}' instead.")
     if reduction not in REDUCTIONS:
         raise GradValueError(f"{reduction} is not a valid value for reduction")
@@ -66,7 +67,7 @@ def _floats(input, target):
     x, y = tensor_arg(input), tensor_arg(target)
     dt = dtypes.result_type(x, y)
     if dt.kind != "f":
-        dt = dtypes.default.float
+        dt = context.current.default_float
     return (x if x.data.dtype == dt else to(x, dt)), (y if y.data.dtype == dt else to(y, dt))
 
 
@@ -107,8 +108,7 @@ class MseLoss(_Loss):
 
 def _size_warning(x, y):
     if x.data.shape != y.data.shape:
-        from ..session import warn
-        warn(f"Using a target size (torch.Size({list(y.data.shape)})) that is different to the "
+        context.warn(f"Using a target size (torch.Size({list(y.data.shape)})) that is different to the "
              f"input size (torch.Size({list(x.data.shape)})). This will likely lead to "
              "incorrect results due to broadcasting. Please ensure they have the same size.")
 
@@ -128,7 +128,6 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
           checks=[((Arg((2, 3)), T), {}), ((Arg((3,)), Arg((3,))), {"reduction": "none"})],
           category="loss")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    from .registry import FUNCTIONS
     x, y = _floats(input, target)
     _size_warning(x, y)
     loss = FUNCTIONS["abs"](x - y)            # PyTorch records the same: Mean/Sum over Abs
@@ -304,7 +303,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
              reduction="mean"):
     x = tensor_arg(input)
     if x.data.dtype.kind != "f":
-        x = to(x, dtypes.default.float)
+        x = to(x, context.current.default_float)
     rows, cols, coef = _nll_args(x, target, weight, ignore_index)
     return NllLoss.apply(x, rows, cols, coef, reduction=_reduction(reduction, size_average, reduce))
 
@@ -317,7 +316,6 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
           category="loss")
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
-    from .registry import FUNCTIONS
     if label_smoothing:
         raise GradRuntimeError("cross_entropy: label_smoothing is not supported by gradcli")
     x, t = tensor_arg(input), tensor_arg(target)

@@ -10,35 +10,19 @@ import numpy as np
 from ..core import dtypes
 from ..engine.autograd import Function
 from ..core.convert import tensor_arg
-from ..base.errors import GradIndexError, GradRuntimeError
+from ..base.errors import GradRuntimeError
 from ..base.summation import torch_sum
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
+from ..base import context
+from .elementwise import maximum
+from .elementwise import minimum
+from .dims import norm_dims
+from .shape import reshape, to
 
 M = Arg((2, 3))
 REDUCE_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((M,), {}), ((M,), {"dim": 1}),
                  ((M,), {"dim": 0, "keepdim": True}), ((Arg((2, 3, 2)),), {"dim": (0, 2)})]
-
-
-def norm_dims(dim, ndim):
-    """`dim` (int, list/tuple or None) as a sorted tuple of non-negative axes, or None."""
-    if dim is None:
-        return None
-    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-    n = max(ndim, 1)
-    out = []
-    for d in dims:
-        if isinstance(d, Tensor):
-            d = d.item()
-        if not isinstance(d, int) or isinstance(d, bool):
-            raise GradRuntimeError(f"dim must be an integer, got {d!r}", type_name="TypeError")
-        if not -n <= d < n:
-            raise GradIndexError(
-                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
-        out.append(d % n)
-    if ndim == 0:
-        return ()
-    return tuple(sorted(set(out)))
 
 
 def expand_back(g, F, shape, axes, keepdim):
@@ -136,6 +120,16 @@ def _sum_t(g, axis=None, keepdims=False):
 
 def sum_dims(g, axes, keepdim):
     return SumDim.apply(g, dim=axes, keepdim=keepdim)
+
+
+@tensor_f("sum_to")
+def _sum_to_t(g, shape):
+    if g.data.shape == tuple(shape):
+        return g
+    lead = g.data.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(shape) if n == 1 and g.data.shape[i + lead] != 1)
+    return reshape(sum_dims(g, axes, True), tuple(shape))
 
 
 @register("mean", "mean(input, dim=None, keepdim=False)", "mean of all elements, or along dim",
@@ -307,7 +301,6 @@ def _maxmin(kind, whole, bydim, pairwise, input, dim=None, keepdim=False):
           "largest element; with dim, (values, indices); max(a, b) of two tensors is maximum",
           method=True, checks=[((M,), {}), ((M,), {"dim": 1})], category="reduce")
 def max_(input, dim=None, keepdim=False):
-    from .elementwise import maximum
     return _maxmin("max", MaxAll, MaxDim, maximum, input, dim, keepdim)
 
 
@@ -315,7 +308,6 @@ def max_(input, dim=None, keepdim=False):
           "smallest element; with dim, (values, indices); min(a, b) of two tensors is minimum",
           method=True, checks=[((M,), {}), ((M,), {"dim": 0})], category="reduce")
 def min_(input, dim=None, keepdim=False):
-    from .elementwise import minimum
     return _maxmin("min", MinAll, MinDim, minimum, input, dim, keepdim)
 
 
@@ -410,8 +402,7 @@ class Var(_Reduce):
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
         self.c = correction
         if self.n - correction <= 0:
-            from ..session import warn
-            warn(f"{'std' if self.root else 'var'}(): degrees of freedom is <= 0. Correction "
+            context.warn(f"{'std' if self.root else 'var'}(): degrees of freedom is <= 0. Correction "
                  "should be strictly less than the reduction factor (input numel divided by "
                  "output numel).")
             with warnings.catch_warnings():      # NumPy's own RuntimeWarning says the same
@@ -595,5 +586,4 @@ def cumsum(x, dim, dtype=None):
 
 
 def internal_to(x, dtype):
-    from .shape import to
     return to(x, dtype)

@@ -6,12 +6,16 @@ tests (first and second order finite differences) exercise it.  The REPL's
 completer and `:help` read `BUILTINS` too, so a new op is documented,
 completed and gradient-checked by adding it in one place.
 
-This module imports nothing of gradcli: the op families (and the library of
-built-ins above them) import it and register into it.
+The op families (and the library of built-ins above them) import this module and
+register into it; it fills the engine's tables of functions by name
+(`engine.autograd.FUNCTIONS`, `TENSOR_F`), so the engine calls ops without
+importing them.
 """
 from __future__ import annotations
 
 import warnings
+
+from ..engine.autograd import FUNCTIONS, TENSOR_F  # noqa: F401  (the engine's tables, filled here)
 
 # NumPy's RuntimeWarnings (degrees of freedom <= 0, empty slices) describe values that
 # PyTorch returns as nan/inf without complaint; gradcli does the same.
@@ -44,8 +48,6 @@ class Builtin:
 
 BUILTINS: dict[str, Builtin] = {}   # language name -> entry (functions, and methods too)
 METHOD_ONLY: dict[str, Builtin] = {}  # x.name(...) that is not also a function name(...)
-FUNCTIONS: dict[str, object] = {}   # internal name -> callable (also for Tensor operators)
-TENSOR_F: dict[str, object] = {}    # differentiable helpers VJPs use in create_graph mode
 
 
 def register(name, sig, doc, *, method=False, function=True, checks=(), category="",

@@ -13,7 +13,9 @@ from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, Shape
 from ..base.limits import check_alloc
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
-from .reduce import norm_dims
+from .dims import norm_dims
+from ..base.limits import check_objects
+from ..base.errors import broadcast_error
 
 M = Arg((2, 3))
 
@@ -516,7 +518,6 @@ def unbind(x, dim=0):
     if nd == 0:
         raise GradIndexError("Dimension specified as 0 but tensor has no dimensions")
     (axis,) = norm_dims(dim, nd)
-    from ..base.limits import check_objects
     check_objects(x.data.shape[axis], "unbinding this tensor", 300)
     cls = _node_class("UnbindBackward0")
     lead = (slice(None),) * axis
@@ -550,7 +551,6 @@ def split(x, split_size_or_sections, dim=0):
                                    f"split_size={size}")
         sizes = [size] * (n // size) + ([n % size] if n % size else []) if n else [0]
         name = "SplitBackward0"
-    from ..base.limits import check_objects
     check_objects(len(sizes), "splitting this tensor", 300)
     cls, lead, start, out = _node_class(name), (slice(None),) * axis, 0, []
     for k in sizes:
@@ -630,7 +630,6 @@ def masked_fill(x, mask, value):
     except ValueError:
         shape = None
     if shape != x.data.shape:
-        from ..base.errors import broadcast_error
         raise broadcast_error(x.data.shape, m.data.shape)
     return MaskedFill.apply(x, mask=np.broadcast_to(m.data, x.data.shape), value=value)
 

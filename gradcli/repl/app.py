@@ -19,9 +19,11 @@ import sys
 
 from .. import __version__
 from ..base.errors import GradError, GradSyntaxError, Interrupted
-from . import meta
+from .meta import QUIT, run as run_meta
 from .history import Transcript, make_history, statement_texts
 from .validator import is_complete, is_meta
+from ..driver import UsageError, apply_sets, configure, make_session, read_source, run_sources
+from ..language.runtime import Scope
 
 PROMPT = ">>> "
 CONTINUATION = "... "
@@ -29,7 +31,6 @@ CONTINUATION = "... "
 
 class Repl:
     def __init__(self, args, session=None, preamble=None):
-        from ..cli import make_session
         self.args = args
         self.from_eval = session is not None
         if session is None:
@@ -67,7 +68,6 @@ class Repl:
         return lines
 
     def apply_sets(self) -> int:
-        from ..cli import UsageError, apply_sets
         try:
             return apply_sets(self.session, self.args.sets or [])
         except UsageError as e:
@@ -76,16 +76,8 @@ class Repl:
 
     def reset(self):
         """Back to the start: no variables but --set ones, start-up seed and options."""
-        from ..base import random as grandom
-        from ..cli import configure
-        from ..language.runtime import Scope
-        from ..core.tensor import GradMode
         self.session.scope = Scope()
-        self.session.warned.clear()
-        configure(self.args)
-        if self.args.seed is None:
-            grandom.default_generator.manual_seed(grandom.DEFAULT_SEED)
-        GradMode.enabled = True
+        self.session.use_context(configure(self.args))
         self.transcript = Transcript(self._header())
         self.apply_sets()
 
@@ -109,6 +101,14 @@ class Repl:
             except Exception:                 # reported by session.run below
                 texts = None
         done = []
+        if texts is not None:
+            return self.transcript.record(session.out, lambda: self._run(text, filename, done),
+                                          texts, done)
+        return self._run(text, filename, done)
+
+    def _run(self, text, filename, done):
+        from ..language.compiler import state
+        session = self.session
         try:
             session.run(text, filename=filename, atomic=True, done=done.append)
             return True
@@ -128,23 +128,18 @@ class Repl:
             err = GradError(f"internal error: {type(e).__name__}: {e}", state.line or None,
                             type_name="InternalError")
             session.report(err, text)
-        finally:
-            if texts is not None:
-                for i in done:
-                    if i < len(texts):
-                        self.transcript.add(texts[i])
         return False
 
     def execute(self, text: str):
-        """One input from the prompt; returns meta.QUIT to leave."""
+        """One input from the prompt; returns QUIT to leave."""
         stripped = text.strip()
         if not stripped:
             return None
         if is_meta(text) and "\n" not in stripped:
-            return meta.run(self, stripped)
+            return run_meta(self, stripped)
         if stripped in ("quit", "exit", "quit()", "exit()") and \
                 stripped.rstrip("()") not in self.session.scope.vars:
-            return meta.QUIT
+            return QUIT
         self.run_source(text.rstrip() + "\n")
         return None
 
@@ -216,7 +211,7 @@ class Repl:
             except EOFError:                  # Ctrl-D
                 return 0
             try:
-                if self.execute(text) is meta.QUIT:
+                if self.execute(text) is QUIT:
                     return 0
             except KeyboardInterrupt:         # between statements, or in a meta-command
                 sys.stdout.flush()
@@ -226,7 +221,6 @@ class Repl:
 
 def run_script(repl) -> int:
     """stdin is not a terminal: run it as a script in the session (no prompts)."""
-    from ..cli import UsageError, read_source, run_sources
     repl.session.out.echo_assign = False
     try:
         source = read_source("-")

@@ -56,12 +56,29 @@ def statement_texts(source: str) -> list[str]:
     return texts
 
 
+class _Tee:
+    """A stream that also keeps what was written (the output of one REPL input)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.kept = []
+
+    def write(self, text):
+        self.kept.append(text)
+        return self.stream.write(text)
+
+    def flush(self):
+        self.stream.flush()
+
+
 class Transcript:
-    """The statements that ran successfully, in order."""
+    """The statements that ran successfully, in order, and for a notebook the
+    inputs with what they printed."""
 
     def __init__(self, header=()):
         self.header = list(header)     # lines that recreate the start-up state
         self.items: list[str] = []
+        self.cells: list[tuple[str, str]] = []
 
     def add(self, text: str):
         if text.strip():
@@ -69,6 +86,25 @@ class Transcript:
 
     def clear(self):
         self.items.clear()
+        self.cells.clear()
+
+    def record(self, out, run, texts, done):
+        """Call run() (returns its result); the statements of `texts` whose index
+        is in `done` afterwards ran, and what run printed on `out`'s stream is
+        kept as that input's cell output."""
+        stream = getattr(out, "stream", None)
+        tee = _Tee(stream) if stream is not None else None
+        if tee is not None:
+            out.stream = tee
+        try:
+            return run()
+        finally:
+            if tee is not None:
+                out.stream = stream
+            ran = [texts[i].rstrip() for i in done if i < len(texts) and texts[i].strip()]
+            self.items += ran
+            if ran:
+                self.cells.append(("\n".join(ran), "".join(tee.kept) if tee else ""))
 
     def text(self) -> str:
         out = ["# gradcli session; replay with: gradcli eval FILE"]
@@ -77,7 +113,14 @@ class Transcript:
         return "\n".join(out) + "\n"
 
     def save(self, path: str) -> int:
-        """Write the transcript to `path`; returns how many statements."""
+        """Write the transcript to `path` (a notebook if it ends in .ipynb: one
+        cell per input, with its output); returns how many statements."""
+        if path.lower().endswith(".ipynb"):
+            from ..notebook import notebook_json
+            cells = ([("\n".join(self.header), "")] if self.header else []) + self.cells
+            text = notebook_json(cells)
+        else:
+            text = self.text()
         with open(path, "w", encoding="utf-8") as f:
-            f.write(self.text())
+            f.write(text)
         return len(self.items)

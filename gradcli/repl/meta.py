@@ -19,6 +19,7 @@ from ..ops.registry import BUILTINS, METHOD_ONLY
 from ..core.tensor import Tensor
 from .completer import META_COMMANDS, describe
 from .lexer import keywords
+from ..driver import UsageError, read_source
 
 QUIT = object()
 
@@ -193,7 +194,6 @@ def cmd_load(repl, arg):
     if not arg:
         _fail("usage: :load FILE")
         return
-    from ..cli import UsageError, read_source
     path = os.path.expanduser(arg)
     try:
         name, text = read_source(path)
