@@ -16,6 +16,7 @@ from ..ops.registry import BUILTINS
 from . import runtime as rt
 from .classes import LanguageObject, Super, callable_class, is_user_class, no_super
 from .exceptions import TYPES
+from .items import del_attr
 from .iteration import iterate
 
 
@@ -166,6 +167,18 @@ def setattr_(obj, name, value):
     rt.set_attr(obj, name, value)
 
 
+def delattr_(obj, name):
+    if not isinstance(name, str):
+        raise GradTypeError("attribute name must be string")
+    del_attr(obj, name)
+
+
+def slice_(*args):
+    if not 1 <= len(args) <= 3:
+        raise GradTypeError(f"slice expected at least 1 argument, got {len(args)}")
+    return slice(*args)
+
+
 def super_(*args):
     if len(args) != 2:
         no_super()
@@ -243,6 +256,7 @@ def prelude():
         "enumerate": enumerate_, "map": map_, "filter": filter_, "reversed": reversed_,
         "sorted": sorted_, "dict": dict_, "set": set_, "iter": iter_, "next": next_,
         "hasattr": hasattr_, "getattr": getattr_, "setattr": setattr_, "super": super_,
+        "delattr": delattr_, "slice": slice_,
         "callable": callable_, "type": type_, "repr": show,
         "staticmethod": staticmethod, "classmethod": classmethod, "property": property,
         "sum": _pythonic("sum", _sum, lambda x: _lazy(x) or _has_tensor_items(x)),
