@@ -571,4 +571,36 @@ while n < 3:
 else:
     print('done', n)
 """),
+    ("tensors/element_assignment", """
+x = torch.zeros(2, 3)
+x[0] = 5
+x[1, 2] = 7
+x[:, 0] += 1
+x
+inp = torch.tensor([-1.0, 2.0, -3.0])
+grad_input = torch.ones(3).clone()
+grad_input[inp < 0] = 0
+grad_input
+w = torch.ones(2, requires_grad=True)
+with torch.no_grad():
+    w[0] = 3
+w
+"""),
+    ("tensors/element_assignment_leaf_error", """
+w = torch.ones(2, requires_grad=True)
+w[1] = 2
+"""),
+    ("tensors/element_assignment_shape_error", """
+x = torch.zeros(2, 3)
+x[0] = torch.ones(2)
+"""),
+    ("tensors/element_assignment_keeps_saved_values", """
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor([3.0, 4.0])
+y = (a * b).sum()
+c = b.clone()
+c[0] = 100
+y.backward()
+print(a.grad, c)
+"""),
 ]
