@@ -3,11 +3,10 @@
 2 syntax error or bad usage, 130 interrupted."""
 from __future__ import annotations
 
-import argparse
 import signal
 import sys
 
-from . import __version__
+from . import __version__, _interrupted_at_start, quickargs
 
 EXAMPLES = """\
 examples:
@@ -38,7 +37,15 @@ as a last {"kind": "error", ...} record on stdout).  NO_COLOR disables colour.
 
 
 def _parser(prog):
-    p = argparse.ArgumentParser(
+    import argparse                   # only when needed: quickargs reads plain command lines
+
+    class _ArgParser(argparse.ArgumentParser):
+        def error(self, message):
+            """Bad options are a usage error (exit 2, and a JSON record under --json)."""
+            self.print_usage(sys.stderr)
+            raise _BadArguments(message)
+
+    p = _ArgParser(
         prog=prog, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
         description="gradcli: a gradient calculator with PyTorch's autograd semantics.")
     p.add_argument("files", nargs="*", metavar="FILE",
@@ -104,6 +111,17 @@ def _program_order(parser, argv):
     return out
 
 
+class _BadArguments(Exception):
+    pass
+
+
+def ready_for_interrupts():
+    """From here on Ctrl-C is a KeyboardInterrupt that the session reports (exit 130);
+    until now (start-up) it ended the process quietly (gradcli._interrupted_at_start)."""
+    if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main(argv=None) -> int:
     if hasattr(signal, "SIGPIPE"):
         # `gradcli ... | head -1`: die quietly when the reader goes away, as a C tool does
@@ -129,15 +147,22 @@ def _main(argv=None) -> int:
     elif argv and argv[0] == "kernel":
         from .kernel.install import main as kernel_main    # the kernel's own command line
         return kernel_main(argv[1:])
-    parser = _parser(prog)
-    try:
-        args = parser.parse_intermixed_args(argv)
-    except SystemExit as e:
-        return 0 if e.code in (0, None) else 2
-    order = _program_order(parser, argv)
-    if [v for k, v in order if k == "file"] != args.files or \
-            [v for k, v in order if k == "code"] != (args.code or []):
-        order = [("file", f) for f in args.files] + [("code", c) for c in args.code or []]
+    quick = quickargs.parse(argv) if mode == "eval" else None    # plain `eval FILE`: no argparse
+    if quick is not None:
+        args, order = quick
+    else:
+        parser = _parser(prog)
+        try:
+            args = parser.parse_intermixed_args(argv)
+        except SystemExit as e:
+            return 0 if e.code in (0, None) else 2
+        except _BadArguments as e:
+            from .driver import usage_error
+            return usage_error(e, "--json" in argv)
+        order = _program_order(parser, argv)
+        if [v for k, v in order if k == "file"] != args.files or \
+                [v for k, v in order if k == "code"] != (args.code or []):
+            order = [("file", f) for f in args.files] + [("code", c) for c in args.code or []]
     # imported here, not at the top: `gradcli --help` and `--version` need no NumPy
     from .driver import (UsageError, apply_sets, configure, make_session, read_source,
                          run_sources, usage_error)
@@ -146,6 +171,7 @@ def _main(argv=None) -> int:
         interactive_stdin = sys.stdin is not None and sys.stdin.isatty()
         if (mode == "repl" or args.interactive) and not order and interactive_stdin:
             from .repl import run_repl    # prompt_toolkit only for the REPL (start-up time)
+            ready_for_interrupts()
             return run_repl(args)
         if not order:
             if mode == "eval" and interactive_stdin:
@@ -161,6 +187,7 @@ def _main(argv=None) -> int:
     except UsageError as e:
         return usage_error(e, args.json)
     session = make_session(args, ctx=ctx)
+    ready_for_interrupts()
     try:
         code = apply_sets(session, args.sets)
     except UsageError as e:

@@ -10,6 +10,7 @@ import sys
 from lark import Tree
 
 from .base import context
+from .base.gctune import tune as tune_gc
 from .base.errors import GradError, Interrupted, did_you_mean, fill_column
 from .core import dtypes
 from .core.convert import to_array
@@ -27,14 +28,28 @@ class UsageError(Exception):
 
 
 def parse_size(text):
-    """`1GiB`, `512m`, `1e9`: a number of bytes (ValueError if it is not one)."""
+    """`1GiB`, `512m`, `1e9`: a number of bytes, positive and finite (ValueError if it is
+    not one: inf, nan, 1e400, 0 and negative sizes too)."""
     t = text.strip().lower().replace(" ", "")
     units = {"gib": 1 << 30, "mib": 1 << 20, "kib": 1 << 10, "gb": 10**9, "mb": 10**6,
              "kb": 10**3, "g": 1 << 30, "m": 1 << 20, "k": 1 << 10, "b": 1}
-    for u, mult in units.items():
+    mult = 1
+    for u, m in units.items():
         if t.endswith(u):
-            return int(float(t[:-len(u)]) * mult)
-    return int(float(t))
+            t, mult = t[:-len(u)], m
+            break
+    value = float(t) * mult
+    if not 1 <= value < 2 ** 63:
+        raise ValueError(text)
+    return int(value)
+
+
+def _check_int_option(name, value, low, high=None):
+    if value is None:
+        return
+    if value < low or high is not None and value > high:
+        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise UsageError(f"{name} wants a whole number {bound}, got {value}")
 
 
 def read_source(path) -> tuple[str, str]:
@@ -74,10 +89,15 @@ def configure(args) -> context.Context:
     try:
         ctx.limits.max_memory = parse_size(args.max_memory)
     except ValueError:
-        raise UsageError(f"--max-memory: not a size: {args.max_memory!r}")
+        raise UsageError(f"--max-memory: not a size: {args.max_memory!r} (give a positive "
+                         "size such as 512MiB, 2GiB or 1e9)") from None
+    _check_int_option("--max-depth", args.max_depth, 1)
+    _check_int_option("--max-steps", args.max_steps, 0)
+    _check_int_option("--seed", args.seed, -(1 << 63), (1 << 64) - 1)
     ctx.limits.max_depth = args.max_depth
     ctx.limits.max_steps = args.max_steps
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    tune_gc()                              # collect less often: graphs have no cycles
     if args.seed is not None:
         ctx.seed = args.seed
     return ctx

@@ -8,6 +8,8 @@ Writes, relative to the repository root:
 
   tests/golden/cases.json          {name: {"source", "stdout", "error"[, "warnings"]}}
   tests/golden/grad_fn_names.json  {"setup": src, "names": {expr: name | null}}
+  tests/golden/reliability.json  like cases.json, from golden_cases_reliability.py
+                                   (``--reliability`` writes only this file)
   tests/golden/examples.json       {"seed_000": {"file", "seed", "stdout", "error"[, "warnings"]}, ...}
 
 How a program is run (the same for cases and examples):
@@ -141,6 +143,15 @@ def gen_cases():
     return out, golden_cases
 
 
+def gen_reliability():
+    """tests/golden/reliability.json from tests/golden_cases_reliability.py (issue 19)."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))     # the cases are test data
+    import golden_cases_reliability
+
+    return {name: _record(run_program(source, "<%s>" % name), source=source)
+            for name, source in golden_cases_reliability.CASES}
+
+
 def gen_grad_fn_names(golden_cases):
     torch.set_default_dtype(torch.float64)
     ns = {"torch": torch, "F": torch.nn.functional}
@@ -192,6 +203,9 @@ def main(argv):
         res = run_program(src, argv[1], seed=int(argv[2]))
         sys.__stdout__.write(json.dumps(res))
         return 0
+    if argv == ["--reliability"]:
+        _write(os.path.join(GOLDEN, "reliability.json"), gen_reliability())
+        return 0
     if argv:
         print(__doc__)
         return 2
@@ -200,6 +214,7 @@ def main(argv):
     _write(os.path.join(GOLDEN, "cases.json"), cases)
     names = gen_grad_fn_names(golden_cases)
     _write(os.path.join(GOLDEN, "grad_fn_names.json"), names)
+    _write(os.path.join(GOLDEN, "reliability.json"), gen_reliability())
     examples = gen_examples()
     _write(os.path.join(GOLDEN, "examples.json"), examples)
     n_err = sum(1 for c in cases.values() if c["error"])

@@ -9,6 +9,9 @@ Run with a Python that has torch (never needed by gradcli or its tests):
   from a fixed hash divided by 7.0, which IEEE arithmetic rounds identically
   everywhere), so no input is stored.  Sums over more than 32,768 values depend
   on PyTorch's thread count, recorded as "threads".
+  Sums of signed zeros (`zeros_case`) have "zeros" set.
+* "pows": `x ** e` of float64/float32 vectors and the gradient of
+  `(x ** e).sum()` for several exponents, as sha256 digests (inputs from `values`).
 * "ranges": torch.linspace / torch.arange results, as the sha256 of their
   little-endian bytes, with the first values for a readable failure.
 """
@@ -25,7 +28,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "tests", "golden", "numerics.json")
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from numerics_cases import RANGES, SUM_SIZES, values  # noqa: E402
+from numerics_cases import POW_EXPONENTS, RANGES, SUM_SIZES, ZERO_SIZES, values, zeros_case  # noqa: E402
 
 
 def digest(a):
@@ -40,13 +43,26 @@ def main():
                 x = values(n, seed, dtype)
                 s = torch.from_numpy(x).sum().item()
                 sums.append({"dtype": dtype, "n": n, "seed": seed, "sum": float(s).hex()})
+    for dtype in ("float64", "float32"):
+        for n in ZERO_SIZES:
+            for kind in ("neg", "mixed"):
+                s = torch.from_numpy(zeros_case(n, kind, dtype)).sum().item()
+                sums.append({"dtype": dtype, "n": n, "zeros": kind, "sum": float(s).hex()})
     ranges = []
     for fn, args, dtype in RANGES:
         t = getattr(torch, fn)(*args, dtype=getattr(torch, dtype)).numpy()
         ranges.append({"fn": fn, "args": list(args), "dtype": dtype, "n": int(t.size),
                        "sha256": digest(t), "head": t[:6].tolist()})
+    pows = []
+    for dtype in ("float64", "float32"):
+        for e in POW_EXPONENTS:
+            x = torch.from_numpy(values(2000, 3, dtype)).requires_grad_()
+            y = x ** e
+            y.sum().backward()
+            pows.append({"dtype": dtype, "e": e, "value": digest(y.detach().numpy()),
+                         "grad": digest(x.grad.numpy())})
     data = {"torch": torch.__version__, "threads": torch.get_num_threads(), "sums": sums,
-            "ranges": ranges}
+            "ranges": ranges, "pows": pows}
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=0)
         fh.write("\n")

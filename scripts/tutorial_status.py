@@ -405,6 +405,23 @@ def print_census(missing, with_tensor):
             print("       in: %s" % ", ".join(sorted(v["tutorials"])))
 
 
+def print_blockers(missing, names):
+    """Per tutorial, which issues' features it still lacks; grouped by that set."""
+    label = {13: "13", 14: "14", 15: "15", None: "other"}
+    needs = {name: set() for name in names}
+    for (_kind, _feature, issue), v in missing.items():
+        for tut in v["tutorials"]:
+            needs[tut].add(label[issue])
+    groups = {}
+    for name, issues in needs.items():
+        groups.setdefault(tuple(sorted(issues)), []).append(name)
+    print()
+    print("## tutorials by the issues whose features they still lack (census only)")
+    for key in sorted(groups, key=lambda k: (len(k), k)):
+        print("  %-22s %2d  %s" % ("+".join(key) or "(none)", len(groups[key]),
+                                   ", ".join(sorted(groups[key]))))
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", help="tutorials (default: all)")
@@ -427,6 +444,7 @@ def main(argv):
     if not args.no_census:
         missing, with_tensor = census(names, args.torch_python)
         print_census(missing, with_tensor)
+        print_blockers(missing, names)
 
 
 if __name__ == "__main__":

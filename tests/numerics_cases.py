@@ -6,7 +6,24 @@ import numpy as np
 
 SUM_SIZES = (list(range(0, 260)) + [300, 511, 512, 513, 1000, 1023, 1024, 1025, 4096, 5000,
              16383, 16384, 16385, 32767, 32768, 32769, 40000, 65535, 65536, 65537, 100003,
-             262144, 500000, 1048576])
+             262144, 500000, 1048576, 1048577, 3000001, 10000000])
+
+#: exponents of `x ** e` recorded; gradcli matches PyTorch's bits for those in
+#: POW_EXACT (forward) and POW_GRAD_EXACT (the gradient, e * x ** (e - 1))
+POW_EXPONENTS = (0, 1, 2, 3, 4, 5, -1, -2, -3, 0.5, -0.5, 1.5, 2.0, 3.0)
+POW_EXACT = (0, 1, 2, 3, -1, -2, -0.5, 2.0, 3.0)
+POW_GRAD_EXACT = (0, 1, 2, 3, 4, -1, 0.5, 2.0, 3.0)
+
+#: sizes of the signed-zero sums: all -0.0, and -0.0 mixed with values
+ZERO_SIZES = (1, 3, 5, 17, 100, 1000, 5000, 40000, 2000000)
+
+
+def zeros_case(n, kind, dtype):
+    """n values that are -0.0 ("neg"), or every third one -0.0 and the others +-1 ("mixed")."""
+    if kind == "neg":
+        return np.full(n, -0.0, dtype=dtype)
+    i = np.arange(n)
+    return np.where(i % 3 == 0, -0.0, np.where(i % 2 == 0, 1.0, -1.0)).astype(dtype)
 
 
 def values(n, seed, dtype):

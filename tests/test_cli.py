@@ -164,7 +164,8 @@ def test_set_binds_values_in_the_language_syntax():
 def test_set_errors():
     r = gradcli("eval", "--set", "x=[1,2", "-e", "x")
     assert r.returncode == 2
-    caret(r.stderr, "--set:1:7", "x=[1,2", 7)
+    caret(r.stderr, "--set:1:3", "x=[1,2", 3)          # where the bracket opened
+    assert "'[' was never closed" in r.stderr
     r = gradcli("eval", "--set", "x=mena([1., 2.])", "-e", "x")
     assert r.returncode == 1
     lines = caret(r.stderr, "--set:1:3", "x=mena([1., 2.])", 3)
@@ -354,8 +355,9 @@ def test_json_syntax_error_and_usage_error_records():
     assert r.returncode == 2
     (rec,) = records(r.stdout)     # nothing ran: a program is parsed before it runs
     assert {k: rec[k] for k in ("kind", "line", "column", "type")} == \
-        {"kind": "error", "line": 2, "column": 10, "type": "SyntaxError"}
-    caret(r.stderr, "<-e>:2:10", "x = [1, 2", 10)
+        {"kind": "error", "line": 2, "column": 5, "type": "SyntaxError"}
+    caret(r.stderr, "<-e>:2:5", "x = [1, 2", 5)        # where the bracket opened (issue 19)
+    assert "'[' was never closed" in r.stderr
     r = gradcli("eval", "--json", "-e", "print(1)", "-e", "x = )")
     assert r.returncode == 2
     recs = records(r.stdout)
@@ -483,7 +485,7 @@ def test_load_and_save_round_trip_with_numpy(tmp_path):
 
 @pytest.mark.parametrize("code, message", [
     ("load('prog.npy')", "is not a NumPy .npy file"),
-    ("load('prog.csv')", "is not a CSV of numbers (line 1: 'x = 1')"),
+    ("load('prog.csv')", "is not a CSV of numbers (line 1, column 1 is not a number)"),
     ("load('ragged.csv')", "line 2 has 3 values"),
     ("load('prog.ag')", "unknown file type '.ag'"),
     ("load('absent.npy')", "cannot read 'absent.npy'"),
@@ -505,3 +507,108 @@ def test_load_save_failures_are_clean(code, message, tmp_path):
     caret(r.stderr, "<-e>:2:1", code, 1)
     assert message in r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+# ---------------------------------------------------------------- issue 19: options
+
+@pytest.mark.parametrize("args,text", [
+    (["--max-memory", "inf"], "--max-memory"),
+    (["--max-memory", "1e400"], "--max-memory"),
+    (["--max-memory", "nan"], "--max-memory"),
+    (["--max-memory", "-5"], "--max-memory"),
+    (["--max-memory", "0"], "--max-memory"),
+    (["--max-memory", "infGiB"], "--max-memory"),
+    (["--seed", "99999999999999999999999"], "--seed"),
+    (["--seed", "-9223372036854775809"], "--seed"),
+    (["--max-depth", "-1"], "--max-depth"),
+    (["--max-depth", "0"], "--max-depth"),
+    (["--max-steps", "-3"], "--max-steps"),
+    (["--seed", "abc"], "--seed"),
+    (["--bogus"], "--bogus"),
+])
+def test_bad_option_values_are_usage_errors(args, text):
+    for json_mode in (False, True):
+        r = gradcli("eval", *args, *(["--json"] if json_mode else []), "-e", "print(1)")
+        assert r.returncode == 2, (args, r.stderr)
+        assert "Traceback" not in r.stderr and text in r.stderr, r.stderr
+        if json_mode:
+            (rec,) = records(r.stdout)
+            assert rec["kind"] == "error" and rec["type"] == "UsageError", rec
+            assert text in rec["message"] and rec["line"] is None
+        else:
+            assert r.stdout == ""
+
+
+def test_extreme_but_valid_option_values():
+    r = gradcli("eval", "--seed", "18446744073709551615", "--max-memory", "1e12", "--max-depth",
+                "1", "--max-steps", "0", "-e", "print(1)")
+    assert (r.returncode, r.stdout) == (0, "1\n"), r.stderr
+    r = gradcli("eval", "--seed", "-9223372036854775808", "-e", "print(1)")
+    assert (r.returncode, r.stdout) == (0, "1\n"), r.stderr
+
+
+def test_sigint_during_start_up_never_shows_gradcli_in_a_traceback():
+    """Ctrl-C at any moment of start-up: exit 130 (or killed before Python's handler is
+    installed, or done): never a traceback through gradcli's or NumPy's code, never
+    NumPy's ImportError.  (Python's own start-up, before gradcli's first line, is not
+    gradcli's to change.)"""
+    import re
+    seen = set()
+    for i in range(30):
+        p = _popen_with_sigint(["eval", "-e", "print(1)"])
+        time.sleep(0.01 * i)
+        p.send_signal(signal.SIGINT)
+        try:
+            out, err = p.communicate(timeout=30)
+        finally:
+            p.kill()
+        assert not re.search(r'File "[^"]*[/\\](gradcli|numpy)[/\\][^"]*"', err), err
+        assert "ImportError" not in err and "internal error" not in err, err
+        assert p.returncode in (0, 130, -signal.SIGINT, 1), (p.returncode, err)
+        seen.add(p.returncode)
+        if p.returncode == 130:
+            assert err.endswith("interrupted\n") or "KeyboardInterrupt" in err, err
+    assert 130 in seen
+
+
+# ---------------------------------------------------------------- issue 19: error places
+
+@pytest.mark.parametrize("code, where, line, col, message", [
+    ("x = 1\ny = (x + \nz = 3\nw = 4", "2:5", "y = (x + ", 5, "'(' was never closed"),
+    ("x = foo(1,\n  2\nprint(x)", "1:8", "x = foo(1,", 8, "'(' was never closed"),
+    ("y = [1,  # a ( in a comment\n  '(' + 2", "1:5", "y = [1,  # a ( in a comment", 5,
+     "'[' was never closed"),
+    ("x = (1]", "1:7", "x = (1]", 7,
+     "closing parenthesis ']' does not match opening parenthesis '('"),
+    ("x = [1,\n 2)", "2:3", " 2)", 3,
+     "closing parenthesis ')' does not match opening parenthesis '[' on line 1"),
+    ("x = 1)", "1:6", "x = 1)", 6, "unmatched ')'"),
+    ("x = 1\ny = 2\nz = f'a{x}b{ones(2) + ones(3)}'", "3:21",
+     "z = f'a{x}b{ones(2) + ones(3)}'", 21, "must match the size"),
+    ("x = 1\nz = f'{x} and {undefined_name}'", "2:16", "z = f'{x} and {undefined_name}'", 16,
+     "name 'undefined_name' is not defined"),
+])
+def test_brackets_and_f_string_fields_are_reported_where_they_are(code, where, line, col,
+                                                                    message, tmp_path):
+    prog = tmp_path / "p.ag"
+    prog.write_text(code + "\n")
+    r = gradcli("eval", prog)
+    caret(r.stderr, f"{prog}:{where}", line, col)
+    assert message in r.stderr.splitlines()[0], r.stderr
+    r = gradcli("eval", "--json", prog)
+    rec = records(r.stdout)[-1]
+    assert (rec["kind"], rec["line"], rec["column"]) == ("error", *map(int, where.split(":")))
+
+
+@pytest.mark.parametrize("orig_argv,quiet", [
+    (["python", "-m", "gradcli", "eval"], True),
+    (["python", "-m", "gradcli.kernel", "-f", "c.json"], False),     # Jupyter interrupts it
+    (["python", "-m", "pytest"], False),
+])
+def test_only_the_command_line_exits_quietly_on_start_up_interrupts(orig_argv, quiet):
+    code = (f"import sys; sys.orig_argv = {orig_argv!r}\n"
+            "import signal, gradcli\n"
+            "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       env=ENV, timeout=60)
+    assert r.stdout == f"{not quiet}\n", r.stderr

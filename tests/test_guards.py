@@ -518,3 +518,60 @@ def test_printing_a_tensor_with_many_short_axes():
     r = run_code("x = ones(" + ", ".join(["2"] * 20) + ")\nprint(len(str(x)))\n")
     assert r.code == 0 and r.stdout == "19922922\n", r
     assert_bounded(r, seconds=20)
+
+
+# ---------------------------------------------------------------- issue 19: limits bypassed
+
+BYPASSES = [
+    ('t = "a" * 1000000\nfor i in range(40):\n    t = f"{t}{t}"', r"characters"),
+    ('t = "a" * 6000000\nt = f"{t}" f"{t}"', r"characters"),
+    ('",".join(range(10**8))', r"parts"),
+    ('s = "a" * 5000000\n"".join([s, s, s])', r"characters"),
+]
+
+
+@pytest.mark.parametrize("code,text", BYPASSES, ids=[c[:40] for c, _ in BYPASSES])
+def test_formatted_and_joined_text_is_bounded(code, text):
+    r = run_code(code, timeout=60)
+    assert_clean_error(r, "LimitError", text=text)
+    assert_bounded(r, seconds=20)
+
+
+def test_round_to_a_huge_number_of_digits_is_quick():
+    """Python computes 10**n for round(x, -n): gradcli answers without it."""
+    r = run_code("print(round(5, -10**9), round(-7, -10**6), round(123456, -3), round(155, -1),"
+                 " round(2.5, -10**9), round(1.25, 10**9))")
+    assert r.code == 0 and r.stdout == "0 0 123000 160 0.0 1.25\n", r
+    assert_bounded(r)
+
+
+def test_csv_load_peak_memory_is_a_small_multiple_of_the_file(tmp_path):
+    path = tmp_path / "big.csv"
+    path.write_text("1.5,2.25,-3.125,4\n" * 550_000)
+    size = path.stat().st_size
+    base = run_code("x = 1")
+    r = run_code(f'x = load("{path}")\nprint(x.shape, x.sum())')
+    assert r.code == 0 and r.stdout == "torch.Size([550000, 4]) tensor(2543750.)\n", r
+    assert_bounded(r, seconds=60)
+    if r.maxrss and base.maxrss:
+        assert r.maxrss - base.maxrss < 3 * size, (r, base.maxrss / MiB, size / MiB)
+
+
+def test_csv_memory_cap_is_checked_on_the_parsed_size(tmp_path):
+    """A 600 KB file of one-digit values is 2.4 MB of float64: over a 1 MiB cap."""
+    path = tmp_path / "ones.csv"
+    path.write_text(("1," * 999 + "1\n") * 300)
+    r = run_code(f'x = load("{path}")', "--max-memory", "1MiB")
+    assert_clean_error(r, "LimitError", text=r"memory cap of 1\.0 MiB")
+    r = run_code(f'x = load("{path}")\nprint(x.shape)', "--max-memory", "3MiB")
+    assert r.code == 0 and r.stdout == "torch.Size([300, 1000])\n", r
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("name", ["pipe.csv", "pipe.npy"])
+def test_load_of_a_fifo_is_refused_at_once(tmp_path, name):
+    path = tmp_path / name
+    os.mkfifo(path)
+    r = run_code(f'x = load("{path}")', timeout=30)
+    assert_clean_error(r, "OSError", text=r"not a regular file")
+    assert_bounded(r)

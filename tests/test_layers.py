@@ -28,7 +28,7 @@ LAYERS = [
     ("language", ["gradcli.language", "gradcli.grammar"]),
     ("session", ["gradcli.session", "gradcli.output"]),
     ("driver", ["gradcli.driver", "gradcli.notebook", "gradcli.notebook_check"]),
-    ("frontends", ["gradcli.cli", "gradcli.__main__", "gradcli.repl", "gradcli.kernel"]),
+    ("frontends", ["gradcli.cli", "gradcli.quickargs", "gradcli.__main__", "gradcli.repl", "gradcli.kernel"]),
 ]
 
 # in-function imports of the package are allowed here only (start-up time)

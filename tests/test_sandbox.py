@@ -215,6 +215,7 @@ def _allowed_value(v):
     if isinstance(v, (type, types.ModuleType, types.CodeType, types.FrameType,
                       types.TracebackType, types.GeneratorType)):
         return False
+    from gradcli.library import values
     if isinstance(v, (Tensor, Function, AccumulateGrad, DType, Device, RemovableHandle, Optimizer,
                       ValuesIndices, values.Size,
                       values.BoundMethod, values.BuiltinFunction, values.Module,
@@ -380,3 +381,87 @@ def test_load_missing_and_directories(workdir):
     assert_refused('load("")', "ValueError")
     assert_refused('load("a\\x00b.npy")')
     assert _listing(workdir) == ["d.csv"]
+
+
+# ---------------------------------------------------------------- reprs (issue 19)
+
+def test_function_reprs_show_no_python_internals():
+    """Every callable the namespace holds prints as `<built-in function NAME>` (or a user
+    function's `<function f>`): no `<locals>`, module paths or addresses."""
+    import re
+    names = [n for n, v in namespace().items() if callable(v) and re.fullmatch(r"[A-Za-z_]\w*", n)]
+    src = "".join(f"print({n})\n" for n in names)
+    src += "print(torch.cuda.is_available, torch.Size, torch.optim.SGD, F.relu, relu)\n"
+    r = Run(src)
+    assert r.error is None, r.error.message
+    for line in r.out.splitlines():
+        assert " at 0x" not in line and "<locals>" not in line and "." not in line.split(" ")[-1], line
+    assert "<built-in function relu> <built-in function relu>" in r.out
+    assert "<built-in function print>" in r.out
+
+
+def test_a_list_holding_itself_prints_as_python_does():
+    r = Run("l = [1]\nl.append(l)\nprint(l)\nm = [l, (l,)]\nprint(m)\n")
+    assert r.error is None and r.out == "[1, [...]]\n[[1, [...]], ([1, [...]],)]\n", r.out
+
+
+# ---------------------------------------------------------------- load/save data (issue 19)
+
+def test_a_failing_save_keeps_the_old_file(workdir, monkeypatch):
+    """save writes a temporary file beside the target and renames it: a write that fails
+    half-way leaves the old file whole and no temporary file behind."""
+    import gradcli.library.io as gio
+    Run('save(tensor([1.0, 2.0]), "a.npy")\nsave(tensor([1.0, 2.0]), "a.csv")\n')
+    old_npy, old_csv = (workdir / "a.npy").read_bytes(), (workdir / "a.csv").read_bytes()
+
+    def half(f, *a, **k):
+        f.write(b"\x93NUMPY partial")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(gio.np, "save", half)
+    monkeypatch.setattr(gio.np, "savetxt", half)
+    assert_refused('save(ones(1000), "a.npy")', "OSError", "No space left")
+    assert_refused('save(ones(1000), "a.csv")', "OSError", "No space left")
+    assert (workdir / "a.npy").read_bytes() == old_npy
+    assert (workdir / "a.csv").read_bytes() == old_csv
+    assert _listing(workdir) == ["a.csv", "a.npy"]
+
+
+def test_save_keeps_the_mode_and_writes_through_a_symlink(workdir):
+    (workdir / "t.csv").write_text("0\n")
+    os.chmod(workdir / "t.csv", 0o640)
+    os.symlink("t.csv", workdir / "l.csv")
+    r = Run('save(tensor([1.0, 2.0]), "l.csv")\n')
+    assert r.error is None, r.error.message
+    assert (workdir / "l.csv").is_symlink() and (workdir / "t.csv").read_text() == "1\n2\n"
+    assert (os.stat(workdir / "t.csv").st_mode & 0o777) == 0o640
+
+
+@pytest.mark.parametrize("src,out", [
+    ('save(tensor(3.5), "a.npy")\nprint(load("a.npy"))', "tensor(3.5000)"),
+    ('save(tensor(3.5), "a.csv")\nprint(load("a.csv"))', "tensor(3.5000)"),
+    ('save(ones(3, 0), "a.npy")\nprint(load("a.npy").shape)', "torch.Size([3, 0])"),
+    ('save(tensor([2**62 + 1, -(2**62) - 1]), "a.csv")\nprint(load("a.csv", dtype=int64))',
+     "tensor([ 4611686018427387905, -4611686018427387905])"),
+    ('save(tensor([[2**62 + 1]]), "a.npy")\nprint(load("a.npy", dtype=int64))',
+     "tensor([[4611686018427387905]])"),
+])
+def test_save_and_load_round_trips(workdir, src, out):
+    r = Run(src)
+    assert r.error is None, r.error.message
+    assert r.out == out + "\n"
+
+
+def test_csv_cannot_hold_an_empty_matrix(workdir):
+    assert_refused('save(ones(3, 0), "a.csv")', "ValueError", "[3, 0]")
+    assert _listing(workdir) == []
+
+
+def test_csv_errors_name_the_place_not_the_content(workdir):
+    """A CSV error never quotes the file: the path may name any readable file."""
+    (workdir / "pw.csv").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (workdir / "late.csv").write_text("1,2\n3,secret\n")
+    e = assert_refused('load("pw.csv")', "ValueError", "line 1, column 1")
+    assert "root" not in e.message and "bash" not in e.message
+    e = assert_refused('load("late.csv")', "ValueError", "line 2, column 3")
+    assert "secret" not in e.message

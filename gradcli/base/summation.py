@@ -4,7 +4,7 @@ whole float tensor agree with PyTorch to the last bit (`loss.item()` prints all
 
 What PyTorch 2.x does for a full reduction of a contiguous float32/float64 tensor
 (ATen/native/cpu/SumKernel.cpp, `cascade_sum`; checked against torch 2.13 bit
-for bit for sizes up to 2^20, tests/golden/numerics.json):
+for bit for sizes up to 10^7 and sums of signed zeros, tests/golden/numerics.json):
 
 * The values are read as 256-bit vectors (`lanes` = 4 doubles or 8 floats);
   accumulation is in the tensor's own dtype, each lane separately.
@@ -33,11 +33,13 @@ LEVELS = 4
 
 
 def _seq(a):
-    """a[0] + a[1] + ... one after the other, from 0 (over axis 0, lanes apart)."""
-    out = np.zeros(a.shape[1:], dtype=a.dtype)
-    for row in a:
-        out += row
-    return out
+    """a[0] + a[1] + ... one after the other, from 0 (over axis 0, lanes apart).
+    NumPy reduces an axis that is not the innermost one row after row, in order
+    (its pairwise summation is only for the innermost axis), so this is one call.
+    NumPy starts from a[0], not from 0: that differs only in the sign of a sum of
+    -0.0s, and the sign of a zero partial sum cannot reach the total, which is
+    added from +0 (`_serial`), so the cheaper call is used."""
+    return np.add.reduce(a, axis=0)
 
 
 def _blocks(a, step):
@@ -45,56 +47,58 @@ def _blocks(a, step):
     returns (the block sums, the rows after the last whole block)."""
     nb = a.shape[0] // step
     whole = a[:nb * step].reshape((nb, step) + a.shape[1:])
-    sums = np.zeros((nb,) + a.shape[1:], dtype=a.dtype)
-    for j in range(step):                 # `step` passes over all blocks at once
-        sums += whole[:, j]
-    return sums, a[nb * step:]
+    return np.add.reduce(whole, axis=1), a[nb * step:]
 
 
 def _multi_row_sum(groups):
-    """The cascade over `groups` (shape (size, ILP, lanes)) -> (ILP, lanes)."""
+    """The cascade over `groups` (shape (size, ILP, lanes)) -> (ILP, lanes).
+    Levels that never fill are skipped: adding their zeros changes nothing (an
+    accumulator that starts from +0 is never -0)."""
     size = groups.shape[0]
     power = max(4, (int(size - 1).bit_length() if size > 1 else 0) // LEVELS)
     step = 1 << power
-    chunk, rest0 = _blocks(groups, step)          # level 0 of each whole chunk
+    acc = _seq(groups[size - size % step:])       # level 0: the groups after the last chunk
+    if size < step:
+        return acc
+    chunk = _blocks(groups, step)[0]              # level 0 of each whole chunk
     # level 1 is added into level 2 after every `step` chunks, level 2 into 3 after
     # every step^2 chunks; what is left in levels 1 and 2 at the end stays there
+    if chunk.shape[0] < step:
+        return acc + _seq(chunk)
     s1, left1 = _blocks(chunk, step)
-    s2, left2 = _blocks(s1, step)
-    acc3 = _seq(s2)
-    acc2 = _seq(left2)
-    acc1 = _seq(left1)
-    acc0 = _seq(rest0)
-    return ((acc0 + acc1) + acc2) + acc3
+    acc = acc + _seq(left1)
+    if s1.shape[0]:
+        s2, left2 = _blocks(s1, step)
+        acc = acc + _seq(left2)
+        if s2.shape[0]:
+            acc = acc + _seq(s2)
+    return acc
 
 
 def _row_sum(v):
-    """row_sum over vectors (or scalars) v of shape (n, lanes) -> (lanes,)."""
+    """row_sum over vectors (or scalars) v of shape (n, lanes) -> (lanes,): the
+    left-over vectors added to the first partial sum, then the four partial sums
+    in order (np.add.accumulate adds strictly one after the other)."""
     n = v.shape[0]
     k = n // ILP
     parts = _multi_row_sum(v[:k * ILP].reshape((k, ILP) + v.shape[1:]))
-    for i in range(k * ILP, n):
-        parts[0] += v[i]
-    total = parts[0]
-    for j in range(1, ILP):
-        total = total + parts[j]
-    return total
+    rows = np.concatenate((parts[:1], v[k * ILP:], parts[1:]))
+    return np.add.accumulate(rows, axis=0)[-1]
 
 
 def _serial(x):
-    """One thread's sum of a contiguous 1-D array."""
+    """One thread's sum of a contiguous 1-D array: the vector part, then from 0 the
+    scalars after the last whole vector and the lanes in order."""
     lanes = 32 // x.itemsize
     n = x.size
     if n < lanes:                          # scalar_inner_sum: row_sum on scalars
-        return _row_sum(x.reshape(n, 1))[0] if n else x.dtype.type(0)
+        return _ZERO[x.dtype.char][0] + _row_sum(x.reshape(n, 1))[0] if n else x.dtype.type(0)
     nv = n // lanes
     vec = _row_sum(x[:nv * lanes].reshape(nv, lanes))
-    total = x.dtype.type(0)
-    for v in x[nv * lanes:]:
-        total = total + v
-    for v in vec:
-        total = total + v
-    return total
+    return np.add.accumulate(np.concatenate((_ZERO[x.dtype.char], x[nv * lanes:], vec)))[-1]
+
+
+_ZERO = {"d": np.zeros(1, np.float64), "f": np.zeros(1, np.float32)}
 
 
 def _serial_small(x, lanes):
@@ -131,9 +135,8 @@ def _serial_small(x, lanes):
     return out
 
 
-#: above this many values, NumPy's pairwise sum is used (much faster; it may differ
-#: from PyTorch's in the last bit)
-EXACT_LIMIT = 1 << 20
+#: below this many values the sum is cheaper in Python numbers than in NumPy calls
+SMALL = {"d": 48, "f": 24}
 
 
 def _tiny64(x):
@@ -162,11 +165,8 @@ def torch_sum(x: np.ndarray):
     n = x.size
     if n < 16 and x.dtype == np.float64:
         return _tiny64(x)
-    lanes = 32 // x.itemsize
-    if n < 16 * ILP * lanes:
-        return _serial_small(x.reshape(-1), lanes)
-    if n > EXACT_LIMIT:
-        return np.add.reduce(x, axis=None)
+    if n < SMALL[x.dtype.char]:
+        return _serial_small(x.reshape(-1), 32 // x.itemsize)
     x = np.ascontiguousarray(x).reshape(-1)
     pieces = chunks(n)
     if len(pieces) == 1:

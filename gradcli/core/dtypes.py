@@ -142,3 +142,13 @@ def result_type(*operands):
             if wrapped is None or _category(dt) > _category(wrapped):
                 wrapped = dt
     return _combine(dim, _combine(zero, wrapped))
+
+
+# c10's ScalarType names, as PyTorch's messages spell dtypes ("... got Double")
+SCALAR_TYPE_NAMES = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long",
+                     "int32": "Int", "uint8": "Byte", "bool": "Bool"}
+
+
+def scalar_type_name(dt) -> str:
+    dt = np.dtype(dt)
+    return SCALAR_TYPE_NAMES.get(dt.name, dt.name)

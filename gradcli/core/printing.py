@@ -53,7 +53,9 @@ The rules, in the order they are applied:
 
 from __future__ import annotations
 
+import functools
 import math
+import types
 
 import numpy as np
 from ..base import context
@@ -302,15 +304,39 @@ def show(value) -> str:
             return f"({show(value[0])},)"
         return "(" + _joined(value) + ")"
     if isinstance(value, list):
-        return "[" + _joined(value) + "]"
+        if id(value) in _showing:
+            return "[...]"              # a list holding itself, as Python prints it
+        _showing.add(id(value))
+        try:
+            return "[" + _joined(value) + "]"
+        finally:
+            _showing.discard(id(value))
     if isinstance(value, (bool, int, str)) or value is None:
         return repr(value)
+    if isinstance(value, _PY_CALLABLES):
+        return f"<built-in function {callable_name(value)}>"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}" \
             if type(value) is dict else repr(value)
     if isinstance(value, BaseException) and type(value).__repr__ is BaseException.__repr__:
         return f"{getattr(value, 'type_name', type(value).__name__)}({str(value)!r})"
     return repr(value)
+
+
+_showing = set()        # ids of the lists being shown (a list that holds itself)
+_PY_CALLABLES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType,
+                 functools.partial, type, np.ufunc)
+
+
+def callable_name(fn) -> str:
+    """The language's name of a built-in (set by the library's namespace), never Python's
+    qualified name or address."""
+    name = getattr(fn, "_gradcli_name", None)
+    if name is None:
+        name = getattr(fn, "__name__", "function").rstrip("_")
+        if not name.isidentifier():
+            name = "function"
+    return name
 
 
 _PLAIN_NUMBERS = {int, float, bool, type(None)}

@@ -8,7 +8,7 @@ import string
 from lark import Tree
 
 from ..base.errors import GradError, GradNameError, GradSyntaxError, did_you_mean
-from ..base.limits import check_format_spec
+from ..base.limits import check_format_spec, check_items
 from ..core.printing import show, show_str
 from ..core.tensor import Tensor
 from . import runtime as rt
@@ -47,6 +47,13 @@ def apply2(left, fn, right, line, col):
         except Exception as e:
             raise located(e, line, col) from None
     return run
+
+
+def _joined_text(pieces):
+    """The pieces of an f-string (or of adjacent literals) joined, refusing a text over the
+    size limit before it is made (`t = f"{t}{t}"` in a loop)."""
+    check_items(sum(map(len, pieces)), "the formatted string", "characters")
+    return "".join(pieces)
 
 
 def _fmt_piece(e, spec, conv):
@@ -183,7 +190,7 @@ class Expressions:
                 parts.append(lambda s, v=value: v)
         if len(parts) == 1:
             return parts[0]
-        return lambda s: "".join(p(s) for p in parts)
+        return lambda s: _joined_text([p(s) for p in parts])
 
     def _fstring(self, text, tok):
         """f"...{expr}...{expr:spec}...": each field parsed as an expression."""
@@ -192,19 +199,30 @@ class Expressions:
             fields = list(string.Formatter().parse(text))
         except ValueError as e:
             raise GradSyntaxError(f"f-string: {e}", tok.line, tok.column)
+        raw, cursor = tok.value, 0
         for lit, field, spec, conv in fields:
             if lit:
                 pieces.append(lambda s, v=lit: v)
             if field is None:
                 continue
+            # parse the field where it stands in the file, so that its errors (and the
+            # errors of its evaluation) name the file's line and column, not line 1
+            at = raw.find("{" + field, cursor)
+            if at < 0:
+                line, col = tok.line, tok.column
+            else:
+                cursor = at + 1 + len(field)
+                line = tok.line + raw.count("\n", 0, at + 1)
+                nl = raw.rfind("\n", 0, at + 1)
+                col = (tok.column + at + 1) if nl < 0 else at - nl
             try:
-                tree = parse("(" + field + ")\n")
+                tree = parse("\n" * (line - 1) + "(" + " " * max(col - 2, 0) + field + ")\n")
                 e = self.expr(tree.children[0].children[0].children[0])
             except GradError:
                 raise GradSyntaxError(f"f-string: invalid expression {field!r}", tok.line,
                                       tok.column)
             pieces.append(_fmt_piece(e, spec, conv))
-        return lambda s: "".join(p(s) for p in pieces)
+        return lambda s: _joined_text([p(s) for p in pieces])
 
     def e_true(self, node):
         return constant(True)

@@ -8,6 +8,7 @@ from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, Une
 from lark.indenter import DedentError, Indenter
 
 from ..base.errors import GradSyntaxError
+from .brackets import bracket_problem
 
 
 class _Indenter(Indenter):
@@ -167,6 +168,16 @@ def _dedent_line(source, message):
 
 
 def to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:
+    err = _to_syntax_error(e, source)
+    if err.message.startswith(("unexpected", "unterminated")) and err.line is not None:
+        found = bracket_problem(source, err.line, err.column or 1,
+                                at_end=err.message.startswith("unexpected end of input"))
+        if found is not None:
+            return GradSyntaxError(*found)
+    return err
+
+
+def _to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:
     line, col = getattr(e, "line", None), getattr(e, "column", None)
     if isinstance(e, UnexpectedCharacters):
         ch = source[e.pos_in_stream] if e.pos_in_stream < len(source) else ""

@@ -56,7 +56,8 @@ def guard(fn, line, col):
 
 
 _BROADCAST = re.compile(
-    r"operands could not be broadcast together with shapes \(([\d, ]*)\)\s*\(([\d, ]*)\)")
+    r"operands could not be broadcast together with (?:shapes|remapped shapes "
+    r"\[original->remapped\]:) \(([\d, ]*)\)\s*(?:and requested shape )?\(([\d, ]*)\)")
 _KWARG = re.compile(r"(?:[\w.<>]+\(\) )?got an unexpected keyword argument '(\w+)'")
 _ARITY = re.compile(r"(\w+)\(\) (missing \d+ required positional argument.*|takes .*)")
 _KINDS = {ValueError: "ValueError", TypeError: "TypeError", IndexError: "IndexError",

@@ -313,6 +313,10 @@ def get_attr(obj, name):
     raise GradAttributeError(f"'{_tname(obj)}' object has no attribute '{name}'")
 
 
+_C_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half", "int64": "long int",
+            "int32": "int", "uint8": "unsigned char", "bool": "bool"}   # as PyTorch names dtypes
+
+
 def set_attr(obj, name, value):
     """`obj.name = value`: an attribute of a class or object of the program (or of a
     library class that allows it); of a tensor only requires_grad, grad and data."""
@@ -336,12 +340,24 @@ def set_attr(obj, name, value):
     elif name == "grad":
         if value is not None:
             value = tensor_arg(value)
+            if value is obj:
+                raise GradRuntimeError("can't assign Variable as its own grad")
             if value.data.shape != obj.data.shape:
                 raise GradRuntimeError(
                     "assigned grad has data of a different size")
+            if value.data.dtype != obj.data.dtype:
+                raise GradRuntimeError(
+                    f"attempting to assign a gradient with dtype '{_C_NAMES.get(value.data.dtype.name)}'"
+                    f" to a tensor with grad_dtype '{dtypes.scalar_type_name(obj.data.dtype)}'. "
+                    "The gradient must match the tensor's grad_dtype (defaults to the tensor's "
+                    "dtype).")
         obj.grad = value
     elif name == "data":
-        obj.data = tensor_arg(value).data
+        data = tensor_arg(value).data
+        if obj.requires_grad and data.dtype.kind != "f":
+            raise GradRuntimeError("data set to a tensor that requires gradients must be "
+                                   "floating point or complex dtype")
+        obj.data = data
     else:
         raise GradAttributeError(
             f"cannot set attribute '{name}' of a Tensor (only requires_grad, grad and data)",
@@ -402,9 +418,15 @@ def _str_replace(s, old, new, *count):
 
 
 def _str_join(s, items):
-    parts = [str(i) for i in items]
-    check_items(sum(map(len, parts)) + len(s) * max(len(parts) - 1, 0), "the result",
-                "characters")
+    if hasattr(items, "__len__"):          # range(10**8): refused before a part is made
+        check_items(len(items), "the result", "parts")
+    parts, total = [], -len(s)
+    for i in items:
+        part = str(i)
+        total += len(part) + len(s)
+        check_items(total, "the result", "characters")
+        parts.append(part)
+    check_items(len(parts), "the result", "parts")
     return s.join(parts)
 
 

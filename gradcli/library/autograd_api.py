@@ -74,9 +74,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     gos = list(grad_outputs) if isinstance(grad_outputs, (list, tuple)) else [grad_outputs] * len(outs)
     if retain_graph is None:
         retain_graph = bool(create_graph)
-    return run_backward([tensor_arg(o) for o in outs], [_grad_tensor_arg(g) for g in gos],
-                        truth(retain_graph), truth(create_graph),
-                        inputs=[tensor_arg(i) for i in ins], allow_unused=truth(allow_unused))
+    ins = [tensor_arg(i) for i in ins]
+    uniq = list({id(t): t for t in ins}.values())         # an input named twice: PyTorch
+    res = run_backward([tensor_arg(o) for o in outs], [_grad_tensor_arg(g) for g in gos],
+                       truth(retain_graph), truth(create_graph),
+                       inputs=uniq, allow_unused=truth(allow_unused))
+    if len(uniq) == len(ins):
+        return res
+    at = {id(t): k for k, t in enumerate(uniq)}          # gives its gradient at each place
+    return tuple(res[at[id(t)]] for t in ins)
 
 
 NO_GRAD = GradModeContext(False, "no_grad")

@@ -1,13 +1,18 @@
 """`load(path)` and `save(t, path)`: tensors to and from NumPy `.npy` and CSV files.
 
 These two built-ins are the only way a program reaches a file, and each touches
-exactly the path it is given (no temporary files, no added suffix, no `~`
-expansion).  Loaded data becomes a leaf tensor of the default floating dtype
+exactly the path it is given (no added suffix, no `~` expansion; `save` writes a
+temporary file beside it and renames it into place, so a failed save never leaves
+a partial file).  `load` reads only regular files.  Loaded data becomes a leaf tensor of the default floating dtype
 (float64 unless `--dtype float32`) unless `dtype=` says otherwise.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import secrets
+import stat
 import warnings
 
 import numpy as np
@@ -47,19 +52,37 @@ def _os_error(fname, path, e: OSError):
                        f"{path!r}: {e.strerror or e}")
 
 
-def _load_npy(path):
-    with open(path, "rb") as f:
+def _open_regular(path, mode):
+    """Open `path` for reading only if it is a regular file: a FIFO (which would wait for a
+    writer forever), a device or a directory is refused without blocking."""
+    # (through `open`, the one way this module reaches a file: a harness may guard it)
+    f = open(path, mode, **({} if "b" in mode else {"encoding": "utf-8-sig"}),
+             opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NONBLOCK", 0)))
+    try:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            what = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            raise GradIOError(f"load(): cannot read {path!r}: {what}")
+        os.set_blocking(f.fileno(), True)
+        return f
+    except BaseException:
+        f.close()
+        raise
+
+
+def _load_npy(path, dt):
+    with _open_regular(path, "rb") as f:
         try:
             version = np.lib.format.read_magic(f)
             if version == (1, 0):
-                shape, _, dt = np.lib.format.read_array_header_1_0(f)
+                shape, _, ft = np.lib.format.read_array_header_1_0(f)
             else:
-                shape, _, dt = np.lib.format.read_array_header_2_0(f)
+                shape, _, ft = np.lib.format.read_array_header_2_0(f)
         except Exception:
             raise GradValueError(f"load(): {path!r} is not a NumPy .npy file") from None
-        if dt.hasobject or dt.kind not in "biuf" or dt.fields is not None:
-            raise GradValueError(f"load(): {path!r} holds {dt} data, not numbers")
-        check_alloc(shape, max(8, dt.itemsize))
+        if ft.hasobject or ft.kind not in "biuf" or ft.fields is not None:
+            raise GradValueError(f"load(): {path!r} holds {ft} data, not numbers")
+        check_alloc(shape, max(8, ft.itemsize, dt.itemsize))
         f.seek(0)
         try:
             return np.load(f, allow_pickle=False)
@@ -67,52 +90,100 @@ def _load_npy(path):
             raise GradValueError(f"load(): {path!r} is a damaged .npy file ({e})") from None
 
 
-def _load_csv(path):
-    size = os.path.getsize(path)
-    if size > context.current.limits.max_memory:
-        check_alloc((size,), 1)
+_CHUNK = 1 << 14        # lines parsed by NumPy at a time
+
+
+def _data_lines(f):
+    """(line number, line) of each line holding data: no blank or comment-only lines."""
+    for i, line in enumerate(f, 1):
+        if "#" in line:
+            line = line.split("#", 1)[0]
+        if line and not line.isspace():
+            yield i, line
+
+
+def _load_csv(path, dt):
+    """Two streaming passes: the first finds the header, the shape and any ragged line
+    (so the memory cap is checked on the parsed size before anything is made); the
+    second parses a chunk of lines at a time into the preallocated array.  Peak memory
+    is the array plus one chunk, whatever the file's size."""
+    parse_dt = np.dtype(np.int64) if dt.kind in "iu" else np.dtype(np.float64)
     try:
-        with open(path, "r", encoding="utf-8-sig") as f:
-            text = f.read()
+        with _open_regular(path, "r") as f:
+            rows, width, skip = 0, None, 0
+            for i, text in _data_lines(f):
+                n = text.count(",") + 1
+                if rows == 0 and skip == 0 and not _numeric_row(text):
+                    skip = i               # maybe a header row of column names
+                    header, header_width = text, n
+                    continue
+                if width is None:
+                    width = n
+                    if skip and n != header_width:
+                        raise _not_numbers(path, skip, header)
+                elif n != width:
+                    raise GradValueError(f"load(): {path!r} is not a CSV of numbers (line {i} "
+                                         f"has {n} values, the lines before it {width})")
+                rows += 1
+            if skip and rows == 0:
+                raise _not_numbers(path, skip, header)
+            check_alloc((rows, width or 0), max(8, dt.itemsize))
+            arr = np.empty((rows, width) if rows else (0,), dtype=parse_dt)
+            f.seek(0)
+            done, chunk, first = 0, [], None
+            for i, text in _data_lines(f):
+                if i <= skip:
+                    continue
+                if not chunk:
+                    first = i
+                chunk.append(text)
+                if len(chunk) == _CHUNK:
+                    _parse_into(arr, done, chunk, first, path, parse_dt)
+                    done, chunk = done + len(chunk), []
+            if chunk:
+                _parse_into(arr, done, chunk, first, path, parse_dt)
     except UnicodeDecodeError:
         raise GradValueError(f"load(): {path!r} is not a CSV of numbers (not text)") from None
-    lines = text.splitlines()
-    skip = 0
-    first = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")),
-                 None)
-    if first is not None and not _numeric_row(lines[first]):
-        nxt = next((i for i in range(first + 1, len(lines)) if lines[i].strip() and
-                    not lines[i].lstrip().startswith("#")), None)
-        if nxt is not None and _numeric_row(lines[nxt].split("#")[0]) and \
-                len(lines[nxt].split("#")[0].split(",")) == len(lines[first].split(",")):
-            skip = first + 1       # one header row of column names
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            arr = np.loadtxt(lines[skip:], delimiter=",", dtype=np.float64, ndmin=0)
-        except ValueError as e:
-            raise GradValueError(f"load(): {path!r} is not a CSV of numbers "
-                                 f"({_csv_problem(lines, skip, e)})") from None
+    if rows == 1 or width == 1:          # as np.loadtxt: one row or one column is 1-D
+        arr = arr.reshape(-1) if arr.size != 1 else arr.reshape(())
     return arr
 
 
-def _csv_problem(lines, skip, exc):
-    """Which line is wrong, in the file's own line numbers."""
-    width = None
-    for i in range(skip, len(lines)):
-        text = lines[i].split("#")[0]
-        if not text.strip():
-            continue
+def _parse_into(arr, start, lines, first, path, parse_dt):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            block = np.loadtxt(lines, delimiter=",", dtype=parse_dt, ndmin=2)
+        except ValueError:
+            if parse_dt.kind == "f":
+                raise _locate(path, lines, first) from None
+            try:          # integers asked for, decimals given: parse as floats and cast
+                block = np.loadtxt(lines, delimiter=",", dtype=np.float64, ndmin=2)
+            except ValueError:
+                raise _locate(path, lines, first) from None
+    arr[start:start + len(lines)] = block
+
+
+def _locate(path, lines, first):
+    """The first line and column that is not a number.  Only the position is named:
+    a file's content is never quoted (the path may name any readable file)."""
+    for k, text in enumerate(lines):
         if not _numeric_row(text):
-            shown = text.strip()
-            shown = shown if len(shown) <= 40 else shown[:37] + "..."
-            return f"line {i + 1}: {shown!r}"
-        n = len(text.split(","))
-        if width is None:
-            width = n
-        elif n != width:
-            return f"line {i + 1} has {n} values, the lines before it {width}"
-    return str(exc).split("\n")[0].split(";")[0]
+            return _not_numbers(path, first + k, text)
+    return GradValueError(f"load(): {path!r} is not a CSV of numbers")
+
+
+def _not_numbers(path, line, text):
+    where = f"line {line}"
+    col = 1
+    for cell in text.split(","):
+        try:
+            float(cell)
+        except ValueError:
+            break
+        col += len(cell) + 1
+    where += f", column {col}"
+    return GradValueError(f"load(): {path!r} is not a CSV of numbers ({where} is not a number)")
 
 
 def _numeric_row(line):
@@ -129,15 +200,12 @@ def _numeric_row(line):
           category="misc")
 def load(path, dtype=None, requires_grad=False):
     kind = _kind(path, "load")
+    dt = np.dtype(dtypes.as_numpy(dtype) if dtype is not None else context.current.default_float)
     try:
-        arr = _load_npy(path) if kind == "npy" else _load_csv(path)
+        arr = _load_npy(path, dt) if kind == "npy" else _load_csv(path, dt)
     except OSError as e:
         raise _os_error("load", path, e) from None
-    if dtype is not None:
-        dt = dtypes.as_numpy(dtype)
-    else:
-        dt = context.current.default_float
-    arr = np.ascontiguousarray(arr, dtype=dt)
+    arr = np.ascontiguousarray(arr, dtype=dt).reshape(arr.shape)     # 0-d stays 0-d
     t = Tensor(arr)
     if requires_grad:
         requires_grad_(t, True)
@@ -161,16 +229,51 @@ def save(t, path):
         if a.ndim > 2:
             raise GradValueError(f"save(): a CSV file holds 1-D or 2-D data, this tensor has "
                                  f"shape {list(a.shape)}", hint="reshape it first, or use .npy")
+        if a.ndim == 2 and 0 in a.shape:
+            raise GradValueError(f"save(): a CSV file cannot hold the shape {list(a.shape)} "
+                                 "(it would read back as shape [0])", hint="use .npy")
         out = a.astype(np.int64) if a.dtype.kind == "b" else a
         if out.ndim == 0:
             out = out.reshape(1)
     try:
-        if kind == "npy":
-            with open(path, "wb") as f:
-                np.save(f, a, allow_pickle=False)
-        else:
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                np.savetxt(f, out, delimiter=",", fmt=_csv_fmt(out))
+        _write_replacing(path, lambda f: np.save(f, a, allow_pickle=False) if kind == "npy"
+                         else np.savetxt(f, out, delimiter=",", fmt=_csv_fmt(out)))
     except OSError as e:
         raise _os_error("save", path, e) from None
     return None
+
+
+def _write_replacing(path, write):
+    """Write into a temporary file in the same directory, then rename it over `path`: a
+    failed write (disk full, an interrupt) leaves the old file as it was, never a partial
+    one.  A symlink is written through (its target is replaced); anything but a regular
+    file at `path` is refused."""
+    target = os.path.realpath(path) if os.path.islink(path) else path
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        what = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise IsADirectoryError(errno.EISDIR, what) if stat.S_ISDIR(st.st_mode) else \
+            OSError(errno.EINVAL, what)
+    if st is not None:
+        mode = stat.S_IMODE(st.st_mode)
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    folder, name = os.path.split(target)
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    f = open(tmp, "xb")           # a new file only (through `open`, as load)
+    try:
+        with f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

@@ -223,9 +223,9 @@ def is_floating_point(x):
     return x.data.dtype.kind == "f"
 
 
-@_method("contiguous", "x.contiguous()", "x itself")
+@_method("contiguous", "x.contiguous()", "x itself, or a contiguous copy (CloneBackward0)")
 def contiguous(x):
-    return x
+    return x if x.data.flags.c_contiguous else FUNCTIONS["clone"](x)
 
 
 @_method("numpy", "x.numpy()", "the values (as a tensor: gradcli has no NumPy objects)")

@@ -21,6 +21,11 @@ from ..base.limits import check_items, check_objects
 @register("print", "print(*values, sep=' ', end='\\n')", "print values as Python and PyTorch do",
           category="misc")
 def print_(*values, sep=" ", end="\n"):
+    for what, v in (("sep", sep), ("end", end)):
+        if v is not None and not isinstance(v, str):
+            raise GradTypeError(f"{what} must be None or a string, not {type_name(v)}")
+    sep = " " if sep is None else sep
+    end = "\n" if end is None else end
     context.current.out.print(sep.join(show_str(v) for v in values) + end)
 
 
@@ -132,7 +137,18 @@ def _dual(name, py):
 _dual("abs", abs)
 _dual("max", max)
 _dual("min", min)
-_dual("round", round)
+
+
+def _round(x, ndigits=None):
+    """Python's round, without computing 10**n for a huge n (`round(5, -10**9)`): an int
+    rounded to more digits than it has is 0."""
+    if isinstance(ndigits, int) and not isinstance(x, bool) and isinstance(x, int) and \
+            ndigits < 0 and -ndigits > x.bit_length():
+        return 0
+    return round(x, ndigits)
+
+
+_dual("round", _round)
 
 
 # Python's float, int and bool name dtypes too (torch.ones(2, dtype=float))

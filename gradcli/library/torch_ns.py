@@ -3,6 +3,7 @@ precision, default dtype; assert_close; the names every program starts with."""
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
 
@@ -24,6 +25,8 @@ def seed(n):
         n = n.item()
     if isinstance(n, bool) or not isinstance(n, int):
         raise GradTypeError("seed(): expected an integer")
+    if not -(1 << 63) <= n < 1 << 64:
+        raise GradValueError("Overflow when unpacking long long")      # PyTorch's words
     context.current.generator.manual_seed(n)
 
 
@@ -120,5 +123,15 @@ def namespace() -> dict:
                               "optim": Module("torch.optim")})
         ns["torch"] = Module("torch", torch_members)
         ns["F"] = functional
+        for members in (ns, torch_members, cuda.members):
+            _name_functions(members)
         _namespace = ns
     return _namespace
+
+
+def _name_functions(members):
+    """Give each built-in function its language name, so it prints as `<built-in function
+    relu>` (core.printing.callable_name), not as Python's `<function unary.<locals>.fn ...>`."""
+    for name, v in members.items():
+        if isinstance(v, types.FunctionType) and getattr(v, "_gradcli_name", None) is None:
+            v._gradcli_name = name

@@ -88,6 +88,9 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
+    if not isinstance(fill_value, (int, float)):
+        raise GradTypeError("full(): argument 'fill_value' (position 2) must be Number, not "
+                            + type_name(fill_value))
     if dtype is None:
         dtype = dtypes.scalar_dtype(fill_value)
     return _filled(fill_value, (size,) if isinstance(size, int) else size, dtype, requires_grad)
@@ -287,6 +290,8 @@ def _legacy(name, dt):
         dtype = dt if dt is not None else context.current.default_float
         if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor, float)):
             return leaf(to_array(args[0], dtype))
+        if not args:
+            return leaf(np.zeros((0,), dtype=dtype))         # torch.Tensor() is tensor([])
         if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             return leaf(np.zeros(_check_sizes(args), dtype=dtype))
         raise GradTypeError(f"{name}(): expected a list of values or sizes")

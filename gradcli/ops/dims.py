@@ -20,7 +20,9 @@ def norm_dims(dim, ndim):
         if not -n <= d < n:
             raise GradIndexError(
                 f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+        if d % n in out:
+            raise GradRuntimeError(f"dim {d % n} appears multiple times in the list of dims")
         out.append(d % n)
     if ndim == 0:
         return ()
-    return tuple(sorted(set(out)))
+    return tuple(sorted(out))

@@ -10,6 +10,7 @@ from ..engine.autograd import Function
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
+from ..base.powers import torch_pow
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
 from ..base import context
@@ -43,7 +44,8 @@ def _args2(a, b):
         a, b = operand(a), operand(b)
         if type(a) is not Tensor and type(b) is not Tensor:
             a = tensor_arg(a)
-    if type(a) is Tensor and type(b) is Tensor and a.data.shape != b.data.shape:
+    if type(a) is Tensor and type(b) is Tensor and a.data.shape != b.data.shape and \
+            a.data.ndim and b.data.ndim:
         check_broadcast(a.data.shape, b.data.shape)   # refuse a huge result before making it
     return a, b
 
@@ -56,8 +58,8 @@ def _operands(a, b):
         da = a.data
         if tb is Tensor:
             db = b.data
-            if da.shape == db.shape and da.dtype is db.dtype:
-                return a, b, da.dtype
+            if da.dtype is db.dtype and (da.shape == db.shape or not da.ndim or not db.ndim):
+                return a, b, da.dtype        # a 0-d operand cannot make the result bigger
         elif (tb is float or tb is int) and da.dtype.kind == "f":
             return a, b, da.dtype
     elif tb is Tensor and (ta is float or ta is int) and b.data.dtype.kind == "f":
@@ -221,10 +223,8 @@ class PowScalar(Function):
     def forward(self, a, e, dt):
         self.e = e
         self.save(a)
-        if e == 2:
-            out = np.square(a)
-            return out if out.dtype is dt else _cast(out, dt)
-        return _cast(np.power(a, e), dt)
+        out = torch_pow(a, e) if type(a) is np.ndarray else np.power(a, e)
+        return out if out.dtype is dt else _cast(out, dt)
 
     def backward(self, g, F, a):
         e = self.e
@@ -232,6 +232,8 @@ class PowScalar(Function):
             return (Tensor(np.zeros_like(a.data)) if F.tensor_mode else np.zeros_like(a),)
         if e == 2 and not F.tensor_mode:
             return (g * (2.0 * a),)
+        if not F.tensor_mode:
+            return (g * (e * torch_pow(a, e - 1)),)
         return (g * (e * a ** (e - 1)),)    # as PyTorch, so higher orders match too
 
 
@@ -668,7 +670,10 @@ class Where(Function):
           checks=[(([True, False, True], Arg((2, 3)), Arg((3,))), {})],
           category="math")
 def where(condition, input, other):
-    cond = tensor_arg(condition).data.astype(bool)
+    cond = tensor_arg(condition).data
+    if cond.dtype != np.bool_:
+        raise GradRuntimeError("where expected condition to be a boolean tensor, but got a "
+                               f"tensor with dtype {dtypes.scalar_type_name(cond.dtype)}")
     a, b = operand(input), operand(other)
     check_broadcast(cond.shape, *(x.data.shape for x in (a, b) if type(x) is Tensor))
     return Where.apply(a, b, cond=cond, dt=dtypes.result_type(a, b))

@@ -236,6 +236,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                              "is deprecated. Please ensure they have the same size.")
     if not np.all((x.data >= 0) & (x.data <= 1)):
         raise GradRuntimeError("all elements of input should be between 0 and 1")
+    if not np.all((y.data >= 0) & (y.data <= 1)):
+        raise GradRuntimeError("all elements of target should be between 0 and 1")
     return BCE.apply(x, y, _const(weight), reduction=_reduction(reduction, size_average, reduce))
 
 
@@ -244,7 +246,7 @@ class NllLoss(Function):
     __slots__ = ("reduction", "shape", "index", "coef")
     name = "NllLossBackward0"
 
-    def forward(self, x, rows, cols, coef, reduction="mean"):
+    def forward(self, x, rows, cols, coef, keep, reduction="mean"):
         self.reduction, self.shape = reduction, x.shape
         self.save(x)          # as PyTorch: a second backward without retain_graph fails
         self.index = (rows, cols) if x.ndim == 2 else (cols,)
@@ -255,7 +257,9 @@ class NllLoss(Function):
         total = np.sum(picked)
         if reduction == "mean":
             wsum = np.sum(coef)
-            coef = coef / wsum if wsum else coef * np.nan
+            # no weight at all: PyTorch divides the gradient by 0, which leaves ignored
+            # targets at 0 and makes counted (zero-weight) ones nan
+            coef = coef / wsum if wsum else np.where(keep, np.nan, 0.0).astype(x.dtype)
             total = total / wsum if wsum else np.float64("nan").astype(x.dtype)
         self.coef = coef
         return np.asarray(total, dtype=x.dtype)
@@ -266,7 +270,7 @@ class NllLoss(Function):
             g = F.reshape(g, (n,))
         else:
             g = F.broadcast_to(g, (n,))
-        return (F.pad_into(g * _c(F, -self.coef), self.shape, self.index), None, None, None)
+        return (F.pad_into(g * _c(F, -self.coef), self.shape, self.index), None, None, None, None)
 
 
 def _nll_args(x, target, weight, ignore_index):
@@ -289,9 +293,12 @@ def _nll_args(x, target, weight, ignore_index):
         raise GradIndexError(f"Target {int(cols[bad][0])} is out of bounds.")
     w = np.ones(c, dtype=x.data.dtype) if weight is None else \
         tensor_arg(weight).data.astype(x.data.dtype)
+    if w.shape != (c,):
+        raise GradRuntimeError(f"weight tensor should be defined either for all {c} classes or no "
+                               f"classes but got weight tensor of shape: {list(w.shape)}")
     safe = np.where(keep, cols, 0)
     coef = np.where(keep, w[safe], 0).astype(x.data.dtype)
-    return np.arange(n), safe, coef
+    return np.arange(n), safe, coef, keep
 
 
 @register("nll_loss", "nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')",
@@ -304,8 +311,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     x = tensor_arg(input)
     if x.data.dtype.kind != "f":
         x = to(x, context.current.default_float)
-    rows, cols, coef = _nll_args(x, target, weight, ignore_index)
-    return NllLoss.apply(x, rows, cols, coef, reduction=_reduction(reduction, size_average, reduce))
+    rows, cols, coef, keep = _nll_args(x, target, weight, ignore_index)
+    return NllLoss.apply(x, rows, cols, coef, keep, reduction=_reduction(reduction, size_average, reduce))
 
 
 @register("cross_entropy",
@@ -322,7 +329,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     reduction = _reduction(reduction, size_average, reduce)
     dim = 1 if x.data.ndim >= 2 else 0
     logp = log_softmax(x, dim)
-    if t.data.dtype.kind != "f":
+    if t.data.dtype.kind != "f" or t.data.shape != x.data.shape:
+        # PyTorch reads a target of another shape as class indices, whatever its dtype
         return nll_loss(logp, t, weight, ignore_index=ignore_index, reduction=reduction)
     # class probabilities: -sum(target * log_softmax(input)) per sample, as PyTorch computes it
     if t.data.shape != x.data.shape:

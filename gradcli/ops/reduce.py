@@ -10,13 +10,12 @@ import numpy as np
 from ..core import dtypes
 from ..engine.autograd import Function
 from ..core.convert import tensor_arg
-from ..base.errors import GradRuntimeError
+from ..base.errors import GradIndexError, GradRuntimeError
 from ..base.summation import torch_sum
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
 from ..base import context
-from .elementwise import maximum
-from .elementwise import minimum
+from .elementwise import maximum, minimum
 from .dims import norm_dims
 from .shape import reshape, to
 
@@ -38,6 +37,7 @@ class _Reduce(Function):
 
     def setup(self, x, dim, keepdim):
         self.shape, self.keepdim = x.shape, keepdim
+        dim = None if isinstance(dim, (tuple, list)) and not dim else dim   # []: every dim
         self.axes = None if dim is None else norm_dims(dim, x.ndim)
         return self.axes
 
@@ -140,6 +140,8 @@ def mean(input, dim=None, keepdim=False, dtype=None):
 
 def _others_product(x, axis):
     """Product of all the other elements along `axis` (exact with zeros)."""
+    if x.shape[axis] == 0:
+        return x.copy()
     left = np.cumprod(np.concatenate([np.ones_like(np.take(x, [0], axis)), x], axis), axis)
     left = np.delete(left, -1, axis)
     rx = np.flip(x, axis)
@@ -241,9 +243,9 @@ class MaxAll(_Reduce):
         return out
 
     def backward(self, g, F, x, out):
-        mask = x == out
-        count = mask.data.sum() if F.tensor_mode else mask.sum()
-        return (F.where(mask, F.broadcast_to(g / count, self.shape), 0.0),)
+        xd, od = (x.data, out.data) if F.tensor_mode else (x, out)
+        mask = np.isnan(xd) if np.isnan(od) else xd == od     # a nan result: the nans share
+        return (F.where(mask, F.broadcast_to(g / mask.sum(), self.shape), 0.0),)
 
 
 class MinAll(MaxAll):
@@ -313,12 +315,14 @@ def min_(input, dim=None, keepdim=False):
 
 def _arg(np_fn, input, dim=None, keepdim=False):
     x = tensor_arg(input).data
+    axis = None if dim is None else (norm_dims(dim, x.ndim) or (0,))[0]
+    if x.size == 0 and (axis is None or x.ndim and x.shape[axis] == 0):
+        raise GradIndexError(f"{np_fn.__name__}(): Expected reduction dim " + (
+            "to be specified for input.numel() == 0." if axis is None else
+            f"{axis} to have non-zero size."))
     if dim is None:
-        r = np_fn(x.reshape(-1))
-        if keepdim:
-            return Tensor(np.asarray(r, dtype=np.int64).reshape((1,) * x.ndim))
-        return Tensor(np.asarray(r, dtype=np.int64))
-    (axis,) = norm_dims(dim, x.ndim) or (0,)
+        r = np.asarray(np_fn(x.reshape(-1)), dtype=np.int64)
+        return Tensor(r.reshape((1,) * x.ndim) if keepdim else r)
     if x.ndim == 0:
         return Tensor(np.zeros((), dtype=np.int64))
     return Tensor(np.asarray(np_fn(x, axis=axis, keepdims=keepdim), dtype=np.int64))
@@ -350,6 +354,8 @@ class Norm(_Reduce):
             out = np.sum(a, axis=ax, keepdims=keepdim)
         elif p == np.inf:
             out = np.max(a, axis=ax, keepdims=keepdim)
+        elif p == -np.inf:
+            out = np.min(a, axis=ax, keepdims=keepdim)
         elif p == 0:
             out = np.sum(a != 0, axis=ax, keepdims=keepdim).astype(x.dtype)
         else:
@@ -368,11 +374,13 @@ class Norm(_Reduce):
             return (gx * F.sign(x),)
         if p == 0:
             return (gx * 0,)
-        if p == np.inf:
+        if p in (np.inf, -np.inf):
             mask = F.where(F.abs(x) == ox, 1.0, 0.0)
             cnt = expand_back(F.sum(mask, axes, True) if axes else F.sum(mask), F, shape, axes, True)
             return (gx * F.sign(x) * mask / cnt,)
-        return (F.where(ox == 0, 0.0, gx * x * F.abs(x) ** (p - 2) / ox ** (p - 1)),)
+        # PyTorch: a zero entry (and a zero norm) gets no gradient, not 0 * inf
+        zero = (ox.data == 0) | (x.data == 0) if F.tensor_mode else (ox == 0) | (x == 0)
+        return (F.where(zero, 0.0, gx * x * F.abs(x) ** (p - 2) / ox ** (p - 1)),)
 
 
 @register("norm", "norm(input, p=2, dim=None, keepdim=False)",
@@ -423,8 +431,9 @@ class Var(_Reduce):
             mu = F.sum(x, axes, True) / self.n
         d = x - mu
         denom = self.n - self.c
-        if self.root:
-            return (gx * d / (denom * expand_back(out, F, shape, axes, kd)),)
+        if self.root:            # PyTorch: no gradient where the deviation is 0
+            ox = expand_back(out, F, shape, axes, kd)
+            return (F.where(ox == 0, 0.0, gx * d / (denom * ox)),)
         if denom <= 0:       # no degrees of freedom: 2 / 0 is inf, as in PyTorch
             if axes is None:     # PyTorch: nan where x is the mean, inf elsewhere
                 return (gx * F.where(d == 0, math.nan, math.inf),)
@@ -509,6 +518,8 @@ class Softmax(Function):
             raise GradRuntimeError(f'"{self.kernel}" not implemented for '
                                    f"'{_torch_name(x.dtype)}'")
         self.axis = ax = _softmax_dim(dim, x.ndim)
+        if x.size == 0:             # PyTorch: an empty result, not NumPy's empty-max error
+            return x.copy(), ax
         return x - np.max(x, axis=ax, keepdims=True), ax
 
     def forward(self, x, dim):

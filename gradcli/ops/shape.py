@@ -268,7 +268,9 @@ def permute(x, *dims):
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
             f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
             f"to len(dims) = {len(dims)}")
-    dims = tuple(d % max(nd, 1) for d in dims)
+    dims = tuple(norm_dims(d, nd)[0] if nd else 0 for d in dims)
+    if len(set(dims)) != len(dims):
+        raise GradRuntimeError("permute(): duplicate dims are not allowed.")
     return Permute.apply(x, dims=dims)
 
 
@@ -327,6 +329,10 @@ def _tensor_list(tensors, what):
           category="shape", aliases=("concat", "concatenate"))
 def cat(tensors, dim=0):
     ts = _tensor_list(tensors, "cat")
+    for k, t in enumerate(ts):
+        if t.data.ndim == 0:
+            raise GradRuntimeError(f"zero-dimensional tensor (at position {k}) cannot be "
+                                   "concatenated")
     nd = ts[0].data.ndim
     (axis,) = norm_dims(dim, nd) or (0,)
     for k, t in enumerate(ts):

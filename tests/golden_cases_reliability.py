@@ -1,0 +1,200 @@
+"""Golden cases for issue 19 (what an adversarial pass found): wrong values, wrong
+words and accepted-but-invalid inputs, each recorded from real PyTorch 2.13.
+
+Same rules and format as tests/golden_cases.py (``case(name, src)``); recorded
+into tests/golden/reliability.json by ``scripts/gen_golden.py`` (or only this file
+with ``scripts/gen_golden.py --reliability``) and checked by tests/test_reliability.py.
+"""
+
+import textwrap
+
+CASES = []
+_names = set()
+
+
+def case(name, src):
+    if name in _names:
+        raise ValueError("duplicate case name: " + name)
+    _names.add(name)
+    CASES.append((name, textwrap.dedent(src).strip("\n") + "\n"))
+
+
+# ---------------------------------------------------------------------------
+# 1. silent wrong values
+# ---------------------------------------------------------------------------
+
+case("values/norm_minus_inf", """
+    x = torch.tensor([2.0, 3.0, 2.0], requires_grad=True)
+    y = torch.norm(x, p=-float("inf"))
+    y
+    y.backward()
+    x.grad
+""")
+case("values/norm_minus_inf_dim", """
+    x = torch.tensor([[2.0, -3.0], [5.0, -4.0]], requires_grad=True)
+    y = x.norm(p=-float("inf"), dim=1)
+    y
+    y.sum().backward()
+    x.grad
+""")
+case("values/norm_half_at_zero", """
+    z = torch.tensor([0.0, 1.0], requires_grad=True)
+    torch.norm(z, p=0.5).backward()
+    z.grad
+""")
+case("values/norm_minus_one_at_zero", """
+    z = torch.tensor([0.0, 1.0], requires_grad=True)
+    torch.norm(z, p=-1).backward()
+    z.grad
+""")
+case("values/norm_three_at_zero", """
+    z = torch.tensor([0.0, 1.0, -2.0], requires_grad=True)
+    torch.norm(z, p=3).backward()
+    z.grad
+""")
+case("values/std_constant", """
+    a = torch.tensor([1.0, 1.0, 1.0], requires_grad=True)
+    a.std().backward()
+    a.grad
+""")
+case("values/std_constant_row", """
+    a = torch.tensor([[1.0, 1.0], [1.0, 2.0]], requires_grad=True)
+    a.std(1).sum().backward()
+    a.grad
+""")
+case("values/max_nan", """
+    m = torch.tensor([float("nan"), 1.0], requires_grad=True)
+    m.max().backward()
+    m.grad
+""")
+case("values/min_two_nans", """
+    m = torch.tensor([float("nan"), 1.0, float("nan")], requires_grad=True)
+    torch.min(m).backward()
+    m.grad
+""")
+case("values/cross_entropy_all_ignored", """
+    l = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = F.cross_entropy(l, torch.tensor([1, 1]), ignore_index=1)
+    y
+    y.backward()
+    l.grad
+""")
+case("values/cross_entropy_zero_weights", """
+    l = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = F.cross_entropy(l, torch.tensor([1, 1]), weight=torch.tensor([1.0, 0.0]))
+    y
+    y.backward()
+    l.grad
+""")
+case("values/nll_all_ignored", """
+    l = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = F.nll_loss(l, torch.tensor([0, 0]), ignore_index=0)
+    y
+    y.backward()
+    l.grad
+""")
+case("values/permute_out_of_range", "torch.ones(2, 3).permute(5, 0)\n")
+case("values/permute_negative_out_of_range", "torch.ones(2, 3).permute(0, -3)\n")
+case("values/permute_duplicate", "torch.ones(2, 3).permute(0, 0)\n")
+case("values/permute_too_few", "torch.ones(2, 3).permute(1)\n")
+case("values/sum_dim_empty_list", """
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    y = x.sum(dim=[])
+    y
+    y.backward()
+    x.grad
+""")
+case("values/sum_empty_tuple", "torch.tensor([[1.0, 2.0], [3.0, 4.0]]).sum(())\n")
+case("values/sum_empty_keepdim", "torch.tensor([[1.0, 2.0], [3.0, 4.0]]).sum((), keepdim=True)\n")
+case("values/mean_empty_dims", "torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True).mean(dim=[])\n")
+case("values/std_empty_dims", "torch.tensor([[1.0, 2.0], [3.0, 5.0]], requires_grad=True).std(dim=[])\n")
+case("values/norm_empty_dims", "torch.tensor([[1.0, 2.0], [3.0, 5.0]]).norm(dim=())\n")
+case("values/sum_dim_twice", "torch.ones(2, 3).sum((0, 0))\n")
+case("values/mean_dim_twice_negative", "torch.ones(2, 3).mean((1, -1))\n")
+case("values/norm_dim_twice", "torch.ones(2, 3).norm(dim=(0, 0))\n")
+case("values/contiguous_view", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    x.t().contiguous().view(4)
+""")
+case("values/contiguous_grad", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x.t().contiguous()
+    y
+    y.view(4)
+    (y.view(4) * torch.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+    x.grad
+""")
+case("values/grad_same_input_twice", """
+    x = torch.tensor(1.0, requires_grad=True)
+    torch.autograd.grad(x * 2, [x, x])
+""")
+case("values/grad_same_input_twice_mixed", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    u = torch.tensor([3.0, 4.0], requires_grad=True)
+    torch.autograd.grad((x * u).sum(), (x, u, x))
+""")
+case("values/legacy_tensor_empty", "torch.Tensor()\n")
+
+# ---------------------------------------------------------------------------
+# 5. PyTorch's words, not NumPy's or Python's
+# ---------------------------------------------------------------------------
+
+case("words/cat_zero_dim", "torch.cat([torch.tensor(1.0), torch.tensor(2.0)])\n")
+case("words/cat_zero_dim_second", "torch.cat([torch.tensor([1.0]), torch.tensor(2.0)])\n")
+case("words/prod_backward_empty_dim", """
+    x = torch.ones(2, 0, requires_grad=True)
+    x.prod(1).sum().backward()
+    x.grad
+""")
+case("words/full_string", "torch.full((2, 2), 'a')\n")
+case("words/data_changed_shape", """
+    x = torch.ones(2, requires_grad=True)
+    y = (x * x).sum()
+    x.data = torch.ones(3)
+    y.backward()
+""")
+case("words/softmax_empty", """
+    torch.softmax(torch.tensor([]), 0)
+    torch.log_softmax(torch.tensor([]), 0)
+""")
+case("words/argmax_empty", "torch.argmax(torch.tensor([]))\n")
+case("words/argmin_empty", "torch.argmin(torch.tensor([]))\n")
+case("words/argmax_empty_dim", "torch.argmax(torch.ones(0, 2), 0)\n")
+case("words/argmax_empty_other_dim", "torch.argmax(torch.ones(2, 0), 0)\n")
+case("words/print_sep_int", "print(1, sep=1)\n")
+case("words/print_end_int", "print(1, end=2)\n")
+case("words/self_referencing_list", """
+    l = [1]
+    l.append(l)
+    print(l)
+    l
+""")
+case("words/cross_entropy_float_classes", "F.cross_entropy(torch.ones(2, 3), torch.tensor([1.0, 2.0]))\n")
+
+# ---------------------------------------------------------------------------
+# 6. accepted but invalid
+# ---------------------------------------------------------------------------
+
+case("invalid/grad_is_self", """
+    x = torch.ones(2, requires_grad=True)
+    x.grad = x
+""")
+case("invalid/data_int_on_float_leaf", """
+    x = torch.ones(2, requires_grad=True)
+    x.data = torch.tensor([1, 2])
+""")
+case("invalid/grad_int_on_float_leaf", """
+    x = torch.ones(2, requires_grad=True)
+    x.grad = torch.tensor([1, 2])
+""")
+case("invalid/bce_target_two", "F.binary_cross_entropy(torch.tensor([0.5]), torch.tensor([2.0]))\n")
+case("invalid/bce_target_negative", "F.binary_cross_entropy(torch.tensor([0.5]), torch.tensor([-0.5]))\n")
+case("invalid/nll_weight_length", "F.nll_loss(torch.ones(2, 3), torch.tensor([0, 1]), weight=torch.ones(2))\n")
+case("invalid/cross_entropy_weight_length",
+     "F.cross_entropy(torch.ones(2, 3), torch.tensor([0, 1]), weight=torch.ones(4))\n")
+case("invalid/where_float_condition",
+     "torch.where(torch.tensor([1.0, 0.0]), torch.ones(2), torch.zeros(2))\n")
+case("invalid/where_int_condition",
+     "torch.where(torch.tensor([1, 0]), torch.ones(2), torch.zeros(2))\n")
+case("words/manual_seed_overflow", "torch.manual_seed(2 ** 64)\n")
+case("words/manual_seed_too_negative", "torch.manual_seed(-(2 ** 63) - 1)\n")
