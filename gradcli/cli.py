@@ -33,7 +33,23 @@ exit codes: 0 success; 1 runtime error, failed assert or assert_close;
 2 syntax error, bad usage or a file that cannot be read; 130 interrupted.
 Errors go to stderr as FILE:LINE:COL, the line and a caret (with --json, also
 as a last {"kind": "error", ...} record on stdout).  NO_COLOR disables colour.
+
+--json: one JSON object per line on stdout, strict JSON (nan/inf as the strings
+"nan", "inf", "-inf"); every record has "kind" and "line":
+  value   an expression's value: text, value (number or nested lists), shape,
+          dtype, requires_grad, grad_fn (null for a leaf or a non-tensor)
+  grad    backward changed a leaf's .grad: name, text, value, shape, dtype
+  print   print(...) output: text
+  assign  (REPL only) name = value: name and the value fields
+  plot    plot(...): file, title, series [{label, derivative, x, y}]
+  trace   backward ..., trace=true: step, node, grad_in, shape,
+          outputs [{to, step, leaf, grad}]
+  error   always last: type, message, hint, column, file
 """
+
+USAGE = """gradcli [options] [FILE ...]             the REPL, or stdin as a script
+       gradcli eval [options] (FILE ... | - | -e CODE)   run programs"""
+EVAL_USAGE = "gradcli eval [options] (FILE ... | - | -e CODE ...)"
 
 
 def _parser(prog):
@@ -47,7 +63,10 @@ def _parser(prog):
 
     p = _ArgParser(
         prog=prog, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
-        description="gradcli: a gradient calculator with PyTorch's autograd semantics.")
+        usage=EVAL_USAGE if prog.endswith("eval") else USAGE,
+        description="gradcli eval: run gradcli programs (FILEs, '-' for stdin, -e CODE) one after "
+                    "another in one session, then exit (-i: stay in the REPL)." if prog.endswith("eval")
+        else "gradcli: a gradient calculator with PyTorch's autograd semantics.")
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="programs to run in order ('-' reads stdin)")
     p.add_argument("-e", dest="code", action="append", metavar="CODE",
@@ -170,7 +189,7 @@ def _main(argv=None) -> int:
         ctx = configure(args)
         interactive_stdin = sys.stdin is not None and sys.stdin.isatty()
         if (mode == "repl" or args.interactive) and not order and interactive_stdin:
-            from .repl import run_repl    # prompt_toolkit only for the REPL (start-up time)
+            from .repl.app import run_repl    # prompt_toolkit only for the REPL (start-up time)
             ready_for_interrupts()
             return run_repl(args)
         if not order:
@@ -196,6 +215,6 @@ def _main(argv=None) -> int:
         return code
     code = run_sources(session, sources, args.debug, args.check, args.json)
     if args.interactive and code in (0, 1):
-        from .repl import run_repl        # prompt_toolkit only for the REPL (start-up time)
+        from .repl.app import run_repl        # prompt_toolkit only for the REPL (start-up time)
         return run_repl(args, session, sources)
     return code

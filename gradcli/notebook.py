@@ -166,6 +166,12 @@ class LastValueOnly:
     def print(self, text):
         self.inner.print(text)
 
+    def record(self, kind, fields, text):
+        self.inner.record(kind, fields, text)
+
+    def figure(self, kind, fig, file):
+        self.inner.figure(kind, fig, file)
+
     def error(self, err, rendered):
         self.inner.error(err, rendered)
 

@@ -38,6 +38,15 @@ class TextOutput:
     def print(self, text):
         self._write(text)
 
+    def record(self, kind, fields, text):
+        """Something a built-in reports (a trace step): `text` for people."""
+        self._write(text + "\n")
+
+    def figure(self, kind, fig, file):
+        """A picture (plot, graph, trace): its text, unless it went to `file`."""
+        if file is None:
+            self._write(fig.text() + "\n")
+
     def error(self, err, rendered):
         sys.stdout.flush()
         sys.stderr.write(rendered + "\n")
@@ -79,6 +88,14 @@ def _plain(v):
     if isinstance(v, (list, tuple)):     # tuples of tensors, (values, indices), torch.Size
         return [_plain(x) for x in v]
     return show(v)
+
+
+def _deep_plain(v):
+    if isinstance(v, dict):
+        return {k: _deep_plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_deep_plain(x) for x in v]
+    return _plain(v)
 
 
 def describe(v) -> dict:
@@ -125,6 +142,15 @@ class JsonOutput:
 
     def print(self, text):
         self._emit({"kind": "print", "line": self.line(), "text": text[:-1] if text.endswith("\n") else text})
+
+    def record(self, kind, fields, text):
+        """Something a built-in reports (a trace step), as a record of `fields`
+        (tensors in them become their values)."""
+        self._emit({"kind": kind, "line": self.line(), **_deep_plain(fields)})
+
+    def figure(self, kind, fig, file):
+        """A picture as a record of its data (`kind`: "plot", ...)."""
+        self._emit({"kind": kind, "line": self.line(), "file": file, **fig.record()})
 
     def error(self, err, rendered):
         """The last record; the same error is also written for people on stderr."""

@@ -232,10 +232,14 @@ def test_ctrl_c_interrupts_a_loop_and_keeps_variables(term):
     time.sleep(1.0)
     started = time.monotonic()
     t.send(CTRL_C)
-    t.expect(r"KeyboardInterrupt")
+    t.expect(r"KeyboardInterrupt: stopped at line 1; the work done so far is kept")
     t.prompt()
     assert time.monotonic() - started < 5.0
-    t.send("print(n, x)\r")
+    t.send("print(n > 7, x.grad_fn)\r")     # the iterations done are kept, as in Python
+    t.expect(r"^True <MulBackward0>$")
+    t.line(":undo")                          # back to before the loop
+    t.expect(r"^undone: while true")
+    t.line("print(n, x)")
     t.expect(r"^7 tensor\(\[1\., 2\.\], requires_grad=True\)$")
     # Ctrl-C at the prompt clears the line
     t.prompt()

@@ -35,13 +35,15 @@ class Limits:
 
 class Context:
     """One run's settings and state; `Context()` is a fresh run with every default."""
-    __slots__ = ("grad_enabled", "default_float", "precision", "limits", "seed", "_generator",
+    __slots__ = ("grad_enabled", "default_float", "precision", "linewidth", "limits", "seed",
+                 "_generator",
                  "warned", "out", "where", "variables", "session", "leaf_hooks")
 
     def __init__(self):
         self.grad_enabled = True                 # no_grad / enable_grad flip it
         self.default_float = np.dtype(np.float64)  # --dtype, set_default_dtype
         self.precision = DEFAULT_PRECISION       # --precision, set_printoptions
+        self.linewidth = 80                      # PyTorch's; the REPL narrows it to the terminal
         self.limits = Limits()
         self.seed = None                         # --seed (None: a fresh torch.Generator()'s)
         self._generator = None                   # made on first use (start-up time)

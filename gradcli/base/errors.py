@@ -15,6 +15,8 @@ class GradError(Exception):
     exit_code = 1
     type_name = "Error"
     origin = None       # (file, source) when raised in a function defined in another file
+    calls = ()          # [[origin, line, column, callee, program]] of the user-function calls
+                        # it left, innermost first (origin None: at top level of `program`)
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None,
                  hint: str | None = None, type_name: str | None = None):
@@ -128,4 +130,41 @@ def render(err: GradError, filename: str, source: str | None) -> str:
             out.append("    " + " " * (col - 1) + "^")
     if err.hint:
         out.append(f"hint: {err.hint}")
+    if err.calls:
+        out.extend(render_calls(err, filename, source))
     return "\n".join(out)
+
+
+MAX_CALLS_SHOWN = 12
+
+
+def render_calls(err, filename, source):
+    """The chain of calls that led to the error, outermost first, innermost last."""
+    frames = list(reversed(err.calls))       # outermost first
+    rows = []
+    for k, (origin, line, col, callee, program) in enumerate(frames):
+        file, text = origin or program or (filename, source)
+        caller = frames[k - 1][3] if k else None
+        rows.append((file, line, col, caller, _line_of(text, line)))
+    where, text = err.origin or (filename, source)
+    rows.append((where, err.line, err.column, frames[-1][3], _line_of(text, err.line)))
+    if len(rows) > MAX_CALLS_SHOWN:
+        hidden = len(rows) - MAX_CALLS_SHOWN
+        rows = rows[:4] + [None] + rows[4 + hidden:]
+    out = ["call chain (innermost last):"]
+    for row in rows:
+        if row is None:
+            out.append(f"  ... ({hidden} more calls)")
+            continue
+        file, line, col, caller, code = row
+        place = f"{file}:{line}:{col}" if col else f"{file}:{line}"
+        inside = f" in {caller}" if caller else ""
+        out.append(f"  {place}{inside}: {code}")
+    return out
+
+
+def _line_of(source, line):
+    if source is None or line is None:
+        return ""
+    lines = source.splitlines()
+    return lines[line - 1].strip() if 1 <= line <= len(lines) else ""

@@ -61,6 +61,14 @@ class KernelOutput:
     def print(self, text):
         self.kernel.send_stream("stdout", text)
 
+    def record(self, kind, fields, text):
+        self.print(text + "\n")
+
+    def figure(self, kind, fig, file):
+        """A plot: shown as its SVG picture (and a text description), unless written to a file."""
+        if file is None:
+            self.kernel.send_display(fig)
+
     def error(self, err, rendered):
         self.kernel.send_stream("stderr", rendered + "\n")
 
@@ -99,6 +107,11 @@ class GradcliKernel(Kernel):
         if not self._silent:
             self.send_response(self.iopub_socket, "execute_result", {
                 "execution_count": self.execution_count, "data": mime_bundle(v), "metadata": {}})
+
+    def send_display(self, v):
+        if not self._silent:
+            self.send_response(self.iopub_socket, "display_data",
+                               {"data": mime_bundle(v), "metadata": {}})
 
     _silent = False
 

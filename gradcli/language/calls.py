@@ -13,6 +13,7 @@ from ..core.tensor import Tensor
 from ..ops.shape import index
 from . import runtime as rt
 from .classes import callable_class
+from .functions import UserFunction
 from .iteration import iter_values, py_index
 from . import positions
 from .positions import located, pos, syntax_error
@@ -207,6 +208,10 @@ def call(fn, args, kwargs, name, line, col, kwpos=None):
     except GradError as e:
         if name and e.line is None and e.message.startswith("argument '"):
             e.message = f"{name}(): {e.message}"      # PyTorch names the function
+        if e.line is not None and type(fn) is UserFunction:    # raised inside fn: a call chain
+            if not e.calls:
+                e.calls = []
+            e.calls.append([None, line, col, fn.name, state.origin])
         raise e.at(*_kw_pos(e, kwpos, line, col))
     except TypeError as e:
         err = _call_type_error(e, fn, name, kwargs)

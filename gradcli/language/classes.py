@@ -222,4 +222,4 @@ __all__ = ["LanguageObject", "Super", "class_attr", "instance_attr",
 def callable_class(cls):
     """A class the language may call: its own, a library base for it, an exception type."""
     return is_user_class(cls) or getattr(cls, "language_subclassable", False) or \
-        getattr(cls, "language_callable", False)
+        getattr(cls, "language_callable", False) or hasattr(cls, "language_methods")

@@ -107,7 +107,8 @@ class Control:
         def run(s):
             try:
                 m = c(s)
-                if not isinstance(m, GradModeContext):
+                if not (isinstance(m, GradModeContext)
+                        or getattr(type(m), "language_context", False)):   # library contexts
                     raise GradTypeError(
                         "with needs no_grad or enable_grad (with or without parentheses)")
             except GradError as e:

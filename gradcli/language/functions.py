@@ -149,6 +149,9 @@ class UserFunction:
         except GradError as e:
             if e.origin is None:      # positioned in this function's body: in its file
                 e.origin = self.origin
+            for frame in e.calls:     # calls made in this body: in its file too
+                if frame[0] is None:
+                    frame[0] = self.origin
             raise
         finally:
             call_depth.n = depth - 1

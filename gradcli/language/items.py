@@ -2,14 +2,11 @@
 `lst[a:b] = items`, `del d[k]`, `del obj.attr`, and `d[k] op= v`."""
 from __future__ import annotations
 
-import numpy as np
-
-from ..base import context
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..base.limits import check_items
 from ..core.convert import type_name
 from ..core.tensor import Tensor
-from ..ops.shape import _norm_key as norm_key  # the one reading of an index key
+from ..library.inplace import setitem
 from ..ops.shape import index
 from .classes import is_dunder, is_user_class
 from .iteration import iter_values, py_index
@@ -50,53 +47,13 @@ def set_item(o, k, v):
         except ValueError as e:
             raise GradRuntimeError(str(e), type_name="ValueError") from None
         return
-    if type(o) is Tensor:
-        set_tensor_item(o, k, v)
+    if isinstance(o, Tensor):
+        setitem(o, k, v)          # in place, with version counters (library/inplace.py)
         return
     if is_user_class(type(o)) and hasattr(type(o), "__setitem__"):
         o[k] = v
         return
     raise GradTypeError(f"'{type_name(o)}' object does not support item assignment")
-
-
-def set_tensor_item(t, key, v):
-    """`t[key] = v` on a tensor outside any graph (or under no_grad), as PyTorch; the
-    tensor takes a new array with the values changed, so graphs built before keep the
-    values they saw (gradcli has no version counters: see the README)."""
-    grad_on = context.current.grad_enabled
-    if grad_on and t.requires_grad and t.grad_fn is None:
-        raise GradRuntimeError("a view of a leaf Variable that requires grad is being used in an "
-                               "in-place operation.")
-    if grad_on and t.grad_fn is not None:
-        raise GradRuntimeError(
-            "assigning to elements of a tensor that has a grad_fn (x[i] = ... recorded as "
-            "CopySlices) is not supported yet",
-            hint="build a new tensor, e.g. with where(...), masked_fill(...) or cat(...)")
-    k, _, advanced = norm_key(key, t.data.shape)
-    value = v.data if type(v) is Tensor else np.asarray(v)
-    new = t.data.copy()
-    try:
-        new[k] = value
-    except ValueError:
-        target = list(np.empty(t.data.shape, dtype=bool)[k].shape)
-        raise _shape_mismatch(list(value.shape), target, advanced) from None
-    t.data = new
-
-
-def _shape_mismatch(value, target, advanced):
-    """PyTorch's words: an advanced index's, or expand's for a basic index."""
-    if advanced or len(value) > len(target):
-        return GradRuntimeError(f"shape mismatch: value tensor of shape {value} cannot be "
-                                f"broadcast to indexing result of shape {target}")
-    for i in range(1, len(value) + 1):
-        if value[-i] != 1 and value[-i] != target[-i]:
-            d = len(target) - i
-            return GradRuntimeError(
-                f"The expanded size of the tensor ({target[d]}) must match the existing size "
-                f"({value[-i]}) at non-singleton dimension {d}.  Target sizes: {target}.  "
-                f"Tensor sizes: {value}")
-    return GradRuntimeError(f"shape mismatch: value tensor of shape {value} cannot be "
-                            f"broadcast to indexing result of shape {target}")
 
 
 def del_item(o, k):

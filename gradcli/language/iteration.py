@@ -44,6 +44,9 @@ def iterate(v):
         return unbind(v)
     if isinstance(v, (dict, set, frozenset)):
         return list(v)
+    it = getattr(type(v), "language_iter", None)          # library containers, DataLoader
+    if it is not None:
+        return it(v)
     if hasattr(type(v), "remaining"):          # a generator, zip(...), map(...) ...
         return v.remaining()
     if isinstance(v, tuple):
@@ -91,6 +94,9 @@ def py_index(v, key):
             return v[key]
         except TypeError:
             raise GradTypeError(f"unhashable type: '{type_name(key)}'") from None
+    getitem = getattr(type(v), "language_getitem", None)  # Sequential, datasets
+    if getitem is not None:
+        return getitem(v, key)
     if hasattr(type(v), "__getitem__") and (is_user_class(type(v)) or getattr(
             type(v), "language_subclassable", False) or hasattr(type(v), "language_methods")):
         return v[key]

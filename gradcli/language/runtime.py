@@ -24,6 +24,7 @@ from ..library.torch_ns import namespace
 from .classes import Super, class_attr, instance_attr, is_user_class, set_class_attr, set_instance_attr
 from .containers import DICT_METHODS, SET_METHODS
 from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
+from ..engine import versions
 
 
 # ---------------------------------------------------------------- operators
@@ -126,6 +127,11 @@ def binary_op(op):
 
 def _tname(v):
     return type_name(v)
+
+
+def _pyname(v):
+    """The type's name as Python's own messages give it (None is a 'NoneType')."""
+    return "NoneType" if v is None else _tname(v)
 
 
 _CMP = {"<": ("lt", operator.lt), "<=": ("le", operator.le), ">": ("gt", operator.gt),
@@ -241,6 +247,7 @@ TENSOR_ATTRS = {
     "is_cuda": lambda t: False,
     "is_cpu": lambda t: True,
     "retains_grad": lambda t: t.retains_grad,
+    "_version": versions.version,
     "real": lambda t: t,
     "itemsize": lambda t: t.data.dtype.itemsize,
 }
@@ -287,6 +294,8 @@ def get_attr(obj, name):
             return BoundMethod(obj, "name", lambda o: "torch::autograd::AccumulateGrad")
     if isinstance(obj, ValuesIndices) and name in ("values", "indices"):
         return obj[0] if name == "values" else obj[1]
+    if hasattr(type(obj), "language_getattr") or hasattr(type(obj), "language_attrs"):
+        return library_attr(obj, name)
     methods = getattr(type(obj), "language_methods", None)   # a class's own allowlist
     if methods is not None and name in methods:
         return BoundMethod(obj, name, methods[name])
@@ -310,7 +319,30 @@ def get_attr(obj, name):
         return BoundMethod(obj, name, float.is_integer)
     if isinstance(obj, Size) and name == "numel":
         return BoundMethod(obj, name, lambda s: math.prod(s))
-    raise GradAttributeError(f"'{_tname(obj)}' object has no attribute '{name}'")
+    raise GradAttributeError(f"'{_pyname(obj)}' object has no attribute '{name}'")
+
+
+def library_attr(obj, name):
+    """`obj.name` on a library object (CLASSES.md rule 4): its instance data, then
+    `language_attrs`, `language_methods`, `language_getattr`; never a dunder."""
+    cls = type(obj)
+    if not (name.startswith("__") and name.endswith("__")):
+        d = getattr(obj, "__dict__", None)
+        if d is not None and name in d:
+            return d[name]
+        attrs = getattr(cls, "language_attrs", None)
+        if attrs and name in attrs:
+            return attrs[name](obj)
+        methods = getattr(cls, "language_methods", None)
+        if methods and name in methods:
+            return BoundMethod(obj, name, methods[name])
+        getter = getattr(cls, "language_getattr", None)
+        if getter is not None:
+            try:
+                return getter(obj, name)
+            except AttributeError:
+                pass
+    raise GradAttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
 
 
 _C_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half", "int64": "long int",
@@ -339,7 +371,9 @@ def set_attr(obj, name, value):
         requires_grad_(obj, bool(truth(value)))
     elif name == "grad":
         if value is not None:
-            value = tensor_arg(value)
+            if type(value) is not Tensor:
+                raise GradTypeError("assigned grad expected to be a Tensor or None but got grad "
+                                    f"of type {_pyname(value)}")
             if value is obj:
                 raise GradRuntimeError("can't assign Variable as its own grad")
             if value.data.shape != obj.data.shape:

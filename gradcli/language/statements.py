@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from lark import Tree
 
-from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError
+from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError, did_you_mean
 from ..core.printing import show_str
 from ..base import context
 from ..core.tensor import Tensor
 from ..library.autograd_api import backward_leaves
+from ..library.trace import traced
 from . import runtime as rt
 from .calls import backward_hint, plain_name
 from .exceptions import reraise, to_raise
@@ -23,6 +24,9 @@ from .state import state
 def _is_docstring(node):
     return isinstance(node, Tree) and node.data == "string" and all(
         tok.type == "LONG_STRING" for tok in node.children)
+
+
+BACKWARD_KEYWORDS = ("trace", "retain_graph", "create_graph", "inputs")
 
 
 class Statements:
@@ -177,16 +181,35 @@ class Statements:
         return run
 
     def s_backward_stmt(self, node):
-        _, target, grad = node.children
+        _, target, *rest = node.children
         t = self.expr(target)
-        g = self.expr(grad) if grad is not None else (lambda s: None)
+        args = [a for a in rest if a is not None]
+        posargs = [a for a in args if not (isinstance(a, Tree) and a.data == "kwarg")]
+        if len(posargs) > 1:
+            raise syntax_error("backward takes one gradient after the tensor "
+                               "(then keywords: trace=, retain_graph=, create_graph=)",
+                               posargs[1])
+        g = self.expr(posargs[0]) if posargs else (lambda s: None)
+        kw = {}
+        for a in args:
+            if isinstance(a, Tree) and a.data == "kwarg":
+                name = a.children[0].value
+                if name not in BACKWARD_KEYWORDS:
+                    raise syntax_error(f"backward got an unexpected keyword argument '{name}'",
+                                       a.children[0], hint=did_you_mean(name, BACKWARD_KEYWORDS))
+                kw[name] = self.expr(a.children[1])
+        trace_on = kw.pop("trace", None)
         show = self.display
         tname = plain_name(target)
         line = pos(node)[0]
 
         def run(s):
             try:
-                touched = backward_leaves(t(s), g(s))
+                kwargs = {k: v(s) for k, v in kw.items()}
+                if trace_on is not None and rt.truth(trace_on(s)):
+                    touched = traced(state.out, backward_leaves, t(s), g(s), **kwargs)
+                else:
+                    touched = backward_leaves(t(s), g(s), **kwargs)
             except GradError as e:
                 raise backward_hint(e, tname, "command")
             if show and touched:

@@ -31,6 +31,7 @@ from ..ops.registry import register
 from ..core.tensor import Tensor
 from ..base import context
 from ..core.convert import type_name
+from .graph_view import GraphPicture, SvgPicture, svg_picture, value_notes
 
 MAX_LINES = 1000
 
@@ -65,15 +66,17 @@ def _inputs(node):
     return [p for p in node.parents if p is not None]
 
 
-def text_tree(t, names=None, max_lines=MAX_LINES):
+def text_tree(t, names=None, max_lines=MAX_LINES, note=None):
+    """`note(item)`, if given, is text put after each op's or leaf's name."""
     names = _names() if names is None else names
+    note = note or (lambda item: "")
     root = t.grad_fn
     if root is None:
-        line = _leaf_label(t, names)
+        line = _leaf_label(t, names) + note(t)
         if not t.requires_grad:
             line += " (does not require grad: no graph)"
         return line
-    lines = [root.name]
+    lines = [root.name + note(root)]
     seen = {root}
     # stack of (item, prefix, is_last); children pushed in reverse to keep order
     stack = []
@@ -91,13 +94,13 @@ def text_tree(t, names=None, max_lines=MAX_LINES):
             continue
         branch = "└── " if last else "├── "
         if type(item) is Tensor:
-            lines.append(prefix + branch + _leaf_label(item, names))
+            lines.append(prefix + branch + _leaf_label(item, names) + note(item))
             continue
         if item in seen:
             lines.append(prefix + branch + item.name + " (see above)")
             continue
         seen.add(item)
-        lines.append(prefix + branch + item.name)
+        lines.append(prefix + branch + item.name + note(item))
         child_prefix = prefix + ("    " if last else "│   ")
         kids = _inputs(item)
         for i in range(len(kids) - 1, -1, -1):
@@ -154,16 +157,23 @@ def _escape_label(s):
     return s.replace('"', '\\"')
 
 
-@register("graph", 'graph(t, format="text")',
-          'the autograd graph behind t: a text tree of grad_fn names down to the leaves, '
-          'or Graphviz DOT text with format="dot"', category="autograd")
-def graph(t, format="text"):
+@register("graph", 'graph(t, format="text", values=false)',
+          'the autograd graph behind t: a text tree of grad_fn names down to the leaves '
+          '(values=true: each value\'s shape and the gradient that flowed into it), '
+          'Graphviz DOT text with format="dot", an SVG picture with format="svg"; '
+          'save(graph(t), "g.svg") writes the picture', category="autograd")
+def graph(t, format="text", values=False):
     if isinstance(t, Function):             # graph(y.grad_fn): the same picture
         t = Tensor(None, True, t)
     if not isinstance(t, Tensor):
         raise GradTypeError(f"graph(): expected a tensor, got {type_name(t)}")
+    names = _names()
+    values = bool(values)
     if format == "text":
-        return Picture(text_tree(t))
+        note = value_notes(t, names) if values else None
+        return GraphPicture(text_tree(t, names, note=note), t, names, values, dot)
     if format == "dot":
-        return Picture(dot(t))
-    raise GradValueError(f"graph(): format must be \"text\" or \"dot\", got {format!r}")
+        return Picture(dot(t, names))
+    if format == "svg":
+        return SvgPicture(svg_picture(t, names, values))
+    raise GradValueError(f"graph(): format must be \"text\", \"dot\" or \"svg\", got {format!r}")

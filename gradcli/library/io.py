@@ -222,6 +222,8 @@ def _csv_fmt(a):
           "write a tensor's values to a .npy or .csv file (1-D or 2-D for CSV); returns none",
           category="misc")
 def save(t, path):
+    if hasattr(t, "file_text") and isinstance(path, str):     # a picture: graph(y)
+        return _save_picture(t, path)
     kind = _kind(path, "save")
     x = tensor_arg(t)
     a = x.data
@@ -277,3 +279,14 @@ def _write_replacing(path, write):
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+def _save_picture(pic, path):
+    ext = os.path.splitext(path)[1].lower()
+    text = pic.file_text(ext[1:]) if ext else None
+    if text is None:
+        kinds = ".svg, .dot or .txt" if pic.file_text("dot") else ".svg"
+        raise GradValueError(f"save(): this picture is written as {kinds}, "
+                             f"not {ext or '(none)'!r}")
+    try:
+        _write_replacing(path, lambda f: f.write(text.encode("utf-8")))
+    except OSError as e:
+        raise _os_error("save", path, e) from None

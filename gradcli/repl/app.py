@@ -4,8 +4,8 @@ Input is read by a prompt_toolkit PromptSession (a multi-line buffer: `>>> `
 then `... ` lines, the parser deciding when the input is complete).  Each input
 then runs *outside* the prompt's event loop, with Python's own SIGINT handler
 in place, so Ctrl-C raises KeyboardInterrupt inside the running statement;
-`Session.run(..., atomic=True)` has by then put every variable back as it was
-before that statement, and the REPL prints one line and prompts again.
+what ran before it is kept (as in Python), the REPL says at which line it
+stopped and prompts again; `:undo` (undo.py) goes back to before the input.
 
 On a dumb terminal (TERM=dumb) prompt_toolkit cannot redraw a multi-line
 buffer, so there each line is its own prompt, `... ` while the parser wants
@@ -19,8 +19,11 @@ import sys
 
 from .. import __version__
 from ..base.errors import GradError, GradSyntaxError, Interrupted
+from . import ans, colors, dumb, paste, width
+from .help import request as help_request
 from .meta import QUIT, run as run_meta
 from .history import Transcript, make_history, statement_texts
+from .undo import UndoStack
 from .validator import is_complete, is_meta
 from ..driver import UsageError, apply_sets, configure, make_session, read_source, run_sources
 from ..language.runtime import Scope
@@ -50,6 +53,10 @@ class Repl:
                     self.transcript.header.append("# ----")
         self.prompt = None
         self.dumb = False
+        self.undo = UndoStack()
+        self.inputs = 0                   # inputs run so far: errors name them <input N>
+        ans.install(session)
+        colors.install(session)
 
     # ------------------------------------------------------------ start-up state
 
@@ -79,6 +86,7 @@ class Repl:
         self.session.scope = Scope()
         self.session.use_context(configure(self.args))
         self.transcript = Transcript(self._header())
+        self.undo.clear()
         self.apply_sets()
 
     # ------------------------------------------------------------ running
@@ -101,6 +109,9 @@ class Repl:
             except Exception:                 # reported by session.run below
                 texts = None
         done = []
+        width.fit()
+        if record:
+            self.undo.push(self, text)
         if texts is not None:
             return self.transcript.record(session.out, lambda: self._run(text, filename, done),
                                           texts, done)
@@ -110,13 +121,14 @@ class Repl:
         from ..language.compiler import state
         session = self.session
         try:
-            session.run(text, filename=filename, atomic=True, done=done.append)
+            session.run(text, filename=filename, done=done.append)
             return True
         except GradError as e:
             session.report(e, text)
         except KeyboardInterrupt:
-            err = Interrupted("interrupted; variables are as they were before this statement",
-                              state.line or None)
+            where = f"at line {state.line}" if state.line else "here"
+            err = Interrupted(f"stopped {where}; the work done so far is kept "
+                              "(:undo goes back to before this input)", state.line or None)
             session.report(err, text)
         except RecursionError:
             session.report(GradError("too deeply nested", state.line or None,
@@ -137,10 +149,15 @@ class Repl:
             return None
         if is_meta(text) and "\n" not in stripped:
             return run_meta(self, stripped)
+        text = paste.strip_prompts(text)
+        asked = help_request(stripped, self.session.scope.vars)
+        if asked is not None:                 # help, ?, mean?, ?mean
+            return run_meta(self, ":help " + asked if asked else ":help")
         if stripped in ("quit", "exit", "quit()", "exit()") and \
                 stripped.rstrip("()") not in self.session.scope.vars:
             return QUIT
-        self.run_source(text.rstrip() + "\n")
+        self.inputs += 1
+        self.run_source(text.rstrip() + "\n", filename=f"<input {self.inputs}>")
         return None
 
     # ------------------------------------------------------------ reading
@@ -167,29 +184,34 @@ class Repl:
         if not no_color:
             kw["lexer"] = make_lexer(frozenset(self.session.builtins))
             kw["style"] = Style.from_dict(STYLE)
-        else:
+        else:                  # no colour: the suggestion from history is underlined instead
             kw["color_depth"] = ColorDepth.DEPTH_1_BIT
+            kw["style"] = Style.from_dict({"auto-suggestion": "underline"})
         if not sys.stdout.isatty() and sys.stderr.isatty():
             from prompt_toolkit.output import create_output
             kw["output"] = create_output(always_prefer_tty=True)
-        return PromptSession(
+        prompt = PromptSession(
             history=make_history(),
             auto_suggest=AutoSuggestFromHistory(),
             completer=make_completer(lambda: self.session),
             complete_while_typing=False,
             complete_style=CompleteStyle.COLUMN,
             key_bindings=make_key_bindings(),
+            enable_history_search=True,
             multiline=not self.dumb,
             prompt_continuation=continuation,
             include_default_pygments_style=False,
             enable_open_in_editor=True,
             tempfile_suffix=".ag",
             **kw)
+        if self.dumb:
+            dumb.show_insertions(prompt)
+        return prompt
 
     def read(self) -> str:
         """One complete input (raises KeyboardInterrupt, EOFError)."""
         if not self.dumb:
-            return self.prompt.prompt(PROMPT)
+            return self.prompt.prompt(lambda: paste.prompt_text(PROMPT))
         lines = []
         while True:
             lines.append(self.prompt.prompt(CONTINUATION if lines else PROMPT))
@@ -228,3 +250,18 @@ def run_script(repl) -> int:
         sys.stderr.write(f"gradcli: error: {e}\n")
         return 2
     return run_sources(repl.session, [source], getattr(repl.args, "debug", False))
+
+
+def run_repl(args, session=None, preamble=None) -> int:
+    """Run the REPL until Ctrl-D or `:quit`; returns the exit code.
+
+    `session` is given by `gradcli eval -i` (its variables are kept), with
+    `preamble`, the (filename, text) it ran, so that `:save` can include it."""
+    repl = Repl(args, session, preamble)
+    if session is None:
+        code = repl.apply_sets()
+        if code:
+            return code
+    if sys.stdin is None or not sys.stdin.isatty():
+        return run_script(repl)
+    return repl.loop()

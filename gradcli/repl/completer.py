@@ -29,6 +29,8 @@ META_COMMANDS = {
     ":load": ":load FILE  run a .ag file in this session",
     ":save": ":save FILE  write the inputs that ran as a .ag file",
     ":reset": ":reset  forget every variable (and reseed)",
+    ":paste": ":paste  paste code (prompts taken off), then a line -- to run it (also F6)",
+    ":undo": ":undo  go back to before the last input (also one stopped by Ctrl-C or an error)",
     ":quit": ":quit  leave (as Ctrl-D)",
 }
 

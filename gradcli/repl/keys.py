@@ -5,6 +5,9 @@
   four more spaces after a line ending in `:`, four fewer after `return`,
   `pass`, `break` or `continue`.  In a block, an empty line ends the input.
 - Escape Enter runs the input as it is.
+- Enter after an `else:` / `elif ...:` typed at the block's indentation moves it
+  out to the `if` it belongs to (a misplaced one that fits nowhere keeps the
+  input open, for fixing, instead of running it).
 - Tab at the start of a line indents; elsewhere it completes (a second Tab
   goes to the next candidate); Shift-Tab goes back.
 - Backspace in the indentation removes one level (four spaces).
@@ -20,7 +23,7 @@ from prompt_toolkit.enums import DEFAULT_BUFFER
 from prompt_toolkit.filters import Condition, completion_is_selected, has_focus, has_selection
 from prompt_toolkit.key_binding import KeyBindings
 
-from .validator import is_complete
+from .validator import fix_continuation, is_complete
 
 INDENT = "    "
 _DEDENTERS = re.compile(r"^\s*(return\b|pass\s*$|break\s*$|continue\s*$)")
@@ -80,6 +83,11 @@ def make_key_bindings() -> KeyBindings:
     def _enter(event):
         b = event.current_buffer
         b.complete_state = None
+        if not b.document.text_after_cursor.strip():
+            fixed = fix_continuation(b.document.text)     # `else:` indented too far
+            if fixed is not None:
+                b.text = fixed
+                b.cursor_position = len(fixed)
         if should_run(b.document):
             b.validate_and_handle()
         else:
@@ -111,4 +119,6 @@ def make_key_bindings() -> KeyBindings:
         col = len(b.document.current_line_before_cursor)
         b.delete_before_cursor(count=(col - 1) % len(INDENT) + 1)
 
+    from .paste import add_bindings
+    add_bindings(kb)
     return kb

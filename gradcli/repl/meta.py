@@ -19,6 +19,10 @@ from ..ops.registry import BUILTINS, METHOD_ONLY
 from ..core.tensor import Tensor
 from .completer import META_COMMANDS, describe
 from .lexer import keywords
+from .undo import cmd_undo
+from .paste import cmd_paste
+from ..library import help as library_help
+from .help import topic_text as help_topic, topics_line
 from ..driver import UsageError, read_source
 
 QUIT = object()
@@ -58,6 +62,7 @@ def help_overview() -> str:
         cmd, _, what = doc.partition("  ")
         out.append(f"  {cmd:<14}{what}")
     out.append(KEYS_HELP)
+    out.append(topics_line())
     out.append("built-ins (:help NAME shows one; most are also tensor methods x.NAME(...)):")
     groups: dict[str, list[str]] = {}
     for name, e in BUILTINS.items():
@@ -82,6 +87,9 @@ def help_overview() -> str:
 
 def help_name(name: str, session) -> str | None:
     """The help text for NAME, or None if there is none."""
+    topic = help_topic(name)
+    if topic is not None:
+        return topic
     if name.startswith(":") or ":" + name in META_COMMANDS:
         key = name if name.startswith(":") else ":" + name
         if key in META_COMMANDS:
@@ -94,12 +102,7 @@ def help_name(name: str, session) -> str | None:
     lines = []
     entry = BUILTINS.get(name) or METHOD_ONLY.get(name)
     if entry is not None:
-        lines.append(entry.sig)
-        lines.append(f"    {entry.doc}")
-        if entry.name != name:
-            lines.append(f"    ({name} is another name for {entry.name})")
-        if entry.method and entry.function:
-            lines.append(f"    also a tensor method: x.{name}(...)")
+        lines.append(library_help.help_text(entry, name))
     elif name in rt.TENSOR_ATTRS:
         lines.append(f"x.{name}")
         lines.append("    a tensor attribute")
@@ -177,7 +180,10 @@ def cmd_graph(repl, arg):
         return
     repl.session.activate()
     try:
-        result = fn(repl.session.scope.vars[arg])
+        try:       # with the values and gradients where they are known
+            result = fn(repl.session.scope.vars[arg], values=True)
+        except (GradError, TypeError):
+            result = fn(repl.session.scope.vars[arg])
     except GradError as e:
         repl.session.report(e, None)
         return
@@ -227,7 +233,8 @@ def cmd_quit(repl, arg):
 
 COMMANDS = {
     ":help": cmd_help, ":vars": cmd_vars, ":graph": cmd_graph, ":load": cmd_load,
-    ":save": cmd_save, ":reset": cmd_reset, ":quit": cmd_quit,
+    ":save": cmd_save, ":reset": cmd_reset, ":quit": cmd_quit, ":undo": cmd_undo,
+    ":paste": cmd_paste,
 }
 ALIASES = {":h": ":help", ":?": ":help", ":q": ":quit", ":exit": ":quit", ":v": ":vars"}
 

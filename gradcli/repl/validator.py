@@ -10,6 +10,8 @@ reported with its caret.
 """
 from __future__ import annotations
 
+import re
+
 from lark import UnexpectedEOF, UnexpectedToken
 
 from ..language.parser import parser
@@ -73,6 +75,8 @@ def is_complete(text: str) -> bool:
     last_blank = len(lines) > 1 and not lines[-1].strip()
     state = ends_early(text)
     if state is None:
+        if _CONTINUES.match(lines[-1]):
+            return False                # a misplaced `else:`: keep the block open to fix it
         return True                     # a syntax error: run it, it is reported
     if state:
         # more is needed; a blank line gives up unless a bracket is still open
@@ -83,3 +87,23 @@ def is_complete(text: str) -> bool:
         if toks and "_INDENT" in toks:
             return False                # inside a block: a blank line ends it
     return True
+
+
+_CONTINUES = re.compile(r"^(\s*)(else|elif\b.*|except\b.*|finally)\s*:\s*(#.*)?$")
+
+
+def fix_continuation(text: str) -> str | None:
+    """A last line `else:` / `elif ...:` indented as if inside the block it ends is a
+    syntax error; the text with that line moved out to the first indentation at
+    which it parses (as more to come), or None if there is none."""
+    lines = text.split("\n")
+    m = _CONTINUES.match(lines[-1])
+    if not m or ends_early(text) is not None:
+        return None
+    indent = len(m.group(1).replace("\t", "    "))
+    body = lines[-1].lstrip()
+    for width in range(indent - 4, -1, -4):
+        fixed = "\n".join(lines[:-1] + [" " * width + body])
+        if ends_early(fixed + "\n" + " " * (width + 4) + "pass") is not None:
+            return fixed
+    return None
