@@ -125,7 +125,10 @@ def class_attr(cls, name):
             return BoundMethod(cls, name, methods[name])
         allowed = c.__dict__.get("language_methods")
         raw = c.__dict__.get(name)
-        if allowed and name in allowed and isinstance(raw, (staticmethod, classmethod)):
+        if isinstance(raw, (staticmethod, classmethod)) and (
+                (allowed and name in allowed) or (c.__dict__.get("language_subclassable")
+                                                  and not name.startswith("_"))):
+            # a library base's public class/static methods (torch.autograd.Function.apply)
             return raw.__get__(None, cls)
     raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
 

@@ -270,7 +270,8 @@ def get_attr(obj, name):
     if isinstance(obj, type):
         return class_attr(obj, name)
     if is_user_class(t) or hasattr(t, "language_attrs") or hasattr(t, "language_getattr") \
-            or hasattr(t, "language_subclassable") or hasattr(t, "language_setattr"):
+            or hasattr(t, "language_subclassable") or hasattr(t, "language_setattr") \
+            or (hasattr(t, "language_methods") and hasattr(obj, "__dict__")):
         return instance_attr(obj, name)
     if t is Super:
         return obj.get(name)
@@ -356,8 +357,9 @@ def set_attr(obj, name, value):
     if t is not Tensor:
         if isinstance(obj, type):
             return set_class_attr(obj, name, value)
-        if is_user_class(t) or hasattr(t, "language_setattr"):
-            return set_instance_attr(obj, name, value)
+        if is_user_class(t) or hasattr(t, "language_setattr") or (
+                hasattr(t, "language_methods") and hasattr(obj, "__dict__")):
+            return set_instance_attr(obj, name, value)      # CLASSES.md rule 3
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":
         if not value and obj.grad_fn is not None:
