@@ -14,7 +14,7 @@ from ..ops.shape import index
 from . import runtime as rt
 from .classes import callable_class
 from .functions import UserFunction
-from .iteration import iter_values, py_index
+from .iteration import iter_values, py_index, pyname
 from . import positions
 from .positions import located, pos, syntax_error
 from .state import state
@@ -202,7 +202,7 @@ def _callee_name(func):
 def call(fn, args, kwargs, name, line, col, kwpos=None):
     """fn(*args, **kwargs) with its errors placed at the call (or at a keyword)."""
     if not callable(fn) or (isinstance(fn, type) and not callable_class(fn)):
-        raise GradTypeError(f"'{type_name(fn)}' object is not callable", line, col)
+        raise GradTypeError(f"'{pyname(fn)}' object is not callable", line, col)
     try:
         return fn(*args, **kwargs)
     except GradError as e:

@@ -12,7 +12,12 @@ from .classes import is_user_class
 from .runtime import BREAK, CONTINUE
 from .state import state
 
-GO_ON = object()      # a loop body finished normally: go on looping
+GO_ON = object()
+
+
+def pyname(v):
+    """A value's type name as Python's own messages give it (None is a 'NoneType')."""
+    return "NoneType" if v is None else type_name(v)      # a loop body finished normally: go on looping
 
 
 def body(b, s):
@@ -56,7 +61,7 @@ def iterate(v):
             hasattr(cls, k) for k in ("language_subclassable", "language_methods",
                                       "language_attrs", "language_iterable"))):
         return bounded_list(iter(v), "the items of this object")
-    raise GradTypeError(f"'{type_name(v)}' object is not iterable")
+    raise GradTypeError(f"'{pyname(v)}' object is not iterable")
 
 
 def iter_values(v):
@@ -67,7 +72,7 @@ def iter_values(v):
         try:
             return list(iterate(v))
         except GradTypeError:
-            raise GradTypeError(f"cannot unpack non-iterable {type_name(v)} object") from None
+            raise GradTypeError(f"cannot unpack non-iterable {pyname(v)} object") from None
     if isinstance(v, range):
         check_items(len(v), "unpacking this range")
         return list(v)
@@ -100,7 +105,7 @@ def py_index(v, key):
     if hasattr(type(v), "__getitem__") and (is_user_class(type(v)) or getattr(
             type(v), "language_subclassable", False) or hasattr(type(v), "language_methods")):
         return v[key]
-    raise GradTypeError(f"'{type_name(v)}' object is not subscriptable")
+    raise GradTypeError(f"'{pyname(v)}' object is not subscriptable")
 
 
 def leaf_names(scope, leaves):
