@@ -15,7 +15,7 @@ from .base.errors import GradError, Interrupted, did_you_mean, fill_column
 from .core import dtypes
 from .core.convert import to_array
 from .core.tensor import Tensor
-from .language.compiler import state
+from .language.state import state
 from .language.parser import parse
 from .notebook import NotebookError, run_notebook
 from .notebook_check import check_notebook

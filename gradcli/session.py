@@ -4,10 +4,13 @@ from __future__ import annotations
 import numpy as np
 
 from .library import catalog  # noqa: F401  (loads and registers the language's built-ins)
-from .language.compiler import Compiler, state
+from .language.compiler import Compiler
+from .language.state import state
 from .base.errors import GradError, LimitError, render
 from .language.parser import parse
-from .language.runtime import Scope, _call_depth
+from .language.exceptions import Handling
+from .language.functions import Scope, call_depth
+from .library.stdlib import reset_random
 from .library.torch_ns import namespace
 from .base import context
 from .core.tensor import Tensor
@@ -16,10 +19,12 @@ from .engine import versions
 
 def reset_globals():
     """Start a fresh run's state (for running many programs in one process, as the
-    tests and the fuzzer do): a new context, and the compiler's position and step count."""
+    tests and the fuzzer do): a new context, and the language's run state."""
     context.activate(context.Context())
-    state.line = state.steps = 0
-    _call_depth.n = 0
+    state.reset()
+    call_depth.n = 0
+    Handling.stack.clear()
+    reset_random()
 
 
 _ROLLBACK_SIZE = 1 << 20     # values kept for undoing in-place changes, per tensor

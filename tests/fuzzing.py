@@ -128,10 +128,10 @@ class Runner:
 
     @contextlib.contextmanager
     def _watch_translations(self):
-        """Note where gradcli turns a Python exception into a GradError (compiler._wrap):
+        """Note where gradcli turns a Python exception into a GradError (positions.located):
         mostly bad arguments reported by NumPy, but a bug in gradcli shows up here."""
-        from gradcli.language import compiler
-        original = compiler.translate_python_error
+        from gradcli.language import positions
+        original = positions.translate_python_error
         runner = self
 
         def translate(exc):
@@ -148,11 +148,11 @@ class Runner:
             n, src = runner.translated.get(key, (0, runner._source))
             runner.translated[key] = (n + 1, src)
             return original(exc)
-        compiler.translate_python_error = translate
+        positions.translate_python_error = translate
         try:
             yield
         finally:
-            compiler.translate_python_error = original
+            positions.translate_python_error = original
 
     def _configure(self, variant):
         """A fresh run context with the fuzzer's limits (float32 by default in one variant of 5)."""
@@ -332,6 +332,40 @@ x[[0, 1, 1]]
 x[x > 0]
 graph(out)
 graph(out, "dot")
+class C(Exception):
+    """doc"""
+    k = [i for i in range(3)]
+    def __init__(self, *a, b=1, **kw):
+        super().__init__(*a)
+        self.__dict__ = {}
+    @property
+    def p(self):
+        yield from range(10 ** 9)
+try:
+    raise C(1)
+except (C, ValueError) as e:
+    print(e.args, type(e).__subclasses__)
+finally:
+    del x
+def g():
+    while true:
+        yield 1
+list(g())
+{k: v for k, v in zip(range(3), range(3)) if k is not None}
+import math, random, functools, itertools, copy
+math.factorial(10 ** 9)
+random.seed(1); random.sample(range(10 ** 12), 3)
+itertools.product(range(10 ** 6), repeat=10)
+copy.deepcopy([x] * 1000)
+functools.reduce(lambda a, b: a * b, range(1, 10 ** 6))
+a, *b = range(5); d = {**{}, 1: 2}; d[1] += 1; s = {1, 2}
+def outer():
+    n = 0
+    def inner():
+        nonlocal n
+        n += 1
+    return inner
+outer()()
 '''
 
 
@@ -346,14 +380,15 @@ def corpus():
                 progs.append(path.read_text("utf-8"))
             except (OSError, UnicodeDecodeError):
                 pass
-    golden = ROOT / "tests" / "golden" / "cases.json"
-    if golden.is_file():
-        try:
-            for case in json.loads(golden.read_text("utf-8")).values():
-                if isinstance(case, dict) and isinstance(case.get("source"), str):
-                    progs.append(case["source"])
-        except (ValueError, OSError):
-            pass
+    for name in ("cases.json", "language.json"):
+        golden = ROOT / "tests" / "golden" / name
+        if golden.is_file():
+            try:
+                for case in json.loads(golden.read_text("utf-8")).values():
+                    if isinstance(case, dict) and isinstance(case.get("source"), str):
+                        progs.append(case["source"])
+            except (ValueError, OSError):
+                pass
     progs.append(HOSTILE)
     progs.extend(chunk + "\n" for chunk in HOSTILE.strip().split("\n\n"))
     return progs
@@ -500,6 +535,8 @@ def grammar_strategy(prelude=True):
                             st.from_regex(r"[0-9]{1,25}(\.[0-9]{0,5})?(e-?[0-9]{1,3})?",
                                           fullmatch=True)).map(lambda s: s + " "),
         "STRING": st.sampled_from(STRINGS).map(lambda s: s + " "),
+        "LONG_STRING": st.sampled_from(['"""doc"""', "'''two\nlines'''", 'f"""{x}"""',
+                                        'r"""\\d"""']).map(lambda s: s + " "),
         "BACKWARD_CMD": st.just("backward "),
         "COMMENT": st.just(""),
     }

@@ -75,7 +75,8 @@ ESCAPES = [
     ('eval("1")', "NameError"),
     ('exec("1")', "NameError"),
     ('compile("1", "f", "eval")', "NameError"),
-    ('getattr(ones(2), "data")', "NameError"),
+    ('getattr(ones(2), "__class__")', "AttributeError"),     # getattr goes through the allowlist
+    ('getattr(print, "__globals__")', "AttributeError"),
     ("globals()", "NameError"),
     ("locals()", "NameError"),
     ("vars()", "NameError"),
@@ -208,6 +209,9 @@ def _allowed_value(v):
     from gradcli.core.dtypes import DType
     from gradcli.ops.reduce import ValuesIndices
     from gradcli.core.tensor import Tensor
+    from gradcli.library import values
+    from gradcli.library.stdlib import ListIterator
+    from gradcli.language.functions import BoundUserMethod, Generator
     if isinstance(v, (type, types.ModuleType, types.CodeType, types.FrameType,
                       types.TracebackType, types.GeneratorType)):
         return False
@@ -215,7 +219,8 @@ def _allowed_value(v):
     if isinstance(v, (Tensor, Function, AccumulateGrad, DType, Device, RemovableHandle, Optimizer,
                       ValuesIndices, values.Size,
                       values.BoundMethod, values.BuiltinFunction, values.Module,
-                      runtime.UserFunction, values.GradModeContext) + SAFE_TYPES):
+                      runtime.UserFunction, values.GradModeContext, BoundUserMethod, Generator,
+                      ListIterator) + SAFE_TYPES):
         return True
     known = set(map(id, namespace().values())) | set(map(id, values.METHODS.values()))
     return callable(v) and id(v) in known

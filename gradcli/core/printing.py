@@ -330,6 +330,11 @@ def show(value) -> str:
         return repr(value)
     if isinstance(value, _PY_CALLABLES):
         return f"<built-in function {callable_name(value)}>"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}" \
+            if type(value) is dict else repr(value)
+    if isinstance(value, BaseException) and type(value).__repr__ is BaseException.__repr__:
+        return f"{getattr(value, 'type_name', type(value).__name__)}({str(value)!r})"
     return repr(value)
 
 
@@ -374,6 +379,10 @@ def show_str(value) -> str:
         return value
     if type(value) is Device or isinstance(value, np.ndarray):
         return str(value)        # print(torch.device("cpu")) writes cpu; NumPy's str
+    if isinstance(value, BaseException) or hasattr(type(value), "__gradcli_user__"):
+        return str(value)        # an exception; an object of a class with its own __str__
+    if type(value) is Device:
+        return str(value)        # print(torch.device("cpu")) writes cpu
     return show(value)
 
 

@@ -16,7 +16,7 @@ from ipykernel.kernelbase import Kernel
 from .. import __version__
 from ..base.errors import GradError, Interrupted, fill_column, render
 from ..core.printing import show
-from ..language.compiler import state
+from ..language.state import state
 from ..notebook import run_cell, strip_magics
 from ..repl.completer import complete, describe, resolve
 from ..repl.meta import help_name

@@ -10,101 +10,21 @@ import numpy as np
 from ..core import dtypes
 from ..engine.autograd import AccumulateGrad, Function
 from ..base.device import CPU, Device
-from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, GradValueError, LimitError, did_you_mean
+from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, GradValueError, did_you_mean
+from ..base import context
+from ..base.limits import check_format_spec, check_items
+from ..core.convert import tensor_arg, type_name
+from ..core.printing import show, show_str
 from ..ops.registry import FUNCTIONS
 from ..ops.reduce import ValuesIndices
 from ..core.tensor import Tensor
 from ..library.values import METHODS, BoundMethod, Module, Size, truth
-from ..base import context
-from ..core.convert import type_name
-from ..library.torch_ns import namespace
 from ..library.methods import requires_grad_
+from ..library.torch_ns import namespace
+from .classes import Super, class_attr, instance_attr, is_user_class, set_class_attr, set_instance_attr
+from .containers import DICT_METHODS, SET_METHODS
+from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
-from ..core.convert import tensor_arg
-from ..base.limits import check_format_spec, check_items
-from ..core.printing import show, show_str
-
-
-class Scope:
-    """Variables of the program (globals) or of one function call (locals)."""
-    __slots__ = ("vars", "globals", "depth")
-
-    def __init__(self, vars=None, globals=None, depth=0):
-        self.vars = {} if vars is None else vars
-        self.globals = globals
-        self.depth = depth
-
-
-class Return:
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
-
-
-BREAK = object()
-CONTINUE = object()
-
-
-class UserFunction:
-    """A `def` or `lambda`: its body runs again (building a new graph) at every call."""
-    __slots__ = ("name", "params", "defaults", "body", "globals", "is_lambda", "origin")
-
-    def __init__(self, name, params, defaults, body, globals, is_lambda=False, origin=None):
-        self.name, self.params, self.defaults = name, params, defaults
-        self.body, self.globals, self.is_lambda = body, globals, is_lambda
-        self.origin = origin      # (file, source) where it was defined, for error reports
-
-    def __repr__(self):
-        return f"<function {self.name}>"
-
-    def __call__(self, *args, **kwargs):
-        params = self.params
-        if len(args) > len(params):
-            raise GradTypeError(f"{self.name}() takes {len(params)} positional argument"
-                                f"{'s' if len(params) != 1 else ''} but {len(args)} were given")
-        local = dict(zip(params, args))
-        for k, v in kwargs.items():
-            if k not in params:
-                hint = did_you_mean(k, params)
-                raise GradTypeError(f"{self.name}() got an unexpected keyword argument '{k}'",
-                                    hint=hint)
-            if k in local:
-                raise GradTypeError(f"{self.name}() got multiple values for argument '{k}'")
-            local[k] = v
-        for p in params:
-            if p not in local:
-                if p in self.defaults:
-                    local[p] = self.defaults[p]
-                else:
-                    raise GradTypeError(f"{self.name}() missing required argument: '{p}'")
-        g = self.globals
-        depth = getattr(_call_depth, "n", 0) + 1
-        if depth > context.current.limits.max_depth:
-            raise LimitError(f"maximum recursion depth exceeded ({context.current.limits.max_depth} nested "
-                             f"calls of user functions)", hint="raise it with --max-depth")
-        _call_depth.n = depth
-        try:
-            r = self.body(Scope(local, g, depth))
-        except GradError as e:
-            if e.origin is None:      # positioned in this function's body: in its file
-                e.origin = self.origin
-            for frame in e.calls:     # calls made in this body: in its file too
-                if frame[0] is None:
-                    frame[0] = self.origin
-            raise
-        finally:
-            _call_depth.n = depth - 1
-        if self.is_lambda:
-            return r
-        return r.value if isinstance(r, Return) else None
-
-
-class _Depth:
-    n = 0
-
-
-_call_depth = _Depth()
 
 
 # ---------------------------------------------------------------- operators
@@ -222,6 +142,10 @@ def compare_op(op):
     """`compare` for one operator, looked up once; numbers compared directly."""
     if op in ("in", "not in"):
         return lambda a, b: compare(op, a, b)
+    if op == "is":
+        return operator.is_
+    if op == "is not":
+        return operator.is_not
     py = _CMP[op][1]
     number = (int, float)
 
@@ -237,9 +161,19 @@ def compare(op, a, b):
         if isinstance(b, Tensor):
             r = bool(np.any(b.data == (a.data if isinstance(a, Tensor) else a)))
         elif isinstance(b, (list, tuple, str)):
-            if isinstance(b, str) and not isinstance(a, str):
-                raise GradTypeError("'in <string>' requires string as left operand")
-            r = any(_same(a, x) for x in b)
+            if isinstance(b, str):
+                if not isinstance(a, str):
+                    raise GradTypeError("'in <string>' requires string as left operand")
+                r = a in b
+            else:
+                r = any(_same(a, x) for x in b)
+        elif isinstance(b, (dict, set, frozenset)):
+            try:
+                r = a in b
+            except TypeError:
+                raise GradTypeError(f"unhashable type: '{_tname(a)}'")
+        elif hasattr(b, "remaining"):          # a generator or an iterator
+            r = any(_same(a, x) for x in b.remaining())
         else:
             raise GradTypeError(f"argument of type '{_tname(b)}' is not iterable")
         return r if op == "in" else not r
@@ -331,6 +265,16 @@ def get_attr(obj, name):
             return BoundMethod(obj, name, m)
         raise GradAttributeError(f"'Tensor' object has no attribute '{name}'",
                                  hint=did_you_mean(name, list(TENSOR_ATTRS) + list(METHODS)))
+    if isinstance(obj, GradError) and name == "args":
+        return getattr(obj, "args", (obj.message,))
+    if isinstance(obj, type):
+        return class_attr(obj, name)
+    if is_user_class(t) or hasattr(t, "language_attrs") or hasattr(t, "language_getattr") \
+            or hasattr(t, "language_subclassable") or hasattr(t, "language_setattr") \
+            or (hasattr(t, "language_methods") and hasattr(obj, "__dict__")):
+        return instance_attr(obj, name)
+    if t is Super:
+        return obj.get(name)
     if isinstance(obj, Module):
         return obj.get(name, namespace())
     if isinstance(obj, Function):
@@ -364,6 +308,14 @@ def get_attr(obj, name):
         return BoundMethod(obj, name, STR_METHODS[name])
     if isinstance(obj, list) and name in LIST_METHODS:
         return BoundMethod(obj, name, LIST_METHODS[name])
+    if isinstance(obj, dict) and name in DICT_METHODS:
+        return BoundMethod(obj, name, DICT_METHODS[name])
+    if isinstance(obj, set) and name in SET_METHODS:
+        return BoundMethod(obj, name, SET_METHODS[name])
+    if isinstance(obj, GradError) and name == "args":
+        return getattr(obj, "args", (obj.message,))
+    if isinstance(obj, property) and name in ("setter", "getter", "deleter"):
+        return {"setter": obj.setter, "getter": obj.getter, "deleter": obj.deleter}[name]
     if isinstance(obj, float) and name == "is_integer":
         return BoundMethod(obj, name, float.is_integer)
     if isinstance(obj, Size) and name == "numel":
@@ -399,12 +351,15 @@ _C_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half", "in
 
 
 def set_attr(obj, name, value):
-    """`obj.name = value`: requires_grad, grad and data of a tensor; a library object's
-    `language_setattr` (nn.Module registering its Parameters and submodules)."""
-    setter = getattr(type(obj), "language_setattr", None)
-    if setter is not None and not (name.startswith("__") and name.endswith("__")):
-        return setter(obj, name, value)
-    if type(obj) is not Tensor:
+    """`obj.name = value`: an attribute of a class or object of the program (or of a
+    library class that allows it); of a tensor only requires_grad, grad and data."""
+    t = type(obj)
+    if t is not Tensor:
+        if isinstance(obj, type):
+            return set_class_attr(obj, name, value)
+        if is_user_class(t) or hasattr(t, "language_setattr") or (
+                hasattr(t, "language_methods") and hasattr(obj, "__dict__")):
+            return set_instance_attr(obj, name, value)      # CLASSES.md rule 3
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":
         if not value and obj.grad_fn is not None:

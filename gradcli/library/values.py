@@ -38,8 +38,15 @@ class GradModeContext:
     def __init__(self, enabled, label):
         self.enabled, self.label, self.saved = enabled, label, []
 
-    def __call__(self):
-        return self
+    def __call__(self, fn=None):
+        if fn is None:
+            return self
+        ctx = GradModeContext(self.enabled, self.label)      # @torch.no_grad() on a def
+
+        def decorated(*args, **kwargs):
+            with ctx:
+                return fn(*args, **kwargs)
+        return BuiltinFunction(getattr(fn, "name", "function"), decorated)
 
     def __enter__(self):
         self.saved.append(context.current.grad_enabled)

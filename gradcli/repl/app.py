@@ -94,7 +94,7 @@ class Repl:
     def run_source(self, text: str, filename: str = "<stdin>", record: bool = True) -> bool:
         """Run one input; errors and interrupts are reported, never raised.
         The statements that ran go to the transcript (for :save)."""
-        from ..language.compiler import state
+        from ..language.state import state
         session = self.session
         session.filename = filename
         state.steps = 0                       # --max-steps counts per input here

@@ -1,0 +1,284 @@
+"""Postfix expressions: calls (with their argument errors placed at the call or
+at the keyword), attribute access and subscripts."""
+from __future__ import annotations
+
+import inspect
+import re
+
+from lark import Tree
+
+from ..base.errors import GradError, GradSyntaxError, GradTypeError, did_you_mean
+from ..core.convert import type_name
+from ..core.tensor import Tensor
+from ..ops.shape import index
+from . import runtime as rt
+from .classes import callable_class
+from .functions import UserFunction
+from .iteration import iter_values, py_index, pyname
+from . import positions
+from .positions import located, pos, syntax_error
+from .state import state
+
+
+class Calls:
+    """Compiles calls, attributes and subscripts (mixed into the Compiler)."""
+
+    def _arguments(self, node):
+        """(args(s) -> list, kwargs(s) -> dict) for an argument list, with *a and **k."""
+        parts, kw, starred = [], [], False
+        for a in (node.children if node is not None else ()):
+            if a is None:
+                continue
+            kind = a.data if isinstance(a, Tree) else None
+            if kind == "kwarg":
+                if any(n == a.children[0].value for n, _ in kw if n is not None):
+                    raise GradSyntaxError(f"keyword argument repeated: {a.children[0].value}",
+                                          *pos(a.children[0]))
+                kw.append((a.children[0].value, self.expr(a.children[1])))
+            elif kind == "kwstar_arg":
+                starred = True
+                kw.append((None, self.expr(a.children[1])))
+            elif kind == "star_arg":
+                if any(n is None for n, _ in kw):
+                    raise syntax_error("iterable argument unpacking follows keyword argument "
+                                       "unpacking", a)
+                starred = True
+                parts.append((True, self.expr(a.children[1])))
+            else:
+                if kw:
+                    raise syntax_error("positional argument follows keyword argument", a)
+                parts.append((False, self.expr(a)))
+        if not starred:
+            posargs = tuple(e for _, e in parts)
+            names = tuple(kw)
+            args = (lambda s: [p(s) for p in posargs]) if posargs else (lambda s: ())
+            kwargs = (lambda s: {n: e(s) for n, e in names}) if names else (lambda s: {})
+            return args, kwargs
+
+        def args(s):
+            out = []
+            for star, e in parts:
+                if star:
+                    out.extend(iter_values(e(s)))
+                else:
+                    out.append(e(s))
+            return out
+
+        def kwargs(s):
+            out = {}
+            for n, e in kw:
+                if n is not None:
+                    if n in out:
+                        raise GradTypeError(f"got multiple values for keyword argument '{n}'")
+                    out[n] = e(s)
+                    continue
+                d = e(s)
+                if not isinstance(d, dict):
+                    raise GradTypeError(f"argument after ** must be a mapping, not "
+                                        f"{type_name(d)}")
+                for k, v in d.items():
+                    if not isinstance(k, str):
+                        raise GradTypeError("keywords must be strings")
+                    if k in out:
+                        raise GradTypeError(f"got multiple values for keyword argument '{k}'")
+                    out[k] = v
+            return out
+        return args, kwargs
+
+    def call_value(self, fn, v, line, col):
+        """fn(v), as a decorator is applied."""
+        return call(fn, (v,), {}, None, line, col)
+
+    def e_call(self, node):
+        func, args = node.children
+        if isinstance(func, Tree) and func.data == "name" and func.children[0].value == "super" \
+                and args is None:
+            run = self.zero_arg_super(node)
+            if run is not None:
+                return self._guard(run, node)
+        posargs, kw = self._arguments(args)
+        line, col = pos(node)
+        kwpos = {a.children[0].value: pos(a.children[0]) for a in (args.children if args else ())
+                 if isinstance(a, Tree) and a.data == "kwarg"}
+        if isinstance(func, Tree) and func.data == "getattr":
+            obj = self.expr(func.children[0])
+            attr_tok = func.children[1]
+            run = self._method_call(obj, attr_tok, posargs, kw, kwpos)
+            if attr_tok.value == "backward":
+                return _with_backward_hint(run, plain_name(func.children[0]), "method")
+            return run
+        f = self.expr(func)
+        fname = _callee_name(func)
+
+        def run(s):
+            fn = f(s)
+            a = posargs(s)
+            k = kw(s)
+            state.line = line      # print(f(x)): the print's line, not f's last one
+            return call(fn, a, k, fname, line, col, kwpos)
+        if fname == "backward" and args is not None and args.children:
+            return _with_backward_hint(run, plain_name(args.children[0]), "call")
+        return run
+
+    def _method_call(self, obj, attr_tok, posargs, kw, kwpos=None):
+        attr = attr_tok.value
+        methods = rt.METHODS
+        aline, acol = attr_tok.line, attr_tok.column
+
+        def run(s):
+            o = obj(s)
+            a = posargs(s)
+            k = kw(s)
+            if type(o) is Tensor:
+                m = methods.get(attr)
+                if m is not None:
+                    return call(m, (o, *a), k, attr, aline, acol, kwpos)
+            try:
+                fn = rt.get_attr(o, attr)
+            except GradError as e:
+                raise e.at(aline, acol)
+            return call(fn, a, k, attr, aline, acol, kwpos)
+        return run
+
+    def e_getattr(self, node):
+        obj = self.expr(node.children[0])
+        tok = node.children[1]
+        attr = tok.value
+        line, col = tok.line, tok.column
+        get = rt.get_attr
+
+        def run(s):
+            o = obj(s)
+            try:
+                return get(o, attr)
+            except Exception as e:
+                raise located(e, line, col) from None
+        return run
+
+    def _subscript_key(self, subs):
+        """The closure of what is between the brackets (a tuple for `a, b`)."""
+        items = [self.expr(c) for c in subs.children if c is not None]
+        if len(items) == 1 and len(subs.children) == 1:
+            return items[0]
+        return lambda s: tuple(i(s) for i in items)
+
+    def e_getitem(self, node):
+        obj, subs = node.children
+        o = self.expr(obj)
+        key = self._subscript_key(subs)
+        line, col = pos(subs)
+
+        def run(s):
+            v = o(s)
+            k = key(s)
+            try:
+                if type(v) is Tensor:
+                    return index(v, k)
+                return py_index(v, k)
+            except Exception as e:
+                raise located(e, line, col) from None
+        return run
+
+    def e_slice(self, node):
+        parts = [self.expr(c) if c is not None else None for c in node.children]
+        while len(parts) < 3:
+            parts.append(None)
+        a, b, c = parts
+        return lambda s: slice(a(s) if a else None, b(s) if b else None, c(s) if c else None)
+
+    def e_kwarg(self, node):
+        line, col = pos(node)
+        raise GradSyntaxError("keyword argument outside a call", line, col)
+
+
+def _callee_name(func):
+    if isinstance(func, Tree) and func.data == "name":
+        return func.children[0].value
+    if isinstance(func, Tree) and func.data == "getattr":
+        return func.children[1].value
+    return None
+
+
+def call(fn, args, kwargs, name, line, col, kwpos=None):
+    """fn(*args, **kwargs) with its errors placed at the call (or at a keyword)."""
+    if not callable(fn) or (isinstance(fn, type) and not callable_class(fn)):
+        raise GradTypeError(f"'{pyname(fn)}' object is not callable", line, col)
+    try:
+        return fn(*args, **kwargs)
+    except GradError as e:
+        if name and e.line is None and e.message.startswith("argument '"):
+            e.message = f"{name}(): {e.message}"      # PyTorch names the function
+        if e.line is not None and type(fn) is UserFunction:    # raised inside fn: a call chain
+            if not e.calls:
+                e.calls = []
+            e.calls.append([None, line, col, fn.name, state.origin])
+        raise e.at(*_kw_pos(e, kwpos, line, col))
+    except TypeError as e:
+        err = _call_type_error(e, fn, name, kwargs)
+        raise err.at(*_kw_pos(err, kwpos, line, col)) from None
+    except Exception as e:
+        raise located(e, line, col) from None
+
+
+def _kw_pos(err, kwpos, line, col):
+    """An unexpected keyword argument is pointed at where it is written."""
+    if kwpos and err.line is None and "keyword argument '" in err.message:
+        k = err.message.rsplit("keyword argument '", 1)[1].split("'")[0]
+        return kwpos.get(k, (line, col))
+    return line, col
+
+
+def plain_name(node):
+    """The variable name if node is just a name (for hints), else None."""
+    if isinstance(node, Tree) and node.data == "name":
+        return node.children[0].value
+    return None
+
+
+def backward_hint(err, name, form):
+    """The non-scalar backward error, with a hint that names the variable."""
+    if "implicitly created only for scalar outputs" in err.message:
+        if form == "method":
+            n = name or "y"
+            err.hint = (f"reduce it to a scalar first, {n}.sum().backward() or "
+                        f"{n}.mean().backward(), or give a gradient of {n}'s shape: "
+                        f"{n}.backward(ones_like({n}))")
+        elif name:
+            err.hint = (f"reduce it to a scalar first, backward sum({name}) or backward "
+                        f"mean({name}), or give a gradient of {name}'s shape: "
+                        f"backward {name}, ones_like({name})")
+        else:
+            err.hint = ("reduce it to a scalar first, backward sum(...) or backward mean(...), "
+                        "or give a gradient of the same shape: backward ..., gradient")
+    return err
+
+
+def _with_backward_hint(run, name, form):
+    def hinted(s):
+        try:
+            return run(s)
+        except GradError as e:
+            raise backward_hint(e, name, form)
+    return hinted
+
+
+_ARITY = re.compile(r"(missing \d+ required positional argument.*|takes .* given|"
+                    r"got multiple values for argument .*)")
+
+
+def _call_type_error(e, fn, name, kwargs):
+    msg = str(e)
+    target = getattr(fn, "fn", fn)
+    try:
+        params = list(inspect.signature(target).parameters)
+    except (TypeError, ValueError):
+        params = []
+    for k in kwargs:
+        if f"'{k}'" in msg and "unexpected keyword" in msg:
+            return GradTypeError(f"{name}() got an unexpected keyword argument '{k}'",
+                                 hint=did_you_mean(k, [p for p in params
+                                                       if p not in ("args", "kwargs")]))
+    m = _ARITY.search(msg)
+    if m:
+        return GradTypeError(f"{name}() {m.group(1)}")
+    return positions.translate_python_error(e)

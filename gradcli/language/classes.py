@@ -1,0 +1,228 @@
+"""User classes (CLASSES.md): `class C(B): body` makes a real Python class with
+type(); attribute access, assignment and super() go through the rules written
+there, so a program reaches only its own attributes and a library base's allowlist."""
+from __future__ import annotations
+
+from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, did_you_mean
+from ..core.convert import type_name
+from ..library.values import BoundMethod
+from .functions import UserFunction
+
+USER = "__gradcli_user__"      # in a class namespace: the class was written in the language
+
+# the special methods a class of the language may define (Python calls them)
+DUNDERS = frozenset({"__init__", "__call__", "__repr__", "__str__", "__len__", "__getitem__",
+                     "__setitem__", "__contains__", "__iter__", "__eq__", "__hash__"})
+
+
+class LanguageObject:
+    """The base of `class C:` (Python's `object` is not reachable through it)."""
+
+    def __repr__(self):
+        return f"<__main__.{type(self).__qualname__} object>"
+
+
+def is_dunder(name):
+    return name.startswith("__") and name.endswith("__")
+
+
+def is_user_class(c):
+    return isinstance(c, type) and c.__dict__.get(USER, False)
+
+
+def _check_base(b):
+    if b is LanguageObject or is_user_class(b) or (isinstance(b, type) and getattr(b, "language_subclassable", False)):
+        return b
+    raise GradTypeError(f"a class cannot derive from '{getattr(b, '__name__', type_name(b))}'"
+                        if isinstance(b, type) else
+                        f"a class derives from classes, not from a {type_name(b)}",
+                        hint="derive from a class of the program, nn.Module, "
+                             "torch.autograd.Function or an exception type")
+
+
+def make_class(name, bases, ns, keywords):
+    """`class name(*bases, **keywords)` with the namespace its body made."""
+    if keywords:
+        raise GradTypeError(f"class {name}: keyword arguments ({', '.join(keywords)}) are "
+                            "not supported")
+    for k in ns:
+        if is_dunder(k) and k not in DUNDERS:
+            raise GradTypeError(f"class {name}: defining {k} is not supported",
+                                hint=f"the special methods a class may define: "
+                                     f"{', '.join(sorted(DUNDERS))}")
+    bases = tuple(_check_base(b) for b in bases) or (LanguageObject,)
+    ns = dict(ns)
+    ns[USER] = True
+    ns["__module__"] = "__main__"
+    ns["__qualname__"] = name
+    if any(isinstance(b, type) and issubclass(b, GradError) for b in bases):
+        ns.setdefault("type_name", name)      # a user exception shows its class name
+    try:
+        return type(name, bases, ns)
+    except TypeError as e:
+        raise GradTypeError(f"class {name}: {e}") from None
+
+
+def _bind(v, obj, cls):
+    """A class attribute as seen from obj (an instance, or None for the class)."""
+    if isinstance(v, (UserFunction, staticmethod, classmethod, property)):
+        return v.__get__(obj, cls)
+    return v
+
+
+def _library_attr(cls, obj, name):
+    """A library base's allowlist (CLASSES.md rule 4), or a KeyError."""
+    attrs = getattr(cls, "language_attrs", None)
+    if attrs and name in attrs:
+        return attrs[name](obj)
+    methods = getattr(cls, "language_methods", None)
+    if methods and name in methods:
+        return BoundMethod(obj, name, methods[name])
+    getter = getattr(cls, "language_getattr", None)
+    if getter is not None:
+        try:
+            return getter(obj, name)
+        except AttributeError:
+            pass
+    raise KeyError(name)
+
+
+def _no_attr(what, name, candidates=()):
+    return GradAttributeError(f"'{what}' object has no attribute '{name}'",
+                              hint=did_you_mean(name, list(candidates)))
+
+
+def instance_attr(obj, name):
+    """`obj.name` for an instance of a user class or of a library class."""
+    cls = type(obj)
+    if is_dunder(name):
+        raise _no_attr(cls.__name__, name)
+    d = getattr(obj, "__dict__", None)
+    if d is not None and name in d and not is_dunder(name):
+        return d[name]
+    for c in cls.__mro__:
+        if c.__dict__.get(USER) and name in c.__dict__:
+            return _bind(c.__dict__[name], obj, cls)
+    try:
+        return _library_attr(cls, obj, name)
+    except KeyError:
+        pass
+    known = [k for c in cls.__mro__ if c.__dict__.get(USER) for k in c.__dict__
+             if not is_dunder(k)] + list(d or ())
+    raise _no_attr(cls.__name__, name, known)
+
+
+def class_attr(cls, name):
+    """`C.name` for a class of the program (or a library class it can reach)."""
+    if is_dunder(name):
+        raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
+    for c in cls.__mro__:
+        if c.__dict__.get(USER) and name in c.__dict__:
+            return _bind(c.__dict__[name], None, cls)
+    for c in cls.__mro__:
+        methods = c.__dict__.get("language_class_methods")
+        if methods and name in methods:
+            return BoundMethod(cls, name, methods[name])
+        allowed = c.__dict__.get("language_methods")
+        raw = c.__dict__.get(name)
+        if isinstance(raw, (staticmethod, classmethod)) and (
+                (allowed and name in allowed) or (c.__dict__.get("language_subclassable")
+                                                  and not name.startswith("_"))):
+            # a library base's public class/static methods (torch.autograd.Function.apply)
+            return raw.__get__(None, cls)
+    raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
+
+
+def set_instance_attr(obj, name, value):
+    """`obj.name = value` (CLASSES.md rule 3), a property's setter first."""
+    cls = type(obj)
+    if is_dunder(name):
+        raise GradAttributeError(f"cannot set attribute '{name}'")
+    for c in cls.__mro__:
+        if c.__dict__.get(USER) and name in c.__dict__:
+            p = c.__dict__[name]
+            if isinstance(p, property):
+                if p.fset is None:
+                    raise GradAttributeError(f"property '{name}' of '{cls.__name__}' object "
+                                             "has no setter")
+                p.fset(obj, value)
+                return
+            break
+    setter = getattr(cls, "language_setattr", None)
+    if setter is not None:
+        setter(obj, name, value)
+        return
+    d = getattr(obj, "__dict__", None)
+    if d is None:
+        raise GradAttributeError(f"cannot set attribute '{name}' of a {cls.__name__}")
+    d[name] = value
+
+
+def set_class_attr(cls, name, value):
+    if is_dunder(name) or not is_user_class(cls):
+        raise GradAttributeError(f"cannot set attribute '{name}' of type '{cls.__name__}'")
+    setattr(cls, name, value)
+
+
+def _object_init(*args, **kwargs):
+    if args or kwargs:
+        raise GradTypeError("object.__init__() takes exactly one argument (the instance to "
+                            "initialize)")
+
+
+class Super:
+    """What `super()` gives inside a method: attributes looked up in the classes after
+    `cls` in the MRO of `obj` (an instance, or a class in a classmethod)."""
+    __slots__ = ("cls", "obj")
+
+    def __init__(self, cls, obj):
+        if not isinstance(cls, type):
+            raise GradTypeError("super() argument 1 must be a type")
+        kind = obj if isinstance(obj, type) else type(obj)
+        if not issubclass(kind, cls):
+            raise GradTypeError("super(type, obj): obj must be an instance or subtype of type")
+        self.cls, self.obj = cls, obj
+
+    def __repr__(self):
+        return f"<super: <class '{self.cls.__name__}'>>"
+
+    def get(self, name):
+        if is_dunder(name) and name not in DUNDERS:
+            raise _no_attr("super", name)
+        obj = self.obj
+        kind = obj if isinstance(obj, type) else type(obj)
+        mro = kind.__mro__
+        for c in mro[mro.index(self.cls) + 1:]:
+            if c.__dict__.get(USER):
+                if name in c.__dict__:
+                    v = c.__dict__[name]
+                    if isinstance(obj, type):
+                        return _bind(v, None, obj) if not isinstance(v, UserFunction) else v
+                    return _bind(v, obj, kind)
+                continue
+            if c is object or c is LanguageObject:
+                if name == "__init__":
+                    return _object_init
+                continue
+            if name in DUNDERS and name in c.__dict__:
+                return c.__dict__[name].__get__(obj, kind)      # a library base's __init__
+            if not isinstance(obj, type):
+                try:
+                    return _library_attr(c, obj, name)
+                except KeyError:
+                    pass
+        raise _no_attr("super", name)
+
+
+def no_super():
+    raise GradRuntimeError("super(): no arguments")
+
+
+__all__ = ["LanguageObject", "Super", "class_attr", "instance_attr",
+           "make_class", "set_class_attr", "set_instance_attr"]
+
+
+def callable_class(cls):
+    """A class the language may call: its own, a library base for it, an exception type."""
+    return is_user_class(cls) or getattr(cls, "language_subclassable", False) or \
+        getattr(cls, "language_callable", False) or hasattr(cls, "language_methods")

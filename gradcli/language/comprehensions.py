@@ -1,0 +1,192 @@
+"""Displays and comprehensions: lists, tuples, dicts and sets with `*`/`**`
+unpacking, and list/set/dict comprehensions and generator expressions, each
+running in a scope of its own (as in Python 3), within the limits."""
+from __future__ import annotations
+
+from lark import Tree
+
+from ..base.errors import GradTypeError
+from ..base import context
+from ..base.limits import check_items
+from ..core.convert import type_name
+from ..library.stdlib import ListIterator
+from . import runtime as rt
+from .functions import Scope
+from .iteration import iter_values, iterate, step
+from .positions import pos, syntax_error
+from .scopes import FunctionInfo
+
+
+def _hashable(k):
+    try:
+        hash(k)
+    except TypeError:
+        raise GradTypeError(f"unhashable type: '{type_name(k)}'") from None
+    return k
+
+
+class Comprehensions:
+    """Compiles displays and comprehensions (mixed into the Compiler)."""
+
+    def _items(self, nodes):
+        """args(s) -> list for display items that may hold *unpacking."""
+        parts = [(isinstance(c, Tree) and c.data == "star_expr",
+                  self.expr(c.children[1] if isinstance(c, Tree) and c.data == "star_expr"
+                            else c))
+                 for c in nodes if c is not None]
+        if not any(star for star, _ in parts):
+            items = tuple(e for _, e in parts)
+            return lambda s: [i(s) for i in items]
+
+        def run(s):
+            out = []
+            for star, e in parts:
+                if star:
+                    out.extend(iter_values(e(s)))
+                else:
+                    out.append(e(s))
+            check_items(len(out), "the display")
+            return out
+        return run
+
+    def e_list_(self, node):
+        inner = node.children[0] if node.children else None
+        return self._items(inner.children if inner is not None else ())
+
+    def e_list_items(self, node):
+        return self._items(node.children)
+
+    def e_tuple_items(self, node):
+        items = self._items(node.children)
+        return lambda s: tuple(items(s))
+
+    e_exprlist_items = e_tuple_items
+
+    def e_star_expr(self, node):
+        raise syntax_error("can't use starred expression here", node)
+
+    def e_set_(self, node):
+        items = self._items(node.children[0].children)
+        return self._guard(lambda s: set(_hashable(k) for k in items(s)), node)
+
+    def e_dict_(self, node):
+        entries = []
+        for c in (node.children[0].children if node.children and node.children[0] is not None
+                  else ()):
+            if c is None:
+                continue
+            if c.data == "pair":
+                entries.append((self.expr(c.children[0]), self.expr(c.children[1])))
+            else:
+                entries.append((None, self.expr(c.children[1])))
+
+        def run(s):
+            d = {}
+            for k, v in entries:
+                if k is None:
+                    m = v(s)
+                    if not isinstance(m, dict):
+                        raise GradTypeError(f"'{type_name(m)}' object is not a mapping")
+                    d.update(m)
+                else:
+                    d[_hashable(k(s))] = v(s)
+            return d
+        return self._guard(run, node)
+
+    # ------------------------------------------------------------ comprehensions
+    def _comprehension(self, node, elements):
+        """run(s, add) that calls add(cs) for each element of a comprehension, in its
+        own scope cs; `elements` compiles the element closures in that scope."""
+        clauses = node.children
+        first_for = clauses[0]
+        first_iter = self.expr(first_for.children[1])     # in the enclosing scope
+        info = FunctionInfo("<comprehension>", "comprehension", self.fn)
+        for c in clauses:
+            if c.data == "comp_for":
+                info._target(c.children[0])
+        outer, self.fn = self.fn, info
+        try:
+            steps = []
+            for i, c in enumerate(clauses):
+                if c.data == "comp_for":
+                    steps.append(("for", self.target(c.children[0]),
+                                  None if i == 0 else self.expr(c.children[1]),
+                                  pos(c.children[1])))
+                else:
+                    steps.append(("if", self.expr(c.children[0]), None, None))
+            made = elements()
+        finally:
+            self.fn = outer
+        steps = tuple(steps)
+        truth = rt.truth
+
+        def run(s, add):
+            items0 = iterate(first_iter(s))
+            cs = Scope({}, s.globals if s.globals is not None else s, s.depth, s.closure)
+            max_steps = context.current.limits.max_steps
+
+            def level(k, items=None):
+                if k == len(steps):
+                    add(cs)
+                    return
+                kind, a, b, where = steps[k]
+                if kind == "if":
+                    if truth(a(cs)):
+                        level(k + 1)
+                    return
+                for item in (items if items is not None else iterate(b(cs))):
+                    a(cs, item)
+                    if max_steps is not None:
+                        step(max_steps, *where)
+                    level(k + 1)
+            level(0, items0)
+        return run, made
+
+    def e_listcomp(self, node):
+        elt, clauses = node.children
+        run, e = self._comprehension(clauses, lambda: self.expr(elt))
+
+        def listcomp(s):
+            out = []
+
+            def add(cs):
+                out.append(e(cs))
+                if len(out) > context.current.limits.max_items:
+                    check_items(len(out), "the list")
+            run(s, add)
+            return out
+        return self._guard(listcomp, node)
+
+    def e_genexp(self, node):
+        lst = self.e_listcomp(node)
+        return lambda s: ListIterator(lst(s))
+
+    def e_setcomp(self, node):
+        elt, clauses = node.children
+        run, e = self._comprehension(clauses, lambda: self.expr(elt))
+
+        def setcomp(s):
+            out = set()
+
+            def add(cs):
+                out.add(_hashable(e(cs)))
+                if len(out) > context.current.limits.max_items:
+                    check_items(len(out), "the set")
+            run(s, add)
+            return out
+        return self._guard(setcomp, node)
+
+    def e_dictcomp(self, node):
+        key, value, clauses = node.children
+        run, (k, v) = self._comprehension(clauses, lambda: (self.expr(key), self.expr(value)))
+
+        def dictcomp(s):
+            out = {}
+
+            def add(cs):
+                out[_hashable(k(cs))] = v(cs)
+                if len(out) > context.current.limits.max_items:
+                    check_items(len(out), "the dict")
+            run(s, add)
+            return out
+        return self._guard(dictcomp, node)

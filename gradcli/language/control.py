@@ -1,0 +1,178 @@
+"""Compound statements: `if`, `while`, `for`, `def` and `with`."""
+from __future__ import annotations
+
+from lark import Tree
+
+from ..base.errors import GradError, GradTypeError
+from ..base import context
+from . import runtime as rt
+from ..library.values import GradModeContext
+from .iteration import GO_ON, body, iterate, step
+from .exceptions import Handling, catchable, matches
+from .positions import located, pos
+from .state import state
+
+
+class Control:
+    """Compiles the block statements (mixed into the Compiler)."""
+
+    def s_if_stmt(self, node):
+        cond, suite, *rest = node.children
+        else_suite = rest.pop() if rest else None
+        branches = [(self.expr(cond), self.block(suite), pos(cond))]
+        for el in rest:
+            c, b = el.children
+            branches.append((self.expr(c), self.block(b), pos(c)))
+        other = self.block(else_suite) if else_suite is not None else None
+        truth = rt.truth
+
+        def run(s):
+            for c, b, (line, col) in branches:
+                state.line = line
+                try:
+                    ok = truth(c(s))
+                except GradError as e:
+                    raise e.at(line, col)
+                if ok:
+                    return b(s)
+            if other is not None:
+                return other(s)
+        return run
+
+    def s_while_stmt(self, node):
+        cond, suite, else_suite = node.children
+        c = self.expr(cond)
+        b = self.block(suite)
+        other = self.block(else_suite) if else_suite is not None else None
+        line, col = pos(cond)
+        truth = rt.truth
+
+        def run(s):
+            max_steps = context.current.limits.max_steps
+            while True:
+                state.line = line
+                try:
+                    ok = c(s)
+                    if ok is not True and ok is not False:
+                        ok = truth(ok)
+                except GradError as e:
+                    raise e.at(line, col)
+                if not ok:
+                    return other(s) if other is not None else None
+                if max_steps is not None:
+                    step(max_steps, line, col)
+                r = body(b, s)
+                if r is not GO_ON:
+                    return r
+        return run
+
+    def s_for_stmt(self, node):
+        target, iterable, suite, else_suite = node.children
+        store = self.target(target)
+        it = self.expr(iterable)
+        b = self.block(suite)
+        other = self.block(else_suite) if else_suite is not None else None
+        line, col = pos(iterable)
+
+        def run(s):
+            try:
+                items = iterate(it(s))
+            except GradError as e:
+                raise e.at(line, col)
+            max_steps = context.current.limits.max_steps
+            for item in items:
+                store(s, item)
+                if max_steps is not None:
+                    step(max_steps, line, col)
+                r = body(b, s)
+                if r is not GO_ON:
+                    return r
+            if other is not None:
+                return other(s)
+        return run
+
+    def s_with_stmt(self, node):
+        *items, suite = node.children
+        b = self.block(suite)
+        for item in reversed(items):
+            b = self._with(item, b)
+        return b
+
+    def _with(self, item, b):
+        ctx, alias = item.children
+        c = self.expr(ctx)
+        line, col = pos(ctx)
+        bind = self.store_name(alias.value) if alias is not None else None
+
+        def run(s):
+            try:
+                m = c(s)
+                if not (isinstance(m, GradModeContext)
+                        or getattr(type(m), "language_context", False)):   # library contexts
+                    raise GradTypeError(
+                        "with needs no_grad or enable_grad (with or without parentheses)")
+            except GradError as e:
+                raise e.at(line, col)
+            if bind:
+                bind(s, m)
+            with m:
+                return b(s)
+        return run
+
+    def s_try_stmt(self, node):
+        suite, *rest = node.children
+        handlers = [c for c in rest if isinstance(c, Tree) and c.data == "except_clause"]
+        else_suite, finally_suite = rest[len(handlers):]
+        return self._try(suite, handlers, else_suite, finally_suite)
+
+    def s_try_finally(self, node):
+        suite, finally_suite = node.children
+        return self._try(suite, [], None, finally_suite)
+
+    def _try(self, suite, handlers, else_suite, finally_suite):
+        b = self.block(suite)
+        compiled = []
+        for h in handlers:
+            typ, alias, hsuite = h.children
+            compiled.append((self.expr(typ) if typ is not None else None,
+                             self.store_name(alias.value) if alias is not None else None,
+                             self.block(hsuite), pos(typ) if typ is not None else pos(h)))
+        other = self.block(else_suite) if else_suite is not None else None
+        final = self.block(finally_suite) if finally_suite is not None else None
+
+        def handle(s, err):
+            for typ, bind, hb, (line, col) in compiled:
+                try:
+                    ok = typ is None or matches(err, typ(s))
+                except Exception as e:
+                    raise located(e, line, col) from None
+                if ok:
+                    if bind is not None:
+                        bind(s, err)
+                    Handling.stack.append(err)
+                    try:
+                        return True, hb(s)
+                    finally:
+                        Handling.stack.pop()
+            return False, None
+
+        def run(s):
+            try:
+                try:
+                    r = b(s)
+                except GradError as err:
+                    if not compiled or not catchable(err):
+                        raise
+                    done, r = handle(s, err)
+                    if not done:
+                        raise
+                    return r
+                if r is None and other is not None:
+                    return other(s)
+                return r
+            finally:
+                if final is not None:
+                    f = final(s)
+                    if f is not None:
+                        return f      # noqa: B012  (a return in finally wins, as in Python)
+        return run

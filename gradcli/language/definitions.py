@@ -1,0 +1,197 @@
+"""Definitions: `def` and `lambda` (parameters with defaults, *args, keyword-only,
+**kwargs; closures over the scope they are written in; generators), `class`,
+decorators, `global`/`nonlocal`, `yield` and zero-argument `super()`."""
+from __future__ import annotations
+
+from ..base.errors import GradSyntaxError
+from .classes import Super, make_class
+from .functions import Scope, Signature, UserFunction
+from .iteration import iterate
+from .positions import located, pos, syntax_error
+from .scopes import FunctionInfo
+from .state import state
+
+
+class Definitions:
+    """Compiles definitions (mixed into the Compiler)."""
+
+    def _signature(self, params):
+        """(Signature, {name: default closure}) of a parameter list node."""
+        names, star, kwonly, kwstar, defaults = [], None, [], None, {}
+        seen = set()
+        after_star = False
+        for p in (params.children if params is not None else ()):
+            if p is None:
+                continue
+            if p.data == "star_param":
+                if after_star:
+                    raise syntax_error("* argument may appear only once", p)
+                after_star = True
+                tok = p.children[1]
+                if tok is not None:
+                    star = tok.value
+                    self._new_param(tok, seen)
+                continue
+            if p.data == "kw_param":
+                tok = p.children[1]
+                self._new_param(tok, seen)
+                kwstar = tok.value
+                continue
+            tok, default = p.children[0], p.children[-1] if len(p.children) == 3 else p.children[1]
+            if kwstar is not None:
+                raise syntax_error("arguments cannot follow var-keyword argument", tok)
+            self._new_param(tok, seen)
+            if default is not None:
+                defaults[tok.value] = self.expr(default)
+            elif defaults and not after_star:
+                raise GradSyntaxError("non-default argument follows default argument",
+                                      tok.line, tok.column)
+            (kwonly if after_star else names).append(tok.value)
+        return Signature(names, None, star, kwonly, kwstar), defaults
+
+    @staticmethod
+    def _new_param(tok, seen):
+        if tok.value in seen:
+            raise GradSyntaxError(f"duplicate argument '{tok.value}' in function definition",
+                                  tok.line, tok.column)
+        seen.add(tok.value)
+
+    def _function(self, name, params, body_nodes, compile_body, is_lambda=False):
+        """The closure that makes a UserFunction when the definition runs."""
+        sig, defaults = self._signature(params)
+        info = FunctionInfo(name, "function", self.fn)
+        info.locals.update(sig.names())
+        if sig.params:
+            info.first_param = sig.params[0]
+        info.analyse(body_nodes)
+        if is_lambda and info.generator:
+            raise syntax_error("'yield' inside a lambda is not supported", body_nodes[0])
+        outer, self.fn = self.fn, info
+        try:
+            code = compile_body()
+        finally:
+            self.fn = outer
+        generator, qualname = info.generator, info.qualname
+
+        def make(s):
+            g = s if s.globals is None else s.globals
+            d = {k: e(s) for k, e in defaults.items()} if defaults else {}
+            return UserFunction(name, sig, d, code, g, is_lambda=is_lambda,
+                                origin=state.origin, closure=s.closure, generator=generator,
+                                qualname=qualname)
+        return make
+
+    def _def_value(self, node):
+        name_tok, params, _returns, suite = node.children
+        return name_tok.value, self._function(name_tok.value, params, [suite],
+                                              lambda: self.block(suite))
+
+    def s_funcdef(self, node):
+        name, make = self._def_value(node)
+        store = self.store_name(name)
+        return lambda s: store(s, make(s))
+
+    def e_lambda_(self, node):
+        params, body = node.children
+        return self._function("<lambda>", params, [body], lambda: self.expr(body),
+                              is_lambda=True)
+
+    def _class_value(self, node):
+        name_tok, args, suite = node.children
+        name = name_tok.value
+        posargs, kw = self._arguments(args)
+        info = FunctionInfo(name, "class", self.fn)
+        info.class_cell = cell = [None]
+        info.analyse([suite])
+        outer, self.fn = self.fn, info
+        try:
+            body = self.block(suite)
+        finally:
+            self.fn = outer
+        line, col = pos(name_tok)
+
+        def make(s):
+            bases = posargs(s)
+            keywords = kw(s)
+            g = s if s.globals is None else s.globals
+            scope = Scope({}, g, s.depth, s.closure, closure=s.closure)
+            body(scope)
+            try:
+                cls = make_class(name, bases, scope.vars, keywords)
+            except Exception as e:
+                raise located(e, line, col) from None
+            cell[0] = cls
+            return cls
+        return name, make
+
+    def s_classdef(self, node):
+        name, make = self._class_value(node)
+        store = self.store_name(name)
+        return lambda s: store(s, make(s))
+
+    def s_decorated(self, node):
+        *decorators, definition = node.children
+        decos = [(self.expr(d.children[1]), pos(d.children[1])) for d in decorators]
+        if definition.data == "funcdef":
+            name, make = self._def_value(definition)
+        else:
+            name, make = self._class_value(definition)
+        store = self.store_name(name)
+        state_ = state
+
+        def run(s):
+            fns = [(d(s), p) for d, p in decos]
+            v = make(s)
+            for fn, (line, col) in reversed(fns):
+                state_.line = line
+                try:
+                    v = self.call_value(fn, v, line, col)
+                except Exception as e:
+                    raise located(e, line, col) from None
+            store(s, v)
+        return run
+
+    def s_global_stmt(self, node):
+        return lambda s: None        # scopes.py has read it
+
+    def s_nonlocal_stmt(self, node):
+        return lambda s: None
+
+    def s_yield_stmt(self, node):
+        return self.expr(node.children[0])
+
+    def _yield_target(self, node):
+        if self.fn is None or self.fn.kind != "function":
+            raise syntax_error("'yield' outside function", node)
+
+    def e_yield_(self, node):
+        self._yield_target(node)
+        v = self.expr(node.children[0]) if node.children[0] is not None else (lambda s: None)
+
+        def run(s):
+            s.yielded.add(v(s))
+        return run
+
+    def e_yield_from(self, node):
+        self._yield_target(node)
+        v = self.expr(node.children[0])
+
+        def run(s):
+            for item in iterate(v(s)):
+                s.yielded.add(item)
+        return run
+
+    def zero_arg_super(self, node):
+        """`super()` in a method: the class being defined and the method's first argument."""
+        info = self.fn
+        while info is not None and not (info.kind == "function" and info.parent is not None
+                                        and info.parent.kind == "class"):
+            info = info.parent
+        if info is None or info.first_param is None:
+            return None
+        cell = info.parent.class_cell
+        load = self.load_name(info.first_param, node)
+
+        def run(s):
+            return Super(cell[0], load(s))
+        return run

@@ -1,0 +1,101 @@
+"""Exceptions in the language: Python's and PyTorch's exception types by name, as
+classes a program can raise, catch and derive from.  Every gradcli error is one of
+them (a ShapeError is PyTorch's RuntimeError); the limits (steps, depth, memory)
+and an interrupt are not: no `except` catches them."""
+from __future__ import annotations
+
+from ..base.errors import GradError, Interrupted, LimitError
+from ..core.convert import type_name
+from ..core.printing import show, show_str
+
+# name -> its base, as in Python (and PyTorch: shape errors are RuntimeErrors)
+PARENTS = {
+    "BaseException": None, "Exception": "BaseException",
+    "ArithmeticError": "Exception", "ZeroDivisionError": "ArithmeticError",
+    "OverflowError": "ArithmeticError", "FloatingPointError": "ArithmeticError",
+    "LookupError": "Exception", "IndexError": "LookupError", "KeyError": "LookupError",
+    "RuntimeError": "Exception", "NotImplementedError": "RuntimeError",
+    "RecursionError": "RuntimeError", "ShapeError": "RuntimeError",
+    "ValueError": "Exception", "TypeError": "Exception", "NameError": "Exception",
+    "UnboundLocalError": "NameError", "AttributeError": "Exception",
+    "AssertionError": "Exception", "StopIteration": "Exception", "OSError": "Exception",
+    "Warning": "Exception", "UserWarning": "Warning",
+}
+
+
+class LanguageException(GradError):
+    """Base of the exception classes a program names: `ValueError("msg")` makes one."""
+    language_subclassable = True
+    type_name = "Exception"
+
+    def __init__(self, *args):
+        if len(args) == 1 and isinstance(args[0], str):
+            message = args[0]
+        else:
+            message = show_str(args[0]) if len(args) == 1 else \
+                "(" + ", ".join(show(a) for a in args) + ")" if args else ""
+        super().__init__(message)
+        self.args = args
+
+    def __repr__(self):
+        return f"{self.type_name}({', '.join(repr(a) for a in self.args)})"
+
+
+def _make_types():
+    out = {}
+    for name, parent in PARENTS.items():     # parents come before their children
+        base = out[parent] if parent else LanguageException
+        out[name] = type(name, (base,), {"type_name": name, "__module__": "builtins",
+                                         "__qualname__": name})
+    return out
+
+
+TYPES = _make_types()
+
+
+def ancestors(name):
+    """A type name and the names of its bases."""
+    out = []
+    while name is not None:
+        out.append(name)
+        name = PARENTS.get(name, "Exception")
+    return out
+
+
+def catchable(err):
+    return isinstance(err, GradError) and not isinstance(err, (LimitError, Interrupted)) \
+        and err.type_name != "SyntaxError"
+
+
+def matches(err, cls):
+    """Does `except cls` catch err?  cls: an exception class or a tuple of them."""
+    if isinstance(cls, tuple):
+        return any(matches(err, c) for c in cls)
+    if not (isinstance(cls, type) and issubclass(cls, GradError)):
+        raise GradError("catching classes that do not inherit from BaseException is not "
+                        "allowed", type_name="TypeError")
+    if isinstance(err, cls):
+        return True
+    name = cls.__dict__.get("type_name")
+    return cls is TYPES.get(name) and name in ancestors(err.type_name)
+
+
+def to_raise(v):
+    """The exception `raise v` raises."""
+    if isinstance(v, type) and issubclass(v, GradError):
+        v = v()
+    if not isinstance(v, GradError):
+        raise GradError(f"exceptions must derive from BaseException, not {type_name(v)}",
+                        type_name="TypeError")
+    return v
+
+
+class Handling:
+    """The exceptions being handled (innermost last), for a bare `raise`."""
+    stack = []
+
+
+def reraise():
+    if not Handling.stack:
+        raise GradError("No active exception to reraise", type_name="RuntimeError")
+    raise Handling.stack[-1]

@@ -1,0 +1,377 @@
+"""Expressions: names, literals (numbers, strings, f-strings, lists, tuples) and
+operators (arithmetic, power, unary, comparisons, not/and/or, if-else, lambda)."""
+from __future__ import annotations
+
+import ast
+import string
+
+from lark import Tree
+
+from ..base.errors import GradError, GradNameError, GradSyntaxError, did_you_mean
+from ..base.limits import check_format_spec, check_items
+from ..core.printing import show, show_str
+from ..core.tensor import Tensor
+from . import runtime as rt
+from .parser import parse
+from .positions import guard, located, pos
+
+_MISSING = object()
+
+
+def constant(v):
+    """The closure of a literal; operators read its value without calling it."""
+    def const(s):
+        return v
+    const.value = v
+    return const
+
+
+def const_value(fn):
+    """(True, value) if `fn` is a literal's closure, else (False, None)."""
+    if hasattr(fn, "value"):
+        return True, fn.value
+    return False, None
+
+
+def apply2(left, fn, right, line, col):
+    """The closure of `left op right` for an operator function `fn` (arithmetic or
+    comparison): literal operands read without a call, errors placed at the operator."""
+    lconst, lv = const_value(left)
+    rconst, rv = const_value(right)
+
+    def run(s):
+        a = lv if lconst else left(s)
+        b = rv if rconst else right(s)
+        try:
+            return fn(a, b)
+        except Exception as e:
+            raise located(e, line, col) from None
+    return run
+
+
+def _joined_text(pieces):
+    """The pieces of an f-string (or of adjacent literals) joined, refusing a text over the
+    size limit before it is made (`t = f"{t}{t}"` in a loop)."""
+    check_items(sum(map(len, pieces)), "the formatted string", "characters")
+    return "".join(pieces)
+
+
+def _fmt_piece(e, spec, conv):
+    """One {field} of an f-string."""
+    def piece(s):
+        v = e(s)
+        if conv == "r":
+            return show(v)
+        if spec:
+            if type(v) is Tensor:
+                v = v.item()
+            check_format_spec(spec)
+            return format(v, spec)
+        return show_str(v)
+    return piece
+
+
+def _unknown(name, s, builtins, line, col):
+    known = list(builtins)
+    sc = s
+    while sc is not None:
+        known.extend(sc.vars)
+        sc = sc.parent
+    return GradNameError(f"name '{name}' is not defined", line, col,
+                         hint=did_you_mean(name, known))
+
+
+def name_loader(name, info, builtins, line, col):
+    """The closure that reads a variable, compiled for where it is read (scopes.py)."""
+    mode = "top" if info is None else info.mode(name)
+    if mode == "top":
+        def load(s):
+            v = s.vars.get(name, _MISSING)
+            if v is _MISSING:
+                v = builtins.get(name, _MISSING)
+                if v is _MISSING:
+                    raise _unknown(name, s, builtins, line, col)
+            return v
+    elif mode == "local":
+        def load(s):
+            v = s.vars.get(name, _MISSING)
+            if v is _MISSING:
+                raise GradNameError(f"cannot access local variable '{name}' where it is not "
+                                    "associated with a value", line, col,
+                                    type_name="UnboundLocalError")
+            return v
+    elif mode == "global":
+        def load(s):
+            g = s.globals if s.globals is not None else s
+            v = g.vars.get(name, _MISSING)
+            if v is _MISSING:
+                v = builtins.get(name, _MISSING)
+                if v is _MISSING:
+                    raise _unknown(name, s, builtins, line, col)
+            return v
+    else:
+        def load(s):
+            v = s.vars.get(name, _MISSING)
+            sc = s.parent
+            while v is _MISSING and sc is not None:
+                v = sc.vars.get(name, _MISSING)
+                sc = sc.parent
+            if v is _MISSING:
+                v = builtins.get(name, _MISSING)
+                if v is _MISSING:
+                    raise _unknown(name, s, builtins, line, col)
+            return v
+    return load
+
+
+def name_storer(name, info):
+    """The closure that binds a variable, compiled for where it is bound."""
+    mode = "local" if info is None or info.kind == "class" else \
+        "global" if name in info.globals else "nonlocal" if name in info.nonlocals else "local"
+    if mode == "global":
+        def store(s, v):
+            (s.globals if s.globals is not None else s).vars[name] = v
+    elif mode == "nonlocal":
+        levels = info.nonlocals[name]
+
+        def store(s, v):
+            sc = s
+            for _ in range(levels):
+                sc = sc.parent
+            sc.vars[name] = v
+    else:
+        def store(s, v):
+            s.vars[name] = v
+    return store
+
+
+class Expressions:
+    """Compiles names, literals and operators (mixed into the Compiler)."""
+
+    def _guard(self, fn, node):
+        """Attach node's position to errors raised by fn."""
+        return guard(fn, *pos(node))
+
+    def e_name(self, node):
+        tok = node.children[0]
+        return name_loader(tok.value, self.fn, self.builtins, tok.line, tok.column)
+
+    def e_number(self, node):
+        tok = node.children[0]
+        text = tok.value.replace("_", "")
+        if text.lower().endswith("j"):
+            raise GradSyntaxError("complex numbers are not supported", tok.line, tok.column)
+        try:
+            if any(c in text for c in ".eE"):
+                v = float(text)
+            else:
+                if len(text) > 4000:
+                    raise ValueError
+                v = int(text)
+        except ValueError:
+            raise GradSyntaxError("number literal too large", tok.line, tok.column)
+        return constant(v)
+
+    def e_string(self, node):
+        parts = []
+        for tok in node.children:
+            text = tok.value
+            prefix = ""
+            while text[0] in "fFrR":
+                prefix += text[0].lower()
+                text = text[1:]
+            try:
+                value = ast.literal_eval(("r" if "r" in prefix else "") + text)
+            except (SyntaxError, ValueError):
+                raise GradSyntaxError("invalid string literal", tok.line, tok.column)
+            if "f" in prefix:
+                parts.append(self._fstring(value, tok))
+            else:
+                parts.append(lambda s, v=value: v)
+        if len(parts) == 1:
+            return parts[0]
+        return lambda s: _joined_text([p(s) for p in parts])
+
+    def _fstring(self, text, tok):
+        """f"...{expr}...{expr:spec}...": each field parsed as an expression."""
+        pieces = []
+        try:
+            fields = list(string.Formatter().parse(text))
+        except ValueError as e:
+            raise GradSyntaxError(f"f-string: {e}", tok.line, tok.column)
+        raw, cursor = tok.value, 0
+        for lit, field, spec, conv in fields:
+            if lit:
+                pieces.append(lambda s, v=lit: v)
+            if field is None:
+                continue
+            # parse the field where it stands in the file, so that its errors (and the
+            # errors of its evaluation) name the file's line and column, not line 1
+            at = raw.find("{" + field, cursor)
+            if at < 0:
+                line, col = tok.line, tok.column
+            else:
+                cursor = at + 1 + len(field)
+                line = tok.line + raw.count("\n", 0, at + 1)
+                nl = raw.rfind("\n", 0, at + 1)
+                col = (tok.column + at + 1) if nl < 0 else at - nl
+            try:
+                tree = parse("\n" * (line - 1) + "(" + " " * max(col - 2, 0) + field + ")\n")
+                e = self.expr(tree.children[0].children[0].children[0])
+            except GradError:
+                raise GradSyntaxError(f"f-string: invalid expression {field!r}", tok.line,
+                                      tok.column)
+            pieces.append(_fmt_piece(e, spec, conv))
+        return lambda s: _joined_text([p(s) for p in pieces])
+
+    def e_true(self, node):
+        return constant(True)
+
+    def e_false(self, node):
+        return constant(False)
+
+    def e_none(self, node):
+        return constant(None)
+
+    def e_ellipsis(self, node):
+        return lambda s: Ellipsis
+
+    def e_empty_tuple(self, node):
+        return lambda s: ()
+
+    def e_binary(self, node):
+        ch = node.children
+        if len(ch) == 3:
+            return self._binop(self.expr(ch[0]), ch[1], self.expr(ch[2]))
+        # a long chain (1 + 2 + ... + n) runs in a loop, not in nested closures
+        first = self.expr(ch[0])
+        rest = tuple((rt.binary_op(t.value), t.line, t.column, self.expr(r))
+                     for t, r in zip(ch[1::2], ch[2::2]))
+
+        def run(s):
+            a = first(s)
+            for binary, line, col, right in rest:
+                b = right(s)
+                try:
+                    a = binary(a, b)
+                except Exception as e:
+                    raise located(e, line, col) from None
+            return a
+        return run
+
+    def _binop(self, left, op_tok, right):
+        return apply2(left, rt.binary_op(op_tok.value), right, op_tok.line, op_tok.column)
+
+    def e_power(self, node):
+        base, op, exp = node.children
+        if not (isinstance(exp, Tree) and exp.data == "power"):
+            return self._binop(self.expr(base), op, self.expr(exp))
+        # a ^ b ^ c ^ ...: bases evaluated left to right, folded from the right, in a loop
+        links = []
+        while isinstance(exp, Tree) and exp.data == "power":
+            links.append((self.expr(base), rt.binary_op(op.value), op.line, op.column))
+            base, op, exp = exp.children
+        links.append((self.expr(base), rt.binary_op(op.value), op.line, op.column))
+        last = self.expr(exp)
+        links = tuple(links)
+
+        def run(s):
+            vals = [b(s) for b, _, _, _ in links]
+            r = last(s)
+            for v, (_, binary, line, col) in zip(reversed(vals), reversed(links)):
+                try:
+                    r = binary(v, r)
+                except Exception as e:
+                    raise located(e, line, col) from None
+            return r
+        return run
+
+    def e_unary(self, node):
+        op_tok, operand = node.children
+        if isinstance(operand, Tree) and operand.data == "unary":
+            # - - - x: one loop, however long the chain
+            toks = [op_tok]
+            while isinstance(operand, Tree) and operand.data == "unary":
+                t, operand = operand.children
+                toks.append(t)
+            v = self.expr(operand)
+            seq = tuple((t.value, t.line, t.column) for t in reversed(toks))
+            unary = rt.unary
+
+            def run(s):
+                x = v(s)
+                for o, line, col in seq:
+                    try:
+                        x = unary(o, x)
+                    except Exception as e:
+                        raise located(e, line, col) from None
+                return x
+            return run
+        v = self.expr(operand)
+        op = op_tok.value
+        return self._guard(lambda s: rt.unary(op, v(s)), op_tok)
+
+    def e_compare(self, node):
+        ch = node.children
+        operands = [self.expr(c) for c in ch[0::2]]
+        ops = [(rt.compare_op(" ".join(tok.value for tok in t.children)), t.children[0].line,
+                t.children[0].column) for t in ch[1::2]]
+        if len(ops) == 1:
+            (compare, line, col), = ops
+            return apply2(operands[0], compare, operands[1], line, col)
+
+        def run(s):
+            a = operands[0](s)
+            result = True
+            for (compare, line, col), nxt in zip(ops, operands[1:]):
+                b = nxt(s)
+                try:
+                    r = compare(a, b)
+                except Exception as e:
+                    raise located(e, line, col) from None
+                if not rt.truth(r):
+                    return r
+                result = r
+                a = b
+            return result
+        return run
+
+    def e_not_(self, node):
+        inner, n = node.children[0], 1
+        while isinstance(inner, Tree) and inner.data == "not_":     # not not ... x
+            inner, n = inner.children[0], n + 1
+        v = self.expr(inner)
+        if n % 2:
+            return self._guard(lambda s: not rt.truth(v(s)), node)
+        return self._guard(lambda s: bool(rt.truth(v(s))), node)
+
+    def e_and_(self, node):
+        items = [self.expr(c) for c in node.children]
+        truth = rt.truth
+
+        def run(s):
+            v = None
+            for i in items:
+                v = i(s)
+                if not truth(v):
+                    return v
+            return v
+        return self._guard(run, node)
+
+    def e_or_(self, node):
+        items = [self.expr(c) for c in node.children]
+        truth = rt.truth
+
+        def run(s):
+            v = None
+            for i in items:
+                v = i(s)
+                if truth(v):
+                    return v
+            return v
+        return self._guard(run, node)
+
+    def e_ternary(self, node):
+        a, cond, b = (self.expr(c) for c in node.children)
+        truth = rt.truth
+        return self._guard(lambda s: a(s) if truth(cond(s)) else b(s), node)

@@ -1,0 +1,222 @@
+"""Functions of the language: the scope a call runs in, a `def`/`lambda` as a value
+(UserFunction: binding arguments to parameters, the call-depth limit, methods bound
+as Python functions are), and generators."""
+from __future__ import annotations
+
+from ..base.errors import GradError, GradTypeError, LimitError, did_you_mean
+from ..base import context
+from ..base.limits import check_items
+
+
+class Scope:
+    """Variables of the program (globals), of one function call (locals), of a class
+    body (its namespace) or of a comprehension.  `parent` is the scope the code was
+    written in (closures see its variables); `closure` is what a function defined
+    here closes over (a class body's functions skip the class, as in Python)."""
+    __slots__ = ("vars", "globals", "depth", "parent", "closure", "yielded")
+
+    def __init__(self, vars=None, globals=None, depth=0, parent=None, closure=True):
+        self.vars = {} if vars is None else vars
+        self.globals = globals
+        self.depth = depth
+        self.parent = parent
+        self.closure = self if closure is True else closure
+        self.yielded = None       # the values a generator's body yields
+
+
+class Return:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+BREAK = object()
+CONTINUE = object()
+
+
+class Signature:
+    """A function's parameters: positional (with defaults), *args, keyword-only
+    (with defaults), **kwargs."""
+    __slots__ = ("params", "defaults", "star", "kwonly", "kwstar")
+
+    def __init__(self, params=(), defaults=None, star=None, kwonly=(), kwstar=None):
+        self.params, self.defaults = tuple(params), defaults or {}
+        self.star, self.kwonly, self.kwstar = star, tuple(kwonly), kwstar
+
+    def names(self):
+        out = list(self.params)
+        if self.star:
+            out.append(self.star)
+        out.extend(self.kwonly)
+        if self.kwstar:
+            out.append(self.kwstar)
+        return out
+
+    def bind(self, fname, args, kwargs, defaults):
+        """The local variables of a call, or Python's TypeError in gradcli's words."""
+        params = self.params
+        n = len(params)
+        if len(args) > n and self.star is None:
+            raise GradTypeError(f"{fname}() takes {n} positional argument"
+                                f"{'s' if n != 1 else ''} but {len(args)} were given")
+        local = dict(zip(params, args))
+        if self.star is not None:
+            local[self.star] = tuple(args[n:])
+        extra = {} if self.kwstar is not None else None
+        for k, v in kwargs.items():
+            if k in local and k != self.star:
+                raise GradTypeError(f"{fname}() got multiple values for argument '{k}'")
+            if k in params or k in self.kwonly:
+                local[k] = v
+            elif extra is not None:
+                extra[k] = v
+            else:
+                raise GradTypeError(f"{fname}() got an unexpected keyword argument '{k}'",
+                                    hint=did_you_mean(k, list(params) + list(self.kwonly)))
+        for group, kind in ((params, "positional"), (self.kwonly, "keyword-only")):
+            missing = []
+            for p in group:
+                if p not in local:
+                    if p in defaults:
+                        local[p] = defaults[p]
+                    else:
+                        missing.append(p)
+            if missing:
+                names = [f"'{m}'" for m in missing]
+                listed = names[0] if len(names) == 1 else \
+                    ", ".join(names[:-1]) + (", and " if len(names) > 2 else " and ") + names[-1]
+                raise GradTypeError(f"{fname}() missing {len(missing)} required {kind} argument"
+                                    f"{'s' if len(missing) > 1 else ''}: {listed}")
+        if extra is not None:
+            local[self.kwstar] = extra
+        return local
+
+
+class _Depth:
+    n = 0
+
+
+call_depth = _Depth()
+
+
+class UserFunction:
+    """A `def` or `lambda`: its body runs again (building a new graph) at every call.
+    As a class attribute it is a descriptor, like a Python function: `obj.f` is f
+    bound to obj (so library code calling `self.forward(x)` on a user subclass works)."""
+    __slots__ = ("name", "sig", "defaults", "body", "globals", "is_lambda", "origin",
+                 "closure", "generator", "qualname", "__weakref__")
+
+    def __init__(self, name, sig, defaults, body, globals, is_lambda=False, origin=None,
+                 closure=None, generator=False, qualname=None):
+        if not isinstance(sig, Signature):
+            sig = Signature(sig)
+        self.name, self.sig, self.defaults = name, sig, defaults
+        self.body, self.globals, self.is_lambda = body, globals, is_lambda
+        self.origin = origin      # (file, source) where it was defined, for error reports
+        self.closure = closure if closure is not None else globals
+        self.generator = generator
+        self.qualname = qualname or name
+
+    @property
+    def params(self):
+        return self.sig.params
+
+    def __repr__(self):
+        return f"<function {self.qualname}>"
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        return BoundUserMethod(self, obj)
+
+    def __call__(self, *args, **kwargs):
+        local = self.sig.bind(self.name, args, kwargs, self.defaults)
+        if self.generator:
+            return Generator(self, local)
+        return self.run(local)
+
+    def run(self, local, yielded=None):
+        depth = call_depth.n + 1
+        if depth > context.current.limits.max_depth:
+            raise LimitError(f"maximum recursion depth exceeded ({context.current.limits.max_depth} nested "
+                             f"calls of user functions)", hint="raise it with --max-depth")
+        call_depth.n = depth
+        scope = Scope(local, self.globals, depth, self.closure)
+        scope.yielded = yielded
+        try:
+            r = self.body(scope)
+        except GradError as e:
+            if e.origin is None:      # positioned in this function's body: in its file
+                e.origin = self.origin
+            for frame in e.calls:     # calls made in this body: in its file too
+                if frame[0] is None:
+                    frame[0] = self.origin
+            raise
+        finally:
+            call_depth.n = depth - 1
+        if self.is_lambda:
+            return r
+        return r.value if isinstance(r, Return) else None
+
+
+class BoundUserMethod:
+    """A user function bound to an object (`obj.method`)."""
+    __slots__ = ("fn", "obj")
+
+    def __init__(self, fn, obj):
+        self.fn, self.obj = fn, obj
+
+    def __call__(self, *args, **kwargs):
+        return self.fn(self.obj, *args, **kwargs)
+
+    def __repr__(self):
+        return f"<bound method {self.fn.qualname}>"
+
+
+class Generator:
+    """What calling a function with `yield` gives.  The body runs when the generator
+    is first iterated, to its end, and the values it yielded are handed out one by
+    one (gradcli runs no code concurrently: see the README); the number of values is
+    limited as a list's is."""
+    __slots__ = ("fn", "local", "items", "pos")
+
+    def __init__(self, fn, local):
+        self.fn, self.local, self.items, self.pos = fn, local, None, 0
+
+    def _run(self):
+        if self.items is None:
+            out = YieldList()
+            self.items = out
+            self.fn.run(self.local, out)
+            self.local = None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        self._run()
+        if self.pos >= len(self.items):
+            raise StopIteration
+        v = self.items[self.pos]
+        self.pos += 1
+        return v
+
+    def remaining(self):
+        """The values not handed out yet (and the generator is then exhausted)."""
+        self._run()
+        rest = self.items[self.pos:]
+        self.pos = len(self.items)
+        return rest
+
+    def __repr__(self):
+        return f"<generator object {self.fn.qualname}>"
+
+
+class YieldList(list):
+    """The values a generator's body yields, with the list size limit."""
+    __slots__ = ()
+
+    def add(self, v):
+        check_items(len(self) + 1, "the values a generator yields")
+        self.append(v)

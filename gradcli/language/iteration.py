@@ -1,0 +1,120 @@
+"""Run-time helpers of loops and assignments: iterating a value, unpacking it,
+indexing a Python sequence, the --max-steps count, and the names of leaves."""
+from __future__ import annotations
+
+from ..base.errors import GradRuntimeError, GradTypeError, LimitError
+from ..base.limits import check_items
+from ..core.convert import type_name
+from ..core.tensor import Tensor
+from ..library.stdlib import bounded_list
+from ..ops.shape import unbind
+from .classes import is_user_class
+from .runtime import BREAK, CONTINUE
+from .state import state
+
+GO_ON = object()
+
+
+def pyname(v):
+    """A value's type name as Python's own messages give it (None is a 'NoneType')."""
+    return "NoneType" if v is None else type_name(v)      # a loop body finished normally: go on looping
+
+
+def body(b, s):
+    """Run a loop body: GO_ON to go on looping, else what the loop returns
+    (None after `break`, a Return from inside a function)."""
+    r = b(s)
+    if r is None or r is CONTINUE:
+        return GO_ON
+    return None if r is BREAK else r
+
+
+def step(max_steps, line, col):
+    """Count one loop iteration against --max-steps."""
+    state.steps += 1
+    if state.steps > max_steps:
+        raise LimitError(f"the program ran more than --max-steps={max_steps} loop iterations",
+                         line, col)
+
+
+def iterate(v):
+    """The items a `for` loop goes through."""
+    if isinstance(v, range):
+        return v
+    if isinstance(v, (list, tuple, str)):
+        return list(v)
+    if type(v) is Tensor:
+        if v.data.ndim == 0:
+            raise GradTypeError("iteration over a 0-d tensor")
+        return unbind(v)
+    if isinstance(v, (dict, set, frozenset)):
+        return list(v)
+    it = getattr(type(v), "language_iter", None)          # library containers, DataLoader
+    if it is not None:
+        return it(v)
+    if hasattr(type(v), "remaining"):          # a generator, zip(...), map(...) ...
+        return v.remaining()
+    if isinstance(v, tuple):
+        return list(v)
+    cls = type(v)
+    if "__iter__" in dir(cls) and (is_user_class(cls) or any(
+            hasattr(cls, k) for k in ("language_subclassable", "language_methods",
+                                      "language_attrs", "language_iterable"))):
+        return bounded_list(iter(v), "the items of this object")
+    raise GradTypeError(f"'{pyname(v)}' object is not iterable")
+
+
+def iter_values(v):
+    """The items of a value unpacked into names (`a, b = v`)."""
+    if isinstance(v, (tuple, list)):
+        return list(v)
+    if not isinstance(v, (range, Tensor, str)):
+        try:
+            return list(iterate(v))
+        except GradTypeError:
+            raise GradTypeError(f"cannot unpack non-iterable {pyname(v)} object") from None
+    if isinstance(v, range):
+        check_items(len(v), "unpacking this range")
+        return list(v)
+    if type(v) is Tensor:
+        return list(iterate(v))
+    raise GradTypeError(f"cannot unpack non-iterable {type_name(v)} object")
+
+
+def py_index(v, key):
+    """v[key] for a list, tuple, string, range or dict."""
+    if isinstance(v, (list, tuple, str, range)):
+        if isinstance(key, bool) or not isinstance(key, (int, slice)):
+            if type(key) is Tensor and key.data.size == 1 and key.data.dtype.kind in "iu":
+                key = key.item()
+            else:
+                raise GradTypeError(f"{type_name(v)} indices must be integers or slices")
+        try:
+            r = v[key]
+        except IndexError:
+            raise GradRuntimeError(f"{type_name(v)} index out of range", type_name="IndexError")
+        return r
+    if isinstance(v, dict):
+        try:
+            return v[key]
+        except TypeError:
+            raise GradTypeError(f"unhashable type: '{type_name(key)}'") from None
+    getitem = getattr(type(v), "language_getitem", None)  # Sequential, datasets
+    if getitem is not None:
+        return getitem(v, key)
+    if hasattr(type(v), "__getitem__") and (is_user_class(type(v)) or getattr(
+            type(v), "language_subclassable", False) or hasattr(type(v), "language_methods")):
+        return v[key]
+    raise GradTypeError(f"'{pyname(v)}' object is not subscriptable")
+
+
+def leaf_names(scope, leaves):
+    """id(tensor) -> the first variable name bound to it (locals, then globals)."""
+    wanted = {id(t) for t in leaves}
+    names = {}
+    scopes = [scope.vars] + ([scope.globals.vars] if scope.globals is not None else [])
+    for vars in scopes:
+        for name, v in vars.items():
+            if type(v) is Tensor and id(v) in wanted and id(v) not in names:
+                names[id(v)] = name
+    return names

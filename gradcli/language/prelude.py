@@ -1,0 +1,294 @@
+"""Python built-ins of the language that need its own values (classes, generators,
+iterators): isinstance, zip, enumerate, sorted, dict, set, next, getattr, super,
+staticmethod/classmethod/property, the exception types ...; and the Python meaning
+of sum/len/list/any/all on the values that only the language makes (iterators,
+dicts, sets, objects)."""
+from __future__ import annotations
+
+from ..base.errors import GradError, GradTypeError
+from ..base.limits import check_items
+from ..core.convert import type_name
+from ..core.printing import show
+from ..core.tensor import Tensor
+from ..library.stdlib import ListIterator, bounded_list
+from ..library.values import BuiltinFunction, truth
+from ..ops.registry import BUILTINS
+from . import runtime as rt
+from .classes import LanguageObject, Super, callable_class, is_user_class, no_super
+from .exceptions import TYPES
+from .items import del_attr
+from .iteration import iterate
+
+
+def _items(x):
+    if isinstance(x, range):
+        check_items(len(x), "the items of this range")
+        return list(x)
+    return iterate(x)
+
+
+def _lazy(x):
+    """Values whose items only the language can list (not a tensor, list, tuple, str)."""
+    return isinstance(x, (dict, set, frozenset)) or hasattr(type(x), "remaining") or \
+        is_user_class(type(x))
+
+
+_PY_TYPES = {}      # the built-in functions int, float, ... -> Python's types (for isinstance)
+
+
+def _class_of(t):
+    if isinstance(t, tuple):
+        return tuple(_class_of(c) for c in t)
+    py = _PY_TYPES.get(id(t))
+    if py is not None:
+        return py
+    if isinstance(t, type):
+        return t
+    raise GradTypeError("isinstance() arg 2 must be a type, a tuple of types, or a union")
+
+
+def isinstance_(obj, classinfo):
+    cls = _class_of(classinfo)
+    if obj is True or obj is False:
+        return isinstance(obj, cls)
+    return isinstance(obj, cls)
+
+
+def issubclass_(cls, classinfo):
+    if not isinstance(cls, type):
+        raise GradTypeError("issubclass() arg 1 must be a class")
+    return issubclass(cls, _class_of(classinfo))
+
+
+def zip_(*iterables, strict=False):
+    lists = [_items(x) for x in iterables]
+    if strict and len({len(v) for v in lists}) > 1:
+        raise GradError("zip() arguments have different lengths", type_name="ValueError")
+    return ListIterator(zip(*lists))
+
+
+def enumerate_(iterable, start=0):
+    return ListIterator(enumerate(_items(iterable), start))
+
+
+def map_(fn, *iterables):
+    return ListIterator([fn(*args) for args in zip(*(_items(x) for x in iterables))])
+
+
+def filter_(fn, iterable):
+    test = truth if fn is None else (lambda v: truth(fn(v)))
+    return ListIterator([v for v in _items(iterable) if test(v)])
+
+
+def reversed_(seq):
+    return ListIterator(list(_items(seq))[::-1])
+
+
+def sorted_(iterable, *, key=None, reverse=False):
+    items = list(_items(iterable))
+    try:
+        return sorted(items, key=key, reverse=truth(reverse))
+    except TypeError as e:
+        raise GradTypeError(str(e)) from None
+
+
+def dict_(*args, **kwargs):
+    if len(args) > 1:
+        raise GradTypeError(f"dict expected at most 1 argument, got {len(args)}")
+    d = {}
+    if args:
+        src = args[0]
+        pairs = src.items() if isinstance(src, dict) else _items(src)
+        for p in pairs:
+            k, v = _pair(p)
+            d[k] = v
+    d.update(kwargs)
+    return d
+
+
+def _pair(p):
+    items = list(p) if isinstance(p, (tuple, list)) else None
+    if items is None or len(items) != 2:
+        raise GradError("dictionary update sequence element has wrong length; 2 is required",
+                        type_name="ValueError")
+    try:
+        hash(items[0])
+    except TypeError:
+        raise GradTypeError(f"unhashable type: '{type_name(items[0])}'") from None
+    return items
+
+
+def set_(iterable=()):
+    try:
+        return set(_items(iterable))
+    except TypeError as e:
+        raise GradTypeError(str(e)) from None
+
+
+def iter_(x):
+    if hasattr(type(x), "remaining"):
+        return x
+    return ListIterator(_items(x))
+
+
+def next_(it, *default):
+    if not hasattr(type(it), "remaining"):
+        raise GradTypeError(f"'{type_name(it)}' object is not an iterator")
+    try:
+        return next(it)
+    except StopIteration:
+        if default:
+            return default[0]
+        raise GradError("", type_name="StopIteration") from None
+
+
+def hasattr_(obj, name):
+    try:
+        rt.get_attr(obj, name)
+    except GradError:
+        return False
+    return True
+
+
+def getattr_(obj, name, *default):
+    if not isinstance(name, str):
+        raise GradTypeError("attribute name must be string")
+    try:
+        return rt.get_attr(obj, name)
+    except GradError:
+        if default:
+            return default[0]
+        raise
+
+
+def setattr_(obj, name, value):
+    if not isinstance(name, str):
+        raise GradTypeError("attribute name must be string")
+    rt.set_attr(obj, name, value)
+
+
+def delattr_(obj, name):
+    if not isinstance(name, str):
+        raise GradTypeError("attribute name must be string")
+    del_attr(obj, name)
+
+
+def slice_(*args):
+    if not 1 <= len(args) <= 3:
+        raise GradTypeError(f"slice expected at least 1 argument, got {len(args)}")
+    return slice(*args)
+
+
+def super_(*args):
+    if len(args) != 2:
+        no_super()
+    return Super(*args)
+
+
+def callable_(x):
+    return callable(x) and (not isinstance(x, type) or callable_class(x))
+
+
+class TypeName:
+    """What type(x) gives for a value that is not an object of a user class."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"<class '{self.name}'>"
+
+    def __eq__(self, other):
+        return isinstance(other, TypeName) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+
+def type_(x):
+    if is_user_class(type(x)) or isinstance(x, GradError):
+        return type(x)
+    return TypeName("torch.Tensor" if type(x) is Tensor else type_name(x))
+
+
+def _pythonic(name, py_meaning, when):
+    """The built-in `name` with Python's meaning for values `when` picks."""
+    original = BUILTINS[name].fn
+
+    def fn(*args, **kwargs):
+        if args and when(args[0]):
+            return py_meaning(*args, **kwargs)
+        return original(*args, **kwargs)
+    fn.__name__ = name
+    fn.__wrapped__ = original        # its signature, for "did you mean" hints
+    return fn
+
+
+def _sum(iterable, start=0):
+    total = start
+    add = rt.binary_op("+")
+    for v in _items(iterable):
+        total = add(total, v)
+    return total
+
+
+def _has_tensor_items(x):
+    return isinstance(x, (list, tuple)) and any(type(v) is Tensor for v in x)
+
+
+def _len(x):
+    if is_user_class(type(x)):
+        return len(x)
+    return len(x) if isinstance(x, (dict, set, frozenset)) else len(_items(x))
+
+
+def _list(x=()):
+    items = bounded_list(iter(_items(x)), "the list")
+    check_items(len(items), "the list")
+    return items
+
+
+def prelude():
+    """name -> value of the built-ins above (the table's own entries are kept for the rest)."""
+    ns = {
+        "isinstance": isinstance_, "issubclass": issubclass_, "zip": zip_,
+        "enumerate": enumerate_, "map": map_, "filter": filter_, "reversed": reversed_,
+        "sorted": sorted_, "dict": dict_, "set": set_, "iter": iter_, "next": next_,
+        "hasattr": hasattr_, "getattr": getattr_, "setattr": setattr_, "super": super_,
+        "delattr": delattr_, "slice": slice_,
+        "callable": callable_, "type": type_, "repr": show,
+        "staticmethod": staticmethod, "classmethod": classmethod, "property": property,
+        "sum": _pythonic("sum", _sum, lambda x: _lazy(x) or _has_tensor_items(x)),
+        "len": _pythonic("len", _len, _lazy),
+        "list": _pythonic("list", _list, _lazy),
+        "tuple": _pythonic("tuple", lambda x=(): tuple(_list(x)), _lazy),
+        "any": _pythonic("any", lambda x: any(truth(v) for v in _items(x)),
+                         lambda x: type(x) is not Tensor),
+        "all": _pythonic("all", lambda x: all(truth(v) for v in _items(x)),
+                         lambda x: type(x) is not Tensor),
+        "min": _pythonic("min", lambda x, **k: BUILTINS["min"].fn(list(_items(x)), **k), _lazy),
+        "max": _pythonic("max", lambda x, **k: BUILTINS["max"].fn(list(_items(x)), **k), _lazy),
+    }
+    out = {k: BuiltinFunction(k, v) for k, v in ns.items()}
+    out["object"] = LanguageObject
+    out.update(TYPES)
+    return out
+
+
+_installed = set()
+
+
+def install(builtins):
+    """Add the prelude to a namespace of built-ins (once; the namespace is shared)."""
+    if id(builtins) in _installed:
+        return
+    for name, py in (("int", int), ("float", float), ("bool", bool), ("str", str),
+                     ("list", list), ("tuple", tuple)):
+        if name in builtins:
+            _PY_TYPES[id(builtins[name])] = py
+    new = prelude()
+    builtins.update(new)
+    for name, py in (("list", list), ("tuple", tuple), ("dict", dict), ("set", set)):
+        _PY_TYPES[id(new[name])] = py
+    _installed.add(id(builtins))

@@ -1,0 +1,307 @@
+"""Simple statements: expression statements, assignments and their targets,
+`backward`, `del`, `pass`/`break`/`continue`/`return`, `assert`, `import`."""
+from __future__ import annotations
+
+from lark import Tree
+
+from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError, did_you_mean
+from ..core.printing import show_str
+from ..base import context
+from ..core.tensor import Tensor
+from ..library.autograd_api import backward_leaves
+from ..library.trace import traced
+from . import runtime as rt
+from .calls import backward_hint, plain_name
+from .exceptions import reraise, to_raise
+from .expressions import const_value
+from .items import del_attr, del_item, get_item, set_item
+from .iteration import iter_values, leaf_names
+from .positions import located, pos, syntax_error
+from .runtime import BREAK, CONTINUE, Return
+from .state import state
+
+
+def _is_docstring(node):
+    return isinstance(node, Tree) and node.data == "string" and all(
+        tok.type == "LONG_STRING" for tok in node.children)
+
+
+BACKWARD_KEYWORDS = ("trace", "retain_graph", "create_graph", "inputs")
+
+
+class Statements:
+    """Compiles the simple statements (mixed into the Compiler)."""
+
+    def s_expr_stmt(self, node):
+        child = node.children[0]
+        e = self.expr(child)
+        line = pos(node)[0]
+        if _is_docstring(child):
+            return lambda s: None      # a docstring (a triple-quoted string alone) shows nothing
+        if self.display:
+            def run(s):
+                v = e(s)
+                if v is not None:
+                    state.out.value(v, line)
+        else:
+            def run(s):
+                e(s)
+        return run
+
+    def s_assign(self, node):
+        *targets, value = node.children
+        setters = [self.target(t) for t in targets]
+        val = self.expr(value)
+        echo = self.display and self.depth == 0
+        names = [t.children[0].value if isinstance(t, Tree) and t.data == "name" else None
+                 for t in targets]
+        line = pos(node)[0]
+        if len(setters) == 1:
+            setter, name = setters[0], names[0]
+
+            def run(s):
+                v = val(s)
+                setter(s, v)
+                if echo and state.out.echo_assign and name is not None:
+                    state.out.assign(name, v, line)
+            return run
+
+        def run_chain(s):
+            v = val(s)
+            for st in setters:
+                st(s, v)
+        return run_chain
+
+    def target(self, t):
+        """A closure that stores a value into an assignment target."""
+        kind = t.data if isinstance(t, Tree) else None
+        if kind == "name":
+            return self.store_name(t.children[0].value)
+        if kind == "getattr":
+            obj = self.expr(t.children[0])
+            attr = t.children[1].value
+            line, col = pos(t.children[1])
+
+            def store_attr(s, v):
+                try:
+                    rt.set_attr(obj(s), attr, v)
+                except Exception as e:
+                    raise located(e, line, col) from None
+            return store_attr
+        if kind in ("tuple_items", "exprlist_items", "list_", "list_items"):
+            children = t.children
+            if kind == "list_":
+                children = children[0].children if children and children[0] is not None else []
+            return self._unpack([c for c in children if c is not None], t)
+        if kind == "getitem":
+            obj = self.expr(t.children[0])
+            key = self._subscript_key(t.children[1])
+            line, col = pos(t.children[1])
+
+            def store_item(s, v):
+                o = obj(s)
+                k = key(s)
+                try:
+                    set_item(o, k, v)
+                except Exception as e:
+                    raise located(e, line, col) from None
+            return store_item
+        raise syntax_error("cannot assign to this expression", t)
+
+    def _unpack(self, children, t):
+        """`a, *rest, b = value`."""
+        stars = [i for i, c in enumerate(children) if isinstance(c, Tree) and c.data == "star_expr"]
+        if len(stars) > 1:
+            raise syntax_error("multiple starred expressions in assignment", t)
+        star = stars[0] if stars else None
+        subs = [self.target(c.children[1] if i == star else c) for i, c in enumerate(children)]
+        n = len(subs)
+        line, col = pos(t)
+
+        def unpack(s, v):
+            try:
+                items = iter_values(v)
+            except GradError as e:
+                raise e.at(line, col)
+            if star is None and len(items) != n:
+                raise GradRuntimeError(
+                    f"too many values to unpack (expected {n})" if len(items) > n else
+                    f"not enough values to unpack (expected {n}, got {len(items)})",
+                    line, col, type_name="ValueError")
+            if star is not None:
+                after = n - star - 1
+                if len(items) < n - 1:
+                    raise GradRuntimeError(f"not enough values to unpack (expected at least "
+                                           f"{n - 1}, got {len(items)})", line, col,
+                                           type_name="ValueError")
+                items = items[:star] + [items[star:len(items) - after]] + \
+                    (items[len(items) - after:] if after else [])
+            for st, item in zip(subs, items):
+                st(s, item)
+        return unpack
+
+    def s_augassign(self, node):
+        target, op, value = node.children
+        op_sym = op.value[:-1]
+        kind = target.data if isinstance(target, Tree) else None
+        if kind not in ("name", "getattr", "getitem"):
+            raise syntax_error("'tuple' is an illegal expression for augmented assignment"
+                               if kind == "tuple_items" else "cannot assign to this expression",
+                               target)
+        val = self.expr(value)
+        line, col = op.line, op.column
+        binary = rt.binary_op(op_sym)
+        vconst, vv = const_value(val)
+        if kind == "getitem":        # d[k] += v: the container and key evaluated once
+            obj = self.expr(target.children[0])
+            key = self._subscript_key(target.children[1])
+
+            def run_item(s):
+                o, k = obj(s), key(s)
+                try:
+                    old = get_item(o, k)
+                    set_item(o, k, binary(old, vv if vconst else val(s)))
+                except Exception as e:
+                    raise located(e, line, col) from None
+            return run_item
+        cur = self.expr(target)
+        store = self.target(target)
+
+        def run(s):
+            old = cur(s)
+            try:
+                r = binary(old, vv if vconst else val(s))
+                if type(old) is Tensor and old.requires_grad and old.grad_fn is None \
+                        and not context.current.grad_enabled:
+                    rt.update_leaf(old, r)     # `with no_grad: w -= lr * w.grad`, as PyTorch
+                    return
+            except Exception as e:
+                raise located(e, line, col) from None
+            store(s, r)
+        return run
+
+    def s_backward_stmt(self, node):
+        _, target, *rest = node.children
+        t = self.expr(target)
+        args = [a for a in rest if a is not None]
+        posargs = [a for a in args if not (isinstance(a, Tree) and a.data == "kwarg")]
+        if len(posargs) > 1:
+            raise syntax_error("backward takes one gradient after the tensor "
+                               "(then keywords: trace=, retain_graph=, create_graph=)",
+                               posargs[1])
+        g = self.expr(posargs[0]) if posargs else (lambda s: None)
+        kw = {}
+        for a in args:
+            if isinstance(a, Tree) and a.data == "kwarg":
+                name = a.children[0].value
+                if name not in BACKWARD_KEYWORDS:
+                    raise syntax_error(f"backward got an unexpected keyword argument '{name}'",
+                                       a.children[0], hint=did_you_mean(name, BACKWARD_KEYWORDS))
+                kw[name] = self.expr(a.children[1])
+        trace_on = kw.pop("trace", None)
+        show = self.display
+        tname = plain_name(target)
+        line = pos(node)[0]
+
+        def run(s):
+            try:
+                kwargs = {k: v(s) for k, v in kw.items()}
+                if trace_on is not None and rt.truth(trace_on(s)):
+                    touched = traced(state.out, backward_leaves, t(s), g(s), **kwargs)
+                else:
+                    touched = backward_leaves(t(s), g(s), **kwargs)
+            except GradError as e:
+                raise backward_hint(e, tname, "command")
+            if show and touched:
+                names = leaf_names(s, touched)
+                for leaf in touched:
+                    name = names.get(id(leaf))
+                    if name is not None:
+                        state.out.grad(name, leaf.grad, line)
+        return run
+
+    def s_del_stmt(self, node):
+        targets = node.children[0]
+        items = targets.children if isinstance(targets, Tree) and targets.data == "exprlist_items" \
+            else [targets]
+        dels = [self._deleter(t) for t in items if t is not None]
+
+        def run(s):
+            for d in dels:
+                d(s)
+        return run
+
+    def _deleter(self, t):
+        kind = t.data if isinstance(t, Tree) else None
+        line, col = pos(t)
+        if kind == "name":
+            name = t.children[0].value
+            info = self.fn
+            glob = info is not None and name in info.globals
+
+            def delete(s):
+                vars = (s.globals or s).vars if glob else s.vars
+                if name not in vars:
+                    raise GradNameError(f"name '{name}' is not defined", line, col)
+                del vars[name]
+            return delete
+        if kind == "getitem":
+            obj = self.expr(t.children[0])
+            key = self._subscript_key(t.children[1])
+
+            def delete_item(s):
+                o, k = obj(s), key(s)
+                try:
+                    del_item(o, k)
+                except Exception as e:
+                    raise located(e, line, col) from None
+            return delete_item
+        if kind == "getattr":
+            obj = self.expr(t.children[0])
+            attr = t.children[1].value
+
+            def delete_attr(s):
+                try:
+                    del_attr(obj(s), attr)
+                except Exception as e:
+                    raise located(e, line, col) from None
+            return delete_attr
+        raise syntax_error("cannot delete this expression", t)
+
+    def s_pass_stmt(self, node):
+        return lambda s: None
+
+    def s_break_stmt(self, node):
+        return lambda s: BREAK
+
+    def s_continue_stmt(self, node):
+        return lambda s: CONTINUE
+
+    def s_return_stmt(self, node):
+        if self.fn is None or self.fn.kind != "function":
+            raise syntax_error("'return' outside function", node)
+        v = node.children[0]
+        e = self.expr(v) if v is not None else (lambda s: None)
+        return lambda s: Return(e(s))
+
+    def s_raise_stmt(self, node):
+        exc, _cause = node.children
+        if exc is None:
+            return lambda s: reraise()
+        e = self.expr(exc)
+
+        def run(s):
+            raise to_raise(e(s))
+        return run
+
+    def s_assert_stmt(self, node):
+        cond, msg = node.children
+        c = self.expr(cond)
+        m = self.expr(msg) if msg is not None else None
+        line, col = pos(cond)
+
+        def run(s):
+            if not rt.truth(c(s)):
+                text = show_str(m(s)) if m is not None else "assertion failed"
+                raise GradAssertionError(text, line, col)
+        return run

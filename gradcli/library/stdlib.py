@@ -1,0 +1,294 @@
+"""The Python modules a program may import, as gradcli's own modules with exactly
+the surface listed here: `math` (all of it), `random` (CPython's Mersenne Twister,
+the same numbers as CPython's `random` after `seed(n)`), `functools`, `itertools`,
+`collections`, `copy` and `time`.  Each function is wrapped (BuiltinFunction), so
+a program reaches no Python object through them; anything that could run long or
+grow large is bounded by the limits."""
+from __future__ import annotations
+
+import itertools as _itertools
+import math as _math
+
+from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..base import context
+from ..base.limits import check_items
+from ..core.printing import show
+from ..core.tensor import Tensor
+from .values import BuiltinFunction, Module
+
+class ListIterator:
+    """An iterator of the language over values already computed (what zip, map,
+    enumerate, a generator expression and the itertools functions give)."""
+    __slots__ = ("items", "pos")
+
+    def __init__(self, items):
+        self.items, self.pos = list(items), 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.pos >= len(self.items):
+            raise StopIteration
+        v = self.items[self.pos]
+        self.pos += 1
+        return v
+
+    def remaining(self):
+        """The values not handed out yet (and the iterator is then exhausted)."""
+        rest = self.items[self.pos:]
+        self.pos = len(self.items)
+        return rest
+
+    def __repr__(self):
+        return "<iterator object>"
+
+
+# ---------------------------------------------------------------- math
+
+_BIG = 10000          # factorial/comb/perm arguments beyond this would take long
+
+
+def _bounded_int(fn, name):
+    def run(*args):
+        for a in args:
+            if isinstance(a, int) and abs(a) > _BIG:
+                raise GradValueError(f"math.{name}() argument {a} is too large (limit {_BIG})")
+        return fn(*args)
+    return run
+
+
+def _math_module():
+    members = {}
+    for name, v in sorted(_math.__dict__.items()):
+        if name.startswith("_"):
+            continue
+        if isinstance(v, float):
+            members[name] = v
+        elif callable(v):
+            if name in ("factorial", "comb", "perm"):
+                v = _bounded_int(v, name)
+            members[name] = BuiltinFunction(f"math.{name}", v)
+    return StdModule("math", members)
+
+
+# ---------------------------------------------------------------- random
+
+DEFAULT_RANDOM_SEED = 0
+
+
+class _Generator:
+    """The generator of `random` (made when a program first imports random: the
+    Python modules below are imported only when used, for start-up time)."""
+    g = None
+
+
+def reset_random():
+    if _Generator.g is not None:
+        _Generator.g.seed(DEFAULT_RANDOM_SEED)
+
+
+def _seed(a=None):
+    if a is not None and not isinstance(a, (int, float, str)):
+        raise GradTypeError("The only supported seed types are: None, int, float, str")
+    _Generator.g.seed(a)
+
+
+def _population(p):
+    """A sequence to draw from, never copied into memory when it is a range."""
+    return p if isinstance(p, (range, list, tuple, str)) else bounded_list(iter(p))
+
+
+def _sample(population, k, **kw):
+    check_items(k, "the sample")
+    return _Generator.g.sample(_population(population), k, **kw)
+
+
+def _choices(population, weights=None, *, cum_weights=None, k=1):
+    check_items(k, "the choices")
+    return _Generator.g.choices(_population(population), weights, cum_weights=cum_weights, k=k)
+
+
+def _shuffle(x):
+    if not isinstance(x, list):
+        raise GradTypeError("random.shuffle() needs a list")
+    _Generator.g.shuffle(x)
+
+
+def _random_module():
+    import random
+    g = _Generator.g = random.Random(DEFAULT_RANDOM_SEED)
+    members = {"seed": _seed, "random": g.random, "uniform": g.uniform, "randint": g.randint,
+               "randrange": g.randrange, "choice": lambda seq: g.choice(_population(seq)),
+               "choices": _choices, "shuffle": _shuffle, "sample": _sample, "gauss": g.gauss,
+               "normalvariate": g.normalvariate, "lognormvariate": g.lognormvariate,
+               "expovariate": g.expovariate, "triangular": g.triangular,
+               "betavariate": g.betavariate, "gammavariate": g.gammavariate,
+               "vonmisesvariate": g.vonmisesvariate, "paretovariate": g.paretovariate,
+               "weibullvariate": g.weibullvariate,
+               "getrandbits": lambda k: g.getrandbits(_bits(k))}
+    return StdModule("random", {k: BuiltinFunction(f"random.{k}", v) for k, v in members.items()})
+
+
+def _bits(k):
+    if isinstance(k, int) and k > context.current.limits.max_int_bits:
+        raise GradValueError(f"random.getrandbits({k}): more than {context.current.limits.max_int_bits} bits")
+    return k
+
+
+# ---------------------------------------------------------------- functools, itertools
+
+def _wraps(wrapped, *args, **kwargs):
+    """functools.wraps: the decorated function is kept as it is (gradcli's functions
+    carry no __name__ or __doc__ a program could read)."""
+    return BuiltinFunction("functools.wraps.<decorator>", lambda f: f)
+
+
+def bounded_list(it, what="the result"):
+    """The items of an iterator, refusing more than the list limit."""
+    items = list(_itertools.islice(it, context.current.limits.max_items + 1))
+    check_items(len(items), what)
+    return items
+
+
+def _iter_tool(name, fn):
+    def run(*args, **kwargs):
+        # iterables are listed first (bounded): itertools would copy a huge range itself
+        args = [a if isinstance(a, (int, float)) or a is None or callable(a)
+                else bounded_list(iter(a)) for a in args]
+        return ListIterator(bounded_list(fn(*args, **kwargs)))
+    return BuiltinFunction(f"itertools.{name}", run)
+
+
+def _functools_module():
+    import functools as _functools
+    return StdModule("functools", {
+        "partial": BuiltinFunction("functools.partial", _functools.partial),
+        "reduce": BuiltinFunction("functools.reduce", _functools.reduce),
+        "wraps": BuiltinFunction("functools.wraps", _wraps),
+    })
+
+
+def _itertools_module():
+    tools = {"product": _itertools.product, "chain": _itertools.chain,
+             "combinations": _itertools.combinations,
+             "combinations_with_replacement": _itertools.combinations_with_replacement,
+             "permutations": _itertools.permutations, "islice": _itertools.islice,
+             "accumulate": _itertools.accumulate, "zip_longest": _itertools.zip_longest,
+             "starmap": _itertools.starmap, "pairwise": _itertools.pairwise}
+    members = {k: _iter_tool(k, v) for k, v in tools.items()}
+    members["count"] = BuiltinFunction("itertools.count", _count)
+    return StdModule("itertools", members)
+
+
+def _count(start=0, step=1):
+    """itertools.count, bounded by the list limit (gradcli has no endless iterators)."""
+    return ListIterator(range(start, start + step * context.current.limits.max_items, step) if step else
+                        [start] * context.current.limits.max_items)
+
+
+# ---------------------------------------------------------------- collections
+
+def _namedtuple(typename, field_names, *, defaults=None):
+    if isinstance(field_names, str):
+        field_names = field_names.replace(",", " ").split()
+    fields = tuple(field_names)
+    for f in (typename,) + fields:
+        if not isinstance(f, str) or not f.isidentifier() or f.startswith("_"):
+            raise GradValueError(f"namedtuple: bad name {f!r}")
+    defaults = tuple(defaults or ())
+    dflt = dict(zip(fields[len(fields) - len(defaults):], defaults))
+
+    def new(cls, *args, **kwargs):
+        if len(args) > len(fields):
+            raise GradTypeError(f"{typename}() takes {len(fields)} arguments")
+        values = dict(zip(fields, args))
+        for k, v in kwargs.items():
+            if k not in fields or k in values:
+                raise GradTypeError(f"{typename}() got an unexpected keyword argument '{k}'")
+            values[k] = v
+        missing = [f for f in fields if f not in values and f not in dflt]
+        if missing:
+            raise GradTypeError(f"{typename}() missing required argument: '{missing[0]}'")
+        return tuple.__new__(cls, [values.get(f, dflt.get(f)) for f in fields])
+
+    def rep(self):
+
+        return f"{typename}(" + ", ".join(f"{f}={show(v)}" for f, v in zip(fields, self)) + ")"
+
+    attrs = {f: (lambda i: lambda t: tuple.__getitem__(t, i))(i) for i, f in enumerate(fields)}
+    return type(typename, (tuple,), {"__new__": new, "__repr__": rep, "__slots__": (),
+                                     "language_attrs": attrs, "language_callable": True,
+                                     "__module__": "__main__"})
+
+
+def _collections_module():
+    import collections as _collections
+    return StdModule("collections", {
+        "OrderedDict": BuiltinFunction("collections.OrderedDict", _collections.OrderedDict),
+        "defaultdict": BuiltinFunction("collections.defaultdict", _collections.defaultdict),
+        "namedtuple": BuiltinFunction("collections.namedtuple", _namedtuple),
+        "Counter": BuiltinFunction("collections.Counter", _collections.Counter),
+        "deque": BuiltinFunction("collections.deque", lambda it=(), maxlen=None:
+                                 _collections.deque(bounded_list(iter(it)), maxlen)),
+    })
+
+
+# ---------------------------------------------------------------- copy, time
+
+def _tensor_deepcopy(t, memo):
+    """PyTorch's rule: only leaves can be deep-copied; the copy keeps requires_grad
+    and a copy of .grad."""
+    if t.grad_fn is not None:
+
+        raise GradRuntimeError(
+            "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+            "protocol at the moment.  If you were attempting to deepcopy a module, this may "
+            "be because of a torch.nn.utils.weight_norm usage, see "
+            "https://github.com/pytorch/pytorch/pull/103001")
+    new = Tensor(t.data.copy(), requires_grad=t.requires_grad)
+    if t.grad is not None:
+        new.grad = Tensor(t.grad.data.copy())
+    memo[id(t)] = new
+    return new
+
+
+def _copy_module():
+    import copy as _copy
+    Tensor.__deepcopy__ = _tensor_deepcopy      # PyTorch's rule, for copy.deepcopy
+    return StdModule("copy", {"deepcopy": BuiltinFunction("copy.deepcopy", _copy.deepcopy),
+                           "copy": BuiltinFunction("copy.copy", _copy.copy)})
+
+
+def _time_module():
+    import time as _time
+    return StdModule("time", {"perf_counter": BuiltinFunction("time.perf_counter", _time.perf_counter),
+                           "time": BuiltinFunction("time.time", _time.time),
+                           "monotonic": BuiltinFunction("time.monotonic", _time.monotonic)})
+
+
+class StdModule(Module):
+    """A Python module of gradcli's own: its members only (no torch built-ins)."""
+    __slots__ = ()
+
+    def get(self, attr, builtins):
+        return super().get(attr, {})
+
+
+_MODULES = {"math": _math_module, "random": _random_module, "functools": _functools_module,
+            "itertools": _itertools_module, "collections": _collections_module,
+            "copy": _copy_module, "time": _time_module}
+_made = {}
+
+
+def module(name):
+    """The module `import name` binds, or None if there is no such safe module."""
+    if name not in _made:
+        make = _MODULES.get(name)
+        if make is None:
+            return None
+        _made[name] = make()
+    return _made[name]
+
+
+NAMES = tuple(_MODULES)
