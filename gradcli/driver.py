@@ -177,10 +177,25 @@ def usage_error(message, as_json=False) -> int:
     return 2
 
 
+def is_notebook(name, text) -> bool:
+    """A FILE named .ipynb, or stdin holding a notebook's JSON: a program (or -e CODE)
+    may start with '{' too (a dict literal or comprehension)."""
+    if name.endswith(".ipynb"):
+        return True
+    if name != "<stdin>" or not text.lstrip().startswith("{"):
+        return False
+    import json         # only for stdin that starts with '{' (start-up time)
+    try:
+        nb = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(nb, dict) and "cells" in nb
+
+
 def _notebook(session, name, text, debug, check, as_json):
     """Run (or with `check`, check) a Jupyter notebook; the exit code."""
     try:
-        if check and not (name.endswith(".ipynb") or text.lstrip().startswith("{")):
+        if check and not is_notebook(name, text):
             raise NotebookError(f"check runs notebooks (.ipynb): {name} is not one "
                                 "(run a program with gradcli eval)")
         if check:
@@ -192,9 +207,9 @@ def _notebook(session, name, text, debug, check, as_json):
 
 def run_sources(session, sources, debug=False, check=False, as_json=False):
     """Run each (filename, text) in turn, sharing variables; returns the exit code.
-    A notebook (.ipynb, or text that starts with '{') runs cell by cell."""
+    A notebook (a .ipynb FILE, or a notebook's JSON on stdin) runs cell by cell."""
     for name, text in sources:
-        if check or name.endswith(".ipynb") or text.lstrip().startswith("{"):
+        if check or is_notebook(name, text):
             code = _notebook(session, name, text, debug, check, as_json)
             if code:
                 return code

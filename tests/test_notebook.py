@@ -280,3 +280,14 @@ def test_repl_save_writes_a_notebook_that_replays(tmp_path, capsys):
 def test_check_of_a_program_file_is_a_usage_error():
     r = run_gradcli(args=("check", "scripts/examples/seed_000.ag"))
     assert r.returncode == 2 and "is not one (run a program with gradcli eval)" in r.stderr
+
+
+def test_a_program_that_starts_with_a_brace_is_a_program():
+    """Only a .ipynb FILE, or a notebook's JSON on stdin, runs as a notebook: a dict
+    literal or comprehension may start a program too."""
+    r = run_inprocess("", ("eval", "-e", "{k: k * 2 for k in range(3)}"))
+    assert (r.returncode, r.stdout) == (0, "{0: 0, 1: 2, 2: 4}\n"), r.stderr
+    r = run_inprocess("{1: 2}\n", ("eval", "-"))
+    assert (r.returncode, r.stdout) == (0, "{1: 2}\n"), r.stderr
+    r = run_inprocess(make_nb("x = 3", "x * 2"), ("eval", "-"))
+    assert (r.returncode, r.stdout) == (0, "6\n"), r.stderr
