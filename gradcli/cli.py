@@ -189,7 +189,7 @@ def _main(argv=None) -> int:
         ctx = configure(args)
         interactive_stdin = sys.stdin is not None and sys.stdin.isatty()
         if (mode == "repl" or args.interactive) and not order and interactive_stdin:
-            from .repl import run_repl    # prompt_toolkit only for the REPL (start-up time)
+            from .repl.app import run_repl    # prompt_toolkit only for the REPL (start-up time)
             ready_for_interrupts()
             return run_repl(args)
         if not order:
@@ -215,6 +215,6 @@ def _main(argv=None) -> int:
         return code
     code = run_sources(session, sources, args.debug, args.check, args.json)
     if args.interactive and code in (0, 1):
-        from .repl import run_repl        # prompt_toolkit only for the REPL (start-up time)
+        from .repl.app import run_repl        # prompt_toolkit only for the REPL (start-up time)
         return run_repl(args, session, sources)
     return code

@@ -1,7 +1,9 @@
 """A session: the variables of a program or REPL, and running source text in it."""
 from __future__ import annotations
 
-from . import library  # noqa: F401  (registers the language built-ins)
+import numpy as np
+
+from .library import catalog  # noqa: F401  (loads and registers the language's built-ins)
 from .language.compiler import Compiler, state
 from .base.errors import GradError, LimitError, render
 from .language.parser import parse
@@ -9,6 +11,7 @@ from .language.runtime import Scope, _call_depth
 from .library.torch_ns import namespace
 from .base import context
 from .core.tensor import Tensor
+from .engine import versions
 
 
 def reset_globals():
@@ -19,20 +22,29 @@ def reset_globals():
     _call_depth.n = 0
 
 
+_ROLLBACK_SIZE = 1 << 20     # values kept for undoing in-place changes, per tensor
+
+
 def _snapshot_tensors(vars):
     """What a statement may change in place on the tensors it can reach: .grad (which
-    backward accumulates in place), .data (zero_), requires_grad."""
+    backward accumulates in place), the values (in-place ops, `x[i] = v`: kept for
+    tensors up to 2^20 elements), grad_fn (an in-place op rebases it), requires_grad."""
     snap = []
     for v in vars.values():
         if type(v) is Tensor:
             g = v.grad
-            snap.append((v, v.data, v.requires_grad, g, None if g is None else g.data.copy()))
+            d = v.data
+            keep = d.copy() if d.size <= _ROLLBACK_SIZE else None
+            snap.append((v, d, keep, versions.version(v), v.grad_fn, v.requires_grad, g,
+                         None if g is None else g.data.copy()))
     return snap
 
 
 def _restore_tensors(snap):
-    for t, data, requires_grad, g, gdata in snap:
-        t.data, t.requires_grad, t.grad = data, requires_grad, g
+    for t, data, keep, version, grad_fn, requires_grad, g, gdata in snap:
+        if keep is not None and versions.version(t) != version and data.flags.writeable:
+            np.copyto(data, keep)       # into the array, so its views are put back too
+        t.data, t.grad_fn, t.requires_grad, t.grad = data, grad_fn, requires_grad, g
         if g is not None:
             g.data = gdata
 

@@ -198,6 +198,40 @@ def tutorial_jax(dt, n):
 # mean(3*(x+2)^2) forward + backward (2x2 and 1e7 elements)
 # --------------------------------------------------------------------------
 
+def first_prompt(cmd, timeout=30.0):
+    """Seconds from starting `cmd` in a pseudo-terminal until its `>>>` prompt shows."""
+    import pty
+    import select
+    master, slave = pty.openpty()
+    env = dict(ENV, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1",
+               XDG_STATE_HOME=tempfile.mkdtemp(), NO_COLOR="1")
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
+                         close_fds=True)
+    os.close(slave)
+    seen = b""
+    try:
+        while b">>>" not in seen:
+            if time.perf_counter() - t > timeout:
+                raise SystemExit(f"no prompt from {' '.join(cmd)}: {seen[-200:]!r}")
+            ready, _, _ = select.select([master], [], [], 0.05)
+            if ready:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    break
+        return time.perf_counter() - t
+    finally:
+        p.kill()
+        p.wait()
+        os.close(master)
+
+
+def has_ptpython():
+    import importlib.util
+    return importlib.util.find_spec("ptpython") is not None
+
+
 LOOP = """x = {make}
 i = 0
 while i < {n}:
@@ -267,6 +301,19 @@ def chain_torch(n, backward_only=False):
     return lambda: cpu(go)
 
 
+PER_SAMPLE = """from torch.func import grad, vmap
+w = randn(4, 8)
+xs = randn({n}, 8)
+ys = randn({n}, 4)
+def loss(w, x, y):
+    return ((x @ w.T - y) ** 2).mean()
+{body}
+"""
+VMAP_BODY = "g = vmap(grad(loss), in_dims=(None, 0, 0))(w, xs, ys)"
+LOOP_BODY = ("gs = []\nfor i in range({n}):\n    gs.append(grad(loss)(w, xs[i], ys[i]))\n"
+             "g = stack(gs)")
+
+
 def fmt(t):
     if t is None:
         return "n/a"
@@ -279,40 +326,6 @@ def fmt(t):
 
 def ratio(a, b):
     return None if a is None or b is None else a / b
-
-
-def first_prompt(cmd, timeout=30.0):
-    """Wall-clock seconds from starting `cmd` in a pseudo-terminal until its `>>>` prompt shows."""
-    import pty
-    import select
-    master, slave = pty.openpty()
-    env = dict(ENV, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1",
-               XDG_STATE_HOME=tempfile.mkdtemp(), NO_COLOR="1")
-    t = time.perf_counter()
-    p = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
-                         close_fds=True)
-    os.close(slave)
-    seen = b""
-    try:
-        while b">>>" not in seen:
-            if time.perf_counter() - t > timeout:
-                raise SystemExit(f"no prompt from {' '.join(cmd)}: {seen[-200:]!r}")
-            ready, _, _ = select.select([master], [], [], 0.05)
-            if ready:
-                try:
-                    seen += os.read(master, 65536)
-                except OSError:
-                    break
-        return time.perf_counter() - t
-    finally:
-        p.kill()
-        p.wait()
-        os.close(master)
-
-
-def has_ptpython():
-    import importlib.util
-    return importlib.util.find_spec("ptpython") is not None
 
 
 def main():
@@ -331,13 +344,6 @@ def main():
     rows.append(("start-up: gradcli eval small.ag", start, "import numpy, lark", floor,
                  ratio(start, floor), "<= 1.1"))
 
-    # the REPL's first prompt (wall time, in a pseudo-terminal), beside ptpython's
-    prompt_g = min(first_prompt([PY, "-m", "gradcli"]) for _ in range(rep))
-    prompt_p = min(first_prompt([PY, "-m", "ptpython"]) for _ in range(rep)) \
-        if has_ptpython() else None
-    rows.append(("REPL first prompt (wall time)", prompt_g, "ptpython", prompt_p,
-                 ratio(prompt_g, prompt_p) if prompt_p else None, "<= 1.0"))
-
     # the tutorial loop, float32 as published and float64
     n_tut = 500 if args.quick else 2000
     for dt in ("float32", "float64"):
@@ -350,6 +356,13 @@ def main():
         rows.append((f"tutorial loop {dt}, {n_tut} iterations", g, "PyTorch eager", tt,
                      ratio(g, tt), "<= 0.5"))
         rows.append(("", None, "JAX jit (compile incl.)", tj, ratio(g, tj), "< 1 (beat it)"))
+    # the REPL's first prompt, side by side with ptpython's (when installed)
+    prompt_g, prompt_p = interleaved(
+        rep, lambda: first_prompt([PY, "-m", "gradcli"]),
+        (lambda: first_prompt([PY, "-m", "ptpython"])) if has_ptpython() else (lambda: None))
+    rows.append(("REPL: time to the first prompt", prompt_g, "ptpython", prompt_p,
+                 ratio(prompt_g, prompt_p), "<= 1.0"))
+
 
     # the scalar chain, build + backward
     n_chain = 100_000
@@ -387,6 +400,14 @@ def main():
     rows.append(("1e7 elements forward+backward", g, "NumPy by hand", npt, ratio(g, npt), "<= 1.3"))
     rows.append(("", None, "PyTorch eager", tt, ratio(g, tt), "< 1"))
 
+    # per-sample gradients (issue 15): vmap(grad) against a Python loop of grad
+    n_ps = 1000
+    g0, gv, gl = interleaved(rep, gradcli_time(PER_SAMPLE.format(n=n_ps, body="")),
+                             gradcli_time(PER_SAMPLE.format(n=n_ps, body=VMAP_BODY)),
+                             gradcli_time(PER_SAMPLE.format(n=n_ps, body=LOOP_BODY.format(n=n_ps))))
+    rows.append((f"per-sample grads, {n_ps} samples, vmap", gv - g0, "Python loop of grad",
+                 gl - g0, ratio(gl - g0, gv - g0), ">= 10 (loop / vmap)"))
+
     # peak memory
     small_mem = LOOP.format(make="ones(100, 100, requires_grad=true)", n=2000)
     big_mem = LOOP.format(make="ones(100, 100, requires_grad=true)", n=20000)
@@ -402,7 +423,7 @@ def main():
         if "memory" in name:
             gs, ts = f"{g / 2**20:.0f} MiB", f"{t / 2**20:.0f} MiB"
         else:
-            gs, ts = ("" if g is None else fmt(g)), fmt(t)
+            gs, ts = ("" if g is None else fmt(g)), ("n/a" if t is None else fmt(t))
         rs = "n/a" if r is None else f"{r:.2f}"
         print(f"{name:40} {gs:>10}  {peer:24} {ts:>10} {rs:>7}  {goal}")
 

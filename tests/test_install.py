@@ -5,7 +5,11 @@ import shutil
 import subprocess
 import sys
 
+from pathlib import Path
+
 import pytest
+
+SOURCE = Path(__file__).resolve().parent.parent / "gradcli"
 
 
 def _script():
@@ -25,3 +29,16 @@ def test_console_script_runs_from_elsewhere(tmp_path):
                        cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout == "x.grad = tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])\n"
+
+
+def test_every_module_is_installed(tmp_path):
+    """A new package folder must be listed in pyproject.toml, or pip leaves it out."""
+    r = subprocess.run([sys.executable, "-c", "import gradcli, os; print(os.path.dirname(gradcli.__file__))"],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    installed = Path(r.stdout.strip())
+    if installed.resolve() == SOURCE.resolve():
+        pytest.skip("gradcli is installed in editable mode (the source tree itself)")
+    missing = sorted(str(p.relative_to(SOURCE)) for p in SOURCE.rglob("*.py")
+                     if not (installed / p.relative_to(SOURCE)).exists())
+    assert not missing, f"not installed (add their package to pyproject.toml): {missing}"

@@ -63,6 +63,9 @@ from ..base.errors import LimitError
 from .tensor import Tensor
 from ..base.limits import check_items
 from ..base.device import Device
+from .parameter import is_parameter, is_uninitialized
+
+from .tangents import TANGENTS, shown_tangent
 
 __all__ = ["tensor_repr", "torch_dtype_name"]
 
@@ -109,6 +112,7 @@ def tensor_repr(
     default_dtype=np.dtype("float64"),
     precision: int = 4,
     linewidth: int = 80,
+    tangent: str | None = None,
 ) -> str:
     """Return what ``repr(torch.tensor(array))`` prints in PyTorch 2.13.
 
@@ -144,6 +148,8 @@ def tensor_repr(
         suffixes.append(f"grad_fn=<{grad_fn}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:     # a dual tensor of torch.autograd.forward_ad
+        suffixes.append("tangent=" + tangent)
 
     return _add_suffixes(_PREFIX + body, suffixes, indent, linewidth)
 
@@ -288,10 +294,18 @@ def show(value) -> str:
     """The `repr` of a language value: what the REPL and `eval` display."""
     if type(value) is Tensor:
         fn = value.grad_fn
+        tan = shown_tangent(value) if TANGENTS else None
+        if is_parameter(value):
+            if is_uninitialized(value):
+                return "<UninitializedParameter>"
+            return "Parameter containing:\n" + tensor_repr(
+                value.data, requires_grad=value.requires_grad,
+                default_dtype=context.current.default_float, precision=context.current.precision)
         return tensor_repr(value.data, grad_fn=fn.name if fn is not None else None,
                            requires_grad=value.requires_grad,
                            default_dtype=context.current.default_float, precision=context.current.precision,
-                           linewidth=context.current.linewidth)
+                           linewidth=context.current.linewidth,
+                           tangent=None if tan is None else show(tan))
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, tuple) and type(value).__repr__ is not tuple.__repr__:
@@ -358,8 +372,8 @@ def show_str(value) -> str:
     """What `print` writes for a value: like Python's `str`."""
     if isinstance(value, str):
         return value
-    if type(value) is Device:
-        return str(value)        # print(torch.device("cpu")) writes cpu
+    if type(value) is Device or isinstance(value, np.ndarray):
+        return str(value)        # print(torch.device("cpu")) writes cpu; NumPy's str
     return show(value)
 
 

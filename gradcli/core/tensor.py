@@ -20,7 +20,10 @@ _counter = itertools.count()
 
 
 class Tensor:
-    __slots__ = ("data", "requires_grad", "grad", "grad_fn", "retains_grad", "seq", "__weakref__")
+    __slots__ = ("data", "requires_grad", "grad", "grad_fn", "retains_grad", "seq", "vc", "view_of", "views",
+                 "__weakref__")
+    # vc: version counter (engine/versions.py), view_of: (base, view function) for a
+    # tensor sharing its base's storage, views: a base's views (weak); unset until needed
 
     def __init__(self, data: np.ndarray, requires_grad: bool = False, grad_fn=None):
         self.data = data

@@ -15,17 +15,17 @@ PyTorch's name for it.  The graph is walked without recursion.
 """
 from __future__ import annotations
 
-import weakref
 
 import numpy as np
 
 from ..base.errors import GradRuntimeError, ShapeError
 from ..base.summation import torch_sum
 from ..core.tensor import Tensor
+from .hooks import run_hooks
+from . import observe
 from ..base import context
 from ..core.convert import to_tensor
-from . import observe
-from ..core.tensor import Tensor as T
+from . import versions
 
 _OUT = object()          # marker: a saved value that is the op's own output
 
@@ -35,9 +35,10 @@ class Function:
     `forward(self, *arrays, **params) -> ndarray` and
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
-    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype")
+    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers")
     name = "Backward"
     differentiable_twice = True
+    jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
 
     def save(self, *arrays):
         self.saved = arrays
@@ -84,9 +85,11 @@ class Function:
         node.parents = parents
         node.watch = None
         node.out_dtype = out.dtype
+        t = Tensor(out, True, node)
         if node.saved:
             node.saved_src = _sources(node.saved, out, args, arrays)
-        return Tensor(out, True, node)
+            versions.record(node, node.saved_src, t, _OUT)
+        return t
 
     def __repr__(self):
         return f"<{self.name}>"
@@ -97,7 +100,7 @@ class Function:
         for p in self.parents:
             if p is None:
                 out.append((None, 0))
-            elif type(p) is T:
+            elif type(p) is Tensor:
                 out.append((AccumulateGrad(p), 0))
             else:
                 out.append((p, 0))
@@ -140,6 +143,9 @@ class CopyGrad(Function):
 
     def backward(self, g, F):
         return (g,)
+
+    def jvp(self, ts, F):
+        return type(self).apply(ts[0])
 
 
 class CloneGrad(CopyGrad):
@@ -395,6 +401,8 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 g = _visit(node, g, capture, res, create_graph)
             saved = node.saved
             if saved:
+                if getattr(node, "vers", None):
+                    versions.check(node)
                 in_grads = node.backward(g, F, *(_saved_tensors(node) if create_graph else saved))
                 if not retain_graph:
                     node.saved = None        # free saved values; a second pass must fail
@@ -491,53 +499,6 @@ def _visit(node, g, capture, results, create_graph):
     return g
 
 
-class Watch:
-    """What a non-leaf tensor asked of its node: hooks (register_hook) and keeping
-    its gradient as .grad (retain_grad).  Kept in the node's `watch` slot."""
-    __slots__ = ("ref", "retain", "hooks")
-
-    def __init__(self, t):
-        self.ref, self.retain, self.hooks = weakref.ref(t), False, []
-
-
-def watch(t) -> Watch:
-    """The Watch of non-leaf tensor t (made on first use)."""
-    w = t.grad_fn.watch
-    if w is None:
-        w = t.grad_fn.watch = Watch(t)
-    return w
-
-
-
-
-def leaf_hooks(t) -> list:
-    """The hook list of leaf tensor t (made on first use)."""
-    table = context.current.leaf_hooks      # id(leaf) -> (weakref to it, [hooks])
-    if table is None:
-        table = context.current.leaf_hooks = {}
-    entry = table.get(id(t))
-    if entry is None or entry[0]() is not t:
-        key = id(t)       # dropped with the leaf
-        entry = table[key] = (weakref.ref(t, lambda _r: table.pop(key, None)), [])
-    return entry[1]
-
-
-def run_hooks(hooks, g, create_graph):
-    """Call each hook with the gradient (a Tensor); a result other than None
-    replaces it, and must keep its shape."""
-    for hook in list(hooks):
-        r = hook(g if type(g) is Tensor else Tensor(g))
-        if r is None:
-            continue
-        if not isinstance(r, Tensor):
-            r = to_tensor(r)
-        if r.data.shape != g.shape:
-            name = getattr(hook, "name", None) or getattr(hook, "__name__", "hook")
-            raise GradRuntimeError(f"hook '{name}' has changed the size of value")
-        g = r if create_graph else r.data
-    return g
-
-
 def _deliver_leaf(leaf, g, create_graph, capture, results, touched, held=None):
     if held is not None and id(leaf) in context.current.leaf_hooks:     # hooks see the summed gradient
         prev = held.get(id(leaf))
@@ -586,8 +547,13 @@ def _store_grad(t, g, create_graph):
         t.grad = Tensor((old.data + g).astype(dt, copy=False))
 
 
+SAVED_OUTPUT_HOOK = None    # engine/forward.py: tangents for a re-wrapped output
+
+
 def _saved_tensor(node, arr, src):
     if src is _OUT:
+        if SAVED_OUTPUT_HOOK is not None:
+            return SAVED_OUTPUT_HOOK(node, Tensor(arr, True, node))
         return Tensor(arr, True, node)
     if src is not None:
         return src

@@ -10,12 +10,15 @@ _CLOSE = {v: k for k, v in _OPEN.items()}
 def bracket_problem(source: str, line: int, col: int, at_end: bool = False):
     """(message, line, col) for the bracket problem that explains a syntax error at
     (line, col) (`at_end`: the error is the end of the input), or None.  Strings and
-    comments are skipped."""
+    comments are skipped.  As in Python, a closing bracket that matches nothing is
+    reported wherever it stands (Python's tokenizer reads on past the parser's
+    error); a bracket still open where the error is, was never closed."""
     stack = []                       # (char, line, col) of each open bracket
+    at_error = None                  # the open brackets where the error is
     ln, cl, i, n = 1, 1, 0, len(source)
     while i < n:
-        if (ln, cl) > (line, col):
-            break
+        if at_error is None and (ln, cl) > (line, col):
+            at_error = list(stack)
         ch = source[i]
         if ch == "#":
             j = source.find("\n", i)
@@ -49,7 +52,8 @@ def bracket_problem(source: str, line: int, col: int, at_end: bool = False):
                         f"'{top}'{where}", ln, cl)
         ln, cl = (ln + 1, 1) if ch == "\n" else (ln, cl + 1)
         i += 1
-    if stack and (at_end or stack[-1][1] < line):
-        ch, tl, tc = stack[-1]
+    open_ = stack if at_error is None else at_error
+    if open_ and (at_end or open_[-1][1] < line):
+        ch, tl, tc = open_[-1]
         return f"'{ch}' was never closed", tl, tc
     return None

@@ -496,7 +496,8 @@ class Compiler:
         def run(s):
             try:
                 m = c(s)
-                if not isinstance(m, GradModeContext):
+                if not (isinstance(m, GradModeContext)
+                        or getattr(type(m), "language_context", False)):   # library contexts
                     raise GradTypeError(
                         "with needs no_grad or enable_grad (with or without parentheses)")
             except GradError as e:
@@ -960,8 +961,8 @@ def _callee_name(func):
 
 
 def _call(fn, args, kwargs, name, line, col, kwpos=None):
-    if not callable(fn) or isinstance(fn, (type,)):
-        raise GradTypeError(f"'{rt._tname(fn)}' object is not callable", line, col)
+    if not callable(fn) or (isinstance(fn, type) and not hasattr(fn, "language_methods")):
+        raise GradTypeError(f"'{rt._pyname(fn)}' object is not callable", line, col)
     try:
         return fn(*args, **kwargs)
     except GradError as e:
@@ -1111,7 +1112,10 @@ def _iterate(v):
         if v.data.ndim == 0:
             raise GradTypeError("iteration over a 0-d tensor")
         return unbind(v)
-    raise GradTypeError(f"'{rt._tname(v)}' object is not iterable")
+    it = getattr(type(v), "language_iter", None)          # library containers, DataLoader
+    if it is not None:
+        return it(v)
+    raise GradTypeError(f"'{rt._pyname(v)}' object is not iterable")
 
 
 def _iter_values(v):
@@ -1120,9 +1124,9 @@ def _iter_values(v):
     if isinstance(v, range):
         check_items(len(v), "unpacking this range")
         return list(v)
-    if type(v) is Tensor:
+    if type(v) is Tensor or hasattr(type(v), "language_iter"):
         return list(_iterate(v))
-    raise GradTypeError(f"cannot unpack non-iterable {rt._tname(v)} object")
+    raise GradTypeError(f"cannot unpack non-iterable {rt._pyname(v)} object")
 
 
 def _py_index(v, key):
@@ -1139,7 +1143,10 @@ def _py_index(v, key):
         return r
     if isinstance(v, dict):
         return v[key]
-    raise GradTypeError(f"'{rt._tname(v)}' object is not subscriptable")
+    getitem = getattr(type(v), "language_getitem", None)  # Sequential, datasets
+    if getitem is not None:
+        return getitem(v, key)
+    raise GradTypeError(f"'{rt._pyname(v)}' object is not subscriptable")
 
 
 BACKWARD_KEYWORDS = ("trace", "retain_graph", "create_graph", "inputs")

@@ -19,6 +19,7 @@ from ..base import context
 from ..core.convert import type_name
 from ..library.torch_ns import namespace
 from ..library.methods import requires_grad_
+from ..engine import versions
 from ..core.convert import tensor_arg
 from ..base.limits import check_format_spec, check_items
 from ..core.printing import show, show_str
@@ -208,6 +209,11 @@ def _tname(v):
     return type_name(v)
 
 
+def _pyname(v):
+    """The type's name as Python's own messages give it (None is a 'NoneType')."""
+    return "NoneType" if v is None else _tname(v)
+
+
 _CMP = {"<": ("lt", operator.lt), "<=": ("le", operator.le), ">": ("gt", operator.gt),
         ">=": ("ge", operator.ge), "==": ("eq", operator.eq), "!=": ("ne", operator.ne)}
 
@@ -307,6 +313,7 @@ TENSOR_ATTRS = {
     "is_cuda": lambda t: False,
     "is_cpu": lambda t: True,
     "retains_grad": lambda t: t.retains_grad,
+    "_version": versions.version,
     "real": lambda t: t,
     "itemsize": lambda t: t.data.dtype.itemsize,
 }
@@ -344,6 +351,8 @@ def get_attr(obj, name):
             return BoundMethod(obj, "name", lambda o: "torch::autograd::AccumulateGrad")
     if isinstance(obj, ValuesIndices) and name in ("values", "indices"):
         return obj[0] if name == "values" else obj[1]
+    if hasattr(type(obj), "language_getattr") or hasattr(type(obj), "language_attrs"):
+        return library_attr(obj, name)
     methods = getattr(type(obj), "language_methods", None)   # a class's own allowlist
     if methods is not None and name in methods:
         return BoundMethod(obj, name, methods[name])
@@ -359,7 +368,30 @@ def get_attr(obj, name):
         return BoundMethod(obj, name, float.is_integer)
     if isinstance(obj, Size) and name == "numel":
         return BoundMethod(obj, name, lambda s: math.prod(s))
-    raise GradAttributeError(f"'{_tname(obj)}' object has no attribute '{name}'")
+    raise GradAttributeError(f"'{_pyname(obj)}' object has no attribute '{name}'")
+
+
+def library_attr(obj, name):
+    """`obj.name` on a library object (CLASSES.md rule 4): its instance data, then
+    `language_attrs`, `language_methods`, `language_getattr`; never a dunder."""
+    cls = type(obj)
+    if not (name.startswith("__") and name.endswith("__")):
+        d = getattr(obj, "__dict__", None)
+        if d is not None and name in d:
+            return d[name]
+        attrs = getattr(cls, "language_attrs", None)
+        if attrs and name in attrs:
+            return attrs[name](obj)
+        methods = getattr(cls, "language_methods", None)
+        if methods and name in methods:
+            return BoundMethod(obj, name, methods[name])
+        getter = getattr(cls, "language_getattr", None)
+        if getter is not None:
+            try:
+                return getter(obj, name)
+            except AttributeError:
+                pass
+    raise GradAttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
 
 
 _C_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half", "int64": "long int",
@@ -367,7 +399,11 @@ _C_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half", "in
 
 
 def set_attr(obj, name, value):
-    """`obj.name = value`: only requires_grad, grad and data of a tensor."""
+    """`obj.name = value`: requires_grad, grad and data of a tensor; a library object's
+    `language_setattr` (nn.Module registering its Parameters and submodules)."""
+    setter = getattr(type(obj), "language_setattr", None)
+    if setter is not None and not (name.startswith("__") and name.endswith("__")):
+        return setter(obj, name, value)
     if type(obj) is not Tensor:
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":
@@ -382,7 +418,9 @@ def set_attr(obj, name, value):
         requires_grad_(obj, bool(truth(value)))
     elif name == "grad":
         if value is not None:
-            value = tensor_arg(value)
+            if type(value) is not Tensor:
+                raise GradTypeError("assigned grad expected to be a Tensor or None but got grad "
+                                    f"of type {_pyname(value)}")
             if value is obj:
                 raise GradRuntimeError("can't assign Variable as its own grad")
             if value.data.shape != obj.data.shape:

@@ -1,6 +1,5 @@
-"""The library: built-ins of the language that are not tensor ops, each module
-registering its names in the op table (`ops.registry.register`), in this order."""
-from . import values, python, methods, autograd_api, torch_ns  # noqa: F401
-methods.fill_methods()     # every op registered with method=True is a tensor method too
-from . import calculus, graphviz, io, optim  # noqa: E402,F401
-from . import plot, trace, help  # noqa: E402,F401  (plot: plotext imported on first use)
+"""The library: built-ins of the language that are not tensor ops (Python's
+built-ins, tensor methods, the autograd API, the `torch` namespace, calculus,
+graphs, plots, io, optim, nn, transforms).  `catalog` lists and loads them in
+order; this package file imports nothing, so its modules can import each other
+without a cycle through it."""

@@ -21,55 +21,11 @@ from ..base.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import register
 from ..core.tensor import Tensor
 from ..base import context
-from ..core.convert import type_name
-from ..ops.registry import FUNCTIONS
 from ..base.limits import check_alloc
+from .transform_base import (_as_tuple, _check_callable, _fn, _postprocess, _preprocess,
+                             _type_name, jacobian_forward)
 
 # ---------------------------------------------------------------- helpers
-
-
-def _type_name(v):
-    return type_name(v)
-
-
-def _as_tuple(value, what, fn_name):
-    """(is_tuple, tuple of Tensors), with PyTorch's messages."""
-    is_tuple = isinstance(value, (tuple, list))
-    items = tuple(value) if is_tuple else (value,)
-    for i, el in enumerate(items):
-        if not isinstance(el, Tensor):
-            if is_tuple:
-                raise GradTypeError(
-                    f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors "
-                    f"but the value at index {i} has type <class '{_type_name(el)}'>.")
-            raise GradTypeError(
-                f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
-                f"the given {what} has type <class '{_type_name(el)}'>.")
-    return is_tuple, items
-
-
-def _check_callable(func, fn_name):
-    if not callable(func):
-        raise GradTypeError(f"{fn_name}(): the first argument must be a function, "
-                            f"got {_type_name(func)}")
-
-
-def _fn(name):
-    return FUNCTIONS[name]
-
-
-def _preprocess(inputs, create_graph):
-    """PyTorch's _grad_preprocess: fresh leaves, or views keeping the graph."""
-    out = []
-    for x in inputs:
-        if create_graph and x.requires_grad:
-            out.append(_fn("reshape")(x, x.data.shape))      # view_as: ViewBackward0
-        else:
-            if x.data.dtype.kind != "f":
-                raise GradRuntimeError(
-                    "Only Tensors of floating point and complex dtype can require gradients")
-            out.append(Tensor(x.data, True))
-    return tuple(out)
 
 
 def _grads(outputs, inputs, heads, create_graph):
@@ -79,16 +35,6 @@ def _grads(outputs, inputs, heads, create_graph):
         return (None,) * len(inputs)
     return run_backward([o for o, _ in pairs], [h for _, h in pairs], retain_graph=True,
                         create_graph=create_graph, inputs=list(inputs), allow_unused=True)
-
-
-def _postprocess(res, shape):
-    """_tuple_postprocess: unpack the levels that were not tuples."""
-    is_outer, is_inner = shape
-    if not is_inner:
-        res = tuple(el[0] for el in res)
-    if not is_outer:
-        res = res[0]
-    return res
 
 
 # ---------------------------------------------------------------- jacobian
@@ -165,7 +111,15 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     if strategy not in ("reverse-mode", "forward-mode"):
         raise GradRuntimeError(
             'Expected strategy to be either "forward-mode" or "reverse-mode".')
+    if strategy == "forward-mode":
+        if not vectorize:
+            raise GradRuntimeError(VECTORIZE_ONLY, type_name="NotImplementedError")
+        return jacobian_forward(func, inputs, bool(create_graph), bool(strict))
     return _jacobian(func, inputs, bool(create_graph), bool(strict))
+
+
+VECTORIZE_ONLY = ("Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
+                  "only implemented for `vectorize=True`.")
 
 
 # ---------------------------------------------------------------- hessian
@@ -205,7 +159,12 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
                         "the input. This is not allowed in strict mode.")
         return jac
 
-    res = _jacobian(jac_func, inputs, bool(create_graph), bool(strict), "hessian")
+    if outer_jacobian_strategy == "forward-mode":       # forward over reverse
+        if not vectorize:
+            raise GradRuntimeError(VECTORIZE_ONLY, type_name="NotImplementedError")
+        res = jacobian_forward(jac_func, inputs, bool(create_graph), bool(strict))
+    else:
+        res = _jacobian(jac_func, inputs, bool(create_graph), bool(strict), "hessian")
     return _postprocess(res, (is_inputs_tuple, is_inputs_tuple))
 
 
@@ -250,7 +209,7 @@ def _num(v):
           "check f's analytic gradients against central finite differences (float64); "
           "prints the worst errors per input and returns True or False", category="autograd")
 def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=False,
-              **_torch_options):
+              quiet=False, **_torch_options):
     """Every d(output element)/d(input element) of `func` at `inputs`, analytic vs numerical.
 
     The inputs checked are the tensors that require grad (all floating tensors if none
@@ -314,7 +273,7 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
     finally:
         context.current.grad_enabled = prev
 
-    out = _out()
+    out = _Quiet() if quiet else _out()
     ok = True
     failures = []
     for i in checked:
@@ -365,6 +324,19 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
     if not ok and raise_exception is True:
         raise GradRuntimeError(failures[0][len("gradcheck: "):])
     return ok
+
+
+class _Quiet:
+    """torch.autograd.gradcheck's output: nothing (it only returns or raises)."""
+
+    def print(self, text):
+        pass
+
+
+def torch_gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
+                    **options):
+    """torch.autograd.gradcheck: True, or (raise_exception=True, torch's default) an error."""
+    return gradcheck(func, inputs, eps, atol, rtol, raise_exception, quiet=True, **options)
 
 
 def _where(worst, outs, shape):

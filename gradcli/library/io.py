@@ -279,8 +279,6 @@ def _write_replacing(path, write):
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-
-
 def _save_picture(pic, path):
     ext = os.path.splitext(path)[1].lower()
     text = pic.file_text(ext[1:]) if ext else None

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import leaf_hooks, watch
+from ..engine.hooks import leaf_hooks, watch
+from ..engine import versions
 from ..core.convert import type_name
 from ..base.device import Device, on_cpu
 from ..base.device import device as _device
@@ -17,7 +18,6 @@ from ..ops.shape import numpy_T, to
 from .autograd_api import backward_leaves
 from .values import METHODS, Size
 from ..core.tensor import Tensor
-from ..base import context
 from ..ops.dims import norm_dims
 from ..base.limits import check_objects
 
@@ -65,7 +65,9 @@ def tolist(x):
 
 @_method("detach", "x.detach()", "the same values, cut off from the graph")
 def detach(x):
-    return Tensor(x.data)
+    r = Tensor(x.data)
+    versions.share(r, x)        # as in PyTorch: one storage, one version counter
+    return r
 
 
 @_method("requires_grad_", "x.requires_grad_(requires_grad=True)",
@@ -121,21 +123,16 @@ def register_hook(x, hook):
     return RemovableHandle(hooks, hook)
 
 
-@_method("zero_", "x.zero_()", "fill with zeros in place and return x")
-def zero_(x):
-    if context.current.grad_enabled and x.requires_grad:
-        raise GradRuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation.")
-    x.data = np.zeros_like(x.data)
-    return x
-
-
-@_method("fill_", "x.fill_(value)", "fill with value in place and return x")
-def fill_(x, value):
-    if context.current.grad_enabled and x.requires_grad:
-        raise GradRuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation.")
-    x.data = np.full_like(x.data, value.item() if isinstance(value, Tensor) else value)
+def write_(x, values):
+    """x's values replaced in place: into its array when that can be written (so
+    `p.data.fill_(0)` reaches the parameter p whose array p.data shares), else rebound."""
+    arr = x.data
+    if isinstance(arr, np.ndarray) and arr.flags.writeable and arr.shape == values.shape \
+            and arr.dtype == values.dtype:
+        arr[...] = values
+    else:
+        x.data = values
+    versions.bump(x)
     return x
 
 
@@ -149,7 +146,11 @@ def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inp
 @_method("to", "x.to(dtype), x.to(device, dtype), x.to(other, copy=False)",
          "x converted to dtype (x itself if it has it already, unless copy=true)")
 def to_method(x, *args, dtype=None, device=None, non_blocking=False, copy=False,
-              memory_format=None):
+              memory_format=None, **unknown):
+    if unknown:
+        got = ", ".join(f"{k}={type_name(v)}" for k, v in unknown.items())
+        raise GradTypeError(f"to() received an invalid combination of arguments - got ({got}, ), "
+                            "but expected one of:")
     args = list(args)
     if args and (args[0] is None or isinstance(args[0], (str, Device))):
         device = args.pop(0)
@@ -228,12 +229,12 @@ def contiguous(x):
     return x if x.data.flags.c_contiguous else FUNCTIONS["clone"](x)
 
 
-@_method("numpy", "x.numpy()", "the values (as a tensor: gradcli has no NumPy objects)")
-def numpy_(x):
-    if x.requires_grad:
+@_method("numpy", "x.numpy(force=False)", "the values as a NumPy array (shown as NumPy shows it)")
+def numpy_(x, *, force=False):
+    if x.requires_grad and not force:
         raise GradRuntimeError(
             "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-    return Tensor(x.data)
+    return x.data
 
 
 

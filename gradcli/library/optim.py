@@ -53,7 +53,13 @@ class Optimizer:
                 new = self.update(i, p.data, p.grad.data.astype(p.data.dtype, copy=False))
                 p.data = np.asarray(new, dtype=p.data.dtype)
 
+    def param_groups(self):
+        """optimizer.param_groups: one group, 'params' first (a copy: read it, as torch's)."""
+        return [{"params": list(self.params), **self.group}]
+
     language_methods = {"step": step, "zero_grad": zero_grad}
+    language_attrs = {"param_groups": param_groups,
+                      "defaults": lambda o: dict(o.group)}
 
     def __repr__(self):
         lines = [f"{self.name} (", "Parameter Group 0"]
@@ -95,7 +101,10 @@ class Adam(Optimizer):
         if o["maximize"]:
             g = -g
         if o["weight_decay"]:
-            g = fma(o["weight_decay"], p, g)
+            if o["decoupled_weight_decay"]:                   # AdamW: p.mul_(1 - lr * wd)
+                p = p * (1 - o["lr"] * o["weight_decay"])
+            else:
+                g = fma(o["weight_decay"], p, g)
         st = self.state[i]
         if st is None:
             st = self.state[i] = [0.0, np.zeros_like(p), np.zeros_like(p)]

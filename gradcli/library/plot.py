@@ -294,7 +294,7 @@ def _ticks(plt, fig):
     """Round tick values, labelled compactly (1e+20, not twenty digits)."""
     xs = [s.x[np.isfinite(s.y)] for s in fig.series]
     ys = [s.y[np.isfinite(s.y)] for s in fig.series]
-    for axis, parts, set_ticks in (("x", xs, plt.xticks), ("y", ys, plt.yticks)):
+    for axis, parts in (("x", xs), ("y", ys)):
         vals = np.concatenate(parts) if parts else np.zeros(0)
         if not vals.size:
             continue
@@ -304,6 +304,7 @@ def _ticks(plt, fig):
                                  f"({lo:.3g} to {hi:.3g})", hint="plot a smaller range")
         ticks = svg.nice_ticks(lo, hi, 5) if hi > lo else []
         if len(ticks) >= 2:
+            set_ticks = plt.xticks if axis == "x" else plt.yticks
             set_ticks(ticks, [svg.tick_label(t) for t in ticks])
 
 

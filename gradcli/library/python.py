@@ -2,6 +2,8 @@
 str, list, tuple, and abs/min/max/round with their Python meaning on plain numbers."""
 from __future__ import annotations
 
+import functools
+
 
 
 from ..core import dtypes
@@ -46,6 +48,9 @@ def len_(x):
         return x.data.shape[0]
     if isinstance(x, (list, tuple, str)):
         return len(x)
+    n = getattr(type(x), "language_len", None)            # containers, datasets, loaders
+    if n is not None:
+        return n(x)
     raise GradTypeError(f"object of type '{type_name(x)}' has no len()")
 
 
@@ -106,6 +111,9 @@ def list_(x=()):
     if isinstance(x, (list, tuple, range, str)):
         check_items(len(x), "the list")
         return list(x)
+    it = getattr(type(x), "language_iter", None)
+    if it is not None:
+        return list(it(x))
     raise GradTypeError(f"'{type_name(x)}' object is not iterable")
 
 
@@ -149,6 +157,32 @@ def _round(x, ndigits=None):
 
 
 _dual("round", _round)
+
+
+def _python_sum():
+    """sum(list) is Python's sum (start + each item: sum([1, 2]) is 3); else the tensor op."""
+    entry = BUILTINS["sum"]
+    tensor_fn = entry.fn
+
+    @functools.wraps(tensor_fn)              # its signature, for "did you mean" hints
+    def fn(*args, **kwargs):
+        if args and isinstance(args[0], (list, tuple, range)):
+            if len(args) > 2 or set(kwargs) - {"start"}:
+                raise GradTypeError(f"sum() takes at most 2 arguments ({len(args)} given)")
+            total = kwargs.get("start", args[1] if len(args) > 1 else 0)
+            if isinstance(total, str):
+                raise GradTypeError("sum() can't sum strings [use ''.join(seq) instead]")
+            for v in args[0]:
+                if isinstance(v, (str, list, tuple)) or v is None:
+                    raise GradTypeError(f"unsupported operand type(s) for +: '{type_name(total)}' "
+                                        f"and '{type_name(v)}'")
+                total = total + v
+            return total
+        return tensor_fn(*args, **kwargs)
+    entry.fn = fn
+
+
+_python_sum()
 
 
 # Python's float, int and bool name dtypes too (torch.ones(2, dtype=float))

@@ -14,6 +14,7 @@ from ..ops.registry import BUILTINS, register
 from ..ops.shape import size_args
 from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import Module, Size
+from . import calculus, nn as nn_library, torch_more, transforms
 from ..core.tensor import Tensor
 from ..base import context
 
@@ -25,9 +26,7 @@ def seed(n):
         n = n.item()
     if isinstance(n, bool) or not isinstance(n, int):
         raise GradTypeError("seed(): expected an integer")
-    if not -(1 << 63) <= n < 1 << 64:
-        raise GradValueError("Overflow when unpacking long long")      # PyTorch's words
-    context.current.generator.manual_seed(n)
+    torch_more.manual_seed(n)
 
 
 @register("is_tensor", "is_tensor(x)", "whether x is a tensor", category="misc")
@@ -114,13 +113,16 @@ def namespace() -> dict:
         torch_members.update({"no_grad": NO_GRAD, "enable_grad": ENABLE_GRAD, "pi": math.pi,
                               "inf": math.inf, "nan": math.nan, "e": math.e,
                               "Size": lambda s=(): Size(size_args((s,)))})
-        functional = Module("torch.nn.functional")
-        nn = Module("torch.nn", {"functional": functional})
+        functional = Module("torch.nn.functional", dict(nn_library.FUNCTIONAL))
+        nn = Module("torch.nn", {"functional": functional, **nn_library.members(Module)})
         autograd_functional = Module("torch.autograd.functional")
-        autograd = Module("torch.autograd", {"functional": autograd_functional})
+        autograd = Module("torch.autograd", {
+            "functional": autograd_functional, "gradcheck": calculus.torch_gradcheck,
+            "profiler": Module("torch.autograd.profiler", {"profile": torch_more.Profile})})
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
-        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda,
-                              "optim": Module("torch.optim")})
+        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda})
+        torch_members.update(torch_more.namespaces(Module))
+        transforms.install(torch_members, autograd, autograd_functional)
         ns["torch"] = Module("torch", torch_members)
         ns["F"] = functional
         for members in (ns, torch_members, cuda.members):

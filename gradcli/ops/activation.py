@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
+from ..engine.forward import elementwise
 from ..core.convert import tensor_arg
 from .registry import Arg, register
 from .elementwise import ThresholdBackward, masked_grad
@@ -37,6 +38,8 @@ class Softplus(Function):
         bx = x * self.beta
         return (F.where(bx > self.threshold, g, g * sigmoid_of(F, bx)),)
 
+    jvp = elementwise
+
 
 @register("softplus", "softplus(input, beta=1, threshold=20)",
           "log(1 + exp(beta * input)) / beta (input itself above threshold)",
@@ -57,6 +60,8 @@ class LeakyRelu(Function):
 
     def backward(self, g, F, x):
         return (masked_grad(F, g, x, self.slope, LeakyReluBackward),)
+
+    jvp = elementwise
 
 
 class LeakyReluBackward(ThresholdBackward):
@@ -86,6 +91,8 @@ class Elu(Function):
             return (EluBackward.apply(g, x, alpha=self.alpha),)
         return (np.where(x > 0, g, g * (self.alpha * np.exp(x))),)
 
+    jvp = elementwise
+
 
 class EluBackward(Function):
     """elu's backward as one op, for create_graph: PyTorch's second derivative is
@@ -102,6 +109,8 @@ class EluBackward(Function):
         a = self.alpha
         return (F.where(x > 0, gg, gg * (a * F.exp(x))),
                 F.where(x < 0, gg * g * (a * F.exp(x)), gg * 0.0))
+
+    jvp = elementwise
 
 
 @register("elu", "elu(input, alpha=1.0)", "input where positive, alpha * (exp(input) - 1) elsewhere",
@@ -122,6 +131,8 @@ class Silu(Function):
     def backward(self, g, F, x):
         s = sigmoid_of(F, x)
         return (g * (s * (1 + x * (1 - s))),)
+
+    jvp = elementwise
 
 
 @register("silu", "silu(input)", "input * sigmoid(input) (swish)", checks=[((M,), {})],

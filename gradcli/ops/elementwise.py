@@ -7,6 +7,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
+from ..engine.forward import add_terms, bilinear, linear
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
@@ -84,6 +85,8 @@ class Add(Function):
         return (F.sum_to(g, self.sa) if n[0] else None,
                 F.sum_to(g, self.sb) if n[1] else None)
 
+    jvp = linear
+
 
 class Sub(Function):
     __slots__ = ("sa", "sb")
@@ -98,6 +101,8 @@ class Sub(Function):
         return (F.sum_to(g, self.sa) if n[0] else None,
                 F.sum_to(-g, self.sb) if n[1] else None)
 
+    jvp = linear
+
 
 class Rsub(Function):
     """`number - tensor` (PyTorch records it as rsub(tensor, number))."""
@@ -109,6 +114,9 @@ class Rsub(Function):
 
     def backward(self, g, F):
         return (-g, None)
+
+    def jvp(self, ts, F):
+        return -ts[0]
 
 
 class Mul(Function):
@@ -126,6 +134,8 @@ class Mul(Function):
         return (F.sum_to(g * b, self.sa) if n[0] else None,
                 F.sum_to(g * a, self.sb) if n[1] else None)
 
+    jvp = bilinear
+
 
 class Div(Function):
     __slots__ = ("sa", "sb")
@@ -141,6 +151,11 @@ class Div(Function):
         return (F.sum_to(g / b, self.sa) if n[0] else None,
                 F.sum_to(-g * a / (b * b), self.sb) if n[1] else None)
 
+    def jvp(self, ts, F, a, b):
+        ta, tb = ts
+        return add_terms(ta / b if ta is not None else None,
+                         -tb * a / (b * b) if tb is not None else None)
+
 
 class Reciprocal(Function):
     __slots__ = ()
@@ -153,6 +168,9 @@ class Reciprocal(Function):
 
     def backward(self, g, F, out):
         return (-g * out * out,)
+
+    def jvp(self, ts, F, out):
+        return -ts[0] * out * out
 
 
 def _remainder(a, b, dt):
@@ -177,6 +195,10 @@ class Remainder(Function):
         n = self.needs
         return (F.sum_to(g, self.sa) if n[0] else None,
                 F.sum_to(-g * F.floor(a / b), self.sb) if n[1] else None)
+
+    def jvp(self, ts, F, a, b):
+        ta, tb = ts
+        return add_terms(ta, -tb * F.floor(a / b) if tb is not None else None)
 
 
 def _no_zero_divisor(b, dt):
@@ -236,6 +258,11 @@ class PowScalar(Function):
             return (g * (e * torch_pow(a, e - 1)),)
         return (g * (e * a ** (e - 1)),)    # as PyTorch, so higher orders match too
 
+    def jvp(self, ts, F, a):
+        if self.e == 0:
+            return ts[0] * 0.0
+        return ts[0] * (self.e * a ** (self.e - 1))
+
 
 class PowTensor(Function):
     """tensor ** tensor"""
@@ -258,6 +285,13 @@ class PowTensor(Function):
             gb = F.sum_to(gb, self.sb)
         return ga, gb
 
+    def jvp(self, ts, F, a, b, out):
+        ta, tb = ts
+        return add_terms(
+            F.where(b == 0, 0.0, ta * b * a ** (b - 1)) if ta is not None else None,
+            F.where(a == 0, F.where(b >= 0, 0.0, tb * out * F.log(a)), tb * out * F.log(a))
+            if tb is not None else None)
+
 
 class PowRScalar(Function):
     """number ** tensor"""
@@ -275,6 +309,9 @@ class PowRScalar(Function):
             return (F.where(e >= 0, 0.0, g * out * -np.inf),)
         return (g * out * float(np.log(float(self.base))),)
 
+    def jvp(self, ts, F, e, out):
+        return self.backward(ts[0], F, e, out)[0]
+
 
 class Neg(Function):
     __slots__ = ()
@@ -285,6 +322,8 @@ class Neg(Function):
 
     def backward(self, g, F):
         return (-g,)
+
+    jvp = linear
 
 
 def _bool_sub_check(a, b):
@@ -470,6 +509,9 @@ def unary(name, grad_fn, np_fn, vjp, doc, saves="x", domain=(-2.0, 2.0), keep_in
         "__slots__": (), "name": grad_fn, "np_fn": staticmethod(np_fn), "saves": saves,
         "backward": (lambda self, g, F, s: (vjp(g, F, s),)) if saves else
                     (lambda self, g, F: (vjp(g, F, None),)),
+        # element-wise: the JVP is the VJP's formula with the tangent for the gradient
+        "jvp": (lambda self, ts, F, s: vjp(ts[0], F, s)) if saves else
+               (lambda self, ts, F: vjp(ts[0], F, None)),
     })
     if keep_int:
         cls.forward = lambda self, x: np_fn(x) if x.dtype.kind != "f" else Unary.forward(self, x)
@@ -525,6 +567,11 @@ class ThresholdBackward(Function):
 
     def backward(self, gg, F, x):
         return (F.where(x > 0, gg, gg * self.slope), gg * 0.0)
+
+    def jvp(self, ts, F, x):
+        tg, tx = ts
+        return add_terms(type(self).apply(tg, x, slope=self.slope) if tg is not None else None,
+                         tx * 0.0 if tx is not None else None)
 
 
 def masked_grad(F, g, x, slope=0.0, op=ThresholdBackward):
@@ -586,6 +633,9 @@ class Clamp(Function):
             g = F.where(x <= self.hi, g, 0.0)
         return (g,)
 
+    def jvp(self, ts, F, x):
+        return self.backward(ts[0], F, x)[0]
+
 
 @register("clamp", "clamp(input, min=None, max=None)", "limit values to [min, max]",
           method=True, aliases=("clip",),
@@ -619,6 +669,13 @@ class MaxMin(Function):
         ga = F.where(tie, half, F.where(win, g, 0.0))
         gb = F.where(tie, half, F.where(win, 0.0, g))
         return F.sum_to(ga, self.sa), F.sum_to(gb, self.sb)
+
+    def jvp(self, ts, F, a, b):
+        win = a > b if self.name == "MaximumBackward0" else a < b
+        tie = a == b
+        ta = ts[0] if ts[0] is not None else 0.0
+        tb = ts[1] if ts[1] is not None else 0.0
+        return F.where(tie, (ta + tb) * 0.5, F.where(win, ta, tb))
 
 
 class Maximum(MaxMin):
@@ -663,6 +720,8 @@ class Where(Function):
         n = self.needs
         return (F.sum_to(F.where(cond, g, 0.0), self.sa) if n[0] else None,
                 F.sum_to(F.where(cond, 0.0, g), self.sb) if n[1] else None)
+
+    jvp = linear
 
 
 @register("where", "where(condition, input, other)",

@@ -5,6 +5,8 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
+from ..engine.forward import bilinear, linear
+from ..engine.versions import viewing
 from ..core.convert import tensor_arg
 from ..base.errors import GradRuntimeError, ShapeError
 from .registry import Arg, internal, register, tensor_f
@@ -48,6 +50,8 @@ class Mm(Function):
         return (g @ F.transpose(b) if n[0] else None,
                 F.transpose(a) @ g if n[1] else None)
 
+    jvp = bilinear
+
 
 class Mv(Function):
     __slots__ = ()
@@ -62,6 +66,8 @@ class Mv(Function):
         return (F.outer(g, v) if n[0] else None,
                 F.transpose(a) @ g if n[1] else None)
 
+    jvp = bilinear
+
 
 class Dot(Function):
     __slots__ = ()
@@ -74,6 +80,8 @@ class Dot(Function):
     def backward(self, g, F, a, b):
         n = self.needs
         return (g * b if n[0] else None, g * a if n[1] else None)
+
+    jvp = bilinear
 
 
 class Matmul(Function):
@@ -103,6 +111,8 @@ class Matmul(Function):
             gb = F.sum_to(F.swapaxes(a2, -1, -2) @ g2, b2.shape if not F.tensor_mode else b2.data.shape)
             gb = F.reshape(gb, sb)
         return ga, gb
+
+    jvp = bilinear
 
 
 def _matmul_check(a, b):
@@ -151,8 +161,8 @@ def _check_matmul_size(sa, sb):
                                ((Arg((2, 3)), Arg((3,))), {}), ((Arg((3,)), Arg((3, 2))), {}),
                                ((Arg((2, 2, 3)), Arg((3, 2))), {})], category="linalg")
 @internal("matmul")
-def matmul(a, b):
-    a, b = tensor_arg(a), tensor_arg(b)
+def matmul(input, other):
+    a, b = tensor_arg(input), tensor_arg(other)
     _matmul_check(a, b)
     na, nb = a.data.ndim, b.data.ndim
     if na == 2 and nb == 2:
@@ -217,6 +227,8 @@ class Transpose(Function):
     def backward(self, g, F):
         return (F.swapaxes(g, self.d0, self.d1),)
 
+    jvp = linear
+
 
 class T(Transpose):
     __slots__ = ()
@@ -227,6 +239,7 @@ class T(Transpose):
           checks=[((Arg((2, 3)), 0, 1), {}), ((Arg((2, 3, 2)), -1, 0), {})], category="linalg",
           aliases=("swapaxes", "swapdims"))
 @tensor_f("swapaxes")
+@viewing
 def transpose(x, dim0, dim1):
     x = tensor_arg(x)
     nd = x.data.ndim
@@ -239,6 +252,7 @@ def transpose(x, dim0, dim1):
 
 @register("t", "t(input)", "transpose of a matrix (a vector stays as it is)", method=True,
           checks=[((Arg((2, 3)),), {}), ((Arg((3,)),), {})], category="linalg")
+@viewing
 def t(x):
     x = tensor_arg(x)
     if x.data.ndim > 2:
@@ -258,6 +272,8 @@ class TSmall(Function):
 
     def backward(self, g, F):
         return (g,)
+
+    jvp = linear
 
 
 @tensor_f("transpose")
@@ -282,6 +298,8 @@ class Trace(Function):
     def backward(self, g, F):
         eye = np.eye(*self.shape, dtype=bool)
         return (F.where(eye, F.broadcast_to(g, self.shape), 0.0),)
+
+    jvp = linear
 
 
 @register("trace", "trace(input)", "sum of the diagonal of a matrix", method=True,

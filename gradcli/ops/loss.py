@@ -12,12 +12,13 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
+from ..engine.forward import add_terms, linear
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, GradValueError, broadcast_error
 from ..core.tensor import Tensor
 from .registry import Arg, register
 from .activation import sigmoid_of
-from .reduce import log_softmax
+from .softmax import log_softmax
 from .shape import to
 from ..base import context
 from .registry import FUNCTIONS
@@ -77,6 +78,23 @@ class _Loss(Function):
     def setup(self, x, y, reduction):
         self.reduction = reduction
         self.shape = broadcast_shape(x.shape, y.shape)
+
+    def jvp(self, ts, F, x, y):
+        """reduce(loss(x, y)): the element-wise derivatives (the backward without its
+        reduction, with g = 1) times the tangents, reduced the same way."""
+        shape, red = self.shape, self.reduction
+        self.reduction = "none"
+        try:
+            ones = Tensor(np.ones(shape, x.data.dtype))
+            gx, gy = self.backward(ones, F, F.broadcast_to(x, shape), F.broadcast_to(y, shape))[:2]
+        finally:
+            self.reduction = red
+        d = add_terms(gx * ts[0] if ts[0] is not None else None,
+                      gy * ts[1] if ts[1] is not None else None)
+        if red == "none":
+            return d
+        total = F.sum(d)
+        return total if red == "sum" else total / max(int(np.prod(shape)), 1)
 
 
 def broadcast_shape(sa, sb):
@@ -272,6 +290,8 @@ class NllLoss(Function):
             g = F.broadcast_to(g, (n,))
         return (F.pad_into(g * _c(F, -self.coef), self.shape, self.index), None, None, None, None)
 
+    jvp = linear
+
 
 def _nll_args(x, target, weight, ignore_index):
     t = tensor_arg(target)
@@ -358,6 +378,8 @@ class DivScalar(Function):
 
     def backward(self, g, F):
         return (g / self.c,)
+
+    jvp = linear
 
 
 # ----------------------------------------------------------------- torch.nn modules

@@ -1,4 +1,4 @@
-"""Reductions: sum mean prod max min norm std var logsumexp softmax log_softmax argmax
+"""Reductions: sum mean prod max min norm std var logsumexp argmax
 argmin, and the running sum cumsum."""
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
+from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError
 from ..base.summation import torch_sum
@@ -17,7 +18,7 @@ from .registry import Arg, register, tensor_f
 from ..base import context
 from .elementwise import maximum, minimum
 from .dims import norm_dims
-from .shape import reshape, to
+from .shape import reshape
 
 M = Arg((2, 3))
 REDUCE_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((M,), {}), ((M,), {"dim": 1}),
@@ -40,6 +41,8 @@ class _Reduce(Function):
         dim = None if isinstance(dim, (tuple, list)) and not dim else dim   # []: every dim
         self.axes = None if dim is None else norm_dims(dim, x.ndim)
         return self.axes
+
+    jvp = reduction
 
 
 def _acc_dtype(x, dtype=None):
@@ -499,75 +502,6 @@ def logsumexp(input, dim=None, keepdim=False):
     return LogSumExp.apply(x, dim=dim, keepdim=keepdim)
 
 
-def _softmax_dim(dim, ndim):
-    if dim is None:
-        dim = 0 if ndim in (0, 1, 3) else 1
-    (axis,) = norm_dims(dim, ndim) or (None,)
-    return axis
-
-
-class Softmax(Function):
-    __slots__ = ("axis",)
-    name = "SoftmaxBackward0"
-
-    kernel = "softmax_lastdim_kernel_impl"
-
-    def shifted(self, x, dim):
-        """x minus its max along the softmax dim (after PyTorch's dtype check)."""
-        if x.dtype.kind != "f":
-            raise GradRuntimeError(f'"{self.kernel}" not implemented for '
-                                   f"'{_torch_name(x.dtype)}'")
-        self.axis = ax = _softmax_dim(dim, x.ndim)
-        if x.size == 0:             # PyTorch: an empty result, not NumPy's empty-max error
-            return x.copy(), ax
-        return x - np.max(x, axis=ax, keepdims=True), ax
-
-    def forward(self, x, dim):
-        s, ax = self.shifted(x, dim)
-        e = np.exp(s)
-        out = e / np.sum(e, axis=ax, keepdims=True)
-        self.save(out)
-        return out
-
-    def backward(self, g, F, out):
-        return (out * (g - F.sum(g * out, self.axis, True)),)
-
-
-class LogSoftmax(Softmax):
-    __slots__ = ()
-    name = "LogSoftmaxBackward0"
-
-    kernel = "log_softmax_lastdim_kernel_impl"
-
-    def forward(self, x, dim):
-        s, ax = self.shifted(x, dim)
-        out = s - np.log(np.sum(np.exp(s), axis=ax, keepdims=True))
-        self.save(out)
-        return out
-
-    def backward(self, g, F, out):
-        return (g - F.exp(out) * F.sum(g, self.axis, True),)
-
-
-@register("softmax", "softmax(input, dim)", "exp(input) / sum(exp(input), dim)", method=True,
-          checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": 0})],
-          category="reduce")
-def softmax(input, dim=None, dtype=None):
-    x = tensor_arg(input)
-    if dtype is not None:
-        x = internal_to(x, dtype)
-    return Softmax.apply(x, dim=dim)
-
-
-@register("log_softmax", "log_softmax(input, dim)", "log(softmax(input, dim)), stably",
-          method=True, checks=[((M,), {"dim": 1}), ((Arg((4,)),), {"dim": 0})], category="reduce")
-def log_softmax(input, dim=None, dtype=None):
-    x = tensor_arg(input)
-    if dtype is not None:
-        x = internal_to(x, dtype)
-    return LogSoftmax.apply(x, dim=dim)
-
-
 class Cumsum(Function):
     __slots__ = ("axis",)
     name = "CumsumBackward0"
@@ -584,6 +518,8 @@ class Cumsum(Function):
         a = (self.axis,)
         return (F.flip(F.cumsum(F.flip(g, a), self.axis), a),)
 
+    jvp = linear
+
 
 @register("cumsum", "cumsum(input, dim)", "running sums along dim", method=True,
           checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": -1})],
@@ -594,7 +530,3 @@ def cumsum(x, dim, dtype=None):
     (axis,) = norm_dims(dim, x.data.ndim) or (0,)
     dt = dtypes.as_numpy(dtype) if dtype is not None else _acc_dtype(x.data)
     return Cumsum.apply(x, axis=axis, dt=dt)
-
-
-def internal_to(x, dtype):
-    return to(x, dtype)

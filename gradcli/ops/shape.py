@@ -8,6 +8,8 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
+from ..engine.forward import linear
+from ..engine.versions import viewing
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
 from ..base.limits import check_alloc
@@ -44,6 +46,8 @@ class View(Function):
 
     def backward(self, g, F):
         return (F.reshape(g, self.shape),)
+
+    jvp = linear
 
 
 def _resolve_shape(shape, numel, orig):
@@ -87,6 +91,7 @@ def _viewable(arr, shape):
 @register("reshape", "reshape(input, *shape)", "the same elements in a new shape (-1: inferred)",
           method=True, checks=[((M, 3, 2), {}), ((M, -1), {})], category="shape")
 @tensor_f("reshape")
+@viewing
 def reshape(x, *shape):
     x = tensor_arg(x)
     arr = x.data
@@ -101,6 +106,7 @@ def reshape(x, *shape):
 
 @register("view", "view(input, *shape)", "the same elements in a new shape (no copy)",
           method=True, function=False, checks=[((M, 6), {})], category="shape")
+@viewing
 def view(x, *shape):
     x = tensor_arg(x)
     arr = x.data
@@ -115,6 +121,7 @@ def view(x, *shape):
 @register("flatten", "flatten(input, start_dim=0, end_dim=-1)", "merge dims into one",
           method=True, checks=[((Arg((2, 3, 2)),), {}), ((Arg((2, 3, 2)),), {"start_dim": 1})],
           category="shape")
+@viewing
 def flatten(x, start_dim=0, end_dim=-1):
     x = tensor_arg(x)
     s = x.data.shape
@@ -141,6 +148,8 @@ class Squeeze(Function):
     def backward(self, g, F):
         return (F.reshape(g, self.shape),)
 
+    jvp = linear
+
 
 class SqueezeDim(Squeeze):
     __slots__ = ()
@@ -160,6 +169,7 @@ class SqueezeMatmul(Squeeze):
 
 @register("squeeze", "squeeze(input, dim=None)", "drop dims of size 1", method=True,
           checks=[((Arg((2, 1, 3)),), {}), ((Arg((2, 1)),), {"dim": 1})], category="shape")
+@viewing
 def squeeze(x, dim=None):
     x = tensor_arg(x)
     s = x.data.shape
@@ -183,9 +193,12 @@ class Unsqueeze(Function):
                           if not F.tensor_mode else
                           g.data.shape[:self.axis] + g.data.shape[self.axis + 1:]),)
 
+    jvp = linear
+
 
 @register("unsqueeze", "unsqueeze(input, dim)", "insert a dim of size 1", method=True,
           checks=[((Arg((3,)), 0), {}), ((M, -1), {})], category="shape")
+@viewing
 def unsqueeze(x, dim):
     x = tensor_arg(x)
     (axis,) = norm_dims(dim, x.data.ndim + 1)
@@ -208,9 +221,12 @@ class Expand(Function):
     def backward(self, g, F):
         return (F.sum_to(g, self.shape),)
 
+    jvp = linear
+
 
 @register("expand", "expand(input, *sizes)", "broadcast to a larger shape (-1 keeps a dim)",
           method=True, checks=[((Arg((3, 1)), 3, 4), {}), ((Arg((3,)), 2, 3), {})], category="shape")
+@viewing
 def expand(x, *sizes):
     x = tensor_arg(x)
     sizes = size_args(sizes)
@@ -256,9 +272,12 @@ class Permute(Function):
     def backward(self, g, F):
         return (F.permute_back(g, self.dims),)
 
+    jvp = linear
+
 
 @register("permute", "permute(input, *dims)", "reorder dims", method=True,
           checks=[((Arg((2, 3, 2)), 2, 0, 1), {})], category="shape")
+@viewing
 def permute(x, *dims):
     x = tensor_arg(x)
     dims = size_args(dims, "dims")
@@ -279,6 +298,7 @@ def _permute_back_t(g, dims):
     return permute(g, *np.argsort(dims).tolist())
 
 
+@viewing
 def numpy_T(x):
     """`.T`: reverse the dims (PermuteBackward0); 0-d and 1-d stay as they are."""
     x = tensor_arg(x)
@@ -300,6 +320,8 @@ class Cat(Function):
     def backward(self, g, F):
         return tuple(F.split(g, self.sizes, self.axis))
 
+    jvp = linear
+
 
 class Stack(Function):
     __slots__ = ("axis",)
@@ -312,6 +334,8 @@ class Stack(Function):
     def backward(self, g, F):
         n = (g.data if F.tensor_mode else g).shape[self.axis]
         return tuple(F.take(g, (slice(None),) * self.axis + (i,)) for i in range(n))
+
+    jvp = linear
 
 
 def _tensor_list(tensors, what):
@@ -384,11 +408,15 @@ class _IndexNode(Function):
 
     def forward(self, x, key, adv):
         self.shape, self.key, self.adv = x.shape, key, adv
-        out = x[key]
-        return out if adv else np.asarray(out)
+        if adv:
+            return x[key]
+        # a view of x even for one element (x[0] of a vector), so x[0].zero_() reaches x
+        return x[key] if Ellipsis in key else x[key + (Ellipsis,)]
 
     def backward(self, g, F):
         return (F.pad_into(g, self.shape, self.key),)
+
+    jvp = linear
 
 
 def _node_class(name):
@@ -474,6 +502,7 @@ def _int_or_none(v):
           checks=[((M, (1,)), {}), ((M, (slice(None), 1)), {}), ((M, (slice(0, None, 2), slice(1, 3))), {}),
                   ((M, ([0, 0, 1],)), {})], category="shape")
 @internal("index")
+@viewing
 def index(x, key):
     x = tensor_arg(x)
     k, name, adv = _norm_key(key, x.data.shape)
@@ -591,6 +620,8 @@ class Flip(Function):
     def backward(self, g, F):
         return (F.flip(g, self.axes),)
 
+    jvp = linear
+
 
 @register("flip", "flip(input, dims)", "the order of elements reversed along dims",
           method=True, checks=[((M,), {"dims": 0}), ((M,), {"dims": (0, 1)})], category="shape")
@@ -611,6 +642,9 @@ class MaskedFill(Function):
 
     def backward(self, g, F):
         return (F.where(self.mask, 0.0, g),)
+
+    def jvp(self, ts, F):
+        return F.where(self.mask, 0.0, ts[0])
 
 
 @register("masked_fill", "masked_fill(input, mask, value)",
@@ -658,6 +692,8 @@ class PadInto(Function):
     def backward(self, gg, F):
         return (F.take(gg, self.key),)
 
+    jvp = linear
+
 
 @tensor_f("pad_into")
 def _pad_into_t(g, shape, key):
@@ -676,6 +712,8 @@ class ToCopy(Function):
 
     def backward(self, g, F):
         return (g.astype(self.dt) if not F.tensor_mode else to(g, self.dt),)
+
+    jvp = linear
 
 
 @internal("to")
@@ -699,6 +737,8 @@ class Clone(Function):
     def backward(self, g, F):
         return (g,)
 
+    jvp = linear
+
 
 @register("clone", "clone(input)", "a copy (recorded in the graph)", method=True,
           checks=[((M,), {})], category="shape")
@@ -715,6 +755,8 @@ class Alias(Function):
 
     def backward(self, g, F):
         return (g,)
+
+    jvp = linear
 
 
 def alias(x):

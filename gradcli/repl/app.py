@@ -250,3 +250,18 @@ def run_script(repl) -> int:
         sys.stderr.write(f"gradcli: error: {e}\n")
         return 2
     return run_sources(repl.session, [source], getattr(repl.args, "debug", False))
+
+
+def run_repl(args, session=None, preamble=None) -> int:
+    """Run the REPL until Ctrl-D or `:quit`; returns the exit code.
+
+    `session` is given by `gradcli eval -i` (its variables are kept), with
+    `preamble`, the (filename, text) it ran, so that `:save` can include it."""
+    repl = Repl(args, session, preamble)
+    if session is None:
+        code = repl.apply_sets()
+        if code:
+            return code
+    if sys.stdin is None or not sys.stdin.isatty():
+        return run_script(repl)
+    return repl.loop()

@@ -66,10 +66,10 @@ def cmd_paste(repl, arg):
     sys.stdout.flush()
     lines = []
     while True:
-        line = sys.stdin.readline()
-        if not line:                     # Ctrl-D (end of input)
-            break
-        line = line.rstrip("\r\n")
+        line = sys.stdin.readline()       # a line as typed (no evaluation: not input())
+        if not line:
+            break                          # Ctrl-D
+        line = line.rstrip("\n")
         if line.strip() == "--":
             break
         lines.append(line)

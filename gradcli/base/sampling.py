@@ -1,0 +1,83 @@
+"""Draws of PyTorch's CPU kernels beyond rand/randn/randint, on a `random.Generator`
+(passed in: this module does not import the generator's, kept out of start-up):
+`uniform_`, `normal_`, `bernoulli_`, `randperm` and an int64 `random_()`, each consuming
+the generator's stream as the kernel does (verified against torch 2.13)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .fma import fma, fma32
+
+
+def _normalize_shape(shape):
+    return tuple(int(n) for n in shape)
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _float_dtype(dtype):
+    return np.dtype(dtype)
+
+
+def uniform(gen, shape, low: float, high: float, dtype=np.float32) -> np.ndarray:
+    """``torch.empty(shape).uniform_(low, high)``: float32 takes 24 bits of one draw and
+    scales in double; float64 53 bits of random64() and one fused multiply-add."""
+    shape = _normalize_shape(shape)
+    n = _numel(shape)
+    if _float_dtype(dtype) == np.float32:
+        lo, hi = np.float32(low), np.float32(high)
+        x = (gen._raw32(n) & np.uint64(0xFFFFFF)).astype(np.float64) * 2.0 ** -24
+        out = (x * np.float64(hi - lo) + np.float64(lo)).astype(np.float32)
+    else:
+        x = (gen._raw64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+        out = fma(x, float(high) - float(low), float(low))
+    return out.reshape(shape)
+
+
+def normal(gen, shape, mean: float = 0.0, std: float = 1.0,
+           dtype=np.float32) -> np.ndarray:
+    """``torch.empty(shape).normal_(mean, std)``: the normals of ``randn`` (same
+    stream, same paths), each fused-multiply-added as ``n * std + mean``."""
+    shape = _normalize_shape(shape)
+    dt = _float_dtype(dtype)
+    n = _numel(shape)
+    if n < 16:
+        x = np.array([gen._normal_scalar() for _ in range(n)], dtype=np.float64)
+        return fma(x, float(std), float(mean)).astype(dt).reshape(shape)
+    x = gen.randn(shape, dt)
+    if dt == np.float32:
+        return fma32(x.astype(np.float64), np.float32(std), np.float32(mean)).reshape(shape)
+    return fma(x, float(std), float(mean))
+
+
+def randperm(gen, n: int) -> np.ndarray:
+    """``torch.randperm(n, generator=...)`` on the CPU: swaps driven by 32-bit draws
+    (64-bit ones from n = 2**32 / 20 on)."""
+    out = np.arange(n, dtype=np.int64)
+    if n < 2:
+        return out
+    small = n < (1 << 32) // 20
+    raw = gen._raw32(n - 1) if small else gen._raw64(n - 1)
+    rl = raw.tolist()
+    perm = out.tolist()
+    for i in range(n - 1):
+        z = rl[i] % (n - i)
+        perm[i], perm[z + i] = perm[z + i], perm[i]
+    return np.array(perm, dtype=np.int64)
+
+
+def bernoulli(gen, shape, p: float) -> np.ndarray:
+    """``torch.empty(shape).bernoulli_(p)`` (PyTorch's serial CPU kernel: a float64
+    uniform each, below p).  On Intel CPUs PyTorch uses MKL's stream instead."""
+    shape = _normalize_shape(shape)
+    return (gen._uniform64(_numel(shape)) < p).reshape(shape)
+
+
+def random64_int(gen) -> int:
+    """``torch.empty((), dtype=torch.int64).random_()``: random64() mod 2**63."""
+    return int(gen._raw64(1)[0]) % (1 << 63)

@@ -1,0 +1,303 @@
+"""Forward-mode AD: tangents carried beside tensors, one per dual level.
+
+A dual level is a number; a tensor may carry a tangent at several levels (the
+table is gradcli/core/tangents.py).  While a level is open, `Function.apply`
+is swapped for `dual_apply` (no cost to the reverse-mode hot path when no
+level is open): it runs the op as usual and then, for each level at which an
+input carries a tangent, asks the node for the output's tangent with its
+`jvp(ts, F, *saved)` -- the forward-mode rule written beside the op's
+`forward` and `backward` in the op families.  `ts` holds the inputs'
+tangents (None for an input without one; `ts.args` and `ts.params` are the
+op's arguments), `F` is the differentiable namespace and `saved` the node's
+saved values as tensors (the output as the result tensor), as in a
+create_graph backward.  Tangents are computed with ordinary recorded ops, so
+reverse mode differentiates through them and forward mode over reverse works.
+
+Levels nest as functorch's do: while the tangent of level L is computed only
+the levels outside L (smaller numbers) see the computation, so an outer
+`jacfwd` differentiates an inner one and tangents of different levels are
+never confused.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..base.errors import GradRuntimeError, ShapeError
+from ..core import tangents as tan
+from ..base import context
+from ..core.tensor import Tensor
+from . import autograd
+from .autograd import _OUT, Function, TensorF, _sources
+
+_PLAIN_APPLY = Function.__dict__["apply"]
+
+
+def no_forward_rule(node):
+    """PyTorch's error for an op without a forward-mode rule (its node's jvp is None)."""
+    aten = getattr(node, "aten", "") or re.sub(
+        r"(?<!^)(?=[A-Z])", "_", re.sub(r"Backward\d*$", "", node.name)).lower()
+    return GradRuntimeError(f"Trying to use forward AD with aten::{aten} that does not "
+                            "support it.", type_name="NotImplementedError")
+
+
+class State:
+    levels: list = []        # open levels, outermost first
+    visible: tuple = ()      # levels whose tangents ops propagate right now
+    counter = 0
+
+
+def _set_visible(levels):
+    State.visible = levels
+    Function.apply = _DUAL_APPLY if levels else _PLAIN_APPLY
+
+
+def enter_level() -> int:
+    State.counter += 1
+    level = State.counter
+    State.levels.append(level)
+    _set_visible(tuple(State.levels))
+    return level
+
+
+def exit_level(level):
+    if level in State.levels:
+        State.levels.remove(level)
+    tan.clear_level(level)
+    _set_visible(tuple(State.levels))
+    if tan.SHOWN[0] == level:
+        tan.SHOWN[0] = None
+
+
+def make_dual(t, tangent, level):
+    """A new tensor with t's values (an alias: gradients flow to t) carrying `tangent`."""
+    if tuple(tangent.data.shape) != tuple(t.data.shape):
+        raise GradRuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            f"original Tensor, this is not supported. Tensor is of size {list(t.data.shape)} "
+            f"while the given forward gradient is of size {list(tangent.data.shape)}.")
+    if t.data.dtype.kind != "f":
+        raise GradRuntimeError("Expected both tensor and its forward grad to be floating point "
+                               "or complex")
+    hidden = State.visible
+    _set_visible(())
+    try:
+        d = DualView.apply(t) if t.requires_grad else Tensor(t.data)
+    finally:
+        _set_visible(hidden)
+    if tangent.data.dtype != t.data.dtype:
+        tangent = Tensor(tangent.data.astype(t.data.dtype))
+    for other, tg in (tan.tangents_of(t) or {}).items():     # an alias keeps outer levels'
+        if other != level:
+            tan.set_tangent(d, other, tg)
+    tan.set_tangent(d, level, tangent)
+    return d
+
+
+def tangent_of(t, level):
+    return tan.tangent_at(t, level)
+
+
+class Tangents(tuple):
+    """The inputs' tangents at one level, with the op's arguments (`args`) and
+    parameters (`params`)."""
+
+
+def _tangents(ts, args, params):
+    t = Tangents(ts)
+    t.args, t.params = args, params
+    return t
+
+
+def _saved_for_jvp(s, src, result):
+    if src is _OUT:
+        return result
+    if src is not None:
+        return src
+    if type(s) in (int, float):
+        return s
+    return Tensor(np.asarray(s))
+
+
+def _dual_apply(cls, *args, **params):
+    vis = State.visible
+    present = set()
+    for a in args:
+        if type(a) is Tensor:
+            tg = tan.tangents_of(a)
+            if tg:
+                present.update(L for L in tg if L in vis)
+    if not present:
+        return _PLAIN_APPLY.__func__(cls, *args, **params)
+    node = cls.__new__(cls)
+    node.saved = ()
+    arrays = [a.data if type(a) is Tensor else a for a in args]
+    parents = [(a.grad_fn or a) if type(a) is Tensor and a.requires_grad else None for a in args]
+    needs = [p is not None for p in parents]
+    out = node.forward(*arrays, **params)
+    if type(out) is not np.ndarray:
+        raw, out = out, np.asarray(out)
+        if node.saved:
+            node.saved = tuple(out if s is raw else s for s in node.saved)
+    srcs = _sources(node.saved, out, args, arrays) if node.saved else ()
+    if True in needs and context.current.grad_enabled:
+        node.needs, node.parents, node.watch, node.out_dtype = needs, parents, None, out.dtype
+        if node.saved:
+            node.saved_src = srcs
+        result = Tensor(out, True, node)
+    else:
+        result = Tensor(out)
+    if out.dtype.kind != "f":
+        return result
+    saved_arrays = node.saved
+    for level in sorted(present):       # outer first: an inner rule may use the output's outer tangent
+        _set_visible(tuple(L for L in vis if L < level))
+        try:
+            ts = _tangents([tan.tangent_at(a, level) if type(a) is Tensor else None
+                            for a in args], args, params)
+            saved = [_saved_for_jvp(s, src, result) for s, src in zip(saved_arrays, srcs)]
+            if node.jvp is None:
+                raise no_forward_rule(node)
+            t = node.jvp(ts, TensorF, *saved)
+        finally:
+            _set_visible(vis)
+        if t is None:
+            continue
+        if type(t) is not Tensor:
+            t = Tensor(np.asarray(t, dtype=out.dtype))
+        if t.data.shape != out.shape:
+            if np.broadcast_shapes(t.data.shape, out.shape) == out.shape:
+                _set_visible(tuple(L for L in vis if L < level))
+                try:
+                    t = t + Tensor(np.zeros(out.shape, out.dtype))
+                finally:
+                    _set_visible(vis)
+            else:
+                raise ShapeError(f"{cls.name}: forward rule gave a tangent of shape "
+                                 f"{list(t.data.shape)} for an output of {list(out.shape)}")
+        tan.set_tangent(result, level, t)
+    if result.grad_fn is node:          # for a create_graph backward (see saved_output)
+        node.fw = tan.tangents_of(result)
+    return result
+
+
+_DUAL_APPLY = classmethod(_dual_apply)
+
+
+def saved_output(node, t):
+    """create_graph backward wraps a node's saved output in a new tensor: give it the
+    tangents of the original output, so forward mode sees through the backward pass."""
+    tangents = getattr(node, "fw", None)
+    if tangents:
+        for level, tg in tangents.items():
+            if level in State.levels:
+                tan.set_tangent(t, level, tg)
+    return t
+
+
+autograd.SAVED_OUTPUT_HOOK = saved_output
+
+
+# ---------------------------------------------------------------- rules shared by op families
+
+def _zero_like(a):
+    if type(a) is Tensor:
+        return Tensor(np.zeros_like(a.data))
+    if type(a) in (int, float, bool):
+        return 0
+    return a            # a constant array or parameter: kept
+
+
+def linear(self, ts, F, *saved):
+    """The rule of an op linear in its tensor inputs: the op itself applied to the
+    tangents (zero for inputs without one), with the same parameters."""
+    targs = [t if t is not None else _zero_like(a) for t, a in zip(ts, ts.args)]
+    return type(self).apply(*targs, **ts.params)
+
+
+def bilinear(self, ts, F, *saved):
+    """The rule of a product (linear in each input): op(ta, b) + op(a, tb)."""
+    a, b = ts.args[0], ts.args[1]
+    rest = ts.args[2:]
+    ta, tb = ts[0], ts[1]
+    out = None
+    if ta is not None:
+        out = type(self).apply(ta, b, *rest, **ts.params)
+    if tb is not None:
+        term = type(self).apply(a, tb, *rest, **ts.params)
+        out = term if out is None else out + term
+    return out
+
+
+def elementwise(self, ts, F, *saved):
+    """The rule of an element-wise op whose backward multiplies g by the local
+    derivative (inputs of the output's shape): sum_i backward(t_i)[i]."""
+    out = None
+    for i, t in enumerate(ts):
+        if t is not None:
+            term = self.backward(t, F, *saved)[i]
+            out = term if out is None else out + term
+    return out
+
+
+def reduction(self, ts, F, *saved):
+    """The rule of a reduction node (shape, axes, keepdim) whose backward is
+    expand_back(g) * d(x): the tangent is the sum of t * d over the reduced axes,
+    d being the backward of g = 1 (sum, mean, prod, max, norm, var, logsumexp)."""
+    shape, axes, keepdim = self.shape, self.axes, self.keepdim
+    if axes is None:
+        out_shape = (1,) * len(shape) if keepdim else ()
+    else:
+        out_shape = tuple(1 if i in axes else n for i, n in enumerate(shape) if keepdim
+                          or i not in axes)
+    d = self.backward(Tensor(np.ones(out_shape, ts[0].data.dtype)), F, *saved)[0]
+    if not shape:
+        return ts[0] * d
+    return F.sum(ts[0] * d, axes, keepdim)
+
+
+def add_terms(*terms):
+    """The sum of the terms that are not None (None when all are)."""
+    out = None
+    for t in terms:
+        if t is not None:
+            out = t if out is None else out + t
+    return out
+
+
+class DualView(Function):
+    """make_dual of a tensor that requires grad: a view of it (PyTorch's ViewBackward0)."""
+    __slots__ = ()
+    name = "ViewBackward0"
+
+    def forward(self, x):
+        return x.view()
+
+    def backward(self, g, F):
+        return (g,)
+
+    jvp = linear
+
+
+class PrimalView(Function):
+    """unpack_dual(t).primal: a view of t without its tangent (PyTorch's Identity node)."""
+    __slots__ = ()
+    name = "Identity"
+
+    def forward(self, x):
+        return x.view()
+
+    def backward(self, g, F):
+        return (g,)
+
+    jvp = linear
+
+
+def primal_view(t):
+    hidden = State.visible
+    _set_visible(())
+    try:
+        return PrimalView.apply(t) if t.requires_grad else Tensor(t.data)
+    finally:
+        _set_visible(hidden)

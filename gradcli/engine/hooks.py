@@ -1,0 +1,56 @@
+"""Hooks on tensors: what a non-leaf asked of its node (`register_hook`,
+`retain_grad`), the hook lists of leaves (kept in the run's context), and running
+hooks on a gradient during backward."""
+from __future__ import annotations
+
+import weakref
+
+from ..base import context
+from ..base.errors import GradRuntimeError
+from ..core.convert import to_tensor
+from ..core.tensor import Tensor
+
+
+class Watch:
+    """What a non-leaf tensor asked of its node: hooks (register_hook) and keeping
+    its gradient as .grad (retain_grad).  Kept in the node's `watch` slot."""
+    __slots__ = ("ref", "retain", "hooks")
+
+    def __init__(self, t):
+        self.ref, self.retain, self.hooks = weakref.ref(t), False, []
+
+
+def watch(t) -> Watch:
+    """The Watch of non-leaf tensor t (made on first use)."""
+    w = t.grad_fn.watch
+    if w is None:
+        w = t.grad_fn.watch = Watch(t)
+    return w
+
+
+def leaf_hooks(t) -> list:
+    """The hook list of leaf tensor t (made on first use)."""
+    table = context.current.leaf_hooks      # id(leaf) -> (weakref to it, [hooks])
+    if table is None:
+        table = context.current.leaf_hooks = {}
+    entry = table.get(id(t))
+    if entry is None or entry[0]() is not t:
+        key = id(t)       # dropped with the leaf
+        entry = table[key] = (weakref.ref(t, lambda _r: table.pop(key, None)), [])
+    return entry[1]
+
+
+def run_hooks(hooks, g, create_graph):
+    """Call each hook with the gradient (a Tensor); a result other than None
+    replaces it, and must keep its shape."""
+    for hook in list(hooks):
+        r = hook(g if type(g) is Tensor else Tensor(g))
+        if r is None:
+            continue
+        if not isinstance(r, Tensor):
+            r = to_tensor(r)
+        if r.data.shape != g.shape:
+            name = getattr(hook, "name", None) or getattr(hook, "__name__", "hook")
+            raise GradRuntimeError(f"hook '{name}' has changed the size of value")
+        g = r if create_graph else r.data
+    return g

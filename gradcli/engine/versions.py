@@ -1,0 +1,126 @@
+"""Version counters: how backward notices a saved tensor changed in place.
+
+As in PyTorch, every tensor has a version (`x._version`), bumped by each in-place
+operation on it; a view shares its base's counter (one storage, one counter).
+The counter is a one-element list kept in the tensor's `vc` slot, made on first
+need (`counter`), so creating a tensor costs nothing for it.  A graph node that
+saves tensors for backward records (counter, version at save time) for each;
+backward compares and raises PyTorch's error, word for word, on a mismatch.
+"""
+from __future__ import annotations
+
+import re
+import weakref
+
+from ..base.errors import GradRuntimeError
+from ..core.tensor import Tensor
+
+_TYPE_NAMES = {"float64": "Double", "float32": "Float", "float16": "Half", "bfloat16": "BFloat16",
+               "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+               "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
+               "complex128": "ComplexDouble"}
+
+
+def type_word(dtype) -> str:
+    """PyTorch's scalar-type word for a NumPy dtype: float64 -> 'Double'."""
+    return _TYPE_NAMES.get(dtype.name, dtype.name)
+
+
+def counter(t) -> list:
+    """t's version counter (made on first use; shared with the tensors it is a view of)."""
+    vc = getattr(t, "vc", None)
+    if vc is None:
+        vc = t.vc = [0]
+    return vc
+
+
+def version(t) -> int:
+    vc = getattr(t, "vc", None)
+    return vc[0] if vc is not None else 0
+
+
+def bump(t):
+    """One in-place operation on t (and so on every view of its storage)."""
+    counter(t)[0] += 1
+
+
+def share(view, base):
+    """`view` aliases `base`'s storage: one version counter for both."""
+    view.vc = counter(base)
+
+
+def record(node, srcs, out, own):
+    """What `node` saved, as (counter, version) per saved value: inputs by their own
+    counter, the node's output `out` by a new counter it now carries; constants None."""
+    vers = []
+    for s in srcs:
+        if s is None:
+            vers.append(None)
+        elif s is own:                 # the engine's marker for "the op's own output"
+            vc = counter(out)
+            vers.append((vc, vc[0], None))
+        else:
+            vc = counter(s)
+            vers.append((vc, vc[0], s))
+    node.vers = vers
+
+
+def check(node):
+    """Raise PyTorch's error when a value `node` saved was modified in place since."""
+    for i, v in enumerate(node.vers):
+        if v is None:
+            continue
+        vc, saved, src = v
+        if vc[0] == saved:
+            continue
+        arr = node.saved[i]
+        dt = getattr(arr, "dtype", None)
+        what = f"[torch.{type_word(dt) if dt is not None else 'Double'}Tensor " \
+               f"[{', '.join(str(n) for n in getattr(arr, 'shape', ()))}]]"
+        owner = node if src is None else src.grad_fn
+        if owner is not None:
+            what += f", which is output 0 of {re.sub(r'Backward[0-9]*$', '', owner.name)},"
+        raise GradRuntimeError(
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: {what} is at version {vc[0]}; expected version {saved} "
+            "instead. Hint: enable anomaly detection to find the operation that failed to "
+            "compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+def _remember(base, view):
+    """base keeps (weak) track of its views: an in-place op that changes base's graph
+    gives each live view a new grad_fn (AsStridedBackward0), as PyTorch regenerates it."""
+    views = getattr(base, "views", None)
+    if views is None:
+        views = base.views = []
+    elif len(views) >= 32:
+        views[:] = [w for w in views if w() is not None]
+    views.append(weakref.ref(view))
+
+
+def live_views(base):
+    return [v for v in (w() for w in getattr(base, "views", None) or ()) if v is not None]
+
+
+def viewing(fn):
+    """Decorator for a view op `fn(x, ...)`: when NumPy gave a view of x's array, the
+    result shares x's storage as in PyTorch: one version counter, and `view_of` =
+    (the base tensor owning the storage, a function re-making this view from it), which
+    an in-place op on the view uses to rebase the base's graph (CopySlices)."""
+    def op(x, *args, **kw):
+        r = fn(x, *args, **kw)
+        if type(r) is Tensor and type(x) is Tensor and r is not x:
+            b = r.data.base
+            if b is not None and (b is x.data or b is x.data.base):
+                via = getattr(x, "view_of", None)
+                if via is None:
+                    base = x
+                    r.view_of = (x, lambda t: fn(t, *args, **kw))
+                else:
+                    base, first = via
+                    r.view_of = (base, lambda t: fn(first(t), *args, **kw))
+                r.vc = counter(x)
+                _remember(base, r)
+        return r
+    op.__name__, op.__doc__, op.__wrapped__ = fn.__name__, fn.__doc__, fn
+    return op

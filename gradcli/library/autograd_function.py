@@ -1,0 +1,230 @@
+"""torch.autograd.Function: custom ops with their own backward (and jvp).
+
+A subclass (in the language, or in Python) defines `forward` and `backward` as
+staticmethods, either `forward(ctx, *args)` or `forward(*args)` with
+`setup_context(ctx, inputs, output)`; `Cls.apply(*args)` runs forward without
+recording its inner ops and records one graph node per output tensor, named
+`<ClsName>Backward` as in PyTorch.  The node calls `backward(ctx, *grads)`;
+under create_graph the user's backward is itself recorded (double backward),
+unless it is wrapped in `once_differentiable`.  In forward mode the class's
+`jvp(ctx, *tangents)` staticmethod gives the output's tangent.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import context
+from ..base.errors import GradRuntimeError
+from ..core.tensor import Tensor
+from ..engine import forward as fw
+from ..engine.autograd import Function as Node
+
+
+class FunctionCtx:
+    """The `ctx` object: save_for_backward / saved_tensors, needs_input_grad,
+    mark_non_differentiable, set_materialize_grads, and any attribute."""
+    language_attrs = {"saved_tensors": lambda c: c.saved_tensors,
+                      "needs_input_grad": lambda c: c.needs_input_grad}
+
+    def __init__(self):
+        self.to_save = ()
+        self.needs_input_grad = ()
+        self.non_differentiable = set()
+        self.materialize_grads = True
+
+    def save_for_backward(self, *tensors):
+        for t in tensors:
+            if t is not None and not isinstance(t, Tensor):
+                raise GradRuntimeError("save_for_backward can only save variables, but argument "
+                                       f"{tensors.index(t)} is of type {type(t).__name__}",
+                                       type_name="TypeError")
+        self.to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        self.to_save_forward = tensors
+
+    @property
+    def saved_tensors(self):
+        return tuple(self.to_save)
+
+    def mark_non_differentiable(self, *tensors):
+        self.non_differentiable.update(id(t) for t in tensors)
+
+    def set_materialize_grads(self, value):
+        self.materialize_grads = bool(value)
+
+    def mark_dirty(self, *tensors):
+        pass
+
+    language_methods = {"save_for_backward": save_for_backward,
+                        "save_for_forward": save_for_forward,
+                        "mark_non_differentiable": mark_non_differentiable,
+                        "set_materialize_grads": set_materialize_grads,
+                        "mark_dirty": mark_dirty}
+
+    def __repr__(self):
+        return "<torch.autograd.function.BackwardCFunction object>"
+
+
+def once_differentiable(fn):
+    """backward decorator: it runs without recording, so its result cannot be
+    differentiated again (as PyTorch's)."""
+    inner = fn.__func__ if isinstance(fn, staticmethod) else fn
+
+    def wrapper(ctx, *grads):
+        prev = context.current.grad_enabled
+        context.current.grad_enabled = False
+        try:
+            out = inner(ctx, *grads)
+        finally:
+            context.current.grad_enabled = prev
+        items = out if isinstance(out, tuple) else (out,)
+        items = tuple(Tensor(g.data) if isinstance(g, Tensor) else g for g in items)
+        return items if isinstance(out, tuple) else items[0]
+    wrapper.__name__ = getattr(inner, "__name__", "backward")
+    return wrapper
+
+
+class CustomNode(Node):
+    """The graph node of one output of a custom Function's apply."""
+    __slots__ = ("ctx", "fn_cls", "k", "n_out", "out_meta", "argpos", "nargs")
+    name = "CustomBackward"
+
+    def forward(self, *arrays, out, setup):
+        (self.ctx, self.fn_cls, self.k, self.n_out, self.out_meta, self.argpos,
+         self.nargs) = setup
+        return out
+
+    def backward(self, g, F):
+        ctx, cls = self.ctx, self.fn_cls
+        grads = []
+        for j, (shape, dt) in enumerate(self.out_meta):
+            if j == self.k:
+                grads.append(g if F.tensor_mode else Tensor(np.asarray(g)))
+            elif ctx.materialize_grads:
+                grads.append(Tensor(np.zeros(shape, dt)))
+            else:
+                grads.append(None)
+        res = cls.backward(ctx, *grads)
+        res = res if isinstance(res, tuple) else (res,)
+        if len(res) != self.nargs:
+            raise GradRuntimeError(f"function {self.name} returned an incorrect number of "
+                                   f"gradients (expected {self.nargs}, got {len(res)})")
+        out = []
+        for i in self.argpos:
+            r = res[i]
+            if r is None:
+                out.append(None)
+            elif not isinstance(r, Tensor):
+                out.append(Tensor(np.asarray(r, dtype=float)) if F.tensor_mode else np.asarray(r))
+            else:
+                out.append(r if F.tensor_mode else r.data)
+        return tuple(out)
+
+    def jvp(self, ts, F):
+        cls = self.fn_cls
+        if "jvp" not in _defined(cls):
+            raise GradRuntimeError("You must implement the jvp function for custom "
+                                   "autograd.Function to use it with forward mode AD.",
+                                   type_name="NotImplementedError")
+        tangents = [None] * self.nargs
+        for t, i in zip(ts, self.argpos):
+            tangents[i] = t
+        out = cls.jvp(self.ctx, *tangents)
+        outs = out if isinstance(out, tuple) else (out,)
+        return outs[self.k]
+
+    def __repr__(self):
+        return f"<torch.autograd.function.{self.name} object>"
+
+
+_NODES = {}
+
+
+def _node_class(cls):
+    node = _NODES.get(cls)
+    if node is None:
+        name = f"{cls.__name__}Backward"
+        node = _NODES[cls] = type(name, (CustomNode,), {"__slots__": (), "name": name})
+    return node
+
+
+def _defined(cls):
+    names = set()
+    for c in cls.__mro__:
+        if c is Function:
+            break
+        names.update(c.__dict__)
+    return names
+
+
+class _FunctionType(type):
+    """Classes print as PyTorch's: torch.autograd.Function itself, user ones as __main__'s."""
+
+    def __repr__(cls):
+        if cls is Function:
+            return "<class 'torch.autograd.function.Function'>"
+        return f"<class '__main__.{cls.__name__}'>"
+
+
+class Function(metaclass=_FunctionType):
+    """torch.autograd.Function, to be subclassed."""
+    language_subclassable = True
+
+    @staticmethod
+    def forward(*args, **kwargs):
+        raise GradRuntimeError("You must implement the forward function for custom "
+                               "autograd.Function.", type_name="NotImplementedError")
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise GradRuntimeError("You must implement either the backward or vjp method for your "
+                               "custom autograd.Function to use it with backward mode AD.",
+                               type_name="NotImplementedError")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise GradRuntimeError("You must implement the setup_context function.",
+                               type_name="NotImplementedError")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        ctx = FunctionCtx()
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        separate = "setup_context" in _defined(cls)
+        prev, hidden = context.current.grad_enabled, fw.State.visible
+        context.current.grad_enabled = False
+        fw._set_visible(())
+        try:
+            if separate:
+                out = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, out)
+            else:
+                out = cls.forward(ctx, *args, **kwargs)
+        finally:
+            context.current.grad_enabled = prev
+            fw._set_visible(hidden)
+        is_tuple = isinstance(out, tuple)
+        outs = out if is_tuple else (out,)
+        argpos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        tensors = [args[i] for i in argpos]
+        node_cls = _node_class(cls)
+        meta = [(o.data.shape, o.data.dtype) if isinstance(o, Tensor) else ((), np.float64)
+                for o in outs]
+        results = []
+        for k, o in enumerate(outs):
+            if not isinstance(o, Tensor) or id(o) in ctx.non_differentiable \
+                    or o.data.dtype.kind != "f":
+                results.append(o)
+                continue
+            r = _record(node_cls, tensors, o, ctx, cls, k, len(outs), meta, argpos, len(args))
+            results.append(r)
+        swap = {id(o): r for o, r in zip(outs, results) if isinstance(o, Tensor)}
+        ctx.to_save = tuple(swap.get(id(t), t) if t is not None else None for t in ctx.to_save)
+        return tuple(results) if is_tuple else results[0]
+
+
+def _record(node_cls, tensors, o, ctx, cls, k, n_out, meta, argpos, nargs):
+    """The output tensor k, recorded as a node of node_cls (the engine's apply)."""
+    return node_cls.apply(*tensors, out=o.data,
+                          setup=(ctx, cls, k, n_out, meta, argpos, nargs))

@@ -1,0 +1,145 @@
+"""torch.utils.data's TensorDataset and DataLoader (single process): batches made by
+default_collate (tensors stacked, numbers made tensors, a tuple sample gives a list),
+shuffling as RandomSampler does it -- each pass over the loader draws a base seed
+from the default generator, then a seed for a fresh generator whose randperm orders
+the samples -- so a shuffled epoch after `manual_seed` visits what torch's visits."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import context, sampling
+from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..core.convert import type_name
+from ..core.tensor import Tensor
+from ..ops.registry import FUNCTIONS
+
+
+class Dataset:
+    """torch.utils.data.Dataset: a base for user datasets (__len__, __getitem__)."""
+    language_subclassable = True
+    language_methods = {}
+
+    def __getitem__(self, index):
+        raise GradRuntimeError("Subclasses of Dataset should implement __getitem__.",
+                               type_name="NotImplementedError")
+
+
+class TensorDataset(Dataset):
+    """Samples are tuples of the tensors' rows (all the same length)."""
+
+    def __init__(self, *tensors):
+        for t in tensors:
+            if type(t) is not Tensor:
+                raise GradTypeError(f"TensorDataset(): expected tensors, got {type_name(t)}")
+            if t.data.ndim == 0:
+                raise GradRuntimeError("TensorDataset(): a 0-d tensor has no rows")
+        if tensors and any(t.data.shape[0] != tensors[0].data.shape[0] for t in tensors):
+            raise GradRuntimeError("Size mismatch between tensors", type_name="AssertionError")
+        self.tensors = tuple(tensors)
+
+    def __getitem__(self, index):
+        return tuple(FUNCTIONS["index"](t, index) for t in self.tensors)
+
+    def __len__(self):
+        return self.tensors[0].data.shape[0] if self.tensors else 0
+
+    language_getitem = __getitem__
+    language_len = __len__
+    language_attrs = {"tensors": lambda d: d.tensors}
+
+    def __repr__(self):
+        return "<torch.utils.data.dataset.TensorDataset object>"
+
+
+def default_collate(batch):
+    elem = batch[0]
+    if type(elem) is Tensor:
+        return FUNCTIONS["stack"](list(batch), 0)
+    if isinstance(elem, bool) or not isinstance(elem, (int, float, tuple, list, str)):
+        raise GradTypeError("default_collate: batch must contain tensors, numbers, dicts or "
+                            f"lists; found {type_name(elem)}")
+    if isinstance(elem, float):
+        return Tensor(np.array(batch, dtype=np.float64))
+    if isinstance(elem, int):
+        return Tensor(np.array(batch, dtype=np.int64))
+    if isinstance(elem, str):
+        return list(batch)
+    if any(len(b) != len(elem) for b in batch):
+        raise GradRuntimeError("each element in list of batch should be of equal size")
+    return [default_collate([b[i] for b in batch]) for i in range(len(elem))]
+
+
+def _length(dataset):
+    try:
+        n = len(dataset)
+    except TypeError:
+        raise GradTypeError(f"object of type '{type_name(dataset)}' has no len()") from None
+    return n
+
+
+class DataLoader:
+    """DataLoader(dataset, batch_size=1, shuffle=False, drop_last=False)."""
+    language_methods = {}
+    language_callable = True
+
+    def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
+                 num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
+                 worker_init_fn=None, multiprocessing_context=None, generator=None, *,
+                 prefetch_factor=None, persistent_workers=False, pin_memory_device="",
+                 in_order=True):
+        if sampler is not None or batch_sampler is not None:
+            raise GradValueError("DataLoader: sampler/batch_sampler are not supported by gradcli")
+        if batch_size is not None and (isinstance(batch_size, bool) or
+                                       not isinstance(batch_size, int) or batch_size <= 0):
+            raise GradValueError("batch_size should be a positive integer value, but got "
+                                 f"batch_size={batch_size}")
+        self.dataset, self.batch_size, self.shuffle = dataset, batch_size, bool(shuffle)
+        self.drop_last, self.collate_fn = drop_last, collate_fn
+        self.num_workers, self.generator = num_workers, generator
+
+    def __len__(self):
+        n = _length(self.dataset)
+        if self.batch_size is None:
+            return n
+        return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+
+    def __iter__(self):
+        gen = context.current.generator if self.generator is None else self.generator
+        sampling.random64_int(gen)            # _BaseDataLoaderIter's base seed
+        return self._batches(gen)
+
+    def _batches(self, gen):
+        n = _length(self.dataset)
+        if self.shuffle:
+            fresh = gen.clone().manual_seed(sampling.random64_int(gen))   # a new torch.Generator
+            order = sampling.randperm(fresh, n).tolist()
+        else:
+            order = range(n)
+        collate = self.collate_fn or default_collate
+        if self.batch_size is None:
+            for i in order:
+                yield self.dataset[i]
+            return
+        batch = []
+        for i in order:
+            batch.append(self.dataset[i])
+            if len(batch) == self.batch_size:
+                yield collate(batch)
+                batch = []
+        if batch and not self.drop_last:
+            yield collate(batch)
+
+    language_iter = __iter__
+    language_len = __len__
+    language_attrs = {"dataset": lambda d: d.dataset, "batch_size": lambda d: d.batch_size,
+                      "drop_last": lambda d: d.drop_last}
+
+    def __repr__(self):
+        return "<torch.utils.data.dataloader.DataLoader object>"
+
+
+def members():
+    return {"Dataset": Dataset, "TensorDataset": TensorDataset, "DataLoader": DataLoader,
+            "default_collate": default_collate}
+
+

@@ -1,0 +1,466 @@
+"""In-place tensor operations with PyTorch's semantics: `x.add_(y)`, `x[i] = v`, `x += y`.
+
+One rule (`inplace`) serves them all.  The new values are computed by the
+out-of-place op on a snapshot of x (so values the op saves for backward are not
+changed under it) and written into x's own array, so every tensor sharing that
+storage (views made by indexing, view/reshape/t/transpose/permute/squeeze/
+unsqueeze/expand, and detach) sees them.  Then, as in PyTorch:
+
+* x's version counter (shared with its views, engine/versions.py) is bumped, so a
+  graph that saved x for backward refuses to use the changed values;
+* under grad mode a leaf that requires grad (or a view of one) is refused;
+* a tensor in a graph is rebased: its grad_fn becomes the op's node (AddBackward0,
+  MulBackward0 ...), whose parent is x's former grad_fn;
+* an in-place op on a view of a tensor in a graph rebases the base instead: the base's
+  grad_fn becomes CopySlices (the whole base, with the view's region replaced by the
+  op's result) and the view's AsStridedBackward0 (the region of the new base);
+* under no_grad only the values change (the gradient-descent step `w -= lr * w.grad`).
+
+For the compiler: `x[key] = v` is `setitem(x, key, v)`, and `x op= y` on a tensor
+target is `AUGMENTED[op](x, y)` (returning x itself, to bind back to the target).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import context
+from ..base.errors import GradRuntimeError, GradTypeError, ShapeError
+from ..core.convert import tensor_arg, to_array
+from ..core.tensor import Tensor, type_name
+from ..engine import versions
+from ..engine.forward import linear
+from ..engine.autograd import Function
+from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
+from ..ops.shape import _norm_key, index, masked_fill
+
+LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
+           "single memory location. Please clone() the tensor before performing the operation.")
+
+
+# ---------------------------------------------------------------- the rule
+
+def check_leaf(x):
+    """PyTorch's refusal of an in-place op on a leaf that requires grad (or a view of one)."""
+    if context.current.grad_enabled:
+        if x.requires_grad and x.grad_fn is None:
+            raise GradRuntimeError(LEAF)
+        via = getattr(x, "view_of", None)
+        if via is not None and via[0].requires_grad and via[0].grad_fn is None:
+            raise GradRuntimeError(VIEW_OF_LEAF)
+
+
+def _shape(s):
+    return "[" + ", ".join(map(str, s)) + "]"
+
+
+def _values(x, r, cast):
+    """r's values as x's shape and dtype; PyTorch's errors where they cannot be."""
+    arr = r.data if isinstance(r, Tensor) else np.asarray(r)
+    xd = x.data
+    if arr.shape != xd.shape:
+        try:
+            if np.broadcast_shapes(arr.shape, xd.shape) != xd.shape:
+                raise ValueError
+        except ValueError:
+            raise ShapeError(f"output with shape {_shape(xd.shape)} doesn't match the broadcast "
+                             f"shape {_shape(np.broadcast_shapes(arr.shape, xd.shape))}") from None
+        arr = np.broadcast_to(arr, xd.shape)
+    if arr.dtype != xd.dtype:
+        if not cast and not np.can_cast(arr.dtype, xd.dtype, "same_kind"):
+            raise GradRuntimeError(f"result type {versions.type_word(arr.dtype)} can't be cast to "
+                                   f"the desired output type {versions.type_word(xd.dtype)}")
+        arr = arr.astype(xd.dtype)
+    return arr
+
+
+def write(x, arr):
+    """Store `arr` (x's shape and dtype) into x's storage and bump its version."""
+    d = x.data
+    if d.flags.writeable:
+        np.copyto(d, arr)
+    elif getattr(x, "view_of", None) is not None and 0 in d.strides and d.size > 1:
+        raise GradRuntimeError(OVERLAP)          # an expand()ed view
+    else:                                        # a read-only array no other tensor shares
+        x.data = np.array(arr, dtype=d.dtype, copy=True)
+    versions.bump(x)
+
+
+def _snapshot(t):
+    """t's current values and graph position, in an array of their own."""
+    return Tensor(t.data.copy(), t.requires_grad, t.grad_fn)
+
+
+def _adopt(x, r):
+    """The node that made r saved r as its output (ExpBackward0 ...): from now on the
+    saved value is x's, so x's version counter is the one to watch."""
+    node = r.grad_fn
+    vers = getattr(node, "vers", None) if node is not None else None
+    own = getattr(r, "vc", None)
+    if vers and own is not None:
+        vc = versions.counter(x)
+        node.vers = [(vc, vc[0], None) if v is not None and v[0] is own else v for v in vers]
+
+
+def inplace(x, compute, cast=False):
+    """x takes the values of `compute(x)` (an out-of-place op) in place; returns x."""
+    if not isinstance(x, Tensor):
+        raise GradTypeError(f"in-place operation on a {type_name(x)}: only tensors change in place")
+    check_leaf(x)
+    if not context.current.grad_enabled:
+        write(x, _values(x, compute(x), cast))
+        return x
+    via = getattr(x, "view_of", None)
+    if via is None:
+        r = compute(_snapshot(x))
+        write(x, _values(x, r, cast))
+        if isinstance(r, Tensor) and r.requires_grad:
+            x.grad_fn, x.requires_grad = r.grad_fn, True
+            _adopt(x, r)
+            _regenerate(x, None)
+        return x
+    base, view = via
+    bsnap = _snapshot(base)
+    r = compute(view(bsnap))
+    arr = _values(x, r, cast)
+    if not (base.requires_grad or (isinstance(r, Tensor) and r.requires_grad)):
+        write(x, arr)
+        return x
+    r = Tensor(arr, True, r.grad_fn) if r.requires_grad else Tensor(arr)
+    new = CopySlices.apply(bsnap, r, view=view)
+    write(x, arr)
+    base.grad_fn, base.requires_grad = new.grad_fn, True
+    _regenerate(base, None)
+    return x
+
+
+def _regenerate(base, skip):
+    """The views of `base`, whose graph just changed, become its regions again
+    (AsStridedBackward0 of the new grad_fn), as PyTorch regenerates their grad_fn."""
+    views = versions.live_views(base)
+    if not views:
+        return
+    src = Tensor(base.data, True, base.grad_fn)
+    for v in views:
+        if v is not skip:
+            v.grad_fn = AsStrided.apply(src, view=v.view_of[1]).grad_fn
+            v.requires_grad = True
+
+
+def _region(arr, view):
+    """The part of array `arr` that `view` (a view op, as made by the view's tensor) selects."""
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = False
+    try:
+        return view(Tensor(arr)).data
+    finally:
+        context.current.grad_enabled = prev
+
+
+class CopySlices(Function):
+    """The base of a view after an in-place op on the view: the old base with the
+    view's region replaced by the op's result."""
+    __slots__ = ("view",)
+    name = "CopySlices"
+    jvp = linear          # linear in its tensor inputs
+    differentiable_twice = False
+
+    def forward(self, b, r, view):
+        self.view = view
+        out = b.copy()
+        _region(out, view)[...] = r
+        return out
+
+    def backward(self, g, F):
+        gb = gr = None
+        if self.needs[0]:
+            gb = g.copy()
+            _region(gb, self.view)[...] = 0
+        if self.needs[1]:
+            gr = np.array(_region(g, self.view))
+        return gb, gr
+
+
+class AsStrided(Function):
+    """A view's grad_fn after an in-place op on it: its region of the new base."""
+    __slots__ = ("shape", "view")
+    name = "AsStridedBackward0"
+    jvp = linear          # linear in its tensor inputs
+    differentiable_twice = False
+
+    def forward(self, b, view):
+        self.shape, self.view = b.shape, view
+        return np.array(_region(b, view))
+
+    def backward(self, g, F):
+        out = np.zeros(self.shape, dtype=g.dtype)
+        _region(out, self.view)[...] = g
+        return (out,)
+
+
+# ---------------------------------------------------------------- nodes of their own
+
+class Zero(Function):
+    __slots__ = ()
+    name = "ZeroBackward0"
+    jvp = linear          # linear in its tensor inputs
+
+    def forward(self, x):
+        return np.zeros_like(x)
+
+    def backward(self, g, F):
+        return (g * 0,)
+
+
+class FillNumber(Function):
+    __slots__ = ()
+    name = "FillBackward2"
+
+    def jvp(self, ts, F, *saved):
+        return Zero.apply(ts[0])          # a constant: its tangent is zero
+
+    def forward(self, x, value):
+        return np.full_like(x, value)
+
+    def backward(self, g, F):
+        return (g * 0,)
+
+
+class FillTensor(Function):
+    __slots__ = ("dt",)
+    name = "FillBackward3"
+    jvp = linear          # linear in its tensor inputs
+
+    def forward(self, x, value):
+        return np.full_like(x, value)
+
+    def backward(self, g, F):
+        n = self.needs
+        return (g * 0 if n[0] else None, F.sum_to(g, ()) if n[1] else None)
+
+
+class Copy(Function):
+    __slots__ = ("shape",)
+    name = "CopyBackwards"
+    jvp = linear          # linear in its tensor inputs
+
+    def forward(self, x, src):
+        self.shape = np.shape(src)
+        out = np.empty_like(x)
+        out[...] = src
+        return out
+
+    def backward(self, g, F):
+        n = self.needs
+        return (g * 0 if n[0] else None, F.sum_to(g, self.shape) if n[1] else None)
+
+
+class IndexPut(Function):
+    """`x[index] = v` with an advanced index (tensor of indices, mask)."""
+    __slots__ = ("key", "shape")
+    name = "IndexPutBackward0"
+    jvp = linear          # linear in its tensor inputs
+    differentiable_twice = False
+
+    def forward(self, x, v, key):
+        self.key, self.shape = key, np.shape(v)
+        out = x.copy()
+        try:
+            out[key] = v
+        except ValueError:
+            raise ShapeError(f"shape mismatch: value tensor of shape {_shape(np.shape(v))} cannot "
+                             f"be broadcast to indexing result of shape "
+                             f"{_shape(x[key].shape)}") from None
+        return out
+
+    def backward(self, g, F):
+        n = self.needs
+        gx = gv = None
+        if n[0]:
+            gx = g.copy()
+            gx[self.key] = 0
+        if n[1]:
+            gv = F.sum_to(g[self.key], self.shape)
+        return gx, gv
+
+
+class IndexAdd(Function):
+    __slots__ = ("axis", "idx", "alpha")
+    name = "IndexAddBackward0"
+    jvp = linear          # linear in its tensor inputs
+    differentiable_twice = False
+
+    def forward(self, x, src, axis, idx, alpha):
+        self.axis, self.idx, self.alpha = axis, idx, alpha
+        out = x.copy()
+        np.add.at(np.moveaxis(out, axis, 0), idx, np.moveaxis(src * alpha, axis, 0))
+        return out
+
+    def backward(self, g, F):
+        n = self.needs
+        gs = np.take(g, self.idx, axis=self.axis) * self.alpha if n[1] else None
+        return (g if n[0] else None, gs)
+
+
+# ---------------------------------------------------------------- methods
+
+def _method(name, sig, doc):
+    return register(name, sig, doc, method=True, function=False, category="tensor")
+
+
+@_method("zero_", "x.zero_()", "fill with zeros in place and return x")
+def zero_(x):
+    return inplace(x, Zero.apply)
+
+
+@_method("fill_", "x.fill_(value)", "fill with value in place and return x")
+def fill_(x, value):
+    if isinstance(value, Tensor):
+        if value.data.ndim:
+            raise GradRuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
+                                   f"with {value.data.ndim} dimensions.")
+        return inplace(x, lambda t: FillTensor.apply(t, value), cast=True)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise GradTypeError(f"fill_(): argument 'value' must be Number, not {type_name(value)}")
+    return inplace(x, lambda t: FillNumber.apply(t, value=value), cast=True)
+
+
+@_method("copy_", "x.copy_(src)", "x's values replaced by src's (broadcast, cast) in place")
+def copy_(x, src, non_blocking=False):
+    if not isinstance(src, Tensor):
+        raise GradTypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
+                            f"{type_name(src)}")
+    xs, ss = x.data.shape if isinstance(x, Tensor) else (), src.data.shape
+    try:
+        if np.broadcast_shapes(xs, ss) != xs:
+            raise ValueError
+    except ValueError:
+        _broadcast_error(xs, ss)
+    return inplace(x, lambda t: Copy.apply(t, src), cast=True)
+
+
+def _broadcast_error(a, b):
+    for i in range(1, max(len(a), len(b)) + 1):
+        m = a[-i] if i <= len(a) else 1
+        n = b[-i] if i <= len(b) else 1
+        if m != n and n != 1:
+            raise ShapeError(f"The size of tensor a ({m}) must match the size of tensor b ({n}) "
+                             f"at non-singleton dimension {max(len(a), len(b)) - i}")
+    raise ShapeError(f"output with shape {_shape(a)} doesn't match the broadcast shape "
+                     f"{_shape(np.broadcast_shapes(a, b))}")
+
+
+@_method("masked_fill_", "x.masked_fill_(mask, value)", "value where mask is true, in place")
+def masked_fill_(x, mask, value):
+    return inplace(x, lambda t: masked_fill(t, mask, value), cast=True)
+
+
+@_method("index_add_", "x.index_add_(dim, index, source, alpha=1)",
+         "add alpha * source's slices into x's slices number index along dim, in place")
+def index_add_(x, dim, index_, source, *, alpha=1):
+    x, src, idx = tensor_arg(x), tensor_arg(source), tensor_arg(index_)
+    nd = max(x.data.ndim, 1)
+    if not -nd <= dim < nd:
+        raise GradRuntimeError(f"Dimension out of range (expected to be in range of [{-nd}, "
+                               f"{nd - 1}], but got {dim})", type_name="IndexError")
+    if idx.data.dtype.kind not in "iu" or idx.data.ndim > 1:
+        raise GradRuntimeError("index_add_(): Expected dtype int32/int64 for index")
+    axis = dim % nd
+    if src.data.shape[axis:axis + 1] != idx.data.shape[:1] and idx.data.ndim:
+        raise ShapeError("index_add_(): Number of indices should be equal to source.size(dim)")
+    return inplace(x, lambda t: IndexAdd.apply(t, src, axis=axis, idx=idx.data.reshape(-1),
+                                               alpha=alpha))
+
+
+def _scaled(y, alpha):
+    return y if alpha == 1 else FUNCTIONS["mul"](y, alpha)
+
+
+@_method("add_", "x.add_(other, alpha=1)", "x + alpha * other, in place")
+def add_(x, other, *, alpha=1):
+    return inplace(x, lambda t: FUNCTIONS["add"](t, _scaled(other, alpha)))
+
+
+@_method("sub_", "x.sub_(other, alpha=1)", "x - alpha * other, in place")
+def sub_(x, other, *, alpha=1):
+    return inplace(x, lambda t: FUNCTIONS["sub"](t, _scaled(other, alpha)))
+
+
+def _inplace_of(name):
+    fn = BUILTINS[name].fn
+
+    def method(x, *args, **kw):
+        return inplace(x, lambda t: fn(t, *args, **kw))
+    method.__name__ = name + "_"
+    _method(name + "_", f"x.{name}_(...)", f"x.{name}(...), in place")(method)
+    return method
+
+
+# the tensor methods with a trailing underscore: x.f_(...) is x.f(...) stored into x
+for _name in ("mul", "div", "pow", "clamp", "exp", "neg", "sqrt", "abs", "relu", "sigmoid",
+              "tanh", "log", "sin", "cos", "floor", "ceil", "round", "reciprocal", "sign",
+              "square", "log1p", "expm1", "remainder", "floor_divide", "clamp_min", "clamp_max",
+              "log2", "log10", "exp2", "rsqrt", "trunc", "frac", "fmod", "lerp"):
+    if _name in BUILTINS and BUILTINS[_name].method:
+        _inplace_of(_name)
+
+
+# ---------------------------------------------------------------- x[key] = v, x op= y
+
+def setitem(x, key, value):
+    """`x[key] = value` with PyTorch's semantics; returns None."""
+    x = tensor_arg(x)
+    if isinstance(value, str) or not (isinstance(value, (Tensor, int, float, list, tuple))):
+        raise GradTypeError(f"can't assign a {type_name(value)} to a "
+                            f"torch.{versions.type_word(x.data.dtype)}Tensor")
+    v = value if isinstance(value, Tensor) else Tensor(to_array(value, x.data.dtype))
+    k, _name, adv = _norm_key(key, x.data.shape)
+    if not adv:
+        view = index(x, key)
+        if v.data.shape != view.data.shape:      # PyTorch's words for a value that does not fit
+            FUNCTIONS["expand"](Tensor(v.data), *view.data.shape)
+        copy_(view, v)
+        return None
+    check_leaf(x)
+    if v.data.dtype != x.data.dtype:
+        v = FUNCTIONS["to"](v, x.data.dtype)
+    inplace(x, lambda t: IndexPut.apply(t, v, key=k))
+    return None
+
+
+def iadd(x, y):
+    """`x += y` on a tensor x: in place (x.add_(y)); returns x."""
+    return add_(x, y)
+
+
+def isub(x, y):
+    return sub_(x, y)
+
+
+def imul(x, y):
+    return METHOD_INPLACE["mul_"](x, y)
+
+
+def itruediv(x, y):
+    return METHOD_INPLACE["div_"](x, y)
+
+
+def ifloordiv(x, y):
+    return METHOD_INPLACE["floor_divide_"](x, y)
+
+
+def imod(x, y):
+    return METHOD_INPLACE["remainder_"](x, y)
+
+
+def ipow(x, y):
+    return METHOD_INPLACE["pow_"](x, y)
+
+
+METHOD_INPLACE = {n: METHOD_ONLY[n].fn for n in ("mul_", "div_", "floor_divide_", "remainder_",
+                                                  "pow_")}
+
+# augmented assignment on a tensor target: `x op= y` is `AUGMENTED[op](x, y)`
+AUGMENTED = {"+=": iadd, "-=": isub, "*=": imul, "/=": itruediv, "//=": ifloordiv,
+             "%=": imod, "**=": ipow}

@@ -1,0 +1,133 @@
+"""torch.nn.init: fill a tensor in place (without recording a graph), drawing from
+the generator exactly as PyTorch's CPU kernels do (`Generator.uniform/normal`),
+so that parameters initialised after the same `manual_seed` are equal bit for bit."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...base import context, sampling
+from ...base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ...core.convert import type_name
+from ...core.tensor import Tensor
+
+
+def _tensor(t, fn):
+    if type(t) is not Tensor:
+        raise GradTypeError(f"{fn}(): argument 'tensor' must be Tensor, not {type_name(t)}")
+    return t
+
+
+def _gen(generator):
+    return context.current.generator if generator is None else generator
+
+
+def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    t = _tensor(tensor, "uniform_")
+    if a > b:
+        raise GradRuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                               f"from={a} > to={b}")
+    t.data = sampling.uniform(_gen(generator), t.data.shape, a, b, t.data.dtype)
+    return t
+
+
+def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    t = _tensor(tensor, "normal_")
+    if std < 0:
+        raise GradRuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    t.data = sampling.normal(_gen(generator), t.data.shape, mean, std, t.data.dtype)
+    return t
+
+
+def constant_(tensor, val):
+    t = _tensor(tensor, "constant_")
+    t.data = np.full_like(t.data, val)
+    return t
+
+
+def zeros_(tensor):
+    return constant_(tensor, 0)
+
+
+def ones_(tensor):
+    return constant_(tensor, 1)
+
+
+def calculate_gain(nonlinearity, param=None):
+    linear = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+              "conv_transpose2d", "conv_transpose3d")
+    if nonlinearity in linear or nonlinearity == "sigmoid":
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif not isinstance(param, bool) and isinstance(param, (int, float)):
+            slope = param
+        else:
+            raise GradValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise GradValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def fan_in_and_fan_out(t):
+    shape = t.data.shape
+    if len(shape) < 2:
+        raise GradValueError("Fan in and fan out can not be computed for tensor with fewer "
+                             "than 2 dimensions")
+    receptive = 1
+    for s in shape[2:]:
+        receptive *= s
+    return shape[1] * receptive, shape[0] * receptive
+
+
+def _fan(t, mode):
+    mode = mode.lower()
+    if mode not in ("fan_in", "fan_out"):
+        raise GradValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    fan_in, fan_out = fan_in_and_fan_out(t)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    t = _tensor(tensor, "kaiming_uniform_")
+    if 0 in t.data.shape:
+        return t
+    std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(t, mode))
+    bound = math.sqrt(3.0) * std
+    return uniform_(t, -bound, bound, generator)
+
+
+def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    t = _tensor(tensor, "kaiming_normal_")
+    if 0 in t.data.shape:
+        return t
+    std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(t, mode))
+    return normal_(t, 0, std, generator)
+
+
+def xavier_uniform_(tensor, gain=1.0, generator=None):
+    t = _tensor(tensor, "xavier_uniform_")
+    fan_in, fan_out = fan_in_and_fan_out(t)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    a = math.sqrt(3.0) * std
+    return uniform_(t, -a, a, generator)
+
+
+def xavier_normal_(tensor, gain=1.0, generator=None):
+    t = _tensor(tensor, "xavier_normal_")
+    fan_in, fan_out = fan_in_and_fan_out(t)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return normal_(t, 0.0, std, generator)
+
+
+
+FUNCTIONS = {f.__name__: f for f in (
+    uniform_, normal_, constant_, zeros_, ones_, calculate_gain, kaiming_uniform_,
+    kaiming_normal_, xavier_uniform_, xavier_normal_)}

@@ -1,0 +1,285 @@
+"""torch.nn's layers: Linear, Bilinear, Conv2d, MaxPool2d, the activations, Flatten,
+Identity and Dropout.  Parameters are made (empty, in the default float dtype) and
+initialised in PyTorch's order with PyTorch's draws (`reset_parameters`), so the same
+`manual_seed` gives the same numbers; each prints as PyTorch prints it."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...base import context
+from ...base.errors import GradTypeError, GradValueError
+from ...core import dtypes
+from ...core.convert import type_name
+from ...ops.nn import _pair
+from ...ops.registry import FUNCTIONS
+from .init import fan_in_and_fan_out, kaiming_uniform_, uniform_
+from ...core.parameter import is_uninitialized, set_uninitialized
+from .module import Module, new_parameter
+
+
+def _empty(*shape, dtype=None):
+    dt = context.current.default_float if dtype is None else dtypes.as_numpy(dtype)
+    return new_parameter(np.zeros(shape, dtype=dt))
+
+
+def _int(v, name):
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise GradTypeError(f"empty(): argument '{name}' must be int, not {type_name(v)}")
+    if v < 0:
+        raise GradValueError(f"Trying to create tensor with negative dimension {v}: [{v}]")
+    return v
+
+
+class Linear(Module):
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features = _int(in_features, "size")
+        self.out_features = _int(out_features, "size")
+        self.weight = _empty(out_features, in_features, dtype=dtype)
+        if bias:
+            self.bias = _empty(out_features, dtype=dtype)
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return FUNCTIONS["linear"](input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
+
+
+class LazyLinear(Linear):
+    """nn.LazyLinear(out_features): in_features is taken from the first input, when the
+    parameters are made and initialised (as Linear's) and the module becomes a Linear."""
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        Module.__init__(self)
+        self.in_features, self.out_features = 0, _int(out_features, "size")
+        self.weight = set_uninitialized(_empty(0, dtype=dtype))
+        if bias:
+            self.bias = set_uninitialized(_empty(0, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        if is_uninitialized(self.weight):
+            self.in_features = int(input.data.shape[-1]) if input.data.ndim else 1
+            w = self.weight
+            w.data = np.zeros((self.out_features, self.in_features), dtype=w.data.dtype)
+            set_uninitialized(w, False)
+            if self.bias is not None:
+                self.bias.data = np.zeros((self.out_features,), dtype=self.bias.data.dtype)
+                set_uninitialized(self.bias, False)
+            self.reset_parameters()
+            object.__setattr__(self, "__class__", Linear)       # torch: cls_to_become
+        return Linear.forward(self, input)
+
+
+class Bilinear(Module):
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None,
+                 dtype=None):
+        super().__init__()
+        self.in1_features, self.in2_features = in1_features, in2_features
+        self.out_features = out_features
+        self.weight = _empty(out_features, in1_features, in2_features, dtype=dtype)
+        if bias:
+            self.bias = _empty(out_features, dtype=dtype)
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        bound = 1 / math.sqrt(self.weight.data.shape[1])
+        uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        return bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """y[..., o] = sum_ij x1[..., i] W[o, i, j] x2[..., j] + b[o]."""
+    f = FUNCTIONS
+    o, i, j = weight.data.shape
+    wp = f["reshape"](f["permute"](weight, 1, 0, 2), i, o * j)
+    t = f["reshape"](f["matmul"](input1, wp), *input1.data.shape[:-1], o, j)
+    y = f["sum"](f["mul"](t, f["unsqueeze"](input2, -2)), -1)
+    return y if bias is None else f["add"](y, bias)
+
+
+class Conv2d(Module):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__()
+        if padding_mode != "zeros":
+            raise GradValueError(f"Conv2d: padding_mode='{padding_mode}' is not supported by gradcli")
+        if in_channels % groups:
+            raise GradValueError("in_channels must be divisible by groups")
+        if out_channels % groups:
+            raise GradValueError("out_channels must be divisible by groups")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size = _pair(kernel_size, "kernel_size")
+        self.stride = _pair(stride, "stride")
+        self.padding = padding if isinstance(padding, str) else _pair(padding, "padding")
+        self.dilation = _pair(dilation, "dilation")
+        self.groups, self.padding_mode = groups, padding_mode
+        self.weight = _empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dtype)
+        if bias:
+            self.bias = _empty(out_channels, dtype=dtype)
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return FUNCTIONS["conv2d"](input, self.weight, self.bias, self.stride, self.padding,
+                                   self.dilation, self.groups)
+
+    def extra_repr(self):
+        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, " \
+            f"stride={self.stride}"
+        if self.padding != (0, 0):
+            s += f", padding={self.padding!r}"
+        if self.dilation != (1, 1):
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s
+
+
+class MaxPool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
+                 ceil_mode=False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding, self.dilation = padding, dilation
+        self.return_indices, self.ceil_mode = return_indices, ceil_mode
+
+    def forward(self, input):
+        return FUNCTIONS["max_pool2d"](input, self.kernel_size, self.stride, self.padding,
+                                       self.dilation, self.ceil_mode, self.return_indices)
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+def _activation(name, fn, doc, inplace=True):
+    def __init__(self, inplace=False):
+        Module.__init__(self)
+        self.inplace = inplace
+
+    def forward(self, input):
+        return FUNCTIONS[fn](input)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+    body = {"forward": forward, "__doc__": doc}
+    if inplace:
+        body.update({"__init__": __init__, "extra_repr": extra_repr})
+    return type(name, (Module,), body)
+
+
+ReLU = _activation("ReLU", "relu", "max(0, x) element-wise")
+Tanh = _activation("Tanh", "tanh", "tanh element-wise", inplace=False)
+Sigmoid = _activation("Sigmoid", "sigmoid", "1 / (1 + exp(-x)) element-wise", inplace=False)
+
+
+class _SoftmaxBase(Module):
+    fn = "softmax"
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return FUNCTIONS[self.fn](input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class Softmax(_SoftmaxBase):
+    fn = "softmax"
+
+
+class LogSoftmax(_SoftmaxBase):
+    fn = "log_softmax"
+
+
+class LeakyReLU(Module):
+    def __init__(self, negative_slope=0.01, inplace=False):
+        super().__init__()
+        self.negative_slope, self.inplace = negative_slope, inplace
+
+    def forward(self, input):
+        return FUNCTIONS["leaky_relu"](input, self.negative_slope)
+
+    def extra_repr(self):
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+
+
+class Flatten(Module):
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim, self.end_dim = start_dim, end_dim
+
+    def forward(self, input):
+        return FUNCTIONS["flatten"](input, self.start_dim, self.end_dim)
+
+    def extra_repr(self):
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Identity(Module):
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Dropout(Module):
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+            raise GradValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p, self.inplace = p, inplace
+
+    def forward(self, input):
+        return FUNCTIONS["dropout"](input, self.p, self.training)
+
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+LAYERS = {c.__name__: c for c in (
+    Linear, LazyLinear, Bilinear, Conv2d, MaxPool2d, ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, LeakyReLU,
+    Flatten, Identity, Dropout)}

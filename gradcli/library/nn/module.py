@@ -1,0 +1,363 @@
+"""torch.nn.Module and torch.nn.Parameter, as plain Python classes.
+
+A user class of the language that names `nn.Module` as its base is a real
+Python subclass (CLASSES.md): `self.fc = nn.Linear(...)` reaches
+`language_setattr`, which files Parameters, submodules and buffers as PyTorch's
+`Module.__setattr__` does; `model.fc` finds them again through
+`language_getattr`; `model(x)` is `__call__` -> `self.forward(x)`.  The same
+registration runs for Python subclasses (`__setattr__`/`__getattr__`), which is
+how the unit tests drive it.
+
+A Parameter is an ordinary leaf `Tensor` marked in `core.parameter` (the engine
+tests `type(x) is Tensor` on its fast paths, so a subclass would fall off
+them); `nn.Parameter(t)` makes one and `isinstance(p, nn.Parameter)` asks the
+mark.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...base import context
+from ...base.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
+from ...core.convert import type_name
+from ...core.parameter import is_parameter, mark
+from ...core.tensor import Tensor
+from ..methods import RemovableHandle, requires_grad_ as tensor_requires_grad_
+from .state import ModuleState
+
+
+class _ParameterType(type):
+    def __instancecheck__(cls, obj):
+        return type(obj) is Tensor and is_parameter(obj)
+
+    def __repr__(cls):
+        return "<class 'torch.nn.parameter.Parameter'>"
+
+
+class Parameter(metaclass=_ParameterType):
+    """nn.Parameter(data=None, requires_grad=True): a leaf tensor sharing data's values."""
+    language_methods = {}
+    language_callable = True
+
+    def __new__(cls, data=None, requires_grad=True):
+        if data is None:
+            arr = np.empty((0,), dtype=context.current.default_float)
+        elif type(data) is Tensor:
+            arr = data.data
+        else:
+            raise GradTypeError(f"Parameter(): argument 'data' must be Tensor, not {type_name(data)}")
+        if requires_grad and arr.dtype.kind != "f":
+            raise GradRuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients")
+        return mark(Tensor(arr, requires_grad=bool(requires_grad)))
+
+
+def new_parameter(array):
+    """A fresh Parameter holding array (used by the layers' constructors)."""
+    return mark(Tensor(array, requires_grad=True))
+
+
+def _addindent(s, n):
+    lines = s.split("\n")
+    if len(lines) == 1:
+        return s
+    first = lines.pop(0)
+    return first + "\n" + "\n".join(" " * n + line for line in lines)
+
+
+class Module(ModuleState):
+    """torch.nn.Module: subclass it (in the language or in Python), assign layers and
+    Parameters as attributes in __init__, define forward; call the module."""
+
+    language_subclassable = True
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:
+            raise GradTypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
+                                f"but {len(args) + 1} were given")
+        d = self.__dict__
+        d["training"] = True
+        d["_parameters"] = {}
+        d["_buffers"] = {}
+        d["_non_persistent_buffers_set"] = set()
+        d["_modules"] = {}
+
+    # ------------------------------------------------------------ attributes
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        params = d.get("_parameters")
+        if is_parameter(value):
+            if params is None:
+                raise GradAttributeError("cannot assign parameters before Module.__init__() call")
+            self._remove_from(name, d, d["_buffers"], d["_modules"])
+            params[name] = value
+            return
+        if params is not None and name in params:
+            if value is not None:
+                raise GradTypeError(f"cannot assign '{_torch_type(value)}' as parameter '{name}' "
+                                    "(torch.nn.Parameter or None expected)")
+            params[name] = None
+            return
+        modules = d.get("_modules")
+        if isinstance(value, Module):
+            if modules is None:
+                raise GradAttributeError("cannot assign module before Module.__init__() call")
+            self._remove_from(name, d, params, d["_buffers"])
+            modules[name] = value
+            return
+        if modules is not None and name in modules:
+            if value is not None:
+                raise GradTypeError(f"cannot assign '{_torch_type(value)}' as child module "
+                                    f"'{name}' (torch.nn.Module or None expected)")
+            modules[name] = None
+            return
+        buffers = d.get("_buffers")
+        if buffers is not None and name in buffers:
+            if value is not None and type(value) is not Tensor:
+                raise GradTypeError(f"cannot assign '{_torch_type(value)}' as buffer '{name}' "
+                                    "(torch.Tensor or None expected)")
+            buffers[name] = value
+            return
+        d[name] = value
+
+    def language_setattr(self, name, value):
+        Module.__setattr__(self, name, value)
+
+    @staticmethod
+    def _remove_from(name, *dicts):
+        for d in dicts:
+            d.pop(name, None)
+
+    def __getattr__(self, name):          # only called when normal lookup fails
+        if name.startswith("__"):
+            raise NoAttribute(f"'{type(self).__name__}' object has no attribute '{name}'")
+        d = self.__dict__
+        for key in ("_parameters", "_buffers", "_modules"):
+            table = d.get(key)
+            if table is not None and name in table:
+                return table[name]
+        raise NoAttribute(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def language_getattr(self, name):
+        return Module.__getattr__(self, name)
+
+    def __delattr__(self, name):
+        d = self.__dict__
+        for key in ("_parameters", "_buffers", "_modules"):
+            if name in d.get(key, ()):
+                del d[key][name]
+                return
+        object.__delattr__(self, name)
+
+    # ------------------------------------------------------------ calling
+    def forward(self, *args, **kwargs):
+        raise GradRuntimeError(f'Module [{type(self).__name__}] is missing the required '
+                               '"forward" function', type_name="NotImplementedError")
+
+    def __call__(self, *args, **kwargs):
+        d = self.__dict__
+        for hook in list(d.get("_forward_pre_hooks", ())):
+            r = hook(self, args)
+            if r is not None:
+                args = r if isinstance(r, tuple) else (r,)
+        out = self.forward(*args, **kwargs)
+        for hook in list(d.get("_forward_hooks", ())):
+            r = hook(self, args, out)
+            if r is not None:
+                out = r
+        return out
+
+    def register_forward_hook(self, hook):
+        hooks = self.__dict__.setdefault("_forward_hooks", [])
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def register_forward_pre_hook(self, hook):
+        hooks = self.__dict__.setdefault("_forward_pre_hooks", [])
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    # ------------------------------------------------------------ registration
+    def register_parameter(self, name, param):
+        _check_name(self, name, "parameter")
+        if param is not None and not is_parameter(param):
+            raise GradTypeError(f"cannot assign '{_torch_type(param)}' object to parameter "
+                                f"'{name}' (torch.nn.Parameter or None required)")
+        self.__dict__["_parameters"][name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        _check_name(self, name, "buffer")
+        if tensor is not None and type(tensor) is not Tensor:
+            raise GradTypeError(f"cannot assign '{_torch_type(tensor)}' object to buffer "
+                                f"'{name}' (torch Tensor or None required)")
+        d = self.__dict__
+        d["_buffers"][name] = tensor
+        if persistent:
+            d["_non_persistent_buffers_set"].discard(name)
+        else:
+            d["_non_persistent_buffers_set"].add(name)
+
+    def add_module(self, name, module):
+        if module is not None and not isinstance(module, Module):
+            raise GradTypeError(f"{_torch_type(module)} is not a Module subclass")
+        _check_name(self, name, "module")
+        self.__dict__["_modules"][name] = module
+
+    register_module = add_module
+
+    # ------------------------------------------------------------ walking
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        out = []
+        seen = set() if memo is None else memo
+
+        def walk(pfx, m):             # depth first, children in registration order
+            if remove_duplicate:
+                if id(m) in seen:
+                    return
+                seen.add(id(m))
+            out.append((pfx, m))
+            for name, child in m.__dict__["_modules"].items():
+                if child is not None:
+                    walk(pfx + ("." if pfx else "") + name, child)
+        walk(prefix, self)
+        return out
+
+    def modules(self):
+        return [m for _, m in self.named_modules()]
+
+    def named_children(self):
+        out, seen = [], set()
+        for name, m in self.__dict__["_modules"].items():
+            if m is not None and id(m) not in seen:
+                seen.add(id(m))
+                out.append((name, m))
+        return out
+
+    def children(self):
+        return [m for _, m in self.named_children()]
+
+    def _named_members(self, table, prefix, recurse, remove_duplicate=True):
+        mods = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
+            if recurse else [(prefix, self)]
+        out, seen = [], set()
+        for pfx, m in mods:
+            for name, v in m.__dict__[table].items():
+                if v is None or (remove_duplicate and id(v) in seen):
+                    continue
+                seen.add(id(v))
+                out.append((pfx + ("." if pfx else "") + name, v))
+        return out
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        return self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse=True):
+        return [p for _, p in self.named_parameters(recurse=recurse)]
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        return self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse=True):
+        return [b for _, b in self.named_buffers(recurse=recurse)]
+
+    def get_submodule(self, target):
+        m = self
+        for part in target.split(".") if target else ():
+            mods = m.__dict__["_modules"]
+            if part not in mods:
+                raise GradAttributeError(f"{type(m).__name__} has no attribute `{part}`")
+            m = mods[part]
+        return m
+
+    # ------------------------------------------------------------ state
+    def train(self, mode=True):
+        if not isinstance(mode, bool):
+            raise GradValueError("training mode is expected to be boolean")
+        self.__dict__["training"] = mode
+        for m in self.children():
+            m.train(mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        for p in self.parameters():
+            tensor_requires_grad_(p, requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        for p in self.parameters():
+            if p.grad is not None:
+                if set_to_none:
+                    p.grad = None
+                else:
+                    p.grad = Tensor(np.zeros_like(p.grad.data))
+
+    def apply(self, fn):
+        for m in self.children():
+            m.apply(fn)
+        fn(self)
+        return self
+
+    # ------------------------------------------------------------ printing
+    def extra_repr(self):
+        return ""
+
+    def _get_name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({key}): " + _addindent(repr(m), 2)
+                       for key, m in self.__dict__["_modules"].items()]
+        lines = extra_lines + child_lines
+        main = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                main += extra_lines[0]
+            else:
+                main += "\n  " + "\n  ".join(lines) + "\n"
+        return main + ")"
+
+    language_methods = {}      # filled below: every public method above
+
+
+def _torch_type(v):
+    if type(v) is Tensor:
+        return "torch.nn.Parameter" if is_parameter(v) else "torch.FloatTensor"
+    return type_name(v)
+
+
+def _check_name(module, name, what):
+    if "_parameters" not in module.__dict__:
+        raise GradAttributeError(f"cannot assign {what} before Module.__init__() call")
+    if not isinstance(name, str):
+        raise GradTypeError(f"{what} name should be a string. Got {type_name(name)}")
+    if "." in name:
+        raise GradRuntimeError(f'{what} name can\'t contain "."', type_name="KeyError")
+    if name == "":
+        raise GradRuntimeError(f'{what} name can\'t be empty string ""', type_name="KeyError")
+
+
+class NoAttribute(GradAttributeError, AttributeError):
+    """gradcli's AttributeError that Python's getattr/hasattr also understand."""
+
+
+def _dispatch(name):
+    """x.name(...) through Python's lookup, so a subclass's override is the one called."""
+    def call(self, *args, **kwargs):
+        return getattr(self, name)(*args, **kwargs)
+    call.__name__ = name
+    return call
+
+
+Module.language_methods = {
+    name: _dispatch(name) for name in (
+        "register_parameter", "register_buffer", "add_module", "register_module",
+        "named_modules", "modules", "named_children", "children", "named_parameters",
+        "parameters", "named_buffers", "buffers", "get_submodule", "train", "eval",
+        "requires_grad_", "zero_grad", "apply", "state_dict", "load_state_dict", "to", "cpu",
+        "double", "float", "extra_repr", "register_forward_hook", "register_forward_pre_hook",
+        "forward")}

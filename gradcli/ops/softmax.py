@@ -1,0 +1,88 @@
+"""softmax and log_softmax: normalisations along a dim (PyTorch's SoftmaxBackward0 and
+LogSoftmaxBackward0), each with its forward, VJP and JVP."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base.errors import GradRuntimeError
+from ..core.convert import tensor_arg
+from ..engine.autograd import Function
+from .dims import norm_dims
+from .reduce import M, _torch_name
+from .registry import Arg, register
+from .shape import to
+
+
+def _softmax_dim(dim, ndim):
+    if dim is None:
+        dim = 0 if ndim in (0, 1, 3) else 1
+    (axis,) = norm_dims(dim, ndim) or (None,)
+    return axis
+
+
+class Softmax(Function):
+    __slots__ = ("axis",)
+    name = "SoftmaxBackward0"
+
+    kernel = "softmax_lastdim_kernel_impl"
+
+    def shifted(self, x, dim):
+        """x minus its max along the softmax dim (after PyTorch's dtype check)."""
+        if x.dtype.kind != "f":
+            raise GradRuntimeError(f'"{self.kernel}" not implemented for '
+                                   f"'{_torch_name(x.dtype)}'")
+        self.axis = ax = _softmax_dim(dim, x.ndim)
+        if x.size == 0:             # PyTorch: an empty result, not NumPy's empty-max error
+            return x.copy(), ax
+        return x - np.max(x, axis=ax, keepdims=True), ax
+
+    def forward(self, x, dim):
+        s, ax = self.shifted(x, dim)
+        e = np.exp(s)
+        out = e / np.sum(e, axis=ax, keepdims=True)
+        self.save(out)
+        return out
+
+    def backward(self, g, F, out):
+        return (out * (g - F.sum(g * out, self.axis, True)),)
+
+    def jvp(self, ts, F, out):
+        return out * (ts[0] - F.sum(ts[0] * out, self.axis, True))
+
+
+class LogSoftmax(Softmax):
+    __slots__ = ()
+    name = "LogSoftmaxBackward0"
+
+    kernel = "log_softmax_lastdim_kernel_impl"
+
+    def forward(self, x, dim):
+        s, ax = self.shifted(x, dim)
+        out = s - np.log(np.sum(np.exp(s), axis=ax, keepdims=True))
+        self.save(out)
+        return out
+
+    def backward(self, g, F, out):
+        return (g - F.exp(out) * F.sum(g, self.axis, True),)
+
+    def jvp(self, ts, F, out):
+        return ts[0] - F.sum(F.exp(out) * ts[0], self.axis, True)
+
+
+@register("softmax", "softmax(input, dim)", "exp(input) / sum(exp(input), dim)", method=True,
+          checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": 0})],
+          category="reduce")
+def softmax(input, dim=None, dtype=None):
+    x = tensor_arg(input)
+    if dtype is not None:
+        x = to(x, dtype)
+    return Softmax.apply(x, dim=dim)
+
+
+@register("log_softmax", "log_softmax(input, dim)", "log(softmax(input, dim)), stably",
+          method=True, checks=[((M,), {"dim": 1}), ((Arg((4,)),), {"dim": 0})], category="reduce")
+def log_softmax(input, dim=None, dtype=None):
+    x = tensor_arg(input)
+    if dtype is not None:
+        x = to(x, dtype)
+    return LogSoftmax.apply(x, dim=dim)

@@ -1,0 +1,28 @@
+"""Record tests/golden/nn.json from real PyTorch (torch.nn, optim, data, the tensor
+API of issue 14); cases in tests/nn_cases.py (test data), run as scripts/gen_golden.py runs
+its cases (float64 default, one statement at a time in 'single' mode).
+
+    /work/torchenv/bin/python scripts/gen_golden_nn.py
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from gen_golden import GOLDEN, ROOT, _record, _write, run_program  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "tests"))     # the cases are test data
+import nn_cases  # noqa: E402
+
+
+def main():
+    out = {}
+    for name, source in nn_cases.CASES:
+        out[name] = _record(run_program(source, "<%s>" % name), source=source)
+    _write(os.path.join(GOLDEN, "nn.json"), out)
+    print("wrote %d cases" % len(out))
+
+
+if __name__ == "__main__":
+    main()
