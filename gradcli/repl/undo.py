@@ -16,6 +16,7 @@ import sys
 import numpy as np
 
 from ..base import context
+from ..engine import versions
 from ..session import _restore_tensors, _snapshot_tensors
 
 UNDO_DEPTH = 20
@@ -41,8 +42,9 @@ class Snapshot:
         if scope_vars.keys() != self.vars.keys() or \
                 any(scope_vars[k] is not v for k, v in self.vars.items()):
             return False
-        for t, data, requires_grad, g, gdata in self.tensors:
-            if t.data is not data or t.requires_grad != requires_grad or t.grad is not g:
+        for t, data, _keep, version, grad_fn, requires_grad, g, gdata in self.tensors:
+            if t.data is not data or t.requires_grad != requires_grad or t.grad is not g or \
+                    versions.version(t) != version or t.grad_fn is not grad_fn:
                 return False
             if g is not None and not np.array_equal(g.data, gdata, equal_nan=True):
                 return False
