@@ -2,12 +2,11 @@
 (tests/golden/inplace.json, recorded by scripts/gen_golden_inplace.py from
 tests/inplace_cases.py) replayed through the language, and the functions the
 compiler calls for `x[i] = v` and `x op= y` (gradcli.library.inplace.setitem and
-AUGMENTED) tested from Python, with values recorded from torch, until the compiler
-calls them (then the `pending/` golden cases run too)."""
+AUGMENTED) also tested from Python, with values recorded from torch."""
 import numpy as np
 import pytest
 
-from conftest import check_result, load_golden, run_cases, run_inprocess
+from conftest import check_result, load_golden, run_cases
 
 import gradcli.library  # noqa: F401  (fills the op table)
 from gradcli.base import context
@@ -22,20 +21,8 @@ from gradcli.ops.registry import FUNCTIONS, METHOD_ONLY
 GOLDEN = load_golden("inplace.json")
 
 
-def _compiler_calls_inplace():
-    """Whether the language already compiles `x[i] = v` and `x += y` on tensors in place."""
-    r = run_inprocess("a = torch.zeros(2)\nb = a\nb += 1\nb[0] = 5\nprint(a.tolist())\n")
-    return r.stdout.strip() == "[5.0, 1.0]"
-
-
-PENDING = not _compiler_calls_inplace()
-
-
 @pytest.mark.parametrize("name", list(GOLDEN))
 def test_inplace_golden(name):
-    if name.startswith("pending/") and PENDING:
-        pytest.skip("`x[i] = v` / `x op= y` on tensors: the compiler does not call "
-                    "library.inplace yet (issue 13, language work)")
     case = GOLDEN[name]
     result = run_cases({name: case["source"]})[name]
     check_result(result, case["stdout"], case["error"], what=name,

@@ -207,17 +207,6 @@ def unary(op, v):
     raise GradTypeError(f"bad operand type for unary +: '{_tname(v)}'")
 
 
-def update_leaf(t, r):
-    """`t op= v` on a leaf that requires grad, with grad mode off: the one update PyTorch
-    makes in place on a leaf (the gradient-descent step).  `t` keeps its identity,
-    requires_grad and .grad and takes r's values in its own dtype; a new array is
-    stored, so values saved by graphs already built are not changed under them."""
-    if r.data.shape != t.data.shape:
-        raise GradRuntimeError(f"output with shape {list(t.data.shape)} doesn't match the "
-                               f"broadcast shape {list(r.data.shape)}")
-    t.data = r.data.astype(t.data.dtype, copy=r.data is t.data)
-
-
 # ---------------------------------------------------------------- attributes
 
 def _grad_get(t):

@@ -6,9 +6,9 @@ from lark import Tree
 
 from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError, did_you_mean
 from ..core.printing import show_str
-from ..base import context
 from ..core.tensor import Tensor
 from ..library.autograd_api import backward_leaves
+from ..library.inplace import AUGMENTED
 from ..library.trace import traced
 from . import runtime as rt
 from .calls import backward_hint, plain_name
@@ -152,6 +152,7 @@ class Statements:
         line, col = op.line, op.column
         binary = rt.binary_op(op_sym)
         vconst, vv = const_value(val)
+        inplace = AUGMENTED.get(op.value)      # a tensor target changes in place, as in PyTorch
         if kind == "getitem":        # d[k] += v: the container and key evaluated once
             obj = self.expr(target.children[0])
             key = self._subscript_key(target.children[1])
@@ -160,7 +161,10 @@ class Statements:
                 o, k = obj(s), key(s)
                 try:
                     old = get_item(o, k)
-                    set_item(o, k, binary(old, vv if vconst else val(s)))
+                    if inplace is not None and type(old) is Tensor:    # x[i] += v: as Python does
+                        set_item(o, k, inplace(old, vv if vconst else val(s)))
+                    else:
+                        set_item(o, k, binary(old, vv if vconst else val(s)))
                 except Exception as e:
                     raise located(e, line, col) from None
             return run_item
@@ -170,11 +174,10 @@ class Statements:
         def run(s):
             old = cur(s)
             try:
-                r = binary(old, vv if vconst else val(s))
-                if type(old) is Tensor and old.requires_grad and old.grad_fn is None \
-                        and not context.current.grad_enabled:
-                    rt.update_leaf(old, r)     # `with no_grad: w -= lr * w.grad`, as PyTorch
-                    return
+                if inplace is not None and type(old) is Tensor:
+                    r = inplace(old, vv if vconst else val(s))
+                else:
+                    r = binary(old, vv if vconst else val(s))
             except Exception as e:
                 raise located(e, line, col) from None
             store(s, r)
