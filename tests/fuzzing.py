@@ -369,8 +369,143 @@ outer()()
 '''
 
 
+# classes, generators, comprehensions, decorators, exceptions and the safe modules
+# (issue 19: the newer constructs are mutated too)
+SNIPPETS = [
+    """class A:
+    k = 1
+    def __init__(self, v=2):
+        self.v = v
+    def __repr__(self):
+        return f"A({self.v})"
+    @property
+    def p(self):
+        return self.v * 2
+    @staticmethod
+    def s(a):
+        return a + 1
+    @classmethod
+    def c(cls):
+        return cls(5)
+class B(A):
+    def __init__(self):
+        super().__init__(3)
+        self.w = [i * i for i in range(4)]
+    def __len__(self):
+        return len(self.w)
+    def __getitem__(self, i):
+        return self.w[i]
+    def __call__(self, x):
+        return x * self.v
+b = B()
+print(b, b.p, B.s(1), A.c(), len(b), b[2], b(ones(2)), isinstance(b, A), type(b))
+""",
+    """def gen(n):
+    for i in range(n):
+        if i % 2:
+            yield i
+    yield from [10, 20]
+g = gen(6)
+print(next(g), list(g), sum(gen(4)), [x * 2 for x in gen(3)])
+print({k: v for k, v in zip("ab", gen(5))}, {x % 3 for x in range(9)}, max(x for x in gen(7)))
+""",
+    """def deco(f):
+    def wrapper(*args, **kwargs):
+        return f(*args, **kwargs) + 1
+    return wrapper
+@deco
+def h(x, *, scale=2):
+    return x * scale
+def counter():
+    n = 0
+    def inc():
+        nonlocal n
+        n += 1
+        return n
+    return inc
+c = counter()
+c()
+print(h(3), h(3, scale=4), c(), (lambda *a, **k: (a, k))(1, b=2))
+""",
+    """class MyError(ValueError):
+    pass
+def risky(v):
+    if v < 0:
+        raise MyError("negative", v)
+    return v
+for v in (1, -1, 0):
+    try:
+        risky(v)
+    except MyError as e:
+        print("caught", e.args)
+    except (TypeError, IndexError):
+        print("other")
+    else:
+        print("fine")
+    finally:
+        print("done")
+try:
+    [][1]
+except IndexError as e:
+    print(e)
+""",
+    """import math, random, functools, itertools, collections, copy
+from collections import namedtuple, defaultdict
+P = namedtuple("P", "a b")
+d = defaultdict(list)
+d["k"].append(math.sqrt(2))
+random.seed(0)
+print(P(1, 2).a, d, functools.reduce(lambda a, b: a * b, range(1, 6)),
+      list(itertools.product([1, 2], "ab")), random.randint(1, 6),
+      copy.deepcopy([ones(2)]), collections.Counter("aab"), functools.partial(max, 3)(5))
+""",
+    """import torch.nn as nn
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 2)
+    def forward(self, x):
+        return relu(self.lin(x))
+torch.manual_seed(0)
+net = Net()
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(3):
+    opt.zero_grad()
+    loss = net(ones(4, 3)).sum()
+    loss.backward()
+    opt.step()
+print(net, loss)
+""",
+    """class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 2 * x * g
+x = tensor([1.0, 2.0], requires_grad=true)
+Square.apply(x).sum().backward()
+print(x.grad)
+""",
+]
+
+
+def tutorials():
+    """The tutorial-style programs (tests/tutorials/*.py: PyTorch tutorials as published)."""
+    out = []
+    for path in sorted((ROOT / "tests" / "tutorials").glob("*.py")):
+        try:
+            out.append(path.read_text("utf-8"))
+        except (OSError, UnicodeDecodeError):
+            pass
+    return out
+
+
 def corpus():
-    """Seed programs: the examples, the golden cases and the hostile snippets."""
+    """Seed programs: the examples, the golden cases, the tutorial-style programs,
+    snippets of the newer constructs and the hostile snippets."""
     progs = []
     for path in sorted((ROOT / "scripts" / "examples").glob("*.ag")):
         progs.append(path.read_text("utf-8"))
@@ -389,6 +524,8 @@ def corpus():
                         progs.append(case["source"])
             except (ValueError, OSError):
                 pass
+    progs.extend(tutorials())
+    progs.extend(SNIPPETS)
     progs.append(HOSTILE)
     progs.extend(chunk + "\n" for chunk in HOSTILE.strip().split("\n\n"))
     return progs
@@ -403,7 +540,13 @@ TOKENS = [
     "x", "y", "z", "x.grad", "x.T", ".requires_grad", ".backward()", ".grad_fn", ".data",
     "ones(2, 3)", "ones(100000, 100000)", "tensor([1., 2.])", "randn(3)", "[[1, 2], [3, 4]]",
     "none", "true", "...", "__class__", "__import__", "(((((((((", ")))))))))", "- - - - -",
-    "[[[[[[", "]]]]]]", "x" * 200, "\u00e9", "\u2028", "\x0c", "\x0b", "\ufeff", "\ud800",
+    "[[[[[[", "]]]]]]", "x" * 200, "class ", "class C:\n    ", "(C)", "self.", "super().",
+    "@staticmethod\n", "@property\n", "@classmethod\n", "@", "yield ", "yield from ",
+    "try:\n    ", "except ", "except Exception as e:\n    ", "finally:\n    ", "raise ",
+    " as ", "global ", "nonlocal ", "import math", "from itertools import *", " for x in ",
+    "[x for x in range(3)]", "(x for x in g())", "{k: k for k in x}", "*args", "**kw",
+    "__init__", "__repr__", "__call__", "gi_frame", "__traceback__", "__closure__", "__code__",
+    "__mro__", "__bases__", "__func__", "__wrapped__", "metaclass=", "e.args", "\u00e9", "\u2028", "\x0c", "\x0b", "\ufeff", "\ud800",
 ]
 
 
@@ -468,7 +611,9 @@ COMMON = ["x", "y", "z", "f", "t", "i", "out", "ones", "tensor", "sum", "mean", 
 NAMES = ["x", "y", "z", "w", "a", "b", "f", "g", "i", "n", "t", "out", "torch", "F",
          "__class__", "__import__", "__globals__", "__dict__", "__subclasses__", "__self__",
          "open", "eval", "exec", "getattr", "globals", "os", "sys", "fn", "obj", "body",
-         "parents", "saved"]
+         "parents", "saved", "self", "cls", "C", "e", "gi_frame", "gi_code", "__code__",
+         "__closure__", "__traceback__", "__mro__", "__bases__", "__func__", "__wrapped__",
+         "__init__", "__repr__", "super", "math", "functools", "copy", "partial", "func"]
 NUMBERS = ["0", "1", "2", "3", "4", "10", "0.5", "2.5", ".5", "1e-3", "1e308", "1e400",
            "100000", "99999999999999999999", "1_000", "7", "0.0", "1j"]
 STRINGS = ['"a"', "'b'", '""', '"{}"', '"{0}"', '"{:>5}"', '"{0.__class__}"', 'f"{x}"',
@@ -513,6 +658,9 @@ out = sum(x * 3)
 """
 
 
+STARTS = ("start", "compound_stmt", "decorated")
+
+
 def grammar_strategy(prelude=True):
     """Programs drawn from grammar/gradcli.lark (hypothesis's from_lark), after a
     prelude that binds the names the generator favours (x, y, z, t, f, out)."""
@@ -522,7 +670,9 @@ def grammar_strategy(prelude=True):
     from lark.lexer import PatternStr
 
     from gradcli.language.parser import grammar_text
-    grammar = Lark(grammar_text(), parser="lalr")
+    # besides whole programs, single compound statements and decorated definitions:
+    # drawn from `start` alone, the deep rules (class, try, decorators) were rare
+    grammar = Lark(grammar_text(), parser="lalr", start=list(STARTS))
     names = _names()
     explicit = {
         "_INDENT": st.just("\x01"),
@@ -551,7 +701,8 @@ def grammar_strategy(prelude=True):
         else:
             explicit[t.name] = st.from_regex(t.pattern.to_regexp(), fullmatch=True).map(
                 lambda s: s + " ")
-    body = from_lark(grammar, explicit=explicit).map(layout)
+    body = st.one_of(*(from_lark(grammar, start=r, explicit=explicit) for r in STARTS)).map(
+        layout)
     if not prelude:
         return body
     return st.tuples(st.booleans(), body).map(lambda p: PRELUDE + p[1] if p[0] else p[1])

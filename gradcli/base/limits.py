@@ -76,6 +76,14 @@ def check_items(n, what="the result", unit="elements"):
                          f"{_limits().max_items}")
 
 
+def check_held(nbytes, what):
+    """Refuse holding more than the memory cap in values gradcli keeps on its own
+    (a generator's values are made before they are consumed)."""
+    if nbytes > _limits().max_memory:
+        raise LimitError(f"{what} would hold {_fmt(nbytes)}, more than the memory cap of "
+                         f"{_fmt(_limits().max_memory)}", hint=_HINT)
+
+
 def check_format_spec(spec):
     """Refuse a format width or precision that would make a string over max_items
     (`"{:>9999999999}".format(1)`)."""

@@ -3,12 +3,14 @@ type(); attribute access, assignment and super() go through the rules written
 there, so a program reaches only its own attributes and a library base's allowlist."""
 from __future__ import annotations
 
-from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, did_you_mean
+from ..base.errors import (GradAttributeError, GradError, GradRuntimeError, GradTypeError,
+                           LimitError, did_you_mean)
 from ..core.convert import type_name
 from ..library.values import BoundMethod
 from .functions import UserFunction
 
-USER = "__gradcli_user__"      # in a class namespace: the class was written in the language
+USER = "__gradcli_user__"
+MAX_MRO = 500      # classes in a class's MRO (README: Limits)      # in a class namespace: the class was written in the language
 
 # the special methods a class of the language may define (Python calls them)
 DUNDERS = frozenset({"__init__", "__call__", "__repr__", "__str__", "__len__", "__getitem__",
@@ -51,6 +53,10 @@ def make_class(name, bases, ns, keywords):
                                 hint=f"the special methods a class may define: "
                                      f"{', '.join(sorted(DUNDERS))}")
     bases = tuple(_check_base(b) for b in bases) or (LanguageObject,)
+    if max(len(b.__mro__) for b in bases) >= MAX_MRO:
+        # Python computes each MRO in time that grows with its length (a loop making a
+        # chain of 3,000 classes takes half a minute): issue 19
+        raise LimitError(f"class {name}: a class hierarchy deeper than {MAX_MRO} classes")
     ns = dict(ns)
     ns[USER] = True
     ns["__module__"] = "__main__"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..base.errors import GradError, GradTypeError, LimitError, did_you_mean
 from ..base import context
-from ..base.limits import check_items
+from ..base.limits import check_held, check_items
+from ..core.tensor import Tensor
 
 
 class Scope:
@@ -214,9 +215,15 @@ class Generator:
 
 
 class YieldList(list):
-    """The values a generator's body yields, with the list size limit."""
-    __slots__ = ()
+    """The values a generator's body yields, with the list size limit.  The body runs
+    ahead of its consumer, so the strings and tensors it holds count against the
+    memory cap too (a Python generator would not keep them all: issue 19)."""
+    __slots__ = ("size",)
 
     def add(self, v):
         check_items(len(self) + 1, "the values a generator yields")
+        n = len(v) if isinstance(v, str) else v.data.nbytes if type(v) is Tensor else 0
+        if n:
+            self.size = getattr(self, "size", 0) + n
+            check_held(self.size, "the values a generator yields")
         self.append(v)
