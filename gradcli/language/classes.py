@@ -76,7 +76,7 @@ def _bind(v, obj, cls):
     return v
 
 
-def _library_attr(cls, obj, name):
+def library_allowlist(cls, obj, name):
     """A library base's allowlist (CLASSES.md rule 4), or a KeyError."""
     attrs = getattr(cls, "language_attrs", None)
     if attrs and name in attrs:
@@ -110,7 +110,7 @@ def instance_attr(obj, name):
         if c.__dict__.get(USER) and name in c.__dict__:
             return _bind(c.__dict__[name], obj, cls)
     try:
-        return _library_attr(cls, obj, name)
+        return library_allowlist(cls, obj, name)
     except KeyError:
         pass
     known = [k for c in cls.__mro__ if c.__dict__.get(USER) for k in c.__dict__
@@ -214,7 +214,7 @@ class Super:
                 return c.__dict__[name].__get__(obj, kind)      # a library base's __init__
             if not isinstance(obj, type):
                 try:
-                    return _library_attr(c, obj, name)
+                    return library_allowlist(c, obj, name)
                 except KeyError:
                     pass
         raise _no_attr("super", name)

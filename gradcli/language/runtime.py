@@ -21,7 +21,8 @@ from ..core.tensor import Tensor
 from ..library.values import METHODS, BoundMethod, Module, Size, truth
 from ..library.methods import requires_grad_
 from ..library.torch_ns import namespace
-from .classes import Super, class_attr, instance_attr, is_user_class, set_class_attr, set_instance_attr
+from .classes import (Super, class_attr, instance_attr, is_user_class, library_allowlist,
+                      set_class_attr, set_instance_attr)
 from .containers import DICT_METHODS, SET_METHODS
 from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
@@ -320,18 +321,10 @@ def library_attr(obj, name):
         d = getattr(obj, "__dict__", None)
         if d is not None and name in d:
             return d[name]
-        attrs = getattr(cls, "language_attrs", None)
-        if attrs and name in attrs:
-            return attrs[name](obj)
-        methods = getattr(cls, "language_methods", None)
-        if methods and name in methods:
-            return BoundMethod(obj, name, methods[name])
-        getter = getattr(cls, "language_getattr", None)
-        if getter is not None:
-            try:
-                return getter(obj, name)
-            except AttributeError:
-                pass
+        try:
+            return library_allowlist(cls, obj, name)
+        except KeyError:
+            pass
     raise GradAttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
 
 
