@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
 TIMEOUT = float(os.environ.get("GRADCLI_TEST_TIMEOUT", "60"))
@@ -114,3 +116,12 @@ def check_result(result, stdout, error, what="program", warnings=()):
 def load_golden(name):
     with open(GOLDEN / name, encoding="utf-8") as fh:
         return json.load(fh)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_run_context():
+    """Every test starts in a fresh run context (grad mode on, default dtype, limits),
+    whatever an earlier in-process run left active."""
+    from gradcli.base import context
+    context.activate(context.Context())
+    yield

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -52,33 +51,53 @@ def _limit_child():
             pass
 
 
+# The child reports its own peak memory (VmHWM of its process image, at exit): a forked
+# child's ru_maxrss also counts the parent's pages (until exec, whose high-water mark
+# carries over), so a pytest process grown by earlier in-process tests would show up in
+# every measurement here.
+_LAUNCH = """import atexit, os, runpy, sys
+def _peak():
+    try:
+        with open("/proc/self/status") as f:
+            kb = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
+        with open(os.environ["GRADCLI_TEST_PEAK"], "w") as out:
+            out.write(kb)
+    except (OSError, StopIteration, KeyError):
+        pass
+atexit.register(_peak)
+sys.argv = ["gradcli", *sys.argv[1:]]
+runpy.run_module("gradcli", run_name="__main__", alter_sys=True)
+"""
+
+
 def gradcli(*args, stdin: bytes = b"", timeout=120.0) -> Result:
-    """Run `python -m gradcli ARGS` and measure it (time, peak RSS of that child)."""
+    """Run gradcli with ARGS (as `python -m gradcli`) and measure it: time, and the
+    child's own peak resident memory."""
     # (few BLAS threads: each reserves address space, and the children are capped)
     env = dict(os.environ, NO_COLOR="1", PYTHONIOENCODING="utf-8", OPENBLAS_NUM_THREADS="2")
     env.pop("PYTHONSTARTUP", None)
     with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout, \
-            tempfile.TemporaryFile() as ferr:
+            tempfile.TemporaryFile() as ferr, tempfile.TemporaryDirectory() as tmp:
+        peak_file = os.path.join(tmp, "peak")
+        env["GRADCLI_TEST_PEAK"] = peak_file
         fin.write(stdin)
         fin.seek(0)
         t0 = time.perf_counter()
-        p = subprocess.Popen([sys.executable, "-m", "gradcli", *args], stdin=fin, stdout=fout,
+        p = subprocess.Popen([sys.executable, "-c", _LAUNCH, *args], stdin=fin, stdout=fout,
                              stderr=ferr, cwd=str(ROOT), env=env,
                              preexec_fn=_limit_child if os.name == "posix" else None)
         timer = threading.Timer(timeout, lambda: p.kill())
         timer.start()
         try:
-            if hasattr(os, "wait4"):
-                _, status, usage = os.wait4(p.pid, 0)
-                p.returncode = os.waitstatus_to_exitcode(status)
-                # ru_maxrss is in KiB on Linux, in bytes on macOS
-                maxrss = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
-            else:                                         # pragma: no cover
-                p.wait()
-                maxrss = 0
+            p.wait()
         finally:
             timer.cancel()
         seconds = time.perf_counter() - t0
+        try:
+            with open(peak_file) as f:
+                maxrss = int(f.read()) * 1024          # VmHWM is in kB
+        except (OSError, ValueError):
+            maxrss = 0                                 # not measured (no /proc, or killed)
         fout.seek(0)
         ferr.seek(0)
         return Result(p.returncode, fout.read().decode("utf-8", "replace"),
