@@ -20,6 +20,7 @@ import numpy as np
 
 from ..base.errors import GradRuntimeError, ShapeError
 from ..base.summation import torch_sum
+from ..base import mkl
 from ..core.tensor import Tensor
 from .hooks import run_hooks
 from ..base import context
@@ -194,13 +195,15 @@ def _small(shape, limit=4096):
 class ArrayF:
     """NumPy versions of the functions VJPs use (the fast path)."""
     sum_to = staticmethod(sum_to)
-    exp = staticmethod(np.exp)
-    log = staticmethod(np.log)
-    sin = staticmethod(np.sin)
-    cos = staticmethod(np.cos)
+    exp = staticmethod(mkl.unary_fn("exp", np.exp))
+    log = staticmethod(mkl.unary_fn("log", np.log))
+    sin = staticmethod(mkl.unary_fn("sin", np.sin))
+    cos = staticmethod(mkl.unary_fn("cos", np.cos))
     sinh = staticmethod(np.sinh)
     cosh = staticmethod(np.cosh)
-    sqrt = staticmethod(np.sqrt)
+    sqrt = staticmethod(mkl.unary_fn("sqrt", np.sqrt))
+    mm = staticmethod(mkl.torch_mm)
+    mv = staticmethod(mkl.torch_mv)
     sign = staticmethod(np.sign)
     floor = staticmethod(np.floor)
     abs = staticmethod(np.abs)
