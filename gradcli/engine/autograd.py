@@ -177,8 +177,10 @@ def sum_to(g, shape):
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)
-    if len(axes) == g.ndim and g.dtype.kind == "f" and g.flags.c_contiguous:
-        # a 0-d leaf's gradient: a whole sum, in PyTorch's order
+    if g.dtype.kind == "f" and g.flags.c_contiguous and (
+            len(axes) == g.ndim or all(g.shape[i] == 1 for i in range(g.ndim) if i not in axes)):
+        # one value from all of g (a 0-d leaf's or a (1,) bias's gradient): a whole sum,
+        # in PyTorch's order
         return np.asarray(torch_sum(g), dtype=g.dtype).reshape(shape)
     if axes:
         g = g.sum(axis=axes, keepdims=True)
