@@ -3,8 +3,9 @@
 For a floating tensor raised to a number other than the few it multiplies out
 (gradcli/base/powers.py), PyTorch's `pow` kernel (ATen/native/cpu/PowKernel.cpp,
 `cpu_kernel_vec`) evaluates whole blocks of 16 values (two 8-float AVX2 vectors)
-with SLEEF's `Sleef_powf8_u10` and the values left after the last whole block
-with the C library's `powf`, one at a time; a tensor of more than 32,768 values
+with SLEEF's `Sleef_powf8_u10` (the exponent rounded to float) and the values
+left after the last whole block one at a time with the C library's double `pow`
+(the exponent as a double), rounded to float; a tensor of more than 32,768 values
 is first cut into one range per thread (gradcli/base/parallel.py), each with its
 own left-over values.  SLEEF's pow is accurate to 1 ulp, not correctly rounded:
 on the tutorial's `linspace(-pi, pi, 2000) ** 4` it differs from the correctly
@@ -28,6 +29,7 @@ from .parallel import chunks
 
 F = np.float32
 _I = np.int32
+_ALL_ONES = np.array(-1, dtype=_I).view(F)     # the NaN whose 32 bits are all set
 BLOCK = 16                      # 2 x 8 floats: vectorized_loop's step
 
 
@@ -182,15 +184,15 @@ def _sleef_powf(x, y):
         zx = x == 0
         lim = np.where(np.where(zx, -y, y) < 0, F(0), F(np.inf))
         r = np.where(np.isinf(x) | zx, np.where(yisodd, np.copysign(F(1), x), F(1)) * lim, r)
-        r = np.where(np.isnan(x) | np.isnan(y), F(np.nan), r)
+        r = np.where(np.isnan(x) | np.isnan(y), _ALL_ONES, r)      # SLEEF ors in all bits
         r = np.where((y == 0) | (x == 1), F(1), r)
     return r.astype(F, copy=False)
 
 
 def torch_powf(a, e):
     """PyTorch's float32 `a ** e` (a an array, e a number) by blocks, as its kernel:
-    SLEEF on whole blocks of 16, the C library's powf (NumPy's float32 power) on
-    the rest of each thread's range."""
+    SLEEF on whole blocks of 16, the C library's double pow (NumPy's float64
+    power) on the rest of each thread's range."""
     flat = np.ascontiguousarray(a).reshape(-1)
     out = np.empty_like(flat)
     ef = F(e)
@@ -198,6 +200,6 @@ def torch_powf(a, e):
         k = b + (end - b) // BLOCK * BLOCK
         if k > b:
             out[b:k] = _sleef_powf(flat[b:k], ef)
-        if end > k:
-            out[k:end] = np.power(flat[k:end], ef)
+        if end > k:                 # std::pow(float, double): in double, then rounded
+            out[k:end] = np.power(flat[k:end].astype(np.float64), float(e))
     return out.reshape(np.shape(a))

@@ -1,0 +1,127 @@
+"""Float math, matrix products and float32 powers bit for bit as PyTorch computes
+them (tests/golden/exact_numerics.json, recorded from torch by
+scripts/gen_golden_exact.py; inputs in tests/exact_cases.py).
+
+Math functions and matrix products go through MKL (gradcli/base/mkl.py), which the
+`test` extra installs; powers are gradcli's own SLEEF re-implementation."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from exact_cases import DOT_SIZES, MM_SHAPES, POW_EXPONENTS, matrix, pow_input, unary_input
+
+import gradcli.session  # noqa: F401  (registers the built-ins)
+from gradcli.base import mkl, parallel
+from gradcli.core.tensor import Tensor
+from gradcli.library.autograd_api import backward
+from gradcli.ops.registry import FUNCTIONS
+
+GOLDEN = json.loads((Path(__file__).parent / "golden" / "exact_numerics.json").read_text("utf-8"))
+
+needs_mkl = pytest.mark.skipif(not mkl.available(), reason="the mkl package is not installed "
+                               "(pip install gradcli[exact]; the test extra has it)")
+
+
+def _digest(a):
+    a = np.ascontiguousarray(a)
+    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+
+
+@needs_mkl
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_math_functions_are_pytorchs(dtype):
+    cases = [c for c in GOLDEN["unary"] if c["dtype"] == dtype]
+    for c in cases:
+        out = FUNCTIONS[c["op"]](Tensor(unary_input(c["op"], c["n"], dtype))).data
+        assert out.dtype == np.dtype(dtype)
+        assert _digest(out) == c["out"], (c["op"], dtype, c["n"])
+    assert len(cases) >= 100
+
+
+def test_numpy_would_differ():
+    """NumPy's sin is not PyTorch's: the test above can fail."""
+    c = next(c for c in GOLDEN["unary"] if (c["op"], c["dtype"], c["n"]) == ("sin", "float32", 2000))
+    assert _digest(np.sin(unary_input("sin", 2000, "float32"))) != c["out"]
+
+
+def test_float32_powers_are_pytorchs():
+    checked = 0
+    for c in GOLDEN["pows"]:
+        if c["n"] > parallel.GRAIN and parallel.THREADS != GOLDEN["threads"]:
+            continue      # the blocks depend on how the range is cut between threads
+        x = Tensor(pow_input(c["n"]), requires_grad=True)
+        y = FUNCTIONS["pow"](x, c["e"])
+        backward(FUNCTIONS["sum"](y))
+        assert _digest(y.data) == c["out"], (c["e"], c["n"])
+        assert _digest(x.grad.data) == c["grad"], (c["e"], c["n"], "grad")
+        checked += 1
+    assert checked >= 80
+    assert {c["e"] for c in GOLDEN["pows"]} == set(POW_EXPONENTS)
+
+
+def test_numpys_power_would_differ():
+    c = next(c for c in GOLDEN["pows"] if (c["e"], c["n"]) == (4, 2000))
+    assert _digest(np.power(pow_input(2000), np.float32(4))) != c["out"]
+
+
+def _mm_case(c):
+    r, k, cols = c["shape"]
+    dt = c["dtype"]
+    a = Tensor(matrix((r, k), 1, dt, c["ta"]), requires_grad=True)
+    b = Tensor(matrix((k, cols), 2, dt, c["tb"]), requires_grad=True)
+    out = FUNCTIONS["mm"](a, b)
+    backward(out, Tensor(matrix((r, cols), 3, dt)))
+    bias = Tensor(matrix((1, cols), 4, dt)[0].copy())
+    lin = FUNCTIONS["addmm"](bias, Tensor(a.data), Tensor(b.data)) if "addmm" in FUNCTIONS else None
+    return out.data, a.grad.data, b.grad.data, lin
+
+
+@needs_mkl
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_matrix_products_and_their_gradients_are_pytorchs(dtype):
+    checked = 0
+    for c in GOLDEN["mm"]:
+        if c["dtype"] != dtype:
+            continue
+        if "dot" in c:
+            n = c["n"]
+            a, b = (Tensor(matrix((n, 1), s, dtype)[:, 0].copy()) for s in (5, 6))
+            got = float(FUNCTIONS["dot"](a, b).data)
+            assert got.hex() == c["dot"], (dtype, n)
+        elif "mv" in c:
+            r, k, _ = c["shape"]
+            a = Tensor(matrix((r, k), 1, dtype))
+            v = Tensor(matrix((k, 1), 2, dtype)[:, 0].copy())
+            assert _digest(FUNCTIONS["mv"](a, v).data) == c["mv"], (dtype, c["shape"])
+        else:
+            out, ga, gb, lin = _mm_case(c)
+            what = (dtype, c["shape"], c["ta"], c["tb"])
+            assert _digest(out) == c["out"], what
+            assert _digest(ga) == c["ga"], what + ("grad a",)
+            assert _digest(gb) == c["gb"], what + ("grad b",)
+            if lin is not None:
+                assert _digest(lin.data) == c["addmm"], what + ("addmm",)
+        checked += 1
+    assert checked >= 40
+
+
+def test_without_mkl_numpy_computes(monkeypatch):
+    """GRADCLI_NO_MKL (or no mkl package): NumPy's results, and no error."""
+    monkeypatch.setitem(mkl._state, "lib", None)
+    x = unary_input("sin", 2000, "float32")
+    assert np.array_equal(FUNCTIONS["sin"](Tensor(x)).data, np.sin(x), equal_nan=True)
+    a, b = matrix((5, 4), 1, "float32"), matrix((4, 3), 2, "float32")
+    assert np.array_equal(FUNCTIONS["mm"](Tensor(a), Tensor(b)).data, a @ b)
+
+
+def test_no_mkl_environment_variable(monkeypatch):
+    monkeypatch.setenv("GRADCLI_NO_MKL", "1")
+    assert mkl._load() is None
+    monkeypatch.setenv("GRADCLI_NO_MKL", "")
+    assert (mkl._load() is not None) == mkl.available()
