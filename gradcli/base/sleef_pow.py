@@ -107,13 +107,18 @@ _LN2 = (F(0.69314718246459960938), F(-1.904654323148236017e-09))
 _C = (F(0.66666662693023681640625), F(3.69183861259614332084311e-09))
 
 
-def _logk(d):
-    """log(d) for d >= 0 as a double-float (hi, lo)."""
+def _logk_split(d):
+    """(e, m): d = m * 2^e with m in [0.75, 1.5) (subnormals scaled first)."""
     o = d < _FLT_MIN
     d = np.where(o, d * _TWO64, d)
     e = ((_bits(d * _R75) >> 23) & 0xFF) - 0x7F
     m = _from_bits(_bits(d) + (-e << 23))
-    e = np.where(o, e - 64, e)
+    return np.where(o, e - 64, e), m
+
+
+def _logk(d):
+    """log(d) for d >= 0 as a double-float (hi, lo)."""
+    e, m = _logk_split(d)
     xx, xy = _div_dd(*_add2_ff(F(-1), m), *_add2_ff(F(1), m))
     x2x, x2y = _squ(xx, xy)
     t = _fma(_fma(F(0.240320354700088500976562), x2x, F(0.285112679004669189453125)), x2x,

@@ -175,3 +175,59 @@ def torch_sum(x: np.ndarray):
     for b, e in pieces:
         total = total + _serial(x[b:e])
     return total
+
+
+def nll_cascade(losses, weights, keep, weighted):
+    """(loss sum, weight sum) of nll_loss's reduction as PyTorch's CPU kernel adds them
+    (ATen/native/LossNLL.cpp, nll_loss_out_frame): a cascade of 8 levels of partial
+    sums, each level added into the next when the sample index is a multiple of
+    step^level (step = 2^max(4, ceil(log2(n)) // 4)), ignored samples skipped; the
+    levels are then added in order from 0.  Without weights the weight sum is the
+    count of samples kept."""
+    n = losses.shape[0]
+    zero = losses.dtype.type(0)
+    power = max(4, (int(n - 1).bit_length() if n > 1 else 0) // 4)
+    mask = (1 << power) - 1
+    ls = [zero] * 8
+    ws = [zero] * 8
+    vals = list(losses)
+    wts = list(weights)
+    for b in range(n):
+        if not keep[b]:
+            continue
+        ls[0] = ls[0] + vals[b]
+        ws[0] = ws[0] + wts[b]
+        for j in range(7):
+            if b & (mask << (j * power)):
+                break
+            ls[j + 1] = ls[j + 1] + ls[j]
+            ws[j + 1] = ws[j + 1] + ws[j]
+            ls[j] = ws[j] = zero
+    total = zero
+    for v in ls:
+        total = total + v
+    if not weighted:
+        return total, losses.dtype.type(int(np.count_nonzero(keep)))
+    wsum = zero
+    for v in ws:
+        wsum = wsum + v
+    return total, wsum
+
+
+def outer_sum(a):
+    """The sums over axis 0 of a C-contiguous 2-D float array (M, N), in the order of
+    PyTorch's `vectorized_outer_sum` (ATen/native/cpu/SumKernel.cpp): the columns in
+    whole blocks of 32 (4 vectors of 8 floats, 4 of 4 doubles: 4 * lanes) are
+    summed down the rows with the cascade (`_multi_row_sum`); the other columns with
+    `row_sum` (rows in 4 interleaved partial sums)."""
+    lanes = 32 // a.itemsize
+    n = a.shape[1]
+    w = n // (4 * lanes) * (4 * lanes)
+    if a.shape[0] == 0:
+        return np.zeros(n, a.dtype)
+    parts = []
+    if w:
+        parts.append(_multi_row_sum(a[:, :w]))
+    if n > w:
+        parts.append(_row_sum(a[:, w:]))
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]

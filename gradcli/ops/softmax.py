@@ -5,12 +5,19 @@ from __future__ import annotations
 import numpy as np
 
 from ..base.errors import GradRuntimeError
+from ..base.sleef_explog import log_softmax_backward_lastdim, log_softmax_lastdim
 from ..core.convert import tensor_arg
 from ..engine.autograd import Function
 from .dims import norm_dims
 from .reduce import M, _torch_name
 from .registry import Arg, register
 from .shape import to
+
+
+def _exact(x, dim):
+    """float32 over the last dim: computed as PyTorch's vectorised kernel does."""
+    return (x.dtype == np.float32 and x.ndim >= 1 and x.size
+            and _softmax_dim(dim, x.ndim) == x.ndim - 1)
 
 
 def _softmax_dim(dim, ndim):
@@ -57,12 +64,18 @@ class LogSoftmax(Softmax):
     kernel = "log_softmax_lastdim_kernel_impl"
 
     def forward(self, x, dim):
-        s, ax = self.shifted(x, dim)
-        out = s - np.log(np.sum(np.exp(s), axis=ax, keepdims=True))
+        if _exact(x, dim):                # PyTorch's kernel, bit for bit
+            self.axis = x.ndim - 1
+            out = log_softmax_lastdim(x)
+        else:
+            s, ax = self.shifted(x, dim)
+            out = s - np.log(np.sum(np.exp(s), axis=ax, keepdims=True))
         self.save(out)
         return out
 
     def backward(self, g, F, out):
+        if not F.tensor_mode and out.dtype == np.float32 and self.axis == out.ndim - 1 and out.size:
+            return (log_softmax_backward_lastdim(g.astype(np.float32, copy=False), out),)
         return (g - F.exp(out) * F.sum(g, self.axis, True),)
 
     def jvp(self, ts, F, out):
