@@ -18,8 +18,8 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "tests", "golden", "exact_numerics.json")
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from exact_cases import (DOT_SIZES, MM_SHAPES, POW_EXPONENTS, SIZES, UNARY, matrix,  # noqa: E402
-                         pow_input, unary_input)
+from exact_cases import (CE_SHAPES, DOT_SIZES, MM_SHAPES, OUTER_SHAPES, POW_EXPONENTS,  # noqa: E402
+                         SIZES, UNARY, ce_input, matrix, pow_input, unary_input)
 
 
 def digest(a):
@@ -66,8 +66,35 @@ def main():
             a = torch.from_numpy(matrix((n, 1), 5, dtype)[:, 0].copy())
             b = torch.from_numpy(matrix((n, 1), 6, dtype)[:, 0].copy())
             mms.append({"dtype": dtype, "n": n, "dot": float(torch.dot(a, b).item()).hex()})
+    ces = []
+    for b, c in CE_SHAPES:
+        x, t = ce_input(b, c)
+        g = torch.from_numpy(matrix((b, c), 23, "float32"))
+        x1 = torch.from_numpy(x).requires_grad_()
+        lsm = torch.log_softmax(x1, 1)
+        lsm.backward(g)
+        case = {"shape": [b, c], "lsm": digest(lsm.detach().numpy()), "glsm": digest(x1.grad.numpy())}
+        w = torch.from_numpy(matrix((c, 1), 24, "float32")[:, 0].copy()).abs()
+        for name, kw in (("mean", {}), ("sum", {"reduction": "sum"}), ("weighted", {"weight": w}),
+                         ("ignore", {"ignore_index": int(t[0])})):
+            x2 = torch.from_numpy(x).requires_grad_()
+            loss = torch.nn.functional.cross_entropy(x2, torch.from_numpy(t), **kw)
+            loss.backward()
+            case[name] = float(loss.item()).hex()
+            case["g" + name] = digest(x2.grad.numpy())
+        ces.append(case)
+    outer = []
+    for dtype in ("float32", "float64"):
+        for r, c in OUTER_SHAPES:
+            g = torch.from_numpy(matrix((r, c), 25, dtype))
+            x = torch.from_numpy(matrix((r, 3), 26, dtype))
+            w = torch.zeros(c, 3, dtype=g.dtype)
+            bias = torch.zeros(c, dtype=g.dtype, requires_grad=True)
+            torch.nn.functional.linear(x, w, bias).backward(g)
+            outer.append({"dtype": dtype, "shape": [r, c], "gbias": digest(bias.grad.numpy())})
     data = {"torch": torch.__version__, "capability": torch.backends.cpu.get_cpu_capability(),
-            "threads": torch.get_num_threads(), "unary": unary, "pows": pows, "mm": mms}
+            "threads": torch.get_num_threads(), "unary": unary, "pows": pows, "mm": mms,
+            "cross_entropy": ces, "bias_grads": outer}
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=0)
         fh.write("\n")

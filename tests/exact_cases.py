@@ -55,3 +55,16 @@ def matrix(shape, seed, dtype, transposed=False):
     if transposed:
         return a.reshape(shape[::-1]).T
     return a.reshape(shape)
+
+
+#: (rows, classes) of the log_softmax / cross-entropy cases
+CE_SHAPES = [(1, 1), (3, 2), (5, 3), (4, 7), (64, 8), (64, 10), (100, 17), (7, 33), (1000, 10),
+             (16, 512)]
+#: (rows, columns) of the sums over rows (a bias's gradient)
+OUTER_SHAPES = [(1, 5), (64, 10), (64, 512), (3, 32), (17, 40), (300, 7), (100, 65), (2, 1)]
+
+
+def ce_input(b, c):
+    x = spread(b * c, 21, -6.0, 6.0, "float32").reshape(b, c)
+    t = (np.abs(values(b, 22, "float64")).astype(np.int64) % c)
+    return x, t

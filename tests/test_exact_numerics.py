@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from exact_cases import DOT_SIZES, MM_SHAPES, POW_EXPONENTS, matrix, pow_input, unary_input
+from exact_cases import (CE_SHAPES, DOT_SIZES, MM_SHAPES, OUTER_SHAPES, POW_EXPONENTS, ce_input,
+                         matrix, pow_input, unary_input)
 
 import gradcli.session  # noqa: F401  (registers the built-ins)
 from gradcli.base import mkl, parallel
@@ -125,3 +126,46 @@ def test_no_mkl_environment_variable(monkeypatch):
     assert mkl._load() is None
     monkeypatch.setenv("GRADCLI_NO_MKL", "")
     assert (mkl._load() is not None) == mkl.available()
+
+
+def test_log_softmax_and_cross_entropy_are_pytorchs():
+    """float32 log_softmax over the last dim (SLEEF's exp and log inside PyTorch's own
+    reductions), its gradient, and cross_entropy / nll_loss with each reduction."""
+    for case in GOLDEN["cross_entropy"]:
+        b, c = case["shape"]
+        x, t = ce_input(b, c)
+        what = (b, c)
+        x1 = Tensor(x.copy(), requires_grad=True)
+        lsm = FUNCTIONS["log_softmax"](x1, 1)
+        backward(lsm, Tensor(matrix((b, c), 23, "float32")))
+        assert _digest(lsm.data) == case["lsm"], what
+        assert _digest(x1.grad.data) == case["glsm"], what + ("grad",)
+        w = Tensor(np.abs(matrix((c, 1), 24, "float32")[:, 0]))
+        for name, kw in (("mean", {}), ("sum", {"reduction": "sum"}), ("weighted", {"weight": w}),
+                         ("ignore", {"ignore_index": int(t[0])})):
+            x2 = Tensor(x.copy(), requires_grad=True)
+            loss = FUNCTIONS["cross_entropy"](x2, Tensor(t), **kw)
+            backward(loss)
+            assert float(loss.data).hex() == case[name], what + (name,)
+            assert _digest(x2.grad.data) == case["g" + name], what + (name, "grad")
+    assert {tuple(c["shape"]) for c in GOLDEN["cross_entropy"]} == set(CE_SHAPES)
+
+
+def test_numpys_log_softmax_would_differ():
+    case = next(c for c in GOLDEN["cross_entropy"] if c["shape"] == [1000, 10])
+    x, _ = ce_input(1000, 10)
+    s = x - x.max(1, keepdims=True)
+    assert _digest(s - np.log(np.exp(s).sum(1, keepdims=True))) != case["lsm"]
+
+
+def test_bias_gradients_sum_in_pytorchs_order():
+    for case in GOLDEN["bias_grads"]:
+        r, c = case["shape"]
+        dt = case["dtype"]
+        g = Tensor(matrix((r, c), 25, dt))
+        x = Tensor(matrix((r, 3), 26, dt))
+        bias = Tensor(np.zeros(c, dt), requires_grad=True)
+        out = FUNCTIONS["linear"](x, Tensor(np.zeros((c, 3), dt)), bias)
+        backward(out, g)
+        assert _digest(bias.grad.data) == case["gbias"], (dt, r, c)
+    assert len(GOLDEN["bias_grads"]) == 2 * len(OUTER_SHAPES)

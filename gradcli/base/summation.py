@@ -219,10 +219,14 @@ def outer_sum(a):
     PyTorch's `vectorized_outer_sum` (ATen/native/cpu/SumKernel.cpp): the columns in
     whole blocks of 32 (4 vectors of 8 floats, 4 of 4 doubles: 4 * lanes) are
     summed down the rows with the cascade (`_multi_row_sum`); the other columns with
-    `row_sum` (rows in 4 interleaved partial sums)."""
+    `row_sum` (rows in 4 interleaved partial sums).  Fewer columns than lanes
+    (`scalar_outer_sum`): the cascade on whole groups of 4 columns, `row_sum` on the
+    rest."""
     lanes = 32 // a.itemsize
     n = a.shape[1]
-    w = n // (4 * lanes) * (4 * lanes)
+    # fewer columns than lanes: scalar_outer_sum, the cascade on groups of 4 columns
+    block = 4 * lanes if n >= lanes else 4
+    w = n // block * block
     if a.shape[0] == 0:
         return np.zeros(n, a.dtype)
     parts = []
