@@ -74,6 +74,10 @@ def main():
         lsm = torch.log_softmax(x1, 1)
         lsm.backward(g)
         case = {"shape": [b, c], "lsm": digest(lsm.detach().numpy()), "glsm": digest(x1.grad.numpy())}
+        x3 = torch.from_numpy(x).requires_grad_()
+        sm = torch.softmax(x3, -1)
+        sm.backward(g)
+        case["sm"], case["gsm"] = digest(sm.detach().numpy()), digest(x3.grad.numpy())
         w = torch.from_numpy(matrix((c, 1), 24, "float32")[:, 0].copy()).abs()
         for name, kw in (("mean", {}), ("sum", {"reduction": "sum"}), ("weighted", {"weight": w}),
                          ("ignore", {"ignore_index": int(t[0])})):

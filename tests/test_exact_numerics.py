@@ -128,9 +128,10 @@ def test_no_mkl_environment_variable(monkeypatch):
     assert (mkl._load() is not None) == mkl.available()
 
 
-def test_log_softmax_and_cross_entropy_are_pytorchs():
-    """float32 log_softmax over the last dim (SLEEF's exp and log inside PyTorch's own
-    reductions), its gradient, and cross_entropy / nll_loss with each reduction."""
+def test_softmax_log_softmax_and_cross_entropy_are_pytorchs():
+    """float32 softmax and log_softmax over the last dim (SLEEF's exp and log inside
+    PyTorch's own reductions), their gradients, and cross_entropy / nll_loss with
+    each reduction."""
     for case in GOLDEN["cross_entropy"]:
         b, c = case["shape"]
         x, t = ce_input(b, c)
@@ -140,6 +141,11 @@ def test_log_softmax_and_cross_entropy_are_pytorchs():
         backward(lsm, Tensor(matrix((b, c), 23, "float32")))
         assert _digest(lsm.data) == case["lsm"], what
         assert _digest(x1.grad.data) == case["glsm"], what + ("grad",)
+        x3 = Tensor(x.copy(), requires_grad=True)
+        sm = FUNCTIONS["softmax"](x3, -1)
+        backward(sm, Tensor(matrix((b, c), 23, "float32")))
+        assert _digest(sm.data) == case["sm"], what + ("softmax",)
+        assert _digest(x3.grad.data) == case["gsm"], what + ("softmax grad",)
         w = Tensor(np.abs(matrix((c, 1), 24, "float32")[:, 0]))
         for name, kw in (("mean", {}), ("sum", {"reduction": "sum"}), ("weighted", {"weight": w}),
                          ("ignore", {"ignore_index": int(t[0])})):

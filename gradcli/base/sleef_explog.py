@@ -108,3 +108,18 @@ def log_softmax_backward_lastdim(g, out):
     e = expf(o2)
     s = np.broadcast_to(row_sums(np.ascontiguousarray(g2, dtype=F))[:, None], e.shape)
     return _fma(-e, s, g2).reshape(out.shape)
+
+
+def softmax_lastdim(x):
+    """PyTorch's float32 softmax over the last dim (_vec_softmax_lastdim):
+    exp(x - max) (SLEEF) times 1 / its sum (vec::reduce_all's order)."""
+    rows = x.reshape(-1, x.shape[-1])
+    e = expf(rows - rows.max(axis=1, keepdims=True))
+    return (e * (F(1) / row_sums(e))[:, None]).reshape(x.shape)
+
+
+def softmax_backward_lastdim(g, out):
+    """out * (grad - sum(grad * out)) over the last dim, the sum in reduce_all's order."""
+    d = out.shape[-1]
+    g2, o2 = g.reshape(-1, d), out.reshape(-1, d)
+    return (o2 * (g2 - row_sums(np.ascontiguousarray(g2 * o2))[:, None])).reshape(out.shape)
