@@ -95,7 +95,10 @@ def main():
             w = torch.zeros(c, 3, dtype=g.dtype)
             bias = torch.zeros(c, dtype=g.dtype, requires_grad=True)
             torch.nn.functional.linear(x, w, bias).backward(g)
-            outer.append({"dtype": dtype, "shape": [r, c], "gbias": digest(bias.grad.numpy())})
+            outer.append({"dtype": dtype, "shape": [r, c], "gbias": digest(bias.grad.numpy()),
+                          "sum0": digest(g.sum(0).numpy()),
+                          "sum01": digest(g.reshape(1, r, c).sum((0, 1), keepdim=True).numpy()),
+                          "sum_all_dims": float(g.sum((0, 1)).item()).hex()})
     data = {"torch": torch.__version__, "capability": torch.backends.cpu.get_cpu_capability(),
             "threads": torch.get_num_threads(), "unary": unary, "pows": pows, "mm": mms,
             "cross_entropy": ces, "bias_grads": outer}

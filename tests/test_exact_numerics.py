@@ -164,7 +164,7 @@ def test_numpys_log_softmax_would_differ():
     assert _digest(s - np.log(np.exp(s).sum(1, keepdims=True))) != case["lsm"]
 
 
-def test_bias_gradients_sum_in_pytorchs_order():
+def test_bias_gradients_and_sums_over_leading_dims_are_pytorchs():
     for case in GOLDEN["bias_grads"]:
         r, c = case["shape"]
         dt = case["dtype"]
@@ -174,4 +174,8 @@ def test_bias_gradients_sum_in_pytorchs_order():
         out = FUNCTIONS["linear"](x, Tensor(np.zeros((c, 3), dt)), bias)
         backward(out, g)
         assert _digest(bias.grad.data) == case["gbias"], (dt, r, c)
+        assert _digest(FUNCTIONS["sum"](g, 0).data) == case["sum0"], (dt, r, c, "sum(0)")
+        g3 = Tensor(g.data.reshape(1, r, c))
+        assert _digest(FUNCTIONS["sum"](g3, (0, 1), True).data) == case["sum01"], (dt, r, c)
+        assert float(FUNCTIONS["sum"](g, (0, 1)).data).hex() == case["sum_all_dims"], (dt, r, c)
     assert len(GOLDEN["bias_grads"]) == 2 * len(OUTER_SHAPES)
