@@ -135,13 +135,21 @@ def unary(name, x):
     p = _kind(x)
     if p is None or x.size >= 2 ** 31:
         return None
-    m = lib()
-    if m is None:
-        return None
-    src = _aligned(x)
-    out = _empty(x.shape, x.dtype)
-    getattr(m, f"vm{p}{VML[name]}")(x.size, src.ctypes.data, out.ctypes.data, _VML_HA)
+    fn = _VML_FNS.get((p, name))
+    if fn is None:
+        m = lib()
+        if m is None:
+            return None
+        fn = _VML_FNS[p, name] = getattr(m, f"vm{p}{VML[name]}")
+    if not x.flags.c_contiguous:
+        x = np.ascontiguousarray(x)
+    # (VML's results do not depend on alignment: checked on unaligned data)
+    out = np.empty(x.shape, x.dtype)
+    fn(x.size, x.ctypes.data, out.ctypes.data, _VML_HA)
     return out
+
+
+_VML_FNS: dict = {}
 
 
 def _operand(a):
