@@ -99,9 +99,19 @@ def main():
                           "sum0": digest(g.sum(0).numpy()),
                           "sum01": digest(g.reshape(1, r, c).sum((0, 1), keepdim=True).numpy()),
                           "sum_all_dims": float(g.sum((0, 1)).item()).hex()})
+    views = []
+    for dtype in ("float32", "float64"):
+        a = torch.from_numpy(matrix((3001, 1), 27, dtype)[:, 0].copy())
+        b = torch.from_numpy(matrix((3001, 1), 28, dtype)[:, 0].copy())
+        m = torch.from_numpy(matrix((40, 30), 29, dtype))
+        for off in range(9):
+            views.append({"dtype": dtype, "off": off,
+                          "dot": float(torch.dot(a[off:off + 2000], b[off:off + 2000]).item()).hex(),
+                          "mv": digest(torch.mv(m[off:off + 20], b[off:off + 30]).numpy()),
+                          "mm": digest((m[off:off + 20] @ m[off + 1:off + 31, :7]).numpy())})
     data = {"torch": torch.__version__, "capability": torch.backends.cpu.get_cpu_capability(),
             "threads": torch.get_num_threads(), "unary": unary, "pows": pows, "mm": mms,
-            "cross_entropy": ces, "bias_grads": outer}
+            "cross_entropy": ces, "bias_grads": outer, "views": views}
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=0)
         fh.write("\n")

@@ -179,3 +179,17 @@ def test_bias_gradients_and_sums_over_leading_dims_are_pytorchs():
         assert _digest(FUNCTIONS["sum"](g3, (0, 1), True).data) == case["sum01"], (dt, r, c)
         assert float(FUNCTIONS["sum"](g, (0, 1)).data).hex() == case["sum_all_dims"], (dt, r, c)
     assert len(GOLDEN["bias_grads"]) == 2 * len(OUTER_SHAPES)
+
+
+@needs_mkl
+def test_products_of_views_are_pytorchs():
+    """MKL's BLAS results depend on where the data lies; a view's data lies at its
+    offset in its array, as a PyTorch view's in its (64-byte aligned) storage."""
+    for case in GOLDEN["views"]:
+        dt, off = case["dtype"], case["off"]
+        a = matrix((3001, 1), 27, dt)[:, 0].copy()
+        b = matrix((3001, 1), 28, dt)[:, 0].copy()
+        m = matrix((40, 30), 29, dt)
+        assert float(mkl.torch_dot(a[off:off + 2000], b[off:off + 2000])).hex() == case["dot"], (dt, off)
+        assert _digest(mkl.torch_mv(m[off:off + 20], b[off:off + 30])) == case["mv"], (dt, off)
+        assert _digest(mkl.torch_mm(m[off:off + 20], m[off + 1:off + 31, :7])) == case["mm"], (dt, off)

@@ -104,21 +104,30 @@ def available() -> bool:
 
 
 def _aligned(a):
-    """a as a C-contiguous array whose data is 64-byte aligned (a itself if it is)."""
-    if a.flags.c_contiguous and a.ctypes.data % _ALIGN == 0:
+    """a as a C-contiguous array placed as PyTorch would hold it: MKL's BLAS results
+    depend on where the data lies (it peels to alignment), so the data starts at the
+    same offset from a 64-byte boundary as in PyTorch, whose storages are 64-byte
+    aligned: the view's byte offset in the array it views (its storage), 0 for a
+    fresh array (a itself if it already lies so)."""
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    want = (a.ctypes.data - root.ctypes.data) % _ALIGN
+    if a.flags.c_contiguous and a.ctypes.data % _ALIGN == want:
         return a
-    return _copy_aligned(a)
+    return _copy_aligned(a, want)
 
 
-def _empty(shape, dtype):
+def _empty(shape, dtype, skew=0):
+    """An uninitialised array whose data starts `skew` bytes after a 64-byte boundary."""
     n = int(np.prod(shape)) * np.dtype(dtype).itemsize
-    buf = np.empty(n + _ALIGN, np.uint8)
-    off = (-buf.ctypes.data) % _ALIGN
+    buf = np.empty(n + 2 * _ALIGN, np.uint8)
+    off = (skew - buf.ctypes.data) % _ALIGN
     return buf[off:off + n].view(dtype).reshape(shape)
 
 
-def _copy_aligned(a):
-    out = _empty(a.shape, a.dtype)
+def _copy_aligned(a, skew=0):
+    out = _empty(a.shape, a.dtype, skew)
     out[...] = a
     return out
 
@@ -160,7 +169,7 @@ def _operand(a):
         return _aligned(a), False, max(1, a.shape[1])
     if a.flags.f_contiguous:
         return _aligned(a.T).T, True, max(1, a.shape[0])
-    return _copy_aligned(a), False, max(1, a.shape[1])
+    return _copy_aligned(a), False, max(1, a.shape[1])   # PyTorch copies it too
 
 
 def mm(a, b, c=None):
