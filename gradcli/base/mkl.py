@@ -64,31 +64,37 @@ def _load():
             _declare(lib)
         except AttributeError:
             continue
-        try:
-            lib.MKL_Set_Num_Threads(THREADS)    # as PyTorch does (at::set_num_threads)
-        except AttributeError:
-            pass
+        FNS["MKL_Set_Num_Threads"](THREADS)     # as PyTorch does (at::set_num_threads)
         return lib
     return None
 
 
-def _declare(lib):
+#: the C functions used, by name: filled by _declare from these fixed names only
+FNS: dict = {}
+
+
+def _names():
     for p in "sd":
         for name in VML.values():
-            f = getattr(lib, f"vm{p}{name}")
-            f.argtypes = [_I, _P, _P, _L]
-            f.restype = None
-        g = getattr(lib, f"cblas_{p}gemm")
+            yield f"vm{p}{name}", [_I, _P, _P, _L], None
         real = ctypes.c_float if p == "s" else ctypes.c_double
-        g.argtypes = [_I, _I, _I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I]
-        g.restype = None
-        v = getattr(lib, f"cblas_{p}gemv")
-        v.argtypes = [_I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I]
-        v.restype = None
-        d = getattr(lib, f"cblas_{p}dot")
-        d.argtypes = [_I, _P, _I, _P, _I]
-        d.restype = real
-    lib.MKL_Set_Num_Threads.argtypes = [_I]
+        yield f"cblas_{p}gemm", [_I, _I, _I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I], None
+        yield f"cblas_{p}gemv", [_I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I], None
+        yield f"cblas_{p}dot", [_I, _P, _I, _P, _I], real
+    yield "MKL_Set_Num_Threads", [_I], None
+
+
+def _declare(lib):
+    """Bind MKL's functions by their fixed names (`lib[name]`); ctypes raises
+    AttributeError when one is missing (another library of that name): skipped."""
+    fns = {}
+    for name, args, res in _names():
+        f = lib[name]
+        f.argtypes = args
+        f.restype = res
+        fns[name] = f
+    FNS.clear()
+    FNS.update(fns)
 
 
 def lib():
@@ -146,10 +152,9 @@ def unary(name, x):
         return None
     fn = _VML_FNS.get((p, name))
     if fn is None:
-        m = lib()
-        if m is None:
+        if lib() is None:
             return None
-        fn = _VML_FNS[p, name] = getattr(m, f"vm{p}{VML[name]}")
+        fn = _VML_FNS[p, name] = FNS[f"vm{p}{VML[name]}"]
     if not x.flags.c_contiguous:
         x = np.ascontiguousarray(x)
     # (VML's results do not depend on alignment: checked on unaligned data)
@@ -196,7 +201,7 @@ def mm(a, b, c=None):
     A, ta, lda = _operand(a)
     B, tb, ldb = _operand(b)
     # row-major C = A B is column-major C^T = B^T A^T
-    getattr(m, f"cblas_{p}gemm")(_COL, _TR if tb else _NO, _TR if ta else _NO, cols, rows, k, 1.0,
+    FNS[f"cblas_{p}gemm"](_COL, _TR if tb else _NO, _TR if ta else _NO, cols, rows, k, 1.0,
                                  B.ctypes.data, ldb, A.ctypes.data, lda, beta, out.ctypes.data,
                                  max(1, cols))
     return out
@@ -220,7 +225,7 @@ def mv(a, v):
     A, ta, lda = _operand(a)
     V = _aligned(v)
     # column-major: a row-major matrix is its transpose
-    getattr(m, f"cblas_{p}gemv")(_COL, _NO if ta else _TR, *((rows, k) if ta else (k, rows)), 1.0,
+    FNS[f"cblas_{p}gemv"](_COL, _NO if ta else _TR, *((rows, k) if ta else (k, rows)), 1.0,
                                  A.ctypes.data, lda, V.ctypes.data, 1, 0.0, out.ctypes.data, 1)
     return out
 
@@ -234,7 +239,7 @@ def dot(a, b):
     if m is None:
         return None
     A, B = _aligned(a), _aligned(b)
-    r = getattr(m, f"cblas_{p}dot")(a.size, A.ctypes.data, 1, B.ctypes.data, 1)
+    r = FNS[f"cblas_{p}dot"](a.size, A.ctypes.data, 1, B.ctypes.data, 1)
     return np.asarray(r, dtype=a.dtype)
 
 
