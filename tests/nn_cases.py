@@ -359,6 +359,110 @@ case("optim/reprs_and_groups", """
     opt
 """)
 
+case("optim/param_groups_mutable", """
+    import torch
+    from torch import nn
+    torch.manual_seed(3)
+    m = nn.Linear(2, 1)
+    opt = torch.optim.SGD([{'params': m.weight}, {'params': [m.bias], 'lr': 0.5}], lr=0.1, momentum=0.9)
+    opt
+    print(len(opt.param_groups), opt.param_groups[1]['lr'], opt.param_groups[0]['momentum'])
+    opt.param_groups[0]['lr'] = 0.01
+    for group in opt.param_groups:
+        group['lr'] *= 2
+    print([g['lr'] for g in opt.param_groups])
+    x = torch.tensor([[1., 2.], [3., -1.]])
+    loss = m(x).pow(2).sum()
+    loss.backward()
+    opt.step()
+    m.weight.tolist()
+    m.bias.tolist()
+    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+    opt.param_groups[1]['lr'] = 3.0
+    sched.step()
+    sched.get_last_lr()
+    sched.base_lrs
+    opt.param_groups[0]['initial_lr']
+    opt2 = torch.optim.Adam([m.weight], lr=0.1)
+    opt2.add_param_group({'params': m.bias, 'lr': 0.2})
+    opt2
+    opt2.defaults
+    opt2.add_param_group({'params': [m.bias]})
+""")
+
+case("optim/lr_set_by_hand_then_step", """
+    import torch
+    w = torch.tensor([1., -2., 3.], requires_grad=True)
+    opt = torch.optim.SGD([w], lr=0.1)
+    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.1)
+    for i in range(5):
+        (w * w).sum().backward()
+        opt.step()
+        opt.zero_grad()
+        sched.step()
+        if i == 1:
+            opt.param_groups[0]['lr'] = 0.5
+        print(i, sched.get_last_lr(), w.tolist())
+    torch.optim.SGD({w}, lr=0.1)
+    torch.optim.SGD([{'params': {w}}], lr=0.1)
+""")
+
+# Several hundred steps, bit for bit (tolist() prints every digit), float32 and float64,
+# tensors of 1 to 100 elements (torch's kernels take their scalar path below 8 or 16
+# elements and the vector one above).  The loss is elementwise, so the gradients are exact
+# and only the optimizer's arithmetic is compared.
+_LONG = """
+    import torch
+    torch.set_default_dtype(torch.{dt})
+    torch.manual_seed({seed})
+    ps = [torch.randn(n, requires_grad=True) for n in (1, 3, 7, 8, 20, 100)]
+    ts = [torch.randn(p.shape) for p in ps]
+    ws = [torch.rand(p.shape) * 4 + 0.01 for p in ps]
+    opt = {opt}
+    for step in range({steps}):
+        opt.zero_grad()
+        for p, t, w in zip(ps, ts, ws):
+            (((p - t) ** 2) * w).sum().backward()
+        opt.step()
+    for p in ps:
+        print(p.tolist())
+    torch.set_default_dtype(torch.float64)
+"""
+
+for _dt in ("float64", "float32"):
+    for _name, _opt in [
+            ("sgd_momentum", "torch.optim.SGD(ps, lr=0.01, momentum=0.9)"),
+            ("sgd_nesterov_wd", "torch.optim.SGD(ps, lr=0.01, momentum=0.9, nesterov=True, "
+                                "weight_decay=0.1, dampening=0)"),
+            ("sgd_dampening", "torch.optim.SGD(ps, lr=0.003, momentum=0.5, dampening=0.3)"),
+    ]:
+        case("optim/long_%s_%s" % (_name, _dt), _LONG.format(dt=_dt, seed=21, steps=400, opt=_opt))
+
+# The optimizers that divide by a square root.  torch's CPU sqrt is MKL's vsSqrt/vdSqrt,
+# which is not correctly rounded (one ulp off for about 17% of float32 and 1.5% of float64
+# values); gradcli's is NumPy's, correctly rounded.  These cases are recorded with torch's
+# Tensor.sqrt/sqrt_ replaced by a correctly rounded one (scripts/gen_golden_nn.py,
+# CR_SQRT), so that everything else in torch's step is compared bit for bit.
+CR_SQRT = set()
+for _dt in ("float64", "float32"):
+    for _name, _opt in [
+            ("adam", "torch.optim.Adam(ps, lr=0.01)"),
+            ("adam_wd_betas", "torch.optim.Adam(ps, lr=0.03, weight_decay=0.1, betas=(0.5, 0.9))"),
+            ("adam_amsgrad", "torch.optim.Adam(ps, lr=0.01, amsgrad=True)"),
+            ("adamw", "torch.optim.AdamW(ps, lr=0.01)"),
+            ("adamw_amsgrad", "torch.optim.AdamW(ps, lr=0.02, weight_decay=0.2, amsgrad=True)"),
+            ("rmsprop", "torch.optim.RMSprop(ps, lr=0.01)"),
+            ("rmsprop_centered_momentum",
+             "torch.optim.RMSprop(ps, lr=0.01, momentum=0.5, centered=True, weight_decay=0.1)"),
+            ("adagrad", "torch.optim.Adagrad(ps, lr=0.1)"),
+            ("adagrad_decay_init",
+             "torch.optim.Adagrad(ps, lr=0.3, lr_decay=0.01, initial_accumulator_value=0.1, "
+             "weight_decay=0.05)"),
+    ]:
+        _case = "optim/long_%s_%s" % (_name, _dt)
+        case(_case, _LONG.format(dt=_dt, seed=22, steps=300, opt=_opt))
+        CR_SQRT.add(_case)
+
 # ---------------------------------------------------------------- data
 
 case("data/tensordataset_dataloader", """
