@@ -79,6 +79,50 @@ case("module/init_bits_float32", """
     torch.set_default_dtype(torch.float64)
 """)
 
+# Default initialisation of every module with parameters, bit for bit, for several seeds
+# (one beyond 2**31) and shapes (fan-in 0, 1, 64; tensors under and over the 16 values
+# where torch's uniform_ changes path), in float64 and float32.
+case("module/init_bits_seeds_shapes", """
+    import torch
+    from torch import nn
+    for dt in (torch.float64, torch.float32):
+        torch.set_default_dtype(dt)
+        for seed in (0, 123, 2**31 + 5):
+            g = torch.manual_seed(seed)
+            mods = [nn.Linear(1, 1), nn.Linear(3, 5), nn.Linear(17, 4), nn.Linear(7, 9, bias=False),
+                    nn.Linear(64, 3), nn.Conv2d(1, 1, 1), nn.Conv2d(3, 4, 3),
+                    nn.Conv2d(4, 6, (2, 5), groups=2, bias=False), nn.Bilinear(2, 3, 4),
+                    nn.Bilinear(5, 1, 2, bias=False), nn.Linear(0, 3)]
+            for m in mods:
+                for p in m.parameters():
+                    print(seed, p.dtype, list(p.shape), p.flatten().tolist())
+            lazy = nn.LazyLinear(3)
+            y = lazy(torch.ones(2, 6))
+            print(lazy.weight.flatten().tolist(), lazy.bias.tolist())
+            print(torch.rand(3).tolist())
+    torch.set_default_dtype(torch.float64)
+""")
+
+case("module/init_functions_seeds_shapes", """
+    import torch
+    from torch import nn
+    for dt in (torch.float64, torch.float32):
+        torch.set_default_dtype(dt)
+        for seed in (5, 99):
+            g = torch.manual_seed(seed)
+            for n in (1, 15, 16, 17, 100):
+                w = torch.empty(n)
+                print(nn.init.normal_(w, 0.5, 2.).tolist())
+                print(nn.init.uniform_(w, -1, 3).tolist())
+            for shape in ((3, 4), (16, 2), (5, 7, 2), (4, 3, 3, 3)):
+                w = torch.empty(shape)
+                print(nn.init.kaiming_uniform_(w).flatten().tolist())
+                print(nn.init.kaiming_normal_(w, mode='fan_out', nonlinearity='relu').flatten().tolist())
+                print(nn.init.xavier_uniform_(w, gain=2.).flatten().tolist())
+                print(nn.init.xavier_normal_(w).flatten().tolist())
+    torch.set_default_dtype(torch.float64)
+""")
+
 case("module/init_functions", """
     import torch
     from torch import nn
