@@ -296,6 +296,49 @@ case("module/conv_pool", """
     F.conv2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 3, 3))
 """)
 
+case("module/pad_modes", """
+    import torch
+    x = torch.arange(16.).reshape(1, 1, 4, 4).requires_grad_()
+    for m in ('constant', 'reflect', 'replicate', 'circular'):
+        y = F.pad(x, (1, 2, 3, 0), mode=m)
+        print(m, y.grad_fn, y.shape)
+        print(y)
+        (y * torch.arange(float(y.numel())).reshape(y.shape)).sum().backward()
+        print(x.grad)
+        x.grad = None
+    x3 = torch.arange(8.).reshape(1, 2, 4).requires_grad_()
+    for m in ('constant', 'reflect', 'replicate', 'circular'):
+        y = F.pad(x3, (1, 2), mode=m)
+        print(m, y.grad_fn, y)
+    F.pad(x, (-1, 1, 0, 2))
+    F.pad(x3, (1, 1, 1, 1, 1, 1), value=2.5)
+    F.pad(torch.ones(2, 3), [1, 0], mode='reflect')
+    F.pad(x, (4, 0, 0, 0), mode='reflect')
+""")
+
+# conv values pass through a matrix product: rounded to 8 places (BLAS orders differ)
+case("module/conv_padding_modes", """
+    import torch
+    from torch import nn
+    torch.manual_seed(4)
+    x = torch.arange(50.).reshape(1, 2, 5, 5).div(10).requires_grad_()
+    for kw in [dict(padding='same'), dict(padding='valid'), dict(padding=1, padding_mode='reflect'),
+               dict(padding=(2, 1), padding_mode='replicate'), dict(padding=1, padding_mode='circular'),
+               dict(padding='same', padding_mode='circular', dilation=2), dict(padding='same', padding_mode='reflect'),
+               dict(stride=2, padding=1, padding_mode='reflect', groups=2), dict(padding='same', dilation=(1, 2))]:
+        for k in (3, 2, (2, 3)):
+            c = nn.Conv2d(2, 4, k, **kw)
+            print(c)
+            y = c(x)
+            print(y.shape, y.grad_fn, y.grad_fn.next_functions[0][0])
+            print(round(y.sum().item(), 8))
+            y.sum().backward()
+            print(round(x.grad.sum().item(), 8), round(c.weight.grad.sum().item(), 8))
+            x.grad = None
+    F.conv2d(x, torch.ones(1, 2, 2, 2), padding='same').shape
+    nn.Conv2d(2, 2, 3, groups=0)
+""")
+
 case("module/dropout", """
     import torch
     from torch import nn

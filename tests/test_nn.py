@@ -4,6 +4,8 @@ Golden cases (tests/golden/nn.json, recorded from PyTorch 2.13 by
 scripts/gen_golden_nn.py from tests/nn_cases.py) replayed through the command
 line; and nn.Module subclassed in Python, as a user class of the language is
 (CLASSES.md), until the language's classes can be tested in the language."""
+import re
+
 import numpy as np
 import pytest
 
@@ -142,3 +144,16 @@ def test_profiler_is_a_clear_note_that_does_not_stop_the_program():
     assert r.returncode == 0, r.stderr
     assert "not supported by gradcli" in r.stderr
     assert r.stdout.endswith("tensor(6., grad_fn=<SumBackward0>)\n")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ("padding='full'", r"Invalid padding string 'full', should be one of \{'(same|valid)', '(same|valid)'\}"),
+    ("padding='same', stride=2", "padding='same' is not supported for strided convolutions"),
+    ("padding_mode='mirror'", r"padding_mode must be one of \{.*'circular'.*\}, but got padding_mode='mirror'"),
+])
+def test_conv2d_option_errors(kwargs, message):
+    """torch prints a Python set in these (its order varies between runs), so they are
+    checked here rather than in the goldens."""
+    r = run_cases({"c": "import torch\ntorch.nn.Conv2d(1, 1, 3, %s)\n" % kwargs})["c"]
+    assert r.returncode == 1
+    assert re.search("ValueError: " + message, r.stderr), r.stderr
