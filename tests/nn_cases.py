@@ -646,6 +646,24 @@ case("differs/manual_seed_statement", """
     g.initial_seed()
 """)
 
+# Issue 14: "x ** 3 (and other small integer powers)": torch computes x**2 and x**3 by
+# multiplication (x*x, x*x*x) and -1, -2 as reciprocals; these must agree to the last bit.
+# (x**4 and up, x**0.5 and x**1.5 go through torch's vectorised pow/sqrt, which is not
+# correctly rounded: not compared here.)
+case("differs/int_power_bits", """
+    import torch
+    x = torch.linspace(-torch.pi, torch.pi, 2000)
+    (x ** 3).tolist()
+    x.pow(3).tolist() == (x ** 3).tolist()
+    s = torch.linspace(-torch.pi, torch.pi, 300)
+    (s ** 2).tolist()
+    (s ** -1).tolist()
+    (s ** -2).tolist()
+    (s ** 3.0).tolist()
+    xf = torch.linspace(-torch.pi, torch.pi, 2000, dtype=torch.float32)
+    (xf ** 3).tolist()
+""")
+
 case("differs/gradcheck_quiet", """
     import torch
     def f(v):

@@ -157,3 +157,11 @@ def test_conv2d_option_errors(kwargs, message):
     r = run_cases({"c": "import torch\ntorch.nn.Conv2d(1, 1, 3, %s)\n" % kwargs})["c"]
     assert r.returncode == 1
     assert re.search("ValueError: " + message, r.stderr), r.stderr
+
+
+def test_inspect_stays_out_with_an_error_naming_it():
+    """d2l's save_hyperparameters reads the caller's frame with Python's inspect: the
+    sandbox keeps it out, and the error says which module (issue 14)."""
+    r = run_cases({"i": "import torch\nimport inspect\nprint('not reached')\n"})["i"]
+    assert r.returncode != 0 and "not reached" not in r.stdout
+    assert "inspect" in r.stderr and "Traceback" not in r.stderr
