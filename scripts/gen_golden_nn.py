@@ -16,35 +16,10 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))     # the cases are test data
 import nn_cases  # noqa: E402
 
 
-class correctly_rounded_sqrt:
-    """torch's CPU sqrt is MKL's (not correctly rounded); for the cases in
-    nn_cases.CR_SQRT, Tensor.sqrt/sqrt_ are NumPy's correctly rounded sqrt while they
-    are recorded (see the comment there)."""
-
-    def __enter__(self):
-        import numpy as np
-        import torch
-        self.saved = torch.Tensor.sqrt, torch.Tensor.sqrt_
-
-        def sqrt(t):
-            return torch.from_numpy(np.sqrt(t.detach().numpy()))
-
-        torch.Tensor.sqrt = sqrt
-        torch.Tensor.sqrt_ = lambda t: t.copy_(sqrt(t))
-
-    def __exit__(self, *exc):
-        import torch
-        torch.Tensor.sqrt, torch.Tensor.sqrt_ = self.saved
-
-
 def main():
     out = {}
     for name, source in nn_cases.CASES:
-        if name in nn_cases.CR_SQRT:
-            with correctly_rounded_sqrt():
-                out[name] = _record(run_program(source, "<%s>" % name), source=source)
-        else:
-            out[name] = _record(run_program(source, "<%s>" % name), source=source)
+        out[name] = _record(run_program(source, "<%s>" % name), source=source)
     _write(os.path.join(GOLDEN, "nn.json"), out)
     print("wrote %d cases" % len(out))
 

@@ -5,10 +5,10 @@ PyTorch's CPU arithmetic: every Python-float option is first rounded to that
 dtype (torch casts a scalar to the kernel's scalar_t), `add_(g, alpha=a)`,
 `addcmul_`, `lerp_` are fused multiply-adds rounded once (gradcli/fma.py),
 `addcdiv_(a, b, value=v)` is `p + (v * a) / b`; bias corrections are Python floats
-as in torch.  (One known difference: torch's CPU `sqrt` is MKL's vsSqrt/vdSqrt,
-which is off by one ulp for about 17% of float32 and 1.5% of float64 values;
-gradcli's is correctly rounded, so RMSprop, Adagrad and Adam can drift in the last
-bit where that happens.)
+as in torch; `sqrt` is torch's (MKL's vsSqrt/vdSqrt, which is not correctly rounded:
+one ulp off for about 17% of float32 and 1.5% of float64 values) when the mkl package
+is installed (gradcli/base/mkl.py); without it NumPy's, and RMSprop, Adagrad and Adam
+can then drift from torch in the last bit.
 
 `optimizer.param_groups` is the optimizer's own list of dicts, as in torch:
 `optimizer.param_groups[0]['lr'] = x` changes the learning rate of the next step."""
@@ -18,10 +18,16 @@ import numpy as np
 
 from ..core.convert import type_name
 from ..base.errors import GradTypeError, GradValueError
+from ..base import mkl
 from ..base.fma import fma
 from ..ops.registry import register
 from ..core.tensor import Tensor
 from .methods import type_method
+
+
+# torch's CPU Tensor.sqrt is MKL's vsSqrt/vdSqrt (not correctly rounded): the same
+# function when the mkl package is installed (gradcli/base/mkl.py), NumPy's otherwise
+sqrt = mkl.unary_fn("sqrt", np.sqrt)
 
 
 def fmadd(a, b, c, dt):
@@ -183,7 +189,7 @@ class Adam(Optimizer):
         step_size = lr / bias_correction1
         if o["amsgrad"]:
             sq = st["max_exp_avg_sq"] = np.maximum(st["max_exp_avg_sq"], sq)
-        denom = np.sqrt(sq) / dt(bias_correction2 ** 0.5) + dt(o["eps"])
+        denom = sqrt(sq) / dt(bias_correction2 ** 0.5) + dt(o["eps"])
         return p + (dt(-step_size) * avg) / denom        # addcdiv_(avg, denom, -step_size)
 
 

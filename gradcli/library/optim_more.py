@@ -9,7 +9,7 @@ import numpy as np
 from ..base import context
 from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..ops.registry import register
-from .optim import Adam, Optimizer, _betas, fmadd, lerp
+from .optim import Adam, Optimizer, _betas, fmadd, lerp, sqrt
 
 
 def _check(name, value, low=0.0):
@@ -38,9 +38,9 @@ class RMSprop(Optimizer):
         sq = st["square_avg"] = fmadd(dt(1 - alpha) * g, g, st["square_avg"] * dt(alpha), dt)
         if o["centered"]:
             ga = st["grad_avg"] = lerp(st["grad_avg"], g, 1 - alpha, dt)
-            avg = np.sqrt(fmadd(-ga, ga, sq, dt))         # addcmul(ga, ga, value=-1).sqrt_()
+            avg = sqrt(fmadd(-ga, ga, sq, dt))         # addcmul(ga, ga, value=-1).sqrt_()
         else:
-            avg = np.sqrt(sq)
+            avg = sqrt(sq)
         avg = avg + dt(o["eps"])
         if m > 0:                                         # mul_(m).addcdiv_(g, avg)
             buf = st["momentum_buffer"] = st["momentum_buffer"] * dt(m) + g / avg
@@ -62,7 +62,7 @@ class Adagrad(Optimizer):
             g = fmadd(dt(o["weight_decay"]), p, g, dt)
         clr = o["lr"] / (1 + (st["step"] - 1) * o["lr_decay"])
         st["sum"] = fmadd(g, g, st["sum"], dt)            # addcmul_(g, g, value=1)
-        std = np.sqrt(st["sum"]) + dt(o["eps"])
+        std = sqrt(st["sum"]) + dt(o["eps"])
         return p + (dt(-clr) * g) / std              # addcdiv_(g, std, value=-clr)
 
 
