@@ -123,6 +123,23 @@ case("module/init_functions_seeds_shapes", """
     torch.set_default_dtype(torch.float64)
 """)
 
+# nn.Linear's bias gradient is its output gradient summed over the batch, in torch's
+# order (its outer reduction: base/summation.torch_sum_rows); the output gradient here
+# is exact (w), so only that sum is compared, bit for bit.
+case("module/bias_grad_batch_sums", """
+    import torch
+    from torch import nn
+    for dt in (torch.float64, torch.float32):
+        torch.set_default_dtype(dt)
+        torch.manual_seed(30)
+        for n, m in ((5, 3), (64, 10), (300, 17), (20, 40), (70, 512), (3, 2)):
+            lin = nn.Linear(2, m)
+            w = torch.randn(n, m) * torch.exp(torch.randn(n, m) * 3)
+            (lin(torch.randn(n, 2)) * w).sum().backward()
+            print(n, m, lin.bias.grad.tolist())
+    torch.set_default_dtype(torch.float64)
+""")
+
 case("module/init_functions", """
     import torch
     from torch import nn
