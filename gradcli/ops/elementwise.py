@@ -11,6 +11,7 @@ from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base.powers import torch_pow
+from ..base.kernels import scaled, times_fresh
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register
 from ..base import context
@@ -129,6 +130,8 @@ class Mul(Function):
 
     def backward(self, g, F, a, b):
         n = self.needs
+        if not F.tensor_mode and n[0] and not n[1]:      # tensor * constant: g may stay a view
+            return (F.sum_to(scaled(g, b), self.sa), None)
         return (F.sum_to(g * b, self.sa) if n[0] else None,
                 F.sum_to(g * a, self.sb) if n[1] else None)
 
@@ -251,9 +254,9 @@ class PowScalar(Function):
         if e == 0:              # PyTorch: zeros_like(input), whatever g is (inf, nan)
             return (Tensor(np.zeros_like(a.data)) if F.tensor_mode else np.zeros_like(a),)
         if e == 2 and not F.tensor_mode:
-            return (g * (2.0 * a),)
+            return (times_fresh(g, 2.0 * a),)
         if not F.tensor_mode:
-            return (g * (e * torch_pow(a, e - 1)),)
+            return (times_fresh(g, e * torch_pow(a, e - 1)),)
         return (g * (e * a ** (e - 1)),)    # as PyTorch, so higher orders match too
 
     def jvp(self, ts, F, a):
