@@ -28,3 +28,30 @@ def times_fresh(g, t):
             g.dtype is t.dtype and t.flags.writeable:
         return np.multiply(g, t, out=t)
     return g * t
+
+
+F64 = np.dtype(np.float64)
+_EXACT_INT = 1 << 53
+
+
+def doubles(a, b, dt):
+    """(a, b) as Python floats when the op is on two 0-d float64 operands (0-d float64
+    arrays, Python floats, or ints a double holds exactly) and its result is float64:
+    `+ - *` on them are then the same IEEE double operations NumPy makes, ~1 us
+    cheaper than a NumPy call on 0-d arrays.  None otherwise."""
+    if dt is not F64:
+        return None
+    ta, tb = type(a), type(b)
+    if ta is np.ndarray:
+        if a.ndim or a.dtype is not F64:
+            return None
+        a = a.item()
+    elif ta is not float and not (ta is int and -_EXACT_INT <= a <= _EXACT_INT):
+        return None
+    if tb is np.ndarray:
+        if b.ndim or b.dtype is not F64:
+            return None
+        b = b.item()
+    elif tb is not float and not (tb is int and -_EXACT_INT <= b <= _EXACT_INT):
+        return None
+    return a, b

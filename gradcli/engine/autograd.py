@@ -77,8 +77,10 @@ class Function:
         out = node.forward(*arrays, **params)
         if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
             raw, out = out, np.asarray(out)
-            if node.saved:                   # keep "saved is the output" recognisable
-                node.saved = tuple(out if s is raw else s for s in node.saved)
+            for s in node.saved:             # keep "saved is the output" recognisable
+                if s is raw:
+                    node.saved = tuple(out if s is raw else s for s in node.saved)
+                    break
         if True not in needs or not context.current.grad_enabled:
             return Tensor(out)
         node.needs = needs

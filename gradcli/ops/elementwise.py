@@ -11,7 +11,7 @@ from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base.powers import torch_pow
-from ..base.kernels import scaled, times_fresh
+from ..base.kernels import doubles, scaled, times_fresh
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register
 from ..base import context
@@ -76,6 +76,10 @@ class Add(Function):
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
+        if not self.sa and not self.sb:
+            f = doubles(a, b, dt)
+            if f is not None:
+                return np.array(f[0] + f[1])
         out = np.add(a, b)
         return out if out.dtype is dt else _cast(out, dt)
 
@@ -93,6 +97,10 @@ class Sub(Function):
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
+        if not self.sa and not self.sb:
+            f = doubles(a, b, dt)
+            if f is not None:
+                return np.array(f[0] - f[1])
         return _cast(np.subtract(a, b), dt)
 
     def backward(self, g, F):
@@ -125,6 +133,10 @@ class Mul(Function):
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
         self.save(a, b)
+        if not self.sa and not self.sb:
+            f = doubles(a, b, dt)
+            if f is not None:
+                return np.array(f[0] * f[1])
         out = np.multiply(a, b)
         return out if out.dtype is dt else _cast(out, dt)
 
