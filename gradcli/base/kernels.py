@@ -15,7 +15,8 @@ import numpy as np
 
 def scaled(g, c):
     """g * c, as NumPy computes it, kept a broadcast view when g is one."""
-    if type(g) is np.ndarray and g.ndim and not any(g.strides) and g.size > 1 and \
+    if type(g) is np.ndarray and g.ndim and not g.strides[0] and not any(g.strides) and \
+            g.size > 1 and \
             (type(c) is float or type(c) is int or type(c) is np.ndarray and not c.ndim):
         one = np.multiply(g[(slice(0, 1),) * g.ndim], c)     # the same promotion as g * c
         return np.broadcast_to(one.reshape(()), g.shape)

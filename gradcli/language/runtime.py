@@ -101,6 +101,8 @@ _TENSOR_OPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": 
 
 
 _FLOAT_OPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
+_INT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_SMALL_INT = 1 << 31     # int op int below this in size: far from max_int_bits, no check needed
 
 
 def binary_op(op):
@@ -109,6 +111,7 @@ def binary_op(op):
     tensor_fn = FUNCTIONS[_TENSOR_OPS[op]]
     fast = _FLOAT_OPS.get(op)      # float op float: nothing to check
     ints = op in ("+", "-", "*")   # int op int: only the size to check (_int_result)
+    int_op = _INT_OPS.get(op)
 
     def run(a, b):
         ta = type(a)
@@ -116,6 +119,8 @@ def binary_op(op):
             return tensor_fn(a, b)
         if ta is type(b):
             if ta is int and ints:
+                if -_SMALL_INT < a < _SMALL_INT and -_SMALL_INT < b < _SMALL_INT:
+                    return int_op(a, b)
                 return _int_result(op, a, b)
             if ta is float and fast is not None:
                 return fast(a, b)
