@@ -127,17 +127,27 @@ class Conv2d(Module):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
         super().__init__()
-        if padding_mode != "zeros":
-            raise GradValueError(f"Conv2d: padding_mode='{padding_mode}' is not supported by gradcli")
+        if isinstance(groups, bool) or not isinstance(groups, int) or groups <= 0:
+            raise GradValueError("groups must be a positive integer")
         if in_channels % groups:
             raise GradValueError("in_channels must be divisible by groups")
         if out_channels % groups:
             raise GradValueError("out_channels must be divisible by groups")
-        self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _pair(kernel_size, "kernel_size")
         self.stride = _pair(stride, "stride")
-        self.padding = padding if isinstance(padding, str) else _pair(padding, "padding")
         self.dilation = _pair(dilation, "dilation")
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                # torch prints a Python set here (its order varies from run to run)
+                raise GradValueError(f"Invalid padding string {padding!r}, should be one of "
+                                     "{'same', 'valid'}")
+            if padding == "same" and self.stride != (1, 1):
+                raise GradValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in PADDING_MODES:
+            raise GradValueError("padding_mode must be one of {'circular', 'reflect', 'replicate', "
+                                 f"'zeros'}}, but got padding_mode='{padding_mode}'")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.padding = padding if isinstance(padding, str) else _pair(padding, "padding")
         self.groups, self.padding_mode = groups, padding_mode
         self.weight = _empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dtype)
         if bias:
@@ -145,6 +155,19 @@ class Conv2d(Module):
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
+
+    def _pad_sides(self):
+        """F.pad's (left, right, top, bottom) for a padding_mode other than zeros."""
+        if self.padding == "valid":
+            return (0, 0, 0, 0)
+        if self.padding == "same":
+            out = []
+            for d, k in zip(self.dilation[::-1], self.kernel_size[::-1]):
+                total = d * (k - 1)
+                out += [total // 2, total - total // 2]
+            return tuple(out)
+        ph, pw = self.padding
+        return (pw, pw, ph, ph)
 
     def reset_parameters(self):
         kaiming_uniform_(self.weight, a=math.sqrt(5))
@@ -155,6 +178,10 @@ class Conv2d(Module):
                 uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
+        if self.padding_mode != "zeros":
+            padded = FUNCTIONS["pad"](input, self._pad_sides(), mode=self.padding_mode)
+            return FUNCTIONS["conv2d"](padded, self.weight, self.bias, self.stride, (0, 0),
+                                       self.dilation, self.groups)
         return FUNCTIONS["conv2d"](input, self.weight, self.bias, self.stride, self.padding,
                                    self.dilation, self.groups)
 
@@ -162,14 +189,19 @@ class Conv2d(Module):
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, " \
             f"stride={self.stride}"
         if self.padding != (0, 0):
-            s += f", padding={self.padding!r}"
+            s += f", padding={self.padding}"
         if self.dilation != (1, 1):
             s += f", dilation={self.dilation}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
         return s
+
+
+PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
 class MaxPool2d(Module):
