@@ -12,7 +12,7 @@ def install(torch_members, autograd, autograd_functional):
     torch_members["func"] = Module("torch.func", dict(func.MEMBERS))
     autograd.members["forward_ad"] = Module("torch.autograd.forward_ad",
                                             dict(forward_ad.MEMBERS))
-    autograd.members["gradgradcheck"] = functional.gradgradcheck
+    autograd.members["gradgradcheck"] = functional.torch_gradgradcheck
     autograd.members["Function"] = autograd_function.Function
     autograd.members["function"] = Module("torch.autograd.function", {
         "once_differentiable": autograd_function.once_differentiable,
