@@ -4,7 +4,7 @@ additions to torch.autograd.functional (vjp, jvp, hvp, vhp) and torch.autograd
 from __future__ import annotations
 
 from ..ops.registry import register
-from . import autograd_function, forward_ad, func, functional
+from . import autograd_function, forward_ad, func, functional, vmap
 from . import stdlib
 from .nn.stateless import functional_call, make_functional_with_buffers
 from .values import Module
@@ -22,7 +22,7 @@ def install(torch_members, autograd, autograd_functional):
     stdlib.add_module("functorch", lambda: Module("functorch", {
         "grad": func.grad, "grad_and_value": func.grad_and_value, "vjp": func.vjp,
         "jvp": func.jvp, "jacrev": func.jacrev, "jacfwd": func.jacfwd, "hessian": func.hessian,
-        "vmap": func.vmap, "make_functional_with_buffers": make_functional_with_buffers}))
+        "vmap": vmap.vmap, "make_functional_with_buffers": make_functional_with_buffers}))
     autograd_functional.members.update({"vjp": functional.vjp, "jvp": functional.jvp,
                                         "hvp": functional.hvp, "vhp": functional.vhp})
 
