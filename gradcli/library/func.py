@@ -22,6 +22,7 @@ from . import transform_base as tb
 
 
 BATCHED = {}   # transform kind -> its implementation on a batch of vmap (library/vmap.py)
+FAST = {}      # jacrev/jacfwd in one batched pass (library/vectorize.py); None: f does not batch
 
 
 class Transformed:
@@ -205,6 +206,9 @@ def jacrev(func, argnums=0, has_aux=False, chunk_size=None):
     def wrapper(*args):
         nums = _argnums(argnums, len(args))
         outer = _outer([args[n] for n in nums])
+        fast = None if has_aux else FAST["jacrev"](func, argnums, nums, args)
+        if fast is not None:
+            return _finish(fast, outer)
         args_ = list(args)
         with _Enabled():
             for n in nums:
@@ -228,6 +232,9 @@ def jacrev(func, argnums=0, has_aux=False, chunk_size=None):
 def jacfwd(func, argnums=0, has_aux=False, randomness="error"):
     def wrapper(*args):
         nums = _argnums(argnums, len(args))
+        fast = None if has_aux else FAST["jacfwd"](func, argnums, nums, args)
+        if fast is not None:
+            return _finish(fast, _outer([args[n] for n in nums]))
         box = []
 
         def run(*a):

@@ -4,7 +4,7 @@ additions to torch.autograd.functional (vjp, jvp, hvp, vhp) and torch.autograd
 from __future__ import annotations
 
 from ..ops.registry import register
-from . import autograd_function, forward_ad, func, functional, vmap
+from . import autograd_function, forward_ad, func, functional, vectorize, vmap  # noqa: F401
 from . import stdlib
 from .nn.stateless import functional_call, make_functional_with_buffers
 from .values import Module

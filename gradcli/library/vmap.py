@@ -419,9 +419,10 @@ def _jacfwd_batched(level, how, args, kwargs):
                                 if parts else Batched(Tensor(np.zeros(shape)), level))
                 groups.append(_unflat(args[k], jacs))
             per_output.append(groups[0] if isinstance(argnums, int) else tuple(groups))
+    keep = any(t.requires_grad for t in _leaves(phys_args) if isinstance(t, Tensor))
     res = per_output[0] if isinstance(out, Tensor) else tuple(per_output)
-    res = _release(res, level, False)
-    return (res, _release(box[0], level, False)) if has_aux else res
+    res = _release(res, level, keep)
+    return (res, _release(box[0], level, keep)) if has_aux else res
 
 
 def _has_batched(obj):
