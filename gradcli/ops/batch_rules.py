@@ -435,3 +435,12 @@ def pointwise_loss(level, fn, args, kwargs):
     d = op("sub", x, y)
     loss = op("mul", d, d) if name_of(fn) == "mse_loss" else op("abs", d)
     return _reduce(loss, a.get("reduction", "mean"), level)
+
+
+@batch_rule("numpy_T")
+def numpy_t(level, fn, args, kwargs):
+    v = unwrap(args[0], level) if len(args) == 1 and not kwargs else None
+    if v is None:
+        return NotImplemented
+    nd = len(args[0].shape)
+    return wrap(op("permute", v, (0,) + tuple(range(nd, 0, -1))), level)
