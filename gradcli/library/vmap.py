@@ -14,6 +14,7 @@ from ..core.tensor import Tensor
 from ..engine import forward as fw
 from ..ops import batching as bt
 from ..ops.batching import Batched
+from ..ops.reduce import ValuesIndices
 from ..ops.registry import FUNCTIONS, batch_rule
 from . import func
 from . import transform_base as tb
@@ -24,6 +25,7 @@ from .values import METHODS, Size
 
 class State:
     level = 0            # the innermost running vmap's level (0: none)
+    label = ""           # the function of the vmap whose results are being put together
 
 
 # ---------------------------------------------------------------- the language surface
@@ -203,6 +205,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", chunk_size=None):
             State.level = prev_level
             if randomness == "error":
                 ctx._generator = saved_gen
+        State.label = label
         return _outputs(out, out_dims, level, n)
     return func_transformed(wrapper, label, ("vmap", wrapper, None))
 
@@ -243,15 +246,20 @@ def _outputs(out, out_dims, level, n):
     if isinstance(out, (Tensor, Batched)):
         d = out_dims if not isinstance(out_dims, (tuple, list)) else out_dims[0]
         return bt.moved_out(out, level, d, n)
-    if type(out) in (tuple, list):
+    if type(out) is ValuesIndices:
+        return ValuesIndices(_outputs(out[0], out_dims, level, n),
+                             _outputs(out[1], out_dims, level, n), out.kind)
+    if type(out) in (tuple, list, Size):
         ds = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(out)
         return tuple(_outputs(o, d, level, n) for o, d in zip(out, ds))
     if type(out) is dict:
         return {k: _outputs(v, out_dims, level, n) for k, v in out.items()}
-    if isinstance(out, (int, float)) and not isinstance(out, bool):
-        return bt.moved_out(Tensor(np.full((n,), out, dtype=np.float64)), 0, None, n)
-    raise GradValueError(f"vmap: `{type_name(out)}` is not a Tensor output; vmap returns "
-                         "tensors (or tuples of them) only")
+    if out_dims is None:
+        return out
+    label = State.label
+    raise GradValueError(f"vmap({label}, ...): `{label}` must only return Tensors, got type "
+                         f"<class '{type_name(out)}'>. Did you mean to set out_dims= to None "
+                         "for output?")
 
 
 # ---------------------------------------------------------------- transforms on a batch

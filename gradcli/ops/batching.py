@@ -23,6 +23,7 @@ import numpy as np
 
 from ..base.errors import GradError, GradRuntimeError, GradValueError
 from ..core.tensor import Tensor
+from .reduce import ValuesIndices
 from .registry import BATCH_RULES, BUILTINS, FUNCTIONS, METHOD_ONLY
 
 
@@ -60,8 +61,10 @@ class Batched:
     def __bool__(self):
         raise GradRuntimeError(
             "vmap: It looks like you're attempting to use a Tensor in some data-dependent "
-            "control flow. We don't support that yet, please shout over at "
-            "https://github.com/pytorch/functorch/issues/257 .")
+            "control flow. We don't support that yet, please file an issue at "
+            "https://github.com/pytorch/pytorch/issues .")
+
+    language_bool = __bool__
 
     def __len__(self):
         if not self.shape:
@@ -118,6 +121,8 @@ def wrap(obj, level):
         return Batched(obj, level)
     if type(obj) in (tuple, list):
         return type(obj)(wrap(o, level) for o in obj)
+    if type(obj) is ValuesIndices:
+        return ValuesIndices(wrap(obj[0], level), wrap(obj[1], level), obj.kind)
     return obj
 
 
@@ -211,6 +216,9 @@ def stack_results(outs, level, n):
     first = outs[0] if outs else None
     if isinstance(first, (Tensor, Batched)):
         return Batched(op("stack", list(outs), 0), level)
+    if type(first) is ValuesIndices:
+        return ValuesIndices(stack_results([o[0] for o in outs], level, n),
+                             stack_results([o[1] for o in outs], level, n), first.kind)
     if type(first) in (tuple, list):
         parts = [stack_results([o[k] for o in outs], level, n) for k in range(len(first))]
         return type(first)(parts) if type(first) is list else tuple(parts)
