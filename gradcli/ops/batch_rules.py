@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import inspect
 
+from ..base import context
+from ..core.convert import to_tensor
 from ..core.tensor import Tensor
 from .batching import Batched, call, expand_to, name_of, op, unwrap, wrap
 from .registry import BUILTINS, FUNCTIONS, batch_rule
@@ -58,11 +60,17 @@ ELEMENTWISE = (
     "clamp clip masked_fill eq ne lt le gt ge to double float long int bool type").split()
 
 
+def _plain(a):
+    if type(a) in (list, tuple) and not any(type(e) is Batched for e in a):
+        return to_tensor(a)
+    return a
+
+
 @batch_rule(*ELEMENTWISE)
 def elementwise(level, fn, args, kwargs):
+    args = [_plain(a) for a in args]          # a nested list of numbers: a plain tensor
+    kwargs = {k: _plain(v) for k, v in kwargs.items()}
     items = list(args) + list(kwargs.values())
-    if any(type(a) in (list, tuple) for a in items):
-        return NotImplemented
     r = max(_ndim(a) for a in items)
 
     def fix(a):
@@ -429,9 +437,14 @@ def pointwise_loss(level, fn, args, kwargs):
     if a is None or a.get("size_average") is not None or a.get("reduce") is not None:
         return NotImplemented
     x, y = a["input"], a["target"]
-    if tuple(x.shape) != tuple(y.shape) or a.get("reduction", "mean") not in ("mean", "sum",
-                                                                              "none"):
+    if not isinstance(y, (Tensor, Batched)) or a.get("reduction", "mean") not in ("mean", "sum",
+                                                                                  "none"):
         return NotImplemented
+    if tuple(x.shape) != tuple(y.shape):
+        context.warn(f"Using a target size (torch.Size({list(y.shape)})) that is different to "
+                     f"the input size (torch.Size({list(x.shape)})). This will likely lead to "
+                     "incorrect results due to broadcasting. Please ensure they have the same "
+                     "size.")
     d = op("sub", x, y)
     loss = op("mul", d, d) if name_of(fn) == "mse_loss" else op("abs", d)
     return _reduce(loss, a.get("reduction", "mean"), level)
