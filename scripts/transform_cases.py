@@ -328,6 +328,9 @@ case("vmap/randomness", M, """
     gen = torch.manual_seed(0)
     vmap(lambda t: t + torch.rand(2), randomness="different")(torch.zeros(3, 2))
     vmap(lambda t: t + torch.rand(2), randomness="same")(torch.zeros(3, 2))
+    vmap(lambda t: torch.rand_like(t) + t, randomness="same")(torch.zeros(3, 2))
+    vmap(lambda t: F.dropout(t, 0.5), randomness="same")(torch.ones(3, 4))
+    torch.rand(2)
     vmap(lambda t: t, randomness="bogus")(torch.zeros(3, 2))
 """)
 case("vmap/item_error", M, """

@@ -193,6 +193,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", chunk_size=None):
             ctx._generator = _NoRandom()
         prev_level = State.level
         level = State.level = max(State.level, bt.level_of(args, kwargs)) + 1
+        if randomness == "same":
+            bt.SAME_RANDOMNESS.add(level)
         try:
             if randomness == "different":
                 out = _per_sample(func, args, dims, kwargs, n)
@@ -202,6 +204,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", chunk_size=None):
                          for a, d in zip(args, dims)]
                 out = _run(func, bargs, kwargs, level, n)
         finally:
+            bt.SAME_RANDOMNESS.discard(level)
             State.level = prev_level
             if randomness == "error":
                 ctx._generator = saved_gen

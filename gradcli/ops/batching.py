@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..base import context
 from ..base.errors import GradError, GradRuntimeError, GradValueError
 from ..core.tensor import Tensor
 from .reduce import ValuesIndices
@@ -204,11 +205,19 @@ def _sample(obj, level, b):
     return obj
 
 
+SAME_RANDOMNESS = set()   # the levels of vmap(randomness="same") running
+
+
 def loop(fn, args, kwargs, level, size=None):
-    """The fallback: fn on each sample, the results stacked (a rule-less op)."""
+    """The fallback: fn on each sample, the results stacked (a rule-less op).  Under
+    randomness="same" every sample draws the same numbers (the generator is rewound)."""
     n = size if size is not None else batch_size(args, kwargs, level)
-    outs = [call(fn, _sample(list(args), level, b), _sample(dict(kwargs), level, b))
-            for b in range(n)]
+    start = context.current.generator.get_state() if level in SAME_RANDOMNESS else None
+    outs = []
+    for b in range(n):
+        if start is not None:
+            context.current.generator.set_state(start)
+        outs.append(call(fn, _sample(list(args), level, b), _sample(dict(kwargs), level, b)))
     return stack_results(outs, level, n)
 
 
