@@ -359,6 +359,10 @@ def _matmul(level, a, b):
         if la == 1:
             out = op("matmul", va, b)                # (B, n) @ b: the batch as matrix rows
             return out if lb <= 2 else op("movedim", out, -2, 0)
+        if lb == 2:                                  # rows of one matrix product, as torch
+            shape = tuple(va.shape)                  # folds them (a row's bits its own)
+            out = op("mm", op("reshape", va, (-1, shape[-1])), b)
+            return op("reshape", out, shape[:-1] + (b.shape[-1],))
         return op("matmul", _pad(va, la, lb), b)
     if va is None:                                   # plain @ batched
         if lb == 1:
@@ -417,8 +421,11 @@ def linear(level, fn, args, kwargs):
     if a is None:
         return NotImplemented
     x, w, b = a["input"], a["weight"], a.get("bias")
-    # as matmul and add (not one linear of the batch as rows: each sample's product is
-    # then the same BLAS call, so its bits are those of the sample computed alone)
+    vx = unwrap(x, level)
+    if vx is not None and type(w) is not Batched and type(b) is not Batched:
+        # the batch as more rows of linear's one matrix product (as torch folds it); the
+        # BLAS computes a row as it does alone, so a sample's bits are its own
+        return Batched(call(fn, [vx, w, b]), level)
     out = op("matmul", x, op("t", w))
     return out if b is None else op("add", out, b)
 
