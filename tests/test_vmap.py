@@ -20,6 +20,10 @@ B = 3
 
 RULED = [c for c in CASES if c.values[0].name in BATCH_RULES]
 
+# rules that batch only part of their arguments and loop for the rest, by design:
+# conv2d with a batched weight (a different filter per sample) runs sample by sample
+PARTIAL = {("conv2d", "all")}
+
 
 def _leaves_first(obj):
     if isinstance(obj, Tensor):
@@ -74,16 +78,22 @@ def _stacked_results(outs):
     return first
 
 
-@pytest.fixture
 def no_loop(monkeypatch):
     def refuse(fn, *a, **k):
         raise AssertionError(f"vmap fell back to the loop for {fn}")
     monkeypatch.setattr(bt, "loop", refuse)
 
 
+@pytest.fixture(name="no_loop")
+def no_loop_fixture(monkeypatch):
+    no_loop(monkeypatch)
+
+
 @pytest.mark.parametrize("which", ["all", "first"])
 @pytest.mark.parametrize("entry,i", [c.values for c in RULED], ids=[c.id for c in RULED])
-def test_rule_matches_the_loop(entry, i, which, no_loop):
+def test_rule_matches_the_loop(entry, i, which, monkeypatch):
+    if (entry.name, which) not in PARTIAL:
+        no_loop(monkeypatch)
     samples = _samples(entry, i)
     want = _stacked_results([entry.fn(*a, **k) for a, k in samples])
     n_args = len(samples[0][0])
@@ -110,12 +120,11 @@ def test_an_op_without_a_rule_loops_and_is_right(monkeypatch):
         seen.append(fn)
         return real(fn, *a, **k)
     monkeypatch.setattr(bt, "loop", spy)
-    x = Tensor(np.random.default_rng(0).standard_normal((3, 1, 4, 4)))
-    got = vm.vmap(lambda t: bt.op("max_pool2d", t, 2))(x)
-    want = FUNCTIONS["stack"]([FUNCTIONS["max_pool2d"](FUNCTIONS["index"](x, b), 2)
-                               for b in range(3)], 0)
+    x = Tensor(np.random.default_rng(0).standard_normal((3, 4, 4)))
+    got = vm.vmap(lambda t: bt.op("trace", t))(x)
+    want = FUNCTIONS["stack"]([FUNCTIONS["trace"](FUNCTIONS["index"](x, b)) for b in range(3)], 0)
     np.testing.assert_array_equal(got.data, want.data)
-    assert seen == [FUNCTIONS["max_pool2d"]]
+    assert seen == [FUNCTIONS["trace"]]
 
 
 def test_per_sample_grads_batched_equal_the_loop(no_loop):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import inspect
 
+import numpy as np
+
 from ..base import context
 from ..core.convert import to_tensor
 from ..core.tensor import Tensor
@@ -61,6 +63,8 @@ ELEMENTWISE = (
 
 
 def _plain(a):
+    if type(a) is int:
+        return to_tensor(a)
     if type(a) in (list, tuple) and not any(type(e) is Batched for e in a):
         return to_tensor(a)
     return a
@@ -464,3 +468,93 @@ def numpy_t(level, fn, args, kwargs):
         return NotImplemented
     nd = len(args[0].shape)
     return wrap(op("permute", v, (0,) + tuple(range(nd, 0, -1))), level)
+
+
+def _class_targets(a, level):
+    """(input's physical value (B, N, C), target's (B, N), weight, 1-d?) for nll_loss of
+    class indices, or None when the rule does not apply."""
+    x, t = a["input"], _plain(a["target"]) if type(a["target"]) in (int, list) else a["target"]
+    if a.get("size_average") is not None or a.get("reduce") is not None or \
+            type(a.get("weight")) is Batched or not isinstance(t, (Tensor, Batched)):
+        return None
+    if t.dtype.kind not in "iu" or len(x.shape) not in (1, 2) or \
+            tuple(t.shape) != tuple(x.shape[:-1]):
+        return None
+    vx = unwrap(x, level)
+    n = (vx if vx is not None else unwrap(t, level)).shape[0]
+    vx = vx if vx is not None else expand_to(x, n)
+    vt = unwrap(t, level)
+    vt = vt if vt is not None else expand_to(t, n)
+    one = len(x.shape) == 1
+    if one:
+        vx, vt = op("unsqueeze", vx, 1), op("unsqueeze", vt, 1)
+    return vx, vt, a.get("weight"), one
+
+
+def _nll(vx, vt, weight, ignore_index, reduction):
+    n, rows = vx.shape[0], vx.shape[1]
+    bi = Tensor(np.arange(n).reshape(n, 1))
+    ri = Tensor(np.arange(rows).reshape(1, rows))
+    keep = op("ne", vt, ignore_index)
+    safe = op("where", keep, vt, 0)
+    picked = op("index", vx, (bi, ri, safe))                  # (B, N)
+    w = op("to", keep, vx.dtype)
+    if weight is not None:
+        w = op("mul", w, op("index", weight, (safe,)))
+    loss = op("neg", op("mul", picked, w))
+    if reduction == "none":
+        return loss
+    total = op("sum", loss, 1)
+    return total if reduction == "sum" else op("div", total, op("sum", w, 1))
+
+
+@batch_rule("nll_loss")
+def nll_loss(level, fn, args, kwargs):
+    a = _bind(fn, args, kwargs)
+    got = _class_targets(a, level) if a else None
+    reduction = a.get("reduction", "mean") if a else None
+    if got is None or reduction not in ("mean", "sum", "none"):
+        return NotImplemented
+    vx, vt, weight, one = got
+    out = _nll(vx, vt, weight, a.get("ignore_index", -100), reduction)
+    return Batched(op("squeeze", out, 1) if one and reduction == "none" else out, level)
+
+
+@batch_rule("cross_entropy")
+def cross_entropy(level, fn, args, kwargs):
+    a = _bind(fn, args, kwargs)
+    if a is None or a.get("label_smoothing", 0.0):
+        return NotImplemented
+    x = a["input"]
+    t = _plain(a["target"]) if type(a["target"]) in (int, list) else a["target"]
+    if not isinstance(t, (Tensor, Batched)):
+        return NotImplemented
+    cdim = 1 if len(x.shape) >= 2 else 0
+    logp = op("log_softmax", x, cdim)
+    if t.dtype.kind == "f" and tuple(t.shape) == tuple(x.shape):     # class probabilities
+        reduction = a.get("reduction", "mean")
+        if a.get("weight") is not None or reduction not in ("mean", "sum", "none") or \
+                a.get("size_average") is not None or a.get("reduce") is not None:
+            return NotImplemented
+        loss = op("neg", op("sum", op("mul", t, logp), cdim))
+        return loss if reduction == "none" else op(reduction, loss)
+    kw = {k: v for k, v in a.items() if k not in ("input", "target", "label_smoothing")}
+    return nll_loss(level, FUNCTIONS["nll_loss"], [logp, t], kw)
+
+
+@batch_rule("conv2d", "max_pool2d")
+def image_ops(level, fn, args, kwargs):
+    """A batch of images (or of mini-batches) through the op as more images, when the
+    weights are the same for every sample."""
+    x = args[0] if args else kwargs.get("input")
+    vx = unwrap(x, level)
+    rest = list(args[1:])
+    if vx is None or any(type(o) is Batched for o in rest + list(kwargs.values())) or \
+            len(x.shape) not in (3, 4):
+        return NotImplemented
+    lead = tuple(vx.shape[:-3])                               # (B,) or (B, N)
+    flat = op("reshape", vx, (-1,) + tuple(vx.shape[-3:]))
+    out = call(fn, [flat] + rest, {k: v for k, v in kwargs.items() if k != "input"})
+    if isinstance(out, tuple):
+        return NotImplemented
+    return Batched(op("reshape", out, lead + tuple(out.shape[1:])), level)
