@@ -35,13 +35,17 @@ class _Level:
 
 
 def _probe_shapes(f, args):
+    """f's outputs (for their shapes), without a graph; the random generator is put
+    back, so that the batched run draws what a single run of f draws."""
     ctx = context.current
     prev = ctx.grad_enabled
     ctx.grad_enabled = False
+    state = ctx.generator.get_state()
     try:
         out = f(*args)
     finally:
         ctx.grad_enabled = prev
+        ctx.generator.set_state(state)
     return out
 
 
