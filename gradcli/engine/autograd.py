@@ -78,8 +78,10 @@ class Function:
         out = node.forward(*arrays, **params)
         if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
             raw, out = out, np.asarray(out)
-            if node.saved:                   # keep "saved is the output" recognisable
-                node.saved = tuple(out if s is raw else s for s in node.saved)
+            for s in node.saved:             # keep "saved is the output" recognisable
+                if s is raw:
+                    node.saved = tuple(out if s is raw else s for s in node.saved)
+                    break
         if True not in needs or not context.current.grad_enabled:
             return Tensor(out)
         node.needs = needs
@@ -174,6 +176,8 @@ def sum_to(g, shape):
     """Sum a broadcast gradient back to `shape` (the one unbroadcast helper)."""
     if g.shape == shape:
         return g
+    if not shape and g.dtype.kind == "f" and g.flags.c_contiguous:
+        return np.asarray(torch_sum(g), dtype=g.dtype)       # a 0-d leaf's gradient
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)

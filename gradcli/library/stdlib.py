@@ -292,3 +292,8 @@ def module(name):
 
 
 NAMES = tuple(_MODULES)
+
+
+def add_module(name, make):
+    """Another part of the library offers a module to `import name` (made on first use)."""
+    _MODULES[name] = make

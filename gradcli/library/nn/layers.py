@@ -13,6 +13,7 @@ from ...base.errors import GradTypeError, GradValueError
 from ...core import dtypes
 from ...core.convert import type_name
 from ...ops.nn import _pair
+from ...ops import batching  # layers run batched inside vmap (op: the op, batched if an input is)
 from ...ops.registry import FUNCTIONS
 from .init import fan_in_and_fan_out, kaiming_uniform_, uniform_
 from ...core.parameter import is_uninitialized, set_uninitialized
@@ -52,7 +53,7 @@ class Linear(Module):
             uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
-        return FUNCTIONS["linear"](input, self.weight, self.bias)
+        return batching.op("linear", input, self.weight, self.bias)
 
     def extra_repr(self):
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
@@ -180,10 +181,10 @@ class Conv2d(Module):
     def forward(self, input):
         if self.padding_mode != "zeros":
             padded = FUNCTIONS["pad"](input, self._pad_sides(), mode=self.padding_mode)
-            return FUNCTIONS["conv2d"](padded, self.weight, self.bias, self.stride, (0, 0),
-                                       self.dilation, self.groups)
-        return FUNCTIONS["conv2d"](input, self.weight, self.bias, self.stride, self.padding,
-                                   self.dilation, self.groups)
+            return batching.op("conv2d", padded, self.weight, self.bias, self.stride, (0, 0),
+                               self.dilation, self.groups)
+        return batching.op("conv2d", input, self.weight, self.bias, self.stride, self.padding,
+                           self.dilation, self.groups)
 
     def extra_repr(self):
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, " \
@@ -214,7 +215,7 @@ class MaxPool2d(Module):
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
     def forward(self, input):
-        return FUNCTIONS["max_pool2d"](input, self.kernel_size, self.stride, self.padding,
+        return batching.op("max_pool2d", input, self.kernel_size, self.stride, self.padding,
                                        self.dilation, self.ceil_mode, self.return_indices)
 
     def extra_repr(self):
@@ -228,7 +229,7 @@ def _activation(name, fn, doc, inplace=True):
         self.inplace = inplace
 
     def forward(self, input):
-        return FUNCTIONS[fn](input)
+        return batching.op(fn, input)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
@@ -252,7 +253,7 @@ class _SoftmaxBase(Module):
         self.dim = dim
 
     def forward(self, input):
-        return FUNCTIONS[self.fn](input, self.dim)
+        return batching.op(self.fn, input, self.dim)
 
     def extra_repr(self):
         return f"dim={self.dim}"
@@ -272,7 +273,7 @@ class LeakyReLU(Module):
         self.negative_slope, self.inplace = negative_slope, inplace
 
     def forward(self, input):
-        return FUNCTIONS["leaky_relu"](input, self.negative_slope)
+        return batching.op("leaky_relu", input, self.negative_slope)
 
     def extra_repr(self):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
@@ -284,7 +285,7 @@ class Flatten(Module):
         self.start_dim, self.end_dim = start_dim, end_dim
 
     def forward(self, input):
-        return FUNCTIONS["flatten"](input, self.start_dim, self.end_dim)
+        return batching.op("flatten", input, self.start_dim, self.end_dim)
 
     def extra_repr(self):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
@@ -306,7 +307,7 @@ class Dropout(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):
-        return FUNCTIONS["dropout"](input, self.p, self.training)
+        return batching.op("dropout", input, self.p, self.training)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
