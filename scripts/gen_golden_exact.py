@@ -35,12 +35,6 @@ def main():
                 x = torch.from_numpy(unary_input(op, n, dtype))
                 unary.append({"op": op, "dtype": dtype, "n": n,
                               "out": digest(getattr(torch, op)(x).numpy())})
-    tanh_grads = []
-    for dtype in ("float32", "float64"):
-        for n in SIZES:
-            x = torch.from_numpy(unary_input("tanh", n, dtype)).requires_grad_()
-            torch.tanh(x).backward(torch.from_numpy(matrix((n, 1), 30, dtype)[:, 0].copy()))
-            tanh_grads.append({"dtype": dtype, "n": n, "grad": digest(x.grad.numpy())})
     pows = []
     for e in POW_EXPONENTS:
         for n in SIZES + (40000, 70001):
@@ -117,8 +111,7 @@ def main():
                           "mm": digest((m[off:off + 20] @ m[off + 1:off + 31, :7]).numpy())})
     data = {"torch": torch.__version__, "capability": torch.backends.cpu.get_cpu_capability(),
             "threads": torch.get_num_threads(), "unary": unary, "pows": pows, "mm": mms,
-            "cross_entropy": ces, "bias_grads": outer, "views": views,
-            "tanh_grads": tanh_grads}
+            "cross_entropy": ces, "bias_grads": outer, "views": views}
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=0)
         fh.write("\n")

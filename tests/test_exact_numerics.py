@@ -193,13 +193,3 @@ def test_products_of_views_are_pytorchs():
         assert float(mkl.torch_dot(a[off:off + 2000], b[off:off + 2000])).hex() == case["dot"], (dt, off)
         assert _digest(mkl.torch_mv(m[off:off + 20], b[off:off + 30])) == case["mv"], (dt, off)
         assert _digest(mkl.torch_mm(m[off:off + 20], m[off + 1:off + 31, :7])) == case["mm"], (dt, off)
-
-
-@needs_mkl
-def test_tanh_gradient_is_pytorchs():
-    """tanh's backward is g * (1 - y*y) with 1 - y*y one fused multiply-add, as torch."""
-    for case in GOLDEN["tanh_grads"]:
-        dt, n = case["dtype"], case["n"]
-        x = Tensor(unary_input("tanh", n, dt), requires_grad=True)
-        backward(FUNCTIONS["tanh"](x), Tensor(matrix((n, 1), 30, dt)[:, 0].copy()))
-        assert _digest(x.grad.data) == case["grad"], (dt, n)

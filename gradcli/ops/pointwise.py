@@ -14,7 +14,6 @@ from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base import mkl
-from ..base.fma import fma
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
 from .dims import norm_dims
@@ -142,16 +141,7 @@ sin = unary("sin", "SinBackward0", np.sin, lambda g, F, x: g * F.cos(x), "sine")
 cos = unary("cos", "CosBackward0", np.cos, lambda g, F, x: g * -F.sin(x), "cosine")
 unary("tan", "TanBackward0", np.tan, lambda g, F, out: g * (1 + out * out), "tangent", "out",
       domain=(-1.2, 1.2))
-def _one_minus_square(y):
-    """1 - y*y rounded once, as PyTorch's tanh_backward computes it (a fused multiply-add)."""
-    if y.dtype.char in "fd":
-        # (y first: a nan keeps its sign, as the FMA instruction passes on torch's nan)
-        return np.asarray(fma(y, -y, 1, dtype=y.dtype.type), dtype=y.dtype)
-    return 1 - y * y
-
-
-tanh = unary("tanh", "TanhBackward0", np.tanh,
-             lambda g, F, out: g * (1 - out * out) if F.tensor_mode else g * _one_minus_square(out),
+tanh = unary("tanh", "TanhBackward0", np.tanh, lambda g, F, out: g * (1 - out * out),
              "hyperbolic tangent", "out")
 
 
