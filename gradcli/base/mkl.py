@@ -155,15 +155,34 @@ def unary(name, x):
         if lib() is None:
             return None
         fn = _VML_FNS[p, name] = FNS[f"vm{p}{VML[name]}"]
+    n = x.size
+    if n <= _SMALL:
+        # a few values (a 0-d tensor in a scalar loop): through two fixed buffers whose
+        # addresses are known, since asking NumPy for an array's address (x.ctypes)
+        # costs more than the call itself
+        buf = _small.get(p)
+        if buf is None:
+            buf = _small[p] = _small_buffers(x.dtype)
+        src, dst, src_at, dst_at = buf
+        src[:n] = x.reshape(-1)
+        fn(n, src_at, dst_at, _VML_HA)
+        return dst[:n].reshape(x.shape).copy()
     if not x.flags.c_contiguous:
         x = np.ascontiguousarray(x)
     # (VML's results do not depend on alignment: checked on unaligned data)
     out = np.empty(x.shape, x.dtype)
-    fn(x.size, x.ctypes.data, out.ctypes.data, _VML_HA)
+    fn(n, x.ctypes.data, out.ctypes.data, _VML_HA)
     return out
 
 
 _VML_FNS: dict = {}
+_SMALL = 16                         # up to this many values go through the fixed buffers
+_small: dict = {}
+
+
+def _small_buffers(dtype):
+    src, dst = np.empty(_SMALL, dtype), np.empty(_SMALL, dtype)
+    return src, dst, src.ctypes.data, dst.ctypes.data
 
 
 def _operand(a):
