@@ -603,4 +603,76 @@ c[0] = 100
 y.backward()
 print(a.grad, c)
 """),
+    ("names/dunder_names", """
+import math
+class Point:
+    '''A point.'''
+    def norm(self):
+        "The length."
+        return 1.0
+    class Inner:
+        pass
+def outer():
+    def inner():
+        pass
+    return inner
+def plain():
+    return 1
+print(Point.__name__, Point.__qualname__, Point.__doc__)
+print(Point.norm.__name__, Point.norm.__qualname__, Point().norm.__doc__, Point().__doc__)
+print(Point.Inner.__qualname__, outer().__name__, outer().__qualname__, plain.__doc__)
+print((lambda: 1).__name__, math.sqrt.__name__, torch.sin.__name__, print.__name__, len.__name__)
+print(int.__name__, float.__name__, torch.Tensor.__name__, type(torch.ones(1)).__name__, math.__name__)
+registry = {}
+def register(fn):
+    registry[fn.__name__] = fn
+    return fn
+@register
+def double(x):
+    return 2 * x
+print(sorted(registry), registry['double'](4))
+"""),
+    ("names/dunder_name_of_instance_error", """
+class C:
+    pass
+C().__name__
+"""),
+    ("names/type_of_values", """
+class A:
+    pass
+class B(A):
+    pass
+print(type(A()), type(B()), A, B)
+print(type(torch.ones(2)), type(torch.ones(2, requires_grad=True) * 2))
+print(type(3), type(2.5), type(True), type('s'), type(None), type([1]), type((1,)), type({}), type({1}))
+print(type(torch.float32), type(torch.ones(2).shape), type(torch.ones(1).item()), type(range(2)))
+print(type(lambda: 1), type(int), type(A))
+print(int, float, list, dict, torch.Tensor)
+print(type(B()) is B, type(3) is int, type(torch.ones(1)) == torch.Tensor, type(2.0) == float)
+print(isinstance(B(), A), isinstance(A(), B), isinstance(B(), (int, A)), isinstance(torch.ones(1), torch.Tensor))
+print(issubclass(B, A), issubclass(A, B), type(B()).__name__)
+def f():
+    class Local:
+        pass
+    return Local
+print(f(), type(f()()))
+"""),
+    ("classes/super_in_a_class_made_in_a_loop", """
+class A:
+    def m(self):
+        return 0
+K = A
+for i in range(5):
+    class K(K):
+        def m(self):
+            return super().m() + 1
+print(K().m())
+made = []
+for tag in ['x', 'y']:
+    class T(A):
+        def m(self):
+            return [super().m(), tag]
+    made.append(T)
+print([c().m() for c in made])
+"""),
 ]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from ..base.errors import GradSyntaxError
 from .classes import Super, make_class
-from .functions import Scope, Signature, UserFunction
+from .functions import CLASS_CELL, Scope, Signature, UserFunction
 from .iteration import iterate
+from .names import docstring
 from .positions import located, pos, syntax_error
 from .scopes import FunctionInfo
 from .state import state
@@ -56,11 +57,14 @@ class Definitions:
                                   tok.line, tok.column)
         seen.add(tok.value)
 
-    def _function(self, name, params, body_nodes, compile_body, is_lambda=False):
+    def _function(self, name, params, body_nodes, compile_body, is_lambda=False, doc=None):
         """The closure that makes a UserFunction when the definition runs."""
         sig, defaults = self._signature(params)
         info = FunctionInfo(name, "function", self.fn)
         info.locals.update(sig.names())
+        method = self.fn is not None and self.fn.kind == "class"
+        if method:
+            info.locals.add(CLASS_CELL)     # the class being defined, for super()
         if sig.params:
             info.first_param = sig.params[0]
         info.analyse(body_nodes)
@@ -78,13 +82,14 @@ class Definitions:
             d = {k: e(s) for k, e in defaults.items()} if defaults else {}
             return UserFunction(name, sig, d, code, g, is_lambda=is_lambda,
                                 origin=state.origin, closure=s.closure, generator=generator,
-                                qualname=qualname)
+                                qualname=qualname, doc=doc,
+                                cell=s.vars.get(CLASS_CELL) if method else None)
         return make
 
     def _def_value(self, node):
         name_tok, params, _returns, suite = node.children
         return name_tok.value, self._function(name_tok.value, params, [suite],
-                                              lambda: self.block(suite))
+                                              lambda: self.block(suite), doc=docstring(suite))
 
     def s_funcdef(self, node):
         name, make = self._def_value(node)
@@ -101,7 +106,7 @@ class Definitions:
         name = name_tok.value
         posargs, kw = self._arguments(args)
         info = FunctionInfo(name, "class", self.fn)
-        info.class_cell = cell = [None]
+        qualname = info.qualname
         info.analyse([suite])
         outer, self.fn = self.fn, info
         try:
@@ -109,17 +114,22 @@ class Definitions:
         finally:
             self.fn = outer
         line, col = pos(name_tok)
+        doc = docstring(suite)
 
         def make(s):
             bases = posargs(s)
             keywords = kw(s)
             g = s if s.globals is None else s.globals
-            scope = Scope({}, g, s.depth, s.closure, closure=s.closure)
+            cell = [None]          # this execution's class (a loop makes a new one each time)
+            scope = Scope({CLASS_CELL: cell}, g, s.depth, s.closure, closure=s.closure)
             body(scope)
+            del scope.vars[CLASS_CELL]
             try:
-                cls = make_class(name, bases, scope.vars, keywords)
+                cls = make_class(name, bases, scope.vars, keywords, qualname)
             except Exception as e:
                 raise located(e, line, col) from None
+            if doc is not None:
+                cls.__doc__ = doc
             cell[0] = cls
             return cls
         return name, make
@@ -189,9 +199,9 @@ class Definitions:
             info = info.parent
         if info is None or info.first_param is None:
             return None
-        cell = info.parent.class_cell
+        cell = self.load_name(CLASS_CELL, node)
         load = self.load_name(info.first_param, node)
 
         def run(s):
-            return Super(cell[0], load(s))
+            return Super(cell(s)[0], load(s))
         return run

@@ -32,6 +32,8 @@ class Return:
         self.value = value
 
 
+CLASS_CELL = " class"     # a method's hidden local: [the class it was defined in] (no
+#                           program can write this name)
 BREAK = object()
 CONTINUE = object()
 
@@ -106,10 +108,10 @@ class UserFunction:
     As a class attribute it is a descriptor, like a Python function: `obj.f` is f
     bound to obj (so library code calling `self.forward(x)` on a user subclass works)."""
     __slots__ = ("name", "sig", "defaults", "body", "globals", "is_lambda", "origin",
-                 "closure", "generator", "qualname", "__weakref__")
+                 "closure", "generator", "qualname", "doc", "cell", "__weakref__")
 
     def __init__(self, name, sig, defaults, body, globals, is_lambda=False, origin=None,
-                 closure=None, generator=False, qualname=None):
+                 closure=None, generator=False, qualname=None, doc=None, cell=None):
         if not isinstance(sig, Signature):
             sig = Signature(sig)
         self.name, self.sig, self.defaults = name, sig, defaults
@@ -118,6 +120,8 @@ class UserFunction:
         self.closure = closure if closure is not None else globals
         self.generator = generator
         self.qualname = qualname or name
+        self.doc = doc            # its docstring (`f.__doc__`)
+        self.cell = cell          # a method: [its class] (super() reads it)
 
     @property
     def params(self):
@@ -143,6 +147,8 @@ class UserFunction:
             raise LimitError(f"maximum recursion depth exceeded ({context.current.limits.max_depth} nested "
                              f"calls of user functions)", hint="raise it with --max-depth")
         call_depth.n = depth
+        if self.cell is not None:
+            local[CLASS_CELL] = self.cell
         scope = Scope(local, self.globals, depth, self.closure)
         scope.yielded = yielded
         try:

@@ -18,6 +18,7 @@ from .classes import LanguageObject, Super, callable_class, is_user_class, no_su
 from .exceptions import TYPES
 from .items import del_attr
 from .iteration import iterate
+from .names import install_classes, type_of
 
 
 def _items(x):
@@ -189,29 +190,6 @@ def callable_(x):
     return callable(x) and (not isinstance(x, type) or callable_class(x))
 
 
-class TypeName:
-    """What type(x) gives for a value that is not an object of a user class."""
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"<class '{self.name}'>"
-
-    def __eq__(self, other):
-        return isinstance(other, TypeName) and other.name == self.name
-
-    def __hash__(self):
-        return hash(self.name)
-
-
-def type_(x):
-    if is_user_class(type(x)) or isinstance(x, GradError):
-        return type(x)
-    return TypeName("torch.Tensor" if type(x) is Tensor else type_name(x))
-
-
 def _pythonic(name, py_meaning, when):
     """The built-in `name` with Python's meaning for values `when` picks."""
     original = BUILTINS[name].fn
@@ -257,7 +235,7 @@ def prelude():
         "sorted": sorted_, "dict": dict_, "set": set_, "iter": iter_, "next": next_,
         "hasattr": hasattr_, "getattr": getattr_, "setattr": setattr_, "super": super_,
         "delattr": delattr_, "slice": slice_,
-        "callable": callable_, "type": type_, "repr": show,
+        "callable": callable_, "type": type_of, "repr": show,
         "staticmethod": staticmethod, "classmethod": classmethod, "property": property,
         "sum": _pythonic("sum", _sum, lambda x: _lazy(x) or _has_tensor_items(x)),
         "len": _pythonic("len", _len, _lazy),
@@ -284,11 +262,12 @@ def install(builtins):
     if id(builtins) in _installed:
         return
     for name, py in (("int", int), ("float", float), ("bool", bool), ("str", str),
-                     ("list", list), ("tuple", tuple)):
+                     ("list", list), ("tuple", tuple), ("Tensor", Tensor), ("range", range)):
         if name in builtins:
             _PY_TYPES[id(builtins[name])] = py
     new = prelude()
     builtins.update(new)
     for name, py in (("list", list), ("tuple", tuple), ("dict", dict), ("set", set)):
         _PY_TYPES[id(new[name])] = py
+    install_classes(builtins)
     _installed.add(id(builtins))

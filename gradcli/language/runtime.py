@@ -23,6 +23,7 @@ from ..library.methods import requires_grad_
 from ..library.torch_ns import namespace
 from .classes import (Super, class_attr, instance_attr, is_user_class, library_allowlist,
                       set_class_attr, set_instance_attr)
+from .names import NAME_ATTRS, name_attr
 from .containers import DICT_METHODS, SET_METHODS
 from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
@@ -257,6 +258,8 @@ def get_attr(obj, name):
                                  hint=did_you_mean(name, list(TENSOR_ATTRS) + list(METHODS)))
     if isinstance(obj, GradError) and name == "args":
         return getattr(obj, "args", (obj.message,))
+    if name in NAME_ATTRS:                      # __name__, __qualname__, __doc__
+        return name_attr(obj, name)
     if isinstance(obj, type):
         return class_attr(obj, name)
     if is_user_class(t) or hasattr(t, "language_attrs") or hasattr(t, "language_getattr") \
