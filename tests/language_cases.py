@@ -675,4 +675,82 @@ for tag in ['x', 'y']:
     made.append(T)
 print([c().m() for c in made])
 """),
+    ("operators/bitwise_python", """
+print(3 & 5, 3 | 5, ~5, ~True, ~0, True & False, True | 2, False | False, 1 << 3, -8 >> 1, 5 >> 10)
+print(1 | 2 & 3 << 1, (1 | 2) & 3, 1 + 2 << 1, 6 & 3 == 2, 1 << 2 << 3, 64 >> 2 >> 1, 5 & 3 | 8 & 12)
+print({1, 2} & {2, 3}, {1} | {2}, {'a': 1} | {'b': 2}, -~3, ~-3, 2 * ~1)
+k = 5
+k |= 2
+k <<= 2
+k >>= 1
+k &= 6
+print(k)
+flags = [n & 1 == 1 for n in range(5)]
+print(flags, [n >> 1 for n in range(5)], sum(1 << n for n in range(4)))
+"""),
+    ("operators/bitwise_tensors", """
+x = torch.tensor([-1.0, 0.5, 2.0])
+i = torch.tensor([1, 2, 3])
+b = torch.tensor([True, False, True])
+i32 = torch.tensor([1, 2, 3], dtype=torch.int32)
+u8 = torch.tensor([1, 2, 3], dtype=torch.uint8)
+mask = (x > 0) & (x < 1)
+print(mask, (x > 0) | (x < 1), ~(x > 0), ~i, i & 2, i | b, b & True, b & 1)
+print(x[mask], x[(x < 0) | (x > 1)])
+print(i << 2, i >> 1, 1 << i, b << 1, i & i32, i32 & u8, True & i, 3 & i, 3 | b, ~torch.tensor(5))
+print(i << -1, i >> 70, i << 70, torch.tensor([-5, 5]) >> 70, torch.tensor([-5, 5]) >> 1)
+print(torch.logical_and(x, i), torch.logical_not(x), torch.logical_or(b, x), torch.logical_xor(b, i))
+print(torch.bitwise_xor(i, i32), torch.bitwise_left_shift(i, 1), torch.bitwise_right_shift(i, 1))
+print(i.bitwise_and(3), i.bitwise_or(4), torch.bitwise_not(b), b.logical_not(), i.bitwise_xor(1))
+m = torch.tensor([1, 2, 3])
+n = m
+m &= 1
+n |= 4
+m <<= 1
+print(m, n, m is n)
+c = torch.tensor([True, True])
+c &= torch.tensor([True, False])
+print(c)
+"""),
+    ("operators/bitwise_and_float_error", """
+x = torch.tensor([-1.0, 0.5, 2.0])
+x & 1
+"""),
+    ("operators/bitwise_or_float_error", """
+x = torch.tensor([1.5])
+torch.tensor([1]) | x
+"""),
+    ("operators/bitwise_shift_float_error", """
+x = torch.tensor([1.5])
+x << 1
+"""),
+    ("operators/bitwise_invert_float_error", """
+x = torch.tensor([1.5], requires_grad=True)
+~x
+"""),
+    ("operators/bitwise_not_float_error", """
+torch.bitwise_not(torch.tensor([1.5]))
+"""),
+    ("operators/bitwise_python_float_error", """
+2.5 & 1
+"""),
+    ("operators/bitwise_python_invert_error", """
+~2.5
+"""),
+    ("operators/bitwise_negative_shift_error", """
+1 << -1
+"""),
+    ("operators/bitwise_none_error", """
+torch.tensor([1]) & None
+"""),
+    ("operators/bitwise_catchable", """
+try:
+    torch.tensor([1.0]) & 1
+except NotImplementedError as e:
+    print('caught:', e)
+try:
+    ~torch.tensor([1.0])
+except TypeError as e:
+    print('caught:', e)
+"""),
 ]

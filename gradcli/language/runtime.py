@@ -23,6 +23,7 @@ from ..library.methods import requires_grad_
 from ..library.torch_ns import namespace
 from .classes import (Super, class_attr, instance_attr, is_user_class, library_allowlist,
                       set_class_attr, set_instance_attr)
+from . import bitwise
 from .names import NAME_ATTRS, name_attr
 from .containers import DICT_METHODS, SET_METHODS
 from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
@@ -107,6 +108,8 @@ _FLOAT_OPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
 def binary_op(op):
     """`binary` for one operator, its lookups done once (the compiler calls this
     when it compiles `a op b`)."""
+    if op in bitwise.OPS:
+        return bitwise.binary_op(op)
     tensor_fn = FUNCTIONS[_TENSOR_OPS[op]]
     fast = _FLOAT_OPS.get(op)      # float op float: nothing to check
     ints = op in ("+", "-", "*")   # int op int: only the size to check (_int_result)
@@ -196,6 +199,8 @@ def _same(a, b):
 
 
 def unary(op, v):
+    if op == "~":
+        return bitwise.invert_value(v)
     if op == "-":
         if type(v) is Tensor:
             return FUNCTIONS["neg"](v)
