@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools as _itertools
 import math as _math
 
-from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..base.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
 from ..base import context
 from ..base.limits import check_items
 from ..core.printing import show
@@ -275,9 +275,27 @@ class StdModule(Module):
         return super().get(attr, {})
 
 
+class EmptyModule(StdModule):
+    """`os`, `sys`, `numpy`: tutorials import them, often without using them, so the
+    import succeeds and binds a module with nothing in it; the first use is the
+    error (README: the language, what is out)."""
+    __slots__ = ()
+
+    WHY = {"os": "a program reaches no files, processes or environment",
+           "sys": "a program reaches no part of the interpreter",
+           "numpy": "gradcli computes with torch's tensors only: use torch's functions"}
+
+    def get(self, attr, builtins):
+        raise GradAttributeError(f"module '{self.name}' has no attribute '{attr}'",
+                                 hint=f"gradcli's {self.name} module is empty: "
+                                      f"{self.WHY[self.name]}")
+
+
 _MODULES = {"math": _math_module, "random": _random_module, "functools": _functools_module,
             "itertools": _itertools_module, "collections": _collections_module,
-            "copy": _copy_module, "time": _time_module}
+            "copy": _copy_module, "time": _time_module,
+            "os": lambda: EmptyModule("os"), "sys": lambda: EmptyModule("sys"),
+            "numpy": lambda: EmptyModule("numpy")}
 _made = {}
 
 
@@ -291,4 +309,4 @@ def module(name):
     return _made[name]
 
 
-NAMES = tuple(_MODULES)
+NAMES = tuple(k for k in _MODULES if k not in EmptyModule.WHY)
