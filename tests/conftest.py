@@ -64,6 +64,48 @@ def run_inprocess(source, args=("eval", "-")):
     return types.SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
 
 
+class Run:
+    """A program run in this process through a Session: its output, and the
+    GradError it ended with (None when it ran to the end)."""
+
+    def __init__(self, source):
+        import contextlib
+        import io
+
+        from gradcli.base.errors import GradError
+        from gradcli.output import TextOutput
+        from gradcli.session import Session, reset_globals
+
+        reset_globals()
+        self.stream = io.StringIO()
+        self.session = Session(TextOutput(self.stream), filename="<test>")
+        self.error = None
+        with contextlib.redirect_stderr(io.StringIO()):
+            try:
+                self.session.run(source)
+            except GradError as e:
+                self.error = e
+        reset_globals()
+        self.out = self.stream.getvalue()
+
+    def value(self, name):
+        return self.session.scope.vars[name]
+
+
+def assert_refused(source, type_name=None, text=None):
+    """`source` must end in gradcli's own error, with a line and column (and the
+    given type name / text in its message)."""
+    r = Run(source)
+    e = r.error
+    assert e is not None, f"{source!r} ran: {r.out!r}"
+    assert isinstance(e.line, int) and isinstance(e.column, int), (source, e.message)
+    if type_name is not None:
+        assert e.type_name == type_name, (source, e.type_name, e.message)
+    if text is not None:
+        assert text in e.message, (source, e.message)
+    return e
+
+
 def run_cases(sources):
     """Run many programs in this process: {name: source} -> {name: result}.
     (tests/test_examples.py runs the seed examples as real subprocesses.)"""

@@ -26,26 +26,9 @@ from gradcli.base import context
 from gradcli.core.tensor import Tensor
 from gradcli.engine import forward as fw
 from gradcli.engine.autograd import run_backward
-from gradcli.ops.registry import Arg
-from tests.test_gradcheck import CASES, EPS, Fixed, _case_seed, _nodes, float_outputs
+from tests.test_gradcheck import CASES, EPS, _build, _case_seed, _nodes, float_outputs
 
 ATOL, RTOL = 1e-5, 1e-3
-
-
-def _build(spec, rng, leaves):
-    if isinstance(spec, Fixed):
-        t = Tensor(np.array(spec.values, dtype=np.float64), requires_grad=True)
-        leaves.append(t)
-        return t
-    if isinstance(spec, Arg):
-        data = rng.uniform(spec.lo, spec.hi, size=spec.shape).astype(np.float64)
-        t = Tensor(np.asarray(data), requires_grad=spec.grad)
-        if spec.grad:
-            leaves.append(t)
-        return t
-    if isinstance(spec, list):
-        return [_build(s, rng, leaves) for s in spec]
-    return spec
 
 
 def _swap(obj, table):

@@ -9,42 +9,12 @@ import io
 
 import pytest
 
-from conftest import check_result, load_golden, run_inprocess
+from conftest import Run, assert_refused, check_result, load_golden, run_inprocess
 from gradcli.base.errors import GradError
 from gradcli.output import TextOutput
 from gradcli.session import Session, reset_globals
 
 CASES = load_golden("language.json")
-
-
-class Run:
-    """A program run in this process: its output, and the error it ended with."""
-
-    def __init__(self, source):
-        reset_globals()
-        self.stream = io.StringIO()
-        self.session = Session(TextOutput(self.stream), filename="<test>")
-        self.error = None
-        with contextlib.redirect_stderr(io.StringIO()):
-            try:
-                self.session.run(source)
-            except GradError as e:
-                self.error = e
-        reset_globals()
-        self.out = self.stream.getvalue()
-
-    def value(self, name):
-        return self.session.scope.vars[name]
-
-
-def assert_refused(source, type_name=None):
-    r = Run(source)
-    e = r.error
-    assert e is not None, f"{source!r} ran: {r.out!r}"
-    assert isinstance(e.line, int) and isinstance(e.column, int), (source, e.message)
-    if type_name is not None:
-        assert e.type_name == type_name, (source, e.type_name, e.message)
-    return e
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -13,20 +13,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from test_repl import CTRL_D, ROOT, UP, Term, clean  # noqa: E402
-
-
-@pytest.fixture
-def term(tmp_path):
-    made = []
-
-    def make(*args, **kw):
-        t = Term(tmp_path, *args, **kw)
-        made.append(t)
-        return t
-    yield make
-    for t in made:
-        t.close()
+from test_repl import ROOT, UP, clean, term  # noqa: E402,F401  (term: the fixture, shared)
 
 
 def test_help_forms(term):

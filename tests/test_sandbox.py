@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import Run, assert_refused
 from gradcli.language import runtime
 from gradcli.language.names import NAME_ATTRS
 from gradcli.library.torch_ns import namespace
@@ -24,38 +25,6 @@ from gradcli.output import TextOutput
 from gradcli.session import Session, reset_globals
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class Run:
-    """A program run in this process: its output, and the error it ended with."""
-
-    def __init__(self, source):
-        reset_globals()
-        self.stream = io.StringIO()
-        self.session = Session(TextOutput(self.stream), filename="<test>")
-        self.error = None
-        with contextlib.redirect_stderr(io.StringIO()):
-            try:
-                self.session.run(source)
-            except GradError as e:
-                self.error = e
-        reset_globals()
-        self.out = self.stream.getvalue()
-
-    def value(self, name):
-        return self.session.scope.vars[name]
-
-
-def assert_refused(source, type_name=None, text=None):
-    r = Run(source)
-    e = r.error
-    assert e is not None, f"{source!r} ran: {r.out!r}"
-    assert isinstance(e.line, int) and isinstance(e.column, int), (source, e.message)
-    if type_name is not None:
-        assert e.type_name == type_name, (source, e.type_name, e.message)
-    if text is not None:
-        assert text in e.message, (source, e.message)
-    return e
 
 
 # ---------------------------------------------------------------- escape attempts

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .sleef_pow import torch_powf
+
 
 def torch_pow(a, e):
     """a ** e for an array a and a Python number e, in PyTorch's arithmetic for
@@ -29,4 +31,6 @@ def torch_pow(a, e):
             return 1 / (a * a)
         if e == -0.5:
             return 1 / np.sqrt(a)
+        if a.dtype == np.float32 and a.size and isinstance(e, (int, float)):
+            return torch_powf(a, e)         # SLEEF's pow on whole blocks, powf on the rest
     return np.power(a, e)

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..base.errors import GradRuntimeError, ShapeError
 from ..base.summation import torch_sum
+from ..base import mkl
 from ..core.tensor import Tensor
 from .hooks import run_hooks
 from ..base import context
@@ -176,8 +177,10 @@ def sum_to(g, shape):
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)
-    if len(axes) == g.ndim and g.dtype.kind == "f" and g.flags.c_contiguous:
-        # a 0-d leaf's gradient: a whole sum, in PyTorch's order
+    if g.dtype.kind == "f" and g.flags.c_contiguous and (
+            len(axes) == g.ndim or all(g.shape[i] == 1 for i in range(g.ndim) if i not in axes)):
+        # one value from all of g (a 0-d leaf's or a (1,) bias's gradient): a whole sum,
+        # in PyTorch's order
         return np.asarray(torch_sum(g), dtype=g.dtype).reshape(shape)
     if axes:
         g = g.sum(axis=axes, keepdims=True)
@@ -194,13 +197,15 @@ def _small(shape, limit=4096):
 class ArrayF:
     """NumPy versions of the functions VJPs use (the fast path)."""
     sum_to = staticmethod(sum_to)
-    exp = staticmethod(np.exp)
-    log = staticmethod(np.log)
-    sin = staticmethod(np.sin)
-    cos = staticmethod(np.cos)
+    exp = staticmethod(mkl.unary_fn("exp", np.exp))
+    log = staticmethod(mkl.unary_fn("log", np.log))
+    sin = staticmethod(mkl.unary_fn("sin", np.sin))
+    cos = staticmethod(mkl.unary_fn("cos", np.cos))
     sinh = staticmethod(np.sinh)
     cosh = staticmethod(np.cosh)
-    sqrt = staticmethod(np.sqrt)
+    sqrt = staticmethod(mkl.unary_fn("sqrt", np.sqrt))
+    mm = staticmethod(mkl.torch_mm)
+    mv = staticmethod(mkl.torch_mv)
     sign = staticmethod(np.sign)
     floor = staticmethod(np.floor)
     abs = staticmethod(np.abs)

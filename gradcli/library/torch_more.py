@@ -29,7 +29,7 @@ class TorchGenerator:
         return self.gen.initial_seed()
 
     def manual_seed(self, seed):
-        self.gen.manual_seed(seed)
+        self.gen.manual_seed(checked_seed(seed))
         return self
 
     language_methods = {"initial_seed": initial_seed, "manual_seed": manual_seed}
@@ -38,15 +38,20 @@ class TorchGenerator:
         return "<torch._C.Generator object>"
 
 
-def manual_seed(seed):
-    """torch.manual_seed(n): seeds the default generator and returns it."""
+def checked_seed(seed):
+    """A seed as torch accepts it (an int, or a one-element tensor), with torch's errors."""
     if isinstance(seed, Tensor):
         seed = seed.item()
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise GradTypeError(f"manual_seed expected an int, got {type_name(seed)}")
     if not -(1 << 63) <= seed < 1 << 64:
         raise GradValueError("Overflow when unpacking long long")      # PyTorch's words
-    context.current.generator.manual_seed(seed)
+    return seed
+
+
+def manual_seed(seed):
+    """torch.manual_seed(n): seeds the default generator and returns it."""
+    context.current.generator.manual_seed(checked_seed(seed))
     return TorchGenerator(context.current.generator)
 
 

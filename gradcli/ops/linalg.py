@@ -11,6 +11,7 @@ from ..core.convert import tensor_arg
 from ..base.errors import GradRuntimeError, ShapeError
 from .registry import Arg, internal, register, tensor_f
 from ..base.limits import check_alloc
+from ..base.mkl import mm_grads, torch_dot, torch_mm, torch_mv
 from .shape import SqueezeMatmul, unsqueeze
 from .elementwise import mul
 from .shape import reshape
@@ -43,12 +44,11 @@ class Mm(Function):
 
     def forward(self, a, b):
         self.save(a, b)
-        return a @ b
+        return torch_mm(a, b)
 
     def backward(self, g, F, a, b):
         n = self.needs
-        return (g @ F.transpose(b) if n[0] else None,
-                F.transpose(a) @ g if n[1] else None)
+        return mm_grads(g, a, b, n[0], n[1], F)
 
     jvp = bilinear
 
@@ -59,12 +59,12 @@ class Mv(Function):
 
     def forward(self, a, v):
         self.save(a, v)
-        return a @ v
+        return torch_mv(a, v)
 
     def backward(self, g, F, a, v):
         n = self.needs
         return (F.outer(g, v) if n[0] else None,
-                F.transpose(a) @ g if n[1] else None)
+                F.mv(F.transpose(a), g) if n[1] else None)
 
     jvp = bilinear
 
@@ -75,7 +75,7 @@ class Dot(Function):
 
     def forward(self, a, b):
         self.save(a, b)
-        return np.asarray(np.dot(a, b))
+        return torch_dot(a, b)
 
     def backward(self, g, F, a, b):
         n = self.needs
@@ -178,6 +178,7 @@ def matmul(input, other):
 
 @register("mm", "mm(input, mat2)", "product of two matrices", method=True,
           checks=[((Arg((2, 3)), Arg((3, 2))), {})], category="linalg")
+@tensor_f("mm")
 def mm(a, b):
     a, b = tensor_arg(a), tensor_arg(b)
     if a.data.ndim != 2 or b.data.ndim != 2:
@@ -188,6 +189,7 @@ def mm(a, b):
 
 @register("mv", "mv(input, vec)", "matrix times vector", method=True,
           checks=[((Arg((2, 3)), Arg((3,))), {})], category="linalg")
+@tensor_f("mv")
 def mv(a, v):
     a, v = tensor_arg(a), tensor_arg(v)
     if a.data.ndim != 2 or v.data.ndim != 1:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..base.summation import torch_sum
+
 from ..core import dtypes
 from ..engine.autograd import Function
 from ..engine.forward import add_terms, linear
@@ -47,7 +49,10 @@ def _reduce(loss, reduction):
     """Forward: the element-wise loss reduced as asked."""
     if reduction == "none":
         return loss
-    return np.sum(loss) if reduction == "sum" else np.mean(loss)
+    if loss.dtype.kind != "f" or not loss.size:
+        return np.sum(loss) if reduction == "sum" else np.mean(loss)
+    total = np.asarray(torch_sum(loss), dtype=loss.dtype)     # PyTorch's order, bit for bit
+    return total if reduction == "sum" else np.asarray(total / loss.size, dtype=loss.dtype)
 
 
 def _spread(g, F, shape, reduction):

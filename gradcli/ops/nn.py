@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import context, sampling
+from ..base.mkl import mm_grads, torch_mm
 from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
 from ..core.tensor import Tensor
@@ -93,13 +94,11 @@ class Addmm(Function):
     def forward(self, bias, a, b):
         self.sbias = bias.shape
         self.save(a, b)
-        return bias + a @ b
+        return torch_mm(a, b, bias)
 
     def backward(self, g, F, a, b):
         n = self.needs
-        return (F.sum_to(g, self.sbias) if n[0] else None,
-                g @ F.transpose(b) if n[1] else None,
-                F.transpose(a) @ g if n[2] else None)
+        return (F.sum_to(g, self.sbias) if n[0] else None, *mm_grads(g, a, b, n[1], n[2], F))
 
 
 def _pair(v, name, n=2):

@@ -13,6 +13,7 @@ from ..engine.forward import add_terms, linear
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
+from ..base import mkl
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
 from .dims import norm_dims
@@ -100,6 +101,8 @@ class Unary(Function):
 def unary(name, grad_fn, np_fn, vjp, doc, saves="x", domain=(-2.0, 2.0), keep_int=False,
           aliases=()):
     """Register an element-wise function: its forward, VJP and grad_fn name together."""
+    if name in mkl.VML:               # PyTorch's vector math (MKL's VML), when MKL is installed
+        np_fn = mkl.unary_fn(name, np_fn)
     cls = type(grad_fn, (Unary,), {
         "__slots__": (), "name": grad_fn, "np_fn": staticmethod(np_fn), "saves": saves,
         "backward": (lambda self, g, F, s: (vjp(g, F, s),)) if saves else

@@ -1,0 +1,282 @@
+"""PyTorch's own numerics for float math and matrix products, through Intel MKL.
+
+PyTorch's CPU build computes, for float32 and float64 tensors,
+* `sin cos tan exp log log2 log10 sqrt tanh asin acos atan erf erfc erfinv` with
+  MKL's vector math (VML, `vmsSin`/`vmdSin`... in high-accuracy mode,
+  ATen/cpu/vml.h) -- not with SLEEF, and not correctly rounded: NumPy's float32
+  `sin` differs from torch's in the last bit on 256 of the 2,000 values of
+  `linspace(-pi, pi, 2000)`, its `exp` on a third of random values;
+* `mm`, `addmm` (`nn.Linear`), `mv` and `dot` with MKL's BLAS (`sgemm` ...), whose
+  order of accumulation is its own: NumPy's OpenBLAS differs from it in the last
+  bit on most float32 products with more than a few terms.
+MKL's code is not published, so these cannot be re-implemented; when the `mkl`
+package is installed (the `exact` extra: `pip install gradcli[exact]`, the MKL
+release PyTorch 2.13 is built with) gradcli calls the same MKL functions the same
+way, and its results equal PyTorch's bit for bit (tests/test_mkl_numerics.py,
+checked against goldens recorded from torch).  Without it, NumPy computes them
+(within an ulp or so of PyTorch).  GRADCLI_NO_MKL=1 turns it off.
+
+MKL picks its kernels by CPU (AVX2, AVX-512, ...) as the MKL inside PyTorch does,
+so both agree on any x86-64 machine with the same MKL release; the goldens were
+recorded on an AVX2 machine.  The library is loaded on first use, never at start.
+"""
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import sys
+
+import numpy as np
+
+from .parallel import THREADS
+
+_VML_HA = 0x2 | 0x140000 | 0x100   # VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE, as ATen passes
+#: gradcli's name -> MKL's VML name, for the functions PyTorch computes with VML
+VML = {"sin": "Sin", "cos": "Cos", "tan": "Tan", "exp": "Exp", "log": "Ln", "log2": "Log2",
+       "log10": "Log10", "sqrt": "Sqrt", "tanh": "Tanh", "asin": "Asin", "acos": "Acos",
+       "atan": "Atan", "erf": "Erf", "erfc": "Erfc", "erfinv": "ErfInv"}
+
+_state = {"lib": False}            # False: not looked for yet; None: not available
+_P, _I, _L = ctypes.c_void_p, ctypes.c_int, ctypes.c_longlong
+_NO, _TR = 111, 112                 # CblasNoTrans, CblasTrans
+_COL = 102                          # CblasColMajor
+_ALIGN = 64                         # PyTorch's CPU allocations are 64-byte aligned
+
+
+def _candidates():
+    for prefix in dict.fromkeys((sys.prefix, sys.base_prefix, os.environ.get("CONDA_PREFIX", ""))):
+        if prefix:
+            yield from sorted(glob.glob(os.path.join(prefix, "lib", "libmkl_rt.so*")))
+    yield "libmkl_rt.so.2"
+    yield "libmkl_rt.so"
+
+
+def _load():
+    if os.environ.get("GRADCLI_NO_MKL", "") not in ("", "0"):
+        return None
+    for path in _candidates():
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        try:
+            _declare(lib)
+        except AttributeError:
+            continue
+        try:
+            lib.MKL_Set_Num_Threads(THREADS)    # as PyTorch does (at::set_num_threads)
+        except AttributeError:
+            pass
+        return lib
+    return None
+
+
+def _declare(lib):
+    for p in "sd":
+        for name in VML.values():
+            f = getattr(lib, f"vm{p}{name}")
+            f.argtypes = [_I, _P, _P, _L]
+            f.restype = None
+        g = getattr(lib, f"cblas_{p}gemm")
+        real = ctypes.c_float if p == "s" else ctypes.c_double
+        g.argtypes = [_I, _I, _I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I]
+        g.restype = None
+        v = getattr(lib, f"cblas_{p}gemv")
+        v.argtypes = [_I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I]
+        v.restype = None
+        d = getattr(lib, f"cblas_{p}dot")
+        d.argtypes = [_I, _P, _I, _P, _I]
+        d.restype = real
+    lib.MKL_Set_Num_Threads.argtypes = [_I]
+
+
+def lib():
+    """The loaded MKL runtime, or None (not installed, or turned off)."""
+    got = _state["lib"]
+    if got is False:
+        got = _state["lib"] = _load()
+    return got
+
+
+def available() -> bool:
+    return lib() is not None
+
+
+def _aligned(a):
+    """a as a C-contiguous array whose data is 64-byte aligned (a itself if it is)."""
+    if a.flags.c_contiguous and a.ctypes.data % _ALIGN == 0:
+        return a
+    return _copy_aligned(a)
+
+
+def _empty(shape, dtype):
+    n = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    buf = np.empty(n + _ALIGN, np.uint8)
+    off = (-buf.ctypes.data) % _ALIGN
+    return buf[off:off + n].view(dtype).reshape(shape)
+
+
+def _copy_aligned(a):
+    out = _empty(a.shape, a.dtype)
+    out[...] = a
+    return out
+
+
+def _kind(a):
+    c = a.dtype.char
+    return "s" if c == "f" else "d" if c == "d" else None
+
+
+def unary(name, x):
+    """PyTorch's `name` of a float32/float64 array via VML, or None when MKL cannot
+    (another dtype, no MKL, too large for a 32-bit count)."""
+    x = np.asarray(x)
+    p = _kind(x)
+    if p is None or x.size >= 2 ** 31:
+        return None
+    m = lib()
+    if m is None:
+        return None
+    src = _aligned(x)
+    out = _empty(x.shape, x.dtype)
+    getattr(m, f"vm{p}{VML[name]}")(x.size, src.ctypes.data, out.ctypes.data, _VML_HA)
+    return out
+
+
+def _operand(a):
+    """(array as passed, transposed?, leading dimension) for a 2-D operand used as
+    PyTorch passes it: a transposed view of a contiguous matrix is passed as
+    that matrix with the transpose flag, not copied."""
+    if a.flags.c_contiguous:
+        return _aligned(a), False, max(1, a.shape[1])
+    if a.flags.f_contiguous:
+        return _aligned(a.T).T, True, max(1, a.shape[0])
+    return _copy_aligned(a), False, max(1, a.shape[1])
+
+
+def mm(a, b, c=None):
+    """a @ b (+ c, broadcast to the product, added by gemm as torch.addmm does) for
+    2-D float arrays of one dtype, as PyTorch computes it; None when MKL cannot."""
+    p = _kind(a)
+    if p is None or b.dtype != a.dtype or max(a.shape + b.shape) >= 2 ** 31:
+        return None
+    m = lib()
+    if m is None:
+        return None
+    rows, k = a.shape
+    cols = b.shape[1]
+    out = _empty((rows, cols), a.dtype)
+    if c is None:
+        beta = 0.0
+        if rows * cols and not k:
+            out[...] = 0
+    else:
+        out[...] = c
+        beta = 1.0
+    if rows == 0 or cols == 0 or k == 0:
+        return out
+    A, ta, lda = _operand(a)
+    B, tb, ldb = _operand(b)
+    # row-major C = A B is column-major C^T = B^T A^T
+    getattr(m, f"cblas_{p}gemm")(_COL, _TR if tb else _NO, _TR if ta else _NO, cols, rows, k, 1.0,
+                                 B.ctypes.data, ldb, A.ctypes.data, lda, beta, out.ctypes.data,
+                                 max(1, cols))
+    return out
+
+
+def mv(a, v):
+    """a @ v for a 2-D a and 1-D v (torch.mv: gemv), or None."""
+    p = _kind(a)
+    if p is None or v.dtype != a.dtype or max(a.shape) >= 2 ** 31:
+        return None
+    m = lib()
+    if m is None:
+        return None
+    rows, k = a.shape
+    out = _empty((rows,), a.dtype)
+    if rows == 0:
+        return out
+    if k == 0:
+        out[...] = 0
+        return out
+    A, ta, lda = _operand(a)
+    V = _aligned(v)
+    # column-major: a row-major matrix is its transpose
+    getattr(m, f"cblas_{p}gemv")(_COL, _NO if ta else _TR, *((rows, k) if ta else (k, rows)), 1.0,
+                                 A.ctypes.data, lda, V.ctypes.data, 1, 0.0, out.ctypes.data, 1)
+    return out
+
+
+def dot(a, b):
+    """The dot product of two 1-D float arrays (torch.dot), as a 0-d array, or None."""
+    p = _kind(a)
+    if p is None or b.dtype != a.dtype or a.size >= 2 ** 31:
+        return None
+    m = lib()
+    if m is None:
+        return None
+    A, B = _aligned(a), _aligned(b)
+    r = getattr(m, f"cblas_{p}dot")(a.size, A.ctypes.data, 1, B.ctypes.data, 1)
+    return np.asarray(r, dtype=a.dtype)
+
+
+# ------------------------------------------------ with NumPy where MKL does not apply
+
+def unary_fn(name, np_fn):
+    """`np_fn` made to compute float32/float64 arrays as PyTorch does (VML)."""
+    def fn(x):
+        if x.dtype.char in "fd" and _state["lib"] is not None:
+            r = unary(name, x)
+            if r is not None:
+                return r
+        return np_fn(x)
+    fn.__name__ = name
+    return fn
+
+
+def torch_mm(a, b, c=None):
+    """a @ b (+ c) for 2-D arrays: MKL's gemm for floats, else NumPy."""
+    if a.dtype.char in "fd" and _state["lib"] is not None:
+        r = mm(a, b, c)
+        if r is not None:
+            return r
+    return a @ b if c is None else c + a @ b
+
+
+def torch_mv(a, v):
+    if a.dtype.char in "fd" and _state["lib"] is not None:
+        r = mv(a, v)
+        if r is not None:
+            return r
+    return a @ v
+
+
+def torch_dot(a, b):
+    if a.dtype.char in "fd" and _state["lib"] is not None:
+        r = dot(a, b)
+        if r is not None:
+            return r
+    return np.asarray(np.dot(a, b))
+
+
+def col_major(x):
+    """PyTorch's test for a column-major matrix (strides (1, rows), in elements)."""
+    s = x.itemsize
+    return x.strides[0] == s and x.strides[1] == x.shape[0] * s
+
+
+def mm_grads(g, a, b, need_a, need_b, F):
+    """The gradients of a @ b as PyTorch's mm_mat1_backward / mm_mat2_backward
+    compute them: the product is taken in the layout of the operand it is for."""
+    mmf, t = F.mm, F.transpose
+    ga = gb = None
+    if need_a:
+        ga = t(mmf(b, t(g))) if col_major(_arr(a)) else mmf(g, t(b))
+    if need_b:
+        gb = t(mmf(t(g), a)) if col_major(_arr(b)) else mmf(t(a), g)
+    return ga, gb
+
+
+def _arr(x):
+    return x if isinstance(x, np.ndarray) else x.data
