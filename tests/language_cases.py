@@ -753,4 +753,106 @@ try:
 except TypeError as e:
     print('caught:', e)
 """),
+    ("generators/lazy", """
+import itertools
+def naturals():
+    n = 0
+    while True:
+        yield n
+        n += 1
+g = naturals()
+print(next(g), next(g), next(g))
+print(list(zip('abc', naturals())), list(itertools.islice(naturals(), 2, 6)))
+print(any(n > 5 for n in itertools.count()), all(n < 3 for n in naturals()), 7 in naturals())
+def trace():
+    print('start')
+    yield 1
+    print('middle')
+    yield 2
+    print('end')
+t = trace()
+print('made')
+print(next(t))
+print(next(t))
+print(next(t, 'done'), next(t, 'again'))
+for i, v in enumerate(naturals()):
+    if i == 3:
+        break
+print(i, v)
+m = map(lambda v: v * 2, naturals())
+f = filter(lambda v: v % 3 == 0, naturals())
+print(next(m), next(m), next(f), next(f), next(f))
+sq = (i * i for i in naturals())
+print(next(sq), next(sq), next(sq), sum(x for x in range(5)))
+"""),
+    ("generators/control_flow", """
+def inner():
+    yield 1
+    yield 2
+    return 'ret'
+def outer():
+    r = yield from inner()
+    yield r
+def gtry():
+    try:
+        yield 1
+        raise ValueError('x')
+    except ValueError as e:
+        yield str(e)
+    else:
+        yield 'else'
+    finally:
+        yield 'fin'
+def gfor(n):
+    for i in range(n):
+        if i % 2:
+            continue
+        if i > 6:
+            return
+        yield i
+    else:
+        yield 'else'
+def gwhile():
+    k = 0
+    while k < 5:
+        k += 1
+        if k == 2:
+            continue
+        yield k
+    else:
+        yield 'done'
+def y_assign():
+    x = yield 1
+    yield x
+def ret_only():
+    return 5
+    yield 1
+def nested(n):
+    if n:
+        yield n
+        yield from nested(n - 1)
+print(list(outer()), list(gtry()), list(gfor(5)), list(gfor(20)))
+print(list(gwhile()), list(y_assign()), list(ret_only()), list(nested(4)))
+def gwith():
+    with torch.no_grad():
+        yield torch.ones(1, requires_grad=True) * 2
+print(next(gwith()))
+class Counter:
+    def __init__(self, n):
+        self.n = n
+    def __iter__(self):
+        i = 0
+        while i < self.n:
+            yield i
+            i += 1
+print(list(Counter(3)), [x * 10 for x in Counter(4)])
+"""),
+    ("generators/error_inside", """
+def g():
+    yield 1
+    raise KeyError('late')
+it = g()
+print(next(it))
+next(it)
+"""),
 ]

@@ -6,7 +6,6 @@ from __future__ import annotations
 from ..base.errors import GradSyntaxError
 from .classes import Super, make_class
 from .functions import CLASS_CELL, Scope, Signature, UserFunction
-from .iteration import iterate
 from .names import docstring
 from .positions import located, pos, syntax_error
 from .scopes import FunctionInfo
@@ -88,8 +87,10 @@ class Definitions:
 
     def _def_value(self, node):
         name_tok, params, _returns, suite = node.children
-        return name_tok.value, self._function(name_tok.value, params, [suite],
-                                              lambda: self.block(suite), doc=docstring(suite))
+        return name_tok.value, self._function(
+            name_tok.value, params, [suite],
+            lambda: self.gen_body(suite) if self.fn.generator else self.block(suite),
+            doc=docstring(suite))
 
     def s_funcdef(self, node):
         name, make = self._def_value(node)
@@ -170,26 +171,16 @@ class Definitions:
     def s_yield_stmt(self, node):
         return self.expr(node.children[0])
 
-    def _yield_target(self, node):
-        if self.fn is None or self.fn.kind != "function":
-            raise syntax_error("'yield' outside function", node)
-
     def e_yield_(self, node):
-        self._yield_target(node)
-        v = self.expr(node.children[0]) if node.children[0] is not None else (lambda s: None)
+        """A yield the generator compiler (generators.py) did not take: outside a
+        function, or in a comprehension or lambda."""
+        if self.fn is None or self.fn.kind == "class":
+            raise syntax_error("'yield' outside function", node)
+        raise syntax_error("'yield' inside a comprehension is not supported"
+                           if self.fn.kind == "comprehension" else
+                           "'yield' is not supported here", node)
 
-        def run(s):
-            s.yielded.add(v(s))
-        return run
-
-    def e_yield_from(self, node):
-        self._yield_target(node)
-        v = self.expr(node.children[0])
-
-        def run(s):
-            for item in iterate(v(s)):
-                s.yielded.add(item)
-        return run
+    e_yield_from = e_yield_
 
     def zero_arg_super(self, node):
         """`super()` in a method: the class being defined and the method's first argument."""

@@ -10,7 +10,7 @@ from ..base.limits import check_items
 from ..core.convert import type_name
 from ..core.printing import show
 from ..core.tensor import Tensor
-from ..library.stdlib import ListIterator, bounded_list
+from ..library.stdlib import LazyIterator, ListIterator, bounded_list, bounded_values
 from ..library.values import BuiltinFunction, truth
 from ..ops.registry import BUILTINS
 from . import runtime as rt
@@ -22,10 +22,17 @@ from .names import install_classes, type_of
 
 
 def _items(x):
+    """The items of x as a list (within the list limit)."""
     if isinstance(x, range):
         check_items(len(x), "the items of this range")
         return list(x)
-    return iterate(x)
+    items = iterate(x)
+    return bounded_values(items) if getattr(type(items), "language_lazy", False) else items
+
+
+def _each(x):
+    """The items of x one at a time (a generator is not run ahead)."""
+    return x if isinstance(x, range) else iterate(x)
 
 
 def _lazy(x):
@@ -62,23 +69,26 @@ def issubclass_(cls, classinfo):
 
 
 def zip_(*iterables, strict=False):
-    lists = [_items(x) for x in iterables]
-    if strict and len({len(v) for v in lists}) > 1:
-        raise GradError("zip() arguments have different lengths", type_name="ValueError")
-    return ListIterator(zip(*lists))
+    if strict:
+        lists = [_items(x) for x in iterables]
+        if len({len(v) for v in lists}) > 1:
+            raise GradError("zip() arguments have different lengths", type_name="ValueError")
+        return ListIterator(zip(*lists))
+    return LazyIterator(zip(*(iter(_each(x)) for x in iterables)), "zip object")
 
 
 def enumerate_(iterable, start=0):
-    return ListIterator(enumerate(_items(iterable), start))
+    return LazyIterator(enumerate(_each(iterable), start), "enumerate object")
 
 
 def map_(fn, *iterables):
-    return ListIterator([fn(*args) for args in zip(*(_items(x) for x in iterables))])
+    return LazyIterator((fn(*args) for args in zip(*(iter(_each(x)) for x in iterables))),
+                        "map object")
 
 
 def filter_(fn, iterable):
     test = truth if fn is None else (lambda v: truth(fn(v)))
-    return ListIterator([v for v in _items(iterable) if test(v)])
+    return LazyIterator((v for v in _each(iterable) if test(v)), "filter object")
 
 
 def reversed_(seq):
@@ -129,7 +139,7 @@ def set_(iterable=()):
 def iter_(x):
     if hasattr(type(x), "remaining"):
         return x
-    return ListIterator(_items(x))
+    return LazyIterator(iter(_each(x)))
 
 
 def next_(it, *default):
@@ -206,7 +216,7 @@ def _pythonic(name, py_meaning, when):
 def _sum(iterable, start=0):
     total = start
     add = rt.binary_op("+")
-    for v in _items(iterable):
+    for v in _each(iterable):
         total = add(total, v)
     return total
 
@@ -241,9 +251,9 @@ def prelude():
         "len": _pythonic("len", _len, _lazy),
         "list": _pythonic("list", _list, _lazy),
         "tuple": _pythonic("tuple", lambda x=(): tuple(_list(x)), _lazy),
-        "any": _pythonic("any", lambda x: any(truth(v) for v in _items(x)),
+        "any": _pythonic("any", lambda x: any(truth(v) for v in _each(x)),
                          lambda x: type(x) is not Tensor),
-        "all": _pythonic("all", lambda x: all(truth(v) for v in _items(x)),
+        "all": _pythonic("all", lambda x: all(truth(v) for v in _each(x)),
                          lambda x: type(x) is not Tensor),
         "min": _pythonic("min", lambda x, **k: BUILTINS["min"].fn(list(_items(x)), **k), _lazy),
         "max": _pythonic("max", lambda x, **k: BUILTINS["max"].fn(list(_items(x)), **k), _lazy),

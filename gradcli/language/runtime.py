@@ -177,7 +177,9 @@ def compare(op, a, b):
                 r = a in b
             except TypeError:
                 raise GradTypeError(f"unhashable type: '{_tname(a)}'")
-        elif hasattr(b, "remaining"):          # a generator or an iterator
+        elif getattr(type(b), "language_lazy", False):   # consumed up to the first match
+            r = any(_same(a, x) for x in b)
+        elif hasattr(b, "remaining"):          # an iterator
             r = any(_same(a, x) for x in b.remaining())
         else:
             raise GradTypeError(f"argument of type '{_tname(b)}' is not iterable")

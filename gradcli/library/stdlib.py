@@ -11,7 +11,7 @@ import math as _math
 
 from ..base.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
 from ..base import context
-from ..base.limits import check_items
+from ..base.limits import check_held, check_items
 from ..core.printing import show
 from ..core.tensor import Tensor
 from .values import BuiltinFunction, Module
@@ -42,6 +42,30 @@ class ListIterator:
 
     def __repr__(self):
         return "<iterator object>"
+
+
+class LazyIterator:
+    """An iterator of the language that computes its values when asked (zip, map,
+    filter, enumerate over a generator, a generator expression, itertools): an
+    endless one is fine as long as its consumer stops (README)."""
+    __slots__ = ("it", "kind")
+    language_lazy = True          # iteration.iterate hands it out as it is, unlisted
+
+    def __init__(self, it, kind="iterator object"):
+        self.it, self.kind = it, kind
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self.it)
+
+    def remaining(self):
+        """The values not handed out yet, as a list within the limits."""
+        return bounded_values(self.it)
+
+    def __repr__(self):
+        return f"<{self.kind}>"
 
 
 # ---------------------------------------------------------------- math
@@ -151,12 +175,37 @@ def bounded_list(it, what="the result"):
     return items
 
 
+def bounded_values(it, what="the values"):
+    """The values a lazy iterator (a generator ...) makes, listed: within the list
+    limit, and the strings and tensors held within the memory cap (issue 19: a list
+    of what an endless generator yields must end in an error, not an exhausted machine)."""
+    out = []
+    held = 0
+    limits = context.current.limits
+    for v in it:
+        out.append(v)
+        if len(out) > limits.max_items:
+            check_items(len(out), what)
+        n = len(v) if type(v) is str else v.data.nbytes if type(v) is Tensor else 0
+        if n:
+            held += n
+            check_held(held, what)
+    return out
+
+
+_COPYING = frozenset({"product", "combinations", "combinations_with_replacement",
+                      "permutations"})       # these copy their inputs whole
+
+
 def _iter_tool(name, fn):
+    copies = name in _COPYING
+
     def run(*args, **kwargs):
-        # iterables are listed first (bounded): itertools would copy a huge range itself
+        # the copying tools get their iterables listed first (bounded): itertools would
+        # copy a huge range itself; the others take them lazily
         args = [a if isinstance(a, (int, float)) or a is None or callable(a)
-                else bounded_list(iter(a)) for a in args]
-        return ListIterator(bounded_list(fn(*args, **kwargs)))
+                else bounded_list(iter(a)) if copies else iter(a) for a in args]
+        return LazyIterator(fn(*args, **kwargs))
     return BuiltinFunction(f"itertools.{name}", run)
 
 
@@ -182,9 +231,19 @@ def _itertools_module():
 
 
 def _count(start=0, step=1):
-    """itertools.count, bounded by the list limit (gradcli has no endless iterators)."""
-    return ListIterator(range(start, start + step * context.current.limits.max_items, step) if step else
-                        [start] * context.current.limits.max_items)
+    """itertools.count, lazy; it stops with the list-size limit after max_items
+    values (a consumer that never stops ends in an error, not a hang)."""
+    if not all(isinstance(v, (int, float)) for v in (start, step)):
+        raise GradTypeError("a number is required")
+    limit = context.current.limits.max_items
+
+    def values():
+        v = start
+        for _ in range(limit):
+            yield v
+            v += step
+        check_items(limit + 1, "the values of itertools.count()")
+    return LazyIterator(values())
 
 
 # ---------------------------------------------------------------- collections
