@@ -32,14 +32,14 @@ def fma32(a, b, c) -> np.ndarray:
     on a float32 rounding midpoint while the exact sum does not; those (rare)
     elements are fixed using the exact rounding error of the sum.
     """
-    p = a * b
+    p = np.asarray(a * b)
     assert p.dtype == np.float64
-    s = p + c
+    s = np.asarray(p + c)
     r = s.astype(np.float32)
     mid = (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
     if mid.any():
-        idx = np.nonzero(mid)
-        ps = p[idx]
+        idx = mid                           # a mask: 0-d operands too (np.nonzero refuses them)
+        ps = np.broadcast_to(p, s.shape)[idx]
         cs = np.broadcast_to(np.asarray(c, dtype=np.float64), s.shape)[idx]
         ss = s[idx]
         bb = ss - ps
