@@ -631,6 +631,21 @@ def register(fn):
 def double(x):
     return 2 * x
 print(sorted(registry), registry['double'](4))
+import functools
+def logged(fn):
+    @functools.wraps(fn)
+    def wrapper(*args):
+        return fn(*args)
+    return wrapper
+@logged
+def triple(x):
+    "Three times."
+    return 3 * x
+def bare(fn):
+    def wrapper(*args):
+        return fn(*args)
+    return wrapper
+print(triple.__name__, triple.__qualname__, triple.__doc__, bare(triple).__qualname__, triple(2))
 """),
     ("names/dunder_name_of_instance_error", """
 class C:

@@ -133,6 +133,11 @@ class UserFunction:
             return self
         return BoundUserMethod(self, obj)
 
+    def copy_names(self, other):
+        """functools.wraps(other)(self): other's __name__, __qualname__, __doc__."""
+        if type(other) is UserFunction:
+            self.name, self.qualname, self.doc = other.name, other.qualname, other.doc
+
     def __call__(self, *args, **kwargs):
         local = self.sig.bind(self.name, args, kwargs, self.defaults)
         if self.generator:

@@ -163,9 +163,14 @@ def _bits(k):
 # ---------------------------------------------------------------- functools, itertools
 
 def _wraps(wrapped, *args, **kwargs):
-    """functools.wraps: the decorated function is kept as it is (gradcli's functions
-    carry no __name__ or __doc__ a program could read)."""
-    return BuiltinFunction("functools.wraps.<decorator>", lambda f: f)
+    """functools.wraps: the wrapper takes the wrapped function's __name__,
+    __qualname__ and __doc__ (when both are the program's functions)."""
+    def decorate(f):
+        copy = getattr(f, "copy_names", None)      # a UserFunction of the language
+        if copy is not None:
+            copy(wrapped)
+        return f
+    return BuiltinFunction("functools.wraps.<decorator>", decorate)
 
 
 def bounded_list(it, what="the result"):
