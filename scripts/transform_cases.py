@@ -235,3 +235,293 @@ case("func/linearize", FN, X, """
     out
     jvp_fn(torch.ones(3))
 """)
+
+# --------------------------------------------------------------- vmap's batching rules
+M = ("from torch.func import vmap, grad, jacrev, jacfwd, hessian\n"
+     "import torch.nn.functional as F\n"
+     "xs = torch.tensor([[0.5, -1.2, 2.0, 0.1], [1.5, 0.3, -0.7, 2.2], [-0.4, 0.9, 1.1, -2.5]])\n")
+case("vmap/elementwise", M, """
+    vmap(lambda r: r.exp() * r.sin() - r.abs().sqrt() / (1 + r ** 2))(xs)
+    vmap(lambda a, b: a + b, in_dims=(0, None))(torch.tensor([1.0, 2.0]), torch.ones(3))
+    vmap(lambda a, b: torch.where(a > 0, a, b))(xs, -xs)
+    vmap(lambda r: r.clamp(min=-1.0, max=1.0).relu() + torch.sigmoid(r))(xs)
+    vmap(lambda r, s: torch.maximum(r, s) * (r >= s))(xs, xs.flip(0))
+    vmap(lambda r: r.masked_fill(r < 0, 0.0) + torch.zeros_like(r))(xs)
+    vmap(lambda r: (r * 2).to(torch.int64))(xs)
+""")
+case("vmap/reductions", M, """
+    vmap(torch.sum)(xs)
+    vmap(lambda r: r.mean() + r.std() + r.var() + r.norm() + r.logsumexp(0))(xs)
+    vmap(lambda r: (r.max(), r.min(), r.argmax(), r.argmin(), r.prod()))(xs)
+    vmap(lambda r: r.reshape(2, 2).sum(0))(xs)
+    vmap(lambda r: r.reshape(2, 2).max(dim=1))(xs)
+    vmap(lambda r: r.reshape(2, 2).mean(dim=-1, keepdim=True))(xs)
+    vmap(lambda r: r.sum(0, keepdim=True))(xs)
+    vmap(lambda r: torch.softmax(r, 0))(xs)
+    vmap(lambda r: F.log_softmax(r.reshape(2, 2), dim=1))(xs)
+    vmap(lambda r: r.cumsum(0))(xs)
+    vmap(lambda s: s.sum())(torch.tensor([1.0, 2.0, 3.0]))
+    vmap(lambda r: torch.stack([(r > 0).any(), (r < 3).all()]))(xs)
+""")
+case("vmap/shape_ops", M, """
+    vmap(lambda r: r.reshape(2, 2).t())(xs)
+    vmap(lambda r: r.view(2, -1).T)(xs)
+    vmap(lambda r: r.unsqueeze(0).unsqueeze(-1) * r.dim())(xs)
+    vmap(lambda r: r.reshape(1, 4, 1).squeeze())(xs)
+    vmap(lambda r: r.reshape(2, 1, 2).squeeze(1).transpose(0, 1))(xs)
+    vmap(lambda r: r.reshape(2, 2, 1).permute(2, 0, 1).flatten())(xs)
+    vmap(lambda r: r.reshape(2, 2).movedim(0, 1).flip(0))(xs)
+    vmap(lambda r: r.reshape(1, 4).expand(2, 4).sum(0))(xs)
+    vmap(lambda r: r.chunk(2)[1] + r.split(1)[0] + r.unbind(0)[3])(xs)
+    vmap(lambda r: r * r.numel() + r.size(0) + r.shape[0] + len(r))(xs)
+""")
+case("vmap/non_tensor_output", M, """
+    vmap(lambda r: r.shape)(xs)
+""")
+case("vmap/indexing", M, """
+    vmap(lambda r: r[0])(xs)
+    vmap(lambda r: r[1:3])(xs)
+    vmap(lambda r: r.reshape(2, 2)[:, 0])(xs)
+    vmap(lambda r: r[torch.tensor([3, 0])])(xs)
+    vmap(lambda r: r[None, ..., 2])(xs)
+    vmap(lambda r: r.reshape(2, 2)[torch.tensor([1, 0]), torch.tensor([0, 1])])(xs)
+""")
+case("vmap/cat_stack", M, """
+    vmap(lambda r: torch.cat([r, torch.ones(2)]))(xs)
+    vmap(lambda r: torch.stack([r, r * 2], dim=1))(xs)
+    vmap(lambda r, s: torch.stack([r, s]), in_dims=(0, None))(xs, torch.zeros(4))
+""")
+case("vmap/matmul", M, """
+    A = torch.tensor([[1.0, 2.0, 0.5, -1.0], [0.0, 1.0, -2.0, 3.0]])
+    vmap(lambda r: A @ r)(xs)
+    vmap(lambda r: r @ A.T)(xs)
+    vmap(torch.dot)(xs, xs.flip(1))
+    vmap(lambda r: torch.outer(r, r[:2]))(xs)
+    vmap(lambda r: r.reshape(2, 2) @ r.reshape(2, 2))(xs)
+    vmap(torch.mv, in_dims=(None, 0))(A, xs)
+    vmap(lambda r: torch.mm(r.reshape(2, 2), A[:, :2]))(xs)
+    vmap(lambda r: F.linear(r, A, torch.tensor([0.5, -0.5])))(xs)
+    vmap(lambda w: F.linear(xs, w), in_dims=0)(torch.stack([A, -A]))
+""")
+case("vmap/dims", M, """
+    vmap(torch.sum, in_dims=1)(xs)
+    vmap(lambda r: r * 2, in_dims=-1, out_dims=1)(xs)
+    vmap(lambda p, s: p[0] * s + p[1], in_dims=((0, None), 0))((xs, torch.ones(4)), torch.tensor([1.0, 2.0, 3.0]))
+    vmap(lambda r: (r.sum(), r * 0), out_dims=(0, 1))(xs)
+    vmap(vmap(lambda a, b: a * b, in_dims=(0, None)), in_dims=(None, 0))(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0, 5.0]))
+    vmap(vmap(torch.sum))(xs.reshape(3, 2, 2))
+    vmap(lambda r: vmap(lambda e: e * r.sum())(r))(xs)
+""")
+case("vmap/transforms", M, """
+    def f(w, x):
+        return (torch.tanh(w @ x) ** 2).sum()
+    w = torch.tensor([[0.3, -0.2, 0.5, 0.1], [0.7, 0.4, -0.6, 0.2]])
+    vmap(grad(f), in_dims=(None, 0))(w, xs)
+    vmap(grad(f, argnums=1), in_dims=(None, 0))(w, xs)
+    vmap(jacrev(lambda x: torch.sin(x) * x.sum()))(xs)
+    vmap(jacfwd(lambda x: torch.sin(x) * x.sum()))(xs)
+    vmap(hessian(lambda x: (x.exp() * x ** 2).sum()))(xs[:, :2])
+    grad(lambda w: vmap(lambda x: f(w, x))(xs).sum())(w)
+    jacrev(lambda w: vmap(lambda x: (w * x).sum())(xs))(xs[0])
+""")
+case("vmap/randomness", M, """
+    gen = torch.manual_seed(0)
+    vmap(lambda t: t + torch.rand(2), randomness="different")(torch.zeros(3, 2))
+    vmap(lambda t: t + torch.rand(2), randomness="same")(torch.zeros(3, 2))
+    vmap(lambda t: torch.rand_like(t) + t, randomness="same")(torch.zeros(3, 2))
+    vmap(lambda t: F.dropout(t, 0.5), randomness="same")(torch.ones(3, 4))
+    torch.rand(2)
+    vmap(lambda t: t, randomness="bogus")(torch.zeros(3, 2))
+""")
+case("vmap/item_error", M, """
+    vmap(lambda r: r.sum().item())(xs)
+""")
+case("vmap/control_flow_error", M, """
+    vmap(lambda r: r if r.sum() > 0 else -r)(xs)
+""")
+case("vmap/in_dim_error", M, """
+    vmap(torch.sum, in_dims=2)(xs)
+""")
+case("vmap/losses", M, """
+    ys = torch.tensor([[1.0], [0.0], [2.0]])
+    w = torch.tensor([[0.2, -0.1, 0.4, 0.3]])
+    def loss(w, x, y):
+        return F.mse_loss(x @ w.T, y) + F.l1_loss(x @ w.T, y, reduction="sum")
+    vmap(grad(loss), in_dims=(None, 0, 0))(w, xs, ys)
+""")
+case("vmap/functional_call", M, """
+    from torch.func import functional_call
+    import torch.nn as nn
+    torch.manual_seed(0)
+    model = nn.Linear(4, 2)
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    def loss(params, x):
+        return functional_call(model, params, (x,)).pow(2).sum()
+    g = vmap(grad(loss), in_dims=(None, 0))(params, xs)
+    g["weight"]
+    g["bias"]
+    functional_call(model, {"bias": torch.zeros(2)}, xs)
+    model.bias
+""")
+
+# --------------------------------------------------------------- custom autograd.Function
+AF = "import torch.autograd.forward_ad as fwAD\nfrom torch.autograd.function import once_differentiable\n"
+case("function/exp", AF, """
+    class Exp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, i):
+            result = i.exp()
+            ctx.save_for_backward(result)
+            return result
+        @staticmethod
+        def backward(ctx, grad_output):
+            result, = ctx.saved_tensors
+            return grad_output * result
+    x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    y = Exp.apply(x)
+    y
+    y.grad_fn.name()
+    y.sum().backward()
+    x.grad
+    torch.autograd.gradcheck(Exp.apply, (x,))
+""")
+case("function/linear", AF, """
+    class LinearFunction(torch.autograd.Function):
+        @staticmethod
+        def forward(input, weight, bias):
+            output = input.mm(weight.t())
+            if bias is not None:
+                output += bias.unsqueeze(0).expand_as(output)
+            return output
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            input, weight, bias = inputs
+            ctx.save_for_backward(input, weight, bias)
+        @staticmethod
+        def backward(ctx, grad_output):
+            input, weight, bias = ctx.saved_tensors
+            grad_input = grad_weight = grad_bias = None
+            if ctx.needs_input_grad[0]:
+                grad_input = grad_output.mm(weight)
+            if ctx.needs_input_grad[1]:
+                grad_weight = grad_output.t().mm(input)
+            if bias is not None and ctx.needs_input_grad[2]:
+                grad_bias = grad_output.sum(0)
+            return grad_input, grad_weight, grad_bias
+    x = torch.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 0.0]])
+    w = torch.tensor([[0.1, 0.2, 0.3], [-0.4, 0.5, 0.6]], requires_grad=True)
+    b = torch.tensor([0.5, -0.5], requires_grad=True)
+    out = LinearFunction.apply(x, w, b)
+    out
+    out.pow(2).sum().backward()
+    w.grad
+    b.grad
+    x.grad
+    LinearFunction.apply(x, w, None)
+""")
+case("function/mul_constant", AF, """
+    class MulConstant(torch.autograd.Function):
+        @staticmethod
+        def forward(tensor, constant):
+            return tensor * constant
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            tensor, constant = inputs
+            ctx.constant = constant
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.constant, None
+    x = torch.tensor([1.0, -2.0], requires_grad=True)
+    y = MulConstant.apply(x, 3.0)
+    y
+    y.sum().backward()
+    x.grad
+""")
+case("function/ctx_features", AF, """
+    class MaxWithIndex(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            values, idx = x.max(dim=1)
+            ctx.mark_non_differentiable(idx)
+            ctx.save_for_backward(x, idx)
+            return values, idx
+        @staticmethod
+        def backward(ctx, g1, g2):
+            x, idx = ctx.saved_tensors
+            grad_input = torch.zeros_like(x)
+            grad_input.index_add_(1, idx, g1.unsqueeze(1) * torch.eye(2))
+            return grad_input
+    x = torch.tensor([[3.0, 1.0], [2.0, 5.0]], requires_grad=True)
+    v, i = MaxWithIndex.apply(x)
+    v
+    i
+    i.requires_grad
+    (v * torch.tensor([1.0, 10.0])).sum().backward()
+    x.grad
+    class Twice(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x.clone(), x.clone()
+        @staticmethod
+        def backward(ctx, g1, g2):
+            if g2 is None:
+                return g1 * 2
+            return g1 + g2
+    z = torch.tensor([1.0, 2.0], requires_grad=True)
+    a, c = Twice.apply(z)
+    a.sum().backward()
+    z.grad
+""")
+case("function/once_differentiable", AF, """
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * 3 * x ** 2
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = Cube.apply(x).sum()
+    g, = torch.autograd.grad(y, x, create_graph=True)
+    g
+    g.requires_grad
+""")
+case("function/jvp_and_double_backward", AF, """
+    class Exp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            result = x.exp()
+            ctx.save_for_backward(result)
+            ctx.result = result
+            return result
+        @staticmethod
+        def backward(ctx, g):
+            result, = ctx.saved_tensors
+            return g * result
+        @staticmethod
+        def jvp(ctx, t):
+            return t * ctx.result
+    x = torch.tensor([0.5, 1.0], requires_grad=True)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x.detach(), torch.tensor([1.0, 2.0]))
+        fwAD.unpack_dual(Exp.apply(d)).tangent
+    y = Exp.apply(x).sum()
+    g, = torch.autograd.grad(y, x, create_graph=True)
+    g
+    g.sum().backward()
+    x.grad
+    torch.autograd.gradgradcheck(Exp.apply, (x,))
+    class NoJvp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+    with fwAD.dual_level():
+        NoJvp.apply(fwAD.make_dual(torch.ones(2), torch.ones(2)))
+""")

@@ -100,6 +100,10 @@ EXTRA = [
     ("unsqueeze", (Arg(()), 0), {}),
     ("transpose", (Arg((2, 3, 2)), 0, 2), {}),
     ("expand_as", (Arg((3, 1)), Arg((2, 3, 4), grad=False)), {}),
+    # nodes no registry sample reached: remainder by a number, squeeze of several dims
+    # (so that their forward-mode rules are checked too, tests/test_jvp.py)
+    ("remainder", (Arg((3,), 0.1, 0.9), 1.5), {}),
+    ("squeeze", (Arg((2, 1, 1)),), {"dim": (1, 2)}),
 ]
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base.errors import GradRuntimeError, ShapeError
-from ..base.summation import torch_sum
+from ..base.summation import torch_sum, torch_sum_rows
 from ..base import mkl
 from ..core.tensor import Tensor
 from .hooks import run_hooks
@@ -78,8 +78,10 @@ class Function:
         out = node.forward(*arrays, **params)
         if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
             raw, out = out, np.asarray(out)
-            if node.saved:                   # keep "saved is the output" recognisable
-                node.saved = tuple(out if s is raw else s for s in node.saved)
+            for s in node.saved:             # keep "saved is the output" recognisable
+                if s is raw:
+                    node.saved = tuple(out if s is raw else s for s in node.saved)
+                    break
         if True not in needs or not context.current.grad_enabled:
             return Tensor(out)
         node.needs = needs
@@ -174,6 +176,8 @@ def sum_to(g, shape):
     """Sum a broadcast gradient back to `shape` (the one unbroadcast helper)."""
     if g.shape == shape:
         return g
+    if not shape and g.dtype.kind == "f" and g.flags.c_contiguous:
+        return np.asarray(torch_sum(g), dtype=g.dtype)       # a 0-d leaf's gradient
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)
@@ -182,6 +186,12 @@ def sum_to(g, shape):
         # one value from all of g (a 0-d leaf's or a (1,) bias's gradient): a whole sum,
         # in PyTorch's order
         return np.asarray(torch_sum(g), dtype=g.dtype).reshape(shape)
+    if axes == (0,) and g.ndim == 2 and g.dtype.kind == "f" and g.flags.c_contiguous \
+            and g.shape[0] > 1:
+        # a (m,) bias's gradient from a batch (n, m): PyTorch's order of summing the rows
+        rows = torch_sum_rows(g)
+        if rows is not None:
+            return rows.reshape(shape)
     if axes:
         g = g.sum(axis=axes, keepdims=True)
     return g.reshape(shape)

@@ -109,14 +109,23 @@ def check(node):
             "compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
+class _Views(list):
+    __slots__ = ("limit",)
+
+    def __init__(self):
+        super().__init__()
+        self.limit = 32
+
+
 def _remember(base, view):
     """base keeps (weak) track of its views: an in-place op that changes base's graph
     gives each live view a new grad_fn (AsStridedBackward0), as PyTorch regenerates it."""
     views = getattr(base, "views", None)
     if views is None:
-        views = base.views = []
-    elif len(views) >= 32:
-        views[:] = [w for w in views if w() is not None]
+        views = base.views = _Views()
+    elif len(views) >= views.limit:        # dead ones dropped when the list has doubled
+        views[:] = [w for w in views if w() is not None]      # (amortised O(1) per view)
+        views.limit = max(32, 2 * len(views))
     views.append(weakref.ref(view))
 
 

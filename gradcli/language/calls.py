@@ -10,6 +10,7 @@ from lark import Tree
 from ..base.errors import GradError, GradSyntaxError, GradTypeError, did_you_mean
 from ..core.convert import type_name
 from ..core.tensor import Tensor
+from ..ops import batching
 from ..ops.shape import index
 from . import runtime as rt
 from .classes import callable_class
@@ -205,13 +206,28 @@ def call(fn, args, kwargs, name, line, col, kwpos=None):
         raise GradTypeError(f"'{pyname(fn)}' object is not callable", line, col)
     try:
         return fn(*args, **kwargs)
-    except GradError as e:
+    except Exception as e:
+        if type(fn) is not UserFunction and batching.failed_on_batched(e, fn, args, kwargs):
+            return _batched_call(fn, args, kwargs, name, line, col, kwpos)    # inside vmap
+        if not isinstance(e, GradError):
+            if isinstance(e, TypeError):
+                err = _call_type_error(e, fn, name, kwargs)
+                raise err.at(*_kw_pos(err, kwpos, line, col)) from None
+            raise located(e, line, col) from None
         if name and e.line is None and e.message.startswith("argument '"):
             e.message = f"{name}(): {e.message}"      # PyTorch names the function
         if e.line is not None and type(fn) is UserFunction:    # raised inside fn: a call chain
             if not e.calls:
                 e.calls = []
             e.calls.append([None, line, col, fn.name, state.origin])
+        raise e.at(*_kw_pos(e, kwpos, line, col))
+
+
+def _batched_call(fn, args, kwargs, name, line, col, kwpos):
+    """A built-in that met a batched tensor of vmap: its batching rule, or the loop."""
+    try:
+        return batching.dispatch(fn, args, kwargs)
+    except GradError as e:
         raise e.at(*_kw_pos(e, kwpos, line, col))
     except TypeError as e:
         err = _call_type_error(e, fn, name, kwargs)

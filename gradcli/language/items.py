@@ -78,6 +78,9 @@ def del_item(o, k):
 def del_attr(o, name):
     """del obj.name: an attribute of an instance of a user class."""
     d = getattr(o, "__dict__", None)
+    hook = getattr(type(o), "language_delattr", None)
+    if hook is not None and not is_dunder(name):       # a library object's own rule (nn.Module)
+        return hook(o, name)
     if is_dunder(name) or not is_user_class(type(o)) or d is None:
         raise GradTypeError(f"cannot delete attribute '{name}' of a {type_name(o)}")
     if name not in d:

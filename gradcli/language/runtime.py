@@ -15,6 +15,8 @@ from ..base import context
 from ..base.limits import check_format_spec, check_items
 from ..core.convert import tensor_arg, type_name
 from ..core.printing import show, show_str
+from ..ops import batching
+from ..ops.batching import Batched
 from ..ops.registry import FUNCTIONS
 from ..ops.reduce import ValuesIndices
 from ..core.tensor import Tensor
@@ -103,6 +105,8 @@ _TENSOR_OPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": 
 
 
 _FLOAT_OPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
+_INT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_SMALL_INT = 1 << 31     # int op int below this in size: far from max_int_bits, no check needed
 
 
 def binary_op(op):
@@ -113,13 +117,23 @@ def binary_op(op):
     tensor_fn = FUNCTIONS[_TENSOR_OPS[op]]
     fast = _FLOAT_OPS.get(op)      # float op float: nothing to check
     ints = op in ("+", "-", "*")   # int op int: only the size to check (_int_result)
+    int_op = _INT_OPS.get(op)
 
     def run(a, b):
         ta = type(a)
         if ta is Tensor or type(b) is Tensor:
-            return tensor_fn(a, b)
+            try:
+                return tensor_fn(a, b)
+            except Exception:
+                if ta is Batched or type(b) is Batched:      # inside vmap
+                    return batching.dispatch(tensor_fn, (a, b), {})
+                raise
+        if ta is Batched or type(b) is Batched:
+            return batching.dispatch(tensor_fn, (a, b), {})
         if ta is type(b):
             if ta is int and ints:
+                if -_SMALL_INT < a < _SMALL_INT and -_SMALL_INT < b < _SMALL_INT:
+                    return int_op(a, b)
                 return _int_result(op, a, b)
             if ta is float and fast is not None:
                 return fast(a, b)
@@ -185,6 +199,8 @@ def compare(op, a, b):
             raise GradTypeError(f"argument of type '{_tname(b)}' is not iterable")
         return r if op == "in" else not r
     name, py = _CMP[op]
+    if type(a) is Batched or type(b) is Batched:
+        return batching.dispatch(FUNCTIONS[name], (a, b), {})
     if type(a) is Tensor or type(b) is Tensor or isinstance(a, (list, tuple)) and not isinstance(b, (list, tuple)) \
             or isinstance(b, (list, tuple)) and not isinstance(a, (list, tuple)):
         return FUNCTIONS[name](a, b)
@@ -210,8 +226,10 @@ def unary(op, v):
             return -v
         if isinstance(v, (list, tuple)):
             return FUNCTIONS["neg"](v)
+        if type(v) is Batched:
+            return batching.dispatch(FUNCTIONS["neg"], (v,), {})
         raise GradTypeError(f"bad operand type for unary -: '{_tname(v)}'")
-    if type(v) is Tensor or isinstance(v, (int, float)):
+    if type(v) is Tensor or isinstance(v, (int, float)) or type(v) is Batched:
         return v if not isinstance(v, bool) else int(v)
     raise GradTypeError(f"bad operand type for unary +: '{_tname(v)}'")
 

@@ -40,6 +40,13 @@ class FunctionCtx:
                                        type_name="TypeError")
         self.to_save = tensors
 
+    def language_delattr(self, name):
+        if name in ("to_save", "needs_input_grad", "non_differentiable", "materialize_grads") \
+                or name not in self.__dict__:
+            raise GradRuntimeError(f"'FunctionBackward' object has no attribute '{name}'",
+                                   type_name="AttributeError")
+        del self.__dict__[name]
+
     def save_for_forward(self, *tensors):
         self.to_save_forward = tensors
 

@@ -22,6 +22,7 @@ from ..ops.registry import register
 from ..core.tensor import Tensor
 from ..base import context
 from ..base.limits import check_alloc
+from .transform_base import basis, tangents_at
 from .transform_base import (_as_tuple, _check_callable, _fn, _postprocess, _preprocess,
                              _type_name, jacobian_forward)
 
@@ -209,7 +210,7 @@ def _num(v):
           "check f's analytic gradients against central finite differences (float64); "
           "prints the worst errors per input and returns True or False", category="autograd")
 def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=False,
-              quiet=False, **_torch_options):
+              quiet=False, forward_ad=False, **_torch_options):
     """Every d(output element)/d(input element) of `func` at `inputs`, analytic vs numerical.
 
     The inputs checked are the tensors that require grad (all floating tensors if none
@@ -243,19 +244,10 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
                 check_alloc((2 * o.data.size, leaves[i].data.size))   # analytic + numeric
         analytic = {i: [np.zeros((o.data.size, leaves[i].data.size)) for o in outs]
                     for i in checked}
-        order = [leaves[i] for i in checked]
-        for k, o in enumerate(outs):
-            if not o.requires_grad:
-                continue
-            n = o.data.size
-            for j in range(n):
-                head = np.zeros(n, dtype=o.data.dtype)
-                head[j] = 1
-                gs = run_backward([o], [Tensor(head.reshape(o.data.shape))], retain_graph=True,
-                                  inputs=order, allow_unused=True)
-                for i, g in zip(checked, gs):
-                    if g is not None:
-                        analytic[i][k][j] = np.broadcast_to(g.data, leaves[i].data.shape).reshape(-1)
+        if forward_ad:
+            _analytic_forward(func, args, checked, analytic)
+        else:
+            _analytic_reverse(outs, leaves, checked, analytic)
         # numerical: central differences, without a graph
         context.current.grad_enabled = False
         numeric = {i: [np.zeros_like(a) for a in analytic[i]] for i in checked}
@@ -326,6 +318,35 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
     return ok
 
 
+def _analytic_reverse(outs, leaves, checked, analytic):
+    """analytic[i][k][j] = d outs[k].flat[j] / d input i, one backward pass per output element."""
+    order = [leaves[i] for i in checked]
+    for k, o in enumerate(outs):
+        if not o.requires_grad:
+            continue
+        n = o.data.size
+        for j in range(n):
+            head = np.zeros(n, dtype=o.data.dtype)
+            head[j] = 1
+            gs = run_backward([o], [Tensor(head.reshape(o.data.shape))], retain_graph=True,
+                              inputs=order, allow_unused=True)
+            for i, g in zip(checked, gs):
+                if g is not None:
+                    analytic[i][k][j] = np.broadcast_to(g.data, order[checked.index(i)].data.shape
+                                                        ).reshape(-1)
+
+
+def _analytic_forward(func, args, checked, analytic):
+    """The same matrix by forward mode: one pass per input element (check_forward_ad)."""
+    for i in checked:
+        for e, tangent in enumerate(basis(args[i])):
+            ts = [None] * len(args)
+            ts[i] = tangent
+            _, tans = tangents_at(lambda *a: tuple(_float_outputs(func(*a))), args, ts)
+            for k, t in enumerate(tans):
+                analytic[i][k][:, e] = t.data.astype(np.float64).reshape(-1)
+
+
 class _Quiet:
     """torch.autograd.gradcheck's output: nothing (it only returns or raises)."""
 
@@ -334,9 +355,16 @@ class _Quiet:
 
 
 def torch_gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
-                    **options):
-    """torch.autograd.gradcheck: True, or (raise_exception=True, torch's default) an error."""
-    return gradcheck(func, inputs, eps, atol, rtol, raise_exception, quiet=True, **options)
+                    check_forward_ad=False, check_backward_ad=True, **options):
+    """torch.autograd.gradcheck: True, or (raise_exception=True, torch's default) an error;
+    reverse mode checked unless check_backward_ad=False, forward mode if check_forward_ad."""
+    ok = True
+    if check_backward_ad:
+        ok = gradcheck(func, inputs, eps, atol, rtol, raise_exception, quiet=True, **options)
+    if check_forward_ad and ok:
+        ok = gradcheck(func, inputs, eps, atol, rtol, raise_exception, quiet=True,
+                       forward_ad=True, **options)
+    return ok
 
 
 def _where(worst, outs, shape):

@@ -15,19 +15,30 @@ from ..base.errors import GradRuntimeError, GradValueError
 from ..core.convert import type_name
 from ..base import context
 from ..core.tensor import Tensor
+from ..ops import batching as bt
 from ..ops.registry import FUNCTIONS
 from ..ops.shape import alias
 from . import transform_base as tb
 
 
-class Transformed:
-    """A function made by a transform (PyTorch prints it as the wrapped function)."""
-    __slots__ = ("fn", "label")
+BATCHED = {}   # transform kind -> its implementation on a batch of vmap (library/vmap.py)
+FAST = {}      # jacrev/jacfwd in one batched pass (library/vectorize.py); None: f does not batch
 
-    def __init__(self, fn, label):
-        self.fn, self.label = fn, label
+
+class Transformed:
+    """A function made by a transform (PyTorch prints it as the wrapped function).
+    `how`: (kind, f, options) for the transforms that also run batched inside vmap."""
+    __slots__ = ("fn", "label", "how")
+
+    def __init__(self, fn, label, how=None):
+        self.fn, self.label, self.how = fn, label, how
 
     def __call__(self, *a, **k):
+        level = bt.level_of(a, k)
+        if level:                       # called inside vmap with batched arguments
+            run = BATCHED.get(self.how[0]) if self.how else None
+            out = run(level, self.how, a, k) if run is not None else NotImplemented
+            return bt.loop(self.fn, a, k, level) if out is NotImplemented else out
         return self.fn(*a, **k)
 
     def __repr__(self):
@@ -114,10 +125,8 @@ def _offsets(objs):
 def grad_and_value(func, argnums=0, has_aux=False):
     def wrapper(*args, **kwargs):
         g, v = _grad_and_value(func, argnums, has_aux, args, kwargs)
-        if has_aux:
-            return g, v
         return g, v
-    return Transformed(wrapper, _label(func))
+    return Transformed(wrapper, _label(func), ("grad_and_value", func, (argnums, has_aux)))
 
 
 def grad(func, argnums=0, has_aux=False):
@@ -126,7 +135,7 @@ def grad(func, argnums=0, has_aux=False):
         if has_aux:
             return g, v[1]
         return g
-    return Transformed(wrapper, _label(func))
+    return Transformed(wrapper, _label(func), ("grad", func, (argnums, has_aux)))
 
 
 def vjp(func, *primals, has_aux=False):
@@ -197,6 +206,9 @@ def jacrev(func, argnums=0, has_aux=False, chunk_size=None):
     def wrapper(*args):
         nums = _argnums(argnums, len(args))
         outer = _outer([args[n] for n in nums])
+        fast = None if has_aux else FAST["jacrev"](func, argnums, nums, args)
+        if fast is not None:
+            return _finish(fast, outer)
         args_ = list(args)
         with _Enabled():
             for n in nums:
@@ -214,12 +226,15 @@ def jacrev(func, argnums=0, has_aux=False, chunk_size=None):
                 per_output.append(per_in[0] if isinstance(argnums, int) else tuple(per_in))
         res = _finish(_jac_structure(out, per_output), outer)
         return (res, _finish(aux, outer)) if has_aux else res
-    return Transformed(wrapper, _label(func))
+    return Transformed(wrapper, _label(func), ("jacrev", func, (argnums, has_aux)))
 
 
 def jacfwd(func, argnums=0, has_aux=False, randomness="error"):
     def wrapper(*args):
         nums = _argnums(argnums, len(args))
+        fast = None if has_aux else FAST["jacfwd"](func, argnums, nums, args)
+        if fast is not None:
+            return _finish(fast, _outer([args[n] for n in nums]))
         box = []
 
         def run(*a):
@@ -255,103 +270,14 @@ def jacfwd(func, argnums=0, has_aux=False, randomness="error"):
         outer = _outer([args[n] for n in nums])
         res = _finish(_jac_structure(out, per_output), outer)
         return (res, _finish(box[0], outer)) if has_aux else res
-    return Transformed(wrapper, _label(func))
+    return Transformed(wrapper, _label(func), ("jacfwd", func, (argnums, has_aux)))
 
 
 def hessian(func, argnums=0):
-    return Transformed(jacfwd(jacrev(func, argnums), argnums).fn, _label(func))
-
-
-# ---------------------------------------------------------------- vmap
-
-def _dims(in_dims, args):
-    if isinstance(in_dims, (int, type(None))):
-        return [in_dims] * len(args)
-    if not isinstance(in_dims, (tuple, list)) or len(in_dims) != len(args):
-        raise GradValueError(
-            f"vmap(f, in_dims={in_dims!r}, ...)(<inputs>): in_dims is not compatible with the "
-            f"structure of `inputs`. in_dims has structure {type_name(in_dims)} but inputs has "
-            f"structure of {len(args)} arguments.")
-    return list(in_dims)
-
-
-def vmap(func, in_dims=0, out_dims=0, randomness="error", chunk_size=None):
-    if randomness not in ("error", "different", "same"):
-        raise GradRuntimeError(f"Only allowed values for randomness are 'error', 'different', "
-                               f"or 'same'. Got {randomness}")
-    label = _label(func)
-
-    def wrapper(*args):
-        dims = _dims(in_dims, args)
-        sizes = []
-        norm = []
-        for a, d in zip(args, dims):
-            if d is None or not isinstance(a, Tensor):
-                norm.append(None)
-                continue
-            nd = a.data.ndim
-            if not -nd <= d < nd:
-                raise GradValueError(
-                    f"vmap({label}, in_dims={in_dims!r}, ...)(<inputs>): Got in_dim={d} for some "
-                    f"input, but that input is a Tensor of dimensionality {nd} so expected "
-                    f"in_dim to satisfy -{nd} <= in_dim < {nd}.")
-            norm.append(d % nd)
-            sizes.append(a.data.shape[d % nd])
-        if not sizes:
-            raise GradValueError(
-                f"vmap({label}, in_dims={in_dims!r}, ...)(<inputs>): at least one input must "
-                "be a Tensor mapped over a dimension (in_dims not all None).")
-        if len(set(sizes)) > 1:
-            raise GradValueError("vmap: Expected all tensors to have the same size in the mapped "
-                                 f"dimension, got sizes {sizes} for the mapped dimension")
-        outs = []
-        ctx = context.current
-        saved_gen = ctx._generator
-        start = None
-        if randomness == "error":
-            ctx._generator = _NoRandom()
-        elif randomness == "same":
-            start = ctx.generator.get_state()
-        try:
-            for b in range(sizes[0]):
-                if start is not None:
-                    ctx.generator.set_state(start)
-                sample = [a if d is None else FUNCTIONS["index"](a, (slice(None),) * d + (b,))
-                          for a, d in zip(args, norm)]
-                outs.append(func(*sample))
-        finally:
-            if randomness == "error":
-                ctx._generator = saved_gen
-        return _stack_out(outs, out_dims)
-    return Transformed(wrapper, label)
-
-
-class _NoRandom:
-    """The generator while vmap(randomness="error") runs: drawing is PyTorch's error."""
-
-    def __getattr__(self, name):
-        def refuse(*a, **k):
-            raise GradRuntimeError(
-                "vmap: called random operation while in randomness error mode. Please either "
-                "use the 'same' or 'different' randomness flags on vmap or perform the "
-                "randomness operation out of vmap")
-        return refuse
-
-
-def _stack_out(outs, out_dims):
-    first = outs[0]
-    if isinstance(first, Tensor):
-        return FUNCTIONS["stack"](outs, out_dims if isinstance(out_dims, int) else out_dims[0])
-    if isinstance(first, (tuple, list)):
-        dims = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(first)
-        return tuple(_stack_out([o[k] for o in outs], dims[k]) for k in range(len(first)))
-    if isinstance(first, (int, float)):
-        return FUNCTIONS["stack"]([Tensor(np.asarray(o, dtype=np.float64)) for o in outs],
-                                  out_dims if isinstance(out_dims, int) else 0)
-    raise GradValueError(f"vmap: `{type_name(first)}` is not a Tensor output; vmap returns "
-                         "tensors (or tuples of them) only")
+    inner = jacrev(func, argnums)
+    return Transformed(jacfwd(inner, argnums).fn, _label(func), ("jacfwd", inner, (argnums, False)))
 
 
 MEMBERS = {"grad": grad, "grad_and_value": grad_and_value, "vjp": vjp, "jvp": jvp,
-           "jacrev": jacrev, "jacfwd": jacfwd, "hessian": hessian, "vmap": vmap,
+           "jacrev": jacrev, "jacfwd": jacfwd, "hessian": hessian,
            "linearize": linearize}

@@ -142,7 +142,8 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
-                  gen_non_contig_grad_outputs=False, raise_exception=False, **_torch_options):
+                  gen_non_contig_grad_outputs=False, raise_exception=False, quiet=False,
+                  **_torch_options):
     """gradcheck of the first derivative: inputs and (random, seeded) grad_outputs are
     both checked, as in PyTorch."""
     _check_callable(func, "gradgradcheck")
@@ -177,7 +178,15 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
         raise GradRuntimeError("gradgradcheck expects at least one input tensor to require "
                                "gradient, but none of the them have requires_grad=True.")
     return gradcheck(first, tuple(items) + tuple(heads), eps=eps, atol=atol, rtol=rtol,
-                     raise_exception=raise_exception)
+                     raise_exception=raise_exception, quiet=quiet)
+
+
+def torch_gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+                        gen_non_contig_grad_outputs=False, raise_exception=True, **options):
+    """torch.autograd.gradgradcheck: prints nothing; True, or (raise_exception=True, torch's
+    default) an error."""
+    return gradgradcheck(func, inputs, grad_outputs, eps, atol, rtol,
+                         gen_non_contig_grad_outputs, raise_exception, quiet=True, **options)
 
 
 _ = fw

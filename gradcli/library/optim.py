@@ -1,124 +1,204 @@
-"""torch.optim's SGD and Adam.  `step()` updates each parameter as PyTorch's
-single-tensor CPU implementation does, with the same arithmetic: `add_(g,
-alpha=-lr)`, `lerp_` and `addcmul_` are fused multiply-adds (gradcli/fma.py),
-`addcdiv_` is `p + (value * a) / b`.  (Adam's `sqrt` is NumPy's, correctly
-rounded; PyTorch's MKL sqrt can differ in the last bit.)"""
+"""torch.optim's Optimizer base, SGD and Adam.  `step()` updates each parameter as
+PyTorch's single-tensor implementation does (the default on the CPU: torch uses
+the foreach kernels only for CUDA/XPU tensors), in the parameter's dtype with
+PyTorch's CPU arithmetic: every Python-float option is first rounded to that
+dtype (torch casts a scalar to the kernel's scalar_t), `add_(g, alpha=a)`,
+`addcmul_`, `lerp_` are fused multiply-adds rounded once (gradcli/fma.py),
+`addcdiv_(a, b, value=v)` is `p + (v * a) / b`; bias corrections are Python floats
+as in torch; `sqrt` is torch's (MKL's vsSqrt/vdSqrt, which is not correctly rounded:
+one ulp off for about 17% of float32 and 1.5% of float64 values) when the mkl package
+is installed (gradcli/base/mkl.py); without it NumPy's, and RMSprop, Adagrad and Adam
+can then drift from torch in the last bit.
+
+`optimizer.param_groups` is the optimizer's own list of dicts, as in torch:
+`optimizer.param_groups[0]['lr'] = x` changes the learning rate of the next step."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..core.convert import type_name
 from ..base.errors import GradTypeError, GradValueError
+from ..base import mkl
 from ..base.fma import fma
 from ..ops.registry import register
 from ..core.tensor import Tensor
 from .methods import type_method
 
 
+# torch's CPU Tensor.sqrt is MKL's vsSqrt/vdSqrt (not correctly rounded): the same
+# function when the mkl package is installed (gradcli/base/mkl.py), NumPy's otherwise
+sqrt = mkl.unary_fn("sqrt", np.sqrt)
+
+
+def fmadd(a, b, c, dt):
+    """a * b + c rounded once to dt (a, b, c already values of dt)."""
+    if dt == np.float32:
+        return fma(a, b, c, dtype=np.float32)
+    return fma(a, b, c)
+
+
+def lerp(start, end, w, dt):
+    """start.lerp_(end, w) with a scalar weight, as torch's CPU kernel."""
+    w = dt(w)
+    diff = end - start
+    if abs(w) < 0.5:
+        return fmadd(w, diff, start, dt)
+    return fmadd(-diff, dt(1) - w, end, dt)
+
+
+def _typename(p):
+    return type_method(p) if isinstance(p, Tensor) else type_name(p)
+
+
 class Optimizer:
-    """The parameters (leaf tensors), the options of their one group, and per-
-    parameter state; `update(i, p, g)` gives parameter i's new values."""
-    __slots__ = ("params", "group", "state")
+    """The parameter groups (lists of leaf tensors and their options, torch's
+    `param_groups`), the defaults, and per-parameter state (by the tensor's id);
+    a subclass's `update(state, p, g, group, dt)` gives a parameter's new values."""
+    __slots__ = ("param_groups", "defaults", "state", "watched", "stepped")
     name = "Optimizer"
 
-    def __init__(self, params, group):
-        if isinstance(params, Tensor) or not isinstance(params, (list, tuple)):
-            got = type_method(params) if isinstance(params, Tensor) else type_name(params)
+    def __init__(self, params, defaults):
+        if defaults["lr"] < 0:
+            raise GradValueError(f"Invalid learning rate: {defaults['lr']}")
+        if isinstance(params, Tensor) or isinstance(params, (str, dict)) \
+                or not hasattr(params, "__iter__"):
             raise GradTypeError("params argument given to the optimizer should be an iterable "
-                                f"of Tensors or dicts, but got {got}")
-        params = list(params)
-        if not params:
+                                f"of Tensors or dicts, but got {_typename(params)}")
+        self.defaults, self.param_groups, self.state = defaults, [], {}
+        self.watched = self.stepped = False     # a scheduler watches for step() (its warning)
+        groups = list(params)
+        if not groups:
             raise GradValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group):
+        if not isinstance(param_group, dict):
+            raise GradTypeError(f"param_group must be a dict, but got {type_name(param_group)}")
+        if "params" not in param_group:
+            raise GradValueError("parameter group didn't specify a value of required "
+                                 "optimization parameter params", type_name="KeyError")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, (set, frozenset)):
+            raise GradTypeError("optimizer parameters need to be organized in ordered "
+                                "collections, but the ordering of tensors in sets will change "
+                                "between runs. Please use a list instead.")
+        else:
+            params = list(params)
+        param_group["params"] = params
         for p in params:
             if not isinstance(p, Tensor):
                 raise GradTypeError("optimizer can only optimize Tensors, but one of the params "
-                                    f"is {type_name(p)}")
+                                    f"is {_typename(p)}")
             if p.grad_fn is not None:
                 raise GradValueError("can't optimize a non-leaf Tensor")
-        if group["lr"] < 0:
-            raise GradValueError(f"Invalid learning rate: {group['lr']}")
-        self.params, self.group, self.state = params, group, [None] * len(params)
+        for key, value in self.defaults.items():
+            param_group.setdefault(key, value)
+        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in seen for p in params):
+            raise GradValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none=True):
-        for p in self.params:
-            if p.grad is not None:
-                if set_to_none:
-                    p.grad = None
-                else:
-                    p.grad = Tensor(np.zeros_like(p.grad.data))
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    if set_to_none:
+                        p.grad = None
+                    else:
+                        p.grad = Tensor(np.zeros_like(p.grad.data))
 
-    def step(self):
-        for i, p in enumerate(self.params):
-            if p.grad is not None:
-                new = self.update(i, p.data, p.grad.data.astype(p.data.dtype, copy=False))
-                p.data = np.asarray(new, dtype=p.data.dtype)
+    def step(self, closure=None):
+        if closure is not None:
+            raise GradValueError(f"{self.name}.step(closure) is not supported by gradcli")
+        if self.watched:
+            self.stepped = True
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                dt = p.data.dtype.type
+                st = self.state.setdefault(id(p), {})
+                new = self.update(st, p.data, p.grad.data.astype(dt, copy=False), group, dt)
+                p.data = np.asarray(new, dtype=dt)
 
-    def param_groups(self):
-        """optimizer.param_groups: one group, 'params' first (a copy: read it, as torch's)."""
-        return [{"params": list(self.params), **self.group}]
-
-    language_methods = {"step": step, "zero_grad": zero_grad}
-    language_attrs = {"param_groups": param_groups,
-                      "defaults": lambda o: dict(o.group)}
+    language_methods = {"step": step, "zero_grad": zero_grad,
+                        "add_param_group": add_param_group}
+    language_attrs = {"param_groups": lambda o: o.param_groups, "defaults": lambda o: o.defaults}
 
     def __repr__(self):
-        lines = [f"{self.name} (", "Parameter Group 0"]
-        for key in sorted(self.group):
-            lines.append(f"    {key}: {self.group[key]}")
-        return "\n".join(lines) + "\n)"
+        text = f"{self.name} ("
+        for i, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {i}\n"
+            for key in sorted(group):
+                if key != "params":
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"
 
 
 class SGD(Optimizer):
     __slots__ = ()
     name = "SGD"
 
-    def update(self, i, p, g):
-        o = self.group
+    def update(self, st, p, g, o, dt):
         if o["maximize"]:
             g = -g
         if o["weight_decay"]:
-            g = fma(o["weight_decay"], p, g)                   # g.add(p, alpha=wd)
+            g = fmadd(dt(o["weight_decay"]), p, g, dt)    # g.add(p, alpha=wd)
         m = o["momentum"]
         if m:
-            buf = self.state[i]
+            buf = st.get("momentum_buffer")
             if buf is None:
                 buf = g.copy()
-            else:
-                damp = 1 - o["dampening"]
-                buf = buf * m + g if damp == 1 else fma(damp, g, buf * m)
-            self.state[i] = buf
-            g = fma(m, buf, g) if o["nesterov"] else buf      # g.add(buf, alpha=m)
-        return fma(-o["lr"], g, p)                            # p.add_(g, alpha=-lr)
+            else:                                              # mul_(m).add_(g, alpha=1-damp)
+                buf = fmadd(dt(1 - o["dampening"]), g, buf * dt(m), dt)
+            st["momentum_buffer"] = buf
+            g = fmadd(dt(m), buf, g, dt) if o["nesterov"] else buf
+        return fmadd(dt(-o["lr"]), g, p, dt)             # p.add_(g, alpha=-lr)
 
 
 class Adam(Optimizer):
     __slots__ = ()
     name = "Adam"
 
-    def update(self, i, p, g):
-        o = self.group
+    def update(self, st, p, g, o, dt):
         beta1, beta2 = o["betas"]
+        lr, wd = o["lr"], o["weight_decay"]
         if o["maximize"]:
             g = -g
-        if o["weight_decay"]:
-            if o["decoupled_weight_decay"]:                   # AdamW: p.mul_(1 - lr * wd)
-                p = p * (1 - o["lr"] * o["weight_decay"])
+        if wd:
+            if o["decoupled_weight_decay"]:                    # AdamW: p.mul_(1 - lr * wd)
+                p = p * dt(1 - lr * wd)
             else:
-                g = fma(o["weight_decay"], p, g)
-        st = self.state[i]
-        if st is None:
-            st = self.state[i] = [0.0, np.zeros_like(p), np.zeros_like(p)]
-        st[0] += 1
-        step, avg, avg_sq = st
-        w = 1 - beta1                                          # exp_avg.lerp_(g, w)
-        avg = fma(w, g - avg, avg) if w < 0.5 else fma(-(g - avg), 1 - w, g)
-        avg_sq = fma((1 - beta2) * g, g, avg_sq * beta2)       # mul_(b2).addcmul_(g, g, 1-b2)
-        st[1], st[2] = avg, avg_sq
+                g = fmadd(dt(wd), p, g, dt)
+        if not st:
+            st.update(step=0.0, exp_avg=np.zeros_like(p), exp_avg_sq=np.zeros_like(p))
+            if o["amsgrad"]:
+                st["max_exp_avg_sq"] = np.zeros_like(p)
+        st["step"] += 1
+        step = st["step"]
+        avg = st["exp_avg"] = lerp(st["exp_avg"], g, 1 - beta1, dt)
+        # exp_avg_sq.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+        sq = st["exp_avg_sq"] = fmadd(dt(1 - beta2) * g, g, st["exp_avg_sq"] * dt(beta2), dt)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
-        step_size = o["lr"] / bias_correction1
-        denom = np.sqrt(avg_sq) / (bias_correction2 ** 0.5) + o["eps"]
-        return p + (-step_size * avg) / denom                  # addcdiv_(avg, denom, -step_size)
+        step_size = lr / bias_correction1
+        if o["amsgrad"]:
+            sq = st["max_exp_avg_sq"] = np.maximum(st["max_exp_avg_sq"], sq)
+        denom = sqrt(sq) / dt(bias_correction2 ** 0.5) + dt(o["eps"])
+        return p + (dt(-step_size) * avg) / denom        # addcdiv_(avg, denom, -step_size)
+
+
+def _betas(betas):
+    betas = tuple(betas)
+    for k, b in enumerate(betas):
+        if not 0.0 <= b < 1.0:
+            raise GradValueError(f"Invalid beta parameter at index {k}: {b}")
+    return betas
 
 
 @register("SGD", "SGD(params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False)",
@@ -126,6 +206,10 @@ class Adam(Optimizer):
           category="optim")
 def sgd(params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
         maximize=False, foreach=None, differentiable=False, fused=None):
+    if momentum < 0:
+        raise GradValueError(f"Invalid momentum value: {momentum}")
+    if weight_decay < 0:
+        raise GradValueError(f"Invalid weight_decay value: {weight_decay}")
     if nesterov and (momentum <= 0 or dampening != 0):
         raise GradValueError("Nesterov momentum requires a momentum and zero dampening")
     return SGD(params, {"lr": lr, "momentum": momentum, "dampening": dampening,
@@ -139,16 +223,12 @@ def sgd(params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=Fals
 def adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *,
          foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
          decoupled_weight_decay=False):
-    if amsgrad:
-        raise GradValueError("Adam: amsgrad is not supported by gradcli")
-    betas = tuple(betas)
-    for k, b in enumerate(betas):
-        if not 0.0 <= b < 1.0:
-            raise GradValueError(f"Invalid beta parameter at index {k}: {b}")
+    betas = _betas(betas)
     if eps < 0:
         raise GradValueError(f"Invalid epsilon value: {eps}")
+    if weight_decay < 0:
+        raise GradValueError(f"Invalid weight_decay value: {weight_decay}")
     return Adam(params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
-                         "amsgrad": amsgrad, "capturable": capturable,
-                         "decoupled_weight_decay": decoupled_weight_decay,
-                         "differentiable": differentiable, "foreach": foreach,
-                         "maximize": maximize, "fused": fused})
+                         "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
+                         "capturable": capturable, "differentiable": differentiable,
+                         "fused": fused, "decoupled_weight_decay": decoupled_weight_decay})

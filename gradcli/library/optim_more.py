@@ -1,14 +1,15 @@
 """torch.optim's RMSprop, Adagrad and AdamW, and lr_scheduler.StepLR, updating as
 PyTorch's single-tensor CPU implementations do (the arithmetic conventions of
-optim.py: `addcmul_` a fused multiply-add, `addcdiv_` as `p + (value * a) / b`)."""
+optim.py: scalars rounded to the parameter's dtype, `addcmul_` a fused multiply-add,
+`addcdiv_` as `p + (value * a) / b`)."""
 from __future__ import annotations
 
 import numpy as np
 
+from ..base import context
 from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
-from ..base.fma import fma
 from ..ops.registry import register
-from .optim import Adam, Optimizer
+from .optim import Adam, Optimizer, _betas, fmadd, lerp, sqrt
 
 
 def _check(name, value, low=0.0):
@@ -20,52 +21,49 @@ class RMSprop(Optimizer):
     __slots__ = ()
     name = "RMSprop"
 
-    def update(self, i, p, g):
-        o = self.group
-        alpha, eps, lr, m = o["alpha"], o["eps"], o["lr"], o["momentum"]
+    def update(self, st, p, g, o, dt):
+        alpha, m = o["alpha"], o["momentum"]
         if o["maximize"]:
             g = -g
+        if not st:
+            st.update(step=0.0, square_avg=np.zeros_like(p))
+            if m > 0:
+                st["momentum_buffer"] = np.zeros_like(p)
+            if o["centered"]:
+                st["grad_avg"] = np.zeros_like(p)
+        st["step"] += 1
         if o["weight_decay"]:
-            g = fma(o["weight_decay"], p, g)
-        st = self.state[i]
-        if st is None:
-            st = self.state[i] = [np.zeros_like(p), np.zeros_like(p), np.zeros_like(p)]
-        sq = fma((1 - alpha) * g, g, st[0] * alpha)      # mul_(alpha).addcmul_(g, g, 1-alpha)
-        st[0] = sq
+            g = fmadd(dt(o["weight_decay"]), p, g, dt)
+        # square_avg.mul_(alpha).addcmul_(g, g, value=1 - alpha)
+        sq = st["square_avg"] = fmadd(dt(1 - alpha) * g, g, st["square_avg"] * dt(alpha), dt)
         if o["centered"]:
-            w = 1 - alpha                                 # grad_avg.lerp_(g, 1-alpha)
-            ga = st[2]
-            ga = fma(w, g - ga, ga) if w < 0.5 else fma(-(g - ga), 1 - w, g)
-            st[2] = ga
-            avg = np.sqrt(fma(-ga, ga, sq))               # addcmul(ga, ga, value=-1).sqrt_()
+            ga = st["grad_avg"] = lerp(st["grad_avg"], g, 1 - alpha, dt)
+            avg = sqrt(fmadd(-ga, ga, sq, dt))         # addcmul(ga, ga, value=-1).sqrt_()
         else:
-            avg = np.sqrt(sq)
-        avg = avg + eps
-        if m > 0:
-            buf = st[1] * m + g / avg                     # mul_(m).addcdiv_(g, avg)
-            st[1] = buf
-            return fma(-lr, buf, p)                       # add_(buf, alpha=-lr)
-        return p + (-lr * g) / avg                        # addcdiv_(g, avg, value=-lr)
+            avg = sqrt(sq)
+        avg = avg + dt(o["eps"])
+        if m > 0:                                         # mul_(m).addcdiv_(g, avg)
+            buf = st["momentum_buffer"] = st["momentum_buffer"] * dt(m) + g / avg
+            return fmadd(dt(-o["lr"]), buf, p, dt)   # add_(buf, alpha=-lr)
+        return p + (dt(-o["lr"]) * g) / avg          # addcdiv_(g, avg, value=-lr)
 
 
 class Adagrad(Optimizer):
     __slots__ = ()
     name = "Adagrad"
 
-    def update(self, i, p, g):
-        o = self.group
-        st = self.state[i]
-        if st is None:
-            st = self.state[i] = [0.0, np.full_like(p, o["initial_accumulator_value"])]
-        st[0] += 1
+    def update(self, st, p, g, o, dt):
+        if not st:
+            st.update(step=0.0, sum=np.full_like(p, o["initial_accumulator_value"]))
+        st["step"] += 1
         if o["maximize"]:
             g = -g
         if o["weight_decay"]:
-            g = fma(o["weight_decay"], p, g)
-        clr = o["lr"] / (1 + (st[0] - 1) * o["lr_decay"])
-        st[1] = fma(g, g, st[1])                          # addcmul_(g, g, value=1)
-        std = np.sqrt(st[1]) + o["eps"]
-        return p + (-clr * g) / std                       # addcdiv_(g, std, value=-clr)
+            g = fmadd(dt(o["weight_decay"]), p, g, dt)
+        clr = o["lr"] / (1 + (st["step"] - 1) * o["lr_decay"])
+        st["sum"] = fmadd(g, g, st["sum"], dt)            # addcmul_(g, g, value=1)
+        std = sqrt(st["sum"]) + dt(o["eps"])
+        return p + (dt(-clr) * g) / std              # addcdiv_(g, std, value=-clr)
 
 
 class AdamW(Adam):
@@ -111,25 +109,29 @@ def adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_val
           "torch.optim.AdamW: Adam with decoupled weight decay", category="optim")
 def adamw(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *,
           maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
-    if amsgrad:
-        raise GradValueError("AdamW: amsgrad is not supported by gradcli")
-    betas = tuple(betas)
-    for k, b in enumerate(betas):
-        if not 0.0 <= b < 1.0:
-            raise GradValueError(f"Invalid beta parameter at index {k}: {b}")
+    betas = _betas(betas)
     _check("learning rate", lr)
     _check("epsilon value", eps)
     _check("weight_decay value", weight_decay)
     return AdamW(params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
-                          "amsgrad": amsgrad, "foreach": foreach, "maximize": maximize,
+                          "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
                           "capturable": capturable, "differentiable": differentiable,
                           "fused": fused, "decoupled_weight_decay": True})
+
+
+STEP_ORDER_WARNING = (
+    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
+    "later, you should call them in the opposite order: `optimizer.step()` before "
+    "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
+    "value of the learning rate schedule. See more details at "
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
 
 
 class StepLR:
     """lr_scheduler.StepLR(optimizer, step_size, gamma=0.1): every step_size calls of
     .step(), each group's lr is multiplied by gamma."""
-    __slots__ = ("optimizer", "step_size", "gamma", "last_epoch", "base_lrs", "last_lr")
+    __slots__ = ("optimizer", "step_size", "gamma", "last_epoch", "base_lrs", "last_lr",
+                 "step_count")
     language_callable = True
 
     def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
@@ -138,22 +140,30 @@ class StepLR:
         if isinstance(step_size, bool) or not isinstance(step_size, int):
             raise GradTypeError(f"step_size must be an int, got {type(step_size).__name__}")
         self.optimizer, self.step_size, self.gamma = optimizer, step_size, gamma
-        group = optimizer.group
-        if last_epoch == -1:
-            group.setdefault("initial_lr", group["lr"])
-        elif "initial_lr" not in group:
-            raise GradRuntimeError("param 'initial_lr' is not specified in param_groups[0] when "
-                                   "resuming an optimizer", type_name="KeyError")
-        self.base_lrs = [group["initial_lr"]]
+        for i, group in enumerate(optimizer.param_groups):
+            if last_epoch == -1:
+                group.setdefault("initial_lr", group["lr"])
+            elif "initial_lr" not in group:
+                raise GradRuntimeError(f"param 'initial_lr' is not specified in param_groups[{i}] "
+                                       "when resuming an optimizer", type_name="KeyError")
+        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        optimizer.watched = True
+        self.step_count = 0
         self.step()
 
     def step(self, epoch=None):
+        """Each group's CURRENT lr times gamma every step_size steps (torch's chainable
+        form: an lr set by hand in param_groups is where the schedule goes on from)."""
+        if self.step_count == 1 and not self.optimizer.stepped:
+            context.warn(STEP_ORDER_WARNING)
+        self.step_count += 1
         self.last_epoch += 1
-        group = self.optimizer.group
+        groups = self.optimizer.param_groups
         if self.last_epoch != 0 and self.last_epoch % self.step_size == 0:
-            group["lr"] = group["lr"] * self.gamma
-        self.last_lr = [group["lr"]]
+            for group in groups:
+                group["lr"] = group["lr"] * self.gamma
+        self.last_lr = [group["lr"] for group in groups]
 
     def get_last_lr(self):
         return list(self.last_lr)

@@ -374,3 +374,8 @@ def module(name):
 
 
 NAMES = tuple(k for k in _MODULES if k not in EmptyModule.WHY)
+
+
+def add_module(name, make):
+    """Another part of the library offers a module to `import name` (made on first use)."""
+    _MODULES[name] = make

@@ -102,4 +102,5 @@ def truth(v) -> bool:
         return bool(v.data.reshape(()))
     if v is None or isinstance(v, (int, float, str, list, tuple)):
         return bool(v)
-    return True
+    own = getattr(type(v), "language_bool", None)     # a library object's own (vmap's)
+    return True if own is None else own(v)

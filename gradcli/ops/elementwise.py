@@ -11,6 +11,7 @@ from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base.powers import torch_pow
+from ..base.kernels import doubles, scaled, times_fresh
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register
 from ..base import context
@@ -75,6 +76,10 @@ class Add(Function):
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
+        if not self.sa and not self.sb:
+            f = doubles(a, b, dt)
+            if f is not None:
+                return np.array(f[0] + f[1])
         out = np.add(a, b)
         return out if out.dtype is dt else _cast(out, dt)
 
@@ -92,6 +97,10 @@ class Sub(Function):
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
+        if not self.sa and not self.sb:
+            f = doubles(a, b, dt)
+            if f is not None:
+                return np.array(f[0] - f[1])
         return _cast(np.subtract(a, b), dt)
 
     def backward(self, g, F):
@@ -122,13 +131,20 @@ class Mul(Function):
     name = "MulBackward0"
 
     def forward(self, a, b, dt):
-        self.sa, self.sb = _shapes(a, b)
-        self.save(a, b)
+        sa = self.sa = a.shape if type(a) is np.ndarray else ()      # _shapes and save, inlined
+        sb = self.sb = b.shape if type(b) is np.ndarray else ()
+        self.saved = (a, b)
+        if not sa and not sb:
+            f = doubles(a, b, dt)
+            if f is not None:
+                return np.array(f[0] * f[1])
         out = np.multiply(a, b)
         return out if out.dtype is dt else _cast(out, dt)
 
     def backward(self, g, F, a, b):
         n = self.needs
+        if not F.tensor_mode and n[0] and not n[1]:      # tensor * constant: g may stay a view
+            return (F.sum_to(scaled(g, b), self.sa), None)
         return (F.sum_to(g * b, self.sa) if n[0] else None,
                 F.sum_to(g * a, self.sb) if n[1] else None)
 
@@ -251,9 +267,9 @@ class PowScalar(Function):
         if e == 0:              # PyTorch: zeros_like(input), whatever g is (inf, nan)
             return (Tensor(np.zeros_like(a.data)) if F.tensor_mode else np.zeros_like(a),)
         if e == 2 and not F.tensor_mode:
-            return (g * (2.0 * a),)
+            return (times_fresh(g, 2.0 * a),)
         if not F.tensor_mode:
-            return (g * (e * torch_pow(a, e - 1)),)
+            return (times_fresh(g, e * torch_pow(a, e - 1)),)
         return (g * (e * a ** (e - 1)),)    # as PyTorch, so higher orders match too
 
     def jvp(self, ts, F, a):

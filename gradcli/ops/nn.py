@@ -21,6 +21,10 @@ from .registry import Arg, register
 from .linalg import _tn, matmul, mm, t
 from .shape import reshape, squeeze, unsqueeze
 from .elementwise import mul
+from .padding import pad
+
+SAME_EVEN_WARNING = ("Using padding='same' with even kernel lengths and odd dilation may require "
+                     "a zero-padded copy of the input be created")
 
 
 # ---------------------------------------------------------------- gather / scatter
@@ -244,10 +248,10 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             if stride != (1, 1):
                 raise GradRuntimeError("padding='same' is not supported for strided convolutions")
             tot = [d * (k - 1) for d, k in zip(dilation, w.data.shape[2:])]
-            if any(v % 2 for v in tot):
-                raise GradValueError("conv2d: padding='same' with an even kernel is not supported "
-                                     "by gradcli")
             padding = tuple(v // 2 for v in tot)
+            if any(v % 2 for v in tot):         # torch: the extra row/column of zeros at the end
+                context.warn(SAME_EVEN_WARNING)
+                x = pad(x, (0, tot[1] % 2, 0, tot[0] % 2))
         else:
             raise GradRuntimeError(f"Invalid padding string: '{padding}'")
     padding = _pair(padding, "padding")

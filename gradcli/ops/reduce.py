@@ -21,6 +21,7 @@ from .dims import norm_dims
 from .shape import reshape
 
 M = Arg((2, 3))
+F64 = np.dtype(np.float64)
 REDUCE_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((M,), {}), ((M,), {"dim": 1}),
                  ((M,), {"dim": 0, "keepdim": True}), ((Arg((2, 3, 2)),), {"dim": (0, 2)})]
 
@@ -88,8 +89,14 @@ class Mean(_Reduce):
         return np.asarray(np.mean(x, axis=ax, keepdims=keepdim, dtype=dtype))
 
     def backward(self, g, F):
-        return (expand_back(g / self.n if self.n else g * np.nan, F, self.shape, self.axes,
-                            self.keepdim),)
+        n = self.n
+        if not n:
+            g = g * np.nan
+        elif type(g) is np.ndarray and not g.ndim and g.dtype is F64:
+            g = np.float64(g.item() / n)     # the same IEEE division, without a NumPy call
+        else:
+            g = g / n
+        return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
 
 
 class MeanDim(Mean):

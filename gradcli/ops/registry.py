@@ -48,6 +48,7 @@ class Builtin:
 
 BUILTINS: dict[str, Builtin] = {}   # language name -> entry (functions, and methods too)
 METHOD_ONLY: dict[str, Builtin] = {}  # x.name(...) that is not also a function name(...)
+BATCH_RULES: dict = {}  # op name -> its vmap batching rule (ops/batch_rules.py, ops/batching.py)
 
 
 def register(name, sig, doc, *, method=False, function=True, checks=(), category="",
@@ -70,6 +71,15 @@ def internal(name):
     def deco(fn):
         FUNCTIONS[name] = fn
         return fn
+    return deco
+
+
+def batch_rule(*names):
+    """Decorator: the vmap batching rule of the ops `names`, rule(level, fn, args, kwargs)."""
+    def deco(rule):
+        for n in names:
+            BATCH_RULES[n] = rule
+        return rule
     return deco
 
 

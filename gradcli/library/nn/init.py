@@ -98,6 +98,7 @@ def _fan(t, mode):
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     t = _tensor(tensor, "kaiming_uniform_")
     if 0 in t.data.shape:
+        context.warn("Initializing zero-element tensors is a no-op")
         return t
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(t, mode))
     bound = math.sqrt(3.0) * std
@@ -107,6 +108,7 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     t = _tensor(tensor, "kaiming_normal_")
     if 0 in t.data.shape:
+        context.warn("Initializing zero-element tensors is a no-op")
         return t
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(t, mode))
     return normal_(t, 0, std, generator)

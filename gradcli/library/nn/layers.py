@@ -13,6 +13,7 @@ from ...base.errors import GradTypeError, GradValueError
 from ...core import dtypes
 from ...core.convert import type_name
 from ...ops.nn import _pair
+from ...ops import batching  # layers run batched inside vmap (op: the op, batched if an input is)
 from ...ops.registry import FUNCTIONS
 from .init import fan_in_and_fan_out, kaiming_uniform_, uniform_
 from ...core.parameter import is_uninitialized, set_uninitialized
@@ -52,7 +53,7 @@ class Linear(Module):
             uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
-        return FUNCTIONS["linear"](input, self.weight, self.bias)
+        return batching.op("linear", input, self.weight, self.bias)
 
     def extra_repr(self):
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
@@ -127,17 +128,27 @@ class Conv2d(Module):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
         super().__init__()
-        if padding_mode != "zeros":
-            raise GradValueError(f"Conv2d: padding_mode='{padding_mode}' is not supported by gradcli")
+        if isinstance(groups, bool) or not isinstance(groups, int) or groups <= 0:
+            raise GradValueError("groups must be a positive integer")
         if in_channels % groups:
             raise GradValueError("in_channels must be divisible by groups")
         if out_channels % groups:
             raise GradValueError("out_channels must be divisible by groups")
-        self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _pair(kernel_size, "kernel_size")
         self.stride = _pair(stride, "stride")
-        self.padding = padding if isinstance(padding, str) else _pair(padding, "padding")
         self.dilation = _pair(dilation, "dilation")
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                # torch prints a Python set here (its order varies from run to run)
+                raise GradValueError(f"Invalid padding string {padding!r}, should be one of "
+                                     "{'same', 'valid'}")
+            if padding == "same" and self.stride != (1, 1):
+                raise GradValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in PADDING_MODES:
+            raise GradValueError("padding_mode must be one of {'circular', 'reflect', 'replicate', "
+                                 f"'zeros'}}, but got padding_mode='{padding_mode}'")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.padding = padding if isinstance(padding, str) else _pair(padding, "padding")
         self.groups, self.padding_mode = groups, padding_mode
         self.weight = _empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dtype)
         if bias:
@@ -145,6 +156,19 @@ class Conv2d(Module):
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
+
+    def _pad_sides(self):
+        """F.pad's (left, right, top, bottom) for a padding_mode other than zeros."""
+        if self.padding == "valid":
+            return (0, 0, 0, 0)
+        if self.padding == "same":
+            out = []
+            for d, k in zip(self.dilation[::-1], self.kernel_size[::-1]):
+                total = d * (k - 1)
+                out += [total // 2, total - total // 2]
+            return tuple(out)
+        ph, pw = self.padding
+        return (pw, pw, ph, ph)
 
     def reset_parameters(self):
         kaiming_uniform_(self.weight, a=math.sqrt(5))
@@ -155,21 +179,30 @@ class Conv2d(Module):
                 uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
-        return FUNCTIONS["conv2d"](input, self.weight, self.bias, self.stride, self.padding,
-                                   self.dilation, self.groups)
+        if self.padding_mode != "zeros":
+            padded = FUNCTIONS["pad"](input, self._pad_sides(), mode=self.padding_mode)
+            return batching.op("conv2d", padded, self.weight, self.bias, self.stride, (0, 0),
+                               self.dilation, self.groups)
+        return batching.op("conv2d", input, self.weight, self.bias, self.stride, self.padding,
+                           self.dilation, self.groups)
 
     def extra_repr(self):
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, " \
             f"stride={self.stride}"
         if self.padding != (0, 0):
-            s += f", padding={self.padding!r}"
+            s += f", padding={self.padding}"
         if self.dilation != (1, 1):
             s += f", dilation={self.dilation}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
         return s
+
+
+PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
 class MaxPool2d(Module):
@@ -182,7 +215,7 @@ class MaxPool2d(Module):
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
     def forward(self, input):
-        return FUNCTIONS["max_pool2d"](input, self.kernel_size, self.stride, self.padding,
+        return batching.op("max_pool2d", input, self.kernel_size, self.stride, self.padding,
                                        self.dilation, self.ceil_mode, self.return_indices)
 
     def extra_repr(self):
@@ -196,7 +229,7 @@ def _activation(name, fn, doc, inplace=True):
         self.inplace = inplace
 
     def forward(self, input):
-        return FUNCTIONS[fn](input)
+        return batching.op(fn, input)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
@@ -220,7 +253,7 @@ class _SoftmaxBase(Module):
         self.dim = dim
 
     def forward(self, input):
-        return FUNCTIONS[self.fn](input, self.dim)
+        return batching.op(self.fn, input, self.dim)
 
     def extra_repr(self):
         return f"dim={self.dim}"
@@ -240,7 +273,7 @@ class LeakyReLU(Module):
         self.negative_slope, self.inplace = negative_slope, inplace
 
     def forward(self, input):
-        return FUNCTIONS["leaky_relu"](input, self.negative_slope)
+        return batching.op("leaky_relu", input, self.negative_slope)
 
     def extra_repr(self):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
@@ -252,7 +285,7 @@ class Flatten(Module):
         self.start_dim, self.end_dim = start_dim, end_dim
 
     def forward(self, input):
-        return FUNCTIONS["flatten"](input, self.start_dim, self.end_dim)
+        return batching.op("flatten", input, self.start_dim, self.end_dim)
 
     def extra_repr(self):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
@@ -274,7 +307,7 @@ class Dropout(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):
-        return FUNCTIONS["dropout"](input, self.p, self.training)
+        return batching.op("dropout", input, self.p, self.training)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"

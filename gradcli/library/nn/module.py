@@ -149,6 +149,13 @@ class Module(ModuleState):
                 return
         object.__delattr__(self, name)
 
+    def language_delattr(self, name):
+        d = self.__dict__
+        if not any(name in d.get(k, ()) for k in ("_parameters", "_buffers", "_modules")) \
+                and name not in d:
+            raise NoAttribute(f"'{type(self).__name__}' object has no attribute '{name}'")
+        Module.__delattr__(self, name)
+
     # ------------------------------------------------------------ calling
     def forward(self, *args, **kwargs):
         raise GradRuntimeError(f'Module [{type(self).__name__}] is missing the required '

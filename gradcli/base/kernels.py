@@ -1,0 +1,58 @@
+"""Array helpers for VJPs that give the same values as the plain NumPy expression
+with less memory traffic (issue 16: the 1e7-element workload).
+
+* `scaled(g, c)`: `g * c` where `g` is a broadcast view of one value (the gradient of
+  a `mean` or `sum` spread back over its input, strides all 0) and `c` a Python
+  number or a 0-d array: every element of the product is the same product, so it
+  is computed once and broadcast again (no pass over memory, no new array).
+* `times_fresh(g, t)`: `g * t` where `t` is a fresh temporary of the VJP: the
+  product is written into `t` (one new array instead of two).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def scaled(g, c):
+    """g * c, as NumPy computes it, kept a broadcast view when g is one."""
+    if type(g) is np.ndarray and g.ndim and not g.strides[0] and not any(g.strides) and \
+            g.size > 1 and \
+            (type(c) is float or type(c) is int or type(c) is np.ndarray and not c.ndim):
+        one = np.multiply(g[(slice(0, 1),) * g.ndim], c)     # the same promotion as g * c
+        return np.broadcast_to(one.reshape(()), g.shape)
+    return g * c
+
+
+def times_fresh(g, t):
+    """g * t for an array t nobody else holds, computed into t when the result fits it."""
+    if type(g) is np.ndarray and type(t) is np.ndarray and g.shape == t.shape and \
+            g.dtype is t.dtype and t.flags.writeable:
+        return np.multiply(g, t, out=t)
+    return g * t
+
+
+F64 = np.dtype(np.float64)
+_EXACT_INT = 1 << 53
+
+
+def doubles(a, b, dt):
+    """(a, b) as Python floats when the op is on two 0-d float64 operands (0-d float64
+    arrays, Python floats, or ints a double holds exactly) and its result is float64:
+    `+ - *` on them are then the same IEEE double operations NumPy makes, ~1 us
+    cheaper than a NumPy call on 0-d arrays.  None otherwise."""
+    if dt is not F64:
+        return None
+    ta, tb = type(a), type(b)
+    if ta is np.ndarray:
+        if a.ndim or a.dtype is not F64:
+            return None
+        a = a.item()
+    elif ta is not float and not (ta is int and -_EXACT_INT <= a <= _EXACT_INT):
+        return None
+    if tb is np.ndarray:
+        if b.ndim or b.dtype is not F64:
+            return None
+        b = b.item()
+    elif tb is not float and not (tb is int and -_EXACT_INT <= b <= _EXACT_INT):
+        return None
+    return a, b
