@@ -79,7 +79,7 @@ def _displayhook(value):
         print(repr(value))
 
 
-def run_program(source, filename="<case>", seed=None):
+def run_program(source, filename="<case>", seed=None, module="__gradcli_case__"):
     """Run ``source`` as described in the module docstring.
 
     Returns a dict {"stdout", "error", "warnings"}.
@@ -88,7 +88,7 @@ def run_program(source, filename="<case>", seed=None):
     if seed is not None:
         torch.manual_seed(seed)
     ns = {
-        "__name__": "__gradcli_case__",
+        "__name__": module,
         "torch": torch,
         "F": torch.nn.functional,
         "display": display,

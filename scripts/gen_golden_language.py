@@ -22,7 +22,8 @@ def main():
         if name in out:
             raise ValueError("duplicate case " + name)
         source = source.lstrip("\n")
-        out[name] = _record(run_program(source, "<%s>" % name), source=source)
+        # classes print as a program's own do: <class '__main__.C'>
+        out[name] = _record(run_program(source, "<%s>" % name, module="__main__"), source=source)
     path = os.path.join(ROOT, "tests", "golden", "language.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump(out, f, indent=1, ensure_ascii=False)

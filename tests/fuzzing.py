@@ -372,6 +372,23 @@ outer()()
 # classes, generators, comprehensions, decorators, exceptions and the safe modules
 # (issue 19: the newer constructs are mutated too)
 SNIPPETS = [
+    """import itertools
+def naturals():
+    n = 0
+    while True:
+        yield n
+        n += 1
+def f(a):
+    "doc"
+    return a
+x = tensor([-1.0, 0.5, 2.0])
+m = (x > 0) & (x < 1) | ~(x > 1)
+i = tensor([1, 2, 3])
+i <<= 1
+i &= 6
+print(m, i, 3 & 5 | 1 << 2 >> 1, ~5, f.__name__, f.__doc__, type(x), type(f).__name__)
+print(list(zip("abc", naturals())), next(naturals()), any(n > 5 for n in itertools.count()))
+""",
     """class A:
     k = 1
     def __init__(self, v=2):
@@ -542,6 +559,8 @@ TOKENS = [
     "none", "true", "...", "__class__", "__import__", "(((((((((", ")))))))))", "- - - - -",
     "[[[[[[", "]]]]]]", "x" * 200, "class ", "class C:\n    ", "(C)", "self.", "super().",
     "@staticmethod\n", "@property\n", "@classmethod\n", "@", "yield ", "yield from ",
+    "&", "|", "~", "<<", ">>", "&=", "|=", "<<=", ">>=", "(x > 0) & (x < 1)", "~(x > 0)",
+    "1 << 10000", ".__name__", ".__qualname__", ".__doc__", "type(x)", "next(g)",
     "try:\n    ", "except ", "except Exception as e:\n    ", "finally:\n    ", "raise ",
     " as ", "global ", "nonlocal ", "import math", "from itertools import *", " for x in ",
     "[x for x in range(3)]", "(x for x in g())", "{k: k for k in x}", "*args", "**kw",

@@ -603,4 +603,271 @@ c[0] = 100
 y.backward()
 print(a.grad, c)
 """),
+    ("names/dunder_names", """
+import math
+class Point:
+    '''A point.'''
+    def norm(self):
+        "The length."
+        return 1.0
+    class Inner:
+        pass
+def outer():
+    def inner():
+        pass
+    return inner
+def plain():
+    return 1
+print(Point.__name__, Point.__qualname__, Point.__doc__)
+print(Point.norm.__name__, Point.norm.__qualname__, Point().norm.__doc__, Point().__doc__)
+print(Point.Inner.__qualname__, outer().__name__, outer().__qualname__, plain.__doc__)
+print((lambda: 1).__name__, math.sqrt.__name__, torch.sin.__name__, print.__name__, len.__name__)
+print(int.__name__, float.__name__, torch.Tensor.__name__, type(torch.ones(1)).__name__, math.__name__)
+registry = {}
+def register(fn):
+    registry[fn.__name__] = fn
+    return fn
+@register
+def double(x):
+    return 2 * x
+print(sorted(registry), registry['double'](4))
+import functools
+def logged(fn):
+    @functools.wraps(fn)
+    def wrapper(*args):
+        return fn(*args)
+    return wrapper
+@logged
+def triple(x):
+    "Three times."
+    return 3 * x
+def bare(fn):
+    def wrapper(*args):
+        return fn(*args)
+    return wrapper
+print(triple.__name__, triple.__qualname__, triple.__doc__, bare(triple).__qualname__, triple(2))
+"""),
+    ("names/dunder_name_of_instance_error", """
+class C:
+    pass
+C().__name__
+"""),
+    ("names/type_of_values", """
+class A:
+    pass
+class B(A):
+    pass
+print(type(A()), type(B()), A, B)
+print(type(torch.ones(2)), type(torch.ones(2, requires_grad=True) * 2))
+print(type(3), type(2.5), type(True), type('s'), type(None), type([1]), type((1,)), type({}), type({1}))
+print(type(torch.float32), type(torch.ones(2).shape), type(torch.ones(1).item()), type(range(2)))
+print(type(lambda: 1), type(int), type(A))
+print(int, float, list, dict, torch.Tensor)
+print(type(B()) is B, type(3) is int, type(torch.ones(1)) == torch.Tensor, type(2.0) == float)
+print(isinstance(B(), A), isinstance(A(), B), isinstance(B(), (int, A)), isinstance(torch.ones(1), torch.Tensor))
+print(issubclass(B, A), issubclass(A, B), type(B()).__name__)
+def f():
+    class Local:
+        pass
+    return Local
+print(f(), type(f()()))
+"""),
+    ("classes/super_in_a_class_made_in_a_loop", """
+class A:
+    def m(self):
+        return 0
+K = A
+for i in range(5):
+    class K(K):
+        def m(self):
+            return super().m() + 1
+print(K().m())
+made = []
+for tag in ['x', 'y']:
+    class T(A):
+        def m(self):
+            return [super().m(), tag]
+    made.append(T)
+print([c().m() for c in made])
+"""),
+    ("operators/bitwise_python", """
+print(3 & 5, 3 | 5, ~5, ~True, ~0, True & False, True | 2, False | False, 1 << 3, -8 >> 1, 5 >> 10)
+print(1 | 2 & 3 << 1, (1 | 2) & 3, 1 + 2 << 1, 6 & 3 == 2, 1 << 2 << 3, 64 >> 2 >> 1, 5 & 3 | 8 & 12)
+print({1, 2} & {2, 3}, {1} | {2}, {'a': 1} | {'b': 2}, -~3, ~-3, 2 * ~1)
+k = 5
+k |= 2
+k <<= 2
+k >>= 1
+k &= 6
+print(k)
+flags = [n & 1 == 1 for n in range(5)]
+print(flags, [n >> 1 for n in range(5)], sum(1 << n for n in range(4)))
+"""),
+    ("operators/bitwise_tensors", """
+x = torch.tensor([-1.0, 0.5, 2.0])
+i = torch.tensor([1, 2, 3])
+b = torch.tensor([True, False, True])
+i32 = torch.tensor([1, 2, 3], dtype=torch.int32)
+u8 = torch.tensor([1, 2, 3], dtype=torch.uint8)
+mask = (x > 0) & (x < 1)
+print(mask, (x > 0) | (x < 1), ~(x > 0), ~i, i & 2, i | b, b & True, b & 1)
+print(x[mask], x[(x < 0) | (x > 1)])
+print(i << 2, i >> 1, 1 << i, b << 1, i & i32, i32 & u8, True & i, 3 & i, 3 | b, ~torch.tensor(5))
+print(i << -1, i >> 70, i << 70, torch.tensor([-5, 5]) >> 70, torch.tensor([-5, 5]) >> 1)
+print(torch.logical_and(x, i), torch.logical_not(x), torch.logical_or(b, x), torch.logical_xor(b, i))
+print(torch.bitwise_xor(i, i32), torch.bitwise_left_shift(i, 1), torch.bitwise_right_shift(i, 1))
+print(i.bitwise_and(3), i.bitwise_or(4), torch.bitwise_not(b), b.logical_not(), i.bitwise_xor(1))
+m = torch.tensor([1, 2, 3])
+n = m
+m &= 1
+n |= 4
+m <<= 1
+print(m, n, m is n)
+c = torch.tensor([True, True])
+c &= torch.tensor([True, False])
+print(c)
+"""),
+    ("operators/bitwise_and_float_error", """
+x = torch.tensor([-1.0, 0.5, 2.0])
+x & 1
+"""),
+    ("operators/bitwise_or_float_error", """
+x = torch.tensor([1.5])
+torch.tensor([1]) | x
+"""),
+    ("operators/bitwise_shift_float_error", """
+x = torch.tensor([1.5])
+x << 1
+"""),
+    ("operators/bitwise_invert_float_error", """
+x = torch.tensor([1.5], requires_grad=True)
+~x
+"""),
+    ("operators/bitwise_not_float_error", """
+torch.bitwise_not(torch.tensor([1.5]))
+"""),
+    ("operators/bitwise_python_float_error", """
+2.5 & 1
+"""),
+    ("operators/bitwise_python_invert_error", """
+~2.5
+"""),
+    ("operators/bitwise_negative_shift_error", """
+1 << -1
+"""),
+    ("operators/bitwise_none_error", """
+torch.tensor([1]) & None
+"""),
+    ("operators/bitwise_catchable", """
+try:
+    torch.tensor([1.0]) & 1
+except NotImplementedError as e:
+    print('caught:', e)
+try:
+    ~torch.tensor([1.0])
+except TypeError as e:
+    print('caught:', e)
+"""),
+    ("generators/lazy", """
+import itertools
+def naturals():
+    n = 0
+    while True:
+        yield n
+        n += 1
+g = naturals()
+print(next(g), next(g), next(g))
+print(list(zip('abc', naturals())), list(itertools.islice(naturals(), 2, 6)))
+print(any(n > 5 for n in itertools.count()), all(n < 3 for n in naturals()), 7 in naturals())
+def trace():
+    print('start')
+    yield 1
+    print('middle')
+    yield 2
+    print('end')
+t = trace()
+print('made')
+print(next(t))
+print(next(t))
+print(next(t, 'done'), next(t, 'again'))
+for i, v in enumerate(naturals()):
+    if i == 3:
+        break
+print(i, v)
+m = map(lambda v: v * 2, naturals())
+f = filter(lambda v: v % 3 == 0, naturals())
+print(next(m), next(m), next(f), next(f), next(f))
+sq = (i * i for i in naturals())
+print(next(sq), next(sq), next(sq), sum(x for x in range(5)))
+"""),
+    ("generators/control_flow", """
+def inner():
+    yield 1
+    yield 2
+    return 'ret'
+def outer():
+    r = yield from inner()
+    yield r
+def gtry():
+    try:
+        yield 1
+        raise ValueError('x')
+    except ValueError as e:
+        yield str(e)
+    else:
+        yield 'else'
+    finally:
+        yield 'fin'
+def gfor(n):
+    for i in range(n):
+        if i % 2:
+            continue
+        if i > 6:
+            return
+        yield i
+    else:
+        yield 'else'
+def gwhile():
+    k = 0
+    while k < 5:
+        k += 1
+        if k == 2:
+            continue
+        yield k
+    else:
+        yield 'done'
+def y_assign():
+    x = yield 1
+    yield x
+def ret_only():
+    return 5
+    yield 1
+def nested(n):
+    if n:
+        yield n
+        yield from nested(n - 1)
+print(list(outer()), list(gtry()), list(gfor(5)), list(gfor(20)))
+print(list(gwhile()), list(y_assign()), list(ret_only()), list(nested(4)))
+def gwith():
+    with torch.no_grad():
+        yield torch.ones(1, requires_grad=True) * 2
+print(next(gwith()))
+class Counter:
+    def __init__(self, n):
+        self.n = n
+    def __iter__(self):
+        i = 0
+        while i < self.n:
+            yield i
+            i += 1
+print(list(Counter(3)), [x * 10 for x in Counter(4)])
+"""),
+    ("generators/error_inside", """
+def g():
+    yield 1
+    raise KeyError('late')
+it = g()
+print(next(it))
+next(it)
+"""),
 ]

@@ -328,6 +328,10 @@ def show(value) -> str:
             _showing.discard(id(value))
     if isinstance(value, (bool, int, str)) or value is None:
         return repr(value)
+    if CLASS_NAMES and id(value) in CLASS_NAMES:         # int, list, torch.Tensor ...
+        return f"<class '{CLASS_NAMES[id(value)][1]}'>"
+    if isinstance(value, type) and value.__dict__.get("__module__") == "__main__":
+        return f"<class '__main__.{value.__qualname__}'>"     # a class of the program
     if isinstance(value, _PY_CALLABLES):
         return f"<built-in function {callable_name(value)}>"
     if isinstance(value, dict):
@@ -339,6 +343,7 @@ def show(value) -> str:
 
 
 _showing = set()        # ids of the lists being shown (a list that holds itself)
+CLASS_NAMES = {}        # id(value) -> (value, name): built-ins that print as Python's classes
 _PY_CALLABLES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType,
                  functools.partial, type, np.ufunc)
 

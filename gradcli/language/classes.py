@@ -42,7 +42,7 @@ def _check_base(b):
                              "torch.autograd.Function or an exception type")
 
 
-def make_class(name, bases, ns, keywords):
+def make_class(name, bases, ns, keywords, qualname=None):
     """`class name(*bases, **keywords)` with the namespace its body made."""
     if keywords:
         raise GradTypeError(f"class {name}: keyword arguments ({', '.join(keywords)}) are "
@@ -60,7 +60,7 @@ def make_class(name, bases, ns, keywords):
     ns = dict(ns)
     ns[USER] = True
     ns["__module__"] = "__main__"
-    ns["__qualname__"] = name
+    ns["__qualname__"] = qualname or name
     if any(isinstance(b, type) and issubclass(b, GradError) for b in bases):
         ns.setdefault("type_name", name)      # a user exception shows its class name
     try:

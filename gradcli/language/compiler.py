@@ -26,6 +26,7 @@ from .comprehensions import Comprehensions
 from .control import Control
 from .definitions import Definitions
 from .expressions import Expressions, name_loader, name_storer
+from .generators import GeneratorBodies
 from .imports import Imports
 from .positions import located, pos
 from .prelude import install
@@ -33,7 +34,8 @@ from .state import state
 from .statements import Statements
 
 
-class Compiler(Statements, Imports, Control, Definitions, Expressions, Comprehensions, Calls):
+class Compiler(Statements, Imports, Control, Definitions, GeneratorBodies, Expressions,
+               Comprehensions, Calls):
     def __init__(self, builtins: dict):
         install(builtins)
         self.builtins = builtins

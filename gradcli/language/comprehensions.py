@@ -9,7 +9,7 @@ from ..base.errors import GradTypeError
 from ..base import context
 from ..base.limits import check_items
 from ..core.convert import type_name
-from ..library.stdlib import ListIterator
+from ..library.stdlib import LazyIterator
 from . import runtime as rt
 from .functions import Scope
 from .iteration import iter_values, iterate, step
@@ -94,7 +94,7 @@ class Comprehensions:
         return self._guard(run, node)
 
     # ------------------------------------------------------------ comprehensions
-    def _comprehension(self, node, elements):
+    def _comprehension(self, node, elements, lazy=False):
         """run(s, add) that calls add(cs) for each element of a comprehension, in its
         own scope cs; `elements` compiles the element closures in that scope."""
         clauses = node.children
@@ -119,6 +119,8 @@ class Comprehensions:
             self.fn = outer
         steps = tuple(steps)
         truth = rt.truth
+        if lazy:
+            return self._lazy_comprehension(first_iter, steps), made
 
         def run(s, add):
             items0 = iterate(first_iter(s))
@@ -142,6 +144,35 @@ class Comprehensions:
             level(0, items0)
         return run, made
 
+    @staticmethod
+    def _lazy_comprehension(first_iter, steps):
+        """start(s, elt): evaluates the first iterable now, and returns a Python
+        generator of the elements (a genexp's own scope, steps counted as loops)."""
+        truth = rt.truth
+        n = len(steps)
+
+        def start(s, elt):
+            items0 = iterate(first_iter(s))
+            cs = Scope({}, s.globals if s.globals is not None else s, s.depth, s.closure)
+            max_steps = context.current.limits.max_steps
+
+            def level(k, items=None):
+                if k == n:
+                    yield elt(cs)
+                    return
+                kind, a, b, where = steps[k]
+                if kind == "if":
+                    if truth(a(cs)):
+                        yield from level(k + 1)
+                    return
+                for item in (items if items is not None else iterate(b(cs))):
+                    a(cs, item)
+                    if max_steps is not None:
+                        step(max_steps, *where)
+                    yield from level(k + 1)
+            return level(0, items0)
+        return start
+
     def e_listcomp(self, node):
         elt, clauses = node.children
         run, e = self._comprehension(clauses, lambda: self.expr(elt))
@@ -158,8 +189,12 @@ class Comprehensions:
         return self._guard(listcomp, node)
 
     def e_genexp(self, node):
-        lst = self.e_listcomp(node)
-        return lambda s: ListIterator(lst(s))
+        """A generator expression: its first iterable is evaluated at once (as in
+        Python), the rest one value at a time as its consumer asks."""
+        elt, clauses = node.children
+        start, e = self._comprehension(clauses, lambda: self.expr(elt), lazy=True)
+        return self._guard(lambda s: LazyIterator(start(s, e), "generator object <genexpr>"),
+                           node)
 
     def e_setcomp(self, node):
         elt, clauses = node.children

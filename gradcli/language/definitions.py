@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..base.errors import GradSyntaxError
 from .classes import Super, make_class
-from .functions import Scope, Signature, UserFunction
-from .iteration import iterate
+from .functions import CLASS_CELL, Scope, Signature, UserFunction
+from .names import docstring
 from .positions import located, pos, syntax_error
 from .scopes import FunctionInfo
 from .state import state
@@ -56,11 +56,14 @@ class Definitions:
                                   tok.line, tok.column)
         seen.add(tok.value)
 
-    def _function(self, name, params, body_nodes, compile_body, is_lambda=False):
+    def _function(self, name, params, body_nodes, compile_body, is_lambda=False, doc=None):
         """The closure that makes a UserFunction when the definition runs."""
         sig, defaults = self._signature(params)
         info = FunctionInfo(name, "function", self.fn)
         info.locals.update(sig.names())
+        method = self.fn is not None and self.fn.kind == "class"
+        if method:
+            info.locals.add(CLASS_CELL)     # the class being defined, for super()
         if sig.params:
             info.first_param = sig.params[0]
         info.analyse(body_nodes)
@@ -78,13 +81,16 @@ class Definitions:
             d = {k: e(s) for k, e in defaults.items()} if defaults else {}
             return UserFunction(name, sig, d, code, g, is_lambda=is_lambda,
                                 origin=state.origin, closure=s.closure, generator=generator,
-                                qualname=qualname)
+                                qualname=qualname, doc=doc,
+                                cell=s.vars.get(CLASS_CELL) if method else None)
         return make
 
     def _def_value(self, node):
         name_tok, params, _returns, suite = node.children
-        return name_tok.value, self._function(name_tok.value, params, [suite],
-                                              lambda: self.block(suite))
+        return name_tok.value, self._function(
+            name_tok.value, params, [suite],
+            lambda: self.gen_body(suite) if self.fn.generator else self.block(suite),
+            doc=docstring(suite))
 
     def s_funcdef(self, node):
         name, make = self._def_value(node)
@@ -101,7 +107,7 @@ class Definitions:
         name = name_tok.value
         posargs, kw = self._arguments(args)
         info = FunctionInfo(name, "class", self.fn)
-        info.class_cell = cell = [None]
+        qualname = info.qualname
         info.analyse([suite])
         outer, self.fn = self.fn, info
         try:
@@ -109,17 +115,22 @@ class Definitions:
         finally:
             self.fn = outer
         line, col = pos(name_tok)
+        doc = docstring(suite)
 
         def make(s):
             bases = posargs(s)
             keywords = kw(s)
             g = s if s.globals is None else s.globals
-            scope = Scope({}, g, s.depth, s.closure, closure=s.closure)
+            cell = [None]          # this execution's class (a loop makes a new one each time)
+            scope = Scope({CLASS_CELL: cell}, g, s.depth, s.closure, closure=s.closure)
             body(scope)
+            del scope.vars[CLASS_CELL]
             try:
-                cls = make_class(name, bases, scope.vars, keywords)
+                cls = make_class(name, bases, scope.vars, keywords, qualname)
             except Exception as e:
                 raise located(e, line, col) from None
+            if doc is not None:
+                cls.__doc__ = doc
             cell[0] = cls
             return cls
         return name, make
@@ -160,26 +171,16 @@ class Definitions:
     def s_yield_stmt(self, node):
         return self.expr(node.children[0])
 
-    def _yield_target(self, node):
-        if self.fn is None or self.fn.kind != "function":
-            raise syntax_error("'yield' outside function", node)
-
     def e_yield_(self, node):
-        self._yield_target(node)
-        v = self.expr(node.children[0]) if node.children[0] is not None else (lambda s: None)
+        """A yield the generator compiler (generators.py) did not take: outside a
+        function, or in a comprehension or lambda."""
+        if self.fn is None or self.fn.kind == "class":
+            raise syntax_error("'yield' outside function", node)
+        raise syntax_error("'yield' inside a comprehension is not supported"
+                           if self.fn.kind == "comprehension" else
+                           "'yield' is not supported here", node)
 
-        def run(s):
-            s.yielded.add(v(s))
-        return run
-
-    def e_yield_from(self, node):
-        self._yield_target(node)
-        v = self.expr(node.children[0])
-
-        def run(s):
-            for item in iterate(v(s)):
-                s.yielded.add(item)
-        return run
+    e_yield_from = e_yield_
 
     def zero_arg_super(self, node):
         """`super()` in a method: the class being defined and the method's first argument."""
@@ -189,9 +190,9 @@ class Definitions:
             info = info.parent
         if info is None or info.first_param is None:
             return None
-        cell = info.parent.class_cell
+        cell = self.load_name(CLASS_CELL, node)
         load = self.load_name(info.first_param, node)
 
         def run(s):
-            return Super(cell[0], load(s))
+            return Super(cell(s)[0], load(s))
         return run

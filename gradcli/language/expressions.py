@@ -26,6 +26,9 @@ def constant(v):
     return const
 
 
+_BIT_LEVELS = ({"|"}, {"&"}, {"<<", ">>"})     # lowest precedence first
+
+
 def const_value(fn):
     """(True, value) if `fn` is a literal's closure, else (False, None)."""
     if hasattr(fn, "value"):
@@ -258,6 +261,24 @@ class Expressions:
                     raise located(e, line, col) from None
             return a
         return run
+
+    def e_bitwise(self, node):
+        """`a | b & c << d`: one grammar level; Python's precedence applied here
+        (shifts bind tighter than &, & tighter than |; each left-associative)."""
+        ch = node.children
+        operands, ops = list(ch[0::2]), list(ch[1::2])
+
+        def build(lo, hi, level):       # operands[lo..hi], ops[lo..hi-1]
+            if lo == hi:
+                return self.expr(operands[lo])
+            wanted = _BIT_LEVELS[level]
+            for k in range(hi - 1, lo - 1, -1):      # the last (rightmost) op of this level
+                if ops[k].value in wanted:
+                    return self._binop(build(lo, k, level), ops[k], build(k + 1, hi, level + 1)
+                                       if level + 1 < len(_BIT_LEVELS) else
+                                       self.expr(operands[k + 1]))
+            return build(lo, hi, level + 1)
+        return build(0, len(operands) - 1, 0)
 
     def _binop(self, left, op_tok, right):
         return apply2(left, rt.binary_op(op_tok.value), right, op_tok.line, op_tok.column)

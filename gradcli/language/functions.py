@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from ..base.errors import GradError, GradTypeError, LimitError, did_you_mean
 from ..base import context
-from ..base.limits import check_held, check_items
-from ..core.tensor import Tensor
+from ..library.stdlib import bounded_values
 
 
 class Scope:
@@ -14,7 +13,7 @@ class Scope:
     body (its namespace) or of a comprehension.  `parent` is the scope the code was
     written in (closures see its variables); `closure` is what a function defined
     here closes over (a class body's functions skip the class, as in Python)."""
-    __slots__ = ("vars", "globals", "depth", "parent", "closure", "yielded")
+    __slots__ = ("vars", "globals", "depth", "parent", "closure")
 
     def __init__(self, vars=None, globals=None, depth=0, parent=None, closure=True):
         self.vars = {} if vars is None else vars
@@ -22,7 +21,6 @@ class Scope:
         self.depth = depth
         self.parent = parent
         self.closure = self if closure is True else closure
-        self.yielded = None       # the values a generator's body yields
 
 
 class Return:
@@ -32,6 +30,8 @@ class Return:
         self.value = value
 
 
+CLASS_CELL = " class"     # a method's hidden local: [the class it was defined in] (no
+#                           program can write this name)
 BREAK = object()
 CONTINUE = object()
 
@@ -106,10 +106,10 @@ class UserFunction:
     As a class attribute it is a descriptor, like a Python function: `obj.f` is f
     bound to obj (so library code calling `self.forward(x)` on a user subclass works)."""
     __slots__ = ("name", "sig", "defaults", "body", "globals", "is_lambda", "origin",
-                 "closure", "generator", "qualname", "__weakref__")
+                 "closure", "generator", "qualname", "doc", "cell", "__weakref__")
 
     def __init__(self, name, sig, defaults, body, globals, is_lambda=False, origin=None,
-                 closure=None, generator=False, qualname=None):
+                 closure=None, generator=False, qualname=None, doc=None, cell=None):
         if not isinstance(sig, Signature):
             sig = Signature(sig)
         self.name, self.sig, self.defaults = name, sig, defaults
@@ -118,6 +118,8 @@ class UserFunction:
         self.closure = closure if closure is not None else globals
         self.generator = generator
         self.qualname = qualname or name
+        self.doc = doc            # its docstring (`f.__doc__`)
+        self.cell = cell          # a method: [its class] (super() reads it)
 
     @property
     def params(self):
@@ -131,20 +133,26 @@ class UserFunction:
             return self
         return BoundUserMethod(self, obj)
 
+    def copy_names(self, other):
+        """functools.wraps(other)(self): other's __name__, __qualname__, __doc__."""
+        if type(other) is UserFunction:
+            self.name, self.qualname, self.doc = other.name, other.qualname, other.doc
+
     def __call__(self, *args, **kwargs):
         local = self.sig.bind(self.name, args, kwargs, self.defaults)
         if self.generator:
             return Generator(self, local)
         return self.run(local)
 
-    def run(self, local, yielded=None):
+    def run(self, local):
         depth = call_depth.n + 1
         if depth > context.current.limits.max_depth:
             raise LimitError(f"maximum recursion depth exceeded ({context.current.limits.max_depth} nested "
                              f"calls of user functions)", hint="raise it with --max-depth")
         call_depth.n = depth
+        if self.cell is not None:
+            local[CLASS_CELL] = self.cell
         scope = Scope(local, self.globals, depth, self.closure)
-        scope.yielded = yielded
         try:
             r = self.body(scope)
         except GradError as e:
@@ -176,54 +184,67 @@ class BoundUserMethod:
 
 
 class Generator:
-    """What calling a function with `yield` gives.  The body runs when the generator
-    is first iterated, to its end, and the values it yielded are handed out one by
-    one (gradcli runs no code concurrently: see the README); the number of values is
-    limited as a list's is."""
-    __slots__ = ("fn", "local", "items", "pos")
+    """What calling a function with `yield` gives: its body (compiled by
+    generators.py into a Python generator function) runs only as far as the
+    consumer asks, one value at a time, as in Python.  Each resumption runs one
+    call deeper than its consumer (the depth limit), its loops count --max-steps,
+    and it holds no values it has handed out."""
+    __slots__ = ("fn", "local", "gen", "running", "done", "result")
+    language_lazy = True          # iteration.iterate hands it out as it is, unlisted
 
     def __init__(self, fn, local):
-        self.fn, self.local, self.items, self.pos = fn, local, None, 0
-
-    def _run(self):
-        if self.items is None:
-            out = YieldList()
-            self.items = out
-            self.fn.run(self.local, out)
-            self.local = None
+        self.fn, self.local, self.gen = fn, local, None
+        self.running = self.done = False
+        self.result = None        # what the body returned (`x = yield from g` reads it)
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        self._run()
-        if self.pos >= len(self.items):
+        if self.done:
             raise StopIteration
-        v = self.items[self.pos]
-        self.pos += 1
-        return v
+        if self.running:
+            raise GradError("generator already executing", type_name="ValueError")
+        fn = self.fn
+        depth = call_depth.n + 1
+        if depth > context.current.limits.max_depth:
+            raise LimitError(f"maximum recursion depth exceeded ({context.current.limits.max_depth} "
+                             f"nested calls of user functions)", hint="raise it with --max-depth")
+        if self.gen is None:
+            local = self.local
+            if fn.cell is not None:
+                local[CLASS_CELL] = fn.cell
+            self.gen = fn.body(Scope(local, fn.globals, depth, fn.closure))
+            self.local = None
+        outer = call_depth.n
+        call_depth.n = depth
+        self.running = True
+        try:
+            return next(self.gen)
+        except StopIteration as stop:
+            self.done, self.gen = True, None
+            r = stop.value
+            self.result = r.value if isinstance(r, Return) else None
+            raise StopIteration from None
+        except GradError as e:
+            self.done, self.gen = True, None
+            if e.origin is None:      # positioned in the generator's body: in its file
+                e.origin = fn.origin
+            for frame in e.calls:
+                if frame[0] is None:
+                    frame[0] = fn.origin
+            raise
+        except BaseException:
+            self.done, self.gen = True, None
+            raise
+        finally:
+            self.running = False
+            call_depth.n = outer
 
     def remaining(self):
-        """The values not handed out yet (and the generator is then exhausted)."""
-        self._run()
-        rest = self.items[self.pos:]
-        self.pos = len(self.items)
-        return rest
+        """The values not handed out yet, as a list within the list limit (and the
+        generator is then exhausted)."""
+        return bounded_values(self, "the values a generator yields")
 
     def __repr__(self):
         return f"<generator object {self.fn.qualname}>"
-
-
-class YieldList(list):
-    """The values a generator's body yields, with the list size limit.  The body runs
-    ahead of its consumer, so the strings and tensors it holds count against the
-    memory cap too (a Python generator would not keep them all: issue 19)."""
-    __slots__ = ("size",)
-
-    def add(self, v):
-        check_items(len(self) + 1, "the values a generator yields")
-        n = len(v) if isinstance(v, str) else v.data.nbytes if type(v) is Tensor else 0
-        if n:
-            self.size = getattr(self, "size", 0) + n
-            check_held(self.size, "the values a generator yields")
-        self.append(v)

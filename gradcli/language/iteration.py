@@ -6,7 +6,7 @@ from ..base.errors import GradRuntimeError, GradTypeError, LimitError
 from ..base.limits import check_items
 from ..core.convert import type_name
 from ..core.tensor import Tensor
-from ..library.stdlib import bounded_list
+from ..library.stdlib import bounded_list, bounded_values
 from ..ops.shape import unbind
 from .classes import is_user_class
 from .runtime import BREAK, CONTINUE
@@ -49,10 +49,12 @@ def iterate(v):
         return unbind(v)
     if isinstance(v, (dict, set, frozenset)):
         return list(v)
+    if getattr(type(v), "language_lazy", False):   # a generator, zip(...), map(...) ...
+        return v                               # taken one value at a time (the loop counts)
     it = getattr(type(v), "language_iter", None)          # library containers, DataLoader
     if it is not None:
         return it(v)
-    if hasattr(type(v), "remaining"):          # a generator, zip(...), map(...) ...
+    if hasattr(type(v), "remaining"):          # an iterator over values already computed
         return v.remaining()
     if isinstance(v, tuple):
         return list(v)
@@ -70,7 +72,10 @@ def iter_values(v):
         return list(v)
     if not isinstance(v, (range, Tensor, str)):
         try:
-            return list(iterate(v))
+            items = iterate(v)
+            if getattr(type(items), "language_lazy", False):
+                return bounded_values(items, "the values unpacked")
+            return list(items)
         except GradTypeError:
             raise GradTypeError(f"cannot unpack non-iterable {pyname(v)} object") from None
     if isinstance(v, range):

@@ -10,7 +10,7 @@ from ..base.limits import check_items
 from ..core.convert import type_name
 from ..core.printing import show
 from ..core.tensor import Tensor
-from ..library.stdlib import ListIterator, bounded_list
+from ..library.stdlib import LazyIterator, ListIterator, bounded_list, bounded_values
 from ..library.values import BuiltinFunction, truth
 from ..ops.registry import BUILTINS
 from . import runtime as rt
@@ -18,13 +18,21 @@ from .classes import LanguageObject, Super, callable_class, is_user_class, no_su
 from .exceptions import TYPES
 from .items import del_attr
 from .iteration import iterate
+from .names import install_classes, type_of
 
 
 def _items(x):
+    """The items of x as a list (within the list limit)."""
     if isinstance(x, range):
         check_items(len(x), "the items of this range")
         return list(x)
-    return iterate(x)
+    items = iterate(x)
+    return bounded_values(items) if getattr(type(items), "language_lazy", False) else items
+
+
+def _each(x):
+    """The items of x one at a time (a generator is not run ahead)."""
+    return x if isinstance(x, range) else iterate(x)
 
 
 def _lazy(x):
@@ -61,23 +69,26 @@ def issubclass_(cls, classinfo):
 
 
 def zip_(*iterables, strict=False):
-    lists = [_items(x) for x in iterables]
-    if strict and len({len(v) for v in lists}) > 1:
-        raise GradError("zip() arguments have different lengths", type_name="ValueError")
-    return ListIterator(zip(*lists))
+    if strict:
+        lists = [_items(x) for x in iterables]
+        if len({len(v) for v in lists}) > 1:
+            raise GradError("zip() arguments have different lengths", type_name="ValueError")
+        return ListIterator(zip(*lists))
+    return LazyIterator(zip(*(iter(_each(x)) for x in iterables)), "zip object")
 
 
 def enumerate_(iterable, start=0):
-    return ListIterator(enumerate(_items(iterable), start))
+    return LazyIterator(enumerate(_each(iterable), start), "enumerate object")
 
 
 def map_(fn, *iterables):
-    return ListIterator([fn(*args) for args in zip(*(_items(x) for x in iterables))])
+    return LazyIterator((fn(*args) for args in zip(*(iter(_each(x)) for x in iterables))),
+                        "map object")
 
 
 def filter_(fn, iterable):
     test = truth if fn is None else (lambda v: truth(fn(v)))
-    return ListIterator([v for v in _items(iterable) if test(v)])
+    return LazyIterator((v for v in _each(iterable) if test(v)), "filter object")
 
 
 def reversed_(seq):
@@ -128,7 +139,7 @@ def set_(iterable=()):
 def iter_(x):
     if hasattr(type(x), "remaining"):
         return x
-    return ListIterator(_items(x))
+    return LazyIterator(iter(_each(x)))
 
 
 def next_(it, *default):
@@ -189,29 +200,6 @@ def callable_(x):
     return callable(x) and (not isinstance(x, type) or callable_class(x))
 
 
-class TypeName:
-    """What type(x) gives for a value that is not an object of a user class."""
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"<class '{self.name}'>"
-
-    def __eq__(self, other):
-        return isinstance(other, TypeName) and other.name == self.name
-
-    def __hash__(self):
-        return hash(self.name)
-
-
-def type_(x):
-    if is_user_class(type(x)) or isinstance(x, GradError):
-        return type(x)
-    return TypeName("torch.Tensor" if type(x) is Tensor else type_name(x))
-
-
 def _pythonic(name, py_meaning, when):
     """The built-in `name` with Python's meaning for values `when` picks."""
     original = BUILTINS[name].fn
@@ -228,7 +216,7 @@ def _pythonic(name, py_meaning, when):
 def _sum(iterable, start=0):
     total = start
     add = rt.binary_op("+")
-    for v in _items(iterable):
+    for v in _each(iterable):
         total = add(total, v)
     return total
 
@@ -257,15 +245,15 @@ def prelude():
         "sorted": sorted_, "dict": dict_, "set": set_, "iter": iter_, "next": next_,
         "hasattr": hasattr_, "getattr": getattr_, "setattr": setattr_, "super": super_,
         "delattr": delattr_, "slice": slice_,
-        "callable": callable_, "type": type_, "repr": show,
+        "callable": callable_, "type": type_of, "repr": show,
         "staticmethod": staticmethod, "classmethod": classmethod, "property": property,
         "sum": _pythonic("sum", _sum, lambda x: _lazy(x) or _has_tensor_items(x)),
         "len": _pythonic("len", _len, _lazy),
         "list": _pythonic("list", _list, _lazy),
         "tuple": _pythonic("tuple", lambda x=(): tuple(_list(x)), _lazy),
-        "any": _pythonic("any", lambda x: any(truth(v) for v in _items(x)),
+        "any": _pythonic("any", lambda x: any(truth(v) for v in _each(x)),
                          lambda x: type(x) is not Tensor),
-        "all": _pythonic("all", lambda x: all(truth(v) for v in _items(x)),
+        "all": _pythonic("all", lambda x: all(truth(v) for v in _each(x)),
                          lambda x: type(x) is not Tensor),
         "min": _pythonic("min", lambda x, **k: BUILTINS["min"].fn(list(_items(x)), **k), _lazy),
         "max": _pythonic("max", lambda x, **k: BUILTINS["max"].fn(list(_items(x)), **k), _lazy),
@@ -284,11 +272,12 @@ def install(builtins):
     if id(builtins) in _installed:
         return
     for name, py in (("int", int), ("float", float), ("bool", bool), ("str", str),
-                     ("list", list), ("tuple", tuple)):
+                     ("list", list), ("tuple", tuple), ("Tensor", Tensor), ("range", range)):
         if name in builtins:
             _PY_TYPES[id(builtins[name])] = py
     new = prelude()
     builtins.update(new)
     for name, py in (("list", list), ("tuple", tuple), ("dict", dict), ("set", set)):
         _PY_TYPES[id(new[name])] = py
+    install_classes(builtins)
     _installed.add(id(builtins))

@@ -25,6 +25,8 @@ from ..library.methods import requires_grad_
 from ..library.torch_ns import namespace
 from .classes import (Super, class_attr, instance_attr, is_user_class, library_allowlist,
                       set_class_attr, set_instance_attr)
+from . import bitwise
+from .names import NAME_ATTRS, name_attr
 from .containers import DICT_METHODS, SET_METHODS
 from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
@@ -110,6 +112,8 @@ _SMALL_INT = 1 << 31     # int op int below this in size: far from max_int_bits,
 def binary_op(op):
     """`binary` for one operator, its lookups done once (the compiler calls this
     when it compiles `a op b`)."""
+    if op in bitwise.OPS:
+        return bitwise.binary_op(op)
     tensor_fn = FUNCTIONS[_TENSOR_OPS[op]]
     fast = _FLOAT_OPS.get(op)      # float op float: nothing to check
     ints = op in ("+", "-", "*")   # int op int: only the size to check (_int_result)
@@ -187,7 +191,9 @@ def compare(op, a, b):
                 r = a in b
             except TypeError:
                 raise GradTypeError(f"unhashable type: '{_tname(a)}'")
-        elif hasattr(b, "remaining"):          # a generator or an iterator
+        elif getattr(type(b), "language_lazy", False):   # consumed up to the first match
+            r = any(_same(a, x) for x in b)
+        elif hasattr(b, "remaining"):          # an iterator
             r = any(_same(a, x) for x in b.remaining())
         else:
             raise GradTypeError(f"argument of type '{_tname(b)}' is not iterable")
@@ -211,6 +217,8 @@ def _same(a, b):
 
 
 def unary(op, v):
+    if op == "~":
+        return bitwise.invert_value(v)
     if op == "-":
         if type(v) is Tensor:
             return FUNCTIONS["neg"](v)
@@ -275,6 +283,8 @@ def get_attr(obj, name):
                                  hint=did_you_mean(name, list(TENSOR_ATTRS) + list(METHODS)))
     if isinstance(obj, GradError) and name == "args":
         return getattr(obj, "args", (obj.message,))
+    if name in NAME_ATTRS:                      # __name__, __qualname__, __doc__
+        return name_attr(obj, name)
     if isinstance(obj, type):
         return class_attr(obj, name)
     if is_user_class(t) or hasattr(t, "language_attrs") or hasattr(t, "language_getattr") \

@@ -15,15 +15,15 @@ _TARGETS = frozenset({"tuple_items", "exprlist_items", "list_", "list_items", "s
 class FunctionInfo:
     """Compile-time facts about the function, class body or comprehension being compiled."""
     __slots__ = ("name", "kind", "locals", "globals", "nonlocals", "parent", "generator",
-                 "class_cell", "first_param", "qualname")
+                 "first_param", "qualname")
 
     def __init__(self, name, kind="function", parent=None):
         self.name, self.kind, self.parent = name, kind, parent
         self.locals, self.globals, self.nonlocals = set(), set(), {}
         self.generator = False
-        self.class_cell = None      # a class body: [the class], filled once it is made
         self.first_param = None     # a method: the name of `self`
-        prefix = parent.qualname + "." if parent is not None and parent.kind == "class" else ""
+        prefix = "" if parent is None else parent.qualname + "." if parent.kind == "class" \
+            else parent.qualname + ".<locals>."      # as Python's __qualname__
         self.qualname = prefix + name
 
     def mode(self, name):

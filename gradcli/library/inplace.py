@@ -391,7 +391,9 @@ def _inplace_of(name):
 for _name in ("mul", "div", "pow", "clamp", "exp", "neg", "sqrt", "abs", "relu", "sigmoid",
               "tanh", "log", "sin", "cos", "floor", "ceil", "round", "reciprocal", "sign",
               "square", "log1p", "expm1", "remainder", "floor_divide", "clamp_min", "clamp_max",
-              "log2", "log10", "exp2", "rsqrt", "trunc", "frac", "fmod", "lerp"):
+              "log2", "log10", "exp2", "rsqrt", "trunc", "frac", "fmod", "lerp",
+              "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+              "bitwise_right_shift", "logical_and", "logical_or", "logical_xor", "logical_not"):
     if _name in BUILTINS and BUILTINS[_name].method:
         _inplace_of(_name)
 
@@ -454,3 +456,6 @@ METHOD_INPLACE = {n: METHOD_ONLY[n].fn for n in ("mul_", "div_", "floor_divide_"
 # augmented assignment on a tensor target: `x op= y` is `AUGMENTED[op](x, y)`
 AUGMENTED = {"+=": iadd, "-=": isub, "*=": imul, "/=": itruediv, "//=": ifloordiv,
              "%=": imod, "**=": ipow}
+AUGMENTED.update({op: METHOD_ONLY[name + "_"].fn for op, name in (
+    ("&=", "bitwise_and"), ("|=", "bitwise_or"), ("<<=", "bitwise_left_shift"),
+    (">>=", "bitwise_right_shift"))})

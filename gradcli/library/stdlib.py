@@ -9,9 +9,9 @@ from __future__ import annotations
 import itertools as _itertools
 import math as _math
 
-from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..base.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
 from ..base import context
-from ..base.limits import check_items
+from ..base.limits import check_held, check_items
 from ..core.printing import show
 from ..core.tensor import Tensor
 from .values import BuiltinFunction, Module
@@ -42,6 +42,30 @@ class ListIterator:
 
     def __repr__(self):
         return "<iterator object>"
+
+
+class LazyIterator:
+    """An iterator of the language that computes its values when asked (zip, map,
+    filter, enumerate over a generator, a generator expression, itertools): an
+    endless one is fine as long as its consumer stops (README)."""
+    __slots__ = ("it", "kind")
+    language_lazy = True          # iteration.iterate hands it out as it is, unlisted
+
+    def __init__(self, it, kind="iterator object"):
+        self.it, self.kind = it, kind
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self.it)
+
+    def remaining(self):
+        """The values not handed out yet, as a list within the limits."""
+        return bounded_values(self.it)
+
+    def __repr__(self):
+        return f"<{self.kind}>"
 
 
 # ---------------------------------------------------------------- math
@@ -139,9 +163,14 @@ def _bits(k):
 # ---------------------------------------------------------------- functools, itertools
 
 def _wraps(wrapped, *args, **kwargs):
-    """functools.wraps: the decorated function is kept as it is (gradcli's functions
-    carry no __name__ or __doc__ a program could read)."""
-    return BuiltinFunction("functools.wraps.<decorator>", lambda f: f)
+    """functools.wraps: the wrapper takes the wrapped function's __name__,
+    __qualname__ and __doc__ (when both are the program's functions)."""
+    def decorate(f):
+        copy = getattr(f, "copy_names", None)      # a UserFunction of the language
+        if copy is not None:
+            copy(wrapped)
+        return f
+    return BuiltinFunction("functools.wraps.<decorator>", decorate)
 
 
 def bounded_list(it, what="the result"):
@@ -151,12 +180,37 @@ def bounded_list(it, what="the result"):
     return items
 
 
+def bounded_values(it, what="the values"):
+    """The values a lazy iterator (a generator ...) makes, listed: within the list
+    limit, and the strings and tensors held within the memory cap (issue 19: a list
+    of what an endless generator yields must end in an error, not an exhausted machine)."""
+    out = []
+    held = 0
+    limits = context.current.limits
+    for v in it:
+        out.append(v)
+        if len(out) > limits.max_items:
+            check_items(len(out), what)
+        n = len(v) if type(v) is str else v.data.nbytes if type(v) is Tensor else 0
+        if n:
+            held += n
+            check_held(held, what)
+    return out
+
+
+_COPYING = frozenset({"product", "combinations", "combinations_with_replacement",
+                      "permutations"})       # these copy their inputs whole
+
+
 def _iter_tool(name, fn):
+    copies = name in _COPYING
+
     def run(*args, **kwargs):
-        # iterables are listed first (bounded): itertools would copy a huge range itself
+        # the copying tools get their iterables listed first (bounded): itertools would
+        # copy a huge range itself; the others take them lazily
         args = [a if isinstance(a, (int, float)) or a is None or callable(a)
-                else bounded_list(iter(a)) for a in args]
-        return ListIterator(bounded_list(fn(*args, **kwargs)))
+                else bounded_list(iter(a)) if copies else iter(a) for a in args]
+        return LazyIterator(fn(*args, **kwargs))
     return BuiltinFunction(f"itertools.{name}", run)
 
 
@@ -182,9 +236,19 @@ def _itertools_module():
 
 
 def _count(start=0, step=1):
-    """itertools.count, bounded by the list limit (gradcli has no endless iterators)."""
-    return ListIterator(range(start, start + step * context.current.limits.max_items, step) if step else
-                        [start] * context.current.limits.max_items)
+    """itertools.count, lazy; it stops with the list-size limit after max_items
+    values (a consumer that never stops ends in an error, not a hang)."""
+    if not all(isinstance(v, (int, float)) for v in (start, step)):
+        raise GradTypeError("a number is required")
+    limit = context.current.limits.max_items
+
+    def values():
+        v = start
+        for _ in range(limit):
+            yield v
+            v += step
+        check_items(limit + 1, "the values of itertools.count()")
+    return LazyIterator(values())
 
 
 # ---------------------------------------------------------------- collections
@@ -275,9 +339,27 @@ class StdModule(Module):
         return super().get(attr, {})
 
 
+class EmptyModule(StdModule):
+    """`os`, `sys`, `numpy`: tutorials import them, often without using them, so the
+    import succeeds and binds a module with nothing in it; the first use is the
+    error (README: the language, what is out)."""
+    __slots__ = ()
+
+    WHY = {"os": "a program reaches no files, processes or environment",
+           "sys": "a program reaches no part of the interpreter",
+           "numpy": "gradcli computes with torch's tensors only: use torch's functions"}
+
+    def get(self, attr, builtins):
+        raise GradAttributeError(f"module '{self.name}' has no attribute '{attr}'",
+                                 hint=f"gradcli's {self.name} module is empty: "
+                                      f"{self.WHY[self.name]}")
+
+
 _MODULES = {"math": _math_module, "random": _random_module, "functools": _functools_module,
             "itertools": _itertools_module, "collections": _collections_module,
-            "copy": _copy_module, "time": _time_module}
+            "copy": _copy_module, "time": _time_module,
+            "os": lambda: EmptyModule("os"), "sys": lambda: EmptyModule("sys"),
+            "numpy": lambda: EmptyModule("numpy")}
 _made = {}
 
 
@@ -291,7 +373,7 @@ def module(name):
     return _made[name]
 
 
-NAMES = tuple(_MODULES)
+NAMES = tuple(k for k in _MODULES if k not in EmptyModule.WHY)
 
 
 def add_module(name, make):

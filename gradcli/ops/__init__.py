@@ -5,7 +5,7 @@ calls; importing this package fills the table in `registry`.
 Order: a family imports only the registry, the layers below `ops`, and the
 families listed before it.
 """
-from . import dims, shape, combine, elementwise, pointwise, reduce, softmax, linalg, creation, activation, loss, nn, padding  # noqa: F401
+from . import dims, shape, combine, elementwise, pointwise, bitwise, reduce, softmax, linalg, creation, activation, loss, nn, padding  # noqa: F401
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)
 from .registry import FUNCTIONS
 from ..core.tensor import Tensor
@@ -24,6 +24,12 @@ def _install_operators():
         setattr(Tensor, f"__r{dunder}__", reflected)
     for dunder in ("gt", "lt", "ge", "le", "eq", "ne"):
         setattr(Tensor, f"__{dunder}__", binary(dunder)[0])
+    for dunder, name in (("and", "bitwise_and"), ("or", "bitwise_or"),
+                         ("lshift", "bitwise_left_shift"), ("rshift", "bitwise_right_shift")):
+        forward, reflected = binary(name)
+        setattr(Tensor, f"__{dunder}__", forward)
+        setattr(Tensor, f"__r{dunder}__", reflected)
+    Tensor.__invert__ = bitwise.invert
     neg = FUNCTIONS["neg"]
     Tensor.__neg__ = lambda self: neg(self)
     Tensor.__hash__ = object.__hash__      # __eq__ above would otherwise unset it

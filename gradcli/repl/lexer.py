@@ -67,7 +67,8 @@ def tokens(text: str):
 # ---------------------------------------------------------------- highlighting
 
 _CONSTANTS = {"True", "False", "None", "true", "false", "none"}
-_OPERATOR_TYPES = {"AUGOP", "COMP_OP", "ADD_OP", "MUL_OP", "UNARY_OP", "POW_OP", "EQUAL"}
+_OPERATOR_TYPES = {"AUGOP", "COMP_OP", "ADD_OP", "MUL_OP", "UNARY_OP", "POW_OP", "EQUAL", "BIT_OP",
+                   "SHIFT_OP", "TILDE"}
 
 STYLE = {
     "gc.keyword": "ansimagenta bold",

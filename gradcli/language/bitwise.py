@@ -1,0 +1,73 @@
+"""The bitwise operators `&`, `|`, `<<`, `>>` and `~` (and `&=` ...): Python's meaning
+on ints, bools, sets and dicts, PyTorch's on tensors (ops/bitwise.py).  `^` stays
+power (SPEC: `^` and `**` are both power), so exclusive or is torch.bitwise_xor or
+logical_xor."""
+from __future__ import annotations
+
+import math
+
+from ..base import context
+from ..base.errors import GradError, GradTypeError
+from ..core.convert import type_name
+from ..core.tensor import Tensor
+from ..ops.bitwise import invert
+from ..ops.registry import FUNCTIONS
+
+OPS = frozenset({"&", "|", "<<", ">>"})
+_TENSOR = {"&": "bitwise_and", "|": "bitwise_or", "<<": "bitwise_left_shift",
+           ">>": "bitwise_right_shift"}
+_SETS = (set, frozenset)
+
+
+def _pyname(v):
+    return "NoneType" if v is None else "Tensor" if type(v) is Tensor else type_name(v)
+
+
+def _shift(op, a, b):
+    if b < 0:
+        raise GradError("negative shift count", type_name="ValueError")
+    if op == ">>":
+        return a >> b
+    if a and abs(a).bit_length() + b > context.current.limits.max_int_bits:
+        return math.inf if a > 0 else -math.inf       # as `*` and `**` overflow (README: Limits)
+    return a << b
+
+
+def _python(op, a, b):
+    ta, tb = type(a), type(b)
+    if ta in (int, bool) and tb in (int, bool):
+        if op == "&":
+            return a & b
+        if op == "|":
+            return a | b
+        return _shift(op, int(a), int(b))
+    if op in ("&", "|") and ta in _SETS and tb in _SETS:
+        return a & b if op == "&" else a | b
+    if op == "|" and ta is dict and tb is dict:
+        return a | b
+    raise GradTypeError(f"unsupported operand type(s) for {op}: '{_pyname(a)}' and "
+                        f"'{_pyname(b)}'")
+
+
+def binary_op(op):
+    """`a op b` for one of OPS (runtime.binary_op hands these here)."""
+    tensor_fn = FUNCTIONS[_TENSOR[op]]
+
+    def run(a, b):
+        if type(a) is Tensor or type(b) is Tensor:
+            other = b if type(a) is Tensor else a
+            if not isinstance(other, (Tensor, int, float)) or other is None:
+                raise GradTypeError(f"unsupported operand type(s) for {op}: '{_pyname(a)}' "
+                                    f"and '{_pyname(b)}'")
+            return tensor_fn(a, b)
+        return _python(op, a, b)
+    return run
+
+
+def invert_value(v):
+    """`~v`: Python's on ints and bools (~True is -2), PyTorch's on tensors."""
+    if type(v) is Tensor:
+        return invert(v)
+    if isinstance(v, int):
+        return ~v
+    raise GradTypeError(f"bad operand type for unary ~: '{_pyname(v)}'")

@@ -1,0 +1,145 @@
+"""What a program may read of a function's or class's identity -- `__name__`,
+`__qualname__`, `__doc__` -- and what `type(x)` gives and how classes print.
+
+These are the only dunder attributes the language reads (README: the language,
+what is out): each gives a string (or None) computed here, never a Python object,
+so `__class__`, `__dict__`, `__globals__` and frames stay unreachable."""
+from __future__ import annotations
+
+import ast
+
+from lark import Token, Tree
+
+from ..base.errors import GradAttributeError
+from ..core.convert import type_name
+from ..core.printing import CLASS_NAMES, callable_name
+from ..core.tensor import Tensor
+from ..core import dtypes
+from ..library.values import BoundMethod, BuiltinFunction, Module, Size
+from .classes import is_user_class
+from .functions import BoundUserMethod, Generator, UserFunction
+
+NAME_ATTRS = frozenset({"__name__", "__qualname__", "__doc__"})
+
+
+def docstring(suite):
+    """The docstring of a `def`/`class` body (its first statement, a plain string
+    literal), or None."""
+    first = None
+    for child in suite.children:
+        if isinstance(child, Tree):
+            first = child
+            break
+    if first is not None and first.data == "simple_stmt":
+        first = first.children[0]
+    if not (isinstance(first, Tree) and first.data == "expr_stmt"):
+        return None
+    node = first.children[0]
+    if not (isinstance(node, Tree) and node.data == "string"):
+        return None
+    parts = []
+    for tok in node.children:
+        if not isinstance(tok, Token) or tok.value[:2].lower().count("f"):
+            return None               # an f-string is not a docstring, as in Python
+        try:
+            parts.append(ast.literal_eval(tok.value))
+        except (SyntaxError, ValueError):
+            return None
+    return "".join(parts)
+
+
+def _short(name):
+    return name.rsplit(".", 1)[-1]
+
+
+def name_attr(obj, name):
+    """`obj.__name__` / `obj.__qualname__` / `obj.__doc__`, as Python gives them for
+    functions, classes, built-ins and modules; Python's AttributeError otherwise."""
+    if type(obj) is BoundUserMethod:
+        obj = obj.fn
+    if type(obj) is UserFunction:
+        return obj.name if name == "__name__" else obj.qualname if name == "__qualname__" \
+            else obj.doc
+    if isinstance(obj, type):
+        if is_user_class(obj):
+            if name == "__doc__":
+                return obj.__dict__.get("__doc__")
+            return obj.__name__ if name == "__name__" else obj.__qualname__
+        if name != "__doc__":
+            shown = CLASS_NAMES.get(id(obj))
+            return _short(shown[1]) if shown is not None else obj.__name__
+    elif name != "__doc__":
+        shown = CLASS_NAMES.get(id(obj))
+        if shown is not None:                  # int, list, torch.Tensor ...
+            return _short(shown[1])
+        if type(obj) is TypeName:
+            return _short(obj.name)
+        if type(obj) is BuiltinFunction or type(obj) is BoundMethod:
+            return _short(obj.name)
+        if isinstance(obj, Module):
+            return obj.name
+        if callable(obj) and hasattr(obj, "__code__"):      # a built-in of the op table
+            return callable_name(obj)
+    elif is_user_class(type(obj)):
+        return type(obj).__dict__.get("__doc__")
+    raise GradAttributeError(f"'{_type_name(obj)}' object has no attribute '{name}'")
+
+
+def _type_name(v):
+    return _TYPE_NAMES.get(type(v)) or ("type" if isinstance(v, type) else type_name(v))
+
+
+class TypeName:
+    """What type(x) gives for a value whose type the language has no name for."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"<class '{self.name}'>"
+
+    def __eq__(self, other):
+        return isinstance(other, TypeName) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+
+_TYPE_NAMES = {type(None): "NoneType", UserFunction: "function", BoundUserMethod: "method",
+               BuiltinFunction: "builtin_function_or_method",
+               BoundMethod: "builtin_function_or_method", Generator: "generator",
+               dtypes.DType: "torch.dtype", Size: "torch.Size", Module: "module",
+               range: "range", Tensor: "torch.Tensor", int: "int", float: "float", bool: "bool",
+               str: "str", list: "list", tuple: "tuple", dict: "dict", set: "set",
+               complex: "complex", slice: "slice"}
+CLASS_OF = {}       # a Python type -> the language's value that names it (int, torch.Tensor ...)
+
+
+def type_of(x):
+    """type(x): the class of an object of a user class (or an exception), the
+    language's own `int`, `list`, `torch.Tensor` ... for those, else a TypeName that
+    prints as Python prints the type."""
+    t = type(x)
+    if is_user_class(t) or isinstance(x, BaseException):
+        return t
+    v = CLASS_OF.get(t)
+    if v is not None:
+        return v
+    if id(x) in CLASS_NAMES:
+        return TypeName("type")           # type(int)
+    return TypeName(_type_name(x))
+
+
+def install_classes(builtins):
+    """Mark the built-ins that stand for Python's types (`int`, `list`, `torch.Tensor`
+    ...): type(x) gives them and they print as Python's classes do."""
+    for name, py, shown in (("int", int, "int"), ("float", float, "float"),
+                            ("bool", bool, "bool"), ("str", str, "str"),
+                            ("list", list, "list"), ("tuple", tuple, "tuple"),
+                            ("dict", dict, "dict"), ("set", set, "set"),
+                            ("range", range, "range"), ("Tensor", Tensor, "torch.Tensor")):
+        v = builtins.get(name)
+        if v is not None:
+            CLASS_OF[py] = v
+            CLASS_NAMES[id(v)] = (v, shown)
