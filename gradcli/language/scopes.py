@@ -10,18 +10,25 @@ from ..base.errors import GradSyntaxError
 
 _NEW_SCOPE = frozenset({"lambda_", "listcomp", "setcomp", "dictcomp", "genexp"})
 _TARGETS = frozenset({"tuple_items", "exprlist_items", "list_", "list_items", "star_expr"})
+# functions (lambdas, comprehensions, classes) nested deeper than this are "nested too deeply
+# to compile", as CPython's compiler refuses them: each one's __qualname__ names all the
+# enclosing ones, so a 20,000-deep lambda would cost gigabytes of names
+MAX_NESTED_SCOPES = 200
 
 
 class FunctionInfo:
     """Compile-time facts about the function, class body or comprehension being compiled."""
     __slots__ = ("name", "kind", "locals", "globals", "nonlocals", "parent", "generator",
-                 "first_param", "qualname")
+                 "first_param", "qualname", "level")
 
     def __init__(self, name, kind="function", parent=None):
         self.name, self.kind, self.parent = name, kind, parent
         self.locals, self.globals, self.nonlocals = set(), set(), {}
         self.generator = False
         self.first_param = None     # a method: the name of `self`
+        self.level = 0 if parent is None else parent.level + 1
+        if self.level > MAX_NESTED_SCOPES:
+            raise RecursionError("functions nested too deeply")   # the compiler's LimitError
         prefix = "" if parent is None else parent.qualname + "." if parent.kind == "class" \
             else parent.qualname + ".<locals>."      # as Python's __qualname__
         self.qualname = prefix + name
