@@ -64,31 +64,37 @@ def _load():
             _declare(lib)
         except AttributeError:
             continue
-        try:
-            lib.MKL_Set_Num_Threads(THREADS)    # as PyTorch does (at::set_num_threads)
-        except AttributeError:
-            pass
+        FNS["MKL_Set_Num_Threads"](THREADS)     # as PyTorch does (at::set_num_threads)
         return lib
     return None
 
 
-def _declare(lib):
+#: the C functions used, by name: filled by _declare from these fixed names only
+FNS: dict = {}
+
+
+def _names():
     for p in "sd":
         for name in VML.values():
-            f = getattr(lib, f"vm{p}{name}")
-            f.argtypes = [_I, _P, _P, _L]
-            f.restype = None
-        g = getattr(lib, f"cblas_{p}gemm")
+            yield f"vm{p}{name}", [_I, _P, _P, _L], None
         real = ctypes.c_float if p == "s" else ctypes.c_double
-        g.argtypes = [_I, _I, _I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I]
-        g.restype = None
-        v = getattr(lib, f"cblas_{p}gemv")
-        v.argtypes = [_I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I]
-        v.restype = None
-        d = getattr(lib, f"cblas_{p}dot")
-        d.argtypes = [_I, _P, _I, _P, _I]
-        d.restype = real
-    lib.MKL_Set_Num_Threads.argtypes = [_I]
+        yield f"cblas_{p}gemm", [_I, _I, _I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I], None
+        yield f"cblas_{p}gemv", [_I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I], None
+        yield f"cblas_{p}dot", [_I, _P, _I, _P, _I], real
+    yield "MKL_Set_Num_Threads", [_I], None
+
+
+def _declare(lib):
+    """Bind MKL's functions by their fixed names (`lib[name]`); ctypes raises
+    AttributeError when one is missing (another library of that name): skipped."""
+    fns = {}
+    for name, args, res in _names():
+        f = lib[name]
+        f.argtypes = args
+        f.restype = res
+        fns[name] = f
+    FNS.clear()
+    FNS.update(fns)
 
 
 def lib():
@@ -104,21 +110,30 @@ def available() -> bool:
 
 
 def _aligned(a):
-    """a as a C-contiguous array whose data is 64-byte aligned (a itself if it is)."""
-    if a.flags.c_contiguous and a.ctypes.data % _ALIGN == 0:
+    """a as a C-contiguous array placed as PyTorch would hold it: MKL's BLAS results
+    depend on where the data lies (it peels to alignment), so the data starts at the
+    same offset from a 64-byte boundary as in PyTorch, whose storages are 64-byte
+    aligned: the view's byte offset in the array it views (its storage), 0 for a
+    fresh array (a itself if it already lies so)."""
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    want = (a.ctypes.data - root.ctypes.data) % _ALIGN
+    if a.flags.c_contiguous and a.ctypes.data % _ALIGN == want:
         return a
-    return _copy_aligned(a)
+    return _copy_aligned(a, want)
 
 
-def _empty(shape, dtype):
+def _empty(shape, dtype, skew=0):
+    """An uninitialised array whose data starts `skew` bytes after a 64-byte boundary."""
     n = int(np.prod(shape)) * np.dtype(dtype).itemsize
-    buf = np.empty(n + _ALIGN, np.uint8)
-    off = (-buf.ctypes.data) % _ALIGN
+    buf = np.empty(n + 2 * _ALIGN, np.uint8)
+    off = (skew - buf.ctypes.data) % _ALIGN
     return buf[off:off + n].view(dtype).reshape(shape)
 
 
-def _copy_aligned(a):
-    out = _empty(a.shape, a.dtype)
+def _copy_aligned(a, skew=0):
+    out = _empty(a.shape, a.dtype, skew)
     out[...] = a
     return out
 
@@ -135,13 +150,39 @@ def unary(name, x):
     p = _kind(x)
     if p is None or x.size >= 2 ** 31:
         return None
-    m = lib()
-    if m is None:
-        return None
-    src = _aligned(x)
-    out = _empty(x.shape, x.dtype)
-    getattr(m, f"vm{p}{VML[name]}")(x.size, src.ctypes.data, out.ctypes.data, _VML_HA)
+    fn = _VML_FNS.get((p, name))
+    if fn is None:
+        if lib() is None:
+            return None
+        fn = _VML_FNS[p, name] = FNS[f"vm{p}{VML[name]}"]
+    n = x.size
+    if n <= _SMALL:
+        # a few values (a 0-d tensor in a scalar loop): through two fixed buffers whose
+        # addresses are known, since asking NumPy for an array's address (x.ctypes)
+        # costs more than the call itself
+        buf = _small.get(p)
+        if buf is None:
+            buf = _small[p] = _small_buffers(x.dtype)
+        src, dst, src_at, dst_at = buf
+        src[:n] = x.reshape(-1)
+        fn(n, src_at, dst_at, _VML_HA)
+        return dst[:n].reshape(x.shape).copy()
+    if not x.flags.c_contiguous:
+        x = np.ascontiguousarray(x)
+    # (VML's results do not depend on alignment: checked on unaligned data)
+    out = np.empty(x.shape, x.dtype)
+    fn(n, x.ctypes.data, out.ctypes.data, _VML_HA)
     return out
+
+
+_VML_FNS: dict = {}
+_SMALL = 16                         # up to this many values go through the fixed buffers
+_small: dict = {}
+
+
+def _small_buffers(dtype):
+    src, dst = np.empty(_SMALL, dtype), np.empty(_SMALL, dtype)
+    return src, dst, src.ctypes.data, dst.ctypes.data
 
 
 def _operand(a):
@@ -152,7 +193,7 @@ def _operand(a):
         return _aligned(a), False, max(1, a.shape[1])
     if a.flags.f_contiguous:
         return _aligned(a.T).T, True, max(1, a.shape[0])
-    return _copy_aligned(a), False, max(1, a.shape[1])
+    return _copy_aligned(a), False, max(1, a.shape[1])   # PyTorch copies it too
 
 
 def mm(a, b, c=None):
@@ -179,7 +220,7 @@ def mm(a, b, c=None):
     A, ta, lda = _operand(a)
     B, tb, ldb = _operand(b)
     # row-major C = A B is column-major C^T = B^T A^T
-    getattr(m, f"cblas_{p}gemm")(_COL, _TR if tb else _NO, _TR if ta else _NO, cols, rows, k, 1.0,
+    FNS[f"cblas_{p}gemm"](_COL, _TR if tb else _NO, _TR if ta else _NO, cols, rows, k, 1.0,
                                  B.ctypes.data, ldb, A.ctypes.data, lda, beta, out.ctypes.data,
                                  max(1, cols))
     return out
@@ -203,7 +244,7 @@ def mv(a, v):
     A, ta, lda = _operand(a)
     V = _aligned(v)
     # column-major: a row-major matrix is its transpose
-    getattr(m, f"cblas_{p}gemv")(_COL, _NO if ta else _TR, *((rows, k) if ta else (k, rows)), 1.0,
+    FNS[f"cblas_{p}gemv"](_COL, _NO if ta else _TR, *((rows, k) if ta else (k, rows)), 1.0,
                                  A.ctypes.data, lda, V.ctypes.data, 1, 0.0, out.ctypes.data, 1)
     return out
 
@@ -217,7 +258,7 @@ def dot(a, b):
     if m is None:
         return None
     A, B = _aligned(a), _aligned(b)
-    r = getattr(m, f"cblas_{p}dot")(a.size, A.ctypes.data, 1, B.ctypes.data, 1)
+    r = FNS[f"cblas_{p}dot"](a.size, A.ctypes.data, 1, B.ctypes.data, 1)
     return np.asarray(r, dtype=a.dtype)
 
 

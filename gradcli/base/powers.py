@@ -5,16 +5,20 @@ PyTorch (ATen/native/cpu/PowKernel.cpp and Pow.cpp, checked against torch 2.13
 on float32 and float64 data, tests/golden/numerics.json) does not call `pow`
 for a few exponents of a floating tensor: 2 is `x * x`, 3 is `x * x * x` (NumPy's
 `power` differs from that in the last bit on about half of all values), -1 is
-`1 / x`, -2 is `1 / (x * x)`, -0.5 is `1 / sqrt(x)`; 0 and 1 give 1 and x as `pow`
-does.  Every other exponent is `pow` (PyTorch's vectorised one, SLEEF's, which
-may differ from NumPy's in the last bit; 0.5 is such an exponent: PyTorch does
-not use `sqrt` for it).
+`1 / x`, -2 is `1 / (x * x)`, -0.5 is `1 / sqrt(x)`, 0.5 is its `sqrt` kernel
+(MKL's vector sqrt, not correctly rounded: gradcli/base/mkl.py); 0 and 1 give 1
+and x as `pow` does.  Every other exponent is `pow`: for float32, SLEEF's on
+whole blocks of 16 values (gradcli/base/sleef_pow.py, bit for bit); for float64
+NumPy's (PyTorch's SLEEF double pow can differ from it in the last bit).
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .mkl import unary_fn
 from .sleef_pow import torch_powf
+
+_sqrt = unary_fn("sqrt", np.sqrt)
 
 
 def torch_pow(a, e):
@@ -31,6 +35,8 @@ def torch_pow(a, e):
             return 1 / (a * a)
         if e == -0.5:
             return 1 / np.sqrt(a)
+        if e == 0.5:
+            return _sqrt(a)                 # PyTorch's sqrt kernel (MKL's, when installed)
         if a.dtype == np.float32 and a.size and isinstance(e, (int, float)):
             return torch_powf(a, e)         # SLEEF's pow on whole blocks, powf on the rest
     return np.power(a, e)

@@ -197,23 +197,68 @@ def torch_sum(x: np.ndarray):
     return total
 
 
+def nll_cascade(losses, weights, keep, weighted):
+    """(loss sum, weight sum) of nll_loss's reduction as PyTorch's CPU kernel adds them
+    (ATen/native/LossNLL.cpp, nll_loss_out_frame): a cascade of 8 levels of partial
+    sums, each level added into the next when the sample index is a multiple of
+    step^level (step = 2^max(4, ceil(log2(n)) // 4)), ignored samples skipped; the
+    levels are then added in order from 0.  Without weights the weight sum is the
+    count of samples kept."""
+    n = losses.shape[0]
+    zero = losses.dtype.type(0)
+    power = max(4, (int(n - 1).bit_length() if n > 1 else 0) // 4)
+    mask = (1 << power) - 1
+    ls = [zero] * 8
+    ws = [zero] * 8
+    vals = list(losses)
+    wts = list(weights)
+    for b in range(n):
+        if not keep[b]:
+            continue
+        ls[0] = ls[0] + vals[b]
+        ws[0] = ws[0] + wts[b]
+        for j in range(7):
+            if b & (mask << (j * power)):
+                break
+            ls[j + 1] = ls[j + 1] + ls[j]
+            ws[j + 1] = ws[j + 1] + ws[j]
+            ls[j] = ws[j] = zero
+    total = zero
+    for v in ls:
+        total = total + v
+    if not weighted:
+        return total, losses.dtype.type(int(np.count_nonzero(keep)))
+    wsum = zero
+    for v in ws:
+        wsum = wsum + v
+    return total, wsum
+
+
+def outer_sum(a):
+    """The sums over axis 0 of a C-contiguous 2-D float array (M, N), in the order of
+    PyTorch's `vectorized_outer_sum` (ATen/native/cpu/SumKernel.cpp): the columns in
+    whole blocks of 32 (4 vectors of 8 floats, 4 of 4 doubles: 4 * lanes) are
+    summed down the rows with the cascade (`_multi_row_sum`); the other columns with
+    `row_sum` (rows in 4 interleaved partial sums).  Fewer columns than lanes
+    (`scalar_outer_sum`): the cascade on whole groups of 4 columns, `row_sum` on the
+    rest."""
+    lanes = 32 // a.itemsize
+    n = a.shape[1]
+    # fewer columns than lanes: scalar_outer_sum, the cascade on groups of 4 columns
+    block = 4 * lanes if n >= lanes else 4
+    w = n // block * block
+    if a.shape[0] == 0:
+        return np.zeros(n, a.dtype)
+    parts = []
+    if w:
+        parts.append(_multi_row_sum(a[:, :w]))
+    if n > w:
+        parts.append(_row_sum(a[:, w:]))
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+
 def torch_sum_rows(x: np.ndarray):
     """x.sum(0) of a C-contiguous 2-D float32/float64 array (n, m) in PyTorch's CPU
-    order (its outer reduction, e.g. nn.Linear's bias gradient summed over the batch);
-    None where that order is not known here.  Checked against torch 2.13 bit for bit
-    for n up to 20,000 and m up to 784 (the nn goldens): the columns are read in
-    blocks of ILP vectors (16 doubles / 32 floats), each block summed over the rows
-    with the cascade of `_multi_row_sum`, one row per group; the columns after the
-    last whole block go through `_row_sum` (groups of ILP rows).  float32 with 4 to 7
-    columns follows yet another order (not reproduced: None)."""
-    n, m = x.shape
-    if x.dtype == np.float32 and 4 <= m < 8:
-        return None
-    width = ILP * (32 // x.itemsize)
-    k = (m // width) * width
-    out = np.empty(m, dtype=x.dtype)
-    if k:
-        out[:k] = _multi_row_sum(x[:, :k].reshape(n, 1, k))[0]
-    if k < m:
-        out[k:] = _row_sum(x[:, k:])
-    return out
+    order (an nn.Linear bias's gradient summed over the batch): `outer_sum`, which
+    also follows `scalar_outer_sum` for fewer columns than a vector's lanes."""
+    return outer_sum(x)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base.errors import GradRuntimeError, ShapeError
-from ..base.summation import torch_sum, torch_sum_rows
+from ..base.summation import outer_sum, torch_sum
 from ..base import mkl
 from ..core.tensor import Tensor
 from .hooks import run_hooks
@@ -186,12 +186,11 @@ def sum_to(g, shape):
         # one value from all of g (a 0-d leaf's or a (1,) bias's gradient): a whole sum,
         # in PyTorch's order
         return np.asarray(torch_sum(g), dtype=g.dtype).reshape(shape)
-    if axes == (0,) and g.ndim == 2 and g.dtype.kind == "f" and g.flags.c_contiguous \
-            and g.shape[0] > 1:
-        # a (m,) bias's gradient from a batch (n, m): PyTorch's order of summing the rows
-        rows = torch_sum_rows(g)
-        if rows is not None:
-            return rows.reshape(shape)
+    if (g.dtype.kind == "f" and g.flags.c_contiguous and axes == tuple(range(len(axes)))
+            and g.ndim > len(axes)):
+        # the leading dims (a bias's gradient): PyTorch's outer-reduction order
+        lead_n = int(np.prod(g.shape[:len(axes)]))
+        return outer_sum(g.reshape(lead_n, -1)).reshape(shape)
     if axes:
         g = g.sum(axis=axes, keepdims=True)
     return g.reshape(shape)

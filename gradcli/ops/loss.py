@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.summation import torch_sum
+from ..base.summation import nll_cascade, torch_sum
 
 from ..core import dtypes
 from ..engine.autograd import Function
@@ -266,23 +266,26 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 class NllLoss(Function):
     """-input[i, target[i]] * weight[target[i]], summed, or averaged by the weights."""
-    __slots__ = ("reduction", "shape", "index", "coef")
+    __slots__ = ("reduction", "shape", "index", "coef", "wsum")
     name = "NllLossBackward0"
 
-    def forward(self, x, rows, cols, coef, keep, reduction="mean"):
+    def forward(self, x, rows, cols, coef, keep, reduction="mean", weighted=False):
         self.reduction, self.shape = reduction, x.shape
         self.save(x)          # as PyTorch: a second backward without retain_graph fails
         self.index = (rows, cols) if x.ndim == 2 else (cols,)
         picked = -x[self.index] * coef
+        self.wsum = None
         if reduction == "none":
             self.coef = coef
             return picked if x.ndim == 2 else picked.reshape(())
-        total = np.sum(picked)
+        total, wsum = nll_cascade(picked, coef, keep, weighted)
         if reduction == "mean":
-            wsum = np.sum(coef)
-            # no weight at all: PyTorch divides the gradient by 0, which leaves ignored
-            # targets at 0 and makes counted (zero-weight) ones nan
-            coef = coef / wsum if wsum else np.where(keep, np.nan, 0.0).astype(x.dtype)
+            if wsum:
+                self.wsum = wsum
+            else:
+                # no weight at all: PyTorch divides the gradient by 0, which leaves ignored
+                # targets at 0 and makes counted (zero-weight) ones nan
+                coef = np.where(keep, np.nan, 0.0).astype(x.dtype)
             total = total / wsum if wsum else np.float64("nan").astype(x.dtype)
         self.coef = coef
         return np.asarray(total, dtype=x.dtype)
@@ -292,6 +295,8 @@ class NllLoss(Function):
         if self.reduction == "none":
             g = F.reshape(g, (n,))
         else:
+            if self.wsum is not None:     # as PyTorch: -(grad / total_weight) * weight
+                g = g / (Tensor(self.wsum) if F.tensor_mode else self.wsum)
             g = F.broadcast_to(g, (n,))
         return (F.pad_into(g * _c(F, -self.coef), self.shape, self.index), None, None, None, None)
 
@@ -337,7 +342,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if x.data.dtype.kind != "f":
         x = to(x, context.current.default_float)
     rows, cols, coef, keep = _nll_args(x, target, weight, ignore_index)
-    return NllLoss.apply(x, rows, cols, coef, keep, reduction=_reduction(reduction, size_average, reduce))
+    return NllLoss.apply(x, rows, cols, coef, keep, reduction=_reduction(reduction, size_average, reduce),
+                         weighted=weight is not None)
 
 
 @register("cross_entropy",

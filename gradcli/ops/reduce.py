@@ -12,7 +12,7 @@ from ..engine.autograd import Function
 from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError
-from ..base.summation import torch_sum
+from ..base.summation import outer_sum, torch_sum
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
 from ..base import context
@@ -61,6 +61,15 @@ class Sum(_Reduce):
         acc = _acc_dtype(x, dtype)
         if ax is None and not keepdim and acc == x.dtype and acc.kind == "f":
             return np.asarray(torch_sum(x), dtype=acc)          # PyTorch's order, bit for bit
+        if ax is not None and len(ax) == x.ndim and acc == x.dtype and acc.kind == "f":
+            out = np.asarray(torch_sum(x), dtype=acc)           # every dim named: the same
+            return out.reshape((1,) * x.ndim) if keepdim else out
+        if (ax and acc == x.dtype and acc.kind == "f" and x.flags.c_contiguous and x.size
+                and tuple(ax) == tuple(range(len(ax))) and len(ax) < x.ndim):
+            # over leading dims: PyTorch's outer-reduction order
+            lead = x.shape[:len(ax)]
+            out = outer_sum(x.reshape(int(np.prod(lead)), -1)).reshape(x.shape[len(ax):])
+            return out.reshape((1,) * len(ax) + out.shape) if keepdim else out
         return np.asarray(np.sum(x, axis=ax, keepdims=keepdim, dtype=acc))
 
     def backward(self, g, F):

@@ -5,12 +5,20 @@ from __future__ import annotations
 import numpy as np
 
 from ..base.errors import GradRuntimeError
+from ..base.sleef_explog import (log_softmax_backward_lastdim, log_softmax_lastdim,
+                                 softmax_backward_lastdim, softmax_lastdim)
 from ..core.convert import tensor_arg
 from ..engine.autograd import Function
 from .dims import norm_dims
 from .reduce import M, _torch_name
 from .registry import Arg, register
 from .shape import to
+
+
+def _exact(x, dim):
+    """float32 over the last dim: computed as PyTorch's vectorised kernel does."""
+    return (x.dtype == np.float32 and x.ndim >= 1 and x.size
+            and _softmax_dim(dim, x.ndim) == x.ndim - 1)
 
 
 def _softmax_dim(dim, ndim):
@@ -37,13 +45,19 @@ class Softmax(Function):
         return x - np.max(x, axis=ax, keepdims=True), ax
 
     def forward(self, x, dim):
-        s, ax = self.shifted(x, dim)
-        e = np.exp(s)
-        out = e / np.sum(e, axis=ax, keepdims=True)
+        if _exact(x, dim):                # PyTorch's kernel, bit for bit
+            self.axis = x.ndim - 1
+            out = softmax_lastdim(x)
+        else:
+            s, ax = self.shifted(x, dim)
+            e = np.exp(s)
+            out = e / np.sum(e, axis=ax, keepdims=True)
         self.save(out)
         return out
 
     def backward(self, g, F, out):
+        if not F.tensor_mode and out.dtype == np.float32 and self.axis == out.ndim - 1 and out.size:
+            return (softmax_backward_lastdim(g.astype(np.float32, copy=False), out),)
         return (out * (g - F.sum(g * out, self.axis, True)),)
 
     def jvp(self, ts, F, out):
@@ -57,12 +71,18 @@ class LogSoftmax(Softmax):
     kernel = "log_softmax_lastdim_kernel_impl"
 
     def forward(self, x, dim):
-        s, ax = self.shifted(x, dim)
-        out = s - np.log(np.sum(np.exp(s), axis=ax, keepdims=True))
+        if _exact(x, dim):                # PyTorch's kernel, bit for bit
+            self.axis = x.ndim - 1
+            out = log_softmax_lastdim(x)
+        else:
+            s, ax = self.shifted(x, dim)
+            out = s - np.log(np.sum(np.exp(s), axis=ax, keepdims=True))
         self.save(out)
         return out
 
     def backward(self, g, F, out):
+        if not F.tensor_mode and out.dtype == np.float32 and self.axis == out.ndim - 1 and out.size:
+            return (log_softmax_backward_lastdim(g.astype(np.float32, copy=False), out),)
         return (g - F.exp(out) * F.sum(g, self.axis, True),)
 
     def jvp(self, ts, F, out):

@@ -1,0 +1,123 @@
+"""Record PyTorch's float math, matrix products and float32 powers into
+tests/golden/exact_numerics.json (inputs: tests/exact_cases.py), as sha256 digests.
+
+    /work/torchenv/bin/python scripts/gen_golden_exact.py
+
+Records the CPU capability torch uses (its MKL and SLEEF kernels depend on it).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "tests", "golden", "exact_numerics.json")
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+from exact_cases import (CE_SHAPES, DOT_SIZES, MM_SHAPES, OUTER_SHAPES, POW_EXPONENTS,  # noqa: E402
+                         SIZES, UNARY, ce_input, matrix, pow_input, unary_input)
+
+
+def digest(a):
+    a = np.ascontiguousarray(a)
+    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+
+
+def main():
+    unary = []
+    for dtype in ("float32", "float64"):
+        for op in UNARY:
+            for n in SIZES:
+                x = torch.from_numpy(unary_input(op, n, dtype))
+                unary.append({"op": op, "dtype": dtype, "n": n,
+                              "out": digest(getattr(torch, op)(x).numpy())})
+    pows = []
+    for e in POW_EXPONENTS:
+        for n in SIZES + (40000, 70001):
+            x = torch.from_numpy(pow_input(n)).requires_grad_()
+            y = x ** e
+            y.backward(torch.ones_like(y))
+            pows.append({"e": e, "n": n, "out": digest(y.detach().numpy()),
+                         "grad": digest(x.grad.numpy())})
+    mms = []
+    for dtype in ("float32", "float64"):
+        for shape in MM_SHAPES:
+            r, k, c = shape
+            for ta in (False, True):
+                for tb in (False, True):
+                    a = torch.from_numpy(matrix((r, k), 1, dtype, ta)).requires_grad_()
+                    b = torch.from_numpy(matrix((k, c), 2, dtype, tb)).requires_grad_()
+                    g = torch.from_numpy(matrix((r, c), 3, dtype))
+                    out = a @ b
+                    out.backward(g)
+                    bias = torch.from_numpy(matrix((1, c), 4, dtype)[0].copy()).requires_grad_()
+                    lin = torch.addmm(bias, a, b)
+                    mms.append({"dtype": dtype, "shape": list(shape), "ta": ta, "tb": tb,
+                                "out": digest(out.detach().numpy()), "ga": digest(a.grad.numpy()),
+                                "gb": digest(b.grad.numpy()), "addmm": digest(lin.detach().numpy())})
+            a = torch.from_numpy(matrix((r, k), 1, dtype))
+            v = torch.from_numpy(matrix((k, 1), 2, dtype)[:, 0].copy())
+            mms.append({"dtype": dtype, "shape": list(shape), "mv": digest(torch.mv(a, v).numpy())})
+        for n in DOT_SIZES:
+            a = torch.from_numpy(matrix((n, 1), 5, dtype)[:, 0].copy())
+            b = torch.from_numpy(matrix((n, 1), 6, dtype)[:, 0].copy())
+            mms.append({"dtype": dtype, "n": n, "dot": float(torch.dot(a, b).item()).hex()})
+    ces = []
+    for b, c in CE_SHAPES:
+        x, t = ce_input(b, c)
+        g = torch.from_numpy(matrix((b, c), 23, "float32"))
+        x1 = torch.from_numpy(x).requires_grad_()
+        lsm = torch.log_softmax(x1, 1)
+        lsm.backward(g)
+        case = {"shape": [b, c], "lsm": digest(lsm.detach().numpy()), "glsm": digest(x1.grad.numpy())}
+        x3 = torch.from_numpy(x).requires_grad_()
+        sm = torch.softmax(x3, -1)
+        sm.backward(g)
+        case["sm"], case["gsm"] = digest(sm.detach().numpy()), digest(x3.grad.numpy())
+        w = torch.from_numpy(matrix((c, 1), 24, "float32")[:, 0].copy()).abs()
+        for name, kw in (("mean", {}), ("sum", {"reduction": "sum"}), ("weighted", {"weight": w}),
+                         ("ignore", {"ignore_index": int(t[0])})):
+            x2 = torch.from_numpy(x).requires_grad_()
+            loss = torch.nn.functional.cross_entropy(x2, torch.from_numpy(t), **kw)
+            loss.backward()
+            case[name] = float(loss.item()).hex()
+            case["g" + name] = digest(x2.grad.numpy())
+        ces.append(case)
+    outer = []
+    for dtype in ("float32", "float64"):
+        for r, c in OUTER_SHAPES:
+            g = torch.from_numpy(matrix((r, c), 25, dtype))
+            x = torch.from_numpy(matrix((r, 3), 26, dtype))
+            w = torch.zeros(c, 3, dtype=g.dtype)
+            bias = torch.zeros(c, dtype=g.dtype, requires_grad=True)
+            torch.nn.functional.linear(x, w, bias).backward(g)
+            outer.append({"dtype": dtype, "shape": [r, c], "gbias": digest(bias.grad.numpy()),
+                          "sum0": digest(g.sum(0).numpy()),
+                          "sum01": digest(g.reshape(1, r, c).sum((0, 1), keepdim=True).numpy()),
+                          "sum_all_dims": float(g.sum((0, 1)).item()).hex()})
+    views = []
+    for dtype in ("float32", "float64"):
+        a = torch.from_numpy(matrix((3001, 1), 27, dtype)[:, 0].copy())
+        b = torch.from_numpy(matrix((3001, 1), 28, dtype)[:, 0].copy())
+        m = torch.from_numpy(matrix((40, 30), 29, dtype))
+        for off in range(9):
+            views.append({"dtype": dtype, "off": off,
+                          "dot": float(torch.dot(a[off:off + 2000], b[off:off + 2000]).item()).hex(),
+                          "mv": digest(torch.mv(m[off:off + 20], b[off:off + 30]).numpy()),
+                          "mm": digest((m[off:off + 20] @ m[off + 1:off + 31, :7]).numpy())})
+    data = {"torch": torch.__version__, "capability": torch.backends.cpu.get_cpu_capability(),
+            "threads": torch.get_num_threads(), "unary": unary, "pows": pows, "mm": mms,
+            "cross_entropy": ces, "bias_grads": outer, "views": views}
+    with open(OUT, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=0)
+        fh.write("\n")
+    print(f"torch {torch.__version__} ({data['capability']}): {len(unary)} unary, "
+          f"{len(pows)} pows, {len(mms)} products")
+
+
+if __name__ == "__main__":
+    main()

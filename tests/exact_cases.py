@@ -1,0 +1,70 @@
+"""The inputs of tests/golden/exact_numerics.json (shared by
+scripts/gen_golden_exact.py, which records torch's results, and
+tests/test_exact_numerics.py): math functions, matrix products and float32 powers
+that gradcli computes as PyTorch does (gradcli/base/mkl.py, gradcli/base/sleef_pow.py)."""
+from __future__ import annotations
+
+import numpy as np
+
+from numerics_cases import values
+
+#: function -> the interval its inputs are spread over
+UNARY = {"sin": (-10.0, 10.0), "cos": (-10.0, 10.0), "tan": (-1.5, 1.5), "exp": (-80.0, 80.0),
+         "log": (1e-3, 1e3), "log2": (1e-3, 1e3), "log10": (1e-3, 1e3), "sqrt": (0.0, 1e4),
+         "tanh": (-10.0, 10.0), "asin": (-1.0, 1.0), "acos": (-1.0, 1.0), "atan": (-20.0, 20.0)}
+EDGES = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-39, 3e38, -3e38, 1.0, -1.0,
+         0.5, 2.0, 125.0, -125.0, 1e5, 8e6, 1e30, np.pi, -np.pi, 1e-8]
+SIZES = (1, 7, 8, 15, 16, 17, 33, 2000, 2003)
+
+
+def spread(n, seed, lo, hi, dtype):
+    """n values in [lo, hi], the same on every machine."""
+    u = np.abs(values(n, seed, "float64"))
+    frac = (u % 1000003.0) / 1000003.0
+    return (lo + (hi - lo) * frac).astype(dtype)
+
+
+def unary_input(op, n, dtype):
+    lo, hi = UNARY[op]
+    x = spread(n, 11, lo, hi, dtype)
+    if n >= 2000:
+        x[:len(EDGES)] = np.asarray(EDGES, dtype=dtype)
+    return x
+
+
+POW_EXPONENTS = (4, 5, -3, 0.5, 1.5, 2.5, -0.7, 7, 1 / 3, 0.0001)
+
+
+def pow_input(n):
+    x = spread(n, 13, -6.0, 6.0, "float32")
+    if n >= 2000:
+        x[:len(EDGES)] = np.asarray(EDGES, dtype="float32")
+    return x
+
+
+#: (rows, inner, cols) of the matrix products
+MM_SHAPES = [(1, 1, 1), (2, 3, 4), (5, 1, 7), (7, 5, 1), (1, 2000, 3), (2000, 3, 1), (64, 100, 10),
+             (33, 65, 17), (3, 300, 2)]
+DOT_SIZES = (1, 7, 8, 100, 2000, 4097)
+
+
+def matrix(shape, seed, dtype, transposed=False):
+    """A matrix of `shape`; transposed: stored as its transpose (a column-major view)."""
+    n = int(np.prod(shape))
+    a = spread(n, seed, -2.0, 2.0, dtype)
+    if transposed:
+        return a.reshape(shape[::-1]).T
+    return a.reshape(shape)
+
+
+#: (rows, classes) of the log_softmax / cross-entropy cases
+CE_SHAPES = [(1, 1), (3, 2), (5, 3), (4, 7), (64, 8), (64, 10), (100, 17), (7, 33), (1000, 10),
+             (16, 512)]
+#: (rows, columns) of the sums over rows (a bias's gradient)
+OUTER_SHAPES = [(1, 5), (64, 10), (64, 512), (3, 32), (17, 40), (300, 7), (100, 65), (2, 1)]
+
+
+def ce_input(b, c):
+    x = spread(b * c, 21, -6.0, 6.0, "float32").reshape(b, c)
+    t = (np.abs(values(b, 22, "float64")).astype(np.int64) % c)
+    return x, t
