@@ -118,8 +118,11 @@ class Definitions:
         doc = docstring(suite)
 
         def make(s):
-            bases = posargs(s)
-            keywords = kw(s)
+            try:
+                bases = posargs(s)
+                keywords = kw(s)
+            except Exception as e:            # `class C(*not_iterable)`: placed at the name
+                raise located(e, line, col) from None
             g = s if s.globals is None else s.globals
             cell = [None]          # this execution's class (a loop makes a new one each time)
             scope = Scope({CLASS_CELL: cell}, g, s.depth, s.closure, closure=s.closure)
