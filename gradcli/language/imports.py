@@ -58,7 +58,7 @@ class Imports:
                 return std
             raise syntax_error(f"no module named '{'.'.join(parts)}'", node,
                                hint="a program can import torch (and its parts) and "
-                                    f"{', '.join(stdlib.NAMES)}")
+                                    f"{', '.join(stdlib.names())}")
         for p in parts[1:]:
             nxt = mod.members.get(p) if isinstance(mod, rt.Module) else None
             if not isinstance(nxt, rt.Module):

@@ -373,7 +373,9 @@ def module(name):
     return _made[name]
 
 
-NAMES = tuple(k for k in _MODULES if k not in EmptyModule.WHY)
+def names():
+    """The modules a program can import (those added by add_module included), for hints."""
+    return tuple(k for k in _MODULES if k not in EmptyModule.WHY)
 
 
 def add_module(name, make):
