@@ -15,7 +15,7 @@ from ..ops.shape import index
 from . import runtime as rt
 from .classes import callable_class
 from .functions import UserFunction
-from .iteration import iter_values, py_index, pyname
+from .iteration import py_index, pyname, spread
 from . import positions
 from .positions import located, pos, syntax_error
 from .state import state
@@ -57,13 +57,7 @@ class Calls:
             return args, kwargs
 
         def args(s):
-            out = []
-            for star, e in parts:
-                if star:
-                    out.extend(iter_values(e(s)))
-                else:
-                    out.append(e(s))
-            return out
+            return spread(parts, s)
 
         def kwargs(s):
             out = {}

@@ -12,7 +12,7 @@ from ..core.convert import type_name
 from ..library.stdlib import LazyIterator
 from . import runtime as rt
 from .functions import Scope
-from .iteration import iter_values, iterate, step
+from .iteration import iterate, spread, step
 from .positions import pos, syntax_error
 from .scopes import FunctionInfo
 
@@ -39,12 +39,7 @@ class Comprehensions:
             return lambda s: [i(s) for i in items]
 
         def run(s):
-            out = []
-            for star, e in parts:
-                if star:
-                    out.extend(iter_values(e(s)))
-                else:
-                    out.append(e(s))
+            out = spread(parts, s)
             check_items(len(out), "the display")
             return out
         return run

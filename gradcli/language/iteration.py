@@ -66,6 +66,18 @@ def iterate(v):
     raise GradTypeError(f"'{pyname(v)}' object is not iterable")
 
 
+def spread(parts, s):
+    """The values of `parts`, [(starred, closure)], evaluated in `s`: a starred one's
+    items spread in place (`f(a, *b)`, `[a, *b]`)."""
+    out = []
+    for star, e in parts:
+        if star:
+            out.extend(iter_values(e(s)))
+        else:
+            out.append(e(s))
+    return out
+
+
 def iter_values(v):
     """The items of a value unpacked into names (`a, b = v`)."""
     if isinstance(v, (tuple, list)):
