@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError, GradValueError
+from ..base.errors import GradRuntimeError
 from ..core.convert import type_name
 from ..base import context
 from ..core.tensor import Tensor
@@ -172,14 +172,7 @@ def jvp(func, primals, tangents, *, has_aux=False):
     if len(primals) != len(tangents):
         raise GradRuntimeError("jvp(f, primals, tangents): Expected primals and tangents to "
                                "have the same python structure.")
-    box = []
-
-    def run(*a):
-        out = func(*a)
-        if has_aux:
-            out, aux = out
-            box.append(aux)
-        return out
+    run, box = tb.keeping_aux(func, has_aux)
     with _Enabled():
         out, tans = tb.tangents_at(run, list(primals), list(tangents))
         out = tb.tree_map(lambda o: alias(o) if o.requires_grad else o, out)   # the primal view
@@ -235,14 +228,7 @@ def jacfwd(func, argnums=0, has_aux=False, randomness="error"):
         fast = None if has_aux else FAST["jacfwd"](func, argnums, nums, args)
         if fast is not None:
             return _finish(fast, _outer([args[n] for n in nums]))
-        box = []
-
-        def run(*a):
-            out = func(*a)
-            if has_aux:
-                out, aux = out
-                box.append(aux)
-            return out
+        run, box = tb.keeping_aux(func, has_aux)
         cols = {}
         out = None
         with _Enabled():

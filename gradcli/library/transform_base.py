@@ -74,6 +74,20 @@ def grads(outputs, heads, inputs, create_graph=True):
     return [Tensor(np.zeros_like(x.data)) if g is None else g for g, x in zip(gs, inputs)]
 
 
+def keeping_aux(func, has_aux):
+    """(run, box): run(*a) is func(*a); with has_aux, func returns (output, aux), run
+    returns the output and keeps each aux in box (torch.func's `has_aux=True`)."""
+    box = []
+
+    def run(*a):
+        out = func(*a)
+        if has_aux:
+            out, aux = out
+            box.append(aux)
+        return out
+    return run, box
+
+
 def tangents_at(func, args, tangents_by_arg, level_out=None):
     """Run func(*args) with args[i] dual with tangents_by_arg[i] (None: no tangent);
     returns (output, tangents of its tensors in the same structure)."""

@@ -11,11 +11,10 @@ from ..base.errors import GradError, GradRuntimeError, GradValueError
 from ..core import dtypes
 from ..core.convert import type_name
 from ..core.tensor import Tensor
-from ..engine import forward as fw
 from ..ops import batching as bt
 from ..ops.batching import Batched
 from ..ops.reduce import ValuesIndices
-from ..ops.registry import FUNCTIONS, batch_rule
+from ..ops.registry import batch_rule
 from . import func
 from . import transform_base as tb
 from .func import BATCHED, Transformed as func_transformed, _Enabled
@@ -390,15 +389,12 @@ def _jacfwd_batched(level, how, args, kwargs):
         phys_args = [_tree(lambda t: _physical_out(t, level, n), a) for a in args]
     except _Nested:
         return NotImplemented
-    box = []
+    inner, box = tb.keeping_aux(
+        lambda *a: f(*[_tree(lambda t: Batched(t, level), x) if i in nums or _has_batched(args[i])
+                       else args[i] for i, x in enumerate(a)], **kwargs), has_aux)
 
     def run(*a):
-        out = f(*[_tree(lambda t: Batched(t, level), x) if i in nums or _has_batched(args[i])
-                  else args[i] for i, x in enumerate(a)], **kwargs)
-        if has_aux:
-            out, aux = out
-            box.append(aux)
-        return _tree(lambda o: _physical_out(o, level, n), out)
+        return _tree(lambda o: _physical_out(o, level, n), inner(*a))
     for i, a in enumerate(args):              # unbatched inputs stay as they are
         if i not in nums and not _has_batched(a):
             phys_args[i] = a
