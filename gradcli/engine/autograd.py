@@ -94,6 +94,40 @@ class Function:
                 versions.record(node, node.saved_src)
         return Tensor(out, True, node)
 
+    @classmethod
+    def apply2(cls, a, b, dt):
+        """`cls.apply(a, b, dt=dt)` for a binary op whose first operand `a` is a Tensor
+        and whose second is a Tensor or a Python number: the same node, made with
+        less work (the arithmetic operators' path).  forward.py swaps it for a call
+        of `apply` while a forward-mode level is open."""
+        node = cls.__new__(cls)
+        node.saved = ()
+        da = a.data
+        pa = (a.grad_fn or a) if a.requires_grad else None
+        if type(b) is Tensor:
+            db = b.data
+            pb = (b.grad_fn or b) if b.requires_grad else None
+        else:
+            db, pb = b, None
+        out = node.forward(da, db, dt)
+        if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
+            raw, out = out, np.asarray(out)
+            for s in node.saved:
+                if s is raw:
+                    node.saved = tuple(out if s is raw else s for s in node.saved)
+                    break
+        if (pa is None and pb is None) or not context.current.grad_enabled:
+            return Tensor(out)
+        node.needs = (pa is not None, pb is not None)
+        node.parents = (pa, pb)
+        node.watch = None
+        node.out_dtype = out.dtype
+        if node.saved:
+            node.saved_src = _sources(node.saved, out, (a, b), (da, db))
+            if versions.state.bumped:
+                versions.record(node, node.saved_src)
+        return Tensor(out, True, node)
+
     def __repr__(self):
         return f"<{self.name}>"
 

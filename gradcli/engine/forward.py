@@ -32,6 +32,8 @@ from . import autograd
 from .autograd import _OUT, Function, TensorF, _sources
 
 _PLAIN_APPLY = Function.__dict__["apply"]
+_PLAIN_APPLY2 = Function.__dict__["apply2"]
+_DUAL_APPLY2 = classmethod(lambda cls, a, b, dt: cls.apply(a, b, dt=dt))
 
 
 def no_forward_rule(node):
@@ -51,6 +53,7 @@ class State:
 def _set_visible(levels):
     State.visible = levels
     Function.apply = _DUAL_APPLY if levels else _PLAIN_APPLY
+    Function.apply2 = _DUAL_APPLY2 if levels else _PLAIN_APPLY2
 
 
 def enter_level() -> int:

@@ -421,17 +421,39 @@ def setitem(x, key, value):
     return None
 
 
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+
+
+def _scalar_step(x, y, op):
+    """`x op= y` for two 0-d tensors of one float dtype under no_grad (the gradient-
+    descent step `w -= lr * w.grad` on a scalar parameter), on Python floats: for
+    + - * the double result is the IEEE result (float64), or rounds to it (float32: a
+    double holds 2 * 24 + 2 bits, so rounding twice is rounding once).  Returns x, or
+    None when the case is another (the general rule then runs)."""
+    if type(y) is Tensor and not context.current.grad_enabled:
+        d, e = x.data, y.data
+        if not d.ndim and not e.ndim and d.dtype is e.dtype and (d.dtype is _F64 or d.dtype is _F32) \
+                and d.flags.writeable:
+            d[()] = op(d.item(), e.item())
+            versions.bump(x)
+            return x
+    return None
+
+
 def iadd(x, y):
     """`x += y` on a tensor x: in place (x.add_(y)); returns x."""
-    return add_(x, y)
+    r = _scalar_step(x, y, float.__add__)
+    return add_(x, y) if r is None else r
 
 
 def isub(x, y):
-    return sub_(x, y)
+    r = _scalar_step(x, y, float.__sub__)
+    return sub_(x, y) if r is None else r
 
 
 def imul(x, y):
-    return METHOD_INPLACE["mul_"](x, y)
+    r = _scalar_step(x, y, float.__mul__)
+    return METHOD_INPLACE["mul_"](x, y) if r is None else r
 
 
 def itruediv(x, y):

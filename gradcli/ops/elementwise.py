@@ -12,6 +12,7 @@ from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base.powers import torch_pow
 from ..base.kernels import doubles, scaled, times_fresh
+from ..base.singles import single, singles
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register
 from ..base import context
@@ -80,6 +81,9 @@ class Add(Function):
             f = doubles(a, b, dt)
             if f is not None:
                 return np.array(f[0] + f[1])
+            f = singles(a, b, dt)
+            if f is not None:
+                return single(f[0] + f[1])
         out = np.add(a, b)
         return out if out.dtype is dt else _cast(out, dt)
 
@@ -101,6 +105,9 @@ class Sub(Function):
             f = doubles(a, b, dt)
             if f is not None:
                 return np.array(f[0] - f[1])
+            f = singles(a, b, dt)
+            if f is not None:
+                return single(f[0] - f[1])
         return _cast(np.subtract(a, b), dt)
 
     def backward(self, g, F):
@@ -138,6 +145,9 @@ class Mul(Function):
             f = doubles(a, b, dt)
             if f is not None:
                 return np.array(f[0] * f[1])
+            f = singles(a, b, dt)
+            if f is not None:
+                return single(f[0] * f[1])
         out = np.multiply(a, b)
         return out if out.dtype is dt else _cast(out, dt)
 
@@ -355,7 +365,7 @@ def add(a, b):
     a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
         a, b = b, a
-    return Add.apply(a, b, dt=dt)
+    return Add.apply2(a, b, dt)
 
 
 @register("sub", "sub(input, other)", "input - other, broadcasting", method=True,
@@ -366,7 +376,7 @@ def sub(a, b):
     _bool_sub_check(getattr(a, "data", a), getattr(b, "data", b))
     if type(a) is not Tensor:
         return Rsub.apply(b, a, dt=dt)
-    return Sub.apply(a, b, dt=dt)
+    return Sub.apply2(a, b, dt)
 
 
 @register("mul", "mul(input, other)", "input * other, broadcasting", method=True,
@@ -376,7 +386,7 @@ def mul(a, b):
     a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
         a, b = b, a
-    return Mul.apply(a, b, dt=dt)
+    return Mul.apply2(a, b, dt)
 
 
 @register("div", "div(input, other)", "input / other (true division), broadcasting", method=True,
@@ -388,7 +398,7 @@ def div(a, b):
     if type(a) is not Tensor:
         # PyTorch computes number / tensor as tensor.reciprocal() * number
         return Mul.apply(Reciprocal.apply(b, dt=dt), a, dt=dt)
-    return Div.apply(a, b, dt=dt)
+    return Div.apply2(a, b, dt)
 
 
 @register("remainder", "remainder(input, other)", "input % other (sign of the divisor)",
@@ -425,7 +435,7 @@ def floor_divide(a, b):
 def pow(a, b):
     a, b, dt = _operands(a, b)
     if type(b) is not Tensor:
-        return PowScalar.apply(a, b, dt=dt)
+        return PowScalar.apply2(a, b, dt)
     if type(a) is not Tensor:
         return PowRScalar.apply(b, base=a, dt=dt)
     return PowTensor.apply(a, b, dt=dt)

@@ -1,0 +1,139 @@
+"""The per-op shortcuts of the training loops (issue 16) give exactly what the general
+path gives: 0-d float32 arithmetic on Python floats, the in-place scalar step
+`w -= lr * w.grad` under no_grad, the two-operand `apply2`."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from gradcli.base import context
+from gradcli.base.singles import F32, single, singles
+from gradcli.core.tensor import Tensor
+from gradcli.engine import versions
+from gradcli.engine.autograd import run_backward
+from gradcli.library import inplace  # noqa: F401  (registers the ops)
+from gradcli.library.inplace import iadd, imul, isub
+from gradcli.ops.elementwise import Add, Mul, Sub
+
+F32_SPECIAL = [0.0, -0.0, 1.0, -2.5, 1e-40, -1e-45, 1.4e-45, 3.4028234663852886e38,
+               -3.4e38, 1e-38, 0.1, 1 / 3, 2.0 ** 24 + 1, math.inf, -math.inf, math.nan]
+
+
+def _f32_values():
+    rng = np.random.default_rng(16)
+    vals = F32_SPECIAL + (rng.standard_normal(40) * 10.0 ** rng.integers(-44, 38, 40)).tolist()
+    return [float(np.float32(v)) for v in vals]
+
+
+def _same(got, want):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype == np.float32
+    if np.isnan(want):
+        assert np.isnan(got)
+    else:
+        assert got.tobytes() == want.tobytes(), (got, want)
+
+
+OPS = [("+", np.add), ("-", np.subtract), ("*", np.multiply)]
+PY = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
+
+
+@pytest.mark.parametrize("op,np_op", OPS)
+def test_singles_are_numpys_float32_arithmetic(op, np_op):
+    vals = _f32_values()
+    numbers = [0.1, -0.0, 1e-6, 3, -7, 2 ** 30 + 1, 2 ** 53, 1e30, 123456789.123]
+    for a in vals:
+        for b in vals[::2] + numbers:
+            x = np.array(a, dtype=np.float32)
+            pairs = [(x, b), (b, x)] if type(b) is int or b not in vals else \
+                [(x, np.array(b, dtype=np.float32))]
+            if b in numbers:
+                pairs.append((x, b))
+            for p, q in pairs:
+                f = singles(p, q, F32)
+                assert f is not None
+                with np.errstate(all="ignore"):
+                    want = np_op(p, q)
+                _same(single(PY[op](*f)), want)
+
+
+def test_singles_refuse_what_they_do_not_compute():
+    one = np.array(1.5, dtype=np.float32)
+    assert singles(one, 2 ** 53 + 1, F32) is None         # an int a double does not hold
+    assert singles(one, True, F32) is None                # bools go through NumPy
+    assert singles(one, 1e39, F32) is None                # out of float32's range
+    assert singles(one, math.inf, F32) is None
+    assert singles(np.ones(2, np.float32), 1.0, F32) is None
+    assert singles(np.array(1.0), 1.0, F32) is None       # a float64 array
+    assert singles(one, 1.0, np.dtype(np.float64)) is None
+    assert singles(one, -0.0, F32) == (1.5, -0.0) and math.copysign(1, singles(one, -0.0, F32)[1]) < 0
+
+
+@pytest.mark.parametrize("fn,np_op", [(iadd, np.add), (isub, np.subtract), (imul, np.multiply)])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_scalar_step_is_the_inplace_op(fn, np_op, dt):
+    vals = _f32_values()
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = False
+    try:
+        for a in vals:
+            for b in vals[::3]:
+                x = Tensor(np.array(a, dtype=dt), True)
+                v = versions.version(x)
+                arr = x.data
+                y = Tensor(np.array(b, dtype=dt))
+                r = fn(x, y)
+                with np.errstate(all="ignore"):
+                    want = np_op(np.array(a, dtype=dt), np.array(b, dtype=dt))
+                assert r is x and x.data is arr and x.data.dtype == dt
+                assert versions.version(x) == v + 1
+                if np.isnan(want):
+                    assert np.isnan(x.data)
+                else:
+                    assert x.data.tobytes() == np.asarray(want).tobytes(), (a, b)
+    finally:
+        context.current.grad_enabled = prev
+
+
+def test_scalar_step_to_zero_happens_once():
+    """The result 0.0 (a false tensor) is the step's result, not a cue to run it again."""
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = False
+    try:
+        x = Tensor(np.array(1.0, dtype=np.float32))
+        isub(x, Tensor(np.array(1.0, dtype=np.float32)))
+        assert x.data == 0.0 and versions.version(x) == 1
+    finally:
+        context.current.grad_enabled = prev
+
+
+def test_scalar_step_leaves_other_cases_to_the_rule():
+    x = Tensor(np.array(1.0, dtype=np.float32))
+    isub(x, Tensor(np.array(0.5)))                 # float64 operand: the general rule, cast back
+    assert x.data.dtype == np.float32 and x.data == 0.5
+    w = Tensor(np.array(1.0), True)
+    with pytest.raises(Exception, match="leaf Variable"):   # grad mode on: PyTorch's refusal
+        isub(w, Tensor(np.array(0.5)))
+
+
+@pytest.mark.parametrize("cls", [Add, Sub, Mul])
+def test_apply2_makes_the_node_apply_makes(cls):
+    rng = np.random.default_rng(2)
+    for dt in (np.float32, np.float64):
+        for sa, sb in (((), ()), ((3,), ()), ((2, 3), (3,))):
+            a = Tensor(rng.standard_normal(sa).astype(dt), True)
+            b = Tensor(rng.standard_normal(sb).astype(dt), True)
+            for bb in (b, 0.25):
+                r1 = cls.apply(a, bb, dt=np.dtype(dt))
+                r2 = cls.apply2(a, bb, np.dtype(dt))
+                assert r1.data.tobytes() == r2.data.tobytes() and r1.data.dtype == r2.data.dtype
+                n1, n2 = r1.grad_fn, r2.grad_fn
+                assert type(n1) is type(n2) and n1.name == n2.name
+                assert n1.parents == n2.parents and n1.needs == n2.needs
+                assert n1.out_dtype == n2.out_dtype
+                assert list(getattr(n1, "saved_src", ())) == list(getattr(n2, "saved_src", ()))
+                g1 = run_backward((r1,), (Tensor(np.ones_like(r1.data)),), inputs=[a])
+                g2 = run_backward((r2,), (Tensor(np.ones_like(r2.data)),), inputs=[a])
+                assert g1[0].data.tobytes() == g2[0].data.tobytes()
