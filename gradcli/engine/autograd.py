@@ -437,6 +437,8 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     plain = capture is None and not create_graph and held is None and tracer is None
     pop, push = ready.pop, ready.append
     try:
+        if plain:
+            _plain_pass(ready, grads, deps, retain_graph, flow, touched)
         while ready:
             node = pop()
             g = grads.pop(node, None)
@@ -509,6 +511,54 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     if len(touched) < 2:
         return list(touched.values())
     return sorted(touched.values(), key=lambda t: t.seq)
+
+
+def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
+    """run_backward's loop in the common case (into .grad, no create_graph, no leaf
+    hooks, no tracer): the same steps with the lookups made once."""
+    pop, push, gpop = ready.pop, ready.append, grads.pop
+    vstate = versions.state
+    small = observe.FLOW_SMALL
+    F = ArrayF
+    while ready:
+        node = pop()
+        g = gpop(node, None)
+        if g is None:            # no gradient reached this node: only release its parents
+            _release(node, deps, push)
+            continue
+        if flow is not None:
+            flow[node] = g if g.size <= small else g.shape
+        if node.watch is not None:
+            g = _visit(node, g, None, None, False)
+        saved = node.saved
+        if saved:
+            if vstate.bumped:
+                versions.check(node)
+            in_grads = node.backward(g, F, *saved)
+            if not retain_graph:
+                node.saved = None        # free saved values; a second pass must fail
+                node.saved_src = None
+        elif saved is None:
+            raise GradRuntimeError(SECOND_BACKWARD)
+        else:
+            in_grads = node.backward(g, F)
+        for p, ig in zip(node.parents, in_grads):
+            if p is None:
+                continue
+            if type(p) is Tensor:
+                if ig is not None:
+                    _store_grad(p, ig, False)
+                    touched[id(p)] = p
+                continue
+            if ig is not None:
+                if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
+                    ig = ig.astype(p.out_dtype)
+                prev = grads.get(p)
+                grads[p] = ig if prev is None else np.add(prev, ig)
+            d = deps[p] - 1
+            deps[p] = d
+            if d == 0:
+                push(p)
 
 
 def _release(node, deps, push):

@@ -70,8 +70,18 @@ def share(view, base):
 
 def record(node, srcs):
     """The versions of what `node` saved (called once some in-place op has happened:
-    before that, every version is 0 and nothing is recorded)."""
-    node.vers = [0 if s is None or s is OWN else version(s) for s in srcs]
+    before that, every version is 0 and nothing is recorded).  Nothing is recorded
+    either while all of them are 0 (no `vers`: every version 0)."""
+    vers = None
+    for i, s in enumerate(srcs):
+        if s is not None and s is not OWN:
+            vc = getattr(s, "vc", None)
+            if vc is not None and vc[0]:
+                if vers is None:
+                    vers = [0] * len(srcs)
+                vers[i] = vc[0]
+    if vers is not None:
+        node.vers = vers
 
 
 def adopt(node, t):
@@ -92,8 +102,10 @@ def check(node):
         if s is None:
             continue
         vc = getattr(node, "out_vc", None) if s is OWN else getattr(s, "vc", None)
+        if vc is None:
+            continue
         saved = vers[i] if vers else 0
-        if vc is None or vc[0] == saved:
+        if vc[0] == saved:
             continue
         arr = node.saved[i]
         dt = getattr(arr, "dtype", None)

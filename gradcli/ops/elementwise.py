@@ -51,6 +51,24 @@ def _args2(a, b):
     return a, b
 
 
+def _same_float(a, b):
+    """The result dtype when `a` (a Tensor) and `b` (a Tensor or a Python number) are the
+    common floating case _operands answers first; None otherwise."""
+    da = a.data
+    dt = da.dtype
+    if dt.kind != "f":
+        return None
+    tb = type(b)
+    if tb is Tensor:
+        db = b.data
+        if dt is db.dtype and (da.shape == db.shape or not da.ndim or not db.ndim):
+            return dt
+        return None
+    if tb is float or tb is int:
+        return dt
+    return None
+
+
 def _operands(a, b):
     """The two operands of an arithmetic op (numbers and lists made tensors where
     needed) and the result dtype.  The common cases are answered first."""
@@ -362,6 +380,10 @@ def _bool_sub_check(a, b):
           checks=[((Arg((2, 3)), Arg((3,))), {}), ((Arg(()), Arg((2, 1))), {})], category="arith")
 @internal("add")
 def add(a, b):
+    if type(a) is Tensor:
+        dt = _same_float(a, b)
+        if dt is not None:
+            return Add.apply2(a, b, dt)
     a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
         a, b = b, a
@@ -372,6 +394,10 @@ def add(a, b):
           checks=[((Arg((2, 3)), Arg((3,))), {})], category="arith")
 @internal("sub")
 def sub(a, b):
+    if type(a) is Tensor:
+        dt = _same_float(a, b)
+        if dt is not None:
+            return Sub.apply2(a, b, dt)
     a, b, dt = _operands(a, b)
     _bool_sub_check(getattr(a, "data", a), getattr(b, "data", b))
     if type(a) is not Tensor:
@@ -383,6 +409,10 @@ def sub(a, b):
           checks=[((Arg((2, 3)), Arg((2, 1))), {})], category="arith")
 @internal("mul")
 def mul(a, b):
+    if type(a) is Tensor:
+        dt = _same_float(a, b)
+        if dt is not None:
+            return Mul.apply2(a, b, dt)
     a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
         a, b = b, a
