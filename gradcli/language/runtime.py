@@ -18,6 +18,7 @@ from ..core.printing import show, show_str
 from ..ops import batching
 from ..ops.batching import Batched
 from ..ops.registry import FUNCTIONS
+from ..ops.elementwise import OPERATOR_NODES
 from ..ops.reduce import ValuesIndices
 from ..core.tensor import Tensor
 from ..library.values import METHODS, BoundMethod, Module, Size, truth
@@ -120,9 +121,26 @@ def binary_op(op):
     ints = op in ("+", "-", "*")   # int op int: only the size to check (_int_result)
     int_op = _INT_OPS.get(op)
     int_div = _INT_DIV.get(op)
+    node, tensor_b, swap = OPERATOR_NODES.get(op, (None, False, False))
 
     def run(a, b):
         ta = type(a)
+        if node is not None:     # a floating tensor and a number, or two alike: the node itself
+            tb = type(b)
+            if ta is Tensor:
+                da = a.data
+                dt = da.dtype
+                if dt.kind == "f":
+                    if tb is float or tb is int:
+                        return node.apply2(a, b, dt)
+                    if tb is Tensor and tensor_b:
+                        db = b.data
+                        if dt is db.dtype and (da.shape == db.shape or not da.ndim or not db.ndim):
+                            return node.apply2(a, b, dt)
+            elif swap and tb is Tensor and (ta is float or ta is int):
+                dt = b.data.dtype
+                if dt.kind == "f":
+                    return node.apply2(b, a, dt)
         if ta is Tensor or type(b) is Tensor:
             try:
                 return tensor_fn(a, b)

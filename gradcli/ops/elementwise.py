@@ -481,3 +481,14 @@ def neg(a):
             "Negation, the `-` operator, on a bool tensor is not supported. "
             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
     return Neg.apply(a)
+
+
+# The language's arithmetic operators on a floating tensor and a number (or a tensor of
+# the same dtype and shape, or 0-d): the node `add`/`sub`/`mul`/`div`/`pow` would make,
+# with the result dtype the tensor's (language/runtime.py's binary_op calls it
+# directly: the same node, two Python calls fewer).  The flag: whether the second
+# operand may be a tensor; the third: whether `number op tensor` is the same node
+# with the operands swapped (+ and *).
+OPERATOR_NODES = {"+": (Add, True, True), "-": (Sub, True, False), "*": (Mul, True, True),
+                  "/": (Div, True, False), "**": (PowScalar, False, False),
+                  "^": (PowScalar, False, False)}
