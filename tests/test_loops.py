@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from gradcli.base import context
-from gradcli.base.singles import F32, single, singles
+from gradcli.base.singles import F32, scalar_times, single, singles
 from gradcli.core.tensor import Tensor
 from gradcli.engine import versions
 from gradcli.engine.autograd import run_backward
@@ -137,3 +137,26 @@ def test_apply2_makes_the_node_apply_makes(cls):
                 g1 = run_backward((r1,), (Tensor(np.ones_like(r1.data)),), inputs=[a])
                 g2 = run_backward((r2,), (Tensor(np.ones_like(r2.data)),), inputs=[a])
                 assert g1[0].data.tobytes() == g2[0].data.tobytes()
+
+
+def test_scalar_times_is_numpys_product():
+    vals = _f32_values()
+    for dt in (np.float32, np.float64):
+        for gv in vals:
+            for g in (np.array(gv, dtype=dt), np.asarray(gv, dtype=dt)[()]):
+                for c in vals[::4] + [1.00001, 3, -2 ** 40, 0.1]:
+                    for cc in (c, np.array(c, dtype=dt)):
+                        r = scalar_times(g, cc)
+                        assert r is not None
+                        with np.errstate(all="ignore"):
+                            want = g * cc
+                        assert type(r) is type(want) and r.dtype == want.dtype
+                        if np.isnan(want):
+                            assert np.isnan(r)
+                        else:
+                            assert np.asarray(r).tobytes() == np.asarray(want).tobytes(), (g, cc)
+    one = np.array(1.0)
+    assert scalar_times(np.ones(2), 1.0) is None
+    assert scalar_times(one, np.array(1.0, np.float32)) is None     # mixed dtypes: NumPy's rules
+    assert scalar_times(one, True) is None
+    assert scalar_times(np.array(1, np.int64), 2.0) is None

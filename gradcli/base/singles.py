@@ -64,3 +64,37 @@ def singles(a, b, dt):
 def single(x):
     """A 0-d float32 array of the double `x` rounded to float32."""
     return np.array(x, dtype=F32)
+
+
+F64 = np.dtype(np.float64)
+
+
+def scalar_times(g, c):
+    """`g * c` as NumPy gives it (a NumPy scalar), for a 0-d float64 or float32 `g` (an
+    array or a NumPy scalar: a gradient) and `c` a Python number or a 0-d array of g's
+    dtype, on Python floats (the product of two doubles is the IEEE product; of two
+    float32 values it is exact in a double, then rounded once).  None otherwise."""
+    tg = type(g)
+    if tg is np.ndarray:
+        if g.ndim:
+            return None
+        dt = g.dtype
+        g = g.item()
+    elif tg is np.float64:
+        dt = F64
+    elif tg is np.float32:
+        dt = F32
+    else:
+        return None
+    tc = type(c)
+    if dt is F64:
+        if tc is float or (tc is int and -_EXACT_INT <= c <= _EXACT_INT):
+            return np.float64(float(g) * c)
+        if tc is np.ndarray and not c.ndim and c.dtype is F64:
+            return np.float64(float(g) * c.item())
+        return None
+    if dt is F32:
+        c = _value(c)
+        if c is not None:
+            return np.float32(float(g) * c)
+    return None

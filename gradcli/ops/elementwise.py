@@ -12,7 +12,7 @@ from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base.powers import torch_pow
 from ..base.kernels import doubles, scaled, times_fresh
-from ..base.singles import single, singles
+from ..base.singles import scalar_times, single, singles
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register
 from ..base import context
@@ -172,6 +172,10 @@ class Mul(Function):
     def backward(self, g, F, a, b):
         n = self.needs
         if not F.tensor_mode and n[0] and not n[1]:      # tensor * constant: g may stay a view
+            if not self.sa and not self.sb:
+                r = scalar_times(g, b)          # a 0-d product without a NumPy call
+                if r is not None:
+                    return (r, None)
             return (F.sum_to(scaled(g, b), self.sa), None)
         return (F.sum_to(g * b, self.sa) if n[0] else None,
                 F.sum_to(g * a, self.sb) if n[1] else None)
