@@ -141,6 +141,16 @@ class Calls:
         attr = tok.value
         line, col = tok.line, tok.column
         get = rt.get_attr
+        if attr == "grad":                  # a leaf's .grad (the training loop's update)
+            def run_grad(s):
+                o = obj(s)
+                if type(o) is Tensor and o.grad_fn is None:
+                    return o.grad
+                try:
+                    return get(o, attr)
+                except Exception as e:
+                    raise located(e, line, col) from None
+            return run_grad
 
         def run(s):
             o = obj(s)

@@ -84,7 +84,11 @@ class Statements:
 
             def store_attr(s, v):
                 try:
-                    rt.set_attr(obj(s), attr, v)
+                    o = obj(s)
+                    if v is None and type(o) is Tensor and attr == "grad":     # x.grad = None
+                        o.grad = None
+                        return
+                    rt.set_attr(o, attr, v)
                 except Exception as e:
                     raise located(e, line, col) from None
             return store_attr

@@ -467,6 +467,10 @@ def floor_divide(a, b):
                   ((2.0, Arg((3,))), {}), ((Arg((2,), 0.5, 2), 0.5), {})], category="arith")
 @internal("pow")
 def pow(a, b):
+    if type(a) is Tensor and (type(b) is int or type(b) is float):
+        dt = a.data.dtype
+        if dt.kind == "f":                  # the common case _operands answers first
+            return PowScalar.apply2(a, b, dt)
     a, b, dt = _operands(a, b)
     if type(b) is not Tensor:
         return PowScalar.apply2(a, b, dt)
