@@ -303,6 +303,8 @@ def get_attr(obj, name):
             return BoundMethod(obj, name, m)
         raise GradAttributeError(f"'Tensor' object has no attribute '{name}'",
                                  hint=did_you_mean(name, list(TENSOR_ATTRS) + list(METHODS)))
+    if t is Module and name not in NAME_ATTRS:      # torch.no_grad ...: before the searches below
+        return obj.get(name, namespace())
     if isinstance(obj, GradError) and name == "args":
         return getattr(obj, "args", (obj.message,))
     if name in NAME_ATTRS:                      # __name__, __qualname__, __doc__

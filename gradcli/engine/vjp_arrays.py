@@ -1,0 +1,109 @@
+"""NumPy versions of the functions VJPs use (`ArrayF`, the fast path of backward; the
+create_graph path uses the differentiable `TensorF` of engine/autograd.py), and
+`sum_to`, the one unbroadcast helper."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import mkl
+from ..base.summation import outer_sum, torch_sum
+
+
+def sum_to(g, shape):
+    """Sum a broadcast gradient back to `shape` (the one unbroadcast helper)."""
+    if g.shape == shape:
+        return g
+    if not shape and g.dtype.kind == "f" and g.flags.c_contiguous:
+        return np.asarray(torch_sum(g), dtype=g.dtype)       # a 0-d leaf's gradient
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)
+    if g.dtype.kind == "f" and g.flags.c_contiguous and (
+            len(axes) == g.ndim or all(g.shape[i] == 1 for i in range(g.ndim) if i not in axes)):
+        # one value from all of g (a 0-d leaf's or a (1,) bias's gradient): a whole sum,
+        # in PyTorch's order
+        return np.asarray(torch_sum(g), dtype=g.dtype).reshape(shape)
+    if (g.dtype.kind == "f" and g.flags.c_contiguous and axes == tuple(range(len(axes)))
+            and g.ndim > len(axes)):
+        # the leading dims (a bias's gradient): PyTorch's outer-reduction order
+        lead_n = int(np.prod(g.shape[:len(axes)]))
+        return outer_sum(g.reshape(lead_n, -1)).reshape(shape)
+    if axes:
+        g = g.sum(axis=axes, keepdims=True)
+    return g.reshape(shape)
+
+
+def _small(shape, limit=4096):
+    n = 1
+    for d in shape:
+        n *= d
+    return n <= limit
+
+
+class ArrayF:
+    """NumPy versions of the functions VJPs use (the fast path)."""
+    sum_to = staticmethod(sum_to)
+    exp = staticmethod(mkl.unary_fn("exp", np.exp))
+    log = staticmethod(mkl.unary_fn("log", np.log))
+    sin = staticmethod(mkl.unary_fn("sin", np.sin))
+    cos = staticmethod(mkl.unary_fn("cos", np.cos))
+    sinh = staticmethod(np.sinh)
+    cosh = staticmethod(np.cosh)
+    sqrt = staticmethod(mkl.unary_fn("sqrt", np.sqrt))
+    mm = staticmethod(mkl.torch_mm)
+    mv = staticmethod(mkl.torch_mv)
+    sign = staticmethod(np.sign)
+    floor = staticmethod(np.floor)
+    abs = staticmethod(np.abs)
+    where = staticmethod(np.where)
+    reshape = staticmethod(np.reshape)
+    swapaxes = staticmethod(np.swapaxes)
+    expand_dims = staticmethod(np.expand_dims)
+    transpose = staticmethod(np.transpose)
+    outer = staticmethod(np.outer)
+    tensor_mode = False
+
+    @staticmethod
+    def broadcast_to(g, shape):
+        if g.shape == shape:
+            return g
+        if g.ndim == 0 and len(shape) and _small(shape):
+            out = np.empty(shape, dtype=g.dtype)    # np.full, without its Python overhead
+            out[...] = g
+            return out
+        return np.broadcast_to(g, shape)
+
+    @staticmethod
+    def sum(g, axis=None, keepdims=False):
+        return np.sum(g, axis=axis, keepdims=keepdims)
+
+    @staticmethod
+    def const(a):
+        return a
+
+    @staticmethod
+    def pad_into(g, shape, index):
+        """Scatter `g` into zeros of `shape` at `index` (adding repeated indices)."""
+        out = np.zeros(shape, dtype=g.dtype)
+        np.add.at(out, index, g)
+        return out
+
+    @staticmethod
+    def flip(g, axes):
+        return np.flip(g, axes)
+
+    @staticmethod
+    def cumsum(g, axis):
+        return np.cumsum(g, axis=axis)
+
+    @staticmethod
+    def permute_back(g, dims):
+        return np.transpose(g, np.argsort(dims))
+
+    @staticmethod
+    def take(g, index):
+        return g[index]
+
+    @staticmethod
+    def split(g, sizes, axis):
+        return np.split(g, np.cumsum(sizes)[:-1], axis=axis)
