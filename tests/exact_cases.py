@@ -42,6 +42,19 @@ def pow_input(n):
     return x
 
 
+#: the activations whose kernels (forward, backward, and the backward's backward)
+#: gradcli follows (gradcli/base/sleef_expd.py, gradcli/ops/fused_grads.py)
+ACTIVATIONS = ("sigmoid", "tanh")
+ACT_SIZES = SIZES + (40000, 70001)       # above 32768 values torch cuts the range in threads
+
+
+def act_input(n, dtype):
+    x = spread(n, 31, -20.0, 20.0, dtype)
+    if n >= 2000:
+        x[:len(EDGES)] = np.asarray(EDGES, dtype=dtype)
+    return x
+
+
 #: (rows, inner, cols) of the matrix products
 MM_SHAPES = [(1, 1, 1), (2, 3, 4), (5, 1, 7), (7, 5, 1), (1, 2000, 3), (2000, 3, 1), (64, 100, 10),
              (33, 65, 17), (3, 300, 2)]

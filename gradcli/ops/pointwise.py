@@ -14,9 +14,11 @@ from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base import mkl
+from ..base.torch_exp import sigmoid as torch_sigmoid
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
 from .dims import norm_dims
+from .fused_grads import sigmoid_grad, tanh_grad
 
 np.seterr(all="ignore")   # PyTorch's edge values (inf, nan) are results, not errors
 
@@ -141,16 +143,16 @@ sin = unary("sin", "SinBackward0", np.sin, lambda g, F, x: g * F.cos(x), "sine")
 cos = unary("cos", "CosBackward0", np.cos, lambda g, F, x: g * -F.sin(x), "cosine")
 unary("tan", "TanBackward0", np.tan, lambda g, F, out: g * (1 + out * out), "tangent", "out",
       domain=(-1.2, 1.2))
-tanh = unary("tanh", "TanhBackward0", np.tanh, lambda g, F, out: g * (1 - out * out),
-             "hyperbolic tangent", "out")
+tanh = unary("tanh", "TanhBackward0", np.tanh, tanh_grad, "hyperbolic tangent", "out")
 
 
 def _sigmoid(x):
-    # stable for large |x|
-    return np.where(x >= 0, 1 / (1 + np.exp(-np.abs(x))), np.exp(-np.abs(x)) / (1 + np.exp(-np.abs(x))))
+    if x.dtype.char in "fd":
+        return torch_sigmoid(x)            # PyTorch's kernel, to the last bit
+    return 1 / (1 + np.exp(-x))
 
 
-unary("sigmoid", "SigmoidBackward0", _sigmoid, lambda g, F, out: g * (out * (1 - out)),
+unary("sigmoid", "SigmoidBackward0", _sigmoid, sigmoid_grad,
       "logistic sigmoid 1 / (1 + exp(-input))", "out")
 class ThresholdBackward(Function):
     """relu's backward as one op, for create_graph: g where x > 0, slope * g elsewhere.
