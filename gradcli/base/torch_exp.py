@@ -100,22 +100,64 @@ def libm_expf(x):
     return y.astype(np.float32)
 
 
-def sigmoid(x):
-    """PyTorch's CPU sigmoid of a float32/float64 array: in each thread's range, blocks
-    of two vectors as 1 / (exp(-x) + 1) with SLEEF's exp, the values after the last
-    whole block as 1 / (1 + exp(-x)) with the C library's exp (-x flips a nan's sign,
-    as torch's negation does)."""
-    flat = np.ascontiguousarray(x).reshape(-1)
-    t = flat.dtype.type
-    vexp = expf if t is np.float32 else expd
-    out = np.empty_like(flat)
-    step = BLOCK[t]
-    with np.errstate(over="ignore"):
-        for b, end in chunks(flat.size):
+def _libm_exp(x):
+    return libm_expf(x) if x.dtype == np.float32 else np.exp(x)
+
+
+def _sleef_exp(x):
+    return expf(x) if x.dtype == np.float32 else expd(x)
+
+
+def kernel(fn, *arrays):
+    """fn(exp, *values) computed as PyTorch's `cpu_kernel_vec` runs an element-wise
+    kernel that calls exp: in each thread's range, on whole blocks of two vectors with
+    SLEEF's exp (`Vectorized<T>::exp()`), on the values after them with the C
+    library's (the scalar lambda).  The arrays share one shape and float dtype; fn
+    gets 1-D slices and must compute in their dtype."""
+    flats = [np.ascontiguousarray(a).reshape(-1) for a in arrays]
+    first = flats[0]
+    out = np.empty_like(first)
+    step = BLOCK[first.dtype.type]
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for b, end in chunks(first.size):
             k = b + (end - b) // step * step
             if k > b:
-                out[b:k] = t(1) / (vexp(-flat[b:k]).astype(t, copy=False) + t(1))
+                out[b:k] = fn(_sleef_exp, *(f[b:k] for f in flats))
             if end > k:
-                e = libm_expf(-flat[k:end]) if t is np.float32 else np.exp(-flat[k:end])
-                out[k:end] = t(1) / (t(1) + e)
-    return out.reshape(np.shape(x))
+                out[k:end] = fn(_libm_exp, *(f[k:end] for f in flats))
+    return out.reshape(np.shape(arrays[0]))
+
+
+def _sigmoid(exp, x):
+    one = x.dtype.type(1)
+    return one / (exp(-x) + one)         # -x flips a nan's sign, as torch's negation does
+
+
+def sigmoid(x):
+    """PyTorch's CPU sigmoid of a float32/float64 array: 1 / (1 + exp(-x))."""
+    return kernel(_sigmoid, x)
+
+
+def silu(x):
+    """PyTorch's silu kernel: x / (1 + exp(-x))."""
+    return kernel(lambda exp, v: v / (v.dtype.type(1) + exp(-v)), x)
+
+
+def silu_backward(g, x):
+    """PyTorch's silu_backward kernel: (g * s) * (1 + x * (1 - s)), s = sigmoid(x), the
+    last multiply-add fused."""
+    def fn(exp, dy, v):
+        s = _sigmoid(exp, v)
+        t = v.dtype.type
+        return (dy * s) * np.asarray(fma(v, t(1) - s, 1.0, dtype=t), dtype=t)
+    return kernel(fn, g, x)
+
+
+def softplus_backward(g, x, beta, threshold):
+    """PyTorch's softplus_backward kernel: z = exp(x * beta); g where x * beta > threshold,
+    else (g * z) / (z + 1)."""
+    def fn(exp, dy, v):
+        bx = v * beta
+        z = exp(bx)
+        return np.where(bx > threshold, dy, (dy * z) / (z + v.dtype.type(1)))
+    return kernel(fn, g, x)

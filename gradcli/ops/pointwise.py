@@ -3,7 +3,6 @@ exp/log/sin/... (`unary`), relu, abs, clamp, maximum/minimum, where.  (A family
 after `elementwise`, whose arithmetic and operand helpers it uses.)"""
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -128,7 +127,8 @@ def unary(name, grad_fn, np_fn, vjp, doc, saves="x", domain=(-2.0, 2.0), keep_in
     return fn
 
 
-LN2, LN10 = math.log(2.0), math.log(10.0)
+# the constants of derivatives.yaml (its ln 10 literal is a double 1 ulp below math.log(10))
+LN2, LN10 = 0.6931471805599453, 2.3025850929940456
 
 exp = unary("exp", "ExpBackward0", np.exp, lambda g, F, out: g * out, "e ** input", "out")
 log = unary("log", "LogBackward0", np.log, lambda g, F, x: g / x, "natural logarithm",
@@ -206,9 +206,15 @@ unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x, lambda g, F, out: -g
       "1 / input", "out", domain=(0.5, 2.0))
 unary("atan", "AtanBackward0", np.arctan, lambda g, F, x: g / (x * x + 1), "arc tangent",
       aliases=("arctan",))
-unary("asin", "AsinBackward0", np.arcsin, lambda g, F, x: g / F.sqrt(1 - x * x), "arc sine",
+def _rsqrt(F, v):
+    """torch's rsqrt: 1 / sqrt(v) with the correctly rounded sqrt (not VML's)."""
+    return F.rsqrt(v) if F.tensor_mode else 1 / np.sqrt(v)
+
+
+# derivatives.yaml: grad * (-x * x + 1).rsqrt() (and its negative for acos)
+unary("asin", "AsinBackward0", np.arcsin, lambda g, F, x: g * _rsqrt(F, -x * x + 1), "arc sine",
       domain=(-0.9, 0.9), aliases=("arcsin",))
-unary("acos", "AcosBackward0", np.arccos, lambda g, F, x: -g / F.sqrt(1 - x * x), "arc cosine",
+unary("acos", "AcosBackward0", np.arccos, lambda g, F, x: g * -_rsqrt(F, -x * x + 1), "arc cosine",
       domain=(-0.9, 0.9), aliases=("arccos",))
 unary("sinh", "SinhBackward0", np.sinh, lambda g, F, x: g * F.cosh(x), "hyperbolic sine")
 unary("cosh", "CoshBackward0", np.cosh, lambda g, F, x: g * F.sinh(x), "hyperbolic cosine")
