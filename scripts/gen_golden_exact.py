@@ -18,9 +18,9 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "tests", "golden", "exact_numerics.json")
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from exact_cases import (ACT_SIZES, ACTIVATIONS, CE_SHAPES, DOT_SIZES, MM_SHAPES,  # noqa: E402
-                         OUTER_SHAPES, POW_EXPONENTS, SIZES, UNARY, act_input, ce_input, matrix,
-                         pow_input, unary_input)
+from exact_cases import (ACT_SIZES, ACTIVATIONS, CE_SHAPES, DOT_SIZES, EXPR_SHAPES,  # noqa: E402
+                         EXPRESSIONS, MM_SHAPES, OUTER_SHAPES, POW_EXPONENTS, SIZES, UNARY,
+                         act_input, ce_input, expr_inputs, matrix, pow_input, unary_input)
 
 
 def digest(a):
@@ -123,10 +123,20 @@ def main():
                 acts.append({"op": op, "dtype": dtype, "n": n, "out": digest(y.detach().numpy()),
                              "grad": digest(gx.detach().numpy()), "grad_fn": gx.grad_fn.name(),
                              "grad2": digest(ggx.numpy())})
+    exprs = []
+    for name, text in EXPRESSIONS.items():
+        for dtype in ("float32", "float64"):
+            for shape in EXPR_SHAPES:
+                x, t, g = (torch.from_numpy(a) for a in expr_inputs(shape, dtype))
+                x.requires_grad_()
+                y = eval(text, {"torch": torch, "F": torch.nn.functional, "x": x, "t": t})
+                y.backward(g.reshape(-1)[:y.numel()].reshape(y.shape))
+                exprs.append({"name": name, "dtype": dtype, "shape": list(shape),
+                              "out": digest(y.detach().numpy()), "grad": digest(x.grad.numpy())})
     data = {"torch": torch.__version__, "capability": torch.backends.cpu.get_cpu_capability(),
             "threads": torch.get_num_threads(), "unary": unary, "pows": pows, "mm": mms,
             "cross_entropy": ces, "bias_grads": outer, "views": views,
-            "activations": acts}
+            "activations": acts, "expressions": exprs}
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=0)
         fh.write("\n")

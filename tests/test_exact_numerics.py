@@ -14,8 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from exact_cases import (CE_SHAPES, DOT_SIZES, MM_SHAPES, OUTER_SHAPES, POW_EXPONENTS, act_input,
-                         ce_input, matrix, pow_input, unary_input)
+from exact_cases import (CE_SHAPES, DOT_SIZES, EXPRESSIONS, FORWARD_DIFFERS, MM_SHAPES, OUTER_SHAPES,
+                         POW_EXPONENTS, act_input, ce_input, expr_inputs, matrix, pow_input,
+                         unary_input)
 
 import gradcli.session  # noqa: F401  (registers the built-ins)
 from gradcli.base import mkl, parallel
@@ -234,3 +235,30 @@ def test_numpys_sigmoid_and_tanh_gradient_would_differ():
     y = np.tanh(act_input(2000, "float64"))
     g = matrix((2000, 1), 32, "float64")[:, 0]
     assert _digest(g * (1 - y * y)) != t["grad"]
+
+
+@needs_mkl
+@pytest.mark.parametrize("name", sorted(EXPRESSIONS))
+def test_expressions_and_their_gradients_are_pytorchs(name):
+    """Each expression of exact_cases.EXPRESSIONS, run as a gradcli program on the
+    inputs torch had: its value and x's gradient, digest for digest."""
+    import io
+    from gradcli.output import TextOutput
+    from gradcli.session import Session
+    checked = 0
+    for c in GOLDEN["expressions"]:
+        if c["name"] != name or (np.prod(c["shape"]) > parallel.GRAIN
+                                 and parallel.THREADS != GOLDEN["threads"]):
+            continue
+        x, t, g = expr_inputs(tuple(c["shape"]), c["dtype"])
+        s = Session(TextOutput(io.StringIO(), quiet=True))
+        s.scope.vars.update(x=Tensor(x, requires_grad=True), t=Tensor(t), g=Tensor(g))
+        s.run("import torch.nn.functional as F\n"
+              f"y = {EXPRESSIONS[name]}\n"
+              "y.backward(g.reshape(-1)[:y.numel()].reshape(y.shape))\n")
+        where = (name, c["dtype"], c["shape"])
+        if name not in FORWARD_DIFFERS:
+            assert _digest(s.scope.vars["y"].data) == c["out"], where
+        assert _digest(s.scope.vars["x"].grad.data) == c["grad"], where
+        checked += 1
+    assert checked >= 4
