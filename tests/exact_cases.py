@@ -70,6 +70,11 @@ EXPRESSIONS = {
     "relu": "torch.relu(x)", "exp": "torch.exp(x)", "sin": "torch.sin(x)", "mul": "x * t", "pow3": "x ** 3",
     "mean": "x.mean()", "sum": "x.sum()", "sum0": "x.sum(0)", "l1_loss": "F.l1_loss(x, t)",
     "leaky_relu": "F.leaky_relu(x, 0.1)", "clamp": "torch.clamp(x, -1, 1)",
+    "sum_last": "x.sum(1)", "mean_last": "x.mean(-1, keepdim=True)", "sum_long_rows": "x.reshape(7, -1).sum(1)",
+    "mean_long_rows": "x.reshape(7, -1).mean(1)", "sum_middle": "x.reshape(-1, 7, 1).sum(1)",
+    "logsumexp": "torch.logsumexp(x, 1)", "logsumexp_long": "torch.logsumexp(x.reshape(7, -1), 1)",
+    "cumsum_last": "torch.cumsum(x, 1)", "cumsum_first": "torch.cumsum(x, 0)",
+    "var": "x.var()", "std": "x.std()", "var_biased": "x.var(unbiased=False)", "std_keepdim": "x.std(dim=(0, 1), keepdim=True)",
 }
 #: whose forward values still differ from torch's in the last bit (only the gradient is
 #: compared): softplus and log_sigmoid (in binary_cross_entropy_with_logits) take SLEEF's

@@ -12,7 +12,9 @@ from ..engine.autograd import Function
 from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError
-from ..base.summation import outer_sum, torch_sum
+from ..base.summation import inner_sums, outer_sum, torch_cumsum, torch_sum
+from ..base import mkl
+from ..base.parallel import chunks
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
 from ..base import context
@@ -52,28 +54,50 @@ def _acc_dtype(x, dtype=None):
     return dtypes.int64 if x.dtype.kind in "biu" else x.dtype
 
 
+def sum_axes(x, ax, keepdim, acc):
+    """x summed over the axes `ax` (None: all) in PyTorch's order where gradcli knows it:
+    whole sums, sums over leading dims, and over one dim with only size-1 dims after it."""
+    if ax is None and not keepdim and acc == x.dtype and acc.kind == "f":
+        return np.asarray(torch_sum(x), dtype=acc)          # PyTorch's order, bit for bit
+    if ax is not None and len(ax) == x.ndim and acc == x.dtype and acc.kind == "f":
+        out = np.asarray(torch_sum(x), dtype=acc)           # every dim named: the same
+        return out.reshape((1,) * x.ndim) if keepdim else out
+    if (ax and acc == x.dtype and acc.kind == "f" and x.flags.c_contiguous and x.size
+            and tuple(ax) == tuple(range(len(ax))) and len(ax) < x.ndim):
+        # over leading dims: PyTorch's outer-reduction order
+        lead = x.shape[:len(ax)]
+        out = outer_sum(x.reshape(int(np.prod(lead)), -1)).reshape(x.shape[len(ax):])
+        return out.reshape((1,) * len(ax) + out.shape) if keepdim else out
+    if last_dim_sums(x, ax, acc):
+        return _inner(x, ax, keepdim)
+    return np.asarray(np.sum(x, axis=ax, keepdims=keepdim, dtype=acc))
+
+
 class Sum(_Reduce):
     __slots__ = ()
     name = "SumBackward0"
 
     def forward(self, x, dim=None, keepdim=False, dtype=None):
         ax = self.setup(x, dim, keepdim)
-        acc = _acc_dtype(x, dtype)
-        if ax is None and not keepdim and acc == x.dtype and acc.kind == "f":
-            return np.asarray(torch_sum(x), dtype=acc)          # PyTorch's order, bit for bit
-        if ax is not None and len(ax) == x.ndim and acc == x.dtype and acc.kind == "f":
-            out = np.asarray(torch_sum(x), dtype=acc)           # every dim named: the same
-            return out.reshape((1,) * x.ndim) if keepdim else out
-        if (ax and acc == x.dtype and acc.kind == "f" and x.flags.c_contiguous and x.size
-                and tuple(ax) == tuple(range(len(ax))) and len(ax) < x.ndim):
-            # over leading dims: PyTorch's outer-reduction order
-            lead = x.shape[:len(ax)]
-            out = outer_sum(x.reshape(int(np.prod(lead)), -1)).reshape(x.shape[len(ax):])
-            return out.reshape((1,) * len(ax) + out.shape) if keepdim else out
-        return np.asarray(np.sum(x, axis=ax, keepdims=keepdim, dtype=acc))
+        return sum_axes(x, ax, keepdim, _acc_dtype(x, dtype))
 
     def backward(self, g, F):
         return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
+
+
+def last_dim_sums(x, ax, acc):
+    """Whether a sum over `ax` is over one dim of a contiguous float array with only
+    size-1 dims after it, which PyTorch adds row by row in its inner-reduction order
+    (summation.inner_sums)."""
+    return (acc == x.dtype and acc.kind == "f" and ax is not None and len(ax) == 1
+            and x.ndim > 1 and x.flags.c_contiguous and all(n == 1 for n in x.shape[ax[0] + 1:]))
+
+
+def _inner(x, ax, keepdim):
+    d = ax[0]
+    out = inner_sums(x.reshape(-1, x.shape[d]))
+    shape = x.shape[:d] + ((1,) if keepdim else ()) + x.shape[d + 1:]
+    return out.reshape(shape)
 
 
 class SumDim(Sum):
@@ -95,6 +119,8 @@ class Mean(_Reduce):
             self.n = n = x.size
             return np.asarray(torch_sum(x) / n if n else np.nan, dtype=x.dtype)
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
+        if dtype is None and last_dim_sums(x, ax, x.dtype):
+            return _inner(x, ax, keepdim) / self.n        # PyTorch: sum(dim), then divided by n
         return np.asarray(np.mean(x, axis=ax, keepdims=keepdim, dtype=dtype))
 
     def backward(self, g, F):
@@ -435,14 +461,31 @@ class Var(_Reduce):
             with warnings.catch_warnings():      # NumPy's own RuntimeWarning says the same
                 warnings.simplefilter("ignore", RuntimeWarning)
                 var = np.asarray(np.var(x, axis=ax, ddof=correction, keepdims=keepdim))
+        elif self._whole(x) and x.dtype.char in "fd":
+            out = var_all(x, correction, self.root)
+            out = out.reshape((1,) * x.ndim) if keepdim else out
+            self.save(x, out)
+            return out
         else:
             var = np.asarray(np.var(x, axis=ax, ddof=correction, keepdims=keepdim))
         out = np.sqrt(var) if self.root else var
         self.save(x, out)
         return out
 
+    def _whole(self, x):
+        """A reduction of all of a contiguous x (PyTorch's std_var_all_cpu)."""
+        return x.flags.c_contiguous and x.size and (self.axes is None or len(self.axes) == x.ndim)
+
     def backward(self, g, F, x, out):
         shape, axes, kd = self.shape, self.axes, self.keepdim
+        denom = self.n - self.c
+        if not F.tensor_mode and denom > 0 and self._whole(x) and x.dtype.char in "fd":
+            # derivatives.yaml: var: ((2 / dof) * grad) * (x - x.mean()); std first takes
+            # grad / (result * 2), 0 where the result is 0
+            if self.root:
+                g = np.where(out == 0, 0, g / (out * 2)).astype(x.dtype)
+            mean = np.asarray(torch_sum(x) / x.size, dtype=x.dtype)
+            return ((x.dtype.type(2.0 / denom) * g) * (x - mean),)
         gx = expand_back(g, F, shape, axes, kd)
         if axes is None:
             mu = F.sum(x) / self.n
@@ -464,6 +507,21 @@ class Std(Var):
     __slots__ = ()
     name = "StdBackward0"
     root = True
+
+
+def var_all(x, correction, root):
+    """var (or std) of all of a contiguous float array as PyTorch's std_var_all_cpu: the
+    mean in x's dtype, then in double the squares of x - mean added one after the other
+    in each thread's range, the ranges' sums added from 0, divided by n - correction."""
+    flat = x.reshape(-1)
+    n = flat.size
+    mean = float(np.asarray(torch_sum(flat) / n, dtype=x.dtype))
+    total = 0.0
+    for b, e in chunks(n):
+        d = flat[b:e].astype(np.float64) - mean
+        total += float(np.add.accumulate(d * d)[-1])
+    var = total / max(0.0, n - correction)
+    return np.asarray(math.sqrt(var) if root else var, dtype=x.dtype)
 
 
 def _var_call(cls, input, dim, unbiased, keepdim, correction):
@@ -489,16 +547,24 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return _var_call(Std, input, dim, unbiased, keepdim, correction)
 
 
+_EXP = mkl.unary_fn("exp", np.exp)
+_LOG = mkl.unary_fn("log", np.log)
+
+
 class LogSumExp(_Reduce):
     __slots__ = ()
     name = "LogsumexpBackward0"
 
     def forward(self, x, dim, keepdim=False):
+        # PyTorch: m = amax (an infinite one taken as 0), log(sum(exp(x - m))) + m, with
+        # its exp and log (MKL's) and its order of summation
         ax = self.setup(x, dim, keepdim)
         x = dtypes.floating(x)
-        m = np.max(x, axis=ax, keepdims=True) if x.size else np.zeros((1,) * x.ndim)
-        m = np.where(np.isfinite(m), m, 0)
-        out = np.log(np.sum(np.exp(x - m), axis=ax, keepdims=True)) + m
+        m = np.max(x, axis=ax, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
+        m = np.where(np.abs(m) == np.inf, x.dtype.type(0), m)
+        c = x.flags.c_contiguous
+        e = np.ascontiguousarray(_EXP(x - m)) if c else _EXP(x - m)
+        out = _LOG(sum_axes(e, ax if ax else None, True, e.dtype)) + m
         out = np.asarray(out if keepdim else np.squeeze(out, axis=ax) if ax else out.reshape(()))
         self.save(x, out)
         return out
@@ -526,12 +592,14 @@ class Cumsum(Function):
         self.axis = axis
         if x.ndim == 0:
             return x.astype(dt)
-        return np.cumsum(x, axis=axis, dtype=dt)
+        return torch_cumsum(x, axis, dt)
 
     def backward(self, g, F):
         if g.ndim == 0:
             return (g,)
         a = (self.axis,)
+        if not F.tensor_mode:
+            return (np.flip(torch_cumsum(np.flip(g, a), self.axis, g.dtype), a),)
         return (F.flip(F.cumsum(F.flip(g, a), self.axis), a),)
 
     jvp = linear
