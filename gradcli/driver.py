@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from lark import Tree
+from .language.parser import Tree
 
 from .base import context
 from .base.gctune import tune as tune_gc

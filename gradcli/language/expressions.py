@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import string
 
-from lark import Tree
+from .parser import Tree
 
 from ..base.errors import GradError, GradNameError, GradSyntaxError, did_you_mean
 from ..base.limits import check_format_spec, check_items
