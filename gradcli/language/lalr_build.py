@@ -78,6 +78,7 @@ def export(text: str, options: dict) -> dict:
     (end,) = table.end_states.values()
     return _plain({
         "format": FORMAT,
+        "grammar": text,
         "mres": [(m.pattern, m.flags) for m in scanner._mres],
         "unless": unless,
         "ignore": sorted(lexer.ignore_types),

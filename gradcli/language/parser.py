@@ -12,7 +12,6 @@ import marshal
 import os
 import re
 import sys
-import zlib
 from importlib.util import find_spec
 
 from ..base.errors import GradSyntaxError
@@ -137,10 +136,11 @@ def _lark_version() -> str:
 
 
 def _cache_path(text: str) -> str:
-    """The cache file, named by the grammar's length and checksum, lark's version, the
-    export format and Python's version (marshal's format is Python's)."""
+    """The cache file, named by the grammar's length and a byte sum, lark's version, the
+    export format and Python's version (marshal's format is Python's).  The file holds
+    the grammar too, and is used only if that is the same text."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    key = (f"{_lark_version()}-{len(text)}-{zlib.crc32(text.encode()):08x}-f{lalr_build.FORMAT}"
+    key = (f"{_lark_version()}-{len(text)}-{sum(text.encode()):x}-f{lalr_build.FORMAT}"
            f"-py{sys.version_info[0]}{sys.version_info[1]}")
     return os.path.join(base, "gradcli", f"tables-{key}.marshal")
 
@@ -151,11 +151,12 @@ _parser = None
 _OPTIONS = dict(parser="lalr", lexer="basic", maybe_placeholders=True, propagate_positions=True)
 
 
-def _read_tables(path):
+def _read_tables(path, text):
     with open(path, "rb") as f:
         data = marshal.loads(f.read())
-    if not isinstance(data, dict) or data.get("format") != lalr_build.FORMAT:
-        raise ValueError("not a gradcli parser table")
+    if not isinstance(data, dict) or data.get("format") != lalr_build.FORMAT or \
+            data.get("grammar") != text:
+        raise ValueError("not the tables of this grammar")
     return data
 
 
@@ -168,7 +169,7 @@ def parser() -> Parser:
         text = grammar_text()
         path = _cache_path(text)
         try:
-            _parser = Parser(_read_tables(path), postlex=_Indenter())
+            _parser = Parser(_read_tables(path, text), postlex=_Indenter())
         except Exception:          # no cache yet, or an unreadable one: export and save
             data = lalr_build.export(text, _OPTIONS)
             _parser = Parser(data, postlex=_Indenter())
