@@ -38,7 +38,7 @@ def _sources():
                 walk(v)
     for f in sorted((ROOT / "tests" / "golden").glob("*.json")):
         walk(json.loads(f.read_text()))
-    for f in sorted((ROOT / "scripts").rglob("*.ag")):
+    for f in sorted((ROOT / "scripts").rglob("*.ag")) + sorted((ROOT / "tests" / "tutorials").glob("*.py")):
         out.add(f.read_text())
     return sorted(out)
 
