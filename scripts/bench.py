@@ -304,6 +304,17 @@ def ratio(a, b):
     return None if a is None or b is None else a / b
 
 
+def verdict(r, goal):
+    """'met' or 'NOT met' for a ratio against a goal written `<= 0.5`, `< 1` or `>= 10`;
+    '' for rows that are information only."""
+    parts = goal.split()
+    if r is None or len(parts) < 2 or parts[0] not in ("<=", "<", ">="):
+        return ""
+    bound = float(parts[1])
+    ok = {"<=": r <= bound, "<": r < bound, ">=": r >= bound}[parts[0]]
+    return "met" if ok else "NOT met"
+
+
 def first_prompt(cmd, timeout=30.0):
     """Wall-clock seconds from starting `cmd` in a pseudo-terminal until its `>>>` prompt shows."""
     import pty
@@ -439,7 +450,7 @@ def main():
         else:
             gs, ts = ("" if g is None else fmt(g)), fmt(t)
         rs = "n/a" if r is None else f"{r:.2f}"
-        print(f"{name:40} {gs:>10}  {peer:24} {ts:>10} {rs:>7}  {goal}")
+        print(f"{name:40} {gs:>10}  {peer:24} {ts:>10} {rs:>7}  {goal:22} {verdict(r, goal)}")
 
 
 if __name__ == "__main__":

@@ -278,6 +278,18 @@ print(x, y, z, [*rest, *init])
     ("unpacking/too_many", """
 a, b = [1, 2, 3]
 """),
+    ("unpacking/strings", """
+def f(a, b):
+    return b + a
+a, b = "xy"
+first, *rest = "abc"
+print(f(*"ab"), a, b, first, rest, [*"hi", *"!"])
+for k, v in ["ab", "cd"]:
+    print(k, v)
+"""),
+    ("unpacking/string_too_long", """
+a, b = "abc"
+"""),
     ("try/except_else_finally", """
 def div(a, b):
     try:

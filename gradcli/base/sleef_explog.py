@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .sleef_pow import (F, _I, _LN2, _L2L, _L2U, _R_LN2, _add_dd, _add2_ff, _bits, _div_dd,
+from .sleef_pow import (F, _I, _LN2, _L2L, _L2U, _R_LN2, _add_dd, _add2_ff, _div_dd,
                         _fma, _from_bits, _logk_split, _mul_df)
 
 _EXP = [F(0.000198527617612853646278381), F(0.00139304355252534151077271),

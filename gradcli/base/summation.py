@@ -90,32 +90,97 @@ def _row_sum(v):
     return _accumulate(rows, 0)[-1]
 
 
+class _Plan:
+    """What `_serial` decides once per size and dtype: the shape of the cascade, and
+    the buffer its partial sums are written into (`out=`) rather than joined after."""
+    __slots__ = ("lanes", "k", "tail", "nb", "step", "rem", "nleft", "fold", "levels", "acc")
+
+    def __init__(self, n, dtype):
+        self.lanes = lanes = 32 // dtype.itemsize
+        nv = n // lanes
+        self.k = k = nv // ILP
+        self.tail = nv * lanes
+        self.nleft = nv - k * ILP                  # vectors after the last whole group
+        power = max(4, (int(k - 1).bit_length() if k > 1 else 0) // LEVELS)
+        self.step = step = 1 << power
+        self.nb = nb = k // step
+        self.rem = k - nb * step                   # groups after the last whole chunk
+        # fewer whole chunks than `step` (level 1 never flushes): the rows of `levels`
+        # are the chunks' level-0 sums, the level-0 sum of the groups after them, and
+        # the left-over vectors (the rest of their row zero); added in order they give
+        # the four partial sums with the left-over vectors added to the first (x + y ==
+        # y + x, and adding +0 changes nothing that can reach the total)
+        # (float64 adds the left-over vectors on Python floats, in `_serial`); with no
+        # whole chunk and nothing else to add, the groups are summed straight
+        self.levels = None
+        self.fold = dtype.char == "f" and self.nleft > 0
+        if nb < step and (nb or self.fold):
+            self.levels = np.zeros((nb + (self.rem > 0) + self.fold * self.nleft, ILP * lanes),
+                                   dtype)
+        # float32: [0, the scalars after the last vector, the lanes], added in order
+        self.acc = np.zeros(1 + n - self.tail + lanes, dtype) if dtype.char == "f" else None
+
+
+_PLANS = {}
+
+
+def _vectors(x, p):
+    """The four partial sums of the vectors of x (a plan from `_Plan`) -> (ILP * lanes,),
+    for float32 with the left-over vectors added to the first."""
+    k, step, nb, lanes = p.k, p.step, p.nb, p.lanes
+    w = ILP * lanes
+    buf = p.levels
+    if buf is None:
+        if nb == 0:
+            return _reduce(x[:k * w].reshape(k, w), 0)
+        parts = _multi_row_sum(x[:k * w].reshape(k, ILP, lanes)).reshape(w)
+        if p.fold:
+            parts = parts.copy()
+            parts[:lanes] = _accumulate(np.concatenate(
+                (parts[None, :lanes], x[k * w:p.tail].reshape(-1, lanes))), 0)[-1]
+        return parts
+    if nb:
+        _reduce(x[:nb * step * w].reshape(nb, step, w), 1, out=buf[:nb])
+    if p.rem:
+        _reduce(x[nb * step * w:k * w].reshape(p.rem, w), 0, out=buf[nb])
+    if p.fold:
+        buf[-p.nleft:, :lanes] = x[k * w:p.tail].reshape(p.nleft, lanes)
+    return _reduce(buf, 0)
+
+
 def _serial(x):
     """One thread's sum of a contiguous 1-D array: the vector part, then from 0 the
     scalars after the last whole vector and the lanes in order.  For float64 the few
     additions after the cascade are made on Python floats (the same IEEE additions,
     cheaper than NumPy calls on arrays of a few values)."""
-    lanes = 32 // x.itemsize
-    n = x.size
-    if n < lanes:                          # scalar_inner_sum: row_sum on scalars
-        return _ZERO[x.dtype.char][0] + _row_sum(x.reshape(n, 1))[0] if n else x.dtype.type(0)
-    nv = n // lanes
-    k = nv // ILP
-    v = x[:nv * lanes].reshape(nv, lanes)
-    parts = _multi_row_sum(v[:k * ILP].reshape(k, ILP, lanes))
-    if x.dtype.char == "d":
-        p = parts.tolist()
-        vec = p[0]
-        for row in v[k * ILP:].tolist() + p[1:]:     # the left-over vectors, then parts 1-3
-            vec = [a + b for a, b in zip(vec, row)]
+    key = (x.size, x.dtype.char)
+    p = _PLANS.get(key)
+    if p is None:
+        if len(_PLANS) > 256:
+            _PLANS.clear()
+        p = _PLANS[key] = _Plan(x.size, x.dtype)
+    lanes, tail = p.lanes, p.tail
+    parts = _vectors(x, p)
+    if p.acc is None:     # float64: part 0 + the left-over vectors + parts 1, 2, 3; the total
+        q = parts.tolist()
+        vec = q[:lanes]
+        rows = x[p.k * ILP * lanes:tail].tolist()
+        for i in range(0, len(rows), lanes):
+            vec = [a + b for a, b in zip(vec, rows[i:i + lanes])]
+        for i in range(lanes, ILP * lanes, lanes):
+            vec = [a + b for a, b in zip(vec, q[i:i + lanes])]
         total = 0.0
-        for a in x[nv * lanes:].tolist():
+        for a in x[tail:].tolist():
             total += a
         for a in vec:
             total += a
         return total
-    vec = _accumulate(np.concatenate((parts[:1], v[k * ILP:], parts[1:])), 0)[-1]
-    return _accumulate(np.concatenate((_ZERO[x.dtype.char], x[nv * lanes:], vec)), 0)[-1]
+    acc = p.acc
+    ns = x.size - tail
+    if ns:
+        acc[1:1 + ns] = x[tail:]
+    _reduce(parts.reshape(ILP, lanes), 0, out=acc[1 + ns:])
+    return _accumulate(acc, 0)[-1]      # strictly in order (a 1-D reduce is pairwise)
 
 
 _ZERO = {"d": np.zeros(1, np.float64), "f": np.zeros(1, np.float32)}

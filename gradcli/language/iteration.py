@@ -90,12 +90,10 @@ def iter_values(v):
             return list(items)
         except GradTypeError:
             raise GradTypeError(f"cannot unpack non-iterable {pyname(v)} object") from None
-    if isinstance(v, range):
-        check_items(len(v), "unpacking this range")
+    if isinstance(v, (range, str)):           # a string's characters, as in Python
+        check_items(len(v), f"unpacking this {type_name(v)}")
         return list(v)
-    if type(v) is Tensor:
-        return list(iterate(v))
-    raise GradTypeError(f"cannot unpack non-iterable {type_name(v)} object")
+    return list(iterate(v))
 
 
 def py_index(v, key):

@@ -197,7 +197,7 @@ def svg_picture(t, names, values=False) -> str:
     d.arrow_marker()
     for a, b in edges:
         ia, ib = index[id(a)], index[id(b)]
-        (xa, ya), (wa, _ha) = pos[ia], sizes[ia]
+        (xa, ya), wa = pos[ia], sizes[ia][0]
         (xb, yb), (wb, hb) = pos[ib], sizes[ib]
         d.line(xa + wa / 2, ya, xb + wb / 2, yb + hb, stroke="#555", marker="arrow")
     for i, item in enumerate(order):

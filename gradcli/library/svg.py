@@ -75,7 +75,7 @@ class Svg:
     def to_string(self) -> str:
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(self.width)}" '
                 f'height="{_num(self.height)}" viewBox="0 0 {_num(self.width)} {_num(self.height)}">')
-        return "\n".join([head, f'<rect width="100%" height="100%" fill="white"/>',
+        return "\n".join([head, '<rect width="100%" height="100%" fill="white"/>',
                           *self.items, "</svg>"]) + "\n"
 
 

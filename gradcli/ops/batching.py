@@ -19,8 +19,6 @@ op on ordinary tensors.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ..base import context
 from ..base.errors import GradError, GradRuntimeError, GradValueError
 from ..core.tensor import Tensor
