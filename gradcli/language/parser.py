@@ -12,7 +12,6 @@ import marshal
 import os
 import re
 import sys
-from importlib.util import find_spec
 
 from ..base.errors import GradSyntaxError
 from . import lalr_build
@@ -120,9 +119,9 @@ def grammar_text() -> str:
 
 def _lark_version() -> str:
     """lark's version, read from its source without importing it (start-up time)."""
-    spec = find_spec("lark")
-    origin = spec.origin if spec is not None else None
-    if not origin:
+    places = (os.path.join(d or ".", "lark", "__init__.py") for d in sys.path if isinstance(d, str))
+    origin = next((p for p in places if os.path.isfile(p)), None)
+    if origin is None:
         return "none"
     try:
         with open(origin, encoding="utf-8") as f:
