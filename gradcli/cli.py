@@ -3,7 +3,7 @@
 2 syntax error or bad usage, 130 interrupted."""
 from __future__ import annotations
 
-import signal
+import _signal as signal     # the C module: `signal` builds its enums (start-up time)
 import sys
 
 from . import __version__, _interrupted_at_start, quickargs

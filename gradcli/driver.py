@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from lark import Tree
+from .language.parser import Tree
 
 from .base import context
 from .base.gctune import tune as tune_gc
@@ -17,8 +17,6 @@ from .core.convert import to_array
 from .core.tensor import Tensor
 from .language.state import state
 from .language.parser import parse
-from .notebook import NotebookError, run_notebook
-from .notebook_check import check_notebook
 from .output import JsonOutput, TextOutput
 from .session import Session
 
@@ -194,6 +192,10 @@ def is_notebook(name, text) -> bool:
 
 def _notebook(session, name, text, debug, check, as_json):
     """Run (or with `check`, check) a Jupyter notebook; the exit code."""
+    # imported here, for notebooks only (start-up time: json, dataclasses, difflib);
+    # tests/test_layers.py allows this import (LAZY_IMPORTS)
+    from .notebook import NotebookError, run_notebook
+    from .notebook_check import check_notebook
     try:
         if check and not is_notebook(name, text):
             raise NotebookError(f"check runs notebooks (.ipynb): {name} is not one "

@@ -18,7 +18,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-from lark import Tree
+from .language.parser import Tree
 
 from .base.errors import GradError, Interrupted, fill_column
 from .language.compiler import state

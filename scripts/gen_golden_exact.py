@@ -18,8 +18,9 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "tests", "golden", "exact_numerics.json")
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from exact_cases import (CE_SHAPES, DOT_SIZES, MM_SHAPES, OUTER_SHAPES, POW_EXPONENTS,  # noqa: E402
-                         SIZES, UNARY, ce_input, matrix, pow_input, unary_input)
+from exact_cases import (ACT_SIZES, ACTIVATIONS, CE_SHAPES, DOT_SIZES, EXPR_SHAPES,  # noqa: E402
+                         EXPRESSIONS, MM_SHAPES, OUTER_SHAPES, POW_EXPONENTS, SIZES, UNARY,
+                         act_input, ce_input, expr_inputs, matrix, pow_input, unary_input)
 
 
 def digest(a):
@@ -109,9 +110,33 @@ def main():
                           "dot": float(torch.dot(a[off:off + 2000], b[off:off + 2000]).item()).hex(),
                           "mv": digest(torch.mv(m[off:off + 20], b[off:off + 30]).numpy()),
                           "mm": digest((m[off:off + 20] @ m[off + 1:off + 31, :7]).numpy())})
+    acts = []
+    for op in ACTIVATIONS:
+        for dtype in ("float32", "float64"):
+            for n in ACT_SIZES:
+                x = torch.from_numpy(act_input(n, dtype)).requires_grad_()
+                g = torch.from_numpy(matrix((n, 1), 32, dtype)[:, 0].copy())
+                w = torch.from_numpy(matrix((n, 1), 33, dtype)[:, 0].copy())
+                y = getattr(torch, op)(x)
+                gx, = torch.autograd.grad(y, x, g, create_graph=True)
+                ggx, = torch.autograd.grad(gx, x, w)
+                acts.append({"op": op, "dtype": dtype, "n": n, "out": digest(y.detach().numpy()),
+                             "grad": digest(gx.detach().numpy()), "grad_fn": gx.grad_fn.name(),
+                             "grad2": digest(ggx.numpy())})
+    exprs = []
+    for name, text in EXPRESSIONS.items():
+        for dtype in ("float32", "float64"):
+            for shape in EXPR_SHAPES:
+                x, t, g = (torch.from_numpy(a) for a in expr_inputs(shape, dtype))
+                x.requires_grad_()
+                y = eval(text, {"torch": torch, "F": torch.nn.functional, "x": x, "t": t})
+                y.backward(g.reshape(-1)[:y.numel()].reshape(y.shape))
+                exprs.append({"name": name, "dtype": dtype, "shape": list(shape),
+                              "out": digest(y.detach().numpy()), "grad": digest(x.grad.numpy())})
     data = {"torch": torch.__version__, "capability": torch.backends.cpu.get_cpu_capability(),
             "threads": torch.get_num_threads(), "unary": unary, "pows": pows, "mm": mms,
-            "cross_entropy": ces, "bias_grads": outer, "views": views}
+            "cross_entropy": ces, "bias_grads": outer, "views": views,
+            "activations": acts, "expressions": exprs}
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=0)
         fh.write("\n")

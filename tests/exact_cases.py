@@ -42,6 +42,56 @@ def pow_input(n):
     return x
 
 
+#: the activations whose kernels (forward, backward, and the backward's backward)
+#: gradcli follows (gradcli/base/sleef_expd.py, gradcli/ops/fused_grads.py)
+ACTIVATIONS = ("sigmoid", "tanh")
+ACT_SIZES = SIZES + (40000, 70001)       # above 32768 values torch cuts the range in threads
+
+
+def act_input(n, dtype):
+    x = spread(n, 31, -20.0, 20.0, dtype)
+    if n >= 2000:
+        x[:len(EDGES)] = np.asarray(EDGES, dtype=dtype)
+    return x
+
+
+#: expressions in x (and t, a tensor of values in [0, 1)) whose values and gradients
+#: gradcli computes as torch's kernels do: the same text runs under torch and gradcli
+EXPRESSIONS = {
+    "mse_loss": "F.mse_loss(x, t)", "mse_loss_sum": "F.mse_loss(x, t, reduction='sum')",
+    "mse_loss_none": "F.mse_loss(x, t, reduction='none')",
+    "bce": "F.binary_cross_entropy(torch.sigmoid(x), t)",
+    "bce_sum": "F.binary_cross_entropy(torch.sigmoid(x), t, reduction='sum')",
+    "bce_logits": "F.binary_cross_entropy_with_logits(x, t)",
+    "bce_logits_none": "F.binary_cross_entropy_with_logits(x, t, reduction='none')",
+    "silu": "F.silu(x)", "softplus": "F.softplus(x)",
+    "div_both": "(x * 0.5 + t) / (x.abs() + 0.5)", "log10": "torch.log10(x.abs() + 0.1)",
+    "log2": "torch.log2(x.abs() + 0.1)", "asin": "torch.asin(torch.tanh(x))", "acos": "torch.acos(torch.tanh(x))",
+    "relu": "torch.relu(x)", "exp": "torch.exp(x)", "sin": "torch.sin(x)", "mul": "x * t", "pow3": "x ** 3",
+    "mean": "x.mean()", "sum": "x.sum()", "sum0": "x.sum(0)", "l1_loss": "F.l1_loss(x, t)",
+    "leaky_relu": "F.leaky_relu(x, 0.1)", "clamp": "torch.clamp(x, -1, 1)",
+    "sum_last": "x.sum(1)", "mean_last": "x.mean(-1, keepdim=True)", "sum_long_rows": "x.reshape(7, -1).sum(1)",
+    "mean_long_rows": "x.reshape(7, -1).mean(1)", "sum_middle": "x.reshape(-1, 7, 1).sum(1)",
+    "logsumexp": "torch.logsumexp(x, 1)", "logsumexp_long": "torch.logsumexp(x.reshape(7, -1), 1)",
+    "cumsum_last": "torch.cumsum(x, 1)", "cumsum_first": "torch.cumsum(x, 0)",
+    "var": "x.var()", "std": "x.std()", "var_biased": "x.var(unbiased=False)", "std_keepdim": "x.std(dim=(0, 1), keepdim=True)",
+}
+#: whose forward values still differ from torch's in the last bit (only the gradient is
+#: compared): softplus and log_sigmoid (in binary_cross_entropy_with_logits) take SLEEF's
+#: vectorised log1p, not reproduced yet
+FORWARD_DIFFERS = {"softplus", "bce_logits", "bce_logits_none"}
+EXPR_SHAPES = ((1, 7), (286, 7), (5715, 7))   # 7, 2002 and 40005 values (two threads' ranges)
+
+
+def expr_inputs(shape, dtype):
+    """(x, t, g): the expression's input, its second operand and the gradient given."""
+    n = int(np.prod(shape))
+    x = spread(n, 41, -4.0, 4.0, dtype).reshape(shape)
+    t = spread(n, 42, 0.0, 0.999, dtype).reshape(shape)
+    g = spread(n, 43, -1.0, 1.0, dtype).reshape(shape)
+    return x, t, g
+
+
 #: (rows, inner, cols) of the matrix products
 MM_SHAPES = [(1, 1, 1), (2, 3, 4), (5, 1, 7), (7, 5, 1), (1, 2000, 3), (2000, 3, 1), (64, 100, 10),
              (33, 65, 17), (3, 300, 2)]

@@ -14,8 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from exact_cases import (CE_SHAPES, DOT_SIZES, MM_SHAPES, OUTER_SHAPES, POW_EXPONENTS, ce_input,
-                         matrix, pow_input, unary_input)
+from exact_cases import (CE_SHAPES, DOT_SIZES, EXPRESSIONS, FORWARD_DIFFERS, MM_SHAPES, OUTER_SHAPES,
+                         POW_EXPONENTS, act_input, ce_input, expr_inputs, matrix, pow_input,
+                         unary_input)
 
 import gradcli.session  # noqa: F401  (registers the built-ins)
 from gradcli.base import mkl, parallel
@@ -193,3 +194,71 @@ def test_products_of_views_are_pytorchs():
         assert float(mkl.torch_dot(a[off:off + 2000], b[off:off + 2000])).hex() == case["dot"], (dt, off)
         assert _digest(mkl.torch_mv(m[off:off + 20], b[off:off + 30])) == case["mv"], (dt, off)
         assert _digest(mkl.torch_mm(m[off:off + 20], m[off + 1:off + 31, :7])) == case["mm"], (dt, off)
+
+
+@needs_mkl
+@pytest.mark.parametrize("op", ["sigmoid", "tanh"])
+def test_activations_and_their_first_and_second_derivatives_are_pytorchs(op):
+    """sigmoid's forward (SLEEF's exp in blocks of two vectors, the C library's after
+    them), tanh's and sigmoid's backward kernels (tanh's with a fused multiply-add) and
+    the backward of those kernels under create_graph, with torch's grad_fn names."""
+    from gradcli.library.autograd_api import grad
+    checked = 0
+    for c in GOLDEN["activations"]:
+        if c["op"] != op or c["n"] > parallel.GRAIN and parallel.THREADS != GOLDEN["threads"]:
+            continue
+        dt, n = c["dtype"], c["n"]
+        x = Tensor(act_input(n, dt), requires_grad=True)
+        g = Tensor(matrix((n, 1), 32, dt)[:, 0].copy())
+        w = Tensor(matrix((n, 1), 33, dt)[:, 0].copy())
+        y = FUNCTIONS[op](x)
+        gx, = grad(y, x, g, create_graph=True)
+        ggx, = grad(gx, x, w)
+        where = (op, dt, n)
+        assert _digest(y.data) == c["out"], where
+        assert _digest(gx.data) == c["grad"], where
+        assert gx.grad_fn.name == c["grad_fn"], where
+        assert _digest(ggx.data) == c["grad2"], where
+        x2 = Tensor(act_input(n, dt), requires_grad=True)      # the plain (array) backward
+        backward(FUNCTIONS[op](x2), g)
+        assert _digest(x2.grad.data) == c["grad"], where
+        checked += 1
+    assert checked >= 18
+
+
+def test_numpys_sigmoid_and_tanh_gradient_would_differ():
+    """The formulas written the textbook way differ from torch's in the last bit."""
+    c = next(c for c in GOLDEN["activations"] if (c["op"], c["dtype"], c["n"]) == ("sigmoid", "float32", 2000))
+    x = act_input(2000, "float32")
+    assert _digest((1 / (1 + np.exp(-x))).astype(np.float32)) != c["out"]
+    t = next(c for c in GOLDEN["activations"] if (c["op"], c["dtype"], c["n"]) == ("tanh", "float64", 2000))
+    y = np.tanh(act_input(2000, "float64"))
+    g = matrix((2000, 1), 32, "float64")[:, 0]
+    assert _digest(g * (1 - y * y)) != t["grad"]
+
+
+@needs_mkl
+@pytest.mark.parametrize("name", sorted(EXPRESSIONS))
+def test_expressions_and_their_gradients_are_pytorchs(name):
+    """Each expression of exact_cases.EXPRESSIONS, run as a gradcli program on the
+    inputs torch had: its value and x's gradient, digest for digest."""
+    import io
+    from gradcli.output import TextOutput
+    from gradcli.session import Session
+    checked = 0
+    for c in GOLDEN["expressions"]:
+        if c["name"] != name or (np.prod(c["shape"]) > parallel.GRAIN
+                                 and parallel.THREADS != GOLDEN["threads"]):
+            continue
+        x, t, g = expr_inputs(tuple(c["shape"]), c["dtype"])
+        s = Session(TextOutput(io.StringIO(), quiet=True))
+        s.scope.vars.update(x=Tensor(x, requires_grad=True), t=Tensor(t), g=Tensor(g))
+        s.run("import torch.nn.functional as F\n"
+              f"y = {EXPRESSIONS[name]}\n"
+              "y.backward(g.reshape(-1)[:y.numel()].reshape(y.shape))\n")
+        where = (name, c["dtype"], c["shape"])
+        if name not in FORWARD_DIFFERS:
+            assert _digest(s.scope.vars["y"].data) == c["out"], where
+        assert _digest(s.scope.vars["x"].grad.data) == c["grad"], where
+        checked += 1
+    assert checked >= 4

@@ -23,7 +23,6 @@ recorded on an AVX2 machine.  The library is loaded on first use, never at start
 from __future__ import annotations
 
 import ctypes
-import glob
 import os
 import sys
 
@@ -45,6 +44,7 @@ _ALIGN = 64                         # PyTorch's CPU allocations are 64-byte alig
 
 
 def _candidates():
+    import glob            # only when MKL is looked for (start-up time)
     for prefix in dict.fromkeys((sys.prefix, sys.base_prefix, os.environ.get("CONDA_PREFIX", ""))):
         if prefix:
             yield from sorted(glob.glob(os.path.join(prefix, "lib", "libmkl_rt.so*")))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .parallel import chunks
+from .parallel import GRAIN as GRAIN_ROW, chunks
 
 ILP = 4
 LEVELS = 4
@@ -327,3 +327,50 @@ def torch_sum_rows(x: np.ndarray):
     order (an nn.Linear bias's gradient summed over the batch): `outer_sum`, which
     also follows `scalar_outer_sum` for fewer columns than a vector's lanes."""
     return outer_sum(x)
+
+
+def inner_sums(x):
+    """The sums of the rows of a C-contiguous 2-D float array (R, m), each in PyTorch's
+    order for a contiguous inner reduction (`vectorized_inner_sum` for rows of at least
+    one vector, `scalar_inner_sum` below: the same `row_sum` as a whole sum of the
+    row), all rows at once.  Rows longer than one thread's range are summed as whole
+    sums, cut between threads (torch_sum)."""
+    rows, m = x.shape
+    lanes = 32 // x.itemsize
+    if m > GRAIN_ROW or not rows or not m:
+        return np.array([torch_sum(r) for r in x], dtype=x.dtype).reshape(rows)
+    zero = np.zeros((rows, 1), x.dtype)
+    if m < lanes:                              # row_sum on scalars, then added to 0
+        k = m // ILP
+        parts = _reduce(x[:, :k * ILP].reshape(rows, k, ILP), 1) if k else np.zeros((rows, ILP), x.dtype)
+        seq = np.concatenate((zero, parts[:, :1], x[:, k * ILP:], parts[:, 1:]), axis=1)
+        return _accumulate(seq, 1)[:, -1]
+    w = ILP * lanes
+    nv = m // lanes
+    k = nv // ILP
+    tail = nv * lanes
+    power = max(4, (int(k - 1).bit_length() if k > 1 else 0) // LEVELS)
+    step = 1 << power
+    nb = k // step
+    if nb >= step:                             # level 1 flushes: one row at a time
+        return np.array([_serial(np.ascontiguousarray(r)) for r in x], dtype=x.dtype)
+    levels = []
+    if nb:
+        levels.append(_reduce(x[:, :nb * step * w].reshape(rows, nb, step, w), 2))
+    if k > nb * step:
+        levels.append(_reduce(x[:, nb * step * w:k * w].reshape(rows, k - nb * step, w), 1)[:, None])
+    parts = _reduce(np.concatenate(levels, axis=1), 1) if levels else np.zeros((rows, w), x.dtype)
+    seq = np.concatenate((parts[:, None, :lanes], x[:, k * w:tail].reshape(rows, -1, lanes),
+                          parts[:, lanes:].reshape(rows, ILP - 1, lanes)), axis=1)
+    vec = _reduce(seq, 1)
+    return _accumulate(np.concatenate((zero, x[:, tail:], vec), axis=1), 1)[:, -1]
+
+
+def torch_cumsum(x, axis, dtype):
+    """Running sums along `axis` as PyTorch's CPU kernel makes them: from +0, float32 in
+    a double accumulator (each sum rounded to float32 as it is stored)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        return np.cumsum(x, axis=axis, dtype=dtype)
+    acc = np.float64 if dtype.itemsize <= 8 else dtype
+    return (np.cumsum(x, axis=axis, dtype=acc) + 0.0).astype(dtype, copy=False)

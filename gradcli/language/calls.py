@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import re
 
-from lark import Tree
+from .parser import Tree
 
 from ..base.errors import GradError, GradSyntaxError, GradTypeError, did_you_mean
 from ..core.convert import type_name

@@ -18,7 +18,7 @@ along.
 """
 from __future__ import annotations
 
-from lark import Token
+from .parser import Token
 
 from ..base.errors import GradSyntaxError, LimitError
 from .calls import Calls

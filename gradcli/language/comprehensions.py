@@ -3,7 +3,7 @@ unpacking, and list/set/dict comprehensions and generator expressions, each
 running in a scope of its own (as in Python 3), within the limits."""
 from __future__ import annotations
 
-from lark import Tree
+from .parser import Tree
 
 from ..base.errors import GradTypeError
 from ..base import context

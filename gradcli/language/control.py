@@ -1,7 +1,7 @@
 """Compound statements: `if`, `while`, `for`, `def` and `with`."""
 from __future__ import annotations
 
-from lark import Tree
+from .parser import Tree
 
 from ..base.errors import GradError, GradTypeError
 from ..base import context

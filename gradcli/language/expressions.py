@@ -3,9 +3,8 @@ operators (arithmetic, power, unary, comparisons, not/and/or, if-else, lambda)."
 from __future__ import annotations
 
 import ast
-import string
 
-from lark import Tree
+from .parser import Tree
 
 from ..base.errors import GradError, GradNameError, GradSyntaxError, did_you_mean
 from ..base.limits import check_format_spec, check_items
@@ -199,6 +198,7 @@ class Expressions:
         """f"...{expr}...{expr:spec}...": each field parsed as an expression."""
         pieces = []
         try:
+            import string       # only for f-strings (start-up time)
             fields = list(string.Formatter().parse(text))
         except ValueError as e:
             raise GradSyntaxError(f"f-string: {e}", tok.line, tok.column)

@@ -13,7 +13,7 @@ call depth (functions.Generator), and an abandoned generator's `finally` blocks
 do not run (README)."""
 from __future__ import annotations
 
-from lark import Token, Tree
+from .parser import Token, Tree
 
 from ..base.errors import GradError, GradTypeError
 from ..base import context

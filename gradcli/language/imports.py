@@ -2,7 +2,7 @@
 modules (library/stdlib.py); any other module is a syntax error."""
 from __future__ import annotations
 
-from lark import Token
+from .parser import Token
 
 from ..base.errors import GradError, GradSyntaxError
 from ..library import stdlib

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from lark import Token, Tree
+from .parser import Token, Tree
 
 from ..base.errors import GradAttributeError
 from ..core.convert import type_name

@@ -1,37 +1,81 @@
-"""Parsing: the Lark LALR parser built from grammar/gradcli.lark, with Python-style
-indentation, and its errors turned into gradcli syntax errors with a position."""
+"""Parsing: the LALR parser for grammar/gradcli.lark, with Python-style
+indentation, and its errors turned into gradcli syntax errors with a position.
+
+Lark compiles the grammar; gradcli runs the tables with its own small runtime
+(`lalr.py`), so that a program is parsed without importing Lark: the tables are
+exported once per grammar, lark version and Python version into the user's cache
+directory (`lalr_build.py`) and read back with marshal afterwards.  `Tree`,
+`Token` and the parser's errors are taken from here by the rest of the package."""
 from __future__ import annotations
 
+import marshal
 import os
-
-from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import DedentError, Indenter
+import re
+import sys
 
 from ..base.errors import GradSyntaxError
+from . import lalr_build
 from .brackets import bracket_problem
+from .lalr import (Parser, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                   UnexpectedToken)
+
+__all__ = ["Token", "Tree", "UnexpectedCharacters", "UnexpectedEOF", "UnexpectedInput",
+           "UnexpectedToken", "parse", "parser", "grammar_text", "to_syntax_error"]
 
 
-class _Indenter(Indenter):
+class _Indenter:
+    """The post-lexer for Python's indentation: _INDENT and _DEDENT tokens after a
+    newline whose next line is indented more or less, none inside brackets."""
     NL_type = "_NEWLINE"
-    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    OPEN_PAREN_types = ("LPAR", "LSQB", "LBRACE")
+    CLOSE_PAREN_types = ("RPAR", "RSQB", "RBRACE")
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+    always_accept = (NL_type,)
 
     def process(self, stream):
         self._cols = [(0, 0)]
-        return super().process(stream)
+        self.paren_level = 0
+        self.indent_level = [0]
+        return self._process(stream)
+
+    def _process(self, stream):
+        token = None
+        for token in stream:
+            if token.type == self.NL_type:
+                yield from self.handle_NL(token)
+            else:
+                yield token
+            if token.type in self.OPEN_PAREN_types:
+                self.paren_level += 1
+            elif token.type in self.CLOSE_PAREN_types:
+                self.paren_level -= 1
+                assert self.paren_level >= 0
+        while len(self.indent_level) > 1:
+            self.indent_level.pop()
+            yield type(token).new_borrow_pos(self.DEDENT_type, "", token) if token is not None \
+                else Token(self.DEDENT_type, "", 0, 0, 0, 0, 0, 0)
 
     def handle_NL(self, token):
-        if self.paren_level == 0:
-            self._check_tabs(token)
-        try:
-            yield from super().handle_NL(token)
-        except DedentError:
+        if self.paren_level > 0:
+            return
+        self._check_tabs(token)
+        yield token
+        indent_str = token.rsplit("\n", 1)[1]
+        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        levels = self.indent_level
+        if indent > levels[-1]:
+            levels.append(indent)
+            yield type(token).new_borrow_pos(self.INDENT_type, indent_str, token)
+            return
+        while indent < levels[-1]:
+            levels.pop()
+            yield type(token).new_borrow_pos(self.DEDENT_type, indent_str, token)
+        if indent != levels[-1]:
             # the line is the one after the newline (the newline token spans up to it)
             raise GradSyntaxError("unindent does not match any outer indentation level",
-                                  getattr(token, "end_line", None) or token.line, 1) from None
+                                  getattr(token, "end_line", None) or token.line, 1)
 
     def _check_tabs(self, token):
         """Python's rule: an indentation must compare the same way with tabs as 8
@@ -73,13 +117,31 @@ def grammar_text() -> str:
     return resources.files("gradcli.grammar").joinpath("gradcli.lark").read_text("utf-8")
 
 
+def _lark_version() -> str:
+    """lark's version, read from its source without importing it (start-up time)."""
+    places = (os.path.join(d or ".", "lark", "__init__.py") for d in sys.path if isinstance(d, str))
+    origin = next((p for p in places if os.path.isfile(p)), None)
+    if origin is None:
+        return "none"
+    try:
+        with open(origin, encoding="utf-8") as f:
+            m = re.search(r"__version__[^=]*=\s*['\"]([^'\"]+)", f.read())
+        if m:
+            return m.group(1)
+        st = os.stat(origin)
+        return f"{st.st_size}-{st.st_mtime_ns}"
+    except OSError:
+        return "unknown"
+
+
 def _cache_path(text: str) -> str:
-    """A cache file named by the grammar's length and a cheap checksum and lark's version."""
-    import zlib
-    import lark
+    """The cache file, named by the grammar's length and a byte sum, lark's version, the
+    export format and Python's version (marshal's format is Python's).  The file holds
+    the grammar too, and is used only if that is the same text."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    key = f"{lark.__version__}-{len(text)}-{zlib.crc32(text.encode()):08x}"
-    return os.path.join(base, "gradcli", f"parser-{key}.bin")
+    key = (f"{_lark_version()}-{len(text)}-{sum(text.encode()):x}-f{lalr_build.FORMAT}"
+           f"-py{sys.version_info[0]}{sys.version_info[1]}")
+    return os.path.join(base, "gradcli", f"tables-{key}.marshal")
 
 
 _parser = None
@@ -88,27 +150,35 @@ _parser = None
 _OPTIONS = dict(parser="lalr", lexer="basic", maybe_placeholders=True, propagate_positions=True)
 
 
-def parser() -> Lark:
-    """The LALR parser, built once per process.  Its tables are saved on disk
-    (Lark.save) the first time, and loaded from there afterwards (Lark.load):
-    building them takes ~100 ms, loading ~10 ms."""
+def _read_tables(path, text):
+    with open(path, "rb") as f:
+        data = marshal.loads(f.read())
+    if not isinstance(data, dict) or data.get("format") != lalr_build.FORMAT or \
+            data.get("grammar") != text:
+        raise ValueError("not the tables of this grammar")
+    return data
+
+
+def parser() -> Parser:
+    """The LALR parser, made once per process from the cached tables (exported
+    from Lark and saved on the first run: ~150 ms; loading them takes ~2 ms).  A
+    missing, corrupt or unwritable cache only costs the export again."""
     global _parser
     if _parser is None:
         text = grammar_text()
         path = _cache_path(text)
         try:
-            with open(path, "rb") as f:
-                # Lark.load() takes no postlex; _load() is what Lark's own cache uses
-                _parser = Lark.__new__(Lark)._load(f, postlex=_Indenter())
-        except Exception:          # no cache yet, or an unreadable one: build and save
-            _parser = Lark(text, postlex=_Indenter(), **_OPTIONS)
+            _parser = Parser(_read_tables(path, text), postlex=_Indenter())
+        except Exception:          # no cache yet, or an unreadable one: export and save
+            data = lalr_build.export(text, _OPTIONS)
+            _parser = Parser(data, postlex=_Indenter())
             try:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 tmp = f"{path}.{os.getpid()}.tmp"
                 with open(tmp, "wb") as f:
-                    _parser.save(f)
+                    marshal.dump(data, f)
                 os.replace(tmp, path)
-            except OSError:
+            except (OSError, ValueError):
                 pass
     return _parser
 
@@ -142,29 +212,8 @@ def parse(source: str):
         return parser().parse(source)
     except UnexpectedInput as e:
         raise to_syntax_error(e, source) from None
-    except DedentError as e:
-        line = _dedent_line(source, str(e))
-        raise GradSyntaxError("unindent does not match any outer indentation level", line, 1) \
-            from None
     except RecursionError:
         raise GradSyntaxError("expression nested too deeply", 1, 1)
-
-
-def _dedent_line(source, message):
-    """The first line whose indentation matches no enclosing block."""
-    stack = [0]
-    for n, text in enumerate(source.splitlines(), 1):
-        if not text.strip() or text.lstrip().startswith("#"):
-            continue
-        width = len(text.expandtabs(8)) - len(text.expandtabs(8).lstrip())
-        if width > stack[-1]:
-            stack.append(width)
-        else:
-            while width < stack[-1]:
-                stack.pop()
-            if width != stack[-1]:
-                return n
-    return None
 
 
 def to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from lark import Token
+from .parser import Token
 
 from ..base.errors import (GradError, GradSyntaxError, GradTypeError, LimitError,
                            broadcast_error)

@@ -4,7 +4,7 @@ The compiler uses them to compile each name to the right lookup: a local of the
 running call, a variable of an enclosing function (a closure), or a global."""
 from __future__ import annotations
 
-from lark import Token, Tree
+from .parser import Token, Tree
 
 from ..base.errors import GradSyntaxError
 

@@ -2,7 +2,7 @@
 `backward`, `del`, `pass`/`break`/`continue`/`return`, `assert`, `import`."""
 from __future__ import annotations
 
-from lark import Tree
+from .parser import Tree
 
 from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError, did_you_mean
 from ..core.printing import show_str

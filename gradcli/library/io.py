@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 import warnings
 
@@ -266,7 +265,7 @@ def _write_replacing(path, write):
         os.umask(umask)
         mode = 0o666 & ~umask
     folder, name = os.path.split(target)
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     f = open(tmp, "xb")           # a new file only (through `open`, as load)
     try:
         with f:

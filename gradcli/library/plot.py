@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
 import sys
 
 import numpy as np
@@ -251,6 +250,7 @@ def _plotext():
 
 def terminal_text(fig, width=None, height=None, color=None) -> str:
     plt = _plotext()
+    import shutil       # only when plotting (start-up time: it imports bz2, lzma)
     size = shutil.get_terminal_size((80, 24))
     width = width or max(40, min(size.columns, 160))
     height = height or max(12, min(size.lines - 3, 30))
@@ -419,6 +419,7 @@ def plot(*args, file=None, derivative=True, points=None, title=None):
         raise GradTypeError(f"plot(): file must be a string, got {type_name(file)}")
     if title is not None and not isinstance(title, str):
         raise GradTypeError(f"plot(): title must be a string, got {type_name(title)}")
+    import shutil       # only when plotting (start-up time)
     width = shutil.get_terminal_size((80, 24)).columns
     fig = build(args, bool(derivative), points, title, terminal_width=width - 10)
     if file is not None:

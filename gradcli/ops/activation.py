@@ -12,6 +12,8 @@ from ..engine.forward import elementwise
 from ..core.convert import tensor_arg
 from .registry import Arg, register
 from .pointwise import ThresholdBackward, masked_grad
+from .fused_grads import softplus_grad
+from ..base.torch_exp import silu as torch_silu, silu_backward
 
 M = Arg((2, 3))
 
@@ -35,8 +37,7 @@ class Softplus(Function):
         return np.where(bx > threshold, x, soft)
 
     def backward(self, g, F, x):
-        bx = x * self.beta
-        return (F.where(bx > self.threshold, g, g * sigmoid_of(F, bx)),)
+        return (softplus_grad(g, F, x, self.beta, self.threshold),)
 
     jvp = elementwise
 
@@ -126,11 +127,14 @@ class Silu(Function):
     def forward(self, x):
         x = dtypes.floating(x)
         self.save(x)
-        return x / (1 + np.exp(-x))
+        return torch_silu(x) if x.dtype.char in "fd" else x / (1 + np.exp(-x))
 
     def backward(self, g, F, x):
-        s = sigmoid_of(F, x)
-        return (g * (s * (1 + x * (1 - s))),)
+        if F.tensor_mode or x.dtype.char not in "fd":
+            # as torch under create_graph (infinitely_differentiable_silu_backward)
+            s = F.sigmoid(x) if F.tensor_mode else 1 / (1 + np.exp(-x))
+            return ((g * s) * (1 + x * (1 - s)),)
+        return (silu_backward(np.broadcast_to(g, x.shape), x),)    # torch's fused kernel
 
     jvp = elementwise
 

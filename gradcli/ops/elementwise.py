@@ -194,13 +194,14 @@ class Div(Function):
 
     def backward(self, g, F, a, b):
         n = self.needs
+        # torch's div_tensor_other_backward: -grad * ((self / other) / other)
         return (F.sum_to(g / b, self.sa) if n[0] else None,
-                F.sum_to(-g * a / (b * b), self.sb) if n[1] else None)
+                F.sum_to(-g * ((a / b) / b), self.sb) if n[1] else None)
 
     def jvp(self, ts, F, a, b):
         ta, tb = ts
         return add_terms(ta / b if ta is not None else None,
-                         -tb * a / (b * b) if tb is not None else None)
+                         -tb * ((a / b) / b) if tb is not None else None)
 
 
 class Reciprocal(Function):

@@ -20,6 +20,7 @@ from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, GradV
 from ..core.tensor import Tensor
 from .registry import Arg, register
 from .activation import sigmoid_of
+from ..base.torch_exp import sigmoid as torch_sigmoid
 from .softmax import log_softmax
 from .shape import to
 from ..base import context
@@ -125,7 +126,11 @@ class MseLoss(_Loss):
         return _reduce(d * d, reduction)
 
     def backward(self, g, F, x, y):
-        gd = _spread(g, F, self.shape, self.reduction) * (2 * (x - y))
+        # torch's mse_loss_backward kernel: (norm * (x - y)) * grad, norm = 2/n for 'mean'
+        n = max(int(np.prod(self.shape)), 1)
+        norm = 2.0 / n if self.reduction == "mean" else 2.0
+        gb = F.broadcast_to(g, self.shape) if self.reduction != "none" else g
+        gd = (norm * (x - y)) * gb
         return _pair(F, gd, -gd, x, y)
 
 
@@ -183,12 +188,22 @@ class BCEWithLogits(_Loss):
 
     def backward(self, g, F, x, y):
         w, pw = _c(F, self.w), _c(F, self.pw)
+        if pw is None:
+            # torch's binary_cross_entropy_with_logits_backward: ((sigmoid(x) - y) * grad)
+            # [* weight] / n, and -x * grad [* weight] / n for the target
+            gb = F.broadcast_to(g, self.shape) if self.reduction != "none" else g
+            gx = ((F.sigmoid(x) if F.tensor_mode else torch_sigmoid(x)) - y) * gb
+            gy = -x * gb
+            if w is not None:
+                gx, gy = gx * w, gy * w
+            if self.reduction == "mean":
+                n = max(int(np.prod(self.shape)), 1)
+                gx, gy = gx / n, gy / n
+            return (*_pair(F, gx, gy, x, y), None, None)
         gl = _spread(g, F, self.shape, self.reduction)
         if w is not None:
             gl = gl * w
         sig = sigmoid_of(F, x)
-        if pw is None:
-            return (*_pair(F, gl * (sig - y), gl * -x, x, y), None, None)
         softplus = F.log(1 + F.exp(-F.abs(x))) + (F.abs(x) - x) / 2
         lw = y * (pw - 1) + 1
         gx = gl * ((1 - y) - lw * (1 - sig))
@@ -236,13 +251,20 @@ class BCE(_Loss):
 
     def backward(self, g, F, x, y):
         w = _c(F, self.w)
-        gl = _spread(g, F, self.shape, self.reduction)
-        if w is not None:
-            gl = gl * w
         denom = (1 - x) * x
         if not F.tensor_mode:
             denom = np.maximum(denom, 1e-12)        # PyTorch's EPSILON
-        return (*_pair(F, gl * (x - y) / denom, gl * (F.log(1 - x) - F.log(x)), x, y), None)
+        # torch's binary_cross_entropy_backward kernel: (grad * (x - y)) / denom, then
+        # [* weight] and / n for 'mean'
+        gb = F.broadcast_to(g, self.shape) if self.reduction != "none" else g
+        gx = (gb * (x - y)) / denom
+        gl = _spread(g, F, self.shape, self.reduction)
+        gy = gl * (F.log(1 - x) - F.log(x))
+        if w is not None:
+            gx, gy = gx * w, gy * w
+        if self.reduction == "mean":
+            gx = gx / max(int(np.prod(self.shape)), 1)
+        return (*_pair(F, gx, gy, x, y), None)
 
 
 @register("binary_cross_entropy",

@@ -3,7 +3,6 @@ exp/log/sin/... (`unary`), relu, abs, clamp, maximum/minimum, where.  (A family
 after `elementwise`, whose arithmetic and operand helpers it uses.)"""
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -14,9 +13,11 @@ from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base import mkl
+from ..base.torch_exp import sigmoid as torch_sigmoid
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
 from .dims import norm_dims
+from .fused_grads import sigmoid_grad, tanh_grad
 
 np.seterr(all="ignore")   # PyTorch's edge values (inf, nan) are results, not errors
 
@@ -126,7 +127,8 @@ def unary(name, grad_fn, np_fn, vjp, doc, saves="x", domain=(-2.0, 2.0), keep_in
     return fn
 
 
-LN2, LN10 = math.log(2.0), math.log(10.0)
+# the constants of derivatives.yaml (its ln 10 literal is a double 1 ulp below math.log(10))
+LN2, LN10 = 0.6931471805599453, 2.3025850929940456
 
 exp = unary("exp", "ExpBackward0", np.exp, lambda g, F, out: g * out, "e ** input", "out")
 log = unary("log", "LogBackward0", np.log, lambda g, F, x: g / x, "natural logarithm",
@@ -141,16 +143,16 @@ sin = unary("sin", "SinBackward0", np.sin, lambda g, F, x: g * F.cos(x), "sine")
 cos = unary("cos", "CosBackward0", np.cos, lambda g, F, x: g * -F.sin(x), "cosine")
 unary("tan", "TanBackward0", np.tan, lambda g, F, out: g * (1 + out * out), "tangent", "out",
       domain=(-1.2, 1.2))
-tanh = unary("tanh", "TanhBackward0", np.tanh, lambda g, F, out: g * (1 - out * out),
-             "hyperbolic tangent", "out")
+tanh = unary("tanh", "TanhBackward0", np.tanh, tanh_grad, "hyperbolic tangent", "out")
 
 
 def _sigmoid(x):
-    # stable for large |x|
-    return np.where(x >= 0, 1 / (1 + np.exp(-np.abs(x))), np.exp(-np.abs(x)) / (1 + np.exp(-np.abs(x))))
+    if x.dtype.char in "fd":
+        return torch_sigmoid(x)            # PyTorch's kernel, to the last bit
+    return 1 / (1 + np.exp(-x))
 
 
-unary("sigmoid", "SigmoidBackward0", _sigmoid, lambda g, F, out: g * (out * (1 - out)),
+unary("sigmoid", "SigmoidBackward0", _sigmoid, sigmoid_grad,
       "logistic sigmoid 1 / (1 + exp(-input))", "out")
 class ThresholdBackward(Function):
     """relu's backward as one op, for create_graph: g where x > 0, slope * g elsewhere.
@@ -204,9 +206,15 @@ unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x, lambda g, F, out: -g
       "1 / input", "out", domain=(0.5, 2.0))
 unary("atan", "AtanBackward0", np.arctan, lambda g, F, x: g / (x * x + 1), "arc tangent",
       aliases=("arctan",))
-unary("asin", "AsinBackward0", np.arcsin, lambda g, F, x: g / F.sqrt(1 - x * x), "arc sine",
+def _rsqrt(F, v):
+    """torch's rsqrt: 1 / sqrt(v) with the correctly rounded sqrt (not VML's)."""
+    return F.rsqrt(v) if F.tensor_mode else 1 / np.sqrt(v)
+
+
+# derivatives.yaml: grad * (-x * x + 1).rsqrt() (and its negative for acos)
+unary("asin", "AsinBackward0", np.arcsin, lambda g, F, x: g * _rsqrt(F, -x * x + 1), "arc sine",
       domain=(-0.9, 0.9), aliases=("arcsin",))
-unary("acos", "AcosBackward0", np.arccos, lambda g, F, x: -g / F.sqrt(1 - x * x), "arc cosine",
+unary("acos", "AcosBackward0", np.arccos, lambda g, F, x: g * -_rsqrt(F, -x * x + 1), "arc cosine",
       domain=(-0.9, 0.9), aliases=("arccos",))
 unary("sinh", "SinhBackward0", np.sinh, lambda g, F, x: g * F.cosh(x), "hyperbolic sine")
 unary("cosh", "CoshBackward0", np.cosh, lambda g, F, x: g * F.sinh(x), "hyperbolic cosine")

@@ -2,8 +2,6 @@
 argmin, and the running sum cumsum."""
 from __future__ import annotations
 
-import math
-import warnings
 
 import numpy as np
 
@@ -12,10 +10,10 @@ from ..engine.autograd import Function
 from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError
-from ..base.summation import outer_sum, torch_sum
+from ..base.summation import inner_sums, outer_sum, torch_cumsum, torch_sum
+from ..base import mkl
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
-from ..base import context
 from .pointwise import maximum, minimum
 from .dims import norm_dims
 from .shape import reshape
@@ -52,28 +50,50 @@ def _acc_dtype(x, dtype=None):
     return dtypes.int64 if x.dtype.kind in "biu" else x.dtype
 
 
+def sum_axes(x, ax, keepdim, acc):
+    """x summed over the axes `ax` (None: all) in PyTorch's order where gradcli knows it:
+    whole sums, sums over leading dims, and over one dim with only size-1 dims after it."""
+    if ax is None and not keepdim and acc == x.dtype and acc.kind == "f":
+        return np.asarray(torch_sum(x), dtype=acc)          # PyTorch's order, bit for bit
+    if ax is not None and len(ax) == x.ndim and acc == x.dtype and acc.kind == "f":
+        out = np.asarray(torch_sum(x), dtype=acc)           # every dim named: the same
+        return out.reshape((1,) * x.ndim) if keepdim else out
+    if (ax and acc == x.dtype and acc.kind == "f" and x.flags.c_contiguous and x.size
+            and tuple(ax) == tuple(range(len(ax))) and len(ax) < x.ndim):
+        # over leading dims: PyTorch's outer-reduction order
+        lead = x.shape[:len(ax)]
+        out = outer_sum(x.reshape(int(np.prod(lead)), -1)).reshape(x.shape[len(ax):])
+        return out.reshape((1,) * len(ax) + out.shape) if keepdim else out
+    if last_dim_sums(x, ax, acc):
+        return _inner(x, ax, keepdim)
+    return np.asarray(np.sum(x, axis=ax, keepdims=keepdim, dtype=acc))
+
+
 class Sum(_Reduce):
     __slots__ = ()
     name = "SumBackward0"
 
     def forward(self, x, dim=None, keepdim=False, dtype=None):
         ax = self.setup(x, dim, keepdim)
-        acc = _acc_dtype(x, dtype)
-        if ax is None and not keepdim and acc == x.dtype and acc.kind == "f":
-            return np.asarray(torch_sum(x), dtype=acc)          # PyTorch's order, bit for bit
-        if ax is not None and len(ax) == x.ndim and acc == x.dtype and acc.kind == "f":
-            out = np.asarray(torch_sum(x), dtype=acc)           # every dim named: the same
-            return out.reshape((1,) * x.ndim) if keepdim else out
-        if (ax and acc == x.dtype and acc.kind == "f" and x.flags.c_contiguous and x.size
-                and tuple(ax) == tuple(range(len(ax))) and len(ax) < x.ndim):
-            # over leading dims: PyTorch's outer-reduction order
-            lead = x.shape[:len(ax)]
-            out = outer_sum(x.reshape(int(np.prod(lead)), -1)).reshape(x.shape[len(ax):])
-            return out.reshape((1,) * len(ax) + out.shape) if keepdim else out
-        return np.asarray(np.sum(x, axis=ax, keepdims=keepdim, dtype=acc))
+        return sum_axes(x, ax, keepdim, _acc_dtype(x, dtype))
 
     def backward(self, g, F):
         return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
+
+
+def last_dim_sums(x, ax, acc):
+    """Whether a sum over `ax` is over one dim of a contiguous float array with only
+    size-1 dims after it, which PyTorch adds row by row in its inner-reduction order
+    (summation.inner_sums)."""
+    return (acc == x.dtype and acc.kind == "f" and ax is not None and len(ax) == 1
+            and x.ndim > 1 and x.flags.c_contiguous and all(n == 1 for n in x.shape[ax[0] + 1:]))
+
+
+def _inner(x, ax, keepdim):
+    d = ax[0]
+    out = inner_sums(x.reshape(-1, x.shape[d]))
+    shape = x.shape[:d] + ((1,) if keepdim else ()) + x.shape[d + 1:]
+    return out.reshape(shape)
 
 
 class SumDim(Sum):
@@ -95,6 +115,8 @@ class Mean(_Reduce):
             self.n = n = x.size
             return np.asarray(torch_sum(x) / n if n else np.nan, dtype=x.dtype)
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
+        if dtype is None and last_dim_sums(x, ax, x.dtype):
+            return _inner(x, ax, keepdim) / self.n        # PyTorch: sum(dim), then divided by n
         return np.asarray(np.mean(x, axis=ax, keepdims=keepdim, dtype=dtype))
 
     def backward(self, g, F):
@@ -359,134 +381,8 @@ def argmin(input, dim=None, keepdim=False):
     return _arg(np.argmin, input, dim, keepdim)
 
 
-class Norm(_Reduce):
-    __slots__ = ("p",)
-    name = "LinalgVectorNormBackward0"
-
-    def forward(self, x, p=2, dim=None, keepdim=False):
-        ax = self.setup(x, dim, keepdim)
-        self.p = p
-        a = np.abs(x)
-        if p == 2:
-            out = np.sqrt(np.sum(a * a, axis=ax, keepdims=keepdim))
-        elif p == 1:
-            out = np.sum(a, axis=ax, keepdims=keepdim)
-        elif p == np.inf:
-            out = np.max(a, axis=ax, keepdims=keepdim)
-        elif p == -np.inf:
-            out = np.min(a, axis=ax, keepdims=keepdim)
-        elif p == 0:
-            out = np.sum(a != 0, axis=ax, keepdims=keepdim).astype(x.dtype)
-        else:
-            out = np.sum(a ** p, axis=ax, keepdims=keepdim) ** (1.0 / p)
-        out = np.asarray(out, dtype=x.dtype)
-        self.save(x, out)
-        return out
-
-    def backward(self, g, F, x, out):
-        p, shape, axes, kd = self.p, self.shape, self.axes, self.keepdim
-        gx = expand_back(g, F, shape, axes, kd)
-        ox = expand_back(out, F, shape, axes, kd)
-        if p == 2:
-            return (F.where(ox == 0, 0.0, gx * x / ox),)
-        if p == 1:
-            return (gx * F.sign(x),)
-        if p == 0:
-            return (gx * 0,)
-        if p in (np.inf, -np.inf):
-            mask = F.where(F.abs(x) == ox, 1.0, 0.0)
-            cnt = expand_back(F.sum(mask, axes, True) if axes else F.sum(mask), F, shape, axes, True)
-            return (gx * F.sign(x) * mask / cnt,)
-        # PyTorch: a zero entry (and a zero norm) gets no gradient, not 0 * inf
-        zero = (ox.data == 0) | (x.data == 0) if F.tensor_mode else (ox == 0) | (x == 0)
-        return (F.where(zero, 0.0, gx * x * F.abs(x) ** (p - 2) / ox ** (p - 1)),)
-
-
-@register("norm", "norm(input, p=2, dim=None, keepdim=False)",
-          "vector p-norm of all elements, or along dim", method=True,
-          checks=REDUCE_CHECKS[1:] + [((M,), {"p": 1}), ((M,), {"p": 3, "dim": 0})],
-          category="reduce")
-def norm(input, p="fro", dim=None, keepdim=False):
-    x = tensor_arg(input)
-    if p in ("fro", None):
-        p = 2
-    elif isinstance(p, str):
-        raise GradRuntimeError(f"norm: p={p!r} is not supported (use a number, 'fro' or inf)")
-    if x.data.dtype.kind != "f":
-        raise GradRuntimeError(
-            "linalg.vector_norm: Expected a floating point or complex tensor as input. "
-            f"Got {_torch_name(x.data.dtype)}")
-    return Norm.apply(x, p=float(p), dim=dim, keepdim=keepdim)
-
-
-class Var(_Reduce):
-    __slots__ = ("c", "n")
-    name = "VarBackward0"
-    root = False
-
-    def forward(self, x, dim=None, correction=1, keepdim=False):
-        ax = self.setup(x, dim, keepdim)
-        self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
-        self.c = correction
-        if self.n - correction <= 0:
-            context.warn(f"{'std' if self.root else 'var'}(): degrees of freedom is <= 0. Correction "
-                 "should be strictly less than the reduction factor (input numel divided by "
-                 "output numel).")
-            with warnings.catch_warnings():      # NumPy's own RuntimeWarning says the same
-                warnings.simplefilter("ignore", RuntimeWarning)
-                var = np.asarray(np.var(x, axis=ax, ddof=correction, keepdims=keepdim))
-        else:
-            var = np.asarray(np.var(x, axis=ax, ddof=correction, keepdims=keepdim))
-        out = np.sqrt(var) if self.root else var
-        self.save(x, out)
-        return out
-
-    def backward(self, g, F, x, out):
-        shape, axes, kd = self.shape, self.axes, self.keepdim
-        gx = expand_back(g, F, shape, axes, kd)
-        if axes is None:
-            mu = F.sum(x) / self.n
-        else:
-            mu = F.sum(x, axes, True) / self.n
-        d = x - mu
-        denom = self.n - self.c
-        if self.root:            # PyTorch: no gradient where the deviation is 0
-            ox = expand_back(out, F, shape, axes, kd)
-            return (F.where(ox == 0, 0.0, gx * d / (denom * ox)),)
-        if denom <= 0:       # no degrees of freedom: 2 / 0 is inf, as in PyTorch
-            if axes is None:     # PyTorch: nan where x is the mean, inf elsewhere
-                return (gx * F.where(d == 0, math.nan, math.inf),)
-            return (gx * d * math.inf,)
-        return (gx * (2.0 / denom) * d,)
-
-
-class Std(Var):
-    __slots__ = ()
-    name = "StdBackward0"
-    root = True
-
-
-def _var_call(cls, input, dim, unbiased, keepdim, correction):
-    x = tensor_arg(input)
-    if isinstance(dim, bool):          # std(x, False): the legacy `unbiased` positional
-        unbiased, dim = dim, None
-    if correction is None:
-        correction = 1 if unbiased in (None, True) else 0
-    return cls.apply(x, dim=dim, correction=correction, keepdim=keepdim)
-
-
-@register("var", "var(input, dim=None, unbiased=True, keepdim=False)",
-          "variance (unbiased unless unbiased=false or correction=0)", method=True,
-          checks=REDUCE_CHECKS[1:], category="reduce")
-def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
-    return _var_call(Var, input, dim, unbiased, keepdim, correction)
-
-
-@register("std", "std(input, dim=None, unbiased=True, keepdim=False)",
-          "standard deviation (unbiased unless unbiased=false or correction=0)", method=True,
-          checks=REDUCE_CHECKS[1:], category="reduce")
-def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
-    return _var_call(Std, input, dim, unbiased, keepdim, correction)
+_EXP = mkl.unary_fn("exp", np.exp)
+_LOG = mkl.unary_fn("log", np.log)
 
 
 class LogSumExp(_Reduce):
@@ -494,11 +390,15 @@ class LogSumExp(_Reduce):
     name = "LogsumexpBackward0"
 
     def forward(self, x, dim, keepdim=False):
+        # PyTorch: m = amax (an infinite one taken as 0), log(sum(exp(x - m))) + m, with
+        # its exp and log (MKL's) and its order of summation
         ax = self.setup(x, dim, keepdim)
         x = dtypes.floating(x)
-        m = np.max(x, axis=ax, keepdims=True) if x.size else np.zeros((1,) * x.ndim)
-        m = np.where(np.isfinite(m), m, 0)
-        out = np.log(np.sum(np.exp(x - m), axis=ax, keepdims=True)) + m
+        m = np.max(x, axis=ax, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
+        m = np.where(np.abs(m) == np.inf, x.dtype.type(0), m)
+        c = x.flags.c_contiguous
+        e = np.ascontiguousarray(_EXP(x - m)) if c else _EXP(x - m)
+        out = _LOG(sum_axes(e, ax if ax else None, True, e.dtype)) + m
         out = np.asarray(out if keepdim else np.squeeze(out, axis=ax) if ax else out.reshape(()))
         self.save(x, out)
         return out
@@ -526,12 +426,14 @@ class Cumsum(Function):
         self.axis = axis
         if x.ndim == 0:
             return x.astype(dt)
-        return np.cumsum(x, axis=axis, dtype=dt)
+        return torch_cumsum(x, axis, dt)
 
     def backward(self, g, F):
         if g.ndim == 0:
             return (g,)
         a = (self.axis,)
+        if not F.tensor_mode:
+            return (np.flip(torch_cumsum(np.flip(g, a), self.axis, g.dtype), a),)
         return (F.flip(F.cumsum(F.flip(g, a), self.axis), a),)
 
     jvp = linear

@@ -1,7 +1,7 @@
 """Syntax highlighting from the grammar's own lexer.
 
-`tokens(text)` runs the basic lexer Lark builds from grammar/gradcli.lark (the
-terminals the parser uses, plus the ignored ones: spaces and comments) and
+`tokens(text)` runs the parser's own lexer (the terminals of
+grammar/gradcli.lark, with the ignored ones kept: spaces and comments) and
 never fails: an unterminated string becomes an `ERROR_STRING` token to the end
 of its line, any other character the grammar does not know an `ERROR` token.
 The highlighter and the completer both read it.
@@ -10,34 +10,12 @@ from __future__ import annotations
 
 import re
 
-from lark import UnexpectedInput
-from lark.lexer import LexerThread
-
-from ..language.parser import parser
-
-_lexer = None
-_keywords = None
-
-
-def _basic_lexer():
-    global _lexer
-    if _lexer is None:
-        # the parser's own terminals, with the %ignore'd ones (spaces, comments) kept
-        _lexer = parser()._build_lexer(dont_ignore=True)
-    return _lexer
+from ..language.parser import UnexpectedInput, parser
 
 
 def keywords() -> frozenset:
-    """Words the grammar reserves: its anonymous string terminals that look like names."""
-    global _keywords
-    if _keywords is None:
-        words = set()
-        for t in parser().terminals:
-            value = t.pattern.value
-            if type(t.pattern).__name__ == "PatternStr" and value.isidentifier():
-                words.add(value)
-        _keywords = frozenset(words)
-    return _keywords
+    """Words the grammar reserves: its string terminals that look like names."""
+    return parser().lexer.keywords
 
 
 def tokens(text: str):
@@ -47,7 +25,7 @@ def tokens(text: str):
     n = len(text)
     while pos < n:
         try:
-            for tok in LexerThread.from_text(_basic_lexer(), text[pos:]).lex(None):
+            for tok in parser().lexer.lex(text[pos:], keep_ignored=True):
                 out.append((tok.type, tok.value, pos + tok.start_pos))
             break
         except UnexpectedInput as e:

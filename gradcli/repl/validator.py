@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import re
 
-from lark import UnexpectedEOF, UnexpectedToken
-
-from ..language.parser import parser
+from ..language.parser import UnexpectedEOF, UnexpectedToken, parser
 
 _OPEN = {"LPAR", "LSQB", "LBRACE"}
 _CLOSE = {"RPAR", "RSQB", "RBRACE"}

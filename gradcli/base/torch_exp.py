@@ -1,0 +1,163 @@
+"""The exponentials inside PyTorch's own CPU kernels, and `sigmoid` as its kernel
+computes it (ATen/native/cpu/UnaryOpsKernel.cpp, `sigmoid_kernel`).  Its plain
+`torch.exp` is MKL's (gradcli/base/mkl.py); its kernels call
+`Vectorized<T>::exp()` on whole blocks of two vectors -- SLEEF's 1-ulp functions
+(float32: sleef_explog.expf; float64: `expd` here, `Sleef_expd4_u10` of the AVX2
+build, with fused multiply-adds) -- and the C library's `exp`/`expf` on the
+values after the last whole block.
+
+Re-implemented in NumPy from the published algorithms.  SLEEF's expd:
+q = rint(x / ln 2), s = x - q*ln2 in two fused steps (ln 2 split in two), a
+degree-9 polynomial in s by Estrin's scheme with fused steps, three fused Horner
+steps, scaled by 2^q in two products.  glibc's expf: in double, x*32/ln2 = k + r
+rounded by adding 1.5 * 2^52, 2^(k/32) from a 32-entry table of bit patterns, a
+degree-3 polynomial in r, rounded once to float32 (whether the compiler fused its
+multiply-adds does not change the float32 result: checked on 210,000 values).
+NumPy's float64 `exp` is the C library's.  Checked against torch 2.13's own
+results bit for bit (tests/golden/exact_numerics.json).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .fma import fma
+from .parallel import chunks
+from .sleef_explog import expf
+
+_R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
+_L2U = 0.69314718055966295651160180568695068359375
+_L2L = 0.28235290563031577122588448175013436025525412068e-12
+# c9 .. c0 of the polynomial (SLEEF's coefficients for its FMA build)
+_C = (0.2081276378237164457e-8, 0.2511210703042288022e-7, 0.2755762628169491192e-6,
+      0.2755723402025388239e-5, 0.2480158687479686264e-4, 0.1984126989855865850e-3,
+      0.1388888888914497797e-2, 0.8333333333314938210e-2, 0.4166666666666602598e-1,
+      0.1666666666666669072e+0)
+BLOCK = {np.float32: 16, np.float64: 8}     # vectorized_loop's step: two vectors
+
+# glibc's expf (sysdeps/ieee754/flt-32/e_expf.c, EXP2F_TABLE_BITS = 5): the bits of
+# 2^(i/32) with i/32 * 2^52 taken off, and the polynomial scaled for r in units of 1/32
+_T32 = np.array([
+    0x3ff0000000000000, 0x3fefd9b0d3158574, 0x3fefb5586cf9890f, 0x3fef9301d0125b51,
+    0x3fef72b83c7d517b, 0x3fef54873168b9aa, 0x3fef387a6e756238, 0x3fef1e9df51fdee1,
+    0x3fef06fe0a31b715, 0x3feef1a7373aa9cb, 0x3feedea64c123422, 0x3feece086061892d,
+    0x3feebfdad5362a27, 0x3feeb42b569d4f82, 0x3feeab07dd485429, 0x3feea47eb03a5585,
+    0x3feea09e667f3bcd, 0x3fee9f75e8ec5f74, 0x3feea11473eb0187, 0x3feea589994cce13,
+    0x3feeace5422aa0db, 0x3feeb737b0cdc5e5, 0x3feec49182a3f090, 0x3feed503b23e255d,
+    0x3feee89f995ad3ad, 0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069,
+    0x3fef5818dcfba487, 0x3fef7c97337b9b5f, 0x3fefa4afa2a490da, 0x3fefd0765b6e4540],
+    dtype=np.uint64)
+_INV_LN2_32 = float.fromhex("0x1.71547652b82fep+0") * 32
+_SHIFT52 = float.fromhex("0x1.8p+52")
+_P32 = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3,
+        float.fromhex("0x1.ebfce50fac4f3p-3") / 32 ** 2, float.fromhex("0x1.62e42ff0c52d6p-1") / 32)
+_EXPF_MAX, _EXPF_MIN = float.fromhex("0x1.62e42ep6"), float.fromhex("-0x1.9fe368p6")
+
+
+def _pow2i(q):
+    return ((q.astype(np.int64) + 0x3FF) << 52).view(np.float64)
+
+
+def expd(d):
+    """Sleef_expd4_u10 of a float64 array."""
+    d = np.asarray(d, np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        u = np.rint(d * _R_LN2)
+        q = np.where(np.abs(u) < 2 ** 31, u, -2 ** 31).astype(np.int32)    # cvtpd: nan -> INT_MIN
+        s = fma(u, -_L2U, d)
+        s = fma(u, -_L2L, s)
+        s2 = s * s
+        s4 = s2 * s2
+        s8 = s4 * s4
+        c9, c8, c7, c6, c5, c4, c3, c2, c1, c0 = _C
+        p8 = fma(s4, fma(s2, fma(s, c7, c6), fma(s, c5, c4)),
+                 fma(s2, fma(s, c3, c2), fma(s, c1, c0)))
+        u = fma(s8, fma(s, c9, c8), p8)
+        u = fma(u, s, 0.5)
+        u = fma(u, s, 1.0)
+        u = fma(u, s, 1.0)
+        h = q >> 1
+        u = u * _pow2i(h) * _pow2i(q - h)
+        u = np.where(d > 709.78271114955742909217217426, np.inf, u)
+        u = np.where(d < -1000, 0.0, u)
+    return u
+
+
+def libm_expf(x):
+    """glibc's expf of a float32 array (what std::exp(float) calls on Linux)."""
+    x = np.asarray(x, np.float32)
+    xd = x.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        z = _INV_LN2_32 * xd
+        kd = z + _SHIFT52
+        ki = kd.view(np.uint64)
+        r = z - (kd - _SHIFT52)
+        s = (_T32[ki % np.uint64(32)] + (ki << np.uint64(47))).view(np.float64)
+        c0, c1, c2 = _P32
+        y = (((c0 * r + c1) * (r * r)) + (c2 * r + 1)) * s
+        y = np.where(xd > _EXPF_MAX, np.inf, y)
+        y = np.where(xd < _EXPF_MIN, 0.0, y)
+        y = np.where(np.isnan(xd), xd, y)
+    return y.astype(np.float32)
+
+
+def _libm_exp(x):
+    return libm_expf(x) if x.dtype == np.float32 else np.exp(x)
+
+
+def _sleef_exp(x):
+    return expf(x) if x.dtype == np.float32 else expd(x)
+
+
+def kernel(fn, *arrays):
+    """fn(exp, *values) computed as PyTorch's `cpu_kernel_vec` runs an element-wise
+    kernel that calls exp: in each thread's range, on whole blocks of two vectors with
+    SLEEF's exp (`Vectorized<T>::exp()`), on the values after them with the C
+    library's (the scalar lambda).  The arrays share one shape and float dtype; fn
+    gets 1-D slices and must compute in their dtype."""
+    flats = [np.ascontiguousarray(a).reshape(-1) for a in arrays]
+    first = flats[0]
+    out = np.empty_like(first)
+    step = BLOCK[first.dtype.type]
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for b, end in chunks(first.size):
+            k = b + (end - b) // step * step
+            if k > b:
+                out[b:k] = fn(_sleef_exp, *(f[b:k] for f in flats))
+            if end > k:
+                out[k:end] = fn(_libm_exp, *(f[k:end] for f in flats))
+    return out.reshape(np.shape(arrays[0]))
+
+
+def _sigmoid(exp, x):
+    one = x.dtype.type(1)
+    return one / (exp(-x) + one)         # -x flips a nan's sign, as torch's negation does
+
+
+def sigmoid(x):
+    """PyTorch's CPU sigmoid of a float32/float64 array: 1 / (1 + exp(-x))."""
+    return kernel(_sigmoid, x)
+
+
+def silu(x):
+    """PyTorch's silu kernel: x / (1 + exp(-x))."""
+    return kernel(lambda exp, v: v / (v.dtype.type(1) + exp(-v)), x)
+
+
+def silu_backward(g, x):
+    """PyTorch's silu_backward kernel: (g * s) * (1 + x * (1 - s)), s = sigmoid(x), the
+    last multiply-add fused."""
+    def fn(exp, dy, v):
+        s = _sigmoid(exp, v)
+        t = v.dtype.type
+        return (dy * s) * np.asarray(fma(v, t(1) - s, 1.0, dtype=t), dtype=t)
+    return kernel(fn, g, x)
+
+
+def softplus_backward(g, x, beta, threshold):
+    """PyTorch's softplus_backward kernel: z = exp(x * beta); g where x * beta > threshold,
+    else (g * z) / (z + 1)."""
+    def fn(exp, dy, v):
+        bx = v * beta
+        z = exp(bx)
+        return np.where(bx > threshold, dy, (dy * z) / (z + v.dtype.type(1)))
+    return kernel(fn, g, x)

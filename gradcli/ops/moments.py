@@ -1,0 +1,178 @@
+"""Norms and moments: norm, var and std (a family after `reduce`, whose reduction
+base and helpers they use); var/std of a whole tensor as PyTorch computes them."""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from ..base import context
+from ..base.errors import GradRuntimeError
+from ..base.parallel import chunks
+from ..base.summation import torch_sum
+from ..core.convert import tensor_arg
+from .reduce import M, REDUCE_CHECKS, _Reduce, _torch_name, expand_back
+from .registry import register
+
+
+class Norm(_Reduce):
+    __slots__ = ("p",)
+    name = "LinalgVectorNormBackward0"
+
+    def forward(self, x, p=2, dim=None, keepdim=False):
+        ax = self.setup(x, dim, keepdim)
+        self.p = p
+        a = np.abs(x)
+        if p == 2:
+            out = np.sqrt(np.sum(a * a, axis=ax, keepdims=keepdim))
+        elif p == 1:
+            out = np.sum(a, axis=ax, keepdims=keepdim)
+        elif p == np.inf:
+            out = np.max(a, axis=ax, keepdims=keepdim)
+        elif p == -np.inf:
+            out = np.min(a, axis=ax, keepdims=keepdim)
+        elif p == 0:
+            out = np.sum(a != 0, axis=ax, keepdims=keepdim).astype(x.dtype)
+        else:
+            out = np.sum(a ** p, axis=ax, keepdims=keepdim) ** (1.0 / p)
+        out = np.asarray(out, dtype=x.dtype)
+        self.save(x, out)
+        return out
+
+    def backward(self, g, F, x, out):
+        p, shape, axes, kd = self.p, self.shape, self.axes, self.keepdim
+        gx = expand_back(g, F, shape, axes, kd)
+        ox = expand_back(out, F, shape, axes, kd)
+        if p == 2:
+            return (F.where(ox == 0, 0.0, gx * x / ox),)
+        if p == 1:
+            return (gx * F.sign(x),)
+        if p == 0:
+            return (gx * 0,)
+        if p in (np.inf, -np.inf):
+            mask = F.where(F.abs(x) == ox, 1.0, 0.0)
+            cnt = expand_back(F.sum(mask, axes, True) if axes else F.sum(mask), F, shape, axes, True)
+            return (gx * F.sign(x) * mask / cnt,)
+        # PyTorch: a zero entry (and a zero norm) gets no gradient, not 0 * inf
+        zero = (ox.data == 0) | (x.data == 0) if F.tensor_mode else (ox == 0) | (x == 0)
+        return (F.where(zero, 0.0, gx * x * F.abs(x) ** (p - 2) / ox ** (p - 1)),)
+
+
+@register("norm", "norm(input, p=2, dim=None, keepdim=False)",
+          "vector p-norm of all elements, or along dim", method=True,
+          checks=REDUCE_CHECKS[1:] + [((M,), {"p": 1}), ((M,), {"p": 3, "dim": 0})],
+          category="reduce")
+def norm(input, p="fro", dim=None, keepdim=False):
+    x = tensor_arg(input)
+    if p in ("fro", None):
+        p = 2
+    elif isinstance(p, str):
+        raise GradRuntimeError(f"norm: p={p!r} is not supported (use a number, 'fro' or inf)")
+    if x.data.dtype.kind != "f":
+        raise GradRuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+            f"Got {_torch_name(x.data.dtype)}")
+    return Norm.apply(x, p=float(p), dim=dim, keepdim=keepdim)
+
+
+class Var(_Reduce):
+    __slots__ = ("c", "n")
+    name = "VarBackward0"
+    root = False
+
+    def forward(self, x, dim=None, correction=1, keepdim=False):
+        ax = self.setup(x, dim, keepdim)
+        self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
+        self.c = correction
+        if self.n - correction <= 0:
+            context.warn(f"{'std' if self.root else 'var'}(): degrees of freedom is <= 0. Correction "
+                 "should be strictly less than the reduction factor (input numel divided by "
+                 "output numel).")
+            with warnings.catch_warnings():      # NumPy's own RuntimeWarning says the same
+                warnings.simplefilter("ignore", RuntimeWarning)
+                var = np.asarray(np.var(x, axis=ax, ddof=correction, keepdims=keepdim))
+        elif self._whole(x) and x.dtype.char in "fd":
+            out = var_all(x, correction, self.root)
+            out = out.reshape((1,) * x.ndim) if keepdim else out
+            self.save(x, out)
+            return out
+        else:
+            var = np.asarray(np.var(x, axis=ax, ddof=correction, keepdims=keepdim))
+        out = np.sqrt(var) if self.root else var
+        self.save(x, out)
+        return out
+
+    def _whole(self, x):
+        """A reduction of all of a contiguous x (PyTorch's std_var_all_cpu)."""
+        return x.flags.c_contiguous and x.size and (self.axes is None or len(self.axes) == x.ndim)
+
+    def backward(self, g, F, x, out):
+        shape, axes, kd = self.shape, self.axes, self.keepdim
+        denom = self.n - self.c
+        if not F.tensor_mode and denom > 0 and self._whole(x) and x.dtype.char in "fd":
+            # derivatives.yaml: var: ((2 / dof) * grad) * (x - x.mean()); std first takes
+            # grad / (result * 2), 0 where the result is 0
+            if self.root:
+                g = np.where(out == 0, 0, g / (out * 2)).astype(x.dtype)
+            mean = np.asarray(torch_sum(x) / x.size, dtype=x.dtype)
+            return ((x.dtype.type(2.0 / denom) * g) * (x - mean),)
+        gx = expand_back(g, F, shape, axes, kd)
+        if axes is None:
+            mu = F.sum(x) / self.n
+        else:
+            mu = F.sum(x, axes, True) / self.n
+        d = x - mu
+        denom = self.n - self.c
+        if self.root:            # PyTorch: no gradient where the deviation is 0
+            ox = expand_back(out, F, shape, axes, kd)
+            return (F.where(ox == 0, 0.0, gx * d / (denom * ox)),)
+        if denom <= 0:       # no degrees of freedom: 2 / 0 is inf, as in PyTorch
+            if axes is None:     # PyTorch: nan where x is the mean, inf elsewhere
+                return (gx * F.where(d == 0, math.nan, math.inf),)
+            return (gx * d * math.inf,)
+        return (gx * (2.0 / denom) * d,)
+
+
+class Std(Var):
+    __slots__ = ()
+    name = "StdBackward0"
+    root = True
+
+
+def var_all(x, correction, root):
+    """var (or std) of all of a contiguous float array as PyTorch's std_var_all_cpu: the
+    mean in x's dtype, then in double the squares of x - mean added one after the other
+    in each thread's range, the ranges' sums added from 0, divided by n - correction."""
+    flat = x.reshape(-1)
+    n = flat.size
+    mean = float(np.asarray(torch_sum(flat) / n, dtype=x.dtype))
+    total = 0.0
+    for b, e in chunks(n):
+        d = flat[b:e].astype(np.float64) - mean
+        total += float(np.add.accumulate(d * d)[-1])
+    var = total / max(0.0, n - correction)
+    return np.asarray(math.sqrt(var) if root else var, dtype=x.dtype)
+
+
+def _var_call(cls, input, dim, unbiased, keepdim, correction):
+    x = tensor_arg(input)
+    if isinstance(dim, bool):          # std(x, False): the legacy `unbiased` positional
+        unbiased, dim = dim, None
+    if correction is None:
+        correction = 1 if unbiased in (None, True) else 0
+    return cls.apply(x, dim=dim, correction=correction, keepdim=keepdim)
+
+
+@register("var", "var(input, dim=None, unbiased=True, keepdim=False)",
+          "variance (unbiased unless unbiased=false or correction=0)", method=True,
+          checks=REDUCE_CHECKS[1:], category="reduce")
+def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
+    return _var_call(Var, input, dim, unbiased, keepdim, correction)
+
+
+@register("std", "std(input, dim=None, unbiased=True, keepdim=False)",
+          "standard deviation (unbiased unless unbiased=false or correction=0)", method=True,
+          checks=REDUCE_CHECKS[1:], category="reduce")
+def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
+    return _var_call(Std, input, dim, unbiased, keepdim, correction)
