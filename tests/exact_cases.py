@@ -74,7 +74,7 @@ EXPRESSIONS = {
     "mean_long_rows": "x.reshape(7, -1).mean(1)", "sum_middle": "x.reshape(-1, 7, 1).sum(1)",
     "logsumexp": "torch.logsumexp(x, 1)", "logsumexp_long": "torch.logsumexp(x.reshape(7, -1), 1)",
     "cumsum_last": "torch.cumsum(x, 1)", "cumsum_first": "torch.cumsum(x, 0)",
-    "var": "x.var()", "std": "x.std()", "var_biased": "x.var(unbiased=False)", "std_keepdim": "x.std(dim=(0, 1), keepdim=True)",
+    "prod": "(x[:3] * 0.1 + 1).prod()", "prod_dim": "(x * 0.1 + 1).prod(1)", "var": "x.var()", "std": "x.std()", "var_biased": "x.var(unbiased=False)", "std_keepdim": "x.std(dim=(0, 1), keepdim=True)",
 }
 #: expressions whose gradient, taken with create_graph, PyTorch records as one fused
 #: backward op: its grad_fn name is compared (tests/test_exact_numerics.py)
