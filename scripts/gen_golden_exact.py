@@ -18,7 +18,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "tests", "golden", "exact_numerics.json")
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from exact_cases import (ACT_SIZES, ACTIVATIONS, CE_SHAPES, DOT_SIZES, EXPR_SHAPES,  # noqa: E402
+from exact_cases import (ACT_SIZES, ACTIVATIONS, CE_SHAPES, DOUBLE_NAMES, DOT_SIZES, EXPR_SHAPES,  # noqa: E402
                          EXPRESSIONS, MM_SHAPES, OUTER_SHAPES, POW_EXPONENTS, SIZES, UNARY,
                          act_input, ce_input, expr_inputs, matrix, pow_input, unary_input)
 
@@ -133,10 +133,17 @@ def main():
                 y.backward(g.reshape(-1)[:y.numel()].reshape(y.shape))
                 exprs.append({"name": name, "dtype": dtype, "shape": list(shape),
                               "out": digest(y.detach().numpy()), "grad": digest(x.grad.numpy())})
+    names = {}
+    for name, text in DOUBLE_NAMES.items():
+        x, t, g = (torch.from_numpy(a) for a in expr_inputs((3, 7), "float64"))
+        x.requires_grad_()
+        y = eval(text, {"torch": torch, "F": torch.nn.functional, "x": x, "t": t})
+        gx, = torch.autograd.grad(y, x, g.reshape(-1)[:y.numel()].reshape(y.shape), create_graph=True)
+        names[name] = gx.grad_fn.name()
     data = {"torch": torch.__version__, "capability": torch.backends.cpu.get_cpu_capability(),
             "threads": torch.get_num_threads(), "unary": unary, "pows": pows, "mm": mms,
             "cross_entropy": ces, "bias_grads": outer, "views": views,
-            "activations": acts, "expressions": exprs}
+            "activations": acts, "expressions": exprs, "double_names": names}
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=0)
         fh.write("\n")

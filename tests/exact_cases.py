@@ -74,8 +74,18 @@ EXPRESSIONS = {
     "mean_long_rows": "x.reshape(7, -1).mean(1)", "sum_middle": "x.reshape(-1, 7, 1).sum(1)",
     "logsumexp": "torch.logsumexp(x, 1)", "logsumexp_long": "torch.logsumexp(x.reshape(7, -1), 1)",
     "cumsum_last": "torch.cumsum(x, 1)", "cumsum_first": "torch.cumsum(x, 0)",
-    "var": "x.var()", "std": "x.std()", "var_biased": "x.var(unbiased=False)", "std_keepdim": "x.std(dim=(0, 1), keepdim=True)",
+    "prod": "(x[:3] * 0.1 + 1).prod()", "prod_dim": "(x * 0.1 + 1).prod(1)", "var": "x.var()", "std": "x.std()", "var_biased": "x.var(unbiased=False)", "std_keepdim": "x.std(dim=(0, 1), keepdim=True)",
 }
+#: expressions whose gradient, taken with create_graph, PyTorch records as one fused
+#: backward op: its grad_fn name is compared (tests/test_exact_numerics.py)
+DOUBLE_NAMES = {
+    "mse_loss": "F.mse_loss(x, t)", "mse_loss_none": "F.mse_loss(x, t, reduction='none')",
+    "log_softmax": "F.log_softmax(x, 1)", "softmax": "F.softmax(x, 1)", "softmax_dim0": "F.softmax(x, 0)",
+    "cross_entropy": "F.cross_entropy(x, (t[:, 0] * 7).long())", "tanh": "torch.tanh(x)",
+    "sigmoid": "torch.sigmoid(x)", "softplus": "F.softplus(x)", "relu": "torch.relu(x)",
+    "elu": "F.elu(x)", "silu": "F.silu(x)", "exp": "torch.exp(x)", "bce_logits": "F.binary_cross_entropy_with_logits(x, t)",
+}
+
 #: whose forward values still differ from torch's in the last bit (only the gradient is
 #: compared): softplus and log_sigmoid (in binary_cross_entropy_with_logits) take SLEEF's
 #: vectorised log1p, not reproduced yet

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from exact_cases import (CE_SHAPES, DOT_SIZES, EXPRESSIONS, FORWARD_DIFFERS, MM_SHAPES, OUTER_SHAPES,
+from exact_cases import (CE_SHAPES, DOUBLE_NAMES, DOT_SIZES, EXPRESSIONS, FORWARD_DIFFERS, MM_SHAPES, OUTER_SHAPES,
                          POW_EXPONENTS, act_input, ce_input, expr_inputs, matrix, pow_input,
                          unary_input)
 
@@ -262,3 +262,21 @@ def test_expressions_and_their_gradients_are_pytorchs(name):
         assert _digest(s.scope.vars["x"].grad.data) == c["grad"], where
         checked += 1
     assert checked >= 4
+
+
+@pytest.mark.parametrize("name", sorted(DOUBLE_NAMES))
+def test_a_gradient_taken_with_create_graph_has_pytorchs_grad_fn(name):
+    """The fused backward ops PyTorch records (TanhBackwardBackward0,
+    MseLossBackwardBackward0, LogSoftmaxBackwardDataBackward0 ...) or, where it records
+    plain ops, the same plain op."""
+    import io
+    from gradcli.output import TextOutput
+    from gradcli.session import Session
+    x, t, g = expr_inputs((3, 7), "float64")
+    s = Session(TextOutput(io.StringIO(), quiet=True))
+    s.scope.vars.update(x=Tensor(x, requires_grad=True), t=Tensor(t), g=Tensor(g))
+    s.run("import torch.nn.functional as F\n"
+          f"y = {DOUBLE_NAMES[name]}\n"
+          "gx = torch.autograd.grad(y, x, g.reshape(-1)[:y.numel()].reshape(y.shape), "
+          "create_graph=True)[0]\n")
+    assert s.scope.vars["gx"].grad_fn.name == GOLDEN["double_names"][name]

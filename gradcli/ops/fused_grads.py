@@ -116,3 +116,104 @@ def tanh_grad(g, F, y):
 
 def sigmoid_grad(g, F, y):
     return SigmoidBackward.apply(g, y) if F.tensor_mode else sigmoid_backward_values(g, y)
+
+
+# ------------------------------------------ softmax's, log_softmax's and mse_loss's backward
+
+class SoftmaxBackwardData(Function):
+    """_softmax_backward_data: out * (g - sum(g * out, dim)), as one recorded op."""
+    __slots__ = ("axis", "values")
+    name = "SoftmaxBackwardDataBackward0"
+
+    def forward(self, g, out, axis, values):
+        self.axis, self.values = axis, values
+        self.save(g, out)
+        return values(g, out, axis)
+
+    def backward(self, gg, F, g, out):
+        n, ax = self.needs, self.axis
+        # derivatives.yaml's softmax_double_backward for the output
+        go = (g * gg - F.sum(out * g, ax, True) * gg - g * F.sum(out * gg, ax, True)) if n[1] else None
+        return (type(self).apply(gg, out, axis=ax, values=self.values) if n[0] else None, go)
+
+    def jvp(self, ts, F, g, out):
+        tg, to, ax = ts[0], ts[1], self.axis
+        return add_terms(type(self).apply(tg, out, axis=ax, values=self.values) if tg is not None
+                         else None,
+                         to * (g - F.sum(g * out, ax, True)) - out * F.sum(g * to, ax, True)
+                         if to is not None else None)
+
+
+class LogSoftmaxBackwardData(Function):
+    """_log_softmax_backward_data: g - exp(out) * sum(g, dim), as one recorded op."""
+    __slots__ = ("axis", "values")
+    name = "LogSoftmaxBackwardDataBackward0"
+
+    def forward(self, g, out, axis, values):
+        self.axis, self.values = axis, values
+        self.save(g, out)
+        return values(g, out, axis)
+
+    def backward(self, gg, F, g, out):
+        n, ax = self.needs, self.axis
+        go = None
+        if n[1]:        # d/d out: -sum(g) * exp(out) * gg
+            go = (-F.sum(g, ax, True) * F.exp(out)) * gg
+        # d/d g: the transpose of (1 - exp(out) 1^T) applied to gg
+        gg_g = gg - F.sum(F.exp(out) * gg, ax, True) if n[0] else None
+        return (gg_g, go)
+
+    def jvp(self, ts, F, g, out):
+        tg, to, ax = ts[0], ts[1], self.axis
+        return add_terms(type(self).apply(tg, out, axis=ax, values=self.values) if tg is not None
+                         else None,
+                         -(F.exp(out) * to) * F.sum(g, ax, True) if to is not None else None)
+
+
+class MseLossBackward(Function):
+    """mse_loss_backward: (norm * (x - y)) * grad, norm = 2/n for 'mean', else 2."""
+    __slots__ = ("reduction", "shape")
+    name = "MseLossBackwardBackward0"
+
+    def forward(self, g, x, y, reduction, shape):
+        self.reduction, self.shape = reduction, shape
+        self.save(g, x, y)
+        return mse_backward_values(g, x, y, reduction, shape, np.broadcast_to)
+
+    def backward(self, gg, F, g, x, y):
+        n, red, shape = self.needs, self.reduction, self.shape
+        gg_g = None
+        if n[0]:        # mse_loss_double_backward_grad_output
+            if red == "none":
+                gg_g = type(self).apply(gg, x, y, reduction=red, shape=shape)
+            else:
+                gg_g = F.sum(mse_backward_values(g * 0 + 1, x, y, red, shape, F.broadcast_to) * gg)
+        dx = None
+        if n[1] or n[2]:    # mse_loss_double_backward: 2 * (gg * g), / n for 'mean'
+            dx = 2 * (gg * (F.broadcast_to(g, shape) if red != "none" else g))
+            if red == "mean":
+                dx = dx / max(int(np.prod(shape)), 1)
+        return (gg_g, F.sum_to(dx, x.shape) if n[1] else None,
+                F.sum_to(-dx, y.shape) if n[2] else None)
+
+    def jvp(self, ts, F, g, x, y):
+        tg, tx, ty = ts
+        red, shape = self.reduction, self.shape
+        d = None
+        if tx is not None or ty is not None:
+            diff = add_terms(tx, -ty if ty is not None else None)
+            gb = F.broadcast_to(g, shape) if red != "none" else g
+            d = (_norm(red, shape) * diff) * gb
+        return add_terms(type(self).apply(tg, x, y, reduction=red, shape=shape)
+                         if tg is not None else None, d)
+
+
+def _norm(reduction, shape):
+    return 2.0 / max(int(np.prod(shape)), 1) if reduction == "mean" else 2.0
+
+
+def mse_backward_values(g, x, y, reduction, shape, broadcast):
+    """torch's mse_loss_backward kernel: (norm * (x - y)) * grad (grad spread over the
+    loss's shape unless reduction='none')."""
+    gb = broadcast(g, shape) if reduction != "none" else g
+    return (_norm(reduction, shape) * (x - y)) * gb

@@ -21,6 +21,7 @@ from ..core.tensor import Tensor
 from .registry import Arg, register
 from .activation import sigmoid_of
 from ..base.torch_exp import sigmoid as torch_sigmoid
+from .fused_grads import MseLossBackward, mse_backward_values
 from .softmax import log_softmax
 from .shape import to
 from ..base import context
@@ -126,11 +127,14 @@ class MseLoss(_Loss):
         return _reduce(d * d, reduction)
 
     def backward(self, g, F, x, y):
-        # torch's mse_loss_backward kernel: (norm * (x - y)) * grad, norm = 2/n for 'mean'
-        n = max(int(np.prod(self.shape)), 1)
-        norm = 2.0 / n if self.reduction == "mean" else 2.0
-        gb = F.broadcast_to(g, self.shape) if self.reduction != "none" else g
-        gd = (norm * (x - y)) * gb
+        red, shape = self.reduction, self.shape
+        if F.tensor_mode:      # one recorded mse_loss_backward per operand, as in PyTorch
+            n = getattr(self, "needs", None) or (True, True)      # (unset in a JVP)
+            return (F.sum_to(MseLossBackward.apply(g, x, y, reduction=red, shape=shape), x.shape)
+                    if n[0] else None,
+                    F.sum_to(MseLossBackward.apply(g, y, x, reduction=red, shape=shape), y.shape)
+                    if n[1] else None)
+        gd = mse_backward_values(g, x, y, red, shape, F.broadcast_to)
         return _pair(F, gd, -gd, x, y)
 
 
@@ -196,9 +200,10 @@ class BCEWithLogits(_Loss):
             gy = -x * gb
             if w is not None:
                 gx, gy = gx * w, gy * w
-            if self.reduction == "mean":
+            if self.reduction == "mean":       # div_(numel): DivBackward1 under create_graph
                 n = max(int(np.prod(self.shape)), 1)
-                gx, gy = gx / n, gy / n
+                gx, gy = (DivScalar.apply(gx, c=n), DivScalar.apply(gy, c=n)) if F.tensor_mode \
+                    else (gx / n, gy / n)
             return (*_pair(F, gx, gy, x, y), None, None)
         gl = _spread(g, F, self.shape, self.reduction)
         if w is not None:

@@ -12,6 +12,7 @@ from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError
 from ..base.summation import inner_sums, outer_sum, torch_cumsum, torch_sum
 from ..base import mkl
+from ..base.parallel import GRAIN
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
 from .pointwise import maximum, minimum
@@ -209,6 +210,22 @@ def _others_product_t(x, F, shape, axes):
     return ProdDim.apply(m, dim=a + 1, keepdim=False)
 
 
+def prod_all(flat):
+    """The product of a 1-D float array in the order of PyTorch's vectorised inner
+    reduction (Reduce.h, reduction128): four vector accumulators over blocks of four
+    vectors, combined (a0*a1) * (a2*a3), the lanes one after the other, from 1; then
+    the values after the last block one by one."""
+    lanes = 32 // flat.itemsize
+    n = flat.size
+    count = n // (4 * lanes)
+    seq = [flat.dtype.type(1)]
+    if count:
+        acc = np.multiply.reduce(flat[:count * 4 * lanes].reshape(count, 4, lanes), 0)
+        v = (acc[0] * acc[1]) * (acc[2] * acc[3])
+        seq.append(np.multiply.accumulate(v)[-1])
+    return np.multiply.accumulate(np.concatenate((seq, flat[count * 4 * lanes:])))[-1]
+
+
 class Prod(_Reduce):
     __slots__ = ()
     name = "ProdBackward0"
@@ -217,7 +234,10 @@ class Prod(_Reduce):
         ax = self.setup(x, dim, keepdim)
         if ax is not None and len(ax) > 1:
             raise GradRuntimeError("prod(): dim must be a single integer")
-        out = np.asarray(np.prod(x, axis=ax, keepdims=keepdim, dtype=_acc_dtype(x)))
+        if ax is None and x.dtype.char in "fd" and 0 < x.size <= GRAIN and x.flags.c_contiguous:
+            out = np.asarray(prod_all(x.reshape(-1)), dtype=x.dtype)     # PyTorch's order
+        else:
+            out = np.asarray(np.prod(x, axis=ax, keepdims=keepdim, dtype=_acc_dtype(x)))
         self.save(x, out)
         return out
 
@@ -227,7 +247,9 @@ class Prod(_Reduce):
         if F.tensor_mode:
             if np.any(x.data == 0):
                 return (gx * _others_product_t(x, F, shape, axes),)
-            return (gx * expand_back(out, F, shape, axes, self.keepdim) / x,)
+            return (gx * (expand_back(out, F, shape, axes, self.keepdim) / x),)
+        if x.size and not np.any(x == 0):     # PyTorch's prod_backward: grad * (result / input)
+            return (gx * (expand_back(out, F, shape, axes, self.keepdim) / x),)
         if axes is None:
             flat = x.reshape(-1)
             others = _others_product(flat, 0).reshape(shape) if flat.size else flat.reshape(shape)

@@ -13,6 +13,10 @@ from .dims import norm_dims
 from .reduce import M, _torch_name
 from .registry import Arg, register
 from .shape import to
+from .fused_grads import LogSoftmaxBackwardData, SoftmaxBackwardData
+from ..base import mkl
+
+_EXP = mkl.unary_fn("exp", np.exp)
 
 
 def _exact(x, dim):
@@ -26,6 +30,21 @@ def _softmax_dim(dim, ndim):
         dim = 0 if ndim in (0, 1, 3) else 1
     (axis,) = norm_dims(dim, ndim) or (None,)
     return axis
+
+
+def _softmax_bwd(g, out, axis):
+    """_softmax_backward_data's values: out * (g - sum(g * out)), PyTorch's float32
+    kernel over the last dim."""
+    if out.dtype == np.float32 and axis == out.ndim - 1 and out.size:
+        return softmax_backward_lastdim(np.asarray(g, np.float32), out)
+    return out * (g - np.sum(g * out, axis=axis, keepdims=True))
+
+
+def _log_softmax_bwd(g, out, axis):
+    """_log_softmax_backward_data's values: g - exp(out) * sum(g)."""
+    if out.dtype == np.float32 and axis == out.ndim - 1 and out.size:
+        return log_softmax_backward_lastdim(np.asarray(g, np.float32), out)
+    return g - _EXP(out) * np.sum(g, axis=axis, keepdims=True)
 
 
 class Softmax(Function):
@@ -56,9 +75,9 @@ class Softmax(Function):
         return out
 
     def backward(self, g, F, out):
-        if not F.tensor_mode and out.dtype == np.float32 and self.axis == out.ndim - 1 and out.size:
-            return (softmax_backward_lastdim(g.astype(np.float32, copy=False), out),)
-        return (out * (g - F.sum(g * out, self.axis, True)),)
+        if F.tensor_mode:
+            return (SoftmaxBackwardData.apply(g, out, axis=self.axis, values=_softmax_bwd),)
+        return (_softmax_bwd(g, out, self.axis),)
 
     def jvp(self, ts, F, out):
         return out * (ts[0] - F.sum(ts[0] * out, self.axis, True))
@@ -81,9 +100,9 @@ class LogSoftmax(Softmax):
         return out
 
     def backward(self, g, F, out):
-        if not F.tensor_mode and out.dtype == np.float32 and self.axis == out.ndim - 1 and out.size:
-            return (log_softmax_backward_lastdim(g.astype(np.float32, copy=False), out),)
-        return (g - F.exp(out) * F.sum(g, self.axis, True),)
+        if F.tensor_mode:
+            return (LogSoftmaxBackwardData.apply(g, out, axis=self.axis, values=_log_softmax_bwd),)
+        return (_log_softmax_bwd(g, out, self.axis),)
 
     def jvp(self, ts, F, out):
         return ts[0] - F.sum(F.exp(out) * ts[0], self.axis, True)
