@@ -109,6 +109,10 @@ EXPRESSIONS = {
     "bce_logits_w_pw": "F.binary_cross_entropy_with_logits(x * 5, t, weight=t, pos_weight=t * 3, "
                        "reduction='none')",
     "logsigmoid": "F.logsigmoid(x * 9)",
+    "bce_logits_target": "F.binary_cross_entropy_with_logits(t * 8 - 4, x.sigmoid())",
+    "bce_logits_target_pw": "F.binary_cross_entropy_with_logits(t * 8 - 4, x.sigmoid(), pos_weight=t + 0.5)",
+    "elu_grad2": "torch.autograd.grad(F.elu(x, 0.7), x, t, create_graph=True)[0]",
+    "logsigmoid_grad2": "torch.autograd.grad(F.logsigmoid(x * 3), x, t, create_graph=True)[0]",
 }
 #: whose forward values still differ from torch's in the last bit (only the gradient is
 #: compared)

@@ -119,9 +119,13 @@ class EluBackward(Function):
         return elu_backward_values(g, x, alpha)
 
     def backward(self, gg, F, g, x):
+        # derivatives.yaml: elu_backward(gg, ...) for g; elu_double_backward for x:
+        # elu_backward(gg * g, ..., x) * (x < 0)
         a = self.alpha
-        return (F.where(x > 0, gg, gg * (a * F.exp(x))),
-                F.where(x < 0, gg * g * (a * F.exp(x)), gg * 0.0))
+        if F.tensor_mode:
+            return (type(self).apply(gg, x, alpha=a),
+                    type(self).apply(gg * g, x, alpha=a) * (x < 0))
+        return (elu_backward_values(gg, x, a), elu_backward_values(gg * g, x, a) * (x < 0))
 
     jvp = elementwise
 

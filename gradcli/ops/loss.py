@@ -194,8 +194,8 @@ class BCEWithLogits(_Loss):
     def backward(self, g, F, x, y):
         w, pw = _c(F, self.w), _c(F, self.pw)
         # torch's binary_cross_entropy_with_logits_backward: ((sigmoid(x) - y) * grad), with
-        # pos_weight ((p*y + 1 - y) * sigmoid(x) - p*y) * grad; [* weight] / n; -x * grad
-        # [* weight] / n for the target (without pos_weight)
+        # pos_weight ((p*y + 1 - y) * sigmoid(x) - p*y) * grad; [* weight] / n; for the target
+        # -x * grad, with pos_weight (log_sigmoid(-x) - log_sigmoid(x) * p) * grad; [* weight] / n
         gb = F.broadcast_to(g, self.shape) if self.reduction != "none" else g
         sig = F.sigmoid(x) if F.tensor_mode else torch_sigmoid(x)
         if pw is None:
@@ -204,8 +204,9 @@ class BCEWithLogits(_Loss):
         else:
             py = pw * y
             gx = (((py + 1) - y) * sig - py) * gb
-            softplus = F.log(1 + F.exp(-F.abs(x))) + (F.abs(x) - x) / 2
-            gy = (softplus * (pw - 1) - x) * gb
+            # binary_cross_entropy_with_logits_target_backward
+            log_sig = FUNCTIONS["logsigmoid"] if F.tensor_mode else torch_act.log_sigmoid
+            gy = (log_sig(-x) - log_sig(x) * pw) * gb
         if w is not None:
             gx, gy = gx * w, gy * w
         if self.reduction == "mean":
