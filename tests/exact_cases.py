@@ -113,6 +113,11 @@ EXPRESSIONS = {
     "bce_logits_target_pw": "F.binary_cross_entropy_with_logits(t * 8 - 4, x.sigmoid(), pos_weight=t + 0.5)",
     "elu_grad2": "torch.autograd.grad(F.elu(x, 0.7), x, t, create_graph=True)[0]",
     "logsigmoid_grad2": "torch.autograd.grad(F.logsigmoid(x * 3), x, t, create_graph=True)[0]",
+    # views: TensorIterator walks a transposed tensor in memory order, x[::2] row by row,
+    # x[:, ::2] with the scalar code only (gradcli/base/tensor_iter.py)
+    "sinh_t": "torch.sinh(x.t())", "cosh_rows": "torch.cosh(x[::2])",
+    "sinh_cols": "torch.sinh(x[:, ::2])", "sigmoid_t": "torch.sigmoid(x.t())",
+    "softplus_t": "F.softplus(x.t() * 3)", "elu_slice": "F.elu(x[:, 1:6])", "silu_t": "F.silu(x.t())",
 }
 #: whose forward values still differ from torch's in the last bit (only the gradient is
 #: compared)

@@ -4,7 +4,8 @@ bit (float32 and float64; other dtypes are not these kernels' business):
 * `torch.log1p`, `torch.expm1`: ATen's vml `map` -- SLEEF's functions on every value,
   the last partial vector padded (base/sleef_u10.py);
 * `torch.sinh`, `torch.cosh`: `cpu_kernel_vec` -- SLEEF on whole blocks of two vectors
-  in each thread's range, the C library's function on the values after them;
+  in each contiguous run of each thread's range (base/tensor_iter.py), the C library's
+  function on the values after them (and on all of a run that is not contiguous);
 * `softplus` (softplus_kernel): x where x*beta > threshold, else
   log1p(exp(x*beta)) / beta -- SLEEF's exp and log1p on the blocks, glibc's
   expf/exp and log1pf/log1p after them;
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .parallel import chunks
+from .tensor_iter import split
 from .sleef_explog import expf as _sleef_expf
 from .sleef_u10 import sleef_cosh, sleef_expm1, sleef_log1p, sleef_sinh
 from .torch_exp import BLOCK, expd as _sleef_expd, libm_expf
@@ -49,22 +50,14 @@ class _Scalar:
 
 
 def blocks(fn, *arrays):
-    """fn(lib, *values) computed as `cpu_kernel_vec` runs an element-wise kernel: in
-    each thread's range, on whole blocks of two vectors with the vector functions
-    (lib = _Vector), on the values after them with the C library's (lib = _Scalar).
-    The arrays share one shape and float dtype; fn gets 1-D slices."""
-    flats = [np.ascontiguousarray(a).reshape(-1) for a in arrays]
-    first = flats[0]
-    out = np.empty_like(first)
-    step = BLOCK[first.dtype.type]
+    """fn(lib, *values) computed as `cpu_kernel_vec` runs an element-wise kernel: along
+    each contiguous run TensorIterator makes (base/tensor_iter.py), on whole blocks of
+    two vectors with the vector functions (lib = _Vector), on the values after them with
+    the C library's (lib = _Scalar).  The arrays share one shape and float dtype; fn
+    gets 1-D arrays."""
     with np.errstate(all="ignore"):
-        for b, end in chunks(first.size):
-            k = b + (end - b) // step * step
-            if k > b:
-                out[b:k] = fn(_Vector, *(f[b:k] for f in flats))
-            if end > k:
-                out[k:end] = fn(_Scalar, *(f[k:end] for f in flats))
-    return out.reshape(np.shape(arrays[0]))
+        return split(lambda *v: fn(_Vector, *v), lambda *v: fn(_Scalar, *v), arrays,
+                     BLOCK[np.asarray(arrays[0]).dtype.type])
 
 
 def _floating(x):
