@@ -118,6 +118,10 @@ EXPRESSIONS = {
     "sinh_t": "torch.sinh(x.t())", "cosh_rows": "torch.cosh(x[::2])",
     "sinh_cols": "torch.sinh(x[:, ::2])", "sigmoid_t": "torch.sigmoid(x.t())",
     "softplus_t": "F.softplus(x.t() * 3)", "elu_slice": "F.elu(x[:, 1:6])", "silu_t": "F.silu(x.t())",
+    # the gradient torch hands these kernels: a mean's is dense, a sum's expanded (stride 0)
+    "silu_mean0": "F.silu(x).mean(0)", "softplus_sum0": "F.softplus(x).sum(0)",
+    "elu_mean1": "F.elu(x).mean(1)", "silu_sum1": "F.silu(x).sum(1)",
+    "mean0": "x.mean(0)", "mean0_keepdim": "x.mean(0, keepdim=True)",
 }
 #: whose forward values still differ from torch's in the last bit (only the gradient is
 #: compared)
