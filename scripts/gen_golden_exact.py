@@ -18,9 +18,10 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "tests", "golden", "exact_numerics.json")
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from exact_cases import (ACT_SIZES, ACTIVATIONS, CE_SHAPES, DOUBLE_NAMES, DOT_SIZES, EXPR_SHAPES,  # noqa: E402
-                         EXPRESSIONS, MM_SHAPES, OUTER_SHAPES, POW_EXPONENTS, SIZES, UNARY,
-                         act_input, ce_input, expr_inputs, matrix, pow_input, unary_input)
+from exact_cases import (ACT_SIZES, ACTIVATIONS, CE_SHAPES, DOUBLE_NAMES, DOT_SIZES,  # noqa: E402
+                         EXPR_SHAPES, EXPRESSIONS, MM_SHAPES, OUTER_SHAPES, POW_EXPONENTS, SIZES,
+                         U10, UNARY, act_input, ce_input, expr_inputs, matrix, pow_input,
+                         u10_input, unary_input)
 
 
 def digest(a):
@@ -140,10 +141,21 @@ def main():
         y = eval(text, {"torch": torch, "F": torch.nn.functional, "x": x, "t": t})
         gx, = torch.autograd.grad(y, x, g.reshape(-1)[:y.numel()].reshape(y.shape), create_graph=True)
         names[name] = gx.grad_fn.name()
+    u10 = []
+    for text in U10:
+        for dtype in ("float32", "float64"):
+            for n in ACT_SIZES:
+                x = torch.from_numpy(u10_input(text, n, dtype)).requires_grad_()
+                g = torch.from_numpy(matrix((n, 1), 32, dtype)[:, 0].copy())
+                y = eval(text, {"torch": torch, "F": torch.nn.functional, "x": x})
+                y.backward(g)
+                u10.append({"text": text, "dtype": dtype, "n": n, "out": digest(y.detach().numpy()),
+                            "grad": digest(x.grad.numpy())})
     data = {"torch": torch.__version__, "capability": torch.backends.cpu.get_cpu_capability(),
             "threads": torch.get_num_threads(), "unary": unary, "pows": pows, "mm": mms,
             "cross_entropy": ces, "bias_grads": outer, "views": views,
-            "activations": acts, "expressions": exprs, "double_names": names}
+            "activations": acts, "expressions": exprs, "u10": u10,
+            "double_names": names}
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=0)
         fh.write("\n")

@@ -55,6 +55,27 @@ def act_input(n, dtype):
     return x
 
 
+#: SLEEF's log1p/expm1/sinh/cosh and the kernels on them (gradcli/base/sleef_u10.py,
+#: torch_act.py): function text in x -> the interval its inputs are spread over; the edge
+#: values go first (rotated by n, so that the small sizes, all left-over values, see
+#: different ones) and, from 2000 values on, last too (in the left-over values of sinh's)
+U10 = {"torch.log1p(x)": (-1.2, 20.0), "torch.expm1(x)": (-40.0, 100.0),
+       "torch.sinh(x)": (-100.0, 100.0), "torch.cosh(x)": (-720.0, 720.0),
+       "F.softplus(x)": (-30.0, 30.0), "F.softplus(x, 0.5, 4.0)": (-100.0, 100.0),
+       "F.elu(x)": (-30.0, 30.0), "F.logsigmoid(x)": (-100.0, 100.0)}
+
+
+def u10_input(text, n, dtype):
+    lo, hi = U10[text]
+    x = spread(n, 51, lo, hi, dtype)
+    edges = np.roll(np.asarray(EDGES + [-0.5, -1.0 + 2 ** -20, -2.0, 1e38, 89.5], dtype=dtype), n)
+    k = min(n, len(edges))
+    x[:k] = edges[:k]
+    if n >= 2000:
+        x[-len(edges):] = edges[::-1]
+    return x
+
+
 #: expressions in x (and t, a tensor of values in [0, 1)) whose values and gradients
 #: gradcli computes as torch's kernels do: the same text runs under torch and gradcli
 EXPRESSIONS = {
@@ -75,6 +96,32 @@ EXPRESSIONS = {
     "logsumexp": "torch.logsumexp(x, 1)", "logsumexp_long": "torch.logsumexp(x.reshape(7, -1), 1)",
     "cumsum_last": "torch.cumsum(x, 1)", "cumsum_first": "torch.cumsum(x, 0)",
     "prod": "(x[:3] * 0.1 + 1).prod()", "prod_dim": "(x * 0.1 + 1).prod(1)", "var": "x.var()", "std": "x.std()", "var_biased": "x.var(unbiased=False)", "std_keepdim": "x.std(dim=(0, 1), keepdim=True)",
+    # SLEEF's log1p/expm1/sinh/cosh (gradcli/base/sleef_u10.py) and the kernels built on them
+    # (gradcli/base/torch_act.py); the scaled inputs reach the special cases (overflow, the
+    # log1p bound 1e38, below -1)
+    "log1p": "torch.log1p(x * 0.24)", "log1p_huge": "torch.log1p(x * 1e38)",
+    "log1p_below": "torch.log1p(-x.abs() * 0.3)", "expm1": "torch.expm1(x)",
+    "expm1_wide": "torch.expm1(x * 30)", "sinh": "torch.sinh(x)", "cosh": "torch.cosh(x)",
+    "sinh_wide": "torch.sinh(x * 30)", "cosh_wide": "torch.cosh(x * 200)",
+    "softplus_beta": "F.softplus(x, 2.0, 3.0)", "elu": "F.elu(x)", "elu_alpha": "F.elu(x, 0.7)",
+    "bce_logits_sum": "F.binary_cross_entropy_with_logits(x * 9, t, reduction='sum')",
+    "bce_logits_pw": "F.binary_cross_entropy_with_logits(x, t, pos_weight=t + 0.5)",
+    "bce_logits_w_pw": "F.binary_cross_entropy_with_logits(x * 5, t, weight=t, pos_weight=t * 3, "
+                       "reduction='none')",
+    "logsigmoid": "F.logsigmoid(x * 9)",
+    "bce_logits_target": "F.binary_cross_entropy_with_logits(t * 8 - 4, x.sigmoid())",
+    "bce_logits_target_pw": "F.binary_cross_entropy_with_logits(t * 8 - 4, x.sigmoid(), pos_weight=t + 0.5)",
+    "elu_grad2": "torch.autograd.grad(F.elu(x, 0.7), x, t, create_graph=True)[0]",
+    "logsigmoid_grad2": "torch.autograd.grad(F.logsigmoid(x * 3), x, t, create_graph=True)[0]",
+    # views: TensorIterator walks a transposed tensor in memory order, x[::2] row by row,
+    # x[:, ::2] with the scalar code only (gradcli/base/tensor_iter.py)
+    "sinh_t": "torch.sinh(x.t())", "cosh_rows": "torch.cosh(x[::2])",
+    "sinh_cols": "torch.sinh(x[:, ::2])", "sigmoid_t": "torch.sigmoid(x.t())",
+    "softplus_t": "F.softplus(x.t() * 3)", "elu_slice": "F.elu(x[:, 1:6])", "silu_t": "F.silu(x.t())",
+    # the gradient torch hands these kernels: a mean's is dense, a sum's expanded (stride 0)
+    "silu_mean0": "F.silu(x).mean(0)", "softplus_sum0": "F.softplus(x).sum(0)",
+    "elu_mean1": "F.elu(x).mean(1)", "silu_sum1": "F.silu(x).sum(1)",
+    "mean0": "x.mean(0)", "mean0_keepdim": "x.mean(0, keepdim=True)",
 }
 #: expressions whose gradient, taken with create_graph, PyTorch records as one fused
 #: backward op: its grad_fn name is compared (tests/test_exact_numerics.py)
@@ -87,9 +134,8 @@ DOUBLE_NAMES = {
 }
 
 #: whose forward values still differ from torch's in the last bit (only the gradient is
-#: compared): softplus and log_sigmoid (in binary_cross_entropy_with_logits) take SLEEF's
-#: vectorised log1p, not reproduced yet
-FORWARD_DIFFERS = {"softplus", "bce_logits", "bce_logits_none"}
+#: compared)
+FORWARD_DIFFERS: set = set()
 EXPR_SHAPES = ((1, 7), (286, 7), (5715, 7))   # 7, 2002 and 40005 values (two threads' ranges)
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from exact_cases import (CE_SHAPES, DOUBLE_NAMES, DOT_SIZES, EXPRESSIONS, FORWARD_DIFFERS, MM_SHAPES, OUTER_SHAPES,
-                         POW_EXPONENTS, act_input, ce_input, expr_inputs, matrix, pow_input,
-                         unary_input)
+from exact_cases import (CE_SHAPES, DOUBLE_NAMES, DOT_SIZES, EXPRESSIONS, FORWARD_DIFFERS, MM_SHAPES,
+                         OUTER_SHAPES, POW_EXPONENTS, U10, act_input, ce_input, expr_inputs, matrix,
+                         pow_input, u10_input, unary_input)
 
 import gradcli.session  # noqa: F401  (registers the built-ins)
 from gradcli.base import mkl, parallel
@@ -280,3 +280,40 @@ def test_a_gradient_taken_with_create_graph_has_pytorchs_grad_fn(name):
           "gx = torch.autograd.grad(y, x, g.reshape(-1)[:y.numel()].reshape(y.shape), "
           "create_graph=True)[0]\n")
     assert s.scope.vars["gx"].grad_fn.name == GOLDEN["double_names"][name]
+
+
+def _run_u10(text, x, g):
+    import io
+    from gradcli.output import TextOutput
+    from gradcli.session import Session
+    s = Session(TextOutput(io.StringIO(), quiet=True))
+    s.scope.vars.update(x=Tensor(x, requires_grad=True), g=Tensor(g))
+    s.run(f"import torch.nn.functional as F\ny = {text}\ny.backward(g)\n")
+    return s.scope.vars["y"].data, s.scope.vars["x"].grad.data
+
+
+@pytest.mark.parametrize("text", sorted(U10))
+def test_sleef_u10_functions_and_their_kernels_are_pytorchs(text):
+    """log1p, expm1 (SLEEF everywhere), sinh, cosh (SLEEF on blocks, glibc after them),
+    softplus, elu, logsigmoid and their gradients, on edge values (0, -0, inf, nan, tiny,
+    huge, near -1) and spreads, 1 to 70,001 values: digest for digest with torch."""
+    checked = 0
+    for c in GOLDEN["u10"]:
+        if c["text"] != text or c["n"] > parallel.GRAIN and parallel.THREADS != GOLDEN["threads"]:
+            continue
+        dt, n = c["dtype"], c["n"]
+        y, gx = _run_u10(text, u10_input(text, n, dt), matrix((n, 1), 32, dt)[:, 0].copy())
+        assert _digest(y) == c["out"], (text, dt, n)
+        assert _digest(gx) == c["grad"], (text, dt, n)
+        checked += 1
+    assert checked >= 18
+
+
+def test_numpys_log1p_expm1_sinh_cosh_would_differ():
+    """NumPy's (glibc's) functions differ from torch's SLEEF ones in the last bit."""
+    for text, fn in (("torch.log1p(x)", np.log1p), ("torch.expm1(x)", np.expm1),
+                     ("torch.sinh(x)", np.sinh), ("torch.cosh(x)", np.cosh)):
+        for dt in ("float32", "float64"):
+            c = next(c for c in GOLDEN["u10"] if (c["text"], c["dtype"], c["n"]) == (text, dt, 2000))
+            with np.errstate(all="ignore"):
+                assert _digest(fn(u10_input(text, 2000, dt))) != c["out"], (text, dt)

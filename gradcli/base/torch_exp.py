@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma
-from .parallel import chunks
+from .tensor_iter import split
 from .sleef_explog import expf
 
 _R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
@@ -110,22 +110,14 @@ def _sleef_exp(x):
 
 def kernel(fn, *arrays):
     """fn(exp, *values) computed as PyTorch's `cpu_kernel_vec` runs an element-wise
-    kernel that calls exp: in each thread's range, on whole blocks of two vectors with
-    SLEEF's exp (`Vectorized<T>::exp()`), on the values after them with the C
-    library's (the scalar lambda).  The arrays share one shape and float dtype; fn
-    gets 1-D slices and must compute in their dtype."""
-    flats = [np.ascontiguousarray(a).reshape(-1) for a in arrays]
-    first = flats[0]
-    out = np.empty_like(first)
-    step = BLOCK[first.dtype.type]
+    kernel that calls exp: along each contiguous run of each thread's range
+    (base/tensor_iter.py), on whole blocks of two vectors with SLEEF's exp
+    (`Vectorized<T>::exp()`), on the values after them with the C library's (the scalar
+    lambda).  The arrays share one shape and float dtype; fn gets 1-D arrays and must
+    compute in their dtype."""
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        for b, end in chunks(first.size):
-            k = b + (end - b) // step * step
-            if k > b:
-                out[b:k] = fn(_sleef_exp, *(f[b:k] for f in flats))
-            if end > k:
-                out[k:end] = fn(_libm_exp, *(f[k:end] for f in flats))
-    return out.reshape(np.shape(arrays[0]))
+        return split(lambda *v: fn(_sleef_exp, *v), lambda *v: fn(_libm_exp, *v), arrays,
+                     BLOCK[np.asarray(arrays[0]).dtype.type])
 
 
 def _sigmoid(exp, x):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import mkl
+from ..base import mkl, torch_act
 from ..base.summation import outer_sum, torch_sum
 
 
@@ -47,8 +47,8 @@ class ArrayF:
     log = staticmethod(mkl.unary_fn("log", np.log))
     sin = staticmethod(mkl.unary_fn("sin", np.sin))
     cos = staticmethod(mkl.unary_fn("cos", np.cos))
-    sinh = staticmethod(np.sinh)
-    cosh = staticmethod(np.cosh)
+    sinh = staticmethod(torch_act.sinh)
+    cosh = staticmethod(torch_act.cosh)
     sqrt = staticmethod(mkl.unary_fn("sqrt", np.sqrt))
     mm = staticmethod(mkl.torch_mm)
     mv = staticmethod(mkl.torch_mv)

@@ -8,12 +8,13 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
-from ..engine.forward import elementwise
+from ..engine.forward import add_terms, elementwise
 from ..core.convert import tensor_arg
 from .registry import Arg, register
 from .pointwise import ThresholdBackward, masked_grad
 from .fused_grads import softplus_grad
-from ..base.torch_exp import silu as torch_silu, silu_backward
+from ..base.torch_exp import sigmoid as torch_sigmoid, silu as torch_silu, silu_backward
+from ..base import torch_act
 
 M = Arg((2, 3))
 
@@ -31,6 +32,8 @@ class Softplus(Function):
         x = dtypes.floating(x)
         self.beta, self.threshold = beta, threshold
         self.save(x)
+        if x.dtype.char in "fd":
+            return torch_act.softplus(x, beta, threshold)     # torch's kernel, to the last bit
         bx = x * beta
         with np.errstate(over="ignore"):
             soft = np.log1p(np.exp(bx)) / beta
@@ -85,14 +88,23 @@ class Elu(Function):
         x = dtypes.floating(x)
         self.alpha = alpha
         self.save(x)
+        if x.dtype.char in "fd":
+            return torch_act.elu(x, alpha)                    # torch's kernel, to the last bit
         return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
 
     def backward(self, g, F, x):
         if F.tensor_mode:
             return (EluBackward.apply(g, x, alpha=self.alpha),)
-        return (np.where(x > 0, g, g * (self.alpha * np.exp(x))),)
+        return (elu_backward_values(g, x, self.alpha),)
 
     jvp = elementwise
+
+
+def elu_backward_values(g, x, alpha):
+    """torch's elu_backward kernel: g where x > 0, else (g * alpha) * exp(x)."""
+    if x.dtype.char in "fd" and g.dtype == x.dtype:
+        return torch_act.elu_backward(np.broadcast_to(g, x.shape), x, alpha)
+    return np.where(x > 0, g, g * (alpha * np.exp(x)))
 
 
 class EluBackward(Function):
@@ -104,12 +116,16 @@ class EluBackward(Function):
     def forward(self, g, x, alpha):
         self.alpha = alpha
         self.save(g, x)
-        return np.where(x > 0, g, g * (alpha * np.exp(x)))
+        return elu_backward_values(g, x, alpha)
 
     def backward(self, gg, F, g, x):
+        # derivatives.yaml: elu_backward(gg, ...) for g; elu_double_backward for x:
+        # elu_backward(gg * g, ..., x) * (x < 0)
         a = self.alpha
-        return (F.where(x > 0, gg, gg * (a * F.exp(x))),
-                F.where(x < 0, gg * g * (a * F.exp(x)), gg * 0.0))
+        if F.tensor_mode:
+            return (type(self).apply(gg, x, alpha=a),
+                    type(self).apply(gg * g, x, alpha=a) * (x < 0))
+        return (elu_backward_values(gg, x, a), elu_backward_values(gg * g, x, a) * (x < 0))
 
     jvp = elementwise
 
@@ -118,6 +134,59 @@ class EluBackward(Function):
           checks=[((M,), {}), ((M,), {"alpha": 0.5})], category="math")
 def elu(input, alpha=1.0, inplace=False):
     return Elu.apply(tensor_arg(input), alpha=alpha)
+
+
+class LogSigmoid(Function):
+    """log(sigmoid(x)) as torch's kernel: min(x, 0) - log1p(exp(-|x|)), keeping
+    exp(-|x|) (torch's `buffer`) for the backward."""
+    __slots__ = ("buffer",)
+    name = "LogSigmoidBackward0"
+
+    def forward(self, x):
+        x = dtypes.floating(x)
+        self.save(x)
+        if x.dtype.char in "fd":
+            out, self.buffer = torch_act.log_sigmoid_forward(x)
+            return out
+        self.buffer = np.exp(-np.abs(x))
+        return np.minimum(x, 0) - np.log1p(self.buffer)
+
+    def backward(self, g, F, x):
+        if F.tensor_mode:
+            return (LogSigmoidBackward.apply(g, x, buffer=self.buffer),)
+        return (torch_act.log_sigmoid_backward(g, x, self.buffer),)
+
+    jvp = elementwise
+
+
+class LogSigmoidBackward(Function):
+    """log_sigmoid's backward as one op, for create_graph; derivatives.yaml's derivative
+    in x: (gg * g) * (sigmoid(x) - 1) * sigmoid(x)."""
+    __slots__ = ("buffer",)
+    name = "LogSigmoidBackwardBackward0"
+
+    def forward(self, g, x, buffer):
+        self.buffer = buffer
+        self.save(g, x)
+        return torch_act.log_sigmoid_backward(g, x, buffer)
+
+    def backward(self, gg, F, g, x):
+        z = F.sigmoid(x) if F.tensor_mode else torch_sigmoid(x)
+        n = self.needs
+        return (type(self).apply(gg, x, buffer=self.buffer) if n[0] else None,
+                (gg * g) * (z - 1) * z if n[1] else None)
+
+    def jvp(self, ts, F, g, x):
+        tg, tx = ts
+        z = F.sigmoid(x) if F.tensor_mode else torch_sigmoid(x)
+        return add_terms(type(self).apply(tg, x, buffer=self.buffer) if tg is not None else None,
+                         (tx * g) * (z - 1) * z if tx is not None else None)
+
+
+@register("logsigmoid", "logsigmoid(input)", "log(sigmoid(input)), computed stably",
+          checks=[((M,), {})], category="math")
+def logsigmoid(input):
+    return LogSigmoid.apply(tensor_arg(input))
 
 
 class Silu(Function):

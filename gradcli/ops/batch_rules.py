@@ -56,7 +56,7 @@ def _pad(v, logical_nd, r):
 
 ELEMENTWISE = (
     "abs acos arccos arcsin arctan asin atan ceil cos cosh elu exp expm1 floor leaky_relu log "
-    "log10 log1p log2 reciprocal relu round rsqrt sigmoid sign silu sin sinh softplus sqrt "
+    "log10 log1p log2 logsigmoid reciprocal relu round rsqrt sigmoid sign silu sin sinh softplus sqrt "
     "square tan tanh neg negative clone contiguous detach isfinite isinf isnan zeros_like "
     "ones_like full_like add sub mul div pow remainder floor_divide mod maximum minimum where "
     "clamp clip masked_fill eq ne lt le gt ge to double float long int bool type").split()

@@ -19,8 +19,8 @@ from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, GradValueError, broadcast_error
 from ..core.tensor import Tensor
 from .registry import Arg, register
-from .activation import sigmoid_of
 from ..base.torch_exp import sigmoid as torch_sigmoid
+from ..base import torch_act
 from .fused_grads import MseLossBackward, mse_backward_values
 from .softmax import log_softmax
 from .shape import to
@@ -184,35 +184,39 @@ class BCEWithLogits(_Loss):
         self.setup(x, y, reduction)
         self.save(x, y)
         self.w, self.pw = w, pw
-        m = np.maximum(-x, 0)
-        softplus = np.log(np.exp(-m) + np.exp(-x - m)) + m
-        lw = 1 if pw is None else (pw - 1) * y + 1
-        loss = (1 - y) * x + lw * softplus
+        # torch: (1 - y) * x - log_sigmoid(x) [* ((pos_weight - 1) * y + 1)], [* weight]
+        if x.dtype.char in "fd":
+            log_sig = torch_act.log_sigmoid(x)                # torch's kernel, to the last bit
+        else:
+            m = np.maximum(-x, 0)
+            log_sig = -(np.log(np.exp(-m) + np.exp(-x - m)) + m)
+        if pw is not None:
+            log_sig = log_sig * ((pw - 1) * y + 1)
+        loss = (1 - y) * x - log_sig
         return _reduce(loss if w is None else loss * w, reduction)
 
     def backward(self, g, F, x, y):
         w, pw = _c(F, self.w), _c(F, self.pw)
+        # torch's binary_cross_entropy_with_logits_backward: ((sigmoid(x) - y) * grad), with
+        # pos_weight ((p*y + 1 - y) * sigmoid(x) - p*y) * grad; [* weight] / n; for the target
+        # -x * grad, with pos_weight (log_sigmoid(-x) - log_sigmoid(x) * p) * grad; [* weight] / n
+        gb = F.broadcast_to(g, self.shape) if self.reduction != "none" else g
+        sig = F.sigmoid(x) if F.tensor_mode else torch_sigmoid(x)
         if pw is None:
-            # torch's binary_cross_entropy_with_logits_backward: ((sigmoid(x) - y) * grad)
-            # [* weight] / n, and -x * grad [* weight] / n for the target
-            gb = F.broadcast_to(g, self.shape) if self.reduction != "none" else g
-            gx = ((F.sigmoid(x) if F.tensor_mode else torch_sigmoid(x)) - y) * gb
+            gx = (sig - y) * gb
             gy = -x * gb
-            if w is not None:
-                gx, gy = gx * w, gy * w
-            if self.reduction == "mean":       # div_(numel): DivBackward1 under create_graph
-                n = max(int(np.prod(self.shape)), 1)
-                gx, gy = (DivScalar.apply(gx, c=n), DivScalar.apply(gy, c=n)) if F.tensor_mode \
-                    else (gx / n, gy / n)
-            return (*_pair(F, gx, gy, x, y), None, None)
-        gl = _spread(g, F, self.shape, self.reduction)
+        else:
+            py = pw * y
+            gx = (((py + 1) - y) * sig - py) * gb
+            # binary_cross_entropy_with_logits_target_backward
+            log_sig = FUNCTIONS["logsigmoid"] if F.tensor_mode else torch_act.log_sigmoid
+            gy = (log_sig(-x) - log_sig(x) * pw) * gb
         if w is not None:
-            gl = gl * w
-        sig = sigmoid_of(F, x)
-        softplus = F.log(1 + F.exp(-F.abs(x))) + (F.abs(x) - x) / 2
-        lw = y * (pw - 1) + 1
-        gx = gl * ((1 - y) - lw * (1 - sig))
-        gy = gl * (softplus * (pw - 1) - x)
+            gx, gy = gx * w, gy * w
+        if self.reduction == "mean":           # div_(numel): DivBackward1 under create_graph
+            n = max(int(np.prod(self.shape)), 1)
+            gx, gy = (DivScalar.apply(gx, c=n), DivScalar.apply(gy, c=n)) if F.tensor_mode \
+                else (gx / n, gy / n)
         return (*_pair(F, gx, gy, x, y), None, None)
 
 

@@ -14,6 +14,7 @@ from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base import mkl
 from ..base.torch_exp import sigmoid as torch_sigmoid
+from ..base import torch_act
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
 from .dims import norm_dims
@@ -195,9 +196,9 @@ floor = unary("floor", "FloorBackward0", np.floor, lambda g, F, x: g * 0, "round
 unary("ceil", "CeilBackward0", np.ceil, lambda g, F, x: g * 0, "round up", keep_int=True)
 unary("round", "RoundBackward0", np.round, lambda g, F, x: g * 0,
       "round half to even", keep_int=True)
-unary("log1p", "Log1PBackward0", np.log1p, lambda g, F, x: g / (1 + x), "log(1 + input), accurately",
+unary("log1p", "Log1PBackward0", torch_act.log1p, lambda g, F, x: g / (1 + x), "log(1 + input), accurately",
       domain=(-0.5, 2.0))
-unary("expm1", "Expm1Backward0", np.expm1, lambda g, F, out: g * (out + 1),
+unary("expm1", "Expm1Backward0", torch_act.expm1, lambda g, F, out: g * (out + 1),
       "exp(input) - 1, accurately", "out")
 unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x),
       lambda g, F, out: g * (-0.5 * (out * out * out)), "1 / sqrt(input)", "out",
@@ -216,8 +217,8 @@ unary("asin", "AsinBackward0", np.arcsin, lambda g, F, x: g * _rsqrt(F, -x * x +
       domain=(-0.9, 0.9), aliases=("arcsin",))
 unary("acos", "AcosBackward0", np.arccos, lambda g, F, x: g * -_rsqrt(F, -x * x + 1), "arc cosine",
       domain=(-0.9, 0.9), aliases=("arccos",))
-unary("sinh", "SinhBackward0", np.sinh, lambda g, F, x: g * F.cosh(x), "hyperbolic sine")
-unary("cosh", "CoshBackward0", np.cosh, lambda g, F, x: g * F.sinh(x), "hyperbolic cosine")
+unary("sinh", "SinhBackward0", torch_act.sinh, lambda g, F, x: g * F.cosh(x), "hyperbolic sine")
+unary("cosh", "CoshBackward0", torch_act.cosh, lambda g, F, x: g * F.sinh(x), "hyperbolic cosine")
 TENSOR_F_ALIASES = {"abs": abs_}
 
 

@@ -118,6 +118,9 @@ class Mean(_Reduce):
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
         if dtype is None and last_dim_sums(x, ax, x.dtype):
             return _inner(x, ax, keepdim) / self.n        # PyTorch: sum(dim), then divided by n
+        if (dtype is None and ax and tuple(ax) == tuple(range(len(ax))) and len(ax) < x.ndim
+                and x.flags.c_contiguous and x.size):
+            return sum_axes(x, ax, keepdim, x.dtype) / self.n     # over leading dims: the same
         return np.asarray(np.mean(x, axis=ax, keepdims=keepdim, dtype=dtype))
 
     def backward(self, g, F):
@@ -128,7 +131,12 @@ class Mean(_Reduce):
             g = np.float64(g.item() / n)     # the same IEEE division, without a NumPy call
         else:
             g = g / n
-        return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
+        g = expand_back(g, F, self.shape, self.axes, self.keepdim)
+        if type(g) is np.ndarray and 0 in g.strides and any(g.strides):
+            # torch divides the expanded gradient, which makes it a dense tensor: the
+            # kernels after it (base/tensor_iter.py) see one run, not one per row
+            g = np.ascontiguousarray(g)
+        return (g,)
 
 
 class MeanDim(Mean):

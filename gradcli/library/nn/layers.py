@@ -243,6 +243,7 @@ def _activation(name, fn, doc, inplace=True):
 ReLU = _activation("ReLU", "relu", "max(0, x) element-wise")
 Tanh = _activation("Tanh", "tanh", "tanh element-wise", inplace=False)
 Sigmoid = _activation("Sigmoid", "sigmoid", "1 / (1 + exp(-x)) element-wise", inplace=False)
+LogSigmoid = _activation("LogSigmoid", "logsigmoid", "log(sigmoid(x)) element-wise", inplace=False)
 
 
 class _SoftmaxBase(Module):
@@ -314,5 +315,5 @@ class Dropout(Module):
 
 
 LAYERS = {c.__name__: c for c in (
-    Linear, LazyLinear, Bilinear, Conv2d, MaxPool2d, ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, LeakyReLU,
-    Flatten, Identity, Dropout)}
+    Linear, LazyLinear, Bilinear, Conv2d, MaxPool2d, ReLU, Tanh, Sigmoid, LogSigmoid, Softmax, LogSoftmax,
+    LeakyReLU, Flatten, Identity, Dropout)}

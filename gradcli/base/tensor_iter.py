@@ -1,0 +1,116 @@
+"""Which values of an element-wise kernel PyTorch computes with its vector code and which
+with its scalar code, following how ATen's TensorIterator walks the operands.
+
+TensorIterator orders the dimensions by the inputs' strides (the smallest innermost),
+merges dimensions that are contiguous together, and, in each thread's range of the
+linear index (base/parallel.py), calls the kernel on runs along the innermost
+dimension.  `cpu_kernel_vec` vectorises a run only when every operand is contiguous
+along it (or one input is a broadcast scalar, stride 0): then whole blocks of two
+vectors take the vector code and the values after the last block the scalar code;
+any other run is all scalar.  So a contiguous tensor is one run per thread, a
+transposed one is walked in memory order, `x[::2]` row by row and `x[:, ::2]` with the
+scalar code only.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .parallel import chunks
+
+
+def _should_swap(arrays, d0, d1):
+    """TensorIterator's reorder_dimensions test: 1 when d0 must go inside d1."""
+    for a in arrays:
+        s0, s1 = a.strides[d0], a.strides[d1]
+        if s0 == 0 or s1 == 0:
+            continue
+        if s0 != s1:
+            return 1 if s0 > s1 else -1
+    return 0
+
+
+def _order(arrays):
+    """The dimensions innermost first, as reorder_dimensions sorts them."""
+    nd = arrays[0].ndim
+    perm = list(range(nd - 1, -1, -1))
+    for i in range(1, nd):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = _should_swap(arrays, perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm
+
+
+def _inner_run(arrays, perm):
+    """(length of the innermost run after merging dimensions, its strides per operand)."""
+    shape = arrays[0].shape
+    n = shape[perm[0]] if perm else 1
+    strides = [a.strides[perm[0]] if perm else a.itemsize for a in arrays]
+    for d in perm[1:]:
+        m = shape[d]
+        if m == 1:
+            continue
+        if n == 1:
+            n, strides = m, [a.strides[d] for a in arrays]
+            continue
+        if any(a.strides[d] != s * n for a, s in zip(arrays, strides)):
+            break
+        n *= m
+    return n, strides
+
+
+def split(fn_vector, fn_scalar, arrays, step):
+    """The kernel's results over `arrays` (one shape and float dtype): fn_vector(*values)
+    on the values the vector code computes, fn_scalar(*values) on the others (1-D
+    arrays in, 1-D out), put back in the operands' shape."""
+    arrays = [np.asarray(a) for a in arrays]
+    if all(a.flags.c_contiguous for a in arrays):          # one run per thread's range
+        flats = [a.reshape(-1) for a in arrays]
+        out = np.empty_like(flats[0])
+        for b, end in chunks(out.size):
+            k = b + (end - b) // step * step
+            if k > b:
+                out[b:k] = fn_vector(*(f[b:k] for f in flats))
+            if end > k:
+                out[k:end] = fn_scalar(*(f[k:end] for f in flats))
+        return out.reshape(arrays[0].shape)
+    values, vector, restore = plan(arrays, step)
+    out = np.empty_like(values[0])
+    if vector.any():
+        out[vector] = fn_vector(*(v[vector] for v in values))
+    scalar = ~vector
+    if scalar.any():
+        out[scalar] = fn_scalar(*(v[scalar] for v in values))
+    return restore(out)
+
+
+def plan(arrays, step):
+    """(values, vector, restore) for an element-wise kernel over `arrays` (one shape):
+    each operand's values in the order TensorIterator visits them (1-D), a mask of the
+    values the vector code computes (whole blocks of `step` in each run), and
+    restore(out) -> the 1-D results put back in the operands' shape (C order)."""
+    shape = arrays[0].shape
+    size = arrays[0].size
+    perm = _order(arrays)
+    n, strides = _inner_run(arrays, perm)
+    item = arrays[0].itemsize
+    outer_first = perm[::-1]
+    values = [np.ascontiguousarray(a.transpose(outer_first)).reshape(-1) for a in arrays]
+    contiguous = all(s == item for s in strides)
+    scalar_ok = sum(s == 0 for s in strides) == 1 and all(s in (0, item) for s in strides)
+    mask = np.zeros(size, dtype=bool)
+    if size and (contiguous or scalar_ok):
+        p = np.arange(size)
+        row = p // n * n
+        for b, end in chunks(size):
+            q = p[b:end]
+            start = np.maximum(row[b:end], b)
+            stop = np.minimum(row[b:end] + n, end)
+            mask[b:end] = q - start < (stop - start) // step * step
+    inverse = np.argsort(outer_first)
+    permuted = tuple(shape[d] for d in outer_first)
+    return values, mask, lambda out: np.ascontiguousarray(out.reshape(permuted).transpose(inverse))
