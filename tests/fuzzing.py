@@ -238,7 +238,8 @@ class Runner:
             raise Finding(source, "error position out of range",
                           f"{type(e).__name__}: {e.message!r} at {e.line}:{e.column} "
                           f"({n_lines} lines)")
-        if not isinstance(e.message, str) or not e.message:
+        if not isinstance(e.message, str) or not e.message and e.type_name != "StopIteration":
+            # (next() of an exhausted iterator raises a bare StopIteration, as in Python)
             raise Finding(source, "error without a message", repr(e.message))
         try:
             text = render(e, "<fuzz>", source)

@@ -290,6 +290,13 @@ for k, v in ["ab", "cd"]:
     ("unpacking/string_too_long", """
 a, b = "abc"
 """),
+    ("generators/next_after_the_end", """
+def gen():
+    yield 1
+t = gen()
+print(next(t))
+next(t)
+"""),
     ("try/except_else_finally", """
 def div(a, b):
     try:

@@ -612,3 +612,12 @@ def test_only_the_command_line_exits_quietly_on_start_up_interrupts(orig_argv, q
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                        env=ENV, timeout=60)
     assert r.stdout == f"{not quiet}\n", r.stderr
+
+
+def test_an_exception_without_a_message_prints_its_type_alone(tmp_path):
+    """As Python: `StopIteration`, not `StopIteration: ` (next() past a generator's end)."""
+    p = tmp_path / "g.ag"
+    p.write_text("def gen():\n    yield 1\nt = gen()\nnext(t)\nnext(t)\n")
+    r = gradcli("eval", str(p))
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[0] == f"{p}:5:1: StopIteration", r.stderr

@@ -120,7 +120,8 @@ def render(err: GradError, filename: str, source: str | None) -> str:
         where += f":{err.line}"
         if err.column is not None:
             where += f":{err.column}"
-    out = [f"{where}: {err.type_name}: {err.message}"]
+    # an exception raised without a message prints its type alone, as Python does
+    out = [f"{where}: {err.type_name}: {err.message}" if err.message else f"{where}: {err.type_name}"]
     if source is not None and err.line is not None:
         lines = source.splitlines()
         if 1 <= err.line <= len(lines):

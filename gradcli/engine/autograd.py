@@ -337,9 +337,9 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     plain = capture is None and not create_graph and held is None and tracer is None
     pop, push = ready.pop, ready.append
     try:
-        if plain:
+        if plain:       # the common case (into .grad): its own loop, lookups made once
             _plain_pass(ready, grads, deps, retain_graph, flow, touched)
-        while ready:
+        while ready:    # hooks, autograd.grad, create_graph, the trace
             node = pop()
             g = grads.pop(node, None)
             if g is None:            # no gradient reached this node: only release its parents
@@ -347,8 +347,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 continue
             if flow is not None:
                 flow[node] = g if g.size <= observe.FLOW_SMALL else g.shape
-            if not plain or node.watch is not None:
-                g = _visit(node, g, capture, res, create_graph)
+            g = _visit(node, g, capture, res, create_graph)
             saved = node.saved
             if saved:
                 if versions.state.bumped:
@@ -367,12 +366,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 if p is None:
                     continue
                 if type(p) is Tensor:
-                    if ig is None:
-                        continue
-                    if plain:
-                        _store_grad(p, ig, False)
-                        touched[id(p)] = p
-                    else:
+                    if ig is not None:
                         _deliver_leaf(p, ig, create_graph, capture, res, touched, held)
                     continue
                 if ig is not None:
