@@ -55,6 +55,10 @@ def _candidates():
 def _load():
     if os.environ.get("GRADCLI_NO_MKL", "") not in ("", "0"):
         return None
+    # MKL's OpenMP threads otherwise spin for 200 ms after every call (KMP_BLOCKTIME's
+    # default), burning a core while gradcli has nothing for them; the threads, and so
+    # the results, are the same.  A user's own setting is kept.
+    os.environ.setdefault("KMP_BLOCKTIME", "0")
     for path in _candidates():
         try:
             lib = ctypes.CDLL(path)
