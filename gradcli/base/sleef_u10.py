@@ -338,3 +338,11 @@ def sleef_sinh(x):
 def sleef_cosh(x):
     """Sleef_coshf8_u10 / Sleef_coshd4_u10 of a float32 or float64 array."""
     return _hyperbolic(np.asarray(x), False)
+
+
+def sleef_log(d):
+    """Sleef_logf8_u10 / Sleef_logd4_u10 of a float32 or float64 array (what
+    `Vectorized<T>::log()` calls, e.g. in log_softmax)."""
+    d = np.asarray(d)
+    with np.errstate(all="ignore"):
+        return _log_u1(d).astype(d.dtype, copy=False)

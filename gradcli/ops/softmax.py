@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base.errors import GradRuntimeError
-from ..base.sleef_explog import (log_softmax_backward_lastdim, log_softmax_lastdim,
-                                 softmax_backward_lastdim, softmax_lastdim)
+from ..base import sleef_explog, softmax64
 from ..core.convert import tensor_arg
 from ..engine.autograd import Function
 from .dims import norm_dims
@@ -19,9 +18,13 @@ from ..base import mkl
 _EXP = mkl.unary_fn("exp", np.exp)
 
 
+#: PyTorch's vectorised kernels over the last dim, by dtype
+KERNELS = {np.dtype(np.float32): sleef_explog, np.dtype(np.float64): softmax64}
+
+
 def _exact(x, dim):
-    """float32 over the last dim: computed as PyTorch's vectorised kernel does."""
-    return (x.dtype == np.float32 and x.ndim >= 1 and x.size
+    """float32/float64 over the last dim: computed as PyTorch's vectorised kernel does."""
+    return (x.dtype in KERNELS and x.ndim >= 1 and x.size
             and _softmax_dim(dim, x.ndim) == x.ndim - 1)
 
 
@@ -35,15 +38,15 @@ def _softmax_dim(dim, ndim):
 def _softmax_bwd(g, out, axis):
     """_softmax_backward_data's values: out * (g - sum(g * out)), PyTorch's float32
     kernel over the last dim."""
-    if out.dtype == np.float32 and axis == out.ndim - 1 and out.size:
-        return softmax_backward_lastdim(np.asarray(g, np.float32), out)
+    if out.dtype in KERNELS and axis == out.ndim - 1 and out.size:
+        return KERNELS[out.dtype].softmax_backward_lastdim(np.asarray(g, out.dtype), out)
     return out * (g - np.sum(g * out, axis=axis, keepdims=True))
 
 
 def _log_softmax_bwd(g, out, axis):
     """_log_softmax_backward_data's values: g - exp(out) * sum(g)."""
-    if out.dtype == np.float32 and axis == out.ndim - 1 and out.size:
-        return log_softmax_backward_lastdim(np.asarray(g, np.float32), out)
+    if out.dtype in KERNELS and axis == out.ndim - 1 and out.size:
+        return KERNELS[out.dtype].log_softmax_backward_lastdim(np.asarray(g, out.dtype), out)
     return g - _EXP(out) * np.sum(g, axis=axis, keepdims=True)
 
 
@@ -66,7 +69,7 @@ class Softmax(Function):
     def forward(self, x, dim):
         if _exact(x, dim):                # PyTorch's kernel, bit for bit
             self.axis = x.ndim - 1
-            out = softmax_lastdim(x)
+            out = KERNELS[x.dtype].softmax_lastdim(x)
         else:
             s, ax = self.shifted(x, dim)
             e = np.exp(s)
@@ -92,7 +95,7 @@ class LogSoftmax(Softmax):
     def forward(self, x, dim):
         if _exact(x, dim):                # PyTorch's kernel, bit for bit
             self.axis = x.ndim - 1
-            out = log_softmax_lastdim(x)
+            out = KERNELS[x.dtype].log_softmax_lastdim(x)
         else:
             s, ax = self.shifted(x, dim)
             out = s - np.log(np.sum(np.exp(s), axis=ax, keepdims=True))

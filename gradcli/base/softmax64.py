@@ -1,0 +1,66 @@
+"""float64 softmax and log_softmax over the last dim as PyTorch's vectorised CPU
+kernels compute them (ATen/native/cpu/SoftMaxKernel.cpp, `_vec_softmax_lastdim`,
+`_vec_log_softmax_lastdim` and their backward): SLEEF's exp and log on every value
+(`Vectorized<double>`, the last partial vector included), and sums as
+`vec::reduce_all` adds them: 4-lane vectors one after the other, the values after
+the last whole vector into the first lanes, then the 4 lanes in order (double has
+no shuffle tree, unlike float32's in sleef_explog.py).  Checked bit for bit against
+torch 2.13 (tests/golden/exact_numerics.json)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .fma import fma
+from .sleef_u10 import sleef_log
+from .torch_exp import expd
+
+LANES = 4
+
+
+def row_sums(a):
+    """reduce_all(+) of each row of a 2-D float64 array."""
+    rows, d = a.shape
+    if d < LANES:                          # a partial vector: its lanes from the left
+        acc = a[:, 0].copy()
+        for i in range(1, d):
+            acc = acc + a[:, i]
+        return acc
+    nv = d // LANES
+    acc = np.add.reduce(a[:, :nv * LANES].reshape(rows, nv, LANES), axis=1) if nv > 1 \
+        else a[:, :LANES].copy()
+    r = d - nv * LANES
+    if r:
+        acc[:, :r] = acc[:, :r] + a[:, nv * LANES:]
+    return ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
+
+
+def _rows(x):
+    return x.reshape(-1, x.shape[-1])
+
+
+def log_softmax_lastdim(x):
+    """(x - max) - log(sum(exp(x - max)))."""
+    rows = _rows(x)
+    s = rows - rows.max(axis=1, keepdims=True)
+    return (s - sleef_log(row_sums(expd(s)))[:, None]).reshape(x.shape)
+
+
+def log_softmax_backward_lastdim(g, out):
+    """g - exp(out) * sum(g), the product and difference one fused multiply-add."""
+    g2, o2 = _rows(np.asarray(g, np.float64)), _rows(out)
+    e = expd(o2)
+    s = np.broadcast_to(row_sums(np.ascontiguousarray(g2))[:, None], e.shape)
+    return fma(-e, s, g2).reshape(out.shape)
+
+
+def softmax_lastdim(x):
+    """exp(x - max) times 1 / its sum."""
+    rows = _rows(x)
+    e = expd(rows - rows.max(axis=1, keepdims=True))
+    return (e * (1.0 / row_sums(e))[:, None]).reshape(x.shape)
+
+
+def softmax_backward_lastdim(g, out):
+    """out * (g - sum(g * out))."""
+    g2, o2 = _rows(np.asarray(g, np.float64)), _rows(out)
+    return (o2 * (g2 - row_sums(np.ascontiguousarray(g2 * o2))[:, None])).reshape(out.shape)
