@@ -28,7 +28,24 @@ def sigmoid_backward_values(g, y):
     return (g * (1 - y)) * y
 
 
-class TanhBackward(Function):
+class _ElementwiseGrad(Function):
+    """A backward kernel k(g, y), element-wise and linear in g, as a recorded op: its
+    derivative in g is the kernel again (`again`), its derivative in y a product
+    (`cross`) that serves a cotangent (backward) and a tangent (JVP) alike."""
+    __slots__ = ()
+
+    def backward(self, gg, F, g, y):
+        n = self.needs
+        return (self.again(gg, F, y) if n[0] else None,
+                self.cross(gg, F, g, y) if n[1] else None)
+
+    def jvp(self, ts, F, g, y):
+        tg, ty = ts
+        return add_terms(self.again(tg, F, y) if tg is not None else None,
+                         self.cross(ty, F, g, y) if ty is not None else None)
+
+
+class TanhBackward(_ElementwiseGrad):
     __slots__ = ()
     name = "TanhBackwardBackward0"
 
@@ -36,18 +53,14 @@ class TanhBackward(Function):
         self.save(g, y)
         return tanh_backward_values(g, y)
 
-    def backward(self, gg, F, g, y):
-        n = self.needs
-        return (tanh_grad(gg, F, y) if n[0] else None,
-                gg * ((y * -2.0) * g) if n[1] else None)
+    def again(self, t, F, y):
+        return tanh_grad(t, F, y)
 
-    def jvp(self, ts, F, g, y):
-        tg, ty = ts
-        return add_terms(tanh_grad(tg, F, y) if tg is not None else None,
-                         ty * ((y * -2.0) * g) if ty is not None else None)
+    def cross(self, t, F, g, y):
+        return t * ((y * -2.0) * g)
 
 
-class SigmoidBackward(Function):
+class SigmoidBackward(_ElementwiseGrad):
     __slots__ = ()
     name = "SigmoidBackwardBackward0"
 
@@ -55,18 +68,14 @@ class SigmoidBackward(Function):
         self.save(g, y)
         return sigmoid_backward_values(g, y)
 
-    def backward(self, gg, F, g, y):
-        n = self.needs
-        return (sigmoid_grad(gg, F, y) if n[0] else None,
-                (gg * g) * (y * -2.0 + 1) if n[1] else None)
+    def again(self, t, F, y):
+        return sigmoid_grad(t, F, y)
 
-    def jvp(self, ts, F, g, y):
-        tg, ty = ts
-        return add_terms(sigmoid_grad(tg, F, y) if tg is not None else None,
-                         (ty * g) * (y * -2.0 + 1) if ty is not None else None)
+    def cross(self, t, F, g, y):
+        return (t * g) * (y * -2.0 + 1)
 
 
-class SoftplusBackward(Function):
+class SoftplusBackward(_ElementwiseGrad):
     __slots__ = ("beta", "threshold")
     name = "SoftplusBackwardBackward0"
 
@@ -75,23 +84,16 @@ class SoftplusBackward(Function):
         self.save(g, x)
         return softplus_values(g, x, beta, threshold)
 
-    def backward(self, gg, F, g, x):
-        n = self.needs
-        return (softplus_grad(gg, F, x, self.beta, self.threshold) if n[0] else None,
-                self._x_term(gg * g, F, x) if n[1] else None)
+    def again(self, t, F, x):
+        return softplus_grad(t, F, x, self.beta, self.threshold)
 
-    def _x_term(self, gg_g, F, x):
-        """softplus_double_backward: sigmoid_backward(gg * g, sigmoid(x * beta)) * mask * beta."""
+    def cross(self, t, F, g, x):
+        """softplus_double_backward: sigmoid_backward(t * g, sigmoid(x * beta)) * mask * beta."""
         bx = x * self.beta
         mask = bx < self.threshold
         mask = to(mask, x.dtype) if F.tensor_mode else mask.astype(x.dtype)
         s = F.sigmoid(bx) if F.tensor_mode else torch_sigmoid(bx)
-        return sigmoid_grad(gg_g, F, s) * mask * self.beta
-
-    def jvp(self, ts, F, g, x):
-        tg, tx = ts
-        return add_terms(softplus_grad(tg, F, x, self.beta, self.threshold) if tg is not None
-                         else None, self._x_term(tx * g, F, x) if tx is not None else None)
+        return sigmoid_grad(t * g, F, s) * mask * self.beta
 
 
 def softplus_values(g, x, beta, threshold):
@@ -120,15 +122,27 @@ def sigmoid_grad(g, F, y):
 
 # ------------------------------------------ softmax's, log_softmax's and mse_loss's backward
 
-class SoftmaxBackwardData(Function):
-    """_softmax_backward_data: out * (g - sum(g * out, dim)), as one recorded op."""
+class _BackwardData(Function):
+    """_softmax_backward_data / _log_softmax_backward_data(g, out) along `axis` as a
+    recorded op, its values from `values` (PyTorch's kernel where gradcli has it)."""
     __slots__ = ("axis", "values")
-    name = "SoftmaxBackwardDataBackward0"
 
     def forward(self, g, out, axis, values):
         self.axis, self.values = axis, values
         self.save(g, out)
         return values(g, out, axis)
+
+    def jvp(self, ts, F, g, out):
+        tg, to = ts
+        return add_terms(type(self).apply(tg, out, axis=self.axis, values=self.values)
+                         if tg is not None else None,
+                         self.out_tangent(to, F, g, out) if to is not None else None)
+
+
+class SoftmaxBackwardData(_BackwardData):
+    """out * (g - sum(g * out, dim))."""
+    __slots__ = ()
+    name = "SoftmaxBackwardDataBackward0"
 
     def backward(self, gg, F, g, out):
         n, ax = self.needs, self.axis
@@ -136,23 +150,15 @@ class SoftmaxBackwardData(Function):
         go = (g * gg - F.sum(out * g, ax, True) * gg - g * F.sum(out * gg, ax, True)) if n[1] else None
         return (type(self).apply(gg, out, axis=ax, values=self.values) if n[0] else None, go)
 
-    def jvp(self, ts, F, g, out):
-        tg, to, ax = ts[0], ts[1], self.axis
-        return add_terms(type(self).apply(tg, out, axis=ax, values=self.values) if tg is not None
-                         else None,
-                         to * (g - F.sum(g * out, ax, True)) - out * F.sum(g * to, ax, True)
-                         if to is not None else None)
+    def out_tangent(self, to, F, g, out):
+        ax = self.axis
+        return to * (g - F.sum(g * out, ax, True)) - out * F.sum(g * to, ax, True)
 
 
-class LogSoftmaxBackwardData(Function):
-    """_log_softmax_backward_data: g - exp(out) * sum(g, dim), as one recorded op."""
-    __slots__ = ("axis", "values")
+class LogSoftmaxBackwardData(_BackwardData):
+    """g - exp(out) * sum(g, dim)."""
+    __slots__ = ()
     name = "LogSoftmaxBackwardDataBackward0"
-
-    def forward(self, g, out, axis, values):
-        self.axis, self.values = axis, values
-        self.save(g, out)
-        return values(g, out, axis)
 
     def backward(self, gg, F, g, out):
         n, ax = self.needs, self.axis
@@ -163,11 +169,8 @@ class LogSoftmaxBackwardData(Function):
         gg_g = gg - F.sum(F.exp(out) * gg, ax, True) if n[0] else None
         return (gg_g, go)
 
-    def jvp(self, ts, F, g, out):
-        tg, to, ax = ts[0], ts[1], self.axis
-        return add_terms(type(self).apply(tg, out, axis=ax, values=self.values) if tg is not None
-                         else None,
-                         -(F.exp(out) * to) * F.sum(g, ax, True) if to is not None else None)
+    def out_tangent(self, to, F, g, out):
+        return -(F.exp(out) * to) * F.sum(g, self.axis, True)
 
 
 class MseLossBackward(Function):
