@@ -76,11 +76,7 @@ class Function:
             needs = [p is not None for p in parents]
         out = node.forward(*arrays, **params)
         if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
-            raw, out = out, np.asarray(out)
-            for s in node.saved:             # keep "saved is the output" recognisable
-                if s is raw:
-                    node.saved = tuple(out if s is raw else s for s in node.saved)
-                    break
+            out = _array_out(node, out)
         if True not in needs or not context.current.grad_enabled:
             return Tensor(out)
         node.needs = needs
@@ -110,26 +106,17 @@ class Function:
             db, pb = b, None
         out = node.forward(da, db, dt)
         if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
-            raw, out = out, np.asarray(out)
-            for s in node.saved:
-                if s is raw:
-                    node.saved = tuple(out if s is raw else s for s in node.saved)
-                    break
+            out = _array_out(node, out)
         if (pa is None and pb is None) or not context.current.grad_enabled:
             return Tensor(out)
         node.needs = (pa is not None, pb is not None)
         node.parents = (pa, pb)
         node.watch = None
         node.out_dtype = out.dtype
-        saved = node.saved
-        if saved:
-            if len(saved) == 2 and saved[0] is da and saved[1] is db and da is not db and \
-                    out is not da and out is not db:     # the two inputs saved as they are
-                src = node.saved_src = (a, b if type(b) is Tensor else None)
-            else:
-                src = node.saved_src = _sources(saved, out, (a, b), (da, db))
+        if node.saved:
+            node.saved_src = _sources(node.saved, out, (a, b), (da, db))
             if versions.state.bumped:
-                versions.record(node, src)
+                versions.record(node, node.saved_src)
         return Tensor(out, True, node)
 
     def __repr__(self):
@@ -146,6 +133,15 @@ class Function:
             else:
                 out.append((p, 0))
         return tuple(out)
+
+
+def _array_out(node, raw):
+    """A forward's NumPy scalar as a 0-d array, also where the node saved it (so that
+    "saved is the output" stays recognisable)."""
+    out = np.asarray(raw)
+    if any(s is raw for s in node.saved):
+        node.saved = tuple(out if s is raw else s for s in node.saved)
+    return out
 
 
 def _source(s, out, args, arrays):
@@ -348,18 +344,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
             if flow is not None:
                 flow[node] = g if g.size <= observe.FLOW_SMALL else g.shape
             g = _visit(node, g, capture, res, create_graph)
-            saved = node.saved
-            if saved:
-                if versions.state.bumped:
-                    versions.check(node)
-                in_grads = node.backward(g, F, *(_saved_tensors(node) if create_graph else saved))
-                if not retain_graph:
-                    node.saved = None        # free saved values; a second pass must fail
-                    node.saved_src = None
-            elif saved is None:
-                raise GradRuntimeError(SECOND_BACKWARD)
-            else:
-                in_grads = node.backward(g, F)
+            in_grads = _call(node, g, F, retain_graph, create_graph)
             if tracer is not None:
                 tracer(node, g, in_grads)
             for p, ig in zip(node.parents, in_grads):
@@ -411,7 +396,6 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
     """run_backward's loop in the common case (into .grad, no create_graph, no leaf
     hooks, no tracer): the same steps with the lookups made once."""
     pop, push, gpop = ready.pop, ready.append, grads.pop
-    vstate = versions.state
     small = observe.FLOW_SMALL
     F = ArrayF
     while ready:
@@ -424,18 +408,7 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
             flow[node] = g if g.size <= small else g.shape
         if node.watch is not None:
             g = _visit(node, g, None, None, False)
-        saved = node.saved
-        if saved:
-            if vstate.bumped:
-                versions.check(node)
-            in_grads = node.backward(g, F, *saved)
-            if not retain_graph:
-                node.saved = None        # free saved values; a second pass must fail
-                node.saved_src = None
-        elif saved is None:
-            raise GradRuntimeError(SECOND_BACKWARD)
-        else:
-            in_grads = node.backward(g, F)
+        in_grads = _call(node, g, F, retain_graph)
         for p, ig in zip(node.parents, in_grads):
             if p is None:
                 continue
@@ -453,6 +426,23 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
             deps[p] = d
             if d == 0:
                 push(p)
+
+
+def _call(node, g, F, retain_graph, create_graph=False):
+    """A node's backward with its saved values (checked against their versions), which
+    are freed after it unless retain_graph: a second pass must then fail."""
+    saved = node.saved
+    if saved:
+        if versions.state.bumped:
+            versions.check(node)
+        in_grads = node.backward(g, F, *(_saved_tensors(node) if create_graph else saved))
+        if not retain_graph:
+            node.saved = None
+            node.saved_src = None
+        return in_grads
+    if saved is None:
+        raise GradRuntimeError(SECOND_BACKWARD)
+    return node.backward(g, F)
 
 
 def _release(node, deps, push):
