@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import mkl, torch_act
-from ..base.summation import outer_sum, torch_sum
+from ..base.summation import outer_sum, torch_cumsum, torch_sum
 
 
 def sum_to(g, shape):
@@ -94,7 +94,7 @@ class ArrayF:
 
     @staticmethod
     def cumsum(g, axis):
-        return np.cumsum(g, axis=axis)
+        return torch_cumsum(g, axis, g.dtype)       # PyTorch's kernel (float32 in double)
 
     @staticmethod
     def permute_back(g, dims):
