@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import mkl, torch_act
+from ..base import mkl, torch_act, torch_exp
 from ..base.summation import outer_sum, torch_cumsum, torch_sum
 
 
@@ -40,6 +40,16 @@ def _small(shape, limit=4096):
     return n <= limit
 
 
+def _sigmoid(x):
+    """PyTorch's sigmoid kernel for float32/float64 (torch_exp.sigmoid)."""
+    return torch_exp.sigmoid(x) if x.dtype.char in "fd" else 1 / (1 + np.exp(-x))
+
+
+def _rsqrt(x):
+    """PyTorch's rsqrt: 1 / sqrt(x) with the correctly rounded sqrt (not VML's)."""
+    return 1 / np.sqrt(x)
+
+
 class ArrayF:
     """NumPy versions of the functions VJPs use (the fast path)."""
     sum_to = staticmethod(sum_to)
@@ -47,6 +57,8 @@ class ArrayF:
     log = staticmethod(mkl.unary_fn("log", np.log))
     sin = staticmethod(mkl.unary_fn("sin", np.sin))
     cos = staticmethod(mkl.unary_fn("cos", np.cos))
+    sigmoid = staticmethod(_sigmoid)
+    rsqrt = staticmethod(_rsqrt)
     sinh = staticmethod(torch_act.sinh)
     cosh = staticmethod(torch_act.cosh)
     sqrt = staticmethod(mkl.unary_fn("sqrt", np.sqrt))

@@ -8,12 +8,12 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
-from ..engine.forward import add_terms, elementwise
+from ..engine.forward import elementwise
 from ..core.convert import tensor_arg
 from .registry import Arg, register
 from .pointwise import ThresholdBackward, masked_grad
-from .fused_grads import softplus_grad
-from ..base.torch_exp import sigmoid as torch_sigmoid, silu as torch_silu, silu_backward
+from .fused_grads import ElementwiseGrad, softplus_grad
+from ..base.torch_exp import silu as torch_silu, silu_backward
 from ..base import torch_act
 
 M = Arg((2, 3))
@@ -159,7 +159,7 @@ class LogSigmoid(Function):
     jvp = elementwise
 
 
-class LogSigmoidBackward(Function):
+class LogSigmoidBackward(ElementwiseGrad):
     """log_sigmoid's backward as one op, for create_graph; derivatives.yaml's derivative
     in x: (gg * g) * (sigmoid(x) - 1) * sigmoid(x)."""
     __slots__ = ("buffer",)
@@ -170,17 +170,12 @@ class LogSigmoidBackward(Function):
         self.save(g, x)
         return torch_act.log_sigmoid_backward(g, x, buffer)
 
-    def backward(self, gg, F, g, x):
-        z = F.sigmoid(x) if F.tensor_mode else torch_sigmoid(x)
-        n = self.needs
-        return (type(self).apply(gg, x, buffer=self.buffer) if n[0] else None,
-                (gg * g) * (z - 1) * z if n[1] else None)
+    def again(self, t, F, x):
+        return type(self).apply(t, x, buffer=self.buffer)
 
-    def jvp(self, ts, F, g, x):
-        tg, tx = ts
-        z = F.sigmoid(x) if F.tensor_mode else torch_sigmoid(x)
-        return add_terms(type(self).apply(tg, x, buffer=self.buffer) if tg is not None else None,
-                         (tx * g) * (z - 1) * z if tx is not None else None)
+    def cross(self, t, F, g, x):
+        z = F.sigmoid(x)
+        return (t * g) * (z - 1) * z
 
 
 @register("logsigmoid", "logsigmoid(input)", "log(sigmoid(input)), computed stably",
@@ -201,7 +196,7 @@ class Silu(Function):
     def backward(self, g, F, x):
         if F.tensor_mode or x.dtype.char not in "fd":
             # as torch under create_graph (infinitely_differentiable_silu_backward)
-            s = F.sigmoid(x) if F.tensor_mode else 1 / (1 + np.exp(-x))
+            s = F.sigmoid(x)
             return ((g * s) * (1 + x * (1 - s)),)
         return (silu_backward(np.broadcast_to(g, x.shape), x),)    # torch's fused kernel
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base.fma import fma
-from ..base.torch_exp import sigmoid as torch_sigmoid, softplus_backward
+from ..base.torch_exp import softplus_backward
 from ..engine.autograd import Function
 from ..engine.forward import add_terms
 from .shape import to
@@ -28,7 +28,7 @@ def sigmoid_backward_values(g, y):
     return (g * (1 - y)) * y
 
 
-class _ElementwiseGrad(Function):
+class ElementwiseGrad(Function):
     """A backward kernel k(g, y), element-wise and linear in g, as a recorded op: its
     derivative in g is the kernel again (`again`), its derivative in y a product
     (`cross`) that serves a cotangent (backward) and a tangent (JVP) alike."""
@@ -45,7 +45,7 @@ class _ElementwiseGrad(Function):
                          self.cross(ty, F, g, y) if ty is not None else None)
 
 
-class TanhBackward(_ElementwiseGrad):
+class TanhBackward(ElementwiseGrad):
     __slots__ = ()
     name = "TanhBackwardBackward0"
 
@@ -60,7 +60,7 @@ class TanhBackward(_ElementwiseGrad):
         return t * ((y * -2.0) * g)
 
 
-class SigmoidBackward(_ElementwiseGrad):
+class SigmoidBackward(ElementwiseGrad):
     __slots__ = ()
     name = "SigmoidBackwardBackward0"
 
@@ -75,7 +75,7 @@ class SigmoidBackward(_ElementwiseGrad):
         return (t * g) * (y * -2.0 + 1)
 
 
-class SoftplusBackward(_ElementwiseGrad):
+class SoftplusBackward(ElementwiseGrad):
     __slots__ = ("beta", "threshold")
     name = "SoftplusBackwardBackward0"
 
@@ -92,8 +92,7 @@ class SoftplusBackward(_ElementwiseGrad):
         bx = x * self.beta
         mask = bx < self.threshold
         mask = to(mask, x.dtype) if F.tensor_mode else mask.astype(x.dtype)
-        s = F.sigmoid(bx) if F.tensor_mode else torch_sigmoid(bx)
-        return sigmoid_grad(t * g, F, s) * mask * self.beta
+        return sigmoid_grad(t * g, F, F.sigmoid(bx)) * mask * self.beta
 
 
 def softplus_values(g, x, beta, threshold):

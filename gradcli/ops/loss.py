@@ -19,7 +19,6 @@ from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, GradValueError, broadcast_error
 from ..core.tensor import Tensor
 from .registry import Arg, register
-from ..base.torch_exp import sigmoid as torch_sigmoid
 from ..base import torch_act
 from .fused_grads import MseLossBackward, mse_backward_values
 from .softmax import log_softmax
@@ -201,7 +200,7 @@ class BCEWithLogits(_Loss):
         # pos_weight ((p*y + 1 - y) * sigmoid(x) - p*y) * grad; [* weight] / n; for the target
         # -x * grad, with pos_weight (log_sigmoid(-x) - log_sigmoid(x) * p) * grad; [* weight] / n
         gb = F.broadcast_to(g, self.shape) if self.reduction != "none" else g
-        sig = F.sigmoid(x) if F.tensor_mode else torch_sigmoid(x)
+        sig = F.sigmoid(x)
         if pw is None:
             gx = (sig - y) * gb
             gy = -x * gb

@@ -207,15 +207,10 @@ unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x, lambda g, F, out: -g
       "1 / input", "out", domain=(0.5, 2.0))
 unary("atan", "AtanBackward0", np.arctan, lambda g, F, x: g / (x * x + 1), "arc tangent",
       aliases=("arctan",))
-def _rsqrt(F, v):
-    """torch's rsqrt: 1 / sqrt(v) with the correctly rounded sqrt (not VML's)."""
-    return F.rsqrt(v) if F.tensor_mode else 1 / np.sqrt(v)
-
-
 # derivatives.yaml: grad * (-x * x + 1).rsqrt() (and its negative for acos)
-unary("asin", "AsinBackward0", np.arcsin, lambda g, F, x: g * _rsqrt(F, -x * x + 1), "arc sine",
+unary("asin", "AsinBackward0", np.arcsin, lambda g, F, x: g * F.rsqrt(-x * x + 1), "arc sine",
       domain=(-0.9, 0.9), aliases=("arcsin",))
-unary("acos", "AcosBackward0", np.arccos, lambda g, F, x: g * -_rsqrt(F, -x * x + 1), "arc cosine",
+unary("acos", "AcosBackward0", np.arccos, lambda g, F, x: g * -F.rsqrt(-x * x + 1), "arc cosine",
       domain=(-0.9, 0.9), aliases=("arccos",))
 unary("sinh", "SinhBackward0", torch_act.sinh, lambda g, F, x: g * F.cosh(x), "hyperbolic sine")
 unary("cosh", "CoshBackward0", torch_act.cosh, lambda g, F, x: g * F.sinh(x), "hyperbolic cosine")
