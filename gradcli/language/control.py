@@ -115,6 +115,8 @@ class Control:
                 raise e.at(line, col)
             if bind:
                 bind(s, m)
+            if type(m) is GradModeContext:
+                return m.run(b, s)
             with m:
                 return b(s)
         return run

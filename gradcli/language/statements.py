@@ -19,6 +19,7 @@ from .iteration import iter_values, leaf_names
 from .positions import located, pos, syntax_error
 from .runtime import BREAK, CONTINUE, Return
 from .state import state
+from .updates import product, scaled_update
 
 
 def _is_docstring(node):
@@ -152,7 +153,7 @@ class Statements:
             raise syntax_error("'tuple' is an illegal expression for augmented assignment"
                                if kind == "tuple_items" else "cannot assign to this expression",
                                target)
-        val = self.expr(value)
+        val, parts = product(self, value)      # (parts: `x -= a * b`, updates.py)
         line, col = op.line, op.column
         binary = rt.binary_op(op_sym)
         vconst, vv = const_value(val)
@@ -174,6 +175,10 @@ class Statements:
             return run_item
         cur = self.expr(target)
         store = self.target(target)
+        if parts is not None:
+            run = scaled_update(op.value, parts, cur, val, store, inplace, binary, line, col)
+            if run is not None:
+                return run
 
         def run(s):
             old = cur(s)
