@@ -20,6 +20,7 @@ from gradcli.base.errors import GradError
 from gradcli.core.tensor import Tensor
 from gradcli.engine import versions
 from gradcli.language import calls as calls_mod
+from gradcli.language import expressions as expressions_mod
 from gradcli.language import statements as statements_mod
 from gradcli.language.runtime import binary_op
 from gradcli.library.inplace import AUGMENTED, SCALED_STEPS, scaled_step
@@ -52,7 +53,8 @@ def _with_protocol(ctx, fn, arg):
 def _general_paths():
     """Compile with every shortcut of this file off: calls through the general
     argument closures and `call`, `x op= a * b` as the product then op=, `with
-    no_grad` through the context manager protocol."""
+    no_grad` through the context manager protocol, operators on numbers through the
+    operator's function (fastops.py)."""
     mp = pytest.MonkeyPatch()
     plain_args = calls_mod.Calls._arguments
 
@@ -64,6 +66,8 @@ def _general_paths():
     mp.setattr(calls_mod.Calls, "_arguments", general_arguments)
     mp.setattr(statements_mod, "product", lambda compiler, value: (compiler.expr(value), None))
     mp.setattr(GradModeContext, "run", _with_protocol)
+    mp.setattr(expressions_mod, "specialize", lambda *args: None)
+    mp.setattr(statements_mod, "int_step", lambda *args: None)
     try:
         yield
     finally:
@@ -193,6 +197,68 @@ PROGRAMS = [
     "    d = torch.autograd.forward_ad.make_dual(tensor(2.), tensor(1.))\n    with no_grad:\n"
     "        x -= 0.5 * d\nx",
 ]
+
+
+OPERATORS = [
+    # comparisons of numbers and of everything else, each kind of operand on each side
+    "vals = [0, 1, -1, 2.5, -0.0, 1e308, nan, inf, true, false, 2 ** 70, tensor(1.), tensor([1., 2.]),"
+    " 'a', [1], none, (1,)]\nfor a in vals:\n    for b in vals:\n        for f in [lambda a, b: a < b,"
+    " lambda a, b: a <= b, lambda a, b: a > b, lambda a, b: a >= b, lambda a, b: a == b,"
+    " lambda a, b: a != b]:\n            try:\n                print(f(a, b))\n"
+    "            except Exception as e:\n                print(type(e), e)",
+    "t = 5\nt < 3\nt < 3.5\nt == 5\nt != 5.0\n3 < t\nt < tensor(7.)\nt < true\n1 < 2 < 3\n"
+    "1 < t > 3\nt is 5\nt in [5]",
+    "n = 10\ni = 0\nwhile i < n:\n    i += 1\ni",
+    "none < 1",
+    "x = 'a'\ny = x < 1",
+    "x = tensor([1., 2.])\nif x < 3:\n    pass",
+    "x = [1]\nx <= 'a'",
+    # int % and // by literals
+    "for t in [0, 1, 99, 199, -1, -101, 2 ** 80 + 99, 7.5, -0.0, nan, inf, true, tensor(199), "
+    "tensor(199.), tensor([1, 199])]:\n    print(t % 100, t // 100, t % -7, t // -7, t % 1.5)",
+    "t = 5\nt % 0",
+    "t = 5\nt // 0",
+    "t = 5.\nt % 0\nt // 0",
+    "t = 'a%s'\nt % 2",
+    "t = [1]\nt // 2",
+    "t = none\nt % 2",
+    # i += k
+    "i = 0\ni += 1\ni -= 5\ni\ni = 2 ** 31 - 1\ni += 1\ni\ni = -2 ** 31 + 1\ni -= 1\ni\n"
+    "i = 2 ** 80\ni += 1\ni -= 3\ni",
+    "i = 2.5\ni += 1\ni\nb = true\nb += 1\nb\nx = tensor(1.)\nx += 1\nx\ny = tensor([1, 2])\n"
+    "y -= 1\ny\nl = [1]\nl += [2]\nl",
+    "i = 0\ni += 2 ** 31\ni\ni -= 2 ** 40\ni\ni *= 3\ni",
+    "s = 'a'\ns += 1",
+    "l = [1]\nl -= 1",
+    "q += 1",
+    "def f():\n    k += 1\nf()",
+    "k = 3\ndef f():\n    global k\n    k += 1\n    return k\nf()\nk",
+    "def f():\n    k = 0\n    def g():\n        nonlocal k\n        k += 2\n    g()\n    g()\n    return k\nf()",
+    "x = tensor(1., requires_grad=true)\nx += 1",
+    # if / while / for with each kind of condition and of leaving the body
+    "for c in [0, 1, 0.0, -0.0, nan, '', 'a', [], [0], none, true, tensor(0.), tensor([2.]), (), "
+    "{}]:\n    if c:\n        print('yes')\n    if c:\n        print('y2')\n    else:\n        print('no')\n"
+    "    if c:\n        pass\n    elif 1:\n        print('elif')",
+    "x = tensor([1., 2.])\nif x:\n    pass",
+    "if nope:\n    pass",
+    "if 1:\n    nope",
+    "def f(n):\n    i = 0\n    while true:\n        i += 1\n        if i > n:\n            return i\n"
+    "        if i % 2:\n            continue\nf(5)",
+    "i = 0\nwhile i < 10:\n    i += 1\n    if i == 3:\n        break\nelse:\n    print('else')\ni\n"
+    "while i < 5:\n    i += 1\nelse:\n    print('else', i)",
+    "for i in range(5):\n    if i == 1:\n        continue\n    if i == 3:\n        break\n    print(i)\n"
+    "else:\n    print('else')\nfor i in range(2):\n    pass\nelse:\n    print('else', i)",
+    "def f():\n    for i in range(5):\n        for j in range(5):\n            if j == 2:\n"
+    "                break\n            if i == 3:\n                return i, j\nf()",
+    "while tensor([1., 2.]):\n    pass",
+    "i = 0\nwhile i:\n    pass\nwhile 'x' < 1:\n    pass",
+    "def g():\n    i = 0\n    while i < 3:\n        yield i\n        i += 1\nlist(g())",
+]
+
+
+@pytest.mark.parametrize("source", OPERATORS)
+def test_operators_the_same_as_the_general_path(source):
+    _same_both_ways(source)
 
 
 @pytest.mark.parametrize("source", PROGRAMS)

@@ -14,6 +14,7 @@ from . import runtime as rt
 from .calls import backward_hint, plain_name
 from .exceptions import reraise, to_raise
 from .expressions import const_value
+from .fastops import int_step
 from .items import del_attr, del_item, get_item, set_item
 from .iteration import iter_values, leaf_names
 from .positions import located, pos, syntax_error
@@ -190,6 +191,8 @@ class Statements:
             except Exception as e:
                 raise located(e, line, col) from None
             store(s, r)
+        if vconst and kind == "name":     # i += 1
+            return int_step(op_sym, cur, store, vv, run) or run
         return run
 
     def s_backward_stmt(self, node):
