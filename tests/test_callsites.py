@@ -20,7 +20,10 @@ from gradcli.base.errors import GradError
 from gradcli.core.tensor import Tensor
 from gradcli.engine import versions
 from gradcli.language import calls as calls_mod
+from gradcli.language import compiler as compiler_mod
 from gradcli.language import expressions as expressions_mod
+from gradcli.language.positions import located, pos
+from gradcli.language.state import state
 from gradcli.language import statements as statements_mod
 from gradcli.language.runtime import binary_op
 from gradcli.library.inplace import AUGMENTED, SCALED_STEPS, scaled_step
@@ -44,6 +47,21 @@ def _run(source):
     return stream.getvalue(), err, warned.getvalue()
 
 
+def _wrapped_statement(self, node):
+    """Compiler.small as it was: the statement compiled without its place (so as the
+    general closure), wrapped in one that sets the line and places its errors."""
+    fn = getattr(self, "s_" + node.data)(node)
+    line, col = pos(node)
+
+    def stmt(s):
+        state.line = line
+        try:
+            return fn(s)
+        except Exception as e:
+            raise located(e, line, col) from None
+    return stmt
+
+
 def _with_protocol(ctx, fn, arg):
     with ctx:
         return fn(arg)
@@ -54,7 +72,8 @@ def _general_paths():
     """Compile with every shortcut of this file off: calls through the general
     argument closures and `call`, `x op= a * b` as the product then op=, `with
     no_grad` through the context manager protocol, operators on numbers through the
-    operator's function (fastops.py)."""
+    operator's function (fastops.py), each simple statement in Compiler.small's
+    wrapper (stmtlines.py)."""
     mp = pytest.MonkeyPatch()
     plain_args = calls_mod.Calls._arguments
 
@@ -68,6 +87,7 @@ def _general_paths():
     mp.setattr(GradModeContext, "run", _with_protocol)
     mp.setattr(expressions_mod, "specialize", lambda *args: None)
     mp.setattr(statements_mod, "int_step", lambda *args: None)
+    mp.setattr(compiler_mod.Compiler, "small", _wrapped_statement)
     try:
         yield
     finally:
@@ -253,6 +273,18 @@ OPERATORS = [
     "while tensor([1., 2.]):\n    pass",
     "i = 0\nwhile i:\n    pass\nwhile 'x' < 1:\n    pass",
     "def g():\n    i = 0\n    while i < 3:\n        yield i\n        i += 1\nlist(g())",
+    # errors that only the statement places (a ** argument that is not a mapping)
+    "q = print(**3)",
+    "print(**3)",
+    "for i in range(1):\n    q = print(**3)",
+    "for i in range(1):\n    print(**3)",
+    "def f():\n    q = print(**3)\nf()",
+    "def f():\n    print(**3)\nf()",
+    "x = tensor(1.)\nfor i in range(1):\n    x.grad = print(**3)",
+    "t = 0\nfor i in range(1):\n    t += print(**3)",
+    "x = tensor(1.)\nwith no_grad:\n    x -= print(**3) * 2",
+    "x = tensor(1.)\nx.foo = 3",
+    "x = tensor(1.)\nfor i in range(2):\n    x.requires_grad = 'a'",
 ]
 
 

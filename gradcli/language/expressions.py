@@ -148,6 +148,7 @@ def name_storer(name, info):
     else:
         def store(s, v):
             s.vars[name] = v
+        store.local_name = name         # (stmtlines.assign stores it in place)
     return store
 
 

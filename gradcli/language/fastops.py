@@ -15,6 +15,7 @@ from __future__ import annotations
 import operator
 
 from .positions import located
+from .state import state
 
 _SMALL_INT = 1 << 31         # runtime.binary_op's bound for int + - * without a size check
 _INT_DIV = {"%": operator.mod, "//": operator.floordiv}
@@ -75,19 +76,27 @@ def _int_div(left, div, fn, b, line, col):
     return run
 
 
-def int_step(op_sym, cur, store, vv, general):
+def int_step(op_sym, cur, store, vv, general, at):
     """The closure of `name += k` / `name -= k` (k a small int literal, `cur` reading
     the variable `name`, which has no effect but its value or its error): a small
     int computed here, anything else by `general` (the augmented assignment's
-    closure, which reads the variable again).  None for another operator or literal."""
+    closure, which reads the variable again).  None for another operator or literal.
+    It sets the line and places errors at the statement (`at`), as Compiler.small's
+    wrapper would (stmtlines.py)."""
     if op_sym not in ("+", "-") or type(vv) is not int or not -_SMALL_INT < vv < _SMALL_INT:
         return None
     add = op_sym == "+"
+    line, col = at
 
     def run(s):
-        old = cur(s)
-        if type(old) is int and -_SMALL_INT < old < _SMALL_INT:
-            store(s, old + vv if add else old - vv)
-            return None
-        return general(s)
+        state.line = line
+        try:
+            old = cur(s)
+            if type(old) is int and -_SMALL_INT < old < _SMALL_INT:
+                store(s, old + vv if add else old - vv)
+                return None
+            return general(s)
+        except Exception as e:
+            raise located(e, line, col) from None
+    run.located = True
     return run

@@ -21,6 +21,7 @@ from .positions import located, pos, syntax_error
 from .runtime import BREAK, CONTINUE, Return
 from .state import state
 from .updates import product, scaled_update
+from . import stmtlines
 
 
 def _is_docstring(node):
@@ -35,11 +36,14 @@ class Statements:
     """Compiles the simple statements (mixed into the Compiler)."""
 
     def s_expr_stmt(self, node):
+        at = self.stmt_at
         child = node.children[0]
         e = self.expr(child)
         line = pos(node)[0]
         if _is_docstring(child):
             return lambda s: None      # a docstring (a triple-quoted string alone) shows nothing
+        if at is not None:
+            return stmtlines.expression(e, self.display, *at)
         if self.display:
             def run(s):
                 v = e(s)
@@ -51,6 +55,7 @@ class Statements:
         return run
 
     def s_assign(self, node):
+        at = self.stmt_at
         *targets, value = node.children
         setters = [self.target(t) for t in targets]
         val = self.expr(value)
@@ -60,6 +65,8 @@ class Statements:
         line = pos(node)[0]
         if len(setters) == 1:
             setter, name = setters[0], names[0]
+            if at is not None and not echo:
+                return stmtlines.assign(setter, val, *at)
 
             def run(s):
                 v = val(s)
@@ -147,6 +154,7 @@ class Statements:
         return unpack
 
     def s_augassign(self, node):
+        at = self.stmt_at
         target, op, value = node.children
         op_sym = op.value[:-1]
         kind = target.data if isinstance(target, Tree) else None
@@ -176,8 +184,8 @@ class Statements:
             return run_item
         cur = self.expr(target)
         store = self.target(target)
-        if parts is not None:
-            run = scaled_update(op.value, parts, cur, val, store, inplace, binary, line, col)
+        if parts is not None and at is not None:
+            run = scaled_update(op.value, parts, cur, val, store, inplace, binary, line, col, at)
             if run is not None:
                 return run
 
@@ -191,8 +199,8 @@ class Statements:
             except Exception as e:
                 raise located(e, line, col) from None
             store(s, r)
-        if vconst and kind == "name":     # i += 1
-            return int_step(op_sym, cur, store, vv, run) or run
+        if vconst and kind == "name" and at is not None:     # i += 1
+            return int_step(op_sym, cur, store, vv, run, at) or run
         return run
 
     def s_backward_stmt(self, node):

@@ -17,6 +17,7 @@ from .expressions import apply2
 from .parser import Tree
 from .positions import located
 from . import runtime as rt
+from .state import state
 
 
 def product(compiler, value):
@@ -32,31 +33,39 @@ def product(compiler, value):
     return apply2(left, mul, right, tok.line, tok.column), (left, right, mul, tok.line, tok.column)
 
 
-def scaled_update(op, parts, cur, val, store, inplace, binary, line, col):
+def scaled_update(op, parts, cur, val, store, inplace, binary, line, col, at):
     """The closure of `target op= a * b` (parts from `product`), or None if op has no
     fused step.  `cur` reads the target, `store` binds it, `inplace` and `binary` are the
-    in-place and the plain operator of op, (line, col) the operator's place."""
+    in-place and the plain operator of op, (line, col) the operator's place, `at` the
+    statement's: the closure sets the line and places errors there, as Compiler.small's
+    wrapper would (stmtlines.py)."""
     step_op = SCALED_STEPS.get(op)
     if step_op is None or inplace is None:
         return None
     left, right, mul, mline, mcol = parts
+    sline, scol = at
 
     def run(s):
-        old = cur(s)
+        state.line = sline
         try:
-            if type(old) is Tensor:
-                a = left(s)
-                b = right(s)
-                r = scaled_step(old, a, b, step_op)
-                if r is None:                  # the general path: the product, then op=
-                    try:
-                        p = mul(a, b)
-                    except Exception as e:
-                        raise located(e, mline, mcol) from None
-                    r = inplace(old, p)
-            else:
-                r = binary(old, val(s))
+            old = cur(s)
+            try:
+                if type(old) is Tensor:
+                    a = left(s)
+                    b = right(s)
+                    r = scaled_step(old, a, b, step_op)
+                    if r is None:                  # the general path: the product, then op=
+                        try:
+                            p = mul(a, b)
+                        except Exception as e:
+                            raise located(e, mline, mcol) from None
+                        r = inplace(old, p)
+                else:
+                    r = binary(old, val(s))
+            except Exception as e:
+                raise located(e, line, col) from None
+            store(s, r)
         except Exception as e:
-            raise located(e, line, col) from None
-        store(s, r)
+            raise located(e, sline, scol) from None
+    run.located = True
     return run

@@ -248,6 +248,6 @@ def numpy_(x, *, force=False):
 def fill_methods():
     for name, entry in BUILTINS.items():
         if entry.method:
-            METHODS[name] = entry.fn
+            METHODS[name] = getattr(entry.fn, "method", entry.fn)
     for name, entry in METHOD_ONLY.items():
         METHODS[name] = entry.fn
