@@ -27,8 +27,7 @@ import sys
 import numpy as np
 
 from ..base import context
-from ..base.kernels import doubles
-from ..base.singles import singles
+from ..base.singles import _EXACT_INT, _F32_MAX, _rounded
 from ..base.errors import GradRuntimeError, GradTypeError, ShapeError
 from ..core.convert import tensor_arg, to_array
 from ..core.tensor import Tensor, type_name
@@ -475,18 +474,26 @@ def scaled_step(x, a, b, op):
     else:
         return None
     dt = d.dtype
-    if da.dtype is not dt:
+    if type(da) is not np.ndarray or da.ndim or da.dtype is not dt:
+        return None
+    # the operands as kernels.doubles (float64) and singles.singles (float32) take them
+    tb = type(db)
+    if tb is np.ndarray:
+        if db.ndim or db.dtype is not dt:
+            return None
+        y = db.item()
+    elif dt is _F64:
+        if not (tb is float or -_EXACT_INT <= db <= _EXACT_INT):
+            return None
+        y = db
+    elif (-_F32_MAX <= db <= _F32_MAX) if tb is float else (-_EXACT_INT <= db <= _EXACT_INT):
+        y = _rounded(db)        # a number rounded to float32 first, as NumPy and PyTorch do
+    else:
         return None
     if dt is _F64:
-        f = doubles(da, db, dt)
-        if f is None:
-            return None
-        p = f[0] * f[1]
+        p = da.item() * y
     elif dt is _F32:
-        f = singles(da, db, dt)
-        if f is None:
-            return None
-        p = f[0] * f[1]
+        p = da.item() * y       # exact in a double; rounded once to float32 as single() does
         if not -_DBL_MAX <= p <= _DBL_MAX:      # inf or nan: left to NumPy
             return None
         p = _F32_BOX.unpack(_F32_BOX.pack(p))[0]
