@@ -292,6 +292,11 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     nothing's `.grad` is touched and the gradients of `inputs` are returned;
     with `accumulate` too (backward(inputs=...)), they are accumulated into the
     `.grad` of those inputs only, which are returned as without `inputs`."""
+    if inputs is None and not create_graph and len(outputs) == 1 and grad_outputs[0] is None:
+        out = outputs[0]
+        if type(out) is Tensor and out.grad_fn is not None and out.requires_grad and \
+                out.data.size == 1 and observe.TRACER is None and not context.current.leaf_hooks:
+            return _plain_root(out, retain_graph)       # out.backward(): the common case
     heads = []
     for out, g in zip(outputs, grad_outputs):
         if not isinstance(out, Tensor) or not out.requires_grad:
@@ -392,12 +397,38 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     return sorted(touched.values(), key=lambda t: t.seq)
 
 
+def _plain_root(out, retain_graph):
+    """`out.backward()` for a one-value `out` with a graph, no hooks on leaves and no
+    tracer: run_backward's steps for that case, its checks made once."""
+    like = out.data
+    root = out.grad_fn
+    g = np.array(1, dtype=like.dtype) if not like.ndim else np.ones(like.shape, like.dtype)
+    deps = _count_deps((root,))
+    ctx = context.current
+    prev_mode = ctx.grad_enabled
+    ctx.grad_enabled = False
+    touched = {}
+    try:
+        _plain_pass([root], {root: g}, deps, retain_graph, observe.start_flow(len(deps)), touched)
+    finally:
+        ctx.grad_enabled = prev_mode
+    if len(touched) < 2:
+        return list(touched.values())
+    return sorted(touched.values(), key=_SEQ)
+
+
+def _SEQ(t):
+    return t.seq
+
+
 def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
     """run_backward's loop in the common case (into .grad, no create_graph, no leaf
-    hooks, no tracer): the same steps with the lookups made once."""
+    hooks, no tracer): the same steps as `_call` and `_store_grad` with the lookups
+    made once."""
     pop, push, gpop = ready.pop, ready.append, grads.pop
     small = observe.FLOW_SMALL
     F = ArrayF
+    vstate = versions.state
     while ready:
         node = pop()
         g = gpop(node, None)
@@ -408,13 +439,27 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
             flow[node] = g if g.size <= small else g.shape
         if node.watch is not None:
             g = _visit(node, g, None, None, False)
-        in_grads = _call(node, g, F, retain_graph)
+        saved = node.saved
+        if saved:
+            if vstate.bumped:
+                versions.check(node)
+            in_grads = node.backward(g, F, *saved)
+            if not retain_graph:
+                node.saved = None
+                node.saved_src = None
+        elif saved is None:
+            raise GradRuntimeError(SECOND_BACKWARD)
+        else:
+            in_grads = node.backward(g, F)
         for p, ig in zip(node.parents, in_grads):
             if p is None:
                 continue
             if type(p) is Tensor:
                 if ig is not None:
-                    _store_grad(p, ig, False)
+                    if p.grad is None and ig.shape == p.data.shape:   # _store_grad's first
+                        p.grad = Tensor(np.array(ig, dtype=p.data.dtype, copy=True))
+                    else:
+                        _store_grad(p, ig, False)
                     touched[id(p)] = p
                 continue
             if ig is not None:
