@@ -424,7 +424,9 @@ def _SEQ(t):
 def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
     """run_backward's loop in the common case (into .grad, no create_graph, no leaf
     hooks, no tracer): the same steps as `_call` and `_store_grad` with the lookups
-    made once."""
+    made once.  The parent that becomes ready last is run next without going through
+    `ready` (the stack would pop it next), and a gradient for a parent with one
+    consumer is handed over without `grads`: a chain of nodes runs without either."""
     pop, push, gpop = ready.pop, ready.append, grads.pop
     small = observe.FLOW_SMALL
     F = ArrayF
@@ -435,42 +437,57 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
         if g is None:            # no gradient reached this node: only release its parents
             _release(node, deps, push)
             continue
-        if flow is not None:
-            flow[node] = g if g.size <= small else g.shape
-        if node.watch is not None:
-            g = _visit(node, g, None, None, False)
-        saved = node.saved
-        if saved:
-            if vstate.bumped:
-                versions.check(node)
-            in_grads = node.backward(g, F, *saved)
-            if not retain_graph:
-                node.saved = None
-                node.saved_src = None
-        elif saved is None:
-            raise GradRuntimeError(SECOND_BACKWARD)
-        else:
-            in_grads = node.backward(g, F)
-        for p, ig in zip(node.parents, in_grads):
-            if p is None:
-                continue
-            if type(p) is Tensor:
+        while node is not None:
+            if flow is not None:
+                flow[node] = g if g.size <= small else g.shape
+            if node.watch is not None:
+                g = _visit(node, g, None, None, False)
+            saved = node.saved
+            if saved:
+                if vstate.bumped:
+                    versions.check(node)
+                in_grads = node.backward(g, F, *saved)
+                if not retain_graph:
+                    node.saved = None
+                    node.saved_src = None
+            elif saved is None:
+                raise GradRuntimeError(SECOND_BACKWARD)
+            else:
+                in_grads = node.backward(g, F)
+            nxt = None          # the parent that became ready last, and its gradient gn
+            for p, ig in zip(node.parents, in_grads):
+                if p is None:
+                    continue
+                if type(p) is Tensor:
+                    if ig is not None:
+                        if p.grad is None and ig.shape == p.data.shape:   # _store_grad's first
+                            p.grad = Tensor(np.array(ig, dtype=p.data.dtype, copy=True))
+                        else:
+                            _store_grad(p, ig, False)
+                        touched[id(p)] = p
+                    continue
+                d = deps[p] - 1
+                deps[p] = d
                 if ig is not None:
-                    if p.grad is None and ig.shape == p.data.shape:   # _store_grad's first
-                        p.grad = Tensor(np.array(ig, dtype=p.data.dtype, copy=True))
-                    else:
-                        _store_grad(p, ig, False)
-                    touched[id(p)] = p
-                continue
-            if ig is not None:
-                if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
-                    ig = ig.astype(p.out_dtype)
-                prev = grads.get(p)
-                grads[p] = ig if prev is None else np.add(prev, ig)
-            d = deps[p] - 1
-            deps[p] = d
-            if d == 0:
-                push(p)
+                    if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
+                        ig = ig.astype(p.out_dtype)
+                    if d == 0 and p not in grads:     # its last consumer, nothing to add to
+                        if nxt is not None:
+                            grads[nxt] = gn
+                            push(nxt)
+                        nxt, gn = p, ig
+                        continue
+                    prev = grads.get(p)
+                    grads[p] = ig if prev is None else np.add(prev, ig)
+                if d == 0:
+                    if nxt is not None:
+                        grads[nxt] = gn
+                        push(nxt)
+                        nxt = None
+                    push(p)
+            node = nxt
+            if nxt is not None:
+                g = gn
 
 
 def _call(node, g, F, retain_graph, create_graph=False):
