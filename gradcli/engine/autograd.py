@@ -113,10 +113,16 @@ class Function:
         node.parents = (pa, pb)
         node.watch = None
         node.out_dtype = out.dtype
-        if node.saved:
-            node.saved_src = _sources(node.saved, out, (a, b), (da, db))
+        saved = node.saved
+        if saved:
+            if len(saved) == 2 and saved[0] is da and saved[1] is db and da is not db and \
+                    out is not da and out is not db:
+                # the two operands saved as they are (_sources' common case)
+                srcs = node.saved_src = (a, b if type(b) is Tensor else None)
+            else:
+                srcs = node.saved_src = _sources(saved, out, (a, b), (da, db))
             if versions.state.bumped:
-                versions.record(node, node.saved_src)
+                versions.record(node, srcs)
         return Tensor(out, True, node)
 
     def __repr__(self):
