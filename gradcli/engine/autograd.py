@@ -35,7 +35,7 @@ class Function:
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
     __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers",
-                 "out_vc")
+                 "out_vc", "fpass", "fgrad")
     name = "Backward"
     differentiable_twice = True
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
@@ -353,7 +353,8 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 _release(node, deps, push)
                 continue
             if flow is not None:
-                flow[node] = g if g.size <= observe.FLOW_SMALL else g.shape
+                node.fpass = flow
+                node.fgrad = g if g.size <= observe.FLOW_SMALL else g.shape
             g = _visit(node, g, capture, res, create_graph)
             in_grads = _call(node, g, F, retain_graph, create_graph)
             if tracer is not None:
@@ -445,7 +446,8 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
             continue
         while node is not None:
             if flow is not None:
-                flow[node] = g if g.size <= small else g.shape
+                node.fpass = flow
+                node.fgrad = g if g.size <= small else g.shape
             if node.watch is not None:
                 g = _visit(node, g, None, None, False)
             saved = node.saved
