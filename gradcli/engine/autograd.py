@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError, ShapeError
+from ..base.errors import GradRuntimeError
 from ..core.tensor import Tensor
 from .hooks import run_hooks
 from ..base import context
-from ..core.convert import to_tensor
 from . import observe, versions
 from .vjp_arrays import ArrayF
+from .passes import as_grad, count_deps, release
 
 _OUT = versions.OWN      # marker: a saved value that is the op's own output
 
@@ -239,49 +239,6 @@ SECOND_BACKWARD = (
     "calling backward.")
 
 
-def _count_deps(roots):
-    """Consumers of each node reachable from `roots`, found without recursion."""
-    deps = {}
-    stack = []
-    for r in roots:
-        if type(r) is not Tensor and r not in deps:
-            deps[r] = 0
-            stack.append(r)
-    push, pop = stack.append, stack.pop
-    while stack:
-        for p in pop().parents:
-            if p is not None and type(p) is not Tensor:
-                n = deps.get(p)
-                if n is None:
-                    deps[p] = 1
-                    push(p)
-                else:
-                    deps[p] = n + 1
-    return deps
-
-
-def _as_grad(g, like: np.ndarray, create_graph: bool):
-    """Check/convert a head gradient given by the user."""
-    if g is None:
-        if like.size != 1:
-            raise GradRuntimeError(
-                "grad can be implicitly created only for scalar outputs",
-                hint="reduce the output to a scalar first, e.g. with sum(...) or mean(...), "
-                     "or pass a gradient of the output's shape")
-        arr = np.array(1, dtype=like.dtype) if not like.ndim else np.ones(like.shape, like.dtype)
-        return Tensor(arr) if create_graph else arr
-    if not isinstance(g, Tensor):
-        g = to_tensor(g)
-    if g.data.shape != like.shape:
-        raise ShapeError(
-            f"Mismatch in shape: grad_output[0] has a shape of torch.Size({list(g.data.shape)}) "
-            f"and output[0] has a shape of torch.Size({list(like.shape)}).")
-    if create_graph:
-        return g
-    arr = g.data
-    return arr.astype(like.dtype) if arr.dtype != like.dtype else arr
-
-
 def _accumulate(a, b, create_graph):
     if create_graph:
         return a + b
@@ -308,7 +265,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
         if not isinstance(out, Tensor) or not out.requires_grad:
             raise GradRuntimeError(
                 "element 0 of tensors does not require grad and does not have a grad_fn")
-        heads.append((out, _as_grad(g, out.data, create_graph)))
+        heads.append((out, as_grad(g, out.data, create_graph)))
 
     # targets for autograd.grad: leaf tensor or node -> slot index
     capture = results = None
@@ -333,7 +290,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
         grads[key] = _accumulate(grads[key], g, create_graph) if key in grads else g
         roots.append(key)
 
-    deps = _count_deps(roots)
+    deps = count_deps(roots)
     ready = roots if len(roots) == 1 else [r for r in dict.fromkeys(roots) if deps[r] == 0]
     F = TensorF if create_graph else ArrayF
     prev_mode = context.current.grad_enabled
@@ -350,7 +307,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
             node = pop()
             g = grads.pop(node, None)
             if g is None:            # no gradient reached this node: only release its parents
-                _release(node, deps, push)
+                release(node, deps, push)
                 continue
             if flow is not None:
                 node.fpass = flow
@@ -410,7 +367,7 @@ def _plain_root(out, retain_graph):
     like = out.data
     root = out.grad_fn
     g = np.array(1, dtype=like.dtype) if not like.ndim else np.ones(like.shape, like.dtype)
-    deps = _count_deps((root,))
+    deps = count_deps((root,))
     ctx = context.current
     prev_mode = ctx.grad_enabled
     ctx.grad_enabled = False
@@ -442,7 +399,7 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
         node = pop()
         g = gpop(node, None)
         if g is None:            # no gradient reached this node: only release its parents
-            _release(node, deps, push)
+            release(node, deps, push)
             continue
         while node is not None:
             if flow is not None:
@@ -462,7 +419,7 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
                 raise GradRuntimeError(SECOND_BACKWARD)
             else:
                 in_grads = node.backward(g, F)
-            nxt = None          # the parent that became ready last, and its gradient gn
+            nxt = gn = None     # the parent that became ready last, and its gradient
             for p, ig in zip(node.parents, in_grads):
                 if p is None:
                     continue
@@ -513,15 +470,6 @@ def _call(node, g, F, retain_graph, create_graph=False):
     if saved is None:
         raise GradRuntimeError(SECOND_BACKWARD)
     return node.backward(g, F)
-
-
-def _release(node, deps, push):
-    """A node no gradient reached: its parents need not wait for it."""
-    for p in node.parents:
-        if p is not None and type(p) is not Tensor:
-            deps[p] -= 1
-            if deps[p] == 0:
-                push(p)
 
 
 def _saved_tensors(node):
