@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -33,6 +34,17 @@ from gradcli.session import Session, reset_globals
 
 
 def _run(source):
+    """(output, error, warnings) of a program run as the command line runs it (with
+    the command line's recursion limit, so --max-depth, not Python, stops recursion)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    try:
+        return _run_session(source)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _run_session(source):
     reset_globals()
     stream = io.StringIO()
     session = Session(TextOutput(stream), filename="<test>")
@@ -163,6 +175,25 @@ PROGRAMS = [
     "int('3')\nfloat('2.5')\nstr(3)\nbool(0)\nlist((1, 2))\ntuple([1])\nint('x')",
     "f = no_grad\nf()",
     "x = tensor([1., 2.])\nw = x.sum\nw()\nw(0)",
+    # functions of the program: each way of giving and missing arguments
+    "def f(a, b=2, *r, k=3, **kw):\n    return a, b, r, k, kw\nf(1)\nf(1, 5)\nf(1, 5, 6, 7)\n"
+    "f(1, k=4, z=5)\nf()",
+    "def f(a, b=2):\n    return a + b\nf(1)\nf(1, 2)\nf(1, 2, 3)",
+    "def f(a, *, k):\n    return a\nf(1)",
+    "def f(a, *, k):\n    return a\nf(1, 2)",
+    "def f():\n    return 7\nf()\nf(1)",
+    "def f(a):\n    pass\nprint(f(1))\ndef g(a):\n    return\nprint(g(1))",
+    "def f(n):\n    if n == 0:\n        return 0\n    return 1 + f(n - 1)\nf(50)",
+    "def f(n):\n    return f(n + 1)\nf(0)",
+    "def f(n):\n    return 1 / tensor([1.]).nope(n)\ndef g(n):\n    return f(n)\ng(1)",
+    "def make(k):\n    def add(v):\n        return v + k\n    return add\nadd = make(3)\nadd(4)\nadd(4, 5)",
+    "def g(n):\n    for i in range(n):\n        yield i\n    return 5\nlist(g(3))\ng(1, 2)",
+    "class C:\n    def m(self, v):\n        return v * 2\n    def n(self):\n        return self.m(3)\n"
+    "c = C()\nc.m(1)\nc.n()\nc.m()\nc.n(1)",
+    "f = lambda v, w=1: v * w\nf(2)\nf(2, 3)\nf()\nf(1, 2, 3)",
+    "@torch.no_grad()\ndef f(x):\n    return x * 2\nf(tensor(1., requires_grad=true)).requires_grad",
+    "x = tensor(2., requires_grad=true)\ndef model(v):\n    return v * v\nfor i in range(3):\n"
+    "    loss = model(x)\n    loss.backward()\nx.grad",
     # vmap: built-ins meeting batched tensors go through their batching rules
     "x = tensor([[1., 2.], [3., 4.]])\nvmap(lambda t: t.sum())(x)\nvmap(lambda t: mean(t))(x)"
     "\nvmap(lambda t: t.pow(2))(x)\nvmap(lambda t: exp(t))(x)",

@@ -8,10 +8,10 @@ with n plain positional arguments and no keyword or star has neither keywords no
 unpacking to do: its closure evaluates the n arguments in order and calls the callee
 with them, the same values in the same order.  The shortcut is taken only when the
 callee is what the general path would certainly call without a question: a tensor's
-method from the table (a plain Python function) or a built-in that is a plain Python
-function.  Anything else (a user function, a class, a bound method, a module's
-member, vmap's batched values ...) takes the general path, `invoke.call`, with the
-arguments already evaluated.  A callee's exception is handled by the one rule
+method from the table (a plain Python function), a built-in that is a plain Python
+function, or a function of the program.  Anything else (a class, a bound method, a
+module's member, vmap's batched values ...) takes the general path, `invoke.call`,
+with the arguments already evaluated.  A callee's exception is handled by the one rule
 `invoke.call_failed`, so errors keep their messages and places."""
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from ..base.errors import GradError
 from ..core.tensor import Tensor
 from ..library.values import METHODS
 from . import runtime as rt
+from .functions import UserFunction
 from .invoke import call, call_failed
 from .state import state
 
@@ -90,7 +91,9 @@ def method_site(obj, attr, parts, line, col, kwpos):
 
 def function_site(f, parts, name, line, col, kwpos):
     """The closure of `f(p0, p1 ...)` (plain positional arguments `parts`): a built-in
-    that is a plain Python function called directly, anything else through `call`."""
+    that is a plain Python function, or a function of the program, called directly
+    (both are callable, neither is a class: `call`'s check has nothing to refuse),
+    anything else through `call`."""
     n = len(parts)
     if n == 1:
         p0, = parts
@@ -99,7 +102,7 @@ def function_site(f, parts, name, line, col, kwpos):
             fn = f(s)
             v0 = p0(s)
             state.line = line      # print(f(x)): the print's line, not f's last one
-            if type(fn) is FunctionType:
+            if type(fn) is FunctionType or type(fn) is UserFunction:
                 try:
                     return fn(v0)
                 except Exception as e:
@@ -114,7 +117,7 @@ def function_site(f, parts, name, line, col, kwpos):
             v0 = p0(s)
             v1 = p1(s)
             state.line = line
-            if type(fn) is FunctionType:
+            if type(fn) is FunctionType or type(fn) is UserFunction:
                 try:
                     return fn(v0, v1)
                 except Exception as e:
@@ -126,7 +129,7 @@ def function_site(f, parts, name, line, col, kwpos):
         fn = f(s)
         a = [p(s) for p in parts] if parts else ()     # as calls.py's argument closures
         state.line = line
-        if type(fn) is FunctionType:
+        if type(fn) is FunctionType or type(fn) is UserFunction:
             try:
                 return fn(*a)
             except Exception as e:

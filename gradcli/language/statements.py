@@ -301,10 +301,13 @@ class Statements:
         return lambda s: CONTINUE
 
     def s_return_stmt(self, node):
+        at = self.stmt_at
         if self.fn is None or self.fn.kind != "function":
             raise syntax_error("'return' outside function", node)
         v = node.children[0]
         e = self.expr(v) if v is not None else (lambda s: None)
+        if at is not None:
+            return stmtlines.returning(e, *at)
         return lambda s: Return(e(s))
 
     def s_raise_stmt(self, node):

@@ -7,10 +7,11 @@ The closures made here do both themselves, in the same order around the same wor
 so the wrapper and its call are not needed: `small` returns them as they are
 (they are marked `located`).  Which statements: an assignment to one target that
 does not echo (`loss = ...`, `y_pred = ...`, `w.grad = None`), an expression
-statement (`loss.backward()`), `name += k` on small ints (fastops.int_step) and
-the fused step `x -= a * b` (updates.py)."""
+statement (`loss.backward()`), `return`, `name += k` on small ints
+(fastops.int_step) and the fused step `x -= a * b` (updates.py)."""
 from __future__ import annotations
 
+from .functions import Return
 from .positions import located
 from .state import state
 
@@ -56,5 +57,17 @@ def expression(e, display, line, col):
                 e(s)
             except Exception as err:
                 raise located(err, line, col) from None
+    run.located = True
+    return run
+
+
+def returning(e, line, col):
+    """`return value` (its value's closure `e`)."""
+    def run(s):
+        state.line = line
+        try:
+            return Return(e(s))
+        except Exception as err:
+            raise located(err, line, col) from None
     run.located = True
     return run
