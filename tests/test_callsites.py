@@ -264,6 +264,25 @@ OPERATORS = [
     "x = 'a'\ny = x < 1",
     "x = tensor([1., 2.])\nif x < 3:\n    pass",
     "x = [1]\nx <= 'a'",
+    # a tensor and a number literal under + - * / ** ^ (either side), each kind of tensor
+    "for x in [tensor(2.), tensor([1., -2.]), tensor(1.5, dtype=torch.float32), tensor([3, 4]), "
+    "tensor(true), tensor([[1., 2.]], requires_grad=true), 2, 2.5, true, [1.], 'a', none]:\n"
+    "    for f in [lambda: x + 2, lambda: x - 2.5, lambda: x * 3, lambda: x / 2, lambda: x ** 2, "
+    "lambda: x ^ 3, lambda: x ** 0.5, lambda: 2 + x, lambda: 2.5 * x, lambda: 3 - x, "
+    "lambda: 1 / x, lambda: 2 ** x, lambda: x * 1e300, lambda: x * 2 ** 70, lambda: x + true]:\n"
+    "        try:\n            r = f()\n            print(r, type(r))\n"
+    "            if type(r) == type(tensor(1.)):\n                print(r.dtype, r.grad_fn)\n"
+    "        except Exception as e:\n            print(type(e), e)",
+    "x = tensor([1., 2.])\nx / 0\nx ** -1\nx * nan\nx + inf",
+    "x = tensor([1., 2.])\ny = x * 'a'",
+    "x = [1.]\ny = 2 * x",
+    "x = tensor(1., requires_grad=true)\ny = 3 * (x + 2) ^ 2\ny.backward()\nx.grad\ny.grad_fn",
+    "x = tensor(1., requires_grad=true)\ny = x\ni = 0\nwhile i < 50:\n    y = y * 1.00001\n"
+    "    i += 1\ny.backward()\nx.grad\ny",
+    "x = tensor([[1., 2.], [3., 4.]])\nvmap(lambda t: t * 2 + 1)(x)\nvmap(lambda t: 2 * t ** 2)(x)",
+    "x = tensor(1.)\nwith torch.autograd.forward_ad.dual_level():\n"
+    "    d = torch.autograd.forward_ad.make_dual(tensor(2.), tensor(1.))\n    y = d * 3 + 1\n"
+    "    print(torch.autograd.forward_ad.unpack_dual(y))",
     # int % and // by literals
     "for t in [0, 1, 99, 199, -1, -101, 2 ** 80 + 99, 7.5, -0.0, nan, inf, true, tensor(199), "
     "tensor(199.), tensor([1, 199])]:\n    print(t % 100, t // 100, t % -7, t // -7, t % 1.5)",

@@ -1,19 +1,23 @@
 """Operators on plain numbers answered in their own closure (issue 16: a loop's
-`while i < n`, `if t % 100 == 99`, `i += 1`).
+`while i < n`, `if t % 100 == 99`, `i += 1`, `y * 1.00001`).
 
 `runtime.binary_op` and `runtime.compare_op` give an operator's function for every
 kind of operand; the expression's closure (expressions.apply2) calls it.  For a
 comparison of two Python numbers, `int % int` and `int // int` by a nonzero literal,
-and `i += k` / `i -= k` of small ints, the closures here compute the result
-themselves, with the very operation those functions would reach for these operands
-(`compare_op`: `type(a) in (int, float) and type(b) in (int, float)` -> the
-comparison; `binary_op`: int op nonzero int -> Python's `%` / `//`, small int +- small
-int -> Python's `+` / `-`).  Any other operand goes to the operator's function, as
-before, with its errors placed at the operator."""
+`i += k` / `i -= k` of small ints, and a floating tensor and a number literal under
+an operator with a node, the closures here compute the result themselves, with the
+very operation those functions would reach for these operands (`compare_op`:
+`type(a) in (int, float) and type(b) in (int, float)` -> the comparison;
+`binary_op`: int op nonzero int -> Python's `%` / `//`, small int +- small int ->
+Python's `+` / `-`, a floating tensor op an int or float -> the operator's node,
+`OPERATOR_NODES`, with the tensor's dtype).  Any other operand goes to the
+operator's function, as before, with its errors placed at the operator."""
 from __future__ import annotations
 
 import operator
 
+from ..core.tensor import Tensor
+from ..ops.elementwise import OPERATOR_NODES
 from .positions import located
 from .state import state
 
@@ -28,10 +32,48 @@ def specialize(left, fn, right, lconst, lv, rconst, rv, line, col):
     if num is not None and not lconst:
         return _compare_const(left, num, fn, rv, line, col) if rconst else \
             _compare(left, num, fn, right, line, col)
-    div = _INT_DIV.get(getattr(fn, "op", None))
+    op = getattr(fn, "op", None)
+    div = _INT_DIV.get(op)
     if div is not None and not lconst and rconst and type(rv) is int and rv:
         return _int_div(left, div, fn, rv, line, col)
+    node, _, swap = OPERATOR_NODES.get(op, (None, False, False))
+    if node is not None and rconst and not lconst and (type(rv) is float or type(rv) is int):
+        return _tensor_number(left, node, fn, rv, line, col)
+    if node is not None and swap and lconst and not rconst and \
+            (type(lv) is float or type(lv) is int):
+        return _number_tensor(lv, node, fn, right, line, col)
     return None
+
+
+def _tensor_number(left, node, fn, b, line, col):
+    """`x op 2.0` (a number literal on the right): a floating tensor's node made here,
+    as binary_op makes it; anything else by binary_op."""
+    def run(s):
+        a = left(s)
+        try:
+            if type(a) is Tensor:
+                dt = a.data.dtype
+                if dt.kind == "f":
+                    return node.apply2(a, b, dt)
+            return fn(a, b)
+        except Exception as e:
+            raise located(e, line, col) from None
+    return run
+
+
+def _number_tensor(a, node, fn, right, line, col):
+    """`3 * x` (+ and *: the node of `x op 3`), as binary_op makes it."""
+    def run(s):
+        b = right(s)
+        try:
+            if type(b) is Tensor:
+                dt = b.data.dtype
+                if dt.kind == "f":
+                    return node.apply2(b, a, dt)
+            return fn(a, b)
+        except Exception as e:
+            raise located(e, line, col) from None
+    return run
 
 
 def _compare(left, num, fn, right, line, col):
