@@ -91,96 +91,189 @@ def _row_sum(v):
 
 
 class _Plan:
-    """What `_serial` decides once per size and dtype: the shape of the cascade, and
-    the buffer its partial sums are written into (`out=`) rather than joined after."""
-    __slots__ = ("lanes", "k", "tail", "nb", "step", "rem", "nleft", "fold", "levels", "acc")
+    """What `_serial` decides once per size and dtype, and the buffers it works in.
+
+    Mid sizes (fewer whole chunks than `step`: level 1 never flushes): the values are
+    copied into `buf` with one call, and every view the sums need is made here once.
+    The level-0 sums of the chunks are one reduce over the first axis of `tr`
+    (step, chunks, w): the chunks side by side (copied in whole groups through a
+    void dtype of a group's bytes), the partial chunk padded with -0.0 (x + -0.0 == x
+    for every x, signed zeros included, so a partial chunk sums as a whole one; when
+    the values end with the last group, `buf` is padded too and one copy moves all the
+    chunks).  Then the rows [chunk sums..., the partial chunk's sum, (float32) the
+    left-over vectors padded with -0.0] are added in order (`rows` -> `parts`): the
+    same additions, in the same order, as the cascade of `_multi_row_sum`.  Bigger
+    sizes (`big`) copy the whole chunks side by side the same way per call and add the
+    upper levels as `_multi_row_sum` does."""
+    __slots__ = ("lanes", "k", "tail", "nleft", "ns", "step", "nb", "rem", "big", "f32",
+                 "data", "full_src", "full_dst", "part_src", "part_dst", "tr_rows", "tr_out",
+                 "groups", "groups_out", "lv_src", "lv_dst", "rows", "parts", "vec_in",
+                 "vec_out", "acc", "py")
 
     def __init__(self, n, dtype):
         self.lanes = lanes = 32 // dtype.itemsize
+        w = ILP * lanes
         nv = n // lanes
         self.k = k = nv // ILP
-        self.tail = nv * lanes
-        self.nleft = nv - k * ILP                  # vectors after the last whole group
+        self.tail = tail = nv * lanes
+        self.nleft = nleft = nv - k * ILP          # vectors after the last whole group
+        self.ns = n - tail                         # scalars after the last whole vector
         power = max(4, (int(k - 1).bit_length() if k > 1 else 0) // LEVELS)
         self.step = step = 1 << power
         self.nb = nb = k // step
-        self.rem = k - nb * step                   # groups after the last whole chunk
-        # fewer whole chunks than `step` (level 1 never flushes): the rows of `levels`
-        # are the chunks' level-0 sums, the level-0 sum of the groups after them, and
-        # the left-over vectors (the rest of their row zero); added in order they give
-        # the four partial sums with the left-over vectors added to the first (x + y ==
-        # y + x, and adding +0 changes nothing that can reach the total)
-        # (float64 adds the left-over vectors on Python floats, in `_serial`); with no
-        # whole chunk and nothing else to add, the groups are summed straight
-        self.levels = None
-        self.fold = dtype.char == "f" and self.nleft > 0
-        if nb < step and (nb or self.fold):
-            self.levels = np.zeros((nb + (self.rem > 0) + self.fold * self.nleft, ILP * lanes),
-                                   dtype)
-        # float32: [0, the scalars after the last vector, the lanes], added in order
-        self.acc = np.zeros(1 + n - self.tail + lanes, dtype) if dtype.char == "f" else None
+        self.rem = rem = k - nb * step             # groups after the last whole chunk
+        self.f32 = f32 = dtype.char == "f"
+        self.big = nb >= step
+        self.full_src = self.full_dst = self.part_src = self.part_dst = None
+        self.tr_rows = self.tr_out = self.groups = self.groups_out = None
+        self.lv_src = self.lv_dst = self.rows = None
+        if self.big:
+            return
+        chunks_ = nb + (rem > 0)
+        exact = n == k * w                         # no vector or scalar after the groups
+        # buf: the values, then (not exact) float64's parts or float32's lane sums;
+        # exact: -0.0 up to the end of the last chunk
+        buf = np.full(max(n + w, chunks_ * step * w), -0.0, dtype)
+        self.data = buf[:n]
+        if f32:
+            self.parts = np.zeros(w, dtype)
+            self.vec_in = self.parts.reshape(ILP, lanes)
+            self.vec_out = np.zeros(lanes, dtype) if exact else buf[n:n + lanes]
+            self.acc = self.vec_out if exact else buf[tail:n + lanes]   # the scalars, the lanes
+            self.py = None
+        else:
+            self.parts = np.zeros(w, dtype) if exact else buf[n:n + w]
+            self.parts[:] = 0.0                    # no group at all: the sums are +0
+            self.py = self.parts if exact else buf[k * w:n + w]   # vectors, scalars, parts
+            self.vec_in = self.vec_out = self.acc = None
+        nrows = chunks_ + (nleft if f32 else 0)
+        if nrows > 1 or (nrows == 1 and chunks_ == 0):
+            self.rows = np.full((nrows, w), -0.0, dtype)
+            first = self.rows[:chunks_].reshape(-1)
+            if f32 and nleft:
+                self.lv_src = buf[k * w:tail].reshape(nleft, lanes)
+                self.lv_dst = self.rows[chunks_:, :lanes]
+        else:
+            first = self.parts
+        if nb == 0:
+            if k:
+                self.groups = buf[:k * w].reshape(k, w)
+                self.groups_out = first
+            return
+        void = np.dtype((np.void, w * dtype.itemsize))
+        tr = np.full((step, chunks_, w), -0.0, dtype)
+        whole = chunks_ if exact else nb           # chunks moved by the first copy
+        self.full_src = buf[:whole * step * w].view(void).reshape(whole, step)
+        self.full_dst = tr.reshape(-1).view(void).reshape(step, chunks_)[:, :whole].T
+        if whole < chunks_:
+            self.part_src = buf[nb * step * w:k * w].reshape(rem, w)
+            self.part_dst = tr[:rem, nb]
+        self.tr_rows = tr.reshape(step, chunks_ * w)
+        self.tr_out = first
 
 
 _PLANS = {}
+_ZERO32 = np.float32(0.0)
 
 
-def _vectors(x, p):
-    """The four partial sums of the vectors of x (a plan from `_Plan`) -> (ILP * lanes,),
-    for float32 with the left-over vectors added to the first."""
-    k, step, nb, lanes = p.k, p.step, p.nb, p.lanes
-    w = ILP * lanes
-    buf = p.levels
-    if buf is None:
-        if nb == 0:
-            return _reduce(x[:k * w].reshape(k, w), 0)
-        parts = _multi_row_sum(x[:k * w].reshape(k, ILP, lanes)).reshape(w)
-        if p.fold:
-            parts = parts.copy()
-            parts[:lanes] = _accumulate(np.concatenate(
-                (parts[None, :lanes], x[k * w:p.tail].reshape(-1, lanes))), 0)[-1]
-        return parts
-    if nb:
-        _reduce(x[:nb * step * w].reshape(nb, step, w), 1, out=buf[:nb])
-    if p.rem:
-        _reduce(x[nb * step * w:k * w].reshape(p.rem, w), 0, out=buf[nb])
-    if p.fold:
-        buf[-p.nleft:, :lanes] = x[k * w:p.tail].reshape(p.nleft, lanes)
-    return _reduce(buf, 0)
-
-
-def _serial(x):
-    """One thread's sum of a contiguous 1-D array: the vector part, then from 0 the
-    scalars after the last whole vector and the lanes in order.  For float64 the few
-    additions after the cascade are made on Python floats (the same IEEE additions,
-    cheaper than NumPy calls on arrays of a few values)."""
-    key = (x.size, x.dtype.char)
+def _plan(n, dtype):
+    key = (n, dtype.char)
     p = _PLANS.get(key)
     if p is None:
         if len(_PLANS) > 256:
             _PLANS.clear()
-        p = _PLANS[key] = _Plan(x.size, x.dtype)
-    lanes, tail = p.lanes, p.tail
-    parts = _vectors(x, p)
-    if p.acc is None:     # float64: part 0 + the left-over vectors + parts 1, 2, 3; the total
-        q = parts.tolist()
-        vec = q[:lanes]
-        rows = x[p.k * ILP * lanes:tail].tolist()
-        for i in range(0, len(rows), lanes):
-            vec = [a + b for a, b in zip(vec, rows[i:i + lanes])]
-        for i in range(lanes, ILP * lanes, lanes):
-            vec = [a + b for a, b in zip(vec, q[i:i + lanes])]
-        total = 0.0
-        for a in x[tail:].tolist():
-            total += a
-        for a in vec:
-            total += a
-        return total
-    acc = p.acc
+        p = _PLANS[key] = _Plan(n, dtype)
+    return p
+
+
+def _big_parts(x, p):
+    """The four partial sums of the vectors of x for sizes where level 1 flushes: the
+    whole chunks side by side (one copy, one reduce for all their level-0 sums), then
+    the upper levels and the left-over groups as `_multi_row_sum` adds them."""
+    lanes, step, nb, k = p.lanes, p.step, p.nb, p.k
+    w = ILP * lanes
+    void = np.dtype((np.void, w * x.itemsize))
+    tr = np.empty((step, nb, w), x.dtype)
+    tr.reshape(-1).view(void).reshape(step, nb).T[...] = x[:nb * step * w].view(void).reshape(nb, step)
+    chunk = _reduce(tr.reshape(step, nb * w), 0).reshape(nb, w)
+    acc = _reduce(x[nb * step * w:k * w].reshape(p.rem, w), 0)  # level 0: after the chunks
+    s1, left1 = _blocks(chunk, step)
+    acc = acc + _seq(left1)
+    if s1.shape[0]:
+        s2, left2 = _blocks(s1, step)
+        acc = acc + _seq(left2)
+        if s2.shape[0]:
+            acc = acc + _seq(s2)
+    return acc
+
+
+def _serial(x, p=None):
+    """One thread's sum of a 1-D array (p: its plan): the vector part, then from 0 the
+    scalars after the last whole vector and the lanes in order.  For float64 the few
+    additions after the cascade are made on Python floats (the same IEEE additions,
+    cheaper than NumPy calls on arrays of a few values)."""
+    if p is None:
+        p = _plan(x.size, x.dtype)
+    if p.big:
+        return _serial_big(np.ascontiguousarray(x), p)
+    p.data[...] = x
+    if p.tr_rows is not None:
+        p.full_dst[...] = p.full_src
+        if p.part_src is not None:
+            p.part_dst[...] = p.part_src
+        _reduce(p.tr_rows, 0, None, p.tr_out)
+    elif p.groups is not None:
+        _reduce(p.groups, 0, None, p.groups_out)
+    if p.rows is not None:
+        if p.lv_src is not None:
+            p.lv_dst[...] = p.lv_src
+        _reduce(p.rows, 0, None, p.parts)
+    if p.f32:
+        _reduce(p.vec_in, 0, None, p.vec_out)
+        total = _accumulate(p.acc, 0)[-1]
+        return total if total else _ZERO32     # from +0: a zero sum is +0
+    return _finish64(p.py.tolist(), p.nleft * 4, p.ns)
+
+
+def _finish64(v, nlv, ns):
+    """float64: part 0 + the left-over vectors + parts 1, 2, 3, lane by lane; then from 0
+    the scalars and the lanes.  v = [left-over vectors (nlv values), scalars (ns), parts]."""
+    if not (nlv or ns):
+        a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3 = v
+        return ((((0.0 + (((a0 + b0) + c0) + d0)) + (((a1 + b1) + c1) + d1))
+                 + (((a2 + b2) + c2) + d2)) + (((a3 + b3) + c3) + d3))
+    o = nlv + ns
+    l0, l1, l2, l3 = v[o:o + 4]
+    for i in range(0, nlv, 4):
+        l0 += v[i]
+        l1 += v[i + 1]
+        l2 += v[i + 2]
+        l3 += v[i + 3]
+    l0 = ((l0 + v[o + 4]) + v[o + 8]) + v[o + 12]
+    l1 = ((l1 + v[o + 5]) + v[o + 9]) + v[o + 13]
+    l2 = ((l2 + v[o + 6]) + v[o + 10]) + v[o + 14]
+    l3 = ((l3 + v[o + 7]) + v[o + 11]) + v[o + 15]
+    total = 0.0
+    for i in range(nlv, o):
+        total += v[i]
+    return (((total + l0) + l1) + l2) + l3
+
+
+def _serial_big(x, p):
+    lanes, tail, k = p.lanes, p.tail, p.k
+    w = ILP * lanes
+    parts = _big_parts(x, p)
+    if not p.f32:
+        return _finish64(x[k * w:].tolist() + parts.tolist(), p.nleft * 4, p.ns)
+    if p.nleft:
+        parts[:lanes] = _accumulate(np.concatenate(
+            (parts[None, :lanes], x[k * w:tail].reshape(-1, lanes))), 0)[-1]
     ns = x.size - tail
-    if ns:
-        acc[1:1 + ns] = x[tail:]
+    acc = np.empty(1 + ns + lanes, x.dtype)
+    acc[0] = 0
+    acc[1:1 + ns] = x[tail:]
     _reduce(parts.reshape(ILP, lanes), 0, out=acc[1 + ns:])
-    return _accumulate(acc, 0)[-1]      # strictly in order (a 1-D reduce is pairwise)
+    return _accumulate(acc, 0)[-1]
 
 
 _ZERO = {"d": np.zeros(1, np.float64), "f": np.zeros(1, np.float32)}
@@ -248,11 +341,17 @@ def _tiny64(x):
 def torch_sum(x: np.ndarray):
     """The sum of all of x (float32 or float64), in PyTorch's CPU order."""
     n = x.size
-    if n < 16 and x.dtype == np.float64:
-        return _tiny64(x)
-    if n < SMALL[x.dtype.char]:
+    char = x.dtype.char
+    if n < SMALL[char]:
+        if n < 16 and char == "d":
+            return _tiny64(x)
         return _serial_small(x.reshape(-1), 32 // x.itemsize)
-    x = np.ascontiguousarray(x).reshape(-1)
+    if x.ndim != 1:
+        x = x.reshape(-1)
+    if n <= GRAIN_ROW:                       # one thread's range (parallel.chunks)
+        p = _PLANS.get((n, char))
+        return _serial(x, p) if p is not None else _serial(x)
+    x = np.ascontiguousarray(x)
     pieces = chunks(n)
     if len(pieces) == 1:
         return _serial(x)
