@@ -314,7 +314,48 @@ def _serial_small(x, lanes):
 
 
 #: below this many values the sum is cheaper in Python numbers than in NumPy calls
-SMALL = {"d": 48, "f": 24}
+#: (float32: fewer values than lanes, where PyTorch adds scalars, not vectors)
+SMALL = {"d": 16, "f": 8}
+#: float64 below this many values: `_small64` (Python floats, at most 3 groups)
+SMALL64 = 64
+
+
+def _small64(x):
+    """_serial for 16 to 63 float64 values (1 to 3 groups, no whole chunk) on Python
+    floats: the four partial vectors, the left-over vectors into the first, then from
+    0 the scalars and the lanes."""
+    v = x.ravel().tolist()
+    n = len(v)
+    nv = n >> 2
+    k = nv >> 2
+    a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3 = v[:16]
+    for i in range(16, k * 16, 16):
+        a0 += v[i]
+        a1 += v[i + 1]
+        a2 += v[i + 2]
+        a3 += v[i + 3]
+        b0 += v[i + 4]
+        b1 += v[i + 5]
+        b2 += v[i + 6]
+        b3 += v[i + 7]
+        c0 += v[i + 8]
+        c1 += v[i + 9]
+        c2 += v[i + 10]
+        c3 += v[i + 11]
+        d0 += v[i + 12]
+        d1 += v[i + 13]
+        d2 += v[i + 14]
+        d3 += v[i + 15]
+    for i in range(k * 16, nv * 4, 4):
+        a0 += v[i]
+        a1 += v[i + 1]
+        a2 += v[i + 2]
+        a3 += v[i + 3]
+    t = 0.0
+    for i in range(nv * 4, n):
+        t += v[i]
+    return ((((t + (((a0 + b0) + c0) + d0)) + (((a1 + b1) + c1) + d1))
+             + (((a2 + b2) + c2) + d2)) + (((a3 + b3) + c3) + d3))
 
 
 def _tiny64(x):
@@ -343,9 +384,11 @@ def torch_sum(x: np.ndarray):
     n = x.size
     char = x.dtype.char
     if n < SMALL[char]:
-        if n < 16 and char == "d":
+        if char == "d":
             return _tiny64(x)
-        return _serial_small(x.reshape(-1), 32 // x.itemsize)
+        return _serial_small(x.reshape(-1), 8)
+    if n < SMALL64 and char == "d":
+        return _small64(x)
     if x.ndim != 1:
         x = x.reshape(-1)
     if n <= GRAIN_ROW:                       # one thread's range (parallel.chunks)
