@@ -90,25 +90,49 @@ def _row_sum(v):
     return _accumulate(rows, 0)[-1]
 
 
-class _Plan:
-    """What `_serial` decides once per size and dtype, and the buffers it works in.
+class _Level:
+    """One level of the cascade: its `items` (rows of w values) cut in blocks of `step`,
+    the whole blocks laid side by side in `tr` (step, blocks, w) (block b's item s at
+    [s, b], copied in whole rows through a void dtype of a row's bytes), the items after
+    the last whole block as one more block padded with -0.0 (x + -0.0 == x for every x,
+    signed zeros included); one reduce over the first axis of `tr` adds every block
+    item after item, from its first, into `out` (the next level's items)."""
+    __slots__ = ("full_src", "full_dst", "part_src", "part_dst", "rows", "out")
 
-    Mid sizes (fewer whole chunks than `step`: level 1 never flushes): the values are
-    copied into `buf` with one call, and every view the sums need is made here once.
-    The level-0 sums of the chunks are one reduce over the first axis of `tr`
-    (step, chunks, w): the chunks side by side (copied in whole groups through a
-    void dtype of a group's bytes), the partial chunk padded with -0.0 (x + -0.0 == x
-    for every x, signed zeros included, so a partial chunk sums as a whole one; when
-    the values end with the last group, `buf` is padded too and one copy moves all the
-    chunks).  Then the rows [chunk sums..., the partial chunk's sum, (float32) the
-    left-over vectors padded with -0.0] are added in order (`rows` -> `parts`): the
-    same additions, in the same order, as the cascade of `_multi_row_sum`.  Bigger
-    sizes (`big`) copy the whole chunks side by side the same way per call and add the
-    upper levels as `_multi_row_sum` does."""
-    __slots__ = ("lanes", "k", "tail", "nleft", "ns", "step", "nb", "rem", "big", "f32",
-                 "data", "full_src", "full_dst", "part_src", "part_dst", "tr_rows", "tr_out",
-                 "groups", "groups_out", "lv_src", "lv_dst", "rows", "parts", "vec_in",
-                 "vec_out", "acc", "py")
+    def __init__(self, items, m, step, dtype, out, whole=None):
+        w = out.shape[1]
+        nbl = m // step
+        r = m - nbl * step
+        cols = nbl + (r > 0)
+        void = np.dtype((np.void, w * dtype.itemsize))
+        tr = np.full((step, cols, w), -0.0, dtype)
+        if whole is None:                          # the padded items are in `items`
+            whole = nbl
+        self.full_src = None if items is None else \
+            items[:whole * step].reshape(-1).view(void).reshape(whole, step)
+        self.full_dst = tr.reshape(-1).view(void).reshape(step, cols)[:, :whole].T
+        self.part_src = self.part_dst = None
+        if whole < cols:
+            self.part_src = None if items is None else items[nbl * step:m]
+            self.part_dst = tr[:r, nbl]
+        self.rows = tr.reshape(step, cols * w)
+        self.out = out[:cols].reshape(-1)
+
+
+class _Plan:
+    """What `_serial` decides once per size and dtype, and the buffers it works in: the
+    cascade of `_multi_row_sum` as at most three `_Level`s and a last chain.
+
+    The values are copied into `buf` with one call (`direct`, big sizes: read from the
+    input itself) and every view is made here once.  Level 0's items are the groups;
+    each level's items are the sums of the previous level's blocks followed by the sum
+    of its padded last block, which carries the levels left over from before (each
+    added last, by x + y == y + x the same sum as `_multi_row_sum`'s).  A level with no
+    whole block, or the fourth, is the last chain: its items (float32: then the vectors
+    after the last group, padded with -0.0) added in order -> `parts`."""
+    __slots__ = ("lanes", "k", "tail", "nleft", "ns", "f32", "direct", "step", "void",
+                 "data", "levels", "last", "lv_src", "lv_dst", "groups_dst", "groups_src",
+                 "parts", "vec_in", "vec_out", "acc", "py", "nbytes", "slabs", "part0")
 
     def __init__(self, n, dtype):
         self.lanes = lanes = 32 // dtype.itemsize
@@ -120,91 +144,105 @@ class _Plan:
         self.ns = n - tail                         # scalars after the last whole vector
         power = max(4, (int(k - 1).bit_length() if k > 1 else 0) // LEVELS)
         self.step = step = 1 << power
-        self.nb = nb = k // step
-        self.rem = rem = k - nb * step             # groups after the last whole chunk
         self.f32 = f32 = dtype.char == "f"
-        self.big = nb >= step
-        self.full_src = self.full_dst = self.part_src = self.part_dst = None
-        self.tr_rows = self.tr_out = self.groups = self.groups_out = None
-        self.lv_src = self.lv_dst = self.rows = None
-        if self.big:
-            return
-        chunks_ = nb + (rem > 0)
-        exact = n == k * w                         # no vector or scalar after the groups
-        # buf: the values, then (not exact) float64's parts or float32's lane sums;
-        # exact: -0.0 up to the end of the last chunk
-        buf = np.full(max(n + w, chunks_ * step * w), -0.0, dtype)
-        self.data = buf[:n]
+        self.direct = direct = n > DIRECT
+        self.void = np.dtype((np.void, w * dtype.itemsize))
+        nlv = nleft if f32 else 0                  # float32 adds the left-over vectors last
+        sizes = []                                 # the items of each level
+        m = k
+        while len(sizes) < 3 and m >= step:
+            sizes.append(m)
+            m = m // step + (m % step > 0)
+        exact = n == k * w and not direct and sizes
+        nb0 = k // step
+        buf = None if direct else np.full(
+            max(n + w, (nb0 + 1) * step * w if exact else 0), -0.0, dtype)
+        self.data = None if direct else buf[:n]
+        self.nbytes = 0 if direct else buf.nbytes
+        # parts, the lanes' sums (float32) or the Python values (float64)
         if f32:
             self.parts = np.zeros(w, dtype)
             self.vec_in = self.parts.reshape(ILP, lanes)
-            self.vec_out = np.zeros(lanes, dtype) if exact else buf[n:n + lanes]
-            self.acc = self.vec_out if exact else buf[tail:n + lanes]   # the scalars, the lanes
+            if exact or direct:
+                self.acc = np.zeros(self.ns + lanes, dtype)
+                self.vec_out = self.acc[self.ns:]
+            else:
+                self.vec_out = buf[n:n + lanes]
+                self.acc = buf[tail:n + lanes]     # the scalars, then the lanes
             self.py = None
         else:
-            self.parts = np.zeros(w, dtype) if exact else buf[n:n + w]
+            self.parts = np.zeros(w, dtype) if exact or direct else buf[n:n + w]
             self.parts[:] = 0.0                    # no group at all: the sums are +0
-            self.py = self.parts if exact else buf[k * w:n + w]   # vectors, scalars, parts
+            self.py = self.parts if exact or direct else buf[k * w:n + w]
             self.vec_in = self.vec_out = self.acc = None
-        nrows = chunks_ + (nleft if f32 else 0)
-        if nrows > 1 or (nrows == 1 and chunks_ == 0):
-            self.rows = np.full((nrows, w), -0.0, dtype)
-            first = self.rows[:chunks_].reshape(-1)
-            if f32 and nleft:
-                self.lv_src = buf[k * w:tail].reshape(nleft, lanes)
-                self.lv_dst = self.rows[chunks_:, :lanes]
-        else:
-            first = self.parts
-        if nb == 0:
+        # the last chain: the items of the last level, then the left-over vectors
+        self.last = np.full((m + nlv, w), -0.0, dtype) if (sizes or nlv) else None
+        self.lv_src = self.lv_dst = self.groups_src = self.groups_dst = None
+        if nlv:
+            self.lv_dst = self.last[m:, :lanes]
+            self.lv_src = None if direct else buf[k * w:tail].reshape(nleft, lanes)
+        if not sizes:                              # fewer groups than a block: no level
             if k:
-                self.groups = buf[:k * w].reshape(k, w)
-                self.groups_out = first
-            return
-        void = np.dtype((np.void, w * dtype.itemsize))
-        tr = np.full((step, chunks_, w), -0.0, dtype)
-        whole = chunks_ if exact else nb           # chunks moved by the first copy
-        self.full_src = buf[:whole * step * w].view(void).reshape(whole, step)
-        self.full_dst = tr.reshape(-1).view(void).reshape(step, chunks_)[:, :whole].T
-        if whole < chunks_:
-            self.part_src = buf[nb * step * w:k * w].reshape(rem, w)
-            self.part_dst = tr[:rem, nb]
-        self.tr_rows = tr.reshape(step, chunks_ * w)
-        self.tr_out = first
+                src = buf[:k * w].reshape(k, w)
+                if nlv:
+                    self.groups_src, self.groups_dst = src, self.last[:k]
+                else:
+                    self.last = src
+        self.levels = []
+        self.slabs = None
+        items = None if direct else buf[:buf.size // w * w].reshape(-1, w)
+        for i, size in enumerate(sizes):
+            nxt = sizes[i + 1] if i + 1 < len(sizes) else m
+            out = self.last if i + 1 == len(sizes) else np.full((nxt, w), -0.0, dtype)
+            self.nbytes += out.nbytes
+            if i == 0 and direct:
+                self._slabs(size // step, w, dtype, out)
+                items = out
+                continue
+            lev = _Level(items, size, step, dtype, out,
+                         whole=size // step + (size % step > 0) if (i == 0 and exact) else None)
+            self.levels.append(lev)
+            self.nbytes += lev.rows.nbytes
+            items = out
+            self.nbytes += self.last.nbytes
+
+    def _slabs(self, nb, w, dtype, out):
+        """Level 0 of a big plan: the whole chunks side by side a slab of `SLAB` chunks at
+        a time (a slab stays in the cache while it is written and added), each slab's
+        sums into its rows of `out`; the partial chunk straight into out[nb]."""
+        step = self.step
+        width = max(1, SLAB // step)
+        tr = np.empty((step, width, w), dtype)
+        trv = tr.reshape(-1).view(self.void).reshape(step, width)
+        self.slabs = [(c, min(nb, c + width), trv[:, :min(nb, c + width) - c].T,
+                       tr[:, :min(nb, c + width) - c].reshape(step, -1),
+                       out[c:min(nb, c + width)].reshape(-1)) for c in range(0, nb, width)]
+        self.part0 = out[nb] if self.k > nb * step else None
+        self.nbytes += tr.nbytes
 
 
 _PLANS = {}
 _ZERO32 = np.float32(0.0)
+#: above this many values a plan reads the input itself rather than a copy
+DIRECT = 16384
+#: groups in one slab of a big plan's level 0 (`_Plan._slabs`)
+SLAB = 2048
+#: the plans' buffers kept at most (bytes): more and the cache starts again
+PLAN_BYTES = 64 << 20
+_plan_bytes = [0]
 
 
 def _plan(n, dtype):
     key = (n, dtype.char)
     p = _PLANS.get(key)
     if p is None:
-        if len(_PLANS) > 256:
+        p = _Plan(n, dtype)
+        if len(_PLANS) > 256 or _plan_bytes[0] + p.nbytes > PLAN_BYTES:
             _PLANS.clear()
-        p = _PLANS[key] = _Plan(n, dtype)
+            _plan_bytes[0] = 0
+        _PLANS[key] = p
+        _plan_bytes[0] += p.nbytes
     return p
-
-
-def _big_parts(x, p):
-    """The four partial sums of the vectors of x for sizes where level 1 flushes: the
-    whole chunks side by side (one copy, one reduce for all their level-0 sums), then
-    the upper levels and the left-over groups as `_multi_row_sum` adds them."""
-    lanes, step, nb, k = p.lanes, p.step, p.nb, p.k
-    w = ILP * lanes
-    void = np.dtype((np.void, w * x.itemsize))
-    tr = np.empty((step, nb, w), x.dtype)
-    tr.reshape(-1).view(void).reshape(step, nb).T[...] = x[:nb * step * w].view(void).reshape(nb, step)
-    chunk = _reduce(tr.reshape(step, nb * w), 0).reshape(nb, w)
-    acc = _reduce(x[nb * step * w:k * w].reshape(p.rem, w), 0)  # level 0: after the chunks
-    s1, left1 = _blocks(chunk, step)
-    acc = acc + _seq(left1)
-    if s1.shape[0]:
-        s2, left2 = _blocks(s1, step)
-        acc = acc + _seq(left2)
-        if s2.shape[0]:
-            acc = acc + _seq(s2)
-    return acc
 
 
 def _serial(x, p=None):
@@ -214,25 +252,53 @@ def _serial(x, p=None):
     cheaper than NumPy calls on arrays of a few values)."""
     if p is None:
         p = _plan(x.size, x.dtype)
-    if p.big:
-        return _serial_big(np.ascontiguousarray(x), p)
+    if p.direct:
+        return _serial_direct(np.ascontiguousarray(x), p)
     p.data[...] = x
-    if p.tr_rows is not None:
-        p.full_dst[...] = p.full_src
-        if p.part_src is not None:
-            p.part_dst[...] = p.part_src
-        _reduce(p.tr_rows, 0, None, p.tr_out)
-    elif p.groups is not None:
-        _reduce(p.groups, 0, None, p.groups_out)
-    if p.rows is not None:
-        if p.lv_src is not None:
-            p.lv_dst[...] = p.lv_src
-        _reduce(p.rows, 0, None, p.parts)
+    for lev in p.levels:
+        lev.full_dst[...] = lev.full_src
+        if lev.part_src is not None:
+            lev.part_dst[...] = lev.part_src
+        _reduce(lev.rows, 0, None, lev.out)
+    if p.groups_src is not None:
+        p.groups_dst[...] = p.groups_src
+    if p.lv_src is not None:
+        p.lv_dst[...] = p.lv_src
+    if p.last is not None:
+        _reduce(p.last, 0, None, p.parts)
     if p.f32:
         _reduce(p.vec_in, 0, None, p.vec_out)
         total = _accumulate(p.acc, 0)[-1]
         return total if total else _ZERO32     # from +0: a zero sum is +0
     return _finish64(p.py.tolist(), p.nleft * 4, p.ns)
+
+
+def _serial_direct(x, p):
+    """_serial for a plan that reads the (contiguous) input itself."""
+    lanes, k, step, tail = p.lanes, p.k, p.step, p.tail
+    w = ILP * lanes
+    nb = k // step
+    src = x[:nb * step * w].view(p.void).reshape(nb, step)
+    for b, e, dst, rows, out in p.slabs:
+        dst[...] = src[b:e]
+        _reduce(rows, 0, None, out)
+    if p.part0 is not None:
+        _reduce(x[nb * step * w:k * w].reshape(-1, w), 0, None, p.part0)
+    for lev in p.levels:
+        lev.full_dst[...] = lev.full_src
+        if lev.part_src is not None:
+            lev.part_dst[...] = lev.part_src
+        _reduce(lev.rows, 0, None, lev.out)
+    if p.lv_dst is not None:
+        p.lv_dst[...] = x[k * w:tail].reshape(-1, lanes)
+    _reduce(p.last, 0, None, p.parts)
+    if p.f32:
+        acc = p.acc
+        acc[:p.ns] = x[tail:]
+        _reduce(p.vec_in, 0, None, p.vec_out)
+        total = _accumulate(acc, 0)[-1]
+        return total if total else _ZERO32
+    return _finish64(x[k * w:].tolist() + p.parts.tolist(), p.nleft * 4, p.ns)
 
 
 def _finish64(v, nlv, ns):
@@ -257,23 +323,6 @@ def _finish64(v, nlv, ns):
     for i in range(nlv, o):
         total += v[i]
     return (((total + l0) + l1) + l2) + l3
-
-
-def _serial_big(x, p):
-    lanes, tail, k = p.lanes, p.tail, p.k
-    w = ILP * lanes
-    parts = _big_parts(x, p)
-    if not p.f32:
-        return _finish64(x[k * w:].tolist() + parts.tolist(), p.nleft * 4, p.ns)
-    if p.nleft:
-        parts[:lanes] = _accumulate(np.concatenate(
-            (parts[None, :lanes], x[k * w:tail].reshape(-1, lanes))), 0)[-1]
-    ns = x.size - tail
-    acc = np.empty(1 + ns + lanes, x.dtype)
-    acc[0] = 0
-    acc[1:1 + ns] = x[tail:]
-    _reduce(parts.reshape(ILP, lanes), 0, out=acc[1 + ns:])
-    return _accumulate(acc, 0)[-1]
 
 
 _ZERO = {"d": np.zeros(1, np.float64), "f": np.zeros(1, np.float32)}
