@@ -132,7 +132,7 @@ class _Plan:
     after the last group, padded with -0.0) added in order -> `parts`."""
     __slots__ = ("lanes", "k", "tail", "nleft", "ns", "f32", "direct", "step", "void",
                  "data", "levels", "last", "lv_src", "lv_dst", "groups_dst", "groups_src",
-                 "parts", "vec_in", "vec_out", "acc", "py", "nbytes", "slabs", "part0")
+                 "parts", "vec_in", "vec_out", "acc", "py", "nbytes", "slabs", "part0", "run")
 
     def __init__(self, n, dtype):
         self.lanes = lanes = 32 // dtype.itemsize
@@ -237,12 +237,66 @@ def _plan(n, dtype):
     p = _PLANS.get(key)
     if p is None:
         p = _Plan(n, dtype)
+        p.run = _runner(p)
         if len(_PLANS) > 256 or _plan_bytes[0] + p.nbytes > PLAN_BYTES:
             _PLANS.clear()
             _plan_bytes[0] = 0
         _PLANS[key] = p
         _plan_bytes[0] += p.nbytes
     return p
+
+
+def _runner(p):
+    """The plan's sum as one closure over its views (no attribute look-ups per call):
+    copy the values in, then each stage's copies and its reduce, then the lanes."""
+    if p.direct:
+        return lambda x: _serial_direct(np.ascontiguousarray(x), p)
+    stages = []
+    for lev in p.levels:
+        copies = [(lev.full_dst, lev.full_src)]
+        if lev.part_src is not None:
+            copies.append((lev.part_dst, lev.part_src))
+        stages.append((tuple(copies), lev.rows, lev.out))
+    copies = [c for c in ((p.groups_dst, p.groups_src), (p.lv_dst, p.lv_src)) if c[1] is not None]
+    if p.last is not None:
+        stages.append((tuple(copies), p.last, p.parts))
+    stages = tuple(stages)
+    data, reduce_ = p.data, _reduce
+    if p.f32:
+        vec_in, vec_out, acc, accumulate, zero = p.vec_in, p.vec_out, p.acc, _accumulate, _ZERO32
+
+        def run(x):
+            data[...] = x
+            for copies, rows, out in stages:
+                for dst, src in copies:
+                    dst[...] = src
+                reduce_(rows, 0, None, out)
+            reduce_(vec_in, 0, None, vec_out)
+            total = accumulate(acc, 0)[-1]
+            return total if total else zero     # from +0: a zero sum is +0
+        return run
+    py, nlv, ns, finish = p.py, p.nleft * 4, p.ns, _finish64
+    if len(stages) == 2 and len(stages[0][0]) == 1 and not stages[1][0]:
+        # one level whose blocks are moved in one copy (the common mid size)
+        ((dst, src),), rows, out = stages[0]
+        last, parts = stages[1][1:]
+
+        def run1(x):
+            data[...] = x
+            dst[...] = src
+            reduce_(rows, 0, None, out)
+            reduce_(last, 0, None, parts)
+            return finish(py.tolist(), nlv, ns)
+        return run1
+
+    def run64(x):
+        data[...] = x
+        for copies, rows, out in stages:
+            for dst, src in copies:
+                dst[...] = src
+            reduce_(rows, 0, None, out)
+        return finish(py.tolist(), nlv, ns)
+    return run64
 
 
 def _serial(x, p=None):
@@ -252,25 +306,7 @@ def _serial(x, p=None):
     cheaper than NumPy calls on arrays of a few values)."""
     if p is None:
         p = _plan(x.size, x.dtype)
-    if p.direct:
-        return _serial_direct(np.ascontiguousarray(x), p)
-    p.data[...] = x
-    for lev in p.levels:
-        lev.full_dst[...] = lev.full_src
-        if lev.part_src is not None:
-            lev.part_dst[...] = lev.part_src
-        _reduce(lev.rows, 0, None, lev.out)
-    if p.groups_src is not None:
-        p.groups_dst[...] = p.groups_src
-    if p.lv_src is not None:
-        p.lv_dst[...] = p.lv_src
-    if p.last is not None:
-        _reduce(p.last, 0, None, p.parts)
-    if p.f32:
-        _reduce(p.vec_in, 0, None, p.vec_out)
-        total = _accumulate(p.acc, 0)[-1]
-        return total if total else _ZERO32     # from +0: a zero sum is +0
-    return _finish64(p.py.tolist(), p.nleft * 4, p.ns)
+    return p.run(x)
 
 
 def _serial_direct(x, p):
@@ -442,7 +478,7 @@ def torch_sum(x: np.ndarray):
         x = x.reshape(-1)
     if n <= GRAIN_ROW:                       # one thread's range (parallel.chunks)
         p = _PLANS.get((n, char))
-        return _serial(x, p) if p is not None else _serial(x)
+        return p.run(x) if p is not None else _serial(x)
     x = np.ascontiguousarray(x)
     pieces = chunks(n)
     if len(pieces) == 1:
