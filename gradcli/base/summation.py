@@ -104,19 +104,25 @@ class _Level:
         nbl = m // step
         r = m - nbl * step
         cols = nbl + (r > 0)
+        self.out = out[:cols].reshape(-1)
+        self.part_src = self.part_dst = None
+        if cols == 1 and r == 0 and items is not None:     # one whole block: add it in place
+            self.full_src = self.full_dst = None
+            self.rows = items[:step]
+            return
         void = np.dtype((np.void, w * dtype.itemsize))
-        tr = np.full((step, cols, w), -0.0, dtype)
+        # an odd number of columns: rows a power of two bytes apart would fall in one
+        # cache set (the copy writes down a column)
+        tr = np.full((step, cols | 1, w), -0.0, dtype)
         if whole is None:                          # the padded items are in `items`
             whole = nbl
         self.full_src = None if items is None else \
             items[:whole * step].reshape(-1).view(void).reshape(whole, step)
-        self.full_dst = tr.reshape(-1).view(void).reshape(step, cols)[:, :whole].T
-        self.part_src = self.part_dst = None
+        self.full_dst = tr.reshape(-1).view(void).reshape(step, cols | 1)[:, :whole].T
         if whole < cols:
             self.part_src = None if items is None else items[nbl * step:m]
             self.part_dst = tr[:r, nbl]
-        self.rows = tr.reshape(step, cols * w)
-        self.out = out[:cols].reshape(-1)
+        self.rows = tr[:, :cols].reshape(step, cols * w)
 
 
 class _Plan:
@@ -177,6 +183,8 @@ class _Plan:
             self.vec_in = self.vec_out = self.acc = None
         # the last chain: the items of the last level, then the left-over vectors
         self.last = np.full((m + nlv, w), -0.0, dtype) if (sizes or nlv) else None
+        if sizes and m == 1 and not nlv:           # one sum left: it is the parts
+            self.last = None
         self.lv_src = self.lv_dst = self.groups_src = self.groups_dst = None
         if nlv:
             self.lv_dst = self.last[m:, :lanes]
@@ -193,7 +201,8 @@ class _Plan:
         items = None if direct else buf[:buf.size // w * w].reshape(-1, w)
         for i, size in enumerate(sizes):
             nxt = sizes[i + 1] if i + 1 < len(sizes) else m
-            out = self.last if i + 1 == len(sizes) else np.full((nxt, w), -0.0, dtype)
+            out = np.full((nxt, w), -0.0, dtype) if i + 1 < len(sizes) else (
+                self.parts.reshape(1, w) if self.last is None else self.last)
             self.nbytes += out.nbytes
             if i == 0 and direct:
                 self._slabs(size // step, w, dtype, out)
@@ -204,6 +213,7 @@ class _Plan:
             self.levels.append(lev)
             self.nbytes += lev.rows.nbytes
             items = out
+        if self.last is not None:
             self.nbytes += self.last.nbytes
 
     def _slabs(self, nb, w, dtype, out):
@@ -212,8 +222,8 @@ class _Plan:
         sums into its rows of `out`; the partial chunk straight into out[nb]."""
         step = self.step
         width = max(1, SLAB // step)
-        tr = np.empty((step, width, w), dtype)
-        trv = tr.reshape(-1).view(self.void).reshape(step, width)
+        tr = np.empty((step, width | 1, w), dtype)      # odd: see _Level
+        trv = tr.reshape(-1).view(self.void).reshape(step, width | 1)
         self.slabs = [(c, min(nb, c + width), trv[:, :min(nb, c + width) - c].T,
                        tr[:, :min(nb, c + width) - c].reshape(step, -1),
                        out[c:min(nb, c + width)].reshape(-1)) for c in range(0, nb, width)]
@@ -253,7 +263,7 @@ def _runner(p):
         return lambda x: _serial_direct(np.ascontiguousarray(x), p)
     stages = []
     for lev in p.levels:
-        copies = [(lev.full_dst, lev.full_src)]
+        copies = [] if lev.full_src is None else [(lev.full_dst, lev.full_src)]
         if lev.part_src is not None:
             copies.append((lev.part_dst, lev.part_src))
         stages.append((tuple(copies), lev.rows, lev.out))
@@ -276,7 +286,7 @@ def _runner(p):
             return total if total else zero     # from +0: a zero sum is +0
         return run
     py, nlv, ns, finish = p.py, p.nleft * 4, p.ns, _finish64
-    if len(stages) == 2 and len(stages[0][0]) == 1 and not stages[1][0]:
+    if len(stages) == 2 and len(stages[0][0]) == 1 and not stages[1][0] and p.last is not None:
         # one level whose blocks are moved in one copy (the common mid size)
         ((dst, src),), rows, out = stages[0]
         last, parts = stages[1][1:]
@@ -321,13 +331,15 @@ def _serial_direct(x, p):
     if p.part0 is not None:
         _reduce(x[nb * step * w:k * w].reshape(-1, w), 0, None, p.part0)
     for lev in p.levels:
-        lev.full_dst[...] = lev.full_src
+        if lev.full_src is not None:
+            lev.full_dst[...] = lev.full_src
         if lev.part_src is not None:
             lev.part_dst[...] = lev.part_src
         _reduce(lev.rows, 0, None, lev.out)
     if p.lv_dst is not None:
         p.lv_dst[...] = x[k * w:tail].reshape(-1, lanes)
-    _reduce(p.last, 0, None, p.parts)
+    if p.last is not None:
+        _reduce(p.last, 0, None, p.parts)
     if p.f32:
         acc = p.acc
         acc[:p.ns] = x[tail:]
