@@ -141,6 +141,24 @@ def ready_for_interrupts():
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def run() -> int:
+    """The `gradcli` command (and `python -m gradcli`): `main`, and then, after a
+    one-shot `eval`/`check`, leave without tearing the program's objects down one by
+    one: the process is ending, and freeing a 100,000-op graph took 0.2 s (issue 16).
+    Output is flushed first; files a program writes are closed as it writes them."""
+    argv = sys.argv[1:]
+    code = main()
+    if argv[:1] in (["eval"], ["check"]) and "-i" not in argv and "--interactive" not in argv:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            return code         # a closed or broken stream: the ordinary exit reports it
+        import os
+        os._exit(code if isinstance(code, int) else 1)
+    return code
+
+
 def main(argv=None) -> int:
     if hasattr(signal, "SIGPIPE"):
         # `gradcli ... | head -1`: die quietly when the reader goes away, as a C tool does

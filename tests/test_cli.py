@@ -249,6 +249,20 @@ def test_output_before_an_error_is_flushed_first():
     assert r.stderr.startswith("<-e>:4:3: ShapeError")
 
 
+def test_fast_exit_keeps_every_line_file_and_exit_code(tmp_path):
+    """`eval` ends with os._exit (no teardown of the program's objects: cli.run): what
+    was printed and written is all there, and the exit code is the program's."""
+    out = tmp_path / "x.npy"
+    prog = (f"x = ones(3)\nsave(x * 2, {str(out)!r})\ny = x\n"
+            "for i in range(3000):\n    y = y * 1.0\n    print(i)\n")
+    r = gradcli("eval", "-e", prog)
+    assert r.returncode == 0
+    assert r.stdout.splitlines() == [str(i) for i in range(3000)]
+    assert np.load(out).tolist() == [2.0, 2.0, 2.0]
+    r = gradcli("eval", "-e", prog + "z = x + ones(2)\n")
+    assert r.returncode == 1 and r.stdout.count("\n") == 3000 and "ShapeError" in r.stderr
+
+
 def _popen_with_sigint(args):
     # a shell may start background jobs with SIGINT ignored; a user's Ctrl-C is not
     return subprocess.Popen([sys.executable, "-m", "gradcli", *args], cwd=ROOT, env=ENV,

@@ -133,3 +133,27 @@ def test_big_graphs_are_not_remembered():
     with pytest.raises(GradError) as e:
         s.run("graph(y, values=true)")
     assert "retain_graph=true" in e.value.hint
+
+
+def test_the_flow_record_outlives_later_passes_and_keeps_no_graph_alive():
+    """The gradients are left on the nodes (engine/observe.py): a graph's values show
+    after any number of other backward passes, and dropping the graph frees it."""
+    import gc
+
+    from gradcli.library.graph_view import flow_of
+    from gradcli.ops.elementwise import Mul
+    gc.collect()
+    before = {id(o) for o in gc.get_objects() if type(o) is Mul}
+    s, _ = run("x = tensor([1., 2.], requires_grad=true)\ny = (x * x).sum()\nbackward y\n"
+               "for i in range(6):\n    z = (x * 3).sum()\n    backward z\n")
+    node = s.scope.vars["y"].grad_fn
+    flow = flow_of(node)
+    assert flow is not None and len(flow) == 2          # SumBackward0 and MulBackward0
+    inner = node.parents[0]
+    assert flow[inner].tolist() == [1.0, 1.0]
+    out = s.run("v = graph(y, values=true)")
+    assert out is None
+    del node, inner, flow
+    s.run("y = 0\nz = 0\nv = 0")
+    gc.collect()
+    assert not [o for o in gc.get_objects() if type(o) is Mul and id(o) not in before]

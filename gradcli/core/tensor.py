@@ -22,8 +22,9 @@ _counter = itertools.count()
 class Tensor:
     __slots__ = ("data", "requires_grad", "grad", "grad_fn", "retains_grad", "seq", "vc", "view_of", "views",
                  "__weakref__")
-    # vc: version counter (engine/versions.py), view_of: (base, view function) for a
-    # tensor sharing its base's storage, views: a base's views (weak); unset until needed
+    # vc: version counter (engine/versions.py; None until the first in-place op), view_of:
+    # (base, view function) for a tensor sharing its base's storage, views: a base's views
+    # (weak); unset until needed
 
     def __init__(self, data: np.ndarray, requires_grad: bool = False, grad_fn=None):
         self.data = data
@@ -32,6 +33,7 @@ class Tensor:
         self.grad_fn = grad_fn
         self.retains_grad = False
         self.seq = next(_counter)   # creation order, for the `backward` command's display
+        self.vc = None              # no in-place op yet (engine/versions.py makes it)
 
     # --- facts -------------------------------------------------------------
     @property

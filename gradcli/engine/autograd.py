@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError, ShapeError
+from ..base.errors import GradRuntimeError
 from ..core.tensor import Tensor
 from .hooks import run_hooks
 from ..base import context
-from ..core.convert import to_tensor
 from . import observe, versions
 from .vjp_arrays import ArrayF
+from .passes import as_grad, count_deps, release
 
 _OUT = versions.OWN      # marker: a saved value that is the op's own output
 
@@ -35,7 +35,7 @@ class Function:
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
     __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers",
-                 "out_vc")
+                 "out_vc", "fpass", "fgrad")
     name = "Backward"
     differentiable_twice = True
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
@@ -113,10 +113,16 @@ class Function:
         node.parents = (pa, pb)
         node.watch = None
         node.out_dtype = out.dtype
-        if node.saved:
-            node.saved_src = _sources(node.saved, out, (a, b), (da, db))
+        saved = node.saved
+        if saved:
+            if len(saved) == 2 and saved[0] is da and saved[1] is db and da is not db and \
+                    out is not da and out is not db:
+                # the two operands saved as they are (_sources' common case)
+                srcs = node.saved_src = (a, b if type(b) is Tensor else None)
+            else:
+                srcs = node.saved_src = _sources(saved, out, (a, b), (da, db))
             if versions.state.bumped:
-                versions.record(node, node.saved_src)
+                versions.record(node, srcs)
         return Tensor(out, True, node)
 
     def __repr__(self):
@@ -233,49 +239,6 @@ SECOND_BACKWARD = (
     "calling backward.")
 
 
-def _count_deps(roots):
-    """Consumers of each node reachable from `roots`, found without recursion."""
-    deps = {}
-    stack = []
-    for r in roots:
-        if type(r) is not Tensor and r not in deps:
-            deps[r] = 0
-            stack.append(r)
-    push, pop = stack.append, stack.pop
-    while stack:
-        for p in pop().parents:
-            if p is not None and type(p) is not Tensor:
-                n = deps.get(p)
-                if n is None:
-                    deps[p] = 1
-                    push(p)
-                else:
-                    deps[p] = n + 1
-    return deps
-
-
-def _as_grad(g, like: np.ndarray, create_graph: bool):
-    """Check/convert a head gradient given by the user."""
-    if g is None:
-        if like.size != 1:
-            raise GradRuntimeError(
-                "grad can be implicitly created only for scalar outputs",
-                hint="reduce the output to a scalar first, e.g. with sum(...) or mean(...), "
-                     "or pass a gradient of the output's shape")
-        arr = np.array(1, dtype=like.dtype) if not like.ndim else np.ones(like.shape, like.dtype)
-        return Tensor(arr) if create_graph else arr
-    if not isinstance(g, Tensor):
-        g = to_tensor(g)
-    if g.data.shape != like.shape:
-        raise ShapeError(
-            f"Mismatch in shape: grad_output[0] has a shape of torch.Size({list(g.data.shape)}) "
-            f"and output[0] has a shape of torch.Size({list(like.shape)}).")
-    if create_graph:
-        return g
-    arr = g.data
-    return arr.astype(like.dtype) if arr.dtype != like.dtype else arr
-
-
 def _accumulate(a, b, create_graph):
     if create_graph:
         return a + b
@@ -292,12 +255,17 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     nothing's `.grad` is touched and the gradients of `inputs` are returned;
     with `accumulate` too (backward(inputs=...)), they are accumulated into the
     `.grad` of those inputs only, which are returned as without `inputs`."""
+    if inputs is None and not create_graph and len(outputs) == 1 and grad_outputs[0] is None:
+        out = outputs[0]
+        if type(out) is Tensor and out.grad_fn is not None and out.requires_grad and \
+                out.data.size == 1 and observe.TRACER is None and not context.current.leaf_hooks:
+            return _plain_root(out, retain_graph)       # out.backward(): the common case
     heads = []
     for out, g in zip(outputs, grad_outputs):
         if not isinstance(out, Tensor) or not out.requires_grad:
             raise GradRuntimeError(
                 "element 0 of tensors does not require grad and does not have a grad_fn")
-        heads.append((out, _as_grad(g, out.data, create_graph)))
+        heads.append((out, as_grad(g, out.data, create_graph)))
 
     # targets for autograd.grad: leaf tensor or node -> slot index
     capture = results = None
@@ -322,7 +290,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
         grads[key] = _accumulate(grads[key], g, create_graph) if key in grads else g
         roots.append(key)
 
-    deps = _count_deps(roots)
+    deps = count_deps(roots)
     ready = roots if len(roots) == 1 else [r for r in dict.fromkeys(roots) if deps[r] == 0]
     F = TensorF if create_graph else ArrayF
     prev_mode = context.current.grad_enabled
@@ -339,10 +307,11 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
             node = pop()
             g = grads.pop(node, None)
             if g is None:            # no gradient reached this node: only release its parents
-                _release(node, deps, push)
+                release(node, deps, push)
                 continue
             if flow is not None:
-                flow[node] = g if g.size <= observe.FLOW_SMALL else g.shape
+                node.fpass = flow
+                node.fgrad = g if g.size <= observe.FLOW_SMALL else g.shape
             g = _visit(node, g, capture, res, create_graph)
             in_grads = _call(node, g, F, retain_graph, create_graph)
             if tracer is not None:
@@ -392,40 +361,98 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     return sorted(touched.values(), key=lambda t: t.seq)
 
 
+def _plain_root(out, retain_graph):
+    """`out.backward()` for a one-value `out` with a graph, no hooks on leaves and no
+    tracer: run_backward's steps for that case, its checks made once."""
+    like = out.data
+    root = out.grad_fn
+    g = np.array(1, dtype=like.dtype) if not like.ndim else np.ones(like.shape, like.dtype)
+    deps = count_deps((root,))
+    ctx = context.current
+    prev_mode = ctx.grad_enabled
+    ctx.grad_enabled = False
+    touched = {}
+    try:
+        _plain_pass([root], {root: g}, deps, retain_graph, observe.start_flow(len(deps)), touched)
+    finally:
+        ctx.grad_enabled = prev_mode
+    if len(touched) < 2:
+        return list(touched.values())
+    return sorted(touched.values(), key=_SEQ)
+
+
+def _SEQ(t):
+    return t.seq
+
+
 def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
     """run_backward's loop in the common case (into .grad, no create_graph, no leaf
-    hooks, no tracer): the same steps with the lookups made once."""
+    hooks, no tracer): the same steps as `_call` and `_store_grad` with the lookups
+    made once.  The parent that becomes ready last is run next without going through
+    `ready` (the stack would pop it next), and a gradient for a parent with one
+    consumer is handed over without `grads`: a chain of nodes runs without either."""
     pop, push, gpop = ready.pop, ready.append, grads.pop
     small = observe.FLOW_SMALL
     F = ArrayF
+    vstate = versions.state
     while ready:
         node = pop()
         g = gpop(node, None)
         if g is None:            # no gradient reached this node: only release its parents
-            _release(node, deps, push)
+            release(node, deps, push)
             continue
-        if flow is not None:
-            flow[node] = g if g.size <= small else g.shape
-        if node.watch is not None:
-            g = _visit(node, g, None, None, False)
-        in_grads = _call(node, g, F, retain_graph)
-        for p, ig in zip(node.parents, in_grads):
-            if p is None:
-                continue
-            if type(p) is Tensor:
+        while node is not None:
+            if flow is not None:
+                node.fpass = flow
+                node.fgrad = g if g.size <= small else g.shape
+            if node.watch is not None:
+                g = _visit(node, g, None, None, False)
+            saved = node.saved
+            if saved:
+                if vstate.bumped:
+                    versions.check(node)
+                in_grads = node.backward(g, F, *saved)
+                if not retain_graph:
+                    node.saved = None
+                    node.saved_src = None
+            elif saved is None:
+                raise GradRuntimeError(SECOND_BACKWARD)
+            else:
+                in_grads = node.backward(g, F)
+            nxt = gn = None     # the parent that became ready last, and its gradient
+            for p, ig in zip(node.parents, in_grads):
+                if p is None:
+                    continue
+                if type(p) is Tensor:
+                    if ig is not None:
+                        if p.grad is None and ig.shape == p.data.shape:   # _store_grad's first
+                            p.grad = Tensor(np.array(ig, dtype=p.data.dtype, copy=True))
+                        else:
+                            _store_grad(p, ig, False)
+                        touched[id(p)] = p
+                    continue
+                d = deps[p] - 1
+                deps[p] = d
                 if ig is not None:
-                    _store_grad(p, ig, False)
-                    touched[id(p)] = p
-                continue
-            if ig is not None:
-                if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
-                    ig = ig.astype(p.out_dtype)
-                prev = grads.get(p)
-                grads[p] = ig if prev is None else np.add(prev, ig)
-            d = deps[p] - 1
-            deps[p] = d
-            if d == 0:
-                push(p)
+                    if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
+                        ig = ig.astype(p.out_dtype)
+                    if d == 0 and p not in grads:     # its last consumer, nothing to add to
+                        if nxt is not None:
+                            grads[nxt] = gn
+                            push(nxt)
+                        nxt, gn = p, ig
+                        continue
+                    prev = grads.get(p)
+                    grads[p] = ig if prev is None else np.add(prev, ig)
+                if d == 0:
+                    if nxt is not None:
+                        grads[nxt] = gn
+                        push(nxt)
+                        nxt = None
+                    push(p)
+            node = nxt
+            if nxt is not None:
+                g = gn
 
 
 def _call(node, g, F, retain_graph, create_graph=False):
@@ -443,15 +470,6 @@ def _call(node, g, F, retain_graph, create_graph=False):
     if saved is None:
         raise GradRuntimeError(SECOND_BACKWARD)
     return node.backward(g, F)
-
-
-def _release(node, deps, push):
-    """A node no gradient reached: its parents need not wait for it."""
-    for p in node.parents:
-        if p is not None and type(p) is not Tensor:
-            deps[p] -= 1
-            if deps[p] == 0:
-                push(p)
 
 
 def _saved_tensors(node):

@@ -75,7 +75,7 @@ def record(node, srcs):
     vers = None
     for i, s in enumerate(srcs):
         if s is not None and s is not OWN:
-            vc = getattr(s, "vc", None)
+            vc = s.vc
             if vc is not None and vc[0]:
                 if vers is None:
                     vers = [0] * len(srcs)
@@ -97,13 +97,15 @@ def adopt(node, t):
 
 def check(node):
     """Raise PyTorch's error when a value `node` saved was modified in place since."""
-    vers = getattr(node, "vers", None)
+    vers = False        # not looked up yet
     for i, s in enumerate(getattr(node, "saved_src", None) or ()):
         if s is None:
             continue
-        vc = getattr(node, "out_vc", None) if s is OWN else getattr(s, "vc", None)
+        vc = getattr(node, "out_vc", None) if s is OWN else s.vc
         if vc is None:
             continue
+        if vers is False:
+            vers = getattr(node, "vers", None)
         saved = vers[i] if vers else 0
         if vc[0] == saved:
             continue
