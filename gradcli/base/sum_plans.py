@@ -209,11 +209,16 @@ def _runner(p):
         stages.append((tuple(copies), p.last, p.parts))
     stages = tuple(stages)
     data, reduce_ = p.data, _reduce
+    # the values are copied by a ufunc loop, not memcpy: glibc's memcpy (rep movsb) is up
+    # to 30x slower when the destination starts 8 to 24 bytes after the source modulo
+    # 4096 (measured: 44 us instead of 1.6 for 16,384 float64 values), and where the
+    # input lies is not ours to choose; +x is x, bit for bit
+    copy = np.positive
     if p.f32:
         vec_in, vec_out, acc, accumulate, zero = p.vec_in, p.vec_out, p.acc, _accumulate, _ZERO32
 
         def run(x):
-            data[...] = x
+            copy(x, data)
             for copies, rows, out in stages:
                 for dst, src in copies:
                     dst[...] = src
@@ -229,7 +234,7 @@ def _runner(p):
         last, parts = stages[1][1:]
 
         def run1(x):
-            data[...] = x
+            copy(x, data)
             dst[...] = src
             reduce_(rows, 0, None, out)
             reduce_(last, 0, None, parts)
@@ -237,7 +242,7 @@ def _runner(p):
         return run1
 
     def run64(x):
-        data[...] = x
+        copy(x, data)
         for copies, rows, out in stages:
             for dst, src in copies:
                 dst[...] = src
