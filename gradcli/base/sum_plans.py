@@ -66,29 +66,34 @@ class _Plan:
     """What `_serial` decides once per size and dtype, and the buffers it works in: the
     cascade of `_multi_row_sum` as at most three `_Level`s and a last chain.
 
-    The values are copied into `buf` with one call (`direct`, big sizes: read from the
-    input itself) and every view is made here once.  Level 0's items are the groups;
-    each level's items are the sums of the previous level's blocks followed by the sum
-    of its padded last block, which carries the levels left over from before (each
-    added last, by x + y == y + x the same sum as `_multi_row_sum`'s).  A level with no
-    whole block, or the fourth, is the last chain: its items (float32: then the vectors
-    after the last group, padded with -0.0) added in order -> `parts`."""
-    __slots__ = ("lanes", "k", "tail", "nleft", "ns", "f32", "direct", "step", "void",
-                 "data", "levels", "last", "lv_src", "lv_dst", "groups_dst", "groups_src",
-                 "parts", "vec_in", "vec_out", "acc", "py", "nbytes", "slabs", "part0", "run")
+    The values are read where they are (views of the input made per call with one
+    constructor each; a copy of all of them first would cost more).  Level 0's items
+    are the groups; each level's items are the sums of the previous level's blocks
+    followed by the sum of its padded last block, which carries the levels left over
+    from before (each added last, by x + y == y + x the same sum as
+    `_multi_row_sum`'s).  A level with no whole block, or the fourth, is the last
+    chain: its items (float32: then the vectors after the last group, padded with
+    -0.0) added in order -> `parts`.  Big sizes lay level 0 out in slabs."""
+    __slots__ = ("lanes", "k", "tail", "nleft", "ns", "f32", "big", "step", "void", "nb",
+                 "levels", "last", "lv_dst", "groups_dst", "parts", "vec_in", "vec_out",
+                 "acc", "py", "head", "nbytes", "slabs", "part0", "run", "buf", "srcs")
 
     def __init__(self, n, dtype):
         self.lanes = lanes = 32 // dtype.itemsize
         w = ILP * lanes
         nv = n // lanes
         self.k = k = nv // ILP
-        self.tail = tail = nv * lanes
+        self.tail = nv * lanes
         self.nleft = nleft = nv - k * ILP          # vectors after the last whole group
-        self.ns = n - tail                         # scalars after the last whole vector
+        self.ns = ns = n - nv * lanes              # scalars after the last whole vector
         power = max(4, (int(k - 1).bit_length() if k > 1 else 0) // LEVELS)
         self.step = step = 1 << power
+        self.nb = k // step
         self.f32 = f32 = dtype.char == "f"
-        self.direct = direct = n > DIRECT
+        self.big = big = n > DIRECT
+        # small sizes: one copy of the values into `buf` and views of it made once; from
+        # COPY_MAX on, views of the input made per call (cheaper than the copy)
+        copy = n <= COPY_MAX
         self.void = np.dtype((np.void, w * dtype.itemsize))
         nlv = nleft if f32 else 0                  # float32 adds the left-over vectors last
         sizes = []                                 # the items of each level
@@ -96,59 +101,57 @@ class _Plan:
         while len(sizes) < 3 and m >= step:
             sizes.append(m)
             m = m // step + (m % step > 0)
-        exact = n == k * w and not direct and sizes
-        nb0 = k // step
-        buf = None if direct else np.full(
-            max(n + w, (nb0 + 1) * step * w if exact else 0), -0.0, dtype)
-        self.data = None if direct else buf[:n]
-        self.nbytes = 0 if direct else buf.nbytes
-        # parts, the lanes' sums (float32) or the Python values (float64)
-        if f32:
-            self.parts = np.zeros(w, dtype)
+        exact = copy and sizes and n == k * w
+        self.buf = buf = None
+        if copy:
+            # exact: nothing after the groups, so -0.0 up to the last chunk's end and one
+            # copy moves all the chunks; float64 otherwise: the parts right after the
+            # values, so [left-over vectors, scalars, parts] is one view
+            self.buf = buf = np.full(max(n + (0 if (f32 or exact) else w),
+                                         (self.nb + 1) * step * w if exact else 0), -0.0, dtype)
+        self.parts = np.zeros(w, dtype)            # no group at all: the sums are +0
+        self.py = self.head = self.vec_in = self.vec_out = self.acc = None
+        if f32:                                    # [the scalars, the lanes' sums]
             self.vec_in = self.parts.reshape(ILP, lanes)
-            if exact or direct:
-                self.acc = np.zeros(self.ns + lanes, dtype)
-                self.vec_out = self.acc[self.ns:]
-            else:
-                self.vec_out = buf[n:n + lanes]
-                self.acc = buf[tail:n + lanes]     # the scalars, then the lanes
-            self.py = None
-        else:
-            self.parts = np.zeros(w, dtype) if exact or direct else buf[n:n + w]
-            self.parts[:] = 0.0                    # no group at all: the sums are +0
-            self.py = self.parts if exact or direct else buf[k * w:n + w]
-            self.vec_in = self.vec_out = self.acc = None
+            self.acc = np.zeros(ns + lanes, dtype)
+            self.vec_out = self.acc[ns:]
+            self.head = self.acc[:ns] if ns else None
+        elif copy and not exact:
+            self.parts = buf[n:n + w]
+            self.parts[:] = 0.0
+            self.py = buf[k * w:n + w]
+        else:                                      # [left-over vectors, scalars, parts]
+            self.py = np.zeros(nleft * lanes + ns + w, dtype)
+            self.parts = self.py[nleft * lanes + ns:]
+            self.head = self.py[:nleft * lanes + ns] if nleft or ns else None
         # the last chain: the items of the last level, then the left-over vectors
         self.last = np.full((m + nlv, w), -0.0, dtype) if (sizes or nlv) else None
         if sizes and m == 1 and not nlv:           # one sum left: it is the parts
             self.last = None
-        self.lv_src = self.lv_dst = self.groups_src = self.groups_dst = None
-        if nlv:
-            self.lv_dst = self.last[m:, :lanes]
-            self.lv_src = None if direct else buf[k * w:tail].reshape(nleft, lanes)
-        if not sizes:                              # fewer groups than a block: no level
-            if k:
-                src = buf[:k * w].reshape(k, w)
-                if nlv:
-                    self.groups_src, self.groups_dst = src, self.last[:k]
-                else:
-                    self.last = src
+        self.lv_dst = self.last[m:, :lanes] if nlv else None
+        self.groups_dst = self.last[:k] if (not sizes and k and nlv) else None
         self.levels = []
-        self.slabs = None
-        items = None if direct else buf[:buf.size // w * w].reshape(-1, w)
+        self.slabs = self.part0 = None
+        self.nbytes = self.parts.nbytes * 2
+        self.srcs = None
+        if copy:
+            self.nbytes += buf.nbytes
+            self.srcs = (buf[:k * w].reshape(k, w) if k else None,
+                         buf[k * w:self.tail].reshape(nleft, lanes),
+                         buf[n - ns:n] if f32 else buf[k * w:n])
+        items = None if not copy else buf[:buf.size // w * w].reshape(-1, w)
         for i, size in enumerate(sizes):
             nxt = sizes[i + 1] if i + 1 < len(sizes) else m
             out = np.full((nxt, w), -0.0, dtype) if i + 1 < len(sizes) else (
                 self.parts.reshape(1, w) if self.last is None else self.last)
             self.nbytes += out.nbytes
-            if i == 0 and direct:
+            if i == 0 and big:
                 self._slabs(size // step, w, dtype, out)
-                items = out
-                continue
-            lev = _Level(items, size, step, dtype, out,
-                         whole=size // step + (size % step > 0) if (i == 0 and exact) else None)
-            self.levels.append(lev)
-            self.nbytes += lev.rows.nbytes
+            else:
+                lev = _Level(items, size, step, dtype, out, whole=(
+                    size // step + (size % step > 0)) if (i == 0 and exact) else None)
+                self.levels.append(lev)
+                self.nbytes += lev.rows.nbytes
             items = out
         if self.last is not None:
             self.nbytes += self.last.nbytes
@@ -170,8 +173,10 @@ class _Plan:
 
 _PLANS = {}
 _ZERO32 = np.float32(0.0)
-#: above this many values a plan reads the input itself rather than a copy
+#: above this many values level 0 is laid out a slab at a time
 DIRECT = 16384
+#: up to this many values a plan copies the values into its buffer first
+COPY_MAX = 3000
 #: groups in one slab of a big plan's level 0 (`_Plan._slabs`)
 SLAB = 2048
 #: the plans' buffers kept at most (bytes): more and the cache starts again
@@ -184,7 +189,7 @@ def _plan(n, dtype):
     p = _PLANS.get(key)
     if p is None:
         p = _Plan(n, dtype)
-        p.run = _runner(p)
+        p.run = _runner(p, n, dtype)
         if len(_PLANS) > 256 or _plan_bytes[0] + p.nbytes > PLAN_BYTES:
             _PLANS.clear()
             _plan_bytes[0] = 0
@@ -193,60 +198,141 @@ def _plan(n, dtype):
     return p
 
 
-def _runner(p):
-    """The plan's sum as one closure over its views (no attribute look-ups per call):
-    copy the values in, then each stage's copies and its reduce, then the lanes."""
-    if p.direct:
-        return lambda x: _serial_direct(np.ascontiguousarray(x), p)
-    stages = []
-    for lev in p.levels:
+def _runner(p, n, dtype):
+    """The plan's sum as one closure over its views (no attribute look-ups per call).
+    The input's pieces are viewed with np.ndarray(shape, dtype, buffer, offset): one
+    call each (a slice and a reshape are two), on a C-contiguous input."""
+    nd, reduce_, void, isz = np.ndarray, _reduce, p.void, dtype.itemsize
+    k, step, lanes, nb = p.k, p.step, p.lanes, p.nb
+    w = ILP * lanes
+    rem = k - nb * step
+    first = None                                   # level 0: (whole chunks, partial, rows, out)
+    upper = []                                     # the other levels: (copies, rows, out)
+    levels = p.levels
+    buf = p.buf
+    if levels and not p.big and buf is None:
+        lev = levels[0]
+        first = (lev.full_dst, lev.part_dst, lev.rows, lev.out)
+        levels = levels[1:]
+    for lev in levels:
         copies = [] if lev.full_src is None else [(lev.full_dst, lev.full_src)]
         if lev.part_src is not None:
             copies.append((lev.part_dst, lev.part_src))
-        stages.append((tuple(copies), lev.rows, lev.out))
-    copies = [c for c in ((p.groups_dst, p.groups_src), (p.lv_dst, p.lv_src)) if c[1] is not None]
-    if p.last is not None:
-        stages.append((tuple(copies), p.last, p.parts))
-    stages = tuple(stages)
-    data, reduce_ = p.data, _reduce
-    # the values are copied by a ufunc loop, not memcpy: glibc's memcpy (rep movsb) is up
-    # to 30x slower when the destination starts 8 to 24 bytes after the source modulo
-    # 4096 (measured: 44 us instead of 1.6 for 16,384 float64 values), and where the
-    # input lies is not ours to choose; +x is x, bit for bit
-    copy = np.positive
+        upper.append((tuple(copies), lev.rows, lev.out))
+    upper = tuple(upper)
+    slabs, part0 = p.slabs, p.part0
+    groups_dst = p.groups_dst
+    no_level = not p.levels and not slabs and k > 0
+    last, parts, lv_dst, head = p.last, p.parts, p.lv_dst, p.head
+    nleft, ns = p.nleft, p.ns
+    kw = k * w
+    nhead = 0 if head is None else head.size
+    f32, vec_in, vec_out, acc, py = p.f32, p.vec_in, p.vec_out, p.acc, p.py
+    accumulate, zero, finish, nlv4 = _accumulate, _ZERO32, _finish64, nleft * lanes
+    contiguous = np.ascontiguousarray
+
+    if buf is not None:
+        return _copy_runner(p, upper, no_level)
+
+    def run(x):
+        if not x.flags.c_contiguous:
+            x = contiguous(x)
+        if first is not None:
+            full_dst, part_dst, rows, out = first
+            full_dst[...] = nd((nb, step), void, x)
+            if part_dst is not None:
+                part_dst[...] = nd((rem, w), dtype, x, nb * step * w * isz)
+            reduce_(rows, 0, None, out)
+        elif slabs is not None:
+            src = nd((nb, step), void, x)
+            for b, e, dst, rows, out in slabs:
+                dst[...] = src[b:e]
+                reduce_(rows, 0, None, out)
+            if part0 is not None:
+                reduce_(nd((rem, w), dtype, x, nb * step * w * isz), 0, None, part0)
+        elif no_level:
+            if groups_dst is not None:
+                groups_dst[...] = nd((k, w), dtype, x)
+            else:
+                reduce_(nd((k, w), dtype, x), 0, None, parts)
+        for copies, rows, out in upper:
+            for dst, src in copies:
+                dst[...] = src
+            reduce_(rows, 0, None, out)
+        if lv_dst is not None:
+            lv_dst[...] = nd((nleft, lanes), dtype, x, kw * isz)
+        if last is not None:
+            reduce_(last, 0, None, parts)
+        if f32:
+            if head is not None:
+                head[...] = nd((ns,), dtype, x, (n - ns) * isz)
+            reduce_(vec_in, 0, None, vec_out)
+            total = accumulate(acc, 0)[-1]
+            return total if total else zero    # from +0: a zero sum is +0
+        if head is not None:
+            head[...] = nd((nhead,), dtype, x, kw * isz)
+        return finish(py.tolist(), nlv4, ns)
+    return run
+
+
+def _copy_runner(p, upper, no_level):
+    """The closure of a plan that copies the values into its buffer first (a ufunc loop,
+    not memcpy: glibc's memcpy is up to 30x slower when the destination starts 8 to 24
+    bytes after the source modulo 4096, and where the input lies is not ours to choose;
+    +x is x, bit for bit), then reads only views made once."""
+    buf, copy, reduce_ = p.buf, np.positive, _reduce
+    data = buf[:p.tail + p.ns]
+    groups, lv, head_src = p.srcs
+    groups_dst, last, parts, lv_dst, head = p.groups_dst, p.last, p.parts, p.lv_dst, p.head
+    stages = list(upper)                           # the levels, level 0 included
+    if no_level and groups_dst is None:
+        stages.append(((), groups, parts))         # the groups added straight into parts
+    pre = []                                       # copies before the last chain
+    if no_level and groups_dst is not None:
+        pre.append((groups_dst, groups))
+    if lv_dst is not None:
+        pre.append((lv_dst, lv))
+    if last is not None:
+        stages.append((tuple(pre), last, parts))
+    upper = tuple(stages)
     if p.f32:
         vec_in, vec_out, acc, accumulate, zero = p.vec_in, p.vec_out, p.acc, _accumulate, _ZERO32
+        tails = head_src if head is not None else None
 
-        def run(x):
+        def run32(x):
             copy(x, data)
-            for copies, rows, out in stages:
+            for copies, rows, out in upper:
                 for dst, src in copies:
                     dst[...] = src
                 reduce_(rows, 0, None, out)
+            if tails is not None:
+                head[...] = tails
             reduce_(vec_in, 0, None, vec_out)
             total = accumulate(acc, 0)[-1]
             return total if total else zero     # from +0: a zero sum is +0
-        return run
+        return run32
     py, nlv, ns, finish = p.py, p.nleft * 4, p.ns, _finish64
-    if len(stages) == 2 and len(stages[0][0]) == 1 and not stages[1][0] and p.last is not None:
-        # one level whose blocks are moved in one copy (the common mid size)
-        ((dst, src),), rows, out = stages[0]
-        last, parts = stages[1][1:]
+    rest = head_src if head is not None else None
+    if len(upper) == 2 and len(upper[0][0]) == 1 and not upper[1][0] and rest is None:
+        ((dst, src),), rows, out = upper[0]       # the common mid size: one level, one copy
+        last_rows, last_out = upper[1][1:]
 
         def run1(x):
             copy(x, data)
             dst[...] = src
             reduce_(rows, 0, None, out)
-            reduce_(last, 0, None, parts)
+            reduce_(last_rows, 0, None, last_out)
             return finish(py.tolist(), nlv, ns)
         return run1
 
     def run64(x):
         copy(x, data)
-        for copies, rows, out in stages:
+        for copies, rows, out in upper:
             for dst, src in copies:
                 dst[...] = src
             reduce_(rows, 0, None, out)
+        if rest is not None:
+            head[...] = rest
         return finish(py.tolist(), nlv, ns)
     return run64
 
@@ -259,36 +345,6 @@ def _serial(x, p=None):
     if p is None:
         p = _plan(x.size, x.dtype)
     return p.run(x)
-
-
-def _serial_direct(x, p):
-    """_serial for a plan that reads the (contiguous) input itself."""
-    lanes, k, step, tail = p.lanes, p.k, p.step, p.tail
-    w = ILP * lanes
-    nb = k // step
-    src = x[:nb * step * w].view(p.void).reshape(nb, step)
-    for b, e, dst, rows, out in p.slabs:
-        dst[...] = src[b:e]
-        _reduce(rows, 0, None, out)
-    if p.part0 is not None:
-        _reduce(x[nb * step * w:k * w].reshape(-1, w), 0, None, p.part0)
-    for lev in p.levels:
-        if lev.full_src is not None:
-            lev.full_dst[...] = lev.full_src
-        if lev.part_src is not None:
-            lev.part_dst[...] = lev.part_src
-        _reduce(lev.rows, 0, None, lev.out)
-    if p.lv_dst is not None:
-        p.lv_dst[...] = x[k * w:tail].reshape(-1, lanes)
-    if p.last is not None:
-        _reduce(p.last, 0, None, p.parts)
-    if p.f32:
-        acc = p.acc
-        acc[:p.ns] = x[tail:]
-        _reduce(p.vec_in, 0, None, p.vec_out)
-        total = _accumulate(acc, 0)[-1]
-        return total if total else _ZERO32
-    return _finish64(x[k * w:].tolist() + p.parts.tolist(), p.nleft * 4, p.ns)
 
 
 def _finish64(v, nlv, ns):
