@@ -27,13 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from .parallel import GRAIN as GRAIN_ROW, chunks
-
-ILP = 4
-LEVELS = 4
-
-
-_reduce = np.add.reduce          # called with a positional axis: a keyword costs ~1 us a call
-_accumulate = np.add.accumulate
+from .sum_plans import ILP, LEVELS, _PLANS, _accumulate, _reduce, _serial
 
 
 def _seq(a):
@@ -90,99 +84,6 @@ def _row_sum(v):
     return _accumulate(rows, 0)[-1]
 
 
-class _Plan:
-    """What `_serial` decides once per size and dtype: the shape of the cascade, and
-    the buffer its partial sums are written into (`out=`) rather than joined after."""
-    __slots__ = ("lanes", "k", "tail", "nb", "step", "rem", "nleft", "fold", "levels", "acc")
-
-    def __init__(self, n, dtype):
-        self.lanes = lanes = 32 // dtype.itemsize
-        nv = n // lanes
-        self.k = k = nv // ILP
-        self.tail = nv * lanes
-        self.nleft = nv - k * ILP                  # vectors after the last whole group
-        power = max(4, (int(k - 1).bit_length() if k > 1 else 0) // LEVELS)
-        self.step = step = 1 << power
-        self.nb = nb = k // step
-        self.rem = k - nb * step                   # groups after the last whole chunk
-        # fewer whole chunks than `step` (level 1 never flushes): the rows of `levels`
-        # are the chunks' level-0 sums, the level-0 sum of the groups after them, and
-        # the left-over vectors (the rest of their row zero); added in order they give
-        # the four partial sums with the left-over vectors added to the first (x + y ==
-        # y + x, and adding +0 changes nothing that can reach the total)
-        # (float64 adds the left-over vectors on Python floats, in `_serial`); with no
-        # whole chunk and nothing else to add, the groups are summed straight
-        self.levels = None
-        self.fold = dtype.char == "f" and self.nleft > 0
-        if nb < step and (nb or self.fold):
-            self.levels = np.zeros((nb + (self.rem > 0) + self.fold * self.nleft, ILP * lanes),
-                                   dtype)
-        # float32: [0, the scalars after the last vector, the lanes], added in order
-        self.acc = np.zeros(1 + n - self.tail + lanes, dtype) if dtype.char == "f" else None
-
-
-_PLANS = {}
-
-
-def _vectors(x, p):
-    """The four partial sums of the vectors of x (a plan from `_Plan`) -> (ILP * lanes,),
-    for float32 with the left-over vectors added to the first."""
-    k, step, nb, lanes = p.k, p.step, p.nb, p.lanes
-    w = ILP * lanes
-    buf = p.levels
-    if buf is None:
-        if nb == 0:
-            return _reduce(x[:k * w].reshape(k, w), 0)
-        parts = _multi_row_sum(x[:k * w].reshape(k, ILP, lanes)).reshape(w)
-        if p.fold:
-            parts = parts.copy()
-            parts[:lanes] = _accumulate(np.concatenate(
-                (parts[None, :lanes], x[k * w:p.tail].reshape(-1, lanes))), 0)[-1]
-        return parts
-    if nb:
-        _reduce(x[:nb * step * w].reshape(nb, step, w), 1, out=buf[:nb])
-    if p.rem:
-        _reduce(x[nb * step * w:k * w].reshape(p.rem, w), 0, out=buf[nb])
-    if p.fold:
-        buf[-p.nleft:, :lanes] = x[k * w:p.tail].reshape(p.nleft, lanes)
-    return _reduce(buf, 0)
-
-
-def _serial(x):
-    """One thread's sum of a contiguous 1-D array: the vector part, then from 0 the
-    scalars after the last whole vector and the lanes in order.  For float64 the few
-    additions after the cascade are made on Python floats (the same IEEE additions,
-    cheaper than NumPy calls on arrays of a few values)."""
-    key = (x.size, x.dtype.char)
-    p = _PLANS.get(key)
-    if p is None:
-        if len(_PLANS) > 256:
-            _PLANS.clear()
-        p = _PLANS[key] = _Plan(x.size, x.dtype)
-    lanes, tail = p.lanes, p.tail
-    parts = _vectors(x, p)
-    if p.acc is None:     # float64: part 0 + the left-over vectors + parts 1, 2, 3; the total
-        q = parts.tolist()
-        vec = q[:lanes]
-        rows = x[p.k * ILP * lanes:tail].tolist()
-        for i in range(0, len(rows), lanes):
-            vec = [a + b for a, b in zip(vec, rows[i:i + lanes])]
-        for i in range(lanes, ILP * lanes, lanes):
-            vec = [a + b for a, b in zip(vec, q[i:i + lanes])]
-        total = 0.0
-        for a in x[tail:].tolist():
-            total += a
-        for a in vec:
-            total += a
-        return total
-    acc = p.acc
-    ns = x.size - tail
-    if ns:
-        acc[1:1 + ns] = x[tail:]
-    _reduce(parts.reshape(ILP, lanes), 0, out=acc[1 + ns:])
-    return _accumulate(acc, 0)[-1]      # strictly in order (a 1-D reduce is pairwise)
-
-
 _ZERO = {"d": np.zeros(1, np.float64), "f": np.zeros(1, np.float32)}
 
 
@@ -221,7 +122,48 @@ def _serial_small(x, lanes):
 
 
 #: below this many values the sum is cheaper in Python numbers than in NumPy calls
-SMALL = {"d": 48, "f": 24}
+#: (float32: fewer values than lanes, where PyTorch adds scalars, not vectors)
+SMALL = {"d": 16, "f": 8}
+#: float64 below this many values: `_small64` (Python floats, at most 3 groups)
+SMALL64 = 64
+
+
+def _small64(x):
+    """_serial for 16 to 63 float64 values (1 to 3 groups, no whole chunk) on Python
+    floats: the four partial vectors, the left-over vectors into the first, then from
+    0 the scalars and the lanes."""
+    v = x.ravel().tolist()
+    n = len(v)
+    nv = n >> 2
+    k = nv >> 2
+    a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3 = v[:16]
+    for i in range(16, k * 16, 16):
+        a0 += v[i]
+        a1 += v[i + 1]
+        a2 += v[i + 2]
+        a3 += v[i + 3]
+        b0 += v[i + 4]
+        b1 += v[i + 5]
+        b2 += v[i + 6]
+        b3 += v[i + 7]
+        c0 += v[i + 8]
+        c1 += v[i + 9]
+        c2 += v[i + 10]
+        c3 += v[i + 11]
+        d0 += v[i + 12]
+        d1 += v[i + 13]
+        d2 += v[i + 14]
+        d3 += v[i + 15]
+    for i in range(k * 16, nv * 4, 4):
+        a0 += v[i]
+        a1 += v[i + 1]
+        a2 += v[i + 2]
+        a3 += v[i + 3]
+    t = 0.0
+    for i in range(nv * 4, n):
+        t += v[i]
+    return ((((t + (((a0 + b0) + c0) + d0)) + (((a1 + b1) + c1) + d1))
+             + (((a2 + b2) + c2) + d2)) + (((a3 + b3) + c3) + d3))
 
 
 def _tiny64(x):
@@ -248,11 +190,19 @@ def _tiny64(x):
 def torch_sum(x: np.ndarray):
     """The sum of all of x (float32 or float64), in PyTorch's CPU order."""
     n = x.size
-    if n < 16 and x.dtype == np.float64:
-        return _tiny64(x)
-    if n < SMALL[x.dtype.char]:
-        return _serial_small(x.reshape(-1), 32 // x.itemsize)
-    x = np.ascontiguousarray(x).reshape(-1)
+    char = x.dtype.char
+    if n < SMALL[char]:
+        if char == "d":
+            return _tiny64(x)
+        return _serial_small(x.reshape(-1), 8)
+    if n < SMALL64 and char == "d":
+        return _small64(x)
+    if x.ndim != 1:
+        x = x.reshape(-1)
+    if n <= GRAIN_ROW:                       # one thread's range (parallel.chunks)
+        p = _PLANS.get((n, char))
+        return p.run(x) if p is not None else _serial(x)
+    x = np.ascontiguousarray(x)
     pieces = chunks(n)
     if len(pieces) == 1:
         return _serial(x)

@@ -14,7 +14,7 @@ def sum_to(g, shape):
     if g.shape == shape:
         return g
     if not shape and g.dtype.kind == "f" and g.flags.c_contiguous:
-        return np.asarray(torch_sum(g), dtype=g.dtype)       # a 0-d leaf's gradient
+        return np.asarray(torch_sum(g), g.dtype)       # a 0-d leaf's gradient
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)

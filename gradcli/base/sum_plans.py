@@ -1,0 +1,371 @@
+"""The plans behind `summation.torch_sum` for one thread's range of 8 or more values:
+PyTorch's cascade (see gradcli/base/summation.py) made of few NumPy calls on buffers
+and views prepared once per size and dtype (issue 16: the per-call cost of NumPy calls
+on small arrays, not the arithmetic, was the time).
+
+Every sum is the one `summation._multi_row_sum` and its callers make, addition for
+addition (tests/test_summation_plans.py compares with a frozen copy of the code these
+plans replaced, tests/sum_reference.py).  What lets a level be one NumPy call:
+
+* a reduce over the first axis of a C-contiguous (rows, width) array adds the rows one
+  after the other, each column on its own (NumPy's pairwise summation is only for the
+  innermost axis), so the blocks of a level are laid side by side, block b's item s at
+  [s, b], and all the blocks are added in one call whose inner loop runs over them all;
+* x + -0.0 == x for every x (signed zeros included), so the last, partial block of a
+  level is padded with -0.0 and added as a whole one;
+* x + y == y + x, so the levels left over from before can be carried as the last item
+  of the next level's last block instead of being added at the end.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+ILP = 4
+LEVELS = 4
+
+_reduce = np.add.reduce          # called with a positional axis: a keyword costs ~1 us a call
+_accumulate = np.add.accumulate
+
+
+class _Level:
+    """One level of the cascade: its `items` (rows of w values) cut in blocks of `step`,
+    the whole blocks laid side by side in `tr` (step, blocks, w) (block b's item s at
+    [s, b], copied in whole rows through a void dtype of a row's bytes), the items after
+    the last whole block as one more block padded with -0.0 (x + -0.0 == x for every x,
+    signed zeros included); one reduce over the first axis of `tr` adds every block
+    item after item, from its first, into `out` (the next level's items)."""
+    __slots__ = ("full_src", "full_dst", "part_src", "part_dst", "rows", "out")
+
+    def __init__(self, items, m, step, dtype, out, whole=None):
+        w = out.shape[1]
+        nbl = m // step
+        r = m - nbl * step
+        cols = nbl + (r > 0)
+        self.out = out[:cols].reshape(-1)
+        self.part_src = self.part_dst = None
+        if cols == 1 and r == 0 and items is not None:     # one whole block: add it in place
+            self.full_src = self.full_dst = None
+            self.rows = items[:step]
+            return
+        void = np.dtype((np.void, w * dtype.itemsize))
+        # an odd number of columns: rows a power of two bytes apart would fall in one
+        # cache set (the copy writes down a column)
+        tr = np.full((step, cols | 1, w), -0.0, dtype)
+        if whole is None:                          # the padded items are in `items`
+            whole = nbl
+        self.full_src = None if items is None else \
+            items[:whole * step].reshape(-1).view(void).reshape(whole, step)
+        self.full_dst = tr.reshape(-1).view(void).reshape(step, cols | 1)[:, :whole].T
+        if whole < cols:
+            self.part_src = None if items is None else items[nbl * step:m]
+            self.part_dst = tr[:r, nbl]
+        self.rows = tr[:, :cols].reshape(step, cols * w)
+
+
+class _Plan:
+    """What `_serial` decides once per size and dtype, and the buffers it works in: the
+    cascade of `_multi_row_sum` as at most three `_Level`s and a last chain.
+
+    The values are read where they are (views of the input made per call with one
+    constructor each; a copy of all of them first would cost more).  Level 0's items
+    are the groups; each level's items are the sums of the previous level's blocks
+    followed by the sum of its padded last block, which carries the levels left over
+    from before (each added last, by x + y == y + x the same sum as
+    `_multi_row_sum`'s).  A level with no whole block, or the fourth, is the last
+    chain: its items (float32: then the vectors after the last group, padded with
+    -0.0) added in order -> `parts`.  Big sizes lay level 0 out in slabs."""
+    __slots__ = ("lanes", "k", "tail", "nleft", "ns", "f32", "big", "step", "void", "nb",
+                 "levels", "last", "lv_dst", "groups_dst", "parts", "vec_in", "vec_out",
+                 "acc", "py", "head", "nbytes", "slabs", "part0", "run", "buf", "srcs")
+
+    def __init__(self, n, dtype):
+        self.lanes = lanes = 32 // dtype.itemsize
+        w = ILP * lanes
+        nv = n // lanes
+        self.k = k = nv // ILP
+        self.tail = nv * lanes
+        self.nleft = nleft = nv - k * ILP          # vectors after the last whole group
+        self.ns = ns = n - nv * lanes              # scalars after the last whole vector
+        power = max(4, (int(k - 1).bit_length() if k > 1 else 0) // LEVELS)
+        self.step = step = 1 << power
+        self.nb = k // step
+        self.f32 = f32 = dtype.char == "f"
+        self.big = big = n > DIRECT
+        # small sizes: one copy of the values into `buf` and views of it made once; from
+        # COPY_MAX on, views of the input made per call (cheaper than the copy)
+        copy = n <= COPY_MAX
+        self.void = np.dtype((np.void, w * dtype.itemsize))
+        nlv = nleft if f32 else 0                  # float32 adds the left-over vectors last
+        sizes = []                                 # the items of each level
+        m = k
+        while len(sizes) < 3 and m >= step:
+            sizes.append(m)
+            m = m // step + (m % step > 0)
+        exact = copy and sizes and n == k * w
+        self.buf = buf = None
+        if copy:
+            # exact: nothing after the groups, so -0.0 up to the last chunk's end and one
+            # copy moves all the chunks; float64 otherwise: the parts right after the
+            # values, so [left-over vectors, scalars, parts] is one view
+            self.buf = buf = np.full(max(n + (0 if (f32 or exact) else w),
+                                         (self.nb + 1) * step * w if exact else 0), -0.0, dtype)
+        self.parts = np.zeros(w, dtype)            # no group at all: the sums are +0
+        self.py = self.head = self.vec_in = self.vec_out = self.acc = None
+        if f32:                                    # [the scalars, the lanes' sums]
+            self.vec_in = self.parts.reshape(ILP, lanes)
+            self.acc = np.zeros(ns + lanes, dtype)
+            self.vec_out = self.acc[ns:]
+            self.head = self.acc[:ns] if ns else None
+        elif copy and not exact:
+            self.parts = buf[n:n + w]
+            self.parts[:] = 0.0
+            self.py = buf[k * w:n + w]
+        else:                                      # [left-over vectors, scalars, parts]
+            self.py = np.zeros(nleft * lanes + ns + w, dtype)
+            self.parts = self.py[nleft * lanes + ns:]
+            self.head = self.py[:nleft * lanes + ns] if nleft or ns else None
+        # the last chain: the items of the last level, then the left-over vectors
+        self.last = np.full((m + nlv, w), -0.0, dtype) if (sizes or nlv) else None
+        if sizes and m == 1 and not nlv:           # one sum left: it is the parts
+            self.last = None
+        self.lv_dst = self.last[m:, :lanes] if nlv else None
+        self.groups_dst = self.last[:k] if (not sizes and k and nlv) else None
+        self.levels = []
+        self.slabs = self.part0 = None
+        self.nbytes = self.parts.nbytes * 2
+        self.srcs = None
+        if copy:
+            self.nbytes += buf.nbytes
+            self.srcs = (buf[:k * w].reshape(k, w) if k else None,
+                         buf[k * w:self.tail].reshape(nleft, lanes),
+                         buf[n - ns:n] if f32 else buf[k * w:n])
+        items = None if not copy else buf[:buf.size // w * w].reshape(-1, w)
+        for i, size in enumerate(sizes):
+            nxt = sizes[i + 1] if i + 1 < len(sizes) else m
+            out = np.full((nxt, w), -0.0, dtype) if i + 1 < len(sizes) else (
+                self.parts.reshape(1, w) if self.last is None else self.last)
+            self.nbytes += out.nbytes
+            if i == 0 and big:
+                self._slabs(size // step, w, dtype, out)
+            else:
+                lev = _Level(items, size, step, dtype, out, whole=(
+                    size // step + (size % step > 0)) if (i == 0 and exact) else None)
+                self.levels.append(lev)
+                self.nbytes += lev.rows.nbytes
+            items = out
+        if self.last is not None:
+            self.nbytes += self.last.nbytes
+
+    def _slabs(self, nb, w, dtype, out):
+        """Level 0 of a big plan: the whole chunks side by side a slab of `SLAB` chunks at
+        a time (a slab stays in the cache while it is written and added), each slab's
+        sums into its rows of `out`; the partial chunk straight into out[nb]."""
+        step = self.step
+        width = max(1, SLAB // step)
+        tr = np.empty((step, width | 1, w), dtype)      # odd: see _Level
+        trv = tr.reshape(-1).view(self.void).reshape(step, width | 1)
+        self.slabs = [(c, min(nb, c + width), trv[:, :min(nb, c + width) - c].T,
+                       tr[:, :min(nb, c + width) - c].reshape(step, -1),
+                       out[c:min(nb, c + width)].reshape(-1)) for c in range(0, nb, width)]
+        self.part0 = out[nb] if self.k > nb * step else None
+        self.nbytes += tr.nbytes
+
+
+_PLANS = {}
+_ZERO32 = np.float32(0.0)
+#: above this many values level 0 is laid out a slab at a time
+DIRECT = 16384
+#: up to this many values a plan copies the values into its buffer first
+COPY_MAX = 3000
+#: groups in one slab of a big plan's level 0 (`_Plan._slabs`)
+SLAB = 2048
+#: the plans' buffers kept at most (bytes): more and the cache starts again
+PLAN_BYTES = 64 << 20
+_plan_bytes = [0]
+
+
+def _plan(n, dtype):
+    key = (n, dtype.char)
+    p = _PLANS.get(key)
+    if p is None:
+        p = _Plan(n, dtype)
+        p.run = _runner(p, n, dtype)
+        if len(_PLANS) > 256 or _plan_bytes[0] + p.nbytes > PLAN_BYTES:
+            _PLANS.clear()
+            _plan_bytes[0] = 0
+        _PLANS[key] = p
+        _plan_bytes[0] += p.nbytes
+    return p
+
+
+def _runner(p, n, dtype):
+    """The plan's sum as one closure over its views (no attribute look-ups per call).
+    The input's pieces are viewed with np.ndarray(shape, dtype, buffer, offset): one
+    call each (a slice and a reshape are two), on a C-contiguous input."""
+    nd, reduce_, void, isz = np.ndarray, _reduce, p.void, dtype.itemsize
+    k, step, lanes, nb = p.k, p.step, p.lanes, p.nb
+    w = ILP * lanes
+    rem = k - nb * step
+    first = None                                   # level 0: (whole chunks, partial, rows, out)
+    upper = []                                     # the other levels: (copies, rows, out)
+    levels = p.levels
+    buf = p.buf
+    if levels and not p.big and buf is None:
+        lev = levels[0]
+        first = (lev.full_dst, lev.part_dst, lev.rows, lev.out)
+        levels = levels[1:]
+    for lev in levels:
+        copies = [] if lev.full_src is None else [(lev.full_dst, lev.full_src)]
+        if lev.part_src is not None:
+            copies.append((lev.part_dst, lev.part_src))
+        upper.append((tuple(copies), lev.rows, lev.out))
+    upper = tuple(upper)
+    slabs, part0 = p.slabs, p.part0
+    groups_dst = p.groups_dst
+    no_level = not p.levels and not slabs and k > 0
+    last, parts, lv_dst, head = p.last, p.parts, p.lv_dst, p.head
+    nleft, ns = p.nleft, p.ns
+    kw = k * w
+    nhead = 0 if head is None else head.size
+    f32, vec_in, vec_out, acc, py = p.f32, p.vec_in, p.vec_out, p.acc, p.py
+    accumulate, zero, finish, nlv4 = _accumulate, _ZERO32, _finish64, nleft * lanes
+    contiguous = np.ascontiguousarray
+
+    if buf is not None:
+        return _copy_runner(p, upper, no_level)
+
+    def run(x):
+        if not x.flags.c_contiguous:
+            x = contiguous(x)
+        if first is not None:
+            full_dst, part_dst, rows, out = first
+            full_dst[...] = nd((nb, step), void, x)
+            if part_dst is not None:
+                part_dst[...] = nd((rem, w), dtype, x, nb * step * w * isz)
+            reduce_(rows, 0, None, out)
+        elif slabs is not None:
+            src = nd((nb, step), void, x)
+            for b, e, dst, rows, out in slabs:
+                dst[...] = src[b:e]
+                reduce_(rows, 0, None, out)
+            if part0 is not None:
+                reduce_(nd((rem, w), dtype, x, nb * step * w * isz), 0, None, part0)
+        elif no_level:
+            if groups_dst is not None:
+                groups_dst[...] = nd((k, w), dtype, x)
+            else:
+                reduce_(nd((k, w), dtype, x), 0, None, parts)
+        for copies, rows, out in upper:
+            for dst, src in copies:
+                dst[...] = src
+            reduce_(rows, 0, None, out)
+        if lv_dst is not None:
+            lv_dst[...] = nd((nleft, lanes), dtype, x, kw * isz)
+        if last is not None:
+            reduce_(last, 0, None, parts)
+        if f32:
+            if head is not None:
+                head[...] = nd((ns,), dtype, x, (n - ns) * isz)
+            reduce_(vec_in, 0, None, vec_out)
+            total = accumulate(acc, 0)[-1]
+            return total if total else zero    # from +0: a zero sum is +0
+        if head is not None:
+            head[...] = nd((nhead,), dtype, x, kw * isz)
+        return finish(py.tolist(), nlv4, ns)
+    return run
+
+
+def _copy_runner(p, upper, no_level):
+    """The closure of a plan that copies the values into its buffer first (a ufunc loop,
+    not memcpy: glibc's memcpy is up to 30x slower when the destination starts 8 to 24
+    bytes after the source modulo 4096, and where the input lies is not ours to choose;
+    +x is x, bit for bit), then reads only views made once."""
+    buf, copy, reduce_ = p.buf, np.positive, _reduce
+    data = buf[:p.tail + p.ns]
+    groups, lv, head_src = p.srcs
+    groups_dst, last, parts, lv_dst, head = p.groups_dst, p.last, p.parts, p.lv_dst, p.head
+    stages = list(upper)                           # the levels, level 0 included
+    if no_level and groups_dst is None:
+        stages.append(((), groups, parts))         # the groups added straight into parts
+    pre = []                                       # copies before the last chain
+    if no_level and groups_dst is not None:
+        pre.append((groups_dst, groups))
+    if lv_dst is not None:
+        pre.append((lv_dst, lv))
+    if last is not None:
+        stages.append((tuple(pre), last, parts))
+    upper = tuple(stages)
+    if p.f32:
+        vec_in, vec_out, acc, accumulate, zero = p.vec_in, p.vec_out, p.acc, _accumulate, _ZERO32
+        tails = head_src if head is not None else None
+
+        def run32(x):
+            copy(x, data)
+            for copies, rows, out in upper:
+                for dst, src in copies:
+                    dst[...] = src
+                reduce_(rows, 0, None, out)
+            if tails is not None:
+                head[...] = tails
+            reduce_(vec_in, 0, None, vec_out)
+            total = accumulate(acc, 0)[-1]
+            return total if total else zero     # from +0: a zero sum is +0
+        return run32
+    py, nlv, ns, finish = p.py, p.nleft * 4, p.ns, _finish64
+    rest = head_src if head is not None else None
+    if len(upper) == 2 and len(upper[0][0]) == 1 and not upper[1][0] and rest is None:
+        ((dst, src),), rows, out = upper[0]       # the common mid size: one level, one copy
+        last_rows, last_out = upper[1][1:]
+
+        def run1(x):
+            copy(x, data)
+            dst[...] = src
+            reduce_(rows, 0, None, out)
+            reduce_(last_rows, 0, None, last_out)
+            return finish(py.tolist(), nlv, ns)
+        return run1
+
+    def run64(x):
+        copy(x, data)
+        for copies, rows, out in upper:
+            for dst, src in copies:
+                dst[...] = src
+            reduce_(rows, 0, None, out)
+        if rest is not None:
+            head[...] = rest
+        return finish(py.tolist(), nlv, ns)
+    return run64
+
+
+def _serial(x, p=None):
+    """One thread's sum of a 1-D array (p: its plan): the vector part, then from 0 the
+    scalars after the last whole vector and the lanes in order.  For float64 the few
+    additions after the cascade are made on Python floats (the same IEEE additions,
+    cheaper than NumPy calls on arrays of a few values)."""
+    if p is None:
+        p = _plan(x.size, x.dtype)
+    return p.run(x)
+
+
+def _finish64(v, nlv, ns):
+    """float64: part 0 + the left-over vectors + parts 1, 2, 3, lane by lane; then from 0
+    the scalars and the lanes.  v = [left-over vectors (nlv values), scalars (ns), parts]."""
+    if not (nlv or ns):
+        a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3 = v
+        return ((((0.0 + (((a0 + b0) + c0) + d0)) + (((a1 + b1) + c1) + d1))
+                 + (((a2 + b2) + c2) + d2)) + (((a3 + b3) + c3) + d3))
+    o = nlv + ns
+    l0, l1, l2, l3 = v[o:o + 4]
+    for i in range(0, nlv, 4):
+        l0 += v[i]
+        l1 += v[i + 1]
+        l2 += v[i + 2]
+        l3 += v[i + 3]
+    l0 = ((l0 + v[o + 4]) + v[o + 8]) + v[o + 12]
+    l1 = ((l1 + v[o + 5]) + v[o + 9]) + v[o + 13]
+    l2 = ((l2 + v[o + 6]) + v[o + 10]) + v[o + 14]
+    l3 = ((l3 + v[o + 7]) + v[o + 11]) + v[o + 15]
+    total = 0.0
+    for i in range(nlv, o):
+        total += v[i]
+    return (((total + l0) + l1) + l2) + l3

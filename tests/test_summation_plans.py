@@ -1,0 +1,136 @@
+"""gradcli's whole sums (base/summation.torch_sum, engine/vjp_arrays.sum_to to a 0-d
+target) against the frozen copy of the code they replaced (tests/sum_reference.py),
+bit for bit: the same value (the same bits, NaNs included) and the same Python type,
+for every size from 0 past 2^20, both float dtypes, signed zeros, infinities, NaNs
+(any NaN for a NaN: see `_bits`), and inputs that are not contiguous."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+
+import sum_reference as ref
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")   # overflow, inf - inf
+from gradcli.base import summation
+from gradcli.engine.vjp_arrays import sum_to
+
+DTYPES = (np.float32, np.float64)
+
+
+def _values(rng, n, dtype, kind):
+    if kind == 0:
+        x = rng.standard_normal(n)
+    elif kind == 1:        # magnitudes over many binades: rounding in every addition
+        x = rng.standard_normal(n) * 10.0 ** rng.integers(-12, 12, n)
+    elif kind == 2:        # signed zeros only: the sign of a zero sum
+        x = np.where(rng.random(n) < 0.5, -0.0, 0.0)
+    elif kind == 3:        # zeros and a few opposite values: sums that cancel to zero
+        x = np.where(rng.random(n) < 0.7, -0.0, 1.0) * np.where(rng.random(n) < 0.5, -1, 1)
+    elif kind == 4:        # a few infinities and NaNs (with different payloads and signs)
+        x = rng.standard_normal(n)
+        specials = np.array([np.inf, -np.inf, np.nan, -np.nan])
+        for i in rng.integers(0, max(n, 1), int(rng.integers(0, 4))):
+            if n:
+                x[i] = specials[rng.integers(0, 4)]
+    else:                  # near the top of the range: sums that overflow
+        x = rng.standard_normal(n) * (3e38 if dtype == np.float32 else 1.7e308)
+    x = x.astype(dtype)
+    if kind == 4 and n and rng.random() < 0.5:
+        bits = x.view(np.uint32 if dtype == np.float32 else np.uint64)
+        i = int(rng.integers(0, n))
+        bits[i] = (0x7FC00123 if dtype == np.float32 else 0x7FF8000000000123)
+    return x
+
+
+def _bits(v, dtype):
+    """The bits of a sum; any NaN as one NaN.  Which NaN a sum of NaNs (or of inf and
+    -inf) gives is not deterministic even in the reference: x86 returns the payload and
+    sign of the first operand, and CPython's float addition swaps its operands between
+    the generic and the specialised (warmed-up) add of its adaptive interpreter."""
+    a = np.asarray(v, dtype=dtype)
+    return b"nan" if np.isnan(a) else a.tobytes()
+
+
+def _check(x):
+    want = ref.torch_sum(x)
+    got = summation.torch_sum(x)
+    assert type(got) is type(want), (x.size, x.dtype, type(got), type(want))
+    assert _bits(got, x.dtype) == _bits(want, x.dtype), (x.size, x.dtype, repr(got), repr(want))
+    if x.flags.c_contiguous:
+        g = sum_to(x, ())
+        assert isinstance(g, np.ndarray) and g.shape == () and g.dtype == x.dtype
+        assert _bits(g, x.dtype) == _bits(want, x.dtype)
+
+
+SIZES = st.one_of(st.integers(0, 700), st.integers(700, 9000), st.integers(9000, 70000),
+                  st.sampled_from([2000, 4095, 4096, 4097, 8191, 8192, 8193, 16384, 32767,
+                                   32768, 32769, 65536, 65537, 131072]))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=SIZES, dtype=st.sampled_from(DTYPES), kind=st.integers(0, 5), seed=st.integers(0, 2**32 - 1))
+def test_whole_sums_equal_the_reference(n, dtype, kind, seed):
+    _check(_values(np.random.default_rng(seed), n, dtype, kind))
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(0, 5000), dtype=st.sampled_from(DTYPES), kind=st.integers(0, 5),
+       seed=st.integers(0, 2**32 - 1), layout=st.integers(0, 3))
+def test_views_that_are_not_contiguous_equal_the_reference(n, dtype, kind, seed, layout):
+    rng = np.random.default_rng(seed)
+    if layout == 0:            # every other value
+        x = _values(rng, 2 * n, dtype, kind)[::2]
+    elif layout == 1:          # reversed
+        x = _values(rng, n, dtype, kind)[::-1]
+    elif layout == 2:          # a transposed matrix
+        r = int(rng.integers(1, 9))
+        x = _values(rng, r * n, dtype, kind).reshape(r, n).T
+    else:                      # a column of a matrix
+        x = _values(rng, 3 * n, dtype, kind).reshape(n, 3)[:, 1]
+    _check(x)
+
+
+def test_every_size_up_to_a_thousand_and_around_the_plan_boundaries():
+    rng = np.random.default_rng(7)
+    sizes = list(range(0, 1100)) + [s + d for s in (2048, 4096, 8192, 16384, 32768, 65536)
+                                    for d in range(-40, 41, 3)]
+    for i, n in enumerate(sizes):
+        for dtype in DTYPES:
+            _check(_values(rng, n, dtype, i % 6))
+
+
+def test_the_same_plan_twice_and_after_the_cache_is_cleared():
+    rng = np.random.default_rng(3)
+    for dtype in DTYPES:
+        for n in (100, 2000, 6000, 40000):
+            for _ in range(3):
+                _check(_values(rng, n, dtype, 1))
+    for n in range(1000, 1300):         # more sizes than the cache holds
+        _check(_values(rng, n, np.float64, 0))
+    _check(_values(rng, 2000, np.float32, 1))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_a_million_values_and_more(dtype):
+    rng = np.random.default_rng(11)
+    for n in (2**20 - 3, 2**20, 2**20 + 37, 1_500_001):
+        for kind in (0, 1, 2, 4):
+            _check(_values(rng, n, dtype, kind))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_2d_and_3d_arrays(dtype):
+    rng = np.random.default_rng(5)
+    for shape in ((40, 50), (3, 7, 100), (1, 2000), (2000, 1), (0, 5), (64, 64, 4)):
+        n = int(np.prod(shape))
+        _check(_values(rng, n, dtype, 1).reshape(shape))
+
+
+def test_a_sum_does_not_keep_or_share_the_input():
+    x = np.arange(3000, dtype=np.float64)
+    g = sum_to(x, ())
+    want = ref.torch_sum(x)
+    x[:] = 1.0                            # the plan copied the values, it does not alias x
+    assert g.tobytes() == _bits(want, np.float64)
+    h = sum_to(x, ())
+    assert h.tobytes() == _bits(ref.torch_sum(x), np.float64)
+    assert g.tobytes() == _bits(want, np.float64)       # a fresh array each call
