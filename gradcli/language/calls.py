@@ -2,21 +2,16 @@
 at the keyword), attribute access and subscripts."""
 from __future__ import annotations
 
-import inspect
-import re
-
 from .parser import Tree
 
-from ..base.errors import GradError, GradSyntaxError, GradTypeError, did_you_mean
+from ..base.errors import GradError, GradSyntaxError, GradTypeError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
-from ..ops import batching
 from ..ops.shape import index
 from . import runtime as rt
-from .classes import callable_class
-from .functions import UserFunction
-from .iteration import py_index, pyname, spread
-from . import positions
+from .callsites import function_site, method_site
+from .invoke import call
+from .iteration import py_index, spread
 from .positions import located, pos, syntax_error
 from .state import state
 
@@ -54,6 +49,7 @@ class Calls:
             names = tuple(kw)
             args = (lambda s: [p(s) for p in posargs]) if posargs else (lambda s: ())
             kwargs = (lambda s: {n: e(s) for n, e in names}) if names else (lambda s: {})
+            args.plain = None if names else posargs     # only positional: callsites.py
             return args, kwargs
 
         def args(s):
@@ -98,12 +94,15 @@ class Calls:
         if isinstance(func, Tree) and func.data == "getattr":
             obj = self.expr(func.children[0])
             attr_tok = func.children[1]
-            run = self._method_call(obj, attr_tok, posargs, kw, kwpos)
+            plain = getattr(posargs, "plain", None)
+            run = self._method_call(obj, attr_tok, posargs, kw, kwpos) if plain is None else \
+                method_site(obj, attr_tok.value, plain, attr_tok.line, attr_tok.column, kwpos)
             if attr_tok.value == "backward":
                 return _with_backward_hint(run, plain_name(func.children[0]), "method")
             return run
         f = self.expr(func)
         fname = _callee_name(func)
+        plain = getattr(posargs, "plain", None)
 
         def run(s):
             fn = f(s)
@@ -111,6 +110,8 @@ class Calls:
             k = kw(s)
             state.line = line      # print(f(x)): the print's line, not f's last one
             return call(fn, a, k, fname, line, col, kwpos)
+        if plain is not None:
+            run = function_site(f, plain, fname, line, col, kwpos)
         if fname == "backward" and args is not None and args.children:
             return _with_backward_hint(run, plain_name(args.children[0]), "call")
         return run
@@ -204,50 +205,6 @@ def _callee_name(func):
     return None
 
 
-def call(fn, args, kwargs, name, line, col, kwpos=None):
-    """fn(*args, **kwargs) with its errors placed at the call (or at a keyword)."""
-    if not callable(fn) or (isinstance(fn, type) and not callable_class(fn)):
-        raise GradTypeError(f"'{pyname(fn)}' object is not callable", line, col)
-    try:
-        return fn(*args, **kwargs)
-    except Exception as e:
-        if type(fn) is not UserFunction and batching.failed_on_batched(e, fn, args, kwargs):
-            return _batched_call(fn, args, kwargs, name, line, col, kwpos)    # inside vmap
-        if not isinstance(e, GradError):
-            if isinstance(e, TypeError):
-                err = _call_type_error(e, fn, name, kwargs)
-                raise err.at(*_kw_pos(err, kwpos, line, col)) from None
-            raise located(e, line, col) from None
-        if name and e.line is None and e.message.startswith("argument '"):
-            e.message = f"{name}(): {e.message}"      # PyTorch names the function
-        if e.line is not None and type(fn) is UserFunction:    # raised inside fn: a call chain
-            if not e.calls:
-                e.calls = []
-            e.calls.append([None, line, col, fn.name, state.origin])
-        raise e.at(*_kw_pos(e, kwpos, line, col))
-
-
-def _batched_call(fn, args, kwargs, name, line, col, kwpos):
-    """A built-in that met a batched tensor of vmap: its batching rule, or the loop."""
-    try:
-        return batching.dispatch(fn, args, kwargs)
-    except GradError as e:
-        raise e.at(*_kw_pos(e, kwpos, line, col))
-    except TypeError as e:
-        err = _call_type_error(e, fn, name, kwargs)
-        raise err.at(*_kw_pos(err, kwpos, line, col)) from None
-    except Exception as e:
-        raise located(e, line, col) from None
-
-
-def _kw_pos(err, kwpos, line, col):
-    """An unexpected keyword argument is pointed at where it is written."""
-    if kwpos and err.line is None and "keyword argument '" in err.message:
-        k = err.message.rsplit("keyword argument '", 1)[1].split("'")[0]
-        return kwpos.get(k, (line, col))
-    return line, col
-
-
 def plain_name(node):
     """The variable name if node is just a name (for hints), else None."""
     if isinstance(node, Tree) and node.data == "name":
@@ -282,23 +239,3 @@ def _with_backward_hint(run, name, form):
     return hinted
 
 
-_ARITY = re.compile(r"(missing \d+ required positional argument.*|takes .* given|"
-                    r"got multiple values for argument .*)")
-
-
-def _call_type_error(e, fn, name, kwargs):
-    msg = str(e)
-    target = getattr(fn, "fn", fn)
-    try:
-        params = list(inspect.signature(target).parameters)
-    except (TypeError, ValueError):
-        params = []
-    for k in kwargs:
-        if f"'{k}'" in msg and "unexpected keyword" in msg:
-            return GradTypeError(f"{name}() got an unexpected keyword argument '{k}'",
-                                 hint=did_you_mean(k, [p for p in params
-                                                       if p not in ("args", "kwargs")]))
-    m = _ARITY.search(msg)
-    if m:
-        return GradTypeError(f"{name}() {m.group(1)}")
-    return positions.translate_python_error(e)

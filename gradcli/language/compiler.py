@@ -42,6 +42,7 @@ class Compiler(Statements, Imports, Control, Definitions, GeneratorBodies, Expre
         self.depth = 0          # block nesting while compiling (the REPL echoes top level only)
         self.fn = None          # scopes.FunctionInfo of the function, class body or
         #                         comprehension being compiled; None at top level
+        self.stmt_at = None     # (line, col) of the simple statement being compiled
 
     @property
     def display(self):
@@ -101,9 +102,16 @@ class Compiler(Statements, Imports, Control, Definitions, GeneratorBodies, Expre
         return name_storer(name, self.fn)
 
     def small(self, node):
-        """A simple statement: it sets the current line and places its errors."""
-        fn = getattr(self, "s_" + node.data)(node)
+        """A simple statement: it sets the current line and places its errors (in its
+        own closure, marked `located`, for the statements of loops: stmtlines.py)."""
         line, col = pos(node)
+        self.stmt_at = (line, col)
+        try:
+            fn = getattr(self, "s_" + node.data)(node)
+        finally:
+            self.stmt_at = None
+        if getattr(fn, "located", False):
+            return fn
 
         def stmt(s):
             state.line = line

@@ -7,7 +7,8 @@ from ..base.errors import GradError, GradTypeError
 from ..base import context
 from . import runtime as rt
 from ..library.values import GradModeContext
-from .iteration import GO_ON, body, iterate, step
+from .iteration import iterate, step
+from .runtime import BREAK, CONTINUE
 from .exceptions import Handling, catchable, matches
 from .positions import located, pos
 from .state import state
@@ -25,6 +26,22 @@ class Control:
             branches.append((self.expr(c), self.block(b), pos(c)))
         other = self.block(else_suite) if else_suite is not None else None
         truth = rt.truth
+        if len(branches) == 1:         # no elif: one test, truth() only for a non-bool
+            (c, b, (line, col)), = branches
+
+            def run1(s):
+                state.line = line
+                try:
+                    ok = c(s)
+                    if ok is not True and ok is not False:
+                        ok = truth(ok)
+                except GradError as e:
+                    raise e.at(line, col)
+                if ok:
+                    return b(s)
+                if other is not None:
+                    return other(s)
+            return run1
 
         def run(s):
             for c, b, (line, col) in branches:
@@ -61,9 +78,9 @@ class Control:
                     return other(s) if other is not None else None
                 if max_steps is not None:
                     step(max_steps, line, col)
-                r = body(b, s)
-                if r is not GO_ON:
-                    return r
+                r = b(s)                # iteration.body, inlined
+                if r is not None and r is not CONTINUE:
+                    return None if r is BREAK else r
         return run
 
     def s_for_stmt(self, node):
@@ -84,9 +101,9 @@ class Control:
                 store(s, item)
                 if max_steps is not None:
                     step(max_steps, line, col)
-                r = body(b, s)
-                if r is not GO_ON:
-                    return r
+                r = b(s)                # iteration.body, inlined
+                if r is not None and r is not CONTINUE:
+                    return None if r is BREAK else r
             if other is not None:
                 return other(s)
         return run
@@ -115,6 +132,8 @@ class Control:
                 raise e.at(line, col)
             if bind:
                 bind(s, m)
+            if type(m) is GradModeContext:
+                return m.run(b, s)
             with m:
                 return b(s)
         return run

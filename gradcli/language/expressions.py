@@ -11,6 +11,7 @@ from ..base.limits import check_format_spec, check_items
 from ..core.printing import show, show_str
 from ..core.tensor import Tensor
 from . import runtime as rt
+from .fastops import specialize
 from .parser import parse
 from .positions import guard, located, pos
 
@@ -40,6 +41,9 @@ def apply2(left, fn, right, line, col):
     comparison): literal operands read without a call, errors placed at the operator."""
     lconst, lv = const_value(left)
     rconst, rv = const_value(right)
+    fast = specialize(left, fn, right, lconst, lv, rconst, rv, line, col)
+    if fast is not None:            # plain numbers answered in the closure (fastops.py)
+        return fast
 
     def run(s):
         a = lv if lconst else left(s)
@@ -144,6 +148,7 @@ def name_storer(name, info):
     else:
         def store(s, v):
             s.vars[name] = v
+        store.local_name = name         # (stmtlines.assign stores it in place)
     return store
 
 

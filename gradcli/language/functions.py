@@ -39,11 +39,12 @@ CONTINUE = object()
 class Signature:
     """A function's parameters: positional (with defaults), *args, keyword-only
     (with defaults), **kwargs."""
-    __slots__ = ("params", "defaults", "star", "kwonly", "kwstar")
+    __slots__ = ("params", "defaults", "star", "kwonly", "kwstar", "plain")
 
     def __init__(self, params=(), defaults=None, star=None, kwonly=(), kwstar=None):
         self.params, self.defaults = tuple(params), defaults or {}
         self.star, self.kwonly, self.kwstar = star, tuple(kwonly), kwstar
+        self.plain = star is None and not self.kwonly and kwstar is None   # (bind)
 
     def names(self):
         out = list(self.params)
@@ -58,6 +59,8 @@ class Signature:
         """The local variables of a call, or Python's TypeError in gradcli's words."""
         params = self.params
         n = len(params)
+        if len(args) == n and not kwargs and self.plain:    # each parameter given once,
+            return dict(zip(params, args))                   # by position: nothing to check
         if len(args) > n and self.star is None:
             raise GradTypeError(f"{fname}() takes {n} positional argument"
                                 f"{'s' if n != 1 else ''} but {len(args)} were given")

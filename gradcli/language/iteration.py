@@ -9,24 +9,12 @@ from ..core.tensor import Tensor
 from ..library.stdlib import bounded_list, bounded_values
 from ..ops.shape import unbind
 from .classes import is_user_class
-from .runtime import BREAK, CONTINUE
 from .state import state
-
-GO_ON = object()
 
 
 def pyname(v):
     """A value's type name as Python's own messages give it (None is a 'NoneType')."""
-    return "NoneType" if v is None else type_name(v)      # a loop body finished normally: go on looping
-
-
-def body(b, s):
-    """Run a loop body: GO_ON to go on looping, else what the loop returns
-    (None after `break`, a Return from inside a function)."""
-    r = b(s)
-    if r is None or r is CONTINUE:
-        return GO_ON
-    return None if r is BREAK else r
+    return "NoneType" if v is None else type_name(v)
 
 
 def step(max_steps, line, col):

@@ -163,6 +163,7 @@ def binary_op(op):
         if r is None:
             return tensor_fn(a, b)
         return r
+    run.op = op          # (fastops.specialize)
     return run
 
 
@@ -194,6 +195,7 @@ def compare_op(op):
         if type(a) in number and type(b) in number:
             return py(a, b)
         return compare(op, a, b)
+    run.numeric = py     # what two numbers get (fastops.specialize)
     return run
 
 

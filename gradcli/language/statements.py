@@ -14,11 +14,14 @@ from . import runtime as rt
 from .calls import backward_hint, plain_name
 from .exceptions import reraise, to_raise
 from .expressions import const_value
+from .fastops import int_step
 from .items import del_attr, del_item, get_item, set_item
 from .iteration import iter_values, leaf_names
 from .positions import located, pos, syntax_error
 from .runtime import BREAK, CONTINUE, Return
 from .state import state
+from .updates import product, scaled_update
+from . import stmtlines
 
 
 def _is_docstring(node):
@@ -33,11 +36,14 @@ class Statements:
     """Compiles the simple statements (mixed into the Compiler)."""
 
     def s_expr_stmt(self, node):
+        at = self.stmt_at
         child = node.children[0]
         e = self.expr(child)
         line = pos(node)[0]
         if _is_docstring(child):
             return lambda s: None      # a docstring (a triple-quoted string alone) shows nothing
+        if at is not None:
+            return stmtlines.expression(e, self.display, *at)
         if self.display:
             def run(s):
                 v = e(s)
@@ -49,6 +55,7 @@ class Statements:
         return run
 
     def s_assign(self, node):
+        at = self.stmt_at
         *targets, value = node.children
         setters = [self.target(t) for t in targets]
         val = self.expr(value)
@@ -58,6 +65,8 @@ class Statements:
         line = pos(node)[0]
         if len(setters) == 1:
             setter, name = setters[0], names[0]
+            if at is not None and not echo:
+                return stmtlines.assign(setter, val, *at)
 
             def run(s):
                 v = val(s)
@@ -145,6 +154,7 @@ class Statements:
         return unpack
 
     def s_augassign(self, node):
+        at = self.stmt_at
         target, op, value = node.children
         op_sym = op.value[:-1]
         kind = target.data if isinstance(target, Tree) else None
@@ -152,7 +162,7 @@ class Statements:
             raise syntax_error("'tuple' is an illegal expression for augmented assignment"
                                if kind == "tuple_items" else "cannot assign to this expression",
                                target)
-        val = self.expr(value)
+        val, parts = product(self, value)      # (parts: `x -= a * b`, updates.py)
         line, col = op.line, op.column
         binary = rt.binary_op(op_sym)
         vconst, vv = const_value(val)
@@ -174,6 +184,10 @@ class Statements:
             return run_item
         cur = self.expr(target)
         store = self.target(target)
+        if parts is not None and at is not None:
+            run = scaled_update(op.value, parts, cur, val, store, inplace, binary, line, col, at)
+            if run is not None:
+                return run
 
         def run(s):
             old = cur(s)
@@ -185,6 +199,8 @@ class Statements:
             except Exception as e:
                 raise located(e, line, col) from None
             store(s, r)
+        if vconst and kind == "name" and at is not None:     # i += 1
+            return int_step(op_sym, cur, store, vv, run, at) or run
         return run
 
     def s_backward_stmt(self, node):
@@ -285,10 +301,13 @@ class Statements:
         return lambda s: CONTINUE
 
     def s_return_stmt(self, node):
+        at = self.stmt_at
         if self.fn is None or self.fn.kind != "function":
             raise syntax_error("'return' outside function", node)
         v = node.children[0]
         e = self.expr(v) if v is not None else (lambda s: None)
+        if at is not None:
+            return stmtlines.returning(e, *at)
         return lambda s: Return(e(s))
 
     def s_raise_stmt(self, node):

@@ -21,14 +21,18 @@ target is `AUGMENTED[op](x, y)` (returning x itself, to bind back to the target)
 """
 from __future__ import annotations
 
+import struct
+import sys
+
 import numpy as np
 
 from ..base import context
+from ..base.singles import _EXACT_INT, _F32_MAX, _rounded
 from ..base.errors import GradRuntimeError, GradTypeError, ShapeError
 from ..core.convert import tensor_arg, to_array
 from ..core.tensor import Tensor, type_name
 from ..engine import versions
-from ..engine.forward import linear
+from ..engine.forward import State as _forward, linear
 from ..engine.autograd import Function
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
 from ..ops.combine import masked_fill
@@ -438,6 +442,69 @@ def _scalar_step(x, y, op):
             versions.bump(x)
             return x
     return None
+
+
+_F32_BOX = struct.Struct("f")   # native float32: packing is C's (float) cast, as NumPy's
+_DBL_MAX = sys.float_info.max
+
+
+def scaled_step(x, a, b, op):
+    """`x op= a * b` (op one of float's + - *) for a 0-d float tensor x under no_grad,
+    where a * b is a 0-d product of x's dtype (a tensor times a Python number, or two
+    tensors): the product as Mul's forward makes it on Python floats (kernels.doubles,
+    singles.singles, then rounded to float32 as single() rounds it), then x's update as
+    `_scalar_step` makes it, without the product's tensor.  Returns x, or None when the
+    case is another (the caller then computes `a * b` and the in-place op as usual)."""
+    if context.current.grad_enabled or _forward.visible:
+        return None       # (a forward-mode level: the product's tangent is the general path's)
+    d = x.data
+    if d.ndim or not d.flags.writeable:
+        return None
+    ta, tb = type(a), type(b)
+    if ta is Tensor:
+        da = a.data
+        if tb is Tensor:
+            db = b.data
+        elif tb is float or tb is int:
+            db = b
+        else:
+            return None
+    elif tb is Tensor and (ta is float or ta is int):
+        da, db = b.data, a          # number * tensor: the operator's node takes (tensor, number)
+    else:
+        return None
+    dt = d.dtype
+    if type(da) is not np.ndarray or da.ndim or da.dtype is not dt:
+        return None
+    # the operands as kernels.doubles (float64) and singles.singles (float32) take them
+    tb = type(db)
+    if tb is np.ndarray:
+        if db.ndim or db.dtype is not dt:
+            return None
+        y = db.item()
+    elif dt is _F64:
+        if not (tb is float or -_EXACT_INT <= db <= _EXACT_INT):
+            return None
+        y = db
+    elif (-_F32_MAX <= db <= _F32_MAX) if tb is float else (-_EXACT_INT <= db <= _EXACT_INT):
+        y = _rounded(db)        # a number rounded to float32 first, as NumPy and PyTorch do
+    else:
+        return None
+    if dt is _F64:
+        p = da.item() * y
+    elif dt is _F32:
+        p = da.item() * y       # exact in a double; rounded once to float32 as single() does
+        if not -_DBL_MAX <= p <= _DBL_MAX:      # inf or nan: left to NumPy
+            return None
+        p = _F32_BOX.unpack(_F32_BOX.pack(p))[0]
+    else:
+        return None
+    d[()] = op(d.item(), p)
+    versions.bump(x)
+    return x
+
+
+SCALED_STEPS = {"+=": float.__add__, "-=": float.__sub__, "*=": float.__mul__}
 
 
 def iadd(x, y):

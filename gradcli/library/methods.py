@@ -16,6 +16,7 @@ from ..base.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
 from ..ops.shape import numpy_T, to
 from .autograd_api import backward_leaves
+from ..engine.autograd import run_backward
 from .values import METHODS, Size
 from ..core.tensor import Tensor
 from ..ops.dims import norm_dims
@@ -140,6 +141,10 @@ def write_(x, values):
          "x.backward(gradient=None, retain_graph=False, create_graph=False, inputs=None)",
          "accumulate gradients of x into the leaves' .grad")
 def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    if gradient is None and retain_graph is None and create_graph is False and inputs is None \
+            and type(x) is Tensor:      # loss.backward(): backward_leaves' first case
+        run_backward((x,), (None,), False, False)
+        return
     backward_leaves(x, gradient, retain_graph, create_graph, inputs=inputs)
 
 
@@ -243,6 +248,6 @@ def numpy_(x, *, force=False):
 def fill_methods():
     for name, entry in BUILTINS.items():
         if entry.method:
-            METHODS[name] = entry.fn
+            METHODS[name] = getattr(entry.fn, "method", entry.fn)
     for name, entry in METHOD_ONLY.items():
         METHODS[name] = entry.fn

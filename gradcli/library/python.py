@@ -179,6 +179,7 @@ def _python_sum():
                 total = total + v
             return total
         return tensor_fn(*args, **kwargs)
+    fn.method = tensor_fn       # x.sum(): x is a tensor, the tensor op itself (fill_methods)
     entry.fn = fn
 
 

@@ -55,6 +55,17 @@ class GradModeContext:
     def __exit__(self, *exc):
         context.current.grad_enabled = self.saved.pop()
 
+    def run(self, fn, arg):
+        """`with self: return fn(arg)`, with __enter__ and __exit__ inlined (the `with
+        torch.no_grad():` block of a training loop, once per iteration)."""
+        saved = self.saved
+        saved.append(context.current.grad_enabled)
+        context.current.grad_enabled = self.enabled
+        try:
+            return fn(arg)
+        finally:
+            context.current.grad_enabled = saved.pop()
+
     def __repr__(self):
         return f"<{self.label}>"
 

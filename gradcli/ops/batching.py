@@ -13,7 +13,7 @@ differentiates the physical computation (library/vmap.py).
 A Batched has a `level` (one per running vmap): a rule unwraps the arguments of
 the innermost level; their values may themselves be Batched of an outer level,
 and the ops the rule calls then dispatch again (nested vmap).  The language
-reaches dispatch where a built-in fails on a Batched argument (language/calls.py,
+reaches dispatch where a built-in fails on a Batched argument (language/invoke.py,
 runtime.py) and through a Batched's methods; nothing is added to the path of an
 op on ordinary tensors.
 """

@@ -151,10 +151,13 @@ def _torch_name(dt):
 def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
     if type(x) is not Tensor:
         x = tensor_arg(x)
-    kw = {} if dtype is None else {"dtype": dtype}
+    if dtype is None:
+        if dim is None:
+            return whole.apply(x)           # forward's defaults: all of x, no keepdim
+        return bydim.apply(x, dim=dim, keepdim=keepdim)
     if dim is None:
-        return whole.apply(x, **kw)         # forward's defaults: all of x, no keepdim
-    return bydim.apply(x, dim=dim, keepdim=keepdim, **kw)
+        return whole.apply(x, dtype=dtype)
+    return bydim.apply(x, dim=dim, keepdim=keepdim, dtype=dtype)
 
 
 @register("sum", "sum(input, dim=None, keepdim=False)", "sum of all elements, or along dim",

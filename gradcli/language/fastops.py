@@ -1,0 +1,102 @@
+"""Operators on plain numbers answered in their own closure (issue 16: a loop's
+`while i < n`, `if t % 100 == 99`, `i += 1`).
+
+`runtime.binary_op` and `runtime.compare_op` give an operator's function for every
+kind of operand; the expression's closure (expressions.apply2) calls it.  For a
+comparison of two Python numbers, `int % int` and `int // int` by a nonzero literal,
+and `i += k` / `i -= k` of small ints, the closures here compute the result
+themselves, with the very operation those functions would reach for these operands
+(`compare_op`: `type(a) in (int, float) and type(b) in (int, float)` -> the
+comparison; `binary_op`: int op nonzero int -> Python's `%` / `//`, small int +- small
+int -> Python's `+` / `-`).  Any other operand goes to the operator's function, as
+before, with its errors placed at the operator."""
+from __future__ import annotations
+
+import operator
+
+from .positions import located
+from .state import state
+
+_SMALL_INT = 1 << 31         # runtime.binary_op's bound for int + - * without a size check
+_INT_DIV = {"%": operator.mod, "//": operator.floordiv}
+
+
+def specialize(left, fn, right, lconst, lv, rconst, rv, line, col):
+    """The closure of `left op right` (fn the operator's function) computing plain
+    numbers itself, or None when op is not one of the cases above."""
+    num = getattr(fn, "numeric", None)       # a comparison: operator.lt ...
+    if num is not None and not lconst:
+        return _compare_const(left, num, fn, rv, line, col) if rconst else \
+            _compare(left, num, fn, right, line, col)
+    div = _INT_DIV.get(getattr(fn, "op", None))
+    if div is not None and not lconst and rconst and type(rv) is int and rv:
+        return _int_div(left, div, fn, rv, line, col)
+    return None
+
+
+def _compare(left, num, fn, right, line, col):
+    def run(s):
+        a = left(s)
+        b = right(s)
+        ta, tb = type(a), type(b)
+        if (ta is int or ta is float) and (tb is int or tb is float):
+            return num(a, b)
+        try:
+            return fn(a, b)
+        except Exception as e:
+            raise located(e, line, col) from None
+    return run
+
+
+def _compare_const(left, num, fn, b, line, col):
+    tb = type(b)
+    plain_b = tb is int or tb is float
+
+    def run(s):
+        a = left(s)
+        ta = type(a)
+        if plain_b and (ta is int or ta is float):
+            return num(a, b)
+        try:
+            return fn(a, b)
+        except Exception as e:
+            raise located(e, line, col) from None
+    return run
+
+
+def _int_div(left, div, fn, b, line, col):
+    def run(s):
+        a = left(s)
+        if type(a) is int:
+            return div(a, b)
+        try:
+            return fn(a, b)
+        except Exception as e:
+            raise located(e, line, col) from None
+    return run
+
+
+def int_step(op_sym, cur, store, vv, general, at):
+    """The closure of `name += k` / `name -= k` (k a small int literal, `cur` reading
+    the variable `name`, which has no effect but its value or its error): a small
+    int computed here, anything else by `general` (the augmented assignment's
+    closure, which reads the variable again).  None for another operator or literal.
+    It sets the line and places errors at the statement (`at`), as Compiler.small's
+    wrapper would (stmtlines.py)."""
+    if op_sym not in ("+", "-") or type(vv) is not int or not -_SMALL_INT < vv < _SMALL_INT:
+        return None
+    add = op_sym == "+"
+    line, col = at
+
+    def run(s):
+        state.line = line
+        try:
+            old = cur(s)
+            if type(old) is int and -_SMALL_INT < old < _SMALL_INT:
+                store(s, old + vv if add else old - vv)
+                return None
+            return general(s)
+        except Exception as e:
+            raise located(e, line, col) from None
+    run.located = True
+    return run

@@ -1,0 +1,89 @@
+"""Calling a value of the language: `call(fn, args, kwargs, ...)` with its errors
+placed at the call (or at a keyword), and `call_failed`, what a call does with an
+exception raised by the callee (the fast call sites of callsites.py share it)."""
+from __future__ import annotations
+
+import inspect
+import re
+
+from ..base.errors import GradError, GradTypeError, did_you_mean
+from ..ops import batching
+from . import positions
+from .classes import callable_class
+from .functions import UserFunction
+from .iteration import pyname
+from .positions import located
+from .state import state
+
+
+def call(fn, args, kwargs, name, line, col, kwpos=None):
+    """fn(*args, **kwargs) with its errors placed at the call (or at a keyword)."""
+    if not callable(fn) or (isinstance(fn, type) and not callable_class(fn)):
+        raise GradTypeError(f"'{pyname(fn)}' object is not callable", line, col)
+    try:
+        return fn(*args, **kwargs)
+    except Exception as e:
+        return call_failed(e, fn, args, kwargs, name, line, col, kwpos)
+
+
+def call_failed(e, fn, args, kwargs, name, line, col, kwpos):
+    """`e`, raised by fn(*args, **kwargs), placed at the call (called inside the
+    `except` that caught it); a built-in that met a batched tensor of vmap instead
+    runs its batching rule and returns the result."""
+    if type(fn) is not UserFunction and batching.failed_on_batched(e, fn, args, kwargs):
+        return _batched_call(fn, args, kwargs, name, line, col, kwpos)    # inside vmap
+    if not isinstance(e, GradError):
+        if isinstance(e, TypeError):
+            err = _call_type_error(e, fn, name, kwargs)
+            raise err.at(*_kw_pos(err, kwpos, line, col)) from None
+        raise located(e, line, col) from None
+    if name and e.line is None and e.message.startswith("argument '"):
+        e.message = f"{name}(): {e.message}"      # PyTorch names the function
+    if e.line is not None and type(fn) is UserFunction:    # raised inside fn: a call chain
+        if not e.calls:
+            e.calls = []
+        e.calls.append([None, line, col, fn.name, state.origin])
+    raise e.at(*_kw_pos(e, kwpos, line, col))
+
+
+def _batched_call(fn, args, kwargs, name, line, col, kwpos):
+    """A built-in that met a batched tensor of vmap: its batching rule, or the loop."""
+    try:
+        return batching.dispatch(fn, args, kwargs)
+    except GradError as e:
+        raise e.at(*_kw_pos(e, kwpos, line, col))
+    except TypeError as e:
+        err = _call_type_error(e, fn, name, kwargs)
+        raise err.at(*_kw_pos(err, kwpos, line, col)) from None
+    except Exception as e:
+        raise located(e, line, col) from None
+
+
+def _kw_pos(err, kwpos, line, col):
+    """An unexpected keyword argument is pointed at where it is written."""
+    if kwpos and err.line is None and "keyword argument '" in err.message:
+        k = err.message.rsplit("keyword argument '", 1)[1].split("'")[0]
+        return kwpos.get(k, (line, col))
+    return line, col
+
+
+_ARITY = re.compile(r"(missing \d+ required positional argument.*|takes .* given|"
+                    r"got multiple values for argument .*)")
+
+
+def _call_type_error(e, fn, name, kwargs):
+    msg = str(e)
+    target = getattr(fn, "fn", fn)
+    try:
+        params = list(inspect.signature(target).parameters)
+    except (TypeError, ValueError):
+        params = []
+    for k in kwargs:
+        if f"'{k}'" in msg and "unexpected keyword" in msg:
+            return GradTypeError(f"{name}() got an unexpected keyword argument '{k}'",
+                                 hint=did_you_mean(k, [p for p in params
+                                                       if p not in ("args", "kwargs")]))
+    m = _ARITY.search(msg)
+    if m:
+        return GradTypeError(f"{name}() {m.group(1)}")
+    return positions.translate_python_error(e)
