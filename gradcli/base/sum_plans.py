@@ -369,3 +369,92 @@ def _finish64(v, nlv, ns):
     for i in range(nlv, o):
         total += v[i]
     return (((total + l0) + l1) + l2) + l3
+
+
+class _Batch:
+    """A plan for R sums of the same size and dtype at once (`summation.torch_sums`), for
+    mid sizes (level 0 only: fewer whole chunks than `step`): the values are joined into
+    one buffer (one call), each level is one call for all R (the chunks of every sum side
+    by side), then the lanes of each; the same additions as R `_Plan`s."""
+    __slots__ = ("flat", "full", "part", "lv", "reduce0", "last", "parts", "head", "py",
+                 "vec_in", "vec_out", "acc", "f32", "nlv4", "ns")
+
+    def __init__(self, r, n, dtype):
+        lanes = 32 // dtype.itemsize
+        w = ILP * lanes
+        nv = n // lanes
+        k = nv // ILP
+        nleft, tail = nv - k * ILP, nv * lanes
+        self.ns = ns = n - tail
+        step = 1 << max(4, (int(k - 1).bit_length() if k > 1 else 0) // LEVELS)
+        nb, rem = k // step, k % step
+        cols = nb + (rem > 0)
+        self.f32 = f32 = dtype.char == "f"
+        nlv = nleft if f32 else 0
+        self.nlv4 = nleft * lanes
+        buf = np.empty((r, n), dtype)
+        self.flat = buf.reshape(-1)
+        void = np.dtype((np.void, w * dtype.itemsize))
+        width = (r * cols) | 1                    # odd: see _Level
+        tr = np.full((step, width, w), -0.0, dtype)
+        tr4 = tr[:, :r * cols].reshape(step, r, cols, w)
+        trv = tr.reshape(-1).view(void).reshape(step, width)[:, :r * cols].reshape(step, r, cols)
+        self.full = (trv[:, :, :nb].transpose(1, 2, 0),
+                     buf[:, :k * w].view(void)[:, :nb * step].reshape(r, nb, step))
+        self.part = (tr4[:rem, :, nb].transpose(1, 0, 2),
+                     buf[:, nb * step * w:k * w].reshape(r, rem, w)) if rem else None
+        self.last = np.full((r, cols + nlv, w), -0.0, dtype)
+        self.reduce0 = (tr4, self.last[:, :cols])
+        self.lv = (self.last[:, cols:, :lanes],
+                   buf[:, k * w:tail].reshape(r, nleft, lanes)) if nlv else None
+        if f32:
+            self.parts = np.zeros((r, w), dtype)
+            self.vec_in = self.parts.reshape(r, ILP, lanes)
+            self.acc = np.zeros((r, ns + lanes), dtype)
+            self.vec_out = self.acc[:, ns:]
+            self.head = (self.acc[:, :ns], buf[:, tail:]) if ns else None
+            self.py = None
+        else:
+            self.py = np.zeros((r, n - k * w + w), dtype)
+            self.parts = self.py[:, n - k * w:]
+            self.head = (self.py[:, :n - k * w], buf[:, k * w:]) if n > k * w else None
+
+    def run(self, xs):
+        np.concatenate(xs, out=self.flat)
+        dst, src = self.full
+        dst[...] = src
+        if self.part is not None:
+            dst, src = self.part
+            dst[...] = src
+        _reduce(self.reduce0[0], 0, None, self.reduce0[1])
+        if self.lv is not None:
+            dst, src = self.lv
+            dst[...] = src
+        _reduce(self.last, 1, None, self.parts)
+        if self.head is not None:
+            dst, src = self.head
+            dst[...] = src
+        if self.f32:
+            _reduce(self.vec_in, 1, None, self.vec_out)
+            return [t if t else _ZERO32 for t in _accumulate(self.acc, 1)[:, -1]]
+        nlv4, ns = self.nlv4, self.ns
+        return [_finish64(v, nlv4, ns) for v in self.py.tolist()]
+
+
+_BATCHES = {}
+
+
+def batch_sums(xs, n, dtype):
+    """The sums of the 1-D arrays xs (all n values of dtype), as `_serial` gives them, or
+    None when n is not a mid size (then each is summed alone)."""
+    key = (len(xs), n, dtype.char)
+    b = _BATCHES.get(key)
+    if b is None:
+        k = n // (32 // dtype.itemsize) // ILP
+        step = 1 << max(4, (int(k - 1).bit_length() if k > 1 else 0) // LEVELS)
+        if k < step or k // step >= step or n > DIRECT:
+            return None
+        if len(_BATCHES) > 64:
+            _BATCHES.clear()
+        b = _BATCHES[key] = _Batch(len(xs), n, dtype)
+    return b.run(xs)
