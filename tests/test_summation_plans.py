@@ -134,30 +134,3 @@ def test_a_sum_does_not_keep_or_share_the_input():
     h = sum_to(x, ())
     assert h.tobytes() == _bits(ref.torch_sum(x), np.float64)
     assert g.tobytes() == _bits(want, np.float64)       # a fresh array each call
-
-
-@settings(max_examples=150, deadline=None)
-@given(r=st.integers(1, 6), n=st.one_of(st.integers(0, 600), st.integers(200, 9000)),
-       dtype=st.sampled_from(DTYPES), seed=st.integers(0, 2**32 - 1))
-def test_batched_sums_equal_the_reference(r, n, dtype, seed):
-    """summation.torch_sums (several sums of one size at once) gives each array's sum."""
-    rng = np.random.default_rng(seed)
-    xs = [_values(rng, n, dtype, int(rng.integers(0, 6))) for _ in range(r)]
-    got = summation.torch_sums(xs)
-    assert len(got) == r
-    for g, x in zip(got, xs):
-        want = ref.torch_sum(x)
-        assert type(g) is type(want)
-        assert _bits(g, dtype) == _bits(want, dtype), (n, dtype, repr(g), repr(want))
-
-
-def test_batched_sums_of_mixed_sizes_and_dtypes_fall_back():
-    rng = np.random.default_rng(9)
-    xs = [_values(rng, 2000, np.float64, 1), _values(rng, 2001, np.float64, 1),
-          _values(rng, 2000, np.float32, 1), _values(rng, 2000, np.float64, 1).reshape(40, 50)]
-    got = summation.torch_sums(xs)
-    assert [_bits(g, x.dtype) for g, x in zip(got, xs)] == \
-        [_bits(ref.torch_sum(x), x.dtype) for x in xs]
-    same = [_values(rng, 2000, np.float64, 1).reshape(40, 50) for _ in range(3)]
-    assert [_bits(g, np.float64) for g in summation.torch_sums(same)] == \
-        [_bits(ref.torch_sum(x), np.float64) for x in same]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from .parallel import GRAIN as GRAIN_ROW, chunks
-from .sum_plans import ILP, LEVELS, _PLANS, _accumulate, _reduce, _serial, batch_sums
+from .sum_plans import ILP, LEVELS, _PLANS, _accumulate, _reduce, _serial
 
 
 def _seq(a):
@@ -210,21 +210,6 @@ def torch_sum(x: np.ndarray):
     for b, e in pieces:
         total = total + _serial(x[b:e])
     return total
-
-
-def torch_sums(xs):
-    """[torch_sum(x) for x in xs], the same values and types, faster when the arrays have
-    one size (from 16 groups to 256: 512 to 8,191 float32 values, 256 to 4,095 float64)
-    and one dtype: all of them in one pass of NumPy calls (e.g. the gradients of a
-    model's 0-d parameters)."""
-    if len(xs) > 1:
-        x0 = xs[0]
-        n, dtype = x0.size, x0.dtype
-        if dtype.char in "fd" and all(x.size == n and x.dtype == dtype for x in xs):
-            got = batch_sums([x.reshape(-1) for x in xs], n, dtype)
-            if got is not None:
-                return got
-    return [torch_sum(x) for x in xs]
 
 
 def nll_cascade(losses, weights, keep, weighted):
