@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""What a replay of a recorded loop body could buy (issue 16), measured on the
+tutorial's iteration ("Learning PyTorch with Examples", float32, 2,000 points):
+
+1. through the language (what `gradcli eval` runs);
+2. the same engine calls in order, without the language (`Mul.apply2`,
+   `run_backward`, the in-place step): a replay that calls the engine's API;
+3. the same forward methods and VJPs in a fixed order, each node's fields set
+   directly, the backward order and routing fixed: a replay of a recorded plan.
+
+Each a fresh session, in-process, the fastest of several runs; prints us per
+iteration.  Not a test and not a goal (those are in scripts/bench.py): the
+numbers a design for the replay starts from.    python scripts/replay_floor.py
+"""
+from __future__ import annotations
+
+import io
+import os
+import sys
+import timeit
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np  # noqa: E402
+
+from gradcli.base import context  # noqa: E402
+from gradcli.base.gctune import tune  # noqa: E402
+from gradcli.base.powers import torch_pow  # noqa: E402
+from gradcli.core.tensor import Tensor  # noqa: E402
+from gradcli.engine.autograd import run_backward  # noqa: E402
+from gradcli.engine.vjp_arrays import ArrayF  # noqa: E402
+from gradcli.library.inplace import isub  # noqa: E402
+from gradcli.ops.elementwise import Add, Mul, PowScalar, Sub  # noqa: E402
+from gradcli.ops.reduce import Sum  # noqa: E402
+from gradcli.output import TextOutput  # noqa: E402
+from gradcli.session import Session  # noqa: E402
+
+SETUP = """torch.manual_seed(0)
+x = linspace(-pi, pi, 2000, dtype=torch.float32)
+y = sin(x)
+a = randn((), dtype=torch.float32, requires_grad=true)
+b = randn((), dtype=torch.float32, requires_grad=true)
+c = randn((), dtype=torch.float32, requires_grad=true)
+d = randn((), dtype=torch.float32, requires_grad=true)
+learning_rate = 1e-6
+"""
+BODY = """y_pred = a + b * x + c * x ** 2 + d * x ** 3
+loss = (y_pred - y).pow(2).sum()
+loss.backward()
+with torch.no_grad():
+    a -= learning_rate * a.grad
+    b -= learning_rate * b.grad
+    c -= learning_rate * c.grad
+    d -= learning_rate * d.grad
+    a.grad = None
+    b.grad = None
+    c.grad = None
+    d.grad = None
+"""
+N = 1000
+
+
+def session():
+    s = Session(TextOutput(io.StringIO(), quiet=True))
+    s.run(SETUP)
+    return s
+
+
+def language():
+    s = session()
+    body = s.compile(BODY)
+
+    def it():
+        for st, _ in body:
+            st(s.scope)
+    return it
+
+
+def engine_calls():
+    v = session().scope.vars
+    a, b, c, d, x, y = (v[k] for k in "abcdxy")
+    dt = x.data.dtype
+
+    def it():
+        t = Add.apply2(Add.apply2(Add.apply2(a, Mul.apply2(b, x, dt), dt),
+                                  Mul.apply2(c, PowScalar.apply2(x, 2, dt), dt), dt),
+                       Mul.apply2(d, PowScalar.apply2(x, 3, dt), dt), dt)
+        loss = Sum.apply(PowScalar.apply2(Sub.apply2(t, y, dt), 2, dt))
+        run_backward((loss,), (None,))
+        ctx = context.current
+        ctx.grad_enabled = False
+        for p in (a, b, c, d):
+            isub(p, Mul.apply2(p.grad, 1e-6, dt))
+        for p in (a, b, c, d):
+            p.grad = None
+        ctx.grad_enabled = True
+    return it
+
+
+def _node(cls, parents, needs, srcs, *args):
+    n = cls.__new__(cls)
+    n.saved = ()
+    out = np.asarray(n.forward(*args))
+    n.parents, n.needs, n.watch, n.out_dtype, n.saved_src = parents, needs, None, out.dtype, srcs
+    return n, Tensor(out, True, n)
+
+
+def fixed_plan():
+    v = session().scope.vars
+    a, b, c, d, x, y = (v[k] for k in "abcdxy")
+    xd, yd, dt = x.data, y.data, x.data.dtype
+    lr = np.float32(1e-6)
+
+    def it():
+        n1, t1 = _node(Mul, (b, None), (True, False), (b, x), b.data, xd, dt)
+        n3, t3 = _node(Mul, (c, None), (True, False), (c, None), c.data, torch_pow(xd, 2), dt)
+        n5, t5 = _node(Mul, (d, None), (True, False), (d, None), d.data, torch_pow(xd, 3), dt)
+        n6, t6 = _node(Add, (a, n1), (True, True), None, a.data, t1.data, dt)
+        n7, t7 = _node(Add, (n6, n3), (True, True), None, t6.data, t3.data, dt)
+        n8, t8 = _node(Add, (n7, n5), (True, True), None, t7.data, t5.data, dt)
+        n9, t9 = _node(Sub, (n8, None), (True, False), None, t8.data, yd, dt)
+        n10, t10 = _node(PowScalar, (n9, None), (True, False), (t9,), t9.data, 2, dt)
+        n11, _ = _node(Sum, (n10,), (True,), None, t10.data)
+        g, = n11.backward(np.array(1, dtype=dt), ArrayF)
+        g, = n10.backward(g, ArrayF, *n10.saved)
+        g, _ = n9.backward(g, ArrayF)
+        g7, g5 = n8.backward(g, ArrayF)
+        gd, _ = n5.backward(g5, ArrayF, *n5.saved)
+        g6, g3 = n7.backward(g7, ArrayF)
+        gc, _ = n3.backward(g3, ArrayF, *n3.saved)
+        ga, g1 = n6.backward(g6, ArrayF)
+        gb, _ = n1.backward(g1, ArrayF, *n1.saved)
+        for p, gg in ((a, ga), (b, gb), (c, gc), (d, gd)):
+            p.data[...] = p.data - lr * np.array(gg, dtype=dt)
+    return it
+
+
+def main():
+    tune()
+    for name, make in (("through the language", language),
+                       ("engine calls, no language", engine_calls),
+                       ("a fixed plan (forward methods, VJPs in order)", fixed_plan)):
+        it = make()
+        best = min(timeit.repeat(it, number=N, repeat=5)) / N
+        print(f"{name:48} {best * 1e6:7.1f} us per iteration")
+
+
+if __name__ == "__main__":
+    main()
