@@ -35,7 +35,7 @@ class Function:
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
     __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers",
-                 "out_vc", "fpass", "fgrad")
+                 "out_vc", "fpass")
     name = "Backward"
     differentiable_twice = True
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
@@ -310,8 +310,8 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 release(node, deps, push)
                 continue
             if flow is not None:
-                node.fpass = flow
-                node.fgrad = g if g.size <= observe.FLOW_SMALL else g.shape
+                node.fpass = flow[0]
+                flow[1][id(node)] = g if g.size <= observe.FLOW_SMALL else g.shape
             g = _visit(node, g, capture, res, create_graph)
             in_grads = _call(node, g, F, retain_graph, create_graph)
             if tracer is not None:
@@ -393,6 +393,7 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
     consumer is handed over without `grads`: a chain of nodes runs without either."""
     pop, push, gpop = ready.pop, ready.append, grads.pop
     small = observe.FLOW_SMALL
+    fno, frec = flow if flow is not None else (None, None)
     F = ArrayF
     vstate = versions.state
     while ready:
@@ -402,9 +403,9 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
             release(node, deps, push)
             continue
         while node is not None:
-            if flow is not None:
-                node.fpass = flow
-                node.fgrad = g if g.size <= small else g.shape
+            if frec is not None:
+                node.fpass = fno
+                frec[id(node)] = g if g.size <= small else g.shape
             if node.watch is not None:
                 g = _visit(node, g, None, None, False)
             saved = node.saved

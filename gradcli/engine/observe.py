@@ -4,24 +4,41 @@ gradients that flowed.
 - `TRACER`: None, or a callable(node, g, in_grads) that the engine calls for each
   node it runs (library/trace.py sets it for `backward ..., trace=true`); the
   engine reads it once per pass, so it costs nothing when off.
-- The flow record: a backward pass through a graph of at most FLOW_NODES nodes
-  (no autograd.grad-style capture, no create_graph) leaves on each node it runs
-  the pass's number (`fpass`) and the gradient that flowed into it (`fgrad`; its
-  shape if it has more than FLOW_SMALL elements).  graph(y, values=true) reads
-  them back for the latest pass through y's node.  The record lives and dies
-  with its graph: it keeps nothing alive and costs two slot writes per node.
+- `FLOWS`: the flow record of the last FLOW_KEEP backward passes through graphs
+  of at most FLOW_NODES nodes (no autograd.grad-style capture, no create_graph):
+  [(pass number, {id(node): the gradient that flowed into it, or its shape if it
+  has more than FLOW_SMALL elements})].  Each node the pass runs gets the pass's
+  number (`fpass`); graph(y, values=true) reads the latest pass through y's node
+  back.  Keyed by id, the record keeps no graph alive; a node's id is its own
+  while the node lives, so a graph reached from a node of pass p (all of it alive
+  since p) reads its own entries.
 """
 from __future__ import annotations
 
 TRACER = None
+FLOWS = []
+FLOW_KEEP = 4
 FLOW_SMALL = 1024
-FLOW_NODES = 10000      # bigger graphs are not recorded (their gradients are not kept)
+FLOW_NODES = 10000      # bigger graphs are not recorded
 _passes = [0]
 
 
 def start_flow(nodes: int):
-    """A new pass number for a backward pass through `nodes` nodes, or None if too big."""
+    """(pass number, its record) for a backward pass through `nodes` nodes, or None
+    if too big."""
     if not 0 < nodes <= FLOW_NODES:
         return None
     _passes[0] += 1
-    return _passes[0]
+    rec = (_passes[0], {})
+    FLOWS.append(rec)
+    if len(FLOWS) > FLOW_KEEP:
+        del FLOWS[0]
+    return rec
+
+
+def flow_record(number):
+    """The record of pass `number`, if it is one of the last FLOW_KEEP."""
+    for n, rec in reversed(FLOWS):
+        if n == number:
+            return rec
+    return None

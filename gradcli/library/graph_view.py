@@ -1,9 +1,9 @@
 """The graph with its values, and as a picture: `graph(y, values=true)`, `graph(y, "svg")`.
 
 Values: for each op, the shape of the value it made and the gradient that flowed
-into it in the last `backward` through it (the engine leaves it on each node it
-runs, engine/observe.py; gradients of more than FLOW_SMALL elements by shape
-only); for each leaf its `.grad`.  Before any backward (or
+into it in the last `backward` through it (the engine keeps the gradients of its
+last few passes, `engine.observe.FLOWS`; gradients of more than FLOW_SMALL
+elements by shape only); for each leaf its `.grad`.  Before any backward (or
 after a `retain_graph=true` one) the gradients are those a backward of y would
 give (computed now, without touching any `.grad`).
 
@@ -54,18 +54,25 @@ def nodes_and_edges(t):
 def flow_of(node):
     """{node: gradient (or its shape)} of the most recent recorded backward pass that
     went through `node`, for the nodes of its graph that pass ran (or None)."""
-    p = getattr(node, "fpass", None)
-    if p is None:
+    rec = observe.flow_record(getattr(node, "fpass", None))
+    if rec is None:
         return None
-    flow = {node: node.fgrad}
+    flow = {}
+    seen = {id(node)}
     stack = [node]
     while stack:
-        for q in stack.pop().parents:
-            if q is not None and type(q) is not Tensor and q not in flow and \
-                    getattr(q, "fpass", None) == p:
-                flow[q] = q.fgrad
+        n = stack.pop()
+        g = rec.get(id(n), _NONE)
+        if g is not _NONE:
+            flow[n] = g
+        for q in n.parents:
+            if q is not None and type(q) is not Tensor and id(q) not in seen:
+                seen.add(id(q))
                 stack.append(q)
     return flow
+
+
+_NONE = object()
 
 
 def _one_line(v) -> str:
@@ -103,8 +110,9 @@ def gradients(t):
     except GradError as e:
         if "backward through the graph a second time" in e.message:
             raise GradValueError(
-                "graph(values=true): the gradients of this graph are gone (the graph has "
-                f"more nodes than are remembered, {observe.FLOW_NODES}, and was freed)",
+                "graph(values=true): the gradients of this graph are gone (its backward ran "
+                "several passes ago, or the graph has more nodes than are remembered, "
+                f"{observe.FLOW_NODES}, and was freed)",
                 hint="call graph(y, values=true) right after backward y, or backward y, "
                      "retain_graph=true") from None
         raise
