@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import _signal as signal     # the C module: `signal` builds its enums (start-up time)
+import os
 import sys
 
 from . import __version__, _interrupted_at_start, quickargs
@@ -148,18 +149,22 @@ def run() -> int:
     Output is flushed first; files a program writes are closed as it writes them."""
     argv = sys.argv[1:]
     code = main()
-    if argv[:1] in (["eval"], ["check"]) and "-i" not in argv and "--interactive" not in argv:
+    # not after the REPL (eval -i), which is imported only when it runs
+    if argv[:1] in (["eval"], ["check"]) and "gradcli.repl.app" not in sys.modules:
         try:
-            sys.stdout.flush()
-            sys.stderr.flush()
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:
+                    stream.flush()
         except (OSError, ValueError):
             return code         # a closed or broken stream: the ordinary exit reports it
-        import os
         os._exit(code if isinstance(code, int) else 1)
     return code
 
 
 def main(argv=None) -> int:
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:          # started with that descriptor closed (>&-):
+            setattr(sys, name, open(os.devnull, "w"))   # what is written is dropped, as print does
     if hasattr(signal, "SIGPIPE"):
         # `gradcli ... | head -1`: die quietly when the reader goes away, as a C tool does
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)

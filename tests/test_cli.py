@@ -263,6 +263,18 @@ def test_fast_exit_keeps_every_line_file_and_exit_code(tmp_path):
     assert r.returncode == 1 and r.stdout.count("\n") == 3000 and "ShapeError" in r.stderr
 
 
+@pytest.mark.parametrize("closed", [">&-", "2>&-", ">&- 2>&-"])
+def test_a_closed_stdout_or_stderr_drops_the_output_quietly(closed):
+    """Started with a descriptor closed (`>&-`), gradcli writes nothing there, as
+    Python's print does, and exits with the program's code, without a traceback."""
+    import shlex
+    cmd = f"{shlex.quote(sys.executable)} -m gradcli eval -e 'print(2)' {closed}; echo rc=$?"
+    r = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True, cwd=ROOT, env=ENV,
+                       timeout=60)
+    out = r.stdout + r.stderr
+    assert "rc=0" in out and "Traceback" not in out
+
+
 def _popen_with_sigint(args):
     # a shell may start background jobs with SIGINT ignored; a user's Ctrl-C is not
     return subprocess.Popen([sys.executable, "-m", "gradcli", *args], cwd=ROOT, env=ENV,
