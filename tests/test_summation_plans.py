@@ -134,3 +134,12 @@ def test_a_sum_does_not_keep_or_share_the_input():
     h = sum_to(x, ())
     assert h.tobytes() == _bits(ref.torch_sum(x), np.float64)
     assert g.tobytes() == _bits(want, np.float64)       # a fresh array each call
+
+
+@pytest.mark.parametrize("n", [5, 40, 2000, 5000, 20000, 40000])
+@pytest.mark.parametrize("dtype", [">f8", ">f4"])
+def test_a_byte_swapped_array_sums_as_its_native_copy(n, dtype):
+    x = (np.arange(n) % 97 - 48.5).astype(dtype)
+    want = summation.torch_sum(x.astype(np.dtype(dtype).newbyteorder("=")))
+    got = summation.torch_sum(x)
+    assert type(got) is type(want) and repr(got) == repr(want)

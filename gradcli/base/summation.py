@@ -189,6 +189,8 @@ def _tiny64(x):
 
 def torch_sum(x: np.ndarray):
     """The sum of all of x (float32 or float64), in PyTorch's CPU order."""
+    if not x.dtype.isnative:            # the plans read the bytes in the machine's order
+        x = x.astype(x.dtype.newbyteorder("="))
     n = x.size
     char = x.dtype.char
     if n < SMALL[char]:
