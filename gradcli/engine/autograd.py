@@ -366,7 +366,7 @@ def _plain_root(out, retain_graph):
     tracer: run_backward's steps for that case, its checks made once."""
     like = out.data
     root = out.grad_fn
-    g = np.array(1, dtype=like.dtype) if not like.ndim else np.ones(like.shape, like.dtype)
+    g = as_grad(None, like, False)
     deps = count_deps((root,))
     ctx = context.current
     prev_mode = ctx.grad_enabled

@@ -14,15 +14,13 @@ Python's `+` / `-`, a floating tensor op an int or float -> the operator's node,
 operator's function, as before, with its errors placed at the operator."""
 from __future__ import annotations
 
-import operator
 
 from ..core.tensor import Tensor
 from ..ops.elementwise import OPERATOR_NODES
 from .positions import located
+from .runtime import INT_DIV as _INT_DIV, SMALL_INT as _SMALL_INT
 from .state import state
 
-_SMALL_INT = 1 << 31         # runtime.binary_op's bound for int + - * without a size check
-_INT_DIV = {"%": operator.mod, "//": operator.floordiv}
 
 
 def specialize(left, fn, right, lconst, lv, rconst, rv, line, col):

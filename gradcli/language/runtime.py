@@ -107,8 +107,8 @@ _TENSOR_OPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": 
 
 _FLOAT_OPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
 _INT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
-_INT_DIV = {"%": operator.mod, "//": operator.floordiv}     # int op nonzero int: Python's result
-_SMALL_INT = 1 << 31     # int op int below this in size: far from max_int_bits, no check needed
+INT_DIV = {"%": operator.mod, "//": operator.floordiv}     # int op nonzero int: Python's result
+SMALL_INT = 1 << 31     # int op int below this in size: far from max_int_bits, no check needed
 
 
 def binary_op(op):
@@ -120,7 +120,7 @@ def binary_op(op):
     fast = _FLOAT_OPS.get(op)      # float op float: nothing to check
     ints = op in ("+", "-", "*")   # int op int: only the size to check (_int_result)
     int_op = _INT_OPS.get(op)
-    int_div = _INT_DIV.get(op)
+    int_div = INT_DIV.get(op)
     node, tensor_b, swap = OPERATOR_NODES.get(op, (None, False, False))
 
     def run(a, b):
@@ -152,7 +152,7 @@ def binary_op(op):
             return batching.dispatch(tensor_fn, (a, b), {})
         if ta is type(b):
             if ta is int and ints:
-                if -_SMALL_INT < a < _SMALL_INT and -_SMALL_INT < b < _SMALL_INT:
+                if -SMALL_INT < a < SMALL_INT and -SMALL_INT < b < SMALL_INT:
                     return int_op(a, b)
                 return _int_result(op, a, b)
             if ta is int and int_div is not None and b:
