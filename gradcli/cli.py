@@ -162,9 +162,11 @@ def run() -> int:
 
 
 def main(argv=None) -> int:
-    for name in ("stdout", "stderr"):
-        if getattr(sys, name) is None:          # started with that descriptor closed (>&-):
-            setattr(sys, name, open(os.devnull, "w"))   # what is written is dropped, as print does
+    # started with a descriptor closed (>&-): what is written there is dropped, as print does
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")
     if hasattr(signal, "SIGPIPE"):
         # `gradcli ... | head -1`: die quietly when the reader goes away, as a C tool does
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
