@@ -36,39 +36,25 @@ def specialize(left, fn, right, lconst, lv, rconst, rv, line, col):
         return _int_div(left, div, fn, rv, line, col)
     node, _, swap = OPERATOR_NODES.get(op, (None, False, False))
     if node is not None and rconst and not lconst and (type(rv) is float or type(rv) is int):
-        return _tensor_number(left, node, fn, rv, line, col)
+        return _with_literal(left, rv, False, node, fn, line, col)
     if node is not None and swap and lconst and not rconst and \
             (type(lv) is float or type(lv) is int):
-        return _number_tensor(lv, node, fn, right, line, col)
+        return _with_literal(right, lv, True, node, fn, line, col)
     return None
 
 
-def _tensor_number(left, node, fn, b, line, col):
-    """`x op 2.0` (a number literal on the right): a floating tensor's node made here,
-    as binary_op makes it; anything else by binary_op."""
+def _with_literal(expr, k, literal_first, node, fn, line, col):
+    """`x op 2.0`, or `3 * x` (`literal_first`; + and *: the node of `x op 3`): a
+    floating tensor's node made here with the literal k, as binary_op makes it;
+    anything else by binary_op, its operands in the order written."""
     def run(s):
-        a = left(s)
+        t = expr(s)
         try:
-            if type(a) is Tensor:
-                dt = a.data.dtype
+            if type(t) is Tensor:
+                dt = t.data.dtype
                 if dt.kind == "f":
-                    return node.apply2(a, b, dt)
-            return fn(a, b)
-        except Exception as e:
-            raise located(e, line, col) from None
-    return run
-
-
-def _number_tensor(a, node, fn, right, line, col):
-    """`3 * x` (+ and *: the node of `x op 3`), as binary_op makes it."""
-    def run(s):
-        b = right(s)
-        try:
-            if type(b) is Tensor:
-                dt = b.data.dtype
-                if dt.kind == "f":
-                    return node.apply2(b, a, dt)
-            return fn(a, b)
+                    return node.apply2(t, k, dt)
+            return fn(k, t) if literal_first else fn(t, k)
         except Exception as e:
             raise located(e, line, col) from None
     return run
