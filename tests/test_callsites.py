@@ -23,8 +23,7 @@ from gradcli.engine import versions
 from gradcli.language import calls as calls_mod
 from gradcli.language import compiler as compiler_mod
 from gradcli.language import expressions as expressions_mod
-from gradcli.language.positions import located, pos
-from gradcli.language.state import state
+from gradcli.language.positions import pos
 from gradcli.language import statements as statements_mod
 from gradcli.language.runtime import binary_op
 from gradcli.library.inplace import AUGMENTED, SCALED_STEPS, scaled_step
@@ -62,16 +61,7 @@ def _run_session(source):
 def _wrapped_statement(self, node):
     """Compiler.small as it was: the statement compiled without its place (so as the
     general closure), wrapped in one that sets the line and places its errors."""
-    fn = getattr(self, "s_" + node.data)(node)
-    line, col = pos(node)
-
-    def stmt(s):
-        state.line = line
-        try:
-            return fn(s)
-        except Exception as e:
-            raise located(e, line, col) from None
-    return stmt
+    return compiler_mod.placed(getattr(self, "s_" + node.data)(node), *pos(node))
 
 
 def _with_protocol(ctx, fn, arg):

@@ -34,6 +34,18 @@ from .state import state
 from .statements import Statements
 
 
+def placed(fn, line, col):
+    """A statement's closure wrapped in one that sets the current line and places its
+    errors there."""
+    def stmt(s):
+        state.line = line
+        try:
+            return fn(s)
+        except Exception as e:
+            raise located(e, line, col) from None
+    return stmt
+
+
 class Compiler(Statements, Imports, Control, Definitions, GeneratorBodies, Expressions,
                Comprehensions, Calls):
     def __init__(self, builtins: dict):
@@ -112,14 +124,7 @@ class Compiler(Statements, Imports, Control, Definitions, GeneratorBodies, Expre
             self.stmt_at = None
         if getattr(fn, "located", False):
             return fn
-
-        def stmt(s):
-            state.line = line
-            try:
-                return fn(s)
-            except Exception as e:
-                raise located(e, line, col) from None
-        return stmt
+        return placed(fn, line, col)
 
     def compound(self, node):
         return getattr(self, "s_" + node.data)(node)
