@@ -17,9 +17,11 @@ from __future__ import annotations
 import io
 import os
 import sys
+import textwrap
 import timeit
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 
@@ -35,28 +37,13 @@ from gradcli.ops.reduce import Sum  # noqa: E402
 from gradcli.output import TextOutput  # noqa: E402
 from gradcli.session import Session  # noqa: E402
 
-SETUP = """torch.manual_seed(0)
-x = linspace(-pi, pi, 2000, dtype=torch.float32)
-y = sin(x)
-a = randn((), dtype=torch.float32, requires_grad=true)
-b = randn((), dtype=torch.float32, requires_grad=true)
-c = randn((), dtype=torch.float32, requires_grad=true)
-d = randn((), dtype=torch.float32, requires_grad=true)
-learning_rate = 1e-6
-"""
-BODY = """y_pred = a + b * x + c * x ** 2 + d * x ** 3
-loss = (y_pred - y).pow(2).sum()
-loss.backward()
-with torch.no_grad():
-    a -= learning_rate * a.grad
-    b -= learning_rate * b.grad
-    c -= learning_rate * c.grad
-    d -= learning_rate * d.grad
-    a.grad = None
-    b.grad = None
-    c.grad = None
-    d.grad = None
-"""
+import bench  # noqa: E402  (scripts/bench.py: the workload's text)
+
+# the bench's tutorial workload, cut into its set-up and one iteration of its loop
+# (t = 0: the loop's `if t % 100 == 99: print(...)` is tested, not taken)
+_HEAD, _LOOP = bench.TUTORIAL.split("for t in range({n}):\n")
+SETUP = "torch.manual_seed(0)\n" + _HEAD.format(dt="torch.float32") + "t = 0\n"
+BODY = textwrap.dedent(_LOOP)
 N = 1000
 
 
