@@ -356,9 +356,7 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior.")
         return tuple(r if r is None or isinstance(r, Tensor) else Tensor(r) for r in results)
-    if len(touched) < 2:
-        return list(touched.values())
-    return sorted(touched.values(), key=lambda t: t.seq)
+    return _in_creation_order(touched)
 
 
 def _plain_root(out, retain_graph):
@@ -376,12 +374,17 @@ def _plain_root(out, retain_graph):
         _plain_pass([root], {root: g}, deps, retain_graph, observe.start_flow(len(deps)), touched)
     finally:
         ctx.grad_enabled = prev_mode
+    return _in_creation_order(touched)
+
+
+def _in_creation_order(touched):
+    """The leaves whose .grad a pass changed ({id: leaf}), in creation order."""
     if len(touched) < 2:
         return list(touched.values())
-    return sorted(touched.values(), key=_SEQ)
+    return sorted(touched.values(), key=_seq)
 
 
-def _SEQ(t):
+def _seq(t):
     return t.seq
 
 
