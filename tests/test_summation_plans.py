@@ -143,3 +143,22 @@ def test_a_byte_swapped_array_sums_as_its_native_copy(n, dtype):
     want = summation.torch_sum(x.astype(np.dtype(dtype).newbyteorder("=")))
     got = summation.torch_sum(x)
     assert type(got) is type(want) and repr(got) == repr(want)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_big_sums_from_every_offset_modulo_4096_take_either_staging_buffer(dtype):
+    """Level 0 of a big plan copies each slab into one of two staging buffers, chosen by
+    where the input lies modulo 4096 (sum_plans._stage): every choice, the same sum."""
+    from gradcli.base import sum_plans
+    rng = np.random.default_rng(13)
+    n = 30_001                       # one thread's range (not cut), over DIRECT: slabs
+    base = _values(rng, n + 4096, dtype, 1)
+    p = sum_plans._plan(n, np.dtype(dtype))
+    assert p.slabs is not None
+    chosen = set()
+    item = np.dtype(dtype).itemsize
+    for off in range(0, 4096 // item, 3):
+        x = base[off:off + n]
+        chosen.add(sum_plans._stage(p.stage_at, x))
+        _check(x)
+    assert chosen == {0, 1}

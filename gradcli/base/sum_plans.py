@@ -76,7 +76,8 @@ class _Plan:
     -0.0) added in order -> `parts`.  Big sizes lay level 0 out in slabs."""
     __slots__ = ("lanes", "k", "tail", "nleft", "ns", "f32", "big", "step", "void", "nb",
                  "levels", "last", "lv_dst", "groups_dst", "parts", "vec_in", "vec_out",
-                 "acc", "py", "head", "nbytes", "slabs", "part0", "run", "buf", "srcs")
+                 "acc", "py", "head", "nbytes", "slabs", "part0", "run", "buf", "srcs",
+                 "stage_at")
 
     def __init__(self, n, dtype):
         self.lanes = lanes = 32 // dtype.itemsize
@@ -131,7 +132,7 @@ class _Plan:
         self.lv_dst = self.last[m:, :lanes] if nlv else None
         self.groups_dst = self.last[:k] if (not sizes and k and nlv) else None
         self.levels = []
-        self.slabs = self.part0 = None
+        self.slabs = self.part0 = self.stage_at = None
         self.nbytes = self.parts.nbytes * 2
         self.srcs = None
         if copy:
@@ -159,16 +160,36 @@ class _Plan:
     def _slabs(self, nb, w, dtype, out):
         """Level 0 of a big plan: the whole chunks side by side a slab of `SLAB` chunks at
         a time (a slab stays in the cache while it is written and added), each slab's
-        sums into its rows of `out`; the partial chunk straight into out[nb]."""
+        sums into its rows of `out`; the partial chunk straight into out[nb].  A slab is
+        first copied as it lies into a staging buffer (a plain copy, reading memory in
+        order), then laid side by side from there (the scattered copy then reads the
+        cache: at 1e7 float64 values the sum takes ~30% less time than laying it out
+        straight from memory).  Two staging buffers, 2 KiB apart modulo 4 KiB: `run`
+        takes the one that does not start just after the input modulo 4 KiB (memcpy's
+        slow case, see `_copy_runner`)."""
         step = self.step
         width = max(1, SLAB // step)
         tr = np.empty((step, width | 1, w), dtype)      # odd: see _Level
         trv = tr.reshape(-1).view(self.void).reshape(step, width | 1)
+        size = width * step * self.void.itemsize
+        raw = np.empty(size + 4096, np.uint8)
+        at = -raw.ctypes.data % 64
+        stages = [raw[o:o + size].view(self.void).reshape(width, step) for o in (at, at + 2048)]
+        self.stage_at = raw.ctypes.data + at
         self.slabs = [(c, min(nb, c + width), trv[:, :min(nb, c + width) - c].T,
                        tr[:, :min(nb, c + width) - c].reshape(step, -1),
-                       out[c:min(nb, c + width)].reshape(-1)) for c in range(0, nb, width)]
+                       out[c:min(nb, c + width)].reshape(-1),
+                       tuple(st[:min(nb, c + width) - c] for st in stages))
+                      for c in range(0, nb, width)]
         self.part0 = out[nb] if self.k > nb * step else None
-        self.nbytes += tr.nbytes
+        self.nbytes += tr.nbytes + raw.nbytes
+
+
+def _stage(plan_stage, x):
+    """Which staging buffer a slab of x is copied into (see `_Plan._slabs`): the first,
+    unless it starts within 256 bytes after or before x modulo 4096."""
+    rel = (plan_stage - x.__array_interface__["data"][0]) % 4096
+    return 0 if 256 <= rel <= 3840 else 1
 
 
 _PLANS = {}
@@ -220,7 +241,7 @@ def _runner(p, n, dtype):
             copies.append((lev.part_dst, lev.part_src))
         upper.append((tuple(copies), lev.rows, lev.out))
     upper = tuple(upper)
-    slabs, part0 = p.slabs, p.part0
+    slabs, part0, stage, stage_at = p.slabs, p.part0, _stage, p.stage_at
     groups_dst = p.groups_dst
     no_level = not p.levels and not slabs and k > 0
     last, parts, lv_dst, head = p.last, p.parts, p.lv_dst, p.head
@@ -245,8 +266,11 @@ def _runner(p, n, dtype):
             reduce_(rows, 0, None, out)
         elif slabs is not None:
             src = nd((nb, step), void, x)
-            for b, e, dst, rows, out in slabs:
-                dst[...] = src[b:e]
+            k = stage(stage_at, x)
+            for b, e, dst, rows, out, stages in slabs:
+                st = stages[k]
+                st[...] = src[b:e]
+                dst[...] = st
                 reduce_(rows, 0, None, out)
             if part0 is not None:
                 reduce_(nd((rem, w), dtype, x, nb * step * w * isz), 0, None, part0)
