@@ -164,25 +164,29 @@ class _Plan:
         first copied as it lies into a staging buffer (a plain copy, reading memory in
         order), then laid side by side from there (the scattered copy then reads the
         cache: at 1e7 float64 values the sum takes ~30% less time than laying it out
-        straight from memory).  Two staging buffers, 2 KiB apart modulo 4 KiB: `run`
-        takes the one that does not start just after the input modulo 4 KiB (memcpy's
-        slow case, see `_copy_runner`)."""
+        straight from memory; below `STAGE_BYTES` the input is likely in the cache and
+        the extra copy costs more than it saves).  Two staging buffers, 2 KiB apart
+        modulo 4 KiB: `run` takes the one that does not start just after the input
+        modulo 4 KiB (memcpy's slow case, see `_copy_runner`)."""
         step = self.step
         width = max(1, SLAB // step)
         tr = np.empty((step, width | 1, w), dtype)      # odd: see _Level
         trv = tr.reshape(-1).view(self.void).reshape(step, width | 1)
         size = width * step * self.void.itemsize
-        raw = np.empty(size + 4096, np.uint8)
-        at = -raw.ctypes.data % 64
-        stages = [raw[o:o + size].view(self.void).reshape(width, step) for o in (at, at + 2048)]
-        self.stage_at = raw.ctypes.data + at
+        stages = ()
+        if (self.tail + self.ns) * dtype.itemsize >= STAGE_BYTES:
+            raw = np.empty(size + 4096, np.uint8)
+            at = -raw.ctypes.data % 64
+            stages = [raw[o:o + size].view(self.void).reshape(width, step) for o in (at, at + 2048)]
+            self.stage_at = raw.ctypes.data + at
+            self.nbytes += raw.nbytes
         self.slabs = [(c, min(nb, c + width), trv[:, :min(nb, c + width) - c].T,
                        tr[:, :min(nb, c + width) - c].reshape(step, -1),
                        out[c:min(nb, c + width)].reshape(-1),
                        tuple(st[:min(nb, c + width) - c] for st in stages))
                       for c in range(0, nb, width)]
         self.part0 = out[nb] if self.k > nb * step else None
-        self.nbytes += tr.nbytes + raw.nbytes
+        self.nbytes += tr.nbytes
 
 
 def _stage(plan_stage, x):
@@ -198,6 +202,8 @@ _ZERO32 = np.float32(0.0)
 DIRECT = 16384
 #: up to this many values a plan copies the values into its buffer first
 COPY_MAX = 3000
+#: from this many bytes in one thread's range a big plan stages each slab (`_Plan._slabs`)
+STAGE_BYTES = 6 << 20
 #: groups in one slab of a big plan's level 0 (`_Plan._slabs`)
 SLAB = 2048
 #: the plans' buffers kept at most (bytes): more and the cache starts again
@@ -266,12 +272,17 @@ def _runner(p, n, dtype):
             reduce_(rows, 0, None, out)
         elif slabs is not None:
             src = nd((nb, step), void, x)
-            k = stage(stage_at, x)
-            for b, e, dst, rows, out, stages in slabs:
-                st = stages[k]
-                st[...] = src[b:e]
-                dst[...] = st
-                reduce_(rows, 0, None, out)
+            if stage_at is None:
+                for b, e, dst, rows, out, _ in slabs:
+                    dst[...] = src[b:e]
+                    reduce_(rows, 0, None, out)
+            else:
+                k = stage(stage_at, x)
+                for b, e, dst, rows, out, stages in slabs:
+                    st = stages[k]
+                    st[...] = src[b:e]
+                    dst[...] = st
+                    reduce_(rows, 0, None, out)
             if part0 is not None:
                 reduce_(nd((rem, w), dtype, x, nb * step * w * isz), 0, None, part0)
         elif no_level:
