@@ -10,8 +10,8 @@ with less memory traffic (issue 16: the 1e7-element workload).
 * `times_twice(g, a)`: `g * (2 * a)`, the VJP of `a ** 2`: `2 * a` is `a + a` exactly
   (bit for bit, signed zeros, NaNs and overflow included; the add loop is faster
   than the multiply-by-a-scalar one), and where `g` is one value broadcast the two
-  passes are made a cache-sized block at a time (the block of `a + a` is scaled
-  while it is in the cache: one pass over memory instead of two).
+  passes are made a cache-sized block at a time for big arrays (the block of
+  `a + a` is scaled while it is in the cache: one pass over memory instead of two).
 """
 from __future__ import annotations
 
@@ -38,6 +38,9 @@ def times_fresh(g, t):
 
 #: values per block of `times_twice` (512 KiB of float64: the block stays in the cache)
 BLOCK = 1 << 16
+#: `times_twice` works in blocks from this many bytes (smaller arrays are likely in the
+#: cache already, where the blocks' extra calls cost more than they save)
+BLOCKED_BYTES = 8 << 20
 
 
 def times_twice(g, a):
@@ -45,7 +48,7 @@ def times_twice(g, a):
     if type(a) is not np.ndarray or a.dtype.kind != "f":
         return times_fresh(g, 2.0 * a)
     n = a.size
-    if type(g) is np.ndarray and n >= 2 * BLOCK and g.shape == a.shape and \
+    if type(g) is np.ndarray and a.nbytes >= BLOCKED_BYTES and g.shape == a.shape and \
             g.dtype is a.dtype and not any(g.strides) and a.flags.c_contiguous:
         one = g[(slice(0, 1),) * g.ndim].reshape(())       # g's value, 0-d, g's dtype
         out = np.empty(a.shape, a.dtype)
