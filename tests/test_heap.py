@@ -91,3 +91,16 @@ def test_a_run_tunes_the_heap_and_the_repl_releases_it():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env=_env(GRADCLI_NO_MALLOPT="1"), check=True)
     assert r.stdout.split() == ["False", "False"]
+
+
+def test_the_repl_gives_freed_memory_back_after_each_input(monkeypatch, capsys):
+    from gradcli.cli import _parser
+    from gradcli.repl import app
+    calls = []
+    monkeypatch.setattr(app, "release_heap", lambda: calls.append(1))
+    r = app.Repl(_parser("gradcli").parse_args([]))
+    r.execute("a = ones(3)")
+    r.execute("b = nosuch")                     # an error: released all the same
+    r.execute("   ")                            # nothing ran: nothing to give back
+    assert len(calls) == 2
+    capsys.readouterr()
