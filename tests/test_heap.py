@@ -104,3 +104,20 @@ def test_the_repl_gives_freed_memory_back_after_each_input(monkeypatch, capsys):
     r.execute("   ")                            # nothing ran: nothing to give back
     assert len(calls) == 2
     capsys.readouterr()
+
+
+def test_heap_binds_only_mallopt_and_malloc_trim():
+    """The sandbox allows ctypes in heap.py (tests/test_sandbox.py NATIVE) for these two
+    C functions alone."""
+    import ast
+    import inspect
+    tree = ast.parse(inspect.getsource(heap))
+    bound = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
+             isinstance(n.value, (ast.Name, ast.Subscript)) and
+             (getattr(n.value, "id", None) == "libc" or
+              isinstance(n.value, ast.Subscript) and getattr(n.value.value, "id", None) == "_libc")}
+    assert bound == {"mallopt", "malloc_trim"}
+    calls = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and
+             isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and
+             n.func.value.id == "ctypes"}
+    assert calls == {"CDLL"}
