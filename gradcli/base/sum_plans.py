@@ -277,9 +277,9 @@ def _runner(p, n, dtype):
                     dst[...] = src[b:e]
                     reduce_(rows, 0, None, out)
             else:
-                k = stage(stage_at, x)
+                which = stage(stage_at, x)
                 for b, e, dst, rows, out, stages in slabs:
-                    st = stages[k]
+                    st = stages[which]
                     st[...] = src[b:e]
                     dst[...] = st
                     reduce_(rows, 0, None, out)
