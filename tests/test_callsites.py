@@ -26,7 +26,8 @@ from gradcli.language import expressions as expressions_mod
 from gradcli.language.positions import pos
 from gradcli.language import statements as statements_mod
 from gradcli.language.runtime import binary_op
-from gradcli.library.inplace import AUGMENTED, SCALED_STEPS, scaled_step
+from gradcli.library.inplace import AUGMENTED
+from gradcli.library.scalar_steps import SCALED_STEPS, scaled_step
 from gradcli.library.values import GradModeContext
 from gradcli.output import TextOutput
 from gradcli.session import Session, reset_globals
