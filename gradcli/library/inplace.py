@@ -146,7 +146,7 @@ def _set_tangent_values(x, level, xt, values):
                 bt = Tensor(np.zeros_like(base.data))
                 tan.set_tangent(base, level, bt)
             xt = view(bt)
-            if not np.shares_memory(xt.data, bt.data):
+            if not np.may_share_memory(xt.data, bt.data):
                 xt = None
         if xt is None:
             xt = Tensor(np.zeros_like(d))
