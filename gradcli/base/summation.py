@@ -85,6 +85,7 @@ def _row_sum(v):
 
 
 _ZERO = {"d": np.zeros(1, np.float64), "f": np.zeros(1, np.float32)}
+_ZERO32 = np.float32(0.0)
 
 
 def _serial_small(x, lanes):
@@ -196,6 +197,11 @@ def torch_sum(x: np.ndarray):
     if n < SMALL[char]:
         if char == "d":
             return _tiny64(x)
+        if n < ILP:         # (0 + x0) + x1 ...: the first partial sum alone (the other
+            t = _ZERO32     # three, +0, change nothing: it is never -0)
+            for v in x.reshape(-1):
+                t = t + v
+            return t
         return _serial_small(x.reshape(-1), 8)
     if n < SMALL64 and char == "d":
         return _small64(x)
