@@ -83,11 +83,33 @@ def write(x, arr):
     d = x.data
     if d.flags.writeable:
         np.copyto(d, arr)
-    elif getattr(x, "view_of", None) is not None and 0 in d.strides and d.size > 1:
-        raise GradRuntimeError(OVERLAP)          # an expand()ed view
+    elif getattr(x, "view_of", None) is not None:             # an expand()ed view
+        if _overlaps(d):
+            raise GradRuntimeError(OVERLAP)
+        w = _writable(d)
+        if w is None:
+            x.data = np.array(arr, dtype=d.dtype, copy=True)
+        else:                                    # no element shares: written through
+            np.copyto(w, arr)
     else:                                        # a read-only array no other tensor shares
         x.data = np.array(arr, dtype=d.dtype, copy=True)
     versions.bump(x)
+
+
+def _overlaps(d):
+    """Whether elements of array d share memory (a dim of stride 0 and size over 1)."""
+    return any(s == 0 and n > 1 for s, n in zip(d.strides, d.shape))
+
+
+def _writable(d):
+    """A writable view of the read-only view `d` (NumPy marks broadcast views read-only,
+    also where no two elements share memory), or None if its memory is read-only."""
+    w = d.view()
+    try:
+        w.flags.writeable = True
+    except ValueError:
+        return None
+    return w
 
 
 def _snapshot(t):
@@ -158,8 +180,6 @@ def _set_tangent_values(x, level, xt, values):
         tan.set_tangent(x, level, Tensor(np.array(np.broadcast_to(values, d.shape), dtype=d.dtype)))
 
 
-
-
 def _inplace(x, compute, cast):
     if not context.current.grad_enabled:
         write(x, _values(x, compute(x), cast))
@@ -174,6 +194,8 @@ def _inplace(x, compute, cast):
             _regenerate(x, None)
         return x
     base, view = via
+    if not x.data.flags.writeable and _overlaps(x.data):
+        raise GradRuntimeError(OVERLAP)          # before the base's graph is touched
     bsnap = _snapshot(base)
     r = compute(view(bsnap))
     arr = _values(x, r, cast)
@@ -206,9 +228,12 @@ def _region(arr, view):
     prev = context.current.grad_enabled
     context.current.grad_enabled = False
     try:
-        return view(Tensor(arr)).data
+        d = view(Tensor(arr)).data
     finally:
         context.current.grad_enabled = prev
+    if d.flags.writeable or _overlaps(d):
+        return d
+    return _writable(d) if arr.flags.writeable else d     # an expand()ed region, written
 
 
 class CopySlices(Function):
@@ -216,6 +241,7 @@ class CopySlices(Function):
     view's region replaced by the op's result."""
     __slots__ = ("view",)
     name = "CopySlices"
+    qualified_name = "torch::autograd::CopySlices"      # (grad_fn.name())
     jvp = linear          # linear in its tensor inputs
     differentiable_twice = False
 
