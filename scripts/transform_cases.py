@@ -122,7 +122,8 @@ case("forward_ad/inplace_views", """
                         ("to", lambda p: p.to(torch.float64)), ("contiguous", lambda p: p.contiguous()),
                         ("reshape", lambda p: p.reshape(2)), ("t", lambda p: p.t()),
                         ("neg", lambda p: -p), ("pos", lambda p: +p), ("alias", lambda p: p[:]),
-                        ("flatten", lambda p: p.flatten()), ("squeeze", lambda p: p.squeeze())]:
+                        ("flatten", lambda p: p.flatten()), ("squeeze", lambda p: p.squeeze()),
+                        ("expand_as", lambda p: p.expand_as(p))]:
             p = fwAD.make_dual(T([1.0, 2.0]), T([1.0, 1.0]))
             c = f(p)
             _ = c.mul_(3)

@@ -174,10 +174,12 @@ def _set_tangent_values(x, level, xt, values):
             xt = Tensor(np.zeros_like(d))
         tan.set_tangent(x, level, xt)
     t = xt.data
-    if t.shape == d.shape and t.dtype == d.dtype and t.flags.writeable:
-        np.copyto(t, values)
-    else:
-        tan.set_tangent(x, level, Tensor(np.array(np.broadcast_to(values, d.shape), dtype=d.dtype)))
+    if t.shape == d.shape and t.dtype == d.dtype:
+        w = t if t.flags.writeable else None if _overlaps(t) else _writable(t)
+        if w is not None:          # (an expand()ed view's tangent is a read-only view)
+            np.copyto(w, values)
+            return
+    tan.set_tangent(x, level, Tensor(np.array(np.broadcast_to(values, d.shape), dtype=d.dtype)))
 
 
 def _inplace(x, compute, cast):
