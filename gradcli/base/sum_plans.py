@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-ILP = 4
+from .sum_mid import ILP, MidPlan, _finish64, fits
+
 LEVELS = 4
 
 _reduce = np.add.reduce          # called with a positional axis: a keyword costs ~1 us a call
@@ -188,8 +189,11 @@ def _plan(n, dtype):
     key = (n, dtype.char)
     p = _PLANS.get(key)
     if p is None:
-        p = _Plan(n, dtype)
-        p.run = _runner(p, n, dtype)
+        if fits(n, dtype):                         # one or two full levels: sum_mid
+            p = MidPlan(n, dtype)
+        else:
+            p = _Plan(n, dtype)
+            p.run = _runner(p, n, dtype)
         if len(_PLANS) > 256 or _plan_bytes[0] + p.nbytes > PLAN_BYTES:
             _PLANS.clear()
             _plan_bytes[0] = 0
@@ -279,8 +283,9 @@ def _copy_runner(p, upper, no_level):
     """The closure of a plan that copies the values into its buffer first (a ufunc loop,
     not memcpy: glibc's memcpy is up to 30x slower when the destination starts 8 to 24
     bytes after the source modulo 4096, and where the input lies is not ours to choose;
-    +x is x, bit for bit), then reads only views made once."""
-    buf, copy, reduce_ = p.buf, np.positive, _reduce
+    x + -0.0 is x, bit for bit: np.add's loop is SIMD, np.positive's is not), then reads
+    only views made once."""
+    reduce_, add, buf, mz = _reduce, np.add, p.buf, np.full((), -0.0, p.buf.dtype)
     data = buf[:p.tail + p.ns]
     groups, lv, head_src = p.srcs
     groups_dst, last, parts, lv_dst, head = p.groups_dst, p.last, p.parts, p.lv_dst, p.head
@@ -300,7 +305,7 @@ def _copy_runner(p, upper, no_level):
         tails = head_src if head is not None else None
 
         def run32(x):
-            copy(x, data)
+            add(x, mz, data)
             for copies, rows, out in upper:
                 for dst, src in copies:
                     dst[...] = src
@@ -318,7 +323,7 @@ def _copy_runner(p, upper, no_level):
         last_rows, last_out = upper[1][1:]
 
         def run1(x):
-            copy(x, data)
+            add(x, mz, data)
             dst[...] = src
             reduce_(rows, 0, None, out)
             reduce_(last_rows, 0, None, last_out)
@@ -326,7 +331,7 @@ def _copy_runner(p, upper, no_level):
         return run1
 
     def run64(x):
-        copy(x, data)
+        add(x, mz, data)
         for copies, rows, out in upper:
             for dst, src in copies:
                 dst[...] = src
@@ -345,27 +350,3 @@ def _serial(x, p=None):
     if p is None:
         p = _plan(x.size, x.dtype)
     return p.run(x)
-
-
-def _finish64(v, nlv, ns):
-    """float64: part 0 + the left-over vectors + parts 1, 2, 3, lane by lane; then from 0
-    the scalars and the lanes.  v = [left-over vectors (nlv values), scalars (ns), parts]."""
-    if not (nlv or ns):
-        a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3 = v
-        return ((((0.0 + (((a0 + b0) + c0) + d0)) + (((a1 + b1) + c1) + d1))
-                 + (((a2 + b2) + c2) + d2)) + (((a3 + b3) + c3) + d3))
-    o = nlv + ns
-    l0, l1, l2, l3 = v[o:o + 4]
-    for i in range(0, nlv, 4):
-        l0 += v[i]
-        l1 += v[i + 1]
-        l2 += v[i + 2]
-        l3 += v[i + 3]
-    l0 = ((l0 + v[o + 4]) + v[o + 8]) + v[o + 12]
-    l1 = ((l1 + v[o + 5]) + v[o + 9]) + v[o + 13]
-    l2 = ((l2 + v[o + 6]) + v[o + 10]) + v[o + 14]
-    l3 = ((l3 + v[o + 7]) + v[o + 11]) + v[o + 15]
-    total = 0.0
-    for i in range(nlv, o):
-        total += v[i]
-    return (((total + l0) + l1) + l2) + l3

@@ -189,6 +189,10 @@ def _tiny64(x):
 
 def torch_sum(x: np.ndarray):
     """The sum of all of x (float32 or float64), in PyTorch's CPU order."""
+    dtype = x.dtype
+    p = _PLANS.get((x.size, dtype.char))
+    if p is not None and x.ndim == 1 and dtype.isnative:     # a size seen before
+        return p.run(x)
     if not x.dtype.isnative:            # the plans read the bytes in the machine's order
         x = x.astype(x.dtype.newbyteorder("="))
     n = x.size
