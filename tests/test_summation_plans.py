@@ -143,3 +143,30 @@ def test_a_byte_swapped_array_sums_as_its_native_copy(n, dtype):
     want = summation.torch_sum(x.astype(np.dtype(dtype).newbyteorder("=")))
     got = summation.torch_sum(x)
     assert type(got) is type(want) and repr(got) == repr(want)
+
+
+def _mid_boundaries(dtype):
+    """Sizes around every boundary of sum_mid's plans for dtype: the first and last size
+    it takes, the copy threshold, whole chunks (16 groups) and whole level-1 blocks (16
+    chunks), each with every count of left-over vectors and some left-over scalars."""
+    from gradcli.base import sum_mid
+    lanes = 32 // np.dtype(dtype).itemsize
+    w = 4 * lanes
+    groups = {16, 17, 31, 32, 33, 255, 256, 257, 271, 272, 273, 511, 512, 513, 1023, 1024}
+    groups |= {sum_mid.MID_MAX // w, sum_mid.COPY_MAX[np.dtype(dtype).char] // w}
+    sizes = {sum_mid.MID_MIN - 1, sum_mid.MID_MIN, sum_mid.MID_MAX, sum_mid.MID_MAX + 1,
+             sum_mid.COPY_MAX[np.dtype(dtype).char], sum_mid.COPY_MAX[np.dtype(dtype).char] + 1}
+    for k in groups:
+        for extra in (0, 1, lanes - 1, lanes, lanes + 3, 2 * lanes, 3 * lanes + lanes - 1):
+            sizes |= {k * w + extra, k * w - 1 - extra}
+    return sorted(s for s in sizes if s > 0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sizes_around_the_mid_plans_boundaries(dtype):
+    rng = np.random.default_rng(17)
+    for i, n in enumerate(_mid_boundaries(dtype)):
+        for kind in (i % 6, (i + 3) % 6):
+            _check(_values(rng, n, dtype, kind))
+            if n <= 5000:                       # a strided input: the copy and the direct plans
+                _check(_values(rng, 2 * n, dtype, kind)[::2])

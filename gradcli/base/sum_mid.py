@@ -77,10 +77,10 @@ class MidPlan:
         nb, rem = divmod(k, step)
         cols0 = nb + (rem > 0)
         f32 = dtype.char == "f"
-        copy = n <= COPY_MAX[dtype.char]
         void = np.dtype((np.void, w * isz))
         nlv = nleft if f32 else 0              # float32: the left-over vectors in the last chain
         two = cols0 > step                     # a second level (cols0 items, blocks of step)
+        copy = n <= COPY_MAX[dtype.char] and not two
         if two:
             tr1, items1, rows1, cols1 = _tr(step, cols0, w, dtype, void)
             out0 = np.full((cols1 * step, w), -0.0, dtype)   # whole blocks for one copy
@@ -111,11 +111,10 @@ class MidPlan:
         lv_dst = last[m:, :lanes] if nlv else None
         l2 = last.shape[0] == 2                # the last chain is one addition
         la, lb = last[0], last[1] if last.shape[0] > 1 else None
-        if two:
-            up = (items1[:, :cols1].T, out0.reshape(-1).view(void).reshape(cols1, step), rows1,
-                  last[:cols1].reshape(-1))
-        else:
-            up = None
+        if two:                                # level 1: level 0's sums side by side
+            dst1 = items1[:, :cols1].T
+            src1 = out0.reshape(-1).view(void).reshape(cols1, step)
+            out1 = last[:cols1].reshape(-1)
         nd, reduce_, add, accumulate, zero = np.ndarray, _reduce, _add, _accumulate, _ZERO32
         finish = _finish64
         nl4 = nleft * lanes
@@ -126,7 +125,7 @@ class MidPlan:
             part_src = buf[nb * step * w:k * w].view(void) if rem else None
             lv_src = buf[k * w:k * w + nleft * lanes].reshape(nleft, lanes) if nlv else None
             self.run = _copy_closure(f32, data, mz, full0, full_src, part0, part_src, rows0,
-                                     lout, up, lv_dst, lv_src, last, l2, la, lb, parts, vec_in,
+                                     lout, lv_dst, lv_src, last, l2, la, lb, parts, vec_in,
                                      vec_out, acc if f32 else py, nl4, ns)
             return
         off_part = nb * step * w * isz
@@ -146,9 +145,9 @@ class MidPlan:
             if part0 is not None:
                 part0[...] = nd(shape_part, void, x, off_part)
             reduce_(rows0, 0, None, lout)
-            if up is not None:
-                up[0][...] = up[1]
-                reduce_(up[2], 0, None, up[3])
+            if two:
+                dst1[...] = src1
+                reduce_(rows1, 0, None, out1)
             if lv_dst is not None:
                 lv_dst[...] = nd(shape_lv, dtype, x, off_lv)
             if l2:
@@ -167,14 +166,12 @@ class MidPlan:
         self.run = run
 
 
-def _copy_closure(f32, data, mz, full0, full_src, part0, part_src, rows0, lout, up,
-                  lv_dst, lv_src, last, l2, la, lb, parts, vec_in, vec_out, tail, nl4, ns):
-    """The closure of a plan that first copies the values into its buffer (x + -0.0),
-    then reads only views made once; `tail`: float32 [scalars, lanes], float64
-    [left-over vectors, scalars, parts], both views of the buffer."""
+def _copy_closure(f32, data, mz, full0, full_src, part0, part_src, rows0, lout, lv_dst,
+                  lv_src, last, l2, la, lb, parts, vec_in, vec_out, tail, nl4, ns):
+    """The closure of a plan with one level that first copies the values into its buffer
+    (x + -0.0), then reads only views made once; `tail`: float32 [scalars, lanes],
+    float64 [left-over vectors, scalars, parts], both views of the buffer."""
     reduce_, add, accumulate, zero, finish = _reduce, _add, _accumulate, _ZERO32, _finish64
-    if up is not None:
-        dst1, src1, rows1, out1 = up
     if f32:
         def run32(x):
             add(x, mz, data)
@@ -182,9 +179,6 @@ def _copy_closure(f32, data, mz, full0, full_src, part0, part_src, rows0, lout, 
             if part0 is not None:
                 part0[...] = part_src
             reduce_(rows0, 0, None, lout)
-            if up is not None:
-                dst1[...] = src1
-                reduce_(rows1, 0, None, out1)
             if lv_dst is not None:
                 lv_dst[...] = lv_src
             if l2:
@@ -202,9 +196,6 @@ def _copy_closure(f32, data, mz, full0, full_src, part0, part_src, rows0, lout, 
         if part0 is not None:
             part0[...] = part_src
         reduce_(rows0, 0, None, lout)
-        if up is not None:
-            dst1[...] = src1
-            reduce_(rows1, 0, None, out1)
         if l2:
             add(la, lb, parts)
         else:

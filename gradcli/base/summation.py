@@ -189,13 +189,14 @@ def _tiny64(x):
 
 def torch_sum(x: np.ndarray):
     """The sum of all of x (float32 or float64), in PyTorch's CPU order."""
-    dtype = x.dtype
-    p = _PLANS.get((x.size, dtype.char))
-    if p is not None and x.ndim == 1 and dtype.isnative:     # a size seen before
-        return p.run(x)
-    if not x.dtype.isnative:            # the plans read the bytes in the machine's order
-        x = x.astype(x.dtype.newbyteorder("="))
     n = x.size
+    dtype = x.dtype
+    if SMALL64 <= n <= GRAIN_ROW:            # one thread's range: a plan made before
+        p = _PLANS.get((n, dtype.char))
+        if p is not None and x.ndim == 1 and dtype.isnative:
+            return p.run(x)
+    if not dtype.isnative:              # the plans read the bytes in the machine's order
+        x = x.astype(dtype.newbyteorder("="))
     char = x.dtype.char
     if n < SMALL[char]:
         if char == "d":
