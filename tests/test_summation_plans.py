@@ -170,3 +170,23 @@ def test_sizes_around_the_mid_plans_boundaries(dtype):
             _check(_values(rng, n, dtype, kind))
             if n <= 5000:                       # a strided input: the copy and the direct plans
                 _check(_values(rng, 2 * n, dtype, kind)[::2])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_the_sums_of_many_rows_equal_each_rows_whole_sum(dtype):
+    """summation.inner_sums (x.sum(-1) of a 2-D array) sums every row as torch_sum sums
+    it alone (PyTorch's inner reduction is the same row_sum), all rows at once."""
+    rng = np.random.default_rng(23)
+    lanes = 32 // np.dtype(dtype).itemsize
+    w = 4 * lanes
+    ms = [1, 3, lanes - 1, lanes, 2 * w - 1, 16 * w - 1, 16 * w, 16 * w + lanes + 1,
+          48 * w + 3, 62 * w + 2 * lanes, 255 * w + 7, 256 * w, 300 * w + 5, 2000, 4097]
+    for i, m in enumerate(ms):
+        for rows in (1, 3, 8):
+            x = _values(rng, rows * m, dtype, i % 6).reshape(rows, m)
+            if rows == 3:                       # rows that are not one after the other
+                x = np.concatenate((x, x), axis=1)[:, :m]
+            got = summation.inner_sums(x)
+            assert got.shape == (rows,) and got.dtype == dtype
+            for r in range(rows):
+                assert _bits(got[r], dtype) == _bits(summation.torch_sum(x[r]), dtype), (m, rows, r)

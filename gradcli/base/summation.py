@@ -286,6 +286,22 @@ def torch_sum_rows(x: np.ndarray):
     return outer_sum(x)
 
 
+def _chunk_sums(x, rows, m, nb, step, w):
+    """Level 0 of every row's whole chunks, (rows, nb, w): the chunks' groups laid side
+    by side, item s of every chunk in row s of one (step, rows * nb * w) array (one
+    copy of whole groups through a void dtype of a group's bytes), so that one reduce
+    over the first axis adds each chunk's groups in order with an inner loop over all
+    the chunks (a reduce over the middle axis of (rows, nb, step, w) runs an inner loop
+    of w values per group)."""
+    x = np.ascontiguousarray(x)                # the view below reads x's buffer
+    isz = x.itemsize
+    void = np.dtype((np.void, w * isz))
+    tr = np.empty((step, rows * nb, w), x.dtype)
+    src = np.ndarray((rows, nb, step), void, x, 0, (m * isz, step * w * isz, w * isz))
+    tr.reshape(step, rows * nb * w).view(void).reshape(step, rows, nb).transpose(1, 2, 0)[...] = src
+    return _reduce(tr.reshape(step, rows * nb * w), 0).reshape(rows, nb, w)
+
+
 def inner_sums(x):
     """The sums of the rows of a C-contiguous 2-D float array (R, m), each in PyTorch's
     order for a contiguous inner reduction (`vectorized_inner_sum` for rows of at least
@@ -313,7 +329,7 @@ def inner_sums(x):
         return np.array([_serial(np.ascontiguousarray(r)) for r in x], dtype=x.dtype)
     levels = []
     if nb:
-        levels.append(_reduce(x[:, :nb * step * w].reshape(rows, nb, step, w), 2))
+        levels.append(_chunk_sums(x, rows, m, nb, step, w))
     if k > nb * step:
         levels.append(_reduce(x[:, nb * step * w:k * w].reshape(rows, k - nb * step, w), 1)[:, None])
     parts = _reduce(np.concatenate(levels, axis=1), 1) if levels else np.zeros((rows, w), x.dtype)
