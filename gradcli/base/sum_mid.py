@@ -172,36 +172,25 @@ def _copy_closure(f32, data, mz, full0, full_src, part0, part_src, rows0, lout, 
     (x + -0.0), then reads only views made once; `tail`: float32 [scalars, lanes],
     float64 [left-over vectors, scalars, parts], both views of the buffer."""
     reduce_, add, accumulate, zero, finish = _reduce, _add, _accumulate, _ZERO32, _finish64
-    if f32:
-        def run32(x):
-            add(x, mz, data)
-            full0[...] = full_src
-            if part0 is not None:
-                part0[...] = part_src
-            reduce_(rows0, 0, None, lout)
-            if lv_dst is not None:
-                lv_dst[...] = lv_src
-            if l2:
-                add(la, lb, parts)
-            else:
-                reduce_(last, 0, None, parts)
-            reduce_(vec_in, 0, None, vec_out)
-            total = accumulate(tail, 0)[-1]
-            return total if total else zero      # from +0: a zero sum is +0
-        return run32
 
-    def run64(x):
+    def run(x):
         add(x, mz, data)
         full0[...] = full_src
         if part0 is not None:
             part0[...] = part_src
         reduce_(rows0, 0, None, lout)
+        if lv_dst is not None:
+            lv_dst[...] = lv_src
         if l2:
             add(la, lb, parts)
         else:
             reduce_(last, 0, None, parts)
+        if f32:
+            reduce_(vec_in, 0, None, vec_out)
+            total = accumulate(tail, 0)[-1]
+            return total if total else zero      # from +0: a zero sum is +0
         return finish(tail.tolist(), nl4, ns)
-    return run64
+    return run
 
 
 def _finish64(v, nlv, ns):

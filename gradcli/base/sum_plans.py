@@ -37,14 +37,14 @@ class _Level:
     item after item, from its first, into `out` (the next level's items)."""
     __slots__ = ("full_src", "full_dst", "part_src", "part_dst", "rows", "out")
 
-    def __init__(self, items, m, step, dtype, out, whole=None):
+    def __init__(self, items, m, step, dtype, out):
         w = out.shape[1]
         nbl = m // step
         r = m - nbl * step
         cols = nbl + (r > 0)
         self.out = out[:cols].reshape(-1)
         self.part_src = self.part_dst = None
-        if cols == 1 and r == 0 and items is not None:     # one whole block: add it in place
+        if cols == 1 and r == 0:                   # one whole block: add it in place
             self.full_src = self.full_dst = None
             self.rows = items[:step]
             return
@@ -52,13 +52,10 @@ class _Level:
         # an odd number of columns: rows a power of two bytes apart would fall in one
         # cache set (the copy writes down a column)
         tr = np.full((step, cols | 1, w), -0.0, dtype)
-        if whole is None:                          # the padded items are in `items`
-            whole = nbl
-        self.full_src = None if items is None else \
-            items[:whole * step].reshape(-1).view(void).reshape(whole, step)
-        self.full_dst = tr.reshape(-1).view(void).reshape(step, cols | 1)[:, :whole].T
-        if whole < cols:
-            self.part_src = None if items is None else items[nbl * step:m]
+        self.full_src = items[:nbl * step].reshape(-1).view(void).reshape(nbl, step)
+        self.full_dst = tr.reshape(-1).view(void).reshape(step, cols | 1)[:, :nbl].T
+        if r:
+            self.part_src = items[nbl * step:m]
             self.part_dst = tr[:r, nbl]
         self.rows = tr[:, :cols].reshape(step, cols * w)
 
@@ -74,8 +71,8 @@ class _Plan:
     from before (each added last, by x + y == y + x the same sum as
     `_multi_row_sum`'s).  A level with no whole block, or the fourth, is the last
     chain: its items (float32: then the vectors after the last group, padded with
-    -0.0) added in order -> `parts`.  Big sizes lay level 0 out in slabs."""
-    __slots__ = ("lanes", "k", "tail", "nleft", "ns", "f32", "big", "step", "void", "nb",
+    -0.0) added in order -> `parts`.  Level 0 is laid out in slabs (`_slabs`)."""
+    __slots__ = ("lanes", "k", "tail", "nleft", "ns", "f32", "step", "void", "nb",
                  "levels", "last", "lv_dst", "groups_dst", "parts", "vec_in", "vec_out",
                  "acc", "py", "head", "nbytes", "slabs", "part0", "run", "buf", "srcs")
 
@@ -91,10 +88,6 @@ class _Plan:
         self.step = step = 1 << power
         self.nb = k // step
         self.f32 = f32 = dtype.char == "f"
-        self.big = big = n > DIRECT
-        # small sizes: one copy of the values into `buf` and views of it made once; from
-        # COPY_MAX on, views of the input made per call (cheaper than the copy)
-        copy = n <= COPY_MAX
         self.void = np.dtype((np.void, w * dtype.itemsize))
         nlv = nleft if f32 else 0                  # float32 adds the left-over vectors last
         sizes = []                                 # the items of each level
@@ -102,14 +95,14 @@ class _Plan:
         while len(sizes) < 3 and m >= step:
             sizes.append(m)
             m = m // step + (m % step > 0)
-        exact = copy and sizes and n == k * w
+        # small sizes (no cascade level: the sizes with levels up to one thread's range
+        # are sum_mid's): one copy of the values into `buf` and views of it made once;
+        # float64: the parts right after the values, so [left-over vectors, scalars,
+        # parts] is one view
+        copy = n <= COPY_MAX and not sizes
         self.buf = buf = None
         if copy:
-            # exact: nothing after the groups, so -0.0 up to the last chunk's end and one
-            # copy moves all the chunks; float64 otherwise: the parts right after the
-            # values, so [left-over vectors, scalars, parts] is one view
-            self.buf = buf = np.full(max(n + (0 if (f32 or exact) else w),
-                                         (self.nb + 1) * step * w if exact else 0), -0.0, dtype)
+            self.buf = buf = np.full(n + (0 if f32 else w), -0.0, dtype)
         self.parts = np.zeros(w, dtype)            # no group at all: the sums are +0
         self.py = self.head = self.vec_in = self.vec_out = self.acc = None
         if f32:                                    # [the scalars, the lanes' sums]
@@ -117,7 +110,7 @@ class _Plan:
             self.acc = np.zeros(ns + lanes, dtype)
             self.vec_out = self.acc[ns:]
             self.head = self.acc[:ns] if ns else None
-        elif copy and not exact:
+        elif copy:
             self.parts = buf[n:n + w]
             self.parts[:] = 0.0
             self.py = buf[k * w:n + w]
@@ -140,17 +133,16 @@ class _Plan:
             self.srcs = (buf[:k * w].reshape(k, w) if k else None,
                          buf[k * w:self.tail].reshape(nleft, lanes),
                          buf[n - ns:n] if f32 else buf[k * w:n])
-        items = None if not copy else buf[:buf.size // w * w].reshape(-1, w)
+        items = None
         for i, size in enumerate(sizes):
             nxt = sizes[i + 1] if i + 1 < len(sizes) else m
             out = np.full((nxt, w), -0.0, dtype) if i + 1 < len(sizes) else (
                 self.parts.reshape(1, w) if self.last is None else self.last)
             self.nbytes += out.nbytes
-            if i == 0 and big:
+            if i == 0:
                 self._slabs(size // step, w, dtype, out)
             else:
-                lev = _Level(items, size, step, dtype, out, whole=(
-                    size // step + (size % step > 0)) if (i == 0 and exact) else None)
+                lev = _Level(items, size, step, dtype, out)
                 self.levels.append(lev)
                 self.nbytes += lev.rows.nbytes
             items = out
@@ -174,8 +166,6 @@ class _Plan:
 
 _PLANS = {}
 _ZERO32 = np.float32(0.0)
-#: above this many values level 0 is laid out a slab at a time
-DIRECT = 16384
 #: up to this many values a plan copies the values into its buffer first
 COPY_MAX = 3000
 #: groups in one slab of a big plan's level 0 (`_Plan._slabs`)
@@ -210,15 +200,8 @@ def _runner(p, n, dtype):
     k, step, lanes, nb = p.k, p.step, p.lanes, p.nb
     w = ILP * lanes
     rem = k - nb * step
-    first = None                                   # level 0: (whole chunks, partial, rows, out)
-    upper = []                                     # the other levels: (copies, rows, out)
-    levels = p.levels
-    buf = p.buf
-    if levels and not p.big and buf is None:
-        lev = levels[0]
-        first = (lev.full_dst, lev.part_dst, lev.rows, lev.out)
-        levels = levels[1:]
-    for lev in levels:
+    upper = []                                     # the levels after level 0: (copies, rows, out)
+    for lev in p.levels:
         copies = [] if lev.full_src is None else [(lev.full_dst, lev.full_src)]
         if lev.part_src is not None:
             copies.append((lev.part_dst, lev.part_src))
@@ -235,19 +218,13 @@ def _runner(p, n, dtype):
     accumulate, zero, finish, nlv4 = _accumulate, _ZERO32, _finish64, nleft * lanes
     contiguous = np.ascontiguousarray
 
-    if buf is not None:
-        return _copy_runner(p, upper, no_level)
+    if p.buf is not None:                          # no level at all
+        return _copy_runner(p, no_level)
 
     def run(x):
         if not x.flags.c_contiguous:
             x = contiguous(x)
-        if first is not None:
-            full_dst, part_dst, rows, out = first
-            full_dst[...] = nd((nb, step), void, x)
-            if part_dst is not None:
-                part_dst[...] = nd((rem, w), dtype, x, nb * step * w * isz)
-            reduce_(rows, 0, None, out)
-        elif slabs is not None:
+        if slabs is not None:
             src = nd((nb, step), void, x)
             for b, e, dst, rows, out in slabs:
                 dst[...] = src[b:e]
@@ -279,7 +256,7 @@ def _runner(p, n, dtype):
     return run
 
 
-def _copy_runner(p, upper, no_level):
+def _copy_runner(p, no_level):
     """The closure of a plan that copies the values into its buffer first (a ufunc loop,
     not memcpy: glibc's memcpy is up to 30x slower when the destination starts 8 to 24
     bytes after the source modulo 4096, and where the input lies is not ours to choose;
@@ -289,7 +266,7 @@ def _copy_runner(p, upper, no_level):
     data = buf[:p.tail + p.ns]
     groups, lv, head_src = p.srcs
     groups_dst, last, parts, lv_dst, head = p.groups_dst, p.last, p.parts, p.lv_dst, p.head
-    stages = list(upper)                           # the levels, level 0 included
+    stages = []
     if no_level and groups_dst is None:
         stages.append(((), groups, parts))         # the groups added straight into parts
     pre = []                                       # copies before the last chain
@@ -318,18 +295,6 @@ def _copy_runner(p, upper, no_level):
         return run32
     py, nlv, ns, finish = p.py, p.nleft * 4, p.ns, _finish64
     rest = head_src if head is not None else None
-    if len(upper) == 2 and len(upper[0][0]) == 1 and not upper[1][0] and rest is None:
-        ((dst, src),), rows, out = upper[0]       # the common mid size: one level, one copy
-        last_rows, last_out = upper[1][1:]
-
-        def run1(x):
-            add(x, mz, data)
-            dst[...] = src
-            reduce_(rows, 0, None, out)
-            reduce_(last_rows, 0, None, last_out)
-            return finish(py.tolist(), nlv, ns)
-        return run1
-
     def run64(x):
         add(x, mz, data)
         for copies, rows, out in upper:
