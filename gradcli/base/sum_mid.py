@@ -28,7 +28,7 @@ MID_MIN = 256
 MID_MAX = 32768
 #: up to this many values (per dtype char) the values are copied into the plan's
 #: buffer first (one ufunc call); above, the pieces are viewed in the input per call
-COPY_MAX = {"f": 3000, "d": 3000}
+COPY_MAX = {"f": 3600, "d": 3000}
 
 _reduce = np.add.reduce
 _accumulate = np.add.accumulate
