@@ -55,6 +55,48 @@ case("forward_ad/requires_grad", """
         u.tangent.sum().backward()
     x.grad
 """)
+case("forward_ad/inplace", """
+    import torch.autograd.forward_ad as fwAD
+    T = torch.tensor
+    def isub(p, g):
+        p -= g
+    def show(name, f, g):
+        for ng in (False, True):
+            p = fwAD.make_dual(T(2.0), T(1.0))
+            if ng:
+                with torch.no_grad():
+                    f(p, g)
+            else:
+                f(p, g)
+            print(name, ng, fwAD.unpack_dual(p).tangent)
+    with fwAD.dual_level():
+        g = fwAD.make_dual(T(0.5), T(3.0))
+        show("isub", isub, g)
+        show("step", lambda p, g: p.sub_(0.1 * g), g)
+        show("mul_", lambda p, g: p.mul_(2), g)
+        show("zero_", lambda p, g: p.zero_(), g)
+        show("fill_", lambda p, g: p.fill_(3.0), g)
+        show("copy_", lambda p, g: p.copy_(T(5.0)), g)
+        show("exp_", lambda p, g: p.exp_(), g)
+        p = T(2.0)
+        _ = p.add_(g)
+        print(fwAD.unpack_dual(p).tangent)
+        v = fwAD.make_dual(T([0.5, 1.5]), T([3.0, 4.0]))
+        p = fwAD.make_dual(T([1.0, 2.0, 3.0]), T([1.0, 1.0, 1.0]))
+        p[T([2, 0])] = v
+        print(fwAD.unpack_dual(p).tangent)
+        p = fwAD.make_dual(torch.zeros(2, 3), torch.ones(2, 3))
+        p[:, 1] = T(5.0)
+        print(fwAD.unpack_dual(p).tangent)
+        p[1] = v[0]
+        print(fwAD.unpack_dual(p).tangent)
+        q = T([1.0, 2.0])
+        q[1] = g
+        print(fwAD.unpack_dual(q).tangent)
+        r = fwAD.make_dual(T([1.0, 2.0]), T([1.0, 1.0]))
+        r[0] += g
+        print(fwAD.unpack_dual(r).tangent)
+""")
 case("forward_ad/no_rule", X, """
     import torch.autograd.forward_ad as fwAD
     with fwAD.dual_level():

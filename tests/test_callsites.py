@@ -21,12 +21,16 @@ from gradcli.base.errors import GradError
 from gradcli.core.tensor import Tensor
 from gradcli.engine import versions
 from gradcli.language import calls as calls_mod
+from gradcli.engine import observe
 from gradcli.language import compiler as compiler_mod
+from gradcli.language import control as control_mod
 from gradcli.language import expressions as expressions_mod
+from gradcli.language.functions import Signature
 from gradcli.language.positions import pos
 from gradcli.language import statements as statements_mod
 from gradcli.language.runtime import binary_op
-from gradcli.library.inplace import AUGMENTED, SCALED_STEPS, scaled_step
+from gradcli.library.inplace import AUGMENTED
+from gradcli.library.scalar_steps import SCALED_STEPS, scaled_step
 from gradcli.library.values import GradModeContext
 from gradcli.output import TextOutput
 from gradcli.session import Session, reset_globals
@@ -75,7 +79,9 @@ def _general_paths():
     argument closures and `call`, `x op= a * b` as the product then op=, `with
     no_grad` through the context manager protocol, operators on numbers through the
     operator's function (fastops.py), each simple statement in Compiler.small's
-    wrapper (stmtlines.py)."""
+    wrapper (stmtlines.py), `if` through its general closure, every call's arguments
+    bound by Signature.bind's general rule, and `backward` through run_backward's
+    general loop (a tracer that does nothing is set: not _plain_root/_plain_pass)."""
     mp = pytest.MonkeyPatch()
     plain_args = calls_mod.Calls._arguments
 
@@ -90,6 +96,16 @@ def _general_paths():
     mp.setattr(expressions_mod, "specialize", lambda *args: None)
     mp.setattr(statements_mod, "int_step", lambda *args: None)
     mp.setattr(compiler_mod.Compiler, "small", _wrapped_statement)
+    mp.setattr(control_mod, "ONE_TEST", False)
+    plain_init = Signature.__init__
+
+    def general_signature(self, *args, **kw):
+        plain_init(self, *args, **kw)
+        self.plain = False
+    mp.setattr(Signature, "__init__", general_signature)
+    # a tracer that does nothing: out.backward() through run_backward's general loop,
+    # not _plain_root/_plain_pass
+    mp.setattr(observe, "TRACER", lambda node, g, in_grads: None)
     try:
         yield
     finally:
@@ -451,16 +467,18 @@ def test_scaled_step_leaves_other_cases_to_the_general_path():
 
 def test_the_shortcuts_are_what_runs(monkeypatch):
     """The compared paths differ: the shortcuts run as compiled, and not with them off."""
+    from gradcli.engine import autograd
     from gradcli.language import callsites, updates
     seen = []
-    for mod, name in ((callsites, "call_failed"), (updates, "scaled_step")):
+    for mod, name in ((callsites, "call_failed"), (updates, "scaled_step"),
+                      (autograd, "_plain_root")):
         real = getattr(mod, name)
         monkeypatch.setattr(mod, name, lambda *a, _real=real, _n=name, **k: (
             seen.append(_n), _real(*a, **k))[1])
     src = ("a = tensor(1.5, requires_grad=true)\n(a * 3).backward()\nwith no_grad:\n"
            "    a -= 0.1 * a.grad\na.sum(7)")
     fast = _run(src)
-    assert seen == ["scaled_step", "call_failed"]
+    assert seen == ["_plain_root", "scaled_step", "call_failed"]
     seen.clear()
     with _general_paths():
         general = _run(src)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .singles import EXACT_INT
+
 
 def scaled(g, c):
     """g * c, as NumPy computes it, kept a broadcast view when g is one."""
@@ -32,7 +34,6 @@ def times_fresh(g, t):
 
 
 F64 = np.dtype(np.float64)
-_EXACT_INT = 1 << 53
 
 
 def doubles(a, b, dt):
@@ -47,12 +48,12 @@ def doubles(a, b, dt):
         if a.ndim or a.dtype is not F64:
             return None
         a = a.item()
-    elif ta is not float and not (ta is int and -_EXACT_INT <= a <= _EXACT_INT):
+    elif ta is not float and not (ta is int and -EXACT_INT <= a <= EXACT_INT):
         return None
     if tb is np.ndarray:
         if b.ndim or b.dtype is not F64:
             return None
         b = b.item()
-    elif tb is not float and not (tb is int and -_EXACT_INT <= b <= _EXACT_INT):
+    elif tb is not float and not (tb is int and -EXACT_INT <= b <= EXACT_INT):
         return None
     return a, b

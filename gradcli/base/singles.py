@@ -14,13 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 F32 = np.dtype(np.float32)
-_F32_MAX = float(np.finfo(np.float32).max)
-_EXACT_INT = 1 << 53
+F32_MAX = float(np.finfo(np.float32).max)
+EXACT_INT = 1 << 53
 _ROUNDED = {}       # Python number -> its float32 value, as a Python float
 _KEEP = 256
 
 
-def _rounded(x):
+def rounded(x):
     if not x:
         return float(x)         # (kept apart: -0.0 == 0.0 as a key)
     v = _ROUNDED.get(x)
@@ -39,11 +39,11 @@ def _value(x):
             return None
         return x.item()
     if t is float:
-        if -_F32_MAX <= x <= _F32_MAX:      # (not nan, inf or out of float32's range)
-            return _rounded(x)
+        if -F32_MAX <= x <= F32_MAX:      # (not nan, inf or out of float32's range)
+            return rounded(x)
         return None
-    if t is int and -_EXACT_INT <= x <= _EXACT_INT:
-        return _rounded(x)
+    if t is int and -EXACT_INT <= x <= EXACT_INT:
+        return rounded(x)
     return None
 
 
@@ -88,7 +88,7 @@ def scalar_times(g, c):
         return None
     tc = type(c)
     if dt is F64:
-        if tc is float or (tc is int and -_EXACT_INT <= c <= _EXACT_INT):
+        if tc is float or (tc is int and -EXACT_INT <= c <= EXACT_INT):
             return np.float64(float(g) * c)
         if tc is np.ndarray and not c.ndim and c.dtype is F64:
             return np.float64(float(g) * c.item())

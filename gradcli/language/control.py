@@ -14,6 +14,11 @@ from .positions import located, pos
 from .state import state
 
 
+#: compile an `if` without elif to its own closure (tests/test_callsites.py compiles
+#: programs with it off too, to compare with the general closure)
+ONE_TEST = True
+
+
 class Control:
     """Compiles the block statements (mixed into the Compiler)."""
 
@@ -26,7 +31,7 @@ class Control:
             branches.append((self.expr(c), self.block(b), pos(c)))
         other = self.block(else_suite) if else_suite is not None else None
         truth = rt.truth
-        if len(branches) == 1:         # no elif: one test, truth() only for a non-bool
+        if len(branches) == 1 and ONE_TEST:      # no elif: one test, truth() only for a non-bool
             (c, b, (line, col)), = branches
 
             def run1(s):

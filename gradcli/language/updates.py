@@ -12,7 +12,7 @@ with the same errors."""
 from __future__ import annotations
 
 from ..core.tensor import Tensor
-from ..library.inplace import SCALED_STEPS, scaled_step
+from ..library.scalar_steps import SCALED_STEPS, scaled_step
 from .expressions import apply2
 from .parser import Tree
 from .positions import located

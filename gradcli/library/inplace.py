@@ -21,19 +21,17 @@ target is `AUGMENTED[op](x, y)` (returning x itself, to bind back to the target)
 """
 from __future__ import annotations
 
-import struct
-import sys
-
 import numpy as np
 
 from ..base import context
-from ..base.singles import _EXACT_INT, _F32_MAX, _rounded
 from ..base.errors import GradRuntimeError, GradTypeError, ShapeError
+from ..core import tangents as tan
 from ..core.convert import tensor_arg, to_array
 from ..core.tensor import Tensor, type_name
 from ..engine import versions
 from ..engine.forward import State as _forward, linear
 from ..engine.autograd import Function
+from .scalar_steps import scalar_step
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
 from ..ops.combine import masked_fill
 from ..ops.shape import _norm_key, index
@@ -102,6 +100,54 @@ def inplace(x, compute, cast=False):
     if not isinstance(x, Tensor):
         raise GradTypeError(f"in-place operation on a {type_name(x)}: only tensors change in place")
     check_leaf(x)
+    if _forward.visible:
+        return _dual_inplace(x, compute, cast)
+    return _inplace(x, compute, cast)
+
+
+def _dual_inplace(x, compute, cast):
+    """`inplace` under forward-mode levels: as in PyTorch, x's tangent at each level
+    becomes the result's (in x's dtype), or zeros where only x had one (zero_, fill_,
+    copy_ from a tensor without one)."""
+    levels = _forward.visible
+    results = []
+
+    def keep(t):
+        if t is not x:                      # a snapshot of x: it carries x's tangents
+            for level in levels:
+                xt = tan.tangent_at(x, level)
+                if xt is not None:
+                    tan.set_tangent(t, level, xt)
+        r = compute(t)
+        results.append(r)
+        return r
+    _inplace(x, keep, cast)
+    r = results[0] if results else None
+    for level in levels:
+        rt = tan.tangent_at(r, level) if isinstance(r, Tensor) else None
+        if rt is not None:
+            rt = np.array(np.broadcast_to(rt.data, x.data.shape), dtype=x.data.dtype)
+        elif tan.tangent_at(x, level) is not None:
+            rt = np.zeros_like(x.data)
+        else:
+            continue
+        tan.set_tangent(x, level, Tensor(rt))
+    return x
+
+
+def _dual_setitem(x, k, v):
+    """x's tangents after `x[k] = v` through a view (whose own tangent copy_ set): the
+    tangent's [k] is v's tangent, or zeros where only x had one."""
+    for level in _forward.visible:
+        vt, xt = tan.tangent_at(v, level), tan.tangent_at(x, level)
+        if vt is None and xt is None:
+            continue
+        arr = np.zeros_like(x.data) if xt is None else np.array(xt.data, dtype=x.data.dtype)
+        arr[k] = 0 if vt is None else vt.data
+        tan.set_tangent(x, level, Tensor(arr))
+
+
+def _inplace(x, compute, cast):
     if not context.current.grad_enabled:
         write(x, _values(x, compute(x), cast))
         return x
@@ -417,6 +463,8 @@ def setitem(x, key, value):
         if v.data.shape != view.data.shape:      # PyTorch's words for a value that does not fit
             FUNCTIONS["expand"](Tensor(v.data), *view.data.shape)
         copy_(view, v)
+        if _forward.visible:
+            _dual_setitem(x, k, v)
         return None
     check_leaf(x)
     if v.data.dtype != x.data.dtype:
@@ -425,101 +473,19 @@ def setitem(x, key, value):
     return None
 
 
-_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
-
-
-def _scalar_step(x, y, op):
-    """`x op= y` for two 0-d tensors of one float dtype under no_grad (the gradient-
-    descent step `w -= lr * w.grad` on a scalar parameter), on Python floats: for
-    + - * the double result is the IEEE result (float64), or rounds to it (float32: a
-    double holds 2 * 24 + 2 bits, so rounding twice is rounding once).  Returns x, or
-    None when the case is another (the general rule then runs)."""
-    if type(y) is Tensor and not context.current.grad_enabled:
-        d, e = x.data, y.data
-        if not d.ndim and not e.ndim and d.dtype is e.dtype and (d.dtype is _F64 or d.dtype is _F32) \
-                and d.flags.writeable:
-            d[()] = op(d.item(), e.item())
-            versions.bump(x)
-            return x
-    return None
-
-
-_F32_BOX = struct.Struct("f")   # native float32: packing is C's (float) cast, as NumPy's
-_DBL_MAX = sys.float_info.max
-
-
-def scaled_step(x, a, b, op):
-    """`x op= a * b` (op one of float's + - *) for a 0-d float tensor x under no_grad,
-    where a * b is a 0-d product of x's dtype (a tensor times a Python number, or two
-    tensors): the product as Mul's forward makes it on Python floats (kernels.doubles,
-    singles.singles, then rounded to float32 as single() rounds it), then x's update as
-    `_scalar_step` makes it, without the product's tensor.  Returns x, or None when the
-    case is another (the caller then computes `a * b` and the in-place op as usual)."""
-    if context.current.grad_enabled or _forward.visible:
-        return None       # (a forward-mode level: the product's tangent is the general path's)
-    d = x.data
-    if d.ndim or not d.flags.writeable:
-        return None
-    ta, tb = type(a), type(b)
-    if ta is Tensor:
-        da = a.data
-        if tb is Tensor:
-            db = b.data
-        elif tb is float or tb is int:
-            db = b
-        else:
-            return None
-    elif tb is Tensor and (ta is float or ta is int):
-        da, db = b.data, a          # number * tensor: the operator's node takes (tensor, number)
-    else:
-        return None
-    dt = d.dtype
-    if type(da) is not np.ndarray or da.ndim or da.dtype is not dt:
-        return None
-    # the operands as kernels.doubles (float64) and singles.singles (float32) take them
-    tb = type(db)
-    if tb is np.ndarray:
-        if db.ndim or db.dtype is not dt:
-            return None
-        y = db.item()
-    elif dt is _F64:
-        if not (tb is float or -_EXACT_INT <= db <= _EXACT_INT):
-            return None
-        y = db
-    elif (-_F32_MAX <= db <= _F32_MAX) if tb is float else (-_EXACT_INT <= db <= _EXACT_INT):
-        y = _rounded(db)        # a number rounded to float32 first, as NumPy and PyTorch do
-    else:
-        return None
-    if dt is _F64:
-        p = da.item() * y
-    elif dt is _F32:
-        p = da.item() * y       # exact in a double; rounded once to float32 as single() does
-        if not -_DBL_MAX <= p <= _DBL_MAX:      # inf or nan: left to NumPy
-            return None
-        p = _F32_BOX.unpack(_F32_BOX.pack(p))[0]
-    else:
-        return None
-    d[()] = op(d.item(), p)
-    versions.bump(x)
-    return x
-
-
-SCALED_STEPS = {"+=": float.__add__, "-=": float.__sub__, "*=": float.__mul__}
-
-
 def iadd(x, y):
     """`x += y` on a tensor x: in place (x.add_(y)); returns x."""
-    r = _scalar_step(x, y, float.__add__)
+    r = scalar_step(x, y, float.__add__)
     return add_(x, y) if r is None else r
 
 
 def isub(x, y):
-    r = _scalar_step(x, y, float.__sub__)
+    r = scalar_step(x, y, float.__sub__)
     return sub_(x, y) if r is None else r
 
 
 def imul(x, y):
-    r = _scalar_step(x, y, float.__mul__)
+    r = scalar_step(x, y, float.__mul__)
     return METHOD_INPLACE["mul_"](x, y) if r is None else r
 
 
