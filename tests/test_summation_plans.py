@@ -190,3 +190,13 @@ def test_the_sums_of_many_rows_equal_each_rows_whole_sum(dtype):
             assert got.shape == (rows,) and got.dtype == dtype
             for r in range(rows):
                 assert _bits(got[r], dtype) == _bits(summation.torch_sum(x[r]), dtype), (m, rows, r)
+
+
+def test_fewer_float32_values_than_lanes_every_kind():
+    """float32 below 8 values (summation._tiny32, on float32 scalars): every size and kind
+    of value, signed zeros and overflow included, many draws."""
+    rng = np.random.default_rng(29)
+    for n in range(8):
+        for kind in range(6):
+            for _ in range(40):
+                _check(_values(rng, n, np.float32, kind))

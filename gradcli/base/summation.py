@@ -84,41 +84,25 @@ def _row_sum(v):
     return _accumulate(rows, 0)[-1]
 
 
-_ZERO = {"d": np.zeros(1, np.float64), "f": np.zeros(1, np.float32)}
+_Z32 = np.float32(0.0)
 
 
-def _serial_small(x, lanes):
-    """_serial for fewer than 16 groups (no cascade level is ever flushed), on Python
-    numbers: floats for float64, NumPy float32 scalars for float32 (each sum rounded)."""
-    vals = x.tolist() if x.dtype == np.float64 else list(x)
-    zero = x.dtype.type(0) if x.dtype != np.float64 else 0.0
-    n = len(vals)
-    if n < lanes:                          # row_sum on scalars
-        lanes, nv = 1, n
-    else:
-        nv = n // lanes
-    k = nv // ILP
-    parts = [[zero] * lanes for _ in range(ILP)]
-    for i in range(k * ILP):               # level 0: the groups one after the other
-        row, base = parts[i % ILP], i * lanes
-        for j in range(lanes):
-            row[j] += vals[base + j]
-    first = parts[0]
-    for i in range(k * ILP, nv):           # the vectors left over, into the first
-        base = i * lanes
-        for j in range(lanes):
-            first[j] += vals[base + j]
-    total = first
-    for r in parts[1:]:
-        total = [a + b for a, b in zip(total, r)]
-    if lanes == 1:
-        return total[0]
-    out = zero
-    for v in vals[nv * lanes:]:
-        out += v
-    for v in total:
-        out += v
-    return out
+def _tiny32(x):
+    """_serial for fewer than 8 float32 values (fewer than a vector's lanes: row_sum on
+    scalars, 4 partial sums) on NumPy float32 scalars: a Python float added to one is
+    converted to float32 (exact: the values are float32's) and each sum rounded to
+    float32, as PyTorch's (about 1 us; NumPy calls on the array cost several)."""
+    v = x.ravel().tolist()
+    z = _Z32
+    if len(v) < 4:                         # no group: the values into part 0, from +0
+        t = z
+        for a in v:
+            t = t + a
+        return t + z                       # + parts 1, 2, 3 (zeros)
+    p0, p1, p2, p3 = z + v[0], z + v[1], z + v[2], z + v[3]
+    for a in v[4:]:                        # the left-over values, into part 0
+        p0 = p0 + a
+    return ((p0 + p1) + p2) + p3
 
 
 #: below this many values the sum is cheaper in Python numbers than in NumPy calls
@@ -201,7 +185,7 @@ def torch_sum(x: np.ndarray):
     if n < SMALL[char]:
         if char == "d":
             return _tiny64(x)
-        return _serial_small(x.reshape(-1), 8)
+        return _tiny32(x)
     if n < SMALL64 and char == "d":
         return _small64(x)
     if x.ndim != 1:
