@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .parallel import GRAIN
 from .sum_mid import ILP, MidPlan, _finish64, fits
 
 LEVELS = 4
@@ -168,6 +169,10 @@ class _Plan:
 
 
 _PLANS = {}
+#: the plans' closures by dtype, then size, for one thread's range from `RUN_MIN` values
+#: (summation.torch_sum looks here first: two look-ups, no tuple key)
+_RUNS = {}
+RUN_MIN = 64
 _ZERO32 = np.float32(0.0)
 #: up to this many values a plan copies the values into its buffer first
 COPY_MAX = 3000
@@ -189,8 +194,11 @@ def _plan(n, dtype):
             p.run = _runner(p, n, dtype)
         if len(_PLANS) > 256 or _plan_bytes[0] + p.nbytes > PLAN_BYTES:
             _PLANS.clear()
+            _RUNS.clear()
             _plan_bytes[0] = 0
         _PLANS[key] = p
+        if RUN_MIN <= n <= GRAIN and dtype.isnative:
+            _RUNS.setdefault(dtype, {})[n] = p.run
         _plan_bytes[0] += p.nbytes
     return p
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from .parallel import GRAIN as GRAIN_ROW, chunks
-from .sum_plans import ILP, LEVELS, _PLANS, _accumulate, _reduce, _serial
+from .sum_plans import ILP, LEVELS, _PLANS, _RUNS, _accumulate, _reduce, _serial
 
 
 def _seq(a):
@@ -173,12 +173,13 @@ def _tiny64(x):
 
 def torch_sum(x: np.ndarray):
     """The sum of all of x (float32 or float64), in PyTorch's CPU order."""
-    n = x.size
     dtype = x.dtype
-    if SMALL64 <= n <= GRAIN_ROW:            # one thread's range: a plan made before
-        p = _PLANS.get((n, dtype.char))
-        if p is not None and x.ndim == 1 and dtype.isnative:
-            return p.run(x)
+    runs = _RUNS.get(dtype)                  # a size of one thread's range seen before
+    if runs is not None:
+        run = runs.get(x.size)
+        if run is not None and x.ndim == 1:
+            return run(x)
+    n = x.size
     if not dtype.isnative:              # the plans read the bytes in the machine's order
         x = x.astype(dtype.newbyteorder("="))
     char = x.dtype.char
