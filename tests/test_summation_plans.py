@@ -200,3 +200,33 @@ def test_fewer_float32_values_than_lanes_every_kind():
         for kind in range(6):
             for _ in range(40):
                 _check(_values(rng, n, np.float32, kind))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_big_sums_from_every_offset_modulo_4096_take_either_staging_buffer(dtype, monkeypatch):
+    """Level 0 of a big plan over STAGE_BYTES copies each slab into one of two staging
+    buffers, chosen by where the input lies modulo 4096 (sum_plans._stage): every
+    choice, the same sum (here at a size that stages only with the bar lowered)."""
+    from gradcli.base import sum_plans
+    rng = np.random.default_rng(13)
+    n = 40_001                       # over sum_mid.MID_MAX: a big plan (slabs), run alone
+    key = (n, np.dtype(dtype).char)
+    base = _values(rng, n + 4096, dtype, 1)
+    offsets = range(0, 4096 // base.itemsize, 2)           # every place modulo 4096
+    want = {off: ref._serial(base[off:off + n]) for off in offsets}
+    sum_plans._PLANS.pop(key, None)
+    assert sum_plans._plan(n, np.dtype(dtype)).stage_at is None       # under the bar
+    monkeypatch.setattr(sum_plans, "STAGE_BYTES", 0)
+    sum_plans._PLANS.pop(key, None)
+    try:
+        p = sum_plans._plan(n, np.dtype(dtype))
+        assert p.slabs is not None and p.stage_at is not None
+        chosen = set()
+        for off in offsets:
+            x = base[off:off + n]
+            chosen.add(sum_plans._stage(p.stage_at, x))
+            got = p.run(x)                  # torch_sum would cut it between threads
+            assert type(got) is type(want[off]) and _bits(got, x.dtype) == _bits(want[off], x.dtype)
+        assert chosen == {0, 1}
+    finally:
+        sum_plans._PLANS.pop(key, None)

@@ -78,7 +78,8 @@ class _Plan:
     -0.0) added in order -> `parts`.  Level 0 is laid out in slabs (`_slabs`)."""
     __slots__ = ("lanes", "k", "tail", "nleft", "ns", "f32", "step", "void", "nb",
                  "levels", "last", "lv_dst", "groups_dst", "parts", "vec_in", "vec_out",
-                 "acc", "py", "head", "nbytes", "slabs", "part0", "run", "buf", "srcs")
+                 "acc", "py", "head", "nbytes", "slabs", "part0", "run", "buf", "srcs",
+                 "stage_at")
 
     def __init__(self, n, dtype):
         self.lanes = lanes = 32 // dtype.itemsize
@@ -129,7 +130,7 @@ class _Plan:
         self.lv_dst = self.last[m:, :lanes] if nlv else None
         self.groups_dst = self.last[:k] if (not sizes and k and nlv) else None
         self.levels = []
-        self.slabs = self.part0 = None
+        self.slabs = self.part0 = self.stage_at = None
         self.nbytes = self.parts.nbytes * 2
         self.srcs = None
         if copy:
@@ -156,16 +157,40 @@ class _Plan:
     def _slabs(self, nb, w, dtype, out):
         """Level 0 of a big plan: the whole chunks side by side a slab of `SLAB` chunks at
         a time (a slab stays in the cache while it is written and added), each slab's
-        sums into its rows of `out`; the partial chunk straight into out[nb]."""
+        sums into its rows of `out`; the partial chunk straight into out[nb].  A slab is
+        first copied as it lies into a staging buffer (a plain copy, reading memory in
+        order), then laid side by side from there (the scattered copy then reads the
+        cache: at 1e7 float64 values the sum takes ~30% less time than laying it out
+        straight from memory; below `STAGE_BYTES` the input is likely in the cache and
+        the extra copy costs more than it saves).  Two staging buffers, 2 KiB apart
+        modulo 4 KiB: `run` takes the one that does not start just after the input
+        modulo 4 KiB (memcpy's slow case, see `_copy_runner`)."""
         step = self.step
         width = max(1, SLAB // step)
         tr = np.empty((step, width | 1, w), dtype)      # odd: see _Level
         trv = tr.reshape(-1).view(self.void).reshape(step, width | 1)
+        size = width * step * self.void.itemsize
+        stages = ()
+        if (self.tail + self.ns) * dtype.itemsize >= STAGE_BYTES:
+            raw = np.empty(size + 4096, np.uint8)
+            at = -raw.ctypes.data % 64
+            stages = [raw[o:o + size].view(self.void).reshape(width, step) for o in (at, at + 2048)]
+            self.stage_at = raw.ctypes.data + at
+            self.nbytes += raw.nbytes
         self.slabs = [(c, min(nb, c + width), trv[:, :min(nb, c + width) - c].T,
                        tr[:, :min(nb, c + width) - c].reshape(step, -1),
-                       out[c:min(nb, c + width)].reshape(-1)) for c in range(0, nb, width)]
+                       out[c:min(nb, c + width)].reshape(-1),
+                       tuple(st[:min(nb, c + width) - c] for st in stages))
+                      for c in range(0, nb, width)]
         self.part0 = out[nb] if self.k > nb * step else None
         self.nbytes += tr.nbytes
+
+
+def _stage(plan_stage, x):
+    """Which staging buffer a slab of x is copied into (see `_Plan._slabs`): the first,
+    unless it starts within 256 bytes after or before x modulo 4096."""
+    rel = (plan_stage - x.__array_interface__["data"][0]) % 4096
+    return 0 if 256 <= rel <= 3840 else 1
 
 
 _PLANS = {}
@@ -176,6 +201,8 @@ RUN_MIN = 64
 _ZERO32 = np.float32(0.0)
 #: up to this many values a plan copies the values into its buffer first
 COPY_MAX = 3000
+#: from this many bytes in one thread's range a big plan stages each slab (`_Plan._slabs`)
+STAGE_BYTES = 6 << 20
 #: groups in one slab of a big plan's level 0 (`_Plan._slabs`)
 SLAB = 2048
 #: the plans' buffers kept at most (bytes): more and the cache starts again
@@ -218,7 +245,7 @@ def _runner(p, n, dtype):
             copies.append((lev.part_dst, lev.part_src))
         upper.append((tuple(copies), lev.rows, lev.out))
     upper = tuple(upper)
-    slabs, part0 = p.slabs, p.part0
+    slabs, part0, stage, stage_at = p.slabs, p.part0, _stage, p.stage_at
     groups_dst = p.groups_dst
     no_level = not p.levels and not slabs and k > 0
     last, parts, lv_dst, head = p.last, p.parts, p.lv_dst, p.head
@@ -237,9 +264,17 @@ def _runner(p, n, dtype):
             x = contiguous(x)
         if slabs is not None:
             src = nd((nb, step), void, x)
-            for b, e, dst, rows, out in slabs:
-                dst[...] = src[b:e]
-                reduce_(rows, 0, None, out)
+            if stage_at is None:
+                for b, e, dst, rows, out, _ in slabs:
+                    dst[...] = src[b:e]
+                    reduce_(rows, 0, None, out)
+            else:
+                which = stage(stage_at, x)
+                for b, e, dst, rows, out, stages in slabs:
+                    st = stages[which]
+                    st[...] = src[b:e]
+                    dst[...] = st
+                    reduce_(rows, 0, None, out)
             if part0 is not None:
                 reduce_(nd((rem, w), dtype, x, nb * step * w * isz), 0, None, part0)
         elif no_level:

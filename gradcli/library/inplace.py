@@ -125,26 +125,39 @@ def _dual_inplace(x, compute, cast):
     r = results[0] if results else None
     for level in levels:
         rt = tan.tangent_at(r, level) if isinstance(r, Tensor) else None
-        if rt is not None:
-            rt = np.array(np.broadcast_to(rt.data, x.data.shape), dtype=x.data.dtype)
-        elif tan.tangent_at(x, level) is not None:
-            rt = np.zeros_like(x.data)
-        else:
+        xt = tan.tangent_at(x, level)
+        if rt is None and xt is None:
             continue
-        tan.set_tangent(x, level, Tensor(rt))
+        _set_tangent_values(x, level, xt, 0 if rt is None else rt.data)
     return x
 
 
-def _dual_setitem(x, k, v):
-    """x's tangents after `x[k] = v` through a view (whose own tangent copy_ set): the
-    tangent's [k] is v's tangent, or zeros where only x had one."""
-    for level in _forward.visible:
-        vt, xt = tan.tangent_at(v, level), tan.tangent_at(x, level)
-        if vt is None and xt is None:
-            continue
-        arr = np.zeros_like(x.data) if xt is None else np.array(xt.data, dtype=x.data.dtype)
-        arr[k] = 0 if vt is None else vt.data
-        tan.set_tangent(x, level, Tensor(arr))
+def _set_tangent_values(x, level, xt, values):
+    """x's tangent at `level` takes `values` in place, as PyTorch updates it: the tensor
+    given to make_dual, and the tangents of x's views and base, which share its array,
+    see the change.  Without one, x gets one (a view's in its base's, zeros elsewhere)."""
+    d = x.data
+    if xt is None:
+        via = getattr(x, "view_of", None)
+        if via is not None:
+            base, view = via
+            bt = tan.tangent_at(base, level)
+            if bt is None:
+                bt = Tensor(np.zeros_like(base.data))
+                tan.set_tangent(base, level, bt)
+            xt = view(bt)
+            if not np.may_share_memory(xt.data, bt.data):
+                xt = None
+        if xt is None:
+            xt = Tensor(np.zeros_like(d))
+        tan.set_tangent(x, level, xt)
+    t = xt.data
+    if t.shape == d.shape and t.dtype == d.dtype and t.flags.writeable:
+        np.copyto(t, values)
+    else:
+        tan.set_tangent(x, level, Tensor(np.array(np.broadcast_to(values, d.shape), dtype=d.dtype)))
+
+
 
 
 def _inplace(x, compute, cast):
@@ -463,8 +476,6 @@ def setitem(x, key, value):
         if v.data.shape != view.data.shape:      # PyTorch's words for a value that does not fit
             FUNCTIONS["expand"](Tensor(v.data), *view.data.shape)
         copy_(view, v)
-        if _forward.visible:
-            _dual_setitem(x, k, v)
         return None
     check_leaf(x)
     if v.data.dtype != x.data.dtype:
