@@ -102,19 +102,19 @@ class _Plan:
             m = m // step + (m % step > 0)
         # small sizes (no cascade level: the sizes with levels up to one thread's range
         # are sum_mid's): one copy of the values into `buf` and views of it made once;
-        # float64: the parts right after the values, so [left-over vectors, scalars,
-        # parts] is one view
+        # after the values float32's lanes, so [scalars, lanes] is one view, float64's
+        # parts, so [left-over vectors, scalars, parts] is one view
         copy = n <= COPY_MAX and not sizes
         self.buf = buf = None
         if copy:
-            self.buf = buf = np.full(n + (0 if f32 else w), -0.0, dtype)
+            self.buf = buf = np.full(n + (lanes if f32 else w), -0.0, dtype)
         self.parts = np.zeros(w, dtype)            # no group at all: the sums are +0
         self.py = self.head = self.vec_in = self.vec_out = self.acc = None
         if f32:                                    # [the scalars, the lanes' sums]
             self.vec_in = self.parts.reshape(ILP, lanes)
-            self.acc = np.zeros(ns + lanes, dtype)
+            self.acc = buf[n - ns:] if copy else np.zeros(ns + lanes, dtype)
             self.vec_out = self.acc[ns:]
-            self.head = self.acc[:ns] if ns else None
+            self.head = self.acc[:ns] if (ns and not copy) else None
         elif copy:
             self.parts = buf[n:n + w]
             self.parts[:] = 0.0
@@ -136,8 +136,7 @@ class _Plan:
         if copy:
             self.nbytes += buf.nbytes
             self.srcs = (buf[:k * w].reshape(k, w) if k else None,
-                         buf[k * w:self.tail].reshape(nleft, lanes),
-                         buf[n - ns:n] if f32 else buf[k * w:n])
+                         buf[k * w:self.tail].reshape(nleft, lanes))
         items = None
         for i, size in enumerate(sizes):
             nxt = sizes[i + 1] if i + 1 < len(sizes) else m
@@ -310,8 +309,8 @@ def _copy_runner(p, no_level):
     only views made once."""
     reduce_, add, buf, mz = _reduce, np.add, p.buf, np.full((), -0.0, p.buf.dtype)
     data = buf[:p.tail + p.ns]
-    groups, lv, head_src = p.srcs
-    groups_dst, last, parts, lv_dst, head = p.groups_dst, p.last, p.parts, p.lv_dst, p.head
+    groups, lv = p.srcs                            # the scalars are read where the copy puts them
+    groups_dst, last, parts, lv_dst = p.groups_dst, p.last, p.parts, p.lv_dst
     stages = []
     if no_level and groups_dst is None:
         stages.append(((), groups, parts))         # the groups added straight into parts
@@ -325,7 +324,6 @@ def _copy_runner(p, no_level):
     upper = tuple(stages)
     if p.f32:
         vec_in, vec_out, acc, accumulate, zero = p.vec_in, p.vec_out, p.acc, _accumulate, _ZERO32
-        tails = head_src if head is not None else None
 
         def run32(x):
             add(x, mz, data)
@@ -333,22 +331,18 @@ def _copy_runner(p, no_level):
                 for dst, src in copies:
                     dst[...] = src
                 reduce_(rows, 0, None, out)
-            if tails is not None:
-                head[...] = tails
             reduce_(vec_in, 0, None, vec_out)
             total = accumulate(acc, 0)[-1]
             return total if total else zero     # from +0: a zero sum is +0
         return run32
     py, nlv, ns, finish = p.py, p.nleft * 4, p.ns, _finish64
-    rest = head_src if head is not None else None
+
     def run64(x):
         add(x, mz, data)
         for copies, rows, out in upper:
             for dst, src in copies:
                 dst[...] = src
             reduce_(rows, 0, None, out)
-        if rest is not None:
-            head[...] = rest
         return finish(py.tolist(), nlv, ns)
     return run64
 
