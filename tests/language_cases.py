@@ -377,6 +377,26 @@ loss = (v * v).sum()
 print(f"loss: {loss:>7f}  [{3:>5d}/{60:>5d}]", f"{loss}")
 print(f"{v:.2f}")
 """),
+    ("strings/percent_format", """
+x = torch.tensor(3.14159)
+n = torch.tensor(7)
+v = torch.tensor([1.0, 2.0])
+print('%d: %.3f %s %r' % (2, 0.5, 'hi', 'hi'))
+print('%.2f %d %s' % (x, n, v))
+print('loss %.4f' % x, '%5.1f%%' % 12.345, '%x %o %e' % (255, 8, 12345.678))
+print('%(a)s-%(b)d' % {'a': [1, 2], 'b': 3}, '%s' % [x, 1], '%s' % (v,))
+print('%-6s|%06.2f|%+d' % ('ab', 3.14159, 5), '%c' % 65, '%s %s' % (None, True))
+for bad in ['%d %d', '%z', '%d']:
+    try:
+        print(bad % (1,), bad)
+    except Exception as e:
+        print(type(e).__name__, e)
+try:
+    print('%(k)s' % {})
+except KeyError as e:
+    print(type(e).__name__, e)
+'%f' % v
+"""),
     ("try/raise_and_reraise", """
 def check(x):
     if x < 0:

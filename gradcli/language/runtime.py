@@ -27,6 +27,7 @@ from ..library.torch_ns import namespace
 from .classes import (Super, class_attr, instance_attr, is_user_class, library_allowlist,
                       set_class_attr, set_instance_attr)
 from . import bitwise
+from .percent import percent_format
 from .names import NAME_ATTRS, name_attr
 from .containers import DICT_METHODS, SET_METHODS
 from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
@@ -90,7 +91,7 @@ def _py_binary(op, a, b):
                     "characters" if type(seq) is str else "elements")
         return seq * n
     if op == "%" and ta is str:
-        raise GradTypeError("use format() to format strings")
+        return percent_format(a, b)
     if ta in (list, tuple) or tb in (list, tuple):
         return None      # caller turns lists into tensors
     raise GradTypeError(f"unsupported operand types for {op}: '{_tname(a)}' and '{_tname(b)}'")
@@ -142,6 +143,8 @@ def binary_op(op):
                 if dt.kind == "f":
                     return node.apply2(b, a, dt)
         if ta is Tensor or type(b) is Tensor:
+            if ta is str and op == "%":          # "%.3f" % loss
+                return percent_format(a, b)
             try:
                 return tensor_fn(a, b)
             except Exception:

@@ -1,0 +1,94 @@
+"""`text % values`: Python's printf-style string formatting (`'%d: %.3f' % (i, loss)`,
+older tutorials' way), done by Python's own `%` on the values as the language shows
+them: a tensor prints as `str(t)`/`repr(t)` show it and converts to a number for
+`%d`/`%f` as PyTorch's `int(t)`/`float(t)` do (one element only); lists, dicts and
+other values print as the language prints them.  A width or precision over the
+string limit is refused before the text is made, and `*` (taken from the values)
+is not supported."""
+from __future__ import annotations
+
+import re
+
+from ..base.errors import GradError, GradValueError
+from ..base.limits import check_format_spec, check_items
+from ..core.printing import show, show_str
+from ..core.tensor import Tensor
+
+#: the most characters a number's conversion gives without a width or precision (%f of
+#: 1e308: 316)
+_NUMBER = 400
+_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.S)
+
+
+class _Shown:
+    """A value handed to Python's `%`: str and repr as the language shows it."""
+    __slots__ = ("v",)
+
+    def __init__(self, v):
+        self.v = v
+
+    def __str__(self):
+        return show_str(self.v)
+
+    def __repr__(self):
+        return show(self.v)
+
+
+class _ShownTensor(_Shown):
+    """A tensor handed to Python's `%`: also a number for %d, %f ... (one element)."""
+    __slots__ = ()
+
+    def _item(self):
+        if self.v.data.size != 1:
+            raise GradValueError("only one element tensors can be converted to Python scalars")
+        return self.v.data.reshape(()).item()
+
+    def __float__(self):
+        return float(self._item())
+
+    def __int__(self):
+        return int(self._item())
+
+    def __index__(self):
+        v = self._item()
+        if isinstance(v, float):
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(v)
+
+
+def _shown(v):
+    if type(v) in (str, int, float, bool) or v is None:
+        return v
+    if isinstance(v, Tensor):
+        return _ShownTensor(v)
+    return _Shown(v)
+
+
+def percent_format(fmt: str, values):
+    """fmt % values, as Python formats it (its size bounded before it is made)."""
+    size = len(fmt)
+    for m in _SPEC.finditer(fmt):
+        width, precision = m.group(1), m.group(2)
+        if width == "*" or precision == "*":
+            raise GradValueError("'*' in a % format is not supported: write the width in it")
+        check_format_spec(f"{width or ''}.{precision or ''}")
+        size += int(width or 0) + int(precision or 0)
+    if type(values) is tuple:
+        args = tuple(_shown(v) for v in values)
+    elif type(values) is dict:
+        args = {k: _shown(v) for k, v in values.items()}
+    else:
+        args = _shown(values)
+    for v in (args.values() if type(args) is dict else args if type(args) is tuple else (args,)):
+        size += _NUMBER if type(v) in (int, float, bool) or v is None else \
+            len(v) if type(v) is str else len(str(v)) + len(repr(v))
+        check_items(size, "the formatted string", "characters")
+    try:
+        text = fmt % args
+    except GradError:
+        raise
+    except (TypeError, ValueError, KeyError, OverflowError) as e:
+        kind = type(e).__name__
+        raise GradError(str(e), type_name=kind) from None
+    check_items(len(text), "the formatted string", "characters")
+    return text
