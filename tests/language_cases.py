@@ -397,6 +397,22 @@ except KeyError as e:
     print(type(e).__name__, e)
 '%f' % v
 """),
+    ("builtins/dict_views", """
+d = {'a': 1, 'b': 2}
+ks = d.keys()
+for k in ks:
+    print(k)
+for k in ks:
+    print(k)
+d['c'] = 3
+print(ks, len(ks), 'c' in ks, 'z' in ks, list(d.values()), sorted(d.items()), max(d.values()))
+print([k for k in d.keys()], tuple(d.items()), set(d.keys()) == {'a', 'b', 'c'})
+for k, v in d.items():
+    print(k, v)
+print(sum(d.values()), dict(d.items()), len(d.items()), d.values(), d.items())
+sd = torch.nn.Linear(2, 1).state_dict()
+print(sd.keys(), list(sd.keys()), len(sd.values()), type(sd).__name__)
+"""),
     ("try/raise_and_reraise", """
 def check(x):
     if x < 0:

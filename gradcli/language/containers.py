@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..base.limits import check_items
 from ..core.convert import type_name
-from ..library.stdlib import ListIterator
+from ..library.stdlib import DictView
 
 
 def _key(k):
@@ -52,8 +52,8 @@ def _remove(st, v):
 
 
 DICT_METHODS = {
-    "keys": lambda d: ListIterator(d.keys()), "values": lambda d: ListIterator(d.values()),
-    "items": lambda d: ListIterator(d.items()), "get": _get, "pop": _pop,
+    "keys": lambda d: DictView(d, "keys"), "values": lambda d: DictView(d, "values"),
+    "items": lambda d: DictView(d, "items"), "get": _get, "pop": _pop,
     "setdefault": _setdefault, "update": _update, "copy": lambda d: d.copy(),
     "clear": lambda d: d.clear(),
 }

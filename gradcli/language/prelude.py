@@ -10,7 +10,7 @@ from ..base.limits import check_items
 from ..core.convert import type_name
 from ..core.printing import show
 from ..core.tensor import Tensor
-from ..library.stdlib import LazyIterator, ListIterator, bounded_list, bounded_values
+from ..library.stdlib import DictView, LazyIterator, ListIterator, bounded_list, bounded_values
 from ..library.values import BuiltinFunction, truth
 from ..ops.registry import BUILTINS
 from . import runtime as rt
@@ -37,8 +37,8 @@ def _each(x):
 
 def _lazy(x):
     """Values whose items only the language can list (not a tensor, list, tuple, str)."""
-    return isinstance(x, (dict, set, frozenset)) or hasattr(type(x), "remaining") or \
-        is_user_class(type(x))
+    return isinstance(x, (dict, set, frozenset, DictView)) or hasattr(type(x), "remaining") \
+        or is_user_class(type(x))
 
 
 _PY_TYPES = {}      # the built-in functions int, float, ... -> Python's types (for isinstance)

@@ -222,6 +222,8 @@ def compare(op, a, b):
             r = any(_same(a, x) for x in b)
         elif hasattr(b, "remaining"):          # an iterator
             r = any(_same(a, x) for x in b.remaining())
+        elif hasattr(type(b), "language_iter"):          # a dict's view, library containers
+            r = any(_same(a, x) for x in type(b).language_iter(b))
         else:
             raise GradTypeError(f"argument of type '{_tname(b)}' is not iterable")
         return r if op == "in" else not r

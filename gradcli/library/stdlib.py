@@ -44,6 +44,37 @@ class ListIterator:
         return "<iterator object>"
 
 
+class DictView:
+    """`d.keys()`, `d.values()`, `d.items()`: live views of a dict, as Python's: each
+    loop goes through the dict as it is then, `len` and `in` work, and it prints as
+    `dict_keys(['a'])` (`odict_keys` for an OrderedDict such as a state_dict)."""
+    __slots__ = ("d", "kind", "prefix")
+
+    def __init__(self, d, kind, prefix="dict"):
+        self.d, self.kind, self.prefix = d, kind, prefix
+
+    def _view(self):
+        return self.d.keys() if self.kind == "keys" else \
+            self.d.values() if self.kind == "values" else self.d.items()
+
+    def language_iter(self):
+        return list(self._view())
+
+    def __iter__(self):
+        return iter(list(self._view()))
+
+    def __len__(self):
+        return len(self.d)
+
+    language_len = __len__
+
+    def __contains__(self, v):
+        return v in self._view()
+
+    def __repr__(self):
+        return f"{self.prefix}_{self.kind}([{', '.join(show(v) for v in self._view())}])"
+
+
 class LazyIterator:
     """An iterator of the language that computes its values when asked (zip, map,
     filter, enumerate over a generator, a generator expression, itertools): an

@@ -12,6 +12,7 @@ from ...core import dtypes
 from ...core.convert import type_name
 from ...core.parameter import is_parameter
 from ...core.tensor import Tensor
+from ..stdlib import DictView
 
 
 class IncompatibleKeys(tuple):
@@ -32,15 +33,18 @@ class StateDict(OrderedDict):
         return "OrderedDict([" + ", ".join(f"({k!r}, {v!r})" for k, v in self.items()) + "])"
 
     def keys_(self):
-        return list(self.keys())
+        return DictView(self, "keys", "odict")
 
     def values_(self):
-        return list(self.values())
+        return DictView(self, "values", "odict")
 
     def items_(self):
-        return list(self.items())
+        return DictView(self, "items", "odict")
 
     language_methods = {"keys": keys_, "values": values_, "items": items_}
+
+
+StateDict.__name__ = StateDict.__qualname__ = "OrderedDict"     # type(sd).__name__, as torch's
 
 
 class ModuleState:
