@@ -180,7 +180,7 @@ def _allowed_value(v):
     from gradcli.ops.reduce import ValuesIndices
     from gradcli.core.tensor import Tensor
     from gradcli.library import values
-    from gradcli.library.stdlib import LazyIterator, ListIterator
+    from gradcli.library.stdlib import DictView, LazyIterator, ListIterator
     from gradcli.language.functions import BoundUserMethod, Generator
     if isinstance(v, (type, types.ModuleType, types.CodeType, types.FrameType,
                       types.TracebackType, types.GeneratorType)):
@@ -190,7 +190,7 @@ def _allowed_value(v):
                       ValuesIndices, values.Size,
                       values.BoundMethod, values.BuiltinFunction, values.Module,
                       runtime.UserFunction, values.GradModeContext, BoundUserMethod, Generator,
-                      ListIterator, LazyIterator) + SAFE_TYPES):
+                      ListIterator, LazyIterator, DictView) + SAFE_TYPES):
         return True
     known = set(map(id, namespace().values())) | set(map(id, values.METHODS.values()))
     return callable(v) and id(v) in known

@@ -76,5 +76,8 @@ def type_name(v) -> str:
         return "Tensor"
     if v is None:
         return "None"
+    named = getattr(type(v), "type_name_of", None)      # a name that depends on the value
+    if named is not None:
+        return named(v)
     return {bool: "bool", int: "int", float: "float", str: "str", list: "list",
             tuple: "tuple"}.get(type(v), type(v).__name__)

@@ -71,8 +71,11 @@ class DictView:
     def __contains__(self, v):
         return v in self._view()
 
+    def type_name_of(self):
+        return f"{self.prefix}_{self.kind}"
+
     def __repr__(self):
-        return f"{self.prefix}_{self.kind}([{', '.join(show(v) for v in self._view())}])"
+        return f"{self.type_name_of()}([{', '.join(show(v) for v in self._view())}])"
 
 
 class LazyIterator:
