@@ -198,3 +198,26 @@ case("invalid/where_int_condition",
      "torch.where(torch.tensor([1, 0]), torch.ones(2), torch.zeros(2))\n")
 case("words/manual_seed_overflow", "torch.manual_seed(2 ** 64)\n")
 case("words/manual_seed_too_negative", "torch.manual_seed(-(2 ** 63) - 1)\n")
+
+# ---------------------------------------------------------------------------
+# found by comparing random programs with torch (scripts/diff_torch.py)
+# ---------------------------------------------------------------------------
+
+case("diff/signed_zero_selections", """
+    x = torch.tensor([-0.0, 0.0, -1.0, 2.0])
+    1 / x.clamp(min=0)
+    1 / x.clamp(min=-0.0)
+    1 / x.clamp(max=0)
+    1 / x.clamp(0, 0)
+    1 / x.relu()
+    1 / torch.relu(x.float())
+    1 / torch.maximum(x, torch.zeros(4))
+    1 / torch.minimum(x, torch.zeros(4))
+    1 / torch.maximum(torch.zeros(4), x)
+    1 / torch.minimum(torch.zeros(4), x)
+    1 / torch.maximum(torch.zeros(4), -x)
+    x = torch.tensor([-0.0, 0.0, -1.0, 2.0], requires_grad=True)
+    y = x.clamp(min=0)
+    (y.sqrt()).sum().backward()
+    x.grad
+""")

@@ -182,7 +182,9 @@ def masked_grad(F, g, x, slope=0.0, op=ThresholdBackward):
     return np.where(x > 0, g, g * slope) if slope else np.where(x > 0, g, 0.0)
 
 
-relu = unary("relu", "ReluBackward0", lambda x: np.maximum(x, 0),
+# max(0, x), not max(x, 0): NumPy's maximum gives its second operand when the two are
+# equal, so relu(-0.0) is -0.0 as in PyTorch (x unless x < 0)
+relu = unary("relu", "ReluBackward0", lambda x: np.maximum(0, x),
              lambda g, F, out: masked_grad(F, g, out), "max(input, 0)", "out", keep_int=True)
 abs_ = unary("abs", "AbsBackward0", np.abs, lambda g, F, x: g * F.sign(x), "absolute value",
              keep_int=True)
@@ -226,7 +228,15 @@ class Clamp(Function):
     def forward(self, x, lo, hi):
         self.lo, self.hi = lo, hi
         self.save(x)
-        return np.clip(x, lo, hi) if lo is not None or hi is not None else x.copy()
+        out = np.clip(x, lo, hi) if lo is not None or hi is not None else x.copy()
+        if out.dtype.kind == "f" and (lo == 0 or hi == 0):
+            # PyTorch keeps x where it is not beyond a bound (clamp(-0.0, min=0) is -0.0,
+            # clamp(-1.0, min=-0.0) is -0.0); np.clip gives the bound on a tie
+            keep = np.ones(x.shape, bool) if lo is None else ~(x < lo)
+            if hi is not None:
+                keep &= ~(x > hi)
+            out = np.where(keep, x, out).astype(out.dtype, copy=False)
+        return out
 
     def backward(self, g, F, x):
         if self.lo is not None:
@@ -262,7 +272,9 @@ class MaxMin(Function):
     def forward(self, a, b, dt):
         self.sa, self.sb = a.shape, b.shape
         self.save(a, b)
-        return _cast(self.np_fn(a, b), dt)
+        # (b, a): NumPy gives its second operand when the two are equal and PyTorch gives
+        # a, which shows on signed zeros (maximum(-0.0, 0.0) is -0.0)
+        return _cast(self.np_fn(b, a), dt)
 
     def backward(self, g, F, a, b):
         win = a > b if self.name == "MaximumBackward0" else a < b
