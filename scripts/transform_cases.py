@@ -97,6 +97,21 @@ case("forward_ad/inplace", """
         r[0] += g
         print(fwAD.unpack_dual(r).tangent)
 """)
+case("forward_ad/print_0d", """
+    import torch.autograd.forward_ad as fwAD
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor(1.5), torch.tensor(0.375))
+        d
+        d * 2
+        d.exp()
+        fwAD.make_dual(torch.tensor(0.0), torch.tensor(2.0)).sqrt()
+        fwAD.make_dual(torch.tensor(1.0, dtype=torch.float32), torch.tensor(0.1, dtype=torch.float32))
+        fwAD.make_dual(torch.tensor(1.0), torch.tensor(-0.0))
+        print(d + 1)
+        e = fwAD.make_dual(torch.tensor([1.5]), torch.tensor([0.375]))
+        e[0]
+        e.sum()
+""")
 case("forward_ad/no_rule", X, """
     import torch.autograd.forward_ad as fwAD
     with fwAD.dual_level():
