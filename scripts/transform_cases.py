@@ -112,6 +112,34 @@ case("forward_ad/print_0d", """
         e[0]
         e.sum()
 """)
+case("forward_ad/signed_zero_tangents", """
+    import torch.autograd.forward_ad as fwAD
+    t = torch.tensor([-0.0, 0.0, 1.5])
+    p = torch.tensor([-0.0, 0.0, -1.0])
+    with fwAD.dual_level():
+        d = fwAD.make_dual(p, t)
+        print(fwAD.unpack_dual(d + 2.0).tangent)
+        print(fwAD.unpack_dual(2.0 + d).tangent)
+        print(fwAD.unpack_dual(d - 2.0).tangent)
+        print(fwAD.unpack_dual(2.0 - d).tangent)
+        print(fwAD.unpack_dual(d + p).tangent)
+        print(fwAD.unpack_dual(p + d).tangent)
+        print(fwAD.unpack_dual(d - p).tangent)
+        print(fwAD.unpack_dual(p - d).tangent)
+        print(fwAD.unpack_dual(d.relu()).tangent)
+        print(fwAD.unpack_dual(fwAD.make_dual(p, -t).relu()).tangent)
+        print(fwAD.unpack_dual(d.clamp(min=0)).tangent)
+        print(fwAD.unpack_dual(fwAD.make_dual(p, -t).clamp(min=0)).tangent)
+        print(fwAD.unpack_dual(d.abs()).tangent)
+        print(fwAD.unpack_dual(d * 0).tangent)
+        print(fwAD.unpack_dual(torch.where(p > 0, d, p)).tangent)
+        print(fwAD.unpack_dual(torch.where(p > 0, p, d)).tangent)
+        print(fwAD.unpack_dual(torch.cat([d, p])).tangent)
+        print(fwAD.unpack_dual(torch.maximum(d, p)).tangent)
+        print(fwAD.unpack_dual(d.sum()).tangent)
+        print(fwAD.unpack_dual(d.mean()).tangent)
+        print(fwAD.unpack_dual(-d).tangent)
+""")
 case("forward_ad/no_rule", X, """
     import torch.autograd.forward_ad as fwAD
     with fwAD.dual_level():

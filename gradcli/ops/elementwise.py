@@ -6,7 +6,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
-from ..engine.forward import add_terms, bilinear, linear
+from ..engine.forward import add_terms, bilinear, linear, linear_with
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
@@ -110,7 +110,7 @@ class Add(Function):
         return (F.sum_to(g, self.sa) if n[0] else None,
                 F.sum_to(g, self.sb) if n[1] else None)
 
-    jvp = linear
+    jvp = linear_with(-0.0, -0.0)
 
 
 class Sub(Function):
@@ -133,7 +133,7 @@ class Sub(Function):
         return (F.sum_to(g, self.sa) if n[0] else None,
                 F.sum_to(-g, self.sb) if n[1] else None)
 
-    jvp = linear
+    jvp = linear_with(-0.0, 0.0)
 
 
 class Rsub(Function):

@@ -164,7 +164,8 @@ class ThresholdBackward(Function):
     def forward(self, g, x, slope=0.0):
         self.slope = slope
         self.save(x)
-        return np.where(x > 0, g, g * slope)
+        # 0 (not g * 0, which is -0.0 for a negative g) where x <= 0, as threshold_backward
+        return np.where(x > 0, g, g * slope) if slope else np.where(x > 0, g, 0.0)
 
     def backward(self, gg, F, x):
         return (F.where(x > 0, gg, gg * self.slope), gg * 0.0)
@@ -285,11 +286,16 @@ class MaxMin(Function):
         return F.sum_to(ga, self.sa), F.sum_to(gb, self.sb)
 
     def jvp(self, ts, F, a, b):
+        # PyTorch's formula: tb + where(a == b, 0.5, a wins) * (ta - tb), a missing
+        # tangent being a zero tensor that leaves the other term as it is
+        a, b = a.data, b.data
         win = a > b if self.name == "MaximumBackward0" else a < b
-        tie = a == b
-        ta = ts[0] if ts[0] is not None else 0.0
-        tb = ts[1] if ts[1] is not None else 0.0
-        return F.where(tie, (ta + tb) * 0.5, F.where(win, ta, tb))
+        ta, tb = ts[0], ts[1]
+        dt = (ta if ta is not None else tb).data.dtype
+        m = Tensor(np.where(a == b, 0.5, win).astype(dt))
+        if tb is None:
+            return m * ta
+        return tb + m * (-tb if ta is None else ta - tb)
 
 
 class Maximum(MaxMin):
