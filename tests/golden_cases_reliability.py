@@ -221,3 +221,13 @@ case("diff/signed_zero_selections", """
     (y.sqrt()).sum().backward()
     x.grad
 """)
+for _name, _src in [("dot", "torch.tensor([1, 2]) @ torch.tensor([1.0, 2.0])"),
+                    ("dot_fn", "torch.dot(torch.ones(3, dtype=torch.int32), torch.ones(3, dtype=torch.float16))"),
+                    ("mv", "torch.ones(2, 3) @ torch.ones(3, dtype=torch.float32)"),
+                    ("mv_batched", "torch.ones(2, 2, 3) @ torch.ones(3, dtype=torch.int64)"),
+                    ("mm_long", "torch.ones(3, dtype=torch.int64) @ torch.ones(3, 2)"),
+                    ("mm_half", "torch.ones(2, 3) @ torch.ones(3, 2, dtype=torch.float16)"),
+                    ("bmm", "torch.ones(2, 2, 3) @ torch.ones(2, 3, 2, dtype=torch.int64)")]:
+    case("diff/matmul_dtypes_" + _name, _src + "\n")
+case("diff/index_0d_int", "x = torch.tensor(5.0)\nx[None]\nx[...]\nx[0]\n")
+case("diff/index_0d_slice", "torch.ones(3)[1][0:1]\n")

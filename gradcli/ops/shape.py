@@ -335,6 +335,10 @@ def _node_class(name):
 _NODE_CLASSES = {}
 
 
+_ZERO_DIM_INT = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                 "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+
+
 def _norm_key(key, shape):
     """Check an index against `shape`; returns (numpy key, grad_fn name, is_advanced)."""
     single_slice = isinstance(key, slice)
@@ -356,6 +360,10 @@ def _norm_key(key, shape):
             name = "UnsqueezeBackward0"
             continue
         if dim >= len(shape):
+            if not shape and type(k) is int:
+                raise GradIndexError(_ZERO_DIM_INT)
+            if not shape and isinstance(k, slice):
+                raise GradIndexError("slice() cannot be applied to a 0-dim tensor.")
             raise GradIndexError(f"too many indices for tensor of dimension {len(shape)}")
         n = shape[dim]
         if isinstance(k, Tensor) and k.data.ndim == 0 and k.data.dtype.kind in "iu":
