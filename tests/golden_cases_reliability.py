@@ -231,3 +231,20 @@ for _name, _src in [("dot", "torch.tensor([1, 2]) @ torch.tensor([1.0, 2.0])"),
     case("diff/matmul_dtypes_" + _name, _src + "\n")
 case("diff/index_0d_int", "x = torch.tensor(5.0)\nx[None]\nx[...]\nx[0]\n")
 case("diff/index_0d_slice", "torch.ones(3)[1][0:1]\n")
+case("diff/int_pow_negative_exponents", """
+    a = torch.tensor([-3, -2, -1, 0, 1, 3])
+    2 ** a
+    (-1) ** a
+    0 ** a
+    True ** a
+    a ** a
+    torch.tensor([2, -1, 1, 0, -1, 2]) ** a
+    torch.tensor([1, 2, 3], dtype=torch.uint8) ** torch.tensor([-1, 2, -2])
+    torch.pow(-1, a)
+    a.pow(torch.tensor(-1))
+""")
+for _name, _src in [("scalar_right", "torch.tensor(1) - True"), ("scalar_left", "True - torch.tensor([1.0])"),
+                    ("tensor", "torch.tensor([1.0]) - torch.tensor([True])"),
+                    ("method", "torch.tensor([1.0]).sub_(True)"),
+                    ("two", "True - torch.tensor([True])")]:
+    case("diff/bool_sub_" + _name, _src + "\n")

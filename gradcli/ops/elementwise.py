@@ -10,7 +10,7 @@ from ..engine.forward import add_terms, bilinear, linear, linear_with
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
-from ..base.powers import torch_pow
+from ..base.powers import int_power, torch_pow
 from ..base.kernels import doubles, scaled, times_fresh
 from ..base.singles import scalar_times, single, singles
 from ..core.tensor import Tensor
@@ -318,7 +318,7 @@ class PowTensor(Function):
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
-        out = _cast(np.power(a, b), dt)
+        out = _cast(int_power(a, b) if dt.kind in "iu" else np.power(a, b), dt)
         self.save(a, b, out)
         return out
 
@@ -347,7 +347,7 @@ class PowRScalar(Function):
 
     def forward(self, e, base, dt):
         self.base = base
-        out = _cast(np.power(float(base) if dt.kind == "f" else base, e), dt)
+        out = _cast(np.power(float(base), e) if dt.kind == "f" else int_power(base, e), dt)
         self.save(e, out)
         return out
 
@@ -374,11 +374,17 @@ class Neg(Function):
 
 
 def _bool_sub_check(a, b):
-    if (getattr(a, "dtype", None) == dtypes.bool_ or isinstance(a, bool)) and \
-            (getattr(b, "dtype", None) == dtypes.bool_ or isinstance(b, bool)):
+    """PyTorch refuses a subtraction with a bool operand (a Python bool counts as one)."""
+    ba = getattr(a, "dtype", None) == dtypes.bool_ or isinstance(a, bool)
+    bb = getattr(b, "dtype", None) == dtypes.bool_ or isinstance(b, bool)
+    if ba and bb:
         raise GradRuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead.")
+    if ba or bb:
+        raise GradRuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 @register("add", "add(input, other)", "input + other, broadcasting", method=True,
