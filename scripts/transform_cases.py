@@ -140,6 +140,14 @@ case("forward_ad/signed_zero_tangents", """
         print(fwAD.unpack_dual(d.mean()).tangent)
         print(fwAD.unpack_dual(-d).tangent)
 """)
+case("forward_ad/reciprocal_order", """
+    import torch.autograd.forward_ad as fwAD
+    torch.set_printoptions(precision=20)
+    x = torch.tensor([0.25, -1.25, -2.0, 3.0, -0.7])
+    with fwAD.dual_level():
+        print(fwAD.unpack_dual(1 / fwAD.make_dual(x, torch.tensor([0.25, 1.25, 2.0, 0.1, 0.3]))).tangent)
+    torch.set_printoptions(precision=4)
+""")
 case("forward_ad/no_rule", X, """
     import torch.autograd.forward_ad as fwAD
     with fwAD.dual_level():

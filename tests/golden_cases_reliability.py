@@ -248,3 +248,13 @@ for _name, _src in [("scalar_right", "torch.tensor(1) - True"), ("scalar_left", 
                     ("method", "torch.tensor([1.0]).sub_(True)"),
                     ("two", "True - torch.tensor([True])")]:
     case("diff/bool_sub_" + _name, _src + "\n")
+case("diff/reciprocal_grad_order", """
+    torch.set_printoptions(precision=20)
+    x = torch.tensor([0.25, -1.25, -2.0, 3.0, -0.7], requires_grad=True)
+    y = (1 / x) * -x
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    g
+    torch.autograd.grad(x.reciprocal(), x, torch.tensor([0.25, 1.25, 2.0, 0.1, 0.3]))
+    torch.autograd.grad(g.sum(), x)
+    torch.set_printoptions(precision=4)
+""")

@@ -213,11 +213,12 @@ class Reciprocal(Function):
         self.save(out)
         return out
 
+    # derivatives.yaml: -grad * (result * result), squared first (not (-g * out) * out)
     def backward(self, g, F, out):
-        return (-g * out * out,)
+        return (-g * (out * out),)
 
     def jvp(self, ts, F, out):
-        return -ts[0] * out * out
+        return -ts[0] * (out * out)
 
 
 def _remainder(a, b, dt):
