@@ -305,7 +305,41 @@ def g_errors(rng):
     return L
 
 
-AREAS = {"inplace": g_inplace, "views": g_views, "dtype": g_dtype, "hooks": g_hooks,
+BITS_UNARY = ["{}.exp()", "{}.log()", "{}.sin()", "{}.cos()", "{}.tanh()", "{}.sigmoid()",
+              "{}.sqrt()", "{} ** 2", "{} ** 3", "{}.relu()", "{}.abs()", "{}.reciprocal()",
+              "-{}", "1 / {}", "{} / 3", "{} * 0.1", "{}.square()", "{}.rsqrt()", "{} ** -1",
+              "torch.softmax({}, 0)", "{}.log1p()", "{}.expm1()", "{} - {}.mean()", "{}.atan()"]
+BITS_BIN = ["{} + {}", "{} - {}", "{} * {}", "{} / {}", "torch.maximum({}, {})", "torch.atan2({}, {})"]
+
+
+def g_bits(rng):
+    """last-bit agreement of values and gradients (printed with 17 digits)."""
+    n = rng.choice([3, 4, 5])
+    vals = ", ".join(repr(round(rng.uniform(0.1, 3.0) * rng.choice([1, 1, -1]), rng.choice([1, 2, 3, 6])))
+                     for _ in range(n))
+    dt = rng.choice(["", "", ", dtype=torch.float32"])
+    L = ["torch.set_printoptions(precision=17)",
+         "x = torch.tensor([%s]%s, requires_grad=True)" % (vals, dt),
+         "w = torch.tensor([%s]%s)" % (", ".join(repr(round(rng.uniform(0.5, 2), 2)) for _ in range(n)), dt)]
+    cur = "x"
+    for i in range(rng.choice([2, 3])):
+        if rng.random() < 0.7:
+            e = fill(rng.choice(BITS_UNARY), cur)
+        else:
+            e = fill(rng.choice(BITS_BIN), *rng.sample([cur, "x", "w"], 2))
+        L.append("y%d = %s" % (i, e))
+        cur = "y%d" % i
+    L.append(cur)
+    L.append("(%s * w).sum().backward(retain_graph=True)" % cur)
+    L.append("x.grad")
+    if rng.random() < 0.5:
+        L.append("g, = torch.autograd.grad((%s * w).sum(), x, create_graph=True)" % cur.replace("y", "y"))
+        L.append("g")
+        L.append("torch.autograd.grad(g.sum(), x)")
+    return L
+
+
+AREAS = {"bits": g_bits, "inplace": g_inplace, "views": g_views, "dtype": g_dtype, "hooks": g_hooks,
          "higher": g_higher, "fwad": g_fwad, "print": g_print, "errors": g_errors}
 
 
