@@ -279,3 +279,16 @@ case("diff/second_order_without_graph", """
     g, = torch.autograd.grad((l * l).sum(), x, create_graph=True, retain_graph=True)
     torch.autograd.grad(g.sum(), x)
 """)
+case("diff/rsqrt_grad_order", """
+    torch.set_printoptions(precision=17)
+    w = torch.tensor([1.59, 0.58, 1.98, 0.7, 1.3])
+    for dt in (torch.float64, torch.float32):
+        x = torch.tensor([1.372919, 2.680528, 0.735104, 0.1, 2.08732], dtype=dt, requires_grad=True)
+        y = w.to(dt) * x.rsqrt().rsqrt()
+        y.sum().backward(retain_graph=True)
+        print(x.grad)
+        g, = torch.autograd.grad((y * w.to(dt)).sum(), x, create_graph=True)
+        print(g)
+        print(torch.autograd.grad(g.sum(), x))
+    torch.set_printoptions(precision=4)
+""")

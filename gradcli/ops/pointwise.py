@@ -204,7 +204,8 @@ unary("log1p", "Log1PBackward0", torch_act.log1p, lambda g, F, x: g / (1 + x), "
 unary("expm1", "Expm1Backward0", torch_act.expm1, lambda g, F, out: g * (out + 1),
       "exp(input) - 1, accurately", "out")
 unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x),
-      lambda g, F, out: g * (-0.5 * (out * out * out)), "1 / sqrt(input)", "out",
+      lambda g, F, out: (-0.5 * g) * (out ** 3 if F.tensor_mode else out * out * out),
+      "1 / sqrt(input)", "out",
       domain=(0.5, 3.0))
 unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x, lambda g, F, out: -g * (out * out),
       "1 / input", "out", domain=(0.5, 2.0))
