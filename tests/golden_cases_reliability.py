@@ -292,3 +292,24 @@ case("diff/rsqrt_grad_order", """
         print(torch.autograd.grad(g.sum(), x))
     torch.set_printoptions(precision=4)
 """)
+case("diff/relu_abs_grads_at_nan", """
+    x = torch.tensor([float('nan'), -0.0, 0.0, 1.0, -2.0, float('inf')], requires_grad=True)
+    w = torch.tensor([-1.5, -2.0, -3.0, 0.5, -0.5, 2.0])
+    y = x.relu()
+    (y * w).sum().backward(retain_graph=True)
+    x.grad
+    g, = torch.autograd.grad((y * w).sum(), x, create_graph=True)
+    g
+    g, = torch.autograd.grad((y * y * w).sum(), x, create_graph=True)
+    torch.autograd.grad((g * w).sum(), x)
+    x.grad = None
+    x.abs().sum().backward()
+    x.grad
+    torch.sign(x)
+    g, = torch.autograd.grad((x.abs() * w).sum(), x, create_graph=True)
+    g
+    x = torch.tensor([0.922405, -0.113, 2.516022], dtype=torch.float32, requires_grad=True)
+    y = (x.log() * 0.1).relu()
+    y.sum().backward()
+    x.grad
+""")

@@ -164,11 +164,10 @@ class ThresholdBackward(Function):
     def forward(self, g, x, slope=0.0):
         self.slope = slope
         self.save(x)
-        # 0 (not g * 0, which is -0.0 for a negative g) where x <= 0, as threshold_backward
-        return np.where(x > 0, g, g * slope) if slope else np.where(x > 0, g, 0.0)
+        return _masked(np, g, x, slope)
 
     def backward(self, gg, F, x):
-        return (F.where(x > 0, gg, gg * self.slope), gg * 0.0)
+        return (_masked(F, gg, x, self.slope), gg * 0.0)
 
     def jvp(self, ts, F, x):
         tg, tx = ts
@@ -176,11 +175,17 @@ class ThresholdBackward(Function):
                          tx * 0.0 if tx is not None else None)
 
 
+def _masked(F, g, x, slope):
+    """leaky_relu_backward: g where x > 0, slope * g elsewhere; for relu (slope 0)
+    threshold_backward: 0 where x <= 0 (+0, not g * 0), g elsewhere, NaN included."""
+    return F.where(x > 0, g, g * slope) if slope else F.where(x <= 0, 0.0, g)
+
+
 def masked_grad(F, g, x, slope=0.0, op=ThresholdBackward):
     """g where x > 0, slope * g elsewhere (a recorded op under create_graph)."""
     if F.tensor_mode:
         return op.apply(g, x, slope=slope)
-    return np.where(x > 0, g, g * slope) if slope else np.where(x > 0, g, 0.0)
+    return _masked(np, g, x, slope)
 
 
 # max(0, x), not max(x, 0): NumPy's maximum gives its second operand when the two are
@@ -192,7 +197,7 @@ abs_ = unary("abs", "AbsBackward0", np.abs, lambda g, F, x: g * F.sign(x), "abso
 unary("square", "PowBackward0", np.square,
       lambda g, F, x: g * (2.0 * x ** 1) if F.tensor_mode else g * (2.0 * x), "input ** 2",
       keep_int=True)
-sign = unary("sign", "SignBackward0", np.sign, lambda g, F, x: g * 0, "-1, 0 or 1 by sign",
+sign = unary("sign", "SignBackward0", torch_act.sign, lambda g, F, x: g * 0, "-1, 0 or 1 by sign",
              keep_int=True)
 floor = unary("floor", "FloorBackward0", np.floor, lambda g, F, x: g * 0, "round down",
               keep_int=True)
