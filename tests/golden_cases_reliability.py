@@ -313,3 +313,15 @@ case("diff/relu_abs_grads_at_nan", """
     y.sum().backward()
     x.grad
 """)
+case("diff/maximum_double_backward", """
+    x = torch.tensor([-2.516, 2.13, -1.151226, 0.5], requires_grad=True)
+    w = torch.tensor([1.18, 0.89, 0.79, 0.5], requires_grad=True)
+    for f in (torch.maximum, torch.minimum):
+        y = f(x, w) ** 3
+        g, gw = torch.autograd.grad((y * w).sum(), [x, w], create_graph=True)
+        print(g, gw)
+        print(torch.autograd.grad((g * gw).sum(), [x, w]))
+    y = torch.maximum(x, torch.tensor(0.5, requires_grad=True))
+    g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    g
+""")

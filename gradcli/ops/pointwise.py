@@ -25,6 +25,7 @@ np.seterr(all="ignore")   # PyTorch's edge values (inf, nan) are results, not er
 X = (Arg((2, 3)),)
 UNARY_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((Arg((2, 3)),), {})]
 from .elementwise import _args2, _cast, _shapes
+from .combine import MaskedFill
 
 
 # ---------------------------------------------------------------- comparisons
@@ -286,6 +287,11 @@ class MaxMin(Function):
     def backward(self, g, F, a, b):
         win = a > b if self.name == "MaximumBackward0" else a < b
         tie = a == b
+        if F.tensor_mode:       # derivatives.yaml: where(a == b, g / 2, g).masked_fill_(a loses, 0)
+            shared = F.where(tie, g / 2, g)
+            lose = (a < b if self.name == "MaximumBackward0" else a > b).data
+            return (F.sum_to(MaskedFill.apply(shared, lose, 0), self.sa),
+                    F.sum_to(MaskedFill.apply(shared, win.data, 0), self.sb))
         half = g * 0.5
         ga = F.where(tie, half, F.where(win, g, 0.0))
         gb = F.where(tie, half, F.where(win, 0.0, g))
