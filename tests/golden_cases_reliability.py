@@ -325,3 +325,19 @@ case("diff/maximum_double_backward", """
     g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
     g
 """)
+case("diff/softmax_second_derivative_bits", """
+    torch.set_printoptions(precision=17)
+    w = torch.tensor([1.47, 1.04, 1.62, 1.08, 0.73])
+    for dt in (torch.float32, torch.float64):
+        x = torch.tensor([1.59, 2.85, 2.4, 1.9, 1.75], dtype=dt, requires_grad=True)
+        for f in (torch.softmax, torch.log_softmax):
+            y = f(x.abs(), 0)
+            g, = torch.autograd.grad((y * w.to(dt)).sum(), x, create_graph=True)
+            print(g)
+            print(torch.autograd.grad(g.sum(), x))
+        x = torch.tensor([[0.8, 2.5, 2.713], [1.4603, -1.68, 0.3]], dtype=dt, requires_grad=True)
+        y = torch.softmax(x, 1).tanh()
+        g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+        print(torch.autograd.grad(g.sum(), x))
+    torch.set_printoptions(precision=4)
+""")
