@@ -341,3 +341,12 @@ case("diff/softmax_second_derivative_bits", """
         print(torch.autograd.grad(g.sum(), x))
     torch.set_printoptions(precision=4)
 """)
+for _name, _src in [("dim1", "torch.tensor([[1, 2], [3]])"), ("dim2", "torch.tensor([[[1], [2]], [[3], [4, 5]]])"),
+                    ("empty_row", "torch.tensor([[1.0, 2.0], []])"), ("tuple_row", "torch.tensor([[1, 2], (3, 4, 5)])"),
+                    ("depth_first", "torch.tensor([[[1, 2], [3]], [[5, 6], [7, 8, 9]]])")]:
+    case("diff/ragged_list_" + _name, _src + "\n")
+case("diff/backward_checks_gradient_shape_first", "torch.tensor(1.0).backward(torch.ones(2))\n")
+case("diff/backward_names_the_element", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    torch.autograd.backward([x.sum(), torch.ones(2)], [None, torch.ones(2)])
+""")
