@@ -350,3 +350,14 @@ case("diff/backward_names_the_element", """
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     torch.autograd.backward([x.sum(), torch.ones(2)], [None, torch.ones(2)])
 """)
+case("diff/float16_sum", """
+    x = torch.tensor([[0.1, 4.0, 3.0, -0.0, -1.25]], dtype=torch.float16, requires_grad=True)
+    x.sum()
+    x.mean()
+    torch.tensor([60000.0, 60000.0, -60000.0], dtype=torch.float16).sum()
+    torch.tensor([0.1] * 100, dtype=torch.float16).sum()
+    torch.tensor([0.1] * 3000, dtype=torch.float16).sum()
+    torch.tensor([0.1] * 3000, dtype=torch.float16).mean()
+    x.sum().backward()
+    x.grad
+""")

@@ -193,6 +193,8 @@ def torch_sum(x: np.ndarray):
         x = x.astype(x.dtype.newbyteorder("="))
     n = x.size
     char = x.dtype.char
+    if char not in SMALL:               # float16: PyTorch adds in float32 (its opmath type)
+        return torch_sum(x.astype(np.float32))
     if n < SMALL[char]:
         if char == "d":
             return _tiny64(x)
