@@ -361,3 +361,15 @@ case("diff/float16_sum", """
     x.sum().backward()
     x.grad
 """)
+for _name, _src in [("too_many", "torch.ones(3)[torch.ones(2, 3) > 0]"),
+                    ("first_dim", "torch.ones(1, 3)[torch.ones(2, 3) > 0]"),
+                    ("second_dim", "torch.ones(2, 2, 3)[torch.ones(2, 3) > 0]"),
+                    ("after_slice", "torch.ones(2, 3, 4)[1:, torch.ones(2, 3) > 0]"),
+                    ("after_int", "torch.ones(2, 3, 4)[None, 0, torch.ones(2) > 0]"),
+                    ("after_ellipsis", "torch.ones(2, 3, 4)[..., torch.ones(3) > 0]"),
+                    ("setitem", "v = torch.ones(3)\nv[torch.ones(2, 3) > 0] = 2.0")]:
+    case("diff/mask_shape_" + _name, _src + "\n")
+for _name, _src in [("method", "y = torch.ones(2, 3).expand(2, 2, 3)\ny.sqrt_()"),
+                    ("in_graph", "y = torch.ones(2, 3, requires_grad=True).abs().expand(2, 2, 3)\ny.sqrt_()"),
+                    ("setitem", "y = torch.ones(2, 3).expand(2, 2, 3)\ny[0] = 4.0\nw = y.permute(2, 1, 0)\nw[0][1] = 4.0")]:
+    case("diff/write_into_expanded_" + _name, _src + "\n")

@@ -100,6 +100,10 @@ def inplace(x, compute, cast=False):
     if not isinstance(x, Tensor):
         raise GradTypeError(f"in-place operation on a {type_name(x)}: only tensors change in place")
     check_leaf(x)
+    d = x.data
+    if 0 in d.strides and d.size > 1 and not d.flags.writeable and \
+            getattr(x, "view_of", None) is not None:
+        raise GradRuntimeError(OVERLAP)          # an expand()ed view
     if _forward.visible:
         return _dual_inplace(x, compute, cast)
     return _inplace(x, compute, cast)

@@ -15,6 +15,7 @@ from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, Shape
 from ..base.limits import check_alloc
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
+from .index_errors import ZERO_DIM_INT, check_mask
 from .dims import norm_dims
 from ..base.limits import check_objects
 
@@ -335,10 +336,6 @@ def _node_class(name):
 _NODE_CLASSES = {}
 
 
-_ZERO_DIM_INT = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                 "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-
-
 def _norm_key(key, shape):
     """Check an index against `shape`; returns (numpy key, grad_fn name, is_advanced)."""
     single_slice = isinstance(key, slice)
@@ -349,7 +346,7 @@ def _norm_key(key, shape):
     name = "SliceBackward0" if single_slice else "AliasBackward0"
     advanced = False
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
-    for k in key:
+    for pos, k in enumerate(key):
         if k is Ellipsis:
             skip = len(shape) - n_real
             out.append(Ellipsis)
@@ -361,7 +358,7 @@ def _norm_key(key, shape):
             continue
         if dim >= len(shape):
             if not shape and type(k) is int:
-                raise GradIndexError(_ZERO_DIM_INT)
+                raise GradIndexError(ZERO_DIM_INT)
             if not shape and isinstance(k, slice):
                 raise GradIndexError("slice() cannot be applied to a 0-dim tensor.")
             raise GradIndexError(f"too many indices for tensor of dimension {len(shape)}")
@@ -391,6 +388,8 @@ def _norm_key(key, shape):
             if arr.dtype.kind in "iu" and arr.size and (arr.max() >= n or arr.min() < -n):
                 bad = arr.max() if arr.max() >= n else arr.min()
                 raise GradIndexError(f"index {bad} is out of bounds for dimension {dim} with size {n}")
+            if arr.dtype.kind == "b" and arr.ndim:
+                check_mask(arr.shape, shape, dim, n_real + arr.ndim - 1, key, pos)
             out.append(arr)
             advanced = True
             if arr.dtype.kind == "b":
