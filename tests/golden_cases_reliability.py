@@ -373,3 +373,55 @@ for _name, _src in [("method", "y = torch.ones(2, 3).expand(2, 2, 3)\ny.sqrt_()"
                     ("in_graph", "y = torch.ones(2, 3, requires_grad=True).abs().expand(2, 2, 3)\ny.sqrt_()"),
                     ("setitem", "y = torch.ones(2, 3).expand(2, 2, 3)\ny[0] = 4.0\nw = y.permute(2, 1, 0)\nw[0][1] = 4.0")]:
     case("diff/write_into_expanded_" + _name, _src + "\n")
+case("diff/views_regenerated_after_no_grad", """
+    x = torch.tensor([[1., 2, 3], [4, 5, 6]], requires_grad=True)
+    y = x * 2
+    a = y[0]
+    b = y.t()
+    c = x[1]
+    with torch.no_grad():
+        y.add_(1)
+    print(a.grad_fn, b.grad_fn, c.grad_fn, y.grad_fn)
+    with torch.no_grad():
+        x.mul_(1)
+    print(a.grad_fn, b.grad_fn, c.grad_fn, y.grad_fn, x.grad_fn)
+    (a * b.t()[1]).sum().backward()
+    x.grad
+    c.sum().backward()
+    x.grad
+    z = torch.zeros(3)
+    zv = z[:2]
+    with torch.no_grad():
+        z.add_(1)
+    print(zv.grad_fn)
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = x.unsqueeze(0)
+    with torch.no_grad():
+        v.mul_(2)
+    v
+    g, = torch.autograd.grad((v * v).sum(), x, create_graph=True)
+    g
+    torch.autograd.grad(g.sum(), x)
+    y = x * 2
+    w = y[1:]
+    with torch.no_grad():
+        y.add_(1)
+    g, = torch.autograd.grad((w ** 3).sum(), x, create_graph=True)
+    g
+    torch.autograd.grad(g.sum(), x)
+    w
+    w.sum().backward()
+    x.grad
+""")
+case("diff/saved_only_what_is_used", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    z = 3 * x
+    w = x / 4
+    with torch.no_grad():
+        x.mul_(1)
+    y.sum().backward()
+    z.sum().backward()
+    w.sum().backward()
+    x.grad
+""")

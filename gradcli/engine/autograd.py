@@ -38,6 +38,7 @@ class Function:
                  "out_vc", "fpass")
     name = "Backward"
     differentiable_twice = True
+    saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
 
     def save(self, *arrays):

@@ -154,6 +154,7 @@ class Rsub(Function):
 class Mul(Function):
     __slots__ = ("sa", "sb")
     name = "MulBackward0"
+    saved_uses = ((1,), (0,))       # a for b's gradient, b for a's
 
     def forward(self, a, b, dt):
         sa = self.sa = a.shape if type(a) is np.ndarray else ()      # _shapes and save, inlined
@@ -186,6 +187,7 @@ class Mul(Function):
 class Div(Function):
     __slots__ = ("sa", "sb")
     name = "DivBackward0"
+    saved_uses = ((1,), (0, 1))     # a for b's gradient, b for both
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
