@@ -425,3 +425,24 @@ case("diff/saved_only_what_is_used", """
     w.sum().backward()
     x.grad
 """)
+case("diff/products_save_only_what_is_used", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    W = torch.tensor([[0.5, -1.0], [2.0, 0.25]])
+    v = torch.tensor([1.0, -2.0])
+    y1 = x @ W
+    y2 = W @ x
+    y3 = x @ v
+    y4 = x[0] @ v
+    y5 = x.unsqueeze(0) @ W
+    with torch.no_grad():
+        x.mul_(2)
+    for y in (y1, y2, y3, y4, y5):
+        y.sum().backward()
+    x.grad
+    p = torch.tensor([1.0, 2.0], requires_grad=True)
+    q = torch.tensor([3.0, 4.0], requires_grad=True)
+    r = p * q
+    with torch.no_grad():
+        p.add_(1)
+    r.sum().backward()
+""")

@@ -50,6 +50,7 @@ def _tn(dt):
 class Mm(Function):
     __slots__ = ()
     name = "MmBackward0"
+    saved_uses = ((1,), (0,))       # each operand for the other's gradient
 
     def forward(self, a, b):
         self.save(a, b)
@@ -65,6 +66,7 @@ class Mm(Function):
 class Mv(Function):
     __slots__ = ()
     name = "MvBackward0"
+    saved_uses = ((1,), (0,))       # each operand for the other's gradient
 
     def forward(self, a, v):
         self.save(a, v)
@@ -81,6 +83,7 @@ class Mv(Function):
 class Dot(Function):
     __slots__ = ()
     name = "DotBackward0"
+    saved_uses = ((1,), (0,))       # each operand for the other's gradient
 
     def forward(self, a, b):
         self.save(a, b)
@@ -97,6 +100,7 @@ class Matmul(Function):
     """Batched / broadcast matmul (3-d and up, or a vector against a batch)."""
     __slots__ = ("sa", "sb")
     name = "UnsafeViewBackward0"
+    saved_uses = ((1,), (0,))       # each operand for the other's gradient
 
     def forward(self, a, b):
         self.sa, self.sb = a.shape, b.shape
