@@ -446,3 +446,8 @@ case("diff/products_save_only_what_is_used", """
         p.add_(1)
     r.sum().backward()
 """)
+for _name, _src in [("last_dim_first", "torch.ones(3, 2).expand(2, 2, 3)"),
+                    ("middle", "torch.ones(2, 3, 4).expand(3, 2, 4)"),
+                    ("float32_too_few", "torch.ones(3, 2, dtype=torch.float32).expand(2)"),
+                    ("bool_too_few", "torch.ones(3, 2, dtype=torch.bool).expand(2)")]:
+    case("diff/expand_" + _name, _src + "\n")

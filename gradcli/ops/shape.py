@@ -9,7 +9,7 @@ import numpy as np
 from ..core import dtypes
 from ..engine.autograd import Function
 from ..engine.forward import linear
-from ..engine.versions import viewing
+from ..engine.versions import type_word, viewing
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
 from ..base.limits import check_alloc
@@ -233,12 +233,13 @@ def expand(x, *sizes):
     s = x.data.shape
     if len(sizes) < len(s):
         raise ShapeError(
-            f"expand(torch.DoubleTensor{{{list(s)}}}, size=[{', '.join(map(str, sizes))}]): the "
+            f"expand({_tensor_type(x.data.dtype)}{{{list(s)}}}, size=[{', '.join(map(str, sizes))}]): the "
             f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(s)})")
     lead = len(sizes) - len(s)
     shape = tuple(s[i - lead] if n == -1 and i >= lead else n for i, n in enumerate(sizes))
-    for i, n in enumerate(s):
+    for i in reversed(range(len(s))):         # PyTorch names the last dim that does not fit
+        n = s[i]
         if n != 1 and n != shape[i + lead]:
             raise ShapeError(
                 f"The expanded size of the tensor ({shape[i + lead]}) must match the existing "
@@ -334,6 +335,11 @@ def _node_class(name):
 
 
 _NODE_CLASSES = {}
+
+
+def _tensor_type(dt):
+    """PyTorch's name of a CPU tensor type in messages: torch.FloatTensor, CPUBoolType."""
+    return "CPUBoolType" if dt == np.bool_ else f"torch.{type_word(dt)}Tensor"
 
 
 def _norm_key(key, shape):
