@@ -451,3 +451,32 @@ for _name, _src in [("last_dim_first", "torch.ones(3, 2).expand(2, 2, 3)"),
                     ("float32_too_few", "torch.ones(3, 2, dtype=torch.float32).expand(2)"),
                     ("bool_too_few", "torch.ones(3, 2, dtype=torch.bool).expand(2)")]:
     case("diff/expand_" + _name, _src + "\n")
+case("diff/float_remainder_as_fmod", """
+    torch.set_printoptions(precision=17)
+    a = torch.tensor([5.3, -5.3, 1e10 + 0.3, -0.0, 0.7, 3.0, -7.25, 0.0, -1.0])
+    b = torch.tensor([0.1, 0.1, 0.7, 1.0, -0.1, -1.5, 2.0, -3.0, 1.0])
+    a % b
+    a.float() % b.float()
+    a % 0.1
+    -0.0 % a[3:4]
+    torch.remainder(a, 0.3)
+    torch.remainder(torch.tensor(-0.0), True)
+    x = a.clone().requires_grad_()
+    y = x % b
+    y.sum().backward()
+    x.grad
+    torch.set_printoptions(precision=4)
+""")
+case("diff/maximum_in_result_dtype", """
+    a = torch.tensor([0, 3, 3], dtype=torch.uint8)
+    b = torch.tensor(-2, dtype=torch.int32)
+    torch.min(a, b)
+    torch.maximum(a, b)
+    torch.minimum(b, a)
+    torch.maximum(torch.tensor([1, 2]), torch.tensor([1.5, 0.5]))
+    torch.maximum(torch.tensor([0.1, 2.0], dtype=torch.float32), torch.tensor(0.1))
+""")
+for _name, _src in [("remainder", "torch.tensor([True]) % torch.tensor([True])"),
+                    ("rremainder", "True % torch.tensor([True, False])"),
+                    ("floor_divide", "torch.tensor([False]) // True")]:
+    case("diff/bool_" + _name, _src + "\n")

@@ -224,10 +224,13 @@ class Reciprocal(Function):
 
 
 def _remainder(a, b, dt):
-    """a % b with the sign of b, computed as PyTorch does."""
+    """a % b with the sign of b, computed as PyTorch's kernel does: fmod (exact), plus b
+    where that is not 0 and its sign is not b's (so -0.0 % 1 is -0.0)."""
     _no_zero_divisor(b, dt)
     if dt.kind == "f":
-        return _cast(a - b * np.floor(np.true_divide(a, b)), dt)
+        a, b = np.asarray(a, dt), np.asarray(b, dt)
+        mod = np.fmod(a, b)
+        return np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod).astype(dt, copy=False)
     return _cast(np.remainder(a, b), dt)
 
 
@@ -251,9 +254,13 @@ class Remainder(Function):
         return add_terms(ta, -tb * F.floor(a / b) if tb is not None else None)
 
 
-def _no_zero_divisor(b, dt):
-    """Integer division or remainder by zero is an error in PyTorch, not a value."""
-    if dt.kind in "biu" and not np.all(b):
+def _no_zero_divisor(b, dt, kernel="remainder_cpu"):
+    """Integer division or remainder by zero is an error in PyTorch, not a value; on
+    bools there is no kernel at all."""
+    if dt.kind == "b":
+        raise GradRuntimeError(f'"{kernel}" not implemented for \'Bool\'',
+                               type_name="NotImplementedError")
+    if dt.kind in "iu" and not np.all(b):
         raise GradRuntimeError("ZeroDivisionError")
 
 
@@ -274,7 +281,7 @@ class FloorDivide(NotDifferentiable):
     aten = "floor_divide"
 
     def forward(self, a, b, dt):
-        _no_zero_divisor(b, dt)
+        _no_zero_divisor(b, dt, "div_floor_cpu")
         return _cast(np.floor_divide(a, b), dt)
 
 

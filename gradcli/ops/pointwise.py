@@ -282,7 +282,9 @@ class MaxMin(Function):
         self.save(a, b)
         # (b, a): NumPy gives its second operand when the two are equal and PyTorch gives
         # a, which shows on signed zeros (maximum(-0.0, 0.0) is -0.0)
-        return _cast(self.np_fn(b, a), dt)
+        if a.dtype != dt or b.dtype != dt:      # PyTorch compares in the result dtype
+            return self.np_fn(np.asarray(b).astype(dt), np.asarray(a).astype(dt))
+        return self.np_fn(b, a)
 
     def backward(self, g, F, a, b):
         win = a > b if self.name == "MaximumBackward0" else a < b
