@@ -480,3 +480,19 @@ for _name, _src in [("remainder", "torch.tensor([True]) % torch.tensor([True])")
                     ("rremainder", "True % torch.tensor([True, False])"),
                     ("floor_divide", "torch.tensor([False]) // True")]:
     case("diff/bool_" + _name, _src + "\n")
+for _name, _view in [("squeeze_nothing", "x.squeeze()"), ("squeeze_dim_nothing", "x.squeeze(0)"),
+                     ("expand_same_shape", "x.expand(2, 3)"), ("expand_leading_one", "x.expand(1, 2, 3)")]:
+    case("diff/inplace_through_" + _name, """
+        x0 = torch.tensor([[-0.0, 4.0, -2.0], [-2.0, -1.25, 1.5]], requires_grad=True)
+        x = x0.sin()
+        v = %s
+        v.relu_()
+        x.grad_fn
+        (x - 0.5).sum().backward()
+        x0.grad
+    """ % _view)
+case("diff/inplace_through_squeeze_of_leaf", """
+    x = torch.tensor([[-0.0, 3.0, -2.0], [1.5, 2.0, 1.5]], requires_grad=True)
+    v = x.squeeze()
+    v[1] = v[0]
+""")

@@ -143,7 +143,9 @@ class Squeeze(Function):
 
     def forward(self, x, axes):
         self.shape = x.shape
-        return np.squeeze(x, axis=axes)
+        # a view even when nothing is dropped (np.squeeze then gives x itself, which the
+        # view bookkeeping would not see as sharing x's storage)
+        return np.squeeze(x, axis=axes) if axes else x.view()
 
     def backward(self, g, F):
         return (F.reshape(g, self.shape),)
@@ -216,7 +218,10 @@ class Expand(Function):
 
     def forward(self, x, shape):
         self.shape = x.shape
-        return np.broadcast_to(x, shape)
+        out = np.broadcast_to(x, shape)
+        if not any(st == 0 and n > 1 for st, n in zip(out.strides, out.shape)):
+            out = x[(None,) * (len(shape) - x.ndim)]     # nothing repeated: a writable view
+        return out
 
     def backward(self, g, F):
         return (F.sum_to(g, self.shape),)
