@@ -496,3 +496,5 @@ case("diff/inplace_through_squeeze_of_leaf", """
     v = x.squeeze()
     v[1] = v[0]
 """)
+case("diff/index_0d_other_int", "x = torch.tensor(5.0)\nx[-1]\n")
+case("diff/setitem_0d_int", "x = torch.tensor([1.0, 2.0])\nx[0][1] = 4.0\n")

@@ -369,7 +369,8 @@ def _norm_key(key, shape):
             continue
         if dim >= len(shape):
             if not shape and type(k) is int:
-                raise GradIndexError(ZERO_DIM_INT)
+                raise GradIndexError(ZERO_DIM_INT if k == 0 else
+                                     f"index {k} is out of bounds for dimension 0 with size 0")
             if not shape and isinstance(k, slice):
                 raise GradIndexError("slice() cannot be applied to a 0-dim tensor.")
             raise GradIndexError(f"too many indices for tensor of dimension {len(shape)}")
