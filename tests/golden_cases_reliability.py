@@ -498,3 +498,16 @@ case("diff/inplace_through_squeeze_of_leaf", """
 """)
 case("diff/index_0d_other_int", "x = torch.tensor(5.0)\nx[-1]\n")
 case("diff/setitem_0d_int", "x = torch.tensor([1.0, 2.0])\nx[0][1] = 4.0\n")
+case("diff/T_of_vectors_and_scalars", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x.T
+    (x * 2).T
+    s = torch.tensor(2.0, requires_grad=True)
+    s.T
+    y = torch.ones(2, 2, 3, requires_grad=True)
+    y.T.shape
+    (x.T * x.T).sum().backward()
+    x.grad
+    s.T.backward()
+    s.grad
+""")

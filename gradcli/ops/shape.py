@@ -11,6 +11,7 @@ from ..engine.autograd import Function
 from ..engine.forward import linear
 from ..engine.versions import type_word, viewing
 from ..core.convert import tensor_arg
+from ..base import context
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
 from ..base.limits import check_alloc
 from ..core.tensor import Tensor
@@ -306,12 +307,20 @@ def _permute_back_t(g, dims):
 
 @viewing
 def numpy_T(x):
-    """`.T`: reverse the dims (PermuteBackward0); 0-d and 1-d stay as they are."""
+    """`.T`: reverse the dims (PermuteBackward0, a view also of a 0-d or 1-d tensor),
+    with PyTorch's deprecation warning when x is not a matrix."""
     x = tensor_arg(x)
     nd = x.data.ndim
-    if nd < 2:
-        return x
+    if nd != 2:
+        context.warn(_T_0D if nd == 0 else _T_ND)
     return Permute.apply(x, dims=tuple(reversed(range(nd))))
+
+
+_T_0D = "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+_T_ND = ("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+         "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+         "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+         "reverse the dimensions of a tensor.")
 
 
 # ---------------------------------------------------------------- indexing
