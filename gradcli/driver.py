@@ -11,6 +11,7 @@ from .language.parser import Tree
 
 from .base import context
 from .base.gctune import tune as tune_gc
+from .base.heap import tune as tune_heap
 from .base.errors import GradError, Interrupted, did_you_mean, fill_column
 from .core import dtypes
 from .core.convert import to_array
@@ -96,6 +97,7 @@ def configure(args) -> context.Context:
     ctx.limits.max_steps = args.max_steps
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     tune_gc()                              # collect less often: graphs have no cycles
+    tune_heap()                            # big arrays reuse freed pages (glibc)
     if args.seed is not None:
         ctx.seed = args.seed
     return ctx

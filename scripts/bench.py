@@ -203,6 +203,38 @@ def tutorial_jax(dt, n):
     return lambda: cpu(go)
 
 
+# the same tutorial's first part, "PyTorch: Tensors" (no autograd: the gradients
+# written by hand, three dot products), as published (tests/tutorials/)
+TENSORS_PATH = os.path.join(ROOT, "tests", "tutorials", "polynomial_tensor.py")
+TENSORS_LOOP = "for t in range(2000):"
+
+
+def tensors_source(n):
+    with open(TENSORS_PATH) as f:
+        text = f.read()
+    assert TENSORS_LOOP in text, TENSORS_PATH
+    return text.replace(TENSORS_LOOP, f"for t in range({n}):")
+
+
+def tensors_gradcli(n):
+    cmd = gradcli_program(tensors_source(n))
+    cmd[cmd.index("--seed"):cmd.index("--seed") + 2] = ["--dtype", "float32"]
+    return lambda: run(cmd)[0]
+
+
+def tensors_torch(n):
+    if torch is None:
+        return lambda: None
+    full, none = (compile(tensors_source(k), TENSORS_PATH, "exec") for k in (n, 0))
+
+    def go(code):
+        import contextlib
+        import io
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(code, {"__name__": "tutorial"})      # noqa: S102  (the tutorial's own text)
+    return lambda: cpu(lambda: go(full)) - cpu(lambda: go(none))
+
+
 # --------------------------------------------------------------------------
 # mean(3*(x+2)^2) forward + backward (2x2 and 1e7 elements)
 # --------------------------------------------------------------------------
@@ -384,6 +416,11 @@ def main():
         rows.append((f"tutorial loop {dt}, {n_tut} iterations", g, "PyTorch eager", tt,
                      ratio(g, tt), "<= 0.5"))
         rows.append(("", None, "JAX jit (compile incl.)", tj, ratio(g, tj), "< 1 (beat it)"))
+
+    # "PyTorch: Tensors": what it costs without autograd (information, no goal)
+    g0, g1, tt = interleaved(rep, tensors_gradcli(0), tensors_gradcli(n_tut), tensors_torch(n_tut))
+    rows.append((f"'PyTorch: Tensors', {n_tut} iterations", g1 - g0, "PyTorch eager", tt,
+                 ratio(g1 - g0, tt) if tt else None, "(info)"))
 
     # the scalar chain, build + backward
     n_chain = 100_000

@@ -148,6 +148,38 @@ case("forward_ad/reciprocal_order", """
         print(fwAD.unpack_dual(1 / fwAD.make_dual(x, torch.tensor([0.25, 1.25, 2.0, 0.1, 0.3]))).tangent)
     torch.set_printoptions(precision=4)
 """)
+case("forward_ad/inplace_views", """
+    import torch.autograd.forward_ad as fwAD
+    T = torch.tensor
+    with fwAD.dual_level():
+        g = fwAD.make_dual(T(0.5), T(3.0))
+        p = fwAD.make_dual(T([1.0, 2.0, 3.0]), T([1.0, 1.0, 1.0]))
+        v = p[0:2]
+        _ = v.mul_(2)
+        print(fwAD.unpack_dual(p).tangent, fwAD.unpack_dual(v).tangent)
+        w = p.view(3)
+        _ = w.add_(g)
+        print(fwAD.unpack_dual(p).tangent, fwAD.unpack_dual(w).tangent)
+        q = T([1.0, 2.0])
+        u = q[1:]
+        _ = u.add_(g)
+        print(fwAD.unpack_dual(q).tangent, fwAD.unpack_dual(u).tangent)
+        t = T([1.0, 1.0])
+        p = fwAD.make_dual(T([1.0, 2.0]), t)
+        print(fwAD.unpack_dual(p).tangent is t)
+        _ = p.mul_(2)
+        print(t)
+        for name, f in [("clone", lambda p: p.clone()), ("add0", lambda p: p + 0),
+                        ("to", lambda p: p.to(torch.float64)), ("contiguous", lambda p: p.contiguous()),
+                        ("reshape", lambda p: p.reshape(2)), ("t", lambda p: p.t()),
+                        ("neg", lambda p: -p), ("pos", lambda p: +p), ("alias", lambda p: p[:]),
+                        ("flatten", lambda p: p.flatten()), ("squeeze", lambda p: p.squeeze()),
+                        ("expand_as", lambda p: p.expand_as(p))]:
+            p = fwAD.make_dual(T([1.0, 2.0]), T([1.0, 1.0]))
+            c = f(p)
+            _ = c.mul_(3)
+            print(name, fwAD.unpack_dual(p).tangent, fwAD.unpack_dual(c).tangent)
+""")
 case("forward_ad/no_rule", X, """
     import torch.autograd.forward_ad as fwAD
     with fwAD.dual_level():

@@ -1782,6 +1782,15 @@ case("device/cpu_everywhere", """
     x.cpu().requires_grad
     torch.cuda.device_count()
 """)
+case("dtype/type_as", """
+    x = torch.tensor([1.5, 2.0], requires_grad=True)
+    i = torch.tensor([1, 2])
+    x.type_as(i)
+    i.type_as(x)
+    x.type_as(torch.ones(1, dtype=torch.float32))
+    x.type_as(torch.ones(1)).grad_fn
+    x.type_as(3)
+""")
 case("device/cuda_tensor", """
     x = torch.ones(2, device="cuda")
 """)

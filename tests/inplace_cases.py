@@ -527,3 +527,31 @@ a[0].add_(x[1])
 print(v.grad_fn)
 v.requires_grad
 """)
+case("views/expand_without_overlap", """
+import torch
+p = torch.tensor([1.0, 2.0])
+c = p.expand(2)
+_ = c.mul_(3)
+print(p, c)
+q = torch.tensor([1.0, 2.0])
+_ = q.expand_as(q).add_(1)
+q
+r = torch.tensor([1.0, 2.0])
+_ = r.unsqueeze(0).expand(1, 2).mul_(2)
+r
+s = torch.tensor([[1.0], [2.0]])
+e = s.expand(2, 1)
+e[1] = 7.0
+s
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+v = w * 1
+u = v.expand(2)
+_ = u.mul_(2)
+v
+v.grad_fn.name()
+u.grad_fn.name()
+v.sum().backward()
+w.grad
+t = torch.tensor([1.0, 2.0], requires_grad=True) * 1
+t.expand(2, 2).add_(1)
+""")

@@ -331,6 +331,27 @@ for thing in [lambda: [][1], lambda: {}['k'], lambda: undefined_fn(), lambda: 1 
     except Exception as e:
         print('other:', e)
 """),
+    ("try/exception_types", """
+errors = [lambda: torch.ones(1).view(3), lambda: torch.ones(2) + torch.ones(3),
+          lambda: [1][5], lambda: {}['k'], lambda: 1 // 0, lambda: torch.ones(2).nosuch,
+          lambda: int('x'), lambda: float('1,5'), lambda: int('1.5'),
+          lambda: torch.ones(2, requires_grad=True).backward()]
+for thing in errors:
+    try:
+        thing()
+    except Exception as e:
+        print(type(e).__name__, type(e) is RuntimeError, isinstance(e, RuntimeError),
+              isinstance(e, (LookupError, ArithmeticError)), repr(e)[:30])
+print(ValueError, type(ValueError('x')), repr(ValueError('x')))
+for args in [(), (5,), ('x',), ('a', 'b')]:
+    for T in [ValueError, KeyError, RuntimeError]:
+        e = T(*args)
+        print(T.__name__, repr(str(e)), repr(e))
+try:
+    {}[(1, 'a')]
+except KeyError as e:
+    print(repr(e), str(e))
+"""),
     ("try/raise_and_reraise", """
 def check(x):
     if x < 0:

@@ -394,10 +394,12 @@ def _general_step(op, x, a, b):
 
 @pytest.mark.parametrize("op", list(SCALED_STEPS))
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
-def test_scaled_step_is_the_product_then_the_inplace_op(op, dt):
+@pytest.mark.parametrize("grad_mode", [False, True])
+def test_scaled_step_is_the_product_then_the_inplace_op(op, dt, grad_mode):
+    """Under no_grad on a leaf that requires grad, and in grad mode where nothing does."""
     vals = _values()
     prev = context.current.grad_enabled
-    context.current.grad_enabled = False
+    context.current.grad_enabled = grad_mode
     taken = 0
     try:
         with np.errstate(all="ignore"):
@@ -406,8 +408,8 @@ def test_scaled_step_is_the_product_then_the_inplace_op(op, dt):
                     g = Tensor(np.array(gv, dtype=dt))
                     for a, b in [(c, g) for c in NUMBERS] + [(g, c) for c in NUMBERS] + \
                             [(g, Tensor(np.array(xv, dtype=dt)))]:
-                        x1 = Tensor(np.array(xv, dtype=dt), True)
-                        x2 = Tensor(np.array(xv, dtype=dt), True)
+                        x1 = Tensor(np.array(xv, dtype=dt), not grad_mode)
+                        x2 = Tensor(np.array(xv, dtype=dt), not grad_mode)
                         arr = x1.data
                         r1 = scaled_step(x1, a, b, SCALED_STEPS[op])
                         r2 = _general_step(op, x2, a, b)
@@ -430,8 +432,12 @@ def test_scaled_step_leaves_other_cases_to_the_general_path():
     one = Tensor(np.array(1.0))
     prev = context.current.grad_enabled
     try:
-        context.current.grad_enabled = True                  # grad mode on
-        assert scaled_step(Tensor(np.array(1.0)), 0.5, one, float.__sub__) is None
+        context.current.grad_enabled = True       # grad mode on, something requires grad
+        assert scaled_step(Tensor(np.array(1.0), True), 0.5, one, float.__sub__) is None
+        assert scaled_step(Tensor(np.array(1.0)), 0.5, Tensor(np.array(1.0), True),
+                           float.__sub__) is None
+        assert scaled_step(Tensor(np.array(1.0)), Tensor(np.array(1.0), True), 0.5,
+                           float.__sub__) is None
         context.current.grad_enabled = False
         cases = [
             (Tensor(np.ones(2)), 0.5, one),                     # x not 0-d

@@ -74,13 +74,19 @@ def test_singles_refuse_what_they_do_not_compute():
 @pytest.mark.parametrize("fn,np_op", [(iadd, np.add), (isub, np.subtract), (imul, np.multiply)])
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
 def test_scalar_step_is_the_inplace_op(fn, np_op, dt):
+    """Under no_grad on a leaf that requires grad, and in grad mode where neither does."""
+    for grad_mode in (False, True):
+        _scalar_steps(fn, np_op, dt, grad_mode)
+
+
+def _scalar_steps(fn, np_op, dt, grad_mode):
     vals = _f32_values()
     prev = context.current.grad_enabled
-    context.current.grad_enabled = False
+    context.current.grad_enabled = grad_mode
     try:
         for a in vals:
             for b in vals[::3]:
-                x = Tensor(np.array(a, dtype=dt), True)
+                x = Tensor(np.array(a, dtype=dt), not grad_mode)
                 v = versions.version(x)
                 arr = x.data
                 y = Tensor(np.array(b, dtype=dt))

@@ -152,6 +152,17 @@ def test_profiler_is_a_clear_note_that_does_not_stop_the_program():
     assert r.stdout.endswith("tensor(6., grad_fn=<SumBackward0>)\n")
 
 
+def test_autograd_graph_is_a_module_of_its_own():
+    """torch.autograd.graph is PyTorch's module (saved_tensors_hooks ...), which gradcli
+    does not have: its names fail as a module's, not as gradcli's graph() picture's."""
+    src = ("import torch\ntorch.autograd.graph\n"
+           "with torch.autograd.graph.saved_tensors_hooks(print, print):\n    pass\n")
+    r = run_cases({"g": src})["g"]
+    assert r.returncode != 0 and r.stdout == "<module 'torch.autograd.graph'>\n"
+    assert "AttributeError: module 'torch.autograd.graph' has no attribute " \
+           "'saved_tensors_hooks'" in r.stderr
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ("padding='full'", r"Invalid padding string 'full', should be one of \{'(same|valid)', '(same|valid)'\}"),
     ("padding='same', stride=2", "padding='same' is not supported for strided convolutions"),

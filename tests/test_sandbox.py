@@ -239,6 +239,9 @@ FORBIDDEN_MODULES = {"pickle", "marshal", "shelve", "subprocess", "ctypes", "cod
 #: math and BLAS, for bit-exact results) by the fixed names in its table, never by text
 #: from a program; the language cannot reach it (no attribute of any value leads there)
 NATIVE = {"gradcli/base/mkl.py": {"ctypes"},
+          # glibc's mallopt and malloc_trim with fixed parameters, nothing else
+          # (tests/test_heap.py checks the names it binds); no program's text reaches it
+          "gradcli/base/heap.py": {"ctypes"},
           # the parser's table cache: marshal reads back the plain data (dicts, lists,
           # tuples, strings, ints) that gradcli itself wrote to the user's cache
           # directory, in ~2 ms where Lark's pickle took ~30 ms; nothing read is ever

@@ -143,3 +143,90 @@ def test_a_byte_swapped_array_sums_as_its_native_copy(n, dtype):
     want = summation.torch_sum(x.astype(np.dtype(dtype).newbyteorder("=")))
     got = summation.torch_sum(x)
     assert type(got) is type(want) and repr(got) == repr(want)
+
+
+def _mid_boundaries(dtype):
+    """Sizes around every boundary of sum_mid's plans for dtype: the first and last size
+    it takes, the copy threshold, whole chunks (16 groups) and whole level-1 blocks (16
+    chunks), each with every count of left-over vectors and some left-over scalars."""
+    from gradcli.base import sum_mid
+    lanes = 32 // np.dtype(dtype).itemsize
+    w = 4 * lanes
+    groups = {16, 17, 31, 32, 33, 255, 256, 257, 271, 272, 273, 511, 512, 513, 1023, 1024}
+    groups |= {sum_mid.MID_MAX // w, sum_mid.COPY_MAX[np.dtype(dtype).char] // w}
+    sizes = {sum_mid.MID_MIN - 1, sum_mid.MID_MIN, sum_mid.MID_MAX, sum_mid.MID_MAX + 1,
+             sum_mid.COPY_MAX[np.dtype(dtype).char], sum_mid.COPY_MAX[np.dtype(dtype).char] + 1}
+    for k in groups:
+        for extra in (0, 1, lanes - 1, lanes, lanes + 3, 2 * lanes, 3 * lanes + lanes - 1):
+            sizes |= {k * w + extra, k * w - 1 - extra}
+    return sorted(s for s in sizes if s > 0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sizes_around_the_mid_plans_boundaries(dtype):
+    rng = np.random.default_rng(17)
+    for i, n in enumerate(_mid_boundaries(dtype)):
+        for kind in (i % 6, (i + 3) % 6):
+            _check(_values(rng, n, dtype, kind))
+            if n <= 5000:                       # a strided input: the copy and the direct plans
+                _check(_values(rng, 2 * n, dtype, kind)[::2])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_the_sums_of_many_rows_equal_each_rows_whole_sum(dtype):
+    """summation.inner_sums (x.sum(-1) of a 2-D array) sums every row as torch_sum sums
+    it alone (PyTorch's inner reduction is the same row_sum), all rows at once."""
+    rng = np.random.default_rng(23)
+    lanes = 32 // np.dtype(dtype).itemsize
+    w = 4 * lanes
+    ms = [1, 3, lanes - 1, lanes, 2 * w - 1, 16 * w - 1, 16 * w, 16 * w + lanes + 1,
+          48 * w + 3, 62 * w + 2 * lanes, 255 * w + 7, 256 * w, 300 * w + 5, 2000, 4097]
+    for i, m in enumerate(ms):
+        for rows in (1, 3, 8):
+            x = _values(rng, rows * m, dtype, i % 6).reshape(rows, m)
+            if rows == 3:                       # rows that are not one after the other
+                x = np.concatenate((x, x), axis=1)[:, :m]
+            got = summation.inner_sums(x)
+            assert got.shape == (rows,) and got.dtype == dtype
+            for r in range(rows):
+                assert _bits(got[r], dtype) == _bits(summation.torch_sum(x[r]), dtype), (m, rows, r)
+
+
+def test_fewer_float32_values_than_lanes_every_kind():
+    """float32 below 8 values (summation._tiny32, on float32 scalars): every size and kind
+    of value, signed zeros and overflow included, many draws."""
+    rng = np.random.default_rng(29)
+    for n in range(8):
+        for kind in range(6):
+            for _ in range(40):
+                _check(_values(rng, n, np.float32, kind))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_big_sums_from_every_offset_modulo_4096_take_either_staging_buffer(dtype, monkeypatch):
+    """Level 0 of a big plan over STAGE_BYTES copies each slab into one of two staging
+    buffers, chosen by where the input lies modulo 4096 (sum_plans._stage): every
+    choice, the same sum (here at a size that stages only with the bar lowered)."""
+    from gradcli.base import sum_plans
+    rng = np.random.default_rng(13)
+    n = 40_001                       # over sum_mid.MID_MAX: a big plan (slabs), run alone
+    key = (n, np.dtype(dtype).char)
+    base = _values(rng, n + 4096, dtype, 1)
+    offsets = range(0, 4096 // base.itemsize, 2)           # every place modulo 4096
+    want = {off: ref._serial(base[off:off + n]) for off in offsets}
+    sum_plans._PLANS.pop(key, None)
+    assert sum_plans._plan(n, np.dtype(dtype)).stage_at is None       # under the bar
+    monkeypatch.setattr(sum_plans, "STAGE_BYTES", 0)
+    sum_plans._PLANS.pop(key, None)
+    try:
+        p = sum_plans._plan(n, np.dtype(dtype))
+        assert p.slabs is not None and p.stage_at is not None
+        chosen = set()
+        for off in offsets:
+            x = base[off:off + n]
+            chosen.add(sum_plans._stage(p.stage_at, x))
+            got = p.run(x)                  # torch_sum would cut it between threads
+            assert type(got) is type(want[off]) and _bits(got, x.dtype) == _bits(want[off], x.dtype)
+        assert chosen == {0, 1}
+    finally:
+        sum_plans._PLANS.pop(key, None)

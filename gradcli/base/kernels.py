@@ -7,6 +7,11 @@ with less memory traffic (issue 16: the 1e7-element workload).
   is computed once and broadcast again (no pass over memory, no new array).
 * `times_fresh(g, t)`: `g * t` where `t` is a fresh temporary of the VJP: the
   product is written into `t` (one new array instead of two).
+* `times_twice(g, a)`: `g * (2 * a)`, the VJP of `a ** 2`: `2 * a` is `a + a` exactly
+  (bit for bit, signed zeros, NaNs and overflow included; the add loop is faster
+  than the multiply-by-a-scalar one), and where `g` is one value broadcast the two
+  passes are made a cache-sized block at a time for big arrays (the block of
+  `a + a` is scaled while it is in the cache: one pass over memory instead of two).
 """
 from __future__ import annotations
 
@@ -31,6 +36,32 @@ def times_fresh(g, t):
             g.dtype is t.dtype and t.flags.writeable:
         return np.multiply(g, t, out=t)
     return g * t
+
+
+#: values per block of `times_twice` (512 KiB of float64: the block stays in the cache)
+BLOCK = 1 << 16
+#: `times_twice` works in blocks from this many bytes (smaller arrays are likely in the
+#: cache already, where the blocks' extra calls cost more than they save)
+BLOCKED_BYTES = 8 << 20
+
+
+def times_twice(g, a):
+    """g * (2 * a), bit for bit what times_fresh(g, 2.0 * a) gives (g first in each product)."""
+    if type(a) is not np.ndarray or a.dtype.kind != "f":
+        return times_fresh(g, 2.0 * a)
+    n = a.size
+    if type(g) is np.ndarray and a.nbytes >= BLOCKED_BYTES and g.shape == a.shape and \
+            g.dtype is a.dtype and not any(g.strides) and a.flags.c_contiguous:
+        one = g[(slice(0, 1),) * g.ndim].reshape(())       # g's value, 0-d, g's dtype
+        out = np.empty(a.shape, a.dtype)
+        flat, res, add, mul = a.reshape(-1), out.reshape(-1), np.add, np.multiply
+        for i in range(0, n, BLOCK):
+            o = res[i:i + BLOCK]
+            v = flat[i:i + BLOCK]
+            add(v, v, o)
+            mul(one, o, o)
+        return out
+    return times_fresh(g, np.add(a, a))
 
 
 F64 = np.dtype(np.float64)

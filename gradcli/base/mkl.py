@@ -23,6 +23,7 @@ recorded on an AVX2 machine.  The library is loaded on first use, never at start
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import sys
 
@@ -114,32 +115,36 @@ def available() -> bool:
 
 
 def _aligned(a):
-    """a as a C-contiguous array placed as PyTorch would hold it: MKL's BLAS results
-    depend on where the data lies (it peels to alignment), so the data starts at the
-    same offset from a 64-byte boundary as in PyTorch, whose storages are 64-byte
-    aligned: the view's byte offset in the array it views (its storage), 0 for a
-    fresh array (a itself if it already lies so)."""
+    """(a as a C-contiguous array placed as PyTorch would hold it, its address): MKL's
+    BLAS results depend on where the data lies (it peels to alignment), so the data
+    starts at the same offset from a 64-byte boundary as in PyTorch, whose storages
+    are 64-byte aligned: the view's byte offset in the array it views (its storage),
+    0 for a fresh array (a itself if it already lies so).  Each address is asked of
+    NumPy once (`a.ctypes` costs more than a small product)."""
+    at = a.ctypes.data
     root = a
     while isinstance(root.base, np.ndarray):
         root = root.base
-    want = (a.ctypes.data - root.ctypes.data) % _ALIGN
-    if a.flags.c_contiguous and a.ctypes.data % _ALIGN == want:
-        return a
+    want = 0 if root is a else (at - root.ctypes.data) % _ALIGN
+    if a.flags.c_contiguous and at % _ALIGN == want:
+        return a, at
     return _copy_aligned(a, want)
 
 
 def _empty(shape, dtype, skew=0):
-    """An uninitialised array whose data starts `skew` bytes after a 64-byte boundary."""
-    n = int(np.prod(shape)) * np.dtype(dtype).itemsize
-    buf = np.empty(n + 2 * _ALIGN, np.uint8)
-    off = (skew - buf.ctypes.data) % _ALIGN
-    return buf[off:off + n].view(dtype).reshape(shape)
+    """(an uninitialised array whose data starts `skew` bytes after a 64-byte
+    boundary, its address)."""
+    dtype = np.dtype(dtype)
+    buf = np.empty(math.prod(shape) * dtype.itemsize + 2 * _ALIGN, np.uint8)
+    at = buf.ctypes.data
+    off = (skew - at) % _ALIGN
+    return np.ndarray(shape, dtype, buf, off), at + off
 
 
 def _copy_aligned(a, skew=0):
-    out = _empty(a.shape, a.dtype, skew)
+    out, at = _empty(a.shape, a.dtype, skew)
     out[...] = a
-    return out
+    return out, at
 
 
 def _kind(a):
@@ -190,13 +195,13 @@ def _small_buffers(dtype):
 
 
 def _operand(a):
-    """(array as passed, transposed?, leading dimension) for a 2-D operand used as
+    """((array as passed, its address), transposed?, leading dimension) for a 2-D operand used as
     PyTorch passes it: a transposed view of a contiguous matrix is passed as
     that matrix with the transpose flag, not copied."""
     if a.flags.c_contiguous:
         return _aligned(a), False, max(1, a.shape[1])
     if a.flags.f_contiguous:
-        return _aligned(a.T).T, True, max(1, a.shape[0])
+        return _aligned(a.T), True, max(1, a.shape[0])   # (its address is a's)
     return _copy_aligned(a), False, max(1, a.shape[1])   # PyTorch copies it too
 
 
@@ -211,7 +216,7 @@ def mm(a, b, c=None):
         return None
     rows, k = a.shape
     cols = b.shape[1]
-    out = _empty((rows, cols), a.dtype)
+    out, out_at = _empty((rows, cols), a.dtype)
     if c is None:
         beta = 0.0
         if rows * cols and not k:
@@ -221,12 +226,11 @@ def mm(a, b, c=None):
         beta = 1.0
     if rows == 0 or cols == 0 or k == 0:
         return out
-    A, ta, lda = _operand(a)
-    B, tb, ldb = _operand(b)
+    (A, a_at), ta, lda = _operand(a)
+    (B, b_at), tb, ldb = _operand(b)
     # row-major C = A B is column-major C^T = B^T A^T
     FNS[f"cblas_{p}gemm"](_COL, _TR if tb else _NO, _TR if ta else _NO, cols, rows, k, 1.0,
-                                 B.ctypes.data, ldb, A.ctypes.data, lda, beta, out.ctypes.data,
-                                 max(1, cols))
+                          b_at, ldb, a_at, lda, beta, out_at, max(1, cols))
     return out
 
 
@@ -239,17 +243,17 @@ def mv(a, v):
     if m is None:
         return None
     rows, k = a.shape
-    out = _empty((rows,), a.dtype)
+    out, out_at = _empty((rows,), a.dtype)
     if rows == 0:
         return out
     if k == 0:
         out[...] = 0
         return out
-    A, ta, lda = _operand(a)
-    V = _aligned(v)
+    (A, a_at), ta, lda = _operand(a)
+    V, v_at = _aligned(v)
     # column-major: a row-major matrix is its transpose
     FNS[f"cblas_{p}gemv"](_COL, _NO if ta else _TR, *((rows, k) if ta else (k, rows)), 1.0,
-                                 A.ctypes.data, lda, V.ctypes.data, 1, 0.0, out.ctypes.data, 1)
+                          a_at, lda, v_at, 1, 0.0, out_at, 1)
     return out
 
 
@@ -261,8 +265,8 @@ def dot(a, b):
     m = lib()
     if m is None:
         return None
-    A, B = _aligned(a), _aligned(b)
-    r = FNS[f"cblas_{p}dot"](a.size, A.ctypes.data, 1, B.ctypes.data, 1)
+    pa, pb = _aligned(a), _aligned(b)       # (the arrays are held through the call)
+    r = FNS[f"cblas_{p}dot"](a.size, pa[1], 1, pb[1], 1)
     return np.asarray(r, dtype=a.dtype)
 
 

@@ -1,7 +1,10 @@
 """The plans behind `summation.torch_sum` for one thread's range of 8 or more values:
 PyTorch's cascade (see gradcli/base/summation.py) made of few NumPy calls on buffers
 and views prepared once per size and dtype (issue 16: the per-call cost of NumPy calls
-on small arrays, not the arithmetic, was the time).
+on small arrays, not the arithmetic, was the time).  `_plan` gives the sizes with one
+or two full cascade levels up to one thread's range (256 to 32,768 values) to
+gradcli/base/sum_mid.py; the plans here are the others: no level at all (fewer than
+16 groups) and the big ranges, whose level 0 is laid out a slab at a time.
 
 Every sum is the one `summation._multi_row_sum` and its callers make, addition for
 addition (tests/test_summation_plans.py compares with a frozen copy of the code these
@@ -20,7 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-ILP = 4
+from .parallel import GRAIN
+from .sum_mid import ILP, MidPlan, _finish64, fits
+
 LEVELS = 4
 
 _reduce = np.add.reduce          # called with a positional axis: a keyword costs ~1 us a call
@@ -36,14 +41,14 @@ class _Level:
     item after item, from its first, into `out` (the next level's items)."""
     __slots__ = ("full_src", "full_dst", "part_src", "part_dst", "rows", "out")
 
-    def __init__(self, items, m, step, dtype, out, whole=None):
+    def __init__(self, items, m, step, dtype, out):
         w = out.shape[1]
         nbl = m // step
         r = m - nbl * step
         cols = nbl + (r > 0)
         self.out = out[:cols].reshape(-1)
         self.part_src = self.part_dst = None
-        if cols == 1 and r == 0 and items is not None:     # one whole block: add it in place
+        if cols == 1 and r == 0:                   # one whole block: add it in place
             self.full_src = self.full_dst = None
             self.rows = items[:step]
             return
@@ -51,13 +56,10 @@ class _Level:
         # an odd number of columns: rows a power of two bytes apart would fall in one
         # cache set (the copy writes down a column)
         tr = np.full((step, cols | 1, w), -0.0, dtype)
-        if whole is None:                          # the padded items are in `items`
-            whole = nbl
-        self.full_src = None if items is None else \
-            items[:whole * step].reshape(-1).view(void).reshape(whole, step)
-        self.full_dst = tr.reshape(-1).view(void).reshape(step, cols | 1)[:, :whole].T
-        if whole < cols:
-            self.part_src = None if items is None else items[nbl * step:m]
+        self.full_src = items[:nbl * step].reshape(-1).view(void).reshape(nbl, step)
+        self.full_dst = tr.reshape(-1).view(void).reshape(step, cols | 1)[:, :nbl].T
+        if r:
+            self.part_src = items[nbl * step:m]
             self.part_dst = tr[:r, nbl]
         self.rows = tr[:, :cols].reshape(step, cols * w)
 
@@ -73,10 +75,11 @@ class _Plan:
     from before (each added last, by x + y == y + x the same sum as
     `_multi_row_sum`'s).  A level with no whole block, or the fourth, is the last
     chain: its items (float32: then the vectors after the last group, padded with
-    -0.0) added in order -> `parts`.  Big sizes lay level 0 out in slabs."""
-    __slots__ = ("lanes", "k", "tail", "nleft", "ns", "f32", "big", "step", "void", "nb",
+    -0.0) added in order -> `parts`.  Level 0 is laid out in slabs (`_slabs`)."""
+    __slots__ = ("lanes", "k", "tail", "nleft", "ns", "f32", "step", "void", "nb",
                  "levels", "last", "lv_dst", "groups_dst", "parts", "vec_in", "vec_out",
-                 "acc", "py", "head", "nbytes", "slabs", "part0", "run", "buf", "srcs")
+                 "acc", "py", "head", "nbytes", "slabs", "part0", "run", "buf", "srcs",
+                 "stage_at")
 
     def __init__(self, n, dtype):
         self.lanes = lanes = 32 // dtype.itemsize
@@ -90,10 +93,6 @@ class _Plan:
         self.step = step = 1 << power
         self.nb = k // step
         self.f32 = f32 = dtype.char == "f"
-        self.big = big = n > DIRECT
-        # small sizes: one copy of the values into `buf` and views of it made once; from
-        # COPY_MAX on, views of the input made per call (cheaper than the copy)
-        copy = n <= COPY_MAX
         self.void = np.dtype((np.void, w * dtype.itemsize))
         nlv = nleft if f32 else 0                  # float32 adds the left-over vectors last
         sizes = []                                 # the items of each level
@@ -101,22 +100,22 @@ class _Plan:
         while len(sizes) < 3 and m >= step:
             sizes.append(m)
             m = m // step + (m % step > 0)
-        exact = copy and sizes and n == k * w
+        # small sizes (no cascade level: the sizes with levels up to one thread's range
+        # are sum_mid's): one copy of the values into `buf` and views of it made once;
+        # after the values float32's lanes, so [scalars, lanes] is one view, float64's
+        # parts, so [left-over vectors, scalars, parts] is one view
+        copy = n <= COPY_MAX and not sizes
         self.buf = buf = None
         if copy:
-            # exact: nothing after the groups, so -0.0 up to the last chunk's end and one
-            # copy moves all the chunks; float64 otherwise: the parts right after the
-            # values, so [left-over vectors, scalars, parts] is one view
-            self.buf = buf = np.full(max(n + (0 if (f32 or exact) else w),
-                                         (self.nb + 1) * step * w if exact else 0), -0.0, dtype)
+            self.buf = buf = np.full(n + (lanes if f32 else w), -0.0, dtype)
         self.parts = np.zeros(w, dtype)            # no group at all: the sums are +0
         self.py = self.head = self.vec_in = self.vec_out = self.acc = None
         if f32:                                    # [the scalars, the lanes' sums]
             self.vec_in = self.parts.reshape(ILP, lanes)
-            self.acc = np.zeros(ns + lanes, dtype)
+            self.acc = buf[n - ns:] if copy else np.zeros(ns + lanes, dtype)
             self.vec_out = self.acc[ns:]
-            self.head = self.acc[:ns] if ns else None
-        elif copy and not exact:
+            self.head = self.acc[:ns] if (ns and not copy) else None
+        elif copy:
             self.parts = buf[n:n + w]
             self.parts[:] = 0.0
             self.py = buf[k * w:n + w]
@@ -131,25 +130,23 @@ class _Plan:
         self.lv_dst = self.last[m:, :lanes] if nlv else None
         self.groups_dst = self.last[:k] if (not sizes and k and nlv) else None
         self.levels = []
-        self.slabs = self.part0 = None
+        self.slabs = self.part0 = self.stage_at = None
         self.nbytes = self.parts.nbytes * 2
         self.srcs = None
         if copy:
             self.nbytes += buf.nbytes
             self.srcs = (buf[:k * w].reshape(k, w) if k else None,
-                         buf[k * w:self.tail].reshape(nleft, lanes),
-                         buf[n - ns:n] if f32 else buf[k * w:n])
-        items = None if not copy else buf[:buf.size // w * w].reshape(-1, w)
+                         buf[k * w:self.tail].reshape(nleft, lanes))
+        items = None
         for i, size in enumerate(sizes):
             nxt = sizes[i + 1] if i + 1 < len(sizes) else m
             out = np.full((nxt, w), -0.0, dtype) if i + 1 < len(sizes) else (
                 self.parts.reshape(1, w) if self.last is None else self.last)
             self.nbytes += out.nbytes
-            if i == 0 and big:
+            if i == 0:
                 self._slabs(size // step, w, dtype, out)
             else:
-                lev = _Level(items, size, step, dtype, out, whole=(
-                    size // step + (size % step > 0)) if (i == 0 and exact) else None)
+                lev = _Level(items, size, step, dtype, out)
                 self.levels.append(lev)
                 self.nbytes += lev.rows.nbytes
             items = out
@@ -159,24 +156,52 @@ class _Plan:
     def _slabs(self, nb, w, dtype, out):
         """Level 0 of a big plan: the whole chunks side by side a slab of `SLAB` chunks at
         a time (a slab stays in the cache while it is written and added), each slab's
-        sums into its rows of `out`; the partial chunk straight into out[nb]."""
+        sums into its rows of `out`; the partial chunk straight into out[nb].  A slab is
+        first copied as it lies into a staging buffer (a plain copy, reading memory in
+        order), then laid side by side from there (the scattered copy then reads the
+        cache: at 1e7 float64 values the sum takes ~30% less time than laying it out
+        straight from memory; below `STAGE_BYTES` the input is likely in the cache and
+        the extra copy costs more than it saves).  Two staging buffers, 2 KiB apart
+        modulo 4 KiB: `run` takes the one that does not start just after the input
+        modulo 4 KiB (memcpy's slow case, see `_copy_runner`)."""
         step = self.step
         width = max(1, SLAB // step)
         tr = np.empty((step, width | 1, w), dtype)      # odd: see _Level
         trv = tr.reshape(-1).view(self.void).reshape(step, width | 1)
+        size = width * step * self.void.itemsize
+        stages = ()
+        if (self.tail + self.ns) * dtype.itemsize >= STAGE_BYTES:
+            raw = np.empty(size + 4096, np.uint8)
+            at = -raw.ctypes.data % 64
+            stages = [raw[o:o + size].view(self.void).reshape(width, step) for o in (at, at + 2048)]
+            self.stage_at = raw.ctypes.data + at
+            self.nbytes += raw.nbytes
         self.slabs = [(c, min(nb, c + width), trv[:, :min(nb, c + width) - c].T,
                        tr[:, :min(nb, c + width) - c].reshape(step, -1),
-                       out[c:min(nb, c + width)].reshape(-1)) for c in range(0, nb, width)]
+                       out[c:min(nb, c + width)].reshape(-1),
+                       tuple(st[:min(nb, c + width) - c] for st in stages))
+                      for c in range(0, nb, width)]
         self.part0 = out[nb] if self.k > nb * step else None
         self.nbytes += tr.nbytes
 
 
+def _stage(plan_stage, x):
+    """Which staging buffer a slab of x is copied into (see `_Plan._slabs`): the first,
+    unless it starts within 256 bytes after or before x modulo 4096."""
+    rel = (plan_stage - x.__array_interface__["data"][0]) % 4096
+    return 0 if 256 <= rel <= 3840 else 1
+
+
 _PLANS = {}
+#: the plans' closures by dtype, then size, for one thread's range from `RUN_MIN` values
+#: (summation.torch_sum looks here first: two look-ups, no tuple key)
+_RUNS = {}
+RUN_MIN = 64
 _ZERO32 = np.float32(0.0)
-#: above this many values level 0 is laid out a slab at a time
-DIRECT = 16384
 #: up to this many values a plan copies the values into its buffer first
 COPY_MAX = 3000
+#: from this many bytes in one thread's range a big plan stages each slab (`_Plan._slabs`)
+STAGE_BYTES = 6 << 20
 #: groups in one slab of a big plan's level 0 (`_Plan._slabs`)
 SLAB = 2048
 #: the plans' buffers kept at most (bytes): more and the cache starts again
@@ -188,12 +213,18 @@ def _plan(n, dtype):
     key = (n, dtype.char)
     p = _PLANS.get(key)
     if p is None:
-        p = _Plan(n, dtype)
-        p.run = _runner(p, n, dtype)
+        if fits(n, dtype):                         # one or two full levels: sum_mid
+            p = MidPlan(n, dtype)
+        else:
+            p = _Plan(n, dtype)
+            p.run = _runner(p, n, dtype)
         if len(_PLANS) > 256 or _plan_bytes[0] + p.nbytes > PLAN_BYTES:
             _PLANS.clear()
+            _RUNS.clear()
             _plan_bytes[0] = 0
         _PLANS[key] = p
+        if RUN_MIN <= n <= GRAIN and dtype.isnative:
+            _RUNS.setdefault(dtype, {})[n] = p.run
         _plan_bytes[0] += p.nbytes
     return p
 
@@ -206,21 +237,14 @@ def _runner(p, n, dtype):
     k, step, lanes, nb = p.k, p.step, p.lanes, p.nb
     w = ILP * lanes
     rem = k - nb * step
-    first = None                                   # level 0: (whole chunks, partial, rows, out)
-    upper = []                                     # the other levels: (copies, rows, out)
-    levels = p.levels
-    buf = p.buf
-    if levels and not p.big and buf is None:
-        lev = levels[0]
-        first = (lev.full_dst, lev.part_dst, lev.rows, lev.out)
-        levels = levels[1:]
-    for lev in levels:
+    upper = []                                     # the levels after level 0: (copies, rows, out)
+    for lev in p.levels:
         copies = [] if lev.full_src is None else [(lev.full_dst, lev.full_src)]
         if lev.part_src is not None:
             copies.append((lev.part_dst, lev.part_src))
         upper.append((tuple(copies), lev.rows, lev.out))
     upper = tuple(upper)
-    slabs, part0 = p.slabs, p.part0
+    slabs, part0, stage, stage_at = p.slabs, p.part0, _stage, p.stage_at
     groups_dst = p.groups_dst
     no_level = not p.levels and not slabs and k > 0
     last, parts, lv_dst, head = p.last, p.parts, p.lv_dst, p.head
@@ -231,23 +255,25 @@ def _runner(p, n, dtype):
     accumulate, zero, finish, nlv4 = _accumulate, _ZERO32, _finish64, nleft * lanes
     contiguous = np.ascontiguousarray
 
-    if buf is not None:
-        return _copy_runner(p, upper, no_level)
+    if p.buf is not None:                          # no level at all
+        return _copy_runner(p, no_level)
 
     def run(x):
         if not x.flags.c_contiguous:
             x = contiguous(x)
-        if first is not None:
-            full_dst, part_dst, rows, out = first
-            full_dst[...] = nd((nb, step), void, x)
-            if part_dst is not None:
-                part_dst[...] = nd((rem, w), dtype, x, nb * step * w * isz)
-            reduce_(rows, 0, None, out)
-        elif slabs is not None:
+        if slabs is not None:
             src = nd((nb, step), void, x)
-            for b, e, dst, rows, out in slabs:
-                dst[...] = src[b:e]
-                reduce_(rows, 0, None, out)
+            if stage_at is None:
+                for b, e, dst, rows, out, _ in slabs:
+                    dst[...] = src[b:e]
+                    reduce_(rows, 0, None, out)
+            else:
+                which = stage(stage_at, x)
+                for b, e, dst, rows, out, stages in slabs:
+                    st = stages[which]
+                    st[...] = src[b:e]
+                    dst[...] = st
+                    reduce_(rows, 0, None, out)
             if part0 is not None:
                 reduce_(nd((rem, w), dtype, x, nb * step * w * isz), 0, None, part0)
         elif no_level:
@@ -275,16 +301,17 @@ def _runner(p, n, dtype):
     return run
 
 
-def _copy_runner(p, upper, no_level):
+def _copy_runner(p, no_level):
     """The closure of a plan that copies the values into its buffer first (a ufunc loop,
     not memcpy: glibc's memcpy is up to 30x slower when the destination starts 8 to 24
     bytes after the source modulo 4096, and where the input lies is not ours to choose;
-    +x is x, bit for bit), then reads only views made once."""
-    buf, copy, reduce_ = p.buf, np.positive, _reduce
+    x + -0.0 is x, bit for bit: np.add's loop is SIMD, np.positive's is not), then reads
+    only views made once."""
+    reduce_, add, buf, mz = _reduce, np.add, p.buf, np.full((), -0.0, p.buf.dtype)
     data = buf[:p.tail + p.ns]
-    groups, lv, head_src = p.srcs
-    groups_dst, last, parts, lv_dst, head = p.groups_dst, p.last, p.parts, p.lv_dst, p.head
-    stages = list(upper)                           # the levels, level 0 included
+    groups, lv = p.srcs                            # the scalars are read where the copy puts them
+    groups_dst, last, parts, lv_dst = p.groups_dst, p.last, p.parts, p.lv_dst
+    stages = []
     if no_level and groups_dst is None:
         stages.append(((), groups, parts))         # the groups added straight into parts
     pre = []                                       # copies before the last chain
@@ -297,42 +324,25 @@ def _copy_runner(p, upper, no_level):
     upper = tuple(stages)
     if p.f32:
         vec_in, vec_out, acc, accumulate, zero = p.vec_in, p.vec_out, p.acc, _accumulate, _ZERO32
-        tails = head_src if head is not None else None
 
         def run32(x):
-            copy(x, data)
+            add(x, mz, data)
             for copies, rows, out in upper:
                 for dst, src in copies:
                     dst[...] = src
                 reduce_(rows, 0, None, out)
-            if tails is not None:
-                head[...] = tails
             reduce_(vec_in, 0, None, vec_out)
             total = accumulate(acc, 0)[-1]
             return total if total else zero     # from +0: a zero sum is +0
         return run32
     py, nlv, ns, finish = p.py, p.nleft * 4, p.ns, _finish64
-    rest = head_src if head is not None else None
-    if len(upper) == 2 and len(upper[0][0]) == 1 and not upper[1][0] and rest is None:
-        ((dst, src),), rows, out = upper[0]       # the common mid size: one level, one copy
-        last_rows, last_out = upper[1][1:]
-
-        def run1(x):
-            copy(x, data)
-            dst[...] = src
-            reduce_(rows, 0, None, out)
-            reduce_(last_rows, 0, None, last_out)
-            return finish(py.tolist(), nlv, ns)
-        return run1
 
     def run64(x):
-        copy(x, data)
+        add(x, mz, data)
         for copies, rows, out in upper:
             for dst, src in copies:
                 dst[...] = src
             reduce_(rows, 0, None, out)
-        if rest is not None:
-            head[...] = rest
         return finish(py.tolist(), nlv, ns)
     return run64
 
@@ -345,27 +355,3 @@ def _serial(x, p=None):
     if p is None:
         p = _plan(x.size, x.dtype)
     return p.run(x)
-
-
-def _finish64(v, nlv, ns):
-    """float64: part 0 + the left-over vectors + parts 1, 2, 3, lane by lane; then from 0
-    the scalars and the lanes.  v = [left-over vectors (nlv values), scalars (ns), parts]."""
-    if not (nlv or ns):
-        a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3 = v
-        return ((((0.0 + (((a0 + b0) + c0) + d0)) + (((a1 + b1) + c1) + d1))
-                 + (((a2 + b2) + c2) + d2)) + (((a3 + b3) + c3) + d3))
-    o = nlv + ns
-    l0, l1, l2, l3 = v[o:o + 4]
-    for i in range(0, nlv, 4):
-        l0 += v[i]
-        l1 += v[i + 1]
-        l2 += v[i + 2]
-        l3 += v[i + 3]
-    l0 = ((l0 + v[o + 4]) + v[o + 8]) + v[o + 12]
-    l1 = ((l1 + v[o + 5]) + v[o + 9]) + v[o + 13]
-    l2 = ((l2 + v[o + 6]) + v[o + 10]) + v[o + 14]
-    l3 = ((l3 + v[o + 7]) + v[o + 11]) + v[o + 15]
-    total = 0.0
-    for i in range(nlv, o):
-        total += v[i]
-    return (((total + l0) + l1) + l2) + l3

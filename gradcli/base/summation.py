@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from .parallel import GRAIN as GRAIN_ROW, chunks
-from .sum_plans import ILP, LEVELS, _PLANS, _accumulate, _reduce, _serial
+from .sum_plans import ILP, LEVELS, _PLANS, _RUNS, _accumulate, _reduce, _serial
 
 
 def _seq(a):
@@ -84,41 +84,25 @@ def _row_sum(v):
     return _accumulate(rows, 0)[-1]
 
 
-_ZERO = {"d": np.zeros(1, np.float64), "f": np.zeros(1, np.float32)}
+_Z32 = np.float32(0.0)
 
 
-def _serial_small(x, lanes):
-    """_serial for fewer than 16 groups (no cascade level is ever flushed), on Python
-    numbers: floats for float64, NumPy float32 scalars for float32 (each sum rounded)."""
-    vals = x.tolist() if x.dtype == np.float64 else list(x)
-    zero = x.dtype.type(0) if x.dtype != np.float64 else 0.0
-    n = len(vals)
-    if n < lanes:                          # row_sum on scalars
-        lanes, nv = 1, n
-    else:
-        nv = n // lanes
-    k = nv // ILP
-    parts = [[zero] * lanes for _ in range(ILP)]
-    for i in range(k * ILP):               # level 0: the groups one after the other
-        row, base = parts[i % ILP], i * lanes
-        for j in range(lanes):
-            row[j] += vals[base + j]
-    first = parts[0]
-    for i in range(k * ILP, nv):           # the vectors left over, into the first
-        base = i * lanes
-        for j in range(lanes):
-            first[j] += vals[base + j]
-    total = first
-    for r in parts[1:]:
-        total = [a + b for a, b in zip(total, r)]
-    if lanes == 1:
-        return total[0]
-    out = zero
-    for v in vals[nv * lanes:]:
-        out += v
-    for v in total:
-        out += v
-    return out
+def _tiny32(x):
+    """_serial for fewer than 8 float32 values (fewer than a vector's lanes: row_sum on
+    scalars, 4 partial sums) on NumPy float32 scalars: a Python float added to one is
+    converted to float32 (exact: the values are float32's) and each sum rounded to
+    float32, as PyTorch's (about 1 us; NumPy calls on the array cost several)."""
+    v = x.ravel().tolist()
+    z = _Z32
+    if len(v) < 4:                         # no group: the values into part 0, from +0
+        t = z
+        for a in v:
+            t = t + a
+        return t + z                       # + parts 1, 2, 3 (zeros)
+    p0, p1, p2, p3 = z + v[0], z + v[1], z + v[2], z + v[3]
+    for a in v[4:]:                        # the left-over values, into part 0
+        p0 = p0 + a
+    return ((p0 + p1) + p2) + p3
 
 
 #: below this many values the sum is cheaper in Python numbers than in NumPy calls
@@ -189,16 +173,22 @@ def _tiny64(x):
 
 def torch_sum(x: np.ndarray):
     """The sum of all of x (float32 or float64), in PyTorch's CPU order."""
-    if not x.dtype.isnative:            # the plans read the bytes in the machine's order
-        x = x.astype(x.dtype.newbyteorder("="))
+    dtype = x.dtype
+    runs = _RUNS.get(dtype)                  # a size of one thread's range seen before
+    if runs is not None:
+        run = runs.get(x.size)
+        if run is not None and x.ndim == 1:
+            return run(x)
     n = x.size
+    if not dtype.isnative:              # the plans read the bytes in the machine's order
+        x = x.astype(dtype.newbyteorder("="))
     char = x.dtype.char
     if char not in SMALL:               # float16: PyTorch adds in float32 (its opmath type)
         return torch_sum(x.astype(np.float32))
     if n < SMALL[char]:
         if char == "d":
             return _tiny64(x)
-        return _serial_small(x.reshape(-1), 8)
+        return _tiny32(x)
     if n < SMALL64 and char == "d":
         return _small64(x)
     if x.ndim != 1:
@@ -283,6 +273,22 @@ def torch_sum_rows(x: np.ndarray):
     return outer_sum(x)
 
 
+def _chunk_sums(x, rows, m, nb, step, w):
+    """Level 0 of every row's whole chunks, (rows, nb, w): the chunks' groups laid side
+    by side, item s of every chunk in row s of one (step, rows * nb * w) array (one
+    copy of whole groups through a void dtype of a group's bytes), so that one reduce
+    over the first axis adds each chunk's groups in order with an inner loop over all
+    the chunks (a reduce over the middle axis of (rows, nb, step, w) runs an inner loop
+    of w values per group)."""
+    x = np.ascontiguousarray(x)                # the view below reads x's buffer
+    isz = x.itemsize
+    void = np.dtype((np.void, w * isz))
+    tr = np.empty((step, rows * nb, w), x.dtype)
+    src = np.ndarray((rows, nb, step), void, x, 0, (m * isz, step * w * isz, w * isz))
+    tr.reshape(step, rows * nb * w).view(void).reshape(step, rows, nb).transpose(1, 2, 0)[...] = src
+    return _reduce(tr.reshape(step, rows * nb * w), 0).reshape(rows, nb, w)
+
+
 def inner_sums(x):
     """The sums of the rows of a C-contiguous 2-D float array (R, m), each in PyTorch's
     order for a contiguous inner reduction (`vectorized_inner_sum` for rows of at least
@@ -310,7 +316,7 @@ def inner_sums(x):
         return np.array([_serial(np.ascontiguousarray(r)) for r in x], dtype=x.dtype)
     levels = []
     if nb:
-        levels.append(_reduce(x[:, :nb * step * w].reshape(rows, nb, step, w), 2))
+        levels.append(_chunk_sums(x, rows, m, nb, step, w))
     if k > nb * step:
         levels.append(_reduce(x[:, nb * step * w:k * w].reshape(rows, k - nb * step, w), 1)[:, None])
     parts = _reduce(np.concatenate(levels, axis=1), 1) if levels else np.zeros((rows, w), x.dtype)

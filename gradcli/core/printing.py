@@ -340,13 +340,19 @@ def show(value) -> str:
         return f"<class '{CLASS_NAMES[id(value)][1]}'>"
     if isinstance(value, type) and value.__dict__.get("__module__") == "__main__":
         return f"<class '__main__.{value.__qualname__}'>"     # a class of the program
+    if isinstance(value, type) and issubclass(value, BaseException) and \
+            value.__dict__.get("__module__") == "builtins":
+        return f"<class '{value.__qualname__}'>"             # ValueError, RuntimeError ...
     if isinstance(value, _PY_CALLABLES):
         return f"<built-in function {callable_name(value)}>"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}" \
             if type(value) is dict else repr(value)
     if isinstance(value, BaseException) and type(value).__repr__ is BaseException.__repr__:
-        return f"{getattr(value, 'type_name', type(value).__name__)}({str(value)!r})"
+        name = getattr(value, "type_name", type(value).__name__)
+        if name == "KeyError":          # its message is the key's repr already, as Python's
+            return f"KeyError({value})"
+        return f"{'RuntimeError' if name == 'ShapeError' else name}({str(value)!r})"
     return repr(value)
 
 

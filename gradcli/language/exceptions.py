@@ -29,13 +29,18 @@ class LanguageException(GradError):
     type_name = "Exception"
 
     def __init__(self, *args):
-        if len(args) == 1 and isinstance(args[0], str):
+        if len(args) == 1 and self.type_name == "KeyError":
+            message = show(args[0])        # str(KeyError(k)) is repr(k), as in Python
+        elif len(args) == 1 and isinstance(args[0], str):
             message = args[0]
         else:
             message = show_str(args[0]) if len(args) == 1 else \
                 "(" + ", ".join(show(a) for a in args) + ")" if args else ""
         super().__init__(message)
         self.args = args
+
+    def __str__(self):
+        return self.message
 
     def __repr__(self):
         return f"{self.type_name}({', '.join(repr(a) for a in self.args)})"
@@ -51,6 +56,30 @@ def _make_types():
 
 
 TYPES = _make_types()
+
+
+def public_type(err):
+    """The class a program sees for a gradcli error (`type(e)`): a program's own
+    exception as it is; any other by its type name, a ShapeError being PyTorch's
+    RuntimeError (the error report calls it ShapeError, SPEC section 7)."""
+    if isinstance(err, LanguageException):
+        return type(err)
+    name = "RuntimeError" if err.type_name == "ShapeError" else err.type_name
+    for n in ancestors(name):
+        cls = TYPES.get(n)
+        if cls is not None:
+            return cls
+    return TYPES["Exception"]
+
+
+def is_instance(err, cls):
+    """isinstance(err, cls) for a gradcli error and a class or a tuple of them, by the
+    exception classes' family (`except` matches the same way)."""
+    if isinstance(cls, tuple):
+        return any(is_instance(err, c) for c in cls)
+    if isinstance(cls, type) and issubclass(cls, GradError):
+        return matches(err, cls)
+    return isinstance(err, cls)
 
 
 def ancestors(name):

@@ -10,13 +10,14 @@ import ast
 
 from .parser import Token, Tree
 
-from ..base.errors import GradAttributeError
+from ..base.errors import GradAttributeError, GradError
 from ..core.convert import type_name
 from ..core.printing import CLASS_NAMES, callable_name
 from ..core.tensor import Tensor
 from ..core import dtypes
 from ..library.values import BoundMethod, BuiltinFunction, Module, Size
 from .classes import is_user_class
+from .exceptions import public_type
 from .functions import BoundUserMethod, Generator, UserFunction
 
 NAME_ATTRS = frozenset({"__name__", "__qualname__", "__doc__"})
@@ -121,6 +122,8 @@ def type_of(x):
     language's own `int`, `list`, `torch.Tensor` ... for those, else a TypeName that
     prints as Python prints the type."""
     t = type(x)
+    if isinstance(x, GradError):
+        return public_type(x)
     if is_user_class(t) or isinstance(x, BaseException):
         return t
     v = CLASS_OF.get(t)

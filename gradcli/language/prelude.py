@@ -15,7 +15,7 @@ from ..library.values import BuiltinFunction, truth
 from ..ops.registry import BUILTINS
 from . import runtime as rt
 from .classes import LanguageObject, Super, callable_class, is_user_class, no_super
-from .exceptions import TYPES
+from .exceptions import TYPES, is_instance
 from .items import del_attr
 from .iteration import iterate
 from .names import install_classes, type_of
@@ -57,8 +57,8 @@ def _class_of(t):
 
 def isinstance_(obj, classinfo):
     cls = _class_of(classinfo)
-    if obj is True or obj is False:
-        return isinstance(obj, cls)
+    if isinstance(obj, GradError):          # by the exception classes' family, as `except`
+        return is_instance(obj, cls)
     return isinstance(obj, cls)
 
 

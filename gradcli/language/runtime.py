@@ -324,8 +324,8 @@ def get_attr(obj, name):
     if isinstance(obj, Function):
         if name == "next_functions":
             return obj.next_functions()
-        if name == "name":
-            return BoundMethod(obj, "name", lambda o: o.name)
+        if name == "name":      # (a node of PyTorch's C++ autograd: its qualified name)
+            return BoundMethod(obj, "name", lambda o: getattr(o, "qualified_name", o.name))
         if name == "metadata":
             return {}
         raise GradAttributeError(f"'{obj.name}' object has no attribute '{name}'",

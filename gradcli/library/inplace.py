@@ -83,11 +83,33 @@ def write(x, arr):
     d = x.data
     if d.flags.writeable:
         np.copyto(d, arr)
-    elif getattr(x, "view_of", None) is not None and 0 in d.strides and d.size > 1:
-        raise GradRuntimeError(OVERLAP)          # an expand()ed view
+    elif getattr(x, "view_of", None) is not None:             # an expand()ed view
+        if _overlaps(d):
+            raise GradRuntimeError(OVERLAP)
+        w = _writable(d)
+        if w is None:
+            x.data = np.array(arr, dtype=d.dtype, copy=True)
+        else:                                    # no element shares: written through
+            np.copyto(w, arr)
     else:                                        # a read-only array no other tensor shares
         x.data = np.array(arr, dtype=d.dtype, copy=True)
     versions.bump(x)
+
+
+def _overlaps(d):
+    """Whether elements of array d share memory (a dim of stride 0 and size over 1)."""
+    return any(s == 0 and n > 1 for s, n in zip(d.strides, d.shape))
+
+
+def _writable(d):
+    """A writable view of the read-only view `d` (NumPy marks broadcast views read-only,
+    also where no two elements share memory), or None if its memory is read-only."""
+    w = d.view()
+    try:
+        w.flags.writeable = True
+    except ValueError:
+        return None
+    return w
 
 
 def _snapshot(t):
@@ -100,10 +122,6 @@ def inplace(x, compute, cast=False):
     if not isinstance(x, Tensor):
         raise GradTypeError(f"in-place operation on a {type_name(x)}: only tensors change in place")
     check_leaf(x)
-    d = x.data
-    if 0 in d.strides and d.size > 1 and not d.flags.writeable and \
-            getattr(x, "view_of", None) is not None:
-        raise GradRuntimeError(OVERLAP)          # an expand()ed view
     if _forward.visible:
         return _dual_inplace(x, compute, cast)
     return _inplace(x, compute, cast)
@@ -129,26 +147,39 @@ def _dual_inplace(x, compute, cast):
     r = results[0] if results else None
     for level in levels:
         rt = tan.tangent_at(r, level) if isinstance(r, Tensor) else None
-        if rt is not None:
-            rt = np.array(np.broadcast_to(rt.data, x.data.shape), dtype=x.data.dtype)
-        elif tan.tangent_at(x, level) is not None:
-            rt = np.zeros_like(x.data)
-        else:
+        xt = tan.tangent_at(x, level)
+        if rt is None and xt is None:
             continue
-        tan.set_tangent(x, level, Tensor(rt))
+        _set_tangent_values(x, level, xt, 0 if rt is None else rt.data)
     return x
 
 
-def _dual_setitem(x, k, v):
-    """x's tangents after `x[k] = v` through a view (whose own tangent copy_ set): the
-    tangent's [k] is v's tangent, or zeros where only x had one."""
-    for level in _forward.visible:
-        vt, xt = tan.tangent_at(v, level), tan.tangent_at(x, level)
-        if vt is None and xt is None:
-            continue
-        arr = np.zeros_like(x.data) if xt is None else np.array(xt.data, dtype=x.data.dtype)
-        arr[k] = 0 if vt is None else vt.data
-        tan.set_tangent(x, level, Tensor(arr))
+def _set_tangent_values(x, level, xt, values):
+    """x's tangent at `level` takes `values` in place, as PyTorch updates it: the tensor
+    given to make_dual, and the tangents of x's views and base, which share its array,
+    see the change.  Without one, x gets one (a view's in its base's, zeros elsewhere)."""
+    d = x.data
+    if xt is None:
+        via = getattr(x, "view_of", None)
+        if via is not None:
+            base, view = via
+            bt = tan.tangent_at(base, level)
+            if bt is None:
+                bt = Tensor(np.zeros_like(base.data))
+                tan.set_tangent(base, level, bt)
+            xt = view(bt)
+            if not np.may_share_memory(xt.data, bt.data):
+                xt = None
+        if xt is None:
+            xt = Tensor(np.zeros_like(d))
+        tan.set_tangent(x, level, xt)
+    t = xt.data
+    if t.shape == d.shape and t.dtype == d.dtype:
+        w = t if t.flags.writeable else None if _overlaps(t) else _writable(t)
+        if w is not None:          # (an expand()ed view's tangent is a read-only view)
+            np.copyto(w, values)
+            return
+    tan.set_tangent(x, level, Tensor(np.array(np.broadcast_to(values, d.shape), dtype=d.dtype)))
 
 
 def _inplace(x, compute, cast):
@@ -166,6 +197,8 @@ def _inplace(x, compute, cast):
             _regenerate(x, None)
         return x
     base, view = via
+    if not x.data.flags.writeable and _overlaps(x.data):
+        raise GradRuntimeError(OVERLAP)          # before the base's graph is touched
     bsnap = _snapshot(base)
     r = compute(view(bsnap))
     arr = _values(x, r, cast)
@@ -218,9 +251,12 @@ def _region(arr, view):
     prev = context.current.grad_enabled
     context.current.grad_enabled = False
     try:
-        return view(Tensor(arr)).data
+        d = view(Tensor(arr)).data
     finally:
         context.current.grad_enabled = prev
+    if d.flags.writeable or _overlaps(d):
+        return d
+    return _writable(d) if arr.flags.writeable else d     # an expand()ed region, written
 
 
 class CopySlices(Function):
@@ -228,6 +264,7 @@ class CopySlices(Function):
     view's region replaced by the op's result."""
     __slots__ = ("view",)
     name = "CopySlices"
+    qualified_name = "torch::autograd::CopySlices"      # (grad_fn.name())
     jvp = linear          # linear in its tensor inputs
     differentiable_twice = False
 
@@ -494,8 +531,6 @@ def setitem(x, key, value):
         if v.data.shape != view.data.shape:      # PyTorch's words for a value that does not fit
             FUNCTIONS["expand"](Tensor(v.data), *view.data.shape)
         copy_(view, v)
-        if _forward.visible:
-            _dual_setitem(x, k, v)
         return None
     check_leaf(x)
     if v.data.dtype != x.data.dtype:

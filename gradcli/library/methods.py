@@ -176,6 +176,14 @@ def to_method(x, *args, dtype=None, device=None, non_blocking=False, copy=False,
     return to(x, dt, copy=copy)
 
 
+@_method("type_as", "x.type_as(other)", "x converted to other's dtype (x itself if it has it)")
+def type_as(x, other):
+    if not isinstance(other, Tensor):
+        raise GradTypeError("type_as(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type_name(other)}")
+    return to(x, other.data.dtype)
+
+
 @_method("cpu", "x.cpu()", "x itself (gradcli computes on the CPU)")
 def cpu(x):
     return x

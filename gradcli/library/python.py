@@ -71,9 +71,9 @@ def _scalar(x, conv, what):
         return conv(x.item())
     if isinstance(x, str):
         try:
-            return conv(x.strip())
-        except ValueError:
-            raise GradValueError(f"could not convert string to {what}: {x!r}")
+            return conv(x)
+        except ValueError as e:            # Python's own words ("invalid literal for int() ...")
+            raise GradValueError(str(e)) from None
     if isinstance(x, (int, float)):
         try:
             return conv(x)

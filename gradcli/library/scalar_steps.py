@@ -20,12 +20,15 @@ _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
 def scalar_step(x, y, op):
-    """`x op= y` for two 0-d tensors of one float dtype under no_grad (the gradient-
-    descent step `w -= lr * w.grad` on a scalar parameter), on Python floats: for
-    + - * the double result is the IEEE result (float64), or rounds to it (float32: a
-    double holds 2 * 24 + 2 bits, so rounding twice is rounding once).  Returns x, or
-    None when the case is another (the general rule then runs)."""
-    if type(y) is Tensor and not context.current.grad_enabled and not _forward.visible:
+    """`x op= y` for two 0-d tensors of one float dtype under no_grad, or in grad mode
+    when neither requires grad (the gradient-descent step `w -= lr * w.grad` on a
+    scalar parameter), on Python floats: for + - * the double result is the IEEE
+    result (float64), or rounds to it (float32: a double holds 2 * 24 + 2 bits, so
+    rounding twice is rounding once).  Returns x, or None when the case is another (the
+    general rule then runs; also under a forward-mode level, whose tangents the
+    general rule updates)."""
+    if type(y) is Tensor and not _forward.visible and (
+            not context.current.grad_enabled or not (x.requires_grad or y.requires_grad)):
         d, e = x.data, y.data
         if not d.ndim and not e.ndim and d.dtype is e.dtype and (d.dtype is _F64 or d.dtype is _F32) \
                 and d.flags.writeable:
@@ -41,13 +44,17 @@ _DBL_MAX = sys.float_info.max
 
 def scaled_step(x, a, b, op):
     """`x op= a * b` (op one of float's + - *) for a 0-d float tensor x under no_grad,
-    where a * b is a 0-d product of x's dtype (a tensor times a Python number, or two
-    tensors): the product as Mul's forward makes it on Python floats (kernels.doubles,
-    singles.singles, then rounded to float32 as single() rounds it), then x's update as
-    `scalar_step` makes it, without the product's tensor.  Returns x, or None when the
-    case is another (the caller then computes `a * b` and the in-place op as usual)."""
-    if context.current.grad_enabled or _forward.visible:
+    or in grad mode when none of x, a, b requires grad, where a * b is a 0-d product
+    of x's dtype (a tensor times a Python number, or two tensors): the product as Mul's
+    forward makes it on Python floats (kernels.doubles, singles.singles, then rounded
+    to float32 as single() rounds it), then x's update as `scalar_step` makes it,
+    without the product's tensor.  Returns x, or None when the case is another (the
+    caller then computes `a * b` and the in-place op as usual)."""
+    if _forward.visible:
         return None       # (a forward-mode level: the product's tangent is the general path's)
+    if context.current.grad_enabled and (x.requires_grad or _requires_grad(a)
+                                         or _requires_grad(b)):
+        return None
     d = x.data
     if d.ndim or not d.flags.writeable:
         return None
@@ -96,3 +103,7 @@ def scaled_step(x, a, b, op):
 
 
 SCALED_STEPS = {"+=": float.__add__, "-=": float.__sub__, "*=": float.__mul__}
+
+
+def _requires_grad(v):
+    return type(v) is Tensor and v.requires_grad

@@ -118,7 +118,10 @@ def namespace() -> dict:
         autograd_functional = Module("torch.autograd.functional")
         autograd = Module("torch.autograd", {
             "functional": autograd_functional, "gradcheck": calculus.torch_gradcheck,
-            "profiler": Module("torch.autograd.profiler", {"profile": torch_more.Profile})})
+            "profiler": Module("torch.autograd.profiler", {"profile": torch_more.Profile}),
+            # a module in PyTorch (saved_tensors_hooks, Node ...), none of which gradcli
+            # has: not gradcli's own graph() picture, which the name would reach otherwise
+            "graph": Module("torch.autograd.graph")})
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
         torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda})
         torch_members.update(torch_more.namespaces(Module))

@@ -11,7 +11,7 @@ from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base.powers import int_power, torch_pow
-from ..base.kernels import doubles, scaled, times_fresh
+from ..base.kernels import doubles, scaled, times_fresh, times_twice
 from ..base.singles import scalar_times, single, singles
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register
@@ -310,7 +310,7 @@ class PowScalar(Function):
         if e == 0:              # PyTorch: zeros_like(input), whatever g is (inf, nan)
             return (Tensor(np.zeros_like(a.data)) if F.tensor_mode else np.zeros_like(a),)
         if e == 2 and not F.tensor_mode:
-            return (times_fresh(g, 2.0 * a),)
+            return (times_twice(g, a),)
         if not F.tensor_mode:
             return (times_fresh(g, e * torch_pow(a, e - 1)),)
         return (g * (e * a ** (e - 1)),)    # as PyTorch, so higher orders match too

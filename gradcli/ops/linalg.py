@@ -161,6 +161,9 @@ def _check_matmul_size(sa, sb):
     """Refuse a product whose result is over the memory cap before computing it."""
     rows = sa[-2:-1] if len(sa) > 1 else ()
     cols = sb[-1:] if len(sb) > 1 else ()
+    if len(sa) <= 2 and len(sb) <= 2:        # no batch dims (nothing to broadcast)
+        check_alloc(rows + cols)
+        return
     try:
         batch = np.broadcast_shapes(sa[:-2], sb[:-2])
     except ValueError:

@@ -19,6 +19,7 @@ import sys
 
 from .. import __version__
 from ..base.errors import GradError, GradSyntaxError, Interrupted
+from ..base.heap import release as release_heap
 from . import ans, colors, dumb, paste, width
 from .help import request as help_request
 from .meta import QUIT, run as run_meta
@@ -158,6 +159,7 @@ class Repl:
             return QUIT
         self.inputs += 1
         self.run_source(text.rstrip() + "\n", filename=f"<input {self.inputs}>")
+        release_heap()                        # freed tensors' memory back while idle
         return None
 
     # ------------------------------------------------------------ reading
