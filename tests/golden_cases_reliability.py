@@ -203,6 +203,13 @@ case("words/manual_seed_too_negative", "torch.manual_seed(-(2 ** 63) - 1)\n")
 # found by comparing random programs with torch (scripts/diff_torch.py)
 # ---------------------------------------------------------------------------
 
+
+def cases(prefix, pairs):
+    """One one-line case per (name, source) pair, named prefix + name."""
+    for name, src in pairs:
+        case(prefix + name, src + "\n")
+
+
 case("diff/signed_zero_selections", """
     x = torch.tensor([-0.0, 0.0, -1.0, 2.0])
     1 / x.clamp(min=0)
@@ -221,14 +228,13 @@ case("diff/signed_zero_selections", """
     (y.sqrt()).sum().backward()
     x.grad
 """)
-for _name, _src in [("dot", "torch.tensor([1, 2]) @ torch.tensor([1.0, 2.0])"),
-                    ("dot_fn", "torch.dot(torch.ones(3, dtype=torch.int32), torch.ones(3, dtype=torch.float16))"),
-                    ("mv", "torch.ones(2, 3) @ torch.ones(3, dtype=torch.float32)"),
-                    ("mv_batched", "torch.ones(2, 2, 3) @ torch.ones(3, dtype=torch.int64)"),
-                    ("mm_long", "torch.ones(3, dtype=torch.int64) @ torch.ones(3, 2)"),
-                    ("mm_half", "torch.ones(2, 3) @ torch.ones(3, 2, dtype=torch.float16)"),
-                    ("bmm", "torch.ones(2, 2, 3) @ torch.ones(2, 3, 2, dtype=torch.int64)")]:
-    case("diff/matmul_dtypes_" + _name, _src + "\n")
+cases("diff/matmul_dtypes_", [("dot", "torch.tensor([1, 2]) @ torch.tensor([1.0, 2.0])"),
+      ("dot_fn", "torch.dot(torch.ones(3, dtype=torch.int32), torch.ones(3, dtype=torch.float16))"),
+      ("mv", "torch.ones(2, 3) @ torch.ones(3, dtype=torch.float32)"),
+      ("mv_batched", "torch.ones(2, 2, 3) @ torch.ones(3, dtype=torch.int64)"),
+      ("mm_long", "torch.ones(3, dtype=torch.int64) @ torch.ones(3, 2)"),
+      ("mm_half", "torch.ones(2, 3) @ torch.ones(3, 2, dtype=torch.float16)"),
+      ("bmm", "torch.ones(2, 2, 3) @ torch.ones(2, 3, 2, dtype=torch.int64)")])
 case("diff/index_0d_int", "x = torch.tensor(5.0)\nx[None]\nx[...]\nx[0]\n")
 case("diff/index_0d_slice", "torch.ones(3)[1][0:1]\n")
 case("diff/int_pow_negative_exponents", """
@@ -243,11 +249,10 @@ case("diff/int_pow_negative_exponents", """
     torch.pow(-1, a)
     a.pow(torch.tensor(-1))
 """)
-for _name, _src in [("scalar_right", "torch.tensor(1) - True"), ("scalar_left", "True - torch.tensor([1.0])"),
-                    ("tensor", "torch.tensor([1.0]) - torch.tensor([True])"),
-                    ("method", "torch.tensor([1.0]).sub_(True)"),
-                    ("two", "True - torch.tensor([True])")]:
-    case("diff/bool_sub_" + _name, _src + "\n")
+cases("diff/bool_sub_", [("scalar_right", "torch.tensor(1) - True"), ("scalar_left", "True - torch.tensor([1.0])"),
+      ("tensor", "torch.tensor([1.0]) - torch.tensor([True])"),
+      ("method", "torch.tensor([1.0]).sub_(True)"),
+      ("two", "True - torch.tensor([True])")])
 case("diff/reciprocal_grad_order", """
     torch.set_printoptions(precision=20)
     x = torch.tensor([0.25, -1.25, -2.0, 3.0, -0.7], requires_grad=True)
@@ -341,10 +346,9 @@ case("diff/softmax_second_derivative_bits", """
         print(torch.autograd.grad(g.sum(), x))
     torch.set_printoptions(precision=4)
 """)
-for _name, _src in [("dim1", "torch.tensor([[1, 2], [3]])"), ("dim2", "torch.tensor([[[1], [2]], [[3], [4, 5]]])"),
-                    ("empty_row", "torch.tensor([[1.0, 2.0], []])"), ("tuple_row", "torch.tensor([[1, 2], (3, 4, 5)])"),
-                    ("depth_first", "torch.tensor([[[1, 2], [3]], [[5, 6], [7, 8, 9]]])")]:
-    case("diff/ragged_list_" + _name, _src + "\n")
+cases("diff/ragged_list_", [("dim1", "torch.tensor([[1, 2], [3]])"), ("dim2", "torch.tensor([[[1], [2]], [[3], [4, 5]]])"),
+      ("empty_row", "torch.tensor([[1.0, 2.0], []])"), ("tuple_row", "torch.tensor([[1, 2], (3, 4, 5)])"),
+      ("depth_first", "torch.tensor([[[1, 2], [3]], [[5, 6], [7, 8, 9]]])")])
 case("diff/backward_checks_gradient_shape_first", "torch.tensor(1.0).backward(torch.ones(2))\n")
 case("diff/backward_names_the_element", """
     x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -361,18 +365,16 @@ case("diff/float16_sum", """
     x.sum().backward()
     x.grad
 """)
-for _name, _src in [("too_many", "torch.ones(3)[torch.ones(2, 3) > 0]"),
-                    ("first_dim", "torch.ones(1, 3)[torch.ones(2, 3) > 0]"),
-                    ("second_dim", "torch.ones(2, 2, 3)[torch.ones(2, 3) > 0]"),
-                    ("after_slice", "torch.ones(2, 3, 4)[1:, torch.ones(2, 3) > 0]"),
-                    ("after_int", "torch.ones(2, 3, 4)[None, 0, torch.ones(2) > 0]"),
-                    ("after_ellipsis", "torch.ones(2, 3, 4)[..., torch.ones(3) > 0]"),
-                    ("setitem", "v = torch.ones(3)\nv[torch.ones(2, 3) > 0] = 2.0")]:
-    case("diff/mask_shape_" + _name, _src + "\n")
-for _name, _src in [("method", "y = torch.ones(2, 3).expand(2, 2, 3)\ny.sqrt_()"),
-                    ("in_graph", "y = torch.ones(2, 3, requires_grad=True).abs().expand(2, 2, 3)\ny.sqrt_()"),
-                    ("setitem", "y = torch.ones(2, 3).expand(2, 2, 3)\ny[0] = 4.0\nw = y.permute(2, 1, 0)\nw[0][1] = 4.0")]:
-    case("diff/write_into_expanded_" + _name, _src + "\n")
+cases("diff/mask_shape_", [("too_many", "torch.ones(3)[torch.ones(2, 3) > 0]"),
+      ("first_dim", "torch.ones(1, 3)[torch.ones(2, 3) > 0]"),
+      ("second_dim", "torch.ones(2, 2, 3)[torch.ones(2, 3) > 0]"),
+      ("after_slice", "torch.ones(2, 3, 4)[1:, torch.ones(2, 3) > 0]"),
+      ("after_int", "torch.ones(2, 3, 4)[None, 0, torch.ones(2) > 0]"),
+      ("after_ellipsis", "torch.ones(2, 3, 4)[..., torch.ones(3) > 0]"),
+      ("setitem", "v = torch.ones(3)\nv[torch.ones(2, 3) > 0] = 2.0")])
+cases("diff/write_into_expanded_", [("method", "y = torch.ones(2, 3).expand(2, 2, 3)\ny.sqrt_()"),
+      ("in_graph", "y = torch.ones(2, 3, requires_grad=True).abs().expand(2, 2, 3)\ny.sqrt_()"),
+      ("setitem", "y = torch.ones(2, 3).expand(2, 2, 3)\ny[0] = 4.0\nw = y.permute(2, 1, 0)\nw[0][1] = 4.0")])
 case("diff/views_regenerated_after_no_grad", """
     x = torch.tensor([[1., 2, 3], [4, 5, 6]], requires_grad=True)
     y = x * 2
@@ -446,11 +448,10 @@ case("diff/products_save_only_what_is_used", """
         p.add_(1)
     r.sum().backward()
 """)
-for _name, _src in [("last_dim_first", "torch.ones(3, 2).expand(2, 2, 3)"),
-                    ("middle", "torch.ones(2, 3, 4).expand(3, 2, 4)"),
-                    ("float32_too_few", "torch.ones(3, 2, dtype=torch.float32).expand(2)"),
-                    ("bool_too_few", "torch.ones(3, 2, dtype=torch.bool).expand(2)")]:
-    case("diff/expand_" + _name, _src + "\n")
+cases("diff/expand_", [("last_dim_first", "torch.ones(3, 2).expand(2, 2, 3)"),
+      ("middle", "torch.ones(2, 3, 4).expand(3, 2, 4)"),
+      ("float32_too_few", "torch.ones(3, 2, dtype=torch.float32).expand(2)"),
+      ("bool_too_few", "torch.ones(3, 2, dtype=torch.bool).expand(2)")])
 case("diff/float_remainder_as_fmod", """
     torch.set_printoptions(precision=17)
     a = torch.tensor([5.3, -5.3, 1e10 + 0.3, -0.0, 0.7, 3.0, -7.25, 0.0, -1.0])
@@ -476,10 +477,9 @@ case("diff/maximum_in_result_dtype", """
     torch.maximum(torch.tensor([1, 2]), torch.tensor([1.5, 0.5]))
     torch.maximum(torch.tensor([0.1, 2.0], dtype=torch.float32), torch.tensor(0.1))
 """)
-for _name, _src in [("remainder", "torch.tensor([True]) % torch.tensor([True])"),
-                    ("rremainder", "True % torch.tensor([True, False])"),
-                    ("floor_divide", "torch.tensor([False]) // True")]:
-    case("diff/bool_" + _name, _src + "\n")
+cases("diff/bool_", [("remainder", "torch.tensor([True]) % torch.tensor([True])"),
+      ("rremainder", "True % torch.tensor([True, False])"),
+      ("floor_divide", "torch.tensor([False]) // True")])
 for _name, _view in [("squeeze_nothing", "x.squeeze()"), ("squeeze_dim_nothing", "x.squeeze(0)"),
                      ("expand_same_shape", "x.expand(2, 3)"), ("expand_leading_one", "x.expand(1, 2, 3)")]:
     case("diff/inplace_through_" + _name, """
