@@ -352,6 +352,20 @@ try:
 except KeyError as e:
     print(repr(e), str(e))
 """),
+    ("builtins/numbers_and_sequences", """
+print(divmod(-7, 2), divmod(7.5, 2), divmod(True, 2), pow(2, 10), pow(2.0, 0.5), pow(2, -1))
+print(pow(torch.tensor(2.0), 3), pow(2, torch.tensor(3.0)))
+print(min('hello'), max(['b', 'a', 'c']), max((3, 1, 2)), min(range(4, 9)))
+try:
+    divmod(7, 0)
+except ZeroDivisionError as e:
+    print(type(e).__name__, e)
+try:
+    max([1, 'a'])
+except TypeError as e:
+    print(type(e).__name__, e)
+divmod(torch.tensor(1.0), 2)
+"""),
     ("try/raise_and_reraise", """
 def check(x):
     if x < 0:

@@ -221,6 +221,16 @@ def _sum(iterable, start=0):
     return total
 
 
+def _is_number(x):
+    return type(x) in (int, float, bool)
+
+
+def _number_pow(*args, **kwargs):
+    if len(args) == 2 and not kwargs and _is_number(args[1]):
+        return rt.binary_op("**")(*args)
+    return BUILTINS["pow"].fn(*args, **kwargs)     # anything else: the tensor op's words
+
+
 def _has_tensor_items(x):
     return isinstance(x, (list, tuple)) and any(type(v) is Tensor for v in x)
 
@@ -257,6 +267,8 @@ def prelude():
                          lambda x: type(x) is not Tensor),
         "min": _pythonic("min", lambda x, **k: BUILTINS["min"].fn(list(_items(x)), **k), _lazy),
         "max": _pythonic("max", lambda x, **k: BUILTINS["max"].fn(list(_items(x)), **k), _lazy),
+        # two plain numbers: Python's pow, as the ** operator computes it on numbers
+        "pow": _pythonic("pow", _number_pow, _is_number),
     }
     out = {k: BuiltinFunction(k, v) for k, v in ns.items()}
     out["object"] = LanguageObject

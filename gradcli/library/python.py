@@ -8,7 +8,7 @@ import functools
 
 from ..core import dtypes
 from ..core.convert import type_name
-from ..base.errors import GradTypeError, GradValueError
+from ..base.errors import GradError, GradTypeError, GradValueError
 from ..ops.registry import BUILTINS, FUNCTIONS, register
 from .values import truth
 from ..core.tensor import Tensor
@@ -122,6 +122,18 @@ def tuple_(x=()):
     return tuple(list_(x))
 
 
+@register("divmod", "divmod(a, b)", "(a // b, a % b) of two numbers, as Python gives them",
+          category="misc")
+def divmod_(a, b):
+    if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
+        raise GradTypeError(f"unsupported operand type(s) for divmod(): '{type_name(a)}' and "
+                            f"'{type_name(b)}'")
+    try:
+        return divmod(a, b)
+    except (ZeroDivisionError, OverflowError) as e:
+        raise GradError(str(e), type_name=type(e).__name__) from None
+
+
 # abs/min/max/round: Python meanings on plain numbers, tensor ops otherwise
 def _dual(name, py):
     entry = BUILTINS[name]
@@ -131,10 +143,13 @@ def _dual(name, py):
         if args and not kwargs and all(isinstance(a, (int, float)) for a in args) and \
                 (len(args) > 1 or name in ("abs", "round")):
             return py(*args)
-        if len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)) and \
-                name in ("min", "max") and args[0] and \
-                all(isinstance(a, (int, float)) for a in args[0]):
-            return py(args[0])
+        if len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple, str, range)) \
+                and name in ("min", "max") and args[0] and \
+                not any(isinstance(a, Tensor) for a in args[0]):
+            try:
+                return py(args[0])          # min("hello"), max([1, 5, 3]), max(["b", "a"])
+            except TypeError as e:
+                raise GradTypeError(str(e)) from None
         if name in ("max", "min") and len(args) == 2 and not kwargs and \
                 isinstance(args[1], Tensor):
             return FUNCTIONS["maximum" if name == "max" else "minimum"](*args)
