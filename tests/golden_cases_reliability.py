@@ -511,3 +511,16 @@ case("diff/T_of_vectors_and_scalars", """
     s.T.backward()
     s.grad
 """)
+case("diff/int_scalars_wrapped", """
+    torch.tensor(0, dtype=torch.uint8) + -1
+    torch.tensor([0, 5], dtype=torch.uint8) % -1
+    torch.tensor([0, 5], dtype=torch.uint8) * 300
+    torch.tensor([0, 5], dtype=torch.uint8) - 256
+    -1 + torch.tensor([3], dtype=torch.uint8)
+    torch.tensor([3], dtype=torch.int32) + 2**40
+    torch.tensor([3], dtype=torch.uint8) & -1
+    torch.tensor([3], dtype=torch.uint8) > -1
+    torch.tensor([3], dtype=torch.uint8) == 259
+""")
+cases("diff/int_negative_power_", [("uint8", "torch.tensor([3], dtype=torch.uint8) ** -1"),
+      ("int64", "torch.tensor([3]) ** -2")])

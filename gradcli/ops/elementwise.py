@@ -84,7 +84,20 @@ def _operands(a, b):
     elif tb is Tensor and (ta is float or ta is int) and b.data.dtype.kind == "f":
         return a, b, b.data.dtype
     a, b = _args2(a, b)
-    return a, b, dtypes.result_type(a, b)
+    dt = dtypes.result_type(a, b)
+    if dt.kind in "iu":
+        a, b = _wrapped(a, dt), _wrapped(b, dt)
+    return a, b, dt
+
+
+def _wrapped(v, dt):
+    """A Python int outside the integer result dtype's range, as PyTorch converts it to
+    that dtype: wrapped around (for uint8, -1 is 255; NumPy refuses it)."""
+    if type(v) is int:
+        info = np.iinfo(dt)
+        if not info.min <= v <= info.max and -2 ** 63 <= v < 2 ** 63:
+            return int(np.array(v, dtype=np.int64).astype(dt))
+    return v
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -488,6 +501,8 @@ def pow(a, b):
         dt = a.data.dtype
         if dt.kind == "f":                  # the common case _operands answers first
             return PowScalar.apply2(a, b, dt)
+    if type(b) is int and b < 0 and type(a) is Tensor and a.data.dtype.kind in "iu":
+        raise GradRuntimeError("Integers to negative integer powers are not allowed.")
     a, b, dt = _operands(a, b)
     if type(b) is not Tensor:
         return PowScalar.apply2(a, b, dt)

@@ -24,7 +24,7 @@ np.seterr(all="ignore")   # PyTorch's edge values (inf, nan) are results, not er
 
 X = (Arg((2, 3)),)
 UNARY_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((Arg((2, 3)),), {})]
-from .elementwise import _args2, _cast, _shapes
+from .elementwise import _args2, _cast, _shapes, _wrapped
 from .combine import MaskedFill
 
 
@@ -33,6 +33,10 @@ from .combine import MaskedFill
 def _compare(npfn):
     def fn(a, b):
         a, b = _args2(a, b)
+        if type(a) is int or type(b) is int:    # compared in the integer dtype, as PyTorch
+            dt = dtypes.result_type(a, b)
+            if dt.kind in "iu":
+                a, b = _wrapped(a, dt), _wrapped(b, dt)
         ad = a.data if type(a) is Tensor else a
         bd = b.data if type(b) is Tensor else b
         return Tensor(np.asarray(npfn(ad, bd)))
