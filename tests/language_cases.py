@@ -366,6 +366,17 @@ except TypeError as e:
     print(type(e).__name__, e)
 divmod(torch.tensor(1.0), 2)
 """),
+    ("fstring/tensors", """
+x = torch.tensor(3.14159)
+v = torch.tensor([1.0, 2.0])
+n = torch.tensor(5)
+b = torch.tensor(True)
+print(f"{x}", f"{x:.2f}", f"{x.item():>8.3f}", f"{v}", f"{x!r}", f"{n:d}", f"{n}", f"{b}")
+print("{} {:.3f} {}".format(x, x, v), str(x), "val: " + str(v))
+loss = (v * v).sum()
+print(f"loss: {loss:>7f}  [{3:>5d}/{60:>5d}]", f"{loss}")
+print(f"{v:.2f}")
+"""),
     ("try/raise_and_reraise", """
 def check(x):
     if x < 0:

@@ -7,9 +7,8 @@ import ast
 from .parser import Tree
 
 from ..base.errors import GradError, GradNameError, GradSyntaxError, did_you_mean
-from ..base.limits import check_format_spec, check_items
-from ..core.printing import show, show_str
-from ..core.tensor import Tensor
+from ..base.limits import check_items
+from ..core.printing import show
 from . import runtime as rt
 from .fastops import specialize
 from .parser import parse
@@ -68,12 +67,7 @@ def _fmt_piece(e, spec, conv):
         v = e(s)
         if conv == "r":
             return show(v)
-        if spec:
-            if type(v) is Tensor:
-                v = v.item()
-            check_format_spec(spec)
-            return format(v, spec)
-        return show_str(v)
+        return rt.format_field(v, spec)
     return piece
 
 

@@ -464,20 +464,30 @@ def _fmt(s, *args, **kwargs):
             raise GradValueError(f"format(): field '{field}' is not supported")
         if conv == "r":
             text = show(v)
-        elif spec:
-            if type(v) is Tensor:
-                v = v.item()
-            check_format_spec(spec)
+        else:
             try:
-                text = format(v, spec)
+                text = format_field(v, spec)
             except (ValueError, TypeError) as e:
                 raise GradValueError(f"format(): {e}")
-        else:
-            text = show_str(v)
         total += len(text)
         check_items(total, "the formatted string", "characters")
         out.append(text)
     return "".join(out)
+
+
+def format_field(v, spec):
+    """One `{v:spec}` of an f-string or of str.format (conversion !r aside).  A 0-d
+    tensor formats its value, as PyTorch's Tensor.__format__ does (f"{loss}" shows
+    0.25, not tensor(0.2500)); another tensor only without a spec."""
+    if type(v) is Tensor:
+        if not v.data.ndim:
+            v = v.item()
+        elif spec:
+            raise GradTypeError("unsupported format string passed to Tensor.__format__")
+    if spec:
+        check_format_spec(spec)
+        return format(v, spec)
+    return show_str(v)
 
 
 def _str_replace(s, old, new, *count):
