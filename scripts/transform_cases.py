@@ -97,6 +97,57 @@ case("forward_ad/inplace", """
         r[0] += g
         print(fwAD.unpack_dual(r).tangent)
 """)
+case("forward_ad/print_0d", """
+    import torch.autograd.forward_ad as fwAD
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor(1.5), torch.tensor(0.375))
+        d
+        d * 2
+        d.exp()
+        fwAD.make_dual(torch.tensor(0.0), torch.tensor(2.0)).sqrt()
+        fwAD.make_dual(torch.tensor(1.0, dtype=torch.float32), torch.tensor(0.1, dtype=torch.float32))
+        fwAD.make_dual(torch.tensor(1.0), torch.tensor(-0.0))
+        print(d + 1)
+        e = fwAD.make_dual(torch.tensor([1.5]), torch.tensor([0.375]))
+        e[0]
+        e.sum()
+""")
+case("forward_ad/signed_zero_tangents", """
+    import torch.autograd.forward_ad as fwAD
+    t = torch.tensor([-0.0, 0.0, 1.5])
+    p = torch.tensor([-0.0, 0.0, -1.0])
+    with fwAD.dual_level():
+        d = fwAD.make_dual(p, t)
+        print(fwAD.unpack_dual(d + 2.0).tangent)
+        print(fwAD.unpack_dual(2.0 + d).tangent)
+        print(fwAD.unpack_dual(d - 2.0).tangent)
+        print(fwAD.unpack_dual(2.0 - d).tangent)
+        print(fwAD.unpack_dual(d + p).tangent)
+        print(fwAD.unpack_dual(p + d).tangent)
+        print(fwAD.unpack_dual(d - p).tangent)
+        print(fwAD.unpack_dual(p - d).tangent)
+        print(fwAD.unpack_dual(d.relu()).tangent)
+        print(fwAD.unpack_dual(fwAD.make_dual(p, -t).relu()).tangent)
+        print(fwAD.unpack_dual(d.clamp(min=0)).tangent)
+        print(fwAD.unpack_dual(fwAD.make_dual(p, -t).clamp(min=0)).tangent)
+        print(fwAD.unpack_dual(d.abs()).tangent)
+        print(fwAD.unpack_dual(d * 0).tangent)
+        print(fwAD.unpack_dual(torch.where(p > 0, d, p)).tangent)
+        print(fwAD.unpack_dual(torch.where(p > 0, p, d)).tangent)
+        print(fwAD.unpack_dual(torch.cat([d, p])).tangent)
+        print(fwAD.unpack_dual(torch.maximum(d, p)).tangent)
+        print(fwAD.unpack_dual(d.sum()).tangent)
+        print(fwAD.unpack_dual(d.mean()).tangent)
+        print(fwAD.unpack_dual(-d).tangent)
+""")
+case("forward_ad/reciprocal_order", """
+    import torch.autograd.forward_ad as fwAD
+    torch.set_printoptions(precision=20)
+    x = torch.tensor([0.25, -1.25, -2.0, 3.0, -0.7])
+    with fwAD.dual_level():
+        print(fwAD.unpack_dual(1 / fwAD.make_dual(x, torch.tensor([0.25, 1.25, 2.0, 0.1, 0.3]))).tangent)
+    torch.set_printoptions(precision=4)
+""")
 case("forward_ad/inplace_views", """
     import torch.autograd.forward_ad as fwAD
     T = torch.tensor

@@ -198,3 +198,329 @@ case("invalid/where_int_condition",
      "torch.where(torch.tensor([1, 0]), torch.ones(2), torch.zeros(2))\n")
 case("words/manual_seed_overflow", "torch.manual_seed(2 ** 64)\n")
 case("words/manual_seed_too_negative", "torch.manual_seed(-(2 ** 63) - 1)\n")
+
+# ---------------------------------------------------------------------------
+# found by comparing random programs with torch (scripts/diff_torch.py)
+# ---------------------------------------------------------------------------
+
+
+def cases(prefix, pairs):
+    """One one-line case per (name, source) pair, named prefix + name."""
+    for name, src in pairs:
+        case(prefix + name, src + "\n")
+
+
+case("diff/signed_zero_selections", """
+    x = torch.tensor([-0.0, 0.0, -1.0, 2.0])
+    1 / x.clamp(min=0)
+    1 / x.clamp(min=-0.0)
+    1 / x.clamp(max=0)
+    1 / x.clamp(0, 0)
+    1 / x.relu()
+    1 / torch.relu(x.float())
+    1 / torch.maximum(x, torch.zeros(4))
+    1 / torch.minimum(x, torch.zeros(4))
+    1 / torch.maximum(torch.zeros(4), x)
+    1 / torch.minimum(torch.zeros(4), x)
+    1 / torch.maximum(torch.zeros(4), -x)
+    x = torch.tensor([-0.0, 0.0, -1.0, 2.0], requires_grad=True)
+    y = x.clamp(min=0)
+    (y.sqrt()).sum().backward()
+    x.grad
+""")
+cases("diff/matmul_dtypes_", [("dot", "torch.tensor([1, 2]) @ torch.tensor([1.0, 2.0])"),
+      ("dot_fn", "torch.dot(torch.ones(3, dtype=torch.int32), torch.ones(3, dtype=torch.float16))"),
+      ("mv", "torch.ones(2, 3) @ torch.ones(3, dtype=torch.float32)"),
+      ("mv_batched", "torch.ones(2, 2, 3) @ torch.ones(3, dtype=torch.int64)"),
+      ("mm_long", "torch.ones(3, dtype=torch.int64) @ torch.ones(3, 2)"),
+      ("mm_half", "torch.ones(2, 3) @ torch.ones(3, 2, dtype=torch.float16)"),
+      ("bmm", "torch.ones(2, 2, 3) @ torch.ones(2, 3, 2, dtype=torch.int64)")])
+case("diff/index_0d_int", "x = torch.tensor(5.0)\nx[None]\nx[...]\nx[0]\n")
+case("diff/index_0d_slice", "torch.ones(3)[1][0:1]\n")
+case("diff/int_pow_negative_exponents", """
+    a = torch.tensor([-3, -2, -1, 0, 1, 3])
+    2 ** a
+    (-1) ** a
+    0 ** a
+    True ** a
+    a ** a
+    torch.tensor([2, -1, 1, 0, -1, 2]) ** a
+    torch.tensor([1, 2, 3], dtype=torch.uint8) ** torch.tensor([-1, 2, -2])
+    torch.pow(-1, a)
+    a.pow(torch.tensor(-1))
+""")
+cases("diff/bool_sub_", [("scalar_right", "torch.tensor(1) - True"), ("scalar_left", "True - torch.tensor([1.0])"),
+      ("tensor", "torch.tensor([1.0]) - torch.tensor([True])"),
+      ("method", "torch.tensor([1.0]).sub_(True)"),
+      ("two", "True - torch.tensor([True])")])
+case("diff/reciprocal_grad_order", """
+    torch.set_printoptions(precision=20)
+    x = torch.tensor([0.25, -1.25, -2.0, 3.0, -0.7], requires_grad=True)
+    y = (1 / x) * -x
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    g
+    torch.autograd.grad(x.reciprocal(), x, torch.tensor([0.25, 1.25, 2.0, 0.1, 0.3]))
+    torch.autograd.grad(g.sum(), x)
+    torch.set_printoptions(precision=4)
+""")
+case("diff/second_order_without_graph", """
+    x = torch.tensor([0.8, 2.5, 2.7], requires_grad=True)
+    t = torch.tensor([1.0, 2.0, -1.0], requires_grad=True)
+    y = torch.softmax(x, 0).tanh()
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    torch.autograd.grad(g.sum(), x)
+    y = torch.softmax(x, 0)
+    g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    torch.autograd.grad(g.sum(), x)
+    y = torch.log_softmax(x, 0)
+    g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    torch.autograd.grad(g.sum(), x)
+    l = F.mse_loss(x * x, t, reduction='none')
+    g, = torch.autograd.grad((l * l).sum(), x, create_graph=True, retain_graph=True)
+    torch.autograd.grad(g.sum(), [x, t], retain_graph=True)
+    g, gt = torch.autograd.grad((l * l).sum(), [x, t], create_graph=True)
+    torch.autograd.grad((g * gt).sum(), [x, t])
+    l = F.elu(x - 2)
+    g, = torch.autograd.grad((l * l).sum(), x, create_graph=True, retain_graph=True)
+    torch.autograd.grad(g.sum(), x)
+""")
+case("diff/rsqrt_grad_order", """
+    torch.set_printoptions(precision=17)
+    w = torch.tensor([1.59, 0.58, 1.98, 0.7, 1.3])
+    for dt in (torch.float64, torch.float32):
+        x = torch.tensor([1.372919, 2.680528, 0.735104, 0.1, 2.08732], dtype=dt, requires_grad=True)
+        y = w.to(dt) * x.rsqrt().rsqrt()
+        y.sum().backward(retain_graph=True)
+        print(x.grad)
+        g, = torch.autograd.grad((y * w.to(dt)).sum(), x, create_graph=True)
+        print(g)
+        print(torch.autograd.grad(g.sum(), x))
+    torch.set_printoptions(precision=4)
+""")
+case("diff/relu_abs_grads_at_nan", """
+    x = torch.tensor([float('nan'), -0.0, 0.0, 1.0, -2.0, float('inf')], requires_grad=True)
+    w = torch.tensor([-1.5, -2.0, -3.0, 0.5, -0.5, 2.0])
+    y = x.relu()
+    (y * w).sum().backward(retain_graph=True)
+    x.grad
+    g, = torch.autograd.grad((y * w).sum(), x, create_graph=True)
+    g
+    g, = torch.autograd.grad((y * y * w).sum(), x, create_graph=True)
+    torch.autograd.grad((g * w).sum(), x)
+    x.grad = None
+    x.abs().sum().backward()
+    x.grad
+    torch.sign(x)
+    g, = torch.autograd.grad((x.abs() * w).sum(), x, create_graph=True)
+    g
+    x = torch.tensor([0.922405, -0.113, 2.516022], dtype=torch.float32, requires_grad=True)
+    y = (x.log() * 0.1).relu()
+    y.sum().backward()
+    x.grad
+""")
+case("diff/maximum_double_backward", """
+    x = torch.tensor([-2.516, 2.13, -1.151226, 0.5], requires_grad=True)
+    w = torch.tensor([1.18, 0.89, 0.79, 0.5], requires_grad=True)
+    for f in (torch.maximum, torch.minimum):
+        y = f(x, w) ** 3
+        g, gw = torch.autograd.grad((y * w).sum(), [x, w], create_graph=True)
+        print(g, gw)
+        print(torch.autograd.grad((g * gw).sum(), [x, w]))
+    y = torch.maximum(x, torch.tensor(0.5, requires_grad=True))
+    g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    g
+""")
+case("diff/softmax_second_derivative_bits", """
+    torch.set_printoptions(precision=17)
+    w = torch.tensor([1.47, 1.04, 1.62, 1.08, 0.73])
+    for dt in (torch.float32, torch.float64):
+        x = torch.tensor([1.59, 2.85, 2.4, 1.9, 1.75], dtype=dt, requires_grad=True)
+        for f in (torch.softmax, torch.log_softmax):
+            y = f(x.abs(), 0)
+            g, = torch.autograd.grad((y * w.to(dt)).sum(), x, create_graph=True)
+            print(g)
+            print(torch.autograd.grad(g.sum(), x))
+        x = torch.tensor([[0.8, 2.5, 2.713], [1.4603, -1.68, 0.3]], dtype=dt, requires_grad=True)
+        y = torch.softmax(x, 1).tanh()
+        g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+        print(torch.autograd.grad(g.sum(), x))
+    torch.set_printoptions(precision=4)
+""")
+cases("diff/ragged_list_", [("dim1", "torch.tensor([[1, 2], [3]])"), ("dim2", "torch.tensor([[[1], [2]], [[3], [4, 5]]])"),
+      ("empty_row", "torch.tensor([[1.0, 2.0], []])"), ("tuple_row", "torch.tensor([[1, 2], (3, 4, 5)])"),
+      ("depth_first", "torch.tensor([[[1, 2], [3]], [[5, 6], [7, 8, 9]]])")])
+case("diff/backward_checks_gradient_shape_first", "torch.tensor(1.0).backward(torch.ones(2))\n")
+case("diff/backward_names_the_element", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    torch.autograd.backward([x.sum(), torch.ones(2)], [None, torch.ones(2)])
+""")
+case("diff/float16_sum", """
+    x = torch.tensor([[0.1, 4.0, 3.0, -0.0, -1.25]], dtype=torch.float16, requires_grad=True)
+    x.sum()
+    x.mean()
+    torch.tensor([60000.0, 60000.0, -60000.0], dtype=torch.float16).sum()
+    torch.tensor([0.1] * 100, dtype=torch.float16).sum()
+    torch.tensor([0.1] * 3000, dtype=torch.float16).sum()
+    torch.tensor([0.1] * 3000, dtype=torch.float16).mean()
+    x.sum().backward()
+    x.grad
+""")
+cases("diff/mask_shape_", [("too_many", "torch.ones(3)[torch.ones(2, 3) > 0]"),
+      ("first_dim", "torch.ones(1, 3)[torch.ones(2, 3) > 0]"),
+      ("second_dim", "torch.ones(2, 2, 3)[torch.ones(2, 3) > 0]"),
+      ("after_slice", "torch.ones(2, 3, 4)[1:, torch.ones(2, 3) > 0]"),
+      ("after_int", "torch.ones(2, 3, 4)[None, 0, torch.ones(2) > 0]"),
+      ("after_ellipsis", "torch.ones(2, 3, 4)[..., torch.ones(3) > 0]"),
+      ("setitem", "v = torch.ones(3)\nv[torch.ones(2, 3) > 0] = 2.0")])
+cases("diff/write_into_expanded_", [("method", "y = torch.ones(2, 3).expand(2, 2, 3)\ny.sqrt_()"),
+      ("in_graph", "y = torch.ones(2, 3, requires_grad=True).abs().expand(2, 2, 3)\ny.sqrt_()"),
+      ("setitem", "y = torch.ones(2, 3).expand(2, 2, 3)\ny[0] = 4.0\nw = y.permute(2, 1, 0)\nw[0][1] = 4.0")])
+case("diff/views_regenerated_after_no_grad", """
+    x = torch.tensor([[1., 2, 3], [4, 5, 6]], requires_grad=True)
+    y = x * 2
+    a = y[0]
+    b = y.t()
+    c = x[1]
+    with torch.no_grad():
+        y.add_(1)
+    print(a.grad_fn, b.grad_fn, c.grad_fn, y.grad_fn)
+    with torch.no_grad():
+        x.mul_(1)
+    print(a.grad_fn, b.grad_fn, c.grad_fn, y.grad_fn, x.grad_fn)
+    (a * b.t()[1]).sum().backward()
+    x.grad
+    c.sum().backward()
+    x.grad
+    z = torch.zeros(3)
+    zv = z[:2]
+    with torch.no_grad():
+        z.add_(1)
+    print(zv.grad_fn)
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = x.unsqueeze(0)
+    with torch.no_grad():
+        v.mul_(2)
+    v
+    g, = torch.autograd.grad((v * v).sum(), x, create_graph=True)
+    g
+    torch.autograd.grad(g.sum(), x)
+    y = x * 2
+    w = y[1:]
+    with torch.no_grad():
+        y.add_(1)
+    g, = torch.autograd.grad((w ** 3).sum(), x, create_graph=True)
+    g
+    torch.autograd.grad(g.sum(), x)
+    w
+    w.sum().backward()
+    x.grad
+""")
+case("diff/saved_only_what_is_used", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    z = 3 * x
+    w = x / 4
+    with torch.no_grad():
+        x.mul_(1)
+    y.sum().backward()
+    z.sum().backward()
+    w.sum().backward()
+    x.grad
+""")
+case("diff/products_save_only_what_is_used", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    W = torch.tensor([[0.5, -1.0], [2.0, 0.25]])
+    v = torch.tensor([1.0, -2.0])
+    y1 = x @ W
+    y2 = W @ x
+    y3 = x @ v
+    y4 = x[0] @ v
+    y5 = x.unsqueeze(0) @ W
+    with torch.no_grad():
+        x.mul_(2)
+    for y in (y1, y2, y3, y4, y5):
+        y.sum().backward()
+    x.grad
+    p = torch.tensor([1.0, 2.0], requires_grad=True)
+    q = torch.tensor([3.0, 4.0], requires_grad=True)
+    r = p * q
+    with torch.no_grad():
+        p.add_(1)
+    r.sum().backward()
+""")
+cases("diff/expand_", [("last_dim_first", "torch.ones(3, 2).expand(2, 2, 3)"),
+      ("middle", "torch.ones(2, 3, 4).expand(3, 2, 4)"),
+      ("float32_too_few", "torch.ones(3, 2, dtype=torch.float32).expand(2)"),
+      ("bool_too_few", "torch.ones(3, 2, dtype=torch.bool).expand(2)")])
+case("diff/float_remainder_as_fmod", """
+    torch.set_printoptions(precision=17)
+    a = torch.tensor([5.3, -5.3, 1e10 + 0.3, -0.0, 0.7, 3.0, -7.25, 0.0, -1.0])
+    b = torch.tensor([0.1, 0.1, 0.7, 1.0, -0.1, -1.5, 2.0, -3.0, 1.0])
+    a % b
+    a.float() % b.float()
+    a % 0.1
+    -0.0 % a[3:4]
+    torch.remainder(a, 0.3)
+    torch.remainder(torch.tensor(-0.0), True)
+    x = a.clone().requires_grad_()
+    y = x % b
+    y.sum().backward()
+    x.grad
+    torch.set_printoptions(precision=4)
+""")
+case("diff/maximum_in_result_dtype", """
+    a = torch.tensor([0, 3, 3], dtype=torch.uint8)
+    b = torch.tensor(-2, dtype=torch.int32)
+    torch.min(a, b)
+    torch.maximum(a, b)
+    torch.minimum(b, a)
+    torch.maximum(torch.tensor([1, 2]), torch.tensor([1.5, 0.5]))
+    torch.maximum(torch.tensor([0.1, 2.0], dtype=torch.float32), torch.tensor(0.1))
+""")
+cases("diff/bool_", [("remainder", "torch.tensor([True]) % torch.tensor([True])"),
+      ("rremainder", "True % torch.tensor([True, False])"),
+      ("floor_divide", "torch.tensor([False]) // True")])
+for _name, _view in [("squeeze_nothing", "x.squeeze()"), ("squeeze_dim_nothing", "x.squeeze(0)"),
+                     ("expand_same_shape", "x.expand(2, 3)"), ("expand_leading_one", "x.expand(1, 2, 3)")]:
+    case("diff/inplace_through_" + _name, """
+        x0 = torch.tensor([[-0.0, 4.0, -2.0], [-2.0, -1.25, 1.5]], requires_grad=True)
+        x = x0.sin()
+        v = %s
+        v.relu_()
+        x.grad_fn
+        (x - 0.5).sum().backward()
+        x0.grad
+    """ % _view)
+case("diff/inplace_through_squeeze_of_leaf", """
+    x = torch.tensor([[-0.0, 3.0, -2.0], [1.5, 2.0, 1.5]], requires_grad=True)
+    v = x.squeeze()
+    v[1] = v[0]
+""")
+case("diff/index_0d_other_int", "x = torch.tensor(5.0)\nx[-1]\n")
+case("diff/setitem_0d_int", "x = torch.tensor([1.0, 2.0])\nx[0][1] = 4.0\n")
+case("diff/T_of_vectors_and_scalars", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x.T
+    (x * 2).T
+    s = torch.tensor(2.0, requires_grad=True)
+    s.T
+    y = torch.ones(2, 2, 3, requires_grad=True)
+    y.T.shape
+    (x.T * x.T).sum().backward()
+    x.grad
+    s.T.backward()
+    s.grad
+""")
+case("diff/int_scalars_wrapped", """
+    torch.tensor(0, dtype=torch.uint8) + -1
+    torch.tensor([0, 5], dtype=torch.uint8) % -1
+    torch.tensor([0, 5], dtype=torch.uint8) * 300
+    torch.tensor([0, 5], dtype=torch.uint8) - 256
+    -1 + torch.tensor([3], dtype=torch.uint8)
+    torch.tensor([3], dtype=torch.int32) + 2**40
+    torch.tensor([3], dtype=torch.uint8) & -1
+    torch.tensor([3], dtype=torch.uint8) > -1
+    torch.tensor([3], dtype=torch.uint8) == 259
+""")
+cases("diff/int_negative_power_", [("uint8", "torch.tensor([3], dtype=torch.uint8) ** -1"),
+      ("int64", "torch.tensor([3]) ** -2")])

@@ -40,3 +40,14 @@ def torch_pow(a, e):
         if a.dtype == np.float32 and a.size and isinstance(e, (int, float)):
             return torch_powf(a, e)         # SLEEF's pow on whole blocks, powf on the rest
     return np.power(a, e)
+
+
+def int_power(a, e):
+    """a ** e for integers with an integer array exponent, as PyTorch's integer pow: a
+    negative exponent gives 1 for a base of 1, +1 or -1 for -1 and 0 for any other base
+    (NumPy refuses negative integer powers)."""
+    e = np.asarray(e)
+    if not (e < 0).any():
+        return np.power(a, e)
+    out = np.power(a, np.abs(e))            # right as it is where e >= 0 or |a| == 1
+    return np.where((e < 0) & (np.abs(a) != 1), np.zeros_like(out), out)

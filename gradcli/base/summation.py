@@ -183,6 +183,8 @@ def torch_sum(x: np.ndarray):
     if not dtype.isnative:              # the plans read the bytes in the machine's order
         x = x.astype(dtype.newbyteorder("="))
     char = x.dtype.char
+    if char not in SMALL:               # float16: PyTorch adds in float32 (its opmath type)
+        return torch_sum(x.astype(np.float32))
     if n < SMALL[char]:
         if char == "d":
             return _tiny64(x)

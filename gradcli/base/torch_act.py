@@ -141,3 +141,11 @@ def log_sigmoid_backward(g, x, buffer):
     neg = x < 0
     with np.errstate(all="ignore"):
         return (np.where(neg, t(1), t(0)) - np.where(neg, t(1), t(-1)) * (buffer / (t(1) + buffer))) * g
+
+
+def sign(x):
+    """PyTorch's sign: (0 < x) - (x < 0), so NaN gives 0 (NumPy's np.sign gives NaN)."""
+    s = np.sign(x)
+    if s.dtype.kind == "f" and np.isnan(s).any():
+        s = np.where(np.isnan(s), np.zeros((), s.dtype), s)
+    return s

@@ -78,6 +78,29 @@ def _check_nested(value):
         stack.extend(x for x in v if isinstance(x, (list, tuple)))
 
 
+def _ragged(value):
+    """PyTorch's words for the first row (depth first) whose length is not the length of
+    the first row at its depth; None when that is not what is wrong."""
+    sizes, v = [], value
+    while isinstance(v, (list, tuple)):
+        sizes.append(len(v))
+        if not v:
+            break
+        v = v[0]
+    stack = [(value, 0)]
+    while stack:
+        v, d = stack.pop()
+        if d + 1 >= len(sizes):
+            continue
+        for item in v:
+            if not isinstance(item, (list, tuple)):
+                return None
+            if len(item) != sizes[d + 1]:
+                return f"expected sequence of length {sizes[d + 1]} at dim {d + 1} (got {len(item)})"
+        stack.extend((item, d + 1) for item in reversed(v))
+    return None
+
+
 def to_array(value, dtype=None) -> np.ndarray:
     if isinstance(value, Tensor):
         a = value.data
@@ -95,7 +118,8 @@ def to_array(value, dtype=None) -> np.ndarray:
     except (ValueError, TypeError) as e:
         msg = str(e)
         if "inhomogeneous" in msg or "sequence" in msg:
-            raise GradValueError("expected a rectangular nested list (all rows the same length)")
+            raise GradValueError(_ragged(value) or
+                                 "expected a rectangular nested list (all rows the same length)")
         raise GradValueError(f"could not make a tensor: {msg}")
     if arr.dtype == object:
         raise GradValueError("could not make a tensor from this value")

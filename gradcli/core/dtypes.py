@@ -146,7 +146,8 @@ def result_type(*operands):
 
 # c10's ScalarType names, as PyTorch's messages spell dtypes ("... got Double")
 SCALAR_TYPE_NAMES = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long",
-                     "int32": "Int", "uint8": "Byte", "bool": "Bool"}
+                     "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+                     "bfloat16": "BFloat16"}
 
 
 def scalar_type_name(dt) -> str:

@@ -290,6 +290,14 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int, linewidth: int) -
 # Values of the language, as Python (and PyTorch) would show them
 # --------------------------------------------------------------------------
 
+def _tangent_text(tan):
+    """PyTorch formats the tangent into the dual's repr (f"tangent={tangent}"), and a 0-d
+    tensor's __format__ is its number's: `tangent=3.0`, not `tangent=tensor(3.)`."""
+    if tan.data.ndim == 0:
+        return str(tan.data.item())
+    return show(tan)
+
+
 def show(value) -> str:
     """The `repr` of a language value: what the REPL and `eval` display."""
     if type(value) is Tensor:
@@ -305,7 +313,7 @@ def show(value) -> str:
                            requires_grad=value.requires_grad,
                            default_dtype=context.current.default_float, precision=context.current.precision,
                            linewidth=context.current.linewidth,
-                           tangent=None if tan is None else show(tan))
+                           tangent=None if tan is None else _tangent_text(tan))
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, tuple) and type(value).__repr__ is not tuple.__repr__:

@@ -38,6 +38,7 @@ class Function:
                  "out_vc", "fpass")
     name = "Backward"
     differentiable_twice = True
+    saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
 
     def save(self, *arrays):
@@ -261,11 +262,13 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 out.data.size == 1 and observe.TRACER is None and not context.current.leaf_hooks:
             return _plain_root(out, retain_graph)       # out.backward(): the common case
     heads = []
-    for out, g in zip(outputs, grad_outputs):
+    for out, g in zip(outputs, grad_outputs):       # PyTorch checks every given gradient first
+        if isinstance(out, Tensor) and (out.requires_grad or g is not None):
+            heads.append((out, as_grad(g, out.data, create_graph)))
+    for i, out in enumerate(outputs):
         if not isinstance(out, Tensor) or not out.requires_grad:
             raise GradRuntimeError(
-                "element 0 of tensors does not require grad and does not have a grad_fn")
-        heads.append((out, as_grad(g, out.data, create_graph)))
+                f"element {i} of tensors does not require grad and does not have a grad_fn")
 
     # targets for autograd.grad: leaf tensor or node -> slot index
     capture = results = None

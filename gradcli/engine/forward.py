@@ -219,6 +219,25 @@ def linear(self, ts, F, *saved):
     return type(self).apply(*targs, **ts.params)
 
 
+def linear_with(*zeros):
+    """`linear` for a sum or difference, with `zeros[i]` standing for input i's missing
+    tangent.  PyTorch adds a zero tensor that leaves the other term as it is (d + 2's
+    tangent is d's, -0.0 included): x + -0.0 and x - 0.0 are exactly x, -0.0 - x is -x."""
+    def rule(self, ts, F, *saved):
+        targs = [t if t is not None else _signed_zero_like(a, z)
+                 for t, a, z in zip(ts, ts.args, zeros)]
+        return type(self).apply(*targs, **ts.params)
+    return rule
+
+
+def _signed_zero_like(a, z):
+    if type(a) is Tensor:
+        return Tensor(np.full_like(a.data, z))
+    if type(a) in (int, float, bool):
+        return z
+    return a
+
+
 def bilinear(self, ts, F, *saved):
     """The rule of a product (linear in each input): op(ta, b) + op(a, tb)."""
     a, b = ts.args[0], ts.args[1]

@@ -98,9 +98,12 @@ def adopt(node, t):
 def check(node):
     """Raise PyTorch's error when a value `node` saved was modified in place since."""
     vers = False        # not looked up yet
+    uses = node.saved_uses
     for i, s in enumerate(getattr(node, "saved_src", None) or ()):
         if s is None:
             continue
+        if uses is not None and not any(node.needs[j] for j in uses[i]):
+            continue        # PyTorch does not save what no needed gradient uses (x * 2's x)
         vc = getattr(node, "out_vc", None) if s is OWN else s.vc
         if vc is None:
             continue

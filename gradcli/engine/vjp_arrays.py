@@ -64,7 +64,7 @@ class ArrayF:
     sqrt = staticmethod(mkl.unary_fn("sqrt", np.sqrt))
     mm = staticmethod(mkl.torch_mm)
     mv = staticmethod(mkl.torch_mv)
-    sign = staticmethod(np.sign)
+    sign = staticmethod(torch_act.sign)          # NaN gives 0, as in PyTorch
     floor = staticmethod(np.floor)
     abs = staticmethod(np.abs)
     where = staticmethod(np.where)

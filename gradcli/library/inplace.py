@@ -185,6 +185,7 @@ def _set_tangent_values(x, level, xt, values):
 def _inplace(x, compute, cast):
     if not context.current.grad_enabled:
         write(x, _values(x, compute(x), cast))
+        _regenerate_after_no_grad(x)
         return x
     via = getattr(x, "view_of", None)
     if via is None:
@@ -223,6 +224,26 @@ def _regenerate(base, skip):
         if v is not skip:
             v.grad_fn = AsStrided.apply(src, view=v.view_of[1]).grad_fn
             v.requires_grad = True
+
+
+def _regenerate_after_no_grad(x):
+    """A change under no_grad moves the version of every view of x's storage; PyTorch
+    then makes the grad_fn of those in a graph again (AsStridedBackward0 of the base,
+    whose own grad_fn stays): so does gradcli, at once."""
+    via = getattr(x, "view_of", None)
+    base = x if via is None else via[0]
+    if not base.requires_grad:
+        return
+    views = [v for v in versions.live_views(base) if v.grad_fn is not None]
+    if not views:
+        return
+    src = base if base.grad_fn is None else Tensor(base.data, True, base.grad_fn)
+    context.current.grad_enabled = True
+    try:
+        for v in views:
+            v.grad_fn = AsStrided.apply(src, view=v.view_of[1]).grad_fn
+    finally:
+        context.current.grad_enabled = False
 
 
 def _region(arr, view):
@@ -268,16 +289,22 @@ class AsStrided(Function):
     __slots__ = ("shape", "view")
     name = "AsStridedBackward0"
     jvp = linear          # linear in its tensor inputs
-    differentiable_twice = False
 
     def forward(self, b, view):
         self.shape, self.view = b.shape, view
         return np.array(_region(b, view))
 
     def backward(self, g, F):
+        if F.tensor_mode:       # as PyTorch's as_strided_backward: zeros, g copied into the
+            z = Tensor(np.zeros(self.shape, dtype=g.data.dtype))       # region, the whole
+            return (AsStrided.apply(CopySlices.apply(z, g, view=self.view), view=_whole),)
         out = np.zeros(self.shape, dtype=g.dtype)
         _region(out, self.view)[...] = g
         return (out,)
+
+
+def _whole(t):
+    return t
 
 
 # ---------------------------------------------------------------- nodes of their own

@@ -6,11 +6,11 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
-from ..engine.forward import add_terms, bilinear, linear
+from ..engine.forward import add_terms, bilinear, linear, linear_with
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
-from ..base.powers import torch_pow
+from ..base.powers import int_power, torch_pow
 from ..base.kernels import doubles, scaled, times_fresh, times_twice
 from ..base.singles import scalar_times, single, singles
 from ..core.tensor import Tensor
@@ -84,7 +84,20 @@ def _operands(a, b):
     elif tb is Tensor and (ta is float or ta is int) and b.data.dtype.kind == "f":
         return a, b, b.data.dtype
     a, b = _args2(a, b)
-    return a, b, dtypes.result_type(a, b)
+    dt = dtypes.result_type(a, b)
+    if dt.kind in "iu":
+        a, b = _wrapped(a, dt), _wrapped(b, dt)
+    return a, b, dt
+
+
+def _wrapped(v, dt):
+    """A Python int outside the integer result dtype's range, as PyTorch converts it to
+    that dtype: wrapped around (for uint8, -1 is 255; NumPy refuses it)."""
+    if type(v) is int:
+        info = np.iinfo(dt)
+        if not info.min <= v <= info.max and -2 ** 63 <= v < 2 ** 63:
+            return int(np.array(v, dtype=np.int64).astype(dt))
+    return v
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -110,7 +123,7 @@ class Add(Function):
         return (F.sum_to(g, self.sa) if n[0] else None,
                 F.sum_to(g, self.sb) if n[1] else None)
 
-    jvp = linear
+    jvp = linear_with(-0.0, -0.0)
 
 
 class Sub(Function):
@@ -133,7 +146,7 @@ class Sub(Function):
         return (F.sum_to(g, self.sa) if n[0] else None,
                 F.sum_to(-g, self.sb) if n[1] else None)
 
-    jvp = linear
+    jvp = linear_with(-0.0, 0.0)
 
 
 class Rsub(Function):
@@ -154,6 +167,7 @@ class Rsub(Function):
 class Mul(Function):
     __slots__ = ("sa", "sb")
     name = "MulBackward0"
+    saved_uses = ((1,), (0,))       # a for b's gradient, b for a's
 
     def forward(self, a, b, dt):
         sa = self.sa = a.shape if type(a) is np.ndarray else ()      # _shapes and save, inlined
@@ -186,6 +200,7 @@ class Mul(Function):
 class Div(Function):
     __slots__ = ("sa", "sb")
     name = "DivBackward0"
+    saved_uses = ((1,), (0, 1))     # a for b's gradient, b for both
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
@@ -213,18 +228,22 @@ class Reciprocal(Function):
         self.save(out)
         return out
 
+    # derivatives.yaml: -grad * (result * result), squared first (not (-g * out) * out)
     def backward(self, g, F, out):
-        return (-g * out * out,)
+        return (-g * (out * out),)
 
     def jvp(self, ts, F, out):
-        return -ts[0] * out * out
+        return -ts[0] * (out * out)
 
 
 def _remainder(a, b, dt):
-    """a % b with the sign of b, computed as PyTorch does."""
+    """a % b with the sign of b, computed as PyTorch's kernel does: fmod (exact), plus b
+    where that is not 0 and its sign is not b's (so -0.0 % 1 is -0.0)."""
     _no_zero_divisor(b, dt)
     if dt.kind == "f":
-        return _cast(a - b * np.floor(np.true_divide(a, b)), dt)
+        a, b = np.asarray(a, dt), np.asarray(b, dt)
+        mod = np.fmod(a, b)
+        return np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod).astype(dt, copy=False)
     return _cast(np.remainder(a, b), dt)
 
 
@@ -248,9 +267,13 @@ class Remainder(Function):
         return add_terms(ta, -tb * F.floor(a / b) if tb is not None else None)
 
 
-def _no_zero_divisor(b, dt):
-    """Integer division or remainder by zero is an error in PyTorch, not a value."""
-    if dt.kind in "biu" and not np.all(b):
+def _no_zero_divisor(b, dt, kernel="remainder_cpu"):
+    """Integer division or remainder by zero is an error in PyTorch, not a value; on
+    bools there is no kernel at all."""
+    if dt.kind == "b":
+        raise GradRuntimeError(f'"{kernel}" not implemented for \'Bool\'',
+                               type_name="NotImplementedError")
+    if dt.kind in "iu" and not np.all(b):
         raise GradRuntimeError("ZeroDivisionError")
 
 
@@ -271,7 +294,7 @@ class FloorDivide(NotDifferentiable):
     aten = "floor_divide"
 
     def forward(self, a, b, dt):
-        _no_zero_divisor(b, dt)
+        _no_zero_divisor(b, dt, "div_floor_cpu")
         return _cast(np.floor_divide(a, b), dt)
 
 
@@ -318,7 +341,7 @@ class PowTensor(Function):
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
-        out = _cast(np.power(a, b), dt)
+        out = _cast(int_power(a, b) if dt.kind in "iu" else np.power(a, b), dt)
         self.save(a, b, out)
         return out
 
@@ -347,7 +370,7 @@ class PowRScalar(Function):
 
     def forward(self, e, base, dt):
         self.base = base
-        out = _cast(np.power(float(base) if dt.kind == "f" else base, e), dt)
+        out = _cast(np.power(float(base), e) if dt.kind == "f" else int_power(base, e), dt)
         self.save(e, out)
         return out
 
@@ -374,11 +397,17 @@ class Neg(Function):
 
 
 def _bool_sub_check(a, b):
-    if (getattr(a, "dtype", None) == dtypes.bool_ or isinstance(a, bool)) and \
-            (getattr(b, "dtype", None) == dtypes.bool_ or isinstance(b, bool)):
+    """PyTorch refuses a subtraction with a bool operand (a Python bool counts as one)."""
+    ba = getattr(a, "dtype", None) == dtypes.bool_ or isinstance(a, bool)
+    bb = getattr(b, "dtype", None) == dtypes.bool_ or isinstance(b, bool)
+    if ba and bb:
         raise GradRuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead.")
+    if ba or bb:
+        raise GradRuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 @register("add", "add(input, other)", "input + other, broadcasting", method=True,
@@ -472,6 +501,8 @@ def pow(a, b):
         dt = a.data.dtype
         if dt.kind == "f":                  # the common case _operands answers first
             return PowScalar.apply2(a, b, dt)
+    if type(b) is int and b < 0 and type(a) is Tensor and a.data.dtype.kind in "iu":
+        raise GradRuntimeError("Integers to negative integer powers are not allowed.")
     a, b, dt = _operands(a, b)
     if type(b) is not Tensor:
         return PowScalar.apply2(a, b, dt)

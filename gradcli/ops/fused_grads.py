@@ -147,7 +147,11 @@ class SoftmaxBackwardData(_BackwardData):
         n, ax = self.needs, self.axis
         # derivatives.yaml's softmax_double_backward for the output
         go = (g * gg - F.sum(out * g, ax, True) * gg - g * F.sum(out * gg, ax, True)) if n[1] else None
-        return (type(self).apply(gg, out, axis=ax, values=self.values) if n[0] else None, go)
+        gg_g = None
+        if n[0]:        # the op again on gg; plain values when no graph is built
+            gg_g = (type(self).apply(gg, out, axis=ax, values=self.values) if F.tensor_mode
+                    else self.values(gg, out, ax))
+        return (gg_g, go)
 
     def out_tangent(self, to, F, g, out):
         ax = self.axis
@@ -187,7 +191,8 @@ class MseLossBackward(Function):
         gg_g = None
         if n[0]:        # mse_loss_double_backward_grad_output
             if red == "none":
-                gg_g = type(self).apply(gg, x, y, reduction=red, shape=shape)
+                gg_g = (type(self).apply(gg, x, y, reduction=red, shape=shape) if F.tensor_mode
+                        else mse_backward_values(gg, x, y, red, shape, np.broadcast_to))
             else:
                 gg_g = F.sum(mse_backward_values(g * 0 + 1, x, y, red, shape, F.broadcast_to) * gg)
         dx = None

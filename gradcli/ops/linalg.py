@@ -24,23 +24,33 @@ def _size(shape):
     return "x".join(str(n) for n in shape)
 
 
-def _check_dtypes(a, b, what):
-    if a.dtype != b.dtype:
-        raise GradRuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {_tn(a.dtype)} != {_tn(b.dtype)}"
-            if what == "mm" else
-            f"expected both vectors to have same dtype, but found {_tn(a.dtype)} and {_tn(b.dtype)}")
+def _dtype_mismatch(da, db):
+    """PyTorch's error for a product of two dtypes, in the words of the kernel that
+    matmul's dims lead to: dot, addmv (mv), mm (a 1-d or n-d first operand folded
+    into a matrix) or bmm."""
+    na, nb = da.ndim, db.ndim
+    A, B = dtypes.scalar_type_name(da.dtype), dtypes.scalar_type_name(db.dtype)
+    if na == 1 and nb == 1:
+        return f"dot : expected both vectors to have same dtype, but found {A} and {B}"
+    if nb == 1:
+        return f"addmv input tensors must have the same dtype, but got {B}, {A}, and {B}"
+    if nb == 2:
+        return ("expected m1 and m2 to have the same dtype, but got: "
+                f"{_tn(da.dtype)} != {_tn(db.dtype)}")
+    return f"expected scalar type {A} but found {B}"
 
 
 def _tn(dt):
-    """c10's scalar type names, as in PyTorch's messages."""
-    return {"float64": "double", "float32": "float", "int64": "long", "int32": "int",
-            "bool": "bool"}.get(dt.name, dt.name)
+    """c10's C++ type names, as PyTorch's mm message spells dtypes."""
+    return {"float64": "double", "float32": "float", "int64": "long int", "int32": "int",
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "float16": "c10::Half", "bool": "bool"}.get(dt.name, dt.name)
 
 
 class Mm(Function):
     __slots__ = ()
     name = "MmBackward0"
+    saved_uses = ((1,), (0,))       # each operand for the other's gradient
 
     def forward(self, a, b):
         self.save(a, b)
@@ -56,6 +66,7 @@ class Mm(Function):
 class Mv(Function):
     __slots__ = ()
     name = "MvBackward0"
+    saved_uses = ((1,), (0,))       # each operand for the other's gradient
 
     def forward(self, a, v):
         self.save(a, v)
@@ -72,6 +83,7 @@ class Mv(Function):
 class Dot(Function):
     __slots__ = ()
     name = "DotBackward0"
+    saved_uses = ((1,), (0,))       # each operand for the other's gradient
 
     def forward(self, a, b):
         self.save(a, b)
@@ -88,6 +100,7 @@ class Matmul(Function):
     """Batched / broadcast matmul (3-d and up, or a vector against a batch)."""
     __slots__ = ("sa", "sb")
     name = "UnsafeViewBackward0"
+    saved_uses = ((1,), (0,))       # each operand for the other's gradient
 
     def forward(self, a, b):
         self.sa, self.sb = a.shape, b.shape
@@ -139,8 +152,7 @@ def _matmul_check(a, b):
                          f"[{_size(sb[:-2])}, {ka}] but got: [{_size(sb[:-2])}, {kb}].")
     dt = dtypes.result_type(a, b)
     if da.dtype != db.dtype:
-        raise GradRuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {_tn(da.dtype)} != {_tn(db.dtype)}")
+        raise GradRuntimeError(_dtype_mismatch(da, db))
     _check_matmul_size(da.shape, db.shape)
     return dt
 

@@ -14,11 +14,12 @@ from ..base import context, sampling
 from ..base.mkl import mm_grads, torch_mm
 from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
+from ..core.dtypes import scalar_type_name
 from ..core.tensor import Tensor
 from ..engine.autograd import Function
 from ..engine.forward import add_terms, linear
 from .registry import Arg, register
-from .linalg import _tn, matmul, mm, t
+from .linalg import matmul, mm, t
 from .shape import reshape, squeeze, unsqueeze
 from .elementwise import mul
 from .padding import pad
@@ -124,7 +125,7 @@ def _pair(v, name, n=2):
 def _same_dtype(x, w, what="mat1 and mat2"):
     if x.data.dtype != w.data.dtype:
         raise GradRuntimeError(f"{what} must have the same dtype, but got "
-                               f"{_tn(x.data.dtype).capitalize()} and {_tn(w.data.dtype).capitalize()}")
+                               f"{scalar_type_name(x.data.dtype)} and {scalar_type_name(w.data.dtype)}")
 
 
 @register("linear", "linear(input, weight, bias=None)", "input @ weight.T + bias (an nn.Linear)",

@@ -24,7 +24,8 @@ np.seterr(all="ignore")   # PyTorch's edge values (inf, nan) are results, not er
 
 X = (Arg((2, 3)),)
 UNARY_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((Arg((2, 3)),), {})]
-from .elementwise import _args2, _cast, _shapes
+from .elementwise import _args2, _cast, _shapes, _wrapped
+from .combine import MaskedFill
 
 
 # ---------------------------------------------------------------- comparisons
@@ -32,6 +33,10 @@ from .elementwise import _args2, _cast, _shapes
 def _compare(npfn):
     def fn(a, b):
         a, b = _args2(a, b)
+        if type(a) is int or type(b) is int:    # compared in the integer dtype, as PyTorch
+            dt = dtypes.result_type(a, b)
+            if dt.kind in "iu":
+                a, b = _wrapped(a, dt), _wrapped(b, dt)
         ad = a.data if type(a) is Tensor else a
         bd = b.data if type(b) is Tensor else b
         return Tensor(np.asarray(npfn(ad, bd)))
@@ -164,10 +169,10 @@ class ThresholdBackward(Function):
     def forward(self, g, x, slope=0.0):
         self.slope = slope
         self.save(x)
-        return np.where(x > 0, g, g * slope)
+        return _masked(np, g, x, slope)
 
     def backward(self, gg, F, x):
-        return (F.where(x > 0, gg, gg * self.slope), gg * 0.0)
+        return (_masked(F, gg, x, self.slope), gg * 0.0)
 
     def jvp(self, ts, F, x):
         tg, tx = ts
@@ -175,21 +180,29 @@ class ThresholdBackward(Function):
                          tx * 0.0 if tx is not None else None)
 
 
+def _masked(F, g, x, slope):
+    """leaky_relu_backward: g where x > 0, slope * g elsewhere; for relu (slope 0)
+    threshold_backward: 0 where x <= 0 (+0, not g * 0), g elsewhere, NaN included."""
+    return F.where(x > 0, g, g * slope) if slope else F.where(x <= 0, 0.0, g)
+
+
 def masked_grad(F, g, x, slope=0.0, op=ThresholdBackward):
     """g where x > 0, slope * g elsewhere (a recorded op under create_graph)."""
     if F.tensor_mode:
         return op.apply(g, x, slope=slope)
-    return np.where(x > 0, g, g * slope) if slope else np.where(x > 0, g, 0.0)
+    return _masked(np, g, x, slope)
 
 
-relu = unary("relu", "ReluBackward0", lambda x: np.maximum(x, 0),
+# max(0, x), not max(x, 0): NumPy's maximum gives its second operand when the two are
+# equal, so relu(-0.0) is -0.0 as in PyTorch (x unless x < 0)
+relu = unary("relu", "ReluBackward0", lambda x: np.maximum(0, x),
              lambda g, F, out: masked_grad(F, g, out), "max(input, 0)", "out", keep_int=True)
 abs_ = unary("abs", "AbsBackward0", np.abs, lambda g, F, x: g * F.sign(x), "absolute value",
              keep_int=True)
 unary("square", "PowBackward0", np.square,
       lambda g, F, x: g * (2.0 * x ** 1) if F.tensor_mode else g * (2.0 * x), "input ** 2",
       keep_int=True)
-sign = unary("sign", "SignBackward0", np.sign, lambda g, F, x: g * 0, "-1, 0 or 1 by sign",
+sign = unary("sign", "SignBackward0", torch_act.sign, lambda g, F, x: g * 0, "-1, 0 or 1 by sign",
              keep_int=True)
 floor = unary("floor", "FloorBackward0", np.floor, lambda g, F, x: g * 0, "round down",
               keep_int=True)
@@ -201,7 +214,8 @@ unary("log1p", "Log1PBackward0", torch_act.log1p, lambda g, F, x: g / (1 + x), "
 unary("expm1", "Expm1Backward0", torch_act.expm1, lambda g, F, out: g * (out + 1),
       "exp(input) - 1, accurately", "out")
 unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x),
-      lambda g, F, out: g * (-0.5 * (out * out * out)), "1 / sqrt(input)", "out",
+      lambda g, F, out: (-0.5 * g) * (out ** 3 if F.tensor_mode else out * out * out),
+      "1 / sqrt(input)", "out",
       domain=(0.5, 3.0))
 unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x, lambda g, F, out: -g * (out * out),
       "1 / input", "out", domain=(0.5, 2.0))
@@ -226,7 +240,15 @@ class Clamp(Function):
     def forward(self, x, lo, hi):
         self.lo, self.hi = lo, hi
         self.save(x)
-        return np.clip(x, lo, hi) if lo is not None or hi is not None else x.copy()
+        out = np.clip(x, lo, hi) if lo is not None or hi is not None else x.copy()
+        if out.dtype.kind == "f" and (lo == 0 or hi == 0):
+            # PyTorch keeps x where it is not beyond a bound (clamp(-0.0, min=0) is -0.0,
+            # clamp(-1.0, min=-0.0) is -0.0); np.clip gives the bound on a tie
+            keep = np.ones(x.shape, bool) if lo is None else ~(x < lo)
+            if hi is not None:
+                keep &= ~(x > hi)
+            out = np.where(keep, x, out).astype(out.dtype, copy=False)
+        return out
 
     def backward(self, g, F, x):
         if self.lo is not None:
@@ -262,22 +284,36 @@ class MaxMin(Function):
     def forward(self, a, b, dt):
         self.sa, self.sb = a.shape, b.shape
         self.save(a, b)
-        return _cast(self.np_fn(a, b), dt)
+        # (b, a): NumPy gives its second operand when the two are equal and PyTorch gives
+        # a, which shows on signed zeros (maximum(-0.0, 0.0) is -0.0)
+        if a.dtype != dt or b.dtype != dt:      # PyTorch compares in the result dtype
+            return self.np_fn(np.asarray(b).astype(dt), np.asarray(a).astype(dt))
+        return self.np_fn(b, a)
 
     def backward(self, g, F, a, b):
         win = a > b if self.name == "MaximumBackward0" else a < b
         tie = a == b
+        if F.tensor_mode:       # derivatives.yaml: where(a == b, g / 2, g).masked_fill_(a loses, 0)
+            shared = F.where(tie, g / 2, g)
+            lose = (a < b if self.name == "MaximumBackward0" else a > b).data
+            return (F.sum_to(MaskedFill.apply(shared, lose, 0), self.sa),
+                    F.sum_to(MaskedFill.apply(shared, win.data, 0), self.sb))
         half = g * 0.5
         ga = F.where(tie, half, F.where(win, g, 0.0))
         gb = F.where(tie, half, F.where(win, 0.0, g))
         return F.sum_to(ga, self.sa), F.sum_to(gb, self.sb)
 
     def jvp(self, ts, F, a, b):
+        # PyTorch's formula: tb + where(a == b, 0.5, a wins) * (ta - tb), a missing
+        # tangent being a zero tensor that leaves the other term as it is
+        a, b = a.data, b.data
         win = a > b if self.name == "MaximumBackward0" else a < b
-        tie = a == b
-        ta = ts[0] if ts[0] is not None else 0.0
-        tb = ts[1] if ts[1] is not None else 0.0
-        return F.where(tie, (ta + tb) * 0.5, F.where(win, ta, tb))
+        ta, tb = ts[0], ts[1]
+        dt = (ta if ta is not None else tb).data.dtype
+        m = Tensor(np.where(a == b, 0.5, win).astype(dt))
+        if tb is None:
+            return m * ta
+        return tb + m * (-tb if ta is None else ta - tb)
 
 
 class Maximum(MaxMin):

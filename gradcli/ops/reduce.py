@@ -7,6 +7,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
+from ..engine.vjp_arrays import ArrayF
 from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError
@@ -169,6 +170,21 @@ def sum_(input, dim=None, keepdim=False, dtype=None):
 @tensor_f("sum")
 def _sum_t(g, axis=None, keepdims=False):
     return sum_(g, axis, keepdims)
+
+
+def _sum_a(g, axis=None, keepdims=False):
+    """ArrayF.sum (the VJPs' sum on plain arrays) in the sum op's order, so that a
+    gradient is the same number with and without create_graph (softmax's second
+    derivative in float32 was not)."""
+    g = np.asarray(g)
+    if g.dtype.kind != "f":
+        return np.sum(g, axis=axis, keepdims=keepdims)
+    if axis is not None:
+        axis = tuple(sorted(a % g.ndim for a in (axis if isinstance(axis, tuple) else (axis,))))
+    return sum_axes(g, axis, keepdims, g.dtype)
+
+
+ArrayF.sum = staticmethod(_sum_a)
 
 
 def sum_dims(g, axes, keepdim):

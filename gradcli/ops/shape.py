@@ -9,12 +9,14 @@ import numpy as np
 from ..core import dtypes
 from ..engine.autograd import Function
 from ..engine.forward import linear
-from ..engine.versions import viewing
+from ..engine.versions import type_word, viewing
 from ..core.convert import tensor_arg
+from ..base import context
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
 from ..base.limits import check_alloc
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
+from .index_errors import ZERO_DIM_INT, check_mask
 from .dims import norm_dims
 from ..base.limits import check_objects
 
@@ -142,7 +144,9 @@ class Squeeze(Function):
 
     def forward(self, x, axes):
         self.shape = x.shape
-        return np.squeeze(x, axis=axes)
+        # a view even when nothing is dropped (np.squeeze then gives x itself, which the
+        # view bookkeeping would not see as sharing x's storage)
+        return np.squeeze(x, axis=axes) if axes else x.view()
 
     def backward(self, g, F):
         return (F.reshape(g, self.shape),)
@@ -232,12 +236,13 @@ def expand(x, *sizes):
     s = x.data.shape
     if len(sizes) < len(s):
         raise ShapeError(
-            f"expand(torch.DoubleTensor{{{list(s)}}}, size=[{', '.join(map(str, sizes))}]): the "
+            f"expand({_tensor_type(x.data.dtype)}{{{list(s)}}}, size=[{', '.join(map(str, sizes))}]): the "
             f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(s)})")
     lead = len(sizes) - len(s)
     shape = tuple(s[i - lead] if n == -1 and i >= lead else n for i, n in enumerate(sizes))
-    for i, n in enumerate(s):
+    for i in reversed(range(len(s))):         # PyTorch names the last dim that does not fit
+        n = s[i]
         if n != 1 and n != shape[i + lead]:
             raise ShapeError(
                 f"The expanded size of the tensor ({shape[i + lead]}) must match the existing "
@@ -299,12 +304,20 @@ def _permute_back_t(g, dims):
 
 @viewing
 def numpy_T(x):
-    """`.T`: reverse the dims (PermuteBackward0); 0-d and 1-d stay as they are."""
+    """`.T`: reverse the dims (PermuteBackward0, a view also of a 0-d or 1-d tensor),
+    with PyTorch's deprecation warning when x is not a matrix."""
     x = tensor_arg(x)
     nd = x.data.ndim
-    if nd < 2:
-        return x
+    if nd != 2:
+        context.warn(_T_0D if nd == 0 else _T_ND)
     return Permute.apply(x, dims=tuple(reversed(range(nd))))
+
+
+_T_0D = "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+_T_ND = ("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+         "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+         "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+         "reverse the dimensions of a tensor.")
 
 
 # ---------------------------------------------------------------- indexing
@@ -335,6 +348,11 @@ def _node_class(name):
 _NODE_CLASSES = {}
 
 
+def _tensor_type(dt):
+    """PyTorch's name of a CPU tensor type in messages: torch.FloatTensor, CPUBoolType."""
+    return "CPUBoolType" if dt == np.bool_ else f"torch.{type_word(dt)}Tensor"
+
+
 def _norm_key(key, shape):
     """Check an index against `shape`; returns (numpy key, grad_fn name, is_advanced)."""
     single_slice = isinstance(key, slice)
@@ -345,7 +363,7 @@ def _norm_key(key, shape):
     name = "SliceBackward0" if single_slice else "AliasBackward0"
     advanced = False
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
-    for k in key:
+    for pos, k in enumerate(key):
         if k is Ellipsis:
             skip = len(shape) - n_real
             out.append(Ellipsis)
@@ -356,6 +374,11 @@ def _norm_key(key, shape):
             name = "UnsqueezeBackward0"
             continue
         if dim >= len(shape):
+            if not shape and type(k) is int:
+                raise GradIndexError(ZERO_DIM_INT if k == 0 else
+                                     f"index {k} is out of bounds for dimension 0 with size 0")
+            if not shape and isinstance(k, slice):
+                raise GradIndexError("slice() cannot be applied to a 0-dim tensor.")
             raise GradIndexError(f"too many indices for tensor of dimension {len(shape)}")
         n = shape[dim]
         if isinstance(k, Tensor) and k.data.ndim == 0 and k.data.dtype.kind in "iu":
@@ -383,6 +406,8 @@ def _norm_key(key, shape):
             if arr.dtype.kind in "iu" and arr.size and (arr.max() >= n or arr.min() < -n):
                 bad = arr.max() if arr.max() >= n else arr.min()
                 raise GradIndexError(f"index {bad} is out of bounds for dimension {dim} with size {n}")
+            if arr.dtype.kind == "b" and arr.ndim:
+                check_mask(arr.shape, shape, dim, n_real + arr.ndim - 1, key, pos)
             out.append(arr)
             advanced = True
             if arr.dtype.kind == "b":
