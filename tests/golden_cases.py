@@ -1782,6 +1782,35 @@ case("device/cpu_everywhere", """
     x.cpu().requires_grad
     torch.cuda.device_count()
 """)
+case("shape/narrow_select_view_as", """
+    x = torch.ones(3, 4, requires_grad=True)
+    x.narrow(1, 1, 2).grad_fn
+    x.narrow(0, -2, 2).shape
+    x.narrow(0, 3, 0).shape
+    torch.narrow(x, 1, 0, 1).shape
+    x.select(1, -1).grad_fn
+    torch.select(x, 0, 1).shape
+    x.view_as(torch.ones(2, 6)).grad_fn
+    a = torch.arange(12.0).reshape(3, 4)
+    v = a.narrow(1, 1, 2)
+    _ = v.mul_(10)
+    s = a.select(0, 2)
+    _ = s.add_(100)
+    a
+    v._version
+    w = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    (w.narrow(1, 0, 1).sum() * 3 + w.select(0, 1).pow(2).sum() + w.view_as(torch.ones(4)).sum()).backward()
+    w.grad
+    x.narrow(1, 2, 5)
+""")
+case("shape/narrow_errors", """
+    x = torch.ones(3, 4)
+    x.narrow(1, -5, 1)
+""")
+case("shape/select_errors", """
+    x = torch.ones(3, 4)
+    x.select(1, 5)
+""")
 case("dtype/type_as", """
     x = torch.tensor([1.5, 2.0], requires_grad=True)
     i = torch.tensor([1, 2])
