@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from gradcli.base.errors import GradError
 from gradcli.core.tensor import Tensor
 from gradcli.engine import observe
 from gradcli.engine.autograd import run_backward
@@ -83,3 +84,12 @@ def test_a_chain_and_its_second_backward():
     assert x.grad.data != 1.0
     with pytest.raises(Exception, match="backward through the graph a second time"):
         run_backward((y,), (None,))
+
+
+def test_a_head_gradients_shape_error_names_its_output():
+    """backward([a, b], [ga, gb]) with gb of the wrong shape: the error says output[1]."""
+    a = Tensor(np.ones(2), True)
+    b = Tensor(np.ones(3), True)
+    with pytest.raises(GradError, match=r"grad_output\[1\] has a shape of torch.Size\(\[2\]\) "
+                                        r"and output\[1\] has a shape of torch.Size\(\[3\]\)"):
+        run_backward((a * 2, b * 2), (Tensor(np.ones(2)), Tensor(np.ones(2))))

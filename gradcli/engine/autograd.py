@@ -262,9 +262,9 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 out.data.size == 1 and observe.TRACER is None and not context.current.leaf_hooks:
             return _plain_root(out, retain_graph)       # out.backward(): the common case
     heads = []
-    for out, g in zip(outputs, grad_outputs):       # PyTorch checks every given gradient first
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):   # every given gradient first
         if isinstance(out, Tensor) and (out.requires_grad or g is not None):
-            heads.append((out, as_grad(g, out.data, create_graph)))
+            heads.append((out, as_grad(g, out.data, create_graph, i)))
     for i, out in enumerate(outputs):
         if not isinstance(out, Tensor) or not out.requires_grad:
             raise GradRuntimeError(

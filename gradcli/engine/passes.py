@@ -31,8 +31,8 @@ def count_deps(roots):
     return deps
 
 
-def as_grad(g, like: np.ndarray, create_graph: bool):
-    """Check/convert a head gradient given by the user."""
+def as_grad(g, like: np.ndarray, create_graph: bool, i: int = 0):
+    """Check/convert a head gradient given by the user (for output i)."""
     if g is None:
         if like.size != 1:
             raise GradRuntimeError(
@@ -45,8 +45,8 @@ def as_grad(g, like: np.ndarray, create_graph: bool):
         g = to_tensor(g)
     if g.data.shape != like.shape:
         raise ShapeError(
-            f"Mismatch in shape: grad_output[0] has a shape of torch.Size({list(g.data.shape)}) "
-            f"and output[0] has a shape of torch.Size({list(like.shape)}).")
+            f"Mismatch in shape: grad_output[{i}] has a shape of torch.Size({list(g.data.shape)}) "
+            f"and output[{i}] has a shape of torch.Size({list(like.shape)}).")
     if create_graph:
         return g
     arr = g.data

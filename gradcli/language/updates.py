@@ -5,7 +5,7 @@ step (issue 16).
 `x op= a * b` (op `+=`, `-=` or `*=`) on a tensor x is, in general, the product
 `a * b` (the `*` operator, its errors placed at the `*`), then `x.sub_(...)` and so
 on in place (library/inplace.py), errors placed at the operator `-=`.  Under no_grad,
-when x is 0-d and the product is a 0-d tensor of x's dtype, `inplace.scaled_step`
+when x is 0-d and the product is a 0-d tensor of x's dtype, `scalar_steps.scaled_step`
 makes both on Python floats, exactly as the two steps make them, without the
 product's tensor.  Every other case runs the two steps themselves, in the same order
 with the same errors."""
