@@ -68,6 +68,14 @@ class ShapeError(GradError):
     type_name = "ShapeError"
 
 
+def python_type_name(err) -> str:
+    """The type a program sees for an error (`type(e).__name__`, `repr(e)`): its type
+    name, a ShapeError being PyTorch's RuntimeError (the error report keeps ShapeError,
+    SPEC section 7)."""
+    name = getattr(err, "type_name", type(err).__name__)
+    return "RuntimeError" if name == "ShapeError" else name
+
+
 def broadcast_error(sa, sb) -> ShapeError:
     """PyTorch's message for two shapes that do not broadcast together."""
     sa, sb = list(sa), list(sb)

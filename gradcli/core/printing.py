@@ -59,7 +59,7 @@ import types
 
 import numpy as np
 from ..base import context
-from ..base.errors import LimitError
+from ..base.errors import LimitError, python_type_name
 from .tensor import Tensor
 from ..base.limits import check_items
 from ..base.device import Device
@@ -349,10 +349,10 @@ def show(value) -> str:
         return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}" \
             if type(value) is dict else repr(value)
     if isinstance(value, BaseException) and type(value).__repr__ is BaseException.__repr__:
-        name = getattr(value, "type_name", type(value).__name__)
+        name = python_type_name(value)
         if name == "KeyError":          # its message is the key's repr already, as Python's
             return f"KeyError({value})"
-        return f"{'RuntimeError' if name == 'ShapeError' else name}({str(value)!r})"
+        return f"{name}({str(value)!r})"
     return repr(value)
 
 

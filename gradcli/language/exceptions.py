@@ -4,7 +4,7 @@ them (a ShapeError is PyTorch's RuntimeError); the limits (steps, depth, memory)
 and an interrupt are not: no `except` catches them."""
 from __future__ import annotations
 
-from ..base.errors import GradError, Interrupted, LimitError
+from ..base.errors import GradError, Interrupted, LimitError, python_type_name
 from ..core.convert import type_name
 from ..core.printing import show, show_str
 
@@ -60,12 +60,10 @@ TYPES = _make_types()
 
 def public_type(err):
     """The class a program sees for a gradcli error (`type(e)`): a program's own
-    exception as it is; any other by its type name, a ShapeError being PyTorch's
-    RuntimeError (the error report calls it ShapeError, SPEC section 7)."""
+    exception as it is; any other by errors.python_type_name."""
     if isinstance(err, LanguageException):
         return type(err)
-    name = "RuntimeError" if err.type_name == "ShapeError" else err.type_name
-    for n in ancestors(name):
+    for n in ancestors(python_type_name(err)):
         cls = TYPES.get(n)
         if cls is not None:
             return cls
