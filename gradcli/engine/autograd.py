@@ -35,7 +35,7 @@ class Function:
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
     __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers",
-                 "out_vc", "fpass")
+                 "out_vc", "fpass", "epoch")
     name = "Backward"
     differentiable_twice = True
     saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
