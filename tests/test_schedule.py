@@ -179,3 +179,59 @@ def test_loops_the_same_with_and_without_schedules(source, monkeypatch):
     monkeypatch.setattr(schedule, "MAX_NODES", 0)
     without = run_inprocess(source)
     assert with_ == without
+
+
+def _scalars_graph(dt, seed):
+    """The tutorial's kind of graph: 0-d parameters times vectors of more than MID_MIN
+    values (their gradients are whole sums, made together at the end of the pass), a
+    parameter reached twice, a vector sum feeding a 0-d node."""
+    f = FUNCTIONS
+    rng = np.random.default_rng(seed)
+    a, b, c = (Tensor(np.asarray(rng.standard_normal(), dtype=dt), True) for _ in range(3))
+    x = Tensor(np.asarray(rng.standard_normal(300 + seed), dtype=dt))
+    y = f["add"](f["add"](f["mul"](a, x), f["mul"](b, f["mul"](x, x))), a)
+    s = f["mul"](f["sum"](f["mul"](y, x)), c)          # c: a 0-d gradient from 0-d nodes
+    return [a, b, c], f["add"](f["sum"](f["mul"](y, y)), s)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_sums_made_together_give_what_the_general_loop_gives(dt, first_sight):
+    for seed in range(4):
+        la, ta = _scalars_graph(dt, seed)
+        lb, tb = _scalars_graph(dt, seed)
+        touched_a, _ = _general(ta)
+        steps = schedule.find(tb.grad_fn)[0]
+        assert any(F is schedule.LaterF for _, _, F in steps)
+        touched_b, _ = _scheduled(tb)
+        assert [_pos(la, t) for t in touched_a] == [_pos(lb, t) for t in touched_b]
+        for x, y in zip(la, lb):
+            assert x.grad.data.dtype == y.grad.data.dtype == dt
+            assert x.grad.data.tobytes() == y.grad.data.tobytes()
+
+
+def test_a_failing_step_leaves_the_leaves_as_the_general_loop_does(first_sight, monkeypatch):
+    """Gradients that reached leaves before a step fails are stored, sums made for later
+    included (the general loop stored them as it went); the others are not."""
+    from gradcli.ops.elementwise import Mul
+    real = Mul.backward
+    for stop in range(1, 6):
+        calls = []
+
+        def failing(self, g, F, *saved):
+            calls.append(self)
+            if len(calls) == stop:
+                raise RuntimeError("stop")
+            return real(self, g, F, *saved)
+        grads = []
+        for way in (_general, _scheduled):
+            leaves, t = _scalars_graph(np.float64, stop)
+            if way is _scheduled:
+                assert schedule.find(t.grad_fn) is not None
+            calls.clear()
+            monkeypatch.setattr(Mul, "backward", failing)
+            with pytest.raises(RuntimeError):
+                way(t)
+            monkeypatch.setattr(Mul, "backward", real)
+            grads.append([None if x.grad is None else x.grad.data.tobytes() for x in leaves])
+        assert grads[0] == grads[1], stop
+        assert stop < 3 or any(g is not None for g in grads[0])

@@ -40,6 +40,7 @@ class Function:
     differentiable_twice = True
     saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
+    sums_as_is = False  # backward returns F.sum_to's results untouched (schedule.py may defer them)
 
     def save(self, *arrays):
         self.saved = arrays
