@@ -220,6 +220,10 @@ def _flush(queue, touched, store):
     for p, ig in queue:
         if type(ig) is Later:
             ig = np.asarray(next(sums), ig.g.dtype)       # as sum_to makes it
+            if p.grad is None and not p.data.shape and ig.dtype is p.data.dtype:
+                p.grad = Tensor(ig)         # a new array: _deliver's copy of it is not needed
+                touched[id(p)] = p
+                continue
         _deliver(p, ig, touched, store)
 
 
