@@ -50,24 +50,19 @@ def find(root):
     nodes = [root]
     index = {root: 0}
     leaves = []
-    lindex = {}
+    leaf = leaves.append
     key = []
     add = key.append
     for n in nodes:         # grows while it is walked: breadth first
         if n.watch is not None or n.saved is None:
             return None
-        parents = n.parents
-        add(type(n))
-        add(len(parents))
-        for p in parents:
+        add(type(n))        # (a class: the items after it, up to the next class, are its parents)
+        for p in n.parents:
             if p is None:
                 add(None)
-            elif type(p) is Tensor:
-                j = lindex.get(id(p))
-                if j is None:
-                    j = lindex[id(p)] = len(leaves)
-                    leaves.append(p)
-                add(-1 - j)
+            elif type(p) is Tensor:     # leaves by occurrence, in the order of the walk
+                leaf(p)
+                add(-1)
             else:
                 j = index.get(p)
                 if j is None:
@@ -103,12 +98,16 @@ def _schedule(key, n):
     are (`sums_as_is`) and that has a leaf among its inputs gets LaterF."""
     parents = []
     classes = []
-    i = 0
-    while i < len(key):
-        count = key[i + 1]
-        classes.append(key[i])
-        parents.append(key[i + 2:i + 2 + count])
-        i += 2 + count
+    leaves = 0
+    for item in key:
+        if isinstance(item, type):
+            classes.append(item)
+            parents.append([])
+        elif item == -1:            # the next leaf, by occurrence
+            leaves += 1
+            parents[-1].append(-leaves)
+        else:
+            parents[-1].append(item)
     deps = [0] * n
     for ps in parents:
         for j in ps:
