@@ -1,0 +1,99 @@
+"""PyTorch's names for what the common ops save (`grad_fn._saved_<name>`), the order in
+which PyTorch saves them (the order pack hooks see them in), and the nodes' other
+saved attributes (engine/saved.py reads these; recorded from torch 2.13).
+
+`saved_names[i]` names the op's i-th saved value (None: PyTorch does not save it);
+`saved_order` lists the positions in PyTorch's order; `saved_uses` (on the classes,
+also used by the version checks) says which inputs' gradients use each value: PyTorch
+saves a value only when one of them is needed.
+
+Known differences: a reduction's `_saved_dim` shows the dims made non-negative (PyTorch
+shows a negative dim as given, as an unsigned 64-bit number); mm's `_saved_*_sym_sizes`
+and `_sym_strides` are not available once its saved values are freed.
+"""
+from __future__ import annotations
+
+from ..engine.saved import saved_array
+from . import activation, elementwise, linalg, loss, pointwise, reduce, softmax
+
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _names(cls, names, order=None, **extra):
+    cls.saved_names = names
+    if order is not None:
+        cls.saved_order = order
+    if extra:
+        cls.saved_extra = {**(cls.saved_extra or {}), **extra}
+
+
+def _const(v):
+    return lambda node: v
+
+
+def _sizes(node):
+    return tuple(node.shape)
+
+
+def _dims(node):
+    return tuple(node.axes) if node.axes is not None else tuple(range(len(node.shape)))
+
+
+def _numel(node):
+    n = 1
+    for d in node.shape:
+        n *= d
+    return n
+
+
+def _mm_meta(i, what):
+    """An operand's sizes or strides, which PyTorch keeps only when its gradient is needed."""
+    def get(node):
+        if not node.needs[i]:
+            return ()
+        arr = saved_array(node, i)
+        if what == "sizes":
+            return tuple(arr.shape)
+        return tuple(s // arr.dtype.itemsize for s in arr.strides)
+    return get
+
+
+# arithmetic: PyTorch saves other before self
+_names(elementwise.Add, (), alpha=_const(1))
+_names(elementwise.Sub, (), alpha=_const(1))
+_names(elementwise.Rsub, (), alpha=_const(1))
+_names(elementwise.Mul, ("self", "other"), (1, 0))
+_names(elementwise.Div, ("self", "other"), (1, 0))
+_names(elementwise.Reciprocal, ("result",))
+_names(elementwise.PowScalar, ("self",), exponent=lambda node: node.e)
+_names(elementwise.PowTensor, ("self", "exponent", "result"), (1, 0, 2))
+elementwise.PowTensor.saved_uses = ((0, 1), (0, 1), (1,))      # the result for exponent's
+_names(elementwise.PowRScalar, ("exponent", "result"), self=lambda node: node.base)
+
+for _cls in pointwise.Unary.__subclasses__():
+    _names(_cls, {"x": ("self",), "out": ("result",)}.get(_cls.saves, ()))
+    if _cls.name == "PowBackward0":         # square: pow(x, 2)
+        _names(_cls, ("self",), exponent=_const(2))
+_names(pointwise.Clamp, ("self",), min=lambda node: node.lo, max=lambda node: node.hi)
+_names(pointwise.Maximum, ("self", "other"), (1, 0))
+_names(pointwise.Minimum, ("self", "other"), (1, 0))
+
+_names(reduce.Sum, (), self_sym_sizes=_sizes)
+_names(reduce.SumDim, (), dim=_dims, keepdim=lambda node: node.keepdim)
+_names(reduce.Mean, (), self_sym_sizes=_sizes, self_sym_numel=_numel)
+_names(reduce.MeanDim, (), dim=_dims, keepdim=lambda node: node.keepdim)
+_names(reduce.Prod, ("self", "result"))
+_names(reduce.MaxAll, ("self", "result"))
+_names(reduce.LogSumExp, ("self", "result"), dim=_dims,
+       keepdim=lambda node: node.keepdim)
+
+_names(softmax.Softmax, ("result",), dim=lambda node: node.axis)
+
+_names(linalg.Mm, ("self", "mat2"), (1, 0),
+       self_sym_sizes=_mm_meta(0, "sizes"), self_sym_strides=_mm_meta(0, "strides"),
+       mat2_sym_sizes=_mm_meta(1, "sizes"), mat2_sym_strides=_mm_meta(1, "strides"))
+_names(linalg.Mv, ("self", "vec"))
+_names(linalg.Dot, ("self", "tensor"))
+
+_names(activation.LeakyRelu, ("self",), negative_slope=lambda node: node.slope)
+_names(loss.MseLoss, ("self", "target"), reduction=lambda node: _REDUCTIONS[node.reduction])
