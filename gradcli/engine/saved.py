@@ -54,6 +54,8 @@ def pop():
 
 
 def push_disabled(message):
+    if State.stack:
+        raise GradRuntimeError(message)
     State.disabled.append(message)
 
 

@@ -47,9 +47,10 @@ def _numel(node):
 
 
 def _mm_meta(i, what):
-    """An operand's sizes or strides, which PyTorch keeps only when its gradient is needed."""
+    """An operand's sizes, or its strides (which PyTorch keeps only when the operand's
+    gradient is needed)."""
     def get(node):
-        if not node.needs[i]:
+        if what == "strides" and not node.needs[i]:
             return ()
         arr = saved_array(node, i)
         if what == "sizes":
@@ -67,7 +68,6 @@ _names(elementwise.Div, ("self", "other"), (1, 0))
 _names(elementwise.Reciprocal, ("result",))
 _names(elementwise.PowScalar, ("self",), exponent=lambda node: node.e)
 _names(elementwise.PowTensor, ("self", "exponent", "result"), (1, 0, 2))
-elementwise.PowTensor.saved_uses = ((0, 1), (0, 1), (1,))      # the result for exponent's
 _names(elementwise.PowRScalar, ("exponent", "result"), self=lambda node: node.base)
 
 for _cls in pointwise.Unary.__subclasses__():
