@@ -299,4 +299,45 @@ print(len(n), t)
 y.sum().backward()
 print(a.grad)
 """),
+    ("hooks/no_version_check", """x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+    y = x.sin()
+    z = x.exp()
+with torch.no_grad():
+    x.mul_(2)
+y.sum().backward()
+print(x.grad)
+z.sum().backward()
+print(x.grad)
+with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+    w = x.exp()
+with torch.no_grad():
+    w.mul_(2)
+w.sum().backward()
+print(x.grad)
+v = x.exp()
+with torch.no_grad():
+    v.mul_(2)
+v.sum().backward()
+"""),
+    ("hooks/custom_function", _HOOKS + """class Exp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        print("forward")
+        r = x.exp() * y
+        ctx.save_for_backward(r, x, y)
+        return r
+    @staticmethod
+    def backward(ctx, g):
+        print("backward")
+        r, x, y = ctx.saved_tensors
+        print("got")
+        return g * r, g * x.exp()
+with torch.autograd.graph.saved_tensors_hooks(pk, up):
+    y = Exp.apply(a, c)
+    z = Exp.apply(c, c)
+print("made")
+y.sum().backward()
+print(a.grad)
+"""),
 ]

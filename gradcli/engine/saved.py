@@ -169,6 +169,7 @@ class Packed:
     """A node's saved values after pack hooks: iterating unpacks (calls the unpack hook
     on each packed value, in PyTorch's order) and yields the values in the op's order."""
     __slots__ = ("raw", "boxes", "order", "unpack")
+    unchecked = True    # no version checks (versions.check): the hooks own the values
 
     def __init__(self, raw, boxes, order, unpack):
         self.raw, self.boxes, self.order, self.unpack = raw, boxes, order, unpack
@@ -187,11 +188,47 @@ class Packed:
 
     def unpacked(self, i):
         """The unpack hook's Tensor for packed value i."""
-        r = self.unpack(self.boxes[i])
-        if not isinstance(r, Tensor):
-            raise GradTypeError("Output of saved tensor unpack_hook expected to be a Tensor "
-                                f"but got result of type {type_name(r)}")
-        return r
+        return _unpacked(self.unpack, self.boxes[i])
+
+
+def _unpacked(unpack, box):
+    r = unpack(box)
+    if not isinstance(r, Tensor):
+        raise GradTypeError("Output of saved tensor unpack_hook expected to be a Tensor "
+                            f"but got result of type {type_name(r)}")
+    return r
+
+
+def pack_values(values):
+    """A custom Function's saved tensors (ctx.save_for_backward), packed by the innermost
+    hooks in the order given when hooks are on; else `values` as they are."""
+    if not State.stack:
+        return values
+    if State.disabled:
+        raise GradRuntimeError(State.disabled[-1])
+    pack, unpack = State.stack[-1]
+    ctx = context.current
+    prev = ctx.grad_enabled
+    ctx.grad_enabled = False
+    try:
+        boxes = [None if t is None else (pack(t),) for t in values]
+    finally:
+        ctx.grad_enabled = prev
+    return PackedValues(boxes, unpack)
+
+
+class PackedValues:
+    """ctx.saved_tensors after pack hooks: iterating unpacks each value again."""
+    __slots__ = ("boxes", "unpack")
+
+    def __init__(self, boxes, unpack):
+        self.boxes, self.unpack = boxes, unpack
+
+    def __len__(self):
+        return len(self.boxes)
+
+    def __iter__(self):
+        return iter([None if b is None else _unpacked(self.unpack, b[0]) for b in self.boxes])
 
 
 # ---------------------------------------------------------------- grad_fn._saved_<name>
