@@ -14,7 +14,13 @@ and `_sym_strides` are not available once its saved values are freed.
 from __future__ import annotations
 
 from ..engine.saved import saved_array
-from . import activation, elementwise, linalg, loss, pointwise, reduce, softmax
+from .activation import LeakyRelu
+from .elementwise import Add, Div, Mul, PowRScalar, PowScalar, PowTensor, Reciprocal, Rsub, Sub
+from .linalg import Dot, Mm, Mv
+from .loss import MseLoss
+from .pointwise import Clamp, Maximum, Minimum, Unary
+from .reduce import LogSumExp, MaxAll, Mean, MeanDim, Prod, Sum, SumDim
+from .softmax import Softmax
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -60,40 +66,40 @@ def _mm_meta(i, what):
 
 
 # arithmetic: PyTorch saves other before self
-_names(elementwise.Add, (), alpha=_const(1))
-_names(elementwise.Sub, (), alpha=_const(1))
-_names(elementwise.Rsub, (), alpha=_const(1))
-_names(elementwise.Mul, ("self", "other"), (1, 0))
-_names(elementwise.Div, ("self", "other"), (1, 0))
-_names(elementwise.Reciprocal, ("result",))
-_names(elementwise.PowScalar, ("self",), exponent=lambda node: node.e)
-_names(elementwise.PowTensor, ("self", "exponent", "result"), (1, 0, 2))
-_names(elementwise.PowRScalar, ("exponent", "result"), self=lambda node: node.base)
+_names(Add, (), alpha=_const(1))
+_names(Sub, (), alpha=_const(1))
+_names(Rsub, (), alpha=_const(1))
+_names(Mul, ("self", "other"), (1, 0))
+_names(Div, ("self", "other"), (1, 0))
+_names(Reciprocal, ("result",))
+_names(PowScalar, ("self",), exponent=lambda node: node.e)
+_names(PowTensor, ("self", "exponent", "result"), (1, 0, 2))
+_names(PowRScalar, ("exponent", "result"), self=lambda node: node.base)
 
-for _cls in pointwise.Unary.__subclasses__():
+for _cls in Unary.__subclasses__():
     _names(_cls, {"x": ("self",), "out": ("result",)}.get(_cls.saves, ()))
     if _cls.name == "PowBackward0":         # square: pow(x, 2)
         _names(_cls, ("self",), exponent=_const(2))
-_names(pointwise.Clamp, ("self",), min=lambda node: node.lo, max=lambda node: node.hi)
-_names(pointwise.Maximum, ("self", "other"), (1, 0))
-_names(pointwise.Minimum, ("self", "other"), (1, 0))
+_names(Clamp, ("self",), min=lambda node: node.lo, max=lambda node: node.hi)
+_names(Maximum, ("self", "other"), (1, 0))
+_names(Minimum, ("self", "other"), (1, 0))
 
-_names(reduce.Sum, (), self_sym_sizes=_sizes)
-_names(reduce.SumDim, (), dim=_dims, keepdim=lambda node: node.keepdim)
-_names(reduce.Mean, (), self_sym_sizes=_sizes, self_sym_numel=_numel)
-_names(reduce.MeanDim, (), dim=_dims, keepdim=lambda node: node.keepdim)
-_names(reduce.Prod, ("self", "result"))
-_names(reduce.MaxAll, ("self", "result"))
-_names(reduce.LogSumExp, ("self", "result"), dim=_dims,
+_names(Sum, (), self_sym_sizes=_sizes)
+_names(SumDim, (), dim=_dims, keepdim=lambda node: node.keepdim)
+_names(Mean, (), self_sym_sizes=_sizes, self_sym_numel=_numel)
+_names(MeanDim, (), dim=_dims, keepdim=lambda node: node.keepdim)
+_names(Prod, ("self", "result"))
+_names(MaxAll, ("self", "result"))
+_names(LogSumExp, ("self", "result"), dim=_dims,
        keepdim=lambda node: node.keepdim)
 
-_names(softmax.Softmax, ("result",), dim=lambda node: node.axis)
+_names(Softmax, ("result",), dim=lambda node: node.axis)
 
-_names(linalg.Mm, ("self", "mat2"), (1, 0),
+_names(Mm, ("self", "mat2"), (1, 0),
        self_sym_sizes=_mm_meta(0, "sizes"), self_sym_strides=_mm_meta(0, "strides"),
        mat2_sym_sizes=_mm_meta(1, "sizes"), mat2_sym_strides=_mm_meta(1, "strides"))
-_names(linalg.Mv, ("self", "vec"))
-_names(linalg.Dot, ("self", "tensor"))
+_names(Mv, ("self", "vec"))
+_names(Dot, ("self", "tensor"))
 
-_names(activation.LeakyRelu, ("self",), negative_slope=lambda node: node.slope)
-_names(loss.MseLoss, ("self", "target"), reduction=lambda node: _REDUCTIONS[node.reduction])
+_names(LeakyRelu, ("self",), negative_slope=lambda node: node.slope)
+_names(MseLoss, ("self", "target"), reduction=lambda node: _REDUCTIONS[node.reduction])
