@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import check_result, load_golden, run_inprocess
-from gradcli.engine import forward, saved
+from gradcli.engine import forward, saved, schedule
 from gradcli.engine.autograd import Function
 
 CASES = load_golden("saved.json")
@@ -18,6 +18,25 @@ def test_saved_golden(name):
     result = run_inprocess(case["source"])
     check_result(result, case["stdout"], case["error"], what=name,
                  warnings=case.get("warnings", ()))
+
+
+@pytest.mark.parametrize("path", ["schedules", "general loop"])
+def test_packed_nodes_through_each_backward_path(path, monkeypatch):
+    """Packed nodes run through the schedules (made on first sight) and through
+    _plain_pass (no schedules) with the same hook calls and results."""
+    if path == "schedules":
+        monkeypatch.setattr(schedule, "SIGHTINGS", 1)
+        monkeypatch.setattr(schedule, "_schedules", {})
+        monkeypatch.setattr(schedule, "_seen", {})
+    else:
+        monkeypatch.setattr(schedule, "MAX_NODES", 0)
+    ran = 0
+    for name, case in CASES.items():
+        if "backward" in case["source"]:
+            check_result(run_inprocess(case["source"]), case["stdout"], case["error"],
+                         what=name, warnings=case.get("warnings", ()))
+            ran += 1
+    assert ran > 30
 
 
 def _applies():
