@@ -67,3 +67,16 @@ def test_saved_attrs_only_on_grad_fn():
     r = run_inprocess("a = torch.ones(2, requires_grad=True)\n(a * a).grad_fn._saved_self.data\n")
     assert r.returncode == 0
 
+
+
+def test_completion_offers_the_saved_names():
+    import os
+    from gradcli.cli import _parser
+    from gradcli.driver import make_session
+    from gradcli.repl.completer import complete
+    s = make_session(_parser("gradcli").parse_args([]), echo_assign=True)
+    s.out.stream = open(os.devnull, "w")
+    s.run("a = torch.ones(2, requires_grad=True)\ny = a * a\ns = a.sum()\n")
+    assert [c.text for c in complete("y.grad_fn._sa", s)] == ["_saved_self", "_saved_other"]
+    assert [c.text for c in complete("s.grad_fn._sa", s)] == ["_saved_self_sym_sizes"]
+    s.out.stream.close()

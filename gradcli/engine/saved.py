@@ -267,6 +267,12 @@ def saved_attr(node, attr):
     return Tensor(np.asarray(s))
 
 
+def attr_names(node):
+    """The `_saved_*` attributes `node` has (for completion)."""
+    names = [n for n in node.saved_names or () if n is not None] + list(node.saved_extra or ())
+    return ["_saved_" + n for n in dict.fromkeys(names)]
+
+
 def saved_array(node, i):
     """Value i's shape and strides source (the array, or what packing kept of it)."""
     saved = node.saved
