@@ -340,4 +340,62 @@ print("made")
 y.sum().backward()
 print(a.grad)
 """),
+    ("nn/linear_packs", """def pk(x):
+    print("Packing", tuple(x.shape), x.grad_fn)
+    return x
+def up(x):
+    print("Unpacking", tuple(x.shape), x.grad_fn)
+    return x
+lin = torch.nn.Linear(3, 2)
+x = torch.ones(4, 3)
+x1 = torch.ones(3)
+xr = torch.ones(4, 3, requires_grad=True)
+for inp in (x, x1, xr):
+    with torch.autograd.graph.saved_tensors_hooks(pk, up):
+        y = lin(inp)
+        print(y.grad_fn.name())
+        l = y.relu().sum()
+    l.backward()
+lin2 = torch.nn.Linear(3, 2, bias=False)
+with torch.autograd.graph.saved_tensors_hooks(pk, up):
+    y = lin2(x)
+    print(y.grad_fn.name())
+y.sum().backward()
+with torch.autograd.graph.saved_tensors_hooks(pk, up):
+    l = torch.nn.functional.mse_loss(lin(x), torch.zeros(4, 2))
+l.backward()
+print(lin.weight.grad.shape)
+"""),
+    ("nn/addmm_attrs", """lin = torch.nn.Linear(3, 2)
+x = torch.ones(4, 3)
+y = lin(x)
+g = y.grad_fn
+for n in ["alpha", "beta", "mat1", "mat1_sym_sizes", "mat1_sym_strides", "mat2",
+          "mat2_sym_sizes", "mat2_sym_strides"]:
+    print(n, getattr(g, "_saved_" + n))
+xr = torch.ones(4, 3, requires_grad=True)
+y = F.linear(xr, torch.ones(2, 3), torch.zeros(2))
+g = y.grad_fn
+for n in ["mat1", "mat1_sym_sizes", "mat1_sym_strides", "mat2", "mat2_sym_sizes",
+          "mat2_sym_strides"]:
+    print(n, getattr(g, "_saved_" + n))
+"""),
+    ("nn/module_save_on_cpu", """class SaveToCpu(torch.nn.Module):
+    def __init__(self, module):
+        super().__init__()
+        self.module = module
+
+    def forward(self, *args, **kwargs):
+        with torch.autograd.graph.save_on_cpu(pin_memory=True):
+            return self.module(*args, **kwargs)
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 8), SaveToCpu(torch.nn.Linear(8, 8)),
+                            torch.nn.Tanh(), torch.nn.Linear(8, 1))
+x = torch.linspace(-1, 1, 4)
+loss = model(x).sum()
+loss.backward()
+print(model[1].module.weight.grad.sum().item() == model[1].module.weight.grad.sum().item())
+print(model[0].weight.grad.shape, loss.grad_fn)
+"""),
 ]

@@ -18,6 +18,7 @@ from .activation import LeakyRelu
 from .elementwise import Add, Div, Mul, PowRScalar, PowScalar, PowTensor, Reciprocal, Rsub, Sub
 from .linalg import Dot, Mm, Mv
 from .loss import MseLoss
+from .nn import Addmm
 from .pointwise import Clamp, Maximum, Minimum, Unary
 from .reduce import LogSumExp, MaxAll, Mean, MeanDim, Prod, Sum, SumDim
 from .softmax import Softmax
@@ -52,17 +53,23 @@ def _numel(node):
     return n
 
 
-def _mm_meta(i, what):
-    """An operand's sizes, or its strides (which PyTorch keeps only when the operand's
-    gradient is needed)."""
-    def get(node):
-        if what == "strides" and not node.needs[i]:
-            return ()
-        arr = saved_array(node, i)
-        if what == "sizes":
-            return tuple(arr.shape)
-        return tuple(s // arr.dtype.itemsize for s in arr.strides)
-    return get
+def _operands(node, names, first_input=0):
+    """mm's and addmm's `_saved_<operand>_sym_sizes` (kept always) and `_sym_strides`
+    (kept only when the operand's gradient is needed) for their saved operands."""
+    def meta(i, strides):
+        def get(node):
+            if strides and not node.needs[first_input + i]:
+                return ()
+            arr = saved_array(node, i)
+            if not strides:
+                return tuple(arr.shape)
+            return tuple(s // arr.dtype.itemsize for s in arr.strides)
+        return get
+    out = {}
+    for i, n in enumerate(names):
+        out[n + "_sym_sizes"] = meta(i, False)
+        out[n + "_sym_strides"] = meta(i, True)
+    return out
 
 
 # arithmetic: PyTorch saves other before self
@@ -95,9 +102,10 @@ _names(LogSumExp, ("self", "result"), dim=_dims,
 
 _names(Softmax, ("result",), dim=lambda node: node.axis)
 
-_names(Mm, ("self", "mat2"), (1, 0),
-       self_sym_sizes=_mm_meta(0, "sizes"), self_sym_strides=_mm_meta(0, "strides"),
-       mat2_sym_sizes=_mm_meta(1, "sizes"), mat2_sym_strides=_mm_meta(1, "strides"))
+_names(Mm, ("self", "mat2"), (1, 0), **_operands(Mm, ("self", "mat2")))
+_names(Addmm, ("mat1", "mat2"), alpha=_const(1), beta=_const(1),
+       **_operands(Addmm, ("mat1", "mat2"), first_input=1))
+Addmm.saved_uses = ((2,), (1,))     # (bias, mat1, mat2): each operand for the other's gradient
 _names(Mv, ("self", "vec"))
 _names(Dot, ("self", "tensor"))
 
