@@ -399,3 +399,38 @@ print(model[1].module.weight.grad.sum().item() == model[1].module.weight.grad.su
 print(model[0].weight.grad.shape, loss.grad_fn)
 """),
 ]
+
+
+# the pack / unpack sequence (shapes; "o": an op's output) of more ops, one program
+_SURVEY = ["torch.where(a > 2, a, b)", "a.var()", "a.std()", "a.norm()", "F.softplus(a)",
+           "F.elu(a)", "F.silu(a)", "a.log_softmax(0)", "M.softmax(1)", "M.logsumexp(1)",
+           "a[1]", "a[1:]", "torch.cat([a, b])", "torch.stack([a, b])", "M.t()",
+           "M.view(3, 2)", "M.reshape(6)", "M.sum(1)", "M.mean(0, keepdim=True)", "M.min()",
+           "M.prod(1)", "M.cumsum(1)", "a.abs()", "a.clamp(min=2)", "torch.minimum(a, b)",
+           "a.sign()", "a.floor()", "a.log2()", "a.rsqrt()", "a.atan()", "torch.sinh(a)",
+           "F.binary_cross_entropy(a.sigmoid(), torch.ones(3))",
+           "F.binary_cross_entropy_with_logits(a, torch.ones(3))", "F.conv2d(img, w)",
+           "F.dropout(a, 0.0)", "a.expand(2, 3)", "a.unsqueeze(0)", "M.squeeze()",
+           "M.permute(1, 0)", "M.flatten()", "a.exp().exp()", "a @ b", "M @ a", "a.pow(3)",
+           "a.tanh().tanh()", "a.remainder(2.0)", "a - b", "-a", "1 / a", "torch.flip(a, [0])",
+           "a.double()", "a.clone()", "F.leaky_relu(a, 0.2)", "F.l1_loss(a, b)", "a.mean()"]
+
+
+def _survey():
+    lines = [_AB + """img = torch.ones(1, 1, 4, 4, requires_grad=True)
+w = torch.ones(1, 1, 2, 2, requires_grad=True)
+log = []
+def pk(x):
+    log.append("P" + str(tuple(x.shape)) + ("o" if x.grad_fn is not None else ""))
+    return x
+def up(x):
+    log.append("U" + str(tuple(x.shape)) + ("o" if x.grad_fn is not None else ""))
+    return x
+"""]
+    for e in _SURVEY:
+        lines.append("del log[:]\nwith torch.autograd.graph.saved_tensors_hooks(pk, up):\n"
+                     "    y = %s\ny.sum().backward()\nprint(%r, ' '.join(log))\n" % (e, e))
+    return "".join(lines)
+
+
+CASES.append(("packs/survey", _survey()))

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from ..engine.saved import saved_array
 from .activation import LeakyRelu
-from .elementwise import Add, Div, Mul, PowRScalar, PowScalar, PowTensor, Reciprocal, Rsub, Sub
+from .elementwise import (Add, Div, Mul, PowRScalar, PowScalar, PowTensor, Reciprocal,
+                          RemainderScalar, Rsub, Sub)
 from .linalg import Dot, Mm, Mv
 from .loss import MseLoss
+from .moments import Norm, Std, Var
 from .nn import Addmm
 from .pointwise import Clamp, Maximum, Minimum, Unary
 from .reduce import LogSumExp, MaxAll, Mean, MeanDim, Prod, Sum, SumDim
@@ -79,11 +81,17 @@ _names(Rsub, (), alpha=_const(1))
 _names(Mul, ("self", "other"), (1, 0))
 _names(Div, ("self", "other"), (1, 0))
 _names(Reciprocal, ("result",))
+_names(RemainderScalar, (None, None))     # tensor % number: PyTorch saves nothing
 _names(PowScalar, ("self",), exponent=lambda node: node.e)
 _names(PowTensor, ("self", "exponent", "result"), (1, 0, 2))
 _names(PowRScalar, ("exponent", "result"), self=lambda node: node.base)
 
+_ZERO_GRAD = {"SignBackward0", "FloorBackward0", "CeilBackward0", "RoundBackward0"}
+
 for _cls in Unary.__subclasses__():
+    if _cls.name in _ZERO_GRAD:         # a zero derivative: PyTorch saves nothing
+        _names(_cls, ())
+        continue
     _names(_cls, {"x": ("self",), "out": ("result",)}.get(_cls.saves, ()))
     if _cls.name == "PowBackward0":         # square: pow(x, 2)
         _names(_cls, ("self",), exponent=_const(2))
@@ -96,6 +104,9 @@ _names(SumDim, (), dim=_dims, keepdim=lambda node: node.keepdim)
 _names(Mean, (), self_sym_sizes=_sizes, self_sym_numel=_numel)
 _names(MeanDim, (), dim=_dims, keepdim=lambda node: node.keepdim)
 _names(Prod, ("self", "result"))
+_names(Var, ("self", None))             # var keeps its result for its own use only
+_names(Std, ("self", "result"))
+_names(Norm, ("self", "result"))
 _names(MaxAll, ("self", "result"))
 _names(LogSumExp, ("self", "result"), dim=_dims,
        keepdim=lambda node: node.keepdim)
