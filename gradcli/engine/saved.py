@@ -28,7 +28,8 @@ from ..base.errors import GradAttributeError, GradRuntimeError, GradTypeError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from . import forward
-from .autograd import SECOND_BACKWARD, Function
+from .autograd import Function
+from .passes import SECOND_BACKWARD
 from .versions import OWN
 
 
