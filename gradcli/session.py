@@ -14,7 +14,7 @@ from .library.stdlib import reset_random
 from .library.torch_ns import namespace
 from .base import context
 from .core.tensor import Tensor
-from .engine import versions
+from .engine import saved, versions
 
 
 def reset_globals():
@@ -25,6 +25,7 @@ def reset_globals():
     call_depth.n = 0
     Handling.stack.clear()
     reset_random()
+    saved.reset()
 
 
 _ROLLBACK_SIZE = 1 << 20     # values kept for undoing in-place changes, per tensor

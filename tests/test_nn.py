@@ -153,14 +153,16 @@ def test_profiler_is_a_clear_note_that_does_not_stop_the_program():
 
 
 def test_autograd_graph_is_a_module_of_its_own():
-    """torch.autograd.graph is PyTorch's module (saved_tensors_hooks ...), which gradcli
-    does not have: its names fail as a module's, not as gradcli's graph() picture's."""
+    """torch.autograd.graph is PyTorch's module (saved_tensors_hooks ...: library/
+    saved_hooks.py): a name it lacks fails as a module's, not as gradcli's graph()
+    picture's."""
     src = ("import torch\ntorch.autograd.graph\n"
-           "with torch.autograd.graph.saved_tensors_hooks(print, print):\n    pass\n")
+           "with torch.autograd.graph.saved_tensors_hooks(print, print):\n    pass\n"
+           "torch.autograd.graph.register_multi_grad_hook\n")
     r = run_cases({"g": src})["g"]
     assert r.returncode != 0 and r.stdout == "<module 'torch.autograd.graph'>\n"
     assert "AttributeError: module 'torch.autograd.graph' has no attribute " \
-           "'saved_tensors_hooks'" in r.stderr
+           "'register_multi_grad_hook'" in r.stderr
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -34,6 +34,7 @@ from .autograd import _OUT, Function, TensorF, _sources
 _PLAIN_APPLY = Function.__dict__["apply"]
 _PLAIN_APPLY2 = Function.__dict__["apply2"]
 _DUAL_APPLY2 = classmethod(lambda cls, a, b, dt: cls.apply(a, b, dt=dt))
+AFTER_SWAP = []     # called after each swap (engine/saved.py wraps apply while hooks are on)
 
 
 def no_forward_rule(node):
@@ -54,6 +55,8 @@ def _set_visible(levels):
     State.visible = levels
     Function.apply = _DUAL_APPLY if levels else _PLAIN_APPLY
     Function.apply2 = _DUAL_APPLY2 if levels else _PLAIN_APPLY2
+    for f in AFTER_SWAP:
+        f()
 
 
 def enter_level() -> int:

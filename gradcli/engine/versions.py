@@ -104,6 +104,8 @@ def check(node):
     """Raise PyTorch's error when a value `node` saved was modified in place since."""
     if getattr(node, "epoch", None) == state.epoch:
         return          # no in-place op since the node recorded its versions
+    if type(node.saved) is not tuple and getattr(node.saved, "unchecked", False):
+        return          # packed by saved-tensor hooks: PyTorch checks no versions then
     vers = False        # not looked up yet
     uses = node.saved_uses
     for i, s in enumerate(getattr(node, "saved_src", None) or ()):

@@ -139,8 +139,11 @@ class Control:
                 bind(s, m)
             if type(m) is GradModeContext:
                 return m.run(b, s)
-            with m:
-                return b(s)
+            try:
+                with m:
+                    return b(s)
+            except GradError as e:      # an error of the context's own (its __enter__)
+                raise e.at(line, col)
         return run
 
     def s_try_stmt(self, node):

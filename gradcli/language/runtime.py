@@ -32,6 +32,7 @@ from .names import NAME_ATTRS, name_attr
 from .containers import DICT_METHODS, SET_METHODS
 from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
+from ..engine.saved import saved_attr
 
 
 # ---------------------------------------------------------------- operators
@@ -333,6 +334,8 @@ def get_attr(obj, name):
             return BoundMethod(obj, "name", lambda o: getattr(o, "qualified_name", o.name))
         if name == "metadata":
             return {}
+        if name.startswith("_saved_"):      # what the node saved (engine/saved.py)
+            return saved_attr(obj, name)
         raise GradAttributeError(f"'{obj.name}' object has no attribute '{name}'",
                                  hint=did_you_mean(name, ["next_functions", "name"]))
     if isinstance(obj, AccumulateGrad):

@@ -16,7 +16,7 @@ import numpy as np
 from ..base import context
 from ..base.errors import GradRuntimeError
 from ..core.tensor import Tensor
-from ..engine import forward as fw
+from ..engine import forward as fw, saved
 from ..engine.autograd import Function as Node
 
 
@@ -228,6 +228,9 @@ class Function(metaclass=_FunctionType):
             results.append(r)
         swap = {id(o): r for o, r in zip(outs, results) if isinstance(o, Tensor)}
         ctx.to_save = tuple(swap.get(id(t), t) if t is not None else None for t in ctx.to_save)
+        if saved.State.stack and any(isinstance(r, Tensor) and isinstance(r.grad_fn, node_cls)
+                                     for r in results):
+            ctx.to_save = saved.pack_values(ctx.to_save)        # saved-tensor hooks
         return tuple(results) if is_tuple else results[0]
 
 

@@ -14,7 +14,7 @@ from ..ops.registry import BUILTINS, register
 from ..ops.shape import size_args
 from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import Module, Size
-from . import calculus, nn as nn_library, torch_more, transforms
+from . import calculus, nn as nn_library, saved_hooks, torch_more, transforms
 from ..core.tensor import Tensor
 from ..base import context
 
@@ -119,9 +119,8 @@ def namespace() -> dict:
         autograd = Module("torch.autograd", {
             "functional": autograd_functional, "gradcheck": calculus.torch_gradcheck,
             "profiler": Module("torch.autograd.profiler", {"profile": torch_more.Profile}),
-            # a module in PyTorch (saved_tensors_hooks, Node ...), none of which gradcli
-            # has: not gradcli's own graph() picture, which the name would reach otherwise
-            "graph": Module("torch.autograd.graph")})
+            # PyTorch's module (library/saved_hooks.py), not gradcli's own graph() picture
+            "graph": Module("torch.autograd.graph", dict(saved_hooks.MEMBERS))})
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
         torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda})
         torch_members.update(torch_more.namespaces(Module))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..language import runtime as rt
 from ..library import values
+from ..engine import saved
 from ..engine.autograd import AccumulateGrad, Function
 from ..ops.registry import BUILTINS, METHOD_ONLY
 from ..ops.reduce import ValuesIndices
@@ -130,7 +131,8 @@ def attributes(v, session):
         names = dict.fromkeys(list(v.members) + list(session.builtins))
         return [(n, describe_builtin(n, v.members.get(n, session.builtins.get(n)))) for n in names]
     if isinstance(v, Function):
-        return [("next_functions", "attribute"), ("name", "method"), ("metadata", "attribute")]
+        return [("next_functions", "attribute"), ("name", "method"), ("metadata", "attribute")] + \
+            [(n, "attribute") for n in saved.attr_names(v)]
     if isinstance(v, AccumulateGrad):
         return [("variable", "attribute"), ("next_functions", "attribute"), ("name", "method")]
     if isinstance(v, ValuesIndices):

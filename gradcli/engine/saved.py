@@ -1,0 +1,283 @@
+"""Saved tensors as PyTorch shows them: `grad_fn._saved_<name>` and the hooks of
+`torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook)`.
+
+A node keeps what its backward needs in `node.saved`, a tuple of arrays (or Python
+numbers), in the order its op's `forward` saved them.  Each op class may say how
+PyTorch names them (`saved_names`: one name per saved value, None for a value
+PyTorch does not save), in which order PyTorch saves them (`saved_order`) and which
+other, non-tensor, attributes its node has (`saved_extra`: name -> function of the
+node); ops/saved_names.py fills these in for the common ops.
+
+Hooks cost nothing while none are registered: as forward.py does for forward-mode
+levels, `Function.apply` / `apply2` are swapped for packing versions only while a
+`saved_tensors_hooks` context is open.  The packing version runs the op as usual,
+then calls the innermost pack hook on each value PyTorch would save (in PyTorch's
+order, grad mode off, as PyTorch runs it) and replaces `node.saved` by a `Packed`:
+a sequence whose iteration calls the unpack hook for each packed value (again in
+PyTorch's order) and yields the values in the op's own order.  Every backward loop
+(autograd._plain_pass, schedule.run, the general loop) steps a node with passes.vjp,
+which reads `node.saved` with `if saved:` and `node.backward(g, F, *saved)`, so a
+packed node runs through them unchanged, its
+unpack hooks called each time its backward runs (and on each `_saved_*` access).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import context
+from ..base.errors import GradAttributeError, GradRuntimeError, GradTypeError
+from ..core.convert import type_name
+from ..core.tensor import Tensor
+from . import forward
+from .autograd import Function
+from .passes import SECOND_BACKWARD
+from .versions import OWN
+
+
+class State:
+    stack: list = []        # (pack_hook, unpack_hook) of the open contexts, innermost last
+    disabled: list = []     # messages of the open disable_saved_tensors_hooks contexts
+
+
+_inner = [None, None]       # the apply / apply2 the packing versions wrap
+
+
+def push(pack_hook, unpack_hook):
+    if State.disabled:
+        raise GradRuntimeError(State.disabled[-1])
+    State.stack.append((pack_hook, unpack_hook))
+    _refresh()
+
+
+def pop():
+    if State.stack:
+        State.stack.pop()
+    _refresh()
+
+
+def push_disabled(message):
+    if State.stack:
+        raise GradRuntimeError(message)
+    State.disabled.append(message)
+
+
+def pop_disabled():
+    if State.disabled:
+        State.disabled.pop()
+
+
+def reset():
+    """No hooks, nothing disabled (a fresh run)."""
+    State.stack.clear()
+    State.disabled.clear()
+    _refresh()
+
+
+def _refresh():
+    forward._set_visible(forward.State.visible)       # calls _wrap (forward.AFTER_SWAP)
+
+
+def _wrap():
+    """Swap in the packing apply / apply2 while a hooks context is open."""
+    if not State.stack:
+        return
+    _inner[0] = Function.__dict__["apply"].__func__
+    _inner[1] = Function.__dict__["apply2"].__func__
+    Function.apply = _PACK_APPLY
+    Function.apply2 = _PACK_APPLY2
+
+
+forward.AFTER_SWAP.append(_wrap)
+
+
+def _pack_apply(cls, *args, **params):
+    out = _inner[0](cls, *args, **params)
+    _pack_result(out)
+    return out
+
+
+def _pack_apply2(cls, a, b, dt):
+    out = _inner[1](cls, a, b, dt)
+    _pack_result(out)
+    return out
+
+
+_PACK_APPLY = classmethod(_pack_apply)
+_PACK_APPLY2 = classmethod(_pack_apply2)
+
+
+def _pack_result(out):
+    if type(out) is not Tensor:
+        out = next((t for t in out if type(t) is Tensor), None) \
+            if isinstance(out, (tuple, list)) else None
+        if out is None:
+            return
+    node = out.grad_fn
+    if node is None or not State.stack or not node.saved or type(node.saved) is Packed:
+        return
+    _pack(node, out)
+
+
+def _kept(node, i, names):
+    """Whether PyTorch saves value i of `node`: it has a name there (when the op's
+    names are known) and a gradient that uses it is needed."""
+    if names is not None and (i >= len(names) or names[i] is None):
+        return False
+    uses = node.saved_uses
+    return uses is None or any(node.needs[j] for j in uses[i])
+
+
+def _order(node, n):
+    order = node.saved_order
+    return range(n) if order is None else order
+
+
+def _pack(node, out):
+    """Call the innermost pack hook on each value PyTorch saves for `node`."""
+    if State.disabled:
+        raise GradRuntimeError(State.disabled[-1])
+    pack, unpack = State.stack[-1]
+    saved, srcs = node.saved, node.saved_src
+    names = node.saved_names
+    todo = [i for i in _order(node, len(saved))
+            if type(saved[i]) is np.ndarray and _kept(node, i, names)]
+    if not todo:
+        return
+    raw, boxes = list(saved), [None] * len(saved)
+    ctx = context.current
+    prev = ctx.grad_enabled
+    ctx.grad_enabled = False
+    try:
+        for i in todo:
+            src = srcs[i]
+            t = out if src is OWN else src if type(src) is Tensor else Tensor(saved[i])
+            boxes[i] = pack(t)
+            raw[i] = _Meta(saved[i], src)
+    finally:
+        ctx.grad_enabled = prev
+    node.saved = Packed(raw, boxes, tuple(todo), unpack)
+
+
+class _Meta:
+    """What stays known of a packed value: its shape, dtype and strides (for messages
+    and `_saved_*_sym_sizes`), and where it came from."""
+    __slots__ = ("shape", "dtype", "strides", "src")
+
+    def __init__(self, arr, src):
+        self.shape, self.dtype, self.strides, self.src = arr.shape, arr.dtype, arr.strides, src
+
+
+class Packed:
+    """A node's saved values after pack hooks: iterating unpacks (calls the unpack hook
+    on each packed value, in PyTorch's order) and yields the values in the op's order."""
+    __slots__ = ("raw", "boxes", "order", "unpack")
+    unchecked = True    # no version checks (versions.check): the hooks own the values
+
+    def __init__(self, raw, boxes, order, unpack):
+        self.raw, self.boxes, self.order, self.unpack = raw, boxes, order, unpack
+
+    def __len__(self):
+        return len(self.raw)
+
+    def __getitem__(self, i):
+        return self.raw[i]
+
+    def __iter__(self):
+        vals = list(self.raw)
+        for i in self.order:
+            vals[i] = self.unpacked(i).data
+        return iter(vals)
+
+    def unpacked(self, i):
+        """The unpack hook's Tensor for packed value i."""
+        return _unpacked(self.unpack, self.boxes[i])
+
+
+def _unpacked(unpack, box):
+    r = unpack(box)
+    if not isinstance(r, Tensor):
+        raise GradTypeError("Output of saved tensor unpack_hook expected to be a Tensor "
+                            f"but got result of type {type_name(r)}")
+    return r
+
+
+def pack_values(values):
+    """A custom Function's saved tensors (ctx.save_for_backward), packed by the innermost
+    hooks in the order given when hooks are on; else `values` as they are."""
+    if not State.stack:
+        return values
+    if State.disabled:
+        raise GradRuntimeError(State.disabled[-1])
+    pack, unpack = State.stack[-1]
+    ctx = context.current
+    prev = ctx.grad_enabled
+    ctx.grad_enabled = False
+    try:
+        boxes = [None if t is None else (pack(t),) for t in values]
+    finally:
+        ctx.grad_enabled = prev
+    return PackedValues(boxes, unpack)
+
+
+class PackedValues:
+    """ctx.saved_tensors after pack hooks: iterating unpacks each value again."""
+    __slots__ = ("boxes", "unpack")
+
+    def __init__(self, boxes, unpack):
+        self.boxes, self.unpack = boxes, unpack
+
+    def __len__(self):
+        return len(self.boxes)
+
+    def __iter__(self):
+        return iter([None if b is None else _unpacked(self.unpack, b[0]) for b in self.boxes])
+
+
+# ---------------------------------------------------------------- grad_fn._saved_<name>
+
+def saved_attr(node, attr):
+    """`node._saved_<name>`: a saved input is that tensor, a saved output a new tensor
+    sharing its values, a constant a tensor of it; under hooks, a new tensor with the
+    unpack hook's values.  After the graph was freed: PyTorch's error."""
+    field = attr[len("_saved_"):]
+    extra = node.saved_extra
+    if extra is not None and field in extra:
+        return extra[field](node)
+    names = node.saved_names
+    if names is None or field not in names:
+        raise GradAttributeError(f"'{node.name}' object has no attribute '{attr}'")
+    i = names.index(field)
+    saved = node.saved
+    if saved is None:
+        raise GradRuntimeError(SECOND_BACKWARD)
+    if i >= len(saved) or not _kept(node, i, names):
+        return None
+    if type(saved) is Packed and i in saved.order:
+        src = saved.raw[i].src
+        data = saved.unpacked(i).data
+        if src is OWN:
+            return Tensor(data, True, node)
+        if type(src) is Tensor:
+            return Tensor(data, src.requires_grad, src.grad_fn)
+        return Tensor(data)
+    s = saved[i]
+    src = node.saved_src[i]
+    if src is OWN:
+        return Tensor(s, True, node)
+    if type(src) is Tensor:
+        return src
+    return Tensor(np.asarray(s))
+
+
+def attr_names(node):
+    """The `_saved_*` attributes `node` has (for completion)."""
+    names = [n for n in node.saved_names or () if n is not None] + list(node.saved_extra or ())
+    return ["_saved_" + n for n in dict.fromkeys(names)]
+
+
+def saved_array(node, i):
+    """Value i's shape and strides source (the array, or what packing kept of it)."""
+    saved = node.saved
+    if saved is None:
+        raise GradRuntimeError(SECOND_BACKWARD)
+    return saved[i]

@@ -1,0 +1,87 @@
+"""torch.autograd.graph: saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks
+(the hooks themselves run in engine/saved.py)."""
+from __future__ import annotations
+
+from ..base.errors import GradTypeError
+from ..engine import saved
+
+
+class SavedTensorsHooks:
+    """`with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):` -- while
+    open, every tensor an op saves for backward goes through pack_hook, and backward
+    (or a `_saved_*` access) gets it back through unpack_hook.  Contexts nest: the
+    innermost one's hooks are used."""
+    language_context = True
+    label = "saved_tensors_hooks"
+
+    def __init__(self, pack_hook, unpack_hook):
+        for hook in (pack_hook, unpack_hook):
+            if not callable(hook):
+                raise GradTypeError(f"'{type(hook).__name__}' object is not callable")
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self):
+        saved.push(self.pack_hook, self.unpack_hook)
+        return self
+
+    def __exit__(self, *exc):
+        saved.pop()
+        return False
+
+    def __repr__(self):
+        return f"<torch.autograd.graph.{self.label} object>"
+
+
+class SaveOnCpu(SavedTensorsHooks):
+    """`save_on_cpu(pin_memory=False, device_type="cuda")`: the saved tensors are kept
+    on the CPU (with the device they came from) and moved back for backward.  gradcli's
+    tensors are all on the CPU, so this changes nothing but the objects the graph holds
+    (a `_saved_*` access gives a new tensor, as in PyTorch)."""
+    label = "save_on_cpu"
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        super().__init__(_pack_cpu, _unpack_cpu)
+
+
+def _pack_cpu(t):
+    return ("cpu", t)
+
+
+def _unpack_cpu(packed):
+    return packed[1]
+
+
+class DisableSavedTensorsHooks:
+    """`disable_saved_tensors_hooks(error_message)`: while open, registering hooks (or
+    an op saving a tensor under hooks registered outside) raises error_message."""
+    language_context = True
+
+    def __init__(self, error_message):
+        self.message = str(error_message)
+
+    def __enter__(self):
+        saved.push_disabled(self.message)
+        return self
+
+    def __exit__(self, *exc):
+        saved.pop_disabled()
+        return False
+
+    def __repr__(self):
+        return "<torch.autograd.graph.disable_saved_tensors_hooks object>"
+
+
+def saved_tensors_hooks(pack_hook, unpack_hook):
+    return SavedTensorsHooks(pack_hook, unpack_hook)
+
+
+def save_on_cpu(pin_memory=False, device_type="cuda"):
+    return SaveOnCpu(pin_memory, device_type)
+
+
+def disable_saved_tensors_hooks(error_message):
+    return DisableSavedTensorsHooks(error_message)
+
+
+MEMBERS = {"saved_tensors_hooks": saved_tensors_hooks, "save_on_cpu": save_on_cpu,
+           "disable_saved_tensors_hooks": disable_saved_tensors_hooks}
