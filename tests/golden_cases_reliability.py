@@ -524,3 +524,34 @@ case("diff/int_scalars_wrapped", """
 """)
 cases("diff/int_negative_power_", [("uint8", "torch.tensor([3], dtype=torch.uint8) ** -1"),
       ("int64", "torch.tensor([3]) ** -2")])
+case("diff/int8_dtype", """
+    a = torch.tensor([1, -2, 100], dtype=torch.int8)
+    a
+    a.dtype
+    b = torch.tensor([3, 200, 0], dtype=torch.uint8)
+    a + b
+    (a + b).dtype
+    a + 100
+    a * 2
+    a + torch.tensor([1, 2, 3], dtype=torch.int32)
+    a + 1.5
+    a.sum()
+    torch.ones(2, dtype=torch.int8) / 2
+    -a
+    a // 3
+    a % 3
+    torch.tensor([1.7, -2.9]).to(torch.int8)
+    torch.tensor([1.7, -2.9]).char()
+    torch.tensor([1.7, -2.9]).short()
+    torch.arange(3, dtype=torch.int8)
+    a.max()
+    torch.tensor(5, dtype=torch.int8) + 2.5
+    torch.tensor(5, dtype=torch.int8) * torch.tensor(3)
+    torch.tensor(5, dtype=torch.int8) * torch.tensor([3], dtype=torch.uint8)
+    torch.int16
+    torch.short
+    torch.tensor([1, 2], dtype=torch.int16)
+    a.tolist()
+    a[1].item()
+    torch.tensor([1, 2], dtype=torch.int8, requires_grad=True)
+""")
