@@ -555,3 +555,67 @@ case("diff/int8_dtype", """
     a[1].item()
     torch.tensor([1, 2], dtype=torch.int8, requires_grad=True)
 """)
+case("diff/add_sub_alpha", """
+    torch.set_printoptions(precision=17)
+    x = torch.tensor([1.1, -2.3, 0.7, 3.9, -0.1, 2.2, 5.5, -1.7, 0.3, 0.9, 1.3], requires_grad=True)
+    y = torch.tensor([0.3, 1.7, -2.9, 0.1, 4.4, -0.6, 2.1, 0.8, -3.3, 1.9, 0.2])
+    torch.add(x, y, alpha=0.1)
+    x.add(y, alpha=-1.3)
+    torch.sub(x, y, alpha=0.7)
+    x.sub(y, alpha=3)
+    torch.add(x, 0.3, alpha=0.1)
+    torch.sub(x, 1.7, alpha=0.3)
+    torch.add(2, x, alpha=0.3)
+    torch.sub(2, x)
+    torch.sub(2, x, alpha=0.3)
+    torch.add(input=x, other=y, alpha=2)
+    xf = x.detach().float()
+    torch.add(xf, y.float(), alpha=0.1)
+    torch.add(xf, 0.3, alpha=0.1)
+    torch.add(xf.reshape(1, 11).expand(3, 11) * 1, y.float().reshape(1, 11), alpha=1.7)
+    torch.add(xf[:10].reshape(2, 5), torch.tensor([[0.3], [1.1]], dtype=torch.float32), alpha=0.7)
+    big = torch.linspace(-3, 3, 37, dtype=torch.float32)
+    torch.add(big, 0.3, alpha=0.1)
+    torch.add(big.double(), 0.3, alpha=0.1)
+    x.add(y, alpha=1.0)
+    r = torch.sub(x, y.requires_grad_(), alpha=3)
+    r.grad_fn.next_functions
+    gx, gy = torch.autograd.grad(r.sum(), (x, y), create_graph=True)
+    gx, gy
+    z = torch.add(x, y, alpha=0.5)
+    z.sum().backward()
+    x.grad, y.grad
+    w = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    b = torch.tensor([0.5, -1.5], requires_grad=True)
+    torch.sub(w, b, alpha=0.25).sum().backward()
+    w.grad, b.grad
+    torch.add(torch.tensor([100], dtype=torch.int8), torch.tensor([100], dtype=torch.int8), alpha=2)
+    torch.add(torch.tensor([1, 2]), torch.tensor([3, 4]), alpha=-2)
+    torch.add(torch.tensor([True, False]), torch.tensor([True, True]), alpha=2)
+    torch.add(torch.tensor([1]), 2.5, alpha=2)
+    torch.add(x, y, alpha=torch.tensor(2.0))
+    torch.add(x, y, alpha=float('inf'))
+    v = torch.tensor([1.0, 2.0, 3.0])
+    v.add_(torch.tensor([0.3, 0.7, 1.1]), alpha=0.1)
+    v.sub_(0.3, alpha=0.7)
+    v
+    torch.set_printoptions(precision=4)
+""")
+cases("diff/add_alpha_error_", [("float_alpha_on_ints", "torch.add(torch.tensor([1, 2]), torch.tensor([1, 2]), alpha=2.5)"),
+      ("bool_alpha", "torch.add(torch.ones(2), torch.ones(2), alpha=True)"),
+      ("str_alpha", "torch.add(torch.ones(2), torch.ones(2), alpha='a')"),
+      ("none_alpha", "torch.sub(torch.ones(2), torch.ones(2), alpha=None)"),
+      ("int8_overflow", "torch.add(torch.tensor([1], dtype=torch.int8), 1, alpha=300)"),
+      ("bool_sub", "torch.sub(torch.tensor([True]), torch.tensor([True]), alpha=2)"),
+      ("unexpected", "torch.add(torch.ones(2), torch.ones(2), beta=2)")])
+case("diff/add_alpha_forward_ad", """
+    fwAD = torch.autograd.forward_ad
+    x = torch.tensor([1.0, 2.0, -0.5])
+    y = torch.tensor([3.0, 4.0, 0.25])
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, torch.tensor([1.0, 0.5, -2.0]))
+        print(fwAD.unpack_dual(torch.add(d, y, alpha=3)).tangent)
+        print(fwAD.unpack_dual(torch.sub(y, d, alpha=3)).tangent)
+        print(fwAD.unpack_dual(torch.sub(d, y, alpha=0.1)).tangent)
+        print(fwAD.unpack_dual(torch.add(d, d, alpha=0.1)).tangent)
+""")

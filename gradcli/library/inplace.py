@@ -34,6 +34,7 @@ from ..engine.autograd import Function
 from .scalar_steps import scalar_step
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
 from ..ops.combine import masked_fill
+from ..ops import scaled
 from ..ops.shape import _norm_key, index
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -481,18 +482,18 @@ def index_add_(x, dim, index_, source, *, alpha=1):
                                                alpha=alpha))
 
 
-def _scaled(y, alpha):
-    return y if alpha == 1 else FUNCTIONS["mul"](y, alpha)
-
-
 @_method("add_", "x.add_(other, alpha=1)", "x + alpha * other, in place")
 def add_(x, other, *, alpha=1):
-    return inplace(x, lambda t: FUNCTIONS["add"](t, _scaled(other, alpha)))
+    if type(alpha) is int and alpha == 1:
+        return inplace(x, lambda t: FUNCTIONS["add"](t, other))
+    return inplace(x, lambda t: scaled.add(t, other, alpha=alpha))     # ATen's fused kernel
 
 
 @_method("sub_", "x.sub_(other, alpha=1)", "x - alpha * other, in place")
 def sub_(x, other, *, alpha=1):
-    return inplace(x, lambda t: FUNCTIONS["sub"](t, _scaled(other, alpha)))
+    if type(alpha) is int and alpha == 1:
+        return inplace(x, lambda t: FUNCTIONS["sub"](t, other))
+    return inplace(x, lambda t: scaled.sub(t, other, alpha=alpha))
 
 
 def _inplace_of(name):
