@@ -619,3 +619,53 @@ case("diff/add_alpha_forward_ad", """
         print(fwAD.unpack_dual(torch.sub(d, y, alpha=0.1)).tangent)
         print(fwAD.unpack_dual(torch.add(d, d, alpha=0.1)).tangent)
 """)
+case("diff/atan2_hypot_exp2", """
+    torch.set_printoptions(precision=17)
+    y = torch.tensor([1.25, -0.3, 0.0, -0.0, 2.5, -7.1], requires_grad=True)
+    x = torch.tensor([0.5, -2.0, 0.0, -1.0, 1e-3, 3.3], requires_grad=True)
+    a = torch.atan2(y, x)
+    a
+    y.atan2(x)
+    torch.arctan2(y, x)
+    h = torch.hypot(y, x)
+    h
+    e = torch.exp2(y)
+    e
+    x.exp2()
+    gy, gx = torch.autograd.grad(a.sum(), (y, x), create_graph=True)
+    gy, gx
+    gy.grad_fn, gy.grad_fn.next_functions
+    hy, hx = torch.autograd.grad(h.sum(), (y, x), create_graph=True)
+    hy, hx
+    hy.grad_fn, hy.grad_fn.next_functions
+    (ey,) = torch.autograd.grad(e.sum(), y, create_graph=True)
+    ey
+    ey.grad_fn, ey.grad_fn.next_functions
+    torch.autograd.grad(ey.sum(), y)
+    yf, xf = y.detach().float(), x.detach().float()
+    torch.atan2(yf, xf), torch.hypot(yf, xf), torch.exp2(yf)
+    torch.atan2(yf, x.detach())
+    torch.atan2(torch.tensor([1, -2]), torch.tensor([3, 4]))
+    torch.exp2(torch.tensor([1, 2, -3])), torch.exp2(torch.tensor([True, False]))
+    torch.atan2(torch.tensor([[1.0], [-2.0]]), torch.tensor([3.0, -4.0, 0.5]))
+    torch.hypot(torch.tensor([3.0], dtype=torch.float32), torch.tensor([4, 5]))
+    torch.exp2(torch.tensor([float('inf'), -float('inf'), float('nan'), 1024.0, -1075.0, 0.5]))
+    torch.set_printoptions(precision=4)
+    torch.autograd.grad(gy.sum(), (y, x))
+""")
+case("diff/atan2_hypot_exp2_forward_ad", """
+    fwAD = torch.autograd.forward_ad
+    y = torch.tensor([1.25, -0.3, 2.5])
+    x = torch.tensor([0.5, -2.0, 1e-3])
+    with fwAD.dual_level():
+        dy = fwAD.make_dual(y, torch.tensor([1.0, 0.5, -2.0]))
+        dx = fwAD.make_dual(x, torch.tensor([0.25, -1.0, 3.0]))
+        print(fwAD.unpack_dual(torch.atan2(dy, dx)).tangent)
+        print(fwAD.unpack_dual(torch.atan2(dy, x)).tangent)
+        print(fwAD.unpack_dual(torch.atan2(y, dx)).tangent)
+        print(fwAD.unpack_dual(torch.hypot(dy, dx)).tangent)
+        print(fwAD.unpack_dual(torch.hypot(y, dx)).tangent)
+        print(fwAD.unpack_dual(torch.exp2(dy)).tangent)
+""")
+cases("diff/tensor_only_", [("atan2", "torch.atan2(torch.ones(2), 3)"), ("atan2_method", "torch.ones(2).atan2(3)"),
+      ("hypot_first", "torch.hypot(2.0, torch.ones(2))"), ("hypot_long", "torch.hypot(torch.tensor([3, 4]), torch.tensor([4, 3]))")])
