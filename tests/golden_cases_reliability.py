@@ -669,3 +669,20 @@ case("diff/atan2_hypot_exp2_forward_ad", """
 """)
 cases("diff/tensor_only_", [("atan2", "torch.atan2(torch.ones(2), 3)"), ("atan2_method", "torch.ones(2).atan2(3)"),
       ("hypot_first", "torch.hypot(2.0, torch.ones(2))"), ("hypot_long", "torch.hypot(torch.tensor([3, 4]), torch.tensor([4, 3]))")])
+cases("diff/tensor_only_", [("maximum", "torch.maximum(torch.ones(2), 3)"), ("minimum", "torch.minimum(torch.ones(2), 2.5)"),
+      ("maximum_method", "torch.ones(2).maximum(3)"), ("minimum_first", "torch.minimum(3, torch.ones(2))"),
+      ("maximum_none", "torch.maximum(torch.ones(2), None)"), ("maximum_str", "torch.maximum(torch.ones(2), 'a')"),
+      ("maximum_list", "torch.maximum(torch.ones(2), [1.0, 2.0])"), ("maximum_tuple", "torch.maximum(torch.ones(2), (1, 2))"),
+      ("logical_and", "torch.logical_and(torch.ones(2), 3)"), ("logical_or_method", "torch.ones(2).logical_or(1.5)"),
+      ("logical_xor_first", "torch.logical_xor(True, torch.ones(2))"),
+      ("dot", "torch.dot(torch.ones(2), 3)"), ("dot_method", "torch.ones(2).dot(3)"), ("mv", "torch.mv(torch.ones(2, 2), 3)"),
+      ("mm_method", "torch.ones(2, 2).mm(3)"), ("outer", "torch.outer(torch.ones(2), 3)")])
+case("diff/tensor_only_still_work", """
+    x = torch.tensor([1.0, -2.0, 3.0])
+    torch.maximum(x, torch.tensor(0.5))
+    torch.minimum(x, torch.tensor([2.0, 2.0, 2.0]))
+    x.maximum(torch.tensor(0))
+    torch.logical_and(x, torch.tensor([True, False, True]))
+    torch.dot(x, x), x.dot(x), torch.outer(x, x[:2])
+    torch.mv(torch.ones(2, 3), x), torch.ones(2, 3).mm(torch.ones(3, 1))
+""")
