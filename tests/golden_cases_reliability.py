@@ -686,3 +686,53 @@ case("diff/tensor_only_still_work", """
     torch.dot(x, x), x.dot(x), torch.outer(x, x[:2])
     torch.mv(torch.ones(2, 3), x), torch.ones(2, 3).mm(torch.ones(3, 1))
 """)
+case("diff/diagonal", """
+    x = torch.arange(12.).reshape(3, 4).requires_grad_()
+    x.diagonal()
+    torch.diagonal(x, 1)
+    x.diagonal(-1)
+    x.diagonal(offset=2)
+    x.diagonal(5)
+    x.diagonal(-4)
+    x.diagonal(0, 1, 0)
+    x.diagonal(dim1=1, dim2=0)
+    torch.ones(2, 3, 4).diagonal(1, 0, 2)
+    torch.ones(2, 3, 4).diagonal(0, -1, -2).shape
+    torch.diagonal(input=x, offset=1)
+    y = x.diagonal(1)
+    y.sum().backward()
+    x.grad
+    g, = torch.autograd.grad((x.diagonal(-1) ** 2).sum(), x, create_graph=True)
+    g
+    g.grad_fn
+    g.grad_fn.next_functions
+    h, = torch.autograd.grad((g * torch.arange(12.).reshape(3, 4)).sum(), x)
+    h
+    z = x.detach().clone()
+    z.diagonal().zero_()
+    z
+    z._version
+    w = torch.ones(3, 3, requires_grad=True) * 2
+    w.diagonal().mul_(5)
+    w
+    w.grad_fn
+    d = w.diagonal(1)
+    w.diagonal(1).add_(1)
+    d
+    d.grad_fn
+    w.sum().backward()
+    v = torch.arange(6.).reshape(2, 3)
+    dv = v.diagonal()
+    v.add_(1)
+    dv
+    dv._version
+    fwAD = torch.autograd.forward_ad
+    with fwAD.dual_level():
+        p = fwAD.make_dual(torch.ones(2, 3), torch.arange(6.).reshape(2, 3))
+        print(fwAD.unpack_dual(p.diagonal(1)).tangent)
+""")
+cases("diff/diagonal_error_", [("same_dims", "torch.ones(2, 3).diagonal(0, 0, 0)"),
+      ("same_dims_negative", "torch.ones(2, 3).diagonal(0, 0, -2)"), ("dim_range", "torch.ones(2, 3).diagonal(0, 0, 2)"),
+      ("vector", "torch.ones(3).diagonal()"), ("scalar", "torch.tensor(3.0).diagonal()"),
+      ("float_offset", "torch.diagonal(torch.ones(2, 2), 1.5)"), ("not_tensor", "torch.diagonal(3)"),
+      ("leaf_view_inplace", "x = torch.ones(2, 2, requires_grad=True)\nx.diagonal().zero_()")])
