@@ -736,3 +736,13 @@ cases("diff/diagonal_error_", [("same_dims", "torch.ones(2, 3).diagonal(0, 0, 0)
       ("vector", "torch.ones(3).diagonal()"), ("scalar", "torch.tensor(3.0).diagonal()"),
       ("float_offset", "torch.diagonal(torch.ones(2, 2), 1.5)"), ("not_tensor", "torch.diagonal(3)"),
       ("leaf_view_inplace", "x = torch.ones(2, 2, requires_grad=True)\nx.diagonal().zero_()")])
+cases("diff/missing_argument_", [("python_pow", "pow(torch.ones(2))"), ("python_pow_none", "pow()"),
+      ("torch_pow", "torch.pow(torch.ones(2))"), ("pow_method", "torch.ones(2).pow()"),
+      ("mul", "torch.mul(torch.ones(2))"), ("mul_method", "torch.ones(2).mul()"), ("mul_none", "torch.mul()"),
+      ("mul_alias", "f = torch.mul\nf(torch.ones(2))"),
+      ("add", "torch.add(torch.ones(2))"), ("add_method", "torch.ones(2).add()"), ("sub_method", "torch.ones(2).sub()"),
+      ("div", "torch.div(torch.ones(2))"), ("eq_method", "torch.ones(2).eq()"),
+      ("maximum", "torch.maximum(torch.ones(2))"), ("atan2_method", "torch.ones(2).atan2()"),
+      ("transpose", "torch.ones(2, 2).transpose()"), ("select", "torch.select(torch.ones(2, 2))"),
+      ("mm", "torch.mm(torch.ones(2, 2))"), ("mm_method", "torch.ones(2, 2).mm()"), ("dot", "torch.dot(torch.ones(2))"),
+      ("unsqueeze", "torch.ones(2).unsqueeze()"), ("user_function", "def pow(a):\n    return a\npow()")])
