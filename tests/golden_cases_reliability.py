@@ -746,3 +746,51 @@ cases("diff/missing_argument_", [("python_pow", "pow(torch.ones(2))"), ("python_
       ("transpose", "torch.ones(2, 2).transpose()"), ("select", "torch.select(torch.ones(2, 2))"),
       ("mm", "torch.mm(torch.ones(2, 2))"), ("mm_method", "torch.ones(2, 2).mm()"), ("dot", "torch.dot(torch.ones(2))"),
       ("unsqueeze", "torch.ones(2).unsqueeze()"), ("user_function", "def pow(a):\n    return a\npow()")])
+case("diff/scalar_bool_index", """
+    x = torch.tensor([1., 2.], requires_grad=True)
+    r = x[True]
+    r
+    r.grad_fn
+    r.grad_fn.next_functions
+    r.sum().backward()
+    x.grad
+    x[False]
+    x[False].sum()
+    m = torch.arange(6.).reshape(2, 3)
+    m[True]
+    m[False]
+    m[True, 0]
+    m[0, True]
+    m[True, True]
+    m[..., True]
+    m[True, None]
+    m[False, 1]
+    m[1, True, 1]
+    m[True, [0, 1]]
+    m[True, 1:]
+    m[0, :, True]
+    m[[0, 1], True, [0, 1]]
+    m[[[0], [1]], True, [0, 1, 2]]
+    torch.tensor(3.)[True]
+    torch.tensor(3.)[False]
+    m[torch.tensor(True)]
+    m[torch.tensor(False)]
+    torch.ones(2)[True, ..., False].shape
+    torch.ones(2, 3)[True, [0, 1], [1, 2]]
+    m[True]._version
+    y = torch.tensor([1., 2.])
+    y[True] = 5.0
+    y
+    y[False] = 7.0
+    y
+    m[True, 0] = -1.0
+    m
+    m[0, True] = 9.0
+    m
+    m[True] += 1
+    m
+    z = torch.tensor([1., 2.], requires_grad=True) * 1
+    z[True] = 3.0
+    z
+    torch.ones(2)[True, True, True, 0, 0]
+""")

@@ -528,7 +528,9 @@ def setitem(x, key, value):
     v = value if isinstance(value, Tensor) else Tensor(to_array(value, x.data.dtype))
     k, _name, adv = _norm_key(key, x.data.shape)
     if not adv:
-        view = index(x, key)
+        # a Python bool (x[True] = v) is a dim of 1 here: the view x[k], not x[key]'s copy
+        bools = key is True or (type(key) is tuple and any(v is True for v in key))
+        view = index(x, k if bools else key)
         if v.data.shape != view.data.shape:      # PyTorch's words for a value that does not fit
             FUNCTIONS["expand"](Tensor(v.data), *view.data.shape)
         copy_(view, v)
