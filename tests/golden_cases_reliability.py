@@ -794,3 +794,83 @@ case("diff/scalar_bool_index", """
     z
     torch.ones(2)[True, True, True, 0, 0]
 """)
+case("diff/overlap_detached_expand", """
+    x = torch.ones(2)
+    e = x.expand(3, 2).detach()
+    e.zero_()
+    x
+    e.fill_(2.0)
+    x
+    e.add_(1)
+""")
+case("diff/overlap_isub", """
+    x = torch.tensor([1.0, 2.0, 3.0])
+    v = x.expand(2, 3)
+    v -= torch.ones(2, 3)
+""")
+case("diff/overlap_expand_fill_zero", """
+    x = torch.tensor([1.0, 2.0, 3.0])
+    v = x.expand(2, 3)
+    v.zero_()
+    x
+    v.fill_(4.0)
+    x
+    v.exp_()
+""")
+case("diff/overlap_in_graph", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    v = y.expand(2, 3)
+    v.zero_()
+    z = x * 3
+    w = z.expand(2, 3)
+    w.fill_(5.0)
+    u = x * 4
+    u.unsqueeze(0).expand(2, 3).fill_(torch.tensor(1.5))
+    u
+    (z + u).sum().backward()
+    x.grad
+    v.mul_(2)
+""")
+case("diff/overlap_isub_detached", """
+    x = torch.tensor([1.0, 2.0, 3.0])
+    v = x.unsqueeze(0).expand(2, 3).detach()
+    v -= torch.ones(3)
+""")
+case("diff/overlap_copy", """
+    x = torch.tensor([1.0, 2.0, 3.0])
+    v = x.expand(2, 3).detach()
+    v.copy_(torch.ones(2, 3))
+""")
+case("diff/overlap_setitem", """
+    x = torch.tensor([1.0, 2.0, 3.0])
+    v = x.expand(2, 3).detach()
+    v[0] = 5.0
+    x
+    v[:, 1] = 7.0
+""")
+case("diff/overlap_view_of_view", """
+    x = torch.tensor([1.0, 2.0, 3.0])
+    v = x.expand(2, 3).detach()
+    w = v[0]
+    w.add_(1)
+    x
+    v.t().mul_(2)
+""")
+case("diff/overlap_masked_fill_index_put", """
+    x = torch.ones(3)
+    x.expand(2, 3).masked_fill_(torch.tensor([[True, False, True], [False, False, False]]), 2.0)
+    x
+    x.expand(2, 3)[torch.tensor([0])] = 5.0
+    x
+    x.expand(2, 3).clamp_(min=0)
+""")
+case("diff/overlap_zero_backward", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    v = y.expand(2, 3)
+    v.zero_()
+    y
+    y.grad_fn
+    (y * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+""")
