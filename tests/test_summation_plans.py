@@ -230,3 +230,28 @@ def test_big_sums_from_every_offset_modulo_4096_take_either_staging_buffer(dtype
         assert chosen == {0, 1}
     finally:
         sum_plans._PLANS.pop(key, None)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_several_sums_at_once_equal_each_whole_sum(dtype):
+    """sum_rows.torch_sums (the leaf gradients of a backward summed together): each sum
+    the value and type torch_sum gives it alone, for every size sum_rows takes, with
+    other sizes, other dtypes and inputs that are not flat among them."""
+    from gradcli.base import sum_mid, sum_rows
+    rng = np.random.default_rng(31)
+    sizes = [n for n in _mid_boundaries(dtype) if sum_mid.one_copied_level(n, np.dtype(dtype))]
+    assert len(sizes) > 20 and 2000 in sizes + [2000] and sum_mid.one_copied_level(2000, np.dtype(dtype))
+    sizes.append(2000)
+    for i, n in enumerate(sizes):
+        rows = 2 + i % 4
+        xs = [_values(rng, n, dtype, (i + r) % 6) for r in range(rows)]
+        xs.append(_values(rng, n + 1, dtype, i % 6))            # a size of its own
+        xs.append(_values(rng, n, np.float64 if dtype == np.float32 else np.float32, 0))
+        if i % 3 == 0:
+            xs.append(_values(rng, 2 * n, dtype, 1)[::2])        # not contiguous
+            xs.append(_values(rng, n, dtype, 2).reshape(-1, 1))  # not flat
+        got = sum_rows.torch_sums(xs)
+        for x, g in zip(xs, got):
+            want = summation.torch_sum(x)
+            assert type(g) is type(want), (n, x.dtype, type(g), type(want))
+            assert _bits(g, x.dtype) == _bits(want, x.dtype), (n, x.dtype, repr(g), repr(want))

@@ -61,21 +61,36 @@ def _tr(step, m, w, dtype, void):
     return tr, items, tr[:, :cols].reshape(step, cols * w), cols
 
 
+def geometry(n, dtype):
+    """How n values of dtype are cut: (lanes per vector, w = values per group of ILP
+    vectors, nv vectors, k whole groups, nleft vectors after them, ns scalars after the
+    vectors, step groups per block, nb whole blocks, rem groups after them, cols0
+    blocks in all)."""
+    lanes = 32 // dtype.itemsize
+    w = ILP * lanes
+    nv = n // lanes
+    k = nv // ILP
+    step = _step(k)
+    nb, rem = divmod(k, step)
+    return lanes, w, nv, k, nv - k * ILP, n - nv * lanes, step, nb, rem, nb + (rem > 0)
+
+
+def one_copied_level(n, dtype):
+    """Whether MidPlan takes n values of dtype with one level, copying them first (the
+    plans sum_rows.RowsPlan makes for several sums at once)."""
+    if not fits(n, dtype) or n > COPY_MAX[dtype.char]:
+        return False
+    geo = geometry(n, dtype)
+    return geo[9] <= geo[6]
+
+
 class MidPlan:
     """The buffers and the closure (`run`) for n values of dtype."""
     __slots__ = ("run", "nbytes")
 
     def __init__(self, n, dtype):
         isz = dtype.itemsize
-        lanes = 32 // isz
-        w = ILP * lanes
-        nv = n // lanes
-        k = nv // ILP
-        nleft = nv - k * ILP
-        ns = n - nv * lanes
-        step = _step(k)
-        nb, rem = divmod(k, step)
-        cols0 = nb + (rem > 0)
+        lanes, w, nv, k, nleft, ns, step, nb, rem, cols0 = geometry(n, dtype)
         f32 = dtype.char == "f"
         void = np.dtype((np.void, w * isz))
         nlv = nleft if f32 else 0              # float32: the left-over vectors in the last chain

@@ -22,7 +22,7 @@ from ..base.errors import GradRuntimeError
 from ..core.tensor import Tensor
 from .hooks import run_hooks
 from ..base import context
-from . import observe, versions
+from . import observe, schedule, versions
 from .vjp_arrays import ArrayF
 from .passes import as_grad, count_deps, release
 
@@ -35,11 +35,12 @@ class Function:
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
     __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers",
-                 "out_vc", "fpass")
+                 "out_vc", "fpass", "epoch")
     name = "Backward"
     differentiable_twice = True
     saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
+    sums_as_is = False  # backward returns F.sum_to's results untouched (schedule.py may defer them)
 
     def save(self, *arrays):
         self.saved = arrays
@@ -368,13 +369,19 @@ def _plain_root(out, retain_graph):
     like = out.data
     root = out.grad_fn
     g = as_grad(None, like, False)
-    deps = count_deps((root,))
+    plan = schedule.find(root)
+    deps = count_deps((root,)) if plan is None else None
     ctx = context.current
     prev_mode = ctx.grad_enabled
     ctx.grad_enabled = False
     touched = {}
     try:
-        _plain_pass([root], {root: g}, deps, retain_graph, observe.start_flow(len(deps)), touched)
+        if plan is not None:        # a graph of a structure seen before (engine/schedule.py)
+            schedule.run(plan, g, retain_graph, observe.start_flow(len(plan[1])), touched,
+                         _store_grad)
+        else:
+            _plain_pass([root], {root: g}, deps, retain_graph, observe.start_flow(len(deps)),
+                        touched)
     finally:
         ctx.grad_enabled = prev_mode
     return _in_creation_order(touched)

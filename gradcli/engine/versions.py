@@ -31,6 +31,7 @@ OWN = object()      # in a node's saved_src: "this saved value is the node's own
 
 class _State:
     bumped = False      # any in-place op yet (in this process)? Until then every version is 0
+    epoch = 0           # in-place ops so far (record, check)
 
 
 state = _State()
@@ -60,6 +61,7 @@ def version(t) -> int:
 def bump(t):
     """One in-place operation on t (and so on every view of its storage)."""
     state.bumped = True
+    state.epoch += 1
     counter(t)[0] += 1
 
 
@@ -71,7 +73,10 @@ def share(view, base):
 def record(node, srcs):
     """The versions of what `node` saved (called once some in-place op has happened:
     before that, every version is 0 and nothing is recorded).  Nothing is recorded
-    either while all of them are 0 (no `vers`: every version 0)."""
+    either while all of them are 0 (no `vers`: every version 0).  The node notes the
+    in-place ops so far (`epoch`): if there are none more when it is checked, no version
+    it saved can have changed."""
+    node.epoch = state.epoch
     vers = None
     for i, s in enumerate(srcs):
         if s is not None and s is not OWN:
@@ -97,6 +102,8 @@ def adopt(node, t):
 
 def check(node):
     """Raise PyTorch's error when a value `node` saved was modified in place since."""
+    if getattr(node, "epoch", None) == state.epoch:
+        return          # no in-place op since the node recorded its versions
     vers = False        # not looked up yet
     uses = node.saved_uses
     for i, s in enumerate(getattr(node, "saved_src", None) or ()):

@@ -105,6 +105,7 @@ def _wrapped(v, dt):
 class Add(Function):
     __slots__ = ("sa", "sb")
     name = "AddBackward0"
+    sums_as_is = True
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
@@ -129,6 +130,7 @@ class Add(Function):
 class Sub(Function):
     __slots__ = ("sa", "sb")
     name = "SubBackward0"
+    sums_as_is = True
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
@@ -167,6 +169,7 @@ class Rsub(Function):
 class Mul(Function):
     __slots__ = ("sa", "sb")
     name = "MulBackward0"
+    sums_as_is = True
     saved_uses = ((1,), (0,))       # a for b's gradient, b for a's
 
     def forward(self, a, b, dt):

@@ -1,0 +1,137 @@
+"""Several whole sums of the same size at once, each in PyTorch's order (issue 16).
+
+A training loop with scalar parameters sums a vector into each parameter's gradient:
+the tutorial's `a + b * x + c * x ** 2 + d * x ** 3` makes four sums of 2,000 values
+per backward.  At these sizes a sum is a fixed number of NumPy calls whatever the
+length (sum_mid.py: a copy, a few reduces, ~7 us), so R sums of one size cost R times
+that.  `RowsPlan` makes the same calls on R rows at once (each buffer of sum_mid's
+one-level plan with a leading axis of R, each reduce over the axis after it): R sums
+for little more than the cost of one.
+
+Each row gets exactly the additions `MidPlan` makes for it: a reduce over the middle
+axis of a C-contiguous (R, step, width) array adds its rows one after the other for
+each (R, width) output, as a reduce over the first axis of (step, width) does, and an
+accumulate along the last axis is sequential per row.  tests/test_summation_plans.py
+compares every row with `torch_sum`, bit for bit.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .sum_mid import ILP, _finish64, geometry, one_copied_level
+from .summation import torch_sum
+
+_reduce = np.add.reduce
+_add = np.add
+_accumulate = np.add.accumulate
+_ZERO32 = np.float32(0.0)
+_KEEP = 16          # plans kept (rows, size, dtype; None: not taken); all forgotten beyond
+_plans: dict = {}
+
+
+def torch_sums(arrays):
+    """[torch_sum(a) for a in arrays], the flat C-contiguous arrays of one size and
+    dtype that sum_mid sums in one copied level summed together."""
+    a = arrays[0]
+    n, dtype = a.size, a.dtype
+    if len(arrays) > 1 and all(x.size == n and x.dtype is dtype and x.ndim == 1 and
+                               x.flags.c_contiguous for x in arrays):
+        run = _run(len(arrays), n, dtype)
+        if run is not None:
+            return list(run(arrays))
+    groups = {}
+    for i, x in enumerate(arrays):
+        groups.setdefault((x.size, x.dtype, x.ndim == 1 and x.flags.c_contiguous), []).append(i)
+    out = [None] * len(arrays)
+    for (n, dtype, flat), idx in groups.items():
+        run = _run(len(idx), n, dtype) if len(idx) > 1 and flat else None
+        sums = run([arrays[i] for i in idx]) if run is not None else \
+            [torch_sum(arrays[i]) for i in idx]
+        for i, v in zip(idx, sums):
+            out[i] = v
+    return out
+
+
+def _run(rows, n, dtype):
+    """The closure of the plan for rows sums of n values of dtype, or None (sizes
+    sum_rows does not take)."""
+    key = (rows, n, dtype)
+    run = _plans.get(key, False)
+    if run is False:
+        if len(_plans) >= _KEEP:
+            _plans.clear()
+        run = _plans[key] = RowsPlan(rows, n, dtype).run if one_copied_level(n, dtype) else None
+    return run
+
+
+def _view(a, shape):
+    """a reshaped without a copy (the plan writes and reads through these views)."""
+    v = a.reshape(shape)
+    assert np.shares_memory(v, a)
+    return v
+
+
+class RowsPlan:
+    """Buffers and closure (`run`: a list of R C-contiguous arrays of n values -> their
+    R sums) of sum_mid's one-level plan that copies its values first, for R rows.  The
+    rows are interleaved inside each level (item s of block b of row r at [s, b, r]),
+    so that each reduce runs long inner loops over all the rows at once."""
+    __slots__ = ("run",)
+
+    def __init__(self, rows, n, dtype):
+        isz = dtype.itemsize
+        lanes, w, nv, k, nleft, ns, step, nb, rem, cols = geometry(n, dtype)
+        f32 = dtype.char == "f"
+        void = np.dtype((np.void, w * isz))
+        nlv = nleft if f32 else 0
+        tr = np.full((step, cols, rows, w), -0.0, dtype)
+        items = _view(tr, (step, -1)).view(void).reshape(step, cols, rows)
+        level = _view(tr, (step, cols * rows * w))
+        buf = np.full((rows, n + (lanes if f32 else w)), -0.0, dtype)
+        data = [buf[r, :n] for r in range(rows)]
+        last = np.full((cols + nlv, rows, w), -0.0, dtype)
+        lout = _view(last[:cols], (-1,))
+        full_dst = items[:, :nb].transpose(2, 1, 0)
+        full_src = buf[:, :nb * step * w].view(void).reshape(rows, nb, step)
+        part_dst = items[:rem, nb].T if rem else None
+        part_src = buf[:, nb * step * w:k * w].view(void) if rem else None
+        lv_dst = last[cols:, :, :lanes].transpose(1, 0, 2) if nlv else None
+        lv_src = _view(buf[:, k * w:k * w + nleft * lanes], (rows, nleft, lanes)) if nlv else None
+        two = last.shape[0] == 2
+        la, lb = last[0], last[1] if two else None
+        lrows = _view(last, (cols + nlv, rows * w))
+        mz = np.full((), -0.0, dtype)
+        if f32:
+            parts = np.zeros((rows, w), dtype)
+            vec_in = _view(parts, (rows, ILP, lanes))
+            tail = buf[:, n - ns:]
+            vec_out = tail[:, ns:]
+        else:
+            tail = buf[:, k * w:]
+            parts = tail[:, nleft * lanes + ns:]
+        pflat = parts.reshape(-1) if parts.flags.c_contiguous else None
+        nl4 = nleft * lanes
+        reduce_, add, accumulate, zero, finish = _reduce, _add, _accumulate, _ZERO32, _finish64
+
+        def run(xs):
+            for x, d in zip(xs, data):
+                add(x, mz, d)
+            full_dst[...] = full_src
+            if part_dst is not None:
+                part_dst[...] = part_src
+            reduce_(level, 0, None, lout)
+            if lv_dst is not None:
+                lv_dst[...] = lv_src
+            if two:
+                add(la, lb, parts)
+            elif pflat is not None:
+                reduce_(lrows, 0, None, pflat)
+            else:
+                reduce_(last, 0, None, parts)
+            if f32:
+                reduce_(vec_in, 1, None, vec_out)
+                # the scalars then the lanes, one after the other from the first
+                # (accumulate: never pairwise), then + 0: a zero sum is +0 (as MidPlan)
+                return add(accumulate(tail, 1)[:, -1], zero)
+            return [finish(v, nl4, ns) for v in tail.tolist()]
+        self.run = run

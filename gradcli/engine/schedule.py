@@ -1,0 +1,232 @@
+"""Backward schedules (issue 16): a loop that builds the same graph every iteration
+runs `out.backward()` through a plan made once for that graph's structure.
+
+A training loop's backward walks a small graph of the same shape every time; the
+general loop (`autograd._plain_pass`) spends most of its time on bookkeeping that
+only depends on that shape: counting consumers, a dict of pending gradients, which
+node runs next.  Here the graph under the root is walked once per pass into its
+*structure* (each node's class and where each of its parents is: nothing, a leaf, or
+another node, by position in the walk), and the second time a structure is seen its
+*schedule* is made: the nodes in the order the general loop would run them, each with
+where its input gradients go.  Running it is a loop over that list with the gradients
+in a list indexed by position.
+
+It does what the general loop does, step for step: the same VJPs with the same
+gradients in the same order (so the same sums, bit for bit), the same checks of saved
+values against their versions, the saved values freed unless `retain_graph`, the same
+flow record, the same way into a leaf's `.grad`.  It stands aside (the general loop
+runs) for graphs of more than `MAX_NODES` nodes and when a node has hooks or
+`retain_grad` (`watch`) or was already run (its saved values freed: the general loop
+raises PyTorch's error).  tests/test_schedule.py runs every golden program with
+schedules made on first sight and compares with the general loop.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.tensor import Tensor
+from . import observe, versions
+from ..base.sum_mid import MID_MIN
+from ..base.sum_rows import torch_sums
+from .vjp_arrays import ArrayF, sum_to
+
+MAX_NODES = 64
+#: a structure gets its schedule the time it is seen this many times (a graph seen
+#: once, as in a one-off `backward`, costs only its walk)
+SIGHTINGS = 2
+_KEEP = 512         # structures remembered (seen or scheduled); all forgotten beyond
+
+_schedules: dict = {}     # structure -> steps
+_seen: dict = {}          # structure -> times seen without a schedule yet
+
+
+def find(root):
+    """(steps, nodes, leaves) for the graph under `root`, or None: the general loop
+    runs (too big, hooks or retain_grad on a node, saved values already freed, or a
+    structure not seen often enough yet)."""
+    if not MAX_NODES:
+        return None
+    nodes = [root]
+    index = {root: 0}
+    leaves = []
+    lindex = {}
+    key = []
+    add = key.append
+    for n in nodes:         # grows while it is walked: breadth first
+        if n.watch is not None or n.saved is None:
+            return None
+        parents = n.parents
+        add(type(n))
+        add(len(parents))
+        for p in parents:
+            if p is None:
+                add(None)
+            elif type(p) is Tensor:
+                j = lindex.get(id(p))
+                if j is None:
+                    j = lindex[id(p)] = len(leaves)
+                    leaves.append(p)
+                add(-1 - j)
+            else:
+                j = index.get(p)
+                if j is None:
+                    if len(nodes) >= MAX_NODES:
+                        return None
+                    j = index[p] = len(nodes)
+                    nodes.append(p)
+                add(j)
+    key = tuple(key)
+    steps = _schedules.get(key)
+    if steps is None:
+        seen = _seen.get(key, 0) + 1
+        if seen < SIGHTINGS:
+            _remember(_seen, key, seen)
+            return None
+        _seen.pop(key, None)
+        steps = _schedule(key, len(nodes))
+        _remember(_schedules, key, steps)
+    return steps, nodes, leaves
+
+
+def _remember(table, key, value):
+    if len(table) >= _KEEP:
+        table.clear()
+    table[key] = value
+
+
+def _schedule(key, n):
+    """The steps for a structure: (node position, ((input slot, where its gradient
+    goes), ...), the F its backward gets) in the order autograd._plain_pass runs the
+    nodes (a stack, the parent that becomes ready last run next); where is a node's
+    position or -1 - a leaf's.  A node whose backward returns F.sum_to's results as they
+    are (`sums_as_is`) and that has a leaf among its inputs gets LaterF."""
+    parents = []
+    classes = []
+    i = 0
+    while i < len(key):
+        count = key[i + 1]
+        classes.append(key[i])
+        parents.append(key[i + 2:i + 2 + count])
+        i += 2 + count
+    deps = [0] * n
+    for ps in parents:
+        for j in ps:
+            if j is not None and j >= 0:
+                deps[j] += 1
+    steps = []
+    ready = [0]
+    while ready:
+        k = ready.pop()
+        while k is not None:
+            ps = parents[k]
+            later = classes[k].sums_as_is and any(j is not None and j < 0 for j in ps)
+            steps.append((k, tuple((slot, j) for slot, j in enumerate(ps) if j is not None),
+                          LaterF if later else ArrayF))
+            nxt = None
+            for j in ps:
+                if j is None or j < 0:
+                    continue
+                deps[j] -= 1
+                if deps[j] == 0:
+                    if nxt is not None:
+                        ready.append(nxt)
+                    nxt = j
+            k = nxt
+    return tuple(steps)
+
+
+class Later:
+    """A whole sum LaterF.sum_to left for later: the gradient of a 0-d leaf."""
+    __slots__ = ("g",)
+
+    def __init__(self, g):
+        self.g = g
+
+
+class LaterF(ArrayF):
+    """ArrayF whose sum_to leaves the whole sums sum_rows can make together for later
+    (`Later`); `run` makes them at the end of the pass, all at once."""
+
+    @staticmethod
+    def sum_to(g, shape):
+        if not shape and type(g) is np.ndarray and g.ndim == 1 and g.size >= MID_MIN and \
+                g.dtype.kind == "f" and g.flags.c_contiguous:
+            return Later(g)
+        return sum_to(g, shape)
+
+
+def run(plan, g, retain_graph, flow, touched, store):
+    """The pass: autograd._plain_pass's steps in the schedule's order.  `store(leaf,
+    g, False)` accumulates into a leaf's .grad (autograd._store_grad).  From the first
+    sum left for later (LaterF), gradients for leaves wait in `queue`, in their order;
+    they are delivered once the sums are made, all at once (also when a step fails:
+    what reached the leaves before the failure is what the general loop stores)."""
+    steps, nodes, leaves = plan
+    grads = [None] * len(nodes)
+    grads[0] = g
+    fno, frec = flow if flow is not None else (None, None)
+    small = observe.FLOW_SMALL
+    vstate = versions.state
+    add = np.add
+    queue = None
+    try:
+        for k, routes, F in steps:
+            g = grads[k]
+            if g is None:            # no gradient reached this node
+                continue
+            grads[k] = None
+            node = nodes[k]
+            if frec is not None:
+                node.fpass = fno
+                frec[id(node)] = g if g.size <= small else g.shape
+            saved = node.saved
+            if saved:
+                if vstate.bumped:
+                    versions.check(node)
+                in_grads = node.backward(g, F, *saved)
+                if not retain_graph:
+                    node.saved = None
+                    node.saved_src = None
+            else:
+                in_grads = node.backward(g, F)
+            for slot, j in routes:
+                ig = in_grads[slot]
+                if ig is None:
+                    continue
+                if j < 0:
+                    p = leaves[-1 - j]
+                    if queue is not None or type(ig) is Later:
+                        if queue is None:
+                            queue = []
+                        queue.append((p, ig))
+                    else:
+                        _deliver(p, ig, touched, store)
+                    continue
+                p = nodes[j]
+                if type(ig) is Later:
+                    ig = sum_to(ig.g, ())
+                if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
+                    ig = ig.astype(p.out_dtype)
+                prev = grads[j]
+                grads[j] = ig if prev is None else add(prev, ig)
+    finally:
+        if queue is not None:
+            _flush(queue, touched, store)
+
+
+def _flush(queue, touched, store):
+    later = [ig.g for _, ig in queue if type(ig) is Later]
+    sums = iter(torch_sums(later)) if later else None
+    for p, ig in queue:
+        if type(ig) is Later:
+            ig = np.asarray(next(sums), ig.g.dtype)       # as sum_to makes it
+        _deliver(p, ig, touched, store)
+
+
+def _deliver(p, ig, touched, store):
+    """A leaf's gradient into its .grad (autograd._plain_pass's way)."""
+    if p.grad is None and ig.shape == p.data.shape:     # _store_grad's first
+        p.grad = Tensor(np.array(ig, dtype=p.data.dtype, copy=True))
+    else:
+        store(p, ig, False)
+    touched[id(p)] = p
