@@ -874,3 +874,23 @@ case("diff/overlap_zero_backward", """
     y.grad_fn
     (y * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
 """)
+case("diff/slice_backward_keeps_negative_zero", """
+    x = torch.tensor([[-0.0, 0.5, 0.25], [-2.0, 0.0, 1.5]], requires_grad=True)
+    y = x.sin()
+    v = y.t()
+    w = v[::2]
+    (w * w).sum().backward()
+    x.grad
+    a = torch.tensor([-0.0, 1.0, -0.0], requires_grad=True)
+    (a[1:] * a[1:]).sum().backward()
+    a.grad
+    b = torch.tensor([[-0.0, 2.0], [1.0, -0.0]], requires_grad=True)
+    (b[0] * b[0]).sum().backward()
+    b.grad
+    c = torch.tensor([-0.0, 3.0], requires_grad=True)
+    g, = torch.autograd.grad((c[0:1] ** 2).sum(), c, create_graph=True)
+    g.detach()
+    d = torch.tensor([1.0, -0.0, 2.0], requires_grad=True)
+    (d[[1, 1, 2]] * d[[1, 1, 2]]).sum().backward()
+    d.grad
+""")

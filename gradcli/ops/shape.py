@@ -513,7 +513,10 @@ class PadInto(Function):
     def forward(self, g, shape, key):
         self.key = key
         out = np.zeros(shape, dtype=g.dtype)
-        np.add.at(out, key, g)
+        if any(type(k) is np.ndarray for k in key):
+            np.add.at(out, key, g)      # index_put_(accumulate=True): repeated indices add
+        else:
+            out[key] = g                # slice/select_backward: g copied in (-0.0 stays)
         return out
 
     def backward(self, gg, F):
