@@ -894,3 +894,35 @@ case("diff/slice_backward_keeps_negative_zero", """
     (d[[1, 1, 2]] * d[[1, 1, 2]]).sum().backward()
     d.grad
 """)
+cases("diff/partial_overlap_", [('view', 'x = torch.ones(2, 3)\nx.add_(x.view(6))'),
+      ('transpose', 'x = torch.ones(3, 3)\nx.add_(x.t())'),
+      ('copy_transpose', 'x = torch.ones(3, 3)\nx.copy_(x.t())'),
+      ('shifted', 'x = torch.ones(4)\nx[1:].add_(x[:3])'),
+      ('copy_shifted', 'x = torch.ones(4)\nx[1:].copy_(x[:3])'),
+      ('mul_shifted', 'x = torch.arange(4.)\nx[1:].mul_(x[:3])'),
+      ('isub_shifted', 'x = torch.ones(4)\ny = x[1:]\ny -= x[:3]'),
+      ('clamp_min_tensor', 'x = torch.ones(4)\nx[1:].clamp_(min=x[:3])'),
+      ('mul_row', 'x = torch.ones(2, 2)\nx.mul_(x[0])'),
+      ('detached_view', 'x = torch.ones(2, 3)\nx.add_(x.detach().view(6))'),
+      ('flatten_in_graph', 'x = torch.tensor([[2.0, -1.25, -2.0], [0.0, 3.0, 3.0]], requires_grad=True)\ny = x.log()\nw = y.flatten().squeeze()\nw.add_(y, alpha=2)'),
+      ('permute_detached', 'x = torch.tensor([[-2.0, -0.0, -0.0], [3.0, -1.25, -1.25]], requires_grad=True)\ny = x ** 2\nw = y.detach().permute(1, 0)\nw -= y')])
+case("diff/partial_overlap_allowed", """
+    x = torch.ones(2, 3)
+    x.add_(x)
+    x
+    x = torch.ones(2, 3)
+    x.view(6).add_(x.view(6))
+    x
+    x = torch.ones(4)
+    x[:2].add_(x[2:])
+    x
+    x = torch.ones(4)
+    x[::2].add_(x[1::2])
+    x
+    x = torch.ones(4)
+    x[1:].masked_fill_(x[:3] > 0, 2.0)
+    x
+    x = torch.ones(2, 2)
+    x.add_(x.detach())
+    x
+""")

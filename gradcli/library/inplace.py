@@ -31,7 +31,8 @@ from ..core.tensor import Tensor, type_name
 from ..engine import versions
 from ..engine.forward import State as _forward, linear
 from ..engine.autograd import Function
-from .overlap import EXPANDED_INDEX_PUT, EXPANDED_MASKED, OVERLAP, overlaps, writable
+from .overlap import (EXPANDED_INDEX_PUT, EXPANDED_MASKED, OVERLAP, PARTIAL, overlaps,
+                      partial_overlap, writable)
 from .scalar_steps import scalar_step
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
 from ..ops.combine import masked_fill
@@ -103,11 +104,12 @@ def _snapshot(t):
     return Tensor(t.data.copy(), t.requires_grad, t.grad_fn)
 
 
-def inplace(x, compute, cast=False, overlap_ok=False):
+def inplace(x, compute, cast=False, overlap_ok=False, inputs=()):
     """x takes the values of `compute(x)` (an out-of-place op) in place; returns x.
     As PyTorch's TensorIterator, refuses an x whose elements share memory (an expand()ed
     tensor), except for fill_(number) and zero_ (`overlap_ok` True) and masked_fill_ and
-    x[index] = v, which PyTorch does with a warning (`overlap_ok` its text)."""
+    x[index] = v, which PyTorch does with a warning (`overlap_ok` its text); and, as
+    PyTorch, refuses `inputs` (the op's tensor arguments) that share part of x's memory."""
     if not isinstance(x, Tensor):
         raise GradTypeError(f"in-place operation on a {type_name(x)}: only tensors change in place")
     check_leaf(x)
@@ -115,6 +117,9 @@ def inplace(x, compute, cast=False, overlap_ok=False):
         if not overlap_ok:
             raise GradRuntimeError(OVERLAP)
         context.warn(overlap_ok)        # masked_fill_, index_put_: deprecated, still done
+    for t in inputs:
+        if type(t) is Tensor and partial_overlap(x.data, t.data):
+            raise GradRuntimeError(PARTIAL)
     if _forward.visible:
         return _dual_inplace(x, compute, cast)
     return _inplace(x, compute, cast)
@@ -439,7 +444,7 @@ def copy_(x, src, non_blocking=False):
             raise ValueError
     except ValueError:
         _broadcast_error(xs, ss)
-    return inplace(x, lambda t: Copy.apply(t, src), cast=True)
+    return inplace(x, lambda t: Copy.apply(t, src), cast=True, inputs=(src,))
 
 
 def _broadcast_error(a, b):
@@ -478,22 +483,22 @@ def index_add_(x, dim, index_, source, *, alpha=1):
 @_method("add_", "x.add_(other, alpha=1)", "x + alpha * other, in place")
 def add_(x, other, *, alpha=1):
     if type(alpha) is int and alpha == 1:
-        return inplace(x, lambda t: FUNCTIONS["add"](t, other))
-    return inplace(x, lambda t: scaled.add(t, other, alpha=alpha))     # ATen's fused kernel
+        return inplace(x, lambda t: FUNCTIONS["add"](t, other), inputs=(other,))
+    return inplace(x, lambda t: scaled.add(t, other, alpha=alpha), inputs=(other,))
 
 
 @_method("sub_", "x.sub_(other, alpha=1)", "x - alpha * other, in place")
 def sub_(x, other, *, alpha=1):
     if type(alpha) is int and alpha == 1:
-        return inplace(x, lambda t: FUNCTIONS["sub"](t, other))
-    return inplace(x, lambda t: scaled.sub(t, other, alpha=alpha))
+        return inplace(x, lambda t: FUNCTIONS["sub"](t, other), inputs=(other,))
+    return inplace(x, lambda t: scaled.sub(t, other, alpha=alpha), inputs=(other,))
 
 
 def _inplace_of(name):
     fn = BUILTINS[name].fn
 
     def method(x, *args, **kw):
-        return inplace(x, lambda t: fn(t, *args, **kw))
+        return inplace(x, lambda t: fn(t, *args, **kw), inputs=(*args, *kw.values()))
     method.__name__ = name + "_"
     _method(name + "_", f"x.{name}_(...)", f"x.{name}(...), in place")(method)
     return method
