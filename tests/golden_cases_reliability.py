@@ -926,3 +926,13 @@ case("diff/partial_overlap_allowed", """
     x.add_(x.detach())
     x
 """)
+case("diff/exp2_blocks", """
+    torch.set_printoptions(precision=17)
+    x = torch.linspace(-30, 30, 41)
+    torch.exp2(x * 1.37)
+    torch.exp2(x.float() * 1.37)
+    torch.exp2((x * 1.37).reshape(41, 1).expand(41, 2).t())
+    torch.exp2(torch.tensor([float('nan'), float('inf'), -float('inf'), 1024.0, 1023.5, -1074.5, -2001.0, 0.5, -0.5, 2.5, 127.9, -149.5, 3.3, 7.7, -9.1, 0.1, 0.2]))
+    torch.exp2(torch.tensor([float('nan'), float('inf'), -float('inf'), 128.0, 127.5, -149.5, -150.5, 0.5, -0.5, 2.5, 127.9, -149.5, 3.3, 7.7, -9.1, 0.1, 0.2]).float())
+    torch.set_printoptions(precision=4)
+""")

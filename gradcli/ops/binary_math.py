@@ -1,14 +1,16 @@
-"""atan2, hypot and exp2, with PyTorch's grad_fn names and derivatives.yaml's formulas,
+"""atan2, hypot and exp2, with PyTorch's grad_fn names and derivatives.yaml's formulas;
 atan2 and hypot take tensors only, as in PyTorch (ops/tensor_args.py).
 
-Values: NumPy's arctan2/hypot/exp2, which are the C library's, as PyTorch's scalar
-code; PyTorch's vector code (whole blocks of 8 float64 or 16 float32 values of a
-contiguous run) calls SLEEF's atan2/hypot/exp2 instead, which can differ in the last
-bit (README, "Numbers to the last bit")."""
+Values: exp2 is PyTorch's to the last bit (base/sleef_exp2.py); atan2 and hypot are
+NumPy's arctan2/hypot, which are the C library's, as PyTorch's scalar code, where
+PyTorch's vector code (whole blocks of 8 float64 or 16 float32 values of a contiguous
+run) calls SLEEF's atan2/hypot, which can differ in the last bit (README, "Numbers to
+the last bit")."""
 from __future__ import annotations
 
 import numpy as np
 
+from ..base import sleef_exp2
 from ..base.errors import GradRuntimeError
 from ..core import dtypes
 from ..engine.autograd import Function
@@ -118,5 +120,5 @@ with_method_positions(atan2, "atan2")
 with_method_positions(hypot, "hypot")
 
 # derivatives.yaml: grad * result * M_LN2 (the last product with a Scalar: MulBackward1)
-unary("exp2", "Exp2Backward0", np.exp2, lambda g, F, out: times_scalar(F, g * out, LN2),
+unary("exp2", "Exp2Backward0", sleef_exp2.exp2, lambda g, F, out: times_scalar(F, g * out, LN2),
       "2 ** input", "out")
