@@ -936,3 +936,16 @@ case("diff/exp2_blocks", """
     torch.exp2(torch.tensor([float('nan'), float('inf'), -float('inf'), 128.0, 127.5, -149.5, -150.5, 0.5, -0.5, 2.5, 127.9, -149.5, 3.3, 7.7, -9.1, 0.1, 0.2]).float())
     torch.set_printoptions(precision=4)
 """)
+case("diff/hypot_blocks", """
+    torch.set_printoptions(precision=17)
+    x = torch.linspace(-30, 30, 41) * 1.37
+    y = torch.linspace(5, -7, 41) ** 3
+    torch.hypot(x, y)
+    torch.hypot(x.float(), y.float())
+    torch.hypot(x.reshape(41, 1).expand(41, 2).t(), torch.tensor(2.5))
+    torch.hypot(x * 1e-300, y * 1e-300)
+    torch.hypot(x * 1e300, y * 1e300)
+    torch.hypot(x * 1e-310, y * 1e-310)
+    torch.hypot(torch.tensor([float('nan'), float('inf'), -float('inf'), 0.0, -0.0, 3.0, 1e-310, 1e308, 5.0, 2.0, 0.0, 8.0, 3.3, 7.7, -9.1, 0.1, 0.2]), torch.tensor([float('inf'), float('nan'), 1.0, 0.0, 0.0, 4.0, 1e-310, 1e308, 0.0, -0.0, 7.0, -6.0, 1.1, 2.2, 3.3, 4.4, 5.5]))
+    torch.set_printoptions(precision=4)
+""")

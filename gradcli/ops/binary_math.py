@@ -1,16 +1,16 @@
 """atan2, hypot and exp2, with PyTorch's grad_fn names and derivatives.yaml's formulas;
 atan2 and hypot take tensors only, as in PyTorch (ops/tensor_args.py).
 
-Values: exp2 is PyTorch's to the last bit (base/sleef_exp2.py); atan2 and hypot are
-NumPy's arctan2/hypot, which are the C library's, as PyTorch's scalar code, where
-PyTorch's vector code (whole blocks of 8 float64 or 16 float32 values of a contiguous
-run) calls SLEEF's atan2/hypot, which can differ in the last bit (README, "Numbers to
-the last bit")."""
+Values: exp2 and hypot are PyTorch's to the last bit (base/sleef_exp2.py,
+base/sleef_hypot.py); atan2 is NumPy's arctan2, the C library's, as PyTorch's scalar
+code, where PyTorch's vector code (whole blocks of 8 float64 or 16 float32 values of a
+contiguous run) calls SLEEF's atan2, which can differ in the last bit (README, "Numbers
+to the last bit")."""
 from __future__ import annotations
 
 import numpy as np
 
-from ..base import sleef_exp2
+from ..base import sleef_exp2, sleef_hypot
 from ..base.errors import GradRuntimeError
 from ..core import dtypes
 from ..engine.autograd import Function
@@ -77,7 +77,7 @@ class Hypot(Function):
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
         a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
-        out = np.asarray(np.hypot(a, b))
+        out = np.asarray(sleef_hypot.hypot(a, b))
         self.save(a, b, out)
         return out
 
