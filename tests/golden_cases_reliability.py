@@ -949,3 +949,11 @@ case("diff/hypot_blocks", """
     torch.hypot(torch.tensor([float('nan'), float('inf'), -float('inf'), 0.0, -0.0, 3.0, 1e-310, 1e308, 5.0, 2.0, 0.0, 8.0, 3.3, 7.7, -9.1, 0.1, 0.2]), torch.tensor([float('inf'), float('nan'), 1.0, 0.0, 0.0, 4.0, 1e-310, 1e308, 0.0, -0.0, 7.0, -6.0, 1.1, 2.2, 3.3, 4.4, 5.5]))
     torch.set_printoptions(precision=4)
 """)
+case("diff/add_alpha_range_ends", """
+    torch.set_printoptions(precision=17)
+    a = torch.linspace(-3, 3, 19) * 1e-310
+    b = torch.linspace(2, -1, 19)
+    torch.add(a, b, alpha=1.3e-310)
+    torch.sub(a * 1e618, b * 1e300, alpha=1e8)
+    torch.set_printoptions(precision=4)
+""")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fma import fma
+from .fma import exact_scalar, fma, unsplittable
 from .parallel import chunks
 from .tensor_iter import _inner_run, _order
 
@@ -41,6 +41,11 @@ def scaled_add(a, b, alpha, dt):
     B = np.broadcast_to(np.asarray(b, dt), shape)
     al = dt.type(alpha)
     out = np.asarray(fma(B, al, A, dt)).astype(dt, copy=False)
+    if dt == np.float64:
+        far = unsplittable(B, al) & np.isfinite(B) & np.isfinite(A)
+        if far.any():                     # products near the ends of the double range
+            out = out.copy()
+            out[far] = [exact_scalar(b, al, a) for a, b in zip(A[far].tolist(), B[far].tolist())]
     split = _unfused(A, B, dt)
     if split is not None and split.any():
         plain = (A + (B * al).astype(dt)).astype(dt)

@@ -11,12 +11,9 @@ dtype (magnitudes 1e-30 to 1e30, the edge values) and on operands from 1e-320 to
 """
 from __future__ import annotations
 
-import math
-from fractions import Fraction
-
 import numpy as np
 
-from .fma import fma
+from .fma import exact_scalar, fma
 from .tensor_iter import split
 
 _BLOCK = {np.dtype(np.float32): 16, np.dtype(np.float64): 8}
@@ -88,10 +85,7 @@ class _ExactDD(_DD):
         super().__init__(np.float64)
 
     def f(self, a, b, c):
-        a, b, c = float(a), float(b), float(c)
-        if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
-            return np.float64(a * b + c)
-        return np.float64(float(Fraction(a) * Fraction(b) + Fraction(c)))
+        return np.float64(exact_scalar(a, b, c))
 
 
 _TINY = 2.0 ** -960
