@@ -957,3 +957,16 @@ case("diff/add_alpha_range_ends", """
     torch.sub(a * 1e618, b * 1e300, alpha=1e8)
     torch.set_printoptions(precision=4)
 """)
+case("diff/atan2_blocks", """
+    torch.set_printoptions(precision=17)
+    y = torch.linspace(-30, 30, 41) * 1.37
+    x = torch.linspace(5, -7, 41) ** 3
+    torch.atan2(y, x)
+    torch.atan2(y.float(), x.float())
+    torch.atan2(y.reshape(41, 1).expand(41, 2).t(), torch.tensor(-2.5))
+    torch.atan2(y * 1e-300, x)
+    torch.atan2(y * 1e300, x * 1e-10)
+    torch.atan2(y * 1e-310, x * 1e-310)
+    torch.atan2(torch.tensor([float('nan'), float('inf'), -float('inf'), 0.0, -0.0, 3.0, 1e-310, 1e308, 5.0, 2.0, 0.0, -0.0, float('inf'), -float('inf'), -9.1, 0.1, 0.2]), torch.tensor([float('inf'), float('nan'), 1.0, 0.0, -0.0, -4.0, 1e-310, -1e308, 0.0, -0.0, -7.0, -6.0, float('inf'), -float('inf'), 3.3, -4.4, 5.5]))
+    torch.set_printoptions(precision=4)
+""")

@@ -19,7 +19,7 @@ from .tensor_iter import split
 _BLOCK = {np.dtype(np.float32): 16, np.dtype(np.float64): 8}
 
 
-class _DD:
+class DD:
     """Double-double (double-float) arithmetic with fused multiply-adds, in dtype t."""
 
     def __init__(self, t):
@@ -75,34 +75,37 @@ class _DD:
         return r[0] * self.t(0.5), r[1] * self.t(0.5)
 
 
-class _ExactDD(_DD):
-    """_DD on single float64 values with an exact fused multiply-add: base/fma.py's
-    splitting of the product underflows below about 2^-960 (and overflows above 2^960),
-    where hypot's error terms live for such operands (rational arithmetic, rounded once
-    as the FMA does)."""
+class ExactDD(DD):
+    """DD for float64 with an exact fused multiply-add: base/fma.py's splitting of the
+    product underflows below about 2^-900 (and overflows above 2^990), where these
+    functions' error terms live for such operands (rational arithmetic, rounded once as
+    the FMA does; a Python loop, for the few values that need it)."""
 
     def __init__(self):
         super().__init__(np.float64)
 
     def f(self, a, b, c):
-        return np.float64(exact_scalar(a, b, c))
+        a, b, c = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c)))
+        out = [exact_scalar(*v) for v in zip(a.ravel().tolist(), b.ravel().tolist(),
+                                              c.ravel().tolist())]
+        return np.array(out, dtype=np.float64).reshape(a.shape)
 
 
-_TINY = 2.0 ** -960
+def far(x, y):
+    """Where float64 operands need ExactDD: the larger magnitude beyond 2^+-900."""
+    hi = np.maximum(np.abs(x), np.abs(y))
+    return (hi < 2.0 ** -900) | ((hi > 2.0 ** 900) & (hi < np.inf))
 
 
 def hypot_sleef(x, y):
     """Sleef_hypot{f8,d4}_u05 of two float arrays of one shape and dtype."""
     t = x.dtype.type
-    out = _hypot(x, y, _DD(t))
+    out = _hypot(x, y, DD(t))
     if t is np.float64:
-        hi = np.maximum(np.abs(x), np.abs(y))
-        tiny = (hi < _TINY) | ((hi > 1 / _TINY) & (hi < np.inf))
-        if tiny.any():
-            exact = _ExactDD()
+        m = far(x, y)
+        if m.any():
             out = out.copy()
-            out[tiny] = [_hypot(np.float64(a), np.float64(b), exact)
-                         for a, b in zip(x[tiny].tolist(), y[tiny].tolist())]
+            out[m] = _hypot(x[m], y[m], ExactDD())
     return out
 
 

@@ -1,16 +1,13 @@
 """atan2, hypot and exp2, with PyTorch's grad_fn names and derivatives.yaml's formulas;
 atan2 and hypot take tensors only, as in PyTorch (ops/tensor_args.py).
 
-Values: exp2 and hypot are PyTorch's to the last bit (base/sleef_exp2.py,
-base/sleef_hypot.py); atan2 is NumPy's arctan2, the C library's, as PyTorch's scalar
-code, where PyTorch's vector code (whole blocks of 8 float64 or 16 float32 values of a
-contiguous run) calls SLEEF's atan2, which can differ in the last bit (README, "Numbers
-to the last bit")."""
+Values: PyTorch's to the last bit (base/sleef_exp2.py, sleef_hypot.py, sleef_atan2.py:
+SLEEF's functions on the whole blocks of two vectors, the C library's after them)."""
 from __future__ import annotations
 
 import numpy as np
 
-from ..base import sleef_exp2, sleef_hypot
+from ..base import sleef_atan2, sleef_exp2, sleef_hypot
 from ..base.errors import GradRuntimeError
 from ..core import dtypes
 from ..engine.autograd import Function
@@ -49,7 +46,7 @@ class Atan2(Function):
         self.sa, self.sb = _shapes(a, b)
         a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
         self.save(a, b)
-        return np.asarray(np.arctan2(a, b))
+        return np.asarray(sleef_atan2.atan2(a, b))
 
     def backward(self, g, F, a, b):
         # atan2_backward: recip = (a*a + b*b).reciprocal() with 0 where that is 0,
