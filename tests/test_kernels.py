@@ -136,3 +136,17 @@ def test_times_twice_is_g_times_two_a_bit_for_bit(dt, monkeypatch):
     g32 = np.broadcast_to(np.array(0.3, np.float32), (2 * BLOCK,))
     a64 = np.ones(2 * BLOCK)
     assert times_twice(g32, a64).tobytes() == (g32 * (2.0 * a64)).tobytes()
+
+
+def test_mkl_reads_each_arrays_address_as_numpy_gives_it():
+    """base/mkl.address (the data field of NumPy's array struct, read with ctypes) is
+    what `a.ctypes.data` says, for arrays and views of every kind; and the check it
+    makes at import chose it rather than the fallback."""
+    from gradcli.base import mkl
+    assert mkl.address is not mkl._ctypes_address
+    base = np.arange(240.0).reshape(4, 6, 10)
+    arrays = [base, base[1:, 2:, ::3], base.transpose(2, 0, 1), base[2, 3], base[2, 3, 4:5],
+              np.asarray(np.float32(2)), np.empty((0, 3)), np.ones(7, np.float16)[1:],
+              np.broadcast_to(np.ones(3), (5, 3)), np.frombuffer(bytes(64), np.uint8)[5:]]
+    for a in arrays:
+        assert mkl.address(a) == a.ctypes.data

@@ -24,7 +24,7 @@ from .hooks import run_hooks
 from ..base import context
 from . import observe, schedule, versions
 from .vjp_arrays import ArrayF
-from .passes import as_grad, count_deps, release
+from .passes import as_grad, count_deps, release, vjp
 
 _OUT = versions.OWN      # marker: a saved value that is the op's own output
 
@@ -233,14 +233,6 @@ TensorF = _TensorF()
 # The engine
 # --------------------------------------------------------------------------
 
-SECOND_BACKWARD = (
-    "Trying to backward through the graph a second time (or directly access saved tensors "
-    "after they have already been freed). Saved intermediate values of the graph are freed "
-    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-    "backward through the graph a second time or if you need to access saved tensors after "
-    "calling backward.")
-
-
 def _accumulate(a, b, create_graph):
     if create_graph:
         return a + b
@@ -408,7 +400,6 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
     small = observe.FLOW_SMALL
     fno, frec = flow if flow is not None else (None, None)
     F = ArrayF
-    vstate = versions.state
     while ready:
         node = pop()
         g = gpop(node, None)
@@ -421,18 +412,7 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
                 frec[id(node)] = g if g.size <= small else g.shape
             if node.watch is not None:
                 g = _visit(node, g, None, None, False)
-            saved = node.saved
-            if saved:
-                if vstate.bumped:
-                    versions.check(node)
-                in_grads = node.backward(g, F, *saved)
-                if not retain_graph:
-                    node.saved = None
-                    node.saved_src = None
-            elif saved is None:
-                raise GradRuntimeError(SECOND_BACKWARD)
-            else:
-                in_grads = node.backward(g, F)
+            in_grads = vjp(node, g, F, retain_graph)
             nxt = gn = None     # the parent that became ready last, and its gradient
             for p, ig in zip(node.parents, in_grads):
                 if p is None:
@@ -470,20 +450,8 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
 
 
 def _call(node, g, F, retain_graph, create_graph=False):
-    """A node's backward with its saved values (checked against their versions), which
-    are freed after it unless retain_graph: a second pass must then fail."""
-    saved = node.saved
-    if saved:
-        if versions.state.bumped:
-            versions.check(node)
-        in_grads = node.backward(g, F, *(_saved_tensors(node) if create_graph else saved))
-        if not retain_graph:
-            node.saved = None
-            node.saved_src = None
-        return in_grads
-    if saved is None:
-        raise GradRuntimeError(SECOND_BACKWARD)
-    return node.backward(g, F)
+    """passes.vjp; with create_graph the saved values are given as Tensors of the graph."""
+    return vjp(node, g, F, retain_graph, _saved_tensors if create_graph else None)
 
 
 def _saved_tensors(node):

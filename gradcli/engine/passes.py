@@ -1,6 +1,8 @@
 """The steps of a backward pass that need nothing of a node but its `parents`: how
 many consumers each node has, releasing the parents of a node no gradient reached,
-and checking the head gradient a user gives (engine/autograd.py runs the pass)."""
+and checking the head gradient a user gives; and one node's step, `vjp` (its backward
+with its saved values, checked and then freed), which every backward loop runs
+(engine/autograd.py's and engine/schedule.py's)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,6 +10,14 @@ import numpy as np
 from ..base.errors import GradRuntimeError, ShapeError
 from ..core.convert import to_tensor
 from ..core.tensor import Tensor
+from . import versions
+
+SECOND_BACKWARD = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward.")
 
 
 def count_deps(roots):
@@ -60,3 +70,22 @@ def release(node, deps, push):
             deps[p] -= 1
             if deps[p] == 0:
                 push(p)
+
+
+def vjp(node, g, F, retain_graph, unpack=None):
+    """A node's backward with its saved values (checked against their versions), which
+    are freed after it unless retain_graph: a second pass must then fail.  `unpack`:
+    a function of the node giving what its backward gets instead of the saved arrays
+    (create_graph: them as Tensors of the graph)."""
+    saved = node.saved
+    if saved:
+        if versions.state.bumped:
+            versions.check(node)
+        in_grads = node.backward(g, F, *(saved if unpack is None else unpack(node)))
+        if not retain_graph:
+            node.saved = None
+            node.saved_src = None
+        return in_grads
+    if saved is None:
+        raise GradRuntimeError(SECOND_BACKWARD)
+    return node.backward(g, F)

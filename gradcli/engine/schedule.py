@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.tensor import Tensor
-from . import observe, versions
+from . import observe
+from .passes import vjp
 from ..base.sum_mid import MID_MIN
 from ..base.sum_rows import torch_sums
 from .vjp_arrays import ArrayF, sum_to
@@ -166,7 +167,6 @@ def run(plan, g, retain_graph, flow, touched, store):
     grads[0] = g
     fno, frec = flow if flow is not None else (None, None)
     small = observe.FLOW_SMALL
-    vstate = versions.state
     add = np.add
     queue = None
     try:
@@ -179,16 +179,7 @@ def run(plan, g, retain_graph, flow, touched, store):
             if frec is not None:
                 node.fpass = fno
                 frec[id(node)] = g if g.size <= small else g.shape
-            saved = node.saved
-            if saved:
-                if vstate.bumped:
-                    versions.check(node)
-                in_grads = node.backward(g, F, *saved)
-                if not retain_graph:
-                    node.saved = None
-                    node.saved_src = None
-            else:
-                in_grads = node.backward(g, F)
+            in_grads = vjp(node, g, F, retain_graph)
             for slot, j in routes:
                 ig = in_grads[slot]
                 if ig is None:
@@ -220,6 +211,10 @@ def _flush(queue, touched, store):
     for p, ig in queue:
         if type(ig) is Later:
             ig = np.asarray(next(sums), ig.g.dtype)       # as sum_to makes it
+            if p.grad is None and not p.data.shape and ig.dtype is p.data.dtype:
+                p.grad = Tensor(ig)         # a new array: _deliver's copy of it is not needed
+                touched[id(p)] = p
+                continue
         _deliver(p, ig, touched, store)
 
 
