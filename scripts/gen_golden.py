@@ -119,6 +119,8 @@ def run_program(source, filename="<case>", seed=None, module="__gradcli_case__")
     warns = []
     for w in caught:
         text = normalise(str(w.message)).splitlines()[0]
+        if w.category is DeprecationWarning and "torch.jit.script" in text:
+            continue        # torch's own modules loading (forward_ad's first use), not the program
         warns.append("%s: %s" % (w.category.__name__, text))
     return {"stdout": normalise(buf.getvalue()), "error": error, "warnings": warns}
 

@@ -524,3 +524,449 @@ case("diff/int_scalars_wrapped", """
 """)
 cases("diff/int_negative_power_", [("uint8", "torch.tensor([3], dtype=torch.uint8) ** -1"),
       ("int64", "torch.tensor([3]) ** -2")])
+case("diff/int8_dtype", """
+    a = torch.tensor([1, -2, 100], dtype=torch.int8)
+    a
+    a.dtype
+    b = torch.tensor([3, 200, 0], dtype=torch.uint8)
+    a + b
+    (a + b).dtype
+    a + 100
+    a * 2
+    a + torch.tensor([1, 2, 3], dtype=torch.int32)
+    a + 1.5
+    a.sum()
+    torch.ones(2, dtype=torch.int8) / 2
+    -a
+    a // 3
+    a % 3
+    torch.tensor([1.7, -2.9]).to(torch.int8)
+    torch.tensor([1.7, -2.9]).char()
+    torch.tensor([1.7, -2.9]).short()
+    torch.arange(3, dtype=torch.int8)
+    a.max()
+    torch.tensor(5, dtype=torch.int8) + 2.5
+    torch.tensor(5, dtype=torch.int8) * torch.tensor(3)
+    torch.tensor(5, dtype=torch.int8) * torch.tensor([3], dtype=torch.uint8)
+    torch.int16
+    torch.short
+    torch.tensor([1, 2], dtype=torch.int16)
+    a.tolist()
+    a[1].item()
+    torch.tensor([1, 2], dtype=torch.int8, requires_grad=True)
+""")
+case("diff/add_sub_alpha", """
+    torch.set_printoptions(precision=17)
+    x = torch.tensor([1.1, -2.3, 0.7, 3.9, -0.1, 2.2, 5.5, -1.7, 0.3, 0.9, 1.3], requires_grad=True)
+    y = torch.tensor([0.3, 1.7, -2.9, 0.1, 4.4, -0.6, 2.1, 0.8, -3.3, 1.9, 0.2])
+    torch.add(x, y, alpha=0.1)
+    x.add(y, alpha=-1.3)
+    torch.sub(x, y, alpha=0.7)
+    x.sub(y, alpha=3)
+    torch.add(x, 0.3, alpha=0.1)
+    torch.sub(x, 1.7, alpha=0.3)
+    torch.add(2, x, alpha=0.3)
+    torch.sub(2, x)
+    torch.sub(2, x, alpha=0.3)
+    torch.add(input=x, other=y, alpha=2)
+    xf = x.detach().float()
+    torch.add(xf, y.float(), alpha=0.1)
+    torch.add(xf, 0.3, alpha=0.1)
+    torch.add(xf.reshape(1, 11).expand(3, 11) * 1, y.float().reshape(1, 11), alpha=1.7)
+    torch.add(xf[:10].reshape(2, 5), torch.tensor([[0.3], [1.1]], dtype=torch.float32), alpha=0.7)
+    big = torch.linspace(-3, 3, 37, dtype=torch.float32)
+    torch.add(big, 0.3, alpha=0.1)
+    torch.add(big.double(), 0.3, alpha=0.1)
+    x.add(y, alpha=1.0)
+    r = torch.sub(x, y.requires_grad_(), alpha=3)
+    r.grad_fn.next_functions
+    gx, gy = torch.autograd.grad(r.sum(), (x, y), create_graph=True)
+    gx, gy
+    z = torch.add(x, y, alpha=0.5)
+    z.sum().backward()
+    x.grad, y.grad
+    w = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    b = torch.tensor([0.5, -1.5], requires_grad=True)
+    torch.sub(w, b, alpha=0.25).sum().backward()
+    w.grad, b.grad
+    torch.add(torch.tensor([100], dtype=torch.int8), torch.tensor([100], dtype=torch.int8), alpha=2)
+    torch.add(torch.tensor([1, 2]), torch.tensor([3, 4]), alpha=-2)
+    torch.add(torch.tensor([True, False]), torch.tensor([True, True]), alpha=2)
+    torch.add(torch.tensor([1]), 2.5, alpha=2)
+    torch.add(x, y, alpha=torch.tensor(2.0))
+    torch.add(x, y, alpha=float('inf'))
+    v = torch.tensor([1.0, 2.0, 3.0])
+    v.add_(torch.tensor([0.3, 0.7, 1.1]), alpha=0.1)
+    v.sub_(0.3, alpha=0.7)
+    v
+    torch.set_printoptions(precision=4)
+""")
+cases("diff/add_alpha_error_", [("float_alpha_on_ints", "torch.add(torch.tensor([1, 2]), torch.tensor([1, 2]), alpha=2.5)"),
+      ("bool_alpha", "torch.add(torch.ones(2), torch.ones(2), alpha=True)"),
+      ("str_alpha", "torch.add(torch.ones(2), torch.ones(2), alpha='a')"),
+      ("none_alpha", "torch.sub(torch.ones(2), torch.ones(2), alpha=None)"),
+      ("int8_overflow", "torch.add(torch.tensor([1], dtype=torch.int8), 1, alpha=300)"),
+      ("bool_sub", "torch.sub(torch.tensor([True]), torch.tensor([True]), alpha=2)"),
+      ("unexpected", "torch.add(torch.ones(2), torch.ones(2), beta=2)")])
+case("diff/add_alpha_forward_ad", """
+    fwAD = torch.autograd.forward_ad
+    x = torch.tensor([1.0, 2.0, -0.5])
+    y = torch.tensor([3.0, 4.0, 0.25])
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, torch.tensor([1.0, 0.5, -2.0]))
+        print(fwAD.unpack_dual(torch.add(d, y, alpha=3)).tangent)
+        print(fwAD.unpack_dual(torch.sub(y, d, alpha=3)).tangent)
+        print(fwAD.unpack_dual(torch.sub(d, y, alpha=0.1)).tangent)
+        print(fwAD.unpack_dual(torch.add(d, d, alpha=0.1)).tangent)
+""")
+case("diff/atan2_hypot_exp2", """
+    torch.set_printoptions(precision=17)
+    y = torch.tensor([1.25, -0.3, 0.0, -0.0, 2.5, -7.1], requires_grad=True)
+    x = torch.tensor([0.5, -2.0, 0.0, -1.0, 1e-3, 3.3], requires_grad=True)
+    a = torch.atan2(y, x)
+    a
+    y.atan2(x)
+    torch.arctan2(y, x)
+    h = torch.hypot(y, x)
+    h
+    e = torch.exp2(y)
+    e
+    x.exp2()
+    gy, gx = torch.autograd.grad(a.sum(), (y, x), create_graph=True)
+    gy, gx
+    gy.grad_fn, gy.grad_fn.next_functions
+    hy, hx = torch.autograd.grad(h.sum(), (y, x), create_graph=True)
+    hy, hx
+    hy.grad_fn, hy.grad_fn.next_functions
+    (ey,) = torch.autograd.grad(e.sum(), y, create_graph=True)
+    ey
+    ey.grad_fn, ey.grad_fn.next_functions
+    torch.autograd.grad(ey.sum(), y)
+    yf, xf = y.detach().float(), x.detach().float()
+    torch.atan2(yf, xf), torch.hypot(yf, xf), torch.exp2(yf)
+    torch.atan2(yf, x.detach())
+    torch.atan2(torch.tensor([1, -2]), torch.tensor([3, 4]))
+    torch.exp2(torch.tensor([1, 2, -3])), torch.exp2(torch.tensor([True, False]))
+    torch.atan2(torch.tensor([[1.0], [-2.0]]), torch.tensor([3.0, -4.0, 0.5]))
+    torch.hypot(torch.tensor([3.0], dtype=torch.float32), torch.tensor([4, 5]))
+    torch.exp2(torch.tensor([float('inf'), -float('inf'), float('nan'), 1024.0, -1075.0, 0.5]))
+    torch.set_printoptions(precision=4)
+    torch.autograd.grad(gy.sum(), (y, x))
+""")
+case("diff/atan2_hypot_exp2_forward_ad", """
+    fwAD = torch.autograd.forward_ad
+    y = torch.tensor([1.25, -0.3, 2.5])
+    x = torch.tensor([0.5, -2.0, 1e-3])
+    with fwAD.dual_level():
+        dy = fwAD.make_dual(y, torch.tensor([1.0, 0.5, -2.0]))
+        dx = fwAD.make_dual(x, torch.tensor([0.25, -1.0, 3.0]))
+        print(fwAD.unpack_dual(torch.atan2(dy, dx)).tangent)
+        print(fwAD.unpack_dual(torch.atan2(dy, x)).tangent)
+        print(fwAD.unpack_dual(torch.atan2(y, dx)).tangent)
+        print(fwAD.unpack_dual(torch.hypot(dy, dx)).tangent)
+        print(fwAD.unpack_dual(torch.hypot(y, dx)).tangent)
+        print(fwAD.unpack_dual(torch.exp2(dy)).tangent)
+""")
+cases("diff/tensor_only_", [("atan2", "torch.atan2(torch.ones(2), 3)"), ("atan2_method", "torch.ones(2).atan2(3)"),
+      ("hypot_first", "torch.hypot(2.0, torch.ones(2))"), ("hypot_long", "torch.hypot(torch.tensor([3, 4]), torch.tensor([4, 3]))")])
+cases("diff/tensor_only_", [("maximum", "torch.maximum(torch.ones(2), 3)"), ("minimum", "torch.minimum(torch.ones(2), 2.5)"),
+      ("maximum_method", "torch.ones(2).maximum(3)"), ("minimum_first", "torch.minimum(3, torch.ones(2))"),
+      ("maximum_none", "torch.maximum(torch.ones(2), None)"), ("maximum_str", "torch.maximum(torch.ones(2), 'a')"),
+      ("maximum_list", "torch.maximum(torch.ones(2), [1.0, 2.0])"), ("maximum_tuple", "torch.maximum(torch.ones(2), (1, 2))"),
+      ("logical_and", "torch.logical_and(torch.ones(2), 3)"), ("logical_or_method", "torch.ones(2).logical_or(1.5)"),
+      ("logical_xor_first", "torch.logical_xor(True, torch.ones(2))"),
+      ("dot", "torch.dot(torch.ones(2), 3)"), ("dot_method", "torch.ones(2).dot(3)"), ("mv", "torch.mv(torch.ones(2, 2), 3)"),
+      ("mm_method", "torch.ones(2, 2).mm(3)"), ("outer", "torch.outer(torch.ones(2), 3)")])
+case("diff/tensor_only_still_work", """
+    x = torch.tensor([1.0, -2.0, 3.0])
+    torch.maximum(x, torch.tensor(0.5))
+    torch.minimum(x, torch.tensor([2.0, 2.0, 2.0]))
+    x.maximum(torch.tensor(0))
+    torch.logical_and(x, torch.tensor([True, False, True]))
+    torch.dot(x, x), x.dot(x), torch.outer(x, x[:2])
+    torch.mv(torch.ones(2, 3), x), torch.ones(2, 3).mm(torch.ones(3, 1))
+""")
+case("diff/diagonal", """
+    x = torch.arange(12.).reshape(3, 4).requires_grad_()
+    x.diagonal()
+    torch.diagonal(x, 1)
+    x.diagonal(-1)
+    x.diagonal(offset=2)
+    x.diagonal(5)
+    x.diagonal(-4)
+    x.diagonal(0, 1, 0)
+    x.diagonal(dim1=1, dim2=0)
+    torch.ones(2, 3, 4).diagonal(1, 0, 2)
+    torch.ones(2, 3, 4).diagonal(0, -1, -2).shape
+    torch.diagonal(input=x, offset=1)
+    y = x.diagonal(1)
+    y.sum().backward()
+    x.grad
+    g, = torch.autograd.grad((x.diagonal(-1) ** 2).sum(), x, create_graph=True)
+    g
+    g.grad_fn
+    g.grad_fn.next_functions
+    h, = torch.autograd.grad((g * torch.arange(12.).reshape(3, 4)).sum(), x)
+    h
+    z = x.detach().clone()
+    z.diagonal().zero_()
+    z
+    z._version
+    w = torch.ones(3, 3, requires_grad=True) * 2
+    w.diagonal().mul_(5)
+    w
+    w.grad_fn
+    d = w.diagonal(1)
+    w.diagonal(1).add_(1)
+    d
+    d.grad_fn
+    w.sum().backward()
+    v = torch.arange(6.).reshape(2, 3)
+    dv = v.diagonal()
+    v.add_(1)
+    dv
+    dv._version
+    fwAD = torch.autograd.forward_ad
+    with fwAD.dual_level():
+        p = fwAD.make_dual(torch.ones(2, 3), torch.arange(6.).reshape(2, 3))
+        print(fwAD.unpack_dual(p.diagonal(1)).tangent)
+""")
+cases("diff/diagonal_error_", [("same_dims", "torch.ones(2, 3).diagonal(0, 0, 0)"),
+      ("same_dims_negative", "torch.ones(2, 3).diagonal(0, 0, -2)"), ("dim_range", "torch.ones(2, 3).diagonal(0, 0, 2)"),
+      ("vector", "torch.ones(3).diagonal()"), ("scalar", "torch.tensor(3.0).diagonal()"),
+      ("float_offset", "torch.diagonal(torch.ones(2, 2), 1.5)"), ("not_tensor", "torch.diagonal(3)"),
+      ("leaf_view_inplace", "x = torch.ones(2, 2, requires_grad=True)\nx.diagonal().zero_()")])
+cases("diff/missing_argument_", [("python_pow", "pow(torch.ones(2))"), ("python_pow_none", "pow()"),
+      ("torch_pow", "torch.pow(torch.ones(2))"), ("pow_method", "torch.ones(2).pow()"),
+      ("mul", "torch.mul(torch.ones(2))"), ("mul_method", "torch.ones(2).mul()"), ("mul_none", "torch.mul()"),
+      ("mul_alias", "f = torch.mul\nf(torch.ones(2))"),
+      ("add", "torch.add(torch.ones(2))"), ("add_method", "torch.ones(2).add()"), ("sub_method", "torch.ones(2).sub()"),
+      ("div", "torch.div(torch.ones(2))"), ("eq_method", "torch.ones(2).eq()"),
+      ("maximum", "torch.maximum(torch.ones(2))"), ("atan2_method", "torch.ones(2).atan2()"),
+      ("transpose", "torch.ones(2, 2).transpose()"), ("select", "torch.select(torch.ones(2, 2))"),
+      ("mm", "torch.mm(torch.ones(2, 2))"), ("mm_method", "torch.ones(2, 2).mm()"), ("dot", "torch.dot(torch.ones(2))"),
+      ("unsqueeze", "torch.ones(2).unsqueeze()"), ("user_function", "def pow(a):\n    return a\npow()")])
+case("diff/scalar_bool_index", """
+    x = torch.tensor([1., 2.], requires_grad=True)
+    r = x[True]
+    r
+    r.grad_fn
+    r.grad_fn.next_functions
+    r.sum().backward()
+    x.grad
+    x[False]
+    x[False].sum()
+    m = torch.arange(6.).reshape(2, 3)
+    m[True]
+    m[False]
+    m[True, 0]
+    m[0, True]
+    m[True, True]
+    m[..., True]
+    m[True, None]
+    m[False, 1]
+    m[1, True, 1]
+    m[True, [0, 1]]
+    m[True, 1:]
+    m[0, :, True]
+    m[[0, 1], True, [0, 1]]
+    m[[[0], [1]], True, [0, 1, 2]]
+    torch.tensor(3.)[True]
+    torch.tensor(3.)[False]
+    m[torch.tensor(True)]
+    m[torch.tensor(False)]
+    torch.ones(2)[True, ..., False].shape
+    torch.ones(2, 3)[True, [0, 1], [1, 2]]
+    m[True]._version
+    y = torch.tensor([1., 2.])
+    y[True] = 5.0
+    y
+    y[False] = 7.0
+    y
+    m[True, 0] = -1.0
+    m
+    m[0, True] = 9.0
+    m
+    m[True] += 1
+    m
+    z = torch.tensor([1., 2.], requires_grad=True) * 1
+    z[True] = 3.0
+    z
+    torch.ones(2)[True, True, True, 0, 0]
+""")
+case("diff/overlap_detached_expand", """
+    x = torch.ones(2)
+    e = x.expand(3, 2).detach()
+    e.zero_()
+    x
+    e.fill_(2.0)
+    x
+    e.add_(1)
+""")
+case("diff/overlap_isub", """
+    x = torch.tensor([1.0, 2.0, 3.0])
+    v = x.expand(2, 3)
+    v -= torch.ones(2, 3)
+""")
+case("diff/overlap_expand_fill_zero", """
+    x = torch.tensor([1.0, 2.0, 3.0])
+    v = x.expand(2, 3)
+    v.zero_()
+    x
+    v.fill_(4.0)
+    x
+    v.exp_()
+""")
+case("diff/overlap_in_graph", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    v = y.expand(2, 3)
+    v.zero_()
+    z = x * 3
+    w = z.expand(2, 3)
+    w.fill_(5.0)
+    u = x * 4
+    u.unsqueeze(0).expand(2, 3).fill_(torch.tensor(1.5))
+    u
+    (z + u).sum().backward()
+    x.grad
+    v.mul_(2)
+""")
+case("diff/overlap_isub_detached", """
+    x = torch.tensor([1.0, 2.0, 3.0])
+    v = x.unsqueeze(0).expand(2, 3).detach()
+    v -= torch.ones(3)
+""")
+case("diff/overlap_copy", """
+    x = torch.tensor([1.0, 2.0, 3.0])
+    v = x.expand(2, 3).detach()
+    v.copy_(torch.ones(2, 3))
+""")
+case("diff/overlap_setitem", """
+    x = torch.tensor([1.0, 2.0, 3.0])
+    v = x.expand(2, 3).detach()
+    v[0] = 5.0
+    x
+    v[:, 1] = 7.0
+""")
+case("diff/overlap_view_of_view", """
+    x = torch.tensor([1.0, 2.0, 3.0])
+    v = x.expand(2, 3).detach()
+    w = v[0]
+    w.add_(1)
+    x
+    v.t().mul_(2)
+""")
+case("diff/overlap_masked_fill_index_put", """
+    x = torch.ones(3)
+    x.expand(2, 3).masked_fill_(torch.tensor([[True, False, True], [False, False, False]]), 2.0)
+    x
+    x.expand(2, 3)[torch.tensor([0])] = 5.0
+    x
+    x.expand(2, 3).clamp_(min=0)
+""")
+case("diff/overlap_zero_backward", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    v = y.expand(2, 3)
+    v.zero_()
+    y
+    y.grad_fn
+    (y * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+""")
+case("diff/slice_backward_keeps_negative_zero", """
+    x = torch.tensor([[-0.0, 0.5, 0.25], [-2.0, 0.0, 1.5]], requires_grad=True)
+    y = x.sin()
+    v = y.t()
+    w = v[::2]
+    (w * w).sum().backward()
+    x.grad
+    a = torch.tensor([-0.0, 1.0, -0.0], requires_grad=True)
+    (a[1:] * a[1:]).sum().backward()
+    a.grad
+    b = torch.tensor([[-0.0, 2.0], [1.0, -0.0]], requires_grad=True)
+    (b[0] * b[0]).sum().backward()
+    b.grad
+    c = torch.tensor([-0.0, 3.0], requires_grad=True)
+    g, = torch.autograd.grad((c[0:1] ** 2).sum(), c, create_graph=True)
+    g.detach()
+    d = torch.tensor([1.0, -0.0, 2.0], requires_grad=True)
+    (d[[1, 1, 2]] * d[[1, 1, 2]]).sum().backward()
+    d.grad
+""")
+cases("diff/partial_overlap_", [('view', 'x = torch.ones(2, 3)\nx.add_(x.view(6))'),
+      ('transpose', 'x = torch.ones(3, 3)\nx.add_(x.t())'),
+      ('copy_transpose', 'x = torch.ones(3, 3)\nx.copy_(x.t())'),
+      ('shifted', 'x = torch.ones(4)\nx[1:].add_(x[:3])'),
+      ('copy_shifted', 'x = torch.ones(4)\nx[1:].copy_(x[:3])'),
+      ('mul_shifted', 'x = torch.arange(4.)\nx[1:].mul_(x[:3])'),
+      ('isub_shifted', 'x = torch.ones(4)\ny = x[1:]\ny -= x[:3]'),
+      ('clamp_min_tensor', 'x = torch.ones(4)\nx[1:].clamp_(min=x[:3])'),
+      ('mul_row', 'x = torch.ones(2, 2)\nx.mul_(x[0])'),
+      ('detached_view', 'x = torch.ones(2, 3)\nx.add_(x.detach().view(6))'),
+      ('flatten_in_graph', 'x = torch.tensor([[2.0, -1.25, -2.0], [0.0, 3.0, 3.0]], requires_grad=True)\ny = x.log()\nw = y.flatten().squeeze()\nw.add_(y, alpha=2)'),
+      ('permute_detached', 'x = torch.tensor([[-2.0, -0.0, -0.0], [3.0, -1.25, -1.25]], requires_grad=True)\ny = x ** 2\nw = y.detach().permute(1, 0)\nw -= y')])
+case("diff/partial_overlap_allowed", """
+    x = torch.ones(2, 3)
+    x.add_(x)
+    x
+    x = torch.ones(2, 3)
+    x.view(6).add_(x.view(6))
+    x
+    x = torch.ones(4)
+    x[:2].add_(x[2:])
+    x
+    x = torch.ones(4)
+    x[::2].add_(x[1::2])
+    x
+    x = torch.ones(4)
+    x[1:].masked_fill_(x[:3] > 0, 2.0)
+    x
+    x = torch.ones(2, 2)
+    x.add_(x.detach())
+    x
+""")
+case("diff/exp2_blocks", """
+    torch.set_printoptions(precision=17)
+    x = torch.linspace(-30, 30, 41)
+    torch.exp2(x * 1.37)
+    torch.exp2(x.float() * 1.37)
+    torch.exp2((x * 1.37).reshape(41, 1).expand(41, 2).t())
+    torch.exp2(torch.tensor([float('nan'), float('inf'), -float('inf'), 1024.0, 1023.5, -1074.5, -2001.0, 0.5, -0.5, 2.5, 127.9, -149.5, 3.3, 7.7, -9.1, 0.1, 0.2]))
+    torch.exp2(torch.tensor([float('nan'), float('inf'), -float('inf'), 128.0, 127.5, -149.5, -150.5, 0.5, -0.5, 2.5, 127.9, -149.5, 3.3, 7.7, -9.1, 0.1, 0.2]).float())
+    torch.set_printoptions(precision=4)
+""")
+case("diff/hypot_blocks", """
+    torch.set_printoptions(precision=17)
+    x = torch.linspace(-30, 30, 41) * 1.37
+    y = torch.linspace(5, -7, 41) ** 3
+    torch.hypot(x, y)
+    torch.hypot(x.float(), y.float())
+    torch.hypot(x.reshape(41, 1).expand(41, 2).t(), torch.tensor(2.5))
+    torch.hypot(x * 1e-300, y * 1e-300)
+    torch.hypot(x * 1e300, y * 1e300)
+    torch.hypot(x * 1e-310, y * 1e-310)
+    torch.hypot(torch.tensor([float('nan'), float('inf'), -float('inf'), 0.0, -0.0, 3.0, 1e-310, 1e308, 5.0, 2.0, 0.0, 8.0, 3.3, 7.7, -9.1, 0.1, 0.2]), torch.tensor([float('inf'), float('nan'), 1.0, 0.0, 0.0, 4.0, 1e-310, 1e308, 0.0, -0.0, 7.0, -6.0, 1.1, 2.2, 3.3, 4.4, 5.5]))
+    torch.set_printoptions(precision=4)
+""")
+case("diff/add_alpha_range_ends", """
+    torch.set_printoptions(precision=17)
+    a = torch.linspace(-3, 3, 19) * 1e-310
+    b = torch.linspace(2, -1, 19)
+    torch.add(a, b, alpha=1.3e-310)
+    torch.sub(a * 1e618, b * 1e300, alpha=1e8)
+    torch.set_printoptions(precision=4)
+""")
+case("diff/atan2_blocks", """
+    torch.set_printoptions(precision=17)
+    y = torch.linspace(-30, 30, 41) * 1.37
+    x = torch.linspace(5, -7, 41) ** 3
+    torch.atan2(y, x)
+    torch.atan2(y.float(), x.float())
+    torch.atan2(y.reshape(41, 1).expand(41, 2).t(), torch.tensor(-2.5))
+    torch.atan2(y * 1e-300, x)
+    torch.atan2(y * 1e300, x * 1e-10)
+    torch.atan2(y * 1e-310, x * 1e-310)
+    torch.atan2(torch.tensor([float('nan'), float('inf'), -float('inf'), 0.0, -0.0, 3.0, 1e-310, 1e308, 5.0, 2.0, 0.0, -0.0, float('inf'), -float('inf'), -9.1, 0.1, 0.2]), torch.tensor([float('inf'), float('nan'), 1.0, 0.0, -0.0, -4.0, 1e-310, -1e308, 0.0, -0.0, -7.0, -6.0, float('inf'), -float('inf'), 3.3, -4.4, 5.5]))
+    torch.set_printoptions(precision=4)
+""")

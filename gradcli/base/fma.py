@@ -11,6 +11,9 @@ the product is exact in float64 and only the rounding of the sum needs care
 """
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 
 _SPLIT = 134217729.0        # 2^27 + 1, Veltkamp's splitter for doubles
@@ -64,3 +67,24 @@ def fma(a, b, c, dtype=np.float64):
         t = (c - (s - z)) + (p - z)
         r = s + (t + e)
     return np.where(np.isfinite(r), r, s)          # overflow: the plain result
+
+
+def exact_scalar(a, b, c):
+    """a * b + c for Python floats, rounded once (exact rational arithmetic): for the
+    values `fma` cannot split, products near the bottom or top of the double range."""
+    a, b, c = float(a), float(b), float(c)
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+        return a * b + c
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    try:
+        return float(exact)
+    except OverflowError:                   # beyond the largest double: rounds to inf
+        return math.inf if exact > 0 else -math.inf
+
+
+def unsplittable(a, b):
+    """Where `fma(a, b, c)` (float64) may be wrong: Dekker's split of the product
+    under- or overflows (|a*b| below 2^-900, or an operand above 2^990)."""
+    p = np.abs(np.asarray(a * b, dtype=np.float64))
+    with np.errstate(invalid="ignore"):
+        return ((p < 2.0 ** -900) & (p > 0)) | (np.abs(a) > 2.0 ** 990) | (np.abs(b) > 2.0 ** 990)

@@ -22,7 +22,8 @@ NAMES = {
 }
 
 TORCH_NAMES = {float64: "torch.float64", float32: "torch.float32", int64: "torch.int64",
-               bool_: "torch.bool", np.dtype(np.int32): "torch.int32"}
+               bool_: "torch.bool", np.dtype(np.int32): "torch.int32",
+               np.dtype(np.int8): "torch.int8", np.dtype(np.int16): "torch.int16"}
 
 
 def floating(a):

@@ -95,9 +95,13 @@ class ArrayF:
 
     @staticmethod
     def pad_into(g, shape, index):
-        """Scatter `g` into zeros of `shape` at `index` (adding repeated indices)."""
+        """Scatter `g` into zeros of `shape` at `index` (adding repeated indices of an
+        advanced index; a basic one is copied in, so -0.0 stays as in PyTorch)."""
         out = np.zeros(shape, dtype=g.dtype)
-        np.add.at(out, index, g)
+        if any(type(k) is np.ndarray for k in index):
+            np.add.at(out, index, g)
+        else:
+            out[index] = g
         return out
 
     @staticmethod

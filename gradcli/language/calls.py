@@ -10,6 +10,7 @@ from ..core.tensor import Tensor
 from ..ops.shape import index
 from . import runtime as rt
 from .callsites import function_site, method_site
+from .arity import BareName, MethodName
 from .invoke import call
 from .iteration import py_index, spread
 from .positions import located, pos, syntax_error
@@ -120,6 +121,7 @@ class Calls:
         attr = attr_tok.value
         methods = rt.METHODS
         aline, acol = attr_tok.line, attr_tok.column
+        mattr = MethodName(attr)
 
         def run(s):
             o = obj(s)
@@ -128,7 +130,7 @@ class Calls:
             if type(o) is Tensor:
                 m = methods.get(attr)
                 if m is not None:
-                    return call(m, (o, *a), k, attr, aline, acol, kwpos)
+                    return call(m, (o, *a), k, mattr, aline, acol, kwpos)
             try:
                 fn = rt.get_attr(o, attr)
             except GradError as e:
@@ -199,7 +201,7 @@ class Calls:
 
 def _callee_name(func):
     if isinstance(func, Tree) and func.data == "name":
-        return func.children[0].value
+        return BareName(func.children[0].value)
     if isinstance(func, Tree) and func.data == "getattr":
         return func.children[1].value
     return None

@@ -22,6 +22,7 @@ from ..core.tensor import Tensor
 from ..library.values import METHODS
 from . import runtime as rt
 from .functions import UserFunction
+from .arity import MethodName
 from .invoke import call, call_failed
 from .state import state
 
@@ -40,6 +41,7 @@ def method_site(obj, attr, parts, line, col, kwpos):
         return call(fn, a, {}, attr, line, col, kwpos)
 
     n = len(parts)
+    mattr = MethodName(attr)        # a tensor's method (language/arity.py tells the forms apart)
     if n == 0:
         def run0(s):
             o = obj(s)
@@ -49,9 +51,9 @@ def method_site(obj, attr, parts, line, col, kwpos):
                     try:
                         return m(o)
                     except Exception as e:
-                        return call_failed(e, m, (o,), {}, attr, line, col, kwpos)
+                        return call_failed(e, m, (o,), {}, mattr, line, col, kwpos)
                 if m is not None:
-                    return call(m, (o,), {}, attr, line, col, kwpos)
+                    return call(m, (o,), {}, mattr, line, col, kwpos)
             return other(o, ())
         return run0
     if n == 1:
@@ -66,9 +68,9 @@ def method_site(obj, attr, parts, line, col, kwpos):
                     try:
                         return m(o, v0)
                     except Exception as e:
-                        return call_failed(e, m, (o, v0), {}, attr, line, col, kwpos)
+                        return call_failed(e, m, (o, v0), {}, mattr, line, col, kwpos)
                 if m is not None:
-                    return call(m, (o, v0), {}, attr, line, col, kwpos)
+                    return call(m, (o, v0), {}, mattr, line, col, kwpos)
             return other(o, [v0])
         return run1
 
@@ -80,11 +82,11 @@ def method_site(obj, attr, parts, line, col, kwpos):
             if m is not None:
                 args = (o, *a)
                 if type(m) is not FunctionType:
-                    return call(m, args, {}, attr, line, col, kwpos)
+                    return call(m, args, {}, mattr, line, col, kwpos)
                 try:
                     return m(*args)
                 except Exception as e:
-                    return call_failed(e, m, args, {}, attr, line, col, kwpos)
+                    return call_failed(e, m, args, {}, mattr, line, col, kwpos)
         return other(o, a)
     return run
 

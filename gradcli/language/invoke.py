@@ -9,6 +9,7 @@ import re
 from ..base.errors import GradError, GradTypeError, did_you_mean
 from ..ops import batching
 from . import positions
+from .arity import arity_error
 from .classes import callable_class
 from .functions import UserFunction
 from .iteration import pyname
@@ -34,7 +35,7 @@ def call_failed(e, fn, args, kwargs, name, line, col, kwpos):
         return _batched_call(fn, args, kwargs, name, line, col, kwpos)    # inside vmap
     if not isinstance(e, GradError):
         if isinstance(e, TypeError):
-            err = _call_type_error(e, fn, name, kwargs)
+            err = _call_type_error(e, fn, name, kwargs, args)
             raise err.at(*_kw_pos(err, kwpos, line, col)) from None
         raise located(e, line, col) from None
     if name and e.line is None and e.message.startswith("argument '"):
@@ -53,7 +54,7 @@ def _batched_call(fn, args, kwargs, name, line, col, kwpos):
     except GradError as e:
         raise e.at(*_kw_pos(e, kwpos, line, col))
     except TypeError as e:
-        err = _call_type_error(e, fn, name, kwargs)
+        err = _call_type_error(e, fn, name, kwargs, args)
         raise err.at(*_kw_pos(err, kwpos, line, col)) from None
     except Exception as e:
         raise located(e, line, col) from None
@@ -71,7 +72,7 @@ _ARITY = re.compile(r"(missing \d+ required positional argument.*|takes .* given
                     r"got multiple values for argument .*)")
 
 
-def _call_type_error(e, fn, name, kwargs):
+def _call_type_error(e, fn, name, kwargs, args=()):
     msg = str(e)
     target = getattr(fn, "fn", fn)
     try:
@@ -85,5 +86,9 @@ def _call_type_error(e, fn, name, kwargs):
                                                        if p not in ("args", "kwargs")]))
     m = _ARITY.search(msg)
     if m:
+        if m.group(1).startswith("missing"):
+            err = arity_error(fn, name, args, kwargs)      # an op: PyTorch's words
+            if err is not None:
+                return err
         return GradTypeError(f"{name}() {m.group(1)}")
     return positions.translate_python_error(e)

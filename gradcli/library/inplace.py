@@ -31,15 +31,16 @@ from ..core.tensor import Tensor, type_name
 from ..engine import versions
 from ..engine.forward import State as _forward, linear
 from ..engine.autograd import Function
+from .overlap import (EXPANDED_INDEX_PUT, EXPANDED_MASKED, OVERLAP, PARTIAL, overlaps,
+                      partial_overlap, writable)
 from .scalar_steps import scalar_step
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
 from ..ops.combine import masked_fill
+from ..ops import scaled
 from ..ops.shape import _norm_key, index
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in an in-place operation."
-OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
-           "single memory location. Please clone() the tensor before performing the operation.")
 
 
 # ---------------------------------------------------------------- the rule
@@ -79,37 +80,23 @@ def _values(x, r, cast):
 
 
 def write(x, arr):
-    """Store `arr` (x's shape and dtype) into x's storage and bump its version."""
+    """Store `arr` (x's shape and dtype) into x's storage and bump its version (into an
+    expand()ed view, or a detached one, only fill_/zero_ come when elements share
+    memory: `inplace` refuses the others)."""
     d = x.data
     if d.flags.writeable:
         np.copyto(d, arr)
-    elif getattr(x, "view_of", None) is not None:             # an expand()ed view
-        if _overlaps(d):
-            raise GradRuntimeError(OVERLAP)
-        w = _writable(d)
+    elif getattr(x, "view_of", None) is not None or (x.vc is not None and overlaps(d)):
+        w = writable(d)                         # an expand()ed view: written through
         if w is None:
             x.data = np.array(arr, dtype=d.dtype, copy=True)
-        else:                                    # no element shares: written through
+        elif overlaps(d):                       # only what changed, as PyTorch's kernels
+            np.copyto(w, arr, where=arr != d)   # write (masked_fill_: where the mask is)
+        else:
             np.copyto(w, arr)
     else:                                        # a read-only array no other tensor shares
         x.data = np.array(arr, dtype=d.dtype, copy=True)
     versions.bump(x)
-
-
-def _overlaps(d):
-    """Whether elements of array d share memory (a dim of stride 0 and size over 1)."""
-    return any(s == 0 and n > 1 for s, n in zip(d.strides, d.shape))
-
-
-def _writable(d):
-    """A writable view of the read-only view `d` (NumPy marks broadcast views read-only,
-    also where no two elements share memory), or None if its memory is read-only."""
-    w = d.view()
-    try:
-        w.flags.writeable = True
-    except ValueError:
-        return None
-    return w
 
 
 def _snapshot(t):
@@ -117,11 +104,22 @@ def _snapshot(t):
     return Tensor(t.data.copy(), t.requires_grad, t.grad_fn)
 
 
-def inplace(x, compute, cast=False):
-    """x takes the values of `compute(x)` (an out-of-place op) in place; returns x."""
+def inplace(x, compute, cast=False, overlap_ok=False, inputs=()):
+    """x takes the values of `compute(x)` (an out-of-place op) in place; returns x.
+    As PyTorch's TensorIterator, refuses an x whose elements share memory (an expand()ed
+    tensor), except for fill_(number) and zero_ (`overlap_ok` True) and masked_fill_ and
+    x[index] = v, which PyTorch does with a warning (`overlap_ok` its text); and, as
+    PyTorch, refuses `inputs` (the op's tensor arguments) that share part of x's memory."""
     if not isinstance(x, Tensor):
         raise GradTypeError(f"in-place operation on a {type_name(x)}: only tensors change in place")
     check_leaf(x)
+    if overlap_ok is not True and not x.data.flags.writeable and overlaps(x.data):
+        if not overlap_ok:
+            raise GradRuntimeError(OVERLAP)
+        context.warn(overlap_ok)        # masked_fill_, index_put_: deprecated, still done
+    for t in inputs:
+        if type(t) is Tensor and partial_overlap(x.data, t.data):
+            raise GradRuntimeError(PARTIAL)
     if _forward.visible:
         return _dual_inplace(x, compute, cast)
     return _inplace(x, compute, cast)
@@ -175,7 +173,7 @@ def _set_tangent_values(x, level, xt, values):
         tan.set_tangent(x, level, xt)
     t = xt.data
     if t.shape == d.shape and t.dtype == d.dtype:
-        w = t if t.flags.writeable else None if _overlaps(t) else _writable(t)
+        w = t if t.flags.writeable else None if overlaps(t) else writable(t)
         if w is not None:          # (an expand()ed view's tangent is a read-only view)
             np.copyto(w, values)
             return
@@ -197,8 +195,6 @@ def _inplace(x, compute, cast):
             _regenerate(x, None)
         return x
     base, view = via
-    if not x.data.flags.writeable and _overlaps(x.data):
-        raise GradRuntimeError(OVERLAP)          # before the base's graph is touched
     bsnap = _snapshot(base)
     r = compute(view(bsnap))
     arr = _values(x, r, cast)
@@ -254,9 +250,9 @@ def _region(arr, view):
         d = view(Tensor(arr)).data
     finally:
         context.current.grad_enabled = prev
-    if d.flags.writeable or _overlaps(d):
+    if d.flags.writeable:
         return d
-    return _writable(d) if arr.flags.writeable else d     # an expand()ed region, written
+    return writable(d) if arr.flags.writeable else d     # an expand()ed region, written
 
 
 class CopySlices(Function):
@@ -278,7 +274,10 @@ class CopySlices(Function):
         gb = gr = None
         if self.needs[0]:
             gb = g.copy()
-            _region(gb, self.view)[...] = 0
+            region = _region(gb, self.view)
+            if overlaps(region):       # PyTorch copies into the view's region of the gradient
+                raise GradRuntimeError(OVERLAP)
+            region[...] = 0
         if self.needs[1]:
             gr = np.array(_region(g, self.view))
         return gb, gr
@@ -419,7 +418,7 @@ def _method(name, sig, doc):
 
 @_method("zero_", "x.zero_()", "fill with zeros in place and return x")
 def zero_(x):
-    return inplace(x, Zero.apply)
+    return inplace(x, Zero.apply, overlap_ok=True)
 
 
 @_method("fill_", "x.fill_(value)", "fill with value in place and return x")
@@ -431,7 +430,7 @@ def fill_(x, value):
         return inplace(x, lambda t: FillTensor.apply(t, value), cast=True)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise GradTypeError(f"fill_(): argument 'value' must be Number, not {type_name(value)}")
-    return inplace(x, lambda t: FillNumber.apply(t, value=value), cast=True)
+    return inplace(x, lambda t: FillNumber.apply(t, value=value), cast=True, overlap_ok=True)
 
 
 @_method("copy_", "x.copy_(src)", "x's values replaced by src's (broadcast, cast) in place")
@@ -445,7 +444,7 @@ def copy_(x, src, non_blocking=False):
             raise ValueError
     except ValueError:
         _broadcast_error(xs, ss)
-    return inplace(x, lambda t: Copy.apply(t, src), cast=True)
+    return inplace(x, lambda t: Copy.apply(t, src), cast=True, inputs=(src,))
 
 
 def _broadcast_error(a, b):
@@ -461,7 +460,7 @@ def _broadcast_error(a, b):
 
 @_method("masked_fill_", "x.masked_fill_(mask, value)", "value where mask is true, in place")
 def masked_fill_(x, mask, value):
-    return inplace(x, lambda t: masked_fill(t, mask, value), cast=True)
+    return inplace(x, lambda t: masked_fill(t, mask, value), cast=True, overlap_ok=EXPANDED_MASKED)
 
 
 @_method("index_add_", "x.index_add_(dim, index, source, alpha=1)",
@@ -481,25 +480,25 @@ def index_add_(x, dim, index_, source, *, alpha=1):
                                                alpha=alpha))
 
 
-def _scaled(y, alpha):
-    return y if alpha == 1 else FUNCTIONS["mul"](y, alpha)
-
-
 @_method("add_", "x.add_(other, alpha=1)", "x + alpha * other, in place")
 def add_(x, other, *, alpha=1):
-    return inplace(x, lambda t: FUNCTIONS["add"](t, _scaled(other, alpha)))
+    if type(alpha) is int and alpha == 1:
+        return inplace(x, lambda t: FUNCTIONS["add"](t, other), inputs=(other,))
+    return inplace(x, lambda t: scaled.add(t, other, alpha=alpha), inputs=(other,))
 
 
 @_method("sub_", "x.sub_(other, alpha=1)", "x - alpha * other, in place")
 def sub_(x, other, *, alpha=1):
-    return inplace(x, lambda t: FUNCTIONS["sub"](t, _scaled(other, alpha)))
+    if type(alpha) is int and alpha == 1:
+        return inplace(x, lambda t: FUNCTIONS["sub"](t, other), inputs=(other,))
+    return inplace(x, lambda t: scaled.sub(t, other, alpha=alpha), inputs=(other,))
 
 
 def _inplace_of(name):
     fn = BUILTINS[name].fn
 
     def method(x, *args, **kw):
-        return inplace(x, lambda t: fn(t, *args, **kw))
+        return inplace(x, lambda t: fn(t, *args, **kw), inputs=(*args, *kw.values()))
     method.__name__ = name + "_"
     _method(name + "_", f"x.{name}_(...)", f"x.{name}(...), in place")(method)
     return method
@@ -527,7 +526,9 @@ def setitem(x, key, value):
     v = value if isinstance(value, Tensor) else Tensor(to_array(value, x.data.dtype))
     k, _name, adv = _norm_key(key, x.data.shape)
     if not adv:
-        view = index(x, key)
+        # a Python bool (x[True] = v) is a dim of 1 here: the view x[k], not x[key]'s copy
+        bools = key is True or (type(key) is tuple and any(v is True for v in key))
+        view = index(x, k if bools else key)
         if v.data.shape != view.data.shape:      # PyTorch's words for a value that does not fit
             FUNCTIONS["expand"](Tensor(v.data), *view.data.shape)
         copy_(view, v)
@@ -535,7 +536,7 @@ def setitem(x, key, value):
     check_leaf(x)
     if v.data.dtype != x.data.dtype:
         v = FUNCTIONS["to"](v, x.data.dtype)
-    inplace(x, lambda t: IndexPut.apply(t, v, key=k))
+    inplace(x, lambda t: IndexPut.apply(t, v, key=k), overlap_ok=EXPANDED_INDEX_PUT)
     return None
 
 

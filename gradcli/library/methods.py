@@ -215,6 +215,8 @@ def _cast_method(name, dt):
 
 _cast_method("double", dtypes.float64)
 _cast_method("long", dtypes.int64)
+_cast_method("char", np.dtype(np.int8))
+_cast_method("short", np.dtype(np.int16))
 
 
 @_method("float", "x.float()", "a copy as torch.float32")

@@ -90,7 +90,9 @@ def assert_close(a, b, tol=1e-6, rtol=None, atol=None):
 CONSTANTS = {"pi": math.pi, "inf": math.inf, "nan": math.nan, "e": math.e}
 DTYPE_NAMES = {n: dtypes.DType(dt) for n, dt in dtypes.NAMES.items()}
 DTYPE_NAMES.update({"float16": dtypes.DType(np.float16), "half": dtypes.DType(np.float16),
-                    "int32": dtypes.DType(np.int32), "uint8": dtypes.DType(np.uint8)})
+                    "int32": dtypes.DType(np.int32), "uint8": dtypes.DType(np.uint8),
+                    "int8": dtypes.DType(np.int8), "int16": dtypes.DType(np.int16),
+                    "short": dtypes.DType(np.int16)})
 
 _namespace = None
 

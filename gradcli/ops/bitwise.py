@@ -11,6 +11,7 @@ from ..core import dtypes
 from ..core.convert import tensor_arg
 from ..core.tensor import Tensor
 from .elementwise import _args2
+from .tensor_args import tensors_only, with_method_positions
 from .registry import register
 
 
@@ -90,9 +91,9 @@ def invert(x):
     return Tensor(np.asarray(np.invert(x.data)))
 
 
-def _logical(npfn):
+def _logical(npfn, name):
     def fn(input, other):
-        a, b = _args2(input, other)
+        a, b = _args2(*tensors_only(name, input, other))      # PyTorch refuses numbers
         ad = a.data if type(a) is Tensor else a
         bd = b.data if type(b) is Tensor else b
         return Tensor(np.asarray(npfn(ad, bd)))
@@ -102,7 +103,8 @@ def _logical(npfn):
 for _name, _np in (("logical_and", np.logical_and), ("logical_or", np.logical_or),
                    ("logical_xor", np.logical_xor)):
     register(_name, f"{_name}(input, other)", f"{_name.split('_')[1]} of the truth of each "
-             "element (bool tensor)", method=True, category="bitwise")(_logical(_np))
+             "element (bool tensor)", method=True, category="bitwise")(
+        with_method_positions(_logical(_np, _name), _name))
 del _name, _np
 
 

@@ -413,9 +413,7 @@ def _bool_sub_check(a, b):
             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-@register("add", "add(input, other)", "input + other, broadcasting", method=True,
-          checks=[((Arg((2, 3)), Arg((3,))), {}), ((Arg(()), Arg((2, 1))), {})], category="arith")
-@internal("add")
+@internal("add")      # the built-in (with alpha=): ops/scaled.py
 def add(a, b):
     if type(a) is Tensor:
         dt = _same_float(a, b)
@@ -427,9 +425,7 @@ def add(a, b):
     return Add.apply2(a, b, dt)
 
 
-@register("sub", "sub(input, other)", "input - other, broadcasting", method=True,
-          checks=[((Arg((2, 3)), Arg((3,))), {})], category="arith")
-@internal("sub")
+@internal("sub")      # the built-in (with alpha=): ops/scaled.py
 def sub(a, b):
     if type(a) is Tensor:
         dt = _same_float(a, b)

@@ -9,6 +9,7 @@ from ..engine.forward import bilinear, linear
 from ..engine.versions import viewing
 from ..core.convert import tensor_arg
 from ..base.errors import GradRuntimeError, ShapeError
+from .tensor_args import tensors_only, with_method_positions
 from .registry import Arg, internal, register, tensor_f
 from ..base.limits import check_alloc
 from ..base.mkl import mm_grads, torch_dot, torch_mm, torch_mv
@@ -195,7 +196,7 @@ def matmul(input, other):
           checks=[((Arg((2, 3)), Arg((3, 2))), {})], category="linalg")
 @tensor_f("mm")
 def mm(a, b):
-    a, b = tensor_arg(a), tensor_arg(b)
+    a, b = tensors_only("mm", a, b, names=("input", "mat2"), broadcast=False)
     if a.data.ndim != 2 or b.data.ndim != 2:
         raise GradRuntimeError(f"{'self' if a.data.ndim != 2 else 'mat2'} must be a matrix")
     _matmul_check(a, b)
@@ -206,7 +207,7 @@ def mm(a, b):
           checks=[((Arg((2, 3)), Arg((3,))), {})], category="linalg")
 @tensor_f("mv")
 def mv(a, v):
-    a, v = tensor_arg(a), tensor_arg(v)
+    a, v = tensors_only("mv", a, v, names=("input", "vec"), broadcast=False)
     if a.data.ndim != 2 or v.data.ndim != 1:
         raise GradRuntimeError(f"vector + matrix @ vector expected, got {v.data.ndim}, "
                                f"{a.data.ndim}, {v.data.ndim}")
@@ -217,7 +218,7 @@ def mv(a, v):
 @register("dot", "dot(input, other)", "inner product of two vectors", method=True,
           checks=[((Arg((3,)), Arg((3,))), {})], category="linalg")
 def dot(a, b):
-    a, b = tensor_arg(a), tensor_arg(b)
+    a, b = tensors_only("dot", a, b, names=("input", "tensor"), broadcast=False)
     if a.data.ndim != 1 or b.data.ndim != 1:
         raise GradRuntimeError(f"1D tensors expected, but got {a.data.ndim}D and {b.data.ndim}D tensors")
     _matmul_check(a, b)
@@ -228,9 +229,15 @@ def dot(a, b):
           checks=[((Arg((3,)), Arg((2,))), {})], category="linalg", aliases=("ger",))
 @tensor_f("outer")
 def outer(a, b):
-    a, b = tensor_arg(a), tensor_arg(b)
+    a, b = tensors_only("outer", a, b, names=("input", "vec2"), broadcast=False)
     # PyTorch computes outer as a column times a row: MulBackward0
     return mul(reshape(a, (a.data.shape[0], 1)), b)
+
+
+with_method_positions(mm, "mm", ("input", "mat2"))
+with_method_positions(mv, "mv", ("input", "vec"))
+with_method_positions(dot, "dot", ("input", "tensor"))
+with_method_positions(outer, "outer", ("input", "vec2"))
 
 
 class Transpose(Function):

@@ -18,6 +18,7 @@ from ..base import torch_act
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
 from .dims import norm_dims
+from .tensor_args import tensors_only, with_method_positions
 from .fused_grads import sigmoid_grad, tanh_grad
 
 np.seterr(all="ignore")   # PyTorch's edge values (inf, nan) are results, not errors
@@ -332,17 +333,19 @@ class Minimum(MaxMin):
           checks=[((Arg((2, 3)), Arg((3,))), {})], category="math")
 @tensor_f("maximum")
 def maximum(a, b):
-    a, b = tensor_arg(a), tensor_arg(b)
-    check_broadcast(a.data.shape, b.data.shape)
+    a, b = tensors_only("maximum", a, b)       # PyTorch refuses numbers here
     return Maximum.apply(a, b, dt=dtypes.result_type(a, b))
 
 
 @register("minimum", "minimum(input, other)", "element-wise smaller of two tensors", method=True,
           checks=[((Arg((2, 3)), Arg((3,))), {})], category="math")
 def minimum(a, b):
-    a, b = tensor_arg(a), tensor_arg(b)
-    check_broadcast(a.data.shape, b.data.shape)
+    a, b = tensors_only("minimum", a, b)       # PyTorch refuses numbers here
     return Minimum.apply(a, b, dt=dtypes.result_type(a, b))
+
+
+with_method_positions(maximum, "maximum")
+with_method_positions(minimum, "minimum")
 
 
 class Where(Function):

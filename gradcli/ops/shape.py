@@ -18,6 +18,7 @@ from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
 from .index_errors import ZERO_DIM_INT, check_mask
 from .dims import norm_dims
+from .bool_keys import ScalarBoolKey, split_bool_key
 from ..base.limits import check_objects
 
 M = Arg((2, 3))
@@ -353,8 +354,10 @@ def _tensor_type(dt):
     return "CPUBoolType" if dt == np.bool_ else f"torch.{type_word(dt)}Tensor"
 
 
-def _norm_key(key, shape):
-    """Check an index against `shape`; returns (numpy key, grad_fn name, is_advanced)."""
+def _norm_key(key, shape, get=False):
+    """Check an index against `shape`; returns (numpy key, grad_fn name, is_advanced).
+    A Python bool: for x[key] raises ScalarBoolKey (ops/bool_keys.py), for x[key] = v
+    True is None (a dim of 1) and False NumPy's 0-d mask."""
     single_slice = isinstance(key, slice)
     if not isinstance(key, tuple):
         key = (key,)
@@ -362,7 +365,7 @@ def _norm_key(key, shape):
     dim = 0
     name = "SliceBackward0" if single_slice else "AliasBackward0"
     advanced = False
-    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis and type(k) is not bool)
     for pos, k in enumerate(key):
         if k is Ellipsis:
             skip = len(shape) - n_real
@@ -372,6 +375,12 @@ def _norm_key(key, shape):
         if k is None:
             out.append(None)
             name = "UnsqueezeBackward0"
+            continue
+        if k is True or k is False:
+            if get:
+                raise ScalarBoolKey
+            out.append(None if k else np.asarray(False))
+            advanced = advanced or not k
             continue
         if dim >= len(shape):
             if not shape and type(k) is int:
@@ -383,8 +392,6 @@ def _norm_key(key, shape):
         n = shape[dim]
         if isinstance(k, Tensor) and k.data.ndim == 0 and k.data.dtype.kind in "iu":
             k = k.item()
-        if isinstance(k, bool):
-            k = [k]
         if isinstance(k, int):
             if not -n <= k < n:
                 raise GradIndexError(
@@ -436,7 +443,11 @@ def _int_or_none(v):
 @viewing
 def index(x, key):
     x = tensor_arg(x)
-    k, name, adv = _norm_key(key, x.data.shape)
+    try:
+        k, name, adv = _norm_key(key, x.data.shape, True)
+    except ScalarBoolKey:               # x[True], x[0, False]: PyTorch's two steps
+        basic, advanced = split_bool_key(key, x.data.ndim)
+        return index(index(x, basic), advanced)
     if adv:
         _check_index_size(k, x.data.shape, x.data.dtype.itemsize)
     return _node_class(name).apply(x, key=k, adv=adv)
@@ -502,7 +513,10 @@ class PadInto(Function):
     def forward(self, g, shape, key):
         self.key = key
         out = np.zeros(shape, dtype=g.dtype)
-        np.add.at(out, key, g)
+        if any(type(k) is np.ndarray for k in key):
+            np.add.at(out, key, g)      # index_put_(accumulate=True): repeated indices add
+        else:
+            out[key] = g                # slice/select_backward: g copied in (-0.0 stays)
         return out
 
     def backward(self, gg, F):

@@ -1,0 +1,99 @@
+"""`torch.diagonal(input, offset=0, dim1=0, dim2=1)` and `x.diagonal(...)`: a view (it
+shares x's storage and version counter, so `x.diagonal().zero_()` changes x), the
+diagonal's dim last, as PyTorch.  DiagonalBackward0's gradient is derivatives.yaml's
+diagonal_backward (zeros with the gradient on the diagonal), itself an op under
+create_graph (DiagonalBackwardBackward0, whose gradient is the diagonal again)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base.errors import GradRuntimeError, GradTypeError
+from ..core.tensor import Tensor, type_name
+from ..engine.autograd import Function
+from ..engine.forward import linear
+from ..engine.versions import viewing
+from .dims import norm_dims
+from .registry import Arg, register
+
+M = Arg((2, 3))
+
+
+def _diag_view(a, offset, d1, d2):
+    """NumPy's diagonal of `a`, writable where `a` is (NumPy makes it read-only)."""
+    d = np.diagonal(a, offset, d1, d2)
+    if a.flags.writeable:
+        d.flags.writeable = True
+    return d
+
+
+def _diag_backward(g, shape, offset, d1, d2):
+    out = np.zeros(shape, dtype=g.dtype)
+    _diag_view(out, offset, d1, d2)[...] = g
+    return out
+
+
+class Diagonal(Function):
+    __slots__ = ("shape", "offset", "d1", "d2")
+    name = "DiagonalBackward0"
+
+    def forward(self, x, offset, d1, d2):
+        self.shape, self.offset, self.d1, self.d2 = x.shape, offset, d1, d2
+        return _diag_view(x, offset, d1, d2)
+
+    def backward(self, g, F):
+        if F.tensor_mode:
+            return (DiagonalBackward.apply(g, shape=self.shape, offset=self.offset,
+                                           d1=self.d1, d2=self.d2),)
+        return (_diag_backward(g, self.shape, self.offset, self.d1, self.d2),)
+
+    jvp = linear
+
+
+class DiagonalBackward(Function):
+    __slots__ = ("offset", "d1", "d2")
+    name = "DiagonalBackwardBackward0"
+
+    def forward(self, g, shape, offset, d1, d2):
+        self.offset, self.d1, self.d2 = offset, d1, d2
+        return _diag_backward(g, shape, offset, d1, d2)
+
+    def backward(self, gg, F):
+        if F.tensor_mode:
+            return (_diagonal(gg, self.offset, self.d1, self.d2),)
+        return (np.diagonal(gg, self.offset, self.d1, self.d2).copy(),)
+
+    jvp = linear
+
+
+def _int_arg(v, what, pos):
+    if isinstance(v, Tensor) and v.data.ndim == 0 and v.data.dtype.kind in "iu":
+        v = v.item()
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise GradTypeError(f"diagonal(): argument '{what}' (position {pos}) must be int, not "
+                            f"{'NoneType' if v is None else type_name(v)}")
+    return v
+
+
+@viewing
+def _diagonal(x, offset, dim1, dim2):
+    nd = x.data.ndim
+    d1 = norm_dims(dim1, nd)
+    d2 = norm_dims(dim2, nd)
+    d1, d2 = (d1[0] if d1 else 0), (d2[0] if d2 else 0)
+    if d1 == d2:
+        raise GradRuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return Diagonal.apply(x, offset=offset, d1=d1, d2=d2)
+
+
+@register("diagonal", "diagonal(input, offset=0, dim1=0, dim2=1)",
+          "the diagonal (offset above it, below if negative) of the dims dim1 and dim2, "
+          "as the last dim (a view)", method=True,
+          checks=[((M,), {}), ((M,), {"offset": 1}), ((Arg((3, 2)),), {"offset": -1}),
+                  ((Arg((2, 3, 4)),), {"offset": 1, "dim1": 2, "dim2": 0})], category="shape")
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    if not isinstance(input, Tensor):
+        raise GradTypeError("diagonal(): argument 'input' (position 1) must be Tensor, not "
+                            f"{'NoneType' if input is None else type_name(input)}")
+    offset = _int_arg(offset, "offset", 2)
+    dim1, dim2 = _int_arg(dim1, "dim1", 3), _int_arg(dim2, "dim2", 4)
+    return _diagonal(input, offset, dim1, dim2)
