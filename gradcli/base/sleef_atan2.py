@@ -14,9 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from .sleef_hypot import DD, ExactDD, far
-from .tensor_iter import split
+from .tensor_iter import sleef_blocks
 
-_BLOCK = {np.dtype(np.float32): 16, np.dtype(np.float64): 8}
 # float64: c15 .. c0 of the Estrin part, then four Horner steps
 _CD = (1.06298484191448746607415e-05, -0.000125620649967286867384336,
        0.00070557664296393412389774, -0.00251865614498713360352999,
@@ -143,8 +142,4 @@ def _atan2(y, x, dd):
 
 def atan2(a, b):
     """torch.atan2 of two float32/float64 arrays (broadcast to one shape)."""
-    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
-    if a.dtype not in _BLOCK or not a.size:
-        return np.arctan2(a, b)
-    with np.errstate(all="ignore"):
-        return split(atan2_sleef, np.arctan2, [a, b], _BLOCK[a.dtype])
+    return sleef_blocks(atan2_sleef, np.arctan2, (a, b))

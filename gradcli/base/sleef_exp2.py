@@ -13,9 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma
-from .tensor_iter import split
+from .tensor_iter import sleef_blocks
 
-_BLOCK = {np.dtype(np.float32): 16, np.dtype(np.float64): 8}
 _CF = (+0.1535920892e-3, +0.1339262701e-2, +0.9618384764e-2, +0.5550347269e-1,
        +0.2402264476e+0, +0.6931471825e+0)
 # c9 .. c0 of the float64 polynomial's Estrin part, then ln 2
@@ -84,8 +83,4 @@ def exp2d(d):
 def exp2(x):
     """torch.exp2 of a float32/float64 array (other dtypes: NumPy's exp2)."""
     x = np.asarray(x)
-    if x.dtype not in _BLOCK or not x.size:
-        return np.exp2(x)
-    vector = exp2f if x.dtype == np.float32 else exp2d
-    with np.errstate(all="ignore"):
-        return split(vector, np.exp2, [x], _BLOCK[x.dtype])
+    return sleef_blocks(exp2f if x.dtype == np.float32 else exp2d, np.exp2, (x,))

@@ -14,9 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import exact_scalar, fma
-from .tensor_iter import split
+from .tensor_iter import sleef_blocks
 
-_BLOCK = {np.dtype(np.float32): 16, np.dtype(np.float64): 8}
 
 
 class DD:
@@ -131,8 +130,4 @@ def _hypot(x, y, dd):
 
 def hypot(a, b):
     """torch.hypot of two float32/float64 arrays (broadcast to one shape)."""
-    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
-    if a.dtype not in _BLOCK or not a.size:
-        return np.hypot(a, b)
-    with np.errstate(all="ignore"):
-        return split(hypot_sleef, np.hypot, [a, b], _BLOCK[a.dtype])
+    return sleef_blocks(hypot_sleef, np.hypot, (a, b))

@@ -63,6 +63,22 @@ def _inner_run(arrays, perm):
     return n, strides
 
 
+#: values per block of SLEEF's two-vector (AVX2) loops that torch runs: 2 x 8 float32, 2 x 4 float64
+SLEEF_BLOCK = {np.dtype(np.float32): 16, np.dtype(np.float64): 8}
+
+
+def sleef_blocks(fn_vector, fn_scalar, arrays):
+    """fn over float32/float64 arrays (broadcast to one shape) as torch runs a SLEEF
+    kernel: fn_vector on the whole blocks of each run (`split`), fn_scalar (the C
+    library's function) on the rest; other dtypes and empty arrays: fn_scalar."""
+    arrays = np.broadcast_arrays(*(np.asarray(a) for a in arrays))
+    dtype = arrays[0].dtype
+    if dtype not in SLEEF_BLOCK or not arrays[0].size:
+        return fn_scalar(*arrays)
+    with np.errstate(all="ignore"):
+        return split(fn_vector, fn_scalar, arrays, SLEEF_BLOCK[dtype])
+
+
 def split(fn_vector, fn_scalar, arrays, step):
     """The kernel's results over `arrays` (one shape and float dtype): fn_vector(*values)
     on the values the vector code computes, fn_scalar(*values) on the others (1-D
