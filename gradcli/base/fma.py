@@ -88,3 +88,16 @@ def unsplittable(a, b):
     p = np.abs(np.asarray(a * b, dtype=np.float64))
     with np.errstate(invalid="ignore"):
         return ((p < 2.0 ** -900) & (p > 0)) | (np.abs(a) > 2.0 ** 990) | (np.abs(b) > 2.0 ** 990)
+
+
+def estrin10(s, c):
+    """SLEEF's degree-9 polynomial in s (float64) with coefficients c = (c9, ..., c0), in
+    its Estrin order (POLY10 of SLEEF's estrin.h: fused multiply-adds on s, s^2, s^4
+    and s^8), as its exp and exp2 kernels evaluate it."""
+    s2 = s * s
+    s4 = s2 * s2
+    s8 = s4 * s4
+    c9, c8, c7, c6, c5, c4, c3, c2, c1, c0 = c
+    p8 = fma(s4, fma(s2, fma(s, c7, c6), fma(s, c5, c4)),
+             fma(s2, fma(s, c3, c2), fma(s, c1, c0)))
+    return fma(s8, fma(s, c9, c8), p8)

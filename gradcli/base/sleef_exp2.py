@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fma import fma
+from .fma import estrin10, fma
 from .tensor_iter import sleef_blocks
 
 _CF = (+0.1535920892e-3, +0.1339262701e-2, +0.9618384764e-2, +0.5550347269e-1,
@@ -64,13 +64,7 @@ def exp2d(d):
         u = np.rint(d)
         q = _rint_int(u)
         s = d - u
-        s2 = s * s
-        s4 = s2 * s2
-        s8 = s4 * s4
-        c9, c8, c7, c6, c5, c4, c3, c2, c1, c0 = _CD
-        p8 = fma(s4, fma(s2, fma(s, c7, c6), fma(s, c5, c4)),
-                 fma(s2, fma(s, c3, c2), fma(s, c1, c0)))
-        u = fma(s8, fma(s, c9, c8), p8)
+        u = estrin10(s, _CD)
         u = fma(u, s, _LN2D)
         u = fma(u, s, 1.0)
         h = q >> 1

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fma import fma
+from .fma import estrin10, fma
 from .tensor_iter import split
 from .sleef_explog import expf
 
@@ -65,13 +65,7 @@ def expd(d):
         q = np.where(np.abs(u) < 2 ** 31, u, -2 ** 31).astype(np.int32)    # cvtpd: nan -> INT_MIN
         s = fma(u, -_L2U, d)
         s = fma(u, -_L2L, s)
-        s2 = s * s
-        s4 = s2 * s2
-        s8 = s4 * s4
-        c9, c8, c7, c6, c5, c4, c3, c2, c1, c0 = _C
-        p8 = fma(s4, fma(s2, fma(s, c7, c6), fma(s, c5, c4)),
-                 fma(s2, fma(s, c3, c2), fma(s, c1, c0)))
-        u = fma(s8, fma(s, c9, c8), p8)
+        u = estrin10(s, _C)
         u = fma(u, s, 0.5)
         u = fma(u, s, 1.0)
         u = fma(u, s, 1.0)
