@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .sleef_hypot import DD, ExactDD, far
+from .sleef_hypot import exact_where, far
 from .tensor_iter import sleef_blocks
 
 # float64: c15 .. c0 of the Estrin part, then four Horner steps
@@ -107,17 +107,14 @@ def _mulsign(x, y):
 
 def atan2_sleef(y, x):
     """Sleef_atan2{f8,d4}_u10 of two float arrays of one shape and dtype."""
-    t = x.dtype.type
-    out = _atan2(y, x, DD(t))
-    if t is np.float64:
-        ax, ay = np.abs(x), np.abs(y)
-        lo, hi = np.minimum(ax, ay), np.maximum(ax, ay)
-        with np.errstate(all="ignore"):
-            m = far(x, y) | ((lo < hi * 2.0 ** -900) & (lo > 0))    # or their quotient
-        if m.any():
-            out = out.copy()
-            out[m] = _atan2(y[m], x[m], ExactDD())
-    return out
+    return exact_where(_atan2, (y, x), _far_or_far_apart)
+
+
+def _far_or_far_apart(y, x):
+    ax, ay = np.abs(x), np.abs(y)
+    lo, hi = np.minimum(ax, ay), np.maximum(ax, ay)
+    with np.errstate(all="ignore"):
+        return far(x, y) | ((lo < hi * 2.0 ** -900) & (lo > 0))    # or their quotient
 
 
 def _atan2(y, x, dd):

@@ -96,16 +96,22 @@ def far(x, y):
     return (hi < 2.0 ** -900) | ((hi > 2.0 ** 900) & (hi < np.inf))
 
 
-def hypot_sleef(x, y):
-    """Sleef_hypot{f8,d4}_u05 of two float arrays of one shape and dtype."""
-    t = x.dtype.type
-    out = _hypot(x, y, DD(t))
+def exact_where(kernel, args, mask):
+    """kernel(*args, DD(t)), float64 values where mask(*args) made again with ExactDD
+    (where the fused multiply-add emulation under- or overflows)."""
+    t = args[0].dtype.type
+    out = kernel(*args, DD(t))
     if t is np.float64:
-        m = far(x, y)
+        m = mask(*args)
         if m.any():
             out = out.copy()
-            out[m] = _hypot(x[m], y[m], ExactDD())
+            out[m] = kernel(*(a[m] for a in args), ExactDD())
     return out
+
+
+def hypot_sleef(x, y):
+    """Sleef_hypot{f8,d4}_u05 of two float arrays of one shape and dtype."""
+    return exact_where(_hypot, (x, y), far)
 
 
 def _hypot(x, y, dd):
