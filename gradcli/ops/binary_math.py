@@ -34,8 +34,10 @@ def times_scalar(F, t, c):
     return MulScalar.apply(t, c, dt=t.data.dtype) if F.tensor_mode else t * c
 
 
-def _shapes(a, b):
-    return a.shape, b.shape
+def _operands(node, a, b, dt):
+    """The two operands in the result dtype; their shapes kept for summing gradients back."""
+    node.sa, node.sb = a.shape, b.shape
+    return a.astype(dt, copy=False), b.astype(dt, copy=False)
 
 
 class Atan2(Function):
@@ -43,8 +45,7 @@ class Atan2(Function):
     name = "Atan2Backward0"
 
     def forward(self, a, b, dt):
-        self.sa, self.sb = _shapes(a, b)
-        a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
+        a, b = _operands(self, a, b, dt)
         self.save(a, b)
         return np.asarray(sleef_atan2.atan2(a, b))
 
@@ -72,8 +73,7 @@ class Hypot(Function):
     name = "HypotBackward0"
 
     def forward(self, a, b, dt):
-        self.sa, self.sb = _shapes(a, b)
-        a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
+        a, b = _operands(self, a, b, dt)
         out = np.asarray(sleef_hypot.hypot(a, b))
         self.save(a, b, out)
         return out
