@@ -970,3 +970,19 @@ case("diff/atan2_blocks", """
     torch.atan2(torch.tensor([float('nan'), float('inf'), -float('inf'), 0.0, -0.0, 3.0, 1e-310, 1e308, 5.0, 2.0, 0.0, -0.0, float('inf'), -float('inf'), -9.1, 0.1, 0.2]), torch.tensor([float('inf'), float('nan'), 1.0, 0.0, -0.0, -4.0, 1e-310, -1e308, 0.0, -0.0, -7.0, -6.0, float('inf'), -float('inf'), 3.3, -4.4, 5.5]))
     torch.set_printoptions(precision=4)
 """)
+case("diff/flatten_copies", """
+    x = torch.ones(2, 3, requires_grad=True)
+    y = x * 1
+    y.t().flatten()
+    y.t().flatten(0, 1)
+    y.expand(2, 2, 3).flatten()
+    y.expand(2, 2, 3).flatten(1)
+    y.expand(2, 2, 3).flatten(0, 1)
+    y.flatten()
+    y.flatten(0, 0)
+    w = y.t().flatten()
+    w.mul_(3)
+    y
+    (w * w).sum().backward()
+    x.grad
+""")
