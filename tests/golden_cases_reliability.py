@@ -986,3 +986,13 @@ case("diff/flatten_copies", """
     (w * w).sum().backward()
     x.grad
 """)
+case("diff/add_alpha_signed_zeros", """
+    v = torch.tensor([-0.0, 0.0, -0.0, 0.0, -0.0])
+    y = torch.tensor([-0.0, -0.0, 0.0, 0.0, 1e-300])
+    v.add(y, alpha=2)
+    torch.sub(v, y, alpha=2)
+    v.add(-0.0, alpha=3)
+    v.clone().add_(y, alpha=-1)
+    v.float().add(y.float(), alpha=2)
+    torch.add(v.reshape(5, 1).expand(5, 9), y.reshape(5, 1), alpha=0.5)
+""")
