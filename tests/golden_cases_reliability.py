@@ -996,3 +996,9 @@ case("diff/add_alpha_signed_zeros", """
     v.float().add(y.float(), alpha=2)
     torch.add(v.reshape(5, 1).expand(5, 9), y.reshape(5, 1), alpha=0.5)
 """)
+case("diff/add_alpha_broadcast_error", """
+    torch.ones(2, 3).add(torch.ones(2), alpha=2)
+""")
+case("diff/sub_alpha_broadcast_error", """
+    torch.sub(torch.ones(4, 1), torch.ones(2, 3), alpha=0.5)
+""")
