@@ -1002,3 +1002,17 @@ case("diff/add_alpha_broadcast_error", """
 case("diff/sub_alpha_broadcast_error", """
     torch.sub(torch.ones(4, 1), torch.ones(2, 3), alpha=0.5)
 """)
+case("diff/bool_dot", """
+    b = torch.tensor([True, False])
+    torch.outer(b, b)
+    b @ b
+""")
+case("diff/bool_mv", """
+    torch.ones(2, 2, 2, dtype=torch.bool) @ torch.tensor([True, False])
+""")
+case("diff/bool_mm", """
+    torch.ones(2, 2, 2, dtype=torch.bool) @ torch.ones(2, 2, dtype=torch.bool)
+""")
+case("diff/bool_bmm", """
+    torch.tensor([True, False]) @ torch.ones(2, 2, 2, dtype=torch.bool)
+""")
