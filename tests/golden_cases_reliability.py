@@ -1016,3 +1016,23 @@ case("diff/bool_mm", """
 case("diff/bool_bmm", """
     torch.tensor([True, False]) @ torch.ones(2, 2, 2, dtype=torch.bool)
 """)
+case("diff/div_jvp_order", """
+    import torch.autograd.forward_ad as fwAD
+    torch.set_printoptions(precision=17)
+    p = torch.tensor([-1.25, 2.0, 0.0, 0.3, 1.7, -2.9, 1e-300])
+    t = torch.tensor([-0.0, 2.0, -1.25, 0.7, 0.11, 3.3, 1e300])
+    q = torch.tensor([0.6, -0.7, 3.1, 0.9, 2.3, 1e-10, 5.0])
+    with fwAD.dual_level():
+        d = fwAD.make_dual(p, t)
+        print(fwAD.unpack_dual(d / d).tangent)
+        print(fwAD.unpack_dual(d / q).tangent)
+        print(fwAD.unpack_dual(q / d).tangent)
+        print(fwAD.unpack_dual(3 / d).tangent)
+        print(fwAD.unpack_dual(d / 3).tangent)
+        print(fwAD.unpack_dual(d.float() / q.float()).tangent)
+        print(fwAD.unpack_dual(q.float() / d.float()).tangent)
+        e = fwAD.make_dual(q, p.flip(0))
+        print(fwAD.unpack_dual(e / d).tangent)
+        print(fwAD.unpack_dual(torch.div(e, d)).tangent)
+    torch.set_printoptions(precision=4)
+""")
