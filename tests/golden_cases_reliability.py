@@ -1036,3 +1036,22 @@ case("diff/div_jvp_order", """
         print(fwAD.unpack_dual(torch.div(e, d)).tangent)
     torch.set_printoptions(precision=4)
 """)
+case("diff/copy_view_of_leaf_first", """
+    x = torch.ones(2, 3, requires_grad=True)
+    with torch.no_grad():
+        x[:, 1] = 0.0
+    x
+    x[:, 1].copy_(torch.ones_like(x))
+""")
+case("diff/copy_leaf_first", """
+    x = torch.ones(2, 3, requires_grad=True)
+    x.copy_(torch.ones(3, 3))
+""")
+case("diff/fill_leaf_first", """
+    x = torch.ones(2, 3, requires_grad=True)
+    x.fill_(torch.ones(2))
+""")
+case("diff/fill_dims_error", """
+    x = torch.ones(2, 3)
+    x.fill_(torch.ones(2))
+""")
