@@ -1113,3 +1113,55 @@ case("diff/printoptions_more", """
     torch.tensor([[1., 2.], [3., 4.]])
     torch.set_printoptions(profile="default")
 """)
+case("diff/set_grad_enabled", """
+    x = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        with torch.enable_grad():
+            y = x * 2
+        z = x * 2
+    y.requires_grad, z.requires_grad
+    with torch.set_grad_enabled(False):
+        w = x * 3
+    w.requires_grad
+    torch.set_grad_enabled(False)
+    torch.is_grad_enabled()
+    a = x + 1
+    torch.set_grad_enabled(True)
+    a.requires_grad
+    torch.is_grad_enabled()
+    @torch.no_grad()
+    def f(t):
+        return t * 2
+    f(x).requires_grad
+    d = x.detach()
+    d.requires_grad_()
+    d.requires_grad_(False)
+    d.is_leaf
+    e = (x * 2).detach().requires_grad_()
+    e
+    e.is_leaf
+    x.detach().requires_grad
+    @torch.set_grad_enabled(False)
+    def f(t):
+        return t * 2
+    torch.is_grad_enabled()
+    f(x).requires_grad
+    torch.is_grad_enabled()
+    with torch.no_grad():
+        with torch.set_grad_enabled(True):
+            y = x * 2
+        torch.is_grad_enabled()
+    y.requires_grad
+    is_train = False
+    with torch.set_grad_enabled(is_train):
+        z = x * 2
+    z
+    g = torch.set_grad_enabled(False)
+    g
+    (x * 2).requires_grad
+    torch.set_grad_enabled(True)
+    (x * 2).requires_grad
+""")
+case("diff/set_grad_enabled_bool", """
+    torch.set_grad_enabled(1)
+""")
