@@ -1165,3 +1165,12 @@ case("diff/set_grad_enabled", """
 case("diff/set_grad_enabled_bool", """
     torch.set_grad_enabled(1)
 """)
+case("diff/mean_int_dtype_name", """
+    torch.arange(3).mean()
+""")
+case("diff/softmax_long_dtype_name", """
+    torch.arange(3).softmax(0)
+""")
+case("diff/norm_byte_dtype_name", """
+    torch.tensor([1, 2], dtype=torch.uint8).norm()
+""")

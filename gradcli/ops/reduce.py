@@ -146,7 +146,7 @@ class MeanDim(Mean):
 
 
 def _torch_name(dt):
-    return dtypes.TORCH_NAMES.get(dt, str(dt)).split(".")[-1].capitalize()
+    return dtypes.scalar_type_name(dt)       # c10 ScalarType names: Long, Byte, ...
 
 
 def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
