@@ -1174,3 +1174,22 @@ case("diff/softmax_long_dtype_name", """
 case("diff/norm_byte_dtype_name", """
     torch.tensor([1, 2], dtype=torch.uint8).norm()
 """)
+case("diff/reduce_dtype_kwarg", """
+    x = torch.tensor([[0.1, 0.2, 0.3], [1.7, 2.9, -3.3]], requires_grad=True)
+    torch.set_printoptions(precision=10)
+    x.sum(dtype=torch.float32)
+    x.mean(dtype=torch.float32)
+    x.sum(1, dtype=torch.float32)
+    x.mean(0, dtype=torch.float32)
+    torch.sum(x, dtype=torch.float32)
+    torch.arange(5).sum(dtype=torch.float64)
+    torch.arange(5).mean(dtype=torch.float64)
+    torch.arange(5).sum(dtype=torch.int32)
+    torch.tensor([True, True]).sum(dtype=torch.uint8)
+    x.sum(dtype=torch.float32).backward()
+    x.grad
+    x.sum(dtype=torch.int64)
+""")
+case("diff/mean_int_dtype_kwarg", """
+    torch.ones(2, 3).mean(dtype=torch.int64)
+""")
