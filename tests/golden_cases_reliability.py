@@ -1193,3 +1193,9 @@ case("diff/reduce_dtype_kwarg", """
 case("diff/mean_int_dtype_kwarg", """
     torch.ones(2, 3).mean(dtype=torch.int64)
 """)
+case("diff/cat_empty_list", """
+    torch.cat([], dim=1)
+""")
+case("diff/stack_empty_list", """
+    torch.stack(())
+""")
