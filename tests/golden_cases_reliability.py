@@ -970,3 +970,232 @@ case("diff/atan2_blocks", """
     torch.atan2(torch.tensor([float('nan'), float('inf'), -float('inf'), 0.0, -0.0, 3.0, 1e-310, 1e308, 5.0, 2.0, 0.0, -0.0, float('inf'), -float('inf'), -9.1, 0.1, 0.2]), torch.tensor([float('inf'), float('nan'), 1.0, 0.0, -0.0, -4.0, 1e-310, -1e308, 0.0, -0.0, -7.0, -6.0, float('inf'), -float('inf'), 3.3, -4.4, 5.5]))
     torch.set_printoptions(precision=4)
 """)
+case("diff/flatten_copies", """
+    x = torch.ones(2, 3, requires_grad=True)
+    y = x * 1
+    y.t().flatten()
+    y.t().flatten(0, 1)
+    y.expand(2, 2, 3).flatten()
+    y.expand(2, 2, 3).flatten(1)
+    y.expand(2, 2, 3).flatten(0, 1)
+    y.flatten()
+    y.flatten(0, 0)
+    w = y.t().flatten()
+    w.mul_(3)
+    y
+    (w * w).sum().backward()
+    x.grad
+""")
+case("diff/add_alpha_signed_zeros", """
+    v = torch.tensor([-0.0, 0.0, -0.0, 0.0, -0.0])
+    y = torch.tensor([-0.0, -0.0, 0.0, 0.0, 1e-300])
+    v.add(y, alpha=2)
+    torch.sub(v, y, alpha=2)
+    v.add(-0.0, alpha=3)
+    v.clone().add_(y, alpha=-1)
+    v.float().add(y.float(), alpha=2)
+    torch.add(v.reshape(5, 1).expand(5, 9), y.reshape(5, 1), alpha=0.5)
+""")
+case("diff/add_alpha_broadcast_error", """
+    torch.ones(2, 3).add(torch.ones(2), alpha=2)
+""")
+case("diff/sub_alpha_broadcast_error", """
+    torch.sub(torch.ones(4, 1), torch.ones(2, 3), alpha=0.5)
+""")
+case("diff/bool_dot", """
+    b = torch.tensor([True, False])
+    torch.outer(b, b)
+    b @ b
+""")
+case("diff/bool_mv", """
+    torch.ones(2, 2, 2, dtype=torch.bool) @ torch.tensor([True, False])
+""")
+case("diff/bool_mm", """
+    torch.ones(2, 2, 2, dtype=torch.bool) @ torch.ones(2, 2, dtype=torch.bool)
+""")
+case("diff/bool_bmm", """
+    torch.tensor([True, False]) @ torch.ones(2, 2, 2, dtype=torch.bool)
+""")
+case("diff/div_jvp_order", """
+    import torch.autograd.forward_ad as fwAD
+    torch.set_printoptions(precision=17)
+    p = torch.tensor([-1.25, 2.0, 0.0, 0.3, 1.7, -2.9, 1e-300])
+    t = torch.tensor([-0.0, 2.0, -1.25, 0.7, 0.11, 3.3, 1e300])
+    q = torch.tensor([0.6, -0.7, 3.1, 0.9, 2.3, 1e-10, 5.0])
+    with fwAD.dual_level():
+        d = fwAD.make_dual(p, t)
+        print(fwAD.unpack_dual(d / d).tangent)
+        print(fwAD.unpack_dual(d / q).tangent)
+        print(fwAD.unpack_dual(q / d).tangent)
+        print(fwAD.unpack_dual(3 / d).tangent)
+        print(fwAD.unpack_dual(d / 3).tangent)
+        print(fwAD.unpack_dual(d.float() / q.float()).tangent)
+        print(fwAD.unpack_dual(q.float() / d.float()).tangent)
+        e = fwAD.make_dual(q, p.flip(0))
+        print(fwAD.unpack_dual(e / d).tangent)
+        print(fwAD.unpack_dual(torch.div(e, d)).tangent)
+    torch.set_printoptions(precision=4)
+""")
+case("diff/copy_view_of_leaf_first", """
+    x = torch.ones(2, 3, requires_grad=True)
+    with torch.no_grad():
+        x[:, 1] = 0.0
+    x
+    x[:, 1].copy_(torch.ones_like(x))
+""")
+case("diff/copy_leaf_first", """
+    x = torch.ones(2, 3, requires_grad=True)
+    x.copy_(torch.ones(3, 3))
+""")
+case("diff/fill_leaf_first", """
+    x = torch.ones(2, 3, requires_grad=True)
+    x.fill_(torch.ones(2))
+""")
+case("diff/fill_dims_error", """
+    x = torch.ones(2, 3)
+    x.fill_(torch.ones(2))
+""")
+case("diff/printoptions_all", """
+    torch.tensor([-0.0, 0.0])
+    torch.set_printoptions(sci_mode=True)
+    torch.tensor([1.5, 2.25])
+    torch.tensor(0.5)
+    torch.set_printoptions(sci_mode=False)
+    torch.tensor([1e-10, 1e10])
+    torch.set_printoptions(precision=2)
+    torch.tensor([1.23456, 2.5])
+    torch.set_printoptions(profile='default')
+    torch.tensor([1.23456, 2.5])
+    torch.set_printoptions(threshold=5)
+    torch.arange(10.)
+    torch.arange(100).reshape(10, 10)
+    torch.set_printoptions(edgeitems=1)
+    torch.arange(10.)
+    torch.set_printoptions(profile='default')
+    torch.set_printoptions(linewidth=20)
+    torch.arange(10.)
+    torch.set_printoptions(profile='full')
+    torch.arange(1001.)[-3:]
+    torch.set_printoptions(profile='short')
+    torch.tensor([1.23456, 2.5])
+    torch.arange(10.)
+    torch.set_printoptions(profile='default')
+    torch.set_printoptions(profile="default")
+""")
+case("diff/printoptions_more", """
+    torch.set_printoptions(sci_mode=True)
+    torch.tensor([1., 2., 3.])
+    torch.zeros(3)
+    torch.tensor([1, 2])
+    torch.tensor([0.5, float('nan'), float('inf')], requires_grad=True)
+    torch.tensor([0.5, 2.0], dtype=torch.float16)
+    torch.set_printoptions(sci_mode=False, precision=3)
+    torch.tensor([1e20, 1.0])
+    torch.tensor([1e-8, 1.0, float('-inf')])
+    torch.tensor([1e20, 1.5])
+    torch.set_printoptions(threshold=10, edgeitems=2)
+    torch.arange(24.).reshape(2, 3, 4)
+    torch.arange(60.).reshape(3, 4, 5) * 1.5
+    torch.arange(11) * torch.tensor(2.0, requires_grad=True)
+    torch.set_printoptions(threshold=float('inf'))
+    torch.arange(1200.)[-4:]
+    torch.arange(1200).reshape(40, 30).sum(1)
+    torch.set_printoptions(profile='short', linewidth=40)
+    torch.linspace(0, 1, 17, requires_grad=True)
+    torch.set_printoptions()
+    torch.linspace(0, 1, 17)
+    torch.set_printoptions(linewidth=120, precision=6)
+    torch.linspace(0, 1, 17)
+    torch.set_printoptions(profile='default')
+    torch.linspace(0, 1, 1500)
+    torch.set_printoptions(edgeitems=1, threshold=0)
+    torch.tensor(3.5)
+    torch.tensor([[1., 2.], [3., 4.]])
+    torch.set_printoptions(profile="default")
+""")
+case("diff/set_grad_enabled", """
+    x = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        with torch.enable_grad():
+            y = x * 2
+        z = x * 2
+    y.requires_grad, z.requires_grad
+    with torch.set_grad_enabled(False):
+        w = x * 3
+    w.requires_grad
+    torch.set_grad_enabled(False)
+    torch.is_grad_enabled()
+    a = x + 1
+    torch.set_grad_enabled(True)
+    a.requires_grad
+    torch.is_grad_enabled()
+    @torch.no_grad()
+    def f(t):
+        return t * 2
+    f(x).requires_grad
+    d = x.detach()
+    d.requires_grad_()
+    d.requires_grad_(False)
+    d.is_leaf
+    e = (x * 2).detach().requires_grad_()
+    e
+    e.is_leaf
+    x.detach().requires_grad
+    @torch.set_grad_enabled(False)
+    def f(t):
+        return t * 2
+    torch.is_grad_enabled()
+    f(x).requires_grad
+    torch.is_grad_enabled()
+    with torch.no_grad():
+        with torch.set_grad_enabled(True):
+            y = x * 2
+        torch.is_grad_enabled()
+    y.requires_grad
+    is_train = False
+    with torch.set_grad_enabled(is_train):
+        z = x * 2
+    z
+    g = torch.set_grad_enabled(False)
+    g
+    (x * 2).requires_grad
+    torch.set_grad_enabled(True)
+    (x * 2).requires_grad
+""")
+case("diff/set_grad_enabled_bool", """
+    torch.set_grad_enabled(1)
+""")
+case("diff/mean_int_dtype_name", """
+    torch.arange(3).mean()
+""")
+case("diff/softmax_long_dtype_name", """
+    torch.arange(3).softmax(0)
+""")
+case("diff/norm_byte_dtype_name", """
+    torch.tensor([1, 2], dtype=torch.uint8).norm()
+""")
+case("diff/reduce_dtype_kwarg", """
+    x = torch.tensor([[0.1, 0.2, 0.3], [1.7, 2.9, -3.3]], requires_grad=True)
+    torch.set_printoptions(precision=10)
+    x.sum(dtype=torch.float32)
+    x.mean(dtype=torch.float32)
+    x.sum(1, dtype=torch.float32)
+    x.mean(0, dtype=torch.float32)
+    torch.sum(x, dtype=torch.float32)
+    torch.arange(5).sum(dtype=torch.float64)
+    torch.arange(5).mean(dtype=torch.float64)
+    torch.arange(5).sum(dtype=torch.int32)
+    torch.tensor([True, True]).sum(dtype=torch.uint8)
+    x.sum(dtype=torch.float32).backward()
+    x.grad
+    x.sum(dtype=torch.int64)
+""")
+case("diff/mean_int_dtype_kwarg", """
+    torch.ones(2, 3).mean(dtype=torch.int64)
+""")
+case("diff/cat_empty_list", """
+    torch.cat([], dim=1)
+""")
+case("diff/stack_empty_list", """
+    torch.stack(())
+""")

@@ -35,7 +35,8 @@ class Limits:
 
 class Context:
     """One run's settings and state; `Context()` is a fresh run with every default."""
-    __slots__ = ("grad_enabled", "default_float", "precision", "linewidth", "limits", "seed",
+    __slots__ = ("grad_enabled", "default_float", "precision", "linewidth", "printopts",
+                 "limits", "seed",
                  "_generator",
                  "warned", "out", "where", "variables", "session", "leaf_hooks")
 
@@ -44,6 +45,7 @@ class Context:
         self.default_float = np.dtype(np.float64)  # --dtype, set_default_dtype
         self.precision = DEFAULT_PRECISION       # --precision, set_printoptions
         self.linewidth = 80                      # PyTorch's; the REPL narrows it to the terminal
+        self.printopts = None                    # set_printoptions' (threshold, edgeitems, sci_mode)
         self.limits = Limits()
         self.seed = None                         # --seed (None: a fresh torch.Generator()'s)
         self._generator = None                   # made on first use (start-up time)

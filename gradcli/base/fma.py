@@ -66,7 +66,9 @@ def fma(a, b, c, dtype=np.float64):
         z = s - c
         t = (c - (s - z)) + (p - z)
         r = s + (t + e)
-    return np.where(np.isfinite(r), r, s)          # overflow: the plain result
+    # overflow: the plain result; an exact zero: the plain sum's, whose sign is IEEE's
+    # (-0.0 only from -0.0 + -0.0) where the corrections' +0.0 would lose it
+    return np.where(np.isfinite(r) & ((r != 0) | (s != 0)), r, s)
 
 
 def exact_scalar(a, b, c):

@@ -69,9 +69,10 @@ from .tangents import TANGENTS, shown_tangent
 
 __all__ = ["tensor_repr", "torch_dtype_name"]
 
-# torch's defaults, not configurable through gradcli.
+# torch's defaults (set_printoptions changes them: context.current.printopts).
 _THRESHOLD = 1000  # more elements than this => summarise
 _EDGEITEMS = 3  # entries kept at each end of a summarised axis
+DEFAULT_PRINTOPTS = (_THRESHOLD, _EDGEITEMS, None)     # threshold, edgeitems, sci_mode
 
 _PREFIX = "tensor("
 
@@ -113,6 +114,7 @@ def tensor_repr(
     precision: int = 4,
     linewidth: int = 80,
     tangent: str | None = None,
+    printopts=None,
 ) -> str:
     """Return what ``repr(torch.tensor(array))`` prints in PyTorch 2.13.
 
@@ -121,7 +123,8 @@ def tensor_repr(
     never says ``requires_grad=True``.  ``default_dtype`` is the dtype set by
     ``torch.set_default_dtype`` (float64 for gradcli, float32 in
     ``--dtype float32`` mode); ``precision`` and ``linewidth`` are the
-    ``torch.set_printoptions`` values of the same name.
+    ``torch.set_printoptions`` values of the same name, ``printopts`` its
+    (threshold, edgeitems, sci_mode) (None: torch's defaults).
     """
     arr = np.asarray(array)
     dtype = arr.dtype
@@ -141,7 +144,7 @@ def tensor_repr(
     else:
         if dtype != default_dtype and dtype not in _ALWAYS_IMPLICIT:
             suffixes.append("dtype=" + dtype_name)
-        body = _body(arr, indent, precision, linewidth)
+        body = _body(arr, indent, precision, linewidth, printopts or DEFAULT_PRINTOPTS)
 
     # Rule 7: a grad_fn hides requires_grad.
     if grad_fn is not None:
@@ -158,16 +161,17 @@ def tensor_repr(
 # body of a non-empty tensor
 
 
-def _body(arr: np.ndarray, indent: int, precision: int, linewidth: int) -> str:
+def _body(arr: np.ndarray, indent: int, precision: int, linewidth: int, opts) -> str:
     # Rule 3: which entries of each axis are shown.  ``gaps[k]`` is True when
-    # axis k is cut, in which case ``...`` goes after its first _EDGEITEMS.
+    # axis k is cut, in which case ``...`` goes after its first `edge` entries.
     # Whether an axis is cut depends only on its length, so the shown entries
     # form a sub-grid that one fancy index extracts.
-    if arr.size > _THRESHOLD:
+    threshold, edge, sci = opts
+    if arr.size > threshold:
         keep, gaps = [], []
         for n in arr.shape:
-            if n > 2 * _EDGEITEMS:
-                keep.append(np.r_[0:_EDGEITEMS, n - _EDGEITEMS : n])
+            if n > 2 * edge:
+                keep.append(np.r_[0:edge, n - edge : n])
                 gaps.append(True)
             else:
                 keep.append(np.arange(n))
@@ -175,14 +179,15 @@ def _body(arr: np.ndarray, indent: int, precision: int, linewidth: int) -> str:
         _check_shown(math.prod(len(k) for k in keep))
         shown = arr[np.ix_(*keep)]
     else:
+        _check_shown(arr.size)      # set_printoptions(threshold=...) may show every value
         shown = arr
         gaps = [False] * arr.ndim
 
-    cells, width = _format_cells(shown, precision)
+    cells, width = _format_cells(shown, precision, sci)
 
     if arr.ndim == 0:
         return cells[0]
-    text, _ = _layout(cells, 0, shown.shape, gaps, indent, width, linewidth)
+    text, _ = _layout(cells, 0, shown.shape, gaps, indent, width, linewidth, edge)
     return text
 
 
@@ -197,7 +202,7 @@ def _check_shown(n):
                          hint="print a slice, a reduction or .shape instead")
 
 
-def _format_cells(shown: np.ndarray, precision: int) -> tuple[list[str], int]:
+def _format_cells(shown: np.ndarray, precision: int, sci=None) -> tuple[list[str], int]:
     """Rule 4: format every shown element; return the padded cells (in C
     order) and the common cell width."""
     flat = shown.ravel()
@@ -224,6 +229,8 @@ def _format_cells(shown: np.ndarray, precision: int) -> tuple[list[str], int]:
         largest = float(magnitudes.max())
         smallest = float(magnitudes.min())
         sci_mode = largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4
+        if sci is not None:                 # set_printoptions(sci_mode=...)
+            sci_mode = sci
 
     if sci_mode:
         spec = f".{precision}e"
@@ -244,7 +251,7 @@ def _format_cells(shown: np.ndarray, precision: int) -> tuple[list[str], int]:
     return [s.rjust(width) for s in strs], width
 
 
-def _layout(cells, start, shape, gaps, indent, width, linewidth):
+def _layout(cells, start, shape, gaps, indent, width, linewidth, edge=_EDGEITEMS):
     """Rules 5 and 6: bracket the cells ``cells[start:]`` of a sub-tensor of
     the given (shown) shape, whose ``[`` is at column ``indent``.  Returns
     the text and the index of the first cell not consumed."""
@@ -255,16 +262,17 @@ def _layout(cells, start, shape, gaps, indent, width, linewidth):
     if ndim == 1:
         row = cells[start : start + n]
         if cut:
-            row = row[:_EDGEITEMS] + [" ..."] + row[_EDGEITEMS:]
+            row = row[:edge] + [" ..."] + row[edge:]
         per_line = max(1, (linewidth - indent) // (width + 2))
         lines = [", ".join(row[i : i + per_line]) for i in range(0, len(row), per_line)]
         return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]", start + n
 
     parts = []
     for i in range(n):
-        if cut and i == _EDGEITEMS:
+        if cut and i == edge:
             parts.append("...")
-        text, start = _layout(cells, start, shape[1:], gaps[1:], indent + 1, width, linewidth)
+        text, start = _layout(cells, start, shape[1:], gaps[1:], indent + 1, width, linewidth,
+                              edge)
         parts.append(text)
     sep = "," + "\n" * (ndim - 1) + " " * (indent + 1)
     return "[" + sep.join(parts) + "]", start
@@ -308,11 +316,12 @@ def show(value) -> str:
                 return "<UninitializedParameter>"
             return "Parameter containing:\n" + tensor_repr(
                 value.data, requires_grad=value.requires_grad,
-                default_dtype=context.current.default_float, precision=context.current.precision)
+                default_dtype=context.current.default_float, precision=context.current.precision,
+                printopts=context.current.printopts)
         return tensor_repr(value.data, grad_fn=fn.name if fn is not None else None,
                            requires_grad=value.requires_grad,
                            default_dtype=context.current.default_float, precision=context.current.precision,
-                           linewidth=context.current.linewidth,
+                           linewidth=context.current.linewidth, printopts=context.current.printopts,
                            tangent=None if tan is None else _tangent_text(tan))
     if isinstance(value, float):
         return repr(value)

@@ -1,13 +1,15 @@
-"""The autograd API: backward, grad, no_grad, enable_grad, is_grad_enabled."""
+"""The autograd API: backward, grad, no_grad, enable_grad, set_grad_enabled,
+is_grad_enabled."""
 from __future__ import annotations
 
 
 
 from ..engine.autograd import run_backward
 from ..core.convert import tensor_arg
-from ..base.errors import GradRuntimeError
+from ..base.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import register
-from .values import GradModeContext, truth
+from .values import BuiltinFunction, GradModeContext, truth
+from ..core.tensor import type_name
 from ..core.tensor import Tensor
 from ..base import context
 
@@ -99,6 +101,45 @@ def no_grad():
           category="autograd")
 def enable_grad():
     return ENABLE_GRAD
+
+
+class SetGradEnabled:
+    """torch.set_grad_enabled(mode): grad mode set at once (a call on its own line), and
+    a context (`with`) that restores the mode from before the call on exit, or a
+    decorator (which restores it at once and sets `mode` around each call)."""
+    __slots__ = ("prev", "mode")
+    language_context = True
+
+    def __init__(self, mode):
+        if type(mode) is not bool:
+            raise GradTypeError("set_grad_enabled(): argument 'enabled' (position 1) must be "
+                                f"bool, not {type_name(mode)}")
+        self.prev, self.mode = context.current.grad_enabled, mode
+        context.current.grad_enabled = mode
+
+    def __call__(self, fn):
+        context.current.grad_enabled = self.prev
+        ctx = GradModeContext(self.mode, "set_grad_enabled")
+
+        def decorated(*args, **kwargs):
+            with ctx:
+                return fn(*args, **kwargs)
+        return BuiltinFunction(getattr(fn, "name", "function"), decorated)
+
+    def __enter__(self):
+        context.current.grad_enabled = self.mode
+
+    def __exit__(self, *exc):
+        context.current.grad_enabled = self.prev
+
+    def __repr__(self):
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
+
+
+@register("set_grad_enabled", "set_grad_enabled(mode)",
+          "grad mode on or off: at once, or for a `with` block", category="autograd")
+def set_grad_enabled(mode):
+    return SetGradEnabled(mode)
 
 
 @register("is_grad_enabled", "is_grad_enabled()", "whether grad mode is on", category="autograd")

@@ -424,6 +424,8 @@ def zero_(x):
 @_method("fill_", "x.fill_(value)", "fill with value in place and return x")
 def fill_(x, value):
     if isinstance(value, Tensor):
+        if isinstance(x, Tensor):
+            check_leaf(x)       # autograd refuses a leaf before the kernel checks value
         if value.data.ndim:
             raise GradRuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                    f"with {value.data.ndim} dimensions.")
@@ -439,6 +441,8 @@ def copy_(x, src, non_blocking=False):
         raise GradTypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
                             f"{type_name(src)}")
     xs, ss = x.data.shape if isinstance(x, Tensor) else (), src.data.shape
+    if isinstance(x, Tensor):
+        check_leaf(x)           # autograd refuses a leaf before the kernel checks shapes
     try:
         if np.broadcast_shapes(xs, ss) != xs:
             raise ValueError

@@ -16,6 +16,7 @@ from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import Module, Size
 from . import calculus, nn as nn_library, saved_hooks, torch_more, transforms
 from ..core.tensor import Tensor
+from ..core.printing import DEFAULT_PRINTOPTS
 from ..base import context
 
 
@@ -39,14 +40,35 @@ def numel_fn(x):
     return int(tensor_arg(x).data.size)
 
 
-@register("set_printoptions", "set_printoptions(precision=4)", "digits printed after the point",
+_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80),
+             "full": (4, math.inf, 3, 80)}    # precision, threshold, edgeitems, linewidth
+
+
+@register("set_printoptions", "set_printoptions(precision=None, threshold=None, edgeitems=None, "
+          "linewidth=None, profile=None, sci_mode=None)",
+          "print options as torch's (precision, summarising, line width, scientific notation)",
           category="misc")
-def set_printoptions(precision=None, **_ignored):
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
+                     profile=None, sci_mode=None):
+    ctx = context.current
+    thr, edge, _ = ctx.printopts or DEFAULT_PRINTOPTS
+    if profile in _PROFILES:        # as torch: an unknown profile changes nothing
+        ctx.precision, thr, edge, ctx.linewidth = _PROFILES[profile]
     if precision is not None:
         p = int(precision)
         if not 0 <= p <= 30:       # as --precision: a huge one would print gigabytes
             raise GradValueError(f"set_printoptions(): precision must be from 0 to 30, got {p}")
-        context.current.precision = p
+        ctx.precision = p
+    if threshold is not None:
+        thr = threshold
+    if edgeitems is not None:
+        edge = int(edgeitems)
+        if edge < 1:
+            raise GradValueError(f"set_printoptions(): edgeitems must be at least 1, got {edge}")
+    if linewidth is not None:
+        ctx.linewidth = int(linewidth)
+    opts = (thr, edge, None if sci_mode is None else bool(sci_mode))    # sci_mode: always set
+    ctx.printopts = None if opts == DEFAULT_PRINTOPTS else opts
 
 
 @register("set_default_dtype", "set_default_dtype(dtype)", "float64 (default) or float32",

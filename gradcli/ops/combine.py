@@ -9,7 +9,8 @@ from ..core import dtypes
 from ..engine.autograd import Function
 from ..engine.forward import linear
 from ..core.convert import tensor_arg
-from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
+from ..base.errors import (GradIndexError, GradRuntimeError, GradTypeError, GradValueError,
+                           ShapeError)
 from ..base.limits import check_alloc
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
@@ -54,8 +55,10 @@ class Stack(Function):
 def _tensor_list(tensors, what):
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
         raise GradTypeError(f"{what}(): argument 'tensors' must be a tuple or list of tensors")
-    if not tensors:
-        raise GradRuntimeError(f"{what}(): expected a non-empty list of Tensors")
+    if not tensors:             # PyTorch's words: cat's Python check, stack's ATen one
+        if what == "cat":
+            raise GradValueError("torch.cat(): expected a non-empty list of Tensors")
+        raise GradRuntimeError(f"{what} expects a non-empty TensorList")
     ts = [tensor_arg(t) for t in tensors]
     dt = dtypes.result_type(*ts)
     return [t if t.data.dtype == dt else to(t, dt) for t in ts]

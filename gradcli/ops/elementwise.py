@@ -218,8 +218,10 @@ class Div(Function):
 
     def jvp(self, ts, F, a, b):
         ta, tb = ts
-        return add_terms(ta / b if ta is not None else None,
-                         -tb * ((a / b) / b) if tb is not None else None)
+        if tb is None:
+            return ta / b
+        p = tb * (a / b)        # derivatives.yaml: (self_t - other_t * result) / other_p
+        return (ta - p if ta is not None else -p) / b
 
 
 class Reciprocal(Function):

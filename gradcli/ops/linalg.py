@@ -154,6 +154,10 @@ def _matmul_check(a, b):
     dt = dtypes.result_type(a, b)
     if da.dtype != db.dtype:
         raise GradRuntimeError(_dtype_mismatch(da, db))
+    if da.dtype == np.bool_:
+        kernel = ("dot" if da.ndim == 1 and db.ndim == 1 else "addmv_impl_cpu" if db.ndim == 1
+                  else "addmm_impl_cpu_" if db.ndim == 2 else "bmm")
+        raise GradRuntimeError(f'"{kernel}" not implemented for \'Bool\'')
     _check_matmul_size(da.shape, db.shape)
     return dt
 

@@ -12,13 +12,13 @@ from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError
 from ..base.summation import inner_sums, outer_sum, torch_cumsum, torch_sum
-from ..base import mkl
+from ..base import context, mkl
 from ..base.parallel import GRAIN
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
 from .pointwise import maximum, minimum
 from .dims import norm_dims
-from .shape import reshape
+from .shape import reshape, to
 
 M = Arg((2, 3))
 F64 = np.dtype(np.float64)
@@ -146,7 +146,7 @@ class MeanDim(Mean):
 
 
 def _torch_name(dt):
-    return dtypes.TORCH_NAMES.get(dt, str(dt)).split(".")[-1].capitalize()
+    return dtypes.scalar_type_name(dt)       # c10 ScalarType names: Long, Byte, ...
 
 
 def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
@@ -156,9 +156,19 @@ def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
         if dim is None:
             return whole.apply(x)           # forward's defaults: all of x, no keepdim
         return bydim.apply(x, dim=dim, keepdim=keepdim)
+    dtype = dtypes.as_numpy(dtype)          # torch.float32 -> NumPy's (it cannot read ours)
+    if whole is Mean and dtype.kind != "f":
+        raise GradRuntimeError(
+            "mean(): could not infer output dtype. Optional dtype must be either a floating "
+            f"point or complex dtype. Got: {_torch_name(dtype)}")
+    if dtype != x.data.dtype:               # as ATen: the input cast, then reduced
+        if dtype.kind != "f" and x.requires_grad and context.current.grad_enabled:
+            raise GradRuntimeError(f"Autograd not support dtype: {_torch_name(dtype)}")
+        x = to(x, dtype)
+    kw = {} if dtype.kind == "f" else {"dtype": dtype}      # an int sum stays in its dtype
     if dim is None:
-        return whole.apply(x, dtype=dtype)
-    return bydim.apply(x, dim=dim, keepdim=keepdim, dtype=dtype)
+        return whole.apply(x, **kw)
+    return bydim.apply(x, dim=dim, keepdim=keepdim, **kw)
 
 
 @register("sum", "sum(input, dim=None, keepdim=False)", "sum of all elements, or along dim",

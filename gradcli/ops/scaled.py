@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..base.errors import GradRuntimeError, GradTypeError, broadcast_error
 from ..base.scaled_add import scaled_add
 from ..core.tensor import Tensor, type_name
 from ..engine.autograd import Function
@@ -40,6 +40,17 @@ def _alpha(name, alpha, dt):
             raise GradRuntimeError(f"value cannot be converted to type {_C_TYPES[dt.name]} "
                                    "without overflow")
     return alpha
+
+
+def _broadcastable(a, b):
+    """PyTorch's error for operands whose shapes do not broadcast (the fused kernel would
+    raise NumPy's)."""
+    sa, sb = np.shape(getattr(a, "data", a)), np.shape(getattr(b, "data", b))
+    if sa != sb:
+        try:
+            np.broadcast_shapes(sa, sb)
+        except ValueError:
+            raise broadcast_error(sa, sb) from None
 
 
 def _zero_like(v, z=-0.0):
@@ -100,6 +111,7 @@ def add(input, other, *, alpha=1):
     alpha = _alpha("add", alpha, dt)
     if alpha == 1:
         return _plain_add(input, other)
+    _broadcastable(a, b)
     return AddScaled.apply(a, b, alpha=alpha, dt=dt)
 
 
@@ -115,4 +127,5 @@ def sub(input, other, *, alpha=1):
     alpha = _alpha("sub", alpha, dt)
     if alpha == 1 and type(a) is Tensor:
         return _plain_sub(input, other)
+    _broadcastable(a, b)
     return SubScaled.apply(a, b, alpha=alpha, dt=dt)

@@ -97,7 +97,13 @@ def _viewable(arr, shape):
 def reshape(x, *shape):
     x = tensor_arg(x)
     arr = x.data
-    shape = _resolve_shape(size_args(shape, "shape"), arr.size, arr.shape)
+    return _reshaped(x, _resolve_shape(size_args(shape, "shape"), arr.size, arr.shape))
+
+
+def _reshaped(x, shape):
+    """reshape's graph node for a valid shape (also flatten's, which is a reshape in
+    PyTorch): a view when the strides allow one, else a copy viewed (UnsafeViewBackward0)."""
+    arr = x.data
     if arr.flags.c_contiguous or arr.size <= 1:
         return View.apply(x, shape=shape)
     if _viewable(arr, shape):
@@ -136,7 +142,7 @@ def flatten(x, start_dim=0, end_dim=-1):
     if a == b:
         return x
     n = int(np.prod(s[a:b + 1]))
-    return View.apply(x, shape=s[:a] + (n,) + s[b + 1:])
+    return _reshaped(x, s[:a] + (n,) + s[b + 1:])
 
 
 class Squeeze(Function):
