@@ -192,6 +192,25 @@ def gen_examples():
     return out
 
 
+def record_cases(cases, filename, lstrip=False, drop_warning=None):
+    """Record (name, source) cases into tests/golden/<filename>, each run as a program of
+    its own (module __main__: classes print as a program's own do); `lstrip`: leading
+    newlines of a source dropped; `drop_warning(text)`: warnings not to record."""
+    out = {}
+    for name, source in cases:
+        if name in out:
+            raise ValueError("duplicate case " + name)
+        if lstrip:
+            source = source.lstrip("\n")
+        result = run_program(source, "<%s>" % name, module="__main__")
+        if drop_warning is not None:
+            result["warnings"] = [w for w in result["warnings"] if not drop_warning(w)]
+        out[name] = _record(result, source=source)
+    path = os.path.join(GOLDEN, filename)
+    _write(path, out)
+    print(f"{len(out)} cases -> {path}")
+
+
 def _write(path, data):
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=1, ensure_ascii=False)
