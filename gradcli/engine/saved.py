@@ -31,7 +31,7 @@ from ..core.tensor import Tensor
 from . import forward
 from .autograd import Function
 from .passes import SECOND_BACKWARD
-from .versions import OWN
+from .versions import OWN, kept
 
 
 class State:
@@ -123,8 +123,7 @@ def _kept(node, i, names):
     names are known) and a gradient that uses it is needed."""
     if names is not None and (i >= len(names) or names[i] is None):
         return False
-    uses = node.saved_uses
-    return uses is None or any(node.needs[j] for j in uses[i])
+    return kept(node, i)
 
 
 def _order(node, n):

@@ -100,6 +100,13 @@ def adopt(node, t):
     node.vers = [vc[0] if s is OWN else v for s, v in zip(srcs, vers)]
 
 
+def kept(node, i):
+    """Whether PyTorch keeps saved value i of `node`: PyTorch does not save what no
+    needed gradient uses (x * 2 keeps no x when only x needs a gradient)."""
+    uses = node.saved_uses
+    return uses is None or any(node.needs[j] for j in uses[i])
+
+
 def check(node):
     """Raise PyTorch's error when a value `node` saved was modified in place since."""
     if getattr(node, "epoch", None) == state.epoch:
@@ -107,12 +114,9 @@ def check(node):
     if type(node.saved) is not tuple and getattr(node.saved, "unchecked", False):
         return          # packed by saved-tensor hooks: PyTorch checks no versions then
     vers = False        # not looked up yet
-    uses = node.saved_uses
     for i, s in enumerate(getattr(node, "saved_src", None) or ()):
-        if s is None:
+        if s is None or not kept(node, i):
             continue
-        if uses is not None and not any(node.needs[j] for j in uses[i]):
-            continue        # PyTorch does not save what no needed gradient uses (x * 2's x)
         vc = getattr(node, "out_vc", None) if s is OWN else s.vc
         if vc is None:
             continue
