@@ -18,10 +18,9 @@ import numpy as np
 
 from .fma import exact_scalar, fma, unsplittable
 from .parallel import chunks
-from .tensor_iter import _inner_run, _order
+from .tensor_iter import VEC_BLOCK, _inner_run, _order
 
 _LANES = {np.dtype(np.float32): 4, np.dtype(np.float64): 2}      # SSE lanes of the tail loop
-_BLOCK = {np.dtype(np.float32): 16, np.dtype(np.float64): 8}     # two AVX2 vectors
 
 
 def scaled_add(a, b, alpha, dt):
@@ -62,7 +61,7 @@ def _unfused(A, B, dt):
     n, strides = _inner_run(arrays, perm)
     if strides[1] != 0 or strides[0] != dt.itemsize or n < 2:
         return None
-    step, lanes = _BLOCK[dt], _LANES[dt]
+    step, lanes = VEC_BLOCK[dt.type], _LANES[dt]
     size = A.size
     mask = np.zeros(size, dtype=bool)
     p = np.arange(size)

@@ -26,11 +26,12 @@ import numpy as np
 
 from .fma import fma32
 from .parallel import chunks
+from .tensor_iter import VEC_BLOCK
 
 F = np.float32
 _I = np.int32
 _ALL_ONES = np.array(-1, dtype=_I).view(F)     # the NaN whose 32 bits are all set
-BLOCK = 16                      # 2 x 8 floats: vectorized_loop's step
+BLOCK = VEC_BLOCK[np.float32]   # 2 x 8 floats: vectorized_loop's step
 
 
 def _fma(a, b, c):

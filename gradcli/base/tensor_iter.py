@@ -63,8 +63,9 @@ def _inner_run(arrays, perm):
     return n, strides
 
 
-#: values per block of SLEEF's two-vector (AVX2) loops that torch runs: 2 x 8 float32, 2 x 4 float64
-SLEEF_BLOCK = {np.dtype(np.float32): 16, np.dtype(np.float64): 8}
+#: values per step of ATen's vectorized_loop, by scalar type: two AVX2 vectors (2 x 8
+#: float32, 2 x 4 float64), the whole blocks a vector kernel (SLEEF's ...) computes
+VEC_BLOCK = {np.float32: 16, np.float64: 8}
 
 
 def sleef_blocks(fn_vector, fn_scalar, arrays):
@@ -73,10 +74,11 @@ def sleef_blocks(fn_vector, fn_scalar, arrays):
     library's function) on the rest; other dtypes and empty arrays: fn_scalar."""
     arrays = np.broadcast_arrays(*(np.asarray(a) for a in arrays))
     dtype = arrays[0].dtype
-    if dtype not in SLEEF_BLOCK or not arrays[0].size:
+    step = VEC_BLOCK.get(dtype.type) if dtype.isnative else None
+    if step is None or not arrays[0].size:
         return fn_scalar(*arrays)
     with np.errstate(all="ignore"):
-        return split(fn_vector, fn_scalar, arrays, SLEEF_BLOCK[dtype])
+        return split(fn_vector, fn_scalar, arrays, step)
 
 
 def split(fn_vector, fn_scalar, arrays, step):

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tensor_iter import split
+from .tensor_iter import VEC_BLOCK, split
 from .sleef_explog import expf as _sleef_expf
 from .sleef_u10 import sleef_cosh, sleef_expm1, sleef_log1p, sleef_sinh
-from .torch_exp import BLOCK, expd as _sleef_expd, libm_expf
+from .torch_exp import expd as _sleef_expd, libm_expf
 
 
 class _Vector:
@@ -57,7 +57,7 @@ def blocks(fn, *arrays):
     gets 1-D arrays."""
     with np.errstate(all="ignore"):
         return split(lambda *v: fn(_Vector, *v), lambda *v: fn(_Scalar, *v), arrays,
-                     BLOCK[np.asarray(arrays[0]).dtype.type])
+                     VEC_BLOCK[np.asarray(arrays[0]).dtype.type])
 
 
 def _floating(x):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import estrin10, fma
-from .tensor_iter import split
+from .tensor_iter import VEC_BLOCK, split
 from .sleef_explog import expf
 
 _R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
@@ -32,7 +32,6 @@ _C = (0.2081276378237164457e-8, 0.2511210703042288022e-7, 0.2755762628169491192e
       0.2755723402025388239e-5, 0.2480158687479686264e-4, 0.1984126989855865850e-3,
       0.1388888888914497797e-2, 0.8333333333314938210e-2, 0.4166666666666602598e-1,
       0.1666666666666669072e+0)
-BLOCK = {np.float32: 16, np.float64: 8}     # vectorized_loop's step: two vectors
 
 # glibc's expf (sysdeps/ieee754/flt-32/e_expf.c, EXP2F_TABLE_BITS = 5): the bits of
 # 2^(i/32) with i/32 * 2^52 taken off, and the polynomial scaled for r in units of 1/32
@@ -111,7 +110,7 @@ def kernel(fn, *arrays):
     compute in their dtype."""
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         return split(lambda *v: fn(_sleef_exp, *v), lambda *v: fn(_libm_exp, *v), arrays,
-                     BLOCK[np.asarray(arrays[0]).dtype.type])
+                     VEC_BLOCK[np.asarray(arrays[0]).dtype.type])
 
 
 def _sigmoid(exp, x):
