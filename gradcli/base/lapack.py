@@ -85,7 +85,7 @@ def inverse(a):
     as PyTorch's (each matrix column-major); first_bad None or (batch number, info)."""
     n = a.shape[-1]
     batch = a.shape[:-2]
-    mats = a.reshape((-1, n, n))
+    mats = a.reshape((int(np.prod(batch)), n, n))
     out = np.empty((mats.shape[0], n, n), dtype=a.dtype)    # each matrix transposed
     fns = _lapack()
     fns = None if fns is None else fns["s" if a.dtype == np.float32 else "d"]

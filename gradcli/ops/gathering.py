@@ -9,9 +9,9 @@ scatter's and scatter_add's gradient of src is g.gather(dim, index).  Every op h
 linear in its tensors, so each JVP is the op on the tangents.
 
 Where PyTorch's loops add or write into one place more than once (index_add,
-scatter_add, scatter with repeated indices), they visit the index with `dim` as the
-innermost loop; the NumPy calls here visit it in the same order, so sums of repeated
-indices are added in PyTorch's order and the last write wins as in PyTorch."""
+scatter_add, scatter with repeated indices), the NumPy calls here visit the index in
+the same order (`_order`), so sums of repeated indices are added in PyTorch's order,
+the last write wins as in PyTorch, and a bad index reported is the first it meets."""
 from __future__ import annotations
 
 import numpy as np
@@ -124,39 +124,76 @@ def index_select(input, dim, index):
 
 # ---------------------------------------------------------------- gather / scatter
 
-def _moved(a, axis):
-    """a with `axis` last: the order in which PyTorch's scatter/gather loops visit it."""
-    return np.moveaxis(a, axis, -1)
+def _strides(shape):
+    out, step = [], 1
+    for n in reversed(shape):
+        out.append(step)
+        step *= n
+    return out[::-1]
 
 
-def _places(index, axis):
-    """The full NumPy index (one array per dim) that `index` (at least 1-D) names along
-    `axis`, each with `axis` moved last (PyTorch's visiting order)."""
+def _order(shape, axis, shapes):
+    """The flat (C-order) positions of an index of `shape` in the order ATen's
+    scatter/gather kernel visits them, its operands (self, index, src) being contiguous
+    tensors of `shapes`.  Along `axis` innermost when it is the last dim; otherwise
+    TensorIterator's loop over the other dims runs its innermost (coalesced) run of dims
+    as one chunk, and the kernel loops over `axis` outside that chunk."""
+    nd = len(shape)
+    flat = np.arange(int(np.prod(shape)), dtype=np.intp).reshape(shape)
+    if axis == nd - 1 or nd < 2:
+        return flat.reshape(-1)
+    others = [d for d in range(nd) if d != axis]
+    strides = [_strides(sh) for sh in shapes]
+    chunk = [others[-1]]
+    size, step = shape[others[-1]], [st[others[-1]] for st in strides]
+    for d in reversed(others[:-1]):
+        if shape[d] == 1:
+            chunk.insert(0, d)
+        elif size == 1:
+            chunk.insert(0, d)
+            size, step = shape[d], [st[d] for st in strides]
+        elif all(st[d] == size * s0 for st, s0 in zip(strides, step)):
+            chunk.insert(0, d)
+            size *= shape[d]
+        else:
+            break
+    outer = [d for d in others if d not in chunk]
+    return flat.transpose(outer + [axis] + chunk).reshape(-1)
+
+
+def _places(index, axis, order):
+    """The full NumPy index (one flat array per dim) of the places `index` (at least
+    1-D) names along `axis`, in the visiting `order`."""
     grids = list(np.indices(index.shape, sparse=True))
     grids[axis] = index
-    return tuple(_moved(np.broadcast_to(g, index.shape), axis) for g in grids)
+    return tuple(np.broadcast_to(g, index.shape).reshape(-1)[order] for g in grids)
 
 
 def _gather(x, axis, index):
     """x.gather(axis, index); a 0-d x or index is a 1-D one of one element (PyTorch)."""
     x1 = x.reshape(1) if x.ndim == 0 else x
     i1 = index.reshape(1) if index.ndim == 0 else index
-    out = np.moveaxis(x1[_places(i1, axis)], -1, axis)
-    return np.ascontiguousarray(out).reshape(index.shape)
+    flat = np.arange(i1.size)                      # the order does not matter here
+    return x1[_places(i1, axis, flat)].reshape(index.shape)
 
 
 def _scatter(base, shape, dtype, axis, index, src, add):
     """A copy of base (None: zeros of shape) with src (a number, or an array at least of
-    index's shape) written (`add`: added) at the places `index` names along axis."""
+    index's shape) written (`add`: added) at the places `index` names along axis, in
+    the order PyTorch's kernel visits them (sums of repeated places in its order, the
+    last write winning as in PyTorch)."""
     out = np.zeros(shape, dtype=dtype) if base is None else base.copy()
     o1 = out.reshape(1) if out.ndim == 0 else out          # a view of out
     i1 = index.reshape(1) if index.ndim == 0 else index
-    places = _places(i1, axis)
-    if np.ndim(src) == 0:
-        vals = np.broadcast_to(np.asarray(src, out.dtype), places[0].shape)
+    scalar = np.ndim(src) == 0
+    s1 = None if scalar else (src.reshape(1) if src.ndim == 0 else src)
+    shapes = [o1.shape, i1.shape] + ([] if scalar else [s1.shape])
+    order = _order(i1.shape, axis, shapes)
+    places = _places(i1, axis, order)
+    if scalar:
+        vals = np.broadcast_to(np.asarray(src, out.dtype), order.shape)
     else:
-        s1 = src.reshape(1) if src.ndim == 0 else src
-        vals = _moved(s1[tuple(slice(0, n) for n in i1.shape)], axis)
+        vals = s1[tuple(slice(0, n) for n in i1.shape)].reshape(-1)[order]
     if add:
         np.add.at(o1, places, vals)
     else:
@@ -248,11 +285,15 @@ def _index_arg(index, op, what_op, pos=3):
     return idx.astype(np.intp)
 
 
-def _bounds(index, axis, n):
+def _bounds(index, axis, n, shapes):
+    """PyTorch's error for the first index out of [0, n) that its kernel meets."""
     bad = index < 0
     bad |= index >= n
     if bad.any():
-        first = _moved(index, axis)[_moved(bad, axis)][0] if index.ndim else index
+        order = _order(index.shape, axis, [tuple(sh) for sh in shapes]) if index.ndim \
+            else np.zeros(1, np.intp)
+        flat = index.reshape(-1)[order]
+        first = flat[bad.reshape(-1)[order]][0]
         raise GradRuntimeError(f"index {int(first)} is out of bounds for dimension {axis} "
                                f"with size {n}")
 
@@ -280,7 +321,7 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
             raise GradRuntimeError(
                 f"Size does not match at dimension {i} expected index {list(idx.shape)} to be "
                 f"no larger than self {list(xs)} apart from dimension {d}")
-    _bounds(idx, d if idx.ndim else 0, xs[d] if xs else 1)
+    _bounds(idx, d if idx.ndim else 0, xs[d] if xs else 1, [idx.shape, xs or (1,), idx.shape])
     return Gather.apply(x, axis=d, index=idx)
 
 
@@ -303,7 +344,8 @@ def _scatter_checks(x, d, idx, src, op):
             tail = f" and to be no larger size than src {list(ss)}" if src is not None else ""
             raise GradRuntimeError(f"Expected index {list(idx.shape)} to be no larger than self "
                                    f"{list(xs)} apart from dimension {d}{tail}")
-    _bounds(idx, d if idx.ndim else 0, xs[d] if xs else 1)
+    shapes = [xs or (1,), idx.shape] + ([src.data.shape or (1,)] if src is not None else [])
+    _bounds(idx, d if idx.ndim else 0, xs[d] if xs else 1, shapes)
 
 
 @register("scatter", "scatter(input, dim, index, src)",
@@ -341,6 +383,6 @@ def scatter_add(input, dim, index, src):
     x = _tensor(input, "scatter_add", "input", 1)
     d = _dim(dim, x.data.ndim, "scatter_add")
     idx = _index_arg(index, "scatter_add", "scatter")
-    src = _tensor(src, "scatter_add", "src", 4)
+    src = _tensor(src, "scatter_add", "src", 3)
     _scatter_checks(x, d, idx, src, "scatter")
     return ScatterAdd.apply(x, src, shape=x.data.shape, axis=d, index=idx)

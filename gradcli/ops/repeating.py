@@ -107,3 +107,10 @@ def ravel(input):
                             f"{type_name(input)}")
     x = input if input.data.flags.c_contiguous else FUNCTIONS["clone"](input)
     return view(x, -1)
+
+
+@register("is_contiguous", "x.is_contiguous()", "whether x's elements lie in memory in row-major "
+          "order (inverse's result does not; x.contiguous() makes a copy that does)",
+          method=True, function=False, category="shape")
+def is_contiguous(x, memory_format=None):
+    return bool(x.data.flags.c_contiguous)

@@ -112,7 +112,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if not isinstance(input, Tensor):
         raise GradTypeError(f"topk(): argument 'input' (position 1) must be Tensor, not "
                             f"{type_name(input)}")
-    k, dim = _int(k, "k", 2), _int(dim, "dim", 3)
+    k, dim = _int(k, "k", 1), _int(dim, "dim", 2)     # positions as x.topk(...) counts
     x = input.data
     axis = norm_dims(dim, x.ndim)
     axis = axis[0] if axis else 0
@@ -126,5 +126,5 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     else:
         index = topk_indices(x, k, axis, bool(largest), bool(sorted))
     values = Topk.apply(input, axis=axis, index=index)
-    return ValuesIndices(values, Tensor(np.ascontiguousarray(index)), "topk")
+    return ValuesIndices(values, Tensor(index.copy(order="C")), "topk")
 
