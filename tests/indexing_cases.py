@@ -364,6 +364,11 @@ x.grad
 F.log_softmax(x)
 torch.nn.functional.softmax(torch.ones(2, 2, 2))
 F.softmax(x, dim=0)
+F.softmax(x, None)
+torch.nn.Softmax()(x)
+torch.nn.LogSoftmax(dim=None)(torch.ones(3))
+torch.nn.Softmax(dim=1)(x)
+torch.func.vmap(F.softmax)(x)
 x.softmax(1)
 x.log_softmax(dim=-1)
 """),
@@ -372,5 +377,7 @@ x.log_softmax(dim=-1)
         ("softmax/err_log_method", "x.log_softmax()"),
         ("softmax/err_function", "torch.softmax(x)"),
         ("softmax/err_log_function", "torch.log_softmax(x)"),
+        ("softmax/err_none", "x.softmax(dim=None)"),
+        ("softmax/err_log_none", "torch.log_softmax(x, dim=None)"),
     ]),
 ]

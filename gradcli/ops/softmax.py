@@ -114,24 +114,28 @@ class LogSoftmax(Softmax):
 
 
 REQUIRED = object()     # torch.softmax(x) and x.softmax() have no default dim
+IMPLICIT = object()     # F.softmax(x) / nn.Softmax(): PyTorch's implicit dim, warned
 
 
 def _check_dim(dim, name):
-    """torch.softmax / x.softmax without a dim: PyTorch's TypeError.  dim=None (what
-    F.softmax(x) and nn.Softmax() pass) is the implicit dim, with PyTorch's warning."""
+    """The dim to use: torch.softmax / x.softmax without a dim (or with None) is
+    PyTorch's TypeError; F.softmax and nn.Softmax() pass IMPLICIT for the implicit dim,
+    with PyTorch's warning."""
     if dim is REQUIRED:
         raise GradTypeError(f'{name}() missing 1 required positional arguments: "dim"')
     if dim is None:
+        raise GradTypeError(f"{name}(): argument 'dim' must be int, not NoneType")
+    if dim is IMPLICIT:
         context.warn(f"Implicit dimension choice for {name} has been deprecated. Change the "
                      "call to include dim=X as an argument.")
+        return None
+    return dim
 
 
-def functional(name):
-    """F.softmax / F.log_softmax: dim may be left out (the implicit dim, warned)."""
-    op = softmax if name == "softmax" else log_softmax
-
+def _functional(name):
+    """F.softmax / F.log_softmax: dim may be left out or None (the implicit dim)."""
     def fn(input, dim=None, _stacklevel=3, dtype=None):
-        return op(input, dim, dtype)
+        return OPS[name](input, IMPLICIT if dim is None else dim, dtype)
     fn.__name__ = name
     EXTRA_NAMES[name] = fn          # vmap batches it as the op
     return fn
@@ -141,7 +145,7 @@ def functional(name):
           checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": 0})],
           category="reduce")
 def softmax(input, dim=REQUIRED, dtype=None):
-    _check_dim(dim, "softmax")
+    dim = _check_dim(dim, "softmax")
     x = tensor_arg(input)
     if dtype is not None:
         x = to(x, dtype)
@@ -151,8 +155,13 @@ def softmax(input, dim=REQUIRED, dtype=None):
 @register("log_softmax", "log_softmax(input, dim)", "log(softmax(input, dim)), stably",
           method=True, checks=[((M,), {"dim": 1}), ((Arg((4,)),), {"dim": 0})], category="reduce")
 def log_softmax(input, dim=REQUIRED, dtype=None):
-    _check_dim(dim, "log_softmax")
+    dim = _check_dim(dim, "log_softmax")
     x = tensor_arg(input)
     if dtype is not None:
         x = to(x, dtype)
     return LogSoftmax.apply(x, dim=dim)
+
+
+OPS = {"softmax": softmax, "log_softmax": log_softmax}
+#: F.softmax and F.log_softmax (torch.nn.functional's, also what nn.Softmax() calls)
+FUNCTIONAL = {name: _functional(name) for name in OPS}

@@ -4,7 +4,7 @@ language's `torch.nn` namespace holds besides `functional`."""
 from __future__ import annotations
 
 from ...ops.registry import FUNCTIONS
-from ...ops.softmax import functional
+from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from . import init
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
@@ -12,7 +12,7 @@ from .loss import LOSSES
 from .module import Module, Parameter
 
 FUNCTIONAL = {"bilinear": bilinear, "linear": FUNCTIONS["linear"],
-              "softmax": functional("softmax"), "log_softmax": functional("log_softmax")}
+              **SOFTMAX_FUNCTIONAL}
 
 
 def members(namespace):
