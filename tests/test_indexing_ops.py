@@ -9,8 +9,10 @@ import pytest
 
 from conftest import check_result, load_golden, run_inprocess
 from gradcli.base import stl_order
+from gradcli.ops.topk import topk_indices
 
 CASES = load_golden("indexing.json")
+TIES = load_golden("topk_ties.json")
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -43,3 +45,15 @@ def test_stl_orderings_sort(n):
     c = list(zip(vals, range(n)))
     stl_order.sort(c, 0, n, _less)
     assert [v for v, _ in c] == sorted(vals)
+
+
+def test_topk_ties_as_torch():
+    """torch.topk's indices on 240 random rows of ties and NaNs (every path of its CPU
+    kernel), recorded from torch 2.13: the same positions."""
+    wrong = []
+    for i, case in enumerate(TIES):
+        row = np.array([np.nan if v is None else v for v in case["row"]], dtype=case["dtype"])
+        got = topk_indices(row, case["k"], 0, case["largest"], case["sorted"]).tolist()
+        if got != case["indices"]:
+            wrong.append((i, got, case["indices"]))
+    assert not wrong, wrong[:3]
