@@ -381,3 +381,46 @@ x.log_softmax(dim=-1)
         ("softmax/err_log_none", "torch.log_softmax(x, dim=None)"),
     ]),
 ]
+
+CASES += [
+    ("saved/attributes", _X + """y = x.index_select(1, torch.tensor([2, 0]))
+print(y.grad_fn._saved_dim, y.grad_fn._saved_index, y.grad_fn._saved_self_sym_sizes)
+g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+print(g.grad_fn._saved_dim, g.grad_fn._saved_index, g.grad_fn._saved_alpha, g.grad_fn._saved_source_dim)
+y = x.gather(1, torch.tensor([[0], [1]]))
+print(y.grad_fn._saved_dim, y.grad_fn._saved_index, y.grad_fn._saved_sparse_grad)
+g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+print(g.grad_fn._saved_dim, g.grad_fn._saved_index)
+print(y.grad_fn._saved_self is x)
+y = x.repeat(2, 1)
+print(y.grad_fn._saved_repeats, y.grad_fn._saved_self_sym_sizes)
+y = x.topk(2, dim=1).values
+print(y.grad_fn._saved_dim, y.grad_fn._saved_indices, y.grad_fn._saved_self_sym_sizes)
+y = torch.inverse(x[:, :2])
+print(y.grad_fn._saved_inverse)
+print(y.grad_fn._saved_inverse.equal(y))
+y = x.scatter(1, torch.tensor([[0], [1]]), x[:, :1])
+print(y.grad_fn._saved_dim, y.grad_fn._saved_index)
+y = x.scatter_add(1, torch.tensor([[0], [1]]), x[:, :1])
+print(y.grad_fn._saved_dim, y.grad_fn._saved_index)
+y = x.scatter(1, torch.tensor([[0], [1]]), 2.0)
+print(y.grad_fn._saved_dim, y.grad_fn._saved_index)
+"""),
+    ("saved/gather_self_modified", _X + """y = x.gather(1, torch.tensor([[0], [1]]))
+with torch.no_grad():
+    x.add_(1)
+y.sum().backward()
+"""),
+    ("saved/inverse_modified", """a = torch.tensor([[4.0, 7.0], [2.0, 6.0]], requires_grad=True)
+y = a.inverse()
+with torch.no_grad():
+    y.mul_(2)
+y.sum().backward()
+"""),
+    ("saved/index_select_self_modified", _X + """y = x.index_select(1, torch.tensor([2, 0]))
+with torch.no_grad():
+    x.add_(1)
+y.sum().backward()
+x.grad
+"""),
+]

@@ -43,6 +43,14 @@ def _dim(dim, ndim, op, pos=2):
     return d[0] if d else 0
 
 
+def _index_tensor(node):
+    return Tensor(node.index.astype(np.int64))
+
+
+#: grad_fn._saved_<name> of the nodes here, as torch 2.13 names them
+_DIM_INDEX = {"dim": lambda node: node.axis, "index": _index_tensor}
+
+
 # ---------------------------------------------------------------- index_select
 
 def _index_add(g, shape, axis, index):
@@ -65,6 +73,7 @@ def _select(x, axis, index):
 class IndexSelect(Function):
     __slots__ = ("shape", "axis", "index")
     name = "IndexSelectBackward0"
+    saved_extra = {**_DIM_INDEX, "self_sym_sizes": lambda node: tuple(node.shape)}
 
     def forward(self, x, axis, index):
         self.shape, self.axis, self.index = x.shape, axis, index
@@ -81,11 +90,13 @@ class IndexSelect(Function):
 class IndexAdd(Function):
     """zeros.index_add(dim, index, g): index_select's gradient under create_graph (the
     zeros are PyTorch's `self`, which needs no gradient: next_functions[0] is None)."""
-    __slots__ = ("axis", "index")
+    __slots__ = ("axis", "index", "source_dim")
     name = "IndexAddBackward0"
+    saved_extra = {**_DIM_INDEX, "alpha": lambda node: 1,
+                   "source_dim": lambda node: node.source_dim}
 
     def forward(self, zeros, g, shape, axis, index):
-        self.axis, self.index = axis, index
+        self.axis, self.index, self.source_dim = axis, index, g.ndim
         return _index_add(g, shape, axis, index)
 
     def backward(self, gg, F):
@@ -202,14 +213,19 @@ def _scatter(base, shape, dtype, axis, index, src, add):
 
 
 class Gather(Function):
+    """PyTorch saves self (gather_backward takes it), so changing it in place before
+    backward is its version error."""
     __slots__ = ("shape", "axis", "index")
     name = "GatherBackward0"
+    saved_names = ("self",)
+    saved_extra = {**_DIM_INDEX, "sparse_grad": lambda node: False}
 
     def forward(self, x, axis, index):
         self.shape, self.axis, self.index = x.shape, axis, index
+        self.save(x)
         return _gather(x, axis, index)
 
-    def backward(self, g, F):
+    def backward(self, g, F, x):
         if F.tensor_mode:
             return (ScatterAdd.apply(None, g, shape=self.shape, axis=self.axis, index=self.index),)
         return (_scatter(None, self.shape, g.dtype, self.axis, self.index, g, True),)
@@ -223,6 +239,7 @@ class ScatterAdd(Function):
     __slots__ = ("axis", "index", "src_shape")
     name = "ScatterAddBackward0"
     add = True
+    saved_extra = _DIM_INDEX
 
     def forward(self, base, src, shape, axis, index):
         self.axis, self.index, self.src_shape = axis, index, src.shape
@@ -264,6 +281,7 @@ class ScatterValue(Function):
     """input.scatter(dim, index, value): a number written at the places."""
     __slots__ = ("axis", "index")
     name = "ScatterBackward1"
+    saved_extra = _DIM_INDEX
 
     def forward(self, x, axis, index, value):
         self.axis, self.index = axis, index

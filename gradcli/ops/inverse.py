@@ -31,6 +31,7 @@ def _matmul(a, b):
 class LinalgInvEx(Function):
     __slots__ = ()
     name = "LinalgInvExBackward0"
+    saved_names = ("inverse",)
 
     def forward(self, a):
         out, bad = lapack.inverse(a)

@@ -25,6 +25,8 @@ M = Arg((2, 3))
 class Repeat(Function):
     __slots__ = ("shape", "repeats")
     name = "RepeatBackward0"
+    saved_extra = {"repeats": lambda node: tuple(node.repeats),
+                   "self_sym_sizes": lambda node: tuple(node.shape)}
 
     def forward(self, x, repeats):
         self.shape, self.repeats = x.shape, repeats

@@ -80,6 +80,11 @@ def topk_indices(x, k, axis, largest, sorted_):
 class Topk(Function):
     __slots__ = ("shape", "axis", "index")
     name = "TopkBackward0"
+    # torch 2.13 shows dim as given (a negative one as an unsigned 64-bit number); here
+    # it is made non-negative, as the reductions' _saved_dim (ops/saved_names.py)
+    saved_extra = {"dim": lambda node: node.axis,
+                   "indices": lambda node: Tensor(node.index.copy(order="C")),
+                   "self_sym_sizes": lambda node: tuple(node.shape)}
 
     def forward(self, x, axis, index):
         self.shape, self.axis, self.index = x.shape, axis, index
