@@ -6,8 +6,8 @@ fills a row of (value, index) pairs and orders them with `std::partial_sort` whe
 k * 64 <= the row's length, else `std::nth_element` at k - 1 followed (sorted=True)
 by `std::sort` of the first k - 1; NaN counts as the largest value (smallest=False:
 the largest as well, so last).  Rows whose order those algorithms fix regardless
-(no ties, sorted output) are done by NumPy; the others follow libstdc++'s algorithms
-step for step (base/stl_order.py).  The gradient is zeros.scatter(dim, indices, g)
+(a sorted result of k distinct values, each beating the rest of the row) are done by
+NumPy; the others follow libstdc++'s algorithms step for step (base/stl_order.py).  The gradient is zeros.scatter(dim, indices, g)
 (ScatterBackward0 under create_graph), the JVP the tangent gathered at the indices."""
 from __future__ import annotations
 
@@ -47,17 +47,6 @@ def _stl_row(row, k, largest, sorted_):
     return [i for _, i in queue[:k]]
 
 
-def _has_ties(rows):
-    """Per row: whether two values compare equal (NaNs tie with each other)."""
-    if rows.shape[1] < 2:
-        return np.zeros(rows.shape[0], dtype=bool)
-    s = np.sort(rows, axis=1)
-    ties = (s[:, 1:] == s[:, :-1]).any(axis=1)
-    if rows.dtype.kind == "f":
-        ties |= np.isnan(rows).sum(axis=1) > 1
-    return ties
-
-
 def topk_indices(x, k, axis, largest, sorted_):
     """int64 indices of topk along axis (x at least 1-D, 0 <= k <= its size there)."""
     rows = np.moveaxis(x, axis, -1)
@@ -66,12 +55,19 @@ def topk_indices(x, k, axis, largest, sorted_):
     n = shape[-1]
     out = np.empty((rows.shape[0], k), dtype=np.int64)
     if k:
-        # no ties and a sorted result: the order is the values' own
-        exact = ~_has_ties(rows) if (sorted_ or k * 64 <= n) else np.zeros(len(rows), bool)
-        if exact.any():
-            picked = rows[exact]
-            order = np.argsort(picked, axis=1, kind="stable")   # NaN last
-            out[exact] = (order[:, ::-1] if largest else order)[:, :k]
+        order = np.argsort(rows, axis=1, kind="stable")         # NaN last
+        if largest:
+            order = order[:, ::-1]
+        # a sorted result whose k values are distinct and beat the rest: the values fix
+        # the order whatever the algorithm (ties elsewhere in the row do not matter)
+        top = np.take_along_axis(rows, order[:, :k + 1], axis=1)
+        tie = top[:, 1:] == top[:, :-1]
+        if rows.dtype.kind == "f":
+            tie |= np.isnan(top[:, 1:]) & np.isnan(top[:, :-1])
+        exact = ~tie.any(axis=1)
+        if not (sorted_ or k * 64 <= n):       # nth_element's own order of the k
+            exact[:] = False
+        out[exact] = order[exact, :k]
         for r in np.flatnonzero(~exact):
             out[r] = _stl_row(rows[r], k, largest, sorted_)
     return np.moveaxis(out.reshape(shape[:-1] + (k,)), -1, axis)
