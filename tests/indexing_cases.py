@@ -67,6 +67,8 @@ h
         ("index_select/err_list_index", "torch.index_select(x, 1, [0, 1])"),
         ("index_select/err_float_dim", "torch.index_select(x, 1.5, torch.tensor([0]))"),
         ("index_select/err_zero_dim", "torch.index_select(torch.tensor(5.0), 0, torch.tensor([1]))"),
+        ("index_select/err_zero_dim_two",
+         "torch.index_select(torch.tensor(5.0), 0, torch.tensor([0, 0]))"),
     ]),
     # ------------------------------------------------------------ gather / scatter
     ("gather/basic", _X + """idx = torch.tensor([[0, 0], [1, 0]])

@@ -122,7 +122,10 @@ def index_select(input, dim, index):
         raise GradIndexError("index_select(): Index is supposed to be a vector")
     idx = idx.reshape(-1).astype(np.intp)
     if x.data.ndim == 0:
-        if idx.size != 1 or idx[0] != 0:
+        if idx.size != 1:
+            raise GradRuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                                   f"{idx.size} value(s)")
+        if idx[0] != 0:
             raise GradIndexError("index out of range in self")
     else:
         n = x.data.shape[d]
