@@ -13,6 +13,7 @@ from ..engine.autograd import Function
 from ..engine.forward import linear
 from ..engine.versions import viewing
 from .dims import norm_dims
+from .tensor_args import int_arg
 from .registry import Arg, register
 
 M = Arg((2, 3))
@@ -65,13 +66,6 @@ class DiagonalBackward(Function):
     jvp = linear
 
 
-def _int_arg(v, what, pos):
-    if isinstance(v, Tensor) and v.data.ndim == 0 and v.data.dtype.kind in "iu":
-        v = v.item()
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise GradTypeError(f"diagonal(): argument '{what}' (position {pos}) must be int, not "
-                            f"{'NoneType' if v is None else type_name(v)}")
-    return v
 
 
 @viewing
@@ -94,6 +88,6 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     if not isinstance(input, Tensor):
         raise GradTypeError("diagonal(): argument 'input' (position 1) must be Tensor, not "
                             f"{'NoneType' if input is None else type_name(input)}")
-    offset = _int_arg(offset, "offset", 2)
-    dim1, dim2 = _int_arg(dim1, "dim1", 3), _int_arg(dim2, "dim2", 4)
+    offset = int_arg("diagonal", offset, "offset", 2)
+    dim1, dim2 = int_arg("diagonal", dim1, "dim1", 3), int_arg("diagonal", dim2, "dim2", 4)
     return _diagonal(input, offset, dim1, dim2)

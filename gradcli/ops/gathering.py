@@ -21,6 +21,7 @@ from ..core.tensor import Tensor, type_name
 from ..engine.autograd import Function
 from ..engine.forward import linear
 from .dims import norm_dims
+from .tensor_args import int_arg
 from .registry import Arg, register
 
 M = Arg((3, 4))
@@ -34,12 +35,7 @@ def _tensor(v, op, what, pos):
 
 
 def _dim(dim, ndim, op, pos=2):
-    if isinstance(dim, Tensor) and dim.data.ndim == 0 and dim.data.dtype.kind in "iu":
-        dim = dim.item()
-    if isinstance(dim, bool) or not isinstance(dim, int):
-        raise GradTypeError(f"{op}(): argument 'dim' (position {pos}) must be int, not "
-                            f"{'NoneType' if dim is None else type_name(dim)}")
-    d = norm_dims(dim, ndim)
+    d = norm_dims(int_arg(op, dim, "dim", pos), ndim)
     return d[0] if d else 0
 
 

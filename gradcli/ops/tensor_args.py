@@ -1,5 +1,6 @@
 """PyTorch's argument parser for ops whose operands must be tensors: `torch.maximum(x, 3)`,
-`torch.atan2(x, 2.0)` and `x.hypot([1, 2])` are TypeErrors (where `x + 3` is not)."""
+`torch.atan2(x, 2.0)` and `x.hypot([1, 2])` are TypeErrors (where `x + 3` is not); and
+for int arguments (`x.topk(2.0)`)."""
 from __future__ import annotations
 
 from ..base.errors import GradTypeError
@@ -9,6 +10,17 @@ from ..core.tensor import Tensor, type_name
 
 def _pytype(v):
     return "NoneType" if v is None else type_name(v)
+
+
+def int_arg(op, v, what, pos):
+    """An int argument of `op` (a 0-d integer tensor taken as its value), or PyTorch's
+    TypeError naming the argument `what` at position `pos`."""
+    if isinstance(v, Tensor) and v.data.ndim == 0 and v.data.dtype.kind in "iu":
+        v = v.item()
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise GradTypeError(f"{op}(): argument '{what}' (position {pos}) must be int, not "
+                            f"{_pytype(v)}")
+    return v
 
 
 def tensors_only(name, input, other, *, method=False, names=("input", "other"),

@@ -20,6 +20,7 @@ from ..engine.autograd import Function
 from .dims import norm_dims
 from .gathering import Gather, Scatter, _gather, _scatter
 from .reduce import ValuesIndices
+from .tensor_args import int_arg
 from .registry import Arg, register
 
 
@@ -95,13 +96,6 @@ class Topk(Function):
         return Gather.apply(ts[0], axis=self.axis, index=self.index)
 
 
-def _int(v, what, pos):
-    if isinstance(v, Tensor) and v.data.ndim == 0 and v.data.dtype.kind in "iu":
-        v = v.item()
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise GradTypeError(f"topk(): argument '{what}' (position {pos}) must be int, not "
-                            f"{'NoneType' if v is None else type_name(v)}")
-    return v
 
 
 @register("topk", "topk(input, k, dim=-1, largest=True, sorted=True)",
@@ -113,7 +107,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if not isinstance(input, Tensor):
         raise GradTypeError(f"topk(): argument 'input' (position 1) must be Tensor, not "
                             f"{type_name(input)}")
-    k, dim = _int(k, "k", 1), _int(dim, "dim", 2)     # positions as x.topk(...) counts
+    k, dim = int_arg("topk", k, "k", 1), int_arg("topk", dim, "dim", 2)     # positions as x.topk(...) counts
     x = input.data
     axis = norm_dims(dim, x.ndim)
     axis = axis[0] if axis else 0
