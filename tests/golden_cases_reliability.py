@@ -1199,3 +1199,30 @@ case("diff/cat_empty_list", """
 case("diff/stack_empty_list", """
     torch.stack(())
 """)
+case("diff/norm_backward_orders", """
+    torch.manual_seed(5)
+    x = torch.randn(4, 9, dtype=torch.float32, requires_grad=True)
+    for p in (2, 3.0, 1.5, 1, float('inf')):
+        x.grad = None
+        x.norm(p).backward()
+        print(p, x.grad.tolist())
+    for p in (2, 3.0, 1.5, 0.5):
+        x.grad = None
+        torch.norm(x, p, dim=0, keepdim=True).sum().backward()
+        print(p, x.grad.tolist())
+    z = torch.zeros(2, 3, dtype=torch.float32, requires_grad=True)
+    for p in (2, 3.0, 1.5, 0.5):
+        z.grad = None
+        z.norm(p, dim=1).sum().backward()
+        print(p, z.grad.tolist())
+    w = torch.tensor([0.0, -1.5, 2.0, 0.0, 0.25], requires_grad=True)
+    for p in (3.0, 1.5, 0.5):
+        w.grad = None
+        w.norm(p).backward()
+        print(p, w.grad.tolist())
+    y = torch.randn(6, dtype=torch.float32, requires_grad=True)
+    g, = torch.autograd.grad((y / y.norm() * torch.randn(6)).sum(), y, create_graph=True)
+    print(g.tolist(), g.dtype)
+    g, = torch.autograd.grad((y * torch.randn(6)).sum(), y)
+    print(g.dtype)
+""")

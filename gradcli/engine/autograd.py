@@ -324,8 +324,9 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                         _deliver_leaf(p, ig, create_graph, capture, res, touched, held)
                     continue
                 if ig is not None:
-                    if ig.dtype is not p.out_dtype and not create_graph and ig.dtype != p.out_dtype:
-                        ig = ig.astype(p.out_dtype)
+                    if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:   # (as _deliver_leaf)
+                        ig = FUNCTIONS["to"](ig, p.out_dtype) if type(ig) is Tensor else \
+                            ig.astype(p.out_dtype)
                     if p in grads:
                         grads[p] = _accumulate(grads[p], ig, create_graph)
                     else:
@@ -486,6 +487,12 @@ def _visit(node, g, capture, results, create_graph):
 
 
 def _deliver_leaf(leaf, g, create_graph, capture, results, touched, held=None):
+    dt = leaf.data.dtype        # PyTorch's engine casts a gradient to its input's dtype first
+    if type(g) is Tensor:
+        if g.data.dtype != dt:
+            g = FUNCTIONS["to"](g, dt)
+    elif g.dtype != dt:
+        g = g.astype(dt)
     if held is not None and id(leaf) in context.current.leaf_hooks:     # hooks see the summed gradient
         prev = held.get(id(leaf))
         held[id(leaf)] = (leaf, g if prev is None else _accumulate(prev[1], g, create_graph))

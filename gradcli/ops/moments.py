@@ -10,6 +10,7 @@ import numpy as np
 from ..base import context
 from ..base.errors import GradRuntimeError
 from ..base.parallel import chunks
+from ..base.powers import torch_pow
 from ..base.summation import torch_sum
 from ..core.convert import tensor_arg
 from .reduce import M, REDUCE_CHECKS, _Reduce, _torch_name, expand_back
@@ -44,8 +45,10 @@ class Norm(_Reduce):
         p, shape, axes, kd = self.p, self.shape, self.axes, self.keepdim
         gx = expand_back(g, F, shape, axes, kd)
         ox = expand_back(out, F, shape, axes, kd)
+        # PyTorch's linalg_vector_norm_backward, its operations in its order (float32's
+        # last bits show it): a zero norm, and for p < 1 a zero entry, give no gradient
         if p == 2:
-            return (F.where(ox == 0, 0.0, gx * x / ox),)
+            return (gx * F.where(ox == 0, 0.0, x / ox),)
         if p == 1:
             return (gx * F.sign(x),)
         if p == 0:
@@ -54,10 +57,17 @@ class Norm(_Reduce):
             mask = F.where(F.abs(x) == ox, 1.0, 0.0)
             cnt = expand_back(F.sum(mask, axes, True) if axes else F.sum(mask), F, shape, axes, True)
             return (gx * F.sign(x) * mask / cnt,)
-        # PyTorch: a zero entry (and a zero norm) gets no gradient, not 0 * inf
-        zero = (ox.data == 0) | (x.data == 0) if F.tensor_mode else (ox == 0) | (x == 0)
-        return (F.where(zero, 0.0, gx * x * F.abs(x) ** (p - 2) / ox ** (p - 1)),)
+        if p < 1:
+            scaled = F.sign(x) * F.where(x == 0, 0.0, _pow(F.abs(x), p - 1, F))
+            return (scaled * gx * _pow(ox, 1 - p, F),)
+        scaled = F.sign(x) * _pow(F.abs(x), p - 1, F) if p < 2 else x * _pow(F.abs(x), p - 2, F)
+        return (scaled * F.where(ox == 0, 0.0, gx / _pow(ox, p - 1, F)),)
 
+
+
+def _pow(a, e, F):
+    """a ** e as PyTorch computes it (the op's forward) on arrays and Tensors alike."""
+    return a ** e if F.tensor_mode else torch_pow(a, e)
 
 @register("norm", "norm(input, p=2, dim=None, keepdim=False)",
           "vector p-norm of all elements, or along dim", method=True,
