@@ -132,7 +132,7 @@ def binary_op(op):
             if ta is Tensor:
                 da = a.data
                 dt = da.dtype
-                if dt.kind == "f":
+                if dt.char in "fd":    # (not float16: ops/half_nodes.py)
                     if tb is float or tb is int:
                         return node.apply2(a, b, dt)
                     if tb is Tensor and tensor_b:
@@ -141,7 +141,7 @@ def binary_op(op):
                             return node.apply2(a, b, dt)
             elif swap and tb is Tensor and (ta is float or ta is int):
                 dt = b.data.dtype
-                if dt.kind == "f":
+                if dt.char in "fd":
                     return node.apply2(b, a, dt)
         if ta is Tensor or type(b) is Tensor:
             if ta is str and op == "%":          # "%.3f" % loss

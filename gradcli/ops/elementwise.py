@@ -13,6 +13,7 @@ from ..base.limits import check_broadcast
 from ..base.powers import int_power, torch_pow
 from ..base.kernels import doubles, scaled, times_fresh, times_twice
 from ..base.singles import scalar_times, single, singles
+from ..base.half import F16
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register
 from ..base import context
@@ -38,6 +39,8 @@ def _shapes(a, b):
 
 
 _FAST = (Tensor, int, float)
+#: a float16 tensor and a Python number: mul, div, floor_divide, pow (ops/half_nodes.py)
+HALF_NUMBER = {}
 
 
 def _args2(a, b):
@@ -56,7 +59,7 @@ def _same_float(a, b):
     common floating case _operands answers first; None otherwise."""
     da = a.data
     dt = da.dtype
-    if dt.kind != "f":
+    if dt.char not in "fd":         # float16 is elementwise's general path (HALF_NUMBER)
         return None
     tb = type(b)
     if tb is Tensor:
@@ -451,6 +454,8 @@ def mul(a, b):
     a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
         a, b = b, a
+    if dt is F16 and type(b) is not Tensor:
+        return HALF_NUMBER["mul"](a, b)
     return Mul.apply2(a, b, dt)
 
 
@@ -458,8 +463,14 @@ def mul(a, b):
           checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {})], category="arith")
 @internal("div")
 def div(a, b):
+    if type(a) is Tensor:
+        dt = _same_float(a, b)
+        if dt is not None:
+            return Div.apply2(a, b, dt)
     a, b, dt = _operands(a, b)
     dt = _float_dt(dt)
+    if dt is F16 and (type(a) is not Tensor or type(b) is not Tensor):
+        return HALF_NUMBER["div"](a, b)
     if type(a) is not Tensor:
         # PyTorch computes number / tensor as tensor.reciprocal() * number
         return Mul.apply(Reciprocal.apply(b, dt=dt), a, dt=dt)
@@ -488,6 +499,8 @@ class RemainderScalar(Remainder):
 @internal("floor_divide")
 def floor_divide(a, b):
     a, b, dt = _operands(a, b)
+    if dt is F16 and (type(a) is not Tensor or type(b) is not Tensor):
+        return HALF_NUMBER["floor_divide"](a, b)
     if type(a) is not Tensor:
         a = Tensor(np.asarray(a, dtype=dt))
     return FloorDivide.apply(a, b, dt=dt)
@@ -500,12 +513,14 @@ def floor_divide(a, b):
 def pow(a, b):
     if type(a) is Tensor and (type(b) is int or type(b) is float):
         dt = a.data.dtype
-        if dt.kind == "f":                  # the common case _operands answers first
+        if dt.char in "fd":                 # the common case _operands answers first
             return PowScalar.apply2(a, b, dt)
     if type(b) is int and b < 0 and type(a) is Tensor and a.data.dtype.kind in "iu":
         raise GradRuntimeError("Integers to negative integer powers are not allowed.")
     a, b, dt = _operands(a, b)
     if type(b) is not Tensor:
+        if dt is F16 and type(a) is Tensor:
+            return HALF_NUMBER["pow"](a, b)
         return PowScalar.apply2(a, b, dt)
     if type(a) is not Tensor:
         return PowRScalar.apply(b, base=a, dt=dt)

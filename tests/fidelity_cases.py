@@ -1,0 +1,94 @@
+"""Fidelity leftovers checked against torch 2.13 (scripts/gen_golden_fidelity.py
+records tests/golden/fidelity.json; tests/test_fidelity.py runs them):
+
+- HALF_OPS x HALF_SCALARS: a float16 tensor and a Python number over all 65,536
+  float16 values (`x` in each expression), results and gradients bit for bit
+  (sha256 digests; base/half.py);
+- CASES: (name, source) programs whose output must be torch's."""
+from __future__ import annotations
+
+import numpy as np
+
+HALF_SCALARS = ("1e5", "1e-5", "70000.0", "0.1", "1.1", "1e-8", "65519.0", "3", "70000", "-2.5",
+                "0.5", "2.0", "1e-3", "0.3333333333333333")
+#: expressions of x (float16) and S (a number); those in HALF_GRADS are also differentiated
+HALF_OPS = ("x * S", "S * x", "x / S", "S / x", "x // S", "x ** S", "x.mul(S)", "x.div(S)",
+            "torch.mul(x, S)", "x + S", "x - S", "S - x", "x.add(S, alpha=0.1)",
+            "x.sub(S, alpha=3)", "x < S", "x == S", "x >= S", "x % S", "S ** x")
+HALF_GRADS = ("x * S", "x / S", "S / x", "x ** S", "x.add(S, alpha=0.1)")
+
+
+def half_input():
+    """Every float16 value, in the order of their bits."""
+    return np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+
+
+def half_grad_input():
+    """The gradient fed to backward: the finite float16 values, shuffled."""
+    x = half_input().copy()
+    x[~np.isfinite(x)] = 1.0
+    return np.random.RandomState(0).permutation(x)
+
+
+def half_leaf():
+    """The leaf differentiated: the finite float16 values (inf and nan as 1)."""
+    x = half_input().copy()
+    x[~np.isfinite(x)] = 1.0
+    return x
+
+
+_H = "x = torch.tensor([1.0, 2.5, 0.1, 65504.0, -3.0, 0.0, 3e-5], dtype=torch.float16)\n"
+
+CASES = [
+    ("half/brief", _H + """print(x * 1e5)
+print(x / 1e-5)
+print(x.add(1e5))
+print(x + 70000.0)
+print(3.0 ** x)
+print(x < 0.1, x == 0.1, x >= 65510.0)
+print(1e5 * x, 1e5 / x)
+"""),
+    ("half/digits", _H + """print((x * 0.1).tolist())
+print((x / 3.0).tolist())
+print((x // 0.1).tolist())
+print((x ** 3).tolist(), (x ** 0.5).tolist())
+print(x.add(0.1, alpha=0.1).tolist())
+print(torch.mul(x, 1.1).tolist(), x.div(1.1).tolist())
+"""),
+    ("half/inplace", _H + """y = x.clone()
+y *= 0.1
+print(y.tolist())
+y /= 1e-5
+print(y.tolist())
+y.mul_(1e-3)
+print(y.tolist())
+z = x.clone()
+z.pow_(2.5)
+print(z)
+"""),
+    ("half/grads", """x = torch.tensor([1.0, 2.5, 0.1, 3e-5, -3.0], dtype=torch.float16, requires_grad=True)
+g = torch.full((5,), 0.3, dtype=torch.float16)
+(x * 0.1).backward(g)
+print(x.grad.tolist())
+x.grad = None
+(x / 0.3).backward(g)
+print(x.grad.tolist())
+x.grad = None
+y = 0.3 / x
+print(y, y.grad_fn)
+y.backward(g)
+print(x.grad.tolist())
+x.grad = None
+y = x ** 1.5
+print(y.grad_fn)
+y.backward(g)
+print(x.grad.tolist())
+"""),
+    ("half/pow_overflow", _H + "print(x ** 2)\nprint(x ** 70000.0)\n"),
+    ("half/in_loop", """w = torch.tensor([0.5, -1.5], dtype=torch.float16)
+for i in range(3):
+    w = w * 1.1
+    w = w / 0.7
+print(w.tolist())
+"""),
+]
