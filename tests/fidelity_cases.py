@@ -92,3 +92,74 @@ for i in range(3):
 print(w.tolist())
 """),
 ]
+
+_NG = """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x * 1
+with torch.no_grad():
+    w = y[:2]
+    u = x[1:]
+"""
+
+
+def _try(expr):
+    return f"try:\n    print({expr})\nexcept RuntimeError as e:\n    print('E', e)\n"
+
+
+# views made under no_grad of a tensor that requires grad (engine/nograd_views.py)
+CASES += [
+    ("nograd_view/leaf_like", _NG + """print(w, u, w.requires_grad, w.is_leaf, w.grad_fn)
+z = w * w
+print(z, z.grad_fn)
+z.sum().backward()
+print(w.grad, x.grad)
+print(w.view(2), w[1:], w.t())
+"""),
+    ("nograd_view/inplace_refused", _NG + _try("w.mul_(2)") + _try("u.add_(1)")
+     + "try:\n    u[0] = 5.\nexcept RuntimeError as e:\n    print('E', e)\n"
+     + "try:\n    w += 1\nexcept RuntimeError as e:\n    print('E', e)\n"
+     + _try("w[1:].mul_(2)") + _try("u.view(2).zero_()") + "print(w, u, x, y)\n"),
+    ("nograd_view/invalid", _NG + """with torch.no_grad():
+    w.mul_(3)
+    print(w + 1)
+print(w)
+print(y)
+""" + _try("w.grad_fn") + _try("w.is_leaf") + "print(w.grad, w.requires_grad, w.detach())\n"
+     + _try("w * 2") + _try("w[0]") + _try("w.sum()")
+     + "y.sum().backward()\nprint(x.grad)\n"),
+    ("nograd_view/invalid_after_base_changed", _NG + """y.mul_(2)
+print(w, y)
+w.sum().backward()
+"""),
+    ("nograd_view/view_of_view", """a = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+b = a * 2
+with torch.no_grad():
+    r = a.view(4)
+    v = b[:1]
+s = v[0]
+print(r, v, s, s.grad_fn)
+print(r.view(2, 2), r[1:])
+""" + _try("r.view(2, 2).mul_(2)") + _try("s.mul_(2)") + _try("r.add_(1)") + """with torch.no_grad():
+    s.mul_(2)
+print(s, v, b)
+""" + _try("s.grad_fn") + "(s * 1).sum().backward()\n"),
+    ("nograd_view/grad_mode_views_stay", """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x * 2
+v = y[1:]
+l = x[:2]
+with torch.no_grad():
+    v.mul_(2)
+    l.mul_(2)
+print(v, l, y, x)
+v.sum().backward()
+print(x.grad)
+(l * 1).sum().backward()
+print(x.grad)
+"""),
+    ("nograd_view/no_grad_base", """x = torch.tensor([1., 2., 3.])
+with torch.no_grad():
+    w = x[:2]
+print(w, w.requires_grad, w.is_leaf)
+w.mul_(2)
+print(w, x, w.grad_fn)
+"""),
+]

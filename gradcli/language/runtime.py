@@ -33,6 +33,7 @@ from .containers import DICT_METHODS, SET_METHODS
 from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
 from ..engine.saved import saved_attr
+from ..engine.nograd_views import NoGradView, visible_grad_fn
 
 
 # ---------------------------------------------------------------- operators
@@ -267,7 +268,8 @@ def unary(op, v):
 # ---------------------------------------------------------------- attributes
 
 def _grad_get(t):
-    if t.grad_fn is not None and not t.retains_grad and t.grad is None:
+    if t.grad_fn is not None and not t.retains_grad and t.grad is None and \
+            type(t.grad_fn) is not NoGradView:      # (a leaf: engine/nograd_views.py)
         context.warn(
             "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
             ".grad attribute won't be populated during autograd.backward(). If you indeed want "
@@ -281,9 +283,9 @@ def _grad_get(t):
 TENSOR_ATTRS = {
     "data": lambda t: Tensor(t.data),
     "grad": _grad_get,
-    "grad_fn": lambda t: t.grad_fn,
+    "grad_fn": visible_grad_fn,          # (engine/nograd_views.py: views made under no_grad)
     "requires_grad": lambda t: t.requires_grad,
-    "is_leaf": lambda t: t.grad_fn is None,
+    "is_leaf": lambda t: visible_grad_fn(t) is None,
     "shape": lambda t: Size(t.data.shape),
     "dtype": lambda t: dtypes.DType(t.data.dtype),
     "T": lambda t: FUNCTIONS["numpy_T"](t),

@@ -28,7 +28,7 @@ from ..base.errors import GradRuntimeError, GradTypeError, ShapeError
 from ..core import tangents as tan
 from ..core.convert import tensor_arg, to_array
 from ..core.tensor import Tensor, type_name
-from ..engine import versions
+from ..engine import nograd_views, versions
 from ..engine.forward import State as _forward, linear
 from ..engine.autograd import Function
 from .overlap import (EXPANDED_INDEX_PUT, EXPANDED_MASKED, OVERLAP, PARTIAL, overlaps,
@@ -48,9 +48,11 @@ VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in an
 def check_leaf(x):
     """PyTorch's refusal of an in-place op on a leaf that requires grad (or a view of one)."""
     if context.current.grad_enabled:
+        via = getattr(x, "view_of", None)
+        if via is not None and versions.state.no_grad_views:
+            nograd_views.check_inplace(x)
         if x.requires_grad and x.grad_fn is None:
             raise GradRuntimeError(LEAF)
-        via = getattr(x, "view_of", None)
         if via is not None and via[0].requires_grad and via[0].grad_fn is None:
             raise GradRuntimeError(VIEW_OF_LEAF)
 
@@ -213,6 +215,8 @@ def _regenerate(base, skip):
     """The views of `base`, whose graph just changed, become its regions again
     (AsStridedBackward0 of the new grad_fn), as PyTorch regenerates their grad_fn."""
     views = versions.live_views(base)
+    if views and versions.state.no_grad_views:
+        views = nograd_views.regenerated(views)
     if not views:
         return
     src = Tensor(base.data, True, base.grad_fn)
@@ -231,6 +235,8 @@ def _regenerate_after_no_grad(x):
     if not base.requires_grad:
         return
     views = [v for v in versions.live_views(base) if v.grad_fn is not None]
+    if views and versions.state.no_grad_views:
+        views = nograd_views.regenerated(views)
     if not views:
         return
     src = base if base.grad_fn is None else Tensor(base.data, True, base.grad_fn)
