@@ -163,3 +163,117 @@ w.mul_(2)
 print(w, x, w.grad_fn)
 """),
 ]
+
+_FW = """import torch.autograd.forward_ad as fwAD
+P = torch.tensor([1., -2., 3.], requires_grad=True)
+T = torch.tensor([0.5, 1., -1.], requires_grad=True)
+"""
+
+# forward-mode AD: the tangent after an in-place op (library/dual_inplace.py)
+CASES += [
+    ("fwad_inplace/tangent_grad_fns", _FW + """with fwAD.dual_level():
+    d = fwAD.make_dual(P * 1, T * 1)
+    for name in ["copy_", "fill_", "zero_", "relu_", "mul_", "add_", "sigmoid_", "clamp_",
+                 "abs_", "masked_fill_", "fill_t", "neg_", "floor_", "sign_", "exp_", "pow_",
+                 "index_add_", "div_", "sub_", "setitem", "masked_fill_t"]:
+        e = d.clone()
+        if name == "copy_":
+            e.copy_(torch.tensor([4., 5., 6.]))
+        elif name == "fill_":
+            e.fill_(2.)
+        elif name == "fill_t":
+            e.fill_(torch.tensor(3.))
+        elif name == "zero_":
+            e.zero_()
+        elif name == "clamp_":
+            e.clamp_(min=0)
+        elif name == "masked_fill_":
+            e.masked_fill_(torch.tensor([True, False, True]), 0.)
+        elif name == "masked_fill_t":
+            e.masked_fill_(torch.tensor([True, False, True]), torch.tensor(2.))
+        elif name in ("mul_", "add_", "pow_", "div_"):
+            getattr(e, name)(2)
+        elif name == "sub_":
+            e.sub_(d, alpha=2)
+        elif name == "index_add_":
+            e.index_add_(0, torch.tensor([0, 0]), torch.tensor([1., 2.]))
+        elif name == "setitem":
+            e[0] = 7.
+        else:
+            getattr(e, name)()
+        print(name, fwAD.unpack_dual(e))
+    f = torch.zeros(3)
+    f.copy_(d)
+    print(fwAD.unpack_dual(f))
+    f = torch.zeros(3)
+    f.add_(d)
+    print(fwAD.unpack_dual(f))
+    f = torch.ones(3)
+    f[1] = d[0]
+    print(fwAD.unpack_dual(f))
+"""),
+    ("fwad_inplace/leaf_tangent", _FW + """with fwAD.dual_level():
+    d = fwAD.make_dual(P * 1, T)
+    try:
+        d.mul_(2)
+    except RuntimeError as ex:
+        print("E", ex)
+    print(fwAD.unpack_dual(d), T)
+"""),
+    ("fwad_inplace/views_and_values", _FW + """with fwAD.dual_level():
+    e = fwAD.make_dual(P * 1, T * 1)
+    v = e[:2]
+    print(fwAD.unpack_dual(v))
+    v.mul_(2)
+    print(fwAD.unpack_dual(v))
+    print(fwAD.unpack_dual(e))
+    e.zero_()
+    print(fwAD.unpack_dual(v), fwAD.unpack_dual(e))
+    k = fwAD.make_dual(P * 1, T * 1)
+    k.copy_(fwAD.make_dual(torch.ones(3), torch.ones(3)))
+    print(fwAD.unpack_dual(k))
+    k.fill_(fwAD.make_dual(torch.tensor(2.), torch.tensor(5.)))
+    print(fwAD.unpack_dual(k))
+    k.masked_fill_(torch.tensor([True, False, True]), fwAD.make_dual(torch.tensor(2.), torch.tensor(7.)))
+    print(fwAD.unpack_dual(k))
+    s = (fwAD.unpack_dual(k).tangent * torch.tensor([1., 2., 3.])).sum()
+    s.backward()
+    print(T.grad, P.grad)
+    with torch.no_grad():
+        k.mul_(3)
+    print(fwAD.unpack_dual(k))
+    h = fwAD.make_dual(torch.tensor([1., 2.]), torch.tensor([3., 4.]))
+    h.mul_(2)
+    h[0] = 5.
+    print(fwAD.unpack_dual(h))
+"""),
+    ("fwad_inplace/zero_signs", """import torch.autograd.forward_ad as fwAD
+with fwAD.dual_level():
+    p = torch.tensor([1., -2., 3., -4., 0., -0.])
+    t = torch.tensor([0.5, -1., -1., 1., -1., -1.])
+    d = fwAD.make_dual(p, t)
+    for name in ["floor", "sign", "round", "relu", "ceil", "abs", "neg", "sigmoid"]:
+        o = getattr(torch, name)(d)
+        e = d.clone()
+        getattr(e, name + "_")()
+        print(name, fwAD.unpack_dual(o).tangent.tolist(), fwAD.unpack_dual(e).tangent.tolist())
+    e = d.clone()
+    e.clamp_(max=-1)
+    print(fwAD.unpack_dual(e).tangent.tolist())
+x = torch.tensor([1.5, -2.5], requires_grad=True)
+x.floor().backward(torch.tensor([-1., -2.]))
+print(x.grad)
+y = torch.tensor([1.5], requires_grad=True)
+g, = torch.autograd.grad(y.sign(), y, torch.tensor([-1.]), create_graph=True)
+print(g)
+"""),
+    ("masked_fill/tensor_value", """x = torch.ones(3, requires_grad=True)
+v = torch.tensor(2., requires_grad=True)
+y = x.masked_fill(torch.tensor([True, False, True]), v)
+print(y)
+y.sum().backward()
+print(v.grad, x.grad)
+z = torch.zeros(3).masked_fill(torch.tensor([False, True, True]), v)
+print(z)
+"""),
+]

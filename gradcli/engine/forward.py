@@ -28,7 +28,7 @@ from ..base.errors import GradRuntimeError, ShapeError
 from ..core import tangents as tan
 from ..base import context
 from ..core.tensor import Tensor
-from . import autograd
+from . import autograd, versions
 from .autograd import _OUT, Function, TensorF, _sources
 
 _PLAIN_APPLY = Function.__dict__["apply"]
@@ -92,6 +92,8 @@ def make_dual(t, tangent, level):
         d = DualView.apply(t) if t.requires_grad else Tensor(t.data)
     finally:
         _set_visible(hidden)
+    if t.requires_grad:         # a view of t, as PyTorch's: an in-place op on d rebases t
+        versions.link_view(d, t, _dual_view)
     if tangent.data.dtype != t.data.dtype:
         tangent = Tensor(tangent.data.astype(t.data.dtype))
     for other, tg in (tan.tangents_of(t) or {}).items():     # an alias keeps outer levels'
@@ -289,6 +291,10 @@ def add_terms(*terms):
         if t is not None:
             out = t if out is None else out + t
     return out
+
+
+def _dual_view(t):
+    return DualView.apply(t) if t.requires_grad else Tensor(t.data.view())
 
 
 class DualView(Function):

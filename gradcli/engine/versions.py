@@ -168,6 +168,19 @@ def live_views(base):
 NO_GRAD_VIEW: list = []
 
 
+def link_view(r, x, remake):
+    """Record r as a view of x's storage (as `viewing` does), `remake(t)` making r from x."""
+    via = getattr(x, "view_of", None)
+    if via is None:
+        base = x
+        r.view_of = (x, remake)
+    else:
+        base, first = via
+        r.view_of = (base, lambda t: remake(first(t)))
+    r.vc = counter(x)
+    _remember(base, r)
+
+
 def viewing(fn):
     """Decorator for a view op `fn(x, ...)`: when NumPy gave a view of x's array, the
     result shares x's storage as in PyTorch: one version counter, and `view_of` =
