@@ -277,3 +277,49 @@ z = torch.zeros(3).masked_fill(torch.tensor([False, True, True]), v)
 print(z)
 """),
 ]
+
+CASES += [
+    ("fwad_inplace/mul_self", """import torch.autograd.forward_ad as fwAD
+P = torch.tensor([1., -2., 3., 0.5], requires_grad=True)
+with fwAD.dual_level():
+    d = fwAD.make_dual(torch.tensor([1., -2., 3., 0.5]), torch.tensor([0.5, 1., -1., 2.]))
+    e = d.clone()
+    e.mul_(e)
+    print(fwAD.unpack_dual(e))
+    e = d.clone()
+    e *= e
+    print(fwAD.unpack_dual(e))
+    e = d.clone()
+    e.remainder_(e)
+    print(fwAD.unpack_dual(e))
+    e = d.clone()
+    e.add_(e)
+    print(fwAD.unpack_dual(e))
+    f = fwAD.make_dual(P * 1, torch.tensor([0.5, 1., -1., 2.]))
+    f.mul_(f)
+    print(fwAD.unpack_dual(f))
+"""),
+    ("python/unbound_str_methods", """names = ["Ab", "cD", "EF"]
+print(list(map(str.lower, names)))
+print(list(map(str.upper, names)), sorted(names, key=str.lower))
+print(str.lower("ABC"), str.strip("  x "), str.split("a b"), str.join("-", ["a", "b"]))
+print(str.replace("aab", "a", "c"), str.startswith("abc", "ab"))
+f = str.lower
+print(f("QQ"), f, str.upper)
+l = []
+list.append(l, 3)
+print(l, list.append)
+try:
+    str.lower(3)
+except TypeError as e:
+    print("E", e)
+"""),
+    ("python/pow_three_args", """print(pow(3, 4, 5), pow(2, 100, 7), pow(-3, 3, 7), pow(3, -1, 7), pow(5, 0, 1))
+print(pow(2, 3, -5), pow(2, 3, None), pow(10**20, 3, 10**9 + 7), pow(True, 2, 3), pow(2, 3, mod=5))
+for args in [(3, 2, 0), (2.0, 3, 5), (2, -1, 4), (2, 3, 5.0), (torch.ones(1), 2, 5)]:
+    try:
+        print(pow(*args))
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+"""),
+]

@@ -26,7 +26,7 @@ from ..library.methods import requires_grad_
 from ..library.torch_ns import namespace
 from .classes import (Super, class_attr, instance_attr, is_user_class, library_allowlist,
                       set_class_attr, set_instance_attr)
-from . import bitwise
+from . import bitwise, unbound
 from .percent import percent_format
 from .names import NAME_ATTRS, name_attr
 from .containers import DICT_METHODS, SET_METHODS
@@ -374,6 +374,9 @@ def get_attr(obj, name):
         return BoundMethod(obj, name, float.is_integer)
     if isinstance(obj, Size) and name == "numel":
         return BoundMethod(obj, name, lambda s: math.prod(s))
+    m = unbound.method(obj, name, _TYPE_METHODS)        # str.lower, list.append ...
+    if m is not None:
+        return m
     raise GradAttributeError(f"'{_pyname(obj)}' object has no attribute '{name}'")
 
 
@@ -539,4 +542,5 @@ LIST_METHODS = {
     "pop": lambda l, *i: l.pop(*i),
     "index": lambda l, v: l.index(v),
 }
+_TYPE_METHODS = {str: STR_METHODS, list: LIST_METHODS, dict: DICT_METHODS, set: SET_METHODS}
 

@@ -32,12 +32,16 @@ from ..engine.forward import State as _forward, _dual_view as dual_view, _set_vi
 OPS: dict = {}
 
 
-def run(x, compute, cast, plain, tangent_op):
+def run(x, compute, cast, plain, tangent_op, alias=None):
     """`inplace` under forward-mode levels: `plain(x, compute, cast)` changes the primal
     (computing the op on a snapshot of x that carries x's tangents); then x's tangent at
-    each level is updated by `tangent_op(xt, level)` (None: copy the op's tangent in)."""
+    each level is updated by `tangent_op(xt, level)` (None: copy the op's tangent in).
+    `alias(t, o)`: the op with `o` for the arguments that are x itself (`x.mul_(x)`):
+    PyTorch's formula reads their primal after the op (the new values), their tangent
+    before it, so the tangent is computed again with such an `o`."""
     levels = _forward.visible
     results = []
+    snaps = []
 
     def keep(t):
         if t is not x:                      # a snapshot of x: it carries x's tangents
@@ -45,11 +49,19 @@ def run(x, compute, cast, plain, tangent_op):
                 xt = tan.tangent_at(x, level)
                 if xt is not None:
                     tan.set_tangent(t, level, xt)
+        snaps.append(t)
         r = compute(t)
         results.append(r)
         return r
+    old = {level: tan.tangent_at(x, level) for level in levels} if alias is not None else None
     plain(x, keep, cast)
     r = results[0] if results else None
+    if alias is not None and snaps:
+        o = Tensor(x.data.copy(), x.requires_grad, x.grad_fn)    # the new primal, old tangents
+        for level, xt in old.items():
+            if xt is not None:
+                tan.set_tangent(o, level, xt)
+        r = alias(snaps[0], o)
     for level in levels:
         rt = tan.tangent_at(r, level) if isinstance(r, Tensor) else None
         xt = tan.tangent_at(x, level)

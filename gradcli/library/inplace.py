@@ -106,13 +106,14 @@ def _snapshot(t):
     return Tensor(t.data.copy(), t.requires_grad, t.grad_fn)
 
 
-def inplace(x, compute, cast=False, overlap_ok=False, inputs=(), tangent=None):
+def inplace(x, compute, cast=False, overlap_ok=False, inputs=(), tangent=None, alias=None):
     """x takes the values of `compute(x)` (an out-of-place op) in place; returns x.
     As PyTorch's TensorIterator, refuses an x whose elements share memory (an expand()ed
     tensor), except for fill_(number) and zero_ (`overlap_ok` True) and masked_fill_ and
     x[index] = v, which PyTorch does with a warning (`overlap_ok` its text); and, as
     PyTorch, refuses `inputs` (the op's tensor arguments) that share part of x's memory.
-    `tangent(xt, level)`: the op on x's tangent (library/dual_inplace.py; None: copy_)."""
+    `tangent(xt, level)`: the op on x's tangent (library/dual_inplace.py; None: copy_);
+    `alias(t, o)`: the op with o for the arguments that are x itself (dual_inplace.run)."""
     if not isinstance(x, Tensor):
         raise GradTypeError(f"in-place operation on a {type_name(x)}: only tensors change in place")
     check_leaf(x)
@@ -124,7 +125,7 @@ def inplace(x, compute, cast=False, overlap_ok=False, inputs=(), tangent=None):
         if type(t) is Tensor and partial_overlap(x.data, t.data):
             raise GradRuntimeError(PARTIAL)
     if _forward.visible:
-        return dual_inplace.run(x, compute, cast, _inplace, tangent)
+        return dual_inplace.run(x, compute, cast, _inplace, tangent, alias)
     return _inplace(x, compute, cast)
 
 
@@ -459,7 +460,13 @@ def _inplace_of(name):
     fn = BUILTINS[name].fn
 
     def method(x, *args, **kw):
-        return inplace(x, lambda t: fn(t, *args, **kw), inputs=(*args, *kw.values()))
+        alias = None
+        # x.mul_(x) in forward mode: PyTorch's tangent formula reads the argument x's new
+        # primal (dual_inplace.run); div_ and pow_ read the result as well: not done
+        if name in ("mul", "remainder") and _forward.visible and any(a is x for a in args):
+            def alias(t, o):
+                return fn(t, *[o if a is x else a for a in args], **kw)
+        return inplace(x, lambda t: fn(t, *args, **kw), inputs=(*args, *kw.values()), alias=alias)
     method.__name__ = name + "_"
     _method(name + "_", f"x.{name}_(...)", f"x.{name}(...), in place")(method)
     return method
