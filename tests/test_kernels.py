@@ -150,3 +150,38 @@ def test_mkl_reads_each_arrays_address_as_numpy_gives_it():
               np.broadcast_to(np.ones(3), (5, 3)), np.frombuffer(bytes(64), np.uint8)[5:]]
     for a in arrays:
         assert mkl.address(a) == a.ctypes.data
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("np_op", [np.add, np.subtract, np.multiply, np.true_divide])
+def test_weak_number_gives_numpys_result_for_the_number(dt, np_op):
+    """singles.weak: a Python number as a cached 0-d array of the array's dtype gives
+    the op's result bit for bit and dtype for dtype, both operand orders."""
+    from gradcli.base.singles import weak
+    rng = np.random.default_rng(17)
+    a = np.concatenate([np.array(SPECIAL, dtype=dt),
+                        (rng.standard_normal(40) * 10.0 ** rng.integers(-40, 40, 40)).astype(dt)])
+    numbers = SPECIAL + [3.4028235e38, 3.4028236e38, -3.5e38, 1e-45, 1e-46, 16777217, -16777217,
+                         2 ** 53, -(2 ** 53), 2 ** 53 + 1, 2 ** 70, 7, -3, 1, 0, True] + \
+        (rng.standard_normal(30) * 10.0 ** rng.integers(-320, 308, 30)).tolist()
+    for v in numbers:
+        with np.errstate(all="ignore"):
+            w = weak(v, a)
+        if type(v) not in (int, float) or not v or v != v or (type(v) is int and abs(v) > 2 ** 53):
+            assert w is v
+        for x, y in ((a, v), (a[3:4].reshape(()), v)):
+            with np.errstate(all="ignore"):
+                want = np_op(x, y)
+                got = np_op(x, weak(y, x))
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (v, np_op)
+    with pytest.raises(ValueError):
+        weak(2.5, a)[()] = 1.0          # shared: read-only
+
+
+def test_weak_leaves_other_operands_and_dtypes_alone():
+    from gradcli.base.singles import weak
+    x = np.ones(3, np.float32)
+    for v in (x, np.float32(2), "2", None, 2 + 0j):
+        assert weak(v, x) is v
+    for arr in (np.ones(3, np.int64), np.ones(3, np.float16), np.ones(3, ">f8"), 2.0):
+        assert weak(2.5, arr) == 2.5 and type(weak(2.5, arr)) is float

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .singles import EXACT_INT
+from .singles import EXACT_INT, weak
 
 
 def scaled(g, c):
@@ -25,9 +25,10 @@ def scaled(g, c):
     if type(g) is np.ndarray and g.ndim and not g.strides[0] and not any(g.strides) and \
             g.size > 1 and \
             (type(c) is float or type(c) is int or type(c) is np.ndarray and not c.ndim):
-        one = np.multiply(g[(slice(0, 1),) * g.ndim], c)     # the same promotion as g * c
+        first = g[(slice(0, 1),) * g.ndim]
+        one = np.multiply(first, weak(c, first))     # the same promotion as g * c
         return np.broadcast_to(one.reshape(()), g.shape)
-    return g * c
+    return np.multiply(g, weak(c, g)) if type(g) is np.ndarray else g * c
 
 
 def times_fresh(g, t):

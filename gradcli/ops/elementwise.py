@@ -12,7 +12,7 @@ from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base.powers import int_power, torch_pow
 from ..base.kernels import doubles, scaled, times_fresh, times_twice
-from ..base.singles import scalar_times, single, singles
+from ..base.singles import scalar_times, single, singles, weak
 from ..base.half import F16
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register
@@ -119,7 +119,7 @@ class Add(Function):
             f = singles(a, b, dt)
             if f is not None:
                 return single(f[0] + f[1])
-        out = np.add(a, b)
+        out = np.add(a, weak(b, a))
         return out if out.dtype is dt else _cast(out, dt)
 
     def backward(self, g, F):
@@ -144,7 +144,7 @@ class Sub(Function):
             f = singles(a, b, dt)
             if f is not None:
                 return single(f[0] - f[1])
-        return _cast(np.subtract(a, b), dt)
+        return _cast(np.subtract(a, weak(b, a)), dt)
 
     def backward(self, g, F):
         n = self.needs
@@ -186,7 +186,7 @@ class Mul(Function):
             f = singles(a, b, dt)
             if f is not None:
                 return single(f[0] * f[1])
-        out = np.multiply(a, b)
+        out = np.multiply(a, weak(b, a))
         return out if out.dtype is dt else _cast(out, dt)
 
     def backward(self, g, F, a, b):
@@ -211,7 +211,7 @@ class Div(Function):
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
         self.save(a, b)
-        return _cast(np.true_divide(a, b), dt)
+        return _cast(np.true_divide(a, weak(b, a)), dt)
 
     def backward(self, g, F, a, b):
         n = self.needs

@@ -14,6 +14,7 @@ from ..base.errors import GradIndexError, GradRuntimeError
 from ..base.summation import inner_sums, outer_sum, torch_cumsum, torch_sum
 from ..base import context, mkl
 from ..base.parallel import GRAIN
+from ..base.singles import weak
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
 from .pointwise import maximum, minimum
@@ -131,7 +132,7 @@ class Mean(_Reduce):
         elif type(g) is np.ndarray and not g.ndim and g.dtype is F64:
             g = np.float64(g.item() / n)     # the same IEEE division, without a NumPy call
         else:
-            g = g / n
+            g = np.true_divide(g, weak(n, g)) if type(g) is np.ndarray else g / n
         g = expand_back(g, F, self.shape, self.axes, self.keepdim)
         if type(g) is np.ndarray and 0 in g.strides and any(g.strides):
             # torch divides the expanded gradient, which makes it a dense tensor: the
