@@ -17,7 +17,8 @@ tests/golden/half.json):
 - `x ** number` rounds the exponent to float16 (an exponent beyond float16's range is
   an error) and runs SLEEF's float32 pow on blocks of 32 values (two AVX2 vectors
   of 16 halves), the C library's powf on the rest: no exponent is multiplied out.
-- Comparisons and `%` round the number to float16: NumPy's float16 arithmetic.
+- Comparisons, `%` and `clamp` round the number to float16: NumPy's float16 arithmetic
+  (clamp's bounds beyond float16's range are the same error as pow's exponent).
 
 Only float16 operands reach this module (the float32/float64 paths never test for
 it); NumPy has no bfloat16, so gradcli has none.
@@ -66,8 +67,9 @@ def scaled_add(a, b, alpha):
     return _half(a32 + al * b32)
 
 
-def exponent(e):
-    """A number as PyTorch's Scalar::to<Half>(): an error beyond float16's range."""
+def scalar(e):
+    """A number as PyTorch's Scalar::to<Half>() (pow's exponent, clamp's bounds): an
+    error beyond float16's range."""
     if isinstance(e, (int, float)) and not np.isinf(e) and not np.isnan(e) \
             and abs(e) > HALF_MAX:
         raise GradRuntimeError("value cannot be converted to type c10::Half without overflow")
@@ -78,7 +80,7 @@ def power(a, e):
     """a ** e for a float16 array a and a Python number e, as PyTorch's Half pow
     kernel: SLEEF's float32 pow on whole blocks of 32 (per thread's range), powf
     (correctly rounded: the double pow rounded to float32) on the rest."""
-    ef = F32(exponent(e))
+    ef = F32(scalar(e))
     flat = np.ascontiguousarray(a, F16).reshape(-1).astype(F32)
     out = np.empty(flat.shape, F32)
     with np.errstate(all="ignore"):

@@ -16,6 +16,7 @@ from ..base import mkl
 from ..base.torch_exp import sigmoid as torch_sigmoid
 from ..base import torch_act
 from ..core.tensor import Tensor
+from ..base import half
 from .registry import Arg, internal, register, tensor_f
 from .dims import norm_dims
 from .tensor_args import tensors_only, with_method_positions
@@ -276,6 +277,10 @@ def clamp(x, min=None, max=None):
     x = tensor_arg(x)
     if min is None and max is None:
         raise GradRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if x.data.dtype is half.F16:        # PyTorch's Scalar::to<Half>: its overflow error
+        for v in (min, max):
+            if isinstance(v, (int, float)):
+                half.scalar(v)
     return Clamp.apply(x, lo=_num(min), hi=_num(max))
 
 
