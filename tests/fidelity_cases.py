@@ -15,8 +15,13 @@ HALF_SCALARS = ("1e5", "1e-5", "70000.0", "0.1", "1.1", "1e-8", "65519.0", "3", 
 HALF_OPS = ("x * S", "S * x", "x / S", "S / x", "x // S", "x ** S", "x.mul(S)", "x.div(S)",
             "torch.mul(x, S)", "x + S", "x - S", "S - x", "x.add(S, alpha=0.1)",
             "x.sub(S, alpha=3)", "x < S", "x == S", "x >= S", "x % S", "S ** x",
-            "x.clamp(min=S)", "x.clamp(max=S)")
-HALF_GRADS = ("x * S", "x / S", "S / x", "x ** S", "x.add(S, alpha=0.1)")
+            "x.clamp(min=S)", "x.clamp(max=S)", "x * torch.tensor(S, dtype=torch.float64)",
+            "torch.tensor(S, dtype=torch.float64) * x", "x / torch.tensor(S, dtype=torch.float32)",
+            "torch.tensor(S, dtype=torch.float64) / x", "x + torch.tensor(S, dtype=torch.float64)",
+            "torch.tensor(S, dtype=torch.float32) - x", "x - torch.tensor(S, dtype=torch.float32)")
+HALF_GRADS = ("x * S", "x / S", "S / x", "x ** S", "x.add(S, alpha=0.1)",
+              "x * torch.tensor(S, dtype=torch.float64)", "torch.tensor(S, dtype=torch.float64) / x",
+              "torch.tensor(S, dtype=torch.float32) - x")
 
 
 def half_input():

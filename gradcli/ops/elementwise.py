@@ -425,6 +425,8 @@ def add(a, b):
         if dt is not None:
             return Add.apply2(a, b, dt)
     a, b, dt = _operands(a, b)
+    if dt is F16:
+        a, b = HALF_NUMBER["operands"](a, b, False)
     if type(a) is not Tensor:
         a, b = b, a
     return Add.apply2(a, b, dt)
@@ -437,6 +439,8 @@ def sub(a, b):
         if dt is not None:
             return Sub.apply2(a, b, dt)
     a, b, dt = _operands(a, b)
+    if dt is F16:
+        a, b = HALF_NUMBER["operands"](a, b, False)
     _bool_sub_check(getattr(a, "data", a), getattr(b, "data", b))
     if type(a) is not Tensor:
         return Rsub.apply(b, a, dt=dt)
@@ -454,8 +458,10 @@ def mul(a, b):
     a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
         a, b = b, a
-    if dt is F16 and type(b) is not Tensor:
-        return HALF_NUMBER["mul"](a, b)
+    if dt is F16:
+        a, b = HALF_NUMBER["operands"](a, b, True)
+        if type(b) is not Tensor:
+            return HALF_NUMBER["mul"](a, b)
     return Mul.apply2(a, b, dt)
 
 
@@ -469,8 +475,10 @@ def div(a, b):
             return Div.apply2(a, b, dt)
     a, b, dt = _operands(a, b)
     dt = _float_dt(dt)
-    if dt is F16 and (type(a) is not Tensor or type(b) is not Tensor):
-        return HALF_NUMBER["div"](a, b)
+    if dt is F16:
+        a, b = HALF_NUMBER["operands"](a, b, True)
+        if type(a) is not Tensor or type(b) is not Tensor:
+            return HALF_NUMBER["div"](a, b)
     if type(a) is not Tensor:
         # PyTorch computes number / tensor as tensor.reciprocal() * number
         return Mul.apply(Reciprocal.apply(b, dt=dt), a, dt=dt)

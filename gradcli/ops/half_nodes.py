@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import half
+from ..base import context, half
 from ..core.tensor import Tensor
 from .elementwise import HALF_NUMBER, Div, FloorDivide, Mul, PowScalar, Reciprocal
 
@@ -66,6 +66,22 @@ class PowHalf(PowScalar):
         return (g * half.times(half.power(a, e - 1), e),)
 
 
+def _operands(a, b, number_second):
+    """A 0-d tensor of another dtype meeting a float16 tensor (not requiring grad) as
+    PyTorch's kernels take it: rounded to float16, or, as mul's and div's second operand,
+    as the number it holds (the kernels read it in float32)."""
+    return _cast(a, False), _cast(b, number_second)
+
+
+def _cast(v, as_number):
+    if type(v) is not Tensor:
+        return v
+    d = v.data
+    if d.ndim or d.dtype is half.F16 or (v.requires_grad and context.current.grad_enabled):
+        return v
+    return d.item() if as_number else Tensor(d.astype(half.F16))
+
+
 def _mul(a, b):
     return MulHalf.apply2(a, b, half.F16)
 
@@ -87,4 +103,4 @@ def _pow(a, b):
     return PowHalf.apply2(a, b, half.F16)
 
 
-HALF_NUMBER.update(mul=_mul, div=_div, floor_divide=_floor_divide, pow=_pow)
+HALF_NUMBER.update(operands=_operands, mul=_mul, div=_div, floor_divide=_floor_divide, pow=_pow)
