@@ -329,3 +329,31 @@ for args in [(3, 2, 0), (2.0, 3, 5), (2, -1, 4), (2, 3, 5.0), (torch.ones(1), 2,
         print(type(e).__name__, e)
 """),
 ]
+
+# forward mode: a missing tangent is a zero term of PyTorch's rule (engine/zero_terms.py)
+CASES += [
+    ("fwad_zero_terms/products", """import torch.autograd.forward_ad as fwAD
+P = torch.tensor([1., 2.], requires_grad=True)
+R = torch.tensor([5., 6.], requires_grad=True)
+with fwAD.dual_level():
+    d = fwAD.make_dual(P, torch.tensor([3., -0.]))
+    d2 = fwAD.make_dual(torch.tensor([1., float('inf')]), torch.tensor([3., -0.]))
+    for e in [d * 2, 2 * d, d * R, d * torch.ones(2), d @ torch.ones(2), torch.ones(2) @ d,
+              d2 * R, d2 * 2, d * d, torch.mv(torch.ones(2, 2), d)]:
+        tg = fwAD.unpack_dual(e).tangent
+        print(tg, tg.grad_fn and tg.grad_fn.next_functions)
+    tg = fwAD.unpack_dual(d * 2).tangent
+    tg.sum().backward()
+    print(P.grad)
+"""),
+    ("fwad_zero_terms/division", """import torch.autograd.forward_ad as fwAD
+P = torch.tensor([1., 2.], requires_grad=True)
+R = torch.tensor([5., 6.], requires_grad=True)
+with fwAD.dual_level():
+    d = fwAD.make_dual(P, torch.tensor([3., -0.]))
+    d2 = fwAD.make_dual(torch.tensor([1., 4.]), torch.tensor([3., -0.]))
+    for e in [d / 2, d / R, R / d2, d2 / R, d / d, d2 / 2, torch.ones(2) / d2, P / d2]:
+        tg = fwAD.unpack_dual(e).tangent
+        print(tg, tg.grad_fn, tg.grad_fn and tg.grad_fn.next_functions[0][0])
+"""),
+]

@@ -7,6 +7,7 @@ import numpy as np
 from ..core import dtypes
 from ..engine.autograd import Function
 from ..engine.forward import add_terms, bilinear, linear, linear_with
+from ..engine.zero_terms import div_rule
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
@@ -219,12 +220,8 @@ class Div(Function):
         return (F.sum_to(g / b, self.sa) if n[0] else None,
                 F.sum_to(-g * ((a / b) / b), self.sb) if n[1] else None)
 
-    def jvp(self, ts, F, a, b):
-        ta, tb = ts
-        if tb is None:
-            return ta / b
-        p = tb * (a / b)        # derivatives.yaml: (self_t - other_t * result) / other_p
-        return (ta - p if ta is not None else -p) / b
+    def jvp(self, ts, F, a, b):      # derivatives.yaml: (self_t - other_t * result) / other_p
+        return div_rule(ts[0], ts[1], a, b)
 
 
 class Reciprocal(Function):
