@@ -239,6 +239,9 @@ FORBIDDEN_MODULES = {"pickle", "marshal", "shelve", "subprocess", "ctypes", "cod
 #: math and BLAS, for bit-exact results) by the fixed names in its table, never by text
 #: from a program; the language cannot reach it (no attribute of any value leads there)
 NATIVE = {"gradcli/base/mkl.py": {"ctypes"},
+          # MKL's LAPACK ?getrf_/?getrs_ (the matrix inverse as PyTorch computes it), bound
+          # by those four fixed names in the library mkl.py loaded; no program's text reaches it
+          "gradcli/base/lapack.py": {"ctypes"},
           # glibc's mallopt and malloc_trim with fixed parameters, nothing else
           # (tests/test_heap.py checks the names it binds); no program's text reaches it
           "gradcli/base/heap.py": {"ctypes"},

@@ -12,6 +12,7 @@ from ..core.convert import tensor_arg, to_array
 from ..base.errors import GradAssertionError, GradTypeError, GradValueError
 from ..ops.registry import BUILTINS, register
 from ..ops.shape import size_args
+from ..ops.inverse import linalg_inv
 from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import Module, Size
 from . import calculus, nn as nn_library, saved_hooks, torch_more, transforms
@@ -146,7 +147,8 @@ def namespace() -> dict:
             # PyTorch's module (library/saved_hooks.py), not gradcli's own graph() picture
             "graph": Module("torch.autograd.graph", dict(saved_hooks.MEMBERS))})
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
-        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda})
+        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda,
+                              "linalg": Module("torch.linalg", {"inv": linalg_inv})})
         torch_members.update(torch_more.namespaces(Module))
         transforms.install(torch_members, autograd, autograd_functional)
         ns["torch"] = Module("torch", torch_members)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError
+from ..base import context
+from ..base.errors import GradRuntimeError, GradTypeError
 from ..base import sleef_explog, softmax64
 from ..core.convert import tensor_arg
 from ..engine.autograd import Function
@@ -12,6 +13,7 @@ from .dims import norm_dims
 from .reduce import M, _torch_name
 from .registry import Arg, register
 from .shape import to
+from .batching import EXTRA_NAMES
 from .fused_grads import LogSoftmaxBackwardData, SoftmaxBackwardData
 from ..base import mkl
 
@@ -111,10 +113,39 @@ class LogSoftmax(Softmax):
         return ts[0] - F.sum(F.exp(out) * ts[0], self.axis, True)
 
 
+REQUIRED = object()     # torch.softmax(x) and x.softmax() have no default dim
+IMPLICIT = object()     # F.softmax(x) / nn.Softmax(): PyTorch's implicit dim, warned
+
+
+def _check_dim(dim, name):
+    """The dim to use: torch.softmax / x.softmax without a dim (or with None) is
+    PyTorch's TypeError; F.softmax and nn.Softmax() pass IMPLICIT for the implicit dim,
+    with PyTorch's warning."""
+    if dim is REQUIRED:
+        raise GradTypeError(f'{name}() missing 1 required positional arguments: "dim"')
+    if dim is None:
+        raise GradTypeError(f"{name}(): argument 'dim' must be int, not NoneType")
+    if dim is IMPLICIT:
+        context.warn(f"Implicit dimension choice for {name} has been deprecated. Change the "
+                     "call to include dim=X as an argument.")
+        return None
+    return dim
+
+
+def _functional(name):
+    """F.softmax / F.log_softmax: dim may be left out or None (the implicit dim)."""
+    def fn(input, dim=None, _stacklevel=3, dtype=None):
+        return OPS[name](input, IMPLICIT if dim is None else dim, dtype)
+    fn.__name__ = name
+    EXTRA_NAMES[name] = fn          # vmap batches it as the op
+    return fn
+
+
 @register("softmax", "softmax(input, dim)", "exp(input) / sum(exp(input), dim)", method=True,
           checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": 0})],
           category="reduce")
-def softmax(input, dim=None, dtype=None):
+def softmax(input, dim=REQUIRED, dtype=None):
+    dim = _check_dim(dim, "softmax")
     x = tensor_arg(input)
     if dtype is not None:
         x = to(x, dtype)
@@ -123,8 +154,14 @@ def softmax(input, dim=None, dtype=None):
 
 @register("log_softmax", "log_softmax(input, dim)", "log(softmax(input, dim)), stably",
           method=True, checks=[((M,), {"dim": 1}), ((Arg((4,)),), {"dim": 0})], category="reduce")
-def log_softmax(input, dim=None, dtype=None):
+def log_softmax(input, dim=REQUIRED, dtype=None):
+    dim = _check_dim(dim, "log_softmax")
     x = tensor_arg(input)
     if dtype is not None:
         x = to(x, dtype)
     return LogSoftmax.apply(x, dim=dim)
+
+
+OPS = {"softmax": softmax, "log_softmax": log_softmax}
+#: F.softmax and F.log_softmax (torch.nn.functional's, also what nn.Softmax() calls)
+FUNCTIONAL = {name: _functional(name) for name in OPS}

@@ -4,13 +4,15 @@ language's `torch.nn` namespace holds besides `functional`."""
 from __future__ import annotations
 
 from ...ops.registry import FUNCTIONS
+from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from . import init
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .loss import LOSSES
 from .module import Module, Parameter
 
-FUNCTIONAL = {"bilinear": bilinear, "linear": FUNCTIONS["linear"]}
+FUNCTIONAL = {"bilinear": bilinear, "linear": FUNCTIONS["linear"],
+              **SOFTMAX_FUNCTIONAL}
 
 
 def members(namespace):

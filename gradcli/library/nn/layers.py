@@ -15,6 +15,7 @@ from ...core.convert import type_name
 from ...ops.nn import _pair
 from ...ops import batching  # layers run batched inside vmap (op: the op, batched if an input is)
 from ...ops.registry import FUNCTIONS
+from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from .init import fan_in_and_fan_out, kaiming_uniform_, uniform_
 from ...core.parameter import is_uninitialized, set_uninitialized
 from .module import Module, new_parameter
@@ -254,7 +255,7 @@ class _SoftmaxBase(Module):
         self.dim = dim
 
     def forward(self, input):
-        return batching.op(self.fn, input, self.dim)
+        return batching.call(SOFTMAX_FUNCTIONAL[self.fn], (input, self.dim))
 
     def extra_repr(self):
         return f"dim={self.dim}"
