@@ -357,3 +357,21 @@ with fwAD.dual_level():
         print(tg, tg.grad_fn, tg.grad_fn and tg.grad_fn.next_functions[0][0])
 """),
 ]
+
+CASES += [
+    ("fwad_zero_terms/linear_and_sums", """import torch.autograd.forward_ad as fwAD
+torch.manual_seed(0)
+W = torch.randn(3, 2, requires_grad=True)
+B = torch.randn(3, requires_grad=True)
+x = torch.randn(4, 2)
+with fwAD.dual_level():
+    d = fwAD.make_dual(x, torch.ones(4, 2))
+    for e in [torch.nn.functional.linear(d, W, B), torch.nn.functional.linear(d, W), d @ W.t(),
+              torch.mm(d, W.t()), d.sum(), (d * W[0]).sum(1), torch.tanh(d @ W.t()), d ** 2]:
+        tg = fwAD.unpack_dual(e).tangent
+        print(tg, tg.grad_fn and tg.grad_fn.next_functions)
+    P = torch.tensor(2., requires_grad=True)
+    s = fwAD.make_dual(P * 1, torch.tensor(3.) * P)
+    print(fwAD.unpack_dual(s.sum()), fwAD.unpack_dual(s.sum(0)))
+"""),
+]

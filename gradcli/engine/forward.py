@@ -284,6 +284,8 @@ def reduction(self, ts, F, *saved):
     expand_back(g) * d(x): the tangent is the sum of t * d over the reduced axes,
     d being the backward of g = 1 (sum, mean, prod, max, norm, var, logsumexp)."""
     shape, axes, keepdim = self.shape, self.axes, self.keepdim
+    if self.name.startswith("SumBackward"):     # d is 1: PyTorch's self_t.sum(dim), no product
+        return F.sum(ts[0], axes, keepdim)
     if axes is None:
         out_shape = (1,) * len(shape) if keepdim else ()
     else:

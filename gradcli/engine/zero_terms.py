@@ -34,17 +34,18 @@ class ZeroTerm(Function):
 
 
 class ZeroAdd(Function):
-    """`zero_term + term` (AddBackward0): the term's values exactly."""
-    __slots__ = ("keep",)
+    """`zero_term + term` (AddBackward0): the term's values exactly (broadcast)."""
+    __slots__ = ("keep", "sx", "sy")
     name = "AddBackward0"
 
     def forward(self, x, y, keep):
-        self.keep = keep
-        return np.array(x if keep == 0 else y, copy=True)
+        self.keep, self.sx, self.sy = keep, np.shape(x), np.shape(y)
+        shape = np.broadcast_shapes(self.sx, self.sy)
+        return np.array(np.broadcast_to(x if keep == 0 else y, shape), copy=True)
 
     def backward(self, g, F):
         n = self.needs
-        return (g if n[0] else None, g if n[1] else None)
+        return (F.sum_to(g, self.sx) if n[0] else None, F.sum_to(g, self.sy) if n[1] else None)
 
     def jvp(self, ts, F):
         return ts[self.keep]
@@ -94,3 +95,46 @@ def div_rule(ta, tb, a, b):
     shape = np.broadcast_shapes(ta.data.shape, np.shape(getattr(b, "data", b)))
     z = ZeroTerm.apply(partner, shape=shape, dtype=ta.data.dtype, label="MulBackward0")
     return (ta - z) / b
+
+
+class Zero:
+    """A missing tangent's term in a sum of terms (`sum_terms`): zeros, in a graph when
+    `partner` (the primal it multiplies) requires grad; `label` names its node."""
+    __slots__ = ("partner", "label", "shape", "dtype")
+
+    def __init__(self, partner, label, shape, dtype):
+        self.partner, self.label, self.shape, self.dtype = partner, label, shape, dtype
+
+    def graph(self):
+        return type(self.partner) is Tensor and self.partner.requires_grad
+
+    def tensor(self):
+        if self.graph():
+            return ZeroTerm.apply(self.partner, shape=self.shape, dtype=self.dtype,
+                                  label=self.label)
+        return Tensor(np.zeros(self.shape, self.dtype))
+
+
+def sum_terms(*terms):
+    """The sum of a rule's terms left to right, as PyTorch's with efficient zero tensors
+    (a `Zero` for a missing tangent): the values of the real terms alone, recorded with
+    the zero terms where those are in a graph; None when every term is zero."""
+    grad = context.current.grad_enabled
+    acc = None
+    for t in terms:
+        if acc is None:
+            acc = t
+            continue
+        za, zt = type(acc) is Zero, type(t) is Zero
+        if not za and not zt:
+            acc = acc + t
+        elif za and zt:
+            acc = acc if acc.graph() or not t.graph() else t
+        else:
+            real, zero = (t, acc) if za else (acc, t)
+            if grad and (real.requires_grad or zero.graph()):
+                z = zero.tensor()
+                acc = ZeroAdd.apply(z, real, keep=1) if za else ZeroAdd.apply(real, z, keep=0)
+            else:
+                acc = real
+    return None if type(acc) is Zero else acc
