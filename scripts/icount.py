@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Instructions per iteration of scripts/bench.py's loop workloads, counted by
+valgrind's callgrind: a number that does not move with the load of a shared machine,
+for telling a 2% change of the hot path from noise (bench.py's ratios are the goals;
+this is the tool for the steps towards them).
+
+    python scripts/icount.py [tut32 tut64 2x2 chain ...]
+
+Each workload runs in this file's child mode twice under callgrind, with N and
+N + STEPS iterations, and the difference is divided by STEPS (start-up and set-up
+cancel out).  What makes the counts repeat to the instruction: the collector off
+after set-up (gctune.tune() first, as the CLI does), hash seed and address-space
+layout fixed (PYTHONHASHSEED=0, `setarch -R`), and one thread in NumPy's and MKL's
+libraries: an idle worker thread spins, and under valgrind its spinning is counted
+by the scheduler's whim (the 2x2 loop read anything from 125k to 265k per iteration
+before).  Needs valgrind (and setarch, optional); runs the gradcli of this checkout.
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+STEPS = 200
+BASE = 10
+
+
+def _programs():
+    import bench
+    head, loop = bench.TUTORIAL.split("for t in range({n}):\n")
+    tut = {dt: ("torch.manual_seed(0)\n" + head.format(dt="torch." + dt) + "t = 0\n",
+                textwrap.dedent(loop)) for dt in ("float32", "float64")}
+    return {
+        "tut32": tut["float32"],
+        "tut64": tut["float64"],
+        "2x2": ("x = ones(2, 2, requires_grad=true)\ni = 0\n",
+                "out = mean(3*(x+2)^2)\nout.backward()\ni += 1\n"),
+        # one step of the chain and its share of the backward: the whole graph is
+        # differentiated at the end, so the body runs n steps and then backward
+        "chain": ("x = tensor(1.0, requires_grad=true)\n", None),
+    }
+
+
+def child(name, n):
+    from gradcli.base.gctune import tune
+    from gradcli.output import TextOutput
+    from gradcli.session import Session
+    tune()
+    s = Session(TextOutput(io.StringIO(), quiet=True))
+    setup, body = _programs()[name]
+    s.run(setup)
+    import gc
+    gc.collect()
+    gc.disable()
+    if body is None:        # the chain: n steps, then backward through all of them
+        s.run("y = x\ni = 0\nwhile i < %d:\n    y = y * 1.00001\n    i += 1\ny.backward()\n" % n)
+        return
+    code, scope = s.compile(body), s.scope
+    for _ in range(n):
+        for st, _ in code:
+            st(scope)
+
+
+def count(name, n):
+    env = dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
+               OPENBLAS_NUM_THREADS="1", KMP_BLOCKTIME="0")
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+           sys.executable, os.path.abspath(__file__), "--child", name, str(n)]
+    arch = shutil.which("setarch")
+    if arch:
+        cmd = [arch, os.uname().machine, "-R"] + cmd
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+    m = re.search(r"Collected : (\d+)", r.stderr)
+    if r.returncode != 0 or not m:
+        raise SystemExit(f"{name}: valgrind failed\n{r.stderr[-2000:]}")
+    return int(m.group(1))
+
+
+def main(argv):
+    if argv[:1] == ["--child"]:
+        child(argv[1], int(argv[2]))
+        return
+    if not shutil.which("valgrind"):
+        raise SystemExit("icount needs valgrind")
+    names = argv or list(_programs())
+    unknown = [n for n in names if n not in _programs()]
+    if unknown:
+        raise SystemExit(f"unknown workload {unknown[0]!r}: one of {', '.join(_programs())}")
+    for name in names:
+        base, big = BASE, BASE + STEPS
+        if name == "chain":
+            base, big = 2000, 2000 + 100 * STEPS
+        per = (count(name, big) - count(name, base)) / (big - base)
+        unit = "step" if name == "chain" else "iteration"
+        print(f"{name:6} {per:10.0f} instructions per {unit}", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
