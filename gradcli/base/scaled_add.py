@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import half
 from .fma import exact_scalar, fma, unsplittable
 from .parallel import chunks
 from .tensor_iter import VEC_BLOCK, _inner_run, _order
@@ -32,9 +33,8 @@ def scaled_add(a, b, alpha, dt):
     if dt.kind in "iu":
         a, b = np.asarray(a).astype(dt), np.asarray(b).astype(dt)
         return np.asarray(a + dt.type(alpha) * b, dtype=dt)
-    if dt not in _LANES:                        # float16: in float32, rounded once at the end
-        return np.asarray(scaled_add(np.asarray(a, np.float32), np.asarray(b, np.float32),
-                                     alpha, np.float32)).astype(dt)
+    if dt not in _LANES:                        # float16: base/half.py
+        return half.scaled_add(a, b, alpha)
     shape = np.broadcast_shapes(np.shape(a), np.shape(b))
     A = np.broadcast_to(np.asarray(a, dt), shape)
     B = np.broadcast_to(np.asarray(b, dt), shape)

@@ -28,8 +28,9 @@ from ..base.errors import GradRuntimeError, ShapeError
 from ..core import tangents as tan
 from ..base import context
 from ..core.tensor import Tensor
-from . import autograd
+from . import autograd, versions
 from .autograd import _OUT, Function, TensorF, _sources
+from .zero_terms import with_zero_term
 
 _PLAIN_APPLY = Function.__dict__["apply"]
 _PLAIN_APPLY2 = Function.__dict__["apply2"]
@@ -92,6 +93,8 @@ def make_dual(t, tangent, level):
         d = DualView.apply(t) if t.requires_grad else Tensor(t.data)
     finally:
         _set_visible(hidden)
+    if t.requires_grad:         # a view of t, as PyTorch's: an in-place op on d rebases t
+        versions.link_view(d, t, _dual_view)
     if tangent.data.dtype != t.data.dtype:
         tangent = Tensor(tangent.data.astype(t.data.dtype))
     for other, tg in (tan.tangents_of(t) or {}).items():     # an alias keeps outer levels'
@@ -241,18 +244,28 @@ def _signed_zero_like(a, z):
     return a
 
 
+#: the products whose rule PyTorch writes with b's tangent first (b_t * a_p + a_t * b_p);
+#: the matrix products write a's first (a_t @ b_p + a_p @ b_t)
+_B_FIRST = {"MulBackward0"}
+
+
 def bilinear(self, ts, F, *saved):
-    """The rule of a product (linear in each input): op(ta, b) + op(a, tb)."""
+    """The rule of a product (linear in each input), op(ta, b) + op(a, tb) in PyTorch's
+    order, a missing tangent a zero term (engine/zero_terms.py)."""
     a, b = ts.args[0], ts.args[1]
     rest = ts.args[2:]
     ta, tb = ts[0], ts[1]
-    out = None
-    if ta is not None:
-        out = type(self).apply(ta, b, *rest, **ts.params)
-    if tb is not None:
-        term = type(self).apply(a, tb, *rest, **ts.params)
-        out = term if out is None else out + term
-    return out
+    ta_b = type(self).apply(ta, b, *rest, **ts.params) if ta is not None else None
+    a_tb = type(self).apply(a, tb, *rest, **ts.params) if tb is not None else None
+    b_first = type(self).name in _B_FIRST
+    if ta_b is not None and a_tb is not None:
+        return a_tb + ta_b if b_first else ta_b + a_tb
+    out = ta_b if a_tb is None else a_tb
+    if out is None or not context.current.grad_enabled:
+        return out
+    # the zero term (of the missing tangent) comes first where its pair is written first
+    return with_zero_term(out, a if tb is None else b, type(self).name,
+                          (tb is None) == b_first)
 
 
 def elementwise(self, ts, F, *saved):
@@ -271,6 +284,8 @@ def reduction(self, ts, F, *saved):
     expand_back(g) * d(x): the tangent is the sum of t * d over the reduced axes,
     d being the backward of g = 1 (sum, mean, prod, max, norm, var, logsumexp)."""
     shape, axes, keepdim = self.shape, self.axes, self.keepdim
+    if self.name.startswith("SumBackward"):     # d is 1: PyTorch's self_t.sum(dim), no product
+        return F.sum(ts[0], axes, keepdim)
     if axes is None:
         out_shape = (1,) * len(shape) if keepdim else ()
     else:
@@ -289,6 +304,10 @@ def add_terms(*terms):
         if t is not None:
             out = t if out is None else out + t
     return out
+
+
+def _dual_view(t):
+    return DualView.apply(t) if t.requires_grad else Tensor(t.data.view())
 
 
 class DualView(Function):

@@ -32,6 +32,7 @@ OWN = object()      # in a node's saved_src: "this saved value is the node's own
 class _State:
     bumped = False      # any in-place op yet (in this process)? Until then every version is 0
     epoch = 0           # in-place ops so far (record, check)
+    no_grad_views = False   # any view made under no_grad of a tensor requiring grad yet?
 
 
 state = _State()
@@ -163,6 +164,23 @@ def live_views(base):
     return [v for v in (w() for w in getattr(base, "views", None) or ()) if v is not None]
 
 
+#: [hook(view, x)] for a view of a tensor that requires grad (engine/nograd_views.py)
+NO_GRAD_VIEW: list = []
+
+
+def link_view(r, x, remake):
+    """Record r as a view of x's storage (as `viewing` does), `remake(t)` making r from x."""
+    via = getattr(x, "view_of", None)
+    if via is None:
+        base = x
+        r.view_of = (x, remake)
+    else:
+        base, first = via
+        r.view_of = (base, lambda t: remake(first(t)))
+    r.vc = counter(x)
+    _remember(base, r)
+
+
 def viewing(fn):
     """Decorator for a view op `fn(x, ...)`: when NumPy gave a view of x's array, the
     result shares x's storage as in PyTorch: one version counter, and `view_of` =
@@ -182,6 +200,8 @@ def viewing(fn):
                     r.view_of = (base, lambda t: fn(first(t), *args, **kw))
                 r.vc = counter(x)
                 _remember(base, r)
+                if x.requires_grad and (not r.requires_grad or state.no_grad_views):
+                    NO_GRAD_VIEW[0](r, x)       # engine/nograd_views.py
         return r
     op.__name__, op.__doc__, op.__wrapped__ = fn.__name__, fn.__doc__, fn
     return op

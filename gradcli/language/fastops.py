@@ -52,7 +52,7 @@ def _with_literal(expr, k, literal_first, node, fn, line, col):
         try:
             if type(t) is Tensor:
                 dt = t.data.dtype
-                if dt.kind == "f":
+                if dt.char in "fd":    # (not float16: ops/half_nodes.py)
                     return node.apply2(t, k, dt)
             return fn(k, t) if literal_first else fn(t, k)
         except Exception as e:

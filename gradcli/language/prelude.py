@@ -5,7 +5,7 @@ of sum/len/list/any/all on the values that only the language makes (iterators,
 dicts, sets, objects)."""
 from __future__ import annotations
 
-from ..base.errors import GradError, GradTypeError
+from ..base.errors import GradError, GradTypeError, GradValueError
 from ..base.limits import check_items
 from ..core.convert import type_name
 from ..core.printing import show
@@ -14,6 +14,7 @@ from ..library.stdlib import DictView, LazyIterator, ListIterator, bounded_list,
 from ..library.values import BuiltinFunction, truth
 from ..ops.registry import BUILTINS
 from . import runtime as rt
+from .unbound import PY_TYPES
 from .classes import LanguageObject, Super, callable_class, is_user_class, no_super
 from .exceptions import TYPES, is_instance
 from .items import del_attr
@@ -41,7 +42,7 @@ def _lazy(x):
         or is_user_class(type(x))
 
 
-_PY_TYPES = {}      # the built-in functions int, float, ... -> Python's types (for isinstance)
+_PY_TYPES = PY_TYPES   # the built-in functions int, float, ... -> Python's types (for isinstance)
 
 
 def _class_of(t):
@@ -200,11 +201,14 @@ def callable_(x):
     return callable(x) and (not isinstance(x, type) or callable_class(x))
 
 
-def _pythonic(name, py_meaning, when):
-    """The built-in `name` with Python's meaning for values `when` picks."""
+def _pythonic(name, py_meaning, when, three=None):
+    """The built-in `name` with Python's meaning for values `when` picks (`three`: its
+    meaning with three arguments, pow's)."""
     original = BUILTINS[name].fn
 
     def fn(*args, **kwargs):
+        if three is not None and (len(args) == 3 or "mod" in kwargs):
+            return three(*args, **kwargs)
         if args and when(args[0]):
             return py_meaning(*args, **kwargs)
         return original(*args, **kwargs)
@@ -229,6 +233,22 @@ def _number_pow(*args, **kwargs):
     if len(args) == 2 and not kwargs and _is_number(args[1]):
         return rt.binary_op("**")(*args)
     return BUILTINS["pow"].fn(*args, **kwargs)     # anything else: the tensor op's words
+
+
+def _pow3(base, exp, mod=None):
+    """Python's pow(base, exp, mod): modular exponentiation of ints (bools count)."""
+    if mod is None:
+        return _number_pow(base, exp)
+    args = (base, exp, mod)
+    if all(type(v) in (int, bool) for v in args):
+        try:
+            return pow(base, exp, mod)
+        except ValueError as e:
+            raise GradValueError(str(e)) from None
+    if all(_is_number(v) for v in args):
+        raise GradTypeError("pow() 3rd argument not allowed unless all arguments are integers")
+    raise GradTypeError("unsupported operand type(s) for ** or pow(): " +
+                        ", ".join(f"'{type_name(v)}'" for v in args))
 
 
 def _has_tensor_items(x):
@@ -268,7 +288,7 @@ def prelude():
         "min": _pythonic("min", lambda x, **k: BUILTINS["min"].fn(list(_items(x)), **k), _lazy),
         "max": _pythonic("max", lambda x, **k: BUILTINS["max"].fn(list(_items(x)), **k), _lazy),
         # two plain numbers: Python's pow, as the ** operator computes it on numbers
-        "pow": _pythonic("pow", _number_pow, _is_number),
+        "pow": _pythonic("pow", _number_pow, _is_number, three=_pow3),
     }
     out = {k: BuiltinFunction(k, v) for k, v in ns.items()}
     out["object"] = LanguageObject

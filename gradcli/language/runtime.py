@@ -26,13 +26,14 @@ from ..library.methods import requires_grad_
 from ..library.torch_ns import namespace
 from .classes import (Super, class_attr, instance_attr, is_user_class, library_allowlist,
                       set_class_attr, set_instance_attr)
-from . import bitwise
+from . import bitwise, unbound
 from .percent import percent_format
 from .names import NAME_ATTRS, name_attr
 from .containers import DICT_METHODS, SET_METHODS
 from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
 from ..engine.saved import saved_attr
+from ..engine.nograd_views import NoGradView, visible_grad_fn
 
 
 # ---------------------------------------------------------------- operators
@@ -132,7 +133,7 @@ def binary_op(op):
             if ta is Tensor:
                 da = a.data
                 dt = da.dtype
-                if dt.kind == "f":
+                if dt.char in "fd":    # (not float16: ops/half_nodes.py)
                     if tb is float or tb is int:
                         return node.apply2(a, b, dt)
                     if tb is Tensor and tensor_b:
@@ -141,7 +142,7 @@ def binary_op(op):
                             return node.apply2(a, b, dt)
             elif swap and tb is Tensor and (ta is float or ta is int):
                 dt = b.data.dtype
-                if dt.kind == "f":
+                if dt.char in "fd":
                     return node.apply2(b, a, dt)
         if ta is Tensor or type(b) is Tensor:
             if ta is str and op == "%":          # "%.3f" % loss
@@ -267,7 +268,8 @@ def unary(op, v):
 # ---------------------------------------------------------------- attributes
 
 def _grad_get(t):
-    if t.grad_fn is not None and not t.retains_grad and t.grad is None:
+    if t.grad_fn is not None and not t.retains_grad and t.grad is None and \
+            type(t.grad_fn) is not NoGradView:      # (a leaf: engine/nograd_views.py)
         context.warn(
             "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
             ".grad attribute won't be populated during autograd.backward(). If you indeed want "
@@ -281,9 +283,9 @@ def _grad_get(t):
 TENSOR_ATTRS = {
     "data": lambda t: Tensor(t.data),
     "grad": _grad_get,
-    "grad_fn": lambda t: t.grad_fn,
+    "grad_fn": visible_grad_fn,          # (engine/nograd_views.py: views made under no_grad)
     "requires_grad": lambda t: t.requires_grad,
-    "is_leaf": lambda t: t.grad_fn is None,
+    "is_leaf": lambda t: visible_grad_fn(t) is None,
     "shape": lambda t: Size(t.data.shape),
     "dtype": lambda t: dtypes.DType(t.data.dtype),
     "T": lambda t: FUNCTIONS["numpy_T"](t),
@@ -372,6 +374,9 @@ def get_attr(obj, name):
         return BoundMethod(obj, name, float.is_integer)
     if isinstance(obj, Size) and name == "numel":
         return BoundMethod(obj, name, lambda s: math.prod(s))
+    m = unbound.method(obj, name, _TYPE_METHODS)        # str.lower, list.append ...
+    if m is not None:
+        return m
     raise GradAttributeError(f"'{_pyname(obj)}' object has no attribute '{name}'")
 
 
@@ -537,4 +542,5 @@ LIST_METHODS = {
     "pop": lambda l, *i: l.pop(*i),
     "index": lambda l, v: l.index(v),
 }
+_TYPE_METHODS = {str: STR_METHODS, list: LIST_METHODS, dict: DICT_METHODS, set: SET_METHODS}
 

@@ -25,15 +25,15 @@ import numpy as np
 
 from ..base import context
 from ..base.errors import GradRuntimeError, GradTypeError, ShapeError
-from ..core import tangents as tan
 from ..core.convert import tensor_arg, to_array
 from ..core.tensor import Tensor, type_name
-from ..engine import versions
+from ..engine import nograd_views, versions
 from ..engine.forward import State as _forward, linear
 from ..engine.autograd import Function
 from .overlap import (EXPANDED_INDEX_PUT, EXPANDED_MASKED, OVERLAP, PARTIAL, overlaps,
                       partial_overlap, writable)
 from .scalar_steps import scalar_step
+from . import dual_inplace
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
 from ..ops.combine import masked_fill
 from ..ops import scaled
@@ -48,9 +48,11 @@ VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in an
 def check_leaf(x):
     """PyTorch's refusal of an in-place op on a leaf that requires grad (or a view of one)."""
     if context.current.grad_enabled:
+        via = getattr(x, "view_of", None)
+        if via is not None and versions.state.no_grad_views:
+            nograd_views.check_inplace(x)
         if x.requires_grad and x.grad_fn is None:
             raise GradRuntimeError(LEAF)
-        via = getattr(x, "view_of", None)
         if via is not None and via[0].requires_grad and via[0].grad_fn is None:
             raise GradRuntimeError(VIEW_OF_LEAF)
 
@@ -104,12 +106,14 @@ def _snapshot(t):
     return Tensor(t.data.copy(), t.requires_grad, t.grad_fn)
 
 
-def inplace(x, compute, cast=False, overlap_ok=False, inputs=()):
+def inplace(x, compute, cast=False, overlap_ok=False, inputs=(), tangent=None, alias=None):
     """x takes the values of `compute(x)` (an out-of-place op) in place; returns x.
     As PyTorch's TensorIterator, refuses an x whose elements share memory (an expand()ed
     tensor), except for fill_(number) and zero_ (`overlap_ok` True) and masked_fill_ and
     x[index] = v, which PyTorch does with a warning (`overlap_ok` its text); and, as
-    PyTorch, refuses `inputs` (the op's tensor arguments) that share part of x's memory."""
+    PyTorch, refuses `inputs` (the op's tensor arguments) that share part of x's memory.
+    `tangent(xt, level)`: the op on x's tangent (library/dual_inplace.py; None: copy_);
+    `alias(t, o)`: the op with o for the arguments that are x itself (dual_inplace.run)."""
     if not isinstance(x, Tensor):
         raise GradTypeError(f"in-place operation on a {type_name(x)}: only tensors change in place")
     check_leaf(x)
@@ -121,63 +125,8 @@ def inplace(x, compute, cast=False, overlap_ok=False, inputs=()):
         if type(t) is Tensor and partial_overlap(x.data, t.data):
             raise GradRuntimeError(PARTIAL)
     if _forward.visible:
-        return _dual_inplace(x, compute, cast)
+        return dual_inplace.run(x, compute, cast, _inplace, tangent, alias)
     return _inplace(x, compute, cast)
-
-
-def _dual_inplace(x, compute, cast):
-    """`inplace` under forward-mode levels: as in PyTorch, x's tangent at each level
-    becomes the result's (in x's dtype), or zeros where only x had one (zero_, fill_,
-    copy_ from a tensor without one)."""
-    levels = _forward.visible
-    results = []
-
-    def keep(t):
-        if t is not x:                      # a snapshot of x: it carries x's tangents
-            for level in levels:
-                xt = tan.tangent_at(x, level)
-                if xt is not None:
-                    tan.set_tangent(t, level, xt)
-        r = compute(t)
-        results.append(r)
-        return r
-    _inplace(x, keep, cast)
-    r = results[0] if results else None
-    for level in levels:
-        rt = tan.tangent_at(r, level) if isinstance(r, Tensor) else None
-        xt = tan.tangent_at(x, level)
-        if rt is None and xt is None:
-            continue
-        _set_tangent_values(x, level, xt, 0 if rt is None else rt.data)
-    return x
-
-
-def _set_tangent_values(x, level, xt, values):
-    """x's tangent at `level` takes `values` in place, as PyTorch updates it: the tensor
-    given to make_dual, and the tangents of x's views and base, which share its array,
-    see the change.  Without one, x gets one (a view's in its base's, zeros elsewhere)."""
-    d = x.data
-    if xt is None:
-        via = getattr(x, "view_of", None)
-        if via is not None:
-            base, view = via
-            bt = tan.tangent_at(base, level)
-            if bt is None:
-                bt = Tensor(np.zeros_like(base.data))
-                tan.set_tangent(base, level, bt)
-            xt = view(bt)
-            if not np.may_share_memory(xt.data, bt.data):
-                xt = None
-        if xt is None:
-            xt = Tensor(np.zeros_like(d))
-        tan.set_tangent(x, level, xt)
-    t = xt.data
-    if t.shape == d.shape and t.dtype == d.dtype:
-        w = t if t.flags.writeable else None if overlaps(t) else writable(t)
-        if w is not None:          # (an expand()ed view's tangent is a read-only view)
-            np.copyto(w, values)
-            return
-    tan.set_tangent(x, level, Tensor(np.array(np.broadcast_to(values, d.shape), dtype=d.dtype)))
 
 
 def _inplace(x, compute, cast):
@@ -213,6 +162,8 @@ def _regenerate(base, skip):
     """The views of `base`, whose graph just changed, become its regions again
     (AsStridedBackward0 of the new grad_fn), as PyTorch regenerates their grad_fn."""
     views = versions.live_views(base)
+    if views and versions.state.no_grad_views:
+        views = nograd_views.regenerated(views)
     if not views:
         return
     src = Tensor(base.data, True, base.grad_fn)
@@ -231,6 +182,8 @@ def _regenerate_after_no_grad(x):
     if not base.requires_grad:
         return
     views = [v for v in versions.live_views(base) if v.grad_fn is not None]
+    if views and versions.state.no_grad_views:
+        views = nograd_views.regenerated(views)
     if not views:
         return
     src = base if base.grad_fn is None else Tensor(base.data, True, base.grad_fn)
@@ -418,7 +371,7 @@ def _method(name, sig, doc):
 
 @_method("zero_", "x.zero_()", "fill with zeros in place and return x")
 def zero_(x):
-    return inplace(x, Zero.apply, overlap_ok=True)
+    return inplace(x, Zero.apply, overlap_ok=True, tangent=lambda xt, level: zero_(xt))
 
 
 @_method("fill_", "x.fill_(value)", "fill with value in place and return x")
@@ -429,10 +382,12 @@ def fill_(x, value):
         if value.data.ndim:
             raise GradRuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                    f"with {value.data.ndim} dimensions.")
-        return inplace(x, lambda t: FillTensor.apply(t, value), cast=True)
+        return inplace(x, lambda t: FillTensor.apply(t, value), cast=True, tangent=lambda xt, lv:
+                       fill_(xt, dual_inplace.tangent_or_zeros(value, lv)))
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise GradTypeError(f"fill_(): argument 'value' must be Number, not {type_name(value)}")
-    return inplace(x, lambda t: FillNumber.apply(t, value=value), cast=True, overlap_ok=True)
+    return inplace(x, lambda t: FillNumber.apply(t, value=value), cast=True, overlap_ok=True,
+                   tangent=lambda xt, level: fill_(xt, 0))
 
 
 @_method("copy_", "x.copy_(src)", "x's values replaced by src's (broadcast, cast) in place")
@@ -448,7 +403,8 @@ def copy_(x, src, non_blocking=False):
             raise ValueError
     except ValueError:
         _broadcast_error(xs, ss)
-    return inplace(x, lambda t: Copy.apply(t, src), cast=True, inputs=(src,))
+    return inplace(x, lambda t: Copy.apply(t, src), cast=True, inputs=(src,),
+                   tangent=dual_inplace.copy_source(src))
 
 
 def _broadcast_error(a, b):
@@ -464,7 +420,9 @@ def _broadcast_error(a, b):
 
 @_method("masked_fill_", "x.masked_fill_(mask, value)", "value where mask is true, in place")
 def masked_fill_(x, mask, value):
-    return inplace(x, lambda t: masked_fill(t, mask, value), cast=True, overlap_ok=EXPANDED_MASKED)
+    return inplace(x, lambda t: masked_fill(t, mask, value), cast=True, overlap_ok=EXPANDED_MASKED,
+                   tangent=lambda xt, lv: masked_fill_(xt, mask, dual_inplace.tangent_or_zeros(
+                       value, lv) if isinstance(value, Tensor) else 0))
 
 
 @_method("index_add_", "x.index_add_(dim, index, source, alpha=1)",
@@ -502,7 +460,13 @@ def _inplace_of(name):
     fn = BUILTINS[name].fn
 
     def method(x, *args, **kw):
-        return inplace(x, lambda t: fn(t, *args, **kw), inputs=(*args, *kw.values()))
+        alias = None
+        # x.mul_(x) in forward mode: PyTorch's tangent formula reads the argument x's new
+        # primal (dual_inplace.run); div_ and pow_ read the result as well: not done
+        if name in ("mul", "remainder") and _forward.visible and any(a is x for a in args):
+            def alias(t, o):
+                return fn(t, *[o if a is x else a for a in args], **kw)
+        return inplace(x, lambda t: fn(t, *args, **kw), inputs=(*args, *kw.values()), alias=alias)
     method.__name__ = name + "_"
     _method(name + "_", f"x.{name}_(...)", f"x.{name}(...), in place")(method)
     return method
@@ -585,3 +549,5 @@ AUGMENTED = {"+=": iadd, "-=": isub, "*=": imul, "/=": itruediv, "//=": ifloordi
 AUGMENTED.update({op: METHOD_ONLY[name + "_"].fn for op, name in (
     ("&=", "bitwise_and"), ("|=", "bitwise_or"), ("<<=", "bitwise_left_shift"),
     (">>=", "bitwise_right_shift"))})
+
+dual_inplace.OPS.update(copy_=copy_, fill_=fill_)

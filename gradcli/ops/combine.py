@@ -169,17 +169,35 @@ def masked_fill(x, mask, value):
         if value.data.ndim:
             raise GradRuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
                                    f"got tensor with {value.data.ndim} dimension(s).")
-        if value.requires_grad:
-            raise GradRuntimeError("masked_fill: gradcli does not differentiate with respect to "
-                                   "the value; pass a number")
-        value = value.item()
     try:
         shape = np.broadcast_shapes(m.data.shape, x.data.shape)
     except ValueError:
         shape = None
     if shape != x.data.shape:
         raise broadcast_error(x.data.shape, m.data.shape)
+    if isinstance(value, Tensor):       # PyTorch's masked_fill.Tensor: value differentiable too
+        return MaskedFillTensor.apply(x, value, mask=np.broadcast_to(m.data, x.data.shape))
     return MaskedFill.apply(x, mask=np.broadcast_to(m.data, x.data.shape), value=value)
+
+
+class MaskedFillTensor(Function):
+    """masked_fill with a 0-d tensor value (MaskedFillBackward1): value gets the sum of
+    the gradient where mask is true."""
+    __slots__ = ("mask",)
+    name = "MaskedFillBackward1"
+
+    def forward(self, x, value, mask):
+        self.mask = mask
+        return np.where(mask, np.asarray(value).astype(x.dtype), x)
+
+    def backward(self, g, F):
+        n = self.needs
+        return (F.where(self.mask, 0.0, g) if n[0] else None,
+                F.where(self.mask, g, 0.0).sum() if n[1] else None)
+
+    def jvp(self, ts, F):
+        tx, tv = ts
+        return F.where(self.mask, 0.0 if tv is None else tv, 0.0 if tx is None else tx)
 
 
 @register("split", "split(input, split_size_or_sections, dim=0)",

@@ -7,12 +7,14 @@ import numpy as np
 from ..core import dtypes
 from ..engine.autograd import Function
 from ..engine.forward import add_terms, bilinear, linear, linear_with
+from ..engine.zero_terms import div_rule
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base.powers import int_power, torch_pow
 from ..base.kernels import doubles, scaled, times_fresh, times_twice
 from ..base.singles import scalar_times, single, singles, weak
+from ..base.half import F16
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register
 from ..base import context
@@ -38,6 +40,8 @@ def _shapes(a, b):
 
 
 _FAST = (Tensor, int, float)
+#: a float16 tensor and a Python number: mul, div, floor_divide, pow (ops/half_nodes.py)
+HALF_NUMBER = {}
 
 
 def _args2(a, b):
@@ -56,7 +60,7 @@ def _same_float(a, b):
     common floating case _operands answers first; None otherwise."""
     da = a.data
     dt = da.dtype
-    if dt.kind != "f":
+    if dt.char not in "fd":         # float16 is elementwise's general path (HALF_NUMBER)
         return None
     tb = type(b)
     if tb is Tensor:
@@ -216,12 +220,8 @@ class Div(Function):
         return (F.sum_to(g / b, self.sa) if n[0] else None,
                 F.sum_to(-g * ((a / b) / b), self.sb) if n[1] else None)
 
-    def jvp(self, ts, F, a, b):
-        ta, tb = ts
-        if tb is None:
-            return ta / b
-        p = tb * (a / b)        # derivatives.yaml: (self_t - other_t * result) / other_p
-        return (ta - p if ta is not None else -p) / b
+    def jvp(self, ts, F, a, b):      # derivatives.yaml: (self_t - other_t * result) / other_p
+        return div_rule(ts[0], ts[1], a, b)
 
 
 class Reciprocal(Function):
@@ -422,6 +422,8 @@ def add(a, b):
         if dt is not None:
             return Add.apply2(a, b, dt)
     a, b, dt = _operands(a, b)
+    if dt is F16:
+        a, b = HALF_NUMBER["operands"](a, b, False)
     if type(a) is not Tensor:
         a, b = b, a
     return Add.apply2(a, b, dt)
@@ -434,6 +436,8 @@ def sub(a, b):
         if dt is not None:
             return Sub.apply2(a, b, dt)
     a, b, dt = _operands(a, b)
+    if dt is F16:
+        a, b = HALF_NUMBER["operands"](a, b, False)
     _bool_sub_check(getattr(a, "data", a), getattr(b, "data", b))
     if type(a) is not Tensor:
         return Rsub.apply(b, a, dt=dt)
@@ -451,6 +455,10 @@ def mul(a, b):
     a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
         a, b = b, a
+    if dt is F16:
+        a, b = HALF_NUMBER["operands"](a, b, True)
+        if type(b) is not Tensor:
+            return HALF_NUMBER["mul"](a, b)
     return Mul.apply2(a, b, dt)
 
 
@@ -458,8 +466,16 @@ def mul(a, b):
           checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {})], category="arith")
 @internal("div")
 def div(a, b):
+    if type(a) is Tensor:
+        dt = _same_float(a, b)
+        if dt is not None:
+            return Div.apply2(a, b, dt)
     a, b, dt = _operands(a, b)
     dt = _float_dt(dt)
+    if dt is F16:
+        a, b = HALF_NUMBER["operands"](a, b, True)
+        if type(a) is not Tensor or type(b) is not Tensor:
+            return HALF_NUMBER["div"](a, b)
     if type(a) is not Tensor:
         # PyTorch computes number / tensor as tensor.reciprocal() * number
         return Mul.apply(Reciprocal.apply(b, dt=dt), a, dt=dt)
@@ -488,6 +504,8 @@ class RemainderScalar(Remainder):
 @internal("floor_divide")
 def floor_divide(a, b):
     a, b, dt = _operands(a, b)
+    if dt is F16 and (type(a) is not Tensor or type(b) is not Tensor):
+        return HALF_NUMBER["floor_divide"](a, b)
     if type(a) is not Tensor:
         a = Tensor(np.asarray(a, dtype=dt))
     return FloorDivide.apply(a, b, dt=dt)
@@ -500,12 +518,14 @@ def floor_divide(a, b):
 def pow(a, b):
     if type(a) is Tensor and (type(b) is int or type(b) is float):
         dt = a.data.dtype
-        if dt.kind == "f":                  # the common case _operands answers first
+        if dt.char in "fd":                 # the common case _operands answers first
             return PowScalar.apply2(a, b, dt)
     if type(b) is int and b < 0 and type(a) is Tensor and a.data.dtype.kind in "iu":
         raise GradRuntimeError("Integers to negative integer powers are not allowed.")
     a, b, dt = _operands(a, b)
     if type(b) is not Tensor:
+        if dt is F16 and type(a) is Tensor:
+            return HALF_NUMBER["pow"](a, b)
         return PowScalar.apply2(a, b, dt)
     if type(a) is not Tensor:
         return PowRScalar.apply(b, base=a, dt=dt)

@@ -17,6 +17,7 @@ from ..core.convert import tensor_arg, type_name
 from ..core.dtypes import scalar_type_name
 from ..core.tensor import Tensor
 from ..engine.autograd import Function
+from ..engine.zero_terms import Zero, sum_terms
 from ..engine.forward import add_terms, linear
 from .registry import Arg, register
 from .linalg import matmul, mm, t
@@ -91,10 +92,14 @@ class Addmm(Function):
     name = "AddmmBackward0"
 
     def jvp(self, ts, F, *saved):
-        """d(bias + a @ b) = dbias + da @ b + a @ db."""
+        """d(bias + a @ b) = dbias + da @ b + a @ db, PyTorch's terms in its order (a
+        missing tangent a zero term: engine/zero_terms.py)."""
         bias, a, b = ts.args[:3]
-        return add_terms(None if ts[1] is None else ts[1] @ b,
-                         None if ts[2] is None else a @ ts[2], ts[0])
+        shape = (a.data.shape[0], b.data.shape[1])
+        dt = a.data.dtype
+        return sum_terms(Zero(None, "", shape, dt) if ts[0] is None else ts[0],
+                         Zero(b, "MmBackward0", shape, dt) if ts[1] is None else ts[1] @ b,
+                         Zero(a, "MmBackward0", shape, dt) if ts[2] is None else a @ ts[2])
 
     def forward(self, bias, a, b):
         self.sbias = bias.shape

@@ -16,6 +16,7 @@ from ..base import mkl
 from ..base.torch_exp import sigmoid as torch_sigmoid
 from ..base import torch_act
 from ..core.tensor import Tensor
+from ..base import half
 from .registry import Arg, internal, register, tensor_f
 from .dims import norm_dims
 from .tensor_args import tensors_only, with_method_positions
@@ -203,12 +204,19 @@ abs_ = unary("abs", "AbsBackward0", np.abs, lambda g, F, x: g * F.sign(x), "abso
 unary("square", "PowBackward0", np.square,
       lambda g, F, x: g * (2.0 * x ** 1) if F.tensor_mode else g * (2.0 * x), "input ** 2",
       keep_int=True)
-sign = unary("sign", "SignBackward0", torch_act.sign, lambda g, F, x: g * 0, "-1, 0 or 1 by sign",
+def _zero_grad(g, F, x):
+    """derivatives.yaml's zeros_like(grad): +0 whatever the sign of g (g * 0 keeps it)."""
+    if type(g) is Tensor:
+        return Tensor(np.zeros(g.data.shape, g.data.dtype))
+    return np.zeros(np.shape(g), np.asarray(g).dtype)
+
+
+sign = unary("sign", "SignBackward0", torch_act.sign, _zero_grad, "-1, 0 or 1 by sign",
              keep_int=True)
-floor = unary("floor", "FloorBackward0", np.floor, lambda g, F, x: g * 0, "round down",
+floor = unary("floor", "FloorBackward0", np.floor, _zero_grad, "round down",
               keep_int=True)
-unary("ceil", "CeilBackward0", np.ceil, lambda g, F, x: g * 0, "round up", keep_int=True)
-unary("round", "RoundBackward0", np.round, lambda g, F, x: g * 0,
+unary("ceil", "CeilBackward0", np.ceil, _zero_grad, "round up", keep_int=True)
+unary("round", "RoundBackward0", np.round, _zero_grad,
       "round half to even", keep_int=True)
 unary("log1p", "Log1PBackward0", torch_act.log1p, lambda g, F, x: g / (1 + x), "log(1 + input), accurately",
       domain=(-0.5, 2.0))
@@ -269,6 +277,10 @@ def clamp(x, min=None, max=None):
     x = tensor_arg(x)
     if min is None and max is None:
         raise GradRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if x.data.dtype is half.F16:        # PyTorch's Scalar::to<Half>: its overflow error
+        for v in (min, max):
+            if isinstance(v, (int, float)):
+                half.scalar(v)
     return Clamp.apply(x, lo=_num(min), hi=_num(max))
 
 

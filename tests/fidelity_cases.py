@@ -1,0 +1,377 @@
+"""Fidelity leftovers checked against torch 2.13 (scripts/gen_golden_fidelity.py
+records tests/golden/fidelity.json; tests/test_fidelity.py runs them):
+
+- HALF_OPS x HALF_SCALARS: a float16 tensor and a Python number over all 65,536
+  float16 values (`x` in each expression), results and gradients bit for bit
+  (sha256 digests; base/half.py);
+- CASES: (name, source) programs whose output must be torch's."""
+from __future__ import annotations
+
+import numpy as np
+
+HALF_SCALARS = ("1e5", "1e-5", "70000.0", "0.1", "1.1", "1e-8", "65519.0", "3", "70000", "-2.5",
+                "0.5", "2.0", "1e-3", "0.3333333333333333")
+#: expressions of x (float16) and S (a number); those in HALF_GRADS are also differentiated
+HALF_OPS = ("x * S", "S * x", "x / S", "S / x", "x // S", "x ** S", "x.mul(S)", "x.div(S)",
+            "torch.mul(x, S)", "x + S", "x - S", "S - x", "x.add(S, alpha=0.1)",
+            "x.sub(S, alpha=3)", "x < S", "x == S", "x >= S", "x % S", "S ** x",
+            "x.clamp(min=S)", "x.clamp(max=S)", "x * torch.tensor(S, dtype=torch.float64)",
+            "torch.tensor(S, dtype=torch.float64) * x", "x / torch.tensor(S, dtype=torch.float32)",
+            "torch.tensor(S, dtype=torch.float64) / x", "x + torch.tensor(S, dtype=torch.float64)",
+            "torch.tensor(S, dtype=torch.float32) - x", "x - torch.tensor(S, dtype=torch.float32)")
+HALF_GRADS = ("x * S", "x / S", "S / x", "x ** S", "x.add(S, alpha=0.1)",
+              "x * torch.tensor(S, dtype=torch.float64)", "torch.tensor(S, dtype=torch.float64) / x",
+              "torch.tensor(S, dtype=torch.float32) - x")
+
+
+def half_input():
+    """Every float16 value, in the order of their bits."""
+    return np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+
+
+def half_grad_input():
+    """The gradient fed to backward: the finite float16 values, shuffled."""
+    x = half_input().copy()
+    x[~np.isfinite(x)] = 1.0
+    return np.random.RandomState(0).permutation(x)
+
+
+def half_leaf():
+    """The leaf differentiated: the finite float16 values (inf and nan as 1)."""
+    x = half_input().copy()
+    x[~np.isfinite(x)] = 1.0
+    return x
+
+
+_H = "x = torch.tensor([1.0, 2.5, 0.1, 65504.0, -3.0, 0.0, 3e-5], dtype=torch.float16)\n"
+
+CASES = [
+    ("half/brief", _H + """print(x * 1e5)
+print(x / 1e-5)
+print(x.add(1e5))
+print(x + 70000.0)
+print(3.0 ** x)
+print(x < 0.1, x == 0.1, x >= 65510.0)
+print(1e5 * x, 1e5 / x)
+"""),
+    ("half/digits", _H + """print((x * 0.1).tolist())
+print((x / 3.0).tolist())
+print((x // 0.1).tolist())
+print((x ** 3).tolist(), (x ** 0.5).tolist())
+print(x.add(0.1, alpha=0.1).tolist())
+print(torch.mul(x, 1.1).tolist(), x.div(1.1).tolist())
+"""),
+    ("half/inplace", _H + """y = x.clone()
+y *= 0.1
+print(y.tolist())
+y /= 1e-5
+print(y.tolist())
+y.mul_(1e-3)
+print(y.tolist())
+z = x.clone()
+z.pow_(2.5)
+print(z)
+"""),
+    ("half/grads", """x = torch.tensor([1.0, 2.5, 0.1, 3e-5, -3.0], dtype=torch.float16, requires_grad=True)
+g = torch.full((5,), 0.3, dtype=torch.float16)
+(x * 0.1).backward(g)
+print(x.grad.tolist())
+x.grad = None
+(x / 0.3).backward(g)
+print(x.grad.tolist())
+x.grad = None
+y = 0.3 / x
+print(y, y.grad_fn)
+y.backward(g)
+print(x.grad.tolist())
+x.grad = None
+y = x ** 1.5
+print(y.grad_fn)
+y.backward(g)
+print(x.grad.tolist())
+"""),
+    ("half/pow_overflow", _H + "print(x ** 2)\nprint(x ** 70000.0)\n"),
+    ("half/in_loop", """w = torch.tensor([0.5, -1.5], dtype=torch.float16)
+for i in range(3):
+    w = w * 1.1
+    w = w / 0.7
+print(w.tolist())
+"""),
+]
+
+_NG = """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x * 1
+with torch.no_grad():
+    w = y[:2]
+    u = x[1:]
+"""
+
+
+def _try(expr):
+    return f"try:\n    print({expr})\nexcept RuntimeError as e:\n    print('E', e)\n"
+
+
+# views made under no_grad of a tensor that requires grad (engine/nograd_views.py)
+CASES += [
+    ("nograd_view/leaf_like", _NG + """print(w, u, w.requires_grad, w.is_leaf, w.grad_fn)
+z = w * w
+print(z, z.grad_fn)
+z.sum().backward()
+print(w.grad, x.grad)
+print(w.view(2), w[1:], w.t())
+"""),
+    ("nograd_view/inplace_refused", _NG + _try("w.mul_(2)") + _try("u.add_(1)")
+     + "try:\n    u[0] = 5.\nexcept RuntimeError as e:\n    print('E', e)\n"
+     + "try:\n    w += 1\nexcept RuntimeError as e:\n    print('E', e)\n"
+     + _try("w[1:].mul_(2)") + _try("u.view(2).zero_()") + "print(w, u, x, y)\n"),
+    ("nograd_view/invalid", _NG + """with torch.no_grad():
+    w.mul_(3)
+    print(w + 1)
+print(w)
+print(y)
+""" + _try("w.grad_fn") + _try("w.is_leaf") + "print(w.grad, w.requires_grad, w.detach())\n"
+     + _try("w * 2") + _try("w[0]") + _try("w.sum()")
+     + "y.sum().backward()\nprint(x.grad)\n"),
+    ("nograd_view/invalid_after_base_changed", _NG + """y.mul_(2)
+print(w, y)
+w.sum().backward()
+"""),
+    ("nograd_view/view_of_view", """a = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+b = a * 2
+with torch.no_grad():
+    r = a.view(4)
+    v = b[:1]
+s = v[0]
+print(r, v, s, s.grad_fn)
+print(r.view(2, 2), r[1:])
+""" + _try("r.view(2, 2).mul_(2)") + _try("s.mul_(2)") + _try("r.add_(1)") + """with torch.no_grad():
+    s.mul_(2)
+print(s, v, b)
+""" + _try("s.grad_fn") + "(s * 1).sum().backward()\n"),
+    ("nograd_view/grad_mode_views_stay", """x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x * 2
+v = y[1:]
+l = x[:2]
+with torch.no_grad():
+    v.mul_(2)
+    l.mul_(2)
+print(v, l, y, x)
+v.sum().backward()
+print(x.grad)
+(l * 1).sum().backward()
+print(x.grad)
+"""),
+    ("nograd_view/no_grad_base", """x = torch.tensor([1., 2., 3.])
+with torch.no_grad():
+    w = x[:2]
+print(w, w.requires_grad, w.is_leaf)
+w.mul_(2)
+print(w, x, w.grad_fn)
+"""),
+]
+
+_FW = """import torch.autograd.forward_ad as fwAD
+P = torch.tensor([1., -2., 3.], requires_grad=True)
+T = torch.tensor([0.5, 1., -1.], requires_grad=True)
+"""
+
+# forward-mode AD: the tangent after an in-place op (library/dual_inplace.py)
+CASES += [
+    ("fwad_inplace/tangent_grad_fns", _FW + """with fwAD.dual_level():
+    d = fwAD.make_dual(P * 1, T * 1)
+    for name in ["copy_", "fill_", "zero_", "relu_", "mul_", "add_", "sigmoid_", "clamp_",
+                 "abs_", "masked_fill_", "fill_t", "neg_", "floor_", "sign_", "exp_", "pow_",
+                 "index_add_", "div_", "sub_", "setitem", "masked_fill_t"]:
+        e = d.clone()
+        if name == "copy_":
+            e.copy_(torch.tensor([4., 5., 6.]))
+        elif name == "fill_":
+            e.fill_(2.)
+        elif name == "fill_t":
+            e.fill_(torch.tensor(3.))
+        elif name == "zero_":
+            e.zero_()
+        elif name == "clamp_":
+            e.clamp_(min=0)
+        elif name == "masked_fill_":
+            e.masked_fill_(torch.tensor([True, False, True]), 0.)
+        elif name == "masked_fill_t":
+            e.masked_fill_(torch.tensor([True, False, True]), torch.tensor(2.))
+        elif name in ("mul_", "add_", "pow_", "div_"):
+            getattr(e, name)(2)
+        elif name == "sub_":
+            e.sub_(d, alpha=2)
+        elif name == "index_add_":
+            e.index_add_(0, torch.tensor([0, 0]), torch.tensor([1., 2.]))
+        elif name == "setitem":
+            e[0] = 7.
+        else:
+            getattr(e, name)()
+        print(name, fwAD.unpack_dual(e))
+    f = torch.zeros(3)
+    f.copy_(d)
+    print(fwAD.unpack_dual(f))
+    f = torch.zeros(3)
+    f.add_(d)
+    print(fwAD.unpack_dual(f))
+    f = torch.ones(3)
+    f[1] = d[0]
+    print(fwAD.unpack_dual(f))
+"""),
+    ("fwad_inplace/leaf_tangent", _FW + """with fwAD.dual_level():
+    d = fwAD.make_dual(P * 1, T)
+    try:
+        d.mul_(2)
+    except RuntimeError as ex:
+        print("E", ex)
+    print(fwAD.unpack_dual(d), T)
+"""),
+    ("fwad_inplace/views_and_values", _FW + """with fwAD.dual_level():
+    e = fwAD.make_dual(P * 1, T * 1)
+    v = e[:2]
+    print(fwAD.unpack_dual(v))
+    v.mul_(2)
+    print(fwAD.unpack_dual(v))
+    print(fwAD.unpack_dual(e))
+    e.zero_()
+    print(fwAD.unpack_dual(v), fwAD.unpack_dual(e))
+    k = fwAD.make_dual(P * 1, T * 1)
+    k.copy_(fwAD.make_dual(torch.ones(3), torch.ones(3)))
+    print(fwAD.unpack_dual(k))
+    k.fill_(fwAD.make_dual(torch.tensor(2.), torch.tensor(5.)))
+    print(fwAD.unpack_dual(k))
+    k.masked_fill_(torch.tensor([True, False, True]), fwAD.make_dual(torch.tensor(2.), torch.tensor(7.)))
+    print(fwAD.unpack_dual(k))
+    s = (fwAD.unpack_dual(k).tangent * torch.tensor([1., 2., 3.])).sum()
+    s.backward()
+    print(T.grad, P.grad)
+    with torch.no_grad():
+        k.mul_(3)
+    print(fwAD.unpack_dual(k))
+    h = fwAD.make_dual(torch.tensor([1., 2.]), torch.tensor([3., 4.]))
+    h.mul_(2)
+    h[0] = 5.
+    print(fwAD.unpack_dual(h))
+"""),
+    ("fwad_inplace/zero_signs", """import torch.autograd.forward_ad as fwAD
+with fwAD.dual_level():
+    p = torch.tensor([1., -2., 3., -4., 0., -0.])
+    t = torch.tensor([0.5, -1., -1., 1., -1., -1.])
+    d = fwAD.make_dual(p, t)
+    for name in ["floor", "sign", "round", "relu", "ceil", "abs", "neg", "sigmoid"]:
+        o = getattr(torch, name)(d)
+        e = d.clone()
+        getattr(e, name + "_")()
+        print(name, fwAD.unpack_dual(o).tangent.tolist(), fwAD.unpack_dual(e).tangent.tolist())
+    e = d.clone()
+    e.clamp_(max=-1)
+    print(fwAD.unpack_dual(e).tangent.tolist())
+x = torch.tensor([1.5, -2.5], requires_grad=True)
+x.floor().backward(torch.tensor([-1., -2.]))
+print(x.grad)
+y = torch.tensor([1.5], requires_grad=True)
+g, = torch.autograd.grad(y.sign(), y, torch.tensor([-1.]), create_graph=True)
+print(g)
+"""),
+    ("masked_fill/tensor_value", """x = torch.ones(3, requires_grad=True)
+v = torch.tensor(2., requires_grad=True)
+y = x.masked_fill(torch.tensor([True, False, True]), v)
+print(y)
+y.sum().backward()
+print(v.grad, x.grad)
+z = torch.zeros(3).masked_fill(torch.tensor([False, True, True]), v)
+print(z)
+"""),
+]
+
+CASES += [
+    ("fwad_inplace/mul_self", """import torch.autograd.forward_ad as fwAD
+P = torch.tensor([1., -2., 3., 0.5], requires_grad=True)
+with fwAD.dual_level():
+    d = fwAD.make_dual(torch.tensor([1., -2., 3., 0.5]), torch.tensor([0.5, 1., -1., 2.]))
+    e = d.clone()
+    e.mul_(e)
+    print(fwAD.unpack_dual(e))
+    e = d.clone()
+    e *= e
+    print(fwAD.unpack_dual(e))
+    e = d.clone()
+    e.remainder_(e)
+    print(fwAD.unpack_dual(e))
+    e = d.clone()
+    e.add_(e)
+    print(fwAD.unpack_dual(e))
+    f = fwAD.make_dual(P * 1, torch.tensor([0.5, 1., -1., 2.]))
+    f.mul_(f)
+    print(fwAD.unpack_dual(f))
+"""),
+    ("python/unbound_str_methods", """names = ["Ab", "cD", "EF"]
+print(list(map(str.lower, names)))
+print(list(map(str.upper, names)), sorted(names, key=str.lower))
+print(str.lower("ABC"), str.strip("  x "), str.split("a b"), str.join("-", ["a", "b"]))
+print(str.replace("aab", "a", "c"), str.startswith("abc", "ab"))
+f = str.lower
+print(f("QQ"), f, str.upper)
+l = []
+list.append(l, 3)
+print(l, list.append)
+try:
+    str.lower(3)
+except TypeError as e:
+    print("E", e)
+"""),
+    ("python/pow_three_args", """print(pow(3, 4, 5), pow(2, 100, 7), pow(-3, 3, 7), pow(3, -1, 7), pow(5, 0, 1))
+print(pow(2, 3, -5), pow(2, 3, None), pow(10**20, 3, 10**9 + 7), pow(True, 2, 3), pow(2, 3, mod=5))
+for args in [(3, 2, 0), (2.0, 3, 5), (2, -1, 4), (2, 3, 5.0), (torch.ones(1), 2, 5)]:
+    try:
+        print(pow(*args))
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+"""),
+]
+
+# forward mode: a missing tangent is a zero term of PyTorch's rule (engine/zero_terms.py)
+CASES += [
+    ("fwad_zero_terms/products", """import torch.autograd.forward_ad as fwAD
+P = torch.tensor([1., 2.], requires_grad=True)
+R = torch.tensor([5., 6.], requires_grad=True)
+with fwAD.dual_level():
+    d = fwAD.make_dual(P, torch.tensor([3., -0.]))
+    d2 = fwAD.make_dual(torch.tensor([1., float('inf')]), torch.tensor([3., -0.]))
+    for e in [d * 2, 2 * d, d * R, d * torch.ones(2), d @ torch.ones(2), torch.ones(2) @ d,
+              d2 * R, d2 * 2, d * d, torch.mv(torch.ones(2, 2), d)]:
+        tg = fwAD.unpack_dual(e).tangent
+        print(tg, tg.grad_fn and tg.grad_fn.next_functions)
+    tg = fwAD.unpack_dual(d * 2).tangent
+    tg.sum().backward()
+    print(P.grad)
+"""),
+    ("fwad_zero_terms/division", """import torch.autograd.forward_ad as fwAD
+P = torch.tensor([1., 2.], requires_grad=True)
+R = torch.tensor([5., 6.], requires_grad=True)
+with fwAD.dual_level():
+    d = fwAD.make_dual(P, torch.tensor([3., -0.]))
+    d2 = fwAD.make_dual(torch.tensor([1., 4.]), torch.tensor([3., -0.]))
+    for e in [d / 2, d / R, R / d2, d2 / R, d / d, d2 / 2, torch.ones(2) / d2, P / d2]:
+        tg = fwAD.unpack_dual(e).tangent
+        print(tg, tg.grad_fn, tg.grad_fn and tg.grad_fn.next_functions[0][0])
+"""),
+]
+
+CASES += [
+    ("fwad_zero_terms/linear_and_sums", """import torch.autograd.forward_ad as fwAD
+torch.manual_seed(0)
+W = torch.randn(3, 2, requires_grad=True)
+B = torch.randn(3, requires_grad=True)
+x = torch.randn(4, 2)
+with fwAD.dual_level():
+    d = fwAD.make_dual(x, torch.ones(4, 2))
+    for e in [torch.nn.functional.linear(d, W, B), torch.nn.functional.linear(d, W), d @ W.t(),
+              torch.mm(d, W.t()), d.sum(), (d * W[0]).sum(1), torch.tanh(d @ W.t()), d ** 2]:
+        tg = fwAD.unpack_dual(e).tangent
+        print(tg, tg.grad_fn and tg.grad_fn.next_functions)
+    P = torch.tensor(2., requires_grad=True)
+    s = fwAD.make_dual(P * 1, torch.tensor(3.) * P)
+    print(fwAD.unpack_dual(s.sum()), fwAD.unpack_dual(s.sum(0)))
+"""),
+]
