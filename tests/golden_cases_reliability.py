@@ -1226,3 +1226,273 @@ case("diff/norm_backward_orders", """
     g, = torch.autograd.grad((y * torch.randn(6)).sum(), y)
     print(g.dtype)
 """)
+
+# the backward engine's order (PyTorch's ready queue by sequence number; a leaf's gradients
+# summed before they reach its .grad): random graphs of shared values, .grad accumulated
+# over three passes (the third through a backward schedule)
+case("diff/engine_order_0", """
+    torch.manual_seed(0)
+    v0 = torch.randn((), dtype=torch.float32, requires_grad=True)
+    v1 = torch.randn((), dtype=torch.float32, requires_grad=True)
+    for it in range(3):
+        v2 = (v0 - v0)
+        v3 = (v1 + v2).tanh()
+        v4 = (v1 + v0) * 0.5
+        v5 = (v3 + v0)
+        v6 = (v4 + v3).tanh()
+        v7 = (v0 - v1).tanh()
+        v8 = (v0 + v6).sin()
+        v9 = (v0 + v8).exp()
+        v10 = (v6 - v2)
+        v11 = (v9 - v4).sin()
+        v12 = (v1 - v9).sin()
+        v13 = (v5 - v1)
+        v14 = (v9 - v0).sin()
+        (v12 + v13 + v14 + v0 + v1).sum().backward()
+        print([v.grad.tolist() for v in (v0, v1,)])
+""")
+case("diff/engine_order_5", """
+    torch.manual_seed(5)
+    v0 = torch.randn(5, dtype=torch.float64, requires_grad=True)
+    for it in range(3):
+        v1 = (v0 - v0).tanh()
+        v2 = (v0 - v1).exp()
+        v3 = (v2 - v0)
+        v4 = (v3 * v1).sin()
+        v5 = (v3 + v2) * 0.5
+        v6 = (v3 - v3)
+        v7 = (v5 + v1).sin()
+        v8 = (v0 - v2) * 0.5
+        (v6 + v7 + v8 + v0).sum().backward()
+        print([v.grad.tolist() for v in (v0,)])
+""")
+case("diff/engine_order_10", """
+    torch.manual_seed(10)
+    v0 = torch.randn((), dtype=torch.float32, requires_grad=True)
+    for it in range(3):
+        v1 = (v0 * v0) * 0.5
+        v2 = (v0 * v1)
+        v3 = (v1 + v0)
+        v4 = (v1 + v3) * 0.5
+        v5 = (v0 - v3) * 0.5
+        v6 = (v4 - v3).exp()
+        v7 = (v5 + v1).exp()
+        v8 = (v3 * v2).exp()
+        v9 = (v0 + v2)
+        v10 = (v4 + v6)
+        v11 = (v1 * v10).tanh()
+        v12 = (v10 - v4).sin()
+        v13 = (v11 + v4) * 0.5
+        (v11 + v12 + v13 + v0).sum().backward()
+        print([v.grad.tolist() for v in (v0,)])
+""")
+case("diff/engine_order_15", """
+    torch.manual_seed(15)
+    v0 = torch.randn(5, dtype=torch.float32, requires_grad=True)
+    v1 = torch.randn(5, dtype=torch.float32, requires_grad=True)
+    v2 = torch.randn(5, dtype=torch.float32, requires_grad=True)
+    for it in range(3):
+        v3 = (v1 * v2).sin()
+        v4 = (v2 + v3) * 0.5
+        v5 = (v4 + v4)
+        v6 = (v0 * v5) * 0.5
+        v7 = (v4 + v6).exp()
+        v8 = (v7 - v0).sin()
+        v9 = (v2 * v7).exp()
+        (v7 + v8 + v9 + v0 + v1 + v2).sum().backward()
+        print([v.grad.tolist() for v in (v0, v1, v2,)])
+""")
+case("diff/engine_order_20", """
+    torch.manual_seed(20)
+    v0 = torch.randn((), dtype=torch.float32, requires_grad=True)
+    for it in range(3):
+        v1 = (v0 + v0).exp()
+        v2 = (v1 * v1) * 0.5
+        v3 = (v0 + v0)
+        v4 = (v2 * v0) * 0.5
+        v5 = (v0 + v4) * 0.5
+        v6 = (v2 * v2)
+        (v4 + v5 + v6 + v0).sum().backward()
+        print([v.grad.tolist() for v in (v0,)])
+""")
+case("diff/engine_order_25", """
+    torch.manual_seed(25)
+    v0 = torch.randn(5, dtype=torch.float32, requires_grad=True)
+    for it in range(3):
+        v1 = (v0 * v0).tanh()
+        v2 = (v0 - v1).exp()
+        v3 = (v2 + v0).tanh()
+        v4 = (v2 + v1).exp()
+        v5 = (v2 + v1).sin()
+        v6 = (v2 - v0).sin()
+        v7 = (v6 * v0) * 0.5
+        v8 = (v5 - v2).exp()
+        v9 = (v1 + v3) * 0.5
+        v10 = (v8 + v7) * 0.5
+        v11 = (v1 - v6).tanh()
+        v12 = (v2 - v10)
+        (v10 + v11 + v12 + v0).sum().backward()
+        print([v.grad.tolist() for v in (v0,)])
+""")
+case("diff/engine_order_30", """
+    torch.manual_seed(30)
+    v0 = torch.randn((), dtype=torch.float64, requires_grad=True)
+    v1 = torch.randn((), dtype=torch.float64, requires_grad=True)
+    v2 = torch.randn((), dtype=torch.float64, requires_grad=True)
+    for it in range(3):
+        v3 = (v1 - v0)
+        v4 = (v2 - v3).tanh()
+        v5 = (v4 * v0).tanh()
+        v6 = (v5 - v3).exp()
+        v7 = (v2 * v3).tanh()
+        (v5 + v6 + v7 + v0 + v1 + v2).sum().backward()
+        print([v.grad.tolist() for v in (v0, v1, v2,)])
+""")
+case("diff/engine_order_35", """
+    torch.manual_seed(35)
+    v0 = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    for it in range(3):
+        v1 = (v0 * v0).tanh()
+        v2 = (v0 + v0)
+        v3 = (v0 + v0).tanh()
+        v4 = (v1 + v2)
+        v5 = (v0 + v0)
+        v6 = (v5 - v0)
+        (v4 + v5 + v6 + v0).sum().backward()
+        print([v.grad.tolist() for v in (v0,)])
+""")
+case("diff/engine_order_40", """
+    torch.manual_seed(40)
+    v0 = torch.randn((), dtype=torch.float32, requires_grad=True)
+    v1 = torch.randn((), dtype=torch.float32, requires_grad=True)
+    v2 = torch.randn((), dtype=torch.float32, requires_grad=True)
+    for it in range(3):
+        v3 = (v1 + v1)
+        v4 = (v3 - v3).sin()
+        v5 = (v4 * v2)
+        v6 = (v1 - v2) * 0.5
+        v7 = (v0 + v5) * 0.5
+        v8 = (v6 - v3).tanh()
+        (v6 + v7 + v8 + v0 + v1 + v2).sum().backward()
+        print([v.grad.tolist() for v in (v0, v1, v2,)])
+""")
+case("diff/engine_order_45", """
+    torch.manual_seed(45)
+    v0 = torch.randn(3, 4, dtype=torch.float32, requires_grad=True)
+    v1 = torch.randn(3, 4, dtype=torch.float32, requires_grad=True)
+    v2 = torch.randn(3, 4, dtype=torch.float32, requires_grad=True)
+    for it in range(3):
+        v3 = (v0 - v0).exp()
+        v4 = (v2 - v0).sin()
+        v5 = (v1 * v1).exp()
+        (v3 + v4 + v5 + v0 + v1 + v2).sum().backward()
+        print([v.grad.tolist() for v in (v0, v1, v2,)])
+""")
+case("diff/engine_order_50", """
+    torch.manual_seed(50)
+    v0 = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    v1 = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    v2 = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    for it in range(3):
+        v3 = (v2 * v0) * 0.5
+        v4 = (v0 - v0) * 0.5
+        v5 = (v1 - v1)
+        v6 = (v3 + v0)
+        v7 = (v6 + v0)
+        v8 = (v2 + v7).exp()
+        v9 = (v3 - v7).sin()
+        v10 = (v0 - v5).sin()
+        v11 = (v1 - v4).tanh()
+        v12 = (v11 * v7).exp()
+        v13 = (v0 + v11)
+        v14 = (v0 - v0).tanh()
+        (v12 + v13 + v14 + v0 + v1 + v2).sum().backward()
+        print([v.grad.tolist() for v in (v0, v1, v2,)])
+""")
+case("diff/engine_order_55", """
+    torch.manual_seed(55)
+    v0 = torch.randn((), dtype=torch.float32, requires_grad=True)
+    v1 = torch.randn((), dtype=torch.float32, requires_grad=True)
+    for it in range(3):
+        v2 = (v1 - v0).sin()
+        v3 = (v0 * v0).exp()
+        v4 = (v0 + v0).exp()
+        v5 = (v4 + v3)
+        v6 = (v1 + v2).sin()
+        (v4 + v5 + v6 + v0 + v1).sum().backward()
+        print([v.grad.tolist() for v in (v0, v1,)])
+""")
+case("diff/engine_order_60", """
+    torch.manual_seed(60)
+    v0 = torch.randn((), dtype=torch.float64, requires_grad=True)
+    for it in range(3):
+        v1 = (v0 + v0).sin()
+        v2 = (v0 - v0).sin()
+        v3 = (v0 * v0).exp()
+        v4 = (v0 + v0).sin()
+        v5 = (v2 - v0).tanh()
+        v6 = (v3 + v4) * 0.5
+        v7 = (v0 + v2).sin()
+        v8 = (v0 + v4) * 0.5
+        v9 = (v7 * v8)
+        v10 = (v1 * v1).sin()
+        v11 = (v8 + v9).sin()
+        (v9 + v10 + v11 + v0).sum().backward()
+        print([v.grad.tolist() for v in (v0,)])
+""")
+case("diff/engine_order_65", """
+    torch.manual_seed(65)
+    v0 = torch.randn(3, 4, dtype=torch.float32, requires_grad=True)
+    v1 = torch.randn(3, 4, dtype=torch.float32, requires_grad=True)
+    for it in range(3):
+        v2 = (v1 - v1)
+        v3 = (v2 - v0).sin()
+        v4 = (v3 - v2).exp()
+        v5 = (v1 - v1).tanh()
+        v6 = (v2 + v4) * 0.5
+        v7 = (v2 - v6).sin()
+        v8 = (v6 + v1) * 0.5
+        v9 = (v8 * v1) * 0.5
+        v10 = (v9 * v2).exp()
+        (v8 + v9 + v10 + v0 + v1).sum().backward()
+        print([v.grad.tolist() for v in (v0, v1,)])
+""")
+case("diff/engine_order_70", """
+    torch.manual_seed(70)
+    v0 = torch.randn(5, dtype=torch.float64, requires_grad=True)
+    for it in range(3):
+        v1 = (v0 + v0)
+        v2 = (v0 * v0)
+        v3 = (v1 * v1).tanh()
+        v4 = (v2 + v3).sin()
+        v5 = (v3 + v4) * 0.5
+        v6 = (v2 - v3) * 0.5
+        v7 = (v0 + v6)
+        v8 = (v2 * v2) * 0.5
+        v9 = (v2 * v0) * 0.5
+        v10 = (v8 + v5).exp()
+        v11 = (v8 * v6) * 0.5
+        v12 = (v10 + v1) * 0.5
+        (v10 + v11 + v12 + v0).sum().backward()
+        print([v.grad.tolist() for v in (v0,)])
+""")
+case("diff/engine_order_75", """
+    torch.manual_seed(75)
+    v0 = torch.randn(5, dtype=torch.float64, requires_grad=True)
+    v1 = torch.randn(5, dtype=torch.float64, requires_grad=True)
+    v2 = torch.randn(5, dtype=torch.float64, requires_grad=True)
+    for it in range(3):
+        v3 = (v0 + v2).tanh()
+        v4 = (v2 + v1).sin()
+        v5 = (v2 * v2)
+        v6 = (v1 * v5).sin()
+        v7 = (v1 - v5) * 0.5
+        v8 = (v7 - v3).sin()
+        v9 = (v0 - v8) * 0.5
+        v10 = (v2 - v5).exp()
+        v11 = (v2 - v2).tanh()
+        v12 = (v3 - v5)
+        v13 = (v8 + v6).sin()
+        (v11 + v12 + v13 + v0 + v1 + v2).sum().backward()
+        print([v.grad.tolist() for v in (v0, v1, v2,)])
+""")

@@ -16,15 +16,17 @@ PyTorch's name for it.  The graph is walked without recursion.
 from __future__ import annotations
 
 
+import heapq
+
 import numpy as np
 
 from ..base.errors import GradRuntimeError
-from ..core.tensor import Tensor
+from ..core.tensor import Tensor, next_seq
 from .hooks import run_hooks
 from ..base import context
 from . import observe, schedule, versions
 from .vjp_arrays import ArrayF
-from .passes import as_grad, count_deps, release, vjp
+from .passes import as_grad, count_deps, push_ready, ready_queue, release, seq, vjp
 
 _OUT = versions.OWN      # marker: a saved value that is the op's own output
 
@@ -35,7 +37,7 @@ class Function:
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
     __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers",
-                 "out_vc", "fpass", "epoch")
+                 "out_vc", "fpass", "epoch", "seq")
     name = "Backward"
     differentiable_twice = True
     saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
@@ -85,6 +87,7 @@ class Function:
             out = _array_out(node, out)
         if True not in needs or not context.current.grad_enabled:
             return Tensor(out)
+        node.seq = next_seq()       # (PyTorch's sequence_nr: the backward pass's order)
         node.needs = needs
         node.parents = parents
         node.watch = None
@@ -115,6 +118,7 @@ class Function:
             out = _array_out(node, out)
         if (pa is None and pb is None) or not context.current.grad_enabled:
             return Tensor(out)
+        node.seq = next_seq()
         node.needs = (pa is not None, pb is not None)
         node.parents = (pa, pb)
         node.watch = None
@@ -299,12 +303,18 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     tracer = observe.TRACER                     # (engine/observe.py: trace, flow record)
     flow = observe.start_flow(len(deps)) if capture is None and not create_graph else None
     plain = capture is None and not create_graph and held is None and tracer is None
-    pop, push = ready.pop, ready.append
+    if held is None and not plain and not create_graph:
+        held = {}       # a leaf's gradients are added up first, then delivered (_plain_pass)
     try:
         if plain:       # the common case (into .grad): its own loop, lookups made once
             _plain_pass(ready, grads, deps, retain_graph, flow, touched)
-        while ready:    # hooks, autograd.grad, create_graph, the trace
-            node = pop()
+            ready = ()
+        q = ready_queue(ready)      # PyTorch's order (see _plain_pass)
+
+        def push(p):
+            push_ready(q, p)
+        while q:        # hooks, autograd.grad, create_graph, the trace
+            node = heapq.heappop(q)[2]
             g = grads.pop(node, None)
             if g is None:            # no gradient reached this node: only release its parents
                 release(node, deps, push)
@@ -336,8 +346,10 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                 if d == 0:
                     push(p)
         if held:
+            hooked = context.current.leaf_hooks or {}
             for leaf, g in held.values():
-                g = run_hooks(context.current.leaf_hooks[id(leaf)][1], g, create_graph)
+                if id(leaf) in hooked:
+                    g = run_hooks(hooked[id(leaf)][1], g, create_graph)
                 _deliver_leaf(leaf, g, create_graph, capture, res, touched)
     finally:
         context.current.grad_enabled = prev_mode
@@ -398,60 +410,87 @@ def _seq(t):
 def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
     """run_backward's loop in the common case (into .grad, no create_graph, no leaf
     hooks, no tracer): the same steps as `_call` and `_store_grad` with the lookups
-    made once.  The parent that becomes ready last is run next without going through
-    `ready` (the stack would pop it next), and a gradient for a parent with one
-    consumer is handed over without `grads`: a chain of nodes runs without either."""
-    pop, push, gpop = ready.pop, ready.append, grads.pop
+    made once, in PyTorch's engine's order: of the nodes whose gradient is complete,
+    the one made last runs first (its ready queue orders by sequence number, which
+    decides the order in which a node's gradients are added), and a leaf's gradients
+    are added up first, in the order they come, and then into its .grad (its
+    AccumulateGrad's input buffer).  A parent made ready that was made after every
+    node waiting in the queue runs next without it, and its gradient, when it had one
+    consumer, is handed over without `grads`: a chain of nodes runs without either."""
+    q = ready_queue(ready)
+    pop, gpop = heapq.heappop, grads.pop
     small = observe.FLOW_SMALL
     fno, frec = flow if flow is not None else (None, None)
     F = ArrayF
-    while ready:
-        node = pop()
-        g = gpop(node, None)
-        if g is None:            # no gradient reached this node: only release its parents
-            release(node, deps, push)
-            continue
-        while node is not None:
-            if frec is not None:
-                node.fpass = fno
-                frec[id(node)] = g if g.size <= small else g.shape
-            if node.watch is not None:
-                g = _visit(node, g, None, None, False)
-            in_grads = vjp(node, g, F, retain_graph)
-            nxt = gn = None     # the parent that became ready last, and its gradient
-            for p, ig in zip(node.parents, in_grads):
-                if p is None:
-                    continue
-                if type(p) is Tensor:
-                    if ig is not None:
-                        if p.grad is None and ig.shape == p.data.shape:   # _store_grad's first
-                            p.grad = Tensor(np.array(ig, dtype=p.data.dtype, copy=True))
-                        else:
-                            _store_grad(p, ig, False)
-                        touched[id(p)] = p
-                    continue
-                d = deps[p] - 1
-                deps[p] = d
-                if ig is not None:
-                    if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
-                        ig = ig.astype(p.out_dtype)
-                    if d == 0 and p not in grads:     # its last consumer, nothing to add to
-                        if nxt is not None:
-                            grads[nxt] = gn
-                            push(nxt)
-                        nxt, gn = p, ig
+    leaves = {}         # leaf -> the sum of its gradients so far
+
+    def push(p):
+        push_ready(q, p)
+    try:
+        while q:
+            node = pop(q)[2]
+            g = gpop(node, None)
+            if g is None:            # no gradient reached this node: only release its parents
+                release(node, deps, push)
+                continue
+            while node is not None:
+                if frec is not None:
+                    node.fpass = fno
+                    frec[id(node)] = g if g.size <= small else g.shape
+                if node.watch is not None:
+                    g = _visit(node, g, None, None, False)
+                in_grads = vjp(node, g, F, retain_graph)
+                nxt = gn = None     # the parent made ready that was made last, its gradient
+                for p, ig in zip(node.parents, in_grads):
+                    if p is None:
                         continue
-                    prev = grads.get(p)
-                    grads[p] = ig if prev is None else np.add(prev, ig)
-                if d == 0:
-                    if nxt is not None:
-                        grads[nxt] = gn
-                        push(nxt)
-                        nxt = None
-                    push(p)
-            node = nxt
-            if nxt is not None:
-                g = gn
+                    if type(p) is Tensor:
+                        if ig is not None:
+                            if ig.dtype != p.data.dtype:
+                                ig = ig.astype(p.data.dtype)
+                            prev = leaves.get(p)
+                            leaves[p] = ig if prev is None else np.add(prev, ig)
+                        continue
+                    d = deps[p] - 1
+                    deps[p] = d
+                    if ig is not None:
+                        if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
+                            ig = ig.astype(p.out_dtype)
+                        if d or p in grads:
+                            prev = grads.get(p)
+                            grads[p] = ig if prev is None else np.add(prev, ig)
+                            ig = None
+                    if d == 0:
+                        if ig is None:
+                            ig = gpop(p, None)
+                        if nxt is None:
+                            nxt, gn = p, ig
+                        elif seq(p) > seq(nxt):         # the one made last runs next
+                            _wait(q, grads, nxt, gn)
+                            nxt, gn = p, ig
+                        else:
+                            _wait(q, grads, p, ig)
+                if nxt is not None and q and -q[0][0] > seq(nxt):
+                    _wait(q, grads, nxt, gn)            # a node made later is waiting
+                    nxt = None
+                while nxt is not None and gn is None:   # made ready without a gradient
+                    release(nxt, deps, push)
+                    nxt = None
+                node, g = nxt, gn
+    finally:
+        for p, ig in leaves.items():
+            if p.grad is None and ig.shape == p.data.shape:   # _store_grad's first
+                p.grad = Tensor(np.array(ig, dtype=p.data.dtype, copy=True))
+            else:
+                _store_grad(p, ig, False)
+            touched[id(p)] = p
+
+
+def _wait(q, grads, node, g):
+    """A ready node into the queue, its gradient (if any) into `grads`."""
+    if g is not None:
+        grads[node] = g
+    push_ready(q, node)
 
 
 def _call(node, g, F, retain_graph, create_graph=False):
@@ -493,7 +532,8 @@ def _deliver_leaf(leaf, g, create_graph, capture, results, touched, held=None):
             g = FUNCTIONS["to"](g, dt)
     elif g.dtype != dt:
         g = g.astype(dt)
-    if held is not None and id(leaf) in context.current.leaf_hooks:     # hooks see the summed gradient
+    if held is not None and (not create_graph or id(leaf) in context.current.leaf_hooks):
+        # summed first (PyTorch's AccumulateGrad input buffer); hooks see the sum
         prev = held.get(id(leaf))
         held[id(leaf)] = (leaf, g if prev is None else _accumulate(prev[1], g, create_graph))
         return

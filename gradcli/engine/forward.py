@@ -27,7 +27,7 @@ import numpy as np
 from ..base.errors import GradRuntimeError, ShapeError
 from ..core import tangents as tan
 from ..base import context
-from ..core.tensor import Tensor
+from ..core.tensor import Tensor, next_seq
 from . import autograd, versions
 from .autograd import _OUT, Function, TensorF, _sources
 from .zero_terms import with_zero_term
@@ -140,6 +140,7 @@ def _dual_apply(cls, *args, **params):
     if not present:
         return _PLAIN_APPLY.__func__(cls, *args, **params)
     node = cls.__new__(cls)
+    node.seq = next_seq()
     node.saved = ()
     arrays = [a.data if type(a) is Tensor else a for a in args]
     parents = [(a.grad_fn or a) if type(a) is Tensor and a.requires_grad else None for a in args]

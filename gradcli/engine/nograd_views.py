@@ -25,6 +25,7 @@ import weakref
 
 from ..base import context
 from ..base.errors import GradRuntimeError
+from ..core.tensor import next_seq
 from .autograd import Function
 from . import versions
 
@@ -90,6 +91,7 @@ class InvalidView(Function):
 
 def _node(cls, dtype):
     node = cls.__new__(cls)
+    node.seq = next_seq()
     node.saved, node.parents, node.needs, node.watch, node.out_dtype = (), (), (), None, dtype
     return node
 

@@ -5,6 +5,8 @@ with its saved values, checked and then freed), which every backward loop runs
 (engine/autograd.py's and engine/schedule.py's)."""
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 from ..base.errors import GradRuntimeError, ShapeError
@@ -61,6 +63,24 @@ def as_grad(g, like: np.ndarray, create_graph: bool, i: int = 0):
         return g
     arr = g.data
     return arr.astype(like.dtype) if arr.dtype != like.dtype else arr
+
+
+def seq(node):
+    """A node's creation number (autograd.Function.seq; 0 for one made without it)."""
+    return getattr(node, "seq", 0)
+
+
+def ready_queue(nodes):
+    """The nodes ready to run, as PyTorch's engine keeps them: the one made last
+    (the highest sequence number) first.  `push_ready` adds one; heapq.heappop(q)[2]
+    takes the next."""
+    q = [(-seq(n), id(n), n) for n in nodes]
+    heapq.heapify(q)
+    return q
+
+
+def push_ready(q, node):
+    heapq.heappush(q, (-seq(node), id(node), node))
 
 
 def release(node, deps, push):

@@ -22,6 +22,8 @@ schedules made on first sight and compares with the general loop.
 """
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 from ..core.tensor import Tensor
@@ -53,25 +55,32 @@ def find(root):
     leaf = leaves.append
     key = []
     add = key.append
-    for n in nodes:         # grows while it is walked: breadth first
-        if n.watch is not None or n.saved is None:
-            return None
-        add(type(n))        # (a class: the items after it, up to the next class, are its parents)
-        for p in n.parents:
-            if p is None:
-                add(None)
-            elif type(p) is Tensor:     # leaves by occurrence, in the order of the walk
-                leaf(p)
-                add(-1)
-            else:
-                j = index.get(p)
-                if j is None:
-                    if len(nodes) >= MAX_NODES:
-                        return None
-                    j = index[p] = len(nodes)
-                    nodes.append(p)
-                add(j)
-    key = tuple(key)
+    ages = []           # each node's creation number below the root's (the order it runs in)
+    age = ages.append
+    try:
+        top = root.seq
+        for n in nodes:     # grows while it is walked: breadth first
+            if n.watch is not None or n.saved is None:
+                return None
+            add(type(n))    # (a class: the items after it, up to the next class, are its parents)
+            age(top - n.seq)
+            for p in n.parents:
+                if p is None:
+                    add(None)
+                elif type(p) is Tensor:     # leaves by occurrence, in the order of the walk
+                    leaf(p)
+                    add(-1)
+                else:
+                    j = index.get(p)
+                    if j is None:
+                        if len(nodes) >= MAX_NODES:
+                            return None
+                        j = index[p] = len(nodes)
+                        nodes.append(p)
+                    add(j)
+    except AttributeError:  # a node made without a number (seq): the general loop runs
+        return None
+    key = (tuple(key), tuple(ages))
     steps = _schedules.get(key)
     if steps is None:
         seen = _seen.get(key, 0) + 1
@@ -79,7 +88,7 @@ def find(root):
             _remember(_seen, key, seen)
             return None
         _seen.pop(key, None)
-        steps = _schedule(key, len(nodes))
+        steps = _schedule(*key)
         _remember(_schedules, key, steps)
     return steps, nodes, leaves
 
@@ -90,12 +99,14 @@ def _remember(table, key, value):
     table[key] = value
 
 
-def _schedule(key, n):
+def _schedule(key, ages):
     """The steps for a structure: (node position, ((input slot, where its gradient
     goes), ...), the F its backward gets) in the order autograd._plain_pass runs the
-    nodes (a stack, the parent that becomes ready last run next); where is a node's
-    position or -1 - a leaf's.  A node whose backward returns F.sum_to's results as they
-    are (`sums_as_is`) and that has a leaf among its inputs gets LaterF."""
+    nodes (PyTorch's: of the nodes whose gradient is complete, the one made last;
+    `ages`: how long before the root each was made); where is a node's position or
+    -1 - a leaf's.
+    A node whose backward returns F.sum_to's results as they are (`sums_as_is`) and
+    that has a leaf among its inputs gets LaterF."""
     parents = []
     classes = []
     leaves = 0
@@ -108,30 +119,26 @@ def _schedule(key, n):
             parents[-1].append(-leaves)
         else:
             parents[-1].append(item)
+    n = len(ages)
     deps = [0] * n
     for ps in parents:
         for j in ps:
             if j is not None and j >= 0:
                 deps[j] += 1
     steps = []
-    ready = [0]
+    ready = [(ages[0], 0)]
     while ready:
-        k = ready.pop()
-        while k is not None:
-            ps = parents[k]
-            later = classes[k].sums_as_is and any(j is not None and j < 0 for j in ps)
-            steps.append((k, tuple((slot, j) for slot, j in enumerate(ps) if j is not None),
-                          LaterF if later else ArrayF))
-            nxt = None
-            for j in ps:
-                if j is None or j < 0:
-                    continue
-                deps[j] -= 1
-                if deps[j] == 0:
-                    if nxt is not None:
-                        ready.append(nxt)
-                    nxt = j
-            k = nxt
+        k = heapq.heappop(ready)[1]
+        ps = parents[k]
+        later = classes[k].sums_as_is and any(j is not None and j < 0 for j in ps)
+        steps.append((k, tuple((slot, j) for slot, j in enumerate(ps) if j is not None),
+                      LaterF if later else ArrayF))
+        for j in ps:
+            if j is None or j < 0:
+                continue
+            deps[j] -= 1
+            if deps[j] == 0:
+                heapq.heappush(ready, (ages[j], j))
     return tuple(steps)
 
 
@@ -157,17 +164,18 @@ class LaterF(ArrayF):
 
 def run(plan, g, retain_graph, flow, touched, store):
     """The pass: autograd._plain_pass's steps in the schedule's order.  `store(leaf,
-    g, False)` accumulates into a leaf's .grad (autograd._store_grad).  From the first
-    sum left for later (LaterF), gradients for leaves wait in `queue`, in their order;
-    they are delivered once the sums are made, all at once (also when a step fails:
-    what reached the leaves before the failure is what the general loop stores)."""
+    g, False)` accumulates into a leaf's .grad (autograd._store_grad).  Gradients for
+    leaves wait in `queue`, in their order (some are sums left for later, LaterF); at
+    the end (also when a step fails: what reached the leaves before the failure is
+    what the general loop stores) the sums are made, all at once, each leaf's
+    gradients added up in their order and delivered (_plain_pass's leaf sums)."""
     steps, nodes, leaves = plan
     grads = [None] * len(nodes)
     grads[0] = g
     fno, frec = flow if flow is not None else (None, None)
     small = observe.FLOW_SMALL
     add = np.add
-    queue = None
+    queue = []
     try:
         for k, routes, F in steps:
             g = grads[k]
@@ -184,13 +192,7 @@ def run(plan, g, retain_graph, flow, touched, store):
                 if ig is None:
                     continue
                 if j < 0:
-                    p = leaves[-1 - j]
-                    if queue is not None or type(ig) is Later:
-                        if queue is None:
-                            queue = []
-                        queue.append((p, ig))
-                    else:
-                        _deliver(p, ig, touched, store)
+                    queue.append((leaves[-1 - j], ig))
                     continue
                 p = nodes[j]
                 if type(ig) is Later:
@@ -200,22 +202,40 @@ def run(plan, g, retain_graph, flow, touched, store):
                 prev = grads[j]
                 grads[j] = ig if prev is None else add(prev, ig)
     finally:
-        if queue is not None:
+        if queue:
             _flush(queue, touched, store)
 
 
 def _flush(queue, touched, store):
+    """The leaves' gradients that waited (in their order): the sums left for later made
+    all at once, each leaf's gradients cast to its dtype and added up in their order,
+    then delivered (a new array becomes .grad without a copy)."""
+    if len(queue) == 1 and type(queue[0][1]) is not Later:      # one gradient for one leaf
+        p, ig = queue[0]
+        _deliver(p, ig if ig.dtype == p.data.dtype else ig.astype(p.data.dtype), touched, store)
+        return
     later = [ig.g for _, ig in queue if type(ig) is Later]
     sums = iter(torch_sums(later)) if later else None
+    total = {}
+    fresh = set()       # ids of arrays made here
     for p, ig in queue:
         if type(ig) is Later:
             ig = np.asarray(next(sums), ig.g.dtype)       # as sum_to makes it
-            if p.grad is None and not p.data.shape and ig.dtype is p.data.dtype:
-                p.grad = Tensor(ig)         # a new array: _deliver's copy of it is not needed
-                touched[id(p)] = p
-                continue
-        _deliver(p, ig, touched, store)
-
+            fresh.add(id(ig))
+        if ig.dtype != p.data.dtype:
+            ig = ig.astype(p.data.dtype)
+            fresh.add(id(ig))
+        prev = total.get(p)
+        if prev is not None:
+            ig = np.add(prev, ig)
+            fresh.add(id(ig))
+        total[p] = ig
+    for p, ig in total.items():
+        if p.grad is None and id(ig) in fresh and ig.shape == p.data.shape:
+            p.grad = Tensor(ig)         # a new array: _deliver's copy of it is not needed
+            touched[id(p)] = p
+        else:
+            _deliver(p, ig, touched, store)
 
 def _deliver(p, ig, touched, store):
     """A leaf's gradient into its .grad (autograd._plain_pass's way)."""
