@@ -26,7 +26,8 @@ from .hooks import run_hooks
 from ..base import context
 from . import observe, schedule, versions
 from .vjp_arrays import ArrayF
-from .passes import as_grad, count_deps, push_ready, ready_queue, release, seq, vjp
+from .passes import (as_grad, count_deps, deliver_leaves, push_ready, ready_queue, release,
+                     seq, vjp)
 
 _OUT = versions.OWN      # marker: a saved value that is the op's own output
 
@@ -422,7 +423,7 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
     small = observe.FLOW_SMALL
     fno, frec = flow if flow is not None else (None, None)
     F = ArrayF
-    leaves = {}         # leaf -> the sum of its gradients so far
+    leaves = []         # (leaf, gradient) in their order: passes.deliver_leaves
 
     def push(p):
         push_ready(q, p)
@@ -446,10 +447,7 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
                         continue
                     if type(p) is Tensor:
                         if ig is not None:
-                            if ig.dtype != p.data.dtype:
-                                ig = ig.astype(p.data.dtype)
-                            prev = leaves.get(p)
-                            leaves[p] = ig if prev is None else np.add(prev, ig)
+                            leaves.append((p, ig))
                         continue
                     d = deps[p] - 1
                     deps[p] = d
@@ -473,17 +471,13 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
                 if nxt is not None and q and -q[0][0] > seq(nxt):
                     _wait(q, grads, nxt, gn)            # a node made later is waiting
                     nxt = None
-                while nxt is not None and gn is None:   # made ready without a gradient
+                if nxt is not None and gn is None:      # made ready without a gradient
                     release(nxt, deps, push)
                     nxt = None
                 node, g = nxt, gn
     finally:
-        for p, ig in leaves.items():
-            if p.grad is None and ig.shape == p.data.shape:   # _store_grad's first
-                p.grad = Tensor(np.array(ig, dtype=p.data.dtype, copy=True))
-            else:
-                _store_grad(p, ig, False)
-            touched[id(p)] = p
+        if leaves:
+            deliver_leaves(leaves, touched, _store_grad)
 
 
 def _wait(q, grads, node, g):

@@ -83,6 +83,43 @@ def push_ready(q, node):
     heapq.heappush(q, (-seq(node), id(node), node))
 
 
+def deliver_leaves(queue, touched, store, fresh=()):
+    """The gradients that reached leaves in a pass, [(leaf, gradient)] in their order,
+    into the leaves' .grad as PyTorch's AccumulateGrad takes them: each cast to its
+    leaf's dtype and a leaf's added up in their order (its input buffer), then once
+    into .grad (`store(leaf, g, False)`: autograd._store_grad).  `fresh`: ids of
+    arrays the caller made, which become .grad without a copy."""
+    if len(queue) == 1:                         # one gradient for one leaf
+        p, ig = queue[0]
+        if ig.dtype != p.data.dtype:
+            ig = ig.astype(p.data.dtype)
+        _deliver(p, ig, touched, store, id(ig) in fresh)
+        return
+    fresh = set(fresh)
+    total = {}
+    for p, ig in queue:
+        if ig.dtype != p.data.dtype:
+            ig = ig.astype(p.data.dtype)
+            fresh.add(id(ig))
+        prev = total.get(p)
+        if prev is not None:
+            ig = np.add(prev, ig)
+            fresh.add(id(ig))
+        total[p] = ig
+    for p, ig in total.items():
+        _deliver(p, ig, touched, store, id(ig) in fresh)
+
+
+def _deliver(p, ig, touched, store, fresh):
+    if p.grad is None and ig.shape == p.data.shape:     # _store_grad's first
+        # (a new array is .grad as it is; another is copied, as PyTorch's AccumulateGrad)
+        p.grad = Tensor(ig if fresh and type(ig) is np.ndarray else
+                        np.array(ig, dtype=p.data.dtype, copy=True))
+    else:
+        store(p, ig, False)
+    touched[id(p)] = p
+
+
 def release(node, deps, push):
     """A node no gradient reached: its parents need not wait for it."""
     for p in node.parents:

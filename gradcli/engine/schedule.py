@@ -28,7 +28,7 @@ import numpy as np
 
 from ..core.tensor import Tensor
 from . import observe
-from .passes import vjp
+from .passes import deliver_leaves, vjp
 from ..base.sum_mid import MID_MIN
 from ..base.sum_rows import torch_sums
 from .vjp_arrays import ArrayF, sum_to
@@ -208,39 +208,18 @@ def run(plan, g, retain_graph, flow, touched, store):
 
 def _flush(queue, touched, store):
     """The leaves' gradients that waited (in their order): the sums left for later made
-    all at once, each leaf's gradients cast to its dtype and added up in their order,
-    then delivered (a new array becomes .grad without a copy)."""
-    if len(queue) == 1 and type(queue[0][1]) is not Later:      # one gradient for one leaf
-        p, ig = queue[0]
-        _deliver(p, ig if ig.dtype == p.data.dtype else ig.astype(p.data.dtype), touched, store)
-        return
+    all at once, then passes.deliver_leaves (each leaf's added up in order, then into
+    its .grad; a sum made here becomes .grad without a copy)."""
     later = [ig.g for _, ig in queue if type(ig) is Later]
-    sums = iter(torch_sums(later)) if later else None
-    total = {}
-    fresh = set()       # ids of arrays made here
-    for p, ig in queue:
-        if type(ig) is Later:
-            ig = np.asarray(next(sums), ig.g.dtype)       # as sum_to makes it
-            fresh.add(id(ig))
-        if ig.dtype != p.data.dtype:
-            ig = ig.astype(p.data.dtype)
-            fresh.add(id(ig))
-        prev = total.get(p)
-        if prev is not None:
-            ig = np.add(prev, ig)
-            fresh.add(id(ig))
-        total[p] = ig
-    for p, ig in total.items():
-        if p.grad is None and id(ig) in fresh and ig.shape == p.data.shape:
-            p.grad = Tensor(ig)         # a new array: _deliver's copy of it is not needed
-            touched[id(p)] = p
-        else:
-            _deliver(p, ig, touched, store)
-
-def _deliver(p, ig, touched, store):
-    """A leaf's gradient into its .grad (autograd._plain_pass's way)."""
-    if p.grad is None and ig.shape == p.data.shape:     # _store_grad's first
-        p.grad = Tensor(np.array(ig, dtype=p.data.dtype, copy=True))
+    if later:
+        sums = iter(torch_sums(later))
+        fresh = set()
+        resolved = []
+        for p, ig in queue:
+            if type(ig) is Later:
+                ig = np.asarray(next(sums), ig.g.dtype)       # as sum_to makes it
+                fresh.add(id(ig))
+            resolved.append((p, ig))
+        deliver_leaves(resolved, touched, store, fresh)
     else:
-        store(p, ig, False)
-    touched[id(p)] = p
+        deliver_leaves(queue, touched, store)
