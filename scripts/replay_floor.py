@@ -6,7 +6,12 @@ tutorial's iteration ("Learning PyTorch with Examples", float32, 2,000 points):
 2. the same engine calls in order, without the language (`Mul.apply2`,
    `run_backward`, the in-place step): a replay that calls the engine's API;
 3. the same forward methods and VJPs in a fixed order, each node's fields set
-   directly, the backward order and routing fixed: a replay of a recorded plan.
+   directly, the backward order and routing fixed: a replay of a recorded plan;
+4. the NumPy work alone (the kernels those methods reach, the exact sums in
+   PyTorch's order, the four gradient sums together; no node, no Tensor): what a
+   replay below the op methods, with every decision made once, could approach;
+5. PyTorch eager, when `torch` can be imported (the goal's yardstick, measured in
+   the same run: issue 16 asks for 0.5x of it).
 
 Each a fresh session, in-process, the fastest of several runs; prints us per
 iteration.  Not a test and not a goal (those are in scripts/bench.py): the
@@ -27,7 +32,10 @@ import numpy as np  # noqa: E402
 
 from gradcli.base import context  # noqa: E402
 from gradcli.base.gctune import tune  # noqa: E402
+from gradcli.base.kernels import times_twice  # noqa: E402
 from gradcli.base.powers import torch_pow  # noqa: E402
+from gradcli.base.sum_rows import torch_sums  # noqa: E402
+from gradcli.base.summation import torch_sum  # noqa: E402
 from gradcli.core.tensor import Tensor  # noqa: E402
 from gradcli.engine.autograd import run_backward  # noqa: E402
 from gradcli.engine.vjp_arrays import ArrayF  # noqa: E402
@@ -122,12 +130,59 @@ def fixed_plan():
     return it
 
 
+def kernels_only():
+    v = session().scope.vars
+    a, b, c, d, x, y = (v[k] for k in "abcdxy")
+    xd, yd, dt = x.data, y.data, x.data.dtype
+    lr = np.float32(1e-6) if dt == np.float32 else 1e-6
+    params = [p.data for p in (a, b, c, d)]
+
+    def it():
+        pa, pb, pc, pd = params
+        x2, x3 = torch_pow(xd, 2), torch_pow(xd, 3)
+        diff = pa + pb * xd + pc * x2 + pd * x3 - yd
+        torch_sum(diff * diff)                      # the loss
+        g = times_twice(np.ones_like(diff), diff)   # (y_pred - y).pow(2)'s gradient
+        grads = torch_sums([g, g * xd, g * x2, g * x3])
+        for p, gg in zip(params, grads):
+            p[...] = p - lr * np.asarray(gg, dtype=dt)
+    return it
+
+
+def torch_eager():
+    try:
+        import torch
+    except ImportError:
+        return None
+    import math
+    torch.manual_seed(0)
+    dtype = torch.float32
+    x = torch.linspace(-math.pi, math.pi, 2000, dtype=dtype)
+    y = torch.sin(x)
+    a, b, c, d = (torch.randn((), dtype=dtype, requires_grad=True) for _ in range(4))
+
+    def it():
+        y_pred = a + b * x + c * x ** 2 + d * x ** 3
+        loss = (y_pred - y).pow(2).sum()
+        loss.backward()
+        with torch.no_grad():
+            for p in (a, b, c, d):
+                p -= 1e-6 * p.grad
+                p.grad = None
+    return it
+
+
 def main():
     tune()
     for name, make in (("through the language", language),
                        ("engine calls, no language", engine_calls),
-                       ("a fixed plan (forward methods, VJPs in order)", fixed_plan)):
+                       ("a fixed plan (forward methods, VJPs in order)", fixed_plan),
+                       ("the NumPy work alone (no nodes, no tensors)", kernels_only),
+                       ("PyTorch eager", torch_eager)):
         it = make()
+        if it is None:
+            print(f"{name:48} (torch not importable)")
+            continue
         best = min(timeit.repeat(it, number=N, repeat=5)) / N
         print(f"{name:48} {best * 1e6:7.1f} us per iteration")
 

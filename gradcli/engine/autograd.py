@@ -260,9 +260,8 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     `.grad` of those inputs only, which are returned as without `inputs`."""
     if inputs is None and not create_graph and len(outputs) == 1 and grad_outputs[0] is None:
         out = outputs[0]
-        if type(out) is Tensor and out.grad_fn is not None and out.requires_grad and \
-                out.data.size == 1 and observe.TRACER is None and not context.current.leaf_hooks:
-            return _plain_root(out, retain_graph)       # out.backward(): the common case
+        if _plain(out):
+            return _in_creation_order(_plain_root(out, retain_graph))   # out.backward()
     heads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):   # every given gradient first
         if isinstance(out, Tensor) and (out.requires_grad or g is not None):
@@ -373,9 +372,25 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     return _in_creation_order(touched)
 
 
+def backward_out(out):
+    """`out.backward()` with nothing given (a training loop's `loss.backward()`):
+    run_backward((out,), (None,)) without the list of leaves it returns."""
+    if _plain(out):
+        _plain_root(out, False)
+    else:
+        run_backward((out,), (None,))
+
+
+def _plain(out):
+    """Whether `out.backward()` is the common case `_plain_root` runs."""
+    return type(out) is Tensor and out.grad_fn is not None and out.requires_grad and \
+        out.data.size == 1 and observe.TRACER is None and not context.current.leaf_hooks
+
+
 def _plain_root(out, retain_graph):
     """`out.backward()` for a one-value `out` with a graph, no hooks on leaves and no
-    tracer: run_backward's steps for that case, its checks made once."""
+    tracer: run_backward's steps for that case, its checks made once.  Returns the
+    leaves whose .grad it changed ({id: leaf})."""
     like = out.data
     root = out.grad_fn
     g = as_grad(None, like, False)
@@ -394,18 +409,12 @@ def _plain_root(out, retain_graph):
                         touched)
     finally:
         ctx.grad_enabled = prev_mode
-    return _in_creation_order(touched)
+    return touched
 
 
 def _in_creation_order(touched):
     """The leaves whose .grad a pass changed ({id: leaf}), in creation order."""
-    if len(touched) < 2:
-        return list(touched.values())
-    return sorted(touched.values(), key=_seq)
-
-
-def _seq(t):
-    return t.seq
+    return list(touched.values()) if len(touched) < 2 else sorted(touched.values(), key=seq)
 
 
 def _plain_pass(ready, grads, deps, retain_graph, flow, touched):

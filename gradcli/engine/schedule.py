@@ -176,6 +176,7 @@ def run(plan, g, retain_graph, flow, touched, store):
     small = observe.FLOW_SMALL
     add = np.add
     queue = []
+    later = False       # any sum left for later in queue
     try:
         for k, routes, F in steps:
             g = grads[k]
@@ -193,6 +194,8 @@ def run(plan, g, retain_graph, flow, touched, store):
                     continue
                 if j < 0:
                     queue.append((leaves[-1 - j], ig))
+                    if type(ig) is Later:
+                        later = True
                     continue
                 p = nodes[j]
                 if type(ig) is Later:
@@ -202,24 +205,22 @@ def run(plan, g, retain_graph, flow, touched, store):
                 prev = grads[j]
                 grads[j] = ig if prev is None else add(prev, ig)
     finally:
-        if queue:
+        if later:
             _flush(queue, touched, store)
+        elif queue:
+            deliver_leaves(queue, touched, store)
 
 
 def _flush(queue, touched, store):
-    """The leaves' gradients that waited (in their order): the sums left for later made
-    all at once, then passes.deliver_leaves (each leaf's added up in order, then into
-    its .grad; a sum made here becomes .grad without a copy)."""
-    later = [ig.g for _, ig in queue if type(ig) is Later]
-    if later:
-        sums = iter(torch_sums(later))
-        fresh = set()
-        resolved = []
-        for p, ig in queue:
-            if type(ig) is Later:
-                ig = np.asarray(next(sums), ig.g.dtype)       # as sum_to makes it
-                fresh.add(id(ig))
-            resolved.append((p, ig))
-        deliver_leaves(resolved, touched, store, fresh)
-    else:
-        deliver_leaves(queue, touched, store)
+    """The leaves' gradients that waited (in their order), some of them sums left for
+    later: those made all at once, then passes.deliver_leaves (each leaf's added up in
+    order, then into its .grad; a sum made here becomes .grad without a copy)."""
+    sums = iter(torch_sums([ig.g for _, ig in queue if type(ig) is Later]))
+    fresh = set()
+    resolved = []
+    for p, ig in queue:
+        if type(ig) is Later:
+            ig = np.asarray(next(sums), ig.g.dtype)       # as sum_to makes it
+            fresh.add(id(ig))
+        resolved.append((p, ig))
+    deliver_leaves(resolved, touched, store, fresh)

@@ -121,6 +121,8 @@ def name_loader(name, info, builtins, line, col):
                 if v is _MISSING:
                     raise _unknown(name, s, builtins, line, col)
             return v
+    if mode == "top" or mode == "local":
+        load.var_name = name    # it reads s.vars[name] first (fastops.py reads that in place)
     return load
 
 

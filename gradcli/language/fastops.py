@@ -47,8 +47,12 @@ def _with_literal(expr, k, literal_first, node, fn, line, col):
     """`x op 2.0`, or `3 * x` (`literal_first`; + and *: the node of `x op 3`): a
     floating tensor's node made here with the literal k, as binary_op makes it;
     anything else by binary_op, its operands in the order written."""
+    name = getattr(expr, "var_name", None)     # a variable: read in place (by expr if absent)
+
     def run(s):
-        t = expr(s)
+        t = s.vars.get(name, expr) if name is not None else expr
+        if t is expr:
+            t = expr(s)
         try:
             if type(t) is Tensor:
                 dt = t.data.dtype
@@ -77,9 +81,12 @@ def _compare(left, num, fn, right, line, col):
 def _compare_const(left, num, fn, b, line, col):
     tb = type(b)
     plain_b = tb is int or tb is float
+    name = getattr(left, "var_name", None)     # a variable: read in place (by left if absent)
 
     def run(s):
-        a = left(s)
+        a = s.vars.get(name, left) if name is not None else left
+        if a is left:
+            a = left(s)
         ta = type(a)
         if plain_b and (ta is int or ta is float):
             return num(a, b)
@@ -113,13 +120,21 @@ def int_step(op_sym, cur, store, vv, general, at):
         return None
     add = op_sym == "+"
     line, col = at
+    name = getattr(cur, "var_name", None)
+    if name is None or getattr(store, "local_name", None) != name:
+        name = None     # (read and written in place only when both are this scope's variable)
 
     def run(s):
         state.line = line
         try:
-            old = cur(s)
+            old = s.vars.get(name, cur) if name is not None else cur
+            if old is cur:
+                old = cur(s)
             if type(old) is int and -_SMALL_INT < old < _SMALL_INT:
-                store(s, old + vv if add else old - vv)
+                if name is not None:
+                    s.vars[name] = old + vv if add else old - vv
+                else:
+                    store(s, old + vv if add else old - vv)
                 return None
             return general(s)
         except Exception as e:

@@ -16,7 +16,7 @@ from ..base.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
 from ..ops.shape import numpy_T, to
 from .autograd_api import backward_leaves
-from ..engine.autograd import run_backward
+from ..engine.autograd import backward_out
 from .values import METHODS, Size
 from ..core.tensor import Tensor
 from ..ops.dims import norm_dims
@@ -143,7 +143,7 @@ def write_(x, values):
 def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     if gradient is None and retain_graph is None and create_graph is False and inputs is None \
             and type(x) is Tensor:      # loss.backward(): backward_leaves' first case
-        run_backward((x,), (None,), False, False)
+        backward_out(x)
         return
     backward_leaves(x, gradient, retain_graph, create_graph, inputs=inputs)
 
