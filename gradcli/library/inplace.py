@@ -476,7 +476,7 @@ def _inplace_of(name):
 for _name in ("mul", "div", "pow", "clamp", "exp", "neg", "sqrt", "abs", "relu", "sigmoid",
               "tanh", "log", "sin", "cos", "floor", "ceil", "round", "reciprocal", "sign",
               "square", "log1p", "expm1", "remainder", "floor_divide", "clamp_min", "clamp_max",
-              "log2", "log10", "exp2", "rsqrt", "trunc", "frac", "fmod", "lerp",
+              "log2", "log10", "exp2", "rsqrt", "trunc", "frac", "fmod", "lerp", "atan2", "hypot",
               "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
               "bitwise_right_shift", "logical_and", "logical_or", "logical_xor", "logical_not"):
     if _name in BUILTINS and BUILTINS[_name].method:

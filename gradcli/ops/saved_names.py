@@ -86,7 +86,8 @@ _names(PowScalar, ("self",), exponent=lambda node: node.e)
 _names(PowTensor, ("self", "exponent", "result"), (1, 0, 2))
 _names(PowRScalar, ("exponent", "result"), self=lambda node: node.base)
 
-_ZERO_GRAD = {"SignBackward0", "FloorBackward0", "CeilBackward0", "RoundBackward0"}
+_ZERO_GRAD = {"SignBackward0", "FloorBackward0", "CeilBackward0", "RoundBackward0",
+              "TruncBackward0"}
 
 for _cls in Unary.__subclasses__():
     if _cls.name in _ZERO_GRAD:         # a zero derivative: PyTorch saves nothing
