@@ -21,6 +21,7 @@ from .linalg import Dot, Mm, Mv
 from .loss import MseLoss
 from .moments import Norm, Std, Var
 from .nn import Addmm
+from .addmm import AddmmScaled
 from .pointwise import Clamp, Maximum, Minimum, Unary
 from .reduce import LogSumExp, MaxAll, Mean, MeanDim, Prod, Sum, SumDim
 from .softmax import Softmax
@@ -118,6 +119,7 @@ _names(Mm, ("self", "mat2"), (1, 0), **_operands(Mm, ("self", "mat2")))
 _names(Addmm, ("mat1", "mat2"), alpha=_const(1), beta=_const(1),
        **_operands(Addmm, ("mat1", "mat2"), first_input=1))
 Addmm.saved_uses = ((2,), (1,))     # (bias, mat1, mat2): each operand for the other's gradient
+_names(AddmmScaled, ("mat1", "mat2"), alpha=lambda node: node.alpha, beta=lambda node: node.beta)
 _names(Mv, ("self", "vec"))
 _names(Dot, ("self", "tensor"))
 
