@@ -126,7 +126,7 @@ def namespace() -> dict:
     if _namespace is None:
         ns = {}
         for name, entry in BUILTINS.items():
-            if entry.function:
+            if entry.function and "." not in name:    # (linalg.vector_norm: torch.linalg's)
                 ns[name] = entry.fn
         ns.update(CONSTANTS)
         for name in ("float64", "float32", "double", "int64", "long", "int32", "float16",

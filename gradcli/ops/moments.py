@@ -96,20 +96,21 @@ def norm(input, p="fro", dim=None, keepdim=False):
 
 
 def _empty_inf_check(x, p, dim):
-    """torch's error for an inf norm over an empty tensor or an empty dim."""
-    if p not in (math.inf, -math.inf):
+    """torch's error for a norm without an identity (ord < 0 or inf) over an empty tensor
+    or an empty dim."""
+    if not (p < 0 or p == math.inf):
         return
     shape = x.data.shape
+    what = f"linalg.vector_norm cannot compute the {float(p):g} norm on "
     if dim is None or (isinstance(dim, (tuple, list)) and not dim):
         if x.data.size == 0:
-            raise GradRuntimeError("linalg.vector_norm cannot compute the inf norm on an empty "
-                                   "tensor because the operation does not have an identity")
+            raise GradRuntimeError(what + "an empty tensor because the operation does not "
+                                   "have an identity")
         return
     for d in norm_dims(dim, len(shape)):
         if shape[d] == 0:
-            raise GradRuntimeError(f"linalg.vector_norm cannot compute the inf norm on the "
-                                   f"dimension {d}because this dimension is empty and the "
-                                   "operation does not have an identity")
+            raise GradRuntimeError(what + f"the dimension {d}because this dimension is empty "
+                                   "and the operation does not have an identity")
 
 
 @register("linalg.vector_norm", "torch.linalg.vector_norm(x, ord=2, dim=None, keepdim=False, *, "
