@@ -17,10 +17,11 @@ contiguous input; a transposed one is visited in its own memory order by torch).
 from __future__ import annotations
 
 import math
+import struct
 
 import numpy as np
 
-from .fma import fma
+from .fma import fma, fma32
 from .parallel import chunks
 
 #: Vectorized<T>::size() on AVX2 (torch's CPU capability where the goldens are recorded)
@@ -54,6 +55,16 @@ def _project(acc, p, dt):
         return np.power(acc, np.full_like(acc, dt.type(1) / dt.type(p)))
 
 
+def _fma32(a, b, c):
+    """fma(a, b, c) rounded to float32, for Python floats holding float32 values: the
+    product and sum in double, rounded once more, except where the double sum is a float32
+    midpoint (then base/fma's exact fma32)."""
+    s = a * b + c                  # a * b is exact in double
+    if (struct.unpack("<Q", struct.pack("<d", s))[0] & 0x1FFFFFFF) == 0x10000000:
+        return float(fma32(np.asarray(a, np.float64), b, c))
+    return float(np.float32(s))
+
+
 def _lanes(rows):
     """The AVX2 p=2 kernel on each row of the 2-D array `rows`."""
     n = rows.shape[1]
@@ -69,6 +80,18 @@ def _lanes(rows):
     # the tail `acc += x * x` as GCC compiled it: float32 squares 4 at a time (SSE, then
     # added in order) while 4 are left, the others one fused multiply-add each
     j = body
+    if rows.shape[0] == 1 and dt == np.float32:      # one row: Python floats, faster
+        f32 = np.float32
+        a = f32(acc[0])
+        tail = rows[0, body:]
+        while n - j >= 4:
+            for sq in (tail[j - body:j - body + 4] * tail[j - body:j - body + 4]).tolist():
+                a = f32(a + f32(sq))
+            j += 4
+        a = float(a)
+        for v in tail[j - body:].tolist():
+            a = _fma32(v, v, a)
+        return np.sqrt(np.asarray([a], dt))
     if dt == np.float32:
         while n - j >= 4:
             sq = rows[:, j:j + 4] * rows[:, j:j + 4]
@@ -92,7 +115,7 @@ def vector_norm(x, p, axes, keepdim):
         r = np.abs(x) if p != 0 else (x != 0).astype(dt)
         return np.asarray(r.reshape(out_shape), dtype=dt)
     keep = [i for i in range(nd) if i not in red]
-    y = np.ascontiguousarray(np.transpose(x, keep + list(red)))
+    y = np.ascontiguousarray(x if not keep else np.transpose(x, keep + list(red)))
     nout = int(np.prod([shape[i] for i in keep])) if keep else 1
     nred = int(np.prod([shape[i] for i in red])) if red else 1
     flat = y.reshape(nout, nred)
