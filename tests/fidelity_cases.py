@@ -375,3 +375,269 @@ with fwAD.dual_level():
     print(fwAD.unpack_dual(s.sum()), fwAD.unpack_dual(s.sum(0)))
 """),
 ]
+
+# torch ops tutorials use that gradcli lacked (fid8): trunc, addmm, div's rounding_mode,
+# atan2_/hypot_/fmod_, linalg.vector_norm: values to 17 digits, grad_fn names, first and
+# second derivatives, tangents and torch's errors
+_ERR = """def err(f):
+    try:
+        print(f())
+    except Exception as e:
+        print(type(e).__name__, str(e).split('\\n')[0])
+"""
+
+CASES += [
+    ("fid8/trunc", _ERR + """x = torch.tensor([1.5, -2.7, 3.0, -0.0, 0.3, -0.5, 1e300, float('inf'), float('nan')], requires_grad=True)
+y = torch.trunc(x)
+print(y, y.tolist(), x.trunc().grad_fn, torch.fix(x).grad_fn, x.fix())
+print(torch.trunc(torch.tensor([7, -7, 5])), torch.trunc(x.float().detach()).tolist())
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+print(g, g.requires_grad)
+y.backward(torch.arange(9.))
+print(x.grad)
+a = x.detach().clone()
+a.trunc_()
+print(a)
+b = x.clone()
+b.trunc_()
+print(b.grad_fn)
+err(lambda: torch.trunc(torch.tensor([True])))
+"""),
+    ("fid8/div_rounding_values", """torch.manual_seed(0)
+for dt in [torch.float32, torch.float64]:
+    a = torch.randn(40, dtype=dt) * 10
+    b = torch.randn(40, dtype=dt)
+    a[0], a[1], a[2], a[3] = 0.0, -0.0, float('inf'), float('nan')
+    b[4], b[5], b[6] = 0.0, -0.0, float('inf')
+    a[7], b[7] = 1e30, 1e-30
+    a[8], b[8] = -3.0, 1.5
+    a[9], b[9] = -0.5, 2.0
+    for m in ['trunc', 'floor', None]:
+        print(torch.div(a, b, rounding_mode=m).tolist())
+        print(torch.div(a, 0.3, rounding_mode=m).tolist(), a.div(-7, rounding_mode=m).tolist())
+        print(torch.div(5.5, b, rounding_mode=m).tolist())
+        print(torch.div(a.reshape(8, 5), b[:5], rounding_mode=m).tolist())
+i = torch.tensor([7, -7, 5, -5, 0, 9, -9, 100])
+j = torch.tensor([2, 2, -3, -3, 4, -4, 4, 7])
+for m in ['trunc', 'floor', None]:
+    print(torch.div(i, j, rounding_mode=m), torch.div(i, -4, rounding_mode=m), torch.div(i, 2.5, rounding_mode=m))
+h = torch.tensor([0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 7.0, 65504.0, 0.1, 3e-5, 1000.5, -999.0, 33.3, float('inf')], dtype=torch.float16)
+hb = torch.tensor([0.3, -0.3, 2.0, -3.0, 0.0, 7.0, 1e-4, 1000.0, -0.1, 3.0, 0.5, -0.5, 11.0, 2.5], dtype=torch.float16)
+for m in ['trunc', 'floor']:
+    print(torch.div(h, hb, rounding_mode=m).tolist(), torch.div(h, 0.3, rounding_mode=m).tolist())
+"""),
+    ("fid8/div_rounding_grads", _ERR + """x = torch.tensor([1.5, -2.7, 3.0], requires_grad=True)
+y = torch.tensor([0.5, 2.0, -1.0], requires_grad=True)
+for m in ['trunc', 'floor', None]:
+    r = torch.div(x, y, rounding_mode=m)
+    print(r, torch.div(x, 2, rounding_mode=m).grad_fn, x.div(y, rounding_mode=m).grad_fn, torch.div(2, y, rounding_mode=m))
+    print(r.grad_fn._saved_rounding_mode, r.grad_fn._saved_self, r.grad_fn._saved_other)
+    gx, gy = torch.autograd.grad(r.sum(), [x, y], create_graph=True)
+    print(gx, gy)
+    if m is None:
+        (gx.sum() + gy.sum()).backward()
+        print(x.grad, y.grad)
+print(torch.div(x, y).grad_fn, x.div(y).grad_fn, (x / y).grad_fn)
+z = torch.tensor([[1.5], [-4.0]], requires_grad=True)
+w = torch.tensor([0.3, -0.7, 2.0], requires_grad=True)
+torch.div(z, w, rounding_mode=None).sum().backward()
+print(z.grad, w.grad)
+a = x.clone()
+a.div_(y, rounding_mode='floor')
+print(a)
+a.sum().backward()
+print(x.grad, y.grad)
+c = torch.tensor([7, -7, 5])
+c.div_(2, rounding_mode='trunc')
+print(c)
+err(lambda: torch.tensor([7, -7, 5]).div_(2))
+err(lambda: torch.tensor([7, -7, 5]).div_(2, rounding_mode=None))
+err(lambda: torch.div(x, y, rounding_mode='Floor'))
+err(lambda: x.div(y, rounding_mode='round'))
+err(lambda: torch.div(x, y, rounding_mode=1))
+err(lambda: torch.div(torch.tensor([1, 2]), torch.tensor([0, 1]), rounding_mode='floor'))
+err(lambda: torch.div(torch.tensor([1, 2]), 0, rounding_mode='trunc'))
+print(torch.div(torch.tensor([1, 2]), 0, rounding_mode=None))
+"""),
+    ("fid8/div_rounding_fwad", """import torch.autograd.forward_ad as fwAD
+x = torch.tensor([1.5, -2.7, 3.0])
+y = torch.tensor([0.5, 2.0, -1.0])
+with fwAD.dual_level():
+    dx = fwAD.make_dual(x, torch.tensor([1.0, 0.5, -2.0]))
+    dy = fwAD.make_dual(y, torch.tensor([0.25, -1.0, 3.0]))
+    for m in ['trunc', 'floor', None]:
+        print(fwAD.unpack_dual(torch.div(dx, dy, rounding_mode=m)).tangent.tolist())
+        print(fwAD.unpack_dual(torch.div(dx, y, rounding_mode=m)).tangent.tolist())
+        print(fwAD.unpack_dual(torch.div(x, dy, rounding_mode=m)).tangent.tolist())
+    print(fwAD.unpack_dual(torch.fmod(dx, dy)).tangent.tolist(), fwAD.unpack_dual(torch.fmod(dx, 0.7)).tangent.tolist())
+    print(fwAD.unpack_dual(torch.fmod(x, dy)).tangent.tolist())
+"""),
+    ("fid8/fmod", _ERR + """torch.manual_seed(1)
+for dt in [torch.float32, torch.float64]:
+    a = torch.randn(30, dtype=dt) * 10
+    b = torch.randn(30, dtype=dt)
+    a[0], a[1], a[2], a[3] = 0.0, -0.0, float('inf'), float('nan')
+    b[4], b[5], b[6] = 0.0, -0.0, float('inf')
+    print(torch.fmod(a, b).tolist(), torch.fmod(a, 0.3).tolist(), a.fmod(-2).tolist())
+print(torch.fmod(torch.tensor([7, -7, 5]), torch.tensor([2, 2, -3])), torch.fmod(torch.tensor([7, -7]), 2.5))
+x = torch.tensor([1.5, -2.7, 3.0], requires_grad=True)
+y = torch.tensor([0.5, 2.0, -1.0], requires_grad=True)
+r = torch.fmod(x, y)
+print(r, torch.fmod(x, 2), x.fmod(y).grad_fn, x.fmod(torch.tensor(2.)).grad_fn)
+gx, gy = torch.autograd.grad(r.sum(), [x, y], create_graph=True)
+print(gx, gy)
+gy.sum().backward()
+print(x.grad, y.grad)
+g, = torch.autograd.grad(torch.fmod(x, 0.7).sum(), x, create_graph=True)
+print(g)
+err(lambda: torch.fmod(2, x))
+err(lambda: torch.fmod(torch.tensor([1, 2]), torch.tensor([0, 1])))
+err(lambda: torch.fmod(torch.tensor([1, 2]), 0))
+"""),
+    ("fid8/inplace_atan2_hypot_fmod", _ERR + """x = torch.tensor([1.5, -2.7, 3.0, 0.0], requires_grad=True)
+y = torch.tensor([0.5, 2.0, -1.0, -0.0], requires_grad=True)
+for name in ['atan2_', 'hypot_', 'fmod_']:
+    a = x.clone()
+    getattr(a, name)(y)
+    print(name, a, a.tolist())
+    a.sum().backward()
+    print(x.grad, y.grad)
+    x.grad = None
+    y.grad = None
+a = x.clone()
+a.fmod_(2)
+print(a)
+a = x.float().clone()
+a.atan2_(y.float())
+print(a.tolist())
+a = x.detach().clone()
+a.hypot_(torch.tensor(2.))
+print(a)
+a = x.detach().clone()
+a.atan2_(torch.ones(2, 4))
+"""),
+    ("fid8/inplace_errors", _ERR + """x = torch.tensor([1.5, -2.7, 3.0])
+err(lambda: x.clone().atan2_(2.0))
+err(lambda: x.clone().hypot_([1.0, 2.0, 3.0]))
+err(lambda: torch.tensor([1, 2, 3]).atan2_(torch.tensor([1, 2, 3])))
+err(lambda: torch.tensor([1, 2, 3]).fmod_(2.5))
+print(torch.tensor([7, -7, 3]).fmod_(2))
+l = torch.tensor([1.5, -2.7], requires_grad=True)
+err(lambda: l.atan2_(torch.ones(2)))
+"""),
+]
+
+CASES += [
+    ("fid8/addmm_values", """torch.manual_seed(2)
+for dt in [torch.float32, torch.float64]:
+    x = torch.randn(5, 7, dtype=dt)
+    m1 = torch.randn(5, 9, dtype=dt)
+    m2 = torch.randn(9, 7, dtype=dt)
+    print(torch.addmm(x, m1, m2).tolist())
+    print(torch.addmm(x, m1, m2, beta=0.3, alpha=-1.7).tolist())
+    print(torch.addmm(x[0], m1, m2, beta=2, alpha=0.1).tolist())
+    print(torch.addmm(torch.tensor(1.5, dtype=dt), m1, m2, alpha=3).tolist())
+    print(torch.addmm(x, m1, torch.randn(7, 9, dtype=dt).t(), alpha=3.3).tolist())
+    print(torch.addmm(x, torch.randn(9, 5, dtype=dt).t(), m2, beta=-1.5).tolist())
+    print(torch.addmm(x.t().contiguous().t(), m1, m2, beta=0.5).tolist())
+    print(x.addmm(m1, m2, alpha=0.25).tolist(), x.addmm(m1, m2).tolist())
+    print(torch.addmm(torch.full((5, 7), float('nan'), dtype=dt), m1, m2, beta=0).tolist())
+    print(torch.addmm(torch.ones(2, 3, dtype=dt), torch.ones(2, 0, dtype=dt), torch.ones(0, 3, dtype=dt), beta=0.3))
+    big = torch.randn(64, 100, dtype=dt)
+    print(torch.addmm(torch.randn(100, dtype=dt), torch.randn(33, 64, dtype=dt), big, beta=0.7, alpha=1.3).tolist())
+print(torch.addmm(torch.ones(2, 3, dtype=torch.long), torch.ones(2, 4, dtype=torch.long), torch.ones(4, 3, dtype=torch.long), beta=2, alpha=3))
+"""),
+    ("fid8/addmm_grads", """torch.manual_seed(3)
+b = torch.randn(3, requires_grad=True)
+m1 = torch.randn(2, 4, requires_grad=True)
+m2 = torch.randn(4, 3, requires_grad=True)
+for kw in [{}, {'beta': 0.5, 'alpha': 2}, {'beta': 2, 'alpha': 1}, {'alpha': -0.3}]:
+    r = torch.addmm(b, m1, m2, **kw)
+    print(r, r.grad_fn._saved_alpha, r.grad_fn._saved_beta, r.grad_fn._saved_mat1_sym_sizes)
+    gs = torch.autograd.grad((r * r).sum(), [b, m1, m2], create_graph=True)
+    print(gs)
+    sum(g.sum() for g in gs).backward()
+    print(b.grad, m1.grad, m2.grad)
+    b.grad = m1.grad = m2.grad = None
+r = b.addmm(m1.detach(), m2, beta=3)
+r.sum().backward()
+print(r.grad_fn.next_functions, b.grad, m2.grad)
+"""),
+    ("fid8/addmm_fwad", """import torch.autograd.forward_ad as fwAD
+torch.manual_seed(4)
+b = torch.randn(2, 3)
+m1 = torch.randn(2, 4)
+m2 = torch.randn(4, 3)
+with fwAD.dual_level():
+    db = fwAD.make_dual(b, torch.randn(2, 3))
+    d1 = fwAD.make_dual(m1, torch.randn(2, 4))
+    d2 = fwAD.make_dual(m2, torch.randn(4, 3))
+    for kw in [{}, {'beta': 0.5, 'alpha': 2}]:
+        print(fwAD.unpack_dual(torch.addmm(db, d1, d2, **kw)).tangent.tolist())
+        print(fwAD.unpack_dual(torch.addmm(b, d1, m2, **kw)).tangent.tolist())
+        print(fwAD.unpack_dual(torch.addmm(db, m1, m2, **kw)).tangent.tolist())
+"""),
+    ("fid8/addmm_errors", _ERR + """b = torch.randn(2, 3)
+m1 = torch.randn(2, 4)
+m2 = torch.randn(4, 3)
+err(lambda: torch.addmm(b, m1, m2.t()))
+err(lambda: torch.addmm(b, m1[0], m2))
+err(lambda: torch.addmm(b, m1, m2[0]))
+err(lambda: torch.addmm(b, torch.tensor(1.), m2))
+err(lambda: torch.addmm(torch.randn(4), m1, m2))
+err(lambda: torch.addmm(torch.randn(2, 3, 1), m1, m2))
+err(lambda: torch.addmm(b.float(), m1, m2))
+err(lambda: torch.addmm(b, m1.float(), m2))
+err(lambda: torch.addmm(b, m1, m2.float()))
+err(lambda: torch.addmm(3, m1, m2))
+err(lambda: torch.addmm(b, m1, [[1.0]]))
+err(lambda: b.addmm(m1, 2))
+err(lambda: torch.addmm(b, m1, m2, beta='a'))
+err(lambda: torch.addmm(b, m1, m2, 1, 2))
+"""),
+    ("fid8/vector_norm_values", """torch.manual_seed(5)
+V = torch.linalg.vector_norm
+for dt in [torch.float32, torch.float64]:
+    for n in [1, 3, 4, 7, 8, 9, 12, 13, 16, 21, 64, 70, 129]:
+        x = torch.randn(n, dtype=dt)
+        print(n, V(x).tolist(), V(x, 1).tolist(), V(x, 3).tolist(), V(x, 0.5).tolist(), V(x, -1).tolist(), x.norm().tolist())
+    x = torch.randn(6, 7, 13, dtype=dt)
+    for ord in [2, 1, 3, 0, float('inf'), -float('inf'), 0.5, -2]:
+        print(ord, V(x, ord).tolist(), V(x, ord, dim=-1).tolist(), V(x, ord, dim=0).tolist())
+        print(V(x, ord, dim=(1, 2)).tolist(), V(x, ord, dim=(0, 2), keepdim=True).tolist(), V(x, ord, dim=1).tolist())
+    print(V(x[:, :1, :], dim=1).tolist(), V(x[:1], dim=(0, 2)).tolist(), V(x.reshape(6, 91, 1), dim=(1, 2)).tolist())
+    print(V(torch.tensor(-2.5, dtype=dt)), V(torch.tensor(-2.5, dtype=dt), 0), V(torch.zeros(0, dtype=dt)), V(torch.zeros(0, 3, dtype=dt), 3, dim=0), V(torch.zeros(0, 3, dtype=dt), -1, dim=1))
+    y = torch.randn(40000, dtype=dt)
+    print(V(y).tolist(), V(y, 1).tolist(), V(y, 3).tolist(), V(y.reshape(200, 200), dim=0).sum().tolist())
+print(V(torch.randn(3, 4), dtype=torch.float64))
+"""),
+    ("fid8/vector_norm_grads", _ERR + """torch.manual_seed(6)
+V = torch.linalg.vector_norm
+x = torch.randn(3, 4, requires_grad=True)
+for ord, kw in [(2, {}), (1, {'dim': 1}), (3, {'dim': 0, 'keepdim': True}), (float('inf'), {'dim': 1}), (0.5, {}), (-1, {'dim': (0, 1)})]:
+    r = V(x, ord, **kw)
+    print(r, r.grad_fn)
+    g, = torch.autograd.grad(r.sum(), x, create_graph=True)
+    print(g.tolist())
+    # (torch's second derivative for ord 1 and inf: a zero tensor; for ord -1 gradcli's
+    # differs in the last bits: README)
+    if ord not in (1, float('inf'), -1):
+        g.pow(2).sum().backward()
+        print(x.grad.tolist())
+    x.grad = None
+z = torch.tensor([0.0, 0.0], requires_grad=True)
+V(z).backward()
+print(z.grad)
+err(lambda: V(x, 'fro'))
+err(lambda: V(x, None))
+err(lambda: V(torch.tensor([1, 2])))
+err(lambda: V(x, dim=2))
+err(lambda: V(x, dim=(0, 0)))
+err(lambda: V([1.0, 2.0]))
+err(lambda: V(torch.zeros(0), ord=float('inf')))
+err(lambda: V(torch.zeros(0, 3), ord=-float('inf'), dim=0))
+err(lambda: V(torch.zeros(0, 3), ord=-1, dim=0))
+err(lambda: V(torch.zeros(2, 0), ord=-0.5))
+err(lambda: x.norm(p=float('inf'), dim=0) if False else V(torch.zeros(0), 1))
+"""),
+]

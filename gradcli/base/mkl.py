@@ -231,9 +231,10 @@ def _operand(a):
     return _copy_aligned(a), False, max(1, a.shape[1])   # PyTorch copies it too
 
 
-def mm(a, b, c=None):
-    """a @ b (+ c, broadcast to the product, added by gemm as torch.addmm does) for
-    2-D float arrays of one dtype, as PyTorch computes it; None when MKL cannot."""
+def mm(a, b, c=None, alpha=1.0, beta=1.0):
+    """a @ b (+ c, broadcast to the product, added by gemm as torch.addmm does; with
+    torch.addmm's `alpha * (a @ b) + beta * c`) for 2-D float arrays of one dtype, as
+    PyTorch computes it; None when MKL cannot."""
     p = _kind(a)
     if p is None or b.dtype != a.dtype or max(a.shape + b.shape) >= 2 ** 31:
         return None
@@ -249,13 +250,16 @@ def mm(a, b, c=None):
             out[...] = 0
     else:
         out[...] = c
-        beta = 1.0
+        if not k and beta != 1:      # addmm_impl_cpu_: zero_() or mul_(beta), no gemm
+            out *= a.dtype.type(beta)
+            if beta == 0:
+                out[...] = 0
     if rows == 0 or cols == 0 or k == 0:
         return out
     (A, a_at), ta, lda = _operand(a)
     (B, b_at), tb, ldb = _operand(b)
     # row-major C = A B is column-major C^T = B^T A^T
-    FNS[f"cblas_{p}gemm"](_COL, _TR if tb else _NO, _TR if ta else _NO, cols, rows, k, 1.0,
+    FNS[f"cblas_{p}gemm"](_COL, _TR if tb else _NO, _TR if ta else _NO, cols, rows, k, alpha,
                           b_at, ldb, a_at, lda, beta, out_at, max(1, cols))
     return out
 
@@ -317,6 +321,21 @@ def torch_mm(a, b, c=None):
         if r is not None:
             return r
     return a @ b if c is None else c + a @ b
+
+
+def torch_addmm(c, a, b, alpha, beta):
+    """torch.addmm: beta * c + alpha * (a @ b) (c broadcast) as gemm computes it for
+    floats (c not read when beta is 0), else with NumPy."""
+    if a.dtype.char in "fd" and _state["lib"] is not None:
+        r = mm(a, b, c, alpha, beta)
+        if r is not None:
+            return r
+    p = a @ b
+    if alpha != 1:
+        p = p * alpha
+    if beta == 0:
+        return np.broadcast_to(p, p.shape).astype(a.dtype)
+    return (c * beta + p if beta != 1 else c + p).astype(a.dtype, copy=False)
 
 
 def torch_mv(a, v):

@@ -38,6 +38,7 @@ from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
 from ..ops.combine import masked_fill
 from ..ops import scaled
 from ..ops.shape import _norm_key, index
+from ..ops.tensor_args import tensors_only
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -467,6 +468,13 @@ def _inplace_of(name):
             def alias(t, o):
                 return fn(t, *[o if a is x else a for a in args], **kw)
         return inplace(x, lambda t: fn(t, *args, **kw), inputs=(*args, *kw.values()), alias=alias)
+    if name in ("atan2", "hypot"):        # tensors only: torch's words name atan2_, position 1
+        plain = method
+
+        def method(x, *args, **kw):
+            if args:
+                tensors_only(name + "_", x, args[0], method=True, broadcast=False)
+            return plain(x, *args, **kw)
     method.__name__ = name + "_"
     _method(name + "_", f"x.{name}_(...)", f"x.{name}(...), in place")(method)
     return method
@@ -476,7 +484,7 @@ def _inplace_of(name):
 for _name in ("mul", "div", "pow", "clamp", "exp", "neg", "sqrt", "abs", "relu", "sigmoid",
               "tanh", "log", "sin", "cos", "floor", "ceil", "round", "reciprocal", "sign",
               "square", "log1p", "expm1", "remainder", "floor_divide", "clamp_min", "clamp_max",
-              "log2", "log10", "exp2", "rsqrt", "trunc", "frac", "fmod", "lerp",
+              "log2", "log10", "exp2", "rsqrt", "trunc", "frac", "fmod", "lerp", "atan2", "hypot",
               "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
               "bitwise_right_shift", "logical_and", "logical_or", "logical_xor", "logical_not"):
     if _name in BUILTINS and BUILTINS[_name].method:

@@ -126,7 +126,7 @@ def namespace() -> dict:
     if _namespace is None:
         ns = {}
         for name, entry in BUILTINS.items():
-            if entry.function:
+            if entry.function and "." not in name:    # (linalg.vector_norm: torch.linalg's)
                 ns[name] = entry.fn
         ns.update(CONSTANTS)
         for name in ("float64", "float32", "double", "int64", "long", "int32", "float16",
@@ -148,7 +148,9 @@ def namespace() -> dict:
             "graph": Module("torch.autograd.graph", dict(saved_hooks.MEMBERS))})
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
         torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda,
-                              "linalg": Module("torch.linalg", {"inv": linalg_inv})})
+                              "linalg": Module("torch.linalg", {
+                                  "inv": linalg_inv,
+                                  "vector_norm": BUILTINS["linalg.vector_norm"].fn})})
         torch_members.update(torch_more.namespaces(Module))
         transforms.install(torch_members, autograd, autograd_functional)
         ns["torch"] = Module("torch", torch_members)

@@ -7,6 +7,7 @@ families listed before it.
 """
 from . import dims, shape, narrowing, diagonal, combine, elementwise, half_nodes, scaled, pointwise, binary_math, bitwise, reduce, moments, softmax, linalg, creation, activation, loss, nn, padding  # noqa: F401
 from . import gathering, repeating, topk, inverse  # noqa: F401,E402  (index_select gather scatter repeat ravel topk inverse)
+from . import rounding, addmm  # noqa: F401,E402  (div's rounding_mode, fmod; torch.addmm)
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)
 from . import saved_names  # noqa: F401,E402  (grad_fn._saved_*: PyTorch's names)
 from .registry import FUNCTIONS

@@ -462,9 +462,7 @@ def mul(a, b):
     return Mul.apply2(a, b, dt)
 
 
-@register("div", "div(input, other)", "input / other (true division), broadcasting", method=True,
-          checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {})], category="arith")
-@internal("div")
+@internal("div")     # the built-in div (rounding_mode=): ops/rounding.py
 def div(a, b):
     if type(a) is Tensor:
         dt = _same_float(a, b)

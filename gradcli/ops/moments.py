@@ -8,12 +8,16 @@ import warnings
 import numpy as np
 
 from ..base import context
-from ..base.errors import GradRuntimeError
+from ..base.errors import GradRuntimeError, GradTypeError
 from ..base.parallel import chunks
 from ..base.powers import torch_pow
 from ..base.summation import torch_sum
+from ..base.vector_norm import vector_norm
 from ..core.convert import tensor_arg
+from ..core.tensor import Tensor, type_name
+from ..engine.autograd import FUNCTIONS
 from .reduce import M, REDUCE_CHECKS, _Reduce, _torch_name, expand_back
+from .dims import norm_dims
 from .registry import register
 
 
@@ -24,6 +28,10 @@ class Norm(_Reduce):
     def forward(self, x, p=2, dim=None, keepdim=False):
         ax = self.setup(x, dim, keepdim)
         self.p = p
+        if x.dtype.char in "fd":          # ATen's kernels, to the last bit
+            out = vector_norm(x, p, ax, keepdim)
+            self.save(x, out)
+            return out
         a = np.abs(x)
         if p == 2:
             out = np.sqrt(np.sum(a * a, axis=ax, keepdims=keepdim))
@@ -83,7 +91,53 @@ def norm(input, p="fro", dim=None, keepdim=False):
         raise GradRuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
             f"Got {_torch_name(x.data.dtype)}")
+    _empty_inf_check(x, p, dim)
     return Norm.apply(x, p=float(p), dim=dim, keepdim=keepdim)
+
+
+def _empty_inf_check(x, p, dim):
+    """torch's error for a norm without an identity (ord < 0 or inf) over an empty tensor
+    or an empty dim."""
+    if not (p < 0 or p == math.inf):
+        return
+    shape = x.data.shape
+    what = f"linalg.vector_norm cannot compute the {float(p):g} norm on "
+    if dim is None or (isinstance(dim, (tuple, list)) and not dim):
+        if x.data.size == 0:
+            raise GradRuntimeError(what + "an empty tensor because the operation does not "
+                                   "have an identity")
+        return
+    for d in norm_dims(dim, len(shape)):
+        if shape[d] == 0:
+            raise GradRuntimeError(what + f"the dimension {d}because this dimension is empty "
+                                   "and the operation does not have an identity")
+
+
+@register("linalg.vector_norm", "torch.linalg.vector_norm(x, ord=2, dim=None, keepdim=False, *, "
+          "dtype=None)", "the vector ord-norm of all elements, or over dim (torch.linalg)",
+          checks=REDUCE_CHECKS[1:] + [((M, 1), {}), ((M,), {"ord": 3, "dim": 0}),
+                                      ((M,), {"ord": math.inf, "dim": 1, "keepdim": True}),
+                                      ((M,), {"ord": 0.5, "dim": (0, 1)})],
+          category="linalg")
+def linalg_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    if not isinstance(x, Tensor):
+        raise GradTypeError("linalg_vector_norm(): argument 'input' (position 1) must be "
+                            f"Tensor, not {_pytype(x)}")
+    if isinstance(ord, bool) or not isinstance(ord, (int, float)):
+        raise GradTypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
+                            f"not {_pytype(ord)}")
+    if x.data.dtype.kind != "f":
+        raise GradRuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+            f"Got {_torch_name(x.data.dtype)}")
+    if dtype is not None:
+        x = FUNCTIONS["to"](x, dtype)
+    _empty_inf_check(x, ord, dim)
+    return Norm.apply(x, p=float(ord), dim=dim, keepdim=keepdim)
+
+
+def _pytype(v):
+    return "NoneType" if v is None else type_name(v)
 
 
 class Var(_Reduce):

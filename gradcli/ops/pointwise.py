@@ -216,6 +216,15 @@ sign = unary("sign", "SignBackward0", torch_act.sign, _zero_grad, "-1, 0 or 1 by
 floor = unary("floor", "FloorBackward0", np.floor, _zero_grad, "round down",
               keep_int=True)
 unary("ceil", "CeilBackward0", np.ceil, _zero_grad, "round up", keep_int=True)
+def _trunc(x):
+    if x.dtype == np.bool_:
+        raise GradRuntimeError("\"trunc_vml_cpu\" not implemented for 'Bool'",
+                               type_name="NotImplementedError")
+    return np.trunc(x)
+
+
+unary("trunc", "TruncBackward0", _trunc, _zero_grad, "round toward zero", "", keep_int=True,
+      aliases=("fix",))
 unary("round", "RoundBackward0", np.round, _zero_grad,
       "round half to even", keep_int=True)
 unary("log1p", "Log1PBackward0", torch_act.log1p, lambda g, F, x: g / (1 + x), "log(1 + input), accurately",

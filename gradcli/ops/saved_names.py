@@ -21,6 +21,8 @@ from .linalg import Dot, Mm, Mv
 from .loss import MseLoss
 from .moments import Norm, Std, Var
 from .nn import Addmm
+from .addmm import AddmmScaled
+from .rounding import DivMode, Fmod, FmodScalar
 from .pointwise import Clamp, Maximum, Minimum, Unary
 from .reduce import LogSumExp, MaxAll, Mean, MeanDim, Prod, Sum, SumDim
 from .softmax import Softmax
@@ -86,7 +88,8 @@ _names(PowScalar, ("self",), exponent=lambda node: node.e)
 _names(PowTensor, ("self", "exponent", "result"), (1, 0, 2))
 _names(PowRScalar, ("exponent", "result"), self=lambda node: node.base)
 
-_ZERO_GRAD = {"SignBackward0", "FloorBackward0", "CeilBackward0", "RoundBackward0"}
+_ZERO_GRAD = {"SignBackward0", "FloorBackward0", "CeilBackward0", "RoundBackward0",
+              "TruncBackward0"}
 
 for _cls in Unary.__subclasses__():
     if _cls.name in _ZERO_GRAD:         # a zero derivative: PyTorch saves nothing
@@ -117,6 +120,10 @@ _names(Mm, ("self", "mat2"), (1, 0), **_operands(Mm, ("self", "mat2")))
 _names(Addmm, ("mat1", "mat2"), alpha=_const(1), beta=_const(1),
        **_operands(Addmm, ("mat1", "mat2"), first_input=1))
 Addmm.saved_uses = ((2,), (1,))     # (bias, mat1, mat2): each operand for the other's gradient
+_names(DivMode, ("self", "other"), (1, 0), rounding_mode=lambda node: node.mode)
+_names(Fmod, ("self", "other"), (1, 0))
+_names(FmodScalar, ())
+_names(AddmmScaled, ("mat1", "mat2"), alpha=lambda node: node.alpha, beta=lambda node: node.beta)
 _names(Mv, ("self", "vec"))
 _names(Dot, ("self", "tensor"))
 
