@@ -262,7 +262,7 @@ def test_the_native_module_binds_only_its_fixed_names():
     from gradcli.base import mkl
     names = {n for n, _, _ in mkl._names()}
     assert names == {f"vm{p}{v}" for p in "sd" for v in mkl.VML.values()} | {
-        f"cblas_{p}{f}" for p in "sd" for f in ("gemm", "gemv", "dot")} | {"MKL_Set_Num_Threads"}
+        f"cblas_{p}{f}" for p in "sd" for f in ("gemm", "gemv", "dot", "gemm_batch")} | {"MKL_Set_Num_Threads"}
     if mkl.available():
         assert set(mkl.FNS) == names
 

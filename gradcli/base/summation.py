@@ -293,12 +293,15 @@ def inner_sums(x):
     """The sums of the rows of a C-contiguous 2-D float array (R, m), each in PyTorch's
     order for a contiguous inner reduction (`vectorized_inner_sum` for rows of at least
     one vector, `scalar_inner_sum` below: the same `row_sum` as a whole sum of the
-    row), all rows at once.  Rows longer than one thread's range are summed as whole
-    sums, cut between threads (torch_sum)."""
+    row), all rows at once.  Rows longer than one thread's range: one row is a whole
+    sum, cut between threads (torch_sum); several are each summed by one thread
+    (PyTorch cuts the kept dim between threads, never a row)."""
     rows, m = x.shape
     lanes = 32 // x.itemsize
     if m > GRAIN_ROW or not rows or not m:
-        return np.array([torch_sum(r) for r in x], dtype=x.dtype).reshape(rows)
+        if rows == 1 or not m:
+            return np.array([torch_sum(r) for r in x], dtype=x.dtype).reshape(rows)
+        return np.array([_serial(np.ascontiguousarray(r)) for r in x], dtype=x.dtype)
     zero = np.zeros((rows, 1), x.dtype)
     if m < lanes:                              # row_sum on scalars, then added to 0
         k = m // ILP

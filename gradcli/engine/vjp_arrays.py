@@ -7,6 +7,7 @@ import numpy as np
 
 from ..base import mkl, torch_act, torch_exp
 from ..base.summation import outer_sum, torch_cumsum, torch_sum
+from ..base.sum_dims import dim_sums
 
 
 def sum_to(g, shape):
@@ -28,6 +29,10 @@ def sum_to(g, shape):
         # the leading dims (a bias's gradient): PyTorch's outer-reduction order
         lead_n = int(np.prod(g.shape[:len(axes)]))
         return outer_sum(g.reshape(lead_n, -1)).reshape(shape)
+    if axes and g.dtype.kind == "f":
+        out = dim_sums(g, axes)             # other dims: PyTorch's order (base/sum_dims)
+        if out is not None:
+            return out.reshape(shape)
     if axes:
         g = g.sum(axis=axes, keepdims=True)
     return g.reshape(shape)

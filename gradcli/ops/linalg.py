@@ -13,7 +13,8 @@ from .tensor_args import tensors_only, with_method_positions
 from .registry import Arg, internal, register, tensor_f
 from ..base.limits import check_alloc
 from ..base.mkl import mm_grads, torch_dot, torch_mm, torch_mv
-from .shape import SqueezeMatmul, unsqueeze
+from ..base.bmm import matmul_nd, matmul_nd_grads, should_fold, torch_bmm
+from .shape import SqueezeMatmul, squeeze, unsqueeze
 from .elementwise import mul
 from .shape import reshape
 from .dims import norm_dims
@@ -98,17 +99,20 @@ class Dot(Function):
 
 
 class Matmul(Function):
-    """Batched / broadcast matmul (3-d and up, or a vector against a batch)."""
-    __slots__ = ("sa", "sb")
+    """Batched / broadcast matmul (3-d and up, or a vector against a batch), folded
+    into one mm/mv or as a bmm as PyTorch's _matmul_impl chooses (base/bmm.py)."""
+    __slots__ = ("sa", "sb", "fold")
     name = "UnsafeViewBackward0"
     saved_uses = ((1,), (0,))       # each operand for the other's gradient
 
-    def forward(self, a, b):
-        self.sa, self.sb = a.shape, b.shape
+    def forward(self, a, b, fold=False):
+        self.sa, self.sb, self.fold = a.shape, b.shape, fold
         self.save(a, b)
-        return np.matmul(a, b)
+        return matmul_nd(a, b, fold)
 
     def backward(self, g, F, a, b):
+        if not F.tensor_mode:
+            return matmul_nd_grads(g, a, b, self.fold, self.needs[0], self.needs[1], F.sum_to)
         sa, sb = self.sa, self.sb
         a2 = F.reshape(a, (1,) + sa) if len(sa) == 1 else a
         b2 = F.reshape(b, sb + (1,)) if len(sb) == 1 else b
@@ -193,7 +197,62 @@ def matmul(input, other):
         return Dot.apply(a, b)
     if na == 1 and nb == 2:
         return SqueezeMatmul.apply(Mm.apply(unsqueeze(a, 0), b), axes=(0,))
-    return Matmul.apply(a, b)
+    if na == 3 and nb == 3 and a.data.shape[0] != b.data.shape[0]:
+        # PyTorch drops a batch of one that requires grad, to fold the product
+        if a.data.shape[0] == 1 and a.requires_grad:
+            return matmul(squeeze(a, 0), b)
+        if b.data.shape[0] == 1 and b.requires_grad:
+            return matmul(a, squeeze(b, 0))
+    fold = should_fold(a.data, b.data, a.requires_grad, b.requires_grad)
+    cls = Matmul
+    if fold and na == 2 and nb > 2:        # folded as b.mT @ a.T: the result's .mT.contiguous()
+        cls = MatmulT if 1 in (a.data.shape[0], b.data.shape[-1]) else MatmulClone
+    return cls.apply(a, b, fold=fold)
+
+
+class MatmulT(Matmul):
+    __slots__ = ()
+    name = "TransposeBackward0"
+
+
+class MatmulClone(Matmul):
+    __slots__ = ()
+    name = "CloneBackward0"
+
+
+class Bmm(Function):
+    __slots__ = ()
+    name = "BmmBackward0"
+    saved_uses = ((1,), (0,))       # each operand for the other's gradient
+
+    def forward(self, a, b):
+        self.save(a, b)
+        return torch_bmm(a, b)
+
+    def backward(self, g, F, a, b):
+        n = self.needs
+        if not F.tensor_mode:
+            return (torch_bmm(g, np.swapaxes(b, 1, 2)) if n[0] else None,
+                    torch_bmm(np.swapaxes(a, 1, 2), g) if n[1] else None)
+        return (g @ F.swapaxes(b, 1, 2) if n[0] else None,
+                F.swapaxes(a, 1, 2) @ g if n[1] else None)
+
+    jvp = bilinear
+
+
+@register("bmm", "bmm(input, mat2)", "batched product of 3-d tensors", method=True,
+          checks=[((Arg((2, 2, 3)), Arg((2, 3, 2))), {})], category="linalg")
+@tensor_f("bmm")
+def bmm(a, b):
+    a, b = tensors_only("bmm", a, b, names=("input", "mat2"), broadcast=False)
+    da, db = a.data, b.data
+    if da.ndim != 3 or db.ndim != 3:
+        raise GradRuntimeError(f"batch{1 if da.ndim != 3 else 2} must be a 3D tensor")
+    if db.shape[:2] != (da.shape[0], da.shape[2]):
+        raise GradRuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{da.shape[0]}, {da.shape[2]}] but got: [{db.shape[0]}, {db.shape[1]}].")
+    _matmul_check(a, b)
+    return Bmm.apply(a, b)
 
 
 @register("mm", "mm(input, mat2)", "product of two matrices", method=True,
@@ -240,6 +299,7 @@ def outer(a, b):
 
 with_method_positions(mm, "mm", ("input", "mat2"))
 with_method_positions(mv, "mv", ("input", "vec"))
+with_method_positions(bmm, "bmm", ("input", "mat2"))
 with_method_positions(dot, "dot", ("input", "tensor"))
 with_method_positions(outer, "outer", ("input", "vec2"))
 

@@ -12,6 +12,7 @@ from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError
 from ..base.summation import inner_sums, outer_sum, torch_cumsum, torch_sum
+from ..base.sum_dims import dim_sums
 from ..base import context, mkl
 from ..base.parallel import GRAIN
 from ..base.singles import weak
@@ -69,6 +70,10 @@ def sum_axes(x, ax, keepdim, acc):
         return out.reshape((1,) * len(ax) + out.shape) if keepdim else out
     if last_dim_sums(x, ax, acc):
         return _inner(x, ax, keepdim)
+    if ax and acc == x.dtype:
+        out = dim_sums(x, ax)               # any other dims: PyTorch's order (base/sum_dims)
+        if out is not None:
+            return out.reshape(tuple(1 if i in ax else n for i, n in enumerate(x.shape))) if keepdim else out
     return np.asarray(np.sum(x, axis=ax, keepdims=keepdim, dtype=acc))
 
 
@@ -120,9 +125,9 @@ class Mean(_Reduce):
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
         if dtype is None and last_dim_sums(x, ax, x.dtype):
             return _inner(x, ax, keepdim) / self.n        # PyTorch: sum(dim), then divided by n
-        if (dtype is None and ax and tuple(ax) == tuple(range(len(ax))) and len(ax) < x.ndim
-                and x.flags.c_contiguous and x.size):
-            return sum_axes(x, ax, keepdim, x.dtype) / self.n     # over leading dims: the same
+        if dtype is None and ax and x.dtype.char in "fd" and x.size:
+            # PyTorch: sum(dim) in its order (sum_axes), then divided by n
+            return np.asarray(sum_axes(x, ax, keepdim, x.dtype) / self.n)
         return np.asarray(np.mean(x, axis=ax, keepdims=keepdim, dtype=dtype))
 
     def backward(self, g, F):

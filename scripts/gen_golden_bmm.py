@@ -1,0 +1,59 @@
+"""Record PyTorch's batched products (torch.bmm, matmul with 3+ dims), their gradients and
+grad_fn names into tests/golden/bmm.json (inputs: tests/bmm_cases.py), as sha256 digests.
+
+    /work/torchenv/bin/python scripts/gen_golden_bmm.py
+
+Operands are copied into torch's own (64-byte aligned) storage first: MKL's results
+depend on where the data lies.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "tests", "golden", "bmm.json")
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+from bmm_cases import CASES, DTYPES, operand, out_grad  # noqa: E402
+
+
+def digest(a):
+    a = np.ascontiguousarray(a)
+    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+
+
+def tensor(x, transposed, grad):
+    if transposed:
+        t = torch.from_numpy(np.ascontiguousarray(np.swapaxes(x, -1, -2))).clone().transpose(-1, -2)
+    else:
+        t = torch.from_numpy(np.ascontiguousarray(x)).clone()
+    return t.requires_grad_() if grad else t
+
+
+def main():
+    out = []
+    for i, (op, sa, sb, ta, tb, ga, gb) in enumerate(CASES):
+        for dtype in DTYPES:
+            a = tensor(operand(sa, ta, dtype, 2 * i), ta, ga)
+            b = tensor(operand(sb, tb, dtype, 2 * i + 1), tb, gb)
+            r = torch.bmm(a, b) if op == "bmm" else a @ b
+            r.backward(torch.from_numpy(out_grad(tuple(r.shape), dtype, 100 + i)))
+            out.append({"case": i, "dtype": dtype, "out": digest(r.detach().numpy()),
+                        "name": r.grad_fn.name(),
+                        "ga": digest(a.grad.numpy()) if ga else None,
+                        "gb": digest(b.grad.numpy()) if gb else None})
+    data = {"torch": torch.__version__, "threads": torch.get_num_threads(),
+            "capability": torch.backends.cpu.get_cpu_capability(), "cases": out}
+    with open(OUT, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=0)
+        fh.write("\n")
+    print(f"torch {torch.__version__}: {len(out)} cases")
+
+
+if __name__ == "__main__":
+    main()
