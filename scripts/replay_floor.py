@@ -14,7 +14,9 @@ tutorial's iteration ("Learning PyTorch with Examples", float32, 2,000 points):
    the same run: issue 16 asks for 0.5x of it).
 
 Each a fresh session, in-process, the fastest of several runs; prints us per
-iteration.  Not a test and not a goal (those are in scripts/bench.py): the
+iteration.  Run gradcli's rows with gradcli's venv (.venv/bin/python): with torch
+imported into the same process they are about half slower; row 5 needs a Python
+that has torch.  Not a test and not a goal (those are in scripts/bench.py): the
 numbers a design for the replay starts from.    python scripts/replay_floor.py
 """
 from __future__ import annotations
