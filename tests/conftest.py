@@ -2,6 +2,7 @@
 running gradcli as a subprocess or in-process, and comparing a run with a golden
 record from PyTorch."""
 
+import hashlib
 import json
 import os
 import re
@@ -9,7 +10,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+from gradcli.base import mkl
+
+#: tests of MKL-backed exactness run only where the mkl package is installed
+needs_mkl = pytest.mark.skipif(not mkl.available(), reason="the mkl package is not installed "
+                               "(pip install gradcli[exact]; the test extra has it)")
+
+
+def digest(a):
+    """A value's bytes (C order, little-endian) as a sha256: how goldens record arrays."""
+    a = np.ascontiguousarray(a)
+    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

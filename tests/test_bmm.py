@@ -4,7 +4,6 @@ gradcli/base/mkl.py `bmm`; golden tests/golden/bmm.json from scripts/gen_golden_
 inputs in tests/bmm_cases.py)."""
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -14,21 +13,16 @@ import pytest
 from bmm_cases import CASES, operand, out_grad
 
 import gradcli.session  # noqa: F401  (registers the built-ins)
-from gradcli.base import mkl
 from gradcli.base.bmm import torch_bmm
 from gradcli.core.tensor import Tensor
 from gradcli.library.autograd_api import backward
 from gradcli.ops.registry import FUNCTIONS
+from conftest import digest as _digest, needs_mkl
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "bmm.json").read_text("utf-8"))
 
-needs_mkl = pytest.mark.skipif(not mkl.available(), reason="the mkl package is not installed "
-                               "(pip install gradcli[exact]; the test extra has it)")
 
 
-def _digest(a):
-    a = np.ascontiguousarray(a)
-    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
 
 
 @needs_mkl

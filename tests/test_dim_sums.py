@@ -4,7 +4,6 @@ tests/golden/dim_sums.json from scripts/gen_golden_dim_sums.py, inputs in
 tests/dim_sum_cases.py), also as a broadcast gradient summed back (`sum_to`)."""
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -19,13 +18,11 @@ from gradcli.base.sum_dims import dim_sums, iter_dims
 from gradcli.core.tensor import Tensor
 from gradcli.library.autograd_api import backward
 from gradcli.ops.registry import FUNCTIONS
+from conftest import digest as _digest
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "dim_sums.json").read_text("utf-8"))
 
 
-def _digest(a):
-    a = np.ascontiguousarray(a)
-    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
 
 
 def _cases():

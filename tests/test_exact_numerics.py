@@ -6,7 +6,6 @@ Math functions and matrix products go through MKL (gradcli/base/mkl.py), which t
 `test` extra installs; powers are gradcli's own SLEEF re-implementation."""
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -23,16 +22,12 @@ from gradcli.base import mkl, parallel
 from gradcli.core.tensor import Tensor
 from gradcli.library.autograd_api import backward
 from gradcli.ops.registry import FUNCTIONS
+from conftest import digest as _digest, needs_mkl
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "exact_numerics.json").read_text("utf-8"))
 
-needs_mkl = pytest.mark.skipif(not mkl.available(), reason="the mkl package is not installed "
-                               "(pip install gradcli[exact]; the test extra has it)")
 
 
-def _digest(a):
-    a = np.ascontiguousarray(a)
-    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
 
 
 @needs_mkl

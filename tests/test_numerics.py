@@ -2,7 +2,6 @@
 recorded by scripts/gen_golden_numerics.py from torch)."""
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from gradcli.base import mkl, parallel, summation
 from gradcli.base.fma import fma
 from gradcli.ops.registry import FUNCTIONS
 from gradcli.core.tensor import Tensor
+from conftest import digest as _digest
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "numerics.json").read_text("utf-8"))
 
@@ -73,8 +73,6 @@ def test_numpys_order_would_differ():
     assert differ > 100
 
 
-def _digest(a):
-    return hashlib.sha256(np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
 
 
 @pytest.mark.parametrize("fn", ["linspace", "arange"])
