@@ -4,6 +4,39 @@ import os as _os  # noqa: E402
 import _signal  # noqa: E402  (the C module: `signal` would import enum first)
 import sys as _sys  # noqa: E402
 
+#: NumPy's AVX-512 dispatch targets (NumPy 2.4 and later, then earlier NumPy's names)
+_AVX512_TARGETS = ("X86_V4 AVX512_ICL AVX512_SPR AVX512F AVX512CD AVX512_KNL AVX512_KNM "
+                   "AVX512_SKX AVX512_CLX AVX512_CNL")
+
+
+def _numpy_without_avx512():
+    """gradcli computes as PyTorch's AVX2 kernels do, on every machine (its golden files
+    are torch's on AVX2), and relies on NumPy's float functions (sinh, expm1, log1p ...)
+    giving glibc's values where torch calls glibc.  On a CPU with AVX-512, NumPy sends
+    those functions to Intel's SVML instead, whose last bits differ; so, before NumPy is
+    first imported, its AVX-512 dispatch is turned off (NumPy's own switch,
+    NPY_DISABLE_CPU_FEATURES; the AVX2 loops remain).  Left alone where NumPy is already
+    imported, where the user set that variable, or with GRADCLI_NUMPY_AVX512=1."""
+    env = _os.environ
+    if "numpy" in _sys.modules or "NPY_DISABLE_CPU_FEATURES" in env or \
+            env.get("GRADCLI_NUMPY_AVX512") == "1":
+        return
+    try:
+        with open("/proc/cpuinfo", "rb") as f:
+            head = f.read(16384)
+    except OSError:             # not Linux: left alone
+        return
+    if b" avx512f" not in head:
+        return
+    env["NPY_DISABLE_CPU_FEATURES"] = _AVX512_TARGETS
+    import warnings
+    with warnings.catch_warnings():     # (a name this NumPy does not dispatch: an ImportWarning)
+        warnings.simplefilter("ignore", ImportWarning)
+        import numpy  # noqa: F401
+
+
+_numpy_without_avx512()
+
 
 def _interrupted_at_start(signum, frame):
     """Ctrl-C while gradcli starts (imports, options): exit 130 quietly.  A

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import gradcli  # noqa: F401  (first: it sets NumPy's CPU dispatch before NumPy loads)
 import numpy as np
 import pytest
 

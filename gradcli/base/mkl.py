@@ -16,9 +16,10 @@ way, and its results equal PyTorch's bit for bit (tests/test_mkl_numerics.py,
 checked against goldens recorded from torch).  Without it, NumPy computes them
 (within an ulp or so of PyTorch).  GRADCLI_NO_MKL=1 turns it off.
 
-MKL picks its kernels by CPU (AVX2, AVX-512, ...) as the MKL inside PyTorch does,
-so both agree on any x86-64 machine with the same MKL release; the goldens were
-recorded on an AVX2 machine.  The library is loaded on first use, never at start.
+MKL picks its kernels by CPU (AVX2, AVX-512, ...); gradcli keeps it to its AVX2
+kernels (MKL_ENABLE_INSTRUCTIONS=AVX2 unless the user set it), as it keeps NumPy
+(gradcli/__init__.py) and its own sums and SLEEF paths: PyTorch's results on an AVX2
+machine, where the goldens were recorded, on every machine.  The library is loaded on first use, never at start.
 """
 from __future__ import annotations
 
@@ -60,6 +61,10 @@ def _load():
     # default), burning a core while gradcli has nothing for them; the threads, and so
     # the results, are the same.  A user's own setting is kept.
     os.environ.setdefault("KMP_BLOCKTIME", "0")
+    # PyTorch's kernels as on AVX2 on every machine (gradcli's sums and SLEEF paths are
+    # torch's AVX2 ones; its goldens were recorded there): MKL is kept to its AVX2 code
+    # on a CPU with AVX-512 too.  A user's own setting is kept.
+    os.environ.setdefault("MKL_ENABLE_INSTRUCTIONS", "AVX2")
     for path in _candidates():
         try:
             lib = ctypes.CDLL(path)
