@@ -13,6 +13,7 @@ from gradcli.base.singles import F32, scalar_times, single, singles
 from gradcli.core.tensor import Tensor
 from gradcli.engine import versions
 from gradcli.engine.autograd import run_backward
+from gradcli.engine.number_nodes import NUMBER_OPS, number_node
 from gradcli.library import inplace  # noqa: F401  (registers the ops)
 from gradcli.library.inplace import iadd, imul, isub
 from gradcli.ops.elementwise import Add, Mul, Sub
@@ -143,6 +144,70 @@ def test_apply2_makes_the_node_apply_makes(cls):
                 g1 = run_backward((r1,), (Tensor(np.ones_like(r1.data)),), inputs=[a])
                 g2 = run_backward((r2,), (Tensor(np.ones_like(r2.data)),), inputs=[a])
                 assert g1[0].data.tobytes() == g2[0].data.tobytes()
+
+
+NUMBER_VALUES = [0.0, -0.0, 1.0, -2.5, 1e-310, -1e-310, 1.7976931348623157e308, -1e308, 1e-300,
+                 math.inf, -math.inf, math.nan, 0.1, 1.00001, 3.0, 2.0 ** 53]
+
+
+def _node_fields(t):
+    n = t.grad_fn
+    return (type(n), n.needs, n.parents, n.out_dtype, n.watch, getattr(n, "sa", None),
+            getattr(n, "sb", None), len(n.saved), getattr(n, "saved_src", None),
+            getattr(n, "vers", None),
+            n.seq < t.seq)
+
+
+@pytest.mark.parametrize("cls", sorted(NUMBER_OPS, key=lambda c: c.__name__))
+def test_number_node_is_the_node_apply2_makes(cls):
+    """engine/number_nodes.py: a 0-d float64 tensor op a Python number, made without
+    apply2's general steps, is apply2's node: fields, saved values, version records,
+    creation order, value bits, and its gradient."""
+    f64 = np.dtype(np.float64)
+    was = versions.state.bumped
+    try:
+        for bumped in (False, True):
+            versions.state.bumped = bumped
+            _compare_number_nodes(cls, f64)
+    finally:
+        versions.state.bumped = was
+
+
+def _compare_number_nodes(cls, f64):
+    for av in NUMBER_VALUES:
+        leaf = Tensor(np.array(av), True)
+        mid = Mul.apply2(leaf, 2.0, f64)            # a tensor with a grad_fn too
+        for t in (leaf, mid):
+            for k in NUMBER_VALUES[::3] + [3, -7, 2 ** 53]:
+                r1 = cls.apply2(t, k, f64)
+                r2 = number_node(cls, t, k)
+                assert type(r2) is Tensor and r2.requires_grad and r2.data.dtype == f64
+                assert r2.data.shape == () and type(r2.data) is np.ndarray
+                assert _bits(r1.data) == _bits(r2.data), (cls, av, k)
+                assert _node_fields(r1)[:-1] == _node_fields(r2)[:-1]
+                assert _node_fields(r2)[-1] and r1.grad_fn.seq < r2.grad_fn.seq
+                for s1, s2 in zip(r1.grad_fn.saved, r2.grad_fn.saved):
+                    assert (s1 is t.data) == (s2 is t.data) and type(s1) is type(s2)
+                    assert _bits(s1) == _bits(s2)
+                g1 = run_backward((r1,), (None,), retain_graph=True, inputs=[t])[0]
+                g2 = run_backward((r2,), (None,), retain_graph=True, inputs=[t])[0]
+                assert _bits(g1.data) == _bits(g2.data)
+
+
+def test_number_node_steps_aside_for_forward_mode():
+    """With a forward-mode level open (apply2 swapped), the general path makes the node."""
+    from gradcli.engine import forward
+    t = Tensor(np.array(1.5), True)
+    level = forward.enter_level()
+    try:
+        r = number_node(Mul, t, 2.0)
+    finally:
+        forward.exit_level(level)
+    assert r.grad_fn.name == "MulBackward0" and r.data == 3.0
+
+
+def _bits(v):
+    return np.asarray(v, dtype=np.float64).tobytes()
 
 
 def test_scalar_times_is_numpys_product():

@@ -15,7 +15,10 @@ operator's function, as before, with its errors placed at the operator."""
 from __future__ import annotations
 
 
+from ..base import context
+from ..base.singles import EXACT_INT
 from ..core.tensor import Tensor
+from ..engine.number_nodes import F64, NUMBER_OPS, number_node
 from ..ops.elementwise import OPERATOR_NODES
 from .positions import located
 from .runtime import INT_DIV as _INT_DIV, SMALL_INT as _SMALL_INT
@@ -48,6 +51,8 @@ def _with_literal(expr, k, literal_first, node, fn, line, col):
     floating tensor's node made here with the literal k, as binary_op makes it;
     anything else by binary_op, its operands in the order written."""
     name = getattr(expr, "var_name", None)     # a variable: read in place (by expr if absent)
+    # a 0-d float64 tensor that requires grad, in grad mode: engine/number_nodes.py
+    numbers = node in NUMBER_OPS and (type(k) is float or -EXACT_INT <= k <= EXACT_INT)
 
     def run(s):
         t = s.vars.get(name, expr) if name is not None else expr
@@ -55,7 +60,11 @@ def _with_literal(expr, k, literal_first, node, fn, line, col):
             t = expr(s)
         try:
             if type(t) is Tensor:
-                dt = t.data.dtype
+                d = t.data
+                dt = d.dtype
+                if numbers and dt is F64 and not d.ndim and t.requires_grad and \
+                        context.current.grad_enabled:
+                    return number_node(node, t, k)
                 if dt.char in "fd":    # (not float16: ops/half_nodes.py)
                     return node.apply2(t, k, dt)
             return fn(k, t) if literal_first else fn(t, k)

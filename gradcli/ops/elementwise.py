@@ -6,6 +6,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.autograd import Function
+from ..engine.number_nodes import NUMBER_OPS
 from ..engine.forward import add_terms, bilinear, linear, linear_with
 from ..engine.zero_terms import div_rule
 from ..core.convert import operand, tensor_arg
@@ -123,6 +124,12 @@ class Add(Function):
         out = np.add(a, weak(b, a))
         return out if out.dtype is dt else _cast(out, dt)
 
+    def number_forward(self, a, k):
+        """forward(a, k, float64) for a 0-d float64 array and a float (or an int a double
+        holds): its `doubles` path, as a Python float (engine/number_nodes.py)."""
+        self.sa = self.sb = ()
+        return a.item() + k
+
     def backward(self, g, F):
         n = self.needs
         return (F.sum_to(g, self.sa) if n[0] else None,
@@ -146,6 +153,11 @@ class Sub(Function):
             if f is not None:
                 return single(f[0] - f[1])
         return _cast(np.subtract(a, weak(b, a)), dt)
+
+    def number_forward(self, a, k):
+        """As Add.number_forward."""
+        self.sa = self.sb = ()
+        return a.item() - k
 
     def backward(self, g, F):
         n = self.needs
@@ -189,6 +201,12 @@ class Mul(Function):
                 return single(f[0] * f[1])
         out = np.multiply(a, weak(b, a))
         return out if out.dtype is dt else _cast(out, dt)
+
+    def number_forward(self, a, k):
+        """As Add.number_forward (the operands saved as forward saves them)."""
+        self.sa = self.sb = ()
+        self.saved = (a, k)
+        return a.item() * k
 
     def backward(self, g, F, a, b):
         n = self.needs
@@ -548,6 +566,7 @@ def neg(a):
 # directly: the same node, two Python calls fewer).  The flag: whether the second
 # operand may be a tensor; the third: whether `number op tensor` is the same node
 # with the operands swapped (+ and *).
+NUMBER_OPS.update((Add, Sub, Mul))
 OPERATOR_NODES = {"+": (Add, True, True), "-": (Sub, True, False), "*": (Mul, True, True),
                   "/": (Div, True, False), "**": (PowScalar, False, False),
                   "^": (PowScalar, False, False)}
