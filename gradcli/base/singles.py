@@ -101,12 +101,17 @@ def single(x):
 
 
 
+_NP_F64 = np.float64
+
+
 def scalar_times(g, c):
     """`g * c` as NumPy gives it (a NumPy scalar), for a 0-d float64 or float32 `g` (an
     array or a NumPy scalar: a gradient) and `c` a Python number or a 0-d array of g's
     dtype, on Python floats (the product of two doubles is the IEEE product; of two
     float32 values it is exact in a double, then rounded once).  None otherwise."""
     tg = type(g)
+    if tg is _NP_F64 and type(c) is float:      # a float64 chain's gradient (the common case)
+        return _NP_F64(float(g) * c)
     if tg is np.ndarray:
         if g.ndim:
             return None
