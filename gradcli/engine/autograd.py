@@ -130,6 +130,8 @@ class Function:
                     out is not da and out is not db:
                 # the two operands saved as they are (_sources' common case)
                 srcs = node.saved_src = (a, b if type(b) is Tensor else None)
+            elif len(saved) == 1 and saved[0] is da and out is not da:     # (x ** k)
+                srcs = node.saved_src = (a,)
             else:
                 srcs = node.saved_src = _sources(saved, out, (a, b), (da, db))
             if versions.state.bumped:
