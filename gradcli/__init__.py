@@ -35,9 +35,6 @@ def _numpy_without_avx512():
         import numpy  # noqa: F401
 
 
-_numpy_without_avx512()
-
-
 def _interrupted_at_start(signum, frame):
     """Ctrl-C while gradcli starts (imports, options): exit 130 quietly.  A
     KeyboardInterrupt there would print a traceback, or NumPy would turn it into an
@@ -64,3 +61,5 @@ if _is_the_command_line() and _signal.getsignal(_signal.SIGINT) is _signal.defau
         _signal.signal(_signal.SIGINT, _interrupted_at_start)
     except ValueError:          # not the main thread
         pass
+
+_numpy_without_avx512()     # (after the handler above: NumPy now loads here on such a CPU)
