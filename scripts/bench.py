@@ -426,7 +426,7 @@ def main():
     n_chain = 100_000
     times = []
     g0, g1, gb, tt, tb = interleaved(
-        max(3, rep // 2 + 1), gradcli_time(CHAIN.format(n=0, bwd="")),
+        rep, gradcli_time(CHAIN.format(n=0, bwd="")),
         gradcli_time(CHAIN.format(n=n_chain, bwd="")),
         gradcli_time(CHAIN.format(n=n_chain, bwd="y.backward()")),
         chain_torch(n_chain) or (lambda: None), chain_torch(n_chain, True) or (lambda: None),
