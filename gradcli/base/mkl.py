@@ -19,7 +19,8 @@ checked against goldens recorded from torch).  Without it, NumPy computes them
 MKL picks its kernels by CPU (AVX2, AVX-512, ...); gradcli keeps it to its AVX2
 kernels (MKL_ENABLE_INSTRUCTIONS=AVX2 unless the user set it), as it keeps NumPy
 (gradcli/__init__.py) and its own sums and SLEEF paths: PyTorch's results on an AVX2
-machine, where the goldens were recorded, on every machine.  The library is loaded on first use, never at start.
+machine, where the goldens were recorded, on every machine.  The library is loaded on
+first use, never at start.
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ hooks context has swapped `apply2`: the same fields, saved values, creation numb
 (node before tensor) and version records.  What differs is only the work: the op's
 `number_forward(a, k)` (beside its `forward`, for this one case: the Python float
 operation forward's `doubles` path makes, and the fields forward sets) instead of
-forward's general checks, and no look at the operands' kinds.  tests/test_kernels.py
+forward's general checks, and no look at the operands' kinds.  tests/test_loops.py
 compares both ways field by field and bit for bit on special values.
 """
 from __future__ import annotations
