@@ -177,7 +177,8 @@ def test_create_graph_keeps_leaf_grad_differentiable():
 
 
 def test_not_twice_differentiable_op_raises_clear_error():
-    from gradcli.engine.autograd import Function, run_backward
+    from gradcli.engine.autograd import run_backward
+    from gradcli.engine.function import Function
 
     class OnceOnly(Function):
         __slots__ = ()

@@ -29,7 +29,8 @@ import pytest
 
 import gradcli.session  # noqa: F401  (registers every built-in)
 from gradcli.ops import registry as ops
-from gradcli.engine.autograd import Function, run_backward
+from gradcli.engine.autograd import run_backward
+from gradcli.engine.function import Function
 from gradcli.base.errors import GradError
 from gradcli.ops.registry import Arg
 from gradcli.ops.reduce import sum_

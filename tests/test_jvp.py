@@ -187,7 +187,7 @@ def test_harness_catches_a_wrong_rule(monkeypatch):
 
 def test_every_node_class_has_a_forward_rule():
     import gradcli.session  # noqa: F401
-    from gradcli.engine.autograd import Function
+    from gradcli.engine.function import Function
     from gradcli.ops.elementwise import NotDifferentiable
     from gradcli.ops.pointwise import Unary
 

@@ -171,7 +171,7 @@ SAFE_TYPES = (type(None), bool, int, float, str, tuple, list, dict, range)
 
 def _allowed_value(v):
     """What an attribute may give a program: language values, never Python machinery."""
-    from gradcli.engine.autograd import AccumulateGrad, Function
+    from gradcli.engine.function import AccumulateGrad, Function
     from gradcli.library.methods import RemovableHandle
     from gradcli.base.device import Device
     from gradcli.library import values

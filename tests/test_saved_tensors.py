@@ -7,7 +7,7 @@ import pytest
 
 from conftest import check_result, load_golden, run_inprocess
 from gradcli.engine import forward, saved, schedule
-from gradcli.engine.autograd import Function
+from gradcli.engine.function import Function
 
 CASES = load_golden("saved.json")
 

@@ -21,7 +21,7 @@ def test_gradgradcheck_passes_and_catches_a_wrong_second_derivative(session_out)
     import numpy as np
 
     from gradcli.core.tensor import Tensor
-    from gradcli.engine.autograd import Function
+    from gradcli.engine.function import Function
     from gradcli.library.functional import gradgradcheck
     from gradcli.ops.registry import FUNCTIONS
 

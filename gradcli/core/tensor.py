@@ -17,7 +17,7 @@ import numpy as np
 from ..base.errors import GradRuntimeError
 
 _counter = itertools.count()
-#: the next creation number, shared by tensors and graph nodes (engine/autograd.py: a node's
+#: the next creation number, shared by tensors and graph nodes (engine/function.py: a node's
 #: number orders the backward pass as PyTorch's sequence_nr does)
 next_seq = _counter.__next__
 

@@ -1,17 +1,9 @@
-"""The reverse-mode engine: graph nodes (`Function`) and `backward` / `grad`.
+"""The reverse-mode engine: `backward` and `autograd.grad` over a graph of nodes
+(engine/function.py's `Function`), and where gradients land (a leaf's `.grad`).
 
-A `Function` subclass is one differentiable op, written as in early tinygrad:
-`forward` works on NumPy arrays and may `save` arrays for later; `backward`
-receives the gradient of the output, an array namespace `F` and the saved
-values, and returns one gradient per tensor input.  The same `backward` code
-runs in two modes:
-
-* fast: `F` is `ArrayF`, gradients and saved values are plain ndarrays;
-* create_graph: `F` is `TensorF`, gradients and saved values are Tensors and
-  every step is itself recorded, so gradients can be differentiated again.
-
-The instance is the graph node (`grad_fn`); its class attribute `name` is
-PyTorch's name for it.  The graph is walked without recursion.
+Each node's `backward` runs in one of two modes: fast (`F` is `ArrayF`, plain
+ndarrays) or create_graph (`F` is `TensorF`, every step itself recorded, so
+gradients can be differentiated again).  The graph is walked without recursion.
 """
 from __future__ import annotations
 
@@ -21,170 +13,14 @@ import heapq
 import numpy as np
 
 from ..base.errors import GradRuntimeError
-from ..core.tensor import Tensor, next_seq
+from ..core.tensor import Tensor
 from .hooks import run_hooks
 from ..base import context
-from . import observe, schedule, versions
+from . import observe, schedule
+from .function import _OUT, FUNCTIONS, TensorF, Function
 from .vjp_arrays import ArrayF
 from .passes import (as_grad, count_deps, deliver_leaves, push_ready, ready_queue, release,
                      seq, vjp)
-
-_OUT = versions.OWN      # marker: a saved value that is the op's own output
-
-
-class Function:
-    """Base of every graph node.  Subclasses set `name` and define
-    `forward(self, *arrays, **params) -> ndarray` and
-    `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
-
-    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers",
-                 "out_vc", "fpass", "epoch", "seq")
-    name = "Backward"
-    differentiable_twice = True
-    saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
-    jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
-    sums_as_is = False  # backward returns F.sum_to's results untouched (schedule.py may defer them)
-    # PyTorch's view of the saved values (engine/saved.py; ops/saved_names.py fills them in):
-    saved_names = None  # per saved value, PyTorch's name (grad_fn._saved_<name>), None: not saved
-    saved_order = None  # the saved values' positions in the order PyTorch saves them
-    saved_extra = None  # the node's other _saved_<name> attributes: name -> function(node)
-
-    def save(self, *arrays):
-        self.saved = arrays
-
-    @classmethod
-    def apply(cls, *args, **params):
-        """Run the op on Tensors (or Python scalars, treated as constants) and
-        record a node when grad mode is on and an input requires grad."""
-        node = cls.__new__(cls)
-        node.saved = ()
-        if len(args) == 2:           # most ops: unrolled, this is the hot path
-            a, b = args
-            if type(a) is Tensor:
-                da, pa = a.data, (a.grad_fn or a) if a.requires_grad else None
-            else:
-                da, pa = a, None
-            if type(b) is Tensor:
-                db, pb = b.data, (b.grad_fn or b) if b.requires_grad else None
-            else:
-                db, pb = b, None
-            arrays = (da, db)
-            parents = (pa, pb)
-            needs = (pa is not None, pb is not None)
-        elif len(args) == 1:
-            a = args[0]
-            if type(a) is Tensor:
-                arrays, parents = (a.data,), ((a.grad_fn or a) if a.requires_grad else None,)
-            else:
-                arrays, parents = args, (None,)
-            needs = (parents[0] is not None,)
-        else:
-            arrays = [a.data if type(a) is Tensor else a for a in args]
-            parents = [(a.grad_fn or a) if type(a) is Tensor and a.requires_grad else None
-                       for a in args]
-            needs = [p is not None for p in parents]
-        out = node.forward(*arrays, **params)
-        if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
-            out = _array_out(node, out)
-        if True not in needs or not context.current.grad_enabled:
-            return Tensor(out)
-        node.seq = next_seq()       # (PyTorch's sequence_nr: the backward pass's order)
-        node.needs = needs
-        node.parents = parents
-        node.watch = None
-        node.out_dtype = out.dtype
-        if node.saved:
-            node.saved_src = _sources(node.saved, out, args, arrays)
-            if versions.state.bumped:
-                versions.record(node, node.saved_src)
-        return Tensor(out, True, node)
-
-    @classmethod
-    def apply2(cls, a, b, dt):
-        """`cls.apply(a, b, dt=dt)` for a binary op whose first operand `a` is a Tensor
-        and whose second is a Tensor or a Python number: the same node, made with
-        less work (the arithmetic operators' path).  forward.py swaps it for a call
-        of `apply` while a forward-mode level is open."""
-        node = cls.__new__(cls)
-        node.saved = ()
-        da = a.data
-        pa = (a.grad_fn or a) if a.requires_grad else None
-        if type(b) is Tensor:
-            db = b.data
-            pb = (b.grad_fn or b) if b.requires_grad else None
-        else:
-            db, pb = b, None
-        out = node.forward(da, db, dt)
-        if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
-            out = _array_out(node, out)
-        if (pa is None and pb is None) or not context.current.grad_enabled:
-            return Tensor(out)
-        node.seq = next_seq()
-        node.needs = (pa is not None, pb is not None)
-        node.parents = (pa, pb)
-        node.watch = None
-        node.out_dtype = out.dtype
-        saved = node.saved
-        if saved:
-            if len(saved) == 2 and saved[0] is da and saved[1] is db and da is not db and \
-                    out is not da and out is not db:
-                # the two operands saved as they are (_sources' common case)
-                srcs = node.saved_src = (a, b if type(b) is Tensor else None)
-            elif len(saved) == 1 and saved[0] is da and out is not da:     # (x ** k)
-                srcs = node.saved_src = (a,)
-            else:
-                srcs = node.saved_src = _sources(saved, out, (a, b), (da, db))
-            if versions.state.bumped:
-                versions.record(node, srcs)
-        return Tensor(out, True, node)
-
-    def __repr__(self):
-        return f"<{self.name}>"
-
-    # PyTorch's grad_fn interface
-    def next_functions(self):
-        out = []
-        for p in self.parents:
-            if p is None:
-                out.append((None, 0))
-            elif type(p) is Tensor:
-                out.append((AccumulateGrad(p), 0))
-            else:
-                out.append((p, 0))
-        return tuple(out)
-
-
-def _array_out(node, raw):
-    """A forward's NumPy scalar as a 0-d array, also where the node saved it (so that
-    "saved is the output" stays recognisable)."""
-    out = np.asarray(raw)
-    if any(s is raw for s in node.saved):
-        node.saved = tuple(out if s is raw else s for s in node.saved)
-    return out
-
-
-def _source(s, out, args, arrays):
-    """Where a saved array came from (for create_graph): the op's output, an
-    input Tensor, or None for a constant."""
-    if s is out:
-        return _OUT
-    for a, d in zip(args, arrays):
-        if s is d and type(a) is Tensor:
-            return a
-    return None
-
-
-def _sources(saved, out, args, arrays):
-    if len(saved) == 2 == len(arrays):       # the common case: the two inputs saved as they are
-        s0, s1 = saved
-        d0, d1 = arrays
-        if s0 is d0 and s1 is d1 and d0 is not d1 and out is not d0 and out is not d1:
-            a, b = args
-            return (a if type(a) is Tensor else None, b if type(b) is Tensor else None)
-    if len(saved) == 1:
-        return (_source(saved[0], out, args, arrays),)
-    return [_source(s, out, args, arrays) for s in saved]
-
 
 _FRESH = {}     # id(leaf) -> (sum, .grad) stored by the running create_graph backward
 
@@ -207,37 +43,6 @@ class CopyGrad(Function):
 class CloneGrad(CopyGrad):
     __slots__ = ()
     name = "CloneBackward0"
-
-
-class AccumulateGrad:
-    """Stands for a leaf in `next_functions`, as in PyTorch."""
-    __slots__ = ("variable",)
-    name = "AccumulateGrad"
-
-    def __init__(self, variable):
-        self.variable = variable
-
-    def __repr__(self):
-        return "<AccumulateGrad>"
-
-
-# The op table (gradcli/ops/registry.py) fills these; the engine calls ops by name
-# through them and never imports the ops.
-FUNCTIONS: dict[str, object] = {}   # internal name -> op function (also for Tensor operators)
-TENSOR_F: dict[str, object] = {}    # differentiable helpers VJPs use in create_graph mode
-
-
-class _TensorF:
-    """Differentiable versions of the VJP helpers, looked up in TENSOR_F on first use."""
-    tensor_mode = True
-
-    def __getattr__(self, name):
-        fn = TENSOR_F[name]
-        setattr(self, name, fn)
-        return fn
-
-
-TensorF = _TensorF()
 
 
 # --------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from ..core import tangents as tan
 from ..base import context
 from ..core.tensor import Tensor, next_seq
 from . import autograd, versions
-from .autograd import _OUT, Function, TensorF, _sources
+from .function import _OUT, Function, TensorF, _sources
 from .zero_terms import with_zero_term
 
 _PLAIN_APPLY = Function.__dict__["apply"]

@@ -26,7 +26,7 @@ import weakref
 from ..base import context
 from ..base.errors import GradRuntimeError
 from ..core.tensor import next_seq
-from .autograd import Function
+from .function import Function
 from . import versions
 
 _TAIL = (" Given that this use case is ambiguous and error-prone, it is forbidden. You can "

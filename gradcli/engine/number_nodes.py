@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core.tensor import Tensor, next_seq
 from . import versions
-from .autograd import Function
+from .function import Function
 
 F64 = np.dtype(np.float64)
 #: the ops with a `number_forward`, by class (ops/elementwise.py fills it)

@@ -66,7 +66,7 @@ def as_grad(g, like: np.ndarray, create_graph: bool, i: int = 0):
 
 
 def seq(node):
-    """A node's creation number (autograd.Function.seq; 0 for one made without it)."""
+    """A node's creation number (function.Function.seq; 0 for one made without it)."""
     return getattr(node, "seq", 0)
 
 

@@ -29,7 +29,7 @@ from ..base.errors import GradAttributeError, GradRuntimeError, GradTypeError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from . import forward
-from .autograd import Function
+from .function import Function
 from .passes import SECOND_BACKWARD
 from .versions import OWN, kept
 

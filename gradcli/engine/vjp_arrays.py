@@ -1,5 +1,5 @@
 """NumPy versions of the functions VJPs use (`ArrayF`, the fast path of backward; the
-create_graph path uses the differentiable `TensorF` of engine/autograd.py), and
+create_graph path uses the differentiable `TensorF` of engine/function.py), and
 `sum_to`, the one unbroadcast helper."""
 from __future__ import annotations
 

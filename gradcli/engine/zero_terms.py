@@ -12,7 +12,7 @@ import numpy as np
 
 from ..base import context
 from ..core.tensor import Tensor
-from .autograd import Function
+from .function import Function
 
 
 class ZeroTerm(Function):

@@ -8,7 +8,7 @@ import operator
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import AccumulateGrad, Function
+from ..engine.function import AccumulateGrad, Function
 from ..base.device import CPU, Device
 from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, GradValueError, did_you_mean
 from ..base import context

@@ -25,7 +25,7 @@ million nodes stays printable.  The result is a string (displayed as is).
 """
 from __future__ import annotations
 
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..base.errors import GradTypeError, GradValueError
 from ..ops.registry import register
 from ..core.tensor import Tensor

@@ -29,7 +29,7 @@ from ..core.convert import tensor_arg, to_array
 from ..core.tensor import Tensor, type_name
 from ..engine import nograd_views, versions
 from ..engine.forward import State as _forward, linear
-from ..engine.autograd import Function
+from ..engine.function import Function
 from .overlap import (EXPANDED_INDEX_PUT, EXPANDED_MASKED, OVERLAP, PARTIAL, overlaps,
                       partial_overlap, writable)
 from .scalar_steps import scalar_step

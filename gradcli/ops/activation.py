@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.forward import elementwise
 from ..core.convert import tensor_arg
 from .registry import Arg, register

@@ -10,7 +10,7 @@ from ..base.errors import GradRuntimeError, GradTypeError
 from ..base.mkl import mm_grads, torch_addmm
 from ..core.dtypes import scalar_type_name
 from ..core.tensor import Tensor, type_name
-from ..engine.autograd import FUNCTIONS
+from ..engine.function import FUNCTIONS
 from ..engine.zero_terms import Zero, sum_terms
 from .binary_math import times_scalar
 from .nn import Addmm

@@ -10,7 +10,7 @@ import numpy as np
 from ..base import sleef_atan2, sleef_exp2, sleef_hypot
 from ..base.errors import GradRuntimeError
 from ..core import dtypes
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.forward import add_terms
 from .combine import MaskedFill
 from .elementwise import Mul, _float_dt

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.forward import linear
 from ..core.convert import tensor_arg
 from ..base.errors import (GradIndexError, GradRuntimeError, GradTypeError, GradValueError,

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.forward import linear
 from ..engine.versions import viewing
 from .dims import norm_dims

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.number_nodes import NUMBER_OPS
 from ..engine.forward import add_terms, bilinear, linear, linear_with
 from ..engine.zero_terms import div_rule

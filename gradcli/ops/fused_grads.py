@@ -9,7 +9,7 @@ import numpy as np
 
 from ..base.fma import fma
 from ..base.torch_exp import softplus_backward
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.forward import add_terms
 from .shape import to
 

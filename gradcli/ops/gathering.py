@@ -18,7 +18,7 @@ import numpy as np
 
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.forward import linear
 from .dims import norm_dims
 from .tensor_args import int_arg

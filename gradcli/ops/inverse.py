@@ -13,7 +13,7 @@ import numpy as np
 from ..base import lapack, mkl
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.versions import type_word
 from .registry import FUNCTIONS, Arg, register
 

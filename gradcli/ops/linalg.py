@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.forward import bilinear, linear
 from ..engine.versions import viewing
 from ..core.convert import tensor_arg

@@ -13,7 +13,7 @@ import numpy as np
 from ..base.summation import nll_cascade, torch_sum
 
 from ..core import dtypes
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.forward import add_terms, linear
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, GradValueError, broadcast_error

@@ -15,7 +15,7 @@ from ..base.summation import torch_sum
 from ..base.vector_norm import vector_norm
 from ..core.convert import tensor_arg
 from ..core.tensor import Tensor, type_name
-from ..engine.autograd import FUNCTIONS
+from ..engine.function import FUNCTIONS
 from .reduce import M, REDUCE_CHECKS, _Reduce, _torch_name, expand_back
 from .dims import norm_dims
 from .registry import register

@@ -16,7 +16,7 @@ from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
 from ..core.dtypes import scalar_type_name
 from ..core.tensor import Tensor
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.zero_terms import Zero, sum_terms
 from ..engine.forward import add_terms, linear
 from .registry import Arg, register

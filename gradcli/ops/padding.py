@@ -12,7 +12,7 @@ import numpy as np
 
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..core.convert import tensor_arg, type_name
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.forward import linear
 from .registry import Arg, register
 

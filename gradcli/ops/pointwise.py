@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.forward import add_terms, linear
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError

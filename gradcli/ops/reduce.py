@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.vjp_arrays import ArrayF
 from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg

@@ -8,14 +8,14 @@ completed and gradient-checked by adding it in one place.
 
 The op families (and the library of built-ins above them) import this module and
 register into it; it fills the engine's tables of functions by name
-(`engine.autograd.FUNCTIONS`, `TENSOR_F`), so the engine calls ops without
+(`engine.function.FUNCTIONS`, `TENSOR_F`), so the engine calls ops without
 importing them.
 """
 from __future__ import annotations
 
 import warnings
 
-from ..engine.autograd import FUNCTIONS, TENSOR_F  # noqa: F401  (the engine's tables, filled here)
+from ..engine.function import FUNCTIONS, TENSOR_F  # noqa: F401  (the engine's tables, filled here)
 
 # NumPy's RuntimeWarnings (degrees of freedom <= 0, empty slices) describe values that
 # PyTorch returns as nan/inf without complaint; gradcli does the same.

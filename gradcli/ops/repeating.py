@@ -14,7 +14,7 @@ import numpy as np
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..base.limits import check_alloc
 from ..core.tensor import Tensor, type_name
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.forward import linear
 from .registry import FUNCTIONS, Arg, register
 from .shape import view

@@ -22,7 +22,7 @@ import numpy as np
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..base.half import F16
 from ..core.tensor import Tensor, type_name
-from ..engine.autograd import FUNCTIONS, Function
+from ..engine.function import FUNCTIONS, Function
 from .elementwise import _cast, _float_dt, _no_zero_divisor, _operands, _shapes
 from .registry import Arg, register
 

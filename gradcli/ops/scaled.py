@@ -11,7 +11,7 @@ import numpy as np
 from ..base.errors import GradRuntimeError, GradTypeError, broadcast_error
 from ..base.scaled_add import scaled_add
 from ..core.tensor import Tensor, type_name
-from ..engine.autograd import Function
+from ..engine.function import Function
 from .elementwise import _bool_sub_check, _operands, _shapes
 from .elementwise import add as _plain_add, sub as _plain_sub
 from .registry import Arg, register

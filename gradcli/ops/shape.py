@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ..core import dtypes
-from ..engine.autograd import Function
+from ..engine.function import Function
 from ..engine.forward import linear
 from ..engine.versions import type_word, viewing
 from ..core.convert import tensor_arg

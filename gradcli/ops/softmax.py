@@ -8,7 +8,7 @@ from ..base import context
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..base import sleef_explog, softmax64
 from ..core.convert import tensor_arg
-from ..engine.autograd import Function
+from ..engine.function import Function
 from .dims import norm_dims
 from .reduce import M, _torch_name
 from .registry import Arg, register

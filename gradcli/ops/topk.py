@@ -16,7 +16,7 @@ import numpy as np
 from ..base import stl_order
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
-from ..engine.autograd import Function
+from ..engine.function import Function
 from .dims import norm_dims
 from .gathering import Gather, Scatter, _gather, _scatter
 from .reduce import ValuesIndices

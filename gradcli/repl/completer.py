@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..language import runtime as rt
 from ..library import values
 from ..engine import saved
-from ..engine.autograd import AccumulateGrad, Function
+from ..engine.function import AccumulateGrad, Function
 from ..ops.registry import BUILTINS, METHOD_ONLY
 from ..ops.reduce import ValuesIndices
 from ..core.tensor import Tensor
