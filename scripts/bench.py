@@ -248,6 +248,10 @@ while i < {n}:
 """
 
 
+#: iterations a loop row's gradcli runs make before the ones it times (the 1e7 row)
+WARM = 2
+
+
 def loop_torch(shape, n):
     if torch is None:
         return None
@@ -451,8 +455,13 @@ def main():
     # 1e7 elements
     n_big = 3 if args.quick else 5
     make = "ones(10000000, requires_grad=true)"
-    g0, g1, tt, npt = interleaved(max(2, rep // 2 + 1), gradcli_time(LOOP.format(make=make, n=0)),
-                                  gradcli_time(LOOP.format(make=make, n=n_big)),
+    # gradcli's side is the difference of runs of WARM + n_big and WARM iterations: the
+    # first iterations of a fresh process fault in the loop's memory (`base/heap.py`
+    # keeps it for the later ones), which costs from ~10 to ~200 ms an 80 MB array on a
+    # virtual machine; the peers run in this warm process, and a loop's cost is what
+    # each further iteration takes (README, Performance: "The 1e7 row, warm")
+    g0, g1, tt, npt = interleaved(max(2, rep // 2 + 1), gradcli_time(LOOP.format(make=make, n=WARM)),
+                                  gradcli_time(LOOP.format(make=make, n=WARM + n_big)),
                                   loop_torch((10_000_000,), n_big) or (lambda: None),
                                   loop_numpy((10_000_000,), n_big))
     g = (g1 - g0) / n_big
