@@ -195,18 +195,38 @@ def _scalars_graph(dt, seed):
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
-def test_sums_made_together_give_what_the_general_loop_gives(dt, first_sight):
+def test_sums_made_together_give_what_the_general_loop_gives(dt, first_sight, monkeypatch):
+    real = schedule.LaterF.sum_scaled
+    products = []
+    monkeypatch.setattr(schedule.LaterF, "sum_scaled", staticmethod(
+        lambda g, c, shape: products.append(real(g, c, shape)) or products[-1]))
     for seed in range(4):
         la, ta = _scalars_graph(dt, seed)
         lb, tb = _scalars_graph(dt, seed)
         touched_a, _ = _general(ta)
         steps = schedule.find(tb.grad_fn)[0]
         assert any(F is schedule.LaterF for _, _, F in steps)
+        products.clear()
         touched_b, _ = _scheduled(tb)
+        # a * x and b * (x * x): products made where the sums are
+        assert sum(type(p) is schedule.Later and p.c is not None for p in products) == 2
         assert [_pos(la, t) for t in touched_a] == [_pos(lb, t) for t in touched_b]
         for x, y in zip(la, lb):
             assert x.grad.data.dtype == y.grad.data.dtype == dt
             assert x.grad.data.tobytes() == y.grad.data.tobytes()
+
+
+def test_a_product_left_for_later_is_the_product():
+    """A product left for later (LaterF.sum_scaled) is the one np.multiply makes (what
+    sum_to sums where it is routed to a node); only arrays of g's shape and dtype wait."""
+    g = np.arange(300, dtype=np.float64) / 7
+    c = np.arange(300, dtype=np.float64)[::-1] / 3
+    later = schedule.LaterF.sum_scaled(g, c.copy(), ())
+    assert type(later) is schedule.Later and later.c is not None
+    assert later.values().tobytes() == np.multiply(g, c).tobytes()
+    # not an array of g's shape and dtype: no product left for later
+    assert type(schedule.LaterF.sum_scaled(g, 2.0, ())) is np.ndarray
+    assert type(schedule.LaterF.sum_scaled(g, c.astype(np.float32), ())) is np.ndarray
 
 
 def test_a_failing_step_leaves_the_leaves_as_the_general_loop_does(first_sight, monkeypatch):

@@ -255,3 +255,25 @@ def test_several_sums_at_once_equal_each_whole_sum(dtype):
             want = summation.torch_sum(x)
             assert type(g) is type(want), (n, x.dtype, type(g), type(want))
             assert _bits(g, x.dtype) == _bits(want, x.dtype), (n, x.dtype, repr(g), repr(want))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_several_sums_of_products_equal_each_whole_sum(dtype):
+    """sum_rows.torch_sums with factors (a backward's `g * x` made straight into the
+    plan's buffer, engine/schedule.LaterF.sum_scaled): each sum torch_sum of the product
+    np.multiply makes, bit for bit, with and without a plan for the rows."""
+    from gradcli.base import sum_mid, sum_rows
+    rng = np.random.default_rng(37)
+    for i, n in enumerate([2000, 300, 4096, 777]):
+        rows = 2 + i % 3
+        xs = [_values(rng, n, dtype, (i + r) % 6) for r in range(rows)]
+        fs = [None if r == 0 else _values(rng, n, dtype, (i + 2 * r) % 6) for r in range(rows)]
+        if i == 3:                     # a row of another size: no plan for these rows
+            xs.append(_values(rng, n + 3, dtype, 1))
+            fs.append(_values(rng, n + 3, dtype, 2))
+        got = sum_rows.torch_sums(xs, fs)
+        for x, f, g in zip(xs, fs, got):
+            want = summation.torch_sum(x if f is None else np.multiply(x, f))
+            assert type(g) is type(want)
+            assert _bits(g, x.dtype) == _bits(want, x.dtype), (n, repr(g), repr(want))
+    assert sum_mid.one_copied_level(2000, np.dtype(dtype))

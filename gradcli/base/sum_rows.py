@@ -29,16 +29,20 @@ _KEEP = 16          # plans kept (rows, size, dtype; None: not taken); all forgo
 _plans: dict = {}
 
 
-def torch_sums(arrays):
+def torch_sums(arrays, factors=None):
     """[torch_sum(a) for a in arrays], the flat C-contiguous arrays of one size and
-    dtype that sum_mid sums in one copied level summed together."""
+    dtype that sum_mid sums in one copied level summed together.  `factors`, if given:
+    per array None or an array of its shape and dtype, which it is multiplied by first
+    (the sum of np.multiply(a, f), the product made straight into the plan's buffer)."""
     a = arrays[0]
     n, dtype = a.size, a.dtype
     if len(arrays) > 1 and all(x.size == n and x.dtype is dtype and x.ndim == 1 and
                                x.flags.c_contiguous for x in arrays):
         run = _run(len(arrays), n, dtype)
         if run is not None:
-            return list(run(arrays))
+            return list(run(arrays, factors))
+    if factors is not None:
+        arrays = [x if f is None else np.multiply(x, f) for x, f in zip(arrays, factors)]
     groups = {}
     for i, x in enumerate(arrays):
         groups.setdefault((x.size, x.dtype, x.ndim == 1 and x.flags.c_contiguous), []).append(i)
@@ -72,10 +76,11 @@ def _view(a, shape):
 
 
 class RowsPlan:
-    """Buffers and closure (`run`: a list of R C-contiguous arrays of n values -> their
-    R sums) of sum_mid's one-level plan that copies its values first, for R rows.  The
-    rows are interleaved inside each level (item s of block b of row r at [s, b, r]),
-    so that each reduce runs long inner loops over all the rows at once."""
+    """Buffers and closure (`run`: a list of R C-contiguous arrays of n values, and
+    optionally of their factors (torch_sums) -> their R sums) of sum_mid's one-level plan
+    that copies its values first, for R rows.  The rows are interleaved inside each level
+    (item s of block b of row r at [s, b, r]), so that each reduce runs long inner loops
+    over all the rows at once."""
     __slots__ = ("run",)
 
     def __init__(self, rows, n, dtype):
@@ -112,10 +117,18 @@ class RowsPlan:
         pflat = parts.reshape(-1) if parts.flags.c_contiguous else None
         nl4 = nleft * lanes
         reduce_, add, accumulate, zero, finish = _reduce, _add, _accumulate, _ZERO32, _finish64
+        multiply = np.multiply
 
-        def run(xs):
-            for x, d in zip(xs, data):
-                add(x, mz, d)
+        def run(xs, factors=None):
+            if factors is None:
+                for x, d in zip(xs, data):
+                    add(x, mz, d)
+            else:               # (x + -0.0 is x, bit for bit: the copy)
+                for x, f, d in zip(xs, factors, data):
+                    if f is None:
+                        add(x, mz, d)
+                    else:
+                        multiply(x, f, d)
             full_dst[...] = full_src
             if part_dst is not None:
                 part_dst[...] = part_src

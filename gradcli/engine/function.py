@@ -37,7 +37,8 @@ class Function:
     differentiable_twice = True
     saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
-    sums_as_is = False  # backward returns F.sum_to's results untouched (schedule.py may defer them)
+    sums_as_is = False  # backward returns F.sum_to's / F.sum_scaled's results untouched
+    #                     (schedule.py may defer them)
     # PyTorch's view of the saved values (engine/saved.py; ops/saved_names.py fills them in):
     saved_names = None  # per saved value, PyTorch's name (grad_fn._saved_<name>), None: not saved
     saved_order = None  # the saved values' positions in the order PyTorch saves them

@@ -143,23 +143,43 @@ def _schedule(key, ages):
 
 
 class Later:
-    """A whole sum LaterF.sum_to left for later: the gradient of a 0-d leaf."""
-    __slots__ = ("g",)
+    """A whole sum LaterF left for later: the gradient of a 0-d leaf, the sum of `g`, or
+    of the product `g * c` when `c` is not None (LaterF.sum_scaled: the product is made
+    where the sums are made, straight into their buffer)."""
+    __slots__ = ("g", "c")
 
-    def __init__(self, g):
+    def __init__(self, g, c=None):
         self.g = g
+        self.c = c
+
+    def values(self):
+        """The values summed."""
+        return self.g if self.c is None else np.multiply(self.g, self.c)
+
+
+def _whole(g, shape):
+    """Whether sum_to(g, shape) is a whole sum sum_rows can make with others."""
+    return not shape and type(g) is np.ndarray and g.ndim == 1 and g.size >= MID_MIN and \
+        g.dtype.kind == "f" and g.flags.c_contiguous
 
 
 class LaterF(ArrayF):
-    """ArrayF whose sum_to leaves the whole sums sum_rows can make together for later
-    (`Later`); `run` makes them at the end of the pass, all at once."""
+    """ArrayF whose sum_to and sum_scaled leave the whole sums sum_rows can make together
+    for later (`Later`); `run` makes them at the end of the pass, all at once."""
 
     @staticmethod
     def sum_to(g, shape):
-        if not shape and type(g) is np.ndarray and g.ndim == 1 and g.size >= MID_MIN and \
-                g.dtype.kind == "f" and g.flags.c_contiguous:
+        if _whole(g, shape):
             return Later(g)
         return sum_to(g, shape)
+
+    @staticmethod
+    def sum_scaled(g, c, shape):
+        # g * c of two arrays of one shape and dtype is np.multiply(g, c) (kernels.scaled)
+        if _whole(g, shape) and type(c) is np.ndarray and c.shape == g.shape and \
+                c.dtype is g.dtype:
+            return Later(g, c)
+        return ArrayF.sum_scaled(g, c, shape)
 
 
 def run(plan, g, retain_graph, flow, touched, store):
@@ -199,7 +219,7 @@ def run(plan, g, retain_graph, flow, touched, store):
                     continue
                 p = nodes[j]
                 if type(ig) is Later:
-                    ig = sum_to(ig.g, ())
+                    ig = sum_to(ig.values(), ())
                 if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
                     ig = ig.astype(p.out_dtype)
                 prev = grads[j]
@@ -215,7 +235,8 @@ def _flush(queue, touched, store):
     """The leaves' gradients that waited (in their order), some of them sums left for
     later: those made all at once, then passes.deliver_leaves (each leaf's added up in
     order, then into its .grad; a sum made here becomes .grad without a copy)."""
-    sums = iter(torch_sums([ig.g for _, ig in queue if type(ig) is Later]))
+    waiting = [ig for _, ig in queue if type(ig) is Later]
+    sums = iter(torch_sums([ig.g for ig in waiting], [ig.c for ig in waiting]))
     fresh = set()
     resolved = []
     for p, ig in queue:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import mkl, torch_act, torch_exp
+from ..base.kernels import scaled
 from ..base.summation import outer_sum, torch_cumsum, torch_sum
 from ..base.sum_dims import dim_sums
 
@@ -79,6 +80,11 @@ class ArrayF:
     transpose = staticmethod(np.transpose)
     outer = staticmethod(np.outer)
     tensor_mode = False
+
+    @staticmethod
+    def sum_scaled(g, c, shape):
+        """sum_to(g * c, shape): a tensor-times-constant VJP's (`kernels.scaled`)."""
+        return sum_to(scaled(g, c), shape)
 
     @staticmethod
     def broadcast_to(g, shape):

@@ -13,7 +13,7 @@ from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
 from ..base.powers import int_power, torch_pow
-from ..base.kernels import doubles, scaled, times_fresh, times_twice
+from ..base.kernels import doubles, times_fresh, times_twice
 from ..base.singles import scalar_times, single, singles, weak
 from ..base.half import F16
 from ..core.tensor import Tensor
@@ -215,7 +215,7 @@ class Mul(Function):
                 r = scalar_times(g, b)          # a 0-d product without a NumPy call
                 if r is not None:
                     return (r, None)
-            return (F.sum_to(scaled(g, b), self.sa), None)
+            return (F.sum_scaled(g, b, self.sa), None)
         return (F.sum_to(g * b, self.sa) if n[0] else None,
                 F.sum_to(g * a, self.sb) if n[1] else None)
 
