@@ -91,6 +91,11 @@ def gradcli_time(src):
     return lambda: run(gradcli_program(src))[0]
 
 
+def gradcli_clock(src):
+    """The CPU time a gradcli program measures itself and prints last (its loop alone)."""
+    return lambda: float(run(gradcli_program(src))[1].split()[-1])
+
+
 def child_peak_rss_kib(cmd):
     """Peak resident memory of a child process (KiB)."""
     code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
@@ -248,8 +253,23 @@ while i < {n}:
 """
 
 
-#: iterations a loop row's gradcli runs make before the ones it times (the 1e7 row)
+#: iterations a loop row's gradcli program makes before the ones it times (the 1e7 row)
 WARM = 2
+WARM_LOOP = """import time
+x = {make}
+i = 0
+while i < {warm}:
+    out = mean(3*(x+2)^2)
+    out.backward()
+    i += 1
+t0 = time.process_time()
+i = 0
+while i < {n}:
+    out = mean(3*(x+2)^2)
+    out.backward()
+    i += 1
+print(time.process_time() - t0)
+"""
 
 
 def loop_torch(shape, n):
@@ -455,16 +475,16 @@ def main():
     # 1e7 elements
     n_big = 3 if args.quick else 5
     make = "ones(10000000, requires_grad=true)"
-    # gradcli's side is the difference of runs of WARM + n_big and WARM iterations: the
-    # first iterations of a fresh process fault in the loop's memory (`base/heap.py`
-    # keeps it for the later ones), which costs from ~10 to ~200 ms an 80 MB array on a
-    # virtual machine; the peers run in this warm process, and a loop's cost is what
-    # each further iteration takes (README, Performance: "The 1e7 row, warm")
-    g0, g1, tt, npt = interleaved(max(2, rep // 2 + 1), gradcli_time(LOOP.format(make=make, n=WARM)),
-                                  gradcli_time(LOOP.format(make=make, n=WARM + n_big)),
-                                  loop_torch((10_000_000,), n_big) or (lambda: None),
-                                  loop_numpy((10_000_000,), n_big))
-    g = (g1 - g0) / n_big
+    # gradcli's side: the CPU time of n_big iterations after WARM, read by the program
+    # itself (`time.process_time`): the first iterations of a fresh process fault in the
+    # loop's memory (`base/heap.py` keeps it for the later ones), which on a virtual
+    # machine costs from ~10 to ~200 ms an 80 MB array, more than the iterations, and
+    # moves from run to run; the peers run in this warm process (README, Performance:
+    # "The 1e7 row, warm")
+    g, tt, npt = interleaved(max(2, rep // 2 + 1), gradcli_clock(WARM_LOOP.format(make=make, warm=WARM, n=n_big)),
+                             loop_torch((10_000_000,), n_big) or (lambda: None),
+                             loop_numpy((10_000_000,), n_big))
+    g = g / n_big
     tt = tt and tt / n_big
     npt = npt / n_big
     rows.append(("1e7 elements forward+backward", g, "NumPy by hand", npt, ratio(g, npt), "<= 1.3"))

@@ -260,3 +260,21 @@ def test_library_base_internals_stay_out_of_reach():
                    "class L(Base):\n    pass\nL.language_methods"):
         _, err = _run_with(source, Base=FakeModule)
         assert err is not None and err.type_name == "AttributeError", (source, err)
+
+
+def test_the_time_module_reads_the_clocks():
+    """`import time`: perf_counter, time, monotonic and process_time (the CPU time of the
+    process, which scripts/bench.py reads inside a gradcli program) read Python's clocks;
+    nothing else of the module is there."""
+    r = run_inprocess(
+        "import time\n"
+        "t0 = time.process_time()\n"
+        "s = 0.0\n"
+        "for i in range(20000):\n"
+        "    s += i\n"
+        "t1 = time.process_time()\n"
+        "print(t1 > t0, type(t1).__name__)\n"
+        "print([type(f()).__name__ for f in (time.perf_counter, time.time, time.monotonic)])\n"
+        "print(time.perf_counter() <= time.perf_counter())\n")
+    assert r.stdout == "True float\n['float', 'float', 'float']\nTrue\n", r.stderr
+    assert_refused("import time\ntime.thread_time()", "AttributeError")

@@ -362,7 +362,9 @@ def _time_module():
     import time as _time
     return StdModule("time", {"perf_counter": BuiltinFunction("time.perf_counter", _time.perf_counter),
                            "time": BuiltinFunction("time.time", _time.time),
-                           "monotonic": BuiltinFunction("time.monotonic", _time.monotonic)})
+                           "monotonic": BuiltinFunction("time.monotonic", _time.monotonic),
+                           "process_time": BuiltinFunction("time.process_time",
+                                                           _time.process_time)})
 
 
 class StdModule(Module):
