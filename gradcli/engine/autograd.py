@@ -400,6 +400,6 @@ def _saved_tensor(node, arr, src):
         return Tensor(arr, True, node)
     if src is not None:
         return src
-    if type(arr) in (int, float):            # a Python number saved as a constant
+    if arr is None or type(arr) in (int, float):    # not kept, or a Python number
         return arr
     return Tensor(np.asarray(arr))

@@ -36,6 +36,7 @@ class Function:
     name = "Backward"
     differentiable_twice = True
     saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
+    first_for_second = False    # saved_uses[0] is (1,): made from saved_uses (__init_subclass__)
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
     sums_as_is = False  # backward returns F.sum_to's / F.sum_scaled's results untouched
     #                     (schedule.py may defer them)
@@ -43,6 +44,11 @@ class Function:
     saved_names = None  # per saved value, PyTorch's name (grad_fn._saved_<name>), None: not saved
     saved_order = None  # the saved values' positions in the order PyTorch saves them
     saved_extra = None  # the node's other _saved_<name> attributes: name -> function(node)
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        uses = cls.saved_uses
+        cls.first_for_second = uses is not None and tuple(uses[0]) == (1,)
 
     def save(self, *arrays):
         self.saved = arrays
@@ -124,7 +130,13 @@ class Function:
             if len(saved) == 2 and saved[0] is da and saved[1] is db and da is not db and \
                     out is not da and out is not db:
                 # the two operands saved as they are (_sources' common case)
-                srcs = node.saved_src = (a, b if type(b) is Tensor else None)
+                if pb is None and cls.first_for_second:
+                    # PyTorch keeps no `self` that only a constant's gradient would use
+                    # (versions.kept): `y * 1.00001` holds no reference to y
+                    node.saved = (None, db)
+                    srcs = node.saved_src = (None, b if type(b) is Tensor else None)
+                else:
+                    srcs = node.saved_src = (a, b if type(b) is Tensor else None)
             elif len(saved) == 1 and saved[0] is da and out is not da:     # (x ** k)
                 srcs = node.saved_src = (a,)
             else:

@@ -42,8 +42,8 @@ def number_node(cls, t, k):
     node.watch = None
     node.out_dtype = F64
     saved = node.saved
-    if saved:       # (Mul: the operands as they are, apply2's common case)
-        srcs = node.saved_src = (t, None)
+    if saved:       # (Mul: apply2's common case, no `a` kept)
+        srcs = node.saved_src = (None if saved[0] is None else t, None)
         if versions.state.bumped:
             versions.record(node, srcs)
     return Tensor(out, True, node)

@@ -203,9 +203,10 @@ class Mul(Function):
         return out if out.dtype is dt else _cast(out, dt)
 
     def number_forward(self, a, k):
-        """As Add.number_forward (the operands saved as forward saves them)."""
+        """As Add.number_forward (k saved as apply2 keeps it: no `a`, which only the
+        constant's gradient would use)."""
         self.sa = self.sb = ()
-        self.saved = (a, k)
+        self.saved = (None, k)
         return a.item() * k
 
     def backward(self, g, F, a, b):
