@@ -332,15 +332,18 @@ def chain_torch(n, backward_only=False):
     return lambda: cpu(go)
 
 
-PER_SAMPLE = """from torch.func import grad, vmap
+PER_SAMPLE = """import time
+from torch.func import grad, vmap
 w = randn(4, 8)
 xs = randn({n}, 8)
 ys = randn({n}, 4)
 def loss(w, x, y):
     return ((x @ w.T - y) ** 2).mean()
+t0 = time.process_time()
 {body}
+print(time.process_time() - t0)
 """
-VMAP_REPS = 20   # vmap takes a few ms: repeated so that it stands out of the start-up noise
+VMAP_REPS = 20   # vmap takes a few ms: repeated, and the average taken
 VMAP_BODY = f"for _ in range({VMAP_REPS}):\n    g = vmap(grad(loss), in_dims=(None, 0, 0))(w, xs, ys)"
 LOOP_BODY = ("gs = []\nfor i in range({n}):\n    gs.append(grad(loss)(w, xs[i], ys[i]))\n"
              "g = stack(gs)")
@@ -492,12 +495,13 @@ def main():
 
     # per-sample gradients (issue 15): vmap(grad) against a Python loop of grad
     n_ps = 1000
-    g0, gv, gl = interleaved(rep, gradcli_time(PER_SAMPLE.format(n=n_ps, body="")),
-                             gradcli_time(PER_SAMPLE.format(n=n_ps, body=VMAP_BODY)),
-                             gradcli_time(PER_SAMPLE.format(n=n_ps, body=LOOP_BODY.format(n=n_ps))))
-    gv = g0 + (gv - g0) / VMAP_REPS
-    rows.append((f"per-sample grads, {n_ps} samples, vmap", gv - g0, "Python loop of grad",
-                 gl - g0, ratio(gl - g0, gv - g0), ">= 10 (loop / vmap)"))
+    # each side's CPU time read by the program itself around its body (a difference of
+    # two processes' times around a vmap of ~1.5 ms was once negative)
+    gv, gl = interleaved(rep, gradcli_clock(PER_SAMPLE.format(n=n_ps, body=VMAP_BODY)),
+                         gradcli_clock(PER_SAMPLE.format(n=n_ps, body=LOOP_BODY.format(n=n_ps))))
+    gv = gv / VMAP_REPS
+    rows.append((f"per-sample grads, {n_ps} samples, vmap", gv, "Python loop of grad",
+                 gl, ratio(gl, gv), ">= 10 (loop / vmap)"))
 
     # peak memory
     small_mem = LOOP.format(make="ones(100, 100, requires_grad=true)", n=2000)
