@@ -118,7 +118,11 @@ class Mean(_Reduce):
             raise GradRuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
                 f"point or complex dtype. Got: {_torch_name(x.dtype)}")
-        ax = self.setup(x, dim, keepdim)
+        if dim is None and not keepdim:     # (setup's result for the whole mean)
+            self.shape, self.keepdim, self.axes = x.shape, False, None
+            ax = None
+        else:
+            ax = self.setup(x, dim, keepdim)
         if ax is None and dtype is None:
             self.n = n = x.size
             return np.asarray(torch_sum(x) / n if n else np.nan, dtype=x.dtype)
