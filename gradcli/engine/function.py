@@ -36,7 +36,9 @@ class Function:
     name = "Backward"
     differentiable_twice = True
     saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
-    first_for_second = False    # saved_uses[0] is (1,): made from saved_uses (__init_subclass__)
+    # saved_uses[0] is (1,), read when the class is made (__init_subclass__): apply2 then
+    # keeps no first operand when the second is a constant
+    first_for_second = False
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
     sums_as_is = False  # backward returns F.sum_to's / F.sum_scaled's results untouched
     #                     (schedule.py may defer them)
