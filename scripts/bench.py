@@ -244,32 +244,20 @@ def tensors_torch(n):
 # mean(3*(x+2)^2) forward + backward (2x2 and 1e7 elements)
 # --------------------------------------------------------------------------
 
-LOOP = """x = {make}
-i = 0
+_ITERATIONS = """i = 0
 while i < {n}:
     out = mean(3*(x+2)^2)
     out.backward()
     i += 1
 """
+LOOP = "x = {make}\n" + _ITERATIONS
 
 
 #: iterations a loop row's gradcli program makes before the ones it times (the 1e7 row)
 WARM = 2
-WARM_LOOP = """import time
-x = {make}
-i = 0
-while i < {warm}:
-    out = mean(3*(x+2)^2)
-    out.backward()
-    i += 1
-t0 = time.process_time()
-i = 0
-while i < {n}:
-    out = mean(3*(x+2)^2)
-    out.backward()
-    i += 1
-print(time.process_time() - t0)
-"""
+#: the same loop, WARM iterations and then n timed by the program itself (the 1e7 row)
+WARM_LOOP = ("import time\nx = {make}\n" + _ITERATIONS.replace("{n}", "{warm}") +
+             "t0 = time.process_time()\n" + _ITERATIONS + "print(time.process_time() - t0)\n")
 
 
 def loop_torch(shape, n):
