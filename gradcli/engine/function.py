@@ -36,9 +36,6 @@ class Function:
     name = "Backward"
     differentiable_twice = True
     saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
-    # saved_uses[0] is (1,), read when the class is made (__init_subclass__): apply2 then
-    # keeps no first operand when the second is a constant
-    first_for_second = False
     jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
     sums_as_is = False  # backward returns F.sum_to's / F.sum_scaled's results untouched
     #                     (schedule.py may defer them)
@@ -46,11 +43,6 @@ class Function:
     saved_names = None  # per saved value, PyTorch's name (grad_fn._saved_<name>), None: not saved
     saved_order = None  # the saved values' positions in the order PyTorch saves them
     saved_extra = None  # the node's other _saved_<name> attributes: name -> function(node)
-
-    def __init_subclass__(cls, **kw):
-        super().__init_subclass__(**kw)
-        uses = cls.saved_uses
-        cls.first_for_second = uses is not None and tuple(uses[0]) == (1,)
 
     def save(self, *arrays):
         self.saved = arrays
@@ -132,7 +124,7 @@ class Function:
             if len(saved) == 2 and saved[0] is da and saved[1] is db and da is not db and \
                     out is not da and out is not db:
                 # the two operands saved as they are (_sources' common case)
-                if pb is None and cls.first_for_second:
+                if pb is None and cls.saved_uses is not None and cls.saved_uses[0] == (1,):
                     # PyTorch keeps no `self` that only a constant's gradient would use
                     # (versions.kept): `y * 1.00001` holds no reference to y
                     node.saved = (None, db)
