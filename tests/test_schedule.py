@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import check_result, load_golden, run_inprocess
 from gradcli.core.tensor import Tensor
-from gradcli.engine import autograd, observe, schedule
+from gradcli.engine import autograd, function, observe, schedule
 from gradcli.engine.passes import count_deps
 from gradcli.ops.registry import FUNCTIONS
 
@@ -25,6 +27,7 @@ def first_sight(monkeypatch):
     monkeypatch.setattr(schedule, "SIGHTINGS", 1)
     monkeypatch.setattr(schedule, "_schedules", {})
     monkeypatch.setattr(schedule, "_seen", {})
+    monkeypatch.setattr(schedule, "_by_form", {})
 
 
 GOLDEN = ["cases.json", "inplace.json", "language.json", "nn.json", "reliability.json",
@@ -79,12 +82,13 @@ def _general(root_tensor):
 
 
 def _scheduled(root_tensor):
-    plan = schedule.find(root_tensor.grad_fn)
-    assert plan is not None
+    root = root_tensor.grad_fn
+    steps = schedule.find(root)
+    assert steps is not None
     touched = {}
-    flow = observe.start_flow(len(plan[1]))
+    flow = observe.start_flow(len(steps))
     g = np.array(1, dtype=root_tensor.data.dtype)
-    schedule.run(plan, g, False, flow, touched, autograd._store_grad)
+    schedule.run(root, steps, g, False, flow, touched, autograd._store_grad, autograd._visit)
     return autograd._in_creation_order(touched), flow
 
 
@@ -131,6 +135,7 @@ def _nodes(root):
 def test_a_structure_is_scheduled_the_second_time_it_is_seen(monkeypatch):
     monkeypatch.setattr(schedule, "_schedules", {})
     monkeypatch.setattr(schedule, "_seen", {})
+    monkeypatch.setattr(schedule, "_by_form", {})
     la = _leaves(0, (np.float64, np.float64))
     assert schedule.find(_graph("shared", la).grad_fn) is None
     assert schedule.find(_graph("shared", la).grad_fn) is not None
@@ -139,18 +144,12 @@ def test_a_structure_is_scheduled_the_second_time_it_is_seen(monkeypatch):
     schedule.find(_graph("constants", la).grad_fn)
     assert len(schedule._schedules) == 1
     steps = schedule._schedules[next(iter(schedule._schedules))]
-    assert schedule.find(_graph("shared", la).grad_fn)[0] is steps
+    assert schedule.find(_graph("shared", la).grad_fn) is steps
 
 
-def test_it_stands_aside(first_sight):
+def test_it_stands_aside_for_big_graphs(first_sight):
     a, b = _leaves(1, (np.float64, np.float64))
-    t = _graph("shared", [a, b])
-    assert schedule.find(t.grad_fn) is not None
-    t.grad_fn.watch = object()       # hooks or retain_grad on a node: the general loop
-    assert schedule.find(t.grad_fn) is None
-    t = _graph("shared", [a, b])
-    t.grad_fn.parents[0].saved = None       # already run: the general loop raises
-    assert schedule.find(t.grad_fn) is None
+    assert schedule.find(_graph("shared", [a, b]).grad_fn) is not None
     y = a
     for _ in range(schedule.MAX_NODES + 1):
         y = FUNCTIONS["mul"](y, 1.5)
@@ -204,7 +203,7 @@ def test_sums_made_together_give_what_the_general_loop_gives(dt, first_sight, mo
         la, ta = _scalars_graph(dt, seed)
         lb, tb = _scalars_graph(dt, seed)
         touched_a, _ = _general(ta)
-        steps = schedule.find(tb.grad_fn)[0]
+        steps = schedule.find(tb.grad_fn)
         assert any(F is schedule.LaterF for _, _, F in steps)
         products.clear()
         touched_b, _ = _scheduled(tb)
@@ -255,3 +254,64 @@ def test_a_failing_step_leaves_the_leaves_as_the_general_loop_does(first_sight, 
             grads.append([None if x.grad is None else x.grad.data.tobytes() for x in leaves])
         assert grads[0] == grads[1], stop
         assert stop < 3 or any(g is not None for g in grads[0])
+
+
+# ---------------------------------------------------------------- structure numbers
+
+def _program(ops, leaves):
+    """A graph from a list of (op, i, j): op of values i and j (indices into the leaves
+    and the results so far, counted from the end); its last result."""
+    f = FUNCTIONS
+    vals = list(leaves)
+    for op, i, j in ops:
+        x, y = vals[-1 - i % len(vals)], vals[-1 - j % len(vals)]
+        if op == "exp":
+            vals.append(f["exp"](x))
+        elif op == "const":
+            vals.append(f["mul"](x, 2.0))
+        else:
+            vals.append(f[op](x, y))
+    return f["sum"](vals[-1])
+
+
+def test_equal_structure_numbers_are_equal_structures():
+    """Function.form: the same program gives the same number; a node shared or two
+    equal ones, the same ops made in another order, give different numbers."""
+    la = _leaves(0, (np.float64, np.float64))
+    f = FUNCTIONS
+    a, b = la
+    assert _program([("mul", 0, 1)], la).grad_fn.form == _program([("mul", 0, 1)], la).grad_fn.form
+    t = f["mul"](a, b)
+    shared = f["add"](t, t)
+    two = f["add"](f["mul"](a, b), f["mul"](a, b))
+    assert schedule._structure(shared.grad_fn) != schedule._structure(two.grad_fn)
+    assert shared.grad_fn.form != two.grad_fn.form
+    p, q = f["mul"](a, b), f["add"](a, b)
+    first = f["mul"](p, q)
+    q, p = f["add"](a, b), f["mul"](a, b)
+    second = f["mul"](p, q)
+    assert schedule._structure(first.grad_fn) != schedule._structure(second.grad_fn)
+    assert first.grad_fn.form != second.grad_fn.form
+
+
+_OPS = st.lists(st.tuples(st.sampled_from(["add", "mul", "sub", "exp", "const"]),
+                          st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_OPS, _OPS, st.booleans())
+def test_structure_numbers_match_the_walk(ops1, ops2, same_leaves):
+    """For random graphs: equal numbers exactly when the walks (schedule._structure)
+    are equal, so a schedule found by number is the one the walk would find."""
+    function._FORMS.clear()     # (numbers go on: none is given twice)
+    la = _leaves(0, (np.float64, np.float64))
+    lb = la if same_leaves else _leaves(1, (np.float64, np.float64))
+    roots = [_program(ops1, la).grad_fn, _program(ops2, lb).grad_fn,
+             _program(ops1, lb).grad_fn]
+    for r in roots:
+        assert r.form is not None
+    for r1 in roots:
+        for r2 in roots:
+            assert (r1.form == r2.form) == \
+                (schedule._structure(r1) == schedule._structure(r2)), (ops1, ops2)
+    assert roots[0].form == roots[2].form

@@ -201,16 +201,16 @@ def _plain_root(out, retain_graph):
     like = out.data
     root = out.grad_fn
     g = as_grad(None, like, False)
-    plan = schedule.find(root)
-    deps = count_deps((root,)) if plan is None else None
+    steps = schedule.find(root)
+    deps = count_deps((root,)) if steps is None else None
     ctx = context.current
     prev_mode = ctx.grad_enabled
     ctx.grad_enabled = False
     touched = {}
     try:
-        if plan is not None:        # a graph of a structure seen before (engine/schedule.py)
-            schedule.run(plan, g, retain_graph, observe.start_flow(len(plan[1])), touched,
-                         _store_grad)
+        if steps is not None:       # a graph of a structure seen before (engine/schedule.py)
+            schedule.run(root, steps, g, retain_graph, observe.start_flow(len(steps)), touched,
+                         _store_grad, _visit)
         else:
             _plain_pass([root], {root: g}, deps, retain_graph, observe.start_flow(len(deps)),
                         touched)

@@ -4,21 +4,25 @@ runs `out.backward()` through a plan made once for that graph's structure.
 A training loop's backward walks a small graph of the same shape every time; the
 general loop (`autograd._plain_pass`) spends most of its time on bookkeeping that
 only depends on that shape: counting consumers, a dict of pending gradients, which
-node runs next.  Here the graph under the root is walked once per pass into its
-*structure* (each node's class and where each of its parents is: nothing, a leaf, or
-another node, by position in the walk), and the second time a structure is seen its
+node runs next.  Here a graph's *structure* is each node's class, how long before
+the root it was made and where each of its parents is (nothing, a leaf, or another
+node, by position in a breadth-first walk); the second time a structure is seen its
 *schedule* is made: the nodes in the order the general loop would run them, each with
 where its input gradients go.  Running it is a loop over that list with the gradients
-in a list indexed by position.
+in a list indexed by position; each node is reached through its consumer's parents.
+
+Every node carries its structure's number (`form`, engine/function.py's form_of,
+made with the node): a root whose number has a schedule runs it without a walk.  A
+root without one (a node made another way under it) is walked into its structure.
 
 It does what the general loop does, step for step: the same VJPs with the same
-gradients in the same order (so the same sums, bit for bit), the same checks of saved
-values against their versions, the saved values freed unless `retain_graph`, the same
-flow record, the same way into a leaf's `.grad`.  It stands aside (the general loop
-runs) for graphs of more than `MAX_NODES` nodes and when a node has hooks or
-`retain_grad` (`watch`) or was already run (its saved values freed: the general loop
-raises PyTorch's error).  tests/test_schedule.py runs every golden program with
-schedules made on first sight and compares with the general loop.
+gradients in the same order (so the same sums, bit for bit), the same hooks and
+retain_grad, the same checks of saved values against their versions, the saved
+values freed unless `retain_graph` (and PyTorch's error at a node already run), the
+same flow record, the same way into a leaf's `.grad`.  It stands aside (the general
+loop runs) for graphs of more than `MAX_NODES` nodes.  tests/test_schedule.py runs
+every golden program with schedules made on first sight and compares with the
+general loop.
 """
 from __future__ import annotations
 
@@ -26,9 +30,10 @@ import heapq
 
 import numpy as np
 
+from ..base.errors import GradRuntimeError
 from ..core.tensor import Tensor
-from . import observe
-from .passes import deliver_leaves, vjp
+from . import observe, versions
+from .passes import SECOND_BACKWARD, deliver_leaves
 from ..base.sum_mid import MID_MIN
 from ..base.sum_rows import torch_sums
 from .vjp_arrays import ArrayF, sum_to
@@ -41,46 +46,26 @@ _KEEP = 512         # structures remembered (seen or scheduled); all forgotten b
 
 _schedules: dict = {}     # structure -> steps
 _seen: dict = {}          # structure -> times seen without a schedule yet
+_by_form: dict = {}       # a root's structure number (Function.form) -> steps
 
 
 def find(root):
-    """(steps, nodes, leaves) for the graph under `root`, or None: the general loop
-    runs (too big, hooks or retain_grad on a node, saved values already freed, or a
-    structure not seen often enough yet)."""
+    """The schedule for the graph under the node `root`, or None: the general loop
+    runs (too big, a node made without a creation number, or a structure not seen
+    often enough yet)."""
     if not MAX_NODES:
         return None
-    nodes = [root]
-    index = {root: 0}
-    leaves = []
-    leaf = leaves.append
-    key = []
-    add = key.append
-    ages = []           # each node's creation number below the root's (the order it runs in)
-    age = ages.append
     try:
-        top = root.seq
-        for n in nodes:     # grows while it is walked: breadth first
-            if n.watch is not None or n.saved is None:
-                return None
-            add(type(n))    # (a class: the items after it, up to the next class, are its parents)
-            age(top - n.seq)
-            for p in n.parents:
-                if p is None:
-                    add(None)
-                elif type(p) is Tensor:     # leaves by occurrence, in the order of the walk
-                    leaf(p)
-                    add(-1)
-                else:
-                    j = index.get(p)
-                    if j is None:
-                        if len(nodes) >= MAX_NODES:
-                            return None
-                        j = index[p] = len(nodes)
-                        nodes.append(p)
-                    add(j)
-    except AttributeError:  # a node made without a number (seq): the general loop runs
+        form = root.form
+    except AttributeError:  # (a node made without one)
+        form = None
+    if form is not None:
+        steps = _by_form.get(form)
+        if steps is not None:
+            return steps
+    key = _structure(root)
+    if key is None:
         return None
-    key = (tuple(key), tuple(ages))
     steps = _schedules.get(key)
     if steps is None:
         seen = _seen.get(key, 0) + 1
@@ -88,9 +73,41 @@ def find(root):
             _remember(_seen, key, seen)
             return None
         _seen.pop(key, None)
-        steps = _schedule(*key)
+        steps = _schedule(key)
         _remember(_schedules, key, steps)
-    return steps, nodes, leaves
+    if form is not None:
+        _remember(_by_form, form, steps)
+    return steps
+
+
+def _structure(root):
+    """The structure of the graph under `root` (module docstring): per node in the
+    walk's order, its class, its creation number below the root's (the order it runs
+    in) and then its parents (None, -1 for a leaf, a node's position).  None for a
+    graph of more than MAX_NODES nodes or with a node made without a number."""
+    nodes = [root]
+    index = {root: 0}
+    key = []
+    try:
+        top = root.seq
+        for n in nodes:     # grows while it is walked: breadth first
+            key += (type(n), top - n.seq)
+            for p in n.parents:
+                if p is None:
+                    key.append(None)
+                elif type(p) is Tensor:
+                    key.append(-1)
+                else:
+                    j = index.get(p)
+                    if j is None:
+                        if len(nodes) >= MAX_NODES:
+                            return None
+                        j = index[p] = len(nodes)
+                        nodes.append(p)
+                    key.append(j)
+    except AttributeError:  # a node made without a number (seq)
+        return None
+    return tuple(key)
 
 
 def _remember(table, key, value):
@@ -99,24 +116,22 @@ def _remember(table, key, value):
     table[key] = value
 
 
-def _schedule(key, ages):
-    """The steps for a structure: (node position, ((input slot, where its gradient
-    goes), ...), the F its backward gets) in the order autograd._plain_pass runs the
-    nodes (PyTorch's: of the nodes whose gradient is complete, the one made last;
-    `ages`: how long before the root each was made); where is a node's position or
-    -1 - a leaf's.
+def _schedule(key):
+    """The steps for a structure (`find`'s key): (node position, ((input slot, where
+    its gradient goes), ...), the F its backward gets) in the order
+    autograd._plain_pass runs the nodes (PyTorch's: of the nodes whose gradient is
+    complete, the one made last); where is a node's position or -1 for a leaf.
     A node whose backward returns F.sum_to's results as they are (`sums_as_is`) and
     that has a leaf among its inputs gets LaterF."""
     parents = []
     classes = []
-    leaves = 0
-    for item in key:
+    ages = []           # how long before the root each node was made
+    items = iter(key)
+    for item in items:
         if isinstance(item, type):
             classes.append(item)
+            ages.append(next(items))
             parents.append([])
-        elif item == -1:            # the next leaf, by occurrence
-            leaves += 1
-            parents[-1].append(-leaves)
         else:
             parents[-1].append(item)
     n = len(ages)
@@ -182,16 +197,20 @@ class LaterF(ArrayF):
         return ArrayF.sum_scaled(g, c, shape)
 
 
-def run(plan, g, retain_graph, flow, touched, store):
-    """The pass: autograd._plain_pass's steps in the schedule's order.  `store(leaf,
-    g, False)` accumulates into a leaf's .grad (autograd._store_grad).  Gradients for
-    leaves wait in `queue`, in their order (some are sums left for later, LaterF); at
-    the end (also when a step fails: what reached the leaves before the failure is
-    what the general loop stores) the sums are made, all at once, each leaf's
-    gradients added up in their order and delivered (_plain_pass's leaf sums)."""
-    steps, nodes, leaves = plan
-    grads = [None] * len(nodes)
+def run(root, steps, g, retain_graph, flow, touched, store, visit):
+    """The pass: autograd._plain_pass's steps in the schedule's order, from the node
+    `root` with gradient `g`.  `store(leaf, g, False)` accumulates into a leaf's .grad
+    (autograd._store_grad); `visit(node, g, None, None, False)` runs a node's hooks and
+    retain_grad (autograd._visit).  Gradients for leaves wait in `queue`, in their
+    order (some are sums left for later, LaterF); at the end (also when a step fails:
+    what reached the leaves before the failure is what the general loop stores) the
+    sums are made, all at once, each leaf's gradients added up in their order and
+    delivered (_plain_pass's leaf sums)."""
+    n = len(steps)
+    grads = [None] * n
+    nodes = [None] * n      # each node, from its consumer's parents with its first gradient
     grads[0] = g
+    nodes[0] = root
     fno, frec = flow if flow is not None else (None, None)
     small = observe.FLOW_SMALL
     add = np.add
@@ -207,23 +226,40 @@ def run(plan, g, retain_graph, flow, touched, store):
             if frec is not None:
                 node.fpass = fno
                 frec[id(node)] = g if g.size <= small else g.shape
-            in_grads = vjp(node, g, F, retain_graph)
+            if node.watch is not None:
+                g = visit(node, g, None, None, False)
+            saved = node.saved      # (passes.vjp, inlined)
+            if saved:
+                if versions.state.bumped:
+                    versions.check(node)
+                in_grads = node.backward(g, F, *saved)
+                if not retain_graph:
+                    node.saved = node.saved_src = None
+            elif saved is None:
+                raise GradRuntimeError(SECOND_BACKWARD)
+            else:
+                in_grads = node.backward(g, F)
+            parents = node.parents
             for slot, j in routes:
                 ig = in_grads[slot]
                 if ig is None:
                     continue
+                p = parents[slot]
                 if j < 0:
-                    queue.append((leaves[-1 - j], ig))
+                    queue.append((p, ig))
                     if type(ig) is Later:
                         later = True
                     continue
-                p = nodes[j]
                 if type(ig) is Later:
                     ig = sum_to(ig.values(), ())
                 if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
                     ig = ig.astype(p.out_dtype)
                 prev = grads[j]
-                grads[j] = ig if prev is None else add(prev, ig)
+                if prev is None:
+                    grads[j] = ig
+                    nodes[j] = p
+                else:
+                    grads[j] = add(prev, ig)
     finally:
         if later:
             _flush(queue, touched, store)

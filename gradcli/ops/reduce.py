@@ -142,6 +142,11 @@ class Mean(_Reduce):
             g = np.float64(g.item() / n)     # the same IEEE division, without a NumPy call
         else:
             g = np.true_divide(g, weak(n, g)) if type(g) is np.ndarray else g / n
+        if self.axes is None and self.shape and not F.tensor_mode:
+            # the whole mean's: a dense array of g (as expand_back's, made contiguous below)
+            out = np.empty(self.shape, g.dtype)
+            out[...] = g
+            return (out,)
         g = expand_back(g, F, self.shape, self.axes, self.keepdim)
         if type(g) is np.ndarray and 0 in g.strides and any(g.strides):
             # torch divides the expanded gradient, which makes it a dense tensor: the
