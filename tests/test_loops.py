@@ -267,3 +267,22 @@ def test_scalar_times_is_numpys_product():
     assert scalar_times(one, np.array(1.0, np.float32)) is None     # mixed dtypes: NumPy's rules
     assert scalar_times(one, True) is None
     assert scalar_times(np.array(1, np.int64), 2.0) is None
+
+
+def test_head_gradient_is_one_read_only_array():
+    """`out.backward()` of a 0-d output starts every pass from one read-only array of 1
+    (autograd._ONES); a hook on the root that changes its gradient in place gets its
+    own (what torch 2.13 printed for this program)."""
+    from conftest import run_inprocess
+    from gradcli.engine import autograd
+    src = ("x = tensor([1., 2.], requires_grad=true)\n"
+           "def h(g):\n    g.mul_(3)\n"
+           "for i in range(3):\n    y = (x * x).sum()\n    if i == 2:\n"
+           "        handle = y.register_hook(h)\n    y.backward()\n    print(x.grad)\n"
+           "z = (x * x).sum()\nz.backward()\nprint(x.grad)\n")
+    r = run_inprocess(src)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.split("\n")[:4] == ["tensor([2., 4.])", "tensor([4., 8.])",
+                                   "tensor([10., 20.])", "tensor([12., 24.])"]
+    head = autograd._ONES[np.dtype(np.float64)]
+    assert not head.flags.writeable and head.shape == () and head == 1

@@ -194,13 +194,23 @@ def _plain(out):
         out.data.size == 1 and observe.TRACER is None and not context.current.leaf_hooks
 
 
+#: the head gradient of a 0-d floating output, by dtype: one read-only array of 1 for
+#: every pass (no VJP writes into its gradient; a root with hooks gets its own)
+_ONES: dict = {}
+
+
 def _plain_root(out, retain_graph):
     """`out.backward()` for a one-value `out` with a graph, no hooks on leaves and no
     tracer: run_backward's steps for that case, its checks made once.  Returns the
     leaves whose .grad it changed ({id: leaf})."""
     like = out.data
     root = out.grad_fn
-    g = as_grad(None, like, False)
+    g = _ONES.get(like.dtype) if not like.ndim and root.watch is None else None
+    if g is None:
+        g = as_grad(None, like, False)
+        if not like.ndim and root.watch is None and g.dtype.kind == "f":
+            g.flags.writeable = False
+            _ONES[g.dtype] = g
     steps = schedule.find(root)
     deps = count_deps((root,)) if steps is None else None
     ctx = context.current
