@@ -153,7 +153,6 @@ def _dual_apply(cls, *args, **params):
     srcs = _sources(node.saved, out, args, arrays) if node.saved else ()
     if True in needs and context.current.grad_enabled:
         node.needs, node.parents, node.watch, node.out_dtype = needs, parents, None, out.dtype
-        node.form = None
         if node.saved:
             node.saved_src = srcs
         result = Tensor(out, True, node)

@@ -17,8 +17,6 @@ PyTorch's name for it.
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 from ..base import context
@@ -34,7 +32,7 @@ class Function:
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
     __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers",
-                 "out_vc", "fpass", "epoch", "seq", "form")
+                 "out_vc", "fpass", "epoch", "seq")
     name = "Backward"
     differentiable_twice = True
     saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
@@ -85,10 +83,9 @@ class Function:
             out = _array_out(node, out)
         if True not in needs or not context.current.grad_enabled:
             return Tensor(out)
-        seq = node.seq = next_seq()     # (PyTorch's sequence_nr: the backward pass's order)
+        node.seq = next_seq()       # (PyTorch's sequence_nr: the backward pass's order)
         node.needs = needs
         node.parents = parents
-        node.form = form2(cls, seq, *parents) if len(parents) == 2 else form_of(cls, seq, parents)
         node.watch = None
         node.out_dtype = out.dtype
         if node.saved:
@@ -117,10 +114,9 @@ class Function:
             out = _array_out(node, out)
         if (pa is None and pb is None) or not context.current.grad_enabled:
             return Tensor(out)
-        seq = node.seq = next_seq()
+        node.seq = next_seq()
         node.needs = (pa is not None, pb is not None)
         node.parents = (pa, pb)
-        node.form = form2(cls, seq, pa, pb)
         node.watch = None
         node.out_dtype = out.dtype
         saved = node.saved
@@ -157,75 +153,6 @@ class Function:
             else:
                 out.append((p, 0))
         return tuple(out)
-
-
-#: structure numbers (a node's `form`): (class, a part per parent) -> number, where a
-#: parent's part is None (no gradient), 0 (a leaf) or its number times _SPAN plus how
-#: many creation numbers before the node it was made (less than _SPAN)
-_FORMS: dict = {}
-_FORMS_KEEP = 4096      # all forgotten beyond (numbers are never given twice)
-_SPAN = 1 << 16
-_new_form = itertools.count(1).__next__
-
-
-def form_of(cls, seq, parents):
-    """The structure number of a node of class `cls` made with creation number `seq`
-    over `parents`: two nodes have the same number when the graphs under them are
-    the same but for the arrays and leaves: the same classes, joined the same way,
-    each node made the same number of creations before the root (so equally shared:
-    creation numbers are unique, a node made k before the root is one node).
-    engine/schedule.py finds a graph's backward schedule by it, without a walk.
-    None when a parent has none (a node made another way: number_nodes, forward
-    mode, views) or was made _SPAN or more creations before."""
-    key = [cls]
-    for p in parents:
-        k = _part(p, seq)
-        if k is None and p is not None:
-            return None
-        key.append(k)
-    return _number(tuple(key))
-
-
-def form2(cls, seq, pa, pb):
-    """form_of(cls, seq, (pa, pb)) (`_part` written out: the arithmetic operators' path)."""
-    if pa is None or type(pa) is Tensor:
-        ka = None if pa is None else 0
-    else:
-        ka = pa.form
-        d = seq - pa.seq
-        if ka is None or d >= _SPAN:
-            return None
-        ka = ka * _SPAN + d
-    if pb is None or type(pb) is Tensor:
-        kb = None if pb is None else 0
-    else:
-        kb = pb.form
-        d = seq - pb.seq
-        if kb is None or d >= _SPAN:
-            return None
-        kb = kb * _SPAN + d
-    f = _FORMS.get((cls, ka, kb))
-    return _number((cls, ka, kb)) if f is None else f
-
-
-def _part(p, seq):
-    """A parent's part of the key (None also for a node without a number)."""
-    if p is None:
-        return None
-    if type(p) is Tensor:
-        return 0
-    f = p.form
-    d = seq - p.seq
-    return None if f is None or d >= _SPAN else f * _SPAN + d
-
-
-def _number(key):
-    f = _FORMS.get(key)
-    if f is None:
-        if len(_FORMS) >= _FORMS_KEEP:
-            _FORMS.clear()
-        f = _FORMS[key] = _new_form()
-    return f
 
 
 def _array_out(node, raw):

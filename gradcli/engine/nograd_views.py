@@ -93,7 +93,6 @@ def _node(cls, dtype):
     node = cls.__new__(cls)
     node.seq = next_seq()
     node.saved, node.parents, node.needs, node.watch, node.out_dtype = (), (), (), None, dtype
-    node.form = None
     return node
 
 

@@ -40,7 +40,6 @@ def number_node(cls, t, k):
     node.needs = _FIRST
     node.parents = (t.grad_fn or t, None)
     node.watch = None
-    node.form = None     # (no structure number: engine/function.py's form_of)
     node.out_dtype = F64
     saved = node.saved
     if saved:       # (Mul: apply2's common case, no `a` kept)

@@ -11,10 +11,6 @@ node, by position in a breadth-first walk); the second time a structure is seen 
 where its input gradients go.  Running it is a loop over that list with the gradients
 in a list indexed by position; each node is reached through its consumer's parents.
 
-Every node carries its structure's number (`form`, engine/function.py's form_of,
-made with the node): a root whose number has a schedule runs it without a walk.  A
-root without one (a node made another way under it) is walked into its structure.
-
 It does what the general loop does, step for step: the same VJPs with the same
 gradients in the same order (so the same sums, bit for bit), the same hooks and
 retain_grad, the same checks of saved values against their versions, the saved
@@ -46,7 +42,6 @@ _KEEP = 512         # structures remembered (seen or scheduled); all forgotten b
 
 _schedules: dict = {}     # structure -> steps
 _seen: dict = {}          # structure -> times seen without a schedule yet
-_by_form: dict = {}       # a root's structure number (Function.form) -> steps
 
 
 def find(root):
@@ -55,14 +50,6 @@ def find(root):
     often enough yet)."""
     if not MAX_NODES:
         return None
-    try:
-        form = root.form
-    except AttributeError:  # (a node made without one)
-        form = None
-    if form is not None:
-        steps = _by_form.get(form)
-        if steps is not None:
-            return steps
     key = _structure(root)
     if key is None:
         return None
@@ -75,8 +62,6 @@ def find(root):
         _seen.pop(key, None)
         steps = _schedule(key)
         _remember(_schedules, key, steps)
-    if form is not None:
-        _remember(_by_form, form, steps)
     return steps
 
 
