@@ -178,3 +178,24 @@ def ce_input(b, c):
     x = spread(b * c, 21, -6.0, 6.0, "float32").reshape(b, c)
     t = (np.abs(values(b, 22, "float64")).astype(np.int64) % c)
     return x, t
+
+
+#: (shape, dim) of the softmax / log_softmax cases over a dim other than the last
+#: (gradcli/base/softmax_dim.py; tests/golden/softmax_dims.json)
+SOFTMAX_DIMS = [((300, 200), 0), ((5, 7), 0), ((4, 3, 10), 1), ((4, 3, 10), 0), ((2, 50, 3, 4), 1),
+                ((3, 9, 1), 1), ((100, 1000), 0), ((64, 3, 500), 1), ((10, 4096), 0),
+                ((7, 33, 65), 1), ((2, 3, 4, 5), 2), ((2, 12), 0), ((3, 5, 9), 1), ((2, 20), 0),
+                ((3, 40), 0), ((2, 33), 0), ((5, 64), 0), ((2, 2, 17), 1), ((9, 2, 100), 1),
+                ((3, 300, 7), 0), ((6, 17, 3), 0), ((2, 1000), 0), ((4, 8, 8, 8), 1),
+                ((2, 3, 3), 0), ((50, 50), 0), ((3, 70000), 0), ((6, 20), 0)]
+
+
+def softmax_input(shape, dtype):
+    """(x, g): the input (values in [-12, 12]; the (6, 20) case with inf, -inf, nan, a
+    column of -inf and +-100 in it) and the gradient given."""
+    n = int(np.prod(shape))
+    x = spread(n, 51, -12.0, 12.0, dtype).reshape(shape)
+    if shape == (6, 20):
+        x[2, 3], x[4, 7], x[1, 10], x[0, 0], x[3, 5] = np.inf, -np.inf, np.nan, 100.0, -100.0
+        x[:, 15] = -np.inf
+    return x, spread(n, 52, -1.0, 1.0, dtype).reshape(shape)

@@ -23,10 +23,11 @@ def _threads():
 THREADS = _threads()
 
 
-def chunks(n):
-    """[(begin, end), ...]: the pieces of range(n) as at::parallel_for makes them."""
-    if n <= GRAIN or THREADS == 1:
+def chunks(n, grain=GRAIN):
+    """[(begin, end), ...]: the pieces of range(n) as at::parallel_for makes them (with
+    the kernel's grain size)."""
+    if n <= grain or THREADS == 1:
         return [(0, n)]
-    k = min(THREADS, -(-n // GRAIN))
+    k = min(THREADS, -(-n // grain))
     size = -(-n // k)
     return [(b, min(n, b + size)) for b in range(0, n, size)]

@@ -7,6 +7,8 @@ import numpy as np
 from ..base import context
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..base import sleef_explog, softmax64
+from ..base.softmax_dim import (log_softmax_backward_dim, log_softmax_dim, softmax_backward_dim,
+                                softmax_dim)
 from ..core.convert import tensor_arg
 from ..engine.function import Function
 from .dims import norm_dims
@@ -38,17 +40,22 @@ def _softmax_dim(dim, ndim):
 
 
 def _softmax_bwd(g, out, axis):
-    """_softmax_backward_data's values: out * (g - sum(g * out)), PyTorch's float32
-    kernel over the last dim."""
+    """_softmax_backward_data's values: out * (g - sum(g * out)), PyTorch's float32 and
+    float64 kernels (over the last dim and over another)."""
     if out.dtype in KERNELS and axis == out.ndim - 1 and out.size:
         return KERNELS[out.dtype].softmax_backward_lastdim(np.asarray(g, out.dtype), out)
+    if out.dtype in KERNELS and out.ndim > 1 and out.size:     # another dim
+        return softmax_backward_dim(g, out, axis)
     return out * (g - np.sum(g * out, axis=axis, keepdims=True))
 
 
 def _log_softmax_bwd(g, out, axis):
-    """_log_softmax_backward_data's values: g - exp(out) * sum(g)."""
+    """_log_softmax_backward_data's values: g - exp(out) * sum(g), PyTorch's float32 and
+    float64 kernels (over the last dim and over another)."""
     if out.dtype in KERNELS and axis == out.ndim - 1 and out.size:
         return KERNELS[out.dtype].log_softmax_backward_lastdim(np.asarray(g, out.dtype), out)
+    if out.dtype in KERNELS and out.ndim > 1 and out.size:     # another dim
+        return log_softmax_backward_dim(g, out, axis)
     return g - _EXP(out) * np.sum(g, axis=axis, keepdims=True)
 
 
@@ -72,6 +79,9 @@ class Softmax(Function):
         if _exact(x, dim):                # PyTorch's kernel, bit for bit
             self.axis = x.ndim - 1
             out = KERNELS[x.dtype].softmax_lastdim(x)
+        elif x.dtype in KERNELS and x.ndim > 1 and x.size:     # another dim: _vec_softmax
+            self.axis = ax = _softmax_dim(dim, x.ndim)
+            out = softmax_dim(x, ax)
         else:
             s, ax = self.shifted(x, dim)
             e = np.exp(s)
@@ -98,6 +108,9 @@ class LogSoftmax(Softmax):
         if _exact(x, dim):                # PyTorch's kernel, bit for bit
             self.axis = x.ndim - 1
             out = KERNELS[x.dtype].log_softmax_lastdim(x)
+        elif x.dtype in KERNELS and x.ndim > 1 and x.size:     # another dim: _vec_logsoftmax
+            self.axis = ax = _softmax_dim(dim, x.ndim)
+            out = log_softmax_dim(x, ax)
         else:
             s, ax = self.shifted(x, dim)
             out = s - np.log(np.sum(np.exp(s), axis=ax, keepdims=True))

@@ -1,0 +1,62 @@
+"""softmax and log_softmax over a dim other than the last, and their gradients, bit
+for bit as torch 2.13's CPU kernels (gradcli/base/softmax_dim.py): digests recorded
+from torch by scripts/gen_golden_softmax_dims.py (tests/golden/softmax_dims.json)."""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+
+import numpy as np
+import pytest
+
+from exact_cases import SOFTMAX_DIMS, softmax_input
+from gradcli.base import parallel
+from gradcli.core.tensor import Tensor
+from gradcli.output import TextOutput
+from gradcli.session import Session
+
+with open(os.path.join(os.path.dirname(__file__), "golden", "softmax_dims.json"),
+          encoding="utf-8") as _f:
+    GOLDEN = json.load(_f)
+
+
+def _digest(a):
+    a = np.array(a)
+    a[np.isnan(a)] = np.nan         # (the generator's: every NaN as one NaN)
+    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+
+
+@pytest.fixture
+def torch_threads(monkeypatch):
+    """The kernels cut their ranges between threads as torch did when recording."""
+    monkeypatch.setattr(parallel, "THREADS", GOLDEN["threads"])
+
+
+@pytest.mark.parametrize("shape,dim", SOFTMAX_DIMS, ids=[f"{s}-{d}" for s, d in SOFTMAX_DIMS])
+def test_softmax_over_a_dim_is_pytorchs(shape, dim, torch_threads):
+    checked = 0
+    for c in GOLDEN["cases"]:
+        if (tuple(c["shape"]), c["dim"]) != (shape, dim):
+            continue
+        x, g = softmax_input(shape, c["dtype"])
+        s = Session(TextOutput(io.StringIO(), quiet=True))
+        s.scope.vars.update(x=Tensor(x, requires_grad=True), g=Tensor(g))
+        s.run(f"y = {c['op']}(x, dim={dim})\ny.backward(g)\n")
+        where = (c["op"], c["dtype"], shape, dim)
+        assert _digest(s.scope.vars["y"].data) == c["out"], where
+        assert _digest(s.scope.vars["x"].grad.data) == c["grad"], where
+        checked += 1
+    assert checked == 4
+
+
+def test_the_textbook_formulas_differ():
+    """exp / sum and NumPy's own sums differ from torch's kernels in the last bit (what
+    these tests would catch going back)."""
+    shape, dim = (300, 200), 0
+    c = next(c for c in GOLDEN["cases"] if (c["op"], c["dtype"], tuple(c["shape"])) ==
+             ("softmax", "float32", shape))
+    x, _ = softmax_input(shape, "float32")
+    e = np.exp(x - x.max(axis=dim, keepdims=True))
+    assert _digest(e / e.sum(axis=dim, keepdims=True)) != c["out"]
