@@ -199,3 +199,25 @@ def softmax_input(shape, dtype):
         x[2, 3], x[4, 7], x[1, 10], x[0, 0], x[3, 5] = np.inf, -np.inf, np.nan, 100.0, -100.0
         x[:, 15] = -np.inf
     return x, spread(n, 52, -1.0, 1.0, dtype).reshape(shape)
+
+
+#: (shape, dim, keepdim, correction) of the var / std cases over some dims
+#: (gradcli/base/welford.py; tests/golden/var_dims.json)
+VAR_DIMS = [((300, 200), 1, False, 1), ((300, 200), 0, True, 1), ((5, 7, 9), 1, False, 0),
+            ((2, 5000), 1, False, 1), ((100, 3), 0, False, 2), ((4, 40000), 1, True, 1),
+            ((70000, 2), 0, False, 1), ((8, 16, 33), 2, False, 1), ((6, 5, 4), (0, 2), False, 1),
+            ((6, 5, 4), (0, 1), True, 0), ((1, 3000), 1, False, 1), ((3000, 1), 0, True, 1),
+            ((1, 50, 1), 1, False, 1), ((7, 1), 1, False, 0), ((65, 70), -1, False, 1),
+            ((3, 4, 5, 6), (1, 3), False, 1), ((9, 12), 0, False, 1)]
+
+
+def var_input(shape, dtype):
+    """(x, g): the input (the (9, 12) case with inf, -inf, nan, a constant column and
+    huge values in it) and the gradient given."""
+    n = int(np.prod(shape))
+    x = spread(n, 61, -5.0, 7.0, dtype).reshape(shape)
+    if shape == (9, 12):
+        x[2, 3], x[4, 7], x[1, 10] = np.inf, -np.inf, np.nan
+        x[:, 5] = 1.25
+        x[:, 6] = spread(9, 62, 1e18, 3e18, dtype)
+    return x, spread(n, 63, -1.0, 1.0, dtype).reshape(shape)

@@ -13,10 +13,11 @@ from ..base.parallel import chunks
 from ..base.powers import torch_pow
 from ..base.summation import torch_sum
 from ..base.vector_norm import vector_norm
+from ..base.welford import welford_var
 from ..core.convert import tensor_arg
 from ..core.tensor import Tensor, type_name
 from ..engine.function import FUNCTIONS
-from .reduce import M, REDUCE_CHECKS, _Reduce, _torch_name, expand_back
+from .reduce import M, REDUCE_CHECKS, _Reduce, _torch_name, expand_back, sum_axes
 from .dims import norm_dims
 from .registry import register
 
@@ -158,7 +159,11 @@ class Var(_Reduce):
                 var = np.asarray(np.var(x, axis=ax, ddof=correction, keepdims=keepdim))
         elif self._whole(x) and x.dtype.char in "fd":
             out = var_all(x, correction, self.root)
-            out = out.reshape((1,) * x.ndim) if keepdim else out
+            out = out.reshape(self._kept_shape(x) if keepdim else self._kept_shape(x, False))
+            self.save(x, out)
+            return out
+        elif x.dtype.char in "fd" and x.size and (len(ax) == 1 or x.flags.c_contiguous):
+            out = welford_var(x, ax, correction, self.root, keepdim)    # PyTorch's Welford kernel
             self.save(x, out)
             return out
         else:
@@ -168,8 +173,17 @@ class Var(_Reduce):
         return out
 
     def _whole(self, x):
-        """A reduction of all of a contiguous x (PyTorch's std_var_all_cpu)."""
-        return x.flags.c_contiguous and x.size and (self.axes is None or len(self.axes) == x.ndim)
+        """A reduction of all of a contiguous x (PyTorch's std_var_all_cpu), also over
+        the dims that are not 1 (its iterator drops dims of size 1)."""
+        return x.flags.c_contiguous and x.size and (
+            self.axes is None or all(x.shape[i] == 1 for i in range(x.ndim) if i not in self.axes))
+
+    def _kept_shape(self, x, keepdim=True):
+        """The result's shape (a whole reduction's, `_whole`)."""
+        if self.axes is None:
+            return (1,) * x.ndim if keepdim else ()
+        return tuple(1 if i in self.axes else n for i, n in enumerate(x.shape)) if keepdim else \
+            tuple(n for i, n in enumerate(x.shape) if i not in self.axes)
 
     def backward(self, g, F, x, out):
         shape, axes, kd = self.shape, self.axes, self.keepdim
@@ -181,6 +195,13 @@ class Var(_Reduce):
                 g = np.where(out == 0, 0, g / (out * 2)).astype(x.dtype)
             mean = np.asarray(torch_sum(x) / x.size, dtype=x.dtype)
             return ((x.dtype.type(2.0 / denom) * g) * (x - mean),)
+        if not F.tensor_mode and denom > 0 and axes is not None and x.dtype.char in "fd":
+            # derivatives.yaml with a dim: ((2 / dof) * grad) * (x - x.mean(dim, keepdim))
+            if self.root:
+                g = np.where(out == 0, 0, g / (out * 2)).astype(x.dtype)
+            mean = np.asarray(sum_axes(x, axes, True, x.dtype) / self.n, dtype=x.dtype)
+            gx = expand_back(g, F, shape, axes, kd)
+            return ((x.dtype.type(2.0 / denom) * gx) * (x - mean),)
         gx = expand_back(g, F, shape, axes, kd)
         if axes is None:
             mu = F.sum(x) / self.n
