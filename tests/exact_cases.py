@@ -4,6 +4,8 @@ tests/test_exact_numerics.py): math functions, matrix products and float32 power
 that gradcli computes as PyTorch does (gradcli/base/mkl.py, gradcli/base/sleef_pow.py)."""
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
 from numerics_cases import values
@@ -221,3 +223,12 @@ def var_input(shape, dtype):
         x[:, 5] = 1.25
         x[:, 6] = spread(9, 62, 1e18, 3e18, dtype)
     return x, spread(n, 63, -1.0, 1.0, dtype).reshape(shape)
+
+
+def nan_digest(a):
+    """A value's bytes as a sha256 (conftest.digest's), every NaN written as one NaN: how
+    the softmax and var goldens record arrays (torch's vector max leaves all-ones NaNs,
+    which print as any other NaN; gradcli does not copy the bits of a NaN)."""
+    a = np.array(a)
+    a[np.isnan(a)] = np.nan
+    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()

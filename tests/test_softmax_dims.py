@@ -1,31 +1,21 @@
 """softmax and log_softmax over a dim other than the last, and their gradients, bit
 for bit as torch 2.13's CPU kernels (gradcli/base/softmax_dim.py): digests recorded
-from torch by scripts/gen_golden_softmax_dims.py (tests/golden/softmax_dims.json)."""
+from torch by scripts/gen_golden_dims.py (tests/golden/softmax_dims.json)."""
 from __future__ import annotations
 
-import hashlib
 import io
-import json
-import os
 
 import numpy as np
 import pytest
 
-from exact_cases import SOFTMAX_DIMS, softmax_input
+from conftest import load_golden
+from exact_cases import SOFTMAX_DIMS, nan_digest, softmax_input
 from gradcli.base import parallel
 from gradcli.core.tensor import Tensor
 from gradcli.output import TextOutput
 from gradcli.session import Session
 
-with open(os.path.join(os.path.dirname(__file__), "golden", "softmax_dims.json"),
-          encoding="utf-8") as _f:
-    GOLDEN = json.load(_f)
-
-
-def _digest(a):
-    a = np.array(a)
-    a[np.isnan(a)] = np.nan         # (the generator's: every NaN as one NaN)
-    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+GOLDEN = load_golden("softmax_dims.json")
 
 
 @pytest.fixture
@@ -45,8 +35,8 @@ def test_softmax_over_a_dim_is_pytorchs(shape, dim, torch_threads):
         s.scope.vars.update(x=Tensor(x, requires_grad=True), g=Tensor(g))
         s.run(f"y = {c['op']}(x, dim={dim})\ny.backward(g)\n")
         where = (c["op"], c["dtype"], shape, dim)
-        assert _digest(s.scope.vars["y"].data) == c["out"], where
-        assert _digest(s.scope.vars["x"].grad.data) == c["grad"], where
+        assert nan_digest(s.scope.vars["y"].data) == c["out"], where
+        assert nan_digest(s.scope.vars["x"].grad.data) == c["grad"], where
         checked += 1
     assert checked == 4
 
@@ -59,4 +49,4 @@ def test_the_textbook_formulas_differ():
              ("softmax", "float32", shape))
     x, _ = softmax_input(shape, "float32")
     e = np.exp(x - x.max(axis=dim, keepdims=True))
-    assert _digest(e / e.sum(axis=dim, keepdims=True)) != c["out"]
+    assert nan_digest(e / e.sum(axis=dim, keepdims=True)) != c["out"]

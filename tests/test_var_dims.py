@@ -1,31 +1,21 @@
 """var and std over some dims (not all), and their gradients, bit for bit as torch
 2.13's CPU kernel (gradcli/base/welford.py) and derivatives (ops/moments.py): digests
-recorded from torch by scripts/gen_golden_var_dims.py (tests/golden/var_dims.json)."""
+recorded from torch by scripts/gen_golden_dims.py (tests/golden/var_dims.json)."""
 from __future__ import annotations
 
-import hashlib
 import io
-import json
-import os
 
 import numpy as np
 import pytest
 
-from exact_cases import VAR_DIMS, var_input
+from conftest import load_golden
+from exact_cases import VAR_DIMS, nan_digest, var_input
 from gradcli.base import welford
 from gradcli.core.tensor import Tensor
 from gradcli.output import TextOutput
 from gradcli.session import Session
 
-with open(os.path.join(os.path.dirname(__file__), "golden", "var_dims.json"),
-          encoding="utf-8") as _f:
-    GOLDEN = json.load(_f)
-
-
-def _digest(a):
-    a = np.array(a)
-    a[np.isnan(a)] = np.nan         # (the generator's: every NaN as one NaN)
-    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+GOLDEN = load_golden("var_dims.json")
 
 
 def _run(c):
@@ -52,8 +42,8 @@ def test_var_and_std_over_dims_are_pytorchs(case, python_rows, monkeypatch):
             continue
         y, gx = _run(c)
         where = (c["op"], c["dtype"], shape, dim)
-        assert _digest(y) == c["out"], where
-        assert _digest(gx) == c["grad"], where
+        assert nan_digest(y) == c["out"], where
+        assert nan_digest(gx) == c["grad"], where
         checked += 1
     assert checked == 4
 
@@ -64,4 +54,4 @@ def test_numpys_var_differs():
     c = next(c for c in GOLDEN["cases"] if (c["op"], c["dtype"], c["shape"], c["dim"]) ==
              ("var", "float64", [300, 200], 1))
     x, _ = var_input((300, 200), "float64")
-    assert _digest(np.var(x, axis=1, ddof=1)) != c["out"]
+    assert nan_digest(np.var(x, axis=1, ddof=1)) != c["out"]

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Record PyTorch's reductions along dims that gradcli computes with torch's own kernels
+into tests/golden/: softmax and log_softmax over a dim other than the last
+(softmax_dims.json, inputs tests/exact_cases.py SOFTMAX_DIMS) and var and std over some
+dims (var_dims.json, VAR_DIMS), with their gradients, as sha256 digests with every NaN
+written as one NaN (exact_cases.nan_digest).
+
+    /work/torchenv/bin/python scripts/gen_golden_dims.py
+
+Runs torch's AVX2 kernels (ATEN_CPU_CAPABILITY=avx2, unless set), as gradcli computes
+on every machine; records the capability and the number of threads (the softmax
+kernels cut their ranges between threads, base/parallel.py).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
+
+import torch  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOLDEN = os.path.join(HERE, "..", "tests", "golden")
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+from exact_cases import (SOFTMAX_DIMS, VAR_DIMS, nan_digest, softmax_input,  # noqa: E402
+                         var_input)
+
+
+def _case(op, x_array, g_array, **kwargs):
+    """op's value and x's gradient (the gradient given cut to the value's shape)."""
+    x = torch.from_numpy(x_array.copy()).requires_grad_()
+    y = getattr(torch, op)(x, **kwargs)
+    y.backward(torch.from_numpy(g_array).reshape(-1)[:y.numel()].reshape(y.shape))
+    return {"out": nan_digest(y.detach().numpy()), "grad": nan_digest(x.grad.numpy())}
+
+
+def _write(name, cases):
+    data = {"torch": torch.__version__, "capability": torch.backends.cpu.get_cpu_capability(),
+            "threads": torch.get_num_threads(), "cases": cases}
+    with open(os.path.join(GOLDEN, name), "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=0)
+    print(f"torch {torch.__version__} ({data['capability']}, {data['threads']} threads): "
+          f"{len(cases)} cases -> tests/golden/{name}")
+
+
+def main():
+    softmax = []
+    for shape, dim in SOFTMAX_DIMS:
+        for dtype in ("float32", "float64"):
+            x, g = softmax_input(shape, dtype)
+            for op in ("softmax", "log_softmax"):
+                softmax.append({"op": op, "shape": list(shape), "dim": dim, "dtype": dtype,
+                                **_case(op, x, g, dim=dim)})
+    _write("softmax_dims.json", softmax)
+    var = []
+    for shape, dim, keepdim, correction in VAR_DIMS:
+        for dtype in ("float32", "float64"):
+            x, g = var_input(shape, dtype)
+            for op in ("var", "std"):
+                var.append({"op": op, "shape": list(shape), "dim": dim, "keepdim": keepdim,
+                            "correction": correction, "dtype": dtype,
+                            **_case(op, x, g, dim=dim, correction=correction, keepdim=keepdim)})
+    _write("var_dims.json", var)
+
+
+if __name__ == "__main__":
+    main()
