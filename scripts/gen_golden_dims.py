@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Record PyTorch's reductions along dims that gradcli computes with torch's own kernels
 into tests/golden/: softmax and log_softmax over a dim other than the last
-(softmax_dims.json, inputs tests/exact_cases.py SOFTMAX_DIMS) and var and std over some
-dims (var_dims.json, VAR_DIMS), with their gradients, as sha256 digests with every NaN
+(softmax_dims.json, inputs tests/exact_cases.py SOFTMAX_DIMS), var and std over some
+dims (var_dims.json, VAR_DIMS), with their gradients, and the sum and mean of all of a
+permuted tensor (permuted_sums.json, PERMUTED_SUMS), as sha256 digests with every NaN
 written as one NaN (exact_cases.nan_digest).
 
     /work/torchenv/bin/python scripts/gen_golden_dims.py
@@ -24,8 +25,8 @@ import torch  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "..", "tests", "golden")
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from exact_cases import (SOFTMAX_DIMS, VAR_DIMS, nan_digest, softmax_input,  # noqa: E402
-                         var_input)
+from exact_cases import (PERMUTED_SUMS, SOFTMAX_DIMS, VAR_DIMS, nan_digest,  # noqa: E402
+                         softmax_input, spread, var_input)
 
 
 def _case(op, x_array, g_array, **kwargs):
@@ -63,6 +64,14 @@ def main():
                             "correction": correction, "dtype": dtype,
                             **_case(op, x, g, dim=dim, correction=correction, keepdim=keepdim)})
     _write("var_dims.json", var)
+    sums = []
+    for shape, perm in PERMUTED_SUMS:
+        for dtype in ("float32", "float64"):
+            x = torch.from_numpy(spread(int(torch.tensor(shape).prod()), 71, -3.0, 5.0, dtype)
+                                 .reshape(shape)).permute(*perm)
+            sums.append({"shape": list(shape), "perm": list(perm), "dtype": dtype,
+                         "sum": nan_digest(x.sum().numpy()), "mean": nan_digest(x.mean().numpy())})
+    _write("permuted_sums.json", sums)
 
 
 if __name__ == "__main__":

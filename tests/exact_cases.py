@@ -232,3 +232,10 @@ def nan_digest(a):
     a = np.array(a)
     a[np.isnan(a)] = np.nan
     return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+
+
+#: (shape, permutation) of the sums and means of all of a permuted tensor (summed in
+#: memory order: gradcli/base/summation.py in_memory_order; tests/golden/permuted_sums.json)
+PERMUTED_SUMS = [((300, 200), (1, 0)), ((40, 30, 20), (2, 0, 1)), ((5, 7), (1, 0)),
+                 ((3, 70000), (1, 0)), ((100, 3, 40), (1, 2, 0)), ((2, 3), (1, 0)),
+                 ((9, 1, 40), (2, 1, 0))]

@@ -171,8 +171,22 @@ def _tiny64(x):
     return (((t + l0) + l1) + l2) + l3
 
 
+def in_memory_order(x: np.ndarray):
+    """x's values in the order they lie in memory, as one row: what PyTorch's iterator
+    walks for a reduction of all of x (it sorts the dims by stride and merges them) when
+    x is a permutation of a contiguous array (a transpose, a permute); C order for any
+    other x."""
+    if x.ndim < 2:
+        return x.reshape(-1)
+    y = x.transpose(sorted(range(x.ndim), key=lambda d: -x.strides[d]))
+    return y.reshape(-1) if y.flags.c_contiguous else x.reshape(-1)
+
+
 def torch_sum(x: np.ndarray):
-    """The sum of all of x (float32 or float64), in PyTorch's CPU order."""
+    """The sum of all of x (float32 or float64), in PyTorch's CPU order (a permuted x's
+    in memory order: `in_memory_order`)."""
+    if not x.flags.c_contiguous:
+        x = in_memory_order(x)
     dtype = x.dtype
     runs = _RUNS.get(dtype)                  # a size of one thread's range seen before
     if runs is not None:
