@@ -286,3 +286,17 @@ def test_head_gradient_is_one_read_only_array():
                                    "tensor([10., 20.])", "tensor([12., 24.])"]
     head = autograd._ONES[np.dtype(np.float64)]
     assert not head.flags.writeable and head.shape == () and head == 1
+
+
+def test_a_whole_means_gradient_is_dense_when_small_and_one_value_when_big():
+    """Mean's backward: up to DENSE_LIMIT values a dense array (cheaper for the kernels
+    after it), beyond a broadcast view of its one value (the 1e7 workload: no pass over
+    memory, kernels.scaled keeps it one value)."""
+    from gradcli.engine.vjp_arrays import DENSE_LIMIT, ArrayF
+    from gradcli.ops.registry import FUNCTIONS
+    for n, dense in ((4, True), (DENSE_LIMIT, True), (DENSE_LIMIT + 1, False), (10 ** 6, False)):
+        for dt in (np.float32, np.float64):
+            m = FUNCTIONS["mean"](Tensor(np.ones(n, dt), True))
+            (g,) = m.grad_fn.backward(np.array(1, dt), ArrayF)
+            assert g.shape == (n,) and g.dtype == dt and g[0] == dt(1) / n
+            assert g.flags.c_contiguous if dense else not any(g.strides), (n, dt)

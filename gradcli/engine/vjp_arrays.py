@@ -39,7 +39,12 @@ def sum_to(g, shape):
     return g.reshape(shape)
 
 
-def _small(shape, limit=4096):
+#: a broadcast gradient of at most this many values is made a dense array (cheaper for
+#: the kernels after it); a bigger one stays a view of its one value (no pass over memory)
+DENSE_LIMIT = 4096
+
+
+def _small(shape, limit=DENSE_LIMIT):
     n = 1
     for d in shape:
         n *= d
