@@ -239,3 +239,23 @@ def nan_digest(a):
 PERMUTED_SUMS = [((300, 200), (1, 0)), ((40, 30, 20), (2, 0, 1)), ((5, 7), (1, 0)),
                  ((3, 70000), (1, 0)), ((100, 3, 40), (1, 2, 0)), ((2, 3), (1, 0)),
                  ((9, 1, 40), (2, 1, 0))]
+
+
+#: (base shape, exponent shape) of float32 `tensor ** tensor` (gradcli/base/powers.py
+#: torch_pow_tensor; tests/golden/pow_tensors.json)
+POW_TENSORS = [((300, 7), (300, 7)), ((5,), (5,)), ((40, 33), (33,)), ((17,), ()),
+               ((3, 1), (1, 20)), ((2000,), (2000,)), ((40000,), (40000,)), ((7, 300), (300, 7))]
+
+
+def pow_tensor_input(sa, sb):
+    """(base, exponent, g), float32: bases in [0, 4] with 0, 1, 2, 0.5 first, exponents in
+    [-3, 3] with 0, 2, -1, 0.5 first; the last case's exponent is transposed (a view)."""
+    a = spread(int(np.prod(sa)), 81, 0.0, 4.0, "float32").reshape(sa)
+    b = spread(int(np.prod(sb)), 82, -3.0, 3.0, "float32").reshape(sb)
+    for v, firsts in ((a, [0.0, 1.0, 2.0, 0.5]), (b, [0.0, 2.0, -1.0, 0.5])):
+        if v.size > 10:
+            v.reshape(-1)[:4] = firsts
+    if sb == sa[::-1] and sa != sb:
+        b = b.T                         # (a view: the kernel walks it in memory order)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    return a, b, spread(int(np.prod(shape)), 83, -1.0, 1.0, "float32").reshape(shape)

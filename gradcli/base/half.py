@@ -29,7 +29,7 @@ import numpy as np
 
 from .errors import GradRuntimeError
 from .parallel import chunks
-from .sleef_pow import _sleef_powf
+from .sleef_pow import sleef_powf
 
 F16 = np.dtype(np.float16)
 F32 = np.float32
@@ -87,7 +87,7 @@ def power(a, e):
         for lo, hi in chunks(flat.size):
             k = lo + (hi - lo) // BLOCK * BLOCK
             if k > lo:
-                out[lo:k] = _sleef_powf(flat[lo:k], ef)
+                out[lo:k] = sleef_powf(flat[lo:k], ef)
             if hi > k:
                 out[k:hi] = np.power(flat[k:hi].astype(np.float64), float(ef)).astype(F32)
     return out.astype(F16).reshape(np.shape(a))

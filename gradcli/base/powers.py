@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from .mkl import unary_fn
-from .sleef_pow import torch_powf
+from .sleef_pow import sleef_powf, torch_powf
+from .tensor_iter import sleef_blocks
 
 _sqrt = unary_fn("sqrt", np.sqrt)
 
@@ -51,3 +52,14 @@ def int_power(a, e):
         return np.power(a, e)
     out = np.power(a, np.abs(e))            # right as it is where e >= 0 or |a| == 1
     return np.where((e < 0) & (np.abs(a) != 1), np.zeros_like(out), out)
+
+
+def torch_pow_tensor(a, b):
+    """a ** b for two arrays of one floating dtype, as PyTorch's pow kernel: float32 as
+    `cpu_kernel_vec` runs it (SLEEF's powf on whole blocks, the C library's powf on the
+    rest, base/tensor_iter.py: NumPy's float32 power, which is glibc's powf where
+    gradcli/__init__.py keeps NumPy off its AVX-512 loops); float64 NumPy's power (PyTorch uses SLEEF's double pow:
+    not matched to the last bit)."""
+    if a.dtype == np.float32 and b.dtype == np.float32:
+        return sleef_blocks(sleef_powf, np.power, (a, b))
+    return np.power(a, b)

@@ -171,7 +171,7 @@ def _expk(dx, dy):
     return np.where(dx < F(-104), F(0), r)
 
 
-def _sleef_powf(x, y):
+def sleef_powf(x, y):
     """Sleef_powf8_u10 of float32 arrays x and y (broadcast together)."""
     x, y = np.broadcast_arrays(np.asarray(x, F), np.asarray(y, F))
     with np.errstate(all="ignore"):
@@ -226,7 +226,7 @@ def torch_powf(a, e):
     for b, end in chunks(flat.size):
         k = b + (end - b) // BLOCK * BLOCK
         if k > b:
-            out[b:k] = _sleef_powf(flat[b:k], ef)
+            out[b:k] = sleef_powf(flat[b:k], ef)
         if end > k:                 # std::pow(float, double): in double, then rounded
             out[k:end] = np.power(flat[k:end].astype(np.float64), float(e))
     if big:

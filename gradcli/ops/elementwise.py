@@ -12,7 +12,7 @@ from ..engine.zero_terms import div_rule
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
-from ..base.powers import int_power, torch_pow
+from ..base.powers import int_power, torch_pow, torch_pow_tensor
 from ..base.kernels import doubles, times_fresh, times_twice
 from ..base.singles import scalar_times, single, singles, weak
 from ..base.half import F16
@@ -366,18 +366,22 @@ class PowTensor(Function):
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
-        out = _cast(int_power(a, b) if dt.kind in "iu" else np.power(a, b), dt)
+        out = _cast(int_power(a, b) if dt.kind in "iu" else _pow_arrays(a, b, dt), dt)
         self.save(a, b, out)
         return out
 
     def backward(self, g, F, a, b, out):
+        # derivatives.yaml: pow_backward_self, grad * (exponent * self.pow(exponent - 1)),
+        # 0 where exponent == 0; pow_backward_exponent, grad * (result * self.log()), 0
+        # where self == 0 and exponent >= 0
         n = self.needs
         ga = gb = None
         if n[0]:
-            ga = F.sum_to(F.where(b == 0, 0.0, g * b * a ** (b - 1)), self.sa)
+            p = a ** (b - 1) if F.tensor_mode else _pow_arrays(a, b - 1, out.dtype)
+            ga = F.sum_to(F.where(b == 0, 0.0, g * (b * p)), self.sa)
         if n[1]:
-            gb = F.where(a == 0, F.where(b >= 0, 0.0, g * out * F.log(a)), g * out * F.log(a))
-            gb = F.sum_to(gb, self.sb)
+            lg = out * F.log(a)
+            gb = F.sum_to(g * F.where(a == 0, F.where(b >= 0, 0.0, lg), lg), self.sb)
         return ga, gb
 
     def jvp(self, ts, F, a, b, out):
@@ -386,6 +390,12 @@ class PowTensor(Function):
             F.where(b == 0, 0.0, ta * b * a ** (b - 1)) if ta is not None else None,
             F.where(a == 0, F.where(b >= 0, 0.0, tb * out * F.log(a)), tb * out * F.log(a))
             if tb is not None else None)
+
+
+def _pow_arrays(a, b, dt):
+    """a ** b of two arrays (or numbers) in the floating dtype dt, as PyTorch's kernel
+    (base/powers.torch_pow_tensor)."""
+    return torch_pow_tensor(np.asarray(a, dt), np.asarray(b, dt))
 
 
 class PowRScalar(Function):

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Record PyTorch's reductions along dims that gradcli computes with torch's own kernels
-into tests/golden/: softmax and log_softmax over a dim other than the last
+"""Record PyTorch's results that gradcli computes with torch's own kernels into
+tests/golden/: softmax and log_softmax over a dim other than the last
 (softmax_dims.json, inputs tests/exact_cases.py SOFTMAX_DIMS), var and std over some
 dims (var_dims.json, VAR_DIMS), with their gradients, and the sum and mean of all of a
-permuted tensor (permuted_sums.json, PERMUTED_SUMS), as sha256 digests with every NaN
-written as one NaN (exact_cases.nan_digest).
+permuted tensor (permuted_sums.json, PERMUTED_SUMS), and float32 `tensor ** tensor` with
+its gradients (pow_tensors.json, POW_TENSORS), as sha256 digests with every NaN written
+as one NaN (exact_cases.nan_digest).
 
-    /work/torchenv/bin/python scripts/gen_golden_dims.py
+    /work/torchenv/bin/python scripts/gen_golden_kernels.py
 
 Runs torch's AVX2 kernels (ATEN_CPU_CAPABILITY=avx2, unless set), as gradcli computes
 on every machine; records the capability and the number of threads (the softmax
@@ -25,8 +26,8 @@ import torch  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "..", "tests", "golden")
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from exact_cases import (PERMUTED_SUMS, SOFTMAX_DIMS, VAR_DIMS, nan_digest,  # noqa: E402
-                         softmax_input, spread, var_input)
+from exact_cases import (PERMUTED_SUMS, POW_TENSORS, SOFTMAX_DIMS, VAR_DIMS,  # noqa: E402
+                         nan_digest, pow_tensor_input, softmax_input, spread, var_input)
 
 
 def _case(op, x_array, g_array, **kwargs):
@@ -72,6 +73,16 @@ def main():
             sums.append({"shape": list(shape), "perm": list(perm), "dtype": dtype,
                          "sum": nan_digest(x.sum().numpy()), "mean": nan_digest(x.mean().numpy())})
     _write("permuted_sums.json", sums)
+    pows = []
+    for sa, sb in POW_TENSORS:
+        a, b, g = (torch.from_numpy(v) for v in pow_tensor_input(sa, sb))
+        a.requires_grad_()
+        b.requires_grad_()
+        y = a ** b
+        y.backward(g)
+        pows.append({"a": list(sa), "b": list(sb), "out": nan_digest(y.detach().numpy()),
+                     "grad_a": nan_digest(a.grad.numpy()), "grad_b": nan_digest(b.grad.numpy())})
+    _write("pow_tensors.json", pows)
 
 
 if __name__ == "__main__":
