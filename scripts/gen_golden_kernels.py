@@ -26,8 +26,9 @@ import torch  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "..", "tests", "golden")
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from exact_cases import (PERMUTED_SUMS, POW_TENSORS, SOFTMAX_DIMS, VAR_DIMS,  # noqa: E402
-                         nan_digest, pow_tensor_input, softmax_input, spread, var_input)
+from exact_cases import (PERMUTED_SUMS, POW_MIXED, POW_TENSORS, SOFTMAX_DIMS,  # noqa: E402
+                         VAR_DIMS, nan_digest, pow_mixed_input, pow_tensor_input,
+                         softmax_input, spread, var_input)
 
 
 def _case(op, x_array, g_array, **kwargs):
@@ -82,6 +83,13 @@ def main():
         y.backward(g)
         pows.append({"a": list(sa), "b": list(sb), "out": nan_digest(y.detach().numpy()),
                      "grad_a": nan_digest(a.grad.numpy()), "grad_b": nan_digest(b.grad.numpy())})
+    for dtype, shape in POW_MIXED:      # an exponent of another dtype: only the base's gradient
+        a, b, g = (torch.from_numpy(v) for v in pow_mixed_input(dtype, shape))
+        a.requires_grad_()
+        y = a ** b
+        y.backward(g)
+        pows.append({"b_dtype": dtype, "b": list(shape), "out": nan_digest(y.detach().numpy()),
+                     "grad_a": nan_digest(a.grad.numpy())})
     _write("pow_tensors.json", pows)
 
 

@@ -259,3 +259,20 @@ def pow_tensor_input(sa, sb):
         b = b.T                         # (a view: the kernel walks it in memory order)
     shape = np.broadcast_shapes(a.shape, b.shape)
     return a, b, spread(int(np.prod(shape)), 83, -1.0, 1.0, "float32").reshape(shape)
+
+
+#: float32 bases raised to exponents of another dtype (the result is float32; torch's
+#: gradients compute in it): (exponent dtype, exponent shape)
+POW_MIXED = [("int64", (2000,)), ("int64", ()), ("float64", ())]
+
+
+def pow_mixed_input(dtype, shape):
+    """(base, exponent, g): 2,000 float32 bases in [0.1, 4], the exponent in `dtype`
+    (ints in [-3, 3], or 1.7)."""
+    a = spread(2000, 91, 0.1, 4.0, "float32")
+    if dtype == "int64":
+        b = np.rint(spread(int(np.prod(shape)), 92, -3.0, 3.0, "float64")).astype(np.int64)
+        b = b.reshape(shape)
+    else:
+        b = np.array(1.7, dtype=dtype)
+    return a, b, spread(2000, 93, -1.0, 1.0, "float32")

@@ -300,3 +300,19 @@ def test_a_whole_means_gradient_is_dense_when_small_and_one_value_when_big():
             (g,) = m.grad_fn.backward(np.array(1, dt), ArrayF)
             assert g.shape == (n,) and g.dtype == dt and g[0] == dt(1) / n
             assert g.flags.c_contiguous if dense else not any(g.strides), (n, dt)
+
+
+def test_a_hook_that_changes_a_shared_gradient_in_place_changes_it_for_every_node():
+    """Add hands its gradient on to both operands; a hook on one of them that changes it
+    in place changes it for the other too (the same tensor in torch): the head gradient
+    is then not the shared read-only one (what torch 2.13 printed)."""
+    from conftest import run_inprocess
+    src = ("x = tensor([1., 2., 3.], requires_grad=true)\n"
+           "def h(g):\n    g.mul_(2)\n"
+           "for form in range(2):\n    a = x.sum()\n    b = x.mean()\n"
+           "    handle = b.register_hook(h)\n    if form == 0:\n        (a + b).backward()\n"
+           "    else:\n        (a * 1 + b).backward()\n    print(x.grad)\n    x.grad = None\n")
+    r = run_inprocess(src)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.split("\n")[:2] == ["tensor([2.6667, 2.6667, 2.6667])",
+                                        "tensor([1.6667, 1.6667, 1.6667])"]

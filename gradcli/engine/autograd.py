@@ -195,7 +195,9 @@ def _plain(out):
 
 
 #: the head gradient of a 0-d floating output, by dtype: one read-only array of 1 for
-#: every pass (no VJP writes into its gradient; a root with hooks gets its own)
+#: every pass.  No VJP writes into a gradient, but a hook may (`g.mul_(2)`), and its change
+#: must reach every node that shares that gradient (Add hands its own on): in a run where
+#: a node got hooks or retain_grad (`context.node_watches`) each pass makes its own.
 _ONES: dict = {}
 
 
@@ -205,10 +207,11 @@ def _plain_root(out, retain_graph):
     leaves whose .grad it changed ({id: leaf})."""
     like = out.data
     root = out.grad_fn
-    g = _ONES.get(like.dtype) if not like.ndim and root.watch is None else None
+    shared = not like.ndim and not context.current.node_watches
+    g = _ONES.get(like.dtype) if shared else None
     if g is None:
         g = as_grad(None, like, False)
-        if not like.ndim and root.watch is None and g.dtype.kind == "f":
+        if shared and g.dtype.kind == "f":
             g.flags.writeable = False
             _ONES[g.dtype] = g
     steps = schedule.find(root)

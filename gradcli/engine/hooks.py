@@ -25,6 +25,7 @@ def watch(t) -> Watch:
     w = t.grad_fn.watch
     if w is None:
         w = t.grad_fn.watch = Watch(t)
+        context.current.node_watches = True     # (autograd._plain_root's shared head gradient)
     return w
 
 

@@ -1,8 +1,9 @@
 """The steps of a backward pass that need nothing of a node but its `parents`: how
 many consumers each node has, releasing the parents of a node no gradient reached,
 and checking the head gradient a user gives; and one node's step, `vjp` (its backward
-with its saved values, checked and then freed), which every backward loop runs
-(engine/autograd.py's and engine/schedule.py's)."""
+with its saved values, checked and then freed), which autograd.py's loops run
+(engine/schedule.py's run writes the same step out in its loop: a change here belongs
+there too)."""
 from __future__ import annotations
 
 import heapq

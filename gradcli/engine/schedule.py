@@ -16,7 +16,9 @@ gradients in the same order (so the same sums, bit for bit), the same hooks and
 retain_grad, the same checks of saved values against their versions, the saved
 values freed unless `retain_graph` (and PyTorch's error at a node already run), the
 same flow record, the same way into a leaf's `.grad`.  It stands aside (the general
-loop runs) for graphs of more than `MAX_NODES` nodes.  tests/test_schedule.py runs
+loop runs) for graphs of more than `MAX_NODES` nodes and for a node made without a
+creation number.  The node's step is passes.vjp's, written out in the loop (a change
+there belongs here too).  tests/test_schedule.py runs
 every golden program with schedules made on first sight and compares with the
 general loop.
 """

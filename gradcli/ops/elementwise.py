@@ -376,8 +376,11 @@ class PowTensor(Function):
         # where self == 0 and exponent >= 0
         n = self.needs
         ga = gb = None
+        if not F.tensor_mode:
+            bm1 = np.asarray(b) - 1             # in the exponent's own dtype, as torch's
+            b = np.asarray(b, out.dtype)        # (the product in the result's dtype)
         if n[0]:
-            p = a ** (b - 1) if F.tensor_mode else _pow_arrays(a, b - 1, out.dtype)
+            p = a ** (b - 1) if F.tensor_mode else _pow_arrays(a, bm1, out.dtype)
             ga = F.sum_to(F.where(b == 0, 0.0, g * (b * p)), self.sa)
         if n[1]:
             lg = out * F.log(a)
