@@ -58,8 +58,8 @@ def torch_pow_tensor(a, b):
     """a ** b for two arrays of one floating dtype, as PyTorch's pow kernel: float32 as
     `cpu_kernel_vec` runs it (SLEEF's powf on whole blocks, the C library's powf on the
     rest, base/tensor_iter.py: NumPy's float32 power, which is glibc's powf where
-    gradcli/__init__.py keeps NumPy off its AVX-512 loops); float64 NumPy's power (PyTorch uses SLEEF's double pow:
-    not matched to the last bit)."""
+    gradcli/__init__.py keeps NumPy off its AVX-512 loops); float64 NumPy's power
+    (PyTorch uses SLEEF's double pow: not matched to the last bit)."""
     if a.dtype == np.float32 and b.dtype == np.float32:
         return sleef_blocks(sleef_powf, np.power, (a, b))
     return np.power(a, b)

@@ -45,15 +45,20 @@ def vector_columns(outer, inner, lanes):
 def softmax_dim(x, axis):
     """softmax(x, axis) for a float32/float64 array and an axis before its last."""
     x3 = _columns(x, axis)
-    outer, dim, inner = x3.shape
+    outer, _, inner = x3.shape
+    vec = vector_columns(outer, inner, LANES[x.dtype]).reshape(outer, 1, inner)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        s = x3 - x3.max(axis=1, keepdims=True)
-        vec = vector_columns(outer, inner, LANES[x.dtype]).reshape(outer, 1, inner)
-        e = np.where(vec, _sleef_exp(s), _libm_exp(s))
-        total = e[:, 0].copy()
-        for d in range(1, dim):                 # along the dim, one after the other
-            total += e[:, d]
-        return (e / total[:, None]).reshape(x.shape)
+        e = _exp_by_column(x3 - x3.max(axis=1, keepdims=True), vec)
+        return (e / _sum_along(e)[:, None]).reshape(x.shape)
+
+
+def _sum_along(a3):
+    """The sums of (outer, dim, inner) values along the dim, from 0, one value after the
+    other (the kernels' vertical sums)."""
+    total = np.zeros((a3.shape[0], a3.shape[2]), a3.dtype)
+    for d in range(a3.shape[1]):
+        total = total + a3[:, d]
+    return total
 
 
 def _columns(a, axis):
@@ -83,8 +88,8 @@ def _vector_tail(inner, lanes):
 
 
 def _exp_by_column(s, vec):
-    """exp of (outer, dim, inner) values: SLEEF's where `vec` (a mask over inner), the
-    C library's elsewhere."""
+    """exp of (outer, dim, inner) values: SLEEF's where `vec` (a mask broadcasting to
+    them) is true, the C library's elsewhere."""
     if vec.all():
         return _sleef_exp(s)
     return np.where(vec, _sleef_exp(s), _libm_exp(s))
@@ -102,9 +107,7 @@ def log_softmax_dim(x, axis):
             m = np.where(x3[:, d] > m, x3[:, d], m)
         s = x3 - m[:, None]
         e = _exp_by_column(s, _vector_tail(x3.shape[2], LANES[x.dtype]))
-        total = np.zeros_like(m)
-        for d in range(x3.shape[1]):
-            total = total + e[:, d]
+        total = _sum_along(e)
         ls = logf(total) if x.dtype == np.float32 else sleef_log(total)
         return (s - ls[:, None]).reshape(x.shape)
 
@@ -114,9 +117,7 @@ def log_softmax_backward_dim(g, out, axis):
     (`_vec_log_softmax_backward`): g - exp(out) * sum(g), the sum along the dim one
     after the other, the product and difference one fused multiply-add."""
     g3, o3 = _columns(np.asarray(g, out.dtype), axis), _columns(out, axis)
-    total = np.zeros((g3.shape[0], g3.shape[2]), out.dtype)
-    for d in range(g3.shape[1]):
-        total = total + g3[:, d]
+    total = _sum_along(g3)
     with np.errstate(invalid="ignore", over="ignore"):
         e = _exp_by_column(o3, _vector_tail(o3.shape[2], LANES[out.dtype]))
         r = fma(-e, np.broadcast_to(total[:, None], e.shape), g3, out.dtype.type)

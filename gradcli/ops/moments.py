@@ -188,20 +188,18 @@ class Var(_Reduce):
     def backward(self, g, F, x, out):
         shape, axes, kd = self.shape, self.axes, self.keepdim
         denom = self.n - self.c
-        if not F.tensor_mode and denom > 0 and self._whole(x) and x.dtype.char in "fd":
-            # derivatives.yaml: var: ((2 / dof) * grad) * (x - x.mean()); std first takes
-            # grad / (result * 2), 0 where the result is 0
+        if not F.tensor_mode and denom > 0 and x.dtype.char in "fd" and (
+                axes is not None or self._whole(x)):
+            # derivatives.yaml: var: ((2 / dof) * grad) * (x - x.mean(dim, keepdim)); std
+            # first takes grad / (result * 2), 0 where the result is 0
             if self.root:
                 g = np.where(out == 0, 0, g / (out * 2)).astype(x.dtype)
-            mean = np.asarray(torch_sum(x) / x.size, dtype=x.dtype)
+            if self._whole(x):          # (g, of one value, broadcasts)
+                mean = np.asarray(torch_sum(x) / x.size, dtype=x.dtype)
+            else:
+                mean = np.asarray(sum_axes(x, axes, True, x.dtype) / self.n, dtype=x.dtype)
+                g = expand_back(g, F, shape, axes, kd)
             return ((x.dtype.type(2.0 / denom) * g) * (x - mean),)
-        if not F.tensor_mode and denom > 0 and axes is not None and x.dtype.char in "fd":
-            # derivatives.yaml with a dim: ((2 / dof) * grad) * (x - x.mean(dim, keepdim))
-            if self.root:
-                g = np.where(out == 0, 0, g / (out * 2)).astype(x.dtype)
-            mean = np.asarray(sum_axes(x, axes, True, x.dtype) / self.n, dtype=x.dtype)
-            gx = expand_back(g, F, shape, axes, kd)
-            return ((x.dtype.type(2.0 / denom) * gx) * (x - mean),)
         gx = expand_back(g, F, shape, axes, kd)
         if axes is None:
             mu = F.sum(x) / self.n
