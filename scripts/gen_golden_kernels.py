@@ -3,8 +3,9 @@
 tests/golden/: softmax and log_softmax over a dim other than the last
 (softmax_dims.json, inputs tests/exact_cases.py SOFTMAX_DIMS), var and std over some
 dims (var_dims.json, VAR_DIMS), with their gradients, and the sum and mean of all of a
-permuted tensor (permuted_sums.json, PERMUTED_SUMS), and float32 `tensor ** tensor` with
-its gradients (pow_tensors.json, POW_TENSORS), as sha256 digests with every NaN written
+permuted tensor (permuted_sums.json, PERMUTED_SUMS), and `tensor ** tensor` (float32 and
+float64) and float64 `tensor ** number` with their gradients (pow_tensors.json,
+POW_TENSORS, POW_SCALARS), as sha256 digests with every NaN written
 as one NaN (exact_cases.nan_digest).
 
     /work/torchenv/bin/python scripts/gen_golden_kernels.py
@@ -26,9 +27,9 @@ import torch  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "..", "tests", "golden")
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from exact_cases import (PERMUTED_SUMS, POW_MIXED, POW_TENSORS, SOFTMAX_DIMS,  # noqa: E402
-                         VAR_DIMS, nan_digest, pow_mixed_input, pow_tensor_input,
-                         softmax_input, spread, var_input)
+from exact_cases import (PERMUTED_SUMS, POW_MIXED, POW_SCALAR_SHAPES, POW_SCALARS,  # noqa: E402
+                         POW_TENSORS, SOFTMAX_DIMS, VAR_DIMS, nan_digest, pow_mixed_input,
+                         pow_scalar_input, pow_tensor_input, softmax_input, spread, var_input)
 
 
 def _case(op, x_array, g_array, **kwargs):
@@ -75,14 +76,24 @@ def main():
                          "sum": nan_digest(x.sum().numpy()), "mean": nan_digest(x.mean().numpy())})
     _write("permuted_sums.json", sums)
     pows = []
-    for sa, sb in POW_TENSORS:
-        a, b, g = (torch.from_numpy(v) for v in pow_tensor_input(sa, sb))
-        a.requires_grad_()
-        b.requires_grad_()
-        y = a ** b
-        y.backward(g)
-        pows.append({"a": list(sa), "b": list(sb), "out": nan_digest(y.detach().numpy()),
-                     "grad_a": nan_digest(a.grad.numpy()), "grad_b": nan_digest(b.grad.numpy())})
+    for dtype in ("float32", "float64"):
+        for sa, sb in POW_TENSORS:
+            a, b, g = (torch.from_numpy(v) for v in pow_tensor_input(sa, sb, dtype))
+            a.requires_grad_()
+            b.requires_grad_()
+            y = a ** b
+            y.backward(g)
+            pows.append({"a": list(sa), "b": list(sb), "dtype": dtype,
+                         "out": nan_digest(y.detach().numpy()),
+                         "grad_a": nan_digest(a.grad.numpy()), "grad_b": nan_digest(b.grad.numpy())})
+    for shape in POW_SCALAR_SHAPES:     # float64 tensor ** number
+        for e in POW_SCALARS:
+            x, g = (torch.from_numpy(v) for v in pow_scalar_input(shape))
+            x.requires_grad_()
+            y = x ** e
+            y.backward(g)
+            pows.append({"x": list(shape), "e": e, "out": nan_digest(y.detach().numpy()),
+                         "grad": nan_digest(x.grad.numpy())})
     for dtype, shape in POW_MIXED:      # an exponent of another dtype: only the base's gradient
         a, b, g = (torch.from_numpy(v) for v in pow_mixed_input(dtype, shape))
         a.requires_grad_()

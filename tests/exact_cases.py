@@ -247,18 +247,41 @@ POW_TENSORS = [((300, 7), (300, 7)), ((5,), (5,)), ((40, 33), (33,)), ((17,), ()
                ((3, 1), (1, 20)), ((2000,), (2000,)), ((40000,), (40000,)), ((7, 300), (300, 7))]
 
 
-def pow_tensor_input(sa, sb):
-    """(base, exponent, g), float32: bases in [0, 4] with 0, 1, 2, 0.5 first, exponents in
-    [-3, 3] with 0, 2, -1, 0.5 first; the last case's exponent is transposed (a view)."""
-    a = spread(int(np.prod(sa)), 81, 0.0, 4.0, "float32").reshape(sa)
-    b = spread(int(np.prod(sb)), 82, -3.0, 3.0, "float32").reshape(sb)
+def pow_tensor_input(sa, sb, dtype="float32"):
+    """(base, exponent, g) in `dtype`: bases in [0, 4] with 0, 1, 2, 0.5 first, exponents
+    in [-3, 3] with 0, 2, -1, 0.5 first; the last case's exponent is transposed (a view)."""
+    a = spread(int(np.prod(sa)), 81, 0.0, 4.0, dtype).reshape(sa)
+    b = spread(int(np.prod(sb)), 82, -3.0, 3.0, dtype).reshape(sb)
     for v, firsts in ((a, [0.0, 1.0, 2.0, 0.5]), (b, [0.0, 2.0, -1.0, 0.5])):
         if v.size > 10:
             v.reshape(-1)[:4] = firsts
     if sb == sa[::-1] and sa != sb:
         b = b.T                         # (a view: the kernel walks it in memory order)
     shape = np.broadcast_shapes(a.shape, b.shape)
-    return a, b, spread(int(np.prod(shape)), 83, -1.0, 1.0, "float32").reshape(shape)
+    return a, b, spread(int(np.prod(shape)), 83, -1.0, 1.0, dtype).reshape(shape)
+
+
+#: float64 `x ** e` and x's gradient (tests/golden/pow_tensors.json, "e" cases): SLEEF's
+#: double pow on whole blocks of 8, the C library's on the rest (base/sleef_powd.py)
+POW_SCALARS = (1.5, 0.3, -1.7, 2.5, 4, 7, -3, 1 / 3, 10.5, 0.25, 100, 1e-05, -0.75, 1.1, 3.7,
+               0, 1)
+POW_SCALAR_SHAPES = ((2000,), (13,), (40000,), (7, 300))
+_POW_EDGES = (0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 5e-324, 2e-308, 1e308, -2.0, 0.5,
+              1.0000000000000002, 0.9999999999999999)
+
+
+def pow_scalar_input(shape):
+    """(base, g), float64: bases in [-4, 4] with the edge values first (for 2,000 values,
+    also bases from 2^-990 to 2^990); the (7, 300) base is transposed (a view)."""
+    n = int(np.prod(shape))
+    x = spread(n, 84, -4.0, 4.0, "float64")
+    if n >= 2000:
+        x[:len(_POW_EDGES)] = _POW_EDGES
+        # (2^k times [1, 2): no libm call, whose last bits follow NumPy's CPU dispatch)
+        x[100:400] = np.ldexp(spread(300, 85, 1.0, 2.0, "float64"),
+                              np.rint(spread(300, 87, -990.0, 990.0, "float64")).astype(np.int64))
+    x = x.reshape(shape[::-1]).T if len(shape) == 2 else x.reshape(shape)
+    return x, spread(n, 86, -1.0, 1.0, "float64").reshape(x.shape)
 
 
 #: float32 bases raised to exponents of another dtype (the result is float32; torch's

@@ -641,3 +641,48 @@ err(lambda: V(torch.zeros(2, 0), ord=-0.5))
 err(lambda: x.norm(p=float('inf'), dim=0) if False else V(torch.zeros(0), 1))
 """),
 ]
+
+# the layout of a gradient a hook sees (a read-only broadcast view where torch's is an
+# expanded tensor, dense where torch's is): what `is_contiguous()` and an in-place op in
+# the hook tell apart, at sizes on both sides of vjp_arrays.DENSE_LIMIT
+_LAYOUT = """def trial(tag, n, make, on_leaf):
+    x = torch.ones(n, 3, requires_grad=True)
+    y = x * 2
+    def h(g):
+        print(tag, n, g.is_contiguous(), tuple(g.shape))
+        try:
+            g.mul_(2)
+            print(tag, n, "in place ok")
+        except RuntimeError as e:
+            print(tag, n, "in place refused:", str(e)[:60])
+    if on_leaf:
+        x.register_hook(h)
+    else:
+        y.register_hook(h)
+    make(y).backward()
+    print(tag, n, x.grad[0], x.grad.is_contiguous())
+"""
+CASES += [
+    ("hook_layout/" + name, _LAYOUT + "for n in (2, 2000):\n    trial(%r, n, %s, %s)\n"
+     % (name, make, leaf))
+    for name, make, leaf in (
+        ("sum", "lambda y: y.sum()", False),
+        ("mean", "lambda y: y.mean()", False),
+        ("mean_dim", "lambda y: y.mean(1).sum()", False),
+        ("mean_dim0", "lambda y: y.mean(0).sum()", False),
+        ("sum_dim", "lambda y: y.sum(1).sum()", False),
+        ("leaf_sum", "lambda y: y.sum()", True),
+        ("leaf_mean", "lambda y: y.mean()", True),
+        ("expand", "lambda y: y[0].expand(4, 3).sum()", False),
+        ("times_const", "lambda y: (y * 3).sum()", False),
+    )
+] + [
+    ("hook_layout/retain_grad", """z = torch.ones(3, requires_grad=True)
+w = z * 3
+w.retain_grad()
+w.sum().backward()
+print(w.grad, w.grad.is_contiguous())
+w.grad.mul_(2)
+print(w.grad, z.grad)
+"""),
+]

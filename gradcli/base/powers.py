@@ -7,9 +7,9 @@ for a few exponents of a floating tensor: 2 is `x * x`, 3 is `x * x * x` (NumPy'
 `power` differs from that in the last bit on about half of all values), -1 is
 `1 / x`, -2 is `1 / (x * x)`, -0.5 is `1 / sqrt(x)`, 0.5 is its `sqrt` kernel
 (MKL's vector sqrt, not correctly rounded: gradcli/base/mkl.py); 0 and 1 give 1
-and x as `pow` does.  Every other exponent is `pow`: for float32, SLEEF's on
-whole blocks of 16 values (gradcli/base/sleef_pow.py, bit for bit); for float64
-NumPy's (PyTorch's SLEEF double pow can differ from it in the last bit).
+and x as `pow` does.  Every other exponent is `pow`: SLEEF's on whole blocks of 16
+float32 or 8 float64 values (gradcli/base/sleef_pow.py, sleef_powd.py, bit for bit),
+the C library's on the rest.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import numpy as np
 
 from .mkl import unary_fn
 from .sleef_pow import sleef_powf, torch_powf
+from .sleef_powd import sleef_powd
 from .tensor_iter import sleef_blocks
 
 _sqrt = unary_fn("sqrt", np.sqrt)
@@ -40,6 +41,11 @@ def torch_pow(a, e):
             return _sqrt(a)                 # PyTorch's sqrt kernel (MKL's, when installed)
         if a.dtype == np.float32 and a.size and isinstance(e, (int, float)):
             return torch_powf(a, e)         # SLEEF's pow on whole blocks, powf on the rest
+        if e == 1 or e == 0:            # PyTorch's pow copies the base, or fills 1
+            return a.copy() if e == 1 else np.ones_like(a)
+        if a.dtype == np.float64 and isinstance(e, (int, float)):
+            # SLEEF's double pow on whole blocks, the C library's pow on the rest
+            return sleef_blocks(sleef_powd, np.power, (a, np.float64(e)))
     return np.power(a, e)
 
 
@@ -58,8 +64,10 @@ def torch_pow_tensor(a, b):
     """a ** b for two arrays of one floating dtype, as PyTorch's pow kernel: float32 as
     `cpu_kernel_vec` runs it (SLEEF's powf on whole blocks, the C library's powf on the
     rest, base/tensor_iter.py: NumPy's float32 power, which is glibc's powf where
-    gradcli/__init__.py keeps NumPy off its AVX-512 loops); float64 NumPy's power
-    (PyTorch uses SLEEF's double pow: not matched to the last bit)."""
+    gradcli/__init__.py keeps NumPy off its AVX-512 loops); float64 the same with SLEEF's
+    double pow and the C library's pow."""
     if a.dtype == np.float32 and b.dtype == np.float32:
         return sleef_blocks(sleef_powf, np.power, (a, b))
+    if a.dtype == np.float64 and b.dtype == np.float64:
+        return sleef_blocks(sleef_powd, np.power, (a, b))
     return np.power(a, b)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import mkl, torch_act, torch_exp
+from ..base import context, mkl, torch_act, torch_exp
 from ..base.kernels import scaled
 from ..base.summation import outer_sum, torch_cumsum, torch_sum
 from ..base.sum_dims import dim_sums
@@ -42,6 +42,17 @@ def sum_to(g, shape):
 #: a broadcast gradient of at most this many values is made a dense array (cheaper for
 #: the kernels after it); a bigger one stays a view of its one value (no pass over memory)
 DENSE_LIMIT = 4096
+
+
+def seen():
+    """Whether the program may see gradients as they flow: a hook or retain_grad on some
+    tensor of this run (hooks.watch, hooks.leaf_hooks).  Then gradients keep PyTorch's
+    layout, which a hook's in-place op and `is_contiguous()` tell apart: `sum`'s and
+    `expand`'s a broadcast view of one value (read-only: PyTorch's error for writing
+    into it), `mean`'s a dense tensor (torch divides the expanded gradient), at every
+    size; otherwise the cheaper of the two for the kernels after it (DENSE_LIMIT)."""
+    ctx = context.current
+    return ctx.node_watches or bool(ctx.leaf_hooks)
 
 
 def _small(shape, limit=DENSE_LIMIT):
@@ -88,14 +99,15 @@ class ArrayF:
 
     @staticmethod
     def sum_scaled(g, c, shape):
-        """sum_to(g * c, shape): a tensor-times-constant VJP's (`kernels.scaled`)."""
-        return sum_to(scaled(g, c), shape)
+        """sum_to(g * c, shape): a tensor-times-constant VJP's (`kernels.scaled`; a
+        dense product, as PyTorch's, where a hook may see it: `seen`)."""
+        return sum_to(g * c if seen() else scaled(g, c), shape)
 
     @staticmethod
     def broadcast_to(g, shape):
         if g.shape == shape:
             return g
-        if g.ndim == 0 and len(shape) and _small(shape):
+        if g.ndim == 0 and len(shape) and _small(shape) and not seen():
             out = np.empty(shape, dtype=g.dtype)    # np.full, without its Python overhead
             out[...] = g
             return out

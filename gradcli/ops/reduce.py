@@ -7,7 +7,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.function import Function
-from ..engine.vjp_arrays import DENSE_LIMIT, ArrayF
+from ..engine.vjp_arrays import DENSE_LIMIT, ArrayF, seen
 from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
 from ..base.errors import GradIndexError, GradRuntimeError
@@ -142,13 +142,14 @@ class Mean(_Reduce):
             g = np.float64(g.item() / n)     # the same IEEE division, without a NumPy call
         else:
             g = np.true_divide(g, weak(n, g)) if type(g) is np.ndarray else g / n
-        if self.axes is None and self.shape and n <= DENSE_LIMIT and not F.tensor_mode:
-            # the whole mean's, small: a dense array of g (as expand_back's broadcast_to)
+        if self.axes is None and self.shape and not F.tensor_mode and (n <= DENSE_LIMIT or seen()):
+            # the whole mean's, small (or seen by a hook: PyTorch's is dense): a dense
+            # array of g (as expand_back's broadcast_to)
             out = np.empty(self.shape, g.dtype)
             out[...] = g
             return (out,)
         g = expand_back(g, F, self.shape, self.axes, self.keepdim)
-        if type(g) is np.ndarray and 0 in g.strides and any(g.strides):
+        if type(g) is np.ndarray and 0 in g.strides and (any(g.strides) or seen()):
             # torch divides the expanded gradient, which makes it a dense tensor: the
             # kernels after it (base/tensor_iter.py) see one run, not one per row
             g = np.ascontiguousarray(g)
