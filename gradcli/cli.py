@@ -92,6 +92,8 @@ def _parser(prog):
                    help="deepest recursion of user functions (default 200)")
     p.add_argument("--max-steps", type=int, default=None, metavar="N",
                    help="stop after N loop iterations in all")
+    p.add_argument("--no-replay", dest="replay", action="store_false",
+                   help="run every loop iteration as compiled (loop bodies are replayed)")
     p.add_argument("--version", action="version", version=f"gradcli {__version__}")
     p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     return p

@@ -95,6 +95,7 @@ def configure(args) -> context.Context:
     _check_int_option("--seed", args.seed, -(1 << 63), (1 << 64) - 1)
     ctx.limits.max_depth = args.max_depth
     ctx.limits.max_steps = args.max_steps
+    ctx.replay = getattr(args, "replay", True)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     tune_gc()                              # collect less often: graphs have no cycles
     tune_heap()                            # big arrays reuse freed pages (glibc)

@@ -14,7 +14,8 @@ from types import SimpleNamespace
 #: argparse's defaults for `gradcli eval` (cli._parser)
 DEFAULTS = {"files": [], "code": None, "json": False, "check": False, "seed": None, "dtype": "float64",
             "precision": 4, "quiet": False, "sets": [], "interactive": False,
-            "max_memory": "1GiB", "max_depth": 200, "max_steps": None, "debug": False}
+            "max_memory": "1GiB", "max_depth": 200, "max_steps": None, "debug": False,
+            "replay": True}
 
 
 def parse(argv):

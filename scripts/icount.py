@@ -4,7 +4,7 @@ valgrind's callgrind: a number that does not move with the load of a shared mach
 for telling a 2% change of the hot path from noise (bench.py's ratios are the goals;
 this is the tool for the steps towards them).
 
-    python scripts/icount.py [tut32 tut64 2x2 chain ...]
+    python scripts/icount.py [--no-replay] [tut32 tut64 2x2 chain ...]
 
 Each workload runs in this file's child mode twice under callgrind, with N and
 N + STEPS iterations, and the difference is divided by STEPS (start-up and set-up
@@ -41,8 +41,8 @@ def _programs():
     return {
         "tut32": tut["float32"],
         "tut64": tut["float64"],
-        "2x2": ("x = ones(2, 2, requires_grad=true)\ni = 0\n",
-                "out = mean(3*(x+2)^2)\nout.backward()\ni += 1\n"),
+        "2x2": ("x = ones(2, 2, requires_grad=true)\n",
+                "out = mean(3*(x+2)^2)\nout.backward()\n"),
         # one step of the chain and its share of the backward: the whole graph is
         # differentiated at the end, so the body runs n steps and then backward
         "chain": ("x = tensor(1.0, requires_grad=true)\n", None),
@@ -63,17 +63,24 @@ def child(name, n):
     if body is None:        # the chain: n steps, then backward through all of them
         s.run("y = x\ni = 0\nwhile i < %d:\n    y = y * 1.00001\n    i += 1\ny.backward()\n" % n)
         return
-    code, scope = s.compile(body), s.scope
-    for _ in range(n):
-        for st, _ in code:
-            st(scope)
+    if REPLAY is False:
+        s.context.replay = False
+    # the body as a loop statement, as the program runs it (loop bodies are replayed:
+    # gradcli/language/replay.py)
+    loop = "for t in range(%d):\n" % n if "t %" in body else "i = 0\nwhile i < %d:\n" % n
+    s.run(loop + textwrap.indent(body, "    ") + ("" if "t %" in body else "    i += 1\n"))
+
+
+#: False (`--no-replay`): loop bodies run as compiled, not replayed
+REPLAY = None
 
 
 def count(name, n):
     env = dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
                OPENBLAS_NUM_THREADS="1", KMP_BLOCKTIME="0")
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-           sys.executable, os.path.abspath(__file__), "--child", name, str(n)]
+           sys.executable, os.path.abspath(__file__), "--child", name, str(n)] + \
+        (["--no-replay"] if REPLAY is False else [])
     arch = shutil.which("setarch")
     if arch:
         cmd = [arch, os.uname().machine, "-R"] + cmd
@@ -85,6 +92,10 @@ def count(name, n):
 
 
 def main(argv):
+    global REPLAY
+    if "--no-replay" in argv:
+        argv = [a for a in argv if a != "--no-replay"]
+        REPLAY = False
     if argv[:1] == ["--child"]:
         child(argv[1], int(argv[2]))
         return

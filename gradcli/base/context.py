@@ -38,7 +38,7 @@ class Context:
     __slots__ = ("grad_enabled", "default_float", "precision", "linewidth", "printopts",
                  "limits", "seed",
                  "_generator",
-                 "warned", "out", "where", "variables", "session", "leaf_hooks", "node_watches")
+                 "warned", "out", "where", "variables", "session", "leaf_hooks", "node_watches", "replay")
 
     def __init__(self):
         self.grad_enabled = True                 # no_grad / enable_grad flip it
@@ -56,6 +56,7 @@ class Context:
         self.session = None                      # the session that owns this context
         self.leaf_hooks = None                   # engine: hooks registered on leaf tensors
         self.node_watches = False                # engine: a node got hooks or retain_grad
+        self.replay = True                       # loop bodies replayed (--no-replay: off)
 
     @property
     def generator(self):

@@ -205,8 +205,12 @@ def _plain_root(out, retain_graph):
     """`out.backward()` for a one-value `out` with a graph, no hooks on leaves and no
     tracer: run_backward's steps for that case, its checks made once.  Returns the
     leaves whose .grad it changed ({id: leaf})."""
-    like = out.data
-    root = out.grad_fn
+    return plain_node(out.grad_fn, out.data, retain_graph)
+
+
+def plain_node(root, like, retain_graph, steps=None):
+    """_plain_root for the output of the node `root` with values `like`; `steps`: its
+    graph's schedule when the caller has it (engine/replay.py), else found here."""
     shared = not like.ndim and not context.current.node_watches
     g = _ONES.get(like.dtype) if shared else None
     if g is None:
@@ -214,7 +218,8 @@ def _plain_root(out, retain_graph):
         if shared and g.dtype.kind == "f":
             g.flags.writeable = False
             _ONES[g.dtype] = g
-    steps = schedule.find(root)
+    if steps is None:
+        steps = schedule.find(root)
     deps = count_deps((root,)) if steps is None else None
     ctx = context.current
     prev_mode = ctx.grad_enabled

@@ -11,7 +11,33 @@ from .iteration import iterate, step
 from .runtime import BREAK, CONTINUE
 from .exceptions import Handling, catchable, matches
 from .positions import located, pos
+from .loop_shapes import names_in
+from .replay import Body
 from .state import state
+
+
+def _looped(loop, b, body, other):
+    """A loop statement's closure: `loop(s, again)` runs the iterations (`again(s)` one
+    body) and returns their signal, or `other` (the `else` block, None if none) when
+    the loop ran out.  A body that qualifies for replay (language/replay.py) runs its
+    iterations through one replay run, whose names are bound before anything after
+    the loop (its `else` included) runs, however the loop ends."""
+    def plain(s):
+        r = loop(s, b)
+        return other(s) if r is other and other is not None else (None if r is other else r)
+    if body is None:
+        return plain
+
+    def run(s):
+        if not context.current.replay:
+            return plain(s)
+        runner = body.start(s)
+        try:
+            r = loop(s, runner.iteration)
+        finally:
+            runner.finish()
+        return other(s) if r is other and other is not None else (None if r is other else r)
+    return run
 
 
 #: compile an `if` without elif to its own closure (tests/test_callsites.py compiles
@@ -64,12 +90,13 @@ class Control:
     def s_while_stmt(self, node):
         cond, suite, else_suite = node.children
         c = self.expr(cond)
-        b = self.block(suite)
+        body = Body.compile(self, suite, set(), names_in(cond))
+        b = self.block(suite) if body is None else body.run_all
         other = self.block(else_suite) if else_suite is not None else None
         line, col = pos(cond)
         truth = rt.truth
 
-        def run(s):
+        def loop(s, again):
             max_steps = context.current.limits.max_steps
             while True:
                 state.line = line
@@ -80,23 +107,24 @@ class Control:
                 except GradError as e:
                     raise e.at(line, col)
                 if not ok:
-                    return other(s) if other is not None else None
+                    return other
                 if max_steps is not None:
                     step(max_steps, line, col)
-                r = b(s)                # iteration.body, inlined
+                r = again(s)            # iteration.body, inlined
                 if r is not None and r is not CONTINUE:
                     return None if r is BREAK else r
-        return run
+        return _looped(loop, b, body, other)
 
     def s_for_stmt(self, node):
         target, iterable, suite, else_suite = node.children
         store = self.target(target)
         it = self.expr(iterable)
-        b = self.block(suite)
+        body = Body.compile(self, suite, names_in(target), set())
+        b = self.block(suite) if body is None else body.run_all
         other = self.block(else_suite) if else_suite is not None else None
         line, col = pos(iterable)
 
-        def run(s):
+        def loop(s, again):
             try:
                 items = iterate(it(s))
             except GradError as e:
@@ -106,12 +134,11 @@ class Control:
                 store(s, item)
                 if max_steps is not None:
                     step(max_steps, line, col)
-                r = b(s)                # iteration.body, inlined
+                r = again(s)            # iteration.body, inlined
                 if r is not None and r is not CONTINUE:
                     return None if r is BREAK else r
-            if other is not None:
-                return other(s)
-        return run
+            return other
+        return _looped(loop, b, body, other)
 
     def s_with_stmt(self, node):
         *items, suite = node.children

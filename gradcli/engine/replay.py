@@ -1,0 +1,135 @@
+"""The engine's side of replayed loop bodies (issue 16; the language's side, which
+decides what is replayed and when, is gradcli/language/replay.py).
+
+* `recording()`: while it is open, every `Function.apply` / `apply2` call is noted (the
+  op's class, its arguments and parameters, the Tensor it gave): how an iteration of a
+  loop body reached the engine.  It swaps recording versions in as forward mode and
+  saved-tensor hooks swap theirs (and is not used while either has: `plain()`), so a
+  run without it pays nothing.
+* `Shadow` nodes: per noted op that made a node, one node object made once with the
+  fields `apply` would give it (class, needs, parents among the other shadows or the
+  program's leaf tensors, creation number, where its saved values come from), whose
+  `forward` runs again each replayed iteration (`forward`): the same op's own forward
+  on that iteration's arrays, setting what it sets (its saved values, shapes), with
+  what `apply` does after it (a saved value apply2 drops, the version records).  The
+  graph of shadows is a graph of real nodes: `backward_with` runs the engine's own
+  `out.backward()` through it (autograd.plain_node, with the schedule found once for
+  its structure), which frees their saved values as it frees any node's.  When the
+  program can see the values (the loop ends, or runs an iteration as compiled), the
+  shadows of the last iterations become the graph of the Tensors it sees (`hand_over`:
+  creation numbers of now, in their order) and new shadows are made for the next.
+"""
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from ..base import context
+from ..core.tensor import next_seq
+from . import autograd, observe, schedule, versions
+from .function import Function, _array_out
+
+_FUNCTION = Function.__dict__
+_PLAIN = (_FUNCTION["apply"], _FUNCTION["apply2"])
+
+
+def plain():
+    """Whether ops run their plain `apply` / `apply2` (no forward-mode level open, no
+    saved-tensor hooks context, no recording): what a replayed plan assumes."""
+    return _FUNCTION["apply"] is _PLAIN[0] and _FUNCTION["apply2"] is _PLAIN[1]
+
+
+@contextlib.contextmanager
+def recording():
+    """Note every op applied while open: yields the list of (class, args, params, result
+    Tensor), in order.  The caller checked `plain()`."""
+    notes = []
+    apply, apply2 = _PLAIN[0].__func__, _PLAIN[1].__func__
+
+    def rec_apply(cls, *args, **params):
+        out = apply(cls, *args, **params)
+        notes.append((cls, args, params, out))
+        return out
+
+    def rec_apply2(cls, a, b, dt):
+        out = apply2(cls, a, b, dt)
+        notes.append((cls, (a, b, dt), {}, out))
+        return out
+    Function.apply, Function.apply2 = classmethod(rec_apply), classmethod(rec_apply2)
+    try:
+        yield notes
+    finally:
+        Function.apply, Function.apply2 = _PLAIN
+
+
+def shadow(cls, node):
+    """A new node of class `cls` with the fields of the noted `node` that do not change
+    from one iteration to the next (None for an op that made no node: only its forward
+    runs).  Parents and saved-value sources are set by the caller (`link`)."""
+    sh = cls.__new__(cls)
+    sh.saved = ()
+    if node is not None:
+        sh.needs = node.needs
+        sh.watch = None
+        sh.out_dtype = node.out_dtype
+        sh.seq = node.seq
+    return sh
+
+
+def link(sh, parents, srcs):
+    """A shadow's parents (other shadows, leaf tensors, None) and the sources of its
+    saved values (engine/function.py `_sources`: a leaf tensor, OWN, or None, which is
+    also what an earlier op's output is given: `adopt_sources` names its Tensor later)."""
+    sh.parents = parents
+    sh.saved_src = srcs
+
+
+def forward(sh, args, params, mask, has_node):
+    """The shadow's op run again on `args` (arrays and constants): its output array."""
+    sh.saved = ()
+    out = sh.forward(*args, **params)
+    if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
+        out = _array_out(sh, out)
+    if has_node and sh.saved and sh.saved_src is not None:
+        if mask is not None:            # (apply2: a value only a constant's gradient uses)
+            sh.saved = tuple(None if m else s for s, m in zip(sh.saved, mask))
+        if versions.state.bumped:
+            versions.record(sh, sh.saved_src)
+    return out
+
+
+def adopt_sources(node, i, t):
+    """The Tensor t now stands for saved value i of `node` (a shadow had no Tensor for
+    it): version checks and PyTorch's saved-tensor views see it as apply made it."""
+    srcs = list(node.saved_src)
+    srcs[i] = t
+    node.saved_src = tuple(srcs)
+
+
+def hand_over(nodes):
+    """The shadows `nodes` (in the order their ops ran) become nodes a program sees:
+    creation numbers of now, as the ops just made them."""
+    for n in nodes:
+        if n is not None and hasattr(n, "needs"):
+            n.seq = next_seq()
+
+
+def schedule_of(root):
+    """The backward schedule of the graph under the node `root` (engine/schedule.py),
+    made now, or None (too big, or a node without a creation number)."""
+    key = schedule._structure(root)
+    return None if key is None else schedule._schedule(key)
+
+
+def backward_ready(like):
+    """Whether `out.backward()` of an output with values `like` takes the plain path
+    (autograd._plain: one value, no tracer, no hooks on leaves)."""
+    return like.size == 1 and observe.TRACER is None and not context.current.leaf_hooks
+
+
+def backward_with(root, like, steps):
+    """`out.backward()` for the output of the node `root` (values `like`), through
+    `steps` (schedule_of a graph of the same structure); the caller checked
+    backward_ready(like)."""
+    autograd.plain_node(root, like, False, steps)

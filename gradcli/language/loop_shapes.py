@@ -1,0 +1,289 @@
+"""Which loop bodies gradcli replays (issue 16; language/replay.py replays them): the
+shapes of statement checked on the parse tree, once, when the loop is compiled.
+
+A `for` or `while` body qualifies when each of its statements is one of:
+
+* `name = expression`, the expression made of variables, number literals, `+ - * /
+  ** ^`, unary minus, the methods `PURE_METHODS` with number arguments and the
+  functions `PURE_FUNCS` (also as `torch.mean(...)`) of one such expression ("pure": once its variables hold
+  tensors, numbers and gradcli's own functions, no code of the program runs in it);
+* `name.backward()` of a name such a statement made;
+* `i += 1` (`+=` / `-=` of an int literal), and a `with torch.no_grad():` (or
+  `no_grad`) block of in-place updates `w -= expression` without calls, `w.grad =
+  None` and `w.grad.zero_()`: run as compiled in every iteration;
+* `if condition:` without `else`, the condition made of numbers and variables the body
+  does not change, compared or combined (`t % 100 == 99`): tested before the
+  iteration, and when it holds, that iteration runs as compiled.
+
+And: each name the first kind makes is made by one statement and read only after it,
+by statements of the first two kinds; the variables those statements read otherwise
+are not changed by the body (counters, made names); a `while` condition and a `for`
+target are none of the made names.  So nothing the program runs can see a made name
+while the loop runs, and each statement reads the same variables at the start of
+an iteration as where it stands.
+"""
+from __future__ import annotations
+
+from .parser import Tree
+from .positions import pos
+
+PURE_FUNCS = frozenset({"mean", "sum", "exp", "log", "sin", "cos", "tanh", "sqrt", "abs",
+                        "sigmoid", "relu"})
+PURE_METHODS = PURE_FUNCS | {"pow", "neg", "square"}
+_ARITH = frozenset({"+", "-", "*", "/"})
+_COND_OPS = frozenset({"+", "-", "*", "%", "//"})
+_COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
+
+
+def _trees(node):
+    """node and every Tree below it."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, Tree):
+            yield n
+            todo.extend(n.children)
+
+
+def names_in(node):
+    """The variables an expression or statement reads or writes (its `name` nodes)."""
+    return {t.children[0].value for t in _trees(node) if t.data == "name"}
+
+
+def _number(node):
+    return isinstance(node, Tree) and (node.data == "number" or (
+        node.data == "unary" and node.children[0].value == "-" and _number(node.children[1])))
+
+
+def _args(call):
+    """The positional arguments of a call node (None if it has any other kind)."""
+    args = call.children[1]
+    if args is None:
+        return []
+    out = list(args.children)
+    return out if all(isinstance(a, Tree) and a.data not in ("kwarg", "star_arg", "kw_arg",
+                                                              "starstar_arg") for a in out) \
+        else None
+
+
+def pure(node) -> bool:
+    """Whether an expression is of the first kind in the module docstring."""
+    if not isinstance(node, Tree):
+        return False
+    d, ch = node.data, node.children
+    if d in ("name", "number"):
+        return True
+    if d == "binary":
+        return all(t.value in _ARITH for t in ch[1::2]) and all(pure(c) for c in ch[0::2])
+    if d == "power":
+        return pure(ch[0]) and pure(ch[2])
+    if d == "unary":
+        return ch[0].value == "-" and pure(ch[1])
+    if d == "call":
+        fn, args = ch[0], _args(node)
+        if args is None or not isinstance(fn, Tree):
+            return False
+        if fn.data == "getattr":
+            recv, attr = fn.children[0], fn.children[1].value
+            if isinstance(recv, Tree) and recv.data == "name" and \
+                    recv.children[0].value == "torch":       # torch.mean(expression)
+                return attr in PURE_FUNCS and len(args) == 1 and pure(args[0])
+            return attr in PURE_METHODS and pure(recv) and all(_number(a) for a in args)
+        if fn.data == "name":
+            return fn.children[0].value in PURE_FUNCS and len(args) == 1 and pure(args[0])
+    return False
+
+
+def _condition(node) -> bool:
+    """Whether an `if` condition is made of numbers and variables only."""
+    if not isinstance(node, Tree):
+        return False
+    d, ch = node.data, node.children
+    if d in ("name", "number"):
+        return True
+    if d == "binary":
+        return all(t.value in _COND_OPS for t in ch[1::2]) and all(_condition(c) for c in ch[0::2])
+    if d == "compare":
+        return all(c.children[0].value in _COMPARE for c in ch[1::2]) and \
+            all(_condition(c) for c in ch[0::2])
+    if d in ("and_", "or_"):
+        return all(_condition(c) for c in ch)
+    if d == "not_":
+        return _condition(ch[0])
+    if d == "unary":
+        return ch[0].value == "-" and _condition(ch[1])
+    return False
+
+
+def _grad_of(node):
+    """`w.grad` -> 'w' (else None)."""
+    if isinstance(node, Tree) and node.data == "getattr" and node.children[1].value == "grad" \
+            and isinstance(node.children[0], Tree) and node.children[0].data == "name":
+        return node.children[0].children[0].value
+    return None
+
+
+def _no_calls(node) -> bool:
+    return not any(t.data in ("call", "lambda", "lambdef") or t.data.startswith("comp")
+                   for t in _trees(node))
+
+
+def _update(small) -> bool:
+    """A statement of a no_grad block that may run as compiled in a replayed iteration."""
+    d, ch = small.data, small.children
+    if d == "augassign":
+        return isinstance(ch[0], Tree) and ch[0].data == "name" and _no_calls(ch[2])
+    if d == "assign":
+        return len(ch) == 2 and _grad_of(ch[0]) is not None and \
+            isinstance(ch[1], Tree) and ch[1].data == "none"
+    if d == "expr_stmt":
+        c = ch[0]
+        return isinstance(c, Tree) and c.data == "call" and c.children[1] is None and \
+            c.children[0].data == "getattr" and c.children[0].children[1].value == "zero_" and \
+            _grad_of(c.children[0].children[0]) is not None
+    return d == "pass_stmt"
+
+
+def _no_grad_block(node) -> bool:
+    item, suite = node.children[0], node.children[-1]
+    if len(node.children) != 2 or item.children[1] is not None:
+        return False
+    c = item.children[0]
+    if c.data == "call" and c.children[1] is None:
+        c = c.children[0]
+    if c.data == "getattr":
+        ok = c.children[1].value == "no_grad" and isinstance(c.children[0], Tree) and \
+            c.children[0].data == "name"
+    else:
+        ok = c.data == "name" and c.children[0].value == "no_grad"
+    if not ok:
+        return False
+    for st in suite.children:
+        if not isinstance(st, Tree):
+            continue
+        if st.data != "simple_stmt" or not all(_update(x) for x in st.children if x is not None):
+            return False
+    return True
+
+
+def _statements(suite):
+    """The body's statements: simple ones one by one, compound ones whole."""
+    out = []
+    for child in suite.children:
+        if not isinstance(child, Tree):
+            continue
+        if child.data == "simple_stmt":
+            out.extend(c for c in child.children if c is not None)
+        else:
+            out.append(child)
+    return out
+
+
+def _kind(node):
+    """(kind, name or condition) of a body statement, or None when it does not qualify."""
+    d, ch = node.data, node.children
+    if d == "assign" and len(ch) == 2 and isinstance(ch[0], Tree) and ch[0].data == "name" \
+            and pure(ch[1]):
+        return "assign", ch[0].children[0].value
+    if d == "expr_stmt":
+        c = ch[0]
+        if isinstance(c, Tree) and c.data == "call" and c.children[1] is None and \
+                c.children[0].data == "getattr" and c.children[0].children[1].value == "backward" \
+                and isinstance(c.children[0].children[0], Tree) and \
+                c.children[0].children[0].data == "name":
+            return "backward", c.children[0].children[0].children[0].value
+    if d == "augassign" and isinstance(ch[0], Tree) and ch[0].data == "name" and \
+            ch[1].value in ("+=", "-=") and isinstance(ch[2], Tree) and ch[2].data == "number" \
+            and "." not in ch[2].children[0].value and "e" not in ch[2].children[0].value.lower():
+        return "counter", ch[0].children[0].value
+    if d == "if_stmt" and len(ch) == 3 and ch[2] is None and _condition(ch[0]):
+        return "guard", ch[0]
+    if d == "with_stmt" and _no_grad_block(node):
+        return "updates", None
+    if d == "pass_stmt":
+        return "updates", None
+    return None
+
+
+def _written(node):
+    """The variables a statement binds or changes in place."""
+    out = set()
+    for t in _trees(node):
+        if t.data in ("assign", "augassign") and isinstance(t.children[0], Tree) and \
+                t.children[0].data == "name":
+            out.add(t.children[0].children[0].value)
+    return out
+
+
+def compile_body(comp, suite, target_names, cond_names):
+    """The statements of a loop body that qualifies, compiled (`_item`), else None.  `target_names`: what the
+    loop itself binds (a for loop's target); `cond_names`: what a while loop's
+    condition reads."""
+    if comp.fn is not None and getattr(comp.fn, "kind", None) == "class":
+        return None
+    nodes = _statements(suite)
+    kinds = [_kind(n) for n in nodes]
+    if not nodes or None in kinds or not any(k[0] == "assign" for k in kinds):
+        return None
+    made = set()        # names made by replayed statements so far
+    results = {k[1] for k in kinds if k[0] == "assign"}
+    counters = {k[1] for k in kinds if k[0] == "counter"}
+    written = set().union(*(_written(n) for n in nodes))
+    if len(results) != sum(k[0] == "assign" for k in kinds) or results & target_names or \
+            results & cond_names:
+        return None
+    for n, (kind, what) in zip(nodes, kinds):
+        reads = names_in(n)
+        if kind == "assign":
+            value = names_in(n.children[1])
+            if (value & results) - made or (value - results) & counters:
+                return None             # read before it is made here, or changed by the body
+            made.add(what)
+        elif kind == "backward":
+            if what not in made:
+                return None
+        elif kind == "guard":
+            if names_in(what) & written:
+                return None
+        elif reads & results:           # counters and updates: no made name
+            return None
+    changed = set().union(*(_augmented(n) for n in nodes))
+    items = []
+    comp.depth += 1         # (as Compiler.block compiles a block)
+    try:
+        for n, kind_what in zip(nodes, kinds):
+            items.append(_item(comp, n, kind_what, results, changed))
+    finally:
+        comp.depth -= 1
+    return tuple(items)
+
+
+def _augmented(node):
+    """The variables a statement changes with `+=`, `-=` ... (in place, for a tensor)."""
+    return {t.children[0].children[0].value for t in _trees(node)
+            if t.data == "augassign" and isinstance(t.children[0], Tree) and
+            t.children[0].data == "name"}
+
+
+def _item(comp, n, kind_what, results, changed):
+    """(kind, name or condition, the statement's closure, what replaying it needs,
+    line, column) of one statement of a qualifying body; an assignment's needs: its
+    name's store and load, and (name, load, changed) of each variable it reads
+    (`changed`: the body changes it in place, so it may not hold a number)."""
+    kind, what = kind_what
+    line, col = pos(n)
+    closure = comp.compound(n) if n.data in ("if_stmt", "with_stmt") else comp.small(n)
+    extra = None
+    if kind == "assign":
+        value = n.children[1]
+        extra = (comp.store_name(what), comp.load_name(what, n.children[0]),
+                 tuple((name, comp.load_name(name, n), name in changed) for name in
+                       sorted(names_in(value) - results)))
+    elif kind == "backward":
+        extra = comp.load_name(what, n)
+    elif kind == "guard":
+        extra = (comp.expr(what), tuple(comp.load_name(name, n)
+                                        for name in sorted(names_in(what))))
+    return (kind, what, closure, extra, line, col)
+
+

@@ -1,0 +1,463 @@
+"""Loop bodies replayed (issue 16): a training loop runs the same ops on the same
+tensors every iteration; once one iteration has shown which ops its statements reach,
+the next ones run those ops' forwards and the backward straight away, on nodes made
+once (engine/replay.py, shadows), without the compiled closures' dispatch.
+
+Which bodies: language/loop_shapes.py.  How:
+
+* The first iteration runs as compiled, the engine noting each op it applies
+  (`engine.recording`).  The plan maps each op's arguments to a variable's tensor, an
+  earlier op's output or a constant, and each node's parents to other ops' nodes or
+  the variables' leaf tensors; `backward` gets the schedule of its graph.  An
+  iteration that shows anything else (a value no op made, a graph reaching nodes
+  made before the loop, the program's own functions) gives no plan: the loop runs as
+  compiled.
+* Before each later iteration, every check is made (`_ready`): each variable a
+  replayed statement reads holds what it held then (the same tensor object with the
+  same dtype, shape, requires_grad and grad_fn; an equal number; the same function),
+  grad mode, no forward-mode level or saved-tensor hooks, no tracer or leaf hooks
+  for `backward`, and each `if` condition false.  Then the ops run on shadow nodes
+  (two sets, used in turn, so the values of the previous iteration keep their graph),
+  `backward` through the engine, the other statements as compiled.  A failed check
+  runs the iteration as compiled (and an `if` that holds keeps the plan; anything
+  else notes the next iteration again, up to MAX_RECORDS times).
+* The names the replayed statements make are bound when the program can next see
+  them: when the loop ends (however it ends), or before an iteration runs as
+  compiled, each to a Tensor of the last value given to it, whose graph is the
+  shadows of its iteration, handed over (`materialize`).
+
+Everything the program sees is what the compiled loop makes: the same ops' forwards
+and VJPs on the same values in the same order (so the same bits), the engine's own
+backward (its checks of saved values, its errors, .grad, the flow record), and the
+Tensors and graphs left in the variables.  `context.current.replay` False
+(`--no-replay`) runs every iteration as compiled; tests/test_replay.py runs programs
+both ways and compares all they print.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import context
+from ..core.tensor import Tensor, next_seq
+from ..engine import replay as engine
+from ..engine.versions import OWN
+from ..library.values import Module
+from .classes import is_user_class
+from .functions import UserFunction
+from .loop_shapes import compile_body
+from .state import state
+
+#: times a loop run notes an iteration again after a check failed; then it runs as compiled
+MAX_RECORDS = 3
+
+
+class Body:
+    """A qualifying loop body, compiled: its statements (loop_shapes._item) and their
+    closures; `start()` gives the state of one run of the loop."""
+    __slots__ = ("items", "closures", "stores")
+
+    def __init__(self, items):
+        self.items = items
+        self.closures = tuple(it[2] for it in items)
+        self.stores = {what: extra[0] for kind, what, _, extra, _, _ in items if kind == "assign"}
+
+    @classmethod
+    def compile(cls, comp, suite, target_names, cond_names):
+        items = compile_body(comp, suite, target_names, cond_names)
+        return None if items is None else cls(items)
+
+    def start(self, s):
+        return Run(self, s)
+
+    def run_all(self, s):
+        """The body as compiled (Compiler.block's closure)."""
+        for st in self.closures:
+            r = st(s)
+            if r is not None:
+                return r
+
+
+class _Plan:
+    """What a noted iteration showed (see `_plan`)."""
+    __slots__ = ("items", "conds", "checks", "mode", "backward", "ops", "consts", "frees",
+                 "adopt", "stores")
+
+    def sets(self):
+        """A new set of shadow nodes, one per op, linked as the noted graph."""
+        shadows = [engine.shadow(cls, node) for cls, node, *_ in self.ops]
+        for sh, (cls, node, prefs, srcs) in zip(shadows, self.ops):
+            if node is not None:
+                engine.link(sh, tuple(shadows[x] if c else x for c, x in prefs), srcs)
+        return shadows
+
+
+class Run:
+    """One run of a loop with a qualifying body."""
+    __slots__ = ("body", "s", "plan", "pending", "records", "sets", "turn", "vals")
+
+    def __init__(self, body, s):
+        self.body = body
+        self.s = s
+        self.plan = None
+        self.pending = {}       # name -> (shadow set, op index, array, creation number, plan)
+        self.records = 0
+        self.sets = [None, None]
+        self.turn = 0
+        self.vals = None
+
+    def iteration(self, s):
+        """Run the body once; returns its signal, as Compiler.block's closure does."""
+        plan = self.plan
+        if plan is not None:
+            why = self._ready(plan)
+            if why is None:
+                return self._replay(plan)
+            if why is not _COND:
+                self.plan = None
+            return self._compiled(0)
+        if self.records < MAX_RECORDS and engine.plain():
+            self.records += 1
+            return self._record()
+        return self._compiled(0)
+
+    def _compiled(self, start):
+        """The body's statements from `start` on, as compiled (made names bound first)."""
+        if self.pending:
+            self.materialize()
+        s = self.s
+        for st in self.body.closures[start:]:
+            r = st(s)
+            if r is not None:
+                return r
+        return None
+
+    def finish(self):
+        if self.pending:
+            self.materialize()
+
+    # -- noting an iteration ------------------------------------------------------------
+    def _record(self):
+        if self.pending:
+            self.materialize()
+        s = self.s
+        seen = {}           # assign: (ops, values read, result, grad mode); backward: root
+        for i, (kind, what, closure, extra, line, col) in enumerate(self.body.items):
+            if kind == "assign":
+                try:
+                    read = {name: load(s) for name, load, _ in extra[2]}
+                except Exception:
+                    read = None
+                with engine.recording() as ops:
+                    r = closure(s)
+                seen[i] = (list(ops), read, extra[1](s), context.current.grad_enabled)
+            else:
+                if kind == "backward":
+                    try:
+                        seen[i] = extra(s)
+                    except Exception:
+                        seen[i] = None
+                r = closure(s)
+            if r is not None:
+                return r
+        try:
+            self.plan = _plan(self.body, seen)
+        except _Fail:
+            self.plan = None
+        if self.plan is not None:
+            p = self.plan
+            self.vals = [None] * len(p.ops) + list(p.consts) + [None] * len(p.frees)
+            self.sets = [None, None]
+        return None
+
+    # -- a replayed iteration ------------------------------------------------------------
+    def _ready(self, plan):
+        """None if the iteration can be replayed, else why not (_COND: an `if` holds)."""
+        s = self.s
+        ctx = context.current
+        if ctx.grad_enabled is not plan.mode or not engine.plain():
+            return _STALE
+        if plan.backward and (ctx.leaf_hooks or not engine.backward_ready(_ONE)):
+            return _STALE
+        if not _check(plan.checks, s):
+            return _STALE
+        for cond, loads in plan.conds:
+            try:
+                for load in loads:
+                    t = type(load(s))
+                    if t is not int and t is not float and t is not bool:
+                        return _STALE
+                if cond(s):
+                    return _COND
+            except Exception:
+                return _COND            # (the compiled iteration raises it in its place)
+        return None
+
+    def _replay(self, plan):
+        s = self.s
+        turn = self.turn
+        self.turn = turn ^ 1
+        shadows = self.sets[turn]
+        if shadows is None:
+            shadows = self.sets[turn] = plan.sets()
+        vals = self.vals
+        forward = engine.forward
+        pending = self.pending
+        for i, item in enumerate(plan.items):
+            kind = item[0]
+            if kind == 0:                               # name = expression
+                _, name, steps, frees, k, line = item
+                for slot, t in frees:
+                    vals[slot] = t.data
+                state.line = line
+                try:
+                    for j, argidx, params, mask, has_node in steps:
+                        vals[j] = forward(shadows[j], [vals[a] for a in argidx], params, mask,
+                                          has_node)
+                except Exception:           # (as compiled, the error in its place)
+                    return self._compiled(i)
+                pending[name] = (shadows, k, vals[k], next_seq(), plan)
+            elif kind == 1:                             # name.backward()
+                engine.backward_with(shadows[item[1]], vals[item[1]], item[2])
+            else:                                       # as compiled
+                item[1](s)
+        return None
+
+    # -- binding the names -----------------------------------------------------------------
+    def materialize(self):
+        """Bind every name a replayed statement made to a Tensor of its last value, whose
+        graph is its iteration's shadows (handed over: new ones are made next time)."""
+        pending, self.pending = self.pending, {}
+        used = [p[0] for p in pending.values()]
+        # the shadow sets the values come from, the older first (sets[turn] is the one
+        # the next iteration would use: the older of the two)
+        order = [x for x in (self.sets[self.turn], self.sets[self.turn ^ 1])
+                 if x is not None and any(x is u for u in used)]
+        for shadows in order:
+            engine.hand_over(shadows)
+        made = {}
+        stores = self.body.stores
+        plans = {}
+        for name, (shadows, k, out, seq, plan) in pending.items():
+            t = _tensor(made, shadows, k, out)
+            t.seq = seq
+            stores[name](self.s, t)
+            plans[id(shadows)] = plan
+        for shadows in order:
+            for j, i, src in plans[id(shadows)].adopt:    # saved values that are ops' outputs
+                node = shadows[j]
+                if getattr(node, "saved_src", None) is not None and node.saved:
+                    engine.adopt_sources(node, i, _tensor(made, shadows, src, node.saved[i]))
+        self.sets = [None, None]
+
+
+_COND = object()
+_STALE = object()
+_ONE = np.zeros(())
+
+
+class _Fail(Exception):
+    pass
+
+
+def _tensor(made, shadows, k, out):
+    key = (id(shadows), k)
+    t = made.get(key)
+    if t is None:
+        node = shadows[k]
+        node = node if hasattr(node, "needs") else None
+        t = made[key] = Tensor(out, node is not None, node)
+    return t
+
+
+def _check(checks, s):
+    """Whether each variable the replayed statements read holds what it held when noted."""
+    for load, kind, want, a, b, c, d in checks:
+        v = load(s)
+        if kind == 0:
+            if v is not want or v.requires_grad is not a or v.grad_fn is not b:
+                return False
+            data = v.data
+            if data.dtype is not c or data.shape != d:
+                return False
+        elif kind == 1:
+            if type(v) is not a or v != want:
+                return False
+        elif v is not want:
+            return False
+    return True
+
+
+def _plan(body, seen):
+    """The plan from a noted iteration (`Run._record`'s `seen`); _Fail when it cannot be
+    replayed.  Slots of `Run.vals`: the ops' outputs, then the constants, then the
+    variables' tensors' arrays."""
+    index = {}          # id(an op's output Tensor) -> op index
+    outs = []           # op index -> its output Tensor (while the plan is made)
+    ops, consts, frees = [], [], []
+    steps_of = []       # per assign statement: (name, steps, frees read, result op)
+    items, conds, checks, adopt = [], [], [], []
+    modes = set()
+    backward = False
+    for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
+        if kind == "assign":
+            notes, read, result, mode = seen[i]
+            if read is None or not notes:
+                raise _Fail
+            modes.add(mode)
+            checks.extend(_checks(extra[2], read))
+            steps, mine = [], []
+            for cls, args, params, out in notes:
+                if type(out) is not Tensor or any(
+                        type(v) is Tensor or isinstance(v, np.ndarray) for v in params.values()):
+                    raise _Fail
+                argidx = tuple(_slot(a, index, read, consts, frees, mine) for a in args)
+                node = out.grad_fn
+                j = len(ops)
+                if node is None:
+                    if out.requires_grad:
+                        raise _Fail
+                    ops.append((cls, None, None, None))
+                    mask = None
+                else:
+                    if type(node) is not cls or node.watch is not None:
+                        raise _Fail
+                    prefs = tuple(_parent(p, outs, read) for p in node.parents)
+                    saved = node.saved or ()
+                    mask = tuple(x is None for x in saved) if any(x is None for x in saved) \
+                        else None
+                    srcs = None
+                    if saved:
+                        srcs = []
+                        for si, src in enumerate(node.saved_src):
+                            if type(src) is Tensor and id(src) in index:
+                                srcs.append(None)       # an earlier op's output: no Tensor yet
+                                adopt.append((j, si, index[id(src)]))
+                            elif src is None or src is OWN or (
+                                    type(src) is Tensor and any(src is v for v in read.values())):
+                                srcs.append(src)
+                            else:
+                                raise _Fail
+                        srcs = tuple(srcs)
+                    ops.append((cls, node, prefs, srcs))
+                index[id(out)] = j
+                outs.append(out)
+                steps.append((j, argidx, params, mask, node is not None))
+            k = index.get(id(result))
+            if k is None:
+                raise _Fail
+            items.append((0, what, tuple(steps), tuple(mine), k, line))
+        elif kind == "backward":
+            root = seen[i]
+            k = index.get(id(root)) if type(root) is Tensor else None
+            if k is None or root.grad_fn is None or root.data.size != 1:
+                raise _Fail
+            _own_graph(root.grad_fn, outs)
+            sched = engine.schedule_of(root.grad_fn)
+            if sched is None:
+                raise _Fail
+            backward = True
+            items.append((1, k, sched))
+        elif kind == "guard":
+            conds.append(extra)
+        else:
+            items.append((2, closure))
+    if len(modes) != 1:
+        raise _Fail
+    n, c = len(ops), len(consts)
+    plan = _Plan()
+    # the slots of constants and variables' arrays, after the ops' outputs
+    plan.items = tuple(
+        (0, it[1], tuple((j, tuple(_final(a, n, c) for a in argidx), params, mask, has)
+                         for j, argidx, params, mask, has in it[2]),
+         tuple((n + c + f, frees[f]) for f in it[3]), it[4], it[5]) if it[0] == 0 else it
+        for it in items)
+    plan.conds = tuple(conds)
+    plan.checks = tuple(checks)
+    plan.mode = modes.pop()
+    plan.backward = backward
+    plan.ops = tuple(ops)
+    plan.consts = tuple(consts)
+    plan.frees = tuple(frees)
+    plan.adopt = tuple(adopt)
+    return plan
+
+
+def _slot(a, index, read, consts, frees, mine):
+    """Where an op's argument comes from: ("op", j), ("const", i) or ("free", i)."""
+    if type(a) is Tensor:
+        j = index.get(id(a))
+        if j is not None:
+            return ("op", j)
+        if not any(a is v for v in read.values()):
+            raise _Fail
+        for f, t in enumerate(frees):
+            if t is a:
+                break
+        else:
+            f = len(frees)
+            frees.append(a)
+        if f not in mine:
+            mine.append(f)
+        return ("free", f)
+    if a is None or type(a) in (int, float, bool, str) or isinstance(a, (np.dtype, np.generic)) \
+            or (type(a) is tuple and all(type(x) is int for x in a)):
+        consts.append(a)
+        return ("const", len(consts) - 1)
+    raise _Fail
+
+
+def _final(ref, n, c):
+    kind, i = ref
+    return i if kind == "op" else n + i if kind == "const" else n + c + i
+
+
+def _parent(p, outs, read):
+    """(1, op index) for an earlier op's node, (0, p) for None or a variable's leaf."""
+    if p is None:
+        return (0, None)
+    if type(p) is Tensor:
+        if any(p is v for v in read.values()):
+            return (0, p)
+        raise _Fail
+    for j, t in enumerate(outs):
+        if t.grad_fn is p:
+            return (1, j)
+    raise _Fail
+
+
+def _own_graph(root, outs):
+    """Every node under `root` was made by a noted op (none from before the loop)."""
+    mine = {id(t.grad_fn) for t in outs if t.grad_fn is not None}
+    todo, seen = [root], set()
+    while todo:
+        n = todo.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if id(n) not in mine or n.watch is not None:
+            raise _Fail
+        for p in n.parents:
+            if p is not None and type(p) is not Tensor:
+                todo.append(p)
+
+
+def _checks(loads, read):
+    """Per variable a statement reads: (load, kind, value, ...) for `_check`.  A number
+    is taken as a constant, so one the body changes (`lr *= 0.9` between two statements)
+    cannot be replayed."""
+    for name, load, changed in loads:
+        v = read[name]
+        if type(v) is Tensor:
+            yield (load, 0, v, v.requires_grad, v.grad_fn, v.data.dtype, v.data.shape)
+        elif type(v) in (int, float, bool) and not changed:
+            yield (load, 1, v, type(v), None, None, None)
+        elif (callable(v) or isinstance(v, Module)) and not _user(v):
+            yield (load, 2, v, None, None, None, None)
+        else:
+            raise _Fail
+
+
+def _user(v):
+    """Whether v is the program's own (a function, a class or an object of one)."""
+    return isinstance(v, UserFunction) or is_user_class(type(v)) or \
+        (isinstance(v, type) and is_user_class(v))

@@ -1,0 +1,277 @@
+"""Replayed loop bodies (gradcli/language/replay.py, loop_shapes.py; issue 16) print
+exactly what the same loops print run as compiled (`--no-replay`): values, grad_fns,
+graphs, errors, and the state left behind, also when a check fails mid-loop, an `if`
+runs its block, the loop breaks or raises."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import run_inprocess
+from gradcli.language import replay
+
+_TUT = """import torch
+import math
+torch.manual_seed(0)
+x = torch.linspace(-math.pi, math.pi, 200, dtype={dt})
+y = torch.sin(x)
+a = torch.randn((), dtype={dt}, requires_grad=True)
+b = torch.randn((), dtype={dt}, requires_grad=True)
+c = torch.randn((), dtype={dt}, requires_grad=True)
+d = torch.randn((), dtype={dt}, requires_grad=True)
+learning_rate = 1e-6
+for t in range(250):
+    y_pred = a + b * x + c * x ** 2 + d * x ** 3
+    loss = (y_pred - y).pow(2).sum()
+    if t % 100 == 99:
+        print(t, loss.item())
+    loss.backward()
+    with torch.no_grad():
+        a -= learning_rate * a.grad
+        b -= learning_rate * b.grad
+        c -= learning_rate * c.grad
+        d -= learning_rate * d.grad
+        a.grad = None
+        b.grad = None
+        c.grad = None
+        d.grad = None
+print(a.item(), b.item(), c.item(), d.item())
+print(loss, y_pred.grad_fn, loss.grad_fn.next_functions, y_pred.grad_fn.next_functions)
+print(y_pred[:3], a.grad, a._version)
+try:
+    loss.backward()
+except RuntimeError as e:
+    print("again:", str(e)[:60])
+print(graph(loss, values=true))
+"""
+
+_TWO = """x = torch.ones(2, 2, requires_grad=True)
+i = 0
+while i < 30:
+    out = torch.mean(3 * (x + 2) ** 2)
+    out.backward()
+    i += 1
+print(x.grad, out, out.grad_fn.next_functions[0][0].next_functions, i)
+"""
+
+PROGRAMS = {
+    "tutorial32": _TUT.format(dt="torch.float32"),
+    "tutorial64": _TUT.format(dt="torch.float64"),
+    "two_by_two": _TWO,
+    # the `if` block breaks the loop; the names hold the last iteration's values
+    "break_in_if": """w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+for t in range(20):
+    h = (w * 3).sin()
+    z = (h * h).mean()
+    if t == 12:
+        break
+    z.backward()
+print(t, h, z, w.grad)
+z.backward()
+print(w.grad)
+""",
+    # a check fails mid-loop (the block of an `if` rebinds a variable the body reads)
+    "rebound_mid_loop": """w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+v = torch.tensor([1.0, 2.0, 3.0])
+for t in range(12):
+    p = w * v + 1
+    q = (p ** 2).sum()
+    if t == 5:
+        v = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)
+    q.backward()
+print(w.grad, p, q, p.dtype)
+""",
+    # hooks registered in an `if` block: the engine's plain path stops, so must replay
+    "hooks_mid_loop": """w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+for t in range(8):
+    p = w * 2
+    q = p.sum()
+    if t == 3:
+        h = w.register_hook(lambda g: print("hook", g))
+    q.backward()
+print(w.grad, p.grad_fn, q)
+h.remove()
+r = (w * 5).sum()
+r.backward()
+print(w.grad)
+""",
+    # an error raised in an iteration run as compiled, the loop inside try
+    "raises": """w = torch.tensor([0.5, -1.0], requires_grad=True)
+try:
+    for t in range(10):
+        p = w.exp() * 2
+        q = p.mean()
+        q.backward()
+        if t == 6:
+            raise ValueError("stop at " + str(t))
+except ValueError as e:
+    print(e, p, q, w.grad)
+""",
+    # a saved value changed in place before backward: the engine's error either way
+    "version_error": """w = torch.tensor([0.5, -1.0], requires_grad=True)
+x = torch.tensor([1.0, 2.0])
+for t in range(3):
+    p = (w * w + x).sin()
+    q = p.sum()
+    with torch.no_grad():
+        w -= 0.1
+    q.backward()
+""",
+    # a loop in a function called twice, with a for-else reading a made name
+    "function_and_else": """def fit(w, n):
+    for k in range(n):
+        r = (w * w - 2).pow(2).sum()
+        r.backward()
+        with torch.no_grad():
+            w -= 0.01 * w.grad
+            w.grad.zero_()
+    else:
+        print("done", r)
+    return r
+w = torch.tensor([1.0, 3.0], requires_grad=True)
+print(fit(w, 40), w)
+print(fit(w, 5), w)
+""",
+    # no backward in the loop: the last graph keeps its saved values, one of them an
+    # earlier statement's value, changed in place afterwards (PyTorch's version error)
+    "saved_intermediates": """w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+for k in range(5):
+    h = w * 3
+    z = h * h
+print(z.grad_fn._saved_self, z.grad_fn._saved_other)
+z.sum().backward(retain_graph=True)
+print(w.grad)
+h.mul_(2)
+try:
+    z.sum().backward()
+except RuntimeError as e:
+    print(str(e)[:120])
+""",
+    # grad mode off: no nodes, values only
+    "no_grad_loop": """w = torch.tensor([1.0, 3.0], requires_grad=True)
+with torch.no_grad():
+    for k in range(5):
+        u = w * 2 + k
+print(u, u.requires_grad, u.grad_fn)
+""",
+    # a 0-d float64 leaf (the engine's number path, not replayed) and the step limit
+    "numbers_and_limit": """w = torch.tensor(2.0, requires_grad=True)
+i = 0
+while i < 50:
+    l = (w * 3 + 1) ** 2
+    l.backward()
+    i += 1
+print(w.grad, l)
+""",
+    # a number the body changes is read by a replayed statement after the change
+    "changed_number": """w = torch.tensor([1.0, 2.0], requires_grad=True)
+lr = 0.5
+for k in range(6):
+    with torch.no_grad():
+        lr *= 0.5
+    p = w * lr
+    q = p.sum()
+    q.backward()
+print(p, w.grad, lr)
+""",
+}
+
+
+def _both(source, *flags):
+    on = run_inprocess(source, ("eval", *flags, "-"))
+    off = run_inprocess(source, ("eval", "--no-replay", *flags, "-"))
+    return on, off
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_replayed_loops_print_what_compiled_loops_print(name):
+    on, off = _both(PROGRAMS[name])
+    assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
+    assert off.returncode == (1 if name == "version_error" else 0), off.stderr
+
+
+def test_the_step_limit_stops_a_replayed_loop_where_it_stops_a_compiled_one():
+    on, off = _both(PROGRAMS["numbers_and_limit"], "--max-steps", "20")
+    assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
+    assert "max-steps" in on.stderr
+
+
+@pytest.mark.parametrize("name,least", [("tutorial32", 240), ("two_by_two", 25),
+                                        ("function_and_else", 40), ("rebound_mid_loop", 4)])
+def test_the_loops_are_replayed(name, least, monkeypatch):
+    """The comparisons above are not vacuous: these loops do replay."""
+    count = [0]
+    real = replay.Run._replay
+
+    def counted(self, plan):
+        count[0] += 1
+        return real(self, plan)
+    monkeypatch.setattr(replay.Run, "_replay", counted)
+    run_inprocess(PROGRAMS[name])
+    assert count[0] >= least
+
+
+# random training loops: an expression of leaves and constants, a loss, backward, an
+# update, sometimes an `if` that prints
+_LEAVES = ("a", "b")            # a 0-d leaf, a (5,) leaf
+_CONSTS = ("x", "2.5", "3")
+_UNARY = ("({}).sin()", "({}).exp()", "(({}) ** 2)", "torch.tanh({})", "(-({}))", "({}).abs()",
+          "(({}) ** 3)", "({}).pow(2.5)")
+_BINARY = ("({} + {})", "({} - {})", "({} * {})", "({} / {})")
+
+
+@st.composite
+def _expr(draw, depth=0):
+    if depth > 2 or draw(st.booleans()) and depth:
+        return draw(st.sampled_from(_LEAVES + _CONSTS))
+    if draw(st.booleans()):
+        inner = draw(_expr(depth + 1))
+        if not re.search(r"\b[abx]\b", inner):     # (a number has no .sin())
+            inner = f"x * {inner}"
+        return draw(st.sampled_from(_UNARY)).format(inner)
+    return draw(st.sampled_from(_BINARY)).format(draw(_expr(depth + 1)), draw(_expr(depth + 1)))
+
+
+@st.composite
+def _program(draw):
+    e = draw(_expr())
+    if not re.search(r"\ba\b", e):       # both leaves get gradients (the update reads them)
+        e = f"({e}) + a"
+    if not re.search(r"\bb\b", e):
+        e = f"({e}) * b"
+    reduce = draw(st.sampled_from(("sum", "mean")))
+    show = draw(st.booleans())
+    update = draw(st.booleans())
+    dtype = draw(st.sampled_from(("float32", "float64")))
+    body = [f"    p = {e}", f"    q = (p * p).{reduce}()"]
+    if show:
+        body.append("    if t % 3 == 1:\n        print(t, q.item())")
+    body.append("    q.backward()")
+    if update:
+        body.append("    with torch.no_grad():\n        a -= 0.01 * a.grad\n        b -= 0.01 * b.grad\n"
+                    "        a.grad = None\n        b.grad = None")
+    return (f"a = torch.tensor(0.7, dtype=torch.{dtype}, requires_grad=True)\n"
+            f"b = torch.linspace(-1, 1, 5, dtype=torch.{dtype}).requires_grad_()\n"
+            f"x = torch.linspace(0.5, 2, 5, dtype=torch.{dtype})\n"
+            "for t in range(7):\n" + "\n".join(body) + "\n"
+            "print(p, q, a, b, a.grad, b.grad)\n")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_program())
+def test_random_training_loops_replay_as_compiled(source):
+    count = [0]
+    real = replay.Run._replay
+
+    def counted(self, plan):
+        count[0] += 1
+        return real(self, plan)
+    replay.Run._replay = counted
+    try:
+        on, off = _both(source)
+    finally:
+        replay.Run._replay = real
+    assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
+    assert count[0] >= 4        # (7 iterations: 1 noted, those whose `if` holds compiled)
