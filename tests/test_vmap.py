@@ -148,3 +148,14 @@ def test_nested_levels_and_out_dims(no_loop):
     inner = vm.vmap(lambda s, t: bt.op("mul", s, t), in_dims=(0, None))
     got = vm.vmap(inner, in_dims=(None, 0), out_dims=1)(a, b)
     np.testing.assert_array_equal(got.data, np.outer(a.data, b.data))
+
+
+@pytest.mark.parametrize("k", [2, 3, 2.5])
+def test_a_number_exponent_stays_a_number(no_loop, k):
+    """torch's batching rule keeps `x ** k` the Tensor_Scalar op: the same values, bit
+    for bit, as the op sample by sample (2 and 3 multiplied out; an int made a tensor
+    would be the Tensor_Tensor op, SLEEF's pow)."""
+    x = Tensor(np.linspace(0.1, 3.0, 1600).reshape(80, 20))
+    got = vm.vmap(lambda t: bt.op("pow", t, k))(x)
+    want = FUNCTIONS["pow"](x, k)
+    assert got.data.tobytes() == want.data.tobytes()

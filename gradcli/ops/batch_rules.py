@@ -62,18 +62,24 @@ ELEMENTWISE = (
     "clamp clip masked_fill eq ne lt le gt ge to double float long int bool type").split()
 
 
-def _plain(a):
-    if type(a) is int:
-        return to_tensor(a)
+def _listed(a):
+    """A nested list of numbers as a plain tensor (anything else as it is)."""
     if type(a) in (list, tuple) and not any(type(e) is Batched for e in a):
         return to_tensor(a)
     return a
 
 
+def _plain(a):
+    """_listed, and a Python int as a tensor (a loss's class index)."""
+    return to_tensor(a) if type(a) is int else _listed(a)
+
+
 @batch_rule(*ELEMENTWISE)
 def elementwise(level, fn, args, kwargs):
-    args = [_plain(a) for a in args]          # a nested list of numbers: a plain tensor
-    kwargs = {k: _plain(v) for k, v in kwargs.items()}
+    # a nested list of numbers: a plain tensor; a Python number stays one (torch's
+    # batching rules keep `x ** 2` the Tensor_Scalar op, which multiplies out)
+    args = [_listed(a) for a in args]
+    kwargs = {k: _listed(v) for k, v in kwargs.items()}
     items = list(args) + list(kwargs.values())
     r = max(_ndim(a) for a in items)
 
