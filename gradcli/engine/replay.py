@@ -86,9 +86,10 @@ def link(sh, parents, srcs):
 
 
 def forward(sh, args, params, mask, has_node):
-    """The shadow's op run again on `args` (arrays and constants): its output array."""
+    """The shadow's op run again on `args` (arrays and constants) and `params` (keyword
+    arguments, or None): its output array."""
     sh.saved = ()
-    out = sh.forward(*args, **params)
+    out = sh.forward(*args) if params is None else sh.forward(*args, **params)
     if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
         out = _array_out(sh, out)
     if has_node and sh.saved and sh.saved_src is not None:

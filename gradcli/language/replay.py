@@ -35,6 +35,8 @@ both ways and compares all they print.
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 import numpy as np
 
 from ..base import context
@@ -210,9 +212,8 @@ class Run:
                     vals[slot] = t.data
                 state.line = line
                 try:
-                    for j, argidx, params, mask, has_node in steps:
-                        vals[j] = forward(shadows[j], [vals[a] for a in argidx], params, mask,
-                                          has_node)
+                    for j, args, params, mask, has_node in steps:
+                        vals[j] = forward(shadows[j], args(vals), params, mask, has_node)
                 except Exception:           # (as compiled, the error in its place)
                     return self._compiled(i)
                 pending[name] = (shadows, k, vals[k], next_seq(), plan)
@@ -367,8 +368,8 @@ def _plan(body, seen):
     plan = _Plan()
     # the slots of constants and variables' arrays, after the ops' outputs
     plan.items = tuple(
-        (0, it[1], tuple((j, tuple(_final(a, n, c) for a in argidx), params, mask, has)
-                         for j, argidx, params, mask, has in it[2]),
+        (0, it[1], tuple((j, _getter(tuple(_final(a, n, c) for a in argidx)), params or None,
+                          mask, has) for j, argidx, params, mask, has in it[2]),
          tuple((n + c + f, frees[f]) for f in it[3]), it[4], it[5]) if it[0] == 0 else it
         for it in items)
     plan.conds = tuple(conds)
@@ -404,6 +405,14 @@ def _slot(a, index, read, consts, frees, mine):
         consts.append(a)
         return ("const", len(consts) - 1)
     raise _Fail
+
+
+def _getter(idx):
+    """vals -> the tuple of vals[i] for i in idx (one C call for two or more)."""
+    if len(idx) > 1:
+        return itemgetter(*idx)
+    i, = idx
+    return lambda vals: (vals[i],)
 
 
 def _final(ref, n, c):
