@@ -149,6 +149,26 @@ try:
 except RuntimeError as e:
     print(str(e)[:120])
 """,
+    # the last graph saved a leaf, changed in place after the loop: PyTorch's error; and
+    # a tensor times a constant keeps no reference to the tensor (nothing to check)
+    "leaf_changed_after_loop": """w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+for k in range(5):
+    z = (w * w).sum()
+    u = (w * 3).sum()
+    z.backward()
+z = (w * w).sum()
+for k in range(5):
+    z = (w * w).sum()
+    u = (w * 3).sum()
+with torch.no_grad():
+    w += 1
+u.backward()
+print(w.grad)
+try:
+    z.backward()
+except RuntimeError as e:
+    print(str(e)[:150])
+""",
     # grad mode off: no nodes, values only
     "no_grad_loop": """w = torch.tensor([1.0, 3.0], requires_grad=True)
 with torch.no_grad():
@@ -275,3 +295,30 @@ def test_random_training_loops_replay_as_compiled(source):
         replay.Run._replay = real
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
     assert count[0] >= 4        # (7 iterations: 1 noted, those whose `if` holds compiled)
+
+
+@pytest.mark.parametrize("backward", [True, False])
+def test_a_replayed_loop_holds_no_more_memory(backward):
+    """Peak memory (NumPy's allocations, traced) as the compiled loop's: the recorder
+    holds values weakly, an intermediate no later statement reads is let go when its
+    statement ends, the plan keeps no node of the noted iteration."""
+    import io
+    import tracemalloc
+
+    from gradcli.base import context
+    from gradcli.output import TextOutput
+    from gradcli.session import Session
+    body = "    out = torch.mean(3 * (x + 2) ** 2)\n" + ("    out.backward()\n" if backward else "")
+    src = ("x = torch.ones(1000000, requires_grad=True)\nfor i in range(4):\n" + body)
+    peaks = []
+    for on in (False, True, False, True):      # (the first two warm the caches up)
+        s = Session(TextOutput(io.StringIO(), quiet=True))
+        context.current.replay = on
+        tracemalloc.start()
+        try:
+            s.run(src)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    off, on = peaks[2:]
+    assert on <= off + 1_000_000, peaks         # (an array is 8 MB)

@@ -22,11 +22,12 @@ decides what is replayed and when, is gradcli/language/replay.py).
 from __future__ import annotations
 
 import contextlib
+import weakref
 
 import numpy as np
 
 from ..base import context
-from ..core.tensor import next_seq
+from ..core.tensor import Tensor, next_seq
 from . import autograd, observe, schedule, versions
 from .function import Function, _array_out
 
@@ -40,40 +41,73 @@ def plain():
     return _FUNCTION["apply"] is _PLAIN[0] and _FUNCTION["apply2"] is _PLAIN[1]
 
 
+class Recorder:
+    """What `recording` notes, per op applied: (class, arguments, parameters, the node it
+    made or None, whether its output requires grad, the saved values apply2 dropped (a
+    mask, or None), where its saved values come from (or None)).  An argument or a
+    saved value's source is ("op", k) when it is the output of the k-th op noted,
+    ("tensor", weak reference) for any other Tensor, ("value", v) otherwise.  Outputs
+    are held weakly (an intermediate value is freed when the op after it is done, as
+    without recording); `index_of` tells which op made a Tensor still alive."""
+    __slots__ = ("notes", "ids")
+
+    def __init__(self):
+        self.notes = []
+        self.ids = {}           # id(output) -> (op index, weak reference to it)
+
+    def index_of(self, t):
+        e = self.ids.get(id(t))
+        return e[0] if e is not None and e[1]() is t else None
+
+    def _ref(self, v):
+        if type(v) is Tensor:
+            k = self.index_of(v)
+            return ("op", k) if k is not None else ("tensor", weakref.ref(v))
+        return ("value", v)
+
+    def note(self, cls, args, params, out):
+        node = out.grad_fn if type(out) is Tensor else None
+        saved = (getattr(node, "saved", None) or ()) if node is not None else ()
+        mask = tuple(x is None for x in saved) if any(x is None for x in saved) else None
+        srcs = tuple(self._ref(x) for x in node.saved_src) if saved else None
+        self.notes.append((cls, tuple(self._ref(a) for a in args), params, node,
+                           type(out) is Tensor and out.requires_grad, mask, srcs))
+        if type(out) is Tensor:
+            self.ids[id(out)] = (len(self.notes) - 1, weakref.ref(out))
+
+
 @contextlib.contextmanager
 def recording():
-    """Note every op applied while open: yields the list of (class, args, params, result
-    Tensor), in order.  The caller checked `plain()`."""
-    notes = []
+    """Note every op applied while open (a `Recorder`).  The caller checked `plain()`."""
+    rec = Recorder()
     apply, apply2 = _PLAIN[0].__func__, _PLAIN[1].__func__
 
     def rec_apply(cls, *args, **params):
         out = apply(cls, *args, **params)
-        notes.append((cls, args, params, out))
+        rec.note(cls, args, params, out)
         return out
 
     def rec_apply2(cls, a, b, dt):
         out = apply2(cls, a, b, dt)
-        notes.append((cls, (a, b, dt), {}, out))
+        rec.note(cls, (a, b, dt), {}, out)
         return out
     Function.apply, Function.apply2 = classmethod(rec_apply), classmethod(rec_apply2)
     try:
-        yield notes
+        yield rec
     finally:
         Function.apply, Function.apply2 = _PLAIN
 
 
-def shadow(cls, node):
-    """A new node of class `cls` with the fields of the noted `node` that do not change
-    from one iteration to the next (None for an op that made no node: only its forward
-    runs).  Parents and saved-value sources are set by the caller (`link`)."""
+def shadow(cls, fields):
+    """A new node of class `cls` with the fields of a noted node that do not change from
+    one iteration to the next, `fields` = (needs, out_dtype, creation number), or None
+    for an op that made no node (only its forward runs).  Parents and saved-value
+    sources are set by the caller (`link`)."""
     sh = cls.__new__(cls)
     sh.saved = ()
-    if node is not None:
-        sh.needs = node.needs
+    if fields is not None:
+        sh.needs, sh.out_dtype, sh.seq = fields
         sh.watch = None
-        sh.out_dtype = node.out_dtype
-        sh.seq = node.seq
     return sh
 
 
@@ -98,6 +132,13 @@ def forward(sh, args, params, mask, has_node):
         if versions.state.bumped:
             versions.record(sh, sh.saved_src)
     return out
+
+
+def release(shadows):
+    """Let go of what a set of shadows saved (their values are no one's any more: a loop
+    without backward would otherwise hold two iterations' saved values)."""
+    for sh in shadows:
+        sh.saved = ()
 
 
 def adopt_sources(node, i, t):

@@ -82,7 +82,7 @@ class Body:
 class _Plan:
     """What a noted iteration showed (see `_plan`)."""
     __slots__ = ("items", "conds", "checks", "mode", "backward", "ops", "consts", "frees",
-                 "adopt", "stores")
+                 "adopt")
 
     def sets(self):
         """A new set of shadow nodes, one per op, linked as the noted graph."""
@@ -142,27 +142,32 @@ class Run:
         if self.pending:
             self.materialize()
         s = self.s
-        seen = {}           # assign: (ops, values read, result, grad mode); backward: root
-        for i, (kind, what, closure, extra, line, col) in enumerate(self.body.items):
-            if kind == "assign":
-                try:
-                    read = {name: load(s) for name, load, _ in extra[2]}
-                except Exception:
-                    read = None
-                with engine.recording() as ops:
-                    r = closure(s)
-                seen[i] = (list(ops), read, extra[1](s), context.current.grad_enabled)
-            else:
-                if kind == "backward":
+        # assign: (its notes' range, values read, its result's op, grad mode);
+        # backward: (its root's op, the root's node)
+        seen = {}
+        with engine.recording() as rec:
+            for i, (kind, what, closure, extra, line, col) in enumerate(self.body.items):
+                if kind == "assign":
                     try:
-                        seen[i] = extra(s)
+                        read = {name: load(s) for name, load, _ in extra[2]}
                     except Exception:
-                        seen[i] = None
-                r = closure(s)
-            if r is not None:
-                return r
+                        read = None
+                    start = len(rec.notes)
+                    r = closure(s)
+                    seen[i] = ((start, len(rec.notes)), read, rec.index_of(extra[1](s)),
+                               context.current.grad_enabled)
+                else:
+                    if kind == "backward":
+                        try:
+                            root = extra(s)
+                        except Exception:
+                            root = None
+                        seen[i] = (rec.index_of(root), getattr(root, "grad_fn", None))
+                    r = closure(s)
+                if r is not None:
+                    return r
         try:
-            self.plan = _plan(self.body, seen)
+            self.plan = _plan(self.body, seen, rec.notes)
         except _Fail:
             self.plan = None
         if self.plan is not None:
@@ -201,13 +206,15 @@ class Run:
         shadows = self.sets[turn]
         if shadows is None:
             shadows = self.sets[turn] = plan.sets()
+        else:       # the values of two iterations ago: no name holds them any more
+            engine.release(shadows)
         vals = self.vals
         forward = engine.forward
         pending = self.pending
         for i, item in enumerate(plan.items):
             kind = item[0]
             if kind == 0:                               # name = expression
-                _, name, steps, frees, k, line = item
+                _, name, steps, frees, k, line, drop = item
                 for slot, t in frees:
                     vals[slot] = t.data
                 state.line = line
@@ -216,7 +223,11 @@ class Run:
                         vals[j] = forward(shadows[j], args(vals), params, mask, has_node)
                 except Exception:           # (as compiled, the error in its place)
                     return self._compiled(i)
+                if name not in pending:     # the compiled iteration's value: let go
+                    self.body.stores[name](s, None)
                 pending[name] = (shadows, k, vals[k], next_seq(), plan)
+                for j in drop:              # values no later statement reads: let go
+                    vals[j] = None
             elif kind == 1:                             # name.backward()
                 engine.backward_with(shadows[item[1]], vals[item[1]], item[2])
             else:                                       # as compiled
@@ -288,72 +299,68 @@ def _check(checks, s):
     return True
 
 
-def _plan(body, seen):
-    """The plan from a noted iteration (`Run._record`'s `seen`); _Fail when it cannot be
-    replayed.  Slots of `Run.vals`: the ops' outputs, then the constants, then the
-    variables' tensors' arrays."""
-    index = {}          # id(an op's output Tensor) -> op index
-    outs = []           # op index -> its output Tensor (while the plan is made)
+def _plan(body, seen, notes):
+    """The plan from a noted iteration (`Run._record`'s `seen`, the recorder's `notes`);
+    _Fail when it cannot be replayed.  Slots of `Run.vals`: the ops' outputs, then the
+    constants, then the variables' tensors' arrays."""
+    opof = {}           # note index -> plan op index
+    nodes = {}          # id(a noted op's node) -> plan op index
     ops, consts, frees = [], [], []
-    steps_of = []       # per assign statement: (name, steps, frees read, result op)
     items, conds, checks, adopt = [], [], [], []
     modes = set()
     backward = False
     for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
         if kind == "assign":
-            notes, read, result, mode = seen[i]
-            if read is None or not notes:
+            (start, end), read, result, mode = seen[i]
+            if read is None or start == end:
                 raise _Fail
             modes.add(mode)
             checks.extend(_checks(extra[2], read))
             steps, mine = [], []
-            for cls, args, params, out in notes:
-                if type(out) is not Tensor or any(
-                        type(v) is Tensor or isinstance(v, np.ndarray) for v in params.values()):
+            for x in range(start, end):
+                cls, args, params, node, requires_grad, mask, srcs = notes[x]
+                if any(type(v) is Tensor or isinstance(v, np.ndarray) for v in params.values()):
                     raise _Fail
-                argidx = tuple(_slot(a, index, read, consts, frees, mine) for a in args)
-                node = out.grad_fn
+                argidx = tuple(_slot(a, opof, read, consts, frees, mine) for a in args)
                 j = len(ops)
                 if node is None:
-                    if out.requires_grad:
+                    if requires_grad:
                         raise _Fail
                     ops.append((cls, None, None, None))
-                    mask = None
                 else:
                     if type(node) is not cls or node.watch is not None:
                         raise _Fail
-                    prefs = tuple(_parent(p, outs, read) for p in node.parents)
-                    saved = node.saved or ()
-                    mask = tuple(x is None for x in saved) if any(x is None for x in saved) \
-                        else None
-                    srcs = None
-                    if saved:
-                        srcs = []
-                        for si, src in enumerate(node.saved_src):
-                            if type(src) is Tensor and id(src) in index:
-                                srcs.append(None)       # an earlier op's output: no Tensor yet
-                                adopt.append((j, si, index[id(src)]))
-                            elif src is None or src is OWN or (
-                                    type(src) is Tensor and any(src is v for v in read.values())):
-                                srcs.append(src)
+                    prefs = tuple(_parent(p, nodes, read) for p in node.parents)
+                    if srcs is not None:
+                        own = []
+                        for si, (how, v) in enumerate(srcs):
+                            if how == "op" and v in opof:
+                                own.append(None)        # an earlier op's output: no Tensor yet
+                                adopt.append((j, si, opof[v]))
+                            elif how == "value" and (v is None or v is OWN):
+                                own.append(v)
+                            elif how == "tensor" and _read(v(), read):
+                                own.append(v())
                             else:
                                 raise _Fail
-                        srcs = tuple(srcs)
-                    ops.append((cls, node, prefs, srcs))
-                index[id(out)] = j
-                outs.append(out)
+                        srcs = tuple(own)
+                    # (what a shadow copies of the node: not the node, whose saved values
+                    # a loop without backward would keep for the whole loop)
+                    ops.append((cls, (node.needs, node.out_dtype, node.seq), prefs, srcs))
+                    nodes[id(node)] = j
+                opof[x] = j
                 steps.append((j, argidx, params, mask, node is not None))
-            k = index.get(id(result))
-            if k is None:
+            k = opof.get(result)
+            if k is None or k < steps[0][0]:
                 raise _Fail
             items.append((0, what, tuple(steps), tuple(mine), k, line))
         elif kind == "backward":
-            root = seen[i]
-            k = index.get(id(root)) if type(root) is Tensor else None
-            if k is None or root.grad_fn is None or root.data.size != 1:
+            at, root = seen[i]
+            k = opof.get(at)
+            if k is None or root is None or nodes.get(id(root)) != k:
                 raise _Fail
-            _own_graph(root.grad_fn, outs)
-            sched = engine.schedule_of(root.grad_fn)
+            _own_graph(root, nodes)
+            sched = engine.schedule_of(root)
             if sched is None:
                 raise _Fail
             backward = True
@@ -370,8 +377,8 @@ def _plan(body, seen):
     plan.items = tuple(
         (0, it[1], tuple((j, _getter(tuple(_final(a, n, c) for a in argidx)), params or None,
                           mask, has) for j, argidx, params, mask, has in it[2]),
-         tuple((n + c + f, frees[f]) for f in it[3]), it[4], it[5]) if it[0] == 0 else it
-        for it in items)
+         tuple((n + c + f, frees[f]) for f in it[3]), it[4], it[5], _dropped(items, x))
+        if it[0] == 0 else it for x, it in enumerate(items))
     plan.conds = tuple(conds)
     plan.checks = tuple(checks)
     plan.mode = modes.pop()
@@ -383,28 +390,83 @@ def _plan(body, seen):
     return plan
 
 
-def _slot(a, index, read, consts, frees, mine):
+def _read(t, read):
+    """Whether Tensor t is the value of a variable the statement reads."""
+    return t is not None and any(t is v for v in read.values())
+
+
+def _slot(ref, opof, read, consts, frees, mine):
     """Where an op's argument comes from: ("op", j), ("const", i) or ("free", i)."""
-    if type(a) is Tensor:
-        j = index.get(id(a))
-        if j is not None:
-            return ("op", j)
-        if not any(a is v for v in read.values()):
+    how, v = ref
+    if how == "op":
+        if v not in opof:
             raise _Fail
-        for f, t in enumerate(frees):
-            if t is a:
+        return ("op", opof[v])
+    if how == "tensor":
+        t = v()
+        if not _read(t, read):
+            raise _Fail
+        for f, u in enumerate(frees):
+            if u is t:
                 break
         else:
             f = len(frees)
-            frees.append(a)
+            frees.append(t)
         if f not in mine:
             mine.append(f)
         return ("free", f)
-    if a is None or type(a) in (int, float, bool, str) or isinstance(a, (np.dtype, np.generic)) \
-            or (type(a) is tuple and all(type(x) is int for x in a)):
-        consts.append(a)
+    if v is None or type(v) in (int, float, bool, str) or isinstance(v, (np.dtype, np.generic)) \
+            or (type(v) is tuple and all(type(x) is int for x in v)):
+        consts.append(v)
         return ("const", len(consts) - 1)
     raise _Fail
+
+
+def _final(ref, n, c):
+    kind, i = ref
+    return i if kind == "op" else n + i if kind == "const" else n + c + i
+
+
+def _parent(p, nodes, read):
+    """(1, op index) for a noted op's node, (0, p) for None or a variable's leaf."""
+    if p is None:
+        return (0, None)
+    if type(p) is Tensor:
+        if _read(p, read):
+            return (0, p)
+        raise _Fail
+    j = nodes.get(id(p))
+    if j is None:
+        raise _Fail
+    return (1, j)
+
+
+def _own_graph(root, nodes):
+    """Every node under `root` was made by a noted op (none from before the loop)."""
+    todo, seen = [root], set()
+    while todo:
+        n = todo.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if id(n) not in nodes or n.watch is not None:
+            raise _Fail
+        for p in n.parents:
+            if p is not None and type(p) is not Tensor:
+                todo.append(p)
+
+
+def _dropped(items, x):
+    """The op outputs of assignment x that no later statement reads (so that, as in the
+    compiled loop, an intermediate array nothing saved is freed when its statement ends:
+    `Run.vals` would otherwise keep it to the end of the iteration)."""
+    later = set()
+    for it in items[x + 1:]:
+        if it[0] == 0:
+            later.update(ref[1] for _, argidx, *_ in it[2] for ref in argidx if ref[0] == "op")
+        elif it[0] == 1:
+            later.add(it[1])
+    return tuple(j for j, *_ in items[x][2] if j not in later)
 
 
 def _getter(idx):
@@ -413,41 +475,6 @@ def _getter(idx):
         return itemgetter(*idx)
     i, = idx
     return lambda vals: (vals[i],)
-
-
-def _final(ref, n, c):
-    kind, i = ref
-    return i if kind == "op" else n + i if kind == "const" else n + c + i
-
-
-def _parent(p, outs, read):
-    """(1, op index) for an earlier op's node, (0, p) for None or a variable's leaf."""
-    if p is None:
-        return (0, None)
-    if type(p) is Tensor:
-        if any(p is v for v in read.values()):
-            return (0, p)
-        raise _Fail
-    for j, t in enumerate(outs):
-        if t.grad_fn is p:
-            return (1, j)
-    raise _Fail
-
-
-def _own_graph(root, outs):
-    """Every node under `root` was made by a noted op (none from before the loop)."""
-    mine = {id(t.grad_fn) for t in outs if t.grad_fn is not None}
-    todo, seen = [root], set()
-    while todo:
-        n = todo.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
-        if id(n) not in mine or n.watch is not None:
-            raise _Fail
-        for p in n.parents:
-            if p is not None and type(p) is not Tensor:
-                todo.append(p)
 
 
 def _checks(loads, read):
