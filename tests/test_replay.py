@@ -199,6 +199,44 @@ print(p, w.grad, lr)
 }
 
 
+# programs from a review of the replay: each ran differently before it was fixed (a
+# number's sign, the default dtype, code of the program running mid-loop through a
+# generator, a while condition, a subscript, a `no_grad` of its own, a method standing
+# for `exp`, a float16 path taking a tensor's value as a number, a forward-mode level
+# opened in an `if` block), or is the last iteration of a reused set of shadows
+REVIEWED = {
+    "negative_zero_number": 'w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\nfor lr in [0.0, 0.0, -0.0, -0.0]:\n    y = w * lr\nprint(y)\n',
+    "default_dtype_changed": 'w = torch.tensor([1, 2, 3])\nfor t in range(4):\n    y = w * 0.5\n    if t == 1:\n        torch.set_default_dtype(torch.float32)\nprint(y.dtype, y)\n',
+    "generator_iterable": 'w = torch.tensor([1.0, 2.0], requires_grad=True)\ny = None\ndef gen():\n    for k in range(5):\n        print(k, y)\n        yield k\nfor t in gen():\n    y = w * 3\n    z = y.sum()\n    z.backward()\nprint(w.grad)\n',
+    "while_condition_calls": 'w = torch.tensor([1.0, 2.0], requires_grad=True)\ndef more():\n    print(y.grad_fn if y is not None else None, w.grad)\n    return True\ny = None\ni = 0\nwhile i < 4 and more():\n    y = w * 3\n    z = y.sum()\n    z.backward()\n    i += 1\n',
+    "subscript_in_update": 'w = torch.tensor([1.0, 2.0], requires_grad=True)\ny = None\nclass Sched:\n    def __getitem__(self, k):\n        print("sees", y)\n        return 0.1\ns = Sched()\nfor t in range(4):\n    y = w * 3\n    z = y.sum()\n    z.backward()\n    with torch.no_grad():\n        w -= s[0] * w.grad\n        w.grad = None\nprint(w)\n',
+    "own_no_grad": 'w = torch.tensor([1.0, 2.0], requires_grad=True)\ny = None\ndef no_grad():\n    print("sees", y)\n    return torch.no_grad()\nfor t in range(4):\n    y = w * 3\n    z = y.sum()\n    z.backward()\n    with no_grad():\n        w -= 0.1 * w.grad\n        w.grad = None\nprint(w)\n',
+    "forward_level_opened": 'fwAD = torch.autograd.forward_ad\nw = torch.tensor([1.0, 2.0])\nfor t in range(3):\n    y = w * 2\n    if t == 0:\n        fwAD.enter_dual_level()\n        d = fwAD.make_dual(torch.tensor([1.0, 1.0]), torch.tensor([1.0, 0.0]))\nz = d * 3\nprint(fwAD.unpack_dual(z))\nfwAD.exit_dual_level()\n',
+    "bound_method_as_exp": 'class C:\n    def f(self, x):\n        print("called")\n        return x * 2\nexp = C().f\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor t in range(3):\n    y = exp(w)\nprint(y)\n',
+    "float16_tensor_value": 'x = torch.tensor([1.0, 2.0], dtype=torch.float16, requires_grad=True)\ns = torch.tensor(2.0)\nfor t in range(4):\n    y = x * s\n    with torch.no_grad():\n        s -= 0.5\nprint(y, s)\n',
+    "own_no_grad_sets_flag": 'w = torch.tensor([1.0, 2.0], requires_grad=True)\nflag = 0\nn = 0\ndef no_grad():\n    global flag, n\n    n += 1\n    flag = n\n    return torch.no_grad()\nfor t in range(5):\n    y = w * 3\n    with no_grad():\n        w.grad = None\n    if flag == 3:\n        print("guard ran at", t)\n',
+    "own_no_grad_changes_data": 'w = torch.tensor([1.0, 2.0], requires_grad=True)\nx = torch.tensor([1.0, 2.0])\nc = torch.zeros(1)\nn = 0\ndef no_grad():\n    global n\n    n += 1\n    print("no_grad call", n)\n    if n == 3:\n        x.data = torch.ones(3)\n    return torch.no_grad()\ntry:\n    for t in range(5):\n        if t == 100:\n            print("never")\n        with no_grad():\n            c += 1\n        y = (w * x).sum()\n        y.backward()\nexcept RuntimeError as e:\n    print("error", str(e)[:50])\nprint(c, n)\n',
+    "data_changed_mid_loop": 'w = torch.tensor([1.0, 2.0], dtype=torch.float32, requires_grad=True)\nx = torch.tensor([1.0, 2.0], dtype=torch.float32)\nn = 0\ndef no_grad():\n    global n\n    n += 1\n    if n == 3:\n        x.data = torch.tensor([1.0, 2.0], dtype=torch.float64)\n    return torch.no_grad()\nfor t in range(3):\n    with no_grad():\n        pass\n    y = w * x\nprint(y, y.dtype)\n',
+    "saved_after_reused_shadows": """w = torch.tensor([0.5, -1.0], requires_grad=True)
+x = torch.tensor([1.0, 2.0])
+for t in range(6):
+    m = w * x
+    p = m.sin()
+    q = p.sum()
+s = p.grad_fn._saved_self
+print(s, s._version, s.grad_fn, p.grad_fn.next_functions[0][0]._saved_other)
+with torch.no_grad():
+    x += 1
+try:
+    q.backward()
+    print("no error", w.grad)
+except RuntimeError as e:
+    print("error:", str(e)[:150])
+""",
+}
+PROGRAMS.update(REVIEWED)
+
+
 def _both(source, *flags):
     on = run_inprocess(source, ("eval", *flags, "-"))
     off = run_inprocess(source, ("eval", "--no-replay", *flags, "-"))
@@ -209,7 +247,8 @@ def _both(source, *flags):
 def test_replayed_loops_print_what_compiled_loops_print(name):
     on, off = _both(PROGRAMS[name])
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
-    assert off.returncode == (1 if name == "version_error" else 0), off.stderr
+    if name not in REVIEWED:
+        assert off.returncode == (1 if name == "version_error" else 0), off.stderr
 
 
 def test_the_step_limit_stops_a_replayed_loop_where_it_stops_a_compiled_one():
@@ -219,7 +258,9 @@ def test_the_step_limit_stops_a_replayed_loop_where_it_stops_a_compiled_one():
 
 
 @pytest.mark.parametrize("name,least", [("tutorial32", 240), ("two_by_two", 25),
-                                        ("function_and_else", 40), ("rebound_mid_loop", 4)])
+                                        ("function_and_else", 40), ("rebound_mid_loop", 4),
+                                        ("saved_after_reused_shadows", 5),
+                                        ("negative_zero_number", 1)])
 def test_the_loops_are_replayed(name, least, monkeypatch):
     """The comparisons above are not vacuous: these loops do replay."""
     count = [0]
@@ -297,8 +338,12 @@ def test_random_training_loops_replay_as_compiled(source):
     assert count[0] >= 4        # (7 iterations: 1 noted, those whose `if` holds compiled)
 
 
-@pytest.mark.parametrize("backward", [True, False])
-def test_a_replayed_loop_holds_no_more_memory(backward):
+@pytest.mark.parametrize("body", [
+    "    out = torch.mean(3 * (x + 2) ** 2)\n    out.backward()\n",
+    "    out = torch.mean(3 * (x + 2) ** 2)\n",
+    "    out = ((((x * 2) * 3) * 4) * 5).sum()\n",           # (each value let go after its op)
+    "    out = ((((w + x) * 3) * 4) * 5).sum()\n    out.backward()\n"])
+def test_a_replayed_loop_holds_no_more_memory(body):
     """Peak memory (NumPy's allocations, traced) as the compiled loop's: the recorder
     holds values weakly, an intermediate no later statement reads is let go when its
     statement ends, the plan keeps no node of the noted iteration."""
@@ -308,8 +353,8 @@ def test_a_replayed_loop_holds_no_more_memory(backward):
     from gradcli.base import context
     from gradcli.output import TextOutput
     from gradcli.session import Session
-    body = "    out = torch.mean(3 * (x + 2) ** 2)\n" + ("    out.backward()\n" if backward else "")
-    src = ("x = torch.ones(1000000, requires_grad=True)\nfor i in range(4):\n" + body)
+    src = ("x = torch.ones(1000000, requires_grad=True)\nw = torch.ones(1, requires_grad=True)\n"
+           "for i in range(6):\n" + body)
     peaks = []
     for on in (False, True, False, True):      # (the first two warm the caches up)
         s = Session(TextOutput(io.StringIO(), quiet=True))

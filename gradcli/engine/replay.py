@@ -91,11 +91,15 @@ def recording():
         out = apply2(cls, a, b, dt)
         rec.note(cls, (a, b, dt), {}, out)
         return out
-    Function.apply, Function.apply2 = classmethod(rec_apply), classmethod(rec_apply2)
+    mine = (classmethod(rec_apply), classmethod(rec_apply2))
+    Function.apply, Function.apply2 = mine
     try:
         yield rec
     finally:
-        Function.apply, Function.apply2 = _PLAIN
+        if _FUNCTION["apply"] is mine[0] and _FUNCTION["apply2"] is mine[1]:
+            Function.apply, Function.apply2 = _PLAIN
+        else:       # the program opened a forward-mode level or saved-tensor hooks
+            rec.notes.append(None)      # (its swap stays; what it ran was not noted)
 
 
 def shadow(cls, fields):
@@ -119,26 +123,35 @@ def link(sh, parents, srcs):
     sh.saved_src = srcs
 
 
-def forward(sh, args, params, mask, has_node):
+def forward(sh, args, params, mask, srcs):
     """The shadow's op run again on `args` (arrays and constants) and `params` (keyword
-    arguments, or None): its output array."""
+    arguments, or None): its output array.  `srcs`: where its saved values come from
+    (link's; set again each time, since backward clears them), False for an op that made
+    no node (what it saves is let go at once, as apply lets go of such a node)."""
     sh.saved = ()
     out = sh.forward(*args) if params is None else sh.forward(*args, **params)
     if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
         out = _array_out(sh, out)
-    if has_node and sh.saved and sh.saved_src is not None:
+    if srcs is False:
+        sh.saved = ()
+    elif sh.saved:
         if mask is not None:            # (apply2: a value only a constant's gradient uses)
             sh.saved = tuple(None if m else s for s, m in zip(sh.saved, mask))
-        if versions.state.bumped:
-            versions.record(sh, sh.saved_src)
+        sh.saved_src = srcs
+        if versions.state.bumped and srcs is not None:
+            versions.record(sh, srcs)
     return out
 
 
 def release(shadows):
-    """Let go of what a set of shadows saved (their values are no one's any more: a loop
-    without backward would otherwise hold two iterations' saved values)."""
+    """A set of shadows used again: what they saved let go (their values are no one's any
+    more: a loop without backward would otherwise hold two iterations' saved values), and
+    what a pass left on them (its flow record's number, the versions they saw) cleared,
+    as on new nodes."""
     for sh in shadows:
         sh.saved = ()
+        if hasattr(sh, "needs"):
+            sh.fpass = sh.vers = sh.epoch = None
 
 
 def adopt_sources(node, i, t):

@@ -90,7 +90,7 @@ class Control:
     def s_while_stmt(self, node):
         cond, suite, else_suite = node.children
         c = self.expr(cond)
-        body = Body.compile(self, suite, set(), names_in(cond))
+        body = Body.compile(self, suite, set(), cond)
         b = self.block(suite) if body is None else body.run_all
         other = self.block(else_suite) if else_suite is not None else None
         line, col = pos(cond)
@@ -119,7 +119,7 @@ class Control:
         target, iterable, suite, else_suite = node.children
         store = self.target(target)
         it = self.expr(iterable)
-        body = Body.compile(self, suite, names_in(target), set())
+        body = Body.compile(self, suite, names_in(target), None)
         b = self.block(suite) if body is None else body.run_all
         other = self.block(else_suite) if else_suite is not None else None
         line, col = pos(iterable)
@@ -129,6 +129,8 @@ class Control:
                 items = iterate(it(s))
             except GradError as e:
                 raise e.at(line, col)
+            if type(items) not in (range, list):
+                again = b       # taken one at a time, by code that may be the program's own
             max_steps = context.current.limits.max_steps
             for item in items:
                 store(s, item)

@@ -123,16 +123,30 @@ def _grad_of(node):
     return None
 
 
-def _no_calls(node) -> bool:
-    return not any(t.data in ("call", "lambda", "lambdef") or t.data.startswith("comp")
-                   for t in _trees(node))
+def _arithmetic(node) -> bool:
+    """Names, numbers, `w.grad` and `+ - * / ** ^` of them (an update's right side: no
+    call, subscript or comparison, which could run the program's own code)."""
+    if not isinstance(node, Tree):
+        return False
+    d, ch = node.data, node.children
+    if d in ("name", "number"):
+        return True
+    if d == "getattr":
+        return _grad_of(node) is not None
+    if d == "binary":
+        return all(t.value in _ARITH for t in ch[1::2]) and all(_arithmetic(c) for c in ch[0::2])
+    if d == "power":
+        return _arithmetic(ch[0]) and _arithmetic(ch[2])
+    if d == "unary":
+        return ch[0].value == "-" and _arithmetic(ch[1])
+    return False
 
 
 def _update(small) -> bool:
     """A statement of a no_grad block that may run as compiled in a replayed iteration."""
     d, ch = small.data, small.children
     if d == "augassign":
-        return isinstance(ch[0], Tree) and ch[0].data == "name" and _no_calls(ch[2])
+        return isinstance(ch[0], Tree) and ch[0].data == "name" and _arithmetic(ch[2])
     if d == "assign":
         return len(ch) == 2 and _grad_of(ch[0]) is not None and \
             isinstance(ch[1], Tree) and ch[1].data == "none"
@@ -215,12 +229,15 @@ def _written(node):
     return out
 
 
-def compile_body(comp, suite, target_names, cond_names):
-    """The statements of a loop body that qualifies, compiled (`_item`), else None.  `target_names`: what the
-    loop itself binds (a for loop's target); `cond_names`: what a while loop's
-    condition reads."""
+def compile_body(comp, suite, target_names, cond):
+    """The statements of a loop body that qualifies, compiled (`_item`), else None.
+    `target_names`: what a for loop binds; `cond`: a while loop's condition (numbers and
+    variables only, `_condition`: it runs between replayed iterations)."""
     if comp.fn is not None and getattr(comp.fn, "kind", None) == "class":
         return None
+    if cond is not None and not _condition(cond):
+        return None
+    cond_names = names_in(cond) if cond is not None else set()
     nodes = _statements(suite)
     kinds = [_kind(n) for n in nodes]
     if not nodes or None in kinds or not any(k[0] == "assign" for k in kinds):
@@ -265,25 +282,50 @@ def _augmented(node):
             t.children[0].data == "name"}
 
 
+def _literals(comp, node):
+    """The numbers an expression writes: each number-only part of it (`2`, `-2`,
+    `2.5 + 2.5`), computed by its own compiled closure (so as the program computes it)."""
+    out = set()
+    for t in _trees(node):
+        if t.data in ("number", "binary", "power", "unary") and not names_in(t) and \
+                all(u.data in ("number", "binary", "power", "unary") for u in _trees(t)):
+            try:
+                v = comp.expr(t)(None)
+            except Exception:
+                continue
+            if type(v) in (int, float):
+                out.update((v, -v))
+    return out
+
+
 def _item(comp, n, kind_what, results, changed):
     """(kind, name or condition, the statement's closure, what replaying it needs,
-    line, column) of one statement of a qualifying body; an assignment's needs: its
-    name's store and load, and (name, load, changed) of each variable it reads
-    (`changed`: the body changes it in place, so it may not hold a number)."""
+    line, column) of one statement of a qualifying body.  What replaying needs:
+    an assignment's name's store and load, (name, load, changed, gradcli's own value of
+    the name) of each variable it reads (`changed`: the body changes it in place, so it
+    may not hold a number) and the numbers it writes; a backward's load of its name; an
+    `if`'s condition and loads; for the others, (name, load, gradcli's own value) of each
+    variable they read."""
     kind, what = kind_what
     line, col = pos(n)
     closure = comp.compound(n) if n.data in ("if_stmt", "with_stmt") else comp.small(n)
-    extra = None
+    builtins = comp.builtins
+
+    def reads(node, skip=()):
+        return tuple((name, comp.load_name(name, n), name in changed, builtins.get(name))
+                     for name in sorted(names_in(node) - set(skip)))
     if kind == "assign":
         value = n.children[1]
         extra = (comp.store_name(what), comp.load_name(what, n.children[0]),
-                 tuple((name, comp.load_name(name, n), name in changed) for name in
-                       sorted(names_in(value) - results)))
+                 reads(value, results), _literals(comp, value))
     elif kind == "backward":
-        extra = comp.load_name(what, n)
+        at = n.children[0].children[0].children[1]      # the `backward` of name.backward()
+        extra = (comp.load_name(what, n), at.line, at.column)
     elif kind == "guard":
         extra = (comp.expr(what), tuple(comp.load_name(name, n)
                                         for name in sorted(names_in(what))))
+    else:
+        extra = reads(n)
     return (kind, what, closure, extra, line, col)
 
 

@@ -35,18 +35,17 @@ both ways and compares all they print.
 """
 from __future__ import annotations
 
+import math
 from operator import itemgetter
 
 import numpy as np
 
 from ..base import context
-from ..core.tensor import Tensor, next_seq
+from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..engine.versions import OWN
-from ..library.values import Module
-from .classes import is_user_class
-from .functions import UserFunction
 from .loop_shapes import compile_body
+from .positions import located
 from .state import state
 
 #: times a loop run notes an iteration again after a check failed; then it runs as compiled
@@ -82,7 +81,7 @@ class Body:
 class _Plan:
     """What a noted iteration showed (see `_plan`)."""
     __slots__ = ("items", "conds", "checks", "mode", "backward", "ops", "consts", "frees",
-                 "adopt")
+                 "adopt", "default")
 
     def sets(self):
         """A new set of shadow nodes, one per op, linked as the noted graph."""
@@ -101,7 +100,7 @@ class Run:
         self.body = body
         self.s = s
         self.plan = None
-        self.pending = {}       # name -> (shadow set, op index, array, creation number, plan)
+        self.pending = {}       # name -> (shadow set, op index, array, plan)
         self.records = 0
         self.sets = [None, None]
         self.turn = 0
@@ -148,10 +147,7 @@ class Run:
         with engine.recording() as rec:
             for i, (kind, what, closure, extra, line, col) in enumerate(self.body.items):
                 if kind == "assign":
-                    try:
-                        read = {name: load(s) for name, load, _ in extra[2]}
-                    except Exception:
-                        read = None
+                    read = _read_all(extra[2], s)
                     start = len(rec.notes)
                     r = closure(s)
                     seen[i] = ((start, len(rec.notes)), read, rec.index_of(extra[1](s)),
@@ -159,14 +155,18 @@ class Run:
                 else:
                     if kind == "backward":
                         try:
-                            root = extra(s)
+                            root = extra[0](s)
                         except Exception:
                             root = None
                         seen[i] = (rec.index_of(root), getattr(root, "grad_fn", None))
+                    elif kind != "guard":
+                        seen[i] = _read_all(extra, s)
                     r = closure(s)
                 if r is not None:
                     return r
         try:
+            if None in rec.notes:           # (a forward-mode level or hooks context opened)
+                raise _Fail
             self.plan = _plan(self.body, seen, rec.notes)
         except _Fail:
             self.plan = None
@@ -181,7 +181,8 @@ class Run:
         """None if the iteration can be replayed, else why not (_COND: an `if` holds)."""
         s = self.s
         ctx = context.current
-        if ctx.grad_enabled is not plan.mode or not engine.plain():
+        if ctx.grad_enabled is not plan.mode or ctx.default_float is not plan.default or \
+                not engine.plain():
             return _STALE
         if plan.backward and (ctx.leaf_hooks or not engine.backward_ready(_ONE)):
             return _STALE
@@ -211,25 +212,33 @@ class Run:
         vals = self.vals
         forward = engine.forward
         pending = self.pending
-        for i, item in enumerate(plan.items):
+        for item in plan.items:
             kind = item[0]
             if kind == 0:                               # name = expression
-                _, name, steps, frees, k, line, drop = item
+                _, name, steps, frees, k, line, drop, at = item
                 for slot, t in frees:
                     vals[slot] = t.data
                 state.line = line
                 try:
-                    for j, args, params, mask, has_node in steps:
-                        vals[j] = forward(shadows[j], args(vals), params, mask, has_node)
+                    for j, args, params, mask, srcs, done in steps:
+                        vals[j] = forward(shadows[j], args(vals), params, mask, srcs)
+                        for x in done:      # values no later op reads: let go, as compiled
+                            vals[x] = None
                 except Exception:           # (as compiled, the error in its place)
-                    return self._compiled(i)
-                if name not in pending:     # the compiled iteration's value: let go
+                    return self._compiled(at)
+                first = name not in pending
+                pending[name] = (shadows, k, vals[k], plan)
+                if first:                   # the compiled iteration's value: let go
                     self.body.stores[name](s, None)
-                pending[name] = (shadows, k, vals[k], next_seq(), plan)
                 for j in drop:              # values no later statement reads: let go
                     vals[j] = None
             elif kind == 1:                             # name.backward()
-                engine.backward_with(shadows[item[1]], vals[item[1]], item[2])
+                _, k, sched, line, bl, bc = item
+                state.line = line
+                try:
+                    engine.backward_with(shadows[k], vals[k], sched)
+                except Exception as e:      # placed where the compiled call places it
+                    raise located(e, bl, bc) from None
             else:                                       # as compiled
                 item[1](s)
         return None
@@ -238,8 +247,8 @@ class Run:
     def materialize(self):
         """Bind every name a replayed statement made to a Tensor of its last value, whose
         graph is its iteration's shadows (handed over: new ones are made next time)."""
-        pending, self.pending = self.pending, {}
-        used = [p[0] for p in pending.values()]
+        pending = self.pending          # (emptied at the end: a Ctrl-C half way leaves it
+        used = [p[0] for p in pending.values()]     # for the loop's `finally` to bind)
         # the shadow sets the values come from, the older first (sets[turn] is the one
         # the next iteration would use: the older of the two)
         order = [x for x in (self.sets[self.turn], self.sets[self.turn ^ 1])
@@ -249,10 +258,8 @@ class Run:
         made = {}
         stores = self.body.stores
         plans = {}
-        for name, (shadows, k, out, seq, plan) in pending.items():
-            t = _tensor(made, shadows, k, out)
-            t.seq = seq
-            stores[name](self.s, t)
+        for name, (shadows, k, out, plan) in pending.items():
+            stores[name](self.s, _tensor(made, shadows, k, out))    # (made after its node)
             plans[id(shadows)] = plan
         for shadows in order:
             for j, i, src in plans[id(shadows)].adopt:    # saved values that are ops' outputs
@@ -260,6 +267,7 @@ class Run:
                 if getattr(node, "saved_src", None) is not None and node.saved:
                     engine.adopt_sources(node, i, _tensor(made, shadows, src, node.saved[i]))
         self.sets = [None, None]
+        self.pending = {}
 
 
 _COND = object()
@@ -282,7 +290,8 @@ def _tensor(made, shadows, k, out):
 
 
 def _check(checks, s):
-    """Whether each variable the replayed statements read holds what it held when noted."""
+    """Whether each variable the body reads holds what it held when noted (`_checks`,
+    `_kinds`)."""
     for load, kind, want, a, b, c, d in checks:
         v = load(s)
         if kind == 0:
@@ -292,7 +301,10 @@ def _check(checks, s):
             if data.dtype is not c or data.shape != d:
                 return False
         elif kind == 1:
-            if type(v) is not a or v != want:
+            if type(v) is not a or v != want or (b is not _negative_zero(v)):
+                return False
+        elif kind == 3:
+            if type(v) not in want:
                 return False
         elif v is not want:
             return False
@@ -316,12 +328,13 @@ def _plan(body, seen, notes):
                 raise _Fail
             modes.add(mode)
             checks.extend(_checks(extra[2], read))
+            known = _numbers(extra[3], read)
             steps, mine = [], []
             for x in range(start, end):
                 cls, args, params, node, requires_grad, mask, srcs = notes[x]
-                if any(type(v) is Tensor or isinstance(v, np.ndarray) for v in params.values()):
+                if any(not _constant(v, known) for v in params.values()):
                     raise _Fail
-                argidx = tuple(_slot(a, opof, read, consts, frees, mine) for a in args)
+                argidx = tuple(_slot(a, opof, read, consts, frees, mine, known) for a in args)
                 j = len(ops)
                 if node is None:
                     if requires_grad:
@@ -353,7 +366,7 @@ def _plan(body, seen, notes):
             k = opof.get(result)
             if k is None or k < steps[0][0]:
                 raise _Fail
-            items.append((0, what, tuple(steps), tuple(mine), k, line))
+            items.append((0, what, tuple(steps), tuple(mine), k, line, i))
         elif kind == "backward":
             at, root = seen[i]
             k = opof.get(at)
@@ -364,10 +377,11 @@ def _plan(body, seen, notes):
             if sched is None:
                 raise _Fail
             backward = True
-            items.append((1, k, sched))
+            items.append((1, k, sched, line, extra[1], extra[2]))
         elif kind == "guard":
             conds.append(extra)
-        else:
+        else:       # run as compiled: what it reads must run no code of the program
+            checks.extend(_kinds(extra, seen[i]))
             items.append((2, closure))
     if len(modes) != 1:
         raise _Fail
@@ -376,9 +390,12 @@ def _plan(body, seen, notes):
     # the slots of constants and variables' arrays, after the ops' outputs
     plan.items = tuple(
         (0, it[1], tuple((j, _getter(tuple(_final(a, n, c) for a in argidx)), params or None,
-                          mask, has) for j, argidx, params, mask, has in it[2]),
-         tuple((n + c + f, frees[f]) for f in it[3]), it[4], it[5], _dropped(items, x))
+                          mask, ops[j][3] if ops[j][1] is not None else False, done)
+                         for (j, argidx, params, mask, has), done in
+                         zip(it[2], _done(it[2], _later(items, x) | {it[4]}))),
+         tuple((n + c + f, frees[f]) for f in it[3]), it[4], it[5], _dropped(items, x), it[6])
         if it[0] == 0 else it for x, it in enumerate(items))
+    plan.default = context.current.default_float
     plan.conds = tuple(conds)
     plan.checks = tuple(checks)
     plan.mode = modes.pop()
@@ -395,7 +412,7 @@ def _read(t, read):
     return t is not None and any(t is v for v in read.values())
 
 
-def _slot(ref, opof, read, consts, frees, mine):
+def _slot(ref, opof, read, consts, frees, mine, known):
     """Where an op's argument comes from: ("op", j), ("const", i) or ("free", i)."""
     how, v = ref
     if how == "op":
@@ -415,11 +432,26 @@ def _slot(ref, opof, read, consts, frees, mine):
         if f not in mine:
             mine.append(f)
         return ("free", f)
-    if v is None or type(v) in (int, float, bool, str) or isinstance(v, (np.dtype, np.generic)) \
-            or (type(v) is tuple and all(type(x) is int for x in v)):
+    if _constant(v, known):
         consts.append(v)
         return ("const", len(consts) - 1)
     raise _Fail
+
+
+def _numbers(literals, read):
+    """The numbers a statement's ops may take as constants: those it writes and those
+    its variables hold (a number made from a tensor's value, as float16's path makes
+    one, would not be the same next time)."""
+    return set(literals) | {v for v in read.values() if type(v) in (int, float)}
+
+
+def _constant(v, known):
+    """Whether v may be taken as a constant of the plan."""
+    if v is None or type(v) is bool or type(v) is str or isinstance(v, np.dtype):
+        return True
+    if type(v) in (int, float) or isinstance(v, np.generic):
+        return v in known or (v == v and float(v) in known)
+    return type(v) is tuple and all(type(x) is int for x in v)
 
 
 def _final(ref, n, c):
@@ -460,13 +492,36 @@ def _dropped(items, x):
     """The op outputs of assignment x that no later statement reads (so that, as in the
     compiled loop, an intermediate array nothing saved is freed when its statement ends:
     `Run.vals` would otherwise keep it to the end of the iteration)."""
+    later = _later(items, x)
+    return tuple(j for j, *_ in items[x][2] if j not in later)
+
+
+def _later(items, x):
+    """The op outputs the statements after item x read."""
     later = set()
     for it in items[x + 1:]:
         if it[0] == 0:
             later.update(ref[1] for _, argidx, *_ in it[2] for ref in argidx if ref[0] == "op")
         elif it[0] == 1:
             later.add(it[1])
-    return tuple(j for j, *_ in items[x][2] if j not in later)
+    return later
+
+
+def _done(steps, keep):
+    """Per step of an assignment, the op outputs it reads for the last time in the
+    statement (let go after it, as the compiled loop lets an intermediate go); not those
+    in `keep` (its result, what later statements read)."""
+    last = {}
+    for x, (j, argidx, *_) in enumerate(steps):
+        for ref in argidx:
+            if ref[0] == "op":
+                last[ref[1]] = x
+    mine = {j for j, *_ in steps} - keep
+    out = [[] for _ in steps]
+    for j, x in last.items():
+        if j in mine:
+            out[x].append(j)
+    return [tuple(d) for d in out]
 
 
 def _getter(idx):
@@ -477,23 +532,51 @@ def _getter(idx):
     return lambda vals: (vals[i],)
 
 
+def _read_all(loads, s):
+    """{name: value} of the variables of `loads` ((name, load, ...)), or None if one is
+    unbound (its statement then raises as compiled)."""
+    try:
+        return {x[0]: x[1](s) for x in loads}
+    except Exception:
+        return None
+
+
 def _checks(loads, read):
-    """Per variable a statement reads: (load, kind, value, ...) for `_check`.  A number
-    is taken as a constant, so one the body changes (`lr *= 0.9` between two statements)
-    cannot be replayed."""
-    for name, load, changed in loads:
+    """Per variable a replayed statement reads: (load, kind, value, ...) for `_check`: a
+    float tensor (the same object, dtype, shape, requires_grad, grad_fn), a number (taken
+    as a constant: so not one the body changes, `lr *= 0.9` between two statements), or
+    gradcli's own value of that name (`torch`, `mean`)."""
+    if read is None:
+        raise _Fail
+    for name, load, changed, own in loads:
         v = read[name]
-        if type(v) is Tensor:
+        if type(v) is Tensor and v.data.dtype.char in "fd":
             yield (load, 0, v, v.requires_grad, v.grad_fn, v.data.dtype, v.data.shape)
         elif type(v) in (int, float, bool) and not changed:
-            yield (load, 1, v, type(v), None, None, None)
-        elif (callable(v) or isinstance(v, Module)) and not _user(v):
+            yield (load, 1, v, type(v), _negative_zero(v), None, None)
+        elif own is not None and v is own:
             yield (load, 2, v, None, None, None, None)
         else:
             raise _Fail
 
 
-def _user(v):
-    """Whether v is the program's own (a function, a class or an object of one)."""
-    return isinstance(v, UserFunction) or is_user_class(type(v)) or \
-        (isinstance(v, type) and is_user_class(v))
+def _kinds(loads, read):
+    """Per variable a statement run as compiled reads: a check that it still holds a
+    tensor, a number or gradcli's own value (so the statement runs no code of the
+    program, which could see a made name)."""
+    if read is None:
+        raise _Fail
+    for name, load, changed, own in loads:
+        v = read[name]
+        if type(v) is Tensor:
+            yield (load, 3, (Tensor,), None, None, None, None)
+        elif type(v) in (int, float):
+            yield (load, 3, (int, float), None, None, None, None)
+        elif own is not None and v is own:
+            yield (load, 2, v, None, None, None, None)
+        else:
+            raise _Fail
+
+
+def _negative_zero(v):
+    return type(v) is float and v == 0 and math.copysign(1.0, v) < 0
