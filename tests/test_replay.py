@@ -4,6 +4,7 @@ graphs, errors, and the state left behind, also when a check fails mid-loop, an 
 runs its block, the loop breaks or raises."""
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -12,32 +13,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import run_inprocess
 from gradcli.language import replay
 
-_TUT = """import torch
-import math
-torch.manual_seed(0)
-x = torch.linspace(-math.pi, math.pi, 200, dtype={dt})
-y = torch.sin(x)
-a = torch.randn((), dtype={dt}, requires_grad=True)
-b = torch.randn((), dtype={dt}, requires_grad=True)
-c = torch.randn((), dtype={dt}, requires_grad=True)
-d = torch.randn((), dtype={dt}, requires_grad=True)
-learning_rate = 1e-6
-for t in range(250):
-    y_pred = a + b * x + c * x ** 2 + d * x ** 3
-    loss = (y_pred - y).pow(2).sum()
-    if t % 100 == 99:
-        print(t, loss.item())
-    loss.backward()
-    with torch.no_grad():
-        a -= learning_rate * a.grad
-        b -= learning_rate * b.grad
-        c -= learning_rate * c.grad
-        d -= learning_rate * d.grad
-        a.grad = None
-        b.grad = None
-        c.grad = None
-        d.grad = None
-print(a.item(), b.item(), c.item(), d.item())
+_HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(_HERE, "tutorials", "polynomial_autograd.py"), encoding="utf-8") as _fh:
+    _TUTORIAL = _fh.read()      # "Learning PyTorch with Examples", as published
+# what the loop leaves behind, looked at afterwards
+_AFTER = """
 print(loss, y_pred.grad_fn, loss.grad_fn.next_functions, y_pred.grad_fn.next_functions)
 print(y_pred[:3], a.grad, a._version)
 try:
@@ -46,6 +26,7 @@ except RuntimeError as e:
     print("again:", str(e)[:60])
 print(graph(loss, values=true))
 """
+_TUT = _TUTORIAL.replace("dtype = torch.float", "dtype = {dt}") + _AFTER
 
 _TWO = """x = torch.ones(2, 2, requires_grad=True)
 i = 0
@@ -57,8 +38,8 @@ print(x.grad, out, out.grad_fn.next_functions[0][0].next_functions, i)
 """
 
 PROGRAMS = {
-    "tutorial32": _TUT.format(dt="torch.float32"),
-    "tutorial64": _TUT.format(dt="torch.float64"),
+    "tutorial32": _TUT.replace("{dt}", "torch.float32"),
+    "tutorial64": _TUT.replace("{dt}", "torch.float64"),
     "two_by_two": _TWO,
     # the `if` block breaks the loop; the names hold the last iteration's values
     "break_in_if": """w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)

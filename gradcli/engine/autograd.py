@@ -191,7 +191,12 @@ def backward_out(out):
 def _plain(out):
     """Whether `out.backward()` is the common case `_plain_root` runs."""
     return type(out) is Tensor and out.grad_fn is not None and out.requires_grad and \
-        out.data.size == 1 and observe.TRACER is None and not context.current.leaf_hooks
+        out.data.size == 1 and plain_path()
+
+
+def plain_path():
+    """No tracer and no hooks on leaves: what `_plain` asks of the run besides `out`."""
+    return observe.TRACER is None and not context.current.leaf_hooks
 
 
 #: the head gradient of a 0-d floating output, by dtype: one read-only array of 1 for

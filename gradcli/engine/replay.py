@@ -26,9 +26,8 @@ import weakref
 
 import numpy as np
 
-from ..base import context
 from ..core.tensor import Tensor, next_seq
-from . import autograd, observe, schedule, versions
+from . import autograd, schedule, versions
 from .function import Function, _array_out
 
 _FUNCTION = Function.__dict__
@@ -170,17 +169,13 @@ def hand_over(nodes):
             n.seq = next_seq()
 
 
-def schedule_of(root):
-    """The backward schedule of the graph under the node `root` (engine/schedule.py),
-    made now, or None (too big, or a node without a creation number)."""
-    key = schedule._structure(root)
-    return None if key is None else schedule._schedule(key)
+schedule_of = schedule.made_now
 
 
-def backward_ready(like):
-    """Whether `out.backward()` of an output with values `like` takes the plain path
-    (autograd._plain: one value, no tracer, no hooks on leaves)."""
-    return like.size == 1 and observe.TRACER is None and not context.current.leaf_hooks
+def backward_ready():
+    """Whether `out.backward()` of a one-value output takes the plain path now
+    (autograd.plain_path: no tracer, no hooks on leaves)."""
+    return autograd.plain_path()
 
 
 def backward_with(root, like, steps):

@@ -67,6 +67,14 @@ def find(root):
     return steps
 
 
+def made_now(root):
+    """The schedule of the graph under `root`, made now whatever was seen before (a
+    replayed loop body's, engine/replay.py), or None (too big, or a node made without a
+    creation number)."""
+    key = _structure(root)
+    return None if key is None else _schedule(key)
+
+
 def _structure(root):
     """The structure of the graph under `root` (module docstring): per node in the
     walk's order, its class, its creation number below the root's (the order it runs

@@ -5,22 +5,25 @@ A `for` or `while` body qualifies when each of its statements is one of:
 
 * `name = expression`, the expression made of variables, number literals, `+ - * /
   ** ^`, unary minus, the methods `PURE_METHODS` with number arguments and the
-  functions `PURE_FUNCS` (also as `torch.mean(...)`) of one such expression ("pure": once its variables hold
-  tensors, numbers and gradcli's own functions, no code of the program runs in it);
+  functions `PURE_FUNCS` (also as `torch.mean(...)`) of one such expression;
 * `name.backward()` of a name such a statement made;
 * `i += 1` (`+=` / `-=` of an int literal), and a `with torch.no_grad():` (or
-  `no_grad`) block of in-place updates `w -= expression` without calls, `w.grad =
-  None` and `w.grad.zero_()`: run as compiled in every iteration;
+  `no_grad`) block of in-place updates `w -= expression` (names, numbers, `w.grad`
+  and arithmetic: no call, subscript or comparison), `w.grad = None` and
+  `w.grad.zero_()`: run as compiled in every iteration;
 * `if condition:` without `else`, the condition made of numbers and variables the body
   does not change, compared or combined (`t % 100 == 99`): tested before the
   iteration, and when it holds, that iteration runs as compiled.
 
 And: each name the first kind makes is made by one statement and read only after it,
 by statements of the first two kinds; the variables those statements read otherwise
-are not changed by the body (counters, made names); a `while` condition and a `for`
-target are none of the made names.  So nothing the program runs can see a made name
-while the loop runs, and each statement reads the same variables at the start of
-an iteration as where it stands.
+are not changed by the body (counters, made names); a `while` condition is made of
+numbers and variables, and neither it nor a `for` target is a made name.  With the
+checks made when the plan is made and before each iteration (language/replay.py: the
+variables hold tensors, numbers or gradcli's own functions, `torch` and `no_grad`; a
+`for` loop goes over a range or a list), no code of the program runs while the loop
+does, so nothing can see a made name mid-loop, and each statement reads the same
+variables at the start of an iteration as where it stands.
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ from .positions import pos
 PURE_FUNCS = frozenset({"mean", "sum", "exp", "log", "sin", "cos", "tanh", "sqrt", "abs",
                         "sigmoid", "relu"})
 PURE_METHODS = PURE_FUNCS | {"pow", "neg", "square"}
-_ARITH = frozenset({"+", "-", "*", "/"})
+_ARITH = frozenset({"+", "-", "*", "/", "**"})
 _COND_OPS = frozenset({"+", "-", "*", "%", "//"})
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
 
@@ -66,53 +69,59 @@ def _args(call):
         else None
 
 
-def pure(node) -> bool:
-    """Whether an expression is of the first kind in the module docstring."""
+def _made_of(node, ops, other) -> bool:
+    """Whether an expression is names, numbers, `ops` (binary operators; "**" for powers
+    too) and unary minus of such parts, or a part `other(node)` accepts."""
     if not isinstance(node, Tree):
         return False
     d, ch = node.data, node.children
     if d in ("name", "number"):
         return True
     if d == "binary":
-        return all(t.value in _ARITH for t in ch[1::2]) and all(pure(c) for c in ch[0::2])
+        return all(t.value in ops for t in ch[1::2]) and \
+            all(_made_of(c, ops, other) for c in ch[0::2])
     if d == "power":
-        return pure(ch[0]) and pure(ch[2])
+        return "**" in ops and _made_of(ch[0], ops, other) and _made_of(ch[2], ops, other)
     if d == "unary":
-        return ch[0].value == "-" and pure(ch[1])
-    if d == "call":
-        fn, args = ch[0], _args(node)
-        if args is None or not isinstance(fn, Tree):
-            return False
-        if fn.data == "getattr":
-            recv, attr = fn.children[0], fn.children[1].value
-            if isinstance(recv, Tree) and recv.data == "name" and \
-                    recv.children[0].value == "torch":       # torch.mean(expression)
-                return attr in PURE_FUNCS and len(args) == 1 and pure(args[0])
-            return attr in PURE_METHODS and pure(recv) and all(_number(a) for a in args)
-        if fn.data == "name":
-            return fn.children[0].value in PURE_FUNCS and len(args) == 1 and pure(args[0])
+        return ch[0].value == "-" and _made_of(ch[1], ops, other)
+    return other(node)
+
+
+def pure(node) -> bool:
+    """Whether an expression is of the first kind in the module docstring."""
+    return _made_of(node, _ARITH, _pure_call)
+
+
+def _pure_call(node) -> bool:
+    if node.data != "call":
+        return False
+    fn, args = node.children[0], _args(node)
+    if args is None or not isinstance(fn, Tree):
+        return False
+    if fn.data == "getattr":
+        recv, attr = fn.children[0], fn.children[1].value
+        if isinstance(recv, Tree) and recv.data == "name" and \
+                recv.children[0].value == "torch":           # torch.mean(expression)
+            return attr in PURE_FUNCS and len(args) == 1 and pure(args[0])
+        return attr in PURE_METHODS and pure(recv) and all(_number(a) for a in args)
+    if fn.data == "name":
+        return fn.children[0].value in PURE_FUNCS and len(args) == 1 and pure(args[0])
     return False
 
 
 def _condition(node) -> bool:
     """Whether an `if` condition is made of numbers and variables only."""
-    if not isinstance(node, Tree):
-        return False
+    return _made_of(node, _COND_OPS, _logic)
+
+
+def _logic(node) -> bool:
     d, ch = node.data, node.children
-    if d in ("name", "number"):
-        return True
-    if d == "binary":
-        return all(t.value in _COND_OPS for t in ch[1::2]) and all(_condition(c) for c in ch[0::2])
     if d == "compare":
         return all(c.children[0].value in _COMPARE for c in ch[1::2]) and \
             all(_condition(c) for c in ch[0::2])
     if d in ("and_", "or_"):
         return all(_condition(c) for c in ch)
-    if d == "not_":
-        return _condition(ch[0])
-    if d == "unary":
-        return ch[0].value == "-" and _condition(ch[1])
-    return False
+    return d == "not_" and _condition(ch[0])
 
 
 def _grad_of(node):
@@ -126,20 +135,7 @@ def _grad_of(node):
 def _arithmetic(node) -> bool:
     """Names, numbers, `w.grad` and `+ - * / ** ^` of them (an update's right side: no
     call, subscript or comparison, which could run the program's own code)."""
-    if not isinstance(node, Tree):
-        return False
-    d, ch = node.data, node.children
-    if d in ("name", "number"):
-        return True
-    if d == "getattr":
-        return _grad_of(node) is not None
-    if d == "binary":
-        return all(t.value in _ARITH for t in ch[1::2]) and all(_arithmetic(c) for c in ch[0::2])
-    if d == "power":
-        return _arithmetic(ch[0]) and _arithmetic(ch[2])
-    if d == "unary":
-        return ch[0].value == "-" and _arithmetic(ch[1])
-    return False
+    return _made_of(node, _ARITH, lambda n: _grad_of(n) is not None)
 
 
 def _update(small) -> bool:
