@@ -142,15 +142,15 @@ def forward(sh, args, params, mask, srcs):
     return out
 
 
-def release(shadows):
-    """A set of shadows used again: what they saved let go (their values are no one's any
-    more: a loop without backward would otherwise hold two iterations' saved values), and
-    what a pass left on them (its flow record's number, the versions they saw) cleared,
-    as on new nodes."""
-    for sh in shadows:
-        sh.saved = ()
-        if hasattr(sh, "needs"):
-            sh.fpass = sh.vers = sh.epoch = None
+def release(shadows, loose):
+    """A set of shadows used again: the shadows `loose` (indices: those no backward of the
+    body frees) let go of what they saved (their values are no one's any more: a loop
+    without backward would otherwise hold two iterations' saved values).  What else a
+    pass leaves on a node (its flow record's number, the versions it saw) is set again
+    the same way each iteration: the graph's structure, and so which nodes a pass
+    reaches, is the plan's."""
+    for k in loose:
+        shadows[k].saved = ()
 
 
 def adopt_sources(node, i, t):

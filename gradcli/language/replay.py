@@ -81,7 +81,7 @@ class Body:
 class _Plan:
     """What a noted iteration showed (see `_plan`)."""
     __slots__ = ("items", "conds", "checks", "mode", "backward", "ops", "consts", "frees",
-                 "adopt", "default")
+                 "adopt", "default", "loose")
 
     def sets(self):
         """A new set of shadow nodes, one per op, linked as the noted graph."""
@@ -207,8 +207,8 @@ class Run:
         shadows = self.sets[turn]
         if shadows is None:
             shadows = self.sets[turn] = plan.sets()
-        else:       # the values of two iterations ago: no name holds them any more
-            engine.release(shadows)
+        elif plan.loose:    # the values of two iterations ago: no name holds them any more
+            engine.release(shadows, plan.loose)
         vals = self.vals
         forward = engine.forward
         pending = self.pending
@@ -316,6 +316,7 @@ def _plan(body, seen, notes):
     constants, then the variables' tensors' arrays."""
     opof = {}           # note index -> plan op index
     nodes = {}          # id(a noted op's node) -> plan op index
+    freed = set()       # the ops whose nodes a backward of the body frees
     ops, consts, frees = [], [], []
     items, conds, checks, adopt = [], [], [], []
     modes = set()
@@ -371,7 +372,7 @@ def _plan(body, seen, notes):
             k = opof.get(at)
             if k is None or root is None or nodes.get(id(root)) != k:
                 raise _Fail
-            _own_graph(root, nodes)
+            freed.update(_own_graph(root, nodes))
             sched = engine.schedule_of(root)
             if sched is None:
                 raise _Fail
@@ -395,6 +396,7 @@ def _plan(body, seen, notes):
          tuple((n + c + f, frees[f]) for f in it[3]), it[4], it[5], _dropped(items, x), it[6])
         if it[0] == 0 else it for x, it in enumerate(items))
     plan.default = context.current.default_float
+    plan.loose = tuple(j for j, op in enumerate(ops) if op[1] is not None and j not in freed)
     plan.conds = tuple(conds)
     plan.checks = tuple(checks)
     plan.mode = modes.pop()
@@ -473,7 +475,8 @@ def _parent(p, nodes, read):
 
 
 def _own_graph(root, nodes):
-    """Every node under `root` was made by a noted op (none from before the loop)."""
+    """The ops whose nodes are under `root`, every one made by a noted op (none from
+    before the loop)."""
     todo, seen = [root], set()
     while todo:
         n = todo.pop()
@@ -485,6 +488,7 @@ def _own_graph(root, nodes):
         for p in n.parents:
             if p is not None and type(p) is not Tensor:
                 todo.append(p)
+    return {nodes[i] for i in seen}
 
 
 def _dropped(items, x):
