@@ -40,6 +40,9 @@ LAZY_OK = ("gradcli.cli", "gradcli.repl", "gradcli.kernel", "gradcli.base.contex
 LAZY_IMPORTS = {
     ("gradcli.driver", "gradcli.notebook"): "only a notebook (.ipynb) runs it",
     ("gradcli.driver", "gradcli.notebook_check"): "only `gradcli check` runs it",
+    ("gradcli.base.powers", "gradcli.base.sleef_powd"):
+        "only a float64 power that is not multiplied out runs it",
+    ("gradcli.language.control", "gradcli.language.replay"): "only a program with a loop runs it",
 }
 
 MAX_MODULE_LINES = 600

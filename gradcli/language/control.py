@@ -11,9 +11,14 @@ from .iteration import iterate, step
 from .runtime import BREAK, CONTINUE
 from .exceptions import Handling, catchable, matches
 from .positions import located, pos
-from .loop_shapes import names_in
-from .replay import Body
 from .state import state
+
+
+def _replayable(comp, suite, target, cond):
+    """language/replay.Body.compile for a loop with a `for` target or a `while`
+    condition (imported with the first loop: start-up)."""
+    from .replay import Body, names_in
+    return Body.compile(comp, suite, names_in(target) if target is not None else set(), cond)
 
 
 def _looped(loop, b, body, other):
@@ -90,7 +95,7 @@ class Control:
     def s_while_stmt(self, node):
         cond, suite, else_suite = node.children
         c = self.expr(cond)
-        body = Body.compile(self, suite, set(), cond)
+        body = _replayable(self, suite, None, cond)
         b = self.block(suite) if body is None else body.run_all
         other = self.block(else_suite) if else_suite is not None else None
         line, col = pos(cond)
@@ -119,7 +124,7 @@ class Control:
         target, iterable, suite, else_suite = node.children
         store = self.target(target)
         it = self.expr(iterable)
-        body = Body.compile(self, suite, names_in(target), None)
+        body = _replayable(self, suite, target, None)
         b = self.block(suite) if body is None else body.run_all
         other = self.block(else_suite) if else_suite is not None else None
         line, col = pos(iterable)

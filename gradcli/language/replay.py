@@ -44,7 +44,7 @@ from ..base import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..engine.versions import OWN
-from .loop_shapes import compile_body
+from .loop_shapes import compile_body, names_in  # noqa: F401  (control.py's)
 from .positions import located
 from .state import state
 
