@@ -172,14 +172,12 @@ def hand_over(nodes):
 schedule_of = schedule.made_now
 
 
-def backward_ready():
-    """Whether `out.backward()` of a one-value output takes the plain path now
-    (autograd.plain_path: no tracer, no hooks on leaves)."""
-    return autograd.plain_path()
+#: whether `out.backward()` of a one-value output takes the plain path now (no tracer,
+#: no hooks on leaves)
+backward_ready = autograd.plain_path
 
 
-def backward_with(root, like, steps):
-    """`out.backward()` for the output of the node `root` (values `like`), through
-    `steps` (schedule_of a graph of the same structure); the caller checked
-    backward_ready(like)."""
-    autograd.plain_node(root, like, False, steps)
+#: `out.backward()` for the output of the node `root` (values `like`), as
+#: backward_with(root, like, False, steps), through `steps` (schedule_of a graph of the
+#: same structure); the caller checked backward_ready()
+backward_with = autograd.plain_node

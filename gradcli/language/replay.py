@@ -182,11 +182,8 @@ class Run:
         s = self.s
         ctx = context.current
         if ctx.grad_enabled is not plan.mode or ctx.default_float is not plan.default or \
-                not engine.plain():
-            return _STALE
-        if plan.backward and not engine.backward_ready():
-            return _STALE
-        if not _check(plan.checks, s):
+                not engine.plain() or (plan.backward and not engine.backward_ready()) or \
+                not _check(plan.checks, s):
             return _STALE
         for cond, loads in plan.conds:
             try:
@@ -236,7 +233,7 @@ class Run:
                 _, k, sched, line, bl, bc = item
                 state.line = line
                 try:
-                    engine.backward_with(shadows[k], vals[k], sched)
+                    engine.backward_with(shadows[k], vals[k], False, sched)
                 except Exception as e:      # placed where the compiled call places it
                     raise located(e, bl, bc) from None
             else:                                       # as compiled
