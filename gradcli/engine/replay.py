@@ -8,7 +8,7 @@ decides what is replayed and when, is gradcli/language/replay.py).
   run without it pays nothing.
 * `Shadow` nodes: per noted op that made a node, one node object made once with the
   fields `apply` would give it (class, needs, parents among the other shadows or the
-  program's leaf tensors, creation number, where its saved values come from), whose
+  program's leaf tensors, creation number), whose
   `forward` runs again each replayed iteration (`forward`): the same op's own forward
   on that iteration's arrays, setting what it sets (its saved values, shapes), with
   what `apply` does after it (a saved value apply2 drops, the version records).  The
@@ -104,8 +104,8 @@ def recording():
 def shadow(cls, fields):
     """A new node of class `cls` with the fields of a noted node that do not change from
     one iteration to the next, `fields` = (needs, out_dtype, creation number), or None
-    for an op that made no node (only its forward runs).  Parents and saved-value
-    sources are set by the caller (`link`)."""
+    for an op that made no node (only its forward runs).  Parents are set by the caller
+    (`link`); saved values and their sources by `forward`."""
     sh = cls.__new__(cls)
     sh.saved = ()
     if fields is not None:
@@ -114,19 +114,18 @@ def shadow(cls, fields):
     return sh
 
 
-def link(sh, parents, srcs):
-    """A shadow's parents (other shadows, leaf tensors, None) and the sources of its
-    saved values (engine/function.py `_sources`: a leaf tensor, OWN, or None, which is
-    also what an earlier op's output is given: `adopt_sources` names its Tensor later)."""
+def link(sh, parents):
+    """A shadow's parents (other shadows, leaf tensors, None)."""
     sh.parents = parents
-    sh.saved_src = srcs
 
 
 def forward(sh, args, params, mask, srcs):
     """The shadow's op run again on `args` (arrays and constants) and `params` (keyword
     arguments, or None): its output array.  `srcs`: where its saved values come from
-    (link's; set again each time, since backward clears them), False for an op that made
-    no node (what it saves is let go at once, as apply lets go of such a node)."""
+    (engine/function.py `_sources`: a leaf tensor, OWN, or None, which is also what an
+    earlier op's output is given, `adopt_sources` naming its Tensor later; set each time,
+    since backward clears them), False for an op that made no node (what it saves is let
+    go at once, as apply lets go of such a node)."""
     sh.saved = ()
     out = sh.forward(*args) if params is None else sh.forward(*args, **params)
     if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
@@ -165,7 +164,7 @@ def hand_over(nodes):
     """The shadows `nodes` (in the order their ops ran) become nodes a program sees:
     creation numbers of now, as the ops just made them."""
     for n in nodes:
-        if n is not None and hasattr(n, "needs"):
+        if hasattr(n, "needs"):         # (an op that made no node has a bare shadow)
             n.seq = next_seq()
 
 

@@ -32,6 +32,7 @@ from .positions import located, pos
 from .prelude import install
 from .state import state
 from .statements import Statements
+from . import stmtlines
 
 
 def placed(fn, line, col):
@@ -93,16 +94,7 @@ class Compiler(Statements, Imports, Control, Definitions, GeneratorBodies, Expre
                 stmts.extend(fn for fn, _ in self.stmt_list(child))
         finally:
             self.depth -= 1
-        if len(stmts) == 1:
-            return stmts[0]
-        stmts = tuple(stmts)
-
-        def run(s):
-            for st in stmts:
-                r = st(s)
-                if r is not None:
-                    return r
-        return run
+        return stmtlines.sequence(stmts)
 
     def load_name(self, name, node):
         """The closure reading a variable here (a local, a closure's or a global)."""

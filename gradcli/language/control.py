@@ -17,8 +17,8 @@ from .state import state
 def _replayable(comp, suite, target, cond):
     """language/replay.Body.compile for a loop with a `for` target or a `while`
     condition (imported with the first loop: start-up)."""
-    from .replay import Body, names_in
-    return Body.compile(comp, suite, names_in(target) if target is not None else set(), cond)
+    from .replay import Body
+    return Body.compile(comp, suite, target, cond)
 
 
 def _looped(loop, b, body, other):
@@ -27,9 +27,13 @@ def _looped(loop, b, body, other):
     the loop ran out.  A body that qualifies for replay (language/replay.py) runs its
     iterations through one replay run, whose names are bound before anything after
     the loop (its `else` included) runs, however the loop ends."""
+    def ended(r, s):
+        if r is not other:              # a break (None) or a signal
+            return r
+        return other(s) if other is not None else None
+
     def plain(s):
-        r = loop(s, b)
-        return other(s) if r is other and other is not None else (None if r is other else r)
+        return ended(loop(s, b), s)
     if body is None:
         return plain
 
@@ -41,7 +45,7 @@ def _looped(loop, b, body, other):
             r = loop(s, runner.iteration)
         finally:
             runner.finish()
-        return other(s) if r is other and other is not None else (None if r is other else r)
+        return ended(r, s)
     return run
 
 

@@ -44,9 +44,10 @@ from ..base import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..engine.versions import OWN
-from .loop_shapes import compile_body, names_in  # noqa: F401  (control.py's)
+from .loop_shapes import compile_body, names_in
 from .positions import located
 from .state import state
+from .stmtlines import sequence
 
 #: times a loop run notes an iteration again after a check failed; then it runs as compiled
 MAX_RECORDS = 3
@@ -55,27 +56,24 @@ MAX_RECORDS = 3
 class Body:
     """A qualifying loop body, compiled: its statements (loop_shapes._item) and their
     closures; `start()` gives the state of one run of the loop."""
-    __slots__ = ("items", "closures", "stores")
+    __slots__ = ("items", "closures", "stores", "run_all")
 
     def __init__(self, items):
         self.items = items
         self.closures = tuple(it[2] for it in items)
         self.stores = {what: extra[0] for kind, what, _, extra, _, _ in items if kind == "assign"}
+        self.run_all = sequence(self.closures)     # the body as compiled
 
     @classmethod
-    def compile(cls, comp, suite, target_names, cond_names):
-        items = compile_body(comp, suite, target_names, cond_names)
+    def compile(cls, comp, suite, target, cond):
+        """The Body of a loop with this `for` target or `while` condition (the other
+        None), or None when the body does not qualify (loop_shapes.compile_body)."""
+        names = names_in(target) if target is not None else set()
+        items = compile_body(comp, suite, names, cond)
         return None if items is None else cls(items)
 
     def start(self, s):
         return Run(self, s)
-
-    def run_all(self, s):
-        """The body as compiled (Compiler.block's closure)."""
-        for st in self.closures:
-            r = st(s)
-            if r is not None:
-                return r
 
 
 class _Plan:
@@ -88,7 +86,7 @@ class _Plan:
         shadows = [engine.shadow(cls, node) for cls, node, *_ in self.ops]
         for sh, (cls, node, prefs, srcs) in zip(shadows, self.ops):
             if node is not None:
-                engine.link(sh, tuple(shadows[x] if c else x for c, x in prefs), srcs)
+                engine.link(sh, tuple(shadows[x] if c else x for c, x in prefs))
         return shadows
 
 
@@ -125,12 +123,8 @@ class Run:
         """The body's statements from `start` on, as compiled (made names bound first)."""
         if self.pending:
             self.materialize()
-        s = self.s
-        for st in self.body.closures[start:]:
-            r = st(s)
-            if r is not None:
-                return r
-        return None
+        return sequence(self.body.closures[start:])(self.s) if start else \
+            self.body.run_all(self.s)
 
     def finish(self):
         if self.pending:

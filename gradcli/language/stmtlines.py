@@ -38,6 +38,22 @@ def assign(setter, val, line, col):
     return run
 
 
+def sequence(stmts):
+    """The closure running statement closures in order until one signals (returns
+    BREAK, CONTINUE or a Return): an indented block's (Compiler.block), a replayed loop
+    body's as compiled (language/replay.py)."""
+    if len(stmts) == 1:
+        return stmts[0]
+    stmts = tuple(stmts)
+
+    def run(s):
+        for st in stmts:
+            r = st(s)
+            if r is not None:
+                return r
+    return run
+
+
 def expression(e, display, line, col):
     """An expression statement; its value shown when `display` (at top level) and it
     is not None."""
