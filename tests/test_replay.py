@@ -214,6 +214,37 @@ try:
 except RuntimeError as e:
     print("error:", str(e)[:150])
 """,
+    # ops of constants only (x ** 2, (x * 3).sin()) are computed once and again only
+    # when x changes: here in place, each iteration
+    "hoisted_input_changes": """w = torch.tensor([0.5, -1.0], requires_grad=True)
+x = torch.tensor([1.0, 2.0])
+for t in range(6):
+    p = w * x ** 2 + (x * 3).sin()
+    q = p.sum()
+    q.backward()
+    with torch.no_grad():
+        x += 0.5
+        w -= 0.1 * w.grad
+        w.grad = None
+print(p, q, w, x, p.grad_fn.next_functions)
+""",
+    # a hoisted value the program gets (z) and changes: the next iterations compute it again
+    "hoisted_value_changed": """w = torch.tensor([0.5, -1.0], requires_grad=True)
+x = torch.tensor([1.0, 2.0])
+for t in range(8):
+    z = x * 2
+    q = (w * z).sum()
+    q.backward()
+    if t % 3 == 1:
+        print(t, z, q)
+        with torch.no_grad():
+            z += 100
+print(z, q, w.grad)
+for t in range(3):
+    z = x * 2
+    q = (w * z).sum()
+print(z, q)
+""",
 }
 PROGRAMS.update(REVIEWED)
 
@@ -241,7 +272,9 @@ def test_the_step_limit_stops_a_replayed_loop_where_it_stops_a_compiled_one():
 @pytest.mark.parametrize("name,least", [("tutorial32", 240), ("two_by_two", 25),
                                         ("function_and_else", 40), ("rebound_mid_loop", 4),
                                         ("saved_after_reused_shadows", 5),
-                                        ("negative_zero_number", 1)])
+                                        ("negative_zero_number", 1),
+                                        ("hoisted_input_changes", 4),
+                                        ("hoisted_value_changed", 4)])
 def test_the_loops_are_replayed(name, least, monkeypatch):
     """The comparisons above are not vacuous: these loops do replay."""
     count = [0]

@@ -43,7 +43,7 @@ import numpy as np
 from ..base import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
-from ..engine.versions import OWN
+from ..engine.versions import OWN, version
 from .loop_shapes import compile_body, names_in
 from .positions import located
 from .state import state
@@ -79,7 +79,7 @@ class Body:
 class _Plan:
     """What a noted iteration showed (see `_plan`)."""
     __slots__ = ("items", "conds", "checks", "mode", "backward", "ops", "consts", "frees",
-                 "adopt", "default", "loose")
+                 "adopt", "default", "loose", "hoist", "hoist_frees", "hoist_kept")
 
     def sets(self):
         """A new set of shadow nodes, one per op, linked as the noted graph."""
@@ -92,7 +92,7 @@ class _Plan:
 
 class Run:
     """One run of a loop with a qualifying body."""
-    __slots__ = ("body", "s", "plan", "pending", "records", "sets", "turn", "vals")
+    __slots__ = ("body", "s", "plan", "pending", "records", "sets", "turn", "vals", "fixed")
 
     def __init__(self, body, s):
         self.body = body
@@ -103,6 +103,7 @@ class Run:
         self.sets = [None, None]
         self.turn = 0
         self.vals = None
+        self.fixed = None       # the hoisted ops' values: (what they read, (op, value) ...)
 
     def iteration(self, s):
         """Run the body once; returns its signal, as Compiler.block's closure does."""
@@ -167,6 +168,7 @@ class Run:
         if self.plan is not None:
             p = self.plan
             self.vals = [None] * len(p.ops) + list(p.consts) + [None] * len(p.frees)
+            self.fixed = None
             self.sets = [None, None]
         return None
 
@@ -203,6 +205,14 @@ class Run:
         vals = self.vals
         forward = engine.forward
         pending = self.pending
+        if plan.hoist:
+            fixed = self.fixed
+            if fixed is None or not _unchanged(fixed[0]):
+                fixed = self.fixed = _hoist(plan, shadows, vals)
+                if fixed is None:       # (as compiled, the error in its place)
+                    return self._compiled(0)
+            for j, v in fixed[1]:
+                vals[j] = v
         for item in plan.items:
             kind = item[0]
             if kind == 0:                               # name = expression
@@ -259,6 +269,33 @@ class Run:
                     engine.adopt_sources(node, i, _tensor(made, shadows, src, node.saved[i]))
         self.sets = [None, None]
         self.pending = {}
+        self.fixed = None       # (the program may now hold the hoisted values)
+
+
+def _hoist(plan, shadows, vals):
+    """Compute the hoisted ops' values (`_invariant`): (what they read: (tensor, its
+    array, its version) ..., the values later ops read: (op, value) ...); None if one
+    raises."""
+    seen = tuple((t, t.data, version(t)) for _, t in plan.hoist_frees)
+    for slot, t in plan.hoist_frees:
+        vals[slot] = t.data
+    try:
+        for j, args, params, mask, srcs, done in plan.hoist:
+            vals[j] = engine.forward(shadows[j], args(vals), params, mask, srcs)
+    except Exception:
+        return None
+    kept = tuple((j, vals[j]) for j in plan.hoist_kept)
+    for j, *_ in plan.hoist:
+        vals[j] = None
+    return seen, kept
+
+
+def _unchanged(seen):
+    """Whether each tensor the hoisted ops read holds the same array, unchanged."""
+    for t, data, v in seen:
+        if t.data is not data or version(t) != v:
+            return False
+    return True
 
 
 _COND = object()
@@ -378,14 +415,25 @@ def _plan(body, seen, notes):
         raise _Fail
     n, c = len(ops), len(consts)
     plan = _Plan()
+    fixed = _invariant(items, ops)
+
+    def step(j, argidx, params, mask, done):
+        return (j, _getter(tuple(_final(a, n, c) for a in argidx)), params or None, mask,
+                ops[j][3] if ops[j][1] is not None else False, done)
     # the slots of constants and variables' arrays, after the ops' outputs
     plan.items = tuple(
-        (0, it[1], tuple((j, _getter(tuple(_final(a, n, c) for a in argidx)), params or None,
-                          mask, ops[j][3] if ops[j][1] is not None else False, done)
+        (0, it[1], tuple(step(j, argidx, params, mask, done)
                          for (j, argidx, params, mask, has), done in
-                         zip(it[2], _done(it[2], _later(items, x) | {it[4]}))),
+                         zip(it[2], _done(it[2], _later(items, x) | {it[4]})) if j not in fixed),
          tuple((n + c + f, frees[f]) for f in it[3]), it[4], it[5], _dropped(items, x), it[6])
         if it[0] == 0 else it for x, it in enumerate(items))
+    hoisted = [(j, argidx, params, mask) for it in items if it[0] == 0
+               for j, argidx, params, mask, has in it[2] if j in fixed]
+    plan.hoist = tuple(step(j, argidx, params, mask, ()) for j, argidx, params, mask in hoisted)
+    plan.hoist_frees = tuple(sorted({(n + c + i, frees[i]) for _, argidx, _, _ in hoisted
+                                     for kind, i in argidx if kind == "free"},
+                                    key=itemgetter(0)))
+    plan.hoist_kept = tuple(sorted(fixed & _read_elsewhere(items, fixed)))
     plan.default = context.current.default_float
     plan.loose = tuple(j for j, op in enumerate(ops) if op[1] is not None and j not in freed)
     plan.conds = tuple(conds)
@@ -397,6 +445,34 @@ def _plan(body, seen, notes):
     plan.frees = tuple(frees)
     plan.adopt = tuple(adopt)
     return plan
+
+
+def _invariant(items, ops):
+    """The ops whose values are the same each iteration (hoisted: computed once, again
+    only when a variable's tensor they read changed): no node, and every argument a
+    constant, a variable's tensor or another such op's value.  (The ops replayed are
+    the loop_shapes' pure ones: their values depend on their arguments' alone.)"""
+    fixed = set()
+    for it in items:
+        if it[0] != 0:
+            continue
+        for j, argidx, params, mask, has in it[2]:
+            if ops[j][1] is None and all(kind != "op" or i in fixed for kind, i in argidx):
+                fixed.add(j)
+    return fixed
+
+
+def _read_elsewhere(items, fixed):
+    """The op outputs read by ops not in `fixed`, or made names, or backward roots."""
+    out = set()
+    for it in items:
+        if it[0] == 0:
+            out.add(it[4])
+            out.update(i for j, argidx, *_ in it[2] if j not in fixed
+                       for kind, i in argidx if kind == "op")
+        elif it[0] == 1:
+            out.add(it[1])
+    return out
 
 
 def _read(t, read):
