@@ -245,6 +245,47 @@ for t in range(3):
     q = (w * z).sum()
 print(z, q)
 """,
+    # a no_grad block's steps on Python floats (language/replay.py `_run_updates`), and
+    # the cases left to the statement as compiled: a float32 product out of range, a
+    # factor the block changes, a step of a vector, `zero_()`
+    "update_steps": """a = torch.tensor(0.5, dtype=torch.float32, requires_grad=True)
+b = torch.tensor(-1.5, dtype=torch.float32, requires_grad=True)
+d = torch.tensor(2.0, dtype=torch.float32, requires_grad=True)
+v = torch.tensor([1.0, 2.0], dtype=torch.float32, requires_grad=True)
+e = torch.tensor(0.25, dtype=torch.float64, requires_grad=True)
+lr = 0.1
+k = 3
+for t in range(6):
+    loss = (a * b + d * 4.0 + (v * a).sum() + e * 3).sum()
+    loss.backward()
+    with torch.no_grad():
+        a -= lr * a.grad
+        b += 2 * b.grad
+        d -= 1e38 * d.grad
+        e *= -0.5 * e.grad
+        v -= k * v.grad
+        lr -= 0.01
+        b -= lr * b.grad
+        a.grad = None
+        b.grad.zero_()
+        d.grad = None
+        v.grad = None
+        e.grad = None
+print(a, b, d, v, e, lr, a.grad, b.grad, loss)
+""",
+    # w.grad is None at the step: the statement's own error, in its place
+    "update_without_grad": """a = torch.tensor(0.5, requires_grad=True)
+c = torch.tensor(1.0, requires_grad=True)
+(c * 2).backward()
+for t in range(4):
+    loss = a * 3
+    loss.backward()
+    with torch.no_grad():
+        a -= 0.1 * a.grad
+        c -= 0.1 * c.grad
+        c.grad = None
+print(a)
+""",
 }
 PROGRAMS.update(REVIEWED)
 
@@ -274,7 +315,8 @@ def test_the_step_limit_stops_a_replayed_loop_where_it_stops_a_compiled_one():
                                         ("saved_after_reused_shadows", 5),
                                         ("negative_zero_number", 1),
                                         ("hoisted_input_changes", 4),
-                                        ("hoisted_value_changed", 4)])
+                                        ("hoisted_value_changed", 4),
+                                        ("update_steps", 4), ("update_without_grad", 1)])
 def test_the_loops_are_replayed(name, least, monkeypatch):
     """The comparisons above are not vacuous: these loops do replay."""
     count = [0]
@@ -286,6 +328,19 @@ def test_the_loops_are_replayed(name, least, monkeypatch):
     monkeypatch.setattr(replay.Run, "_replay", counted)
     run_inprocess(PROGRAMS[name])
     assert count[0] >= least
+
+
+def test_the_steps_of_a_no_grad_block_are_replayed(monkeypatch):
+    """The tutorial's four steps `a -= learning_rate * a.grad` run as replayed steps."""
+    count = [0]
+    real = replay.step_by
+
+    def counted(*args):
+        count[0] += 1
+        return real(*args)
+    monkeypatch.setattr(replay, "step_by", counted)
+    run_inprocess(PROGRAMS["tutorial32"])
+    assert count[0] >= 4 * 1900
 
 
 # random training loops: an expression of leaves and constants, a loss, backward, an

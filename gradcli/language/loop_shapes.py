@@ -322,6 +322,55 @@ def _item(comp, n, kind_what, results, changed):
                                         for name in sorted(names_in(what))))
     else:
         extra = reads(n)
+        if n.data == "with_stmt":
+            what = _block(comp, n)
     return (kind, what, closure, extra, line, col)
+
+
+def _block(comp, n):
+    """A no_grad block's parts, for replaying it: (its context expression's closure,
+    per statement (its closure, its line, its shape)); a shape is ("step", target, op,
+    factor, w, target's store) for `target op= factor * w.grad` (factor a name or a
+    number literal, as ("name", name) or ("number", value)), ("none", w) for
+    `w.grad = None`, or None."""
+    item, suite = n.children[0], n.children[-1]
+    head = comp.expr(item.children[0])
+    out = []
+    comp.depth += 1         # (as Compiler.block compiles the block)
+    try:
+        for child in suite.children:
+            if isinstance(child, Tree):
+                for st in child.children:
+                    if st is not None:
+                        out.append((comp.small(st), pos(st)[0], _shape(comp, st)))
+    finally:
+        comp.depth -= 1
+    return head, tuple(out)
+
+
+def _shape(comp, st):
+    d, ch = st.data, st.children
+    if d == "assign":
+        return ("none", _grad_of(ch[0]))        # (_update: `w.grad = None`)
+    if d != "augassign":
+        return None
+    value = ch[2]
+    if not (value.data == "binary" and len(value.children) == 3 and
+            value.children[1].value == "*"):
+        return None
+    f, g = value.children[0], _grad_of(value.children[2])
+    if g is None:
+        return None
+    if f.data == "name":
+        factor = ("name", f.children[0].value)
+    elif _number(f):
+        try:
+            factor = ("number", comp.expr(f)(None))
+        except Exception:
+            return None
+    else:
+        return None
+    target = ch[0].children[0].value
+    return ("step", target, ch[1].value, factor, g, comp.store_name(target))
 
 

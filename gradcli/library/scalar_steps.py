@@ -72,34 +72,51 @@ def scaled_step(x, a, b, op):
     else:
         return None
     dt = d.dtype
-    if type(da) is not np.ndarray or da.ndim or da.dtype is not dt:
+    if type(da) is not np.ndarray or da.ndim or da.dtype is not dt or \
+            (dt is not _F64 and dt is not _F32):
         return None
     # the operands as kernels.doubles (float64) and singles.singles (float32) take them
-    tb = type(db)
-    if tb is np.ndarray:
+    if type(db) is np.ndarray:
         if db.ndim or db.dtype is not dt:
             return None
         y = db.item()
-    elif dt is _F64:
-        if not (tb is float or -EXACT_INT <= db <= EXACT_INT):
-            return None
-        y = db
-    elif (-F32_MAX <= db <= F32_MAX) if tb is float else (-EXACT_INT <= db <= EXACT_INT):
-        y = rounded(db)        # a number rounded to float32 first, as NumPy and PyTorch do
     else:
+        y = number_factor(db, dt)
+        if y is None:
+            return None
+    return x if step_by(x, d, da, y, op) else None
+
+
+def number_factor(v, dt):
+    """The Python number v as the product `tensor * v` on a 0-d tensor of dtype dt takes
+    it (kernels.doubles, singles.singles), as a Python float; None when that is not a
+    case of `step_by` (a dtype other than float32 and float64, a number out of range)."""
+    t = type(v)
+    if t is not float and t is not int:
         return None
     if dt is _F64:
-        p = da.item() * y
-    elif dt is _F32:
-        p = da.item() * y       # exact in a double; rounded once to float32 as single() does
-        if not -_DBL_MAX <= p <= _DBL_MAX:      # inf or nan: left to NumPy
-            return None
-        p = _F32_BOX.unpack(_F32_BOX.pack(p))[0]
+        return v if t is float or -EXACT_INT <= v <= EXACT_INT else None
+    if dt is _F32 and ((-F32_MAX <= v <= F32_MAX) if t is float else (-EXACT_INT <= v <= EXACT_INT)):
+        return rounded(v)      # a number rounded to float32 first, as NumPy and PyTorch do
+    return None
+
+
+def step_by(x, d, g, y, op):
+    """`x op= g * y` on Python floats: x a 0-d float tensor and d its writable array, g a
+    0-d array of d's dtype, y a Python float (number_factor's, or a 0-d array's value):
+    the product as Mul's forward makes it, then the update as `scalar_step`.  Returns
+    False (nothing done) when the product is inf or nan in float32 (left to NumPy)."""
+    dt = d.dtype
+    if dt is _F64:
+        p = g.item() * y
     else:
-        return None
+        p = g.item() * y        # exact in a double; rounded once to float32 as single() does
+        if not -_DBL_MAX <= p <= _DBL_MAX:      # inf or nan: left to NumPy
+            return False
+        p = _F32_BOX.unpack(_F32_BOX.pack(p))[0]
     d[()] = op(d.item(), p)
     versions.bump(x)
-    return x
+    return True
 
 
 SCALED_STEPS = {"+=": float.__add__, "-=": float.__sub__, "*=": float.__mul__}
