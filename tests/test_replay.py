@@ -245,6 +245,31 @@ for t in range(3):
     q = (w * z).sum()
 print(z, q)
 """,
+    # a tensor that is a leaf's .grad changes in place in backward (with no new version):
+    # an op of it is not hoisted, also when it becomes one mid-loop
+    "hoisted_grad": """w = torch.tensor([0.5, -1.0], requires_grad=True)
+(w * 3).sum().backward()
+g = w.grad
+for t in range(5):
+    z = g * 2
+    q = (w * z).sum()
+    q.backward()
+print(z, q, w.grad, g)
+for t in range(5):
+    q = (w * w).sum()
+    q.backward()
+    z = g * 2
+print(z, q, w.grad, g)
+u = torch.tensor([1.0, 2.0], requires_grad=True)
+h = torch.tensor([0.5, 0.5])
+for t in range(8):
+    z = h * 2
+    q = (u * z).sum()
+    q.backward()
+    if t == 3:
+        u.grad = h
+print(z, q, u.grad, h)
+""",
     # a no_grad block's steps on Python floats (language/replay.py `_run_updates`), and
     # the cases left to the statement as compiled: a float32 product out of range, a
     # factor the block changes, a step of a vector, `zero_()`

@@ -168,7 +168,7 @@ class Run:
         ctx = context.current
         if ctx.grad_enabled is not plan.mode or ctx.default_float is not plan.default or \
                 not engine.plain() or (plan.backward and not engine.backward_ready()) or \
-                not _check(plan.checks, s):
+                not _check(plan.checks, s) or (plan.hoist_frees and _a_grad(plan)):
             return _STALE
         for cond, loads in plan.conds:
             try:
@@ -318,6 +318,18 @@ def _hoist(plan, shadows, vals):
     for j, *_ in plan.hoist:
         vals[j] = None
     return seen, kept
+
+
+def _a_grad(plan):
+    """Whether a tensor the hoisted ops read is now the .grad of a leaf of the graph
+    (backward adds into it in place, without a new version: it is not hoisted)."""
+    for leaf in plan.leaves:
+        g = leaf.grad
+        if g is not None:
+            for _, t in plan.hoist_frees:
+                if g is t:
+                    return True
+    return False
 
 
 def _unchanged(seen):

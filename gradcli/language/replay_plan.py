@@ -30,7 +30,8 @@ from ..library.scalar_steps import SCALED_STEPS, number_factor
 class Plan:
     """What a noted iteration showed (see `plan`)."""
     __slots__ = ("items", "conds", "checks", "mode", "backward", "ops", "consts", "frees",
-                 "adopt", "default", "loose", "hoist", "hoist_frees", "hoist_kept")
+                 "adopt", "default", "loose", "hoist", "hoist_frees", "hoist_kept",
+                 "leaves")
 
     def sets(self):
         """A new set of shadow nodes, one per op, linked as the noted graph."""
@@ -125,7 +126,8 @@ def plan(body, seen, notes):
         raise Fail
     n, c = len(ops), len(consts)
     plan = Plan()
-    fixed = _invariant(items, ops)
+    plan.leaves = _leaves(ops)
+    fixed = _invariant(items, ops, frees, plan.leaves)
 
     def step(j, argidx, params, mask, done):
         return (j, _getter(tuple(_final(a, n, c) for a in argidx)), params or None, mask,
@@ -157,19 +159,30 @@ def plan(body, seen, notes):
     return plan
 
 
-def _invariant(items, ops):
+def _invariant(items, ops, frees, leaves):
     """The ops whose values are the same each iteration (hoisted: computed once, again
     only when a variable's tensor they read changed): no node, and every argument a
     constant, a variable's tensor or another such op's value.  (The ops replayed are
-    the loop_shapes' pure ones: their values depend on their arguments' alone.)"""
+    the loop_shapes' pure ones: their values depend on their arguments' alone.)  Not a
+    tensor that is the .grad of one of the graph's leaves: backward adds into it in
+    place (Run._ready checks it again before each iteration)."""
+    busy = {f for f, t in enumerate(frees) if any(leaf.grad is t for leaf in leaves)}
     fixed = set()
     for it in items:
         if it[0] != 0:
             continue
         for j, argidx, params, mask, has in it[2]:
-            if ops[j][1] is None and all(kind != "op" or i in fixed for kind, i in argidx):
+            if ops[j][1] is None and all(i in fixed if kind == "op" else
+                                         kind != "free" or i not in busy
+                                         for kind, i in argidx):
                 fixed.add(j)
     return fixed
+
+
+def _leaves(ops):
+    """The leaf tensors among the nodes' parents."""
+    return tuple({id(x): x for _, node, prefs, _ in ops if node is not None
+                  for c, x in prefs if not c and type(x) is Tensor}.values())
 
 
 def _read_elsewhere(items, fixed):
