@@ -270,6 +270,24 @@ for t in range(8):
         u.grad = h
 print(z, q, u.grad, h)
 """,
+    # values only names and backward read (a loss's sum or mean) are made when the
+    # program can see them: at an `if` that holds, after the loop
+    "deferred_reductions": """w = torch.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+for t in range(7):
+    h = (w * 3).sin()
+    s = h.sum(0)
+    m = torch.mean(h * h)
+    m.backward()
+    if t == 3:
+        print(s, m, m.grad_fn, s.grad_fn, m.item())
+print(s, m, w.grad, m.grad_fn.next_functions, s.grad_fn.next_functions)
+try:
+    m.backward()
+except RuntimeError as e:
+    print("again:", str(e)[:60])
+s.sum().backward()
+print(w.grad)
+""",
     # a no_grad block's steps on Python floats (language/replay.py `_run_updates`), and
     # the cases left to the statement as compiled: a float32 product out of range, a
     # factor the block changes, a step of a vector, `zero_()`
@@ -341,7 +359,8 @@ def test_the_step_limit_stops_a_replayed_loop_where_it_stops_a_compiled_one():
                                         ("negative_zero_number", 1),
                                         ("hoisted_input_changes", 4),
                                         ("hoisted_value_changed", 4),
-                                        ("update_steps", 4), ("update_without_grad", 1)])
+                                        ("update_steps", 4), ("update_without_grad", 1),
+                                        ("deferred_reductions", 4)])
 def test_the_loops_are_replayed(name, least, monkeypatch):
     """The comparisons above are not vacuous: these loops do replay."""
     count = [0]
@@ -366,6 +385,25 @@ def test_the_steps_of_a_no_grad_block_are_replayed(monkeypatch):
     monkeypatch.setattr(replay, "step_by", counted)
     run_inprocess(PROGRAMS["tutorial32"])
     assert count[0] >= 4 * 1900
+
+
+def test_a_loss_only_backward_reads_is_made_when_seen(monkeypatch):
+    """The tutorial's loss (a sum) and the 2x2 loop's mean are deferred (replay.Deferred)
+    in the replayed iterations after each set of shadows' first."""
+    made = [0]
+
+    class Counted(replay.Deferred):
+        __slots__ = ()
+
+        def __init__(self, *args):
+            made[0] += 1
+            super().__init__(*args)
+    monkeypatch.setattr(replay, "Deferred", Counted)
+    run_inprocess(PROGRAMS["tutorial32"])
+    assert made[0] >= 1900
+    made[0] = 0
+    run_inprocess(PROGRAMS["two_by_two"])
+    assert made[0] >= 25
 
 
 # random training loops: an expression of leaves and constants, a loss, backward, an

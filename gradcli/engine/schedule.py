@@ -179,6 +179,8 @@ class LaterF(ArrayF):
 
     @staticmethod
     def sum_to(g, shape):
+        if g.shape == shape:            # (sum_to's first case, without its call)
+            return g
         if _whole(g, shape):
             return Later(g)
         return sum_to(g, shape)

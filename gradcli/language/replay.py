@@ -134,7 +134,8 @@ class Run:
                     read = read_all(extra[2], s)
                     start = len(rec.notes)
                     r = closure(s)
-                    seen[i] = ((start, len(rec.notes)), read, rec.index_of(extra[1](s)),
+                    out = extra[1](s)
+                    seen[i] = ((start, len(rec.notes)), read, rec.index_of(out), out,
                                context.current.grad_enabled)
                 else:
                     if kind == "backward":
@@ -187,6 +188,7 @@ class Run:
         turn = self.turn
         self.turn = turn ^ 1
         shadows = self.sets[turn]
+        warm = shadows is not None      # (its ops' forwards ran once: Deferred)
         if shadows is None:
             shadows = self.sets[turn] = plan.sets()
         elif plan.loose:    # the values of two iterations ago: no name holds them any more
@@ -210,8 +212,12 @@ class Run:
                     vals[slot] = t.data
                 state.line = line
                 try:
-                    for j, args, params, mask, srcs, done in steps:
-                        vals[j] = forward(shadows[j], args(vals), params, mask, srcs)
+                    for j, args, params, mask, srcs, done, like in steps:
+                        a = args(vals)
+                        if like is not None and warm and a[0].nbytes <= DEFER_BYTES:
+                            vals[j] = Deferred(shadows[j], a, params, like)
+                        else:
+                            vals[j] = forward(shadows[j], a, params, mask, srcs)
                         for x in done:      # values no later op reads: let go, as compiled
                             vals[x] = None
                 except Exception:           # (as compiled, the error in its place)
@@ -225,8 +231,11 @@ class Run:
             elif kind == 1:                             # name.backward()
                 _, k, sched, line, bl, bc = item
                 state.line = line
+                like = vals[k]
+                if type(like) is Deferred:
+                    like = like.like
                 try:
-                    engine.backward_with(shadows[k], vals[k], False, sched)
+                    engine.backward_with(shadows[k], like, False, sched)
                 except Exception as e:      # placed where the compiled call places it
                     raise located(e, bl, bc) from None
             elif kind == 3:                             # a no_grad block
@@ -310,7 +319,7 @@ def _hoist(plan, shadows, vals):
     for slot, t in plan.hoist_frees:
         vals[slot] = t.data
     try:
-        for j, args, params, mask, srcs, done in plan.hoist:
+        for j, args, params, mask, srcs, done, like in plan.hoist:
             vals[j] = engine.forward(shadows[j], args(vals), params, mask, srcs)
     except Exception:
         return None
@@ -344,10 +353,31 @@ _COND = object()
 _STALE = object()
 
 
+#: a deferred op's arguments are kept until its value is made: up to this many bytes
+DEFER_BYTES = 1 << 16
+
+
+class Deferred:
+    """The value of an op made when the program can see it (`value`), not when it runs:
+    a `deferrable` op (a loss's sum or mean: ops/reduce.py) whose output no other op
+    reads, only its statement's name and `backward` (which needs only its dtype and
+    shape: `like`, a zero array of them).  Its node's fields are those of the set's
+    first, whole forward (the same shapes and parameters each iteration)."""
+    __slots__ = ("sh", "args", "params", "like")
+
+    def __init__(self, sh, args, params, like):
+        self.sh, self.args, self.params, self.like = sh, args, params, like
+
+    def value(self):
+        return engine.forward(self.sh, self.args, self.params, None, None)
+
+
 def _tensor(made, shadows, k, out):
     key = (id(shadows), k)
     t = made.get(key)
     if t is None:
+        if type(out) is Deferred:
+            out = out.value()
         node = shadows[k]
         node = node if hasattr(node, "needs") else None
         t = made[key] = Tensor(out, node is not None, node)

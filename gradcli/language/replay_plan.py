@@ -54,12 +54,13 @@ def plan(body, seen, notes):
     nodes = {}          # id(a noted op's node) -> plan op index
     freed = set()       # the ops whose nodes a backward of the body frees
     ops, consts, frees = [], [], []
+    results = {}        # op index -> the value its statement gave its name
     items, conds, checks, adopt = [], [], [], []
     modes = set()
     backward = False
     for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
         if kind == "assign":
-            (start, end), read, result, mode = seen[i]
+            (start, end), read, result, value, mode = seen[i]
             if read is None or start == end:
                 raise Fail
             modes.add(mode)
@@ -103,6 +104,7 @@ def plan(body, seen, notes):
             if k is None or k < steps[0][0]:
                 raise Fail
             items.append((0, what, tuple(steps), tuple(mine), k, line, i))
+            results[k] = value
         elif kind == "backward":
             at, root = seen[i]
             k = opof.get(at)
@@ -129,9 +131,11 @@ def plan(body, seen, notes):
     plan.leaves = _leaves(ops)
     fixed = _invariant(items, ops, frees, plan.leaves)
 
+    likes = _deferrable(items, ops, results, fixed, adopt)
+
     def step(j, argidx, params, mask, done):
         return (j, _getter(tuple(_final(a, n, c) for a in argidx)), params or None, mask,
-                ops[j][3] if ops[j][1] is not None else False, done)
+                ops[j][3] if ops[j][1] is not None else False, done, likes.get(j))
     # the slots of constants and variables' arrays, after the ops' outputs
     plan.items = tuple(
         (0, it[1], tuple(step(j, argidx, params, mask, done)
@@ -177,6 +181,26 @@ def _invariant(items, ops, frees, leaves):
                                          for kind, i in argidx):
                 fixed.add(j)
     return fixed
+
+
+def _deferrable(items, ops, results, fixed, adopt):
+    """{op index: a zero array of its output's dtype and shape} for the ops whose value
+    may be made when the program can see it (replay.Deferred): a statement's result of a
+    `deferrable` op (ops/reduce.py) of an array, that saves nothing, that no op reads
+    and no node saves."""
+    read = {i for it in items if it[0] == 0 for _, argidx, *_ in it[2]
+            for kind, i in argidx if kind == "op"}
+    read.update(src for _, _, src in adopt)
+    out = {}
+    for k, value in results.items():
+        cls, _, _, srcs = ops[k]
+        first = next((argidx[0] for it in items if it[0] == 0
+                      for j, argidx, *_ in it[2] if j == k and argidx), None)
+        if getattr(cls, "deferrable", False) and srcs is None and k not in read and \
+                k not in fixed and type(value) is Tensor and first is not None and \
+                first[0] in ("op", "free"):
+            out[k] = np.zeros(value.data.shape, value.data.dtype)
+    return out
 
 
 def _leaves(ops):

@@ -38,6 +38,10 @@ def expand_back(g, F, shape, axes, keepdim):
 
 class _Reduce(Function):
     __slots__ = ("shape", "axes", "keepdim")
+    #: its forward saves nothing and sets only fields its arguments' shapes and its
+    #: parameters decide, so a replayed loop may make its value later, when the program
+    #: can see it (language/replay.py `Deferred`: a loss only `backward` reads)
+    deferrable = True
 
     def setup(self, x, dim, keepdim):
         self.shape, self.keepdim = x.shape, keepdim
