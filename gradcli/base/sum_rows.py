@@ -36,11 +36,14 @@ def torch_sums(arrays, factors=None):
     (the sum of np.multiply(a, f), the product made straight into the plan's buffer)."""
     a = arrays[0]
     n, dtype = a.size, a.dtype
-    if len(arrays) > 1 and all(x.size == n and x.dtype is dtype and x.ndim == 1 and
-                               x.flags.c_contiguous for x in arrays):
-        run = _run(len(arrays), n, dtype)
-        if run is not None:
-            return list(run(arrays, factors))
+    if len(arrays) > 1:
+        for x in arrays:
+            if x.size != n or x.dtype is not dtype or x.ndim != 1 or not x.flags.c_contiguous:
+                break
+        else:
+            run = _run(len(arrays), n, dtype)
+            if run is not None:
+                return list(run(arrays, factors))
     if factors is not None:
         arrays = [x if f is None else np.multiply(x, f) for x, f in zip(arrays, factors)]
     groups = {}

@@ -329,7 +329,7 @@ def _item(comp, n, kind_what, results, changed):
 
 def _block(comp, n):
     """A no_grad block's parts, for replaying it: (its context expression's closure,
-    per statement (its closure, its line, its shape)); a shape is ("step", target, op,
+    per statement (its closure, its line, its shape), the names the expression reads); a shape is ("step", target, op,
     factor, w, target's store) for `target op= factor * w.grad` (factor a name or a
     number literal, as ("name", name) or ("number", value)), ("none", w) for
     `w.grad = None`, or None."""
@@ -345,7 +345,7 @@ def _block(comp, n):
                         out.append((comp.small(st), pos(st)[0], _shape(comp, st)))
     finally:
         comp.depth -= 1
-    return head, tuple(out)
+    return head, tuple(out), names_in(item.children[0])
 
 
 def _shape(comp, st):

@@ -45,7 +45,6 @@ from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..engine.versions import version
 from ..library.scalar_steps import step_by
-from ..library.values import GradModeContext
 from .loop_shapes import compile_body, names_in
 from .positions import located
 from .replay_plan import Fail, negative_zero, plan as make_plan, read_all
@@ -144,6 +143,8 @@ class Run:
                         except Exception:
                             root = None
                         seen[i] = (rec.index_of(root), getattr(root, "grad_fn", None))
+                    elif kind == "updates" and what is not None:  # (and its `with` value)
+                        seen[i] = _block_seen(what, extra, s)
                     elif kind != "guard":
                         seen[i] = read_all(extra, s)
                     r = closure(s)
@@ -273,17 +274,11 @@ class Run:
 
 
 def _run_updates(item, s):
-    """A no_grad block (`_updates`) as its closure runs it: grad mode off while its
-    statements run, each step on Python floats when w.grad is a 0-d array of w's dtype
+    """A no_grad block (`_updates`) as its closure runs it (its `with` gives gradcli's
+    no_grad: the plan's checks keep the names it reads gradcli's own): grad mode off
+    while its statements run, each step on Python floats when w.grad is a 0-d array of w's dtype
     (scalar_steps.step_by), else the statement as compiled."""
-    _, head, entries, closure = item
-    try:
-        m = head(s)
-    except Exception:
-        m = None
-    if type(m) is not GradModeContext or m.enabled:
-        closure(s)          # (as compiled: its error in its place)
-        return
+    _, entries, closure = item
     ctx = context.current
     prev = ctx.grad_enabled
     ctx.grad_enabled = False
@@ -309,6 +304,20 @@ def _run_updates(item, s):
                 e[1](s)
     finally:
         ctx.grad_enabled = prev
+
+
+def _block_seen(block, loads, s):
+    """(the values of the variables a no_grad block reads, the value of its `with`
+    expression when each name in it holds gradcli's own value, else None: the
+    program's own code is not run an extra time)."""
+    read = read_all(loads, s)
+    if read is None or any(own is None or read[name] is not own
+                           for name, _, _, own in loads if name in block[2]):
+        return read, None
+    try:
+        return read, block[0](s)
+    except Exception:
+        return read, None
 
 
 def _hoist(plan, shadows, vals):

@@ -25,6 +25,7 @@ from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..engine.versions import OWN
 from ..library.scalar_steps import SCALED_STEPS, number_factor
+from ..library.values import GradModeContext
 
 
 class Plan:
@@ -118,12 +119,16 @@ def plan(body, seen, notes):
             items.append((1, k, sched, line, extra[1], extra[2]))
         elif kind == "guard":
             conds.append(extra)
-        else:       # run as compiled: what it reads must run no code of the program
-            checks.extend(_kinds(extra, seen[i]))
-            if kind == "updates" and what is not None:     # a no_grad block
-                items.append(_updates(what, closure, extra, seen[i], checks))
+        elif kind == "updates" and what is not None:       # a no_grad block
+            read, head = seen[i]
+            checks.extend(_kinds(extra, read))
+            if type(head) is GradModeContext and not head.enabled:
+                items.append(_updates(what, closure, extra, read, checks))
             else:
                 items.append((2, closure))
+        else:       # run as compiled: what it reads must run no code of the program
+            checks.extend(_kinds(extra, seen[i]))
+            items.append((2, closure))
     if len(modes) != 1:
         raise Fail
     n, c = len(ops), len(consts)
@@ -223,13 +228,13 @@ def _read_elsewhere(items, fixed):
 
 
 def _updates(block, closure, loads, read, checks):
-    """The item of a no_grad block (loop_shapes._block): (3, its context expression,
-    per statement an entry, the block's closure).  An entry: (0, w, v, y, op, closure,
+    """The item of a no_grad block (loop_shapes._block) whose `with` gave gradcli's
+    no_grad: (3, per statement an entry, the block's closure).  An entry: (0, w, v, y, op, closure,
     line, store) for `w op= factor * v.grad` where w is a 0-d float tensor and the
     factor a number (the step scalar_steps.step_by makes, y its number_factor); (1, w,
     line) for `w.grad = None`; (2, closure) for any other statement (as compiled).
     The variables the entries take as they are now get checks (`checks`)."""
-    head, stmts = block
+    stmts = block[1]
     kept = set()
     entries = []
     changed = {name for name, _, ch, _ in loads if ch}
@@ -256,7 +261,7 @@ def _updates(block, closure, loads, read, checks):
                     kept.update(x for x in (target, name, kept_f) if x is not None)
         entries.append(entry)
     checks.extend(_checks(tuple(x for x in loads if x[0] in kept), read))
-    return (3, head, tuple(entries), closure)
+    return (3, tuple(entries), closure)
 
 
 def _read(t, read):
