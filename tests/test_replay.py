@@ -288,6 +288,23 @@ except RuntimeError as e:
 s.sum().backward()
 print(w.grad)
 """,
+    # a while condition may run the program's own code, which may rebind what the body
+    # reads: the checks are made before every iteration of a while loop
+    "while_condition_code": """class Lim:
+    def __eq__(self, other):
+        global w
+        if other == 3:
+            w = torch.tensor([5.0, 6.0], requires_grad=True)
+        return other == 6
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+lim = Lim()
+i = 0
+while not lim == i:
+    z = (w * 3).sum()
+    z.backward()
+    i += 1
+print(z, w, w.grad)
+""",
     # a no_grad block's steps on Python floats (language/replay.py `_run_updates`), and
     # the cases left to the statement as compiled: a float32 product out of range, a
     # factor the block changes, a step of a vector, `zero_()`

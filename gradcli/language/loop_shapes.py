@@ -329,10 +329,10 @@ def _item(comp, n, kind_what, results, changed):
 
 def _block(comp, n):
     """A no_grad block's parts, for replaying it: (its context expression's closure,
-    per statement (its closure, its line, its shape), the names the expression reads); a shape is ("step", target, op,
-    factor, w, target's store) for `target op= factor * w.grad` (factor a name or a
-    number literal, as ("name", name) or ("number", value)), ("none", w) for
-    `w.grad = None`, or None."""
+    per statement (its closure, its line, its shape), the names the expression
+    reads); a shape is ("step", target, op, factor, w) for `target op= factor * w.grad`
+    (factor a name or a number literal, as ("name", name) or ("number", value)),
+    ("none", w) for `w.grad = None`, or None."""
     item, suite = n.children[0], n.children[-1]
     head = comp.expr(item.children[0])
     out = []
@@ -370,7 +370,6 @@ def _shape(comp, st):
             return None
     else:
         return None
-    target = ch[0].children[0].value
-    return ("step", target, ch[1].value, factor, g, comp.store_name(target))
+    return ("step", ch[0].children[0].value, ch[1].value, factor, g)
 
 

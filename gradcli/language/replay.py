@@ -58,10 +58,11 @@ MAX_RECORDS = 3
 class Body:
     """A qualifying loop body, compiled: its statements (loop_shapes._item) and their
     closures; `start()` gives the state of one run of the loop."""
-    __slots__ = ("items", "closures", "stores", "run_all")
+    __slots__ = ("items", "closures", "stores", "run_all", "targets")
 
-    def __init__(self, items):
+    def __init__(self, items, targets):
         self.items = items
+        self.targets = targets      # what a `for` loop binds (None: a `while` loop)
         self.closures = tuple(it[2] for it in items)
         self.stores = {what: extra[0] for kind, what, _, extra, _, _ in items if kind == "assign"}
         self.run_all = sequence(self.closures)     # the body as compiled
@@ -72,7 +73,7 @@ class Body:
         None), or None when the body does not qualify (loop_shapes.compile_body)."""
         names = names_in(target) if target is not None else set()
         items = compile_body(comp, suite, names, cond)
-        return None if items is None else cls(items)
+        return None if items is None else cls(items, names if target is not None else None)
 
     def start(self, s):
         return Run(self, s)
@@ -80,7 +81,8 @@ class Body:
 
 class Run:
     """One run of a loop with a qualifying body."""
-    __slots__ = ("body", "s", "plan", "pending", "records", "sets", "turn", "vals", "fixed")
+    __slots__ = ("body", "s", "plan", "pending", "records", "sets", "turn", "vals", "fixed",
+                 "steady")
 
     def __init__(self, body, s):
         self.body = body
@@ -92,6 +94,7 @@ class Run:
         self.turn = 0
         self.vals = None
         self.fixed = None       # the hoisted ops' values: (what they read, (op, value) ...)
+        self.steady = False     # the last iteration was replayed, with a plan.steady plan
 
     def iteration(self, s):
         """Run the body once; returns its signal, as Compiler.block's closure does."""
@@ -110,6 +113,7 @@ class Run:
 
     def _compiled(self, start):
         """The body's statements from `start` on, as compiled (made names bound first)."""
+        self.steady = False
         if self.pending:
             self.materialize()
         return sequence(self.body.closures[start:])(self.s) if start else \
@@ -121,6 +125,7 @@ class Run:
 
     # -- noting an iteration ------------------------------------------------------------
     def _record(self):
+        self.steady = False
         if self.pending:
             self.materialize()
         s = self.s
@@ -165,13 +170,17 @@ class Run:
 
     # -- a replayed iteration ------------------------------------------------------------
     def _ready(self, plan):
-        """None if the iteration can be replayed, else why not (_COND: an `if` holds)."""
+        """None if the iteration can be replayed, else why not (_COND: an `if` holds).
+        After a replayed iteration of a `for` loop whose statements do not read what it
+        binds, only the `if` conditions: nothing else can have changed (no code of the
+        program ran since the checks held: loop_shapes.py)."""
         s = self.s
-        ctx = context.current
-        if ctx.grad_enabled is not plan.mode or ctx.default_float is not plan.default or \
-                not engine.plain() or (plan.backward and not engine.backward_ready()) or \
-                not _check(plan.checks, s) or (plan.hoist_frees and _a_grad(plan)):
-            return _STALE
+        if not self.steady:
+            ctx = context.current
+            if ctx.grad_enabled is not plan.mode or ctx.default_float is not plan.default or \
+                    not engine.plain() or (plan.backward and not engine.backward_ready()) or \
+                    not _check(plan.checks, s) or (plan.hoist_frees and _a_grad(plan)):
+                return _STALE
         for cond, loads in plan.conds:
             try:
                 for load in loads:
@@ -243,6 +252,7 @@ class Run:
                 _run_updates(item, s)
             else:                                       # as compiled
                 item[1](s)
+        self.steady = plan.steady
         return None
 
     # -- binding the names -----------------------------------------------------------------
@@ -286,7 +296,7 @@ def _run_updates(item, s):
         for e in entries:
             kind = e[0]
             if kind == 0:
-                _, w, v, y, op, fn, line, store = e
+                _, w, v, y, op, fn, line = e
                 state.line = line
                 g = v.grad
                 d = w.data
@@ -294,8 +304,8 @@ def _run_updates(item, s):
                     g = g.data
                     if type(g) is np.ndarray and not g.ndim and g.dtype is d.dtype and \
                             step_by(w, d, g, y, op):
-                        store(s, w)
-                        continue
+                        continue    # (the compiled statement then binds w to its name,
+                        # which holds w: checked before the iteration, changed in place)
                 fn(s)
             elif kind == 1:
                 state.line = e[2]

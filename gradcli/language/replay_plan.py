@@ -32,7 +32,7 @@ class Plan:
     """What a noted iteration showed (see `plan`)."""
     __slots__ = ("items", "conds", "checks", "mode", "backward", "ops", "consts", "frees",
                  "adopt", "default", "loose", "hoist", "hoist_frees", "hoist_kept",
-                 "leaves")
+                 "leaves", "steady")
 
     def sets(self):
         """A new set of shadow nodes, one per op, linked as the noted graph."""
@@ -159,6 +159,9 @@ def plan(body, seen, notes):
     plan.loose = tuple(j for j, op in enumerate(ops) if op[1] is not None and j not in freed)
     plan.conds = tuple(conds)
     plan.checks = _once(checks)
+    # (the checks hold from one replayed iteration to the next unless they read what
+    # the loop binds; a `while` condition may run the program's own code: Run._ready)
+    plan.steady = body.targets is not None and not body.targets & {name for name, _ in checks}
     plan.mode = modes.pop()
     plan.backward = backward
     plan.ops = tuple(ops)
@@ -230,7 +233,7 @@ def _read_elsewhere(items, fixed):
 def _updates(block, closure, loads, read, checks):
     """The item of a no_grad block (loop_shapes._block) whose `with` gave gradcli's
     no_grad: (3, per statement an entry, the block's closure).  An entry: (0, w, v, y, op, closure,
-    line, store) for `w op= factor * v.grad` where w is a 0-d float tensor and the
+    line) for `w op= factor * v.grad` where w is a 0-d float tensor and the
     factor a number (the step scalar_steps.step_by makes, y its number_factor); (1, w,
     line) for `w.grad = None`; (2, closure) for any other statement (as compiled).
     The variables the entries take as they are now get checks (`checks`)."""
@@ -246,7 +249,7 @@ def _updates(block, closure, loads, read, checks):
                 entry = (1, v, line)
                 kept.add(shape[1])
         elif shape is not None:
-            _, target, op, (how, f), name, store = shape
+            _, target, op, (how, f), name = shape
             w, v = read.get(target), read.get(name)
             if how == "name":
                 kept_f, f = (f, read.get(f)) if f not in changed else (None, None)
@@ -257,7 +260,7 @@ def _updates(block, closure, loads, read, checks):
                     not w.data.ndim and v.data.dtype.char in "fd" and type(f) in (int, float):
                 y = number_factor(f, w.data.dtype)
                 if y is not None:
-                    entry = (0, w, v, y, step, fn, line, store)
+                    entry = (0, w, v, y, step, fn, line)
                     kept.update(x for x in (target, name, kept_f) if x is not None)
         entries.append(entry)
     checks.extend(_checks(tuple(x for x in loads if x[0] in kept), read))
