@@ -63,7 +63,8 @@ def bump(t):
     """One in-place operation on t (and so on every view of its storage)."""
     state.bumped = True
     state.epoch += 1
-    counter(t)[0] += 1
+    vc = getattr(t, "vc", None)
+    (vc if vc is not None else counter(t))[0] += 1
 
 
 def share(view, base):

@@ -299,13 +299,16 @@ def _run_updates(item, s):
                 _, w, v, y, op, fn, line = e
                 state.line = line
                 g = v.grad
-                d = w.data
-                if type(g) is Tensor and d.flags.writeable:
+                if type(g) is Tensor:
                     g = g.data
-                    if type(g) is np.ndarray and not g.ndim and g.dtype is d.dtype and \
-                            step_by(w, d, g, y, op):
-                        continue    # (the compiled statement then binds w to its name,
-                        # which holds w: checked before the iteration, changed in place)
+                    d = w.data
+                    if type(g) is np.ndarray and not g.ndim and g.dtype is d.dtype:
+                        try:
+                            if step_by(w, d, g, y, op):
+                                continue    # (the compiled statement then binds w to its
+                                # name, which holds w: checked before, changed in place)
+                        except ValueError:  # (d is read-only: nothing was changed)
+                            pass
                 fn(s)
             elif kind == 1:
                 state.line = e[2]
