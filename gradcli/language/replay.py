@@ -17,13 +17,16 @@ Which bodies: language/loop_shapes.py.  How:
   replayed statement reads holds what it held then (the same tensor object with the
   same dtype, shape, requires_grad and grad_fn; an equal number; the same function),
   grad mode, no forward-mode level or saved-tensor hooks, no tracer or leaf hooks
-  for `backward`, and each `if` condition false.  Then the ops run on shadow nodes
-  (two sets, used in turn, so the values of the previous iteration keep their graph),
-  `backward` through the engine, a no_grad block's steps `w -= lr * w.grad` on
-  Python floats (`_run_updates`), the other statements as compiled; the ops of
-  constants and tensors needing no gradient (`x ** 2`) are computed once (`_hoist`).  A failed check
-  runs the iteration as compiled (and an `if` that holds keeps the plan; anything
-  else notes the next iteration again, up to MAX_RECORDS times).
+  for `backward`, and each `if` condition false (after a replayed iteration of a
+  `for` loop, only the conditions: nothing else can have changed).  Then the ops run
+  on shadow nodes (two sets, used in turn, so the values of the previous iteration
+  keep their graph), `backward` through the engine, a no_grad block's steps
+  `w -= lr * w.grad` on Python floats (`_run_updates`), the other statements as
+  compiled.  The ops of constants and tensors needing no gradient (`x ** 2`) are
+  computed once (`_hoist`); a loss only `backward` reads is made when the program
+  can see it (`Deferred`).  A failed check runs the iteration as compiled (and an
+  `if` that holds keeps the plan; anything else notes the next iteration again, up
+  to MAX_RECORDS times).
 * The names the replayed statements make are bound when the program can next see
   them: when the loop ends (however it ends), or before an iteration runs as
   compiled, each to a Tensor of the last value given to it, whose graph is the
