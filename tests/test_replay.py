@@ -305,6 +305,39 @@ while not lim == i:
     i += 1
 print(z, w, w.grad)
 """,
+    # an op of a tensor a no_grad block changes in place earlier in the body is not
+    # hoisted (nor of a .grad zeroed there)
+    "hoisted_after_a_block": """w = torch.tensor([0.5, -1.0], requires_grad=True)
+x = torch.tensor([1.0, 2.0])
+v = torch.tensor([3.0, 4.0], requires_grad=True)
+(v * 2).sum().backward()
+g = v.grad
+for t in range(5):
+    with torch.no_grad():
+        x += 1
+        v.grad.zero_()
+    z = x * 2 + g
+    q = (w * z).sum()
+    q.backward()
+print(z, q, w.grad, x, g)
+""",
+    # a sum of a variable's tensor is not deferred: the no_grad block changes it in
+    # place before the value would be made (a 0-d one by the replayed step, a vector as
+    # compiled)
+    "deferred_sum_of_a_variable": """w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+u = torch.tensor(2.0, requires_grad=True)
+for t in range(5):
+    s = w.sum()
+    m = u.mean()
+    s.backward()
+    m.backward()
+    with torch.no_grad():
+        w -= 0.5 * w.grad
+        u -= 0.5 * u.grad
+        w.grad = None
+        u.grad = None
+print(s, m, w, u)
+""",
     # a no_grad block's steps on Python floats (language/replay.py `_run_updates`), and
     # the cases left to the statement as compiled: a float32 product out of range, a
     # factor the block changes, a step of a vector, `zero_()`

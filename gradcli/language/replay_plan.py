@@ -177,10 +177,14 @@ def _invariant(items, ops, frees, leaves):
     constant, a variable's tensor or another such op's value.  (The ops replayed are
     the loop_shapes' pure ones: their values depend on their arguments' alone.)  Not a
     tensor that is the .grad of one of the graph's leaves: backward adds into it in
-    place (Run._ready checks it again before each iteration)."""
+    place (Run._ready checks it again before each iteration).  Only in the statements
+    before the body's first other statement (a no_grad block may change a tensor in
+    place: what a statement after it reads is not what the iteration began with)."""
     busy = {f for f, t in enumerate(frees) if any(leaf.grad is t for leaf in leaves)}
     fixed = set()
     for it in items:
+        if it[0] in (2, 3):
+            break
         if it[0] != 0:
             continue
         for j, argidx, params, mask, has in it[2]:
@@ -194,8 +198,9 @@ def _invariant(items, ops, frees, leaves):
 def _deferrable(items, ops, results, fixed, adopt):
     """{op index: a zero array of its output's dtype and shape} for the ops whose value
     may be made when the program can see it (replay.Deferred): a statement's result of a
-    `deferrable` op (ops/reduce.py) of an array, that saves nothing, that no op reads
-    and no node saves."""
+    `deferrable` op (ops/reduce.py), that saves nothing, that no op reads and no node
+    saves, of another op's output (a new array no one changes; not a variable's tensor,
+    which a no_grad block may change in place before the value is made)."""
     read = {i for it in items if it[0] == 0 for _, argidx, *_ in it[2]
             for kind, i in argidx if kind == "op"}
     read.update(src for _, _, src in adopt)
@@ -206,7 +211,7 @@ def _deferrable(items, ops, results, fixed, adopt):
                       for j, argidx, *_ in it[2] if j == k and argidx), None)
         if getattr(cls, "deferrable", False) and srcs is None and k not in read and \
                 k not in fixed and type(value) is Tensor and first is not None and \
-                first[0] in ("op", "free"):
+                first[0] == "op":
             out[k] = np.zeros(value.data.shape, value.data.dtype)
     return out
 
@@ -232,11 +237,11 @@ def _read_elsewhere(items, fixed):
 
 def _updates(block, closure, loads, read, checks):
     """The item of a no_grad block (loop_shapes._block) whose `with` gave gradcli's
-    no_grad: (3, per statement an entry, the block's closure).  An entry: (0, w, v, y, op, closure,
-    line) for `w op= factor * v.grad` where w is a 0-d float tensor and the
-    factor a number (the step scalar_steps.step_by makes, y its number_factor); (1, w,
-    line) for `w.grad = None`; (2, closure) for any other statement (as compiled).
-    The variables the entries take as they are now get checks (`checks`)."""
+    no_grad: (3, per statement an entry, the block's closure).  An entry: (0, w, v, y,
+    op, closure, line) for `w op= factor * v.grad` where w is a 0-d float tensor and
+    the factor a number (the step scalar_steps.step_by makes, y its number_factor);
+    (1, w, line) for `w.grad = None`; (2, closure) for any other statement (as
+    compiled).  The variables the entries take as they are now get checks (`checks`)."""
     stmts = block[1]
     kept = set()
     entries = []
