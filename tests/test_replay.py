@@ -37,6 +37,25 @@ while i < 30:
 print(x.grad, out, out.grad_fn.next_functions[0][0].next_functions, i)
 """
 
+# the fifth session's review (a helper ran programs both ways): a `for` target that is
+# not a name runs code when bound (so such loops check everything each iteration);
+# in-place changes that give no new version (through `.data`, backward adding into a
+# `.grad` another name views) reach a hoisted op's tensor (so hoisted inputs are
+# compared by their bytes)
+REVIEWED5 = {
+    'target_tuple_iter': 'class P:\n    def __init__(self, k):\n        self.k = k\n    def __iter__(self):\n        global w\n        if self.k == 3:\n            w = torch.tensor([5.0, 6.0], requires_grad=True)\n        return iter([self.k, self.k])\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor a, b in [P(0), P(1), P(2), P(3), P(4), P(5)]:\n    z = (w * 3).sum()\n    z.backward()\nprint(z, w, w.grad)\n',
+    'target_setitem': 'class D:\n    def __setitem__(self, k, v):\n        global w\n        if v == 3:\n            w = torch.tensor([5.0, 6.0], requires_grad=True)\nd = D()\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor d[0] in range(6):\n    z = (w * 3).sum()\n    z.backward()\nprint(z, w, w.grad)\n',
+    'target_attribute': 'x = torch.tensor([1.0, 2.0])\ny = x\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor x.requires_grad in [False, False, False, True, True]:\n    q = (w * y).sum()\n    q.backward()\nprint(q, y.grad, w.grad)\n',
+    'target_grad_and_hoist': 'w = torch.tensor([1.0, 2.0], requires_grad=True)\nv = w\ng = torch.tensor([1.0, 1.0])\nfor v.grad in [None, None, None, g, g, g]:\n    z = g * 2\n    q = (w * z).sum()\n    q.backward()\nprint(z, q, w.grad, g)\n',
+    'target_data_reshaped': 'class D:\n    def __setitem__(self, k, v):\n        if v == 3:\n            w.data = torch.ones(3, 2, dtype=torch.float32)\nd = D()\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor d[0] in range(6):\n    z = (w * 3).sum()\n    z.backward()\nprint(z, w, w.grad)\n',
+    'hoisted_data_alias': 'b = torch.tensor([1.0, 2.0])\ny = b.data\nfor t in range(3):\n    p = b * 2\n    with torch.no_grad():\n        y += 1\nprint(p)\n',
+    'hoisted_grad_data_alias': 'w = torch.tensor([1.0, 2.0], requires_grad=True)\n(w * 1).sum().backward()\ng = w.grad.data\nfor t in range(3):\n    q = (w * (g * 1)).sum()\n    q.backward()\nprint(w.grad)\n',
+    'hoisted_data_alias_0d': 'w = torch.tensor(1.0, requires_grad=True)\nx = w.data\nfor t in range(3):\n    p = w * (x * 1)\n    p.backward()\n    with torch.no_grad():\n        w -= w.grad\nprint(p)\n',
+    'hoisted_grad_slice': 'w = torch.tensor([0.5, -1.0], requires_grad=True)\n(w * 3).sum().backward()\ng = w.grad[0:2]\nfor t in range(5):\n    z = g * 2\n    q = (w * z).sum()\n    q.backward()\nprint(z, q, w.grad, g)\n',
+    'hoisted_slice_data_alias': 'w = torch.tensor([0.5, -1.0], requires_grad=True)\nb = torch.tensor([1.0, 2.0, 3.0])\nx = b[0:2]\ny = b.data\nfor t in range(5):\n    p = w * x.sin()\n    q = p.sum()\n    q.backward()\n    with torch.no_grad():\n        y += 1\nprint(p, q, w.grad, x, b)\n',
+}
+
+
 PROGRAMS = {
     "tutorial32": _TUT.replace("{dt}", "torch.float32"),
     "tutorial64": _TUT.replace("{dt}", "torch.float64"),
@@ -381,6 +400,7 @@ print(a)
 """,
 }
 PROGRAMS.update(REVIEWED)
+PROGRAMS.update(REVIEWED5)
 
 
 def _both(source, *flags):

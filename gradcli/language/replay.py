@@ -46,9 +46,9 @@ import numpy as np
 from ..base import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
-from ..engine.versions import version
 from ..library.scalar_steps import step_by
 from .loop_shapes import compile_body, names_in
+from .parser import Tree
 from .positions import located
 from .replay_plan import Fail, negative_zero, plan as make_plan, read_all
 from .state import state
@@ -65,7 +65,8 @@ class Body:
 
     def __init__(self, items, targets):
         self.items = items
-        self.targets = targets      # what a `for` loop binds (None: a `while` loop)
+        self.targets = targets      # the name a `for` loop binds (None: a `while` loop,
+        # or a target that is not a name)
         self.closures = tuple(it[2] for it in items)
         self.stores = {what: extra[0] for kind, what, _, extra, _, _ in items if kind == "assign"}
         self.run_all = sequence(self.closures)     # the body as compiled
@@ -76,7 +77,10 @@ class Body:
         None), or None when the body does not qualify (loop_shapes.compile_body)."""
         names = names_in(target) if target is not None else set()
         items = compile_body(comp, suite, names, cond)
-        return None if items is None else cls(items, names if target is not None else None)
+        # (a target other than a name, `d[0]`, `o.x`, `a, b`, may run the program's code
+        # when it is bound: such a loop is checked each iteration, as a `while` loop)
+        plain = isinstance(target, Tree) and target.data == "name"
+        return None if items is None else cls(items, names if plain else None)
 
     def start(self, s):
         return Run(self, s)
@@ -182,7 +186,7 @@ class Run:
             ctx = context.current
             if ctx.grad_enabled is not plan.mode or ctx.default_float is not plan.default or \
                     not engine.plain() or (plan.backward and not engine.backward_ready()) or \
-                    not _check(plan.checks, s) or (plan.hoist_frees and _a_grad(plan)):
+                    not _check(plan.checks, s):
                 return _STALE
         for cond, loads in plan.conds:
             try:
@@ -338,9 +342,9 @@ def _block_seen(block, loads, s):
 
 def _hoist(plan, shadows, vals):
     """Compute the hoisted ops' values (`_invariant`): (what they read: (tensor, its
-    array, its version) ..., the values later ops read: (op, value) ...); None if one
-    raises."""
-    seen = tuple((t, t.data, version(t)) for _, t in plan.hoist_frees)
+    array, the array's bytes) ..., the values later ops read: (op, value) ...); None
+    if one raises."""
+    seen = tuple((t, t.data, t.data.tobytes()) for _, t in plan.hoist_frees)
     for slot, t in plan.hoist_frees:
         vals[slot] = t.data
     try:
@@ -354,22 +358,12 @@ def _hoist(plan, shadows, vals):
     return seen, kept
 
 
-def _a_grad(plan):
-    """Whether a tensor the hoisted ops read is now the .grad of a leaf of the graph
-    (backward adds into it in place, without a new version: it is not hoisted)."""
-    for leaf in plan.leaves:
-        g = leaf.grad
-        if g is not None:
-            for _, t in plan.hoist_frees:
-                if g is t:
-                    return True
-    return False
-
-
 def _unchanged(seen):
-    """Whether each tensor the hoisted ops read holds the same array, unchanged."""
-    for t, data, v in seen:
-        if t.data is not data or version(t) != v:
+    """Whether each tensor the hoisted ops read holds the same array with the same
+    bytes.  (Not its version: an in-place change through `.data`, or backward adding
+    into a `.grad` another name holds a view of, gives the tensor no new version.)"""
+    for t, data, raw in seen:
+        if t.data is not data or data.tobytes() != raw:
             return False
     return True
 

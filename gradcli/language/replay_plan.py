@@ -32,7 +32,7 @@ class Plan:
     """What a noted iteration showed (see `plan`)."""
     __slots__ = ("items", "conds", "checks", "mode", "backward", "ops", "consts", "frees",
                  "adopt", "default", "loose", "hoist", "hoist_frees", "hoist_kept",
-                 "leaves", "steady")
+                 "steady")
 
     def sets(self):
         """A new set of shadow nodes, one per op, linked as the noted graph."""
@@ -133,8 +133,7 @@ def plan(body, seen, notes):
         raise Fail
     n, c = len(ops), len(consts)
     plan = Plan()
-    plan.leaves = _leaves(ops)
-    fixed = _invariant(items, ops, frees, plan.leaves)
+    fixed = _invariant(items, ops, frees)
 
     likes = _deferrable(items, ops, results, fixed, adopt)
 
@@ -171,25 +170,27 @@ def plan(body, seen, notes):
     return plan
 
 
-def _invariant(items, ops, frees, leaves):
+#: a hoisted op's tensors are compared with their bytes before each iteration: up to
+#: this many bytes (an op of a bigger one runs each iteration)
+HOIST_BYTES = 1 << 20
+
+
+def _invariant(items, ops, frees):
     """The ops whose values are the same each iteration (hoisted: computed once, again
-    only when a variable's tensor they read changed): no node, and every argument a
-    constant, a variable's tensor or another such op's value.  (The ops replayed are
-    the loop_shapes' pure ones: their values depend on their arguments' alone.)  Not a
-    tensor that is the .grad of one of the graph's leaves: backward adds into it in
-    place (Run._ready checks it again before each iteration).  Only in the statements
-    before the body's first other statement (a no_grad block may change a tensor in
-    place: what a statement after it reads is not what the iteration began with)."""
-    busy = {f for f, t in enumerate(frees) if any(leaf.grad is t for leaf in leaves)}
+    only when a variable's tensor they read holds another array or other bytes,
+    replay._unchanged): no node, and every argument a constant, a variable's tensor
+    (of at most HOIST_BYTES) or another such op's value.  (The ops replayed are the
+    loop_shapes' pure ones: their values depend on their arguments' alone.)  Only in
+    the assignments before the body's first other statement: a backward or a no_grad
+    block may change in place what a statement after it reads."""
+    big = {f for f, t in enumerate(frees) if t.data.nbytes > HOIST_BYTES}
     fixed = set()
     for it in items:
-        if it[0] in (2, 3):
-            break
         if it[0] != 0:
-            continue
+            break
         for j, argidx, params, mask, has in it[2]:
             if ops[j][1] is None and all(i in fixed if kind == "op" else
-                                         kind != "free" or i not in busy
+                                         kind != "free" or i not in big
                                          for kind, i in argidx):
                 fixed.add(j)
     return fixed
@@ -214,12 +215,6 @@ def _deferrable(items, ops, results, fixed, adopt):
                 first[0] == "op":
             out[k] = np.zeros(value.data.shape, value.data.dtype)
     return out
-
-
-def _leaves(ops):
-    """The leaf tensors among the nodes' parents."""
-    return tuple({id(x): x for _, node, prefs, _ in ops if node is not None
-                  for c, x in prefs if not c and type(x) is Tensor}.values())
 
 
 def _read_elsewhere(items, fixed):
