@@ -293,9 +293,9 @@ class Run:
 def _run_updates(item, s):
     """A no_grad block (`_updates`) as its closure runs it (its `with` gives gradcli's
     no_grad: the plan's checks keep the names it reads gradcli's own): grad mode off
-    while its statements run, each step on Python floats when w.grad is a 0-d array of w's dtype
-    (scalar_steps.step_by), else the statement as compiled."""
-    _, entries, closure = item
+    while its statements run, each step on Python floats when w.grad is a 0-d array of
+    w's dtype (scalar_steps.step_by), else the statement as compiled."""
+    entries = item[1]
     ctx = context.current
     prev = ctx.grad_enabled
     ctx.grad_enabled = False

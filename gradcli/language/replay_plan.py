@@ -123,7 +123,7 @@ def plan(body, seen, notes):
             read, head = seen[i]
             checks.extend(_kinds(extra, read))
             if type(head) is GradModeContext and not head.enabled:
-                items.append(_updates(what, closure, extra, read, checks))
+                items.append(_updates(what, extra, read, checks))
             else:
                 items.append((2, closure))
         else:       # run as compiled: what it reads must run no code of the program
@@ -230,9 +230,9 @@ def _read_elsewhere(items, fixed):
     return out
 
 
-def _updates(block, closure, loads, read, checks):
+def _updates(block, loads, read, checks):
     """The item of a no_grad block (loop_shapes._block) whose `with` gave gradcli's
-    no_grad: (3, per statement an entry, the block's closure).  An entry: (0, w, v, y,
+    no_grad: (3, per statement an entry).  An entry: (0, w, v, y,
     op, closure, line) for `w op= factor * v.grad` where w is a 0-d float tensor and
     the factor a number (the step scalar_steps.step_by makes, y its number_factor);
     (1, w, line) for `w.grad = None`; (2, closure) for any other statement (as
@@ -264,7 +264,7 @@ def _updates(block, closure, loads, read, checks):
                     kept.update(x for x in (target, name, kept_f) if x is not None)
         entries.append(entry)
     checks.extend(_checks(tuple(x for x in loads if x[0] in kept), read))
-    return (3, tuple(entries), closure)
+    return (3, tuple(entries))
 
 
 def _read(t, read):

@@ -106,11 +106,8 @@ def step_by(x, d, g, y, op):
     0-d array of d's dtype, y a Python float (number_factor's, or a 0-d array's value):
     the product as Mul's forward makes it, then the update as `scalar_step`.  Returns
     False (nothing done) when the product is inf or nan in float32 (left to NumPy)."""
-    dt = d.dtype
-    if dt is _F64:
-        p = g.item() * y
-    else:
-        p = g.item() * y        # exact in a double; rounded once to float32 as single() does
+    p = g.item() * y
+    if d.dtype is not _F64:     # float32: exact in a double; rounded once as single() does
         if not -_DBL_MAX <= p <= _DBL_MAX:      # inf or nan: left to NumPy
             return False
         p = _F32_BOX.unpack(_F32_BOX.pack(p))[0]
