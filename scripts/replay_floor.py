@@ -42,7 +42,8 @@ from gradcli.core.tensor import Tensor  # noqa: E402
 from gradcli.engine.autograd import run_backward  # noqa: E402
 from gradcli.engine.vjp_arrays import ArrayF  # noqa: E402
 from gradcli.library.inplace import isub  # noqa: E402
-from gradcli.ops.elementwise import Add, Mul, PowScalar, Sub  # noqa: E402
+from gradcli.ops.elementwise import Add, Mul, Sub  # noqa: E402
+from gradcli.ops.power import PowScalar  # noqa: E402
 from gradcli.ops.reduce import Sum  # noqa: E402
 from gradcli.output import TextOutput  # noqa: E402
 from gradcli.session import Session  # noqa: E402

@@ -200,7 +200,7 @@ def test_sums_made_together_give_what_the_general_loop_gives(dt, first_sight, mo
         lb, tb = _scalars_graph(dt, seed)
         touched_a, _ = _general(ta)
         steps = schedule.find(tb.grad_fn)
-        assert any(F is schedule.LaterF for _, _, F in steps)
+        assert any(F is schedule.LaterF for _, _, F, _ in steps)
         products.clear()
         touched_b, _ = _scheduled(tb)
         # a * x and b * (x * x): products made where the sums are

@@ -109,6 +109,7 @@ class RowsPlan:
         la, lb = last[0], last[1] if two else None
         lrows = _view(last, (cols + nlv, rows * w))
         mz = np.full((), -0.0, dtype)
+        fin = None
         if f32:
             parts = np.zeros((rows, w), dtype)
             vec_in = _view(parts, (rows, ILP, lanes))
@@ -117,6 +118,15 @@ class RowsPlan:
         else:
             tail = buf[:, k * w:]
             parts = tail[:, nleft * lanes + ns:]
+            if not nleft:
+                # _finish64 for all the rows at once: each lane's parts in order (a reduce
+                # over the middle axis), then the scalars and the lanes one after the other
+                # (accumulate), then + 0 (as 0.0 first: only a zero sum's sign differs)
+                fin = np.zeros((rows, ns + lanes), dtype)
+                fin_parts = _view(parts, (rows, ILP, lanes))
+                fin_lanes = fin[:, ns:]
+                fin_scalars = fin[:, :ns] if ns else None
+                tail_scalars = tail[:, :ns] if ns else None
         pflat = parts.reshape(-1) if parts.flags.c_contiguous else None
         nl4 = nleft * lanes
         reduce_, add, accumulate, zero, finish = _reduce, _add, _accumulate, _ZERO32, _finish64
@@ -149,5 +159,10 @@ class RowsPlan:
                 # the scalars then the lanes, one after the other from the first
                 # (accumulate: never pairwise), then + 0: a zero sum is +0 (as MidPlan)
                 return add(accumulate(tail, 1)[:, -1], zero)
+            if fin is not None:
+                if fin_scalars is not None:
+                    fin_scalars[...] = tail_scalars
+                reduce_(fin_parts, 1, None, fin_lanes)
+                return add(accumulate(fin, 1)[:, -1], 0.0).tolist()
             return [finish(v, nl4, ns) for v in tail.tolist()]
         self.run = run

@@ -47,6 +47,22 @@ class Function:
     def save(self, *arrays):
         self.saved = arrays
 
+    def replay_kernel(self, *args, **params):
+        """For a replayed loop body (engine/replay.py `kernel_of`): (f, arity, keeps) when
+        `forward(*args, **params)`, for arguments of these types, dtypes and dims (a
+        replayed plan's are the same every iteration), is `f(*args[:arity])` and
+        nothing more once a whole forward has set the node's fields, saving those
+        arguments as they are when `keeps`.  None (the default): the whole forward."""
+        return None
+        return None
+
+    def passes_through(self):
+        """Whether backward gives each input whose gradient it makes the output's
+        gradient itself, as it is, and saves nothing (engine/schedule.py `made_now`, for
+        a graph whose shapes do not change: Add's and Sub's of operands of the output's
+        shape).  False (the default): backward runs."""
+        return False
+
     @classmethod
     def apply(cls, *args, **params):
         """Run the op on Tensors (or Python scalars, treated as constants) and

@@ -133,12 +133,46 @@ def forward(sh, args, params, mask, srcs):
     if srcs is False:
         sh.saved = ()
     elif sh.saved:
-        if mask is not None:            # (apply2: a value only a constant's gradient uses)
-            sh.saved = tuple(None if m else s for s, m in zip(sh.saved, mask))
-        sh.saved_src = srcs
-        if versions.state.bumped and srcs is not None:
-            versions.record(sh, srcs)
+        _keep(sh, sh.saved, mask, srcs)
     return out
+
+
+def kernel_of(sh, args, params):
+    """The shadow's op's kernel for these arguments (Function.replay_kernel), or None."""
+    return sh.replay_kernel(*args) if params is None else sh.replay_kernel(*args, **params)
+
+
+def forward_by(sh, kernel, args, mask, srcs):
+    """`forward` through the op's kernel (`kernel_of` these arguments' kind), for a
+    shadow whose op ran its whole forward before on arguments of the same kind (the
+    fields it sets are set, and the same)."""
+    f, arity, keeps = kernel
+    if arity == 2:
+        x = args[0]
+        y = args[1]
+        out = f(x, y)
+        saved = (x, y)
+    else:
+        x = args[0]
+        out = f(x)
+        saved = (x,)
+    if keeps and srcs is not False:
+        _keep(sh, saved, mask, srcs)
+    else:
+        sh.saved = ()
+    return out
+
+
+def _keep(sh, saved, mask, srcs):
+    """What a shadow's forward saved, as `apply` keeps it (the saved values apply2 drops,
+    where they come from, their versions)."""
+    if mask is not None:            # (apply2: a value only a constant's gradient uses)
+        saved = (None if mask[0] else saved[0], None if mask[1] else saved[1]) \
+            if len(saved) == 2 else tuple(None if m else s for s, m in zip(saved, mask))
+    sh.saved = saved
+    sh.saved_src = srcs
+    if versions.state.bumped and srcs is not None:
+        versions.record(sh, srcs)
 
 
 def release(shadows, loose):

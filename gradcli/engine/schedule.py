@@ -71,15 +71,20 @@ def made_now(root):
     """The schedule of the graph under `root`, made now whatever was seen before (a
     replayed loop body's, engine/replay.py), or None (too big, or a node made without a
     creation number)."""
-    key = _structure(root)
-    return None if key is None else _schedule(key)
+    nodes = []
+    key = _structure(root, nodes)
+    if key is None:
+        return None
+    # (a graph of these nodes' shapes: whose backward gives its inputs g itself)
+    return tuple((k, routes, F, nodes[k].passes_through()) for k, routes, F, _ in _schedule(key))
 
 
-def _structure(root):
+def _structure(root, walked=None):
     """The structure of the graph under `root` (module docstring): per node in the
     walk's order, its class, its creation number below the root's (the order it runs
     in) and then its parents (None, -1 for a leaf, a node's position).  None for a
-    graph of more than MAX_NODES nodes or with a node made without a number."""
+    graph of more than MAX_NODES nodes or with a node made without a number.  The list
+    `walked`, if given, receives the nodes in the walk's order."""
     nodes = [root]
     index = {root: 0}
     key = []
@@ -102,6 +107,8 @@ def _structure(root):
                     key.append(j)
     except AttributeError:  # a node made without a number (seq)
         return None
+    if walked is not None:
+        walked.extend(nodes)
     return tuple(key)
 
 
@@ -113,11 +120,12 @@ def _remember(table, key, value):
 
 def _schedule(key):
     """The steps for a structure (`find`'s key): (node position, ((input slot, where
-    its gradient goes), ...), the F its backward gets) in the order
+    its gradient goes), ...), the F its backward gets, False) in the order
     autograd._plain_pass runs the nodes (PyTorch's: of the nodes whose gradient is
     complete, the one made last); where is a node's position or -1 for a leaf.
     A node whose backward returns F.sum_to's results as they are (`sums_as_is`) and
-    that has a leaf among its inputs gets LaterF."""
+    that has a leaf among its inputs gets LaterF.  (The last field, whether the node's
+    backward gives each input g itself, is made_now's: Function.passes_through.)"""
     parents = []
     classes = []
     ages = []           # how long before the root each node was made
@@ -142,7 +150,7 @@ def _schedule(key):
         ps = parents[k]
         later = classes[k].sums_as_is and any(j is not None and j < 0 for j in ps)
         steps.append((k, tuple((slot, j) for slot, j in enumerate(ps) if j is not None),
-                      LaterF if later else ArrayF))
+                      LaterF if later else ArrayF, False))
         for j in ps:
             if j is None or j < 0:
                 continue
@@ -214,7 +222,7 @@ def run(root, steps, g, retain_graph, flow, touched, store, visit):
     queue = []
     later = False       # any sum left for later in queue
     try:
-        for k, routes, F in steps:
+        for k, routes, F, through in steps:
             g = grads[k]
             if g is None:            # no gradient reached this node
                 continue
@@ -226,7 +234,9 @@ def run(root, steps, g, retain_graph, flow, touched, store, visit):
             if node.watch is not None:
                 g = visit(node, g, None, None, False)
             saved = node.saved      # (passes.vjp, inlined)
-            if saved:
+            if through:             # (a node that saves nothing: its backward's result)
+                in_grads = (g, g)
+            elif saved:
                 if versions.state.bumped:
                     versions.check(node)
                 in_grads = node.backward(g, F, *saved)

@@ -89,7 +89,7 @@ class Body:
 class Run:
     """One run of a loop with a qualifying body."""
     __slots__ = ("body", "s", "plan", "pending", "records", "sets", "turn", "vals", "fixed",
-                 "steady")
+                 "steady", "kernels")
 
     def __init__(self, body, s):
         self.body = body
@@ -100,6 +100,7 @@ class Run:
         self.sets = [None, None]
         self.turn = 0
         self.vals = None
+        self.kernels = None     # per op: its kernel (engine.kernel_of), None, or _UNSET
         self.fixed = None       # the hoisted ops' values: (what they read, (op, value) ...)
         self.steady = False     # the last iteration was replayed, with a plan.steady plan
 
@@ -171,6 +172,7 @@ class Run:
         if self.plan is not None:
             p = self.plan
             self.vals = [None] * len(p.ops) + list(p.consts) + [None] * len(p.frees)
+            self.kernels = [_UNSET] * len(p.ops)    # (decided on a warm set's first use)
             self.fixed = None
             self.sets = [None, None]
         return None
@@ -212,6 +214,8 @@ class Run:
             engine.release(shadows, plan.loose)
         vals = self.vals
         forward = engine.forward
+        by = engine.forward_by
+        kernels = self.kernels
         pending = self.pending
         if plan.hoist:
             fixed = self.fixed
@@ -231,10 +235,16 @@ class Run:
                 try:
                     for j, args, params, mask, srcs, done, like in steps:
                         a = args(vals)
-                        if like is not None and warm and a[0].nbytes <= DEFER_BYTES:
+                        if not warm:            # (the set's first: its whole forwards)
+                            vals[j] = forward(shadows[j], a, params, mask, srcs)
+                        elif like is not None and a[0].nbytes <= DEFER_BYTES:
                             vals[j] = Deferred(shadows[j], a, params, like)
                         else:
-                            vals[j] = forward(shadows[j], a, params, mask, srcs)
+                            kernel = kernels[j]
+                            if kernel is _UNSET:
+                                kernel = kernels[j] = engine.kernel_of(shadows[j], a, params)
+                            vals[j] = forward(shadows[j], a, params, mask, srcs) \
+                                if kernel is None else by(shadows[j], kernel, a, mask, srcs)
                         for x in done:      # values no later op reads: let go, as compiled
                             vals[x] = None
                 except Exception:           # (as compiled, the error in its place)
@@ -370,6 +380,7 @@ def _unchanged(seen):
 
 _COND = object()
 _STALE = object()
+_UNSET = object()
 
 
 #: a deferred op's arguments are kept until its value is made: up to this many bytes

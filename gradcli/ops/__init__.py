@@ -5,7 +5,7 @@ calls; importing this package fills the table in `registry`.
 Order: a family imports only the registry, the layers below `ops`, and the
 families listed before it.
 """
-from . import dims, shape, narrowing, diagonal, combine, elementwise, half_nodes, scaled, pointwise, binary_math, bitwise, reduce, moments, softmax, linalg, creation, activation, loss, nn, padding  # noqa: F401
+from . import dims, shape, narrowing, diagonal, combine, elementwise, power, half_nodes, scaled, pointwise, binary_math, bitwise, reduce, moments, softmax, linalg, creation, activation, loss, nn, padding  # noqa: F401
 from . import gathering, repeating, topk, inverse  # noqa: F401,E402  (index_select gather scatter repeat ravel topk inverse)
 from . import rounding, addmm  # noqa: F401,E402  (div's rounding_mode, fmod; torch.addmm)
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)

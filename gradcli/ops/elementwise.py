@@ -12,8 +12,7 @@ from ..engine.zero_terms import div_rule
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
 from ..base.limits import check_broadcast
-from ..base.powers import int_power, torch_pow, torch_pow_tensor
-from ..base.kernels import doubles, times_fresh, times_twice
+from ..base.kernels import doubles
 from ..base.singles import scalar_times, single, singles, weak
 from ..base.half import F16
 from ..core.tensor import Tensor
@@ -136,6 +135,10 @@ class Add(Function):
         return (F.sum_to(g, self.sa) if n[0] else None,
                 F.sum_to(g, self.sb) if n[1] else None)
 
+    def passes_through(self):
+        out = np.broadcast_shapes(self.sa, self.sb)
+        return all(s == out for s, n in zip((self.sa, self.sb), self.needs) if n)
+
     jvp = linear_with(-0.0, -0.0)
 
 
@@ -167,7 +170,23 @@ class Sub(Function):
         return (F.sum_to(g, self.sa) if n[0] else None,
                 F.sum_to(-g, self.sb) if n[1] else None)
 
+    def passes_through(self):
+        return not self.needs[1] and self.sa == np.broadcast_shapes(self.sa, self.sb)
+
     jvp = linear_with(-0.0, 0.0)
+
+
+def _ufunc_kernel(ufunc, keeps):
+    """Add's, Sub's and Mul's replay_kernel: on two float arrays of the result dtype,
+    not both 0-d, their forward is the ufunc alone (Mul saves both as they are)."""
+    kernel = (ufunc, 2, keeps)
+
+    def replay_kernel(self, a, b, dt):
+        if type(a) is np.ndarray and type(b) is np.ndarray and (a.ndim or b.ndim) and \
+                a.dtype is dt and b.dtype is dt and dt.kind == "f":
+            return kernel
+        return None
+    return replay_kernel
 
 
 class Rsub(Function):
@@ -224,6 +243,11 @@ class Mul(Function):
                 F.sum_to(g * a, self.sb) if n[1] else None)
 
     jvp = bilinear
+
+
+Add.replay_kernel = _ufunc_kernel(np.add, False)
+Sub.replay_kernel = _ufunc_kernel(np.subtract, False)
+Mul.replay_kernel = _ufunc_kernel(np.multiply, True)
 
 
 class Div(Function):
@@ -332,95 +356,6 @@ class RemainderRScalar(NotDifferentiable):
 
     def forward(self, b, a, dt):
         return _remainder(a, b, dt)
-
-
-class PowScalar(Function):
-    """tensor ** number"""
-    __slots__ = ("e",)
-    name = "PowBackward0"
-
-    def forward(self, a, e, dt):
-        self.e = e
-        self.saved = (a,)
-        out = torch_pow(a, e) if type(a) is np.ndarray else np.power(a, e)
-        return out if out.dtype is dt else _cast(out, dt)
-
-    def backward(self, g, F, a):
-        e = self.e
-        if e == 0:              # PyTorch: zeros_like(input), whatever g is (inf, nan)
-            return (Tensor(np.zeros_like(a.data)) if F.tensor_mode else np.zeros_like(a),)
-        if e == 2 and not F.tensor_mode:
-            return (times_twice(g, a),)
-        if not F.tensor_mode:
-            return (times_fresh(g, e * torch_pow(a, e - 1)),)
-        return (g * (e * a ** (e - 1)),)    # as PyTorch, so higher orders match too
-
-    def jvp(self, ts, F, a):
-        if self.e == 0:
-            return ts[0] * 0.0
-        return ts[0] * (self.e * a ** (self.e - 1))
-
-
-class PowTensor(Function):
-    """tensor ** tensor"""
-    __slots__ = ("sa", "sb")
-    name = "PowBackward1"
-
-    def forward(self, a, b, dt):
-        self.sa, self.sb = _shapes(a, b)
-        out = _cast(int_power(a, b) if dt.kind in "iu" else _pow_arrays(a, b, dt), dt)
-        self.save(a, b, out)
-        return out
-
-    def backward(self, g, F, a, b, out):
-        # derivatives.yaml: pow_backward_self, grad * (exponent * self.pow(exponent - 1)),
-        # 0 where exponent == 0; pow_backward_exponent, grad * (result * self.log()), 0
-        # where self == 0 and exponent >= 0
-        n = self.needs
-        ga = gb = None
-        if not F.tensor_mode:
-            bm1 = np.asarray(b) - 1             # in the exponent's own dtype, as torch's
-            b = np.asarray(b, out.dtype)        # (the product in the result's dtype)
-        if n[0]:
-            p = a ** (b - 1) if F.tensor_mode else _pow_arrays(a, bm1, out.dtype)
-            ga = F.sum_to(F.where(b == 0, 0.0, g * (b * p)), self.sa)
-        if n[1]:
-            lg = out * F.log(a)
-            gb = F.sum_to(g * F.where(a == 0, F.where(b >= 0, 0.0, lg), lg), self.sb)
-        return ga, gb
-
-    def jvp(self, ts, F, a, b, out):
-        ta, tb = ts
-        return add_terms(
-            F.where(b == 0, 0.0, ta * b * a ** (b - 1)) if ta is not None else None,
-            F.where(a == 0, F.where(b >= 0, 0.0, tb * out * F.log(a)), tb * out * F.log(a))
-            if tb is not None else None)
-
-
-def _pow_arrays(a, b, dt):
-    """a ** b of two arrays (or numbers) in the floating dtype dt, as PyTorch's kernel
-    (base/powers.torch_pow_tensor)."""
-    return torch_pow_tensor(np.asarray(a, dt), np.asarray(b, dt))
-
-
-class PowRScalar(Function):
-    """number ** tensor"""
-    __slots__ = ("base",)
-    name = "PowBackward2"
-
-    def forward(self, e, base, dt):
-        self.base = base
-        out = _cast(np.power(float(base), e) if dt.kind == "f" else int_power(base, e), dt)
-        self.save(e, out)
-        return out
-
-    def backward(self, g, F, e, out):
-        if self.base == 0:     # PyTorch: zero where exponent >= 0
-            return (F.where(e >= 0, 0.0, g * out * -np.inf),)
-        return (g * out * float(np.log(float(self.base))),)
-
-    def jvp(self, ts, F, e, out):
-        return self.backward(ts[0], F, e, out)[0]
 
 
 class Neg(Function):
@@ -544,27 +479,6 @@ def floor_divide(a, b):
     return FloorDivide.apply(a, b, dt=dt)
 
 
-@register("pow", "pow(input, exponent)", "input ** exponent (also ^)", method=True,
-          checks=[((Arg((2, 3), 0.5, 2.0), 3), {}), ((Arg((3,), 0.5, 2.0), Arg((3,))), {}),
-                  ((2.0, Arg((3,))), {}), ((Arg((2,), 0.5, 2), 0.5), {})], category="arith")
-@internal("pow")
-def pow(a, b):
-    if type(a) is Tensor and (type(b) is int or type(b) is float):
-        dt = a.data.dtype
-        if dt.char in "fd":                 # the common case _operands answers first
-            return PowScalar.apply2(a, b, dt)
-    if type(b) is int and b < 0 and type(a) is Tensor and a.data.dtype.kind in "iu":
-        raise GradRuntimeError("Integers to negative integer powers are not allowed.")
-    a, b, dt = _operands(a, b)
-    if type(b) is not Tensor:
-        if dt is F16 and type(a) is Tensor:
-            return HALF_NUMBER["pow"](a, b)
-        return PowScalar.apply2(a, b, dt)
-    if type(a) is not Tensor:
-        return PowRScalar.apply(b, base=a, dt=dt)
-    return PowTensor.apply(a, b, dt=dt)
-
-
 @register("neg", "neg(input)", "-input", method=True, checks=UNARY_CHECKS, category="arith",
           aliases=("negative",))
 @internal("neg")
@@ -585,5 +499,4 @@ def neg(a):
 # with the operands swapped (+ and *).
 NUMBER_OPS.update((Add, Sub, Mul))
 OPERATOR_NODES = {"+": (Add, True, True), "-": (Sub, True, False), "*": (Mul, True, True),
-                  "/": (Div, True, False), "**": (PowScalar, False, False),
-                  "^": (PowScalar, False, False)}
+                  "/": (Div, True, False)}     # (and ** and ^: ops/power.py)

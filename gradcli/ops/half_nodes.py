@@ -9,7 +9,8 @@ import numpy as np
 
 from ..base import context, half
 from ..core.tensor import Tensor
-from .elementwise import HALF_NUMBER, Div, FloorDivide, Mul, PowScalar, Reciprocal
+from .elementwise import HALF_NUMBER, Div, FloorDivide, Mul, Reciprocal
+from .power import PowScalar
 
 
 class MulHalf(Mul):

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from ..engine.saved import saved_array
 from .activation import LeakyRelu
-from .elementwise import (Add, Div, Mul, PowRScalar, PowScalar, PowTensor, Reciprocal,
-                          RemainderScalar, Rsub, Sub)
+from .elementwise import Add, Div, Mul, Reciprocal, RemainderScalar, Rsub, Sub
 from .linalg import Dot, Mm, Mv
 from .loss import MseLoss
 from .moments import Norm, Std, Var
+from .power import PowRScalar, PowScalar, PowTensor
 from .nn import Addmm
 from .addmm import AddmmScaled
 from .rounding import DivMode, Fmod, FmodScalar
