@@ -52,7 +52,8 @@ class Function:
         `forward(*args, **params)`, for arguments of these types, dtypes and dims (a
         replayed plan's are the same every iteration), is `f(*args[:arity])` and
         nothing more once a whole forward has set the node's fields, saving those
-        arguments as they are when `keeps`.  None (the default): the whole forward."""
+        arguments as they are when `keeps`.  None (the default): the whole forward.
+        A subclass with a forward of its own does not inherit it (each checks its type)."""
         return None
         return None
 

@@ -137,7 +137,8 @@ class Add(Function):
 
     def passes_through(self):
         out = np.broadcast_shapes(self.sa, self.sb)
-        return all(s == out for s, n in zip((self.sa, self.sb), self.needs) if n)
+        return type(self) is Add and all(s == out for s, n in zip((self.sa, self.sb), self.needs)
+                                          if n)
 
     jvp = linear_with(-0.0, -0.0)
 
@@ -171,19 +172,21 @@ class Sub(Function):
                 F.sum_to(-g, self.sb) if n[1] else None)
 
     def passes_through(self):
-        return not self.needs[1] and self.sa == np.broadcast_shapes(self.sa, self.sb)
+        return type(self) is Sub and not self.needs[1] and \
+            self.sa == np.broadcast_shapes(self.sa, self.sb)
 
     jvp = linear_with(-0.0, 0.0)
 
 
-def _ufunc_kernel(ufunc, keeps):
-    """Add's, Sub's and Mul's replay_kernel: on two float arrays of the result dtype,
-    not both 0-d, their forward is the ufunc alone (Mul saves both as they are)."""
+def _ufunc_kernel(owner, ufunc, keeps):
+    """Add's, Sub's and Mul's replay_kernel: on two float32 or float64 arrays of the
+    result dtype, not both 0-d, their forward is the ufunc alone (Mul saves both as
+    they are).  Not a subclass's (MulHalf's forward is another)."""
     kernel = (ufunc, 2, keeps)
 
     def replay_kernel(self, a, b, dt):
-        if type(a) is np.ndarray and type(b) is np.ndarray and (a.ndim or b.ndim) and \
-                a.dtype is dt and b.dtype is dt and dt.kind == "f":
+        if type(self) is owner and type(a) is np.ndarray and type(b) is np.ndarray and \
+                (a.ndim or b.ndim) and a.dtype is dt and b.dtype is dt and dt.char in "fd":
             return kernel
         return None
     return replay_kernel
@@ -245,9 +248,9 @@ class Mul(Function):
     jvp = bilinear
 
 
-Add.replay_kernel = _ufunc_kernel(np.add, False)
-Sub.replay_kernel = _ufunc_kernel(np.subtract, False)
-Mul.replay_kernel = _ufunc_kernel(np.multiply, True)
+Add.replay_kernel = _ufunc_kernel(Add, np.add, False)
+Sub.replay_kernel = _ufunc_kernel(Sub, np.subtract, False)
+Mul.replay_kernel = _ufunc_kernel(Mul, np.multiply, True)
 
 
 class Div(Function):

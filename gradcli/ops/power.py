@@ -29,9 +29,10 @@ class PowScalar(Function):
         return out if out.dtype is dt else _cast(out, dt)
 
     def replay_kernel(self, a, e, dt):
-        # x ** 2 of a float array (not 0-d) of the result dtype is torch_pow's x * x
-        if e == 2 and type(e) is not bool and type(a) is np.ndarray and a.ndim and \
-                a.dtype is dt and dt.kind == "f":
+        # x ** 2 of a float32/float64 array (not 0-d) of the result dtype is torch_pow's
+        # x * x (not PowHalf's: another forward)
+        if type(self) is PowScalar and e == 2 and type(e) is not bool and \
+                type(a) is np.ndarray and a.ndim and a.dtype is dt and dt.char in "fd":
             return _SQUARE
         return None
 

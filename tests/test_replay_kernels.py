@@ -1,0 +1,159 @@
+"""The ops' replay kernels and pass-through backwards (issue 16): what a replayed loop
+body runs instead of an op's whole forward (Function.replay_kernel, run by
+engine/replay.forward_by) gives the same array, bit for bit, and saves the same
+values; an op that says its backward passes g through (Function.passes_through, read
+by schedule.made_now) does give g itself.  Every op class of the table is asked, so
+a kernel added to an op is checked here without a new test."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import gradcli.ops  # noqa: F401  (fills the table)
+from gradcli.engine import replay as engine
+from gradcli.engine.function import Function
+from gradcli.engine.vjp_arrays import ArrayF
+
+F32, F64 = np.dtype(np.float32), np.dtype(np.float64)
+
+
+def _classes():
+    out, todo = [], list(Function.__subclasses__())
+    while todo:
+        c = todo.pop()
+        todo.extend(c.__subclasses__())
+        out.append(c)
+    return out
+
+
+def _bits(rng, shape, dt):
+    """Values of every kind: random bit patterns (NaN payloads, infinities, subnormals,
+    signed zeros) and ordinary numbers."""
+    it = np.uint32 if dt == F32 else np.uint64
+    raw = rng.integers(0, np.iinfo(it).max, shape, dtype=it, endpoint=True).view(dt)
+    ordinary = rng.standard_normal(shape).astype(dt)
+    return np.where(rng.random(shape) < 0.5, raw, ordinary).astype(dt)
+
+
+SHAPES = [((), (5,)), ((5,), ()), ((5,), (5,)), ((2, 3), (3,)), ((1, 3), (2, 1)), ((4,), (4,))]
+
+
+def _binary_args(rng):
+    for (sa, sb), dt in itertools.product(SHAPES, (F32, F64)):
+        yield (np.asarray(_bits(rng, sa, dt)), np.asarray(_bits(rng, sb, dt)), dt)
+    # kinds no kernel takes: a Python number, 0-d with 0-d, mixed or integer dtypes
+    yield (_bits(rng, (3,), F32), 2.5, F32)
+    yield (np.asarray(_bits(rng, (), F64)), np.asarray(_bits(rng, (), F64)), F64)
+    yield (_bits(rng, (3,), F32), _bits(rng, (3,), F64), F64)
+    yield (np.arange(3), np.arange(3), np.dtype(np.int64))
+
+
+def _pow_args(rng):
+    for dt, shape, e in itertools.product((F32, F64), ((5,), (2, 3), ()), (2, 2.0, 3, 0.5, True)):
+        yield (np.asarray(_bits(rng, shape, dt)), e, dt)
+
+
+def _args_for(cls, rng):
+    from gradcli.ops.elementwise import Add, Mul, Sub
+    from gradcli.ops.power import PowScalar
+    if cls in (Add, Sub, Mul):
+        return list(_binary_args(rng))
+    if cls is PowScalar:
+        return list(_pow_args(rng))
+    return None
+
+
+def _with_kernel():
+    return [c for c in _classes() if c.replay_kernel is not Function.replay_kernel]
+
+
+def test_every_op_with_a_kernel_is_checked_here():
+    """An op class that defines a replay kernel (or inherits one) gets arguments in
+    `_args_for`, or is a subclass whose kernel never answers."""
+    rng = np.random.default_rng(0)
+    with_kernel = _with_kernel()
+    assert len(with_kernel) >= 4
+    for c in with_kernel:
+        if _args_for(c, rng) is None:   # a subclass (MulHalf): its parent's kernel, refused
+            parent = next(b for b in c.__mro__[1:] if _args_for(b, rng) is not None)
+            for args in _args_for(parent, rng):
+                assert c.__new__(c).replay_kernel(*args) is None, c.__name__
+
+
+@pytest.mark.parametrize("cls", [c for c in _with_kernel()
+                                 if _args_for(c, np.random.default_rng(0)) is not None],
+                         ids=lambda c: c.__name__)
+def test_a_kernel_gives_what_the_whole_forward_gives(cls):
+    rng = np.random.default_rng(1)
+    taken = 0
+    for args in _args_for(cls, rng):
+        whole = cls.__new__(cls)
+        whole.saved = ()
+        want = whole.forward(*args)
+        kernel = whole.replay_kernel(*args)
+        if kernel is None:
+            continue
+        taken += 1
+        # a shadow whose whole forward ran once, on other values of the same kind
+        other = tuple(np.asarray(_bits(rng, a.shape, a.dtype)) if type(a) is np.ndarray else a
+                      for a in args)
+        sh = cls.__new__(cls)
+        sh.saved = ()
+        sh.forward(*other)
+        fields = {k: getattr(sh, k) for k in cls.__slots__ if hasattr(sh, k)}
+        got = engine.forward_by(sh, kernel, args, None, None)
+        assert type(got) is np.ndarray and type(want) is np.ndarray
+        assert got.dtype is want.dtype and got.shape == want.shape
+        assert got.tobytes() == want.tobytes(), (cls.__name__, args)
+        assert len(sh.saved) == len(whole.saved)
+        assert all(x is y for x, y in zip(sh.saved, whole.saved))
+        # the fields the whole forward sets are what the first one set
+        assert all(getattr(whole, k) == v for k, v in fields.items()), cls.__name__
+    assert taken >= 4
+
+
+def test_a_kernel_is_not_given_for_kinds_its_op_treats_apart():
+    from gradcli.ops.elementwise import Add, Mul
+    from gradcli.ops.power import PowScalar
+    f = np.ones(3, np.float32)
+    assert Mul.__new__(Mul).replay_kernel(f, 2.5, F32) is None                  # a number
+    assert Add.__new__(Add).replay_kernel(np.asarray(np.float64(1)), np.asarray(np.float64(2)),
+                                          F64) is None                          # both 0-d
+    assert Add.__new__(Add).replay_kernel(f, f.astype(np.float64), F64) is None  # a cast
+    assert PowScalar.__new__(PowScalar).replay_kernel(f, True, F32) is None      # True ** is 1
+    assert PowScalar.__new__(PowScalar).replay_kernel(f, 3, F32) is None         # x * x * x
+    assert PowScalar.__new__(PowScalar).replay_kernel(np.asarray(np.float32(2)), 2, F32) is None
+
+
+@pytest.mark.parametrize("needs", [(True, True), (True, False), (False, True)])
+@pytest.mark.parametrize("shapes", SHAPES, ids=str)
+def test_a_node_that_passes_g_through_gives_g_itself(needs, shapes):
+    from gradcli.ops.elementwise import Add, Sub
+    rng = np.random.default_rng(2)
+    for cls in (Add, Sub):
+        node = cls.__new__(cls)
+        node.saved = ()
+        a, b = (np.asarray(_bits(rng, s, F64)) for s in shapes)
+        out = node.forward(a, b, F64)
+        node.needs = needs
+        g = np.asarray(_bits(rng, out.shape, F64))
+        grads = node.backward(g, ArrayF)
+        through = node.passes_through()
+        assert through == all(grads[i] is g for i in range(2) if needs[i]), (cls, needs, shapes)
+        assert not node.saved
+
+
+def test_a_subclass_does_not_pass_through():
+    from gradcli.ops.elementwise import Add, Sub
+    for parent in (Add, Sub):
+        sub = type("Other" + parent.__name__, (parent,), {"__slots__": ()})
+        node = sub.__new__(sub)
+        node.forward(np.ones(3), np.ones(3), F64)
+        node.needs = (True, False)
+        assert not node.passes_through()
+        node = parent.__new__(parent)
+        node.forward(np.ones(3), np.ones(3), F64)
+        node.needs = (True, False)
+        assert node.passes_through()
