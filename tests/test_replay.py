@@ -399,8 +399,61 @@ for t in range(4):
 print(a)
 """,
 }
+# an `if` that holds runs its iteration as compiled without binding the names replayed
+# iterations made first (Run._assigned_first): the body's first statements assign them
+ASSIGNED_FIRST = {
+    "if_rebinds_a_made_name": """w = torch.tensor([0.5, -1.0], requires_grad=True)
+kept = []
+for t in range(9):
+    y = w * 3
+    loss = (y * y).sum()
+    if t % 4 == 1:
+        kept.append((loss, y))
+        print(t, loss, y.grad_fn.next_functions)
+        loss = None
+        y = w
+    if t == 100:
+        print("never")
+print(t, loss, y)
+for l, v in kept:
+    print(l, v, l.grad_fn.next_functions[0][0].next_functions)
+""",
+    "if_on_the_last_iteration": """w = torch.tensor([0.5, -1.0], requires_grad=True)
+for t in range(6):
+    y_pred = w * 2 + 1
+    loss = (y_pred - 3).pow(2).sum()
+    if t == 5:
+        print(graph(loss, values=true))
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+        w.grad = None
+print(loss, y_pred, w, graph(loss, values=true))
+""",
+    "one_leaf_summed_twice": """w = torch.tensor(0.5, dtype=torch.float32, requires_grad=True)
+x = torch.linspace(-1, 1, 2000, dtype=torch.float32)
+for t in range(6):
+    y = w * x + w * x ** 2 + w
+    loss = y.sum()
+    if t == 3:
+        print(loss)
+    loss.backward()
+print(loss, w.grad)
+""",
+    "if_before_the_assignments": """w = torch.tensor([0.5, -1.0], requires_grad=True)
+loss = None
+for t in range(7):
+    if t % 3 == 2:
+        print(t, loss)
+    y = w * 3
+    loss = (y * y).sum()
+    loss.backward()
+print(loss, w.grad)
+""",
+}
 PROGRAMS.update(REVIEWED)
 PROGRAMS.update(REVIEWED5)
+PROGRAMS.update(ASSIGNED_FIRST)
 
 
 def _both(source, *flags):
@@ -442,6 +495,73 @@ def test_the_loops_are_replayed(name, least, monkeypatch):
     monkeypatch.setattr(replay.Run, "_replay", counted)
     run_inprocess(PROGRAMS[name])
     assert count[0] >= least
+
+
+def test_an_if_that_holds_does_not_bind_the_made_names_first(monkeypatch):
+    """The tutorial's `print` every 100 iterations runs its iteration as compiled with
+    the names its first statements assign again left unbound (Run._assigned_first):
+    the shadow sets are never handed over (the last iteration, 1999, prints too)."""
+    count = {"materialize": 0, "assigned_first": 0}
+    for name in count:
+        real = getattr(replay.Run, name if name == "materialize" else "_" + name)
+
+        def counted(self, _real=real, _name=name):
+            count[_name] += 1
+            return _real(self)
+        monkeypatch.setattr(replay.Run, name if name == "materialize" else "_" + name, counted)
+    run_inprocess(PROGRAMS["tutorial32"])
+    assert count == {"materialize": 0, "assigned_first": 20}
+
+
+def test_a_failed_first_assignment_binds_the_names_it_did_not_assign(monkeypatch):
+    """An error in one of the first statements of an iteration whose `if` holds: the
+    names assigned before it have their new values, the others the replayed ones."""
+    from gradcli.base.errors import GradRuntimeError
+    real_init = replay.Body.__init__
+
+    def init(self, items, targets):
+        def failing(closure):
+            def run(s):
+                if s.vars.get("t") == 5:
+                    raise GradRuntimeError("boom")
+                return closure(s)
+            return run
+        items = tuple((k, w, failing(c) if k == "assign" and w == "loss" else c, e, l, col)
+                      for k, w, c, e, l, col in items)
+        real_init(self, items, targets)
+    monkeypatch.setattr(replay.Body, "__init__", init)
+    source = """w = torch.tensor([0.5, -1.0], requires_grad=True)
+try:
+    for t in range(8):
+        y = w * 3
+        loss = (y * y).sum()
+        if t % 5 == 0:
+            print(t, loss)
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.01 * w.grad
+except RuntimeError as e:
+    print("error", e)
+print(t, y, loss, loss.grad_fn.next_functions, w.grad)
+"""
+    calls = [0]
+    real = replay.Run._assigned_first
+
+    def counted(self):
+        calls[0] += 1
+        return real(self)
+    monkeypatch.setattr(replay.Run, "_assigned_first", counted)
+    on, off = _both(source)
+    assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
+    assert "error boom" in on.stdout and calls[0] == 1
+    # the loss bound after the error was made before this iteration's y: its nodes and
+    # its Tensor have the lower creation numbers (the backward's order), as compiled
+    from conftest import Run
+    r = Run(source)
+    y, loss = r.value("y"), r.value("loss")
+    assert calls[0] == 2 and r.error is None
+    assert loss.grad_fn.seq < y.grad_fn.seq and loss.seq < y.seq
+    assert loss.grad_fn.parents[0].seq < loss.grad_fn.seq
 
 
 def test_the_steps_of_a_no_grad_block_are_replayed(monkeypatch):

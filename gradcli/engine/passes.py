@@ -89,14 +89,11 @@ def deliver_leaves(queue, touched, store, fresh=()):
     into the leaves' .grad as PyTorch's AccumulateGrad takes them: each cast to its
     leaf's dtype and a leaf's added up in their order (its input buffer), then once
     into .grad (`store(leaf, g, False)`: autograd._store_grad).  `fresh`: ids of
-    arrays the caller made, which become .grad without a copy."""
-    if len(queue) == 1:                         # one gradient for one leaf
-        p, ig = queue[0]
-        if ig.dtype != p.data.dtype:
-            ig = ig.astype(p.data.dtype)
-        _deliver(p, ig, touched, store, id(ig) in fresh)
+    arrays the caller made, which become .grad without a copy (True: all of them)."""
+    if len(queue) == 1 or len({id(p) for p, _ in queue}) == len(queue):
+        _deliver(queue, touched, store, fresh)     # each leaf once: nothing to add up
         return
-    fresh = set(fresh)
+    fresh = {id(ig) for _, ig in queue} if fresh is True else set(fresh)
     total = {}
     for p, ig in queue:
         if ig.dtype != p.data.dtype:
@@ -107,18 +104,26 @@ def deliver_leaves(queue, touched, store, fresh=()):
             ig = np.add(prev, ig)
             fresh.add(id(ig))
         total[p] = ig
-    for p, ig in total.items():
-        _deliver(p, ig, touched, store, id(ig) in fresh)
+    _deliver(total.items(), touched, store, fresh)
 
 
-def _deliver(p, ig, touched, store, fresh):
-    if p.grad is None and ig.shape == p.data.shape:     # _store_grad's first
-        # (a new array is .grad as it is; another is copied, as PyTorch's AccumulateGrad)
-        p.grad = Tensor(ig if fresh and type(ig) is np.ndarray else
-                        np.array(ig, dtype=p.data.dtype, copy=True))
-    else:
-        store(p, ig, False)
-    touched[id(p)] = p
+def _deliver(pairs, touched, store, fresh):
+    """Each (leaf, its gradient) into the leaf's .grad, cast to its dtype (a cast is
+    new: `fresh` too)."""
+    every = fresh is True
+    for p, ig in pairs:
+        dt = p.data.dtype
+        new = every or id(ig) in fresh
+        if ig.dtype != dt:
+            ig = ig.astype(dt)
+            new = True
+        if p.grad is None and ig.shape == p.data.shape:     # _store_grad's first
+            # (a new array is .grad as it is; another is copied, as PyTorch's AccumulateGrad)
+            p.grad = Tensor(ig if new and type(ig) is np.ndarray else
+                            np.array(ig, dtype=dt, copy=True))
+        else:
+            store(p, ig, False)
+        touched[id(p)] = p
 
 
 def release(node, deps, push):

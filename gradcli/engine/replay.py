@@ -22,6 +22,7 @@ decides what is replayed and when, is gradcli/language/replay.py).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import weakref
 
 import numpy as np
@@ -163,6 +164,28 @@ def forward_by(sh, kernel, args, mask, srcs):
     return out
 
 
+def run_kernels(shadows, vals, program):
+    """`forward_by` of several ops in a row: program = per op (its index, its kernel's
+    function, the slots of `vals` it reads (-1: none), whether it keeps what it saves,
+    mask, srcs, the slots let go after it); each output into vals[index]."""
+    for j, f, i0, i1, keeps, mask, srcs, done in program:
+        x = vals[i0]
+        if i1 < 0:
+            out = f(x)
+            saved = (x,)
+        else:
+            y = vals[i1]
+            out = f(x, y)
+            saved = (x, y)
+        vals[j] = out
+        if keeps:
+            _keep(shadows[j], saved, mask, srcs)
+        else:
+            shadows[j].saved = ()
+        for z in done:
+            vals[z] = None
+
+
 def _keep(sh, saved, mask, srcs):
     """What a shadow's forward saved, as `apply` keeps it (the saved values apply2 drops,
     where they come from, their versions)."""
@@ -194,12 +217,19 @@ def adopt_sources(node, i, t):
     node.saved_src = tuple(srcs)
 
 
-def hand_over(nodes):
+def hand_over(nodes, numbers=None):
     """The shadows `nodes` (in the order their ops ran) become nodes a program sees:
-    creation numbers of now, as the ops just made them."""
+    creation numbers of now, as the ops just made them (or the next of `numbers`,
+    numbers taken before: `reserve`)."""
     for n in nodes:
         if hasattr(n, "needs"):         # (an op that made no node has a bare shadow)
-            n.seq = next_seq()
+            n.seq = next_seq() if numbers is None else next(numbers)
+
+
+def reserve(count):
+    """`count` creation numbers taken now, for what is made later as if made now: an
+    iterator that goes on with numbers of the time after them."""
+    return itertools.chain([next_seq() for _ in range(count)], iter(next_seq, None))
 
 
 schedule_of = schedule.made_now

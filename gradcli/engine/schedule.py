@@ -195,9 +195,11 @@ class LaterF(ArrayF):
 
     @staticmethod
     def sum_scaled(g, c, shape):
-        # g * c of two arrays of one shape and dtype is np.multiply(g, c) (kernels.scaled)
-        if _whole(g, shape) and type(c) is np.ndarray and c.shape == g.shape and \
-                c.dtype is g.dtype:
+        # g * c of two arrays of one shape and dtype is np.multiply(g, c) (kernels.scaled);
+        # (_whole's test, written out: the hot path of a parameter's gradient)
+        if not shape and type(g) is np.ndarray and type(c) is np.ndarray and g.ndim == 1 and \
+                c.shape == g.shape and c.dtype is g.dtype and g.size >= MID_MIN and \
+                g.dtype.kind == "f" and g.flags.c_contiguous:
             return Later(g, c)
         return ArrayF.sum_scaled(g, c, shape)
 
@@ -237,8 +239,9 @@ def run(root, steps, g, retain_graph, flow, touched, store, visit):
             if through:             # (a node that saves nothing: its backward's result)
                 in_grads = (g, g)
             elif saved:
-                if versions.state.bumped:
-                    versions.check(node)
+                state = versions.state
+                if state.bumped and getattr(node, "epoch", None) != state.epoch:
+                    versions.check(node)    # (an in-place op since the node's forward)
                 in_grads = node.backward(g, F, *saved)
                 if not retain_graph:
                     node.saved = node.saved_src = None
@@ -279,7 +282,12 @@ def _flush(queue, touched, store):
     later: those made all at once, then passes.deliver_leaves (each leaf's added up in
     order, then into its .grad; a sum made here becomes .grad without a copy)."""
     waiting = [ig for _, ig in queue if type(ig) is Later]
-    sums = iter(torch_sums([ig.g for ig in waiting], [ig.c for ig in waiting]))
+    sums = torch_sums([ig.g for ig in waiting], [ig.c for ig in waiting])
+    if len(waiting) == len(queue):      # all of them sums (as sum_to makes them: new)
+        deliver_leaves([(p, np.asarray(v, ig.g.dtype)) for (p, ig), v in zip(queue, sums)],
+                       touched, store, True)
+        return
+    sums = iter(sums)
     fresh = set()
     resolved = []
     for p, ig in queue:

@@ -61,7 +61,8 @@ MAX_RECORDS = 3
 class Body:
     """A qualifying loop body, compiled: its statements (loop_shapes._item) and their
     closures; `start()` gives the state of one run of the loop."""
-    __slots__ = ("items", "closures", "stores", "run_all", "targets")
+    __slots__ = ("items", "closures", "stores", "run_all", "targets", "first", "loads",
+                 "after_first")
 
     def __init__(self, items, targets):
         self.items = items
@@ -69,7 +70,14 @@ class Body:
         # or a target that is not a name)
         self.closures = tuple(it[2] for it in items)
         self.stores = {what: extra[0] for kind, what, _, extra, _, _ in items if kind == "assign"}
+        self.loads = {what: extra[1] for kind, what, _, extra, _, _ in items if kind == "assign"}
         self.run_all = sequence(self.closures)     # the body as compiled
+        # the assignments the body starts with (Run._assigned_first)
+        first = 0
+        while first < len(items) and items[first][0] == "assign":
+            first += 1
+        self.first = first
+        self.after_first = sequence(self.closures[first:])
 
     @classmethod
     def compile(cls, comp, suite, target, cond):
@@ -89,7 +97,7 @@ class Body:
 class Run:
     """One run of a loop with a qualifying body."""
     __slots__ = ("body", "s", "plan", "pending", "records", "sets", "turn", "vals", "fixed",
-                 "steady", "kernels")
+                 "steady", "kernels", "fast")
 
     def __init__(self, body, s):
         self.body = body
@@ -101,6 +109,7 @@ class Run:
         self.turn = 0
         self.vals = None
         self.kernels = None     # per op: its kernel (engine.kernel_of), None, or _UNSET
+        self.fast = None
         self.fixed = None       # the hoisted ops' values: (what they read, (op, value) ...)
         self.steady = False     # the last iteration was replayed, with a plan.steady plan
 
@@ -113,6 +122,8 @@ class Run:
                 return self._replay(plan)
             if why is not _COND:
                 self.plan = None
+            elif self.pending:
+                return self._assigned_first()
             return self._compiled(0)
         if self.records < MAX_RECORDS and engine.plain():
             self.records += 1
@@ -126,6 +137,30 @@ class Run:
             self.materialize()
         return sequence(self.body.closures[start:])(self.s) if start else \
             self.body.run_all(self.s)
+
+    def _assigned_first(self):
+        """The iteration as compiled (an `if` holds), the names replayed iterations made
+        not bound first: the assignments the body starts with (Body.first) run first,
+        and a name one of them assigns again is let go (no statement of the loop reads
+        it before: a replayed statement that reads one fails its check,
+        language/replay_plan.py), its value unseen, its shadow set not handed over (so
+        it stays the replay's).  The names left (an error, or made by a later statement)
+        are bound after them, before the rest of the body, with creation numbers of
+        before them (taken first: as the compiled iteration would have bound them)."""
+        self.steady = False
+        body, s, pending = self.body, self.s, self.pending
+        sets = {id(p[0]): (p[0], p[3]) for p in pending.values()}
+        numbers = engine.reserve(len(pending) + sum(len(sh) + len(plan.adopt)
+                                                    for sh, plan in sets.values()))
+        try:
+            for closure in body.closures[:body.first]:
+                closure(s)          # (an assignment gives no signal)
+        finally:
+            for name in [n for n in pending if _assigned(body, n, s)]:
+                del pending[name]
+            if pending:
+                self.materialize(numbers)
+        return body.after_first(s)
 
     def finish(self):
         if self.pending:
@@ -173,6 +208,7 @@ class Run:
             p = self.plan
             self.vals = [None] * len(p.ops) + list(p.consts) + [None] * len(p.frees)
             self.kernels = [_UNSET] * len(p.ops)    # (decided on a warm set's first use)
+            self.fast = [None] * len(p.items)     # per assignment: _program's, once decided
             self.fixed = None
             self.sets = [None, None]
         return None
@@ -225,7 +261,8 @@ class Run:
                     return self._compiled(0)
             for j, v in fixed[1]:
                 vals[j] = v
-        for item in plan.items:
+        fast = self.fast
+        for at_item, item in enumerate(plan.items):
             kind = item[0]
             if kind == 0:                               # name = expression
                 _, name, steps, frees, k, line, drop, at = item
@@ -233,7 +270,12 @@ class Run:
                     vals[slot] = t.data
                 state.line = line
                 try:
-                    for j, args, params, mask, srcs, done, like in steps:
+                    if warm:
+                        f = fast[at_item]
+                        if f:                   # its first ops' kernels, in one call
+                            engine.run_kernels(shadows, vals, f[0])
+                            steps = f[1]
+                    for j, args, params, mask, srcs, done, like, idx in steps:
                         a = args(vals)
                         if not warm:            # (the set's first: its whole forwards)
                             vals[j] = forward(shadows[j], a, params, mask, srcs)
@@ -249,6 +291,8 @@ class Run:
                             vals[x] = None
                 except Exception:           # (as compiled, the error in its place)
                     return self._compiled(at)
+                if warm and fast[at_item] is None:
+                    fast[at_item] = _program(item[2], kernels)
                 first = name not in pending
                 pending[name] = (shadows, k, vals[k], plan)
                 if first:                   # the compiled iteration's value: let go
@@ -273,9 +317,10 @@ class Run:
         return None
 
     # -- binding the names -----------------------------------------------------------------
-    def materialize(self):
+    def materialize(self, numbers=None):
         """Bind every name a replayed statement made to a Tensor of its last value, whose
-        graph is its iteration's shadows (handed over: new ones are made next time)."""
+        graph is its iteration's shadows (handed over: new ones are made next time);
+        `numbers`: their creation numbers (engine.reserve), else numbers of now."""
         pending = self.pending          # (emptied at the end: a Ctrl-C half way leaves it
         used = [p[0] for p in pending.values()]     # for the loop's `finally` to bind)
         # the shadow sets the values come from, the older first (sets[turn] is the one
@@ -283,21 +328,32 @@ class Run:
         order = [x for x in (self.sets[self.turn], self.sets[self.turn ^ 1])
                  if x is not None and any(x is u for u in used)]
         for shadows in order:
-            engine.hand_over(shadows)
+            engine.hand_over(shadows, numbers)
         made = {}
         stores = self.body.stores
         plans = {}
         for name, (shadows, k, out, plan) in pending.items():
-            stores[name](self.s, _tensor(made, shadows, k, out))    # (made after its node)
+            stores[name](self.s, _tensor(made, shadows, k, out, numbers))    # (after its node)
             plans[id(shadows)] = plan
         for shadows in order:
             for j, i, src in plans[id(shadows)].adopt:    # saved values that are ops' outputs
                 node = shadows[j]
                 if getattr(node, "saved_src", None) is not None and node.saved:
-                    engine.adopt_sources(node, i, _tensor(made, shadows, src, node.saved[i]))
-        self.sets = [None, None]
+                    engine.adopt_sources(node, i, _tensor(made, shadows, src, node.saved[i],
+                                                          numbers))
+        # (a set no value came from is no one's: kept, its forwards' fields set)
+        self.sets = [None if any(x is o for o in order) else x for x in self.sets]
         self.pending = {}
         self.fixed = None       # (the program may now hold the hoisted values)
+
+
+def _assigned(body, name, s):
+    """Whether the variable `name`, None while the replay held its value, holds another
+    value (an assignment of the body gives it a Tensor, never None)."""
+    try:
+        return body.loads[name](s) is not None
+    except Exception:
+        return False
 
 
 def _run_updates(item, s):
@@ -350,6 +406,21 @@ def _block_seen(block, loads, s):
         return read, None
 
 
+def _program(steps, kernels):
+    """An assignment's first steps whose ops have kernels (decided on a warm set: the same
+    every iteration), as engine.run_kernels takes them, and the steps after them:
+    (program, rest), or () when its first op has none."""
+    prog = []
+    for j, args, params, mask, srcs, done, like, idx in steps:
+        kernel = kernels[j]
+        if like is not None or kernel is None or kernel is _UNSET:
+            break
+        f, arity, keeps = kernel
+        prog.append((j, f, idx[0], idx[1] if arity == 2 else -1, keeps and srcs is not False,
+                     mask, srcs, done))
+    return (tuple(prog), steps[len(prog):]) if prog else ()
+
+
 def _hoist(plan, shadows, vals):
     """Compute the hoisted ops' values (`_invariant`): (what they read: (tensor, its
     array, the array's bytes) ..., the values later ops read: (op, value) ...); None
@@ -358,7 +429,7 @@ def _hoist(plan, shadows, vals):
     for slot, t in plan.hoist_frees:
         vals[slot] = t.data
     try:
-        for j, args, params, mask, srcs, done, like in plan.hoist:
+        for j, args, params, mask, srcs, done, like, idx in plan.hoist:
             vals[j] = engine.forward(shadows[j], args(vals), params, mask, srcs)
     except Exception:
         return None
@@ -402,7 +473,7 @@ class Deferred:
         return engine.forward(self.sh, self.args, self.params, None, None)
 
 
-def _tensor(made, shadows, k, out):
+def _tensor(made, shadows, k, out, numbers):
     key = (id(shadows), k)
     t = made.get(key)
     if t is None:
@@ -411,6 +482,8 @@ def _tensor(made, shadows, k, out):
         node = shadows[k]
         node = node if hasattr(node, "needs") else None
         t = made[key] = Tensor(out, node is not None, node)
+        if numbers is not None:
+            t.seq = next(numbers)
     return t
 
 

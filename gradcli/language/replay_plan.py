@@ -138,8 +138,9 @@ def plan(body, seen, notes):
     likes = _deferrable(items, ops, results, fixed, adopt)
 
     def step(j, argidx, params, mask, done):
-        return (j, _getter(tuple(_final(a, n, c) for a in argidx)), params or None, mask,
-                ops[j][3] if ops[j][1] is not None else False, done, likes.get(j))
+        idx = tuple(_final(a, n, c) for a in argidx)
+        return (j, _getter(idx), params or None, mask,
+                ops[j][3] if ops[j][1] is not None else False, done, likes.get(j), idx)
     # the slots of constants and variables' arrays, after the ops' outputs
     plan.items = tuple(
         (0, it[1], tuple(step(j, argidx, params, mask, done)
