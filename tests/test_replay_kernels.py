@@ -43,8 +43,13 @@ SHAPES = [((), (5,)), ((5,), ()), ((5,), (5,)), ((2, 3), (3,)), ((1, 3), (2, 1))
 def _binary_args(rng):
     for (sa, sb), dt in itertools.product(SHAPES, (F32, F64)):
         yield (np.asarray(_bits(rng, sa, dt)), np.asarray(_bits(rng, sb, dt)), dt)
-    # kinds no kernel takes: a Python number, 0-d with 0-d, mixed or integer dtypes
-    yield (_bits(rng, (3,), F32), 2.5, F32)
+    # a Python number (its form taken once: singles.weak), of every kind weak treats apart
+    for dt in (F32, F64):
+        for v in (2.5, 3, -0.0, 0, float("nan"), float("inf"), 2 ** 60, 1e300, 1e-320):
+            yield (_bits(rng, (4,), dt), v, dt)
+    # kinds no kernel takes: 0-d with a number, 0-d with 0-d, mixed or integer dtypes
+    yield (np.asarray(_bits(rng, (), F32)), 2.5, F32)
+    yield (_bits(rng, (3,), F32), True, F32)
     yield (np.asarray(_bits(rng, (), F64)), np.asarray(_bits(rng, (), F64)), F64)
     yield (_bits(rng, (3,), F32), _bits(rng, (3,), F64), F64)
     yield (np.arange(3), np.arange(3), np.dtype(np.int64))
@@ -98,7 +103,7 @@ def test_a_kernel_gives_what_the_whole_forward_gives(cls):
         taken += 1
         # a shadow whose whole forward ran once, on other values of the same kind
         other = tuple(np.asarray(_bits(rng, a.shape, a.dtype)) if type(a) is np.ndarray else a
-                      for a in args)
+                      for a in args)     # (a number is the plan's constant: the same)
         sh = cls.__new__(cls)
         sh.saved = ()
         sh.forward(*other)
@@ -118,7 +123,9 @@ def test_a_kernel_is_not_given_for_kinds_its_op_treats_apart():
     from gradcli.ops.elementwise import Add, Mul
     from gradcli.ops.power import PowScalar
     f = np.ones(3, np.float32)
-    assert Mul.__new__(Mul).replay_kernel(f, 2.5, F32) is None                  # a number
+    assert Mul.__new__(Mul).replay_kernel(f, 2.5, F32) is not None              # a number
+    assert Mul.__new__(Mul).replay_kernel(np.asarray(np.float32(2)), 2.5, F32) is None  # 0-d
+    assert Mul.__new__(Mul).replay_kernel(f, True, F32) is None                 # a bool
     assert Add.__new__(Add).replay_kernel(np.asarray(np.float64(1)), np.asarray(np.float64(2)),
                                           F64) is None                          # both 0-d
     assert Add.__new__(Add).replay_kernel(f, f.astype(np.float64), F64) is None  # a cast

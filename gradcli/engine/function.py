@@ -48,11 +48,12 @@ class Function:
         self.saved = arrays
 
     def replay_kernel(self, *args, **params):
-        """For a replayed loop body (engine/replay.py `kernel_of`): (f, arity, keeps) when
-        `forward(*args, **params)`, for arguments of these types, dtypes and dims (a
-        replayed plan's are the same every iteration), is `f(*args[:arity])` and
-        nothing more once a whole forward has set the node's fields, saving those
-        arguments as they are when `keeps`.  None (the default): the whole forward.
+        """For a replayed loop body (engine/replay.py `kernel_of`): (f, arity, keeps, w)
+        when `forward(*args, **params)`, for arguments of these types, dtypes and dims
+        (a replayed plan's are the same every iteration), is `f(*args[:arity])` (with w
+        for the second, a number's form taken once, when w is not None) and nothing
+        more once a whole forward has set the node's fields, saving those arguments as
+        they are when `keeps`.  None (the default): the whole forward.
         A subclass with a forward of its own does not inherit it (each checks its type)."""
         return None
         return None

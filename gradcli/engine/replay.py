@@ -147,16 +147,15 @@ def forward_by(sh, kernel, args, mask, srcs):
     """`forward` through the op's kernel (`kernel_of` these arguments' kind), for a
     shadow whose op ran its whole forward before on arguments of the same kind (the
     fields it sets are set, and the same)."""
-    f, arity, keeps = kernel
-    if arity == 2:
-        x = args[0]
-        y = args[1]
-        out = f(x, y)
-        saved = (x, y)
-    else:
-        x = args[0]
+    f, arity, keeps, w = kernel
+    x = args[0]
+    if arity == 1:
         out = f(x)
         saved = (x,)
+    else:
+        y = args[1]
+        out = f(x, y if w is None else w)
+        saved = (x, y)
     if keeps and srcs is not False:
         _keep(sh, saved, mask, srcs)
     else:
@@ -166,22 +165,24 @@ def forward_by(sh, kernel, args, mask, srcs):
 
 def run_kernels(shadows, vals, program):
     """`forward_by` of several ops in a row: program = per op (its index, its kernel's
-    function, the slots of `vals` it reads (-1: none), whether it keeps what it saves,
-    mask, srcs, the slots let go after it); each output into vals[index]."""
-    for j, f, i0, i1, keeps, mask, srcs, done in program:
-        x = vals[i0]
+    function, the slots of `vals` it reads (-1: none), its second operand's form (or
+    None), whether it keeps what it saves, mask, srcs, the slots let go after it);
+    each output into vals[index]."""
+    for j, f, i0, i1, w, keeps, mask, srcs, done in program:
+        # (no local holds an operand past its op: an intermediate is let go when `done`
+        # says, as compiled)
         if i1 < 0:
-            out = f(x)
-            saved = (x,)
+            vals[j] = f(vals[i0])
+            if keeps:
+                _keep(shadows[j], (vals[i0],), mask, srcs)
+            else:
+                shadows[j].saved = ()
         else:
-            y = vals[i1]
-            out = f(x, y)
-            saved = (x, y)
-        vals[j] = out
-        if keeps:
-            _keep(shadows[j], saved, mask, srcs)
-        else:
-            shadows[j].saved = ()
+            vals[j] = f(vals[i0], vals[i1] if w is None else w)
+            if keeps:
+                _keep(shadows[j], (vals[i0], vals[i1]), mask, srcs)
+            else:
+                shadows[j].saved = ()
         for z in done:
             vals[z] = None
 

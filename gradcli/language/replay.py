@@ -415,8 +415,8 @@ def _program(steps, kernels):
         kernel = kernels[j]
         if like is not None or kernel is None or kernel is _UNSET:
             break
-        f, arity, keeps = kernel
-        prog.append((j, f, idx[0], idx[1] if arity == 2 else -1, keeps and srcs is not False,
+        f, arity, keeps, w = kernel
+        prog.append((j, f, idx[0], idx[1] if arity == 2 else -1, w, keeps and srcs is not False,
                      mask, srcs, done))
     return (tuple(prog), steps[len(prog):]) if prog else ()
 

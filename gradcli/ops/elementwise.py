@@ -179,15 +179,20 @@ class Sub(Function):
 
 
 def _ufunc_kernel(owner, ufunc, keeps):
-    """Add's, Sub's and Mul's replay_kernel: on two float32 or float64 arrays of the
-    result dtype, not both 0-d, their forward is the ufunc alone (Mul saves both as
-    they are).  Not a subclass's (MulHalf's forward is another)."""
-    kernel = (ufunc, 2, keeps)
+    """Add's, Sub's and Mul's replay_kernel: on a float32 or float64 array and another of
+    its dtype, not both 0-d, or a Python number (the same each iteration: taken once, as
+    `weak` gives it), their forward is the ufunc alone (Mul saves both operands as they
+    are).  Not a subclass's (MulHalf's forward is another)."""
+    both = (ufunc, 2, keeps, None)
 
     def replay_kernel(self, a, b, dt):
-        if type(self) is owner and type(a) is np.ndarray and type(b) is np.ndarray and \
-                (a.ndim or b.ndim) and a.dtype is dt and b.dtype is dt and dt.char in "fd":
-            return kernel
+        if type(self) is not owner or type(a) is not np.ndarray or a.dtype is not dt or \
+                dt.char not in "fd":
+            return None
+        if type(b) is np.ndarray:
+            return both if (a.ndim or b.ndim) and b.dtype is dt else None
+        if (type(b) is float or type(b) is int) and a.ndim:
+            return (ufunc, 2, keeps, weak(b, a))
         return None
     return replay_kernel
 

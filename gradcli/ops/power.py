@@ -14,7 +14,7 @@ from ..engine.function import Function
 from .elementwise import HALF_NUMBER, OPERATOR_NODES, _cast, _operands, _shapes
 from .registry import Arg, internal, register
 
-_SQUARE = (np.square, 1, True)      # x * x: one IEEE product, as np.multiply(x, x)
+_SQUARE = (np.square, 1, True, None)    # x * x: one IEEE product, as np.multiply(x, x)
 
 
 class PowScalar(Function):
