@@ -70,12 +70,6 @@ def interleaved(n, *fns, raw=None):
     return [None if None in ts else statistics.median(ts) for ts in times]
 
 
-def paired(a, b):
-    """The median of the differences a[i] - b[i] of runs made side by side (a small
-    difference of two big times, less disturbed by a load that changes between runs)."""
-    return statistics.median(x - y for x, y in zip(a, b))
-
-
 _PROGRAMS = {}
 
 
@@ -145,6 +139,16 @@ for t in range({n}):
         c.grad = None
         d.grad = None
 """
+
+
+def timed_tutorial(dt, n):
+    """The tutorial as published, its loop timed by the program itself (CPU time, read
+    before and after the `for` statement and printed last), as PyTorch's side is timed
+    in this process: no difference of two processes' start-ups, which moves by more than
+    a tenth of the loop from run to run on a shared machine."""
+    head, loop = TUTORIAL.format(dt="torch." + dt, n=n).split("for t in range")
+    return ("import time\n" + head + "t0 = time.process_time()\nfor t in range" + loop +
+            "print(time.process_time() - t0)\n")
 
 
 def tutorial_torch(dt, n):
@@ -289,14 +293,12 @@ def loop_numpy(shape, n):
 # a 100,000-step scalar chain y = y * 1.00001, built and differentiated
 # --------------------------------------------------------------------------
 
-CHAIN = """x = tensor(1.0, requires_grad=true)
-y = x
-i = 0
-while i < {n}:
-    y = y * 1.00001
-    i += 1
-{bwd}
-"""
+#: the chain timed by the program itself: its build and backward, and its backward
+_CHAIN_LOOP = "while i < {n}:\n    y = y * 1.00001\n    i += 1\n"
+_CHAIN_HEAD = "import time\nx = tensor(1.0, requires_grad=true)\ny = x\ni = 0\n"
+_CHAIN_TAIL = "y.backward()\nprint(time.process_time() - t0)\n"
+TIMED_CHAIN = _CHAIN_HEAD + "t0 = time.process_time()\n" + _CHAIN_LOOP + _CHAIN_TAIL
+TIMED_CHAIN_BACKWARD = _CHAIN_HEAD + _CHAIN_LOOP + "t0 = time.process_time()\n" + _CHAIN_TAIL
 
 
 def chain_torch(n, backward_only=False):
@@ -422,12 +424,9 @@ def main():
     # the tutorial loop, float32 as published and float64
     n_tut = 500 if args.quick else 2000
     for dt in ("float32", "float64"):
-        base = TUTORIAL.format(dt="torch." + dt, n=0)
-        full = TUTORIAL.format(dt="torch." + dt, n=n_tut)
-        g0, g1, tt, tj = interleaved(rep, gradcli_time(base), gradcli_time(full),
-                                     tutorial_torch(dt, n_tut) if torch else (lambda: None),
-                                     tutorial_jax(dt, n_tut) or (lambda: None))
-        g = g1 - g0
+        g, tt, tj = interleaved(rep, gradcli_clock(timed_tutorial(dt, n_tut)),
+                                tutorial_torch(dt, n_tut) if torch else (lambda: None),
+                                tutorial_jax(dt, n_tut) or (lambda: None))
         rows.append((f"tutorial loop {dt}, {n_tut} iterations", g, "PyTorch eager", tt,
                      ratio(g, tt), "<= 0.5"))
         rows.append(("", None, "JAX jit (compile incl.)", tj, ratio(g, tj), "< 1 (beat it)"))
@@ -439,25 +438,23 @@ def main():
 
     # the scalar chain, build + backward
     n_chain = 100_000
-    times = []
-    g0, g1, gb, tt, tb = interleaved(
-        rep, gradcli_time(CHAIN.format(n=0, bwd="")),
-        gradcli_time(CHAIN.format(n=n_chain, bwd="")),
-        gradcli_time(CHAIN.format(n=n_chain, bwd="y.backward()")),
-        chain_torch(n_chain) or (lambda: None), chain_torch(n_chain, True) or (lambda: None),
-        raw=times)
-    rows.append(("100k scalar chain, build + backward", gb - g0, "PyTorch eager", tt,
-                 ratio(gb - g0, tt), "<= 0.5"))
-    gbw = paired(times[2], times[1])
+    # (each part timed by the program itself: the build and backward, the backward)
+    gb, gbw, tt, tb = interleaved(
+        rep, gradcli_clock(TIMED_CHAIN.format(n=n_chain)),
+        gradcli_clock(TIMED_CHAIN_BACKWARD.format(n=n_chain)),
+        chain_torch(n_chain) or (lambda: None), chain_torch(n_chain, True) or (lambda: None))
+    rows.append(("100k scalar chain, build + backward", gb, "PyTorch eager", tt,
+                 ratio(gb, tt), "<= 0.5"))
     rows.append(("  of it: backward", gbw, "PyTorch eager", tb, ratio(gbw, tb), "(info)"))
 
     # the 2x2 loop
     n_small = 5000 if args.quick else 20000
-    g0, g1, tt, npt = interleaved(rep, gradcli_time(LOOP.format(make="ones(2, 2, requires_grad=true)", n=0)),
-                                  gradcli_time(LOOP.format(make="ones(2, 2, requires_grad=true)", n=n_small)),
+    # (timed by the program itself, as the tutorial: after WARM iterations)
+    g, tt, npt = interleaved(rep, gradcli_clock(WARM_LOOP.format(make="ones(2, 2, requires_grad=true)",
+                                                                 warm=WARM, n=n_small)),
                                   loop_torch((2, 2), n_small) or (lambda: None),
                                   loop_numpy((2, 2), n_small))
-    g = (g1 - g0) / n_small
+    g = g / n_small
     tt = tt and tt / n_small
     npt = npt / n_small
     rows.append(("2x2 forward+backward, per iteration", g, "PyTorch eager", tt, ratio(g, tt), "<= 0.3"))
