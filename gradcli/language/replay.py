@@ -20,9 +20,11 @@ Which bodies: language/loop_shapes.py.  How:
   for `backward`, and each `if` condition false (after a replayed iteration of a
   `for` loop, only the conditions: nothing else can have changed).  Then the ops run
   on shadow nodes (two sets, used in turn, so the values of the previous iteration
-  keep their graph), `backward` through the engine, a no_grad block's steps
-  `w -= lr * w.grad` on Python floats (`_run_updates`), the other statements as
-  compiled.  The ops of constants and tensors needing no gradient (`x ** 2`) are
+  keep their graph): a set's first time each op's whole forward, after that the op's
+  kernel where it has one for its arguments' kind (`Function.replay_kernel`, one
+  NumPy call: engine.run_kernels); `backward` through the engine, a no_grad block's
+  steps `w -= lr * w.grad` on Python floats (`_run_updates`), the other statements
+  as compiled.  The ops of constants and tensors needing no gradient (`x ** 2`) are
   computed once (`_hoist`); a loss only `backward` reads is made when the program
   can see it (`Deferred`).  A failed check runs the iteration as compiled (and an
   `if` that holds keeps the plan; anything else notes the next iteration again, up
@@ -30,7 +32,9 @@ Which bodies: language/loop_shapes.py.  How:
 * The names the replayed statements make are bound when the program can next see
   them: when the loop ends (however it ends), or before an iteration runs as
   compiled, each to a Tensor of the last value given to it, whose graph is the
-  shadows of its iteration, handed over (`materialize`).
+  shadows of its iteration, handed over (`materialize`).  An iteration an `if` makes
+  compiled binds only those its first assignments do not make again
+  (`_assigned_first`).
 
 Everything the program sees is what the compiled loop makes: the same ops' forwards
 and VJPs on the same values in the same order (so the same bits), the engine's own
