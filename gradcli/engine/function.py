@@ -56,7 +56,6 @@ class Function:
         they are when `keeps`.  None (the default): the whole forward.
         A subclass with a forward of its own does not inherit it (each checks its type)."""
         return None
-        return None
 
     def passes_through(self):
         """Whether backward gives each input whose gradient it makes the output's

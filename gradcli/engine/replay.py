@@ -143,28 +143,10 @@ def kernel_of(sh, args, params):
     return sh.replay_kernel(*args) if params is None else sh.replay_kernel(*args, **params)
 
 
-def forward_by(sh, kernel, args, mask, srcs):
-    """`forward` through the op's kernel (`kernel_of` these arguments' kind), for a
-    shadow whose op ran its whole forward before on arguments of the same kind (the
-    fields it sets are set, and the same)."""
-    f, arity, keeps, w = kernel
-    x = args[0]
-    if arity == 1:
-        out = f(x)
-        saved = (x,)
-    else:
-        y = args[1]
-        out = f(x, y if w is None else w)
-        saved = (x, y)
-    if keeps and srcs is not False:
-        _keep(sh, saved, mask, srcs)
-    else:
-        sh.saved = ()
-    return out
-
-
 def run_kernels(shadows, vals, program):
-    """`forward_by` of several ops in a row: program = per op (its index, its kernel's
+    """`forward` of several ops in a row, each through its kernel (`kernel_of` its
+    arguments' kind), for shadows whose ops ran their whole forwards before on
+    arguments of the same kind (the fields they set are set, and the same): program = per op (its index, its kernel's
     function, the slots of `vals` it reads (-1: none), its second operand's form (or
     None), whether it keeps what it saves, mask, srcs, the slots let go after it);
     each output into vals[index]."""

@@ -195,11 +195,9 @@ class LaterF(ArrayF):
 
     @staticmethod
     def sum_scaled(g, c, shape):
-        # g * c of two arrays of one shape and dtype is np.multiply(g, c) (kernels.scaled);
-        # (_whole's test, written out: the hot path of a parameter's gradient)
-        if not shape and type(g) is np.ndarray and type(c) is np.ndarray and g.ndim == 1 and \
-                c.shape == g.shape and c.dtype is g.dtype and g.size >= MID_MIN and \
-                g.dtype.kind == "f" and g.flags.c_contiguous:
+        # g * c of two arrays of one shape and dtype is np.multiply(g, c) (kernels.scaled)
+        if _whole(g, shape) and type(c) is np.ndarray and c.shape == g.shape and \
+                c.dtype is g.dtype:
             return Later(g, c)
         return ArrayF.sum_scaled(g, c, shape)
 

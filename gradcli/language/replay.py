@@ -254,7 +254,6 @@ class Run:
             engine.release(shadows, plan.loose)
         vals = self.vals
         forward = engine.forward
-        by = engine.forward_by
         kernels = self.kernels
         pending = self.pending
         if plan.hoist:
@@ -285,12 +284,10 @@ class Run:
                             vals[j] = forward(shadows[j], a, params, mask, srcs)
                         elif like is not None and a[0].nbytes <= DEFER_BYTES:
                             vals[j] = Deferred(shadows[j], a, params, like)
-                        else:
-                            kernel = kernels[j]
-                            if kernel is _UNSET:
-                                kernel = kernels[j] = engine.kernel_of(shadows[j], a, params)
-                            vals[j] = forward(shadows[j], a, params, mask, srcs) \
-                                if kernel is None else by(shadows[j], kernel, a, mask, srcs)
+                        else:               # (kernels decided for _program)
+                            if kernels[j] is _UNSET:
+                                kernels[j] = engine.kernel_of(shadows[j], a, params)
+                            vals[j] = forward(shadows[j], a, params, mask, srcs)
                         for x in done:      # values no later op reads: let go, as compiled
                             vals[x] = None
                 except Exception:           # (as compiled, the error in its place)
