@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 
+import operator
+
 import numpy as np
 
 from ..core import dtypes
@@ -106,23 +108,49 @@ def _wrapped(v, dt):
 
 # ---------------------------------------------------------------- arithmetic
 
-class Add(Function):
+class _Arith(Function):
+    """Add, Sub and Mul: their forward, written once (`ufunc`, and `pair` on the Python
+    floats of two 0-d operands; Mul `keeps` its operands), and their replay kernel."""
     __slots__ = ("sa", "sb")
-    name = "AddBackward0"
     sums_as_is = True
+    ufunc = pair = None
+    keeps = False
 
     def forward(self, a, b, dt):
         sa = self.sa = a.shape if type(a) is np.ndarray else ()      # _shapes, inlined
         sb = self.sb = b.shape if type(b) is np.ndarray else ()
+        if self.keeps:
+            self.saved = (a, b)
         if not sa and not sb:
             f = doubles(a, b, dt)
             if f is not None:
-                return np.array(f[0] + f[1])
+                return np.array(self.pair(f[0], f[1]))
             f = singles(a, b, dt)
             if f is not None:
-                return single(f[0] + f[1])
-        out = np.add(a, b if type(b) is np.ndarray else weak(b, a))
+                return single(self.pair(f[0], f[1]))
+        out = self.ufunc(a, b if type(b) is np.ndarray else weak(b, a))
         return out if out.dtype is dt else _cast(out, dt)
+
+    def replay_kernel(self, a, b, dt):
+        """On a float32 or float64 array and another of its dtype, not both 0-d, or a
+        Python number (the same each iteration: taken once, as `weak` gives it), the
+        forward is the ufunc alone.  Not for a subclass with a forward of its own
+        (MulHalf's)."""
+        if type(self).forward is not _Arith.forward or type(a) is not np.ndarray or \
+                a.dtype is not dt or dt.char not in "fd":
+            return None
+        if type(b) is np.ndarray:
+            return (self.ufunc, 2, self.keeps, None) if (a.ndim or b.ndim) and b.dtype is dt \
+                else None
+        if (type(b) is float or type(b) is int) and a.ndim:
+            return (self.ufunc, 2, self.keeps, weak(b, a))
+        return None
+
+
+class Add(_Arith):
+    __slots__ = ()
+    name = "AddBackward0"
+    ufunc, pair = np.add, operator.add
 
     def number_forward(self, a, k):
         """forward(a, k, float64) for a 0-d float64 array and a float (or an int a double
@@ -143,23 +171,10 @@ class Add(Function):
     jvp = linear_with(-0.0, -0.0)
 
 
-class Sub(Function):
-    __slots__ = ("sa", "sb")
+class Sub(_Arith):
+    __slots__ = ()
     name = "SubBackward0"
-    sums_as_is = True
-
-    def forward(self, a, b, dt):
-        sa = self.sa = a.shape if type(a) is np.ndarray else ()      # _shapes, inlined
-        sb = self.sb = b.shape if type(b) is np.ndarray else ()
-        if not sa and not sb:
-            f = doubles(a, b, dt)
-            if f is not None:
-                return np.array(f[0] - f[1])
-            f = singles(a, b, dt)
-            if f is not None:
-                return single(f[0] - f[1])
-        out = np.subtract(a, b if type(b) is np.ndarray else weak(b, a))
-        return out if out.dtype is dt else _cast(out, dt)
+    ufunc, pair = np.subtract, operator.sub
 
     def number_forward(self, a, k):
         """As Add.number_forward."""
@@ -178,25 +193,6 @@ class Sub(Function):
     jvp = linear_with(-0.0, 0.0)
 
 
-def _ufunc_kernel(owner, ufunc, keeps):
-    """Add's, Sub's and Mul's replay_kernel: on a float32 or float64 array and another of
-    its dtype, not both 0-d, or a Python number (the same each iteration: taken once, as
-    `weak` gives it), their forward is the ufunc alone (Mul saves both operands as they
-    are).  Not a subclass's (MulHalf's forward is another)."""
-    both = (ufunc, 2, keeps, None)
-
-    def replay_kernel(self, a, b, dt):
-        if type(self) is not owner or type(a) is not np.ndarray or a.dtype is not dt or \
-                dt.char not in "fd":
-            return None
-        if type(b) is np.ndarray:
-            return both if (a.ndim or b.ndim) and b.dtype is dt else None
-        if (type(b) is float or type(b) is int) and a.ndim:
-            return (ufunc, 2, keeps, weak(b, a))
-        return None
-    return replay_kernel
-
-
 class Rsub(Function):
     """`number - tensor` (PyTorch records it as rsub(tensor, number))."""
     __slots__ = ()
@@ -212,25 +208,12 @@ class Rsub(Function):
         return -ts[0]
 
 
-class Mul(Function):
-    __slots__ = ("sa", "sb")
+class Mul(_Arith):
+    __slots__ = ()
     name = "MulBackward0"
-    sums_as_is = True
     saved_uses = ((1,), (0,))       # a for b's gradient, b for a's
-
-    def forward(self, a, b, dt):
-        sa = self.sa = a.shape if type(a) is np.ndarray else ()      # _shapes and save, inlined
-        sb = self.sb = b.shape if type(b) is np.ndarray else ()
-        self.saved = (a, b)
-        if not sa and not sb:
-            f = doubles(a, b, dt)
-            if f is not None:
-                return np.array(f[0] * f[1])
-            f = singles(a, b, dt)
-            if f is not None:
-                return single(f[0] * f[1])
-        out = np.multiply(a, b if type(b) is np.ndarray else weak(b, a))
-        return out if out.dtype is dt else _cast(out, dt)
+    ufunc, pair = np.multiply, operator.mul
+    keeps = True
 
     def number_forward(self, a, k):
         """As Add.number_forward (k saved as apply2 keeps it: no `a`, which only the
@@ -251,11 +234,6 @@ class Mul(Function):
                 F.sum_to(g * a, self.sb) if n[1] else None)
 
     jvp = bilinear
-
-
-Add.replay_kernel = _ufunc_kernel(Add, np.add, False)
-Sub.replay_kernel = _ufunc_kernel(Sub, np.subtract, False)
-Mul.replay_kernel = _ufunc_kernel(Mul, np.multiply, True)
 
 
 class Div(Function):
