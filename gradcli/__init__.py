@@ -5,8 +5,10 @@ import _signal  # noqa: E402  (the C module: `signal` would import enum first)
 import sys as _sys  # noqa: E402
 
 #: NumPy's AVX-512 dispatch targets (NumPy 2.4 and later, then earlier NumPy's names)
-_AVX512_TARGETS = ("X86_V4 AVX512_ICL AVX512_SPR AVX512F AVX512CD AVX512_KNL AVX512_KNM "
-                   "AVX512_SKX AVX512_CLX AVX512_CNL")
+_AVX512_TARGETS = (
+    "X86_V4 AVX512_ICL AVX512_SPR AVX512F AVX512CD AVX512_KNL AVX512_KNM "
+    "AVX512_SKX AVX512_CLX AVX512_CNL"
+)
 
 
 def _numpy_without_avx512():
@@ -18,19 +20,23 @@ def _numpy_without_avx512():
     NPY_DISABLE_CPU_FEATURES; the AVX2 loops remain).  Left alone where NumPy is already
     imported, where the user set that variable, or with GRADCLI_NUMPY_AVX512=1."""
     env = _os.environ
-    if "numpy" in _sys.modules or "NPY_DISABLE_CPU_FEATURES" in env or \
-            env.get("GRADCLI_NUMPY_AVX512") == "1":
+    if (
+        "numpy" in _sys.modules
+        or "NPY_DISABLE_CPU_FEATURES" in env
+        or env.get("GRADCLI_NUMPY_AVX512") == "1"
+    ):
         return
     try:
         with open("/proc/cpuinfo", "rb") as f:
             head = f.read(16384)
-    except OSError:             # not Linux: left alone
+    except OSError:  # not Linux: left alone
         return
     if b" avx512f" not in head:
         return
     env["NPY_DISABLE_CPU_FEATURES"] = _AVX512_TARGETS
     import warnings
-    with warnings.catch_warnings():     # (a name this NumPy does not dispatch: an ImportWarning)
+
+    with warnings.catch_warnings():  # (a name this NumPy does not dispatch: an ImportWarning)
         warnings.simplefilter("ignore", ImportWarning)
         import numpy  # noqa: F401
 
@@ -53,13 +59,13 @@ def _is_the_command_line():
     if _sys.argv and _os.path.basename(_sys.argv[0]) == "gradcli":
         return True
     orig = getattr(_sys, "orig_argv", [])
-    return "-m" in orig and orig[orig.index("-m") + 1:orig.index("-m") + 2] == ["gradcli"]
+    return "-m" in orig and orig[orig.index("-m") + 1 : orig.index("-m") + 2] == ["gradcli"]
 
 
 if _is_the_command_line() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     try:
         _signal.signal(_signal.SIGINT, _interrupted_at_start)
-    except ValueError:          # not the main thread
+    except ValueError:  # not the main thread
         pass
 
-_numpy_without_avx512()     # (after the handler above: NumPy now loads here on such a CPU)
+_numpy_without_avx512()  # (after the handler above: NumPy now loads here on such a CPU)

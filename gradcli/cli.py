@@ -1,9 +1,10 @@
 """The command line: `gradcli [options]` (REPL, or stdin as a script) and
 `gradcli eval FILE... | - | -e CODE`.  Exit codes: 0 ok, 1 runtime error,
 2 syntax error or bad usage, 130 interrupted."""
+
 from __future__ import annotations
 
-import _signal as signal     # the C module: `signal` builds its enums (start-up time)
+import _signal as signal  # the C module: `signal` builds its enums (start-up time)
 import os
 import sys
 
@@ -54,7 +55,7 @@ EVAL_USAGE = "gradcli eval [options] (FILE ... | - | -e CODE ...)"
 
 
 def _parser(prog):
-    import argparse                   # only when needed: quickargs reads plain command lines
+    import argparse  # only when needed: quickargs reads plain command lines
 
     class _ArgParser(argparse.ArgumentParser):
         def error(self, message):
@@ -63,37 +64,85 @@ def _parser(prog):
             raise _BadArguments(message)
 
     p = _ArgParser(
-        prog=prog, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
+        prog=prog,
+        allow_abbrev=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES,
         usage=EVAL_USAGE if prog.endswith("eval") else USAGE,
         description="gradcli eval: run gradcli programs (FILEs, '-' for stdin, -e CODE) one after "
-                    "another in one session, then exit (-i: stay in the REPL)." if prog.endswith("eval")
-        else "gradcli: a gradient calculator with PyTorch's autograd semantics.")
-    p.add_argument("files", nargs="*", metavar="FILE",
-                   help="programs to run in order ('-' reads stdin)")
-    p.add_argument("-e", dest="code", action="append", metavar="CODE",
-                   help="run CODE (statements separated by ';' or newlines); repeatable; "
-                        "FILEs and -e CODE run in the order given")
+        "another in one session, then exit (-i: stay in the REPL)."
+        if prog.endswith("eval")
+        else "gradcli: a gradient calculator with PyTorch's autograd semantics.",
+    )
+    p.add_argument(
+        "files", nargs="*", metavar="FILE", help="programs to run in order ('-' reads stdin)"
+    )
+    p.add_argument(
+        "-e",
+        dest="code",
+        action="append",
+        metavar="CODE",
+        help="run CODE (statements separated by ';' or newlines); repeatable; "
+        "FILEs and -e CODE run in the order given",
+    )
     p.add_argument("--json", action="store_true", help="JSON lines on stdout (see README)")
-    p.add_argument("--check", action="store_true",
-                   help="for notebooks (.ipynb): compare each cell's output with the stored one")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="for notebooks (.ipynb): compare each cell's output with the stored one",
+    )
     p.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
-    p.add_argument("--dtype", choices=("float64", "float32"), default="float64",
-                   help="default floating dtype (default float64)")
-    p.add_argument("--precision", type=int, default=4, metavar="N",
-                   help="digits printed after the point (default 4)")
+    p.add_argument(
+        "--dtype",
+        choices=("float64", "float32"),
+        default="float64",
+        help="default floating dtype (default float64)",
+    )
+    p.add_argument(
+        "--precision",
+        type=int,
+        default=4,
+        metavar="N",
+        help="digits printed after the point (default 4)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="only print() output and errors")
-    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
-                   help="bind NAME to VALUE (in the language's syntax) first; repeatable")
-    p.add_argument("-i", dest="interactive", action="store_true",
-                   help="after running, stay in the REPL with the program's variables")
-    p.add_argument("--max-memory", default="1GiB", metavar="SIZE",
-                   help="largest tensor allowed (default 1GiB)")
-    p.add_argument("--max-depth", type=int, default=200, metavar="N",
-                   help="deepest recursion of user functions (default 200)")
-    p.add_argument("--max-steps", type=int, default=None, metavar="N",
-                   help="stop after N loop iterations in all")
-    p.add_argument("--no-replay", dest="replay", action="store_false",
-                   help="run every loop iteration as compiled (loop bodies are replayed)")
+    p.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="bind NAME to VALUE (in the language's syntax) first; repeatable",
+    )
+    p.add_argument(
+        "-i",
+        dest="interactive",
+        action="store_true",
+        help="after running, stay in the REPL with the program's variables",
+    )
+    p.add_argument(
+        "--max-memory", default="1GiB", metavar="SIZE", help="largest tensor allowed (default 1GiB)"
+    )
+    p.add_argument(
+        "--max-depth",
+        type=int,
+        default=200,
+        metavar="N",
+        help="deepest recursion of user functions (default 200)",
+    )
+    p.add_argument(
+        "--max-steps",
+        type=int,
+        default=None,
+        metavar="N",
+        help="stop after N loop iterations in all",
+    )
+    p.add_argument(
+        "--no-replay",
+        dest="replay",
+        action="store_false",
+        help="run every loop iteration as compiled (loop bodies are replayed)",
+    )
     p.add_argument("--version", action="version", version=f"gradcli {__version__}")
     p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     return p
@@ -119,11 +168,11 @@ def _program_order(parser, argv):
         elif tok.startswith("--"):
             if "=" not in tok and tok in takes_value:
                 i += 1
-        else:   # -e CODE, -eCODE, -qe CODE
+        else:  # -e CODE, -eCODE, -qe CODE
             for j in range(1, len(tok)):
                 o = "-" + tok[j]
                 if o in takes_value:
-                    value = tok[j + 1:]
+                    value = tok[j + 1 :]
                     if not value:
                         value = argv[i] if i < len(argv) else ""
                         i += 1
@@ -158,7 +207,7 @@ def run() -> int:
                 if stream is not None:
                     stream.flush()
         except (OSError, ValueError):
-            return code         # a closed or broken stream: the ordinary exit reports it
+            return code  # a closed or broken stream: the ordinary exit reports it
         os._exit(code if isinstance(code, int) else 1)
     return code
 
@@ -191,9 +240,10 @@ def _main(argv=None) -> int:
         mode, prog, check = "eval", f"gradcli {argv[0]}", argv[0] == "check"
         argv = argv[1:]
     elif argv and argv[0] == "kernel":
-        from .kernel.install import main as kernel_main    # the kernel's own command line
+        from .kernel.install import main as kernel_main  # the kernel's own command line
+
         return kernel_main(argv[1:])
-    quick = quickargs.parse(argv) if mode == "eval" else None    # plain `eval FILE`: no argparse
+    quick = quickargs.parse(argv) if mode == "eval" else None  # plain `eval FILE`: no argparse
     if quick is not None:
         args, order = quick
     else:
@@ -204,24 +254,37 @@ def _main(argv=None) -> int:
             return 0 if e.code in (0, None) else 2
         except _BadArguments as e:
             from .driver import usage_error
+
             return usage_error(e, "--json" in argv)
         order = _program_order(parser, argv)
-        if [v for k, v in order if k == "file"] != args.files or \
-                [v for k, v in order if k == "code"] != (args.code or []):
+        if [v for k, v in order if k == "file"] != args.files or [
+            v for k, v in order if k == "code"
+        ] != (args.code or []):
             order = [("file", f) for f in args.files] + [("code", c) for c in args.code or []]
     # imported here, not at the top: `gradcli --help` and `--version` need no NumPy
-    from .driver import (UsageError, apply_sets, configure, make_session, read_source,
-                         run_sources, usage_error)
+    from .driver import (
+        UsageError,
+        apply_sets,
+        configure,
+        make_session,
+        read_source,
+        run_sources,
+        usage_error,
+    )
+
     try:
         ctx = configure(args)
         interactive_stdin = sys.stdin is not None and sys.stdin.isatty()
         if (mode == "repl" or args.interactive) and not order and interactive_stdin:
-            from .repl.app import run_repl    # prompt_toolkit only for the REPL (start-up time)
+            from .repl.app import run_repl  # prompt_toolkit only for the REPL (start-up time)
+
             ready_for_interrupts()
             return run_repl(args)
         if not order:
             if mode == "eval" and interactive_stdin:
-                raise UsageError("gradcli eval needs FILE, '-' or -e CODE (see gradcli eval --help)")
+                raise UsageError(
+                    "gradcli eval needs FILE, '-' or -e CODE (see gradcli eval --help)"
+                )
             order = [("file", "-")]
         if args.files.count("-") > 1:
             raise UsageError("'-' (stdin) can be given only once")
@@ -242,6 +305,7 @@ def _main(argv=None) -> int:
         return code
     code = run_sources(session, sources, args.debug, args.check, args.json)
     if args.interactive and code in (0, 1):
-        from .repl.app import run_repl        # prompt_toolkit only for the REPL (start-up time)
+        from .repl.app import run_repl  # prompt_toolkit only for the REPL (start-up time)
+
         return run_repl(args, session, sources)
     return code

@@ -2,6 +2,7 @@
 programs: reading sources, turning options into a run context, making a session,
 binding `--set` values, running sources and reporting their errors.  Nothing here
 parses the command line, and nothing imports `gradcli.cli`."""
+
 from __future__ import annotations
 
 import os
@@ -30,15 +31,25 @@ def parse_size(text):
     """`1GiB`, `512m`, `1e9`: a number of bytes, positive and finite (ValueError if it is
     not one: inf, nan, 1e400, 0 and negative sizes too)."""
     t = text.strip().lower().replace(" ", "")
-    units = {"gib": 1 << 30, "mib": 1 << 20, "kib": 1 << 10, "gb": 10**9, "mb": 10**6,
-             "kb": 10**3, "g": 1 << 30, "m": 1 << 20, "k": 1 << 10, "b": 1}
+    units = {
+        "gib": 1 << 30,
+        "mib": 1 << 20,
+        "kib": 1 << 10,
+        "gb": 10**9,
+        "mb": 10**6,
+        "kb": 10**3,
+        "g": 1 << 30,
+        "m": 1 << 20,
+        "k": 1 << 10,
+        "b": 1,
+    }
     mult = 1
     for u, m in units.items():
         if t.endswith(u):
-            t, mult = t[:-len(u)], m
+            t, mult = t[: -len(u)], m
             break
     value = float(t) * mult
-    if not 1 <= value < 2 ** 63:
+    if not 1 <= value < 2**63:
         raise ValueError(text)
     return int(value)
 
@@ -88,8 +99,10 @@ def configure(args) -> context.Context:
     try:
         ctx.limits.max_memory = parse_size(args.max_memory)
     except ValueError:
-        raise UsageError(f"--max-memory: not a size: {args.max_memory!r} (give a positive "
-                         "size such as 512MiB, 2GiB or 1e9)") from None
+        raise UsageError(
+            f"--max-memory: not a size: {args.max_memory!r} (give a positive "
+            "size such as 512MiB, 2GiB or 1e9)"
+        ) from None
     _check_int_option("--max-depth", args.max_depth, 1)
     _check_int_option("--max-steps", args.max_steps, 0)
     _check_int_option("--seed", args.seed, -(1 << 63), (1 << 64) - 1)
@@ -97,8 +110,8 @@ def configure(args) -> context.Context:
     ctx.limits.max_steps = args.max_steps
     ctx.replay = getattr(args, "replay", True)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    tune_gc()                              # collect less often: graphs have no cycles
-    tune_heap()                            # big arrays reuse freed pages (glibc)
+    tune_gc()  # collect less often: graphs have no cycles
+    tune_heap()  # big arrays reuse freed pages (glibc)
     if args.seed is not None:
         ctx.seed = args.seed
     return ctx
@@ -108,8 +121,10 @@ def make_session(args, echo_assign=False, ctx: context.Context | None = None) ->
     """A session writing text or JSON lines as `args` say, running in `ctx` (by default
     a fresh context configured from `args`)."""
     cls = JsonOutput if args.json else TextOutput
-    return Session(cls(quiet=args.quiet, echo_assign=echo_assign),
-                   ctx=ctx if ctx is not None else configure(args))
+    return Session(
+        cls(quiet=args.quiet, echo_assign=echo_assign),
+        ctx=ctx if ctx is not None else configure(args),
+    )
 
 
 def _set_target(item):
@@ -124,12 +139,20 @@ def _set_target(item):
     try:
         tree = parse(item)
     except GradError:
-        return name, False          # run it anyway: the syntax error is reported with a caret
+        return name, False  # run it anyway: the syntax error is reported with a caret
     stmts = [c for c in tree.children if isinstance(c, Tree)]
-    smalls = [c for c in stmts[0].children if c is not None] if len(stmts) == 1 and \
-        stmts[0].data == "simple_stmt" else []
-    ok = len(smalls) == 1 and smalls[0].data == "assign" and len(smalls[0].children) == 2 and \
-        isinstance(smalls[0].children[0], Tree) and smalls[0].children[0].data == "name"
+    smalls = (
+        [c for c in stmts[0].children if c is not None]
+        if len(stmts) == 1 and stmts[0].data == "simple_stmt"
+        else []
+    )
+    ok = (
+        len(smalls) == 1
+        and smalls[0].data == "assign"
+        and len(smalls[0].children) == 2
+        and isinstance(smalls[0].children[0], Tree)
+        and smalls[0].children[0].data == "name"
+    )
     if not ok:
         raise UsageError(f"--set wants NAME=VALUE with one expression as VALUE, got {item!r}")
     return name, True
@@ -170,10 +193,22 @@ def usage_error(message, as_json=False) -> int:
     sys.stderr.write(f"gradcli: error: {message}\n")
     sys.stderr.flush()
     if as_json:
-        import json         # only here and under --json (start-up time)
-        sys.stdout.write(json.dumps({"kind": "error", "line": None, "column": None,
-                                     "type": "UsageError", "message": str(message),
-                                     "hint": None, "file": None}) + "\n")
+        import json  # only here and under --json (start-up time)
+
+        sys.stdout.write(
+            json.dumps(
+                {
+                    "kind": "error",
+                    "line": None,
+                    "column": None,
+                    "type": "UsageError",
+                    "message": str(message),
+                    "hint": None,
+                    "file": None,
+                }
+            )
+            + "\n"
+        )
         sys.stdout.flush()
     return 2
 
@@ -185,7 +220,8 @@ def is_notebook(name, text) -> bool:
         return True
     if name != "<stdin>" or not text.lstrip().startswith("{"):
         return False
-    import json         # only for stdin that starts with '{' (start-up time)
+    import json  # only for stdin that starts with '{' (start-up time)
+
     try:
         nb = json.loads(text)
     except ValueError:
@@ -199,10 +235,13 @@ def _notebook(session, name, text, debug, check, as_json):
     # tests/test_layers.py allows this import (LAZY_IMPORTS)
     from .notebook import NotebookError, run_notebook
     from .notebook_check import check_notebook
+
     try:
         if check and not is_notebook(name, text):
-            raise NotebookError(f"check runs notebooks (.ipynb): {name} is not one "
-                                "(run a program with gradcli eval)")
+            raise NotebookError(
+                f"check runs notebooks (.ipynb): {name} is not one "
+                "(run a program with gradcli eval)"
+            )
         if check:
             return check_notebook(session, name, text, as_json, debug)
         return run_notebook(session, name, text, debug)
@@ -231,14 +270,15 @@ def run_sources(session, sources, debug=False, check=False, as_json=False):
             session.filename = name
             session.report(err, text)
             return 130
-        except Exception as e:   # a bug in gradcli: still no traceback unless --debug
+        except Exception as e:  # a bug in gradcli: still no traceback unless --debug
             if debug:
                 raise
-            err = GradError(f"internal error: {type(e).__name__}: {e}", state.line or None,
-                            type_name="InternalError")
+            err = GradError(
+                f"internal error: {type(e).__name__}: {e}",
+                state.line or None,
+                type_name="InternalError",
+            )
             fill_column(err, text)
             session.report(err, text)
             return 1
     return 0
-
-

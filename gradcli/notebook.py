@@ -11,6 +11,7 @@ column 5 of the notebook's 7th cell (counting every cell, Markdown too, from 1).
 
 Checking a notebook against its stored outputs is in `notebook_check`.
 """
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,8 @@ class NotebookError(Exception):
 
 @dataclass
 class Cell:
-    number: int                 # 1-based position among all the notebook's cells
-    kind: str                   # "code", "markdown", "raw"
+    number: int  # 1-based position among all the notebook's cells
+    kind: str  # "code", "markdown", "raw"
     source: str
     outputs: list = field(default_factory=list)
     execution_count: int | None = None
@@ -51,7 +52,7 @@ def read(name: str, text: str) -> list[Cell]:
     if not isinstance(doc, dict):
         raise NotebookError(f"{name}: not a notebook (no cells)")
     raw = doc.get("cells")
-    if raw is None and isinstance(doc.get("worksheets"), list):      # nbformat 3
+    if raw is None and isinstance(doc.get("worksheets"), list):  # nbformat 3
         raw = [c for ws in doc["worksheets"] if isinstance(ws, dict) for c in ws.get("cells", [])]
     if not isinstance(raw, list):
         raise NotebookError(f"{name}: not a notebook (no cells)")
@@ -60,9 +61,15 @@ def read(name: str, text: str) -> list[Cell]:
         if not isinstance(c, dict):
             raise NotebookError(f"{name}: cell {i} is not an object")
         src = c.get("source", c.get("input", ""))
-        cells.append(Cell(i, str(c.get("cell_type", "code")), _text(src).replace("\r\n", "\n"),
-                          [o for o in c.get("outputs") or [] if isinstance(o, dict)],
-                          c.get("execution_count", c.get("prompt_number"))))
+        cells.append(
+            Cell(
+                i,
+                str(c.get("cell_type", "code")),
+                _text(src).replace("\r\n", "\n"),
+                [o for o in c.get("outputs") or [] if isinstance(o, dict)],
+                c.get("execution_count", c.get("prompt_number")),
+            )
+        )
     return cells
 
 
@@ -82,7 +89,7 @@ def strip_magics(source: str) -> tuple[str, list[tuple[int, str]]]:
     if first.startswith("%%"):
         skipped.append((1, first))
         if first[2:].split()[0:1] and first[2:].split()[0] not in _CODE_CELL_MAGICS:
-            return "", skipped                   # %%bash, %%html, %%writefile: not code
+            return "", skipped  # %%bash, %%html, %%writefile: not code
         lines[0] = ""
     for i, line in enumerate(lines):
         m = _MAGIC.match(line)
@@ -101,6 +108,7 @@ def note_skipped(where: str, skipped):
 
 
 # ------------------------------------------------------------------ running
+
 
 def _statements(tree) -> tuple[int, bool]:
     """How many top-level statements the program has, and whether the last one
@@ -195,6 +203,7 @@ def run_cell(session, code: str, filename: str):
 
     def done(i):
         out.open = show and i + 2 == n
+
     try:
         session.run(code, filename=filename, done=done)
     finally:
@@ -215,8 +224,14 @@ def report_failure(session, exc, code, debug=False) -> int:
     else:
         if debug:
             raise exc
-        err = fill_column(GradError(f"internal error: {type(exc).__name__}: {exc}",
-                                    state.line or None, type_name="InternalError"), code)
+        err = fill_column(
+            GradError(
+                f"internal error: {type(exc).__name__}: {exc}",
+                state.line or None,
+                type_name="InternalError",
+            ),
+            code,
+        )
     session.report(err, code)
     return 130 if isinstance(exc, KeyboardInterrupt) else err.exit_code
 
@@ -252,21 +267,42 @@ def run_notebook(session, name: str, text: str, debug=False) -> int:
 
 # ------------------------------------------------------------------ writing
 
+
 def notebook_json(cells) -> str:
     """An nbformat 4 notebook of code cells: [(source, [output text, ...])]; each
     output is a stdout stream (what gradcli printed for that input)."""
     out = []
     for i, (source, outputs) in enumerate(cells, 1):
         lines = source.split("\n")
-        out.append({
-            "cell_type": "code", "execution_count": i, "id": f"cell-{i}", "metadata": {},
-            "source": [ln + "\n" for ln in lines[:-1]] + [lines[-1]],
-            "outputs": [{"output_type": "stream", "name": "stdout",
-                         "text": [ln for ln in text.splitlines(keepends=True)]}
-                        for text in outputs if text],
-        })
-    doc = {"cells": out, "metadata": {
-        "kernelspec": {"display_name": "gradcli", "language": "gradcli", "name": "gradcli"},
-        "language_info": {"name": "gradcli", "file_extension": ".ag", "mimetype": "text/x-python"}},
-        "nbformat": 4, "nbformat_minor": 5}
+        out.append(
+            {
+                "cell_type": "code",
+                "execution_count": i,
+                "id": f"cell-{i}",
+                "metadata": {},
+                "source": [ln + "\n" for ln in lines[:-1]] + [lines[-1]],
+                "outputs": [
+                    {
+                        "output_type": "stream",
+                        "name": "stdout",
+                        "text": [ln for ln in text.splitlines(keepends=True)],
+                    }
+                    for text in outputs
+                    if text
+                ],
+            }
+        )
+    doc = {
+        "cells": out,
+        "metadata": {
+            "kernelspec": {"display_name": "gradcli", "language": "gradcli", "name": "gradcli"},
+            "language_info": {
+                "name": "gradcli",
+                "file_extension": ".ag",
+                "mimetype": "text/x-python",
+            },
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"

@@ -13,6 +13,7 @@ was never run (no outputs, no execution count) is not compared.  A cell whose
 stored output is an error passes when gradcli raises an error of the same type
 there, and the run goes on; any other error stops the run.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -28,13 +29,17 @@ from .output import TextOutput
 
 _ADDRESS = re.compile(r"<([A-Za-z_][\w.]*)(?: object)? at 0x[0-9a-fA-F]+>")
 _OBJECT = re.compile(r"<([A-Za-z_][\w.]*) object>")
-_LEGACY = re.compile(r"Variable containing:|\[torch\.[\w.]*Tensor of size[^\]]*\]|"
-                     r"\[torch\.[\w.]*Tensor with no dimension\]")
+_LEGACY = re.compile(
+    r"Variable containing:|\[torch\.[\w.]*Tensor of size[^\]]*\]|"
+    r"\[torch\.[\w.]*Tensor with no dimension\]"
+)
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|nan|inf)(?![\w.])")
 _SCALE = re.compile(r"\s*([-+]?\d+(?:\.\d*)?e[-+]?\d+)\s*\*\s*")
-_NOT_VALUES = re.compile(r"<[^<>]*>|dtype=torch\.\w+|device='[^']*'|requires_grad=\w+|"
-                         r"^\(\d+ ,[ ,.\d]*\) =\s*$|\[torch\.[^\]]*\]|Variable containing:",
-                         re.MULTILINE)
+_NOT_VALUES = re.compile(
+    r"<[^<>]*>|dtype=torch\.\w+|device='[^']*'|requires_grad=\w+|"
+    r"^\(\d+ ,[ ,.\d]*\) =\s*$|\[torch\.[^\]]*\]|Variable containing:",
+    re.MULTILINE,
+)
 
 
 def normalise(text: str) -> str:
@@ -93,8 +98,14 @@ def same_output(want: str, got: str) -> tuple[bool, bool]:
 
 
 def _diff(want: str, got: str) -> str:
-    lines = difflib.unified_diff(normalise(want).split("\n"), normalise(got).split("\n"),
-                                 "recorded", "gradcli", lineterm="", n=2)
+    lines = difflib.unified_diff(
+        normalise(want).split("\n"),
+        normalise(got).split("\n"),
+        "recorded",
+        "gradcli",
+        lineterm="",
+        n=2,
+    )
     return "\n".join("    " + ln for ln in lines)
 
 
@@ -111,16 +122,20 @@ class _Report:
                 rec.update(recorded=normalise(want), output=normalise(got or ""))
             sys.stdout.write(json.dumps(rec) + "\n")
         else:
-            sys.stdout.write(f"{cell_name(self.name, number)}: {status}"
-                             + (f"\n{detail}" if detail else "") + "\n")
+            sys.stdout.write(
+                f"{cell_name(self.name, number)}: {status}"
+                + (f"\n{detail}" if detail else "")
+                + "\n"
+            )
         sys.stdout.flush()
 
     def summary(self):
         n = sum(self.counts.values())
         parts = ", ".join(f"{v} {k}" for k, v in self.counts.items())
         if self.as_json:
-            sys.stdout.write(json.dumps({"kind": "summary", "file": self.name, "cells": n,
-                                         **self.counts}) + "\n")
+            sys.stdout.write(
+                json.dumps({"kind": "summary", "file": self.name, "cells": n, **self.counts}) + "\n"
+            )
         else:
             sys.stdout.write(f"{self.name}: {n} code cell{'s' if n != 1 else ''}: {parts}\n")
         sys.stdout.flush()
@@ -156,14 +171,22 @@ def check_notebook(session, name: str, text: str, as_json=False, debug=False) ->
             status, detail = "not recorded", ""
         else:
             same, legacy = same_output(want, got)
-            status = "same (old PyTorch output, values compared)" if same and legacy else \
-                "same" if same else "DIFFERENT"
+            status = (
+                "same (old PyTorch output, values compared)"
+                if same and legacy
+                else "same"
+                if same
+                else "DIFFERENT"
+            )
             detail = "" if same else _diff(want, got)
         if error is not None:
             err_text = render(error, *(error.origin or (where, code)))
             if want_error is not None and want_error[0] == error.type_name:
-                status = "same error" if status.startswith("same") or status == "not recorded" \
+                status = (
+                    "same error"
+                    if status.startswith("same") or status == "not recorded"
                     else status
+                )
                 report.cell(cell.number, status, detail, want, got)
                 failed |= status == "DIFFERENT"
                 continue
@@ -174,8 +197,9 @@ def check_notebook(session, name: str, text: str, as_json=False, debug=False) ->
             break
         if want_error is not None:
             status = "DIFFERENT"
-            detail = (detail + "\n" if detail else "") + \
-                f"    recorded an error ({want_error[0]}: {want_error[1]}); gradcli ran the cell"
+            detail = (
+                detail + "\n" if detail else ""
+            ) + f"    recorded an error ({want_error[0]}: {want_error[1]}); gradcli ran the cell"
         failed |= status == "DIFFERENT"
         report.cell(cell.number, status, detail, want, got)
     report.summary()

@@ -1,4 +1,5 @@
 """Where a running program's output goes: text for people, JSON lines for programs."""
+
 from __future__ import annotations
 
 import math
@@ -85,7 +86,7 @@ def _plain(v):
         return v
     if isinstance(v, float):
         return _jsonable(v)
-    if isinstance(v, (list, tuple)):     # tuples of tensors, (values, indices), torch.Size
+    if isinstance(v, (list, tuple)):  # tuples of tensors, (values, indices), torch.Size
         return [_plain(x) for x in v]
     return show(v)
 
@@ -102,11 +103,20 @@ def describe(v) -> dict:
     """The value fields of a JSON record."""
     if type(v) is Tensor:
         fn = v.grad_fn
-        return {"value": _plain(v), "shape": list(v.data.shape),
-                "dtype": v.data.dtype.name, "requires_grad": v.requires_grad,
-                "grad_fn": fn.name if fn is not None else None}
-    return {"value": _plain(v), "shape": None, "dtype": None, "requires_grad": None,
-            "grad_fn": None}
+        return {
+            "value": _plain(v),
+            "shape": list(v.data.shape),
+            "dtype": v.data.dtype.name,
+            "requires_grad": v.requires_grad,
+            "grad_fn": fn.name if fn is not None else None,
+        }
+    return {
+        "value": _plain(v),
+        "shape": None,
+        "dtype": None,
+        "requires_grad": None,
+        "grad_fn": None,
+    }
 
 
 class JsonOutput:
@@ -117,10 +127,11 @@ class JsonOutput:
         self.quiet = quiet
         self.echo_assign = echo_assign
         self.line = lambda: 0
-        self.fields = {}    # added to every record (a notebook's "cell")
+        self.fields = {}  # added to every record (a notebook's "cell")
 
     def _emit(self, record):
-        import json         # only under --json (saves start-up time)
+        import json  # only under --json (saves start-up time)
+
         if self.fields:
             record.update(self.fields)
         self.stream.write(json.dumps(record, allow_nan=False) + "\n")
@@ -132,16 +143,33 @@ class JsonOutput:
 
     def assign(self, name, v, line):
         if not self.quiet:
-            self._emit({"kind": "assign", "line": line, "name": name, "text": show(v), **describe(v)})
+            self._emit(
+                {"kind": "assign", "line": line, "name": name, "text": show(v), **describe(v)}
+            )
 
     def grad(self, name, g, line):
         if not self.quiet:
             d = describe(g)
-            self._emit({"kind": "grad", "line": line, "name": name, "text": show(g),
-                        "value": d["value"], "shape": d["shape"], "dtype": d["dtype"]})
+            self._emit(
+                {
+                    "kind": "grad",
+                    "line": line,
+                    "name": name,
+                    "text": show(g),
+                    "value": d["value"],
+                    "shape": d["shape"],
+                    "dtype": d["dtype"],
+                }
+            )
 
     def print(self, text):
-        self._emit({"kind": "print", "line": self.line(), "text": text[:-1] if text.endswith("\n") else text})
+        self._emit(
+            {
+                "kind": "print",
+                "line": self.line(),
+                "text": text[:-1] if text.endswith("\n") else text,
+            }
+        )
 
     def record(self, kind, fields, text):
         """Something a built-in reports (a trace step), as a record of `fields`
@@ -154,9 +182,20 @@ class JsonOutput:
 
     def error(self, err, rendered):
         """The last record; the same error is also written for people on stderr."""
-        self._emit({"kind": "error", "line": err.line, "column": err.column,
-                    "type": err.type_name, "message": err.message, "hint": err.hint,
-                    "file": err.origin[0] if err.origin else
-                    context.current.where()[0] if context.current.where else None})
+        self._emit(
+            {
+                "kind": "error",
+                "line": err.line,
+                "column": err.column,
+                "type": err.type_name,
+                "message": err.message,
+                "hint": err.hint,
+                "file": err.origin[0]
+                if err.origin
+                else context.current.where()[0]
+                if context.current.where
+                else None,
+            }
+        )
         sys.stderr.write(rendered + "\n")
         sys.stderr.flush()

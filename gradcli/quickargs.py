@@ -7,15 +7,29 @@ option) returns None and the command line goes to argparse as before, so help,
 errors and every other option keep argparse's behaviour.
 tests/test_quickargs.py checks the result equals argparse's.
 """
+
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 #: argparse's defaults for `gradcli eval` (cli._parser)
-DEFAULTS = {"files": [], "code": None, "json": False, "check": False, "seed": None, "dtype": "float64",
-            "precision": 4, "quiet": False, "sets": [], "interactive": False,
-            "max_memory": "1GiB", "max_depth": 200, "max_steps": None, "debug": False,
-            "replay": True}
+DEFAULTS = {
+    "files": [],
+    "code": None,
+    "json": False,
+    "check": False,
+    "seed": None,
+    "dtype": "float64",
+    "precision": 4,
+    "quiet": False,
+    "sets": [],
+    "interactive": False,
+    "max_memory": "1GiB",
+    "max_depth": 200,
+    "max_steps": None,
+    "debug": False,
+    "replay": True,
+}
 
 
 def parse(argv):

@@ -1,4 +1,5 @@
 """A session: the variables of a program or REPL, and running source text in it."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -28,7 +29,7 @@ def reset_globals():
     saved.reset()
 
 
-_ROLLBACK_SIZE = 1 << 20     # values kept for undoing in-place changes, per tensor
+_ROLLBACK_SIZE = 1 << 20  # values kept for undoing in-place changes, per tensor
 
 
 def _snapshot_tensors(vars):
@@ -41,15 +42,25 @@ def _snapshot_tensors(vars):
             g = v.grad
             d = v.data
             keep = d.copy() if d.size <= _ROLLBACK_SIZE else None
-            snap.append((v, d, keep, versions.version(v), v.grad_fn, v.requires_grad, g,
-                         None if g is None else g.data.copy()))
+            snap.append(
+                (
+                    v,
+                    d,
+                    keep,
+                    versions.version(v),
+                    v.grad_fn,
+                    v.requires_grad,
+                    g,
+                    None if g is None else g.data.copy(),
+                )
+            )
     return snap
 
 
 def _restore_tensors(snap):
     for t, data, keep, version, grad_fn, requires_grad, g, gdata in snap:
         if keep is not None and versions.version(t) != version and data.flags.writeable:
-            np.copyto(data, keep)       # into the array, so its views are put back too
+            np.copyto(data, keep)  # into the array, so its views are put back too
         t.data, t.grad_fn, t.requires_grad, t.grad = data, grad_fn, requires_grad, g
         if g is not None:
             g.data = gdata
@@ -76,7 +87,7 @@ class Session:
 
     def activate(self):
         ctx = context.activate(self.context)
-        ctx.out = self.out              # (a caller may have swapped session.out)
+        ctx.out = self.out  # (a caller may have swapped session.out)
         ctx.variables = self.scope.vars
         state.out = self.out
         if hasattr(self.out, "line"):

@@ -15,6 +15,7 @@ the ratio each goal is stated in, with the goal beside it.
 Run it with a Python that has torch (e.g. /work/torchenv/bin/python) for the
 PyTorch columns.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -92,8 +93,10 @@ def gradcli_clock(src):
 
 def child_peak_rss_kib(cmd):
     """Peak resident memory of a child process (KiB)."""
-    code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
-            "stdout=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    code = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
+        "stdout=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
     r = subprocess.run([PY, "-c", code, *cmd], capture_output=True, text=True, cwd=ROOT, check=True)
     return int(r.stdout.strip())
 
@@ -147,8 +150,13 @@ def timed_tutorial(dt, n):
     in this process: no difference of two processes' start-ups, which moves by more than
     a tenth of the loop from run to run on a shared machine."""
     head, loop = TUTORIAL.format(dt="torch." + dt, n=n).split("for t in range")
-    return ("import time\n" + head + "t0 = time.process_time()\nfor t in range" + loop +
-            "print(time.process_time() - t0)\n")
+    return (
+        "import time\n"
+        + head
+        + "t0 = time.process_time()\nfor t in range"
+        + loop
+        + "print(time.process_time() - t0)\n"
+    )
 
 
 def tutorial_torch(dt, n):
@@ -164,7 +172,7 @@ def tutorial_torch(dt, n):
         d = torch.randn((), dtype=dtype, requires_grad=True)
         learning_rate = 1e-6
         for t in range(n):
-            y_pred = a + b * x + c * x ** 2 + d * x ** 3
+            y_pred = a + b * x + c * x**2 + d * x**3
             loss = (y_pred - y).pow(2).sum()
             if t % 100 == 99:
                 loss.item()
@@ -178,6 +186,7 @@ def tutorial_torch(dt, n):
                 b.grad = None
                 c.grad = None
                 d.grad = None
+
     return lambda: cpu(go)
 
 
@@ -185,6 +194,7 @@ def tutorial_jax(dt, n):
     if jax is None:
         return None
     import jax.numpy as jnp
+
     if dt == "float64":
         jax.config.update("jax_enable_x64", True)
     dtype = getattr(jnp, dt)
@@ -196,7 +206,7 @@ def tutorial_jax(dt, n):
         p = jax.random.normal(key, (4,), dtype=dtype)
 
         def loss(p):
-            y_pred = p[0] + p[1] * x + p[2] * x ** 2 + p[3] * x ** 3
+            y_pred = p[0] + p[1] * x + p[2] * x**2 + p[3] * x**3
             return ((y_pred - y) ** 2).sum()
 
         @jax.jit
@@ -209,6 +219,7 @@ def tutorial_jax(dt, n):
             if t % 100 == 99:
                 float(lv)
         p.block_until_ready()
+
     return lambda: cpu(go)
 
 
@@ -227,7 +238,7 @@ def tensors_source(n):
 
 def tensors_gradcli(n):
     cmd = gradcli_program(tensors_source(n))
-    cmd[cmd.index("--seed"):cmd.index("--seed") + 2] = ["--dtype", "float32"]
+    cmd[cmd.index("--seed") : cmd.index("--seed") + 2] = ["--dtype", "float32"]
     return lambda: run(cmd)[0]
 
 
@@ -239,8 +250,10 @@ def tensors_torch(n):
     def go(code):
         import contextlib
         import io
+
         with contextlib.redirect_stdout(io.StringIO()):
-            exec(code, {"__name__": "tutorial"})      # noqa: S102  (the tutorial's own text)
+            exec(code, {"__name__": "tutorial"})  # noqa: S102  (the tutorial's own text)
+
     return lambda: cpu(lambda: go(full)) - cpu(lambda: go(none))
 
 
@@ -260,8 +273,13 @@ LOOP = "x = {make}\n" + _ITERATIONS
 #: iterations a loop row's gradcli program makes before the ones it times (the 1e7 row)
 WARM = 2
 #: the same loop, WARM iterations and then n timed by the program itself (the 1e7 row)
-WARM_LOOP = ("import time\nx = {make}\n" + _ITERATIONS.replace("{n}", "{warm}") +
-             "t0 = time.process_time()\n" + _ITERATIONS + "print(time.process_time() - t0)\n")
+WARM_LOOP = (
+    "import time\nx = {make}\n"
+    + _ITERATIONS.replace("{n}", "{warm}")
+    + "t0 = time.process_time()\n"
+    + _ITERATIONS
+    + "print(time.process_time() - t0)\n"
+)
 
 
 def loop_torch(shape, n):
@@ -273,6 +291,7 @@ def loop_torch(shape, n):
         for _ in range(n):
             out = torch.mean(3 * (x + 2) ** 2)
             out.backward()
+
     return lambda: cpu(go)
 
 
@@ -283,9 +302,10 @@ def loop_numpy(shape, n):
         x = np.ones(shape)
         for _ in range(n):
             b = x + 2
-            out = (3 * b * b).mean()          # forward: 3 passes over the data
-            g = (6.0 / x.size) * b             # backward: d mean(3 b^2)/dx = 6 b / n
+            out = (3 * b * b).mean()  # forward: 3 passes over the data
+            g = (6.0 / x.size) * b  # backward: d mean(3 b^2)/dx = 6 b / n
             del out, g
+
     return lambda: cpu(go)
 
 
@@ -315,9 +335,11 @@ def chain_torch(n, backward_only=False):
         y.backward()
 
     if backward_only:
+
         def timed():
             y = go()
             return cpu(y.backward)
+
         return timed
     return lambda: cpu(go)
 
@@ -333,10 +355,13 @@ t0 = time.process_time()
 {body}
 print(time.process_time() - t0)
 """
-VMAP_REPS = 20   # vmap takes a few ms: repeated, and the average taken
-VMAP_BODY = f"for _ in range({VMAP_REPS}):\n    g = vmap(grad(loss), in_dims=(None, 0, 0))(w, xs, ys)"
-LOOP_BODY = ("gs = []\nfor i in range({n}):\n    gs.append(grad(loss)(w, xs[i], ys[i]))\n"
-             "g = stack(gs)")
+VMAP_REPS = 20  # vmap takes a few ms: repeated, and the average taken
+VMAP_BODY = (
+    f"for _ in range({VMAP_REPS}):\n    g = vmap(grad(loss), in_dims=(None, 0, 0))(w, xs, ys)"
+)
+LOOP_BODY = (
+    "gs = []\nfor i in range({n}):\n    gs.append(grad(loss)(w, xs[i], ys[i]))\ng = stack(gs)"
+)
 
 
 def fmt(t):
@@ -368,12 +393,19 @@ def first_prompt(cmd, timeout=30.0):
     """Wall-clock seconds from starting `cmd` in a pseudo-terminal until its `>>>` prompt shows."""
     import pty
     import select
+
     master, slave = pty.openpty()
-    env = dict(ENV, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1",
-               XDG_STATE_HOME=tempfile.mkdtemp(), NO_COLOR="1")
+    env = dict(
+        ENV,
+        TERM="xterm",
+        PROMPT_TOOLKIT_NO_CPR="1",
+        XDG_STATE_HOME=tempfile.mkdtemp(),
+        NO_COLOR="1",
+    )
     t = time.perf_counter()
-    p = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
-                         close_fds=True)
+    p = subprocess.Popen(
+        cmd, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True
+    )
     os.close(slave)
     seen = b""
     try:
@@ -395,6 +427,7 @@ def first_prompt(cmd, timeout=30.0):
 
 def has_ptpython():
     import importlib.util
+
     return importlib.util.find_spec("ptpython") is not None
 
 
@@ -405,59 +438,106 @@ def main():
     rep = 3 if args.quick else 5
     rows = []
 
-    run(gradcli_program("1\n"))          # warm-up: writes the bytecode cache
+    run(gradcli_program("1\n"))  # warm-up: writes the bytecode cache
 
     # start-up
     small = "x = ones(2, 2, requires_grad=true)\nbackward mean(3*(x+2)^2)\n"
-    start, floor = interleaved(rep * 2, gradcli_time(small),
-                               lambda: run([PY, "-c", "import numpy, lark"])[0])
-    rows.append(("start-up: gradcli eval small.ag", start, "import numpy, lark", floor,
-                 ratio(start, floor), "<= 1.1"))
+    start, floor = interleaved(
+        rep * 2, gradcli_time(small), lambda: run([PY, "-c", "import numpy, lark"])[0]
+    )
+    rows.append(
+        (
+            "start-up: gradcli eval small.ag",
+            start,
+            "import numpy, lark",
+            floor,
+            ratio(start, floor),
+            "<= 1.1",
+        )
+    )
 
     # the REPL's first prompt (wall time, in a pseudo-terminal), beside ptpython's
     prompt_g = min(first_prompt([PY, "-m", "gradcli"]) for _ in range(rep))
-    prompt_p = min(first_prompt([PY, "-m", "ptpython"]) for _ in range(rep)) \
-        if has_ptpython() else None
-    rows.append(("REPL first prompt (wall time)", prompt_g, "ptpython", prompt_p,
-                 ratio(prompt_g, prompt_p) if prompt_p else None, "<= 1.0"))
+    prompt_p = (
+        min(first_prompt([PY, "-m", "ptpython"]) for _ in range(rep)) if has_ptpython() else None
+    )
+    rows.append(
+        (
+            "REPL first prompt (wall time)",
+            prompt_g,
+            "ptpython",
+            prompt_p,
+            ratio(prompt_g, prompt_p) if prompt_p else None,
+            "<= 1.0",
+        )
+    )
 
     # the tutorial loop, float32 as published and float64
     n_tut = 500 if args.quick else 2000
     for dt in ("float32", "float64"):
-        g, tt, tj = interleaved(rep, gradcli_clock(timed_tutorial(dt, n_tut)),
-                                tutorial_torch(dt, n_tut) if torch else (lambda: None),
-                                tutorial_jax(dt, n_tut) or (lambda: None))
-        rows.append((f"tutorial loop {dt}, {n_tut} iterations", g, "PyTorch eager", tt,
-                     ratio(g, tt), "<= 0.5"))
+        g, tt, tj = interleaved(
+            rep,
+            gradcli_clock(timed_tutorial(dt, n_tut)),
+            tutorial_torch(dt, n_tut) if torch else (lambda: None),
+            tutorial_jax(dt, n_tut) or (lambda: None),
+        )
+        rows.append(
+            (
+                f"tutorial loop {dt}, {n_tut} iterations",
+                g,
+                "PyTorch eager",
+                tt,
+                ratio(g, tt),
+                "<= 0.5",
+            )
+        )
         rows.append(("", None, "JAX jit (compile incl.)", tj, ratio(g, tj), "< 1 (beat it)"))
 
     # "PyTorch: Tensors": what it costs without autograd (information, no goal)
     g0, g1, tt = interleaved(rep, tensors_gradcli(0), tensors_gradcli(n_tut), tensors_torch(n_tut))
-    rows.append((f"'PyTorch: Tensors', {n_tut} iterations", g1 - g0, "PyTorch eager", tt,
-                 ratio(g1 - g0, tt) if tt else None, "(info)"))
+    rows.append(
+        (
+            f"'PyTorch: Tensors', {n_tut} iterations",
+            g1 - g0,
+            "PyTorch eager",
+            tt,
+            ratio(g1 - g0, tt) if tt else None,
+            "(info)",
+        )
+    )
 
     # the scalar chain, build + backward
     n_chain = 100_000
     # (each part timed by the program itself: the build and backward, the backward)
     gb, gbw, tt, tb = interleaved(
-        rep, gradcli_clock(TIMED_CHAIN.format(n=n_chain)),
+        rep,
+        gradcli_clock(TIMED_CHAIN.format(n=n_chain)),
         gradcli_clock(TIMED_CHAIN_BACKWARD.format(n=n_chain)),
-        chain_torch(n_chain) or (lambda: None), chain_torch(n_chain, True) or (lambda: None))
-    rows.append(("100k scalar chain, build + backward", gb, "PyTorch eager", tt,
-                 ratio(gb, tt), "<= 0.5"))
+        chain_torch(n_chain) or (lambda: None),
+        chain_torch(n_chain, True) or (lambda: None),
+    )
+    rows.append(
+        ("100k scalar chain, build + backward", gb, "PyTorch eager", tt, ratio(gb, tt), "<= 0.5")
+    )
     rows.append(("  of it: backward", gbw, "PyTorch eager", tb, ratio(gbw, tb), "(info)"))
 
     # the 2x2 loop
     n_small = 5000 if args.quick else 20000
     # (timed by the program itself, as the tutorial: after WARM iterations)
-    g, tt, npt = interleaved(rep, gradcli_clock(WARM_LOOP.format(make="ones(2, 2, requires_grad=true)",
-                                                                 warm=WARM, n=n_small)),
-                                  loop_torch((2, 2), n_small) or (lambda: None),
-                                  loop_numpy((2, 2), n_small))
+    g, tt, npt = interleaved(
+        rep,
+        gradcli_clock(
+            WARM_LOOP.format(make="ones(2, 2, requires_grad=true)", warm=WARM, n=n_small)
+        ),
+        loop_torch((2, 2), n_small) or (lambda: None),
+        loop_numpy((2, 2), n_small),
+    )
     g = g / n_small
     tt = tt and tt / n_small
     npt = npt / n_small
-    rows.append(("2x2 forward+backward, per iteration", g, "PyTorch eager", tt, ratio(g, tt), "<= 0.3"))
+    rows.append(
+        ("2x2 forward+backward, per iteration", g, "PyTorch eager", tt, ratio(g, tt), "<= 0.3")
+    )
     rows.append(("", None, "NumPy by hand", npt, ratio(g, npt), "(floor)"))
 
     # 1e7 elements
@@ -469,9 +549,12 @@ def main():
     # machine costs from ~10 to ~200 ms an 80 MB array, more than the iterations, and
     # moves from run to run; the peers run in this warm process (README, Performance:
     # "The 1e7 row, warm")
-    g, tt, npt = interleaved(max(2, rep // 2 + 1), gradcli_clock(WARM_LOOP.format(make=make, warm=WARM, n=n_big)),
-                             loop_torch((10_000_000,), n_big) or (lambda: None),
-                             loop_numpy((10_000_000,), n_big))
+    g, tt, npt = interleaved(
+        max(2, rep // 2 + 1),
+        gradcli_clock(WARM_LOOP.format(make=make, warm=WARM, n=n_big)),
+        loop_torch((10_000_000,), n_big) or (lambda: None),
+        loop_numpy((10_000_000,), n_big),
+    )
     g = g / n_big
     tt = tt and tt / n_big
     npt = npt / n_big
@@ -482,22 +565,43 @@ def main():
     n_ps = 1000
     # each side's CPU time read by the program itself around its body (a difference of
     # two processes' times around a vmap of ~1.5 ms was once negative)
-    gv, gl = interleaved(rep, gradcli_clock(PER_SAMPLE.format(n=n_ps, body=VMAP_BODY)),
-                         gradcli_clock(PER_SAMPLE.format(n=n_ps, body=LOOP_BODY.format(n=n_ps))))
+    gv, gl = interleaved(
+        rep,
+        gradcli_clock(PER_SAMPLE.format(n=n_ps, body=VMAP_BODY)),
+        gradcli_clock(PER_SAMPLE.format(n=n_ps, body=LOOP_BODY.format(n=n_ps))),
+    )
     gv = gv / VMAP_REPS
-    rows.append((f"per-sample grads, {n_ps} samples, vmap", gv, "Python loop of grad",
-                 gl, ratio(gl, gv), ">= 10 (loop / vmap)"))
+    rows.append(
+        (
+            f"per-sample grads, {n_ps} samples, vmap",
+            gv,
+            "Python loop of grad",
+            gl,
+            ratio(gl, gv),
+            ">= 10 (loop / vmap)",
+        )
+    )
 
     # peak memory
     small_mem = LOOP.format(make="ones(100, 100, requires_grad=true)", n=2000)
     big_mem = LOOP.format(make="ones(100, 100, requires_grad=true)", n=20000)
     m1 = child_peak_rss_kib(gradcli_program(small_mem))
     m2 = child_peak_rss_kib(gradcli_program(big_mem))
-    rows.append(("peak memory, 20000 vs 2000 iterations", m2 * 1024, "2000 iterations",
-                 m1 * 1024, m2 / m1, "<= 1.1"))
+    rows.append(
+        (
+            "peak memory, 20000 vs 2000 iterations",
+            m2 * 1024,
+            "2000 iterations",
+            m1 * 1024,
+            m2 / m1,
+            "<= 1.1",
+        )
+    )
 
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"{platform.system()} {platform.release()}; CPU time, medians of interleaved runs")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}; CPU time, medians of interleaved runs"
+    )
     print(f"{'workload':40} {'gradcli':>10}  {'vs':24} {'time':>10} {'ratio':>7}  goal")
     for name, g, peer, t, r, goal in rows:
         if "memory" in name:

@@ -13,6 +13,7 @@ this process), and prints every program whose output differs: stdout, or the err
 (torch's first line must be in gradcli's stderr, compared as tests/conftest.py does).
 ``--show N`` prints program N of a run; ``--torch`` is the torch half (JSON on stdin).
 """
+
 import argparse
 import contextlib
 import io
@@ -29,25 +30,99 @@ TORCH_PY = os.environ.get("TORCH_PYTHON", "/work/torchenv/bin/python")
 # ------------------------------------------------------------------ program pieces
 
 VALUES = ["0.5", "-1.25", "2.0", "3.0", "-0.0", "0.0", "1.5", "-2.0", "0.25", "4.0"]
-ODD = ["float('inf')", "float('-inf')", "float('nan')", "1e-5", "1e10", "-0.0",
-       "123456.789", "1e-8", "0.1", "-3.5e20"]
+ODD = [
+    "float('inf')",
+    "float('-inf')",
+    "float('nan')",
+    "1e-5",
+    "1e10",
+    "-0.0",
+    "123456.789",
+    "1e-8",
+    "0.1",
+    "-3.5e20",
+]
 INTS = ["0", "1", "-2", "3", "5", "-7"]
-UNARY = ["{}.exp()", "{}.sin()", "{}.tanh()", "{}.sigmoid()", "{}.relu()", "{}.abs()",
-         "{} * 2", "{} + 1", "{} ** 2", "{} / 3", "-{}", "{}.clamp(min=0)",
-         "{}.cos()", "{} * {}", "{}.sqrt()", "{}.log()", "{} ** 3", "1 / {}",
-         "{}.pow(2)", "torch.square({})", "{}.clone()", "{} - 0.5", "{}.neg()"]
-INPLACE = ["{}.add_(1)", "{}.mul_(2)", "{}.sub_(0.5)", "{}.div_(4)", "{}.exp_()",
-           "{}.zero_()", "{}.fill_(3.0)", "{}.neg_()", "{}.clamp_(min=0)",
-           "{}.pow_(2)", "{}.sigmoid_()", "{}.tanh_()", "{}.copy_(torch.ones_like({}))",
-           "{} += 1", "{} *= 3", "{} -= {}", "{}.add_({}, alpha=2)", "{}.relu_()",
-           "{}.abs_()", "{}.sqrt_()", "{}.square_()", "{}.reciprocal_()"]
-VIEWS = ["{}[0]", "{}[1:]", "{}.view(-1)", "{}.reshape(-1)", "{}.t()", "{}.transpose(0, 1)",
-         "{}[:, 1]", "{}.unsqueeze(0)", "{}[0, :2]", "{}.squeeze()", "{}.detach()",
-         "{}.expand(2, 2, 3)", "{}.permute(1, 0)", "{}[::2]", "{}.T",
-         "{}.flatten()", "{}[..., 0]"]
-SETITEM = ["{}[0] = 5.0", "{}[1] = {}[0]", "{}[:, 0] = 0.0", "{}[0, 1] = -1.0",
-           "{}[{} > 0.5] = 2.0", "{}[[0, 1]] = 7.0", "{}[1:] *= 2", "{}[0] += 1",
-           "{}[..., 1] = torch.tensor(9.0)", "{}[0][1] = 4.0"]
+UNARY = [
+    "{}.exp()",
+    "{}.sin()",
+    "{}.tanh()",
+    "{}.sigmoid()",
+    "{}.relu()",
+    "{}.abs()",
+    "{} * 2",
+    "{} + 1",
+    "{} ** 2",
+    "{} / 3",
+    "-{}",
+    "{}.clamp(min=0)",
+    "{}.cos()",
+    "{} * {}",
+    "{}.sqrt()",
+    "{}.log()",
+    "{} ** 3",
+    "1 / {}",
+    "{}.pow(2)",
+    "torch.square({})",
+    "{}.clone()",
+    "{} - 0.5",
+    "{}.neg()",
+]
+INPLACE = [
+    "{}.add_(1)",
+    "{}.mul_(2)",
+    "{}.sub_(0.5)",
+    "{}.div_(4)",
+    "{}.exp_()",
+    "{}.zero_()",
+    "{}.fill_(3.0)",
+    "{}.neg_()",
+    "{}.clamp_(min=0)",
+    "{}.pow_(2)",
+    "{}.sigmoid_()",
+    "{}.tanh_()",
+    "{}.copy_(torch.ones_like({}))",
+    "{} += 1",
+    "{} *= 3",
+    "{} -= {}",
+    "{}.add_({}, alpha=2)",
+    "{}.relu_()",
+    "{}.abs_()",
+    "{}.sqrt_()",
+    "{}.square_()",
+    "{}.reciprocal_()",
+]
+VIEWS = [
+    "{}[0]",
+    "{}[1:]",
+    "{}.view(-1)",
+    "{}.reshape(-1)",
+    "{}.t()",
+    "{}.transpose(0, 1)",
+    "{}[:, 1]",
+    "{}.unsqueeze(0)",
+    "{}[0, :2]",
+    "{}.squeeze()",
+    "{}.detach()",
+    "{}.expand(2, 2, 3)",
+    "{}.permute(1, 0)",
+    "{}[::2]",
+    "{}.T",
+    "{}.flatten()",
+    "{}[..., 0]",
+]
+SETITEM = [
+    "{}[0] = 5.0",
+    "{}[1] = {}[0]",
+    "{}[:, 0] = 0.0",
+    "{}[0, 1] = -1.0",
+    "{}[{} > 0.5] = 2.0",
+    "{}[[0, 1]] = 7.0",
+    "{}[1:] *= 2",
+    "{}[0] += 1",
+    "{}[..., 1] = torch.tensor(9.0)",
+    "{}[0][1] = 4.0",
+]
 
 
 def tensor_lit(rng, shape, pool=VALUES):
@@ -120,19 +195,47 @@ def g_views(rng):
     return L
 
 
-DTYPES = ["torch.float32", "torch.float64", "torch.int64", "torch.int32", "torch.bool",
-          "torch.float16", "torch.uint8", None]
+DTYPES = [
+    "torch.float32",
+    "torch.float64",
+    "torch.int64",
+    "torch.int32",
+    "torch.bool",
+    "torch.float16",
+    "torch.uint8",
+    None,
+]
 NUMS = ["2", "2.5", "True", "-1", "0", "1e300", "3"]
-BIN = ["{} + {}", "{} * {}", "{} - {}", "{} / {}", "{} // {}", "{} % {}", "{} ** {}",
-       "{} > {}", "{} == {}", "torch.maximum({}, {})", "torch.where({} > 0, {}, 0.5)",
-       "{} & {}", "{} | {}", "{} @ {}", "torch.min({}, {})"]
+BIN = [
+    "{} + {}",
+    "{} * {}",
+    "{} - {}",
+    "{} / {}",
+    "{} // {}",
+    "{} % {}",
+    "{} ** {}",
+    "{} > {}",
+    "{} == {}",
+    "torch.maximum({}, {})",
+    "torch.where({} > 0, {}, 0.5)",
+    "{} & {}",
+    "{} | {}",
+    "{} @ {}",
+    "torch.min({}, {})",
+]
 
 
 def lit_for(rng, dt, shape):
     if dt in ("torch.bool",):
         return make(rng, shape, rg=False, pool=["True", "False"], dtype=dt)
     if dt and ("int" in dt):
-        return make(rng, shape, rg=False, pool=INTS if dt != "torch.uint8" else ["0", "1", "3", "200"], dtype=dt)
+        return make(
+            rng,
+            shape,
+            rg=False,
+            pool=INTS if dt != "torch.uint8" else ["0", "1", "3", "200"],
+            dtype=dt,
+        )
     return make(rng, shape, rg=False, dtype=dt)
 
 
@@ -146,7 +249,7 @@ def g_dtype(rng):
         if lhs not in ("a", "b") and rhs not in ("a", "b"):
             rhs = "a"
         tmpl = rng.choice(BIN)
-        if tmpl.startswith("torch.") or "@" in tmpl:     # these take tensors only
+        if tmpl.startswith("torch.") or "@" in tmpl:  # these take tensors only
             lhs, rhs = rng.choice(["a", "b"]), rng.choice(["a", "b"])
         e = fill(tmpl, lhs, rhs)
         if rng.random() < 0.3:
@@ -156,8 +259,13 @@ def g_dtype(rng):
         else:
             L.append(e)
     if rng.random() < 0.4:
-        L.append(fill(rng.choice(["{} += {}", "{}.mul_({})", "{}.div_({})", "{}[0] = {}"]),
-                      "a", rng.choice(["b", "2.5", "1", "True"])))
+        L.append(
+            fill(
+                rng.choice(["{} += {}", "{}.mul_({})", "{}.div_({})", "{}[0] = {}"]),
+                "a",
+                rng.choice(["b", "2.5", "1", "True"]),
+            )
+        )
         L.append("a")
     return L
 
@@ -169,8 +277,13 @@ def g_hooks(rng):
     if kind < 0.4:
         L.append("y.retain_grad()")
     elif kind < 0.8:
-        L.append("h = %s.register_hook(lambda g: %s)" % (
-            rng.choice(["x", "y"]), rng.choice(["g * 2", "print(g)", "None", "g + 1", "g.clone().zero_()"])))
+        L.append(
+            "h = %s.register_hook(lambda g: %s)"
+            % (
+                rng.choice(["x", "y"]),
+                rng.choice(["g * 2", "print(g)", "None", "g + 1", "g.clone().zero_()"]),
+            )
+        )
     L.append("z = (" + fill(rng.choice(UNARY), "y") + ").sum()")
     n = rng.choice([1, 2, 3])
     for i in range(n):
@@ -210,10 +323,12 @@ def g_higher(rng):
 
 def g_fwad(rng):
     shape = rng.choice([(), (3,), (2, 3)])
-    L = ["import torch.autograd.forward_ad as fwAD",
-         "p = " + make(rng, shape, rg=rng.random() < 0.3),
-         "t = " + make(rng, shape, rg=False),
-         "with fwAD.dual_level():"]
+    L = [
+        "import torch.autograd.forward_ad as fwAD",
+        "p = " + make(rng, shape, rg=rng.random() < 0.3),
+        "t = " + make(rng, shape, rg=False),
+        "with fwAD.dual_level():",
+    ]
     body = ["d = fwAD.make_dual(p, t)"]
     cur = "d"
     for i in range(rng.choice([1, 2, 3])):
@@ -227,11 +342,23 @@ def g_fwad(rng):
             body.append(name + " = " + cur + ".clone()")
             body.append(fill(rng.choice(INPLACE + (SETITEM if shape == (2, 3) else [])), name, "d"))
         else:
-            body.append(name + " = " + fill(rng.choice(BIN[:4] + BIN[6:7]), cur, rng.choice(["d", "2.0", "t"])))
+            body.append(
+                name
+                + " = "
+                + fill(rng.choice(BIN[:4] + BIN[6:7]), cur, rng.choice(["d", "2.0", "t"]))
+            )
         cur = name
     body.append("print(fwAD.unpack_dual(%s).tangent)" % cur)
-    body.append(rng.choice(["print(%s)" % cur, "print(fwAD.unpack_dual(%s).primal)" % cur,
-                            "print(fwAD.unpack_dual(d).tangent)", "print(d)"]))
+    body.append(
+        rng.choice(
+            [
+                "print(%s)" % cur,
+                "print(fwAD.unpack_dual(%s).primal)" % cur,
+                "print(fwAD.unpack_dual(d).tangent)",
+                "print(d)",
+            ]
+        )
+    )
     L.append("\n".join("    " + b for b in body))
     return L
 
@@ -243,20 +370,44 @@ def g_print(rng):
     dt = rng.choice(["torch.float32", None, None, "torch.float16", "torch.int64"])
     shape = rng.choice(PRINT_SHAPES)
     pool = VALUES + ODD if dt != "torch.int64" else INTS + ["123456789", "-10000000000"]
-    L = ["x = " + make(rng, shape, rg=dt != "torch.int64" and rng.random() < 0.5, pool=pool, dtype=dt)]
+    L = [
+        "x = "
+        + make(rng, shape, rg=dt != "torch.int64" and rng.random() < 0.5, pool=pool, dtype=dt)
+    ]
     L.append("x")
-    L.append(rng.choice(["x * 1e5", "x / 7", "x.sum()", "x.mean()" if dt != "torch.int64" else "x.sum()",
-                         "x.max()", "x - x", "x * 0", "x.exp()", "torch.tensor([1e-12]) + x",
-                         "x.float()", "x.double()", "x.half()", "x.long()", "x.int()", "x.bool()",
-                         "x.tolist()", "x.shape", "x.item()" if shape == () else "x.numel()",
-                         "str(x)", "x.requires_grad_(False)" if "requires" not in L[0] else "x.detach()"]))
+    L.append(
+        rng.choice(
+            [
+                "x * 1e5",
+                "x / 7",
+                "x.sum()",
+                "x.mean()" if dt != "torch.int64" else "x.sum()",
+                "x.max()",
+                "x - x",
+                "x * 0",
+                "x.exp()",
+                "torch.tensor([1e-12]) + x",
+                "x.float()",
+                "x.double()",
+                "x.half()",
+                "x.long()",
+                "x.int()",
+                "x.bool()",
+                "x.tolist()",
+                "x.shape",
+                "x.item()" if shape == () else "x.numel()",
+                "str(x)",
+                "x.requires_grad_(False)" if "requires" not in L[0] else "x.detach()",
+            ]
+        )
+    )
     L.append(rng.choice(["print(x)", "x[0]" if shape else "x + 1", "x.dtype", "repr(x * 3)"]))
     return L
 
 
 ERRS = [
-    "x.add_(1)",                                        # leaf in-place
-    "(x * 2).backward()",                              # non-scalar
+    "x.add_(1)",  # leaf in-place
+    "(x * 2).backward()",  # non-scalar
     "y = x * 2\ny.sum().backward()\ny.sum().backward()",  # freed buffers
     "torch.autograd.grad(x.sum(), x)\ntorch.autograd.grad((x*2).sum(), [x, torch.ones(3, requires_grad=True)])",
     "x.view(3, 3)",
@@ -305,28 +456,75 @@ def g_errors(rng):
     return L
 
 
-BITS_UNARY = ["{}.exp()", "{}.log()", "{}.sin()", "{}.cos()", "{}.tanh()", "{}.sigmoid()",
-              "{}.sqrt()", "{} ** 2", "{} ** 3", "{}.relu()", "{}.abs()", "{}.reciprocal()",
-              "-{}", "1 / {}", "{} / 3", "{} * 0.1", "{}.square()", "{}.rsqrt()", "{} ** -1",
-              "torch.softmax({}, 0)", "{}.log1p()", "{}.expm1()", "{} - {}.mean()", "{}.atan()",
-              "{} % 0.3", "{} ** 1.5", "{}.clamp(-0.5, 0.5)", "torch.log_softmax({}, 0)",
-              "{}.sinh()", "{}.cosh()", "{}.asin()", "{}.log2()", "{}.log10()",
-              "{} / {}.norm()", "{} - {}.var()", "{}.std() * {}", "{}.cumsum(0)", "{}.prod() * {}",
-              "torch.nn.functional.softplus({})", "torch.nn.functional.elu({})",
-              "torch.nn.functional.silu({})", "torch.nn.functional.leaky_relu({}, 0.2)"]
-BITS_BIN = ["{} + {}", "{} - {}", "{} * {}", "{} / {}", "torch.maximum({}, {})", "{} ** {}",
-            "torch.where({} > 0, {}, 1.0)"]
+BITS_UNARY = [
+    "{}.exp()",
+    "{}.log()",
+    "{}.sin()",
+    "{}.cos()",
+    "{}.tanh()",
+    "{}.sigmoid()",
+    "{}.sqrt()",
+    "{} ** 2",
+    "{} ** 3",
+    "{}.relu()",
+    "{}.abs()",
+    "{}.reciprocal()",
+    "-{}",
+    "1 / {}",
+    "{} / 3",
+    "{} * 0.1",
+    "{}.square()",
+    "{}.rsqrt()",
+    "{} ** -1",
+    "torch.softmax({}, 0)",
+    "{}.log1p()",
+    "{}.expm1()",
+    "{} - {}.mean()",
+    "{}.atan()",
+    "{} % 0.3",
+    "{} ** 1.5",
+    "{}.clamp(-0.5, 0.5)",
+    "torch.log_softmax({}, 0)",
+    "{}.sinh()",
+    "{}.cosh()",
+    "{}.asin()",
+    "{}.log2()",
+    "{}.log10()",
+    "{} / {}.norm()",
+    "{} - {}.var()",
+    "{}.std() * {}",
+    "{}.cumsum(0)",
+    "{}.prod() * {}",
+    "torch.nn.functional.softplus({})",
+    "torch.nn.functional.elu({})",
+    "torch.nn.functional.silu({})",
+    "torch.nn.functional.leaky_relu({}, 0.2)",
+]
+BITS_BIN = [
+    "{} + {}",
+    "{} - {}",
+    "{} * {}",
+    "{} / {}",
+    "torch.maximum({}, {})",
+    "{} ** {}",
+    "torch.where({} > 0, {}, 1.0)",
+]
 
 
 def g_bits(rng):
     """last-bit agreement of values and gradients (printed with 17 digits)."""
     n = rng.choice([3, 4, 5])
-    vals = ", ".join(repr(round(rng.uniform(0.1, 3.0) * rng.choice([1, 1, -1]), rng.choice([1, 2, 3, 6])))
-                     for _ in range(n))
+    vals = ", ".join(
+        repr(round(rng.uniform(0.1, 3.0) * rng.choice([1, 1, -1]), rng.choice([1, 2, 3, 6])))
+        for _ in range(n)
+    )
     dt = rng.choice(["", "", ", dtype=torch.float32"])
-    L = ["torch.set_printoptions(precision=17)",
-         "x = torch.tensor([%s]%s, requires_grad=True)" % (vals, dt),
-         "w = torch.tensor([%s]%s)" % (", ".join(repr(round(rng.uniform(0.5, 2), 2)) for _ in range(n)), dt)]
+    L = [
+        "torch.set_printoptions(precision=17)",
+        "x = torch.tensor([%s]%s, requires_grad=True)" % (vals, dt),
+        "w = torch.tensor([%s]%s)"
+        % (", ".join(repr(round(rng.uniform(0.5, 2), 2)) for _ in range(n)), dt),
+    ]
     cur = "x"
     for i in range(rng.choice([2, 3])):
         if rng.random() < 0.7:
@@ -339,14 +537,25 @@ def g_bits(rng):
     L.append("(%s * w).sum().backward(retain_graph=True)" % cur)
     L.append("x.grad")
     if rng.random() < 0.5:
-        L.append("g, = torch.autograd.grad((%s * w).sum(), x, create_graph=True)" % cur.replace("y", "y"))
+        L.append(
+            "g, = torch.autograd.grad((%s * w).sum(), x, create_graph=True)" % cur.replace("y", "y")
+        )
         L.append("g")
         L.append("torch.autograd.grad(g.sum(), x)")
     return L
 
 
-AREAS = {"bits": g_bits, "inplace": g_inplace, "views": g_views, "dtype": g_dtype, "hooks": g_hooks,
-         "higher": g_higher, "fwad": g_fwad, "print": g_print, "errors": g_errors}
+AREAS = {
+    "bits": g_bits,
+    "inplace": g_inplace,
+    "views": g_views,
+    "dtype": g_dtype,
+    "hooks": g_hooks,
+    "higher": g_higher,
+    "fwad": g_fwad,
+    "print": g_print,
+    "errors": g_errors,
+}
 
 
 def program(seed, area=None):
@@ -362,6 +571,7 @@ def torch_half():
     sys.path.insert(0, HERE)
     import warnings
     import gen_golden
+
     warnings.simplefilter("ignore")
     sources = json.load(sys.stdin)
     out = []
@@ -375,8 +585,13 @@ def torch_half():
 
 
 def run_torch(sources):
-    p = subprocess.run([TORCH_PY, os.path.abspath(__file__), "--torch"], input=json.dumps(sources),
-                       capture_output=True, text=True, cwd=ROOT)
+    p = subprocess.run(
+        [TORCH_PY, os.path.abspath(__file__), "--torch"],
+        input=json.dumps(sources),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     if p.returncode:
         sys.exit("torch half failed:\n" + p.stderr)
     return json.loads(p.stdout)
@@ -385,6 +600,7 @@ def run_torch(sources):
 def run_gradcli(source):
     from gradcli.cli import main
     from gradcli.session import reset_globals
+
     reset_globals()
     out, err = io.StringIO(), io.StringIO()
     old = sys.stdin
@@ -405,6 +621,7 @@ def run_gradcli(source):
 def differs(t, g):
     sys.path.insert(0, os.path.join(ROOT, "tests"))
     from conftest import error_needle, squash
+
     code, out, err = g
     if code == 1 and ("has no attribute" in err or "got an unexpected keyword" in err):
         return "unsupported"

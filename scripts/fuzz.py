@@ -5,6 +5,7 @@ tests/test_fuzz.py runs briefly in CI):
     scripts/fuzz.py --count 100000
     scripts/fuzz.py --seconds 600 --mode mutate --seed 7
 """
+
 import sys
 from pathlib import Path
 

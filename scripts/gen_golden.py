@@ -120,7 +120,7 @@ def run_program(source, filename="<case>", seed=None, module="__gradcli_case__")
     for w in caught:
         text = normalise(str(w.message)).splitlines()[0]
         if w.category is DeprecationWarning and "torch.jit.script" in text:
-            continue        # torch's own modules loading (forward_ad's first use), not the program
+            continue  # torch's own modules loading (forward_ad's first use), not the program
         warns.append("%s: %s" % (w.category.__name__, text))
     return {"stdout": normalise(buf.getvalue()), "error": error, "warnings": warns}
 
@@ -135,7 +135,7 @@ def _record(result, **extra):
 
 
 def gen_cases():
-    sys.path.insert(0, os.path.join(ROOT, "tests"))     # the cases are test data
+    sys.path.insert(0, os.path.join(ROOT, "tests"))  # the cases are test data
     import golden_cases
 
     out = {}
@@ -147,11 +147,13 @@ def gen_cases():
 
 def gen_reliability():
     """tests/golden/reliability.json from tests/golden_cases_reliability.py (issue 19)."""
-    sys.path.insert(0, os.path.join(ROOT, "tests"))     # the cases are test data
+    sys.path.insert(0, os.path.join(ROOT, "tests"))  # the cases are test data
     import golden_cases_reliability
 
-    return {name: _record(run_program(source, "<%s>" % name), source=source)
-            for name, source in golden_cases_reliability.CASES}
+    return {
+        name: _record(run_program(source, "<%s>" % name), source=source)
+        for name, source in golden_cases_reliability.CASES
+    }
 
 
 def gen_grad_fn_names(golden_cases):
@@ -184,7 +186,9 @@ def gen_examples():
         # fresh process: torch's default RNG state, no state from other files
         proc = subprocess.run(
             [sys.executable, os.path.abspath(__file__), "--run-file", path, str(EXAMPLE_SEED)],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         res = json.loads(proc.stdout)
         rel = os.path.relpath(path, ROOT)
@@ -239,8 +243,10 @@ def main(argv):
     examples = gen_examples()
     _write(os.path.join(GOLDEN, "examples.json"), examples)
     n_err = sum(1 for c in cases.values() if c["error"])
-    print("torch %s: %d cases (%d ending in an error), %d grad_fn names, %d examples"
-          % (torch.__version__, len(cases), n_err, len(names["names"]), len(examples)))
+    print(
+        "torch %s: %d cases (%d ending in an error), %d grad_fn names, %d examples"
+        % (torch.__version__, len(cases), n_err, len(names["names"]), len(examples))
+    )
     return 0
 
 

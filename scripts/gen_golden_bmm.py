@@ -6,6 +6,7 @@ grad_fn names into tests/golden/bmm.json (inputs: tests/bmm_cases.py), as sha256
 Operands are copied into torch's own (64-byte aligned) storage first: MKL's results
 depend on where the data lies.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -43,12 +44,22 @@ def main():
             b = tensor(operand(sb, tb, dtype, 2 * i + 1), tb, gb)
             r = torch.bmm(a, b) if op == "bmm" else a @ b
             r.backward(torch.from_numpy(out_grad(tuple(r.shape), dtype, 100 + i)))
-            out.append({"case": i, "dtype": dtype, "out": digest(r.detach().numpy()),
-                        "name": r.grad_fn.name(),
-                        "ga": digest(a.grad.numpy()) if ga else None,
-                        "gb": digest(b.grad.numpy()) if gb else None})
-    data = {"torch": torch.__version__, "threads": torch.get_num_threads(),
-            "capability": torch.backends.cpu.get_cpu_capability(), "cases": out}
+            out.append(
+                {
+                    "case": i,
+                    "dtype": dtype,
+                    "out": digest(r.detach().numpy()),
+                    "name": r.grad_fn.name(),
+                    "ga": digest(a.grad.numpy()) if ga else None,
+                    "gb": digest(b.grad.numpy()) if gb else None,
+                }
+            )
+    data = {
+        "torch": torch.__version__,
+        "threads": torch.get_num_threads(),
+        "capability": torch.backends.cpu.get_cpu_capability(),
+        "cases": out,
+    }
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=0)
         fh.write("\n")

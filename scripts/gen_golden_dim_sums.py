@@ -4,6 +4,7 @@ as sha256 digests.
 
     /work/torchenv/bin/python scripts/gen_golden_dim_sums.py
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -32,11 +33,21 @@ def main():
             x = torch.from_numpy(case_input(shape, layout, dtype, i))
             b = torch.zeros(keep_shape(shape, dims), dtype=x.dtype, requires_grad=True)
             (torch.zeros(shape, dtype=x.dtype) + b).backward(x)
-            out.append({"case": i, "dtype": dtype, "sum": digest(x.sum(dims).numpy()),
-                        "mean": digest(x.mean(dims, keepdim=True).numpy()),
-                        "sum_to": digest(b.grad.numpy())})
-    data = {"torch": torch.__version__, "threads": torch.get_num_threads(),
-            "capability": torch.backends.cpu.get_cpu_capability(), "cases": out}
+            out.append(
+                {
+                    "case": i,
+                    "dtype": dtype,
+                    "sum": digest(x.sum(dims).numpy()),
+                    "mean": digest(x.mean(dims, keepdim=True).numpy()),
+                    "sum_to": digest(b.grad.numpy()),
+                }
+            )
+    data = {
+        "torch": torch.__version__,
+        "threads": torch.get_num_threads(),
+        "capability": torch.backends.cpu.get_cpu_capability(),
+        "cases": out,
+    }
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=0)
         fh.write("\n")

@@ -5,6 +5,7 @@ tests/golden/exact_numerics.json (inputs: tests/exact_cases.py), as sha256 diges
 
 Records the CPU capability torch uses (its MKL and SLEEF kernels depend on it).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -18,10 +19,28 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "tests", "golden", "exact_numerics.json")
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from exact_cases import (ACT_SIZES, ACTIVATIONS, CE_SHAPES, DOUBLE_NAMES, DOT_SIZES,  # noqa: E402
-                         EXPR_SHAPES, EXPRESSIONS, MM_SHAPES, OUTER_SHAPES, POW_EXPONENTS, SIZES,
-                         U10, UNARY, act_input, ce_input, expr_inputs, matrix, pow_input,
-                         u10_input, unary_input)
+from exact_cases import (
+    ACT_SIZES,
+    ACTIVATIONS,
+    CE_SHAPES,
+    DOUBLE_NAMES,
+    DOT_SIZES,  # noqa: E402
+    EXPR_SHAPES,
+    EXPRESSIONS,
+    MM_SHAPES,
+    OUTER_SHAPES,
+    POW_EXPONENTS,
+    SIZES,
+    U10,
+    UNARY,
+    act_input,
+    ce_input,
+    expr_inputs,
+    matrix,
+    pow_input,
+    u10_input,
+    unary_input,
+)
 
 
 def digest(a):
@@ -29,22 +48,24 @@ def digest(a):
     return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
 
 
-def main():
+def main():  # noqa: C901
     unary = []
     for dtype in ("float32", "float64"):
         for op in UNARY:
             for n in SIZES:
                 x = torch.from_numpy(unary_input(op, n, dtype))
-                unary.append({"op": op, "dtype": dtype, "n": n,
-                              "out": digest(getattr(torch, op)(x).numpy())})
+                unary.append(
+                    {"op": op, "dtype": dtype, "n": n, "out": digest(getattr(torch, op)(x).numpy())}
+                )
     pows = []
     for e in POW_EXPONENTS:
         for n in SIZES + (40000, 70001):
             x = torch.from_numpy(pow_input(n)).requires_grad_()
-            y = x ** e
+            y = x**e
             y.backward(torch.ones_like(y))
-            pows.append({"e": e, "n": n, "out": digest(y.detach().numpy()),
-                         "grad": digest(x.grad.numpy())})
+            pows.append(
+                {"e": e, "n": n, "out": digest(y.detach().numpy()), "grad": digest(x.grad.numpy())}
+            )
     mms = []
     for dtype in ("float32", "float64"):
         for shape in MM_SHAPES:
@@ -58,9 +79,18 @@ def main():
                     out.backward(g)
                     bias = torch.from_numpy(matrix((1, c), 4, dtype)[0].copy()).requires_grad_()
                     lin = torch.addmm(bias, a, b)
-                    mms.append({"dtype": dtype, "shape": list(shape), "ta": ta, "tb": tb,
-                                "out": digest(out.detach().numpy()), "ga": digest(a.grad.numpy()),
-                                "gb": digest(b.grad.numpy()), "addmm": digest(lin.detach().numpy())})
+                    mms.append(
+                        {
+                            "dtype": dtype,
+                            "shape": list(shape),
+                            "ta": ta,
+                            "tb": tb,
+                            "out": digest(out.detach().numpy()),
+                            "ga": digest(a.grad.numpy()),
+                            "gb": digest(b.grad.numpy()),
+                            "addmm": digest(lin.detach().numpy()),
+                        }
+                    )
             a = torch.from_numpy(matrix((r, k), 1, dtype))
             v = torch.from_numpy(matrix((k, 1), 2, dtype)[:, 0].copy())
             mms.append({"dtype": dtype, "shape": list(shape), "mv": digest(torch.mv(a, v).numpy())})
@@ -75,14 +105,22 @@ def main():
         x1 = torch.from_numpy(x).requires_grad_()
         lsm = torch.log_softmax(x1, 1)
         lsm.backward(g)
-        case = {"shape": [b, c], "lsm": digest(lsm.detach().numpy()), "glsm": digest(x1.grad.numpy())}
+        case = {
+            "shape": [b, c],
+            "lsm": digest(lsm.detach().numpy()),
+            "glsm": digest(x1.grad.numpy()),
+        }
         x3 = torch.from_numpy(x).requires_grad_()
         sm = torch.softmax(x3, -1)
         sm.backward(g)
         case["sm"], case["gsm"] = digest(sm.detach().numpy()), digest(x3.grad.numpy())
         w = torch.from_numpy(matrix((c, 1), 24, "float32")[:, 0].copy()).abs()
-        for name, kw in (("mean", {}), ("sum", {"reduction": "sum"}), ("weighted", {"weight": w}),
-                         ("ignore", {"ignore_index": int(t[0])})):
+        for name, kw in (
+            ("mean", {}),
+            ("sum", {"reduction": "sum"}),
+            ("weighted", {"weight": w}),
+            ("ignore", {"ignore_index": int(t[0])}),
+        ):
             x2 = torch.from_numpy(x).requires_grad_()
             loss = torch.nn.functional.cross_entropy(x2, torch.from_numpy(t), **kw)
             loss.backward()
@@ -97,20 +135,31 @@ def main():
             w = torch.zeros(c, 3, dtype=g.dtype)
             bias = torch.zeros(c, dtype=g.dtype, requires_grad=True)
             torch.nn.functional.linear(x, w, bias).backward(g)
-            outer.append({"dtype": dtype, "shape": [r, c], "gbias": digest(bias.grad.numpy()),
-                          "sum0": digest(g.sum(0).numpy()),
-                          "sum01": digest(g.reshape(1, r, c).sum((0, 1), keepdim=True).numpy()),
-                          "sum_all_dims": float(g.sum((0, 1)).item()).hex()})
+            outer.append(
+                {
+                    "dtype": dtype,
+                    "shape": [r, c],
+                    "gbias": digest(bias.grad.numpy()),
+                    "sum0": digest(g.sum(0).numpy()),
+                    "sum01": digest(g.reshape(1, r, c).sum((0, 1), keepdim=True).numpy()),
+                    "sum_all_dims": float(g.sum((0, 1)).item()).hex(),
+                }
+            )
     views = []
     for dtype in ("float32", "float64"):
         a = torch.from_numpy(matrix((3001, 1), 27, dtype)[:, 0].copy())
         b = torch.from_numpy(matrix((3001, 1), 28, dtype)[:, 0].copy())
         m = torch.from_numpy(matrix((40, 30), 29, dtype))
         for off in range(9):
-            views.append({"dtype": dtype, "off": off,
-                          "dot": float(torch.dot(a[off:off + 2000], b[off:off + 2000]).item()).hex(),
-                          "mv": digest(torch.mv(m[off:off + 20], b[off:off + 30]).numpy()),
-                          "mm": digest((m[off:off + 20] @ m[off + 1:off + 31, :7]).numpy())})
+            views.append(
+                {
+                    "dtype": dtype,
+                    "off": off,
+                    "dot": float(torch.dot(a[off : off + 2000], b[off : off + 2000]).item()).hex(),
+                    "mv": digest(torch.mv(m[off : off + 20], b[off : off + 30]).numpy()),
+                    "mm": digest((m[off : off + 20] @ m[off + 1 : off + 31, :7]).numpy()),
+                }
+            )
     acts = []
     for op in ACTIVATIONS:
         for dtype in ("float32", "float64"):
@@ -119,11 +168,19 @@ def main():
                 g = torch.from_numpy(matrix((n, 1), 32, dtype)[:, 0].copy())
                 w = torch.from_numpy(matrix((n, 1), 33, dtype)[:, 0].copy())
                 y = getattr(torch, op)(x)
-                gx, = torch.autograd.grad(y, x, g, create_graph=True)
-                ggx, = torch.autograd.grad(gx, x, w)
-                acts.append({"op": op, "dtype": dtype, "n": n, "out": digest(y.detach().numpy()),
-                             "grad": digest(gx.detach().numpy()), "grad_fn": gx.grad_fn.name(),
-                             "grad2": digest(ggx.numpy())})
+                (gx,) = torch.autograd.grad(y, x, g, create_graph=True)
+                (ggx,) = torch.autograd.grad(gx, x, w)
+                acts.append(
+                    {
+                        "op": op,
+                        "dtype": dtype,
+                        "n": n,
+                        "out": digest(y.detach().numpy()),
+                        "grad": digest(gx.detach().numpy()),
+                        "grad_fn": gx.grad_fn.name(),
+                        "grad2": digest(ggx.numpy()),
+                    }
+                )
     exprs = []
     for name, text in EXPRESSIONS.items():
         for dtype in ("float32", "float64"):
@@ -131,15 +188,24 @@ def main():
                 x, t, g = (torch.from_numpy(a) for a in expr_inputs(shape, dtype))
                 x.requires_grad_()
                 y = eval(text, {"torch": torch, "F": torch.nn.functional, "x": x, "t": t})
-                y.backward(g.reshape(-1)[:y.numel()].reshape(y.shape))
-                exprs.append({"name": name, "dtype": dtype, "shape": list(shape),
-                              "out": digest(y.detach().numpy()), "grad": digest(x.grad.numpy())})
+                y.backward(g.reshape(-1)[: y.numel()].reshape(y.shape))
+                exprs.append(
+                    {
+                        "name": name,
+                        "dtype": dtype,
+                        "shape": list(shape),
+                        "out": digest(y.detach().numpy()),
+                        "grad": digest(x.grad.numpy()),
+                    }
+                )
     names = {}
     for name, text in DOUBLE_NAMES.items():
         x, t, g = (torch.from_numpy(a) for a in expr_inputs((3, 7), "float64"))
         x.requires_grad_()
         y = eval(text, {"torch": torch, "F": torch.nn.functional, "x": x, "t": t})
-        gx, = torch.autograd.grad(y, x, g.reshape(-1)[:y.numel()].reshape(y.shape), create_graph=True)
+        (gx,) = torch.autograd.grad(
+            y, x, g.reshape(-1)[: y.numel()].reshape(y.shape), create_graph=True
+        )
         names[name] = gx.grad_fn.name()
     u10 = []
     for text in U10:
@@ -149,18 +215,37 @@ def main():
                 g = torch.from_numpy(matrix((n, 1), 32, dtype)[:, 0].copy())
                 y = eval(text, {"torch": torch, "F": torch.nn.functional, "x": x})
                 y.backward(g)
-                u10.append({"text": text, "dtype": dtype, "n": n, "out": digest(y.detach().numpy()),
-                            "grad": digest(x.grad.numpy())})
-    data = {"torch": torch.__version__, "capability": torch.backends.cpu.get_cpu_capability(),
-            "threads": torch.get_num_threads(), "unary": unary, "pows": pows, "mm": mms,
-            "cross_entropy": ces, "bias_grads": outer, "views": views,
-            "activations": acts, "expressions": exprs, "u10": u10,
-            "double_names": names}
+                u10.append(
+                    {
+                        "text": text,
+                        "dtype": dtype,
+                        "n": n,
+                        "out": digest(y.detach().numpy()),
+                        "grad": digest(x.grad.numpy()),
+                    }
+                )
+    data = {
+        "torch": torch.__version__,
+        "capability": torch.backends.cpu.get_cpu_capability(),
+        "threads": torch.get_num_threads(),
+        "unary": unary,
+        "pows": pows,
+        "mm": mms,
+        "cross_entropy": ces,
+        "bias_grads": outer,
+        "views": views,
+        "activations": acts,
+        "expressions": exprs,
+        "u10": u10,
+        "double_names": names,
+    }
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=0)
         fh.write("\n")
-    print(f"torch {torch.__version__} ({data['capability']}): {len(unary)} unary, "
-          f"{len(pows)} pows, {len(mms)} products")
+    print(
+        f"torch {torch.__version__} ({data['capability']}): {len(unary)} unary, "
+        f"{len(pows)} pows, {len(mms)} products"
+    )
 
 
 if __name__ == "__main__":

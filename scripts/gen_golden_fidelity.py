@@ -4,6 +4,7 @@ sweep (sha256 digests of every float16 value through HALF_OPS, gradients of HALF
 
     /work/torchenv/bin/python scripts/gen_golden_fidelity.py
 """
+
 import hashlib
 import json
 import os
@@ -17,13 +18,20 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
 
 from gen_golden import GOLDEN, record_cases  # noqa: E402
-from fidelity_cases import (CASES, HALF_GRADS, HALF_OPS, HALF_SCALARS, half_grad_input,  # noqa: E402
-                            half_input, half_leaf)
+from fidelity_cases import (
+    CASES,
+    HALF_GRADS,
+    HALF_OPS,
+    HALF_SCALARS,
+    half_grad_input,  # noqa: E402
+    half_input,
+    half_leaf,
+)
 
 
 def digest(a):
     a = np.ascontiguousarray(a)
-    if a.dtype.kind == "f":       # one nan: payloads and signs of nan are not compared
+    if a.dtype.kind == "f":  # one nan: payloads and signs of nan are not compared
         a = np.where(np.isnan(a), np.array(np.nan, a.dtype), a)
     return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
 

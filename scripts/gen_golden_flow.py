@@ -26,17 +26,36 @@ OUT = os.path.join(os.path.dirname(HERE), "tests", "golden", "flow.json")
 
 # name -> (source, intermediate names, leaf names)
 CASES = {
-    "tutorial": ("x = ones(2, 2, requires_grad=True)\ny = x + 2\nz = y * y * 3\nout = z.mean()\n",
-                 ["y", "z"], ["x"]),
-    "diamond": ("a = tensor([0.5, -1.0, 2.0], requires_grad=True)\nh = exp(a)\n"
-                "s = sin(h)\nt = h * 3\nout = (s + t).sum()\n", ["h", "s", "t"], ["a"]),
-    "matmul": ("W = tensor([[0.2, -0.5], [1.5, 0.3], [-0.7, 0.9]], requires_grad=True)\n"
-               "x = tensor([1.0, -2.0])\nb = tensor([0.1, 0.2, 0.3], requires_grad=True)\n"
-               "h = W @ x + b\nr = relu(h)\nout = (r * r).sum()\n", ["h", "r"], ["W", "b"]),
-    "broadcast": ("w = tensor(1.5, requires_grad=True)\nv = tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
-                  "p = v * w\nq = p.pow(2)\nout = q.sum() / 4\n", ["p", "q"], ["w", "v"]),
-    "softmax": ("x = tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], requires_grad=True)\n"
-                "s = softmax(x, dim=1)\nl = log(s)\nout = -l[0, 1] - l[1, 2]\n", ["s", "l"], ["x"]),
+    "tutorial": (
+        "x = ones(2, 2, requires_grad=True)\ny = x + 2\nz = y * y * 3\nout = z.mean()\n",
+        ["y", "z"],
+        ["x"],
+    ),
+    "diamond": (
+        "a = tensor([0.5, -1.0, 2.0], requires_grad=True)\nh = exp(a)\n"
+        "s = sin(h)\nt = h * 3\nout = (s + t).sum()\n",
+        ["h", "s", "t"],
+        ["a"],
+    ),
+    "matmul": (
+        "W = tensor([[0.2, -0.5], [1.5, 0.3], [-0.7, 0.9]], requires_grad=True)\n"
+        "x = tensor([1.0, -2.0])\nb = tensor([0.1, 0.2, 0.3], requires_grad=True)\n"
+        "h = W @ x + b\nr = relu(h)\nout = (r * r).sum()\n",
+        ["h", "r"],
+        ["W", "b"],
+    ),
+    "broadcast": (
+        "w = tensor(1.5, requires_grad=True)\nv = tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+        "p = v * w\nq = p.pow(2)\nout = q.sum() / 4\n",
+        ["p", "q"],
+        ["w", "v"],
+    ),
+    "softmax": (
+        "x = tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], requires_grad=True)\n"
+        "s = softmax(x, dim=1)\nl = log(s)\nout = -l[0, 1] - l[1, 2]\n",
+        ["s", "l"],
+        ["x"],
+    ),
 }
 
 
@@ -51,10 +70,14 @@ def main():
         for n in names:
             ns[n].retain_grad()
         ns["out"].backward()
-        out[name] = {"source": source,
-                     "flow": {n: {"grad_fn": type(ns[n].grad_fn).__name__,
-                                  "grad": ns[n].grad.tolist()} for n in names},
-                     "leaves": {n: ns[n].grad.tolist() for n in leaves}}
+        out[name] = {
+            "source": source,
+            "flow": {
+                n: {"grad_fn": type(ns[n].grad_fn).__name__, "grad": ns[n].grad.tolist()}
+                for n in names
+            },
+            "leaves": {n: ns[n].grad.tolist() for n in leaves},
+        }
     with open(OUT, "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")

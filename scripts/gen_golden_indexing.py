@@ -6,6 +6,7 @@ NaNs), every path of its CPU kernel (partial_sort, nth_element, sorted or not).
 
     /work/torchenv/bin/python scripts/gen_golden_indexing.py
 """
+
 import json
 import os
 import random
@@ -21,6 +22,7 @@ from indexing_cases import CASES  # noqa: E402
 
 def topk_ties():
     import torch
+
     rng = random.Random(1)
     rows = []
     for _ in range(240):
@@ -34,9 +36,16 @@ def topk_ties():
         largest, srt = rng.random() < 0.7, rng.random() < 0.8
         dtype = rng.choice([torch.float64, torch.float32])
         idx = torch.tensor(row, dtype=dtype).topk(k, largest=largest, sorted=srt).indices
-        rows.append({"row": [None if v != v else v for v in row], "k": k, "largest": largest,
-                     "sorted": srt, "dtype": str(dtype).replace("torch.", ""),
-                     "indices": idx.tolist()})
+        rows.append(
+            {
+                "row": [None if v != v else v for v in row],
+                "k": k,
+                "largest": largest,
+                "sorted": srt,
+                "dtype": str(dtype).replace("torch.", ""),
+                "indices": idx.tolist(),
+            }
+        )
     path = os.path.join(os.path.dirname(HERE), "tests", "golden", "topk_ties.json")
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(rows, fh, separators=(",", ":"))

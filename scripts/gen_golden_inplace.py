@@ -5,6 +5,7 @@ scripts/gen_golden.py runs its cases (float64 default, one statement at a time i
 
     /work/torchenv/bin/python scripts/gen_golden_inplace.py
 """
+
 import os
 import sys
 
@@ -13,7 +14,7 @@ sys.path.insert(0, HERE)
 
 from gen_golden import GOLDEN, ROOT, _record, _write, run_program  # noqa: E402
 
-sys.path.insert(0, os.path.join(ROOT, "tests"))     # the cases are test data
+sys.path.insert(0, os.path.join(ROOT, "tests"))  # the cases are test data
 import inplace_cases  # noqa: E402
 
 

@@ -3,6 +3,7 @@ issue 13 (tests/language_cases.py), run as scripts/gen_golden.py runs its cases.
 
     /work/torchenv/bin/python scripts/gen_golden_language.py
 """
+
 import os
 import sys
 

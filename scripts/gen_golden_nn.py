@@ -4,6 +4,7 @@ its cases (float64 default, one statement at a time in 'single' mode).
 
     /work/torchenv/bin/python scripts/gen_golden_nn.py
 """
+
 import os
 import sys
 
@@ -12,7 +13,7 @@ sys.path.insert(0, HERE)
 
 from gen_golden import GOLDEN, ROOT, _record, _write, run_program  # noqa: E402
 
-sys.path.insert(0, os.path.join(ROOT, "tests"))     # the cases are test data
+sys.path.insert(0, os.path.join(ROOT, "tests"))  # the cases are test data
 import nn_cases  # noqa: E402
 
 

@@ -82,6 +82,7 @@ class _Cell:
 
 def run_notebook(cells, seed):
     import torch
+
     torch.set_default_dtype(torch.float64)
     torch.manual_seed(seed)
     current = [None]
@@ -98,13 +99,21 @@ def run_notebook(cells, seed):
             out_cells.append({"cell_type": "markdown", "metadata": {}, "source": source})
             continue
         if failed:
-            out_cells.append({"cell_type": "code", "execution_count": None, "metadata": {},
-                              "outputs": [], "source": source})
+            out_cells.append(
+                {
+                    "cell_type": "code",
+                    "execution_count": None,
+                    "metadata": {},
+                    "outputs": [],
+                    "source": source,
+                }
+            )
             continue
         count += 1
         cell = current[0] = _Cell()
-        code = "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln
-                         for ln in source.split("\n"))
+        code = "\n".join(
+            "" if ln.lstrip().startswith(("%", "!")) else ln for ln in source.split("\n")
+        )
         tree = ast.parse(code)
         body = tree.body
         last = None
@@ -123,30 +132,55 @@ def run_notebook(cells, seed):
                         cell.data("execute_result", value, count)
             cell.flush()
             for w in caught:
-                cell.outputs.append({"output_type": "stream", "name": "stderr",
-                                     "text": "%s: %s\n" % (w.category.__name__, w.message)})
-        except Exception as e:   # noqa: BLE001 - recorded as the notebook records it
+                cell.outputs.append(
+                    {
+                        "output_type": "stream",
+                        "name": "stderr",
+                        "text": "%s: %s\n" % (w.category.__name__, w.message),
+                    }
+                )
+        except Exception as e:  # noqa: BLE001 - recorded as the notebook records it
             cell.flush()
-            cell.outputs.append({"output_type": "error", "ename": type(e).__name__,
-                                 "evalue": str(e), "traceback": []})
+            cell.outputs.append(
+                {
+                    "output_type": "error",
+                    "ename": type(e).__name__,
+                    "evalue": str(e),
+                    "traceback": [],
+                }
+            )
             failed = True
         finally:
             sys.stdout = old
-        out_cells.append({"cell_type": "code", "execution_count": count, "metadata": {},
-                          "outputs": cell.outputs, "source": source})
+        out_cells.append(
+            {
+                "cell_type": "code",
+                "execution_count": count,
+                "metadata": {},
+                "outputs": cell.outputs,
+                "source": source,
+            }
+        )
     return out_cells
 
 
 def notebook(cells, seed):
     import torch
+
     for i, c in enumerate(cells, 1):
         c["id"] = "cell-%d" % i
         src = c["source"].split("\n")
         c["source"] = [ln + "\n" for ln in src[:-1]] + [src[-1]]
-    return {"cells": cells, "nbformat": 4, "nbformat_minor": 5, "metadata": {
-        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-        "language_info": {"name": "python"},
-        "gradcli": {"seed": seed, "recorded_with": "torch " + torch.__version__}}}
+    return {
+        "cells": cells,
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+            "gradcli": {"seed": seed, "recorded_with": "torch " + torch.__version__},
+        },
+    }
 
 
 def main(argv):
@@ -160,10 +194,16 @@ def main(argv):
         sys.__stdout__.write(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
         return 0
     os.makedirs(OUT, exist_ok=True)
-    names = sorted(f[:-3] for f in os.listdir(EXAMPLES) if f.startswith("seed_") and f.endswith(".ag"))
+    names = sorted(
+        f[:-3] for f in os.listdir(EXAMPLES) if f.startswith("seed_") and f.endswith(".ag")
+    )
     for name in names:
-        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--one", name],
-                              capture_output=True, text=True, check=True)
+        proc = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), "--one", name],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         with open(os.path.join(OUT, name + ".ipynb"), "w", encoding="utf-8") as fh:
             fh.write(proc.stdout)
     print("wrote %d notebooks to %s" % (len(names), os.path.relpath(OUT, ROOT)))

@@ -15,6 +15,7 @@ Run with a Python that has torch (never needed by gradcli or its tests):
 * "ranges": torch.linspace / torch.arange results, as the sha256 of their
   little-endian bytes, with the first values for a readable failure.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -32,7 +33,9 @@ from numerics_cases import POW_EXPONENTS, RANGES, SUM_SIZES, ZERO_SIZES, values,
 
 
 def digest(a):
-    return hashlib.sha256(np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+    return hashlib.sha256(
+        np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tobytes()
+    ).hexdigest()
 
 
 def main():
@@ -51,23 +54,44 @@ def main():
     ranges = []
     for fn, args, dtype in RANGES:
         t = getattr(torch, fn)(*args, dtype=getattr(torch, dtype)).numpy()
-        ranges.append({"fn": fn, "args": list(args), "dtype": dtype, "n": int(t.size),
-                       "sha256": digest(t), "head": t[:6].tolist()})
+        ranges.append(
+            {
+                "fn": fn,
+                "args": list(args),
+                "dtype": dtype,
+                "n": int(t.size),
+                "sha256": digest(t),
+                "head": t[:6].tolist(),
+            }
+        )
     pows = []
     for dtype in ("float64", "float32"):
         for e in POW_EXPONENTS:
             x = torch.from_numpy(values(2000, 3, dtype)).requires_grad_()
-            y = x ** e
+            y = x**e
             y.sum().backward()
-            pows.append({"dtype": dtype, "e": e, "value": digest(y.detach().numpy()),
-                         "grad": digest(x.grad.numpy())})
-    data = {"torch": torch.__version__, "threads": torch.get_num_threads(), "sums": sums,
-            "ranges": ranges, "pows": pows}
+            pows.append(
+                {
+                    "dtype": dtype,
+                    "e": e,
+                    "value": digest(y.detach().numpy()),
+                    "grad": digest(x.grad.numpy()),
+                }
+            )
+    data = {
+        "torch": torch.__version__,
+        "threads": torch.get_num_threads(),
+        "sums": sums,
+        "ranges": ranges,
+        "pows": pows,
+    }
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=0)
         fh.write("\n")
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads: {len(sums)} sums, "
-          f"{len(ranges)} ranges")
+    print(
+        f"torch {torch.__version__}, {torch.get_num_threads()} threads: {len(sums)} sums, "
+        f"{len(ranges)} ranges"
+    )
 
 
 if __name__ == "__main__":

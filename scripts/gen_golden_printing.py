@@ -123,7 +123,7 @@ class Recorder:
         )
 
 
-def build(rec: Recorder) -> None:
+def build(rec: Recorder) -> None:  # noqa: C901
     rng = np.random.default_rng(20260509)
     add = rec.add
 
@@ -314,11 +314,33 @@ def build(rec: Recorder) -> None:
     add("empty_rg", [], requires_grad=True)
     add("empty_gf", [], op="mul1")
     add("empty_2d_gf_f32", np.zeros((0, 3)), "float32", op="mul1")
-    add("empty_2d_rg_f32_dd32", np.zeros((0, 3)), "float64", requires_grad=True, default_dtype="float32")
+    add(
+        "empty_2d_rg_f32_dd32",
+        np.zeros((0, 3)),
+        "float64",
+        requires_grad=True,
+        default_dtype="float32",
+    )
 
     # ---- shapes with random values ----------------------------------------
-    shapes = [(1,), (2,), (5,), (8,), (1, 1), (2, 2), (3, 4), (4, 3), (1, 5), (5, 1), (2, 3, 4), (3, 1, 2),
-              (1, 1, 1), (2, 2, 2, 2), (1, 2, 1, 3), (2, 1, 2, 1, 2)]
+    shapes = [
+        (1,),
+        (2,),
+        (5,),
+        (8,),
+        (1, 1),
+        (2, 2),
+        (3, 4),
+        (4, 3),
+        (1, 5),
+        (5, 1),
+        (2, 3, 4),
+        (3, 1, 2),
+        (1, 1, 1),
+        (2, 2, 2, 2),
+        (1, 2, 1, 3),
+        (2, 1, 2, 1, 2),
+    ]
     scales = {"unit": 1.0, "milli": 1e-3, "micro": 1e-6, "kilo": 1e3, "mega": 1e6, "giga": 1e9}
     for shape in shapes:
         tag = "x".join(map(str, shape))
@@ -330,7 +352,9 @@ def build(rec: Recorder) -> None:
         add(f"rand_{tag}_i64", rng.integers(-1000, 1000, shape), "int64")
         add(f"rand_{tag}_bool", rng.random(shape) < 0.5, "bool")
         add(f"rand_{tag}_pos", rng.random(shape) * 10)
-        add(f"rand_{tag}_loguniform", 10.0 ** rng.uniform(-6, 9, shape) * rng.choice([-1, 1], shape))
+        add(
+            f"rand_{tag}_loguniform", 10.0 ** rng.uniform(-6, 9, shape) * rng.choice([-1, 1], shape)
+        )
 
     # mixed nan/inf into random matrices
     for i in range(6):
@@ -380,7 +404,13 @@ def build(rec: Recorder) -> None:
     for lw in (1, 10, 20, 40, 60, 100, 120, 200):
         add(f"lw{lw}_1d", rng.standard_normal(20), linewidth=lw)
         add(f"lw{lw}_2d", rng.standard_normal((3, 8)), linewidth=lw)
-        add(f"lw{lw}_gf_f32", rng.standard_normal(6).astype(np.float32), "float32", op="mul1", linewidth=lw)
+        add(
+            f"lw{lw}_gf_f32",
+            rng.standard_normal(6).astype(np.float32),
+            "float32",
+            op="mul1",
+            linewidth=lw,
+        )
         add(f"lw{lw}_scalar_f32_rg", 1.5, "float32", requires_grad=True, linewidth=lw)
 
     # ---- suffix wrapping: sweep lengths so the line boundary is crossed ---
@@ -392,9 +422,18 @@ def build(rec: Recorder) -> None:
         add(f"sfx_f64_dd32_gf_{n}", vals, "float64", op="mul1", default_dtype="float32")
         add(f"sfx_i32_{n}", rng.integers(-99999, 99999, n), "int32")
     for rows in (2, 3):
-        add(f"sfx_2d_f32_gf_{rows}", rng.standard_normal((rows, 7)).astype(np.float32), "float32", op="mul1")
-        add(f"sfx_2d_f32_rg_{rows}", rng.standard_normal((rows, 8)).astype(np.float32), "float32",
-            requires_grad=True)
+        add(
+            f"sfx_2d_f32_gf_{rows}",
+            rng.standard_normal((rows, 7)).astype(np.float32),
+            "float32",
+            op="mul1",
+        )
+        add(
+            f"sfx_2d_f32_rg_{rows}",
+            rng.standard_normal((rows, 8)).astype(np.float32),
+            "float32",
+            requires_grad=True,
+        )
 
     # ---- grad_fn variety ---------------------------------------------------
     base = [[0.5, -1.25], [2.0, 3.75]]
@@ -415,7 +454,12 @@ def build(rec: Recorder) -> None:
     add("sum_1001_bool", np.arange(1001) % 2 == 0, "bool")
     add("sum_1001_f32", np.round(rng.standard_normal(1001), 4).astype(np.float32), "float32")
     add("sum_1001_gf", np.round(rng.standard_normal(1001), 4), op="mul1")
-    add("sum_1001_f32_gf", np.round(rng.standard_normal(1001), 4).astype(np.float32), "float32", op="mul1")
+    add(
+        "sum_1001_f32_gf",
+        np.round(rng.standard_normal(1001), 4).astype(np.float32),
+        "float32",
+        op="mul1",
+    )
     # hidden middle values must not affect the format
     mid = np.ones(1001)
     mid[500] = 1e-9
@@ -440,7 +484,11 @@ def build(rec: Recorder) -> None:
     add("sum_3d_11x10x10_sci", np.round(rng.standard_normal((11, 10, 10)), 3) * 1e-5)
     add("sum_4d_7x7x7x7", np.arange(2401).reshape(7, 7, 7, 7), "int64")
     add("sum_4d_2x2x2x130_bool", rng.random((2, 2, 2, 130)) < 0.3, "bool")
-    add("sum_4d_7x7x7x7_f32", np.round(rng.standard_normal((7, 7, 7, 7)), 3).astype(np.float32), "float32")
+    add(
+        "sum_4d_7x7x7x7_f32",
+        np.round(rng.standard_normal((7, 7, 7, 7)), 3).astype(np.float32),
+        "float32",
+    )
     add("sum_2d_40x40_prec2", np.round(rng.standard_normal((40, 40)), 5), precision=2)
     add("sum_2d_40x40_lw40", np.round(rng.standard_normal((40, 40)), 5), linewidth=40)
     add("sum_1d_lw20", np.arange(1001, dtype=np.float64) * 1000.5, linewidth=20)
@@ -454,10 +502,25 @@ def build(rec: Recorder) -> None:
     add("blocks_6d_i64", np.arange(64).reshape(2, 2, 2, 2, 2, 2), "int64")
     add("blocks_3d_single", np.arange(6, dtype=np.float64).reshape(1, 2, 3))
     add("blocks_3d_rg", np.arange(8, dtype=np.float64).reshape(2, 2, 2) / 3, requires_grad=True)
-    add("blocks_3d_gf_f32", np.arange(8, dtype=np.float32).reshape(2, 2, 2) / 3, "float32", op="mul1")
+    add(
+        "blocks_3d_gf_f32",
+        np.arange(8, dtype=np.float32).reshape(2, 2, 2) / 3,
+        "float32",
+        op="mul1",
+    )
 
     # ---- seeded fuzz: random shape/dtype/magnitudes/specials/options -------
-    fuzz_dtypes = ["float64", "float64", "float64", "float32", "float32", "float16", "int64", "int32", "bool"]
+    fuzz_dtypes = [
+        "float64",
+        "float64",
+        "float64",
+        "float32",
+        "float32",
+        "float16",
+        "int64",
+        "int32",
+        "bool",
+    ]
     specials = [0.0, -0.0, NAN, INF, -INF, 1.0, -1.0, 1e-4, 1e8]
     for i in range(150):
         ndim = int(rng.integers(0, 5))
@@ -466,7 +529,9 @@ def build(rec: Recorder) -> None:
         if dt == "bool":
             vals = rng.random(shape) < 0.5
         elif dt.startswith("int"):
-            vals = rng.integers(-(10 ** int(rng.integers(1, 10))), 10 ** int(rng.integers(1, 10)), shape)
+            vals = rng.integers(
+                -(10 ** int(rng.integers(1, 10))), 10 ** int(rng.integers(1, 10)), shape
+            )
         else:
             lo, hi = sorted(rng.integers(-7, 10, 2))
             vals = 10.0 ** rng.uniform(lo, hi, shape) * rng.choice([-1.0, 1.0], shape)

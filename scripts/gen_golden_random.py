@@ -26,6 +26,7 @@ float64 draws in ``"global"`` cases are made with
 ``torch.set_default_dtype(torch.float64)`` and no dtype argument, as a
 tutorial would; float32 ones with the default float32 default dtype.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -35,9 +36,16 @@ import sys
 
 import torch
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden", "random.json")
+OUT = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden", "random.json"
+)
 
-DTYPES = {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64, "int32": torch.int32}
+DTYPES = {
+    "float32": torch.float32,
+    "float64": torch.float64,
+    "int64": torch.int64,
+    "int32": torch.int32,
+}
 HASH_THRESHOLD = 5000  # store a hash instead of all values above this many elements
 
 
@@ -107,12 +115,31 @@ class Recorder:
         if self.gen is not None:
             kw["generator"] = self.gen
         t = torch.randint(low, high, shape, **kw)
-        self.ops.append({"op": "randint", "low": low, "high": high, "shape": shape, "dtype": dtype,
-                         **_values_entry(t)})
+        self.ops.append(
+            {
+                "op": "randint",
+                "low": low,
+                "high": high,
+                "shape": shape,
+                "dtype": dtype,
+                **_values_entry(t),
+            }
+        )
 
 
 SHAPES = [[], [1], [3], [15], [16], [17], [31], [100], [2, 2], [4, 5, 3], [1000]]
-SEEDS = [0, 1, 42, 2**32 + 5, 123456789012345678, 2**63 + 12345, 2**64 - 1, -1, -12345, 67280421310721]
+SEEDS = [
+    0,
+    1,
+    42,
+    2**32 + 5,
+    123456789012345678,
+    2**63 + 12345,
+    2**64 - 1,
+    -1,
+    -12345,
+    67280421310721,
+]
 TUTORIAL_SEQ = [("randn", [3]), ("randn", [2, 2]), ("randn", [20]), ("rand", [5]), ("randn", [1])]
 
 
@@ -126,33 +153,42 @@ def build_cases() -> list[dict]:
 
     # 1. The tutorial sequence on a fresh generator (default seed) and the global one.
     for dtype in ("float32", "float64"):
-        case(f"fresh_tutorial_{dtype}", "fresh",
-             lambda r, dt=dtype: [r.draw(op, sh, dt) for op, sh in TUTORIAL_SEQ])
+        case(
+            f"fresh_tutorial_{dtype}",
+            "fresh",
+            lambda r, dt=dtype: [r.draw(op, sh, dt) for op, sh in TUTORIAL_SEQ],
+        )
         for seed in (67280421310721, 0, 42):
+
             def fill(r, dt=dtype, s=seed):
                 r.manual_seed(s)
                 for op, sh in TUTORIAL_SEQ:
                     r.draw(op, sh, dt)
+
             case(f"global_tutorial_seed{seed}_{dtype}", "global", fill)
 
     # 2. Every shape, randn then rand, for many seeds and both dtypes.
     for seed in SEEDS:
         for dtype in ("float32", "float64"):
+
             def fill(r, dt=dtype, s=seed):
                 r.manual_seed(s)
                 for sh in SHAPES:
                     r.draw("randn", sh, dt)
                     r.draw("rand", sh, dt)
+
             case(f"shapes_seed{seed}_{dtype}", "global", fill)
 
     # 3. Each shape on its own right after seeding (no carried-over state).
     for dtype in ("float32", "float64"):
+
         def fill(r, dt=dtype):
             for sh in SHAPES:
                 r.manual_seed(3)
                 r.draw("randn", sh, dt)
                 r.manual_seed(3)
                 r.draw("rand", sh, dt)
+
         case(f"isolated_shapes_{dtype}", "global", fill)
 
     # 4. Interleaving dtypes and ops: the cached normal is shared by float32/float64
@@ -179,6 +215,7 @@ def build_cases() -> list[dict]:
         r.draw("randn_like", [1], "float64")
         r.draw("randn", [48], "float64")
         r.draw("randn", [1], "float64")
+
     case("mixed_interleaved", "global", fill_mixed)
 
     def fill_fresh_mixed(r):
@@ -191,6 +228,7 @@ def build_cases() -> list[dict]:
         r.draw("randn", [1], "float32")
         r.draw("randn", [4, 5, 3], "float64")
         r.draw("randn", [7], "float32")
+
     case("fresh_mixed_interleaved", "fresh", fill_fresh_mixed)
 
     # 5. manual_seed drops the cached normal sample.
@@ -205,6 +243,7 @@ def build_cases() -> list[dict]:
         r.manual_seed(6)
         r.draw("randn", [2], "float64")
         r.draw("randn", [1], "float64")
+
     case("cache_reset_by_manual_seed", "global", fill_cache_reset)
 
     # 6. randint ranges: 32-bit and 64-bit draw paths, negative lows, int32 dtype.
@@ -218,21 +257,23 @@ def build_cases() -> list[dict]:
         r.randint(7, 7 + 2**28 + 1, [3])
         r.randint(0, 2**32 - 1, [5])
         r.randint(0, 2**32, [5])
-        r.randint(-2**40, 2**40, [5])
-        r.randint(-2**63, 2**63 - 1, [5])
+        r.randint(-(2**40), 2**40, [5])
+        r.randint(-(2**63), 2**63 - 1, [5])
         r.randint(0, 6, [])
         r.randint(10, 20, [6], "int32")
-        r.randint(-2**31, 2**31 - 1, [6], "int32")
-        r.randint(-2**20, 2**20, [4], "int32")
+        r.randint(-(2**31), 2**31 - 1, [6], "int32")
+        r.randint(-(2**20), 2**20, [4], "int32")
         r.randint(-100, 100, [1000])
         r.draw("randn", [1], "float32")
         r.randint(0, 3, [2])
         r.draw("randn", [1], "float32")
+
     case("randint", "global", fill_randint)
 
     def fill_randint_fresh(r):
         r.randint(0, 10, [10])
         r.randint(0, 2**33, [3])
+
     case("randint_fresh", "fresh", fill_randint_fresh)
 
     # 7. Large draws (stored as hashes) to cover rare paths of the vectorised kernels.
@@ -246,6 +287,7 @@ def build_cases() -> list[dict]:
         r.draw("randn", [3], "float64")
         r.draw("randn", [250007], "float64")
         r.draw("randn", [1], "float32")
+
     case("large", "global", fill_large)
 
     return cases
@@ -260,8 +302,10 @@ def main() -> int:
         "cases": build_cases(),
     }
     if data["cpu_capability"] != "AVX2":
-        print(f"warning: torch CPU capability is {data['cpu_capability']}, gradcli emulates AVX2 kernels",
-              file=sys.stderr)
+        print(
+            f"warning: torch CPU capability is {data['cpu_capability']}, gradcli emulates AVX2 kernels",
+            file=sys.stderr,
+        )
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         json.dump(data, f, separators=(",", ":"))

@@ -3,6 +3,7 @@
 
     /work/torchenv/bin/python scripts/gen_golden_saved.py
 """
+
 import os
 import sys
 

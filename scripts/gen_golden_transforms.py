@@ -4,7 +4,7 @@
 
 Cases are in scripts/transform_cases.py; each is run as scripts/gen_golden.py runs a
 case (float64 default, every top-level statement in 'single' mode)."""
-import json
+
 import os
 import sys
 import warnings
@@ -21,7 +21,7 @@ def main():
     out = {}
     for name, source in transform_cases.CASES:
         res = gen_golden.run_program(source, "<%s>" % name)
-        res["warnings"] = []        # torch's own internal warnings (jit, fx) are not the program's
+        res["warnings"] = []  # torch's own internal warnings (jit, fx) are not the program's
         out[name] = gen_golden._record(res, source=source)
     path = os.path.join(gen_golden.GOLDEN, "transforms.json")
     gen_golden._write(path, out)

@@ -87,8 +87,9 @@ with open(result_path, "w") as fh:
 
 
 def tutorial_names():
-    return sorted(f[:-3] for f in os.listdir(TUTORIALS)
-                  if f.endswith(".py") and not f.startswith("_"))
+    return sorted(
+        f[:-3] for f in os.listdir(TUTORIALS) if f.endswith(".py") and not f.startswith("_")
+    )
 
 
 def run_once(path):
@@ -96,11 +97,17 @@ def run_once(path):
         result_path = os.path.join(tmp, "result.json")
         proc = subprocess.run(
             [sys.executable, "-c", RUNNER, path, result_path],
-            capture_output=True, text=True, encoding="utf-8", cwd=tmp,
-            env=dict(os.environ, PYTHONIOENCODING="utf-8"), timeout=600)
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            cwd=tmp,
+            env=dict(os.environ, PYTHONIOENCODING="utf-8"),
+            timeout=600,
+        )
         if not os.path.exists(result_path):
-            raise RuntimeError("%s: the runner died (exit %d):\n%s"
-                               % (path, proc.returncode, proc.stderr))
+            raise RuntimeError(
+                "%s: the runner died (exit %d):\n%s" % (path, proc.returncode, proc.stderr)
+            )
         with open(result_path, encoding="utf-8") as fh:
             result = json.load(fh)
     result["stdout"] = normalise(proc.stdout)
@@ -116,8 +123,9 @@ def record(name):
     first = run_once(path)
     second = run_once(path)
     if (first["stdout"], first["error"]) != (second["stdout"], second["error"]):
-        raise RuntimeError("%s: two runs under torch printed different output; "
-                           "is every random draw seeded?" % name)
+        raise RuntimeError(
+            "%s: two runs under torch printed different output; is every random draw seeded?" % name
+        )
     return {
         "file": "tests/tutorials/%s.py" % name,
         "sha256": digest,
@@ -132,6 +140,7 @@ def record(name):
 
 def main(argv):
     import torch
+
     names = argv or tutorial_names()
     unknown = [n for n in names if n not in tutorial_names()]
     if unknown:
@@ -140,14 +149,22 @@ def main(argv):
     if argv and os.path.exists(GOLDEN):
         with open(GOLDEN, encoding="utf-8") as fh:
             golden = json.load(fh)
-    golden["_about"] = ("Recorded by scripts/gen_golden_tutorials.py from torch %s "
-                        "(python NAME.py semantics, default dtype float32); see that "
-                        "script's docstring." % torch.__version__)
+    golden["_about"] = (
+        "Recorded by scripts/gen_golden_tutorials.py from torch %s "
+        "(python NAME.py semantics, default dtype float32); see that "
+        "script's docstring." % torch.__version__
+    )
     for name in names:
         rec = record(name)
         golden[name] = rec
-        print("%-36s %7.2f s  %s" % (name, rec["torch_seconds"],
-                                     "error: %s" % rec["error"]["type"] if rec["error"] else "ok"))
+        print(
+            "%-36s %7.2f s  %s"
+            % (
+                name,
+                rec["torch_seconds"],
+                "error: %s" % rec["error"]["type"] if rec["error"] else "ok",
+            )
+        )
     ordered = {"_about": golden.pop("_about")}
     for name in sorted(golden):
         ordered[name] = golden[name]

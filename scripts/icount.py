@@ -15,6 +15,7 @@ libraries: an idle worker thread spins, and under valgrind its spinning is count
 by the scheduler's whim (the 2x2 loop read anything from 125k to 265k per iteration
 before).  Needs valgrind (and setarch, optional); runs the gradcli of this checkout.
 """
+
 from __future__ import annotations
 
 import io
@@ -35,14 +36,19 @@ BASE = 10
 
 def _programs():
     import bench
+
     head, loop = bench.TUTORIAL.split("for t in range({n}):\n")
-    tut = {dt: ("torch.manual_seed(0)\n" + head.format(dt="torch." + dt) + "t = 0\n",
-                textwrap.dedent(loop)) for dt in ("float32", "float64")}
+    tut = {
+        dt: (
+            "torch.manual_seed(0)\n" + head.format(dt="torch." + dt) + "t = 0\n",
+            textwrap.dedent(loop),
+        )
+        for dt in ("float32", "float64")
+    }
     return {
         "tut32": tut["float32"],
         "tut64": tut["float64"],
-        "2x2": ("x = ones(2, 2, requires_grad=true)\n",
-                "out = mean(3*(x+2)^2)\nout.backward()\n"),
+        "2x2": ("x = ones(2, 2, requires_grad=true)\n", "out = mean(3*(x+2)^2)\nout.backward()\n"),
         # one step of the chain and its share of the backward: the whole graph is
         # differentiated at the end, so the body runs n steps and then backward
         "chain": ("x = tensor(1.0, requires_grad=true)\n", None),
@@ -53,14 +59,16 @@ def child(name, n):
     from gradcli.base.gctune import tune
     from gradcli.output import TextOutput
     from gradcli.session import Session
+
     tune()
     s = Session(TextOutput(io.StringIO(), quiet=True))
     setup, body = _programs()[name]
     s.run(setup)
     import gc
+
     gc.collect()
     gc.disable()
-    if body is None:        # the chain: n steps, then backward through all of them
+    if body is None:  # the chain: n steps, then backward through all of them
         s.run("y = x\ni = 0\nwhile i < %d:\n    y = y * 1.00001\n    i += 1\ny.backward()\n" % n)
         return
     if REPLAY is False:
@@ -76,11 +84,24 @@ REPLAY = None
 
 
 def count(name, n):
-    env = dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
-               OPENBLAS_NUM_THREADS="1", KMP_BLOCKTIME="0")
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-           sys.executable, os.path.abspath(__file__), "--child", name, str(n)] + \
-        (["--no-replay"] if REPLAY is False else [])
+    env = dict(
+        os.environ,
+        PYTHONHASHSEED="0",
+        OMP_NUM_THREADS="1",
+        MKL_NUM_THREADS="1",
+        OPENBLAS_NUM_THREADS="1",
+        KMP_BLOCKTIME="0",
+    )
+    cmd = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        sys.executable,
+        os.path.abspath(__file__),
+        "--child",
+        name,
+        str(n),
+    ] + (["--no-replay"] if REPLAY is False else [])
     arch = shutil.which("setarch")
     if arch:
         cmd = [arch, os.uname().machine, "-R"] + cmd

@@ -19,6 +19,7 @@ imported into the same process they are about half slower; row 5 needs a Python
 that has torch.  Not a test and not a goal (those are in scripts/bench.py): the
 numbers a design for the replay starts from.    python scripts/replay_floor.py
 """
+
 from __future__ import annotations
 
 import io
@@ -71,6 +72,7 @@ def language():
     def it():
         for st, _ in body:
             st(s.scope)
+
     return it
 
 
@@ -80,9 +82,15 @@ def engine_calls():
     dt = x.data.dtype
 
     def it():
-        t = Add.apply2(Add.apply2(Add.apply2(a, Mul.apply2(b, x, dt), dt),
-                                  Mul.apply2(c, PowScalar.apply2(x, 2, dt), dt), dt),
-                       Mul.apply2(d, PowScalar.apply2(x, 3, dt), dt), dt)
+        t = Add.apply2(
+            Add.apply2(
+                Add.apply2(a, Mul.apply2(b, x, dt), dt),
+                Mul.apply2(c, PowScalar.apply2(x, 2, dt), dt),
+                dt,
+            ),
+            Mul.apply2(d, PowScalar.apply2(x, 3, dt), dt),
+            dt,
+        )
         loss = Sum.apply(PowScalar.apply2(Sub.apply2(t, y, dt), 2, dt))
         run_backward((loss,), (None,))
         ctx = context.current
@@ -92,6 +100,7 @@ def engine_calls():
         for p in (a, b, c, d):
             p.grad = None
         ctx.grad_enabled = True
+
     return it
 
 
@@ -119,8 +128,8 @@ def fixed_plan():
         n9, t9 = _node(Sub, (n8, None), (True, False), None, t8.data, yd, dt)
         n10, t10 = _node(PowScalar, (n9, None), (True, False), (t9,), t9.data, 2, dt)
         n11, _ = _node(Sum, (n10,), (True,), None, t10.data)
-        g, = n11.backward(np.array(1, dtype=dt), ArrayF)
-        g, = n10.backward(g, ArrayF, *n10.saved)
+        (g,) = n11.backward(np.array(1, dtype=dt), ArrayF)
+        (g,) = n10.backward(g, ArrayF, *n10.saved)
         g, _ = n9.backward(g, ArrayF)
         g7, g5 = n8.backward(g, ArrayF)
         gd, _ = n5.backward(g5, ArrayF, *n5.saved)
@@ -130,6 +139,7 @@ def fixed_plan():
         gb, _ = n1.backward(g1, ArrayF, *n1.saved)
         for p, gg in ((a, ga), (b, gb), (c, gc), (d, gd)):
             p.data[...] = p.data - lr * np.array(gg, dtype=dt)
+
     return it
 
 
@@ -144,11 +154,12 @@ def kernels_only():
         pa, pb, pc, pd = params
         x2, x3 = torch_pow(xd, 2), torch_pow(xd, 3)
         diff = pa + pb * xd + pc * x2 + pd * x3 - yd
-        torch_sum(diff * diff)                      # the loss
-        g = times_twice(np.ones_like(diff), diff)   # (y_pred - y).pow(2)'s gradient
+        torch_sum(diff * diff)  # the loss
+        g = times_twice(np.ones_like(diff), diff)  # (y_pred - y).pow(2)'s gradient
         grads = torch_sums([g, g * xd, g * x2, g * x3])
         for p, gg in zip(params, grads):
             p[...] = p - lr * np.asarray(gg, dtype=dt)
+
     return it
 
 
@@ -158,6 +169,7 @@ def torch_eager():
     except ImportError:
         return None
     import math
+
     torch.manual_seed(0)
     dtype = torch.float32
     x = torch.linspace(-math.pi, math.pi, 2000, dtype=dtype)
@@ -165,23 +177,26 @@ def torch_eager():
     a, b, c, d = (torch.randn((), dtype=dtype, requires_grad=True) for _ in range(4))
 
     def it():
-        y_pred = a + b * x + c * x ** 2 + d * x ** 3
+        y_pred = a + b * x + c * x**2 + d * x**3
         loss = (y_pred - y).pow(2).sum()
         loss.backward()
         with torch.no_grad():
             for p in (a, b, c, d):
                 p -= 1e-6 * p.grad
                 p.grad = None
+
     return it
 
 
 def main():
     tune()
-    for name, make in (("through the language", language),
-                       ("engine calls, no language", engine_calls),
-                       ("a fixed plan (forward methods, VJPs in order)", fixed_plan),
-                       ("the NumPy work alone (no nodes, no tensors)", kernels_only),
-                       ("PyTorch eager", torch_eager)):
+    for name, make in (
+        ("through the language", language),
+        ("engine calls, no language", engine_calls),
+        ("a fixed plan (forward methods, VJPs in order)", fixed_plan),
+        ("the NumPy work alone (no nodes, no tensors)", kernels_only),
+        ("PyTorch eager", torch_eager),
+    ):
         it = make()
         if it is None:
             print(f"{name:48} (torch not importable)")

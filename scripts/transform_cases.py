@@ -1,6 +1,7 @@
 """Golden cases for the transforms (issue 15): torch.func, torch.autograd.functional,
 torch.autograd.forward_ad and gradgradcheck.  Programs in the common subset of Python
 and gradcli, recorded from torch by scripts/gen_golden_transforms.py."""
+
 import textwrap
 
 CASES = []
@@ -14,7 +15,9 @@ def case(name, *parts):
 X = "x = torch.tensor([0.5, -1.2, 2.0])\n"
 
 # --------------------------------------------------------------- forward_ad (tutorial)
-case("forward_ad/tutorial", """
+case(
+    "forward_ad/tutorial",
+    """
     import torch.autograd.forward_ad as fwAD
     primal = torch.tensor([[0.5, 1.0], [-2.0, 0.3]])
     tangent = torch.tensor([[1.0, 0.0], [0.5, 2.0]])
@@ -30,8 +33,12 @@ case("forward_ad/tutorial", """
         fwAD.unpack_dual(dual_output)
         fwAD.unpack_dual(dual_output).primal
     dual_input
-""")
-case("forward_ad/ops", X, """
+""",
+)
+case(
+    "forward_ad/ops",
+    X,
+    """
     import torch.autograd.forward_ad as fwAD
     with fwAD.dual_level():
         d = fwAD.make_dual(x, torch.tensor([1.0, 2.0, -1.0]))
@@ -42,8 +49,11 @@ case("forward_ad/ops", X, """
         w = d.reshape(3, 1) @ d.reshape(1, 3)
         print(fwAD.unpack_dual(w.max(dim=1)[0]).tangent)
         print(fwAD.unpack_dual(d[1:] * d.norm()).tangent)
-""")
-case("forward_ad/requires_grad", """
+""",
+)
+case(
+    "forward_ad/requires_grad",
+    """
     import torch.autograd.forward_ad as fwAD
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     with fwAD.dual_level():
@@ -54,8 +64,11 @@ case("forward_ad/requires_grad", """
         u = fwAD.unpack_dual(y)
         u.tangent.sum().backward()
     x.grad
-""")
-case("forward_ad/inplace", """
+""",
+)
+case(
+    "forward_ad/inplace",
+    """
     import torch.autograd.forward_ad as fwAD
     T = torch.tensor
     def isub(p, g):
@@ -96,8 +109,11 @@ case("forward_ad/inplace", """
         r = fwAD.make_dual(T([1.0, 2.0]), T([1.0, 1.0]))
         r[0] += g
         print(fwAD.unpack_dual(r).tangent)
-""")
-case("forward_ad/print_0d", """
+""",
+)
+case(
+    "forward_ad/print_0d",
+    """
     import torch.autograd.forward_ad as fwAD
     with fwAD.dual_level():
         d = fwAD.make_dual(torch.tensor(1.5), torch.tensor(0.375))
@@ -111,8 +127,11 @@ case("forward_ad/print_0d", """
         e = fwAD.make_dual(torch.tensor([1.5]), torch.tensor([0.375]))
         e[0]
         e.sum()
-""")
-case("forward_ad/signed_zero_tangents", """
+""",
+)
+case(
+    "forward_ad/signed_zero_tangents",
+    """
     import torch.autograd.forward_ad as fwAD
     t = torch.tensor([-0.0, 0.0, 1.5])
     p = torch.tensor([-0.0, 0.0, -1.0])
@@ -139,16 +158,22 @@ case("forward_ad/signed_zero_tangents", """
         print(fwAD.unpack_dual(d.sum()).tangent)
         print(fwAD.unpack_dual(d.mean()).tangent)
         print(fwAD.unpack_dual(-d).tangent)
-""")
-case("forward_ad/reciprocal_order", """
+""",
+)
+case(
+    "forward_ad/reciprocal_order",
+    """
     import torch.autograd.forward_ad as fwAD
     torch.set_printoptions(precision=20)
     x = torch.tensor([0.25, -1.25, -2.0, 3.0, -0.7])
     with fwAD.dual_level():
         print(fwAD.unpack_dual(1 / fwAD.make_dual(x, torch.tensor([0.25, 1.25, 2.0, 0.1, 0.3]))).tangent)
     torch.set_printoptions(precision=4)
-""")
-case("forward_ad/inplace_views", """
+""",
+)
+case(
+    "forward_ad/inplace_views",
+    """
     import torch.autograd.forward_ad as fwAD
     T = torch.tensor
     with fwAD.dual_level():
@@ -179,101 +204,176 @@ case("forward_ad/inplace_views", """
             c = f(p)
             _ = c.mul_(3)
             print(name, fwAD.unpack_dual(p).tangent, fwAD.unpack_dual(c).tangent)
-""")
-case("forward_ad/no_rule", X, """
+""",
+)
+case(
+    "forward_ad/no_rule",
+    X,
+    """
     import torch.autograd.forward_ad as fwAD
     with fwAD.dual_level():
         d = fwAD.make_dual(x, torch.ones(3))
         d // 2
-""")
-case("forward_ad/nested_error", """
+""",
+)
+case(
+    "forward_ad/nested_error",
+    """
     import torch.autograd.forward_ad as fwAD
     with fwAD.dual_level():
         with fwAD.dual_level():
             print(1)
-""")
-case("forward_ad/no_level", X, """
+""",
+)
+case(
+    "forward_ad/no_level",
+    X,
+    """
     import torch.autograd.forward_ad as fwAD
     fwAD.make_dual(x, torch.ones(3))
-""")
-case("forward_ad/bad_size", X, """
+""",
+)
+case(
+    "forward_ad/bad_size",
+    X,
+    """
     import torch.autograd.forward_ad as fwAD
     with fwAD.dual_level():
         fwAD.make_dual(x, torch.ones(2))
-""")
+""",
+)
 
 # --------------------------------------------------------------- autograd.functional
 F_ = "from torch.autograd.functional import vjp, jvp, hvp, vhp, jacobian, hessian\n"
-case("functional/vjp", F_, X, """
+case(
+    "functional/vjp",
+    F_,
+    X,
+    """
     def f(t):
         return t ** 2 * 3 + t.sin()
     vjp(f, x, torch.tensor([1.0, 0.5, -2.0]))
     vjp(lambda t: t.exp().sum(), x)
-""")
-case("functional/vjp_tuple", F_, """
+""",
+)
+case(
+    "functional/vjp_tuple",
+    F_,
+    """
     def f(a, b):
         return a * b, a + b ** 2
     a = torch.tensor([1.0, 2.0])
     b = torch.tensor([3.0, -1.0])
     vjp(f, (a, b), (torch.ones(2), torch.tensor([0.5, 2.0])))
-""")
-case("functional/vjp_create_graph", F_, X, """
+""",
+)
+case(
+    "functional/vjp_create_graph",
+    F_,
+    X,
+    """
     vjp(lambda t: t ** 2 * 3, x, torch.ones(3), create_graph=True)
-""")
-case("functional/jvp", F_, X, """
+""",
+)
+case(
+    "functional/jvp",
+    F_,
+    X,
+    """
     def f(t):
         return t ** 2 * 3 + t.sin()
     jvp(f, x, torch.tensor([1.0, 0.5, -2.0]))
-""")
-case("functional/jvp_none_error", F_, X, """
+""",
+)
+case(
+    "functional/jvp_none_error",
+    F_,
+    X,
+    """
     jvp(lambda t: t * 2, x)
-""")
-case("functional/hvp_vhp", F_, X, """
+""",
+)
+case(
+    "functional/hvp_vhp",
+    F_,
+    X,
+    """
     def f(t):
         return (t.exp() * t.sin()).sum()
     v = torch.tensor([1.0, -1.0, 0.5])
     hvp(f, x, v)
     vhp(f, x, v)
-""")
-case("functional/hvp_two_inputs", F_, """
+""",
+)
+case(
+    "functional/hvp_two_inputs",
+    F_,
+    """
     def f(a, b):
         return (a ** 2 * b + b.exp()).sum()
     a = torch.tensor([1.0, 2.0])
     b = torch.tensor([0.5, -1.0])
     hvp(f, (a, b), (torch.ones(2), torch.tensor([1.0, 0.0])))
     vhp(f, (a, b), (torch.ones(2), torch.tensor([1.0, 0.0])))
-""")
-case("functional/hvp_not_scalar", F_, X, """
+""",
+)
+case(
+    "functional/hvp_not_scalar",
+    F_,
+    X,
+    """
     hvp(lambda t: t * 2, x, torch.ones(3))
-""")
-case("functional/jacobian_forward", F_, X, """
+""",
+)
+case(
+    "functional/jacobian_forward",
+    F_,
+    X,
+    """
     def f(t):
         return t ** 2 * 3 + t.sin()
     jacobian(f, x, strategy="forward-mode", vectorize=True)
     jacobian(lambda a, b: a * b, (x, x * 2), strategy="forward-mode", vectorize=True)
-""")
-case("functional/jacobian_forward_vectorize_error", F_, X, """
+""",
+)
+case(
+    "functional/jacobian_forward_vectorize_error",
+    F_,
+    X,
+    """
     jacobian(lambda t: t * 2, x, strategy="forward-mode")
-""")
+""",
+)
 # --------------------------------------------------------------- torch.func
 FN = "from torch.func import grad, grad_and_value, vjp, jvp, jacrev, jacfwd, hessian, vmap, linearize\n"
-case("func/grad_docs", FN, """
+case(
+    "func/grad_docs",
+    FN,
+    """
     x = torch.tensor([0.3, -1.1, 2.0])
     cos_x = grad(lambda x: torch.sin(x).sum())(x)
     cos_x
     torch.allclose(cos_x, x.cos())
     neg_sin_x = grad(grad(lambda x: torch.sin(x)))(torch.tensor(0.7))
     neg_sin_x
-""")
-case("func/grad_argnums", FN, """
+""",
+)
+case(
+    "func/grad_argnums",
+    FN,
+    """
     def f(x, y):
         return (x ** 2 + y ** 2).sum()
     x = torch.tensor([1.0, 2.0])
     y = torch.tensor([3.0, -1.0])
     grad(f, argnums=1)(x, y)
     grad(f, argnums=(0, 1))(x, y)
-""")
-case("func/grad_has_aux", FN, """
+""",
+)
+case(
+    "func/grad_has_aux",
+    FN,
+    """
     def f(x):
         r = x.sin().sum()
         return r, (x.cos(), r * 2)
@@ -281,21 +381,41 @@ case("func/grad_has_aux", FN, """
     grad(f, has_aux=True)(x)
     grad_and_value(f, has_aux=True)(x)
     grad_and_value(lambda t: (t ** 3).sum())(x)
-""")
-case("func/grad_not_scalar", FN, X, """
+""",
+)
+case(
+    "func/grad_not_scalar",
+    FN,
+    X,
+    """
     grad(lambda t: t * 2)(x)
-""")
-case("func/grad_bad_argnum", FN, X, """
+""",
+)
+case(
+    "func/grad_bad_argnum",
+    FN,
+    X,
+    """
     grad(lambda t: t.sum(), argnums=1)(x)
-""")
-case("func/vjp_jvp", FN, X, """
+""",
+)
+case(
+    "func/vjp_jvp",
+    FN,
+    X,
+    """
     out, vjp_fn = vjp(torch.sin, x)
     out
     vjp_fn(torch.tensor([1.0, 2.0, 3.0]))
     jvp(torch.sin, (x,), (torch.tensor([1.0, 2.0, 3.0]),))
     jvp(lambda a, b: a * b, (x, x + 1), (torch.ones(3), torch.zeros(3)))
-""")
-case("func/jacrev_jacfwd", FN, X, """
+""",
+)
+case(
+    "func/jacrev_jacfwd",
+    FN,
+    X,
+    """
     jacrev(torch.sin)(x)
     jacfwd(torch.sin)(x)
     def f(a, b):
@@ -303,8 +423,13 @@ case("func/jacrev_jacfwd", FN, X, """
     jacrev(f, argnums=(0, 1))(x, x * 2)
     jacfwd(f, argnums=1)(x, x * 2)
     jacrev(lambda t: (t.sum(), t * 2))(x)
-""")
-case("func/hessian_compose", FN, X, """
+""",
+)
+case(
+    "func/hessian_compose",
+    FN,
+    X,
+    """
     def f(t):
         return (t.sin() * t.exp()).sum()
     hessian(f)(x)
@@ -313,8 +438,12 @@ case("func/hessian_compose", FN, X, """
     grad(grad(lambda t: t.tanh()))(torch.tensor(0.4))
     jacfwd(jacfwd(f))(x)
     jacfwd(jacfwd(jacfwd(lambda t: (t.exp() * t ** 3).sum())))(torch.tensor([0.5, 1.5]))
-""")
-case("func/vmap", FN, """
+""",
+)
+case(
+    "func/vmap",
+    FN,
+    """
     x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     vmap(torch.sum)(x)
     vmap(torch.sum, in_dims=1)(x)
@@ -322,28 +451,48 @@ case("func/vmap", FN, """
     vmap(lambda r: r * 2, out_dims=1)(x)
     vmap(vmap(lambda v: v ** 2))(x)
     vmap(torch.dot)(x, x)
-""")
-case("func/vmap_size_error", FN, """
+""",
+)
+case(
+    "func/vmap_size_error",
+    FN,
+    """
     vmap(lambda a, b: a + b)(torch.ones(3), torch.ones(4))
-""")
-case("func/vmap_randomness_error", FN, """
+""",
+)
+case(
+    "func/vmap_randomness_error",
+    FN,
+    """
     vmap(lambda t: t + torch.randn(2))(torch.ones(3, 2))
-""")
-case("func/vmap_randomness_same", FN, """
+""",
+)
+case(
+    "func/vmap_randomness_same",
+    FN,
+    """
     gen = torch.manual_seed(0)
     r = vmap(lambda t: t * 0 + torch.rand(2), randomness="same")(torch.ones(3, 2))
     r
     torch.rand(2)
-""")
-case("func/per_sample_grads", FN, """
+""",
+)
+case(
+    "func/per_sample_grads",
+    FN,
+    """
     w = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.3, -0.7]])
     def loss(w, x, y):
         return ((w @ x - y) ** 2).mean()
     xs = torch.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 0.0], [2.0, 0.0, 1.0], [1.0, 1.0, 1.0]])
     ys = torch.tensor([[1.0, 0.25], [0.0, 1.0], [2.0, -1.0], [0.5, 0.5]])
     vmap(grad(loss), in_dims=(None, 0, 0))(w, xs, ys)
-""")
-case("func/requires_grad_inputs", FN, """
+""",
+)
+case(
+    "func/requires_grad_inputs",
+    FN,
+    """
     x = torch.tensor([0.5, 1.0], requires_grad=True)
     grad(lambda t: (t.sin() * t).sum())(x)
     jacrev(torch.sin)(x)
@@ -354,18 +503,29 @@ case("func/requires_grad_inputs", FN, """
     g = grad(lambda t: (t ** 3).sum())(x)
     g.sum().backward()
     x.grad
-""")
-case("func/linearize", FN, X, """
+""",
+)
+case(
+    "func/linearize",
+    FN,
+    X,
+    """
     out, jvp_fn = linearize(torch.sin, x)
     out
     jvp_fn(torch.ones(3))
-""")
+""",
+)
 
 # --------------------------------------------------------------- vmap's batching rules
-M = ("from torch.func import vmap, grad, jacrev, jacfwd, hessian\n"
-     "import torch.nn.functional as F\n"
-     "xs = torch.tensor([[0.5, -1.2, 2.0, 0.1], [1.5, 0.3, -0.7, 2.2], [-0.4, 0.9, 1.1, -2.5]])\n")
-case("vmap/elementwise", M, """
+M = (
+    "from torch.func import vmap, grad, jacrev, jacfwd, hessian\n"
+    "import torch.nn.functional as F\n"
+    "xs = torch.tensor([[0.5, -1.2, 2.0, 0.1], [1.5, 0.3, -0.7, 2.2], [-0.4, 0.9, 1.1, -2.5]])\n"
+)
+case(
+    "vmap/elementwise",
+    M,
+    """
     vmap(lambda r: r.exp() * r.sin() - r.abs().sqrt() / (1 + r ** 2))(xs)
     vmap(lambda a, b: a + b, in_dims=(0, None))(torch.tensor([1.0, 2.0]), torch.ones(3))
     vmap(lambda a, b: torch.where(a > 0, a, b))(xs, -xs)
@@ -373,8 +533,12 @@ case("vmap/elementwise", M, """
     vmap(lambda r, s: torch.maximum(r, s) * (r >= s))(xs, xs.flip(0))
     vmap(lambda r: r.masked_fill(r < 0, 0.0) + torch.zeros_like(r))(xs)
     vmap(lambda r: (r * 2).to(torch.int64))(xs)
-""")
-case("vmap/reductions", M, """
+""",
+)
+case(
+    "vmap/reductions",
+    M,
+    """
     vmap(torch.sum)(xs)
     vmap(lambda r: r.mean() + r.std() + r.var() + r.norm() + r.logsumexp(0))(xs)
     vmap(lambda r: (r.max(), r.min(), r.argmax(), r.argmin(), r.prod()))(xs)
@@ -387,8 +551,12 @@ case("vmap/reductions", M, """
     vmap(lambda r: r.cumsum(0))(xs)
     vmap(lambda s: s.sum())(torch.tensor([1.0, 2.0, 3.0]))
     vmap(lambda r: torch.stack([(r > 0).any(), (r < 3).all()]))(xs)
-""")
-case("vmap/shape_ops", M, """
+""",
+)
+case(
+    "vmap/shape_ops",
+    M,
+    """
     vmap(lambda r: r.reshape(2, 2).t())(xs)
     vmap(lambda r: r.view(2, -1).T)(xs)
     vmap(lambda r: r.unsqueeze(0).unsqueeze(-1) * r.dim())(xs)
@@ -399,24 +567,40 @@ case("vmap/shape_ops", M, """
     vmap(lambda r: r.reshape(1, 4).expand(2, 4).sum(0))(xs)
     vmap(lambda r: r.chunk(2)[1] + r.split(1)[0] + r.unbind(0)[3])(xs)
     vmap(lambda r: r * r.numel() + r.size(0) + r.shape[0] + len(r))(xs)
-""")
-case("vmap/non_tensor_output", M, """
+""",
+)
+case(
+    "vmap/non_tensor_output",
+    M,
+    """
     vmap(lambda r: r.shape)(xs)
-""")
-case("vmap/indexing", M, """
+""",
+)
+case(
+    "vmap/indexing",
+    M,
+    """
     vmap(lambda r: r[0])(xs)
     vmap(lambda r: r[1:3])(xs)
     vmap(lambda r: r.reshape(2, 2)[:, 0])(xs)
     vmap(lambda r: r[torch.tensor([3, 0])])(xs)
     vmap(lambda r: r[None, ..., 2])(xs)
     vmap(lambda r: r.reshape(2, 2)[torch.tensor([1, 0]), torch.tensor([0, 1])])(xs)
-""")
-case("vmap/cat_stack", M, """
+""",
+)
+case(
+    "vmap/cat_stack",
+    M,
+    """
     vmap(lambda r: torch.cat([r, torch.ones(2)]))(xs)
     vmap(lambda r: torch.stack([r, r * 2], dim=1))(xs)
     vmap(lambda r, s: torch.stack([r, s]), in_dims=(0, None))(xs, torch.zeros(4))
-""")
-case("vmap/matmul", M, """
+""",
+)
+case(
+    "vmap/matmul",
+    M,
+    """
     A = torch.tensor([[1.0, 2.0, 0.5, -1.0], [0.0, 1.0, -2.0, 3.0]])
     vmap(lambda r: A @ r)(xs)
     vmap(lambda r: r @ A.T)(xs)
@@ -427,8 +611,12 @@ case("vmap/matmul", M, """
     vmap(lambda r: torch.mm(r.reshape(2, 2), A[:, :2]))(xs)
     vmap(lambda r: F.linear(r, A, torch.tensor([0.5, -0.5])))(xs)
     vmap(lambda w: F.linear(xs, w), in_dims=0)(torch.stack([A, -A]))
-""")
-case("vmap/dims", M, """
+""",
+)
+case(
+    "vmap/dims",
+    M,
+    """
     vmap(torch.sum, in_dims=1)(xs)
     vmap(lambda r: r * 2, in_dims=-1, out_dims=1)(xs)
     vmap(lambda p, s: p[0] * s + p[1], in_dims=((0, None), 0))((xs, torch.ones(4)), torch.tensor([1.0, 2.0, 3.0]))
@@ -436,8 +624,12 @@ case("vmap/dims", M, """
     vmap(vmap(lambda a, b: a * b, in_dims=(0, None)), in_dims=(None, 0))(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0, 5.0]))
     vmap(vmap(torch.sum))(xs.reshape(3, 2, 2))
     vmap(lambda r: vmap(lambda e: e * r.sum())(r))(xs)
-""")
-case("vmap/transforms", M, """
+""",
+)
+case(
+    "vmap/transforms",
+    M,
+    """
     def f(w, x):
         return (torch.tanh(w @ x) ** 2).sum()
     w = torch.tensor([[0.3, -0.2, 0.5, 0.1], [0.7, 0.4, -0.6, 0.2]])
@@ -448,8 +640,12 @@ case("vmap/transforms", M, """
     vmap(hessian(lambda x: (x.exp() * x ** 2).sum()))(xs[:, :2])
     grad(lambda w: vmap(lambda x: f(w, x))(xs).sum())(w)
     jacrev(lambda w: vmap(lambda x: (w * x).sum())(xs))(xs[0])
-""")
-case("vmap/randomness", M, """
+""",
+)
+case(
+    "vmap/randomness",
+    M,
+    """
     gen = torch.manual_seed(0)
     vmap(lambda t: t + torch.rand(2), randomness="different")(torch.zeros(3, 2))
     vmap(lambda t: t + torch.rand(2), randomness="same")(torch.zeros(3, 2))
@@ -457,24 +653,44 @@ case("vmap/randomness", M, """
     vmap(lambda t: F.dropout(t, 0.5), randomness="same")(torch.ones(3, 4))
     torch.rand(2)
     vmap(lambda t: t, randomness="bogus")(torch.zeros(3, 2))
-""")
-case("vmap/item_error", M, """
+""",
+)
+case(
+    "vmap/item_error",
+    M,
+    """
     vmap(lambda r: r.sum().item())(xs)
-""")
-case("vmap/control_flow_error", M, """
+""",
+)
+case(
+    "vmap/control_flow_error",
+    M,
+    """
     vmap(lambda r: r if r.sum() > 0 else -r)(xs)
-""")
-case("vmap/in_dim_error", M, """
+""",
+)
+case(
+    "vmap/in_dim_error",
+    M,
+    """
     vmap(torch.sum, in_dims=2)(xs)
-""")
-case("vmap/losses", M, """
+""",
+)
+case(
+    "vmap/losses",
+    M,
+    """
     ys = torch.tensor([[1.0], [0.0], [2.0]])
     w = torch.tensor([[0.2, -0.1, 0.4, 0.3]])
     def loss(w, x, y):
         return F.mse_loss(x @ w.T, y) + F.l1_loss(x @ w.T, y, reduction="sum")
     vmap(grad(loss), in_dims=(None, 0, 0))(w, xs, ys)
-""")
-case("vmap/functional_call", M, """
+""",
+)
+case(
+    "vmap/functional_call",
+    M,
+    """
     from torch.func import functional_call
     import torch.nn as nn
     torch.manual_seed(0)
@@ -487,11 +703,15 @@ case("vmap/functional_call", M, """
     g["bias"]
     functional_call(model, {"bias": torch.zeros(2)}, xs)
     model.bias
-""")
+""",
+)
 
 # --------------------------------------------------------------- custom autograd.Function
 AF = "import torch.autograd.forward_ad as fwAD\nfrom torch.autograd.function import once_differentiable\n"
-case("function/exp", AF, """
+case(
+    "function/exp",
+    AF,
+    """
     class Exp(torch.autograd.Function):
         @staticmethod
         def forward(ctx, i):
@@ -509,8 +729,12 @@ case("function/exp", AF, """
     y.sum().backward()
     x.grad
     torch.autograd.gradcheck(Exp.apply, (x,))
-""")
-case("function/linear", AF, """
+""",
+)
+case(
+    "function/linear",
+    AF,
+    """
     class LinearFunction(torch.autograd.Function):
         @staticmethod
         def forward(input, weight, bias):
@@ -543,8 +767,12 @@ case("function/linear", AF, """
     b.grad
     x.grad
     LinearFunction.apply(x, w, None)
-""")
-case("function/mul_constant", AF, """
+""",
+)
+case(
+    "function/mul_constant",
+    AF,
+    """
     class MulConstant(torch.autograd.Function):
         @staticmethod
         def forward(tensor, constant):
@@ -561,8 +789,12 @@ case("function/mul_constant", AF, """
     y
     y.sum().backward()
     x.grad
-""")
-case("function/ctx_features", AF, """
+""",
+)
+case(
+    "function/ctx_features",
+    AF,
+    """
     class MaxWithIndex(torch.autograd.Function):
         @staticmethod
         def forward(ctx, x):
@@ -597,8 +829,12 @@ case("function/ctx_features", AF, """
     a, c = Twice.apply(z)
     a.sum().backward()
     z.grad
-""")
-case("function/once_differentiable", AF, """
+""",
+)
+case(
+    "function/once_differentiable",
+    AF,
+    """
     class Cube(torch.autograd.Function):
         @staticmethod
         def forward(ctx, x):
@@ -614,8 +850,12 @@ case("function/once_differentiable", AF, """
     g, = torch.autograd.grad(y, x, create_graph=True)
     g
     g.requires_grad
-""")
-case("function/jvp_and_double_backward", AF, """
+""",
+)
+case(
+    "function/jvp_and_double_backward",
+    AF,
+    """
     class Exp(torch.autograd.Function):
         @staticmethod
         def forward(ctx, x):
@@ -649,4 +889,5 @@ case("function/jvp_and_double_backward", AF, """
             return g * 2
     with fwAD.dual_level():
         NoJvp.apply(fwAD.make_dual(torch.ones(2), torch.ones(2)))
-""")
+""",
+)

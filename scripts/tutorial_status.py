@@ -52,9 +52,15 @@ def run_tutorial(rec):
     env = dict(os.environ, NO_COLOR="1", PYTHONIOENCODING="utf-8")
     start = time.perf_counter()
     try:
-        proc = subprocess.run([sys.executable, "-m", "gradcli", "eval", *rec["flags"], rec["file"]],
-                              capture_output=True, text=True, encoding="utf-8", cwd=ROOT,
-                              env=env, timeout=TIMEOUT)
+        proc = subprocess.run(
+            [sys.executable, "-m", "gradcli", "eval", *rec["flags"], rec["file"]],
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            cwd=ROOT,
+            env=env,
+            timeout=TIMEOUT,
+        )
     except subprocess.TimeoutExpired:
         return None, time.perf_counter() - start
     return proc, time.perf_counter() - start
@@ -89,8 +95,7 @@ def describe(name, rec, proc, seconds):
             if rec["error"] is not None and same_out and rec["error"]["type"] in m["msg"]:
                 return True, "%s: passes (raises as torch does; %s)" % (name, timing)
         else:
-            text = "%s: exit code %d\n    %s" % (name, proc.returncode,
-                                                "\n    ".join(lines[-5:]))
+            text = "%s: exit code %d\n    %s" % (name, proc.returncode, "\n    ".join(lines[-5:]))
         diff = first_difference(rec["stdout"], proc.stdout)
         if diff is not None and diff[0] <= len(proc.stdout.splitlines()):
             text += "\n    (and output line %d already differs: torch %r, gradcli %r)" % diff
@@ -98,14 +103,21 @@ def describe(name, rec, proc, seconds):
     diff = first_difference(rec["stdout"], proc.stdout)
     if diff is None:
         return False, "%s: output matches, but torch raised %s: %s" % (
-            name, rec["error"]["type"], rec["error"]["message"])
-    return False, "%s: runs to the end, output line %d differs:\n    torch:   %s\n    gradcli: %s" % (
-        name, diff[0], diff[1], diff[2])
+            name,
+            rec["error"]["type"],
+            rec["error"]["message"],
+        )
+    return (
+        False,
+        "%s: runs to the end, output line %d differs:\n    torch:   %s\n    gradcli: %s"
+        % (name, diff[0], diff[1], diff[2]),
+    )
 
 
 # ---------------------------------------------------------------------------
 # part 2: the census
 # ---------------------------------------------------------------------------
+
 
 # syntax features: (label, issue, probe program, test on an ast node)
 def _is_call_with(node, pred):
@@ -114,76 +126,230 @@ def _is_call_with(node, pred):
 
 SYNTAX = [
     ("class statement", 13, "class A:\n    pass\n", lambda n: isinstance(n, ast.ClassDef)),
-    ("class with a method and an instance attribute", 13,
-     "class A:\n    def __init__(self, v):\n        self.v = v\n    def get(self):\n        return self.v\nA(1).get()\n",
-     lambda n: isinstance(n, ast.ClassDef) and any(isinstance(b, ast.FunctionDef) for b in n.body)),
-    ("class attribute (name = value in a class body)", 13, "class A:\n    x = 1\nA.x\n",
-     lambda n: isinstance(n, ast.ClassDef) and any(isinstance(b, ast.Assign) for b in n.body)),
-    ("@staticmethod", 13, "class A:\n    @staticmethod\n    def f(x):\n        return x\nA.f(1)\n",
-     lambda n: isinstance(n, ast.FunctionDef) and any(
-         isinstance(d, ast.Name) and d.id == "staticmethod" for d in n.decorator_list)),
-    ("decorator (user function or expression)", 13,
-     "def d(f):\n    return f\n@d\ndef g():\n    return 1\ng()\n",
-     lambda n: isinstance(n, ast.FunctionDef) and any(
-         not (isinstance(d, ast.Name) and d.id == "staticmethod") for d in n.decorator_list)),
-    ("super()", 13,
-     "class A:\n    def f(self):\n        return 1\nclass B(A):\n    def f(self):\n        return super().f()\nB().f()\n",
-     lambda n: _is_call_with(n, lambda c: isinstance(c.func, ast.Name) and c.func.id == "super")),
+    (
+        "class with a method and an instance attribute",
+        13,
+        "class A:\n    def __init__(self, v):\n        self.v = v\n    def get(self):\n        return self.v\nA(1).get()\n",
+        lambda n: (
+            isinstance(n, ast.ClassDef) and any(isinstance(b, ast.FunctionDef) for b in n.body)
+        ),
+    ),
+    (
+        "class attribute (name = value in a class body)",
+        13,
+        "class A:\n    x = 1\nA.x\n",
+        lambda n: isinstance(n, ast.ClassDef) and any(isinstance(b, ast.Assign) for b in n.body),
+    ),
+    (
+        "@staticmethod",
+        13,
+        "class A:\n    @staticmethod\n    def f(x):\n        return x\nA.f(1)\n",
+        lambda n: (
+            isinstance(n, ast.FunctionDef)
+            and any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in n.decorator_list)
+        ),
+    ),
+    (
+        "decorator (user function or expression)",
+        13,
+        "def d(f):\n    return f\n@d\ndef g():\n    return 1\ng()\n",
+        lambda n: (
+            isinstance(n, ast.FunctionDef)
+            and any(
+                not (isinstance(d, ast.Name) and d.id == "staticmethod") for d in n.decorator_list
+            )
+        ),
+    ),
+    (
+        "super()",
+        13,
+        "class A:\n    def f(self):\n        return 1\nclass B(A):\n    def f(self):\n        return super().f()\nB().f()\n",
+        lambda n: _is_call_with(n, lambda c: isinstance(c.func, ast.Name) and c.func.id == "super"),
+    ),
     ("list comprehension", 13, "[i for i in range(2)]\n", lambda n: isinstance(n, ast.ListComp)),
     ("dict comprehension", 13, "{i: i for i in range(2)}\n", lambda n: isinstance(n, ast.DictComp)),
-    ("generator expression", 13, "sum(i for i in range(2))\n", lambda n: isinstance(n, ast.GeneratorExp)),
+    (
+        "generator expression",
+        13,
+        "sum(i for i in range(2))\n",
+        lambda n: isinstance(n, ast.GeneratorExp),
+    ),
     ("dict literal", 13, "d = {'a': 1}\n", lambda n: isinstance(n, ast.Dict)),
-    ("item assignment d[k] = v", 13, "d = [0]\nd[0] = 1\n",
-     lambda n: isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) for t in n.targets)),
-    ("`is` / `is not`", 13, "None is None\n1 is not None\n",
-     lambda n: isinstance(n, ast.Compare) and any(isinstance(o, (ast.Is, ast.IsNot)) for o in n.ops)),
-    ("`in` / `not in`", 13, "1 in [1]\n",
-     lambda n: isinstance(n, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn)) for o in n.ops)),
+    (
+        "item assignment d[k] = v",
+        13,
+        "d = [0]\nd[0] = 1\n",
+        lambda n: (
+            isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) for t in n.targets)
+        ),
+    ),
+    (
+        "`is` / `is not`",
+        13,
+        "None is None\n1 is not None\n",
+        lambda n: (
+            isinstance(n, ast.Compare) and any(isinstance(o, (ast.Is, ast.IsNot)) for o in n.ops)
+        ),
+    ),
+    (
+        "`in` / `not in`",
+        13,
+        "1 in [1]\n",
+        lambda n: (
+            isinstance(n, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn)) for o in n.ops)
+        ),
+    ),
     ("lambda", 13, "f = lambda x: x\nf(1)\n", lambda n: isinstance(n, ast.Lambda)),
-    ("try/except", 13, "try:\n    pass\nexcept Exception as e:\n    pass\n", lambda n: isinstance(n, ast.Try)),
+    (
+        "try/except",
+        13,
+        "try:\n    pass\nexcept Exception as e:\n    pass\n",
+        lambda n: isinstance(n, ast.Try),
+    ),
     ("del statement", 13, "a = 1\ndel a\n", lambda n: isinstance(n, ast.Delete)),
-    ("f(*args) call", 13, "def f(*a):\n    return a\nf(*[1, 2])\n",
-     lambda n: _is_call_with(n, lambda c: any(isinstance(a, ast.Starred) for a in c.args))),
-    ("f(**kwargs) call", 13, "def f(**k):\n    return k\nf(**{'a': 1})\n",
-     lambda n: _is_call_with(n, lambda c: any(k.arg is None for k in c.keywords))),
-    ("def f(*args)", 13, "def f(*a):\n    return a\nf(1, 2)\n",
-     lambda n: isinstance(n, (ast.FunctionDef, ast.Lambda)) and n.args.vararg is not None),
-    ("def f(**kwargs)", 13, "def f(**k):\n    return k\nf(a=1)\n",
-     lambda n: isinstance(n, (ast.FunctionDef, ast.Lambda)) and n.args.kwarg is not None),
-    ("nested tuple loop target: for i, (a, b) in ...", 13,
-     "for i, (a, b) in [(1, (2, 3))]:\n    pass\n",
-     lambda n: isinstance(n, ast.For) and isinstance(n.target, ast.Tuple) and any(
-         isinstance(e, ast.Tuple) for e in n.target.elts)),
-    ("f-string format spec {x:>7f}", 13, "f'{1.5:>7f} {3:>5d} {0.5:>0.1f}'\n",
-     lambda n: isinstance(n, ast.FormattedValue) and n.format_spec is not None),
-    ("with ... as name", 13, "import torch\nwith torch.no_grad() as g:\n    pass\n",
-     lambda n: isinstance(n, ast.With) and any(i.optional_vars is not None for i in n.items)),
-    ("augmented assignment to an attribute (obj.x += 1)", 13,
-     "class A:\n    pass\na = A()\na.x = 1\na.x += 1\n",
-     lambda n: isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Attribute)),
-    ("if statement on one line (if c: stmt)", 13, "x = 1\nif x < 0: x *= -1\n",
-     lambda n: isinstance(n, ast.If) and n.body and n.body[0].lineno == n.lineno),
-    ("docstring / bare string statement", 13, "def f():\n    \"\"\"doc\"\"\"\n    return 1\nf()\n",
-     lambda n: isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)
-     and isinstance(n.value.value, str)),
+    (
+        "f(*args) call",
+        13,
+        "def f(*a):\n    return a\nf(*[1, 2])\n",
+        lambda n: _is_call_with(n, lambda c: any(isinstance(a, ast.Starred) for a in c.args)),
+    ),
+    (
+        "f(**kwargs) call",
+        13,
+        "def f(**k):\n    return k\nf(**{'a': 1})\n",
+        lambda n: _is_call_with(n, lambda c: any(k.arg is None for k in c.keywords)),
+    ),
+    (
+        "def f(*args)",
+        13,
+        "def f(*a):\n    return a\nf(1, 2)\n",
+        lambda n: isinstance(n, (ast.FunctionDef, ast.Lambda)) and n.args.vararg is not None,
+    ),
+    (
+        "def f(**kwargs)",
+        13,
+        "def f(**k):\n    return k\nf(a=1)\n",
+        lambda n: isinstance(n, (ast.FunctionDef, ast.Lambda)) and n.args.kwarg is not None,
+    ),
+    (
+        "nested tuple loop target: for i, (a, b) in ...",
+        13,
+        "for i, (a, b) in [(1, (2, 3))]:\n    pass\n",
+        lambda n: (
+            isinstance(n, ast.For)
+            and isinstance(n.target, ast.Tuple)
+            and any(isinstance(e, ast.Tuple) for e in n.target.elts)
+        ),
+    ),
+    (
+        "f-string format spec {x:>7f}",
+        13,
+        "f'{1.5:>7f} {3:>5d} {0.5:>0.1f}'\n",
+        lambda n: isinstance(n, ast.FormattedValue) and n.format_spec is not None,
+    ),
+    (
+        "with ... as name",
+        13,
+        "import torch\nwith torch.no_grad() as g:\n    pass\n",
+        lambda n: isinstance(n, ast.With) and any(i.optional_vars is not None for i in n.items),
+    ),
+    (
+        "augmented assignment to an attribute (obj.x += 1)",
+        13,
+        "class A:\n    pass\na = A()\na.x = 1\na.x += 1\n",
+        lambda n: isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Attribute),
+    ),
+    (
+        "if statement on one line (if c: stmt)",
+        13,
+        "x = 1\nif x < 0: x *= -1\n",
+        lambda n: isinstance(n, ast.If) and n.body and n.body[0].lineno == n.lineno,
+    ),
+    (
+        "docstring / bare string statement",
+        13,
+        'def f():\n    """doc"""\n    return 1\nf()\n',
+        lambda n: (
+            isinstance(n, ast.Expr)
+            and isinstance(n.value, ast.Constant)
+            and isinstance(n.value.value, str)
+        ),
+    ),
     ("assert statement", 13, "assert 1 == 1\n", lambda n: isinstance(n, ast.Assert)),
-    ("conditional expression (a if c else b)", 13, "1 if True else 2\n", lambda n: isinstance(n, ast.IfExp)),
-    ("multi-line conditional expression in parentheses", 13,
-     "x = (\n    1\n    if False\n    else 2\n    if True\n    else 3\n)\n",
-     lambda n: isinstance(n, ast.IfExp) and isinstance(n.orelse, ast.IfExp)),
-    ("tuple of attributes as assignment target (a.x, b.y = ...)", 13,
-     "class A:\n    pass\na = A()\na.x, a.y = 1, 2\n",
-     lambda n: isinstance(n, ast.Assign) and any(
-         isinstance(t, ast.Tuple) and any(isinstance(e, ast.Attribute) for e in t.elts)
-         for t in n.targets)),
+    (
+        "conditional expression (a if c else b)",
+        13,
+        "1 if True else 2\n",
+        lambda n: isinstance(n, ast.IfExp),
+    ),
+    (
+        "multi-line conditional expression in parentheses",
+        13,
+        "x = (\n    1\n    if False\n    else 2\n    if True\n    else 3\n)\n",
+        lambda n: isinstance(n, ast.IfExp) and isinstance(n.orelse, ast.IfExp),
+    ),
+    (
+        "tuple of attributes as assignment target (a.x, b.y = ...)",
+        13,
+        "class A:\n    pass\na = A()\na.x, a.y = 1, 2\n",
+        lambda n: (
+            isinstance(n, ast.Assign)
+            and any(
+                isinstance(t, ast.Tuple) and any(isinstance(e, ast.Attribute) for e in t.elts)
+                for t in n.targets
+            )
+        ),
+    ),
 ]
 
 PY_BUILTINS = {
-    "abs", "all", "any", "bool", "delattr", "dict", "enumerate", "float", "getattr", "hasattr",
-    "int", "isinstance", "len", "list", "max", "min", "next", "print", "range", "reversed",
-    "round", "setattr", "slice", "sorted", "str", "sum", "super", "tuple", "type", "zip",
-    "staticmethod", "classmethod", "property", "iter", "map", "filter", "globals", "Exception",
-    "set", "object", "id", "repr", "format", "divmod", "pow", "callable", "issubclass",
+    "abs",
+    "all",
+    "any",
+    "bool",
+    "delattr",
+    "dict",
+    "enumerate",
+    "float",
+    "getattr",
+    "hasattr",
+    "int",
+    "isinstance",
+    "len",
+    "list",
+    "max",
+    "min",
+    "next",
+    "print",
+    "range",
+    "reversed",
+    "round",
+    "setattr",
+    "slice",
+    "sorted",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "zip",
+    "staticmethod",
+    "classmethod",
+    "property",
+    "iter",
+    "map",
+    "filter",
+    "globals",
+    "Exception",
+    "set",
+    "object",
+    "id",
+    "repr",
+    "format",
+    "divmod",
+    "pow",
+    "callable",
+    "issubclass",
 }
 
 # names reached through these (Python's own modules) are the language's business
@@ -265,8 +431,13 @@ def collect(source):
         # names imported with `from X import y` and used bare: probe X.y
         if "." in target:
             names.add(target)
-    return {"syntax": syntax, "imports": imports, "builtins": builtins, "names": names,
-            "attrs": attrs}
+    return {
+        "syntax": syntax,
+        "imports": imports,
+        "builtins": builtins,
+        "names": names,
+        "attrs": attrs,
+    }
 
 
 _PROBE = None
@@ -299,9 +470,14 @@ def _make_prober():
         return None if code == 0 else _error_line(err.getvalue(), code)
 
     def subproc(program):
-        proc = subprocess.run([sys.executable, "-m", "gradcli", "eval", "-q", "--dtype",
-                               "float32", "-e", program], capture_output=True, text=True,
-                              cwd=ROOT, env=dict(os.environ, NO_COLOR="1"), timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "gradcli", "eval", "-q", "--dtype", "float32", "-e", program],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=dict(os.environ, NO_COLOR="1"),
+            timeout=60,
+        )
         return None if proc.returncode == 0 else _error_line(proc.stderr, proc.returncode)
 
     return inprocess if main is not None else subproc
@@ -319,11 +495,18 @@ def tensor_attrs(names, torch_python):
     """The subset of ``names`` that are attributes of torch.Tensor (asked of real torch)."""
     if not torch_python or not os.path.exists(torch_python):
         return None
-    code = ("import json, sys, torch\n"
-            "names = json.loads(sys.stdin.read())\n"
-            "print(json.dumps([n for n in names if hasattr(torch.Tensor, n)]))\n")
-    proc = subprocess.run([torch_python, "-c", code], input=json.dumps(sorted(names)),
-                          capture_output=True, text=True, timeout=300)
+    code = (
+        "import json, sys, torch\n"
+        "names = json.loads(sys.stdin.read())\n"
+        "print(json.dumps([n for n in names if hasattr(torch.Tensor, n)]))\n"
+    )
+    proc = subprocess.run(
+        [torch_python, "-c", code],
+        input=json.dumps(sorted(names)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if proc.returncode != 0:
         return None
     return set(json.loads(proc.stdout))
@@ -393,9 +576,12 @@ def print_census(missing, with_tensor):
         rows = [(k, v) for k, v in missing.items() if k[2] == issue]
         if not rows:
             continue
-        title = {13: "issue 13 (the language)", 14: "issue 14 (torch.nn)",
-                 15: "issue 15 (custom autograd.Function)",
-                 None: "outside issues 13-15 (torch API: func, forward AD, data, ...)"}[issue]
+        title = {
+            13: "issue 13 (the language)",
+            14: "issue 14 (torch.nn)",
+            15: "issue 15 (custom autograd.Function)",
+            None: "outside issues 13-15 (torch API: func, forward AD, data, ...)",
+        }[issue]
         print()
         print("## " + title)
         rows.sort(key=lambda kv: (-len(kv[1]["tutorials"]), kinds.index(kv[0][0]), kv[0][1]))
@@ -418,8 +604,10 @@ def print_blockers(missing, names):
     print()
     print("## tutorials by the issues whose features they still lack (census only)")
     for key in sorted(groups, key=lambda k: (len(k), k)):
-        print("  %-22s %2d  %s" % ("+".join(key) or "(none)", len(groups[key]),
-                                   ", ".join(sorted(groups[key]))))
+        print(
+            "  %-22s %2d  %s"
+            % ("+".join(key) or "(none)", len(groups[key]), ", ".join(sorted(groups[key])))
+        )
 
 
 def main(argv):
@@ -427,8 +615,11 @@ def main(argv):
     ap.add_argument("names", nargs="*", help="tutorials (default: all)")
     ap.add_argument("--no-census", action="store_true", help="only part 1")
     default_torch = os.environ.get("TORCH_PYTHON", "/work/torchenv/bin/python")
-    ap.add_argument("--torch-python", default=default_torch,
-                    help="a Python with torch, to tell tensor methods apart (default %(default)s)")
+    ap.add_argument(
+        "--torch-python",
+        default=default_torch,
+        help="a Python with torch, to tell tensor methods apart (default %(default)s)",
+    )
     args = ap.parse_args(argv)
     with open(GOLDEN, encoding="utf-8") as fh:
         golden = json.load(fh)

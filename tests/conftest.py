@@ -17,14 +17,17 @@ import pytest
 from gradcli.base import mkl
 
 #: tests of MKL-backed exactness run only where the mkl package is installed
-needs_mkl = pytest.mark.skipif(not mkl.available(), reason="the mkl package is not installed "
-                               "(pip install gradcli[exact]; the test extra has it)")
+needs_mkl = pytest.mark.skipif(
+    not mkl.available(),
+    reason="the mkl package is not installed (pip install gradcli[exact]; the test extra has it)",
+)
 
 
 def digest(a):
     """A value's bytes (C order, little-endian) as a sha256: how goldens record arrays."""
     a = np.ascontiguousarray(a)
     return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -150,24 +153,34 @@ def check_result(result, stdout, error, what="program", warnings=()):
     warning torch gave (its text, without torch's "(Triggered internally at ...)")."""
     for w in warnings:
         text = w.split(" (Triggered internally at")[0]
-        assert text in result.stderr, (
-            "%s: torch warned %r, not found in stderr:\n%s" % (what, text, result.stderr))
+        assert text in result.stderr, "%s: torch warned %r, not found in stderr:\n%s" % (
+            what,
+            text,
+            result.stderr,
+        )
     if error is None:
-        assert result.stdout == stdout, (
-            "%s: stdout differs from torch's\n--- stderr ---\n%s" % (what, result.stderr))
-        assert result.returncode == 0, (
-            "%s: exit code %d\n--- stderr ---\n%s" % (what, result.returncode, result.stderr))
+        assert result.stdout == stdout, "%s: stdout differs from torch's\n--- stderr ---\n%s" % (
+            what,
+            result.stderr,
+        )
+        assert result.returncode == 0, "%s: exit code %d\n--- stderr ---\n%s" % (
+            what,
+            result.returncode,
+            result.stderr,
+        )
     else:
         assert result.stdout == stdout, (
             "%s: stdout before the error differs from torch's\n--- stderr ---\n%s"
-            % (what, result.stderr))
+            % (what, result.stderr)
+        )
         assert result.returncode == 1, (
             "%s: torch raised %s, expected exit code 1, got %d\n--- stderr ---\n%s"
-            % (what, error["type"], result.returncode, result.stderr))
+            % (what, error["type"], result.returncode, result.stderr)
+        )
         needle = error_needle(error["message"])
         assert needle in squash(result.stderr), (
-            "%s: torch's message %r not found in stderr:\n%s"
-            % (what, needle, result.stderr))
+            "%s: torch's message %r not found in stderr:\n%s" % (what, needle, result.stderr)
+        )
 
 
 def load_golden(name):
@@ -180,5 +193,6 @@ def _fresh_run_context():
     """Every test starts in a fresh run context (grad mode on, default dtype, limits),
     whatever an earlier in-process run left active."""
     from gradcli.base import context
+
     context.activate(context.Context())
     yield

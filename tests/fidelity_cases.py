@@ -5,23 +5,68 @@ records tests/golden/fidelity.json; tests/test_fidelity.py runs them):
   float16 values (`x` in each expression), results and gradients bit for bit
   (sha256 digests; base/half.py);
 - CASES: (name, source) programs whose output must be torch's."""
+
 from __future__ import annotations
 
 import numpy as np
 
-HALF_SCALARS = ("1e5", "1e-5", "70000.0", "0.1", "1.1", "1e-8", "65519.0", "3", "70000", "-2.5",
-                "0.5", "2.0", "1e-3", "0.3333333333333333")
+HALF_SCALARS = (
+    "1e5",
+    "1e-5",
+    "70000.0",
+    "0.1",
+    "1.1",
+    "1e-8",
+    "65519.0",
+    "3",
+    "70000",
+    "-2.5",
+    "0.5",
+    "2.0",
+    "1e-3",
+    "0.3333333333333333",
+)
 #: expressions of x (float16) and S (a number); those in HALF_GRADS are also differentiated
-HALF_OPS = ("x * S", "S * x", "x / S", "S / x", "x // S", "x ** S", "x.mul(S)", "x.div(S)",
-            "torch.mul(x, S)", "x + S", "x - S", "S - x", "x.add(S, alpha=0.1)",
-            "x.sub(S, alpha=3)", "x < S", "x == S", "x >= S", "x % S", "S ** x",
-            "x.clamp(min=S)", "x.clamp(max=S)", "x * torch.tensor(S, dtype=torch.float64)",
-            "torch.tensor(S, dtype=torch.float64) * x", "x / torch.tensor(S, dtype=torch.float32)",
-            "torch.tensor(S, dtype=torch.float64) / x", "x + torch.tensor(S, dtype=torch.float64)",
-            "torch.tensor(S, dtype=torch.float32) - x", "x - torch.tensor(S, dtype=torch.float32)")
-HALF_GRADS = ("x * S", "x / S", "S / x", "x ** S", "x.add(S, alpha=0.1)",
-              "x * torch.tensor(S, dtype=torch.float64)", "torch.tensor(S, dtype=torch.float64) / x",
-              "torch.tensor(S, dtype=torch.float32) - x")
+HALF_OPS = (
+    "x * S",
+    "S * x",
+    "x / S",
+    "S / x",
+    "x // S",
+    "x ** S",
+    "x.mul(S)",
+    "x.div(S)",
+    "torch.mul(x, S)",
+    "x + S",
+    "x - S",
+    "S - x",
+    "x.add(S, alpha=0.1)",
+    "x.sub(S, alpha=3)",
+    "x < S",
+    "x == S",
+    "x >= S",
+    "x % S",
+    "S ** x",
+    "x.clamp(min=S)",
+    "x.clamp(max=S)",
+    "x * torch.tensor(S, dtype=torch.float64)",
+    "torch.tensor(S, dtype=torch.float64) * x",
+    "x / torch.tensor(S, dtype=torch.float32)",
+    "torch.tensor(S, dtype=torch.float64) / x",
+    "x + torch.tensor(S, dtype=torch.float64)",
+    "torch.tensor(S, dtype=torch.float32) - x",
+    "x - torch.tensor(S, dtype=torch.float32)",
+)
+HALF_GRADS = (
+    "x * S",
+    "x / S",
+    "S / x",
+    "x ** S",
+    "x.add(S, alpha=0.1)",
+    "x * torch.tensor(S, dtype=torch.float64)",
+    "torch.tensor(S, dtype=torch.float64) / x",
+    "torch.tensor(S, dtype=torch.float32) - x",
+)
 
 
 def half_input():
@@ -46,22 +91,33 @@ def half_leaf():
 _H = "x = torch.tensor([1.0, 2.5, 0.1, 65504.0, -3.0, 0.0, 3e-5], dtype=torch.float16)\n"
 
 CASES = [
-    ("half/brief", _H + """print(x * 1e5)
+    (
+        "half/brief",
+        _H
+        + """print(x * 1e5)
 print(x / 1e-5)
 print(x.add(1e5))
 print(x + 70000.0)
 print(3.0 ** x)
 print(x < 0.1, x == 0.1, x >= 65510.0)
 print(1e5 * x, 1e5 / x)
-"""),
-    ("half/digits", _H + """print((x * 0.1).tolist())
+""",
+    ),
+    (
+        "half/digits",
+        _H
+        + """print((x * 0.1).tolist())
 print((x / 3.0).tolist())
 print((x // 0.1).tolist())
 print((x ** 3).tolist(), (x ** 0.5).tolist())
 print(x.add(0.1, alpha=0.1).tolist())
 print(torch.mul(x, 1.1).tolist(), x.div(1.1).tolist())
-"""),
-    ("half/inplace", _H + """y = x.clone()
+""",
+    ),
+    (
+        "half/inplace",
+        _H
+        + """y = x.clone()
 y *= 0.1
 print(y.tolist())
 y /= 1e-5
@@ -71,8 +127,11 @@ print(y.tolist())
 z = x.clone()
 z.pow_(2.5)
 print(z)
-"""),
-    ("half/grads", """x = torch.tensor([1.0, 2.5, 0.1, 3e-5, -3.0], dtype=torch.float16, requires_grad=True)
+""",
+    ),
+    (
+        "half/grads",
+        """x = torch.tensor([1.0, 2.5, 0.1, 3e-5, -3.0], dtype=torch.float16, requires_grad=True)
 g = torch.full((5,), 0.3, dtype=torch.float16)
 (x * 0.1).backward(g)
 print(x.grad.tolist())
@@ -89,14 +148,18 @@ y = x ** 1.5
 print(y.grad_fn)
 y.backward(g)
 print(x.grad.tolist())
-"""),
+""",
+    ),
     ("half/pow_overflow", _H + "print(x ** 2)\nprint(x ** 70000.0)\n"),
-    ("half/in_loop", """w = torch.tensor([0.5, -1.5], dtype=torch.float16)
+    (
+        "half/in_loop",
+        """w = torch.tensor([0.5, -1.5], dtype=torch.float16)
 for i in range(3):
     w = w * 1.1
     w = w / 0.7
 print(w.tolist())
-"""),
+""",
+    ),
 ]
 
 _NG = """x = torch.tensor([1., 2., 3.], requires_grad=True)
@@ -113,30 +176,56 @@ def _try(expr):
 
 # views made under no_grad of a tensor that requires grad (engine/nograd_views.py)
 CASES += [
-    ("nograd_view/leaf_like", _NG + """print(w, u, w.requires_grad, w.is_leaf, w.grad_fn)
+    (
+        "nograd_view/leaf_like",
+        _NG
+        + """print(w, u, w.requires_grad, w.is_leaf, w.grad_fn)
 z = w * w
 print(z, z.grad_fn)
 z.sum().backward()
 print(w.grad, x.grad)
 print(w.view(2), w[1:], w.t())
-"""),
-    ("nograd_view/inplace_refused", _NG + _try("w.mul_(2)") + _try("u.add_(1)")
-     + "try:\n    u[0] = 5.\nexcept RuntimeError as e:\n    print('E', e)\n"
-     + "try:\n    w += 1\nexcept RuntimeError as e:\n    print('E', e)\n"
-     + _try("w[1:].mul_(2)") + _try("u.view(2).zero_()") + "print(w, u, x, y)\n"),
-    ("nograd_view/invalid", _NG + """with torch.no_grad():
+""",
+    ),
+    (
+        "nograd_view/inplace_refused",
+        _NG
+        + _try("w.mul_(2)")
+        + _try("u.add_(1)")
+        + "try:\n    u[0] = 5.\nexcept RuntimeError as e:\n    print('E', e)\n"
+        + "try:\n    w += 1\nexcept RuntimeError as e:\n    print('E', e)\n"
+        + _try("w[1:].mul_(2)")
+        + _try("u.view(2).zero_()")
+        + "print(w, u, x, y)\n",
+    ),
+    (
+        "nograd_view/invalid",
+        _NG
+        + """with torch.no_grad():
     w.mul_(3)
     print(w + 1)
 print(w)
 print(y)
-""" + _try("w.grad_fn") + _try("w.is_leaf") + "print(w.grad, w.requires_grad, w.detach())\n"
-     + _try("w * 2") + _try("w[0]") + _try("w.sum()")
-     + "y.sum().backward()\nprint(x.grad)\n"),
-    ("nograd_view/invalid_after_base_changed", _NG + """y.mul_(2)
+"""
+        + _try("w.grad_fn")
+        + _try("w.is_leaf")
+        + "print(w.grad, w.requires_grad, w.detach())\n"
+        + _try("w * 2")
+        + _try("w[0]")
+        + _try("w.sum()")
+        + "y.sum().backward()\nprint(x.grad)\n",
+    ),
+    (
+        "nograd_view/invalid_after_base_changed",
+        _NG
+        + """y.mul_(2)
 print(w, y)
 w.sum().backward()
-"""),
-    ("nograd_view/view_of_view", """a = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+""",
+    ),
+    (
+        "nograd_view/view_of_view",
+        """a = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
 b = a * 2
 with torch.no_grad():
     r = a.view(4)
@@ -144,11 +233,20 @@ with torch.no_grad():
 s = v[0]
 print(r, v, s, s.grad_fn)
 print(r.view(2, 2), r[1:])
-""" + _try("r.view(2, 2).mul_(2)") + _try("s.mul_(2)") + _try("r.add_(1)") + """with torch.no_grad():
+"""
+        + _try("r.view(2, 2).mul_(2)")
+        + _try("s.mul_(2)")
+        + _try("r.add_(1)")
+        + """with torch.no_grad():
     s.mul_(2)
 print(s, v, b)
-""" + _try("s.grad_fn") + "(s * 1).sum().backward()\n"),
-    ("nograd_view/grad_mode_views_stay", """x = torch.tensor([1., 2., 3.], requires_grad=True)
+"""
+        + _try("s.grad_fn")
+        + "(s * 1).sum().backward()\n",
+    ),
+    (
+        "nograd_view/grad_mode_views_stay",
+        """x = torch.tensor([1., 2., 3.], requires_grad=True)
 y = x * 2
 v = y[1:]
 l = x[:2]
@@ -160,14 +258,18 @@ v.sum().backward()
 print(x.grad)
 (l * 1).sum().backward()
 print(x.grad)
-"""),
-    ("nograd_view/no_grad_base", """x = torch.tensor([1., 2., 3.])
+""",
+    ),
+    (
+        "nograd_view/no_grad_base",
+        """x = torch.tensor([1., 2., 3.])
 with torch.no_grad():
     w = x[:2]
 print(w, w.requires_grad, w.is_leaf)
 w.mul_(2)
 print(w, x, w.grad_fn)
-"""),
+""",
+    ),
 ]
 
 _FW = """import torch.autograd.forward_ad as fwAD
@@ -177,7 +279,10 @@ T = torch.tensor([0.5, 1., -1.], requires_grad=True)
 
 # forward-mode AD: the tangent after an in-place op (library/dual_inplace.py)
 CASES += [
-    ("fwad_inplace/tangent_grad_fns", _FW + """with fwAD.dual_level():
+    (
+        "fwad_inplace/tangent_grad_fns",
+        _FW
+        + """with fwAD.dual_level():
     d = fwAD.make_dual(P * 1, T * 1)
     for name in ["copy_", "fill_", "zero_", "relu_", "mul_", "add_", "sigmoid_", "clamp_",
                  "abs_", "masked_fill_", "fill_t", "neg_", "floor_", "sign_", "exp_", "pow_",
@@ -217,16 +322,24 @@ CASES += [
     f = torch.ones(3)
     f[1] = d[0]
     print(fwAD.unpack_dual(f))
-"""),
-    ("fwad_inplace/leaf_tangent", _FW + """with fwAD.dual_level():
+""",
+    ),
+    (
+        "fwad_inplace/leaf_tangent",
+        _FW
+        + """with fwAD.dual_level():
     d = fwAD.make_dual(P * 1, T)
     try:
         d.mul_(2)
     except RuntimeError as ex:
         print("E", ex)
     print(fwAD.unpack_dual(d), T)
-"""),
-    ("fwad_inplace/views_and_values", _FW + """with fwAD.dual_level():
+""",
+    ),
+    (
+        "fwad_inplace/views_and_values",
+        _FW
+        + """with fwAD.dual_level():
     e = fwAD.make_dual(P * 1, T * 1)
     v = e[:2]
     print(fwAD.unpack_dual(v))
@@ -252,8 +365,11 @@ CASES += [
     h.mul_(2)
     h[0] = 5.
     print(fwAD.unpack_dual(h))
-"""),
-    ("fwad_inplace/zero_signs", """import torch.autograd.forward_ad as fwAD
+""",
+    ),
+    (
+        "fwad_inplace/zero_signs",
+        """import torch.autograd.forward_ad as fwAD
 with fwAD.dual_level():
     p = torch.tensor([1., -2., 3., -4., 0., -0.])
     t = torch.tensor([0.5, -1., -1., 1., -1., -1.])
@@ -272,8 +388,11 @@ print(x.grad)
 y = torch.tensor([1.5], requires_grad=True)
 g, = torch.autograd.grad(y.sign(), y, torch.tensor([-1.]), create_graph=True)
 print(g)
-"""),
-    ("masked_fill/tensor_value", """x = torch.ones(3, requires_grad=True)
+""",
+    ),
+    (
+        "masked_fill/tensor_value",
+        """x = torch.ones(3, requires_grad=True)
 v = torch.tensor(2., requires_grad=True)
 y = x.masked_fill(torch.tensor([True, False, True]), v)
 print(y)
@@ -281,11 +400,14 @@ y.sum().backward()
 print(v.grad, x.grad)
 z = torch.zeros(3).masked_fill(torch.tensor([False, True, True]), v)
 print(z)
-"""),
+""",
+    ),
 ]
 
 CASES += [
-    ("fwad_inplace/mul_self", """import torch.autograd.forward_ad as fwAD
+    (
+        "fwad_inplace/mul_self",
+        """import torch.autograd.forward_ad as fwAD
 P = torch.tensor([1., -2., 3., 0.5], requires_grad=True)
 with fwAD.dual_level():
     d = fwAD.make_dual(torch.tensor([1., -2., 3., 0.5]), torch.tensor([0.5, 1., -1., 2.]))
@@ -304,8 +426,11 @@ with fwAD.dual_level():
     f = fwAD.make_dual(P * 1, torch.tensor([0.5, 1., -1., 2.]))
     f.mul_(f)
     print(fwAD.unpack_dual(f))
-"""),
-    ("python/unbound_str_methods", """names = ["Ab", "cD", "EF"]
+""",
+    ),
+    (
+        "python/unbound_str_methods",
+        """names = ["Ab", "cD", "EF"]
 print(list(map(str.lower, names)))
 print(list(map(str.upper, names)), sorted(names, key=str.lower))
 print(str.lower("ABC"), str.strip("  x "), str.split("a b"), str.join("-", ["a", "b"]))
@@ -319,20 +444,26 @@ try:
     str.lower(3)
 except TypeError as e:
     print("E", e)
-"""),
-    ("python/pow_three_args", """print(pow(3, 4, 5), pow(2, 100, 7), pow(-3, 3, 7), pow(3, -1, 7), pow(5, 0, 1))
+""",
+    ),
+    (
+        "python/pow_three_args",
+        """print(pow(3, 4, 5), pow(2, 100, 7), pow(-3, 3, 7), pow(3, -1, 7), pow(5, 0, 1))
 print(pow(2, 3, -5), pow(2, 3, None), pow(10**20, 3, 10**9 + 7), pow(True, 2, 3), pow(2, 3, mod=5))
 for args in [(3, 2, 0), (2.0, 3, 5), (2, -1, 4), (2, 3, 5.0), (torch.ones(1), 2, 5)]:
     try:
         print(pow(*args))
     except (ValueError, TypeError) as e:
         print(type(e).__name__, e)
-"""),
+""",
+    ),
 ]
 
 # forward mode: a missing tangent is a zero term of PyTorch's rule (engine/zero_terms.py)
 CASES += [
-    ("fwad_zero_terms/products", """import torch.autograd.forward_ad as fwAD
+    (
+        "fwad_zero_terms/products",
+        """import torch.autograd.forward_ad as fwAD
 P = torch.tensor([1., 2.], requires_grad=True)
 R = torch.tensor([5., 6.], requires_grad=True)
 with fwAD.dual_level():
@@ -345,8 +476,11 @@ with fwAD.dual_level():
     tg = fwAD.unpack_dual(d * 2).tangent
     tg.sum().backward()
     print(P.grad)
-"""),
-    ("fwad_zero_terms/division", """import torch.autograd.forward_ad as fwAD
+""",
+    ),
+    (
+        "fwad_zero_terms/division",
+        """import torch.autograd.forward_ad as fwAD
 P = torch.tensor([1., 2.], requires_grad=True)
 R = torch.tensor([5., 6.], requires_grad=True)
 with fwAD.dual_level():
@@ -355,11 +489,14 @@ with fwAD.dual_level():
     for e in [d / 2, d / R, R / d2, d2 / R, d / d, d2 / 2, torch.ones(2) / d2, P / d2]:
         tg = fwAD.unpack_dual(e).tangent
         print(tg, tg.grad_fn, tg.grad_fn and tg.grad_fn.next_functions[0][0])
-"""),
+""",
+    ),
 ]
 
 CASES += [
-    ("fwad_zero_terms/linear_and_sums", """import torch.autograd.forward_ad as fwAD
+    (
+        "fwad_zero_terms/linear_and_sums",
+        """import torch.autograd.forward_ad as fwAD
 torch.manual_seed(0)
 W = torch.randn(3, 2, requires_grad=True)
 B = torch.randn(3, requires_grad=True)
@@ -373,7 +510,8 @@ with fwAD.dual_level():
     P = torch.tensor(2., requires_grad=True)
     s = fwAD.make_dual(P * 1, torch.tensor(3.) * P)
     print(fwAD.unpack_dual(s.sum()), fwAD.unpack_dual(s.sum(0)))
-"""),
+""",
+    ),
 ]
 
 # torch ops tutorials use that gradcli lacked (fid8): trunc, addmm, div's rounding_mode,
@@ -387,7 +525,10 @@ _ERR = """def err(f):
 """
 
 CASES += [
-    ("fid8/trunc", _ERR + """x = torch.tensor([1.5, -2.7, 3.0, -0.0, 0.3, -0.5, 1e300, float('inf'), float('nan')], requires_grad=True)
+    (
+        "fid8/trunc",
+        _ERR
+        + """x = torch.tensor([1.5, -2.7, 3.0, -0.0, 0.3, -0.5, 1e300, float('inf'), float('nan')], requires_grad=True)
 y = torch.trunc(x)
 print(y, y.tolist(), x.trunc().grad_fn, torch.fix(x).grad_fn, x.fix())
 print(torch.trunc(torch.tensor([7, -7, 5])), torch.trunc(x.float().detach()).tolist())
@@ -402,8 +543,11 @@ b = x.clone()
 b.trunc_()
 print(b.grad_fn)
 err(lambda: torch.trunc(torch.tensor([True])))
-"""),
-    ("fid8/div_rounding_values", """torch.manual_seed(0)
+""",
+    ),
+    (
+        "fid8/div_rounding_values",
+        """torch.manual_seed(0)
 for dt in [torch.float32, torch.float64]:
     a = torch.randn(40, dtype=dt) * 10
     b = torch.randn(40, dtype=dt)
@@ -425,8 +569,12 @@ h = torch.tensor([0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 7.0, 65504.0, 0.1, 3e-5, 1000
 hb = torch.tensor([0.3, -0.3, 2.0, -3.0, 0.0, 7.0, 1e-4, 1000.0, -0.1, 3.0, 0.5, -0.5, 11.0, 2.5], dtype=torch.float16)
 for m in ['trunc', 'floor']:
     print(torch.div(h, hb, rounding_mode=m).tolist(), torch.div(h, 0.3, rounding_mode=m).tolist())
-"""),
-    ("fid8/div_rounding_grads", _ERR + """x = torch.tensor([1.5, -2.7, 3.0], requires_grad=True)
+""",
+    ),
+    (
+        "fid8/div_rounding_grads",
+        _ERR
+        + """x = torch.tensor([1.5, -2.7, 3.0], requires_grad=True)
 y = torch.tensor([0.5, 2.0, -1.0], requires_grad=True)
 for m in ['trunc', 'floor', None]:
     r = torch.div(x, y, rounding_mode=m)
@@ -458,8 +606,11 @@ err(lambda: torch.div(x, y, rounding_mode=1))
 err(lambda: torch.div(torch.tensor([1, 2]), torch.tensor([0, 1]), rounding_mode='floor'))
 err(lambda: torch.div(torch.tensor([1, 2]), 0, rounding_mode='trunc'))
 print(torch.div(torch.tensor([1, 2]), 0, rounding_mode=None))
-"""),
-    ("fid8/div_rounding_fwad", """import torch.autograd.forward_ad as fwAD
+""",
+    ),
+    (
+        "fid8/div_rounding_fwad",
+        """import torch.autograd.forward_ad as fwAD
 x = torch.tensor([1.5, -2.7, 3.0])
 y = torch.tensor([0.5, 2.0, -1.0])
 with fwAD.dual_level():
@@ -471,8 +622,12 @@ with fwAD.dual_level():
         print(fwAD.unpack_dual(torch.div(x, dy, rounding_mode=m)).tangent.tolist())
     print(fwAD.unpack_dual(torch.fmod(dx, dy)).tangent.tolist(), fwAD.unpack_dual(torch.fmod(dx, 0.7)).tangent.tolist())
     print(fwAD.unpack_dual(torch.fmod(x, dy)).tangent.tolist())
-"""),
-    ("fid8/fmod", _ERR + """torch.manual_seed(1)
+""",
+    ),
+    (
+        "fid8/fmod",
+        _ERR
+        + """torch.manual_seed(1)
 for dt in [torch.float32, torch.float64]:
     a = torch.randn(30, dtype=dt) * 10
     b = torch.randn(30, dtype=dt)
@@ -493,8 +648,12 @@ print(g)
 err(lambda: torch.fmod(2, x))
 err(lambda: torch.fmod(torch.tensor([1, 2]), torch.tensor([0, 1])))
 err(lambda: torch.fmod(torch.tensor([1, 2]), 0))
-"""),
-    ("fid8/inplace_atan2_hypot_fmod", _ERR + """x = torch.tensor([1.5, -2.7, 3.0, 0.0], requires_grad=True)
+""",
+    ),
+    (
+        "fid8/inplace_atan2_hypot_fmod",
+        _ERR
+        + """x = torch.tensor([1.5, -2.7, 3.0, 0.0], requires_grad=True)
 y = torch.tensor([0.5, 2.0, -1.0, -0.0], requires_grad=True)
 for name in ['atan2_', 'hypot_', 'fmod_']:
     a = x.clone()
@@ -515,8 +674,12 @@ a.hypot_(torch.tensor(2.))
 print(a)
 a = x.detach().clone()
 a.atan2_(torch.ones(2, 4))
-"""),
-    ("fid8/inplace_errors", _ERR + """x = torch.tensor([1.5, -2.7, 3.0])
+""",
+    ),
+    (
+        "fid8/inplace_errors",
+        _ERR
+        + """x = torch.tensor([1.5, -2.7, 3.0])
 err(lambda: x.clone().atan2_(2.0))
 err(lambda: x.clone().hypot_([1.0, 2.0, 3.0]))
 err(lambda: torch.tensor([1, 2, 3]).atan2_(torch.tensor([1, 2, 3])))
@@ -524,11 +687,14 @@ err(lambda: torch.tensor([1, 2, 3]).fmod_(2.5))
 print(torch.tensor([7, -7, 3]).fmod_(2))
 l = torch.tensor([1.5, -2.7], requires_grad=True)
 err(lambda: l.atan2_(torch.ones(2)))
-"""),
+""",
+    ),
 ]
 
 CASES += [
-    ("fid8/addmm_values", """torch.manual_seed(2)
+    (
+        "fid8/addmm_values",
+        """torch.manual_seed(2)
 for dt in [torch.float32, torch.float64]:
     x = torch.randn(5, 7, dtype=dt)
     m1 = torch.randn(5, 9, dtype=dt)
@@ -546,8 +712,11 @@ for dt in [torch.float32, torch.float64]:
     big = torch.randn(64, 100, dtype=dt)
     print(torch.addmm(torch.randn(100, dtype=dt), torch.randn(33, 64, dtype=dt), big, beta=0.7, alpha=1.3).tolist())
 print(torch.addmm(torch.ones(2, 3, dtype=torch.long), torch.ones(2, 4, dtype=torch.long), torch.ones(4, 3, dtype=torch.long), beta=2, alpha=3))
-"""),
-    ("fid8/addmm_grads", """torch.manual_seed(3)
+""",
+    ),
+    (
+        "fid8/addmm_grads",
+        """torch.manual_seed(3)
 b = torch.randn(3, requires_grad=True)
 m1 = torch.randn(2, 4, requires_grad=True)
 m2 = torch.randn(4, 3, requires_grad=True)
@@ -562,8 +731,11 @@ for kw in [{}, {'beta': 0.5, 'alpha': 2}, {'beta': 2, 'alpha': 1}, {'alpha': -0.
 r = b.addmm(m1.detach(), m2, beta=3)
 r.sum().backward()
 print(r.grad_fn.next_functions, b.grad, m2.grad)
-"""),
-    ("fid8/addmm_fwad", """import torch.autograd.forward_ad as fwAD
+""",
+    ),
+    (
+        "fid8/addmm_fwad",
+        """import torch.autograd.forward_ad as fwAD
 torch.manual_seed(4)
 b = torch.randn(2, 3)
 m1 = torch.randn(2, 4)
@@ -576,8 +748,12 @@ with fwAD.dual_level():
         print(fwAD.unpack_dual(torch.addmm(db, d1, d2, **kw)).tangent.tolist())
         print(fwAD.unpack_dual(torch.addmm(b, d1, m2, **kw)).tangent.tolist())
         print(fwAD.unpack_dual(torch.addmm(db, m1, m2, **kw)).tangent.tolist())
-"""),
-    ("fid8/addmm_errors", _ERR + """b = torch.randn(2, 3)
+""",
+    ),
+    (
+        "fid8/addmm_errors",
+        _ERR
+        + """b = torch.randn(2, 3)
 m1 = torch.randn(2, 4)
 m2 = torch.randn(4, 3)
 err(lambda: torch.addmm(b, m1, m2.t()))
@@ -594,8 +770,11 @@ err(lambda: torch.addmm(b, m1, [[1.0]]))
 err(lambda: b.addmm(m1, 2))
 err(lambda: torch.addmm(b, m1, m2, beta='a'))
 err(lambda: torch.addmm(b, m1, m2, 1, 2))
-"""),
-    ("fid8/vector_norm_values", """torch.manual_seed(5)
+""",
+    ),
+    (
+        "fid8/vector_norm_values",
+        """torch.manual_seed(5)
 V = torch.linalg.vector_norm
 for dt in [torch.float32, torch.float64]:
     for n in [1, 3, 4, 7, 8, 9, 12, 13, 16, 21, 64, 70, 129]:
@@ -610,8 +789,12 @@ for dt in [torch.float32, torch.float64]:
     y = torch.randn(40000, dtype=dt)
     print(V(y).tolist(), V(y, 1).tolist(), V(y, 3).tolist(), V(y.reshape(200, 200), dim=0).sum().tolist())
 print(V(torch.randn(3, 4), dtype=torch.float64))
-"""),
-    ("fid8/vector_norm_grads", _ERR + """torch.manual_seed(6)
+""",
+    ),
+    (
+        "fid8/vector_norm_grads",
+        _ERR
+        + """torch.manual_seed(6)
 V = torch.linalg.vector_norm
 x = torch.randn(3, 4, requires_grad=True)
 for ord, kw in [(2, {}), (1, {'dim': 1}), (3, {'dim': 0, 'keepdim': True}), (float('inf'), {'dim': 1}), (0.5, {}), (-1, {'dim': (0, 1)})]:
@@ -639,7 +822,8 @@ err(lambda: V(torch.zeros(0, 3), ord=-float('inf'), dim=0))
 err(lambda: V(torch.zeros(0, 3), ord=-1, dim=0))
 err(lambda: V(torch.zeros(2, 0), ord=-0.5))
 err(lambda: x.norm(p=float('inf'), dim=0) if False else V(torch.zeros(0), 1))
-"""),
+""",
+    ),
 ]
 
 # the layout of a gradient a hook sees (a read-only broadcast view where torch's is an
@@ -663,8 +847,10 @@ _LAYOUT = """def trial(tag, n, make, on_leaf):
     print(tag, n, x.grad[0], x.grad.is_contiguous())
 """
 CASES += [
-    ("hook_layout/" + name, _LAYOUT + "for n in (2, 2000):\n    trial(%r, n, %s, %s)\n"
-     % (name, make, leaf))
+    (
+        "hook_layout/" + name,
+        _LAYOUT + "for n in (2, 2000):\n    trial(%r, n, %s, %s)\n" % (name, make, leaf),
+    )
     for name, make, leaf in (
         ("sum", "lambda y: y.sum()", False),
         ("mean", "lambda y: y.mean()", False),
@@ -677,12 +863,15 @@ CASES += [
         ("times_const", "lambda y: (y * 3).sum()", False),
     )
 ] + [
-    ("hook_layout/retain_grad", """z = torch.ones(3, requires_grad=True)
+    (
+        "hook_layout/retain_grad",
+        """z = torch.ones(3, requires_grad=True)
 w = z * 3
 w.retain_grad()
 w.sum().backward()
 print(w.grad, w.grad.is_contiguous())
 w.grad.mul_(2)
 print(w.grad, z.grad)
-"""),
+""",
+    ),
 ]

@@ -17,6 +17,7 @@ This module is the machinery; tests/test_fuzz.py runs it for a few thousand
 inputs in CI, and scripts/fuzz.py (a thin wrapper) for as long as you like.
 Exit status: 0 nothing found, 1 findings (each printed with its input).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -61,8 +62,10 @@ class Finding(Exception):
         self.source, self.kind, self.detail = source, kind, detail
 
     def report(self):
-        return (f"--- {self.kind}\n{self.detail}\n--- input ({len(self.source)} chars):\n"
-                f"{self.source[:2000]!r}\n")
+        return (
+            f"--- {self.kind}\n{self.detail}\n--- input ({len(self.source)} chars):\n"
+            f"{self.source[:2000]!r}\n"
+        )
 
 
 def _on_alarm(signum, frame):
@@ -75,13 +78,18 @@ class _Sandbox:
     runner works in that directory and gradcli.library.io's `open` refuses any other path."""
 
     def __init__(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="gradcli-fuzz-")   # removed when dropped
+        self._tmp = tempfile.TemporaryDirectory(prefix="gradcli-fuzz-")  # removed when dropped
         self.dir = os.path.realpath(self._tmp.name)
 
     def open(self, path, *args, **kwargs):
         p = os.fspath(path)
-        if os.path.isabs(p) or os.sep in p or (os.altsep and os.altsep in p) or \
-                p in (".", "..") or os.getcwd() != self.dir:
+        if (
+            os.path.isabs(p)
+            or os.sep in p
+            or (os.altsep and os.altsep in p)
+            or p in (".", "..")
+            or os.getcwd() != self.dir
+        ):
             raise PermissionError(13, "fuzzing: only plain file names", p)
         return open(p, *args, **kwargs)
 
@@ -96,7 +104,7 @@ class _Sandbox:
         had = gio is not None and "open" in vars(gio)
         old = vars(gio).get("open") if had else None
         try:
-            os.makedirs(self.dir, exist_ok=True)     # (in case something cleaned /tmp)
+            os.makedirs(self.dir, exist_ok=True)  # (in case something cleaned /tmp)
             os.chdir(self.dir)
             if gio is not None:
                 gio.open = self.open
@@ -118,12 +126,12 @@ class Runner:
         self.timeout = timeout
         self.max_memory, self.max_steps, self.max_depth = max_memory, max_steps, max_depth
         self.counts = {"ok": 0, "error": 0, "timeout": 0, "not-utf8": 0}
-        self.slow = []             # (seconds, source) of inputs over the timeout
-        self.suspicious = {}       # message -> (count, source): errors that read like Python's
-        self.translated = {}       # where a Python exception became a GradError -> (count, source)
+        self.slow = []  # (seconds, source) of inputs over the timeout
+        self.suspicious = {}  # message -> (count, source): errors that read like Python's
+        self.translated = {}  # where a Python exception became a GradError -> (count, source)
         self._source = ""
         self.sandbox = _Sandbox()
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))   # as the CLI does
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))  # as the CLI does
         self._use_alarm = hasattr(signal, "setitimer")
 
     @contextlib.contextmanager
@@ -131,6 +139,7 @@ class Runner:
         """Note where gradcli turns a Python exception into a GradError (positions.located):
         mostly bad arguments reported by NumPy, but a bug in gradcli shows up here."""
         from gradcli.language import positions
+
         original = positions.translate_python_error
         runner = self
 
@@ -138,16 +147,19 @@ class Runner:
             tb, where = exc.__traceback__, None
             while tb is not None:
                 f = tb.tb_frame.f_code
-                if "gradcli" in f.co_filename.replace("\\", "/").split("/")[-2:-1] or \
-                        where is None:
+                if "gradcli" in f.co_filename.replace("\\", "/").split("/")[-2:-1] or where is None:
                     where = f"{Path(f.co_filename).name}:{tb.tb_lineno} {f.co_name}"
                 tb = tb.tb_next
             key = f"{type(exc).__name__} at {where}: {str(exc)[:80]}"
-            key = re.sub(r"[0-9]+", "N", key) if where is None else \
-                key.split(": ", 1)[0] + ": " + re.sub(r"\d+", "N", str(exc)[:80])
+            key = (
+                re.sub(r"[0-9]+", "N", key)
+                if where is None
+                else key.split(": ", 1)[0] + ": " + re.sub(r"\d+", "N", str(exc)[:80])
+            )
             n, src = runner.translated.get(key, (0, runner._source))
             runner.translated[key] = (n + 1, src)
             return original(exc)
+
         positions.translate_python_error = translate
         try:
             yield
@@ -168,6 +180,7 @@ class Runner:
     def run_bytes(self, data: bytes, variant=0):
         """Bytes as `gradcli eval FILE` reads them: non-UTF-8 must be refused cleanly."""
         from gradcli import driver
+
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
@@ -181,8 +194,9 @@ class Runner:
                 self.counts["not-utf8"] += 1
                 return "not-utf8"
             except BaseException as e:
-                raise Finding(repr(data[:2000]), "read_source crashed",
-                              "".join(traceback.format_exception(e))) from None
+                raise Finding(
+                    repr(data[:2000]), "read_source crashed", "".join(traceback.format_exception(e))
+                ) from None
             finally:
                 os.unlink(f.name)
             raise Finding(repr(data[:2000]), "binary input accepted", "read_source returned text")
@@ -201,8 +215,12 @@ class Runner:
             signal.setitimer(signal.ITIMER_REAL, self.timeout)
         t0 = time.perf_counter()
         try:
-            with self.sandbox.active(), self._watch_translations(), \
-                    contextlib.redirect_stderr(sink), contextlib.redirect_stdout(sink):
+            with (
+                self.sandbox.active(),
+                self._watch_translations(),
+                contextlib.redirect_stderr(sink),
+                contextlib.redirect_stdout(sink),
+            ):
                 session = Session(out, filename="<fuzz>", ctx=ctx)
                 try:
                     session.run(source, atomic=variant % 2 == 1)
@@ -216,11 +234,15 @@ class Runner:
         except Finding:
             raise
         except RecursionError as e:
-            raise Finding(source, "RecursionError", "".join(traceback.format_exception(e))) from None
-        except BaseException as e:       # noqa: BLE001 - the whole point
+            raise Finding(
+                source, "RecursionError", "".join(traceback.format_exception(e))
+            ) from None
+        except BaseException as e:  # noqa: BLE001 - the whole point
             if isinstance(e, KeyboardInterrupt):
                 raise
-            raise Finding(source, type(e).__name__, "".join(traceback.format_exception(e))) from None
+            raise Finding(
+                source, type(e).__name__, "".join(traceback.format_exception(e))
+            ) from None
         finally:
             if self._use_alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
@@ -231,13 +253,18 @@ class Runner:
 
     def _check_error(self, e, source, session):
         if not (isinstance(e.line, int) and isinstance(e.column, int)):
-            raise Finding(source, "error without a position",
-                          f"{type(e).__name__}: {e.message!r} line={e.line!r} column={e.column!r}")
+            raise Finding(
+                source,
+                "error without a position",
+                f"{type(e).__name__}: {e.message!r} line={e.line!r} column={e.column!r}",
+            )
         n_lines = source.count("\n") + 1
         if not (1 <= e.line <= n_lines + 1 and e.column >= 1):
-            raise Finding(source, "error position out of range",
-                          f"{type(e).__name__}: {e.message!r} at {e.line}:{e.column} "
-                          f"({n_lines} lines)")
+            raise Finding(
+                source,
+                "error position out of range",
+                f"{type(e).__name__}: {e.message!r} at {e.line}:{e.column} ({n_lines} lines)",
+            )
         if not isinstance(e.message, str) or not e.message and e.type_name != "StopIteration":
             # (next() of an exhausted iterator raises a bare StopIteration, as in Python)
             raise Finding(source, "error without a message", repr(e.message))
@@ -245,9 +272,10 @@ class Runner:
             text = render(e, "<fuzz>", source)
             session.report(e, source)
             json.dumps({"type": e.type_name, "message": e.message, "hint": e.hint})
-        except Exception as exc:   # noqa: BLE001
-            raise Finding(source, "rendering the error failed",
-                          "".join(traceback.format_exception(exc))) from None
+        except Exception as exc:  # noqa: BLE001
+            raise Finding(
+                source, "rendering the error failed", "".join(traceback.format_exception(exc))
+            ) from None
         if "Traceback (most recent call last)" in text:
             raise Finding(source, "traceback in an error message", text)
         if _PYTHONIC.search(e.message):
@@ -257,8 +285,10 @@ class Runner:
 
 
 # messages that leak Python or NumPy internals: not failures, but listed by the long run
-_PYTHONIC = re.compile(r"NoneType|ndarray|numpy|\bnp\.|<class|object at 0x|builtin_function|"
-                       r"Traceback|site-packages|\.py\b|ufunc|C long|ssize_t")
+_PYTHONIC = re.compile(
+    r"NoneType|ndarray|numpy|\bnp\.|<class|object at 0x|builtin_function|"
+    r"Traceback|site-packages|\.py\b|ufunc|C long|ssize_t"
+)
 
 
 # ---------------------------------------------------------------- the corpus
@@ -550,23 +580,154 @@ def corpus():
 
 
 TOKENS = [
-    "(", ")", "[", "]", ",", ":", ";", ".", "=", "+", "-", "*", "/", "//", "%", "@", "^", "**",
-    "<", "<=", "==", "!=", "not ", " and ", " or ", " if ", " else ", " in ", "lambda ", "def ",
-    "return ", "while ", "for ", "with ", "backward ", "del ", "pass", "break", "continue",
-    "import torch", "assert ", "\n", "\n    ", "\t", "    ", "#", "\\\n", '"', "'", 'f"{x}"',
-    "0", "1", "-1", "1e308", "1e-308", "nan", "inf", "10**9", "2**63", "99999999999999999999",
-    "x", "y", "z", "x.grad", "x.T", ".requires_grad", ".backward()", ".grad_fn", ".data",
-    "ones(2, 3)", "ones(100000, 100000)", "tensor([1., 2.])", "randn(3)", "[[1, 2], [3, 4]]",
-    "none", "true", "...", "__class__", "__import__", "(((((((((", ")))))))))", "- - - - -",
-    "[[[[[[", "]]]]]]", "x" * 200, "class ", "class C:\n    ", "(C)", "self.", "super().",
-    "@staticmethod\n", "@property\n", "@classmethod\n", "@", "yield ", "yield from ",
-    "&", "|", "~", "<<", ">>", "&=", "|=", "<<=", ">>=", "(x > 0) & (x < 1)", "~(x > 0)",
-    "1 << 10000", ".__name__", ".__qualname__", ".__doc__", "type(x)", "next(g)",
-    "try:\n    ", "except ", "except Exception as e:\n    ", "finally:\n    ", "raise ",
-    " as ", "global ", "nonlocal ", "import math", "from itertools import *", " for x in ",
-    "[x for x in range(3)]", "(x for x in g())", "{k: k for k in x}", "*args", "**kw",
-    "__init__", "__repr__", "__call__", "gi_frame", "__traceback__", "__closure__", "__code__",
-    "__mro__", "__bases__", "__func__", "__wrapped__", "metaclass=", "e.args", "\u00e9", "\u2028", "\x0c", "\x0b", "\ufeff", "\ud800",
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    ":",
+    ";",
+    ".",
+    "=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "//",
+    "%",
+    "@",
+    "^",
+    "**",
+    "<",
+    "<=",
+    "==",
+    "!=",
+    "not ",
+    " and ",
+    " or ",
+    " if ",
+    " else ",
+    " in ",
+    "lambda ",
+    "def ",
+    "return ",
+    "while ",
+    "for ",
+    "with ",
+    "backward ",
+    "del ",
+    "pass",
+    "break",
+    "continue",
+    "import torch",
+    "assert ",
+    "\n",
+    "\n    ",
+    "\t",
+    "    ",
+    "#",
+    "\\\n",
+    '"',
+    "'",
+    'f"{x}"',
+    "0",
+    "1",
+    "-1",
+    "1e308",
+    "1e-308",
+    "nan",
+    "inf",
+    "10**9",
+    "2**63",
+    "99999999999999999999",
+    "x",
+    "y",
+    "z",
+    "x.grad",
+    "x.T",
+    ".requires_grad",
+    ".backward()",
+    ".grad_fn",
+    ".data",
+    "ones(2, 3)",
+    "ones(100000, 100000)",
+    "tensor([1., 2.])",
+    "randn(3)",
+    "[[1, 2], [3, 4]]",
+    "none",
+    "true",
+    "...",
+    "__class__",
+    "__import__",
+    "(((((((((",
+    ")))))))))",
+    "- - - - -",
+    "[[[[[[",
+    "]]]]]]",
+    "x" * 200,
+    "class ",
+    "class C:\n    ",
+    "(C)",
+    "self.",
+    "super().",
+    "@staticmethod\n",
+    "@property\n",
+    "@classmethod\n",
+    "@",
+    "yield ",
+    "yield from ",
+    "&",
+    "|",
+    "~",
+    "<<",
+    ">>",
+    "&=",
+    "|=",
+    "<<=",
+    ">>=",
+    "(x > 0) & (x < 1)",
+    "~(x > 0)",
+    "1 << 10000",
+    ".__name__",
+    ".__qualname__",
+    ".__doc__",
+    "type(x)",
+    "next(g)",
+    "try:\n    ",
+    "except ",
+    "except Exception as e:\n    ",
+    "finally:\n    ",
+    "raise ",
+    " as ",
+    "global ",
+    "nonlocal ",
+    "import math",
+    "from itertools import *",
+    " for x in ",
+    "[x for x in range(3)]",
+    "(x for x in g())",
+    "{k: k for k in x}",
+    "*args",
+    "**kw",
+    "__init__",
+    "__repr__",
+    "__call__",
+    "gi_frame",
+    "__traceback__",
+    "__closure__",
+    "__code__",
+    "__mro__",
+    "__bases__",
+    "__func__",
+    "__wrapped__",
+    "metaclass=",
+    "e.args",
+    "\u00e9",
+    "\u2028",
+    "\x0c",
+    "\x0b",
+    "\ufeff",
+    "\ud800",
 ]
 
 
@@ -577,36 +738,36 @@ def mutate(rng: random.Random, data: bytes, pool) -> bytes:
         op = rng.randrange(9)
         n = len(b)
         i = rng.randint(0, n)
-        if op == 0 and n:                                   # flip a byte
+        if op == 0 and n:  # flip a byte
             j = rng.randrange(n)
             b[j] ^= 1 << rng.randrange(8)
-        elif op == 1 and n:                                 # random byte
+        elif op == 1 and n:  # random byte
             b[rng.randrange(n)] = rng.randrange(256)
-        elif op == 2 and n:                                 # delete a range
+        elif op == 2 and n:  # delete a range
             j = min(n, i + rng.choice((1, 1, 2, 3, 8, 30)))
             del b[i:j]
-        elif op == 3 and n:                                 # duplicate a range
+        elif op == 3 and n:  # duplicate a range
             j = min(n, i + rng.choice((1, 2, 5, 20, 80)))
             b[i:i] = b[i:j] * rng.choice((1, 2, 3, 20))
-        elif op == 4:                                       # splice from another program
+        elif op == 4:  # splice from another program
             other = rng.choice(pool).encode("utf-8", "surrogatepass")
             if other:
                 s = rng.randrange(len(other))
-                b[i:i] = other[s:s + rng.randint(1, 120)]
-        elif op == 5:                                       # insert a token
+                b[i:i] = other[s : s + rng.randint(1, 120)]
+        elif op == 5:  # insert a token
             b[i:i] = rng.choice(TOKENS).encode("utf-8", "surrogatepass")
-        elif op == 6 and n:                                 # swap two lines
+        elif op == 6 and n:  # swap two lines
             lines = bytes(b).split(b"\n")
             if len(lines) > 1:
                 p, q = rng.randrange(len(lines)), rng.randrange(len(lines))
                 lines[p], lines[q] = lines[q], lines[p]
                 b = bytearray(b"\n".join(lines))
-        elif op == 7 and n:                                 # repeat a line many times
+        elif op == 7 and n:  # repeat a line many times
             lines = bytes(b).split(b"\n")
             k = rng.randrange(len(lines))
-            lines[k:k + 1] = [lines[k]] * rng.choice((2, 10, 100))
+            lines[k : k + 1] = [lines[k]] * rng.choice((2, 10, 100))
             b = bytearray(b"\n".join(lines))
-        elif op == 8:                                       # re-indent a line
+        elif op == 8:  # re-indent a line
             lines = bytes(b).split(b"\n")
             k = rng.randrange(len(lines))
             lines[k] = rng.choice((b"", b" ", b"\t", b"    ", b"        ")) + lines[k].lstrip()
@@ -625,25 +786,137 @@ def mutation_inputs(rng: random.Random, pool):
 
 # ---------------------------------------------------------------- grammar-based inputs
 
-COMMON = ["x", "y", "z", "f", "t", "i", "out", "ones", "tensor", "sum", "mean", "exp",
-          "grad", "backward", "requires_grad", "shape", "range", "print", "len", "sin",
-          "matmul", "reshape", "cat", "max", "softmax", "no_grad", "T", "item", "data"]
-NAMES = ["x", "y", "z", "w", "a", "b", "f", "g", "i", "n", "t", "out", "torch", "F",
-         "__class__", "__import__", "__globals__", "__dict__", "__subclasses__", "__self__",
-         "open", "eval", "exec", "getattr", "globals", "os", "sys", "fn", "obj", "body",
-         "parents", "saved", "self", "cls", "C", "e", "gi_frame", "gi_code", "__code__",
-         "__closure__", "__traceback__", "__mro__", "__bases__", "__func__", "__wrapped__",
-         "__init__", "__repr__", "super", "math", "functools", "copy", "partial", "func"]
-NUMBERS = ["0", "1", "2", "3", "4", "10", "0.5", "2.5", ".5", "1e-3", "1e308", "1e400",
-           "100000", "99999999999999999999", "1_000", "7", "0.0", "1j"]
-STRINGS = ['"a"', "'b'", '""', '"{}"', '"{0}"', '"{:>5}"', '"{0.__class__}"', 'f"{x}"',
-           'f"{1+1:.3f}"', 'f"{x.__class__}"', '"t.npy"', '"t.csv"', '"dot"', '"\\n"',
-           'r"\\d"', '"\\ud800"', '"%s"']
+COMMON = [
+    "x",
+    "y",
+    "z",
+    "f",
+    "t",
+    "i",
+    "out",
+    "ones",
+    "tensor",
+    "sum",
+    "mean",
+    "exp",
+    "grad",
+    "backward",
+    "requires_grad",
+    "shape",
+    "range",
+    "print",
+    "len",
+    "sin",
+    "matmul",
+    "reshape",
+    "cat",
+    "max",
+    "softmax",
+    "no_grad",
+    "T",
+    "item",
+    "data",
+]
+NAMES = [
+    "x",
+    "y",
+    "z",
+    "w",
+    "a",
+    "b",
+    "f",
+    "g",
+    "i",
+    "n",
+    "t",
+    "out",
+    "torch",
+    "F",
+    "__class__",
+    "__import__",
+    "__globals__",
+    "__dict__",
+    "__subclasses__",
+    "__self__",
+    "open",
+    "eval",
+    "exec",
+    "getattr",
+    "globals",
+    "os",
+    "sys",
+    "fn",
+    "obj",
+    "body",
+    "parents",
+    "saved",
+    "self",
+    "cls",
+    "C",
+    "e",
+    "gi_frame",
+    "gi_code",
+    "__code__",
+    "__closure__",
+    "__traceback__",
+    "__mro__",
+    "__bases__",
+    "__func__",
+    "__wrapped__",
+    "__init__",
+    "__repr__",
+    "super",
+    "math",
+    "functools",
+    "copy",
+    "partial",
+    "func",
+]
+NUMBERS = [
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "10",
+    "0.5",
+    "2.5",
+    ".5",
+    "1e-3",
+    "1e308",
+    "1e400",
+    "100000",
+    "99999999999999999999",
+    "1_000",
+    "7",
+    "0.0",
+    "1j",
+]
+STRINGS = [
+    '"a"',
+    "'b'",
+    '""',
+    '"{}"',
+    '"{0}"',
+    '"{:>5}"',
+    '"{0.__class__}"',
+    'f"{x}"',
+    'f"{1+1:.3f}"',
+    'f"{x.__class__}"',
+    '"t.npy"',
+    '"t.csv"',
+    '"dot"',
+    '"\\n"',
+    'r"\\d"',
+    '"\\ud800"',
+    '"%s"',
+]
 
 
 def _names():
     from gradcli.language import runtime
     from gradcli.library.torch_ns import namespace
+
     names = set(NAMES) | set(namespace()) | set(runtime.TENSOR_ATTRS) | set(runtime.METHODS)
     return sorted(n for n in names if n.isidentifier())
 
@@ -690,6 +963,7 @@ def grammar_strategy(prelude=True):
     from lark.lexer import PatternStr
 
     from gradcli.language.parser import grammar_text
+
     # besides whole programs, single compound statements and decorated definitions:
     # drawn from `start` alone, the deep rules (class, try, decorators) were rare
     grammar = Lark(grammar_text(), parser="lalr", start=list(STARTS))
@@ -698,15 +972,19 @@ def grammar_strategy(prelude=True):
         "_INDENT": st.just("\x01"),
         "_DEDENT": st.just("\x02"),
         "_NEWLINE": st.sampled_from(["\n", "\n", "\n", "  # c\n", "\n\n"]),
-        "NAME": st.one_of(st.sampled_from(COMMON), st.sampled_from(names),
-                          st.from_regex(r"[a-z_][a-z0-9_]{0,6}", fullmatch=True)).map(
-                              lambda s: s + " "),
-        "NUMBER": st.one_of(st.sampled_from(NUMBERS),
-                            st.from_regex(r"[0-9]{1,25}(\.[0-9]{0,5})?(e-?[0-9]{1,3})?",
-                                          fullmatch=True)).map(lambda s: s + " "),
+        "NAME": st.one_of(
+            st.sampled_from(COMMON),
+            st.sampled_from(names),
+            st.from_regex(r"[a-z_][a-z0-9_]{0,6}", fullmatch=True),
+        ).map(lambda s: s + " "),
+        "NUMBER": st.one_of(
+            st.sampled_from(NUMBERS),
+            st.from_regex(r"[0-9]{1,25}(\.[0-9]{0,5})?(e-?[0-9]{1,3})?", fullmatch=True),
+        ).map(lambda s: s + " "),
         "STRING": st.sampled_from(STRINGS).map(lambda s: s + " "),
-        "LONG_STRING": st.sampled_from(['"""doc"""', "'''two\nlines'''", 'f"""{x}"""',
-                                        'r"""\\d"""']).map(lambda s: s + " "),
+        "LONG_STRING": st.sampled_from(
+            ['"""doc"""', "'''two\nlines'''", 'f"""{x}"""', 'r"""\\d"""']
+        ).map(lambda s: s + " "),
         "BACKWARD_CMD": st.just("backward "),
         "COMMENT": st.just(""),
     }
@@ -716,13 +994,14 @@ def grammar_strategy(prelude=True):
         if isinstance(t.pattern, PatternStr):
             explicit[t.name] = st.just(t.pattern.value + " ")
         elif t.name.startswith("__IGNORE"):
-            explicit[t.name] = st.sampled_from([" ", "\t", "\\\n"]) if "n" in \
-                t.pattern.value else st.just(" ")
+            explicit[t.name] = (
+                st.sampled_from([" ", "\t", "\\\n"]) if "n" in t.pattern.value else st.just(" ")
+            )
         else:
             explicit[t.name] = st.from_regex(t.pattern.to_regexp(), fullmatch=True).map(
-                lambda s: s + " ")
-    body = st.one_of(*(from_lark(grammar, start=r, explicit=explicit) for r in STARTS)).map(
-        layout)
+                lambda s: s + " "
+            )
+    body = st.one_of(*(from_lark(grammar, start=r, explicit=explicit) for r in STARTS)).map(layout)
     if not prelude:
         return body
     return st.tuples(st.booleans(), body).map(lambda p: PRELUDE + p[1] if p[0] else p[1])
@@ -736,13 +1015,18 @@ _START = time.time()
 def progress(mode, done, count, found):
     """One line on stderr now and then, so that a long run shows where it is."""
     if done % 1000 < 200 or done == count:
-        print(f"[{time.time() - _START:7.0f} s] {mode}: {done}/{count}, {found} findings",
-              file=sys.stderr, flush=True)
+        print(
+            f"[{time.time() - _START:7.0f} s] {mode}: {done}/{count}, {found} findings",
+            file=sys.stderr,
+            flush=True,
+        )
+
 
 def run_grammar(runner, count, deadline, report):
     """`count` grammar-based inputs through hypothesis (no shrinking: findings are
     collected, the run goes on)."""
     from hypothesis import HealthCheck, Phase, given, settings
+
     strategy = grammar_strategy()
     findings = []
     done = [0]
@@ -751,8 +1035,13 @@ def run_grammar(runner, count, deadline, report):
     while done[0] < count and time.time() < deadline:
         n = min(chunk, count - done[0])
 
-        @settings(max_examples=n, deadline=None, database=None, phases=[Phase.generate],
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=n,
+            deadline=None,
+            database=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
         @given(strategy)
         def one(src):
             if done[0] >= count or time.time() >= deadline:
@@ -793,18 +1082,27 @@ def main(argv=None):
     p.add_argument("--count", type=int, default=10000, help="inputs in all (default 10000)")
     p.add_argument("--seconds", type=float, default=None, help="stop after this long")
     p.add_argument("--mode", choices=("both", "grammar", "mutate"), default="both")
-    p.add_argument("--grammar-share", type=float, default=0.5, metavar="F",
-                   help="with --mode both, the fraction of inputs that are grammar-based "
-                        "(default 0.5; they are slower to make than mutations)")
+    p.add_argument(
+        "--grammar-share",
+        type=float,
+        default=0.5,
+        metavar="F",
+        help="with --mode both, the fraction of inputs that are grammar-based "
+        "(default 0.5; they are slower to make than mutations)",
+    )
     p.add_argument("--seed", type=int, default=None, help="seed for the mutations")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per input")
-    p.add_argument("--max-rss", default="8GiB",
-                   help="address-space limit of this process, a safety net (default 8GiB)")
+    p.add_argument(
+        "--max-rss",
+        default="8GiB",
+        help="address-space limit of this process, a safety net (default 8GiB)",
+    )
     args = p.parse_args(argv)
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     try:
         import resource
         from gradcli.driver import parse_size as _size
+
         cap = _size(args.max_rss)
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         if hard == resource.RLIM_INFINITY or hard > cap:
@@ -820,8 +1118,11 @@ def main(argv=None):
 
     total, findings = 0, []
     modes = ["grammar", "mutate"] if args.mode == "both" else [args.mode]
-    fractions = {"grammar": args.grammar_share, "mutate": 1 - args.grammar_share} \
-        if len(modes) == 2 else {modes[0]: 1.0}
+    fractions = (
+        {"grammar": args.grammar_share, "mutate": 1 - args.grammar_share}
+        if len(modes) == 2
+        else {modes[0]: 1.0}
+    )
     elapsed_share = 0.0
     for i, mode in enumerate(modes):
         share = round(args.count * fractions[mode]) if i < len(modes) - 1 else args.count - total
@@ -836,9 +1137,12 @@ def main(argv=None):
         findings += fs
         print(f"{mode}: {n} inputs in {time.time() - t0:.1f} s, {len(fs)} findings", flush=True)
     elapsed = time.time() - start
-    print(f"total: {total} inputs in {elapsed:.1f} s (mutation seed {seed}); outcomes "
-          f"{runner.counts}; {len(findings)} findings; {len(runner.slow)} over the "
-          f"{args.timeout:.0f} s timeout", flush=True)
+    print(
+        f"total: {total} inputs in {elapsed:.1f} s (mutation seed {seed}); outcomes "
+        f"{runner.counts}; {len(findings)} findings; {len(runner.slow)} over the "
+        f"{args.timeout:.0f} s timeout",
+        flush=True,
+    )
     for secs, src in runner.slow[:20]:
         print(f"slow ({secs:.1f} s): {src[:300]!r}")
     if runner.translated:
@@ -850,4 +1154,3 @@ def main(argv=None):
         for key, (n, src) in sorted(runner.suspicious.items(), key=lambda kv: -kv[1][0])[:40]:
             print(f"  {n:6d} x {key}\n           e.g. {src[:200]!r}")
     return 1 if findings else 0
-

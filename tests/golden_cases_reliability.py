@@ -23,116 +23,173 @@ def case(name, src):
 # 1. silent wrong values
 # ---------------------------------------------------------------------------
 
-case("values/norm_minus_inf", """
+case(
+    "values/norm_minus_inf",
+    """
     x = torch.tensor([2.0, 3.0, 2.0], requires_grad=True)
     y = torch.norm(x, p=-float("inf"))
     y
     y.backward()
     x.grad
-""")
-case("values/norm_minus_inf_dim", """
+""",
+)
+case(
+    "values/norm_minus_inf_dim",
+    """
     x = torch.tensor([[2.0, -3.0], [5.0, -4.0]], requires_grad=True)
     y = x.norm(p=-float("inf"), dim=1)
     y
     y.sum().backward()
     x.grad
-""")
-case("values/norm_half_at_zero", """
+""",
+)
+case(
+    "values/norm_half_at_zero",
+    """
     z = torch.tensor([0.0, 1.0], requires_grad=True)
     torch.norm(z, p=0.5).backward()
     z.grad
-""")
-case("values/norm_minus_one_at_zero", """
+""",
+)
+case(
+    "values/norm_minus_one_at_zero",
+    """
     z = torch.tensor([0.0, 1.0], requires_grad=True)
     torch.norm(z, p=-1).backward()
     z.grad
-""")
-case("values/norm_three_at_zero", """
+""",
+)
+case(
+    "values/norm_three_at_zero",
+    """
     z = torch.tensor([0.0, 1.0, -2.0], requires_grad=True)
     torch.norm(z, p=3).backward()
     z.grad
-""")
-case("values/std_constant", """
+""",
+)
+case(
+    "values/std_constant",
+    """
     a = torch.tensor([1.0, 1.0, 1.0], requires_grad=True)
     a.std().backward()
     a.grad
-""")
-case("values/std_constant_row", """
+""",
+)
+case(
+    "values/std_constant_row",
+    """
     a = torch.tensor([[1.0, 1.0], [1.0, 2.0]], requires_grad=True)
     a.std(1).sum().backward()
     a.grad
-""")
-case("values/max_nan", """
+""",
+)
+case(
+    "values/max_nan",
+    """
     m = torch.tensor([float("nan"), 1.0], requires_grad=True)
     m.max().backward()
     m.grad
-""")
-case("values/min_two_nans", """
+""",
+)
+case(
+    "values/min_two_nans",
+    """
     m = torch.tensor([float("nan"), 1.0, float("nan")], requires_grad=True)
     torch.min(m).backward()
     m.grad
-""")
-case("values/cross_entropy_all_ignored", """
+""",
+)
+case(
+    "values/cross_entropy_all_ignored",
+    """
     l = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     y = F.cross_entropy(l, torch.tensor([1, 1]), ignore_index=1)
     y
     y.backward()
     l.grad
-""")
-case("values/cross_entropy_zero_weights", """
+""",
+)
+case(
+    "values/cross_entropy_zero_weights",
+    """
     l = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     y = F.cross_entropy(l, torch.tensor([1, 1]), weight=torch.tensor([1.0, 0.0]))
     y
     y.backward()
     l.grad
-""")
-case("values/nll_all_ignored", """
+""",
+)
+case(
+    "values/nll_all_ignored",
+    """
     l = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     y = F.nll_loss(l, torch.tensor([0, 0]), ignore_index=0)
     y
     y.backward()
     l.grad
-""")
+""",
+)
 case("values/permute_out_of_range", "torch.ones(2, 3).permute(5, 0)\n")
 case("values/permute_negative_out_of_range", "torch.ones(2, 3).permute(0, -3)\n")
 case("values/permute_duplicate", "torch.ones(2, 3).permute(0, 0)\n")
 case("values/permute_too_few", "torch.ones(2, 3).permute(1)\n")
-case("values/sum_dim_empty_list", """
+case(
+    "values/sum_dim_empty_list",
+    """
     x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
     y = x.sum(dim=[])
     y
     y.backward()
     x.grad
-""")
+""",
+)
 case("values/sum_empty_tuple", "torch.tensor([[1.0, 2.0], [3.0, 4.0]]).sum(())\n")
 case("values/sum_empty_keepdim", "torch.tensor([[1.0, 2.0], [3.0, 4.0]]).sum((), keepdim=True)\n")
-case("values/mean_empty_dims", "torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True).mean(dim=[])\n")
-case("values/std_empty_dims", "torch.tensor([[1.0, 2.0], [3.0, 5.0]], requires_grad=True).std(dim=[])\n")
+case(
+    "values/mean_empty_dims",
+    "torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True).mean(dim=[])\n",
+)
+case(
+    "values/std_empty_dims",
+    "torch.tensor([[1.0, 2.0], [3.0, 5.0]], requires_grad=True).std(dim=[])\n",
+)
 case("values/norm_empty_dims", "torch.tensor([[1.0, 2.0], [3.0, 5.0]]).norm(dim=())\n")
 case("values/sum_dim_twice", "torch.ones(2, 3).sum((0, 0))\n")
 case("values/mean_dim_twice_negative", "torch.ones(2, 3).mean((1, -1))\n")
 case("values/norm_dim_twice", "torch.ones(2, 3).norm(dim=(0, 0))\n")
-case("values/contiguous_view", """
+case(
+    "values/contiguous_view",
+    """
     x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
     x.t().contiguous().view(4)
-""")
-case("values/contiguous_grad", """
+""",
+)
+case(
+    "values/contiguous_grad",
+    """
     x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     y = x.t().contiguous()
     y
     y.view(4)
     (y.view(4) * torch.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
     x.grad
-""")
-case("values/grad_same_input_twice", """
+""",
+)
+case(
+    "values/grad_same_input_twice",
+    """
     x = torch.tensor(1.0, requires_grad=True)
     torch.autograd.grad(x * 2, [x, x])
-""")
-case("values/grad_same_input_twice_mixed", """
+""",
+)
+case(
+    "values/grad_same_input_twice_mixed",
+    """
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     u = torch.tensor([3.0, 4.0], requires_grad=True)
     torch.autograd.grad((x * u).sum(), (x, u, x))
-""")
+""",
+)
 case("values/legacy_tensor_empty", "torch.Tensor()\n")
 
 # ---------------------------------------------------------------------------
@@ -141,61 +198,97 @@ case("values/legacy_tensor_empty", "torch.Tensor()\n")
 
 case("words/cat_zero_dim", "torch.cat([torch.tensor(1.0), torch.tensor(2.0)])\n")
 case("words/cat_zero_dim_second", "torch.cat([torch.tensor([1.0]), torch.tensor(2.0)])\n")
-case("words/prod_backward_empty_dim", """
+case(
+    "words/prod_backward_empty_dim",
+    """
     x = torch.ones(2, 0, requires_grad=True)
     x.prod(1).sum().backward()
     x.grad
-""")
+""",
+)
 case("words/full_string", "torch.full((2, 2), 'a')\n")
-case("words/data_changed_shape", """
+case(
+    "words/data_changed_shape",
+    """
     x = torch.ones(2, requires_grad=True)
     y = (x * x).sum()
     x.data = torch.ones(3)
     y.backward()
-""")
-case("words/softmax_empty", """
+""",
+)
+case(
+    "words/softmax_empty",
+    """
     torch.softmax(torch.tensor([]), 0)
     torch.log_softmax(torch.tensor([]), 0)
-""")
+""",
+)
 case("words/argmax_empty", "torch.argmax(torch.tensor([]))\n")
 case("words/argmin_empty", "torch.argmin(torch.tensor([]))\n")
 case("words/argmax_empty_dim", "torch.argmax(torch.ones(0, 2), 0)\n")
 case("words/argmax_empty_other_dim", "torch.argmax(torch.ones(2, 0), 0)\n")
 case("words/print_sep_int", "print(1, sep=1)\n")
 case("words/print_end_int", "print(1, end=2)\n")
-case("words/self_referencing_list", """
+case(
+    "words/self_referencing_list",
+    """
     l = [1]
     l.append(l)
     print(l)
     l
-""")
-case("words/cross_entropy_float_classes", "F.cross_entropy(torch.ones(2, 3), torch.tensor([1.0, 2.0]))\n")
+""",
+)
+case(
+    "words/cross_entropy_float_classes",
+    "F.cross_entropy(torch.ones(2, 3), torch.tensor([1.0, 2.0]))\n",
+)
 
 # ---------------------------------------------------------------------------
 # 6. accepted but invalid
 # ---------------------------------------------------------------------------
 
-case("invalid/grad_is_self", """
+case(
+    "invalid/grad_is_self",
+    """
     x = torch.ones(2, requires_grad=True)
     x.grad = x
-""")
-case("invalid/data_int_on_float_leaf", """
+""",
+)
+case(
+    "invalid/data_int_on_float_leaf",
+    """
     x = torch.ones(2, requires_grad=True)
     x.data = torch.tensor([1, 2])
-""")
-case("invalid/grad_int_on_float_leaf", """
+""",
+)
+case(
+    "invalid/grad_int_on_float_leaf",
+    """
     x = torch.ones(2, requires_grad=True)
     x.grad = torch.tensor([1, 2])
-""")
+""",
+)
 case("invalid/bce_target_two", "F.binary_cross_entropy(torch.tensor([0.5]), torch.tensor([2.0]))\n")
-case("invalid/bce_target_negative", "F.binary_cross_entropy(torch.tensor([0.5]), torch.tensor([-0.5]))\n")
-case("invalid/nll_weight_length", "F.nll_loss(torch.ones(2, 3), torch.tensor([0, 1]), weight=torch.ones(2))\n")
-case("invalid/cross_entropy_weight_length",
-     "F.cross_entropy(torch.ones(2, 3), torch.tensor([0, 1]), weight=torch.ones(4))\n")
-case("invalid/where_float_condition",
-     "torch.where(torch.tensor([1.0, 0.0]), torch.ones(2), torch.zeros(2))\n")
-case("invalid/where_int_condition",
-     "torch.where(torch.tensor([1, 0]), torch.ones(2), torch.zeros(2))\n")
+case(
+    "invalid/bce_target_negative",
+    "F.binary_cross_entropy(torch.tensor([0.5]), torch.tensor([-0.5]))\n",
+)
+case(
+    "invalid/nll_weight_length",
+    "F.nll_loss(torch.ones(2, 3), torch.tensor([0, 1]), weight=torch.ones(2))\n",
+)
+case(
+    "invalid/cross_entropy_weight_length",
+    "F.cross_entropy(torch.ones(2, 3), torch.tensor([0, 1]), weight=torch.ones(4))\n",
+)
+case(
+    "invalid/where_float_condition",
+    "torch.where(torch.tensor([1.0, 0.0]), torch.ones(2), torch.zeros(2))\n",
+)
+case(
+    "invalid/where_int_condition",
+    "torch.where(torch.tensor([1, 0]), torch.ones(2), torch.zeros(2))\n",
+)
 case("words/manual_seed_overflow", "torch.manual_seed(2 ** 64)\n")
 case("words/manual_seed_too_negative", "torch.manual_seed(-(2 ** 63) - 1)\n")
 
@@ -210,7 +303,9 @@ def cases(prefix, pairs):
         case(prefix + name, src + "\n")
 
 
-case("diff/signed_zero_selections", """
+case(
+    "diff/signed_zero_selections",
+    """
     x = torch.tensor([-0.0, 0.0, -1.0, 2.0])
     1 / x.clamp(min=0)
     1 / x.clamp(min=-0.0)
@@ -227,17 +322,28 @@ case("diff/signed_zero_selections", """
     y = x.clamp(min=0)
     (y.sqrt()).sum().backward()
     x.grad
-""")
-cases("diff/matmul_dtypes_", [("dot", "torch.tensor([1, 2]) @ torch.tensor([1.0, 2.0])"),
-      ("dot_fn", "torch.dot(torch.ones(3, dtype=torch.int32), torch.ones(3, dtype=torch.float16))"),
-      ("mv", "torch.ones(2, 3) @ torch.ones(3, dtype=torch.float32)"),
-      ("mv_batched", "torch.ones(2, 2, 3) @ torch.ones(3, dtype=torch.int64)"),
-      ("mm_long", "torch.ones(3, dtype=torch.int64) @ torch.ones(3, 2)"),
-      ("mm_half", "torch.ones(2, 3) @ torch.ones(3, 2, dtype=torch.float16)"),
-      ("bmm", "torch.ones(2, 2, 3) @ torch.ones(2, 3, 2, dtype=torch.int64)")])
+""",
+)
+cases(
+    "diff/matmul_dtypes_",
+    [
+        ("dot", "torch.tensor([1, 2]) @ torch.tensor([1.0, 2.0])"),
+        (
+            "dot_fn",
+            "torch.dot(torch.ones(3, dtype=torch.int32), torch.ones(3, dtype=torch.float16))",
+        ),
+        ("mv", "torch.ones(2, 3) @ torch.ones(3, dtype=torch.float32)"),
+        ("mv_batched", "torch.ones(2, 2, 3) @ torch.ones(3, dtype=torch.int64)"),
+        ("mm_long", "torch.ones(3, dtype=torch.int64) @ torch.ones(3, 2)"),
+        ("mm_half", "torch.ones(2, 3) @ torch.ones(3, 2, dtype=torch.float16)"),
+        ("bmm", "torch.ones(2, 2, 3) @ torch.ones(2, 3, 2, dtype=torch.int64)"),
+    ],
+)
 case("diff/index_0d_int", "x = torch.tensor(5.0)\nx[None]\nx[...]\nx[0]\n")
 case("diff/index_0d_slice", "torch.ones(3)[1][0:1]\n")
-case("diff/int_pow_negative_exponents", """
+case(
+    "diff/int_pow_negative_exponents",
+    """
     a = torch.tensor([-3, -2, -1, 0, 1, 3])
     2 ** a
     (-1) ** a
@@ -248,12 +354,21 @@ case("diff/int_pow_negative_exponents", """
     torch.tensor([1, 2, 3], dtype=torch.uint8) ** torch.tensor([-1, 2, -2])
     torch.pow(-1, a)
     a.pow(torch.tensor(-1))
-""")
-cases("diff/bool_sub_", [("scalar_right", "torch.tensor(1) - True"), ("scalar_left", "True - torch.tensor([1.0])"),
-      ("tensor", "torch.tensor([1.0]) - torch.tensor([True])"),
-      ("method", "torch.tensor([1.0]).sub_(True)"),
-      ("two", "True - torch.tensor([True])")])
-case("diff/reciprocal_grad_order", """
+""",
+)
+cases(
+    "diff/bool_sub_",
+    [
+        ("scalar_right", "torch.tensor(1) - True"),
+        ("scalar_left", "True - torch.tensor([1.0])"),
+        ("tensor", "torch.tensor([1.0]) - torch.tensor([True])"),
+        ("method", "torch.tensor([1.0]).sub_(True)"),
+        ("two", "True - torch.tensor([True])"),
+    ],
+)
+case(
+    "diff/reciprocal_grad_order",
+    """
     torch.set_printoptions(precision=20)
     x = torch.tensor([0.25, -1.25, -2.0, 3.0, -0.7], requires_grad=True)
     y = (1 / x) * -x
@@ -262,8 +377,11 @@ case("diff/reciprocal_grad_order", """
     torch.autograd.grad(x.reciprocal(), x, torch.tensor([0.25, 1.25, 2.0, 0.1, 0.3]))
     torch.autograd.grad(g.sum(), x)
     torch.set_printoptions(precision=4)
-""")
-case("diff/second_order_without_graph", """
+""",
+)
+case(
+    "diff/second_order_without_graph",
+    """
     x = torch.tensor([0.8, 2.5, 2.7], requires_grad=True)
     t = torch.tensor([1.0, 2.0, -1.0], requires_grad=True)
     y = torch.softmax(x, 0).tanh()
@@ -283,8 +401,11 @@ case("diff/second_order_without_graph", """
     l = F.elu(x - 2)
     g, = torch.autograd.grad((l * l).sum(), x, create_graph=True, retain_graph=True)
     torch.autograd.grad(g.sum(), x)
-""")
-case("diff/rsqrt_grad_order", """
+""",
+)
+case(
+    "diff/rsqrt_grad_order",
+    """
     torch.set_printoptions(precision=17)
     w = torch.tensor([1.59, 0.58, 1.98, 0.7, 1.3])
     for dt in (torch.float64, torch.float32):
@@ -296,8 +417,11 @@ case("diff/rsqrt_grad_order", """
         print(g)
         print(torch.autograd.grad(g.sum(), x))
     torch.set_printoptions(precision=4)
-""")
-case("diff/relu_abs_grads_at_nan", """
+""",
+)
+case(
+    "diff/relu_abs_grads_at_nan",
+    """
     x = torch.tensor([float('nan'), -0.0, 0.0, 1.0, -2.0, float('inf')], requires_grad=True)
     w = torch.tensor([-1.5, -2.0, -3.0, 0.5, -0.5, 2.0])
     y = x.relu()
@@ -317,8 +441,11 @@ case("diff/relu_abs_grads_at_nan", """
     y = (x.log() * 0.1).relu()
     y.sum().backward()
     x.grad
-""")
-case("diff/maximum_double_backward", """
+""",
+)
+case(
+    "diff/maximum_double_backward",
+    """
     x = torch.tensor([-2.516, 2.13, -1.151226, 0.5], requires_grad=True)
     w = torch.tensor([1.18, 0.89, 0.79, 0.5], requires_grad=True)
     for f in (torch.maximum, torch.minimum):
@@ -329,8 +456,11 @@ case("diff/maximum_double_backward", """
     y = torch.maximum(x, torch.tensor(0.5, requires_grad=True))
     g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
     g
-""")
-case("diff/softmax_second_derivative_bits", """
+""",
+)
+case(
+    "diff/softmax_second_derivative_bits",
+    """
     torch.set_printoptions(precision=17)
     w = torch.tensor([1.47, 1.04, 1.62, 1.08, 0.73])
     for dt in (torch.float32, torch.float64):
@@ -345,16 +475,29 @@ case("diff/softmax_second_derivative_bits", """
         g, = torch.autograd.grad(y.sum(), x, create_graph=True)
         print(torch.autograd.grad(g.sum(), x))
     torch.set_printoptions(precision=4)
-""")
-cases("diff/ragged_list_", [("dim1", "torch.tensor([[1, 2], [3]])"), ("dim2", "torch.tensor([[[1], [2]], [[3], [4, 5]]])"),
-      ("empty_row", "torch.tensor([[1.0, 2.0], []])"), ("tuple_row", "torch.tensor([[1, 2], (3, 4, 5)])"),
-      ("depth_first", "torch.tensor([[[1, 2], [3]], [[5, 6], [7, 8, 9]]])")])
+""",
+)
+cases(
+    "diff/ragged_list_",
+    [
+        ("dim1", "torch.tensor([[1, 2], [3]])"),
+        ("dim2", "torch.tensor([[[1], [2]], [[3], [4, 5]]])"),
+        ("empty_row", "torch.tensor([[1.0, 2.0], []])"),
+        ("tuple_row", "torch.tensor([[1, 2], (3, 4, 5)])"),
+        ("depth_first", "torch.tensor([[[1, 2], [3]], [[5, 6], [7, 8, 9]]])"),
+    ],
+)
 case("diff/backward_checks_gradient_shape_first", "torch.tensor(1.0).backward(torch.ones(2))\n")
-case("diff/backward_names_the_element", """
+case(
+    "diff/backward_names_the_element",
+    """
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     torch.autograd.backward([x.sum(), torch.ones(2)], [None, torch.ones(2)])
-""")
-case("diff/float16_sum", """
+""",
+)
+case(
+    "diff/float16_sum",
+    """
     x = torch.tensor([[0.1, 4.0, 3.0, -0.0, -1.25]], dtype=torch.float16, requires_grad=True)
     x.sum()
     x.mean()
@@ -364,18 +507,34 @@ case("diff/float16_sum", """
     torch.tensor([0.1] * 3000, dtype=torch.float16).mean()
     x.sum().backward()
     x.grad
-""")
-cases("diff/mask_shape_", [("too_many", "torch.ones(3)[torch.ones(2, 3) > 0]"),
-      ("first_dim", "torch.ones(1, 3)[torch.ones(2, 3) > 0]"),
-      ("second_dim", "torch.ones(2, 2, 3)[torch.ones(2, 3) > 0]"),
-      ("after_slice", "torch.ones(2, 3, 4)[1:, torch.ones(2, 3) > 0]"),
-      ("after_int", "torch.ones(2, 3, 4)[None, 0, torch.ones(2) > 0]"),
-      ("after_ellipsis", "torch.ones(2, 3, 4)[..., torch.ones(3) > 0]"),
-      ("setitem", "v = torch.ones(3)\nv[torch.ones(2, 3) > 0] = 2.0")])
-cases("diff/write_into_expanded_", [("method", "y = torch.ones(2, 3).expand(2, 2, 3)\ny.sqrt_()"),
-      ("in_graph", "y = torch.ones(2, 3, requires_grad=True).abs().expand(2, 2, 3)\ny.sqrt_()"),
-      ("setitem", "y = torch.ones(2, 3).expand(2, 2, 3)\ny[0] = 4.0\nw = y.permute(2, 1, 0)\nw[0][1] = 4.0")])
-case("diff/views_regenerated_after_no_grad", """
+""",
+)
+cases(
+    "diff/mask_shape_",
+    [
+        ("too_many", "torch.ones(3)[torch.ones(2, 3) > 0]"),
+        ("first_dim", "torch.ones(1, 3)[torch.ones(2, 3) > 0]"),
+        ("second_dim", "torch.ones(2, 2, 3)[torch.ones(2, 3) > 0]"),
+        ("after_slice", "torch.ones(2, 3, 4)[1:, torch.ones(2, 3) > 0]"),
+        ("after_int", "torch.ones(2, 3, 4)[None, 0, torch.ones(2) > 0]"),
+        ("after_ellipsis", "torch.ones(2, 3, 4)[..., torch.ones(3) > 0]"),
+        ("setitem", "v = torch.ones(3)\nv[torch.ones(2, 3) > 0] = 2.0"),
+    ],
+)
+cases(
+    "diff/write_into_expanded_",
+    [
+        ("method", "y = torch.ones(2, 3).expand(2, 2, 3)\ny.sqrt_()"),
+        ("in_graph", "y = torch.ones(2, 3, requires_grad=True).abs().expand(2, 2, 3)\ny.sqrt_()"),
+        (
+            "setitem",
+            "y = torch.ones(2, 3).expand(2, 2, 3)\ny[0] = 4.0\nw = y.permute(2, 1, 0)\nw[0][1] = 4.0",
+        ),
+    ],
+)
+case(
+    "diff/views_regenerated_after_no_grad",
+    """
     x = torch.tensor([[1., 2, 3], [4, 5, 6]], requires_grad=True)
     y = x * 2
     a = y[0]
@@ -414,8 +573,11 @@ case("diff/views_regenerated_after_no_grad", """
     w
     w.sum().backward()
     x.grad
-""")
-case("diff/saved_only_what_is_used", """
+""",
+)
+case(
+    "diff/saved_only_what_is_used",
+    """
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     y = x * 2
     z = 3 * x
@@ -426,8 +588,11 @@ case("diff/saved_only_what_is_used", """
     z.sum().backward()
     w.sum().backward()
     x.grad
-""")
-case("diff/products_save_only_what_is_used", """
+""",
+)
+case(
+    "diff/products_save_only_what_is_used",
+    """
     x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     W = torch.tensor([[0.5, -1.0], [2.0, 0.25]])
     v = torch.tensor([1.0, -2.0])
@@ -447,12 +612,20 @@ case("diff/products_save_only_what_is_used", """
     with torch.no_grad():
         p.add_(1)
     r.sum().backward()
-""")
-cases("diff/expand_", [("last_dim_first", "torch.ones(3, 2).expand(2, 2, 3)"),
-      ("middle", "torch.ones(2, 3, 4).expand(3, 2, 4)"),
-      ("float32_too_few", "torch.ones(3, 2, dtype=torch.float32).expand(2)"),
-      ("bool_too_few", "torch.ones(3, 2, dtype=torch.bool).expand(2)")])
-case("diff/float_remainder_as_fmod", """
+""",
+)
+cases(
+    "diff/expand_",
+    [
+        ("last_dim_first", "torch.ones(3, 2).expand(2, 2, 3)"),
+        ("middle", "torch.ones(2, 3, 4).expand(3, 2, 4)"),
+        ("float32_too_few", "torch.ones(3, 2, dtype=torch.float32).expand(2)"),
+        ("bool_too_few", "torch.ones(3, 2, dtype=torch.bool).expand(2)"),
+    ],
+)
+case(
+    "diff/float_remainder_as_fmod",
+    """
     torch.set_printoptions(precision=17)
     a = torch.tensor([5.3, -5.3, 1e10 + 0.3, -0.0, 0.7, 3.0, -7.25, 0.0, -1.0])
     b = torch.tensor([0.1, 0.1, 0.7, 1.0, -0.1, -1.5, 2.0, -3.0, 1.0])
@@ -467,8 +640,11 @@ case("diff/float_remainder_as_fmod", """
     y.sum().backward()
     x.grad
     torch.set_printoptions(precision=4)
-""")
-case("diff/maximum_in_result_dtype", """
+""",
+)
+case(
+    "diff/maximum_in_result_dtype",
+    """
     a = torch.tensor([0, 3, 3], dtype=torch.uint8)
     b = torch.tensor(-2, dtype=torch.int32)
     torch.min(a, b)
@@ -476,13 +652,25 @@ case("diff/maximum_in_result_dtype", """
     torch.minimum(b, a)
     torch.maximum(torch.tensor([1, 2]), torch.tensor([1.5, 0.5]))
     torch.maximum(torch.tensor([0.1, 2.0], dtype=torch.float32), torch.tensor(0.1))
-""")
-cases("diff/bool_", [("remainder", "torch.tensor([True]) % torch.tensor([True])"),
-      ("rremainder", "True % torch.tensor([True, False])"),
-      ("floor_divide", "torch.tensor([False]) // True")])
-for _name, _view in [("squeeze_nothing", "x.squeeze()"), ("squeeze_dim_nothing", "x.squeeze(0)"),
-                     ("expand_same_shape", "x.expand(2, 3)"), ("expand_leading_one", "x.expand(1, 2, 3)")]:
-    case("diff/inplace_through_" + _name, """
+""",
+)
+cases(
+    "diff/bool_",
+    [
+        ("remainder", "torch.tensor([True]) % torch.tensor([True])"),
+        ("rremainder", "True % torch.tensor([True, False])"),
+        ("floor_divide", "torch.tensor([False]) // True"),
+    ],
+)
+for _name, _view in [
+    ("squeeze_nothing", "x.squeeze()"),
+    ("squeeze_dim_nothing", "x.squeeze(0)"),
+    ("expand_same_shape", "x.expand(2, 3)"),
+    ("expand_leading_one", "x.expand(1, 2, 3)"),
+]:
+    case(
+        "diff/inplace_through_" + _name,
+        """
         x0 = torch.tensor([[-0.0, 4.0, -2.0], [-2.0, -1.25, 1.5]], requires_grad=True)
         x = x0.sin()
         v = %s
@@ -490,15 +678,22 @@ for _name, _view in [("squeeze_nothing", "x.squeeze()"), ("squeeze_dim_nothing",
         x.grad_fn
         (x - 0.5).sum().backward()
         x0.grad
-    """ % _view)
-case("diff/inplace_through_squeeze_of_leaf", """
+    """
+        % _view,
+    )
+case(
+    "diff/inplace_through_squeeze_of_leaf",
+    """
     x = torch.tensor([[-0.0, 3.0, -2.0], [1.5, 2.0, 1.5]], requires_grad=True)
     v = x.squeeze()
     v[1] = v[0]
-""")
+""",
+)
 case("diff/index_0d_other_int", "x = torch.tensor(5.0)\nx[-1]\n")
 case("diff/setitem_0d_int", "x = torch.tensor([1.0, 2.0])\nx[0][1] = 4.0\n")
-case("diff/T_of_vectors_and_scalars", """
+case(
+    "diff/T_of_vectors_and_scalars",
+    """
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     x.T
     (x * 2).T
@@ -510,8 +705,11 @@ case("diff/T_of_vectors_and_scalars", """
     x.grad
     s.T.backward()
     s.grad
-""")
-case("diff/int_scalars_wrapped", """
+""",
+)
+case(
+    "diff/int_scalars_wrapped",
+    """
     torch.tensor(0, dtype=torch.uint8) + -1
     torch.tensor([0, 5], dtype=torch.uint8) % -1
     torch.tensor([0, 5], dtype=torch.uint8) * 300
@@ -521,10 +719,15 @@ case("diff/int_scalars_wrapped", """
     torch.tensor([3], dtype=torch.uint8) & -1
     torch.tensor([3], dtype=torch.uint8) > -1
     torch.tensor([3], dtype=torch.uint8) == 259
-""")
-cases("diff/int_negative_power_", [("uint8", "torch.tensor([3], dtype=torch.uint8) ** -1"),
-      ("int64", "torch.tensor([3]) ** -2")])
-case("diff/int8_dtype", """
+""",
+)
+cases(
+    "diff/int_negative_power_",
+    [("uint8", "torch.tensor([3], dtype=torch.uint8) ** -1"), ("int64", "torch.tensor([3]) ** -2")],
+)
+case(
+    "diff/int8_dtype",
+    """
     a = torch.tensor([1, -2, 100], dtype=torch.int8)
     a
     a.dtype
@@ -554,8 +757,11 @@ case("diff/int8_dtype", """
     a.tolist()
     a[1].item()
     torch.tensor([1, 2], dtype=torch.int8, requires_grad=True)
-""")
-case("diff/add_sub_alpha", """
+""",
+)
+case(
+    "diff/add_sub_alpha",
+    """
     torch.set_printoptions(precision=17)
     x = torch.tensor([1.1, -2.3, 0.7, 3.9, -0.1, 2.2, 5.5, -1.7, 0.3, 0.9, 1.3], requires_grad=True)
     y = torch.tensor([0.3, 1.7, -2.9, 0.1, 4.4, -0.6, 2.1, 0.8, -3.3, 1.9, 0.2])
@@ -600,15 +806,23 @@ case("diff/add_sub_alpha", """
     v.sub_(0.3, alpha=0.7)
     v
     torch.set_printoptions(precision=4)
-""")
-cases("diff/add_alpha_error_", [("float_alpha_on_ints", "torch.add(torch.tensor([1, 2]), torch.tensor([1, 2]), alpha=2.5)"),
-      ("bool_alpha", "torch.add(torch.ones(2), torch.ones(2), alpha=True)"),
-      ("str_alpha", "torch.add(torch.ones(2), torch.ones(2), alpha='a')"),
-      ("none_alpha", "torch.sub(torch.ones(2), torch.ones(2), alpha=None)"),
-      ("int8_overflow", "torch.add(torch.tensor([1], dtype=torch.int8), 1, alpha=300)"),
-      ("bool_sub", "torch.sub(torch.tensor([True]), torch.tensor([True]), alpha=2)"),
-      ("unexpected", "torch.add(torch.ones(2), torch.ones(2), beta=2)")])
-case("diff/add_alpha_forward_ad", """
+""",
+)
+cases(
+    "diff/add_alpha_error_",
+    [
+        ("float_alpha_on_ints", "torch.add(torch.tensor([1, 2]), torch.tensor([1, 2]), alpha=2.5)"),
+        ("bool_alpha", "torch.add(torch.ones(2), torch.ones(2), alpha=True)"),
+        ("str_alpha", "torch.add(torch.ones(2), torch.ones(2), alpha='a')"),
+        ("none_alpha", "torch.sub(torch.ones(2), torch.ones(2), alpha=None)"),
+        ("int8_overflow", "torch.add(torch.tensor([1], dtype=torch.int8), 1, alpha=300)"),
+        ("bool_sub", "torch.sub(torch.tensor([True]), torch.tensor([True]), alpha=2)"),
+        ("unexpected", "torch.add(torch.ones(2), torch.ones(2), beta=2)"),
+    ],
+)
+case(
+    "diff/add_alpha_forward_ad",
+    """
     fwAD = torch.autograd.forward_ad
     x = torch.tensor([1.0, 2.0, -0.5])
     y = torch.tensor([3.0, 4.0, 0.25])
@@ -618,8 +832,11 @@ case("diff/add_alpha_forward_ad", """
         print(fwAD.unpack_dual(torch.sub(y, d, alpha=3)).tangent)
         print(fwAD.unpack_dual(torch.sub(d, y, alpha=0.1)).tangent)
         print(fwAD.unpack_dual(torch.add(d, d, alpha=0.1)).tangent)
-""")
-case("diff/atan2_hypot_exp2", """
+""",
+)
+case(
+    "diff/atan2_hypot_exp2",
+    """
     torch.set_printoptions(precision=17)
     y = torch.tensor([1.25, -0.3, 0.0, -0.0, 2.5, -7.1], requires_grad=True)
     x = torch.tensor([0.5, -2.0, 0.0, -1.0, 1e-3, 3.3], requires_grad=True)
@@ -652,8 +869,11 @@ case("diff/atan2_hypot_exp2", """
     torch.exp2(torch.tensor([float('inf'), -float('inf'), float('nan'), 1024.0, -1075.0, 0.5]))
     torch.set_printoptions(precision=4)
     torch.autograd.grad(gy.sum(), (y, x))
-""")
-case("diff/atan2_hypot_exp2_forward_ad", """
+""",
+)
+case(
+    "diff/atan2_hypot_exp2_forward_ad",
+    """
     fwAD = torch.autograd.forward_ad
     y = torch.tensor([1.25, -0.3, 2.5])
     x = torch.tensor([0.5, -2.0, 1e-3])
@@ -666,18 +886,41 @@ case("diff/atan2_hypot_exp2_forward_ad", """
         print(fwAD.unpack_dual(torch.hypot(dy, dx)).tangent)
         print(fwAD.unpack_dual(torch.hypot(y, dx)).tangent)
         print(fwAD.unpack_dual(torch.exp2(dy)).tangent)
-""")
-cases("diff/tensor_only_", [("atan2", "torch.atan2(torch.ones(2), 3)"), ("atan2_method", "torch.ones(2).atan2(3)"),
-      ("hypot_first", "torch.hypot(2.0, torch.ones(2))"), ("hypot_long", "torch.hypot(torch.tensor([3, 4]), torch.tensor([4, 3]))")])
-cases("diff/tensor_only_", [("maximum", "torch.maximum(torch.ones(2), 3)"), ("minimum", "torch.minimum(torch.ones(2), 2.5)"),
-      ("maximum_method", "torch.ones(2).maximum(3)"), ("minimum_first", "torch.minimum(3, torch.ones(2))"),
-      ("maximum_none", "torch.maximum(torch.ones(2), None)"), ("maximum_str", "torch.maximum(torch.ones(2), 'a')"),
-      ("maximum_list", "torch.maximum(torch.ones(2), [1.0, 2.0])"), ("maximum_tuple", "torch.maximum(torch.ones(2), (1, 2))"),
-      ("logical_and", "torch.logical_and(torch.ones(2), 3)"), ("logical_or_method", "torch.ones(2).logical_or(1.5)"),
-      ("logical_xor_first", "torch.logical_xor(True, torch.ones(2))"),
-      ("dot", "torch.dot(torch.ones(2), 3)"), ("dot_method", "torch.ones(2).dot(3)"), ("mv", "torch.mv(torch.ones(2, 2), 3)"),
-      ("mm_method", "torch.ones(2, 2).mm(3)"), ("outer", "torch.outer(torch.ones(2), 3)")])
-case("diff/tensor_only_still_work", """
+""",
+)
+cases(
+    "diff/tensor_only_",
+    [
+        ("atan2", "torch.atan2(torch.ones(2), 3)"),
+        ("atan2_method", "torch.ones(2).atan2(3)"),
+        ("hypot_first", "torch.hypot(2.0, torch.ones(2))"),
+        ("hypot_long", "torch.hypot(torch.tensor([3, 4]), torch.tensor([4, 3]))"),
+    ],
+)
+cases(
+    "diff/tensor_only_",
+    [
+        ("maximum", "torch.maximum(torch.ones(2), 3)"),
+        ("minimum", "torch.minimum(torch.ones(2), 2.5)"),
+        ("maximum_method", "torch.ones(2).maximum(3)"),
+        ("minimum_first", "torch.minimum(3, torch.ones(2))"),
+        ("maximum_none", "torch.maximum(torch.ones(2), None)"),
+        ("maximum_str", "torch.maximum(torch.ones(2), 'a')"),
+        ("maximum_list", "torch.maximum(torch.ones(2), [1.0, 2.0])"),
+        ("maximum_tuple", "torch.maximum(torch.ones(2), (1, 2))"),
+        ("logical_and", "torch.logical_and(torch.ones(2), 3)"),
+        ("logical_or_method", "torch.ones(2).logical_or(1.5)"),
+        ("logical_xor_first", "torch.logical_xor(True, torch.ones(2))"),
+        ("dot", "torch.dot(torch.ones(2), 3)"),
+        ("dot_method", "torch.ones(2).dot(3)"),
+        ("mv", "torch.mv(torch.ones(2, 2), 3)"),
+        ("mm_method", "torch.ones(2, 2).mm(3)"),
+        ("outer", "torch.outer(torch.ones(2), 3)"),
+    ],
+)
+case(
+    "diff/tensor_only_still_work",
+    """
     x = torch.tensor([1.0, -2.0, 3.0])
     torch.maximum(x, torch.tensor(0.5))
     torch.minimum(x, torch.tensor([2.0, 2.0, 2.0]))
@@ -685,8 +928,11 @@ case("diff/tensor_only_still_work", """
     torch.logical_and(x, torch.tensor([True, False, True]))
     torch.dot(x, x), x.dot(x), torch.outer(x, x[:2])
     torch.mv(torch.ones(2, 3), x), torch.ones(2, 3).mm(torch.ones(3, 1))
-""")
-case("diff/diagonal", """
+""",
+)
+case(
+    "diff/diagonal",
+    """
     x = torch.arange(12.).reshape(3, 4).requires_grad_()
     x.diagonal()
     torch.diagonal(x, 1)
@@ -730,23 +976,51 @@ case("diff/diagonal", """
     with fwAD.dual_level():
         p = fwAD.make_dual(torch.ones(2, 3), torch.arange(6.).reshape(2, 3))
         print(fwAD.unpack_dual(p.diagonal(1)).tangent)
-""")
-cases("diff/diagonal_error_", [("same_dims", "torch.ones(2, 3).diagonal(0, 0, 0)"),
-      ("same_dims_negative", "torch.ones(2, 3).diagonal(0, 0, -2)"), ("dim_range", "torch.ones(2, 3).diagonal(0, 0, 2)"),
-      ("vector", "torch.ones(3).diagonal()"), ("scalar", "torch.tensor(3.0).diagonal()"),
-      ("float_offset", "torch.diagonal(torch.ones(2, 2), 1.5)"), ("not_tensor", "torch.diagonal(3)"),
-      ("leaf_view_inplace", "x = torch.ones(2, 2, requires_grad=True)\nx.diagonal().zero_()")])
-cases("diff/missing_argument_", [("python_pow", "pow(torch.ones(2))"), ("python_pow_none", "pow()"),
-      ("torch_pow", "torch.pow(torch.ones(2))"), ("pow_method", "torch.ones(2).pow()"),
-      ("mul", "torch.mul(torch.ones(2))"), ("mul_method", "torch.ones(2).mul()"), ("mul_none", "torch.mul()"),
-      ("mul_alias", "f = torch.mul\nf(torch.ones(2))"),
-      ("add", "torch.add(torch.ones(2))"), ("add_method", "torch.ones(2).add()"), ("sub_method", "torch.ones(2).sub()"),
-      ("div", "torch.div(torch.ones(2))"), ("eq_method", "torch.ones(2).eq()"),
-      ("maximum", "torch.maximum(torch.ones(2))"), ("atan2_method", "torch.ones(2).atan2()"),
-      ("transpose", "torch.ones(2, 2).transpose()"), ("select", "torch.select(torch.ones(2, 2))"),
-      ("mm", "torch.mm(torch.ones(2, 2))"), ("mm_method", "torch.ones(2, 2).mm()"), ("dot", "torch.dot(torch.ones(2))"),
-      ("unsqueeze", "torch.ones(2).unsqueeze()"), ("user_function", "def pow(a):\n    return a\npow()")])
-case("diff/scalar_bool_index", """
+""",
+)
+cases(
+    "diff/diagonal_error_",
+    [
+        ("same_dims", "torch.ones(2, 3).diagonal(0, 0, 0)"),
+        ("same_dims_negative", "torch.ones(2, 3).diagonal(0, 0, -2)"),
+        ("dim_range", "torch.ones(2, 3).diagonal(0, 0, 2)"),
+        ("vector", "torch.ones(3).diagonal()"),
+        ("scalar", "torch.tensor(3.0).diagonal()"),
+        ("float_offset", "torch.diagonal(torch.ones(2, 2), 1.5)"),
+        ("not_tensor", "torch.diagonal(3)"),
+        ("leaf_view_inplace", "x = torch.ones(2, 2, requires_grad=True)\nx.diagonal().zero_()"),
+    ],
+)
+cases(
+    "diff/missing_argument_",
+    [
+        ("python_pow", "pow(torch.ones(2))"),
+        ("python_pow_none", "pow()"),
+        ("torch_pow", "torch.pow(torch.ones(2))"),
+        ("pow_method", "torch.ones(2).pow()"),
+        ("mul", "torch.mul(torch.ones(2))"),
+        ("mul_method", "torch.ones(2).mul()"),
+        ("mul_none", "torch.mul()"),
+        ("mul_alias", "f = torch.mul\nf(torch.ones(2))"),
+        ("add", "torch.add(torch.ones(2))"),
+        ("add_method", "torch.ones(2).add()"),
+        ("sub_method", "torch.ones(2).sub()"),
+        ("div", "torch.div(torch.ones(2))"),
+        ("eq_method", "torch.ones(2).eq()"),
+        ("maximum", "torch.maximum(torch.ones(2))"),
+        ("atan2_method", "torch.ones(2).atan2()"),
+        ("transpose", "torch.ones(2, 2).transpose()"),
+        ("select", "torch.select(torch.ones(2, 2))"),
+        ("mm", "torch.mm(torch.ones(2, 2))"),
+        ("mm_method", "torch.ones(2, 2).mm()"),
+        ("dot", "torch.dot(torch.ones(2))"),
+        ("unsqueeze", "torch.ones(2).unsqueeze()"),
+        ("user_function", "def pow(a):\n    return a\npow()"),
+    ],
+)
+case(
+    "diff/scalar_bool_index",
+    """
     x = torch.tensor([1., 2.], requires_grad=True)
     r = x[True]
     r
@@ -793,8 +1067,11 @@ case("diff/scalar_bool_index", """
     z[True] = 3.0
     z
     torch.ones(2)[True, True, True, 0, 0]
-""")
-case("diff/overlap_detached_expand", """
+""",
+)
+case(
+    "diff/overlap_detached_expand",
+    """
     x = torch.ones(2)
     e = x.expand(3, 2).detach()
     e.zero_()
@@ -802,13 +1079,19 @@ case("diff/overlap_detached_expand", """
     e.fill_(2.0)
     x
     e.add_(1)
-""")
-case("diff/overlap_isub", """
+""",
+)
+case(
+    "diff/overlap_isub",
+    """
     x = torch.tensor([1.0, 2.0, 3.0])
     v = x.expand(2, 3)
     v -= torch.ones(2, 3)
-""")
-case("diff/overlap_expand_fill_zero", """
+""",
+)
+case(
+    "diff/overlap_expand_fill_zero",
+    """
     x = torch.tensor([1.0, 2.0, 3.0])
     v = x.expand(2, 3)
     v.zero_()
@@ -816,8 +1099,11 @@ case("diff/overlap_expand_fill_zero", """
     v.fill_(4.0)
     x
     v.exp_()
-""")
-case("diff/overlap_in_graph", """
+""",
+)
+case(
+    "diff/overlap_in_graph",
+    """
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = x * 2
     v = y.expand(2, 3)
@@ -831,41 +1117,59 @@ case("diff/overlap_in_graph", """
     (z + u).sum().backward()
     x.grad
     v.mul_(2)
-""")
-case("diff/overlap_isub_detached", """
+""",
+)
+case(
+    "diff/overlap_isub_detached",
+    """
     x = torch.tensor([1.0, 2.0, 3.0])
     v = x.unsqueeze(0).expand(2, 3).detach()
     v -= torch.ones(3)
-""")
-case("diff/overlap_copy", """
+""",
+)
+case(
+    "diff/overlap_copy",
+    """
     x = torch.tensor([1.0, 2.0, 3.0])
     v = x.expand(2, 3).detach()
     v.copy_(torch.ones(2, 3))
-""")
-case("diff/overlap_setitem", """
+""",
+)
+case(
+    "diff/overlap_setitem",
+    """
     x = torch.tensor([1.0, 2.0, 3.0])
     v = x.expand(2, 3).detach()
     v[0] = 5.0
     x
     v[:, 1] = 7.0
-""")
-case("diff/overlap_view_of_view", """
+""",
+)
+case(
+    "diff/overlap_view_of_view",
+    """
     x = torch.tensor([1.0, 2.0, 3.0])
     v = x.expand(2, 3).detach()
     w = v[0]
     w.add_(1)
     x
     v.t().mul_(2)
-""")
-case("diff/overlap_masked_fill_index_put", """
+""",
+)
+case(
+    "diff/overlap_masked_fill_index_put",
+    """
     x = torch.ones(3)
     x.expand(2, 3).masked_fill_(torch.tensor([[True, False, True], [False, False, False]]), 2.0)
     x
     x.expand(2, 3)[torch.tensor([0])] = 5.0
     x
     x.expand(2, 3).clamp_(min=0)
-""")
-case("diff/overlap_zero_backward", """
+""",
+)
+case(
+    "diff/overlap_zero_backward",
+    """
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = x * 2
     v = y.expand(2, 3)
@@ -873,8 +1177,11 @@ case("diff/overlap_zero_backward", """
     y
     y.grad_fn
     (y * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
-""")
-case("diff/slice_backward_keeps_negative_zero", """
+""",
+)
+case(
+    "diff/slice_backward_keeps_negative_zero",
+    """
     x = torch.tensor([[-0.0, 0.5, 0.25], [-2.0, 0.0, 1.5]], requires_grad=True)
     y = x.sin()
     v = y.t()
@@ -893,20 +1200,34 @@ case("diff/slice_backward_keeps_negative_zero", """
     d = torch.tensor([1.0, -0.0, 2.0], requires_grad=True)
     (d[[1, 1, 2]] * d[[1, 1, 2]]).sum().backward()
     d.grad
-""")
-cases("diff/partial_overlap_", [('view', 'x = torch.ones(2, 3)\nx.add_(x.view(6))'),
-      ('transpose', 'x = torch.ones(3, 3)\nx.add_(x.t())'),
-      ('copy_transpose', 'x = torch.ones(3, 3)\nx.copy_(x.t())'),
-      ('shifted', 'x = torch.ones(4)\nx[1:].add_(x[:3])'),
-      ('copy_shifted', 'x = torch.ones(4)\nx[1:].copy_(x[:3])'),
-      ('mul_shifted', 'x = torch.arange(4.)\nx[1:].mul_(x[:3])'),
-      ('isub_shifted', 'x = torch.ones(4)\ny = x[1:]\ny -= x[:3]'),
-      ('clamp_min_tensor', 'x = torch.ones(4)\nx[1:].clamp_(min=x[:3])'),
-      ('mul_row', 'x = torch.ones(2, 2)\nx.mul_(x[0])'),
-      ('detached_view', 'x = torch.ones(2, 3)\nx.add_(x.detach().view(6))'),
-      ('flatten_in_graph', 'x = torch.tensor([[2.0, -1.25, -2.0], [0.0, 3.0, 3.0]], requires_grad=True)\ny = x.log()\nw = y.flatten().squeeze()\nw.add_(y, alpha=2)'),
-      ('permute_detached', 'x = torch.tensor([[-2.0, -0.0, -0.0], [3.0, -1.25, -1.25]], requires_grad=True)\ny = x ** 2\nw = y.detach().permute(1, 0)\nw -= y')])
-case("diff/partial_overlap_allowed", """
+""",
+)
+cases(
+    "diff/partial_overlap_",
+    [
+        ("view", "x = torch.ones(2, 3)\nx.add_(x.view(6))"),
+        ("transpose", "x = torch.ones(3, 3)\nx.add_(x.t())"),
+        ("copy_transpose", "x = torch.ones(3, 3)\nx.copy_(x.t())"),
+        ("shifted", "x = torch.ones(4)\nx[1:].add_(x[:3])"),
+        ("copy_shifted", "x = torch.ones(4)\nx[1:].copy_(x[:3])"),
+        ("mul_shifted", "x = torch.arange(4.)\nx[1:].mul_(x[:3])"),
+        ("isub_shifted", "x = torch.ones(4)\ny = x[1:]\ny -= x[:3]"),
+        ("clamp_min_tensor", "x = torch.ones(4)\nx[1:].clamp_(min=x[:3])"),
+        ("mul_row", "x = torch.ones(2, 2)\nx.mul_(x[0])"),
+        ("detached_view", "x = torch.ones(2, 3)\nx.add_(x.detach().view(6))"),
+        (
+            "flatten_in_graph",
+            "x = torch.tensor([[2.0, -1.25, -2.0], [0.0, 3.0, 3.0]], requires_grad=True)\ny = x.log()\nw = y.flatten().squeeze()\nw.add_(y, alpha=2)",
+        ),
+        (
+            "permute_detached",
+            "x = torch.tensor([[-2.0, -0.0, -0.0], [3.0, -1.25, -1.25]], requires_grad=True)\ny = x ** 2\nw = y.detach().permute(1, 0)\nw -= y",
+        ),
+    ],
+)
+case(
+    "diff/partial_overlap_allowed",
+    """
     x = torch.ones(2, 3)
     x.add_(x)
     x
@@ -925,8 +1246,11 @@ case("diff/partial_overlap_allowed", """
     x = torch.ones(2, 2)
     x.add_(x.detach())
     x
-""")
-case("diff/exp2_blocks", """
+""",
+)
+case(
+    "diff/exp2_blocks",
+    """
     torch.set_printoptions(precision=17)
     x = torch.linspace(-30, 30, 41)
     torch.exp2(x * 1.37)
@@ -935,8 +1259,11 @@ case("diff/exp2_blocks", """
     torch.exp2(torch.tensor([float('nan'), float('inf'), -float('inf'), 1024.0, 1023.5, -1074.5, -2001.0, 0.5, -0.5, 2.5, 127.9, -149.5, 3.3, 7.7, -9.1, 0.1, 0.2]))
     torch.exp2(torch.tensor([float('nan'), float('inf'), -float('inf'), 128.0, 127.5, -149.5, -150.5, 0.5, -0.5, 2.5, 127.9, -149.5, 3.3, 7.7, -9.1, 0.1, 0.2]).float())
     torch.set_printoptions(precision=4)
-""")
-case("diff/hypot_blocks", """
+""",
+)
+case(
+    "diff/hypot_blocks",
+    """
     torch.set_printoptions(precision=17)
     x = torch.linspace(-30, 30, 41) * 1.37
     y = torch.linspace(5, -7, 41) ** 3
@@ -948,16 +1275,22 @@ case("diff/hypot_blocks", """
     torch.hypot(x * 1e-310, y * 1e-310)
     torch.hypot(torch.tensor([float('nan'), float('inf'), -float('inf'), 0.0, -0.0, 3.0, 1e-310, 1e308, 5.0, 2.0, 0.0, 8.0, 3.3, 7.7, -9.1, 0.1, 0.2]), torch.tensor([float('inf'), float('nan'), 1.0, 0.0, 0.0, 4.0, 1e-310, 1e308, 0.0, -0.0, 7.0, -6.0, 1.1, 2.2, 3.3, 4.4, 5.5]))
     torch.set_printoptions(precision=4)
-""")
-case("diff/add_alpha_range_ends", """
+""",
+)
+case(
+    "diff/add_alpha_range_ends",
+    """
     torch.set_printoptions(precision=17)
     a = torch.linspace(-3, 3, 19) * 1e-310
     b = torch.linspace(2, -1, 19)
     torch.add(a, b, alpha=1.3e-310)
     torch.sub(a * 1e618, b * 1e300, alpha=1e8)
     torch.set_printoptions(precision=4)
-""")
-case("diff/atan2_blocks", """
+""",
+)
+case(
+    "diff/atan2_blocks",
+    """
     torch.set_printoptions(precision=17)
     y = torch.linspace(-30, 30, 41) * 1.37
     x = torch.linspace(5, -7, 41) ** 3
@@ -969,8 +1302,11 @@ case("diff/atan2_blocks", """
     torch.atan2(y * 1e-310, x * 1e-310)
     torch.atan2(torch.tensor([float('nan'), float('inf'), -float('inf'), 0.0, -0.0, 3.0, 1e-310, 1e308, 5.0, 2.0, 0.0, -0.0, float('inf'), -float('inf'), -9.1, 0.1, 0.2]), torch.tensor([float('inf'), float('nan'), 1.0, 0.0, -0.0, -4.0, 1e-310, -1e308, 0.0, -0.0, -7.0, -6.0, float('inf'), -float('inf'), 3.3, -4.4, 5.5]))
     torch.set_printoptions(precision=4)
-""")
-case("diff/flatten_copies", """
+""",
+)
+case(
+    "diff/flatten_copies",
+    """
     x = torch.ones(2, 3, requires_grad=True)
     y = x * 1
     y.t().flatten()
@@ -985,8 +1321,11 @@ case("diff/flatten_copies", """
     y
     (w * w).sum().backward()
     x.grad
-""")
-case("diff/add_alpha_signed_zeros", """
+""",
+)
+case(
+    "diff/add_alpha_signed_zeros",
+    """
     v = torch.tensor([-0.0, 0.0, -0.0, 0.0, -0.0])
     y = torch.tensor([-0.0, -0.0, 0.0, 0.0, 1e-300])
     v.add(y, alpha=2)
@@ -995,28 +1334,49 @@ case("diff/add_alpha_signed_zeros", """
     v.clone().add_(y, alpha=-1)
     v.float().add(y.float(), alpha=2)
     torch.add(v.reshape(5, 1).expand(5, 9), y.reshape(5, 1), alpha=0.5)
-""")
-case("diff/add_alpha_broadcast_error", """
+""",
+)
+case(
+    "diff/add_alpha_broadcast_error",
+    """
     torch.ones(2, 3).add(torch.ones(2), alpha=2)
-""")
-case("diff/sub_alpha_broadcast_error", """
+""",
+)
+case(
+    "diff/sub_alpha_broadcast_error",
+    """
     torch.sub(torch.ones(4, 1), torch.ones(2, 3), alpha=0.5)
-""")
-case("diff/bool_dot", """
+""",
+)
+case(
+    "diff/bool_dot",
+    """
     b = torch.tensor([True, False])
     torch.outer(b, b)
     b @ b
-""")
-case("diff/bool_mv", """
+""",
+)
+case(
+    "diff/bool_mv",
+    """
     torch.ones(2, 2, 2, dtype=torch.bool) @ torch.tensor([True, False])
-""")
-case("diff/bool_mm", """
+""",
+)
+case(
+    "diff/bool_mm",
+    """
     torch.ones(2, 2, 2, dtype=torch.bool) @ torch.ones(2, 2, dtype=torch.bool)
-""")
-case("diff/bool_bmm", """
+""",
+)
+case(
+    "diff/bool_bmm",
+    """
     torch.tensor([True, False]) @ torch.ones(2, 2, 2, dtype=torch.bool)
-""")
-case("diff/div_jvp_order", """
+""",
+)
+case(
+    "diff/div_jvp_order",
+    """
     import torch.autograd.forward_ad as fwAD
     torch.set_printoptions(precision=17)
     p = torch.tensor([-1.25, 2.0, 0.0, 0.3, 1.7, -2.9, 1e-300])
@@ -1035,27 +1395,42 @@ case("diff/div_jvp_order", """
         print(fwAD.unpack_dual(e / d).tangent)
         print(fwAD.unpack_dual(torch.div(e, d)).tangent)
     torch.set_printoptions(precision=4)
-""")
-case("diff/copy_view_of_leaf_first", """
+""",
+)
+case(
+    "diff/copy_view_of_leaf_first",
+    """
     x = torch.ones(2, 3, requires_grad=True)
     with torch.no_grad():
         x[:, 1] = 0.0
     x
     x[:, 1].copy_(torch.ones_like(x))
-""")
-case("diff/copy_leaf_first", """
+""",
+)
+case(
+    "diff/copy_leaf_first",
+    """
     x = torch.ones(2, 3, requires_grad=True)
     x.copy_(torch.ones(3, 3))
-""")
-case("diff/fill_leaf_first", """
+""",
+)
+case(
+    "diff/fill_leaf_first",
+    """
     x = torch.ones(2, 3, requires_grad=True)
     x.fill_(torch.ones(2))
-""")
-case("diff/fill_dims_error", """
+""",
+)
+case(
+    "diff/fill_dims_error",
+    """
     x = torch.ones(2, 3)
     x.fill_(torch.ones(2))
-""")
-case("diff/printoptions_all", """
+""",
+)
+case(
+    "diff/printoptions_all",
+    """
     torch.tensor([-0.0, 0.0])
     torch.set_printoptions(sci_mode=True)
     torch.tensor([1.5, 2.25])
@@ -1081,8 +1456,11 @@ case("diff/printoptions_all", """
     torch.arange(10.)
     torch.set_printoptions(profile='default')
     torch.set_printoptions(profile="default")
-""")
-case("diff/printoptions_more", """
+""",
+)
+case(
+    "diff/printoptions_more",
+    """
     torch.set_printoptions(sci_mode=True)
     torch.tensor([1., 2., 3.])
     torch.zeros(3)
@@ -1112,8 +1490,11 @@ case("diff/printoptions_more", """
     torch.tensor(3.5)
     torch.tensor([[1., 2.], [3., 4.]])
     torch.set_printoptions(profile="default")
-""")
-case("diff/set_grad_enabled", """
+""",
+)
+case(
+    "diff/set_grad_enabled",
+    """
     x = torch.ones(2, requires_grad=True)
     with torch.no_grad():
         with torch.enable_grad():
@@ -1161,20 +1542,35 @@ case("diff/set_grad_enabled", """
     (x * 2).requires_grad
     torch.set_grad_enabled(True)
     (x * 2).requires_grad
-""")
-case("diff/set_grad_enabled_bool", """
+""",
+)
+case(
+    "diff/set_grad_enabled_bool",
+    """
     torch.set_grad_enabled(1)
-""")
-case("diff/mean_int_dtype_name", """
+""",
+)
+case(
+    "diff/mean_int_dtype_name",
+    """
     torch.arange(3).mean()
-""")
-case("diff/softmax_long_dtype_name", """
+""",
+)
+case(
+    "diff/softmax_long_dtype_name",
+    """
     torch.arange(3).softmax(0)
-""")
-case("diff/norm_byte_dtype_name", """
+""",
+)
+case(
+    "diff/norm_byte_dtype_name",
+    """
     torch.tensor([1, 2], dtype=torch.uint8).norm()
-""")
-case("diff/reduce_dtype_kwarg", """
+""",
+)
+case(
+    "diff/reduce_dtype_kwarg",
+    """
     x = torch.tensor([[0.1, 0.2, 0.3], [1.7, 2.9, -3.3]], requires_grad=True)
     torch.set_printoptions(precision=10)
     x.sum(dtype=torch.float32)
@@ -1189,17 +1585,29 @@ case("diff/reduce_dtype_kwarg", """
     x.sum(dtype=torch.float32).backward()
     x.grad
     x.sum(dtype=torch.int64)
-""")
-case("diff/mean_int_dtype_kwarg", """
+""",
+)
+case(
+    "diff/mean_int_dtype_kwarg",
+    """
     torch.ones(2, 3).mean(dtype=torch.int64)
-""")
-case("diff/cat_empty_list", """
+""",
+)
+case(
+    "diff/cat_empty_list",
+    """
     torch.cat([], dim=1)
-""")
-case("diff/stack_empty_list", """
+""",
+)
+case(
+    "diff/stack_empty_list",
+    """
     torch.stack(())
-""")
-case("diff/norm_backward_orders", """
+""",
+)
+case(
+    "diff/norm_backward_orders",
+    """
     torch.manual_seed(5)
     x = torch.randn(4, 9, dtype=torch.float32, requires_grad=True)
     for p in (2, 3.0, 1.5, 1, float('inf')):
@@ -1225,12 +1633,15 @@ case("diff/norm_backward_orders", """
     print(g.tolist(), g.dtype)
     g, = torch.autograd.grad((y * torch.randn(6)).sum(), y)
     print(g.dtype)
-""")
+""",
+)
 
 # the backward engine's order (PyTorch's ready queue by sequence number; a leaf's gradients
 # summed before they reach its .grad): random graphs of shared values, .grad accumulated
 # over three passes (the third through a backward schedule)
-case("diff/engine_order_0", """
+case(
+    "diff/engine_order_0",
+    """
     torch.manual_seed(0)
     v0 = torch.randn((), dtype=torch.float32, requires_grad=True)
     v1 = torch.randn((), dtype=torch.float32, requires_grad=True)
@@ -1250,8 +1661,11 @@ case("diff/engine_order_0", """
         v14 = (v9 - v0).sin()
         (v12 + v13 + v14 + v0 + v1).sum().backward()
         print([v.grad.tolist() for v in (v0, v1,)])
-""")
-case("diff/engine_order_5", """
+""",
+)
+case(
+    "diff/engine_order_5",
+    """
     torch.manual_seed(5)
     v0 = torch.randn(5, dtype=torch.float64, requires_grad=True)
     for it in range(3):
@@ -1265,8 +1679,11 @@ case("diff/engine_order_5", """
         v8 = (v0 - v2) * 0.5
         (v6 + v7 + v8 + v0).sum().backward()
         print([v.grad.tolist() for v in (v0,)])
-""")
-case("diff/engine_order_10", """
+""",
+)
+case(
+    "diff/engine_order_10",
+    """
     torch.manual_seed(10)
     v0 = torch.randn((), dtype=torch.float32, requires_grad=True)
     for it in range(3):
@@ -1285,8 +1702,11 @@ case("diff/engine_order_10", """
         v13 = (v11 + v4) * 0.5
         (v11 + v12 + v13 + v0).sum().backward()
         print([v.grad.tolist() for v in (v0,)])
-""")
-case("diff/engine_order_15", """
+""",
+)
+case(
+    "diff/engine_order_15",
+    """
     torch.manual_seed(15)
     v0 = torch.randn(5, dtype=torch.float32, requires_grad=True)
     v1 = torch.randn(5, dtype=torch.float32, requires_grad=True)
@@ -1301,8 +1721,11 @@ case("diff/engine_order_15", """
         v9 = (v2 * v7).exp()
         (v7 + v8 + v9 + v0 + v1 + v2).sum().backward()
         print([v.grad.tolist() for v in (v0, v1, v2,)])
-""")
-case("diff/engine_order_20", """
+""",
+)
+case(
+    "diff/engine_order_20",
+    """
     torch.manual_seed(20)
     v0 = torch.randn((), dtype=torch.float32, requires_grad=True)
     for it in range(3):
@@ -1314,8 +1737,11 @@ case("diff/engine_order_20", """
         v6 = (v2 * v2)
         (v4 + v5 + v6 + v0).sum().backward()
         print([v.grad.tolist() for v in (v0,)])
-""")
-case("diff/engine_order_25", """
+""",
+)
+case(
+    "diff/engine_order_25",
+    """
     torch.manual_seed(25)
     v0 = torch.randn(5, dtype=torch.float32, requires_grad=True)
     for it in range(3):
@@ -1333,8 +1759,11 @@ case("diff/engine_order_25", """
         v12 = (v2 - v10)
         (v10 + v11 + v12 + v0).sum().backward()
         print([v.grad.tolist() for v in (v0,)])
-""")
-case("diff/engine_order_30", """
+""",
+)
+case(
+    "diff/engine_order_30",
+    """
     torch.manual_seed(30)
     v0 = torch.randn((), dtype=torch.float64, requires_grad=True)
     v1 = torch.randn((), dtype=torch.float64, requires_grad=True)
@@ -1347,8 +1776,11 @@ case("diff/engine_order_30", """
         v7 = (v2 * v3).tanh()
         (v5 + v6 + v7 + v0 + v1 + v2).sum().backward()
         print([v.grad.tolist() for v in (v0, v1, v2,)])
-""")
-case("diff/engine_order_35", """
+""",
+)
+case(
+    "diff/engine_order_35",
+    """
     torch.manual_seed(35)
     v0 = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
     for it in range(3):
@@ -1360,8 +1792,11 @@ case("diff/engine_order_35", """
         v6 = (v5 - v0)
         (v4 + v5 + v6 + v0).sum().backward()
         print([v.grad.tolist() for v in (v0,)])
-""")
-case("diff/engine_order_40", """
+""",
+)
+case(
+    "diff/engine_order_40",
+    """
     torch.manual_seed(40)
     v0 = torch.randn((), dtype=torch.float32, requires_grad=True)
     v1 = torch.randn((), dtype=torch.float32, requires_grad=True)
@@ -1375,8 +1810,11 @@ case("diff/engine_order_40", """
         v8 = (v6 - v3).tanh()
         (v6 + v7 + v8 + v0 + v1 + v2).sum().backward()
         print([v.grad.tolist() for v in (v0, v1, v2,)])
-""")
-case("diff/engine_order_45", """
+""",
+)
+case(
+    "diff/engine_order_45",
+    """
     torch.manual_seed(45)
     v0 = torch.randn(3, 4, dtype=torch.float32, requires_grad=True)
     v1 = torch.randn(3, 4, dtype=torch.float32, requires_grad=True)
@@ -1387,8 +1825,11 @@ case("diff/engine_order_45", """
         v5 = (v1 * v1).exp()
         (v3 + v4 + v5 + v0 + v1 + v2).sum().backward()
         print([v.grad.tolist() for v in (v0, v1, v2,)])
-""")
-case("diff/engine_order_50", """
+""",
+)
+case(
+    "diff/engine_order_50",
+    """
     torch.manual_seed(50)
     v0 = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
     v1 = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
@@ -1408,8 +1849,11 @@ case("diff/engine_order_50", """
         v14 = (v0 - v0).tanh()
         (v12 + v13 + v14 + v0 + v1 + v2).sum().backward()
         print([v.grad.tolist() for v in (v0, v1, v2,)])
-""")
-case("diff/engine_order_55", """
+""",
+)
+case(
+    "diff/engine_order_55",
+    """
     torch.manual_seed(55)
     v0 = torch.randn((), dtype=torch.float32, requires_grad=True)
     v1 = torch.randn((), dtype=torch.float32, requires_grad=True)
@@ -1421,8 +1865,11 @@ case("diff/engine_order_55", """
         v6 = (v1 + v2).sin()
         (v4 + v5 + v6 + v0 + v1).sum().backward()
         print([v.grad.tolist() for v in (v0, v1,)])
-""")
-case("diff/engine_order_60", """
+""",
+)
+case(
+    "diff/engine_order_60",
+    """
     torch.manual_seed(60)
     v0 = torch.randn((), dtype=torch.float64, requires_grad=True)
     for it in range(3):
@@ -1439,8 +1886,11 @@ case("diff/engine_order_60", """
         v11 = (v8 + v9).sin()
         (v9 + v10 + v11 + v0).sum().backward()
         print([v.grad.tolist() for v in (v0,)])
-""")
-case("diff/engine_order_65", """
+""",
+)
+case(
+    "diff/engine_order_65",
+    """
     torch.manual_seed(65)
     v0 = torch.randn(3, 4, dtype=torch.float32, requires_grad=True)
     v1 = torch.randn(3, 4, dtype=torch.float32, requires_grad=True)
@@ -1456,8 +1906,11 @@ case("diff/engine_order_65", """
         v10 = (v9 * v2).exp()
         (v8 + v9 + v10 + v0 + v1).sum().backward()
         print([v.grad.tolist() for v in (v0, v1,)])
-""")
-case("diff/engine_order_70", """
+""",
+)
+case(
+    "diff/engine_order_70",
+    """
     torch.manual_seed(70)
     v0 = torch.randn(5, dtype=torch.float64, requires_grad=True)
     for it in range(3):
@@ -1475,8 +1928,11 @@ case("diff/engine_order_70", """
         v12 = (v10 + v1) * 0.5
         (v10 + v11 + v12 + v0).sum().backward()
         print([v.grad.tolist() for v in (v0,)])
-""")
-case("diff/engine_order_75", """
+""",
+)
+case(
+    "diff/engine_order_75",
+    """
     torch.manual_seed(75)
     v0 = torch.randn(5, dtype=torch.float64, requires_grad=True)
     v1 = torch.randn(5, dtype=torch.float64, requires_grad=True)
@@ -1495,4 +1951,5 @@ case("diff/engine_order_75", """
         v13 = (v8 + v6).sin()
         (v11 + v12 + v13 + v0 + v1 + v2).sum().backward()
         print([v.grad.tolist() for v in (v0, v1, v2,)])
-""")
+""",
+)

@@ -3,13 +3,18 @@ scripts/gen_golden_language.py under torch 2.13 to record tests/golden/language.
 and by tests/test_language.py under gradcli.  Each is (name, source)."""
 
 CASES = [
-    ("scope/closure_sees_argument", """
+    (
+        "scope/closure_sees_argument",
+        """
 k = 100
 def make(k):
     return lambda v: v * k
 make(3)(2)
-"""),
-    ("scope/make_loss_uses_its_target", """
+""",
+    ),
+    (
+        "scope/make_loss_uses_its_target",
+        """
 target = torch.tensor([100.0])
 def make_loss(target):
     def loss(x):
@@ -19,8 +24,11 @@ x = torch.tensor([1.0, 2.0], requires_grad=True)
 l = make_loss(torch.tensor([1.0, 1.0]))(x)
 l.backward()
 print(l, x.grad)
-"""),
-    ("scope/nonlocal_counter", """
+""",
+    ),
+    (
+        "scope/nonlocal_counter",
+        """
 def counter():
     n = 0
     def inc():
@@ -31,8 +39,11 @@ def counter():
 c = counter()
 c()
 c()
-"""),
-    ("scope/global_statement", """
+""",
+    ),
+    (
+        "scope/global_statement",
+        """
 total = 0
 def add(v):
     global total
@@ -40,31 +51,46 @@ def add(v):
 add(2)
 add(3)
 total
-"""),
-    ("scope/late_binding_in_loop", """
+""",
+    ),
+    (
+        "scope/late_binding_in_loop",
+        """
 fs = [lambda: i for i in range(3)]
 [f() for f in fs]
-"""),
-    ("scope/unbound_local", """
+""",
+    ),
+    (
+        "scope/unbound_local",
+        """
 q = 1
 def h():
     print(q)
     q = 2
 h()
-"""),
-    ("scope/comprehension_variable_does_not_leak", """
+""",
+    ),
+    (
+        "scope/comprehension_variable_does_not_leak",
+        """
 x = 'outer'
 ys = [x for x in range(3)]
 print(x, ys)
-"""),
-    ("strings/triple_quoted", '''
+""",
+    ),
+    (
+        "strings/triple_quoted",
+        '''
 s = """two
 lines"""
 print(s)
 t = \'\'\'it's\'\'\'
 print(t, len(s))
-'''),
-    ("strings/docstrings", '''
+''',
+    ),
+    (
+        "strings/docstrings",
+        '''
 def f(x):
     """Square x.
 
@@ -76,19 +102,28 @@ class C:
         """A method."""
         return 1
 print(f(torch.tensor(3.0)), C().m())
-'''),
-    ("math/functions_and_constants", """
+''',
+    ),
+    (
+        "math/functions_and_constants",
+        """
 import math
 print(math.sqrt(2.0), math.pi, math.e, math.inf, math.tau)
 print(math.exp(1.5), math.log(10.0), math.log(8, 2), math.cos(0.3), math.atan2(1.0, 2.0))
 print(math.floor(2.7), math.ceil(2.1), math.factorial(10), math.gcd(12, 18), math.isclose(1.0, 1.0 + 1e-12))
 print(math.prod([1, 2, 3, 4]), math.fsum([0.1] * 10), math.hypot(3.0, 4.0), math.isnan(math.nan))
-"""),
-    ("math/from_import", """
+""",
+    ),
+    (
+        "math/from_import",
+        """
 from math import sqrt, pi as PI
 sqrt(PI)
-"""),
-    ("random/seeded_like_cpython", """
+""",
+    ),
+    (
+        "random/seeded_like_cpython",
+        """
 import random
 random.seed(0)
 print(random.random(), random.randint(1, 10), random.uniform(1.0, 2.0))
@@ -98,8 +133,11 @@ random.shuffle(xs)
 print(xs, random.sample(range(100), 3))
 random.seed(42)
 print([random.random() for _ in range(3)])
-"""),
-    ("functools/partial_reduce_wraps", """
+""",
+    ),
+    (
+        "functools/partial_reduce_wraps",
+        """
 from functools import partial, reduce, wraps
 def power(base, exp):
     return base ** exp
@@ -114,14 +152,20 @@ def logged(fn):
 def g(x):
     return x * 10
 g(2)
-"""),
-    ("itertools/basics", """
+""",
+    ),
+    (
+        "itertools/basics",
+        """
 import itertools
 print(list(itertools.product([1, 2], ['a', 'b'])))
 print(list(itertools.chain([1, 2], [3])), list(itertools.combinations([1, 2, 3], 2)))
 print(list(itertools.islice(itertools.count(5), 3)), list(itertools.accumulate([1, 2, 3])))
-"""),
-    ("collections/ordereddict_defaultdict_namedtuple", """
+""",
+    ),
+    (
+        "collections/ordereddict_defaultdict_namedtuple",
+        """
 from collections import OrderedDict, defaultdict, namedtuple
 od = OrderedDict()
 od['b'] = 1
@@ -134,35 +178,53 @@ print(dd['x'], len(dd))
 Point = namedtuple('Point', ['x', 'y'])
 p = Point(1, y=2)
 print(p, p.x + p.y, p[0])
-"""),
-    ("copy/deepcopy_leaf", """
+""",
+    ),
+    (
+        "copy/deepcopy_leaf",
+        """
 import copy
 w = torch.tensor([1.0, 2.0], requires_grad=True)
 (w * 2).sum().backward()
 w2 = copy.deepcopy(w)
 print(w2, w2.grad, w2 is w, w2.requires_grad)
-"""),
-    ("copy/deepcopy_nonleaf_error", """
+""",
+    ),
+    (
+        "copy/deepcopy_nonleaf_error",
+        """
 import copy
 w = torch.tensor([1.0, 2.0], requires_grad=True)
 y = w * 2
 copy.deepcopy(y)
-"""),
-    ("ops/is_and_is_not", """
+""",
+    ),
+    (
+        "ops/is_and_is_not",
+        """
 x = None
 y = [1]
 z = y
 print(x is None, x is not None, y is z, y is [1], 1 in y, 2 not in y)
-"""),
-    ("ops/chained_comparisons", """
+""",
+    ),
+    (
+        "ops/chained_comparisons",
+        """
 a = 2
 print(1 < a < 3, 1 < a > 3, 0 <= a <= 2 < 5, 3 > a == 2)
-"""),
-    ("ops/in_dict_set_string", """
+""",
+    ),
+    (
+        "ops/in_dict_set_string",
+        """
 d = {'a': 1}
 print('a' in d, 'b' in d, 3 in {1, 2, 3}, 'ell' in 'hello')
-"""),
-    ("ops/floor_div_assign", """
+""",
+    ),
+    (
+        "ops/floor_div_assign",
+        """
 n = 17
 n //= 5
 m = 17
@@ -171,8 +233,11 @@ print(n, m)
 x = torch.tensor([7.0, 8.0])
 x //= 2
 x
-"""),
-    ("dict/literals_and_assignment", """
+""",
+    ),
+    (
+        "dict/literals_and_assignment",
+        """
 d = {}
 d['w'] = torch.tensor([1.0, 2.0])
 d['b'] = 3
@@ -182,8 +247,11 @@ d['b'] += 1
 print(len(d), d['b'], d.get('zz', 0), list(d.items())[1])
 e = {**d, 'c': 4}
 print(sorted(k for k in e if isinstance(k, str)))
-"""),
-    ("dict/methods", """
+""",
+    ),
+    (
+        "dict/methods",
+        """
 d = {'a': 1, 'b': 2}
 for k, v in d.items():
     print(k, v)
@@ -191,17 +259,26 @@ print(list(d.keys()), list(d.values()), d.pop('a'), d)
 d.update({'c': 3}, d=4)
 d.setdefault('e', 5)
 print(d)
-"""),
-    ("dict/missing_key", """
+""",
+    ),
+    (
+        "dict/missing_key",
+        """
 d = {'a': 1}
 d['b']
-"""),
-    ("set/literals", """
+""",
+    ),
+    (
+        "set/literals",
+        """
 s = {3, 1, 2, 3}
 s.add(4)
 print(s, len(s), {x % 3 for x in range(10)}, set([1, 1, 2]))
-"""),
-    ("list/subscription_assignment", """
+""",
+    ),
+    (
+        "list/subscription_assignment",
+        """
 xs = [1, 2, 3, 4]
 xs[0] = 10
 xs[-1] = 40
@@ -210,18 +287,27 @@ print(xs)
 del xs[0]
 del xs[1:3]
 print(xs)
-"""),
-    ("list/index_out_of_range", """
+""",
+    ),
+    (
+        "list/index_out_of_range",
+        """
 xs = [1, 2]
 xs[5] = 1
-"""),
-    ("del/names", """
+""",
+    ),
+    (
+        "del/names",
+        """
 a = 1
 b = 2
 del a, b
 a
-"""),
-    ("pass/empty_bodies", """
+""",
+    ),
+    (
+        "pass/empty_bodies",
+        """
 def f():
     pass
 class C:
@@ -229,26 +315,38 @@ class C:
 for i in range(2):
     pass
 print(f(), isinstance(C(), C))
-"""),
-    ("comprehensions/list_nested_and_filtered", """
+""",
+    ),
+    (
+        "comprehensions/list_nested_and_filtered",
+        """
 print([x * y for x in range(3) for y in range(3) if x != y])
 print([[i + j for j in range(2)] for i in range(2)])
 print({k: v ** 2 for k, v in zip('abc', range(3))})
-"""),
-    ("comprehensions/generator_expressions", """
+""",
+    ),
+    (
+        "comprehensions/generator_expressions",
+        """
 params = [torch.ones(2, 3), torch.ones(4)]
 print(sum(p.numel() for p in params))
 print(max(x * 2 for x in [3, 1, 2]), min(x for x in [3, 1, 2]), any(x > 2 for x in [1, 3]), all(x > 2 for x in [1, 3]))
 g = (x * x for x in range(4))
 print(list(g), list(g))
-"""),
-    ("comprehensions/tensors", """
+""",
+    ),
+    (
+        "comprehensions/tensors",
+        """
 xs = [torch.tensor(float(i), requires_grad=True) for i in range(3)]
 total = sum(x * x for x in xs)
 total.backward()
 print(total, [x.grad for x in xs])
-"""),
-    ("args/star_args_kwargs_keyword_only", """
+""",
+    ),
+    (
+        "args/star_args_kwargs_keyword_only",
+        """
 def f(a, b=2, *args, c, d=4, **kw):
     return a, b, args, c, d, kw
 print(f(1, c=3))
@@ -256,29 +354,44 @@ print(f(1, 2, 3, 4, c=5, e=6))
 args = [10, 20]
 kw = {'c': 30, 'x': 40}
 print(f(*args, **kw))
-"""),
-    ("args/missing_keyword_only", """
+""",
+    ),
+    (
+        "args/missing_keyword_only",
+        """
 def f(a, *, c):
     return a + c
 f(1)
-"""),
-    ("args/unexpected_keyword", """
+""",
+    ),
+    (
+        "args/unexpected_keyword",
+        """
 def f(a):
     return a
 f(1, b=2)
-"""),
-    ("unpacking/star_targets", """
+""",
+    ),
+    (
+        "unpacking/star_targets",
+        """
 a, *rest = [1, 2, 3, 4]
 *init, last = (1, 2, 3)
 first, *middle, end = range(5)
 print(a, rest, init, last, first, middle, end)
 x, (y, z) = 1, (2, 3)
 print(x, y, z, [*rest, *init])
-"""),
-    ("unpacking/too_many", """
+""",
+    ),
+    (
+        "unpacking/too_many",
+        """
 a, b = [1, 2, 3]
-"""),
-    ("unpacking/strings", """
+""",
+    ),
+    (
+        "unpacking/strings",
+        """
 def f(a, b):
     return b + a
 a, b = "xy"
@@ -286,18 +399,27 @@ first, *rest = "abc"
 print(f(*"ab"), a, b, first, rest, [*"hi", *"!"])
 for k, v in ["ab", "cd"]:
     print(k, v)
-"""),
-    ("unpacking/string_too_long", """
+""",
+    ),
+    (
+        "unpacking/string_too_long",
+        """
 a, b = "abc"
-"""),
-    ("generators/next_after_the_end", """
+""",
+    ),
+    (
+        "generators/next_after_the_end",
+        """
 def gen():
     yield 1
 t = gen()
 print(next(t))
 next(t)
-"""),
-    ("try/except_else_finally", """
+""",
+    ),
+    (
+        "try/except_else_finally",
+        """
 def div(a, b):
     try:
         r = a // b
@@ -311,8 +433,11 @@ def div(a, b):
         print('finally')
 print(div(1, 2))
 print(div(1, 0))
-"""),
-    ("try/torch_errors_are_runtime_errors", """
+""",
+    ),
+    (
+        "try/torch_errors_are_runtime_errors",
+        """
 try:
     torch.ones(2) + torch.ones(3)
 except RuntimeError as e:
@@ -321,8 +446,11 @@ try:
     torch.ones(2, requires_grad=True).backward()
 except RuntimeError as e:
     print('caught:', e)
-"""),
-    ("try/exception_hierarchy", """
+""",
+    ),
+    (
+        "try/exception_hierarchy",
+        """
 for thing in [lambda: [][1], lambda: {}['k'], lambda: undefined_fn(), lambda: 1 // 0]:
     try:
         thing()
@@ -330,8 +458,11 @@ for thing in [lambda: [][1], lambda: {}['k'], lambda: undefined_fn(), lambda: 1 
         print('lookup or arithmetic:', type(e).__name__ if False else e)
     except Exception as e:
         print('other:', e)
-"""),
-    ("try/exception_types", """
+""",
+    ),
+    (
+        "try/exception_types",
+        """
 errors = [lambda: torch.ones(1).view(3), lambda: torch.ones(2) + torch.ones(3),
           lambda: [1][5], lambda: {}['k'], lambda: 1 // 0, lambda: torch.ones(2).nosuch,
           lambda: int('x'), lambda: float('1,5'), lambda: int('1.5'),
@@ -351,8 +482,11 @@ try:
     {}[(1, 'a')]
 except KeyError as e:
     print(repr(e), str(e))
-"""),
-    ("builtins/numbers_and_sequences", """
+""",
+    ),
+    (
+        "builtins/numbers_and_sequences",
+        """
 print(divmod(-7, 2), divmod(7.5, 2), divmod(True, 2), pow(2, 10), pow(2.0, 0.5), pow(2, -1))
 print(pow(torch.tensor(2.0), 3), pow(2, torch.tensor(3.0)))
 print(min('hello'), max(['b', 'a', 'c']), max((3, 1, 2)), min(range(4, 9)))
@@ -365,8 +499,11 @@ try:
 except TypeError as e:
     print(type(e).__name__, e)
 divmod(torch.tensor(1.0), 2)
-"""),
-    ("fstring/tensors", """
+""",
+    ),
+    (
+        "fstring/tensors",
+        """
 x = torch.tensor(3.14159)
 v = torch.tensor([1.0, 2.0])
 n = torch.tensor(5)
@@ -376,8 +513,11 @@ print("{} {:.3f} {}".format(x, x, v), str(x), "val: " + str(v))
 loss = (v * v).sum()
 print(f"loss: {loss:>7f}  [{3:>5d}/{60:>5d}]", f"{loss}")
 print(f"{v:.2f}")
-"""),
-    ("strings/percent_format", """
+""",
+    ),
+    (
+        "strings/percent_format",
+        """
 x = torch.tensor(3.14159)
 n = torch.tensor(7)
 v = torch.tensor([1.0, 2.0])
@@ -396,8 +536,11 @@ try:
 except KeyError as e:
     print(type(e).__name__, e)
 '%f' % v
-"""),
-    ("builtins/dict_views", """
+""",
+    ),
+    (
+        "builtins/dict_views",
+        """
 d = {'a': 1, 'b': 2}
 ks = d.keys()
 for k in ks:
@@ -412,8 +555,11 @@ for k, v in d.items():
 print(sum(d.values()), dict(d.items()), len(d.items()), d.values(), d.items())
 sd = torch.nn.Linear(2, 1).state_dict()
 print(sd.keys(), list(sd.keys()), len(sd.values()), type(sd).__name__)
-"""),
-    ("try/raise_and_reraise", """
+""",
+    ),
+    (
+        "try/raise_and_reraise",
+        """
 def check(x):
     if x < 0:
         raise ValueError(f'negative: {x}')
@@ -430,11 +576,17 @@ try:
         raise
 except ValueError as e:
     print('outer', e)
-"""),
-    ("try/uncaught_raise", """
+""",
+    ),
+    (
+        "try/uncaught_raise",
+        """
 raise NotImplementedError('not yet')
-"""),
-    ("try/custom_exception_class", """
+""",
+    ),
+    (
+        "try/custom_exception_class",
+        """
 class ShapeMismatch(Exception):
     pass
 class Worse(ShapeMismatch):
@@ -445,16 +597,22 @@ try:
     raise Worse(3)
 except ShapeMismatch as e:
     print('caught', e, e.n, isinstance(e, Exception))
-"""),
-    ("try/finally_runs_on_return", """
+""",
+    ),
+    (
+        "try/finally_runs_on_return",
+        """
 def f():
     try:
         return 1
     finally:
         print('cleanup')
 f()
-"""),
-    ("generators/yield", """
+""",
+    ),
+    (
+        "generators/yield",
+        """
 def countdown(n):
     while n > 0:
         yield n
@@ -470,8 +628,11 @@ def chained():
     yield 3
 it = chained()
 print(next(it), next(it), list(it), next(it, 'done'))
-"""),
-    ("generators/data_iter", """
+""",
+    ),
+    (
+        "generators/data_iter",
+        """
 import random
 def data_iter(batch_size, features, labels):
     num_examples = len(features)
@@ -485,8 +646,11 @@ features = torch.arange(10.0).reshape(5, 2)
 labels = torch.arange(5.0)
 for X, y in data_iter(2, features, labels):
     print(X, y)
-"""),
-    ("classes/basics", """
+""",
+    ),
+    (
+        "classes/basics",
+        """
 class Counter:
     step = 1
     def __init__(self, start=0):
@@ -501,8 +665,11 @@ c.bump().bump()
 print(c, c.value, Counter.step)
 Counter.step = 10
 c.bump()
-"""),
-    ("classes/inheritance_super_properties", """
+""",
+    ),
+    (
+        "classes/inheritance_super_properties",
+        """
 class Shape:
     def __init__(self, name):
         self.name = name
@@ -532,8 +699,11 @@ r = Rect(2, 3)
 print(r.describe(), r.perimeter, Rect.unit().area(), Rect.square(4).area())
 s = Square.square(2)
 print(s.describe(), isinstance(s, Shape), issubclass(Square, Rect), type(s) is Square)
-"""),
-    ("classes/property_setter", """
+""",
+    ),
+    (
+        "classes/property_setter",
+        """
 class Temp:
     def __init__(self):
         self._c = 0.0
@@ -549,8 +719,11 @@ t = Temp()
 t.celsius = 25.0
 print(t.celsius)
 t.celsius = -300
-"""),
-    ("classes/call_and_str", """
+""",
+    ),
+    (
+        "classes/call_and_str",
+        """
 class Poly:
     def __init__(self, *coeffs):
         self.coeffs = coeffs
@@ -563,15 +736,21 @@ x = torch.tensor(2.0, requires_grad=True)
 y = p(x)
 y.backward()
 print(p, y, x.grad)
-"""),
-    ("classes/default_repr_and_missing_attribute", """
+""",
+    ),
+    (
+        "classes/default_repr_and_missing_attribute",
+        """
 class Empty:
     pass
 e = Empty()
 print(isinstance(e, Empty))
 e.missing
-"""),
-    ("classes/len_getitem", """
+""",
+    ),
+    (
+        "classes/len_getitem",
+        """
 class Dataset:
     def __init__(self, n):
         self.xs = torch.arange(float(n))
@@ -581,8 +760,11 @@ class Dataset:
         return self.xs[i] * 2
 ds = Dataset(4)
 print(len(ds), ds[1], [ds[i] for i in range(len(ds))])
-"""),
-    ("classes/tutorial_polynomial_style", """
+""",
+    ),
+    (
+        "classes/tutorial_polynomial_style",
+        """
 class Cubic:
     def __init__(self):
         self.a = torch.tensor(0.5, requires_grad=True)
@@ -605,8 +787,11 @@ for t in range(3):
             p.grad = None
     print(t, loss.item())
 print(model.string())
-"""),
-    ("decorators/with_arguments", """
+""",
+    ),
+    (
+        "decorators/with_arguments",
+        """
 def repeat(n):
     def deco(fn):
         def run(*args):
@@ -617,8 +802,11 @@ def repeat(n):
 def one(x):
     return x + 1
 one(1)
-"""),
-    ("decorators/stacked", """
+""",
+    ),
+    (
+        "decorators/stacked",
+        """
 def add(k):
     def deco(fn):
         return lambda x: fn(x) + k
@@ -628,15 +816,21 @@ def add(k):
 def f(x):
     return x * 100
 f(1)
-"""),
-    ("decorators/no_grad", """
+""",
+    ),
+    (
+        "decorators/no_grad",
+        """
 @torch.no_grad()
 def update(w):
     return w * 2
 w = torch.ones(2, requires_grad=True)
 print(update(w).requires_grad, (w * 2).requires_grad)
-"""),
-    ("decorators/class_decorator", """
+""",
+    ),
+    (
+        "decorators/class_decorator",
+        """
 registry = []
 def register(cls):
     registry.append(cls)
@@ -645,22 +839,31 @@ def register(cls):
 class A:
     pass
 print(len(registry), registry[0] is A)
-"""),
-    ("builtins/zip_enumerate_sorted_reversed", """
+""",
+    ),
+    (
+        "builtins/zip_enumerate_sorted_reversed",
+        """
 names = ['b', 'a', 'c']
 for i, (n, v) in enumerate(zip(names, [3, 1, 2]), 1):
     print(i, n, v)
 print(sorted(names), sorted([3, 1, 2], key=lambda v: -v), list(reversed(names)))
 print(dict(zip(names, range(3))), list(map(lambda v: v * 2, [1, 2])), list(filter(None, [0, 1, 2])))
-"""),
-    ("builtins/getattr_hasattr_setattr", """
+""",
+    ),
+    (
+        "builtins/getattr_hasattr_setattr",
+        """
 class C:
     pass
 c = C()
 setattr(c, 'w', 3)
 print(getattr(c, 'w'), getattr(c, 'v', 'default'), hasattr(c, 'w'), hasattr(c, 'v'))
-"""),
-    ("loops/else_clauses", """
+""",
+    ),
+    (
+        "loops/else_clauses",
+        """
 for i in range(3):
     if i == 5:
         break
@@ -671,8 +874,11 @@ while n < 3:
     n += 1
 else:
     print('done', n)
-"""),
-    ("tensors/element_assignment", """
+""",
+    ),
+    (
+        "tensors/element_assignment",
+        """
 x = torch.zeros(2, 3)
 x[0] = 5
 x[1, 2] = 7
@@ -686,16 +892,25 @@ w = torch.ones(2, requires_grad=True)
 with torch.no_grad():
     w[0] = 3
 w
-"""),
-    ("tensors/element_assignment_leaf_error", """
+""",
+    ),
+    (
+        "tensors/element_assignment_leaf_error",
+        """
 w = torch.ones(2, requires_grad=True)
 w[1] = 2
-"""),
-    ("tensors/element_assignment_shape_error", """
+""",
+    ),
+    (
+        "tensors/element_assignment_shape_error",
+        """
 x = torch.zeros(2, 3)
 x[0] = torch.ones(2)
-"""),
-    ("tensors/element_assignment_keeps_saved_values", """
+""",
+    ),
+    (
+        "tensors/element_assignment_keeps_saved_values",
+        """
 a = torch.tensor([1.0, 2.0], requires_grad=True)
 b = torch.tensor([3.0, 4.0])
 y = (a * b).sum()
@@ -703,8 +918,11 @@ c = b.clone()
 c[0] = 100
 y.backward()
 print(a.grad, c)
-"""),
-    ("names/dunder_names", """
+""",
+    ),
+    (
+        "names/dunder_names",
+        """
 import math
 class Point:
     '''A point.'''
@@ -747,13 +965,19 @@ def bare(fn):
         return fn(*args)
     return wrapper
 print(triple.__name__, triple.__qualname__, triple.__doc__, bare(triple).__qualname__, triple(2))
-"""),
-    ("names/dunder_name_of_instance_error", """
+""",
+    ),
+    (
+        "names/dunder_name_of_instance_error",
+        """
 class C:
     pass
 C().__name__
-"""),
-    ("names/type_of_values", """
+""",
+    ),
+    (
+        "names/type_of_values",
+        """
 class A:
     pass
 class B(A):
@@ -772,8 +996,11 @@ def f():
         pass
     return Local
 print(f(), type(f()()))
-"""),
-    ("classes/super_in_a_class_made_in_a_loop", """
+""",
+    ),
+    (
+        "classes/super_in_a_class_made_in_a_loop",
+        """
 class A:
     def m(self):
         return 0
@@ -790,8 +1017,11 @@ for tag in ['x', 'y']:
             return [super().m(), tag]
     made.append(T)
 print([c().m() for c in made])
-"""),
-    ("operators/bitwise_python", """
+""",
+    ),
+    (
+        "operators/bitwise_python",
+        """
 print(3 & 5, 3 | 5, ~5, ~True, ~0, True & False, True | 2, False | False, 1 << 3, -8 >> 1, 5 >> 10)
 print(1 | 2 & 3 << 1, (1 | 2) & 3, 1 + 2 << 1, 6 & 3 == 2, 1 << 2 << 3, 64 >> 2 >> 1, 5 & 3 | 8 & 12)
 print({1, 2} & {2, 3}, {1} | {2}, {'a': 1} | {'b': 2}, -~3, ~-3, 2 * ~1)
@@ -803,8 +1033,11 @@ k &= 6
 print(k)
 flags = [n & 1 == 1 for n in range(5)]
 print(flags, [n >> 1 for n in range(5)], sum(1 << n for n in range(4)))
-"""),
-    ("operators/bitwise_tensors", """
+""",
+    ),
+    (
+        "operators/bitwise_tensors",
+        """
 x = torch.tensor([-1.0, 0.5, 2.0])
 i = torch.tensor([1, 2, 3])
 b = torch.tensor([True, False, True])
@@ -827,39 +1060,69 @@ print(m, n, m is n)
 c = torch.tensor([True, True])
 c &= torch.tensor([True, False])
 print(c)
-"""),
-    ("operators/bitwise_and_float_error", """
+""",
+    ),
+    (
+        "operators/bitwise_and_float_error",
+        """
 x = torch.tensor([-1.0, 0.5, 2.0])
 x & 1
-"""),
-    ("operators/bitwise_or_float_error", """
+""",
+    ),
+    (
+        "operators/bitwise_or_float_error",
+        """
 x = torch.tensor([1.5])
 torch.tensor([1]) | x
-"""),
-    ("operators/bitwise_shift_float_error", """
+""",
+    ),
+    (
+        "operators/bitwise_shift_float_error",
+        """
 x = torch.tensor([1.5])
 x << 1
-"""),
-    ("operators/bitwise_invert_float_error", """
+""",
+    ),
+    (
+        "operators/bitwise_invert_float_error",
+        """
 x = torch.tensor([1.5], requires_grad=True)
 ~x
-"""),
-    ("operators/bitwise_not_float_error", """
+""",
+    ),
+    (
+        "operators/bitwise_not_float_error",
+        """
 torch.bitwise_not(torch.tensor([1.5]))
-"""),
-    ("operators/bitwise_python_float_error", """
+""",
+    ),
+    (
+        "operators/bitwise_python_float_error",
+        """
 2.5 & 1
-"""),
-    ("operators/bitwise_python_invert_error", """
+""",
+    ),
+    (
+        "operators/bitwise_python_invert_error",
+        """
 ~2.5
-"""),
-    ("operators/bitwise_negative_shift_error", """
+""",
+    ),
+    (
+        "operators/bitwise_negative_shift_error",
+        """
 1 << -1
-"""),
-    ("operators/bitwise_none_error", """
+""",
+    ),
+    (
+        "operators/bitwise_none_error",
+        """
 torch.tensor([1]) & None
-"""),
-    ("operators/bitwise_catchable", """
+""",
+    ),
+    (
+        "operators/bitwise_catchable",
+        """
 try:
     torch.tensor([1.0]) & 1
 except NotImplementedError as e:
@@ -868,8 +1131,11 @@ try:
     ~torch.tensor([1.0])
 except TypeError as e:
     print('caught:', e)
-"""),
-    ("generators/lazy", """
+""",
+    ),
+    (
+        "generators/lazy",
+        """
 import itertools
 def naturals():
     n = 0
@@ -900,8 +1166,11 @@ f = filter(lambda v: v % 3 == 0, naturals())
 print(next(m), next(m), next(f), next(f), next(f))
 sq = (i * i for i in naturals())
 print(next(sq), next(sq), next(sq), sum(x for x in range(5)))
-"""),
-    ("generators/control_flow", """
+""",
+    ),
+    (
+        "generators/control_flow",
+        """
 def inner():
     yield 1
     yield 2
@@ -962,13 +1231,17 @@ class Counter:
             yield i
             i += 1
 print(list(Counter(3)), [x * 10 for x in Counter(4)])
-"""),
-    ("generators/error_inside", """
+""",
+    ),
+    (
+        "generators/error_inside",
+        """
 def g():
     yield 1
     raise KeyError('late')
 it = g()
 print(next(it))
 next(it)
-"""),
+""",
+    ),
 ]

@@ -21,7 +21,9 @@ def case(name, src):
 
 # ---------------------------------------------------------------- modules
 
-case("module/sequential_repr_and_call", """
+case(
+    "module/sequential_repr_and_call",
+    """
     import torch
     from torch import nn
     torch.manual_seed(0)
@@ -47,9 +49,12 @@ case("module/sequential_repr_and_call", """
     model[0].training
     model.train()
     model[1].training
-""")
+""",
+)
 
-case("module/init_bits_float64", """
+case(
+    "module/init_bits_float64",
+    """
     import torch
     from torch import nn
     torch.manual_seed(3)
@@ -63,9 +68,12 @@ case("module/init_bits_float64", """
     bil.weight.flatten().tolist()
     bil.bias.tolist()
     torch.rand(2).tolist()
-""")
+""",
+)
 
-case("module/init_bits_float32", """
+case(
+    "module/init_bits_float32",
+    """
     import torch
     from torch import nn
     torch.set_default_dtype(torch.float32)
@@ -77,12 +85,15 @@ case("module/init_bits_float32", """
     conv = nn.Conv2d(1, 2, 3, bias=False)
     conv.weight.flatten().tolist()
     torch.set_default_dtype(torch.float64)
-""")
+""",
+)
 
 # Default initialisation of every module with parameters, bit for bit, for several seeds
 # (one beyond 2**31) and shapes (fan-in 0, 1, 64; tensors under and over the 16 values
 # where torch's uniform_ changes path), in float64 and float32.
-case("module/init_bits_seeds_shapes", """
+case(
+    "module/init_bits_seeds_shapes",
+    """
     import torch
     from torch import nn
     for dt in (torch.float64, torch.float32):
@@ -101,9 +112,12 @@ case("module/init_bits_seeds_shapes", """
             print(lazy.weight.flatten().tolist(), lazy.bias.tolist())
             print(torch.rand(3).tolist())
     torch.set_default_dtype(torch.float64)
-""")
+""",
+)
 
-case("module/init_functions_seeds_shapes", """
+case(
+    "module/init_functions_seeds_shapes",
+    """
     import torch
     from torch import nn
     for dt in (torch.float64, torch.float32):
@@ -121,12 +135,15 @@ case("module/init_functions_seeds_shapes", """
                 print(nn.init.xavier_uniform_(w, gain=2.).flatten().tolist())
                 print(nn.init.xavier_normal_(w).flatten().tolist())
     torch.set_default_dtype(torch.float64)
-""")
+""",
+)
 
 # nn.Linear's bias gradient is its output gradient summed over the batch, in torch's
 # order (its outer reduction: base/summation.torch_sum_rows); the output gradient here
 # is exact (w), so only that sum is compared, bit for bit.
-case("module/bias_grad_batch_sums", """
+case(
+    "module/bias_grad_batch_sums",
+    """
     import torch
     from torch import nn
     for dt in (torch.float64, torch.float32):
@@ -138,9 +155,12 @@ case("module/bias_grad_batch_sums", """
             (lin(torch.randn(n, 2)) * w).sum().backward()
             print(n, m, lin.bias.grad.tolist())
     torch.set_default_dtype(torch.float64)
-""")
+""",
+)
 
-case("module/init_functions", """
+case(
+    "module/init_functions",
+    """
     import torch
     from torch import nn
     torch.manual_seed(1)
@@ -157,9 +177,12 @@ case("module/init_functions", """
     big = torch.empty(20)
     nn.init.normal_(big, 0., 2.).tolist()
     nn.init.kaiming_uniform_(big)
-""")
+""",
+)
 
-case("module/parameter", """
+case(
+    "module/parameter",
+    """
     import torch
     from torch import nn
     p = nn.Parameter(torch.tensor([1., 2.]))
@@ -177,9 +200,12 @@ case("module/parameter", """
     lin.weight = nn.Parameter(torch.tensor([[0.5, -1.]]))
     lin(torch.tensor([2., 3.]))
     lin.weight.grad_fn
-""")
+""",
+)
 
-case("module/linear_shapes_grad_fn", """
+case(
+    "module/linear_shapes_grad_fn",
+    """
     import torch
     from torch import nn
     torch.manual_seed(0)
@@ -195,9 +221,12 @@ case("module/linear_shapes_grad_fn", """
     lin.weight.grad
     lin.bias.grad
     lin(torch.ones(2, 4))
-""")
+""",
+)
 
-case("module/activations_and_repr", """
+case(
+    "module/activations_and_repr",
+    """
     import torch
     from torch import nn
     x = torch.tensor([[-1., 0.5, 2.], [3., -0.25, 0.]])
@@ -206,9 +235,12 @@ case("module/activations_and_repr", """
         print(m(x))
     nn.Softmax(dim=1)(x).argmax(1)
     nn.Flatten()(torch.ones(2, 3, 4)).shape
-""")
+""",
+)
 
-case("module/containers", """
+case(
+    "module/containers",
+    """
     import torch
     from torch import nn
     torch.manual_seed(2)
@@ -233,9 +265,12 @@ case("module/containers", """
     len(list(nested.modules()))
     len(list(nested.children()))
     nested.state_dict()
-""")
+""",
+)
 
-case("module/state_dict_roundtrip", """
+case(
+    "module/state_dict_roundtrip",
+    """
     import torch
     from torch import nn
     torch.manual_seed(4)
@@ -251,9 +286,12 @@ case("module/state_dict_roundtrip", """
     b.weight
     c = nn.Linear(3, 2)
     c.load_state_dict(a.state_dict())
-""")
+""",
+)
 
-case("module/buffers_and_to", """
+case(
+    "module/buffers_and_to",
+    """
     import torch
     from torch import nn
     torch.manual_seed(6)
@@ -269,9 +307,12 @@ case("module/buffers_and_to", """
     m.running.dtype
     m.to(torch.float64).weight.dtype
     m.to("cpu")
-""")
+""",
+)
 
-case("module/apply_and_forward_method", """
+case(
+    "module/apply_and_forward_method",
+    """
     import torch
     from torch import nn
     def init_weights(m):
@@ -282,9 +323,12 @@ case("module/apply_and_forward_method", """
     net.apply(init_weights)
     net[0].weight
     net.forward(torch.tensor([1., -3.]))
-""")
+""",
+)
 
-case("module/conv_pool", """
+case(
+    "module/conv_pool",
+    """
     import torch
     from torch import nn
     torch.manual_seed(7)
@@ -311,9 +355,12 @@ case("module/conv_pool", """
     F.max_pool2d(torch.tensor([[[1., 5., 2.], [4., 3., 9.], [0., 8., 7.]]]), 2, stride=1)
     F.max_pool2d(torch.arange(25.).reshape(1, 1, 5, 5), 3, stride=2, padding=1)
     F.conv2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 3, 3))
-""")
+""",
+)
 
-case("module/pad_modes", """
+case(
+    "module/pad_modes",
+    """
     import torch
     x = torch.arange(16.).reshape(1, 1, 4, 4).requires_grad_()
     for m in ('constant', 'reflect', 'replicate', 'circular'):
@@ -331,10 +378,13 @@ case("module/pad_modes", """
     F.pad(x3, (1, 1, 1, 1, 1, 1), value=2.5)
     F.pad(torch.ones(2, 3), [1, 0], mode='reflect')
     F.pad(x, (4, 0, 0, 0), mode='reflect')
-""")
+""",
+)
 
 # conv values pass through a matrix product: rounded to 8 places (BLAS orders differ)
-case("module/conv_padding_modes", """
+case(
+    "module/conv_padding_modes",
+    """
     import torch
     from torch import nn
     torch.manual_seed(4)
@@ -354,9 +404,12 @@ case("module/conv_padding_modes", """
             x.grad = None
     F.conv2d(x, torch.ones(1, 2, 2, 2), padding='same').shape
     nn.Conv2d(2, 2, 3, groups=0)
-""")
+""",
+)
 
-case("module/dropout", """
+case(
+    "module/dropout",
+    """
     import torch
     from torch import nn
     torch.manual_seed(8)
@@ -372,9 +425,12 @@ case("module/dropout", """
     F.dropout(x, 0.5, training=False)
     F.dropout(torch.ones(4), 1.)
     nn.Dropout(p=1.5)
-""")
+""",
+)
 
-case("module/bilinear", """
+case(
+    "module/bilinear",
+    """
     import torch
     from torch import nn
     torch.manual_seed(9)
@@ -383,9 +439,12 @@ case("module/bilinear", """
     out = bil(torch.tensor([[1., 2.]]), torch.tensor([[0.5, -1., 2.]]))
     out
     out.grad_fn
-""")
+""",
+)
 
-case("module/loss_modules", """
+case(
+    "module/loss_modules",
+    """
     import torch
     from torch import nn
     loss_fn = nn.MSELoss()
@@ -395,21 +454,28 @@ case("module/loss_modules", """
     net = nn.Sequential(nn.Linear(2, 2), nn.LogSoftmax(dim=1))
     net.append(nn.Identity())
     len(net)
-""")
+""",
+)
 
-case("module/errors_attribute", """
+case(
+    "module/errors_attribute",
+    """
     import torch
     from torch import nn
     lin = nn.Linear(2, 2)
     lin.nothing
-""")
+""",
+)
 
-case("module/errors_sequential_index", """
+case(
+    "module/errors_sequential_index",
+    """
     import torch
     from torch import nn
     seq = nn.Sequential(nn.ReLU())
     seq[3]
-""")
+""",
+)
 
 # ---------------------------------------------------------------- optim
 
@@ -433,17 +499,25 @@ _TRAIN = """
 """
 
 for _name, _opt in [
-        ("sgd", "torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)"),
-        ("rmsprop", "torch.optim.RMSprop(model.parameters(), lr=0.05)"),
-        ("rmsprop_centered_momentum",
-         "torch.optim.RMSprop(model.parameters(), lr=0.01, momentum=0.5, centered=True, weight_decay=0.1)"),
-        ("adagrad", "torch.optim.Adagrad(model.parameters(), lr=0.5, lr_decay=0.01)"),
-        ("adagrad_init_acc", "torch.optim.Adagrad(model.parameters(), lr=0.3, initial_accumulator_value=0.1, weight_decay=0.05)"),
-        ("adamw", "torch.optim.AdamW(model.parameters(), lr=0.1)"),
-        ("adam", "torch.optim.Adam(model.parameters(), lr=0.1, weight_decay=0.01)")]:
+    ("sgd", "torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)"),
+    ("rmsprop", "torch.optim.RMSprop(model.parameters(), lr=0.05)"),
+    (
+        "rmsprop_centered_momentum",
+        "torch.optim.RMSprop(model.parameters(), lr=0.01, momentum=0.5, centered=True, weight_decay=0.1)",
+    ),
+    ("adagrad", "torch.optim.Adagrad(model.parameters(), lr=0.5, lr_decay=0.01)"),
+    (
+        "adagrad_init_acc",
+        "torch.optim.Adagrad(model.parameters(), lr=0.3, initial_accumulator_value=0.1, weight_decay=0.05)",
+    ),
+    ("adamw", "torch.optim.AdamW(model.parameters(), lr=0.1)"),
+    ("adam", "torch.optim.Adam(model.parameters(), lr=0.1, weight_decay=0.01)"),
+]:
     case("optim/train_" + _name, _TRAIN.format(opt=_opt))
 
-case("optim/reprs_and_groups", """
+case(
+    "optim/reprs_and_groups",
+    """
     import torch
     from torch import nn
     torch.manual_seed(12)
@@ -461,9 +535,12 @@ case("optim/reprs_and_groups", """
         sched.step()
         print(epoch, sched.get_last_lr(), opt.param_groups[0]["lr"])
     opt
-""")
+""",
+)
 
-case("optim/param_groups_mutable", """
+case(
+    "optim/param_groups_mutable",
+    """
     import torch
     from torch import nn
     torch.manual_seed(3)
@@ -492,9 +569,12 @@ case("optim/param_groups_mutable", """
     opt2
     opt2.defaults
     opt2.add_param_group({'params': [m.bias]})
-""")
+""",
+)
 
-case("optim/lr_set_by_hand_then_step", """
+case(
+    "optim/lr_set_by_hand_then_step",
+    """
     import torch
     w = torch.tensor([1., -2., 3.], requires_grad=True)
     opt = torch.optim.SGD([w], lr=0.1)
@@ -509,7 +589,8 @@ case("optim/lr_set_by_hand_then_step", """
         print(i, sched.get_last_lr(), w.tolist())
     torch.optim.SGD({w}, lr=0.1)
     torch.optim.SGD([{'params': {w}}], lr=0.1)
-""")
+""",
+)
 
 # Several hundred steps, bit for bit (tolist() prints every digit), float32 and float64,
 # tensors of 1 to 100 elements (torch's kernels take their scalar path below 8 or 16
@@ -535,10 +616,13 @@ _LONG = """
 
 for _dt in ("float64", "float32"):
     for _name, _opt in [
-            ("sgd_momentum", "torch.optim.SGD(ps, lr=0.01, momentum=0.9)"),
-            ("sgd_nesterov_wd", "torch.optim.SGD(ps, lr=0.01, momentum=0.9, nesterov=True, "
-                                "weight_decay=0.1, dampening=0)"),
-            ("sgd_dampening", "torch.optim.SGD(ps, lr=0.003, momentum=0.5, dampening=0.3)"),
+        ("sgd_momentum", "torch.optim.SGD(ps, lr=0.01, momentum=0.9)"),
+        (
+            "sgd_nesterov_wd",
+            "torch.optim.SGD(ps, lr=0.01, momentum=0.9, nesterov=True, "
+            "weight_decay=0.1, dampening=0)",
+        ),
+        ("sgd_dampening", "torch.optim.SGD(ps, lr=0.003, momentum=0.5, dampening=0.3)"),
     ]:
         case("optim/long_%s_%s" % (_name, _dt), _LONG.format(dt=_dt, seed=21, steps=400, opt=_opt))
 
@@ -550,18 +634,22 @@ for _dt in ("float64", "float32"):
 NEEDS_MKL = set()
 for _dt in ("float64", "float32"):
     for _name, _opt in [
-            ("adam", "torch.optim.Adam(ps, lr=0.01)"),
-            ("adam_wd_betas", "torch.optim.Adam(ps, lr=0.03, weight_decay=0.1, betas=(0.5, 0.9))"),
-            ("adam_amsgrad", "torch.optim.Adam(ps, lr=0.01, amsgrad=True)"),
-            ("adamw", "torch.optim.AdamW(ps, lr=0.01)"),
-            ("adamw_amsgrad", "torch.optim.AdamW(ps, lr=0.02, weight_decay=0.2, amsgrad=True)"),
-            ("rmsprop", "torch.optim.RMSprop(ps, lr=0.01)"),
-            ("rmsprop_centered_momentum",
-             "torch.optim.RMSprop(ps, lr=0.01, momentum=0.5, centered=True, weight_decay=0.1)"),
-            ("adagrad", "torch.optim.Adagrad(ps, lr=0.1)"),
-            ("adagrad_decay_init",
-             "torch.optim.Adagrad(ps, lr=0.3, lr_decay=0.01, initial_accumulator_value=0.1, "
-             "weight_decay=0.05)"),
+        ("adam", "torch.optim.Adam(ps, lr=0.01)"),
+        ("adam_wd_betas", "torch.optim.Adam(ps, lr=0.03, weight_decay=0.1, betas=(0.5, 0.9))"),
+        ("adam_amsgrad", "torch.optim.Adam(ps, lr=0.01, amsgrad=True)"),
+        ("adamw", "torch.optim.AdamW(ps, lr=0.01)"),
+        ("adamw_amsgrad", "torch.optim.AdamW(ps, lr=0.02, weight_decay=0.2, amsgrad=True)"),
+        ("rmsprop", "torch.optim.RMSprop(ps, lr=0.01)"),
+        (
+            "rmsprop_centered_momentum",
+            "torch.optim.RMSprop(ps, lr=0.01, momentum=0.5, centered=True, weight_decay=0.1)",
+        ),
+        ("adagrad", "torch.optim.Adagrad(ps, lr=0.1)"),
+        (
+            "adagrad_decay_init",
+            "torch.optim.Adagrad(ps, lr=0.3, lr_decay=0.01, initial_accumulator_value=0.1, "
+            "weight_decay=0.05)",
+        ),
     ]:
         _case = "optim/long_%s_%s" % (_name, _dt)
         case(_case, _LONG.format(dt=_dt, seed=22, steps=300, opt=_opt))
@@ -569,7 +657,9 @@ for _dt in ("float64", "float32"):
 
 # ---------------------------------------------------------------- data
 
-case("data/tensordataset_dataloader", """
+case(
+    "data/tensordataset_dataloader",
+    """
     import torch
     from torch.utils.data import TensorDataset, DataLoader
     X = torch.arange(10.).reshape(5, 2)
@@ -584,9 +674,12 @@ case("data/tensordataset_dataloader", """
     len(DataLoader(ds, batch_size=2, drop_last=True))
     for batch in DataLoader(ds, batch_size=3, drop_last=True):
         print(batch)
-""")
+""",
+)
 
-case("data/shuffle", """
+case(
+    "data/shuffle",
+    """
     import torch
     from torch.utils.data import TensorDataset, DataLoader
     torch.manual_seed(13)
@@ -599,9 +692,12 @@ case("data/shuffle", """
     for xb, yb in DataLoader(ds, batch_size=4):
         print(xb)
     torch.rand(1)
-""")
+""",
+)
 
-case("data/synthetic_data_d2l", """
+case(
+    "data/synthetic_data_d2l",
+    """
     import torch
     torch.manual_seed(14)
     def synthetic_data(w, b, num_examples):
@@ -619,11 +715,14 @@ case("data/synthetic_data_d2l", """
     torch.normal(5., torch.ones(2))
     torch.randperm(10)
     torch.randperm(40)
-""")
+""",
+)
 
 # ---------------------------------------------------------------- tensor API
 
-case("api/movedim_matmul_device", """
+case(
+    "api/movedim_matmul_device",
+    """
     import torch
     x = torch.arange(24.).reshape(2, 3, 4)
     torch.movedim(x, 0, 2).shape
@@ -636,9 +735,12 @@ case("api/movedim_matmul_device", """
     print(torch.accelerator.current_accelerator())
     device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
     device
-""")
+""",
+)
 
-case("api/numpy_tolist", """
+case(
+    "api/numpy_tolist",
+    """
     import torch
     a = torch.tensor([1., 2.5])
     a.numpy()
@@ -649,25 +751,34 @@ case("api/numpy_tolist", """
     torch.tensor(3.).tolist()
     torch.tensor([1., 2.], requires_grad=True).detach().numpy()
     torch.tensor(a.numpy())
-""")
+""",
+)
 
-case("api/numpy_requires_grad", """
+case(
+    "api/numpy_requires_grad",
+    """
     import torch
     torch.tensor([1., 2.], requires_grad=True).numpy()
-""")
+""",
+)
 
-case("differs/manual_seed_statement", """
+case(
+    "differs/manual_seed_statement",
+    """
     import torch
     torch.manual_seed(0)
     g = torch.manual_seed(1)
     g.initial_seed()
-""")
+""",
+)
 
 # Issue 14: "x ** 3 (and other small integer powers)": torch computes x**2 and x**3 by
 # multiplication (x*x, x*x*x) and -1, -2 as reciprocals; these must agree to the last bit.
 # (x**4 and up, x**0.5 and x**1.5 go through torch's vectorised pow/sqrt, which is not
 # correctly rounded: not compared here.)
-case("differs/int_power_bits", """
+case(
+    "differs/int_power_bits",
+    """
     import torch
     x = torch.linspace(-torch.pi, torch.pi, 2000)
     (x ** 3).tolist()
@@ -679,48 +790,69 @@ case("differs/int_power_bits", """
     (s ** 3.0).tolist()
     xf = torch.linspace(-torch.pi, torch.pi, 2000, dtype=torch.float32)
     (xf ** 3).tolist()
-""")
+""",
+)
 
-case("differs/gradcheck_quiet", """
+case(
+    "differs/gradcheck_quiet",
+    """
     import torch
     def f(v):
         return (v ** 2).sum()
     torch.autograd.gradcheck(f, (torch.tensor([1., 2.], requires_grad=True),))
-""")
+""",
+)
 
-case("differs/grad_assign_float", """
+case(
+    "differs/grad_assign_float",
+    """
     import torch
     a = torch.tensor([1., 2.], requires_grad=True)
     a.grad = None
     a.grad = 0.
-""")
+""",
+)
 
-case("differs/python_sum", """
+case(
+    "differs/python_sum",
+    """
     import torch
     sum([1, 2])
     sum([1.5, 2], 10)
     sum([torch.tensor(1.), torch.tensor(2.)])
     sum([torch.tensor([1., 2.], requires_grad=True), torch.tensor([3., 4.])])
-""")
+""",
+)
 
-case("differs/to_invalid_kwarg", """
+case(
+    "differs/to_invalid_kwarg",
+    """
     import torch
     torch.ones(2).to(foo=1)
-""")
+""",
+)
 
-case("differs/none_subscript", """
+case(
+    "differs/none_subscript",
+    """
     x = None
     x[0]
-""")
+""",
+)
 
-case("differs/none_attribute", """
+case(
+    "differs/none_attribute",
+    """
     x = None
     x.grad
-""")
+""",
+)
 
 # ---------------------------------------------------------------- tutorials
 
-case("tutorial/build_the_neural_network_without_class", '''
+case(
+    "tutorial/build_the_neural_network_without_class",
+    """
     import torch
     from torch import nn
     torch.manual_seed(0)
@@ -763,9 +895,12 @@ case("tutorial/build_the_neural_network_without_class", '''
     print(f"Model structure: {model}\\n\\n")
     for name, param in model.named_parameters():
         print(f"Layer: {name} | Size: {param.size()} | Values : {param[:2]} \\n")
-''')
+""",
+)
 
-case("tutorial/learning_pytorch_nn_module_float64", '''
+case(
+    "tutorial/learning_pytorch_nn_module_float64",
+    """
     import torch
     torch.manual_seed(0)
     x = torch.linspace(-torch.pi, torch.pi, 2000)
@@ -790,11 +925,14 @@ case("tutorial/learning_pytorch_nn_module_float64", '''
                 param -= learning_rate * param.grad
     linear_layer = model[0]
     print(linear_layer.bias, linear_layer.weight)
-''')
+""",
+)
 
 # As published: 2000 RMSprop steps (torch's sqrt is MKL's: bit for bit with the mkl
 # package, NEEDS_MKL)
-case("tutorial/learning_pytorch_optim_float64", '''
+case(
+    "tutorial/learning_pytorch_optim_float64",
+    """
     import torch
     torch.manual_seed(0)
     x = torch.linspace(-torch.pi, torch.pi, 2000)
@@ -818,14 +956,17 @@ case("tutorial/learning_pytorch_optim_float64", '''
         optimizer.step()
     linear_layer = model[0]
     print(linear_layer.bias, linear_layer.weight)
-''')
+""",
+)
 
 # ---------------------------------------------------------------- user classes (issue 13)
 # Replayed once the language has `class` (tests/test_nn.py skips them until then).
 
 NEEDS_MKL.add("tutorial/learning_pytorch_optim_float64")
 
-case("classes/build_the_neural_network", '''
+case(
+    "classes/build_the_neural_network",
+    """
     import torch
     from torch import nn
     torch.manual_seed(0)
@@ -856,9 +997,12 @@ case("classes/build_the_neural_network", '''
     print(f"Model structure: {model}\\n\\n")
     for name, param in model.named_parameters():
         print(f"Layer: {name} | Size: {param.size()} | Values : {param[:2]} \\n")
-''')
+""",
+)
 
-case("classes/custom_module_polynomial", '''
+case(
+    "classes/custom_module_polynomial",
+    """
     import torch
     torch.manual_seed(1)
     class Polynomial3(torch.nn.Module):
@@ -892,9 +1036,12 @@ case("classes/custom_module_polynomial", '''
         optimizer.step()
     model.a
     model.d
-''')
+""",
+)
 
-case("classes/registration_and_repr", '''
+case(
+    "classes/registration_and_repr",
+    """
     import torch
     from torch import nn
     torch.manual_seed(2)
@@ -925,18 +1072,24 @@ case("classes/registration_and_repr", '''
     b
     b(torch.tensor([1., 2.]))
     b.scale = 3
-''')
+""",
+)
 
-case("classes/module_without_init_call", '''
+case(
+    "classes/module_without_init_call",
+    """
     import torch
     from torch import nn
     class Bad(nn.Module):
         def __init__(self):
             self.lin = nn.Linear(1, 1)
     Bad()
-''')
+""",
+)
 
-case("tutorial/d2l_linear_regression_concise", '''
+case(
+    "tutorial/d2l_linear_regression_concise",
+    """
     import torch
     from torch.utils import data
     from torch import nn
@@ -972,9 +1125,12 @@ case("tutorial/d2l_linear_regression_concise", '''
     print('error in estimating w:', true_w - w.reshape(true_w.shape))
     b = net[0].bias.data
     print('error in estimating b:', true_b - b)
-''')
+""",
+)
 
-case("api/in_place_fill_through_data", '''
+case(
+    "api/in_place_fill_through_data",
+    """
     import torch
     torch.manual_seed(16)
     p = torch.nn.Parameter(torch.zeros(2, 3))
@@ -987,9 +1143,12 @@ case("api/in_place_fill_through_data", '''
     p.data.zero_()
     p
     torch.empty(20).normal_().tolist()
-''')
+""",
+)
 
-case("classes/optimizing_model_parameters_synthetic", '''
+case(
+    "classes/optimizing_model_parameters_synthetic",
+    """
     import torch
     from torch import nn
     from torch.utils.data import DataLoader, TensorDataset
@@ -1050,9 +1209,12 @@ case("classes/optimizing_model_parameters_synthetic", '''
         train_loop(train_dataloader, model, loss_fn, optimizer)
         test_loop(test_dataloader, model, loss_fn)
     print("Done!")
-''')
+""",
+)
 
-case("module/lazy_linear_and_backends", '''
+case(
+    "module/lazy_linear_and_backends",
+    """
     import torch
     from torch import nn
     torch.manual_seed(18)
@@ -1070,4 +1232,5 @@ case("module/lazy_linear_and_backends", '''
     torch.backends.mps.is_available()
     torch.backends.mps.is_built()
     torch.backends.cuda.is_built()
-''')
+""",
+)

@@ -1,12 +1,39 @@
 """The inputs of tests/golden/numerics.json (shared by scripts/gen_golden_numerics.py
 and tests/test_numerics.py)."""
+
 from __future__ import annotations
 
 import numpy as np
 
-SUM_SIZES = (list(range(0, 260)) + [300, 511, 512, 513, 1000, 1023, 1024, 1025, 4096, 5000,
-             16383, 16384, 16385, 32767, 32768, 32769, 40000, 65535, 65536, 65537, 100003,
-             262144, 500000, 1048576, 1048577, 3000001, 10000000])
+SUM_SIZES = list(range(0, 260)) + [
+    300,
+    511,
+    512,
+    513,
+    1000,
+    1023,
+    1024,
+    1025,
+    4096,
+    5000,
+    16383,
+    16384,
+    16385,
+    32767,
+    32768,
+    32769,
+    40000,
+    65535,
+    65536,
+    65537,
+    100003,
+    262144,
+    500000,
+    1048576,
+    1048577,
+    3000001,
+    10000000,
+]
 
 #: exponents of `x ** e` recorded; gradcli matches PyTorch's bits for those in
 #: POW_EXACT (forward) and POW_GRAD_EXACT (the gradient, e * x ** (e - 1))

@@ -10,13 +10,16 @@ M = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
 N = torch.tensor([[0.5, -1.0], [2.0, 1.5]], requires_grad=True)
 """
 
-_HOOKS = _AB + """def pk(x):
+_HOOKS = (
+    _AB
+    + """def pk(x):
     print("Packing", x)
     return x
 def up(x):
     print("Unpacking", x)
     return x
 """
+)
 
 
 def _attrs(expr, names):
@@ -27,8 +30,10 @@ def _attrs(expr, names):
 
 
 def _packs(expr):
-    return _HOOKS + ("with torch.autograd.graph.saved_tensors_hooks(pk, up):\n"
-                     "    y = %s\nprint('backward')\ny.sum().backward()\n" % expr)
+    return _HOOKS + (
+        "with torch.autograd.graph.saved_tensors_hooks(pk, up):\n"
+        "    y = %s\nprint('backward')\ny.sum().backward()\n" % expr
+    )
 
 
 _ATTRS = {
@@ -64,10 +69,21 @@ _ATTRS = {
     "sum_keepdim": ("M.sum(1, keepdim=True)", ["dim", "keepdim", "self_sym_sizes"]),
     "mean": ("M.mean()", ["self_sym_sizes", "self_sym_numel"]),
     "mean_dim": ("M.mean(0)", ["dim", "keepdim", "self_sym_sizes", "self_sym_numel"]),
-    "mm": ("M.mm(N)", ["self", "mat2", "self_sym_sizes", "mat2_sym_sizes",
-                       "self_sym_strides", "mat2_sym_strides"]),
-    "mm_one_side": ("M.mm(N.detach())", ["self", "mat2", "self_sym_sizes",
-                                         "mat2_sym_sizes", "mat2_sym_strides"]),
+    "mm": (
+        "M.mm(N)",
+        [
+            "self",
+            "mat2",
+            "self_sym_sizes",
+            "mat2_sym_sizes",
+            "self_sym_strides",
+            "mat2_sym_strides",
+        ],
+    ),
+    "mm_one_side": (
+        "M.mm(N.detach())",
+        ["self", "mat2", "self_sym_sizes", "mat2_sym_sizes", "mat2_sym_strides"],
+    ),
     "matmul": ("M @ N", ["self", "mat2"]),
     "mv": ("M @ a[:2]", ["self", "vec"]),
     "dot": ("a @ b", ["self", "tensor"]),
@@ -86,55 +102,108 @@ _ATTRS = {
 CASES = [("attrs/" + k, _attrs(*v)) for k, v in _ATTRS.items()]
 
 CASES += [
-    ("attrs/identity", _AB + """y = a * b
+    (
+        "attrs/identity",
+        _AB
+        + """y = a * b
 print(y.grad_fn._saved_self is a, y.grad_fn._saved_other is b)
 e = torch.exp(a)
 r = e.grad_fn._saved_result
 print(r.equal(e), r is e, r.requires_grad, r.grad_fn, r.is_leaf)
 s = torch.sin(a * 2)
 print(s.grad_fn._saved_self.grad_fn)
-"""),
+""",
+    ),
     ("attrs/unknown_name", _AB + "y = a * b\ny.grad_fn._saved_result\n"),
     ("attrs/unknown_on_add", _AB + "y = a + b\ny.grad_fn._saved_self\n"),
     ("attrs/freed", _AB + "y = a * b\ny.sum().backward()\ny.grad_fn._saved_self\n"),
     ("attrs/freed_output", _AB + "y = a.exp()\ny.sum().backward()\ny.grad_fn._saved_result\n"),
-    ("attrs/freed_keeps_sizes", _AB + """y = M.sum(0)
+    (
+        "attrs/freed_keeps_sizes",
+        _AB
+        + """y = M.sum(0)
 y.sum().backward()
 print(y.grad_fn._saved_self_sym_sizes, y.grad_fn._saved_dim)
-"""),
-    ("attrs/retained", _AB + """y = a * b
+""",
+    ),
+    (
+        "attrs/retained",
+        _AB
+        + """y = a * b
 y.sum().backward(retain_graph=True)
 print(y.grad_fn._saved_self)
-"""),
-    ("attrs/after_autograd_grad", _AB + """y = torch.sin(a)
+""",
+    ),
+    (
+        "attrs/after_autograd_grad",
+        _AB
+        + """y = torch.sin(a)
 g = torch.autograd.grad(y.sum(), a)
 y.grad_fn._saved_self
-"""),
-    ("attrs/next_functions_saved", _AB + """y = (a * b).exp().sum()
+""",
+    ),
+    (
+        "attrs/next_functions_saved",
+        _AB
+        + """y = (a * b).exp().sum()
 e = y.grad_fn.next_functions[0][0]
 print(e.name(), e._saved_result)
 m = e.next_functions[0][0]
 print(m.name(), m._saved_self, m._saved_other)
-"""),
+""",
+    ),
 ]
 
-_PACKS = ["a * b", "a * c", "c * a", "a * 2", "a * a", "a / b", "c / a", "a ** 2",
-          "a ** b", "a ** c", "2 ** a", "torch.exp(a)", "torch.sin(a)", "torch.tanh(a)",
-          "torch.sigmoid(a)", "a.sqrt()", "a + b", "a.sum()", "M.mm(N)", "M @ N",
-          "M @ a[:2]", "a @ b", "torch.softmax(a, 0)", "a.max()", "a.prod()",
-          "a.clamp(1.5, 2.5)", "torch.maximum(a, b)", "F.mse_loss(a, b)",
-          "a.square()", "torch.log(a)"]
+_PACKS = [
+    "a * b",
+    "a * c",
+    "c * a",
+    "a * 2",
+    "a * a",
+    "a / b",
+    "c / a",
+    "a ** 2",
+    "a ** b",
+    "a ** c",
+    "2 ** a",
+    "torch.exp(a)",
+    "torch.sin(a)",
+    "torch.tanh(a)",
+    "torch.sigmoid(a)",
+    "a.sqrt()",
+    "a + b",
+    "a.sum()",
+    "M.mm(N)",
+    "M @ N",
+    "M @ a[:2]",
+    "a @ b",
+    "torch.softmax(a, 0)",
+    "a.max()",
+    "a.prod()",
+    "a.clamp(1.5, 2.5)",
+    "torch.maximum(a, b)",
+    "F.mse_loss(a, b)",
+    "a.square()",
+    "torch.log(a)",
+]
 
 CASES += [("packs/" + e.replace(" ", ""), _packs(e)) for e in _PACKS]
 
 CASES += [
-    ("hooks/chain", _HOOKS + """with torch.autograd.graph.saved_tensors_hooks(pk, up):
+    (
+        "hooks/chain",
+        _HOOKS
+        + """with torch.autograd.graph.saved_tensors_hooks(pk, up):
     y = (a * b).exp().sin()
 print("backward")
 y.sum().backward()
 print(a.grad, b.grad)
-"""),
-    ("hooks/access_unpacks", _HOOKS + """with torch.autograd.graph.saved_tensors_hooks(pk, up):
+""",
+    ),
+    (
+        "hooks/access_unpacks",
+        _HOOKS
+        + """with torch.autograd.graph.saved_tensors_hooks(pk, up):
     y = a.exp()
 r = y.grad_fn._saved_result
 print(r, r is y)
@@ -142,19 +211,31 @@ s = y.grad_fn._saved_result
 y.sum().backward(retain_graph=True)
 y.sum().backward()
 y.grad_fn._saved_result
-"""),
-    ("hooks/access_input", _HOOKS + """with torch.autograd.graph.saved_tensors_hooks(pk, lambda x: x * 10):
+""",
+    ),
+    (
+        "hooks/access_input",
+        _HOOKS
+        + """with torch.autograd.graph.saved_tensors_hooks(pk, lambda x: x * 10):
     y = a.sin()
 s = y.grad_fn._saved_self
 print(s, s is a, s.requires_grad, s.is_leaf)
-"""),
-    ("hooks/transform", _AB + """x = torch.tensor([0.5, -1.5, 3.0], requires_grad=True)
+""",
+    ),
+    (
+        "hooks/transform",
+        _AB
+        + """x = torch.tensor([0.5, -1.5, 3.0], requires_grad=True)
 with torch.autograd.graph.saved_tensors_hooks(lambda x: x * 4, lambda x: x / 4):
     y = torch.pow(x, 2)
 y.sum().backward()
 print(x.grad.equal(2 * x), x.grad)
-"""),
-    ("hooks/any_object", _AB + """store = {}
+""",
+    ),
+    (
+        "hooks/any_object",
+        _AB
+        + """store = {}
 def pack(x):
     k = len(store)
     store[k] = x
@@ -166,13 +247,21 @@ with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
     y = (a * b).sin()
 y.sum().backward()
 print(a.grad, len(store))
-"""),
-    ("hooks/changes_values", _AB + """with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x * 0 + 1):
+""",
+    ),
+    (
+        "hooks/changes_values",
+        _AB
+        + """with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x * 0 + 1):
     y = a * b
 y.sum().backward()
 print(a.grad, b.grad)
-"""),
-    ("hooks/nesting", _AB + """def hooks(tag):
+""",
+    ),
+    (
+        "hooks/nesting",
+        _AB
+        + """def hooks(tag):
     def p(x):
         print(tag, "pack")
         return x
@@ -188,8 +277,12 @@ with hooks("outer"):
 y4 = a.exp()
 (y1 + y2 + y3 + y4).sum().backward()
 print(a.grad)
-"""),
-    ("hooks/no_grad_inside_pack", _AB + """def pk(x):
+""",
+    ),
+    (
+        "hooks/no_grad_inside_pack",
+        _AB
+        + """def pk(x):
     w = x * x
     print("pack made", w)
     return x
@@ -199,8 +292,12 @@ with torch.autograd.graph.saved_tensors_hooks(pk, lambda x: x):
         z = a.sin()
     z2 = c.sin()
 print(y.grad_fn.name(), z.grad_fn, z2.grad_fn)
-"""),
-    ("hooks/loop", _HOOKS + """w = torch.tensor([0.5, -1.0], requires_grad=True)
+""",
+    ),
+    (
+        "hooks/loop",
+        _HOOKS
+        + """w = torch.tensor([0.5, -1.0], requires_grad=True)
 for i in range(3):
     with torch.autograd.graph.saved_tensors_hooks(pk, up):
         loss = (w * w).exp().sum()
@@ -209,19 +306,31 @@ for i in range(3):
         w -= 0.1 * w.grad
     w.grad.zero_()
 print(w)
-"""),
-    ("hooks/autograd_grad", _HOOKS + """with torch.autograd.graph.saved_tensors_hooks(pk, up):
+""",
+    ),
+    (
+        "hooks/autograd_grad",
+        _HOOKS
+        + """with torch.autograd.graph.saved_tensors_hooks(pk, up):
     y = (a * b).sum()
 print(torch.autograd.grad(y, [a]))
-"""),
-    ("hooks/create_graph", _HOOKS + """with torch.autograd.graph.saved_tensors_hooks(pk, up):
+""",
+    ),
+    (
+        "hooks/create_graph",
+        _HOOKS
+        + """with torch.autograd.graph.saved_tensors_hooks(pk, up):
     y = (a ** 3).sum()
 g, = torch.autograd.grad(y, a, create_graph=True)
 print(g)
 g.sum().backward()
 print(a.grad)
-"""),
-    ("hooks/save_on_cpu", _AB + """with torch.autograd.graph.save_on_cpu(pin_memory=True):
+""",
+    ),
+    (
+        "hooks/save_on_cpu",
+        _AB
+        + """with torch.autograd.graph.save_on_cpu(pin_memory=True):
     y = a * b
 print(y.grad_fn._saved_self is a, y.grad_fn._saved_self)
 y.sum().backward()
@@ -230,28 +339,48 @@ with torch.autograd.graph.save_on_cpu():
     z = M.mm(N).exp().sum()
 z.backward()
 print(M.grad)
-"""),
-    ("hooks/unpack_not_tensor", _AB + """with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: 3):
+""",
+    ),
+    (
+        "hooks/unpack_not_tensor",
+        _AB
+        + """with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: 3):
     y = a.sin()
 y.sum().backward()
-"""),
-    ("hooks/unpack_not_tensor_access", _AB + """with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: 3):
+""",
+    ),
+    (
+        "hooks/unpack_not_tensor_access",
+        _AB
+        + """with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: 3):
     y = a.sin()
 y.grad_fn._saved_self
-"""),
-    ("hooks/error_in_pack", _AB + """def pk(x):
+""",
+    ),
+    (
+        "hooks/error_in_pack",
+        _AB
+        + """def pk(x):
     return x.foo
 with torch.autograd.graph.saved_tensors_hooks(pk, lambda x: x):
     y = a.sin()
-"""),
-    ("hooks/error_in_unpack", _AB + """def up(x):
+""",
+    ),
+    (
+        "hooks/error_in_unpack",
+        _AB
+        + """def up(x):
     raise ValueError("cannot unpack")
 with torch.autograd.graph.saved_tensors_hooks(lambda x: x, up):
     y = a.sin()
 print("made")
 y.sum().backward()
-"""),
-    ("hooks/error_caught", _AB + """def up(x):
+""",
+    ),
+    (
+        "hooks/error_caught",
+        _AB
+        + """def up(x):
     raise ValueError("cannot unpack")
 with torch.autograd.graph.saved_tensors_hooks(lambda x: x, up):
     y = a.sin()
@@ -262,12 +391,20 @@ except ValueError as e:
 z = a.sin()
 z.sum().backward()
 print(a.grad)
-"""),
-    ("hooks/disabled", _AB + """with torch.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+""",
+    ),
+    (
+        "hooks/disabled",
+        _AB
+        + """with torch.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
     with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x):
         y = a.sin()
-"""),
-    ("hooks/disable_inside", _AB + """with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x):
+""",
+    ),
+    (
+        "hooks/disable_inside",
+        _AB
+        + """with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x):
     try:
         with torch.autograd.graph.disable_saved_tensors_hooks("not now"):
             print("entered")
@@ -283,8 +420,11 @@ with torch.autograd.graph.disable_saved_tensors_hooks("outer"):
         print("RuntimeError", e)
 y = a.sin()
 print(y.grad_fn._saved_self)
-"""),
-    ("hooks/forward_mode_inside", """import torch.autograd.forward_ad as fwAD
+""",
+    ),
+    (
+        "hooks/forward_mode_inside",
+        """import torch.autograd.forward_ad as fwAD
 a = torch.tensor([1.0, 2.0], requires_grad=True)
 n = []
 def pk(x):
@@ -298,8 +438,11 @@ with torch.autograd.graph.saved_tensors_hooks(pk, lambda x: x):
 print(len(n), t)
 y.sum().backward()
 print(a.grad)
-"""),
-    ("hooks/no_version_check", """x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+""",
+    ),
+    (
+        "hooks/no_version_check",
+        """x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
     y = x.sin()
     z = x.exp()
@@ -319,8 +462,12 @@ v = x.exp()
 with torch.no_grad():
     v.mul_(2)
 v.sum().backward()
-"""),
-    ("hooks/custom_function", _HOOKS + """class Exp(torch.autograd.Function):
+""",
+    ),
+    (
+        "hooks/custom_function",
+        _HOOKS
+        + """class Exp(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, y):
         print("forward")
@@ -339,8 +486,11 @@ with torch.autograd.graph.saved_tensors_hooks(pk, up):
 print("made")
 y.sum().backward()
 print(a.grad)
-"""),
-    ("nn/linear_packs", """def pk(x):
+""",
+    ),
+    (
+        "nn/linear_packs",
+        """def pk(x):
     print("Packing", tuple(x.shape), x.grad_fn)
     return x
 def up(x):
@@ -365,8 +515,11 @@ with torch.autograd.graph.saved_tensors_hooks(pk, up):
     l = torch.nn.functional.mse_loss(lin(x), torch.zeros(4, 2))
 l.backward()
 print(lin.weight.grad.shape)
-"""),
-    ("nn/addmm_attrs", """lin = torch.nn.Linear(3, 2)
+""",
+    ),
+    (
+        "nn/addmm_attrs",
+        """lin = torch.nn.Linear(3, 2)
 x = torch.ones(4, 3)
 y = lin(x)
 g = y.grad_fn
@@ -379,8 +532,11 @@ g = y.grad_fn
 for n in ["mat1", "mat1_sym_sizes", "mat1_sym_strides", "mat2", "mat2_sym_sizes",
           "mat2_sym_strides"]:
     print(n, getattr(g, "_saved_" + n))
-"""),
-    ("nn/module_save_on_cpu", """class SaveToCpu(torch.nn.Module):
+""",
+    ),
+    (
+        "nn/module_save_on_cpu",
+        """class SaveToCpu(torch.nn.Module):
     def __init__(self, module):
         super().__init__()
         self.module = module
@@ -397,27 +553,75 @@ loss = model(x).sum()
 loss.backward()
 print(model[1].module.weight.grad.sum().item() == model[1].module.weight.grad.sum().item())
 print(model[0].weight.grad.shape, loss.grad_fn)
-"""),
+""",
+    ),
 ]
 
 
 # the pack / unpack sequence (shapes; "o": an op's output) of more ops, one program
-_SURVEY = ["torch.where(a > 2, a, b)", "a.var()", "a.std()", "a.norm()", "F.softplus(a)",
-           "F.elu(a)", "F.silu(a)", "a.log_softmax(0)", "M.softmax(1)", "M.logsumexp(1)",
-           "a[1]", "a[1:]", "torch.cat([a, b])", "torch.stack([a, b])", "M.t()",
-           "M.view(3, 2)", "M.reshape(6)", "M.sum(1)", "M.mean(0, keepdim=True)", "M.min()",
-           "M.prod(1)", "M.cumsum(1)", "a.abs()", "a.clamp(min=2)", "torch.minimum(a, b)",
-           "a.sign()", "a.floor()", "a.log2()", "a.rsqrt()", "a.atan()", "torch.sinh(a)",
-           "F.binary_cross_entropy(a.sigmoid(), torch.ones(3))",
-           "F.binary_cross_entropy_with_logits(a, torch.ones(3))", "F.conv2d(img, w)",
-           "F.dropout(a, 0.0)", "a.expand(2, 3)", "a.unsqueeze(0)", "M.squeeze()",
-           "M.permute(1, 0)", "M.flatten()", "a.exp().exp()", "a @ b", "M @ a", "a.pow(3)",
-           "a.tanh().tanh()", "a.remainder(2.0)", "a - b", "-a", "1 / a", "torch.flip(a, [0])",
-           "a.double()", "a.clone()", "F.leaky_relu(a, 0.2)", "F.l1_loss(a, b)", "a.mean()"]
+_SURVEY = [
+    "torch.where(a > 2, a, b)",
+    "a.var()",
+    "a.std()",
+    "a.norm()",
+    "F.softplus(a)",
+    "F.elu(a)",
+    "F.silu(a)",
+    "a.log_softmax(0)",
+    "M.softmax(1)",
+    "M.logsumexp(1)",
+    "a[1]",
+    "a[1:]",
+    "torch.cat([a, b])",
+    "torch.stack([a, b])",
+    "M.t()",
+    "M.view(3, 2)",
+    "M.reshape(6)",
+    "M.sum(1)",
+    "M.mean(0, keepdim=True)",
+    "M.min()",
+    "M.prod(1)",
+    "M.cumsum(1)",
+    "a.abs()",
+    "a.clamp(min=2)",
+    "torch.minimum(a, b)",
+    "a.sign()",
+    "a.floor()",
+    "a.log2()",
+    "a.rsqrt()",
+    "a.atan()",
+    "torch.sinh(a)",
+    "F.binary_cross_entropy(a.sigmoid(), torch.ones(3))",
+    "F.binary_cross_entropy_with_logits(a, torch.ones(3))",
+    "F.conv2d(img, w)",
+    "F.dropout(a, 0.0)",
+    "a.expand(2, 3)",
+    "a.unsqueeze(0)",
+    "M.squeeze()",
+    "M.permute(1, 0)",
+    "M.flatten()",
+    "a.exp().exp()",
+    "a @ b",
+    "M @ a",
+    "a.pow(3)",
+    "a.tanh().tanh()",
+    "a.remainder(2.0)",
+    "a - b",
+    "-a",
+    "1 / a",
+    "torch.flip(a, [0])",
+    "a.double()",
+    "a.clone()",
+    "F.leaky_relu(a, 0.2)",
+    "F.l1_loss(a, b)",
+    "a.mean()",
+]
 
 
 def _survey():
-    lines = [_AB + """img = torch.ones(1, 1, 4, 4, requires_grad=True)
+    lines = [
+        _AB
+        + """img = torch.ones(1, 1, 4, 4, requires_grad=True)
 w = torch.ones(1, 1, 2, 2, requires_grad=True)
 log = []
 def pk(x):
@@ -426,10 +630,13 @@ def pk(x):
 def up(x):
     log.append("U" + str(tuple(x.shape)) + ("o" if x.grad_fn is not None else ""))
     return x
-"""]
+"""
+    ]
     for e in _SURVEY:
-        lines.append("del log[:]\nwith torch.autograd.graph.saved_tensors_hooks(pk, up):\n"
-                     "    y = %s\ny.sum().backward()\nprint(%r, ' '.join(log))\n" % (e, e))
+        lines.append(
+            "del log[:]\nwith torch.autograd.graph.saved_tensors_hooks(pk, up):\n"
+            "    y = %s\ny.sum().backward()\nprint(%r, ' '.join(log))\n" % (e, e)
+        )
     return "".join(lines)
 
 

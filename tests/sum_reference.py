@@ -2,6 +2,7 @@
 `_serial`, `_vectors`, `_Plan`, ...) as it was before the faster plans of issue 16:
 the oracle that tests/test_summation_plans.py compares the current code with, bit for
 bit.  It is this project's own code; keep it unchanged."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -12,7 +13,7 @@ ILP = 4
 LEVELS = 4
 
 
-_reduce = np.add.reduce          # called with a positional axis: a keyword costs ~1 us a call
+_reduce = np.add.reduce  # called with a positional axis: a keyword costs ~1 us a call
 _accumulate = np.add.accumulate
 
 
@@ -30,8 +31,8 @@ def _blocks(a, step):
     """Sums of consecutive blocks of `step` rows, each added in order from 0;
     returns (the block sums, the rows after the last whole block)."""
     nb = a.shape[0] // step
-    whole = a[:nb * step].reshape((nb, step) + a.shape[1:])
-    return _reduce(whole, 1), a[nb * step:]
+    whole = a[: nb * step].reshape((nb, step) + a.shape[1:])
+    return _reduce(whole, 1), a[nb * step :]
 
 
 def _multi_row_sum(groups):
@@ -41,10 +42,10 @@ def _multi_row_sum(groups):
     size = groups.shape[0]
     power = max(4, (int(size - 1).bit_length() if size > 1 else 0) // LEVELS)
     step = 1 << power
-    acc = _seq(groups[size - size % step:])       # level 0: the groups after the last chunk
+    acc = _seq(groups[size - size % step :])  # level 0: the groups after the last chunk
     if size < step:
         return acc
-    chunk = _blocks(groups, step)[0]              # level 0 of each whole chunk
+    chunk = _blocks(groups, step)[0]  # level 0 of each whole chunk
     # level 1 is added into level 2 after every `step` chunks, level 2 into 3 after
     # every step^2 chunks; what is left in levels 1 and 2 at the end stays there
     if chunk.shape[0] < step:
@@ -65,14 +66,15 @@ def _row_sum(v):
     in order (np.add.accumulate adds strictly one after the other)."""
     n = v.shape[0]
     k = n // ILP
-    parts = _multi_row_sum(v[:k * ILP].reshape((k, ILP) + v.shape[1:]))
-    rows = np.concatenate((parts[:1], v[k * ILP:], parts[1:]))
+    parts = _multi_row_sum(v[: k * ILP].reshape((k, ILP) + v.shape[1:]))
+    rows = np.concatenate((parts[:1], v[k * ILP :], parts[1:]))
     return _accumulate(rows, 0)[-1]
 
 
 class _Plan:
     """What `_serial` decides once per size and dtype: the shape of the cascade, and
     the buffer its partial sums are written into (`out=`) rather than joined after."""
+
     __slots__ = ("lanes", "k", "tail", "nb", "step", "rem", "nleft", "fold", "levels", "acc")
 
     def __init__(self, n, dtype):
@@ -80,11 +82,11 @@ class _Plan:
         nv = n // lanes
         self.k = k = nv // ILP
         self.tail = nv * lanes
-        self.nleft = nv - k * ILP                  # vectors after the last whole group
+        self.nleft = nv - k * ILP  # vectors after the last whole group
         power = max(4, (int(k - 1).bit_length() if k > 1 else 0) // LEVELS)
         self.step = step = 1 << power
         self.nb = nb = k // step
-        self.rem = k - nb * step                   # groups after the last whole chunk
+        self.rem = k - nb * step  # groups after the last whole chunk
         # fewer whole chunks than `step` (level 1 never flushes): the rows of `levels`
         # are the chunks' level-0 sums, the level-0 sum of the groups after them, and
         # the left-over vectors (the rest of their row zero); added in order they give
@@ -95,8 +97,9 @@ class _Plan:
         self.levels = None
         self.fold = dtype.char == "f" and self.nleft > 0
         if nb < step and (nb or self.fold):
-            self.levels = np.zeros((nb + (self.rem > 0) + self.fold * self.nleft, ILP * lanes),
-                                   dtype)
+            self.levels = np.zeros(
+                (nb + (self.rem > 0) + self.fold * self.nleft, ILP * lanes), dtype
+            )
         # float32: [0, the scalars after the last vector, the lanes], added in order
         self.acc = np.zeros(1 + n - self.tail + lanes, dtype) if dtype.char == "f" else None
 
@@ -112,19 +115,20 @@ def _vectors(x, p):
     buf = p.levels
     if buf is None:
         if nb == 0:
-            return _reduce(x[:k * w].reshape(k, w), 0)
-        parts = _multi_row_sum(x[:k * w].reshape(k, ILP, lanes)).reshape(w)
+            return _reduce(x[: k * w].reshape(k, w), 0)
+        parts = _multi_row_sum(x[: k * w].reshape(k, ILP, lanes)).reshape(w)
         if p.fold:
             parts = parts.copy()
-            parts[:lanes] = _accumulate(np.concatenate(
-                (parts[None, :lanes], x[k * w:p.tail].reshape(-1, lanes))), 0)[-1]
+            parts[:lanes] = _accumulate(
+                np.concatenate((parts[None, :lanes], x[k * w : p.tail].reshape(-1, lanes))), 0
+            )[-1]
         return parts
     if nb:
-        _reduce(x[:nb * step * w].reshape(nb, step, w), 1, out=buf[:nb])
+        _reduce(x[: nb * step * w].reshape(nb, step, w), 1, out=buf[:nb])
     if p.rem:
-        _reduce(x[nb * step * w:k * w].reshape(p.rem, w), 0, out=buf[nb])
+        _reduce(x[nb * step * w : k * w].reshape(p.rem, w), 0, out=buf[nb])
     if p.fold:
-        buf[-p.nleft:, :lanes] = x[k * w:p.tail].reshape(p.nleft, lanes)
+        buf[-p.nleft :, :lanes] = x[k * w : p.tail].reshape(p.nleft, lanes)
     return _reduce(buf, 0)
 
 
@@ -141,14 +145,14 @@ def _serial(x):
         p = _PLANS[key] = _Plan(x.size, x.dtype)
     lanes, tail = p.lanes, p.tail
     parts = _vectors(x, p)
-    if p.acc is None:     # float64: part 0 + the left-over vectors + parts 1, 2, 3; the total
+    if p.acc is None:  # float64: part 0 + the left-over vectors + parts 1, 2, 3; the total
         q = parts.tolist()
         vec = q[:lanes]
-        rows = x[p.k * ILP * lanes:tail].tolist()
+        rows = x[p.k * ILP * lanes : tail].tolist()
         for i in range(0, len(rows), lanes):
-            vec = [a + b for a, b in zip(vec, rows[i:i + lanes])]
+            vec = [a + b for a, b in zip(vec, rows[i : i + lanes])]
         for i in range(lanes, ILP * lanes, lanes):
-            vec = [a + b for a, b in zip(vec, q[i:i + lanes])]
+            vec = [a + b for a, b in zip(vec, q[i : i + lanes])]
         total = 0.0
         for a in x[tail:].tolist():
             total += a
@@ -158,9 +162,9 @@ def _serial(x):
     acc = p.acc
     ns = x.size - tail
     if ns:
-        acc[1:1 + ns] = x[tail:]
-    _reduce(parts.reshape(ILP, lanes), 0, out=acc[1 + ns:])
-    return _accumulate(acc, 0)[-1]      # strictly in order (a 1-D reduce is pairwise)
+        acc[1 : 1 + ns] = x[tail:]
+    _reduce(parts.reshape(ILP, lanes), 0, out=acc[1 + ns :])
+    return _accumulate(acc, 0)[-1]  # strictly in order (a 1-D reduce is pairwise)
 
 
 _ZERO = {"d": np.zeros(1, np.float64), "f": np.zeros(1, np.float32)}
@@ -172,18 +176,18 @@ def _serial_small(x, lanes):
     vals = x.tolist() if x.dtype == np.float64 else list(x)
     zero = x.dtype.type(0) if x.dtype != np.float64 else 0.0
     n = len(vals)
-    if n < lanes:                          # row_sum on scalars
+    if n < lanes:  # row_sum on scalars
         lanes, nv = 1, n
     else:
         nv = n // lanes
     k = nv // ILP
     parts = [[zero] * lanes for _ in range(ILP)]
-    for i in range(k * ILP):               # level 0: the groups one after the other
+    for i in range(k * ILP):  # level 0: the groups one after the other
         row, base = parts[i % ILP], i * lanes
         for j in range(lanes):
             row[j] += vals[base + j]
     first = parts[0]
-    for i in range(k * ILP, nv):           # the vectors left over, into the first
+    for i in range(k * ILP, nv):  # the vectors left over, into the first
         base = i * lanes
         for j in range(lanes):
             first[j] += vals[base + j]
@@ -193,7 +197,7 @@ def _serial_small(x, lanes):
     if lanes == 1:
         return total[0]
     out = zero
-    for v in vals[nv * lanes:]:
+    for v in vals[nv * lanes :]:
         out += v
     for v in total:
         out += v
@@ -220,7 +224,7 @@ def _tiny64(x):
         l1 += v[b + 1]
         l2 += v[b + 2]
         l3 += v[b + 3]
-    for a in v[nv * 4:]:
+    for a in v[nv * 4 :]:
         t += a
     return (((t + l0) + l1) + l2) + l3
 

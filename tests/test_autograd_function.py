@@ -2,6 +2,7 @@
 language's `class` lands: the "Extending PyTorch" examples (Exp, LinearFunction,
 MulConstant), the double-backward tutorial, ctx features, forward mode (jvp),
 gradcheck/gradgradcheck.  Expected values are PyTorch's (torch 2.13)."""
+
 import numpy as np
 import pytest
 
@@ -33,12 +34,12 @@ class Exp(Function):
 
     @staticmethod
     def backward(ctx, grad_output):
-        result, = ctx.saved_tensors
+        (result,) = ctx.saved_tensors
         return grad_output * result
 
     @staticmethod
     def jvp(ctx, t):
-        result, = ctx.saved_tensors
+        (result,) = ctx.saved_tensors
         return t * result
 
 
@@ -126,33 +127,39 @@ def test_wrong_number_of_gradients():
         @staticmethod
         def backward(ctx, g):
             return g
+
     x = T([1.0, 2.0], True)
-    with pytest.raises(GradError, match=r"function BadBackward returned an incorrect number of "
-                                        r"gradients \(expected 2, got 1\)"):
+    with pytest.raises(
+        GradError,
+        match=r"function BadBackward returned an incorrect number of "
+        r"gradients \(expected 2, got 1\)",
+    ):
         backward(Bad.apply(x, x))
 
 
 def test_double_backward_tutorial():
     """'Double Backward with Custom Functions': Square saving its input."""
+
     class Square(Function):
         @staticmethod
         def forward(ctx, x):
             ctx.save_for_backward(x)
-            return x ** 2
+            return x**2
 
         @staticmethod
         def backward(ctx, grad_out):
-            x, = ctx.saved_tensors
+            (x,) = ctx.saved_tensors
             return grad_out * 2 * x
+
     x = T([0.5, -1.5], True)
-    g, = run_backward([F["sum"](Square.apply(x))], [None], create_graph=True, inputs=[x])
+    (g,) = run_backward([F["sum"](Square.apply(x))], [None], create_graph=True, inputs=[x])
     assert np.allclose(g.data, 2 * x.data) and g.requires_grad
-    h, = run_backward([F["sum"](g)], [None], inputs=[x])
+    (h,) = run_backward([F["sum"](g)], [None], inputs=[x])
     assert np.allclose(h.data, [2.0, 2.0])
 
     # saving the output: exp's second derivative through the saved result
-    g, = run_backward([F["sum"](Exp.apply(x))], [None], create_graph=True, inputs=[x])
-    h, = run_backward([F["sum"](g)], [None], inputs=[x])
+    (g,) = run_backward([F["sum"](Exp.apply(x))], [None], create_graph=True, inputs=[x])
+    (h,) = run_backward([F["sum"](g)], [None], inputs=[x])
     assert np.allclose(h.data, np.exp(x.data))
 
 
@@ -161,15 +168,16 @@ def test_once_differentiable():
         @staticmethod
         def forward(ctx, a):
             ctx.save_for_backward(a)
-            return a ** 2
+            return a**2
 
         @staticmethod
         @once_differentiable
         def backward(ctx, g):
-            a, = ctx.saved_tensors
+            (a,) = ctx.saved_tensors
             return 2 * a * g
+
     w = T([1.0, 2.0], True)
-    g, = run_backward([F["sum"](Once.apply(w))], [None], create_graph=True, inputs=[w])
+    (g,) = run_backward([F["sum"](Once.apply(w))], [None], create_graph=True, inputs=[w])
     assert show(g) == "tensor([2., 4.])"
     with pytest.raises(GradError, match="does not require grad"):
         backward(g)
@@ -187,6 +195,7 @@ def test_mark_non_differentiable_and_materialize():
         def backward(ctx, g, gi):
             assert gi is None
             return g * 2
+
     w = T([1.0, 2.0], True)
     a, i = Split.apply(w)
     assert show(a) == "tensor([2., 4.], grad_fn=<SplitBackward>)" and not i.requires_grad
@@ -209,6 +218,7 @@ def test_forward_mode_jvp_and_missing_jvp():
 def test_gradcheck_and_gradgradcheck_accept_custom_functions(session_out):  # noqa: F811
     from gradcli.library.calculus import gradcheck
     from gradcli.library.functional import gradgradcheck
+
     x = T([0.5, 1.5], True)
     assert gradcheck(lambda t: Exp.apply(t), x) is True
     assert gradgradcheck(lambda t: Exp.apply(t), x) is True
@@ -216,6 +226,7 @@ def test_gradcheck_and_gradgradcheck_accept_custom_functions(session_out):  # no
     class WrongExp(Exp):
         @staticmethod
         def backward(ctx, g):
-            result, = ctx.saved_tensors
+            (result,) = ctx.saved_tensors
             return g * result * 1.5
+
     assert gradcheck(lambda t: WrongExp.apply(t), x) is False

@@ -3,6 +3,7 @@ gradient straight to a parent with one consumer) visits nodes and adds gradients
 same order as the general loop of run_backward, so .grad is the same to the last bit on
 graphs where nodes are shared (the order of three or more additions shows in the bits).
 The general loop runs when a tracer is installed (engine/observe.TRACER)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -26,9 +27,9 @@ def _build(program, leaves):
     for op, i, j in program:
         a, b = vals[i % len(vals)], vals[j % len(vals)]
         vals.append(OPS[op].apply2(a, b, a.data.dtype))
-    last = vals[len(leaves):] or vals
+    last = vals[len(leaves) :] or vals
     out = last[-1]
-    for v in last[:-1][-3:]:            # several results reach the output
+    for v in last[:-1][-3:]:  # several results reach the output
         out = Add.apply2(out, v, out.data.dtype)
     return Sum.apply(out)
 
@@ -44,17 +45,19 @@ def _grads(program, data, tracer):
     return [None if t.grad is None else t.grad.data for t in leaves]
 
 
-steps = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 40), st.integers(0, 40)),
-                 min_size=1, max_size=14)
+steps = st.lists(
+    st.tuples(st.integers(0, 2), st.integers(0, 40), st.integers(0, 40)), min_size=1, max_size=14
+)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @settings(max_examples=150, deadline=None)
-@given(program=steps, seed=st.integers(0, 2 ** 31))
+@given(program=steps, seed=st.integers(0, 2**31))
 def test_plain_pass_adds_in_the_general_loops_order(dtype, program, seed):
     rng = np.random.default_rng(seed)
-    data = [(rng.standard_normal(5) * 10.0 ** rng.integers(-3, 4, 5)).astype(dtype)
-            for _ in range(3)]
+    data = [
+        (rng.standard_normal(5) * 10.0 ** rng.integers(-3, 4, 5)).astype(dtype) for _ in range(3)
+    ]
     plain = _grads(program, data, None)
     general = _grads(program, data, lambda node, g, in_grads: None)
     for p, q in zip(plain, general):
@@ -90,6 +93,9 @@ def test_a_head_gradients_shape_error_names_its_output():
     """backward([a, b], [ga, gb]) with gb of the wrong shape: the error says output[1]."""
     a = Tensor(np.ones(2), True)
     b = Tensor(np.ones(3), True)
-    with pytest.raises(GradError, match=r"grad_output\[1\] has a shape of torch.Size\(\[2\]\) "
-                                        r"and output\[1\] has a shape of torch.Size\(\[3\]\)"):
+    with pytest.raises(
+        GradError,
+        match=r"grad_output\[1\] has a shape of torch.Size\(\[2\]\) "
+        r"and output\[1\] has a shape of torch.Size\(\[3\]\)",
+    ):
         run_backward((a * 2, b * 2), (Tensor(np.ones(2)), Tensor(np.ones(2))))

@@ -2,6 +2,7 @@
 names, bit for bit as PyTorch 2.13 computes them on the CPU (gradcli/base/bmm.py,
 gradcli/base/mkl.py `bmm`; golden tests/golden/bmm.json from scripts/gen_golden_bmm.py,
 inputs in tests/bmm_cases.py)."""
+
 from __future__ import annotations
 
 import json
@@ -20,9 +21,6 @@ from gradcli.ops.registry import FUNCTIONS
 from conftest import digest as _digest, needs_mkl
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "bmm.json").read_text("utf-8"))
-
-
-
 
 
 @needs_mkl
@@ -50,14 +48,18 @@ def test_bmms_own_loop_rounds_each_product():
     """Below 400 multiply-adds an item bmm adds rounded products in order, from 0."""
     a = np.array([[[1e8, 1.0, -1e8]]], np.float32)
     b = np.array([[[1.0], [1.0], [1.0]]], np.float32)
-    assert torch_bmm(a, b)[0, 0, 0] == 0.0             # (1e8 + 1) rounds to 1e8
+    assert torch_bmm(a, b)[0, 0, 0] == 0.0  # (1e8 + 1) rounds to 1e8
     assert torch_bmm(np.zeros((2, 3, 0)), np.zeros((2, 0, 4))).shape == (2, 3, 4)
 
 
 def test_bmm_errors():
     from gradcli.base.errors import GradRuntimeError
+
     with pytest.raises(GradRuntimeError, match="batch1 must be a 3D tensor"):
         FUNCTIONS["bmm"](Tensor(np.zeros((2, 3))), Tensor(np.zeros((2, 3, 4))))
-    with pytest.raises(GradRuntimeError, match=r"Expected size for first two dimensions of "
-                       r"batch2 tensor to be: \[2, 3\] but got: \[2, 4\]"):
+    with pytest.raises(
+        GradRuntimeError,
+        match=r"Expected size for first two dimensions of "
+        r"batch2 tensor to be: \[2, 3\] but got: \[2, 4\]",
+    ):
         FUNCTIONS["bmm"](Tensor(np.zeros((2, 2, 3))), Tensor(np.zeros((2, 4, 4))))

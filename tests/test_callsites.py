@@ -5,6 +5,7 @@ calls with only positional arguments (language/callsites.py), the fused step
 shortcut turned off at compile time, and the outputs and errors (type, message,
 line, column, hint, call chain) must be the same; the kernels are compared bit for
 bit with the two steps they replace."""
+
 from __future__ import annotations
 
 import contextlib
@@ -56,8 +57,14 @@ def _run_session(source):
         try:
             session.run(source)
         except GradError as e:
-            err = (e.type_name, e.message, e.line, e.column, e.hint,
-                   [c[1:4] for c in (e.calls or [])])
+            err = (
+                e.type_name,
+                e.message,
+                e.line,
+                e.column,
+                e.hint,
+                [c[1:4] for c in (e.calls or [])],
+            )
     reset_globals()
     return stream.getvalue(), err, warned.getvalue()
 
@@ -90,6 +97,7 @@ def _general_paths():
         if hasattr(args, "plain"):
             args.plain = None
         return args, kw
+
     mp.setattr(calls_mod.Calls, "_arguments", general_arguments)
     mp.setattr(statements_mod, "product", lambda compiler, value: (compiler.expr(value), None))
     mp.setattr(GradModeContext, "run", _with_protocol)
@@ -102,6 +110,7 @@ def _general_paths():
     def general_signature(self, *args, **kw):
         plain_init(self, *args, **kw)
         self.plain = False
+
     mp.setattr(Signature, "__init__", general_signature)
     # a tracer that does nothing: out.backward() through run_backward's general loop,
     # not _plain_root/_plain_pass
@@ -360,7 +369,9 @@ def test_the_cases_change_nothing_in_an_error():
     assert err[0] == "IndexError" and err[2:4] == (2, 3)
     out, err, _ = _same_both_ways("a = tensor(1.)\nwith no_grad:\n    a -= 'x' * tensor(2.)")
     assert err[2:4] == (3, 14), err
-    out, err, _ = _same_both_ways("x = tensor([1., 2.], requires_grad=true)\ny = x * 2\ny.backward()")
+    out, err, _ = _same_both_ways(
+        "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\ny.backward()"
+    )
     assert "y.sum().backward()" in err[4]
 
 
@@ -375,16 +386,49 @@ def test_golden_programs_the_same_as_the_general_path(golden):
 
 # ---------------------------------------------------------------- the fused step
 
+
 def _values():
     rng = np.random.default_rng(16)
-    special = [0.0, -0.0, 1.0, -2.5, 1e-40, -1e-45, 1.4e-45, 3.4028234663852886e38, -3.4e38,
-               1e-38, 0.1, 1 / 3, 2.0 ** 24 + 1, 1e300, -1e-300, 5e-324, math.inf, -math.inf,
-               math.nan]
+    special = [
+        0.0,
+        -0.0,
+        1.0,
+        -2.5,
+        1e-40,
+        -1e-45,
+        1.4e-45,
+        3.4028234663852886e38,
+        -3.4e38,
+        1e-38,
+        0.1,
+        1 / 3,
+        2.0**24 + 1,
+        1e300,
+        -1e-300,
+        5e-324,
+        math.inf,
+        -math.inf,
+        math.nan,
+    ]
     return special + (rng.standard_normal(30) * 10.0 ** rng.integers(-40, 38, 30)).tolist()
 
 
-NUMBERS = [0.1, -0.0, 1e-6, 3, -7, 2 ** 30 + 1, 2 ** 53, 2 ** 53 + 1, 1e30, 1e39, math.inf,
-           math.nan, True, 123456789.123]
+NUMBERS = [
+    0.1,
+    -0.0,
+    1e-6,
+    3,
+    -7,
+    2**30 + 1,
+    2**53,
+    2**53 + 1,
+    1e30,
+    1e39,
+    math.inf,
+    math.nan,
+    True,
+    123456789.123,
+]
 
 
 def _general_step(op, x, a, b):
@@ -406,8 +450,11 @@ def test_scaled_step_is_the_product_then_the_inplace_op(op, dt, grad_mode):
             for xv in vals[::3]:
                 for gv in vals[::2]:
                     g = Tensor(np.array(gv, dtype=dt))
-                    for a, b in [(c, g) for c in NUMBERS] + [(g, c) for c in NUMBERS] + \
-                            [(g, Tensor(np.array(xv, dtype=dt)))]:
+                    for a, b in (
+                        [(c, g) for c in NUMBERS]
+                        + [(g, c) for c in NUMBERS]
+                        + [(g, Tensor(np.array(xv, dtype=dt)))]
+                    ):
                         x1 = Tensor(np.array(xv, dtype=dt), not grad_mode)
                         x2 = Tensor(np.array(xv, dtype=dt), not grad_mode)
                         arr = x1.data
@@ -432,17 +479,21 @@ def test_scaled_step_leaves_other_cases_to_the_general_path():
     one = Tensor(np.array(1.0))
     prev = context.current.grad_enabled
     try:
-        context.current.grad_enabled = True       # grad mode on, something requires grad
+        context.current.grad_enabled = True  # grad mode on, something requires grad
         assert scaled_step(Tensor(np.array(1.0), True), 0.5, one, float.__sub__) is None
-        assert scaled_step(Tensor(np.array(1.0)), 0.5, Tensor(np.array(1.0), True),
-                           float.__sub__) is None
-        assert scaled_step(Tensor(np.array(1.0)), Tensor(np.array(1.0), True), 0.5,
-                           float.__sub__) is None
+        assert (
+            scaled_step(Tensor(np.array(1.0)), 0.5, Tensor(np.array(1.0), True), float.__sub__)
+            is None
+        )
+        assert (
+            scaled_step(Tensor(np.array(1.0)), Tensor(np.array(1.0), True), 0.5, float.__sub__)
+            is None
+        )
         context.current.grad_enabled = False
         cases = [
-            (Tensor(np.ones(2)), 0.5, one),                     # x not 0-d
-            (Tensor(np.array(1.0)), 0.5, Tensor(np.ones(2))),   # the product not 0-d
-            (Tensor(np.array(1.0, f32)), 0.5, one),             # dtypes differ
+            (Tensor(np.ones(2)), 0.5, one),  # x not 0-d
+            (Tensor(np.array(1.0)), 0.5, Tensor(np.ones(2))),  # the product not 0-d
+            (Tensor(np.array(1.0, f32)), 0.5, one),  # dtypes differ
             (Tensor(np.array(1.0)), 0.5, Tensor(np.array(1.0, f32))),
             (Tensor(np.array(1.0)), one, Tensor(np.array(1.0, f32))),
             (Tensor(np.array(1, np.int64)), 2, Tensor(np.array(1, np.int64))),
@@ -464,7 +515,7 @@ def test_scaled_step_leaves_other_cases_to_the_general_path():
             assert scaled_step(x, a, b, float.__sub__) is None, (x.data, a, b)
             assert x.data.tobytes() == before and versions.version(x) == 0
         assert scaled_step(Tensor(np.array(1.0, f64)), 0.5, one, float.__sub__) is not None
-        big = Tensor(np.array(1e30, f32))          # a product that rounds to float32's inf
+        big = Tensor(np.array(1e30, f32))  # a product that rounds to float32's inf
         x = Tensor(np.array(1.0, f32))
         assert scaled_step(x, 1e30, big, float.__sub__) is x and x.data == -np.inf
     finally:
@@ -475,14 +526,21 @@ def test_the_shortcuts_are_what_runs(monkeypatch):
     """The compared paths differ: the shortcuts run as compiled, and not with them off."""
     from gradcli.engine import autograd
     from gradcli.language import callsites, updates
+
     seen = []
-    for mod, name in ((callsites, "call_failed"), (updates, "scaled_step"),
-                      (autograd, "_plain_root")):
+    for mod, name in (
+        (callsites, "call_failed"),
+        (updates, "scaled_step"),
+        (autograd, "_plain_root"),
+    ):
         real = getattr(mod, name)
-        monkeypatch.setattr(mod, name, lambda *a, _real=real, _n=name, **k: (
-            seen.append(_n), _real(*a, **k))[1])
-    src = ("a = tensor(1.5, requires_grad=true)\n(a * 3).backward()\nwith no_grad:\n"
-           "    a -= 0.1 * a.grad\na.sum(7)")
+        monkeypatch.setattr(
+            mod, name, lambda *a, _real=real, _n=name, **k: (seen.append(_n), _real(*a, **k))[1]
+        )
+    src = (
+        "a = tensor(1.5, requires_grad=true)\n(a * 3).backward()\nwith no_grad:\n"
+        "    a -= 0.1 * a.grad\na.sum(7)"
+    )
     fast = _run(src)
     assert seen == ["_plain_root", "scaled_step", "call_failed"]
     seen.clear()

@@ -4,6 +4,7 @@ AVX-512, importing gradcli turns NumPy's AVX-512 dispatch off before NumPy loads
 whose last bits differ from glibc's (tests/test_exact_numerics.py failed 23 goldens so
 on an AVX-512 machine).  Each check runs in a fresh interpreter: NumPy reads the
 setting once, when it is first imported."""
+
 from __future__ import annotations
 
 import os
@@ -13,10 +14,12 @@ import sys
 import numpy as np
 import pytest
 
-PROBE = ("import {first}; import numpy\n"
-         "from numpy._core._multiarray_umath import __cpu_features__ as f\n"
-         "import os; print(os.environ.get('NPY_DISABLE_CPU_FEATURES')); "
-         "print(any(f.get(k) for k in ('X86_V4', 'AVX512_SKX', 'AVX512_ICL')))")
+PROBE = (
+    "import {first}; import numpy\n"
+    "from numpy._core._multiarray_umath import __cpu_features__ as f\n"
+    "import os; print(os.environ.get('NPY_DISABLE_CPU_FEATURES')); "
+    "print(any(f.get(k) for k in ('X86_V4', 'AVX512_SKX', 'AVX512_ICL')))"
+)
 
 
 def _avx512():
@@ -28,11 +31,18 @@ def _avx512():
 
 
 def _probe(first, **env):
-    e = {k: v for k, v in os.environ.items()
-         if k not in ("NPY_DISABLE_CPU_FEATURES", "GRADCLI_NUMPY_AVX512")}
+    e = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("NPY_DISABLE_CPU_FEATURES", "GRADCLI_NUMPY_AVX512")
+    }
     e.update(env)
-    r = subprocess.run([sys.executable, "-W", "error::ImportWarning", "-c",
-                        PROBE.format(first=first)], capture_output=True, text=True, env=e)
+    r = subprocess.run(
+        [sys.executable, "-W", "error::ImportWarning", "-c", PROBE.format(first=first)],
+        capture_output=True,
+        text=True,
+        env=e,
+    )
     assert r.returncode == 0, r.stderr
     setting, on = r.stdout.split("\n")[:2]
     return setting, on == "True"
@@ -44,11 +54,11 @@ needs_numpy2 = pytest.mark.skipif(not hasattr(np, "_core"), reason="NumPy 2's mo
 @needs_numpy2
 @pytest.mark.skipif(not _avx512(), reason="the CPU has no AVX-512")
 def test_numpy_avx512_dispatch_is_off_after_importing_gradcli():
-    setting, on = _probe("numpy")               # NumPy alone: AVX-512 on
+    setting, on = _probe("numpy")  # NumPy alone: AVX-512 on
     assert setting == "None" and on
-    setting, on = _probe("gradcli")             # gradcli first: off, no warning
+    setting, on = _probe("gradcli")  # gradcli first: off, no warning
     assert "X86_V4" in setting and not on
-    setting, on = _probe("gradcli", GRADCLI_NUMPY_AVX512="1")        # the opt-out
+    setting, on = _probe("gradcli", GRADCLI_NUMPY_AVX512="1")  # the opt-out
     assert setting == "None" and on
     setting, on = _probe("gradcli", NPY_DISABLE_CPU_FEATURES="AVX512_SPR")  # the user's own
     assert setting == "AVX512_SPR" and on
@@ -64,11 +74,19 @@ def test_numpy_is_left_alone_without_avx512():
 def test_mkl_is_kept_to_avx2():
     """MKL's kernels too (gradcli/base/mkl.py, set before MKL loads)."""
     from gradcli.base import mkl
+
     if not mkl.available():
         pytest.skip("the mkl package is not installed")
-    r = subprocess.run([sys.executable, "-c", "import os; from gradcli.base import mkl; "
-                        "mkl.available(); print(os.environ['MKL_ENABLE_INSTRUCTIONS'])"],
-                       capture_output=True, text=True,
-                       env={k: v for k, v in os.environ.items() if k != "MKL_ENABLE_INSTRUCTIONS"})
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os; from gradcli.base import mkl; "
+            "mkl.available(); print(os.environ['MKL_ENABLE_INSTRUCTIONS'])",
+        ],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "MKL_ENABLE_INSTRUCTIONS"},
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "AVX2"

@@ -2,6 +2,7 @@
 as PyTorch 2.13 computes them on the CPU (gradcli/base/sum_dims.py; golden
 tests/golden/dim_sums.json from scripts/gen_golden_dim_sums.py, inputs in
 tests/dim_sum_cases.py), also as a broadcast gradient summed back (`sum_to`)."""
+
 from __future__ import annotations
 
 import json
@@ -23,13 +24,11 @@ from conftest import digest as _digest
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "dim_sums.json").read_text("utf-8"))
 
 
-
-
 def _cases():
     for case in GOLDEN["cases"]:
         shape = CASES[case["case"]][0]
         if np.prod(shape) >= parallel.GRAIN and parallel.THREADS != GOLDEN["threads"]:
-            continue                     # the cut between threads depends on their number
+            continue  # the cut between threads depends on their number
         yield case
 
 
@@ -61,15 +60,14 @@ def test_numpys_order_would_differ():
 def test_iteration_dims_follow_tensor_iterator():
     """Reduced dims first (innermost first), kept ones after them; neighbours merged."""
     # (4, 5, 6) summed over dim 1: [reduced 5 (stride 24), kept 6 and 4 not merged]
-    assert iter_dims((4, 5, 6), (120, 24, 4), (24, 0, 4)) == [
-        (5, 24, 0), (6, 4, 4), (4, 120, 24)]
+    assert iter_dims((4, 5, 6), (120, 24, 4), (24, 0, 4)) == [(5, 24, 0), (6, 4, 4), (4, 120, 24)]
     # (2, 3, 4) summed over dims 1 and 2: one reduced dim of 12
     assert iter_dims((2, 3, 4), (48, 16, 4), (4, 0, 0)) == [(12, 4, 0), (2, 48, 4)]
 
 
 def test_signed_zeros_and_specials():
     x = -np.zeros((3, 4, 40), np.float32)
-    assert not np.signbit(dim_sums(x, (1,))).any()      # the output starts from +0
+    assert not np.signbit(dim_sums(x, (1,))).any()  # the output starts from +0
     y = np.ones((2, 3, 9))
     y[0, 1, 2] = np.inf
     y[1, 2, 3] = np.nan

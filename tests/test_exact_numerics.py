@@ -4,18 +4,31 @@ scripts/gen_golden_exact.py; inputs in tests/exact_cases.py).
 
 Math functions and matrix products go through MKL (gradcli/base/mkl.py), which the
 `test` extra installs; powers are gradcli's own SLEEF re-implementation."""
+
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from exact_cases import (CE_SHAPES, DOUBLE_NAMES, DOT_SIZES, EXPRESSIONS, FORWARD_DIFFERS, MM_SHAPES,
-                         OUTER_SHAPES, POW_EXPONENTS, U10, act_input, ce_input, expr_inputs, matrix,
-                         pow_input, u10_input, unary_input)
+from exact_cases import (
+    CE_SHAPES,
+    DOUBLE_NAMES,
+    EXPRESSIONS,
+    FORWARD_DIFFERS,
+    OUTER_SHAPES,
+    POW_EXPONENTS,
+    U10,
+    act_input,
+    ce_input,
+    expr_inputs,
+    matrix,
+    pow_input,
+    u10_input,
+    unary_input,
+)
 
 import gradcli.session  # noqa: F401  (registers the built-ins)
 from gradcli.base import mkl, parallel
@@ -25,9 +38,6 @@ from gradcli.ops.registry import FUNCTIONS
 from conftest import digest as _digest, needs_mkl
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "exact_numerics.json").read_text("utf-8"))
-
-
-
 
 
 @needs_mkl
@@ -43,7 +53,9 @@ def test_math_functions_are_pytorchs(dtype):
 
 def test_numpy_would_differ():
     """NumPy's sin is not PyTorch's: the test above can fail."""
-    c = next(c for c in GOLDEN["unary"] if (c["op"], c["dtype"], c["n"]) == ("sin", "float32", 2000))
+    c = next(
+        c for c in GOLDEN["unary"] if (c["op"], c["dtype"], c["n"]) == ("sin", "float32", 2000)
+    )
     assert _digest(np.sin(unary_input("sin", 2000, "float32"))) != c["out"]
 
 
@@ -51,7 +63,7 @@ def test_float32_powers_are_pytorchs():
     checked = 0
     for c in GOLDEN["pows"]:
         if c["n"] > parallel.GRAIN and parallel.THREADS != GOLDEN["threads"]:
-            continue      # the blocks depend on how the range is cut between threads
+            continue  # the blocks depend on how the range is cut between threads
         x = Tensor(pow_input(c["n"]), requires_grad=True)
         y = FUNCTIONS["pow"](x, c["e"])
         backward(FUNCTIONS["sum"](y))
@@ -143,8 +155,12 @@ def test_softmax_log_softmax_and_cross_entropy_are_pytorchs():
         assert _digest(sm.data) == case["sm"], what + ("softmax",)
         assert _digest(x3.grad.data) == case["gsm"], what + ("softmax grad",)
         w = Tensor(np.abs(matrix((c, 1), 24, "float32")[:, 0]))
-        for name, kw in (("mean", {}), ("sum", {"reduction": "sum"}), ("weighted", {"weight": w}),
-                         ("ignore", {"ignore_index": int(t[0])})):
+        for name, kw in (
+            ("mean", {}),
+            ("sum", {"reduction": "sum"}),
+            ("weighted", {"weight": w}),
+            ("ignore", {"ignore_index": int(t[0])}),
+        ):
             x2 = Tensor(x.copy(), requires_grad=True)
             loss = FUNCTIONS["cross_entropy"](x2, Tensor(t), **kw)
             backward(loss)
@@ -186,9 +202,14 @@ def test_products_of_views_are_pytorchs():
         a = matrix((3001, 1), 27, dt)[:, 0].copy()
         b = matrix((3001, 1), 28, dt)[:, 0].copy()
         m = matrix((40, 30), 29, dt)
-        assert float(mkl.torch_dot(a[off:off + 2000], b[off:off + 2000])).hex() == case["dot"], (dt, off)
-        assert _digest(mkl.torch_mv(m[off:off + 20], b[off:off + 30])) == case["mv"], (dt, off)
-        assert _digest(mkl.torch_mm(m[off:off + 20], m[off + 1:off + 31, :7])) == case["mm"], (dt, off)
+        assert (
+            float(mkl.torch_dot(a[off : off + 2000], b[off : off + 2000])).hex() == case["dot"]
+        ), (dt, off)
+        assert _digest(mkl.torch_mv(m[off : off + 20], b[off : off + 30])) == case["mv"], (dt, off)
+        assert _digest(mkl.torch_mm(m[off : off + 20], m[off + 1 : off + 31, :7])) == case["mm"], (
+            dt,
+            off,
+        )
 
 
 @needs_mkl
@@ -198,6 +219,7 @@ def test_activations_and_their_first_and_second_derivatives_are_pytorchs(op):
     them), tanh's and sigmoid's backward kernels (tanh's with a fused multiply-add) and
     the backward of those kernels under create_graph, with torch's grad_fn names."""
     from gradcli.library.autograd_api import grad
+
     checked = 0
     for c in GOLDEN["activations"]:
         if c["op"] != op or c["n"] > parallel.GRAIN and parallel.THREADS != GOLDEN["threads"]:
@@ -207,14 +229,14 @@ def test_activations_and_their_first_and_second_derivatives_are_pytorchs(op):
         g = Tensor(matrix((n, 1), 32, dt)[:, 0].copy())
         w = Tensor(matrix((n, 1), 33, dt)[:, 0].copy())
         y = FUNCTIONS[op](x)
-        gx, = grad(y, x, g, create_graph=True)
-        ggx, = grad(gx, x, w)
+        (gx,) = grad(y, x, g, create_graph=True)
+        (ggx,) = grad(gx, x, w)
         where = (op, dt, n)
         assert _digest(y.data) == c["out"], where
         assert _digest(gx.data) == c["grad"], where
         assert gx.grad_fn.name == c["grad_fn"], where
         assert _digest(ggx.data) == c["grad2"], where
-        x2 = Tensor(act_input(n, dt), requires_grad=True)      # the plain (array) backward
+        x2 = Tensor(act_input(n, dt), requires_grad=True)  # the plain (array) backward
         backward(FUNCTIONS[op](x2), g)
         assert _digest(x2.grad.data) == c["grad"], where
         checked += 1
@@ -223,10 +245,18 @@ def test_activations_and_their_first_and_second_derivatives_are_pytorchs(op):
 
 def test_numpys_sigmoid_and_tanh_gradient_would_differ():
     """The formulas written the textbook way differ from torch's in the last bit."""
-    c = next(c for c in GOLDEN["activations"] if (c["op"], c["dtype"], c["n"]) == ("sigmoid", "float32", 2000))
+    c = next(
+        c
+        for c in GOLDEN["activations"]
+        if (c["op"], c["dtype"], c["n"]) == ("sigmoid", "float32", 2000)
+    )
     x = act_input(2000, "float32")
     assert _digest((1 / (1 + np.exp(-x))).astype(np.float32)) != c["out"]
-    t = next(c for c in GOLDEN["activations"] if (c["op"], c["dtype"], c["n"]) == ("tanh", "float64", 2000))
+    t = next(
+        c
+        for c in GOLDEN["activations"]
+        if (c["op"], c["dtype"], c["n"]) == ("tanh", "float64", 2000)
+    )
     y = np.tanh(act_input(2000, "float64"))
     g = matrix((2000, 1), 32, "float64")[:, 0]
     assert _digest(g * (1 - y * y)) != t["grad"]
@@ -240,17 +270,21 @@ def test_expressions_and_their_gradients_are_pytorchs(name):
     import io
     from gradcli.output import TextOutput
     from gradcli.session import Session
+
     checked = 0
     for c in GOLDEN["expressions"]:
-        if c["name"] != name or (np.prod(c["shape"]) > parallel.GRAIN
-                                 and parallel.THREADS != GOLDEN["threads"]):
+        if c["name"] != name or (
+            np.prod(c["shape"]) > parallel.GRAIN and parallel.THREADS != GOLDEN["threads"]
+        ):
             continue
         x, t, g = expr_inputs(tuple(c["shape"]), c["dtype"])
         s = Session(TextOutput(io.StringIO(), quiet=True))
         s.scope.vars.update(x=Tensor(x, requires_grad=True), t=Tensor(t), g=Tensor(g))
-        s.run("import torch.nn.functional as F\n"
-              f"y = {EXPRESSIONS[name]}\n"
-              "y.backward(g.reshape(-1)[:y.numel()].reshape(y.shape))\n")
+        s.run(
+            "import torch.nn.functional as F\n"
+            f"y = {EXPRESSIONS[name]}\n"
+            "y.backward(g.reshape(-1)[:y.numel()].reshape(y.shape))\n"
+        )
         where = (name, c["dtype"], c["shape"])
         if name not in FORWARD_DIFFERS:
             assert _digest(s.scope.vars["y"].data) == c["out"], where
@@ -267,13 +301,16 @@ def test_a_gradient_taken_with_create_graph_has_pytorchs_grad_fn(name):
     import io
     from gradcli.output import TextOutput
     from gradcli.session import Session
+
     x, t, g = expr_inputs((3, 7), "float64")
     s = Session(TextOutput(io.StringIO(), quiet=True))
     s.scope.vars.update(x=Tensor(x, requires_grad=True), t=Tensor(t), g=Tensor(g))
-    s.run("import torch.nn.functional as F\n"
-          f"y = {DOUBLE_NAMES[name]}\n"
-          "gx = torch.autograd.grad(y, x, g.reshape(-1)[:y.numel()].reshape(y.shape), "
-          "create_graph=True)[0]\n")
+    s.run(
+        "import torch.nn.functional as F\n"
+        f"y = {DOUBLE_NAMES[name]}\n"
+        "gx = torch.autograd.grad(y, x, g.reshape(-1)[:y.numel()].reshape(y.shape), "
+        "create_graph=True)[0]\n"
+    )
     assert s.scope.vars["gx"].grad_fn.name == GOLDEN["double_names"][name]
 
 
@@ -281,6 +318,7 @@ def _run_u10(text, x, g):
     import io
     from gradcli.output import TextOutput
     from gradcli.session import Session
+
     s = Session(TextOutput(io.StringIO(), quiet=True))
     s.scope.vars.update(x=Tensor(x, requires_grad=True), g=Tensor(g))
     s.run(f"import torch.nn.functional as F\ny = {text}\ny.backward(g)\n")
@@ -306,9 +344,15 @@ def test_sleef_u10_functions_and_their_kernels_are_pytorchs(text):
 
 def test_numpys_log1p_expm1_sinh_cosh_would_differ():
     """NumPy's (glibc's) functions differ from torch's SLEEF ones in the last bit."""
-    for text, fn in (("torch.log1p(x)", np.log1p), ("torch.expm1(x)", np.expm1),
-                     ("torch.sinh(x)", np.sinh), ("torch.cosh(x)", np.cosh)):
+    for text, fn in (
+        ("torch.log1p(x)", np.log1p),
+        ("torch.expm1(x)", np.expm1),
+        ("torch.sinh(x)", np.sinh),
+        ("torch.cosh(x)", np.cosh),
+    ):
         for dt in ("float32", "float64"):
-            c = next(c for c in GOLDEN["u10"] if (c["text"], c["dtype"], c["n"]) == (text, dt, 2000))
+            c = next(
+                c for c in GOLDEN["u10"] if (c["text"], c["dtype"], c["n"]) == (text, dt, 2000)
+            )
             with np.errstate(all="ignore"):
                 assert _digest(fn(u10_input(text, 2000, dt))) != c["out"], (text, dt)

@@ -24,5 +24,10 @@ def test_example(name):
     if example.get("seed") is not None:
         args = ("eval", "--seed", str(example["seed"]), example["file"])
     result = run_gradcli(args=args)
-    check_result(result, example["stdout"], example["error"], what=example["file"],
-                 warnings=example.get("warnings", ()))
+    check_result(
+        result,
+        example["stdout"],
+        example["error"],
+        what=example["file"],
+        warnings=example.get("warnings", ()),
+    )

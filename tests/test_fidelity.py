@@ -3,6 +3,7 @@ scripts/gen_golden_fidelity.py from tests/fidelity_cases.py): programs whose out
 must be torch's, and a float16 tensor with a Python number over every float16 value,
 bit for bit (base/half.py), through the language's operators (runtime.binary_op,
 fastops) as a program runs them."""
+
 from __future__ import annotations
 
 import contextlib
@@ -29,13 +30,14 @@ HALF = GOLDEN["half"]
 def test_fidelity_golden(name):
     case = CASES[name]
     result = run_inprocess(case["source"])
-    check_result(result, case["stdout"], case["error"], what=name,
-                 warnings=case.get("warnings", ()))
+    check_result(
+        result, case["stdout"], case["error"], what=name, warnings=case.get("warnings", ())
+    )
 
 
 def _digest(a):
     a = np.ascontiguousarray(a)
-    if a.dtype.kind == "f":       # one nan: payloads and signs of nan are not compared
+    if a.dtype.kind == "f":  # one nan: payloads and signs of nan are not compared
         a = np.where(np.isnan(a), np.array(np.nan, a.dtype), a)
     return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
 
@@ -73,8 +75,10 @@ def test_half_with_numbers_is_torchs_bit_for_bit():
         if str(y.dtype) != rec["dtype"] or _digest(y) != rec["out"]:
             failed.append((expr, "value"))
         if "grad" in rec:
-            got = _run({"x": Tensor(half_leaf(), requires_grad=True),
-                        "g": Tensor(half_grad_input())}, f"y = {expr}\ny.backward(g)\n")
+            got = _run(
+                {"x": Tensor(half_leaf(), requires_grad=True), "g": Tensor(half_grad_input())},
+                f"y = {expr}\ny.backward(g)\n",
+            )
             if isinstance(got, GradError) or _digest(got["x"].grad.data) != rec["grad"]:
                 failed.append((expr, "grad"))
     assert not failed, failed

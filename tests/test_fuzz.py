@@ -13,15 +13,14 @@
 GRADCLI_FUZZ_SEED=N repeats a mutation run; GRADCLI_FUZZ_SCALE=K multiplies the
 number of inputs.
 """
+
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import math
 import os
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -36,13 +35,14 @@ SCALE = float(os.environ.get("GRADCLI_FUZZ_SCALE", "1"))
 import fuzzing as fuzz  # noqa: E402  (tests/fuzzing.py: the machinery scripts/fuzz.py runs longer)
 
 
-_RUNNER = fuzz.Runner(timeout=20.0)     # (made once: it raises the recursion limit as the CLI does)
+_RUNNER = fuzz.Runner(timeout=20.0)  # (made once: it raises the recursion limit as the CLI does)
 
 
 @pytest.fixture(scope="module")
 def runner():
     yield _RUNNER
     from gradcli.session import reset_globals
+
     reset_globals()
 
 
@@ -51,16 +51,19 @@ def runner():
 GRAMMAR = fuzz.grammar_strategy()
 
 
-@settings(max_examples=int(200 * SCALE), deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=int(200 * SCALE),
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(GRAMMAR)
 def test_grammar_based_inputs(src):
-    _RUNNER.run(src, variant=len(src))    # raises fuzz.Finding (shrunk by hypothesis)
+    _RUNNER.run(src, variant=len(src))  # raises fuzz.Finding (shrunk by hypothesis)
 
 
 def test_layout_turns_markers_into_indentation():
-    assert fuzz.layout("if x :\n\x01y = 1\nz = 2\n\x02w\n") == \
-        "if x :\n    y = 1\n    z = 2\nw\n"
+    assert fuzz.layout("if x :\n\x01y = 1\nz = 2\n\x02w\n") == "if x :\n    y = 1\n    z = 2\nw\n"
 
 
 def test_grammar_strategy_makes_programs_that_parse():
@@ -68,10 +71,12 @@ def test_grammar_strategy_makes_programs_that_parse():
     explicit terminals are right), so the fuzzing reaches the compiler and runtime."""
     from gradcli.base.errors import GradSyntaxError
     from gradcli.language.parser import parse
+
     seen, parsed = [], 0
 
-    @settings(max_examples=60, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
     @given(fuzz.grammar_strategy(prelude=False))
     def collect(src):
         seen.append(src)
@@ -115,10 +120,11 @@ def test_the_corpus_itself(runner):
 def test_runner_reports_escaping_exceptions(monkeypatch):
     """The harness itself: a Python exception from inside gradcli is a finding."""
     from gradcli.language import runtime
+
     r = fuzz.Runner()
 
     def boom(*a):
-        raise RuntimeError("boom")      # not one of the Python errors gradcli translates
+        raise RuntimeError("boom")  # not one of the Python errors gradcli translates
 
     monkeypatch.setitem(runtime.STR_METHODS, "upper", boom)
     with pytest.raises(fuzz.Finding):
@@ -129,7 +135,7 @@ def test_runner_reports_escaping_exceptions(monkeypatch):
 
 def test_sandbox_of_the_fuzzer_blocks_paths(tmp_path):
     r = fuzz.Runner()
-    outside = tmp_path / "escape.npy"         # outside the runner's own directory
+    outside = tmp_path / "escape.npy"  # outside the runner's own directory
     assert r.run(f'save(ones(2), "{outside}")\n') == "error"
     assert not outside.exists()
     assert r.run('save(ones(2), "ok.npy")\nload("ok.npy")\n') == "ok"
@@ -138,24 +144,55 @@ def test_sandbox_of_the_fuzzer_blocks_paths(tmp_path):
 # ---------------------------------------------------------------- gradient properties
 
 UNARY = [
-    "exp({0} * 0.5)", "sin({0})", "cos({0})", "tanh({0})", "sigmoid({0})",
-    "log({0} * {0} + 1)", "sqrt({0} * {0} + 0.5)", "square({0})", "{0} ^ 3", "abs({0})",
-    "relu({0})", "-{0}", "clamp({0}, -0.8, 0.9)", "{0} / ({0} * {0} + 1)", "{0} ** 2 * 0.5",
-    "softmax({0}, dim={d})", "log_softmax({0}, dim={d})", "sum({0}, dim={d}, keepdim=true)",
-    "mean({0}, dim={d}, keepdim=true)", "logsumexp({0}, dim={d}, keepdim=true)",
-    "max({0}, dim={d}, keepdim=true).values", "prod({0}, dim={d}, keepdim=true)",
-    "{0}.sum()", "norm({0})", "{0}.mean()", "max({0})", "{0}.flatten().sum()",
-    "{0}.unsqueeze(0)", "exp(-{0} * {0})", "{0}.T.T",
+    "exp({0} * 0.5)",
+    "sin({0})",
+    "cos({0})",
+    "tanh({0})",
+    "sigmoid({0})",
+    "log({0} * {0} + 1)",
+    "sqrt({0} * {0} + 0.5)",
+    "square({0})",
+    "{0} ^ 3",
+    "abs({0})",
+    "relu({0})",
+    "-{0}",
+    "clamp({0}, -0.8, 0.9)",
+    "{0} / ({0} * {0} + 1)",
+    "{0} ** 2 * 0.5",
+    "softmax({0}, dim={d})",
+    "log_softmax({0}, dim={d})",
+    "sum({0}, dim={d}, keepdim=true)",
+    "mean({0}, dim={d}, keepdim=true)",
+    "logsumexp({0}, dim={d}, keepdim=true)",
+    "max({0}, dim={d}, keepdim=true).values",
+    "prod({0}, dim={d}, keepdim=true)",
+    "{0}.sum()",
+    "norm({0})",
+    "{0}.mean()",
+    "max({0})",
+    "{0}.flatten().sum()",
+    "{0}.unsqueeze(0)",
+    "exp(-{0} * {0})",
+    "{0}.T.T",
 ]
 BINARY = [
-    "{0} + {1}", "{0} - {1}", "{0} * {1}", "{0} / ({1} * {1} + 1)", "maximum({0}, {1})",
-    "minimum({0}, {1})", "where({0} > {1}, {0}, {1} * 2)", "{0} ^ 2 * {1}",
-    "pow(abs({0}) + 1, {1})", "2 - {0} * {1}", "({0} + {1}) / 2",
+    "{0} + {1}",
+    "{0} - {1}",
+    "{0} * {1}",
+    "{0} / ({1} * {1} + 1)",
+    "maximum({0}, {1})",
+    "minimum({0}, {1})",
+    "where({0} > {1}, {0}, {1} * 2)",
+    "{0} ^ 2 * {1}",
+    "pow(abs({0}) + 1, {1})",
+    "2 - {0} * {1}",
+    "({0} + {1}) / 2",
 ]
 
 
 def _shape_strategy():
     """A base shape and two shapes that broadcast to it."""
+
     @st.composite
     def shapes(draw):
         base = draw(st.lists(st.integers(1, 4), min_size=0, max_size=3))
@@ -164,7 +201,9 @@ def _shape_strategy():
             dims = [n if draw(st.booleans()) else 1 for n in base]
             drop = draw(st.integers(0, len(dims)))
             return tuple(dims[drop:])
+
         return tuple(base), variant(), variant()
+
     return shapes()
 
 
@@ -188,14 +227,19 @@ def compositions(draw):
                 op = "{0}.sum()"
             d = draw(st.integers(0, max(ranks[e] - 1, 0)))
             new = "(" + op.format(e, d=d) + ")"
-            rank = 0 if op.endswith((".sum()", ".mean()")) or op.startswith(("norm", "max({0})")) \
-                else ranks[e] + 1 if "unsqueeze" in op else ranks[e]
+            rank = (
+                0
+                if op.endswith((".sum()", ".mean()")) or op.startswith(("norm", "max({0})"))
+                else ranks[e] + 1
+                if "unsqueeze" in op
+                else ranks[e]
+            )
             if "flatten" in op:
                 rank = 0
         steps.append(op)
         exprs.append(new)
         ranks[new] = rank
-    seed = draw(st.integers(0, 2 ** 32 - 1))
+    seed = draw(st.integers(0, 2**32 - 1))
     return sa, sb, exprs[-1], seed
 
 
@@ -215,8 +259,12 @@ def _numeric_grad(f, arrays, i, h):
     return g
 
 
-@settings(max_examples=int(150 * SCALE), deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=int(150 * SCALE),
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(compositions())
 def test_random_compositions_pass_finite_differences(case):
     from gradcli.engine.autograd import run_backward
@@ -259,17 +307,18 @@ def test_random_compositions_pass_finite_differences(case):
         # where ...) they do not, and the sample is skipped
         assume(np.all(np.isfinite(fine)) and np.all(np.isfinite(analytic)))
         assume(np.allclose(fine, coarse, rtol=1e-3, atol=1e-5))
-        assert np.allclose(analytic, fine, rtol=1e-5, atol=1e-5), \
-            (expr, sa, sb, i, analytic, fine)
+        assert np.allclose(analytic, fine, rtol=1e-5, atol=1e-5), (expr, sa, sb, i, analytic, fine)
 
 
 # ---------------------------------------------------------------- SPEC section 4 edges
+
 
 def run(source):
     """Run in this process; (stdout, error or None)."""
     from gradcli.base.errors import GradError
     from gradcli.output import TextOutput
     from gradcli.session import Session, reset_globals
+
     reset_globals()
     stream = io.StringIO()
     s = Session(TextOutput(stream))
@@ -310,17 +359,21 @@ def test_max_min_ties_share_the_gradient_evenly(fn):
 
 
 def test_maximum_of_equal_values_splits_the_gradient():
-    out, err, s = run("a = tensor([2.0], requires_grad=true)\nb = tensor([2.0], requires_grad=true)\n"
-                      "maximum(a, b).sum().backward()\n")
+    out, err, s = run(
+        "a = tensor([2.0], requires_grad=true)\nb = tensor([2.0], requires_grad=true)\n"
+        "maximum(a, b).sum().backward()\n"
+    )
     assert err is None
     assert s.scope.vars["a"].grad.data.tolist() == [0.5]
     assert s.scope.vars["b"].grad.data.tolist() == [0.5]
 
 
 def test_log_of_negative_is_nan_and_division_by_zero_is_inf():
-    out, err, s = run("a = log(tensor(-1.0))\nb = tensor(1.0) / 0\nc = -1 / tensor(0.0)\n"
-                      "d = tensor(0.0) / 0\ne = 1 / 0\nf = log(tensor(0.0))\n"
-                      "x = tensor(-1.0, requires_grad=true)\nlog(x).backward()\n")
+    out, err, s = run(
+        "a = log(tensor(-1.0))\nb = tensor(1.0) / 0\nc = -1 / tensor(0.0)\n"
+        "d = tensor(0.0) / 0\ne = 1 / 0\nf = log(tensor(0.0))\n"
+        "x = tensor(-1.0, requires_grad=true)\nlog(x).backward()\n"
+    )
     assert err is None, err.message
     v = s.scope.vars
     assert math.isnan(v["a"].item())
@@ -332,23 +385,40 @@ def test_log_of_negative_is_nan_and_division_by_zero_is_inf():
     assert out == "tensor(nan) tensor(inf) tensor([inf, -inf])\n"
 
 
-@pytest.mark.parametrize("source,message", [
-    ("x = ones(2, dtype=long, requires_grad=true)",
-     "Only Tensors of floating point and complex dtype can require gradients"),
-    ("x = ones(2, requires_grad=true)\nbackward x * 2",
-     "grad can be implicitly created only for scalar outputs"),
-    ("x = ones(2, requires_grad=true)\ny = (x * x).sum()\nbackward y\nbackward y",
-     "Trying to backward through the graph a second time"),
-    ("x = ones(2, requires_grad=true)\n(x * 2).backward(ones(3))",
-     "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] has a "
-     "shape of torch.Size([2])"),
-    ("x = ones(2)\nif x > 0:\n    pass",
-     "Boolean value of Tensor with more than one value is ambiguous"),
-    ("x = ones(2)\nx.backward()",
-     "element 0 of tensors does not require grad and does not have a grad_fn"),
-    ("x = ones(2, requires_grad=true)\ny = x * 2\ny.requires_grad = false",
-     "you can only change requires_grad flags of leaf variables"),
-])
+@pytest.mark.parametrize(
+    "source,message",
+    [
+        (
+            "x = ones(2, dtype=long, requires_grad=true)",
+            "Only Tensors of floating point and complex dtype can require gradients",
+        ),
+        (
+            "x = ones(2, requires_grad=true)\nbackward x * 2",
+            "grad can be implicitly created only for scalar outputs",
+        ),
+        (
+            "x = ones(2, requires_grad=true)\ny = (x * x).sum()\nbackward y\nbackward y",
+            "Trying to backward through the graph a second time",
+        ),
+        (
+            "x = ones(2, requires_grad=true)\n(x * 2).backward(ones(3))",
+            "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] has a "
+            "shape of torch.Size([2])",
+        ),
+        (
+            "x = ones(2)\nif x > 0:\n    pass",
+            "Boolean value of Tensor with more than one value is ambiguous",
+        ),
+        (
+            "x = ones(2)\nx.backward()",
+            "element 0 of tensors does not require grad and does not have a grad_fn",
+        ),
+        (
+            "x = ones(2, requires_grad=true)\ny = x * 2\ny.requires_grad = false",
+            "you can only change requires_grad flags of leaf variables",
+        ),
+    ],
+)
 def test_pytorch_messages_for_spec4_conditions(source, message):
     out, err, s = run(source + "\n")
     assert err is not None
@@ -359,6 +429,7 @@ def test_pytorch_messages_for_spec4_conditions(source, message):
 def test_nonleaf_grad_is_none_with_a_warning():
     from gradcli.output import TextOutput
     from gradcli.session import Session, reset_globals
+
     reset_globals()
     s = Session(TextOutput(io.StringIO()))
     err = io.StringIO()

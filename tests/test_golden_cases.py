@@ -31,19 +31,28 @@ CASES = load_golden("cases.json")
 def test_golden_case(name):
     case = CASES[name]
     result = run_cases({name: case["source"]})[name]
-    check_result(result, case["stdout"], case["error"], what=name,
-                 warnings=case.get("warnings", ()))
+    check_result(
+        result, case["stdout"], case["error"], what=name, warnings=case.get("warnings", ())
+    )
 
 
 def test_error_needle():
-    assert error_needle("grad can be implicitly created only for scalar outputs") == \
-        "grad can be implicitly created only for scalar outputs"
-    assert error_needle(
-        "mean(): could not infer output dtype. Input dtype must be either a floating point "
-        "or complex dtype. Got: Long") == "mean(): could not infer output dtype"
+    assert (
+        error_needle("grad can be implicitly created only for scalar outputs")
+        == "grad can be implicitly created only for scalar outputs"
+    )
+    assert (
+        error_needle(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point "
+            "or complex dtype. Got: Long"
+        )
+        == "mean(): could not infer output dtype"
+    )
     assert error_needle(
         "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] "
-        "has a shape of torch.Size([2]).") == squash(
+        "has a shape of torch.Size([2])."
+    ) == squash(
         "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] "
-        "has a shape of torch.Size([2])")
+        "has a shape of torch.Size([2])"
+    )
     assert squash("  A\n  b\tC ") == "a b c"

@@ -20,6 +20,7 @@ Every entry of the op registry (`gradcli.ops.registry.BUILTINS` and `METHOD_ONLY
 (gradcli/calculus.py) is shown to fail on a deliberately wrong gradient of a
 Function subclass defined only in this file.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -42,9 +43,11 @@ EPS, ATOL, RTOL = 1e-6, 1e-5, 1e-3
 
 # ---------------------------------------------------------------- the cases
 
+
 @dataclass(frozen=True)
 class Fixed:
     """A sample tensor argument with given values (for EXTRA cases), requiring grad."""
+
     values: tuple
 
 
@@ -110,12 +113,18 @@ EXTRA = [
 
 def _extra_entries():
     from gradcli.ops.registry import Builtin
+
     table = {**ops.METHOD_ONLY, **ops.BUILTINS}
     out = []
     for k, (name, args, kwargs) in enumerate(EXTRA):
         e = table[name]
-        out.append(pytest.param(Builtin(e.name, e.fn, e.sig, e.doc, checks=[(args, kwargs)]), 0,
-                                id=f"extra-{name}[{k}]"))
+        out.append(
+            pytest.param(
+                Builtin(e.name, e.fn, e.sig, e.doc, checks=[(args, kwargs)]),
+                0,
+                id=f"extra-{name}[{k}]",
+            )
+        )
     return out
 
 
@@ -153,6 +162,7 @@ def make_case(entry, i):
 
     def f():
         return entry.fn(*args, **kwargs)
+
     return f, leaves
 
 
@@ -195,7 +205,7 @@ def numerical(fn, arrays):
     out = []
     for a in arrays:
         d = np.zeros(a.shape)
-        flat = a.reshape(-1)            # a view: arrays are contiguous float64
+        flat = a.reshape(-1)  # a view: arrays are contiguous float64
         assert np.shares_memory(flat, a) or a.size == 0
         for j in range(flat.size):
             old = flat[j]
@@ -215,8 +225,10 @@ def assert_close(analytic, numeric, what):
         bad = ~np.isclose(a, n, atol=ATOL, rtol=RTOL)
         if bad.any():
             idx = tuple(int(i) for i in np.argwhere(bad)[0])
-            pytest.fail(f"{what}: input {k} element {list(idx)}: analytic {a[idx]!r} "
-                        f"vs numerical {n[idx]!r}\nanalytic:\n{a}\nnumerical:\n{n}")
+            pytest.fail(
+                f"{what}: input {k} element {list(idx)}: analytic {a[idx]!r} "
+                f"vs numerical {n[idx]!r}\nanalytic:\n{a}\nnumerical:\n{n}"
+            )
 
 
 def _heads(f, rng):
@@ -237,6 +249,7 @@ def _nodes(out):
 
 
 # ---------------------------------------------------------------- the tests
+
 
 def test_registry_has_checks():
     names = {e.name for e in ENTRIES}
@@ -267,18 +280,20 @@ def test_gradgradcheck(entry, i):
     rng = np.random.default_rng(_case_seed(entry, i) + 2)
     out = f()
     outs = [o for o in float_outputs(out) if o.requires_grad]
-    heads = [Tensor(np.asarray(rng.standard_normal(o.data.shape)), requires_grad=True) for o in outs]
+    heads = [
+        Tensor(np.asarray(rng.standard_normal(o.data.shape)), requires_grad=True) for o in outs
+    ]
     once = [n for n in _nodes(out) if not type(n).differentiable_twice]
     if once:
         with pytest.raises(GradError, match="twice|second"):
             run_backward(outs, heads, create_graph=True, inputs=leaves, allow_unused=True)
         return
-    firsts = run_backward(outs, heads, retain_graph=True, create_graph=True, inputs=leaves,
-                          allow_unused=True)
+    firsts = run_backward(
+        outs, heads, retain_graph=True, create_graph=True, inputs=leaves, allow_unused=True
+    )
     # s = sum_i <v_i, d(weighted)/d(leaf_i)>, differentiated w.r.t. leaves and heads
     vs = [np.asarray(rng.standard_normal(x.data.shape)) for x in leaves]
-    terms = [sum_(g * Tensor(v)) for g, v in zip(firsts, vs)
-             if g is not None and g.requires_grad]
+    terms = [sum_(g * Tensor(v)) for g, v in zip(firsts, vs) if g is not None and g.requires_grad]
     wrt = leaves + heads
     if terms:
         s = terms[0]
@@ -286,18 +301,17 @@ def test_gradgradcheck(entry, i):
             s = s + t
         seconds = run_backward([s], [None], inputs=wrt, allow_unused=True)
         analytic = [_as_array(g, x.data) for g, x in zip(seconds, wrt)]
-    else:                   # the gradient is a constant: second derivative 0
+    else:  # the gradient is a constant: second derivative 0
         analytic = [np.zeros_like(x.data) for x in wrt]
     for g, x in zip(firsts, leaves):
         assert g is None or g.data.shape == x.data.shape
 
     # numerical: finite differences of the first-order gradient (fast path)
-    head_arrays = [h.data for h in heads]        # perturbed in place, like the leaves
+    head_arrays = [h.data for h in heads]  # perturbed in place, like the leaves
 
     def first_dot_v():
         outs2 = [o for o in float_outputs(f()) if o.requires_grad]
-        gs = run_backward(outs2, [Tensor(h) for h in head_arrays], inputs=leaves,
-                          allow_unused=True)
+        gs = run_backward(outs2, [Tensor(h) for h in head_arrays], inputs=leaves, allow_unused=True)
         return sum(float(np.sum(_as_array(g, x.data) * v)) for g, x, v in zip(gs, leaves, vs))
 
     numeric = numerical(first_dot_v, [x.data for x in leaves] + head_arrays)
@@ -306,8 +320,10 @@ def test_gradgradcheck(entry, i):
 
 # ---------------------------------------------------------------- gradcheck itself
 
+
 class _WrongSquare(Function):
     """x ** 2 with a deliberately wrong gradient (3x instead of 2x)."""
+
     __slots__ = ()
     name = "WrongSquareBackward0"
 
@@ -339,6 +355,7 @@ class _Capture:
 def session_out(monkeypatch):
     from gradcli import session
     from gradcli.output import TextOutput
+
     s = session.Session(TextOutput())
     cap = _Capture()
     monkeypatch.setattr(s.context, "out", cap)
@@ -347,6 +364,7 @@ def session_out(monkeypatch):
 
 def test_gradcheck_fails_on_wrong_gradient(session_out):
     from gradcli.library.calculus import gradcheck
+
     x = Tensor(np.array([0.5, -1.0, 2.0]), requires_grad=True)
     assert gradcheck(lambda t: _WrongSquare.apply(t), x) is False
     text = session_out.text
@@ -356,6 +374,7 @@ def test_gradcheck_fails_on_wrong_gradient(session_out):
 
 def test_gradcheck_passes_on_right_gradient(session_out):
     from gradcli.library.calculus import gradcheck
+
     x = Tensor(np.array([0.5, -1.0, 2.0]), requires_grad=True)
     assert gradcheck(lambda t: _RightSquare.apply(t), x) is True
     assert "input 0" in session_out.text
@@ -363,6 +382,7 @@ def test_gradcheck_passes_on_right_gradient(session_out):
 
 def test_gradcheck_wrong_gradient_in_second_input(session_out):
     from gradcli.library.calculus import gradcheck
+
     a = Tensor(np.array([[0.5, 1.5], [1.0, -2.0]]), requires_grad=True)
     b = Tensor(np.array([1.0, 2.0]), requires_grad=True)
     assert gradcheck(lambda p, q: p * 2 + _WrongSquare.apply(q), (a, b)) is False
@@ -374,6 +394,7 @@ def test_gradcheck_wrong_gradient_in_second_input(session_out):
 def test_registry_gradcheck_would_catch_wrong_vjp(monkeypatch):
     """The harness above fails when an op's registered VJP is wrong."""
     from gradcli.ops import pointwise
+
     entry = ops.BUILTINS["sin"]
     cls = type(entry.fn(Tensor(np.zeros(1), requires_grad=True)).grad_fn)
     monkeypatch.setattr(cls, "backward", lambda self, g, F, x: (g * F.sin(x),))

@@ -7,6 +7,7 @@ capped with RLIMIT_AS, so that a guard that fails cannot take the machine down:
 it shows up as a failed test (a MemoryError turned into "out of memory", a
 killed child, or a peak RSS over the bound).
 """
+
 from __future__ import annotations
 
 import os
@@ -24,13 +25,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 try:
     import resource
-except ImportError:            # not on POSIX: the guards are still run, unmeasured
+except ImportError:  # not on POSIX: the guards are still run, unmeasured
     resource = None
 
 MiB = 1 << 20
-AS_LIMIT = 8 << 30            # address-space cap of each child (virtual, generous)
-SECONDS = 5.0                 # "generously": most guards answer in well under a second
-RSS = 400 * MiB               # peak resident memory of a refused allocation
+AS_LIMIT = 8 << 30  # address-space cap of each child (virtual, generous)
+SECONDS = 5.0  # "generously": most guards answer in well under a second
+RSS = 400 * MiB  # peak resident memory of a refused allocation
 
 
 class Result:
@@ -39,8 +40,10 @@ class Result:
         self.seconds, self.maxrss = seconds, maxrss
 
     def __repr__(self):
-        return (f"<exit {self.code} in {self.seconds:.2f} s, {self.maxrss / MiB:.0f} MiB: "
-                f"stdout={self.stdout[-300:]!r} stderr={self.stderr[-600:]!r}>")
+        return (
+            f"<exit {self.code} in {self.seconds:.2f} s, {self.maxrss / MiB:.0f} MiB: "
+            f"stdout={self.stdout[-300:]!r} stderr={self.stderr[-600:]!r}>"
+        )
 
 
 def _limit_child():
@@ -76,16 +79,26 @@ def gradcli(*args, stdin: bytes = b"", timeout=120.0) -> Result:
     # (few BLAS threads: each reserves address space, and the children are capped)
     env = dict(os.environ, NO_COLOR="1", PYTHONIOENCODING="utf-8", OPENBLAS_NUM_THREADS="2")
     env.pop("PYTHONSTARTUP", None)
-    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout, \
-            tempfile.TemporaryFile() as ferr, tempfile.TemporaryDirectory() as tmp:
+    with (
+        tempfile.TemporaryFile() as fin,
+        tempfile.TemporaryFile() as fout,
+        tempfile.TemporaryFile() as ferr,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         peak_file = os.path.join(tmp, "peak")
         env["GRADCLI_TEST_PEAK"] = peak_file
         fin.write(stdin)
         fin.seek(0)
         t0 = time.perf_counter()
-        p = subprocess.Popen([sys.executable, "-c", _LAUNCH, *args], stdin=fin, stdout=fout,
-                             stderr=ferr, cwd=str(ROOT), env=env,
-                             preexec_fn=_limit_child if os.name == "posix" else None)
+        p = subprocess.Popen(
+            [sys.executable, "-c", _LAUNCH, *args],
+            stdin=fin,
+            stdout=fout,
+            stderr=ferr,
+            cwd=str(ROOT),
+            env=env,
+            preexec_fn=_limit_child if os.name == "posix" else None,
+        )
         timer = threading.Timer(timeout, lambda: p.kill())
         timer.start()
         try:
@@ -95,13 +108,18 @@ def gradcli(*args, stdin: bytes = b"", timeout=120.0) -> Result:
         seconds = time.perf_counter() - t0
         try:
             with open(peak_file) as f:
-                maxrss = int(f.read()) * 1024          # VmHWM is in kB
+                maxrss = int(f.read()) * 1024  # VmHWM is in kB
         except (OSError, ValueError):
-            maxrss = 0                                 # not measured (no /proc, or killed)
+            maxrss = 0  # not measured (no /proc, or killed)
         fout.seek(0)
         ferr.seek(0)
-        return Result(p.returncode, fout.read().decode("utf-8", "replace"),
-                      ferr.read().decode("utf-8", "replace"), seconds, maxrss)
+        return Result(
+            p.returncode,
+            fout.read().decode("utf-8", "replace"),
+            ferr.read().decode("utf-8", "replace"),
+            seconds,
+            maxrss,
+        )
 
 
 def run_code(code, *options, timeout=120.0) -> Result:
@@ -121,7 +139,7 @@ def assert_clean_error(r: Result, kind, code=1, line=None, text=None):
         assert int(m.group(1)) == line, r
     if text is not None:
         assert re.search(text, m.group(4)), r
-    assert "^" in r.stderr, r          # the caret under the place
+    assert "^" in r.stderr, r  # the caret under the place
 
 
 def assert_bounded(r: Result, seconds=SECONDS, rss=RSS):
@@ -177,7 +195,7 @@ BIG = [
 def test_memory_cap_refuses_before_allocating(code, text):
     r = run_code(code)
     assert_clean_error(r, "LimitError", text=text)
-    assert "--max-memory" in r.stderr, r            # the hint says how to raise the cap
+    assert "--max-memory" in r.stderr, r  # the hint says how to raise the cap
     assert_bounded(r)
 
 
@@ -221,30 +239,37 @@ def test_max_memory_option():
 
 def test_allowed_sizes_still_work():
     """The guards refuse only what is over the cap."""
-    r = run_code("a = ones(3000, 1) * ones(1, 3000)\n"
-                 "b = ones(1).expand(1000, 1000) + 1\n"
-                 "c = cat([ones(100, 100)] * 10)\n"
-                 "d = ones(2, 100)[zeros(500, dtype=long)]\n"
-                 "e = (ones(200, 3) @ ones(3, 200)).sum()\n"
-                 "print(a.shape, b.shape, c.shape, d.shape, e)")
+    r = run_code(
+        "a = ones(3000, 1) * ones(1, 3000)\n"
+        "b = ones(1).expand(1000, 1000) + 1\n"
+        "c = cat([ones(100, 100)] * 10)\n"
+        "d = ones(2, 100)[zeros(500, dtype=long)]\n"
+        "e = (ones(200, 3) @ ones(3, 200)).sum()\n"
+        "print(a.shape, b.shape, c.shape, d.shape, e)"
+    )
     assert r.code == 0, r
-    assert r.stdout == ("torch.Size([3000, 3000]) torch.Size([1000, 1000]) "
-                        "torch.Size([1000, 100]) torch.Size([500, 100]) tensor(120000.)\n"), r
+    assert r.stdout == (
+        "torch.Size([3000, 3000]) torch.Size([1000, 1000]) "
+        "torch.Size([1000, 100]) torch.Size([500, 100]) tensor(120000.)\n"
+    ), r
     assert_bounded(r, rss=600 * MiB)
 
 
 def test_huge_integers_overflow_to_inf():
     """A Python int that keeps growing (x = x * x) overflows to inf as ** does,
     instead of eating the memory."""
-    r = run_code("x = 2 ** 4000\nfor i in range(40):\n    x = x * x\nprint(x)\n"
-                 "print((10 ** 4000) ** 4000, 10 ** 5000, -(2 ** 100000) * 2 ** 100000)\n"
-                 "x = 2 ** 4000\nprint(x * x * x == (2 ** 3000) ** 4)")
+    r = run_code(
+        "x = 2 ** 4000\nfor i in range(40):\n    x = x * x\nprint(x)\n"
+        "print((10 ** 4000) ** 4000, 10 ** 5000, -(2 ** 100000) * 2 ** 100000)\n"
+        "x = 2 ** 4000\nprint(x * x * x == (2 ** 3000) ** 4)"
+    )
     assert r.code == 0, r
     assert r.stdout == "inf\ninf inf -inf\nTrue\n", r
     assert_bounded(r)
 
 
 # ---------------------------------------------------------------- nesting
+
 
 def _deep(n):
     return {
@@ -259,9 +284,16 @@ def _deep(n):
     }
 
 
-EXPECTED_DEEP = {"parens": "1", "unary minus": "1" if 20000 % 2 == 0 else "-1",
-                 "unary minus, no spaces": "1", "power chain": "1", "star-star chain": "2",
-                 "not chain": "True", "sum chain": "20001", "product chain": "1"}
+EXPECTED_DEEP = {
+    "parens": "1",
+    "unary minus": "1" if 20000 % 2 == 0 else "-1",
+    "unary minus, no spaces": "1",
+    "power chain": "1",
+    "star-star chain": "2",
+    "not chain": "True",
+    "sum chain": "20001",
+    "product chain": "1",
+}
 
 
 @pytest.mark.parametrize("kind", list(_deep(1)))
@@ -297,8 +329,19 @@ def test_deep_nesting_names_the_statement():
     assert_clean_error(r, "LimitError", line=3, text="nested too deeply")
 
 
-RUNTIME_DEEP = ["print(x)", "x", "tensor(x)", "str(x)", '"{}".format(x)', 'f"{x}"',
-                "ones(2) + x", "x in x", "-x", "max(x)", "assert_close(x, x)"]
+RUNTIME_DEEP = [
+    "print(x)",
+    "x",
+    "tensor(x)",
+    "str(x)",
+    '"{}".format(x)',
+    'f"{x}"',
+    "ones(2) + x",
+    "x in x",
+    "-x",
+    "max(x)",
+    "assert_close(x, x)",
+]
 
 
 @pytest.mark.parametrize("use", RUNTIME_DEEP)
@@ -312,6 +355,7 @@ def test_deeply_nested_values(use):
 
 
 # ---------------------------------------------------------------- recursion and loops
+
 
 def test_unbounded_recursion_stops_at_max_depth():
     r = run_code("def f(n):\n    return f(n + 1)\nf(0)\n")
@@ -327,7 +371,7 @@ def test_max_depth_option():
     r = run_code(prog.format(60), "--max-depth", "50")
     assert_clean_error(r, "LimitError", text=r"50")
     # a depth beyond what Python's stack allows still ends in a clean error
-    r = run_code(prog.format(10 ** 6), "--max-depth", "10000000")
+    r = run_code(prog.format(10**6), "--max-depth", "10000000")
     assert_clean_error(r, "LimitError")
     assert_bounded(r, seconds=10)
 
@@ -338,13 +382,16 @@ def test_lambda_recursion():
     assert_bounded(r)
 
 
-@pytest.mark.parametrize("loop", [
-    "while true:\n    pass",
-    "i = 0\nwhile true:\n    i += 1",
-    "for i in range(10 ** 12):\n    pass",
-    "def f():\n    while true:\n        pass\nf()",
-    "for i in range(10 ** 6):\n    for j in range(10 ** 6):\n        pass",
-])
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "while true:\n    pass",
+        "i = 0\nwhile true:\n    i += 1",
+        "for i in range(10 ** 12):\n    pass",
+        "def f():\n    while true:\n        pass\nf()",
+        "for i in range(10 ** 6):\n    for j in range(10 ** 6):\n        pass",
+    ],
+)
 def test_max_steps_stops_a_runaway_loop(loop):
     r = run_code(loop + "\n", "--max-steps", "10000")
     assert_clean_error(r, "LimitError", text=r"--max-steps=10000")
@@ -360,21 +407,24 @@ def test_max_steps_counts_iterations():
 
 # ---------------------------------------------------------------- long chains
 
+
 def test_million_node_chain_runs_backward():
     """A while loop builds a graph of a million nodes; backward walks it without
     recursion, and dropping the graph afterwards does not overflow the C stack."""
-    prog = ("x = tensor(1.0, requires_grad=true)\n"
-            "y = x\n"
-            "i = 0\n"
-            "while i < 1000000:\n"
-            "    y = y * 1.000001\n"
-            "    i += 1\n"
-            "backward y\n"
-            "z = x\n"
-            "for i in range(1000000):\n"
-            "    z = z + 1\n"
-            "z = none\n"
-            "print('dropped')\n")
+    prog = (
+        "x = tensor(1.0, requires_grad=true)\n"
+        "y = x\n"
+        "i = 0\n"
+        "while i < 1000000:\n"
+        "    y = y * 1.000001\n"
+        "    i += 1\n"
+        "backward y\n"
+        "z = x\n"
+        "for i in range(1000000):\n"
+        "    z = z + 1\n"
+        "z = none\n"
+        "print('dropped')\n"
+    )
     r = run_code(prog, timeout=300)
     assert r.code == 0, r
     assert r.stdout == "x.grad = tensor(2.7183)\ndropped\n", r
@@ -383,18 +433,20 @@ def test_million_node_chain_runs_backward():
 
 def test_long_chain_backward_and_drop_quickly():
     """200,000 nodes, well past any recursion limit, in a few seconds."""
-    prog = ("x = tensor(2.0, requires_grad=true)\n"
-            "u = x\n"
-            "for i in range(200000):\n"
-            "    u = sin(u) * 0.5 + u\n"
-            "backward u\n"
-            "print(x.grad.shape)\n"
-            "u = none\n"
-            "v = x\n"
-            "for i in range(200000):\n"
-            "    v = v * 1.0\n"
-            "del v\n"
-            "print('ok')\n")
+    prog = (
+        "x = tensor(2.0, requires_grad=true)\n"
+        "u = x\n"
+        "for i in range(200000):\n"
+        "    u = sin(u) * 0.5 + u\n"
+        "backward u\n"
+        "print(x.grad.shape)\n"
+        "u = none\n"
+        "v = x\n"
+        "for i in range(200000):\n"
+        "    v = v * 1.0\n"
+        "del v\n"
+        "print('ok')\n"
+    )
     r = run_code(prog, timeout=120)
     assert r.code == 0, r
     assert r.stdout.endswith("torch.Size([])\nok\n"), r
@@ -417,13 +469,16 @@ def test_dropping_a_long_chain_in_process():
         "    del y\n"
         "    print('freed', flush=True)\n"
         "t = threading.Thread(target=work)\n"
-        "t.start(); t.join()\n")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       cwd=str(ROOT), timeout=120)
+        "t.start(); t.join()\n"
+    )
+    p = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=str(ROOT), timeout=120
+    )
     assert p.returncode == 0 and p.stdout == "freed\n", (p.returncode, p.stdout, p.stderr[-2000:])
 
 
 # ---------------------------------------------------------------- literals and input
+
 
 def test_huge_number_literals():
     r = run_code("9" * 5000 + "\n")
@@ -439,14 +494,18 @@ def test_huge_number_literals():
     assert_bounded(r)
 
 
-@pytest.mark.parametrize("data", [
-    bytes(range(256)) * 4,
-    b"\xff\xfe\x00x = 1\n",
-    b'x = "\xc3\x28"\n',
-    b"x = 1\x00\n",
-    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
-    b"x = 1\n" + b"\x80" * 100,
-], ids=["all-bytes", "utf16-bom", "bad-utf8", "nul", "png", "trailing-junk"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        bytes(range(256)) * 4,
+        b"\xff\xfe\x00x = 1\n",
+        b'x = "\xc3\x28"\n',
+        b"x = 1\x00\n",
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+        b"x = 1\n" + b"\x80" * 100,
+    ],
+    ids=["all-bytes", "utf16-bom", "bad-utf8", "nul", "png", "trailing-junk"],
+)
 def test_binary_or_non_utf8_input(data, tmp_path):
     path = tmp_path / "prog.ag"
     path.write_bytes(data)
@@ -463,14 +522,14 @@ def test_text_input_variants():
     assert r.code == 0 and r.stdout == "1 2 \u00e9\n", r
     r = gradcli("eval", "-", stdin=b"\x0cx = 1\nprint(x)\n")
     assert r.code == 0 and r.stdout == "1\n", r
-    r = run_code('print("\\ud800")\n')           # a lone surrogate cannot be printed
+    r = run_code('print("\\ud800")\n')  # a lone surrogate cannot be printed
     assert_clean_error(r, "RuntimeError")
     r = run_code("x = 1\u2028y = 2\n")
     assert_clean_error(r, "SyntaxError", code=2, text="unexpected character")
 
 
 MIXED = [
-    ("if true:\n        x = 1\n\ty = 2\n", 3),         # 8 spaces, then a tab (= 8 columns)
+    ("if true:\n        x = 1\n\ty = 2\n", 3),  # 8 spaces, then a tab (= 8 columns)
     ("if true:\n    x = 1\n\ty = 2\n", 3),
     ("if true:\n\tx = 1\n        y = 2\n", 3),
     ("if true:\n  \tx = 1\n\t  y = 2\n", 3),
@@ -481,24 +540,34 @@ MIXED = [
 @pytest.mark.parametrize("code,line", MIXED)
 def test_mixed_tabs_and_spaces(code, line):
     r = run_code(code)
-    assert_clean_error(r, "SyntaxError", code=2, line=line,
-                       text="inconsistent use of tabs and spaces in indentation")
+    assert_clean_error(
+        r,
+        "SyntaxError",
+        code=2,
+        line=line,
+        text="inconsistent use of tabs and spaces in indentation",
+    )
 
 
 def test_consistent_indentation_works():
-    r = run_code("if true:\n\tx = 1\n\tif x:\n\t\ty = 2\n\tprint(x, y)\n"
-                 "for i in range(2):\n    print(i)\n"
-                 "z = [1,\n\t2,\n        3]\nprint(z)\n")
+    r = run_code(
+        "if true:\n\tx = 1\n\tif x:\n\t\ty = 2\n\tprint(x, y)\n"
+        "for i in range(2):\n    print(i)\n"
+        "z = [1,\n\t2,\n        3]\nprint(z)\n"
+    )
     assert r.code == 0 and r.stdout == "1 2\n0\n1\n[1, 2, 3]\n", r
 
 
-@pytest.mark.parametrize("code,line,col,text", [
-    ("x = 1\n    y = 2\n", 2, 5, "unexpected indent"),
-    ("if true:\n    x = 1\n        y = 2\n", 3, 9, "unexpected indent"),
-    ("if true:\n    x = 1\n  y = 2\n", 3, 1, "unindent does not match"),
-    ("if true:\n    if true:\n        x = 1\n      y = 2\n", 4, 1, "unindent does not match"),
-    (" with no_grad:\n    x = 1\n y = 2\n", 3, 1, "unindent does not match"),   # fuzz finding
-])
+@pytest.mark.parametrize(
+    "code,line,col,text",
+    [
+        ("x = 1\n    y = 2\n", 2, 5, "unexpected indent"),
+        ("if true:\n    x = 1\n        y = 2\n", 3, 9, "unexpected indent"),
+        ("if true:\n    x = 1\n  y = 2\n", 3, 1, "unindent does not match"),
+        ("if true:\n    if true:\n        x = 1\n      y = 2\n", 4, 1, "unindent does not match"),
+        (" with no_grad:\n    x = 1\n y = 2\n", 3, 1, "unindent does not match"),  # fuzz finding
+    ],
+)
 def test_indentation_errors_point_at_the_line(code, line, col, text):
     r = run_code(code)
     assert_clean_error(r, "SyntaxError", code=2, line=line, text=text)
@@ -507,8 +576,10 @@ def test_indentation_errors_point_at_the_line(code, line, col, text):
 
 # ---------------------------------------------------------------- JSON errors
 
+
 def test_guard_errors_in_json():
     import json
+
     r = gradcli("eval", "--json", "-", stdin=b"print(1)\nones(100000, 100000)\n")
     assert r.code == 1, r
     records = [json.loads(line) for line in r.stdout.splitlines()]
@@ -561,8 +632,10 @@ def test_formatted_and_joined_text_is_bounded(code, text):
 
 def test_round_to_a_huge_number_of_digits_is_quick():
     """Python computes 10**n for round(x, -n): gradcli answers without it."""
-    r = run_code("print(round(5, -10**9), round(-7, -10**6), round(123456, -3), round(155, -1),"
-                 " round(2.5, -10**9), round(1.25, 10**9))")
+    r = run_code(
+        "print(round(5, -10**9), round(-7, -10**6), round(123456, -3), round(155, -1),"
+        " round(2.5, -10**9), round(1.25, 10**9))"
+    )
     assert r.code == 0 and r.stdout == "0 0 123000 160 0.0 1.25\n", r
     assert_bounded(r)
 

@@ -2,6 +2,7 @@
 and softmax without a dim: the programs of tests/indexing_cases.py against torch 2.13's
 output (tests/golden/indexing.json, scripts/gen_golden_indexing.py), and topk's order of
 ties against libstdc++'s algorithms on many random rows."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,8 +20,9 @@ TIES = load_golden("topk_ties.json")
 def test_indexing_golden(name):
     case = CASES[name]
     result = run_inprocess(case["source"])
-    check_result(result, case["stdout"], case["error"], what=name,
-                 warnings=case.get("warnings", ()))
+    check_result(
+        result, case["stdout"], case["error"], what=name, warnings=case.get("warnings", ())
+    )
 
 
 def _less(x, y):
@@ -41,7 +43,9 @@ def test_stl_orderings_sort(n):
             b = list(zip(vals, range(n)))
             stl_order.nth_element(b, 0, k - 1, n, _less)
             assert b[k - 1][0] == sorted(vals)[k - 1]
-            assert all(v <= b[k - 1][0] for v, _ in b[:k]) and all(v >= b[k - 1][0] for v, _ in b[k:])
+            assert all(v <= b[k - 1][0] for v, _ in b[:k]) and all(
+                v >= b[k - 1][0] for v, _ in b[k:]
+            )
     c = list(zip(vals, range(n)))
     stl_order.sort(c, 0, n, _less)
     assert [v for v, _ in c] == sorted(vals)

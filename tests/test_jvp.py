@@ -17,6 +17,7 @@ tangents v (gradcli/engine/forward.py), and:
   Ops whose node is not twice differentiable are skipped in both.
 No op needs a test of its own: registering it with `checks` is enough.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -50,6 +51,7 @@ def make(entry, i):
     def call(table=None):
         table = table or {}
         return entry.fn(*_swap(args, table), **{k: _swap(v, table) for k, v in kwargs.items()})
+
     return call, leaves
 
 
@@ -87,7 +89,7 @@ def test_jvp(entry, i):
     base = _outs(call())
     assert len(outs) == len(base)
     for o, b in zip(outs, base):
-        np.testing.assert_array_equal(o.data, b.data)      # the primal is the plain result
+        np.testing.assert_array_equal(o.data, b.data)  # the primal is the plain result
     # finite differences along v
     prev = context.current.grad_enabled
     context.current.grad_enabled = False
@@ -107,17 +109,22 @@ def test_jvp(entry, i):
         num = (h - l) / (2 * EPS)
         got = _arr(t, o.data)
         assert got.shape == o.data.shape, f"output {k}: tangent shape {got.shape}"
-        assert np.allclose(got, num, atol=ATOL, rtol=RTOL), \
+        assert np.allclose(got, num, atol=ATOL, rtol=RTOL), (
             f"{entry.name}{entry.checks[i]} output {k}: jvp\n{got}\nnumerical\n{num}"
+        )
     # against the VJP: <u, J v> == <J^T u, v>
     us = [rng.standard_normal(o.data.shape) for o in outs]
     fresh = _outs(call())
     pairs = [(o, u) for o, u in zip(fresh, us) if o.requires_grad]
-    fwd = sum(float(np.sum(u * _arr(t, o.data))) for o, u, t in zip(outs, us, tans)
-              if o.requires_grad or t is not None)
+    fwd = sum(
+        float(np.sum(u * _arr(t, o.data)))
+        for o, u, t in zip(outs, us, tans)
+        if o.requires_grad or t is not None
+    )
     if pairs:
-        gs = run_backward([o for o, _ in pairs], [Tensor(u) for _, u in pairs], inputs=leaves,
-                          allow_unused=True)
+        gs = run_backward(
+            [o for o, _ in pairs], [Tensor(u) for _, u in pairs], inputs=leaves, allow_unused=True
+        )
         rev = sum(float(np.sum(_arr(g, x.data) * v)) for g, x, v in zip(gs, leaves, vs))
     else:
         rev = 0.0
@@ -139,11 +146,17 @@ def test_forward_over_reverse(entry, i):
 
     # reverse over reverse: d/dx <grad_x <u, f>, v>
     outs = [(o, u) for o, u in zip(_outs(call()), us) if o.requires_grad]
-    firsts = run_backward([o for o, _ in outs], [Tensor(u) for _, u in outs], create_graph=True,
-                          retain_graph=True,
-                          inputs=leaves, allow_unused=True)
+    firsts = run_backward(
+        [o for o, _ in outs],
+        [Tensor(u) for _, u in outs],
+        create_graph=True,
+        retain_graph=True,
+        inputs=leaves,
+        allow_unused=True,
+    )
     s = None
     from gradcli.ops.reduce import sum_
+
     for g, v in zip(firsts, vs):
         if g is not None and g.requires_grad:
             t = sum_(g * Tensor(v))
@@ -164,20 +177,29 @@ def test_forward_over_reverse(entry, i):
             table[id(x)] = d
             duals.append(d)
         o2 = [(o, u) for o, u in zip(_outs(call(table)), us) if o.requires_grad]
-        gs = run_backward([o for o, _ in o2], [Tensor(u) for _, u in o2], create_graph=True,
-                          inputs=duals, allow_unused=True)
-        fr = [np.zeros(x.data.shape) if g is None else _arr(fw.tangent_of(g, level), x.data)
-              for g, x in zip(gs, leaves)]
+        gs = run_backward(
+            [o for o, _ in o2],
+            [Tensor(u) for _, u in o2],
+            create_graph=True,
+            inputs=duals,
+            allow_unused=True,
+        )
+        fr = [
+            np.zeros(x.data.shape) if g is None else _arr(fw.tangent_of(g, level), x.data)
+            for g, x in zip(gs, leaves)
+        ]
     finally:
         fw.exit_level(level)
     for k, (a, b) in enumerate(zip(fr, rr)):
-        assert np.allclose(a, b, atol=1e-7, rtol=1e-6), \
+        assert np.allclose(a, b, atol=1e-7, rtol=1e-6), (
             f"{entry.name}{entry.checks[i]} input {k}: fwd-over-rev\n{a}\nrev-over-rev\n{b}"
+        )
 
 
 def test_harness_catches_a_wrong_rule(monkeypatch):
     """The checks above fail when an op's forward rule is wrong."""
     from gradcli.ops import registry
+
     entry = registry.BUILTINS["sin"]
     cls = type(entry.fn(Tensor(np.zeros(1), requires_grad=True)).grad_fn)
     monkeypatch.setattr(cls, "jvp", lambda self, ts, F, x: ts[0] * F.sin(x))
@@ -195,23 +217,31 @@ def test_every_node_class_has_a_forward_rule():
         for s in c.__subclasses__():
             yield s
             yield from subclasses(s)
-    missing = [c.__name__ for c in set(subclasses(Function))
-               if c.jvp is Function.jvp and not issubclass(c, NotDifferentiable)
-               and c not in (Unary, _Arith) and c.__module__.startswith("gradcli.")]
+
+    missing = [
+        c.__name__
+        for c in set(subclasses(Function))
+        if c.jvp is Function.jvp
+        and not issubclass(c, NotDifferentiable)
+        and c not in (Unary, _Arith)
+        and c.__module__.startswith("gradcli.")
+    ]
     assert not missing
 
 
 def test_op_without_forward_rule_fails_as_pytorch():
     from gradcli.base.errors import GradError
     from gradcli.ops.registry import FUNCTIONS
+
     level = fw.enter_level()
     try:
         d = fw.make_dual(Tensor(np.array([1.0, 2.0])), Tensor(np.ones(2)), level)
         with pytest.raises(GradError) as e:
             FUNCTIONS["floor_divide"](d, 2)
         assert e.value.type_name == "NotImplementedError"
-        assert str(e.value.message) == ("Trying to use forward AD with aten::floor_divide that "
-                                        "does not support it.")
+        assert str(e.value.message) == (
+            "Trying to use forward AD with aten::floor_divide that does not support it."
+        )
     finally:
         fw.exit_level(level)
 
@@ -219,6 +249,7 @@ def test_op_without_forward_rule_fails_as_pytorch():
 def test_nested_levels_do_not_confuse_tangents():
     """d/dx [x * d/dy (x * y)] = d/dx [x * x] = 2x with two forward levels."""
     from gradcli.ops.registry import FUNCTIONS
+
     outer = fw.enter_level()
     try:
         x = fw.make_dual(Tensor(np.array(3.0)), Tensor(np.array(1.0)), outer)
@@ -260,8 +291,10 @@ def test_forward_over_forward(entry, i):
             t_inner = [fw.tangent_of(o, inner) for o in outs]
         finally:
             fw.exit_level(inner)
-        second = [np.zeros(o.data.shape) if t is None else _arr(fw.tangent_of(t, outer), o.data)
-                  for t, o in zip(t_inner, outs)]
+        second = [
+            np.zeros(o.data.shape) if t is None else _arr(fw.tangent_of(t, outer), o.data)
+            for t, o in zip(t_inner, outs)
+        ]
     finally:
         fw.exit_level(outer)
     saved = [x.data.copy() for x in leaves]
@@ -279,5 +312,6 @@ def test_forward_over_forward(entry, i):
             x.data[...] = s
     for k, (a, h, l) in enumerate(zip(second, hi, lo)):
         num = (h - l) / (2 * EPS)
-        assert np.allclose(a, num, atol=ATOL, rtol=RTOL), \
+        assert np.allclose(a, num, atol=ATOL, rtol=RTOL), (
             f"{entry.name}{entry.checks[i]} output {k}: fwd-over-fwd\n{a}\nnumerical\n{num}"
+        )

@@ -2,6 +2,7 @@
 starts `python -m gradcli.kernel -f CONNECTION_FILE` in a subprocess (the
 kernelspec's argv) and a blocking client talks the Jupyter protocol to it.
 One kernel for the module (a few seconds in all)."""
+
 from __future__ import annotations
 
 import json
@@ -10,7 +11,7 @@ import time
 
 import pytest
 
-jupyter_client = pytest.importorskip("jupyter_client")   # the test extra installs it
+jupyter_client = pytest.importorskip("jupyter_client")  # the test extra installs it
 
 from jupyter_client.kernelspec import KernelSpec  # noqa: E402
 from jupyter_client.manager import KernelManager  # noqa: E402
@@ -28,6 +29,7 @@ TIMEOUT = 30
 @pytest.fixture(scope="module")
 def kernel():
     from gradcli.kernel.install import kernel_json
+
     spec = kernel_json(sys.executable)
     km = KernelManager()
     km._kernel_spec = KernelSpec(**spec)
@@ -49,6 +51,7 @@ def execute(kc, code):
     def hook(msg):
         if msg["msg_type"] not in ("status", "execute_input"):
             out.append((msg["msg_type"], msg["content"]))
+
     reply = kc.execute_interactive(code, output_hook=hook, timeout=TIMEOUT, stop_on_error=False)
     return reply["content"], out
 
@@ -66,7 +69,9 @@ def shown(out):
 
 def eval_by_cell(path, seed):
     """`gradcli eval --json` of a notebook: {cell: printed text}."""
-    r = run_inprocess((ROOT / path).read_text(encoding="utf-8"), ("eval", "--json", "--seed", seed, "-"))
+    r = run_inprocess(
+        (ROOT / path).read_text(encoding="utf-8"), ("eval", "--json", "--seed", seed, "-")
+    )
     assert r.returncode == 0, r.stderr
     by = {}
     for line in r.stdout.splitlines():
@@ -94,18 +99,23 @@ def test_seed_notebooks_run_in_the_kernel_as_gradcli_eval_prints_them(kernel, na
             got[number] = shown(out)
         assert all(kind != "error" for kind, _ in out)
     assert got == want
-    assert want          # the seeds do print something
+    assert want  # the seeds do print something
 
 
 def test_results_streams_and_magics(kernel):
     km, kc = kernel
-    reply, out = execute(kc, "%matplotlib inline\nx = tensor([1., 2.], requires_grad=true)\n"
-                             "print('hi')\nbackward sum(x * x)\nx * 2")
+    reply, out = execute(
+        kc,
+        "%matplotlib inline\nx = tensor([1., 2.], requires_grad=true)\n"
+        "print('hi')\nbackward sum(x * x)\nx * 2",
+    )
     assert reply["status"] == "ok"
     kinds = [k for k, _ in out]
     assert kinds == ["stream", "stream", "stream", "execute_result"], out
-    assert out[0][1]["name"] == "stderr" and "skipped IPython magic '%matplotlib inline'" in \
-        out[0][1]["text"]
+    assert (
+        out[0][1]["name"] == "stderr"
+        and "skipped IPython magic '%matplotlib inline'" in out[0][1]["text"]
+    )
     assert out[1][1] == {"name": "stdout", "text": "hi\n"}
     assert out[2][1] == {"name": "stdout", "text": "x.grad = tensor([2., 4.])\n"}
     result = out[3][1]
@@ -160,6 +170,7 @@ def test_is_complete(kernel):
         assert reply["parent_header"]["msg_id"] == msg_id
         assert reply["msg_type"] == "is_complete_reply"
         return reply["content"]
+
     assert status("x = 1")["status"] == "complete"
     assert status("def f(x):") == {"status": "incomplete", "indent": "    "}
     assert status("y = (1,")["status"] == "incomplete"
@@ -169,17 +180,17 @@ def test_is_complete(kernel):
 def test_interrupt_keeps_the_work_done(kernel):
     km, kc = kernel
     msg_id = kc.execute("n = 0\nwhile true:\n    n = n + 1\n", stop_on_error=False)
-    while True:     # the loop has begun when its execute_input is broadcast
+    while True:  # the loop has begun when its execute_input is broadcast
         msg = kc.get_iopub_msg(timeout=TIMEOUT)
         if msg["msg_type"] == "execute_input" and msg["parent_header"].get("msg_id") == msg_id:
             break
     reply = None
-    for _ in range(5):      # a signal that came before the handler began is ignored: again
+    for _ in range(5):  # a signal that came before the handler began is ignored: again
         time.sleep(0.3)
         km.interrupt_kernel()
         try:
             reply = kc.get_shell_msg(timeout=5)
-        except Exception:       # queue.Empty
+        except Exception:  # queue.Empty
             continue
         while reply["parent_header"].get("msg_id") != msg_id:
             reply = kc.get_shell_msg(timeout=TIMEOUT)
@@ -211,8 +222,11 @@ def test_values_that_draw_themselves_are_svg():
 
         def _repr_svg_(self):
             return "<svg xmlns='http://www.w3.org/2000/svg'/>"
-    assert mime_bundle(Drawing()) == {"text/plain": "a drawing",
-                                      "image/svg+xml": "<svg xmlns='http://www.w3.org/2000/svg'/>"}
+
+    assert mime_bundle(Drawing()) == {
+        "text/plain": "a drawing",
+        "image/svg+xml": "<svg xmlns='http://www.w3.org/2000/svg'/>",
+    }
     assert set(mime_bundle(1.5)) == {"text/plain"}
 
 

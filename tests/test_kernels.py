@@ -1,6 +1,7 @@
 """The hot path's shortcuts give exactly what the plain NumPy expression gives
 (issue 16): 0-d float64 arithmetic on Python floats, a broadcast gradient scaled
 as one value, a VJP product written into its own temporary."""
+
 from __future__ import annotations
 
 import math
@@ -11,8 +12,24 @@ import pytest
 from gradcli.base import kernels
 from gradcli.base.kernels import BLOCK, F64, doubles, scaled, times_fresh, times_twice
 
-SPECIAL = [0.0, -0.0, 1.0, -2.5, 1e-310, -1e-310, 1.7976931348623157e308, -1e308, 1e-300,
-           math.inf, -math.inf, math.nan, 0.1, 3.0, 2.0 ** 53, -(2.0 ** 53) + 1]
+SPECIAL = [
+    0.0,
+    -0.0,
+    1.0,
+    -2.5,
+    1e-310,
+    -1e-310,
+    1.7976931348623157e308,
+    -1e308,
+    1e-300,
+    math.inf,
+    -math.inf,
+    math.nan,
+    0.1,
+    3.0,
+    2.0**53,
+    -(2.0**53) + 1,
+]
 
 
 def _bits(v):
@@ -45,12 +62,12 @@ def test_doubles_are_numpys_float64_arithmetic(op, np_op):
 def test_doubles_take_exact_ints_only_and_refuse_other_operands():
     one = np.array(1.5)
     assert doubles(one, 3, F64) == (1.5, 3)
-    assert doubles(one, 2 ** 53, F64) is not None
-    assert doubles(one, 2 ** 53 + 1, F64) is None           # a double does not hold it
-    assert doubles(one, True, F64) is None                  # bools go through NumPy
-    assert doubles(np.ones(2), 1.0, F64) is None            # not 0-d
+    assert doubles(one, 2**53, F64) is not None
+    assert doubles(one, 2**53 + 1, F64) is None  # a double does not hold it
+    assert doubles(one, True, F64) is None  # bools go through NumPy
+    assert doubles(np.ones(2), 1.0, F64) is None  # not 0-d
     assert doubles(np.array(1.0, np.float32), 1.0, F64) is None
-    assert doubles(np.array(1), 1.0, F64) is None           # int64 array
+    assert doubles(np.array(1), 1.0, F64) is None  # int64 array
     assert doubles(one, 1.0, np.dtype(np.float32)) is None  # result not float64
 
 
@@ -65,7 +82,7 @@ def test_scaled_is_the_product_kept_a_view():
                     got, want = scaled(g, c), g * c
                 assert got.dtype == want.dtype and got.shape == want.shape
                 assert got.tobytes() == want.tobytes()
-                assert not any(got.strides)                 # no pass over memory
+                assert not any(got.strides)  # no pass over memory
     real = rng.standard_normal((4, 5))
     assert scaled(real, 2.0).tobytes() == (real * 2.0).tobytes()
 
@@ -74,7 +91,10 @@ def test_times_fresh_is_the_product():
     rng = np.random.default_rng(4)
     for dt in (np.float32, np.float64):
         a = rng.standard_normal(3000).astype(dt)
-        for g in (rng.standard_normal(3000).astype(dt), np.broadcast_to(np.array(0.5, dt), (3000,))):
+        for g in (
+            rng.standard_normal(3000).astype(dt),
+            np.broadcast_to(np.array(0.5, dt), (3000,)),
+        ):
             want = g * (2.0 * a)
             t = 2.0 * a
             got = times_fresh(g, t)
@@ -89,9 +109,23 @@ def _specials(rng, n, dt):
     infinities and NaNs with payloads and signs."""
     info = np.finfo(dt)
     x = (rng.standard_normal(n) * 10.0 ** rng.integers(-40, 40, n)).astype(dt)
-    pool = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, float(info.max),
-                     -float(info.max), float(info.max) / 1.5, float(info.smallest_subnormal),
-                     -float(info.smallest_subnormal) * 3, float(info.tiny)], dtype=dt)
+    pool = np.array(
+        [
+            0.0,
+            -0.0,
+            np.inf,
+            -np.inf,
+            np.nan,
+            -np.nan,
+            float(info.max),
+            -float(info.max),
+            float(info.max) / 1.5,
+            float(info.smallest_subnormal),
+            -float(info.smallest_subnormal) * 3,
+            float(info.tiny),
+        ],
+        dtype=dt,
+    )
     idx = rng.integers(0, n, n // 10 + 1)
     x[idx] = pool[rng.integers(0, pool.size, idx.size)]
     size = np.dtype(dt).itemsize
@@ -113,13 +147,17 @@ def test_times_twice_is_g_times_two_a_bit_for_bit(dt, monkeypatch):
     rng = np.random.default_rng(5)
     for n in (1, 7, 3000, 2 * BLOCK - 1, 2 * BLOCK, 2 * BLOCK + 1, 3 * BLOCK + 17):
         a = _specials(rng, n, dt)
-        gvals = [0.5, -3.25e-7, 0.0, -0.0, np.inf, np.nan, 1e-39, 3.0e30] + \
-            rng.standard_normal(2).tolist()
+        gvals = [0.5, -3.25e-7, 0.0, -0.0, np.inf, np.nan, 1e-39, 3.0e30] + rng.standard_normal(
+            2
+        ).tolist()
         for gv in gvals:
             with np.errstate(all="ignore"):
                 one = np.array(gv, dt)
-                for g in (np.broadcast_to(one, a.shape), np.broadcast_to(one, (1, n)),
-                          rng.standard_normal(n).astype(dt)):
+                for g in (
+                    np.broadcast_to(one, a.shape),
+                    np.broadcast_to(one, (1, n)),
+                    rng.standard_normal(n).astype(dt),
+                ):
                     aa = a if g.shape == a.shape else a.reshape(g.shape)
                     want = times_fresh(g, 2.0 * aa)
                     got = times_twice(g, aa)
@@ -143,11 +181,21 @@ def test_mkl_reads_each_arrays_address_as_numpy_gives_it():
     what `a.ctypes.data` says, for arrays and views of every kind; and the check it
     makes at import chose it rather than the fallback."""
     from gradcli.base import mkl
+
     assert mkl.address is not mkl._ctypes_address
     base = np.arange(240.0).reshape(4, 6, 10)
-    arrays = [base, base[1:, 2:, ::3], base.transpose(2, 0, 1), base[2, 3], base[2, 3, 4:5],
-              np.asarray(np.float32(2)), np.empty((0, 3)), np.ones(7, np.float16)[1:],
-              np.broadcast_to(np.ones(3), (5, 3)), np.frombuffer(bytes(64), np.uint8)[5:]]
+    arrays = [
+        base,
+        base[1:, 2:, ::3],
+        base.transpose(2, 0, 1),
+        base[2, 3],
+        base[2, 3, 4:5],
+        np.asarray(np.float32(2)),
+        np.empty((0, 3)),
+        np.ones(7, np.float16)[1:],
+        np.broadcast_to(np.ones(3), (5, 3)),
+        np.frombuffer(bytes(64), np.uint8)[5:],
+    ]
     for a in arrays:
         assert mkl.address(a) == a.ctypes.data
 
@@ -158,16 +206,40 @@ def test_weak_number_gives_numpys_result_for_the_number(dt, np_op):
     """singles.weak: a Python number as a cached 0-d array of the array's dtype gives
     the op's result bit for bit and dtype for dtype, both operand orders."""
     from gradcli.base.singles import weak
+
     rng = np.random.default_rng(17)
-    a = np.concatenate([np.array(SPECIAL, dtype=dt),
-                        (rng.standard_normal(40) * 10.0 ** rng.integers(-40, 40, 40)).astype(dt)])
-    numbers = SPECIAL + [3.4028235e38, 3.4028236e38, -3.5e38, 1e-45, 1e-46, 16777217, -16777217,
-                         2 ** 53, -(2 ** 53), 2 ** 53 + 1, 2 ** 70, 7, -3, 1, 0, True] + \
-        (rng.standard_normal(30) * 10.0 ** rng.integers(-320, 308, 30)).tolist()
+    a = np.concatenate(
+        [
+            np.array(SPECIAL, dtype=dt),
+            (rng.standard_normal(40) * 10.0 ** rng.integers(-40, 40, 40)).astype(dt),
+        ]
+    )
+    numbers = (
+        SPECIAL
+        + [
+            3.4028235e38,
+            3.4028236e38,
+            -3.5e38,
+            1e-45,
+            1e-46,
+            16777217,
+            -16777217,
+            2**53,
+            -(2**53),
+            2**53 + 1,
+            2**70,
+            7,
+            -3,
+            1,
+            0,
+            True,
+        ]
+        + (rng.standard_normal(30) * 10.0 ** rng.integers(-320, 308, 30)).tolist()
+    )
     for v in numbers:
         with np.errstate(all="ignore"):
             w = weak(v, a)
-        if type(v) not in (int, float) or not v or v != v or (type(v) is int and abs(v) > 2 ** 53):
+        if type(v) not in (int, float) or not v or v != v or (type(v) is int and abs(v) > 2**53):
             assert w is v
         for x, y in ((a, v), (a[3:4].reshape(()), v)):
             with np.errstate(all="ignore"):
@@ -175,11 +247,12 @@ def test_weak_number_gives_numpys_result_for_the_number(dt, np_op):
                 got = np_op(x, weak(y, x))
             assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (v, np_op)
     with pytest.raises(ValueError):
-        weak(2.5, a)[()] = 1.0          # shared: read-only
+        weak(2.5, a)[()] = 1.0  # shared: read-only
 
 
 def test_weak_leaves_other_operands_and_dtypes_alone():
     from gradcli.base.singles import weak
+
     x = np.ones(3, np.float32)
     for v in (x, np.float32(2), "2", None, 2 + 0j):
         assert weak(v, x) is v

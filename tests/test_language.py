@@ -2,6 +2,7 @@
 (scripts/gen_golden_language.py from tests/language_cases.py), and the sandbox and
 limits for what the language can now express (classes, generators, decorators,
 the safe modules)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -21,8 +22,9 @@ CASES = load_golden("language.json")
 def test_language_golden(name):
     case = CASES[name]
     result = run_inprocess(case["source"])
-    check_result(result, case["stdout"], case["error"], what=name,
-                 warnings=case.get("warnings", ()))
+    check_result(
+        result, case["stdout"], case["error"], what=name, warnings=case.get("warnings", ())
+    )
 
 
 # ---------------------------------------------------------------- sandbox
@@ -76,8 +78,11 @@ ESCAPES = [
     ("import copy\ncopy.sys", "AttributeError"),
     ("import time\ntime.sleep(1)", "AttributeError"),
     ("import math\nmath.randn(2)", "AttributeError"),
-    ("from collections import namedtuple\nP = namedtuple('P', 'x')\nP(1)._asdict", "AttributeError"),
-    ("import os\nos.getcwd()", "AttributeError"),        # os, sys, numpy: empty modules
+    (
+        "from collections import namedtuple\nP = namedtuple('P', 'x')\nP(1)._asdict",
+        "AttributeError",
+    ),
+    ("import os\nos.getcwd()", "AttributeError"),  # os, sys, numpy: empty modules
     ("import sys\nsys.modules", "AttributeError"),
     ("import numpy as np\nnp.array([1])", "AttributeError"),
     ("import os\nos.__dict__", "AttributeError"),
@@ -129,10 +134,11 @@ def test_language_limits(source):
 def _limited(source):
     """Run with --max-steps 10**6."""
     from gradcli.base import context
+
     reset_globals()
     stream = io.StringIO()
     session = Session(TextOutput(stream), filename="<test>")
-    session.context.limits.max_steps = 10 ** 6
+    session.context.limits.max_steps = 10**6
     context.activate(session.context)
     r = Run.__new__(Run)
     r.session, r.error, r.stream = session, None, stream
@@ -147,7 +153,9 @@ def _limited(source):
 
 
 def test_limits_are_not_catchable():
-    r = Run("def f(n):\n    return f(n + 1)\ntry:\n    f(0)\nexcept Exception:\n    print('caught')")
+    r = Run(
+        "def f(n):\n    return f(n + 1)\ntry:\n    f(0)\nexcept Exception:\n    print('caught')"
+    )
     assert r.error is not None and r.error.type_name == "LimitError"
     assert "caught" not in r.out
 
@@ -159,6 +167,7 @@ def test_class_instances_keep_their_own_attributes():
 
 
 # ---------------------------------------------------------------- the CLASSES.md contract
+
 
 def _run_with(source, **names):
     """Run source with Python values bound (library classes, as nn/autograd bind theirs)."""
@@ -176,6 +185,7 @@ def _run_with(source, **names):
 
 class FakeModule:
     """A library base as nn.Module is one: registers tensors that require grad."""
+
     language_subclassable = True
 
     def __init__(self):
@@ -183,6 +193,7 @@ class FakeModule:
 
     def language_setattr(self, name, value):
         from gradcli.core.tensor import Tensor
+
         if type(value) is Tensor and value.requires_grad:
             self._params[name] = value
         self.__dict__[name] = value
@@ -207,6 +218,7 @@ class FakeContext:
 
 class FakeFunction:
     """A library base as torch.autograd.Function is one: Fn.apply calls cls.forward."""
+
     language_subclassable = True
 
     @classmethod
@@ -219,7 +231,8 @@ class FakeFunction:
 
 
 def test_user_class_on_a_library_base():
-    out, err = _run_with("""
+    out, err = _run_with(
+        """
 class Lin(Base):
     def __init__(self, w):
         super().__init__()
@@ -230,13 +243,16 @@ class Lin(Base):
 m = Lin(tensor(2.0, requires_grad=True))
 print(m(tensor(3.0)), len(m.parameters()), m.training, m.note)
 print(m)
-""", Base=FakeModule)
+""",
+        Base=FakeModule,
+    )
     assert err is None, err
     assert out == "tensor(6., grad_fn=<MulBackward0>) 1 True plain\nLin(params=1)\n"
 
 
 def test_user_function_class_with_static_methods():
-    out, err = _run_with("""
+    out, err = _run_with(
+        """
 class Double(Fn):
     @staticmethod
     def forward(ctx, x):
@@ -248,16 +264,20 @@ class Double(Fn):
         x, = ctx.saved_tensors
         return g * ctx.k
 print(Double.apply(3))
-""", Fn=FakeFunction)
+""",
+        Fn=FakeFunction,
+    )
     assert err is None, err
     assert out == "(6, 2.0)\n"
 
 
 def test_library_base_internals_stay_out_of_reach():
-    for source in ("class L(Base):\n    pass\nL()._params.__class__",
-                   "class L(Base):\n    pass\nL().__call__",
-                   "class L(Base):\n    pass\nL().language_setattr",
-                   "class L(Base):\n    pass\nL.language_methods"):
+    for source in (
+        "class L(Base):\n    pass\nL()._params.__class__",
+        "class L(Base):\n    pass\nL().__call__",
+        "class L(Base):\n    pass\nL().language_setattr",
+        "class L(Base):\n    pass\nL.language_methods",
+    ):
         _, err = _run_with(source, Base=FakeModule)
         assert err is not None and err.type_name == "AttributeError", (source, err)
 
@@ -275,6 +295,7 @@ def test_the_time_module_reads_the_clocks():
         "t1 = time.process_time()\n"
         "print(t1 > t0, type(t1).__name__)\n"
         "print([type(f()).__name__ for f in (time.perf_counter, time.time, time.monotonic)])\n"
-        "print(time.perf_counter() <= time.perf_counter())\n")
+        "print(time.perf_counter() <= time.perf_counter())\n"
+    )
     assert r.stdout == "True float\n['float', 'float', 'float']\nTrue\n", r.stderr
     assert_refused("import time\ntime.thread_time()", "AttributeError")

@@ -11,6 +11,7 @@ gradcli/ (at the top of a module or inside a function) and fails on:
     generator), so the import graph is what the top of each file says;
   * a module over 600 lines or a class over 300.
 """
+
 from __future__ import annotations
 
 import ast
@@ -28,7 +29,10 @@ LAYERS = [
     ("language", ["gradcli.language", "gradcli.grammar"]),
     ("session", ["gradcli.session", "gradcli.output"]),
     ("driver", ["gradcli.driver", "gradcli.notebook", "gradcli.notebook_check"]),
-    ("frontends", ["gradcli.cli", "gradcli.quickargs", "gradcli.__main__", "gradcli.repl", "gradcli.kernel"]),
+    (
+        "frontends",
+        ["gradcli.cli", "gradcli.quickargs", "gradcli.__main__", "gradcli.repl", "gradcli.kernel"],
+    ),
 ]
 
 # in-function imports of the package are allowed here only (start-up time)
@@ -40,8 +44,10 @@ LAZY_OK = ("gradcli.cli", "gradcli.repl", "gradcli.kernel", "gradcli.base.contex
 LAZY_IMPORTS = {
     ("gradcli.driver", "gradcli.notebook"): "only a notebook (.ipynb) runs it",
     ("gradcli.driver", "gradcli.notebook_check"): "only `gradcli check` runs it",
-    ("gradcli.base.powers", "gradcli.base.sleef_powd"):
-        "only a float64 power that is not multiplied out runs it",
+    (
+        "gradcli.base.powers",
+        "gradcli.base.sleef_powd",
+    ): "only a float64 power that is not multiplied out runs it",
     ("gradcli.language.control", "gradcli.language.replay"): "only a program with a loop runs it",
 }
 
@@ -109,7 +115,9 @@ GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
 
 def test_every_module_is_in_a_layer():
     lost = sorted(m for m in MODULES if layer_of(m) is None)
-    assert not lost, f"modules in no layer (put them in a layer folder, or add them to LAYERS): {lost}"
+    assert not lost, (
+        f"modules in no layer (put them in a layer folder, or add them to LAYERS): {lost}"
+    )
 
 
 def test_imports_go_down_only():
@@ -119,8 +127,10 @@ def test_imports_go_down_only():
         for t, line, _ in imports:
             lt = layer_of(t)
             if lm is not None and lt is not None and lt > lm:
-                bad.append(f"{MODULES[m].relative_to(PACKAGE.parent)}:{line}: {m} ({LAYERS[lm][0]}) "
-                           f"imports {t} ({LAYERS[lt][0]})")
+                bad.append(
+                    f"{MODULES[m].relative_to(PACKAGE.parent)}:{line}: {m} ({LAYERS[lm][0]}) "
+                    f"imports {t} ({LAYERS[lt][0]})"
+                )
     assert not bad, "imports that reach up a layer:\n" + "\n".join(bad)
 
 
@@ -157,12 +167,18 @@ def test_no_import_cycles():
 
 
 def test_imports_at_the_top():
-    lazy = [f"{MODULES[m].relative_to(PACKAGE.parent)}:{line}: {t}"
-            for m, imps in GRAPH.items() for t, line, in_fn in imps
-            if in_fn and not any(m == p or m.startswith(p + ".") for p in LAZY_OK)
-            and (m, t) not in LAZY_IMPORTS]
-    assert not lazy, ("imports inside functions (import at the top; only the command line, "
-                      "the REPL and the kernel import lazily, for start-up time):\n" + "\n".join(lazy))
+    lazy = [
+        f"{MODULES[m].relative_to(PACKAGE.parent)}:{line}: {t}"
+        for m, imps in GRAPH.items()
+        for t, line, in_fn in imps
+        if in_fn
+        and not any(m == p or m.startswith(p + ".") for p in LAZY_OK)
+        and (m, t) not in LAZY_IMPORTS
+    ]
+    assert not lazy, (
+        "imports inside functions (import at the top; only the command line, "
+        "the REPL and the kernel import lazily, for start-up time):\n" + "\n".join(lazy)
+    )
 
 
 def test_modules_and_classes_are_small():
@@ -176,15 +192,17 @@ def test_modules_and_classes_are_small():
             if isinstance(node, ast.ClassDef):
                 size = node.end_lineno - node.lineno + 1
                 if size > MAX_CLASS_LINES:
-                    big.append(f"{p.relative_to(PACKAGE.parent)}:{node.lineno}: class {node.name} "
-                               f"{size} lines")
+                    big.append(
+                        f"{p.relative_to(PACKAGE.parent)}:{node.lineno}: class {node.name} "
+                        f"{size} lines"
+                    )
     assert not big, "split these by what they hold:\n" + "\n".join(big)
 
 
 def test_the_check_sees_a_violation(tmp_path):
     """The rules above are not vacuous: the layer order and the reading of imports
     catch an upward import and an in-function import in a made-up core module."""
-    assert len(MODULES) > 30 and "gradcli.language.runtime" in MODULES   # the tree was read
+    assert len(MODULES) > 30 and "gradcli.language.runtime" in MODULES  # the tree was read
     probe = tmp_path / "_layers_probe.py"
     probe.write_text("from ..language import runtime\n\ndef f():\n    from ..base import errors\n")
     imps = _imports("gradcli.core._layers_probe", probe)

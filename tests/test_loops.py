@@ -1,6 +1,7 @@
 """The per-op shortcuts of the training loops (issue 16) give exactly what the general
 path gives: 0-d float32 arithmetic on Python floats, the in-place scalar step
 `w -= lr * w.grad` under no_grad, the two-operand `apply2`."""
+
 from __future__ import annotations
 
 import math
@@ -19,8 +20,24 @@ from gradcli.library import inplace  # noqa: F401  (registers the ops)
 from gradcli.library.inplace import iadd, imul, isub
 from gradcli.ops.elementwise import Add, Div, Mul, Sub
 
-F32_SPECIAL = [0.0, -0.0, 1.0, -2.5, 1e-40, -1e-45, 1.4e-45, 3.4028234663852886e38,
-               -3.4e38, 1e-38, 0.1, 1 / 3, 2.0 ** 24 + 1, math.inf, -math.inf, math.nan]
+F32_SPECIAL = [
+    0.0,
+    -0.0,
+    1.0,
+    -2.5,
+    1e-40,
+    -1e-45,
+    1.4e-45,
+    3.4028234663852886e38,
+    -3.4e38,
+    1e-38,
+    0.1,
+    1 / 3,
+    2.0**24 + 1,
+    math.inf,
+    -math.inf,
+    math.nan,
+]
 
 
 def _f32_values():
@@ -45,12 +62,15 @@ PY = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
 @pytest.mark.parametrize("op,np_op", OPS)
 def test_singles_are_numpys_float32_arithmetic(op, np_op):
     vals = _f32_values()
-    numbers = [0.1, -0.0, 1e-6, 3, -7, 2 ** 30 + 1, 2 ** 53, 1e30, 123456789.123]
+    numbers = [0.1, -0.0, 1e-6, 3, -7, 2**30 + 1, 2**53, 1e30, 123456789.123]
     for a in vals:
         for b in vals[::2] + numbers:
             x = np.array(a, dtype=np.float32)
-            pairs = [(x, b), (b, x)] if type(b) is int or b not in vals else \
-                [(x, np.array(b, dtype=np.float32))]
+            pairs = (
+                [(x, b), (b, x)]
+                if type(b) is int or b not in vals
+                else [(x, np.array(b, dtype=np.float32))]
+            )
             if b in numbers:
                 pairs.append((x, b))
             for p, q in pairs:
@@ -63,14 +83,16 @@ def test_singles_are_numpys_float32_arithmetic(op, np_op):
 
 def test_singles_refuse_what_they_do_not_compute():
     one = np.array(1.5, dtype=np.float32)
-    assert singles(one, 2 ** 53 + 1, F32) is None         # an int a double does not hold
-    assert singles(one, True, F32) is None                # bools go through NumPy
-    assert singles(one, 1e39, F32) is None                # out of float32's range
+    assert singles(one, 2**53 + 1, F32) is None  # an int a double does not hold
+    assert singles(one, True, F32) is None  # bools go through NumPy
+    assert singles(one, 1e39, F32) is None  # out of float32's range
     assert singles(one, math.inf, F32) is None
     assert singles(np.ones(2, np.float32), 1.0, F32) is None
-    assert singles(np.array(1.0), 1.0, F32) is None       # a float64 array
+    assert singles(np.array(1.0), 1.0, F32) is None  # a float64 array
     assert singles(one, 1.0, np.dtype(np.float64)) is None
-    assert singles(one, -0.0, F32) == (1.5, -0.0) and math.copysign(1, singles(one, -0.0, F32)[1]) < 0
+    assert (
+        singles(one, -0.0, F32) == (1.5, -0.0) and math.copysign(1, singles(one, -0.0, F32)[1]) < 0
+    )
 
 
 @pytest.mark.parametrize("fn,np_op", [(iadd, np.add), (isub, np.subtract), (imul, np.multiply)])
@@ -119,10 +141,10 @@ def test_scalar_step_to_zero_happens_once():
 
 def test_scalar_step_leaves_other_cases_to_the_rule():
     x = Tensor(np.array(1.0, dtype=np.float32))
-    isub(x, Tensor(np.array(0.5)))                 # float64 operand: the general rule, cast back
+    isub(x, Tensor(np.array(0.5)))  # float64 operand: the general rule, cast back
     assert x.data.dtype == np.float32 and x.data == 0.5
     w = Tensor(np.array(1.0), True)
-    with pytest.raises(Exception, match="leaf Variable"):   # grad mode on: PyTorch's refusal
+    with pytest.raises(Exception, match="leaf Variable"):  # grad mode on: PyTorch's refusal
         isub(w, Tensor(np.array(0.5)))
 
 
@@ -155,10 +177,16 @@ def test_apply2_makes_the_node_apply_makes(cls):
                 assert g1[0].data.tobytes() == g2[0].data.tobytes()
 
 
-@pytest.mark.parametrize("make", [
-    lambda y: y * 1.00001, lambda y: 3.0 * y, lambda y: y / 2.0,
-    lambda y: Mul.apply2(y, Tensor(np.array(0.5)), np.dtype(np.float64)),
-    lambda y: Div.apply2(y, Tensor(np.array(0.5)), np.dtype(np.float64))])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda y: y * 1.00001,
+        lambda y: 3.0 * y,
+        lambda y: y / 2.0,
+        lambda y: Mul.apply2(y, Tensor(np.array(0.5)), np.dtype(np.float64)),
+        lambda y: Div.apply2(y, Tensor(np.array(0.5)), np.dtype(np.float64)),
+    ],
+)
 @pytest.mark.parametrize("shape", [(), (3,)])
 def test_a_tensor_times_a_constant_keeps_no_reference_to_the_tensor(make, shape):
     """`y * k` and `y / k` (k a number or a tensor that requires no grad) keep no `y`:
@@ -167,6 +195,7 @@ def test_a_tensor_times_a_constant_keeps_no_reference_to_the_tensor(make, shape)
     y changed in place afterwards is no error (nothing of it was saved)."""
     import gc
     import weakref
+
     x = Tensor(np.linspace(0.5, 1.5, 3) if shape else np.array(0.75), True)
     y = x * 1.0
     ref = weakref.ref(y)
@@ -177,21 +206,46 @@ def test_a_tensor_times_a_constant_keeps_no_reference_to_the_tensor(make, shape)
     (g,) = run_backward((z,), (Tensor(np.ones_like(z.data)),), inputs=[x])
     y = x * 1.0
     z = make(y)
-    iadd(y, 1.0)        # y changed in place after z was made from it
+    iadd(y, 1.0)  # y changed in place after z was made from it
     (h,) = run_backward((z,), (Tensor(np.ones_like(z.data)),), inputs=[x])
     assert g.data.tobytes() == h.data.tobytes()
 
 
-NUMBER_VALUES = [0.0, -0.0, 1.0, -2.5, 1e-310, -1e-310, 1.7976931348623157e308, -1e308, 1e-300,
-                 math.inf, -math.inf, math.nan, 0.1, 1.00001, 3.0, 2.0 ** 53]
+NUMBER_VALUES = [
+    0.0,
+    -0.0,
+    1.0,
+    -2.5,
+    1e-310,
+    -1e-310,
+    1.7976931348623157e308,
+    -1e308,
+    1e-300,
+    math.inf,
+    -math.inf,
+    math.nan,
+    0.1,
+    1.00001,
+    3.0,
+    2.0**53,
+]
 
 
 def _node_fields(t):
     n = t.grad_fn
-    return (type(n), n.needs, n.parents, n.out_dtype, n.watch, getattr(n, "sa", None),
-            getattr(n, "sb", None), len(n.saved), getattr(n, "saved_src", None),
-            getattr(n, "vers", None),
-            n.seq < t.seq)
+    return (
+        type(n),
+        n.needs,
+        n.parents,
+        n.out_dtype,
+        n.watch,
+        getattr(n, "sa", None),
+        getattr(n, "sb", None),
+        len(n.saved),
+        getattr(n, "saved_src", None),
+        getattr(n, "vers", None),
+        n.seq < t.seq,
+    )
 
 
 @pytest.mark.parametrize("cls", sorted(NUMBER_OPS, key=lambda c: c.__name__))
@@ -212,9 +266,9 @@ def test_number_node_is_the_node_apply2_makes(cls):
 def _compare_number_nodes(cls, f64):
     for av in NUMBER_VALUES:
         leaf = Tensor(np.array(av), True)
-        mid = Mul.apply2(leaf, 2.0, f64)            # a tensor with a grad_fn too
+        mid = Mul.apply2(leaf, 2.0, f64)  # a tensor with a grad_fn too
         for t in (leaf, mid):
-            for k in NUMBER_VALUES[::3] + [3, -7, 2 ** 53]:
+            for k in NUMBER_VALUES[::3] + [3, -7, 2**53]:
                 r1 = cls.apply2(t, k, f64)
                 r2 = number_node(cls, t, k)
                 assert type(r2) is Tensor and r2.requires_grad and r2.data.dtype == f64
@@ -233,6 +287,7 @@ def _compare_number_nodes(cls, f64):
 def test_number_node_steps_aside_for_forward_mode():
     """With a forward-mode level open (apply2 swapped), the general path makes the node."""
     from gradcli.engine import forward
+
     t = Tensor(np.array(1.5), True)
     level = forward.enter_level()
     try:
@@ -251,7 +306,7 @@ def test_scalar_times_is_numpys_product():
     for dt in (np.float32, np.float64):
         for gv in vals:
             for g in (np.array(gv, dtype=dt), np.asarray(gv, dtype=dt)[()]):
-                for c in vals[::4] + [1.00001, 3, -2 ** 40, 0.1]:
+                for c in vals[::4] + [1.00001, 3, -(2**40), 0.1]:
                     for cc in (c, np.array(c, dtype=dt)):
                         r = scalar_times(g, cc)
                         assert r is not None
@@ -264,7 +319,7 @@ def test_scalar_times_is_numpys_product():
                             assert np.asarray(r).tobytes() == np.asarray(want).tobytes(), (g, cc)
     one = np.array(1.0)
     assert scalar_times(np.ones(2), 1.0) is None
-    assert scalar_times(one, np.array(1.0, np.float32)) is None     # mixed dtypes: NumPy's rules
+    assert scalar_times(one, np.array(1.0, np.float32)) is None  # mixed dtypes: NumPy's rules
     assert scalar_times(one, True) is None
     assert scalar_times(np.array(1, np.int64), 2.0) is None
 
@@ -274,27 +329,32 @@ def test_scalar_times_is_numpys_product():
 #: shared read-only one, autograd._ONES), and a hook on one of Add's operands, whose
 #: gradient Add shares with the other (the change reaches both, as in torch)
 HOOK_PROGRAMS = [
-    ("x = tensor([1., 2.], requires_grad=true)\n"
-     "def h(g):\n    g.mul_(3)\n"
-     "for i in range(3):\n    y = (x * x).sum()\n    if i == 2:\n"
-     "        handle = y.register_hook(h)\n    y.backward()\n    print(x.grad)\n"
-     "z = (x * x).sum()\nz.backward()\nprint(x.grad)\n",
-     ["tensor([2., 4.])", "tensor([4., 8.])", "tensor([10., 20.])", "tensor([12., 24.])"]),
-    ("x = tensor([1., 2., 3.], requires_grad=true)\n"
-     "def h(g):\n    g.mul_(2)\n"
-     "for form in range(2):\n    a = x.sum()\n    b = x.mean()\n"
-     "    handle = b.register_hook(h)\n    if form == 0:\n        (a + b).backward()\n"
-     "    else:\n        (a * 1 + b).backward()\n    print(x.grad)\n    x.grad = None\n",
-     ["tensor([2.6667, 2.6667, 2.6667])", "tensor([1.6667, 1.6667, 1.6667])"]),
+    (
+        "x = tensor([1., 2.], requires_grad=true)\n"
+        "def h(g):\n    g.mul_(3)\n"
+        "for i in range(3):\n    y = (x * x).sum()\n    if i == 2:\n"
+        "        handle = y.register_hook(h)\n    y.backward()\n    print(x.grad)\n"
+        "z = (x * x).sum()\nz.backward()\nprint(x.grad)\n",
+        ["tensor([2., 4.])", "tensor([4., 8.])", "tensor([10., 20.])", "tensor([12., 24.])"],
+    ),
+    (
+        "x = tensor([1., 2., 3.], requires_grad=true)\n"
+        "def h(g):\n    g.mul_(2)\n"
+        "for form in range(2):\n    a = x.sum()\n    b = x.mean()\n"
+        "    handle = b.register_hook(h)\n    if form == 0:\n        (a + b).backward()\n"
+        "    else:\n        (a * 1 + b).backward()\n    print(x.grad)\n    x.grad = None\n",
+        ["tensor([2.6667, 2.6667, 2.6667])", "tensor([1.6667, 1.6667, 1.6667])"],
+    ),
 ]
 
 
 @pytest.mark.parametrize("src,lines", HOOK_PROGRAMS)
 def test_a_hook_that_changes_a_gradient_in_place_does_as_in_torch(src, lines):
     from conftest import run_inprocess
+
     r = run_inprocess(src)
     assert (r.returncode, r.stderr) == (0, "")
-    assert r.stdout.split("\n")[:len(lines)] == lines
+    assert r.stdout.split("\n")[: len(lines)] == lines
 
 
 def test_head_gradient_is_one_read_only_array():
@@ -303,6 +363,7 @@ def test_head_gradient_is_one_read_only_array():
     from gradcli.engine import autograd
     from gradcli.engine.autograd import backward_out
     from gradcli.ops.registry import FUNCTIONS
+
     x = Tensor(np.array([1.0, 2.0]), True)
     heads = set()
     for _ in range(3):
@@ -320,7 +381,8 @@ def test_a_whole_means_gradient_is_dense_when_small_and_one_value_when_big():
     memory, kernels.scaled keeps it one value)."""
     from gradcli.engine.vjp_arrays import DENSE_LIMIT, ArrayF
     from gradcli.ops.registry import FUNCTIONS
-    for n, dense in ((4, True), (DENSE_LIMIT, True), (DENSE_LIMIT + 1, False), (10 ** 6, False)):
+
+    for n, dense in ((4, True), (DENSE_LIMIT, True), (DENSE_LIMIT + 1, False), (10**6, False)):
         for dt in (np.float32, np.float64):
             m = FUNCTIONS["mean"](Tensor(np.ones(n, dt), True))
             (g,) = m.grad_fn.backward(np.array(1, dt), ArrayF)

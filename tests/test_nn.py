@@ -4,6 +4,7 @@ Golden cases (tests/golden/nn.json, recorded from PyTorch 2.13 by
 scripts/gen_golden_nn.py from tests/nn_cases.py) replayed through the command
 line; and nn.Module subclassed in Python, as a user class of the language is
 (CLASSES.md), until the language's classes can be tested in the language."""
+
 import os
 import re
 import sys
@@ -29,6 +30,7 @@ from nn_cases import NEEDS_MKL  # noqa: E402
 
 def _language_has_classes():
     from gradcli.language.parser import parse
+
     try:
         parse("class A:\n    pass\n")
     except Exception:
@@ -47,8 +49,9 @@ def test_nn_golden(name):
         pytest.skip("torch's sqrt is MKL's: bit for bit only with the mkl package (the test extra)")
     case = NN[name]
     result = run_cases({name: case["source"]})[name]
-    check_result(result, case["stdout"], case["error"], what=name,
-                 warnings=case.get("warnings", ()))
+    check_result(
+        result, case["stdout"], case["error"], what=name, warnings=case.get("warnings", ())
+    )
 
 
 class TwoLayer(Module):
@@ -72,11 +75,19 @@ def test_subclass_registers_parameters_modules_buffers():
     assert [n for n, _ in m.named_children()] == ["hidden", "out"]
     assert [n for n, _ in m.named_buffers()] == ["steps"]
     # torch's order: own parameters, own buffers, then each submodule's
-    assert list(m.state_dict()) == ["scale", "steps", "hidden.weight", "hidden.bias",
-                                    "out.weight", "out.bias"]
+    assert list(m.state_dict()) == [
+        "scale",
+        "steps",
+        "hidden.weight",
+        "hidden.bias",
+        "out.weight",
+        "out.bias",
+    ]
     assert m.note == "plain data" and "note" in m.__dict__
-    assert repr(m) == ("TwoLayer(\n  (hidden): Linear(in_features=2, out_features=3, bias=True)\n"
-                       "  (out): Linear(in_features=3, out_features=1, bias=True)\n)")
+    assert repr(m) == (
+        "TwoLayer(\n  (hidden): Linear(in_features=2, out_features=3, bias=True)\n"
+        "  (out): Linear(in_features=3, out_features=1, bias=True)\n)"
+    )
     y = m(Tensor(np.ones((4, 2))))
     assert y.data.shape == (4, 1) and y.grad_fn.name == "MulBackward0"
 
@@ -94,7 +105,9 @@ def test_subclass_parameter_reassignment_and_errors():
         def __init__(self):
             self.w = Parameter(Tensor(np.zeros(1)))
 
-    with pytest.raises(GradError, match=r"cannot assign parameters before Module.__init__\(\) call"):
+    with pytest.raises(
+        GradError, match=r"cannot assign parameters before Module.__init__\(\) call"
+    ):
         Early()
 
     class NoForward(Module):
@@ -143,9 +156,11 @@ def test_default_init_matches_recorded_draws():
 
 
 def test_profiler_is_a_clear_note_that_does_not_stop_the_program():
-    src = ("import torch\nx = torch.ones(3, requires_grad=True)\n"
-           "with torch.autograd.profiler.profile() as prof:\n    y = (x * 2).sum()\n"
-           "print(prof.key_averages().table(sort_by='self_cpu_time_total'))\ny\n")
+    src = (
+        "import torch\nx = torch.ones(3, requires_grad=True)\n"
+        "with torch.autograd.profiler.profile() as prof:\n    y = (x * 2).sum()\n"
+        "print(prof.key_averages().table(sort_by='self_cpu_time_total'))\ny\n"
+    )
     r = run_cases({"p": src})["p"]
     assert r.returncode == 0, r.stderr
     assert "not supported by gradcli" in r.stderr
@@ -156,20 +171,33 @@ def test_autograd_graph_is_a_module_of_its_own():
     """torch.autograd.graph is PyTorch's module (saved_tensors_hooks ...: library/
     saved_hooks.py): a name it lacks fails as a module's, not as gradcli's graph()
     picture's."""
-    src = ("import torch\ntorch.autograd.graph\n"
-           "with torch.autograd.graph.saved_tensors_hooks(print, print):\n    pass\n"
-           "torch.autograd.graph.register_multi_grad_hook\n")
+    src = (
+        "import torch\ntorch.autograd.graph\n"
+        "with torch.autograd.graph.saved_tensors_hooks(print, print):\n    pass\n"
+        "torch.autograd.graph.register_multi_grad_hook\n"
+    )
     r = run_cases({"g": src})["g"]
     assert r.returncode != 0 and r.stdout == "<module 'torch.autograd.graph'>\n"
-    assert "AttributeError: module 'torch.autograd.graph' has no attribute " \
-           "'register_multi_grad_hook'" in r.stderr
+    assert (
+        "AttributeError: module 'torch.autograd.graph' has no attribute "
+        "'register_multi_grad_hook'" in r.stderr
+    )
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ("padding='full'", r"Invalid padding string 'full', should be one of \{'(same|valid)', '(same|valid)'\}"),
-    ("padding='same', stride=2", "padding='same' is not supported for strided convolutions"),
-    ("padding_mode='mirror'", r"padding_mode must be one of \{.*'circular'.*\}, but got padding_mode='mirror'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (
+            "padding='full'",
+            r"Invalid padding string 'full', should be one of \{'(same|valid)', '(same|valid)'\}",
+        ),
+        ("padding='same', stride=2", "padding='same' is not supported for strided convolutions"),
+        (
+            "padding_mode='mirror'",
+            r"padding_mode must be one of \{.*'circular'.*\}, but got padding_mode='mirror'",
+        ),
+    ],
+)
 def test_conv2d_option_errors(kwargs, message):
     """torch prints a Python set in these (its order varies between runs), so they are
     checked here rather than in the goldens."""

@@ -3,6 +3,7 @@
 tests/golden/notebooks/seed_00N.ipynb are the seed tutorials as notebooks,
 with outputs recorded from real PyTorch by scripts/gen_golden_notebooks.py
 (object addresses and all)."""
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,15 @@ def make_nb(*cells, outputs=None):
             out.append({"cell_type": "markdown", "metadata": {}, "source": c[1]})
         else:
             recorded = (outputs or {}).get(i, [])
-            out.append({"cell_type": "code", "execution_count": i + 1, "metadata": {},
-                        "source": c, "outputs": recorded})
+            out.append(
+                {
+                    "cell_type": "code",
+                    "execution_count": i + 1,
+                    "metadata": {},
+                    "source": c,
+                    "outputs": recorded,
+                }
+            )
     return json.dumps({"cells": out, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
 
 
@@ -45,8 +53,12 @@ def stream(text):
 
 
 def result(text):
-    return {"output_type": "execute_result", "execution_count": 1, "metadata": {},
-            "data": {"text/plain": text}}
+    return {
+        "output_type": "execute_result",
+        "execution_count": 1,
+        "metadata": {},
+        "data": {"text/plain": text},
+    }
 
 
 def recorded_text(nb):
@@ -64,6 +76,7 @@ def recorded_text(nb):
 
 # ------------------------------------------------------------------ eval
 
+
 @pytest.mark.parametrize("name", SEEDS)
 def test_eval_seed_notebook_prints_what_pytorch_recorded(name):
     nb = load(name)
@@ -71,13 +84,19 @@ def test_eval_seed_notebook_prints_what_pytorch_recorded(name):
     r = run_gradcli(args=("eval", "--seed", seed_of(nb), path))
     assert r.returncode == 0, r.stderr
     assert r.stdout == recorded_text(nb)
-    if name == "seed_001":    # the notebook's %matplotlib inline is skipped with a note
+    if name == "seed_001":  # the notebook's %matplotlib inline is skipped with a note
         assert "cell 2:1: note: skipped IPython magic '%matplotlib inline'" in r.stderr
 
 
 def test_eval_shows_only_the_last_value_of_a_cell():
-    src = make_nb("x = tensor(2.)\nx\nx + 1", ("md", "# words"), "print(1)\nx * 3\n",
-                  "x;", "y = x", "if true:\n    x\n    print(x)\n")
+    src = make_nb(
+        "x = tensor(2.)\nx\nx + 1",
+        ("md", "# words"),
+        "print(1)\nx * 3\n",
+        "x;",
+        "y = x",
+        "if true:\n    x\n    print(x)\n",
+    )
     r = run_inprocess(src, ("eval", "-"))
     # as in IPython: a value inside a block is not the cell's value; print prints
     assert r.stdout == "tensor(3.)\n1\ntensor(6.)\ntensor(2.)\n", r.stdout
@@ -85,8 +104,9 @@ def test_eval_shows_only_the_last_value_of_a_cell():
 
 
 def test_magics_and_shell_lines_are_skipped_with_a_note():
-    src = make_nb("%matplotlib inline\n!pip install torch\nx = 1\nx", "%%time\nx + 1",
-                  "%%bash\nls -l")
+    src = make_nb(
+        "%matplotlib inline\n!pip install torch\nx = 1\nx", "%%time\nx + 1", "%%bash\nls -l"
+    )
     r = run_inprocess(src, ("eval", "-"))
     assert r.returncode == 0, r.stderr
     assert r.stdout == "1\n2\n"
@@ -101,8 +121,11 @@ def test_magics_and_shell_lines_are_skipped_with_a_note():
 
 def test_error_names_the_cell_line_and_column(tmp_path):
     path = tmp_path / "nb.ipynb"
-    path.write_text(make_nb(("md", "# title"), "x = ones(2)", "y = 2\nz = x + foo\nprint(z)",
-                            "print('not reached')"))
+    path.write_text(
+        make_nb(
+            ("md", "# title"), "x = ones(2)", "y = 2\nz = x + foo\nprint(z)", "print('not reached')"
+        )
+    )
     r = run_gradcli(args=("eval", str(path)))
     assert r.returncode == 1
     assert r.stdout == ""
@@ -116,12 +139,21 @@ def test_error_names_the_cell_line_and_column(tmp_path):
 
 
 def test_json_records_carry_the_cell():
-    src = make_nb(("md", "# m"), "x = tensor([1., 2.], requires_grad=true)\nx", "print(7)",
-                  "backward sum(x * x)", "nope")
+    src = make_nb(
+        ("md", "# m"),
+        "x = tensor([1., 2.], requires_grad=true)\nx",
+        "print(7)",
+        "backward sum(x * x)",
+        "nope",
+    )
     r = run_inprocess(src, ("eval", "--json", "-"))
     recs = [json.loads(ln) for ln in r.stdout.splitlines()]
     assert [(rec["kind"], rec["cell"], rec["line"]) for rec in recs] == [
-        ("value", 2, 2), ("print", 3, 1), ("grad", 4, 1), ("error", 5, 1)]
+        ("value", 2, 2),
+        ("print", 3, 1),
+        ("grad", 4, 1),
+        ("error", 5, 1),
+    ]
     assert recs[2]["value"] == [2.0, 4.0]
     assert recs[3]["type"] == "NameError"
     assert r.returncode == 1
@@ -145,11 +177,18 @@ def test_ctrl_c_in_a_notebook_is_exit_code_130_at_the_cell(tmp_path):
     import subprocess
     import sys
     import time
+
     path = tmp_path / "loop.ipynb"
     path.write_text(make_nb("print('started')", "i = 0\nwhile true:\n    i = i + 1"))
-    p = subprocess.Popen([sys.executable, "-m", "gradcli", "eval", str(path)], cwd=ROOT,
-                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    p = subprocess.Popen(
+        [sys.executable, "-m", "gradcli", "eval", str(path)],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert p.stdout.readline() == "started\n"
         time.sleep(0.3)
@@ -163,12 +202,14 @@ def test_ctrl_c_in_a_notebook_is_exit_code_130_at_the_cell(tmp_path):
 
 
 def test_step_limit_in_a_notebook_names_the_cell():
-    r = run_inprocess(make_nb("x = 1", "i = 0\nwhile true:\n    i = i + 1"),
-                      ("eval", "--max-steps", "1000", "-"))
+    r = run_inprocess(
+        make_nb("x = 1", "i = 0\nwhile true:\n    i = i + 1"), ("eval", "--max-steps", "1000", "-")
+    )
     assert r.returncode == 1 and r.stderr.startswith("<stdin>:cell 2:")
 
 
 # ------------------------------------------------------------------ check
+
 
 @pytest.mark.parametrize("name", SEEDS)
 def test_check_seed_notebook_passes(name):
@@ -185,7 +226,9 @@ def test_check_catches_a_changed_output(tmp_path):
     for c in nb["cells"]:
         for o in c.get("outputs", []):
             if o["output_type"] == "display_data" and "4.5000" in "".join(o["data"]["text/plain"]):
-                o["data"]["text/plain"] = "".join(o["data"]["text/plain"]).replace("4.5000", "4.2500")
+                o["data"]["text/plain"] = "".join(o["data"]["text/plain"]).replace(
+                    "4.5000", "4.2500"
+                )
                 changed = c
     assert changed is not None
     path = tmp_path / "seed_002.ipynb"
@@ -202,36 +245,56 @@ def test_check_catches_a_changed_output(tmp_path):
 
 
 def test_check_ignores_addresses_and_compares_old_pytorch_output_by_value():
-    legacy = ("Variable containing:\n 1  1\n 1  1\n[torch.FloatTensor of size 2x2]\n")
-    src = make_nb("x = ones(2, 2, requires_grad=true)\nx", "x.sum().grad_fn", "print(x * 1000)",
-                  outputs={0: [result(legacy)],
-                           1: [result("<SumBackward0 at 0x7f3b2c1d0e50>")],
-                           2: [stream("Variable containing:\n 1.0000e+03  1.0000e+03\n"
-                                      " 1.0000e+03  1.0000e+03\n[torch.FloatTensor of size 2x2]\n\n")]})
+    legacy = "Variable containing:\n 1  1\n 1  1\n[torch.FloatTensor of size 2x2]\n"
+    src = make_nb(
+        "x = ones(2, 2, requires_grad=true)\nx",
+        "x.sum().grad_fn",
+        "print(x * 1000)",
+        outputs={
+            0: [result(legacy)],
+            1: [result("<SumBackward0 at 0x7f3b2c1d0e50>")],
+            2: [
+                stream(
+                    "Variable containing:\n 1.0000e+03  1.0000e+03\n"
+                    " 1.0000e+03  1.0000e+03\n[torch.FloatTensor of size 2x2]\n\n"
+                )
+            ],
+        },
+    )
     r = run_inprocess(src, ("check", "-"))
     assert r.returncode == 0, r.stdout
     assert "cell 1: same (old PyTorch output, values compared)" in r.stdout
     assert "cell 2: same\n" in r.stdout
-    wrong = make_nb("x = ones(2, 2)\nx", outputs={0: [result(legacy.replace(" 1  1\n [", " 1  2\n ["))]})
+    wrong = make_nb(
+        "x = ones(2, 2)\nx", outputs={0: [result(legacy.replace(" 1  1\n [", " 1  2\n ["))]}
+    )
     wrong = wrong.replace(" 1  1\\n 1  1", " 1  1\\n 1  2")
     r = run_inprocess(wrong, ("check", "-"))
     assert r.returncode == 1 and "cell 1: DIFFERENT" in r.stdout
 
 
 def test_check_expected_errors_unrecorded_cells_and_stray_errors():
-    err = {"output_type": "error", "ename": "NameError", "evalue": "name 'q' is not defined",
-           "traceback": []}
+    err = {
+        "output_type": "error",
+        "ename": "NameError",
+        "evalue": "name 'q' is not defined",
+        "traceback": [],
+    }
     src = make_nb("q", "1 + 1", "2 + 2", outputs={0: [err], 2: [result("4")]})
     doc = json.loads(src)
-    doc["cells"][1]["execution_count"] = None       # never run: not compared
+    doc["cells"][1]["execution_count"] = None  # never run: not compared
     r = run_inprocess(json.dumps(doc), ("check", "--json", "-"))
     recs = [json.loads(ln) for ln in r.stdout.splitlines()]
     assert [(x.get("cell"), x["status"]) for x in recs[:-1]] == [
-        (1, "same error"), (2, "not recorded"), (3, "same")]
+        (1, "same error"),
+        (2, "not recorded"),
+        (3, "same"),
+    ]
     assert r.returncode == 0
     # an error that was not recorded stops the run: exit 1, later cells not run
-    r = run_inprocess(make_nb("1", "q", "3", outputs={0: [result("1")], 2: [result("3")]}),
-                      ("check", "-"))
+    r = run_inprocess(
+        make_nb("1", "q", "3", outputs={0: [result("1")], 2: [result("3")]}), ("check", "-")
+    )
     assert r.returncode == 1
     assert "cell 2: error" in r.stdout and "NameError: name 'q' is not defined" in r.stdout
     assert r.stdout.splitlines()[-1] == "<stdin>: 3 code cells: 1 same, 1 error, 1 not run"
@@ -244,25 +307,29 @@ def test_check_wants_a_notebook():
 
 # ------------------------------------------------------------------ REPL :save
 
+
 def test_repl_save_writes_a_notebook_that_replays(tmp_path, capsys):
     from gradcli.cli import _parser
     from gradcli.repl import meta
     from gradcli.repl.app import Repl
     from gradcli.session import reset_globals
+
     reset_globals()
     args = _parser("gradcli").parse_args(["--seed", "3"])
     r = Repl(args)
     r.execute("x = randn(2, requires_grad=true)")
     r.execute("y = (x * x).sum(); y")
-    r.execute("z = nosuch")                      # failed: not in the notebook
+    r.execute("z = nosuch")  # failed: not in the notebook
     r.execute("backward y\nprint(x.grad.shape)")
     path = tmp_path / "s.ipynb"
     meta.run(r, f":save {path}")
     out = capsys.readouterr().out
     assert "saved 5 statements" in out
     nb = json.loads(path.read_text())
-    cells = [("".join(c["source"]), "".join(o for out in c["outputs"] for o in out["text"]))
-             for c in nb["cells"]]
+    cells = [
+        ("".join(c["source"]), "".join(o for out in c["outputs"] for o in out["text"]))
+        for c in nb["cells"]
+    ]
     assert cells[0] == ("seed(3)", "")
     assert cells[1] == ("x = randn(2, requires_grad=true)", "x = " + cells[1][1][4:])
     assert cells[2][0] == "y = (x * x).sum()\ny"

@@ -1,5 +1,6 @@
 """Sums and ranges bit for bit as PyTorch computes them (tests/golden/numerics.json,
 recorded by scripts/gen_golden_numerics.py from torch)."""
+
 from __future__ import annotations
 
 import json
@@ -32,7 +33,11 @@ def test_whole_sums_are_pytorchs_to_the_last_bit(dtype):
         n = case["n"]
         if case["dtype"] != dtype or not _threads_match(n):
             continue
-        x = zeros_case(n, case["zeros"], dtype) if "zeros" in case else values(n, case["seed"], dtype)
+        x = (
+            zeros_case(n, case["zeros"], dtype)
+            if "zeros" in case
+            else values(n, case["seed"], dtype)
+        )
         got = float(FUNCTIONS["sum"](Tensor(x)).data)
         assert got.hex() == case["sum"], (dtype, n, case["seed"], got, float.fromhex(case["sum"]))
         checked += 1
@@ -47,7 +52,11 @@ def test_sums_of_signed_zeros_and_of_ten_million_values():
     assert any(c["sum"] == "0x0.0p+0" for c in cases)
     differ = 0
     for c in cases:
-        x = zeros_case(c["n"], c["zeros"], c["dtype"]) if "zeros" in c else values(c["n"], c["seed"], c["dtype"])
+        x = (
+            zeros_case(c["n"], c["zeros"], c["dtype"])
+            if "zeros" in c
+            else values(c["n"], c["seed"], c["dtype"])
+        )
         if not _threads_match(c["n"]):
             continue
         assert float(summation.torch_sum(x)).hex() == c["sum"], c
@@ -57,22 +66,31 @@ def test_sums_of_signed_zeros_and_of_ten_million_values():
 
 def test_mean_and_a_scalar_leafs_gradient_use_the_same_order():
     from gradcli.library.autograd_api import backward
+
     x = values(1000, 1, "float64")
-    s = float.fromhex(next(c["sum"] for c in GOLDEN["sums"]
-                           if (c["dtype"], c["n"], c["seed"]) == ("float64", 1000, 1)))
+    s = float.fromhex(
+        next(
+            c["sum"]
+            for c in GOLDEN["sums"]
+            if (c["dtype"], c["n"], c["seed"]) == ("float64", 1000, 1)
+        )
+    )
     assert float(FUNCTIONS["mean"](Tensor(x)).data) == s / 1000
     b = Tensor(np.array(0.0), requires_grad=True)
-    backward(FUNCTIONS["sum"](FUNCTIONS["mul"](b, Tensor(x))))   # d/db sum(b * x) = sum(x)
+    backward(FUNCTIONS["sum"](FUNCTIONS["mul"](b, Tensor(x))))  # d/db sum(b * x) = sum(x)
     assert float(b.grad.data) == s
 
 
 def test_numpys_order_would_differ():
     """The golden sums are not simply NumPy's: the test above can fail."""
-    differ = sum(1 for c in GOLDEN["sums"] if c["n"] <= 4096 and "zeros" not in c and
-                 float(np.sum(values(c["n"], c["seed"], c["dtype"]))).hex() != c["sum"])
+    differ = sum(
+        1
+        for c in GOLDEN["sums"]
+        if c["n"] <= 4096
+        and "zeros" not in c
+        and float(np.sum(values(c["n"], c["seed"], c["dtype"]))).hex() != c["sum"]
+    )
     assert differ > 100
-
-
 
 
 @pytest.mark.parametrize("fn", ["linspace", "arange"])
@@ -97,11 +115,13 @@ def test_fma_is_rounded_once():
     assert np.isinf(r[2])
     # float32: rounded once from the exact value
     assert fma(np.float32(1 / 3), 3, np.float32(-1.0), np.float32) == np.float32(
-        float(np.float32(1 / 3)) * 3 - 1.0)
+        float(np.float32(1 / 3)) * 3 - 1.0
+    )
 
 
 def _pow_case(dtype, e):
     from gradcli.library.autograd_api import backward
+
     x = Tensor(values(2000, 3, dtype), requires_grad=True)
     y = FUNCTIONS["pow"](x, e)
     backward(FUNCTIONS["sum"](y))
@@ -111,6 +131,7 @@ def _pow_case(dtype, e):
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_integer_powers_are_pytorchs_to_the_last_bit(dtype):
     from numerics_cases import POW_EXACT, POW_GRAD_EXACT
+
     checked = 0
     for case in GOLDEN["pows"]:
         if case["dtype"] != dtype:

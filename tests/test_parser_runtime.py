@@ -2,6 +2,7 @@
 positions and errors that Lark's own parser gives for the same grammar, on every
 program of the golden files (tutorials included) and on programs made to fail;
 and the parser's table cache survives a corrupt file and an unwritable directory."""
+
 from __future__ import annotations
 
 import json
@@ -36,9 +37,12 @@ def _sources():
         elif isinstance(o, list):
             for v in o:
                 walk(v)
+
     for f in sorted((ROOT / "tests" / "golden").glob("*.json")):
         walk(json.loads(f.read_text()))
-    for f in sorted((ROOT / "scripts").rglob("*.ag")) + sorted((ROOT / "tests" / "tutorials").glob("*.py")):
+    for f in sorted((ROOT / "scripts").rglob("*.ag")) + sorted(
+        (ROOT / "tests" / "tutorials").glob("*.py")
+    ):
         out.add(f.read_text())
     return sorted(out)
 
@@ -46,10 +50,25 @@ def _sources():
 SOURCES = _sources()
 
 BROKEN = [
-    "", "\n", "x = (1,\n", "def f(:\n", "if x:\ny = 1\n", "if x:\n    y = 1\n  z = 2\n",
-    "x = 'abc\n", "x = 1 $ 2\n", "  x = 1\n", "f(x))\n", "for i in range(3):\n",
-    "x = [1, 2\ny = 3\n", "if 1:\n\tx = 1\n        y = 2\n", "x = {1: 2, 3}\n", "lambda: \n",
-    "x = 1 +\n", "print(1 if 2)\n", "def f():\n    return\n  x\n", "a.b.c(1, *d, **e)[1:2, ...]\n",
+    "",
+    "\n",
+    "x = (1,\n",
+    "def f(:\n",
+    "if x:\ny = 1\n",
+    "if x:\n    y = 1\n  z = 2\n",
+    "x = 'abc\n",
+    "x = 1 $ 2\n",
+    "  x = 1\n",
+    "f(x))\n",
+    "for i in range(3):\n",
+    "x = [1, 2\ny = 3\n",
+    "if 1:\n\tx = 1\n        y = 2\n",
+    "x = {1: 2, 3}\n",
+    "lambda: \n",
+    "x = 1 +\n",
+    "print(1 if 2)\n",
+    "def f():\n    return\n  x\n",
+    "a.b.c(1, *d, **e)[1:2, ...]\n",
 ]
 
 
@@ -68,8 +87,9 @@ def _same(a, b, where="tree"):
     else:
         assert isinstance(b, LarkTree) and isinstance(a, lalr.Tree), where
         assert a.data == b.data, where
-        assert [getattr(a.meta, k, None) for k in _META] == [getattr(b.meta, k, None) for k in _META], \
-            f"{where}.{a.data}"
+        assert [getattr(a.meta, k, None) for k in _META] == [
+            getattr(b.meta, k, None) for k in _META
+        ], f"{where}.{a.data}"
         assert len(a.children) == len(b.children), f"{where}.{a.data}"
         for i, (x, y) in enumerate(zip(a.children, b.children)):
             _same(x, y, f"{where}.{a.data}[{i}]")
@@ -80,8 +100,13 @@ def _outcome(fn, source):
         return "ok", fn(source)
     except (lalr.UnexpectedInput, LarkUnexpectedInput) as e:
         tok = getattr(e, "token", None)
-        return "error", (type(e).__name__, e.line, e.column, e.pos_in_stream,
-                         tok and (tok.type, str(tok)))
+        return "error", (
+            type(e).__name__,
+            e.line,
+            e.column,
+            e.pos_in_stream,
+            tok and (tok.type, str(tok)),
+        )
     except GradSyntaxError as e:
         return "grad error", (e.message, e.line, e.column)
 
@@ -106,25 +131,38 @@ def test_same_trees_as_lark(lark_parser, chunk):
 def test_same_tokens_as_lark_with_the_ignored_ones(lark_parser):
     lexer = lark_parser._build_lexer(dont_ignore=True)
     from lark.lexer import LexerThread
+
     for source in SOURCES[::7] + ["x = 1  # a comment\n", "  \\\n y"]:
-        ours = [(t.type, t.value, t.start_pos, t.line, t.column)
-                for t in P.parser().lexer.lex(source, keep_ignored=True)]
-        theirs = [(t.type, t.value, t.start_pos, t.line, t.column)
-                  for t in LexerThread.from_text(lexer, source).lex(None)]
+        ours = [
+            (t.type, t.value, t.start_pos, t.line, t.column)
+            for t in P.parser().lexer.lex(source, keep_ignored=True)
+        ]
+        theirs = [
+            (t.type, t.value, t.start_pos, t.line, t.column)
+            for t in LexerThread.from_text(lexer, source).lex(None)
+        ]
         assert ours == theirs, source
 
 
 def test_keywords_are_the_grammars(lark_parser):
-    words = {t.pattern.value for t in lark_parser.terminals
-             if type(t.pattern).__name__ == "PatternStr" and t.pattern.value.isidentifier()}
+    words = {
+        t.pattern.value
+        for t in lark_parser.terminals
+        if type(t.pattern).__name__ == "PatternStr" and t.pattern.value.isidentifier()
+    }
     assert P.parser().lexer.keywords == words
     assert {"def", "return", "lambda", "for", "in", "if"} <= words
 
 
 def _run(tmp_path, cache_home):
     env = dict(os.environ, XDG_CACHE_HOME=str(cache_home))
-    return subprocess.run([sys.executable, "-m", "gradcli", "eval", "-e", "x = 1 + 2\nx"],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "gradcli", "eval", "-e", "x = 1 + 2\nx"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_cache_is_written_then_read(tmp_path):
@@ -143,20 +181,23 @@ def test_corrupt_cache_is_rebuilt(tmp_path):
         path.write_bytes(junk)
         r = _run(tmp_path, tmp_path)
         assert (r.returncode, r.stdout, r.stderr) == (0, "3\n", "")
-    assert path.stat().st_size > 1000            # written again
+    assert path.stat().st_size > 1000  # written again
 
 
 def test_unwritable_cache_dir_still_runs(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    r = _run(tmp_path, blocker)                  # $XDG_CACHE_HOME/gradcli cannot be made
+    r = _run(tmp_path, blocker)  # $XDG_CACHE_HOME/gradcli cannot be made
     assert (r.returncode, r.stdout, r.stderr) == (0, "3\n", "")
 
 
 def test_eval_does_not_import_lark(tmp_path):
-    code = ("import sys; from gradcli.cli import main; main(['eval', '-q', '-e', 'x = 1']); "
-            "print('lark' in sys.modules)")
-    subprocess.run([sys.executable, "-m", "gradcli", "eval", "-e", "1"], cwd=ROOT,
-                   capture_output=True)                                 # the cache exists
+    code = (
+        "import sys; from gradcli.cli import main; main(['eval', '-q', '-e', 'x = 1']); "
+        "print('lark' in sys.modules)"
+    )
+    subprocess.run(
+        [sys.executable, "-m", "gradcli", "eval", "-e", "1"], cwd=ROOT, capture_output=True
+    )  # the cache exists
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert r.stdout.strip() == "False", r.stderr

@@ -1,6 +1,7 @@
 """The sum and mean of all of a permuted tensor (a transpose, a permute) as torch 2.13
 adds them: in memory order (gradcli/base/summation.py in_memory_order), digests
 recorded from torch by scripts/gen_golden_kernels.py (tests/golden/permuted_sums.json)."""
+
 from __future__ import annotations
 
 import io
@@ -24,8 +25,9 @@ def test_the_sum_of_a_permuted_tensor_is_pytorchs(shape, perm):
         if (tuple(c["shape"]), tuple(c["perm"])) != (shape, perm):
             continue
         s = Session(TextOutput(io.StringIO(), quiet=True))
-        s.scope.vars["x"] = Tensor(spread(int(np.prod(shape)), 71, -3.0, 5.0, c["dtype"])
-                                   .reshape(shape))
+        s.scope.vars["x"] = Tensor(
+            spread(int(np.prod(shape)), 71, -3.0, 5.0, c["dtype"]).reshape(shape)
+        )
         s.run(f"p = x.permute{perm}\na = p.sum()\nb = p.mean()\n")
         assert nan_digest(s.scope.vars["a"].data) == c["sum"], (shape, perm, c["dtype"])
         assert nan_digest(s.scope.vars["b"].data) == c["mean"], (shape, perm, c["dtype"])

@@ -5,6 +5,7 @@ found on the canvas (inside the frame) and their rows and columns checked
 against what the function does, e.g. x^2 on [-1, 1] has its lowest point in
 the middle column and its derivative 2x crosses zero there.
 """
+
 from __future__ import annotations
 
 import io
@@ -44,7 +45,7 @@ def canvas(text):
     bottom = next(i for i, l in enumerate(lines) if "└" in l)
     left = lines[top].index("┌")
     right = lines[top].index("┐")
-    rows = [l.ljust(right + 1)[left + 1:right] for l in lines[top + 1:bottom]]
+    rows = [l.ljust(right + 1)[left + 1 : right] for l in lines[top + 1 : bottom]]
     return rows
 
 
@@ -54,7 +55,7 @@ def colour_cells(text):
     for line in text.split("\n"):
         cells, colour, pos = [], None, 0
         for m in SGR.finditer(line):
-            for ch in line[pos:m.start()]:
+            for ch in line[pos : m.start()]:
                 cells.append((ch, colour))
             codes = m.group(1)
             if codes in ("", "0"):
@@ -82,6 +83,7 @@ def mean(xs):
 def test_x_squared_monochrome_minimum_and_zero_crossing_in_the_middle(monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     from gradcli.library import plot
+
     s, _ = run("f = lambda x: x^2")
     fig = plot.build([s.scope.vars["f"], -1, 1])
     text = fig.text(width=81, height=25)
@@ -89,10 +91,20 @@ def test_x_squared_monochrome_minimum_and_zero_crossing_in_the_middle(monkeypatc
     width = len(rows[0])
     middle = (width - 1) / 2
     legend = {i for i, r in enumerate(rows) if re.search(r"\bf'?\b", r)}
-    f_cells = [(r, c) for r, row in enumerate(rows) if r not in legend
-               for c, ch in enumerate(row) if BRAILLE.match(ch)]
-    d_cells = [(r, c) for r, row in enumerate(rows) if r not in legend
-               for c, ch in enumerate(row) if ch == "•"]
+    f_cells = [
+        (r, c)
+        for r, row in enumerate(rows)
+        if r not in legend
+        for c, ch in enumerate(row)
+        if BRAILLE.match(ch)
+    ]
+    d_cells = [
+        (r, c)
+        for r, row in enumerate(rows)
+        if r not in legend
+        for c, ch in enumerate(row)
+        if ch == "•"
+    ]
     assert f_cells and d_cells
     lowest = max(r for r, _ in f_cells)
     assert abs(mean([c for r, c in f_cells if r == lowest]) - middle) <= 1.5
@@ -105,11 +117,12 @@ def test_x_squared_monochrome_minimum_and_zero_crossing_in_the_middle(monkeypatc
     assert all(c > middle - 1.5 for r, c in d_cells if r < zero)
     # on the zero row itself: within the columns one row of 2x spans (0.1 in x, 4 columns)
     assert abs(mean([c for r, c in d_cells if r == zero]) - middle) <= 3
-    assert not SGR.search(text)          # monochrome: no escape sequences
+    assert not SGR.search(text)  # monochrome: no escape sequences
 
 
 def test_x_squared_in_colour_each_curve_its_own_colour():
     from gradcli.library import plot
+
     s, _ = run("def f(x):\n    return x * x\n")
     fig = plot.build([s.scope.vars["f"], (-1, 1)])
     text = fig.text(width=81, height=25, color=True)
@@ -118,7 +131,7 @@ def test_x_squared_in_colour_each_curve_its_own_colour():
     curve = [(r, c, col) for r, c, ch, col in cells if BRAILLE.match(ch) and r > 1]
     colours = {col for _, _, col in curve}
     assert len(colours) == 2
-    f_colour = next(col for r, c, col in curve if c == 0 and r < 8)   # x^2 starts high
+    f_colour = next(col for r, c, col in curve if c == 0 and r < 8)  # x^2 starts high
     d_colour = (colours - {f_colour}).pop()
     f_cells = [(r, c) for r, c, col in curve if col == f_colour]
     d_cells = [(r, c) for r, c, col in curve if col == d_colour]
@@ -137,14 +150,16 @@ def test_derivative_is_autograd_exact_in_json():
     assert f["label"] == "f" and d["label"] == "f'" and d["derivative"] is True
     xs = np.array(f["x"])
     assert np.allclose(xs, np.linspace(-2, 2, 9))
-    assert np.array_equal(np.array(f["y"]), xs ** 3 - 2 * xs)
-    assert np.allclose(np.array(d["y"]), 3 * xs ** 2 - 2, rtol=0, atol=1e-12)
+    assert np.array_equal(np.array(f["y"]), xs**3 - 2 * xs)
+    assert np.allclose(np.array(d["y"]), 3 * xs**2 - 2, rtol=0, atol=1e-12)
 
 
 def test_branching_function_and_constant():
     # per-sample autograd: a function with an if, and a constant (derivative 0)
-    _, out = run("def h(x):\n    return x^2 if x > 0 else -x\n"
-                 "plot(h, lambda x: 3, -1, 1, points=5)", JsonOutput)
+    _, out = run(
+        "def h(x):\n    return x^2 if x > 0 else -x\nplot(h, lambda x: 3, -1, 1, points=5)",
+        JsonOutput,
+    )
     rec = json.loads(out)
     labels = [s["label"] for s in rec["series"]]
     assert labels == ["h", "h'", "f", "f'"]
@@ -168,7 +183,9 @@ def test_loss_history_draws_in_terminal(monkeypatch):
     rows = canvas(out)
     cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if BRAILLE.match(ch)]
     # decreasing: the leftmost points are high, the rightmost low
-    assert mean([r for r, c in cells if c < 5]) < mean([r for r, c in cells if c > len(rows[0]) - 5])
+    assert mean([r for r, c in cells if c < 5]) < mean(
+        [r for r, c in cells if c > len(rows[0]) - 5]
+    )
 
 
 def test_svg_file(tmp_path):
@@ -178,18 +195,20 @@ def test_svg_file(tmp_path):
     root = ET.parse(path).getroot()
     assert root.tag.endswith("svg")
     lines = root.findall("{http://www.w3.org/2000/svg}polyline")
-    assert len(lines) == 4                         # sin, sin', cos, cos'
+    assert len(lines) == 4  # sin, sin', cos, cos'
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
     assert {"sin", "sin'", "cos", "cos'"} <= set(texts)
 
 
 def test_errors():
-    for src, words in [("plot(sin, 1, -1)", "from low to high"),
-                       ("plot(lambda x: x * ones(2), 0, 1)", "one number for each x"),
-                       ('plot(sin, 0, 1, "f.txt")', ".svg or .png"),
-                       ("plot()", "nothing to plot"),
-                       ("plot(sin, 0, 1, points=1)", "points"),
-                       ("plot(sin, 0, inf)", "finite")]:
+    for src, words in [
+        ("plot(sin, 1, -1)", "from low to high"),
+        ("plot(lambda x: x * ones(2), 0, 1)", "one number for each x"),
+        ('plot(sin, 0, 1, "f.txt")', ".svg or .png"),
+        ("plot()", "nothing to plot"),
+        ("plot(sin, 0, 1, points=1)", "points"),
+        ("plot(sin, 0, inf)", "finite"),
+    ]:
         with pytest.raises(GradError) as e:
             run(src)
         assert words in e.value.message
@@ -203,10 +222,20 @@ def test_without_plotext_names_the_extra(monkeypatch):
 
 
 def test_command_line_sized_by_the_terminal():
-    env = dict(os.environ, NO_COLOR="1", COLUMNS="60", LINES="20",
-               PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    r = subprocess.run([sys.executable, "-m", "gradcli", "eval", "-e", "plot(exp, -1, 1)"],
-                       capture_output=True, text=True, env=env, timeout=60)
+    env = dict(
+        os.environ,
+        NO_COLOR="1",
+        COLUMNS="60",
+        LINES="20",
+        PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    )
+    r = subprocess.run(
+        [sys.executable, "-m", "gradcli", "eval", "-e", "plot(exp, -1, 1)"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     lines = r.stdout.rstrip("\n").split("\n")
     assert max(len(l) for l in lines) <= 60
@@ -223,6 +252,7 @@ def test_extreme_values_clean_errors_and_compact_ticks(monkeypatch):
         run("plot(save, 0, 1)")
     assert "save cannot be called with one number" in e.value.message
     from gradcli.library import plot
+
     s, _ = run("f = lambda x: x * 1e20")
     text = plot.build([s.scope.vars["f"], 0, 1]).text(width=60, height=16)
     assert "1e+20┤" in text and "100000000000000000000" not in text

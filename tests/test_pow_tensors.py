@@ -3,6 +3,7 @@
 SLEEF's powf / pow on whole blocks, the C library's on the rest, base/sleef_pow.py and
 sleef_powd.py; PowTensor's gradients in torch's formulas): digests recorded from torch
 by scripts/gen_golden_kernels.py (tests/golden/pow_tensors.json)."""
+
 from __future__ import annotations
 
 import io
@@ -11,27 +12,37 @@ import numpy as np
 import pytest
 
 from conftest import load_golden
-from exact_cases import (POW_MIXED, POW_SCALAR_SHAPES, POW_SCALARS, POW_TENSORS, nan_digest,
-                         pow_mixed_input, pow_scalar_input, pow_tensor_input)
+from exact_cases import (
+    POW_MIXED,
+    POW_SCALAR_SHAPES,
+    POW_SCALARS,
+    POW_TENSORS,
+    nan_digest,
+    pow_mixed_input,
+    pow_scalar_input,
+    pow_tensor_input,
+)
 from gradcli.core.tensor import Tensor
 from gradcli.output import TextOutput
 from gradcli.session import Session
 
 GOLDEN = load_golden("pow_tensors.json")
-SAME = [c for c in GOLDEN["cases"] if "dtype" in c]        # float32 ** float32, float64 ** float64
+SAME = [c for c in GOLDEN["cases"] if "dtype" in c]  # float32 ** float32, float64 ** float64
 MIXED = [c for c in GOLDEN["cases"] if "b_dtype" in c]
-SCALAR = [c for c in GOLDEN["cases"] if "e" in c]          # float64 ** a number
+SCALAR = [c for c in GOLDEN["cases"] if "e" in c]  # float64 ** a number
 TENSOR_CASES = [(dt, sa, sb) for dt in ("float32", "float64") for sa, sb in POW_TENSORS]
 
 
-@pytest.mark.parametrize("dtype,sa,sb", TENSOR_CASES,
-                         ids=[f"{d}-{a}-{b}" for d, a, b in TENSOR_CASES])
+@pytest.mark.parametrize(
+    "dtype,sa,sb", TENSOR_CASES, ids=[f"{d}-{a}-{b}" for d, a, b in TENSOR_CASES]
+)
 def test_tensor_to_a_tensor_power_is_pytorchs(dtype, sa, sb):
     c = next(c for c in SAME if (c["dtype"], tuple(c["a"]), tuple(c["b"])) == (dtype, sa, sb))
     a, b, g = pow_tensor_input(sa, sb, dtype)
     s = Session(TextOutput(io.StringIO(), quiet=True))
-    s.scope.vars.update(a=Tensor(a, requires_grad=True), b=Tensor(b, requires_grad=True),
-                        g=Tensor(g))
+    s.scope.vars.update(
+        a=Tensor(a, requires_grad=True), b=Tensor(b, requires_grad=True), g=Tensor(g)
+    )
     s.run("y = a ** b\ny.backward(g)\n")
     assert nan_digest(s.scope.vars["y"].data) == c["out"]
     assert nan_digest(s.scope.vars["a"].grad.data) == c["grad_a"]

@@ -1,5 +1,6 @@
 """Plain `gradcli eval` command lines are read without argparse (start-up time);
 the result must be what argparse makes of them, and anything else goes to argparse."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,12 +8,28 @@ import pytest
 from gradcli import cli, quickargs
 
 PLAIN = [
-    ["a.ag"], ["-q", "a.ag"], ["a.ag", "-q"], ["--json", "-e", "x = 1", "a.ag"],
-    ["-e", "1", "-e", "2"], ["-"], ["a.ag", "b.ag", "--quiet", "--json"], [],
+    ["a.ag"],
+    ["-q", "a.ag"],
+    ["a.ag", "-q"],
+    ["--json", "-e", "x = 1", "a.ag"],
+    ["-e", "1", "-e", "2"],
+    ["-"],
+    ["a.ag", "b.ag", "--quiet", "--json"],
+    [],
     ["-e", "x", "a.ag", "-e", "y", "b.ag"],
 ]
-OTHER = [["--seed", "0", "a.ag"], ["-qe", "1"], ["--", "a.ag"], ["-e", "-1"], ["-e"],
-         ["--help"], ["-i", "a.ag"], ["--set", "x=1", "a.ag"], ["--dtype=float32", "a.ag"], [""]]
+OTHER = [
+    ["--seed", "0", "a.ag"],
+    ["-qe", "1"],
+    ["--", "a.ag"],
+    ["-e", "-1"],
+    ["-e"],
+    ["--help"],
+    ["-i", "a.ag"],
+    ["--set", "x=1", "a.ag"],
+    ["--dtype=float32", "a.ag"],
+    [""],
+]
 
 
 @pytest.mark.parametrize("argv", PLAIN)

@@ -3,6 +3,7 @@
 Golden values come from tests/golden/random.json, recorded with real torch by
 scripts/gen_golden_random.py (torch is not needed to run these tests).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -41,7 +42,8 @@ def _check_values(got: np.ndarray, op: dict, where: str) -> None:
         mism = np.nonzero(_bits(flat) != _bits(want))[0]
         assert mism.size == 0, (
             f"{where}: {mism.size} of {flat.size} elements differ; first at {mism[0]}: "
-            f"got {flat[mism[0]]!r}, want {want[mism[0]]!r}")
+            f"got {flat[mism[0]]!r}, want {want[mism[0]]!r}"
+        )
     else:
         head = np.array(op["head"], dtype=dtype)
         tail = np.array(op["tail"], dtype=dtype)
@@ -115,7 +117,12 @@ def test_state_roundtrip_includes_cached_normal():
     state = g.get_state()
     a = [g.randn(1, np.float64), g.rand(4), g.randn(20), g.randint(0, 9, (3,))]
     clone_src = Generator(0).set_state(state)
-    b = [clone_src.randn(1, np.float64), clone_src.rand(4), clone_src.randn(20), clone_src.randint(0, 9, (3,))]
+    b = [
+        clone_src.randn(1, np.float64),
+        clone_src.rand(4),
+        clone_src.randn(20),
+        clone_src.randint(0, 9, (3,)),
+    ]
     for x, y in zip(a, b):
         assert np.array_equal(_bits(x), _bits(y))
     g2 = Generator(11)
@@ -160,8 +167,14 @@ def _exact_fma32(a: np.float32, b: np.float32, c: np.float32) -> np.float32:
         return np.float32(0.0)
     lo = np.float32(float(exact))  # a nearby float32; search neighbours exactly
     cands = [np.nextafter(lo, np.float32(-np.inf)), lo, np.nextafter(lo, np.float32(np.inf))]
-    cands = [np.nextafter(cands[0], np.float32(-np.inf))] + cands + [np.nextafter(cands[-1], np.float32(np.inf))]
-    best = min(cands, key=lambda v: (abs(Fraction(float(v)) - exact), int(np.array(v).view(np.uint32)) & 1))
+    cands = (
+        [np.nextafter(cands[0], np.float32(-np.inf))]
+        + cands
+        + [np.nextafter(cands[-1], np.float32(np.inf))]
+    )
+    best = min(
+        cands, key=lambda v: (abs(Fraction(float(v)) - exact), int(np.array(v).view(np.uint32)) & 1)
+    )
     return np.float32(best)
 
 
@@ -175,13 +188,13 @@ def test_fma32_emulation_is_correctly_rounded():
     # hard cases: the float64 sum lands exactly on a float32 rounding midpoint
     # (1 + 2**-24 is a midpoint; a tiny product pushes the exact value off it)
     for sign in (1.0, -1.0):
-        for tiny in (2.0 ** -60, 2.0 ** -70, 3.0 * 2.0 ** -75):
+        for tiny in (2.0**-60, 2.0**-70, 3.0 * 2.0**-75):
             a_list.append(np.float32(sign * tiny))
             b_list.append(np.float32(1.0))
             c_list.append(np.float32(1.0))
-            a_list.append(np.float32(1.0 + 2.0 ** -23))
-            b_list.append(np.float32(1.0 + 2.0 ** -23))  # product 1 + 2**-22 + 2**-46
-            c_list.append(np.float32(sign * 2.0 ** -24 + 0.0))
+            a_list.append(np.float32(1.0 + 2.0**-23))
+            b_list.append(np.float32(1.0 + 2.0**-23))  # product 1 + 2**-22 + 2**-46
+            c_list.append(np.float32(sign * 2.0**-24 + 0.0))
     a = np.array(a_list, dtype=np.float32)
     b = np.array(b_list, dtype=np.float32)
     c = np.array(c_list, dtype=np.float32)

@@ -2,6 +2,7 @@
 help in the forms people type, `_`/`ans`, the call chain of an error inside nested
 calls, errors in colour, work kept after an error and `:undo`, pasting code with
 prompts, `:paste`, prefix history search, the terminal's width, `--help`."""
+
 from __future__ import annotations
 
 import os
@@ -56,7 +57,7 @@ def test_underscore_and_ans(term):
 
 def test_call_chain_with_input_numbers(term):
     t = term()
-    t.line("def g(a):\rreturn a + ones(3)\r")      # the REPL indents the body itself
+    t.line("def g(a):\rreturn a + ones(3)\r")  # the REPL indents the body itself
     t.line("def f(x):\rreturn g(x * 2)\r")
     t.line("f(ones(2))")
     t.expect(r"^<input 1>:2:14: ShapeError: The size of tensor a \(2\) must match")
@@ -74,7 +75,7 @@ def test_errors_in_colour_unless_no_color(term):
     assert "\x1b[1;31mShapeError: The size" in t.raw
     assert "\x1b[32mhint: shapes [2] and [3]\x1b[0m" in t.raw
     assert t.quit() == 0
-    t2 = term()                         # NO_COLOR=1
+    t2 = term()  # NO_COLOR=1
     t2.line("ones(2) + ones(3)")
     t2.expect(r"hint: shapes")
     assert "\x1b[1;31m" not in t2.raw and "\x1b[32m" not in t2.raw
@@ -84,7 +85,7 @@ def test_errors_in_colour_unless_no_color(term):
 def test_error_keeps_work_and_undo(term):
     t = term("-q")
     t.line("n = 0")
-    t.line("for i in range(10):\rn = i\rassert i < 3, \"too far\"\r")
+    t.line('for i in range(10):\rn = i\rassert i < 3, "too far"\r')
     t.expect(r"AssertionError: too far")
     t.line("print(n)")
     t.expect(r"^3$")
@@ -106,7 +107,7 @@ def test_pasted_prompts_are_stripped(term):
     t.send("\r")
     t.expect(r"^v = 2$")
     t.expect(r"^6$")
-    t.line(">>> v + 1")                  # typed (or pasted without bracketed paste)
+    t.line(">>> v + 1")  # typed (or pasted without bracketed paste)
     t.expect(r"^3$")
     assert t.quit() == 0
 
@@ -147,21 +148,31 @@ def test_tensors_wrap_at_the_terminal_width(term):
 
 def test_help_mentions_eval_and_json():
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    r = subprocess.run([sys.executable, "-m", "gradcli", "--help"], capture_output=True,
-                       text=True, env=env, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "gradcli", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert r.returncode == 0
     usage = r.stdout.split("\n\n")[0]
     assert "gradcli eval" in usage
     assert "--json: one JSON object per line" in r.stdout
     for kind in ("value", "grad", "print", "plot", "trace", "error"):
         assert f"\n  {kind} " in r.stdout
-    r = subprocess.run([sys.executable, "-m", "gradcli", "eval", "--help"], capture_output=True,
-                       text=True, env=env, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "gradcli", "eval", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert r.stdout.startswith("usage: gradcli eval") and "gradcli eval: run" in r.stdout
 
 
 def test_no_color_suggestion_is_underlined(term):
-    t = term()                          # NO_COLOR=1
+    t = term()  # NO_COLOR=1
     t.line("gamma = 3")
     t.expect(r"^gamma = 3$")
     t.prompt()
@@ -169,8 +180,10 @@ def test_no_color_suggestion_is_underlined(term):
     t.send("gam")
     t.expect(r"ma = 3")
     # the part shown but not typed is underlined (SGR 4), so it differs from typed text
-    assert re.search(r"\x1b\[[0-9;]*\b4m(\x1b\[[0-9;]*m)*ma = 3", t.raw[start:]), repr(t.raw[start:])
-    t.send("\r")                        # Enter runs only what was typed: `gam`
+    assert re.search(r"\x1b\[[0-9;]*\b4m(\x1b\[[0-9;]*m)*ma = 3", t.raw[start:]), repr(
+        t.raw[start:]
+    )
+    t.send("\r")  # Enter runs only what was typed: `gam`
     t.expect(r"NameError: name 'gam' is not defined")
     assert t.quit() == 0
 
@@ -178,7 +191,7 @@ def test_no_color_suggestion_is_underlined(term):
 def test_else_typed_at_the_block_indentation_is_moved_out(term):
     t = term("-q")
     t.line("x = 5")
-    t.line("if x > 3:\ry = 1\relse:\ry = 2\r")     # the REPL indents; `else:` comes at 4
+    t.line("if x > 3:\ry = 1\relse:\ry = 2\r")  # the REPL indents; `else:` comes at 4
     t.line("print(y)")
     t.expect(r"^1$")
     assert "SyntaxError" not in clean(t.raw)
@@ -187,13 +200,16 @@ def test_else_typed_at_the_block_indentation_is_moved_out(term):
 
 def test_fix_continuation_units():
     from gradcli.repl.validator import fix_continuation, is_complete
+
     assert fix_continuation("if 1:\n    y = 1\n    else:") == "if 1:\n    y = 1\nelse:"
-    assert fix_continuation("for i in x:\n    if i:\n        y = 1\n        elif i > 2:") == \
-        "for i in x:\n    if i:\n        y = 1\n    elif i > 2:"
+    assert (
+        fix_continuation("for i in x:\n    if i:\n        y = 1\n        elif i > 2:")
+        == "for i in x:\n    if i:\n        y = 1\n    elif i > 2:"
+    )
     assert fix_continuation("y = 1\n    else:") is None
     assert fix_continuation("y = 1") is None
-    assert not is_complete("y = 1\n    else:")          # kept open for fixing
-    assert is_complete("y = 1\n    else:\n        ")     # a second Enter runs (and reports) it
+    assert not is_complete("y = 1\n    else:")  # kept open for fixing
+    assert is_complete("y = 1\n    else:\n        ")  # a second Enter runs (and reports) it
 
 
 def test_dumb_terminal_shows_the_completion_it_runs(term):
@@ -202,7 +218,7 @@ def test_dumb_terminal_shows_the_completion_it_runs(term):
     t.expect(r"^alphabet = 3$")
     t.prompt()
     t.send("alph\t")
-    t.expect(r"alphabet")                # the whole completed word is on the screen
+    t.expect(r"alphabet")  # the whole completed word is on the screen
     t.send("\r")
     t.expect(r"^3$")
     assert ">>> alpht" not in clean(t.raw)
@@ -212,11 +228,11 @@ def test_dumb_terminal_shows_the_completion_it_runs(term):
 def test_f6_paste_mode(term):
     t = term()
     t.prompt()
-    t.send("\x1b[17~")                   # F6: Enter only adds lines now
+    t.send("\x1b[17~")  # F6: Enter only adds lines now
     t.expect(r"paste mode")
     for line in ("def k(a):", "    return a + 1", "", "print(k(1))"):
         t.send(line + "\r")
-    t.send("\x1b[17~")                   # F6 again, then Enter runs it all
+    t.send("\x1b[17~")  # F6 again, then Enter runs it all
     t.send("\r")
     t.expect(r"^2$")
     assert t.quit() == 0

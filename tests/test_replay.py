@@ -2,6 +2,7 @@
 exactly what the same loops print run as compiled (`--no-replay`): values, grad_fns,
 graphs, errors, and the state left behind, also when a check fails mid-loop, an `if`
 runs its block, the loop breaks or raises."""
+
 from __future__ import annotations
 
 import os
@@ -15,7 +16,7 @@ from gradcli.language import replay
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(_HERE, "tutorials", "polynomial_autograd.py"), encoding="utf-8") as _fh:
-    _TUTORIAL = _fh.read()      # "Learning PyTorch with Examples", as published
+    _TUTORIAL = _fh.read()  # "Learning PyTorch with Examples", as published
 # what the loop leaves behind, looked at afterwards
 _AFTER = """
 print(loss, y_pred.grad_fn, loss.grad_fn.next_functions, y_pred.grad_fn.next_functions)
@@ -43,16 +44,16 @@ print(x.grad, out, out.grad_fn.next_functions[0][0].next_functions, i)
 # `.grad` another name views) reach a hoisted op's tensor (so hoisted inputs are
 # compared by their bytes)
 REVIEWED5 = {
-    'target_tuple_iter': 'class P:\n    def __init__(self, k):\n        self.k = k\n    def __iter__(self):\n        global w\n        if self.k == 3:\n            w = torch.tensor([5.0, 6.0], requires_grad=True)\n        return iter([self.k, self.k])\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor a, b in [P(0), P(1), P(2), P(3), P(4), P(5)]:\n    z = (w * 3).sum()\n    z.backward()\nprint(z, w, w.grad)\n',
-    'target_setitem': 'class D:\n    def __setitem__(self, k, v):\n        global w\n        if v == 3:\n            w = torch.tensor([5.0, 6.0], requires_grad=True)\nd = D()\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor d[0] in range(6):\n    z = (w * 3).sum()\n    z.backward()\nprint(z, w, w.grad)\n',
-    'target_attribute': 'x = torch.tensor([1.0, 2.0])\ny = x\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor x.requires_grad in [False, False, False, True, True]:\n    q = (w * y).sum()\n    q.backward()\nprint(q, y.grad, w.grad)\n',
-    'target_grad_and_hoist': 'w = torch.tensor([1.0, 2.0], requires_grad=True)\nv = w\ng = torch.tensor([1.0, 1.0])\nfor v.grad in [None, None, None, g, g, g]:\n    z = g * 2\n    q = (w * z).sum()\n    q.backward()\nprint(z, q, w.grad, g)\n',
-    'target_data_reshaped': 'class D:\n    def __setitem__(self, k, v):\n        if v == 3:\n            w.data = torch.ones(3, 2, dtype=torch.float32)\nd = D()\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor d[0] in range(6):\n    z = (w * 3).sum()\n    z.backward()\nprint(z, w, w.grad)\n',
-    'hoisted_data_alias': 'b = torch.tensor([1.0, 2.0])\ny = b.data\nfor t in range(3):\n    p = b * 2\n    with torch.no_grad():\n        y += 1\nprint(p)\n',
-    'hoisted_grad_data_alias': 'w = torch.tensor([1.0, 2.0], requires_grad=True)\n(w * 1).sum().backward()\ng = w.grad.data\nfor t in range(3):\n    q = (w * (g * 1)).sum()\n    q.backward()\nprint(w.grad)\n',
-    'hoisted_data_alias_0d': 'w = torch.tensor(1.0, requires_grad=True)\nx = w.data\nfor t in range(3):\n    p = w * (x * 1)\n    p.backward()\n    with torch.no_grad():\n        w -= w.grad\nprint(p)\n',
-    'hoisted_grad_slice': 'w = torch.tensor([0.5, -1.0], requires_grad=True)\n(w * 3).sum().backward()\ng = w.grad[0:2]\nfor t in range(5):\n    z = g * 2\n    q = (w * z).sum()\n    q.backward()\nprint(z, q, w.grad, g)\n',
-    'hoisted_slice_data_alias': 'w = torch.tensor([0.5, -1.0], requires_grad=True)\nb = torch.tensor([1.0, 2.0, 3.0])\nx = b[0:2]\ny = b.data\nfor t in range(5):\n    p = w * x.sin()\n    q = p.sum()\n    q.backward()\n    with torch.no_grad():\n        y += 1\nprint(p, q, w.grad, x, b)\n',
+    "target_tuple_iter": "class P:\n    def __init__(self, k):\n        self.k = k\n    def __iter__(self):\n        global w\n        if self.k == 3:\n            w = torch.tensor([5.0, 6.0], requires_grad=True)\n        return iter([self.k, self.k])\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor a, b in [P(0), P(1), P(2), P(3), P(4), P(5)]:\n    z = (w * 3).sum()\n    z.backward()\nprint(z, w, w.grad)\n",
+    "target_setitem": "class D:\n    def __setitem__(self, k, v):\n        global w\n        if v == 3:\n            w = torch.tensor([5.0, 6.0], requires_grad=True)\nd = D()\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor d[0] in range(6):\n    z = (w * 3).sum()\n    z.backward()\nprint(z, w, w.grad)\n",
+    "target_attribute": "x = torch.tensor([1.0, 2.0])\ny = x\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor x.requires_grad in [False, False, False, True, True]:\n    q = (w * y).sum()\n    q.backward()\nprint(q, y.grad, w.grad)\n",
+    "target_grad_and_hoist": "w = torch.tensor([1.0, 2.0], requires_grad=True)\nv = w\ng = torch.tensor([1.0, 1.0])\nfor v.grad in [None, None, None, g, g, g]:\n    z = g * 2\n    q = (w * z).sum()\n    q.backward()\nprint(z, q, w.grad, g)\n",
+    "target_data_reshaped": "class D:\n    def __setitem__(self, k, v):\n        if v == 3:\n            w.data = torch.ones(3, 2, dtype=torch.float32)\nd = D()\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor d[0] in range(6):\n    z = (w * 3).sum()\n    z.backward()\nprint(z, w, w.grad)\n",
+    "hoisted_data_alias": "b = torch.tensor([1.0, 2.0])\ny = b.data\nfor t in range(3):\n    p = b * 2\n    with torch.no_grad():\n        y += 1\nprint(p)\n",
+    "hoisted_grad_data_alias": "w = torch.tensor([1.0, 2.0], requires_grad=True)\n(w * 1).sum().backward()\ng = w.grad.data\nfor t in range(3):\n    q = (w * (g * 1)).sum()\n    q.backward()\nprint(w.grad)\n",
+    "hoisted_data_alias_0d": "w = torch.tensor(1.0, requires_grad=True)\nx = w.data\nfor t in range(3):\n    p = w * (x * 1)\n    p.backward()\n    with torch.no_grad():\n        w -= w.grad\nprint(p)\n",
+    "hoisted_grad_slice": "w = torch.tensor([0.5, -1.0], requires_grad=True)\n(w * 3).sum().backward()\ng = w.grad[0:2]\nfor t in range(5):\n    z = g * 2\n    q = (w * z).sum()\n    q.backward()\nprint(z, q, w.grad, g)\n",
+    "hoisted_slice_data_alias": "w = torch.tensor([0.5, -1.0], requires_grad=True)\nb = torch.tensor([1.0, 2.0, 3.0])\nx = b[0:2]\ny = b.data\nfor t in range(5):\n    p = w * x.sin()\n    q = p.sum()\n    q.backward()\n    with torch.no_grad():\n        y += 1\nprint(p, q, w.grad, x, b)\n",
 }
 
 
@@ -205,18 +206,18 @@ print(p, w.grad, lr)
 # for `exp`, a float16 path taking a tensor's value as a number, a forward-mode level
 # opened in an `if` block), or is the last iteration of a reused set of shadows
 REVIEWED = {
-    "negative_zero_number": 'w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\nfor lr in [0.0, 0.0, -0.0, -0.0]:\n    y = w * lr\nprint(y)\n',
-    "default_dtype_changed": 'w = torch.tensor([1, 2, 3])\nfor t in range(4):\n    y = w * 0.5\n    if t == 1:\n        torch.set_default_dtype(torch.float32)\nprint(y.dtype, y)\n',
-    "generator_iterable": 'w = torch.tensor([1.0, 2.0], requires_grad=True)\ny = None\ndef gen():\n    for k in range(5):\n        print(k, y)\n        yield k\nfor t in gen():\n    y = w * 3\n    z = y.sum()\n    z.backward()\nprint(w.grad)\n',
-    "while_condition_calls": 'w = torch.tensor([1.0, 2.0], requires_grad=True)\ndef more():\n    print(y.grad_fn if y is not None else None, w.grad)\n    return True\ny = None\ni = 0\nwhile i < 4 and more():\n    y = w * 3\n    z = y.sum()\n    z.backward()\n    i += 1\n',
+    "negative_zero_number": "w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\nfor lr in [0.0, 0.0, -0.0, -0.0]:\n    y = w * lr\nprint(y)\n",
+    "default_dtype_changed": "w = torch.tensor([1, 2, 3])\nfor t in range(4):\n    y = w * 0.5\n    if t == 1:\n        torch.set_default_dtype(torch.float32)\nprint(y.dtype, y)\n",
+    "generator_iterable": "w = torch.tensor([1.0, 2.0], requires_grad=True)\ny = None\ndef gen():\n    for k in range(5):\n        print(k, y)\n        yield k\nfor t in gen():\n    y = w * 3\n    z = y.sum()\n    z.backward()\nprint(w.grad)\n",
+    "while_condition_calls": "w = torch.tensor([1.0, 2.0], requires_grad=True)\ndef more():\n    print(y.grad_fn if y is not None else None, w.grad)\n    return True\ny = None\ni = 0\nwhile i < 4 and more():\n    y = w * 3\n    z = y.sum()\n    z.backward()\n    i += 1\n",
     "subscript_in_update": 'w = torch.tensor([1.0, 2.0], requires_grad=True)\ny = None\nclass Sched:\n    def __getitem__(self, k):\n        print("sees", y)\n        return 0.1\ns = Sched()\nfor t in range(4):\n    y = w * 3\n    z = y.sum()\n    z.backward()\n    with torch.no_grad():\n        w -= s[0] * w.grad\n        w.grad = None\nprint(w)\n',
     "own_no_grad": 'w = torch.tensor([1.0, 2.0], requires_grad=True)\ny = None\ndef no_grad():\n    print("sees", y)\n    return torch.no_grad()\nfor t in range(4):\n    y = w * 3\n    z = y.sum()\n    z.backward()\n    with no_grad():\n        w -= 0.1 * w.grad\n        w.grad = None\nprint(w)\n',
-    "forward_level_opened": 'fwAD = torch.autograd.forward_ad\nw = torch.tensor([1.0, 2.0])\nfor t in range(3):\n    y = w * 2\n    if t == 0:\n        fwAD.enter_dual_level()\n        d = fwAD.make_dual(torch.tensor([1.0, 1.0]), torch.tensor([1.0, 0.0]))\nz = d * 3\nprint(fwAD.unpack_dual(z))\nfwAD.exit_dual_level()\n',
+    "forward_level_opened": "fwAD = torch.autograd.forward_ad\nw = torch.tensor([1.0, 2.0])\nfor t in range(3):\n    y = w * 2\n    if t == 0:\n        fwAD.enter_dual_level()\n        d = fwAD.make_dual(torch.tensor([1.0, 1.0]), torch.tensor([1.0, 0.0]))\nz = d * 3\nprint(fwAD.unpack_dual(z))\nfwAD.exit_dual_level()\n",
     "bound_method_as_exp": 'class C:\n    def f(self, x):\n        print("called")\n        return x * 2\nexp = C().f\nw = torch.tensor([1.0, 2.0], requires_grad=True)\nfor t in range(3):\n    y = exp(w)\nprint(y)\n',
-    "float16_tensor_value": 'x = torch.tensor([1.0, 2.0], dtype=torch.float16, requires_grad=True)\ns = torch.tensor(2.0)\nfor t in range(4):\n    y = x * s\n    with torch.no_grad():\n        s -= 0.5\nprint(y, s)\n',
+    "float16_tensor_value": "x = torch.tensor([1.0, 2.0], dtype=torch.float16, requires_grad=True)\ns = torch.tensor(2.0)\nfor t in range(4):\n    y = x * s\n    with torch.no_grad():\n        s -= 0.5\nprint(y, s)\n",
     "own_no_grad_sets_flag": 'w = torch.tensor([1.0, 2.0], requires_grad=True)\nflag = 0\nn = 0\ndef no_grad():\n    global flag, n\n    n += 1\n    flag = n\n    return torch.no_grad()\nfor t in range(5):\n    y = w * 3\n    with no_grad():\n        w.grad = None\n    if flag == 3:\n        print("guard ran at", t)\n',
     "own_no_grad_changes_data": 'w = torch.tensor([1.0, 2.0], requires_grad=True)\nx = torch.tensor([1.0, 2.0])\nc = torch.zeros(1)\nn = 0\ndef no_grad():\n    global n\n    n += 1\n    print("no_grad call", n)\n    if n == 3:\n        x.data = torch.ones(3)\n    return torch.no_grad()\ntry:\n    for t in range(5):\n        if t == 100:\n            print("never")\n        with no_grad():\n            c += 1\n        y = (w * x).sum()\n        y.backward()\nexcept RuntimeError as e:\n    print("error", str(e)[:50])\nprint(c, n)\n',
-    "data_changed_mid_loop": 'w = torch.tensor([1.0, 2.0], dtype=torch.float32, requires_grad=True)\nx = torch.tensor([1.0, 2.0], dtype=torch.float32)\nn = 0\ndef no_grad():\n    global n\n    n += 1\n    if n == 3:\n        x.data = torch.tensor([1.0, 2.0], dtype=torch.float64)\n    return torch.no_grad()\nfor t in range(3):\n    with no_grad():\n        pass\n    y = w * x\nprint(y, y.dtype)\n',
+    "data_changed_mid_loop": "w = torch.tensor([1.0, 2.0], dtype=torch.float32, requires_grad=True)\nx = torch.tensor([1.0, 2.0], dtype=torch.float32)\nn = 0\ndef no_grad():\n    global n\n    n += 1\n    if n == 3:\n        x.data = torch.tensor([1.0, 2.0], dtype=torch.float64)\n    return torch.no_grad()\nfor t in range(3):\n    with no_grad():\n        pass\n    y = w * x\nprint(y, y.dtype)\n",
     "saved_after_reused_shadows": """w = torch.tensor([0.5, -1.0], requires_grad=True)
 x = torch.tensor([1.0, 2.0])
 for t in range(6):
@@ -476,14 +477,22 @@ def test_the_step_limit_stops_a_replayed_loop_where_it_stops_a_compiled_one():
     assert "max-steps" in on.stderr
 
 
-@pytest.mark.parametrize("name,least", [("tutorial32", 240), ("two_by_two", 25),
-                                        ("function_and_else", 40), ("rebound_mid_loop", 4),
-                                        ("saved_after_reused_shadows", 5),
-                                        ("negative_zero_number", 1),
-                                        ("hoisted_input_changes", 4),
-                                        ("hoisted_value_changed", 4),
-                                        ("update_steps", 4), ("update_without_grad", 1),
-                                        ("deferred_reductions", 4)])
+@pytest.mark.parametrize(
+    "name,least",
+    [
+        ("tutorial32", 240),
+        ("two_by_two", 25),
+        ("function_and_else", 40),
+        ("rebound_mid_loop", 4),
+        ("saved_after_reused_shadows", 5),
+        ("negative_zero_number", 1),
+        ("hoisted_input_changes", 4),
+        ("hoisted_value_changed", 4),
+        ("update_steps", 4),
+        ("update_without_grad", 1),
+        ("deferred_reductions", 4),
+    ],
+)
 def test_the_loops_are_replayed(name, least, monkeypatch):
     """The comparisons above are not vacuous: these loops do replay."""
     count = [0]
@@ -492,6 +501,7 @@ def test_the_loops_are_replayed(name, least, monkeypatch):
     def counted(self, plan):
         count[0] += 1
         return real(self, plan)
+
     monkeypatch.setattr(replay.Run, "_replay", counted)
     run_inprocess(PROGRAMS[name])
     assert count[0] >= least
@@ -508,6 +518,7 @@ def test_an_if_that_holds_does_not_bind_the_made_names_first(monkeypatch):
         def counted(self, _real=real, _name=name):
             count[_name] += 1
             return _real(self)
+
         monkeypatch.setattr(replay.Run, name if name == "materialize" else "_" + name, counted)
     run_inprocess(PROGRAMS["tutorial32"])
     assert count == {"materialize": 0, "assigned_first": 20}
@@ -517,6 +528,7 @@ def test_a_failed_first_assignment_binds_the_names_it_did_not_assign(monkeypatch
     """An error in one of the first statements of an iteration whose `if` holds: the
     names assigned before it have their new values, the others the replayed ones."""
     from gradcli.base.errors import GradRuntimeError
+
     real_init = replay.Body.__init__
 
     def init(self, items, targets):
@@ -525,10 +537,15 @@ def test_a_failed_first_assignment_binds_the_names_it_did_not_assign(monkeypatch
                 if s.vars.get("t") == 5:
                     raise GradRuntimeError("boom")
                 return closure(s)
+
             return run
-        items = tuple((k, w, failing(c) if k == "assign" and w == "loss" else c, e, l, col)
-                      for k, w, c, e, l, col in items)
+
+        items = tuple(
+            (k, w, failing(c) if k == "assign" and w == "loss" else c, e, l, col)
+            for k, w, c, e, l, col in items
+        )
         real_init(self, items, targets)
+
     monkeypatch.setattr(replay.Body, "__init__", init)
     source = """w = torch.tensor([0.5, -1.0], requires_grad=True)
 try:
@@ -550,6 +567,7 @@ print(t, y, loss, loss.grad_fn.next_functions, w.grad)
     def counted(self):
         calls[0] += 1
         return real(self)
+
     monkeypatch.setattr(replay.Run, "_assigned_first", counted)
     on, off = _both(source)
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
@@ -557,6 +575,7 @@ print(t, y, loss, loss.grad_fn.next_functions, w.grad)
     # the loss bound after the error was made before this iteration's y: its nodes and
     # its Tensor have the lower creation numbers (the backward's order), as compiled
     from conftest import Run
+
     r = Run(source)
     y, loss = r.value("y"), r.value("loss")
     assert calls[0] == 2 and r.error is None
@@ -572,6 +591,7 @@ def test_the_steps_of_a_no_grad_block_are_replayed(monkeypatch):
     def counted(*args):
         count[0] += 1
         return real(*args)
+
     monkeypatch.setattr(replay, "step_by", counted)
     run_inprocess(PROGRAMS["tutorial32"])
     assert count[0] >= 4 * 1900
@@ -588,6 +608,7 @@ def test_a_loss_only_backward_reads_is_made_when_seen(monkeypatch):
         def __init__(self, *args):
             made[0] += 1
             super().__init__(*args)
+
     monkeypatch.setattr(replay, "Deferred", Counted)
     run_inprocess(PROGRAMS["tutorial32"])
     assert made[0] >= 1900
@@ -598,10 +619,18 @@ def test_a_loss_only_backward_reads_is_made_when_seen(monkeypatch):
 
 # random training loops: an expression of leaves and constants, a loss, backward, an
 # update, sometimes an `if` that prints
-_LEAVES = ("a", "b")            # a 0-d leaf, a (5,) leaf
+_LEAVES = ("a", "b")  # a 0-d leaf, a (5,) leaf
 _CONSTS = ("x", "2.5", "3")
-_UNARY = ("({}).sin()", "({}).exp()", "(({}) ** 2)", "torch.tanh({})", "(-({}))", "({}).abs()",
-          "(({}) ** 3)", "({}).pow(2.5)")
+_UNARY = (
+    "({}).sin()",
+    "({}).exp()",
+    "(({}) ** 2)",
+    "torch.tanh({})",
+    "(-({}))",
+    "({}).abs()",
+    "(({}) ** 3)",
+    "({}).pow(2.5)",
+)
 _BINARY = ("({} + {})", "({} - {})", "({} * {})", "({} / {})")
 
 
@@ -611,7 +640,7 @@ def _expr(draw, depth=0):
         return draw(st.sampled_from(_LEAVES + _CONSTS))
     if draw(st.booleans()):
         inner = draw(_expr(depth + 1))
-        if not re.search(r"\b[abx]\b", inner):     # (a number has no .sin())
+        if not re.search(r"\b[abx]\b", inner):  # (a number has no .sin())
             inner = f"x * {inner}"
         return draw(st.sampled_from(_UNARY)).format(inner)
     return draw(st.sampled_from(_BINARY)).format(draw(_expr(depth + 1)), draw(_expr(depth + 1)))
@@ -620,7 +649,7 @@ def _expr(draw, depth=0):
 @st.composite
 def _program(draw):
     e = draw(_expr())
-    if not re.search(r"\ba\b", e):       # both leaves get gradients (the update reads them)
+    if not re.search(r"\ba\b", e):  # both leaves get gradients (the update reads them)
         e = f"({e}) + a"
     if not re.search(r"\bb\b", e):
         e = f"({e}) * b"
@@ -633,13 +662,17 @@ def _program(draw):
         body.append("    if t % 3 == 1:\n        print(t, q.item())")
     body.append("    q.backward()")
     if update:
-        body.append("    with torch.no_grad():\n        a -= 0.01 * a.grad\n        b -= 0.01 * b.grad\n"
-                    "        a.grad = None\n        b.grad = None")
-    return (f"a = torch.tensor(0.7, dtype=torch.{dtype}, requires_grad=True)\n"
-            f"b = torch.linspace(-1, 1, 5, dtype=torch.{dtype}).requires_grad_()\n"
-            f"x = torch.linspace(0.5, 2, 5, dtype=torch.{dtype})\n"
-            "for t in range(7):\n" + "\n".join(body) + "\n"
-            "print(p, q, a, b, a.grad, b.grad)\n")
+        body.append(
+            "    with torch.no_grad():\n        a -= 0.01 * a.grad\n        b -= 0.01 * b.grad\n"
+            "        a.grad = None\n        b.grad = None"
+        )
+    return (
+        f"a = torch.tensor(0.7, dtype=torch.{dtype}, requires_grad=True)\n"
+        f"b = torch.linspace(-1, 1, 5, dtype=torch.{dtype}).requires_grad_()\n"
+        f"x = torch.linspace(0.5, 2, 5, dtype=torch.{dtype})\n"
+        "for t in range(7):\n" + "\n".join(body) + "\n"
+        "print(p, q, a, b, a.grad, b.grad)\n"
+    )
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -651,20 +684,25 @@ def test_random_training_loops_replay_as_compiled(source):
     def counted(self, plan):
         count[0] += 1
         return real(self, plan)
+
     replay.Run._replay = counted
     try:
         on, off = _both(source)
     finally:
         replay.Run._replay = real
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
-    assert count[0] >= 4        # (7 iterations: 1 noted, those whose `if` holds compiled)
+    assert count[0] >= 4  # (7 iterations: 1 noted, those whose `if` holds compiled)
 
 
-@pytest.mark.parametrize("body", [
-    "    out = torch.mean(3 * (x + 2) ** 2)\n    out.backward()\n",
-    "    out = torch.mean(3 * (x + 2) ** 2)\n",
-    "    out = ((((x * 2) * 3) * 4) * 5).sum()\n",           # (each value let go after its op)
-    "    out = ((((w + x) * 3) * 4) * 5).sum()\n    out.backward()\n"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    out = torch.mean(3 * (x + 2) ** 2)\n    out.backward()\n",
+        "    out = torch.mean(3 * (x + 2) ** 2)\n",
+        "    out = ((((x * 2) * 3) * 4) * 5).sum()\n",  # (each value let go after its op)
+        "    out = ((((w + x) * 3) * 4) * 5).sum()\n    out.backward()\n",
+    ],
+)
 def test_a_replayed_loop_holds_no_more_memory(body):
     """Peak memory (NumPy's allocations, traced) as the compiled loop's: the recorder
     holds values weakly, an intermediate no later statement reads is let go when its
@@ -675,10 +713,13 @@ def test_a_replayed_loop_holds_no_more_memory(body):
     from gradcli.base import context
     from gradcli.output import TextOutput
     from gradcli.session import Session
-    src = ("x = torch.ones(1000000, requires_grad=True)\nw = torch.ones(1, requires_grad=True)\n"
-           "for i in range(6):\n" + body)
+
+    src = (
+        "x = torch.ones(1000000, requires_grad=True)\nw = torch.ones(1, requires_grad=True)\n"
+        "for i in range(6):\n" + body
+    )
     peaks = []
-    for on in (False, True, False, True):      # (the first two warm the caches up)
+    for on in (False, True, False, True):  # (the first two warm the caches up)
         s = Session(TextOutput(io.StringIO(), quiet=True))
         context.current.replay = on
         tracemalloc.start()
@@ -688,4 +729,4 @@ def test_a_replayed_loop_holds_no_more_memory(body):
         finally:
             tracemalloc.stop()
     off, on = peaks[2:]
-    assert on <= off + 1_000_000, peaks         # (an array is 8 MB)
+    assert on <= off + 1_000_000, peaks  # (an array is 8 MB)

@@ -4,6 +4,7 @@ engine/replay.run_kernels) gives the same array, bit for bit, and saves the same
 values; an op that says its backward passes g through (Function.passes_through, read
 by schedule.made_now) does give g itself.  Every op class of the table is asked, so
 a kernel added to an op is checked here without a new test."""
+
 from __future__ import annotations
 
 import itertools
@@ -45,7 +46,7 @@ def _binary_args(rng):
         yield (np.asarray(_bits(rng, sa, dt)), np.asarray(_bits(rng, sb, dt)), dt)
     # a Python number (its form taken once: singles.weak), of every kind weak treats apart
     for dt in (F32, F64):
-        for v in (2.5, 3, -0.0, 0, float("nan"), float("inf"), 2 ** 60, 1e300, 1e-320):
+        for v in (2.5, 3, -0.0, 0, float("nan"), float("inf"), 2**60, 1e300, 1e-320):
             yield (_bits(rng, (4,), dt), v, dt)
     # kinds no kernel takes: 0-d with a number, 0-d with 0-d, mixed or integer dtypes
     yield (np.asarray(_bits(rng, (), F32)), 2.5, F32)
@@ -65,6 +66,7 @@ def _args_for(cls, rng):
     subclass's that keeps their forward, MulScalar's) and PowScalar's; None for others."""
     from gradcli.ops.elementwise import _Arith
     from gradcli.ops.power import PowScalar
+
     if issubclass(cls, _Arith) and cls.forward is _Arith.forward and cls.ufunc is not None:
         return list(_binary_args(rng))
     if cls is PowScalar:
@@ -74,8 +76,10 @@ def _args_for(cls, rng):
 
 def _with_kernel():
     from gradcli.ops.elementwise import _Arith
-    return [c for c in _classes() if c.replay_kernel is not Function.replay_kernel and
-            c is not _Arith]        # (the base Add, Sub and Mul share: no op of its own)
+
+    return [
+        c for c in _classes() if c.replay_kernel is not Function.replay_kernel and c is not _Arith
+    ]  # (the base Add, Sub and Mul share: no op of its own)
 
 
 def test_every_op_with_a_kernel_is_checked_here():
@@ -85,15 +89,17 @@ def test_every_op_with_a_kernel_is_checked_here():
     with_kernel = _with_kernel()
     assert len(with_kernel) >= 4
     for c in with_kernel:
-        if _args_for(c, rng) is None:   # a subclass (MulHalf): its parent's kernel, refused
+        if _args_for(c, rng) is None:  # a subclass (MulHalf): its parent's kernel, refused
             parent = next(b for b in c.__mro__[1:] if _args_for(b, rng) is not None)
             for args in _args_for(parent, rng):
                 assert c.__new__(c).replay_kernel(*args) is None, c.__name__
 
 
-@pytest.mark.parametrize("cls", [c for c in _with_kernel()
-                                 if _args_for(c, np.random.default_rng(0)) is not None],
-                         ids=lambda c: c.__name__)
+@pytest.mark.parametrize(
+    "cls",
+    [c for c in _with_kernel() if _args_for(c, np.random.default_rng(0)) is not None],
+    ids=lambda c: c.__name__,
+)
 def test_a_kernel_gives_what_the_whole_forward_gives(cls):
     rng = np.random.default_rng(1)
     taken = 0
@@ -106,17 +112,19 @@ def test_a_kernel_gives_what_the_whole_forward_gives(cls):
             continue
         taken += 1
         # a shadow whose whole forward ran once, on other values of the same kind
-        other = tuple(np.asarray(_bits(rng, a.shape, a.dtype)) if type(a) is np.ndarray else a
-                      for a in args)     # (a number is the plan's constant: the same)
+        other = tuple(
+            np.asarray(_bits(rng, a.shape, a.dtype)) if type(a) is np.ndarray else a for a in args
+        )  # (a number is the plan's constant: the same)
         sh = cls.__new__(cls)
         sh.saved = ()
         sh.forward(*other)
         slots = {k for c in cls.__mro__ for k in getattr(c, "__slots__", ())}
         fields = {k: getattr(sh, k) for k in slots - {"saved"} if hasattr(sh, k)}
         f, arity, keeps, w = kernel
-        vals = [args[0], args[1] if arity == 2 else None, None]     # (its output: slot 2)
-        engine.run_kernels([None, None, sh], vals,
-                           ((2, f, 0, 1 if arity == 2 else -1, w, keeps, None, None, ()),))
+        vals = [args[0], args[1] if arity == 2 else None, None]  # (its output: slot 2)
+        engine.run_kernels(
+            [None, None, sh], vals, ((2, f, 0, 1 if arity == 2 else -1, w, keeps, None, None, ()),)
+        )
         got = vals[2]
         assert type(got) is np.ndarray and type(want) is np.ndarray
         assert got.dtype is want.dtype and got.shape == want.shape
@@ -131,15 +139,18 @@ def test_a_kernel_gives_what_the_whole_forward_gives(cls):
 def test_a_kernel_is_not_given_for_kinds_its_op_treats_apart():
     from gradcli.ops.elementwise import Add, Mul
     from gradcli.ops.power import PowScalar
+
     f = np.ones(3, np.float32)
-    assert Mul.__new__(Mul).replay_kernel(f, 2.5, F32) is not None              # a number
+    assert Mul.__new__(Mul).replay_kernel(f, 2.5, F32) is not None  # a number
     assert Mul.__new__(Mul).replay_kernel(np.asarray(np.float32(2)), 2.5, F32) is None  # 0-d
-    assert Mul.__new__(Mul).replay_kernel(f, True, F32) is None                 # a bool
-    assert Add.__new__(Add).replay_kernel(np.asarray(np.float64(1)), np.asarray(np.float64(2)),
-                                          F64) is None                          # both 0-d
+    assert Mul.__new__(Mul).replay_kernel(f, True, F32) is None  # a bool
+    assert (
+        Add.__new__(Add).replay_kernel(np.asarray(np.float64(1)), np.asarray(np.float64(2)), F64)
+        is None
+    )  # both 0-d
     assert Add.__new__(Add).replay_kernel(f, f.astype(np.float64), F64) is None  # a cast
-    assert PowScalar.__new__(PowScalar).replay_kernel(f, True, F32) is None      # True ** is 1
-    assert PowScalar.__new__(PowScalar).replay_kernel(f, 3, F32) is None         # x * x * x
+    assert PowScalar.__new__(PowScalar).replay_kernel(f, True, F32) is None  # True ** is 1
+    assert PowScalar.__new__(PowScalar).replay_kernel(f, 3, F32) is None  # x * x * x
     assert PowScalar.__new__(PowScalar).replay_kernel(np.asarray(np.float32(2)), 2, F32) is None
 
 
@@ -147,6 +158,7 @@ def test_a_kernel_is_not_given_for_kinds_its_op_treats_apart():
 @pytest.mark.parametrize("shapes", SHAPES, ids=str)
 def test_a_node_that_passes_g_through_gives_g_itself(needs, shapes):
     from gradcli.ops.elementwise import Add, Sub
+
     rng = np.random.default_rng(2)
     for cls in (Add, Sub):
         node = cls.__new__(cls)
@@ -163,6 +175,7 @@ def test_a_node_that_passes_g_through_gives_g_itself(needs, shapes):
 
 def test_a_subclass_does_not_pass_through():
     from gradcli.ops.elementwise import Add, Sub
+
     for parent in (Add, Sub):
         sub = type("Other" + parent.__name__, (parent,), {"__slots__": ()})
         node = sub.__new__(sub)

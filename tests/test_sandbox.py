@@ -4,6 +4,7 @@ except through the built-ins.  Attributes and methods go through the allowlist
 reach attributes, gradcli itself never evaluates text as Python, and load/save
 touch only the path they are given.
 """
+
 from __future__ import annotations
 
 import ast
@@ -45,7 +46,7 @@ ESCAPES = [
     ('eval("1")', "NameError"),
     ('exec("1")', "NameError"),
     ('compile("1", "f", "eval")', "NameError"),
-    ('getattr(ones(2), "__class__")', "AttributeError"),     # getattr goes through the allowlist
+    ('getattr(ones(2), "__class__")', "AttributeError"),  # getattr goes through the allowlist
     ('getattr(print, "__globals__")', "AttributeError"),
     ("globals()", "NameError"),
     ("locals()", "NameError"),
@@ -76,8 +77,10 @@ ESCAPES = [
     ("x = ones(2, requires_grad=true) * 2\nx.grad_fn.saved", "AttributeError"),
     ("x = ones(2, requires_grad=true) * 2\nx.grad_fn.backward", "AttributeError"),
     ("x = ones(2, requires_grad=true) * 2\nx.grad_fn.parents", "AttributeError"),
-    ("x = ones(2, requires_grad=true) * 2\nx.grad_fn.next_functions[0][0].__init__",
-     "AttributeError"),
+    (
+        "x = ones(2, requires_grad=true) * 2\nx.grad_fn.next_functions[0][0].__init__",
+        "AttributeError",
+    ),
     ("float64.np", "AttributeError"),
     ("float64.__class__", "AttributeError"),
     ("no_grad.__enter__", "AttributeError"),
@@ -93,13 +96,13 @@ ESCAPES = [
     ("x = ones(2)\nx.__class__ = none", "AttributeError"),
     ("x = ones(2)\nx.grad_fn = none", "AttributeError"),
     ("print.x = 1", "AttributeError"),
-    ("x = ones(2)\n\"{0.__class__}\".format(x)", "ValueError"),
+    ('x = ones(2)\n"{0.__class__}".format(x)', "ValueError"),
     ('"{0.real}".format(1)', "ValueError"),
     ('"{0[0]}".format([1])', "ValueError"),
     ('"{x.data}".format(x=ones(2))', "ValueError"),
     ('"{x[0]}".format(x=ones(2))', "ValueError"),
-    ("x = ones(2)\nf\"{x.__class__}\"", "AttributeError"),
-    ("x = ones(2)\nf\"{x.data.__class__}\"", "AttributeError"),
+    ('x = ones(2)\nf"{x.__class__}"', "AttributeError"),
+    ('x = ones(2)\nf"{x.data.__class__}"', "AttributeError"),
     ('f"{__import__}"', "NameError"),
     ("f\"{open('x')}\"", "NameError"),
 ]
@@ -111,11 +114,13 @@ def test_escape_attempts_are_errors(source, type_name):
 
 
 def test_allowed_attributes_still_work():
-    r = Run("x = ones(2, requires_grad=true)\ny = (x * 2).sum()\n"
-            "a = (x.data, x.grad, x.requires_grad, x.is_leaf, x.shape, x.dtype, x.T, x.ndim)\n"
-            "b = y.grad_fn.name()\nc = y.grad_fn.next_functions[0][0].name()\n"
-            'd = "{} {:.2f} {x}".format(1, 2.0, x=3)\ne = f"{x.shape} {y.item():.1f}"\n'
-            "g = max(ones(3), 0).values.shape\nh = torch.ones(1).dtype.is_floating_point\n")
+    r = Run(
+        "x = ones(2, requires_grad=true)\ny = (x * 2).sum()\n"
+        "a = (x.data, x.grad, x.requires_grad, x.is_leaf, x.shape, x.dtype, x.T, x.ndim)\n"
+        "b = y.grad_fn.name()\nc = y.grad_fn.next_functions[0][0].name()\n"
+        'd = "{} {:.2f} {x}".format(1, 2.0, x=3)\ne = f"{x.shape} {y.item():.1f}"\n'
+        "g = max(ones(3), 0).values.shape\nh = torch.ones(1).dtype.is_floating_point\n"
+    )
     assert r.error is None, r.error.message
     assert r.value("b") == "SumBackward0" and r.value("c") == "MulBackward0"
     assert r.value("d") == "1 2.00 3" and r.value("e") == "torch.Size([2]) 4.0"
@@ -123,15 +128,57 @@ def test_allowed_attributes_still_work():
 
 # ---------------------------------------------------------------- every attribute name
 
+
 def _python_attribute_names():
-    names = set(dir(object)) | set(dir(type)) | set(dir(types.FunctionType)) | \
-        set(dir(types.ModuleType)) | set(dir(np.ndarray)) | set(dir(str)) | set(dir(list)) | \
-        set(dir(tuple)) | set(dir(dict)) | set(dir(float)) | set(dir(int)) | set(dir(range))
-    names |= {"__globals__", "__code__", "__closure__", "__builtins__", "__subclasses__",
-              "__mro__", "__bases__", "__base__", "__self__", "__func__", "__wrapped__",
-              "__loader__", "__spec__", "f_globals", "f_back", "gi_frame", "tb_frame",
-              "fn", "obj", "body", "globals", "params", "defaults", "members", "parents",
-              "saved", "saved_src", "needs", "variable_", "np", "os", "sys", "builtins"}
+    names = (
+        set(dir(object))
+        | set(dir(type))
+        | set(dir(types.FunctionType))
+        | set(dir(types.ModuleType))
+        | set(dir(np.ndarray))
+        | set(dir(str))
+        | set(dir(list))
+        | set(dir(tuple))
+        | set(dir(dict))
+        | set(dir(float))
+        | set(dir(int))
+        | set(dir(range))
+    )
+    names |= {
+        "__globals__",
+        "__code__",
+        "__closure__",
+        "__builtins__",
+        "__subclasses__",
+        "__mro__",
+        "__bases__",
+        "__base__",
+        "__self__",
+        "__func__",
+        "__wrapped__",
+        "__loader__",
+        "__spec__",
+        "f_globals",
+        "f_back",
+        "gi_frame",
+        "tb_frame",
+        "fn",
+        "obj",
+        "body",
+        "globals",
+        "params",
+        "defaults",
+        "members",
+        "parents",
+        "saved",
+        "saved_src",
+        "needs",
+        "variable_",
+        "np",
+        "os",
+        "sys",
+        "builtins",
+    }
     return sorted(n for n in names if n.isidentifier())
 
 
@@ -163,7 +210,7 @@ VALUES = {
     "no_grad": "no_grad",
     "values-indices": "max(ones(2, 3), 1)",
     "grad tuple": "grad(sum(ones(2, requires_grad=true) * 2), ones(1, requires_grad=true), "
-                  "allow_unused=true)",
+    "allow_unused=true)",
 }
 
 SAFE_TYPES = (type(None), bool, int, float, str, tuple, list, dict, range)
@@ -179,18 +226,47 @@ def _allowed_value(v):
     from gradcli.core.dtypes import DType
     from gradcli.ops.reduce import ValuesIndices
     from gradcli.core.tensor import Tensor
-    from gradcli.library import values
     from gradcli.library.stdlib import DictView, LazyIterator, ListIterator
     from gradcli.language.functions import BoundUserMethod, Generator
-    if isinstance(v, (type, types.ModuleType, types.CodeType, types.FrameType,
-                      types.TracebackType, types.GeneratorType)):
+
+    if isinstance(
+        v,
+        (
+            type,
+            types.ModuleType,
+            types.CodeType,
+            types.FrameType,
+            types.TracebackType,
+            types.GeneratorType,
+        ),
+    ):
         return False
-    from gradcli.library import values
-    if isinstance(v, (Tensor, Function, AccumulateGrad, DType, Device, RemovableHandle, Optimizer,
-                      ValuesIndices, values.Size,
-                      values.BoundMethod, values.BuiltinFunction, values.Module,
-                      runtime.UserFunction, values.GradModeContext, BoundUserMethod, Generator,
-                      ListIterator, LazyIterator, DictView) + SAFE_TYPES):
+
+    if isinstance(
+        v,
+        (
+            Tensor,
+            Function,
+            AccumulateGrad,
+            DType,
+            Device,
+            RemovableHandle,
+            Optimizer,
+            ValuesIndices,
+            values.Size,
+            values.BoundMethod,
+            values.BuiltinFunction,
+            values.Module,
+            runtime.UserFunction,
+            values.GradModeContext,
+            BoundUserMethod,
+            Generator,
+            ListIterator,
+            LazyIterator,
+            DictView,
+        )
+        + SAFE_TYPES,
+    ):
         return True
     known = set(map(id, namespace().values())) | set(map(id, values.METHODS.values()))
     return callable(v) and id(v) in known
@@ -216,42 +292,61 @@ def test_every_python_attribute_is_refused(kind):
             v = session.scope.vars.get("v")
             if name in NAME_ATTRS and form.endswith(f"{name}\n"):
                 assert v is None or type(v) is str, f"{form!r} gave {type(v)!r}"
-                continue     # __name__, __qualname__, __doc__: a string (README)
+                continue  # __name__, __qualname__, __doc__: a string (README)
             assert not name.startswith("_"), f"{form!r} was allowed"
             assert _allowed_value(v), f"{form!r} gave {type(v)!r}"
             allowed.append(name)
     reset_globals()
     # attributes of plain Python values are not Python's (e.g. (1).real is refused)
-    if kind in ("int", "bool", "none", "tuple", "range", "builtin", "user function",
-                "no_grad"):
+    if kind in ("int", "bool", "none", "tuple", "range", "builtin", "user function", "no_grad"):
         assert not allowed, (kind, allowed)
 
 
 # ---------------------------------------------------------------- no eval in gradcli
 
-FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__", "globals", "locals", "vars",
-                   "breakpoint", "input"}
-FORBIDDEN_MODULES = {"pickle", "marshal", "shelve", "subprocess", "ctypes", "code", "codeop",
-                     "runpy", "importlib.util"}
+FORBIDDEN_CALLS = {
+    "eval",
+    "exec",
+    "compile",
+    "__import__",
+    "globals",
+    "locals",
+    "vars",
+    "breakpoint",
+    "input",
+}
+FORBIDDEN_MODULES = {
+    "pickle",
+    "marshal",
+    "shelve",
+    "subprocess",
+    "ctypes",
+    "code",
+    "codeop",
+    "runpy",
+    "importlib.util",
+}
 
 
 #: the one module that may import ctypes: it binds Intel MKL's C functions (PyTorch's own
 #: math and BLAS, for bit-exact results) by the fixed names in its table, never by text
 #: from a program; the language cannot reach it (no attribute of any value leads there)
-NATIVE = {"gradcli/base/mkl.py": {"ctypes"},
-          # MKL's LAPACK ?getrf_/?getrs_ (the matrix inverse as PyTorch computes it), bound
-          # by those four fixed names in the library mkl.py loaded; no program's text reaches it
-          "gradcli/base/lapack.py": {"ctypes"},
-          # glibc's mallopt and malloc_trim with fixed parameters, nothing else
-          # (tests/test_heap.py checks the names it binds); no program's text reaches it
-          "gradcli/base/heap.py": {"ctypes"},
-          # the parser's table cache: marshal reads back the plain data (dicts, lists,
-          # tuples, strings, ints) that gradcli itself wrote to the user's cache
-          # directory, in ~2 ms where Lark's pickle took ~30 ms; nothing read is ever
-          # called (strings are compiled as regular expressions, the rest is looked
-          # up), the text of the grammar it holds must be the grammar's, and no
-          # program's text reaches it
-          "gradcli/language/parser.py": {"marshal"}}
+NATIVE = {
+    "gradcli/base/mkl.py": {"ctypes"},
+    # MKL's LAPACK ?getrf_/?getrs_ (the matrix inverse as PyTorch computes it), bound
+    # by those four fixed names in the library mkl.py loaded; no program's text reaches it
+    "gradcli/base/lapack.py": {"ctypes"},
+    # glibc's mallopt and malloc_trim with fixed parameters, nothing else
+    # (tests/test_heap.py checks the names it binds); no program's text reaches it
+    "gradcli/base/heap.py": {"ctypes"},
+    # the parser's table cache: marshal reads back the plain data (dicts, lists,
+    # tuples, strings, ints) that gradcli itself wrote to the user's cache
+    # directory, in ~2 ms where Lark's pickle took ~30 ms; nothing read is ever
+    # called (strings are compiled as regular expressions, the rest is looked
+    # up), the text of the grammar it holds must be the grammar's, and no
+    # program's text reaches it
+    "gradcli/language/parser.py": {"marshal"},
+}
 
 
 def _sources():
@@ -260,9 +355,11 @@ def _sources():
 
 def test_the_native_module_binds_only_its_fixed_names():
     from gradcli.base import mkl
+
     names = {n for n, _, _ in mkl._names()}
     assert names == {f"vm{p}{v}" for p in "sd" for v in mkl.VML.values()} | {
-        f"cblas_{p}{f}" for p in "sd" for f in ("gemm", "gemv", "dot", "gemm_batch")} | {"MKL_Set_Num_Threads"}
+        f"cblas_{p}{f}" for p in "sd" for f in ("gemm", "gemv", "dot", "gemm_batch")
+    } | {"MKL_Set_Num_Threads"}
     if mkl.available():
         assert set(mkl.FNS) == names
 
@@ -273,32 +370,50 @@ def test_gradcli_never_evaluates_text(path):
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             f = node.func
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) \
+            name = (
+                f.id
+                if isinstance(f, ast.Name)
+                else f.attr
+                if isinstance(f, ast.Attribute)
                 else None
+            )
             where = f"{path.name}:{node.lineno}"
             if isinstance(f, ast.Name):
                 assert name not in FORBIDDEN_CALLS, f"{where} calls {name}()"
             if name in ("system", "popen", "spawnl", "execv", "execvp", "import_module"):
                 raise AssertionError(f"{where} calls {name}()")
-            if name == "load" and isinstance(f, ast.Attribute) and \
-                    isinstance(f.value, ast.Name) and f.value.id == "np":
+            if (
+                name == "load"
+                and isinstance(f, ast.Attribute)
+                and isinstance(f.value, ast.Name)
+                and f.value.id == "np"
+            ):
                 kw = {k.arg: k.value for k in node.keywords}
-                assert isinstance(kw.get("allow_pickle"), ast.Constant) and \
-                    kw["allow_pickle"].value is False, f"{where}: np.load without allow_pickle=False"
-            if name == "getattr" and isinstance(f, ast.Name) and len(node.args) >= 2 and \
-                    not isinstance(node.args[1], ast.Constant):
+                assert (
+                    isinstance(kw.get("allow_pickle"), ast.Constant)
+                    and kw["allow_pickle"].value is False
+                ), f"{where}: np.load without allow_pickle=False"
+            if (
+                name == "getattr"
+                and isinstance(f, ast.Name)
+                and len(node.args) >= 2
+                and not isinstance(node.args[1], ast.Constant)
+            ):
                 # a computed attribute name only on gradcli's own objects (rule dispatch)
-                assert isinstance(node.args[0], ast.Name) and node.args[0].id == "self", \
+                assert isinstance(node.args[0], ast.Name) and node.args[0].id == "self", (
                     f"{where}: getattr with a computed name"
+                )
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
             allowed = NATIVE.get(str(path.relative_to(ROOT)), set())
             for m in mods:
-                assert m not in FORBIDDEN_MODULES or m in allowed, \
+                assert m not in FORBIDDEN_MODULES or m in allowed, (
                     f"{path.name}:{node.lineno} imports {m}"
+                )
 
 
 # ---------------------------------------------------------------- load and save
+
 
 def _listing(path: Path):
     return sorted(str(p.relative_to(path)) for p in path.rglob("*"))
@@ -313,8 +428,10 @@ def workdir(tmp_path, monkeypatch):
 @pytest.mark.parametrize("name", ["a.npy", "a.csv", "A.NPY", "with space.csv", "ünï.npy"])
 def test_save_touches_only_the_path_named(workdir, name):
     (workdir / "other.txt").write_text("keep")
-    r = Run(f'x = tensor([[1.5, 2.0], [3.0, -4.0]])\nsave(x, "{name}")\ny = load("{name}")\n'
-            "assert_close(x, y)\n")
+    r = Run(
+        f'x = tensor([[1.5, 2.0], [3.0, -4.0]])\nsave(x, "{name}")\ny = load("{name}")\n'
+        "assert_close(x, y)\n"
+    )
     assert r.error is None, r.error.message
     assert _listing(workdir) == sorted([name, "other.txt"])
     assert (workdir / "other.txt").read_text() == "keep"
@@ -344,16 +461,19 @@ def _npy_header(shape, descr="<f8"):
     return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header
 
 
-@pytest.mark.parametrize("name,data,type_name", [
-    ("text.npy", b"hello, world\n", "ValueError"),
-    ("empty.npy", b"", "ValueError"),
-    ("junk.csv", bytes(range(256)) * 8, "ValueError"),
-    ("words.csv", b"a,b\nc,d\n", "ValueError"),
-    ("ragged.csv", b"1,2\n3\n", "ValueError"),
-    ("short.npy", _npy_header((1000,)) + b"\x00" * 16, "ValueError"),
-    ("huge.npy", _npy_header((10 ** 6, 10 ** 6)) + b"\x00" * 64, "LimitError"),
-    ("strings.npy", _npy_header((2,), "<U3") + b"\x00" * 24, "ValueError"),
-])
+@pytest.mark.parametrize(
+    "name,data,type_name",
+    [
+        ("text.npy", b"hello, world\n", "ValueError"),
+        ("empty.npy", b"", "ValueError"),
+        ("junk.csv", bytes(range(256)) * 8, "ValueError"),
+        ("words.csv", b"a,b\nc,d\n", "ValueError"),
+        ("ragged.csv", b"1,2\n3\n", "ValueError"),
+        ("short.npy", _npy_header((1000,)) + b"\x00" * 16, "ValueError"),
+        ("huge.npy", _npy_header((10**6, 10**6)) + b"\x00" * 64, "LimitError"),
+        ("strings.npy", _npy_header((2,), "<U3") + b"\x00" * 24, "ValueError"),
+    ],
+)
 def test_load_of_a_file_that_is_not_data(workdir, name, data, type_name):
     (workdir / name).write_bytes(data)
     assert_refused(f'load("{name}")', type_name)
@@ -388,10 +508,12 @@ def test_load_missing_and_directories(workdir):
 
 # ---------------------------------------------------------------- reprs (issue 19)
 
+
 def test_function_reprs_show_no_python_internals():
     """Every callable the namespace holds prints as `<built-in function NAME>` (or a user
     function's `<function f>`): no `<locals>`, module paths or addresses."""
     import re
+
     names = [n for n, v in namespace().items() if callable(v) and re.fullmatch(r"[A-Za-z_]\w*", n)]
     src = "".join(f"print({n})\n" for n in names)
     src += "print(torch.cuda.is_available, torch.Size, torch.optim.SGD, F.relu, relu)\n"
@@ -411,10 +533,12 @@ def test_a_list_holding_itself_prints_as_python_does():
 
 # ---------------------------------------------------------------- load/save data (issue 19)
 
+
 def test_a_failing_save_keeps_the_old_file(workdir, monkeypatch):
     """save writes a temporary file beside the target and renames it: a write that fails
     half-way leaves the old file whole and no temporary file behind."""
     import gradcli.library.io as gio
+
     Run('save(tensor([1.0, 2.0]), "a.npy")\nsave(tensor([1.0, 2.0]), "a.csv")\n')
     old_npy, old_csv = (workdir / "a.npy").read_bytes(), (workdir / "a.csv").read_bytes()
 
@@ -441,15 +565,22 @@ def test_save_keeps_the_mode_and_writes_through_a_symlink(workdir):
     assert (os.stat(workdir / "t.csv").st_mode & 0o777) == 0o640
 
 
-@pytest.mark.parametrize("src,out", [
-    ('save(tensor(3.5), "a.npy")\nprint(load("a.npy"))', "tensor(3.5000)"),
-    ('save(tensor(3.5), "a.csv")\nprint(load("a.csv"))', "tensor(3.5000)"),
-    ('save(ones(3, 0), "a.npy")\nprint(load("a.npy").shape)', "torch.Size([3, 0])"),
-    ('save(tensor([2**62 + 1, -(2**62) - 1]), "a.csv")\nprint(load("a.csv", dtype=int64))',
-     "tensor([ 4611686018427387905, -4611686018427387905])"),
-    ('save(tensor([[2**62 + 1]]), "a.npy")\nprint(load("a.npy", dtype=int64))',
-     "tensor([[4611686018427387905]])"),
-])
+@pytest.mark.parametrize(
+    "src,out",
+    [
+        ('save(tensor(3.5), "a.npy")\nprint(load("a.npy"))', "tensor(3.5000)"),
+        ('save(tensor(3.5), "a.csv")\nprint(load("a.csv"))', "tensor(3.5000)"),
+        ('save(ones(3, 0), "a.npy")\nprint(load("a.npy").shape)', "torch.Size([3, 0])"),
+        (
+            'save(tensor([2**62 + 1, -(2**62) - 1]), "a.csv")\nprint(load("a.csv", dtype=int64))',
+            "tensor([ 4611686018427387905, -4611686018427387905])",
+        ),
+        (
+            'save(tensor([[2**62 + 1]]), "a.npy")\nprint(load("a.npy", dtype=int64))',
+            "tensor([[4611686018427387905]])",
+        ),
+    ],
+)
 def test_save_and_load_round_trips(workdir, src, out):
     r = Run(src)
     assert r.error is None, r.error.message

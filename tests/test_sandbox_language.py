@@ -6,6 +6,7 @@ itertools, collections, copy, time).  Every hostile program ends in gradcli's ow
 error or with a harmless value, and no loop, generator or recursion escapes
 --max-steps, --max-depth or the memory cap.
 """
+
 from __future__ import annotations
 
 import collections
@@ -32,9 +33,13 @@ def allowed(v):
     classes and their instances, the library bases and exception types, super()
     proxies, descriptors around its own functions, type(x) names."""
     if isinstance(v, type):
-        return is_user_class(v) or v is LanguageObject or bool(
-            getattr(v, "language_subclassable", False)) or issubclass(v, GradError) or bool(
-            getattr(v, "language_callable", False))
+        return (
+            is_user_class(v)
+            or v is LanguageObject
+            or bool(getattr(v, "language_subclassable", False))
+            or issubclass(v, GradError)
+            or bool(getattr(v, "language_callable", False))
+        )
     if isinstance(v, (staticmethod, classmethod)):
         return allowed(v.__func__)
     if isinstance(v, property):
@@ -47,7 +52,7 @@ def allowed(v):
         return all(allowed(k) and allowed(x) for k, x in v.items())
     if is_user_class(type(v)) or isinstance(v, (Super, TypeName, GradError)):
         return True
-    if v is classes._object_init:       # super().__init__ on the language's own base
+    if v is classes._object_init:  # super().__init__ on the language's own base
         return True
     return _allowed_value(v)
 
@@ -57,13 +62,19 @@ GEN = "def g():\n    yield 1\n    yield 2\n"
 CLOSURE = "def outer():\n    a = 1\n    def inner():\n        return a\n    return inner\n"
 DECO = "def deco(f):\n    def w(*a):\n        return f(*a)\n    return w\n@deco\ndef h(x):\n    return x\n"
 CATCH = 'try:\n    raise ValueError("boom")\nexcept ValueError as e:\n    err = e\n'
-CATCH_USER = 'class E(Exception):\n    pass\ntry:\n    raise E("boom")\nexcept E as e:\n    err = e\n'
+CATCH_USER = (
+    'class E(Exception):\n    pass\ntry:\n    raise E("boom")\nexcept E as e:\n    err = e\n'
+)
 CATCH_INDEX = "try:\n    [][1]\nexcept IndexError as e:\n    err = e\n"
-SUPER = ("class A:\n    def m(self):\n        return 1\nclass B(A):\n    def s(self):\n"
-         "        return super()\n")
-DESCR = ("class D:\n    @staticmethod\n    def st():\n        return 1\n    @classmethod\n"
-         "    def cm(cls):\n        return cls\n    @property\n    def p(self):\n        return 2\n"
-         "    raw_st = st\n    raw_p = p\n")
+SUPER = (
+    "class A:\n    def m(self):\n        return 1\nclass B(A):\n    def s(self):\n"
+    "        return super()\n"
+)
+DESCR = (
+    "class D:\n    @staticmethod\n    def st():\n        return 1\n    @classmethod\n"
+    "    def cm(cls):\n        return cls\n    @property\n    def p(self):\n        return 2\n"
+    "    raw_st = st\n    raw_p = p\n"
+)
 
 # (program, the error type it must end with)
 ESCAPES = [
@@ -222,11 +233,15 @@ ESCAPES = [
     ("import itertools\nitertools.count().__class__", "AttributeError"),
     ("import itertools\nitertools.chain([1], [2]).items", "AttributeError"),
     ("import collections\ncollections.defaultdict(list).default_factory", "AttributeError"),
-    ("import collections\nP = collections.namedtuple('P', 'a b')\nP(1, 2)._asdict()",
-     "AttributeError"),
+    (
+        "import collections\nP = collections.namedtuple('P', 'a b')\nP(1, 2)._asdict()",
+        "AttributeError",
+    ),
     ("import collections\nP = collections.namedtuple('P', 'a b')\nP.__new__", "AttributeError"),
-    ("import collections\nP = collections.namedtuple('P', 'a b')\nP(1, 2).__class__",
-     "AttributeError"),
+    (
+        "import collections\nP = collections.namedtuple('P', 'a b')\nP(1, 2).__class__",
+        "AttributeError",
+    ),
     ("import collections\ncollections.namedtuple('P', '__class__')", "ValueError"),
     ("import collections\ncollections.namedtuple('P', '_x')", "ValueError"),
     ("import collections\ncollections.OrderedDict.__dict__", "AttributeError"),
@@ -280,8 +295,10 @@ ESCAPES = [
     ("class C(type(1)):\n    pass", "TypeError"),
     ("import math\nclass C(math):\n    pass", "TypeError"),
     ("import collections\nclass C(collections.OrderedDict):\n    pass", "TypeError"),
-    ("import collections\nP = collections.namedtuple('P', 'a')\nclass C(P):\n    pass",
-     "TypeError"),
+    (
+        "import collections\nP = collections.namedtuple('P', 'a')\nclass C(P):\n    pass",
+        "TypeError",
+    ),
     ("def g():\n    yield 1\nclass C(g):\n    pass", "TypeError"),
     # special methods a class may define, returning the wrong thing
     ("class C:\n    def __repr__(self):\n        return 5\nprint(C())", "TypeError"),
@@ -290,10 +307,14 @@ ESCAPES = [
     ("class C:\n    def __len__(self):\n        return -1\nlen(C())", "ValueError"),
     ("class C:\n    def __len__(self):\n        return 'a'\nlen(C())", "TypeError"),
     ("class C:\n    def __hash__(self):\n        return 'x'\n{C(): 1}", "TypeError"),
-    ("class C:\n    def __eq__(self, o):\n        return self.__class__\nC() == C()",
-     "AttributeError"),
-    ("class C:\n    def __getitem__(self, i):\n        return i.__class__\nC()[0]",
-     "AttributeError"),
+    (
+        "class C:\n    def __eq__(self, o):\n        return self.__class__\nC() == C()",
+        "AttributeError",
+    ),
+    (
+        "class C:\n    def __getitem__(self, i):\n        return i.__class__\nC()[0]",
+        "AttributeError",
+    ),
     ("class C:\n    def __call__(self):\n        return self.__dict__\nC()()", "AttributeError"),
 ]
 
@@ -308,7 +329,7 @@ HARMLESS = [
     CLASS + "v = C\nv1 = C()\nv2 = C().m\nv3 = C.m\nv4 = type(C())\nv5 = C.k\n",
     SUPER + "v = B().s()\nv1 = B().s().m\nv2 = B().s().__init__\nv3 = B().s().m()\n",
     DESCR + "v = D.st\nv1 = D().st\nv2 = D.cm()\nv3 = D().cm\nv4 = D.raw_st\nv5 = D.raw_p\n"
-            "v6 = D().p\n",
+    "v6 = D().p\n",
     DECO + "v = h\nv1 = h(3)\nv2 = deco\n",
     CLOSURE + "v = outer()\nv1 = outer()()\n",
     CATCH + "v = err\nv1 = err.args\nv2 = str(err)\nv3 = type(err)\n",
@@ -382,13 +403,55 @@ SWEEP = {
     "copy": "import copy\nv0 = copy\n",
 }
 
-EXTRA_NAMES = ["gi_frame", "gi_code", "gi_running", "gi_yieldfrom", "cr_frame", "ag_frame",
-               "tb_frame", "tb_next", "f_globals", "f_locals", "f_back", "f_builtins",
-               "cell_contents", "co_consts", "__thisclass__", "__self_class__", "fget", "fset",
-               "func", "keywords", "default_factory", "_asdict", "_fields", "_make", "_replace",
-               "_inst", "sig", "local", "items", "pos", "cls", "origin", "calls", "hint",
-               "message", "type_name", "send", "throw", "close", "remaining", "qualname",
-               "generator", "is_lambda", "members", "get", "setdefault", "maxlen"]
+EXTRA_NAMES = [
+    "gi_frame",
+    "gi_code",
+    "gi_running",
+    "gi_yieldfrom",
+    "cr_frame",
+    "ag_frame",
+    "tb_frame",
+    "tb_next",
+    "f_globals",
+    "f_locals",
+    "f_back",
+    "f_builtins",
+    "cell_contents",
+    "co_consts",
+    "__thisclass__",
+    "__self_class__",
+    "fget",
+    "fset",
+    "func",
+    "keywords",
+    "default_factory",
+    "_asdict",
+    "_fields",
+    "_make",
+    "_replace",
+    "_inst",
+    "sig",
+    "local",
+    "items",
+    "pos",
+    "cls",
+    "origin",
+    "calls",
+    "hint",
+    "message",
+    "type_name",
+    "send",
+    "throw",
+    "close",
+    "remaining",
+    "qualname",
+    "generator",
+    "is_lambda",
+    "members",
+    "get",
+    "setdefault",
+    "maxlen",
+]
 
 
 @pytest.mark.parametrize("kind", list(SWEEP))
@@ -403,7 +466,10 @@ def test_every_python_attribute_of_the_new_values(kind):
     for name in sorted(set(_python_attribute_names()) | set(EXTRA_NAMES)):
         for form in (f"v = v0.{name}\n", f"v = v0.{name}()\n"):
             session.scope.vars.pop("v", None)
-            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            with (
+                contextlib.redirect_stderr(io.StringIO()),
+                contextlib.redirect_stdout(io.StringIO()),
+            ):
                 try:
                     session.run(form)
                 except GradError as e:
@@ -412,15 +478,17 @@ def test_every_python_attribute_of_the_new_values(kind):
             v = session.scope.vars.get("v")
             if name in NAME_ATTRS and form.endswith(f"{name}\n"):
                 assert v is None or type(v) is str, f"{kind}: {form!r} gave {type(v)!r}"
-                continue     # __name__, __qualname__, __doc__: a string (README)
-            assert not name.startswith("_") or (kind == "super" and name in classes.DUNDERS), \
+                continue  # __name__, __qualname__, __doc__: a string (README)
+            assert not name.startswith("_") or (kind == "super" and name in classes.DUNDERS), (
                 f"{kind}: {form!r} was allowed"
+            )
             v = session.scope.vars.get("v")
             assert allowed(v), f"{kind}: {form!r} gave {type(v)!r}"
     reset_globals()
 
 
 # ---------------------------------------------------------------- limits
+
 
 def _limited(source, *options, seconds=10.0, text=None):
     start = time.monotonic()
@@ -438,10 +506,20 @@ def _limited(source, *options, seconds=10.0, text=None):
 INFINITE = "def g():\n    i = 0\n    while True:\n        yield i\n        i += 1\n"
 
 
-@pytest.mark.parametrize("use", ["list(g())", "sum(g())", "max(g())",
-                                 "[x for x in g()]", "for x in g():\n    pass",
-                                 "tuple(x for x in g())", "sorted(g())", "set(g())",
-                                 "dict(zip(g(), g()))"])
+@pytest.mark.parametrize(
+    "use",
+    [
+        "list(g())",
+        "sum(g())",
+        "max(g())",
+        "[x for x in g()]",
+        "for x in g():\n    pass",
+        "tuple(x for x in g())",
+        "sorted(g())",
+        "set(g())",
+        "dict(zip(g(), g()))",
+    ],
+)
 def test_an_infinite_generator_stops_at_max_steps(use):
     _limited(INFINITE + use + "\n", "--max-steps", "10000", text="--max-steps")
 
@@ -453,8 +531,10 @@ def test_an_infinite_generator_expression_stops_at_max_steps():
 def test_an_infinite_generator_is_lazy():
     """A generator runs only as far as its consumer asks (before, its body ran to the
     step limit at the first next())."""
-    r = run_inprocess(INFINITE + "print(next(g()), list(zip('ab', g())), 3 in g(), "
-                      "any(x > 5 for x in g()))\n", ("eval", "--max-steps", "10000", "-"))
+    r = run_inprocess(
+        INFINITE + "print(next(g()), list(zip('ab', g())), 3 in g(), any(x > 5 for x in g()))\n",
+        ("eval", "--max-steps", "10000", "-"),
+    )
     assert r.returncode == 0 and r.stdout == "0 [('a', 0), ('b', 1)] True True\n", r.stderr
 
 
@@ -462,10 +542,22 @@ def test_a_generator_of_huge_strings_holds_one_at_a_time():
     """A loop over a generator of 9 MB strings holds one at a time (the loop stops at
     --max-steps); a list of them stops at the memory cap."""
     gen = 'def g():\n    while True:\n        yield "x" * 9000000\n'
-    _limited(gen + "for s in g():\n    pass\n", "--max-memory", "100MiB", "--max-steps", "300",
-             text="--max-steps")
-    _limited(gen + "print(len(list(g())))\n", "--max-memory", "100MiB", "--max-steps", "1000",
-             text="memory cap")
+    _limited(
+        gen + "for s in g():\n    pass\n",
+        "--max-memory",
+        "100MiB",
+        "--max-steps",
+        "300",
+        text="--max-steps",
+    )
+    _limited(
+        gen + "print(len(list(g())))\n",
+        "--max-memory",
+        "100MiB",
+        "--max-steps",
+        "1000",
+        text="memory cap",
+    )
     _limited(gen + "print(len(list(g())))\n", "--max-steps", "1000", text="memory cap")
 
 
@@ -475,44 +567,51 @@ def test_a_generator_of_big_tensors_stops_at_the_memory_cap():
 
 
 def test_a_generator_that_yields_little_is_not_limited():
-    r = run_inprocess('def g():\n    for i in range(3):\n        yield "ab" * i\n'
-                      "        yield ones(2) * i\nprint(list(g()))\n",
-                      ("eval", "--max-memory", "1KiB", "-"))
+    r = run_inprocess(
+        'def g():\n    for i in range(3):\n        yield "ab" * i\n'
+        "        yield ones(2) * i\nprint(list(g()))\n",
+        ("eval", "--max-memory", "1KiB", "-"),
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout == "['', tensor([0., 0.]), 'ab', tensor([1., 1.]), 'abab', tensor([2., 2.])]\n"
 
 
-@pytest.mark.parametrize("source", [
-    "class C:\n    def f(self, n):\n        return self.f(n + 1)\nC().f(0)\n",
-    "class C:\n    @staticmethod\n    def f(n):\n        return C.f(n + 1)\nC.f(0)\n",
-    "class C:\n    @classmethod\n    def f(cls, n):\n        return cls.f(n + 1)\nC.f(0)\n",
-    "class C:\n    @property\n    def p(self):\n        return self.p\nC().p\n",
-    "class C:\n    def __repr__(self):\n        return repr(self)\nprint(C())\n",
-    "class C:\n    def __repr__(self):\n        return f'{self}'\nprint(C())\n",
-    "class C:\n    def __str__(self):\n        return str(self)\nprint(C())\n",
-    "class C:\n    def __eq__(self, o):\n        return self == o\nC() == C()\n",
-    "class C:\n    def __len__(self):\n        return len(self)\nlen(C())\n",
-    "class C:\n    def __getitem__(self, i):\n        return self[i]\nC()[0]\n",
-    "class C:\n    def __call__(self):\n        return self()\nC()()\n",
-    "class C:\n    def __init__(self):\n        self.c = C()\nC()\n",
-    "class A:\n    def m(self):\n        return super().m()\nclass B(A):\n"
-    "    def m(self):\n        return B.m(self)\nB().m()\n",
-    "def g(n):\n    yield from g(n + 1)\nlist(g(0))\n",
-    "def g(n):\n    for x in g(n + 1):\n        yield x\nlist(g(0))\n",
-    "def deco(f):\n    return lambda *a: f(*a)\n@deco\ndef f(n):\n    return f(n + 1)\nf(0)\n",
-    "f = lambda n: f(n + 1)\nf(0)\n",
-    "l = []\nl.append(l)\nclass C:\n    def __repr__(self):\n        return str(l) + repr(self)\n"
-    "print(C())\n",
-    "[f(0) for f in [lambda n: (lambda g: g(g, n))(lambda g, n: g(g, n + 1))]]\n",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "class C:\n    def f(self, n):\n        return self.f(n + 1)\nC().f(0)\n",
+        "class C:\n    @staticmethod\n    def f(n):\n        return C.f(n + 1)\nC.f(0)\n",
+        "class C:\n    @classmethod\n    def f(cls, n):\n        return cls.f(n + 1)\nC.f(0)\n",
+        "class C:\n    @property\n    def p(self):\n        return self.p\nC().p\n",
+        "class C:\n    def __repr__(self):\n        return repr(self)\nprint(C())\n",
+        "class C:\n    def __repr__(self):\n        return f'{self}'\nprint(C())\n",
+        "class C:\n    def __str__(self):\n        return str(self)\nprint(C())\n",
+        "class C:\n    def __eq__(self, o):\n        return self == o\nC() == C()\n",
+        "class C:\n    def __len__(self):\n        return len(self)\nlen(C())\n",
+        "class C:\n    def __getitem__(self, i):\n        return self[i]\nC()[0]\n",
+        "class C:\n    def __call__(self):\n        return self()\nC()()\n",
+        "class C:\n    def __init__(self):\n        self.c = C()\nC()\n",
+        "class A:\n    def m(self):\n        return super().m()\nclass B(A):\n"
+        "    def m(self):\n        return B.m(self)\nB().m()\n",
+        "def g(n):\n    yield from g(n + 1)\nlist(g(0))\n",
+        "def g(n):\n    for x in g(n + 1):\n        yield x\nlist(g(0))\n",
+        "def deco(f):\n    return lambda *a: f(*a)\n@deco\ndef f(n):\n    return f(n + 1)\nf(0)\n",
+        "f = lambda n: f(n + 1)\nf(0)\n",
+        "l = []\nl.append(l)\nclass C:\n    def __repr__(self):\n        return str(l) + repr(self)\n"
+        "print(C())\n",
+        "[f(0) for f in [lambda n: (lambda g: g(g, n))(lambda g, n: g(g, n + 1))]]\n",
+    ],
+)
 def test_recursion_stops_at_max_depth(source):
     _limited(source, "--max-depth", "50")
-    _limited(source)                  # the default depth too, and quickly
+    _limited(source)  # the default depth too, and quickly
 
 
-CHAIN = ("class A:\n    def m(self):\n        return 0\nK = A\n"
-         "for i in range({n}):\n    class K(K):\n        def m(self):\n"
-         "            return {body}\nprint(K().m(), isinstance(K(), A))\n")
+CHAIN = (
+    "class A:\n    def m(self):\n        return 0\nK = A\n"
+    "for i in range({n}):\n    class K(K):\n        def m(self):\n"
+    "            return {body}\nprint(K().m(), isinstance(K(), A))\n"
+)
 
 
 def test_deep_inheritance_chains_are_bounded():
@@ -536,19 +635,22 @@ def test_super_recursing_through_a_chain_stops_at_max_depth():
     _limited(CHAIN.format(n=100, body="super().m() + 1"), "--max-depth", "50")
 
 
-@pytest.mark.parametrize("source", [
-    "class C:\n    def __iter__(self):\n        return iter(range(10 ** 9))\nfor x in C():\n    pass\n",
-    "class C:\n    def __iter__(self):\n        return iter(range(10 ** 9))\nprint(sum(C()))\n",
-    "class C:\n    def __len__(self):\n        return 1\n    def __getitem__(self, i):\n"
-    "        return i\nfor x in C():\n    pass\n",
-    "import itertools\nfor x in itertools.count():\n    pass\n",
-    "import itertools\nprint(sum(itertools.count()))\n",
-    "import itertools\nprint([x for x in itertools.count()])\n",
-    "while True:\n    try:\n        raise ValueError('a')\n    except ValueError:\n        pass\n",
-    "while True:\n    try:\n        pass\n    finally:\n        continue\n",
-    "class C:\n    pass\nwhile True:\n    C.x = [C()]\n",
-    "l = []\nfor x in l:\n    l.append(x)\nl.append(1)\nfor x in l:\n    l.append(x)\n",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "class C:\n    def __iter__(self):\n        return iter(range(10 ** 9))\nfor x in C():\n    pass\n",
+        "class C:\n    def __iter__(self):\n        return iter(range(10 ** 9))\nprint(sum(C()))\n",
+        "class C:\n    def __len__(self):\n        return 1\n    def __getitem__(self, i):\n"
+        "        return i\nfor x in C():\n    pass\n",
+        "import itertools\nfor x in itertools.count():\n    pass\n",
+        "import itertools\nprint(sum(itertools.count()))\n",
+        "import itertools\nprint([x for x in itertools.count()])\n",
+        "while True:\n    try:\n        raise ValueError('a')\n    except ValueError:\n        pass\n",
+        "while True:\n    try:\n        pass\n    finally:\n        continue\n",
+        "class C:\n    pass\nwhile True:\n    C.x = [C()]\n",
+        "l = []\nfor x in l:\n    l.append(x)\nl.append(1)\nfor x in l:\n    l.append(x)\n",
+    ],
+)
 def test_loops_through_the_new_constructs_stop_at_max_steps(source):
     r = run_inprocess(source, ("eval", "--max-steps", "20000", "-"))
     assert "Traceback" not in r.stderr
@@ -560,5 +662,7 @@ def test_loops_through_the_new_constructs_stop_at_max_steps(source):
 
 
 def test_a_generator_cannot_build_a_huge_list_through_itertools():
-    _limited("import itertools\nprint(len(list(itertools.product(range(10000), range(10000)))))\n",
-             seconds=30)
+    _limited(
+        "import itertools\nprint(len(list(itertools.product(range(10000), range(10000)))))\n",
+        seconds=30,
+    )

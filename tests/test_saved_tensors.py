@@ -1,6 +1,7 @@
 """Saved tensors (engine/saved.py, ops/saved_names.py, library/saved_hooks.py): the
 cases of tests/saved_cases.py against torch 2.13's output (tests/golden/saved.json,
 scripts/gen_golden_saved.py), and what hooks must leave as it was."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,8 +17,9 @@ CASES = load_golden("saved.json")
 def test_saved_golden(name):
     case = CASES[name]
     result = run_inprocess(case["source"])
-    check_result(result, case["stdout"], case["error"], what=name,
-                 warnings=case.get("warnings", ()))
+    check_result(
+        result, case["stdout"], case["error"], what=name, warnings=case.get("warnings", ())
+    )
 
 
 @pytest.mark.parametrize("path", ["schedules", "general loop"])
@@ -33,8 +35,13 @@ def test_packed_nodes_through_each_backward_path(path, monkeypatch):
     ran = 0
     for name, case in CASES.items():
         if "backward" in case["source"]:
-            check_result(run_inprocess(case["source"]), case["stdout"], case["error"],
-                         what=name, warnings=case.get("warnings", ()))
+            check_result(
+                run_inprocess(case["source"]),
+                case["stdout"],
+                case["error"],
+                what=name,
+                warnings=case.get("warnings", ()),
+            )
             ran += 1
     assert ran > 30
 
@@ -68,12 +75,12 @@ def test_saved_attrs_only_on_grad_fn():
     assert r.returncode == 0
 
 
-
 def test_completion_offers_the_saved_names():
     import os
     from gradcli.cli import _parser
     from gradcli.driver import make_session
     from gradcli.repl.completer import complete
+
     s = make_session(_parser("gradcli").parse_args([]), echo_assign=True)
     s.out.stream = open(os.devnull, "w")
     s.run("a = torch.ones(2, requires_grad=True)\ny = a * a\ns = a.sum()\n")

@@ -8,6 +8,7 @@
 * Hooks, retain_grad and saved values already freed (PyTorch's error) run as in the
   general loop; the schedule stands aside only for graphs too big.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,8 +28,14 @@ def first_sight(monkeypatch):
     monkeypatch.setattr(schedule, "_seen", {})
 
 
-GOLDEN = ["cases.json", "inplace.json", "language.json", "nn.json", "reliability.json",
-          "transforms.json"]
+GOLDEN = [
+    "cases.json",
+    "inplace.json",
+    "language.json",
+    "nn.json",
+    "reliability.json",
+    "transforms.json",
+]
 
 
 @pytest.mark.parametrize("golden", GOLDEN)
@@ -37,8 +44,13 @@ def test_golden_programs_with_schedules_from_first_sight(golden, first_sight):
     for name, case in load_golden(golden).items():
         if "backward" not in case["source"]:
             continue
-        check_result(run_inprocess(case["source"]), case["stdout"], case["error"], what=name,
-                     warnings=case.get("warnings", ()))
+        check_result(
+            run_inprocess(case["source"]),
+            case["stdout"],
+            case["error"],
+            what=name,
+            warnings=case.get("warnings", ()),
+        )
         ran += 1
     assert ran
 
@@ -51,15 +63,15 @@ def _leaves(seed, dtypes):
 def _graph(kind, leaves):
     f = FUNCTIONS
     a, b = leaves
-    if kind == "shared":          # a node with three consumers, a leaf reached twice
+    if kind == "shared":  # a node with three consumers, a leaf reached twice
         t = f["mul"](a, b)
         u = f["add"](f["exp"](t), f["mul"](t, t))
         return f["sum"](f["add"](u, f["mul"](t, a)))
-    if kind == "constants":       # constant operands: None parents
+    if kind == "constants":  # constant operands: None parents
         return f["mean"](f["add"](f["mul"](a, 3.0), Tensor(np.ones((3, 2)))))
-    if kind == "mixed":           # float32 and float64 leaves: dtype casts on the way back
+    if kind == "mixed":  # float32 and float64 leaves: dtype casts on the way back
         return f["sum"](f["mul"](f["sin"](a), b))
-    if kind == "broadcast":       # gradients summed back to a smaller shape
+    if kind == "broadcast":  # gradients summed back to a smaller shape
         row = f["sum"](b, 0, True)
         return f["sum"](f["mul"](a, row))
     raise AssertionError(kind)
@@ -185,7 +197,7 @@ def _scalars_graph(dt, seed):
     a, b, c = (Tensor(np.asarray(rng.standard_normal(), dtype=dt), True) for _ in range(3))
     x = Tensor(np.asarray(rng.standard_normal(300 + seed), dtype=dt))
     y = f["add"](f["add"](f["mul"](a, x), f["mul"](b, f["mul"](x, x))), a)
-    s = f["mul"](f["sum"](f["mul"](y, x)), c)          # c: a 0-d gradient from 0-d nodes
+    s = f["mul"](f["sum"](f["mul"](y, x)), c)  # c: a 0-d gradient from 0-d nodes
     return [a, b, c], f["add"](f["sum"](f["mul"](y, y)), s)
 
 
@@ -193,8 +205,11 @@ def _scalars_graph(dt, seed):
 def test_sums_made_together_give_what_the_general_loop_gives(dt, first_sight, monkeypatch):
     real = schedule.LaterF.sum_scaled
     products = []
-    monkeypatch.setattr(schedule.LaterF, "sum_scaled", staticmethod(
-        lambda g, c, shape: products.append(real(g, c, shape)) or products[-1]))
+    monkeypatch.setattr(
+        schedule.LaterF,
+        "sum_scaled",
+        staticmethod(lambda g, c, shape: products.append(real(g, c, shape)) or products[-1]),
+    )
     for seed in range(4):
         la, ta = _scalars_graph(dt, seed)
         lb, tb = _scalars_graph(dt, seed)
@@ -228,6 +243,7 @@ def test_a_failing_step_leaves_the_leaves_as_the_general_loop_does(first_sight, 
     """Gradients that reached leaves before a step fails are stored, sums made for later
     included (the general loop stored them as it went); the others are not."""
     from gradcli.ops.elementwise import Mul
+
     real = Mul.backward
     for stop in range(1, 6):
         calls = []
@@ -237,6 +253,7 @@ def test_a_failing_step_leaves_the_leaves_as_the_general_loop_does(first_sight, 
             if len(calls) == stop:
                 raise RuntimeError("stop")
             return real(self, g, F, *saved)
+
         grads = []
         for way in (_general, _scheduled):
             leaves, t = _scalars_graph(np.float64, stop)

@@ -2,6 +2,7 @@
 on float32 scalars); it must equal the general small-sum code it replaced (the frozen
 `_serial_small` of tests/sum_reference.py, PyTorch's row_sum on scalars) bit for bit:
 signed zeros, infinities, NaN, overflow, rounding."""
+
 from __future__ import annotations
 
 import itertools
@@ -12,8 +13,22 @@ import numpy as np
 from gradcli.base.summation import torch_sum
 from sum_reference import _serial_small
 
-VALUES = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 3.4028235e38,
-          -3.4028235e38, 0.1, 1 / 3, 16777217.0]
+VALUES = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    np.inf,
+    -np.inf,
+    np.nan,
+    1e-45,
+    -1e-45,
+    3.4028235e38,
+    -3.4028235e38,
+    0.1,
+    1 / 3,
+    16777217.0,
+]
 
 
 def _same(x, combo):

@@ -1,6 +1,7 @@
 """softmax and log_softmax over a dim other than the last, and their gradients, bit
 for bit as torch 2.13's CPU kernels (gradcli/base/softmax_dim.py): digests recorded
 from torch by scripts/gen_golden_kernels.py (tests/golden/softmax_dims.json)."""
+
 from __future__ import annotations
 
 import io
@@ -45,8 +46,11 @@ def test_the_textbook_formulas_differ():
     """exp / sum and NumPy's own sums differ from torch's kernels in the last bit (what
     these tests would catch going back)."""
     shape, dim = (300, 200), 0
-    c = next(c for c in GOLDEN["cases"] if (c["op"], c["dtype"], tuple(c["shape"])) ==
-             ("softmax", "float32", shape))
+    c = next(
+        c
+        for c in GOLDEN["cases"]
+        if (c["op"], c["dtype"], tuple(c["shape"])) == ("softmax", "float32", shape)
+    )
     x, _ = softmax_input(shape, "float32")
     e = np.exp(x - x.max(axis=dim, keepdims=True))
     assert nan_digest(e / e.sum(axis=dim, keepdims=True)) != c["out"]

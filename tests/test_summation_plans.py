@@ -3,13 +3,14 @@ target) against the frozen copy of the code they replaced (tests/sum_reference.p
 bit for bit: the same value (the same bits, NaNs included) and the same Python type,
 for every size from 0 past 2^20, both float dtypes, signed zeros, infinities, NaNs
 (any NaN for a NaN: see `_bits`), and inputs that are not contiguous."""
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 import sum_reference as ref
 
-pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")   # overflow, inf - inf
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # overflow, inf - inf
 from gradcli.base import summation
 from gradcli.engine.vjp_arrays import sum_to
 
@@ -19,25 +20,25 @@ DTYPES = (np.float32, np.float64)
 def _values(rng, n, dtype, kind):
     if kind == 0:
         x = rng.standard_normal(n)
-    elif kind == 1:        # magnitudes over many binades: rounding in every addition
+    elif kind == 1:  # magnitudes over many binades: rounding in every addition
         x = rng.standard_normal(n) * 10.0 ** rng.integers(-12, 12, n)
-    elif kind == 2:        # signed zeros only: the sign of a zero sum
+    elif kind == 2:  # signed zeros only: the sign of a zero sum
         x = np.where(rng.random(n) < 0.5, -0.0, 0.0)
-    elif kind == 3:        # zeros and a few opposite values: sums that cancel to zero
+    elif kind == 3:  # zeros and a few opposite values: sums that cancel to zero
         x = np.where(rng.random(n) < 0.7, -0.0, 1.0) * np.where(rng.random(n) < 0.5, -1, 1)
-    elif kind == 4:        # a few infinities and NaNs (with different payloads and signs)
+    elif kind == 4:  # a few infinities and NaNs (with different payloads and signs)
         x = rng.standard_normal(n)
         specials = np.array([np.inf, -np.inf, np.nan, -np.nan])
         for i in rng.integers(0, max(n, 1), int(rng.integers(0, 4))):
             if n:
                 x[i] = specials[rng.integers(0, 4)]
-    else:                  # near the top of the range: sums that overflow
+    else:  # near the top of the range: sums that overflow
         x = rng.standard_normal(n) * (3e38 if dtype == np.float32 else 1.7e308)
     x = x.astype(dtype)
     if kind == 4 and n and rng.random() < 0.5:
         bits = x.view(np.uint32 if dtype == np.float32 else np.uint64)
         i = int(rng.integers(0, n))
-        bits[i] = (0x7FC00123 if dtype == np.float32 else 0x7FF8000000000123)
+        bits[i] = 0x7FC00123 if dtype == np.float32 else 0x7FF8000000000123
     return x
 
 
@@ -63,40 +64,53 @@ def _check(x, memory=None):
         assert _bits(g, x.dtype) == _bits(want, x.dtype)
 
 
-SIZES = st.one_of(st.integers(0, 700), st.integers(700, 9000), st.integers(9000, 70000),
-                  st.sampled_from([2000, 4095, 4096, 4097, 8191, 8192, 8193, 16384, 32767,
-                                   32768, 32769, 65536, 65537, 131072]))
+SIZES = st.one_of(
+    st.integers(0, 700),
+    st.integers(700, 9000),
+    st.integers(9000, 70000),
+    st.sampled_from(
+        [2000, 4095, 4096, 4097, 8191, 8192, 8193, 16384, 32767, 32768, 32769, 65536, 65537, 131072]
+    ),
+)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=SIZES, dtype=st.sampled_from(DTYPES), kind=st.integers(0, 5), seed=st.integers(0, 2**32 - 1))
+@given(
+    n=SIZES, dtype=st.sampled_from(DTYPES), kind=st.integers(0, 5), seed=st.integers(0, 2**32 - 1)
+)
 def test_whole_sums_equal_the_reference(n, dtype, kind, seed):
     _check(_values(np.random.default_rng(seed), n, dtype, kind))
 
 
 @settings(max_examples=100, deadline=None)
-@given(n=st.integers(0, 5000), dtype=st.sampled_from(DTYPES), kind=st.integers(0, 5),
-       seed=st.integers(0, 2**32 - 1), layout=st.integers(0, 3))
+@given(
+    n=st.integers(0, 5000),
+    dtype=st.sampled_from(DTYPES),
+    kind=st.integers(0, 5),
+    seed=st.integers(0, 2**32 - 1),
+    layout=st.integers(0, 3),
+)
 def test_views_that_are_not_contiguous_equal_the_reference(n, dtype, kind, seed, layout):
     rng = np.random.default_rng(seed)
-    if layout == 0:            # every other value
+    if layout == 0:  # every other value
         x = _values(rng, 2 * n, dtype, kind)[::2]
-    elif layout == 1:          # reversed
+    elif layout == 1:  # reversed
         x = _values(rng, n, dtype, kind)[::-1]
-    elif layout == 2:          # a transposed matrix: added in memory order
+    elif layout == 2:  # a transposed matrix: added in memory order
         r = int(rng.integers(1, 9))
         m = _values(rng, r * n, dtype, kind).reshape(r, n)
         _check(m.T, m.reshape(-1))
         return
-    else:                      # a column of a matrix
+    else:  # a column of a matrix
         x = _values(rng, 3 * n, dtype, kind).reshape(n, 3)[:, 1]
     _check(x)
 
 
 def test_every_size_up_to_a_thousand_and_around_the_plan_boundaries():
     rng = np.random.default_rng(7)
-    sizes = list(range(0, 1100)) + [s + d for s in (2048, 4096, 8192, 16384, 32768, 65536)
-                                    for d in range(-40, 41, 3)]
+    sizes = list(range(0, 1100)) + [
+        s + d for s in (2048, 4096, 8192, 16384, 32768, 65536) for d in range(-40, 41, 3)
+    ]
     for i, n in enumerate(sizes):
         for dtype in DTYPES:
             _check(_values(rng, n, dtype, i % 6))
@@ -108,7 +122,7 @@ def test_the_same_plan_twice_and_after_the_cache_is_cleared():
         for n in (100, 2000, 6000, 40000):
             for _ in range(3):
                 _check(_values(rng, n, dtype, 1))
-    for n in range(1000, 1300):         # more sizes than the cache holds
+    for n in range(1000, 1300):  # more sizes than the cache holds
         _check(_values(rng, n, np.float64, 0))
     _check(_values(rng, 2000, np.float32, 1))
 
@@ -133,11 +147,11 @@ def test_a_sum_does_not_keep_or_share_the_input():
     x = np.arange(3000, dtype=np.float64)
     g = sum_to(x, ())
     want = ref.torch_sum(x)
-    x[:] = 1.0                            # the plan copied the values, it does not alias x
+    x[:] = 1.0  # the plan copied the values, it does not alias x
     assert g.tobytes() == _bits(want, np.float64)
     h = sum_to(x, ())
     assert h.tobytes() == _bits(ref.torch_sum(x), np.float64)
-    assert g.tobytes() == _bits(want, np.float64)       # a fresh array each call
+    assert g.tobytes() == _bits(want, np.float64)  # a fresh array each call
 
 
 @pytest.mark.parametrize("n", [5, 40, 2000, 5000, 20000, 40000])
@@ -154,12 +168,19 @@ def _mid_boundaries(dtype):
     it takes, the copy threshold, whole chunks (16 groups) and whole level-1 blocks (16
     chunks), each with every count of left-over vectors and some left-over scalars."""
     from gradcli.base import sum_mid
+
     lanes = 32 // np.dtype(dtype).itemsize
     w = 4 * lanes
     groups = {16, 17, 31, 32, 33, 255, 256, 257, 271, 272, 273, 511, 512, 513, 1023, 1024}
     groups |= {sum_mid.MID_MAX // w, sum_mid.COPY_MAX[np.dtype(dtype).char] // w}
-    sizes = {sum_mid.MID_MIN - 1, sum_mid.MID_MIN, sum_mid.MID_MAX, sum_mid.MID_MAX + 1,
-             sum_mid.COPY_MAX[np.dtype(dtype).char], sum_mid.COPY_MAX[np.dtype(dtype).char] + 1}
+    sizes = {
+        sum_mid.MID_MIN - 1,
+        sum_mid.MID_MIN,
+        sum_mid.MID_MAX,
+        sum_mid.MID_MAX + 1,
+        sum_mid.COPY_MAX[np.dtype(dtype).char],
+        sum_mid.COPY_MAX[np.dtype(dtype).char] + 1,
+    }
     for k in groups:
         for extra in (0, 1, lanes - 1, lanes, lanes + 3, 2 * lanes, 3 * lanes + lanes - 1):
             sizes |= {k * w + extra, k * w - 1 - extra}
@@ -172,7 +193,7 @@ def test_sizes_around_the_mid_plans_boundaries(dtype):
     for i, n in enumerate(_mid_boundaries(dtype)):
         for kind in (i % 6, (i + 3) % 6):
             _check(_values(rng, n, dtype, kind))
-            if n <= 5000:                       # a strided input: the copy and the direct plans
+            if n <= 5000:  # a strided input: the copy and the direct plans
                 _check(_values(rng, 2 * n, dtype, kind)[::2])
 
 
@@ -183,12 +204,27 @@ def test_the_sums_of_many_rows_equal_each_rows_whole_sum(dtype):
     rng = np.random.default_rng(23)
     lanes = 32 // np.dtype(dtype).itemsize
     w = 4 * lanes
-    ms = [1, 3, lanes - 1, lanes, 2 * w - 1, 16 * w - 1, 16 * w, 16 * w + lanes + 1,
-          48 * w + 3, 62 * w + 2 * lanes, 255 * w + 7, 256 * w, 300 * w + 5, 2000, 4097]
+    ms = [
+        1,
+        3,
+        lanes - 1,
+        lanes,
+        2 * w - 1,
+        16 * w - 1,
+        16 * w,
+        16 * w + lanes + 1,
+        48 * w + 3,
+        62 * w + 2 * lanes,
+        255 * w + 7,
+        256 * w,
+        300 * w + 5,
+        2000,
+        4097,
+    ]
     for i, m in enumerate(ms):
         for rows in (1, 3, 8):
             x = _values(rng, rows * m, dtype, i % 6).reshape(rows, m)
-            if rows == 3:                       # rows that are not one after the other
+            if rows == 3:  # rows that are not one after the other
                 x = np.concatenate((x, x), axis=1)[:, :m]
             got = summation.inner_sums(x)
             assert got.shape == (rows,) and got.dtype == dtype
@@ -212,14 +248,15 @@ def test_big_sums_from_every_offset_modulo_4096_take_either_staging_buffer(dtype
     buffers, chosen by where the input lies modulo 4096 (sum_plans._stage): every
     choice, the same sum (here at a size that stages only with the bar lowered)."""
     from gradcli.base import sum_plans
+
     rng = np.random.default_rng(13)
-    n = 40_001                       # over sum_mid.MID_MAX: a big plan (slabs), run alone
+    n = 40_001  # over sum_mid.MID_MAX: a big plan (slabs), run alone
     key = (n, np.dtype(dtype).char)
     base = _values(rng, n + 4096, dtype, 1)
-    offsets = range(0, 4096 // base.itemsize, 2)           # every place modulo 4096
-    want = {off: ref._serial(base[off:off + n]) for off in offsets}
+    offsets = range(0, 4096 // base.itemsize, 2)  # every place modulo 4096
+    want = {off: ref._serial(base[off : off + n]) for off in offsets}
     sum_plans._PLANS.pop(key, None)
-    assert sum_plans._plan(n, np.dtype(dtype)).stage_at is None       # under the bar
+    assert sum_plans._plan(n, np.dtype(dtype)).stage_at is None  # under the bar
     monkeypatch.setattr(sum_plans, "STAGE_BYTES", 0)
     sum_plans._PLANS.pop(key, None)
     try:
@@ -227,9 +264,9 @@ def test_big_sums_from_every_offset_modulo_4096_take_either_staging_buffer(dtype
         assert p.slabs is not None and p.stage_at is not None
         chosen = set()
         for off in offsets:
-            x = base[off:off + n]
+            x = base[off : off + n]
             chosen.add(sum_plans._stage(p.stage_at, x))
-            got = p.run(x)                  # torch_sum would cut it between threads
+            got = p.run(x)  # torch_sum would cut it between threads
             assert type(got) is type(want[off]) and _bits(got, x.dtype) == _bits(want[off], x.dtype)
         assert chosen == {0, 1}
     finally:
@@ -242,17 +279,22 @@ def test_several_sums_at_once_equal_each_whole_sum(dtype):
     the value and type torch_sum gives it alone, for every size sum_rows takes, with
     other sizes, other dtypes and inputs that are not flat among them."""
     from gradcli.base import sum_mid, sum_rows
+
     rng = np.random.default_rng(31)
     sizes = [n for n in _mid_boundaries(dtype) if sum_mid.one_copied_level(n, np.dtype(dtype))]
-    assert len(sizes) > 20 and 2000 in sizes + [2000] and sum_mid.one_copied_level(2000, np.dtype(dtype))
+    assert (
+        len(sizes) > 20
+        and 2000 in sizes + [2000]
+        and sum_mid.one_copied_level(2000, np.dtype(dtype))
+    )
     sizes.append(2000)
     for i, n in enumerate(sizes):
         rows = 2 + i % 4
         xs = [_values(rng, n, dtype, (i + r) % 6) for r in range(rows)]
-        xs.append(_values(rng, n + 1, dtype, i % 6))            # a size of its own
+        xs.append(_values(rng, n + 1, dtype, i % 6))  # a size of its own
         xs.append(_values(rng, n, np.float64 if dtype == np.float32 else np.float32, 0))
         if i % 3 == 0:
-            xs.append(_values(rng, 2 * n, dtype, 1)[::2])        # not contiguous
+            xs.append(_values(rng, 2 * n, dtype, 1)[::2])  # not contiguous
             xs.append(_values(rng, n, dtype, 2).reshape(-1, 1))  # not flat
         got = sum_rows.torch_sums(xs)
         for x, g in zip(xs, got):
@@ -267,12 +309,13 @@ def test_several_sums_of_products_equal_each_whole_sum(dtype):
     plan's buffer, engine/schedule.LaterF.sum_scaled): each sum torch_sum of the product
     np.multiply makes, bit for bit, with and without a plan for the rows."""
     from gradcli.base import sum_mid, sum_rows
+
     rng = np.random.default_rng(37)
     for i, n in enumerate([2000, 300, 4096, 777]):
         rows = 2 + i % 3
         xs = [_values(rng, n, dtype, (i + r) % 6) for r in range(rows)]
         fs = [None if r == 0 else _values(rng, n, dtype, (i + 2 * r) % 6) for r in range(rows)]
-        if i == 3:                     # a row of another size: no plan for these rows
+        if i == 3:  # a row of another size: no plan for these rows
             xs.append(_values(rng, n + 3, dtype, 1))
             fs.append(_values(rng, n + 3, dtype, 2))
         got = sum_rows.torch_sums(xs, fs)

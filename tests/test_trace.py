@@ -1,10 +1,10 @@
 """The backward trace: `backward out, trace=true` and `trace(out)` show each node the
 engine runs, in its order, with the gradient in and what goes to each input."""
+
 from __future__ import annotations
 
 import io
 import json
-import re
 
 import numpy as np
 import pytest
@@ -37,7 +37,8 @@ def test_tutorial_trace_as_shown():
         "   -> #4 AddBackward0: tensor([[4.5000, 4.5000], [4.5000, 4.5000]])\n"
         "#4 AddBackward0   grad in: tensor([[4.5000, 4.5000], [4.5000, 4.5000]])\n"
         "   -> x (leaf, into .grad): tensor([[4.5000, 4.5000], [4.5000, 4.5000]])\n"
-        "x.grad = tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])\n")
+        "x.grad = tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])\n"
+    )
 
 
 def test_trace_function_same_as_command():
@@ -48,8 +49,7 @@ def test_trace_function_same_as_command():
 
 def test_engine_order_in_a_diamond():
     # h is used twice: the engine runs it only after both consumers have sent to it
-    src = ("a = tensor([1., 2.], requires_grad=true)\nh = exp(a)\n"
-           "y = (sin(h) + h * 3).sum()\n")
+    src = "a = tensor([1., 2.], requires_grad=true)\nh = exp(a)\ny = (sin(h) + h * 3).sum()\n"
     _, out = run(src + "backward y, trace=true\n", JsonOutput)
     recs = [json.loads(l) for l in out.splitlines()]
     steps = [r for r in recs if r["kind"] == "trace"]
@@ -78,9 +78,13 @@ def test_json_records():
     _, out = run("x = tensor([1., 2.], requires_grad=true)\ntrace((x*x).sum())\n", JsonOutput)
     recs = [json.loads(l) for l in out.splitlines()]
     assert [r["kind"] for r in recs] == ["trace", "trace", "grad"]
-    assert recs[0]["node"] == "SumBackward0" and recs[0]["grad_in"] == 1.0 and recs[0]["shape"] == []
-    assert recs[1]["outputs"] == [{"to": "x", "step": None, "leaf": True, "grad": [1.0, 2.0]},
-                                  {"to": "x", "step": None, "leaf": True, "grad": [1.0, 2.0]}]
+    assert (
+        recs[0]["node"] == "SumBackward0" and recs[0]["grad_in"] == 1.0 and recs[0]["shape"] == []
+    )
+    assert recs[1]["outputs"] == [
+        {"to": "x", "step": None, "leaf": True, "grad": [1.0, 2.0]},
+        {"to": "x", "step": None, "leaf": True, "grad": [1.0, 2.0]},
+    ]
     assert recs[2]["value"] == [2.0, 4.0]
 
 
@@ -101,20 +105,26 @@ def test_keywords_of_the_backward_command():
     with pytest.raises(GradError) as e:
         run("x = ones(2, requires_grad=true)\nbackward x.sum(), traec=true\n")
     assert e.value.type_name == "SyntaxError" and e.value.hint == "did you mean 'trace'?"
-    s, out = run("x = ones(2, requires_grad=true)\ny = x * 2\nbackward y, ones(2), retain_graph=true\n"
-                 "backward y, ones(2), trace=false\n")
+    s, out = run(
+        "x = ones(2, requires_grad=true)\ny = x * 2\nbackward y, ones(2), retain_graph=true\n"
+        "backward y, ones(2), trace=false\n"
+    )
     assert out.splitlines()[-1] == "x.grad = tensor([4., 4.])"
 
 
 def test_long_trace_is_cut():
-    src = ("x = tensor(1., requires_grad=true)\ny = x\nfor i in range(1100):\n    y = y * 1\n"
-           "backward y, trace=true\n")
+    src = (
+        "x = tensor(1., requires_grad=true)\ny = x\nfor i in range(1100):\n    y = y * 1\n"
+        "backward y, trace=true\n"
+    )
     _, out = run(src)
     assert out.count("MulBackward0   grad in") == 1000
     assert "... (100 more steps not shown)" in out
 
 
-FLOW = json.loads((__import__("pathlib").Path(__file__).parent / "golden" / "flow.json").read_text())
+FLOW = json.loads(
+    (__import__("pathlib").Path(__file__).parent / "golden" / "flow.json").read_text()
+)
 
 
 @pytest.mark.parametrize("case", sorted(FLOW))
@@ -131,8 +141,11 @@ def test_flow_matches_torch(case):
         flow = flow_of(node)
         assert flow is not None
         assert np.allclose(flow[node], want["grad"], rtol=1e-12, atol=1e-12), name
-        assert any(r["node"] == want["grad_fn"] and np.shape(r["grad_in"]) == np.shape(want["grad"])
-                   and np.allclose(r["grad_in"], want["grad"], rtol=1e-12, atol=1e-12)
-                   for r in steps), name
+        assert any(
+            r["node"] == want["grad_fn"]
+            and np.shape(r["grad_in"]) == np.shape(want["grad"])
+            and np.allclose(r["grad_in"], want["grad"], rtol=1e-12, atol=1e-12)
+            for r in steps
+        ), name
     for name, want in g["leaves"].items():
         assert np.allclose(s.scope.vars[name].grad.data, want, rtol=1e-12, atol=1e-12), name

@@ -1,6 +1,7 @@
 """Golden tests of the transforms (issue 15): torch.func, torch.autograd.functional
 (vjp, jvp, hvp, vhp, forward-mode jacobian), torch.autograd.forward_ad and
 gradgradcheck, recorded from torch by scripts/gen_golden_transforms.py."""
+
 import pytest
 
 from tests.test_golden_cases import check_result, load_golden, run_cases
@@ -13,8 +14,9 @@ CASES = load_golden("transforms.json")
 def test_transform_case(name):
     case = CASES[name]
     result = run_cases({name: case["source"]})[name]
-    check_result(result, case["stdout"], case["error"], what=name,
-                 warnings=case.get("warnings", ()))
+    check_result(
+        result, case["stdout"], case["error"], what=name, warnings=case.get("warnings", ())
+    )
 
 
 def test_gradgradcheck_passes_and_catches_a_wrong_second_derivative(session_out):  # noqa: F811
@@ -27,15 +29,16 @@ def test_gradgradcheck_passes_and_catches_a_wrong_second_derivative(session_out)
 
     class Cube(Function):
         """x ** 3 whose backward 3 x^2 g is built so that its own derivative is wrong."""
+
         __slots__ = ()
         name = "CubeBackward0"
 
         def forward(self, x):
             self.save(x)
-            return x ** 3
+            return x**3
 
         def backward(self, g, F, x):
-            if F.tensor_mode:          # 3 x^2 with a wrong derivative: 3 * x * stop(x)
+            if F.tensor_mode:  # 3 x^2 with a wrong derivative: 3 * x * stop(x)
                 return (g * 3.0 * x * Tensor(x.data),)
             return (g * 3.0 * x * x,)
 

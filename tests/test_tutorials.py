@@ -16,7 +16,6 @@ where each pending one stops today.
 import hashlib
 import json
 import os
-from pathlib import Path
 
 import pytest
 
@@ -42,11 +41,13 @@ def load_status(path=STATUS_FILE):
                 raise ValueError("%s:%d: bad or repeated line %r" % (path, number, line))
             if rest == "passes":
                 status[name.strip()] = None
-            elif rest.startswith("pending:") and rest[len("pending:"):].strip():
-                status[name.strip()] = rest[len("pending:"):].strip()
+            elif rest.startswith("pending:") and rest[len("pending:") :].strip():
+                status[name.strip()] = rest[len("pending:") :].strip()
             else:
-                raise ValueError("%s:%d: want 'NAME: passes' or 'NAME: pending: REASON', "
-                                 "got %r" % (path, number, line))
+                raise ValueError(
+                    "%s:%d: want 'NAME: passes' or 'NAME: pending: REASON', "
+                    "got %r" % (path, number, line)
+                )
     return status
 
 
@@ -63,8 +64,9 @@ STATUS = load_status()
 
 def test_manifest_covers_every_tutorial():
     files = sorted(p.stem for p in TUTORIALS.glob("*.py") if not p.name.startswith("_"))
-    assert files == sorted(GOLDEN), "tutorials and tests/golden/tutorials.json differ: " \
-        "run scripts/gen_golden_tutorials.py"
+    assert files == sorted(GOLDEN), (
+        "tutorials and tests/golden/tutorials.json differ: run scripts/gen_golden_tutorials.py"
+    )
     assert files == sorted(STATUS), "tutorials and tests/tutorials/STATUS differ"
 
 
@@ -75,7 +77,9 @@ def test_golden_matches_file(name):
         digest = hashlib.sha256(fh.read()).hexdigest()
     assert digest == GOLDEN[name]["sha256"], (
         "%s changed since its golden output was recorded: run "
-        "/work/torchenv/bin/python scripts/gen_golden_tutorials.py %s" % (GOLDEN[name]["file"], name))
+        "/work/torchenv/bin/python scripts/gen_golden_tutorials.py %s"
+        % (GOLDEN[name]["file"], name)
+    )
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))

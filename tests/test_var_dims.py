@@ -1,6 +1,7 @@
 """var and std over some dims (not all), and their gradients, bit for bit as torch
 2.13's CPU kernel (gradcli/base/welford.py) and derivatives (ops/moments.py): digests
 recorded from torch by scripts/gen_golden_kernels.py (tests/golden/var_dims.json)."""
+
 from __future__ import annotations
 
 import io
@@ -23,8 +24,10 @@ def _run(c):
     s = Session(TextOutput(io.StringIO(), quiet=True))
     s.scope.vars.update(x=Tensor(x, requires_grad=True), g=Tensor(g))
     dim = tuple(c["dim"]) if isinstance(c["dim"], list) else c["dim"]
-    s.run(f"y = x.{c['op']}({dim}, correction={c['correction']}, keepdim={c['keepdim']})\n"
-          "y.backward(g.reshape(-1)[:y.numel()].reshape(y.shape))\n")
+    s.run(
+        f"y = x.{c['op']}({dim}, correction={c['correction']}, keepdim={c['keepdim']})\n"
+        "y.backward(g.reshape(-1)[:y.numel()].reshape(y.shape))\n"
+    )
     return s.scope.vars["y"].data, s.scope.vars["x"].grad.data
 
 
@@ -37,8 +40,12 @@ def test_var_and_std_over_dims_are_pytorchs(case, python_rows, monkeypatch):
     dim = list(dim) if isinstance(dim, tuple) else dim
     checked = 0
     for c in GOLDEN["cases"]:
-        if (tuple(c["shape"]), c["dim"], c["keepdim"], c["correction"]) != \
-                (shape, dim, keepdim, correction):
+        if (tuple(c["shape"]), c["dim"], c["keepdim"], c["correction"]) != (
+            shape,
+            dim,
+            keepdim,
+            correction,
+        ):
             continue
         y, gx = _run(c)
         where = (c["op"], c["dtype"], shape, dim)
@@ -51,7 +58,10 @@ def test_var_and_std_over_dims_are_pytorchs(case, python_rows, monkeypatch):
 def test_numpys_var_differs():
     """NumPy's two-pass var differs from torch's Welford in the last bit (what these tests
     would catch going back)."""
-    c = next(c for c in GOLDEN["cases"] if (c["op"], c["dtype"], c["shape"], c["dim"]) ==
-             ("var", "float64", [300, 200], 1))
+    c = next(
+        c
+        for c in GOLDEN["cases"]
+        if (c["op"], c["dtype"], c["shape"], c["dim"]) == ("var", "float64", [300, 200], 1)
+    )
     x, _ = var_input((300, 200), "float64")
     assert nan_digest(np.var(x, axis=1, ddof=1)) != c["out"]

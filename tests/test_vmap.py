@@ -5,6 +5,7 @@ arguments of its gradient checks (the registry's `checks`, as tests/test_gradche
 builds them), with every tensor argument batched and with only the first one batched,
 and must give what the op gives sample by sample, stacked -- without falling back to
 the loop.  A new rule is tested by registering it; nobody writes a test for it."""
+
 import numpy as np
 import pytest
 
@@ -81,6 +82,7 @@ def _stacked_results(outs):
 def no_loop(monkeypatch):
     def refuse(fn, *a, **k):
         raise AssertionError(f"vmap fell back to the loop for {fn}")
+
     monkeypatch.setattr(bt, "loop", refuse)
 
 
@@ -101,9 +103,11 @@ def test_rule_matches_the_loop(entry, i, which, monkeypatch):
     if not tensor_pos:
         pytest.skip("no tensor argument")
     batched = set(tensor_pos if which == "all" else tensor_pos[:1])
-    if which == "first":                # the others: one value for every sample
-        samples = [([a if p in batched else samples[0][0][p] for p, a in enumerate(args)], kw)
-                   for args, kw in samples]
+    if which == "first":  # the others: one value for every sample
+        samples = [
+            ([a if p in batched else samples[0][0][p] for p, a in enumerate(args)], kw)
+            for args, kw in samples
+        ]
         want = _stacked_results([entry.fn(*a, **k) for a, k in samples])
     args = [_stack_like([s[0][p] for s in samples], p in batched) for p in range(n_args)]
     kwargs = samples[0][1]
@@ -119,6 +123,7 @@ def test_an_op_without_a_rule_loops_and_is_right(monkeypatch):
     def spy(fn, *a, **k):
         seen.append(fn)
         return real(fn, *a, **k)
+
     monkeypatch.setattr(bt, "loop", spy)
     x = Tensor(np.random.default_rng(0).standard_normal((3, 4, 4)))
     got = vm.vmap(lambda t: bt.op("trace", t))(x)
@@ -136,6 +141,7 @@ def test_per_sample_grads_batched_equal_the_loop(no_loop):
     def loss(w, x, y):
         d = bt.op("sub", bt.op("matmul", x, bt.op("numpy_T", w)), y)
         return bt.op("mean", bt.op("mul", d, d))
+
     got = vm.vmap(grad(loss), in_dims=(None, 0, 0))(w, xs, ys)
     for b in (0, 17, 49):
         one = grad(loss)(w, FUNCTIONS["index"](xs, b), FUNCTIONS["index"](ys, b))

@@ -13,6 +13,7 @@ PyTorch records for them.
   first folds without a copy (`should_fold`); otherwise the batch dims are broadcast,
   both operands expanded and reshaped to 3-D and multiplied by bmm.
 """
+
 from __future__ import annotations
 
 import math
@@ -30,8 +31,9 @@ def _items_ok(x):
         return False
     s = [v // isz for v in x.strides]
     n = x.shape
-    return ((s[2] == 1 and (n[1] == 1 or s[1] >= n[2]))
-            or (s[1] == 1 and (n[2] == 1 or s[2] >= n[1])))
+    return (s[2] == 1 and (n[1] == 1 or s[1] >= n[2])) or (
+        s[1] == 1 and (n[2] == 1 or s[2] >= n[1])
+    )
 
 
 def _small(a, b):
@@ -86,7 +88,7 @@ def _shapes(a, b):
     m1 = a.shape[-1]
     m2 = b.shape[-2] if nb > 1 else b.shape[0]
     p = b.shape[-1] if nb > 1 else 1
-    batch = tuple(np.broadcast_shapes(a.shape[:max(na - 2, 0)], b.shape[:max(nb - 2, 0)]))
+    batch = tuple(np.broadcast_shapes(a.shape[: max(na - 2, 0)], b.shape[: max(nb - 2, 0)]))
     return n, m1, m2, p, batch
 
 
@@ -147,7 +149,7 @@ def matmul_nd_grads(g, a, b, fold, need_a, need_b, sum_to):
         if t2.ndim == 2:
             g1, g2_ = _mm_grads(g2, t1f, t2, need1, need2)
         else:
-            g1 = np.multiply.outer(g2, t2) if need1 else None      # grad.ger(vec)
+            g1 = np.multiply.outer(g2, t2) if need1 else None  # grad.ger(vec)
             g2_ = torch_mv(t1f.T, g2) if need2 else None
         if tr:
             gb = np.swapaxes(g1.reshape(np.swapaxes(b, -1, -2).shape), -1, -2) if need_b else None

@@ -12,51 +12,68 @@ new object: `Context()` holds every start-up default, written here once.
 This module imports nothing of gradcli at its top (the random generator is
 imported when first used), so every layer can use it.
 """
+
 from __future__ import annotations
 
 import sys
 
 import numpy as np
 
-DEFAULT_PRECISION = 4          # digits after the point, as PyTorch prints
+DEFAULT_PRECISION = 4  # digits after the point, as PyTorch prints
 
 
 class Limits:
     """The run-time guards' settings (gradcli/base/limits.py enforces them)."""
+
     __slots__ = ("max_memory", "max_depth", "max_steps", "max_items", "max_int_bits")
 
     def __init__(self):
-        self.max_memory = 1 << 30        # bytes, --max-memory
-        self.max_depth = 200             # user function recursion, --max-depth
-        self.max_steps = None            # loop iterations, --max-steps
-        self.max_items = 10_000_000      # elements of a list / characters of a string
-        self.max_int_bits = 14000        # a Python int (about 4,200 digits, all printable)
+        self.max_memory = 1 << 30  # bytes, --max-memory
+        self.max_depth = 200  # user function recursion, --max-depth
+        self.max_steps = None  # loop iterations, --max-steps
+        self.max_items = 10_000_000  # elements of a list / characters of a string
+        self.max_int_bits = 14000  # a Python int (about 4,200 digits, all printable)
 
 
 class Context:
     """One run's settings and state; `Context()` is a fresh run with every default."""
-    __slots__ = ("grad_enabled", "default_float", "precision", "linewidth", "printopts",
-                 "limits", "seed",
-                 "_generator",
-                 "warned", "out", "where", "variables", "session", "leaf_hooks", "node_watches", "replay")
+
+    __slots__ = (
+        "grad_enabled",
+        "default_float",
+        "precision",
+        "linewidth",
+        "printopts",
+        "limits",
+        "seed",
+        "_generator",
+        "warned",
+        "out",
+        "where",
+        "variables",
+        "session",
+        "leaf_hooks",
+        "node_watches",
+        "replay",
+    )
 
     def __init__(self):
-        self.grad_enabled = True                 # no_grad / enable_grad flip it
+        self.grad_enabled = True  # no_grad / enable_grad flip it
         self.default_float = np.dtype(np.float64)  # --dtype, set_default_dtype
-        self.precision = DEFAULT_PRECISION       # --precision, set_printoptions
-        self.linewidth = 80                      # PyTorch's; the REPL narrows it to the terminal
-        self.printopts = None                    # set_printoptions' (threshold, edgeitems, sci_mode)
+        self.precision = DEFAULT_PRECISION  # --precision, set_printoptions
+        self.linewidth = 80  # PyTorch's; the REPL narrows it to the terminal
+        self.printopts = None  # set_printoptions' (threshold, edgeitems, sci_mode)
         self.limits = Limits()
-        self.seed = None                         # --seed (None: a fresh torch.Generator()'s)
-        self._generator = None                   # made on first use (start-up time)
-        self.warned = set()                      # warnings shown once per message
-        self.out = None                          # the output sink (gradcli/output.py)
-        self.where = None                        # () -> (file name, line) of the statement run
-        self.variables = None                    # the program's variables (names for graphs)
-        self.session = None                      # the session that owns this context
-        self.leaf_hooks = None                   # engine: hooks registered on leaf tensors
-        self.node_watches = False                # engine: a node got hooks or retain_grad
-        self.replay = True                       # loop bodies replayed (--no-replay: off)
+        self.seed = None  # --seed (None: a fresh torch.Generator()'s)
+        self._generator = None  # made on first use (start-up time)
+        self.warned = set()  # warnings shown once per message
+        self.out = None  # the output sink (gradcli/output.py)
+        self.where = None  # () -> (file name, line) of the statement run
+        self.variables = None  # the program's variables (names for graphs)
+        self.session = None  # the session that owns this context
+        self.leaf_hooks = None  # engine: hooks registered on leaf tensors
+        self.node_watches = False  # engine: a node got hooks or retain_grad
+        self.replay = True  # loop bodies replayed (--no-replay: off)
 
     @property
     def generator(self):
@@ -64,6 +81,7 @@ class Context:
         if self._generator is None:
             # imported here, not at the top: the generator module costs ~18 ms of start-up
             from .random import Generator
+
             g = Generator()
             self._generator = g if self.seed is None else g.manual_seed(self.seed)
         return self._generator

@@ -2,18 +2,39 @@
 `x.to(device)` and `torch.cuda.is_available()` exist so that PyTorch code written
 to run anywhere (`device = "cuda" if torch.cuda.is_available() else "cpu"`) runs
 unchanged.  Naming any other device is PyTorch's error on a CPU-only build."""
+
 from __future__ import annotations
 
 from .errors import GradAssertionError, GradRuntimeError
 
 # the device types torch's parser knows, in the order its error message lists them
-TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
-         "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
-         "privateuseone")
+TYPES = (
+    "cpu",
+    "cuda",
+    "ipu",
+    "xpu",
+    "mkldnn",
+    "opengl",
+    "opencl",
+    "ideep",
+    "hip",
+    "ve",
+    "fpga",
+    "maia",
+    "xla",
+    "lazy",
+    "vulkan",
+    "mps",
+    "meta",
+    "hpu",
+    "mtia",
+    "privateuseone",
+)
 
 
 class Device:
     """torch.device: a type and an optional index."""
+
     __slots__ = ("type", "index")
 
     def __init__(self, type_: str, index=None):
@@ -47,8 +68,9 @@ def device(spec, index=None) -> Device:
         raise GradRuntimeError("Cannot access accelerator device when none is available.")
     kind, sep, num = spec.partition(":")
     if kind not in TYPES:
-        raise GradRuntimeError(f"Expected one of {', '.join(TYPES)} device type at start of "
-                               f"device string: {spec}")
+        raise GradRuntimeError(
+            f"Expected one of {', '.join(TYPES)} device type at start of device string: {spec}"
+        )
     if sep:
         if not num.isdigit() or (len(num) > 1 and num[0] == "0") or index is not None:
             raise GradRuntimeError(f"Invalid device string: '{spec}'")
@@ -65,5 +87,7 @@ def on_cpu(spec) -> Device:
         return d
     if d.type == "cuda":
         raise GradAssertionError("Torch not compiled with CUDA enabled")
-    raise GradRuntimeError(f"PyTorch is not linked with support for {d.type} devices",
-                           hint="gradcli computes on the CPU only")
+    raise GradRuntimeError(
+        f"PyTorch is not linked with support for {d.type} devices",
+        hint="gradcli computes on the CPU only",
+    )

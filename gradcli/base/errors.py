@@ -5,8 +5,8 @@ type name (shown in `--json` output), a one-line message, an optional hint,
 and where it happened (line and column, 1-based).  `render` turns it into the
 `file:line:col` + source line + caret form printed on stderr.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 
 class GradError(Exception):
@@ -14,12 +14,18 @@ class GradError(Exception):
 
     exit_code = 1
     type_name = "Error"
-    origin = None       # (file, source) when raised in a function defined in another file
-    calls = ()          # [[origin, line, column, callee, program]] of the user-function calls
-                        # it left, innermost first (origin None: at top level of `program`)
+    origin = None  # (file, source) when raised in a function defined in another file
+    calls = ()  # [[origin, line, column, callee, program]] of the user-function calls
+    # it left, innermost first (origin None: at top level of `program`)
 
-    def __init__(self, message: str, line: int | None = None, column: int | None = None,
-                 hint: str | None = None, type_name: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        hint: str | None = None,
+        type_name: str | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.line = line
@@ -85,7 +91,9 @@ def broadcast_error(sa, sb) -> ShapeError:
         if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
             return ShapeError(
                 f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) "
-                f"at non-singleton dimension {i}", hint=f"shapes {sa} and {sb}")
+                f"at non-singleton dimension {i}",
+                hint=f"shapes {sa} and {sb}",
+            )
     return ShapeError(f"shapes {sa} and {sb} cannot be broadcast together")
 
 
@@ -104,7 +112,8 @@ class Interrupted(GradError):
 
 def did_you_mean(name: str, candidates) -> str | None:
     """A 'did you mean' hint with the nearest known name, or None."""
-    import difflib      # only when a name is wrong (saves start-up time)
+    import difflib  # only when a name is wrong (saves start-up time)
+
     best = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"did you mean '{best[0]}'?" if best else None
 
@@ -129,7 +138,9 @@ def render(err: GradError, filename: str, source: str | None) -> str:
         if err.column is not None:
             where += f":{err.column}"
     # an exception raised without a message prints its type alone, as Python does
-    out = [f"{where}: {err.type_name}: {err.message}" if err.message else f"{where}: {err.type_name}"]
+    out = [
+        f"{where}: {err.type_name}: {err.message}" if err.message else f"{where}: {err.type_name}"
+    ]
     if source is not None and err.line is not None:
         lines = source.splitlines()
         if 1 <= err.line <= len(lines):
@@ -149,7 +160,7 @@ MAX_CALLS_SHOWN = 12
 
 def render_calls(err, filename, source):
     """The chain of calls that led to the error, outermost first, innermost last."""
-    frames = list(reversed(err.calls))       # outermost first
+    frames = list(reversed(err.calls))  # outermost first
     rows = []
     for k, (origin, line, col, callee, program) in enumerate(frames):
         file, text = origin or program or (filename, source)
@@ -159,7 +170,7 @@ def render_calls(err, filename, source):
     rows.append((where, err.line, err.column, frames[-1][3], _line_of(text, err.line)))
     if len(rows) > MAX_CALLS_SHOWN:
         hidden = len(rows) - MAX_CALLS_SHOWN
-        rows = rows[:4] + [None] + rows[4 + hidden:]
+        rows = rows[:4] + [None] + rows[4 + hidden :]
     out = ["call chain (innermost last):"]
     for row in rows:
         if row is None:

@@ -9,13 +9,14 @@ the exact value lies within about 2^-100 of a rounding boundary.  For float32
 the product is exact in float64 and only the rounding of the sum needs care
 (`fma32`, also used by gradcli/random.py).
 """
+
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
-_SPLIT = 134217729.0        # 2^27 + 1, Veltkamp's splitter for doubles
+_SPLIT = 134217729.0  # 2^27 + 1, Veltkamp's splitter for doubles
 
 
 def _split(a):
@@ -40,13 +41,15 @@ def fma32(a, b, c) -> np.ndarray:
     r = s.astype(np.float32)
     mid = (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
     if mid.any():
-        idx = mid                           # a mask: 0-d operands too (np.nonzero refuses them)
+        idx = mid  # a mask: 0-d operands too (np.nonzero refuses them)
         ps = np.broadcast_to(p, s.shape)[idx]
         cs = np.broadcast_to(np.asarray(c, dtype=np.float64), s.shape)[idx]
         ss = s[idx]
         bb = ss - ps
         err = (ps - (ss - bb)) + (cs - bb)  # exact: s + err == p + c
-        fixed = np.where(err > 0, np.nextafter(ss, np.inf), np.where(err < 0, np.nextafter(ss, -np.inf), ss))
+        fixed = np.where(
+            err > 0, np.nextafter(ss, np.inf), np.where(err < 0, np.nextafter(ss, -np.inf), ss)
+        )
         r[idx] = fixed.astype(np.float32)
     return r
 
@@ -76,11 +79,12 @@ def exact_scalar(a, b, c):
     a, b, c = float(a), float(b), float(c)
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
         return a * b + c
-    from fractions import Fraction      # (rarely needed: 2.6 ms of start-up saved)
+    from fractions import Fraction  # (rarely needed: 2.6 ms of start-up saved)
+
     exact = Fraction(a) * Fraction(b) + Fraction(c)
     try:
         return float(exact)
-    except OverflowError:                   # beyond the largest double: rounds to inf
+    except OverflowError:  # beyond the largest double: rounds to inf
         return math.inf if exact > 0 else -math.inf
 
 
@@ -89,7 +93,7 @@ def unsplittable(a, b):
     under- or overflows (|a*b| below 2^-900, or an operand above 2^990)."""
     p = np.abs(np.asarray(a * b, dtype=np.float64))
     with np.errstate(invalid="ignore"):
-        return ((p < 2.0 ** -900) & (p > 0)) | (np.abs(a) > 2.0 ** 990) | (np.abs(b) > 2.0 ** 990)
+        return ((p < 2.0**-900) & (p > 0)) | (np.abs(a) > 2.0**990) | (np.abs(b) > 2.0**990)
 
 
 def estrin10(s, c):
@@ -100,6 +104,5 @@ def estrin10(s, c):
     s4 = s2 * s2
     s8 = s4 * s4
     c9, c8, c7, c6, c5, c4, c3, c2, c1, c0 = c
-    p8 = fma(s4, fma(s2, fma(s, c7, c6), fma(s, c5, c4)),
-             fma(s2, fma(s, c3, c2), fma(s, c1, c0)))
+    p8 = fma(s4, fma(s2, fma(s, c7, c6), fma(s, c5, c4)), fma(s2, fma(s, c3, c2), fma(s, c1, c0)))
     return fma(s8, fma(s, c9, c8), p8)

@@ -7,6 +7,7 @@ over and over (about a third of the time of building it).  `tune()` moves what
 start-up made (modules, tables) out of the collector's sight (`gc.freeze`) and
 collects less often; cyclic garbage is still collected.
 """
+
 from __future__ import annotations
 
 import gc

@@ -23,6 +23,7 @@ tests/golden/half.json):
 Only float16 operands reach this module (the float32/float64 paths never test for
 it); NumPy has no bfloat16, so gradcli has none.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -34,7 +35,7 @@ from .sleef_pow import sleef_powf
 F16 = np.dtype(np.float16)
 F32 = np.float32
 HALF_MAX = 65504.0
-BLOCK = 32          # vectorized_loop's step for Half: two AVX2 vectors of 16
+BLOCK = 32  # vectorized_loop's step for Half: two AVX2 vectors of 16
 
 
 def opmath(v):
@@ -70,8 +71,7 @@ def scaled_add(a, b, alpha):
 def scalar(e):
     """A number as PyTorch's Scalar::to<Half>() (pow's exponent, clamp's bounds): an
     error beyond float16's range."""
-    if isinstance(e, (int, float)) and not np.isinf(e) and not np.isnan(e) \
-            and abs(e) > HALF_MAX:
+    if isinstance(e, (int, float)) and not np.isinf(e) and not np.isnan(e) and abs(e) > HALF_MAX:
         raise GradRuntimeError("value cannot be converted to type c10::Half without overflow")
     return np.float16(e)
 

@@ -21,6 +21,7 @@ Opt-out: `GRADCLI_NO_MALLOPT=1`; glibc's own settings win too (any of
 gradcli then leaves the allocator alone).  ctypes is already imported by NumPy at
 start-up, so this costs no import.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -29,13 +30,17 @@ import os
 #: blocks up to this size come from the heap, and this much freed memory at its top
 #: is kept (above: glibc's own behaviour, an mmap per block, given back on free)
 KEEP = 512 << 20
-M_TRIM_THRESHOLD = -1          # glibc's <malloc.h> parameter numbers
+M_TRIM_THRESHOLD = -1  # glibc's <malloc.h> parameter numbers
 M_MMAP_THRESHOLD = -3
-GLIBC_VARS = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_MAX_",
-              "MALLOC_TOP_PAD_")
+GLIBC_VARS = (
+    "MALLOC_MMAP_THRESHOLD_",
+    "MALLOC_TRIM_THRESHOLD_",
+    "MALLOC_MMAP_MAX_",
+    "MALLOC_TOP_PAD_",
+)
 OPT_OUT = "GRADCLI_NO_MALLOPT"
 
-_libc = []                     # glibc once tune() has set it up, else empty
+_libc = []  # glibc once tune() has set it up, else empty
 
 
 def wanted(environ=None) -> bool:

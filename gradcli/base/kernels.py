@@ -13,6 +13,7 @@ with less memory traffic (issue 16: the 1e7-element workload).
   passes are made a cache-sized block at a time for big arrays (the block of
   `a + a` is scaled while it is in the cache: one pass over memory instead of two).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,19 +23,29 @@ from .singles import EXACT_INT, weak
 
 def scaled(g, c):
     """g * c, as NumPy computes it, kept a broadcast view when g is one."""
-    if type(g) is np.ndarray and g.ndim and not g.strides[0] and not any(g.strides) and \
-            g.size > 1 and \
-            (type(c) is float or type(c) is int or type(c) is np.ndarray and not c.ndim):
+    if (
+        type(g) is np.ndarray
+        and g.ndim
+        and not g.strides[0]
+        and not any(g.strides)
+        and g.size > 1
+        and (type(c) is float or type(c) is int or type(c) is np.ndarray and not c.ndim)
+    ):
         first = g[(slice(0, 1),) * g.ndim]
-        one = np.multiply(first, weak(c, first))     # the same promotion as g * c
+        one = np.multiply(first, weak(c, first))  # the same promotion as g * c
         return np.broadcast_to(one.reshape(()), g.shape)
     return np.multiply(g, weak(c, g)) if type(g) is np.ndarray else g * c
 
 
 def times_fresh(g, t):
     """g * t for an array t nobody else holds, computed into t when the result fits it."""
-    if type(g) is np.ndarray and type(t) is np.ndarray and g.shape == t.shape and \
-            g.dtype is t.dtype and t.flags.writeable:
+    if (
+        type(g) is np.ndarray
+        and type(t) is np.ndarray
+        and g.shape == t.shape
+        and g.dtype is t.dtype
+        and t.flags.writeable
+    ):
         return np.multiply(g, t, out=t)
     return g * t
 
@@ -51,14 +62,20 @@ def times_twice(g, a):
     if type(a) is not np.ndarray or a.dtype.kind != "f":
         return times_fresh(g, 2.0 * a)
     n = a.size
-    if type(g) is np.ndarray and a.nbytes >= BLOCKED_BYTES and g.shape == a.shape and \
-            g.dtype is a.dtype and not any(g.strides) and a.flags.c_contiguous:
-        one = g[(slice(0, 1),) * g.ndim].reshape(())       # g's value, 0-d, g's dtype
+    if (
+        type(g) is np.ndarray
+        and a.nbytes >= BLOCKED_BYTES
+        and g.shape == a.shape
+        and g.dtype is a.dtype
+        and not any(g.strides)
+        and a.flags.c_contiguous
+    ):
+        one = g[(slice(0, 1),) * g.ndim].reshape(())  # g's value, 0-d, g's dtype
         out = np.empty(a.shape, a.dtype)
         flat, res, add, mul = a.reshape(-1), out.reshape(-1), np.add, np.multiply
         for i in range(0, n, BLOCK):
-            o = res[i:i + BLOCK]
-            v = flat[i:i + BLOCK]
+            o = res[i : i + BLOCK]
+            v = flat[i : i + BLOCK]
             add(v, v, o)
             mul(one, o, o)
         return out

@@ -9,6 +9,7 @@ against torch 2.13 on float32 and float64 matrices of 1 to 70 rows, contiguous o
 and batches: the same bits).  `info` > 0 (the first zero diagonal
 element of U, 1-based) is PyTorch's singular-matrix error; without MKL an unblocked LU
 with partial pivoting (LAPACK's ?getf2) finds that element."""
+
 from __future__ import annotations
 
 import ctypes
@@ -49,16 +50,31 @@ def _mkl_inverse(fns, a):
     ipiv = np.zeros(max(n, 1), dtype=np.intc)
     info = _INT(0)
     nn = _INT(n)
-    getrf(ctypes.byref(nn), ctypes.byref(nn), lu.ctypes.data, ctypes.byref(_INT(max(n, 1))),
-          ipiv.ctypes.data, ctypes.byref(info))
+    getrf(
+        ctypes.byref(nn),
+        ctypes.byref(nn),
+        lu.ctypes.data,
+        ctypes.byref(_INT(max(n, 1))),
+        ipiv.ctypes.data,
+        ctypes.byref(info),
+    )
     if info.value > 0:
         return None, info.value
     x = np.asfortranarray(np.eye(n, dtype=a.dtype))
     trans = ctypes.c_char(b"N")
     info2 = _INT(0)
-    getrs(ctypes.byref(trans), ctypes.byref(nn), ctypes.byref(nn), lu.ctypes.data,
-          ctypes.byref(_INT(max(n, 1))), ipiv.ctypes.data, x.ctypes.data,
-          ctypes.byref(_INT(max(n, 1))), ctypes.byref(info2), 1)
+    getrs(
+        ctypes.byref(trans),
+        ctypes.byref(nn),
+        ctypes.byref(nn),
+        lu.ctypes.data,
+        ctypes.byref(_INT(max(n, 1))),
+        ipiv.ctypes.data,
+        x.ctypes.data,
+        ctypes.byref(_INT(max(n, 1))),
+        ctypes.byref(info2),
+        1,
+    )
     return x, 0
 
 
@@ -73,10 +89,10 @@ def lu_info(a) -> int:
         if lu[p, j] != 0:
             if p != j:
                 lu[[j, p]] = lu[[p, j]]
-            lu[j + 1:, j] /= lu[j, j]
+            lu[j + 1 :, j] /= lu[j, j]
         elif info == 0:
             info = j + 1
-        lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
+        lu[j + 1 :, j + 1 :] -= np.outer(lu[j + 1 :, j], lu[j, j + 1 :])
     return info
 
 
@@ -86,7 +102,7 @@ def inverse(a):
     n = a.shape[-1]
     batch = a.shape[:-2]
     mats = a.reshape((int(np.prod(batch)), n, n))
-    out = np.empty((mats.shape[0], n, n), dtype=a.dtype)    # each matrix transposed
+    out = np.empty((mats.shape[0], n, n), dtype=a.dtype)  # each matrix transposed
     fns = _lapack()
     fns = None if fns is None else fns["s" if a.dtype == np.float32 else "d"]
     first_bad = None

@@ -5,6 +5,7 @@ Every guard raises `LimitError` *before* the big thing is made: NumPy commits
 memory lazily, so catching MemoryError afterwards is not enough (the process
 would be killed by the kernel first).
 """
+
 from __future__ import annotations
 
 import math
@@ -38,11 +39,14 @@ def check_alloc(shape, itemsize=8):
     """Refuse a tensor over the memory cap before anything is allocated."""
     shape = tuple(int(n) for n in shape)
     if any(n < 0 for n in shape):
-        return                      # the caller reports negative sizes in its own words
+        return  # the caller reports negative sizes in its own words
     n = math.prod(shape) * itemsize
     if n > _limits().max_memory:
-        raise LimitError(f"a tensor of shape {_shape_text(shape)} needs {_fmt(n)}, more than "
-                         f"the memory cap of {_fmt(_limits().max_memory)}", hint=_HINT)
+        raise LimitError(
+            f"a tensor of shape {_shape_text(shape)} needs {_fmt(n)}, more than "
+            f"the memory cap of {_fmt(_limits().max_memory)}",
+            hint=_HINT,
+        )
 
 
 def check_broadcast(*shapes, itemsize=8):
@@ -51,8 +55,9 @@ def check_broadcast(*shapes, itemsize=8):
     the op itself reports the mismatch."""
     first = shapes[0]
     if all(s == first for s in shapes):
-        return                      # same shapes: the result is no bigger than an input
+        return  # same shapes: the result is no bigger than an input
     import numpy as np
+
     try:
         out = np.broadcast_shapes(*shapes)
     except ValueError:
@@ -64,24 +69,30 @@ def check_objects(n, what, bytes_each=64):
     """Refuse turning a tensor into `n` Python objects (list(x), x.tolist(), `for r in x`)
     when they would take more than the memory cap, or more than max_items of them."""
     if n > _limits().max_items or n * bytes_each > _limits().max_memory:
-        raise LimitError(f"{what} would make {n} Python objects (the limit is "
-                         f"{min(_limits().max_items, _limits().max_memory // bytes_each)})",
-                         hint="work on the tensor as a whole, or on a slice of it")
+        raise LimitError(
+            f"{what} would make {n} Python objects (the limit is "
+            f"{min(_limits().max_items, _limits().max_memory // bytes_each)})",
+            hint="work on the tensor as a whole, or on a slice of it",
+        )
 
 
 def check_items(n, what="the result", unit="elements"):
     """Refuse a list, tuple or string longer than max_items."""
     if n > _limits().max_items:
-        raise LimitError(f"{what} would have {n} {unit}, more than the limit of "
-                         f"{_limits().max_items}")
+        raise LimitError(
+            f"{what} would have {n} {unit}, more than the limit of {_limits().max_items}"
+        )
 
 
 def check_held(nbytes, what):
     """Refuse holding more than the memory cap in values gradcli keeps on its own
     (a generator's values are made before they are consumed)."""
     if nbytes > _limits().max_memory:
-        raise LimitError(f"{what} would hold {_fmt(nbytes)}, more than the memory cap of "
-                         f"{_fmt(_limits().max_memory)}", hint=_HINT)
+        raise LimitError(
+            f"{what} would hold {_fmt(nbytes)}, more than the memory cap of "
+            f"{_fmt(_limits().max_memory)}",
+            hint=_HINT,
+        )
 
 
 def check_format_spec(spec):
@@ -95,6 +106,8 @@ def check_format_spec(spec):
             digits += ch
             continue
         if digits and (len(digits) > 12 or int(digits) > _limits().max_items):
-            raise LimitError(f"format spec {spec[:30]!r}: width or precision too large "
-                             f"(the limit is {_limits().max_items})")
+            raise LimitError(
+                f"format spec {spec[:30]!r}: width or precision too large "
+                f"(the limit is {_limits().max_items})"
+            )
         digits = ""

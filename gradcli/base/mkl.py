@@ -22,6 +22,7 @@ kernels (MKL_ENABLE_INSTRUCTIONS=AVX2 unless the user set it), as it keeps NumPy
 machine, where the goldens were recorded, on every machine.  The library is loaded on
 first use, never at start.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -33,21 +34,36 @@ import numpy as np
 
 from .parallel import THREADS
 
-_VML_HA = 0x2 | 0x140000 | 0x100   # VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE, as ATen passes
+_VML_HA = 0x2 | 0x140000 | 0x100  # VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE, as ATen passes
 #: gradcli's name -> MKL's VML name, for the functions PyTorch computes with VML
-VML = {"sin": "Sin", "cos": "Cos", "tan": "Tan", "exp": "Exp", "log": "Ln", "log2": "Log2",
-       "log10": "Log10", "sqrt": "Sqrt", "tanh": "Tanh", "asin": "Asin", "acos": "Acos",
-       "atan": "Atan", "erf": "Erf", "erfc": "Erfc", "erfinv": "ErfInv"}
+VML = {
+    "sin": "Sin",
+    "cos": "Cos",
+    "tan": "Tan",
+    "exp": "Exp",
+    "log": "Ln",
+    "log2": "Log2",
+    "log10": "Log10",
+    "sqrt": "Sqrt",
+    "tanh": "Tanh",
+    "asin": "Asin",
+    "acos": "Acos",
+    "atan": "Atan",
+    "erf": "Erf",
+    "erfc": "Erfc",
+    "erfinv": "ErfInv",
+}
 
-_state = {"lib": False}            # False: not looked for yet; None: not available
+_state = {"lib": False}  # False: not looked for yet; None: not available
 _P, _I, _L = ctypes.c_void_p, ctypes.c_int, ctypes.c_longlong
-_NO, _TR = 111, 112                 # CblasNoTrans, CblasTrans
-_COL = 102                          # CblasColMajor
-_ALIGN = 64                         # PyTorch's CPU allocations are 64-byte aligned
+_NO, _TR = 111, 112  # CblasNoTrans, CblasTrans
+_COL = 102  # CblasColMajor
+_ALIGN = 64  # PyTorch's CPU allocations are 64-byte aligned
 
 
 def _candidates():
-    import glob            # only when MKL is looked for (start-up time)
+    import glob  # only when MKL is looked for (start-up time)
+
     for prefix in dict.fromkeys((sys.prefix, sys.base_prefix, os.environ.get("CONDA_PREFIX", ""))):
         if prefix:
             yield from sorted(glob.glob(os.path.join(prefix, "lib", "libmkl_rt.so*")))
@@ -75,7 +91,7 @@ def _load():
             _declare(lib)
         except AttributeError:
             continue
-        FNS["MKL_Set_Num_Threads"](THREADS)     # as PyTorch does (at::set_num_threads)
+        FNS["MKL_Set_Num_Threads"](THREADS)  # as PyTorch does (at::set_num_threads)
         return lib
     return None
 
@@ -132,14 +148,21 @@ def _address_reader():
     after the object header, read here with one ctypes call (~0.2 us).  Checked at
     import on arrays of several kinds against `a.ctypes.data`; where it does not agree
     (another layout), `a.ctypes.data` is used."""
-    at = object.__basicsize__            # PyObject_HEAD: PyArrayObject's data follows it
+    at = object.__basicsize__  # PyObject_HEAD: PyArrayObject's data follows it
     read = ctypes.c_void_p.from_address
 
     def address(a):
         return read(id(a) + at).value
+
     base = np.arange(24.0).reshape(4, 6)
-    probes = (base, base[1:, 2:], base.T, np.empty(0), np.float32(1).reshape(1)[0:1],
-              np.zeros((3, 5), np.float32)[::2])
+    probes = (
+        base,
+        base[1:, 2:],
+        base.T,
+        np.empty(0),
+        np.float32(1).reshape(1)[0:1],
+        np.zeros((3, 5), np.float32)[::2],
+    )
     if all(address(x) == x.ctypes.data for x in probes):
         return address
     return _ctypes_address
@@ -190,7 +213,7 @@ def unary(name, x):
     (another dtype, no MKL, too large for a 32-bit count)."""
     x = np.asarray(x)
     p = _kind(x)
-    if p is None or x.size >= 2 ** 31:
+    if p is None or x.size >= 2**31:
         return None
     fn = _VML_FNS.get((p, name))
     if fn is None:
@@ -218,7 +241,7 @@ def unary(name, x):
 
 
 _VML_FNS: dict = {}
-_SMALL = 16                         # up to this many values go through the fixed buffers
+_SMALL = 16  # up to this many values go through the fixed buffers
 _small: dict = {}
 
 
@@ -234,8 +257,8 @@ def _operand(a):
     if a.flags.c_contiguous:
         return _aligned(a), False, max(1, a.shape[1])
     if a.flags.f_contiguous:
-        return _aligned(a.T), True, max(1, a.shape[0])   # (its address is a's)
-    return _copy_aligned(a), False, max(1, a.shape[1])   # PyTorch copies it too
+        return _aligned(a.T), True, max(1, a.shape[0])  # (its address is a's)
+    return _copy_aligned(a), False, max(1, a.shape[1])  # PyTorch copies it too
 
 
 def mm(a, b, c=None, alpha=1.0, beta=1.0):
@@ -243,7 +266,7 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0):
     torch.addmm's `alpha * (a @ b) + beta * c`) for 2-D float arrays of one dtype, as
     PyTorch computes it; None when MKL cannot."""
     p = _kind(a)
-    if p is None or b.dtype != a.dtype or max(a.shape + b.shape) >= 2 ** 31:
+    if p is None or b.dtype != a.dtype or max(a.shape + b.shape) >= 2**31:
         return None
     m = lib()
     if m is None:
@@ -257,7 +280,7 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0):
             out[...] = 0
     else:
         out[...] = c
-        if not k and beta != 1:      # addmm_impl_cpu_: zero_() or mul_(beta), no gemm
+        if not k and beta != 1:  # addmm_impl_cpu_: zero_() or mul_(beta), no gemm
             out *= a.dtype.type(beta)
             if beta == 0:
                 out[...] = 0
@@ -266,8 +289,22 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0):
     (A, a_at), ta, lda = _operand(a)
     (B, b_at), tb, ldb = _operand(b)
     # row-major C = A B is column-major C^T = B^T A^T
-    FNS[f"cblas_{p}gemm"](_COL, _TR if tb else _NO, _TR if ta else _NO, cols, rows, k, alpha,
-                          b_at, ldb, a_at, lda, beta, out_at, max(1, cols))
+    FNS[f"cblas_{p}gemm"](
+        _COL,
+        _TR if tb else _NO,
+        _TR if ta else _NO,
+        cols,
+        rows,
+        k,
+        alpha,
+        b_at,
+        ldb,
+        a_at,
+        lda,
+        beta,
+        out_at,
+        max(1, cols),
+    )
     return out
 
 
@@ -294,7 +331,7 @@ def bmm(a, b):
     else one cblas_?gemm_batch (column-major, one group) over pointers to the items;
     None when MKL cannot."""
     p = _kind(a)
-    if p is None or b.dtype != a.dtype or max(a.shape + b.shape) >= 2 ** 31 or lib() is None:
+    if p is None or b.dtype != a.dtype or max(a.shape + b.shape) >= 2**31 or lib() is None:
         return None
     bs, rows, k = a.shape
     cols = b.shape[2]
@@ -317,22 +354,41 @@ def bmm(a, b):
     else:
         ldb_ = k if rows == 1 else lda
     real = ctypes.c_float if p == "s" else ctypes.c_double
-    ints = [(ctypes.c_int * 1)(v) for v in (_TR if tb else _NO, _TR if ta else _NO, cols, rows, k,
-                                           lda_, ldb_, ldc, bs)]
+    ints = [
+        (ctypes.c_int * 1)(v)
+        for v in (_TR if tb else _NO, _TR if ta else _NO, cols, rows, k, lda_, ldb_, ldc, bs)
+    ]
     one, zero = (real * 1)(1.0), (real * 1)(0.0)
-    ptrs = [(ctypes.c_void_p * bs)(*[at + i * s for i in range(bs)])
-            for at, s in ((b_at, sb), (a_at, sa), (out_at, out[0].nbytes))]
+    ptrs = [
+        (ctypes.c_void_p * bs)(*[at + i * s for i in range(bs)])
+        for at, s in ((b_at, sb), (a_at, sa), (out_at, out[0].nbytes))
+    ]
     ad = ctypes.addressof
-    FNS[f"cblas_{p}gemm_batch"](_COL, ad(ints[0]), ad(ints[1]), ad(ints[2]), ad(ints[3]), ad(ints[4]),
-                                ad(one), ad(ptrs[0]), ad(ints[5]), ad(ptrs[1]), ad(ints[6]),
-                                ad(zero), ad(ptrs[2]), ad(ints[7]), 1, ad(ints[8]))
+    FNS[f"cblas_{p}gemm_batch"](
+        _COL,
+        ad(ints[0]),
+        ad(ints[1]),
+        ad(ints[2]),
+        ad(ints[3]),
+        ad(ints[4]),
+        ad(one),
+        ad(ptrs[0]),
+        ad(ints[5]),
+        ad(ptrs[1]),
+        ad(ints[6]),
+        ad(zero),
+        ad(ptrs[2]),
+        ad(ints[7]),
+        1,
+        ad(ints[8]),
+    )
     return out
 
 
 def mv(a, v):
     """a @ v for a 2-D a and 1-D v (torch.mv: gemv), or None."""
     p = _kind(a)
-    if p is None or v.dtype != a.dtype or max(a.shape) >= 2 ** 31:
+    if p is None or v.dtype != a.dtype or max(a.shape) >= 2**31:
         return None
     m = lib()
     if m is None:
@@ -347,34 +403,48 @@ def mv(a, v):
     (A, a_at), ta, lda = _operand(a)
     V, v_at = _aligned(v)
     # column-major: a row-major matrix is its transpose
-    FNS[f"cblas_{p}gemv"](_COL, _NO if ta else _TR, *((rows, k) if ta else (k, rows)), 1.0,
-                          a_at, lda, v_at, 1, 0.0, out_at, 1)
+    FNS[f"cblas_{p}gemv"](
+        _COL,
+        _NO if ta else _TR,
+        *((rows, k) if ta else (k, rows)),
+        1.0,
+        a_at,
+        lda,
+        v_at,
+        1,
+        0.0,
+        out_at,
+        1,
+    )
     return out
 
 
 def dot(a, b):
     """The dot product of two 1-D float arrays (torch.dot), as a 0-d array, or None."""
     p = _kind(a)
-    if p is None or b.dtype != a.dtype or a.size >= 2 ** 31:
+    if p is None or b.dtype != a.dtype or a.size >= 2**31:
         return None
     m = lib()
     if m is None:
         return None
-    pa, pb = _aligned(a), _aligned(b)       # (the arrays are held through the call)
+    pa, pb = _aligned(a), _aligned(b)  # (the arrays are held through the call)
     r = FNS[f"cblas_{p}dot"](a.size, pa[1], 1, pb[1], 1)
     return np.asarray(r, dtype=a.dtype)
 
 
 # ------------------------------------------------ with NumPy where MKL does not apply
 
+
 def unary_fn(name, np_fn):
     """`np_fn` made to compute float32/float64 arrays as PyTorch does (VML)."""
+
     def fn(x):
         if x.dtype.char in "fd" and _state["lib"] is not None:
             r = unary(name, x)
             if r is not None:
                 return r
         return np_fn(x)
+
     fn.__name__ = name
     return fn
 

@@ -5,6 +5,7 @@ PyTorch uses as many threads as CPUs (or OMP_NUM_THREADS) and cuts a range of n
 into min(threads, ceil(n / GRAIN)) chunks of ceil(n / chunks) (the last shorter);
 a range of at most GRAIN is not cut.
 """
+
 from __future__ import annotations
 
 import os

@@ -11,6 +11,7 @@ and x as `pow` does.  Every other exponent is `pow`: SLEEF's on whole blocks of 
 float32 or 8 float64 values (gradcli/base/sleef_pow.py, sleef_powd.py, bit for bit),
 the C library's on the rest.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -37,10 +38,10 @@ def torch_pow(a, e):
         if e == -0.5:
             return 1 / np.sqrt(a)
         if e == 0.5:
-            return _sqrt(a)                 # PyTorch's sqrt kernel (MKL's, when installed)
+            return _sqrt(a)  # PyTorch's sqrt kernel (MKL's, when installed)
         if a.dtype == np.float32 and a.size and isinstance(e, (int, float)):
-            return torch_powf(a, e)         # SLEEF's pow on whole blocks, powf on the rest
-        if e == 1 or e == 0:            # PyTorch's pow copies the base, or fills 1
+            return torch_powf(a, e)  # SLEEF's pow on whole blocks, powf on the rest
+        if e == 1 or e == 0:  # PyTorch's pow copies the base, or fills 1
             return a.copy() if e == 1 else np.ones_like(a)
         if a.dtype == np.float64 and isinstance(e, (int, float)):
             # SLEEF's double pow on whole blocks, the C library's pow on the rest
@@ -55,7 +56,7 @@ def int_power(a, e):
     e = np.asarray(e)
     if not (e < 0).any():
         return np.power(a, e)
-    out = np.power(a, np.abs(e))            # right as it is where e >= 0 or |a| == 1
+    out = np.power(a, np.abs(e))  # right as it is where e >= 0 or |a| == 1
     return np.where((e < 0) & (np.abs(a) != 1), np.zeros_like(out), out)
 
 
@@ -75,4 +76,5 @@ def torch_pow_tensor(a, b):
 def _powd():
     """SLEEF's double pow (base/sleef_powd.py, imported when first needed: start-up)."""
     from .sleef_powd import sleef_powd
+
     return sleef_powd

@@ -70,11 +70,13 @@ Known limits of exactness
   transposed tensor) use the scalar path for every element; we always
   produce fresh C-contiguous arrays (the common case).
 """
+
 from __future__ import annotations
 
 import math
 import os
-from typing import Iterable, Optional, Tuple, Union
+from typing import Union
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -94,7 +96,7 @@ _U64_MASK = (1 << 64) - 1
 _MT_N = 624
 _TWO_PI = 2.0 * math.pi  # 2.0 * c10::pi<double>, exactly 6.283185307179586
 
-ShapeLike = Union[int, Iterable[int]]
+ShapeLike = Union[int, Iterable[int]]  # noqa: UP007 (a runtime alias)
 
 # torch 2.13 switches randint to 64-bit draws from this range size on (found
 # empirically: 2**28 - 1 uses one 32-bit draw per element, 2**28 two), whatever the dtype.
@@ -103,7 +105,7 @@ _RANDINT_64BIT_RANGE = 1 << 28
 _CHUNK_BLOCKS = 4096  # Box-Muller blocks of 16 transformed per vectorised pass
 
 
-def _normalize_shape(shape: ShapeLike) -> Tuple[int, ...]:
+def _normalize_shape(shape: ShapeLike) -> tuple[int, ...]:
     if isinstance(shape, (int, np.integer)):
         shape = (int(shape),)
     shape = tuple(int(s) for s in shape)
@@ -113,7 +115,7 @@ def _normalize_shape(shape: ShapeLike) -> Tuple[int, ...]:
     return shape
 
 
-def _numel(shape: Tuple[int, ...]) -> int:
+def _numel(shape: tuple[int, ...]) -> int:
     n = 1
     for s in shape:
         n *= s
@@ -142,7 +144,7 @@ def _init_genrand(s: int) -> np.ndarray:
 # float64 transcendental functions (must agree with glibc's log/log1p/sin/cos)
 # ----------------------------------------------------------------------------
 
-_np_f64_ok: Optional[bool] = None
+_np_f64_ok: bool | None = None
 
 
 def _numpy_f64_matches_libm() -> bool:
@@ -155,7 +157,11 @@ def _numpy_f64_matches_libm() -> bool:
         x = 1.0 - u
         th = _TWO_PI * u
         ok = True
-        for npf, mf, arg in ((np.log, math.log, x[x > 0]), (np.sin, math.sin, th), (np.cos, math.cos, th)):
+        for npf, mf, arg in (
+            (np.log, math.log, x[x > 0]),
+            (np.sin, math.sin, th),
+            (np.cos, math.cos, th),
+        ):
             ref = np.array([mf(float(v)) for v in arg])
             if not np.array_equal(npf(arg).view(np.uint64), ref.view(np.uint64)):
                 ok = False
@@ -167,19 +173,25 @@ def _numpy_f64_matches_libm() -> bool:
 def _vlog(x: np.ndarray) -> np.ndarray:
     if _numpy_f64_matches_libm():
         return np.log(x)
-    return np.fromiter((math.log(v) for v in x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
+    return np.fromiter((math.log(v) for v in x.ravel().tolist()), np.float64, x.size).reshape(
+        x.shape
+    )
 
 
 def _vsin(x: np.ndarray) -> np.ndarray:
     if _numpy_f64_matches_libm():
         return np.sin(x)
-    return np.fromiter((math.sin(v) for v in x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
+    return np.fromiter((math.sin(v) for v in x.ravel().tolist()), np.float64, x.size).reshape(
+        x.shape
+    )
 
 
 def _vcos(x: np.ndarray) -> np.ndarray:
     if _numpy_f64_matches_libm():
         return np.cos(x)
-    return np.fromiter((math.cos(v) for v in x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
+    return np.fromiter((math.cos(v) for v in x.ravel().tolist()), np.float64, x.size).reshape(
+        x.shape
+    )
 
 
 # ----------------------------------------------------------------------------
@@ -187,7 +199,7 @@ def _vcos(x: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------
 
 _f32 = np.float32
-_fma32 = fma32      # correctly rounded float32 a*b + c (gradcli/fma.py)
+_fma32 = fma32  # correctly rounded float32 a*b + c (gradcli/fma.py)
 
 
 def _mask32(mask: np.ndarray) -> np.ndarray:
@@ -209,9 +221,20 @@ _C_HALF = _f32(0.5)
 _C_MINUS_TWO = _f32(-2.0)
 _C_TWO_PI_F = _f32(_TWO_PI)  # 6.2831854820251465
 _C_SQRTHF = _f32(0.707106781186547524)
-_LOG_P = [_f32(v) for v in (
-    7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1,
-    -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)]
+_LOG_P = [
+    _f32(v)
+    for v in (
+        7.0376836292e-2,
+        -1.1514610310e-1,
+        1.1676998740e-1,
+        -1.2420140846e-1,
+        1.4249322787e-1,
+        -1.6668057665e-1,
+        2.0000714765e-1,
+        -2.4999993993e-1,
+        3.3333331174e-1,
+    )
+]
 _LOG_Q1 = _f32(-2.12194440e-4)
 _LOG_Q2 = _f32(0.693359375)
 _FOPI = _f32(1.27323954473516)  # 4/pi
@@ -336,11 +359,11 @@ class Generator:
     def __init__(self, seed: int = DEFAULT_SEED):
         self._mt = np.random.MT19937(0)
         self._seed = 0
-        self._next_double_normal: Optional[float] = None
+        self._next_double_normal: float | None = None
         self.manual_seed(seed)
 
     # --- seeding / state ---------------------------------------------------------------
-    def manual_seed(self, seed: int) -> "Generator":
+    def manual_seed(self, seed: int) -> Generator:
         """Seed like ``torch.Generator.manual_seed`` (also drops any cached normal)."""
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             try:
@@ -379,7 +402,7 @@ class Generator:
             "next_double_normal": self._next_double_normal,
         }
 
-    def set_state(self, state: dict) -> "Generator":
+    def set_state(self, state: dict) -> Generator:
         self._seed = int(state["seed"])
         self._mt.state = {
             "bit_generator": "MT19937",
@@ -388,7 +411,7 @@ class Generator:
         self._next_double_normal = state["next_double_normal"]
         return self
 
-    def clone(self) -> "Generator":
+    def clone(self) -> Generator:
         g = Generator.__new__(Generator)
         g._mt = np.random.MT19937(0)
         g._seed = 0
@@ -410,13 +433,13 @@ class Generator:
 
     def _uniform32(self, n: int) -> np.ndarray:
         r = self._raw32(n)
-        return (r & np.uint64(0xFFFFFF)).astype(np.float32) * _f32(2.0 ** -24)
+        return (r & np.uint64(0xFFFFFF)).astype(np.float32) * _f32(2.0**-24)
 
     def _uniform64(self, n: int) -> np.ndarray:
         r = self._raw32(2 * n)
         hi = (r[0::2] & np.uint64(0x1FFFFF)).astype(np.float64)
         lo = r[1::2].astype(np.float64)
-        return (hi * 4294967296.0 + lo) * (2.0 ** -53)
+        return (hi * 4294967296.0 + lo) * (2.0**-53)
 
     def _normal_scalar(self) -> float:
         """One sample of torch's scalar normal_distribution<double> (with its cache)."""
@@ -461,14 +484,15 @@ class Generator:
         blocks = out[: k * 16].reshape(k, 16)
         # chunked so that temporaries stay small (much faster than whole-array passes)
         for i in range(0, k, _CHUNK_BLOCKS):
-            blocks[i:i + _CHUNK_BLOCKS] = transform(blocks[i:i + _CHUNK_BLOCKS])
+            blocks[i : i + _CHUNK_BLOCKS] = transform(blocks[i : i + _CHUNK_BLOCKS])
         if n % 16:
             # torch redraws 16 fresh uniforms for the last 16 slots
-            out[n - 16:] = transform(uniform(16).reshape(1, 16)).ravel()
+            out[n - 16 :] = transform(uniform(16).reshape(1, 16)).ravel()
         return out.reshape(shape)
 
-    def randint(self, low: int, high: Optional[int] = None, shape: ShapeLike = (),
-                dtype=np.int64) -> np.ndarray:
+    def randint(
+        self, low: int, high: int | None = None, shape: ShapeLike = (), dtype=np.int64
+    ) -> np.ndarray:
         """Integers in [low, high) like ``torch.randint(low, high, shape)``.
 
         ``randint(high, shape=...)`` (high only) is also accepted.
@@ -478,7 +502,9 @@ class Generator:
         low = int(low)
         high = int(high)
         if high <= low:
-            raise ValueError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+            raise ValueError(
+                f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+            )
         shape = _normalize_shape(shape)
         dt = np.dtype(dtype)
         n = _numel(shape)

@@ -2,6 +2,7 @@
 (passed in: this module does not import the generator's, kept out of start-up):
 `uniform_`, `normal_`, `bernoulli_`, `randperm` and an int64 `random_()`, each consuming
 the generator's stream as the kernel does (verified against torch 2.13)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,16 +32,15 @@ def uniform(gen, shape, low: float, high: float, dtype=np.float32) -> np.ndarray
     n = _numel(shape)
     if _float_dtype(dtype) == np.float32:
         lo, hi = np.float32(low), np.float32(high)
-        x = (gen._raw32(n) & np.uint64(0xFFFFFF)).astype(np.float64) * 2.0 ** -24
+        x = (gen._raw32(n) & np.uint64(0xFFFFFF)).astype(np.float64) * 2.0**-24
         out = (x * np.float64(hi - lo) + np.float64(lo)).astype(np.float32)
     else:
-        x = (gen._raw64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+        x = (gen._raw64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0**-53
         out = fma(x, float(high) - float(low), float(low))
     return out.reshape(shape)
 
 
-def normal(gen, shape, mean: float = 0.0, std: float = 1.0,
-           dtype=np.float32) -> np.ndarray:
+def normal(gen, shape, mean: float = 0.0, std: float = 1.0, dtype=np.float32) -> np.ndarray:
     """``torch.empty(shape).normal_(mean, std)``: the normals of ``randn`` (same
     stream, same paths), each fused-multiply-added as ``n * std + mean``."""
     shape = _normalize_shape(shape)

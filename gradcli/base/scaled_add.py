@@ -12,6 +12,7 @@ tail of m values, the first and the last (m - 1) % lanes are fused, the others n
 Integers wrap as C++'s do; bool is `self or (alpha and other)`.  `sub(a, b, alpha)`
 is `add(a, b, -alpha)`, as in ATen.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,7 +22,7 @@ from .fma import exact_scalar, fma, unsplittable
 from .parallel import chunks
 from .tensor_iter import VEC_BLOCK, _inner_run, _order
 
-_LANES = {np.dtype(np.float32): 4, np.dtype(np.float64): 2}      # SSE lanes of the tail loop
+_LANES = {np.dtype(np.float32): 4, np.dtype(np.float64): 2}  # SSE lanes of the tail loop
 
 
 def scaled_add(a, b, alpha, dt):
@@ -33,7 +34,7 @@ def scaled_add(a, b, alpha, dt):
     if dt.kind in "iu":
         a, b = np.asarray(a).astype(dt), np.asarray(b).astype(dt)
         return np.asarray(a + dt.type(alpha) * b, dtype=dt)
-    if dt not in _LANES:                        # float16: base/half.py
+    if dt not in _LANES:  # float16: base/half.py
         return half.scaled_add(a, b, alpha)
     shape = np.broadcast_shapes(np.shape(a), np.shape(b))
     A = np.broadcast_to(np.asarray(a, dt), shape)
@@ -42,7 +43,7 @@ def scaled_add(a, b, alpha, dt):
     out = np.asarray(fma(B, al, A, dt)).astype(dt, copy=False)
     if dt == np.float64:
         far = unsplittable(B, al) & np.isfinite(B) & np.isfinite(A)
-        if far.any():                     # products near the ends of the double range
+        if far.any():  # products near the ends of the double range
             out = out.copy()
             out[far] = [exact_scalar(b, al, a) for a, b in zip(A[far].tolist(), B[far].tolist())]
     split = _unfused(A, B, dt)

@@ -9,6 +9,7 @@ float32 operations themselves: a product of two 24-bit significands is exact in
 53 bits, and for a sum rounding to double and then to float32 is rounding once,
 since 53 >= 2 * 24 + 2.  A NumPy call on 0-d arrays costs about 1 us more.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,13 +18,13 @@ F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
 F32_MAX = float(np.finfo(np.float32).max)
 EXACT_INT = 1 << 53
-_ROUNDED = {}       # Python number -> its float32 value, as a Python float
+_ROUNDED = {}  # Python number -> its float32 value, as a Python float
 _KEEP = 256
 
 
 def rounded(x):
     if not x:
-        return float(x)         # (kept apart: -0.0 == 0.0 as a key)
+        return float(x)  # (kept apart: -0.0 == 0.0 as a key)
     v = _ROUNDED.get(x)
     if v is None:
         v = float(np.float32(x))
@@ -33,8 +34,8 @@ def rounded(x):
     return v
 
 
-_W32: dict = {}     # Python number -> its 0-d float32 array (weak)
-_W64: dict = {}     # ... float64
+_W32: dict = {}  # Python number -> its 0-d float32 array (weak)
+_W64: dict = {}  # ... float64
 
 
 def weak(v, a):
@@ -73,7 +74,7 @@ def _value(x):
             return None
         return x.item()
     if t is float:
-        if -F32_MAX <= x <= F32_MAX:      # (not nan, inf or out of float32's range)
+        if -F32_MAX <= x <= F32_MAX:  # (not nan, inf or out of float32's range)
             return rounded(x)
         return None
     if t is int and -EXACT_INT <= x <= EXACT_INT:
@@ -100,7 +101,6 @@ def single(x):
     return np.array(x, dtype=F32)
 
 
-
 _NP_F64 = np.float64
 
 
@@ -110,7 +110,7 @@ def scalar_times(g, c):
     dtype, on Python floats (the product of two doubles is the IEEE product; of two
     float32 values it is exact in a double, then rounded once).  None otherwise."""
     tg = type(g)
-    if tg is _NP_F64 and type(c) is float:      # a float64 chain's gradient (the common case)
+    if tg is _NP_F64 and type(c) is float:  # a float64 chain's gradient (the common case)
         return _NP_F64(float(g) * c)
     if tg is np.ndarray:
         if g.ndim:

@@ -8,6 +8,7 @@ polynomial in s (float32: degree 6 by Horner's scheme; float64: degree 11, its f
 terms by Estrin's scheme), all fused, times 2^q in two products; d >= 128 (1024) is
 inf, d < -150 (-2000) is +0.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,19 +16,33 @@ import numpy as np
 from .fma import estrin10, fma
 from .tensor_iter import sleef_blocks
 
-_CF = (+0.1535920892e-3, +0.1339262701e-2, +0.9618384764e-2, +0.5550347269e-1,
-       +0.2402264476e+0, +0.6931471825e+0)
+_CF = (
+    +0.1535920892e-3,
+    +0.1339262701e-2,
+    +0.9618384764e-2,
+    +0.5550347269e-1,
+    +0.2402264476e0,
+    +0.6931471825e0,
+)
 # c9 .. c0 of the float64 polynomial's Estrin part, then ln 2
-_CD = (+0.4434359082926529454e-9, +0.7073164598085707425e-8, +0.1017819260921760451e-6,
-       +0.1321543872511327615e-5, +0.1525273353517584730e-4, +0.1540353045101147808e-3,
-       +0.1333355814670499073e-2, +0.9618129107597600536e-2, +0.5550410866482046596e-1,
-       +0.2402265069591012214e+0)
-_LN2D = +0.6931471805599452862e+0
+_CD = (
+    +0.4434359082926529454e-9,
+    +0.7073164598085707425e-8,
+    +0.1017819260921760451e-6,
+    +0.1321543872511327615e-5,
+    +0.1525273353517584730e-4,
+    +0.1540353045101147808e-3,
+    +0.1333355814670499073e-2,
+    +0.9618129107597600536e-2,
+    +0.5550410866482046596e-1,
+    +0.2402265069591012214e0,
+)
+_LN2D = +0.6931471805599452862e0
 
 
 def _rint_int(u):
     """cvtps2dq / cvtpd2dq of an already rounded value: int32, INT_MIN when out of range."""
-    return np.where(np.abs(u) < 2.0 ** 31, u, -2.0 ** 31).astype(np.int32)
+    return np.where(np.abs(u) < 2.0**31, u, -(2.0**31)).astype(np.int32)
 
 
 def exp2f(d):

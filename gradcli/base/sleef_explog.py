@@ -10,16 +10,35 @@ a degree-6 polynomial in s by fused Horner steps, 1 + (s*s*p + s), scaled by
 double-float, log = e*ln2 + 2x + x^3*p(x^2).  Checked against torch 2.13's own
 SLEEF bit for bit (tests/golden/exact_numerics.json).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from .sleef_pow import (F, _I, _LN2, _L2L, _L2U, _R_LN2, _add_dd, _add2_ff, _div_dd,
-                        _fma, _from_bits, _logk_split, _mul_df)
+from .sleef_pow import (
+    F,
+    _I,
+    _LN2,
+    _L2L,
+    _L2U,
+    _R_LN2,
+    _add_dd,
+    _add2_ff,
+    _div_dd,
+    _fma,
+    _from_bits,
+    _logk_split,
+    _mul_df,
+)
 
-_EXP = [F(0.000198527617612853646278381), F(0.00139304355252534151077271),
-        F(0.00833336077630519866943359), F(0.0416664853692054748535156),
-        F(0.166666671633720397949219), F(0.5)]
+_EXP = [
+    F(0.000198527617612853646278381),
+    F(0.00139304355252534151077271),
+    F(0.00833336077630519866943359),
+    F(0.0416664853692054748535156),
+    F(0.166666671633720397949219),
+    F(0.5),
+]
 _LOG = [F(0.3027294874), F(0.3996108174), F(0.6666694880)]
 
 
@@ -32,7 +51,7 @@ def expf(d):
     d = np.asarray(d, F)
     with np.errstate(invalid="ignore", over="ignore"):
         u = np.rint(d * _R_LN2)
-        q = np.where(np.abs(u) < 2 ** 31, u, -2 ** 31).astype(_I)     # cvtps: nan -> INT_MIN
+        q = np.where(np.abs(u) < 2**31, u, -(2**31)).astype(_I)  # cvtps: nan -> INT_MIN
     fq = q.astype(F)
     s = _fma(fq, -_L2U, d)
     s = _fma(fq, -_L2L, s)
@@ -59,8 +78,8 @@ def logf(d):
         t = _fma(_fma(_LOG[0], x2, _LOG[1]), x2, _LOG[2])
         sx, sy = _add_dd(sx, sy, xx * F(2), xy * F(2))
         w = x2 * xx * t
-        s = sx + w                               # dfadd_vf2_vf2_vf
-        sy = (((sx - s) + w) + sy)
+        s = sx + w  # dfadd_vf2_vf2_vf
+        sy = ((sx - s) + w) + sy
         r = s + sy
         r = np.where(np.isposinf(d), F(np.inf), r)
         r = np.where((d < 0) | np.isnan(d), F(np.nan), r)
@@ -69,6 +88,7 @@ def logf(d):
 
 
 # ------------------------------------------------ log_softmax over the last dim
+
 
 def row_sums(a):
     """Sums of the rows of a 2-D float32 array as PyTorch's `vec::reduce_all` adds
@@ -82,11 +102,14 @@ def row_sums(a):
             acc = acc + a[:, i]
         return acc
     nv = d // 8
-    acc = np.add.reduce(a[:, :nv * 8].reshape(a.shape[0], nv, 8).transpose(1, 0, 2), axis=0) \
-        if nv > 1 else a[:, :8].copy()
+    acc = (
+        np.add.reduce(a[:, : nv * 8].reshape(a.shape[0], nv, 8).transpose(1, 0, 2), axis=0)
+        if nv > 1
+        else a[:, :8].copy()
+    )
     r = d - nv * 8
     if r:
-        acc[:, :r] = acc[:, :r] + a[:, nv * 8:]
+        acc[:, :r] = acc[:, :r] + a[:, nv * 8 :]
     v = acc[:, :4] + acc[:, 4:]
     v = v[:, :2] + v[:, 2:]
     return v[:, 0] + v[:, 1]

@@ -20,6 +20,7 @@ pow(x, y) = exp(y * log|x|), with log|x| and the product carried in
 special cases (zeros, infinities, nan, negative bases with integer exponents).
 Checked against torch 2.13 bit for bit (tests/golden/numerics.json "sleef_pows").
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,8 +31,8 @@ from .tensor_iter import VEC_BLOCK
 
 F = np.float32
 _I = np.int32
-_ALL_ONES = np.array(-1, dtype=_I).view(F)     # the NaN whose 32 bits are all set
-BLOCK = VEC_BLOCK[np.float32]   # 2 x 8 floats: vectorized_loop's step
+_ALL_ONES = np.array(-1, dtype=_I).view(F)  # the NaN whose 32 bits are all set
+BLOCK = VEC_BLOCK[np.float32]  # 2 x 8 floats: vectorized_loop's step
 
 
 def _fma(a, b, c):
@@ -39,6 +40,7 @@ def _fma(a, b, c):
 
 
 # ------------------------------------------------------- double-float arithmetic
+
 
 def _add2_ff(x, y):
     s = x + y
@@ -122,8 +124,11 @@ def _logk(d):
     e, m = _logk_split(d)
     xx, xy = _div_dd(*_add2_ff(F(-1), m), *_add2_ff(F(1), m))
     x2x, x2y = _squ(xx, xy)
-    t = _fma(_fma(F(0.240320354700088500976562), x2x, F(0.285112679004669189453125)), x2x,
-             F(0.400007992982864379882812))
+    t = _fma(
+        _fma(F(0.240320354700088500976562), x2x, F(0.285112679004669189453125)),
+        x2x,
+        F(0.400007992982864379882812),
+    )
     sx, sy = _mul_df(_LN2[0], _LN2[1], e.astype(F))
     sx, sy = _add_dd(sx, sy, xx * F(2), xy * F(2))
     px, py = _mul_dd(x2x, x2y, xx, xy)
@@ -133,9 +138,13 @@ def _logk(d):
 
 _R_LN2 = F(1.442695040888963407359924681001892137426645954152985934135449406931)
 _L2U, _L2L = F(0.693145751953125), F(1.428606765330187045e-06)
-_EXPC = [F(0.00136324646882712841033936), F(0.00836596917361021041870117),
-         F(0.0416710823774337768554688), F(0.166665524244308471679688),
-         F(0.499999850988388061523438)]
+_EXPC = [
+    F(0.00136324646882712841033936),
+    F(0.00836596917361021041870117),
+    F(0.0416710823774337768554688),
+    F(0.166665524244308471679688),
+    F(0.499999850988388061523438),
+]
 
 
 def _ldexp(x, q):
@@ -156,11 +165,11 @@ def _expk(dx, dy):
     with np.errstate(invalid="ignore", over="ignore"):
         u = (dx + dy) * _R_LN2
         q = np.rint(u)
-        q = np.where(np.abs(q) < 2 ** 31, q, -2 ** 31).astype(_I)   # cvtps: out of range -> INT_MIN
+        q = np.where(np.abs(q) < 2**31, q, -(2**31)).astype(_I)  # cvtps: out of range -> INT_MIN
     fq = q.astype(F)
     sx, sy = _add2_dff(dx, dy, fq * -_L2U)
     sx, sy = _add2_dff(sx, sy, fq * -_L2L)
-    s = sx + sy                                    # normalise
+    s = sx + sy  # normalise
     sx, sy = s, (sx - s) + sy
     u = _EXPC[0]
     for c in _EXPC[1:]:
@@ -190,12 +199,12 @@ def sleef_powf(x, y):
         zx = x == 0
         lim = np.where(np.where(zx, -y, y) < 0, F(0), F(np.inf))
         r = np.where(np.isinf(x) | zx, np.where(yisodd, np.copysign(F(1), x), F(1)) * lim, r)
-        r = np.where(np.isnan(x) | np.isnan(y), _ALL_ONES, r)      # SLEEF ors in all bits
+        r = np.where(np.isnan(x) | np.isnan(y), _ALL_ONES, r)  # SLEEF ors in all bits
         r = np.where((y == 0) | (x == 1), F(1), r)
     return r.astype(F, copy=False)
 
 
-_CACHE: list = []          # [(input copy, exponent, result)], the most recent first
+_CACHE: list = []  # [(input copy, exponent, result)], the most recent first
 _CACHE_SIZE = 4
 
 
@@ -217,7 +226,7 @@ def torch_powf(a, e):
     power) on the rest of each thread's range."""
     flat = np.ascontiguousarray(a).reshape(-1)
     ef = F(e)
-    big = BLOCK <= flat.size <= 1 << 16       # worth remembering, and small enough to keep
+    big = BLOCK <= flat.size <= 1 << 16  # worth remembering, and small enough to keep
     if big:
         hit = _cached(flat, (ef, float(e)))
         if hit is not None:
@@ -227,7 +236,7 @@ def torch_powf(a, e):
         k = b + (end - b) // BLOCK * BLOCK
         if k > b:
             out[b:k] = sleef_powf(flat[b:k], ef)
-        if end > k:                 # std::pow(float, double): in double, then rounded
+        if end > k:  # std::pow(float, double): in double, then rounded
             out[k:end] = np.power(flat[k:end].astype(np.float64), float(e))
     if big:
         _CACHE.insert(0, (flat.view(_I).copy(), (ef, float(e)), out.copy()))

@@ -18,28 +18,61 @@ finished in double-double, scaled by 2^q in two products), then IEEE's special c
 (zeros, infinities, NaN, negative bases with integer exponents).  Checked against
 torch 2.13 bit for bit (tests/golden/pow64.json).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from .fma import estrin10
-from .sleef_u10 import (_C, _I32, _U32, D, _add2_ff, _add2_pf, _add_fp, _add_pp, _all_ones, _div,
-                        _fm, _ilogb2k, _ldexp2, _mul_pf, _mul_pp, _rint_i32, _squ)
+from .sleef_u10 import (
+    _C,
+    _I32,
+    _U32,
+    D,
+    _add2_ff,
+    _add2_pf,
+    _add_fp,
+    _add_pp,
+    _all_ones,
+    _div,
+    _fm,
+    _ilogb2k,
+    _ldexp2,
+    _mul_pf,
+    _mul_pp,
+    _rint_i32,
+    _squ,
+)
 
 _LN2, _R_LN2, _L2U, _L2L = _C[D]["ln2"], _C[D]["rln2"], _C[D]["l2u"], _C[D]["l2l"]
 _DBL_MIN = 2.2250738585072014e-308
 _TWO64 = 18446744073709551616.0
 #: c8 .. c0 of logk's polynomial in x^2 (Estrin's scheme, SLEEF's POLY9)
-_LOG = (0.116255524079935043668677, 0.103239680901072952701192, 0.117754809412463995466069,
-        0.13332981086846273921509, 0.153846227114512262845736, 0.181818180850050775676507,
-        0.222222222230083560345903, 0.285714285714249172087875, 0.400000000000000077715612)
+_LOG = (
+    0.116255524079935043668677,
+    0.103239680901072952701192,
+    0.117754809412463995466069,
+    0.13332981086846273921509,
+    0.153846227114512262845736,
+    0.181818180850050775676507,
+    0.222222222230083560345903,
+    0.285714285714249172087875,
+    0.400000000000000077715612,
+)
 _LOG_C = (0.666666666666666629659233, 3.80554962542412056336616e-17)
 #: c9 .. c0 of expk's polynomial (SLEEF's POLY10)
-_EXP = (2.51069683420950419527139e-08, 2.76286166770270649116855e-07,
-        2.75572496725023574143864e-06, 2.48014973989819794114153e-05,
-        0.000198412698809069797676111, 0.0013888888939977128960529,
-        0.00833333333332371417601081, 0.0416666666665409524128449,
-        0.166666666666666740681535, 0.500000000000000999200722)
+_EXP = (
+    2.51069683420950419527139e-08,
+    2.76286166770270649116855e-07,
+    2.75572496725023574143864e-06,
+    2.48014973989819794114153e-05,
+    0.000198412698809069797676111,
+    0.0013888888939977128960529,
+    0.00833333333332371417601081,
+    0.0416666666665409524128449,
+    0.166666666666666740681535,
+    0.500000000000000999200722,
+)
 _OVER = 709.78271114955742909217217426
 
 
@@ -53,8 +86,7 @@ def _ldexp3(d, q):
 def _poly9(x, x2, x4, x8, c):
     """SLEEF's POLY9(x, x2, x4, x8, c8 .. c0): fused multiply-adds in Estrin's order."""
     c8, c7, c6, c5, c4, c3, c2, c1, c0 = c
-    p8 = _fm(x4, _fm(x2, _fm(x, c7, c6), _fm(x, c5, c4)),
-             _fm(x2, _fm(x, c3, c2), _fm(x, c1, c0)))
+    p8 = _fm(x4, _fm(x2, _fm(x, c7, c6), _fm(x, c5, c4)), _fm(x2, _fm(x, c3, c2), _fm(x, c1, c0)))
     return _fm(x8, c8, p8)
 
 
@@ -84,7 +116,7 @@ def _expk(dx, dy):
     q = _rint_i32(dq)
     sx, sy = _add2_pf(dx, dy, dq * -_L2U)
     sx, sy = _add2_pf(sx, sy, dq * -_L2L)
-    s = sx + sy                                     # ddnormalize
+    s = sx + sy  # ddnormalize
     sx, sy = s, (sx - s) + sy
     u = estrin10(sx, _EXP)
     tx, ty = _add_fp(1.0, sx, sy)
@@ -106,7 +138,7 @@ def sleef_powd(x, y):
     xf, yf = x.reshape(-1), y.reshape(-1)
     out = np.empty(xf.size, D)
     for i in range(0, xf.size, BLOCK):
-        out[i:i + BLOCK] = _powd(xf[i:i + BLOCK], yf[i:i + BLOCK])
+        out[i : i + BLOCK] = _powd(xf[i : i + BLOCK], yf[i : i + BLOCK])
     return out.reshape(x.shape)
 
 
@@ -126,6 +158,6 @@ def _powd(x, y):
         lim = np.where(np.signbit(y) != zx, 0.0, np.inf)
         lim = np.where(np.signbit(np.where(yisodd, x, 1.0)), -lim, lim)
         r = np.where(np.isinf(x) | zx, lim, r)
-        r = _all_ones(r, np.isnan(x) | np.isnan(y))          # SLEEF ors in every bit
+        r = _all_ones(r, np.isnan(x) | np.isnan(y))  # SLEEF ors in every bit
         r = np.where((y == 0) | (x == 1), 1.0, r)
     return r

@@ -19,6 +19,7 @@ sinh = (e - 1/e) / 2, cosh = (e + 1/e) / 2 in double-float, and SLEEF's special
 cases (their NaN results carry SLEEF's bit patterns: all bits set where it ORs a
 mask in).  Checked bit for bit against torch 2.13 (tests/golden/exact_numerics.json).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -40,71 +41,72 @@ def _fm(a, b, c):
 # ------------------------------------------------ double-float (double-double) steps
 # (hi, lo) pairs; the same code serves float32 and float64, as SLEEF's df.h / dd.h.
 
-def _add_ff(x, y):                 # dfadd_vf2_vf_vf
+
+def _add_ff(x, y):  # dfadd_vf2_vf_vf
     s = x + y
     return s, (x - s) + y
 
 
-def _add2_ff(x, y):                # dfadd2_vf2_vf_vf
+def _add2_ff(x, y):  # dfadd2_vf2_vf_vf
     s = x + y
     v = s - x
     return s, (x - (s - v)) + (y - v)
 
 
-def _add_pf(xx, xy, y):            # dfadd_vf2_vf2_vf
+def _add_pf(xx, xy, y):  # dfadd_vf2_vf2_vf
     s = xx + y
     return s, ((xx - s) + y) + xy
 
 
-def _add2_pf(xx, xy, y):           # dfadd2_vf2_vf2_vf
+def _add2_pf(xx, xy, y):  # dfadd2_vf2_vf2_vf
     s = xx + y
     v = s - xx
     return s, ((xx - (s - v)) + (y - v)) + xy
 
 
-def _add_fp(x, yx, yy):            # dfadd_vf2_vf_vf2
+def _add_fp(x, yx, yy):  # dfadd_vf2_vf_vf2
     s = x + yx
     return s, ((x - s) + yx) + yy
 
 
-def _add_pp(xx, xy, yx, yy):       # dfadd_vf2_vf2_vf2 (|x| >= |y|)
+def _add_pp(xx, xy, yx, yy):  # dfadd_vf2_vf2_vf2 (|x| >= |y|)
     s = xx + yx
     return s, (((xx - s) + yx) + xy) + yy
 
 
-def _add2_pp(xx, xy, yx, yy):      # dfadd2_vf2_vf2_vf2
+def _add2_pp(xx, xy, yx, yy):  # dfadd2_vf2_vf2_vf2
     s = xx + yx
     v = s - xx
     return s, ((xx - (s - v)) + (yx - v)) + (xy + yy)
 
 
-def _sub_pp(xx, xy, yx, yy):       # dfsub_vf2_vf2_vf2
+def _sub_pp(xx, xy, yx, yy):  # dfsub_vf2_vf2_vf2
     s = xx - yx
     return s, (((xx - s) - yx) + xy) - yy
 
 
-def _mul_pf(xx, xy, y):            # dfmul_vf2_vf2_vf
+def _mul_pf(xx, xy, y):  # dfmul_vf2_vf2_vf
     s = xx * y
     return s, _fm(xy, y, _fm(xx, y, -s))
 
 
-def _mul_pp(xx, xy, yx, yy):       # dfmul_vf2_vf2_vf2
+def _mul_pp(xx, xy, yx, yy):  # dfmul_vf2_vf2_vf2
     s = xx * yx
     return s, _fm(xx, yy, _fm(xy, yx, _fm(xx, yx, -s)))
 
 
-def _squ(xx, xy):                  # dfsqu_vf2_vf2
+def _squ(xx, xy):  # dfsqu_vf2_vf2
     s = xx * xx
     return s, _fm(xx + xx, xy, _fm(xx, xx, -s))
 
 
-def _rec(dx, dy):                  # dfrec_vf2_vf2
+def _rec(dx, dy):  # dfrec_vf2_vf2
     one = dx.dtype.type(1)
     q = one / dx
     return q, q * _fm(-dy, q, _fm(-dx, q, one))
 
 
-def _div(nx, ny, dx, dy):          # dfdiv_vf2_vf2_vf2
+def _div(nx, ny, dx, dy):  # dfdiv_vf2_vf2_vf2
     one = dx.dtype.type(1)
     t = one / dx
     q = nx * t
@@ -138,7 +140,7 @@ def _rint_i32(u):
     """cvtps2dq / cvtpd2dq: to the nearest int32, nan and out of range -> INT_MIN."""
     with np.errstate(invalid="ignore"):
         r = np.rint(u)
-        return np.where(np.abs(r) < 2 ** 31, r, -2 ** 31).astype(_I32)
+        return np.where(np.abs(r) < 2**31, r, -(2**31)).astype(_I32)
 
 
 def _ilogb2k(d):
@@ -168,31 +170,58 @@ def _negzero(d):
 # ------------------------------------------------------------------------ constants
 
 _C = {
-    F: {"ln2": (F(0.69314718246459960938), F(-1.904654323148236017e-09)),
+    F: {
+        "ln2": (F(0.69314718246459960938), F(-1.904654323148236017e-09)),
         "rln2": F(1.442695040888963407359924681001892137426645954152985934135449406931),
-        "l2u": F(0.693145751953125), "l2l": F(1.428606765330187045e-06),
-        "tiny": F(1.17549435e-38), "big": F(18446744073709551616.0), "r75": F(1.0) / F(0.75),
+        "l2u": F(0.693145751953125),
+        "l2l": F(1.428606765330187045e-06),
+        "tiny": F(1.17549435e-38),
+        "big": F(18446744073709551616.0),
+        "r75": F(1.0) / F(0.75),
         "log1p": [F(0.3027294874), F(0.3996108174), F(0.6666694880)],
         "exp": [F(0.1980960224e-3), F(0.1394256484e-2), F(0.8333456703e-2), F(0.4166637361e-1)],
-        "c1": F(0.166666659414234244790680580464), "under": F(-104),
+        "c1": F(0.166666659414234244790680580464),
+        "under": F(-104),
         "expm1": (F(88.72283172607421875), F(-16.635532333438687426013570)),
-        "hyp": F(89), "bound": F(1e38)},
-    D: {"ln2": (0.693147180559945286226764, 2.319046813846299558417771e-17),
+        "hyp": F(89),
+        "bound": F(1e38),
+    },
+    D: {
+        "ln2": (0.693147180559945286226764, 2.319046813846299558417771e-17),
         "rln2": 1.442695040888963407359924681001892137426645954152985934135449406931,
-        "l2u": .69314718055966295651160180568695068359375,
-        "l2l": .28235290563031577122588448175013436025525412068e-12,
-        "tiny": 2.2250738585072014e-308, "big": 18446744073709551616.0, "r75": 1.0 / 0.75,
+        "l2u": 0.69314718055966295651160180568695068359375,
+        "l2l": 0.28235290563031577122588448175013436025525412068e-12,
+        "tiny": 2.2250738585072014e-308,
+        "big": 18446744073709551616.0,
+        "r75": 1.0 / 0.75,
         # c6 .. c0 of log1p's polynomial, c9 .. c0 of exp's (Estrin's scheme)
-        "log1p": [0.1532076988502701353e+0, 0.1525629051003428716e+0, 0.1818605932937785996e+0,
-                  0.2222214519839380009e+0, 0.2857142932794299317e+0, 0.3999999999635251990e+0,
-                  0.6666666666667333541e+0],
-        "exp": [0.1602472219709932072e-9, 0.2092255183563157007e-8, 0.2505230023782644465e-7,
-                0.2755724800902135303e-6, 0.2755731892386044373e-5, 0.2480158735605815065e-4,
-                0.1984126984148071858e-3, 0.1388888888886763255e-2, 0.8333333333333347095e-2,
-                0.4166666666666669905e-1],
-        "c1": 0.1666666666666666574e+0, "under": -1000.0,
+        "log1p": [
+            0.1532076988502701353e0,
+            0.1525629051003428716e0,
+            0.1818605932937785996e0,
+            0.2222214519839380009e0,
+            0.2857142932794299317e0,
+            0.3999999999635251990e0,
+            0.6666666666667333541e0,
+        ],
+        "exp": [
+            0.1602472219709932072e-9,
+            0.2092255183563157007e-8,
+            0.2505230023782644465e-7,
+            0.2755724800902135303e-6,
+            0.2755731892386044373e-5,
+            0.2480158735605815065e-4,
+            0.1984126984148071858e-3,
+            0.1388888888886763255e-2,
+            0.8333333333333347095e-2,
+            0.4166666666666669905e-1,
+        ],
+        "c1": 0.1666666666666666574e0,
+        "under": -1000.0,
         "expm1": (709.782712893383996732223, -36.736800569677101399113302437),
-        "hyp": 710.0, "bound": 1e307},
+        "hyp": 710.0,
+        "bound": 1e307,
+    },
 }
 
 
@@ -202,6 +231,7 @@ def _poly4(x, x2, c3, c2, c1, c0):
 
 # ------------------------------------------------------------------------- kernels
 
+
 def _expk2(d):
     """exp(d) as a double-float (SLEEF's expk2f / expk2 with a zero low part)."""
     t = d.dtype.type
@@ -210,7 +240,7 @@ def _expk2(d):
     if t is F:
         q = _rint_i32(u)
         fq = q.astype(t)
-    else:                                   # the rounded double, and it converted to int32
+    else:  # the rounded double, and it converted to int32
         fq = np.rint(u)
         q = _rint_i32(fq)
     sx, sy = _add2_ff(d, fq * -c["l2u"])
@@ -227,8 +257,9 @@ def _expk2(d):
         s4x, s4y = _squ(s2x, s2y)
         s8 = s4x * s4x
         p = c["exp"]
-        u = _fm(s8, _fm(sx, p[0], p[1]),
-                _fm(s4x, _poly4(sx, s2x, *p[2:6]), _poly4(sx, s2x, *p[6:10])))
+        u = _fm(
+            s8, _fm(sx, p[0], p[1]), _fm(s4x, _poly4(sx, s2x, *p[2:6]), _poly4(sx, s2x, *p[6:10]))
+        )
         tx, ty = _add_fp(0.5, *_mul_pf(sx, sy, c["c1"]))
         tx, ty = _add_fp(1.0, *_mul_pp(tx, ty, sx, sy))
         tx, ty = _add_fp(1.0, *_mul_pp(tx, ty, sx, sy))
@@ -278,7 +309,7 @@ def _log_u1(d):
     d = np.where(o, d * c["big"], d)
     e = _ilogb2k(d * c["r75"])
     ti, mb = _LAY[t][:2]
-    m = (d.view(ti) - (e.astype(ti) << mb)).view(t)          # vldexp3(d, -e)
+    m = (d.view(ti) - (e.astype(ti) << mb)).view(t)  # vldexp3(d, -e)
     e = np.where(o, e - 64, e)
     xx, xy = _div(*_add2_ff(t(-1), m), *_add2_ff(t(1), m))
     r = _log_tail(d, e, xx, xy)
@@ -303,7 +334,7 @@ def sleef_log1p(d):
         e = np.where(o, e - 64, e)
         xx, xy = _div(m, np.zeros_like(m), *_add_ff(t(2), m))
         r = _log_tail(d, e, xx, xy)
-        far = ~(d <= c["bound"])             # beyond the core approximation (and nan): log(d)
+        far = ~(d <= c["bound"])  # beyond the core approximation (and nan): log(d)
         if far.any():
             r[far] = _log_u1(d[far])
         if t is F:
@@ -325,7 +356,7 @@ def _hyperbolic(x, sign):
         y = (dx + dy) * t(0.5)
         y = np.where((np.abs(x) > _C[t]["hyp"]) | np.isnan(y), t(np.inf), y)
         if sign:
-            y = np.where(np.signbit(x), -y, y)          # vmulsign: x's sign bit xored in
+            y = np.where(np.signbit(x), -y, y)  # vmulsign: x's sign bit xored in
         y = _all_ones(y, np.isnan(x))
     return y.astype(t, copy=False)
 

@@ -6,6 +6,7 @@ kernels compute them (ATen/native/cpu/SoftMaxKernel.cpp, `_vec_softmax_lastdim`,
 the last whole vector into the first lanes, then the 4 lanes in order (double has
 no shuffle tree, unlike float32's in sleef_explog.py).  Checked bit for bit against
 torch 2.13 (tests/golden/exact_numerics.json)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -20,17 +21,20 @@ LANES = 4
 def row_sums(a):
     """reduce_all(+) of each row of a 2-D float64 array."""
     rows, d = a.shape
-    if d < LANES:                          # a partial vector: its lanes from the left
+    if d < LANES:  # a partial vector: its lanes from the left
         acc = a[:, 0].copy()
         for i in range(1, d):
             acc = acc + a[:, i]
         return acc
     nv = d // LANES
-    acc = np.add.reduce(a[:, :nv * LANES].reshape(rows, nv, LANES), axis=1) if nv > 1 \
+    acc = (
+        np.add.reduce(a[:, : nv * LANES].reshape(rows, nv, LANES), axis=1)
+        if nv > 1
         else a[:, :LANES].copy()
+    )
     r = d - nv * LANES
     if r:
-        acc[:, :r] = acc[:, :r] + a[:, nv * LANES:]
+        acc[:, :r] = acc[:, :r] + a[:, nv * LANES :]
     return ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
 
 

@@ -13,6 +13,7 @@ along the dim one after the other, then each divided by the sum.  The other colu
 C library's exp.  Checked bit for bit against torch 2.13 (AVX2) on 80 shapes
 (tests/golden/softmax_dims.json).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -36,7 +37,7 @@ def vector_columns(outer, inner, lanes):
         p = np.arange(b, e)
         row = p // inner
         first, last = b // inner, (e - 1) // inner
-        start = np.where(row == first, b % inner, 0)          # where the range enters the row
+        start = np.where(row == first, b % inner, 0)  # where the range enters the row
         stop = np.where(row == last, e - last * inner, inner)  # where it leaves it
         mask[b:e] = (p % inner - start) < (stop - start) // lanes * lanes
     return mask
@@ -64,8 +65,11 @@ def _sum_along(a3):
 def _columns(a, axis):
     """a as (outer, dim, inner), contiguous."""
     shape = a.shape
-    return np.ascontiguousarray(a).reshape(int(np.prod(shape[:axis], dtype=np.int64)), shape[axis],
-                                           int(np.prod(shape[axis + 1:], dtype=np.int64)))
+    return np.ascontiguousarray(a).reshape(
+        int(np.prod(shape[:axis], dtype=np.int64)),
+        shape[axis],
+        int(np.prod(shape[axis + 1 :], dtype=np.int64)),
+    )
 
 
 def softmax_backward_dim(g, out, axis):

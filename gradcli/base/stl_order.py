@@ -8,9 +8,10 @@ heap of partial_sort.  They are written here step for step as the algorithms are
 published (the same moves in the same order), on a Python list with a `less`
 function, so ties come out where PyTorch puts them.  Pure Python: meant for the rows
 that have ties (topk takes NumPy's way elsewhere)."""
+
 from __future__ import annotations
 
-_THRESHOLD = 16       # libstdc++'s _S_threshold
+_THRESHOLD = 16  # libstdc++'s _S_threshold
 
 
 def _lg(n):
@@ -33,7 +34,7 @@ def _insertion_sort(a, first, last, less):
     for i in range(first + 1, last):
         if less(a[i], a[first]):
             val = a[i]
-            a[first + 1:i + 1] = a[first:i]         # move_backward
+            a[first + 1 : i + 1] = a[first:i]  # move_backward
             a[first] = val
         else:
             _unguarded_linear_insert(a, i, less)
@@ -100,7 +101,7 @@ def _adjust_heap(a, first, hole, length, value, less):
         child = 2 * (child + 1)
         a[first + hole] = a[first + child - 1]
         hole = child - 1
-    parent = (hole - 1) // 2                 # push_heap
+    parent = (hole - 1) // 2  # push_heap
     while hole > top and less(a[first + parent], value):
         a[first + hole] = a[first + parent]
         hole = parent
@@ -144,7 +145,7 @@ def partial_sort(a, first, middle, last, less):
 def _introsort_loop(a, first, last, depth, less):
     while last - first > _THRESHOLD:
         if depth == 0:
-            partial_sort(a, first, last, last, less)       # heapsort
+            partial_sort(a, first, last, last, less)  # heapsort
             return
         depth -= 1
         cut = _partition_pivot(a, first, last, less)

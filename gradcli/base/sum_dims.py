@@ -24,6 +24,7 @@ reorder_dimensions/coalesce_dimensions, TensorIteratorReduce.cpp):
   1)`, column ranges rounded down to 128 bytes when that dim is contiguous: only a
   cut of the plane's column dim changes an order (which columns are whole blocks).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -36,10 +37,11 @@ from .sum_plans import ILP, _reduce
 def iter_dims(shape, in_strides, out_strides):
     """TensorIterator's dims for a reduction, fastest first: [(size, in_stride,
     out_stride)] after reordering and coalescing (size-1 dims dropped)."""
-    dims = [d for d in zip(reversed(shape), reversed(in_strides), reversed(out_strides))
-            if d[0] != 1]
+    dims = [
+        d for d in zip(reversed(shape), reversed(in_strides), reversed(out_strides)) if d[0] != 1
+    ]
 
-    def swap(a, b):                   # reorder_dimensions' should_swap (output first)
+    def swap(a, b):  # reorder_dimensions' should_swap (output first)
         if (a[2] == 0) != (b[2] == 0):
             return 1 if b[2] == 0 else -1
         for k in (2, 1):
@@ -52,7 +54,7 @@ def iter_dims(shape, in_strides, out_strides):
                 return 1
         return 0
 
-    for i in range(1, len(dims)):     # insertion sort with ambiguous comparisons
+    for i in range(1, len(dims)):  # insertion sort with ambiguous comparisons
         j = i
         for d0 in range(i - 1, -1, -1):
             c = swap(dims[d0], dims[j])
@@ -62,7 +64,7 @@ def iter_dims(shape, in_strides, out_strides):
             elif c < 0:
                 break
     out = []
-    for d in dims:                    # coalesce_dimensions
+    for d in dims:  # coalesce_dimensions
         if out and all(p * out[-1][0] == q for p, q in zip(out[-1][1:], d[1:])):
             out[-1] = (out[-1][0] * d[0], out[-1][1], out[-1][2])
         else:
@@ -98,11 +100,11 @@ def _outer(a, ranges, vec, lanes):
         block = ILP * lanes if vec and n >= lanes else ILP
         w = n // block * block
         if w:
-            part = np.ascontiguousarray(a[:, :, b:b + w]).reshape(rows, batch * w)
-            out[:, b:b + w] = _multi_row_sum(part).reshape(batch, w)
+            part = np.ascontiguousarray(a[:, :, b : b + w]).reshape(rows, batch * w)
+            out[:, b : b + w] = _multi_row_sum(part).reshape(batch, w)
         if n > w:
-            part = np.ascontiguousarray(a[:, :, b + w:e]).reshape(rows, batch * (n - w))
-            out[:, b + w:e] = _row_sum(part).reshape(batch, n - w)
+            part = np.ascontiguousarray(a[:, :, b + w : e]).reshape(rows, batch * (n - w))
+            out[:, b + w : e] = _row_sum(part).reshape(batch, n - w)
     return out
 
 
@@ -142,27 +144,28 @@ def dim_sums(x, axes):
     red = [d for d in dims if d[2] == 0]
     keep = [d for d in dims if d[2] != 0]
     out_n = int(np.prod(oshape)) if oshape else 1
-    if not red:                                  # no true reduction: 0 + x
-        return (np.add(x, 0).reshape(oshape) if x.ndim else x + 0)
+    if not red:  # no true reduction: 0 + x
+        return np.add(x, 0).reshape(oshape) if x.ndim else x + 0
     if out_n == 1:
         if not x.flags.c_contiguous:
             return None
         return np.asarray(torch_sum(x), dt).reshape(oshape)
-    order = keep[::-1] + red[::-1]               # slowest first
-    v = np.lib.stride_tricks.as_strided(x, tuple(d[0] for d in order),
-                                        tuple(d[1] for d in order), writeable=False)
+    order = keep[::-1] + red[::-1]  # slowest first
+    v = np.lib.stride_tricks.as_strided(
+        x, tuple(d[0] for d in order), tuple(d[1] for d in order), writeable=False
+    )
     n0, s0 = red[0][0], red[0][1]
-    if len(red) >= 2:                            # every row into one output value
+    if len(red) >= 2:  # every row into one output value
         terms = _rows(v, n0, lanes, s0 == isz).reshape(out_n, -1)
         out = _reduce(np.ascontiguousarray(terms.T), 0) + dt.type(0)
         return out.reshape(oshape)
     n1, s1 = keep[0][0], keep[0][1]
     if s0 == isz and n0 >= lanes or not (s1 == isz and n1 >= lanes) and s0 < s1:
-        out = _rows(v, n0, lanes, s0 == isz)    # inner kernels: rows are independent
+        out = _rows(v, n0, lanes, s0 == isz)  # inner kernels: rows are independent
     else:
         ranges = [(0, n1)]
         if THREADS > 1 and x.size >= GRAIN:
-            split = len(keep) - 1                # find_split_dim, outermost first
+            split = len(keep) - 1  # find_split_dim, outermost first
             for i in range(len(keep) - 1, -1, -1):
                 if keep[i][0] >= THREADS:
                     split = i

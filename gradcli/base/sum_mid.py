@@ -18,6 +18,7 @@ the frozen reference, bit for bit):
 * x + y == y + x, so the sum of the levels before is carried as the last item of the
   next level's last block, and a last chain of two rows is one np.add.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -57,7 +58,7 @@ def _tr(step, m, w, dtype, void):
     (copies move whole items) and its rows (for one reduce)."""
     cols = -(-m // step)
     tr = np.full((step, cols | 1, w), -0.0, dtype)
-    items = tr.reshape(-1).view(void).reshape(step, cols | 1)   # item s of block b at [s, b]
+    items = tr.reshape(-1).view(void).reshape(step, cols | 1)  # item s of block b at [s, b]
     return tr, items, tr[:, :cols].reshape(step, cols * w), cols
 
 
@@ -86,6 +87,7 @@ def one_copied_level(n, dtype):
 
 class MidPlan:
     """The buffers and the closure (`run`) for n values of dtype."""
+
     __slots__ = ("run", "nbytes")
 
     def __init__(self, n, dtype):
@@ -93,40 +95,43 @@ class MidPlan:
         lanes, w, nv, k, nleft, ns, step, nb, rem, cols0 = geometry(n, dtype)
         f32 = dtype.char == "f"
         void = np.dtype((np.void, w * isz))
-        nlv = nleft if f32 else 0              # float32: the left-over vectors in the last chain
-        two = cols0 > step                     # a second level (cols0 items, blocks of step)
+        nlv = nleft if f32 else 0  # float32: the left-over vectors in the last chain
+        two = cols0 > step  # a second level (cols0 items, blocks of step)
         copy = n <= COPY_MAX[dtype.char] and not two
         if two:
             tr1, items1, rows1, cols1 = _tr(step, cols0, w, dtype, void)
-            out0 = np.full((cols1 * step, w), -0.0, dtype)   # whole blocks for one copy
+            out0 = np.full((cols1 * step, w), -0.0, dtype)  # whole blocks for one copy
             m = cols1
         else:
             m = cols0
         tr0, items0, rows0, _ = _tr(step, k, w, dtype, void)
-        extra = lanes if f32 else w            # after the values: float32 the lanes, float64 the parts
+        extra = lanes if f32 else w  # after the values: float32 the lanes, float64 the parts
         buf = np.full(n + extra, -0.0, dtype) if copy else None
         # the last chain: the items of the last level, then (float32) the left-over vectors
         last = np.full((m + nlv, w), -0.0, dtype)
         if f32:
             parts = np.zeros(w, dtype)
             vec_in = parts.reshape(ILP, lanes)
-            acc = buf[n - ns:] if copy else np.zeros(ns + lanes, dtype)
+            acc = buf[n - ns :] if copy else np.zeros(ns + lanes, dtype)
             vec_out = acc[ns:]
             head = None if (copy or not ns) else acc[:ns]
         else:
             vec_in = vec_out = None
-            py = buf[k * w:] if copy else np.zeros(nleft * lanes + ns + w, dtype)
-            parts = py[nleft * lanes + ns:]
-            head = None if (copy or not (nleft or ns)) else py[:nleft * lanes + ns]
+            py = buf[k * w :] if copy else np.zeros(nleft * lanes + ns + w, dtype)
+            parts = py[nleft * lanes + ns :]
+            head = None if (copy or not (nleft or ns)) else py[: nleft * lanes + ns]
         lout = (out0[:cols0] if two else last[:cols0]).reshape(-1)
-        self.nbytes = sum(a.nbytes for a in (tr0, last, parts) if a is not None) + (
-            buf.nbytes if copy else 0) + ((tr1.nbytes + out0.nbytes) if two else 0)
+        self.nbytes = (
+            sum(a.nbytes for a in (tr0, last, parts) if a is not None)
+            + (buf.nbytes if copy else 0)
+            + ((tr1.nbytes + out0.nbytes) if two else 0)
+        )
         full0 = items0[:, :nb].T
         part0 = items0[:rem, nb] if rem else None
         lv_dst = last[m:, :lanes] if nlv else None
-        l2 = last.shape[0] == 2                # the last chain is one addition
+        l2 = last.shape[0] == 2  # the last chain is one addition
         la, lb = last[0], last[1] if last.shape[0] > 1 else None
-        if two:                                # level 1: level 0's sums side by side
+        if two:  # level 1: level 0's sums side by side
             dst1 = items1[:, :cols1].T
             src1 = out0.reshape(-1).view(void).reshape(cols1, step)
             out1 = last[:cols1].reshape(-1)
@@ -136,12 +141,32 @@ class MidPlan:
         if copy:
             mz = np.full((), -0.0, dtype)
             data = buf[:n]
-            full_src = buf[:nb * step * w].view(void).reshape(nb, step)
-            part_src = buf[nb * step * w:k * w].view(void) if rem else None
-            lv_src = buf[k * w:k * w + nleft * lanes].reshape(nleft, lanes) if nlv else None
-            self.run = _copy_closure(f32, data, mz, full0, full_src, part0, part_src, rows0,
-                                     lout, lv_dst, lv_src, last, l2, la, lb, parts, vec_in,
-                                     vec_out, acc if f32 else py, nl4, ns)
+            full_src = buf[: nb * step * w].view(void).reshape(nb, step)
+            part_src = buf[nb * step * w : k * w].view(void) if rem else None
+            lv_src = buf[k * w : k * w + nleft * lanes].reshape(nleft, lanes) if nlv else None
+            self.run = _copy_closure(
+                f32,
+                data,
+                mz,
+                full0,
+                full_src,
+                part0,
+                part_src,
+                rows0,
+                lout,
+                lv_dst,
+                lv_src,
+                last,
+                l2,
+                la,
+                lb,
+                parts,
+                vec_in,
+                vec_out,
+                acc if f32 else py,
+                nl4,
+                ns,
+            )
             return
         off_part = nb * step * w * isz
         off_lv = k * w * isz
@@ -174,15 +199,37 @@ class MidPlan:
                     head[...] = nd((ns,), dtype, x, off_head)
                 reduce_(vec_in, 0, None, vec_out)
                 total = accumulate(acc, 0)[-1]
-                return total if total else zero      # from +0: a zero sum is +0
+                return total if total else zero  # from +0: a zero sum is +0
             if head is not None:
                 head[...] = nd((nhead,), dtype, x, off_lv)
             return finish(py.tolist(), nl4, ns)
+
         self.run = run
 
 
-def _copy_closure(f32, data, mz, full0, full_src, part0, part_src, rows0, lout, lv_dst,
-                  lv_src, last, l2, la, lb, parts, vec_in, vec_out, tail, nl4, ns):
+def _copy_closure(
+    f32,
+    data,
+    mz,
+    full0,
+    full_src,
+    part0,
+    part_src,
+    rows0,
+    lout,
+    lv_dst,
+    lv_src,
+    last,
+    l2,
+    la,
+    lb,
+    parts,
+    vec_in,
+    vec_out,
+    tail,
+    nl4,
+    ns,
+):
     """The closure of a plan with one level that first copies the values into its buffer
     (x + -0.0), then reads only views made once; `tail`: float32 [scalars, lanes],
     float64 [left-over vectors, scalars, parts], both views of the buffer."""
@@ -203,8 +250,9 @@ def _copy_closure(f32, data, mz, full0, full_src, part0, part_src, rows0, lout, 
         if f32:
             reduce_(vec_in, 0, None, vec_out)
             total = accumulate(tail, 0)[-1]
-            return total if total else zero      # from +0: a zero sum is +0
+            return total if total else zero  # from +0: a zero sum is +0
         return finish(tail.tolist(), nl4, ns)
+
     return run
 
 
@@ -213,10 +261,11 @@ def _finish64(v, nlv, ns):
     the scalars and the lanes.  v = [left-over vectors (nlv values), scalars (ns), parts]."""
     if not (nlv or ns):
         a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3 = v
-        return ((((0.0 + (((a0 + b0) + c0) + d0)) + (((a1 + b1) + c1) + d1))
-                 + (((a2 + b2) + c2) + d2)) + (((a3 + b3) + c3) + d3))
+        return (
+            ((0.0 + (((a0 + b0) + c0) + d0)) + (((a1 + b1) + c1) + d1)) + (((a2 + b2) + c2) + d2)
+        ) + (((a3 + b3) + c3) + d3)
     o = nlv + ns
-    l0, l1, l2, l3 = v[o:o + 4]
+    l0, l1, l2, l3 = v[o : o + 4]
     for i in range(0, nlv, 4):
         l0 += v[i]
         l1 += v[i + 1]

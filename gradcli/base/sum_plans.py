@@ -19,6 +19,7 @@ plans replaced, tests/sum_reference.py).  What lets a level be one NumPy call:
 * x + y == y + x, so the levels left over from before can be carried as the last item
   of the next level's last block instead of being added at the end.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -28,7 +29,7 @@ from .sum_mid import ILP, MidPlan, _finish64, fits
 
 LEVELS = 4
 
-_reduce = np.add.reduce          # called with a positional axis: a keyword costs ~1 us a call
+_reduce = np.add.reduce  # called with a positional axis: a keyword costs ~1 us a call
 _accumulate = np.add.accumulate
 
 
@@ -39,6 +40,7 @@ class _Level:
     the last whole block as one more block padded with -0.0 (x + -0.0 == x for every x,
     signed zeros included); one reduce over the first axis of `tr` adds every block
     item after item, from its first, into `out` (the next level's items)."""
+
     __slots__ = ("full_src", "full_dst", "part_src", "part_dst", "rows", "out")
 
     def __init__(self, items, m, step, dtype, out):
@@ -48,7 +50,7 @@ class _Level:
         cols = nbl + (r > 0)
         self.out = out[:cols].reshape(-1)
         self.part_src = self.part_dst = None
-        if cols == 1 and r == 0:                   # one whole block: add it in place
+        if cols == 1 and r == 0:  # one whole block: add it in place
             self.full_src = self.full_dst = None
             self.rows = items[:step]
             return
@@ -56,10 +58,10 @@ class _Level:
         # an odd number of columns: rows a power of two bytes apart would fall in one
         # cache set (the copy writes down a column)
         tr = np.full((step, cols | 1, w), -0.0, dtype)
-        self.full_src = items[:nbl * step].reshape(-1).view(void).reshape(nbl, step)
+        self.full_src = items[: nbl * step].reshape(-1).view(void).reshape(nbl, step)
         self.full_dst = tr.reshape(-1).view(void).reshape(step, cols | 1)[:, :nbl].T
         if r:
-            self.part_src = items[nbl * step:m]
+            self.part_src = items[nbl * step : m]
             self.part_dst = tr[:r, nbl]
         self.rows = tr[:, :cols].reshape(step, cols * w)
 
@@ -76,10 +78,35 @@ class _Plan:
     `_multi_row_sum`'s).  A level with no whole block, or the fourth, is the last
     chain: its items (float32: then the vectors after the last group, padded with
     -0.0) added in order -> `parts`.  Level 0 is laid out in slabs (`_slabs`)."""
-    __slots__ = ("lanes", "k", "tail", "nleft", "ns", "f32", "step", "void", "nb",
-                 "levels", "last", "lv_dst", "groups_dst", "parts", "vec_in", "vec_out",
-                 "acc", "py", "head", "nbytes", "slabs", "part0", "run", "buf", "srcs",
-                 "stage_at")
+
+    __slots__ = (
+        "lanes",
+        "k",
+        "tail",
+        "nleft",
+        "ns",
+        "f32",
+        "step",
+        "void",
+        "nb",
+        "levels",
+        "last",
+        "lv_dst",
+        "groups_dst",
+        "parts",
+        "vec_in",
+        "vec_out",
+        "acc",
+        "py",
+        "head",
+        "nbytes",
+        "slabs",
+        "part0",
+        "run",
+        "buf",
+        "srcs",
+        "stage_at",
+    )
 
     def __init__(self, n, dtype):
         self.lanes = lanes = 32 // dtype.itemsize
@@ -87,15 +114,15 @@ class _Plan:
         nv = n // lanes
         self.k = k = nv // ILP
         self.tail = nv * lanes
-        self.nleft = nleft = nv - k * ILP          # vectors after the last whole group
-        self.ns = ns = n - nv * lanes              # scalars after the last whole vector
+        self.nleft = nleft = nv - k * ILP  # vectors after the last whole group
+        self.ns = ns = n - nv * lanes  # scalars after the last whole vector
         power = max(4, (int(k - 1).bit_length() if k > 1 else 0) // LEVELS)
         self.step = step = 1 << power
         self.nb = k // step
         self.f32 = f32 = dtype.char == "f"
         self.void = np.dtype((np.void, w * dtype.itemsize))
-        nlv = nleft if f32 else 0                  # float32 adds the left-over vectors last
-        sizes = []                                 # the items of each level
+        nlv = nleft if f32 else 0  # float32 adds the left-over vectors last
+        sizes = []  # the items of each level
         m = k
         while len(sizes) < 3 and m >= step:
             sizes.append(m)
@@ -108,24 +135,24 @@ class _Plan:
         self.buf = buf = None
         if copy:
             self.buf = buf = np.full(n + (lanes if f32 else w), -0.0, dtype)
-        self.parts = np.zeros(w, dtype)            # no group at all: the sums are +0
+        self.parts = np.zeros(w, dtype)  # no group at all: the sums are +0
         self.py = self.head = self.vec_in = self.vec_out = self.acc = None
-        if f32:                                    # [the scalars, the lanes' sums]
+        if f32:  # [the scalars, the lanes' sums]
             self.vec_in = self.parts.reshape(ILP, lanes)
-            self.acc = buf[n - ns:] if copy else np.zeros(ns + lanes, dtype)
+            self.acc = buf[n - ns :] if copy else np.zeros(ns + lanes, dtype)
             self.vec_out = self.acc[ns:]
             self.head = self.acc[:ns] if (ns and not copy) else None
         elif copy:
-            self.parts = buf[n:n + w]
+            self.parts = buf[n : n + w]
             self.parts[:] = 0.0
-            self.py = buf[k * w:n + w]
-        else:                                      # [left-over vectors, scalars, parts]
+            self.py = buf[k * w : n + w]
+        else:  # [left-over vectors, scalars, parts]
             self.py = np.zeros(nleft * lanes + ns + w, dtype)
-            self.parts = self.py[nleft * lanes + ns:]
-            self.head = self.py[:nleft * lanes + ns] if nleft or ns else None
+            self.parts = self.py[nleft * lanes + ns :]
+            self.head = self.py[: nleft * lanes + ns] if nleft or ns else None
         # the last chain: the items of the last level, then the left-over vectors
         self.last = np.full((m + nlv, w), -0.0, dtype) if (sizes or nlv) else None
-        if sizes and m == 1 and not nlv:           # one sum left: it is the parts
+        if sizes and m == 1 and not nlv:  # one sum left: it is the parts
             self.last = None
         self.lv_dst = self.last[m:, :lanes] if nlv else None
         self.groups_dst = self.last[:k] if (not sizes and k and nlv) else None
@@ -135,13 +162,18 @@ class _Plan:
         self.srcs = None
         if copy:
             self.nbytes += buf.nbytes
-            self.srcs = (buf[:k * w].reshape(k, w) if k else None,
-                         buf[k * w:self.tail].reshape(nleft, lanes))
+            self.srcs = (
+                buf[: k * w].reshape(k, w) if k else None,
+                buf[k * w : self.tail].reshape(nleft, lanes),
+            )
         items = None
         for i, size in enumerate(sizes):
             nxt = sizes[i + 1] if i + 1 < len(sizes) else m
-            out = np.full((nxt, w), -0.0, dtype) if i + 1 < len(sizes) else (
-                self.parts.reshape(1, w) if self.last is None else self.last)
+            out = (
+                np.full((nxt, w), -0.0, dtype)
+                if i + 1 < len(sizes)
+                else (self.parts.reshape(1, w) if self.last is None else self.last)
+            )
             self.nbytes += out.nbytes
             if i == 0:
                 self._slabs(size // step, w, dtype, out)
@@ -166,21 +198,29 @@ class _Plan:
         modulo 4 KiB (memcpy's slow case, see `_copy_runner`)."""
         step = self.step
         width = max(1, SLAB // step)
-        tr = np.empty((step, width | 1, w), dtype)      # odd: see _Level
+        tr = np.empty((step, width | 1, w), dtype)  # odd: see _Level
         trv = tr.reshape(-1).view(self.void).reshape(step, width | 1)
         size = width * step * self.void.itemsize
         stages = ()
         if (self.tail + self.ns) * dtype.itemsize >= STAGE_BYTES:
             raw = np.empty(size + 4096, np.uint8)
             at = -raw.ctypes.data % 64
-            stages = [raw[o:o + size].view(self.void).reshape(width, step) for o in (at, at + 2048)]
+            stages = [
+                raw[o : o + size].view(self.void).reshape(width, step) for o in (at, at + 2048)
+            ]
             self.stage_at = raw.ctypes.data + at
             self.nbytes += raw.nbytes
-        self.slabs = [(c, min(nb, c + width), trv[:, :min(nb, c + width) - c].T,
-                       tr[:, :min(nb, c + width) - c].reshape(step, -1),
-                       out[c:min(nb, c + width)].reshape(-1),
-                       tuple(st[:min(nb, c + width) - c] for st in stages))
-                      for c in range(0, nb, width)]
+        self.slabs = [
+            (
+                c,
+                min(nb, c + width),
+                trv[:, : min(nb, c + width) - c].T,
+                tr[:, : min(nb, c + width) - c].reshape(step, -1),
+                out[c : min(nb, c + width)].reshape(-1),
+                tuple(st[: min(nb, c + width) - c] for st in stages),
+            )
+            for c in range(0, nb, width)
+        ]
         self.part0 = out[nb] if self.k > nb * step else None
         self.nbytes += tr.nbytes
 
@@ -213,7 +253,7 @@ def _plan(n, dtype):
     key = (n, dtype.char)
     p = _PLANS.get(key)
     if p is None:
-        if fits(n, dtype):                         # one or two full levels: sum_mid
+        if fits(n, dtype):  # one or two full levels: sum_mid
             p = MidPlan(n, dtype)
         else:
             p = _Plan(n, dtype)
@@ -237,7 +277,7 @@ def _runner(p, n, dtype):
     k, step, lanes, nb = p.k, p.step, p.lanes, p.nb
     w = ILP * lanes
     rem = k - nb * step
-    upper = []                                     # the levels after level 0: (copies, rows, out)
+    upper = []  # the levels after level 0: (copies, rows, out)
     for lev in p.levels:
         copies = [] if lev.full_src is None else [(lev.full_dst, lev.full_src)]
         if lev.part_src is not None:
@@ -255,7 +295,7 @@ def _runner(p, n, dtype):
     accumulate, zero, finish, nlv4 = _accumulate, _ZERO32, _finish64, nleft * lanes
     contiguous = np.ascontiguousarray
 
-    if p.buf is not None:                          # no level at all
+    if p.buf is not None:  # no level at all
         return _copy_runner(p, no_level)
 
     def run(x):
@@ -294,10 +334,11 @@ def _runner(p, n, dtype):
                 head[...] = nd((ns,), dtype, x, (n - ns) * isz)
             reduce_(vec_in, 0, None, vec_out)
             total = accumulate(acc, 0)[-1]
-            return total if total else zero    # from +0: a zero sum is +0
+            return total if total else zero  # from +0: a zero sum is +0
         if head is not None:
             head[...] = nd((nhead,), dtype, x, kw * isz)
         return finish(py.tolist(), nlv4, ns)
+
     return run
 
 
@@ -308,13 +349,13 @@ def _copy_runner(p, no_level):
     x + -0.0 is x, bit for bit: np.add's loop is SIMD, np.positive's is not), then reads
     only views made once."""
     reduce_, add, buf, mz = _reduce, np.add, p.buf, np.full((), -0.0, p.buf.dtype)
-    data = buf[:p.tail + p.ns]
-    groups, lv = p.srcs                            # the scalars are read where the copy puts them
+    data = buf[: p.tail + p.ns]
+    groups, lv = p.srcs  # the scalars are read where the copy puts them
     groups_dst, last, parts, lv_dst = p.groups_dst, p.last, p.parts, p.lv_dst
     stages = []
     if no_level and groups_dst is None:
-        stages.append(((), groups, parts))         # the groups added straight into parts
-    pre = []                                       # copies before the last chain
+        stages.append(((), groups, parts))  # the groups added straight into parts
+    pre = []  # copies before the last chain
     if no_level and groups_dst is not None:
         pre.append((groups_dst, groups))
     if lv_dst is not None:
@@ -333,7 +374,8 @@ def _copy_runner(p, no_level):
                 reduce_(rows, 0, None, out)
             reduce_(vec_in, 0, None, vec_out)
             total = accumulate(acc, 0)[-1]
-            return total if total else zero     # from +0: a zero sum is +0
+            return total if total else zero  # from +0: a zero sum is +0
+
         return run32
     py, nlv, ns, finish = p.py, p.nleft * 4, p.ns, _finish64
 
@@ -344,6 +386,7 @@ def _copy_runner(p, no_level):
                 dst[...] = src
             reduce_(rows, 0, None, out)
         return finish(py.tolist(), nlv, ns)
+
     return run64
 
 

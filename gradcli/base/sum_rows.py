@@ -14,6 +14,7 @@ each (R, width) output, as a reduce over the first axis of (step, width) does, a
 accumulate along the last axis is sequential per row.  tests/test_summation_plans.py
 compares every row with `torch_sum`, bit for bit.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,7 +26,7 @@ _reduce = np.add.reduce
 _add = np.add
 _accumulate = np.add.accumulate
 _ZERO32 = np.float32(0.0)
-_KEEP = 16          # plans kept (rows, size, dtype; None: not taken); all forgotten beyond
+_KEEP = 16  # plans kept (rows, size, dtype; None: not taken); all forgotten beyond
 _plans: dict = {}
 
 
@@ -52,8 +53,11 @@ def torch_sums(arrays, factors=None):
     out = [None] * len(arrays)
     for (n, dtype, flat), idx in groups.items():
         run = _run(len(idx), n, dtype) if len(idx) > 1 and flat else None
-        sums = run([arrays[i] for i in idx]) if run is not None else \
-            [torch_sum(arrays[i]) for i in idx]
+        sums = (
+            run([arrays[i] for i in idx])
+            if run is not None
+            else [torch_sum(arrays[i]) for i in idx]
+        )
         for i, v in zip(idx, sums):
             out[i] = v
     return out
@@ -84,6 +88,7 @@ class RowsPlan:
     that copies its values first, for R rows.  The rows are interleaved inside each level
     (item s of block b of row r at [s, b, r]), so that each reduce runs long inner loops
     over all the rows at once."""
+
     __slots__ = ("run",)
 
     def __init__(self, rows, n, dtype):
@@ -100,11 +105,11 @@ class RowsPlan:
         last = np.full((cols + nlv, rows, w), -0.0, dtype)
         lout = _view(last[:cols], (-1,))
         full_dst = items[:, :nb].transpose(2, 1, 0)
-        full_src = buf[:, :nb * step * w].view(void).reshape(rows, nb, step)
+        full_src = buf[:, : nb * step * w].view(void).reshape(rows, nb, step)
         part_dst = items[:rem, nb].T if rem else None
-        part_src = buf[:, nb * step * w:k * w].view(void) if rem else None
+        part_src = buf[:, nb * step * w : k * w].view(void) if rem else None
         lv_dst = last[cols:, :, :lanes].transpose(1, 0, 2) if nlv else None
-        lv_src = _view(buf[:, k * w:k * w + nleft * lanes], (rows, nleft, lanes)) if nlv else None
+        lv_src = _view(buf[:, k * w : k * w + nleft * lanes], (rows, nleft, lanes)) if nlv else None
         two = last.shape[0] == 2
         la, lb = last[0], last[1] if two else None
         lrows = _view(last, (cols + nlv, rows * w))
@@ -113,11 +118,11 @@ class RowsPlan:
         if f32:
             parts = np.zeros((rows, w), dtype)
             vec_in = _view(parts, (rows, ILP, lanes))
-            tail = buf[:, n - ns:]
+            tail = buf[:, n - ns :]
             vec_out = tail[:, ns:]
         else:
-            tail = buf[:, k * w:]
-            parts = tail[:, nleft * lanes + ns:]
+            tail = buf[:, k * w :]
+            parts = tail[:, nleft * lanes + ns :]
             if not nleft:
                 # _finish64 for all the rows at once: each lane's parts in order (a reduce
                 # over the middle axis), then the scalars and the lanes one after the other
@@ -136,7 +141,7 @@ class RowsPlan:
             if factors is None:
                 for x, d in zip(xs, data):
                     add(x, mz, d)
-            else:               # (x + -0.0 is x, bit for bit: the copy)
+            else:  # (x + -0.0 is x, bit for bit: the copy)
                 for x, f, d in zip(xs, factors, data):
                     if f is None:
                         add(x, mz, d)
@@ -165,4 +170,5 @@ class RowsPlan:
                 reduce_(fin_parts, 1, None, fin_lanes)
                 return add(accumulate(fin, 1)[:, -1], 0.0).tolist()
             return [finish(v, nl4, ns) for v in tail.tolist()]
+
         self.run = run

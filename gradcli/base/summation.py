@@ -22,6 +22,7 @@ for bit for sizes up to 10^7 and sums of signed zeros, tests/golden/numerics.jso
   chunk per thread (gradcli/parallel.py), each summed as above, and the chunk
   sums added from 0 in thread order.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -44,8 +45,8 @@ def _blocks(a, step):
     """Sums of consecutive blocks of `step` rows, each added in order from 0;
     returns (the block sums, the rows after the last whole block)."""
     nb = a.shape[0] // step
-    whole = a[:nb * step].reshape((nb, step) + a.shape[1:])
-    return _reduce(whole, 1), a[nb * step:]
+    whole = a[: nb * step].reshape((nb, step) + a.shape[1:])
+    return _reduce(whole, 1), a[nb * step :]
 
 
 def _multi_row_sum(groups):
@@ -55,10 +56,10 @@ def _multi_row_sum(groups):
     size = groups.shape[0]
     power = max(4, (int(size - 1).bit_length() if size > 1 else 0) // LEVELS)
     step = 1 << power
-    acc = _seq(groups[size - size % step:])       # level 0: the groups after the last chunk
+    acc = _seq(groups[size - size % step :])  # level 0: the groups after the last chunk
     if size < step:
         return acc
-    chunk = _blocks(groups, step)[0]              # level 0 of each whole chunk
+    chunk = _blocks(groups, step)[0]  # level 0 of each whole chunk
     # level 1 is added into level 2 after every `step` chunks, level 2 into 3 after
     # every step^2 chunks; what is left in levels 1 and 2 at the end stays there
     if chunk.shape[0] < step:
@@ -79,8 +80,8 @@ def _row_sum(v):
     in order (np.add.accumulate adds strictly one after the other)."""
     n = v.shape[0]
     k = n // ILP
-    parts = _multi_row_sum(v[:k * ILP].reshape((k, ILP) + v.shape[1:]))
-    rows = np.concatenate((parts[:1], v[k * ILP:], parts[1:]))
+    parts = _multi_row_sum(v[: k * ILP].reshape((k, ILP) + v.shape[1:]))
+    rows = np.concatenate((parts[:1], v[k * ILP :], parts[1:]))
     return _accumulate(rows, 0)[-1]
 
 
@@ -94,13 +95,13 @@ def _tiny32(x):
     float32, as PyTorch's (about 1 us; NumPy calls on the array cost several)."""
     v = x.ravel().tolist()
     z = _Z32
-    if len(v) < 4:                         # no group: the values into part 0, from +0
+    if len(v) < 4:  # no group: the values into part 0, from +0
         t = z
         for a in v:
             t = t + a
-        return t + z                       # + parts 1, 2, 3 (zeros)
+        return t + z  # + parts 1, 2, 3 (zeros)
     p0, p1, p2, p3 = z + v[0], z + v[1], z + v[2], z + v[3]
-    for a in v[4:]:                        # the left-over values, into part 0
+    for a in v[4:]:  # the left-over values, into part 0
         p0 = p0 + a
     return ((p0 + p1) + p2) + p3
 
@@ -146,8 +147,9 @@ def _small64(x):
     t = 0.0
     for i in range(nv * 4, n):
         t += v[i]
-    return ((((t + (((a0 + b0) + c0) + d0)) + (((a1 + b1) + c1) + d1))
-             + (((a2 + b2) + c2) + d2)) + (((a3 + b3) + c3) + d3))
+    return (((t + (((a0 + b0) + c0) + d0)) + (((a1 + b1) + c1) + d1)) + (((a2 + b2) + c2) + d2)) + (
+        ((a3 + b3) + c3) + d3
+    )
 
 
 def _tiny64(x):
@@ -166,7 +168,7 @@ def _tiny64(x):
         l1 += v[b + 1]
         l2 += v[b + 2]
         l3 += v[b + 3]
-    for a in v[nv * 4:]:
+    for a in v[nv * 4 :]:
         t += a
     return (((t + l0) + l1) + l2) + l3
 
@@ -188,16 +190,16 @@ def torch_sum(x: np.ndarray):
     if not x.flags.c_contiguous:
         x = in_memory_order(x)
     dtype = x.dtype
-    runs = _RUNS.get(dtype)                  # a size of one thread's range seen before
+    runs = _RUNS.get(dtype)  # a size of one thread's range seen before
     if runs is not None:
         run = runs.get(x.size)
         if run is not None and x.ndim == 1:
             return run(x)
     n = x.size
-    if not dtype.isnative:              # the plans read the bytes in the machine's order
+    if not dtype.isnative:  # the plans read the bytes in the machine's order
         x = x.astype(dtype.newbyteorder("="))
     char = x.dtype.char
-    if char not in SMALL:               # float16: PyTorch adds in float32 (its opmath type)
+    if char not in SMALL:  # float16: PyTorch adds in float32 (its opmath type)
         return torch_sum(x.astype(np.float32))
     if n < SMALL[char]:
         if char == "d":
@@ -207,7 +209,7 @@ def torch_sum(x: np.ndarray):
         return _small64(x)
     if x.ndim != 1:
         x = x.reshape(-1)
-    if n <= GRAIN_ROW:                       # one thread's range (parallel.chunks)
+    if n <= GRAIN_ROW:  # one thread's range (parallel.chunks)
         p = _PLANS.get((n, char))
         return p.run(x) if p is not None else _serial(x)
     x = np.ascontiguousarray(x)
@@ -294,7 +296,7 @@ def _chunk_sums(x, rows, m, nb, step, w):
     over the first axis adds each chunk's groups in order with an inner loop over all
     the chunks (a reduce over the middle axis of (rows, nb, step, w) runs an inner loop
     of w values per group)."""
-    x = np.ascontiguousarray(x)                # the view below reads x's buffer
+    x = np.ascontiguousarray(x)  # the view below reads x's buffer
     isz = x.itemsize
     void = np.dtype((np.void, w * isz))
     tr = np.empty((step, rows * nb, w), x.dtype)
@@ -317,10 +319,14 @@ def inner_sums(x):
             return np.array([torch_sum(r) for r in x], dtype=x.dtype).reshape(rows)
         return np.array([_serial(np.ascontiguousarray(r)) for r in x], dtype=x.dtype)
     zero = np.zeros((rows, 1), x.dtype)
-    if m < lanes:                              # row_sum on scalars, then added to 0
+    if m < lanes:  # row_sum on scalars, then added to 0
         k = m // ILP
-        parts = _reduce(x[:, :k * ILP].reshape(rows, k, ILP), 1) if k else np.zeros((rows, ILP), x.dtype)
-        seq = np.concatenate((zero, parts[:, :1], x[:, k * ILP:], parts[:, 1:]), axis=1)
+        parts = (
+            _reduce(x[:, : k * ILP].reshape(rows, k, ILP), 1)
+            if k
+            else np.zeros((rows, ILP), x.dtype)
+        )
+        seq = np.concatenate((zero, parts[:, :1], x[:, k * ILP :], parts[:, 1:]), axis=1)
         return _accumulate(seq, 1)[:, -1]
     w = ILP * lanes
     nv = m // lanes
@@ -329,16 +335,24 @@ def inner_sums(x):
     power = max(4, (int(k - 1).bit_length() if k > 1 else 0) // LEVELS)
     step = 1 << power
     nb = k // step
-    if nb >= step:                             # level 1 flushes: one row at a time
+    if nb >= step:  # level 1 flushes: one row at a time
         return np.array([_serial(np.ascontiguousarray(r)) for r in x], dtype=x.dtype)
     levels = []
     if nb:
         levels.append(_chunk_sums(x, rows, m, nb, step, w))
     if k > nb * step:
-        levels.append(_reduce(x[:, nb * step * w:k * w].reshape(rows, k - nb * step, w), 1)[:, None])
+        levels.append(
+            _reduce(x[:, nb * step * w : k * w].reshape(rows, k - nb * step, w), 1)[:, None]
+        )
     parts = _reduce(np.concatenate(levels, axis=1), 1) if levels else np.zeros((rows, w), x.dtype)
-    seq = np.concatenate((parts[:, None, :lanes], x[:, k * w:tail].reshape(rows, -1, lanes),
-                          parts[:, lanes:].reshape(rows, ILP - 1, lanes)), axis=1)
+    seq = np.concatenate(
+        (
+            parts[:, None, :lanes],
+            x[:, k * w : tail].reshape(rows, -1, lanes),
+            parts[:, lanes:].reshape(rows, ILP - 1, lanes),
+        ),
+        axis=1,
+    )
     vec = _reduce(seq, 1)
     return _accumulate(np.concatenate((zero, x[:, tail:], vec), axis=1), 1)[:, -1]
 

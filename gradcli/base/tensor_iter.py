@@ -11,6 +11,7 @@ any other run is all scalar.  So a contiguous tensor is one run per thread, a
 transposed one is walked in memory order, `x[::2]` row by row and `x[:, ::2]` with the
 scalar code only.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -86,7 +87,7 @@ def split(fn_vector, fn_scalar, arrays, step):
     on the values the vector code computes, fn_scalar(*values) on the others (1-D
     arrays in, 1-D out), put back in the operands' shape."""
     arrays = [np.asarray(a) for a in arrays]
-    if all(a.flags.c_contiguous for a in arrays):          # one run per thread's range
+    if all(a.flags.c_contiguous for a in arrays):  # one run per thread's range
         flats = [a.reshape(-1) for a in arrays]
         out = np.empty_like(flats[0])
         for b, end in chunks(out.size):

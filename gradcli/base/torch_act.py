@@ -18,6 +18,7 @@ NumPy's float64 exp/log1p/expm1/sinh/cosh and float32 log1p/expm1/sinh/cosh are
 glibc's on Linux (checked against the C library on 100,000 values); float32 exp is
 not (NumPy has its own SIMD expf), so torch_exp.libm_expf stands in for glibc's.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,9 +31,11 @@ from .torch_exp import expd as _sleef_expd, libm_expf
 
 class _Vector:
     """The functions of `Vectorized<T>` (SLEEF's, AVX2 build)."""
+
     vector = True
-    log1p, expm1, sinh, cosh = (staticmethod(f) for f in (sleef_log1p, sleef_expm1, sleef_sinh,
-                                                          sleef_cosh))
+    log1p, expm1, sinh, cosh = (
+        staticmethod(f) for f in (sleef_log1p, sleef_expm1, sleef_sinh, sleef_cosh)
+    )
 
     @staticmethod
     def exp(x):
@@ -41,6 +44,7 @@ class _Vector:
 
 class _Scalar:
     """The C library's functions (the kernels' scalar lambdas)."""
+
     vector = False
     log1p, expm1, sinh, cosh = (staticmethod(f) for f in (np.log1p, np.expm1, np.sinh, np.cosh))
 
@@ -56,8 +60,12 @@ def blocks(fn, *arrays):
     the C library's (lib = _Scalar).  The arrays share one shape and float dtype; fn
     gets 1-D arrays."""
     with np.errstate(all="ignore"):
-        return split(lambda *v: fn(_Vector, *v), lambda *v: fn(_Scalar, *v), arrays,
-                     VEC_BLOCK[np.asarray(arrays[0]).dtype.type])
+        return split(
+            lambda *v: fn(_Vector, *v),
+            lambda *v: fn(_Scalar, *v),
+            arrays,
+            VEC_BLOCK[np.asarray(arrays[0]).dtype.type],
+        )
 
 
 def _floating(x):
@@ -92,6 +100,7 @@ def softplus(x, beta, threshold):
     def fn(lib, v):
         bx = v * b
         return np.where(bx > th, v, lib.log1p(lib.exp(bx)) / b)
+
     return blocks(fn, x)
 
 
@@ -111,8 +120,7 @@ def elu_backward(g, x, alpha):
     """torch's elu_backward kernel on the input (is_result false): g where x > 0, else
     ((g * 1) * alpha) * exp(x * 1), multiplied in that order."""
     a = x.dtype.type(alpha)
-    return blocks(lambda lib, dy, v: np.where(_positive(lib, v), dy, (dy * a) * lib.exp(v)),
-                  g, x)
+    return blocks(lambda lib, dy, v: np.where(_positive(lib, v), dy, (dy * a) * lib.exp(v)), g, x)
 
 
 def log_sigmoid_forward(x):
@@ -122,8 +130,11 @@ def log_sigmoid_forward(x):
     flat = np.ascontiguousarray(x).reshape(-1)
     with np.errstate(all="ignore"):
         m = np.minimum(flat, 0)
-        m = np.where(np.isnan(flat), np.asarray(-1, "i4" if flat.dtype == np.float32 else "i8")
-                     .view(flat.dtype), m)
+        m = np.where(
+            np.isnan(flat),
+            np.asarray(-1, "i4" if flat.dtype == np.float32 else "i8").view(flat.dtype),
+            m,
+        )
         buffer = _Vector.exp(-np.abs(flat))
         out = m - _Vector.log1p(buffer)
     return out.reshape(np.shape(x)), buffer.reshape(np.shape(x))
@@ -140,7 +151,9 @@ def log_sigmoid_backward(g, x, buffer):
     t = x.dtype.type
     neg = x < 0
     with np.errstate(all="ignore"):
-        return (np.where(neg, t(1), t(0)) - np.where(neg, t(1), t(-1)) * (buffer / (t(1) + buffer))) * g
+        return (
+            np.where(neg, t(1), t(0)) - np.where(neg, t(1), t(-1)) * (buffer / (t(1) + buffer))
+        ) * g
 
 
 def sign(x):

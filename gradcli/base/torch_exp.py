@@ -16,6 +16,7 @@ multiply-adds does not change the float32 result: checked on 210,000 values).
 NumPy's float64 `exp` is the C library's.  Checked against torch 2.13's own
 results bit for bit (tests/golden/exact_numerics.json).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -28,27 +29,65 @@ _R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
 _L2U = 0.69314718055966295651160180568695068359375
 _L2L = 0.28235290563031577122588448175013436025525412068e-12
 # c9 .. c0 of the polynomial (SLEEF's coefficients for its FMA build)
-_C = (0.2081276378237164457e-8, 0.2511210703042288022e-7, 0.2755762628169491192e-6,
-      0.2755723402025388239e-5, 0.2480158687479686264e-4, 0.1984126989855865850e-3,
-      0.1388888888914497797e-2, 0.8333333333314938210e-2, 0.4166666666666602598e-1,
-      0.1666666666666669072e+0)
+_C = (
+    0.2081276378237164457e-8,
+    0.2511210703042288022e-7,
+    0.2755762628169491192e-6,
+    0.2755723402025388239e-5,
+    0.2480158687479686264e-4,
+    0.1984126989855865850e-3,
+    0.1388888888914497797e-2,
+    0.8333333333314938210e-2,
+    0.4166666666666602598e-1,
+    0.1666666666666669072e0,
+)
 
 # glibc's expf (sysdeps/ieee754/flt-32/e_expf.c, EXP2F_TABLE_BITS = 5): the bits of
 # 2^(i/32) with i/32 * 2^52 taken off, and the polynomial scaled for r in units of 1/32
-_T32 = np.array([
-    0x3ff0000000000000, 0x3fefd9b0d3158574, 0x3fefb5586cf9890f, 0x3fef9301d0125b51,
-    0x3fef72b83c7d517b, 0x3fef54873168b9aa, 0x3fef387a6e756238, 0x3fef1e9df51fdee1,
-    0x3fef06fe0a31b715, 0x3feef1a7373aa9cb, 0x3feedea64c123422, 0x3feece086061892d,
-    0x3feebfdad5362a27, 0x3feeb42b569d4f82, 0x3feeab07dd485429, 0x3feea47eb03a5585,
-    0x3feea09e667f3bcd, 0x3fee9f75e8ec5f74, 0x3feea11473eb0187, 0x3feea589994cce13,
-    0x3feeace5422aa0db, 0x3feeb737b0cdc5e5, 0x3feec49182a3f090, 0x3feed503b23e255d,
-    0x3feee89f995ad3ad, 0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069,
-    0x3fef5818dcfba487, 0x3fef7c97337b9b5f, 0x3fefa4afa2a490da, 0x3fefd0765b6e4540],
-    dtype=np.uint64)
+_T32 = np.array(
+    [
+        0x3FF0000000000000,
+        0x3FEFD9B0D3158574,
+        0x3FEFB5586CF9890F,
+        0x3FEF9301D0125B51,
+        0x3FEF72B83C7D517B,
+        0x3FEF54873168B9AA,
+        0x3FEF387A6E756238,
+        0x3FEF1E9DF51FDEE1,
+        0x3FEF06FE0A31B715,
+        0x3FEEF1A7373AA9CB,
+        0x3FEEDEA64C123422,
+        0x3FEECE086061892D,
+        0x3FEEBFDAD5362A27,
+        0x3FEEB42B569D4F82,
+        0x3FEEAB07DD485429,
+        0x3FEEA47EB03A5585,
+        0x3FEEA09E667F3BCD,
+        0x3FEE9F75E8EC5F74,
+        0x3FEEA11473EB0187,
+        0x3FEEA589994CCE13,
+        0x3FEEACE5422AA0DB,
+        0x3FEEB737B0CDC5E5,
+        0x3FEEC49182A3F090,
+        0x3FEED503B23E255D,
+        0x3FEEE89F995AD3AD,
+        0x3FEEFF76F2FB5E47,
+        0x3FEF199BDD85529C,
+        0x3FEF3720DCEF9069,
+        0x3FEF5818DCFBA487,
+        0x3FEF7C97337B9B5F,
+        0x3FEFA4AFA2A490DA,
+        0x3FEFD0765B6E4540,
+    ],
+    dtype=np.uint64,
+)
 _INV_LN2_32 = float.fromhex("0x1.71547652b82fep+0") * 32
 _SHIFT52 = float.fromhex("0x1.8p+52")
-_P32 = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3,
-        float.fromhex("0x1.ebfce50fac4f3p-3") / 32 ** 2, float.fromhex("0x1.62e42ff0c52d6p-1") / 32)
+_P32 = (
+    float.fromhex("0x1.c6af84b912394p-5") / 32**3,
+    float.fromhex("0x1.ebfce50fac4f3p-3") / 32**2,
+    float.fromhex("0x1.62e42ff0c52d6p-1") / 32,
+)
 _EXPF_MAX, _EXPF_MIN = float.fromhex("0x1.62e42ep6"), float.fromhex("-0x1.9fe368p6")
 
 
@@ -61,7 +100,7 @@ def expd(d):
     d = np.asarray(d, np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
         u = np.rint(d * _R_LN2)
-        q = np.where(np.abs(u) < 2 ** 31, u, -2 ** 31).astype(np.int32)    # cvtpd: nan -> INT_MIN
+        q = np.where(np.abs(u) < 2**31, u, -(2**31)).astype(np.int32)  # cvtpd: nan -> INT_MIN
         s = fma(u, -_L2U, d)
         s = fma(u, -_L2L, s)
         u = estrin10(s, _C)
@@ -109,13 +148,17 @@ def kernel(fn, *arrays):
     lambda).  The arrays share one shape and float dtype; fn gets 1-D arrays and must
     compute in their dtype."""
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        return split(lambda *v: fn(_sleef_exp, *v), lambda *v: fn(_libm_exp, *v), arrays,
-                     VEC_BLOCK[np.asarray(arrays[0]).dtype.type])
+        return split(
+            lambda *v: fn(_sleef_exp, *v),
+            lambda *v: fn(_libm_exp, *v),
+            arrays,
+            VEC_BLOCK[np.asarray(arrays[0]).dtype.type],
+        )
 
 
 def _sigmoid(exp, x):
     one = x.dtype.type(1)
-    return one / (exp(-x) + one)         # -x flips a nan's sign, as torch's negation does
+    return one / (exp(-x) + one)  # -x flips a nan's sign, as torch's negation does
 
 
 def sigmoid(x):
@@ -131,18 +174,22 @@ def silu(x):
 def silu_backward(g, x):
     """PyTorch's silu_backward kernel: (g * s) * (1 + x * (1 - s)), s = sigmoid(x), the
     last multiply-add fused."""
+
     def fn(exp, dy, v):
         s = _sigmoid(exp, v)
         t = v.dtype.type
         return (dy * s) * np.asarray(fma(v, t(1) - s, 1.0, dtype=t), dtype=t)
+
     return kernel(fn, g, x)
 
 
 def softplus_backward(g, x, beta, threshold):
     """PyTorch's softplus_backward kernel: z = exp(x * beta); g where x * beta > threshold,
     else (g * z) / (z + 1)."""
+
     def fn(exp, dy, v):
         bx = v * beta
         z = exp(bx)
         return np.where(bx > threshold, dy, (dy * z) / (z + v.dtype.type(1)))
+
     return kernel(fn, g, x)

@@ -14,6 +14,7 @@ them (ReduceOpsKernel.cpp's norm_kernel_tensor_iterator_impl), for the last bit:
   the pieces' sums added in order.
 The reduced values are visited in C order of a contiguous copy (what torch does for a
 contiguous input; a transposed one is visited in its own memory order by torch)."""
+
 from __future__ import annotations
 
 import math
@@ -36,14 +37,15 @@ def _terms(x, p):
         return a
     if p == 0:
         return (x != 0).astype(x.dtype)
-    with np.errstate(all="ignore"):      # (an array of exponents: NumPy's pow() for each,
+    with np.errstate(all="ignore"):  # (an array of exponents: NumPy's pow() for each,
         return np.power(a, np.full_like(a, p))  # never its reciprocal/sqrt/square shortcuts)
 
 
 def _seq(t):
     """Sums along the last axis, one value after the other from 0 (t has >= 1 column)."""
-    return np.add.accumulate(t, axis=-1)[..., -1] if t.shape[-1] else np.zeros(t.shape[:-1],
-                                                                                t.dtype)
+    return (
+        np.add.accumulate(t, axis=-1)[..., -1] if t.shape[-1] else np.zeros(t.shape[:-1], t.dtype)
+    )
 
 
 def _project(acc, p, dt):
@@ -59,7 +61,7 @@ def _fma32(a, b, c):
     """fma(a, b, c) rounded to float32, for Python floats holding float32 values: the
     product and sum in double, rounded once more, except where the double sum is a float32
     midpoint (then base/fma's exact fma32)."""
-    s = a * b + c                  # a * b is exact in double
+    s = a * b + c  # a * b is exact in double
     if (struct.unpack("<Q", struct.pack("<d", s))[0] & 0x1FFFFFFF) == 0x10000000:
         return float(fma32(np.asarray(a, np.float64), b, c))
     return float(np.float32(s))
@@ -80,26 +82,26 @@ def _lanes(rows):
     # the tail `acc += x * x` as GCC compiled it: float32 squares 4 at a time (SSE, then
     # added in order) while 4 are left, the others one fused multiply-add each
     j = body
-    if rows.shape[0] == 1 and dt == np.float32:      # one row: Python floats, faster
+    if rows.shape[0] == 1 and dt == np.float32:  # one row: Python floats, faster
         f32 = np.float32
         a = f32(acc[0])
         tail = rows[0, body:]
         while n - j >= 4:
-            for sq in (tail[j - body:j - body + 4] * tail[j - body:j - body + 4]).tolist():
+            for sq in (tail[j - body : j - body + 4] * tail[j - body : j - body + 4]).tolist():
                 a = f32(a + f32(sq))
             j += 4
         a = float(a)
-        for v in tail[j - body:].tolist():
+        for v in tail[j - body :].tolist():
             a = _fma32(v, v, a)
         return np.sqrt(np.asarray([a], dt))
     if dt == np.float32:
         while n - j >= 4:
-            sq = rows[:, j:j + 4] * rows[:, j:j + 4]
+            sq = rows[:, j : j + 4] * rows[:, j : j + 4]
             for i in range(4):
                 acc = acc + sq[:, i]
             j += 4
-    for j in range(j, n):
-        acc = fma(rows[:, j], rows[:, j], acc, dt.type).astype(dt, copy=False)
+    for k in range(j, n):
+        acc = fma(rows[:, k], rows[:, k], acc, dt.type).astype(dt, copy=False)
     return np.sqrt(acc)
 
 
@@ -109,9 +111,12 @@ def vector_norm(x, p, axes, keepdim):
     red = tuple(range(nd)) if axes is None or not len(axes) else tuple(sorted(axes))
     dt = x.dtype
     shape = x.shape
-    out_shape = tuple(1 if i in red else n for i, n in enumerate(shape)) if keepdim else \
-        tuple(n for i, n in enumerate(shape) if i not in red)
-    if all(shape[i] == 1 for i in red):       # a reduction over size-1 dims: |x| (x != 0)
+    out_shape = (
+        tuple(1 if i in red else n for i, n in enumerate(shape))
+        if keepdim
+        else tuple(n for i, n in enumerate(shape) if i not in red)
+    )
+    if all(shape[i] == 1 for i in red):  # a reduction over size-1 dims: |x| (x != 0)
         r = np.abs(x) if p != 0 else (x != 0).astype(dt)
         return np.asarray(r.reshape(out_shape), dtype=dt)
     keep = [i for i in range(nd) if i not in red]
@@ -119,7 +124,7 @@ def vector_norm(x, p, axes, keepdim):
     nout = int(np.prod([shape[i] for i in keep])) if keep else 1
     nred = int(np.prod([shape[i] for i in red])) if red else 1
     flat = y.reshape(nout, nred)
-    if not flat.size:         # (an inf norm over an empty dim is the caller's error)
+    if not flat.size:  # (an inf norm over an empty dim is the caller's error)
         return np.full(out_shape, math.inf if p < 0 else 0, dt)
     if p == math.inf:
         return np.max(np.abs(flat), axis=1).reshape(out_shape).astype(dt, copy=False)

@@ -10,6 +10,7 @@ threads here (it parallelises over outputs); a reduction of every dim is another
 kernel (ops/moments.py's var_all).  Checked bit for bit against torch 2.13
 (tests/golden/var_dims.json).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,7 +25,8 @@ def welford_var(x, axes, correction, root, keepdim):
     all of x's dims; several only for a C-contiguous x)."""
     keep = [i for i in range(x.ndim) if i not in axes]
     rows = np.transpose(x, keep + list(axes)).reshape(
-        int(np.prod([x.shape[i] for i in keep], dtype=np.int64)), -1)
+        int(np.prod([x.shape[i] for i in keep], dtype=np.int64)), -1
+    )
     m, n = rows.shape
     if m <= PYTHON_ROWS:
         m2 = np.array([_m2(r) for r in rows.astype(np.float64).tolist()], np.float64)
@@ -34,8 +36,11 @@ def welford_var(x, axes, correction, root, keepdim):
     with np.errstate(divide="ignore", invalid="ignore"):
         var = m2 / div
         out = np.sqrt(var) if root else var
-    shape = tuple(1 if i in axes else s for i, s in enumerate(x.shape)) if keepdim else \
-        tuple(x.shape[i] for i in keep)
+    shape = (
+        tuple(1 if i in axes else s for i, s in enumerate(x.shape))
+        if keepdim
+        else tuple(x.shape[i] for i in keep)
+    )
     return out.astype(x.dtype).reshape(shape)
 
 
@@ -60,4 +65,3 @@ def _m2_columns(rows):
             mean = mean + delta / float(i + 1)
             m2 = m2 + delta * (v - mean)
     return m2
-

@@ -1,4 +1,5 @@
 """Turning language values (numbers, nested lists, tuples, Tensors) into Tensors."""
+
 from __future__ import annotations
 
 import math
@@ -21,7 +22,7 @@ def _infer_dtype(value):
         v = stack.pop()
         if isinstance(v, (list, tuple)):
             ts = set(map(type, v))
-            if ts <= _PLAIN.keys():     # a row of plain numbers: decided at C speed
+            if ts <= _PLAIN.keys():  # a row of plain numbers: decided at C speed
                 for t in ts:
                     kind = max(kind, _PLAIN[t])
                 continue
@@ -37,8 +38,11 @@ def _infer_dtype(value):
             kind = 2
         else:
             raise GradTypeError(f"could not make a tensor from a value of type {type_name(v)}")
-    return (dtypes.bool_, dtypes.int64, context.current.default_float)[kind] if kind >= 0 \
+    return (
+        (dtypes.bool_, dtypes.int64, context.current.default_float)[kind]
+        if kind >= 0
         else context.current.default_float
+    )
 
 
 _PLAIN = {bool: 0, int: 1, float: 2}
@@ -96,7 +100,9 @@ def _ragged(value):
             if not isinstance(item, (list, tuple)):
                 return None
             if len(item) != sizes[d + 1]:
-                return f"expected sequence of length {sizes[d + 1]} at dim {d + 1} (got {len(item)})"
+                return (
+                    f"expected sequence of length {sizes[d + 1]} at dim {d + 1} (got {len(item)})"
+                )
         stack.extend((item, d + 1) for item in reversed(v))
     return None
 
@@ -114,12 +120,13 @@ def to_array(value, dtype=None) -> np.ndarray:
     try:
         arr = np.array(_unwrap(value), dtype=dtype)
     except OverflowError:
-        raise GradRuntimeError("Overflow when unpacking long") from None   # PyTorch's words
+        raise GradRuntimeError("Overflow when unpacking long") from None  # PyTorch's words
     except (ValueError, TypeError) as e:
         msg = str(e)
         if "inhomogeneous" in msg or "sequence" in msg:
-            raise GradValueError(_ragged(value) or
-                                 "expected a rectangular nested list (all rows the same length)")
+            raise GradValueError(
+                _ragged(value) or "expected a rectangular nested list (all rows the same length)"
+            )
         raise GradValueError(f"could not make a tensor: {msg}")
     if arr.dtype == object:
         raise GradValueError("could not make a tensor from this value")
@@ -150,5 +157,3 @@ def tensor_arg(value) -> Tensor:
     if isinstance(value, (int, float, list, tuple, np.ndarray, np.generic)):
         return to_tensor(value)
     raise GradTypeError(f"expected a tensor, got {type_name(value)}")
-
-

@@ -1,4 +1,5 @@
 """Dtypes: names, the default floating type, and PyTorch's type promotion."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,16 +15,26 @@ float64 = np.dtype(np.float64)
 
 # name in the language -> numpy dtype (torch.float64 etc. resolve via the `torch.` prefix)
 NAMES = {
-    "float64": float64, "double": float64,
-    "float32": float32, "float": float32,
-    "int64": int64, "long": int64,
-    "int32": np.dtype(np.int32), "int": np.dtype(np.int32),
+    "float64": float64,
+    "double": float64,
+    "float32": float32,
+    "float": float32,
+    "int64": int64,
+    "long": int64,
+    "int32": np.dtype(np.int32),
+    "int": np.dtype(np.int32),
     "bool": bool_,
 }
 
-TORCH_NAMES = {float64: "torch.float64", float32: "torch.float32", int64: "torch.int64",
-               bool_: "torch.bool", np.dtype(np.int32): "torch.int32",
-               np.dtype(np.int8): "torch.int8", np.dtype(np.int16): "torch.int16"}
+TORCH_NAMES = {
+    float64: "torch.float64",
+    float32: "torch.float32",
+    int64: "torch.int64",
+    bool_: "torch.bool",
+    np.dtype(np.int32): "torch.int32",
+    np.dtype(np.int8): "torch.int8",
+    np.dtype(np.int16): "torch.int16",
+}
 
 
 def floating(a):
@@ -34,6 +45,7 @@ def floating(a):
 
 class DType:
     """A dtype as the language sees it: prints as `torch.float64`."""
+
     __slots__ = ("np",)
 
     def __init__(self, np_dtype):
@@ -146,9 +158,18 @@ def result_type(*operands):
 
 
 # c10's ScalarType names, as PyTorch's messages spell dtypes ("... got Double")
-SCALAR_TYPE_NAMES = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long",
-                     "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-                     "bfloat16": "BFloat16"}
+SCALAR_TYPE_NAMES = {
+    "float64": "Double",
+    "float32": "Float",
+    "float16": "Half",
+    "int64": "Long",
+    "int32": "Int",
+    "int16": "Short",
+    "int8": "Char",
+    "uint8": "Byte",
+    "bool": "Bool",
+    "bfloat16": "BFloat16",
+}
 
 
 def scalar_type_name(dt) -> str:

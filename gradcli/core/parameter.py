@@ -4,6 +4,7 @@ A Parameter is an ordinary `Tensor` (the engine's fast paths test `type(x) is
 Tensor`, so it cannot be a subclass); this table remembers which tensors were
 made by `nn.Parameter(...)`, so that they print as `Parameter containing:` and
 `isinstance(p, nn.Parameter)` holds.  Entries go when the tensor is freed."""
+
 from __future__ import annotations
 
 import weakref

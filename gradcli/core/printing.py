@@ -72,7 +72,7 @@ __all__ = ["tensor_repr", "torch_dtype_name"]
 # torch's defaults (set_printoptions changes them: context.current.printopts).
 _THRESHOLD = 1000  # more elements than this => summarise
 _EDGEITEMS = 3  # entries kept at each end of a summarised axis
-DEFAULT_PRINTOPTS = (_THRESHOLD, _EDGEITEMS, None)     # threshold, edgeitems, sci_mode
+DEFAULT_PRINTOPTS = (_THRESHOLD, _EDGEITEMS, None)  # threshold, edgeitems, sci_mode
 
 _PREFIX = "tensor("
 
@@ -151,7 +151,7 @@ def tensor_repr(
         suffixes.append(f"grad_fn=<{grad_fn}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
-    if tangent is not None:     # a dual tensor of torch.autograd.forward_ad
+    if tangent is not None:  # a dual tensor of torch.autograd.forward_ad
         suffixes.append("tangent=" + tangent)
 
     return _add_suffixes(_PREFIX + body, suffixes, indent, linewidth)
@@ -179,7 +179,7 @@ def _body(arr: np.ndarray, indent: int, precision: int, linewidth: int, opts) ->
         _check_shown(math.prod(len(k) for k in keep))
         shown = arr[np.ix_(*keep)]
     else:
-        _check_shown(arr.size)      # set_printoptions(threshold=...) may show every value
+        _check_shown(arr.size)  # set_printoptions(threshold=...) may show every value
         shown = arr
         gaps = [False] * arr.ndim
 
@@ -198,8 +198,10 @@ def _check_shown(n):
     """A summarised tensor with many short axes (ones(2, 2, ..., 2), 25 axes) still shows
     every value, as PyTorch does: refuse text of that size instead of making it."""
     if n > _MAX_SHOWN:
-        raise LimitError(f"printing this tensor would show {n} values (more than {_MAX_SHOWN})",
-                         hint="print a slice, a reduction or .shape instead")
+        raise LimitError(
+            f"printing this tensor would show {n} values (more than {_MAX_SHOWN})",
+            hint="print a slice, a reduction or .shape instead",
+        )
 
 
 def _format_cells(shown: np.ndarray, precision: int, sci=None) -> tuple[list[str], int]:
@@ -229,7 +231,7 @@ def _format_cells(shown: np.ndarray, precision: int, sci=None) -> tuple[list[str
         largest = float(magnitudes.max())
         smallest = float(magnitudes.min())
         sci_mode = largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4
-        if sci is not None:                 # set_printoptions(sci_mode=...)
+        if sci is not None:  # set_printoptions(sci_mode=...)
             sci_mode = sci
 
     if sci_mode:
@@ -271,8 +273,7 @@ def _layout(cells, start, shape, gaps, indent, width, linewidth, edge=_EDGEITEMS
     for i in range(n):
         if cut and i == edge:
             parts.append("...")
-        text, start = _layout(cells, start, shape[1:], gaps[1:], indent + 1, width, linewidth,
-                              edge)
+        text, start = _layout(cells, start, shape[1:], gaps[1:], indent + 1, width, linewidth, edge)
         parts.append(text)
     sep = "," + "\n" * (ndim - 1) + " " * (indent + 1)
     return "[" + sep.join(parts) + "]", start
@@ -298,6 +299,7 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int, linewidth: int) -
 # Values of the language, as Python (and PyTorch) would show them
 # --------------------------------------------------------------------------
 
+
 def _tangent_text(tan):
     """PyTorch formats the tangent into the dual's repr (f"tangent={tangent}"), and a 0-d
     tensor's __format__ is its number's: `tangent=3.0`, not `tangent=tensor(3.)`."""
@@ -315,29 +317,38 @@ def show(value) -> str:
             if is_uninitialized(value):
                 return "<UninitializedParameter>"
             return "Parameter containing:\n" + tensor_repr(
-                value.data, requires_grad=value.requires_grad,
-                default_dtype=context.current.default_float, precision=context.current.precision,
-                printopts=context.current.printopts)
-        return tensor_repr(value.data, grad_fn=fn.name if fn is not None else None,
-                           requires_grad=value.requires_grad,
-                           default_dtype=context.current.default_float, precision=context.current.precision,
-                           linewidth=context.current.linewidth, printopts=context.current.printopts,
-                           tangent=None if tan is None else _tangent_text(tan))
+                value.data,
+                requires_grad=value.requires_grad,
+                default_dtype=context.current.default_float,
+                precision=context.current.precision,
+                printopts=context.current.printopts,
+            )
+        return tensor_repr(
+            value.data,
+            grad_fn=fn.name if fn is not None else None,
+            requires_grad=value.requires_grad,
+            default_dtype=context.current.default_float,
+            precision=context.current.precision,
+            linewidth=context.current.linewidth,
+            printopts=context.current.printopts,
+            tangent=None if tan is None else _tangent_text(tan),
+        )
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, tuple) and type(value).__repr__ is not tuple.__repr__:
-        return repr(value)        # torch.Size(...)
+        return repr(value)  # torch.Size(...)
     if isinstance(value, tuple):
         kind = getattr(value, "kind", None)
-        if kind is not None:          # torch.return_types.max(values=..., indices=...)
-            return (f"torch.return_types.{kind}(\nvalues={show(value[0])},\n"
-                    f"indices={show(value[1])})")
+        if kind is not None:  # torch.return_types.max(values=..., indices=...)
+            return (
+                f"torch.return_types.{kind}(\nvalues={show(value[0])},\nindices={show(value[1])})"
+            )
         if len(value) == 1:
             return f"({show(value[0])},)"
         return "(" + _joined(value) + ")"
     if isinstance(value, list):
         if id(value) in _showing:
-            return "[...]"              # a list holding itself, as Python prints it
+            return "[...]"  # a list holding itself, as Python prints it
         _showing.add(id(value))
         try:
             return "[" + _joined(value) + "]"
@@ -345,30 +356,42 @@ def show(value) -> str:
             _showing.discard(id(value))
     if isinstance(value, (bool, int, str)) or value is None:
         return repr(value)
-    if CLASS_NAMES and id(value) in CLASS_NAMES:         # int, list, torch.Tensor ...
+    if CLASS_NAMES and id(value) in CLASS_NAMES:  # int, list, torch.Tensor ...
         return f"<class '{CLASS_NAMES[id(value)][1]}'>"
     if isinstance(value, type) and value.__dict__.get("__module__") == "__main__":
-        return f"<class '__main__.{value.__qualname__}'>"     # a class of the program
-    if isinstance(value, type) and issubclass(value, BaseException) and \
-            value.__dict__.get("__module__") == "builtins":
-        return f"<class '{value.__qualname__}'>"             # ValueError, RuntimeError ...
+        return f"<class '__main__.{value.__qualname__}'>"  # a class of the program
+    if (
+        isinstance(value, type)
+        and issubclass(value, BaseException)
+        and value.__dict__.get("__module__") == "builtins"
+    ):
+        return f"<class '{value.__qualname__}'>"  # ValueError, RuntimeError ...
     if isinstance(value, _PY_CALLABLES):
         return f"<built-in function {callable_name(value)}>"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}" \
-            if type(value) is dict else repr(value)
+        return (
+            "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
+            if type(value) is dict
+            else repr(value)
+        )
     if isinstance(value, BaseException) and type(value).__repr__ is BaseException.__repr__:
         name = python_type_name(value)
-        if name == "KeyError":          # its message is the key's repr already, as Python's
+        if name == "KeyError":  # its message is the key's repr already, as Python's
             return f"KeyError({value})"
         return f"{name}({str(value)!r})"
     return repr(value)
 
 
-_showing = set()        # ids of the lists being shown (a list that holds itself)
-CLASS_NAMES = {}        # id(value) -> (value, name): built-ins that print as Python's classes
-_PY_CALLABLES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType,
-                 functools.partial, type, np.ufunc)
+_showing = set()  # ids of the lists being shown (a list that holds itself)
+CLASS_NAMES = {}  # id(value) -> (value, name): built-ins that print as Python's classes
+_PY_CALLABLES = (
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    functools.partial,
+    type,
+    np.ufunc,
+)
 
 
 def callable_name(fn) -> str:
@@ -388,9 +411,10 @@ _PLAIN_NUMBERS = {int, float, bool, type(None)}
 def _joined(items) -> str:
     """The items' reprs joined by ", ", refusing a text over the size limit: a list of
     many references to one long string is small, its text is not."""
-    if set(map(type, items)) <= _PLAIN_NUMBERS:      # numbers only: at C speed
-        check_items(sum(map(len, map(repr, items))) + 2 * len(items),
-                    "the text of this value", "characters")
+    if set(map(type, items)) <= _PLAIN_NUMBERS:  # numbers only: at C speed
+        check_items(
+            sum(map(len, map(repr, items))) + 2 * len(items), "the text of this value", "characters"
+        )
         return ", ".join(map(repr, items))
     parts, total = [], 0
     for v in items:
@@ -406,12 +430,12 @@ def show_str(value) -> str:
     if isinstance(value, str):
         return value
     if type(value) is Device or isinstance(value, np.ndarray):
-        return str(value)        # print(torch.device("cpu")) writes cpu; NumPy's str
+        return str(value)  # print(torch.device("cpu")) writes cpu; NumPy's str
     if isinstance(value, BaseException) or hasattr(type(value), "__gradcli_user__"):
-        return str(value)        # an exception; an object of a class with its own __str__
+        return str(value)  # an exception; an object of a class with its own __str__
     if type(value) is Device:
-        return str(value)        # print(torch.device("cpu")) writes cpu
+        return str(value)  # print(torch.device("cpu")) writes cpu
     return show(value)
 
 
-Tensor.__repr__ = show      # Tensor has no repr of its own (it sits below printing)
+Tensor.__repr__ = show  # Tensor has no repr of its own (it sits below printing)

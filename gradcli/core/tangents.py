@@ -5,12 +5,13 @@ The table lives here (below printing, which shows the tangent of the public
 forward-mode engine (gradcli/engine/forward.py) fills and reads it.  A tensor's
 entry goes away with the tensor, so nothing is added to Tensor itself.
 """
+
 from __future__ import annotations
 
 import weakref
 
-TANGENTS: dict = {}          # id(tensor) -> (weakref to it, {level: tangent Tensor})
-SHOWN = [None]               # the level whose tangent printing shows (forward_ad's), or None
+TANGENTS: dict = {}  # id(tensor) -> (weakref to it, {level: tangent Tensor})
+SHOWN = [None]  # the level whose tangent printing shows (forward_ad's), or None
 
 
 def tangents_of(t):

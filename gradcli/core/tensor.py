@@ -8,6 +8,7 @@ the *language* may reach on a tensor is decided elsewhere (the attribute allowli
 in gradcli/language/runtime.py and the methods in the op table), never by Python
 attribute lookup on this class.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -23,8 +24,18 @@ next_seq = _counter.__next__
 
 
 class Tensor:
-    __slots__ = ("data", "requires_grad", "grad", "grad_fn", "retains_grad", "seq", "vc", "view_of", "views",
-                 "__weakref__")
+    __slots__ = (
+        "data",
+        "requires_grad",
+        "grad",
+        "grad_fn",
+        "retains_grad",
+        "seq",
+        "vc",
+        "view_of",
+        "views",
+        "__weakref__",
+    )
     # vc: version counter (engine/versions.py; None until the first in-place op), view_of:
     # (base, view function) for a tensor sharing its base's storage, views: a base's views
     # (weak); unset until needed
@@ -35,8 +46,8 @@ class Tensor:
         self.grad = None
         self.grad_fn = grad_fn
         self.retains_grad = False
-        self.seq = next(_counter)   # creation order, for the `backward` command's display
-        self.vc = None              # no in-place op yet (engine/versions.py makes it)
+        self.seq = next(_counter)  # creation order, for the `backward` command's display
+        self.vc = None  # no in-place op yet (engine/versions.py makes it)
 
     # --- facts -------------------------------------------------------------
     @property
@@ -68,7 +79,8 @@ class Tensor:
     def item(self):
         if self.data.size != 1:
             raise GradRuntimeError(
-                f"a Tensor with {self.data.size} elements cannot be converted to Scalar")
+                f"a Tensor with {self.data.size} elements cannot be converted to Scalar"
+            )
         return self.data.reshape(()).item()
 
     __hash__ = object.__hash__
@@ -79,8 +91,9 @@ def type_name(v) -> str:
         return "Tensor"
     if v is None:
         return "None"
-    named = getattr(type(v), "type_name_of", None)      # a name that depends on the value
+    named = getattr(type(v), "type_name_of", None)  # a name that depends on the value
     if named is not None:
         return named(v)
-    return {bool: "bool", int: "int", float: "float", str: "str", list: "list",
-            tuple: "tuple"}.get(type(v), type(v).__name__)
+    return {bool: "bool", int: "int", float: "float", str: "str", list: "list", tuple: "tuple"}.get(
+        type(v), type(v).__name__
+    )

@@ -5,6 +5,7 @@ Each node's `backward` runs in one of two modes: fast (`F` is `ArrayF`, plain
 ndarrays) or create_graph (`F` is `TensorF`, every step itself recorded, so
 gradients can be differentiated again).  The graph is walked without recursion.
 """
+
 from __future__ import annotations
 
 
@@ -19,14 +20,14 @@ from ..base import context
 from . import observe, schedule
 from .function import _OUT, FUNCTIONS, TensorF, Function
 from .vjp_arrays import ArrayF
-from .passes import (as_grad, count_deps, deliver_leaves, push_ready, ready_queue, release,
-                     seq, vjp)
+from .passes import as_grad, count_deps, deliver_leaves, push_ready, ready_queue, release, seq, vjp
 
-_FRESH = {}     # id(leaf) -> (sum, .grad) stored by the running create_graph backward
+_FRESH = {}  # id(leaf) -> (sum, .grad) stored by the running create_graph backward
 
 
 class CopyGrad(Function):
     """The copy a leaf's .grad gets under backward(create_graph=True)."""
+
     __slots__ = ()
     name = "CopyBackwards"
 
@@ -49,14 +50,22 @@ class CloneGrad(CopyGrad):
 # The engine
 # --------------------------------------------------------------------------
 
+
 def _accumulate(a, b, create_graph):
     if create_graph:
         return a + b
     return np.add(a, b)
 
 
-def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, inputs=None,
-                 allow_unused=False, accumulate=False):
+def run_backward(  # noqa: C901 (the one backward loop; to be split by concern)
+    outputs,
+    grad_outputs,
+    retain_graph=False,
+    create_graph=False,
+    inputs=None,
+    allow_unused=False,
+    accumulate=False,
+):
     """Propagate gradients from `outputs` to the leaves.
 
     With `inputs` None, gradients are accumulated into each leaf's `.grad` (and
@@ -68,15 +77,16 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     if inputs is None and not create_graph and len(outputs) == 1 and grad_outputs[0] is None:
         out = outputs[0]
         if _plain(out):
-            return _in_creation_order(_plain_root(out, retain_graph))   # out.backward()
+            return _in_creation_order(_plain_root(out, retain_graph))  # out.backward()
     heads = []
-    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):   # every given gradient first
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):  # every given gradient first
         if isinstance(out, Tensor) and (out.requires_grad or g is not None):
             heads.append((out, as_grad(g, out.data, create_graph, i)))
     for i, out in enumerate(outputs):
         if not isinstance(out, Tensor) or not out.requires_grad:
             raise GradRuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn")
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
 
     # targets for autograd.grad: leaf tensor or node -> slot index
     capture = results = None
@@ -91,12 +101,15 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     grads = {}
     touched = {}
     roots = []
-    held = {} if context.current.leaf_hooks else None    # gradients of leaves with hooks, summed first
+    held = (
+        {} if context.current.leaf_hooks else None
+    )  # gradients of leaves with hooks, summed first
     for out, g in heads:
         key = out.grad_fn if out.grad_fn is not None else out
-        if type(key) is Tensor:          # backward on a leaf itself
-            _deliver_leaf(key, g, create_graph, capture, results if capture else None, touched,
-                          held)
+        if type(key) is Tensor:  # backward on a leaf itself
+            _deliver_leaf(
+                key, g, create_graph, capture, results if capture else None, touched, held
+            )
             continue
         grads[key] = _accumulate(grads[key], g, create_graph) if key in grads else g
         roots.append(key)
@@ -107,23 +120,24 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
     prev_mode = context.current.grad_enabled
     context.current.grad_enabled = create_graph
     res = results if capture is not None else None
-    tracer = observe.TRACER                     # (engine/observe.py: trace, flow record)
+    tracer = observe.TRACER  # (engine/observe.py: trace, flow record)
     flow = observe.start_flow(len(deps)) if capture is None and not create_graph else None
     plain = capture is None and not create_graph and held is None and tracer is None
     if held is None and not plain and not create_graph:
-        held = {}       # a leaf's gradients are added up first, then delivered (_plain_pass)
+        held = {}  # a leaf's gradients are added up first, then delivered (_plain_pass)
     try:
-        if plain:       # the common case (into .grad): its own loop, lookups made once
+        if plain:  # the common case (into .grad): its own loop, lookups made once
             _plain_pass(ready, grads, deps, retain_graph, flow, touched)
             ready = ()
-        q = ready_queue(ready)      # PyTorch's order (see _plain_pass)
+        q = ready_queue(ready)  # PyTorch's order (see _plain_pass)
 
         def push(p):
             push_ready(q, p)
-        while q:        # hooks, autograd.grad, create_graph, the trace
+
+        while q:  # hooks, autograd.grad, create_graph, the trace
             node = heapq.heappop(q)[2]
             g = grads.pop(node, None)
-            if g is None:            # no gradient reached this node: only release its parents
+            if g is None:  # no gradient reached this node: only release its parents
                 release(node, deps, push)
                 continue
             if flow is not None:
@@ -141,9 +155,14 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
                         _deliver_leaf(p, ig, create_graph, capture, res, touched, held)
                     continue
                 if ig is not None:
-                    if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:   # (as _deliver_leaf)
-                        ig = FUNCTIONS["to"](ig, p.out_dtype) if type(ig) is Tensor else \
-                            ig.astype(p.out_dtype)
+                    if (
+                        ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype
+                    ):  # (as _deliver_leaf)
+                        ig = (
+                            FUNCTIONS["to"](ig, p.out_dtype)
+                            if type(ig) is Tensor
+                            else ig.astype(p.out_dtype)
+                        )
                     if p in grads:
                         grads[p] = _accumulate(grads[p], ig, create_graph)
                     else:
@@ -174,7 +193,8 @@ def run_backward(outputs, grad_outputs, retain_graph=False, create_graph=False, 
             if r is None and not allow_unused:
                 raise GradRuntimeError(
                     f"The differentiated Tensor at index {i} appears to not have been used in "
-                    "the graph. Set allow_unused=True if this is the desired behavior.")
+                    "the graph. Set allow_unused=True if this is the desired behavior."
+                )
         return tuple(r if r is None or isinstance(r, Tensor) else Tensor(r) for r in results)
     return _in_creation_order(touched)
 
@@ -190,8 +210,13 @@ def backward_out(out):
 
 def _plain(out):
     """Whether `out.backward()` is the common case `_plain_root` runs."""
-    return type(out) is Tensor and out.grad_fn is not None and out.requires_grad and \
-        out.data.size == 1 and plain_path()
+    return (
+        type(out) is Tensor
+        and out.grad_fn is not None
+        and out.requires_grad
+        and out.data.size == 1
+        and plain_path()
+    )
 
 
 def plain_path():
@@ -231,12 +256,21 @@ def plain_node(root, like, retain_graph, steps=None):
     ctx.grad_enabled = False
     touched = {}
     try:
-        if steps is not None:       # a graph of a structure seen before (engine/schedule.py)
-            schedule.run(root, steps, g, retain_graph, observe.start_flow(len(steps)), touched,
-                         _store_grad, _visit)
+        if steps is not None:  # a graph of a structure seen before (engine/schedule.py)
+            schedule.run(
+                root,
+                steps,
+                g,
+                retain_graph,
+                observe.start_flow(len(steps)),
+                touched,
+                _store_grad,
+                _visit,
+            )
         else:
-            _plain_pass([root], {root: g}, deps, retain_graph, observe.start_flow(len(deps)),
-                        touched)
+            _plain_pass(
+                [root], {root: g}, deps, retain_graph, observe.start_flow(len(deps)), touched
+            )
     finally:
         ctx.grad_enabled = prev_mode
     return touched
@@ -262,15 +296,16 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
     small = observe.FLOW_SMALL
     fno, frec = flow if flow is not None else (None, None)
     F = ArrayF
-    leaves = []         # (leaf, gradient) in their order: passes.deliver_leaves
+    leaves = []  # (leaf, gradient) in their order: passes.deliver_leaves
 
     def push(p):
         push_ready(q, p)
+
     try:
         while q:
             node = pop(q)[2]
             g = gpop(node, None)
-            if g is None:            # no gradient reached this node: only release its parents
+            if g is None:  # no gradient reached this node: only release its parents
                 release(node, deps, push)
                 continue
             while node is not None:
@@ -280,7 +315,7 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
                 if node.watch is not None:
                     g = _visit(node, g, None, None, False)
                 in_grads = vjp(node, g, F, retain_graph)
-                nxt = gn = None     # the parent made ready that was made last, its gradient
+                nxt = gn = None  # the parent made ready that was made last, its gradient
                 for p, ig in zip(node.parents, in_grads):
                     if p is None:
                         continue
@@ -302,15 +337,15 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
                             ig = gpop(p, None)
                         if nxt is None:
                             nxt, gn = p, ig
-                        elif seq(p) > seq(nxt):         # the one made last runs next
+                        elif seq(p) > seq(nxt):  # the one made last runs next
                             _wait(q, grads, nxt, gn)
                             nxt, gn = p, ig
                         else:
                             _wait(q, grads, p, ig)
                 if nxt is not None and q and -q[0][0] > seq(nxt):
-                    _wait(q, grads, nxt, gn)            # a node made later is waiting
+                    _wait(q, grads, nxt, gn)  # a node made later is waiting
                     nxt = None
-                if nxt is not None and gn is None:      # made ready without a gradient
+                if nxt is not None and gn is None:  # made ready without a gradient
                     release(nxt, deps, push)
                     nxt = None
                 node, g = nxt, gn
@@ -354,12 +389,13 @@ def _visit(node, g, capture, results, create_graph):
     if create_graph and not node.differentiable_twice:
         raise GradRuntimeError(
             f"{node.name} cannot be differentiated twice: create_graph=True is not "
-            "supported through this op")
+            "supported through this op"
+        )
     return g
 
 
 def _deliver_leaf(leaf, g, create_graph, capture, results, touched, held=None):
-    dt = leaf.data.dtype        # PyTorch's engine casts a gradient to its input's dtype first
+    dt = leaf.data.dtype  # PyTorch's engine casts a gradient to its input's dtype first
     if type(g) is Tensor:
         if g.data.dtype != dt:
             g = FUNCTIONS["to"](g, dt)
@@ -396,7 +432,7 @@ def _store_grad(t, g, create_graph):
         elif t.grad is not None:
             t.grad = t.grad + g
             return
-        if g.requires_grad:     # a retained non-leaf gets a clone instead
+        if g.requires_grad:  # a retained non-leaf gets a clone instead
             t.grad = (CopyGrad if t.grad_fn is None else CloneGrad).apply(g)
         else:
             t.grad = g
@@ -413,7 +449,7 @@ def _store_grad(t, g, create_graph):
         t.grad = Tensor((old.data + g).astype(dt, copy=False))
 
 
-SAVED_OUTPUT_HOOK = None    # engine/forward.py: tangents for a re-wrapped output
+SAVED_OUTPUT_HOOK = None  # engine/forward.py: tangents for a re-wrapped output
 
 
 def _saved_tensor(node, arr, src):
@@ -423,6 +459,6 @@ def _saved_tensor(node, arr, src):
         return Tensor(arr, True, node)
     if src is not None:
         return src
-    if arr is None or type(arr) in (int, float):    # not kept, or a Python number
+    if arr is None or type(arr) in (int, float):  # not kept, or a Python number
         return arr
     return Tensor(np.asarray(arr))

@@ -18,6 +18,7 @@ the levels outside L (smaller numbers) see the computation, so an outer
 `jacfwd` differentiates an inner one and tangents of different levels are
 never confused.
 """
+
 from __future__ import annotations
 
 import re
@@ -35,20 +36,24 @@ from .zero_terms import with_zero_term
 _PLAIN_APPLY = Function.__dict__["apply"]
 _PLAIN_APPLY2 = Function.__dict__["apply2"]
 _DUAL_APPLY2 = classmethod(lambda cls, a, b, dt: cls.apply(a, b, dt=dt))
-AFTER_SWAP = []     # called after each swap (engine/saved.py wraps apply while hooks are on)
+AFTER_SWAP = []  # called after each swap (engine/saved.py wraps apply while hooks are on)
 
 
 def no_forward_rule(node):
     """PyTorch's error for an op without a forward-mode rule (its node's jvp is None)."""
-    aten = getattr(node, "aten", "") or re.sub(
-        r"(?<!^)(?=[A-Z])", "_", re.sub(r"Backward\d*$", "", node.name)).lower()
-    return GradRuntimeError(f"Trying to use forward AD with aten::{aten} that does not "
-                            "support it.", type_name="NotImplementedError")
+    aten = (
+        getattr(node, "aten", "")
+        or re.sub(r"(?<!^)(?=[A-Z])", "_", re.sub(r"Backward\d*$", "", node.name)).lower()
+    )
+    return GradRuntimeError(
+        f"Trying to use forward AD with aten::{aten} that does not support it.",
+        type_name="NotImplementedError",
+    )
 
 
 class State:
-    levels: list = []        # open levels, outermost first
-    visible: tuple = ()      # levels whose tangents ops propagate right now
+    levels: list = []  # open levels, outermost first
+    visible: tuple = ()  # levels whose tangents ops propagate right now
     counter = 0
 
 
@@ -83,21 +88,23 @@ def make_dual(t, tangent, level):
         raise GradRuntimeError(
             "Trying to set a forward gradient that has a different size than that of the "
             f"original Tensor, this is not supported. Tensor is of size {list(t.data.shape)} "
-            f"while the given forward gradient is of size {list(tangent.data.shape)}.")
+            f"while the given forward gradient is of size {list(tangent.data.shape)}."
+        )
     if t.data.dtype.kind != "f":
-        raise GradRuntimeError("Expected both tensor and its forward grad to be floating point "
-                               "or complex")
+        raise GradRuntimeError(
+            "Expected both tensor and its forward grad to be floating point or complex"
+        )
     hidden = State.visible
     _set_visible(())
     try:
         d = DualView.apply(t) if t.requires_grad else Tensor(t.data)
     finally:
         _set_visible(hidden)
-    if t.requires_grad:         # a view of t, as PyTorch's: an in-place op on d rebases t
+    if t.requires_grad:  # a view of t, as PyTorch's: an in-place op on d rebases t
         versions.link_view(d, t, _dual_view)
     if tangent.data.dtype != t.data.dtype:
         tangent = Tensor(tangent.data.astype(t.data.dtype))
-    for other, tg in (tan.tangents_of(t) or {}).items():     # an alias keeps outer levels'
+    for other, tg in (tan.tangents_of(t) or {}).items():  # an alias keeps outer levels'
         if other != level:
             tan.set_tangent(d, other, tg)
     tan.set_tangent(d, level, tangent)
@@ -161,11 +168,14 @@ def _dual_apply(cls, *args, **params):
     if out.dtype.kind != "f":
         return result
     saved_arrays = node.saved
-    for level in sorted(present):       # outer first: an inner rule may use the output's outer tangent
+    for level in sorted(present):  # outer first: an inner rule may use the output's outer tangent
         _set_visible(tuple(L for L in vis if L < level))
         try:
-            ts = _tangents([tan.tangent_at(a, level) if type(a) is Tensor else None
-                            for a in args], args, params)
+            ts = _tangents(
+                [tan.tangent_at(a, level) if type(a) is Tensor else None for a in args],
+                args,
+                params,
+            )
             saved = [_saved_for_jvp(s, src, result) for s, src in zip(saved_arrays, srcs)]
             if node.jvp is None:
                 raise no_forward_rule(node)
@@ -184,10 +194,12 @@ def _dual_apply(cls, *args, **params):
                 finally:
                     _set_visible(vis)
             else:
-                raise ShapeError(f"{cls.name}: forward rule gave a tangent of shape "
-                                 f"{list(t.data.shape)} for an output of {list(out.shape)}")
+                raise ShapeError(
+                    f"{cls.name}: forward rule gave a tangent of shape "
+                    f"{list(t.data.shape)} for an output of {list(out.shape)}"
+                )
         tan.set_tangent(result, level, t)
-    if result.grad_fn is node:          # for a create_graph backward (see saved_output)
+    if result.grad_fn is node:  # for a create_graph backward (see saved_output)
         node.fw = tan.tangents_of(result)
     return result
 
@@ -211,12 +223,13 @@ autograd.SAVED_OUTPUT_HOOK = saved_output
 
 # ---------------------------------------------------------------- rules shared by op families
 
+
 def _zero_like(a):
     if type(a) is Tensor:
         return Tensor(np.zeros_like(a.data))
     if type(a) in (int, float, bool):
         return 0
-    return a            # a constant array or parameter: kept
+    return a  # a constant array or parameter: kept
 
 
 def linear(self, ts, F, *saved):
@@ -230,10 +243,13 @@ def linear_with(*zeros):
     """`linear` for a sum or difference, with `zeros[i]` standing for input i's missing
     tangent.  PyTorch adds a zero tensor that leaves the other term as it is (d + 2's
     tangent is d's, -0.0 included): x + -0.0 and x - 0.0 are exactly x, -0.0 - x is -x."""
+
     def rule(self, ts, F, *saved):
-        targs = [t if t is not None else _signed_zero_like(a, z)
-                 for t, a, z in zip(ts, ts.args, zeros)]
+        targs = [
+            t if t is not None else _signed_zero_like(a, z) for t, a, z in zip(ts, ts.args, zeros)
+        ]
         return type(self).apply(*targs, **ts.params)
+
     return rule
 
 
@@ -265,8 +281,7 @@ def bilinear(self, ts, F, *saved):
     if out is None or not context.current.grad_enabled:
         return out
     # the zero term (of the missing tangent) comes first where its pair is written first
-    return with_zero_term(out, a if tb is None else b, type(self).name,
-                          (tb is None) == b_first)
+    return with_zero_term(out, a if tb is None else b, type(self).name, (tb is None) == b_first)
 
 
 def elementwise(self, ts, F, *saved):
@@ -285,13 +300,14 @@ def reduction(self, ts, F, *saved):
     expand_back(g) * d(x): the tangent is the sum of t * d over the reduced axes,
     d being the backward of g = 1 (sum, mean, prod, max, norm, var, logsumexp)."""
     shape, axes, keepdim = self.shape, self.axes, self.keepdim
-    if self.name.startswith("SumBackward"):     # d is 1: PyTorch's self_t.sum(dim), no product
+    if self.name.startswith("SumBackward"):  # d is 1: PyTorch's self_t.sum(dim), no product
         return F.sum(ts[0], axes, keepdim)
     if axes is None:
         out_shape = (1,) * len(shape) if keepdim else ()
     else:
-        out_shape = tuple(1 if i in axes else n for i, n in enumerate(shape) if keepdim
-                          or i not in axes)
+        out_shape = tuple(
+            1 if i in axes else n for i, n in enumerate(shape) if keepdim or i not in axes
+        )
     d = self.backward(Tensor(np.ones(out_shape, ts[0].data.dtype)), F, *saved)[0]
     if not shape:
         return ts[0] * d
@@ -313,6 +329,7 @@ def _dual_view(t):
 
 class DualView(Function):
     """make_dual of a tensor that requires grad: a view of it (PyTorch's ViewBackward0)."""
+
     __slots__ = ()
     name = "ViewBackward0"
 
@@ -327,6 +344,7 @@ class DualView(Function):
 
 class PrimalView(Function):
     """unpack_dual(t).primal: a view of t without its tangent (PyTorch's Identity node)."""
+
     __slots__ = ()
     name = "Identity"
 

@@ -15,6 +15,7 @@ runs in two modes (engine/autograd.py runs them):
 The instance is the graph node (`grad_fn`); its class attribute `name` is
 PyTorch's name for it.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,7 +24,7 @@ from ..base import context
 from ..core.tensor import Tensor, next_seq
 from . import versions
 
-_OUT = versions.OWN      # marker: a saved value that is the op's own output
+_OUT = versions.OWN  # marker: a saved value that is the op's own output
 
 
 class Function:
@@ -31,12 +32,24 @@ class Function:
     `forward(self, *arrays, **params) -> ndarray` and
     `backward(self, g, F, *saved) -> tuple of gradients (None where not needed)`."""
 
-    __slots__ = ("parents", "needs", "saved", "saved_src", "watch", "out_dtype", "fw", "vers",
-                 "out_vc", "fpass", "epoch", "seq")
+    __slots__ = (
+        "parents",
+        "needs",
+        "saved",
+        "saved_src",
+        "watch",
+        "out_dtype",
+        "fw",
+        "vers",
+        "out_vc",
+        "fpass",
+        "epoch",
+        "seq",
+    )
     name = "Backward"
     differentiable_twice = True
-    saved_uses = None   # per saved value, the inputs whose gradient uses it (None: all)
-    jvp = None      # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
+    saved_uses = None  # per saved value, the inputs whose gradient uses it (None: all)
+    jvp = None  # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
     sums_as_is = False  # backward returns F.sum_to's / F.sum_scaled's results untouched
     #                     (schedule.py may defer them)
     # PyTorch's view of the saved values (engine/saved.py; ops/saved_names.py fills them in):
@@ -70,7 +83,7 @@ class Function:
         record a node when grad mode is on and an input requires grad."""
         node = cls.__new__(cls)
         node.saved = ()
-        if len(args) == 2:           # most ops: unrolled, this is the hot path
+        if len(args) == 2:  # most ops: unrolled, this is the hot path
             a, b = args
             if type(a) is Tensor:
                 da, pa = a.data, (a.grad_fn or a) if a.requires_grad else None
@@ -92,15 +105,16 @@ class Function:
             needs = (parents[0] is not None,)
         else:
             arrays = [a.data if type(a) is Tensor else a for a in args]
-            parents = [(a.grad_fn or a) if type(a) is Tensor and a.requires_grad else None
-                       for a in args]
+            parents = [
+                (a.grad_fn or a) if type(a) is Tensor and a.requires_grad else None for a in args
+            ]
             needs = [p is not None for p in parents]
         out = node.forward(*arrays, **params)
-        if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
+        if type(out) is not np.ndarray:  # NumPy gives scalars for 0-d results
             out = _array_out(node, out)
         if True not in needs or not context.current.grad_enabled:
             return Tensor(out)
-        node.seq = next_seq()       # (PyTorch's sequence_nr: the backward pass's order)
+        node.seq = next_seq()  # (PyTorch's sequence_nr: the backward pass's order)
         node.needs = needs
         node.parents = parents
         node.watch = None
@@ -127,7 +141,7 @@ class Function:
         else:
             db, pb = b, None
         out = node.forward(da, db, dt)
-        if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
+        if type(out) is not np.ndarray:  # NumPy gives scalars for 0-d results
             out = _array_out(node, out)
         if (pa is None and pb is None) or not context.current.grad_enabled:
             return Tensor(out)
@@ -138,8 +152,14 @@ class Function:
         node.out_dtype = out.dtype
         saved = node.saved
         if saved:
-            if len(saved) == 2 and saved[0] is da and saved[1] is db and da is not db and \
-                    out is not da and out is not db:
+            if (
+                len(saved) == 2
+                and saved[0] is da
+                and saved[1] is db
+                and da is not db
+                and out is not da
+                and out is not db
+            ):
                 # the two operands saved as they are (_sources' common case)
                 if pb is None and cls.saved_uses is not None and cls.saved_uses[0] == (1,):
                     # PyTorch keeps no `self` that only a constant's gradient would use
@@ -148,7 +168,7 @@ class Function:
                     srcs = node.saved_src = (None, b if type(b) is Tensor else None)
                 else:
                     srcs = node.saved_src = (a, b if type(b) is Tensor else None)
-            elif len(saved) == 1 and saved[0] is da and out is not da:     # (x ** k)
+            elif len(saved) == 1 and saved[0] is da and out is not da:  # (x ** k)
                 srcs = node.saved_src = (a,)
             else:
                 srcs = node.saved_src = _sources(saved, out, (a, b), (da, db))
@@ -193,7 +213,7 @@ def _source(s, out, args, arrays):
 
 
 def _sources(saved, out, args, arrays):
-    if len(saved) == 2 == len(arrays):       # the common case: the two inputs saved as they are
+    if len(saved) == 2 == len(arrays):  # the common case: the two inputs saved as they are
         s0, s1 = saved
         d0, d1 = arrays
         if s0 is d0 and s1 is d1 and d0 is not d1 and out is not d0 and out is not d1:
@@ -203,8 +223,10 @@ def _sources(saved, out, args, arrays):
         return (_source(saved[0], out, args, arrays),)
     return [_source(s, out, args, arrays) for s in saved]
 
+
 class AccumulateGrad:
     """Stands for a leaf in `next_functions`, as in PyTorch."""
+
     __slots__ = ("variable",)
     name = "AccumulateGrad"
 
@@ -217,12 +239,13 @@ class AccumulateGrad:
 
 # The op table (gradcli/ops/registry.py) fills these; the engine calls ops by name
 # through them and never imports the ops.
-FUNCTIONS: dict[str, object] = {}   # internal name -> op function (also for Tensor operators)
-TENSOR_F: dict[str, object] = {}    # differentiable helpers VJPs use in create_graph mode
+FUNCTIONS: dict[str, object] = {}  # internal name -> op function (also for Tensor operators)
+TENSOR_F: dict[str, object] = {}  # differentiable helpers VJPs use in create_graph mode
 
 
 class _TensorF:
     """Differentiable versions of the VJP helpers, looked up in TENSOR_F on first use."""
+
     tensor_mode = True
 
     def __getattr__(self, name):

@@ -1,6 +1,7 @@
 """Hooks on tensors: what a non-leaf asked of its node (`register_hook`,
 `retain_grad`), the hook lists of leaves (kept in the run's context), and running
 hooks on a gradient during backward."""
+
 from __future__ import annotations
 
 import weakref
@@ -14,6 +15,7 @@ from ..core.tensor import Tensor
 class Watch:
     """What a non-leaf tensor asked of its node: hooks (register_hook) and keeping
     its gradient as .grad (retain_grad).  Kept in the node's `watch` slot."""
+
     __slots__ = ("ref", "retain", "hooks")
 
     def __init__(self, t):
@@ -25,18 +27,18 @@ def watch(t) -> Watch:
     w = t.grad_fn.watch
     if w is None:
         w = t.grad_fn.watch = Watch(t)
-        context.current.node_watches = True     # (autograd._plain_root's shared head gradient)
+        context.current.node_watches = True  # (autograd._plain_root's shared head gradient)
     return w
 
 
 def leaf_hooks(t) -> list:
     """The hook list of leaf tensor t (made on first use)."""
-    table = context.current.leaf_hooks      # id(leaf) -> (weakref to it, [hooks])
+    table = context.current.leaf_hooks  # id(leaf) -> (weakref to it, [hooks])
     if table is None:
         table = context.current.leaf_hooks = {}
     entry = table.get(id(t))
     if entry is None or entry[0]() is not t:
-        key = id(t)       # dropped with the leaf
+        key = id(t)  # dropped with the leaf
         entry = table[key] = (weakref.ref(t, lambda _r: table.pop(key, None)), [])
     return entry[1]
 

@@ -19,6 +19,7 @@ grad mode (`w[:1]`) inherits the mark (`_MARKED`).  Then, as PyTorch:
   an op in grad mode that takes it (`w * 2`, `w.sum()`, `w[0]`: the ops' `a.grad_fn or
   a` takes the node's truth value, `__bool__`).
 """
+
 from __future__ import annotations
 
 import weakref
@@ -29,10 +30,12 @@ from ..core.tensor import next_seq
 from .function import Function
 from . import versions
 
-_TAIL = (" Given that this use case is ambiguous and error-prone, it is forbidden. You can "
-         "clarify your code by moving both the view and the inplace either both inside the "
-         "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
-         "want the inplace to be tracked).")
+_TAIL = (
+    " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+    "clarify your code by moving both the view and the inplace either both inside the "
+    "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+    "want the inplace to be tracked)."
+)
 _MODIFIED = "is being modified inplace with grad mode enabled."
 _REBASED = "its base or another view of its base has been modified inplace with grad mode enabled."
 
@@ -41,13 +44,17 @@ _MARKED: dict = {}
 
 
 def _message(op, what):
-    who = "A view was created in no_grad mode and " if op is None else \
-        f"Output 0 of {op} is a view of a view which was created in no_grad mode and "
+    who = (
+        "A view was created in no_grad mode and "
+        if op is None
+        else f"Output 0 of {op} is a view of a view which was created in no_grad mode and "
+    )
     return who + what + _TAIL
 
 
 class NoGradView(Function):
     """The node of a no_grad view: no inputs; "Invalid" once its storage changed."""
+
     __slots__ = ("vc", "version")
     differentiable_twice = True
 
@@ -66,15 +73,16 @@ class NoGradView(Function):
         return True
 
     def backward(self, g, F):
-        return ()           # the gradient stops here
+        return ()  # the gradient stops here
 
     def jvp(self, ts, F):
-        return None         # no inputs: never a forward-mode step
+        return None  # no inputs: never a forward-mode step
 
 
 class InvalidView(Function):
     """The grad_fn of a view made in grad mode from a no_grad view, once its storage
     changed: PyTorch cannot make its grad_fn again."""
+
     __slots__ = ("op",)
     name = "Invalid"
 
@@ -110,8 +118,11 @@ def made(r, x):
         return
     if type(x.grad_fn) is NoGradView or id(x) in _MARKED and _MARKED[id(x)][0]() is x:
         fn = r.grad_fn
-        op = fn.name[:-len("Backward0")] if fn is not None and fn.name.endswith("Backward0") \
+        op = (
+            fn.name[: -len("Backward0")]
+            if fn is not None and fn.name.endswith("Backward0")
             else getattr(fn, "name", "")
+        )
         _MARKED[id(r)] = (weakref.ref(r, lambda _, k=id(r): _MARKED.pop(k, None)), op)
 
 

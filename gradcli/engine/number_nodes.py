@@ -12,6 +12,7 @@ operation forward's `doubles` path makes, and the fields forward sets) instead o
 forward's general checks, and no look at the operands' kinds.  tests/test_loops.py
 compares both ways field by field and bit for bit on special values.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,7 +24,7 @@ from .function import Function
 F64 = np.dtype(np.float64)
 #: the ops with a `number_forward`, by class (ops/elementwise.py fills it)
 NUMBER_OPS: set = set()
-_FUNCTION = Function.__dict__        # forward mode and saved-tensor hooks swap apply2 here
+_FUNCTION = Function.__dict__  # forward mode and saved-tensor hooks swap apply2 here
 _PLAIN_APPLY2 = _FUNCTION["apply2"]
 _FIRST = (True, False)
 
@@ -42,7 +43,7 @@ def number_node(cls, t, k):
     node.watch = None
     node.out_dtype = F64
     saved = node.saved
-    if saved:       # (Mul: apply2's common case, no `a` kept)
+    if saved:  # (Mul: apply2's common case, no `a` kept)
         srcs = node.saved_src = (None if saved[0] is None else t, None)
         if versions.state.bumped:
             versions.record(node, srcs)

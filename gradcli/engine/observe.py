@@ -13,13 +13,14 @@ gradients that flowed.
   while the node lives, so a graph reached from a node of pass p (all of it alive
   since p) reads its own entries.
 """
+
 from __future__ import annotations
 
 TRACER = None
 FLOWS = []
 FLOW_KEEP = 4
 FLOW_SMALL = 1024
-FLOW_NODES = 10000      # bigger graphs are not recorded
+FLOW_NODES = 10000  # bigger graphs are not recorded
 _passes = [0]
 
 

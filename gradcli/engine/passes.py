@@ -4,6 +4,7 @@ and checking the head gradient a user gives; and one node's step, `vjp` (its bac
 with its saved values, checked and then freed), which autograd.py's loops run
 (engine/schedule.py's run writes the same step out in its loop: a change here belongs
 there too)."""
+
 from __future__ import annotations
 
 import heapq
@@ -20,7 +21,8 @@ SECOND_BACKWARD = (
     "after they have already been freed). Saved intermediate values of the graph are freed "
     "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
     "backward through the graph a second time or if you need to access saved tensors after "
-    "calling backward.")
+    "calling backward."
+)
 
 
 def count_deps(roots):
@@ -51,7 +53,8 @@ def as_grad(g, like: np.ndarray, create_graph: bool, i: int = 0):
             raise GradRuntimeError(
                 "grad can be implicitly created only for scalar outputs",
                 hint="reduce the output to a scalar first, e.g. with sum(...) or mean(...), "
-                     "or pass a gradient of the output's shape")
+                "or pass a gradient of the output's shape",
+            )
         arr = np.array(1, dtype=like.dtype) if not like.ndim else np.ones(like.shape, like.dtype)
         return Tensor(arr) if create_graph else arr
     if not isinstance(g, Tensor):
@@ -59,7 +62,8 @@ def as_grad(g, like: np.ndarray, create_graph: bool, i: int = 0):
     if g.data.shape != like.shape:
         raise ShapeError(
             f"Mismatch in shape: grad_output[{i}] has a shape of torch.Size({list(g.data.shape)}) "
-            f"and output[{i}] has a shape of torch.Size({list(like.shape)}).")
+            f"and output[{i}] has a shape of torch.Size({list(like.shape)})."
+        )
     if create_graph:
         return g
     arr = g.data
@@ -91,7 +95,7 @@ def deliver_leaves(queue, touched, store, fresh=()):
     into .grad (`store(leaf, g, False)`: autograd._store_grad).  `fresh`: ids of
     arrays the caller made, which become .grad without a copy (True: all of them)."""
     if len(queue) == 1 or len({id(p) for p, _ in queue}) == len(queue):
-        _deliver(queue, touched, store, fresh)     # each leaf once: nothing to add up
+        _deliver(queue, touched, store, fresh)  # each leaf once: nothing to add up
         return
     fresh = {id(ig) for _, ig in queue} if fresh is True else set(fresh)
     total = {}
@@ -117,10 +121,11 @@ def _deliver(pairs, touched, store, fresh):
         if ig.dtype != dt:
             ig = ig.astype(dt)
             new = True
-        if p.grad is None and ig.shape == p.data.shape:     # _store_grad's first
+        if p.grad is None and ig.shape == p.data.shape:  # _store_grad's first
             # (a new array is .grad as it is; another is copied, as PyTorch's AccumulateGrad)
-            p.grad = Tensor(ig if new and type(ig) is np.ndarray else
-                            np.array(ig, dtype=dt, copy=True))
+            p.grad = Tensor(
+                ig if new and type(ig) is np.ndarray else np.array(ig, dtype=dt, copy=True)
+            )
         else:
             store(p, ig, False)
         touched[id(p)] = p

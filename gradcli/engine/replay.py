@@ -19,6 +19,7 @@ decides what is replayed and when, is gradcli/language/replay.py).
   shadows of the last iterations become the graph of the Tensors it sees (`hand_over`:
   creation numbers of now, in their order) and new shadows are made for the next.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -49,11 +50,12 @@ class Recorder:
     ("tensor", weak reference) for any other Tensor, ("value", v) otherwise.  Outputs
     are held weakly (an intermediate value is freed when the op after it is done, as
     without recording); `index_of` tells which op made a Tensor still alive."""
+
     __slots__ = ("notes", "ids")
 
     def __init__(self):
         self.notes = []
-        self.ids = {}           # id(output) -> (op index, weak reference to it)
+        self.ids = {}  # id(output) -> (op index, weak reference to it)
 
     def index_of(self, t):
         e = self.ids.get(id(t))
@@ -70,8 +72,17 @@ class Recorder:
         saved = (getattr(node, "saved", None) or ()) if node is not None else ()
         mask = tuple(x is None for x in saved) if any(x is None for x in saved) else None
         srcs = tuple(self._ref(x) for x in node.saved_src) if saved else None
-        self.notes.append((cls, tuple(self._ref(a) for a in args), params, node,
-                           type(out) is Tensor and out.requires_grad, mask, srcs))
+        self.notes.append(
+            (
+                cls,
+                tuple(self._ref(a) for a in args),
+                params,
+                node,
+                type(out) is Tensor and out.requires_grad,
+                mask,
+                srcs,
+            )
+        )
         if type(out) is Tensor:
             self.ids[id(out)] = (len(self.notes) - 1, weakref.ref(out))
 
@@ -91,6 +102,7 @@ def recording():
         out = apply2(cls, a, b, dt)
         rec.note(cls, (a, b, dt), {}, out)
         return out
+
     mine = (classmethod(rec_apply), classmethod(rec_apply2))
     Function.apply, Function.apply2 = mine
     try:
@@ -98,8 +110,8 @@ def recording():
     finally:
         if _FUNCTION["apply"] is mine[0] and _FUNCTION["apply2"] is mine[1]:
             Function.apply, Function.apply2 = _PLAIN
-        else:       # the program opened a forward-mode level or saved-tensor hooks
-            rec.notes.append(None)      # (its swap stays; what it ran was not noted)
+        else:  # the program opened a forward-mode level or saved-tensor hooks
+            rec.notes.append(None)  # (its swap stays; what it ran was not noted)
 
 
 def shadow(cls, fields):
@@ -129,7 +141,7 @@ def forward(sh, args, params, mask, srcs):
     go at once, as apply lets go of such a node)."""
     sh.saved = ()
     out = sh.forward(*args) if params is None else sh.forward(*args, **params)
-    if type(out) is not np.ndarray:      # NumPy gives scalars for 0-d results
+    if type(out) is not np.ndarray:  # NumPy gives scalars for 0-d results
         out = _array_out(sh, out)
     if srcs is False:
         sh.saved = ()
@@ -172,9 +184,12 @@ def run_kernels(shadows, vals, program):
 def _keep(sh, saved, mask, srcs):
     """What a shadow's forward saved, as `apply` keeps it (the saved values apply2 drops,
     where they come from, their versions)."""
-    if mask is not None:            # (apply2: a value only a constant's gradient uses)
-        saved = (None if mask[0] else saved[0], None if mask[1] else saved[1]) \
-            if len(saved) == 2 else tuple(None if m else s for s, m in zip(saved, mask))
+    if mask is not None:  # (apply2: a value only a constant's gradient uses)
+        saved = (
+            (None if mask[0] else saved[0], None if mask[1] else saved[1])
+            if len(saved) == 2
+            else tuple(None if m else s for s, m in zip(saved, mask))
+        )
     sh.saved = saved
     sh.saved_src = srcs
     if versions.state.bumped and srcs is not None:
@@ -205,7 +220,7 @@ def hand_over(nodes, numbers=None):
     creation numbers of now, as the ops just made them (or the next of `numbers`,
     numbers taken before: `reserve`)."""
     for n in nodes:
-        if hasattr(n, "needs"):         # (an op that made no node has a bare shadow)
+        if hasattr(n, "needs"):  # (an op that made no node has a bare shadow)
             n.seq = next_seq() if numbers is None else next(numbers)
 
 

@@ -20,6 +20,7 @@ which reads `node.saved` with `if saved:` and `node.backward(g, F, *saved)`, so 
 packed node runs through them unchanged, its
 unpack hooks called each time its backward runs (and on each `_saved_*` access).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -35,11 +36,11 @@ from .versions import OWN, kept
 
 
 class State:
-    stack: list = []        # (pack_hook, unpack_hook) of the open contexts, innermost last
-    disabled: list = []     # messages of the open disable_saved_tensors_hooks contexts
+    stack: list = []  # (pack_hook, unpack_hook) of the open contexts, innermost last
+    disabled: list = []  # messages of the open disable_saved_tensors_hooks contexts
 
 
-_inner = [None, None]       # the apply / apply2 the packing versions wrap
+_inner = [None, None]  # the apply / apply2 the packing versions wrap
 
 
 def push(pack_hook, unpack_hook):
@@ -74,7 +75,7 @@ def reset():
 
 
 def _refresh():
-    forward._set_visible(forward.State.visible)       # calls _wrap (forward.AFTER_SWAP)
+    forward._set_visible(forward.State.visible)  # calls _wrap (forward.AFTER_SWAP)
 
 
 def _wrap():
@@ -108,8 +109,11 @@ _PACK_APPLY2 = classmethod(_pack_apply2)
 
 def _pack_result(out):
     if type(out) is not Tensor:
-        out = next((t for t in out if type(t) is Tensor), None) \
-            if isinstance(out, (tuple, list)) else None
+        out = (
+            next((t for t in out if type(t) is Tensor), None)
+            if isinstance(out, (tuple, list))
+            else None
+        )
         if out is None:
             return
     node = out.grad_fn
@@ -138,8 +142,11 @@ def _pack(node, out):
     pack, unpack = State.stack[-1]
     saved, srcs = node.saved, node.saved_src
     names = node.saved_names
-    todo = [i for i in _order(node, len(saved))
-            if type(saved[i]) is np.ndarray and _kept(node, i, names)]
+    todo = [
+        i
+        for i in _order(node, len(saved))
+        if type(saved[i]) is np.ndarray and _kept(node, i, names)
+    ]
     if not todo:
         return
     raw, boxes = list(saved), [None] * len(saved)
@@ -160,6 +167,7 @@ def _pack(node, out):
 class _Meta:
     """What stays known of a packed value: its shape, dtype and strides (for messages
     and `_saved_*_sym_sizes`), and where it came from."""
+
     __slots__ = ("shape", "dtype", "strides", "src")
 
     def __init__(self, arr, src):
@@ -169,8 +177,9 @@ class _Meta:
 class Packed:
     """A node's saved values after pack hooks: iterating unpacks (calls the unpack hook
     on each packed value, in PyTorch's order) and yields the values in the op's order."""
+
     __slots__ = ("raw", "boxes", "order", "unpack")
-    unchecked = True    # no version checks (versions.check): the hooks own the values
+    unchecked = True  # no version checks (versions.check): the hooks own the values
 
     def __init__(self, raw, boxes, order, unpack):
         self.raw, self.boxes, self.order, self.unpack = raw, boxes, order, unpack
@@ -195,8 +204,10 @@ class Packed:
 def _unpacked(unpack, box):
     r = unpack(box)
     if not isinstance(r, Tensor):
-        raise GradTypeError("Output of saved tensor unpack_hook expected to be a Tensor "
-                            f"but got result of type {type_name(r)}")
+        raise GradTypeError(
+            "Output of saved tensor unpack_hook expected to be a Tensor "
+            f"but got result of type {type_name(r)}"
+        )
     return r
 
 
@@ -220,6 +231,7 @@ def pack_values(values):
 
 class PackedValues:
     """ctx.saved_tensors after pack hooks: iterating unpacks each value again."""
+
     __slots__ = ("boxes", "unpack")
 
     def __init__(self, boxes, unpack):
@@ -234,11 +246,12 @@ class PackedValues:
 
 # ---------------------------------------------------------------- grad_fn._saved_<name>
 
+
 def saved_attr(node, attr):
     """`node._saved_<name>`: a saved input is that tensor, a saved output a new tensor
     sharing its values, a constant a tensor of it; under hooks, a new tensor with the
     unpack hook's values.  After the graph was freed: PyTorch's error."""
-    field = attr[len("_saved_"):]
+    field = attr[len("_saved_") :]
     extra = node.saved_extra
     if extra is not None and field in extra:
         return extra[field](node)

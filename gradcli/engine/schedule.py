@@ -22,6 +22,7 @@ there belongs here too).  tests/test_schedule.py runs
 every golden program with schedules made on first sight and compares with the
 general loop.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -40,10 +41,10 @@ MAX_NODES = 64
 #: a structure gets its schedule the time it is seen this many times (a graph seen
 #: once, as in a one-off `backward`, costs only its walk)
 SIGHTINGS = 2
-_KEEP = 512         # structures remembered (seen or scheduled); all forgotten beyond
+_KEEP = 512  # structures remembered (seen or scheduled); all forgotten beyond
 
-_schedules: dict = {}     # structure -> steps
-_seen: dict = {}          # structure -> times seen without a schedule yet
+_schedules: dict = {}  # structure -> steps
+_seen: dict = {}  # structure -> times seen without a schedule yet
 
 
 def find(root):
@@ -90,7 +91,7 @@ def _structure(root, walked=None):
     key = []
     try:
         top = root.seq
-        for n in nodes:     # grows while it is walked: breadth first
+        for n in nodes:  # grows while it is walked: breadth first
             key += (type(n), top - n.seq)
             for p in n.parents:
                 if p is None:
@@ -128,7 +129,7 @@ def _schedule(key):
     backward gives each input g itself, is made_now's: Function.passes_through.)"""
     parents = []
     classes = []
-    ages = []           # how long before the root each node was made
+    ages = []  # how long before the root each node was made
     items = iter(key)
     for item in items:
         if isinstance(item, type):
@@ -149,8 +150,14 @@ def _schedule(key):
         k = heapq.heappop(ready)[1]
         ps = parents[k]
         later = classes[k].sums_as_is and any(j is not None and j < 0 for j in ps)
-        steps.append((k, tuple((slot, j) for slot, j in enumerate(ps) if j is not None),
-                      LaterF if later else ArrayF, False))
+        steps.append(
+            (
+                k,
+                tuple((slot, j) for slot, j in enumerate(ps) if j is not None),
+                LaterF if later else ArrayF,
+                False,
+            )
+        )
         for j in ps:
             if j is None or j < 0:
                 continue
@@ -164,6 +171,7 @@ class Later:
     """A whole sum LaterF left for later: the gradient of a 0-d leaf, the sum of `g`, or
     of the product `g * c` when `c` is not None (LaterF.sum_scaled: the product is made
     where the sums are made, straight into their buffer)."""
+
     __slots__ = ("g", "c")
 
     def __init__(self, g, c=None):
@@ -177,8 +185,14 @@ class Later:
 
 def _whole(g, shape):
     """Whether sum_to(g, shape) is a whole sum sum_rows can make with others."""
-    return not shape and type(g) is np.ndarray and g.ndim == 1 and g.size >= MID_MIN and \
-        g.dtype.kind == "f" and g.flags.c_contiguous
+    return (
+        not shape
+        and type(g) is np.ndarray
+        and g.ndim == 1
+        and g.size >= MID_MIN
+        and g.dtype.kind == "f"
+        and g.flags.c_contiguous
+    )
 
 
 class LaterF(ArrayF):
@@ -187,7 +201,7 @@ class LaterF(ArrayF):
 
     @staticmethod
     def sum_to(g, shape):
-        if g.shape == shape:            # (sum_to's first case, without its call)
+        if g.shape == shape:  # (sum_to's first case, without its call)
             return g
         if _whole(g, shape):
             return Later(g)
@@ -196,8 +210,7 @@ class LaterF(ArrayF):
     @staticmethod
     def sum_scaled(g, c, shape):
         # g * c of two arrays of one shape and dtype is np.multiply(g, c) (kernels.scaled)
-        if _whole(g, shape) and type(c) is np.ndarray and c.shape == g.shape and \
-                c.dtype is g.dtype:
+        if _whole(g, shape) and type(c) is np.ndarray and c.shape == g.shape and c.dtype is g.dtype:
             return Later(g, c)
         return ArrayF.sum_scaled(g, c, shape)
 
@@ -213,18 +226,18 @@ def run(root, steps, g, retain_graph, flow, touched, store, visit):
     delivered (_plain_pass's leaf sums)."""
     n = len(steps)
     grads = [None] * n
-    nodes = [None] * n      # each node, from its consumer's parents with its first gradient
+    nodes = [None] * n  # each node, from its consumer's parents with its first gradient
     grads[0] = g
     nodes[0] = root
     fno, frec = flow if flow is not None else (None, None)
     small = observe.FLOW_SMALL
     add = np.add
     queue = []
-    later = False       # any sum left for later in queue
+    later = False  # any sum left for later in queue
     try:
         for k, routes, F, through in steps:
             g = grads[k]
-            if g is None:            # no gradient reached this node
+            if g is None:  # no gradient reached this node
                 continue
             grads[k] = None
             node = nodes[k]
@@ -233,13 +246,13 @@ def run(root, steps, g, retain_graph, flow, touched, store, visit):
                 frec[id(node)] = g if g.size <= small else g.shape
             if node.watch is not None:
                 g = visit(node, g, None, None, False)
-            saved = node.saved      # (passes.vjp, inlined)
-            if through:             # (a node that saves nothing: its backward's result)
+            saved = node.saved  # (passes.vjp, inlined)
+            if through:  # (a node that saves nothing: its backward's result)
                 in_grads = (g, g)
             elif saved:
                 state = versions.state
                 if state.bumped and getattr(node, "epoch", None) != state.epoch:
-                    versions.check(node)    # (an in-place op since the node's forward)
+                    versions.check(node)  # (an in-place op since the node's forward)
                 in_grads = node.backward(g, F, *saved)
                 if not retain_graph:
                     node.saved = node.saved_src = None
@@ -281,16 +294,20 @@ def _flush(queue, touched, store):
     order, then into its .grad; a sum made here becomes .grad without a copy)."""
     waiting = [ig for _, ig in queue if type(ig) is Later]
     sums = torch_sums([ig.g for ig in waiting], [ig.c for ig in waiting])
-    if len(waiting) == len(queue):      # all of them sums (as sum_to makes them: new)
-        deliver_leaves([(p, np.asarray(v, ig.g.dtype)) for (p, ig), v in zip(queue, sums)],
-                       touched, store, True)
+    if len(waiting) == len(queue):  # all of them sums (as sum_to makes them: new)
+        deliver_leaves(
+            [(p, np.asarray(v, ig.g.dtype)) for (p, ig), v in zip(queue, sums)],
+            touched,
+            store,
+            True,
+        )
         return
     sums = iter(sums)
     fresh = set()
     resolved = []
     for p, ig in queue:
         if type(ig) is Later:
-            ig = np.asarray(next(sums), ig.g.dtype)       # as sum_to makes it
+            ig = np.asarray(next(sums), ig.g.dtype)  # as sum_to makes it
             fresh.add(id(ig))
         resolved.append((p, ig))
     deliver_leaves(resolved, touched, store, fresh)

@@ -7,6 +7,7 @@ need (`counter`), so creating a tensor costs nothing for it.  A graph node that
 saves tensors for backward records (counter, version at save time) for each;
 backward compares and raises PyTorch's error, word for word, on a mismatch.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,10 +16,20 @@ import weakref
 from ..base.errors import GradRuntimeError
 from ..core.tensor import Tensor
 
-_TYPE_NAMES = {"float64": "Double", "float32": "Float", "float16": "Half", "bfloat16": "BFloat16",
-               "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
-               "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
-               "complex128": "ComplexDouble"}
+_TYPE_NAMES = {
+    "float64": "Double",
+    "float32": "Float",
+    "float16": "Half",
+    "bfloat16": "BFloat16",
+    "int64": "Long",
+    "int32": "Int",
+    "int16": "Short",
+    "int8": "Char",
+    "uint8": "Byte",
+    "bool": "Bool",
+    "complex64": "ComplexFloat",
+    "complex128": "ComplexDouble",
+}
 
 
 def type_word(dtype) -> str:
@@ -26,13 +37,13 @@ def type_word(dtype) -> str:
     return _TYPE_NAMES.get(dtype.name, dtype.name)
 
 
-OWN = object()      # in a node's saved_src: "this saved value is the node's own output"
+OWN = object()  # in a node's saved_src: "this saved value is the node's own output"
 
 
 class _State:
-    bumped = False      # any in-place op yet (in this process)? Until then every version is 0
-    epoch = 0           # in-place ops so far (record, check)
-    no_grad_views = False   # any view made under no_grad of a tensor requiring grad yet?
+    bumped = False  # any in-place op yet (in this process)? Until then every version is 0
+    epoch = 0  # in-place ops so far (record, check)
+    no_grad_views = False  # any view made under no_grad of a tensor requiring grad yet?
 
 
 state = _State()
@@ -112,10 +123,10 @@ def kept(node, i):
 def check(node):
     """Raise PyTorch's error when a value `node` saved was modified in place since."""
     if getattr(node, "epoch", None) == state.epoch:
-        return          # no in-place op since the node recorded its versions
+        return  # no in-place op since the node recorded its versions
     if type(node.saved) is not tuple and getattr(node.saved, "unchecked", False):
-        return          # packed by saved-tensor hooks: PyTorch checks no versions then
-    vers = False        # not looked up yet
+        return  # packed by saved-tensor hooks: PyTorch checks no versions then
+    vers = False  # not looked up yet
     for i, s in enumerate(getattr(node, "saved_src", None) or ()):
         if s is None or not kept(node, i):
             continue
@@ -129,8 +140,10 @@ def check(node):
             continue
         arr = node.saved[i]
         dt = getattr(arr, "dtype", None)
-        what = f"[torch.{type_word(dt) if dt is not None else 'Double'}Tensor " \
-               f"[{', '.join(str(n) for n in getattr(arr, 'shape', ()))}]]"
+        what = (
+            f"[torch.{type_word(dt) if dt is not None else 'Double'}Tensor "
+            f"[{', '.join(str(n) for n in getattr(arr, 'shape', ()))}]]"
+        )
         owner = node if s is OWN else s.grad_fn
         if owner is not None:
             what += f", which is output 0 of {re.sub(r'Backward[0-9]*$', '', owner.name)},"
@@ -138,7 +151,8 @@ def check(node):
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: {what} is at version {vc[0]}; expected version {saved} "
             "instead. Hint: enable anomaly detection to find the operation that failed to "
-            "compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+            "compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+        )
 
 
 class _Views(list):
@@ -155,8 +169,8 @@ def _remember(base, view):
     views = getattr(base, "views", None)
     if views is None:
         views = base.views = _Views()
-    elif len(views) >= views.limit:        # dead ones dropped when the list has doubled
-        views[:] = [w for w in views if w() is not None]      # (amortised O(1) per view)
+    elif len(views) >= views.limit:  # dead ones dropped when the list has doubled
+        views[:] = [w for w in views if w() is not None]  # (amortised O(1) per view)
         views.limit = max(32, 2 * len(views))
     views.append(weakref.ref(view))
 
@@ -187,6 +201,7 @@ def viewing(fn):
     result shares x's storage as in PyTorch: one version counter, and `view_of` =
     (the base tensor owning the storage, a function re-making this view from it), which
     an in-place op on the view uses to rebase the base's graph (CopySlices)."""
+
     def op(x, *args, **kw):
         r = fn(x, *args, **kw)
         if type(r) is Tensor and type(x) is Tensor and r is not x:
@@ -202,7 +217,8 @@ def viewing(fn):
                 r.vc = counter(x)
                 _remember(base, r)
                 if x.requires_grad and (not r.requires_grad or state.no_grad_views):
-                    NO_GRAD_VIEW[0](r, x)       # engine/nograd_views.py
+                    NO_GRAD_VIEW[0](r, x)  # engine/nograd_views.py
         return r
+
     op.__name__, op.__doc__, op.__wrapped__ = fn.__name__, fn.__doc__, fn
     return op

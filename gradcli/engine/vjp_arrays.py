@@ -1,6 +1,7 @@
 """NumPy versions of the functions VJPs use (`ArrayF`, the fast path of backward; the
 create_graph path uses the differentiable `TensorF` of engine/function.py), and
 `sum_to`, the one unbroadcast helper."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,22 +17,30 @@ def sum_to(g, shape):
     if g.shape == shape:
         return g
     if not shape and g.dtype.kind == "f" and g.flags.c_contiguous:
-        return np.asarray(torch_sum(g), g.dtype)       # a 0-d leaf's gradient
+        return np.asarray(torch_sum(g), g.dtype)  # a 0-d leaf's gradient
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
-        i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)
-    if g.dtype.kind == "f" and g.flags.c_contiguous and (
-            len(axes) == g.ndim or all(g.shape[i] == 1 for i in range(g.ndim) if i not in axes)):
+        i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1
+    )
+    if (
+        g.dtype.kind == "f"
+        and g.flags.c_contiguous
+        and (len(axes) == g.ndim or all(g.shape[i] == 1 for i in range(g.ndim) if i not in axes))
+    ):
         # one value from all of g (a 0-d leaf's or a (1,) bias's gradient): a whole sum,
         # in PyTorch's order
         return np.asarray(torch_sum(g), dtype=g.dtype).reshape(shape)
-    if (g.dtype.kind == "f" and g.flags.c_contiguous and axes == tuple(range(len(axes)))
-            and g.ndim > len(axes)):
+    if (
+        g.dtype.kind == "f"
+        and g.flags.c_contiguous
+        and axes == tuple(range(len(axes)))
+        and g.ndim > len(axes)
+    ):
         # the leading dims (a bias's gradient): PyTorch's outer-reduction order
-        lead_n = int(np.prod(g.shape[:len(axes)]))
+        lead_n = int(np.prod(g.shape[: len(axes)]))
         return outer_sum(g.reshape(lead_n, -1)).reshape(shape)
     if axes and g.dtype.kind == "f":
-        out = dim_sums(g, axes)             # other dims: PyTorch's order (base/sum_dims)
+        out = dim_sums(g, axes)  # other dims: PyTorch's order (base/sum_dims)
         if out is not None:
             return out.reshape(shape)
     if axes:
@@ -74,6 +83,7 @@ def _rsqrt(x):
 
 class ArrayF:
     """NumPy versions of the functions VJPs use (the fast path)."""
+
     sum_to = staticmethod(sum_to)
     exp = staticmethod(mkl.unary_fn("exp", np.exp))
     log = staticmethod(mkl.unary_fn("log", np.log))
@@ -86,7 +96,7 @@ class ArrayF:
     sqrt = staticmethod(mkl.unary_fn("sqrt", np.sqrt))
     mm = staticmethod(mkl.torch_mm)
     mv = staticmethod(mkl.torch_mv)
-    sign = staticmethod(torch_act.sign)          # NaN gives 0, as in PyTorch
+    sign = staticmethod(torch_act.sign)  # NaN gives 0, as in PyTorch
     floor = staticmethod(np.floor)
     abs = staticmethod(np.abs)
     where = staticmethod(np.where)
@@ -108,7 +118,7 @@ class ArrayF:
         if g.shape == shape:
             return g
         if g.ndim == 0 and len(shape) and _small(shape) and not seen():
-            out = np.empty(shape, dtype=g.dtype)    # np.full, without its Python overhead
+            out = np.empty(shape, dtype=g.dtype)  # np.full, without its Python overhead
             out[...] = g
             return out
         return np.broadcast_to(g, shape)
@@ -138,7 +148,7 @@ class ArrayF:
 
     @staticmethod
     def cumsum(g, axis):
-        return torch_cumsum(g, axis, g.dtype)       # PyTorch's kernel (float32 in double)
+        return torch_cumsum(g, axis, g.dtype)  # PyTorch's kernel (float32 in double)
 
     @staticmethod
     def permute_back(g, dims):

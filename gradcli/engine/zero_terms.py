@@ -6,6 +6,7 @@ the term alone, but, when a_p requires grad, recorded as AddBackward0 over
 MulBackward0(zeros, a_p), whose gradient to a_p is zeros (checked against torch 2.13,
 tests/golden/fidelity.json).  `forward.bilinear` adds these nodes when the term or the
 primal paired with the missing tangent is in a graph."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,6 +19,7 @@ from .function import Function
 class ZeroTerm(Function):
     """`zeros * p` of an efficient zero tensor: zeros of the result's shape (never nan),
     named as the op's node; its gradient to p is zeros."""
+
     __slots__ = ("name", "pshape", "pdtype")
 
     def forward(self, p, shape, dtype, label):
@@ -35,6 +37,7 @@ class ZeroTerm(Function):
 
 class ZeroAdd(Function):
     """`zero_term + term` (AddBackward0): the term's values exactly (broadcast)."""
+
     __slots__ = ("keep", "sx", "sy")
     name = "AddBackward0"
 
@@ -53,6 +56,7 @@ class ZeroAdd(Function):
 
 class ZeroSub(Function):
     """`zeros - x` of an efficient zero tensor (SubBackward0): -x exactly (-0 for +0)."""
+
     __slots__ = ()
     name = "SubBackward0"
 
@@ -85,8 +89,12 @@ def div_rule(ta, tb, a, b):
     if tb is not None:
         p = tb * (a / b)
         if ta is None:
-            z = Tensor(np.zeros(np.broadcast_shapes(np.shape(p.data),
-                                                    np.shape(getattr(a, "data", a))), p.data.dtype))
+            z = Tensor(
+                np.zeros(
+                    np.broadcast_shapes(np.shape(p.data), np.shape(getattr(a, "data", a))),
+                    p.data.dtype,
+                )
+            )
             return ZeroSub.apply(z, p) / b
         return (ta - p) / b
     partner = next((v for v in (a, b) if type(v) is Tensor and v.requires_grad), None)
@@ -100,6 +108,7 @@ def div_rule(ta, tb, a, b):
 class Zero:
     """A missing tangent's term in a sum of terms (`sum_terms`): zeros, in a graph when
     `partner` (the primal it multiplies) requires grad; `label` names its node."""
+
     __slots__ = ("partner", "label", "shape", "dtype")
 
     def __init__(self, partner, label, shape, dtype):
@@ -110,8 +119,9 @@ class Zero:
 
     def tensor(self):
         if self.graph():
-            return ZeroTerm.apply(self.partner, shape=self.shape, dtype=self.dtype,
-                                  label=self.label)
+            return ZeroTerm.apply(
+                self.partner, shape=self.shape, dtype=self.dtype, label=self.label
+            )
         return Tensor(np.zeros(self.shape, self.dtype))
 
 

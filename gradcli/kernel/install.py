@@ -1,5 +1,6 @@
 """`gradcli kernel install`: write the "gradcli" kernelspec (kernel.json) where
 Jupyter looks for kernels."""
+
 from __future__ import annotations
 
 import argparse
@@ -23,15 +24,20 @@ def kernel_json(python=None) -> dict:
 
 def _parser():
     p = argparse.ArgumentParser(
-        prog="gradcli kernel", description="gradcli's Jupyter kernel (needs gradcli[jupyter]).")
+        prog="gradcli kernel", description="gradcli's Jupyter kernel (needs gradcli[jupyter])."
+    )
     sub = p.add_subparsers(dest="command", metavar="install")
-    i = sub.add_parser("install", help="install the 'gradcli' kernelspec",
-                       description="Install the 'gradcli' kernelspec for Jupyter. Without an "
-                                   "option, system-wide (as `jupyter kernelspec install`).")
+    i = sub.add_parser(
+        "install",
+        help="install the 'gradcli' kernelspec",
+        description="Install the 'gradcli' kernelspec for Jupyter. Without an "
+        "option, system-wide (as `jupyter kernelspec install`).",
+    )
     where = i.add_mutually_exclusive_group()
     where.add_argument("--user", action="store_true", help="for the current user only")
-    where.add_argument("--sys-prefix", action="store_true",
-                       help=f"in this Python environment ({sys.prefix})")
+    where.add_argument(
+        "--sys-prefix", action="store_true", help=f"in this Python environment ({sys.prefix})"
+    )
     where.add_argument("--prefix", metavar="DIR", help="under DIR/share/jupyter/kernels")
     return p
 
@@ -48,25 +54,28 @@ def main(argv) -> int:
     try:
         from jupyter_client.kernelspec import KernelSpecManager
     except ImportError:
-        sys.stderr.write("gradcli: error: the kernel needs Jupyter's packages: "
-                         "pip install 'gradcli[jupyter]'\n")
+        sys.stderr.write(
+            "gradcli: error: the kernel needs Jupyter's packages: pip install 'gradcli[jupyter]'\n"
+        )
         return 2
     try:
         import ipykernel  # noqa: F401  (the kernel runs on it)
     except ImportError:
-        sys.stderr.write("gradcli: warning: ipykernel is not installed here; "
-                         "the kernel will not start: pip install 'gradcli[jupyter]'\n")
+        sys.stderr.write(
+            "gradcli: warning: ipykernel is not installed here; "
+            "the kernel will not start: pip install 'gradcli[jupyter]'\n"
+        )
     prefix = sys.prefix if args.sys_prefix else args.prefix
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "kernel.json"), "w") as f:
             json.dump(kernel_json(), f, indent=1)
         try:
-            dest = KernelSpecManager().install_kernel_spec(
-                tmp, NAME, user=args.user, prefix=prefix)
+            dest = KernelSpecManager().install_kernel_spec(tmp, NAME, user=args.user, prefix=prefix)
         except OSError as e:
-            sys.stderr.write(f"gradcli: error: cannot install the kernelspec: {e.strerror or e}"
-                             + (" (try --user or --sys-prefix)\n" if not (args.user or prefix)
-                                else "\n"))
+            sys.stderr.write(
+                f"gradcli: error: cannot install the kernelspec: {e.strerror or e}"
+                + (" (try --user or --sys-prefix)\n" if not (args.user or prefix) else "\n")
+            )
             return 2
     sys.stdout.write(f"installed kernelspec {NAME} in {dest}\n")
     return 0

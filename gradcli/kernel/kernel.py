@@ -5,6 +5,7 @@ with one gradcli session.  Cells run as `gradcli eval NB.ipynb` runs them
 warnings stderr, and an error is an `error` message whose traceback is
 gradcli's caret text.  Completion, inspection and is-complete are the REPL's.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,7 +33,7 @@ def mime_bundle(v) -> dict:
     if callable(svg):
         try:
             text = svg(v)
-        except Exception:          # a picture that fails still shows as text
+        except Exception:  # a picture that fails still shows as text
             text = None
         if text:
             data["image/svg+xml"] = text
@@ -105,25 +106,32 @@ class GradcliKernel(Kernel):
 
     def send_result(self, v):
         if not self._silent:
-            self.send_response(self.iopub_socket, "execute_result", {
-                "execution_count": self.execution_count, "data": mime_bundle(v), "metadata": {}})
+            self.send_response(
+                self.iopub_socket,
+                "execute_result",
+                {"execution_count": self.execution_count, "data": mime_bundle(v), "metadata": {}},
+            )
 
     def send_display(self, v):
         if not self._silent:
-            self.send_response(self.iopub_socket, "display_data",
-                               {"data": mime_bundle(v), "metadata": {}})
+            self.send_response(
+                self.iopub_socket, "display_data", {"data": mime_bundle(v), "metadata": {}}
+            )
 
     _silent = False
 
     # ---------------------------------------------------------- execute
-    async def do_execute(self, code, silent, store_history=True, user_expressions=None,
-                         allow_stdin=False, **kwargs):
+    async def do_execute(
+        self, code, silent, store_history=True, user_expressions=None, allow_stdin=False, **kwargs
+    ):
         self._silent = silent
         code, skipped = strip_magics(code)
         where = f"<cell {self.execution_count}>"
         for line, text in skipped:
             kind = "shell command" if text.startswith("!") else "IPython magic"
-            self.send_stream("stderr", f"{where}:{line}: note: skipped {kind} {text!r} (not gradcli)\n")
+            self.send_stream(
+                "stderr", f"{where}:{line}: note: skipped {kind} {text!r} (not gradcli)\n"
+            )
         self.gc.activate()
         err = None
         try:
@@ -133,20 +141,30 @@ class GradcliKernel(Kernel):
         except KeyboardInterrupt:
             err = fill_column(Interrupted("interrupted", state.line or None), code)
         except RecursionError:
-            err = fill_column(GradError("maximum recursion depth exceeded", type_name="LimitError"),
-                              code)
-        except Exception as e:     # a bug in gradcli: reported, the kernel goes on
-            err = fill_column(GradError(f"internal error: {type(e).__name__}: {e}",
-                                        type_name="InternalError"), code)
+            err = fill_column(
+                GradError("maximum recursion depth exceeded", type_name="LimitError"), code
+            )
+        except Exception as e:  # a bug in gradcli: reported, the kernel goes on
+            err = fill_column(
+                GradError(f"internal error: {type(e).__name__}: {e}", type_name="InternalError"),
+                code,
+            )
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
         if err is None:
-            return {"status": "ok", "execution_count": self.execution_count,
-                    "payload": [], "user_expressions": {}}
+            return {
+                "status": "ok",
+                "execution_count": self.execution_count,
+                "payload": [],
+                "user_expressions": {},
+            }
         filename, source = err.origin or (where, code)
-        content = {"ename": err.type_name, "evalue": err.message,
-                   "traceback": render(err, filename, source).split("\n")}
+        content = {
+            "ename": err.type_name,
+            "evalue": err.message,
+            "traceback": render(err, filename, source).split("\n"),
+        }
         if not silent:
             self.send_response(self.iopub_socket, "error", content)
         return {"status": "error", "execution_count": self.execution_count, **content}
@@ -156,14 +174,21 @@ class GradcliKernel(Kernel):
         cursor_pos = len(code) if cursor_pos is None else cursor_pos
         try:
             cands = complete(code[:cursor_pos], self.gc)
-        except Exception:           # completion must never break the kernel
+        except Exception:  # completion must never break the kernel
             cands = []
         start = cursor_pos + (cands[0].start if cands else 0)
-        return {"status": "ok", "matches": [c.text for c in cands], "cursor_start": start,
-                "cursor_end": cursor_pos,
-                "metadata": {"_jupyter_types_experimental": [
+        return {
+            "status": "ok",
+            "matches": [c.text for c in cands],
+            "cursor_start": start,
+            "cursor_end": cursor_pos,
+            "metadata": {
+                "_jupyter_types_experimental": [
                     {"start": start, "end": cursor_pos, "text": c.text, "type": c.meta}
-                    for c in cands]}}
+                    for c in cands
+                ]
+            },
+        }
 
     def _help(self, code, cursor_pos):
         """The REPL's :help text for the name at the cursor (a variable: what it holds)."""
@@ -173,7 +198,7 @@ class GradcliKernel(Kernel):
         if not word:
             return None
         first = word.split(".")[0]
-        if "." in word and first in self.gc.scope.vars:     # x.grad: what it holds now
+        if "." in word and first in self.gc.scope.vars:  # x.grad: what it holds now
             try:
                 return f"{word}: {describe(resolve(word.split('.'), self.gc))}"
             except Exception:
@@ -187,8 +212,12 @@ class GradcliKernel(Kernel):
             text = self._help(code, cursor_pos)
         except Exception:
             text = None
-        return {"status": "ok", "found": text is not None,
-                "data": {"text/plain": text} if text else {}, "metadata": {}}
+        return {
+            "status": "ok",
+            "found": text is not None,
+            "data": {"text/plain": text} if text else {},
+            "metadata": {},
+        }
 
     async def do_is_complete(self, code):
         if code.strip() and ends_early(code) is None:
@@ -196,9 +225,11 @@ class GradcliKernel(Kernel):
         if is_complete(code):
             return {"status": "complete"}
         last = code.rstrip("\n").split("\n")[-1]
-        indent = last[:len(last) - len(last.lstrip())]
-        return {"status": "incomplete",
-                "indent": indent + ("    " if last.rstrip().endswith(":") else "")}
+        indent = last[: len(last) - len(last.lstrip())]
+        return {
+            "status": "incomplete",
+            "indent": indent + ("    " if last.rstrip().endswith(":") else ""),
+        }
 
     async def do_shutdown(self, restart):
         return {"status": "ok", "restart": restart}

@@ -13,6 +13,7 @@ positional argument: 'b'`):
 The call sites mark a tensor's method call with `MethodName` and a call of a bare name
 with `BareName` (both `str`), so that the message can tell the forms apart.
 """
+
 from __future__ import annotations
 
 from ..base.errors import GradTypeError
@@ -23,37 +24,79 @@ from ..ops.registry import BUILTINS
 
 class MethodName(str):
     """The name of a method called on a tensor (`x.name(...)`)."""
+
     __slots__ = ()
 
 
 class BareName(str):
     """The name of a function called by a bare name (`name(...)`)."""
+
     __slots__ = ()
 
 
 # PyTorch's parameters after `input` for the ops with one signature (as its parser
 # reports them: `torch.dot(x)` misses "tensor", `x.mv()` "vec")
 SINGLE = {
-    "mul": ("other",), "maximum": ("other",), "minimum": ("other",), "atan2": ("other",),
-    "arctan2": ("other",), "hypot": ("other",), "allclose": ("other",), "equal": ("other",),
-    "logical_and": ("other",), "logical_or": ("other",), "logical_xor": ("other",),
-    "matmul": ("other",), "mv": ("vec",), "dot": ("tensor",), "outer": ("vec2",),
-    "ger": ("vec2",), "unsqueeze": ("dim",), "select": ("dim", "index"), "flip": ("dims",),
-    "chunk": ("chunks",), "cumsum": ("dim",), "transpose": ("dim0", "dim1"),
-    "swapaxes": ("axis0", "axis1"), "swapdims": ("dim0", "dim1"),
+    "mul": ("other",),
+    "maximum": ("other",),
+    "minimum": ("other",),
+    "atan2": ("other",),
+    "arctan2": ("other",),
+    "hypot": ("other",),
+    "allclose": ("other",),
+    "equal": ("other",),
+    "logical_and": ("other",),
+    "logical_or": ("other",),
+    "logical_xor": ("other",),
+    "matmul": ("other",),
+    "mv": ("vec",),
+    "dot": ("tensor",),
+    "outer": ("vec2",),
+    "ger": ("vec2",),
+    "unsqueeze": ("dim",),
+    "select": ("dim", "index"),
+    "flip": ("dims",),
+    "chunk": ("chunks",),
+    "cumsum": ("dim",),
+    "transpose": ("dim0", "dim1"),
+    "swapaxes": ("axis0", "axis1"),
+    "swapdims": ("dim0", "dim1"),
 }
 # ops whose function form has several signatures in PyTorch (and whose method form has
 # one: its parameters, as SINGLE)
-OVERLOADED = {"pow", "div", "remainder", "floor_divide", "subtract", "lt", "le", "gt", "ge",
-              "eq", "ne", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
-              "bitwise_right_shift", "narrow", "masked_fill", "where", "mm"}
+OVERLOADED = {
+    "pow",
+    "div",
+    "remainder",
+    "floor_divide",
+    "subtract",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "eq",
+    "ne",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
+    "narrow",
+    "masked_fill",
+    "where",
+    "mm",
+}
 METHOD_SINGLE = {"mm": ("mat2",)}
 # one signature printed in full after "but expected"
 EXPECTED = {
-    "add": ("(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
-            "(Tensor other, *, Number alpha = 1)"),
-    "sub": ("(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
-            "(Tensor other, *, Number alpha = 1)"),
+    "add": (
+        "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+        "(Tensor other, *, Number alpha = 1)",
+    ),
+    "sub": (
+        "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+        "(Tensor other, *, Number alpha = 1)",
+    ),
 }
 # Python's built-ins that share a name with an op: (parameter, position) in order
 PYTHON = {"pow": (("base", 1), ("exp", 2))}
@@ -68,7 +111,7 @@ def _is_builtin(fn, name):
     entry = BUILTINS.get(name)
     if entry is None:
         return False
-    target = getattr(fn, "fn", fn)                   # BuiltinFunction, BoundMethod
+    target = getattr(fn, "fn", fn)  # BuiltinFunction, BoundMethod
     target = getattr(target, "__wrapped__", target)  # a built-in with Python's meaning too
     return target is entry.fn or target is METHODS.get(name) or fn is METHODS.get(name)
 
@@ -89,21 +132,26 @@ def arity_error(fn, name, args, kwargs):
     method = type(name) is MethodName
     given = args[1:] if method else args
     if name in EXPECTED:
-        return GradTypeError(f"{name}() received an invalid combination of arguments - got "
-                             f"({_types(given)}), but expected {EXPECTED[name][method]}")
+        return GradTypeError(
+            f"{name}() received an invalid combination of arguments - got "
+            f"({_types(given)}), but expected {EXPECTED[name][method]}"
+        )
     params = METHOD_SINGLE.get(name) if method else None
     if params is None and name in OVERLOADED:
-        return GradTypeError(f"{name}() received an invalid combination of arguments - got "
-                             f"({_types(given)}), but expected one of:")
+        return GradTypeError(
+            f"{name}() received an invalid combination of arguments - got "
+            f"({_types(given)}), but expected one of:"
+        )
     params = params or SINGLE.get(name)
     if params is None:
         return None
     if not method:
         params = ("input",) + params
-    missing = params[len(given):]
+    missing = params[len(given) :]
     if not missing:
         return None
     n = len(missing)
     names = ", ".join(f'"{p}"' for p in missing)
-    return GradTypeError(f"{name}() missing {n} required positional argument"
-                         f"{'s' if n == 1 else ''}: {names}")
+    return GradTypeError(
+        f"{name}() missing {n} required positional argument{'s' if n == 1 else ''}: {names}"
+    )

@@ -2,6 +2,7 @@
 on ints, bools, sets and dicts, PyTorch's on tensors (ops/bitwise.py).  `^` stays
 power (SPEC: `^` and `**` are both power), so exclusive or is torch.bitwise_xor or
 logical_xor."""
+
 from __future__ import annotations
 
 import math
@@ -14,8 +15,12 @@ from ..ops.bitwise import invert
 from ..ops.registry import FUNCTIONS
 
 OPS = frozenset({"&", "|", "<<", ">>"})
-_TENSOR = {"&": "bitwise_and", "|": "bitwise_or", "<<": "bitwise_left_shift",
-           ">>": "bitwise_right_shift"}
+_TENSOR = {
+    "&": "bitwise_and",
+    "|": "bitwise_or",
+    "<<": "bitwise_left_shift",
+    ">>": "bitwise_right_shift",
+}
 _SETS = (set, frozenset)
 
 
@@ -29,7 +34,7 @@ def _shift(op, a, b):
     if op == ">>":
         return a >> b
     if a and abs(a).bit_length() + b > context.current.limits.max_int_bits:
-        return math.inf if a > 0 else -math.inf       # as `*` and `**` overflow (README: Limits)
+        return math.inf if a > 0 else -math.inf  # as `*` and `**` overflow (README: Limits)
     return a << b
 
 
@@ -45,8 +50,7 @@ def _python(op, a, b):
         return a & b if op == "&" else a | b
     if op == "|" and ta is dict and tb is dict:
         return a | b
-    raise GradTypeError(f"unsupported operand type(s) for {op}: '{_pyname(a)}' and "
-                        f"'{_pyname(b)}'")
+    raise GradTypeError(f"unsupported operand type(s) for {op}: '{_pyname(a)}' and '{_pyname(b)}'")
 
 
 def binary_op(op):
@@ -57,10 +61,12 @@ def binary_op(op):
         if type(a) is Tensor or type(b) is Tensor:
             other = b if type(a) is Tensor else a
             if not isinstance(other, (Tensor, int, float)) or other is None:
-                raise GradTypeError(f"unsupported operand type(s) for {op}: '{_pyname(a)}' "
-                                    f"and '{_pyname(b)}'")
+                raise GradTypeError(
+                    f"unsupported operand type(s) for {op}: '{_pyname(a)}' and '{_pyname(b)}'"
+                )
             return tensor_fn(a, b)
         return _python(op, a, b)
+
     return run
 
 

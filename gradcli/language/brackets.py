@@ -1,6 +1,7 @@
 """Python 3.10's messages for brackets: "'(' was never closed" at the bracket that
 was opened, "closing parenthesis ']' does not match opening parenthesis '('" and
 "unmatched ')'", instead of an "unexpected ..." at some later token."""
+
 from __future__ import annotations
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
@@ -12,7 +13,7 @@ def bracket_problem(source: str):
     Python does after a syntax error, the whole source is checked: a closing bracket
     that does not match (or has nothing to close) first, else a bracket still open at
     the end.  Strings and comments are skipped."""
-    stack = []                       # (char, line, col) of each open bracket
+    stack = []  # (char, line, col) of each open bracket
     ln, cl, i, n = 1, 1, 0, len(source)
     while i < n:
         ch = source[i]
@@ -23,7 +24,7 @@ def bracket_problem(source: str):
             i = j
             continue
         if ch in "\"'":
-            quote = source[i:i + 3] if source[i:i + 3] in ('"""', "'''") else ch
+            quote = source[i : i + 3] if source[i : i + 3] in ('"""', "'''") else ch
             j = i + len(quote)
             while j < n and not source.startswith(quote, j):
                 if source[j] == "\\":
@@ -44,8 +45,11 @@ def bracket_problem(source: str):
             top, tl, tc = stack.pop()
             if _OPEN[top] != ch:
                 where = "" if tl == ln else f" on line {tl}"
-                return (f"closing parenthesis '{ch}' does not match opening parenthesis "
-                        f"'{top}'{where}", ln, cl)
+                return (
+                    f"closing parenthesis '{ch}' does not match opening parenthesis '{top}'{where}",
+                    ln,
+                    cl,
+                )
         ln, cl = (ln + 1, 1) if ch == "\n" else (ln, cl + 1)
         i += 1
     if stack:

@@ -1,5 +1,6 @@
 """Postfix expressions: calls (with their argument errors placed at the call or
 at the keyword), attribute access and subscripts."""
+
 from __future__ import annotations
 
 from .parser import Tree
@@ -23,22 +24,24 @@ class Calls:
     def _arguments(self, node):
         """(args(s) -> list, kwargs(s) -> dict) for an argument list, with *a and **k."""
         parts, kw, starred = [], [], False
-        for a in (node.children if node is not None else ()):
+        for a in node.children if node is not None else ():
             if a is None:
                 continue
             kind = a.data if isinstance(a, Tree) else None
             if kind == "kwarg":
                 if any(n == a.children[0].value for n, _ in kw if n is not None):
-                    raise GradSyntaxError(f"keyword argument repeated: {a.children[0].value}",
-                                          *pos(a.children[0]))
+                    raise GradSyntaxError(
+                        f"keyword argument repeated: {a.children[0].value}", *pos(a.children[0])
+                    )
                 kw.append((a.children[0].value, self.expr(a.children[1])))
             elif kind == "kwstar_arg":
                 starred = True
                 kw.append((None, self.expr(a.children[1])))
             elif kind == "star_arg":
                 if any(n is None for n, _ in kw):
-                    raise syntax_error("iterable argument unpacking follows keyword argument "
-                                       "unpacking", a)
+                    raise syntax_error(
+                        "iterable argument unpacking follows keyword argument unpacking", a
+                    )
                 starred = True
                 parts.append((True, self.expr(a.children[1])))
             else:
@@ -50,7 +53,7 @@ class Calls:
             names = tuple(kw)
             args = (lambda s: [p(s) for p in posargs]) if posargs else (lambda s: ())
             kwargs = (lambda s: {n: e(s) for n, e in names}) if names else (lambda s: {})
-            args.plain = None if names else posargs     # only positional: callsites.py
+            args.plain = None if names else posargs  # only positional: callsites.py
             return args, kwargs
 
         def args(s):
@@ -66,8 +69,7 @@ class Calls:
                     continue
                 d = e(s)
                 if not isinstance(d, dict):
-                    raise GradTypeError(f"argument after ** must be a mapping, not "
-                                        f"{type_name(d)}")
+                    raise GradTypeError(f"argument after ** must be a mapping, not {type_name(d)}")
                 for k, v in d.items():
                     if not isinstance(k, str):
                         raise GradTypeError("keywords must be strings")
@@ -75,6 +77,7 @@ class Calls:
                         raise GradTypeError(f"got multiple values for keyword argument '{k}'")
                     out[k] = v
             return out
+
         return args, kwargs
 
     def call_value(self, fn, v, line, col):
@@ -83,21 +86,31 @@ class Calls:
 
     def e_call(self, node):
         func, args = node.children
-        if isinstance(func, Tree) and func.data == "name" and func.children[0].value == "super" \
-                and args is None:
+        if (
+            isinstance(func, Tree)
+            and func.data == "name"
+            and func.children[0].value == "super"
+            and args is None
+        ):
             run = self.zero_arg_super(node)
             if run is not None:
                 return self._guard(run, node)
         posargs, kw = self._arguments(args)
         line, col = pos(node)
-        kwpos = {a.children[0].value: pos(a.children[0]) for a in (args.children if args else ())
-                 if isinstance(a, Tree) and a.data == "kwarg"}
+        kwpos = {
+            a.children[0].value: pos(a.children[0])
+            for a in (args.children if args else ())
+            if isinstance(a, Tree) and a.data == "kwarg"
+        }
         if isinstance(func, Tree) and func.data == "getattr":
             obj = self.expr(func.children[0])
             attr_tok = func.children[1]
             plain = getattr(posargs, "plain", None)
-            run = self._method_call(obj, attr_tok, posargs, kw, kwpos) if plain is None else \
-                method_site(obj, attr_tok.value, plain, attr_tok.line, attr_tok.column, kwpos)
+            run = (
+                self._method_call(obj, attr_tok, posargs, kw, kwpos)
+                if plain is None
+                else method_site(obj, attr_tok.value, plain, attr_tok.line, attr_tok.column, kwpos)
+            )
             if attr_tok.value == "backward":
                 return _with_backward_hint(run, plain_name(func.children[0]), "method")
             return run
@@ -109,8 +122,9 @@ class Calls:
             fn = f(s)
             a = posargs(s)
             k = kw(s)
-            state.line = line      # print(f(x)): the print's line, not f's last one
+            state.line = line  # print(f(x)): the print's line, not f's last one
             return call(fn, a, k, fname, line, col, kwpos)
+
         if plain is not None:
             run = function_site(f, plain, fname, line, col, kwpos)
         if fname == "backward" and args is not None and args.children:
@@ -136,6 +150,7 @@ class Calls:
             except GradError as e:
                 raise e.at(aline, acol)
             return call(fn, a, k, attr, aline, acol, kwpos)
+
         return run
 
     def e_getattr(self, node):
@@ -144,7 +159,8 @@ class Calls:
         attr = tok.value
         line, col = tok.line, tok.column
         get = rt.get_attr
-        if attr == "grad":                  # a leaf's .grad (the training loop's update)
+        if attr == "grad":  # a leaf's .grad (the training loop's update)
+
             def run_grad(s):
                 o = obj(s)
                 if type(o) is Tensor and o.grad_fn is None:
@@ -153,6 +169,7 @@ class Calls:
                     return get(o, attr)
                 except Exception as e:
                     raise located(e, line, col) from None
+
             return run_grad
 
         def run(s):
@@ -161,6 +178,7 @@ class Calls:
                 return get(o, attr)
             except Exception as e:
                 raise located(e, line, col) from None
+
         return run
 
     def _subscript_key(self, subs):
@@ -185,6 +203,7 @@ class Calls:
                 return py_index(v, k)
             except Exception as e:
                 raise located(e, line, col) from None
+
         return run
 
     def e_slice(self, node):
@@ -219,16 +238,22 @@ def backward_hint(err, name, form):
     if "implicitly created only for scalar outputs" in err.message:
         if form == "method":
             n = name or "y"
-            err.hint = (f"reduce it to a scalar first, {n}.sum().backward() or "
-                        f"{n}.mean().backward(), or give a gradient of {n}'s shape: "
-                        f"{n}.backward(ones_like({n}))")
+            err.hint = (
+                f"reduce it to a scalar first, {n}.sum().backward() or "
+                f"{n}.mean().backward(), or give a gradient of {n}'s shape: "
+                f"{n}.backward(ones_like({n}))"
+            )
         elif name:
-            err.hint = (f"reduce it to a scalar first, backward sum({name}) or backward "
-                        f"mean({name}), or give a gradient of {name}'s shape: "
-                        f"backward {name}, ones_like({name})")
+            err.hint = (
+                f"reduce it to a scalar first, backward sum({name}) or backward "
+                f"mean({name}), or give a gradient of {name}'s shape: "
+                f"backward {name}, ones_like({name})"
+            )
         else:
-            err.hint = ("reduce it to a scalar first, backward sum(...) or backward mean(...), "
-                        "or give a gradient of the same shape: backward ..., gradient")
+            err.hint = (
+                "reduce it to a scalar first, backward sum(...) or backward mean(...), "
+                "or give a gradient of the same shape: backward ..., gradient"
+            )
     return err
 
 
@@ -238,6 +263,5 @@ def _with_backward_hint(run, name, form):
             return run(s)
         except GradError as e:
             raise backward_hint(e, name, form)
+
     return hinted
-
-

@@ -13,6 +13,7 @@ function, or a function of the program.  Anything else (a class, a bound method,
 module's member, vmap's batched values ...) takes the general path, `invoke.call`,
 with the arguments already evaluated.  A callee's exception is handled by the one rule
 `invoke.call_failed`, so errors keep their messages and places."""
+
 from __future__ import annotations
 
 from types import FunctionType
@@ -33,7 +34,7 @@ def method_site(obj, attr, parts, line, col, kwpos):
     anything else through `get_attr` and `call`, as calls.py's general method call does."""
     get = METHODS.get
 
-    def other(o, a):          # not a tensor's method: the general path
+    def other(o, a):  # not a tensor's method: the general path
         try:
             fn = rt.get_attr(o, attr)
         except GradError as e:
@@ -41,8 +42,9 @@ def method_site(obj, attr, parts, line, col, kwpos):
         return call(fn, a, {}, attr, line, col, kwpos)
 
     n = len(parts)
-    mattr = MethodName(attr)        # a tensor's method (language/arity.py tells the forms apart)
+    mattr = MethodName(attr)  # a tensor's method (language/arity.py tells the forms apart)
     if n == 0:
+
         def run0(s):
             o = obj(s)
             if type(o) is Tensor:
@@ -55,9 +57,10 @@ def method_site(obj, attr, parts, line, col, kwpos):
                 if m is not None:
                     return call(m, (o,), {}, mattr, line, col, kwpos)
             return other(o, ())
+
         return run0
     if n == 1:
-        p0, = parts
+        (p0,) = parts
 
         def run1(s):
             o = obj(s)
@@ -72,11 +75,12 @@ def method_site(obj, attr, parts, line, col, kwpos):
                 if m is not None:
                     return call(m, (o, v0), {}, mattr, line, col, kwpos)
             return other(o, [v0])
+
         return run1
 
     def run(s):
         o = obj(s)
-        a = [p(s) for p in parts]       # (n > 1)
+        a = [p(s) for p in parts]  # (n > 1)
         if type(o) is Tensor:
             m = get(attr)
             if m is not None:
@@ -88,6 +92,7 @@ def method_site(obj, attr, parts, line, col, kwpos):
                 except Exception as e:
                     return call_failed(e, m, args, {}, mattr, line, col, kwpos)
         return other(o, a)
+
     return run
 
 
@@ -98,18 +103,19 @@ def function_site(f, parts, name, line, col, kwpos):
     anything else through `call`."""
     n = len(parts)
     if n == 1:
-        p0, = parts
+        (p0,) = parts
 
         def run1(s):
             fn = f(s)
             v0 = p0(s)
-            state.line = line      # print(f(x)): the print's line, not f's last one
+            state.line = line  # print(f(x)): the print's line, not f's last one
             if type(fn) is FunctionType or type(fn) is UserFunction:
                 try:
                     return fn(v0)
                 except Exception as e:
                     return call_failed(e, fn, [v0], {}, name, line, col, kwpos)
             return call(fn, [v0], {}, name, line, col, kwpos)
+
         return run1
     if n == 2:
         p0, p1 = parts
@@ -125,11 +131,12 @@ def function_site(f, parts, name, line, col, kwpos):
                 except Exception as e:
                     return call_failed(e, fn, [v0, v1], {}, name, line, col, kwpos)
             return call(fn, [v0, v1], {}, name, line, col, kwpos)
+
         return run2
 
     def run(s):
         fn = f(s)
-        a = [p(s) for p in parts] if parts else ()     # as calls.py's argument closures
+        a = [p(s) for p in parts] if parts else ()  # as calls.py's argument closures
         state.line = line
         if type(fn) is FunctionType or type(fn) is UserFunction:
             try:
@@ -137,4 +144,5 @@ def function_site(f, parts, name, line, col, kwpos):
             except Exception as e:
                 return call_failed(e, fn, a, {}, name, line, col, kwpos)
         return call(fn, a, {}, name, line, col, kwpos)
+
     return run

@@ -1,20 +1,40 @@
 """User classes (CLASSES.md): `class C(B): body` makes a real Python class with
 type(); attribute access, assignment and super() go through the rules written
 there, so a program reaches only its own attributes and a library base's allowlist."""
+
 from __future__ import annotations
 
-from ..base.errors import (GradAttributeError, GradError, GradRuntimeError, GradTypeError,
-                           LimitError, did_you_mean)
+from ..base.errors import (
+    GradAttributeError,
+    GradError,
+    GradRuntimeError,
+    GradTypeError,
+    LimitError,
+    did_you_mean,
+)
 from ..core.convert import type_name
 from ..library.values import BoundMethod
 from .functions import UserFunction
 
 USER = "__gradcli_user__"
-MAX_MRO = 500      # classes in a class's MRO (README: Limits)      # in a class namespace: the class was written in the language
+MAX_MRO = 500  # classes in a class's MRO (README: Limits)      # in a class namespace: the class was written in the language
 
 # the special methods a class of the language may define (Python calls them)
-DUNDERS = frozenset({"__init__", "__call__", "__repr__", "__str__", "__len__", "__getitem__",
-                     "__setitem__", "__contains__", "__iter__", "__eq__", "__hash__"})
+DUNDERS = frozenset(
+    {
+        "__init__",
+        "__call__",
+        "__repr__",
+        "__str__",
+        "__len__",
+        "__getitem__",
+        "__setitem__",
+        "__contains__",
+        "__iter__",
+        "__eq__",
+        "__hash__",
+    }
+)
 
 
 class LanguageObject:
@@ -33,25 +53,33 @@ def is_user_class(c):
 
 
 def _check_base(b):
-    if b is LanguageObject or is_user_class(b) or (isinstance(b, type) and getattr(b, "language_subclassable", False)):
+    if (
+        b is LanguageObject
+        or is_user_class(b)
+        or (isinstance(b, type) and getattr(b, "language_subclassable", False))
+    ):
         return b
-    raise GradTypeError(f"a class cannot derive from '{getattr(b, '__name__', type_name(b))}'"
-                        if isinstance(b, type) else
-                        f"a class derives from classes, not from a {type_name(b)}",
-                        hint="derive from a class of the program, nn.Module, "
-                             "torch.autograd.Function or an exception type")
+    raise GradTypeError(
+        f"a class cannot derive from '{getattr(b, '__name__', type_name(b))}'"
+        if isinstance(b, type)
+        else f"a class derives from classes, not from a {type_name(b)}",
+        hint="derive from a class of the program, nn.Module, "
+        "torch.autograd.Function or an exception type",
+    )
 
 
 def make_class(name, bases, ns, keywords, qualname=None):
     """`class name(*bases, **keywords)` with the namespace its body made."""
     if keywords:
-        raise GradTypeError(f"class {name}: keyword arguments ({', '.join(keywords)}) are "
-                            "not supported")
+        raise GradTypeError(
+            f"class {name}: keyword arguments ({', '.join(keywords)}) are not supported"
+        )
     for k in ns:
         if is_dunder(k) and k not in DUNDERS:
-            raise GradTypeError(f"class {name}: defining {k} is not supported",
-                                hint=f"the special methods a class may define: "
-                                     f"{', '.join(sorted(DUNDERS))}")
+            raise GradTypeError(
+                f"class {name}: defining {k} is not supported",
+                hint=f"the special methods a class may define: {', '.join(sorted(DUNDERS))}",
+            )
     bases = tuple(_check_base(b) for b in bases) or (LanguageObject,)
     if max(len(b.__mro__) for b in bases) >= MAX_MRO:
         # Python computes each MRO in time that grows with its length (a loop making a
@@ -62,7 +90,7 @@ def make_class(name, bases, ns, keywords, qualname=None):
     ns["__module__"] = "__main__"
     ns["__qualname__"] = qualname or name
     if any(isinstance(b, type) and issubclass(b, GradError) for b in bases):
-        ns.setdefault("type_name", name)      # a user exception shows its class name
+        ns.setdefault("type_name", name)  # a user exception shows its class name
     try:
         return type(name, bases, ns)
     except TypeError as e:
@@ -94,8 +122,9 @@ def library_allowlist(cls, obj, name):
 
 
 def _no_attr(what, name, candidates=()):
-    return GradAttributeError(f"'{what}' object has no attribute '{name}'",
-                              hint=did_you_mean(name, list(candidates)))
+    return GradAttributeError(
+        f"'{what}' object has no attribute '{name}'", hint=did_you_mean(name, list(candidates))
+    )
 
 
 def instance_attr(obj, name):
@@ -113,8 +142,9 @@ def instance_attr(obj, name):
         return library_allowlist(cls, obj, name)
     except KeyError:
         pass
-    known = [k for c in cls.__mro__ if c.__dict__.get(USER) for k in c.__dict__
-             if not is_dunder(k)] + list(d or ())
+    known = [
+        k for c in cls.__mro__ if c.__dict__.get(USER) for k in c.__dict__ if not is_dunder(k)
+    ] + list(d or ())
     raise _no_attr(cls.__name__, name, known)
 
 
@@ -132,8 +162,9 @@ def class_attr(cls, name):
         allowed = c.__dict__.get("language_methods")
         raw = c.__dict__.get(name)
         if isinstance(raw, (staticmethod, classmethod)) and (
-                (allowed and name in allowed) or (c.__dict__.get("language_subclassable")
-                                                  and not name.startswith("_"))):
+            (allowed and name in allowed)
+            or (c.__dict__.get("language_subclassable") and not name.startswith("_"))
+        ):
             # a library base's public class/static methods (torch.autograd.Function.apply)
             return raw.__get__(None, cls)
     raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
@@ -149,8 +180,9 @@ def set_instance_attr(obj, name, value):
             p = c.__dict__[name]
             if isinstance(p, property):
                 if p.fset is None:
-                    raise GradAttributeError(f"property '{name}' of '{cls.__name__}' object "
-                                             "has no setter")
+                    raise GradAttributeError(
+                        f"property '{name}' of '{cls.__name__}' object has no setter"
+                    )
                 p.fset(obj, value)
                 return
             break
@@ -172,13 +204,15 @@ def set_class_attr(cls, name, value):
 
 def _object_init(*args, **kwargs):
     if args or kwargs:
-        raise GradTypeError("object.__init__() takes exactly one argument (the instance to "
-                            "initialize)")
+        raise GradTypeError(
+            "object.__init__() takes exactly one argument (the instance to initialize)"
+        )
 
 
 class Super:
     """What `super()` gives inside a method: attributes looked up in the classes after
     `cls` in the MRO of `obj` (an instance, or a class in a classmethod)."""
+
     __slots__ = ("cls", "obj")
 
     def __init__(self, cls, obj):
@@ -198,7 +232,7 @@ class Super:
         obj = self.obj
         kind = obj if isinstance(obj, type) else type(obj)
         mro = kind.__mro__
-        for c in mro[mro.index(self.cls) + 1:]:
+        for c in mro[mro.index(self.cls) + 1 :]:
             if c.__dict__.get(USER):
                 if name in c.__dict__:
                     v = c.__dict__[name]
@@ -211,7 +245,7 @@ class Super:
                     return _object_init
                 continue
             if name in DUNDERS and name in c.__dict__:
-                return c.__dict__[name].__get__(obj, kind)      # a library base's __init__
+                return c.__dict__[name].__get__(obj, kind)  # a library base's __init__
             if not isinstance(obj, type):
                 try:
                     return library_allowlist(c, obj, name)
@@ -224,11 +258,22 @@ def no_super():
     raise GradRuntimeError("super(): no arguments")
 
 
-__all__ = ["LanguageObject", "Super", "class_attr", "instance_attr",
-           "make_class", "set_class_attr", "set_instance_attr"]
+__all__ = [
+    "LanguageObject",
+    "Super",
+    "class_attr",
+    "instance_attr",
+    "make_class",
+    "set_class_attr",
+    "set_instance_attr",
+]
 
 
 def callable_class(cls):
     """A class the language may call: its own, a library base for it, an exception type."""
-    return is_user_class(cls) or getattr(cls, "language_subclassable", False) or \
-        getattr(cls, "language_callable", False) or hasattr(cls, "language_methods")
+    return (
+        is_user_class(cls)
+        or getattr(cls, "language_subclassable", False)
+        or getattr(cls, "language_callable", False)
+        or hasattr(cls, "language_methods")
+    )

@@ -16,6 +16,7 @@ worked out by scopes.py before a body is compiled.  Compile-time context -- whet
 inside a function, how deep in blocks -- is held on the Compiler, not passed
 along.
 """
+
 from __future__ import annotations
 
 from .parser import Token
@@ -38,24 +39,27 @@ from . import stmtlines
 def placed(fn, line, col):
     """A statement's closure wrapped in one that sets the current line and places its
     errors there."""
+
     def stmt(s):
         state.line = line
         try:
             return fn(s)
         except Exception as e:
             raise located(e, line, col) from None
+
     return stmt
 
 
-class Compiler(Statements, Imports, Control, Definitions, GeneratorBodies, Expressions,
-               Comprehensions, Calls):
+class Compiler(
+    Statements, Imports, Control, Definitions, GeneratorBodies, Expressions, Comprehensions, Calls
+):
     def __init__(self, builtins: dict):
         install(builtins)
         self.builtins = builtins
-        self.depth = 0          # block nesting while compiling (the REPL echoes top level only)
-        self.fn = None          # scopes.FunctionInfo of the function, class body or
+        self.depth = 0  # block nesting while compiling (the REPL echoes top level only)
+        self.fn = None  # scopes.FunctionInfo of the function, class body or
         #                         comprehension being compiled; None at top level
-        self.stmt_at = None     # (line, col) of the simple statement being compiled
+        self.stmt_at = None  # (line, col) of the simple statement being compiled
 
     @property
     def display(self):
@@ -72,8 +76,12 @@ class Compiler(Statements, Imports, Control, Definitions, GeneratorBodies, Expre
                 items = self.stmt_list(node)
             except RecursionError:
                 line, col = pos(node)
-                raise LimitError("statement nested too deeply to compile", line, col,
-                                 hint="split it into smaller statements") from None
+                raise LimitError(
+                    "statement nested too deeply to compile",
+                    line,
+                    col,
+                    hint="split it into smaller statements",
+                ) from None
             out.extend(items)
         return out
 

@@ -1,6 +1,7 @@
 """Displays and comprehensions: lists, tuples, dicts and sets with `*`/`**`
 unpacking, and list/set/dict comprehensions and generator expressions, each
 running in a scope of its own (as in Python 3), within the limits."""
+
 from __future__ import annotations
 
 from .parser import Tree
@@ -30,10 +31,14 @@ class Comprehensions:
 
     def _items(self, nodes):
         """args(s) -> list for display items that may hold *unpacking."""
-        parts = [(isinstance(c, Tree) and c.data == "star_expr",
-                  self.expr(c.children[1] if isinstance(c, Tree) and c.data == "star_expr"
-                            else c))
-                 for c in nodes if c is not None]
+        parts = [
+            (
+                isinstance(c, Tree) and c.data == "star_expr",
+                self.expr(c.children[1] if isinstance(c, Tree) and c.data == "star_expr" else c),
+            )
+            for c in nodes
+            if c is not None
+        ]
         if not any(star for star, _ in parts):
             items = tuple(e for _, e in parts)
             return lambda s: [i(s) for i in items]
@@ -42,6 +47,7 @@ class Comprehensions:
             out = spread(parts, s)
             check_items(len(out), "the display")
             return out
+
         return run
 
     def e_list_(self, node):
@@ -66,8 +72,9 @@ class Comprehensions:
 
     def e_dict_(self, node):
         entries = []
-        for c in (node.children[0].children if node.children and node.children[0] is not None
-                  else ()):
+        for c in (
+            node.children[0].children if node.children and node.children[0] is not None else ()
+        ):
             if c is None:
                 continue
             if c.data == "pair":
@@ -86,6 +93,7 @@ class Comprehensions:
                 else:
                     d[_hashable(k(s))] = v(s)
             return d
+
         return self._guard(run, node)
 
     # ------------------------------------------------------------ comprehensions
@@ -94,7 +102,7 @@ class Comprehensions:
         own scope cs; `elements` compiles the element closures in that scope."""
         clauses = node.children
         first_for = clauses[0]
-        first_iter = self.expr(first_for.children[1])     # in the enclosing scope
+        first_iter = self.expr(first_for.children[1])  # in the enclosing scope
         info = FunctionInfo("<comprehension>", "comprehension", self.fn)
         for c in clauses:
             if c.data == "comp_for":
@@ -104,9 +112,14 @@ class Comprehensions:
             steps = []
             for i, c in enumerate(clauses):
                 if c.data == "comp_for":
-                    steps.append(("for", self.target(c.children[0]),
-                                  None if i == 0 else self.expr(c.children[1]),
-                                  pos(c.children[1])))
+                    steps.append(
+                        (
+                            "for",
+                            self.target(c.children[0]),
+                            None if i == 0 else self.expr(c.children[1]),
+                            pos(c.children[1]),
+                        )
+                    )
                 else:
                     steps.append(("if", self.expr(c.children[0]), None, None))
             made = elements()
@@ -131,12 +144,14 @@ class Comprehensions:
                     if truth(a(cs)):
                         level(k + 1)
                     return
-                for item in (items if items is not None else iterate(b(cs))):
+                for item in items if items is not None else iterate(b(cs)):
                     a(cs, item)
                     if max_steps is not None:
                         step(max_steps, *where)
                     level(k + 1)
+
             level(0, items0)
+
         return run, made
 
     @staticmethod
@@ -160,12 +175,14 @@ class Comprehensions:
                     if truth(a(cs)):
                         yield from level(k + 1)
                     return
-                for item in (items if items is not None else iterate(b(cs))):
+                for item in items if items is not None else iterate(b(cs)):
                     a(cs, item)
                     if max_steps is not None:
                         step(max_steps, *where)
                     yield from level(k + 1)
+
             return level(0, items0)
+
         return start
 
     def e_listcomp(self, node):
@@ -179,8 +196,10 @@ class Comprehensions:
                 out.append(e(cs))
                 if len(out) > context.current.limits.max_items:
                     check_items(len(out), "the list")
+
             run(s, add)
             return out
+
         return self._guard(listcomp, node)
 
     def e_genexp(self, node):
@@ -188,8 +207,7 @@ class Comprehensions:
         Python), the rest one value at a time as its consumer asks."""
         elt, clauses = node.children
         start, e = self._comprehension(clauses, lambda: self.expr(elt), lazy=True)
-        return self._guard(lambda s: LazyIterator(start(s, e), "generator object <genexpr>"),
-                           node)
+        return self._guard(lambda s: LazyIterator(start(s, e), "generator object <genexpr>"), node)
 
     def e_setcomp(self, node):
         elt, clauses = node.children
@@ -202,8 +220,10 @@ class Comprehensions:
                 out.add(_hashable(e(cs)))
                 if len(out) > context.current.limits.max_items:
                     check_items(len(out), "the set")
+
             run(s, add)
             return out
+
         return self._guard(setcomp, node)
 
     def e_dictcomp(self, node):
@@ -217,6 +237,8 @@ class Comprehensions:
                 out[_hashable(k(cs))] = v(cs)
                 if len(out) > context.current.limits.max_items:
                     check_items(len(out), "the dict")
+
             run(s, add)
             return out
+
         return self._guard(dictcomp, node)

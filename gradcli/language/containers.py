@@ -1,4 +1,5 @@
 """Methods of dicts and sets (the allowlist the language reaches them through)."""
+
 from __future__ import annotations
 
 from ..base.errors import GradRuntimeError, GradTypeError
@@ -52,15 +53,25 @@ def _remove(st, v):
 
 
 DICT_METHODS = {
-    "keys": lambda d: DictView(d, "keys"), "values": lambda d: DictView(d, "values"),
-    "items": lambda d: DictView(d, "items"), "get": _get, "pop": _pop,
-    "setdefault": _setdefault, "update": _update, "copy": lambda d: d.copy(),
+    "keys": lambda d: DictView(d, "keys"),
+    "values": lambda d: DictView(d, "values"),
+    "items": lambda d: DictView(d, "items"),
+    "get": _get,
+    "pop": _pop,
+    "setdefault": _setdefault,
+    "update": _update,
+    "copy": lambda d: d.copy(),
     "clear": lambda d: d.clear(),
 }
 SET_METHODS = {
-    "add": _set_add, "remove": _remove, "discard": lambda st, v: st.discard(_key(v)),
-    "copy": lambda st: st.copy(), "clear": lambda st: st.clear(),
-    "union": lambda st, *o: st.union(*o), "intersection": lambda st, *o: st.intersection(*o),
+    "add": _set_add,
+    "remove": _remove,
+    "discard": lambda st, v: st.discard(_key(v)),
+    "copy": lambda st: st.copy(),
+    "clear": lambda st: st.clear(),
+    "union": lambda st, *o: st.union(*o),
+    "intersection": lambda st, *o: st.intersection(*o),
     "difference": lambda st, *o: st.difference(*o),
-    "issubset": lambda st, o: st.issubset(o), "issuperset": lambda st, o: st.issuperset(o),
+    "issubset": lambda st, o: st.issubset(o),
+    "issuperset": lambda st, o: st.issuperset(o),
 }

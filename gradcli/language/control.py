@@ -1,4 +1,5 @@
 """Compound statements: `if`, `while`, `for`, `def` and `with`."""
+
 from __future__ import annotations
 
 from .parser import Tree
@@ -18,6 +19,7 @@ def _replayable(comp, suite, target, cond):
     """language/replay.Body.compile for a loop with a `for` target or a `while`
     condition (imported with the first loop: start-up)."""
     from .replay import Body
+
     return Body.compile(comp, suite, target, cond)
 
 
@@ -27,13 +29,15 @@ def _looped(loop, b, body, other):
     the loop ran out.  A body that qualifies for replay (language/replay.py) runs its
     iterations through one replay run, whose names are bound before anything after
     the loop (its `else` included) runs, however the loop ends."""
+
     def ended(r, s):
-        if r is not other:              # a break (None) or a signal
+        if r is not other:  # a break (None) or a signal
             return r
         return other(s) if other is not None else None
 
     def plain(s):
         return ended(loop(s, b), s)
+
     if body is None:
         return plain
 
@@ -46,6 +50,7 @@ def _looped(loop, b, body, other):
         finally:
             runner.finish()
         return ended(r, s)
+
     return run
 
 
@@ -66,8 +71,8 @@ class Control:
             branches.append((self.expr(c), self.block(b), pos(c)))
         other = self.block(else_suite) if else_suite is not None else None
         truth = rt.truth
-        if len(branches) == 1 and ONE_TEST:      # no elif: one test, truth() only for a non-bool
-            (c, b, (line, col)), = branches
+        if len(branches) == 1 and ONE_TEST:  # no elif: one test, truth() only for a non-bool
+            ((c, b, (line, col)),) = branches
 
             def run1(s):
                 state.line = line
@@ -81,6 +86,7 @@ class Control:
                     return b(s)
                 if other is not None:
                     return other(s)
+
             return run1
 
         def run(s):
@@ -94,6 +100,7 @@ class Control:
                     return b(s)
             if other is not None:
                 return other(s)
+
         return run
 
     def s_while_stmt(self, node):
@@ -119,9 +126,10 @@ class Control:
                     return other
                 if max_steps is not None:
                     step(max_steps, line, col)
-                r = again(s)            # iteration.body, inlined
+                r = again(s)  # iteration.body, inlined
                 if r is not None and r is not CONTINUE:
                     return None if r is BREAK else r
+
         return _looped(loop, b, body, other)
 
     def s_for_stmt(self, node):
@@ -139,16 +147,17 @@ class Control:
             except GradError as e:
                 raise e.at(line, col)
             if type(items) not in (range, list):
-                again = b       # taken one at a time, by code that may be the program's own
+                again = b  # taken one at a time, by code that may be the program's own
             max_steps = context.current.limits.max_steps
             for item in items:
                 store(s, item)
                 if max_steps is not None:
                     step(max_steps, line, col)
-                r = again(s)            # iteration.body, inlined
+                r = again(s)  # iteration.body, inlined
                 if r is not None and r is not CONTINUE:
                     return None if r is BREAK else r
             return other
+
         return _looped(loop, b, body, other)
 
     def s_with_stmt(self, node):
@@ -167,10 +176,12 @@ class Control:
         def run(s):
             try:
                 m = c(s)
-                if not (isinstance(m, GradModeContext)
-                        or getattr(type(m), "language_context", False)):   # library contexts
+                if not (
+                    isinstance(m, GradModeContext) or getattr(type(m), "language_context", False)
+                ):  # library contexts
                     raise GradTypeError(
-                        "with needs no_grad or enable_grad (with or without parentheses)")
+                        "with needs no_grad or enable_grad (with or without parentheses)"
+                    )
             except GradError as e:
                 raise e.at(line, col)
             if bind:
@@ -180,14 +191,15 @@ class Control:
             try:
                 with m:
                     return b(s)
-            except GradError as e:      # an error of the context's own (its __enter__)
+            except GradError as e:  # an error of the context's own (its __enter__)
                 raise e.at(line, col)
+
         return run
 
     def s_try_stmt(self, node):
         suite, *rest = node.children
         handlers = [c for c in rest if isinstance(c, Tree) and c.data == "except_clause"]
-        else_suite, finally_suite = rest[len(handlers):]
+        else_suite, finally_suite = rest[len(handlers) :]
         return self._try(suite, handlers, else_suite, finally_suite)
 
     def s_try_finally(self, node):
@@ -199,9 +211,14 @@ class Control:
         compiled = []
         for h in handlers:
             typ, alias, hsuite = h.children
-            compiled.append((self.expr(typ) if typ is not None else None,
-                             self.store_name(alias.value) if alias is not None else None,
-                             self.block(hsuite), pos(typ) if typ is not None else pos(h)))
+            compiled.append(
+                (
+                    self.expr(typ) if typ is not None else None,
+                    self.store_name(alias.value) if alias is not None else None,
+                    self.block(hsuite),
+                    pos(typ) if typ is not None else pos(h),
+                )
+            )
         other = self.block(else_suite) if else_suite is not None else None
         final = self.block(finally_suite) if finally_suite is not None else None
 
@@ -239,5 +256,6 @@ class Control:
                 if final is not None:
                     f = final(s)
                     if f is not None:
-                        return f      # noqa: B012  (a return in finally wins, as in Python)
+                        return f  # noqa: B012  (a return in finally wins, as in Python)
+
         return run

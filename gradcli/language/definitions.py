@@ -1,6 +1,7 @@
 """Definitions: `def` and `lambda` (parameters with defaults, *args, keyword-only,
 **kwargs; closures over the scope they are written in; generators), `class`,
 decorators, `global`/`nonlocal`, `yield` and zero-argument `super()`."""
+
 from __future__ import annotations
 
 from ..base.errors import GradSyntaxError
@@ -20,7 +21,7 @@ class Definitions:
         names, star, kwonly, kwstar, defaults = [], None, [], None, {}
         seen = set()
         after_star = False
-        for p in (params.children if params is not None else ()):
+        for p in params.children if params is not None else ():
             if p is None:
                 continue
             if p.data == "star_param":
@@ -44,16 +45,18 @@ class Definitions:
             if default is not None:
                 defaults[tok.value] = self.expr(default)
             elif defaults and not after_star:
-                raise GradSyntaxError("non-default argument follows default argument",
-                                      tok.line, tok.column)
+                raise GradSyntaxError(
+                    "non-default argument follows default argument", tok.line, tok.column
+                )
             (kwonly if after_star else names).append(tok.value)
         return Signature(names, None, star, kwonly, kwstar), defaults
 
     @staticmethod
     def _new_param(tok, seen):
         if tok.value in seen:
-            raise GradSyntaxError(f"duplicate argument '{tok.value}' in function definition",
-                                  tok.line, tok.column)
+            raise GradSyntaxError(
+                f"duplicate argument '{tok.value}' in function definition", tok.line, tok.column
+            )
         seen.add(tok.value)
 
     def _function(self, name, params, body_nodes, compile_body, is_lambda=False, doc=None):
@@ -63,7 +66,7 @@ class Definitions:
         info.locals.update(sig.names())
         method = self.fn is not None and self.fn.kind == "class"
         if method:
-            info.locals.add(CLASS_CELL)     # the class being defined, for super()
+            info.locals.add(CLASS_CELL)  # the class being defined, for super()
         if sig.params:
             info.first_param = sig.params[0]
         info.analyse(body_nodes)
@@ -79,18 +82,32 @@ class Definitions:
         def make(s):
             g = s if s.globals is None else s.globals
             d = {k: e(s) for k, e in defaults.items()} if defaults else {}
-            return UserFunction(name, sig, d, code, g, is_lambda=is_lambda,
-                                origin=state.origin, closure=s.closure, generator=generator,
-                                qualname=qualname, doc=doc,
-                                cell=s.vars.get(CLASS_CELL) if method else None)
+            return UserFunction(
+                name,
+                sig,
+                d,
+                code,
+                g,
+                is_lambda=is_lambda,
+                origin=state.origin,
+                closure=s.closure,
+                generator=generator,
+                qualname=qualname,
+                doc=doc,
+                cell=s.vars.get(CLASS_CELL) if method else None,
+            )
+
         return make
 
     def _def_value(self, node):
         name_tok, params, _returns, suite = node.children
         return name_tok.value, self._function(
-            name_tok.value, params, [suite],
+            name_tok.value,
+            params,
+            [suite],
             lambda: self.gen_body(suite) if self.fn.generator else self.block(suite),
-            doc=docstring(suite))
+            doc=docstring(suite),
+        )
 
     def s_funcdef(self, node):
         name, make = self._def_value(node)
@@ -99,8 +116,7 @@ class Definitions:
 
     def e_lambda_(self, node):
         params, body = node.children
-        return self._function("<lambda>", params, [body], lambda: self.expr(body),
-                              is_lambda=True)
+        return self._function("<lambda>", params, [body], lambda: self.expr(body), is_lambda=True)
 
     def _class_value(self, node):
         name_tok, args, suite = node.children
@@ -121,10 +137,10 @@ class Definitions:
             try:
                 bases = posargs(s)
                 keywords = kw(s)
-            except Exception as e:            # `class C(*not_iterable)`: placed at the name
+            except Exception as e:  # `class C(*not_iterable)`: placed at the name
                 raise located(e, line, col) from None
             g = s if s.globals is None else s.globals
-            cell = [None]          # this execution's class (a loop makes a new one each time)
+            cell = [None]  # this execution's class (a loop makes a new one each time)
             scope = Scope({CLASS_CELL: cell}, g, s.depth, s.closure, closure=s.closure)
             body(scope)
             del scope.vars[CLASS_CELL]
@@ -136,6 +152,7 @@ class Definitions:
                 cls.__doc__ = doc
             cell[0] = cls
             return cls
+
         return name, make
 
     def s_classdef(self, node):
@@ -163,10 +180,11 @@ class Definitions:
                 except Exception as e:
                     raise located(e, line, col) from None
             store(s, v)
+
         return run
 
     def s_global_stmt(self, node):
-        return lambda s: None        # scopes.py has read it
+        return lambda s: None  # scopes.py has read it
 
     def s_nonlocal_stmt(self, node):
         return lambda s: None
@@ -179,17 +197,21 @@ class Definitions:
         function, or in a comprehension or lambda."""
         if self.fn is None or self.fn.kind == "class":
             raise syntax_error("'yield' outside function", node)
-        raise syntax_error("'yield' inside a comprehension is not supported"
-                           if self.fn.kind == "comprehension" else
-                           "'yield' is not supported here", node)
+        raise syntax_error(
+            "'yield' inside a comprehension is not supported"
+            if self.fn.kind == "comprehension"
+            else "'yield' is not supported here",
+            node,
+        )
 
     e_yield_from = e_yield_
 
     def zero_arg_super(self, node):
         """`super()` in a method: the class being defined and the method's first argument."""
         info = self.fn
-        while info is not None and not (info.kind == "function" and info.parent is not None
-                                        and info.parent.kind == "class"):
+        while info is not None and not (
+            info.kind == "function" and info.parent is not None and info.parent.kind == "class"
+        ):
             info = info.parent
         if info is None or info.first_param is None:
             return None
@@ -198,4 +220,5 @@ class Definitions:
 
         def run(s):
             return Super(cell(s)[0], load(s))
+
         return run

@@ -2,6 +2,7 @@
 classes a program can raise, catch and derive from.  Every gradcli error is one of
 them (a ShapeError is PyTorch's RuntimeError); the limits (steps, depth, memory)
 and an interrupt are not: no `except` catches them."""
+
 from __future__ import annotations
 
 from ..base.errors import GradError, Interrupted, LimitError, python_type_name
@@ -10,32 +11,51 @@ from ..core.printing import show, show_str
 
 # name -> its base, as in Python (and PyTorch: shape errors are RuntimeErrors)
 PARENTS = {
-    "BaseException": None, "Exception": "BaseException",
-    "ArithmeticError": "Exception", "ZeroDivisionError": "ArithmeticError",
-    "OverflowError": "ArithmeticError", "FloatingPointError": "ArithmeticError",
-    "LookupError": "Exception", "IndexError": "LookupError", "KeyError": "LookupError",
-    "RuntimeError": "Exception", "NotImplementedError": "RuntimeError",
-    "RecursionError": "RuntimeError", "ShapeError": "RuntimeError",
-    "ValueError": "Exception", "TypeError": "Exception", "NameError": "Exception",
-    "UnboundLocalError": "NameError", "AttributeError": "Exception",
-    "AssertionError": "Exception", "StopIteration": "Exception", "OSError": "Exception",
-    "Warning": "Exception", "UserWarning": "Warning",
+    "BaseException": None,
+    "Exception": "BaseException",
+    "ArithmeticError": "Exception",
+    "ZeroDivisionError": "ArithmeticError",
+    "OverflowError": "ArithmeticError",
+    "FloatingPointError": "ArithmeticError",
+    "LookupError": "Exception",
+    "IndexError": "LookupError",
+    "KeyError": "LookupError",
+    "RuntimeError": "Exception",
+    "NotImplementedError": "RuntimeError",
+    "RecursionError": "RuntimeError",
+    "ShapeError": "RuntimeError",
+    "ValueError": "Exception",
+    "TypeError": "Exception",
+    "NameError": "Exception",
+    "UnboundLocalError": "NameError",
+    "AttributeError": "Exception",
+    "AssertionError": "Exception",
+    "StopIteration": "Exception",
+    "OSError": "Exception",
+    "Warning": "Exception",
+    "UserWarning": "Warning",
 }
 
 
 class LanguageException(GradError):
     """Base of the exception classes a program names: `ValueError("msg")` makes one."""
+
     language_subclassable = True
     type_name = "Exception"
 
     def __init__(self, *args):
         if len(args) == 1 and self.type_name == "KeyError":
-            message = show(args[0])        # str(KeyError(k)) is repr(k), as in Python
+            message = show(args[0])  # str(KeyError(k)) is repr(k), as in Python
         elif len(args) == 1 and isinstance(args[0], str):
             message = args[0]
         else:
-            message = show_str(args[0]) if len(args) == 1 else \
-                "(" + ", ".join(show(a) for a in args) + ")" if args else ""
+            message = (
+                show_str(args[0])
+                if len(args) == 1
+                else "(" + ", ".join(show(a) for a in args) + ")"
+                if args
+                else ""
+            )
         super().__init__(message)
         self.args = args
 
@@ -48,10 +68,11 @@ class LanguageException(GradError):
 
 def _make_types():
     out = {}
-    for name, parent in PARENTS.items():     # parents come before their children
+    for name, parent in PARENTS.items():  # parents come before their children
         base = out[parent] if parent else LanguageException
-        out[name] = type(name, (base,), {"type_name": name, "__module__": "builtins",
-                                         "__qualname__": name})
+        out[name] = type(
+            name, (base,), {"type_name": name, "__module__": "builtins", "__qualname__": name}
+        )
     return out
 
 
@@ -90,8 +111,11 @@ def ancestors(name):
 
 
 def catchable(err):
-    return isinstance(err, GradError) and not isinstance(err, (LimitError, Interrupted)) \
+    return (
+        isinstance(err, GradError)
+        and not isinstance(err, (LimitError, Interrupted))
         and err.type_name != "SyntaxError"
+    )
 
 
 def matches(err, cls):
@@ -99,8 +123,10 @@ def matches(err, cls):
     if isinstance(cls, tuple):
         return any(matches(err, c) for c in cls)
     if not (isinstance(cls, type) and issubclass(cls, GradError)):
-        raise GradError("catching classes that do not inherit from BaseException is not "
-                        "allowed", type_name="TypeError")
+        raise GradError(
+            "catching classes that do not inherit from BaseException is not allowed",
+            type_name="TypeError",
+        )
     if isinstance(err, cls):
         return True
     name = cls.__dict__.get("type_name")
@@ -112,13 +138,15 @@ def to_raise(v):
     if isinstance(v, type) and issubclass(v, GradError):
         v = v()
     if not isinstance(v, GradError):
-        raise GradError(f"exceptions must derive from BaseException, not {type_name(v)}",
-                        type_name="TypeError")
+        raise GradError(
+            f"exceptions must derive from BaseException, not {type_name(v)}", type_name="TypeError"
+        )
     return v
 
 
 class Handling:
     """The exceptions being handled (innermost last), for a bare `raise`."""
+
     stack = []
 
 

@@ -1,5 +1,6 @@
 """Expressions: names, literals (numbers, strings, f-strings, lists, tuples) and
 operators (arithmetic, power, unary, comparisons, not/and/or, if-else, lambda)."""
+
 from __future__ import annotations
 
 import ast
@@ -19,13 +20,15 @@ _MISSING = object()
 
 def constant(v):
     """The closure of a literal; operators read its value without calling it."""
+
     def const(s):
         return v
+
     const.value = v
     return const
 
 
-_BIT_LEVELS = ({"|"}, {"&"}, {"<<", ">>"})     # lowest precedence first
+_BIT_LEVELS = ({"|"}, {"&"}, {"<<", ">>"})  # lowest precedence first
 
 
 def const_value(fn):
@@ -41,7 +44,7 @@ def apply2(left, fn, right, line, col):
     lconst, lv = const_value(left)
     rconst, rv = const_value(right)
     fast = specialize(left, fn, right, lconst, lv, rconst, rv, line, col)
-    if fast is not None:            # plain numbers answered in the closure (fastops.py)
+    if fast is not None:  # plain numbers answered in the closure (fastops.py)
         return fast
 
     def run(s):
@@ -51,6 +54,7 @@ def apply2(left, fn, right, line, col):
             return fn(a, b)
         except Exception as e:
             raise located(e, line, col) from None
+
     return run
 
 
@@ -63,11 +67,13 @@ def _joined_text(pieces):
 
 def _fmt_piece(e, spec, conv):
     """One {field} of an f-string."""
+
     def piece(s):
         v = e(s)
         if conv == "r":
             return show(v)
         return rt.format_field(v, spec)
+
     return piece
 
 
@@ -77,14 +83,14 @@ def _unknown(name, s, builtins, line, col):
     while sc is not None:
         known.extend(sc.vars)
         sc = sc.parent
-    return GradNameError(f"name '{name}' is not defined", line, col,
-                         hint=did_you_mean(name, known))
+    return GradNameError(f"name '{name}' is not defined", line, col, hint=did_you_mean(name, known))
 
 
 def name_loader(name, info, builtins, line, col):
     """The closure that reads a variable, compiled for where it is read (scopes.py)."""
     mode = "top" if info is None else info.mode(name)
     if mode == "top":
+
         def load(s):
             v = s.vars.get(name, _MISSING)
             if v is _MISSING:
@@ -93,14 +99,20 @@ def name_loader(name, info, builtins, line, col):
                     raise _unknown(name, s, builtins, line, col)
             return v
     elif mode == "local":
+
         def load(s):
             v = s.vars.get(name, _MISSING)
             if v is _MISSING:
-                raise GradNameError(f"cannot access local variable '{name}' where it is not "
-                                    "associated with a value", line, col,
-                                    type_name="UnboundLocalError")
+                raise GradNameError(
+                    f"cannot access local variable '{name}' where it is not "
+                    "associated with a value",
+                    line,
+                    col,
+                    type_name="UnboundLocalError",
+                )
             return v
     elif mode == "global":
+
         def load(s):
             g = s.globals if s.globals is not None else s
             v = g.vars.get(name, _MISSING)
@@ -110,6 +122,7 @@ def name_loader(name, info, builtins, line, col):
                     raise _unknown(name, s, builtins, line, col)
             return v
     else:
+
         def load(s):
             v = s.vars.get(name, _MISSING)
             sc = s.parent
@@ -121,16 +134,25 @@ def name_loader(name, info, builtins, line, col):
                 if v is _MISSING:
                     raise _unknown(name, s, builtins, line, col)
             return v
+
     if mode == "top" or mode == "local":
-        load.var_name = name    # it reads s.vars[name] first (fastops.py reads that in place)
+        load.var_name = name  # it reads s.vars[name] first (fastops.py reads that in place)
     return load
 
 
 def name_storer(name, info):
     """The closure that binds a variable, compiled for where it is bound."""
-    mode = "local" if info is None or info.kind == "class" else \
-        "global" if name in info.globals else "nonlocal" if name in info.nonlocals else "local"
+    mode = (
+        "local"
+        if info is None or info.kind == "class"
+        else "global"
+        if name in info.globals
+        else "nonlocal"
+        if name in info.nonlocals
+        else "local"
+    )
     if mode == "global":
+
         def store(s, v):
             (s.globals if s.globals is not None else s).vars[name] = v
     elif mode == "nonlocal":
@@ -142,9 +164,11 @@ def name_storer(name, info):
                 sc = sc.parent
             sc.vars[name] = v
     else:
+
         def store(s, v):
             s.vars[name] = v
-        store.local_name = name         # (stmtlines.assign stores it in place)
+
+        store.local_name = name  # (stmtlines.assign stores it in place)
     return store
 
 
@@ -199,7 +223,8 @@ class Expressions:
         """f"...{expr}...{expr:spec}...": each field parsed as an expression."""
         pieces = []
         try:
-            import string       # only for f-strings (start-up time)
+            import string  # only for f-strings (start-up time)
+
             fields = list(string.Formatter().parse(text))
         except ValueError as e:
             raise GradSyntaxError(f"f-string: {e}", tok.line, tok.column)
@@ -223,8 +248,9 @@ class Expressions:
                 tree = parse("\n" * (line - 1) + "(" + " " * max(col - 2, 0) + field + ")\n")
                 e = self.expr(tree.children[0].children[0].children[0])
             except GradError:
-                raise GradSyntaxError(f"f-string: invalid expression {field!r}", tok.line,
-                                      tok.column)
+                raise GradSyntaxError(
+                    f"f-string: invalid expression {field!r}", tok.line, tok.column
+                )
             pieces.append(_fmt_piece(e, spec, conv))
         return lambda s: _joined_text([p(s) for p in pieces])
 
@@ -249,8 +275,10 @@ class Expressions:
             return self._binop(self.expr(ch[0]), ch[1], self.expr(ch[2]))
         # a long chain (1 + 2 + ... + n) runs in a loop, not in nested closures
         first = self.expr(ch[0])
-        rest = tuple((rt.binary_op(t.value), t.line, t.column, self.expr(r))
-                     for t, r in zip(ch[1::2], ch[2::2]))
+        rest = tuple(
+            (rt.binary_op(t.value), t.line, t.column, self.expr(r))
+            for t, r in zip(ch[1::2], ch[2::2])
+        )
 
         def run(s):
             a = first(s)
@@ -261,6 +289,7 @@ class Expressions:
                 except Exception as e:
                     raise located(e, line, col) from None
             return a
+
         return run
 
     def e_bitwise(self, node):
@@ -269,16 +298,21 @@ class Expressions:
         ch = node.children
         operands, ops = list(ch[0::2]), list(ch[1::2])
 
-        def build(lo, hi, level):       # operands[lo..hi], ops[lo..hi-1]
+        def build(lo, hi, level):  # operands[lo..hi], ops[lo..hi-1]
             if lo == hi:
                 return self.expr(operands[lo])
             wanted = _BIT_LEVELS[level]
-            for k in range(hi - 1, lo - 1, -1):      # the last (rightmost) op of this level
+            for k in range(hi - 1, lo - 1, -1):  # the last (rightmost) op of this level
                 if ops[k].value in wanted:
-                    return self._binop(build(lo, k, level), ops[k], build(k + 1, hi, level + 1)
-                                       if level + 1 < len(_BIT_LEVELS) else
-                                       self.expr(operands[k + 1]))
+                    return self._binop(
+                        build(lo, k, level),
+                        ops[k],
+                        build(k + 1, hi, level + 1)
+                        if level + 1 < len(_BIT_LEVELS)
+                        else self.expr(operands[k + 1]),
+                    )
             return build(lo, hi, level + 1)
+
         return build(0, len(operands) - 1, 0)
 
     def _binop(self, left, op_tok, right):
@@ -306,6 +340,7 @@ class Expressions:
                 except Exception as e:
                     raise located(e, line, col) from None
             return r
+
         return run
 
     def e_unary(self, node):
@@ -328,6 +363,7 @@ class Expressions:
                     except Exception as e:
                         raise located(e, line, col) from None
                 return x
+
             return run
         v = self.expr(operand)
         op = op_tok.value
@@ -336,10 +372,16 @@ class Expressions:
     def e_compare(self, node):
         ch = node.children
         operands = [self.expr(c) for c in ch[0::2]]
-        ops = [(rt.compare_op(" ".join(tok.value for tok in t.children)), t.children[0].line,
-                t.children[0].column) for t in ch[1::2]]
+        ops = [
+            (
+                rt.compare_op(" ".join(tok.value for tok in t.children)),
+                t.children[0].line,
+                t.children[0].column,
+            )
+            for t in ch[1::2]
+        ]
         if len(ops) == 1:
-            (compare, line, col), = ops
+            ((compare, line, col),) = ops
             return apply2(operands[0], compare, operands[1], line, col)
 
         def run(s):
@@ -356,11 +398,12 @@ class Expressions:
                 result = r
                 a = b
             return result
+
         return run
 
     def e_not_(self, node):
         inner, n = node.children[0], 1
-        while isinstance(inner, Tree) and inner.data == "not_":     # not not ... x
+        while isinstance(inner, Tree) and inner.data == "not_":  # not not ... x
             inner, n = inner.children[0], n + 1
         v = self.expr(inner)
         if n % 2:
@@ -378,6 +421,7 @@ class Expressions:
                 if not truth(v):
                     return v
             return v
+
         return self._guard(run, node)
 
     def e_or_(self, node):
@@ -391,6 +435,7 @@ class Expressions:
                 if truth(v):
                     return v
             return v
+
         return self._guard(run, node)
 
     def e_ternary(self, node):

@@ -12,6 +12,7 @@ very operation those functions would reach for these operands (`compare_op`:
 Python's `+` / `-`, a floating tensor op an int or float -> the operator's node,
 `OPERATOR_NODES`, with the tensor's dtype).  Any other operand goes to the
 operator's function, as before, with its errors placed at the operator."""
+
 from __future__ import annotations
 
 
@@ -25,14 +26,16 @@ from .runtime import INT_DIV as _INT_DIV, SMALL_INT as _SMALL_INT
 from .state import state
 
 
-
 def specialize(left, fn, right, lconst, lv, rconst, rv, line, col):
     """The closure of `left op right` (fn the operator's function) computing plain
     numbers itself, or None when op is not one of the cases above."""
-    num = getattr(fn, "numeric", None)       # a comparison: operator.lt ...
+    num = getattr(fn, "numeric", None)  # a comparison: operator.lt ...
     if num is not None and not lconst:
-        return _compare_const(left, num, fn, rv, line, col) if rconst else \
-            _compare(left, num, fn, right, line, col)
+        return (
+            _compare_const(left, num, fn, rv, line, col)
+            if rconst
+            else _compare(left, num, fn, right, line, col)
+        )
     op = getattr(fn, "op", None)
     div = _INT_DIV.get(op)
     if div is not None and not lconst and rconst and type(rv) is int and rv:
@@ -40,8 +43,13 @@ def specialize(left, fn, right, lconst, lv, rconst, rv, line, col):
     node, _, swap = OPERATOR_NODES.get(op, (None, False, False))
     if node is not None and rconst and not lconst and (type(rv) is float or type(rv) is int):
         return _with_literal(left, rv, False, node, fn, line, col)
-    if node is not None and swap and lconst and not rconst and \
-            (type(lv) is float or type(lv) is int):
+    if (
+        node is not None
+        and swap
+        and lconst
+        and not rconst
+        and (type(lv) is float or type(lv) is int)
+    ):
         return _with_literal(right, lv, True, node, fn, line, col)
     return None
 
@@ -50,7 +58,7 @@ def _with_literal(expr, k, literal_first, node, fn, line, col):
     """`x op 2.0`, or `3 * x` (`literal_first`; + and *: the node of `x op 3`): a
     floating tensor's node made here with the literal k, as binary_op makes it;
     anything else by binary_op, its operands in the order written."""
-    name = getattr(expr, "var_name", None)     # a variable: read in place (by expr if absent)
+    name = getattr(expr, "var_name", None)  # a variable: read in place (by expr if absent)
     # a 0-d float64 tensor that requires grad, in grad mode: engine/number_nodes.py
     numbers = node in NUMBER_OPS and (type(k) is float or -EXACT_INT <= k <= EXACT_INT)
 
@@ -62,14 +70,20 @@ def _with_literal(expr, k, literal_first, node, fn, line, col):
             if type(t) is Tensor:
                 d = t.data
                 dt = d.dtype
-                if numbers and dt is F64 and not d.ndim and t.requires_grad and \
-                        context.current.grad_enabled:
+                if (
+                    numbers
+                    and dt is F64
+                    and not d.ndim
+                    and t.requires_grad
+                    and context.current.grad_enabled
+                ):
                     return number_node(node, t, k)
-                if dt.char in "fd":    # (not float16: ops/half_nodes.py)
+                if dt.char in "fd":  # (not float16: ops/half_nodes.py)
                     return node.apply2(t, k, dt)
             return fn(k, t) if literal_first else fn(t, k)
         except Exception as e:
             raise located(e, line, col) from None
+
     return run
 
 
@@ -84,13 +98,14 @@ def _compare(left, num, fn, right, line, col):
             return fn(a, b)
         except Exception as e:
             raise located(e, line, col) from None
+
     return run
 
 
 def _compare_const(left, num, fn, b, line, col):
     tb = type(b)
     plain_b = tb is int or tb is float
-    name = getattr(left, "var_name", None)     # a variable: read in place (by left if absent)
+    name = getattr(left, "var_name", None)  # a variable: read in place (by left if absent)
 
     def run(s):
         a = s.vars.get(name, left) if name is not None else left
@@ -103,6 +118,7 @@ def _compare_const(left, num, fn, b, line, col):
             return fn(a, b)
         except Exception as e:
             raise located(e, line, col) from None
+
     return run
 
 
@@ -115,6 +131,7 @@ def _int_div(left, div, fn, b, line, col):
             return fn(a, b)
         except Exception as e:
             raise located(e, line, col) from None
+
     return run
 
 
@@ -131,7 +148,7 @@ def int_step(op_sym, cur, store, vv, general, at):
     line, col = at
     name = getattr(cur, "var_name", None)
     if name is None or getattr(store, "local_name", None) != name:
-        name = None     # (read and written in place only when both are this scope's variable)
+        name = None  # (read and written in place only when both are this scope's variable)
 
     def run(s):
         state.line = line
@@ -148,5 +165,6 @@ def int_step(op_sym, cur, store, vv, general, at):
             return general(s)
         except Exception as e:
             raise located(e, line, col) from None
+
     run.located = True
     return run

@@ -1,6 +1,7 @@
 """Functions of the language: the scope a call runs in, a `def`/`lambda` as a value
 (UserFunction: binding arguments to parameters, the call-depth limit, methods bound
 as Python functions are), and generators."""
+
 from __future__ import annotations
 
 from ..base.errors import GradError, GradTypeError, LimitError, did_you_mean
@@ -13,6 +14,7 @@ class Scope:
     body (its namespace) or of a comprehension.  `parent` is the scope the code was
     written in (closures see its variables); `closure` is what a function defined
     here closes over (a class body's functions skip the class, as in Python)."""
+
     __slots__ = ("vars", "globals", "depth", "parent", "closure")
 
     def __init__(self, vars=None, globals=None, depth=0, parent=None, closure=True):
@@ -30,7 +32,7 @@ class Return:
         self.value = value
 
 
-CLASS_CELL = " class"     # a method's hidden local: [the class it was defined in] (no
+CLASS_CELL = " class"  # a method's hidden local: [the class it was defined in] (no
 #                           program can write this name)
 BREAK = object()
 CONTINUE = object()
@@ -39,12 +41,13 @@ CONTINUE = object()
 class Signature:
     """A function's parameters: positional (with defaults), *args, keyword-only
     (with defaults), **kwargs."""
+
     __slots__ = ("params", "defaults", "star", "kwonly", "kwstar", "plain")
 
     def __init__(self, params=(), defaults=None, star=None, kwonly=(), kwstar=None):
         self.params, self.defaults = tuple(params), defaults or {}
         self.star, self.kwonly, self.kwstar = star, tuple(kwonly), kwstar
-        self.plain = star is None and not self.kwonly and kwstar is None   # (bind)
+        self.plain = star is None and not self.kwonly and kwstar is None  # (bind)
 
     def names(self):
         out = list(self.params)
@@ -59,11 +62,13 @@ class Signature:
         """The local variables of a call, or Python's TypeError in gradcli's words."""
         params = self.params
         n = len(params)
-        if len(args) == n and not kwargs and self.plain:    # each parameter given once,
-            return dict(zip(params, args))                   # by position: nothing to check
+        if len(args) == n and not kwargs and self.plain:  # each parameter given once,
+            return dict(zip(params, args))  # by position: nothing to check
         if len(args) > n and self.star is None:
-            raise GradTypeError(f"{fname}() takes {n} positional argument"
-                                f"{'s' if n != 1 else ''} but {len(args)} were given")
+            raise GradTypeError(
+                f"{fname}() takes {n} positional argument"
+                f"{'s' if n != 1 else ''} but {len(args)} were given"
+            )
         local = dict(zip(params, args))
         if self.star is not None:
             local[self.star] = tuple(args[n:])
@@ -76,8 +81,10 @@ class Signature:
             elif extra is not None:
                 extra[k] = v
             else:
-                raise GradTypeError(f"{fname}() got an unexpected keyword argument '{k}'",
-                                    hint=did_you_mean(k, list(params) + list(self.kwonly)))
+                raise GradTypeError(
+                    f"{fname}() got an unexpected keyword argument '{k}'",
+                    hint=did_you_mean(k, list(params) + list(self.kwonly)),
+                )
         for group, kind in ((params, "positional"), (self.kwonly, "keyword-only")):
             missing = []
             for p in group:
@@ -88,10 +95,17 @@ class Signature:
                         missing.append(p)
             if missing:
                 names = [f"'{m}'" for m in missing]
-                listed = names[0] if len(names) == 1 else \
-                    ", ".join(names[:-1]) + (", and " if len(names) > 2 else " and ") + names[-1]
-                raise GradTypeError(f"{fname}() missing {len(missing)} required {kind} argument"
-                                    f"{'s' if len(missing) > 1 else ''}: {listed}")
+                listed = (
+                    names[0]
+                    if len(names) == 1
+                    else ", ".join(names[:-1])
+                    + (", and " if len(names) > 2 else " and ")
+                    + names[-1]
+                )
+                raise GradTypeError(
+                    f"{fname}() missing {len(missing)} required {kind} argument"
+                    f"{'s' if len(missing) > 1 else ''}: {listed}"
+                )
         if extra is not None:
             local[self.kwstar] = extra
         return local
@@ -108,21 +122,48 @@ class UserFunction:
     """A `def` or `lambda`: its body runs again (building a new graph) at every call.
     As a class attribute it is a descriptor, like a Python function: `obj.f` is f
     bound to obj (so library code calling `self.forward(x)` on a user subclass works)."""
-    __slots__ = ("name", "sig", "defaults", "body", "globals", "is_lambda", "origin",
-                 "closure", "generator", "qualname", "doc", "cell", "__weakref__")
 
-    def __init__(self, name, sig, defaults, body, globals, is_lambda=False, origin=None,
-                 closure=None, generator=False, qualname=None, doc=None, cell=None):
+    __slots__ = (
+        "name",
+        "sig",
+        "defaults",
+        "body",
+        "globals",
+        "is_lambda",
+        "origin",
+        "closure",
+        "generator",
+        "qualname",
+        "doc",
+        "cell",
+        "__weakref__",
+    )
+
+    def __init__(
+        self,
+        name,
+        sig,
+        defaults,
+        body,
+        globals,
+        is_lambda=False,
+        origin=None,
+        closure=None,
+        generator=False,
+        qualname=None,
+        doc=None,
+        cell=None,
+    ):
         if not isinstance(sig, Signature):
             sig = Signature(sig)
         self.name, self.sig, self.defaults = name, sig, defaults
         self.body, self.globals, self.is_lambda = body, globals, is_lambda
-        self.origin = origin      # (file, source) where it was defined, for error reports
+        self.origin = origin  # (file, source) where it was defined, for error reports
         self.closure = closure if closure is not None else globals
         self.generator = generator
         self.qualname = qualname or name
-        self.doc = doc            # its docstring (`f.__doc__`)
-        self.cell = cell          # a method: [its class] (super() reads it)
+        self.doc = doc  # its docstring (`f.__doc__`)
+        self.cell = cell  # a method: [its class] (super() reads it)
 
     @property
     def params(self):
@@ -150,8 +191,11 @@ class UserFunction:
     def run(self, local):
         depth = call_depth.n + 1
         if depth > context.current.limits.max_depth:
-            raise LimitError(f"maximum recursion depth exceeded ({context.current.limits.max_depth} nested "
-                             f"calls of user functions)", hint="raise it with --max-depth")
+            raise LimitError(
+                f"maximum recursion depth exceeded ({context.current.limits.max_depth} nested "
+                f"calls of user functions)",
+                hint="raise it with --max-depth",
+            )
         call_depth.n = depth
         if self.cell is not None:
             local[CLASS_CELL] = self.cell
@@ -159,9 +203,9 @@ class UserFunction:
         try:
             r = self.body(scope)
         except GradError as e:
-            if e.origin is None:      # positioned in this function's body: in its file
+            if e.origin is None:  # positioned in this function's body: in its file
                 e.origin = self.origin
-            for frame in e.calls:     # calls made in this body: in its file too
+            for frame in e.calls:  # calls made in this body: in its file too
                 if frame[0] is None:
                     frame[0] = self.origin
             raise
@@ -174,6 +218,7 @@ class UserFunction:
 
 class BoundUserMethod:
     """A user function bound to an object (`obj.method`)."""
+
     __slots__ = ("fn", "obj")
 
     def __init__(self, fn, obj):
@@ -192,13 +237,14 @@ class Generator:
     consumer asks, one value at a time, as in Python.  Each resumption runs one
     call deeper than its consumer (the depth limit), its loops count --max-steps,
     and it holds no values it has handed out."""
+
     __slots__ = ("fn", "local", "gen", "running", "done", "result")
-    language_lazy = True          # iteration.iterate hands it out as it is, unlisted
+    language_lazy = True  # iteration.iterate hands it out as it is, unlisted
 
     def __init__(self, fn, local):
         self.fn, self.local, self.gen = fn, local, None
         self.running = self.done = False
-        self.result = None        # what the body returned (`x = yield from g` reads it)
+        self.result = None  # what the body returned (`x = yield from g` reads it)
 
     def __iter__(self):
         return self
@@ -211,8 +257,11 @@ class Generator:
         fn = self.fn
         depth = call_depth.n + 1
         if depth > context.current.limits.max_depth:
-            raise LimitError(f"maximum recursion depth exceeded ({context.current.limits.max_depth} "
-                             f"nested calls of user functions)", hint="raise it with --max-depth")
+            raise LimitError(
+                f"maximum recursion depth exceeded ({context.current.limits.max_depth} "
+                f"nested calls of user functions)",
+                hint="raise it with --max-depth",
+            )
         if self.gen is None:
             local = self.local
             if fn.cell is not None:
@@ -231,7 +280,7 @@ class Generator:
             raise StopIteration from None
         except GradError as e:
             self.done, self.gen = True, None
-            if e.origin is None:      # positioned in the generator's body: in its file
+            if e.origin is None:  # positioned in the generator's body: in its file
                 e.origin = fn.origin
             for frame in e.calls:
                 if frame[0] is None:

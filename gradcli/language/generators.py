@@ -11,6 +11,7 @@ gradcli has no `send`); inside any other expression it is a syntax error.  Loops
 count --max-steps as everywhere, the generator's steps run inside its consumer's
 call depth (functions.Generator), and an abandoned generator's `finally` blocks
 do not run (README)."""
+
 from __future__ import annotations
 
 from .parser import Token, Tree
@@ -26,8 +27,9 @@ from .positions import located, pos, syntax_error
 from .runtime import BREAK, CONTINUE
 from .state import state
 
-_OWN_SCOPE = frozenset({"funcdef", "classdef", "decorated", "lambda_", "listcomp", "setcomp",
-                        "dictcomp", "genexp"})
+_OWN_SCOPE = frozenset(
+    {"funcdef", "classdef", "decorated", "lambda_", "listcomp", "setcomp", "dictcomp", "genexp"}
+)
 _YIELDS = frozenset({"yield_", "yield_from"})
 
 
@@ -45,8 +47,11 @@ def has_yield(node):
 
 def _yielded(node):
     """The yield node a statement is made of (`yield v`, `(yield v)`), or None."""
-    if isinstance(node, Tree) and node.data in ("yield_stmt", "expr_stmt") and \
-            len(node.children) == 1:
+    if (
+        isinstance(node, Tree)
+        and node.data in ("yield_stmt", "expr_stmt")
+        and len(node.children) == 1
+    ):
         node = node.children[0]
     return node if isinstance(node, Tree) and node.data in _YIELDS else None
 
@@ -62,9 +67,10 @@ class GeneratorBodies:
             return b[1]
         plain = b[1]
 
-        def run(s):        # a body whose yields are all in unreachable code? (still a generator)
+        def run(s):  # a body whose yields are all in unreachable code? (still a generator)
             return plain(s)
-            yield           # noqa: unreachable -- makes this a generator function
+            yield  # unreachable: makes this a generator function
+
         return run
 
     def _gblock(self, suite):
@@ -101,6 +107,7 @@ class GeneratorBodies:
                 r = (yield from st(s)) if is_gen else st(s)
                 if r is not None:
                     return r
+
         return True, run
 
     def _gsuite(self, suite):
@@ -111,7 +118,8 @@ class GeneratorBodies:
 
         def run(s):
             return b(s)
-            yield           # noqa: unreachable -- makes this a generator function
+            yield  # unreachable: makes this a generator function
+
         return run
 
     # ------------------------------------------------------------ simple statements
@@ -125,6 +133,7 @@ class GeneratorBodies:
                 return (yield from fn(s))
             except Exception as e:
                 raise located(e, line, col) from None
+
         return stmt
 
     def _gsimple(self, node):
@@ -139,10 +148,14 @@ class GeneratorBodies:
                 v = yield from produce(s)
                 for st in setters:
                     st(s, v)
+
             return assign
         first = next((c for c in node.iter_subtrees_topdown() if c.data in _YIELDS), node)
-        raise syntax_error("'yield' inside an expression is not supported: use it as a "
-                           "statement or as `x = yield value`", first)
+        raise syntax_error(
+            "'yield' inside an expression is not supported: use it as a "
+            "statement or as `x = yield value`",
+            first,
+        )
 
     def _gyield(self, node):
         """A generator function yielding what `yield v` / `yield from it` gives; it
@@ -152,14 +165,16 @@ class GeneratorBodies:
 
             def one(s):
                 yield v(s) if v is not None else None
+
             return one
         src = self.expr(node.children[0])
 
         def many(s):
             it = src(s)
-            for item in iterate(it):
+            for item in iterate(it):  # noqa: UP028 (a generator over iterate(), not the source)
                 yield item
             return it.result if type(it) is Generator else None
+
         return many
 
     # ------------------------------------------------------------ blocks
@@ -184,6 +199,7 @@ class GeneratorBodies:
                     return (yield from b(s))
             if other is not None:
                 return (yield from other(s))
+
         return run
 
     def g_while_stmt(self, node):
@@ -209,6 +225,7 @@ class GeneratorBodies:
                 r = yield from b(s)
                 if r is not None and r is not CONTINUE:
                     return None if r is BREAK else r
+
         return run
 
     def g_for_stmt(self, node):
@@ -234,6 +251,7 @@ class GeneratorBodies:
                     return None if r is BREAK else r
             if other is not None:
                 return (yield from other(s))
+
         return run
 
     def g_with_stmt(self, node):
@@ -252,22 +270,25 @@ class GeneratorBodies:
         def run(s):
             try:
                 m = c(s)
-                if not (isinstance(m, GradModeContext)
-                        or getattr(type(m), "language_context", False)):
+                if not (
+                    isinstance(m, GradModeContext) or getattr(type(m), "language_context", False)
+                ):
                     raise GradTypeError(
-                        "with needs no_grad or enable_grad (with or without parentheses)")
+                        "with needs no_grad or enable_grad (with or without parentheses)"
+                    )
             except GradError as e:
                 raise e.at(line, col)
             if bind:
                 bind(s, m)
             with m:
                 return (yield from b(s))
+
         return run
 
     def g_try_stmt(self, node):
         suite, *rest = node.children
         handlers = [c for c in rest if isinstance(c, Tree) and c.data == "except_clause"]
-        else_suite, finally_suite = rest[len(handlers):]
+        else_suite, finally_suite = rest[len(handlers) :]
         return self._gtry(suite, handlers, else_suite, finally_suite)
 
     def g_try_finally(self, node):
@@ -279,9 +300,14 @@ class GeneratorBodies:
         compiled = []
         for h in handlers:
             typ, alias, hsuite = h.children
-            compiled.append((self.expr(typ) if typ is not None else None,
-                             self.store_name(alias.value) if alias is not None else None,
-                             self._gsuite(hsuite), pos(typ) if typ is not None else pos(h)))
+            compiled.append(
+                (
+                    self.expr(typ) if typ is not None else None,
+                    self.store_name(alias.value) if alias is not None else None,
+                    self._gsuite(hsuite),
+                    pos(typ) if typ is not None else pos(h),
+                )
+            )
         other = self._gsuite(else_suite) if else_suite is not None else None
         final = self._gsuite(finally_suite) if finally_suite is not None else None
 
@@ -322,12 +348,13 @@ class GeneratorBodies:
             try:
                 r = yield from body(s)
             except GeneratorExit:
-                raise                  # abandoned while suspended: no finally (README)
+                raise  # abandoned while suspended: no finally (README)
             except BaseException:
                 f = yield from final(s)
                 if f is not None:
-                    return f           # a return in finally wins, as in Python
+                    return f  # a return in finally wins, as in Python
                 raise
             f = yield from final(s)
             return f if f is not None else r
+
         return run

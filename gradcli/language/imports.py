@@ -1,5 +1,6 @@
 """`import` and `from ... import`: torch (and its parts) and gradcli's own safe
 modules (library/stdlib.py); any other module is a syntax error."""
+
 from __future__ import annotations
 
 from .parser import Token
@@ -26,6 +27,7 @@ class Imports:
         def run(s):
             for store, value in binds:
                 store(s, value)
+
         return run
 
     def s_import_from(self, node):
@@ -33,12 +35,14 @@ class Imports:
         parts = [t.value for t in dotted.children]
         module = self._module(parts, dotted)
         binds = []
-        if isinstance(names, Token):           # from m import *
+        if isinstance(names, Token):  # from m import *
             members = [k for k in module.members if not k.startswith("_")]
             pairs = [(k, k, names) for k in members]
         else:
-            pairs = [(n.value, (a or n).value, n) for n, a in (c.children for c in names.children
-                                                               if c is not None)]
+            pairs = [
+                (n.value, (a or n).value, n)
+                for n, a in (c.children for c in names.children if c is not None)
+            ]
         for name, bind, tok in pairs:
             try:
                 binds.append((self.store_name(bind), module.get(name, self.builtins)))
@@ -48,6 +52,7 @@ class Imports:
         def run(s):
             for store, v in binds:
                 store(s, v)
+
         return run
 
     def _module(self, parts, node):
@@ -56,9 +61,11 @@ class Imports:
             std = stdlib.module(parts[0]) if len(parts) == 1 else None
             if std is not None:
                 return std
-            raise syntax_error(f"no module named '{'.'.join(parts)}'", node,
-                               hint="a program can import torch (and its parts) and "
-                                    f"{', '.join(stdlib.names())}")
+            raise syntax_error(
+                f"no module named '{'.'.join(parts)}'",
+                node,
+                hint=f"a program can import torch (and its parts) and {', '.join(stdlib.names())}",
+            )
         for p in parts[1:]:
             nxt = mod.members.get(p) if isinstance(mod, rt.Module) else None
             if not isinstance(nxt, rt.Module):

@@ -1,6 +1,7 @@
 """Calling a value of the language: `call(fn, args, kwargs, ...)` with its errors
 placed at the call (or at a keyword), and `call_failed`, what a call does with an
 exception raised by the callee (the fast call sites of callsites.py share it)."""
+
 from __future__ import annotations
 
 import inspect
@@ -32,15 +33,15 @@ def call_failed(e, fn, args, kwargs, name, line, col, kwpos):
     `except` that caught it); a built-in that met a batched tensor of vmap instead
     runs its batching rule and returns the result."""
     if type(fn) is not UserFunction and batching.failed_on_batched(e, fn, args, kwargs):
-        return _batched_call(fn, args, kwargs, name, line, col, kwpos)    # inside vmap
+        return _batched_call(fn, args, kwargs, name, line, col, kwpos)  # inside vmap
     if not isinstance(e, GradError):
         if isinstance(e, TypeError):
             err = _call_type_error(e, fn, name, kwargs, args)
             raise err.at(*_kw_pos(err, kwpos, line, col)) from None
         raise located(e, line, col) from None
     if name and e.line is None and e.message.startswith("argument '"):
-        e.message = f"{name}(): {e.message}"      # PyTorch names the function
-    if e.line is not None and type(fn) is UserFunction:    # raised inside fn: a call chain
+        e.message = f"{name}(): {e.message}"  # PyTorch names the function
+    if e.line is not None and type(fn) is UserFunction:  # raised inside fn: a call chain
         if not e.calls:
             e.calls = []
         e.calls.append([None, line, col, fn.name, state.origin])
@@ -68,8 +69,10 @@ def _kw_pos(err, kwpos, line, col):
     return line, col
 
 
-_ARITY = re.compile(r"(missing \d+ required positional argument.*|takes .* given|"
-                    r"got multiple values for argument .*)")
+_ARITY = re.compile(
+    r"(missing \d+ required positional argument.*|takes .* given|"
+    r"got multiple values for argument .*)"
+)
 
 
 def _call_type_error(e, fn, name, kwargs, args=()):
@@ -81,13 +84,14 @@ def _call_type_error(e, fn, name, kwargs, args=()):
         params = []
     for k in kwargs:
         if f"'{k}'" in msg and "unexpected keyword" in msg:
-            return GradTypeError(f"{name}() got an unexpected keyword argument '{k}'",
-                                 hint=did_you_mean(k, [p for p in params
-                                                       if p not in ("args", "kwargs")]))
+            return GradTypeError(
+                f"{name}() got an unexpected keyword argument '{k}'",
+                hint=did_you_mean(k, [p for p in params if p not in ("args", "kwargs")]),
+            )
     m = _ARITY.search(msg)
     if m:
         if m.group(1).startswith("missing"):
-            err = arity_error(fn, name, args, kwargs)      # an op: PyTorch's words
+            err = arity_error(fn, name, args, kwargs)  # an op: PyTorch's words
             if err is not None:
                 return err
         return GradTypeError(f"{name}() {m.group(1)}")

@@ -1,5 +1,6 @@
 """Subscription and deletion on the language's containers: `d[k] = v`, `lst[i] = v`,
 `lst[a:b] = items`, `del d[k]`, `del obj.attr`, and `d[k] op= v`."""
+
 from __future__ import annotations
 
 from ..base.errors import GradRuntimeError, GradTypeError
@@ -42,13 +43,14 @@ def set_item(o, k, v):
         try:
             o[k] = v
         except IndexError:
-            raise GradRuntimeError("list assignment index out of range",
-                                   type_name="IndexError") from None
+            raise GradRuntimeError(
+                "list assignment index out of range", type_name="IndexError"
+            ) from None
         except ValueError as e:
             raise GradRuntimeError(str(e), type_name="ValueError") from None
         return
     if isinstance(o, Tensor):
-        setitem(o, k, v)          # in place, with version counters (library/inplace.py)
+        setitem(o, k, v)  # in place, with version counters (library/inplace.py)
         return
     if is_user_class(type(o)) and hasattr(type(o), "__setitem__"):
         o[k] = v
@@ -69,8 +71,9 @@ def del_item(o, k):
         try:
             del o[k]
         except IndexError:
-            raise GradRuntimeError("list assignment index out of range",
-                                   type_name="IndexError") from None
+            raise GradRuntimeError(
+                "list assignment index out of range", type_name="IndexError"
+            ) from None
         return
     raise GradTypeError(f"'{type_name(o)}' object does not support item deletion")
 
@@ -79,11 +82,12 @@ def del_attr(o, name):
     """del obj.name: an attribute of an instance of a user class."""
     d = getattr(o, "__dict__", None)
     hook = getattr(type(o), "language_delattr", None)
-    if hook is not None and not is_dunder(name):       # a library object's own rule (nn.Module)
+    if hook is not None and not is_dunder(name):  # a library object's own rule (nn.Module)
         return hook(o, name)
     if is_dunder(name) or not is_user_class(type(o)) or d is None:
         raise GradTypeError(f"cannot delete attribute '{name}' of a {type_name(o)}")
     if name not in d:
-        raise GradRuntimeError(f"'{type(o).__name__}' object has no attribute '{name}'",
-                               type_name="AttributeError")
+        raise GradRuntimeError(
+            f"'{type(o).__name__}' object has no attribute '{name}'", type_name="AttributeError"
+        )
     del d[name]

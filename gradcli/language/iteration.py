@@ -1,5 +1,6 @@
 """Run-time helpers of loops and assignments: iterating a value, unpacking it,
 indexing a Python sequence, the --max-steps count, and the names of leaves."""
+
 from __future__ import annotations
 
 from ..base.errors import GradRuntimeError, GradTypeError, LimitError
@@ -21,8 +22,9 @@ def step(max_steps, line, col):
     """Count one loop iteration against --max-steps."""
     state.steps += 1
     if state.steps > max_steps:
-        raise LimitError(f"the program ran more than --max-steps={max_steps} loop iterations",
-                         line, col)
+        raise LimitError(
+            f"the program ran more than --max-steps={max_steps} loop iterations", line, col
+        )
 
 
 def iterate(v):
@@ -37,19 +39,28 @@ def iterate(v):
         return unbind(v)
     if isinstance(v, (dict, set, frozenset)):
         return list(v)
-    if getattr(type(v), "language_lazy", False):   # a generator, zip(...), map(...) ...
-        return v                               # taken one value at a time (the loop counts)
-    it = getattr(type(v), "language_iter", None)          # library containers, DataLoader
+    if getattr(type(v), "language_lazy", False):  # a generator, zip(...), map(...) ...
+        return v  # taken one value at a time (the loop counts)
+    it = getattr(type(v), "language_iter", None)  # library containers, DataLoader
     if it is not None:
         return it(v)
-    if hasattr(type(v), "remaining"):          # an iterator over values already computed
+    if hasattr(type(v), "remaining"):  # an iterator over values already computed
         return v.remaining()
     if isinstance(v, tuple):
         return list(v)
     cls = type(v)
-    if "__iter__" in dir(cls) and (is_user_class(cls) or any(
-            hasattr(cls, k) for k in ("language_subclassable", "language_methods",
-                                      "language_attrs", "language_iterable"))):
+    if "__iter__" in dir(cls) and (
+        is_user_class(cls)
+        or any(
+            hasattr(cls, k)
+            for k in (
+                "language_subclassable",
+                "language_methods",
+                "language_attrs",
+                "language_iterable",
+            )
+        )
+    ):
         return bounded_list(iter(v), "the items of this object")
     raise GradTypeError(f"'{pyname(v)}' object is not iterable")
 
@@ -78,7 +89,7 @@ def iter_values(v):
             return list(items)
         except GradTypeError:
             raise GradTypeError(f"cannot unpack non-iterable {pyname(v)} object") from None
-    if isinstance(v, (range, str)):           # a string's characters, as in Python
+    if isinstance(v, (range, str)):  # a string's characters, as in Python
         check_items(len(v), f"unpacking this {type_name(v)}")
         return list(v)
     return list(iterate(v))
@@ -105,8 +116,11 @@ def py_index(v, key):
     getitem = getattr(type(v), "language_getitem", None)  # Sequential, datasets
     if getitem is not None:
         return getitem(v, key)
-    if hasattr(type(v), "__getitem__") and (is_user_class(type(v)) or getattr(
-            type(v), "language_subclassable", False) or hasattr(type(v), "language_methods")):
+    if hasattr(type(v), "__getitem__") and (
+        is_user_class(type(v))
+        or getattr(type(v), "language_subclassable", False)
+        or hasattr(type(v), "language_methods")
+    ):
         return v[key]
     raise GradTypeError(f"'{pyname(v)}' object is not subscriptable")
 

@@ -15,6 +15,7 @@ every program in the tests and tutorials).
 `Tree`, `Token` and the `Unexpected*` errors are defined here, and every module
 of the package takes them from here (through `parser.py`).
 """
+
 from __future__ import annotations
 
 import re
@@ -25,6 +26,7 @@ SHIFT, REDUCE = 0, 1
 class Meta:
     """A node's position (line, column, start_pos, end_line, end_column, end_pos,
     set only when the node covers some text, as in Lark)."""
+
     empty = True
 
 
@@ -70,10 +72,29 @@ class Tree:
 
 class Token(str):
     """A piece of the source: the text, its terminal's name (`type`) and its place."""
-    __slots__ = ("type", "value", "start_pos", "line", "column", "end_line", "end_column", "end_pos")
 
-    def __new__(cls, type, value, start_pos=None, line=None, column=None,
-                end_line=None, end_column=None, end_pos=None):
+    __slots__ = (
+        "type",
+        "value",
+        "start_pos",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "end_pos",
+    )
+
+    def __new__(
+        cls,
+        type,
+        value,
+        start_pos=None,
+        line=None,
+        column=None,
+        end_line=None,
+        end_column=None,
+        end_pos=None,
+    ):
         self = str.__new__(cls, value)
         self.type = type
         self.value = value
@@ -87,8 +108,16 @@ class Token(str):
 
     @classmethod
     def new_borrow_pos(cls, type, value, borrow):
-        return cls(type, value, borrow.start_pos, borrow.line, borrow.column,
-                   borrow.end_line, borrow.end_column, borrow.end_pos)
+        return cls(
+            type,
+            value,
+            borrow.start_pos,
+            borrow.line,
+            borrow.column,
+            borrow.end_line,
+            borrow.end_column,
+            borrow.end_pos,
+        )
 
     def __reduce__(self):
         return (self.__class__, (self.type, self.value, self.start_pos, self.line, self.column))
@@ -106,6 +135,7 @@ class Token(str):
 
 class UnexpectedInput(Exception):
     """A syntax error found by the lexer or the parser."""
+
     line = column = pos_in_stream = None
 
 
@@ -154,8 +184,13 @@ class Lexer:
                 if m:
                     break
             else:
-                raise UnexpectedCharacters(text, pos, line, pos - line_start + 1,
-                                           self.allowed - self.ignore or {"<END-OF-FILE>"})
+                raise UnexpectedCharacters(
+                    text,
+                    pos,
+                    line,
+                    pos - line_start + 1,
+                    self.allowed - self.ignore or {"<END-OF-FILE>"},
+                )
             value, type_ = m.group(0), m.lastgroup
             start, start_line, start_col = pos, line, pos - line_start + 1
             if type_ in newline:
@@ -210,6 +245,7 @@ def _first_meta(children):
 
 def _builder(name, expand1, include, append_none, propagate):
     """The function that makes a rule's node from the values the rule reduced."""
+
     def build(children):
         if include is not None:
             filtered = []
@@ -234,6 +270,7 @@ def _builder(name, expand1, include, append_none, propagate):
         if propagate and isinstance(res, Tree):
             _propagate(res, children)
         return res
+
     return build
 
 

@@ -6,6 +6,7 @@ running a program never imports it.  Every piece read here is checked to be of
 the form `lalr.py` replays; anything else (a new Lark that builds its parser
 differently) is an error here rather than a silently different tree.
 """
+
 from __future__ import annotations
 
 #: bumped when the exported form changes (it is part of the cache file's name)
@@ -19,13 +20,17 @@ def export(text: str, options: dict) -> dict:
 
     from lark import Lark, Tree
     from lark.lexer import PatternStr, UnlessCallback
-    from lark.parse_tree_builder import (ChildFilterLALR, ChildFilterLALR_NoPlaceholders,
-                                         ExpandSingleChild, PropagatePositions)
+    from lark.parse_tree_builder import (
+        ChildFilterLALR,
+        ChildFilterLALR_NoPlaceholders,
+        ExpandSingleChild,
+        PropagatePositions,
+    )
     from lark.parsers.lalr_analysis import Shift
 
     lark = Lark(text, **options)
     lexer = lark._build_lexer()
-    scanner = lexer.scanner                    # builds lexer.callback too
+    scanner = lexer.scanner  # builds lexer.callback too
     unless = {}
     for type_, cb in lexer.callback.items():
         if not isinstance(cb, UnlessCallback):
@@ -36,8 +41,13 @@ def export(text: str, options: dict) -> dict:
                 raise ValueError(f"keyword terminal of an unknown kind: {t!r}")
             words[t.pattern.value] = t.name
         unless[type_] = words
-    keywords = sorted({t.pattern.value for t in lark.terminals
-                       if isinstance(t.pattern, PatternStr) and t.pattern.value.isidentifier()})
+    keywords = sorted(
+        {
+            t.pattern.value
+            for t in lark.terminals
+            if isinstance(t.pattern, PatternStr) and t.pattern.value.isidentifier()
+        }
+    )
 
     rules = list(lark.rules)
     index = {r: i for i, r in enumerate(rules)}
@@ -60,10 +70,17 @@ def export(text: str, options: dict) -> dict:
         expand1 = type(cb) is ExpandSingleChild
         if expand1:
             cb = cb.node_builder
-        if not (isinstance(cb, partial) and cb.func is Tree and len(cb.args) == 1 and not cb.keywords):
+        if not (
+            isinstance(cb, partial) and cb.func is Tree and len(cb.args) == 1 and not cb.keywords
+        ):
             raise ValueError(f"rule {rule} is built by an unknown callback {cb!r}")
-        shapes.append((rule.origin.name, len(rule.expansion),
-                       (cb.args[0], expand1, include, append_none, propagate)))
+        shapes.append(
+            (
+                rule.origin.name,
+                len(rule.expansion),
+                (cb.args[0], expand1, include, append_none, propagate),
+            )
+        )
 
     table = lark.parser.parser._parse_table
     states = {}
@@ -76,20 +93,22 @@ def export(text: str, options: dict) -> dict:
         raise ValueError("the parse table's states are not numbered")
     (start,) = table.start_states.values()
     (end,) = table.end_states.values()
-    return _plain({
-        "format": FORMAT,
-        "grammar": text,
-        "mres": [(m.pattern, m.flags) for m in scanner._mres],
-        "unless": unless,
-        "ignore": sorted(lexer.ignore_types),
-        "newline": sorted(lexer.newline_types),
-        "allowed": sorted(scanner.allowed_types),
-        "keywords": keywords,
-        "states": states,
-        "start": start,
-        "end": end,
-        "rules": shapes,
-    })
+    return _plain(
+        {
+            "format": FORMAT,
+            "grammar": text,
+            "mres": [(m.pattern, m.flags) for m in scanner._mres],
+            "unless": unless,
+            "ignore": sorted(lexer.ignore_types),
+            "newline": sorted(lexer.newline_types),
+            "allowed": sorted(scanner.allowed_types),
+            "keywords": keywords,
+            "states": states,
+            "start": start,
+            "end": end,
+            "rules": shapes,
+        }
+    )
 
 
 def _plain(o, shared=None):
@@ -106,7 +125,7 @@ def _plain(o, shared=None):
         t = tuple(_plain(x, shared) for x in o)
         try:
             return shared.setdefault((tuple, t), t)
-        except TypeError:           # holds a list
+        except TypeError:  # holds a list
             return t
     if isinstance(o, bool) or o is None:
         return o

@@ -25,13 +25,15 @@ variables hold tensors, numbers or gradcli's own functions, `torch` and `no_grad
 does, so nothing can see a made name mid-loop, and each statement reads the same
 variables at the start of an iteration as where it stands.
 """
+
 from __future__ import annotations
 
 from .parser import Tree
 from .positions import pos
 
-PURE_FUNCS = frozenset({"mean", "sum", "exp", "log", "sin", "cos", "tanh", "sqrt", "abs",
-                        "sigmoid", "relu"})
+PURE_FUNCS = frozenset(
+    {"mean", "sum", "exp", "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu"}
+)
 PURE_METHODS = PURE_FUNCS | {"pow", "neg", "square"}
 _ARITH = frozenset({"+", "-", "*", "/", "**"})
 _COND_OPS = frozenset({"+", "-", "*", "%", "//"})
@@ -54,8 +56,10 @@ def names_in(node):
 
 
 def _number(node):
-    return isinstance(node, Tree) and (node.data == "number" or (
-        node.data == "unary" and node.children[0].value == "-" and _number(node.children[1])))
+    return isinstance(node, Tree) and (
+        node.data == "number"
+        or (node.data == "unary" and node.children[0].value == "-" and _number(node.children[1]))
+    )
 
 
 def _args(call):
@@ -64,9 +68,14 @@ def _args(call):
     if args is None:
         return []
     out = list(args.children)
-    return out if all(isinstance(a, Tree) and a.data not in ("kwarg", "star_arg", "kw_arg",
-                                                              "starstar_arg") for a in out) \
+    return (
+        out
+        if all(
+            isinstance(a, Tree) and a.data not in ("kwarg", "star_arg", "kw_arg", "starstar_arg")
+            for a in out
+        )
         else None
+    )
 
 
 def _made_of(node, ops, other) -> bool:
@@ -78,8 +87,9 @@ def _made_of(node, ops, other) -> bool:
     if d in ("name", "number"):
         return True
     if d == "binary":
-        return all(t.value in ops for t in ch[1::2]) and \
-            all(_made_of(c, ops, other) for c in ch[0::2])
+        return all(t.value in ops for t in ch[1::2]) and all(
+            _made_of(c, ops, other) for c in ch[0::2]
+        )
     if d == "power":
         return "**" in ops and _made_of(ch[0], ops, other) and _made_of(ch[2], ops, other)
     if d == "unary":
@@ -100,8 +110,9 @@ def _pure_call(node) -> bool:
         return False
     if fn.data == "getattr":
         recv, attr = fn.children[0], fn.children[1].value
-        if isinstance(recv, Tree) and recv.data == "name" and \
-                recv.children[0].value == "torch":           # torch.mean(expression)
+        if (
+            isinstance(recv, Tree) and recv.data == "name" and recv.children[0].value == "torch"
+        ):  # torch.mean(expression)
             return attr in PURE_FUNCS and len(args) == 1 and pure(args[0])
         return attr in PURE_METHODS and pure(recv) and all(_number(a) for a in args)
     if fn.data == "name":
@@ -117,8 +128,9 @@ def _condition(node) -> bool:
 def _logic(node) -> bool:
     d, ch = node.data, node.children
     if d == "compare":
-        return all(c.children[0].value in _COMPARE for c in ch[1::2]) and \
-            all(_condition(c) for c in ch[0::2])
+        return all(c.children[0].value in _COMPARE for c in ch[1::2]) and all(
+            _condition(c) for c in ch[0::2]
+        )
     if d in ("and_", "or_"):
         return all(_condition(c) for c in ch)
     return d == "not_" and _condition(ch[0])
@@ -126,8 +138,13 @@ def _logic(node) -> bool:
 
 def _grad_of(node):
     """`w.grad` -> 'w' (else None)."""
-    if isinstance(node, Tree) and node.data == "getattr" and node.children[1].value == "grad" \
-            and isinstance(node.children[0], Tree) and node.children[0].data == "name":
+    if (
+        isinstance(node, Tree)
+        and node.data == "getattr"
+        and node.children[1].value == "grad"
+        and isinstance(node.children[0], Tree)
+        and node.children[0].data == "name"
+    ):
         return node.children[0].children[0].value
     return None
 
@@ -144,13 +161,22 @@ def _update(small) -> bool:
     if d == "augassign":
         return isinstance(ch[0], Tree) and ch[0].data == "name" and _arithmetic(ch[2])
     if d == "assign":
-        return len(ch) == 2 and _grad_of(ch[0]) is not None and \
-            isinstance(ch[1], Tree) and ch[1].data == "none"
+        return (
+            len(ch) == 2
+            and _grad_of(ch[0]) is not None
+            and isinstance(ch[1], Tree)
+            and ch[1].data == "none"
+        )
     if d == "expr_stmt":
         c = ch[0]
-        return isinstance(c, Tree) and c.data == "call" and c.children[1] is None and \
-            c.children[0].data == "getattr" and c.children[0].children[1].value == "zero_" and \
-            _grad_of(c.children[0].children[0]) is not None
+        return (
+            isinstance(c, Tree)
+            and c.data == "call"
+            and c.children[1] is None
+            and c.children[0].data == "getattr"
+            and c.children[0].children[1].value == "zero_"
+            and _grad_of(c.children[0].children[0]) is not None
+        )
     return d == "pass_stmt"
 
 
@@ -162,8 +188,11 @@ def _no_grad_block(node) -> bool:
     if c.data == "call" and c.children[1] is None:
         c = c.children[0]
     if c.data == "getattr":
-        ok = c.children[1].value == "no_grad" and isinstance(c.children[0], Tree) and \
-            c.children[0].data == "name"
+        ok = (
+            c.children[1].value == "no_grad"
+            and isinstance(c.children[0], Tree)
+            and c.children[0].data == "name"
+        )
     else:
         ok = c.data == "name" and c.children[0].value == "no_grad"
     if not ok:
@@ -192,19 +221,36 @@ def _statements(suite):
 def _kind(node):
     """(kind, name or condition) of a body statement, or None when it does not qualify."""
     d, ch = node.data, node.children
-    if d == "assign" and len(ch) == 2 and isinstance(ch[0], Tree) and ch[0].data == "name" \
-            and pure(ch[1]):
+    if (
+        d == "assign"
+        and len(ch) == 2
+        and isinstance(ch[0], Tree)
+        and ch[0].data == "name"
+        and pure(ch[1])
+    ):
         return "assign", ch[0].children[0].value
     if d == "expr_stmt":
         c = ch[0]
-        if isinstance(c, Tree) and c.data == "call" and c.children[1] is None and \
-                c.children[0].data == "getattr" and c.children[0].children[1].value == "backward" \
-                and isinstance(c.children[0].children[0], Tree) and \
-                c.children[0].children[0].data == "name":
+        if (
+            isinstance(c, Tree)
+            and c.data == "call"
+            and c.children[1] is None
+            and c.children[0].data == "getattr"
+            and c.children[0].children[1].value == "backward"
+            and isinstance(c.children[0].children[0], Tree)
+            and c.children[0].children[0].data == "name"
+        ):
             return "backward", c.children[0].children[0].children[0].value
-    if d == "augassign" and isinstance(ch[0], Tree) and ch[0].data == "name" and \
-            ch[1].value in ("+=", "-=") and isinstance(ch[2], Tree) and ch[2].data == "number" \
-            and "." not in ch[2].children[0].value and "e" not in ch[2].children[0].value.lower():
+    if (
+        d == "augassign"
+        and isinstance(ch[0], Tree)
+        and ch[0].data == "name"
+        and ch[1].value in ("+=", "-=")
+        and isinstance(ch[2], Tree)
+        and ch[2].data == "number"
+        and "." not in ch[2].children[0].value
+        and "e" not in ch[2].children[0].value.lower()
+    ):
         return "counter", ch[0].children[0].value
     if d == "if_stmt" and len(ch) == 3 and ch[2] is None and _condition(ch[0]):
         return "guard", ch[0]
@@ -219,8 +265,11 @@ def _written(node):
     """The variables a statement binds or changes in place."""
     out = set()
     for t in _trees(node):
-        if t.data in ("assign", "augassign") and isinstance(t.children[0], Tree) and \
-                t.children[0].data == "name":
+        if (
+            t.data in ("assign", "augassign")
+            and isinstance(t.children[0], Tree)
+            and t.children[0].data == "name"
+        ):
             out.add(t.children[0].children[0].value)
     return out
 
@@ -238,19 +287,22 @@ def compile_body(comp, suite, target_names, cond):
     kinds = [_kind(n) for n in nodes]
     if not nodes or None in kinds or not any(k[0] == "assign" for k in kinds):
         return None
-    made = set()        # names made by replayed statements so far
+    made = set()  # names made by replayed statements so far
     results = {k[1] for k in kinds if k[0] == "assign"}
     counters = {k[1] for k in kinds if k[0] == "counter"}
     written = set().union(*(_written(n) for n in nodes))
-    if len(results) != sum(k[0] == "assign" for k in kinds) or results & target_names or \
-            results & cond_names:
+    if (
+        len(results) != sum(k[0] == "assign" for k in kinds)
+        or results & target_names
+        or results & cond_names
+    ):
         return None
     for n, (kind, what) in zip(nodes, kinds):
         reads = names_in(n)
         if kind == "assign":
             value = names_in(n.children[1])
             if (value & results) - made or (value - results) & counters:
-                return None             # read before it is made here, or changed by the body
+                return None  # read before it is made here, or changed by the body
             made.add(what)
         elif kind == "backward":
             if what not in made:
@@ -258,11 +310,11 @@ def compile_body(comp, suite, target_names, cond):
         elif kind == "guard":
             if names_in(what) & written:
                 return None
-        elif reads & results:           # counters and updates: no made name
+        elif reads & results:  # counters and updates: no made name
             return None
     changed = set().union(*(_augmented(n) for n in nodes))
     items = []
-    comp.depth += 1         # (as Compiler.block compiles a block)
+    comp.depth += 1  # (as Compiler.block compiles a block)
     try:
         for n, kind_what in zip(nodes, kinds):
             items.append(_item(comp, n, kind_what, results, changed))
@@ -273,9 +325,13 @@ def compile_body(comp, suite, target_names, cond):
 
 def _augmented(node):
     """The variables a statement changes with `+=`, `-=` ... (in place, for a tensor)."""
-    return {t.children[0].children[0].value for t in _trees(node)
-            if t.data == "augassign" and isinstance(t.children[0], Tree) and
-            t.children[0].data == "name"}
+    return {
+        t.children[0].children[0].value
+        for t in _trees(node)
+        if t.data == "augassign"
+        and isinstance(t.children[0], Tree)
+        and t.children[0].data == "name"
+    }
 
 
 def _literals(comp, node):
@@ -283,8 +339,11 @@ def _literals(comp, node):
     `2.5 + 2.5`), computed by its own compiled closure (so as the program computes it)."""
     out = set()
     for t in _trees(node):
-        if t.data in ("number", "binary", "power", "unary") and not names_in(t) and \
-                all(u.data in ("number", "binary", "power", "unary") for u in _trees(t)):
+        if (
+            t.data in ("number", "binary", "power", "unary")
+            and not names_in(t)
+            and all(u.data in ("number", "binary", "power", "unary") for u in _trees(t))
+        ):
             try:
                 v = comp.expr(t)(None)
             except Exception:
@@ -308,18 +367,24 @@ def _item(comp, n, kind_what, results, changed):
     builtins = comp.builtins
 
     def reads(node, skip=()):
-        return tuple((name, comp.load_name(name, n), name in changed, builtins.get(name))
-                     for name in sorted(names_in(node) - set(skip)))
+        return tuple(
+            (name, comp.load_name(name, n), name in changed, builtins.get(name))
+            for name in sorted(names_in(node) - set(skip))
+        )
+
     if kind == "assign":
         value = n.children[1]
-        extra = (comp.store_name(what), comp.load_name(what, n.children[0]),
-                 reads(value, results), _literals(comp, value))
+        extra = (
+            comp.store_name(what),
+            comp.load_name(what, n.children[0]),
+            reads(value, results),
+            _literals(comp, value),
+        )
     elif kind == "backward":
-        at = n.children[0].children[0].children[1]      # the `backward` of name.backward()
+        at = n.children[0].children[0].children[1]  # the `backward` of name.backward()
         extra = (comp.load_name(what, n), at.line, at.column)
     elif kind == "guard":
-        extra = (comp.expr(what), tuple(comp.load_name(name, n)
-                                        for name in sorted(names_in(what))))
+        extra = (comp.expr(what), tuple(comp.load_name(name, n) for name in sorted(names_in(what))))
     else:
         extra = reads(n)
         if n.data == "with_stmt":
@@ -336,7 +401,7 @@ def _block(comp, n):
     item, suite = n.children[0], n.children[-1]
     head = comp.expr(item.children[0])
     out = []
-    comp.depth += 1         # (as Compiler.block compiles the block)
+    comp.depth += 1  # (as Compiler.block compiles the block)
     try:
         for child in suite.children:
             if isinstance(child, Tree):
@@ -351,12 +416,11 @@ def _block(comp, n):
 def _shape(comp, st):
     d, ch = st.data, st.children
     if d == "assign":
-        return ("none", _grad_of(ch[0]))        # (_update: `w.grad = None`)
+        return ("none", _grad_of(ch[0]))  # (_update: `w.grad = None`)
     if d != "augassign":
         return None
     value = ch[2]
-    if not (value.data == "binary" and len(value.children) == 3 and
-            value.children[1].value == "*"):
+    if not (value.data == "binary" and len(value.children) == 3 and value.children[1].value == "*"):
         return None
     f, g = value.children[0], _grad_of(value.children[2])
     if g is None:
@@ -371,5 +435,3 @@ def _shape(comp, st):
     else:
         return None
     return ("step", ch[0].children[0].value, ch[1].value, factor, g)
-
-

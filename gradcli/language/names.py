@@ -4,6 +4,7 @@
 These are the only dunder attributes the language reads (README: the language,
 what is out): each gives a string (or None) computed here, never a Python object,
 so `__class__`, `__dict__`, `__globals__` and frames stay unreachable."""
+
 from __future__ import annotations
 
 import ast
@@ -41,7 +42,7 @@ def docstring(suite):
     parts = []
     for tok in node.children:
         if not isinstance(tok, Token) or tok.value[:2].lower().count("f"):
-            return None               # an f-string is not a docstring, as in Python
+            return None  # an f-string is not a docstring, as in Python
         try:
             parts.append(ast.literal_eval(tok.value))
         except (SyntaxError, ValueError):
@@ -59,8 +60,9 @@ def name_attr(obj, name):
     if type(obj) is BoundUserMethod:
         obj = obj.fn
     if type(obj) is UserFunction:
-        return obj.name if name == "__name__" else obj.qualname if name == "__qualname__" \
-            else obj.doc
+        return (
+            obj.name if name == "__name__" else obj.qualname if name == "__qualname__" else obj.doc
+        )
     if isinstance(obj, type):
         if is_user_class(obj):
             if name == "__doc__":
@@ -71,7 +73,7 @@ def name_attr(obj, name):
             return _short(shown[1]) if shown is not None else obj.__name__
     elif name != "__doc__":
         shown = CLASS_NAMES.get(id(obj))
-        if shown is not None:                  # int, list, torch.Tensor ...
+        if shown is not None:  # int, list, torch.Tensor ...
             return _short(shown[1])
         if type(obj) is TypeName:
             return _short(obj.name)
@@ -79,7 +81,7 @@ def name_attr(obj, name):
             return _short(obj.name)
         if isinstance(obj, Module):
             return obj.name
-        if callable(obj) and hasattr(obj, "__code__"):      # a built-in of the op table
+        if callable(obj) and hasattr(obj, "__code__"):  # a built-in of the op table
             return callable_name(obj)
     elif is_user_class(type(obj)):
         return type(obj).__dict__.get("__doc__")
@@ -92,6 +94,7 @@ def _type_name(v):
 
 class TypeName:
     """What type(x) gives for a value whose type the language has no name for."""
+
     __slots__ = ("name",)
 
     def __init__(self, name):
@@ -107,14 +110,30 @@ class TypeName:
         return hash(self.name)
 
 
-_TYPE_NAMES = {type(None): "NoneType", UserFunction: "function", BoundUserMethod: "method",
-               BuiltinFunction: "builtin_function_or_method",
-               BoundMethod: "builtin_function_or_method", Generator: "generator",
-               dtypes.DType: "torch.dtype", Size: "torch.Size", Module: "module",
-               range: "range", Tensor: "torch.Tensor", int: "int", float: "float", bool: "bool",
-               str: "str", list: "list", tuple: "tuple", dict: "dict", set: "set",
-               complex: "complex", slice: "slice"}
-CLASS_OF = {}       # a Python type -> the language's value that names it (int, torch.Tensor ...)
+_TYPE_NAMES = {
+    type(None): "NoneType",
+    UserFunction: "function",
+    BoundUserMethod: "method",
+    BuiltinFunction: "builtin_function_or_method",
+    BoundMethod: "builtin_function_or_method",
+    Generator: "generator",
+    dtypes.DType: "torch.dtype",
+    Size: "torch.Size",
+    Module: "module",
+    range: "range",
+    Tensor: "torch.Tensor",
+    int: "int",
+    float: "float",
+    bool: "bool",
+    str: "str",
+    list: "list",
+    tuple: "tuple",
+    dict: "dict",
+    set: "set",
+    complex: "complex",
+    slice: "slice",
+}
+CLASS_OF = {}  # a Python type -> the language's value that names it (int, torch.Tensor ...)
 
 
 def type_of(x):
@@ -130,18 +149,25 @@ def type_of(x):
     if v is not None:
         return v
     if id(x) in CLASS_NAMES:
-        return TypeName("type")           # type(int)
+        return TypeName("type")  # type(int)
     return TypeName(_type_name(x))
 
 
 def install_classes(builtins):
     """Mark the built-ins that stand for Python's types (`int`, `list`, `torch.Tensor`
     ...): type(x) gives them and they print as Python's classes do."""
-    for name, py, shown in (("int", int, "int"), ("float", float, "float"),
-                            ("bool", bool, "bool"), ("str", str, "str"),
-                            ("list", list, "list"), ("tuple", tuple, "tuple"),
-                            ("dict", dict, "dict"), ("set", set, "set"),
-                            ("range", range, "range"), ("Tensor", Tensor, "torch.Tensor")):
+    for name, py, shown in (
+        ("int", int, "int"),
+        ("float", float, "float"),
+        ("bool", bool, "bool"),
+        ("str", str, "str"),
+        ("list", list, "list"),
+        ("tuple", tuple, "tuple"),
+        ("dict", dict, "dict"),
+        ("set", set, "set"),
+        ("range", range, "range"),
+        ("Tensor", Tensor, "torch.Tensor"),
+    ):
         v = builtins.get(name)
         if v is not None:
             CLASS_OF[py] = v

@@ -6,6 +6,7 @@ Lark compiles the grammar; gradcli runs the tables with its own small runtime
 exported once per grammar, lark version and Python version into the user's cache
 directory (`lalr_build.py`) and read back with marshal afterwards.  `Tree`,
 `Token` and the parser's errors are taken from here by the rest of the package."""
+
 from __future__ import annotations
 
 import marshal
@@ -16,16 +17,34 @@ import sys
 from ..base.errors import GradSyntaxError
 from . import lalr_build
 from .brackets import bracket_problem
-from .lalr import (Parser, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
-                   UnexpectedToken)
+from .lalr import (
+    Parser,
+    Token,
+    Tree,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+)
 
-__all__ = ["Token", "Tree", "UnexpectedCharacters", "UnexpectedEOF", "UnexpectedInput",
-           "UnexpectedToken", "parse", "parser", "grammar_text", "to_syntax_error"]
+__all__ = [
+    "Token",
+    "Tree",
+    "UnexpectedCharacters",
+    "UnexpectedEOF",
+    "UnexpectedInput",
+    "UnexpectedToken",
+    "parse",
+    "parser",
+    "grammar_text",
+    "to_syntax_error",
+]
 
 
 class _Indenter:
     """The post-lexer for Python's indentation: _INDENT and _DEDENT tokens after a
     newline whose next line is indented more or less, none inside brackets."""
+
     NL_type = "_NEWLINE"
     OPEN_PAREN_types = ("LPAR", "LSQB", "LBRACE")
     CLOSE_PAREN_types = ("RPAR", "RSQB", "RBRACE")
@@ -54,8 +73,11 @@ class _Indenter:
                 assert self.paren_level >= 0
         while len(self.indent_level) > 1:
             self.indent_level.pop()
-            yield type(token).new_borrow_pos(self.DEDENT_type, "", token) if token is not None \
+            yield (
+                type(token).new_borrow_pos(self.DEDENT_type, "", token)
+                if token is not None
                 else Token(self.DEDENT_type, "", 0, 0, 0, 0, 0, 0)
+            )
 
     def handle_NL(self, token):
         if self.paren_level > 0:
@@ -74,8 +96,11 @@ class _Indenter:
             yield type(token).new_borrow_pos(self.DEDENT_type, indent_str, token)
         if indent != levels[-1]:
             # the line is the one after the newline (the newline token spans up to it)
-            raise GradSyntaxError("unindent does not match any outer indentation level",
-                                  getattr(token, "end_line", None) or token.line, 1)
+            raise GradSyntaxError(
+                "unindent does not match any outer indentation level",
+                getattr(token, "end_line", None) or token.line,
+                1,
+            )
 
     def _check_tabs(self, token):
         """Python's rule: an indentation must compare the same way with tabs as 8
@@ -100,20 +125,27 @@ class _Indenter:
             ok = col != cols[-1][0] or alt == cols[-1][1]
         if not ok:
             line = getattr(token, "end_line", None) or token.line
-            raise GradSyntaxError("inconsistent use of tabs and spaces in indentation", line, 1,
-                                  hint="indent with spaces only (or tabs only)")
+            raise GradSyntaxError(
+                "inconsistent use of tabs and spaces in indentation",
+                line,
+                1,
+                hint="indent with spaces only (or tabs only)",
+            )
 
 
 def grammar_text() -> str:
     """grammar/gradcli.lark: inside the installed package (gradcli/grammar/), or
     beside the package in a source tree or an editable install."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for path in (os.path.join(package, "grammar", "gradcli.lark"),
-                 os.path.join(os.path.dirname(package), "grammar", "gradcli.lark")):
+    for path in (
+        os.path.join(package, "grammar", "gradcli.lark"),
+        os.path.join(os.path.dirname(package), "grammar", "gradcli.lark"),
+    ):
         if os.path.exists(path):
             with open(path, encoding="utf-8") as f:
                 return f.read()
-    from importlib import resources      # a zipped or otherwise unusual install
+    from importlib import resources  # a zipped or otherwise unusual install
+
     return resources.files("gradcli.grammar").joinpath("gradcli.lark").read_text("utf-8")
 
 
@@ -139,8 +171,10 @@ def _cache_path(text: str) -> str:
     export format and Python's version (marshal's format is Python's).  The file holds
     the grammar too, and is used only if that is the same text."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    key = (f"{_lark_version()}-{len(text)}-{sum(text.encode()):x}-f{lalr_build.FORMAT}"
-           f"-py{sys.version_info[0]}{sys.version_info[1]}")
+    key = (
+        f"{_lark_version()}-{len(text)}-{sum(text.encode()):x}-f{lalr_build.FORMAT}"
+        f"-py{sys.version_info[0]}{sys.version_info[1]}"
+    )
     return os.path.join(base, "gradcli", f"tables-{key}.marshal")
 
 
@@ -153,8 +187,11 @@ _OPTIONS = dict(parser="lalr", lexer="basic", maybe_placeholders=True, propagate
 def _read_tables(path, text):
     with open(path, "rb") as f:
         data = marshal.loads(f.read())
-    if not isinstance(data, dict) or data.get("format") != lalr_build.FORMAT or \
-            data.get("grammar") != text:
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != lalr_build.FORMAT
+        or data.get("grammar") != text
+    ):
         raise ValueError("not the tables of this grammar")
     return data
 
@@ -169,7 +206,7 @@ def parser() -> Parser:
         path = _cache_path(text)
         try:
             _parser = Parser(_read_tables(path, text), postlex=_Indenter())
-        except Exception:          # no cache yet, or an unreadable one: export and save
+        except Exception:  # no cache yet, or an unreadable one: export and save
             data = lalr_build.export(text, _OPTIONS)
             _parser = Parser(data, postlex=_Indenter())
             try:
@@ -184,10 +221,20 @@ def parser() -> Parser:
 
 
 _TOKEN_WORDS = {
-    "_NEWLINE": "end of line", "$END": "end of input", "_DEDENT": "end of block",
-    "_INDENT": "indented block", "NAME": "name", "NUMBER": "number", "STRING": "string",
-    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COLON": "':'",
-    "COMMA": "','", "EQUAL": "'='",
+    "_NEWLINE": "end of line",
+    "$END": "end of input",
+    "_DEDENT": "end of block",
+    "_INDENT": "indented block",
+    "NAME": "name",
+    "NUMBER": "number",
+    "STRING": "string",
+    "RPAR": "')'",
+    "LPAR": "'('",
+    "RSQB": "']'",
+    "LSQB": "'['",
+    "COLON": "':'",
+    "COMMA": "','",
+    "EQUAL": "'='",
 }
 
 
@@ -240,8 +287,11 @@ def _to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:
         tok = e.token
         if tok.type == "$END" or line in (None, -1):
             lines = source.rstrip("\n").splitlines() or [""]
-            return GradSyntaxError("unexpected end of input (an unclosed bracket or block?)",
-                                   len(lines), len(lines[-1]) + 1)
+            return GradSyntaxError(
+                "unexpected end of input (an unclosed bracket or block?)",
+                len(lines),
+                len(lines[-1]) + 1,
+            )
         if tok.type in ("_INDENT", "_DEDENT"):
             # the token borrows the position of the newline before it: point at the
             # first character of the indented line instead

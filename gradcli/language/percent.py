@@ -5,6 +5,7 @@ them: a tensor prints as `str(t)`/`repr(t)` show it and converts to a number for
 other values print as the language prints them.  A width or precision over the
 string limit is refused before the text is made, and `*` (taken from the values)
 is not supported."""
+
 from __future__ import annotations
 
 import re
@@ -22,6 +23,7 @@ _SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", 
 
 class _Shown:
     """A value handed to Python's `%`: str and repr as the language shows it."""
+
     __slots__ = ("v",)
 
     def __init__(self, v):
@@ -36,6 +38,7 @@ class _Shown:
 
 class _ShownTensor(_Shown):
     """A tensor handed to Python's `%`: also a number for %d, %f ... (one element)."""
+
     __slots__ = ()
 
     def _item(self):
@@ -79,9 +82,14 @@ def percent_format(fmt: str, values):
         args = {k: _shown(v) for k, v in values.items()}
     else:
         args = _shown(values)
-    for v in (args.values() if type(args) is dict else args if type(args) is tuple else (args,)):
-        size += _NUMBER if type(v) in (int, float, bool) or v is None else \
-            len(v) if type(v) is str else len(str(v)) + len(repr(v))
+    for v in args.values() if type(args) is dict else args if type(args) is tuple else (args,):
+        size += (
+            _NUMBER
+            if type(v) in (int, float, bool) or v is None
+            else len(v)
+            if type(v) is str
+            else len(str(v)) + len(repr(v))
+        )
         check_items(size, "the formatted string", "characters")
     try:
         text = fmt % args

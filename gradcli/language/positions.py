@@ -1,14 +1,14 @@
 """Errors placed where they happened: the position of a parse-tree node, and the
 one helper (`located`) that turns anything raised while running a closure into a
 gradcli error at a line and column."""
+
 from __future__ import annotations
 
 import re
 
 from .parser import Token
 
-from ..base.errors import (GradError, GradSyntaxError, GradTypeError, LimitError,
-                           broadcast_error)
+from ..base.errors import GradError, GradSyntaxError, GradTypeError, LimitError, broadcast_error
 
 
 def pos(node):
@@ -25,8 +25,15 @@ def syntax_error(message, node, hint=None) -> GradSyntaxError:
     return GradSyntaxError(message, line, col, hint=hint)
 
 
-_PYTHON_ERRORS = (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError,
-                  KeyError, AttributeError)
+_PYTHON_ERRORS = (
+    ValueError,
+    TypeError,
+    IndexError,
+    ZeroDivisionError,
+    OverflowError,
+    KeyError,
+    AttributeError,
+)
 
 
 def located(exc, line, col):
@@ -36,8 +43,9 @@ def located(exc, line, col):
     if isinstance(exc, GradError):
         return exc.at(line, col)
     if isinstance(exc, RecursionError):
-        return LimitError("maximum recursion depth exceeded", line, col,
-                          hint="raise it with --max-depth")
+        return LimitError(
+            "maximum recursion depth exceeded", line, col, hint="raise it with --max-depth"
+        )
     if isinstance(exc, MemoryError):
         return LimitError("out of memory", line, col)
     if isinstance(exc, _PYTHON_ERRORS):
@@ -47,22 +55,31 @@ def located(exc, line, col):
 
 def guard(fn, line, col):
     """fn's closure with errors placed at (line, col)."""
+
     def run(s):
         try:
             return fn(s)
         except Exception as e:
             raise located(e, line, col) from None
+
     return run
 
 
 _BROADCAST = re.compile(
     r"operands could not be broadcast together with (?:shapes|remapped shapes "
-    r"\[original->remapped\]:) \(([\d, ]*)\)\s*(?:and requested shape )?\(([\d, ]*)\)")
+    r"\[original->remapped\]:) \(([\d, ]*)\)\s*(?:and requested shape )?\(([\d, ]*)\)"
+)
 _KWARG = re.compile(r"(?:[\w.<>]+\(\) )?got an unexpected keyword argument '(\w+)'")
 _ARITY = re.compile(r"(\w+)\(\) (missing \d+ required positional argument.*|takes .*)")
-_KINDS = {ValueError: "ValueError", TypeError: "TypeError", IndexError: "IndexError",
-          ZeroDivisionError: "ZeroDivisionError", OverflowError: "OverflowError",
-          KeyError: "KeyError", AttributeError: "AttributeError"}
+_KINDS = {
+    ValueError: "ValueError",
+    TypeError: "TypeError",
+    IndexError: "IndexError",
+    ZeroDivisionError: "ZeroDivisionError",
+    OverflowError: "OverflowError",
+    KeyError: "KeyError",
+    AttributeError: "AttributeError",
+}
 
 
 def translate_python_error(exc) -> GradError:

@@ -3,6 +3,7 @@ iterators): isinstance, zip, enumerate, sorted, dict, set, next, getattr, super,
 staticmethod/classmethod/property, the exception types ...; and the Python meaning
 of sum/len/list/any/all on the values that only the language makes (iterators,
 dicts, sets, objects)."""
+
 from __future__ import annotations
 
 from ..base.errors import GradError, GradTypeError, GradValueError
@@ -38,11 +39,14 @@ def _each(x):
 
 def _lazy(x):
     """Values whose items only the language can list (not a tensor, list, tuple, str)."""
-    return isinstance(x, (dict, set, frozenset, DictView)) or hasattr(type(x), "remaining") \
+    return (
+        isinstance(x, (dict, set, frozenset, DictView))
+        or hasattr(type(x), "remaining")
         or is_user_class(type(x))
+    )
 
 
-_PY_TYPES = PY_TYPES   # the built-in functions int, float, ... -> Python's types (for isinstance)
+_PY_TYPES = PY_TYPES  # the built-in functions int, float, ... -> Python's types (for isinstance)
 
 
 def _class_of(t):
@@ -58,7 +62,7 @@ def _class_of(t):
 
 def isinstance_(obj, classinfo):
     cls = _class_of(classinfo)
-    if isinstance(obj, GradError):          # by the exception classes' family, as `except`
+    if isinstance(obj, GradError):  # by the exception classes' family, as `except`
         return is_instance(obj, cls)
     return isinstance(obj, cls)
 
@@ -83,8 +87,9 @@ def enumerate_(iterable, start=0):
 
 
 def map_(fn, *iterables):
-    return LazyIterator((fn(*args) for args in zip(*(iter(_each(x)) for x in iterables))),
-                        "map object")
+    return LazyIterator(
+        (fn(*args) for args in zip(*(iter(_each(x)) for x in iterables))), "map object"
+    )
 
 
 def filter_(fn, iterable):
@@ -121,8 +126,10 @@ def dict_(*args, **kwargs):
 def _pair(p):
     items = list(p) if isinstance(p, (tuple, list)) else None
     if items is None or len(items) != 2:
-        raise GradError("dictionary update sequence element has wrong length; 2 is required",
-                        type_name="ValueError")
+        raise GradError(
+            "dictionary update sequence element has wrong length; 2 is required",
+            type_name="ValueError",
+        )
     try:
         hash(items[0])
     except TypeError:
@@ -212,8 +219,9 @@ def _pythonic(name, py_meaning, when, three=None):
         if args and when(args[0]):
             return py_meaning(*args, **kwargs)
         return original(*args, **kwargs)
+
     fn.__name__ = name
-    fn.__wrapped__ = original        # its signature, for "did you mean" hints
+    fn.__wrapped__ = original  # its signature, for "did you mean" hints
     return fn
 
 
@@ -232,7 +240,7 @@ def _is_number(x):
 def _number_pow(*args, **kwargs):
     if len(args) == 2 and not kwargs and _is_number(args[1]):
         return rt.binary_op("**")(*args)
-    return BUILTINS["pow"].fn(*args, **kwargs)     # anything else: the tensor op's words
+    return BUILTINS["pow"].fn(*args, **kwargs)  # anything else: the tensor op's words
 
 
 def _pow3(base, exp, mod=None):
@@ -247,8 +255,10 @@ def _pow3(base, exp, mod=None):
             raise GradValueError(str(e)) from None
     if all(_is_number(v) for v in args):
         raise GradTypeError("pow() 3rd argument not allowed unless all arguments are integers")
-    raise GradTypeError("unsupported operand type(s) for ** or pow(): " +
-                        ", ".join(f"'{type_name(v)}'" for v in args))
+    raise GradTypeError(
+        "unsupported operand type(s) for ** or pow(): "
+        + ", ".join(f"'{type_name(v)}'" for v in args)
+    )
 
 
 def _has_tensor_items(x):
@@ -270,21 +280,40 @@ def _list(x=()):
 def prelude():
     """name -> value of the built-ins above (the table's own entries are kept for the rest)."""
     ns = {
-        "isinstance": isinstance_, "issubclass": issubclass_, "zip": zip_,
-        "enumerate": enumerate_, "map": map_, "filter": filter_, "reversed": reversed_,
-        "sorted": sorted_, "dict": dict_, "set": set_, "iter": iter_, "next": next_,
-        "hasattr": hasattr_, "getattr": getattr_, "setattr": setattr_, "super": super_,
-        "delattr": delattr_, "slice": slice_,
-        "callable": callable_, "type": type_of, "repr": show,
-        "staticmethod": staticmethod, "classmethod": classmethod, "property": property,
+        "isinstance": isinstance_,
+        "issubclass": issubclass_,
+        "zip": zip_,
+        "enumerate": enumerate_,
+        "map": map_,
+        "filter": filter_,
+        "reversed": reversed_,
+        "sorted": sorted_,
+        "dict": dict_,
+        "set": set_,
+        "iter": iter_,
+        "next": next_,
+        "hasattr": hasattr_,
+        "getattr": getattr_,
+        "setattr": setattr_,
+        "super": super_,
+        "delattr": delattr_,
+        "slice": slice_,
+        "callable": callable_,
+        "type": type_of,
+        "repr": show,
+        "staticmethod": staticmethod,
+        "classmethod": classmethod,
+        "property": property,
         "sum": _pythonic("sum", _sum, lambda x: _lazy(x) or _has_tensor_items(x)),
         "len": _pythonic("len", _len, _lazy),
         "list": _pythonic("list", _list, _lazy),
         "tuple": _pythonic("tuple", lambda x=(): tuple(_list(x)), _lazy),
-        "any": _pythonic("any", lambda x: any(truth(v) for v in _each(x)),
-                         lambda x: type(x) is not Tensor),
-        "all": _pythonic("all", lambda x: all(truth(v) for v in _each(x)),
-                         lambda x: type(x) is not Tensor),
+        "any": _pythonic(
+            "any", lambda x: any(truth(v) for v in _each(x)), lambda x: type(x) is not Tensor
+        ),
+        "all": _pythonic(
+            "all", lambda x: all(truth(v) for v in _each(x)), lambda x: type(x) is not Tensor
+        ),
         "min": _pythonic("min", lambda x, **k: BUILTINS["min"].fn(list(_items(x)), **k), _lazy),
         "max": _pythonic("max", lambda x, **k: BUILTINS["max"].fn(list(_items(x)), **k), _lazy),
         # two plain numbers: Python's pow, as the ** operator computes it on numbers
@@ -303,8 +332,16 @@ def install(builtins):
     """Add the prelude to a namespace of built-ins (once; the namespace is shared)."""
     if id(builtins) in _installed:
         return
-    for name, py in (("int", int), ("float", float), ("bool", bool), ("str", str),
-                     ("list", list), ("tuple", tuple), ("Tensor", Tensor), ("range", range)):
+    for name, py in (
+        ("int", int),
+        ("float", float),
+        ("bool", bool),
+        ("str", str),
+        ("list", list),
+        ("tuple", tuple),
+        ("Tensor", Tensor),
+        ("range", range),
+    ):
         if name in builtins:
             _PY_TYPES[id(builtins[name])] = py
     new = prelude()

@@ -43,6 +43,7 @@ Tensors and graphs left in the variables.  `context.current.replay` False
 (`--no-replay`) runs every iteration as compiled; tests/test_replay.py runs programs
 both ways and compares all they print.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -65,17 +66,26 @@ MAX_RECORDS = 3
 class Body:
     """A qualifying loop body, compiled: its statements (loop_shapes._item) and their
     closures; `start()` gives the state of one run of the loop."""
-    __slots__ = ("items", "closures", "stores", "run_all", "targets", "first", "loads",
-                 "after_first")
+
+    __slots__ = (
+        "items",
+        "closures",
+        "stores",
+        "run_all",
+        "targets",
+        "first",
+        "loads",
+        "after_first",
+    )
 
     def __init__(self, items, targets):
         self.items = items
-        self.targets = targets      # the name a `for` loop binds (None: a `while` loop,
+        self.targets = targets  # the name a `for` loop binds (None: a `while` loop,
         # or a target that is not a name)
         self.closures = tuple(it[2] for it in items)
         self.stores = {what: extra[0] for kind, what, _, extra, _, _ in items if kind == "assign"}
         self.loads = {what: extra[1] for kind, what, _, extra, _, _ in items if kind == "assign"}
-        self.run_all = sequence(self.closures)     # the body as compiled
+        self.run_all = sequence(self.closures)  # the body as compiled
         # the assignments the body starts with (Run._assigned_first)
         first = 0
         while first < len(items) and items[first][0] == "assign":
@@ -100,22 +110,35 @@ class Body:
 
 class Run:
     """One run of a loop with a qualifying body."""
-    __slots__ = ("body", "s", "plan", "pending", "records", "sets", "turn", "vals", "fixed",
-                 "steady", "kernels", "fast")
+
+    __slots__ = (
+        "body",
+        "s",
+        "plan",
+        "pending",
+        "records",
+        "sets",
+        "turn",
+        "vals",
+        "fixed",
+        "steady",
+        "kernels",
+        "fast",
+    )
 
     def __init__(self, body, s):
         self.body = body
         self.s = s
         self.plan = None
-        self.pending = {}       # name -> (shadow set, op index, array, plan)
+        self.pending = {}  # name -> (shadow set, op index, array, plan)
         self.records = 0
         self.sets = [None, None]
         self.turn = 0
         self.vals = None
-        self.kernels = None     # per op: its kernel (engine.kernel_of), None, or _UNSET
+        self.kernels = None  # per op: its kernel (engine.kernel_of), None, or _UNSET
         self.fast = None
-        self.fixed = None       # the hoisted ops' values: (what they read, (op, value) ...)
-        self.steady = False     # the last iteration was replayed, with a plan.steady plan
+        self.fixed = None  # the hoisted ops' values: (what they read, (op, value) ...)
+        self.steady = False  # the last iteration was replayed, with a plan.steady plan
 
     def iteration(self, s):
         """Run the body once; returns its signal, as Compiler.block's closure does."""
@@ -139,8 +162,7 @@ class Run:
         self.steady = False
         if self.pending:
             self.materialize()
-        return sequence(self.body.closures[start:])(self.s) if start else \
-            self.body.run_all(self.s)
+        return sequence(self.body.closures[start:])(self.s) if start else self.body.run_all(self.s)
 
     def _assigned_first(self):
         """The iteration as compiled (an `if` holds), the names replayed iterations made
@@ -154,11 +176,12 @@ class Run:
         self.steady = False
         body, s, pending = self.body, self.s, self.pending
         sets = {id(p[0]): (p[0], p[3]) for p in pending.values()}
-        numbers = engine.reserve(len(pending) + sum(len(sh) + len(plan.adopt)
-                                                    for sh, plan in sets.values()))
+        numbers = engine.reserve(
+            len(pending) + sum(len(sh) + len(plan.adopt) for sh, plan in sets.values())
+        )
         try:
-            for closure in body.closures[:body.first]:
-                closure(s)          # (an assignment gives no signal)
+            for closure in body.closures[: body.first]:
+                closure(s)  # (an assignment gives no signal)
         finally:
             for name in [n for n in pending if _assigned(body, n, s)]:
                 del pending[name]
@@ -186,8 +209,13 @@ class Run:
                     start = len(rec.notes)
                     r = closure(s)
                     out = extra[1](s)
-                    seen[i] = ((start, len(rec.notes)), read, rec.index_of(out), out,
-                               context.current.grad_enabled)
+                    seen[i] = (
+                        (start, len(rec.notes)),
+                        read,
+                        rec.index_of(out),
+                        out,
+                        context.current.grad_enabled,
+                    )
                 else:
                     if kind == "backward":
                         try:
@@ -203,7 +231,7 @@ class Run:
                 if r is not None:
                     return r
         try:
-            if None in rec.notes:           # (a forward-mode level or hooks context opened)
+            if None in rec.notes:  # (a forward-mode level or hooks context opened)
                 raise Fail
             self.plan = make_plan(self.body, seen, rec.notes)
         except Fail:
@@ -211,8 +239,8 @@ class Run:
         if self.plan is not None:
             p = self.plan
             self.vals = [None] * len(p.ops) + list(p.consts) + [None] * len(p.frees)
-            self.kernels = [_UNSET] * len(p.ops)    # (decided on a warm set's first use)
-            self.fast = [None] * len(p.items)     # per assignment: _program's, once decided
+            self.kernels = [_UNSET] * len(p.ops)  # (decided on a warm set's first use)
+            self.fast = [None] * len(p.items)  # per assignment: _program's, once decided
             self.fixed = None
             self.sets = [None, None]
         return None
@@ -226,9 +254,13 @@ class Run:
         s = self.s
         if not self.steady:
             ctx = context.current
-            if ctx.grad_enabled is not plan.mode or ctx.default_float is not plan.default or \
-                    not engine.plain() or (plan.backward and not engine.backward_ready()) or \
-                    not _check(plan.checks, s):
+            if (
+                ctx.grad_enabled is not plan.mode
+                or ctx.default_float is not plan.default
+                or not engine.plain()
+                or (plan.backward and not engine.backward_ready())
+                or not _check(plan.checks, s)
+            ):
                 return _STALE
         for cond, loads in plan.conds:
             try:
@@ -239,7 +271,7 @@ class Run:
                 if cond(s):
                     return _COND
             except Exception:
-                return _COND            # (the compiled iteration raises it in its place)
+                return _COND  # (the compiled iteration raises it in its place)
         return None
 
     def _replay(self, plan):
@@ -247,10 +279,10 @@ class Run:
         turn = self.turn
         self.turn = turn ^ 1
         shadows = self.sets[turn]
-        warm = shadows is not None      # (its ops' forwards ran once: Deferred)
+        warm = shadows is not None  # (its ops' forwards ran once: Deferred)
         if shadows is None:
             shadows = self.sets[turn] = plan.sets()
-        elif plan.loose:    # the values of two iterations ago: no name holds them any more
+        elif plan.loose:  # the values of two iterations ago: no name holds them any more
             engine.release(shadows, plan.loose)
         vals = self.vals
         forward = engine.forward
@@ -260,14 +292,14 @@ class Run:
             fixed = self.fixed
             if fixed is None or not _unchanged(fixed[0]):
                 fixed = self.fixed = _hoist(plan, shadows, vals)
-                if fixed is None:       # (as compiled, the error in its place)
+                if fixed is None:  # (as compiled, the error in its place)
                     return self._compiled(0)
             for j, v in fixed[1]:
                 vals[j] = v
         fast = self.fast
         for at_item, item in enumerate(plan.items):
             kind = item[0]
-            if kind == 0:                               # name = expression
+            if kind == 0:  # name = expression
                 _, name, steps, frees, k, line, drop, at = item
                 for slot, t in frees:
                     vals[slot] = t.data
@@ -275,32 +307,32 @@ class Run:
                 try:
                     if warm:
                         f = fast[at_item]
-                        if f:                   # its first ops' kernels, in one call
+                        if f:  # its first ops' kernels, in one call
                             engine.run_kernels(shadows, vals, f[0])
                             steps = f[1]
                     for j, args, params, mask, srcs, done, like, idx in steps:
                         a = args(vals)
-                        if not warm:            # (the set's first: its whole forwards)
+                        if not warm:  # (the set's first: its whole forwards)
                             vals[j] = forward(shadows[j], a, params, mask, srcs)
                         elif like is not None and a[0].nbytes <= DEFER_BYTES:
                             vals[j] = Deferred(shadows[j], a, params, like)
-                        else:               # (kernels decided for _program)
+                        else:  # (kernels decided for _program)
                             if kernels[j] is _UNSET:
                                 kernels[j] = engine.kernel_of(shadows[j], a, params)
                             vals[j] = forward(shadows[j], a, params, mask, srcs)
-                        for x in done:      # values no later op reads: let go, as compiled
+                        for x in done:  # values no later op reads: let go, as compiled
                             vals[x] = None
-                except Exception:           # (as compiled, the error in its place)
+                except Exception:  # (as compiled, the error in its place)
                     return self._compiled(at)
                 if warm and fast[at_item] is None:
                     fast[at_item] = _program(item[2], kernels)
                 first = name not in pending
                 pending[name] = (shadows, k, vals[k], plan)
-                if first:                   # the compiled iteration's value: let go
+                if first:  # the compiled iteration's value: let go
                     self.body.stores[name](s, None)
-                for j in drop:              # values no later statement reads: let go
+                for j in drop:  # values no later statement reads: let go
                     vals[j] = None
-            elif kind == 1:                             # name.backward()
+            elif kind == 1:  # name.backward()
                 _, k, sched, line, bl, bc = item
                 state.line = line
                 like = vals[k]
@@ -308,11 +340,11 @@ class Run:
                     like = like.like
                 try:
                     engine.backward_with(shadows[k], like, False, sched)
-                except Exception as e:      # placed where the compiled call places it
+                except Exception as e:  # placed where the compiled call places it
                     raise located(e, bl, bc) from None
-            elif kind == 3:                             # a no_grad block
+            elif kind == 3:  # a no_grad block
                 _run_updates(item, s)
-            else:                                       # as compiled
+            else:  # as compiled
                 item[1](s)
         self.steady = plan.steady
         return None
@@ -322,30 +354,34 @@ class Run:
         """Bind every name a replayed statement made to a Tensor of its last value, whose
         graph is its iteration's shadows (handed over: new ones are made next time);
         `numbers`: their creation numbers (engine.reserve), else numbers of now."""
-        pending = self.pending          # (emptied at the end: a Ctrl-C half way leaves it
-        used = [p[0] for p in pending.values()]     # for the loop's `finally` to bind)
+        pending = self.pending  # (emptied at the end: a Ctrl-C half way leaves it
+        used = [p[0] for p in pending.values()]  # for the loop's `finally` to bind)
         # the shadow sets the values come from, the older first (sets[turn] is the one
         # the next iteration would use: the older of the two)
-        order = [x for x in (self.sets[self.turn], self.sets[self.turn ^ 1])
-                 if x is not None and any(x is u for u in used)]
+        order = [
+            x
+            for x in (self.sets[self.turn], self.sets[self.turn ^ 1])
+            if x is not None and any(x is u for u in used)
+        ]
         for shadows in order:
             engine.hand_over(shadows, numbers)
         made = {}
         stores = self.body.stores
         plans = {}
         for name, (shadows, k, out, plan) in pending.items():
-            stores[name](self.s, _tensor(made, shadows, k, out, numbers))    # (after its node)
+            stores[name](self.s, _tensor(made, shadows, k, out, numbers))  # (after its node)
             plans[id(shadows)] = plan
         for shadows in order:
-            for j, i, src in plans[id(shadows)].adopt:    # saved values that are ops' outputs
+            for j, i, src in plans[id(shadows)].adopt:  # saved values that are ops' outputs
                 node = shadows[j]
                 if getattr(node, "saved_src", None) is not None and node.saved:
-                    engine.adopt_sources(node, i, _tensor(made, shadows, src, node.saved[i],
-                                                          numbers))
+                    engine.adopt_sources(
+                        node, i, _tensor(made, shadows, src, node.saved[i], numbers)
+                    )
         # (a set no value came from is no one's: kept, its forwards' fields set)
         self.sets = [None if any(x is o for o in order) else x for x in self.sets]
         self.pending = {}
-        self.fixed = None       # (the program may now hold the hoisted values)
+        self.fixed = None  # (the program may now hold the hoisted values)
 
 
 def _assigned(body, name, s):
@@ -379,7 +415,7 @@ def _run_updates(item, s):
                     if type(g) is np.ndarray and not g.ndim and g.dtype is d.dtype:
                         try:
                             if step_by(w, d, g, y, op):
-                                continue    # (the compiled statement then binds w to its
+                                continue  # (the compiled statement then binds w to its
                                 # name, which holds w: checked before, changed in place)
                         except ValueError:  # (d is read-only: nothing was changed)
                             pass
@@ -398,8 +434,9 @@ def _block_seen(block, loads, s):
     expression when each name in it holds gradcli's own value, else None: the
     program's own code is not run an extra time)."""
     read = read_all(loads, s)
-    if read is None or any(own is None or read[name] is not own
-                           for name, _, _, own in loads if name in block[2]):
+    if read is None or any(
+        own is None or read[name] is not own for name, _, _, own in loads if name in block[2]
+    ):
         return read, None
     try:
         return read, block[0](s)
@@ -417,9 +454,20 @@ def _program(steps, kernels):
         if like is not None or kernel is None or kernel is _UNSET:
             break
         f, arity, keeps, w = kernel
-        prog.append((j, f, idx[0], idx[1] if arity == 2 else -1, w, keeps and srcs is not False,
-                     mask, srcs, done))
-    return (tuple(prog), steps[len(prog):]) if prog else ()
+        prog.append(
+            (
+                j,
+                f,
+                idx[0],
+                idx[1] if arity == 2 else -1,
+                w,
+                keeps and srcs is not False,
+                mask,
+                srcs,
+                done,
+            )
+        )
+    return (tuple(prog), steps[len(prog) :]) if prog else ()
 
 
 def _hoist(plan, shadows, vals):
@@ -465,6 +513,7 @@ class Deferred:
     reads, only its statement's name and `backward` (which needs only its dtype and
     shape: `like`, a zero array of them).  Its node's fields are those of the set's
     first, whole forward (the same shapes and parameters each iteration)."""
+
     __slots__ = ("sh", "args", "params", "like")
 
     def __init__(self, sh, args, params, like):
@@ -508,5 +557,3 @@ def _check(checks, s):
         elif v is not want:
             return False
     return True
-
-

@@ -13,6 +13,7 @@ be replayed.
 * Ops of constants and tensors that need no gradient are hoisted (`_invariant`).
 * A no_grad block of steps `w -= lr * w.grad` gets its entries (`_updates`).
 """
+
 from __future__ import annotations
 
 import math
@@ -30,9 +31,24 @@ from ..library.values import GradModeContext
 
 class Plan:
     """What a noted iteration showed (see `plan`)."""
-    __slots__ = ("items", "conds", "checks", "mode", "backward", "ops", "consts", "frees",
-                 "adopt", "default", "loose", "hoist", "hoist_frees", "hoist_kept",
-                 "steady")
+
+    __slots__ = (
+        "items",
+        "conds",
+        "checks",
+        "mode",
+        "backward",
+        "ops",
+        "consts",
+        "frees",
+        "adopt",
+        "default",
+        "loose",
+        "hoist",
+        "hoist_frees",
+        "hoist_kept",
+        "steady",
+    )
 
     def sets(self):
         """A new set of shadow nodes, one per op, linked as the noted graph."""
@@ -51,11 +67,11 @@ def plan(body, seen, notes):
     """The plan from a noted iteration (`Run._record`'s `seen`, the recorder's `notes`);
     Fail when it cannot be replayed.  Slots of `Run.vals`: the ops' outputs, then the
     constants, then the variables' tensors' arrays."""
-    opof = {}           # note index -> plan op index
-    nodes = {}          # id(a noted op's node) -> plan op index
-    freed = set()       # the ops whose nodes a backward of the body frees
+    opof = {}  # note index -> plan op index
+    nodes = {}  # id(a noted op's node) -> plan op index
+    freed = set()  # the ops whose nodes a backward of the body frees
     ops, consts, frees = [], [], []
-    results = {}        # op index -> the value its statement gave its name
+    results = {}  # op index -> the value its statement gave its name
     items, conds, checks, adopt = [], [], [], []
     modes = set()
     backward = False
@@ -86,7 +102,7 @@ def plan(body, seen, notes):
                         own = []
                         for si, (how, v) in enumerate(srcs):
                             if how == "op" and v in opof:
-                                own.append(None)        # an earlier op's output: no Tensor yet
+                                own.append(None)  # an earlier op's output: no Tensor yet
                                 adopt.append((j, si, opof[v]))
                             elif how == "value" and (v is None or v is OWN):
                                 own.append(v)
@@ -119,14 +135,14 @@ def plan(body, seen, notes):
             items.append((1, k, sched, line, extra[1], extra[2]))
         elif kind == "guard":
             conds.append(extra)
-        elif kind == "updates" and what is not None:       # a no_grad block
+        elif kind == "updates" and what is not None:  # a no_grad block
             read, head = seen[i]
             checks.extend(_kinds(extra, read))
             if type(head) is GradModeContext and not head.enabled:
                 items.append(_updates(what, extra, read, checks))
             else:
                 items.append((2, closure))
-        else:       # run as compiled: what it reads must run no code of the program
+        else:  # run as compiled: what it reads must run no code of the program
             checks.extend(_kinds(extra, seen[i]))
             items.append((2, closure))
     if len(modes) != 1:
@@ -139,21 +155,58 @@ def plan(body, seen, notes):
 
     def step(j, argidx, params, mask, done):
         idx = tuple(_final(a, n, c) for a in argidx)
-        return (j, _getter(idx), params or None, mask,
-                ops[j][3] if ops[j][1] is not None else False, done, likes.get(j), idx)
+        return (
+            j,
+            _getter(idx),
+            params or None,
+            mask,
+            ops[j][3] if ops[j][1] is not None else False,
+            done,
+            likes.get(j),
+            idx,
+        )
+
     # the slots of constants and variables' arrays, after the ops' outputs
     plan.items = tuple(
-        (0, it[1], tuple(step(j, argidx, params, mask, done)
-                         for (j, argidx, params, mask, has), done in
-                         zip(it[2], _done(it[2], _later(items, x) | {it[4]})) if j not in fixed),
-         tuple((n + c + f, frees[f]) for f in it[3]), it[4], it[5], _dropped(items, x), it[6])
-        if it[0] == 0 else it for x, it in enumerate(items))
-    hoisted = [(j, argidx, params, mask) for it in items if it[0] == 0
-               for j, argidx, params, mask, has in it[2] if j in fixed]
+        (
+            0,
+            it[1],
+            tuple(
+                step(j, argidx, params, mask, done)
+                for (j, argidx, params, mask, has), done in zip(
+                    it[2], _done(it[2], _later(items, x) | {it[4]})
+                )
+                if j not in fixed
+            ),
+            tuple((n + c + f, frees[f]) for f in it[3]),
+            it[4],
+            it[5],
+            _dropped(items, x),
+            it[6],
+        )
+        if it[0] == 0
+        else it
+        for x, it in enumerate(items)
+    )
+    hoisted = [
+        (j, argidx, params, mask)
+        for it in items
+        if it[0] == 0
+        for j, argidx, params, mask, has in it[2]
+        if j in fixed
+    ]
     plan.hoist = tuple(step(j, argidx, params, mask, ()) for j, argidx, params, mask in hoisted)
-    plan.hoist_frees = tuple(sorted({(n + c + i, frees[i]) for _, argidx, _, _ in hoisted
-                                     for kind, i in argidx if kind == "free"},
-                                    key=itemgetter(0)))
+    plan.hoist_frees = tuple(
+        sorted(
+            {
+                (n + c + i, frees[i])
+                for _, argidx, _, _ in hoisted
+                for kind, i in argidx
+                if kind == "free"
+            },
+            key=itemgetter(0),
+        )
+    )
     plan.hoist_kept = tuple(sorted(fixed & _read_elsewhere(items, fixed)))
     plan.default = context.current.default_float
     plan.loose = tuple(j for j, op in enumerate(ops) if op[1] is not None and j not in freed)
@@ -190,9 +243,9 @@ def _invariant(items, ops, frees):
         if it[0] != 0:
             break
         for j, argidx, params, mask, has in it[2]:
-            if ops[j][1] is None and all(i in fixed if kind == "op" else
-                                         kind != "free" or i not in big
-                                         for kind, i in argidx):
+            if ops[j][1] is None and all(
+                i in fixed if kind == "op" else kind != "free" or i not in big for kind, i in argidx
+            ):
                 fixed.add(j)
     return fixed
 
@@ -203,17 +256,37 @@ def _deferrable(items, ops, results, fixed, adopt):
     `deferrable` op (ops/reduce.py), that saves nothing, that no op reads and no node
     saves, of another op's output (a new array no one changes; not a variable's tensor,
     which a no_grad block may change in place before the value is made)."""
-    read = {i for it in items if it[0] == 0 for _, argidx, *_ in it[2]
-            for kind, i in argidx if kind == "op"}
+    read = {
+        i
+        for it in items
+        if it[0] == 0
+        for _, argidx, *_ in it[2]
+        for kind, i in argidx
+        if kind == "op"
+    }
     read.update(src for _, _, src in adopt)
     out = {}
     for k, value in results.items():
         cls, _, _, srcs = ops[k]
-        first = next((argidx[0] for it in items if it[0] == 0
-                      for j, argidx, *_ in it[2] if j == k and argidx), None)
-        if getattr(cls, "deferrable", False) and srcs is None and k not in read and \
-                k not in fixed and type(value) is Tensor and first is not None and \
-                first[0] == "op":
+        first = next(
+            (
+                argidx[0]
+                for it in items
+                if it[0] == 0
+                for j, argidx, *_ in it[2]
+                if j == k and argidx
+            ),
+            None,
+        )
+        if (
+            getattr(cls, "deferrable", False)
+            and srcs is None
+            and k not in read
+            and k not in fixed
+            and type(value) is Tensor
+            and first is not None
+            and first[0] == "op"
+        ):
             out[k] = np.zeros(value.data.shape, value.data.dtype)
     return out
 
@@ -224,8 +297,9 @@ def _read_elsewhere(items, fixed):
     for it in items:
         if it[0] == 0:
             out.add(it[4])
-            out.update(i for j, argidx, *_ in it[2] if j not in fixed
-                       for kind, i in argidx if kind == "op")
+            out.update(
+                i for j, argidx, *_ in it[2] if j not in fixed for kind, i in argidx if kind == "op"
+            )
         elif it[0] == 1:
             out.add(it[1])
     return out
@@ -257,8 +331,14 @@ def _updates(block, loads, read, checks):
             else:
                 kept_f = None
             step = SCALED_STEPS.get(op)
-            if step is not None and type(w) is Tensor and type(v) is Tensor and \
-                    not w.data.ndim and v.data.dtype.char in "fd" and type(f) in (int, float):
+            if (
+                step is not None
+                and type(w) is Tensor
+                and type(v) is Tensor
+                and not w.data.ndim
+                and v.data.dtype.char in "fd"
+                and type(f) in (int, float)
+            ):
                 y = number_factor(f, w.data.dtype)
                 if y is not None:
                     entry = (0, w, v, y, step, fn, line)
@@ -362,7 +442,7 @@ def _dropped(items, x):
 def _later(items, x):
     """The op outputs the statements after item x read."""
     later = set()
-    for it in items[x + 1:]:
+    for it in items[x + 1 :]:
         if it[0] == 0:
             later.update(ref[1] for _, argidx, *_ in it[2] for ref in argidx if ref[0] == "op")
         elif it[0] == 1:
@@ -391,7 +471,7 @@ def _getter(idx):
     """vals -> the tuple of vals[i] for i in idx (one C call for two or more)."""
     if len(idx) > 1:
         return itemgetter(*idx)
-    i, = idx
+    (i,) = idx
     return lambda vals: (vals[i],)
 
 

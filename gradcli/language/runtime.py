@@ -1,5 +1,6 @@
 """The language's values and their behaviour: scopes, user functions, modules,
 operators on mixed values, and the allowlist of attributes a program can reach."""
+
 from __future__ import annotations
 
 import math
@@ -10,7 +11,14 @@ import numpy as np
 from ..core import dtypes
 from ..engine.function import AccumulateGrad, Function
 from ..base.device import CPU, Device
-from ..base.errors import GradAttributeError, GradError, GradRuntimeError, GradTypeError, GradValueError, did_you_mean
+from ..base.errors import (
+    GradAttributeError,
+    GradError,
+    GradRuntimeError,
+    GradTypeError,
+    GradValueError,
+    did_you_mean,
+)
 from ..base import context
 from ..base.limits import check_format_spec, check_items
 from ..core.convert import tensor_arg, type_name
@@ -24,8 +32,15 @@ from ..core.tensor import Tensor
 from ..library.values import METHODS, BoundMethod, Module, Size, truth
 from ..library.methods import requires_grad_
 from ..library.torch_ns import namespace
-from .classes import (Super, class_attr, instance_attr, is_user_class, library_allowlist,
-                      set_class_attr, set_instance_attr)
+from .classes import (
+    Super,
+    class_attr,
+    instance_attr,
+    is_user_class,
+    library_allowlist,
+    set_class_attr,
+    set_instance_attr,
+)
 from . import bitwise, unbound
 from .percent import percent_format
 from .names import NAME_ATTRS, name_attr
@@ -37,6 +52,7 @@ from ..engine.nograd_views import NoGradView, visible_grad_fn
 
 
 # ---------------------------------------------------------------- operators
+
 
 def _int_result(op, a, b):
     """int op int for + - *: an integer beyond context.current.limits.max_int_bits overflows to inf,
@@ -61,11 +77,21 @@ def _py_binary(op, a, b):
                 return math.copysign(math.inf, a) * (1 if b >= 0 else -1) if a else math.nan
             return a / b
         if op in ("^", "**"):
-            if isinstance(a, int) and isinstance(b, int) and abs(a) > 1 and (abs(b) > 4096 or (
-                    b > 0 and (abs(a).bit_length() - 1) * b > context.current.limits.max_int_bits)):
+            if (
+                isinstance(a, int)
+                and isinstance(b, int)
+                and abs(a) > 1
+                and (
+                    abs(b) > 4096
+                    or (
+                        b > 0
+                        and (abs(a).bit_length() - 1) * b > context.current.limits.max_int_bits
+                    )
+                )
+            ):
                 return float(a) ** b if b < 0 else math.inf if a > 0 or b % 2 == 0 else -math.inf
             try:
-                r = a ** b
+                r = a**b
             except OverflowError:
                 return math.inf
             except ZeroDivisionError:
@@ -75,8 +101,9 @@ def _py_binary(op, a, b):
             return r
         if op in ("//", "%") and b == 0:
             if isinstance(a, int) and isinstance(b, int):
-                raise GradRuntimeError("integer division or modulo by zero",
-                                       type_name="ZeroDivisionError")
+                raise GradRuntimeError(
+                    "integer division or modulo by zero", type_name="ZeroDivisionError"
+                )
             return math.nan
         if op == "@":
             raise GradTypeError("@ needs tensors")
@@ -84,34 +111,48 @@ def _py_binary(op, a, b):
             return _int_result(op, a, b)
         return _PY_OPS[op](a, b)
     if op == "+" and ta is tb and ta in (str, list, tuple):
-        check_items(len(a) + len(b), "the result",
-                    "characters" if ta is str else "elements")
+        check_items(len(a) + len(b), "the result", "characters" if ta is str else "elements")
         return a + b
-    if op == "*" and ((ta in (str, list, tuple) and tb is int) or (tb in (str, list, tuple) and ta is int)):
+    if op == "*" and (
+        (ta in (str, list, tuple) and tb is int) or (tb in (str, list, tuple) and ta is int)
+    ):
         seq, n = (a, b) if tb is int else (b, a)
-        check_items(len(seq) * max(n, 0), "the result",
-                    "characters" if type(seq) is str else "elements")
+        check_items(
+            len(seq) * max(n, 0), "the result", "characters" if type(seq) is str else "elements"
+        )
         return seq * n
     if op == "%" and ta is str:
         return percent_format(a, b)
     if ta in (list, tuple) or tb in (list, tuple):
-        return None      # caller turns lists into tensors
+        return None  # caller turns lists into tensors
     raise GradTypeError(f"unsupported operand types for {op}: '{_tname(a)}' and '{_tname(b)}'")
 
 
 _PY_OPS = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-    "//": lambda a, b: a // b, "%": lambda a, b: a % b,
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b,
 }
 
-_TENSOR_OPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": "pow",
-               "**": "pow", "@": "matmul", "//": "floor_divide"}
+_TENSOR_OPS = {
+    "+": "add",
+    "-": "sub",
+    "*": "mul",
+    "/": "div",
+    "%": "mod",
+    "^": "pow",
+    "**": "pow",
+    "@": "matmul",
+    "//": "floor_divide",
+}
 
 
 _FLOAT_OPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
 _INT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
-INT_DIV = {"%": operator.mod, "//": operator.floordiv}     # int op nonzero int: Python's result
-SMALL_INT = 1 << 31     # int op int below this in size: far from max_int_bits, no check needed
+INT_DIV = {"%": operator.mod, "//": operator.floordiv}  # int op nonzero int: Python's result
+SMALL_INT = 1 << 31  # int op int below this in size: far from max_int_bits, no check needed
 
 
 def binary_op(op):
@@ -120,20 +161,20 @@ def binary_op(op):
     if op in bitwise.OPS:
         return bitwise.binary_op(op)
     tensor_fn = FUNCTIONS[_TENSOR_OPS[op]]
-    fast = _FLOAT_OPS.get(op)      # float op float: nothing to check
-    ints = op in ("+", "-", "*")   # int op int: only the size to check (_int_result)
+    fast = _FLOAT_OPS.get(op)  # float op float: nothing to check
+    ints = op in ("+", "-", "*")  # int op int: only the size to check (_int_result)
     int_op = _INT_OPS.get(op)
     int_div = INT_DIV.get(op)
     node, tensor_b, swap = OPERATOR_NODES.get(op, (None, False, False))
 
     def run(a, b):
         ta = type(a)
-        if node is not None:     # a floating tensor and a number, or two alike: the node itself
+        if node is not None:  # a floating tensor and a number, or two alike: the node itself
             tb = type(b)
             if ta is Tensor:
                 da = a.data
                 dt = da.dtype
-                if dt.char in "fd":    # (not float16: ops/half_nodes.py)
+                if dt.char in "fd":  # (not float16: ops/half_nodes.py)
                     if tb is float or tb is int:
                         return node.apply2(a, b, dt)
                     if tb is Tensor and tensor_b:
@@ -145,12 +186,12 @@ def binary_op(op):
                 if dt.char in "fd":
                     return node.apply2(b, a, dt)
         if ta is Tensor or type(b) is Tensor:
-            if ta is str and op == "%":          # "%.3f" % loss
+            if ta is str and op == "%":  # "%.3f" % loss
                 return percent_format(a, b)
             try:
                 return tensor_fn(a, b)
             except Exception:
-                if ta is Batched or type(b) is Batched:      # inside vmap
+                if ta is Batched or type(b) is Batched:  # inside vmap
                     return batching.dispatch(tensor_fn, (a, b), {})
                 raise
         if ta is Batched or type(b) is Batched:
@@ -168,7 +209,8 @@ def binary_op(op):
         if r is None:
             return tensor_fn(a, b)
         return r
-    run.op = op          # (fastops.specialize)
+
+    run.op = op  # (fastops.specialize)
     return run
 
 
@@ -181,8 +223,14 @@ def _pyname(v):
     return "NoneType" if v is None else _tname(v)
 
 
-_CMP = {"<": ("lt", operator.lt), "<=": ("le", operator.le), ">": ("gt", operator.gt),
-        ">=": ("ge", operator.ge), "==": ("eq", operator.eq), "!=": ("ne", operator.ne)}
+_CMP = {
+    "<": ("lt", operator.lt),
+    "<=": ("le", operator.le),
+    ">": ("gt", operator.gt),
+    ">=": ("ge", operator.ge),
+    "==": ("eq", operator.eq),
+    "!=": ("ne", operator.ne),
+}
 
 
 def compare_op(op):
@@ -200,7 +248,8 @@ def compare_op(op):
         if type(a) in number and type(b) in number:
             return py(a, b)
         return compare(op, a, b)
-    run.numeric = py     # what two numbers get (fastops.specialize)
+
+    run.numeric = py  # what two numbers get (fastops.specialize)
     return run
 
 
@@ -220,11 +269,11 @@ def compare(op, a, b):
                 r = a in b
             except TypeError:
                 raise GradTypeError(f"unhashable type: '{_tname(a)}'")
-        elif getattr(type(b), "language_lazy", False):   # consumed up to the first match
+        elif getattr(type(b), "language_lazy", False):  # consumed up to the first match
             r = any(_same(a, x) for x in b)
-        elif hasattr(b, "remaining"):          # an iterator
+        elif hasattr(b, "remaining"):  # an iterator
             r = any(_same(a, x) for x in b.remaining())
-        elif hasattr(type(b), "language_iter"):          # a dict's view, library containers
+        elif hasattr(type(b), "language_iter"):  # a dict's view, library containers
             r = any(_same(a, x) for x in type(b).language_iter(b))
         else:
             raise GradTypeError(f"argument of type '{_tname(b)}' is not iterable")
@@ -232,8 +281,14 @@ def compare(op, a, b):
     name, py = _CMP[op]
     if type(a) is Batched or type(b) is Batched:
         return batching.dispatch(FUNCTIONS[name], (a, b), {})
-    if type(a) is Tensor or type(b) is Tensor or isinstance(a, (list, tuple)) and not isinstance(b, (list, tuple)) \
-            or isinstance(b, (list, tuple)) and not isinstance(a, (list, tuple)):
+    if (
+        type(a) is Tensor
+        or type(b) is Tensor
+        or isinstance(a, (list, tuple))
+        and not isinstance(b, (list, tuple))
+        or isinstance(b, (list, tuple))
+        and not isinstance(a, (list, tuple))
+    ):
         return FUNCTIONS[name](a, b)
     try:
         return py(a, b)
@@ -267,23 +322,29 @@ def unary(op, v):
 
 # ---------------------------------------------------------------- attributes
 
+
 def _grad_get(t):
-    if t.grad_fn is not None and not t.retains_grad and t.grad is None and \
-            type(t.grad_fn) is not NoGradView:      # (a leaf: engine/nograd_views.py)
+    if (
+        t.grad_fn is not None
+        and not t.retains_grad
+        and t.grad is None
+        and type(t.grad_fn) is not NoGradView
+    ):  # (a leaf: engine/nograd_views.py)
         context.warn(
             "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
             ".grad attribute won't be populated during autograd.backward(). If you indeed want "
             "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
             "non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access "
             "the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
-            "information.")
+            "information."
+        )
     return t.grad
 
 
 TENSOR_ATTRS = {
     "data": lambda t: Tensor(t.data),
     "grad": _grad_get,
-    "grad_fn": visible_grad_fn,          # (engine/nograd_views.py: views made under no_grad)
+    "grad_fn": visible_grad_fn,  # (engine/nograd_views.py: views made under no_grad)
     "requires_grad": lambda t: t.requires_grad,
     "is_leaf": lambda t: visible_grad_fn(t) is None,
     "shape": lambda t: Size(t.data.shape),
@@ -301,7 +362,7 @@ TENSOR_ATTRS = {
 }
 
 
-def get_attr(obj, name):
+def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
     """`obj.name` through the allowlist: nothing else of Python is reachable."""
     t = type(obj)
     if t is Tensor:
@@ -311,19 +372,26 @@ def get_attr(obj, name):
         m = METHODS.get(name)
         if m is not None:
             return BoundMethod(obj, name, m)
-        raise GradAttributeError(f"'Tensor' object has no attribute '{name}'",
-                                 hint=did_you_mean(name, list(TENSOR_ATTRS) + list(METHODS)))
-    if t is Module and name not in NAME_ATTRS:      # torch.no_grad ...: before the searches below
+        raise GradAttributeError(
+            f"'Tensor' object has no attribute '{name}'",
+            hint=did_you_mean(name, list(TENSOR_ATTRS) + list(METHODS)),
+        )
+    if t is Module and name not in NAME_ATTRS:  # torch.no_grad ...: before the searches below
         return obj.get(name, namespace())
     if isinstance(obj, GradError) and name == "args":
         return getattr(obj, "args", (obj.message,))
-    if name in NAME_ATTRS:                      # __name__, __qualname__, __doc__
+    if name in NAME_ATTRS:  # __name__, __qualname__, __doc__
         return name_attr(obj, name)
     if isinstance(obj, type):
         return class_attr(obj, name)
-    if is_user_class(t) or hasattr(t, "language_attrs") or hasattr(t, "language_getattr") \
-            or hasattr(t, "language_subclassable") or hasattr(t, "language_setattr") \
-            or (hasattr(t, "language_methods") and hasattr(obj, "__dict__")):
+    if (
+        is_user_class(t)
+        or hasattr(t, "language_attrs")
+        or hasattr(t, "language_getattr")
+        or hasattr(t, "language_subclassable")
+        or hasattr(t, "language_setattr")
+        or (hasattr(t, "language_methods") and hasattr(obj, "__dict__"))
+    ):
         return instance_attr(obj, name)
     if t is Super:
         return obj.get(name)
@@ -332,14 +400,16 @@ def get_attr(obj, name):
     if isinstance(obj, Function):
         if name == "next_functions":
             return obj.next_functions()
-        if name == "name":      # (a node of PyTorch's C++ autograd: its qualified name)
+        if name == "name":  # (a node of PyTorch's C++ autograd: its qualified name)
             return BoundMethod(obj, "name", lambda o: getattr(o, "qualified_name", o.name))
         if name == "metadata":
             return {}
-        if name.startswith("_saved_"):      # what the node saved (engine/saved.py)
+        if name.startswith("_saved_"):  # what the node saved (engine/saved.py)
             return saved_attr(obj, name)
-        raise GradAttributeError(f"'{obj.name}' object has no attribute '{name}'",
-                                 hint=did_you_mean(name, ["next_functions", "name"]))
+        raise GradAttributeError(
+            f"'{obj.name}' object has no attribute '{name}'",
+            hint=did_you_mean(name, ["next_functions", "name"]),
+        )
     if isinstance(obj, AccumulateGrad):
         if name == "variable":
             return obj.variable
@@ -351,7 +421,7 @@ def get_attr(obj, name):
         return obj[0] if name == "values" else obj[1]
     if hasattr(type(obj), "language_getattr") or hasattr(type(obj), "language_attrs"):
         return library_attr(obj, name)
-    methods = getattr(type(obj), "language_methods", None)   # a class's own allowlist
+    methods = getattr(type(obj), "language_methods", None)  # a class's own allowlist
     if methods is not None and name in methods:
         return BoundMethod(obj, name, methods[name])
     if type(obj) is Device and name in ("type", "index"):
@@ -374,7 +444,7 @@ def get_attr(obj, name):
         return BoundMethod(obj, name, float.is_integer)
     if isinstance(obj, Size) and name == "numel":
         return BoundMethod(obj, name, lambda s: math.prod(s))
-    m = unbound.method(obj, name, _TYPE_METHODS)        # str.lower, list.append ...
+    m = unbound.method(obj, name, _TYPE_METHODS)  # str.lower, list.append ...
     if m is not None:
         return m
     raise GradAttributeError(f"'{_pyname(obj)}' object has no attribute '{name}'")
@@ -395,8 +465,15 @@ def library_attr(obj, name):
     raise GradAttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
 
 
-_C_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half", "int64": "long int",
-            "int32": "int", "uint8": "unsigned char", "bool": "bool"}   # as PyTorch names dtypes
+_C_NAMES = {
+    "float64": "double",
+    "float32": "float",
+    "float16": "c10::Half",
+    "int64": "long int",
+    "int32": "int",
+    "uint8": "unsigned char",
+    "bool": "bool",
+}  # as PyTorch names dtypes
 
 
 def set_attr(obj, name, value):
@@ -406,52 +483,63 @@ def set_attr(obj, name, value):
     if t is not Tensor:
         if isinstance(obj, type):
             return set_class_attr(obj, name, value)
-        if is_user_class(t) or hasattr(t, "language_setattr") or (
-                hasattr(t, "language_methods") and hasattr(obj, "__dict__")):
-            return set_instance_attr(obj, name, value)      # CLASSES.md rule 3
+        if (
+            is_user_class(t)
+            or hasattr(t, "language_setattr")
+            or (hasattr(t, "language_methods") and hasattr(obj, "__dict__"))
+        ):
+            return set_instance_attr(obj, name, value)  # CLASSES.md rule 3
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":
         if not value and obj.grad_fn is not None:
             raise GradRuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "
                 "a computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach().")
+                "var_no_grad = var.detach()."
+            )
         if truth(value) and obj.data.dtype.kind != "f":
             raise GradRuntimeError(
-                "only Tensors of floating point and complex dtype can require gradients")
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
         requires_grad_(obj, bool(truth(value)))
     elif name == "grad":
         if value is not None:
             if type(value) is not Tensor:
-                raise GradTypeError("assigned grad expected to be a Tensor or None but got grad "
-                                    f"of type {_pyname(value)}")
+                raise GradTypeError(
+                    "assigned grad expected to be a Tensor or None but got grad "
+                    f"of type {_pyname(value)}"
+                )
             if value is obj:
                 raise GradRuntimeError("can't assign Variable as its own grad")
             if value.data.shape != obj.data.shape:
-                raise GradRuntimeError(
-                    "assigned grad has data of a different size")
+                raise GradRuntimeError("assigned grad has data of a different size")
             if value.data.dtype != obj.data.dtype:
                 raise GradRuntimeError(
                     f"attempting to assign a gradient with dtype '{_C_NAMES.get(value.data.dtype.name)}'"
                     f" to a tensor with grad_dtype '{dtypes.scalar_type_name(obj.data.dtype)}'. "
                     "The gradient must match the tensor's grad_dtype (defaults to the tensor's "
-                    "dtype).")
+                    "dtype)."
+                )
         obj.grad = value
     elif name == "data":
         data = tensor_arg(value).data
         if obj.requires_grad and data.dtype.kind != "f":
-            raise GradRuntimeError("data set to a tensor that requires gradients must be "
-                                   "floating point or complex dtype")
+            raise GradRuntimeError(
+                "data set to a tensor that requires gradients must be "
+                "floating point or complex dtype"
+            )
         obj.data = data
     else:
         raise GradAttributeError(
             f"cannot set attribute '{name}' of a Tensor (only requires_grad, grad and data)",
-            hint=did_you_mean(name, ["requires_grad", "grad", "data"]))
+            hint=did_you_mean(name, ["requires_grad", "grad", "data"]),
+        )
 
 
 def _fmt(s, *args, **kwargs):
     """str.format without attribute or index access inside the fields."""
     import string
+
     out = []
     auto = 0
     total = 0
@@ -513,7 +601,7 @@ def _str_replace(s, old, new, *count):
 
 
 def _str_join(s, items):
-    if hasattr(items, "__len__"):          # range(10**8): refused before a part is made
+    if hasattr(items, "__len__"):  # range(10**8): refused before a part is made
         check_items(len(items), "the result", "parts")
     parts, total = [], -len(s)
     for i in items:
@@ -532,10 +620,14 @@ def _list_append(lst, v):
 
 STR_METHODS = {
     "format": _fmt,
-    "upper": str.upper, "lower": str.lower, "strip": str.strip,
+    "upper": str.upper,
+    "lower": str.lower,
+    "strip": str.strip,
     "join": _str_join,
-    "startswith": str.startswith, "endswith": str.endswith,
-    "replace": _str_replace, "split": str.split,
+    "startswith": str.startswith,
+    "endswith": str.endswith,
+    "replace": _str_replace,
+    "split": str.split,
 }
 LIST_METHODS = {
     "append": _list_append,
@@ -543,4 +635,3 @@ LIST_METHODS = {
     "index": lambda l, v: l.index(v),
 }
 _TYPE_METHODS = {str: STR_METHODS, list: LIST_METHODS, dict: DICT_METHODS, set: SET_METHODS}
-

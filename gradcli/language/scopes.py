@@ -2,6 +2,7 @@
 comprehension) binds, which it declares global or nonlocal, whether it yields.
 The compiler uses them to compile each name to the right lookup: a local of the
 running call, a variable of an enclosing function (a closure), or a global."""
+
 from __future__ import annotations
 
 from .parser import Token, Tree
@@ -18,19 +19,35 @@ MAX_NESTED_SCOPES = 200
 
 class FunctionInfo:
     """Compile-time facts about the function, class body or comprehension being compiled."""
-    __slots__ = ("name", "kind", "locals", "globals", "nonlocals", "parent", "generator",
-                 "first_param", "qualname", "level")
+
+    __slots__ = (
+        "name",
+        "kind",
+        "locals",
+        "globals",
+        "nonlocals",
+        "parent",
+        "generator",
+        "first_param",
+        "qualname",
+        "level",
+    )
 
     def __init__(self, name, kind="function", parent=None):
         self.name, self.kind, self.parent = name, kind, parent
         self.locals, self.globals, self.nonlocals = set(), set(), {}
         self.generator = False
-        self.first_param = None     # a method: the name of `self`
+        self.first_param = None  # a method: the name of `self`
         self.level = 0 if parent is None else parent.level + 1
         if self.level > MAX_NESTED_SCOPES:
-            raise RecursionError("functions nested too deeply")   # the compiler's LimitError
-        prefix = "" if parent is None else parent.qualname + "." if parent.kind == "class" \
-            else parent.qualname + ".<locals>."      # as Python's __qualname__
+            raise RecursionError("functions nested too deeply")  # the compiler's LimitError
+        prefix = (
+            ""
+            if parent is None
+            else parent.qualname + "."
+            if parent.kind == "class"
+            else parent.qualname + ".<locals>."
+        )  # as Python's __qualname__
         self.qualname = prefix + name
 
     def mode(self, name):
@@ -75,7 +92,10 @@ class FunctionInfo:
                 self._target(t)
         elif d in ("augassign", "for_stmt", "del_stmt"):
             self._target(node.children[0])
-        elif d in ("with_item", "except_clause") and node.children[-2 if d == "except_clause" else -1] is not None:
+        elif (
+            d in ("with_item", "except_clause")
+            and node.children[-2 if d == "except_clause" else -1] is not None
+        ):
             alias = node.children[-2] if d == "except_clause" else node.children[-1]
             if isinstance(alias, Token):
                 self.locals.add(alias.value)
@@ -92,8 +112,9 @@ class FunctionInfo:
             return
         elif d == "nonlocal_stmt":
             if self.kind != "function":
-                raise GradSyntaxError("nonlocal declaration not allowed at module level",
-                                      *_pos(node))
+                raise GradSyntaxError(
+                    "nonlocal declaration not allowed at module level", *_pos(node)
+                )
             for tok in node.children:
                 self.nonlocals[tok.value] = tok
             return
@@ -105,7 +126,7 @@ class FunctionInfo:
     def _declare(self, node, into):
         for tok in node.children:
             if tok.value in self.locals and into is self.globals and self.kind == "function":
-                pass       # Python refuses a use before the declaration; gradcli allows it
+                pass  # Python refuses a use before the declaration; gradcli allows it
             into.add(tok.value)
 
     def _target(self, t):

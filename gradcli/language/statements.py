@@ -1,10 +1,17 @@
 """Simple statements: expression statements, assignments and their targets,
 `backward`, `del`, `pass`/`break`/`continue`/`return`, `assert`, `import`."""
+
 from __future__ import annotations
 
 from .parser import Tree
 
-from ..base.errors import GradAssertionError, GradError, GradNameError, GradRuntimeError, did_you_mean
+from ..base.errors import (
+    GradAssertionError,
+    GradError,
+    GradNameError,
+    GradRuntimeError,
+    did_you_mean,
+)
 from ..core.printing import show_str
 from ..core.tensor import Tensor
 from ..library.autograd_api import backward_leaves
@@ -25,8 +32,11 @@ from . import stmtlines
 
 
 def _is_docstring(node):
-    return isinstance(node, Tree) and node.data == "string" and all(
-        tok.type == "LONG_STRING" for tok in node.children)
+    return (
+        isinstance(node, Tree)
+        and node.data == "string"
+        and all(tok.type == "LONG_STRING" for tok in node.children)
+    )
 
 
 BACKWARD_KEYWORDS = ("trace", "retain_graph", "create_graph", "inputs")
@@ -41,17 +51,20 @@ class Statements:
         e = self.expr(child)
         line = pos(node)[0]
         if _is_docstring(child):
-            return lambda s: None      # a docstring (a triple-quoted string alone) shows nothing
+            return lambda s: None  # a docstring (a triple-quoted string alone) shows nothing
         if at is not None:
             return stmtlines.expression(e, self.display, *at)
         if self.display:
+
             def run(s):
                 v = e(s)
                 if v is not None:
                     state.out.value(v, line)
         else:
+
             def run(s):
                 e(s)
+
         return run
 
     def s_assign(self, node):
@@ -60,8 +73,10 @@ class Statements:
         setters = [self.target(t) for t in targets]
         val = self.expr(value)
         echo = self.display and self.depth == 0
-        names = [t.children[0].value if isinstance(t, Tree) and t.data == "name" else None
-                 for t in targets]
+        names = [
+            t.children[0].value if isinstance(t, Tree) and t.data == "name" else None
+            for t in targets
+        ]
         line = pos(node)[0]
         if len(setters) == 1:
             setter, name = setters[0], names[0]
@@ -73,12 +88,14 @@ class Statements:
                 setter(s, v)
                 if echo and state.out.echo_assign and name is not None:
                     state.out.assign(name, v, line)
+
             return run
 
         def run_chain(s):
             v = val(s)
             for st in setters:
                 st(s, v)
+
         return run_chain
 
     def target(self, t):
@@ -94,12 +111,13 @@ class Statements:
             def store_attr(s, v):
                 try:
                     o = obj(s)
-                    if v is None and type(o) is Tensor and attr == "grad":     # x.grad = None
+                    if v is None and type(o) is Tensor and attr == "grad":  # x.grad = None
                         o.grad = None
                         return
                     rt.set_attr(o, attr, v)
                 except Exception as e:
                     raise located(e, line, col) from None
+
             return store_attr
         if kind in ("tuple_items", "exprlist_items", "list_", "list_items"):
             children = t.children
@@ -118,6 +136,7 @@ class Statements:
                     set_item(o, k, v)
                 except Exception as e:
                     raise located(e, line, col) from None
+
             return store_item
         raise syntax_error("cannot assign to this expression", t)
 
@@ -138,19 +157,31 @@ class Statements:
                 raise e.at(line, col)
             if star is None and len(items) != n:
                 raise GradRuntimeError(
-                    f"too many values to unpack (expected {n})" if len(items) > n else
-                    f"not enough values to unpack (expected {n}, got {len(items)})",
-                    line, col, type_name="ValueError")
+                    f"too many values to unpack (expected {n})"
+                    if len(items) > n
+                    else f"not enough values to unpack (expected {n}, got {len(items)})",
+                    line,
+                    col,
+                    type_name="ValueError",
+                )
             if star is not None:
                 after = n - star - 1
                 if len(items) < n - 1:
-                    raise GradRuntimeError(f"not enough values to unpack (expected at least "
-                                           f"{n - 1}, got {len(items)})", line, col,
-                                           type_name="ValueError")
-                items = items[:star] + [items[star:len(items) - after]] + \
-                    (items[len(items) - after:] if after else [])
+                    raise GradRuntimeError(
+                        f"not enough values to unpack (expected at least "
+                        f"{n - 1}, got {len(items)})",
+                        line,
+                        col,
+                        type_name="ValueError",
+                    )
+                items = (
+                    items[:star]
+                    + [items[star : len(items) - after]]
+                    + (items[len(items) - after :] if after else [])
+                )
             for st, item in zip(subs, items):
                 st(s, item)
+
         return unpack
 
     def s_augassign(self, node):
@@ -159,15 +190,18 @@ class Statements:
         op_sym = op.value[:-1]
         kind = target.data if isinstance(target, Tree) else None
         if kind not in ("name", "getattr", "getitem"):
-            raise syntax_error("'tuple' is an illegal expression for augmented assignment"
-                               if kind == "tuple_items" else "cannot assign to this expression",
-                               target)
-        val, parts = product(self, value)      # (parts: `x -= a * b`, updates.py)
+            raise syntax_error(
+                "'tuple' is an illegal expression for augmented assignment"
+                if kind == "tuple_items"
+                else "cannot assign to this expression",
+                target,
+            )
+        val, parts = product(self, value)  # (parts: `x -= a * b`, updates.py)
         line, col = op.line, op.column
         binary = rt.binary_op(op_sym)
         vconst, vv = const_value(val)
-        inplace = AUGMENTED.get(op.value)      # a tensor target changes in place, as in PyTorch
-        if kind == "getitem":        # d[k] += v: the container and key evaluated once
+        inplace = AUGMENTED.get(op.value)  # a tensor target changes in place, as in PyTorch
+        if kind == "getitem":  # d[k] += v: the container and key evaluated once
             obj = self.expr(target.children[0])
             key = self._subscript_key(target.children[1])
 
@@ -175,12 +209,13 @@ class Statements:
                 o, k = obj(s), key(s)
                 try:
                     old = get_item(o, k)
-                    if inplace is not None and type(old) is Tensor:    # x[i] += v: as Python does
+                    if inplace is not None and type(old) is Tensor:  # x[i] += v: as Python does
                         set_item(o, k, inplace(old, vv if vconst else val(s)))
                     else:
                         set_item(o, k, binary(old, vv if vconst else val(s)))
                 except Exception as e:
                     raise located(e, line, col) from None
+
             return run_item
         cur = self.expr(target)
         store = self.target(target)
@@ -199,7 +234,8 @@ class Statements:
             except Exception as e:
                 raise located(e, line, col) from None
             store(s, r)
-        if vconst and kind == "name" and at is not None:     # i += 1
+
+        if vconst and kind == "name" and at is not None:  # i += 1
             return int_step(op_sym, cur, store, vv, run, at) or run
         return run
 
@@ -209,17 +245,22 @@ class Statements:
         args = [a for a in rest if a is not None]
         posargs = [a for a in args if not (isinstance(a, Tree) and a.data == "kwarg")]
         if len(posargs) > 1:
-            raise syntax_error("backward takes one gradient after the tensor "
-                               "(then keywords: trace=, retain_graph=, create_graph=)",
-                               posargs[1])
+            raise syntax_error(
+                "backward takes one gradient after the tensor "
+                "(then keywords: trace=, retain_graph=, create_graph=)",
+                posargs[1],
+            )
         g = self.expr(posargs[0]) if posargs else (lambda s: None)
         kw = {}
         for a in args:
             if isinstance(a, Tree) and a.data == "kwarg":
                 name = a.children[0].value
                 if name not in BACKWARD_KEYWORDS:
-                    raise syntax_error(f"backward got an unexpected keyword argument '{name}'",
-                                       a.children[0], hint=did_you_mean(name, BACKWARD_KEYWORDS))
+                    raise syntax_error(
+                        f"backward got an unexpected keyword argument '{name}'",
+                        a.children[0],
+                        hint=did_you_mean(name, BACKWARD_KEYWORDS),
+                    )
                 kw[name] = self.expr(a.children[1])
         trace_on = kw.pop("trace", None)
         show = self.display
@@ -241,17 +282,22 @@ class Statements:
                     name = names.get(id(leaf))
                     if name is not None:
                         state.out.grad(name, leaf.grad, line)
+
         return run
 
     def s_del_stmt(self, node):
         targets = node.children[0]
-        items = targets.children if isinstance(targets, Tree) and targets.data == "exprlist_items" \
+        items = (
+            targets.children
+            if isinstance(targets, Tree) and targets.data == "exprlist_items"
             else [targets]
+        )
         dels = [self._deleter(t) for t in items if t is not None]
 
         def run(s):
             for d in dels:
                 d(s)
+
         return run
 
     def _deleter(self, t):
@@ -267,6 +313,7 @@ class Statements:
                 if name not in vars:
                     raise GradNameError(f"name '{name}' is not defined", line, col)
                 del vars[name]
+
             return delete
         if kind == "getitem":
             obj = self.expr(t.children[0])
@@ -278,6 +325,7 @@ class Statements:
                     del_item(o, k)
                 except Exception as e:
                     raise located(e, line, col) from None
+
             return delete_item
         if kind == "getattr":
             obj = self.expr(t.children[0])
@@ -288,6 +336,7 @@ class Statements:
                     del_attr(obj(s), attr)
                 except Exception as e:
                     raise located(e, line, col) from None
+
             return delete_attr
         raise syntax_error("cannot delete this expression", t)
 
@@ -318,6 +367,7 @@ class Statements:
 
         def run(s):
             raise to_raise(e(s))
+
         return run
 
     def s_assert_stmt(self, node):
@@ -330,4 +380,5 @@ class Statements:
             if not rt.truth(c(s)):
                 text = show_str(m(s)) if m is not None else "assertion failed"
                 raise GradAssertionError(text, line, col)
+
         return run

@@ -9,6 +9,7 @@ so the wrapper and its call are not needed: `small` returns them as they are
 does not echo (`loss = ...`, `y_pred = ...`, `w.grad = None`), an expression
 statement (`loss.backward()`), `return`, `name += k` on small ints
 (fastops.int_step) and the fused step `x -= a * b` (updates.py)."""
+
 from __future__ import annotations
 
 from .functions import Return
@@ -21,6 +22,7 @@ def assign(setter, val, line, col):
     place, any other target by its setter."""
     name = getattr(setter, "local_name", None)
     if name is not None:
+
         def run(s):
             state.line = line
             try:
@@ -28,12 +30,14 @@ def assign(setter, val, line, col):
             except Exception as e:
                 raise located(e, line, col) from None
     else:
+
         def run(s):
             state.line = line
             try:
                 setter(s, val(s))
             except Exception as e:
                 raise located(e, line, col) from None
+
     run.located = True
     return run
 
@@ -51,6 +55,7 @@ def sequence(stmts):
             r = st(s)
             if r is not None:
                 return r
+
     return run
 
 
@@ -58,6 +63,7 @@ def expression(e, display, line, col):
     """An expression statement; its value shown when `display` (at top level) and it
     is not None."""
     if display:
+
         def run(s):
             state.line = line
             try:
@@ -67,23 +73,27 @@ def expression(e, display, line, col):
             except Exception as err:
                 raise located(err, line, col) from None
     else:
+
         def run(s):
             state.line = line
             try:
                 e(s)
             except Exception as err:
                 raise located(err, line, col) from None
+
     run.located = True
     return run
 
 
 def returning(e, line, col):
     """`return value` (its value's closure `e`)."""
+
     def run(s):
         state.line = line
         try:
             return Return(e(s))
         except Exception as err:
             raise located(err, line, col) from None
+
     run.located = True
     return run

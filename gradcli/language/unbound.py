@@ -5,15 +5,17 @@ The language's `str`, `list`, `dict` and `set` are built-in functions (prelude.p
 them to Python's types in `PY_TYPES`); `runtime.get_attr` asks `method` for an
 attribute it found nowhere else, with the tables of the methods the language allows
 on those types' values (runtime.STR_METHODS ...)."""
+
 from __future__ import annotations
 
 from ..base.errors import GradTypeError
 
-PY_TYPES: dict = {}     # id of the built-in functions int, float, str ... -> Python's types
+PY_TYPES: dict = {}  # id of the built-in functions int, float, str ... -> Python's types
 
 
 class UnboundMethod:
     """`str.lower`: called with a value of the type first."""
+
     __slots__ = ("type", "name", "fn")
 
     def __init__(self, py_type, name, fn):
@@ -24,8 +26,10 @@ class UnboundMethod:
         if not args:
             raise GradTypeError(f"unbound method {tn}.{self.name}() needs an argument")
         if not isinstance(args[0], self.type):
-            raise GradTypeError(f"descriptor '{self.name}' for '{tn}' objects doesn't apply "
-                                f"to a '{_type_name(args[0])}' object")
+            raise GradTypeError(
+                f"descriptor '{self.name}' for '{tn}' objects doesn't apply "
+                f"to a '{_type_name(args[0])}' object"
+            )
         return self.fn(*args, **kwargs)
 
     def __repr__(self):

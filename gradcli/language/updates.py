@@ -9,6 +9,7 @@ when x is 0-d and the product is a 0-d tensor of x's dtype, `scalar_steps.scaled
 makes both on Python floats, exactly as the two steps make them, without the
 product's tensor.  Every other case runs the two steps themselves, in the same order
 with the same errors."""
+
 from __future__ import annotations
 
 from ..core.tensor import Tensor
@@ -23,8 +24,12 @@ from .state import state
 def product(compiler, value):
     """(the closure of `value`, (left, right, mul, line, col)) when `value` is `a * b`,
     compiled as the `*` operator compiles it; (the closure, None) otherwise."""
-    if not (isinstance(value, Tree) and value.data == "binary" and len(value.children) == 3
-            and value.children[1].value == "*"):
+    if not (
+        isinstance(value, Tree)
+        and value.data == "binary"
+        and len(value.children) == 3
+        and value.children[1].value == "*"
+    ):
         return compiler.expr(value), None
     left = compiler.expr(value.children[0])
     right = compiler.expr(value.children[2])
@@ -54,7 +59,7 @@ def scaled_update(op, parts, cur, val, store, inplace, binary, line, col, at):
                     a = left(s)
                     b = right(s)
                     r = scaled_step(old, a, b, step_op)
-                    if r is None:                  # the general path: the product, then op=
+                    if r is None:  # the general path: the product, then op=
                         try:
                             p = mul(a, b)
                         except Exception as e:
@@ -67,5 +72,6 @@ def scaled_update(op, parts, cur, val, store, inplace, binary, line, col, at):
             store(s, r)
         except Exception as e:
             raise located(e, sline, scol) from None
+
     run.located = True
     return run

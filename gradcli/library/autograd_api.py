@@ -1,7 +1,7 @@
 """The autograd API: backward, grad, no_grad, enable_grad, set_grad_enabled,
 is_grad_enabled."""
-from __future__ import annotations
 
+from __future__ import annotations
 
 
 from ..engine.autograd import run_backward
@@ -21,11 +21,15 @@ def _grad_tensor_arg(v):
     return None if v is None else tensor_arg(v)
 
 
-@register("backward",
-          "backward(tensors, gradient=None, retain_graph=False, create_graph=False, inputs=None)",
-          "accumulate d(tensors)/d(leaf) into each leaf's .grad; returns none", category="autograd")
-def backward(tensors, gradient=None, retain_graph=None, create_graph=False, inputs=None,
-             grad_tensors=None):
+@register(
+    "backward",
+    "backward(tensors, gradient=None, retain_graph=False, create_graph=False, inputs=None)",
+    "accumulate d(tensors)/d(leaf) into each leaf's .grad; returns none",
+    category="autograd",
+)
+def backward(
+    tensors, gradient=None, retain_graph=None, create_graph=False, inputs=None, grad_tensors=None
+):
     backward_leaves(tensors, gradient, retain_graph, create_graph, grad_tensors, inputs)
 
 
@@ -34,11 +38,13 @@ CREATE_GRAPH_WARNING = (
     "parameter and its gradient which can cause a memory leak. We recommend using "
     "autograd.grad when creating the graph to avoid this. If you have to use this function, "
     "make sure to reset the .grad fields of your parameters to None after use to break the "
-    "cycle and avoid the leak.")
+    "cycle and avoid the leak."
+)
 
 
-def backward_leaves(tensors, gradient=None, retain_graph=None, create_graph=False,
-                    grad_tensors=None, inputs=None):
+def backward_leaves(
+    tensors, gradient=None, retain_graph=None, create_graph=False, grad_tensors=None, inputs=None
+):
     """backward(), returning the leaves whose .grad changed (for the `backward` command)."""
     if gradient is None:
         gradient = grad_tensors
@@ -51,39 +57,65 @@ def backward_leaves(tensors, gradient=None, retain_graph=None, create_graph=Fals
             raise GradRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if create_graph:
         context.warn(CREATE_GRAPH_WARNING)
-    if type(tensors) is Tensor and gradient is None and inputs is None:    # out.backward()
-        return run_backward((tensors,), (None,), truth(retain_graph) if retain_graph is not None
-                            else bool(create_graph), truth(create_graph))
+    if type(tensors) is Tensor and gradient is None and inputs is None:  # out.backward()
+        return run_backward(
+            (tensors,),
+            (None,),
+            truth(retain_graph) if retain_graph is not None else bool(create_graph),
+            truth(create_graph),
+        )
     outs = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
-    grads = list(gradient) if isinstance(gradient, (list, tuple)) and \
-        any(isinstance(g, Tensor) for g in gradient) else [gradient] * 1
+    grads = (
+        list(gradient)
+        if isinstance(gradient, (list, tuple)) and any(isinstance(g, Tensor) for g in gradient)
+        else [gradient] * 1
+    )
     if len(grads) < len(outs):
         grads += [None] * (len(outs) - len(grads))
     outs = [tensor_arg(o) for o in outs]
     if retain_graph is None:
         retain_graph = bool(create_graph)
-    return run_backward(outs, [_grad_tensor_arg(g) for g in grads], truth(retain_graph),
-                        truth(create_graph), inputs=inputs, accumulate=inputs is not None)
+    return run_backward(
+        outs,
+        [_grad_tensor_arg(g) for g in grads],
+        truth(retain_graph),
+        truth(create_graph),
+        inputs=inputs,
+        accumulate=inputs is not None,
+    )
 
 
-@register("grad", "grad(outputs, inputs, grad_outputs=None, retain_graph=False, create_graph=False)",
-          "the gradients of outputs with respect to inputs, as a tuple; .grad untouched",
-          category="autograd")
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=False):
+@register(
+    "grad",
+    "grad(outputs, inputs, grad_outputs=None, retain_graph=False, create_graph=False)",
+    "the gradients of outputs with respect to inputs, as a tuple; .grad untouched",
+    category="autograd",
+)
+def grad(
+    outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False
+):
     outs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
     ins = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
-    gos = list(grad_outputs) if isinstance(grad_outputs, (list, tuple)) else [grad_outputs] * len(outs)
+    gos = (
+        list(grad_outputs)
+        if isinstance(grad_outputs, (list, tuple))
+        else [grad_outputs] * len(outs)
+    )
     if retain_graph is None:
         retain_graph = bool(create_graph)
     ins = [tensor_arg(i) for i in ins]
-    uniq = list({id(t): t for t in ins}.values())         # an input named twice: PyTorch
-    res = run_backward([tensor_arg(o) for o in outs], [_grad_tensor_arg(g) for g in gos],
-                       truth(retain_graph), truth(create_graph),
-                       inputs=uniq, allow_unused=truth(allow_unused))
+    uniq = list({id(t): t for t in ins}.values())  # an input named twice: PyTorch
+    res = run_backward(
+        [tensor_arg(o) for o in outs],
+        [_grad_tensor_arg(g) for g in gos],
+        truth(retain_graph),
+        truth(create_graph),
+        inputs=uniq,
+        allow_unused=truth(allow_unused),
+    )
     if len(uniq) == len(ins):
         return res
-    at = {id(t): k for k, t in enumerate(uniq)}          # gives its gradient at each place
+    at = {id(t): k for k, t in enumerate(uniq)}  # gives its gradient at each place
     return tuple(res[at[id(t)]] for t in ins)
 
 
@@ -91,14 +123,19 @@ NO_GRAD = GradModeContext(False, "no_grad")
 ENABLE_GRAD = GradModeContext(True, "enable_grad")
 
 
-@register("no_grad", "with no_grad:", "a block whose results do not require grad",
-          category="autograd")
+@register(
+    "no_grad", "with no_grad:", "a block whose results do not require grad", category="autograd"
+)
 def no_grad():
     return NO_GRAD
 
 
-@register("enable_grad", "with enable_grad:", "a block with grad mode on (inside no_grad)",
-          category="autograd")
+@register(
+    "enable_grad",
+    "with enable_grad:",
+    "a block with grad mode on (inside no_grad)",
+    category="autograd",
+)
 def enable_grad():
     return ENABLE_GRAD
 
@@ -107,13 +144,16 @@ class SetGradEnabled:
     """torch.set_grad_enabled(mode): grad mode set at once (a call on its own line), and
     a context (`with`) that restores the mode from before the call on exit, or a
     decorator (which restores it at once and sets `mode` around each call)."""
+
     __slots__ = ("prev", "mode")
     language_context = True
 
     def __init__(self, mode):
         if type(mode) is not bool:
-            raise GradTypeError("set_grad_enabled(): argument 'enabled' (position 1) must be "
-                                f"bool, not {type_name(mode)}")
+            raise GradTypeError(
+                "set_grad_enabled(): argument 'enabled' (position 1) must be "
+                f"bool, not {type_name(mode)}"
+            )
         self.prev, self.mode = context.current.grad_enabled, mode
         context.current.grad_enabled = mode
 
@@ -124,6 +164,7 @@ class SetGradEnabled:
         def decorated(*args, **kwargs):
             with ctx:
                 return fn(*args, **kwargs)
+
         return BuiltinFunction(getattr(fn, "name", "function"), decorated)
 
     def __enter__(self):
@@ -136,8 +177,12 @@ class SetGradEnabled:
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
 
 
-@register("set_grad_enabled", "set_grad_enabled(mode)",
-          "grad mode on or off: at once, or for a `with` block", category="autograd")
+@register(
+    "set_grad_enabled",
+    "set_grad_enabled(mode)",
+    "grad mode on or off: at once, or for a `with` block",
+    category="autograd",
+)
 def set_grad_enabled(mode):
     return SetGradEnabled(mode)
 

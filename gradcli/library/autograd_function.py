@@ -9,6 +9,7 @@ under create_graph the user's backward is itself recorded (double backward),
 unless it is wrapped in `once_differentiable`.  In forward mode the class's
 `jvp(ctx, *tangents)` staticmethod gives the output's tangent.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,8 +24,11 @@ from ..engine.autograd import Function as Node
 class FunctionCtx:
     """The `ctx` object: save_for_backward / saved_tensors, needs_input_grad,
     mark_non_differentiable, set_materialize_grads, and any attribute."""
-    language_attrs = {"saved_tensors": lambda c: c.saved_tensors,
-                      "needs_input_grad": lambda c: c.needs_input_grad}
+
+    language_attrs = {
+        "saved_tensors": lambda c: c.saved_tensors,
+        "needs_input_grad": lambda c: c.needs_input_grad,
+    }
 
     def __init__(self):
         self.to_save = ()
@@ -35,16 +39,21 @@ class FunctionCtx:
     def save_for_backward(self, *tensors):
         for t in tensors:
             if t is not None and not isinstance(t, Tensor):
-                raise GradRuntimeError("save_for_backward can only save variables, but argument "
-                                       f"{tensors.index(t)} is of type {type(t).__name__}",
-                                       type_name="TypeError")
+                raise GradRuntimeError(
+                    "save_for_backward can only save variables, but argument "
+                    f"{tensors.index(t)} is of type {type(t).__name__}",
+                    type_name="TypeError",
+                )
         self.to_save = tensors
 
     def language_delattr(self, name):
-        if name in ("to_save", "needs_input_grad", "non_differentiable", "materialize_grads") \
-                or name not in self.__dict__:
-            raise GradRuntimeError(f"'FunctionBackward' object has no attribute '{name}'",
-                                   type_name="AttributeError")
+        if (
+            name in ("to_save", "needs_input_grad", "non_differentiable", "materialize_grads")
+            or name not in self.__dict__
+        ):
+            raise GradRuntimeError(
+                f"'FunctionBackward' object has no attribute '{name}'", type_name="AttributeError"
+            )
         del self.__dict__[name]
 
     def save_for_forward(self, *tensors):
@@ -63,11 +72,13 @@ class FunctionCtx:
     def mark_dirty(self, *tensors):
         pass
 
-    language_methods = {"save_for_backward": save_for_backward,
-                        "save_for_forward": save_for_forward,
-                        "mark_non_differentiable": mark_non_differentiable,
-                        "set_materialize_grads": set_materialize_grads,
-                        "mark_dirty": mark_dirty}
+    language_methods = {
+        "save_for_backward": save_for_backward,
+        "save_for_forward": save_for_forward,
+        "mark_non_differentiable": mark_non_differentiable,
+        "set_materialize_grads": set_materialize_grads,
+        "mark_dirty": mark_dirty,
+    }
 
     def __repr__(self):
         return "<torch.autograd.function.BackwardCFunction object>"
@@ -88,18 +99,19 @@ def once_differentiable(fn):
         items = out if isinstance(out, tuple) else (out,)
         items = tuple(Tensor(g.data) if isinstance(g, Tensor) else g for g in items)
         return items if isinstance(out, tuple) else items[0]
+
     wrapper.__name__ = getattr(inner, "__name__", "backward")
     return wrapper
 
 
 class CustomNode(Node):
     """The graph node of one output of a custom Function's apply."""
+
     __slots__ = ("ctx", "fn_cls", "k", "n_out", "out_meta", "argpos", "nargs")
     name = "CustomBackward"
 
     def forward(self, *arrays, out, setup):
-        (self.ctx, self.fn_cls, self.k, self.n_out, self.out_meta, self.argpos,
-         self.nargs) = setup
+        (self.ctx, self.fn_cls, self.k, self.n_out, self.out_meta, self.argpos, self.nargs) = setup
         return out
 
     def backward(self, g, F):
@@ -115,8 +127,10 @@ class CustomNode(Node):
         res = cls.backward(ctx, *grads)
         res = res if isinstance(res, tuple) else (res,)
         if len(res) != self.nargs:
-            raise GradRuntimeError(f"function {self.name} returned an incorrect number of "
-                                   f"gradients (expected {self.nargs}, got {len(res)})")
+            raise GradRuntimeError(
+                f"function {self.name} returned an incorrect number of "
+                f"gradients (expected {self.nargs}, got {len(res)})"
+            )
         out = []
         for i in self.argpos:
             r = res[i]
@@ -131,9 +145,11 @@ class CustomNode(Node):
     def jvp(self, ts, F):
         cls = self.fn_cls
         if "jvp" not in _defined(cls):
-            raise GradRuntimeError("You must implement the jvp function for custom "
-                                   "autograd.Function to use it with forward mode AD.",
-                                   type_name="NotImplementedError")
+            raise GradRuntimeError(
+                "You must implement the jvp function for custom "
+                "autograd.Function to use it with forward mode AD.",
+                type_name="NotImplementedError",
+            )
         tangents = [None] * self.nargs
         for t, i in zip(ts, self.argpos):
             tangents[i] = t
@@ -176,23 +192,29 @@ class _FunctionType(type):
 
 class Function(metaclass=_FunctionType):
     """torch.autograd.Function, to be subclassed."""
+
     language_subclassable = True
 
     @staticmethod
     def forward(*args, **kwargs):
-        raise GradRuntimeError("You must implement the forward function for custom "
-                               "autograd.Function.", type_name="NotImplementedError")
+        raise GradRuntimeError(
+            "You must implement the forward function for custom autograd.Function.",
+            type_name="NotImplementedError",
+        )
 
     @staticmethod
     def backward(ctx, *grads):
-        raise GradRuntimeError("You must implement either the backward or vjp method for your "
-                               "custom autograd.Function to use it with backward mode AD.",
-                               type_name="NotImplementedError")
+        raise GradRuntimeError(
+            "You must implement either the backward or vjp method for your "
+            "custom autograd.Function to use it with backward mode AD.",
+            type_name="NotImplementedError",
+        )
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        raise GradRuntimeError("You must implement the setup_context function.",
-                               type_name="NotImplementedError")
+        raise GradRuntimeError(
+            "You must implement the setup_context function.", type_name="NotImplementedError"
+        )
 
     @classmethod
     def apply(cls, *args, **kwargs):
@@ -216,25 +238,30 @@ class Function(metaclass=_FunctionType):
         argpos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         tensors = [args[i] for i in argpos]
         node_cls = _node_class(cls)
-        meta = [(o.data.shape, o.data.dtype) if isinstance(o, Tensor) else ((), np.float64)
-                for o in outs]
+        meta = [
+            (o.data.shape, o.data.dtype) if isinstance(o, Tensor) else ((), np.float64)
+            for o in outs
+        ]
         results = []
         for k, o in enumerate(outs):
-            if not isinstance(o, Tensor) or id(o) in ctx.non_differentiable \
-                    or o.data.dtype.kind != "f":
+            if (
+                not isinstance(o, Tensor)
+                or id(o) in ctx.non_differentiable
+                or o.data.dtype.kind != "f"
+            ):
                 results.append(o)
                 continue
             r = _record(node_cls, tensors, o, ctx, cls, k, len(outs), meta, argpos, len(args))
             results.append(r)
         swap = {id(o): r for o, r in zip(outs, results) if isinstance(o, Tensor)}
         ctx.to_save = tuple(swap.get(id(t), t) if t is not None else None for t in ctx.to_save)
-        if saved.State.stack and any(isinstance(r, Tensor) and isinstance(r.grad_fn, node_cls)
-                                     for r in results):
-            ctx.to_save = saved.pack_values(ctx.to_save)        # saved-tensor hooks
+        if saved.State.stack and any(
+            isinstance(r, Tensor) and isinstance(r.grad_fn, node_cls) for r in results
+        ):
+            ctx.to_save = saved.pack_values(ctx.to_save)  # saved-tensor hooks
         return tuple(results) if is_tuple else results[0]
 
 
 def _record(node_cls, tensors, o, ctx, cls, k, n_out, meta, argpos, nargs):
     """The output tensor k, recorded as a node of node_cls (the engine's apply)."""
-    return node_cls.apply(*tensors, out=o.data,
-                          setup=(ctx, cls, k, n_out, meta, argpos, nargs))
+    return node_cls.apply(*tensors, out=o.data, setup=(ctx, cls, k, n_out, meta, argpos, nargs))

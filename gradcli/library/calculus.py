@@ -12,6 +12,7 @@ absolute and relative error, then the first mismatch of each failing input
 (naming the input and the element), then `passed` or `failed`; it returns
 True or False.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,8 +24,15 @@ from ..core.tensor import Tensor
 from ..base import context
 from ..base.limits import check_alloc
 from .transform_base import basis, tangents_at
-from .transform_base import (_as_tuple, _check_callable, _fn, _postprocess, _preprocess,
-                             _type_name, jacobian_forward)
+from .transform_base import (
+    _as_tuple,
+    _check_callable,
+    _fn,
+    _postprocess,
+    _preprocess,
+    _type_name,
+    jacobian_forward,
+)
 
 # ---------------------------------------------------------------- helpers
 
@@ -34,8 +42,14 @@ def _grads(outputs, inputs, heads, create_graph):
     pairs = [(o, h) for o, h in zip(outputs, heads) if o.requires_grad]
     if not pairs:
         return (None,) * len(inputs)
-    return run_backward([o for o, _ in pairs], [h for _, h in pairs], retain_graph=True,
-                        create_graph=create_graph, inputs=list(inputs), allow_unused=True)
+    return run_backward(
+        [o for o, _ in pairs],
+        [h for _, h in pairs],
+        retain_graph=True,
+        create_graph=create_graph,
+        inputs=list(inputs),
+        allow_unused=True,
+    )
 
 
 # ---------------------------------------------------------------- jacobian
@@ -50,16 +64,18 @@ def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"
         inputs = _preprocess(inputs, create_graph)
         outputs = func(*inputs)
         is_outputs_tuple, outputs = _as_tuple(
-            outputs, "outputs of the user-provided function", fn_name)
+            outputs, "outputs of the user-provided function", fn_name
+        )
         if strict:
             for i, o in enumerate(outputs):
                 if not o.requires_grad:
                     raise GradRuntimeError(
                         f"Output {i} of the user-provided function does not require gradients. "
                         "The outputs must be computed in a differentiable manner from the input "
-                        "when running in strict mode.")
+                        "when running in strict mode."
+                    )
         jac = []
-        for out in outputs:             # refuse a Jacobian over the memory cap up front
+        for out in outputs:  # refuse a Jacobian over the memory cap up front
             for x in inputs:
                 check_alloc(tuple(out.data.shape) + tuple(x.data.shape))
         for i, out in enumerate(outputs):
@@ -76,16 +92,21 @@ def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"
                         if strict:
                             raise GradRuntimeError(
                                 f"Output {i} of the user-provided function is independent of "
-                                f"input {k}. This is not allowed in strict mode.")
+                                f"input {k}. This is not allowed in strict mode."
+                            )
                         g = Tensor(np.zeros_like(x.data))
                     elif strict and create_graph and not g.requires_grad:
                         raise GradRuntimeError(
                             f"The jacobian of the user-provided function is independent of "
                             f"input {i}. This is not allowed in strict mode when "
-                            "create_graph=True.")
+                            "create_graph=True."
+                        )
                     rows[k].append(g)
-            jac.append(tuple(_assemble(r, out.data.shape, x.data, create_graph)
-                             for r, x in zip(rows, inputs)))
+            jac.append(
+                tuple(
+                    _assemble(r, out.data.shape, x.data, create_graph) for r, x in zip(rows, inputs)
+                )
+            )
         if not create_graph:
             jac = [tuple(Tensor(t.data) for t in row) for row in jac]
         return _postprocess(tuple(jac), (is_outputs_tuple, is_inputs_tuple))
@@ -104,14 +125,17 @@ def _assemble(rows, out_shape, x, create_graph):
     return Tensor(data)
 
 
-@register("jacobian", "jacobian(f, inputs, create_graph=False, strict=False)",
-          "the Jacobian of f at inputs (a tensor or a tuple), as torch.autograd.functional",
-          category="autograd")
-def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
-             strategy="reverse-mode"):
+@register(
+    "jacobian",
+    "jacobian(f, inputs, create_graph=False, strict=False)",
+    "the Jacobian of f at inputs (a tensor or a tuple), as torch.autograd.functional",
+    category="autograd",
+)
+def jacobian(
+    func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"
+):
     if strategy not in ("reverse-mode", "forward-mode"):
-        raise GradRuntimeError(
-            'Expected strategy to be either "forward-mode" or "reverse-mode".')
+        raise GradRuntimeError('Expected strategy to be either "forward-mode" or "reverse-mode".')
     if strategy == "forward-mode":
         if not vectorize:
             raise GradRuntimeError(VECTORIZE_ONLY, type_name="NotImplementedError")
@@ -119,18 +143,29 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     return _jacobian(func, inputs, bool(create_graph), bool(strict))
 
 
-VECTORIZE_ONLY = ("Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
-                  "only implemented for `vectorize=True`.")
+VECTORIZE_ONLY = (
+    "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
+    "only implemented for `vectorize=True`."
+)
 
 
 # ---------------------------------------------------------------- hessian
 
 
-@register("hessian", "hessian(f, inputs, create_graph=False, strict=False)",
-          "the Hessian of a scalar f at inputs (a tensor or a tuple), as "
-          "torch.autograd.functional", category="autograd")
-def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
-            outer_jacobian_strategy="reverse-mode"):
+@register(
+    "hessian",
+    "hessian(f, inputs, create_graph=False, strict=False)",
+    "the Hessian of a scalar f at inputs (a tensor or a tuple), as torch.autograd.functional",
+    category="autograd",
+)
+def hessian(
+    func,
+    inputs,
+    create_graph=False,
+    strict=False,
+    vectorize=False,
+    outer_jacobian_strategy="reverse-mode",
+):
     _check_callable(func, "hessian")
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
 
@@ -141,12 +176,15 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             raise GradRuntimeError(
                 "Output 0 of the user-provided function does not require gradients. The outputs "
                 "must be computed in a differentiable manner from the input when running in "
-                "strict mode.")
+                "strict mode."
+            )
         if is_out_tuple:
             raise GradRuntimeError("The function given to hessian should return a single Tensor")
         if out.data.size != 1:
-            raise GradRuntimeError("The Tensor returned by the function given to hessian should "
-                                   "contain a single element")
+            raise GradRuntimeError(
+                "The Tensor returned by the function given to hessian should "
+                "contain a single element"
+            )
         return _fn("squeeze")(out)
 
     def jac_func(*inp):
@@ -157,10 +195,11 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
                     raise GradRuntimeError(
                         "While computing the hessian, found that the jacobian of the "
                         f"user-provided function with respect to input {i} is independent of "
-                        "the input. This is not allowed in strict mode.")
+                        "the input. This is not allowed in strict mode."
+                    )
         return jac
 
-    if outer_jacobian_strategy == "forward-mode":       # forward over reverse
+    if outer_jacobian_strategy == "forward-mode":  # forward over reverse
         if not vectorize:
             raise GradRuntimeError(VECTORIZE_ONLY, type_name="NotImplementedError")
         res = jacobian_forward(jac_func, inputs, bool(create_graph), bool(strict))
@@ -193,8 +232,10 @@ def _float_outputs(out):
         elif isinstance(v, Tensor):
             items.append(v)
         else:
-            raise GradTypeError("gradcheck(): the function must return a tensor or a tuple of "
-                                f"tensors, got {_type_name(out)}")
+            raise GradTypeError(
+                "gradcheck(): the function must return a tensor or a tuple of "
+                f"tensors, got {_type_name(out)}"
+            )
     return [o for o in items if o.data.dtype.kind == "f"]
 
 
@@ -206,11 +247,24 @@ def _num(v):
     return f"{float(v):.6g}"
 
 
-@register("gradcheck", "gradcheck(f, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)",
-          "check f's analytic gradients against central finite differences (float64); "
-          "prints the worst errors per input and returns True or False", category="autograd")
-def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=False,
-              quiet=False, forward_ad=False, **_torch_options):
+@register(
+    "gradcheck",
+    "gradcheck(f, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)",
+    "check f's analytic gradients against central finite differences (float64); "
+    "prints the worst errors per input and returns True or False",
+    category="autograd",
+)
+def gradcheck(
+    func,
+    inputs,
+    eps=1e-6,
+    atol=1e-5,
+    rtol=1e-3,
+    raise_exception=False,
+    quiet=False,
+    forward_ad=False,
+    **_torch_options,
+):
     """Every d(output element)/d(input element) of `func` at `inputs`, analytic vs numerical.
 
     The inputs checked are the tensors that require grad (all floating tensors if none
@@ -220,8 +274,7 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
     eps, atol, rtol = float(eps), float(atol), float(rtol)
     is_tuple = isinstance(inputs, (tuple, list))
     items = list(inputs) if is_tuple else [inputs]
-    floats = [i for i, v in enumerate(items)
-              if isinstance(v, Tensor) and v.data.dtype.kind == "f"]
+    floats = [i for i, v in enumerate(items) if isinstance(v, Tensor) and v.data.dtype.kind == "f"]
     checked = [i for i in floats if items[i].requires_grad] or floats
     if not checked:
         raise GradTypeError("gradcheck(): expected at least one floating tensor input")
@@ -230,7 +283,7 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
     for i in checked:
         t = Tensor(np.array(items[i].data, dtype=np.float64, copy=True, order="C"), True)
         args[i] = leaves[i] = t
-    for i, v in enumerate(args):                # other float tensors: float64 constants
+    for i, v in enumerate(args):  # other float tensors: float64 constants
         if i not in leaves and isinstance(v, Tensor) and v.data.dtype.kind == "f":
             args[i] = Tensor(np.asarray(v.data, dtype=np.float64))
 
@@ -241,9 +294,10 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
         # analytic: one backward pass per output element
         for i in checked:
             for o in outs:
-                check_alloc((2 * o.data.size, leaves[i].data.size))   # analytic + numeric
-        analytic = {i: [np.zeros((o.data.size, leaves[i].data.size)) for o in outs]
-                    for i in checked}
+                check_alloc((2 * o.data.size, leaves[i].data.size))  # analytic + numeric
+        analytic = {
+            i: [np.zeros((o.data.size, leaves[i].data.size)) for o in outs] for i in checked
+        }
         if forward_ad:
             _analytic_forward(func, args, checked, analytic)
         else:
@@ -281,7 +335,9 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
             with np.errstate(divide="ignore", invalid="ignore"):
                 rel = np.where(diff == 0, 0.0, diff / np.abs(n))
             if diff.size:
-                p = np.unravel_index(np.nanargmax(np.where(np.isnan(diff), np.inf, diff)), diff.shape)
+                p = np.unravel_index(
+                    np.nanargmax(np.where(np.isnan(diff), np.inf, diff)), diff.shape
+                )
                 if not diff[p] <= worst_abs[0]:
                     worst_abs = (diff[p], k, p)
                 q = np.unravel_index(np.nanargmax(np.where(np.isnan(rel), np.inf, rel)), rel.shape)
@@ -290,7 +346,9 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
             bad = ~(diff <= atol + rtol * np.abs(n))
             if bad.any() and first_bad is None:
                 with np.errstate(invalid="ignore"):
-                    score = np.where(bad, np.nan_to_num(diff / (atol + rtol * np.abs(n)), nan=np.inf), -1)
+                    score = np.where(
+                        bad, np.nan_to_num(diff / (atol + rtol * np.abs(n)), nan=np.inf), -1
+                    )
                 p = np.unravel_index(np.argmax(score), score.shape)
                 first_bad = (k, p, a[p], n[p])
         line = f"gradcheck: {label}: worst abs error {float(worst_abs[0]):.3g}"
@@ -308,13 +366,15 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Fals
             failures.append(
                 f"gradcheck: Jacobian mismatch for output {k} with respect to input {i}"
                 f"{' (' + name + ')' if name else ''}, element {el} (output element {oel}): "
-                f"analytical {_num(av)}, numerical {_num(nv)}")
+                f"analytical {_num(av)}, numerical {_num(nv)}"
+            )
     for f in failures:
         out.print(f + "\n")
-    out.print(f"gradcheck: {'passed' if ok else 'failed'} (eps={eps:g}, atol={atol:g}, "
-              f"rtol={rtol:g})\n")
+    out.print(
+        f"gradcheck: {'passed' if ok else 'failed'} (eps={eps:g}, atol={atol:g}, rtol={rtol:g})\n"
+    )
     if not ok and raise_exception is True:
-        raise GradRuntimeError(failures[0][len("gradcheck: "):])
+        raise GradRuntimeError(failures[0][len("gradcheck: ") :])
     return ok
 
 
@@ -328,12 +388,18 @@ def _analytic_reverse(outs, leaves, checked, analytic):
         for j in range(n):
             head = np.zeros(n, dtype=o.data.dtype)
             head[j] = 1
-            gs = run_backward([o], [Tensor(head.reshape(o.data.shape))], retain_graph=True,
-                              inputs=order, allow_unused=True)
+            gs = run_backward(
+                [o],
+                [Tensor(head.reshape(o.data.shape))],
+                retain_graph=True,
+                inputs=order,
+                allow_unused=True,
+            )
             for i, g in zip(checked, gs):
                 if g is not None:
-                    analytic[i][k][j] = np.broadcast_to(g.data, order[checked.index(i)].data.shape
-                                                        ).reshape(-1)
+                    analytic[i][k][j] = np.broadcast_to(
+                        g.data, order[checked.index(i)].data.shape
+                    ).reshape(-1)
 
 
 def _analytic_forward(func, args, checked, analytic):
@@ -354,16 +420,27 @@ class _Quiet:
         pass
 
 
-def torch_gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
-                    check_forward_ad=False, check_backward_ad=True, **options):
+def torch_gradcheck(
+    func,
+    inputs,
+    *,
+    eps=1e-6,
+    atol=1e-5,
+    rtol=1e-3,
+    raise_exception=True,
+    check_forward_ad=False,
+    check_backward_ad=True,
+    **options,
+):
     """torch.autograd.gradcheck: True, or (raise_exception=True, torch's default) an error;
     reverse mode checked unless check_backward_ad=False, forward mode if check_forward_ad."""
     ok = True
     if check_backward_ad:
         ok = gradcheck(func, inputs, eps, atol, rtol, raise_exception, quiet=True, **options)
     if check_forward_ad and ok:
-        ok = gradcheck(func, inputs, eps, atol, rtol, raise_exception, quiet=True,
-                       forward_ad=True, **options)
+        ok = gradcheck(
+            func, inputs, eps, atol, rtol, raise_exception, quiet=True, forward_ad=True, **options
+        )
     return ok
 
 

@@ -1,7 +1,9 @@
 """Every module of the library, imported in this order: each registers its names
 in the op table (`ops.registry.register`) and the namespaces.  Importing this
 module loads the whole library (the session does)."""
+
 from . import values, python, methods, inplace, autograd_api, torch_ns  # noqa: F401
-methods.fill_methods()     # every op registered with method=True is a tensor method too
+
+methods.fill_methods()  # every op registered with method=True is a tensor method too
 from . import calculus, graphviz, io, optim, optim_more, data, transforms  # noqa: E402,F401
 from . import plot, trace, help  # noqa: E402,F401  (plot: plotext imported on first use)

@@ -3,6 +3,7 @@ default_collate (tensors stacked, numbers made tensors, a tuple sample gives a l
 shuffling as RandomSampler does it -- each pass over the loader draws a base seed
 from the default generator, then a seed for a fresh generator whose randperm orders
 the samples -- so a shuffled epoch after `manual_seed` visits what torch's visits."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,12 +17,14 @@ from ..ops.registry import FUNCTIONS
 
 class Dataset:
     """torch.utils.data.Dataset: a base for user datasets (__len__, __getitem__)."""
+
     language_subclassable = True
     language_methods = {}
 
     def __getitem__(self, index):
-        raise GradRuntimeError("Subclasses of Dataset should implement __getitem__.",
-                               type_name="NotImplementedError")
+        raise GradRuntimeError(
+            "Subclasses of Dataset should implement __getitem__.", type_name="NotImplementedError"
+        )
 
 
 class TensorDataset(Dataset):
@@ -56,8 +59,10 @@ def default_collate(batch):
     if type(elem) is Tensor:
         return FUNCTIONS["stack"](list(batch), 0)
     if isinstance(elem, bool) or not isinstance(elem, (int, float, tuple, list, str)):
-        raise GradTypeError("default_collate: batch must contain tensors, numbers, dicts or "
-                            f"lists; found {type_name(elem)}")
+        raise GradTypeError(
+            "default_collate: batch must contain tensors, numbers, dicts or "
+            f"lists; found {type_name(elem)}"
+        )
     if isinstance(elem, float):
         return Tensor(np.array(batch, dtype=np.float64))
     if isinstance(elem, int):
@@ -79,20 +84,39 @@ def _length(dataset):
 
 class DataLoader:
     """DataLoader(dataset, batch_size=1, shuffle=False, drop_last=False)."""
+
     language_methods = {}
     language_callable = True
 
-    def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
-                 num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
-                 worker_init_fn=None, multiprocessing_context=None, generator=None, *,
-                 prefetch_factor=None, persistent_workers=False, pin_memory_device="",
-                 in_order=True):
+    def __init__(
+        self,
+        dataset,
+        batch_size=1,
+        shuffle=None,
+        sampler=None,
+        batch_sampler=None,
+        num_workers=0,
+        collate_fn=None,
+        pin_memory=False,
+        drop_last=False,
+        timeout=0,
+        worker_init_fn=None,
+        multiprocessing_context=None,
+        generator=None,
+        *,
+        prefetch_factor=None,
+        persistent_workers=False,
+        pin_memory_device="",
+        in_order=True,
+    ):
         if sampler is not None or batch_sampler is not None:
             raise GradValueError("DataLoader: sampler/batch_sampler are not supported by gradcli")
-        if batch_size is not None and (isinstance(batch_size, bool) or
-                                       not isinstance(batch_size, int) or batch_size <= 0):
-            raise GradValueError("batch_size should be a positive integer value, but got "
-                                 f"batch_size={batch_size}")
+        if batch_size is not None and (
+            isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size <= 0
+        ):
+            raise GradValueError(
+                f"batch_size should be a positive integer value, but got batch_size={batch_size}"
+            )
         self.dataset, self.batch_size, self.shuffle = dataset, batch_size, bool(shuffle)
         self.drop_last, self.collate_fn = drop_last, collate_fn
         self.num_workers, self.generator = num_workers, generator
@@ -105,13 +129,13 @@ class DataLoader:
 
     def __iter__(self):
         gen = context.current.generator if self.generator is None else self.generator
-        sampling.random64_int(gen)            # _BaseDataLoaderIter's base seed
+        sampling.random64_int(gen)  # _BaseDataLoaderIter's base seed
         return self._batches(gen)
 
     def _batches(self, gen):
         n = _length(self.dataset)
         if self.shuffle:
-            fresh = gen.clone().manual_seed(sampling.random64_int(gen))   # a new torch.Generator
+            fresh = gen.clone().manual_seed(sampling.random64_int(gen))  # a new torch.Generator
             order = sampling.randperm(fresh, n).tolist()
         else:
             order = range(n)
@@ -131,15 +155,20 @@ class DataLoader:
 
     language_iter = __iter__
     language_len = __len__
-    language_attrs = {"dataset": lambda d: d.dataset, "batch_size": lambda d: d.batch_size,
-                      "drop_last": lambda d: d.drop_last}
+    language_attrs = {
+        "dataset": lambda d: d.dataset,
+        "batch_size": lambda d: d.batch_size,
+        "drop_last": lambda d: d.drop_last,
+    }
 
     def __repr__(self):
         return "<torch.utils.data.dataloader.DataLoader object>"
 
 
 def members():
-    return {"Dataset": Dataset, "TensorDataset": TensorDataset, "DataLoader": DataLoader,
-            "default_collate": default_collate}
-
-
+    return {
+        "Dataset": Dataset,
+        "TensorDataset": TensorDataset,
+        "DataLoader": DataLoader,
+        "default_collate": default_collate,
+    }

@@ -18,6 +18,7 @@ requires grad shows it as its grad_fn; a leaf tangent that requires grad refuses
 
 `inplace.inplace` calls `run` under a forward-mode level; `inplace.py` fills `OPS`
 with its in-place functions (this module is below it)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -44,7 +45,7 @@ def run(x, compute, cast, plain, tangent_op, alias=None):
     snaps = []
 
     def keep(t):
-        if t is not x:                      # a snapshot of x: it carries x's tangents
+        if t is not x:  # a snapshot of x: it carries x's tangents
             for level in levels:
                 xt = tan.tangent_at(x, level)
                 if xt is not None:
@@ -53,11 +54,12 @@ def run(x, compute, cast, plain, tangent_op, alias=None):
         r = compute(t)
         results.append(r)
         return r
+
     old = {level: tan.tangent_at(x, level) for level in levels} if alias is not None else None
     plain(x, keep, cast)
     r = results[0] if results else None
     if alias is not None and snaps:
-        o = Tensor(x.data.copy(), x.requires_grad, x.grad_fn)    # the new primal, old tangents
+        o = Tensor(x.data.copy(), x.requires_grad, x.grad_fn)  # the new primal, old tangents
         for level, xt in old.items():
             if xt is not None:
                 tan.set_tangent(o, level, xt)
@@ -79,7 +81,7 @@ def _update(x, level, xt, rt, tangent_op):
             _apply(vt, rt, level, tangent_op)
             return
     if xt is None:
-        if tangent_op is None:              # the op's own tangent (fresh: a result)
+        if tangent_op is None:  # the op's own tangent (fresh: a result)
             tan.set_tangent(x, level, _as_x(x, rt))
             return
         new = getattr(tangent_op, "new", None)
@@ -128,7 +130,7 @@ def _dual_base_tangent(base, level, xt):
 def _apply(xt, rt, level, tangent_op):
     """xt (a tangent) changed in place, by autograd's in-place ops."""
     vis = _forward.visible
-    set_visible(tuple(L for L in vis if L < level))     # as the ops' forward rules run
+    set_visible(tuple(L for L in vis if L < level))  # as the ops' forward rules run
     try:
         if tangent_op is not None:
             tangent_op(xt, level)
@@ -157,6 +159,7 @@ def tangent_or_zeros(v, level):
 def copy_source(src):
     """copy_'s tangent op: the source's tangent copied in, or zeros (fill_(0)); a tensor
     without a tangent gets a copy of the source's."""
+
     def op(xt, level):
         st = tan.tangent_at(src, level)
         if st is None:
@@ -164,11 +167,13 @@ def copy_source(src):
         else:
             OPS["copy_"](xt, st)
 
-    def new(x, level):          # a tensor without a tangent: a copy of the source's
+    def new(x, level):  # a tensor without a tangent: a copy of the source's
         st = tan.tangent_at(src, level)
         if st is None or st.data.shape != x.data.shape:
             return None
-        return FUNCTIONS["clone"](st if st.data.dtype == x.data.dtype else
-                                  FUNCTIONS["to"](st, x.data.dtype))
+        return FUNCTIONS["clone"](
+            st if st.data.dtype == x.data.dtype else FUNCTIONS["to"](st, x.data.dtype)
+        )
+
     op.new = new
     return op

@@ -1,4 +1,5 @@
 """torch.autograd.forward_ad: dual_level, make_dual, unpack_dual (engine/forward.py)."""
+
 from __future__ import annotations
 
 from ..base.errors import GradRuntimeError, GradTypeError
@@ -11,11 +12,13 @@ from ..engine import forward as fw
 
 class _Public:
     """The public levels (forward_ad's); PyTorch allows one at a time."""
+
     stack: list = []
 
 
 class DualLevel:
     """`with fwAD.dual_level():` -- a context manager for the language's `with`."""
+
     language_context = True
 
     def __enter__(self):
@@ -42,8 +45,10 @@ def dual_level():
 def _level(level):
     if level is None:
         if not _Public.stack:
-            raise GradRuntimeError("Trying to create a dual Tensor for forward AD but no level "
-                                   "exists, make sure to enter_dual_level() first.")
+            raise GradRuntimeError(
+                "Trying to create a dual Tensor for forward AD but no level "
+                "exists, make sure to enter_dual_level() first."
+            )
         return _Public.stack[-1]
     return level
 
@@ -57,6 +62,7 @@ def make_dual(tensor, tangent, *, level=None):
 
 class UnpackedDualTensor(tuple):
     """(primal, tangent) with .primal / .tangent, as PyTorch's namedtuple."""
+
     language_attrs = {"primal": lambda u: u[0], "tangent": lambda u: u[1]}
 
     def __repr__(self):
@@ -79,11 +85,18 @@ def enter_dual_level():
 
 def exit_dual_level(*, level=None):
     if not _Public.stack:
-        raise GradRuntimeError("Trying to exit a forward AD level that was not the last one "
-                               "that was created. This is not supported.")
+        raise GradRuntimeError(
+            "Trying to exit a forward AD level that was not the last one "
+            "that was created. This is not supported."
+        )
     DualLevel().__exit__(None, None, None)
 
 
-MEMBERS = {"dual_level": dual_level, "make_dual": make_dual, "unpack_dual": unpack_dual,
-           "enter_dual_level": enter_dual_level, "exit_dual_level": exit_dual_level,
-           "UnpackedDualTensor": UnpackedDualTensor}
+MEMBERS = {
+    "dual_level": dual_level,
+    "make_dual": make_dual,
+    "unpack_dual": unpack_dual,
+    "enter_dual_level": enter_dual_level,
+    "exit_dual_level": exit_dual_level,
+    "UnpackedDualTensor": UnpackedDualTensor,
+}

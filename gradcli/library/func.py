@@ -7,6 +7,7 @@ whose levels nest (engine/forward.py), so jacfwd(jacrev(f)), grad(grad(f)) and
 vmap(grad(f)) work to any depth.  vmap runs f once per sample and stacks the
 results (see README, Transforms).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,13 +22,14 @@ from ..ops.shape import alias
 from . import transform_base as tb
 
 
-BATCHED = {}   # transform kind -> its implementation on a batch of vmap (library/vmap.py)
-FAST = {}      # jacrev/jacfwd in one batched pass (library/vectorize.py); None: f does not batch
+BATCHED = {}  # transform kind -> its implementation on a batch of vmap (library/vmap.py)
+FAST = {}  # jacrev/jacfwd in one batched pass (library/vectorize.py); None: f does not batch
 
 
 class Transformed:
     """A function made by a transform (PyTorch prints it as the wrapped function).
     `how`: (kind, f, options) for the transforms that also run batched inside vmap."""
+
     __slots__ = ("fn", "label", "how")
 
     def __init__(self, fn, label, how=None):
@@ -35,7 +37,7 @@ class Transformed:
 
     def __call__(self, *a, **k):
         level = bt.level_of(a, k)
-        if level:                       # called inside vmap with batched arguments
+        if level:  # called inside vmap with batched arguments
             run = BATCHED.get(self.how[0]) if self.how else None
             out = run(level, self.how, a, k) if run is not None else NotImplemented
             return bt.loop(self.fn, a, k, level) if out is NotImplemented else out
@@ -92,20 +94,27 @@ def _grad_and_value(f, argnums, has_aux, args, kwargs, name="grad_and_value"):
         aux = None
         if has_aux:
             if not (isinstance(out, tuple) and len(out) == 2):
-                raise GradRuntimeError(f"{name}(f)(*args): output of function f should be a "
-                                       "tuple: (output, aux) if has_aux is True")
+                raise GradRuntimeError(
+                    f"{name}(f)(*args): output of function f should be a "
+                    "tuple: (output, aux) if has_aux is True"
+                )
             out, aux = out
         if not isinstance(out, Tensor):
-            raise GradRuntimeError(f"{name}(f)(*args): Expected f(*args) to return a Tensor, "
-                                   f"got <class '{type_name(out)}'>")
+            raise GradRuntimeError(
+                f"{name}(f)(*args): Expected f(*args) to return a Tensor, "
+                f"got <class '{type_name(out)}'>"
+            )
         if out.data.ndim != 0:
             raise GradRuntimeError(
                 f"{name}(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor with "
-                f"{out.data.ndim} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
+                f"{out.data.ndim} dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
+            )
         wrt = tb.leaves([args[n] for n in nums])
         gs = tb.grads((out,), (None,), wrt)
-        pieces = [tb.unflatten(args[n], gs[k:k + len(tb.leaves(args[n]))])
-                  for n, k in zip(nums, _offsets([args[n] for n in nums]))]
+        pieces = [
+            tb.unflatten(args[n], gs[k : k + len(tb.leaves(args[n]))])
+            for n, k in zip(nums, _offsets([args[n] for n in nums]))
+        ]
     g = pieces[0] if isinstance(argnums, int) else tuple(pieces)
     g = _finish(g, outer)
     value = _finish(out, outer)
@@ -126,6 +135,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
     def wrapper(*args, **kwargs):
         g, v = _grad_and_value(func, argnums, has_aux, args, kwargs)
         return g, v
+
     return Transformed(wrapper, _label(func), ("grad_and_value", func, (argnums, has_aux)))
 
 
@@ -135,6 +145,7 @@ def grad(func, argnums=0, has_aux=False):
         if has_aux:
             return g, v[1]
         return g
+
     return Transformed(wrapper, _label(func), ("grad", func, (argnums, has_aux)))
 
 
@@ -152,13 +163,17 @@ def vjp(func, *primals, has_aux=False):
     def vjp_fn(*cotangents):
         cots = tb.leaves(list(cotangents))
         if len(cots) != len(outs):
-            raise GradRuntimeError("Expected pytree structure of cotangents to be the same as "
-                                   "pytree structure of outputs to the function.")
+            raise GradRuntimeError(
+                "Expected pytree structure of cotangents to be the same as "
+                "pytree structure of outputs to the function."
+            )
         with _Enabled():
             gs = tb.grads(outs, cots, wrt)
-        res = tuple(tb.unflatten(a, gs[k:k + len(tb.leaves(a))])
-                    for a, k in zip(args, _offsets(args)))
+        res = tuple(
+            tb.unflatten(a, gs[k : k + len(tb.leaves(a))]) for a, k in zip(args, _offsets(args))
+        )
         return _finish(res, outer)
+
     fn = Transformed(vjp_fn, "vjp.<locals>.wrapper")
     if has_aux:
         return _finish(out, outer), fn, _finish(aux, outer)
@@ -167,15 +182,19 @@ def vjp(func, *primals, has_aux=False):
 
 def jvp(func, primals, tangents, *, has_aux=False):
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
-        raise GradRuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. "
-                               "E.g. it should be valid to call f(*primals).")
+        raise GradRuntimeError(
+            "jvp(f, primals, tangents): Expected primals to be a tuple. "
+            "E.g. it should be valid to call f(*primals)."
+        )
     if len(primals) != len(tangents):
-        raise GradRuntimeError("jvp(f, primals, tangents): Expected primals and tangents to "
-                               "have the same python structure.")
+        raise GradRuntimeError(
+            "jvp(f, primals, tangents): Expected primals and tangents to "
+            "have the same python structure."
+        )
     run, box = tb.keeping_aux(func, has_aux)
     with _Enabled():
         out, tans = tb.tangents_at(run, list(primals), list(tangents))
-        out = tb.tree_map(lambda o: alias(o) if o.requires_grad else o, out)   # the primal view
+        out = tb.tree_map(lambda o: alias(o) if o.requires_grad else o, out)  # the primal view
     if has_aux:
         return out, tans, box[0]
     return out, tans
@@ -186,6 +205,7 @@ def linearize(func, *primals):
 
     def jvp_fn(*tangents):
         return jvp(func, primals, tangents)[1]
+
     return out, Transformed(jvp_fn, "linearize.<locals>.jvp_fn")
 
 
@@ -214,11 +234,14 @@ def jacrev(func, argnums=0, has_aux=False, chunk_size=None):
             per_output = []
             for o in tb.leaves(out):
                 rows = [tb.grads((o,), (e,), wrt) for e in tb.basis(o)]
-                per_in = [tb.assemble([r[k] for r in rows], o.data.shape, x.data.shape,
-                                      x.data.dtype) for k, x in enumerate(wrt)]
+                per_in = [
+                    tb.assemble([r[k] for r in rows], o.data.shape, x.data.shape, x.data.dtype)
+                    for k, x in enumerate(wrt)
+                ]
                 per_output.append(per_in[0] if isinstance(argnums, int) else tuple(per_in))
         res = _finish(_jac_structure(out, per_output), outer)
         return (res, _finish(aux, outer)) if has_aux else res
+
     return Transformed(wrapper, _label(func), ("jacrev", func, (argnums, has_aux)))
 
 
@@ -248,14 +271,19 @@ def jacfwd(func, argnums=0, has_aux=False, randomness="error"):
                 for n in nums:
                     x = args[n]
                     parts = [c[k] for c in cols[n]]
-                    j = FUNCTIONS["reshape"](FUNCTIONS["stack"](parts, -1),
-                                             o.data.shape + x.data.shape) \
-                        if parts else Tensor(np.zeros(o.data.shape + x.data.shape))
+                    j = (
+                        FUNCTIONS["reshape"](
+                            FUNCTIONS["stack"](parts, -1), o.data.shape + x.data.shape
+                        )
+                        if parts
+                        else Tensor(np.zeros(o.data.shape + x.data.shape))
+                    )
                     per_in.append(j)
                 per_output.append(per_in[0] if isinstance(argnums, int) else tuple(per_in))
         outer = _outer([args[n] for n in nums])
         res = _finish(_jac_structure(out, per_output), outer)
         return (res, _finish(box[0], outer)) if has_aux else res
+
     return Transformed(wrapper, _label(func), ("jacfwd", func, (argnums, has_aux)))
 
 
@@ -264,6 +292,13 @@ def hessian(func, argnums=0):
     return Transformed(jacfwd(inner, argnums).fn, _label(func), ("jacfwd", inner, (argnums, False)))
 
 
-MEMBERS = {"grad": grad, "grad_and_value": grad_and_value, "vjp": vjp, "jvp": jvp,
-           "jacrev": jacrev, "jacfwd": jacfwd, "hessian": hessian,
-           "linearize": linearize}
+MEMBERS = {
+    "grad": grad,
+    "grad_and_value": grad_and_value,
+    "vjp": vjp,
+    "jvp": jvp,
+    "jacrev": jacrev,
+    "jacfwd": jacfwd,
+    "hessian": hessian,
+    "linearize": linearize,
+}

@@ -1,6 +1,7 @@
 """torch.autograd.functional beyond jacobian/hessian (calculus.py): vjp, jvp, hvp, vhp,
 the forward-mode Jacobian (strategy="forward-mode", computed with the forward-mode
 engine, one tangent per input element), and gradgradcheck."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,19 +18,23 @@ from .transform_base import _as_tuple, _check_callable, _postprocess, _preproces
 def _vector(v, inputs_or_outputs, what, fn_name, single_ok):
     if v is None:
         if len(inputs_or_outputs) != 1 or inputs_or_outputs[0].data.size != 1:
-            raise GradRuntimeError(f"The vector v can only be None if the {what} is a single "
-                                   "Tensor with a single element.")
-        return (Tensor(np.ones(inputs_or_outputs[0].data.shape,
-                               inputs_or_outputs[0].data.dtype)),)
+            raise GradRuntimeError(
+                f"The vector v can only be None if the {what} is a single "
+                "Tensor with a single element."
+            )
+        return (Tensor(np.ones(inputs_or_outputs[0].data.shape, inputs_or_outputs[0].data.dtype)),)
     _, vs = _as_tuple(v, "v", fn_name)
     if len(vs) != len(inputs_or_outputs):
-        raise GradRuntimeError(f"v is a tuple of invalid length: should be "
-                               f"{len(inputs_or_outputs)} but got {len(vs)}.")
+        raise GradRuntimeError(
+            f"v is a tuple of invalid length: should be {len(inputs_or_outputs)} but got {len(vs)}."
+        )
     for i, (a, b) in enumerate(zip(vs, inputs_or_outputs)):
         if a.data.shape != b.data.shape:
-            raise GradRuntimeError(f"Entry {i} in v has invalid size: should be "
-                                   f"torch.Size({list(b.data.shape)}) but got "
-                                   f"torch.Size({list(a.data.shape)}).")
+            raise GradRuntimeError(
+                f"Entry {i} in v has invalid size: should be "
+                f"torch.Size({list(b.data.shape)}) but got "
+                f"torch.Size({list(a.data.shape)})."
+            )
     return vs
 
 
@@ -49,10 +54,14 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         _strict_outputs(outs, strict)
         vs = _vector(v, outs, "user-provided function returns", "vjp", True)
         gs = tb.grads(outs, vs, ins, create_graph=create_graph)
-        return (_postprocess((_finish(outs, create_graph),), (is_out, True))[0]
-                if is_out else _finish(outs, create_graph)[0],
-                _postprocess((_finish(gs, create_graph),), (is_in, True))[0]
-                if is_in else _finish(gs, create_graph)[0])
+        return (
+            _postprocess((_finish(outs, create_graph),), (is_out, True))[0]
+            if is_out
+            else _finish(outs, create_graph)[0],
+            _postprocess((_finish(gs, create_graph),), (is_in, True))[0]
+            if is_in
+            else _finish(gs, create_graph)[0],
+        )
     finally:
         context.current.grad_enabled = prev
 
@@ -64,7 +73,8 @@ def _strict_outputs(outs, strict):
                 raise GradRuntimeError(
                     f"Output {i} of the user-provided function does not require gradients. The "
                     "outputs must be computed in a differentiable manner from the input when "
-                    "running in strict mode.")
+                    "running in strict mode."
+                )
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -79,8 +89,10 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         out, tans = tb.tangents_at(lambda *a: func(*a), ins, vs)
         is_out, outs = _as_tuple(out, "outputs of the user-provided function", "jvp")
         tans = tans if is_out else (tans,)
-        return (_finish(outs, create_graph) if is_out else _finish(outs, create_graph)[0],
-                _finish(tans, create_graph) if is_out else _finish(tans, create_graph)[0])
+        return (
+            _finish(outs, create_graph) if is_out else _finish(outs, create_graph)[0],
+            _finish(tans, create_graph) if is_out else _finish(tans, create_graph)[0],
+        )
     finally:
         context.current.grad_enabled = prev
 
@@ -90,9 +102,12 @@ def _scalar_func(func, fn_name):
         out = func(*a)
         is_t, outs = _as_tuple(out, "outputs of the user-provided function", fn_name)
         if is_t or outs[0].data.size != 1:
-            raise GradRuntimeError(f"The Tensor returned by the function given to {fn_name} "
-                                   "should contain a single element")
+            raise GradRuntimeError(
+                f"The Tensor returned by the function given to {fn_name} "
+                "should contain a single element"
+            )
         return outs[0]
+
     return f
 
 
@@ -132,6 +147,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
             out = f(*a)
             box.append(out)
             return tuple(tb.grads((out,), (None,), a, create_graph=True))
+
         _, h = tb.tangents_at(grad_of, ins, vs)
         out = box[0]
         value = out if create_graph else Tensor(out.data)
@@ -141,9 +157,18 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
         context.current.grad_enabled = prev
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
-                  gen_non_contig_grad_outputs=False, raise_exception=False, quiet=False,
-                  **_torch_options):
+def gradgradcheck(
+    func,
+    inputs,
+    grad_outputs=None,
+    eps=1e-6,
+    atol=1e-5,
+    rtol=1e-3,
+    gen_non_contig_grad_outputs=False,
+    raise_exception=False,
+    quiet=False,
+    **_torch_options,
+):
     """gradcheck of the first derivative: inputs and (random, seeded) grad_outputs are
     both checked, as in PyTorch."""
     _check_callable(func, "gradgradcheck")
@@ -156,8 +181,11 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
         outs = func(*items)
     finally:
         context.current.grad_enabled = prev
-    outs = [o for o in (outs if isinstance(outs, (tuple, list)) else (outs,))
-            if isinstance(o, Tensor) and o.data.dtype.kind == "f"]
+    outs = [
+        o
+        for o in (outs if isinstance(outs, (tuple, list)) else (outs,))
+        if isinstance(o, Tensor) and o.data.dtype.kind == "f"
+    ]
     if grad_outputs is None:
         rng = np.random.default_rng(0)
         heads = [Tensor(rng.standard_normal(o.data.shape), True) for o in outs]
@@ -166,27 +194,60 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
     n = len(items)
 
     def first(*a):
-        context.current.grad_enabled = True         # also while gradcheck perturbs without a graph
+        context.current.grad_enabled = True  # also while gradcheck perturbs without a graph
         xs = list(a[:n])
         hs = a[n:]
         out = func(*xs)
-        os = [o for o in (out if isinstance(out, (tuple, list)) else (out,))
-              if isinstance(o, Tensor) and o.data.dtype.kind == "f"]
+        os = [
+            o
+            for o in (out if isinstance(out, (tuple, list)) else (out,))
+            if isinstance(o, Tensor) and o.data.dtype.kind == "f"
+        ]
         wrt = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
         return tuple(tb.grads(os, hs, wrt, create_graph=True))
+
     if not diff:
-        raise GradRuntimeError("gradgradcheck expects at least one input tensor to require "
-                               "gradient, but none of the them have requires_grad=True.")
-    return gradcheck(first, tuple(items) + tuple(heads), eps=eps, atol=atol, rtol=rtol,
-                     raise_exception=raise_exception, quiet=quiet)
+        raise GradRuntimeError(
+            "gradgradcheck expects at least one input tensor to require "
+            "gradient, but none of the them have requires_grad=True."
+        )
+    return gradcheck(
+        first,
+        tuple(items) + tuple(heads),
+        eps=eps,
+        atol=atol,
+        rtol=rtol,
+        raise_exception=raise_exception,
+        quiet=quiet,
+    )
 
 
-def torch_gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
-                        gen_non_contig_grad_outputs=False, raise_exception=True, **options):
+def torch_gradgradcheck(
+    func,
+    inputs,
+    grad_outputs=None,
+    *,
+    eps=1e-6,
+    atol=1e-5,
+    rtol=1e-3,
+    gen_non_contig_grad_outputs=False,
+    raise_exception=True,
+    **options,
+):
     """torch.autograd.gradgradcheck: prints nothing; True, or (raise_exception=True, torch's
     default) an error."""
-    return gradgradcheck(func, inputs, grad_outputs, eps, atol, rtol,
-                         gen_non_contig_grad_outputs, raise_exception, quiet=True, **options)
+    return gradgradcheck(
+        func,
+        inputs,
+        grad_outputs,
+        eps,
+        atol,
+        rtol,
+        gen_non_contig_grad_outputs,
+        raise_exception,
+        quiet=True,
+        **options,
+    )
 
 
 _ = fw

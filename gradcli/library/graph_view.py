@@ -16,6 +16,7 @@ leaves rounded and blue) with arrows from inputs to the op that uses them.
 graph, so `save(graph(y), "g.svg")` (or .dot, .txt) writes it and a notebook shows
 it as SVG (`_repr_svg_`).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -26,8 +27,8 @@ from ..core.tensor import Tensor
 from ..engine import autograd, observe
 from . import svg
 
-TEXT_WIDTH = 60          # a gradient's text is cut beyond this many characters
-MAX_NODES = 2000         # an SVG picture of more nodes is refused
+TEXT_WIDTH = 60  # a gradient's text is cut beyond this many characters
+MAX_NODES = 2000  # an SVG picture of more nodes is refused
 
 
 def nodes_and_edges(t):
@@ -77,7 +78,7 @@ _NONE = object()
 
 def _one_line(v) -> str:
     text = " ".join(part.strip() for part in show(v).split("\n"))
-    return text if len(text) <= TEXT_WIDTH else text[:TEXT_WIDTH - 3] + "..."
+    return text if len(text) <= TEXT_WIDTH else text[: TEXT_WIDTH - 3] + "..."
 
 
 def _shape(shape) -> str:
@@ -93,7 +94,7 @@ def gradients(t):
     flow = flow_of(root)
     if flow is not None:
         return flow
-    if t.data is None:          # graph(y.grad_fn): no value to start a pass from
+    if t.data is None:  # graph(y.grad_fn): no value to start a pass from
         return {}
     seen = {}
 
@@ -105,8 +106,9 @@ def gradients(t):
     prev = observe.TRACER
     observe.TRACER = tracer
     try:
-        autograd.run_backward((t,), (head,), retain_graph=True, inputs=leaves or [t],
-                              allow_unused=True)
+        autograd.run_backward(
+            (t,), (head,), retain_graph=True, inputs=leaves or [t], allow_unused=True
+        )
     except GradError as e:
         if "backward through the graph a second time" in e.message:
             raise GradValueError(
@@ -114,7 +116,8 @@ def gradients(t):
                 "several passes ago, or the graph has more nodes than are remembered, "
                 f"{observe.FLOW_NODES}, and was freed)",
                 hint="call graph(y, values=true) right after backward y, or backward y, "
-                     "retain_graph=true") from None
+                "retain_graph=true",
+            ) from None
         raise
     finally:
         observe.TRACER = prev
@@ -136,10 +139,12 @@ def value_notes(t, names):
             return f"   value {_shape(g)}   grad in: {_shape(g)} (too big to keep)"
         arr = np.asarray(g)
         return f"   value {_shape(arr.shape)}   grad in: {_one_line(Tensor(arr))}"
+
     return note
 
 
 # ---------------------------------------------------------------- SVG
+
 
 def _label_lines(item, names, note):
     if type(item) is Tensor:
@@ -161,8 +166,10 @@ def svg_picture(t, names, values=False) -> str:
     for a, b in edges:
         consumers[index[id(a)]].append(index[id(b)])
     if len(order) > MAX_NODES:
-        raise GradValueError(f"graph(): {len(order)} nodes are too many for a picture "
-                             f"(at most {MAX_NODES})", hint='graph(y) gives the text tree')
+        raise GradValueError(
+            f"graph(): {len(order)} nodes are too many for a picture (at most {MAX_NODES})",
+            hint="graph(y) gives the text tree",
+        )
     # layer = longest path from the output, so that every arrow points up: visit a
     # node once all its consumers are placed (Kahn's order from the output down)
     waiting = [0] * len(order)
@@ -184,17 +191,21 @@ def svg_picture(t, names, values=False) -> str:
         layers.setdefault(layer[i], []).append(i)
     labels = [_label_lines(n, names, note) for n in order]
     char_w, line_h, pad = 7.2, 15, 8
-    sizes = [(max(len(s) for s in lab) * char_w + 2 * pad, len(lab) * line_h + pad)
-             for lab in labels]
+    sizes = [
+        (max(len(s) for s in lab) * char_w + 2 * pad, len(lab) * line_h + pad) for lab in labels
+    ]
     gap_x, gap_y = 24, 48
     pos = {}
     y = 20
     row_height = {}
     for k in sorted(layers):
         members = layers[k]
-        if k > 0:      # order by the mean x of the consumers already placed
-            members.sort(key=lambda i: np.mean([pos[c][0] + sizes[c][0] / 2
-                                                for c in consumers[i] if c in pos] or [0]))
+        if k > 0:  # order by the mean x of the consumers already placed
+            members.sort(
+                key=lambda i: np.mean(
+                    [pos[c][0] + sizes[c][0] / 2 for c in consumers[i] if c in pos] or [0]
+                )
+            )
         x = 20
         for i in members:
             pos[i] = (x, y)
@@ -219,13 +230,27 @@ def svg_picture(t, names, values=False) -> str:
     for i, item in enumerate(order):
         (x, y), (w, h) = pos[i], sizes[i]
         leaf = type(item) is Tensor
-        d.rect(x, y, w, h, fill="#dbeafe" if leaf else "#f5f5f5", stroke="#333",
-               rx=10 if leaf else 2, cls="leaf node" if leaf else "op node",
-               title=" ".join(labels[i]))
+        d.rect(
+            x,
+            y,
+            w,
+            h,
+            fill="#dbeafe" if leaf else "#f5f5f5",
+            stroke="#333",
+            rx=10 if leaf else 2,
+            cls="leaf node" if leaf else "op node",
+            title=" ".join(labels[i]),
+        )
         for j, s in enumerate(labels[i]):
-            d.text(x + w / 2, y + pad / 2 + line_h * (j + 0.75), s, size=12 if j == 0 else 11,
-                   anchor="middle", weight="bold" if j == 0 else None,
-                   family="DejaVu Sans Mono, Menlo, monospace" if j else svg.FONT)
+            d.text(
+                x + w / 2,
+                y + pad / 2 + line_h * (j + 0.75),
+                s,
+                size=12 if j == 0 else 11,
+                anchor="middle",
+                weight="bold" if j == 0 else None,
+                family="DejaVu Sans Mono, Menlo, monospace" if j else svg.FONT,
+            )
     return d.to_string()
 
 

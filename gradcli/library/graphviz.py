@@ -23,6 +23,7 @@ Both walk the graph without recursion; the text tree stops after
 `MAX_LINES` lines with a `... (N more lines)` note so that a graph of a
 million nodes stays printable.  The result is a string (displayed as is).
 """
+
 from __future__ import annotations
 
 from ..engine.function import Function
@@ -38,6 +39,7 @@ MAX_LINES = 1000
 
 class Picture(str):
     """A string shown as its text (no quotes) when displayed."""
+
     __slots__ = ()
 
     def __repr__(self):
@@ -48,8 +50,8 @@ def _names():
     """id(tensor) -> variable name, from the current session's variables."""
     out = {}
     for name, v in (context.current.variables or {}).items():
-            if isinstance(v, Tensor):
-                out.setdefault(id(v), name)
+        if isinstance(v, Tensor):
+            out.setdefault(id(v), name)
     return out
 
 
@@ -117,8 +119,7 @@ def _dot_str(s):
 def dot(t, names=None):
     names = _names() if names is None else names
     ids = {}
-    lines = ["digraph autograd {", "  rankdir=BT;",
-             '  node [fontname="Helvetica", fontsize=11];']
+    lines = ["digraph autograd {", "  rankdir=BT;", '  node [fontname="Helvetica", fontsize=11];']
 
     def node_id(item):
         key = id(item)
@@ -126,8 +127,10 @@ def dot(t, names=None):
             ids[key] = f"n{len(ids)}"
             if type(item) is Tensor:
                 label = f"{names.get(id(item), '<leaf>')}\\n{_shape(item)}"
-                lines.append(f"  {ids[key]} [label=\"{_escape_label(label)}\", shape=ellipse, "
-                             "style=filled, fillcolor=lightblue];")
+                lines.append(
+                    f'  {ids[key]} [label="{_escape_label(label)}", shape=ellipse, '
+                    "style=filled, fillcolor=lightblue];"
+                )
             else:
                 lines.append(f"  {ids[key]} [label={_dot_str(item.name)}, shape=box];")
             return ids[key], True
@@ -157,13 +160,17 @@ def _escape_label(s):
     return s.replace('"', '\\"')
 
 
-@register("graph", 'graph(t, format="text", values=false)',
-          'the autograd graph behind t: a text tree of grad_fn names down to the leaves '
-          '(values=true: each value\'s shape and the gradient that flowed into it), '
-          'Graphviz DOT text with format="dot", an SVG picture with format="svg"; '
-          'save(graph(t), "g.svg") writes the picture', category="autograd")
+@register(
+    "graph",
+    'graph(t, format="text", values=false)',
+    "the autograd graph behind t: a text tree of grad_fn names down to the leaves "
+    "(values=true: each value's shape and the gradient that flowed into it), "
+    'Graphviz DOT text with format="dot", an SVG picture with format="svg"; '
+    'save(graph(t), "g.svg") writes the picture',
+    category="autograd",
+)
 def graph(t, format="text", values=False):
-    if isinstance(t, Function):             # graph(y.grad_fn): the same picture
+    if isinstance(t, Function):  # graph(y.grad_fn): the same picture
         t = Tensor(None, True, t)
     if not isinstance(t, Tensor):
         raise GradTypeError(f"graph(): expected a tensor, got {type_name(t)}")
@@ -176,4 +183,4 @@ def graph(t, format="text", values=False):
         return Picture(dot(t, names))
     if format == "svg":
         return SvgPicture(svg_picture(t, names, values))
-    raise GradValueError(f"graph(): format must be \"text\", \"dot\" or \"svg\", got {format!r}")
+    raise GradValueError(f'graph(): format must be "text", "dot" or "svg", got {format!r}')

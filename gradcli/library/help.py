@@ -6,6 +6,7 @@ and the call and its result are shown as the REPL would show them, so an example
 can never disagree with what gradcli does.  The REPL's `help`, `help(mean)`,
 `mean?`, `?` and `:help mean` all come here (repl/help.py adds the REPL's topics).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,12 +24,17 @@ _PYTORCH_NAMES = {
     "jacobian": "torch.autograd.functional.jacobian",
     "hessian": "torch.autograd.functional.hessian",
     "gradcheck": "torch.autograd.gradcheck",
-    "no_grad": "torch.no_grad", "enable_grad": "torch.enable_grad",
+    "no_grad": "torch.no_grad",
+    "enable_grad": "torch.enable_grad",
     "is_grad_enabled": "torch.is_grad_enabled",
-    "seed": "torch.manual_seed", "manual_seed": "torch.manual_seed",
-    "set_printoptions": "torch.set_printoptions", "set_default_dtype": "torch.set_default_dtype",
-    "get_default_dtype": "torch.get_default_dtype", "is_tensor": "torch.is_tensor",
-    "numel": "torch.numel", "device": "torch.device",
+    "seed": "torch.manual_seed",
+    "manual_seed": "torch.manual_seed",
+    "set_printoptions": "torch.set_printoptions",
+    "set_default_dtype": "torch.set_default_dtype",
+    "get_default_dtype": "torch.get_default_dtype",
+    "is_tensor": "torch.is_tensor",
+    "numel": "torch.numel",
+    "device": "torch.device",
     "assert_close": "close to torch.testing.assert_close",
 }
 _OWN = {"plot", "graph", "trace", "load", "save", "help", "display"}
@@ -66,7 +72,7 @@ def example(entry, name=None) -> str | None:
     kw = {k: (_sample(v, 9) if isinstance(v, Arg) else v) for k, v in kwargs.items()}
     try:
         result = entry.fn(*values, **kw)
-    except Exception:          # a sample the checks use differently: no example
+    except Exception:  # a sample the checks use differently: no example
         return None
     parts = [_source(v) for v in values] + [f"{k}={_source(v)}" for k, v in kw.items()]
     name = name or entry.name
@@ -99,8 +105,8 @@ def entry_of(x):
     if isinstance(x, str):
         name = x
         for prefix in ("x.", "torch.", "F.", "torch.nn.functional.", "Tensor."):
-            if name.startswith(prefix) and name[len(prefix):].isidentifier():
-                name = name[len(prefix):]
+            if name.startswith(prefix) and name[len(prefix) :].isidentifier():
+                name = name[len(prefix) :]
                 break
         return BUILTINS.get(name) or METHOD_ONLY.get(name)
     for table in (BUILTINS, METHOD_ONLY):
@@ -128,23 +134,31 @@ def help_text(entry, name=None) -> str:
     return "\n".join(lines)
 
 
-@register("help", "help(name)", "help on a built-in: help(mean) or help(\"mean\"); "
-          "in the REPL also mean?, ? and :help", category="misc")
+@register(
+    "help",
+    "help(name)",
+    'help on a built-in: help(mean) or help("mean"); in the REPL also mean?, ? and :help',
+    category="misc",
+)
 def help_(x=None):
     if x is None:
-        text = ('help(NAME) shows a built-in: help(mean), help("backward"), help(x.sum); '
-                "in the REPL, :help lists them all")
+        text = (
+            'help(NAME) shows a built-in: help(mean), help("backward"), help(x.sum); '
+            "in the REPL, :help lists them all"
+        )
     else:
         entry = entry_of(getattr(x, "fn", x))
         if entry is None:
             if isinstance(x, str):
-                raise GradValueError(f"help(): no built-in named {x!r}",
-                                     hint=did_you_mean(x, list(BUILTINS) + list(METHOD_ONLY)))
+                raise GradValueError(
+                    f"help(): no built-in named {x!r}",
+                    hint=did_you_mean(x, list(BUILTINS) + list(METHOD_ONLY)),
+                )
             name = getattr(x, "name", None)
             if name and getattr(x, "params", None) is not None:
                 text = f"{name}({', '.join(x.params)}): a function defined in this program"
             else:
-                            text = f"{show(x)}: no help for this value"
+                text = f"{show(x)}: no help for this value"
         else:
             text = help_text(entry, x if isinstance(x, str) else None)
     context.current.out.print(text + "\n")

@@ -19,6 +19,7 @@ unsqueeze/expand, and detach) sees them.  Then, as in PyTorch:
 For the compiler: `x[key] = v` is `setitem(x, key, v)`, and `x op= y` on a tensor
 target is `AUGMENTED[op](x, y)` (returning x itself, to bind back to the target).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,8 +31,15 @@ from ..core.tensor import Tensor, type_name
 from ..engine import nograd_views, versions
 from ..engine.forward import State as _forward, linear
 from ..engine.function import Function
-from .overlap import (EXPANDED_INDEX_PUT, EXPANDED_MASKED, OVERLAP, PARTIAL, overlaps,
-                      partial_overlap, writable)
+from .overlap import (
+    EXPANDED_INDEX_PUT,
+    EXPANDED_MASKED,
+    OVERLAP,
+    PARTIAL,
+    overlaps,
+    partial_overlap,
+    writable,
+)
 from .scalar_steps import scalar_step
 from . import dual_inplace
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
@@ -41,10 +49,13 @@ from ..ops.shape import _norm_key, index
 from ..ops.tensor_args import tensors_only
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
-VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
 
 
 # ---------------------------------------------------------------- the rule
+
 
 def check_leaf(x):
     """PyTorch's refusal of an in-place op on a leaf that requires grad (or a view of one)."""
@@ -71,13 +82,17 @@ def _values(x, r, cast):
             if np.broadcast_shapes(arr.shape, xd.shape) != xd.shape:
                 raise ValueError
         except ValueError:
-            raise ShapeError(f"output with shape {_shape(xd.shape)} doesn't match the broadcast "
-                             f"shape {_shape(np.broadcast_shapes(arr.shape, xd.shape))}") from None
+            raise ShapeError(
+                f"output with shape {_shape(xd.shape)} doesn't match the broadcast "
+                f"shape {_shape(np.broadcast_shapes(arr.shape, xd.shape))}"
+            ) from None
         arr = np.broadcast_to(arr, xd.shape)
     if arr.dtype != xd.dtype:
         if not cast and not np.can_cast(arr.dtype, xd.dtype, "same_kind"):
-            raise GradRuntimeError(f"result type {versions.type_word(arr.dtype)} can't be cast to "
-                                   f"the desired output type {versions.type_word(xd.dtype)}")
+            raise GradRuntimeError(
+                f"result type {versions.type_word(arr.dtype)} can't be cast to "
+                f"the desired output type {versions.type_word(xd.dtype)}"
+            )
         arr = arr.astype(xd.dtype)
     return arr
 
@@ -90,14 +105,14 @@ def write(x, arr):
     if d.flags.writeable:
         np.copyto(d, arr)
     elif getattr(x, "view_of", None) is not None or (x.vc is not None and overlaps(d)):
-        w = writable(d)                         # an expand()ed view: written through
+        w = writable(d)  # an expand()ed view: written through
         if w is None:
             x.data = np.array(arr, dtype=d.dtype, copy=True)
-        elif overlaps(d):                       # only what changed, as PyTorch's kernels
-            np.copyto(w, arr, where=arr != d)   # write (masked_fill_: where the mask is)
+        elif overlaps(d):  # only what changed, as PyTorch's kernels
+            np.copyto(w, arr, where=arr != d)  # write (masked_fill_: where the mask is)
         else:
             np.copyto(w, arr)
-    else:                                        # a read-only array no other tensor shares
+    else:  # a read-only array no other tensor shares
         x.data = np.array(arr, dtype=d.dtype, copy=True)
     versions.bump(x)
 
@@ -121,7 +136,7 @@ def inplace(x, compute, cast=False, overlap_ok=False, inputs=(), tangent=None, a
     if overlap_ok is not True and not x.data.flags.writeable and overlaps(x.data):
         if not overlap_ok:
             raise GradRuntimeError(OVERLAP)
-        context.warn(overlap_ok)        # masked_fill_, index_put_: deprecated, still done
+        context.warn(overlap_ok)  # masked_fill_, index_put_: deprecated, still done
     for t in inputs:
         if type(t) is Tensor and partial_overlap(x.data, t.data):
             raise GradRuntimeError(PARTIAL)
@@ -206,16 +221,17 @@ def _region(arr, view):
         context.current.grad_enabled = prev
     if d.flags.writeable:
         return d
-    return writable(d) if arr.flags.writeable else d     # an expand()ed region, written
+    return writable(d) if arr.flags.writeable else d  # an expand()ed region, written
 
 
 class CopySlices(Function):
     """The base of a view after an in-place op on the view: the old base with the
     view's region replaced by the op's result."""
+
     __slots__ = ("view",)
     name = "CopySlices"
-    qualified_name = "torch::autograd::CopySlices"      # (grad_fn.name())
-    jvp = linear          # linear in its tensor inputs
+    qualified_name = "torch::autograd::CopySlices"  # (grad_fn.name())
+    jvp = linear  # linear in its tensor inputs
     differentiable_twice = False
 
     def forward(self, b, r, view):
@@ -229,7 +245,7 @@ class CopySlices(Function):
         if self.needs[0]:
             gb = g.copy()
             region = _region(gb, self.view)
-            if overlaps(region):       # PyTorch copies into the view's region of the gradient
+            if overlaps(region):  # PyTorch copies into the view's region of the gradient
                 raise GradRuntimeError(OVERLAP)
             region[...] = 0
         if self.needs[1]:
@@ -239,17 +255,18 @@ class CopySlices(Function):
 
 class AsStrided(Function):
     """A view's grad_fn after an in-place op on it: its region of the new base."""
+
     __slots__ = ("shape", "view")
     name = "AsStridedBackward0"
-    jvp = linear          # linear in its tensor inputs
+    jvp = linear  # linear in its tensor inputs
 
     def forward(self, b, view):
         self.shape, self.view = b.shape, view
         return np.array(_region(b, view))
 
     def backward(self, g, F):
-        if F.tensor_mode:       # as PyTorch's as_strided_backward: zeros, g copied into the
-            z = Tensor(np.zeros(self.shape, dtype=g.data.dtype))       # region, the whole
+        if F.tensor_mode:  # as PyTorch's as_strided_backward: zeros, g copied into the
+            z = Tensor(np.zeros(self.shape, dtype=g.data.dtype))  # region, the whole
             return (AsStrided.apply(CopySlices.apply(z, g, view=self.view), view=_whole),)
         out = np.zeros(self.shape, dtype=g.dtype)
         _region(out, self.view)[...] = g
@@ -262,10 +279,11 @@ def _whole(t):
 
 # ---------------------------------------------------------------- nodes of their own
 
+
 class Zero(Function):
     __slots__ = ()
     name = "ZeroBackward0"
-    jvp = linear          # linear in its tensor inputs
+    jvp = linear  # linear in its tensor inputs
 
     def forward(self, x):
         return np.zeros_like(x)
@@ -279,7 +297,7 @@ class FillNumber(Function):
     name = "FillBackward2"
 
     def jvp(self, ts, F, *saved):
-        return Zero.apply(ts[0])          # a constant: its tangent is zero
+        return Zero.apply(ts[0])  # a constant: its tangent is zero
 
     def forward(self, x, value):
         return np.full_like(x, value)
@@ -291,7 +309,7 @@ class FillNumber(Function):
 class FillTensor(Function):
     __slots__ = ("dt",)
     name = "FillBackward3"
-    jvp = linear          # linear in its tensor inputs
+    jvp = linear  # linear in its tensor inputs
 
     def forward(self, x, value):
         return np.full_like(x, value)
@@ -304,7 +322,7 @@ class FillTensor(Function):
 class Copy(Function):
     __slots__ = ("shape",)
     name = "CopyBackwards"
-    jvp = linear          # linear in its tensor inputs
+    jvp = linear  # linear in its tensor inputs
 
     def forward(self, x, src):
         self.shape = np.shape(src)
@@ -319,9 +337,10 @@ class Copy(Function):
 
 class IndexPut(Function):
     """`x[index] = v` with an advanced index (tensor of indices, mask)."""
+
     __slots__ = ("key", "shape")
     name = "IndexPutBackward0"
-    jvp = linear          # linear in its tensor inputs
+    jvp = linear  # linear in its tensor inputs
     differentiable_twice = False
 
     def forward(self, x, v, key):
@@ -330,9 +349,11 @@ class IndexPut(Function):
         try:
             out[key] = v
         except ValueError:
-            raise ShapeError(f"shape mismatch: value tensor of shape {_shape(np.shape(v))} cannot "
-                             f"be broadcast to indexing result of shape "
-                             f"{_shape(x[key].shape)}") from None
+            raise ShapeError(
+                f"shape mismatch: value tensor of shape {_shape(np.shape(v))} cannot "
+                f"be broadcast to indexing result of shape "
+                f"{_shape(x[key].shape)}"
+            ) from None
         return out
 
     def backward(self, g, F):
@@ -349,7 +370,7 @@ class IndexPut(Function):
 class IndexAdd(Function):
     __slots__ = ("axis", "idx", "alpha")
     name = "IndexAddBackward0"
-    jvp = linear          # linear in its tensor inputs
+    jvp = linear  # linear in its tensor inputs
     differentiable_twice = False
 
     def forward(self, x, src, axis, idx, alpha):
@@ -366,6 +387,7 @@ class IndexAdd(Function):
 
 # ---------------------------------------------------------------- methods
 
+
 def _method(name, sig, doc):
     return register(name, sig, doc, method=True, function=False, category="tensor")
 
@@ -379,33 +401,50 @@ def zero_(x):
 def fill_(x, value):
     if isinstance(value, Tensor):
         if isinstance(x, Tensor):
-            check_leaf(x)       # autograd refuses a leaf before the kernel checks value
+            check_leaf(x)  # autograd refuses a leaf before the kernel checks value
         if value.data.ndim:
-            raise GradRuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
-                                   f"with {value.data.ndim} dimensions.")
-        return inplace(x, lambda t: FillTensor.apply(t, value), cast=True, tangent=lambda xt, lv:
-                       fill_(xt, dual_inplace.tangent_or_zeros(value, lv)))
+            raise GradRuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor "
+                f"with {value.data.ndim} dimensions."
+            )
+        return inplace(
+            x,
+            lambda t: FillTensor.apply(t, value),
+            cast=True,
+            tangent=lambda xt, lv: fill_(xt, dual_inplace.tangent_or_zeros(value, lv)),
+        )
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise GradTypeError(f"fill_(): argument 'value' must be Number, not {type_name(value)}")
-    return inplace(x, lambda t: FillNumber.apply(t, value=value), cast=True, overlap_ok=True,
-                   tangent=lambda xt, level: fill_(xt, 0))
+    return inplace(
+        x,
+        lambda t: FillNumber.apply(t, value=value),
+        cast=True,
+        overlap_ok=True,
+        tangent=lambda xt, level: fill_(xt, 0),
+    )
 
 
 @_method("copy_", "x.copy_(src)", "x's values replaced by src's (broadcast, cast) in place")
 def copy_(x, src, non_blocking=False):
     if not isinstance(src, Tensor):
-        raise GradTypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
-                            f"{type_name(src)}")
+        raise GradTypeError(
+            f"copy_(): argument 'src' (position 1) must be Tensor, not {type_name(src)}"
+        )
     xs, ss = x.data.shape if isinstance(x, Tensor) else (), src.data.shape
     if isinstance(x, Tensor):
-        check_leaf(x)           # autograd refuses a leaf before the kernel checks shapes
+        check_leaf(x)  # autograd refuses a leaf before the kernel checks shapes
     try:
         if np.broadcast_shapes(xs, ss) != xs:
             raise ValueError
     except ValueError:
         _broadcast_error(xs, ss)
-    return inplace(x, lambda t: Copy.apply(t, src), cast=True, inputs=(src,),
-                   tangent=dual_inplace.copy_source(src))
+    return inplace(
+        x,
+        lambda t: Copy.apply(t, src),
+        cast=True,
+        inputs=(src,),
+        tangent=dual_inplace.copy_source(src),
+    )
 
 
 def _broadcast_error(a, b):
@@ -413,34 +452,50 @@ def _broadcast_error(a, b):
         m = a[-i] if i <= len(a) else 1
         n = b[-i] if i <= len(b) else 1
         if m != n and n != 1:
-            raise ShapeError(f"The size of tensor a ({m}) must match the size of tensor b ({n}) "
-                             f"at non-singleton dimension {max(len(a), len(b)) - i}")
-    raise ShapeError(f"output with shape {_shape(a)} doesn't match the broadcast shape "
-                     f"{_shape(np.broadcast_shapes(a, b))}")
+            raise ShapeError(
+                f"The size of tensor a ({m}) must match the size of tensor b ({n}) "
+                f"at non-singleton dimension {max(len(a), len(b)) - i}"
+            )
+    raise ShapeError(
+        f"output with shape {_shape(a)} doesn't match the broadcast shape "
+        f"{_shape(np.broadcast_shapes(a, b))}"
+    )
 
 
 @_method("masked_fill_", "x.masked_fill_(mask, value)", "value where mask is true, in place")
 def masked_fill_(x, mask, value):
-    return inplace(x, lambda t: masked_fill(t, mask, value), cast=True, overlap_ok=EXPANDED_MASKED,
-                   tangent=lambda xt, lv: masked_fill_(xt, mask, dual_inplace.tangent_or_zeros(
-                       value, lv) if isinstance(value, Tensor) else 0))
+    return inplace(
+        x,
+        lambda t: masked_fill(t, mask, value),
+        cast=True,
+        overlap_ok=EXPANDED_MASKED,
+        tangent=lambda xt, lv: masked_fill_(
+            xt, mask, dual_inplace.tangent_or_zeros(value, lv) if isinstance(value, Tensor) else 0
+        ),
+    )
 
 
-@_method("index_add_", "x.index_add_(dim, index, source, alpha=1)",
-         "add alpha * source's slices into x's slices number index along dim, in place")
+@_method(
+    "index_add_",
+    "x.index_add_(dim, index, source, alpha=1)",
+    "add alpha * source's slices into x's slices number index along dim, in place",
+)
 def index_add_(x, dim, index_, source, *, alpha=1):
     x, src, idx = tensor_arg(x), tensor_arg(source), tensor_arg(index_)
     nd = max(x.data.ndim, 1)
     if not -nd <= dim < nd:
-        raise GradRuntimeError(f"Dimension out of range (expected to be in range of [{-nd}, "
-                               f"{nd - 1}], but got {dim})", type_name="IndexError")
+        raise GradRuntimeError(
+            f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {dim})",
+            type_name="IndexError",
+        )
     if idx.data.dtype.kind not in "iu" or idx.data.ndim > 1:
         raise GradRuntimeError("index_add_(): Expected dtype int32/int64 for index")
     axis = dim % nd
-    if src.data.shape[axis:axis + 1] != idx.data.shape[:1] and idx.data.ndim:
+    if src.data.shape[axis : axis + 1] != idx.data.shape[:1] and idx.data.ndim:
         raise ShapeError("index_add_(): Number of indices should be equal to source.size(dim)")
-    return inplace(x, lambda t: IndexAdd.apply(t, src, axis=axis, idx=idx.data.reshape(-1),
-                                               alpha=alpha))
+    return inplace(
+        x, lambda t: IndexAdd.apply(t, src, axis=axis, idx=idx.data.reshape(-1), alpha=alpha)
+    )
 
 
 @_method("add_", "x.add_(other, alpha=1)", "x + alpha * other, in place")
@@ -465,47 +520,95 @@ def _inplace_of(name):
         # x.mul_(x) in forward mode: PyTorch's tangent formula reads the argument x's new
         # primal (dual_inplace.run); div_ and pow_ read the result as well: not done
         if name in ("mul", "remainder") and _forward.visible and any(a is x for a in args):
+
             def alias(t, o):
                 return fn(t, *[o if a is x else a for a in args], **kw)
+
         return inplace(x, lambda t: fn(t, *args, **kw), inputs=(*args, *kw.values()), alias=alias)
-    if name in ("atan2", "hypot"):        # tensors only: torch's words name atan2_, position 1
+
+    if name in ("atan2", "hypot"):  # tensors only: torch's words name atan2_, position 1
         plain = method
 
         def method(x, *args, **kw):
             if args:
                 tensors_only(name + "_", x, args[0], method=True, broadcast=False)
             return plain(x, *args, **kw)
+
     method.__name__ = name + "_"
     _method(name + "_", f"x.{name}_(...)", f"x.{name}(...), in place")(method)
     return method
 
 
 # the tensor methods with a trailing underscore: x.f_(...) is x.f(...) stored into x
-for _name in ("mul", "div", "pow", "clamp", "exp", "neg", "sqrt", "abs", "relu", "sigmoid",
-              "tanh", "log", "sin", "cos", "floor", "ceil", "round", "reciprocal", "sign",
-              "square", "log1p", "expm1", "remainder", "floor_divide", "clamp_min", "clamp_max",
-              "log2", "log10", "exp2", "rsqrt", "trunc", "frac", "fmod", "lerp", "atan2", "hypot",
-              "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
-              "bitwise_right_shift", "logical_and", "logical_or", "logical_xor", "logical_not"):
+for _name in (
+    "mul",
+    "div",
+    "pow",
+    "clamp",
+    "exp",
+    "neg",
+    "sqrt",
+    "abs",
+    "relu",
+    "sigmoid",
+    "tanh",
+    "log",
+    "sin",
+    "cos",
+    "floor",
+    "ceil",
+    "round",
+    "reciprocal",
+    "sign",
+    "square",
+    "log1p",
+    "expm1",
+    "remainder",
+    "floor_divide",
+    "clamp_min",
+    "clamp_max",
+    "log2",
+    "log10",
+    "exp2",
+    "rsqrt",
+    "trunc",
+    "frac",
+    "fmod",
+    "lerp",
+    "atan2",
+    "hypot",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_not",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "logical_not",
+):
     if _name in BUILTINS and BUILTINS[_name].method:
         _inplace_of(_name)
 
 
 # ---------------------------------------------------------------- x[key] = v, x op= y
 
+
 def setitem(x, key, value):
     """`x[key] = value` with PyTorch's semantics; returns None."""
     x = tensor_arg(x)
     if isinstance(value, str) or not (isinstance(value, (Tensor, int, float, list, tuple))):
-        raise GradTypeError(f"can't assign a {type_name(value)} to a "
-                            f"torch.{versions.type_word(x.data.dtype)}Tensor")
+        raise GradTypeError(
+            f"can't assign a {type_name(value)} to a torch.{versions.type_word(x.data.dtype)}Tensor"
+        )
     v = value if isinstance(value, Tensor) else Tensor(to_array(value, x.data.dtype))
     k, _name, adv = _norm_key(key, x.data.shape)
     if not adv:
         # a Python bool (x[True] = v) is a dim of 1 here: the view x[k], not x[key]'s copy
         bools = key is True or (type(key) is tuple and any(v is True for v in key))
         view = index(x, k if bools else key)
-        if v.data.shape != view.data.shape:      # PyTorch's words for a value that does not fit
+        if v.data.shape != view.data.shape:  # PyTorch's words for a value that does not fit
             FUNCTIONS["expand"](Tensor(v.data), *view.data.shape)
         copy_(view, v)
         return None
@@ -548,14 +651,30 @@ def ipow(x, y):
     return METHOD_INPLACE["pow_"](x, y)
 
 
-METHOD_INPLACE = {n: METHOD_ONLY[n].fn for n in ("mul_", "div_", "floor_divide_", "remainder_",
-                                                  "pow_")}
+METHOD_INPLACE = {
+    n: METHOD_ONLY[n].fn for n in ("mul_", "div_", "floor_divide_", "remainder_", "pow_")
+}
 
 # augmented assignment on a tensor target: `x op= y` is `AUGMENTED[op](x, y)`
-AUGMENTED = {"+=": iadd, "-=": isub, "*=": imul, "/=": itruediv, "//=": ifloordiv,
-             "%=": imod, "**=": ipow}
-AUGMENTED.update({op: METHOD_ONLY[name + "_"].fn for op, name in (
-    ("&=", "bitwise_and"), ("|=", "bitwise_or"), ("<<=", "bitwise_left_shift"),
-    (">>=", "bitwise_right_shift"))})
+AUGMENTED = {
+    "+=": iadd,
+    "-=": isub,
+    "*=": imul,
+    "/=": itruediv,
+    "//=": ifloordiv,
+    "%=": imod,
+    "**=": ipow,
+}
+AUGMENTED.update(
+    {
+        op: METHOD_ONLY[name + "_"].fn
+        for op, name in (
+            ("&=", "bitwise_and"),
+            ("|=", "bitwise_or"),
+            ("<<=", "bitwise_left_shift"),
+            (">>=", "bitwise_right_shift"),
+        )
+    }
+)
 
 dual_inplace.OPS.update(copy_=copy_, fill_=fill_)

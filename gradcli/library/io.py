@@ -6,6 +6,7 @@ temporary file beside it and renames it into place, so a failed save never leave
 a partial file).  `load` reads only regular files.  Loaded data becomes a leaf tensor of the default floating dtype
 (float64 unless `--dtype float32`) unless `dtype=` says otherwise.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -42,21 +43,27 @@ def _kind(path, fname):
     if kind is None:
         raise GradValueError(
             f"{fname}(): unknown file type {ext or '(none)'!r} for {path!r}",
-            hint="use a name ending in .npy (NumPy) or .csv (comma-separated numbers)")
+            hint="use a name ending in .npy (NumPy) or .csv (comma-separated numbers)",
+        )
     return kind
 
 
 def _os_error(fname, path, e: OSError):
-    return GradIOError(f"{fname}(): cannot {'read' if fname == 'load' else 'write'} "
-                       f"{path!r}: {e.strerror or e}")
+    return GradIOError(
+        f"{fname}(): cannot {'read' if fname == 'load' else 'write'} {path!r}: {e.strerror or e}"
+    )
 
 
 def _open_regular(path, mode):
     """Open `path` for reading only if it is a regular file: a FIFO (which would wait for a
     writer forever), a device or a directory is refused without blocking."""
     # (through `open`, the one way this module reaches a file: a harness may guard it)
-    f = open(path, mode, **({} if "b" in mode else {"encoding": "utf-8-sig"}),
-             opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NONBLOCK", 0)))
+    f = open(
+        path,
+        mode,
+        **({} if "b" in mode else {"encoding": "utf-8-sig"}),
+        opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NONBLOCK", 0)),
+    )
     try:
         st = os.fstat(f.fileno())
         if not stat.S_ISREG(st.st_mode):
@@ -89,7 +96,7 @@ def _load_npy(path, dt):
             raise GradValueError(f"load(): {path!r} is a damaged .npy file ({e})") from None
 
 
-_CHUNK = 1 << 14        # lines parsed by NumPy at a time
+_CHUNK = 1 << 14  # lines parsed by NumPy at a time
 
 
 def _data_lines(f):
@@ -113,7 +120,7 @@ def _load_csv(path, dt):
             for i, text in _data_lines(f):
                 n = text.count(",") + 1
                 if rows == 0 and skip == 0 and not _numeric_row(text):
-                    skip = i               # maybe a header row of column names
+                    skip = i  # maybe a header row of column names
                     header, header_width = text, n
                     continue
                 if width is None:
@@ -121,8 +128,10 @@ def _load_csv(path, dt):
                     if skip and n != header_width:
                         raise _not_numbers(path, skip, header)
                 elif n != width:
-                    raise GradValueError(f"load(): {path!r} is not a CSV of numbers (line {i} "
-                                         f"has {n} values, the lines before it {width})")
+                    raise GradValueError(
+                        f"load(): {path!r} is not a CSV of numbers (line {i} "
+                        f"has {n} values, the lines before it {width})"
+                    )
                 rows += 1
             if skip and rows == 0:
                 raise _not_numbers(path, skip, header)
@@ -143,7 +152,7 @@ def _load_csv(path, dt):
                 _parse_into(arr, done, chunk, first, path, parse_dt)
     except UnicodeDecodeError:
         raise GradValueError(f"load(): {path!r} is not a CSV of numbers (not text)") from None
-    if rows == 1 or width == 1:          # as np.loadtxt: one row or one column is 1-D
+    if rows == 1 or width == 1:  # as np.loadtxt: one row or one column is 1-D
         arr = arr.reshape(-1) if arr.size != 1 else arr.reshape(())
     return arr
 
@@ -156,11 +165,11 @@ def _parse_into(arr, start, lines, first, path, parse_dt):
         except ValueError:
             if parse_dt.kind == "f":
                 raise _locate(path, lines, first) from None
-            try:          # integers asked for, decimals given: parse as floats and cast
+            try:  # integers asked for, decimals given: parse as floats and cast
                 block = np.loadtxt(lines, delimiter=",", dtype=np.float64, ndmin=2)
             except ValueError:
                 raise _locate(path, lines, first) from None
-    arr[start:start + len(lines)] = block
+    arr[start : start + len(lines)] = block
 
 
 def _locate(path, lines, first):
@@ -194,9 +203,12 @@ def _numeric_row(line):
     return True
 
 
-@register("load", "load(path, dtype=None, requires_grad=False)",
-          "a tensor (leaf) from a .npy or .csv file; default floating dtype unless dtype=",
-          category="misc")
+@register(
+    "load",
+    "load(path, dtype=None, requires_grad=False)",
+    "a tensor (leaf) from a .npy or .csv file; default floating dtype unless dtype=",
+    category="misc",
+)
 def load(path, dtype=None, requires_grad=False):
     kind = _kind(path, "load")
     dt = np.dtype(dtypes.as_numpy(dtype) if dtype is not None else context.current.default_float)
@@ -204,7 +216,7 @@ def load(path, dtype=None, requires_grad=False):
         arr = _load_npy(path, dt) if kind == "npy" else _load_csv(path, dt)
     except OSError as e:
         raise _os_error("load", path, e) from None
-    arr = np.ascontiguousarray(arr, dtype=dt).reshape(arr.shape)     # 0-d stays 0-d
+    arr = np.ascontiguousarray(arr, dtype=dt).reshape(arr.shape)  # 0-d stays 0-d
     t = Tensor(arr)
     if requires_grad:
         requires_grad_(t, True)
@@ -217,28 +229,42 @@ def _csv_fmt(a):
     return "%d"
 
 
-@register("save", "save(t, path)",
-          "write a tensor's values to a .npy or .csv file (1-D or 2-D for CSV); returns none",
-          category="misc")
+@register(
+    "save",
+    "save(t, path)",
+    "write a tensor's values to a .npy or .csv file (1-D or 2-D for CSV); returns none",
+    category="misc",
+)
 def save(t, path):
-    if hasattr(t, "file_text") and isinstance(path, str):     # a picture: graph(y)
+    if hasattr(t, "file_text") and isinstance(path, str):  # a picture: graph(y)
         return _save_picture(t, path)
     kind = _kind(path, "save")
     x = tensor_arg(t)
     a = x.data
     if kind == "csv":
         if a.ndim > 2:
-            raise GradValueError(f"save(): a CSV file holds 1-D or 2-D data, this tensor has "
-                                 f"shape {list(a.shape)}", hint="reshape it first, or use .npy")
+            raise GradValueError(
+                f"save(): a CSV file holds 1-D or 2-D data, this tensor has shape {list(a.shape)}",
+                hint="reshape it first, or use .npy",
+            )
         if a.ndim == 2 and 0 in a.shape:
-            raise GradValueError(f"save(): a CSV file cannot hold the shape {list(a.shape)} "
-                                 "(it would read back as shape [0])", hint="use .npy")
+            raise GradValueError(
+                f"save(): a CSV file cannot hold the shape {list(a.shape)} "
+                "(it would read back as shape [0])",
+                hint="use .npy",
+            )
         out = a.astype(np.int64) if a.dtype.kind == "b" else a
         if out.ndim == 0:
             out = out.reshape(1)
     try:
-        _write_replacing(path, lambda f: np.save(f, a, allow_pickle=False) if kind == "npy"
-                         else np.savetxt(f, out, delimiter=",", fmt=_csv_fmt(out)))
+        _write_replacing(
+            path,
+            lambda f: (
+                np.save(f, a, allow_pickle=False)
+                if kind == "npy"
+                else np.savetxt(f, out, delimiter=",", fmt=_csv_fmt(out))
+            ),
+        )
     except OSError as e:
         raise _os_error("save", path, e) from None
     return None
@@ -256,8 +282,11 @@ def _write_replacing(path, write):
         st = None
     if st is not None and not stat.S_ISREG(st.st_mode):
         what = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise IsADirectoryError(errno.EISDIR, what) if stat.S_ISDIR(st.st_mode) else \
-            OSError(errno.EINVAL, what)
+        raise (
+            IsADirectoryError(errno.EISDIR, what)
+            if stat.S_ISDIR(st.st_mode)
+            else OSError(errno.EINVAL, what)
+        )
     if st is not None:
         mode = stat.S_IMODE(st.st_mode)
     else:
@@ -266,7 +295,7 @@ def _write_replacing(path, write):
         mode = 0o666 & ~umask
     folder, name = os.path.split(target)
     tmp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    f = open(tmp, "xb")           # a new file only (through `open`, as load)
+    f = open(tmp, "xb")  # a new file only (through `open`, as load)
     try:
         with f:
             write(f)
@@ -278,13 +307,14 @@ def _write_replacing(path, write):
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
 def _save_picture(pic, path):
     ext = os.path.splitext(path)[1].lower()
     text = pic.file_text(ext[1:]) if ext else None
     if text is None:
         kinds = ".svg, .dot or .txt" if pic.file_text("dot") else ".svg"
-        raise GradValueError(f"save(): this picture is written as {kinds}, "
-                             f"not {ext or '(none)'!r}")
+        raise GradValueError(f"save(): this picture is written as {kinds}, not {ext or '(none)'!r}")
     try:
         _write_replacing(path, lambda f: f.write(text.encode("utf-8")))
     except OSError as e:

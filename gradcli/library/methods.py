@@ -1,6 +1,7 @@
 """Tensor methods that are not ops: .size(), .item(), .requires_grad_(), hooks,
 .to(), casts, .backward() ...  Every op registered with method=True is a method too
 (`fill_methods`, run once when the library is loaded)."""
+
 from __future__ import annotations
 
 
@@ -27,6 +28,7 @@ FUNCTIONS["numpy_T"] = numpy_T
 
 # ---------------------------------------------------------------- tensor methods
 
+
 def _method(name, sig, doc, **kw):
     return register(name, sig, doc, method=True, function=False, category="tensor", **kw)
 
@@ -52,8 +54,14 @@ def numel(x):
     return int(x.data.size)
 
 
-@register("item", "x.item()", "the value of a one-element tensor as a Python number",
-          method=True, function=False, category="tensor")
+@register(
+    "item",
+    "x.item()",
+    "the value of a one-element tensor as a Python number",
+    method=True,
+    function=False,
+    category="tensor",
+)
 def item(x):
     return x.item()
 
@@ -67,12 +75,15 @@ def tolist(x):
 @_method("detach", "x.detach()", "the same values, cut off from the graph")
 def detach(x):
     r = Tensor(x.data)
-    versions.share(r, x)        # as in PyTorch: one storage, one version counter
+    versions.share(r, x)  # as in PyTorch: one storage, one version counter
     return r
 
 
-@_method("requires_grad_", "x.requires_grad_(requires_grad=True)",
-         "set requires_grad in place and return x")
+@_method(
+    "requires_grad_",
+    "x.requires_grad_(requires_grad=True)",
+    "set requires_grad in place and return x",
+)
 def requires_grad_(x, requires_grad=True):
     if requires_grad and x.data.dtype.kind != "f":
         raise GradRuntimeError("only Tensors of floating point dtype can require gradients")
@@ -80,7 +91,8 @@ def requires_grad_(x, requires_grad=True):
         raise GradRuntimeError(
             "you can only change requires_grad flags of leaf variables. If you want to use a "
             "computed variable in a subgraph that doesn't require differentiation use "
-            "var_no_grad = var.detach().")
+            "var_no_grad = var.detach()."
+        )
     x.requires_grad = bool(requires_grad)
     return x
 
@@ -96,6 +108,7 @@ def retain_grad(x):
 
 class RemovableHandle:
     """What register_hook returns: .remove() takes the hook away."""
+
     __slots__ = ("hooks", "hook")
 
     def __init__(self, hooks, hook):
@@ -111,9 +124,12 @@ class RemovableHandle:
         return "<torch.utils.hooks.RemovableHandle object>"
 
 
-@_method("register_hook", "x.register_hook(hook)",
-         "call hook(grad) whenever x's gradient is computed; a result replaces it; "
-         "returns a handle with .remove()")
+@_method(
+    "register_hook",
+    "x.register_hook(hook)",
+    "call hook(grad) whenever x's gradient is computed; a result replaces it; "
+    "returns a handle with .remove()",
+)
 def register_hook(x, hook):
     if not x.requires_grad:
         raise GradRuntimeError("cannot register a hook on a tensor that doesn't require gradient")
@@ -128,8 +144,12 @@ def write_(x, values):
     """x's values replaced in place: into its array when that can be written (so
     `p.data.fill_(0)` reaches the parameter p whose array p.data shares), else rebound."""
     arr = x.data
-    if isinstance(arr, np.ndarray) and arr.flags.writeable and arr.shape == values.shape \
-            and arr.dtype == values.dtype:
+    if (
+        isinstance(arr, np.ndarray)
+        and arr.flags.writeable
+        and arr.shape == values.shape
+        and arr.dtype == values.dtype
+    ):
         arr[...] = values
     else:
         x.data = values
@@ -137,25 +157,38 @@ def write_(x, values):
     return x
 
 
-@_method("backward",
-         "x.backward(gradient=None, retain_graph=False, create_graph=False, inputs=None)",
-         "accumulate gradients of x into the leaves' .grad")
+@_method(
+    "backward",
+    "x.backward(gradient=None, retain_graph=False, create_graph=False, inputs=None)",
+    "accumulate gradients of x into the leaves' .grad",
+)
 def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    if gradient is None and retain_graph is None and create_graph is False and inputs is None \
-            and type(x) is Tensor:      # loss.backward(): backward_leaves' first case
+    if (
+        gradient is None
+        and retain_graph is None
+        and create_graph is False
+        and inputs is None
+        and type(x) is Tensor
+    ):  # loss.backward(): backward_leaves' first case
         backward_out(x)
         return
     backward_leaves(x, gradient, retain_graph, create_graph, inputs=inputs)
 
 
-@_method("to", "x.to(dtype), x.to(device, dtype), x.to(other, copy=False)",
-         "x converted to dtype (x itself if it has it already, unless copy=true)")
-def to_method(x, *args, dtype=None, device=None, non_blocking=False, copy=False,
-              memory_format=None, **unknown):
+@_method(
+    "to",
+    "x.to(dtype), x.to(device, dtype), x.to(other, copy=False)",
+    "x converted to dtype (x itself if it has it already, unless copy=true)",
+)
+def to_method(
+    x, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None, **unknown
+):
     if unknown:
         got = ", ".join(f"{k}={type_name(v)}" for k, v in unknown.items())
-        raise GradTypeError(f"to() received an invalid combination of arguments - got ({got}, ), "
-                            "but expected one of:")
+        raise GradTypeError(
+            f"to() received an invalid combination of arguments - got ({got}, ), "
+            "but expected one of:"
+        )
     args = list(args)
     if args and (args[0] is None or isinstance(args[0], (str, Device))):
         device = args.pop(0)
@@ -166,9 +199,11 @@ def to_method(x, *args, dtype=None, device=None, non_blocking=False, copy=False,
     if args:
         copy = args.pop(0)
     if args or not isinstance(non_blocking, bool) or not isinstance(copy, bool):
-        raise GradTypeError("to() received an invalid combination of arguments: expected "
-                            "to(device=None, dtype=None, non_blocking=False, copy=False) or "
-                            "to(other, non_blocking=False, copy=False)")
+        raise GradTypeError(
+            "to() received an invalid combination of arguments: expected "
+            "to(device=None, dtype=None, non_blocking=False, copy=False) or "
+            "to(other, non_blocking=False, copy=False)"
+        )
     on_cpu(device)
     if isinstance(dtype, Tensor):
         dtype = dtype.data.dtype
@@ -179,8 +214,9 @@ def to_method(x, *args, dtype=None, device=None, non_blocking=False, copy=False,
 @_method("type_as", "x.type_as(other)", "x converted to other's dtype (x itself if it has it)")
 def type_as(x, other):
     if not isinstance(other, Tensor):
-        raise GradTypeError("type_as(): argument 'other' (position 1) must be Tensor, not "
-                            f"{type_name(other)}")
+        raise GradTypeError(
+            f"type_as(): argument 'other' (position 1) must be Tensor, not {type_name(other)}"
+        )
     return to(x, other.data.dtype)
 
 
@@ -194,8 +230,12 @@ def cuda(x, device=None, non_blocking=False):
     on_cpu("cuda")
 
 
-@register("device", "device(type)", "torch.device: 'cpu' (the only one gradcli computes on)",
-          category="misc")
+@register(
+    "device",
+    "device(type)",
+    "torch.device: 'cpu' (the only one gradcli computes on)",
+    category="misc",
+)
 def device(type, index=None):
     return _device(type, index)
 
@@ -203,9 +243,12 @@ def device(type, index=None):
 @_method("type", "x.type(dtype=None)", "the type name, or a copy converted to dtype")
 def type_method(x, dtype=None):
     if dtype is None:
-        return {"float64": "torch.DoubleTensor", "float32": "torch.FloatTensor",
-                "int64": "torch.LongTensor", "bool": "torch.BoolTensor"}.get(
-            x.data.dtype.name, "torch.Tensor")
+        return {
+            "float64": "torch.DoubleTensor",
+            "float32": "torch.FloatTensor",
+            "int64": "torch.LongTensor",
+            "bool": "torch.BoolTensor",
+        }.get(x.data.dtype.name, "torch.Tensor")
     return to(x, dtypes.as_numpy(dtype))
 
 
@@ -248,10 +291,9 @@ def contiguous(x):
 def numpy_(x, *, force=False):
     if x.requires_grad and not force:
         raise GradRuntimeError(
-            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+        )
     return x.data
-
-
 
 
 # tensor methods: every registered op with method=True, plus the ones above

@@ -12,6 +12,7 @@ can then drift from torch in the last bit.
 
 `optimizer.param_groups` is the optimizer's own list of dicts, as in torch:
 `optimizer.param_groups[0]['lr'] = x` changes the learning rate of the next step."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -54,18 +55,24 @@ class Optimizer:
     """The parameter groups (lists of leaf tensors and their options, torch's
     `param_groups`), the defaults, and per-parameter state (by the tensor's id);
     a subclass's `update(state, p, g, group, dt)` gives a parameter's new values."""
+
     __slots__ = ("param_groups", "defaults", "state", "watched", "stepped")
     name = "Optimizer"
 
     def __init__(self, params, defaults):
         if defaults["lr"] < 0:
             raise GradValueError(f"Invalid learning rate: {defaults['lr']}")
-        if isinstance(params, Tensor) or isinstance(params, (str, dict)) \
-                or not hasattr(params, "__iter__"):
-            raise GradTypeError("params argument given to the optimizer should be an iterable "
-                                f"of Tensors or dicts, but got {_typename(params)}")
+        if (
+            isinstance(params, Tensor)
+            or isinstance(params, (str, dict))
+            or not hasattr(params, "__iter__")
+        ):
+            raise GradTypeError(
+                "params argument given to the optimizer should be an iterable "
+                f"of Tensors or dicts, but got {_typename(params)}"
+            )
         self.defaults, self.param_groups, self.state = defaults, [], {}
-        self.watched = self.stepped = False     # a scheduler watches for step() (its warning)
+        self.watched = self.stepped = False  # a scheduler watches for step() (its warning)
         groups = list(params)
         if not groups:
             raise GradValueError("optimizer got an empty parameter list")
@@ -78,22 +85,27 @@ class Optimizer:
         if not isinstance(param_group, dict):
             raise GradTypeError(f"param_group must be a dict, but got {type_name(param_group)}")
         if "params" not in param_group:
-            raise GradValueError("parameter group didn't specify a value of required "
-                                 "optimization parameter params", type_name="KeyError")
+            raise GradValueError(
+                "parameter group didn't specify a value of required optimization parameter params",
+                type_name="KeyError",
+            )
         params = param_group["params"]
         if isinstance(params, Tensor):
             params = [params]
         elif isinstance(params, (set, frozenset)):
-            raise GradTypeError("optimizer parameters need to be organized in ordered "
-                                "collections, but the ordering of tensors in sets will change "
-                                "between runs. Please use a list instead.")
+            raise GradTypeError(
+                "optimizer parameters need to be organized in ordered "
+                "collections, but the ordering of tensors in sets will change "
+                "between runs. Please use a list instead."
+            )
         else:
             params = list(params)
         param_group["params"] = params
         for p in params:
             if not isinstance(p, Tensor):
-                raise GradTypeError("optimizer can only optimize Tensors, but one of the params "
-                                    f"is {_typename(p)}")
+                raise GradTypeError(
+                    f"optimizer can only optimize Tensors, but one of the params is {_typename(p)}"
+                )
             if p.grad_fn is not None:
                 raise GradValueError("can't optimize a non-leaf Tensor")
         for key, value in self.defaults.items():
@@ -126,8 +138,7 @@ class Optimizer:
                 new = self.update(st, p.data, p.grad.data.astype(dt, copy=False), group, dt)
                 p.data = np.asarray(new, dtype=dt)
 
-    language_methods = {"step": step, "zero_grad": zero_grad,
-                        "add_param_group": add_param_group}
+    language_methods = {"step": step, "zero_grad": zero_grad, "add_param_group": add_param_group}
     language_attrs = {"param_groups": lambda o: o.param_groups, "defaults": lambda o: o.defaults}
 
     def __repr__(self):
@@ -148,17 +159,17 @@ class SGD(Optimizer):
         if o["maximize"]:
             g = -g
         if o["weight_decay"]:
-            g = fmadd(dt(o["weight_decay"]), p, g, dt)    # g.add(p, alpha=wd)
+            g = fmadd(dt(o["weight_decay"]), p, g, dt)  # g.add(p, alpha=wd)
         m = o["momentum"]
         if m:
             buf = st.get("momentum_buffer")
             if buf is None:
                 buf = g.copy()
-            else:                                              # mul_(m).add_(g, alpha=1-damp)
+            else:  # mul_(m).add_(g, alpha=1-damp)
                 buf = fmadd(dt(1 - o["dampening"]), g, buf * dt(m), dt)
             st["momentum_buffer"] = buf
             g = fmadd(dt(m), buf, g, dt) if o["nesterov"] else buf
-        return fmadd(dt(-o["lr"]), g, p, dt)             # p.add_(g, alpha=-lr)
+        return fmadd(dt(-o["lr"]), g, p, dt)  # p.add_(g, alpha=-lr)
 
 
 class Adam(Optimizer):
@@ -171,7 +182,7 @@ class Adam(Optimizer):
         if o["maximize"]:
             g = -g
         if wd:
-            if o["decoupled_weight_decay"]:                    # AdamW: p.mul_(1 - lr * wd)
+            if o["decoupled_weight_decay"]:  # AdamW: p.mul_(1 - lr * wd)
                 p = p * dt(1 - lr * wd)
             else:
                 g = fmadd(dt(wd), p, g, dt)
@@ -184,13 +195,13 @@ class Adam(Optimizer):
         avg = st["exp_avg"] = lerp(st["exp_avg"], g, 1 - beta1, dt)
         # exp_avg_sq.mul_(beta2).addcmul_(g, g, value=1 - beta2)
         sq = st["exp_avg_sq"] = fmadd(dt(1 - beta2) * g, g, st["exp_avg_sq"] * dt(beta2), dt)
-        bias_correction1 = 1 - beta1 ** step
-        bias_correction2 = 1 - beta2 ** step
+        bias_correction1 = 1 - beta1**step
+        bias_correction2 = 1 - beta2**step
         step_size = lr / bias_correction1
         if o["amsgrad"]:
             sq = st["max_exp_avg_sq"] = np.maximum(st["max_exp_avg_sq"], sq)
-        denom = sqrt(sq) / dt(bias_correction2 ** 0.5) + dt(o["eps"])
-        return p + (dt(-step_size) * avg) / denom        # addcdiv_(avg, denom, -step_size)
+        denom = sqrt(sq) / dt(bias_correction2**0.5) + dt(o["eps"])
+        return p + (dt(-step_size) * avg) / denom  # addcdiv_(avg, denom, -step_size)
 
 
 def _betas(betas):
@@ -201,34 +212,86 @@ def _betas(betas):
     return betas
 
 
-@register("SGD", "SGD(params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False)",
-          "torch.optim.SGD: .step() moves each parameter against its .grad; .zero_grad()",
-          category="optim")
-def sgd(params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
-        maximize=False, foreach=None, differentiable=False, fused=None):
+@register(
+    "SGD",
+    "SGD(params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False)",
+    "torch.optim.SGD: .step() moves each parameter against its .grad; .zero_grad()",
+    category="optim",
+)
+def sgd(
+    params,
+    lr=0.001,
+    momentum=0,
+    dampening=0,
+    weight_decay=0,
+    nesterov=False,
+    *,
+    maximize=False,
+    foreach=None,
+    differentiable=False,
+    fused=None,
+):
     if momentum < 0:
         raise GradValueError(f"Invalid momentum value: {momentum}")
     if weight_decay < 0:
         raise GradValueError(f"Invalid weight_decay value: {weight_decay}")
     if nesterov and (momentum <= 0 or dampening != 0):
         raise GradValueError("Nesterov momentum requires a momentum and zero dampening")
-    return SGD(params, {"lr": lr, "momentum": momentum, "dampening": dampening,
-                        "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize,
-                        "foreach": foreach, "differentiable": differentiable, "fused": fused})
+    return SGD(
+        params,
+        {
+            "lr": lr,
+            "momentum": momentum,
+            "dampening": dampening,
+            "weight_decay": weight_decay,
+            "nesterov": nesterov,
+            "maximize": maximize,
+            "foreach": foreach,
+            "differentiable": differentiable,
+            "fused": fused,
+        },
+    )
 
 
-@register("Adam", "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0)",
-          "torch.optim.Adam: .step() takes an Adam step with each parameter's .grad; "
-          ".zero_grad()", category="optim")
-def adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *,
-         foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
-         decoupled_weight_decay=False):
+@register(
+    "Adam",
+    "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0)",
+    "torch.optim.Adam: .step() takes an Adam step with each parameter's .grad; .zero_grad()",
+    category="optim",
+)
+def adam(
+    params,
+    lr=0.001,
+    betas=(0.9, 0.999),
+    eps=1e-08,
+    weight_decay=0,
+    amsgrad=False,
+    *,
+    foreach=None,
+    maximize=False,
+    capturable=False,
+    differentiable=False,
+    fused=None,
+    decoupled_weight_decay=False,
+):
     betas = _betas(betas)
     if eps < 0:
         raise GradValueError(f"Invalid epsilon value: {eps}")
     if weight_decay < 0:
         raise GradValueError(f"Invalid weight_decay value: {weight_decay}")
-    return Adam(params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
-                         "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
-                         "capturable": capturable, "differentiable": differentiable,
-                         "fused": fused, "decoupled_weight_decay": decoupled_weight_decay})
+    return Adam(
+        params,
+        {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "amsgrad": amsgrad,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "differentiable": differentiable,
+            "fused": fused,
+            "decoupled_weight_decay": decoupled_weight_decay,
+        },
+    )

@@ -2,6 +2,7 @@
 PyTorch's single-tensor CPU implementations do (the arithmetic conventions of
 optim.py: scalars rounded to the parameter's dtype, `addcmul_` a fused multiply-add,
 `addcdiv_` as `p + (value * a) / b`)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -38,14 +39,14 @@ class RMSprop(Optimizer):
         sq = st["square_avg"] = fmadd(dt(1 - alpha) * g, g, st["square_avg"] * dt(alpha), dt)
         if o["centered"]:
             ga = st["grad_avg"] = lerp(st["grad_avg"], g, 1 - alpha, dt)
-            avg = sqrt(fmadd(-ga, ga, sq, dt))         # addcmul(ga, ga, value=-1).sqrt_()
+            avg = sqrt(fmadd(-ga, ga, sq, dt))  # addcmul(ga, ga, value=-1).sqrt_()
         else:
             avg = sqrt(sq)
         avg = avg + dt(o["eps"])
-        if m > 0:                                         # mul_(m).addcdiv_(g, avg)
+        if m > 0:  # mul_(m).addcdiv_(g, avg)
             buf = st["momentum_buffer"] = st["momentum_buffer"] * dt(m) + g / avg
-            return fmadd(dt(-o["lr"]), buf, p, dt)   # add_(buf, alpha=-lr)
-        return p + (dt(-o["lr"]) * g) / avg          # addcdiv_(g, avg, value=-lr)
+            return fmadd(dt(-o["lr"]), buf, p, dt)  # add_(buf, alpha=-lr)
+        return p + (dt(-o["lr"]) * g) / avg  # addcdiv_(g, avg, value=-lr)
 
 
 class Adagrad(Optimizer):
@@ -61,9 +62,9 @@ class Adagrad(Optimizer):
         if o["weight_decay"]:
             g = fmadd(dt(o["weight_decay"]), p, g, dt)
         clr = o["lr"] / (1 + (st["step"] - 1) * o["lr_decay"])
-        st["sum"] = fmadd(g, g, st["sum"], dt)            # addcmul_(g, g, value=1)
+        st["sum"] = fmadd(g, g, st["sum"], dt)  # addcmul_(g, g, value=1)
         std = sqrt(st["sum"]) + dt(o["eps"])
-        return p + (dt(-clr) * g) / std              # addcdiv_(g, std, value=-clr)
+        return p + (dt(-clr) * g) / std  # addcdiv_(g, std, value=-clr)
 
 
 class AdamW(Adam):
@@ -71,52 +72,127 @@ class AdamW(Adam):
     name = "AdamW"
 
 
-@register("RMSprop", "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, "
-          "centered=False)", "torch.optim.RMSprop: .step() divides each .grad by a running RMS",
-          category="optim")
-def rmsprop(params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, centered=False,
-            capturable=False, foreach=None, maximize=False, differentiable=False):
+@register(
+    "RMSprop",
+    "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, centered=False)",
+    "torch.optim.RMSprop: .step() divides each .grad by a running RMS",
+    category="optim",
+)
+def rmsprop(
+    params,
+    lr=0.01,
+    alpha=0.99,
+    eps=1e-08,
+    weight_decay=0,
+    momentum=0,
+    centered=False,
+    capturable=False,
+    foreach=None,
+    maximize=False,
+    differentiable=False,
+):
     _check("learning rate", lr)
     _check("epsilon value", eps)
     _check("momentum value", momentum)
     _check("weight_decay value", weight_decay)
     _check("alpha value", alpha)
-    return RMSprop(params, {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps,
-                            "centered": centered, "weight_decay": weight_decay,
-                            "capturable": capturable, "foreach": foreach, "maximize": maximize,
-                            "differentiable": differentiable})
+    return RMSprop(
+        params,
+        {
+            "lr": lr,
+            "momentum": momentum,
+            "alpha": alpha,
+            "eps": eps,
+            "centered": centered,
+            "weight_decay": weight_decay,
+            "capturable": capturable,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+        },
+    )
 
 
-@register("Adagrad", "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, "
-          "initial_accumulator_value=0, eps=1e-10)",
-          "torch.optim.Adagrad: .step() divides each .grad by the root of its summed squares",
-          category="optim")
-def adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
-            foreach=None, *, maximize=False, differentiable=False, fused=None):
+@register(
+    "Adagrad",
+    "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10)",
+    "torch.optim.Adagrad: .step() divides each .grad by the root of its summed squares",
+    category="optim",
+)
+def adagrad(
+    params,
+    lr=0.01,
+    lr_decay=0,
+    weight_decay=0,
+    initial_accumulator_value=0,
+    eps=1e-10,
+    foreach=None,
+    *,
+    maximize=False,
+    differentiable=False,
+    fused=None,
+):
     _check("learning rate", lr)
     _check("lr_decay value", lr_decay)
     _check("weight_decay value", weight_decay)
     _check("initial_accumulator_value value", initial_accumulator_value)
     _check("epsilon value", eps)
-    return Adagrad(params, {"lr": lr, "lr_decay": lr_decay, "eps": eps,
-                            "weight_decay": weight_decay,
-                            "initial_accumulator_value": initial_accumulator_value,
-                            "foreach": foreach, "maximize": maximize,
-                            "differentiable": differentiable, "fused": fused})
+    return Adagrad(
+        params,
+        {
+            "lr": lr,
+            "lr_decay": lr_decay,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "initial_accumulator_value": initial_accumulator_value,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+            "fused": fused,
+        },
+    )
 
 
-@register("AdamW", "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01)",
-          "torch.optim.AdamW: Adam with decoupled weight decay", category="optim")
-def adamw(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *,
-          maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
+@register(
+    "AdamW",
+    "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01)",
+    "torch.optim.AdamW: Adam with decoupled weight decay",
+    category="optim",
+)
+def adamw(
+    params,
+    lr=0.001,
+    betas=(0.9, 0.999),
+    eps=1e-08,
+    weight_decay=0.01,
+    amsgrad=False,
+    *,
+    maximize=False,
+    foreach=None,
+    capturable=False,
+    differentiable=False,
+    fused=None,
+):
     betas = _betas(betas)
     _check("learning rate", lr)
     _check("epsilon value", eps)
     _check("weight_decay value", weight_decay)
-    return AdamW(params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
-                          "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
-                          "capturable": capturable, "differentiable": differentiable,
-                          "fused": fused, "decoupled_weight_decay": True})
+    return AdamW(
+        params,
+        {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "amsgrad": amsgrad,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "differentiable": differentiable,
+            "fused": fused,
+            "decoupled_weight_decay": True,
+        },
+    )
 
 
 STEP_ORDER_WARNING = (
@@ -124,14 +200,23 @@ STEP_ORDER_WARNING = (
     "later, you should call them in the opposite order: `optimizer.step()` before "
     "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
     "value of the learning rate schedule. See more details at "
-    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
+)
 
 
 class StepLR:
     """lr_scheduler.StepLR(optimizer, step_size, gamma=0.1): every step_size calls of
     .step(), each group's lr is multiplied by gamma."""
-    __slots__ = ("optimizer", "step_size", "gamma", "last_epoch", "base_lrs", "last_lr",
-                 "step_count")
+
+    __slots__ = (
+        "optimizer",
+        "step_size",
+        "gamma",
+        "last_epoch",
+        "base_lrs",
+        "last_lr",
+        "step_count",
+    )
     language_callable = True
 
     def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
@@ -144,8 +229,11 @@ class StepLR:
             if last_epoch == -1:
                 group.setdefault("initial_lr", group["lr"])
             elif "initial_lr" not in group:
-                raise GradRuntimeError(f"param 'initial_lr' is not specified in param_groups[{i}] "
-                                       "when resuming an optimizer", type_name="KeyError")
+                raise GradRuntimeError(
+                    f"param 'initial_lr' is not specified in param_groups[{i}] "
+                    "when resuming an optimizer",
+                    type_name="KeyError",
+                )
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         optimizer.watched = True
@@ -169,8 +257,11 @@ class StepLR:
         return list(self.last_lr)
 
     language_methods = {"step": step, "get_last_lr": get_last_lr}
-    language_attrs = {"last_epoch": lambda s: s.last_epoch, "base_lrs": lambda s: list(s.base_lrs),
-                      "optimizer": lambda s: s.optimizer}
+    language_attrs = {
+        "last_epoch": lambda s: s.last_epoch,
+        "base_lrs": lambda s: list(s.base_lrs),
+        "optimizer": lambda s: s.optimizer,
+    }
 
     def __repr__(self):
         return "<torch.optim.lr_scheduler.StepLR object>"

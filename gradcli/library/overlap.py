@@ -1,17 +1,24 @@
 """Writing into a tensor whose elements share memory (an expand()ed one), or that shares
 some memory with an input of the op (`x[1:].add_(x[:3])`), as PyTorch's TensorIterator
 refuses them (`OVERLAP`, `PARTIAL`), and the array helpers library/inplace.py uses."""
+
 from __future__ import annotations
 
-OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
-           "single memory location. Please clone() the tensor before performing the operation.")
+OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a "
+    "single memory location. Please clone() the tensor before performing the operation."
+)
 # masked_fill_ and index_put_ (x[mask] = v) still write, with PyTorch's warning
-EXPANDED_MASKED = ("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the "
-                   "tensor before performing this operation. This also applies to advanced "
-                   "indexing e.g. tensor[mask] = scalar")
-EXPANDED_INDEX_PUT = ("Use of index_put_ on expanded tensors is deprecated. Please clone() the "
-                      "tensor before performing this operation. This also applies to advanced "
-                      "indexing e.g. tensor[indices] = tensor")
+EXPANDED_MASKED = (
+    "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the "
+    "tensor before performing this operation. This also applies to advanced "
+    "indexing e.g. tensor[mask] = scalar"
+)
+EXPANDED_INDEX_PUT = (
+    "Use of index_put_ on expanded tensors is deprecated. Please clone() the "
+    "tensor before performing this operation. This also applies to advanced "
+    "indexing e.g. tensor[indices] = tensor"
+)
 
 
 def overlaps(d):
@@ -30,13 +37,15 @@ def writable(d):
     return w
 
 
-PARTIAL = ("unsupported operation: some elements of the input tensor and the written-to tensor "
-           "refer to a single memory location. Please clone() the tensor before performing the "
-           "operation.")
+PARTIAL = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor "
+    "refer to a single memory location. Please clone() the tensor before performing the "
+    "operation."
+)
 
 
 def _owner(a):
-    return a if a.base is None else a.base          # NumPy keeps the owner as every view's base
+    return a if a.base is None else a.base  # NumPy keeps the owner as every view's base
 
 
 def _dense(a):

@@ -22,6 +22,7 @@ so the curves stay apart.  SVG files are written by gradcli itself (svg.py);
 PNG files need matplotlib.  Under --json the picture is a `plot` record holding
 the sampled points instead.
 """
+
 from __future__ import annotations
 
 import math
@@ -62,10 +63,18 @@ class Figure:
         return f"<plot of {labels}>"
 
     def record(self) -> dict:
-        return {"title": self.title,
-                "series": [{"label": s.label, "derivative": s.derivative,
-                            "x": [_json_num(v) for v in s.x],
-                            "y": [_json_num(v) for v in s.y]} for s in self.series]}
+        return {
+            "title": self.title,
+            "series": [
+                {
+                    "label": s.label,
+                    "derivative": s.derivative,
+                    "x": [_json_num(v) for v in s.x],
+                    "y": [_json_num(v) for v in s.y],
+                }
+                for s in self.series
+            ],
+        }
 
     def text(self, width=None, height=None, color=None) -> str:
         return terminal_text(self, width, height, color)
@@ -85,11 +94,13 @@ def _json_num(v):
 
 # ---------------------------------------------------------------- arguments
 
+
 def _number(v, what):
     if isinstance(v, Tensor):
         if v.data.size != 1:
-            raise GradTypeError(f"plot(): {what} must be a number, got a tensor of shape "
-                                f"{list(v.data.shape)}")
+            raise GradTypeError(
+                f"plot(): {what} must be a number, got a tensor of shape {list(v.data.shape)}"
+            )
         v = v.item()
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise GradTypeError(f"plot(): {what} must be a number, got {type_name(v)}")
@@ -111,8 +122,10 @@ def _points(v, what):
         if a is None or a.dtype.kind not in "biuf":
             raise GradTypeError(f"plot(): {what} must be numbers")
     if a.ndim != 1:
-        raise GradValueError(f"plot(): {what} must be 1-D, got shape {list(a.shape)}",
-                             hint="flatten it first: x.reshape(-1)")
+        raise GradValueError(
+            f"plot(): {what} must be 1-D, got shape {list(a.shape)}",
+            hint="flatten it first: x.reshape(-1)",
+        )
     if a.size == 0:
         raise GradValueError(f"plot(): {what} is empty")
     return a.astype(np.float64)
@@ -141,20 +154,26 @@ def parse_args(args, points):
     funcs = [a for a in args if callable(a) and not isinstance(a, (Tensor, type))]
     rest = [a for a in args if not (callable(a) and not isinstance(a, (Tensor, type)))]
     if funcs:
-        if len(funcs) != len(args) - len(rest) or any(callable(a) for a in args[len(funcs):]):
+        if len(funcs) != len(args) - len(rest) or any(callable(a) for a in args[len(funcs) :]):
             raise GradTypeError("plot(): give the functions first, then the range")
         if not rest:
             a, b = DEFAULT_RANGE
         elif len(rest) == 2 and not any(_is_data(v) for v in rest):
             a, b = _number(rest[0], "the start"), _number(rest[1], "the end")
-        elif len(rest) == 1 and isinstance(rest[0], (tuple, list)) and len(rest[0]) == 2 \
-                and not any(_is_data(v) for v in rest[0]):
+        elif (
+            len(rest) == 1
+            and isinstance(rest[0], (tuple, list))
+            and len(rest[0]) == 2
+            and not any(_is_data(v) for v in rest[0])
+        ):
             a, b = _number(rest[0][0], "the start"), _number(rest[0][1], "the end")
         elif len(rest) == 1 and _is_data(rest[0]):
             return funcs, _points(rest[0], "the points")
         else:
-            raise GradTypeError("plot(): after the functions give a range: plot(f, a, b), "
-                                "plot(f, (a, b)), or points: plot(f, xs)")
+            raise GradTypeError(
+                "plot(): after the functions give a range: plot(f, a, b), "
+                "plot(f, (a, b)), or points: plot(f, xs)"
+            )
         if not a < b:
             raise GradValueError(f"plot(): the range must go from low to high, got [{a:g}, {b:g}]")
         return funcs, np.linspace(a, b, points)
@@ -167,12 +186,14 @@ def parse_args(args, points):
             raise GradValueError(f"plot(): x has {xs.size} values and y {ys.size}")
         return None, [Series("y", xs, ys)]
     if not rest:
-        raise GradTypeError("plot(): nothing to plot",
-                            hint="plot(f, a, b) for a function, plot(values) for data")
+        raise GradTypeError(
+            "plot(): nothing to plot", hint="plot(f, a, b) for a function, plot(values) for data"
+        )
     raise GradTypeError("plot(): give functions and a range, or one or two lists of values")
 
 
 # ---------------------------------------------------------------- sampling
+
 
 def sample(f, xs, derivative=True):
     """f(x) and f'(x) (autograd) at each x, as float64 arrays (nan where undefined)."""
@@ -187,14 +208,18 @@ def sample(f, xs, derivative=True):
             leaf = Tensor(np.array(x, dtype=np.float64), True)
             try:
                 y = f(leaf)
-            except TypeError as e:       # a Python-level call error: f takes other arguments
-                raise GradTypeError(f"plot(): {name} cannot be called with one number ({e})",
-                                    hint="plot(f, a, b) calls f(x) for each x") from None
+            except TypeError as e:  # a Python-level call error: f takes other arguments
+                raise GradTypeError(
+                    f"plot(): {name} cannot be called with one number ({e})",
+                    hint="plot(f, a, b) calls f(x) for each x",
+                ) from None
             if isinstance(y, Tensor):
                 if y.data.size != 1:
                     raise GradValueError(
                         f"plot(): {name} must give one number for each x, got a tensor of shape "
-                        f"{list(y.data.shape)}", hint="plot(f, ...) calls f with one number at a time")
+                        f"{list(y.data.shape)}",
+                        hint="plot(f, ...) calls f with one number at a time",
+                    )
                 ys[i] = float(y.data.reshape(()))
                 if derivative and y.requires_grad:
                     (g,) = run_backward((y,), (None,), inputs=[leaf], allow_unused=True)
@@ -202,8 +227,9 @@ def sample(f, xs, derivative=True):
             elif isinstance(y, (int, float)) and not isinstance(y, bool):
                 ys[i] = float(y)
             else:
-                raise GradTypeError(f"plot(): {name} must return a number or a tensor, "
-                                    f"got {type_name(y)}")
+                raise GradTypeError(
+                    f"plot(): {name} must return a number or a tensor, got {type_name(y)}"
+                )
     finally:
         ctx.grad_enabled = prev
     return ys, ds
@@ -229,6 +255,7 @@ def build(args, derivative=True, points=None, title=None, terminal_width=None) -
 
 # ---------------------------------------------------------------- terminal
 
+
 def use_color(stream=None) -> bool:
     if os.environ.get("NO_COLOR"):
         return False
@@ -243,14 +270,17 @@ def _plotext():
     try:
         import plotext
     except ImportError:
-        raise GradRuntimeError("plot() draws with plotext, which is not installed",
-                               hint="pip install gradcli[plot]  (or: pip install plotext)") from None
+        raise GradRuntimeError(
+            "plot() draws with plotext, which is not installed",
+            hint="pip install gradcli[plot]  (or: pip install plotext)",
+        ) from None
     return plotext
 
 
 def terminal_text(fig, width=None, height=None, color=None) -> str:
     plt = _plotext()
-    import shutil       # only when plotting (start-up time: it imports bz2, lzma)
+    import shutil  # only when plotting (start-up time: it imports bz2, lzma)
+
     size = shutil.get_terminal_size((80, 24))
     width = width or max(40, min(size.columns, 160))
     height = height or max(12, min(size.lines - 3, 30))
@@ -271,18 +301,28 @@ def terminal_text(fig, width=None, height=None, color=None) -> str:
             marker = "braille"
         else:
             c = "default"
-            marker = MONO_MARKERS[(2 * i + s.derivative) % len(MONO_MARKERS)] if i < 3 or \
-                s.derivative else "braille"
-        plt.plot(s.x[keep].tolist(), s.y[keep].tolist(),
-                 label=s.label if len(fig.series) > 1 else None, marker=marker, color=c)
+            marker = (
+                MONO_MARKERS[(2 * i + s.derivative) % len(MONO_MARKERS)]
+                if i < 3 or s.derivative
+                else "braille"
+            )
+        plt.plot(
+            s.x[keep].tolist(),
+            s.y[keep].tolist(),
+            label=s.label if len(fig.series) > 1 else None,
+            marker=marker,
+            color=c,
+        )
     _ticks(plt, fig)
     if fig.title:
         plt.title(fig.title)
     try:
         text = plt.build()
-    except Exception as e:          # plotext's own arithmetic on extreme values
-        raise GradValueError(f"plot(): cannot draw these values ({type(e).__name__}: {e})",
-                             hint="plot a smaller range") from None
+    except Exception as e:  # plotext's own arithmetic on extreme values
+        raise GradValueError(
+            f"plot(): cannot draw these values ({type(e).__name__}: {e})",
+            hint="plot a smaller range",
+        ) from None
     finally:
         plt.clear_figure()
     if not color:
@@ -300,14 +340,17 @@ def _ticks(plt, fig):
             continue
         lo, hi = float(vals.min()), float(vals.max())
         if not math.isfinite(hi - lo):
-            raise GradValueError(f"plot(): the {axis} values span more than a float holds "
-                                 f"({lo:.3g} to {hi:.3g})", hint="plot a smaller range")
+            raise GradValueError(
+                f"plot(): the {axis} values span more than a float holds ({lo:.3g} to {hi:.3g})",
+                hint="plot a smaller range",
+            )
         ticks = svg.nice_ticks(lo, hi, 5) if hi > lo else []
         if len(ticks) >= 2:
             set_ticks(ticks, [svg.tick_label(t) for t in ticks])
 
 
 # ---------------------------------------------------------------- files
+
 
 def svg_text(fig, width=720, height=440) -> str:
     left, right, top, bottom = 64, 20, 30 if fig.title else 16, 40
@@ -371,22 +414,29 @@ def write_file(fig, path):
     elif kind == "png":
         return _write_png(fig, path)
     else:
-        raise GradValueError(f"plot(): cannot write {path!r}: the file name must end in .svg or .png")
+        raise GradValueError(
+            f"plot(): cannot write {path!r}: the file name must end in .svg or .png"
+        )
     try:
         with open(path, "w", encoding="utf-8") as f:
             f.write(data)
     except OSError as e:
-        raise GradError(f"plot(): cannot write {path!r}: {e.strerror}", type_name="OSError") from None
+        raise GradError(
+            f"plot(): cannot write {path!r}: {e.strerror}", type_name="OSError"
+        ) from None
 
 
 def _write_png(fig, path):
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as mpl
     except ImportError:
-        raise GradRuntimeError("plot(): .png files need matplotlib, which is not installed",
-                               hint="pip install gradcli[png]  (or write .svg)") from None
+        raise GradRuntimeError(
+            "plot(): .png files need matplotlib, which is not installed",
+            hint="pip install gradcli[png]  (or write .svg)",
+        ) from None
     figure, ax = mpl.subplots(figsize=(7.2, 4.4))
     for s in fig.series:
         ax.plot(s.x, s.y, "--" if s.derivative else "-", label=s.label)
@@ -398,17 +448,24 @@ def _write_png(fig, path):
     try:
         figure.savefig(path)
     except OSError as e:
-        raise GradError(f"plot(): cannot write {path!r}: {e.strerror}", type_name="OSError") from None
+        raise GradError(
+            f"plot(): cannot write {path!r}: {e.strerror}", type_name="OSError"
+        ) from None
     finally:
         mpl.close(figure)
 
 
 # ---------------------------------------------------------------- the built-in
 
-@register("plot", 'plot(f, a=-5, b=5, file=None, derivative=true, points=None, title=None)',
-          "draw f and its derivative f' (by autograd) on [a, b] in the terminal; several "
-          "functions, points xs (plot(f, xs)), or data (plot(values), plot(xs, ys)); a last "
-          'argument "name.svg" (or .png) writes a file', category="autograd")
+
+@register(
+    "plot",
+    "plot(f, a=-5, b=5, file=None, derivative=true, points=None, title=None)",
+    "draw f and its derivative f' (by autograd) on [a, b] in the terminal; several "
+    "functions, points xs (plot(f, xs)), or data (plot(values), plot(xs, ys)); a last "
+    'argument "name.svg" (or .png) writes a file',
+    category="autograd",
+)
 def plot(*args, file=None, derivative=True, points=None, title=None):
     args = list(args)
     if args and isinstance(args[-1], str):
@@ -419,7 +476,8 @@ def plot(*args, file=None, derivative=True, points=None, title=None):
         raise GradTypeError(f"plot(): file must be a string, got {type_name(file)}")
     if title is not None and not isinstance(title, str):
         raise GradTypeError(f"plot(): title must be a string, got {type_name(title)}")
-    import shutil       # only when plotting (start-up time)
+    import shutil  # only when plotting (start-up time)
+
     width = shutil.get_terminal_size((80, 24)).columns
     fig = build(args, bool(derivative), points, title, terminal_width=width - 10)
     if file is not None:

@@ -1,9 +1,9 @@
 """Python's built-ins in the language: print, display, len, range, float, int, bool,
 str, list, tuple, and abs/min/max/round with their Python meaning on plain numbers."""
+
 from __future__ import annotations
 
 import functools
-
 
 
 from ..core import dtypes
@@ -20,8 +20,13 @@ from ..base.limits import check_items, check_objects
 
 # ---------------------------------------------------------------- output
 
-@register("print", "print(*values, sep=' ', end='\\n')", "print values as Python and PyTorch do",
-          category="misc")
+
+@register(
+    "print",
+    "print(*values, sep=' ', end='\\n')",
+    "print values as Python and PyTorch do",
+    category="misc",
+)
 def print_(*values, sep=" ", end="\n"):
     for what, v in (("sep", sep), ("end", end)):
         if v is not None and not isinstance(v, str):
@@ -31,14 +36,19 @@ def print_(*values, sep=" ", end="\n"):
     context.current.out.print(sep.join(show_str(v) for v in values) + end)
 
 
-@register("display", "display(*values)", "show each value's repr on its own line (Jupyter's display)",
-          category="misc")
+@register(
+    "display",
+    "display(*values)",
+    "show each value's repr on its own line (Jupyter's display)",
+    category="misc",
+)
 def display(*values):
     for v in values:
         context.current.out.print(show(v) + "\n")
 
 
 # ---------------------------------------------------------------- Python basics
+
 
 @register("len", "len(x)", "length of a list, string or a tensor's first dim", category="misc")
 def len_(x):
@@ -48,14 +58,15 @@ def len_(x):
         return x.data.shape[0]
     if isinstance(x, (list, tuple, str)):
         return len(x)
-    n = getattr(type(x), "language_len", None)            # containers, datasets, loaders
+    n = getattr(type(x), "language_len", None)  # containers, datasets, loaders
     if n is not None:
         return n(x)
     raise GradTypeError(f"object of type '{type_name(x)}' has no len()")
 
 
-@register("range", "range(stop) or range(start, stop, step=1)", "integers for a for loop",
-          category="misc")
+@register(
+    "range", "range(stop) or range(start, stop, step=1)", "integers for a for loop", category="misc"
+)
 def range_(*args):
     if not 1 <= len(args) <= 3:
         raise GradTypeError(f"range expected 1 to 3 arguments, got {len(args)}")
@@ -72,7 +83,7 @@ def _scalar(x, conv, what):
     if isinstance(x, str):
         try:
             return conv(x)
-        except ValueError as e:            # Python's own words ("invalid literal for int() ...")
+        except ValueError as e:  # Python's own words ("invalid literal for int() ...")
             raise GradValueError(str(e)) from None
     if isinstance(x, (int, float)):
         try:
@@ -82,8 +93,12 @@ def _scalar(x, conv, what):
     raise GradTypeError(f"{what}() argument must be a string or a number, not '{type_name(x)}'")
 
 
-@register("float", "float(x)", "a Python float (float('inf') and float('nan') work); as a dtype, float64",
-          category="misc")
+@register(
+    "float",
+    "float(x)",
+    "a Python float (float('inf') and float('nan') work); as a dtype, float64",
+    category="misc",
+)
 def float_(x=0.0):
     return _scalar(x, float, "float")
 
@@ -122,12 +137,17 @@ def tuple_(x=()):
     return tuple(list_(x))
 
 
-@register("divmod", "divmod(a, b)", "(a // b, a % b) of two numbers, as Python gives them",
-          category="misc")
+@register(
+    "divmod",
+    "divmod(a, b)",
+    "(a // b, a % b) of two numbers, as Python gives them",
+    category="misc",
+)
 def divmod_(a, b):
     if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
-        raise GradTypeError(f"unsupported operand type(s) for divmod(): '{type_name(a)}' and "
-                            f"'{type_name(b)}'")
+        raise GradTypeError(
+            f"unsupported operand type(s) for divmod(): '{type_name(a)}' and '{type_name(b)}'"
+        )
     try:
         return divmod(a, b)
     except (ZeroDivisionError, OverflowError) as e:
@@ -140,20 +160,29 @@ def _dual(name, py):
     tensor_fn = entry.fn
 
     def fn(*args, **kwargs):
-        if args and not kwargs and all(isinstance(a, (int, float)) for a in args) and \
-                (len(args) > 1 or name in ("abs", "round")):
+        if (
+            args
+            and not kwargs
+            and all(isinstance(a, (int, float)) for a in args)
+            and (len(args) > 1 or name in ("abs", "round"))
+        ):
             return py(*args)
-        if len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple, str, range)) \
-                and name in ("min", "max") and args[0] and \
-                not any(isinstance(a, Tensor) for a in args[0]):
+        if (
+            len(args) == 1
+            and not kwargs
+            and isinstance(args[0], (list, tuple, str, range))
+            and name in ("min", "max")
+            and args[0]
+            and not any(isinstance(a, Tensor) for a in args[0])
+        ):
             try:
-                return py(args[0])          # min("hello"), max([1, 5, 3]), max(["b", "a"])
+                return py(args[0])  # min("hello"), max([1, 5, 3]), max(["b", "a"])
             except TypeError as e:
                 raise GradTypeError(str(e)) from None
-        if name in ("max", "min") and len(args) == 2 and not kwargs and \
-                isinstance(args[1], Tensor):
+        if name in ("max", "min") and len(args) == 2 and not kwargs and isinstance(args[1], Tensor):
             return FUNCTIONS["maximum" if name == "max" else "minimum"](*args)
         return tensor_fn(*args, **kwargs)
+
     entry.fn = fn
 
 
@@ -165,8 +194,13 @@ _dual("min", min)
 def _round(x, ndigits=None):
     """Python's round, without computing 10**n for a huge n (`round(5, -10**9)`): an int
     rounded to more digits than it has is 0."""
-    if isinstance(ndigits, int) and not isinstance(x, bool) and isinstance(x, int) and \
-            ndigits < 0 and -ndigits > x.bit_length():
+    if (
+        isinstance(ndigits, int)
+        and not isinstance(x, bool)
+        and isinstance(x, int)
+        and ndigits < 0
+        and -ndigits > x.bit_length()
+    ):
         return 0
     return round(x, ndigits)
 
@@ -179,7 +213,7 @@ def _python_sum():
     entry = BUILTINS["sum"]
     tensor_fn = entry.fn
 
-    @functools.wraps(tensor_fn)              # its signature, for "did you mean" hints
+    @functools.wraps(tensor_fn)  # its signature, for "did you mean" hints
     def fn(*args, **kwargs):
         if args and isinstance(args[0], (list, tuple, range)):
             if len(args) > 2 or set(kwargs) - {"start"}:
@@ -189,12 +223,15 @@ def _python_sum():
                 raise GradTypeError("sum() can't sum strings [use ''.join(seq) instead]")
             for v in args[0]:
                 if isinstance(v, (str, list, tuple)) or v is None:
-                    raise GradTypeError(f"unsupported operand type(s) for +: '{type_name(total)}' "
-                                        f"and '{type_name(v)}'")
+                    raise GradTypeError(
+                        f"unsupported operand type(s) for +: '{type_name(total)}' "
+                        f"and '{type_name(v)}'"
+                    )
                 total = total + v
             return total
         return tensor_fn(*args, **kwargs)
-    fn.method = tensor_fn       # x.sum(): x is a tensor, the tensor op itself (fill_methods)
+
+    fn.method = tensor_fn  # x.sum(): x is a tensor, the tensor op itself (fill_methods)
     entry.fn = fn
 
 
@@ -202,5 +239,6 @@ _python_sum()
 
 
 # Python's float, int and bool name dtypes too (torch.ones(2, dtype=float))
-dtypes.PYTHON_TYPES.update({id(float_): dtypes.float64, id(int_): dtypes.int64,
-                            id(bool_): dtypes.bool_})
+dtypes.PYTHON_TYPES.update(
+    {id(float_): dtypes.float64, id(int_): dtypes.int64, id(bool_): dtypes.bool_}
+)

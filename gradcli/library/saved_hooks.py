@@ -1,5 +1,6 @@
 """torch.autograd.graph: saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks
 (the hooks themselves run in engine/saved.py)."""
+
 from __future__ import annotations
 
 from ..base.errors import GradTypeError
@@ -11,6 +12,7 @@ class SavedTensorsHooks:
     open, every tensor an op saves for backward goes through pack_hook, and backward
     (or a `_saved_*` access) gets it back through unpack_hook.  Contexts nest: the
     innermost one's hooks are used."""
+
     language_context = True
     label = "saved_tensors_hooks"
 
@@ -37,6 +39,7 @@ class SaveOnCpu(SavedTensorsHooks):
     on the CPU (with the device they came from) and moved back for backward.  gradcli's
     tensors are all on the CPU, so this changes nothing but the objects the graph holds
     (a `_saved_*` access gives a new tensor, as in PyTorch)."""
+
     label = "save_on_cpu"
 
     def __init__(self, pin_memory=False, device_type="cuda"):
@@ -54,6 +57,7 @@ def _unpack_cpu(packed):
 class DisableSavedTensorsHooks:
     """`disable_saved_tensors_hooks(error_message)`: while open, registering hooks (or
     an op saving a tensor under hooks registered outside) raises error_message."""
+
     language_context = True
 
     def __init__(self, error_message):
@@ -83,5 +87,8 @@ def disable_saved_tensors_hooks(error_message):
     return DisableSavedTensorsHooks(error_message)
 
 
-MEMBERS = {"saved_tensors_hooks": saved_tensors_hooks, "save_on_cpu": save_on_cpu,
-           "disable_saved_tensors_hooks": disable_saved_tensors_hooks}
+MEMBERS = {
+    "saved_tensors_hooks": saved_tensors_hooks,
+    "save_on_cpu": save_on_cpu,
+    "disable_saved_tensors_hooks": disable_saved_tensors_hooks,
+}

@@ -2,6 +2,7 @@
 Python floats (issue 16: a training loop makes one per parameter per iteration): the
 same IEEE results as the general in-place rule (library/inplace.py), which runs for
 every other case (and under a forward-mode level, whose tangents it updates)."""
+
 from __future__ import annotations
 
 import struct
@@ -27,18 +28,26 @@ def scalar_step(x, y, op):
     rounding twice is rounding once).  Returns x, or None when the case is another (the
     general rule then runs; also under a forward-mode level, whose tangents the
     general rule updates)."""
-    if type(y) is Tensor and not _forward.visible and (
-            not context.current.grad_enabled or not (x.requires_grad or y.requires_grad)):
+    if (
+        type(y) is Tensor
+        and not _forward.visible
+        and (not context.current.grad_enabled or not (x.requires_grad or y.requires_grad))
+    ):
         d, e = x.data, y.data
-        if not d.ndim and not e.ndim and d.dtype is e.dtype and (d.dtype is _F64 or d.dtype is _F32) \
-                and d.flags.writeable:
+        if (
+            not d.ndim
+            and not e.ndim
+            and d.dtype is e.dtype
+            and (d.dtype is _F64 or d.dtype is _F32)
+            and d.flags.writeable
+        ):
             d[()] = op(d.item(), e.item())
             versions.bump(x)
             return x
     return None
 
 
-_F32_BOX = struct.Struct("f")   # native float32: packing is C's (float) cast, as NumPy's
+_F32_BOX = struct.Struct("f")  # native float32: packing is C's (float) cast, as NumPy's
 _DBL_MAX = sys.float_info.max
 
 
@@ -51,9 +60,8 @@ def scaled_step(x, a, b, op):
     without the product's tensor.  Returns x, or None when the case is another (the
     caller then computes `a * b` and the in-place op as usual)."""
     if _forward.visible:
-        return None       # (a forward-mode level: the product's tangent is the general path's)
-    if context.current.grad_enabled and (x.requires_grad or _requires_grad(a)
-                                         or _requires_grad(b)):
+        return None  # (a forward-mode level: the product's tangent is the general path's)
+    if context.current.grad_enabled and (x.requires_grad or _requires_grad(a) or _requires_grad(b)):
         return None
     d = x.data
     if d.ndim or not d.flags.writeable:
@@ -68,12 +76,16 @@ def scaled_step(x, a, b, op):
         else:
             return None
     elif tb is Tensor and (ta is float or ta is int):
-        da, db = b.data, a          # number * tensor: the operator's node takes (tensor, number)
+        da, db = b.data, a  # number * tensor: the operator's node takes (tensor, number)
     else:
         return None
     dt = d.dtype
-    if type(da) is not np.ndarray or da.ndim or da.dtype is not dt or \
-            (dt is not _F64 and dt is not _F32):
+    if (
+        type(da) is not np.ndarray
+        or da.ndim
+        or da.dtype is not dt
+        or (dt is not _F64 and dt is not _F32)
+    ):
         return None
     # the operands as kernels.doubles (float64) and singles.singles (float32) take them
     if type(db) is np.ndarray:
@@ -96,8 +108,10 @@ def number_factor(v, dt):
         return None
     if dt is _F64:
         return v if t is float or -EXACT_INT <= v <= EXACT_INT else None
-    if dt is _F32 and ((-F32_MAX <= v <= F32_MAX) if t is float else (-EXACT_INT <= v <= EXACT_INT)):
-        return rounded(v)      # a number rounded to float32 first, as NumPy and PyTorch do
+    if dt is _F32 and (
+        (-F32_MAX <= v <= F32_MAX) if t is float else (-EXACT_INT <= v <= EXACT_INT)
+    ):
+        return rounded(v)  # a number rounded to float32 first, as NumPy and PyTorch do
     return None
 
 
@@ -107,8 +121,8 @@ def step_by(x, d, g, y, op):
     the product as Mul's forward makes it, then the update as `scalar_step`.  Returns
     False (nothing done) when the product is inf or nan in float32 (left to NumPy)."""
     p = g.item() * y
-    if d.dtype is not _F64:     # float32: exact in a double; rounded once as single() does
-        if not -_DBL_MAX <= p <= _DBL_MAX:      # inf or nan: left to NumPy
+    if d.dtype is not _F64:  # float32: exact in a double; rounded once as single() does
+        if not -_DBL_MAX <= p <= _DBL_MAX:  # inf or nan: left to NumPy
             return False
         p = _F32_BOX.unpack(_F32_BOX.pack(p))[0]
     d[()] = op(d.item(), p)

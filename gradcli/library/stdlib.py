@@ -4,6 +4,7 @@ the same numbers as CPython's `random` after `seed(n)`), `functools`, `itertools
 `collections`, `copy` and `time`.  Each function is wrapped (BuiltinFunction), so
 a program reaches no Python object through them; anything that could run long or
 grow large is bounded by the limits."""
+
 from __future__ import annotations
 
 import itertools as _itertools
@@ -16,9 +17,11 @@ from ..core.printing import show
 from ..core.tensor import Tensor
 from .values import BuiltinFunction, Module
 
+
 class ListIterator:
     """An iterator of the language over values already computed (what zip, map,
     enumerate, a generator expression and the itertools functions give)."""
+
     __slots__ = ("items", "pos")
 
     def __init__(self, items):
@@ -36,7 +39,7 @@ class ListIterator:
 
     def remaining(self):
         """The values not handed out yet (and the iterator is then exhausted)."""
-        rest = self.items[self.pos:]
+        rest = self.items[self.pos :]
         self.pos = len(self.items)
         return rest
 
@@ -48,14 +51,20 @@ class DictView:
     """`d.keys()`, `d.values()`, `d.items()`: live views of a dict, as Python's: each
     loop goes through the dict as it is then, `len` and `in` work, and it prints as
     `dict_keys(['a'])` (`odict_keys` for an OrderedDict such as a state_dict)."""
+
     __slots__ = ("d", "kind", "prefix")
 
     def __init__(self, d, kind, prefix="dict"):
         self.d, self.kind, self.prefix = d, kind, prefix
 
     def _view(self):
-        return self.d.keys() if self.kind == "keys" else \
-            self.d.values() if self.kind == "values" else self.d.items()
+        return (
+            self.d.keys()
+            if self.kind == "keys"
+            else self.d.values()
+            if self.kind == "values"
+            else self.d.items()
+        )
 
     def language_iter(self):
         return list(self._view())
@@ -82,8 +91,9 @@ class LazyIterator:
     """An iterator of the language that computes its values when asked (zip, map,
     filter, enumerate over a generator, a generator expression, itertools): an
     endless one is fine as long as its consumer stops (README)."""
+
     __slots__ = ("it", "kind")
-    language_lazy = True          # iteration.iterate hands it out as it is, unlisted
+    language_lazy = True  # iteration.iterate hands it out as it is, unlisted
 
     def __init__(self, it, kind="iterator object"):
         self.it, self.kind = it, kind
@@ -104,7 +114,7 @@ class LazyIterator:
 
 # ---------------------------------------------------------------- math
 
-_BIG = 10000          # factorial/comb/perm arguments beyond this would take long
+_BIG = 10000  # factorial/comb/perm arguments beyond this would take long
 
 
 def _bounded_int(fn, name):
@@ -113,6 +123,7 @@ def _bounded_int(fn, name):
             if isinstance(a, int) and abs(a) > _BIG:
                 raise GradValueError(f"math.{name}() argument {a} is too large (limit {_BIG})")
         return fn(*args)
+
     return run
 
 
@@ -138,6 +149,7 @@ DEFAULT_RANDOM_SEED = 0
 class _Generator:
     """The generator of `random` (made when a program first imports random: the
     Python modules below are imported only when used, for start-up time)."""
+
     g = None
 
 
@@ -175,35 +187,54 @@ def _shuffle(x):
 
 def _random_module():
     import random
+
     g = _Generator.g = random.Random(DEFAULT_RANDOM_SEED)
-    members = {"seed": _seed, "random": g.random, "uniform": g.uniform, "randint": g.randint,
-               "randrange": g.randrange, "choice": lambda seq: g.choice(_population(seq)),
-               "choices": _choices, "shuffle": _shuffle, "sample": _sample, "gauss": g.gauss,
-               "normalvariate": g.normalvariate, "lognormvariate": g.lognormvariate,
-               "expovariate": g.expovariate, "triangular": g.triangular,
-               "betavariate": g.betavariate, "gammavariate": g.gammavariate,
-               "vonmisesvariate": g.vonmisesvariate, "paretovariate": g.paretovariate,
-               "weibullvariate": g.weibullvariate,
-               "getrandbits": lambda k: g.getrandbits(_bits(k))}
+    members = {
+        "seed": _seed,
+        "random": g.random,
+        "uniform": g.uniform,
+        "randint": g.randint,
+        "randrange": g.randrange,
+        "choice": lambda seq: g.choice(_population(seq)),
+        "choices": _choices,
+        "shuffle": _shuffle,
+        "sample": _sample,
+        "gauss": g.gauss,
+        "normalvariate": g.normalvariate,
+        "lognormvariate": g.lognormvariate,
+        "expovariate": g.expovariate,
+        "triangular": g.triangular,
+        "betavariate": g.betavariate,
+        "gammavariate": g.gammavariate,
+        "vonmisesvariate": g.vonmisesvariate,
+        "paretovariate": g.paretovariate,
+        "weibullvariate": g.weibullvariate,
+        "getrandbits": lambda k: g.getrandbits(_bits(k)),
+    }
     return StdModule("random", {k: BuiltinFunction(f"random.{k}", v) for k, v in members.items()})
 
 
 def _bits(k):
     if isinstance(k, int) and k > context.current.limits.max_int_bits:
-        raise GradValueError(f"random.getrandbits({k}): more than {context.current.limits.max_int_bits} bits")
+        raise GradValueError(
+            f"random.getrandbits({k}): more than {context.current.limits.max_int_bits} bits"
+        )
     return k
 
 
 # ---------------------------------------------------------------- functools, itertools
 
+
 def _wraps(wrapped, *args, **kwargs):
     """functools.wraps: the wrapper takes the wrapped function's __name__,
     __qualname__ and __doc__ (when both are the program's functions)."""
+
     def decorate(f):
-        copy = getattr(f, "copy_names", None)      # a UserFunction of the language
+        copy = getattr(f, "copy_names", None)  # a UserFunction of the language
         if copy is not None:
             copy(wrapped)
         return f
+
     return BuiltinFunction("functools.wraps.<decorator>", decorate)
 
 
@@ -232,8 +263,9 @@ def bounded_values(it, what="the values"):
     return out
 
 
-_COPYING = frozenset({"product", "combinations", "combinations_with_replacement",
-                      "permutations"})       # these copy their inputs whole
+_COPYING = frozenset(
+    {"product", "combinations", "combinations_with_replacement", "permutations"}
+)  # these copy their inputs whole
 
 
 def _iter_tool(name, fn):
@@ -242,28 +274,45 @@ def _iter_tool(name, fn):
     def run(*args, **kwargs):
         # the copying tools get their iterables listed first (bounded): itertools would
         # copy a huge range itself; the others take them lazily
-        args = [a if isinstance(a, (int, float)) or a is None or callable(a)
-                else bounded_list(iter(a)) if copies else iter(a) for a in args]
+        args = [
+            a
+            if isinstance(a, (int, float)) or a is None or callable(a)
+            else bounded_list(iter(a))
+            if copies
+            else iter(a)
+            for a in args
+        ]
         return LazyIterator(fn(*args, **kwargs))
+
     return BuiltinFunction(f"itertools.{name}", run)
 
 
 def _functools_module():
     import functools as _functools
-    return StdModule("functools", {
-        "partial": BuiltinFunction("functools.partial", _functools.partial),
-        "reduce": BuiltinFunction("functools.reduce", _functools.reduce),
-        "wraps": BuiltinFunction("functools.wraps", _wraps),
-    })
+
+    return StdModule(
+        "functools",
+        {
+            "partial": BuiltinFunction("functools.partial", _functools.partial),
+            "reduce": BuiltinFunction("functools.reduce", _functools.reduce),
+            "wraps": BuiltinFunction("functools.wraps", _wraps),
+        },
+    )
 
 
 def _itertools_module():
-    tools = {"product": _itertools.product, "chain": _itertools.chain,
-             "combinations": _itertools.combinations,
-             "combinations_with_replacement": _itertools.combinations_with_replacement,
-             "permutations": _itertools.permutations, "islice": _itertools.islice,
-             "accumulate": _itertools.accumulate, "zip_longest": _itertools.zip_longest,
-             "starmap": _itertools.starmap, "pairwise": _itertools.pairwise}
+    tools = {
+        "product": _itertools.product,
+        "chain": _itertools.chain,
+        "combinations": _itertools.combinations,
+        "combinations_with_replacement": _itertools.combinations_with_replacement,
+        "permutations": _itertools.permutations,
+        "islice": _itertools.islice,
+        "accumulate": _itertools.accumulate,
+        "zip_longest": _itertools.zip_longest,
+        "starmap": _itertools.starmap,
+        "pairwise": _itertools.pairwise,
+    }
     members = {k: _iter_tool(k, v) for k, v in tools.items()}
     members["count"] = BuiltinFunction("itertools.count", _count)
     return StdModule("itertools", members)
@@ -282,10 +331,12 @@ def _count(start=0, step=1):
             yield v
             v += step
         check_items(limit + 1, "the values of itertools.count()")
+
     return LazyIterator(values())
 
 
 # ---------------------------------------------------------------- collections
+
 
 def _namedtuple(typename, field_names, *, defaults=None):
     if isinstance(field_names, str):
@@ -295,7 +346,7 @@ def _namedtuple(typename, field_names, *, defaults=None):
         if not isinstance(f, str) or not f.isidentifier() or f.startswith("_"):
             raise GradValueError(f"namedtuple: bad name {f!r}")
     defaults = tuple(defaults or ())
-    dflt = dict(zip(fields[len(fields) - len(defaults):], defaults))
+    dflt = dict(zip(fields[len(fields) - len(defaults) :], defaults))
 
     def new(cls, *args, **kwargs):
         if len(args) > len(fields):
@@ -315,35 +366,51 @@ def _namedtuple(typename, field_names, *, defaults=None):
         return f"{typename}(" + ", ".join(f"{f}={show(v)}" for f, v in zip(fields, self)) + ")"
 
     attrs = {f: (lambda i: lambda t: tuple.__getitem__(t, i))(i) for i, f in enumerate(fields)}
-    return type(typename, (tuple,), {"__new__": new, "__repr__": rep, "__slots__": (),
-                                     "language_attrs": attrs, "language_callable": True,
-                                     "__module__": "__main__"})
+    return type(
+        typename,
+        (tuple,),
+        {
+            "__new__": new,
+            "__repr__": rep,
+            "__slots__": (),
+            "language_attrs": attrs,
+            "language_callable": True,
+            "__module__": "__main__",
+        },
+    )
 
 
 def _collections_module():
     import collections as _collections
-    return StdModule("collections", {
-        "OrderedDict": BuiltinFunction("collections.OrderedDict", _collections.OrderedDict),
-        "defaultdict": BuiltinFunction("collections.defaultdict", _collections.defaultdict),
-        "namedtuple": BuiltinFunction("collections.namedtuple", _namedtuple),
-        "Counter": BuiltinFunction("collections.Counter", _collections.Counter),
-        "deque": BuiltinFunction("collections.deque", lambda it=(), maxlen=None:
-                                 _collections.deque(bounded_list(iter(it)), maxlen)),
-    })
+
+    return StdModule(
+        "collections",
+        {
+            "OrderedDict": BuiltinFunction("collections.OrderedDict", _collections.OrderedDict),
+            "defaultdict": BuiltinFunction("collections.defaultdict", _collections.defaultdict),
+            "namedtuple": BuiltinFunction("collections.namedtuple", _namedtuple),
+            "Counter": BuiltinFunction("collections.Counter", _collections.Counter),
+            "deque": BuiltinFunction(
+                "collections.deque",
+                lambda it=(), maxlen=None: _collections.deque(bounded_list(iter(it)), maxlen),
+            ),
+        },
+    )
 
 
 # ---------------------------------------------------------------- copy, time
+
 
 def _tensor_deepcopy(t, memo):
     """PyTorch's rule: only leaves can be deep-copied; the copy keeps requires_grad
     and a copy of .grad."""
     if t.grad_fn is not None:
-
         raise GradRuntimeError(
             "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
             "protocol at the moment.  If you were attempting to deepcopy a module, this may "
             "be because of a torch.nn.utils.weight_norm usage, see "
-            "https://github.com/pytorch/pytorch/pull/103001")
+            "https://github.com/pytorch/pytorch/pull/103001"
+        )
     new = Tensor(t.data.copy(), requires_grad=t.requires_grad)
     if t.grad is not None:
         new.grad = Tensor(t.grad.data.copy())
@@ -353,22 +420,34 @@ def _tensor_deepcopy(t, memo):
 
 def _copy_module():
     import copy as _copy
-    Tensor.__deepcopy__ = _tensor_deepcopy      # PyTorch's rule, for copy.deepcopy
-    return StdModule("copy", {"deepcopy": BuiltinFunction("copy.deepcopy", _copy.deepcopy),
-                           "copy": BuiltinFunction("copy.copy", _copy.copy)})
+
+    Tensor.__deepcopy__ = _tensor_deepcopy  # PyTorch's rule, for copy.deepcopy
+    return StdModule(
+        "copy",
+        {
+            "deepcopy": BuiltinFunction("copy.deepcopy", _copy.deepcopy),
+            "copy": BuiltinFunction("copy.copy", _copy.copy),
+        },
+    )
 
 
 def _time_module():
     import time as _time
-    return StdModule("time", {"perf_counter": BuiltinFunction("time.perf_counter", _time.perf_counter),
-                           "time": BuiltinFunction("time.time", _time.time),
-                           "monotonic": BuiltinFunction("time.monotonic", _time.monotonic),
-                           "process_time": BuiltinFunction("time.process_time",
-                                                           _time.process_time)})
+
+    return StdModule(
+        "time",
+        {
+            "perf_counter": BuiltinFunction("time.perf_counter", _time.perf_counter),
+            "time": BuiltinFunction("time.time", _time.time),
+            "monotonic": BuiltinFunction("time.monotonic", _time.monotonic),
+            "process_time": BuiltinFunction("time.process_time", _time.process_time),
+        },
+    )
 
 
 class StdModule(Module):
     """A Python module of gradcli's own: its members only (no torch built-ins)."""
+
     __slots__ = ()
 
     def get(self, attr, builtins):
@@ -379,23 +458,34 @@ class EmptyModule(StdModule):
     """`os`, `sys`, `numpy`: tutorials import them, often without using them, so the
     import succeeds and binds a module with nothing in it; the first use is the
     error (README: the language, what is out)."""
+
     __slots__ = ()
 
-    WHY = {"os": "a program reaches no files, processes or environment",
-           "sys": "a program reaches no part of the interpreter",
-           "numpy": "gradcli computes with torch's tensors only: use torch's functions"}
+    WHY = {
+        "os": "a program reaches no files, processes or environment",
+        "sys": "a program reaches no part of the interpreter",
+        "numpy": "gradcli computes with torch's tensors only: use torch's functions",
+    }
 
     def get(self, attr, builtins):
-        raise GradAttributeError(f"module '{self.name}' has no attribute '{attr}'",
-                                 hint=f"gradcli's {self.name} module is empty: "
-                                      f"{self.WHY[self.name]}")
+        raise GradAttributeError(
+            f"module '{self.name}' has no attribute '{attr}'",
+            hint=f"gradcli's {self.name} module is empty: {self.WHY[self.name]}",
+        )
 
 
-_MODULES = {"math": _math_module, "random": _random_module, "functools": _functools_module,
-            "itertools": _itertools_module, "collections": _collections_module,
-            "copy": _copy_module, "time": _time_module,
-            "os": lambda: EmptyModule("os"), "sys": lambda: EmptyModule("sys"),
-            "numpy": lambda: EmptyModule("numpy")}
+_MODULES = {
+    "math": _math_module,
+    "random": _random_module,
+    "functools": _functools_module,
+    "itertools": _itertools_module,
+    "collections": _collections_module,
+    "copy": _copy_module,
+    "time": _time_module,
+    "os": lambda: EmptyModule("os"),
+    "sys": lambda: EmptyModule("sys"),
+    "numpy": lambda: EmptyModule("numpy"),
+}
 _made = {}
 
 

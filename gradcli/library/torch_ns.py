@@ -1,5 +1,6 @@
 """The `torch` namespace and the settings a program can change: seed, printing
 precision, default dtype; assert_close; the names every program starts with."""
+
 from __future__ import annotations
 
 import math
@@ -21,8 +22,13 @@ from ..core.printing import DEFAULT_PRINTOPTS
 from ..base import context
 
 
-@register("seed", "seed(n)", "seed the random generator (as torch.manual_seed)",
-          category="misc", aliases=("manual_seed",))
+@register(
+    "seed",
+    "seed(n)",
+    "seed the random generator (as torch.manual_seed)",
+    category="misc",
+    aliases=("manual_seed",),
+)
 def seed(n):
     if isinstance(n, Tensor):
         n = n.item()
@@ -41,23 +47,30 @@ def numel_fn(x):
     return int(tensor_arg(x).data.size)
 
 
-_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80),
-             "full": (4, math.inf, 3, 80)}    # precision, threshold, edgeitems, linewidth
+_PROFILES = {
+    "default": (4, 1000, 3, 80),
+    "short": (2, 1000, 2, 80),
+    "full": (4, math.inf, 3, 80),
+}  # precision, threshold, edgeitems, linewidth
 
 
-@register("set_printoptions", "set_printoptions(precision=None, threshold=None, edgeitems=None, "
-          "linewidth=None, profile=None, sci_mode=None)",
-          "print options as torch's (precision, summarising, line width, scientific notation)",
-          category="misc")
-def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
-                     profile=None, sci_mode=None):
+@register(
+    "set_printoptions",
+    "set_printoptions(precision=None, threshold=None, edgeitems=None, "
+    "linewidth=None, profile=None, sci_mode=None)",
+    "print options as torch's (precision, summarising, line width, scientific notation)",
+    category="misc",
+)
+def set_printoptions(
+    precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
+):
     ctx = context.current
     thr, edge, _ = ctx.printopts or DEFAULT_PRINTOPTS
-    if profile in _PROFILES:        # as torch: an unknown profile changes nothing
+    if profile in _PROFILES:  # as torch: an unknown profile changes nothing
         ctx.precision, thr, edge, ctx.linewidth = _PROFILES[profile]
     if precision is not None:
         p = int(precision)
-        if not 0 <= p <= 30:       # as --precision: a huge one would print gigabytes
+        if not 0 <= p <= 30:  # as --precision: a huge one would print gigabytes
             raise GradValueError(f"set_printoptions(): precision must be from 0 to 30, got {p}")
         ctx.precision = p
     if threshold is not None:
@@ -68,12 +81,13 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
             raise GradValueError(f"set_printoptions(): edgeitems must be at least 1, got {edge}")
     if linewidth is not None:
         ctx.linewidth = int(linewidth)
-    opts = (thr, edge, None if sci_mode is None else bool(sci_mode))    # sci_mode: always set
+    opts = (thr, edge, None if sci_mode is None else bool(sci_mode))  # sci_mode: always set
     ctx.printopts = None if opts == DEFAULT_PRINTOPTS else opts
 
 
-@register("set_default_dtype", "set_default_dtype(dtype)", "float64 (default) or float32",
-          category="misc")
+@register(
+    "set_default_dtype", "set_default_dtype(dtype)", "float64 (default) or float32", category="misc"
+)
 def set_default_dtype(dtype):
     dt = dtypes.as_numpy(dtype)
     if dt.kind != "f":
@@ -88,8 +102,13 @@ def get_default_dtype():
 
 # ---------------------------------------------------------------- asserts
 
-@register("assert_close", "assert_close(a, b, tol=1e-6)",
-          "fail (exit 1) unless a and b are equal within tol, element-wise", category="misc")
+
+@register(
+    "assert_close",
+    "assert_close(a, b, tol=1e-6)",
+    "fail (exit 1) unless a and b are equal within tol, element-wise",
+    category="misc",
+)
 def assert_close(a, b, tol=1e-6, rtol=None, atol=None):
     x, y = to_array(a).astype(np.float64), to_array(b).astype(np.float64)
     try:
@@ -101,21 +120,30 @@ def assert_close(a, b, tol=1e-6, rtol=None, atol=None):
     ok = np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=True)
     if not np.all(ok):
         diff = np.abs(x - y)
-        worst = np.unravel_index(np.nanargmax(np.where(ok, -1, diff)), diff.shape) if diff.ndim else ()
+        worst = (
+            np.unravel_index(np.nanargmax(np.where(ok, -1, diff)), diff.shape) if diff.ndim else ()
+        )
         raise GradAssertionError(
             f"values differ: largest difference {float(diff[worst]):.6g} at index "
-            f"{list(map(int, worst))} (tolerance {atol:g})")
-
+            f"{list(map(int, worst))} (tolerance {atol:g})"
+        )
 
 
 # ---------------------------------------------------------------- namespace
 
 CONSTANTS = {"pi": math.pi, "inf": math.inf, "nan": math.nan, "e": math.e}
 DTYPE_NAMES = {n: dtypes.DType(dt) for n, dt in dtypes.NAMES.items()}
-DTYPE_NAMES.update({"float16": dtypes.DType(np.float16), "half": dtypes.DType(np.float16),
-                    "int32": dtypes.DType(np.int32), "uint8": dtypes.DType(np.uint8),
-                    "int8": dtypes.DType(np.int8), "int16": dtypes.DType(np.int16),
-                    "short": dtypes.DType(np.int16)})
+DTYPE_NAMES.update(
+    {
+        "float16": dtypes.DType(np.float16),
+        "half": dtypes.DType(np.float16),
+        "int32": dtypes.DType(np.int32),
+        "uint8": dtypes.DType(np.uint8),
+        "int8": dtypes.DType(np.int8),
+        "int16": dtypes.DType(np.int16),
+        "short": dtypes.DType(np.int16),
+    }
+)
 
 _namespace = None
 
@@ -126,31 +154,60 @@ def namespace() -> dict:
     if _namespace is None:
         ns = {}
         for name, entry in BUILTINS.items():
-            if entry.function and "." not in name:    # (linalg.vector_norm: torch.linalg's)
+            if entry.function and "." not in name:  # (linalg.vector_norm: torch.linalg's)
                 ns[name] = entry.fn
         ns.update(CONSTANTS)
-        for name in ("float64", "float32", "double", "int64", "long", "int32", "float16",
-                     "half", "uint8"):
+        for name in (
+            "float64",
+            "float32",
+            "double",
+            "int64",
+            "long",
+            "int32",
+            "float16",
+            "half",
+            "uint8",
+        ):
             ns[name] = DTYPE_NAMES[name]
         ns["no_grad"] = NO_GRAD
         ns["enable_grad"] = ENABLE_GRAD
         torch_members = dict(DTYPE_NAMES)
-        torch_members.update({"no_grad": NO_GRAD, "enable_grad": ENABLE_GRAD, "pi": math.pi,
-                              "inf": math.inf, "nan": math.nan, "e": math.e,
-                              "Size": lambda s=(): Size(size_args((s,)))})
+        torch_members.update(
+            {
+                "no_grad": NO_GRAD,
+                "enable_grad": ENABLE_GRAD,
+                "pi": math.pi,
+                "inf": math.inf,
+                "nan": math.nan,
+                "e": math.e,
+                "Size": lambda s=(): Size(size_args((s,))),
+            }
+        )
         functional = Module("torch.nn.functional", dict(nn_library.FUNCTIONAL))
         nn = Module("torch.nn", {"functional": functional, **nn_library.members(Module)})
         autograd_functional = Module("torch.autograd.functional")
-        autograd = Module("torch.autograd", {
-            "functional": autograd_functional, "gradcheck": calculus.torch_gradcheck,
-            "profiler": Module("torch.autograd.profiler", {"profile": torch_more.Profile}),
-            # PyTorch's module (library/saved_hooks.py), not gradcli's own graph() picture
-            "graph": Module("torch.autograd.graph", dict(saved_hooks.MEMBERS))})
+        autograd = Module(
+            "torch.autograd",
+            {
+                "functional": autograd_functional,
+                "gradcheck": calculus.torch_gradcheck,
+                "profiler": Module("torch.autograd.profiler", {"profile": torch_more.Profile}),
+                # PyTorch's module (library/saved_hooks.py), not gradcli's own graph() picture
+                "graph": Module("torch.autograd.graph", dict(saved_hooks.MEMBERS)),
+            },
+        )
         cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
-        torch_members.update({"nn": nn, "autograd": autograd, "cuda": cuda,
-                              "linalg": Module("torch.linalg", {
-                                  "inv": linalg_inv,
-                                  "vector_norm": BUILTINS["linalg.vector_norm"].fn})})
+        torch_members.update(
+            {
+                "nn": nn,
+                "autograd": autograd,
+                "cuda": cuda,
+                "linalg": Module(
+                    "torch.linalg",
+                    {"inv": linalg_inv, "vector_norm": BUILTINS["linalg.vector_norm"].fn},
+                ),
+            }
+        )
         torch_members.update(torch_more.namespaces(Module))
         transforms.install(torch_members, autograd, autograd_functional)
         ns["torch"] = Module("torch", torch_members)

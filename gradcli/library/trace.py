@@ -15,6 +15,7 @@ Under --json each step is a `trace` record: `step`, `node`, `grad_in` (value
 and `shape`), `outputs` ([{`to`, `step` (null for a leaf), `leaf`, `grad`}]).
 Steps beyond MAX_STEPS are counted, not shown.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -33,7 +34,7 @@ TEXT_WIDTH = 100
 
 def _one_line(g) -> str:
     text = " ".join(part.strip() for part in show(_tensor(g)).split("\n"))
-    return text if len(text) <= TEXT_WIDTH else text[:TEXT_WIDTH - 3] + "..."
+    return text if len(text) <= TEXT_WIDTH else text[: TEXT_WIDTH - 3] + "..."
 
 
 def _tensor(g):
@@ -47,7 +48,7 @@ class Trace:
     def __init__(self, out):
         self.out = out
         self.names = _names()
-        self.ids = {}          # node -> step number (given when first seen)
+        self.ids = {}  # node -> step number (given when first seen)
         self.steps = 0
         self.hidden = 0
 
@@ -59,8 +60,9 @@ class Trace:
     def __exit__(self, *exc):
         observe.TRACER = self.prev
         if self.hidden:
-            self.out.record("trace", {"more": self.hidden},
-                            f"... ({self.hidden} more steps not shown)")
+            self.out.record(
+                "trace", {"more": self.hidden}, f"... ({self.hidden} more steps not shown)"
+            )
         return False
 
     def _id(self, node):
@@ -83,16 +85,25 @@ class Trace:
         if self.steps > MAX_STEPS:
             self.hidden += 1
             return
-        outs = [{"to": name, "step": step, "leaf": leaf,
-                 "grad": None if ig is None else _tensor(ig)}
-                for name, step, leaf, ig in targets]
+        outs = [
+            {"to": name, "step": step, "leaf": leaf, "grad": None if ig is None else _tensor(ig)}
+            for name, step, leaf, ig in targets
+        ]
         lines = [f"#{me} {node.name}   grad in: {_one_line(g)}"]
         for name, step, leaf, ig in targets:
             where = f"{name} (leaf, into .grad)" if leaf else f"#{step} {name}"
             lines.append(f"   -> {where}: {'None' if ig is None else _one_line(ig)}")
-        self.out.record("trace", {"step": me, "node": node.name, "grad_in": _tensor(g),
-                                  "shape": list(np.shape(g)), "outputs": outs},
-                        "\n".join(lines))
+        self.out.record(
+            "trace",
+            {
+                "step": me,
+                "node": node.name,
+                "grad_in": _tensor(g),
+                "shape": list(np.shape(g)),
+                "outputs": outs,
+            },
+            "\n".join(lines),
+        )
 
 
 def traced(out, fn, *args, **kwargs):
@@ -127,11 +138,14 @@ def _install():
         if type(x) is Tensor and x.data.ndim == 2 and not args and not kwargs:
             return matrix_trace(x)
         return backward_trace(x, *args, **kwargs)
+
     entry.fn = trace
     entry.sig = "trace(matrix) or trace(out, gradient=None, retain_graph=false)"
-    entry.doc = ("sum of the diagonal of a matrix (2-D); for any other tensor, backward with a "
-                 "trace: each node the engine runs, in its order, with the gradient that came "
-                 "in and what went to each input, then the leaves' .grad")
+    entry.doc = (
+        "sum of the diagonal of a matrix (2-D); for any other tensor, backward with a "
+        "trace: each node the engine runs, in its order, with the gradient that came "
+        "in and what went to each input, then the leaves' .grad"
+    )
 
 
 _install()

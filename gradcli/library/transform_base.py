@@ -2,6 +2,7 @@
 for one transform without cutting them from outer ones, results handed back
 without the transform's own graph, and tuples of tensors walked as PyTorch's
 pytrees (tensors, tuples and lists)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -69,8 +70,14 @@ def grads(outputs, heads, inputs, create_graph=True):
     pairs = [(o, h) for o, h in zip(outputs, heads) if o.requires_grad]
     if not pairs:
         return [Tensor(np.zeros_like(x.data)) for x in inputs]
-    gs = run_backward([o for o, _ in pairs], [h for _, h in pairs], retain_graph=True,
-                      create_graph=create_graph, inputs=list(inputs), allow_unused=True)
+    gs = run_backward(
+        [o for o, _ in pairs],
+        [h for _, h in pairs],
+        retain_graph=True,
+        create_graph=create_graph,
+        inputs=list(inputs),
+        allow_unused=True,
+    )
     return [Tensor(np.zeros_like(x.data)) if g is None else g for g, x in zip(gs, inputs)]
 
 
@@ -85,6 +92,7 @@ def keeping_aux(func, has_aux):
             out, aux = out
             box.append(aux)
         return out
+
     return run, box
 
 
@@ -109,8 +117,9 @@ def tangents_at(func, args, tangents_by_arg, level_out=None):
 def _tangent_or_zeros(o, level):
     t = fw.tangent_of(o, level)
     if t is None:
-        return Tensor(np.zeros(o.data.shape, o.data.dtype if o.data.dtype.kind == "f"
-                               else np.float64))
+        return Tensor(
+            np.zeros(o.data.shape, o.data.dtype if o.data.dtype.kind == "f" else np.float64)
+        )
     return t
 
 
@@ -143,11 +152,13 @@ def move_last(t, in_shape, out_shape):
     """columns (one per input element, stacked first) to out_shape + in_shape."""
     n_in = int(np.prod(in_shape)) if in_shape else 1
     flat = FUNCTIONS["reshape"](t, (n_in, int(np.prod(out_shape)) if out_shape else 1))
-    return FUNCTIONS["reshape"](FUNCTIONS["transpose"](flat, 0, 1),
-                                tuple(out_shape) + tuple(in_shape))
+    return FUNCTIONS["reshape"](
+        FUNCTIONS["transpose"](flat, 0, 1), tuple(out_shape) + tuple(in_shape)
+    )
 
 
 # ---------------------------------------------------------------- torch.autograd.functional's helpers
+
 
 def _type_name(v):
     return type_name(v)
@@ -162,17 +173,20 @@ def _as_tuple(value, what, fn_name):
             if is_tuple:
                 raise GradTypeError(
                     f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors "
-                    f"but the value at index {i} has type <class '{_type_name(el)}'>.")
+                    f"but the value at index {i} has type <class '{_type_name(el)}'>."
+                )
             raise GradTypeError(
                 f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
-                f"the given {what} has type <class '{_type_name(el)}'>.")
+                f"the given {what} has type <class '{_type_name(el)}'>."
+            )
     return is_tuple, items
 
 
 def _check_callable(func, fn_name):
     if not callable(func):
-        raise GradTypeError(f"{fn_name}(): the first argument must be a function, "
-                            f"got {_type_name(func)}")
+        raise GradTypeError(
+            f"{fn_name}(): the first argument must be a function, got {_type_name(func)}"
+        )
 
 
 def _fn(name):
@@ -184,11 +198,12 @@ def _preprocess(inputs, create_graph):
     out = []
     for x in inputs:
         if create_graph and x.requires_grad:
-            out.append(_fn("reshape")(x, x.data.shape))      # view_as: ViewBackward0
+            out.append(_fn("reshape")(x, x.data.shape))  # view_as: ViewBackward0
         else:
             if x.data.dtype.kind != "f":
                 raise GradRuntimeError(
-                    "Only Tensors of floating point and complex dtype can require gradients")
+                    "Only Tensors of floating point and complex dtype can require gradients"
+                )
             out.append(copy_tangents(x, Tensor(x.data, True)))
     return tuple(out)
 
@@ -203,13 +218,14 @@ def _postprocess(res, shape):
     return res
 
 
-
 def jacobian_forward(func, inputs, create_graph=False, strict=False):
     """strategy="forward-mode": one forward-mode pass per input element."""
     if strict:
-        raise GradRuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
-                               "`strategy=\"forward-mode\"` are not supported together (yet). "
-                               "Please either set `strict=False` or `strategy=\"reverse-mode\"`.")
+        raise GradRuntimeError(
+            "torch.autograd.functional.jacobian: `strict=True` and "
+            '`strategy="forward-mode"` are not supported together (yet). '
+            'Please either set `strict=False` or `strategy="reverse-mode"`.'
+        )
     _check_callable(func, "jacobian")
     is_in, ins = _as_tuple(inputs, "inputs", "jacobian")
     prev = context.current.grad_enabled
@@ -224,8 +240,7 @@ def jacobian_forward(func, inputs, create_graph=False, strict=False):
                 ts = [None] * len(ins)
                 ts[i] = e
                 out, tans = tangents_at(func, ins, ts)
-                is_out, outs = _as_tuple(out, "outputs of the user-provided function",
-                                         "jacobian")
+                is_out, outs = _as_tuple(out, "outputs of the user-provided function", "jacobian")
                 cols[i].append(tans if is_out else (tans,))
         if outs is None:
             out = func(*ins)
@@ -235,15 +250,17 @@ def jacobian_forward(func, inputs, create_graph=False, strict=False):
             row = []
             for i, x in enumerate(ins):
                 parts = [c[k] for c in cols[i]]
-                j = move_last(assemble(parts, (len(parts),), o.data.shape, x.data.dtype)
-                                 if parts else Tensor(np.zeros((0,) + o.data.shape)),
-                                 x.data.shape, o.data.shape)
+                j = move_last(
+                    assemble(parts, (len(parts),), o.data.shape, x.data.dtype)
+                    if parts
+                    else Tensor(np.zeros((0,) + o.data.shape)),
+                    x.data.shape,
+                    o.data.shape,
+                )
                 row.append(j if create_graph else Tensor(j.data))
             jac.append(tuple(row))
-        if is_in and not is_out:        # as torch: a list for tuple inputs, one output
+        if is_in and not is_out:  # as torch: a list for tuple inputs, one output
             return list(jac[0])
         return _postprocess(tuple(jac), (is_out, is_in))
     finally:
         context.current.grad_enabled = prev
-
-

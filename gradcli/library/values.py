@@ -1,17 +1,19 @@
 """Values of the library that are not tensors: namespaces (`torch`, `torch.nn` ...),
 grad-mode contexts, torch.Size, built-in functions and bound methods as values,
 the truth of a condition, and the table of tensor methods."""
+
 from __future__ import annotations
 
 from ..base.errors import GradAttributeError, GradRuntimeError, did_you_mean
 from ..core.tensor import Tensor
 from ..base import context
 
-METHODS: dict = {}   # x.name(...) of a tensor: name -> fn(tensor, *args, **kwargs)
+METHODS: dict = {}  # x.name(...) of a tensor: name -> fn(tensor, *args, **kwargs)
 
 
 class Module:
     """`torch`, `torch.autograd`, `F` ...: attribute access finds built-ins by name."""
+
     __slots__ = ("name", "members")
 
     def __init__(self, name, members=None):
@@ -27,12 +29,14 @@ class Module:
         if v is None:
             raise GradAttributeError(
                 f"module '{self.name}' has no attribute '{attr}'",
-                hint=did_you_mean(attr, list(self.members) + list(builtins)))
+                hint=did_you_mean(attr, list(self.members) + list(builtins)),
+            )
         return v
 
 
 class GradModeContext:
     """`no_grad` / `enable_grad` (with or without parentheses) for `with`."""
+
     __slots__ = ("enabled", "saved", "label")
 
     def __init__(self, enabled, label):
@@ -41,11 +45,12 @@ class GradModeContext:
     def __call__(self, fn=None):
         if fn is None:
             return self
-        ctx = GradModeContext(self.enabled, self.label)      # @torch.no_grad() on a def
+        ctx = GradModeContext(self.enabled, self.label)  # @torch.no_grad() on a def
 
         def decorated(*args, **kwargs):
             with ctx:
                 return fn(*args, **kwargs)
+
         return BuiltinFunction(getattr(fn, "name", "function"), decorated)
 
     def __enter__(self):
@@ -77,6 +82,7 @@ class Size(tuple):
 
 class BuiltinFunction:
     """A built-in as a value (`f = exp`, `print(exp)`)."""
+
     __slots__ = ("name", "fn")
 
     def __init__(self, name, fn):
@@ -108,10 +114,9 @@ def truth(v) -> bool:
         return v
     if type(v) is Tensor:
         if v.data.size != 1:
-            raise GradRuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous")
+            raise GradRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(v.data.reshape(()))
     if v is None or isinstance(v, (int, float, str, list, tuple)):
         return bool(v)
-    own = getattr(type(v), "language_bool", None)     # a library object's own (vmap's)
+    own = getattr(type(v), "language_bool", None)  # a library object's own (vmap's)
     return True if own is None else own(v)

@@ -8,6 +8,7 @@ of numel(x) copies of x carrying the columns of the identity as tangents.  f run
 batched through vmap's rules (ops/batching.py); when it cannot (data-dependent
 control flow, an op that refuses), the transform falls back to one pass per row or
 column (library/func.py)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -66,10 +67,12 @@ def jacrev_rows(f, argnums, nums, args):
             bargs = list(args)
             phys = []
             for k in nums:
+
                 def make(x):
                     leaf = tb.track(bt.expand_to(x, n))
                     phys.append(leaf)
                     return Batched(leaf, level)
+
                 bargs[k] = tb.tree_map(make, bargs[k])
             out = f(*bargs)
             outs = [_physical_out(o, level, n) for o in _leaves(out)]
@@ -78,11 +81,11 @@ def jacrev_rows(f, argnums, nums, args):
             heads, off = [], 0
             for o, size in zip(outs, sizes):
                 h = np.zeros((n, size), o.data.dtype)
-                h[off:off + size] = np.eye(size, dtype=o.data.dtype)
+                h[off : off + size] = np.eye(size, dtype=o.data.dtype)
                 heads.append(Tensor(h.reshape((n,) + tuple(o.shape[1:]))))
                 off += size
             gs = tb.grads(outs, heads, phys)
-    except Exception:                       # f does not batch: one backward pass per row
+    except Exception:  # f does not batch: one backward pass per row
         return None
     per_output, off = [], 0
     for o0, size in zip(outs0, sizes):
@@ -94,7 +97,7 @@ def jacrev_rows(f, argnums, nums, args):
         groups, i = [], 0
         for k in nums:
             m = len(tb.leaves(args[k]))
-            groups.append(tb.unflatten(args[k], per_in[i:i + m]))
+            groups.append(tb.unflatten(args[k], per_in[i : i + m]))
             i += m
         per_output.append(groups[0] if isinstance(argnums, int) else tuple(groups))
     return per_output[0] if isinstance(out0, Tensor) else tuple(per_output)
@@ -117,23 +120,30 @@ def jacfwd_columns(f, argnums, nums, args):
                     eye = Tensor(np.eye(n, dtype=x.data.dtype).reshape((n,) + x.data.shape))
                     bx = bt.expand_to(x, n)
                     ts = [None] * len(args)
-                    ts[k] = tb.unflatten(args[k], [eye if y is x else
-                                                   Tensor(np.zeros((n,) + y.data.shape,
-                                                                   y.data.dtype))
-                                                   for y in tb.leaves(args[k])])
+                    ts[k] = tb.unflatten(
+                        args[k],
+                        [
+                            eye if y is x else Tensor(np.zeros((n,) + y.data.shape, y.data.dtype))
+                            for y in tb.leaves(args[k])
+                        ],
+                    )
                     phys = list(args)
-                    phys[k] = tb.unflatten(args[k], [bx if y is x else bt.expand_to(y, n)
-                                                     for y in tb.leaves(args[k])])
+                    phys[k] = tb.unflatten(
+                        args[k], [bx if y is x else bt.expand_to(y, n) for y in tb.leaves(args[k])]
+                    )
 
                     def run(*a):
-                        b = [tb.tree_map(lambda t: Batched(t, level), v) if i == k else v
-                             for i, v in enumerate(a)]
+                        b = [
+                            tb.tree_map(lambda t: Batched(t, level), v) if i == k else v
+                            for i, v in enumerate(a)
+                        ]
                         return _tree(lambda o: _physical_out(o, level, n), f(*b))
+
                     out, tans = tb.tangents_at(run, phys, ts)
                     out0 = out
                     cols.append((x, tb.leaves(out), tb.leaves(tans)))
                 per_arg[k] = cols
-    except Exception:                       # f does not batch: one pass per column
+    except Exception:  # f does not batch: one pass per column
         return None
     first = per_arg[nums[0]][0]
     per_output = []
@@ -143,9 +153,10 @@ def jacfwd_columns(f, argnums, nums, args):
         for k in nums:
             jacs = []
             for x, _outs, tans in per_arg[k]:
-                t = tans[j]                                     # (n, *oshape)
-                moved = FUNCTIONS["contiguous"](FUNCTIONS["movedim"](t, 0, -1)) if oshape \
-                    else t                              # then reshape is a view, as torch's
+                t = tans[j]  # (n, *oshape)
+                moved = (
+                    FUNCTIONS["contiguous"](FUNCTIONS["movedim"](t, 0, -1)) if oshape else t
+                )  # then reshape is a view, as torch's
                 jacs.append(FUNCTIONS["reshape"](moved, oshape + x.data.shape))
             groups.append(tb.unflatten(args[k], jacs))
         per_output.append(groups[0] if isinstance(argnums, int) else tuple(groups))
@@ -161,6 +172,7 @@ def _leaves(obj):
         elif type(o) in (tuple, list):
             for x in o:
                 walk(x)
+
     walk(obj)
     return out
 

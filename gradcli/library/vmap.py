@@ -2,6 +2,7 @@
 transforms that run inside it on whole batches (grad, grad_and_value, jacrev,
 jacfwd); also a batched tensor's surface in the language (shape, methods,
 indexing).  See README, Transforms."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,14 +24,16 @@ from .values import METHODS, Size
 
 
 class State:
-    level = 0            # the innermost running vmap's level (0: none)
-    label = ""           # the function of the vmap whose results are being put together
+    level = 0  # the innermost running vmap's level (0: none)
+    label = ""  # the function of the vmap whose results are being put together
 
 
 # ---------------------------------------------------------------- the language surface
 
+
 class BatchedMethod:
     """x.name on a batched tensor: the tensor method, batched."""
+
     __slots__ = ("obj", "name", "fn")
 
     def __init__(self, obj, name, fn):
@@ -99,7 +102,8 @@ def _item(level, fn, args, kwargs):
         "vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
         "calling .item() on a Tensor, please try to rewrite what you're doing with other "
         "operations. If error is occurring somewhere inside PyTorch internals, please file a "
-        "bug report.")
+        "bug report."
+    )
 
 
 @batch_rule("len")
@@ -108,6 +112,7 @@ def _len(level, fn, args, kwargs):
 
 
 # ---------------------------------------------------------------- vmap
+
 
 def _tree(fn, obj):
     """fn on every tensor (Tensor or Batched) of a pytree (tuples, lists, dicts)."""
@@ -128,8 +133,10 @@ def _tree2(fn, obj, spec):
         return type(obj)(_tree2(fn, o, s) for o, s in zip(obj, spec))
     if type(obj) is dict and isinstance(spec, dict):
         return {k: _tree2(fn, v, spec.get(k)) for k, v in obj.items()}
-    raise GradValueError(f"vmap: in_dims is not compatible with the structure of `inputs`: "
-                         f"{type_name(spec)} for a {type_name(obj)}")
+    raise GradValueError(
+        f"vmap: in_dims is not compatible with the structure of `inputs`: "
+        f"{type_name(spec)} for a {type_name(obj)}"
+    )
 
 
 def _dims(in_dims, args, label):
@@ -139,7 +146,8 @@ def _dims(in_dims, args, label):
         raise GradValueError(
             f"vmap({label}, in_dims={in_dims!r}, ...)(<inputs>): in_dims is not compatible "
             f"with the structure of `inputs`. in_dims has structure {type_name(in_dims)} but "
-            f"inputs has structure of {len(args)} arguments.")
+            f"inputs has structure of {len(args)} arguments."
+        )
     return list(in_dims)
 
 
@@ -151,14 +159,18 @@ class _NoRandom:
             raise GradRuntimeError(
                 "vmap: called random operation while in randomness error mode. Please either "
                 "use the 'same' or 'different' randomness flags on vmap or perform the "
-                "randomness operation out of vmap")
+                "randomness operation out of vmap"
+            )
+
         return refuse
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", chunk_size=None):
     if randomness not in ("error", "different", "same"):
-        raise GradRuntimeError(f"Only allowed values for randomness are 'error', 'different', "
-                               f"or 'same'. Got {randomness}")
+        raise GradRuntimeError(
+            f"Only allowed values for randomness are 'error', 'different', "
+            f"or 'same'. Got {randomness}"
+        )
     label = getattr(func, "name", None) or getattr(func, "__name__", None) or "<lambda>"
 
     def wrapper(*args, **kwargs):
@@ -173,18 +185,23 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", chunk_size=None):
                 raise GradValueError(
                     f"vmap({label}, in_dims={in_dims!r}, ...)(<inputs>): Got in_dim={d} for "
                     f"some input, but that input is a Tensor of dimensionality {nd} so "
-                    f"expected in_dim to satisfy -{nd} <= in_dim < {nd}.")
+                    f"expected in_dim to satisfy -{nd} <= in_dim < {nd}."
+                )
             sizes.append(t.shape[d % nd])
             return t
+
         for a, d in zip(args, dims):
             _tree2(check, a, d)
         if not sizes:
             raise GradValueError(
                 f"vmap({label}, in_dims={in_dims!r}, ...)(<inputs>): at least one input must "
-                "be a Tensor mapped over a dimension (in_dims not all None).")
+                "be a Tensor mapped over a dimension (in_dims not all None)."
+            )
         if len(set(sizes)) > 1:
-            raise GradValueError("vmap: Expected all tensors to have the same size in the "
-                                 f"mapped dimension, got sizes {sizes} for the mapped dimension")
+            raise GradValueError(
+                "vmap: Expected all tensors to have the same size in the "
+                f"mapped dimension, got sizes {sizes} for the mapped dimension"
+            )
         n = sizes[0]
         ctx = context.current
         saved_gen = ctx._generator
@@ -198,9 +215,14 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", chunk_size=None):
             if randomness == "different":
                 out = _per_sample(func, args, dims, kwargs, n)
             else:
-                bargs = [_tree2(lambda t, d: t if d is None else
-                                bt.moved_in(t, d % len(t.shape), level), a, d)
-                         for a, d in zip(args, dims)]
+                bargs = [
+                    _tree2(
+                        lambda t, d: t if d is None else bt.moved_in(t, d % len(t.shape), level),
+                        a,
+                        d,
+                    )
+                    for a, d in zip(args, dims)
+                ]
                 out = _run(func, bargs, kwargs, level, n)
         finally:
             bt.SAME_RANDOMNESS.discard(level)
@@ -209,6 +231,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", chunk_size=None):
                 ctx._generator = saved_gen
         State.label = label
         return _outputs(out, out_dims, level, n)
+
     return func_transformed(wrapper, label, ("vmap", wrapper, None))
 
 
@@ -216,9 +239,18 @@ def _per_sample(func, args, dims, kwargs, n):
     """randomness="different": f on each sample (each draws its own random numbers)."""
     outs = []
     for b in range(n):
-        sample = [_tree2(lambda t, d: t if d is None else
-                         bt.op("index", t, (slice(None),) * (d % len(t.shape)) + (b,)), a, d)
-                  for a, d in zip(args, dims)]
+        sample = [
+            _tree2(
+                lambda t, d: (
+                    t
+                    if d is None
+                    else bt.op("index", t, (slice(None),) * (d % len(t.shape)) + (b,))
+                ),
+                a,
+                d,
+            )
+            for a, d in zip(args, dims)
+        ]
         outs.append(bt.call(func, sample, kwargs))
     return _Stacked(outs)
 
@@ -237,9 +269,9 @@ def _run(func, bargs, kwargs, level, n):
     try:
         return func(*bargs, **kwargs)
     except GradError as e:
-        if e.line is not None:                  # an error of the program itself
+        if e.line is not None:  # an error of the program itself
             raise
-        return bt.loop(func, bargs, kwargs, level, n)   # library code that met a Batched
+        return bt.loop(func, bargs, kwargs, level, n)  # library code that met a Batched
 
 
 def _outputs(out, out_dims, level, n):
@@ -249,8 +281,9 @@ def _outputs(out, out_dims, level, n):
         d = out_dims if not isinstance(out_dims, (tuple, list)) else out_dims[0]
         return bt.moved_out(out, level, d, n)
     if type(out) is ValuesIndices:
-        return ValuesIndices(_outputs(out[0], out_dims, level, n),
-                             _outputs(out[1], out_dims, level, n), out.kind)
+        return ValuesIndices(
+            _outputs(out[0], out_dims, level, n), _outputs(out[1], out_dims, level, n), out.kind
+        )
     if type(out) in (tuple, list, Size):
         ds = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(out)
         return tuple(_outputs(o, d, level, n) for o, d in zip(out, ds))
@@ -259,16 +292,20 @@ def _outputs(out, out_dims, level, n):
     if out_dims is None:
         return out
     label = State.label
-    raise GradValueError(f"vmap({label}, ...): `{label}` must only return Tensors, got type "
-                         f"<class '{type_name(out)}'>. Did you mean to set out_dims= to None "
-                         "for output?")
+    raise GradValueError(
+        f"vmap({label}, ...): `{label}` must only return Tensors, got type "
+        f"<class '{type_name(out)}'>. Did you mean to set out_dims= to None "
+        "for output?"
+    )
 
 
 # ---------------------------------------------------------------- transforms on a batch
 
+
 def _physical_inputs(obj, level, n, phys):
     """obj's tensors as Batched of `level` over fresh physical leaves (plain tensors
     expanded to the batch); the leaves are appended to phys."""
+
     def make(t):
         v = bt.unwrap(t, level)
         if v is None:
@@ -278,6 +315,7 @@ def _physical_inputs(obj, level, n, phys):
         leaf = tb.track(v)
         phys.append(leaf)
         return Batched(leaf, level)
+
     return _tree(make, obj)
 
 
@@ -295,8 +333,16 @@ def _physical_out(o, level, n):
 
 
 def _release(obj, level, keep):
-    return _tree(lambda t: t if keep else Batched(tb.release(t.value), level)
-                 if isinstance(t, Batched) else tb.release(t), obj)
+    return _tree(
+        lambda t: (
+            t
+            if keep
+            else Batched(tb.release(t.value), level)
+            if isinstance(t, Batched)
+            else tb.release(t)
+        ),
+        obj,
+    )
 
 
 def _grad_batched(level, how, args, kwargs):
@@ -313,17 +359,22 @@ def _grad_batched(level, how, args, kwargs):
             aux = None
             if has_aux:
                 if not (isinstance(out, tuple) and len(out) == 2):
-                    raise GradRuntimeError(f"{kind}(f)(*args): output of function f should be "
-                                           "a tuple: (output, aux) if has_aux is True")
+                    raise GradRuntimeError(
+                        f"{kind}(f)(*args): output of function f should be "
+                        "a tuple: (output, aux) if has_aux is True"
+                    )
                 out, aux = out
             if not isinstance(out, (Tensor, Batched)):
-                raise GradRuntimeError(f"{kind}(f)(*args): Expected f(*args) to return a "
-                                       f"Tensor, got <class '{type_name(out)}'>")
+                raise GradRuntimeError(
+                    f"{kind}(f)(*args): Expected f(*args) to return a "
+                    f"Tensor, got <class '{type_name(out)}'>"
+                )
             if len(out.shape):
                 raise GradRuntimeError(
                     f"{kind}(f)(*args): Expected f(*args) to return a scalar Tensor, got "
                     f"tensor with {len(out.shape)} dims. Maybe you wanted to use the vjp or "
-                    "jacrev APIs instead?")
+                    "jacrev APIs instead?"
+                )
             ov = _physical_out(out, level, n)
             gs = tb.grads((ov,), (Tensor(np.ones(n, ov.data.dtype)),), phys)
     except _Nested:
@@ -367,9 +418,14 @@ def _jacrev_batched(level, how, args, kwargs):
                 for k, x in enumerate(phys):
                     parts = [r[k] for r in rows]
                     shape = (n,) + oshape + tuple(x.shape[1:])
-                    jacs.append(Batched(bt.op("reshape", bt.op("stack", parts, 1), shape)
-                                        if parts else Tensor(np.zeros(shape, x.data.dtype)),
-                                        level))
+                    jacs.append(
+                        Batched(
+                            bt.op("reshape", bt.op("stack", parts, 1), shape)
+                            if parts
+                            else Tensor(np.zeros(shape, x.data.dtype)),
+                            level,
+                        )
+                    )
                 groups = [_unflat(args[k], jacs[a:b]) for k, (a, b) in zip(nums, per_arg)]
                 per_output.append(groups[0] if isinstance(argnums, int) else tuple(groups))
     except _Nested:
@@ -390,12 +446,22 @@ def _jacfwd_batched(level, how, args, kwargs):
     except _Nested:
         return NotImplemented
     inner, box = tb.keeping_aux(
-        lambda *a: f(*[_tree(lambda t: Batched(t, level), x) if i in nums or _has_batched(args[i])
-                       else args[i] for i, x in enumerate(a)], **kwargs), has_aux)
+        lambda *a: f(
+            *[
+                _tree(lambda t: Batched(t, level), x)
+                if i in nums or _has_batched(args[i])
+                else args[i]
+                for i, x in enumerate(a)
+            ],
+            **kwargs,
+        ),
+        has_aux,
+    )
 
     def run(*a):
         return _tree(lambda o: _physical_out(o, level, n), inner(*a))
-    for i, a in enumerate(args):              # unbatched inputs stay as they are
+
+    for i, a in enumerate(args):  # unbatched inputs stay as they are
         if i not in nums and not _has_batched(a):
             phys_args[i] = a
     cols = {}
@@ -407,9 +473,13 @@ def _jacfwd_batched(level, how, args, kwargs):
                 for e in tb.basis(Tensor(np.zeros(tuple(x.shape[1:]), x.data.dtype))):
                     tangent = Tensor(np.ascontiguousarray(np.broadcast_to(e.data, x.shape)))
                     ts = [None] * len(args)
-                    ts[k] = _unflat(phys_args[k], [tangent if j == leaf_i else
-                                                   Tensor(np.zeros(y.shape, y.data.dtype))
-                                                   for j, y in enumerate(_leaves(phys_args[k]))])
+                    ts[k] = _unflat(
+                        phys_args[k],
+                        [
+                            tangent if j == leaf_i else Tensor(np.zeros(y.shape, y.data.dtype))
+                            for j, y in enumerate(_leaves(phys_args[k]))
+                        ],
+                    )
                     out, tans = tb.tangents_at(run, list(phys_args), ts)
                     cols[k].append((leaf_i, _leaves(tans)))
         if out is None:
@@ -422,8 +492,11 @@ def _jacfwd_batched(level, how, args, kwargs):
                 for leaf_i, x in enumerate(_leaves(phys_args[k])):
                     parts = [t[j] for li, t in cols[k] if li == leaf_i]
                     shape = tuple(o.shape) + tuple(x.shape[1:])
-                    jacs.append(Batched(bt.op("reshape", bt.op("stack", parts, -1), shape), level)
-                                if parts else Batched(Tensor(np.zeros(shape)), level))
+                    jacs.append(
+                        Batched(bt.op("reshape", bt.op("stack", parts, -1), shape), level)
+                        if parts
+                        else Batched(Tensor(np.zeros(shape)), level)
+                    )
                 groups.append(_unflat(args[k], jacs))
             per_output.append(groups[0] if isinstance(argnums, int) else tuple(groups))
     keep = any(t.requires_grad for t in _leaves(phys_args) if isinstance(t, Tensor))
@@ -447,7 +520,11 @@ def _unflat(obj, items):
     return _tree(lambda _t: next(it), obj)
 
 
-BATCHED.update(vmap=lambda level, how, a, k: how[1](*a, **k),   # nested: levels of its own
-               grad=_grad_batched, grad_and_value=_grad_batched, jacrev=_jacrev_batched,
-               jacfwd=_jacfwd_batched)
+BATCHED.update(
+    vmap=lambda level, how, a, k: how[1](*a, **k),  # nested: levels of its own
+    grad=_grad_batched,
+    grad_and_value=_grad_batched,
+    jacrev=_jacrev_batched,
+    jacfwd=_jacfwd_batched,
+)
 func.MEMBERS["vmap"] = vmap

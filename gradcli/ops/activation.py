@@ -2,6 +2,7 @@
 silu), each one node with PyTorch's grad_fn name; the VJPs use `F`, so they are
 differentiable again.  (relu, sigmoid and tanh are plain element-wise functions in
 pointwise.py.)"""
+
 from __future__ import annotations
 
 import numpy as np
@@ -33,7 +34,7 @@ class Softplus(Function):
         self.beta, self.threshold = beta, threshold
         self.save(x)
         if x.dtype.char in "fd":
-            return torch_act.softplus(x, beta, threshold)     # torch's kernel, to the last bit
+            return torch_act.softplus(x, beta, threshold)  # torch's kernel, to the last bit
         bx = x * beta
         with np.errstate(over="ignore"):
             soft = np.log1p(np.exp(bx)) / beta
@@ -45,9 +46,13 @@ class Softplus(Function):
     jvp = elementwise
 
 
-@register("softplus", "softplus(input, beta=1, threshold=20)",
-          "log(1 + exp(beta * input)) / beta (input itself above threshold)",
-          checks=[((M,), {}), ((M,), {"beta": 2.0, "threshold": 1.0})], category="math")
+@register(
+    "softplus",
+    "softplus(input, beta=1, threshold=20)",
+    "log(1 + exp(beta * input)) / beta (input itself above threshold)",
+    checks=[((M,), {}), ((M,), {"beta": 2.0, "threshold": 1.0})],
+    category="math",
+)
 def softplus(input, beta=1.0, threshold=20.0):
     return Softplus.apply(tensor_arg(input), beta=beta, threshold=threshold)
 
@@ -73,9 +78,13 @@ class LeakyReluBackward(ThresholdBackward):
     name = "LeakyReluBackwardBackward0"
 
 
-@register("leaky_relu", "leaky_relu(input, negative_slope=0.01)",
-          "input where positive, negative_slope * input elsewhere",
-          checks=[((M,), {}), ((M,), {"negative_slope": 0.2})], category="math")
+@register(
+    "leaky_relu",
+    "leaky_relu(input, negative_slope=0.01)",
+    "input where positive, negative_slope * input elsewhere",
+    checks=[((M,), {}), ((M,), {"negative_slope": 0.2})],
+    category="math",
+)
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     return LeakyRelu.apply(tensor_arg(input), slope=negative_slope)
 
@@ -89,7 +98,7 @@ class Elu(Function):
         self.alpha = alpha
         self.save(x)
         if x.dtype.char in "fd":
-            return torch_act.elu(x, alpha)                    # torch's kernel, to the last bit
+            return torch_act.elu(x, alpha)  # torch's kernel, to the last bit
         return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
 
     def backward(self, g, F, x):
@@ -110,6 +119,7 @@ def elu_backward_values(g, x, alpha):
 class EluBackward(Function):
     """elu's backward as one op, for create_graph: PyTorch's second derivative is
     masked by x < 0 (so it is 0 at x = 0, where the first is alpha)."""
+
     __slots__ = ("alpha",)
     name = "EluBackwardBackward0"
 
@@ -123,15 +133,22 @@ class EluBackward(Function):
         # elu_backward(gg * g, ..., x) * (x < 0)
         a = self.alpha
         if F.tensor_mode:
-            return (type(self).apply(gg, x, alpha=a),
-                    type(self).apply(gg * g, x, alpha=a) * (x < 0))
+            return (
+                type(self).apply(gg, x, alpha=a),
+                type(self).apply(gg * g, x, alpha=a) * (x < 0),
+            )
         return (elu_backward_values(gg, x, a), elu_backward_values(gg * g, x, a) * (x < 0))
 
     jvp = elementwise
 
 
-@register("elu", "elu(input, alpha=1.0)", "input where positive, alpha * (exp(input) - 1) elsewhere",
-          checks=[((M,), {}), ((M,), {"alpha": 0.5})], category="math")
+@register(
+    "elu",
+    "elu(input, alpha=1.0)",
+    "input where positive, alpha * (exp(input) - 1) elsewhere",
+    checks=[((M,), {}), ((M,), {"alpha": 0.5})],
+    category="math",
+)
 def elu(input, alpha=1.0, inplace=False):
     return Elu.apply(tensor_arg(input), alpha=alpha)
 
@@ -139,6 +156,7 @@ def elu(input, alpha=1.0, inplace=False):
 class LogSigmoid(Function):
     """log(sigmoid(x)) as torch's kernel: min(x, 0) - log1p(exp(-|x|)), keeping
     exp(-|x|) (torch's `buffer`) for the backward."""
+
     __slots__ = ("buffer",)
     name = "LogSigmoidBackward0"
 
@@ -162,6 +180,7 @@ class LogSigmoid(Function):
 class LogSigmoidBackward(ElementwiseGrad):
     """log_sigmoid's backward as one op, for create_graph; derivatives.yaml's derivative
     in x: (gg * g) * (sigmoid(x) - 1) * sigmoid(x)."""
+
     __slots__ = ("buffer",)
     name = "LogSigmoidBackwardBackward0"
 
@@ -178,8 +197,13 @@ class LogSigmoidBackward(ElementwiseGrad):
         return (t * g) * (z - 1) * z
 
 
-@register("logsigmoid", "logsigmoid(input)", "log(sigmoid(input)), computed stably",
-          checks=[((M,), {})], category="math")
+@register(
+    "logsigmoid",
+    "logsigmoid(input)",
+    "log(sigmoid(input)), computed stably",
+    checks=[((M,), {})],
+    category="math",
+)
 def logsigmoid(input):
     return LogSigmoid.apply(tensor_arg(input))
 
@@ -198,12 +222,13 @@ class Silu(Function):
             # as torch under create_graph (infinitely_differentiable_silu_backward)
             s = F.sigmoid(x)
             return ((g * s) * (1 + x * (1 - s)),)
-        return (silu_backward(np.broadcast_to(g, x.shape), x),)    # torch's fused kernel
+        return (silu_backward(np.broadcast_to(g, x.shape), x),)  # torch's fused kernel
 
     jvp = elementwise
 
 
-@register("silu", "silu(input)", "input * sigmoid(input) (swish)", checks=[((M,), {})],
-          category="math")
+@register(
+    "silu", "silu(input)", "input * sigmoid(input) (swish)", checks=[((M,), {})], category="math"
+)
 def silu(input, inplace=False):
     return Silu.apply(tensor_arg(input))

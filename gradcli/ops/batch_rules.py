@@ -10,6 +10,7 @@ shape ops (reshape, view, flatten, squeeze, unsqueeze, transpose, t, permute,
 movedim, expand, flip, chunk, split, unbind), indexing, cat and stack, the matrix
 products (matmul, mm, mv, dot, outer, linear) and the losses mse_loss and l1_loss.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -59,7 +60,8 @@ ELEMENTWISE = (
     "log10 log1p log2 logsigmoid reciprocal relu round rsqrt sigmoid sign silu sin sinh softplus sqrt "
     "square tan tanh neg negative clone contiguous detach isfinite isinf isnan zeros_like "
     "ones_like full_like add sub mul div pow remainder floor_divide mod maximum minimum where "
-    "clamp clip masked_fill eq ne lt le gt ge to double float long int bool type").split()
+    "clamp clip masked_fill eq ne lt le gt ge to double float long int bool type"
+).split()
 
 
 def _listed(a):
@@ -86,10 +88,12 @@ def elementwise(level, fn, args, kwargs):
     def fix(a):
         v = unwrap(a, level)
         return a if v is None else _pad(v, len(a.shape), r)
+
     return wrap(call(fn, [fix(a) for a in args], {k: fix(v) for k, v in kwargs.items()}), level)
 
 
 # ---------------------------------------------------------------- dims
+
 
 def _shift(d, nd, extra=0):
     """A logical dim (of a tensor of nd dims; `extra` more allowed, as unsqueeze's) as a
@@ -120,15 +124,22 @@ def reduction(level, fn, args, kwargs):
     if a is None or name is None:
         return NotImplemented
     x = a.get("input", a.get("args", (None,))[0] if "args" in a else None)
-    if name in ("max", "min"):          # max(input, dim=None, keepdim=False) or max(a, b)
+    if name in ("max", "min"):  # max(input, dim=None, keepdim=False) or max(a, b)
         pos = list(a.get("args", ()))
         kw = dict(a.get("kwargs", {}))
         if len(pos) > 1 and isinstance(pos[1], (Tensor, Batched)) or "other" in kw:
-            return elementwise(level, BUILTINS["maximum" if name == "max" else "minimum"].fn,
-                               [pos[0], pos[1] if len(pos) > 1 else kw.pop("other")], kw)
+            return elementwise(
+                level,
+                BUILTINS["maximum" if name == "max" else "minimum"].fn,
+                [pos[0], pos[1] if len(pos) > 1 else kw.pop("other")],
+                kw,
+            )
         x = pos[0] if pos else kw.get("input")
-        a = {"input": x, "dim": pos[1] if len(pos) > 1 else kw.get("dim"),
-             "keepdim": pos[2] if len(pos) > 2 else kw.get("keepdim", False)}
+        a = {
+            "input": x,
+            "dim": pos[1] if len(pos) > 1 else kw.get("dim"),
+            "keepdim": pos[2] if len(pos) > 2 else kw.get("keepdim", False),
+        }
     v = unwrap(x, level)
     if v is None or any(type(o) is Batched for k, o in a.items() if k != "input"):
         return NotImplemented
@@ -136,9 +147,9 @@ def reduction(level, fn, args, kwargs):
     dim = a.get("dim")
     rest = {k: o for k, o in a.items() if k not in ("input", "dim")}
     if dim is None:
-        if nd == 0:                   # a 0-d sample: reduced as its 1-element view
+        if nd == 0:  # a 0-d sample: reduced as its 1-element view
             keep = rest.pop("keepdim", False)
-            out = call(fn, [op("unsqueeze", v, 1)], dict(rest, dim=1))   # keepdim: still 0-d
+            out = call(fn, [op("unsqueeze", v, 1)], dict(rest, dim=1))  # keepdim: still 0-d
             return wrap(out[0] if name in ("max", "min") else out, level)
         if name in _TUPLE_DIMS:
             out = call(fn, [v], dict(rest, dim=tuple(range(1, nd + 1))))
@@ -169,7 +180,7 @@ def along_dim(level, fn, args, kwargs):
         return NotImplemented
     nd = len(x.shape)
     dim = a.get("dim")
-    if dim is None:                       # softmax's implicit dim, as PyTorch picks it
+    if dim is None:  # softmax's implicit dim, as PyTorch picks it
         dim = 0 if nd in (0, 1, 3) else 1
     if nd == 0:
         return NotImplemented
@@ -334,7 +345,7 @@ def index(level, fn, args, kwargs):
         return NotImplemented
     adv = [i for i, e in enumerate(k) if isinstance(e, (Tensor, list))]
     if len(adv) > 1 and adv[-1] - adv[0] != len(adv) - 1:
-        return NotImplemented            # split advanced indices would move the batch dim
+        return NotImplemented  # split advanced indices would move the batch dim
     return wrap(op("index", v, (slice(None),) + k), level)
 
 
@@ -357,24 +368,24 @@ def join(level, fn, args, kwargs):
     return wrap(call(fn, [vals], {"dim": d}), level)
 
 
-
 # ---------------------------------------------------------------- matrix products
+
 
 def _matmul(level, a, b):
     va, vb = unwrap(a, level), unwrap(b, level)
     la, lb = len(a.shape), len(b.shape)
     if la == 0 or lb == 0:
         return NotImplemented
-    if vb is None:                                   # batched @ plain
+    if vb is None:  # batched @ plain
         if la == 1:
-            out = op("matmul", va, b)                # (B, n) @ b: the batch as matrix rows
+            out = op("matmul", va, b)  # (B, n) @ b: the batch as matrix rows
             return out if lb <= 2 else op("movedim", out, -2, 0)
-        if lb == 2:                                  # rows of one matrix product, as torch
-            shape = tuple(va.shape)                  # folds them (a row's bits its own)
+        if lb == 2:  # rows of one matrix product, as torch
+            shape = tuple(va.shape)  # folds them (a row's bits its own)
             out = op("mm", op("reshape", va, (-1, shape[-1])), b)
             return op("reshape", out, shape[:-1] + (b.shape[-1],))
         return op("matmul", _pad(va, la, lb), b)
-    if va is None:                                   # plain @ batched
+    if va is None:  # plain @ batched
         if lb == 1:
             if la == 1:
                 return op("matmul", vb, a)
@@ -382,9 +393,9 @@ def _matmul(level, a, b):
                 return op("matmul", vb, op("transpose", a, 0, 1))
             return op("movedim", op("matmul", a, op("transpose", vb, 0, 1)), -1, 0)
         return op("matmul", a, _pad(vb, lb, la))
-    if la == 1 or lb == 1:               # a vector on either side: products and a sum, so
-        if la == 1 and lb == 1:          # that the gradients are products (signs of zero
-            return op("sum", op("mul", va, vb), -1)          # as PyTorch's mv/dot give)
+    if la == 1 or lb == 1:  # a vector on either side: products and a sum, so
+        if la == 1 and lb == 1:  # that the gradients are products (signs of zero
+            return op("sum", op("mul", va, vb), -1)  # as PyTorch's mv/dot give)
         if lb == 1:
             return op("sum", op("mul", va, _pad(op("unsqueeze", vb, -2), 2, la)), -1)
         return op("sum", op("mul", _pad(op("unsqueeze", va, -1), 2, lb), vb), -2)
@@ -411,7 +422,7 @@ def products(level, fn, args, kwargs):
         return NotImplemented
     want = _PRODUCT_DIMS.get(name_of(fn))
     if want is not None and (len(a.shape), len(b.shape)) != want:
-        return NotImplemented                        # the op's own error, from the loop
+        return NotImplemented  # the op's own error, from the loop
     if a.dtype != b.dtype:
         return NotImplemented
     out = _matmul(level, a, b)
@@ -442,6 +453,7 @@ def linear(level, fn, args, kwargs):
 
 # ---------------------------------------------------------------- losses
 
+
 def _reduce(loss, reduction, level):
     if reduction == "none":
         return loss
@@ -454,14 +466,19 @@ def pointwise_loss(level, fn, args, kwargs):
     if a is None or a.get("size_average") is not None or a.get("reduce") is not None:
         return NotImplemented
     x, y = a["input"], a["target"]
-    if not isinstance(y, (Tensor, Batched)) or a.get("reduction", "mean") not in ("mean", "sum",
-                                                                                  "none"):
+    if not isinstance(y, (Tensor, Batched)) or a.get("reduction", "mean") not in (
+        "mean",
+        "sum",
+        "none",
+    ):
         return NotImplemented
     if tuple(x.shape) != tuple(y.shape):
-        context.warn(f"Using a target size (torch.Size({list(y.shape)})) that is different to "
-                     f"the input size (torch.Size({list(x.shape)})). This will likely lead to "
-                     "incorrect results due to broadcasting. Please ensure they have the same "
-                     "size.")
+        context.warn(
+            f"Using a target size (torch.Size({list(y.shape)})) that is different to "
+            f"the input size (torch.Size({list(x.shape)})). This will likely lead to "
+            "incorrect results due to broadcasting. Please ensure they have the same "
+            "size."
+        )
     d = op("sub", x, y)
     loss = op("mul", d, d) if name_of(fn) == "mse_loss" else op("abs", d)
     return _reduce(loss, a.get("reduction", "mean"), level)
@@ -480,11 +497,18 @@ def _class_targets(a, level):
     """(input's physical value (B, N, C), target's (B, N), weight, 1-d?) for nll_loss of
     class indices, or None when the rule does not apply."""
     x, t = a["input"], _plain(a["target"]) if type(a["target"]) in (int, list) else a["target"]
-    if a.get("size_average") is not None or a.get("reduce") is not None or \
-            type(a.get("weight")) is Batched or not isinstance(t, (Tensor, Batched)):
+    if (
+        a.get("size_average") is not None
+        or a.get("reduce") is not None
+        or type(a.get("weight")) is Batched
+        or not isinstance(t, (Tensor, Batched))
+    ):
         return None
-    if t.dtype.kind not in "iu" or len(x.shape) not in (1, 2) or \
-            tuple(t.shape) != tuple(x.shape[:-1]):
+    if (
+        t.dtype.kind not in "iu"
+        or len(x.shape) not in (1, 2)
+        or tuple(t.shape) != tuple(x.shape[:-1])
+    ):
         return None
     vx = unwrap(x, level)
     n = (vx if vx is not None else unwrap(t, level)).shape[0]
@@ -503,7 +527,7 @@ def _nll(vx, vt, weight, ignore_index, reduction):
     ri = Tensor(np.arange(rows).reshape(1, rows))
     keep = op("ne", vt, ignore_index)
     safe = op("where", keep, vt, 0)
-    picked = op("index", vx, (bi, ri, safe))                  # (B, N)
+    picked = op("index", vx, (bi, ri, safe))  # (B, N)
     w = op("to", keep, vx.dtype)
     if weight is not None:
         w = op("mul", w, op("index", weight, (safe,)))
@@ -537,10 +561,14 @@ def cross_entropy(level, fn, args, kwargs):
         return NotImplemented
     cdim = 1 if len(x.shape) >= 2 else 0
     logp = op("log_softmax", x, cdim)
-    if t.dtype.kind == "f" and tuple(t.shape) == tuple(x.shape):     # class probabilities
+    if t.dtype.kind == "f" and tuple(t.shape) == tuple(x.shape):  # class probabilities
         reduction = a.get("reduction", "mean")
-        if a.get("weight") is not None or reduction not in ("mean", "sum", "none") or \
-                a.get("size_average") is not None or a.get("reduce") is not None:
+        if (
+            a.get("weight") is not None
+            or reduction not in ("mean", "sum", "none")
+            or a.get("size_average") is not None
+            or a.get("reduce") is not None
+        ):
             return NotImplemented
         loss = op("neg", op("sum", op("mul", t, logp), cdim))
         return loss if reduction == "none" else op(reduction, loss)
@@ -555,10 +583,13 @@ def image_ops(level, fn, args, kwargs):
     x = args[0] if args else kwargs.get("input")
     vx = unwrap(x, level)
     rest = list(args[1:])
-    if vx is None or any(type(o) is Batched for o in rest + list(kwargs.values())) or \
-            len(x.shape) not in (3, 4):
+    if (
+        vx is None
+        or any(type(o) is Batched for o in rest + list(kwargs.values()))
+        or len(x.shape) not in (3, 4)
+    ):
         return NotImplemented
-    lead = tuple(vx.shape[:-3])                               # (B,) or (B, N)
+    lead = tuple(vx.shape[:-3])  # (B,) or (B, N)
     flat = op("reshape", vx, (-1,) + tuple(vx.shape[-3:]))
     out = call(fn, [flat] + rest, {k: v for k, v in kwargs.items() if k != "input"})
     if isinstance(out, tuple):

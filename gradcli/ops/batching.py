@@ -17,6 +17,7 @@ reaches dispatch where a built-in fails on a Batched argument (language/invoke.p
 runtime.py) and through a Batched's methods; nothing is added to the path of an
 op on ordinary tensors.
 """
+
 from __future__ import annotations
 
 from ..base import context
@@ -28,6 +29,7 @@ from .registry import BATCH_RULES, BUILTINS, FUNCTIONS, METHOD_ONLY
 
 class Batched:
     """A batched tensor of vmap level `level`: `value`'s dim 0 is the batch."""
+
     __slots__ = ("value", "level")
     language_callable = False
 
@@ -61,7 +63,8 @@ class Batched:
         raise GradRuntimeError(
             "vmap: It looks like you're attempting to use a Tensor in some data-dependent "
             "control flow. We don't support that yet, please file an issue at "
-            "https://github.com/pytorch/pytorch/issues .")
+            "https://github.com/pytorch/pytorch/issues ."
+        )
 
     language_bool = __bool__
 
@@ -75,6 +78,7 @@ class Batched:
 
 
 # ---------------------------------------------------------------- finding Batched arguments
+
 
 def _top(obj, level):
     if type(obj) is Batched:
@@ -103,7 +107,7 @@ def has_batched(args, kwargs=None):
 
 def batch_size(args, kwargs, level):
     for a in list(args) + list((kwargs or {}).values()):
-        for o in (a if type(a) in (list, tuple) else (a,)):
+        for o in a if type(a) in (list, tuple) else (a,):
             if type(o) is Batched and o.level == level:
                 return o.batch
     raise GradRuntimeError("vmap: no batched argument")
@@ -143,7 +147,7 @@ def name_of(fn):
     return hit[0] if hit is not None and hit[1] is fn else None
 
 
-EXTRA_NAMES = {}   # other function objects of the library that are ops by another name
+EXTRA_NAMES = {}  # other function objects of the library that are ops by another name
 
 
 def call(fn, args, kwargs=None):
@@ -203,7 +207,7 @@ def _sample(obj, level, b):
     return obj
 
 
-SAME_RANDOMNESS = set()   # the levels of vmap(randomness="same") running
+SAME_RANDOMNESS = set()  # the levels of vmap(randomness="same") running
 
 
 def loop(fn, args, kwargs, level, size=None):
@@ -224,8 +228,11 @@ def stack_results(outs, level, n):
     if isinstance(first, (Tensor, Batched)):
         return Batched(op("stack", list(outs), 0), level)
     if type(first) is ValuesIndices:
-        return ValuesIndices(stack_results([o[0] for o in outs], level, n),
-                             stack_results([o[1] for o in outs], level, n), first.kind)
+        return ValuesIndices(
+            stack_results([o[0] for o in outs], level, n),
+            stack_results([o[1] for o in outs], level, n),
+            first.kind,
+        )
     if type(first) in (tuple, list):
         parts = [stack_results([o[k] for o in outs], level, n) for k in range(len(first))]
         return type(first)(parts) if type(first) is list else tuple(parts)
@@ -233,8 +240,10 @@ def stack_results(outs, level, n):
         return {k: stack_results([o[k] for o in outs], level, n) for k in first}
     if first is None or all(o == first for o in outs):
         return first
-    raise GradValueError("vmap: a function returned a value that is not a Tensor and differs "
-                         "between samples; vmap can only return tensors for those")
+    raise GradValueError(
+        "vmap: a function returned a value that is not a Tensor and differs "
+        "between samples; vmap can only return tensors for those"
+    )
 
 
 def expand_to(x, n):
@@ -257,8 +266,7 @@ def moved_out(x, level, dim, n):
     nd = len(v.shape)
     d = dim % nd if -nd <= dim < nd else dim
     if not 0 <= d < nd:
-        raise GradValueError(f"vmap: out_dim {dim} is out of range for a result with "
-                             f"{nd - 1} dims")
+        raise GradValueError(f"vmap: out_dim {dim} is out of range for a result with {nd - 1} dims")
     return v if d == 0 else op("movedim", v, 0, d)
 
 

@@ -3,6 +3,7 @@ atan2 and hypot take tensors only, as in PyTorch (ops/tensor_args.py).
 
 Values: PyTorch's to the last bit (base/sleef_exp2.py, sleef_hypot.py, sleef_atan2.py:
 SLEEF's functions on the whole blocks of two vectors, the C library's after them)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,16 +19,17 @@ from .pointwise import unary
 from .registry import Arg, register
 from .tensor_args import tensors_only, with_method_positions
 
-LN2 = 0.6931471805599453            # M_LN2
+LN2 = 0.6931471805599453  # M_LN2
 
 
 class MulScalar(Mul):
     """tensor * a C++ Scalar inside a derivative formula: PyTorch's MulBackward1."""
+
     __slots__ = ()
     name = "MulBackward1"
 
     def next_functions(self):
-        return super().next_functions()[:1]        # the Scalar is no input of the node
+        return super().next_functions()[:1]  # the Scalar is no input of the node
 
 
 def times_scalar(F, t, c):
@@ -58,14 +60,16 @@ class Atan2(Function):
         else:
             recip = np.where(den == 0, np.zeros((), den.dtype), 1 / den)
         n = self.needs
-        return (F.sum_to(g * b * recip, self.sa) if n[0] else None,
-                F.sum_to(g * -a * recip, self.sb) if n[1] else None)
+        return (
+            F.sum_to(g * b * recip, self.sa) if n[0] else None,
+            F.sum_to(g * -a * recip, self.sb) if n[1] else None,
+        )
 
     def jvp(self, ts, F, a, b):
         # (-self_p * other_t + other_p * self_t) / (self_p.pow(2) + other_p.pow(2))
         ta, tb = ts
         num = add_terms(-a * tb if tb is not None else None, b * ta if ta is not None else None)
-        return num / (a ** 2 + b ** 2)
+        return num / (a**2 + b**2)
 
 
 class Hypot(Function):
@@ -79,37 +83,53 @@ class Hypot(Function):
         return out
 
     def backward(self, g, F, a, b, out):
-        n = self.needs          # grad * self / result, grad * other / result
-        return (F.sum_to(g * a / out, self.sa) if n[0] else None,
-                F.sum_to(g * b / out, self.sb) if n[1] else None)
+        n = self.needs  # grad * self / result, grad * other / result
+        return (
+            F.sum_to(g * a / out, self.sa) if n[0] else None,
+            F.sum_to(g * b / out, self.sb) if n[1] else None,
+        )
 
     def jvp(self, ts, F, a, b, out):
         ta, tb = ts
-        return add_terms(ta * a / out if ta is not None else None,
-                         tb * b / out if tb is not None else None)
+        return add_terms(
+            ta * a / out if ta is not None else None, tb * b / out if tb is not None else None
+        )
 
 
 def _float_result(a, b):
     return _float_dt(dtypes.result_type(a, b))
 
 
-@register("atan2", "atan2(input, other)", "angle of the point (other, input): arc tangent of "
-          "input / other in the right quadrant", method=True, aliases=("arctan2",),
-          checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {}), ((Arg(()), Arg((2,), -2.0, -0.5)), {})],
-          category="math")
+@register(
+    "atan2",
+    "atan2(input, other)",
+    "angle of the point (other, input): arc tangent of input / other in the right quadrant",
+    method=True,
+    aliases=("arctan2",),
+    checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {}), ((Arg(()), Arg((2,), -2.0, -0.5)), {})],
+    category="math",
+)
 def atan2(input, other):
     a, b = tensors_only("atan2", input, other)
     return Atan2.apply(a, b, dt=_float_result(a, b))
 
 
-@register("hypot", "hypot(input, other)", "sqrt(input ** 2 + other ** 2), element-wise",
-          method=True, checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {})], category="math")
+@register(
+    "hypot",
+    "hypot(input, other)",
+    "sqrt(input ** 2 + other ** 2), element-wise",
+    method=True,
+    checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {})],
+    category="math",
+)
 def hypot(input, other):
     a, b = tensors_only("hypot", input, other)
     dt = dtypes.result_type(a, b)
     if dt.kind != "f":
-        raise GradRuntimeError(f'"hypot_cpu" not implemented for '
-                               f"'{dtypes.scalar_type_name(dt)}'", type_name="NotImplementedError")
+        raise GradRuntimeError(
+            f"\"hypot_cpu\" not implemented for '{dtypes.scalar_type_name(dt)}'",
+            type_name="NotImplementedError",
+        )
     return Hypot.apply(a, b, dt=dt)
 
 
@@ -117,5 +137,11 @@ with_method_positions(atan2, "atan2")
 with_method_positions(hypot, "hypot")
 
 # derivatives.yaml: grad * result * M_LN2 (the last product with a Scalar: MulBackward1)
-unary("exp2", "Exp2Backward0", sleef_exp2.exp2, lambda g, F, out: times_scalar(F, g * out, LN2),
-      "2 ** input", "out")
+unary(
+    "exp2",
+    "Exp2Backward0",
+    sleef_exp2.exp2,
+    lambda g, F, out: times_scalar(F, g * out, LN2),
+    "2 ** input",
+    "out",
+)

@@ -2,6 +2,7 @@
 `<<`, `>>` (torch.bitwise_and/or/xor/not, bitwise_left/right_shift) and
 torch.logical_and/or/xor/not.  None is differentiable (PyTorch defines no gradient
 for them); a floating operand is PyTorch's NotImplementedError, word for word."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,8 +17,10 @@ from .registry import register
 
 
 def _not_implemented(kernel, dt):
-    return GradError(f'"{kernel}_cpu" not implemented for \'{dtypes.scalar_type_name(dt)}\'',
-                     type_name="NotImplementedError")
+    return GradError(
+        f"\"{kernel}_cpu\" not implemented for '{dtypes.scalar_type_name(dt)}'",
+        type_name="NotImplementedError",
+    )
 
 
 def _integral(a, b, kernel):
@@ -35,15 +38,22 @@ def _bitwise(npfn, kernel):
     def fn(input, other):
         a, b, dt = _integral(input, other, kernel)
         return Tensor(np.asarray(npfn(a, b)).astype(dt, copy=False))
+
     return fn
 
 
-for _name, _np, _kernel, _sym in (("bitwise_and", np.bitwise_and, "bitwise_and", "&"),
-                                  ("bitwise_or", np.bitwise_or, "bitwise_or", "|"),
-                                  ("bitwise_xor", np.bitwise_xor, "bitwise_xor", "xor")):
-    register(_name, f"{_name}(input, other)",
-             f"input {_sym} other, element-wise, on bool and integer tensors",
-             method=True, category="bitwise")(_bitwise(_np, _kernel))
+for _name, _np, _kernel, _sym in (
+    ("bitwise_and", np.bitwise_and, "bitwise_and", "&"),
+    ("bitwise_or", np.bitwise_or, "bitwise_or", "|"),
+    ("bitwise_xor", np.bitwise_xor, "bitwise_xor", "xor"),
+):
+    register(
+        _name,
+        f"{_name}(input, other)",
+        f"input {_sym} other, element-wise, on bool and integer tensors",
+        method=True,
+        category="bitwise",
+    )(_bitwise(_np, _kernel))
 del _name, _np, _kernel, _sym
 
 
@@ -52,7 +62,7 @@ def _shift(left):
 
     def fn(input, other):
         a, b, dt = _integral(input, other, kernel)
-        if dt.kind == "b":              # bools shift as int64, as PyTorch promotes them
+        if dt.kind == "b":  # bools shift as int64, as PyTorch promotes them
             a, b, dt = a.astype(np.int64), b.astype(np.int64), np.dtype(np.int64)
         bits = dt.itemsize * 8
         a, b = np.broadcast_arrays(a, b)
@@ -63,19 +73,33 @@ def _shift(left):
         if not inside.all():
             out = np.where(inside, out, 0 if left or dt.kind == "u" else np.where(a < 0, -1, 0))
         return Tensor(np.asarray(out).astype(dt, copy=False))
+
     return fn
 
 
-register("bitwise_left_shift", "bitwise_left_shift(input, other)",
-         "input << other, element-wise, on bool and integer tensors", method=True,
-         category="bitwise")(_shift(True))
-register("bitwise_right_shift", "bitwise_right_shift(input, other)",
-         "input >> other, element-wise (arithmetic for signed integers)", method=True,
-         category="bitwise")(_shift(False))
+register(
+    "bitwise_left_shift",
+    "bitwise_left_shift(input, other)",
+    "input << other, element-wise, on bool and integer tensors",
+    method=True,
+    category="bitwise",
+)(_shift(True))
+register(
+    "bitwise_right_shift",
+    "bitwise_right_shift(input, other)",
+    "input >> other, element-wise (arithmetic for signed integers)",
+    method=True,
+    category="bitwise",
+)(_shift(False))
 
 
-@register("bitwise_not", "bitwise_not(input)", "~input: logical not of bools, bitwise not "
-          "of integers", method=True, category="bitwise")
+@register(
+    "bitwise_not",
+    "bitwise_not(input)",
+    "~input: logical not of bools, bitwise not of integers",
+    method=True,
+    category="bitwise",
+)
 def bitwise_not(input):
     x = tensor_arg(input).data
     if x.dtype.kind not in "biu":
@@ -86,29 +110,43 @@ def bitwise_not(input):
 def invert(x):
     """`~tensor` (Tensor.__invert__): PyTorch refuses floats with a TypeError."""
     if x.data.dtype.kind not in "biu":
-        raise GradTypeError("~ (operator.invert) is only implemented on integer and "
-                            "Boolean-type tensors")
+        raise GradTypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
     return Tensor(np.asarray(np.invert(x.data)))
 
 
 def _logical(npfn, name):
     def fn(input, other):
-        a, b = _args2(*tensors_only(name, input, other))      # PyTorch refuses numbers
+        a, b = _args2(*tensors_only(name, input, other))  # PyTorch refuses numbers
         ad = a.data if type(a) is Tensor else a
         bd = b.data if type(b) is Tensor else b
         return Tensor(np.asarray(npfn(ad, bd)))
+
     return fn
 
 
-for _name, _np in (("logical_and", np.logical_and), ("logical_or", np.logical_or),
-                   ("logical_xor", np.logical_xor)):
-    register(_name, f"{_name}(input, other)", f"{_name.split('_')[1]} of the truth of each "
-             "element (bool tensor)", method=True, category="bitwise")(
-        with_method_positions(_logical(_np, _name), _name))
+for _name, _np in (
+    ("logical_and", np.logical_and),
+    ("logical_or", np.logical_or),
+    ("logical_xor", np.logical_xor),
+):
+    register(
+        _name,
+        f"{_name}(input, other)",
+        f"{_name.split('_')[1]} of the truth of each element (bool tensor)",
+        method=True,
+        category="bitwise",
+    )(with_method_positions(_logical(_np, _name), _name))
 del _name, _np
 
 
-@register("logical_not", "logical_not(input)", "not of the truth of each element (bool tensor)",
-          method=True, category="bitwise")
+@register(
+    "logical_not",
+    "logical_not(input)",
+    "not of the truth of each element (bool tensor)",
+    method=True,
+    category="bitwise",
+)
 def logical_not(input):
     return Tensor(np.asarray(np.logical_not(tensor_arg(input).data)))

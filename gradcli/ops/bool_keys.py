@@ -4,6 +4,7 @@ unsqueeze (a view) followed by an advanced index of that dim with [0] or [] (a c
 IndexBackward0 over UnsqueezeBackward0).  The rest of the key keeps PyTorch's order:
 ints, slices and None are applied first (basic indexing), then the tensors and lists,
 each at the dim it was written for, as one advanced index."""
+
 from __future__ import annotations
 
 import numpy as np

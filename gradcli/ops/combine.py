@@ -1,5 +1,6 @@
 """Tensors joined, split, flipped and masked: cat, stack, split, chunk, flip,
 masked_fill (a family after `shape`)."""
+
 from __future__ import annotations
 
 
@@ -9,8 +10,13 @@ from ..core import dtypes
 from ..engine.function import Function
 from ..engine.forward import linear
 from ..core.convert import tensor_arg
-from ..base.errors import (GradIndexError, GradRuntimeError, GradTypeError, GradValueError,
-                           ShapeError)
+from ..base.errors import (
+    GradIndexError,
+    GradRuntimeError,
+    GradTypeError,
+    GradValueError,
+    ShapeError,
+)
 from ..base.limits import check_alloc
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
@@ -55,7 +61,7 @@ class Stack(Function):
 def _tensor_list(tensors, what):
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
         raise GradTypeError(f"{what}(): argument 'tensors' must be a tuple or list of tensors")
-    if not tensors:             # PyTorch's words: cat's Python check, stack's ATen one
+    if not tensors:  # PyTorch's words: cat's Python check, stack's ATen one
         if what == "cat":
             raise GradValueError("torch.cat(): expected a non-empty list of Tensors")
         raise GradRuntimeError(f"{what} expects a non-empty TensorList")
@@ -64,26 +70,34 @@ def _tensor_list(tensors, what):
     return [t if t.data.dtype == dt else to(t, dt) for t in ts]
 
 
-@register("cat", "cat(tensors, dim=0)", "join tensors along an existing dim",
-          checks=[(([Arg((2, 3)), Arg((1, 3))],), {}), (([Arg((2, 1)), Arg((2, 2))],), {"dim": 1})],
-          category="shape", aliases=("concat", "concatenate"))
+@register(
+    "cat",
+    "cat(tensors, dim=0)",
+    "join tensors along an existing dim",
+    checks=[(([Arg((2, 3)), Arg((1, 3))],), {}), (([Arg((2, 1)), Arg((2, 2))],), {"dim": 1})],
+    category="shape",
+    aliases=("concat", "concatenate"),
+)
 def cat(tensors, dim=0):
     ts = _tensor_list(tensors, "cat")
     for k, t in enumerate(ts):
         if t.data.ndim == 0:
-            raise GradRuntimeError(f"zero-dimensional tensor (at position {k}) cannot be "
-                                   "concatenated")
+            raise GradRuntimeError(
+                f"zero-dimensional tensor (at position {k}) cannot be concatenated"
+            )
     nd = ts[0].data.ndim
     (axis,) = norm_dims(dim, nd) or (0,)
     for k, t in enumerate(ts):
         if t.data.ndim != nd:
             raise ShapeError(
-                f"Tensors must have same number of dimensions: got {nd} and {t.data.ndim}")
+                f"Tensors must have same number of dimensions: got {nd} and {t.data.ndim}"
+            )
         for i, (a, b) in enumerate(zip(ts[0].data.shape, t.data.shape)):
             if i != axis and a != b:
                 raise ShapeError(
                     f"Sizes of tensors must match except in dimension {axis}. Expected size {a} "
-                    f"but got size {b} for tensor number {k} in the list.")
+                    f"but got size {b} for tensor number {k} in the list."
+                )
     check_alloc((sum(t.data.size for t in ts),), ts[0].data.dtype.itemsize)
     return Cat.apply(*ts, axis=axis)
 
@@ -102,16 +116,22 @@ def _split_t(g, sizes, axis):
     return out
 
 
-@register("stack", "stack(tensors, dim=0)", "join tensors along a new dim",
-          checks=[(([Arg((2, 3)), Arg((2, 3))],), {}), (([Arg((3,)), Arg((3,))],), {"dim": 1})],
-          category="shape")
+@register(
+    "stack",
+    "stack(tensors, dim=0)",
+    "join tensors along a new dim",
+    checks=[(([Arg((2, 3)), Arg((2, 3))],), {}), (([Arg((3,)), Arg((3,))],), {"dim": 1})],
+    category="shape",
+)
 def stack(tensors, dim=0):
     ts = _tensor_list(tensors, "stack")
     s = ts[0].data.shape
     for i, t in enumerate(ts):
         if t.data.shape != s:
-            raise ShapeError(f"stack expects each tensor to be equal size, but got {list(s)} at "
-                             f"entry 0 and {list(t.data.shape)} at entry {i}")
+            raise ShapeError(
+                f"stack expects each tensor to be equal size, but got {list(s)} at "
+                f"entry 0 and {list(t.data.shape)} at entry {i}"
+            )
     (axis,) = norm_dims(dim, len(s) + 1)
     check_alloc((len(ts),) + s, ts[0].data.dtype.itemsize)
     return Stack.apply(*ts, axis=axis)
@@ -131,8 +151,14 @@ class Flip(Function):
     jvp = linear
 
 
-@register("flip", "flip(input, dims)", "the order of elements reversed along dims",
-          method=True, checks=[((M,), {"dims": 0}), ((M,), {"dims": (0, 1)})], category="shape")
+@register(
+    "flip",
+    "flip(input, dims)",
+    "the order of elements reversed along dims",
+    method=True,
+    checks=[((M,), {"dims": 0}), ((M,), {"dims": (0, 1)})],
+    category="shape",
+)
 @tensor_f("flip")
 def flip(x, dims):
     x = tensor_arg(x)
@@ -155,27 +181,40 @@ class MaskedFill(Function):
         return F.where(self.mask, 0.0, ts[0])
 
 
-@register("masked_fill", "masked_fill(input, mask, value)",
-          "input with value where mask is true", method=True,
-          checks=[((M, [[True, False, True], [False, False, True]], 0.5), {})], category="shape")
+@register(
+    "masked_fill",
+    "masked_fill(input, mask, value)",
+    "input with value where mask is true",
+    method=True,
+    checks=[((M, [[True, False, True], [False, False, True]], 0.5), {})],
+    category="shape",
+)
 def masked_fill(x, mask, value):
     x, m = tensor_arg(x), tensor_arg(mask)
     if m.data.dtype.kind != "b":
-        c_name = {"int64": "long int", "int32": "int", "float64": "double", "float32": "float",
-                  "uint8": "unsigned char"}.get(m.data.dtype.name, m.data.dtype.name)
-        raise GradRuntimeError(f"masked_fill_ only supports boolean masks, but got mask with "
-                               f"dtype {c_name}")
+        c_name = {
+            "int64": "long int",
+            "int32": "int",
+            "float64": "double",
+            "float32": "float",
+            "uint8": "unsigned char",
+        }.get(m.data.dtype.name, m.data.dtype.name)
+        raise GradRuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {c_name}"
+        )
     if isinstance(value, Tensor):
         if value.data.ndim:
-            raise GradRuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
-                                   f"got tensor with {value.data.ndim} dimension(s).")
+            raise GradRuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but "
+                f"got tensor with {value.data.ndim} dimension(s)."
+            )
     try:
         shape = np.broadcast_shapes(m.data.shape, x.data.shape)
     except ValueError:
         shape = None
     if shape != x.data.shape:
         raise broadcast_error(x.data.shape, m.data.shape)
-    if isinstance(value, Tensor):       # PyTorch's masked_fill.Tensor: value differentiable too
+    if isinstance(value, Tensor):  # PyTorch's masked_fill.Tensor: value differentiable too
         return MaskedFillTensor.apply(x, value, mask=np.broadcast_to(m.data, x.data.shape))
     return MaskedFill.apply(x, mask=np.broadcast_to(m.data, x.data.shape), value=value)
 
@@ -183,6 +222,7 @@ def masked_fill(x, mask, value):
 class MaskedFillTensor(Function):
     """masked_fill with a 0-d tensor value (MaskedFillBackward1): value gets the sum of
     the gradient where mask is true."""
+
     __slots__ = ("mask",)
     name = "MaskedFillBackward1"
 
@@ -192,18 +232,24 @@ class MaskedFillTensor(Function):
 
     def backward(self, g, F):
         n = self.needs
-        return (F.where(self.mask, 0.0, g) if n[0] else None,
-                F.where(self.mask, g, 0.0).sum() if n[1] else None)
+        return (
+            F.where(self.mask, 0.0, g) if n[0] else None,
+            F.where(self.mask, g, 0.0).sum() if n[1] else None,
+        )
 
     def jvp(self, ts, F):
         tx, tv = ts
         return F.where(self.mask, 0.0 if tv is None else tv, 0.0 if tx is None else tx)
 
 
-@register("split", "split(input, split_size_or_sections, dim=0)",
-          "pieces of split_size (the last smaller), or of the given sizes, along dim",
-          method=True, checks=[((Arg((5, 3)), 2), {}), ((Arg((5, 3)), [1, 4]), {}),
-                               ((Arg((2, 4)), 3), {"dim": 1})], category="shape")
+@register(
+    "split",
+    "split(input, split_size_or_sections, dim=0)",
+    "pieces of split_size (the last smaller), or of the given sizes, along dim",
+    method=True,
+    checks=[((Arg((5, 3)), 2), {}), ((Arg((5, 3)), [1, 4]), {}), ((Arg((2, 4)), 3), {"dim": 1})],
+    category="shape",
+)
 def split(x, split_size_or_sections, dim=0):
     x = tensor_arg(x)
     if x.data.ndim == 0:
@@ -214,17 +260,20 @@ def split(x, split_size_or_sections, dim=0):
     if isinstance(s, (list, tuple)):
         sizes = [_int_or_none(v) for v in s]
         if sum(sizes) != n or min(sizes, default=0) < 0:
-            raise GradRuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
-                                   f"(input tensor's size at dimension {dim}), but got "
-                                   f"split_sizes={sizes}")
+            raise GradRuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {n} "
+                f"(input tensor's size at dimension {dim}), but got "
+                f"split_sizes={sizes}"
+            )
         name = "SplitWithSizesBackward0"
     else:
         size = _int_or_none(s)
         if size is None or size < 0 or size == 0 and n:
-            raise GradRuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
-                                   f"dimension size of {n}" if size == 0 else
-                                   f"split expects split_size be non-negative, but got "
-                                   f"split_size={size}")
+            raise GradRuntimeError(
+                f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
+                if size == 0
+                else f"split expects split_size be non-negative, but got split_size={size}"
+            )
         sizes = [size] * (n // size) + ([n % size] if n % size else []) if n else [0]
         name = "SplitBackward0"
     check_objects(len(sizes), "splitting this tensor", 300)
@@ -235,9 +284,14 @@ def split(x, split_size_or_sections, dim=0):
     return tuple(out)
 
 
-@register("chunk", "chunk(input, chunks, dim=0)",
-          "at most `chunks` pieces of equal size (the last smaller) along dim", method=True,
-          checks=[((Arg((5, 3)), 2), {}), ((Arg((2, 4)), 2), {"dim": 1})], category="shape")
+@register(
+    "chunk",
+    "chunk(input, chunks, dim=0)",
+    "at most `chunks` pieces of equal size (the last smaller) along dim",
+    method=True,
+    checks=[((Arg((5, 3)), 2), {}), ((Arg((2, 4)), 2), {"dim": 1})],
+    category="shape",
+)
 def chunk(x, chunks, dim=0):
     x = tensor_arg(x)
     chunks = _int_or_none(chunks)

@@ -1,4 +1,5 @@
 """Creation functions: tensor ones zeros full eye arange linspace rand randn *_like Variable."""
+
 from __future__ import annotations
 
 import math
@@ -37,13 +38,18 @@ def _check_sizes(size):
     for n in size:
         if n < 0:
             raise GradRuntimeError(
-                f"Trying to create tensor with negative dimension {n}: {list(size)}")
+                f"Trying to create tensor with negative dimension {n}: {list(size)}"
+            )
     check_alloc(size)
     return size
 
 
-@register("tensor", "tensor(data, dtype=None, requires_grad=False)",
-          "a tensor from a number or nested list", category="creation")
+@register(
+    "tensor",
+    "tensor(data, dtype=None, requires_grad=False)",
+    "a tensor from a number or nested list",
+    category="creation",
+)
 def tensor(data, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     arr = to_array(data, None if dtype is None else _dt(dtype))
@@ -66,38 +72,51 @@ def _filled(value, size, dtype, requires_grad):
     return leaf(np.full(size, value, dtype=_dt(dtype)), requires_grad)
 
 
-@register("ones", "ones(*size, dtype=None, requires_grad=False)", "a tensor of ones",
-          category="creation")
+@register(
+    "ones", "ones(*size, dtype=None, requires_grad=False)", "a tensor of ones", category="creation"
+)
 def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     size = _sizes(sizes, size, "ones")
     return _filled(1, size, dtype, requires_grad)
 
 
-@register("zeros", "zeros(*size, dtype=None, requires_grad=False)", "a tensor of zeros",
-          category="creation", aliases=("empty",))
+@register(
+    "zeros",
+    "zeros(*size, dtype=None, requires_grad=False)",
+    "a tensor of zeros",
+    category="creation",
+    aliases=("empty",),
+)
 def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     size = _sizes(sizes, size, "zeros")
     return _filled(0, size, dtype, requires_grad)
 
 
-@register("full", "full(size, fill_value, dtype=None, requires_grad=False)",
-          "a tensor filled with one value", category="creation")
+@register(
+    "full",
+    "full(size, fill_value, dtype=None, requires_grad=False)",
+    "a tensor filled with one value",
+    category="creation",
+)
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     if not isinstance(fill_value, (int, float)):
-        raise GradTypeError("full(): argument 'fill_value' (position 2) must be Number, not "
-                            + type_name(fill_value))
+        raise GradTypeError(
+            "full(): argument 'fill_value' (position 2) must be Number, not "
+            + type_name(fill_value)
+        )
     if dtype is None:
         dtype = dtypes.scalar_dtype(fill_value)
     return _filled(fill_value, (size,) if isinstance(size, int) else size, dtype, requires_grad)
 
 
-@register("eye", "eye(n, m=None, dtype=None, requires_grad=False)", "identity matrix",
-          category="creation")
+@register(
+    "eye", "eye(n, m=None, dtype=None, requires_grad=False)", "identity matrix", category="creation"
+)
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     m = n if m is None else m
@@ -109,8 +128,12 @@ def _num(v):
     return v.item() if isinstance(v, Tensor) else v
 
 
-@register("arange", "arange(start=0, end, step=1, dtype=None, requires_grad=False)",
-          "evenly spaced values in [start, end)", category="creation")
+@register(
+    "arange",
+    "arange(start=0, end, step=1, dtype=None, requires_grad=False)",
+    "evenly spaced values in [start, end)",
+    category="creation",
+)
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     start, end, step = _num(start), _num(end), _num(step)
@@ -130,8 +153,12 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
     if dt.kind == "f":
         # PyTorch computes in double (its accumulate type), each vector from its base
         start, step = float(start), float(step)
-        arr = _range_fill(n, dt, lambda i: fma(step, i, start).astype(dt),
-                          lambda base, i: fma(i, step, base).astype(dt))
+        arr = _range_fill(
+            n,
+            dt,
+            lambda i: fma(step, i, start).astype(dt),
+            lambda base, i: fma(i, step, base).astype(dt),
+        )
     else:
         arr = np.arange(start, end, step).astype(dt)
     return leaf(arr, requires_grad)
@@ -146,8 +173,11 @@ def _numbers(name, args, kinds, hint=None):
     if all(v is None or type(v) in k for v, k in zip(args, kinds)):
         return
     got = ", ".join(type_name(v) for v in args if v is not None)
-    raise GradTypeError(f"{name}() received an invalid combination of arguments - got ({got}), "
-                        "but expected one of:", hint=hint)
+    raise GradTypeError(
+        f"{name}() received an invalid combination of arguments - got ({got}), "
+        "but expected one of:",
+        hint=hint,
+    )
 
 
 def _range_fill(n, dt, value, lane=None):
@@ -161,18 +191,26 @@ def _range_fill(n, dt, value, lane=None):
         nv = (e - b) // (2 * lanes) * 2 * lanes if lane is not None else 0
         if nv:
             base = value(np.arange(b, b + nv, lanes))
-            out[b:b + nv] = lane(base[:, None], np.arange(lanes)[None, :]).reshape(-1)
-        out[b + nv:e] = value(np.arange(b + nv, e))
+            out[b : b + nv] = lane(base[:, None], np.arange(lanes)[None, :]).reshape(-1)
+        out[b + nv : e] = value(np.arange(b + nv, e))
     return out
 
 
-@register("linspace", "linspace(start, end, steps, dtype=None, requires_grad=False)",
-          "steps values evenly spaced from start to end", category="creation")
+@register(
+    "linspace",
+    "linspace(start, end, steps, dtype=None, requires_grad=False)",
+    "steps values evenly spaced from start to end",
+    category="creation",
+)
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     start, end, steps = _num(start), _num(end), _num(steps)
-    _numbers("linspace", (start, end, steps), (_REAL, _REAL, (int,)),
-             hint="linspace(start, end, steps): steps is an int")
+    _numbers(
+        "linspace",
+        (start, end, steps),
+        (_REAL, _REAL, (int,)),
+        hint="linspace(start, end, steps): steps is an int",
+    )
     if steps < 0:
         raise GradRuntimeError("number of steps must be non-negative")
     dt = _dt(dtype)
@@ -184,7 +222,7 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     ct = dt.type if dt.kind == "f" else np.float64
     a, b = ct(start), ct(end)
     if dt.kind != "f":
-        a, b = ct(int(a)), ct(int(b))            # start and end are cast to the dtype first
+        a, b = ct(int(a)), ct(int(b))  # start and end are cast to the dtype first
     step = (b - a) / ct(steps - 1) if steps > 1 else ct(0)
     half = steps // 2
 
@@ -198,33 +236,46 @@ def _random(kind, size, dtype, requires_grad):
     size = _check_sizes(size_args(size))
     dt = _dt(dtype)
     if dt.kind != "f":
-        raise GradRuntimeError(f'"{"normal" if kind == "randn" else "uniform"}_kernel_cpu" not '
-                               f"implemented for '{dtypes.TORCH_NAMES[dt][6:].capitalize()}'")
+        raise GradRuntimeError(
+            f'"{"normal" if kind == "randn" else "uniform"}_kernel_cpu" not '
+            f"implemented for '{dtypes.TORCH_NAMES[dt][6:].capitalize()}'"
+        )
     gen = context.current.generator
     arr = gen.randn(size, dt) if kind == "randn" else gen.rand(size, dt)
     return leaf(arr, requires_grad)
 
 
-@register("rand", "rand(*size, dtype=None, requires_grad=False)",
-          "uniform random values in [0, 1) (PyTorch's generator, see seed)", category="creation")
+@register(
+    "rand",
+    "rand(*size, dtype=None, requires_grad=False)",
+    "uniform random values in [0, 1) (PyTorch's generator, see seed)",
+    category="creation",
+)
 def rand(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     size = _sizes(sizes, size, "rand")
     return _random("rand", size, dtype, requires_grad)
 
 
-@register("randn", "randn(*size, dtype=None, requires_grad=False)",
-          "standard normal random values (PyTorch's generator, see seed)", category="creation")
+@register(
+    "randn",
+    "randn(*size, dtype=None, requires_grad=False)",
+    "standard normal random values (PyTorch's generator, see seed)",
+    category="creation",
+)
 def randn(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     size = _sizes(sizes, size, "randn")
     return _random("randn", size, dtype, requires_grad)
 
 
-@register("randint", "randint(low=0, high, size, dtype=int64, requires_grad=False)",
-          "random integers in [low, high) (PyTorch's generator, see seed)", category="creation")
-def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=False,
-            device=None):
+@register(
+    "randint",
+    "randint(low=0, high, size, dtype=int64, requires_grad=False)",
+    "random integers in [low, high) (PyTorch's generator, see seed)",
+    category="creation",
+)
+def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     args = list(args)
     if size is None and args and isinstance(args[-1], (tuple, list)):
@@ -239,8 +290,9 @@ def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=Fal
     low, high = _num(low), _num(high)
     _numbers("randint", (low, high, size), ((int,), (int,), (tuple,)))
     if high <= low:
-        raise GradRuntimeError(f"random_ expects 'from' to be less than 'to', but got "
-                               f"from={low} >= to={high}")
+        raise GradRuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
     dt = _dt(dtype, dtypes.int64)
     arr = context.current.generator.randint(low, high, size, np.int64)
     return leaf(arr.astype(dt), requires_grad)
@@ -251,8 +303,12 @@ def _like(fn, name, doc):
     def like(input, dtype=None, requires_grad=False, device=None):
         on_cpu(device)
         x = tensor_arg(input)
-        return fn(x.data.shape, dtype=dtypes.DType(x.data.dtype) if dtype is None else dtype,
-                  requires_grad=requires_grad)
+        return fn(
+            x.data.shape,
+            dtype=dtypes.DType(x.data.dtype) if dtype is None else dtype,
+            requires_grad=requires_grad,
+        )
+
     return like
 
 
@@ -262,39 +318,57 @@ _like(randn, "randn_like", "standard normal values in the shape of input")
 _like(rand, "rand_like", "uniform [0, 1) values in the shape of input")
 
 
-@register("full_like", "full_like(input, fill_value, dtype=None, requires_grad=False)",
-          "fill_value in the shape (and dtype) of input", category="creation")
+@register(
+    "full_like",
+    "full_like(input, fill_value, dtype=None, requires_grad=False)",
+    "fill_value in the shape (and dtype) of input",
+    category="creation",
+)
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     x = tensor_arg(input)
-    return full(x.data.shape, fill_value, dtype=dtypes.DType(x.data.dtype) if dtype is None else dtype,
-                requires_grad=requires_grad)
+    return full(
+        x.data.shape,
+        fill_value,
+        dtype=dtypes.DType(x.data.dtype) if dtype is None else dtype,
+        requires_grad=requires_grad,
+    )
 
 
-@register("Variable", "Variable(data, requires_grad=False)",
-          "legacy spelling of a leaf tensor (torch.autograd.Variable)", category="creation")
+@register(
+    "Variable",
+    "Variable(data, requires_grad=False)",
+    "legacy spelling of a leaf tensor (torch.autograd.Variable)",
+    category="creation",
+)
 def variable(data, requires_grad=False, volatile=False):
     x = tensor_arg(data)
     if volatile:
-        context.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.")
+        context.warn(
+            "volatile was removed and now has no effect. Use `with torch.no_grad():` instead."
+        )
         if requires_grad:
             raise GradValueError("Variable can't be volatile and require_grad at the same time!")
     return leaf(x.data, requires_grad)
 
 
 def _legacy(name, dt):
-    @register(name, f"{name}(data or *size)",
-              f"legacy constructor: a {dtypes.TORCH_NAMES.get(dt, 'default float')} tensor",
-              category="creation")
+    @register(
+        name,
+        f"{name}(data or *size)",
+        f"legacy constructor: a {dtypes.TORCH_NAMES.get(dt, 'default float')} tensor",
+        category="creation",
+    )
     def ctor(*args):
         dtype = dt if dt is not None else context.current.default_float
         if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor, float)):
             return leaf(to_array(args[0], dtype))
         if not args:
-            return leaf(np.zeros((0,), dtype=dtype))         # torch.Tensor() is tensor([])
+            return leaf(np.zeros((0,), dtype=dtype))  # torch.Tensor() is tensor([])
         if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             return leaf(np.zeros(_check_sizes(args), dtype=dtype))
         raise GradTypeError(f"{name}(): expected a list of values or sizes")
+
     return ctor
 
 

@@ -3,6 +3,7 @@ shares x's storage and version counter, so `x.diagonal().zero_()` changes x), th
 diagonal's dim last, as PyTorch.  DiagonalBackward0's gradient is derivatives.yaml's
 diagonal_backward (zeros with the gradient on the diagonal), itself an op under
 create_graph (DiagonalBackwardBackward0, whose gradient is the diagonal again)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -43,8 +44,11 @@ class Diagonal(Function):
 
     def backward(self, g, F):
         if F.tensor_mode:
-            return (DiagonalBackward.apply(g, shape=self.shape, offset=self.offset,
-                                           d1=self.d1, d2=self.d2),)
+            return (
+                DiagonalBackward.apply(
+                    g, shape=self.shape, offset=self.offset, d1=self.d1, d2=self.d2
+                ),
+            )
         return (_diag_backward(g, self.shape, self.offset, self.d1, self.d2),)
 
     jvp = linear
@@ -66,8 +70,6 @@ class DiagonalBackward(Function):
     jvp = linear
 
 
-
-
 @viewing
 def _diagonal(x, offset, dim1, dim2):
     nd = x.data.ndim
@@ -79,15 +81,26 @@ def _diagonal(x, offset, dim1, dim2):
     return Diagonal.apply(x, offset=offset, d1=d1, d2=d2)
 
 
-@register("diagonal", "diagonal(input, offset=0, dim1=0, dim2=1)",
-          "the diagonal (offset above it, below if negative) of the dims dim1 and dim2, "
-          "as the last dim (a view)", method=True,
-          checks=[((M,), {}), ((M,), {"offset": 1}), ((Arg((3, 2)),), {"offset": -1}),
-                  ((Arg((2, 3, 4)),), {"offset": 1, "dim1": 2, "dim2": 0})], category="shape")
+@register(
+    "diagonal",
+    "diagonal(input, offset=0, dim1=0, dim2=1)",
+    "the diagonal (offset above it, below if negative) of the dims dim1 and dim2, "
+    "as the last dim (a view)",
+    method=True,
+    checks=[
+        ((M,), {}),
+        ((M,), {"offset": 1}),
+        ((Arg((3, 2)),), {"offset": -1}),
+        ((Arg((2, 3, 4)),), {"offset": 1, "dim1": 2, "dim2": 0}),
+    ],
+    category="shape",
+)
 def diagonal(input, offset=0, dim1=0, dim2=1):
     if not isinstance(input, Tensor):
-        raise GradTypeError("diagonal(): argument 'input' (position 1) must be Tensor, not "
-                            f"{'NoneType' if input is None else type_name(input)}")
+        raise GradTypeError(
+            "diagonal(): argument 'input' (position 1) must be Tensor, not "
+            f"{'NoneType' if input is None else type_name(input)}"
+        )
     offset = int_arg("diagonal", offset, "offset", 2)
     dim1, dim2 = int_arg("diagonal", dim1, "dim1", 3), int_arg("diagonal", dim2, "dim2", 4)
     return _diagonal(input, offset, dim1, dim2)

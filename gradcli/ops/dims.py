@@ -1,4 +1,5 @@
 """Dimension arguments shared by the op families: `dim=` as PyTorch takes it."""
+
 from __future__ import annotations
 
 from ..base.errors import GradIndexError, GradRuntimeError
@@ -19,7 +20,8 @@ def norm_dims(dim, ndim):
             raise GradRuntimeError(f"dim must be an integer, got {d!r}", type_name="TypeError")
         if not -n <= d < n:
             raise GradIndexError(
-                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})"
+            )
         if d % n in out:
             raise GradRuntimeError(f"dim {d % n} appears multiple times in the list of dims")
         out.append(d % n)

@@ -1,4 +1,5 @@
 """Element-wise ops: arithmetic operators, comparisons and math functions."""
+
 from __future__ import annotations
 
 
@@ -21,7 +22,7 @@ from ..core.tensor import Tensor
 from .registry import Arg, internal, register
 from ..base import context
 
-np.seterr(all="ignore")   # PyTorch's edge values (inf, nan) are results, not errors
+np.seterr(all="ignore")  # PyTorch's edge values (inf, nan) are results, not errors
 
 X = (Arg((2, 3)),)
 UNARY_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((Arg((2, 3)),), {})]
@@ -37,8 +38,7 @@ def _float_dt(dt):
 
 def _shapes(a, b):
     """The shapes of two operands (a Python number has shape ())."""
-    return (a.shape if type(a) is np.ndarray else (),
-            b.shape if type(b) is np.ndarray else ())
+    return (a.shape if type(a) is np.ndarray else (), b.shape if type(b) is np.ndarray else ())
 
 
 _FAST = (Tensor, int, float)
@@ -51,9 +51,14 @@ def _args2(a, b):
         a, b = operand(a), operand(b)
         if type(a) is not Tensor and type(b) is not Tensor:
             a = tensor_arg(a)
-    if type(a) is Tensor and type(b) is Tensor and a.data.shape != b.data.shape and \
-            a.data.ndim and b.data.ndim:
-        check_broadcast(a.data.shape, b.data.shape)   # refuse a huge result before making it
+    if (
+        type(a) is Tensor
+        and type(b) is Tensor
+        and a.data.shape != b.data.shape
+        and a.data.ndim
+        and b.data.ndim
+    ):
+        check_broadcast(a.data.shape, b.data.shape)  # refuse a huge result before making it
     return a, b
 
 
@@ -62,7 +67,7 @@ def _same_float(a, b):
     common floating case _operands answers first; None otherwise."""
     da = a.data
     dt = da.dtype
-    if dt.char not in "fd":         # float16 is elementwise's general path (HALF_NUMBER)
+    if dt.char not in "fd":  # float16 is elementwise's general path (HALF_NUMBER)
         return None
     tb = type(b)
     if tb is Tensor:
@@ -84,7 +89,7 @@ def _operands(a, b):
         if tb is Tensor:
             db = b.data
             if da.dtype is db.dtype and (da.shape == db.shape or not da.ndim or not db.ndim):
-                return a, b, da.dtype        # a 0-d operand cannot make the result bigger
+                return a, b, da.dtype  # a 0-d operand cannot make the result bigger
         elif (tb is float or tb is int) and da.dtype.kind == "f":
             return a, b, da.dtype
     elif tb is Tensor and (ta is float or ta is int) and b.data.dtype.kind == "f":
@@ -101,23 +106,25 @@ def _wrapped(v, dt):
     that dtype: wrapped around (for uint8, -1 is 255; NumPy refuses it)."""
     if type(v) is int:
         info = np.iinfo(dt)
-        if not info.min <= v <= info.max and -2 ** 63 <= v < 2 ** 63:
+        if not info.min <= v <= info.max and -(2**63) <= v < 2**63:
             return int(np.array(v, dtype=np.int64).astype(dt))
     return v
 
 
 # ---------------------------------------------------------------- arithmetic
 
+
 class _Arith(Function):
     """Add, Sub and Mul: their forward, written once (`ufunc`, and `pair` on the Python
     floats of two 0-d operands; Mul `keeps` its operands), and their replay kernel."""
+
     __slots__ = ("sa", "sb")
     sums_as_is = True
     ufunc = pair = None
     keeps = False
 
     def forward(self, a, b, dt):
-        sa = self.sa = a.shape if type(a) is np.ndarray else ()      # _shapes, inlined
+        sa = self.sa = a.shape if type(a) is np.ndarray else ()  # _shapes, inlined
         sb = self.sb = b.shape if type(b) is np.ndarray else ()
         if self.keeps:
             self.saved = (a, b)
@@ -136,12 +143,17 @@ class _Arith(Function):
         Python number (the same each iteration: taken once, as `weak` gives it), the
         forward is the ufunc alone.  Not for a subclass with a forward of its own
         (MulHalf's)."""
-        if type(self).forward is not _Arith.forward or type(a) is not np.ndarray or \
-                a.dtype is not dt or dt.char not in "fd":
+        if (
+            type(self).forward is not _Arith.forward
+            or type(a) is not np.ndarray
+            or a.dtype is not dt
+            or dt.char not in "fd"
+        ):
             return None
         if type(b) is np.ndarray:
-            return (self.ufunc, 2, self.keeps, None) if (a.ndim or b.ndim) and b.dtype is dt \
-                else None
+            return (
+                (self.ufunc, 2, self.keeps, None) if (a.ndim or b.ndim) and b.dtype is dt else None
+            )
         if (type(b) is float or type(b) is int) and a.ndim:
             return (self.ufunc, 2, self.keeps, weak(b, a))
         return None
@@ -160,13 +172,13 @@ class Add(_Arith):
 
     def backward(self, g, F):
         n = self.needs
-        return (F.sum_to(g, self.sa) if n[0] else None,
-                F.sum_to(g, self.sb) if n[1] else None)
+        return (F.sum_to(g, self.sa) if n[0] else None, F.sum_to(g, self.sb) if n[1] else None)
 
     def passes_through(self):
         out = np.broadcast_shapes(self.sa, self.sb)
-        return type(self) is Add and all(s == out for s, n in zip((self.sa, self.sb), self.needs)
-                                          if n)
+        return type(self) is Add and all(
+            s == out for s, n in zip((self.sa, self.sb), self.needs) if n
+        )
 
     jvp = linear_with(-0.0, -0.0)
 
@@ -183,18 +195,21 @@ class Sub(_Arith):
 
     def backward(self, g, F):
         n = self.needs
-        return (F.sum_to(g, self.sa) if n[0] else None,
-                F.sum_to(-g, self.sb) if n[1] else None)
+        return (F.sum_to(g, self.sa) if n[0] else None, F.sum_to(-g, self.sb) if n[1] else None)
 
     def passes_through(self):
-        return type(self) is Sub and not self.needs[1] and \
-            self.sa == np.broadcast_shapes(self.sa, self.sb)
+        return (
+            type(self) is Sub
+            and not self.needs[1]
+            and self.sa == np.broadcast_shapes(self.sa, self.sb)
+        )
 
     jvp = linear_with(-0.0, 0.0)
 
 
 class Rsub(Function):
     """`number - tensor` (PyTorch records it as rsub(tensor, number))."""
+
     __slots__ = ()
     name = "RsubBackward1"
 
@@ -211,7 +226,7 @@ class Rsub(Function):
 class Mul(_Arith):
     __slots__ = ()
     name = "MulBackward0"
-    saved_uses = ((1,), (0,))       # a for b's gradient, b for a's
+    saved_uses = ((1,), (0,))  # a for b's gradient, b for a's
     ufunc, pair = np.multiply, operator.mul
     keeps = True
 
@@ -224,14 +239,16 @@ class Mul(_Arith):
 
     def backward(self, g, F, a, b):
         n = self.needs
-        if not F.tensor_mode and n[0] and not n[1]:      # tensor * constant: g may stay a view
+        if not F.tensor_mode and n[0] and not n[1]:  # tensor * constant: g may stay a view
             if not self.sa and not self.sb:
-                r = scalar_times(g, b)          # a 0-d product without a NumPy call
+                r = scalar_times(g, b)  # a 0-d product without a NumPy call
                 if r is not None:
                     return (r, None)
             return (F.sum_scaled(g, b, self.sa), None)
-        return (F.sum_to(g * b, self.sa) if n[0] else None,
-                F.sum_to(g * a, self.sb) if n[1] else None)
+        return (
+            F.sum_to(g * b, self.sa) if n[0] else None,
+            F.sum_to(g * a, self.sb) if n[1] else None,
+        )
 
     jvp = bilinear
 
@@ -239,7 +256,7 @@ class Mul(_Arith):
 class Div(Function):
     __slots__ = ("sa", "sb")
     name = "DivBackward0"
-    saved_uses = ((1,), (0, 1))     # a for b's gradient, b for both
+    saved_uses = ((1,), (0, 1))  # a for b's gradient, b for both
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
@@ -249,10 +266,12 @@ class Div(Function):
     def backward(self, g, F, a, b):
         n = self.needs
         # torch's div_tensor_other_backward: -grad * ((self / other) / other)
-        return (F.sum_to(g / b, self.sa) if n[0] else None,
-                F.sum_to(-g * ((a / b) / b), self.sb) if n[1] else None)
+        return (
+            F.sum_to(g / b, self.sa) if n[0] else None,
+            F.sum_to(-g * ((a / b) / b), self.sb) if n[1] else None,
+        )
 
-    def jvp(self, ts, F, a, b):      # derivatives.yaml: (self_t - other_t * result) / other_p
+    def jvp(self, ts, F, a, b):  # derivatives.yaml: (self_t - other_t * result) / other_p
         return div_rule(ts[0], ts[1], a, b)
 
 
@@ -286,6 +305,7 @@ def _remainder(a, b, dt):
 
 class Remainder(Function):
     """tensor % tensor (RemainderBackward1; tensor % number is RemainderBackward0)."""
+
     __slots__ = ("sa", "sb")
     name = "RemainderBackward1"
 
@@ -296,8 +316,10 @@ class Remainder(Function):
 
     def backward(self, g, F, a, b):
         n = self.needs
-        return (F.sum_to(g, self.sa) if n[0] else None,
-                F.sum_to(-g * F.floor(a / b), self.sb) if n[1] else None)
+        return (
+            F.sum_to(g, self.sa) if n[0] else None,
+            F.sum_to(-g * F.floor(a / b), self.sb) if n[1] else None,
+        )
 
     def jvp(self, ts, F, a, b):
         ta, tb = ts
@@ -308,8 +330,9 @@ def _no_zero_divisor(b, dt, kernel="remainder_cpu"):
     """Integer division or remainder by zero is an error in PyTorch, not a value; on
     bools there is no kernel at all."""
     if dt.kind == "b":
-        raise GradRuntimeError(f'"{kernel}" not implemented for \'Bool\'',
-                               type_name="NotImplementedError")
+        raise GradRuntimeError(
+            f"\"{kernel}\" not implemented for 'Bool'", type_name="NotImplementedError"
+        )
     if dt.kind in "iu" and not np.all(b):
         raise GradRuntimeError("ZeroDivisionError")
 
@@ -317,6 +340,7 @@ def _no_zero_divisor(b, dt, kernel="remainder_cpu"):
 class NotDifferentiable(Function):
     """PyTorch's node for an op without a derivative: the output requires grad,
     prints as grad_fn=<NotImplemented>, and backward through it fails."""
+
     __slots__ = ()
     name = "NotImplemented"
     aten = ""
@@ -327,6 +351,7 @@ class NotDifferentiable(Function):
 
 class FloorDivide(NotDifferentiable):
     """a // b: floor(a / b), as Python rounds (NumPy's floor_divide is the same)."""
+
     __slots__ = ()
     aten = "floor_divide"
 
@@ -337,6 +362,7 @@ class FloorDivide(NotDifferentiable):
 
 class RemainderRScalar(NotDifferentiable):
     """number % tensor (PyTorch records no derivative for it)."""
+
     __slots__ = ()
     aten = "remainder"
 
@@ -364,14 +390,16 @@ def _bool_sub_check(a, b):
     if ba and bb:
         raise GradRuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
-            "Use the `^` or `logical_xor()` operator instead.")
+            "Use the `^` or `logical_xor()` operator instead."
+        )
     if ba or bb:
         raise GradRuntimeError(
             "Subtraction, the `-` operator, with a bool tensor is not supported. "
-            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
 
 
-@internal("add")      # the built-in (with alpha=): ops/scaled.py
+@internal("add")  # the built-in (with alpha=): ops/scaled.py
 def add(a, b):
     if type(a) is Tensor:
         dt = _same_float(a, b)
@@ -385,7 +413,7 @@ def add(a, b):
     return Add.apply2(a, b, dt)
 
 
-@internal("sub")      # the built-in (with alpha=): ops/scaled.py
+@internal("sub")  # the built-in (with alpha=): ops/scaled.py
 def sub(a, b):
     if type(a) is Tensor:
         dt = _same_float(a, b)
@@ -400,8 +428,14 @@ def sub(a, b):
     return Sub.apply2(a, b, dt)
 
 
-@register("mul", "mul(input, other)", "input * other, broadcasting", method=True,
-          checks=[((Arg((2, 3)), Arg((2, 1))), {})], category="arith")
+@register(
+    "mul",
+    "mul(input, other)",
+    "input * other, broadcasting",
+    method=True,
+    checks=[((Arg((2, 3)), Arg((2, 1))), {})],
+    category="arith",
+)
 @internal("mul")
 def mul(a, b):
     if type(a) is Tensor:
@@ -418,7 +452,7 @@ def mul(a, b):
     return Mul.apply2(a, b, dt)
 
 
-@internal("div")     # the built-in div (rounding_mode=): ops/rounding.py
+@internal("div")  # the built-in div (rounding_mode=): ops/rounding.py
 def div(a, b):
     if type(a) is Tensor:
         dt = _same_float(a, b)
@@ -436,8 +470,14 @@ def div(a, b):
     return Div.apply2(a, b, dt)
 
 
-@register("remainder", "remainder(input, other)", "input % other (sign of the divisor)",
-          method=True, checks=[((Arg((3,), 0.1, 0.9), Arg((3,), 1.0, 1.5)), {})], category="arith")
+@register(
+    "remainder",
+    "remainder(input, other)",
+    "input % other (sign of the divisor)",
+    method=True,
+    checks=[((Arg((3,), 0.1, 0.9), Arg((3,), 1.0, 1.5)), {})],
+    category="arith",
+)
 @internal("mod")
 def remainder(a, b):
     a, b, dt = _operands(a, b)
@@ -453,8 +493,13 @@ class RemainderScalar(Remainder):
     name = "RemainderBackward0"
 
 
-@register("floor_divide", "floor_divide(input, other)", "input // other: floor of the quotient "
-          "(not differentiable, as in PyTorch)", method=True, category="arith")
+@register(
+    "floor_divide",
+    "floor_divide(input, other)",
+    "input // other: floor of the quotient (not differentiable, as in PyTorch)",
+    method=True,
+    category="arith",
+)
 @internal("floor_divide")
 def floor_divide(a, b):
     a, b, dt = _operands(a, b)
@@ -465,15 +510,23 @@ def floor_divide(a, b):
     return FloorDivide.apply(a, b, dt=dt)
 
 
-@register("neg", "neg(input)", "-input", method=True, checks=UNARY_CHECKS, category="arith",
-          aliases=("negative",))
+@register(
+    "neg",
+    "neg(input)",
+    "-input",
+    method=True,
+    checks=UNARY_CHECKS,
+    category="arith",
+    aliases=("negative",),
+)
 @internal("neg")
 def neg(a):
     a = tensor_arg(a)
     if a.data.dtype == dtypes.bool_:
         raise GradRuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. "
-            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
     return Neg.apply(a)
 
 
@@ -484,5 +537,9 @@ def neg(a):
 # operand may be a tensor; the third: whether `number op tensor` is the same node
 # with the operands swapped (+ and *).
 NUMBER_OPS.update((Add, Sub, Mul))
-OPERATOR_NODES = {"+": (Add, True, True), "-": (Sub, True, False), "*": (Mul, True, True),
-                  "/": (Div, True, False)}     # (and ** and ^: ops/power.py)
+OPERATOR_NODES = {
+    "+": (Add, True, True),
+    "-": (Sub, True, False),
+    "*": (Mul, True, True),
+    "/": (Div, True, False),
+}  # (and ** and ^: ops/power.py)

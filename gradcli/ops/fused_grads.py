@@ -3,6 +3,7 @@ ATen/native/cpu/BinaryOpsKernel.cpp), with their values to the last bit and, und
 create_graph, as recorded ops: the gradient they return prints
 grad_fn=<TanhBackwardBackward0> / <SigmoidBackwardBackward0>, as in PyTorch, and
 their own derivatives are derivatives.yaml's."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -32,17 +33,19 @@ class ElementwiseGrad(Function):
     """A backward kernel k(g, y), element-wise and linear in g, as a recorded op: its
     derivative in g is the kernel again (`again`), its derivative in y a product
     (`cross`) that serves a cotangent (backward) and a tangent (JVP) alike."""
+
     __slots__ = ()
 
     def backward(self, gg, F, g, y):
         n = self.needs
-        return (self.again(gg, F, y) if n[0] else None,
-                self.cross(gg, F, g, y) if n[1] else None)
+        return (self.again(gg, F, y) if n[0] else None, self.cross(gg, F, g, y) if n[1] else None)
 
     def jvp(self, ts, F, g, y):
         tg, ty = ts
-        return add_terms(self.again(tg, F, y) if tg is not None else None,
-                         self.cross(ty, F, g, y) if ty is not None else None)
+        return add_terms(
+            self.again(tg, F, y) if tg is not None else None,
+            self.cross(ty, F, g, y) if ty is not None else None,
+        )
 
 
 class TanhBackward(ElementwiseGrad):
@@ -121,9 +124,11 @@ def sigmoid_grad(g, F, y):
 
 # ------------------------------------------ softmax's, log_softmax's and mse_loss's backward
 
+
 class _BackwardData(Function):
     """_softmax_backward_data / _log_softmax_backward_data(g, out) along `axis` as a
     recorded op, its values from `values` (PyTorch's kernel where gradcli has it)."""
+
     __slots__ = ("axis", "values")
 
     def forward(self, g, out, axis, values):
@@ -133,24 +138,35 @@ class _BackwardData(Function):
 
     def jvp(self, ts, F, g, out):
         tg, to = ts
-        return add_terms(type(self).apply(tg, out, axis=self.axis, values=self.values)
-                         if tg is not None else None,
-                         self.out_tangent(to, F, g, out) if to is not None else None)
+        return add_terms(
+            type(self).apply(tg, out, axis=self.axis, values=self.values)
+            if tg is not None
+            else None,
+            self.out_tangent(to, F, g, out) if to is not None else None,
+        )
 
 
 class SoftmaxBackwardData(_BackwardData):
     """out * (g - sum(g * out, dim))."""
+
     __slots__ = ()
     name = "SoftmaxBackwardDataBackward0"
 
     def backward(self, gg, F, g, out):
         n, ax = self.needs, self.axis
         # derivatives.yaml's softmax_double_backward for the output
-        go = (g * gg - F.sum(out * g, ax, True) * gg - g * F.sum(out * gg, ax, True)) if n[1] else None
+        go = (
+            (g * gg - F.sum(out * g, ax, True) * gg - g * F.sum(out * gg, ax, True))
+            if n[1]
+            else None
+        )
         gg_g = None
-        if n[0]:        # the op again on gg; plain values when no graph is built
-            gg_g = (type(self).apply(gg, out, axis=ax, values=self.values) if F.tensor_mode
-                    else self.values(gg, out, ax))
+        if n[0]:  # the op again on gg; plain values when no graph is built
+            gg_g = (
+                type(self).apply(gg, out, axis=ax, values=self.values)
+                if F.tensor_mode
+                else self.values(gg, out, ax)
+            )
         return (gg_g, go)
 
     def out_tangent(self, to, F, g, out):
@@ -160,13 +176,14 @@ class SoftmaxBackwardData(_BackwardData):
 
 class LogSoftmaxBackwardData(_BackwardData):
     """g - exp(out) * sum(g, dim)."""
+
     __slots__ = ()
     name = "LogSoftmaxBackwardDataBackward0"
 
     def backward(self, gg, F, g, out):
         n, ax = self.needs, self.axis
         go = None
-        if n[1]:        # d/d out: -sum(g) * exp(out) * gg
+        if n[1]:  # d/d out: -sum(g) * exp(out) * gg
             go = (-F.sum(g, ax, True) * F.exp(out)) * gg
         # d/d g: the transpose of (1 - exp(out) 1^T) applied to gg
         gg_g = gg - F.sum(F.exp(out) * gg, ax, True) if n[0] else None
@@ -178,6 +195,7 @@ class LogSoftmaxBackwardData(_BackwardData):
 
 class MseLossBackward(Function):
     """mse_loss_backward: (norm * (x - y)) * grad, norm = 2/n for 'mean', else 2."""
+
     __slots__ = ("reduction", "shape")
     name = "MseLossBackwardBackward0"
 
@@ -189,19 +207,25 @@ class MseLossBackward(Function):
     def backward(self, gg, F, g, x, y):
         n, red, shape = self.needs, self.reduction, self.shape
         gg_g = None
-        if n[0]:        # mse_loss_double_backward_grad_output
+        if n[0]:  # mse_loss_double_backward_grad_output
             if red == "none":
-                gg_g = (type(self).apply(gg, x, y, reduction=red, shape=shape) if F.tensor_mode
-                        else mse_backward_values(gg, x, y, red, shape, np.broadcast_to))
+                gg_g = (
+                    type(self).apply(gg, x, y, reduction=red, shape=shape)
+                    if F.tensor_mode
+                    else mse_backward_values(gg, x, y, red, shape, np.broadcast_to)
+                )
             else:
                 gg_g = F.sum(mse_backward_values(g * 0 + 1, x, y, red, shape, F.broadcast_to) * gg)
         dx = None
-        if n[1] or n[2]:    # mse_loss_double_backward: 2 * (gg * g), / n for 'mean'
+        if n[1] or n[2]:  # mse_loss_double_backward: 2 * (gg * g), / n for 'mean'
             dx = 2 * (gg * (F.broadcast_to(g, shape) if red != "none" else g))
             if red == "mean":
                 dx = dx / max(int(np.prod(shape)), 1)
-        return (gg_g, F.sum_to(dx, x.shape) if n[1] else None,
-                F.sum_to(-dx, y.shape) if n[2] else None)
+        return (
+            gg_g,
+            F.sum_to(dx, x.shape) if n[1] else None,
+            F.sum_to(-dx, y.shape) if n[2] else None,
+        )
 
     def jvp(self, ts, F, g, x, y):
         tg, tx, ty = ts
@@ -211,8 +235,9 @@ class MseLossBackward(Function):
             diff = add_terms(tx, -ty if ty is not None else None)
             gb = F.broadcast_to(g, shape) if red != "none" else g
             d = (_norm(red, shape) * diff) * gb
-        return add_terms(type(self).apply(tg, x, y, reduction=red, shape=shape)
-                         if tg is not None else None, d)
+        return add_terms(
+            type(self).apply(tg, x, y, reduction=red, shape=shape) if tg is not None else None, d
+        )
 
 
 def _norm(reduction, shape):

@@ -12,6 +12,7 @@ Where PyTorch's loops add or write into one place more than once (index_add,
 scatter_add, scatter with repeated indices), the NumPy calls here visit the index in
 the same order (`_order`), so sums of repeated indices are added in PyTorch's order,
 the last write wins as in PyTorch, and a bad index reported is the first it meets."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,8 +30,10 @@ M = Arg((3, 4))
 
 def _tensor(v, op, what, pos):
     if not isinstance(v, Tensor):
-        raise GradTypeError(f"{op}(): argument '{what}' (position {pos}) must be Tensor, not "
-                            f"{'NoneType' if v is None else type_name(v)}")
+        raise GradTypeError(
+            f"{op}(): argument '{what}' (position {pos}) must be Tensor, not "
+            f"{'NoneType' if v is None else type_name(v)}"
+        )
     return v
 
 
@@ -49,13 +52,14 @@ _DIM_INDEX = {"dim": lambda node: node.axis, "index": _index_tensor}
 
 # ---------------------------------------------------------------- index_select
 
+
 def _index_add(g, shape, axis, index):
     """zeros(shape).index_add(axis, index, g): repeated indices add, in index order."""
     out = np.zeros(shape, dtype=g.dtype)
-    if not shape:                               # a 0-d input: every index is 0
+    if not shape:  # a 0-d input: every index is 0
         out[...] = np.sum(g) if g.ndim else g
         return out
-    moved = np.moveaxis(out, axis, 0)           # a view: index_add adds slices along axis
+    moved = np.moveaxis(out, axis, 0)  # a view: index_add adds slices along axis
     np.add.at(moved, index, np.moveaxis(g, axis, 0))
     return out
 
@@ -86,10 +90,14 @@ class IndexSelect(Function):
 class IndexAdd(Function):
     """zeros.index_add(dim, index, g): index_select's gradient under create_graph (the
     zeros are PyTorch's `self`, which needs no gradient: next_functions[0] is None)."""
+
     __slots__ = ("axis", "index", "source_dim")
     name = "IndexAddBackward0"
-    saved_extra = {**_DIM_INDEX, "alpha": lambda node: 1,
-                   "source_dim": lambda node: node.source_dim}
+    saved_extra = {
+        **_DIM_INDEX,
+        "alpha": lambda node: 1,
+        "source_dim": lambda node: node.source_dim,
+    }
 
     def forward(self, zeros, g, shape, axis, index):
         self.axis, self.index, self.source_dim = axis, index, g.ndim
@@ -103,11 +111,18 @@ class IndexAdd(Function):
     jvp = linear
 
 
-@register("index_select", "index_select(input, dim, index)",
-          "the slices of input at the positions `index` (a 1-D int64 tensor) along dim",
-          method=True, checks=[((M, 1, Tensor(np.array([2, 0, 2]))), {}),
-                               ((M, 0, Tensor(np.array([1]))), {}),
-                               ((M, -1, Tensor(np.array(3))), {})], category="shape")
+@register(
+    "index_select",
+    "index_select(input, dim, index)",
+    "the slices of input at the positions `index` (a 1-D int64 tensor) along dim",
+    method=True,
+    checks=[
+        ((M, 1, Tensor(np.array([2, 0, 2]))), {}),
+        ((M, 0, Tensor(np.array([1]))), {}),
+        ((M, -1, Tensor(np.array(3))), {}),
+    ],
+    category="shape",
+)
 def index_select(input, dim, index):
     x = _tensor(input, "index_select", "input", 1)
     d = _dim(dim, x.data.ndim, "index_select")
@@ -119,20 +134,23 @@ def index_select(input, dim, index):
     idx = idx.reshape(-1).astype(np.intp)
     if x.data.ndim == 0:
         if idx.size != 1:
-            raise GradRuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
-                                   f"{idx.size} value(s)")
+            raise GradRuntimeError(
+                f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)"
+            )
         if idx[0] != 0:
             raise GradIndexError("index out of range in self")
     else:
         n = x.data.shape[d]
         bad = idx[(idx < 0) | (idx >= n)]
         if bad.size:
-            raise GradRuntimeError(f"INDICES element is out of DATA bounds, id={int(bad[0])} "
-                                   f"axis_dim={n}")
+            raise GradRuntimeError(
+                f"INDICES element is out of DATA bounds, id={int(bad[0])} axis_dim={n}"
+            )
     return IndexSelect.apply(x, axis=d, index=idx)
 
 
 # ---------------------------------------------------------------- gather / scatter
+
 
 def _strides(shape):
     out, step = [], 1
@@ -183,7 +201,7 @@ def _gather(x, axis, index):
     """x.gather(axis, index); a 0-d x or index is a 1-D one of one element (PyTorch)."""
     x1 = x.reshape(1) if x.ndim == 0 else x
     i1 = index.reshape(1) if index.ndim == 0 else index
-    flat = np.arange(i1.size)                      # the order does not matter here
+    flat = np.arange(i1.size)  # the order does not matter here
     return x1[_places(i1, axis, flat)].reshape(index.shape)
 
 
@@ -193,7 +211,7 @@ def _scatter(base, shape, dtype, axis, index, src, add):
     the order PyTorch's kernel visits them (sums of repeated places in its order, the
     last write winning as in PyTorch)."""
     out = np.zeros(shape, dtype=dtype) if base is None else base.copy()
-    o1 = out.reshape(1) if out.ndim == 0 else out          # a view of out
+    o1 = out.reshape(1) if out.ndim == 0 else out  # a view of out
     i1 = index.reshape(1) if index.ndim == 0 else index
     scalar = np.ndim(src) == 0
     s1 = None if scalar else (src.reshape(1) if src.ndim == 0 else src)
@@ -214,6 +232,7 @@ def _scatter(base, shape, dtype, axis, index, src, add):
 class Gather(Function):
     """PyTorch saves self (gather_backward takes it), so changing it in place before
     backward is its version error."""
+
     __slots__ = ("shape", "axis", "index")
     name = "GatherBackward0"
     saved_names = ("self",)
@@ -235,6 +254,7 @@ class Gather(Function):
 class ScatterAdd(Function):
     """input.scatter_add(dim, index, src); input None: zeros of `shape` (gather's gradient,
     PyTorch's zeros needing no gradient)."""
+
     __slots__ = ("axis", "index", "src_shape")
     name = "ScatterAddBackward0"
     add = True
@@ -245,11 +265,12 @@ class ScatterAdd(Function):
         return _scatter(base, shape, src.dtype, axis, index, src, self.add)
 
     def _src_grad(self, g, F):
-        if self.index.shape != self.src_shape:     # PyTorch's engine refuses the gather
+        if self.index.shape != self.src_shape:  # PyTorch's engine refuses the gather
             raise GradRuntimeError(
                 f"Function {self.name} returned an invalid gradient at index 1 - got "
                 f"{list(self.index.shape)} but expected shape compatible with "
-                f"{list(self.src_shape)}")
+                f"{list(self.src_shape)}"
+            )
         if F.tensor_mode:
             return Gather.apply(g, axis=self.axis, index=self.index)
         return _gather(g, self.axis, self.index)
@@ -263,6 +284,7 @@ class ScatterAdd(Function):
 class Scatter(ScatterAdd):
     """input.scatter(dim, index, src): the gradient of input is g with the written
     places zeroed (ScatterBackward1 under create_graph), of src g.gather(dim, index)."""
+
     __slots__ = ()
     name = "ScatterBackward0"
     add = False
@@ -270,14 +292,17 @@ class Scatter(ScatterAdd):
     def backward(self, g, F):
         gi = None
         if self.needs[0]:
-            gi = (ScatterValue.apply(g, axis=self.axis, index=self.index, value=0.0)
-                  if F.tensor_mode else _scatter(g, g.shape, g.dtype, self.axis, self.index, 0.0,
-                                                 False))
+            gi = (
+                ScatterValue.apply(g, axis=self.axis, index=self.index, value=0.0)
+                if F.tensor_mode
+                else _scatter(g, g.shape, g.dtype, self.axis, self.index, 0.0, False)
+            )
         return (gi, self._src_grad(g, F) if self.needs[1] else None)
 
 
 class ScatterValue(Function):
     """input.scatter(dim, index, value): a number written at the places."""
+
     __slots__ = ("axis", "index")
     name = "ScatterBackward1"
     saved_extra = _DIM_INDEX
@@ -307,37 +332,49 @@ def _bounds(index, axis, n, shapes):
     bad = index < 0
     bad |= index >= n
     if bad.any():
-        order = _order(index.shape, axis, [tuple(sh) for sh in shapes]) if index.ndim \
+        order = (
+            _order(index.shape, axis, [tuple(sh) for sh in shapes])
+            if index.ndim
             else np.zeros(1, np.intp)
+        )
         flat = index.reshape(-1)[order]
         first = flat[bad.reshape(-1)[order]][0]
-        raise GradRuntimeError(f"index {int(first)} is out of bounds for dimension {axis} "
-                               f"with size {n}")
+        raise GradRuntimeError(
+            f"index {int(first)} is out of bounds for dimension {axis} with size {n}"
+        )
 
 
 def _nd(a):
     return max(a.ndim, 1)
 
 
-@register("gather", "gather(input, dim, index)",
-          "the values of input at `index` along dim (index: int64, as many dims as input)",
-          method=True, checks=[((M, 1, Tensor(np.array([[0, 3, 0], [1, 1, 2]]))), {}),
-                               ((M, 0, Tensor(np.array([[2, 0, 1, 2], [2, 2, 0, 1]]))), {}),
-                               ((Arg((4,)), 0, Tensor(np.array([3, 3, 0]))), {})],
-          category="shape")
+@register(
+    "gather",
+    "gather(input, dim, index)",
+    "the values of input at `index` along dim (index: int64, as many dims as input)",
+    method=True,
+    checks=[
+        ((M, 1, Tensor(np.array([[0, 3, 0], [1, 1, 2]]))), {}),
+        ((M, 0, Tensor(np.array([[2, 0, 1, 2], [2, 2, 0, 1]]))), {}),
+        ((Arg((4,)), 0, Tensor(np.array([3, 3, 0]))), {}),
+    ],
+    category="shape",
+)
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     x = _tensor(input, "gather", "input", 1)
     d = _dim(dim, x.data.ndim, "gather")
     idx = _index_arg(index, "gather", "gather")
     xs = x.data.shape
     if _nd(idx) != _nd(x.data):
-        raise GradRuntimeError("Index tensor must have the same number of dimensions as input "
-                               "tensor")
+        raise GradRuntimeError(
+            "Index tensor must have the same number of dimensions as input tensor"
+        )
     for i in range(idx.ndim):
         if i != d and idx.ndim == len(xs) and idx.shape[i] > xs[i]:
             raise GradRuntimeError(
                 f"Size does not match at dimension {i} expected index {list(idx.shape)} to be "
-                f"no larger than self {list(xs)} apart from dimension {d}")
+                f"no larger than self {list(xs)} apart from dimension {d}"
+            )
     _bounds(idx, d if idx.ndim else 0, xs[d] if xs else 1, [idx.shape, xs or (1,), idx.shape])
     return Gather.apply(x, axis=d, index=idx)
 
@@ -345,11 +382,11 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
 def _scatter_checks(x, d, idx, src, op):
     xs = x.data.shape
     if _nd(idx) != _nd(x.data):
-        raise GradRuntimeError("Index tensor must have the same number of dimensions as self "
-                               "tensor")
+        raise GradRuntimeError(
+            "Index tensor must have the same number of dimensions as self tensor"
+        )
     if src is not None and _nd(idx) != _nd(src.data):
-        raise GradRuntimeError("Index tensor must have the same number of dimensions as src "
-                               "tensor")
+        raise GradRuntimeError("Index tensor must have the same number of dimensions as src tensor")
     if src is not None and src.data.dtype != x.data.dtype:
         raise GradRuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
     if idx.ndim and idx.size and len(xs) == idx.ndim:
@@ -359,43 +396,59 @@ def _scatter_checks(x, d, idx, src, op):
             too_big = too_big or any(idx.shape[i] > ss[i] for i in range(idx.ndim))
         if too_big:
             tail = f" and to be no larger size than src {list(ss)}" if src is not None else ""
-            raise GradRuntimeError(f"Expected index {list(idx.shape)} to be no larger than self "
-                                   f"{list(xs)} apart from dimension {d}{tail}")
+            raise GradRuntimeError(
+                f"Expected index {list(idx.shape)} to be no larger than self "
+                f"{list(xs)} apart from dimension {d}{tail}"
+            )
     shapes = [xs or (1,), idx.shape] + ([src.data.shape or (1,)] if src is not None else [])
     _bounds(idx, d if idx.ndim else 0, xs[d] if xs else 1, shapes)
 
 
-@register("scatter", "scatter(input, dim, index, src)",
-          "a copy of input with src (a tensor, or value=number) written at `index` along dim",
-          method=True, checks=[((Arg((3, 5)), 1, Tensor(np.array([[0, 4], [2, 1], [3, 0]])),
-                                 Arg((3, 2))), {}),
-                               ((Arg((3, 4)), 0, Tensor(np.array([[2, 0, 1, 0]])), 1.5), {})],
-          category="shape")
+@register(
+    "scatter",
+    "scatter(input, dim, index, src)",
+    "a copy of input with src (a tensor, or value=number) written at `index` along dim",
+    method=True,
+    checks=[
+        ((Arg((3, 5)), 1, Tensor(np.array([[0, 4], [2, 1], [3, 0]])), Arg((3, 2))), {}),
+        ((Arg((3, 4)), 0, Tensor(np.array([[2, 0, 1, 0]])), 1.5), {}),
+    ],
+    category="shape",
+)
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     x = _tensor(input, "scatter", "input", 1)
     d = _dim(dim, x.data.ndim, "scatter")
     idx = _index_arg(index, "scatter", "scatter")
     if reduce is not None:
-        raise GradRuntimeError("scatter(): the reduce argument is not supported by gradcli "
-                               "(PyTorch deprecates it; use scatter_add)")
+        raise GradRuntimeError(
+            "scatter(): the reduce argument is not supported by gradcli "
+            "(PyTorch deprecates it; use scatter_add)"
+        )
     if src is None:
         src = value
     if isinstance(src, Tensor):
         _scatter_checks(x, d, idx, src, "scatter")
         return Scatter.apply(x, src, shape=x.data.shape, axis=d, index=idx)
     if isinstance(src, bool) or not isinstance(src, (int, float)):
-        raise GradTypeError(f"scatter(): argument 'value' must be Number, not "
-                            f"{'NoneType' if src is None else type_name(src)}")
+        raise GradTypeError(
+            f"scatter(): argument 'value' must be Number, not "
+            f"{'NoneType' if src is None else type_name(src)}"
+        )
     _scatter_checks(x, d, idx, None, "scatter")
     return ScatterValue.apply(x, axis=d, index=idx, value=src)
 
 
-@register("scatter_add", "scatter_add(input, dim, index, src)",
-          "a copy of input with src added at `index` along dim (repeated places add up)",
-          method=True, checks=[((Arg((3, 4)), 1, Tensor(np.array([[0, 0, 3], [1, 2, 1]])),
-                                 Arg((2, 3))), {}),
-                               ((Arg((5,)), 0, Tensor(np.array([4, 4, 0, 4])), Arg((4,))), {})],
-          category="shape")
+@register(
+    "scatter_add",
+    "scatter_add(input, dim, index, src)",
+    "a copy of input with src added at `index` along dim (repeated places add up)",
+    method=True,
+    checks=[
+        ((Arg((3, 4)), 1, Tensor(np.array([[0, 0, 3], [1, 2, 1]])), Arg((2, 3))), {}),
+        ((Arg((5,)), 0, Tensor(np.array([4, 4, 0, 4])), Arg((4,))), {}),
+    ],
+    category="shape",
+)
 def scatter_add(input, dim, index, src):
     x = _tensor(input, "scatter_add", "input", 1)
     d = _dim(dim, x.data.ndim, "scatter_add")

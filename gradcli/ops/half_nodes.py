@@ -3,6 +3,7 @@ not NumPy's float16 arithmetic (base/half.py says how): `*`, `/`, `//` and `**`.
 elementwise's `mul`, `div`, `floor_divide` and `pow` call them through
 `elementwise.HALF_NUMBER`, on their general path only (the float32/float64 fast
 paths never reach it).  The nodes keep PyTorch's names (MulBackward0 ...)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,6 +16,7 @@ from .power import PowScalar
 
 class MulHalf(Mul):
     """float16 tensor * number: in float32 with the number as written."""
+
     __slots__ = ()
 
     def forward(self, a, b, dt):
@@ -30,6 +32,7 @@ class MulHalf(Mul):
 
 class DivHalf(Div):
     """float16 tensor / number: in float32 with the number as written."""
+
     __slots__ = ()
 
     def forward(self, a, b, dt):
@@ -53,6 +56,7 @@ class FloorDivideHalf(FloorDivide):
 class PowHalf(PowScalar):
     """float16 tensor ** number: PyTorch's Half pow kernel; its gradient
     g * (e * a ** (e - 1)) with those kernels."""
+
     __slots__ = ()
 
     def forward(self, a, e, dt):
@@ -88,7 +92,7 @@ def _mul(a, b):
 
 
 def _div(a, b):
-    if type(a) is not Tensor:       # number / tensor: tensor.reciprocal() * number
+    if type(a) is not Tensor:  # number / tensor: tensor.reciprocal() * number
         return MulHalf.apply(Reciprocal.apply(b, dt=half.F16), a, dt=half.F16)
     return DivHalf.apply2(a, b, half.F16)
 

@@ -1,5 +1,6 @@
 """PyTorch's words for indexes it refuses where NumPy's differ (or NumPy has none):
 an int or a slice into a 0-d tensor, a boolean mask of the wrong shape."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -7,8 +8,10 @@ import numpy as np
 from ..base.errors import GradIndexError
 from ..core.tensor import Tensor
 
-ZERO_DIM_INT = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+ZERO_DIM_INT = (
+    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+    "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+)
 
 
 def check_mask(mshape, shape, dim, n_dims, key, pos):
@@ -30,11 +33,16 @@ def check_mask(mshape, shape, dim, n_dims, key, pos):
                         width = len(shape) - n_dims
                 else:
                     nd = np.ndim(k.data if isinstance(k, Tensor) else k)
-                    width = nd if np.asarray(k.data if isinstance(k, Tensor) else k).dtype.kind == "b" else 1
+                    width = (
+                        nd
+                        if np.asarray(k.data if isinstance(k, Tensor) else k).dtype.kind == "b"
+                        else 1
+                    )
                     basic.extend([slice(None)] * max(width, 1))
                 if i < pos:
                     at += width
             after = np.broadcast_to(np.zeros(()), shape)[tuple(basic)].shape
             raise GradIndexError(
                 f"The shape of the mask {list(mshape)} at index {j} does not match the shape of "
-                f"the indexed tensor {list(after)} at index {at + j}")
+                f"the indexed tensor {list(after)} at index {at + j}"
+            )

@@ -6,6 +6,7 @@ matrix column-major, so `reshape` of it copies (UnsafeViewBackward0) as in PyTor
 
 derivatives.yaml: the gradient is -inv^H @ (g @ inv^H), the JVP -(inv @ t) @ inv,
 both through gradcli's differentiable matmul, so higher orders follow."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -40,7 +41,8 @@ class LinalgInvEx(Function):
             where = f"(Batch element {b}): " if a.ndim > 2 else ""
             raise GradRuntimeError(
                 f"linalg.inv: {where}The diagonal element {info} is zero, the inversion could "
-                "not be completed because the input matrix is singular.")
+                "not be completed because the input matrix is singular."
+            )
         self.save(out)
         return out
 
@@ -59,23 +61,34 @@ class LinalgInvEx(Function):
 
 def _inverse(A, what):
     if not isinstance(A, Tensor):
-        raise GradTypeError(f"{what}(): argument 'A' (position 1) must be Tensor, not "
-                            f"{'NoneType' if A is None else type_name(A)}")
+        raise GradTypeError(
+            f"{what}(): argument 'A' (position 1) must be Tensor, not "
+            f"{'NoneType' if A is None else type_name(A)}"
+        )
     a = A.data
     if a.ndim < 2:
         raise GradRuntimeError("linalg.inv: The input tensor A must have at least 2 dimensions.")
     if a.shape[-1] != a.shape[-2]:
-        raise GradRuntimeError(f"linalg.inv: A must be batches of square matrices, but they are "
-                               f"{a.shape[-2]} by {a.shape[-1]} matrices")
+        raise GradRuntimeError(
+            f"linalg.inv: A must be batches of square matrices, but they are "
+            f"{a.shape[-2]} by {a.shape[-1]} matrices"
+        )
     if a.dtype not in (np.float32, np.float64):
-        raise GradRuntimeError("linalg.inv: Expected a floating point or complex tensor as "
-                               f"input. Got {type_word(a.dtype)}")
+        raise GradRuntimeError(
+            "linalg.inv: Expected a floating point or complex tensor as "
+            f"input. Got {type_word(a.dtype)}"
+        )
     return LinalgInvEx.apply(A)
 
 
-@register("inverse", "inverse(input)", "the inverse of a square matrix (or of each in a batch)",
-          method=True, checks=[((Arg((3, 3), 0.5, 2.0),), {}), ((Arg((2, 2, 2), 0.5, 2.0),), {})],
-          category="linalg")
+@register(
+    "inverse",
+    "inverse(input)",
+    "the inverse of a square matrix (or of each in a batch)",
+    method=True,
+    checks=[((Arg((3, 3), 0.5, 2.0),), {}), ((Arg((2, 2, 2), 0.5, 2.0),), {})],
+    category="linalg",
+)
 def inverse(input, *, out=None):
     return _inverse(input, "inverse")
 

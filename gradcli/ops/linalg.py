@@ -1,4 +1,5 @@
 """Linear algebra: matmul and its PyTorch variants (mm mv dot), outer, t, transpose, trace."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -37,22 +38,32 @@ def _dtype_mismatch(da, db):
     if nb == 1:
         return f"addmv input tensors must have the same dtype, but got {B}, {A}, and {B}"
     if nb == 2:
-        return ("expected m1 and m2 to have the same dtype, but got: "
-                f"{_tn(da.dtype)} != {_tn(db.dtype)}")
+        return (
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{_tn(da.dtype)} != {_tn(db.dtype)}"
+        )
     return f"expected scalar type {A} but found {B}"
 
 
 def _tn(dt):
     """c10's C++ type names, as PyTorch's mm message spells dtypes."""
-    return {"float64": "double", "float32": "float", "int64": "long int", "int32": "int",
-            "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-            "float16": "c10::Half", "bool": "bool"}.get(dt.name, dt.name)
+    return {
+        "float64": "double",
+        "float32": "float",
+        "int64": "long int",
+        "int32": "int",
+        "int16": "short int",
+        "int8": "signed char",
+        "uint8": "unsigned char",
+        "float16": "c10::Half",
+        "bool": "bool",
+    }.get(dt.name, dt.name)
 
 
 class Mm(Function):
     __slots__ = ()
     name = "MmBackward0"
-    saved_uses = ((1,), (0,))       # each operand for the other's gradient
+    saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
     def forward(self, a, b):
         self.save(a, b)
@@ -68,7 +79,7 @@ class Mm(Function):
 class Mv(Function):
     __slots__ = ()
     name = "MvBackward0"
-    saved_uses = ((1,), (0,))       # each operand for the other's gradient
+    saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
     def forward(self, a, v):
         self.save(a, v)
@@ -76,8 +87,7 @@ class Mv(Function):
 
     def backward(self, g, F, a, v):
         n = self.needs
-        return (F.outer(g, v) if n[0] else None,
-                F.mv(F.transpose(a), g) if n[1] else None)
+        return (F.outer(g, v) if n[0] else None, F.mv(F.transpose(a), g) if n[1] else None)
 
     jvp = bilinear
 
@@ -85,7 +95,7 @@ class Mv(Function):
 class Dot(Function):
     __slots__ = ()
     name = "DotBackward0"
-    saved_uses = ((1,), (0,))       # each operand for the other's gradient
+    saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
     def forward(self, a, b):
         self.save(a, b)
@@ -101,9 +111,10 @@ class Dot(Function):
 class Matmul(Function):
     """Batched / broadcast matmul (3-d and up, or a vector against a batch), folded
     into one mm/mv or as a bmm as PyTorch's _matmul_impl chooses (base/bmm.py)."""
+
     __slots__ = ("sa", "sb", "fold")
     name = "UnsafeViewBackward0"
-    saved_uses = ((1,), (0,))       # each operand for the other's gradient
+    saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
     def forward(self, a, b, fold=False):
         self.sa, self.sb, self.fold = a.shape, b.shape, fold
@@ -123,10 +134,14 @@ class Matmul(Function):
             g2 = F.expand_dims(g2, -1)
         ga = gb = None
         if self.needs[0]:
-            ga = F.sum_to(g2 @ F.swapaxes(b2, -1, -2), a2.shape if not F.tensor_mode else a2.data.shape)
+            ga = F.sum_to(
+                g2 @ F.swapaxes(b2, -1, -2), a2.shape if not F.tensor_mode else a2.data.shape
+            )
             ga = F.reshape(ga, sa)
         if self.needs[1]:
-            gb = F.sum_to(F.swapaxes(a2, -1, -2) @ g2, b2.shape if not F.tensor_mode else b2.data.shape)
+            gb = F.sum_to(
+                F.swapaxes(a2, -1, -2) @ g2, b2.shape if not F.tensor_mode else b2.data.shape
+            )
             gb = F.reshape(gb, sb)
         return ga, gb
 
@@ -137,7 +152,8 @@ def _matmul_check(a, b):
     da, db = a.data, b.data
     if da.ndim == 0 or db.ndim == 0:
         raise GradRuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {da.ndim}D and {db.ndim}D")
+            f"both arguments to matmul need to be at least 1D, but they are {da.ndim}D and {db.ndim}D"
+        )
     ka = da.shape[-1]
     kb = db.shape[0] if db.ndim == 1 else db.shape[-2]
     if ka != kb:
@@ -145,23 +161,35 @@ def _matmul_check(a, b):
             raise ShapeError(
                 "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same "
                 "number of elements, but got %d and %d elements respectively"
-                % (ka, db.shape[0], ka, db.shape[0]))
+                % (ka, db.shape[0], ka, db.shape[0])
+            )
         if da.ndim == 2 and db.ndim == 1:
-            raise ShapeError(f"size mismatch, got input ({da.shape[0]}), mat ({_size(da.shape)}), "
-                             f"vec ({db.shape[0]})")
+            raise ShapeError(
+                f"size mismatch, got input ({da.shape[0]}), mat ({_size(da.shape)}), "
+                f"vec ({db.shape[0]})"
+            )
         sa = da.shape if da.ndim > 1 else (1,) + da.shape
         sb = db.shape if db.ndim > 1 else db.shape + (1,)
-        raise ShapeError(f"mat1 and mat2 shapes cannot be multiplied ({_size(sa[-2:])} and "
-                         f"{_size(sb[-2:])})" if da.ndim <= 2 and db.ndim <= 2 else
-                         f"Expected size for first two dimensions of batch2 tensor to be: "
-                         f"[{_size(sb[:-2])}, {ka}] but got: [{_size(sb[:-2])}, {kb}].")
+        raise ShapeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({_size(sa[-2:])} and {_size(sb[-2:])})"
+            if da.ndim <= 2 and db.ndim <= 2
+            else f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{_size(sb[:-2])}, {ka}] but got: [{_size(sb[:-2])}, {kb}]."
+        )
     dt = dtypes.result_type(a, b)
     if da.dtype != db.dtype:
         raise GradRuntimeError(_dtype_mismatch(da, db))
     if da.dtype == np.bool_:
-        kernel = ("dot" if da.ndim == 1 and db.ndim == 1 else "addmv_impl_cpu" if db.ndim == 1
-                  else "addmm_impl_cpu_" if db.ndim == 2 else "bmm")
-        raise GradRuntimeError(f'"{kernel}" not implemented for \'Bool\'')
+        kernel = (
+            "dot"
+            if da.ndim == 1 and db.ndim == 1
+            else "addmv_impl_cpu"
+            if db.ndim == 1
+            else "addmm_impl_cpu_"
+            if db.ndim == 2
+            else "bmm"
+        )
+        raise GradRuntimeError(f"\"{kernel}\" not implemented for 'Bool'")
     _check_matmul_size(da.shape, db.shape)
     return dt
 
@@ -170,20 +198,30 @@ def _check_matmul_size(sa, sb):
     """Refuse a product whose result is over the memory cap before computing it."""
     rows = sa[-2:-1] if len(sa) > 1 else ()
     cols = sb[-1:] if len(sb) > 1 else ()
-    if len(sa) <= 2 and len(sb) <= 2:        # no batch dims (nothing to broadcast)
+    if len(sa) <= 2 and len(sb) <= 2:  # no batch dims (nothing to broadcast)
         check_alloc(rows + cols)
         return
     try:
         batch = np.broadcast_shapes(sa[:-2], sb[:-2])
     except ValueError:
-        return                      # NumPy reports the mismatch
+        return  # NumPy reports the mismatch
     check_alloc(tuple(batch) + rows + cols)
 
 
-@register("matmul", "matmul(input, other)", "matrix product (also @), PyTorch's rules by dims",
-          method=True, checks=[((Arg((2, 3)), Arg((3, 4))), {}), ((Arg((3,)), Arg((3,))), {}),
-                               ((Arg((2, 3)), Arg((3,))), {}), ((Arg((3,)), Arg((3, 2))), {}),
-                               ((Arg((2, 2, 3)), Arg((3, 2))), {})], category="linalg")
+@register(
+    "matmul",
+    "matmul(input, other)",
+    "matrix product (also @), PyTorch's rules by dims",
+    method=True,
+    checks=[
+        ((Arg((2, 3)), Arg((3, 4))), {}),
+        ((Arg((3,)), Arg((3,))), {}),
+        ((Arg((2, 3)), Arg((3,))), {}),
+        ((Arg((3,)), Arg((3, 2))), {}),
+        ((Arg((2, 2, 3)), Arg((3, 2))), {}),
+    ],
+    category="linalg",
+)
 @internal("matmul")
 def matmul(input, other):
     a, b = tensor_arg(input), tensor_arg(other)
@@ -205,7 +243,7 @@ def matmul(input, other):
             return matmul(a, squeeze(b, 0))
     fold = should_fold(a.data, b.data, a.requires_grad, b.requires_grad)
     cls = Matmul
-    if fold and na == 2 and nb > 2:        # folded as b.mT @ a.T: the result's .mT.contiguous()
+    if fold and na == 2 and nb > 2:  # folded as b.mT @ a.T: the result's .mT.contiguous()
         cls = MatmulT if 1 in (a.data.shape[0], b.data.shape[-1]) else MatmulClone
     return cls.apply(a, b, fold=fold)
 
@@ -223,7 +261,7 @@ class MatmulClone(Matmul):
 class Bmm(Function):
     __slots__ = ()
     name = "BmmBackward0"
-    saved_uses = ((1,), (0,))       # each operand for the other's gradient
+    saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
     def forward(self, a, b):
         self.save(a, b)
@@ -232,16 +270,26 @@ class Bmm(Function):
     def backward(self, g, F, a, b):
         n = self.needs
         if not F.tensor_mode:
-            return (torch_bmm(g, np.swapaxes(b, 1, 2)) if n[0] else None,
-                    torch_bmm(np.swapaxes(a, 1, 2), g) if n[1] else None)
-        return (g @ F.swapaxes(b, 1, 2) if n[0] else None,
-                F.swapaxes(a, 1, 2) @ g if n[1] else None)
+            return (
+                torch_bmm(g, np.swapaxes(b, 1, 2)) if n[0] else None,
+                torch_bmm(np.swapaxes(a, 1, 2), g) if n[1] else None,
+            )
+        return (
+            g @ F.swapaxes(b, 1, 2) if n[0] else None,
+            F.swapaxes(a, 1, 2) @ g if n[1] else None,
+        )
 
     jvp = bilinear
 
 
-@register("bmm", "bmm(input, mat2)", "batched product of 3-d tensors", method=True,
-          checks=[((Arg((2, 2, 3)), Arg((2, 3, 2))), {})], category="linalg")
+@register(
+    "bmm",
+    "bmm(input, mat2)",
+    "batched product of 3-d tensors",
+    method=True,
+    checks=[((Arg((2, 2, 3)), Arg((2, 3, 2))), {})],
+    category="linalg",
+)
 @tensor_f("bmm")
 def bmm(a, b):
     a, b = tensors_only("bmm", a, b, names=("input", "mat2"), broadcast=False)
@@ -249,14 +297,22 @@ def bmm(a, b):
     if da.ndim != 3 or db.ndim != 3:
         raise GradRuntimeError(f"batch{1 if da.ndim != 3 else 2} must be a 3D tensor")
     if db.shape[:2] != (da.shape[0], da.shape[2]):
-        raise GradRuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
-                               f"[{da.shape[0]}, {da.shape[2]}] but got: [{db.shape[0]}, {db.shape[1]}].")
+        raise GradRuntimeError(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{da.shape[0]}, {da.shape[2]}] but got: [{db.shape[0]}, {db.shape[1]}]."
+        )
     _matmul_check(a, b)
     return Bmm.apply(a, b)
 
 
-@register("mm", "mm(input, mat2)", "product of two matrices", method=True,
-          checks=[((Arg((2, 3)), Arg((3, 2))), {})], category="linalg")
+@register(
+    "mm",
+    "mm(input, mat2)",
+    "product of two matrices",
+    method=True,
+    checks=[((Arg((2, 3)), Arg((3, 2))), {})],
+    category="linalg",
+)
 @tensor_f("mm")
 def mm(a, b):
     a, b = tensors_only("mm", a, b, names=("input", "mat2"), broadcast=False)
@@ -266,30 +322,52 @@ def mm(a, b):
     return Mm.apply(a, b)
 
 
-@register("mv", "mv(input, vec)", "matrix times vector", method=True,
-          checks=[((Arg((2, 3)), Arg((3,))), {})], category="linalg")
+@register(
+    "mv",
+    "mv(input, vec)",
+    "matrix times vector",
+    method=True,
+    checks=[((Arg((2, 3)), Arg((3,))), {})],
+    category="linalg",
+)
 @tensor_f("mv")
 def mv(a, v):
     a, v = tensors_only("mv", a, v, names=("input", "vec"), broadcast=False)
     if a.data.ndim != 2 or v.data.ndim != 1:
-        raise GradRuntimeError(f"vector + matrix @ vector expected, got {v.data.ndim}, "
-                               f"{a.data.ndim}, {v.data.ndim}")
+        raise GradRuntimeError(
+            f"vector + matrix @ vector expected, got {v.data.ndim}, {a.data.ndim}, {v.data.ndim}"
+        )
     _matmul_check(a, v)
     return Mv.apply(a, v)
 
 
-@register("dot", "dot(input, other)", "inner product of two vectors", method=True,
-          checks=[((Arg((3,)), Arg((3,))), {})], category="linalg")
+@register(
+    "dot",
+    "dot(input, other)",
+    "inner product of two vectors",
+    method=True,
+    checks=[((Arg((3,)), Arg((3,))), {})],
+    category="linalg",
+)
 def dot(a, b):
     a, b = tensors_only("dot", a, b, names=("input", "tensor"), broadcast=False)
     if a.data.ndim != 1 or b.data.ndim != 1:
-        raise GradRuntimeError(f"1D tensors expected, but got {a.data.ndim}D and {b.data.ndim}D tensors")
+        raise GradRuntimeError(
+            f"1D tensors expected, but got {a.data.ndim}D and {b.data.ndim}D tensors"
+        )
     _matmul_check(a, b)
     return Dot.apply(a, b)
 
 
-@register("outer", "outer(input, vec2)", "outer product of two vectors", method=True,
-          checks=[((Arg((3,)), Arg((2,))), {})], category="linalg", aliases=("ger",))
+@register(
+    "outer",
+    "outer(input, vec2)",
+    "outer product of two vectors",
+    method=True,
+    checks=[((Arg((3,)), Arg((2,))), {})],
+    category="linalg",
+    aliases=("ger",),
+)
 @tensor_f("outer")
 def outer(a, b):
     a, b = tensors_only("outer", a, b, names=("input", "vec2"), broadcast=False)
@@ -323,9 +401,15 @@ class T(Transpose):
     name = "TBackward0"
 
 
-@register("transpose", "transpose(input, dim0, dim1)", "swap two dims", method=True,
-          checks=[((Arg((2, 3)), 0, 1), {}), ((Arg((2, 3, 2)), -1, 0), {})], category="linalg",
-          aliases=("swapaxes", "swapdims"))
+@register(
+    "transpose",
+    "transpose(input, dim0, dim1)",
+    "swap two dims",
+    method=True,
+    checks=[((Arg((2, 3)), 0, 1), {}), ((Arg((2, 3, 2)), -1, 0), {})],
+    category="linalg",
+    aliases=("swapaxes", "swapdims"),
+)
 @tensor_f("swapaxes")
 @viewing
 def transpose(x, dim0, dim1):
@@ -338,13 +422,21 @@ def transpose(x, dim0, dim1):
     return Transpose.apply(x, d0=d0, d1=d1)
 
 
-@register("t", "t(input)", "transpose of a matrix (a vector stays as it is)", method=True,
-          checks=[((Arg((2, 3)),), {}), ((Arg((3,)),), {})], category="linalg")
+@register(
+    "t",
+    "t(input)",
+    "transpose of a matrix (a vector stays as it is)",
+    method=True,
+    checks=[((Arg((2, 3)),), {}), ((Arg((3,)),), {})],
+    category="linalg",
+)
 @viewing
 def t(x):
     x = tensor_arg(x)
     if x.data.ndim > 2:
-        raise GradRuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.data.ndim}D")
+        raise GradRuntimeError(
+            f"t() expects a tensor with <= 2 dimensions, but self is {x.data.ndim}D"
+        )
     if x.data.ndim < 2:
         return TSmall.apply(x)
     return T.apply(x, d0=0, d1=1)
@@ -352,6 +444,7 @@ def t(x):
 
 class TSmall(Function):
     """t() of a vector or 0-d tensor: the same values, still recorded as TBackward0."""
+
     __slots__ = ()
     name = "TBackward0"
 
@@ -390,7 +483,13 @@ class Trace(Function):
     jvp = linear
 
 
-@register("trace", "trace(input)", "sum of the diagonal of a matrix", method=True,
-          checks=[((Arg((3, 3)),), {}), ((Arg((2, 3)),), {})], category="linalg")
+@register(
+    "trace",
+    "trace(input)",
+    "sum of the diagonal of a matrix",
+    method=True,
+    checks=[((Arg((3, 3)),), {}), ((Arg((2, 3)),), {})],
+    category="linalg",
+)
 def trace(x):
     return Trace.apply(tensor_arg(x))

@@ -6,6 +6,7 @@ Each fused loss is one node, as in PyTorch (`MseLossBackward0` ...).  Its VJP
 saves only the inputs and recomputes from them with `F`, so it is differentiable
 again under create_graph.  `reduction` is "mean" (the default), "sum" or "none".
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,7 +17,13 @@ from ..core import dtypes
 from ..engine.function import Function
 from ..engine.forward import add_terms, linear
 from ..core.convert import tensor_arg
-from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, GradValueError, broadcast_error
+from ..base.errors import (
+    GradIndexError,
+    GradRuntimeError,
+    GradTypeError,
+    GradValueError,
+    broadcast_error,
+)
 from ..core.tensor import Tensor
 from .registry import Arg, register
 from ..base import torch_act
@@ -27,10 +34,17 @@ from ..base import context
 from .registry import FUNCTIONS
 
 REDUCTIONS = ("mean", "sum", "none")
-SCALAR_NAMES = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long",
-                "int32": "Int", "uint8": "Byte", "bool": "Bool"}      # c10's ScalarType names
-P = Arg((2, 3), 0.05, 0.95)                 # probabilities, away from 0 and 1
-T = Arg((2, 3), 0.0, 1.0, grad=False)       # targets
+SCALAR_NAMES = {
+    "float64": "Double",
+    "float32": "Float",
+    "float16": "Half",
+    "int64": "Long",
+    "int32": "Int",
+    "uint8": "Byte",
+    "bool": "Bool",
+}  # c10's ScalarType names
+P = Arg((2, 3), 0.05, 0.95)  # probabilities, away from 0 and 1
+T = Arg((2, 3), 0.0, 1.0, grad=False)  # targets
 
 
 def _reduction(reduction, size_average=None, reduce=None):
@@ -39,8 +53,10 @@ def _reduction(reduction, size_average=None, reduce=None):
         size_average = True if size_average is None else size_average
         reduce = True if reduce is None else reduce
         reduction = ("mean" if size_average else "sum") if reduce else "none"
-        context.warn("size_average and reduce args will be deprecated, please use "
-             f"reduction='{reduction}' instead.")
+        context.warn(
+            "size_average and reduce args will be deprecated, please use "
+            f"reduction='{reduction}' instead."
+        )
     if reduction not in REDUCTIONS:
         raise GradValueError(f"{reduction} is not a valid value for reduction")
     return reduction
@@ -52,7 +68,7 @@ def _reduce(loss, reduction):
         return loss
     if loss.dtype.kind != "f" or not loss.size:
         return np.sum(loss) if reduction == "sum" else np.mean(loss)
-    total = np.asarray(torch_sum(loss), dtype=loss.dtype)     # PyTorch's order, bit for bit
+    total = np.asarray(torch_sum(loss), dtype=loss.dtype)  # PyTorch's order, bit for bit
     return total if reduction == "sum" else np.asarray(total / loss.size, dtype=loss.dtype)
 
 
@@ -95,8 +111,9 @@ class _Loss(Function):
             gx, gy = self.backward(ones, F, F.broadcast_to(x, shape), F.broadcast_to(y, shape))[:2]
         finally:
             self.reduction = red
-        d = add_terms(gx * ts[0] if ts[0] is not None else None,
-                      gy * ts[1] if ts[1] is not None else None)
+        d = add_terms(
+            gx * ts[0] if ts[0] is not None else None, gy * ts[1] if ts[1] is not None else None
+        )
         if red == "none":
             return d
         total = F.sum(d)
@@ -127,41 +144,57 @@ class MseLoss(_Loss):
 
     def backward(self, g, F, x, y):
         red, shape = self.reduction, self.shape
-        if F.tensor_mode:      # one recorded mse_loss_backward per operand, as in PyTorch
-            n = getattr(self, "needs", None) or (True, True)      # (unset in a JVP)
-            return (F.sum_to(MseLossBackward.apply(g, x, y, reduction=red, shape=shape), x.shape)
-                    if n[0] else None,
-                    F.sum_to(MseLossBackward.apply(g, y, x, reduction=red, shape=shape), y.shape)
-                    if n[1] else None)
+        if F.tensor_mode:  # one recorded mse_loss_backward per operand, as in PyTorch
+            n = getattr(self, "needs", None) or (True, True)  # (unset in a JVP)
+            return (
+                F.sum_to(MseLossBackward.apply(g, x, y, reduction=red, shape=shape), x.shape)
+                if n[0]
+                else None,
+                F.sum_to(MseLossBackward.apply(g, y, x, reduction=red, shape=shape), y.shape)
+                if n[1]
+                else None,
+            )
         gd = mse_backward_values(g, x, y, red, shape, F.broadcast_to)
         return _pair(F, gd, -gd, x, y)
 
 
 def _size_warning(x, y):
     if x.data.shape != y.data.shape:
-        context.warn(f"Using a target size (torch.Size({list(y.data.shape)})) that is different to the "
-             f"input size (torch.Size({list(x.data.shape)})). This will likely lead to "
-             "incorrect results due to broadcasting. Please ensure they have the same size.")
+        context.warn(
+            f"Using a target size (torch.Size({list(y.data.shape)})) that is different to the "
+            f"input size (torch.Size({list(x.data.shape)})). This will likely lead to "
+            "incorrect results due to broadcasting. Please ensure they have the same size."
+        )
 
 
-@register("mse_loss", "mse_loss(input, target, reduction='mean')",
-          "mean squared error: mean((input - target) ^ 2)",
-          checks=[((Arg((2, 3)), Arg((2, 3))), {}), ((Arg((3,)), T), {"reduction": "sum"}),
-                  ((Arg((2, 3)), Arg((2, 3))), {"reduction": "none"})], category="loss")
+@register(
+    "mse_loss",
+    "mse_loss(input, target, reduction='mean')",
+    "mean squared error: mean((input - target) ^ 2)",
+    checks=[
+        ((Arg((2, 3)), Arg((2, 3))), {}),
+        ((Arg((3,)), T), {"reduction": "sum"}),
+        ((Arg((2, 3)), Arg((2, 3))), {"reduction": "none"}),
+    ],
+    category="loss",
+)
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     x, y = _floats(input, target)
     _size_warning(x, y)
     return MseLoss.apply(x, y, reduction=_reduction(reduction, size_average, reduce))
 
 
-@register("l1_loss", "l1_loss(input, target, reduction='mean')",
-          "mean absolute error: mean(abs(input - target))",
-          checks=[((Arg((2, 3)), T), {}), ((Arg((3,)), Arg((3,))), {"reduction": "none"})],
-          category="loss")
+@register(
+    "l1_loss",
+    "l1_loss(input, target, reduction='mean')",
+    "mean absolute error: mean(abs(input - target))",
+    checks=[((Arg((2, 3)), T), {}), ((Arg((3,)), Arg((3,))), {"reduction": "none"})],
+    category="loss",
+)
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     x, y = _floats(input, target)
     _size_warning(x, y)
-    loss = FUNCTIONS["abs"](x - y)            # PyTorch records the same: Mean/Sum over Abs
+    loss = FUNCTIONS["abs"](x - y)  # PyTorch records the same: Mean/Sum over Abs
     reduction = _reduction(reduction, size_average, reduce)
     if reduction == "none":
         return loss
@@ -170,12 +203,15 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 
 def _same_size(x, y):
     if x.data.shape != y.data.shape:
-        raise GradValueError(f"Target size (torch.Size({list(y.data.shape)})) must be the same "
-                             f"as input size (torch.Size({list(x.data.shape)}))")
+        raise GradValueError(
+            f"Target size (torch.Size({list(y.data.shape)})) must be the same "
+            f"as input size (torch.Size({list(x.data.shape)}))"
+        )
 
 
 class BCEWithLogits(_Loss):
     """(1 - y) x + lw softplus(-x), lw = 1 + (pos_weight - 1) y; times weight."""
+
     __slots__ = ("w", "pw")
     name = "BinaryCrossEntropyWithLogitsBackward0"
 
@@ -185,7 +221,7 @@ class BCEWithLogits(_Loss):
         self.w, self.pw = w, pw
         # torch: (1 - y) * x - log_sigmoid(x) [* ((pos_weight - 1) * y + 1)], [* weight]
         if x.dtype.char in "fd":
-            log_sig = torch_act.log_sigmoid(x)                # torch's kernel, to the last bit
+            log_sig = torch_act.log_sigmoid(x)  # torch's kernel, to the last bit
         else:
             m = np.maximum(-x, 0)
             log_sig = -(np.log(np.exp(-m) + np.exp(-x - m)) + m)
@@ -212,10 +248,13 @@ class BCEWithLogits(_Loss):
             gy = (log_sig(-x) - log_sig(x) * pw) * gb
         if w is not None:
             gx, gy = gx * w, gy * w
-        if self.reduction == "mean":           # div_(numel): DivBackward1 under create_graph
+        if self.reduction == "mean":  # div_(numel): DivBackward1 under create_graph
             n = max(int(np.prod(self.shape)), 1)
-            gx, gy = (DivScalar.apply(gx, c=n), DivScalar.apply(gy, c=n)) if F.tensor_mode \
+            gx, gy = (
+                (DivScalar.apply(gx, c=n), DivScalar.apply(gy, c=n))
+                if F.tensor_mode
                 else (gx / n, gy / n)
+            )
         return (*_pair(F, gx, gy, x, y), None, None)
 
 
@@ -224,27 +263,41 @@ def _const(t):
     return None if t is None else tensor_arg(t).data
 
 
-@register("binary_cross_entropy_with_logits",
-          "binary_cross_entropy_with_logits(input, target, weight=None, reduction='mean', "
-          "pos_weight=None)", "binary cross entropy of sigmoid(input), computed stably",
-          checks=[((Arg((2, 3)), T), {}), ((Arg((2, 3)), Arg((2, 3), 0, 1)), {"reduction": "sum"}),
-                  ((Arg((2, 3)), Arg((2, 3), 0, 1)),
-                   {"pos_weight": [0.5, 2.0, 3.0], "reduction": "none"})],
-          category="loss")
-def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
-                                     reduction="mean", pos_weight=None):
+@register(
+    "binary_cross_entropy_with_logits",
+    "binary_cross_entropy_with_logits(input, target, weight=None, reduction='mean', "
+    "pos_weight=None)",
+    "binary cross entropy of sigmoid(input), computed stably",
+    checks=[
+        ((Arg((2, 3)), T), {}),
+        ((Arg((2, 3)), Arg((2, 3), 0, 1)), {"reduction": "sum"}),
+        ((Arg((2, 3)), Arg((2, 3), 0, 1)), {"pos_weight": [0.5, 2.0, 3.0], "reduction": "none"}),
+    ],
+    category="loss",
+)
+def binary_cross_entropy_with_logits(
+    input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
+):
     x, y = tensor_arg(input), tensor_arg(target)
     _same_size(x, y)
     if y.data.dtype.kind != "f":
-        raise GradRuntimeError(f"result type {SCALAR_NAMES[x.data.dtype.name]} can't be cast to "
-                               f"the desired output type {SCALAR_NAMES[y.data.dtype.name]}")
+        raise GradRuntimeError(
+            f"result type {SCALAR_NAMES[x.data.dtype.name]} can't be cast to "
+            f"the desired output type {SCALAR_NAMES[y.data.dtype.name]}"
+        )
     x, y = _floats(x, y)
-    return BCEWithLogits.apply(x, y, _const(weight), _const(pos_weight),
-                               reduction=_reduction(reduction, size_average, reduce))
+    return BCEWithLogits.apply(
+        x,
+        y,
+        _const(weight),
+        _const(pos_weight),
+        reduction=_reduction(reduction, size_average, reduce),
+    )
 
 
 class BCE(_Loss):
     """-w (y log x + (1 - y) log(1 - x)), each log clamped at -100 as in PyTorch."""
+
     __slots__ = ("w",)
     name = "BinaryCrossEntropyBackward0"
 
@@ -261,7 +314,7 @@ class BCE(_Loss):
         w = _c(F, self.w)
         denom = (1 - x) * x
         if not F.tensor_mode:
-            denom = np.maximum(denom, 1e-12)        # PyTorch's EPSILON
+            denom = np.maximum(denom, 1e-12)  # PyTorch's EPSILON
         # torch's binary_cross_entropy_backward kernel: (grad * (x - y)) / denom, then
         # [* weight] and / n for 'mean'
         gb = F.broadcast_to(g, self.shape) if self.reduction != "none" else g
@@ -275,18 +328,23 @@ class BCE(_Loss):
         return (*_pair(F, gx, gy, x, y), None)
 
 
-@register("binary_cross_entropy",
-          "binary_cross_entropy(input, target, weight=None, reduction='mean')",
-          "binary cross entropy of probabilities input against target",
-          checks=[((P, T), {}), ((P, Arg((2, 3), 0, 1)), {"reduction": "none"})],
-          category="loss")
-def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
-                         reduction="mean"):
+@register(
+    "binary_cross_entropy",
+    "binary_cross_entropy(input, target, weight=None, reduction='mean')",
+    "binary cross entropy of probabilities input against target",
+    checks=[((P, T), {}), ((P, Arg((2, 3), 0, 1)), {"reduction": "none"})],
+    category="loss",
+)
+def binary_cross_entropy(
+    input, target, weight=None, size_average=None, reduce=None, reduction="mean"
+):
     x, y = _floats(input, target)
     if x.data.shape != y.data.shape:
-        raise GradValueError(f"Using a target size (torch.Size({list(y.data.shape)})) that is "
-                             f"different to the input size (torch.Size({list(x.data.shape)})) "
-                             "is deprecated. Please ensure they have the same size.")
+        raise GradValueError(
+            f"Using a target size (torch.Size({list(y.data.shape)})) that is "
+            f"different to the input size (torch.Size({list(x.data.shape)})) "
+            "is deprecated. Please ensure they have the same size."
+        )
     if not np.all((x.data >= 0) & (x.data <= 1)):
         raise GradRuntimeError("all elements of input should be between 0 and 1")
     if not np.all((y.data >= 0) & (y.data <= 1)):
@@ -296,12 +354,13 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 class NllLoss(Function):
     """-input[i, target[i]] * weight[target[i]], summed, or averaged by the weights."""
+
     __slots__ = ("reduction", "shape", "index", "coef", "wsum")
     name = "NllLossBackward0"
 
     def forward(self, x, rows, cols, coef, keep, reduction="mean", weighted=False):
         self.reduction, self.shape = reduction, x.shape
-        self.save(x)          # as PyTorch: a second backward without retain_graph fails
+        self.save(x)  # as PyTorch: a second backward without retain_graph fails
         self.index = (rows, cols) if x.ndim == 2 else (cols,)
         picked = -x[self.index] * coef
         self.wsum = None
@@ -325,7 +384,7 @@ class NllLoss(Function):
         if self.reduction == "none":
             g = F.reshape(g, (n,))
         else:
-            if self.wsum is not None:     # as PyTorch: -(grad / total_weight) * weight
+            if self.wsum is not None:  # as PyTorch: -(grad / total_weight) * weight
                 g = g / (Tensor(self.wsum) if F.tensor_mode else self.wsum)
             g = F.broadcast_to(g, (n,))
         return (F.pad_into(g * _c(F, -self.coef), self.shape, self.index), None, None, None, None)
@@ -336,54 +395,93 @@ class NllLoss(Function):
 def _nll_args(x, target, weight, ignore_index):
     t = tensor_arg(target)
     if t.data.dtype.kind not in "iu":
-        raise GradRuntimeError("expected target dtype to be Long or Byte, but got "
-                               f"{SCALAR_NAMES.get(t.data.dtype.name, t.data.dtype.name)}")
+        raise GradRuntimeError(
+            "expected target dtype to be Long or Byte, but got "
+            f"{SCALAR_NAMES.get(t.data.dtype.name, t.data.dtype.name)}"
+        )
     if x.data.ndim not in (1, 2):
-        raise GradRuntimeError(f"nll_loss: gradcli takes an input of 1 or 2 dimensions (C) or "
-                               f"(N, C), got {x.data.ndim}")
+        raise GradRuntimeError(
+            f"nll_loss: gradcli takes an input of 1 or 2 dimensions (C) or "
+            f"(N, C), got {x.data.ndim}"
+        )
     cols = t.data.reshape(-1).astype(np.int64)
     n = x.data.shape[0] if x.data.ndim == 2 else 1
     if x.data.ndim == 2 and t.data.shape != (n,) or x.data.ndim == 1 and t.data.ndim != 0:
-        raise GradValueError(f"Expected input batch_size ({n}) to match target batch_size "
-                             f"({t.data.shape[0] if t.data.ndim else 1}).")
+        raise GradValueError(
+            f"Expected input batch_size ({n}) to match target batch_size "
+            f"({t.data.shape[0] if t.data.ndim else 1})."
+        )
     c = x.data.shape[-1]
     keep = cols != ignore_index
     bad = keep & ((cols < 0) | (cols >= c))
     if bad.any():
         raise GradIndexError(f"Target {int(cols[bad][0])} is out of bounds.")
-    w = np.ones(c, dtype=x.data.dtype) if weight is None else \
-        tensor_arg(weight).data.astype(x.data.dtype)
+    w = (
+        np.ones(c, dtype=x.data.dtype)
+        if weight is None
+        else tensor_arg(weight).data.astype(x.data.dtype)
+    )
     if w.shape != (c,):
-        raise GradRuntimeError(f"weight tensor should be defined either for all {c} classes or no "
-                               f"classes but got weight tensor of shape: {list(w.shape)}")
+        raise GradRuntimeError(
+            f"weight tensor should be defined either for all {c} classes or no "
+            f"classes but got weight tensor of shape: {list(w.shape)}"
+        )
     safe = np.where(keep, cols, 0)
     coef = np.where(keep, w[safe], 0).astype(x.data.dtype)
     return np.arange(n), safe, coef, keep
 
 
-@register("nll_loss", "nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')",
-          "negative log likelihood of the target classes, input being log-probabilities",
-          checks=[((Arg((3, 4)), [1, 0, 3]), {}), ((Arg((3, 4)), [2, 2, 0]), {"reduction": "none"}),
-                  ((Arg((3, 4)), [1, -100, 3]), {"weight": [1.0, 2.0, 0.5, 3.0]})],
-          category="loss")
-def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
-             reduction="mean"):
+@register(
+    "nll_loss",
+    "nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')",
+    "negative log likelihood of the target classes, input being log-probabilities",
+    checks=[
+        ((Arg((3, 4)), [1, 0, 3]), {}),
+        ((Arg((3, 4)), [2, 2, 0]), {"reduction": "none"}),
+        ((Arg((3, 4)), [1, -100, 3]), {"weight": [1.0, 2.0, 0.5, 3.0]}),
+    ],
+    category="loss",
+)
+def nll_loss(
+    input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"
+):
     x = tensor_arg(input)
     if x.data.dtype.kind != "f":
         x = to(x, context.current.default_float)
     rows, cols, coef, keep = _nll_args(x, target, weight, ignore_index)
-    return NllLoss.apply(x, rows, cols, coef, keep, reduction=_reduction(reduction, size_average, reduce),
-                         weighted=weight is not None)
+    return NllLoss.apply(
+        x,
+        rows,
+        cols,
+        coef,
+        keep,
+        reduction=_reduction(reduction, size_average, reduce),
+        weighted=weight is not None,
+    )
 
 
-@register("cross_entropy",
-          "cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean')",
-          "nll_loss(log_softmax(input, dim=1), target); target: class indices or probabilities",
-          checks=[((Arg((3, 4)), [1, 0, 3]), {}), ((Arg((4,)), 2), {}),
-                  ((Arg((2, 3)), T), {}), ((Arg((2, 3)), T), {"reduction": "none"})],
-          category="loss")
-def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
-                  reduction="mean", label_smoothing=0.0):
+@register(
+    "cross_entropy",
+    "cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean')",
+    "nll_loss(log_softmax(input, dim=1), target); target: class indices or probabilities",
+    checks=[
+        ((Arg((3, 4)), [1, 0, 3]), {}),
+        ((Arg((4,)), 2), {}),
+        ((Arg((2, 3)), T), {}),
+        ((Arg((2, 3)), T), {"reduction": "none"}),
+    ],
+    category="loss",
+)
+def cross_entropy(
+    input,
+    target,
+    weight=None,
+    size_average=None,
+    ignore_index=-100,
+    reduce=None,
+    reduction="mean",
+    label_smoothing=0.0,
+):
     if label_smoothing:
         raise GradRuntimeError("cross_entropy: label_smoothing is not supported by gradcli")
     x, t = tensor_arg(input), tensor_arg(target)
@@ -395,8 +493,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return nll_loss(logp, t, weight, ignore_index=ignore_index, reduction=reduction)
     # class probabilities: -sum(target * log_softmax(input)) per sample, as PyTorch computes it
     if t.data.shape != x.data.shape:
-        raise GradRuntimeError(f"Expected target size {list(x.data.shape)}, got "
-                               f"{list(t.data.shape)}")
+        raise GradRuntimeError(
+            f"Expected target size {list(x.data.shape)}, got {list(t.data.shape)}"
+        )
     if weight is not None:
         logp = logp * Tensor(_const(weight))
     prod = logp * t
@@ -410,6 +509,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 class DivScalar(Function):
     """aten::div(Tensor, Scalar), which PyTorch records as DivBackward1."""
+
     __slots__ = ("c",)
     name = "DivBackward1"
 
@@ -425,8 +525,10 @@ class DivScalar(Function):
 
 # ----------------------------------------------------------------- torch.nn modules
 
+
 class LossModule:
     """nn.MSELoss(reduction=...) and friends: a callable that remembers its options."""
+
     __slots__ = ("name", "fn", "options")
 
     def __init__(self, name, fn, options):
@@ -441,7 +543,7 @@ class LossModule:
 
 def _module(name, fn, doc):
     code = fn.__code__
-    known = code.co_varnames[2:code.co_argcount]       # the options after input, target
+    known = code.co_varnames[2 : code.co_argcount]  # the options after input, target
 
     def make(**options):
         for k in options:
@@ -450,14 +552,21 @@ def _module(name, fn, doc):
         if "reduction" in options:
             _reduction(options["reduction"])
         return LossModule(name, fn, options)
+
     register(name, f"{name}({', '.join(k + '=...' for k in known)})", doc, category="loss")(make)
 
 
 _module("MSELoss", mse_loss, "torch.nn.MSELoss: a callable mse_loss(input, target)")
 _module("L1Loss", l1_loss, "torch.nn.L1Loss: a callable l1_loss(input, target)")
 _module("BCELoss", binary_cross_entropy, "torch.nn.BCELoss: binary_cross_entropy as a callable")
-_module("BCEWithLogitsLoss", binary_cross_entropy_with_logits,
-        "torch.nn.BCEWithLogitsLoss: binary_cross_entropy_with_logits as a callable")
+_module(
+    "BCEWithLogitsLoss",
+    binary_cross_entropy_with_logits,
+    "torch.nn.BCEWithLogitsLoss: binary_cross_entropy_with_logits as a callable",
+)
 _module("NLLLoss", nll_loss, "torch.nn.NLLLoss: a callable nll_loss(input, target)")
-_module("CrossEntropyLoss", cross_entropy,
-        "torch.nn.CrossEntropyLoss: a callable cross_entropy(input, target)")
+_module(
+    "CrossEntropyLoss",
+    cross_entropy,
+    "torch.nn.CrossEntropyLoss: a callable cross_entropy(input, target)",
+)

@@ -1,5 +1,6 @@
 """Norms and moments: norm, var and std (a family after `reduce`, whose reduction
 base and helpers they use); var/std of a whole tensor as PyTorch computes them."""
+
 from __future__ import annotations
 
 import math
@@ -29,7 +30,7 @@ class Norm(_Reduce):
     def forward(self, x, p=2, dim=None, keepdim=False):
         ax = self.setup(x, dim, keepdim)
         self.p = p
-        if x.dtype.char in "fd":          # ATen's kernels, to the last bit
+        if x.dtype.char in "fd":  # ATen's kernels, to the last bit
             out = vector_norm(x, p, ax, keepdim)
             self.save(x, out)
             return out
@@ -45,7 +46,7 @@ class Norm(_Reduce):
         elif p == 0:
             out = np.sum(a != 0, axis=ax, keepdims=keepdim).astype(x.dtype)
         else:
-            out = np.sum(a ** p, axis=ax, keepdims=keepdim) ** (1.0 / p)
+            out = np.sum(a**p, axis=ax, keepdims=keepdim) ** (1.0 / p)
         out = np.asarray(out, dtype=x.dtype)
         self.save(x, out)
         return out
@@ -64,7 +65,9 @@ class Norm(_Reduce):
             return (gx * 0,)
         if p in (np.inf, -np.inf):
             mask = F.where(F.abs(x) == ox, 1.0, 0.0)
-            cnt = expand_back(F.sum(mask, axes, True) if axes else F.sum(mask), F, shape, axes, True)
+            cnt = expand_back(
+                F.sum(mask, axes, True) if axes else F.sum(mask), F, shape, axes, True
+            )
             return (gx * F.sign(x) * mask / cnt,)
         if p < 1:
             scaled = F.sign(x) * F.where(x == 0, 0.0, _pow(F.abs(x), p - 1, F))
@@ -73,15 +76,19 @@ class Norm(_Reduce):
         return (scaled * F.where(ox == 0, 0.0, gx / _pow(ox, p - 1, F)),)
 
 
-
 def _pow(a, e, F):
     """a ** e as PyTorch computes it (the op's forward) on arrays and Tensors alike."""
-    return a ** e if F.tensor_mode else torch_pow(a, e)
+    return a**e if F.tensor_mode else torch_pow(a, e)
 
-@register("norm", "norm(input, p=2, dim=None, keepdim=False)",
-          "vector p-norm of all elements, or along dim", method=True,
-          checks=REDUCE_CHECKS[1:] + [((M,), {"p": 1}), ((M,), {"p": 3, "dim": 0})],
-          category="reduce")
+
+@register(
+    "norm",
+    "norm(input, p=2, dim=None, keepdim=False)",
+    "vector p-norm of all elements, or along dim",
+    method=True,
+    checks=REDUCE_CHECKS[1:] + [((M,), {"p": 1}), ((M,), {"p": 3, "dim": 0})],
+    category="reduce",
+)
 def norm(input, p="fro", dim=None, keepdim=False):
     x = tensor_arg(input)
     if p in ("fro", None):
@@ -91,7 +98,8 @@ def norm(input, p="fro", dim=None, keepdim=False):
     if x.data.dtype.kind != "f":
         raise GradRuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
-            f"Got {_torch_name(x.data.dtype)}")
+            f"Got {_torch_name(x.data.dtype)}"
+        )
     _empty_inf_check(x, p, dim)
     return Norm.apply(x, p=float(p), dim=dim, keepdim=keepdim)
 
@@ -105,32 +113,45 @@ def _empty_inf_check(x, p, dim):
     what = f"linalg.vector_norm cannot compute the {float(p):g} norm on "
     if dim is None or (isinstance(dim, (tuple, list)) and not dim):
         if x.data.size == 0:
-            raise GradRuntimeError(what + "an empty tensor because the operation does not "
-                                   "have an identity")
+            raise GradRuntimeError(
+                what + "an empty tensor because the operation does not have an identity"
+            )
         return
     for d in norm_dims(dim, len(shape)):
         if shape[d] == 0:
-            raise GradRuntimeError(what + f"the dimension {d}because this dimension is empty "
-                                   "and the operation does not have an identity")
+            raise GradRuntimeError(
+                what + f"the dimension {d}because this dimension is empty "
+                "and the operation does not have an identity"
+            )
 
 
-@register("linalg.vector_norm", "torch.linalg.vector_norm(x, ord=2, dim=None, keepdim=False, *, "
-          "dtype=None)", "the vector ord-norm of all elements, or over dim (torch.linalg)",
-          checks=REDUCE_CHECKS[1:] + [((M, 1), {}), ((M,), {"ord": 3, "dim": 0}),
-                                      ((M,), {"ord": math.inf, "dim": 1, "keepdim": True}),
-                                      ((M,), {"ord": 0.5, "dim": (0, 1)})],
-          category="linalg")
+@register(
+    "linalg.vector_norm",
+    "torch.linalg.vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None)",
+    "the vector ord-norm of all elements, or over dim (torch.linalg)",
+    checks=REDUCE_CHECKS[1:]
+    + [
+        ((M, 1), {}),
+        ((M,), {"ord": 3, "dim": 0}),
+        ((M,), {"ord": math.inf, "dim": 1, "keepdim": True}),
+        ((M,), {"ord": 0.5, "dim": (0, 1)}),
+    ],
+    category="linalg",
+)
 def linalg_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     if not isinstance(x, Tensor):
-        raise GradTypeError("linalg_vector_norm(): argument 'input' (position 1) must be "
-                            f"Tensor, not {_pytype(x)}")
+        raise GradTypeError(
+            f"linalg_vector_norm(): argument 'input' (position 1) must be Tensor, not {_pytype(x)}"
+        )
     if isinstance(ord, bool) or not isinstance(ord, (int, float)):
-        raise GradTypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
-                            f"not {_pytype(ord)}")
+        raise GradTypeError(
+            f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not {_pytype(ord)}"
+        )
     if x.data.dtype.kind != "f":
         raise GradRuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
-            f"Got {_torch_name(x.data.dtype)}")
+            f"Got {_torch_name(x.data.dtype)}"
+        )
     if dtype is not None:
         x = FUNCTIONS["to"](x, dtype)
     _empty_inf_check(x, ord, dim)
@@ -151,10 +172,12 @@ class Var(_Reduce):
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
         self.c = correction
         if self.n - correction <= 0:
-            context.warn(f"{'std' if self.root else 'var'}(): degrees of freedom is <= 0. Correction "
-                 "should be strictly less than the reduction factor (input numel divided by "
-                 "output numel).")
-            with warnings.catch_warnings():      # NumPy's own RuntimeWarning says the same
+            context.warn(
+                f"{'std' if self.root else 'var'}(): degrees of freedom is <= 0. Correction "
+                "should be strictly less than the reduction factor (input numel divided by "
+                "output numel)."
+            )
+            with warnings.catch_warnings():  # NumPy's own RuntimeWarning says the same
                 warnings.simplefilter("ignore", RuntimeWarning)
                 var = np.asarray(np.var(x, axis=ax, ddof=correction, keepdims=keepdim))
         elif self._whole(x) and x.dtype.char in "fd":
@@ -163,7 +186,7 @@ class Var(_Reduce):
             self.save(x, out)
             return out
         elif x.dtype.char in "fd" and x.size and (len(ax) == 1 or x.flags.c_contiguous):
-            out = welford_var(x, ax, correction, self.root, keepdim)    # PyTorch's Welford kernel
+            out = welford_var(x, ax, correction, self.root, keepdim)  # PyTorch's Welford kernel
             self.save(x, out)
             return out
         else:
@@ -175,26 +198,39 @@ class Var(_Reduce):
     def _whole(self, x):
         """A reduction of all of a contiguous x (PyTorch's std_var_all_cpu), also over
         the dims that are not 1 (its iterator drops dims of size 1)."""
-        return x.flags.c_contiguous and x.size and (
-            self.axes is None or all(x.shape[i] == 1 for i in range(x.ndim) if i not in self.axes))
+        return (
+            x.flags.c_contiguous
+            and x.size
+            and (
+                self.axes is None
+                or all(x.shape[i] == 1 for i in range(x.ndim) if i not in self.axes)
+            )
+        )
 
     def _kept_shape(self, x, keepdim=True):
         """The result's shape (a whole reduction's, `_whole`)."""
         if self.axes is None:
             return (1,) * x.ndim if keepdim else ()
-        return tuple(1 if i in self.axes else n for i, n in enumerate(x.shape)) if keepdim else \
-            tuple(n for i, n in enumerate(x.shape) if i not in self.axes)
+        return (
+            tuple(1 if i in self.axes else n for i, n in enumerate(x.shape))
+            if keepdim
+            else tuple(n for i, n in enumerate(x.shape) if i not in self.axes)
+        )
 
     def backward(self, g, F, x, out):
         shape, axes, kd = self.shape, self.axes, self.keepdim
         denom = self.n - self.c
-        if not F.tensor_mode and denom > 0 and x.dtype.char in "fd" and (
-                axes is not None or self._whole(x)):
+        if (
+            not F.tensor_mode
+            and denom > 0
+            and x.dtype.char in "fd"
+            and (axes is not None or self._whole(x))
+        ):
             # derivatives.yaml: var: ((2 / dof) * grad) * (x - x.mean(dim, keepdim)); std
             # first takes grad / (result * 2), 0 where the result is 0
             if self.root:
                 g = np.where(out == 0, 0, g / (out * 2)).astype(x.dtype)
-            if self._whole(x):          # (g, of one value, broadcasts)
+            if self._whole(x):  # (g, of one value, broadcasts)
                 mean = np.asarray(torch_sum(x) / x.size, dtype=x.dtype)
             else:
                 mean = np.asarray(sum_axes(x, axes, True, x.dtype) / self.n, dtype=x.dtype)
@@ -207,11 +243,11 @@ class Var(_Reduce):
             mu = F.sum(x, axes, True) / self.n
         d = x - mu
         denom = self.n - self.c
-        if self.root:            # PyTorch: no gradient where the deviation is 0
+        if self.root:  # PyTorch: no gradient where the deviation is 0
             ox = expand_back(out, F, shape, axes, kd)
             return (F.where(ox == 0, 0.0, gx * d / (denom * ox)),)
-        if denom <= 0:       # no degrees of freedom: 2 / 0 is inf, as in PyTorch
-            if axes is None:     # PyTorch: nan where x is the mean, inf elsewhere
+        if denom <= 0:  # no degrees of freedom: 2 / 0 is inf, as in PyTorch
+            if axes is None:  # PyTorch: nan where x is the mean, inf elsewhere
                 return (gx * F.where(d == 0, math.nan, math.inf),)
             return (gx * d * math.inf,)
         return (gx * (2.0 / denom) * d,)
@@ -240,22 +276,32 @@ def var_all(x, correction, root):
 
 def _var_call(cls, input, dim, unbiased, keepdim, correction):
     x = tensor_arg(input)
-    if isinstance(dim, bool):          # std(x, False): the legacy `unbiased` positional
+    if isinstance(dim, bool):  # std(x, False): the legacy `unbiased` positional
         unbiased, dim = dim, None
     if correction is None:
         correction = 1 if unbiased in (None, True) else 0
     return cls.apply(x, dim=dim, correction=correction, keepdim=keepdim)
 
 
-@register("var", "var(input, dim=None, unbiased=True, keepdim=False)",
-          "variance (unbiased unless unbiased=false or correction=0)", method=True,
-          checks=REDUCE_CHECKS[1:], category="reduce")
+@register(
+    "var",
+    "var(input, dim=None, unbiased=True, keepdim=False)",
+    "variance (unbiased unless unbiased=false or correction=0)",
+    method=True,
+    checks=REDUCE_CHECKS[1:],
+    category="reduce",
+)
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return _var_call(Var, input, dim, unbiased, keepdim, correction)
 
 
-@register("std", "std(input, dim=None, unbiased=True, keepdim=False)",
-          "standard deviation (unbiased unless unbiased=false or correction=0)", method=True,
-          checks=REDUCE_CHECKS[1:], category="reduce")
+@register(
+    "std",
+    "std(input, dim=None, unbiased=True, keepdim=False)",
+    "standard deviation (unbiased unless unbiased=false or correction=0)",
+    method=True,
+    checks=REDUCE_CHECKS[1:],
+    category="reduce",
+)
 def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return _var_call(Std, input, dim, unbiased, keepdim, correction)

@@ -3,6 +3,7 @@ length)` (a slice: SliceBackward0), `x.select(dim, index)` (an int index:
 SelectBackward0) and `x.view_as(other)` (ViewBackward0), with PyTorch's errors.
 Being the same ops as `x[..., a:b]`, `x[..., i]` and `x.view(...)`, they share the
 storage and the version counter of x as those do."""
+
 from __future__ import annotations
 
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError
@@ -20,46 +21,67 @@ def _int(v, what):
     return v
 
 
-@register("narrow", "narrow(input, dim, start, length)",
-          "the slice start:start+length of dim (a view)", method=True,
-          checks=[((M, 1, 1, 2), {}), ((M, 0, -2, 2), {})], category="shape")
+@register(
+    "narrow",
+    "narrow(input, dim, start, length)",
+    "the slice start:start+length of dim (a view)",
+    method=True,
+    checks=[((M, 1, 1, 2), {}), ((M, 0, -2, 2), {})],
+    category="shape",
+)
 def narrow(x, dim, start, length):
     x = tensor_arg(x)
     shape = x.data.shape
     if not shape:
         raise GradRuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    d, = norm_dims(_int(dim, "dim"), len(shape))
+    (d,) = norm_dims(_int(dim, "dim"), len(shape))
     start, length = _int(start, "start"), _int(length, "length")
     size = shape[d]
     if not -size <= start <= size:
-        raise GradIndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
-                             f"but got {start})")
+        raise GradIndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+        )
     if start < 0:
         start += size
     if length < 0:
         raise GradRuntimeError("narrow(): length must be non-negative.")
     if start + length > size:
-        raise GradRuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
-                               f"({size}).")
+        raise GradRuntimeError(
+            f"start ({start}) + length ({length}) exceeds dimension size ({size})."
+        )
     return index_op(x, (slice(None),) * d + (slice(start, start + length),))
 
 
-@register("select", "select(input, dim, index)", "the slice at index of dim, dim removed (a view)",
-          method=True, checks=[((M, 1, 2), {}), ((M, 0, -1), {})], category="shape")
+@register(
+    "select",
+    "select(input, dim, index)",
+    "the slice at index of dim, dim removed (a view)",
+    method=True,
+    checks=[((M, 1, 2), {}), ((M, 0, -1), {})],
+    category="shape",
+)
 def select(x, dim, index):
     x = tensor_arg(x)
     shape = x.data.shape
     if not shape:
         raise GradIndexError("select() cannot be applied to a 0-dim tensor.")
-    d, = norm_dims(_int(dim, "dim"), len(shape))
+    (d,) = norm_dims(_int(dim, "dim"), len(shape))
     i = _int(index, "index")
     if not -shape[d] <= i < shape[d]:
-        raise GradIndexError(f"select(): index {i} out of range for tensor of size "
-                             f"[{', '.join(map(str, shape))}] at dimension {d}")
+        raise GradIndexError(
+            f"select(): index {i} out of range for tensor of size "
+            f"[{', '.join(map(str, shape))}] at dimension {d}"
+        )
     return index_op(x, (slice(None),) * d + (i,))
 
 
-@register("view_as", "view_as(input, other)", "x.view(other.shape)", method=True, function=False,
-          category="shape")
+@register(
+    "view_as",
+    "view_as(input, other)",
+    "x.view(other.shape)",
+    method=True,
+    function=False,
+    category="shape",
+)
 def view_as(x, other):
     return view(x, *tensor_arg(other).data.shape)

@@ -6,6 +6,7 @@ drawn from the generator as PyTorch's CPU kernel draws it).
 conv2d and max_pool2d gather windows with a flat index (im2col) and scatter
 gradients back with the same index; the gather and the scatter are ops of their
 own, each the other's VJP, so every gradient here is differentiable again."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,11 +26,14 @@ from .shape import reshape, squeeze, unsqueeze
 from .elementwise import mul
 from .padding import pad
 
-SAME_EVEN_WARNING = ("Using padding='same' with even kernel lengths and odd dilation may require "
-                     "a zero-padded copy of the input be created")
+SAME_EVEN_WARNING = (
+    "Using padding='same' with even kernel lengths and odd dilation may require "
+    "a zero-padded copy of the input be created"
+)
 
 
 # ---------------------------------------------------------------- gather / scatter
+
 
 def _gather_array(x, idx, valid):
     out = x.reshape(-1)[idx]
@@ -46,6 +50,7 @@ def _scatter_array(g, idx, valid, shape):
 
 class Gather(Function):
     """x.flatten()[idx] (0 where not valid): windows of x for conv and pooling."""
+
     __slots__ = ("idx", "valid", "shape")
     name = "IndexBackward0"
     jvp = linear
@@ -60,6 +65,7 @@ class Gather(Function):
 
 class Scatter(Function):
     """Zeros of `shape` with g added at the flat positions idx (where valid)."""
+
     __slots__ = ("idx", "valid")
     name = "IndexPutBackward0"
     jvp = linear
@@ -86,8 +92,10 @@ def scatter(F, g, idx, valid, shape):
 
 # ---------------------------------------------------------------- linear
 
+
 class Addmm(Function):
     """bias + a @ b (torch.addmm), bias broadcast to the product's shape."""
+
     __slots__ = ("sbias",)
     name = "AddmmBackward0"
 
@@ -97,9 +105,11 @@ class Addmm(Function):
         bias, a, b = ts.args[:3]
         shape = (a.data.shape[0], b.data.shape[1])
         dt = a.data.dtype
-        return sum_terms(Zero(None, "", shape, dt) if ts[0] is None else ts[0],
-                         Zero(b, "MmBackward0", shape, dt) if ts[1] is None else ts[1] @ b,
-                         Zero(a, "MmBackward0", shape, dt) if ts[2] is None else a @ ts[2])
+        return sum_terms(
+            Zero(None, "", shape, dt) if ts[0] is None else ts[0],
+            Zero(b, "MmBackward0", shape, dt) if ts[1] is None else ts[1] @ b,
+            Zero(a, "MmBackward0", shape, dt) if ts[2] is None else a @ ts[2],
+        )
 
     def forward(self, bias, a, b):
         self.sbias = bias.shape
@@ -118,9 +128,11 @@ def _pair(v, name, n=2):
         if len(v) == 1:
             v = (v[0],) * n
         if len(v) != n:
-            raise GradRuntimeError(f"expected {name} to be a single integer value or a list of "
-                                   f"{n} values to match the convolution dimensions, but got "
-                                   f"{name}={list(v)}")
+            raise GradRuntimeError(
+                f"expected {name} to be a single integer value or a list of "
+                f"{n} values to match the convolution dimensions, but got "
+                f"{name}={list(v)}"
+            )
         return tuple(int(i) for i in v)
     if isinstance(v, bool) or not isinstance(v, int):
         raise GradTypeError(f"{name} must be an int or a tuple of ints, not {type_name(v)}")
@@ -129,30 +141,42 @@ def _pair(v, name, n=2):
 
 def _same_dtype(x, w, what="mat1 and mat2"):
     if x.data.dtype != w.data.dtype:
-        raise GradRuntimeError(f"{what} must have the same dtype, but got "
-                               f"{scalar_type_name(x.data.dtype)} and {scalar_type_name(w.data.dtype)}")
+        raise GradRuntimeError(
+            f"{what} must have the same dtype, but got "
+            f"{scalar_type_name(x.data.dtype)} and {scalar_type_name(w.data.dtype)}"
+        )
 
 
-@register("linear", "linear(input, weight, bias=None)", "input @ weight.T + bias (an nn.Linear)",
-          checks=[((Arg((4, 3)), Arg((2, 3)), Arg((2,))), {}), ((Arg((4, 3)), Arg((2, 3))), {}),
-                  ((Arg((3,)), Arg((2, 3)), Arg((2,))), {}),
-                  ((Arg((2, 2, 3)), Arg((2, 3)), Arg((2,))), {})], category="nn",
-          function=False)            # F.linear only: torch has no torch.linear
+@register(
+    "linear",
+    "linear(input, weight, bias=None)",
+    "input @ weight.T + bias (an nn.Linear)",
+    checks=[
+        ((Arg((4, 3)), Arg((2, 3)), Arg((2,))), {}),
+        ((Arg((4, 3)), Arg((2, 3))), {}),
+        ((Arg((3,)), Arg((2, 3)), Arg((2,))), {}),
+        ((Arg((2, 2, 3)), Arg((2, 3)), Arg((2,))), {}),
+    ],
+    category="nn",
+    function=False,
+)  # F.linear only: torch has no torch.linear
 def linear(input, weight, bias=None):
     x, w = tensor_arg(input), tensor_arg(weight)
     if w.data.ndim != 2 or x.data.ndim == 0 or x.data.shape[-1] != w.data.shape[1]:
         xs = x.data.shape if x.data.ndim != 1 else (1,) + x.data.shape
         rows = int(np.prod(xs[:-1])) if xs else 1
-        raise GradRuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x"
-                               f"{xs[-1] if xs else 1} and "
-                               f"{'x'.join(str(n) for n in w.data.shape[::-1])})")
+        raise GradRuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({rows}x"
+            f"{xs[-1] if xs else 1} and "
+            f"{'x'.join(str(n) for n in w.data.shape[::-1])})"
+        )
     _same_dtype(x, w)
     wt = t(w)
     nd = x.data.ndim
     if bias is None:
         if nd == 2:
             return mm(x, wt)
-        return matmul(x, wt)          # 1-d: SqueezeBackward4 over MmBackward0, as torch
+        return matmul(x, wt)  # 1-d: SqueezeBackward4 over MmBackward0, as torch
     b = tensor_arg(bias)
     _same_dtype(x, b, "self and mat2")
     if nd == 2:
@@ -164,6 +188,7 @@ def linear(input, weight, bias=None):
 
 # ---------------------------------------------------------------- conv2d
 
+
 def _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups):
     """Flat indices (groups, C/groups*kh*kw, L) into one sample, and which are inside."""
     sh, sw = stride
@@ -172,8 +197,16 @@ def _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups):
     oh = (H + 2 * ph - dh * (kh - 1) - 1) // sh + 1
     ow = (W + 2 * pw - dw * (kw - 1) - 1) // sw + 1
     c = np.arange(C).reshape(C, 1, 1, 1, 1)
-    i = (np.arange(kh) * dh).reshape(1, kh, 1, 1, 1) + (np.arange(oh) * sh).reshape(1, 1, 1, oh, 1) - ph
-    j = (np.arange(kw) * dw).reshape(1, 1, kw, 1, 1) + (np.arange(ow) * sw).reshape(1, 1, 1, 1, ow) - pw
+    i = (
+        (np.arange(kh) * dh).reshape(1, kh, 1, 1, 1)
+        + (np.arange(oh) * sh).reshape(1, 1, 1, oh, 1)
+        - ph
+    )
+    j = (
+        (np.arange(kw) * dw).reshape(1, 1, kw, 1, 1)
+        + (np.arange(ow) * sw).reshape(1, 1, 1, 1, ow)
+        - pw
+    )
     valid = (i >= 0) & (i < H) & (j >= 0) & (j < W)
     flat = c * (H * W) + np.clip(i, 0, H - 1) * W + np.clip(j, 0, W - 1)
     shape = (groups, (C // groups) * kh * kw, oh * ow)
@@ -194,7 +227,8 @@ class Conv2d(Function):
         return add_terms(
             None if ts[0] is None else Conv2d.apply(ts[0], w, None, **params),
             None if ts[1] is None else Conv2d.apply(x, ts[1], None, **params),
-            None if tb is None else reshape(tb, 1, -1, 1, 1))
+            None if tb is None else reshape(tb, 1, -1, 1, 1),
+        )
 
     def forward(self, x, w, b, idx, valid, oshape, groups):
         N = x.shape[0]
@@ -203,9 +237,9 @@ class Conv2d(Function):
         fvalid = None if valid is None else np.broadcast_to(valid, full.shape)
         self.idx, self.valid, self.xshape, self.wshape = full, fvalid, x.shape, w.shape
         self.oshape, self.groups, self.has_bias = oshape, groups, b is not None
-        cols = _gather_array(x, full, fvalid)                         # (N, G, K, L)
+        cols = _gather_array(x, full, fvalid)  # (N, G, K, L)
         O = w.shape[0]
-        wg = w.reshape(groups, O // groups, -1)                       # (G, O/G, K)
+        wg = w.reshape(groups, O // groups, -1)  # (G, O/G, K)
         out = np.matmul(wg, cols).reshape((N, O) + oshape)
         if b is not None:
             out = out + b.reshape(1, O, 1, 1)
@@ -219,7 +253,7 @@ class Conv2d(Function):
         gx = gw = gb = None
         if n[0]:
             wg = F.reshape(w, (G, O // G, -1))
-            gcols = F.swapaxes(wg, -1, -2) @ gr                       # (N, G, K, L)
+            gcols = F.swapaxes(wg, -1, -2) @ gr  # (N, G, K, L)
             gx = scatter(F, gcols, self.idx, self.valid, self.xshape)
         if n[1]:
             cols = gather(F, x, self.idx, self.valid)
@@ -229,21 +263,27 @@ class Conv2d(Function):
         return gx, gw, gb
 
 
-@register("conv2d", "conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)",
-          "2-d convolution (cross-correlation) of (N, C, H, W) input with (O, C/groups, kH, kW) "
-          "weight", checks=[((Arg((2, 2, 4, 4)), Arg((3, 2, 2, 2)), Arg((3,))), {}),
-                            ((Arg((1, 2, 5, 4)), Arg((2, 1, 3, 2))),
-                             {"stride": 2, "padding": 1, "groups": 2}),
-                            ((Arg((2, 5, 5)), Arg((1, 2, 2, 2))), {"dilation": 2})],
-          category="nn")
+@register(
+    "conv2d",
+    "conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)",
+    "2-d convolution (cross-correlation) of (N, C, H, W) input with (O, C/groups, kH, kW) weight",
+    checks=[
+        ((Arg((2, 2, 4, 4)), Arg((3, 2, 2, 2)), Arg((3,))), {}),
+        ((Arg((1, 2, 5, 4)), Arg((2, 1, 3, 2))), {"stride": 2, "padding": 1, "groups": 2}),
+        ((Arg((2, 5, 5)), Arg((1, 2, 2, 2))), {"dilation": 2}),
+    ],
+    category="nn",
+)
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     x, w = tensor_arg(input), tensor_arg(weight)
     unbatched = x.data.ndim == 3
     if unbatched:
         x = unsqueeze(x, 0)
     if x.data.ndim != 4:
-        raise GradRuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
-                               f"input of size: [{', '.join(str(s) for s in x.data.shape)}]")
+        raise GradRuntimeError(
+            f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
+            f"input of size: [{', '.join(str(s) for s in x.data.shape)}]"
+        )
     if w.data.ndim != 4:
         raise GradRuntimeError(f"weight should have 4 dimensions, got {w.data.ndim}")
     stride, dilation = _pair(stride, "stride"), _pair(dilation, "dilation")
@@ -255,7 +295,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
                 raise GradRuntimeError("padding='same' is not supported for strided convolutions")
             tot = [d * (k - 1) for d, k in zip(dilation, w.data.shape[2:])]
             padding = tuple(v // 2 for v in tot)
-            if any(v % 2 for v in tot):         # torch: the extra row/column of zeros at the end
+            if any(v % 2 for v in tot):  # torch: the extra row/column of zeros at the end
                 context.warn(SAME_EVEN_WARNING)
                 x = pad(x, (0, tot[1] % 2, 0, tot[0] % 2))
         else:
@@ -267,23 +307,30 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         raise GradRuntimeError(
             f"Given groups={groups}, weight of size [{', '.join(str(s) for s in w.data.shape)}], "
             f"expected input[{', '.join(str(s) for s in x.data.shape)}] to have {Cg * groups} "
-            f"channels, but got {C} channels instead")
-    if H + 2 * padding[0] < dilation[0] * (kh - 1) + 1 or W + 2 * padding[1] < dilation[1] * (kw - 1) + 1:
+            f"channels, but got {C} channels instead"
+        )
+    if (
+        H + 2 * padding[0] < dilation[0] * (kh - 1) + 1
+        or W + 2 * padding[1] < dilation[1] * (kw - 1) + 1
+    ):
         raise GradRuntimeError(
             f"Calculated padded input size per channel: ({H + 2 * padding[0]} x "
             f"{W + 2 * padding[1]}). Kernel size: ({dilation[0] * (kh - 1) + 1} x "
-            f"{dilation[1] * (kw - 1) + 1}). Kernel size can't be greater than actual input size")
+            f"{dilation[1] * (kw - 1) + 1}). Kernel size can't be greater than actual input size"
+        )
     _same_dtype(x, w, "Input type and weight type")
     idx, valid, oh, ow = _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups)
     if bias is None:
         out = Conv2d.apply(x, w, b=None, idx=idx, valid=valid, oshape=(oh, ow), groups=groups)
     else:
-        out = Conv2d.apply(x, w, tensor_arg(bias), idx=idx, valid=valid, oshape=(oh, ow),
-                           groups=groups)
+        out = Conv2d.apply(
+            x, w, tensor_arg(bias), idx=idx, valid=valid, oshape=(oh, ow), groups=groups
+        )
     return squeeze(out, 0) if unbatched else out
 
 
 # ---------------------------------------------------------------- max_pool2d
+
 
 class MaxPool2d(Function):
     __slots__ = ("idx", "shape")
@@ -296,12 +343,12 @@ class MaxPool2d(Function):
     def forward(self, x, idx, valid, oshape):
         N, C = x.shape[:2]
         per = int(np.prod(x.shape[2:]))
-        full = idx[None] + (np.arange(N * C) * per).reshape(N * C, 1, 1)       # (NC, K, L)
+        full = idx[None] + (np.arange(N * C) * per).reshape(N * C, 1, 1)  # (NC, K, L)
         win = x.reshape(-1)[full]
         if valid is not None:
             win = np.where(valid, win, -np.inf)
         nan = np.isnan(win)
-        pick = np.where(nan.any(axis=1), nan.argmax(axis=1), win.argmax(axis=1))   # first max / nan
+        pick = np.where(nan.any(axis=1), nan.argmax(axis=1), win.argmax(axis=1))  # first max / nan
         chosen = np.take_along_axis(full, pick[:, None, :], axis=1)[:, 0, :]
         self.idx, self.shape = chosen.reshape((N, C) + oshape), x.shape
         return np.take_along_axis(win, pick[:, None, :], axis=1).reshape((N, C) + oshape)
@@ -318,12 +365,16 @@ def _pool_size(n, k, s, p, d, ceil):
     return out
 
 
-@register("max_pool2d", "max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, "
-          "ceil_mode=False)", "the largest value of each kernel_size window of (N, C, H, W) input",
-          checks=[((Arg((2, 2, 4, 4)), 2), {}), ((Arg((1, 5, 5)), 3), {"stride": 2, "padding": 1})],
-          category="nn")
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-               return_indices=False):
+@register(
+    "max_pool2d",
+    "max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False)",
+    "the largest value of each kernel_size window of (N, C, H, W) input",
+    checks=[((Arg((2, 2, 4, 4)), 2), {}), ((Arg((1, 5, 5)), 3), {"stride": 2, "padding": 1})],
+    category="nn",
+)
+def max_pool2d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+):
     x = tensor_arg(input)
     unbatched = x.data.ndim == 3
     if unbatched:
@@ -337,15 +388,19 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     ph, pw = _pair(padding, "padding")
     dh, dw = _pair(dilation, "dilation")
     if ph > kh // 2 or pw > kw // 2:
-        raise GradRuntimeError("pad should be at most half of effective kernel size, but got "
-                               f"pad={ph if ph > kh // 2 else pw}, kernel_size="
-                               f"{kh if ph > kh // 2 else kw} and dilation={dh}")
+        raise GradRuntimeError(
+            "pad should be at most half of effective kernel size, but got "
+            f"pad={ph if ph > kh // 2 else pw}, kernel_size="
+            f"{kh if ph > kh // 2 else kw} and dilation={dh}"
+        )
     N, C, H, W = x.data.shape
     oh = _pool_size(H, kh, sh, ph, dh, ceil_mode)
     ow = _pool_size(W, kw, sw, pw, dw, ceil_mode)
     if oh <= 0 or ow <= 0:
-        raise GradRuntimeError(f"Given input size: ({C}x{H}x{W}). Calculated output size: "
-                               f"({C}x{oh}x{ow}). Output size is too small")
+        raise GradRuntimeError(
+            f"Given input size: ({C}x{H}x{W}). Calculated output size: "
+            f"({C}x{oh}x{ow}). Output size is too small"
+        )
     i = (np.arange(kh) * dh).reshape(kh, 1, 1, 1) + (np.arange(oh) * sh).reshape(1, 1, oh, 1) - ph
     j = (np.arange(kw) * dw).reshape(1, kw, 1, 1) + (np.arange(ow) * sw).reshape(1, 1, 1, ow) - pw
     valid = np.broadcast_to((i >= 0) & (i < H) & (j >= 0) & (j < W), (kh, kw, oh, ow))
@@ -358,9 +413,13 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 # ---------------------------------------------------------------- dropout
 
-@register("dropout", "dropout(input, p=0.5, training=True)",
-          "zero each element with probability p (a Bernoulli draw) and scale the rest by 1/(1-p)",
-          category="nn")
+
+@register(
+    "dropout",
+    "dropout(input, p=0.5, training=True)",
+    "zero each element with probability p (a Bernoulli draw) and scale the rest by 1/(1-p)",
+    category="nn",
+)
 def dropout(input, p=0.5, training=True, inplace=False):
     x = tensor_arg(input)
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:

@@ -6,6 +6,7 @@ Every mode maps each output position of a padded dimension to an input position 
 for constant, to none), one dimension at a time; the forward takes those positions,
 the backward adds the gradient back along the same map, so padding is differentiable
 again (the backward is an op of its own, PadBackward, whose VJP is the pad)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,7 +30,7 @@ def _positions(n, left, right, mode):
         return np.where(i >= n, 2 * (n - 1) - i, i)
     if mode == "replicate":
         return np.clip(i, 0, n - 1)
-    return i % n                                          # circular
+    return i % n  # circular
 
 
 def _take(x, maps, value):
@@ -71,9 +72,17 @@ class Pad(Function):
 
 
 # one class per grad_fn name torch shows
-NAMED = {name: type(name, (Pad,), {"__slots__": (), "name": name}) for name in (
-    ["CopySlices"] + ["%s%dDBackward0" % (kind, k) for kind in ("ReflectionPad", "ReplicationPad")
-                      for k in (1, 2, 3)])}
+NAMED = {
+    name: type(name, (Pad,), {"__slots__": (), "name": name})
+    for name in (
+        ["CopySlices"]
+        + [
+            "%s%dDBackward0" % (kind, k)
+            for kind in ("ReflectionPad", "ReplicationPad")
+            for k in (1, 2, 3)
+        ]
+    )
+}
 NAMED["ConstantPadNdBackward0"] = Pad
 
 
@@ -90,18 +99,24 @@ class PadBackward(Function):
         return (Pad.apply(gg, maps=self.maps, value=0),)
 
 
-@register("pad", "pad(input, pad, mode='constant', value=None)",
-          "pad the last len(pad) // 2 dimensions: pad = (left, right, top, bottom, ...), "
-          "mode constant, reflect, replicate or circular",
-          checks=[((Arg((2, 3)), (1, 2)), {}),
-                  ((Arg((1, 2, 3, 4)), (1, 1, 2, 0)), {"mode": "reflect"}),
-                  ((Arg((1, 2, 3)), (2, 1)), {"mode": "replicate"}),
-                  ((Arg((1, 1, 3, 3)), (1, 2, 3, 1)), {"mode": "circular"})],
-          category="nn")
+@register(
+    "pad",
+    "pad(input, pad, mode='constant', value=None)",
+    "pad the last len(pad) // 2 dimensions: pad = (left, right, top, bottom, ...), "
+    "mode constant, reflect, replicate or circular",
+    checks=[
+        ((Arg((2, 3)), (1, 2)), {}),
+        ((Arg((1, 2, 3, 4)), (1, 1, 2, 0)), {"mode": "reflect"}),
+        ((Arg((1, 2, 3)), (2, 1)), {"mode": "replicate"}),
+        ((Arg((1, 1, 3, 3)), (1, 2, 3, 1)), {"mode": "circular"}),
+    ],
+    category="nn",
+)
 def pad(input, pad, mode="constant", value=None):
     x = tensor_arg(input)
     if not isinstance(pad, (list, tuple)) or any(
-            isinstance(p, bool) or not isinstance(p, int) for p in pad):
+        isinstance(p, bool) or not isinstance(p, int) for p in pad
+    ):
         raise GradTypeError(f"pad(): argument 'pad' must be tuple of ints, not {type_name(pad)}")
     if mode not in MODES:
         raise GradRuntimeError(f"Unrecognised padding mode {mode}", type_name="NotImplementedError")
@@ -109,13 +124,16 @@ def pad(input, pad, mode="constant", value=None):
         raise GradRuntimeError("Padding length must be divisible by 2")
     nd, k = x.data.ndim, len(pad) // 2
     if k > nd:
-        raise GradRuntimeError("Padding length should be less than or equal to two times the "
-                               "input dimension but got padding length "
-                               f"{len(pad)} and input of dimension {nd}")
+        raise GradRuntimeError(
+            "Padding length should be less than or equal to two times the "
+            "input dimension but got padding length "
+            f"{len(pad)} and input of dimension {nd}"
+        )
     if mode != "constant":
         if value is not None and value != 0:
-            raise GradRuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument",
-                                   type_name="AssertionError")
+            raise GradRuntimeError(
+                f'Padding mode "{mode}" doesn\'t take in value argument', type_name="AssertionError"
+            )
         if not (k <= 3 and k + 1 <= nd <= k + 2):
             raise GradRuntimeError(
                 f"Padding size {len(pad)} is not supported for {nd}D input tensor.\n"
@@ -123,7 +141,8 @@ def pad(input, pad, mode="constant", value=None):
                 "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
                 "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
                 "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)",
-                type_name="NotImplementedError")
+                type_name="NotImplementedError",
+            )
     maps = []
     shape = x.data.shape
     for j in range(k):
@@ -133,23 +152,26 @@ def pad(input, pad, mode="constant", value=None):
             if n + left + right < 0:
                 raise GradRuntimeError(
                     f"The input size {n}, plus negative padding {left} and {right} resulted in a "
-                    f"negative output size, which is invalid. Check dimension {axis} of your input.")
+                    f"negative output size, which is invalid. Check dimension {axis} of your input."
+                )
         elif mode == "reflect" and (left >= n or right >= n):
             raise GradRuntimeError(
                 f"Argument #4: Padding size should be less than the corresponding input "
                 f"dimension, but got: padding ({left}, {right}) at dimension {axis} of input "
-                f"[{', '.join(str(s) for s in shape)}]")
+                f"[{', '.join(str(s) for s in shape)}]"
+            )
         elif mode == "circular" and (left > n or right > n):
             raise GradRuntimeError("Padding value causes wrapping around more than once.")
         elif min(left, right) < 0 and mode != "constant":
             raise GradRuntimeError(f"negative padding is not supported in {mode} mode")
         maps.append((axis, _positions(n, left, right, mode)))
-    maps.reverse()                       # first axis first
+    maps.reverse()  # first axis first
     if mode == "constant":
         name = "ConstantPadNdBackward0"
     elif mode == "circular":
         name = "CopySlices"
     else:
-        name = ("ReflectionPad%dDBackward0" if mode == "reflect"
-                else "ReplicationPad%dDBackward0") % k
+        name = (
+            "ReflectionPad%dDBackward0" if mode == "reflect" else "ReplicationPad%dDBackward0"
+        ) % k
     return NAMED[name].apply(x, maps=maps, value=0 if value is None else value)

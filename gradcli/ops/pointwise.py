@@ -1,6 +1,7 @@
 """Element-wise functions of one tensor and selections between tensors: comparisons,
 exp/log/sin/... (`unary`), relu, abs, clamp, maximum/minimum, where.  (A family
 after `elementwise`, whose arithmetic and operand helpers it uses.)"""
+
 from __future__ import annotations
 
 
@@ -22,7 +23,7 @@ from .dims import norm_dims
 from .tensor_args import tensors_only, with_method_positions
 from .fused_grads import sigmoid_grad, tanh_grad
 
-np.seterr(all="ignore")   # PyTorch's edge values (inf, nan) are results, not errors
+np.seterr(all="ignore")  # PyTorch's edge values (inf, nan) are results, not errors
 
 X = (Arg((2, 3)),)
 UNARY_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((Arg((2, 3)),), {})]
@@ -32,32 +33,51 @@ from .combine import MaskedFill
 
 # ---------------------------------------------------------------- comparisons
 
+
 def _compare(npfn):
     def fn(a, b):
         a, b = _args2(a, b)
-        if type(a) is int or type(b) is int:    # compared in the integer dtype, as PyTorch
+        if type(a) is int or type(b) is int:  # compared in the integer dtype, as PyTorch
             dt = dtypes.result_type(a, b)
             if dt.kind in "iu":
                 a, b = _wrapped(a, dt), _wrapped(b, dt)
         ad = a.data if type(a) is Tensor else a
         bd = b.data if type(b) is Tensor else b
         return Tensor(np.asarray(npfn(ad, bd)))
+
     return fn
 
 
-for _name, _np, _sym in (("lt", np.less, "<"), ("le", np.less_equal, "<="),
-                         ("gt", np.greater, ">"), ("ge", np.greater_equal, ">="),
-                         ("eq", np.equal, "=="), ("ne", np.not_equal, "!=")):
-    register(_name, f"{_name}(input, other)", f"input {_sym} other, element-wise (bool tensor)",
-             method=True, category="compare")(internal(_name)(_compare(_np)))
+for _name, _np, _sym in (
+    ("lt", np.less, "<"),
+    ("le", np.less_equal, "<="),
+    ("gt", np.greater, ">"),
+    ("ge", np.greater_equal, ">="),
+    ("eq", np.equal, "=="),
+    ("ne", np.not_equal, "!="),
+):
+    register(
+        _name,
+        f"{_name}(input, other)",
+        f"input {_sym} other, element-wise (bool tensor)",
+        method=True,
+        category="compare",
+    )(internal(_name)(_compare(_np)))
 del _name, _np, _sym
 
 
-for _name, _np, _doc in (("isnan", np.isnan, "nan"), ("isinf", np.isinf, "+inf or -inf"),
-                         ("isfinite", np.isfinite, "neither inf nor nan")):
-    register(_name, f"{_name}(input)", f"whether each element is {_doc} (bool tensor)",
-             method=True, category="compare")(
-        (lambda f: lambda input: Tensor(np.asarray(f(tensor_arg(input).data))))(_np))
+for _name, _np, _doc in (
+    ("isnan", np.isnan, "nan"),
+    ("isinf", np.isinf, "+inf or -inf"),
+    ("isfinite", np.isfinite, "neither inf nor nan"),
+):
+    register(
+        _name,
+        f"{_name}(input)",
+        f"whether each element is {_doc} (bool tensor)",
+        method=True,
+        category="compare",
+    )((lambda f: lambda input: Tensor(np.asarray(f(tensor_arg(input).data))))(_np))
 del _name, _np, _doc
 
 
@@ -65,26 +85,40 @@ def _truth_reduction(np_fn):
     def fn(input, dim=None, keepdim=False):
         x = tensor_arg(input).data
         return Tensor(np.asarray(np_fn(x, axis=norm_dims(dim, x.ndim), keepdims=keepdim)))
+
     return fn
 
 
 for _name, _np, _doc in (("any", np.any, "any element"), ("all", np.all, "every element")):
-    register(_name, f"{_name}(input, dim=None, keepdim=False)",
-             f"whether {_doc} is true (non-zero), as a bool tensor", method=True,
-             category="compare")(_truth_reduction(_np))
+    register(
+        _name,
+        f"{_name}(input, dim=None, keepdim=False)",
+        f"whether {_doc} is true (non-zero), as a bool tensor",
+        method=True,
+        category="compare",
+    )(_truth_reduction(_np))
 del _name, _np, _doc
 
 
-@register("allclose", "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)",
-          "whether |input - other| <= atol + rtol * |other| everywhere (a bool)",
-          method=True, category="compare")
+@register(
+    "allclose",
+    "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)",
+    "whether |input - other| <= atol + rtol * |other| everywhere (a bool)",
+    method=True,
+    category="compare",
+)
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = tensor_arg(input).data, tensor_arg(other).data
     return bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-@register("equal", "equal(input, other)", "whether both have the same shape and values (a bool)",
-          method=True, category="compare")
+@register(
+    "equal",
+    "equal(input, other)",
+    "whether both have the same shape and values (a bool)",
+    method=True,
+    category="compare",
+)
 def equal(input, other):
     a, b = tensor_arg(input).data, tensor_arg(other).data
     return a.shape == b.shape and bool(np.array_equal(a, b))
@@ -92,10 +126,12 @@ def equal(input, other):
 
 # ---------------------------------------------------------------- unary math
 
+
 class Unary(Function):
     """An element-wise function of one tensor; subclasses set `np_fn` and `vjp`."""
+
     __slots__ = ()
-    saves = ""            # "x" (input), "out" (output), "" (nothing)
+    saves = ""  # "x" (input), "out" (output), "" (nothing)
 
     def forward(self, x):
         x = dtypes.floating(x)
@@ -107,30 +143,42 @@ class Unary(Function):
         return out
 
 
-def unary(name, grad_fn, np_fn, vjp, doc, saves="x", domain=(-2.0, 2.0), keep_int=False,
-          aliases=()):
+def unary(
+    name, grad_fn, np_fn, vjp, doc, saves="x", domain=(-2.0, 2.0), keep_int=False, aliases=()
+):
     """Register an element-wise function: its forward, VJP and grad_fn name together."""
-    if name in mkl.VML:               # PyTorch's vector math (MKL's VML), when MKL is installed
+    if name in mkl.VML:  # PyTorch's vector math (MKL's VML), when MKL is installed
         np_fn = mkl.unary_fn(name, np_fn)
-    cls = type(grad_fn, (Unary,), {
-        "__slots__": (), "name": grad_fn, "np_fn": staticmethod(np_fn), "saves": saves,
-        "backward": (lambda self, g, F, s: (vjp(g, F, s),)) if saves else
-                    (lambda self, g, F: (vjp(g, F, None),)),
-        # element-wise: the JVP is the VJP's formula with the tangent for the gradient
-        "jvp": (lambda self, ts, F, s: vjp(ts[0], F, s)) if saves else
-               (lambda self, ts, F: vjp(ts[0], F, None)),
-    })
+    cls = type(
+        grad_fn,
+        (Unary,),
+        {
+            "__slots__": (),
+            "name": grad_fn,
+            "np_fn": staticmethod(np_fn),
+            "saves": saves,
+            "backward": (lambda self, g, F, s: (vjp(g, F, s),))
+            if saves
+            else (lambda self, g, F: (vjp(g, F, None),)),
+            # element-wise: the JVP is the VJP's formula with the tangent for the gradient
+            "jvp": (lambda self, ts, F, s: vjp(ts[0], F, s))
+            if saves
+            else (lambda self, ts, F: vjp(ts[0], F, None)),
+        },
+    )
     if keep_int:
         cls.forward = lambda self, x: np_fn(x) if x.dtype.kind != "f" else Unary.forward(self, x)
 
     lo, hi = domain
     checks = [((Arg((), lo, hi),), {}), ((Arg((3,), lo, hi),), {}), ((Arg((2, 3), lo, hi),), {})]
 
-    @register(name, f"{name}(input)", doc, method=True, checks=checks, category="math",
-              aliases=aliases)
+    @register(
+        name, f"{name}(input)", doc, method=True, checks=checks, category="math", aliases=aliases
+    )
     @tensor_f(name)
     def fn(x):
         return cls.apply(tensor_arg(x))
+
     fn.__name__ = name
     return fn
 
@@ -139,32 +187,68 @@ def unary(name, grad_fn, np_fn, vjp, doc, saves="x", domain=(-2.0, 2.0), keep_in
 LN2, LN10 = 0.6931471805599453, 2.3025850929940456
 
 exp = unary("exp", "ExpBackward0", np.exp, lambda g, F, out: g * out, "e ** input", "out")
-log = unary("log", "LogBackward0", np.log, lambda g, F, x: g / x, "natural logarithm",
-            domain=(0.5, 3.0))
-unary("log2", "Log2Backward0", np.log2, lambda g, F, x: g / (x * LN2), "base-2 logarithm",
-      domain=(0.5, 3.0))
-unary("log10", "Log10Backward0", np.log10, lambda g, F, x: g / (x * LN10), "base-10 logarithm",
-      domain=(0.5, 3.0))
-sqrt = unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, F, out: g / (2 * out), "square root",
-             "out", domain=(0.5, 3.0))
+log = unary(
+    "log", "LogBackward0", np.log, lambda g, F, x: g / x, "natural logarithm", domain=(0.5, 3.0)
+)
+unary(
+    "log2",
+    "Log2Backward0",
+    np.log2,
+    lambda g, F, x: g / (x * LN2),
+    "base-2 logarithm",
+    domain=(0.5, 3.0),
+)
+unary(
+    "log10",
+    "Log10Backward0",
+    np.log10,
+    lambda g, F, x: g / (x * LN10),
+    "base-10 logarithm",
+    domain=(0.5, 3.0),
+)
+sqrt = unary(
+    "sqrt",
+    "SqrtBackward0",
+    np.sqrt,
+    lambda g, F, out: g / (2 * out),
+    "square root",
+    "out",
+    domain=(0.5, 3.0),
+)
 sin = unary("sin", "SinBackward0", np.sin, lambda g, F, x: g * F.cos(x), "sine")
 cos = unary("cos", "CosBackward0", np.cos, lambda g, F, x: g * -F.sin(x), "cosine")
-unary("tan", "TanBackward0", np.tan, lambda g, F, out: g * (1 + out * out), "tangent", "out",
-      domain=(-1.2, 1.2))
+unary(
+    "tan",
+    "TanBackward0",
+    np.tan,
+    lambda g, F, out: g * (1 + out * out),
+    "tangent",
+    "out",
+    domain=(-1.2, 1.2),
+)
 tanh = unary("tanh", "TanhBackward0", np.tanh, tanh_grad, "hyperbolic tangent", "out")
 
 
 def _sigmoid(x):
     if x.dtype.char in "fd":
-        return torch_sigmoid(x)            # PyTorch's kernel, to the last bit
+        return torch_sigmoid(x)  # PyTorch's kernel, to the last bit
     return 1 / (1 + np.exp(-x))
 
 
-unary("sigmoid", "SigmoidBackward0", _sigmoid, sigmoid_grad,
-      "logistic sigmoid 1 / (1 + exp(-input))", "out")
+unary(
+    "sigmoid",
+    "SigmoidBackward0",
+    _sigmoid,
+    sigmoid_grad,
+    "logistic sigmoid 1 / (1 + exp(-input))",
+    "out",
+)
+
+
 class ThresholdBackward(Function):
     """relu's backward as one op, for create_graph: g where x > 0, slope * g elsewhere.
     Its derivative in x is 0, yet, as in PyTorch, its result requires grad when x does."""
+
     __slots__ = ("slope",)
     name = "ThresholdBackwardBackward0"
 
@@ -178,8 +262,10 @@ class ThresholdBackward(Function):
 
     def jvp(self, ts, F, x):
         tg, tx = ts
-        return add_terms(type(self).apply(tg, x, slope=self.slope) if tg is not None else None,
-                         tx * 0.0 if tx is not None else None)
+        return add_terms(
+            type(self).apply(tg, x, slope=self.slope) if tg is not None else None,
+            tx * 0.0 if tx is not None else None,
+        )
 
 
 def _masked(F, g, x, slope):
@@ -197,13 +283,28 @@ def masked_grad(F, g, x, slope=0.0, op=ThresholdBackward):
 
 # max(0, x), not max(x, 0): NumPy's maximum gives its second operand when the two are
 # equal, so relu(-0.0) is -0.0 as in PyTorch (x unless x < 0)
-relu = unary("relu", "ReluBackward0", lambda x: np.maximum(0, x),
-             lambda g, F, out: masked_grad(F, g, out), "max(input, 0)", "out", keep_int=True)
-abs_ = unary("abs", "AbsBackward0", np.abs, lambda g, F, x: g * F.sign(x), "absolute value",
-             keep_int=True)
-unary("square", "PowBackward0", np.square,
-      lambda g, F, x: g * (2.0 * x ** 1) if F.tensor_mode else g * (2.0 * x), "input ** 2",
-      keep_int=True)
+relu = unary(
+    "relu",
+    "ReluBackward0",
+    lambda x: np.maximum(0, x),
+    lambda g, F, out: masked_grad(F, g, out),
+    "max(input, 0)",
+    "out",
+    keep_int=True,
+)
+abs_ = unary(
+    "abs", "AbsBackward0", np.abs, lambda g, F, x: g * F.sign(x), "absolute value", keep_int=True
+)
+unary(
+    "square",
+    "PowBackward0",
+    np.square,
+    lambda g, F, x: g * (2.0 * x**1) if F.tensor_mode else g * (2.0 * x),
+    "input ** 2",
+    keep_int=True,
+)
+
+
 def _zero_grad(g, F, x):
     """derivatives.yaml's zeros_like(grad): +0 whatever the sign of g (g * 0 keeps it)."""
     if type(g) is Tensor:
@@ -211,45 +312,100 @@ def _zero_grad(g, F, x):
     return np.zeros(np.shape(g), np.asarray(g).dtype)
 
 
-sign = unary("sign", "SignBackward0", torch_act.sign, _zero_grad, "-1, 0 or 1 by sign",
-             keep_int=True)
-floor = unary("floor", "FloorBackward0", np.floor, _zero_grad, "round down",
-              keep_int=True)
+sign = unary(
+    "sign", "SignBackward0", torch_act.sign, _zero_grad, "-1, 0 or 1 by sign", keep_int=True
+)
+floor = unary("floor", "FloorBackward0", np.floor, _zero_grad, "round down", keep_int=True)
 unary("ceil", "CeilBackward0", np.ceil, _zero_grad, "round up", keep_int=True)
+
+
 def _trunc(x):
     if x.dtype == np.bool_:
-        raise GradRuntimeError("\"trunc_vml_cpu\" not implemented for 'Bool'",
-                               type_name="NotImplementedError")
+        raise GradRuntimeError(
+            "\"trunc_vml_cpu\" not implemented for 'Bool'", type_name="NotImplementedError"
+        )
     return np.trunc(x)
 
 
-unary("trunc", "TruncBackward0", _trunc, _zero_grad, "round toward zero", "", keep_int=True,
-      aliases=("fix",))
-unary("round", "RoundBackward0", np.round, _zero_grad,
-      "round half to even", keep_int=True)
-unary("log1p", "Log1PBackward0", torch_act.log1p, lambda g, F, x: g / (1 + x), "log(1 + input), accurately",
-      domain=(-0.5, 2.0))
-unary("expm1", "Expm1Backward0", torch_act.expm1, lambda g, F, out: g * (out + 1),
-      "exp(input) - 1, accurately", "out")
-unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x),
-      lambda g, F, out: (-0.5 * g) * (out ** 3 if F.tensor_mode else out * out * out),
-      "1 / sqrt(input)", "out",
-      domain=(0.5, 3.0))
-unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x, lambda g, F, out: -g * (out * out),
-      "1 / input", "out", domain=(0.5, 2.0))
-unary("atan", "AtanBackward0", np.arctan, lambda g, F, x: g / (x * x + 1), "arc tangent",
-      aliases=("arctan",))
+unary(
+    "trunc",
+    "TruncBackward0",
+    _trunc,
+    _zero_grad,
+    "round toward zero",
+    "",
+    keep_int=True,
+    aliases=("fix",),
+)
+unary("round", "RoundBackward0", np.round, _zero_grad, "round half to even", keep_int=True)
+unary(
+    "log1p",
+    "Log1PBackward0",
+    torch_act.log1p,
+    lambda g, F, x: g / (1 + x),
+    "log(1 + input), accurately",
+    domain=(-0.5, 2.0),
+)
+unary(
+    "expm1",
+    "Expm1Backward0",
+    torch_act.expm1,
+    lambda g, F, out: g * (out + 1),
+    "exp(input) - 1, accurately",
+    "out",
+)
+unary(
+    "rsqrt",
+    "RsqrtBackward0",
+    lambda x: 1 / np.sqrt(x),
+    lambda g, F, out: (-0.5 * g) * (out**3 if F.tensor_mode else out * out * out),
+    "1 / sqrt(input)",
+    "out",
+    domain=(0.5, 3.0),
+)
+unary(
+    "reciprocal",
+    "ReciprocalBackward0",
+    lambda x: 1 / x,
+    lambda g, F, out: -g * (out * out),
+    "1 / input",
+    "out",
+    domain=(0.5, 2.0),
+)
+unary(
+    "atan",
+    "AtanBackward0",
+    np.arctan,
+    lambda g, F, x: g / (x * x + 1),
+    "arc tangent",
+    aliases=("arctan",),
+)
 # derivatives.yaml: grad * (-x * x + 1).rsqrt() (and its negative for acos)
-unary("asin", "AsinBackward0", np.arcsin, lambda g, F, x: g * F.rsqrt(-x * x + 1), "arc sine",
-      domain=(-0.9, 0.9), aliases=("arcsin",))
-unary("acos", "AcosBackward0", np.arccos, lambda g, F, x: g * -F.rsqrt(-x * x + 1), "arc cosine",
-      domain=(-0.9, 0.9), aliases=("arccos",))
+unary(
+    "asin",
+    "AsinBackward0",
+    np.arcsin,
+    lambda g, F, x: g * F.rsqrt(-x * x + 1),
+    "arc sine",
+    domain=(-0.9, 0.9),
+    aliases=("arcsin",),
+)
+unary(
+    "acos",
+    "AcosBackward0",
+    np.arccos,
+    lambda g, F, x: g * -F.rsqrt(-x * x + 1),
+    "arc cosine",
+    domain=(-0.9, 0.9),
+    aliases=("arccos",),
+)
 unary("sinh", "SinhBackward0", torch_act.sinh, lambda g, F, x: g * F.cosh(x), "hyperbolic sine")
 unary("cosh", "CoshBackward0", torch_act.cosh, lambda g, F, x: g * F.sinh(x), "hyperbolic cosine")
 TENSOR_F_ALIASES = {"abs": abs_}
 
 
 # ---------------------------------------------------------------- two-tensor selections
+
 
 class Clamp(Function):
     __slots__ = ("lo", "hi")
@@ -279,14 +435,20 @@ class Clamp(Function):
         return self.backward(ts[0], F, x)[0]
 
 
-@register("clamp", "clamp(input, min=None, max=None)", "limit values to [min, max]",
-          method=True, aliases=("clip",),
-          checks=[((Arg((2, 3)),), {"min": -0.5, "max": 0.7})], category="math")
+@register(
+    "clamp",
+    "clamp(input, min=None, max=None)",
+    "limit values to [min, max]",
+    method=True,
+    aliases=("clip",),
+    checks=[((Arg((2, 3)),), {"min": -0.5, "max": 0.7})],
+    category="math",
+)
 def clamp(x, min=None, max=None):
     x = tensor_arg(x)
     if min is None and max is None:
         raise GradRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    if x.data.dtype is half.F16:        # PyTorch's Scalar::to<Half>: its overflow error
+    if x.data.dtype is half.F16:  # PyTorch's Scalar::to<Half>: its overflow error
         for v in (min, max):
             if isinstance(v, (int, float)):
                 half.scalar(v)
@@ -301,6 +463,7 @@ def _num(v):
 
 class MaxMin(Function):
     """maximum / minimum of two tensors; ties share the gradient evenly."""
+
     __slots__ = ("sa", "sb")
 
     def forward(self, a, b, dt):
@@ -308,18 +471,20 @@ class MaxMin(Function):
         self.save(a, b)
         # (b, a): NumPy gives its second operand when the two are equal and PyTorch gives
         # a, which shows on signed zeros (maximum(-0.0, 0.0) is -0.0)
-        if a.dtype != dt or b.dtype != dt:      # PyTorch compares in the result dtype
+        if a.dtype != dt or b.dtype != dt:  # PyTorch compares in the result dtype
             return self.np_fn(np.asarray(b).astype(dt), np.asarray(a).astype(dt))
         return self.np_fn(b, a)
 
     def backward(self, g, F, a, b):
         win = a > b if self.name == "MaximumBackward0" else a < b
         tie = a == b
-        if F.tensor_mode:       # derivatives.yaml: where(a == b, g / 2, g).masked_fill_(a loses, 0)
+        if F.tensor_mode:  # derivatives.yaml: where(a == b, g / 2, g).masked_fill_(a loses, 0)
             shared = F.where(tie, g / 2, g)
             lose = (a < b if self.name == "MaximumBackward0" else a > b).data
-            return (F.sum_to(MaskedFill.apply(shared, lose, 0), self.sa),
-                    F.sum_to(MaskedFill.apply(shared, win.data, 0), self.sb))
+            return (
+                F.sum_to(MaskedFill.apply(shared, lose, 0), self.sa),
+                F.sum_to(MaskedFill.apply(shared, win.data, 0), self.sb),
+            )
         half = g * 0.5
         ga = F.where(tie, half, F.where(win, g, 0.0))
         gb = F.where(tie, half, F.where(win, 0.0, g))
@@ -350,18 +515,30 @@ class Minimum(MaxMin):
     np_fn = staticmethod(np.minimum)
 
 
-@register("maximum", "maximum(input, other)", "element-wise larger of two tensors", method=True,
-          checks=[((Arg((2, 3)), Arg((3,))), {})], category="math")
+@register(
+    "maximum",
+    "maximum(input, other)",
+    "element-wise larger of two tensors",
+    method=True,
+    checks=[((Arg((2, 3)), Arg((3,))), {})],
+    category="math",
+)
 @tensor_f("maximum")
 def maximum(a, b):
-    a, b = tensors_only("maximum", a, b)       # PyTorch refuses numbers here
+    a, b = tensors_only("maximum", a, b)  # PyTorch refuses numbers here
     return Maximum.apply(a, b, dt=dtypes.result_type(a, b))
 
 
-@register("minimum", "minimum(input, other)", "element-wise smaller of two tensors", method=True,
-          checks=[((Arg((2, 3)), Arg((3,))), {})], category="math")
+@register(
+    "minimum",
+    "minimum(input, other)",
+    "element-wise smaller of two tensors",
+    method=True,
+    checks=[((Arg((2, 3)), Arg((3,))), {})],
+    category="math",
+)
 def minimum(a, b):
-    a, b = tensors_only("minimum", a, b)       # PyTorch refuses numbers here
+    a, b = tensors_only("minimum", a, b)  # PyTorch refuses numbers here
     return Minimum.apply(a, b, dt=dtypes.result_type(a, b))
 
 
@@ -380,21 +557,29 @@ class Where(Function):
 
     def backward(self, g, F, cond):
         n = self.needs
-        return (F.sum_to(F.where(cond, g, 0.0), self.sa) if n[0] else None,
-                F.sum_to(F.where(cond, 0.0, g), self.sb) if n[1] else None)
+        return (
+            F.sum_to(F.where(cond, g, 0.0), self.sa) if n[0] else None,
+            F.sum_to(F.where(cond, 0.0, g), self.sb) if n[1] else None,
+        )
 
     jvp = linear
 
 
-@register("where", "where(condition, input, other)",
-          "input where condition is true, else other", method=False,
-          checks=[(([True, False, True], Arg((2, 3)), Arg((3,))), {})],
-          category="math")
+@register(
+    "where",
+    "where(condition, input, other)",
+    "input where condition is true, else other",
+    method=False,
+    checks=[(([True, False, True], Arg((2, 3)), Arg((3,))), {})],
+    category="math",
+)
 def where(condition, input, other):
     cond = tensor_arg(condition).data
     if cond.dtype != np.bool_:
-        raise GradRuntimeError("where expected condition to be a boolean tensor, but got a "
-                               f"tensor with dtype {dtypes.scalar_type_name(cond.dtype)}")
+        raise GradRuntimeError(
+            "where expected condition to be a boolean tensor, but got a "
+            f"tensor with dtype {dtypes.scalar_type_name(cond.dtype)}"
+        )
     a, b = operand(input), operand(other)
     check_broadcast(cond.shape, *(x.data.shape for x in (a, b) if type(x) is Tensor))
     return Where.apply(a, b, cond=cond, dt=dtypes.result_type(a, b))
@@ -403,11 +588,18 @@ def where(condition, input, other):
 @tensor_f("where")
 def _where_t(cond, a, b):
     c = cond.data if isinstance(cond, Tensor) else np.asarray(cond)
-    return Where.apply(operand(a), operand(b), cond=c.astype(bool),
-                       dt=dtypes.result_type(operand(a), operand(b)))
+    return Where.apply(
+        operand(a), operand(b), cond=c.astype(bool), dt=dtypes.result_type(operand(a), operand(b))
+    )
 
 
-@register("where", "x.where(condition, other)", "x where condition is true, else other",
-          method=True, function=False, category="math")
+@register(
+    "where",
+    "x.where(condition, other)",
+    "x where condition is true, else other",
+    method=True,
+    function=False,
+    category="math",
+)
 def where_method(x, condition, other):
     return where(condition, x, other)

@@ -1,5 +1,6 @@
 """Powers: `tensor ** number`, `tensor ** tensor`, `number ** tensor` (the `pow`
 op and the `**` / `^` operators), in PyTorch's arithmetic (base/powers.py)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,11 +15,12 @@ from ..engine.function import Function
 from .elementwise import HALF_NUMBER, OPERATOR_NODES, _cast, _operands, _shapes
 from .registry import Arg, internal, register
 
-_SQUARE = (np.square, 1, True, None)    # x * x: one IEEE product, as np.multiply(x, x)
+_SQUARE = (np.square, 1, True, None)  # x * x: one IEEE product, as np.multiply(x, x)
 
 
 class PowScalar(Function):
     """tensor ** number"""
+
     __slots__ = ("e",)
     name = "PowBackward0"
 
@@ -31,20 +33,27 @@ class PowScalar(Function):
     def replay_kernel(self, a, e, dt):
         # x ** 2 of a float32/float64 array (not 0-d) of the result dtype is torch_pow's
         # x * x (not PowHalf's: another forward)
-        if type(self) is PowScalar and e == 2 and type(e) is not bool and \
-                type(a) is np.ndarray and a.ndim and a.dtype is dt and dt.char in "fd":
+        if (
+            type(self) is PowScalar
+            and e == 2
+            and type(e) is not bool
+            and type(a) is np.ndarray
+            and a.ndim
+            and a.dtype is dt
+            and dt.char in "fd"
+        ):
             return _SQUARE
         return None
 
     def backward(self, g, F, a):
         e = self.e
-        if e == 0:              # PyTorch: zeros_like(input), whatever g is (inf, nan)
+        if e == 0:  # PyTorch: zeros_like(input), whatever g is (inf, nan)
             return (Tensor(np.zeros_like(a.data)) if F.tensor_mode else np.zeros_like(a),)
         if e == 2 and not F.tensor_mode:
             return (times_twice(g, a),)
         if not F.tensor_mode:
             return (times_fresh(g, e * torch_pow(a, e - 1)),)
-        return (g * (e * a ** (e - 1)),)    # as PyTorch, so higher orders match too
+        return (g * (e * a ** (e - 1)),)  # as PyTorch, so higher orders match too
 
     def jvp(self, ts, F, a):
         if self.e == 0:
@@ -54,6 +63,7 @@ class PowScalar(Function):
 
 class PowTensor(Function):
     """tensor ** tensor"""
+
     __slots__ = ("sa", "sb")
     name = "PowBackward1"
 
@@ -70,8 +80,8 @@ class PowTensor(Function):
         n = self.needs
         ga = gb = None
         if not F.tensor_mode:
-            bm1 = np.asarray(b) - 1             # in the exponent's own dtype, as torch's
-            b = np.asarray(b, out.dtype)        # (the product in the result's dtype)
+            bm1 = np.asarray(b) - 1  # in the exponent's own dtype, as torch's
+            b = np.asarray(b, out.dtype)  # (the product in the result's dtype)
         if n[0]:
             p = a ** (b - 1) if F.tensor_mode else _pow_arrays(a, bm1, out.dtype)
             ga = F.sum_to(F.where(b == 0, 0.0, g * (b * p)), self.sa)
@@ -85,7 +95,9 @@ class PowTensor(Function):
         return add_terms(
             F.where(b == 0, 0.0, ta * b * a ** (b - 1)) if ta is not None else None,
             F.where(a == 0, F.where(b >= 0, 0.0, tb * out * F.log(a)), tb * out * F.log(a))
-            if tb is not None else None)
+            if tb is not None
+            else None,
+        )
 
 
 def _pow_arrays(a, b, dt):
@@ -96,6 +108,7 @@ def _pow_arrays(a, b, dt):
 
 class PowRScalar(Function):
     """number ** tensor"""
+
     __slots__ = ("base",)
     name = "PowBackward2"
 
@@ -106,7 +119,7 @@ class PowRScalar(Function):
         return out
 
     def backward(self, g, F, e, out):
-        if self.base == 0:     # PyTorch: zero where exponent >= 0
+        if self.base == 0:  # PyTorch: zero where exponent >= 0
             return (F.where(e >= 0, 0.0, g * out * -np.inf),)
         return (g * out * float(np.log(float(self.base))),)
 
@@ -114,14 +127,24 @@ class PowRScalar(Function):
         return self.backward(ts[0], F, e, out)[0]
 
 
-@register("pow", "pow(input, exponent)", "input ** exponent (also ^)", method=True,
-          checks=[((Arg((2, 3), 0.5, 2.0), 3), {}), ((Arg((3,), 0.5, 2.0), Arg((3,))), {}),
-                  ((2.0, Arg((3,))), {}), ((Arg((2,), 0.5, 2), 0.5), {})], category="arith")
+@register(
+    "pow",
+    "pow(input, exponent)",
+    "input ** exponent (also ^)",
+    method=True,
+    checks=[
+        ((Arg((2, 3), 0.5, 2.0), 3), {}),
+        ((Arg((3,), 0.5, 2.0), Arg((3,))), {}),
+        ((2.0, Arg((3,))), {}),
+        ((Arg((2,), 0.5, 2), 0.5), {}),
+    ],
+    category="arith",
+)
 @internal("pow")
 def pow(a, b):
     if type(a) is Tensor and (type(b) is int or type(b) is float):
         dt = a.data.dtype
-        if dt.char in "fd":                 # the common case _operands answers first
+        if dt.char in "fd":  # the common case _operands answers first
             return PowScalar.apply2(a, b, dt)
     if type(b) is int and b < 0 and type(a) is Tensor and a.data.dtype.kind in "iu":
         raise GradRuntimeError("Integers to negative integer powers are not allowed.")

@@ -1,5 +1,6 @@
 """Reductions: sum mean prod max min norm std var logsumexp argmax
 argmin, and the running sum cumsum."""
+
 from __future__ import annotations
 
 
@@ -24,8 +25,14 @@ from .shape import reshape, to
 
 M = Arg((2, 3))
 F64 = np.dtype(np.float64)
-REDUCE_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((M,), {}), ((M,), {"dim": 1}),
-                 ((M,), {"dim": 0, "keepdim": True}), ((Arg((2, 3, 2)),), {"dim": (0, 2)})]
+REDUCE_CHECKS = [
+    ((Arg(()),), {}),
+    ((Arg((3,)),), {}),
+    ((M,), {}),
+    ((M,), {"dim": 1}),
+    ((M,), {"dim": 0, "keepdim": True}),
+    ((Arg((2, 3, 2)),), {"dim": (0, 2)}),
+]
 
 
 def expand_back(g, F, shape, axes, keepdim):
@@ -45,7 +52,7 @@ class _Reduce(Function):
 
     def setup(self, x, dim, keepdim):
         self.shape, self.keepdim = x.shape, keepdim
-        dim = None if isinstance(dim, (tuple, list)) and not dim else dim   # []: every dim
+        dim = None if isinstance(dim, (tuple, list)) and not dim else dim  # []: every dim
         self.axes = None if dim is None else norm_dims(dim, x.ndim)
         return self.axes
 
@@ -62,22 +69,33 @@ def sum_axes(x, ax, keepdim, acc):
     """x summed over the axes `ax` (None: all) in PyTorch's order where gradcli knows it:
     whole sums, sums over leading dims, and over one dim with only size-1 dims after it."""
     if ax is None and not keepdim and acc == x.dtype and acc.kind == "f":
-        return np.asarray(torch_sum(x), dtype=acc)          # PyTorch's order, bit for bit
+        return np.asarray(torch_sum(x), dtype=acc)  # PyTorch's order, bit for bit
     if ax is not None and len(ax) == x.ndim and acc == x.dtype and acc.kind == "f":
-        out = np.asarray(torch_sum(x), dtype=acc)           # every dim named: the same
+        out = np.asarray(torch_sum(x), dtype=acc)  # every dim named: the same
         return out.reshape((1,) * x.ndim) if keepdim else out
-    if (ax and acc == x.dtype and acc.kind == "f" and x.flags.c_contiguous and x.size
-            and tuple(ax) == tuple(range(len(ax))) and len(ax) < x.ndim):
+    if (
+        ax
+        and acc == x.dtype
+        and acc.kind == "f"
+        and x.flags.c_contiguous
+        and x.size
+        and tuple(ax) == tuple(range(len(ax)))
+        and len(ax) < x.ndim
+    ):
         # over leading dims: PyTorch's outer-reduction order
-        lead = x.shape[:len(ax)]
-        out = outer_sum(x.reshape(int(np.prod(lead)), -1)).reshape(x.shape[len(ax):])
+        lead = x.shape[: len(ax)]
+        out = outer_sum(x.reshape(int(np.prod(lead)), -1)).reshape(x.shape[len(ax) :])
         return out.reshape((1,) * len(ax) + out.shape) if keepdim else out
     if last_dim_sums(x, ax, acc):
         return _inner(x, ax, keepdim)
     if ax and acc == x.dtype:
-        out = dim_sums(x, ax)               # any other dims: PyTorch's order (base/sum_dims)
+        out = dim_sums(x, ax)  # any other dims: PyTorch's order (base/sum_dims)
         if out is not None:
-            return out.reshape(tuple(1 if i in ax else n for i, n in enumerate(x.shape))) if keepdim else out
+            return (
+                out.reshape(tuple(1 if i in ax else n for i, n in enumerate(x.shape)))
+                if keepdim
+                else out
+            )
     return np.asarray(np.sum(x, axis=ax, keepdims=keepdim, dtype=acc))
 
 
@@ -97,14 +115,21 @@ def last_dim_sums(x, ax, acc):
     """Whether a sum over `ax` is over one dim of a contiguous float array with only
     size-1 dims after it, which PyTorch adds row by row in its inner-reduction order
     (summation.inner_sums)."""
-    return (acc == x.dtype and acc.kind == "f" and ax is not None and len(ax) == 1
-            and x.ndim > 1 and x.flags.c_contiguous and all(n == 1 for n in x.shape[ax[0] + 1:]))
+    return (
+        acc == x.dtype
+        and acc.kind == "f"
+        and ax is not None
+        and len(ax) == 1
+        and x.ndim > 1
+        and x.flags.c_contiguous
+        and all(n == 1 for n in x.shape[ax[0] + 1 :])
+    )
 
 
 def _inner(x, ax, keepdim):
     d = ax[0]
     out = inner_sums(x.reshape(-1, x.shape[d]))
-    shape = x.shape[:d] + ((1,) if keepdim else ()) + x.shape[d + 1:]
+    shape = x.shape[:d] + ((1,) if keepdim else ()) + x.shape[d + 1 :]
     return out.reshape(shape)
 
 
@@ -121,8 +146,9 @@ class Mean(_Reduce):
         if dtype is None and x.dtype.kind != "f":
             raise GradRuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
-                f"point or complex dtype. Got: {_torch_name(x.dtype)}")
-        if dim is None and not keepdim:     # (setup's result for the whole mean)
+                f"point or complex dtype. Got: {_torch_name(x.dtype)}"
+            )
+        if dim is None and not keepdim:  # (setup's result for the whole mean)
             self.shape, self.keepdim, self.axes = x.shape, False, None
             ax = None
         else:
@@ -132,7 +158,7 @@ class Mean(_Reduce):
             return np.asarray(torch_sum(x) / n if n else np.nan, dtype=x.dtype)
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
         if dtype is None and last_dim_sums(x, ax, x.dtype):
-            return _inner(x, ax, keepdim) / self.n        # PyTorch: sum(dim), then divided by n
+            return _inner(x, ax, keepdim) / self.n  # PyTorch: sum(dim), then divided by n
         if dtype is None and ax and x.dtype.char in "fd" and x.size:
             # PyTorch: sum(dim) in its order (sum_axes), then divided by n
             return np.asarray(sum_axes(x, ax, keepdim, x.dtype) / self.n)
@@ -143,7 +169,7 @@ class Mean(_Reduce):
         if not n:
             g = g * np.nan
         elif type(g) is np.ndarray and not g.ndim and g.dtype is F64:
-            g = np.float64(g.item() / n)     # the same IEEE division, without a NumPy call
+            g = np.float64(g.item() / n)  # the same IEEE division, without a NumPy call
         else:
             g = np.true_divide(g, weak(n, g)) if type(g) is np.ndarray else g / n
         if self.axes is None and self.shape and not F.tensor_mode and (n <= DENSE_LIMIT or seen()):
@@ -166,7 +192,7 @@ class MeanDim(Mean):
 
 
 def _torch_name(dt):
-    return dtypes.scalar_type_name(dt)       # c10 ScalarType names: Long, Byte, ...
+    return dtypes.scalar_type_name(dt)  # c10 ScalarType names: Long, Byte, ...
 
 
 def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
@@ -174,25 +200,32 @@ def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
         x = tensor_arg(x)
     if dtype is None:
         if dim is None:
-            return whole.apply(x)           # forward's defaults: all of x, no keepdim
+            return whole.apply(x)  # forward's defaults: all of x, no keepdim
         return bydim.apply(x, dim=dim, keepdim=keepdim)
-    dtype = dtypes.as_numpy(dtype)          # torch.float32 -> NumPy's (it cannot read ours)
+    dtype = dtypes.as_numpy(dtype)  # torch.float32 -> NumPy's (it cannot read ours)
     if whole is Mean and dtype.kind != "f":
         raise GradRuntimeError(
             "mean(): could not infer output dtype. Optional dtype must be either a floating "
-            f"point or complex dtype. Got: {_torch_name(dtype)}")
-    if dtype != x.data.dtype:               # as ATen: the input cast, then reduced
+            f"point or complex dtype. Got: {_torch_name(dtype)}"
+        )
+    if dtype != x.data.dtype:  # as ATen: the input cast, then reduced
         if dtype.kind != "f" and x.requires_grad and context.current.grad_enabled:
             raise GradRuntimeError(f"Autograd not support dtype: {_torch_name(dtype)}")
         x = to(x, dtype)
-    kw = {} if dtype.kind == "f" else {"dtype": dtype}      # an int sum stays in its dtype
+    kw = {} if dtype.kind == "f" else {"dtype": dtype}  # an int sum stays in its dtype
     if dim is None:
         return whole.apply(x, **kw)
     return bydim.apply(x, dim=dim, keepdim=keepdim, **kw)
 
 
-@register("sum", "sum(input, dim=None, keepdim=False)", "sum of all elements, or along dim",
-          method=True, checks=REDUCE_CHECKS, category="reduce")
+@register(
+    "sum",
+    "sum(input, dim=None, keepdim=False)",
+    "sum of all elements, or along dim",
+    method=True,
+    checks=REDUCE_CHECKS,
+    category="reduce",
+)
 def sum_(input, dim=None, keepdim=False, dtype=None):
     return _reduce_call(Sum, SumDim, input, dim, keepdim, dtype=dtype)
 
@@ -227,12 +260,19 @@ def _sum_to_t(g, shape):
         return g
     lead = g.data.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
-        i + lead for i, n in enumerate(shape) if n == 1 and g.data.shape[i + lead] != 1)
+        i + lead for i, n in enumerate(shape) if n == 1 and g.data.shape[i + lead] != 1
+    )
     return reshape(sum_dims(g, axes, True), tuple(shape))
 
 
-@register("mean", "mean(input, dim=None, keepdim=False)", "mean of all elements, or along dim",
-          method=True, checks=REDUCE_CHECKS, category="reduce")
+@register(
+    "mean",
+    "mean(input, dim=None, keepdim=False)",
+    "mean of all elements, or along dim",
+    method=True,
+    checks=REDUCE_CHECKS,
+    category="reduce",
+)
 def mean(input, dim=None, keepdim=False, dtype=None):
     return _reduce_call(Mean, MeanDim, input, dim, keepdim, dtype=dtype)
 
@@ -277,10 +317,10 @@ def prod_all(flat):
     count = n // (4 * lanes)
     seq = [flat.dtype.type(1)]
     if count:
-        acc = np.multiply.reduce(flat[:count * 4 * lanes].reshape(count, 4, lanes), 0)
+        acc = np.multiply.reduce(flat[: count * 4 * lanes].reshape(count, 4, lanes), 0)
         v = (acc[0] * acc[1]) * (acc[2] * acc[3])
         seq.append(np.multiply.accumulate(v)[-1])
-    return np.multiply.accumulate(np.concatenate((seq, flat[count * 4 * lanes:])))[-1]
+    return np.multiply.accumulate(np.concatenate((seq, flat[count * 4 * lanes :])))[-1]
 
 
 class Prod(_Reduce):
@@ -292,7 +332,7 @@ class Prod(_Reduce):
         if ax is not None and len(ax) > 1:
             raise GradRuntimeError("prod(): dim must be a single integer")
         if ax is None and x.dtype.char in "fd" and 0 < x.size <= GRAIN and x.flags.c_contiguous:
-            out = np.asarray(prod_all(x.reshape(-1)), dtype=x.dtype)     # PyTorch's order
+            out = np.asarray(prod_all(x.reshape(-1)), dtype=x.dtype)  # PyTorch's order
         else:
             out = np.asarray(np.prod(x, axis=ax, keepdims=keepdim, dtype=_acc_dtype(x)))
         self.save(x, out)
@@ -305,7 +345,7 @@ class Prod(_Reduce):
             if np.any(x.data == 0):
                 return (gx * _others_product_t(x, F, shape, axes),)
             return (gx * (expand_back(out, F, shape, axes, self.keepdim) / x),)
-        if x.size and not np.any(x == 0):     # PyTorch's prod_backward: grad * (result / input)
+        if x.size and not np.any(x == 0):  # PyTorch's prod_backward: grad * (result / input)
             return (gx * (expand_back(out, F, shape, axes, self.keepdim) / x),)
         if axes is None:
             flat = x.reshape(-1)
@@ -322,14 +362,21 @@ class ProdDim(Prod):
     name = "ProdBackward1"
 
 
-@register("prod", "prod(input, dim=None, keepdim=False)", "product of elements, or along dim",
-          method=True, checks=REDUCE_CHECKS[:5], category="reduce")
+@register(
+    "prod",
+    "prod(input, dim=None, keepdim=False)",
+    "product of elements, or along dim",
+    method=True,
+    checks=REDUCE_CHECKS[:5],
+    category="reduce",
+)
 def prod(input, dim=None, keepdim=False):
     return _reduce_call(Prod, ProdDim, input, dim, keepdim)
 
 
 class ValuesIndices(tuple):
     """`(values, indices)` with `.values` / `.indices`, as torch.return_types."""
+
     kind = "max"
 
     def __new__(cls, values, indices, kind):
@@ -348,6 +395,7 @@ class ValuesIndices(tuple):
 
 class MaxAll(_Reduce):
     """max/min of all elements: ties share the gradient evenly."""
+
     __slots__ = ()
     name = "MaxBackward1"
     pick = staticmethod(np.max)
@@ -356,7 +404,8 @@ class MaxAll(_Reduce):
         if x.size == 0:
             raise GradRuntimeError(
                 f"{self.name[:3].lower()}(): Expected reduction dim to be specified for "
-                "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+                "input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+            )
         self.setup(x, None, False)
         out = np.asarray(self.pick(x))
         self.save(x, out)
@@ -364,7 +413,7 @@ class MaxAll(_Reduce):
 
     def backward(self, g, F, x, out):
         xd, od = (x.data, out.data) if F.tensor_mode else (x, out)
-        mask = np.isnan(xd) if np.isnan(od) else xd == od     # a nan result: the nans share
+        mask = np.isnan(xd) if np.isnan(od) else xd == od  # a nan result: the nans share
         return (F.where(mask, F.broadcast_to(g / mask.sum(), self.shape), 0.0),)
 
 
@@ -376,6 +425,7 @@ class MinAll(MaxAll):
 
 class MaxDim(_Reduce):
     """max/min along a dim: the gradient goes to the index returned."""
+
     __slots__ = ("onehot",)
     name = "MaxBackward0"
     arg = staticmethod(np.argmax)
@@ -419,16 +469,26 @@ def _maxmin(kind, whole, bydim, pairwise, input, dim=None, keepdim=False):
     return ValuesIndices(vals, Tensor(np.asarray(idx, dtype=np.int64)), kind)
 
 
-@register("max", "max(input, dim=None, keepdim=False)",
-          "largest element; with dim, (values, indices); max(a, b) of two tensors is maximum",
-          method=True, checks=[((M,), {}), ((M,), {"dim": 1})], category="reduce")
+@register(
+    "max",
+    "max(input, dim=None, keepdim=False)",
+    "largest element; with dim, (values, indices); max(a, b) of two tensors is maximum",
+    method=True,
+    checks=[((M,), {}), ((M,), {"dim": 1})],
+    category="reduce",
+)
 def max_(input, dim=None, keepdim=False):
     return _maxmin("max", MaxAll, MaxDim, maximum, input, dim, keepdim)
 
 
-@register("min", "min(input, dim=None, keepdim=False)",
-          "smallest element; with dim, (values, indices); min(a, b) of two tensors is minimum",
-          method=True, checks=[((M,), {}), ((M,), {"dim": 0})], category="reduce")
+@register(
+    "min",
+    "min(input, dim=None, keepdim=False)",
+    "smallest element; with dim, (values, indices); min(a, b) of two tensors is minimum",
+    method=True,
+    checks=[((M,), {}), ((M,), {"dim": 0})],
+    category="reduce",
+)
 def min_(input, dim=None, keepdim=False):
     return _maxmin("min", MinAll, MinDim, minimum, input, dim, keepdim)
 
@@ -437,9 +497,14 @@ def _arg(np_fn, input, dim=None, keepdim=False):
     x = tensor_arg(input).data
     axis = None if dim is None else (norm_dims(dim, x.ndim) or (0,))[0]
     if x.size == 0 and (axis is None or x.ndim and x.shape[axis] == 0):
-        raise GradIndexError(f"{np_fn.__name__}(): Expected reduction dim " + (
-            "to be specified for input.numel() == 0." if axis is None else
-            f"{axis} to have non-zero size."))
+        raise GradIndexError(
+            f"{np_fn.__name__}(): Expected reduction dim "
+            + (
+                "to be specified for input.numel() == 0."
+                if axis is None
+                else f"{axis} to have non-zero size."
+            )
+        )
     if dim is None:
         r = np.asarray(np_fn(x.reshape(-1)), dtype=np.int64)
         return Tensor(r.reshape((1,) * x.ndim) if keepdim else r)
@@ -448,14 +513,24 @@ def _arg(np_fn, input, dim=None, keepdim=False):
     return Tensor(np.asarray(np_fn(x, axis=axis, keepdims=keepdim), dtype=np.int64))
 
 
-@register("argmax", "argmax(input, dim=None, keepdim=False)", "index of the largest element",
-          method=True, category="reduce")
+@register(
+    "argmax",
+    "argmax(input, dim=None, keepdim=False)",
+    "index of the largest element",
+    method=True,
+    category="reduce",
+)
 def argmax(input, dim=None, keepdim=False):
     return _arg(np.argmax, input, dim, keepdim)
 
 
-@register("argmin", "argmin(input, dim=None, keepdim=False)", "index of the smallest element",
-          method=True, category="reduce")
+@register(
+    "argmin",
+    "argmin(input, dim=None, keepdim=False)",
+    "index of the smallest element",
+    method=True,
+    category="reduce",
+)
 def argmin(input, dim=None, keepdim=False):
     return _arg(np.argmin, input, dim, keepdim)
 
@@ -484,12 +559,19 @@ class LogSumExp(_Reduce):
 
     def backward(self, g, F, x, out):
         shape, axes, kd = self.shape, self.axes, self.keepdim
-        return (expand_back(g, F, shape, axes, kd) * F.exp(x - expand_back(out, F, shape, axes, kd)),)
+        return (
+            expand_back(g, F, shape, axes, kd) * F.exp(x - expand_back(out, F, shape, axes, kd)),
+        )
 
 
-@register("logsumexp", "logsumexp(input, dim, keepdim=False)", "log(sum(exp(input), dim)), stably",
-          method=True, checks=[((M,), {"dim": 1}), ((M,), {"dim": (0, 1)}), ((Arg((3,)),), {"dim": 0})],
-          category="reduce")
+@register(
+    "logsumexp",
+    "logsumexp(input, dim, keepdim=False)",
+    "log(sum(exp(input), dim)), stably",
+    method=True,
+    checks=[((M,), {"dim": 1}), ((M,), {"dim": (0, 1)}), ((Arg((3,)),), {"dim": 0})],
+    category="reduce",
+)
 def logsumexp(input, dim=None, keepdim=False):
     x = tensor_arg(input)
     if dim is None:
@@ -516,9 +598,14 @@ class Cumsum(Function):
     jvp = linear
 
 
-@register("cumsum", "cumsum(input, dim)", "running sums along dim", method=True,
-          checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": -1})],
-          category="reduce")
+@register(
+    "cumsum",
+    "cumsum(input, dim)",
+    "running sums along dim",
+    method=True,
+    checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": -1})],
+    category="reduce",
+)
 @tensor_f("cumsum")
 def cumsum(x, dim, dtype=None):
     x = tensor_arg(x)

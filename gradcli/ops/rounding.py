@@ -15,6 +15,7 @@ a number, FmodBackward1 with a tensor), as torch 2.13 computes and differentiate
 - fmod is C's fmod (exact; integers by zero: "ZeroDivisionError"); its gradient is `grad`
   for the input and `-grad * self.div(other, rounding_mode='trunc')` for a tensor other.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -39,7 +40,7 @@ def floor_div_float(a, b):
     with np.errstate(all="ignore"):
         basic = a / b
         mod = np.fmod(a, b)
-        inf = np.isinf(basic) & ~np.isinf(a)     # Sleef_fmod's fix-up: a, not a - mod
+        inf = np.isinf(basic) & ~np.isinf(a)  # Sleef_fmod's fix-up: a, not a - mod
         div = np.where(inf, a, a - mod) / b
         div = np.where((mod != 0) & ((b < 0) != (mod < 0)), div - 1, div)
         fl = np.floor(div)
@@ -73,9 +74,10 @@ def round_div(a, b, mode, dt):
 
 class DivMode(Function):
     """aten::div.Tensor_mode: `a / b` with an explicit rounding_mode (None too)."""
+
     __slots__ = ("sa", "sb", "mode", "dt")
     name = "DivBackward2"
-    saved_uses = ((1,), (0, 1))     # other for self's gradient, both for other's
+    saved_uses = ((1,), (0, 1))  # other for self's gradient, both for other's
 
     def forward(self, a, b, mode, dt):
         self.sa, self.sb = _shapes(a, b)
@@ -88,15 +90,19 @@ class DivMode(Function):
 
     def backward(self, g, F, a, b):
         n = self.needs
-        if self.mode is not None:          # zeros_like(grad), in each input's dtype
-            return (_zeros(F, self.sa, _dtype(a)) if n[0] else None,
-                    _zeros(F, self.sb, _dtype(b)) if n[1] else None)
-        return (F.sum_to(g / b, self.sa) if n[0] else None,
-                F.sum_to(-g * ((a / b) / b), self.sb) if n[1] else None)
+        if self.mode is not None:  # zeros_like(grad), in each input's dtype
+            return (
+                _zeros(F, self.sa, _dtype(a)) if n[0] else None,
+                _zeros(F, self.sb, _dtype(b)) if n[1] else None,
+            )
+        return (
+            F.sum_to(g / b, self.sa) if n[0] else None,
+            F.sum_to(-g * ((a / b) / b), self.sb) if n[1] else None,
+        )
 
     def jvp(self, ts, F, a, b):
         ta, tb = ts
-        if self.mode is not None:          # result.new_zeros(result.sizes())
+        if self.mode is not None:  # result.new_zeros(result.sizes())
             shape = np.broadcast_shapes(self.sa, self.sb)
             return Tensor(np.zeros(shape, self.dt))
         t1 = ta / b if ta is not None else None
@@ -124,10 +130,13 @@ def _check_mode(mode):
     if mode is None or mode in MODES:
         return
     if isinstance(mode, str):
-        raise GradRuntimeError("div expected rounding_mode to be one of None, 'trunc', or "
-                               f"'floor' but found '{mode}'")
-    raise GradTypeError("div() received an invalid combination of arguments - got (Tensor, "
-                        f"Tensor, rounding_mode={_pytype(mode)}), but expected one of:")
+        raise GradRuntimeError(
+            f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
+        )
+    raise GradTypeError(
+        "div() received an invalid combination of arguments - got (Tensor, "
+        f"Tensor, rounding_mode={_pytype(mode)}), but expected one of:"
+    )
 
 
 def div_mode(input, other, mode):
@@ -136,20 +145,26 @@ def div_mode(input, other, mode):
     a, b, dt = _operands(input, other)
     if mode is None:
         dt = _float_dt(dt)
-    if type(a) is not Tensor:        # a number first: wrapped as a tensor, as torch does
+    if type(a) is not Tensor:  # a number first: wrapped as a tensor, as torch does
         a = Tensor(np.asarray(a, dt))
     return DivMode.apply(a, b, mode=mode, dt=dt)
 
 
-@register("div", "div(input, other, *, rounding_mode=None)",
-          "input / other (true division), broadcasting; rounding_mode='trunc' or 'floor' "
-          "rounds the quotient", method=True,
-          checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {}),
-                  ((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {"rounding_mode": None}),
-                  ((Arg((3,)), Arg((2, 1), 0.5, 2.0)), {"rounding_mode": None}),
-                  ((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {"rounding_mode": "trunc"}),
-                  ((Arg((2, 3)), 0.7), {"rounding_mode": "floor"})],
-          category="arith")
+@register(
+    "div",
+    "div(input, other, *, rounding_mode=None)",
+    "input / other (true division), broadcasting; rounding_mode='trunc' or 'floor' "
+    "rounds the quotient",
+    method=True,
+    checks=[
+        ((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {}),
+        ((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {"rounding_mode": None}),
+        ((Arg((3,)), Arg((2, 1), 0.5, 2.0)), {"rounding_mode": None}),
+        ((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {"rounding_mode": "trunc"}),
+        ((Arg((2, 3)), 0.7), {"rounding_mode": "floor"}),
+    ],
+    category="arith",
+)
 def div(input, other, *, rounding_mode=_UNSET):
     if rounding_mode is _UNSET:
         return FUNCTIONS["div"](input, other)
@@ -157,6 +172,7 @@ def div(input, other, *, rounding_mode=_UNSET):
 
 
 # ---------------------------------------------------------------- fmod
+
 
 def _fmod(a, b, dt):
     if dt.kind in "iub":
@@ -168,6 +184,7 @@ def _fmod(a, b, dt):
 
 class FmodScalar(Function):
     """fmod(tensor, number): derivatives.yaml's `self: grad`, `result: self_t`."""
+
     __slots__ = ("sa",)
     name = "FmodBackward0"
 
@@ -184,6 +201,7 @@ class FmodScalar(Function):
 
 class Fmod(Function):
     """fmod(tensor, tensor): `other: -grad * self.div(other, rounding_mode='trunc')`."""
+
     __slots__ = ("sa", "sb")
     name = "FmodBackward1"
     saved_uses = ((1,), (1,))
@@ -195,8 +213,10 @@ class Fmod(Function):
 
     def backward(self, g, F, a, b):
         n = self.needs
-        return (F.sum_to(g, self.sa) if n[0] else None,
-                F.sum_to(-g * _trunc_quotient(F, a, b), self.sb) if n[1] else None)
+        return (
+            F.sum_to(g, self.sa) if n[0] else None,
+            F.sum_to(-g * _trunc_quotient(F, a, b), self.sb) if n[1] else None,
+        )
 
     def jvp(self, ts, F, a, b):
         ta, tb = ts
@@ -212,17 +232,25 @@ def _trunc_quotient(F, a, b):
     return round_div(a, b, "trunc", a.dtype)
 
 
-@register("fmod", "fmod(input, other)", "C's remainder: input - trunc(input / other) * other "
-          "(the sign of input)", method=True,
-          checks=[((Arg((3,), 0.1, 0.9), Arg((3,), 1.0, 1.5)), {}),
-                  ((Arg((2, 3), 0.1, 0.9), Arg((3,), 1.0, 1.5)), {}),
-                  ((Arg((2, 3), 0.1, 1.9), 2.5), {})],
-          category="arith")
+@register(
+    "fmod",
+    "fmod(input, other)",
+    "C's remainder: input - trunc(input / other) * other (the sign of input)",
+    method=True,
+    checks=[
+        ((Arg((3,), 0.1, 0.9), Arg((3,), 1.0, 1.5)), {}),
+        ((Arg((2, 3), 0.1, 0.9), Arg((3,), 1.0, 1.5)), {}),
+        ((Arg((2, 3), 0.1, 1.9), 2.5), {}),
+    ],
+    category="arith",
+)
 def fmod(input, other):
     if not isinstance(input, Tensor) or not isinstance(other, (Tensor, int, float)):
         got = ", ".join(_pytype(v) for v in (input, other))
-        raise GradTypeError(f"fmod() received an invalid combination of arguments - got ({got}), "
-                            "but expected one of:")
+        raise GradTypeError(
+            f"fmod() received an invalid combination of arguments - got ({got}), "
+            "but expected one of:"
+        )
     a, b, dt = _operands(input, other)
     if type(b) is not Tensor:
         return FmodScalar.apply(a, b=b, dt=dt)

@@ -11,6 +11,7 @@ Known differences: a reduction's `_saved_dim` shows the dims made non-negative (
 shows a negative dim as given, as an unsigned 64-bit number); mm's `_saved_*_sym_sizes`
 and `_sym_strides` are not available once its saved values are freed.
 """
+
 from __future__ import annotations
 
 from ..engine.saved import saved_array
@@ -60,6 +61,7 @@ def _numel(node):
 def _operands(node, names, first_input=0):
     """mm's and addmm's `_saved_<operand>_sym_sizes` (kept always) and `_sym_strides`
     (kept only when the operand's gradient is needed) for their saved operands."""
+
     def meta(i, strides):
         def get(node):
             if strides and not node.needs[first_input + i]:
@@ -68,7 +70,9 @@ def _operands(node, names, first_input=0):
             if not strides:
                 return tuple(arr.shape)
             return tuple(s // arr.dtype.itemsize for s in arr.strides)
+
         return get
+
     out = {}
     for i, n in enumerate(names):
         out[n + "_sym_sizes"] = meta(i, False)
@@ -83,20 +87,25 @@ _names(Rsub, (), alpha=_const(1))
 _names(Mul, ("self", "other"), (1, 0))
 _names(Div, ("self", "other"), (1, 0))
 _names(Reciprocal, ("result",))
-_names(RemainderScalar, (None, None))     # tensor % number: PyTorch saves nothing
+_names(RemainderScalar, (None, None))  # tensor % number: PyTorch saves nothing
 _names(PowScalar, ("self",), exponent=lambda node: node.e)
 _names(PowTensor, ("self", "exponent", "result"), (1, 0, 2))
 _names(PowRScalar, ("exponent", "result"), self=lambda node: node.base)
 
-_ZERO_GRAD = {"SignBackward0", "FloorBackward0", "CeilBackward0", "RoundBackward0",
-              "TruncBackward0"}
+_ZERO_GRAD = {
+    "SignBackward0",
+    "FloorBackward0",
+    "CeilBackward0",
+    "RoundBackward0",
+    "TruncBackward0",
+}
 
 for _cls in Unary.__subclasses__():
-    if _cls.name in _ZERO_GRAD:         # a zero derivative: PyTorch saves nothing
+    if _cls.name in _ZERO_GRAD:  # a zero derivative: PyTorch saves nothing
         _names(_cls, ())
         continue
     _names(_cls, {"x": ("self",), "out": ("result",)}.get(_cls.saves, ()))
-    if _cls.name == "PowBackward0":         # square: pow(x, 2)
+    if _cls.name == "PowBackward0":  # square: pow(x, 2)
         _names(_cls, ("self",), exponent=_const(2))
 _names(Clamp, ("self",), min=lambda node: node.lo, max=lambda node: node.hi)
 _names(Maximum, ("self", "other"), (1, 0))
@@ -107,19 +116,23 @@ _names(SumDim, (), dim=_dims, keepdim=lambda node: node.keepdim)
 _names(Mean, (), self_sym_sizes=_sizes, self_sym_numel=_numel)
 _names(MeanDim, (), dim=_dims, keepdim=lambda node: node.keepdim)
 _names(Prod, ("self", "result"))
-_names(Var, ("self", None))             # var keeps its result for its own use only
+_names(Var, ("self", None))  # var keeps its result for its own use only
 _names(Std, ("self", "result"))
 _names(Norm, ("self", "result"))
 _names(MaxAll, ("self", "result"))
-_names(LogSumExp, ("self", "result"), dim=_dims,
-       keepdim=lambda node: node.keepdim)
+_names(LogSumExp, ("self", "result"), dim=_dims, keepdim=lambda node: node.keepdim)
 
 _names(Softmax, ("result",), dim=lambda node: node.axis)
 
 _names(Mm, ("self", "mat2"), (1, 0), **_operands(Mm, ("self", "mat2")))
-_names(Addmm, ("mat1", "mat2"), alpha=_const(1), beta=_const(1),
-       **_operands(Addmm, ("mat1", "mat2"), first_input=1))
-Addmm.saved_uses = ((2,), (1,))     # (bias, mat1, mat2): each operand for the other's gradient
+_names(
+    Addmm,
+    ("mat1", "mat2"),
+    alpha=_const(1),
+    beta=_const(1),
+    **_operands(Addmm, ("mat1", "mat2"), first_input=1),
+)
+Addmm.saved_uses = ((2,), (1,))  # (bias, mat1, mat2): each operand for the other's gradient
 _names(DivMode, ("self", "other"), (1, 0), rounding_mode=lambda node: node.mode)
 _names(Fmod, ("self", "other"), (1, 0))
 _names(FmodScalar, ())

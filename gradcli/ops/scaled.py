@@ -4,6 +4,7 @@ recorded as PyTorch records them (AddBackward0 / SubBackward0, the gradient of o
 add kernel computes them (base/scaled_add.py: fused multiply-adds).  With alpha 1
 these are elementwise's `add` and `sub` (the operators' nodes); `sub` with a number
 first is PyTorch's SubBackward0 (its `2 - x` is RsubBackward1)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,8 +17,13 @@ from .elementwise import _bool_sub_check, _operands, _shapes
 from .elementwise import add as _plain_add, sub as _plain_sub
 from .registry import Arg, register
 
-_C_TYPES = {"int64": "int64_t", "int32": "int32_t", "int16": "int16_t", "int8": "int8_t",
-            "uint8": "uint8_t"}
+_C_TYPES = {
+    "int64": "int64_t",
+    "int32": "int32_t",
+    "int16": "int16_t",
+    "int8": "int8_t",
+    "uint8": "uint8_t",
+}
 
 
 def _alpha(name, alpha, dt):
@@ -32,13 +38,15 @@ def _alpha(name, alpha, dt):
     if isinstance(alpha, bool) and dt.kind != "b":
         raise GradRuntimeError("Boolean alpha only supported for Boolean results.")
     if dt.kind in "iub" and isinstance(alpha, float):
-        raise GradRuntimeError("For integral input tensors, argument alpha must not be a "
-                               "floating point number.")
+        raise GradRuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
     if dt.kind in "iu":
         info = np.iinfo(dt)
         if not info.min <= alpha <= info.max:
-            raise GradRuntimeError(f"value cannot be converted to type {_C_TYPES[dt.name]} "
-                                   "without overflow")
+            raise GradRuntimeError(
+                f"value cannot be converted to type {_C_TYPES[dt.name]} without overflow"
+            )
     return alpha
 
 
@@ -55,13 +63,15 @@ def _broadcastable(a, b):
 
 def _zero_like(v, z=-0.0):
     if type(v) is Tensor:
-        return Tensor(np.full_like(v.data, z, dtype=v.data.dtype if v.data.dtype.kind == "f"
-                                   else np.float64))
+        return Tensor(
+            np.full_like(v.data, z, dtype=v.data.dtype if v.data.dtype.kind == "f" else np.float64)
+        )
     return z
 
 
 class AddScaled(Function):
     """self + alpha * other (alpha not 1, or a number first for sub)."""
+
     __slots__ = ("sa", "sb", "alpha")
     name = "AddBackward0"
     sign = 1
@@ -100,10 +110,19 @@ class SubScaled(AddScaled):
     sign = -1
 
 
-@register("add", "add(input, other, *, alpha=1)", "input + alpha * other, broadcasting",
-          method=True, checks=[((Arg((2, 3)), Arg((3,))), {}), ((Arg(()), Arg((2, 1))), {}),
-                               ((Arg((2, 3)), Arg((3,))), {"alpha": 0.7}),
-                               ((Arg((2, 3)), Arg((2, 1))), {"alpha": -2})], category="arith")
+@register(
+    "add",
+    "add(input, other, *, alpha=1)",
+    "input + alpha * other, broadcasting",
+    method=True,
+    checks=[
+        ((Arg((2, 3)), Arg((3,))), {}),
+        ((Arg(()), Arg((2, 1))), {}),
+        ((Arg((2, 3)), Arg((3,))), {"alpha": 0.7}),
+        ((Arg((2, 3)), Arg((2, 1))), {"alpha": -2}),
+    ],
+    category="arith",
+)
 def add(input, other, *, alpha=1):
     if type(alpha) is int and alpha == 1:
         return _plain_add(input, other)
@@ -115,10 +134,15 @@ def add(input, other, *, alpha=1):
     return AddScaled.apply(a, b, alpha=alpha, dt=dt)
 
 
-@register("sub", "sub(input, other, *, alpha=1)", "input - alpha * other, broadcasting",
-          method=True, checks=[((Arg((2, 3)), Arg((3,))), {}),
-                               ((Arg((2, 3)), Arg((3,))), {"alpha": 1.5})], category="arith",
-          aliases=("subtract",))
+@register(
+    "sub",
+    "sub(input, other, *, alpha=1)",
+    "input - alpha * other, broadcasting",
+    method=True,
+    checks=[((Arg((2, 3)), Arg((3,))), {}), ((Arg((2, 3)), Arg((3,))), {"alpha": 1.5})],
+    category="arith",
+    aliases=("subtract",),
+)
 def sub(input, other, *, alpha=1):
     if type(alpha) is int and alpha == 1 and type(input) is Tensor:
         return _plain_sub(input, other)

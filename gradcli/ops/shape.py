@@ -1,5 +1,6 @@
 """Shape ops: reshape view flatten squeeze unsqueeze expand permute cat stack, indexing,
 split chunk flip masked_fill, casts."""
+
 from __future__ import annotations
 
 import math
@@ -90,8 +91,14 @@ def _viewable(arr, shape):
     return True
 
 
-@register("reshape", "reshape(input, *shape)", "the same elements in a new shape (-1: inferred)",
-          method=True, checks=[((M, 3, 2), {}), ((M, -1), {})], category="shape")
+@register(
+    "reshape",
+    "reshape(input, *shape)",
+    "the same elements in a new shape (-1: inferred)",
+    method=True,
+    checks=[((M, 3, 2), {}), ((M, -1), {})],
+    category="shape",
+)
 @tensor_f("reshape")
 @viewing
 def reshape(x, *shape):
@@ -112,8 +119,15 @@ def _reshaped(x, shape):
     return UnsafeView.apply(clone(x), shape=shape)
 
 
-@register("view", "view(input, *shape)", "the same elements in a new shape (no copy)",
-          method=True, function=False, checks=[((M, 6), {})], category="shape")
+@register(
+    "view",
+    "view(input, *shape)",
+    "the same elements in a new shape (no copy)",
+    method=True,
+    function=False,
+    checks=[((M, 6), {})],
+    category="shape",
+)
 @viewing
 def view(x, *shape):
     x = tensor_arg(x)
@@ -122,13 +136,19 @@ def view(x, *shape):
     if not (arr.flags.c_contiguous or arr.size <= 1 or _viewable(arr, shape)):
         raise GradRuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
-            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        )
     return View.apply(x, shape=shape)
 
 
-@register("flatten", "flatten(input, start_dim=0, end_dim=-1)", "merge dims into one",
-          method=True, checks=[((Arg((2, 3, 2)),), {}), ((Arg((2, 3, 2)),), {"start_dim": 1})],
-          category="shape")
+@register(
+    "flatten",
+    "flatten(input, start_dim=0, end_dim=-1)",
+    "merge dims into one",
+    method=True,
+    checks=[((Arg((2, 3, 2)),), {}), ((Arg((2, 3, 2)),), {"start_dim": 1})],
+    category="shape",
+)
 @viewing
 def flatten(x, start_dim=0, end_dim=-1):
     x = tensor_arg(x)
@@ -141,8 +161,8 @@ def flatten(x, start_dim=0, end_dim=-1):
         raise GradRuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if a == b:
         return x
-    n = int(np.prod(s[a:b + 1]))
-    return _reshaped(x, s[:a] + (n,) + s[b + 1:])
+    n = int(np.prod(s[a : b + 1]))
+    return _reshaped(x, s[:a] + (n,) + s[b + 1 :])
 
 
 class Squeeze(Function):
@@ -173,12 +193,19 @@ class SqueezeDims(Squeeze):
 
 class SqueezeMatmul(Squeeze):
     """The squeeze inside matmul(vector, matrix)."""
+
     __slots__ = ()
     name = "SqueezeBackward4"
 
 
-@register("squeeze", "squeeze(input, dim=None)", "drop dims of size 1", method=True,
-          checks=[((Arg((2, 1, 3)),), {}), ((Arg((2, 1)),), {"dim": 1})], category="shape")
+@register(
+    "squeeze",
+    "squeeze(input, dim=None)",
+    "drop dims of size 1",
+    method=True,
+    checks=[((Arg((2, 1, 3)),), {}), ((Arg((2, 1)),), {"dim": 1})],
+    category="shape",
+)
 @viewing
 def squeeze(x, dim=None):
     x = tensor_arg(x)
@@ -199,15 +226,26 @@ class Unsqueeze(Function):
         return np.expand_dims(x, axis)
 
     def backward(self, g, F):
-        return (F.reshape(g, g.shape[:self.axis] + g.shape[self.axis + 1:]
-                          if not F.tensor_mode else
-                          g.data.shape[:self.axis] + g.data.shape[self.axis + 1:]),)
+        return (
+            F.reshape(
+                g,
+                g.shape[: self.axis] + g.shape[self.axis + 1 :]
+                if not F.tensor_mode
+                else g.data.shape[: self.axis] + g.data.shape[self.axis + 1 :],
+            ),
+        )
 
     jvp = linear
 
 
-@register("unsqueeze", "unsqueeze(input, dim)", "insert a dim of size 1", method=True,
-          checks=[((Arg((3,)), 0), {}), ((M, -1), {})], category="shape")
+@register(
+    "unsqueeze",
+    "unsqueeze(input, dim)",
+    "insert a dim of size 1",
+    method=True,
+    checks=[((Arg((3,)), 0), {}), ((M, -1), {})],
+    category="shape",
+)
 @viewing
 def unsqueeze(x, dim):
     x = tensor_arg(x)
@@ -234,8 +272,14 @@ class Expand(Function):
     jvp = linear
 
 
-@register("expand", "expand(input, *sizes)", "broadcast to a larger shape (-1 keeps a dim)",
-          method=True, checks=[((Arg((3, 1)), 3, 4), {}), ((Arg((3,)), 2, 3), {})], category="shape")
+@register(
+    "expand",
+    "expand(input, *sizes)",
+    "broadcast to a larger shape (-1 keeps a dim)",
+    method=True,
+    checks=[((Arg((3, 1)), 3, 4), {}), ((Arg((3,)), 2, 3), {})],
+    category="shape",
+)
 @viewing
 def expand(x, *sizes):
     x = tensor_arg(x)
@@ -245,17 +289,19 @@ def expand(x, *sizes):
         raise ShapeError(
             f"expand({_tensor_type(x.data.dtype)}{{{list(s)}}}, size=[{', '.join(map(str, sizes))}]): the "
             f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
-            f"dimensions in the tensor ({len(s)})")
+            f"dimensions in the tensor ({len(s)})"
+        )
     lead = len(sizes) - len(s)
     shape = tuple(s[i - lead] if n == -1 and i >= lead else n for i, n in enumerate(sizes))
-    for i in reversed(range(len(s))):         # PyTorch names the last dim that does not fit
+    for i in reversed(range(len(s))):  # PyTorch names the last dim that does not fit
         n = s[i]
         if n != 1 and n != shape[i + lead]:
             raise ShapeError(
                 f"The expanded size of the tensor ({shape[i + lead]}) must match the existing "
                 f"size ({n}) at non-singleton dimension {i + lead}.  Target sizes: "
-                f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, s))}]")
-    check_alloc(shape)   # a view, but whatever is done with it is this big
+                f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, s))}]"
+            )
+    check_alloc(shape)  # a view, but whatever is done with it is this big
     return Expand.apply(x, shape=shape)
 
 
@@ -266,8 +312,14 @@ def _broadcast_to_t(x, shape):
     return Expand.apply(x, shape=tuple(shape))
 
 
-@register("expand_as", "expand_as(input, other)", "expand to other's shape", method=True,
-          function=False, category="shape")
+@register(
+    "expand_as",
+    "expand_as(input, other)",
+    "expand to other's shape",
+    method=True,
+    function=False,
+    category="shape",
+)
 def expand_as(x, other):
     return expand(x, tensor_arg(other).data.shape)
 
@@ -286,8 +338,14 @@ class Permute(Function):
     jvp = linear
 
 
-@register("permute", "permute(input, *dims)", "reorder dims", method=True,
-          checks=[((Arg((2, 3, 2)), 2, 0, 1), {})], category="shape")
+@register(
+    "permute",
+    "permute(input, *dims)",
+    "reorder dims",
+    method=True,
+    checks=[((Arg((2, 3, 2)), 2, 0, 1), {})],
+    category="shape",
+)
 @viewing
 def permute(x, *dims):
     x = tensor_arg(x)
@@ -297,7 +355,8 @@ def permute(x, *dims):
         raise GradRuntimeError(
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
             f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
-            f"to len(dims) = {len(dims)}")
+            f"to len(dims) = {len(dims)}"
+        )
     dims = tuple(norm_dims(d, nd)[0] if nd else 0 for d in dims)
     if len(set(dims)) != len(dims):
         raise GradRuntimeError("permute(): duplicate dims are not allowed.")
@@ -321,13 +380,16 @@ def numpy_T(x):
 
 
 _T_0D = "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
-_T_ND = ("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-         "deprecated and it will throw an error in a future release. Consider `x.mT` to "
-         "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-         "reverse the dimensions of a tensor.")
+_T_ND = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+    "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+    "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+    "reverse the dimensions of a tensor."
+)
 
 
 # ---------------------------------------------------------------- indexing
+
 
 class _IndexNode(Function):
     __slots__ = ("shape", "key", "adv")
@@ -390,8 +452,11 @@ def _norm_key(key, shape, get=False):
             continue
         if dim >= len(shape):
             if not shape and type(k) is int:
-                raise GradIndexError(ZERO_DIM_INT if k == 0 else
-                                     f"index {k} is out of bounds for dimension 0 with size 0")
+                raise GradIndexError(
+                    ZERO_DIM_INT
+                    if k == 0
+                    else f"index {k} is out of bounds for dimension 0 with size 0"
+                )
             if not shape and isinstance(k, slice):
                 raise GradIndexError("slice() cannot be applied to a 0-dim tensor.")
             raise GradIndexError(f"too many indices for tensor of dimension {len(shape)}")
@@ -401,7 +466,8 @@ def _norm_key(key, shape, get=False):
         if isinstance(k, int):
             if not -n <= k < n:
                 raise GradIndexError(
-                    f"index {k} is out of bounds for dimension {dim} with size {n}")
+                    f"index {k} is out of bounds for dimension {dim} with size {n}"
+                )
             out.append(k)
             name = "SelectBackward0"
         elif isinstance(k, slice):
@@ -415,10 +481,14 @@ def _norm_key(key, shape, get=False):
         else:
             arr = k.data if isinstance(k, Tensor) else np.asarray(k)
             if arr.dtype.kind == "f":
-                raise GradIndexError("tensors used as indices must be long, int, byte or bool tensors")
+                raise GradIndexError(
+                    "tensors used as indices must be long, int, byte or bool tensors"
+                )
             if arr.dtype.kind in "iu" and arr.size and (arr.max() >= n or arr.min() < -n):
                 bad = arr.max() if arr.max() >= n else arr.min()
-                raise GradIndexError(f"index {bad} is out of bounds for dimension {dim} with size {n}")
+                raise GradIndexError(
+                    f"index {bad} is out of bounds for dimension {dim} with size {n}"
+                )
             if arr.dtype.kind == "b" and arr.ndim:
                 check_mask(arr.shape, shape, dim, n_real + arr.ndim - 1, key, pos)
             out.append(arr)
@@ -441,17 +511,26 @@ def _int_or_none(v):
     return v
 
 
-@register("index", "x[i, j], x[a:b:c], x[:, 1], x[[0, 2]], x[mask]",
-          "indexing and slicing, with gradients", function=False,
-          checks=[((M, (1,)), {}), ((M, (slice(None), 1)), {}), ((M, (slice(0, None, 2), slice(1, 3))), {}),
-                  ((M, ([0, 0, 1],)), {})], category="shape")
+@register(
+    "index",
+    "x[i, j], x[a:b:c], x[:, 1], x[[0, 2]], x[mask]",
+    "indexing and slicing, with gradients",
+    function=False,
+    checks=[
+        ((M, (1,)), {}),
+        ((M, (slice(None), 1)), {}),
+        ((M, (slice(0, None, 2), slice(1, 3))), {}),
+        ((M, ([0, 0, 1],)), {}),
+    ],
+    category="shape",
+)
 @internal("index")
 @viewing
 def index(x, key):
     x = tensor_arg(x)
     try:
         k, name, adv = _norm_key(key, x.data.shape, True)
-    except ScalarBoolKey:               # x[True], x[0, False]: PyTorch's two steps
+    except ScalarBoolKey:  # x[True], x[0, False]: PyTorch's two steps
         basic, advanced = split_bool_key(key, x.data.ndim)
         return index(index(x, basic), advanced)
     if adv:
@@ -463,13 +542,20 @@ def _check_index_size(key, shape, itemsize):
     """Refuse an advanced index whose result is over the memory cap
     (`ones(1, 100000)[zeros(100000, dtype=long)]`), before NumPy makes it."""
     adv, rest, dim = [], 1, 0
-    n_real = sum(1 if isinstance(k, (int, slice)) else k.ndim if isinstance(k, np.ndarray)
-                 and k.dtype.kind == "b" else 1 for k in key if k is not None and k is not Ellipsis)
+    n_real = sum(
+        1
+        if isinstance(k, (int, slice))
+        else k.ndim
+        if isinstance(k, np.ndarray) and k.dtype.kind == "b"
+        else 1
+        for k in key
+        if k is not None and k is not Ellipsis
+    )
     for k in key:
         if k is None:
             continue
         if k is Ellipsis:
-            for n in shape[dim:dim + max(len(shape) - n_real, 0)]:
+            for n in shape[dim : dim + max(len(shape) - n_real, 0)]:
                 rest *= n
             dim += max(len(shape) - n_real, 0)
         elif isinstance(k, slice):
@@ -489,12 +575,18 @@ def _check_index_size(key, shape, itemsize):
     try:
         n_adv = math.prod(np.broadcast_shapes(*adv)) if adv else 1
     except ValueError:
-        return                      # NumPy reports the mismatch
+        return  # NumPy reports the mismatch
     check_alloc((n_adv, rest), itemsize)
 
 
-@register("unbind", "unbind(input, dim=0)", "the slices along dim, as a tuple (as `for row in x`)",
-          method=True, checks=[((M,), {}), ((M,), {"dim": 1})], category="shape")
+@register(
+    "unbind",
+    "unbind(input, dim=0)",
+    "the slices along dim, as a tuple (as `for row in x`)",
+    method=True,
+    checks=[((M,), {}), ((M,), {"dim": 1})],
+    category="shape",
+)
 def unbind(x, dim=0):
     x = tensor_arg(x)
     nd = x.data.ndim
@@ -520,9 +612,9 @@ class PadInto(Function):
         self.key = key
         out = np.zeros(shape, dtype=g.dtype)
         if any(type(k) is np.ndarray for k in key):
-            np.add.at(out, key, g)      # index_put_(accumulate=True): repeated indices add
+            np.add.at(out, key, g)  # index_put_(accumulate=True): repeated indices add
         else:
-            out[key] = g                # slice/select_backward: g copied in (-0.0 stays)
+            out[key] = g  # slice/select_backward: g copied in (-0.0 stays)
         return out
 
     def backward(self, gg, F):
@@ -537,6 +629,7 @@ def _pad_into_t(g, shape, key):
 
 
 # ---------------------------------------------------------------- copies and casts
+
 
 class ToCopy(Function):
     __slots__ = ("dt",)
@@ -576,8 +669,14 @@ class Clone(Function):
     jvp = linear
 
 
-@register("clone", "clone(input)", "a copy (recorded in the graph)", method=True,
-          checks=[((M,), {})], category="shape")
+@register(
+    "clone",
+    "clone(input)",
+    "a copy (recorded in the graph)",
+    method=True,
+    checks=[((M,), {})],
+    category="shape",
+)
 def clone(x):
     return Clone.apply(tensor_arg(x))
 

@@ -1,5 +1,6 @@
 """softmax and log_softmax: normalisations along a dim (PyTorch's SoftmaxBackward0 and
 LogSoftmaxBackward0), each with its forward, VJP and JVP."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -7,8 +8,12 @@ import numpy as np
 from ..base import context
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..base import sleef_explog, softmax64
-from ..base.softmax_dim import (log_softmax_backward_dim, log_softmax_dim, softmax_backward_dim,
-                                softmax_dim)
+from ..base.softmax_dim import (
+    log_softmax_backward_dim,
+    log_softmax_dim,
+    softmax_backward_dim,
+    softmax_dim,
+)
 from ..core.convert import tensor_arg
 from ..engine.function import Function
 from .dims import norm_dims
@@ -28,8 +33,7 @@ KERNELS = {np.dtype(np.float32): sleef_explog, np.dtype(np.float64): softmax64}
 
 def _exact(x, dim):
     """float32/float64 over the last dim: computed as PyTorch's vectorised kernel does."""
-    return (x.dtype in KERNELS and x.ndim >= 1 and x.size
-            and _softmax_dim(dim, x.ndim) == x.ndim - 1)
+    return x.dtype in KERNELS and x.ndim >= 1 and x.size and _softmax_dim(dim, x.ndim) == x.ndim - 1
 
 
 def _softmax_dim(dim, ndim):
@@ -44,7 +48,7 @@ def _softmax_bwd(g, out, axis):
     float64 kernels (over the last dim and over another)."""
     if out.dtype in KERNELS and axis == out.ndim - 1 and out.size:
         return KERNELS[out.dtype].softmax_backward_lastdim(np.asarray(g, out.dtype), out)
-    if out.dtype in KERNELS and out.ndim > 1 and out.size:     # another dim
+    if out.dtype in KERNELS and out.ndim > 1 and out.size:  # another dim
         return softmax_backward_dim(g, out, axis)
     return out * (g - np.sum(g * out, axis=axis, keepdims=True))
 
@@ -54,7 +58,7 @@ def _log_softmax_bwd(g, out, axis):
     float64 kernels (over the last dim and over another)."""
     if out.dtype in KERNELS and axis == out.ndim - 1 and out.size:
         return KERNELS[out.dtype].log_softmax_backward_lastdim(np.asarray(g, out.dtype), out)
-    if out.dtype in KERNELS and out.ndim > 1 and out.size:     # another dim
+    if out.dtype in KERNELS and out.ndim > 1 and out.size:  # another dim
         return log_softmax_backward_dim(g, out, axis)
     return g - _EXP(out) * np.sum(g, axis=axis, keepdims=True)
 
@@ -68,18 +72,19 @@ class Softmax(Function):
     def shifted(self, x, dim):
         """x minus its max along the softmax dim (after PyTorch's dtype check)."""
         if x.dtype.kind != "f":
-            raise GradRuntimeError(f'"{self.kernel}" not implemented for '
-                                   f"'{_torch_name(x.dtype)}'")
+            raise GradRuntimeError(
+                f"\"{self.kernel}\" not implemented for '{_torch_name(x.dtype)}'"
+            )
         self.axis = ax = _softmax_dim(dim, x.ndim)
-        if x.size == 0:             # PyTorch: an empty result, not NumPy's empty-max error
+        if x.size == 0:  # PyTorch: an empty result, not NumPy's empty-max error
             return x.copy(), ax
         return x - np.max(x, axis=ax, keepdims=True), ax
 
     def forward(self, x, dim):
-        if _exact(x, dim):                # PyTorch's kernel, bit for bit
+        if _exact(x, dim):  # PyTorch's kernel, bit for bit
             self.axis = x.ndim - 1
             out = KERNELS[x.dtype].softmax_lastdim(x)
-        elif x.dtype in KERNELS and x.ndim > 1 and x.size:     # another dim: _vec_softmax
+        elif x.dtype in KERNELS and x.ndim > 1 and x.size:  # another dim: _vec_softmax
             self.axis = ax = _softmax_dim(dim, x.ndim)
             out = softmax_dim(x, ax)
         else:
@@ -105,10 +110,10 @@ class LogSoftmax(Softmax):
     kernel = "log_softmax_lastdim_kernel_impl"
 
     def forward(self, x, dim):
-        if _exact(x, dim):                # PyTorch's kernel, bit for bit
+        if _exact(x, dim):  # PyTorch's kernel, bit for bit
             self.axis = x.ndim - 1
             out = KERNELS[x.dtype].log_softmax_lastdim(x)
-        elif x.dtype in KERNELS and x.ndim > 1 and x.size:     # another dim: _vec_logsoftmax
+        elif x.dtype in KERNELS and x.ndim > 1 and x.size:  # another dim: _vec_logsoftmax
             self.axis = ax = _softmax_dim(dim, x.ndim)
             out = log_softmax_dim(x, ax)
         else:
@@ -126,8 +131,8 @@ class LogSoftmax(Softmax):
         return ts[0] - F.sum(F.exp(out) * ts[0], self.axis, True)
 
 
-REQUIRED = object()     # torch.softmax(x) and x.softmax() have no default dim
-IMPLICIT = object()     # F.softmax(x) / nn.Softmax(): PyTorch's implicit dim, warned
+REQUIRED = object()  # torch.softmax(x) and x.softmax() have no default dim
+IMPLICIT = object()  # F.softmax(x) / nn.Softmax(): PyTorch's implicit dim, warned
 
 
 def _check_dim(dim, name):
@@ -139,24 +144,33 @@ def _check_dim(dim, name):
     if dim is None:
         raise GradTypeError(f"{name}(): argument 'dim' must be int, not NoneType")
     if dim is IMPLICIT:
-        context.warn(f"Implicit dimension choice for {name} has been deprecated. Change the "
-                     "call to include dim=X as an argument.")
+        context.warn(
+            f"Implicit dimension choice for {name} has been deprecated. Change the "
+            "call to include dim=X as an argument."
+        )
         return None
     return dim
 
 
 def _functional(name):
     """F.softmax / F.log_softmax: dim may be left out or None (the implicit dim)."""
+
     def fn(input, dim=None, _stacklevel=3, dtype=None):
         return OPS[name](input, IMPLICIT if dim is None else dim, dtype)
+
     fn.__name__ = name
-    EXTRA_NAMES[name] = fn          # vmap batches it as the op
+    EXTRA_NAMES[name] = fn  # vmap batches it as the op
     return fn
 
 
-@register("softmax", "softmax(input, dim)", "exp(input) / sum(exp(input), dim)", method=True,
-          checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": 0})],
-          category="reduce")
+@register(
+    "softmax",
+    "softmax(input, dim)",
+    "exp(input) / sum(exp(input), dim)",
+    method=True,
+    checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": 0})],
+    category="reduce",
+)
 def softmax(input, dim=REQUIRED, dtype=None):
     dim = _check_dim(dim, "softmax")
     x = tensor_arg(input)
@@ -165,8 +179,14 @@ def softmax(input, dim=REQUIRED, dtype=None):
     return Softmax.apply(x, dim=dim)
 
 
-@register("log_softmax", "log_softmax(input, dim)", "log(softmax(input, dim)), stably",
-          method=True, checks=[((M,), {"dim": 1}), ((Arg((4,)),), {"dim": 0})], category="reduce")
+@register(
+    "log_softmax",
+    "log_softmax(input, dim)",
+    "log(softmax(input, dim)), stably",
+    method=True,
+    checks=[((M,), {"dim": 1}), ((Arg((4,)),), {"dim": 0})],
+    category="reduce",
+)
 def log_softmax(input, dim=REQUIRED, dtype=None):
     dim = _check_dim(dim, "log_softmax")
     x = tensor_arg(input)

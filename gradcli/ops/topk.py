@@ -9,6 +9,7 @@ the largest as well, so last).  Rows whose order those algorithms fix regardless
 (a sorted result of k distinct values, each beating the rest of the row) are done by
 NumPy; the others follow libstdc++'s algorithms step for step (base/stl_order.py).  The gradient is zeros.scatter(dim, indices, g)
 (ScatterBackward0 under create_graph), the JVP the tangent gathered at the indices."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -56,17 +57,17 @@ def topk_indices(x, k, axis, largest, sorted_):
     n = shape[-1]
     out = np.empty((rows.shape[0], k), dtype=np.int64)
     if k:
-        order = np.argsort(rows, axis=1, kind="stable")         # NaN last
+        order = np.argsort(rows, axis=1, kind="stable")  # NaN last
         if largest:
             order = order[:, ::-1]
         # a sorted result whose k values are distinct and beat the rest: the values fix
         # the order whatever the algorithm (ties elsewhere in the row do not matter)
-        top = np.take_along_axis(rows, order[:, :k + 1], axis=1)
+        top = np.take_along_axis(rows, order[:, : k + 1], axis=1)
         tie = top[:, 1:] == top[:, :-1]
         if rows.dtype.kind == "f":
             tie |= np.isnan(top[:, 1:]) & np.isnan(top[:, :-1])
         exact = ~tie.any(axis=1)
-        if not (sorted_ or k * 64 <= n):       # nth_element's own order of the k
+        if not (sorted_ or k * 64 <= n):  # nth_element's own order of the k
             exact[:] = False
         out[exact] = order[exact, :k]
         for r in np.flatnonzero(~exact):
@@ -79,9 +80,11 @@ class Topk(Function):
     name = "TopkBackward0"
     # torch 2.13 shows dim as given (a negative one as an unsigned 64-bit number); here
     # it is made non-negative, as the reductions' _saved_dim (ops/saved_names.py)
-    saved_extra = {"dim": lambda node: node.axis,
-                   "indices": lambda node: Tensor(node.index.copy(order="C")),
-                   "self_sym_sizes": lambda node: tuple(node.shape)}
+    saved_extra = {
+        "dim": lambda node: node.axis,
+        "indices": lambda node: Tensor(node.index.copy(order="C")),
+        "self_sym_sizes": lambda node: tuple(node.shape),
+    }
 
     def forward(self, x, axis, index):
         self.shape, self.axis, self.index = x.shape, axis, index
@@ -96,18 +99,27 @@ class Topk(Function):
         return Gather.apply(ts[0], axis=self.axis, index=self.index)
 
 
-
-
-@register("topk", "topk(input, k, dim=-1, largest=True, sorted=True)",
-          "the k largest (largest=False: smallest) values along dim and their indices",
-          method=True, checks=[((Arg((3, 5)), 2), {}), ((Arg((4, 3)), 3), {"dim": 0}),
-                               ((Arg((6,)), 2), {"largest": False, "sorted": False})],
-          category="reduce")
+@register(
+    "topk",
+    "topk(input, k, dim=-1, largest=True, sorted=True)",
+    "the k largest (largest=False: smallest) values along dim and their indices",
+    method=True,
+    checks=[
+        ((Arg((3, 5)), 2), {}),
+        ((Arg((4, 3)), 3), {"dim": 0}),
+        ((Arg((6,)), 2), {"largest": False, "sorted": False}),
+    ],
+    category="reduce",
+)
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if not isinstance(input, Tensor):
-        raise GradTypeError(f"topk(): argument 'input' (position 1) must be Tensor, not "
-                            f"{type_name(input)}")
-    k, dim = int_arg("topk", k, "k", 1), int_arg("topk", dim, "dim", 2)     # positions as x.topk(...) counts
+        raise GradTypeError(
+            f"topk(): argument 'input' (position 1) must be Tensor, not {type_name(input)}"
+        )
+    k, dim = (
+        int_arg("topk", k, "k", 1),
+        int_arg("topk", dim, "dim", 2),
+    )  # positions as x.topk(...) counts
     x = input.data
     axis = norm_dims(dim, x.ndim)
     axis = axis[0] if axis else 0
@@ -122,4 +134,3 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
         index = topk_indices(x, k, axis, bool(largest), bool(sorted))
     values = Topk.apply(input, axis=axis, index=index)
     return ValuesIndices(values, Tensor(index.copy(order="C")), "topk")
-

@@ -4,6 +4,7 @@ The REPL's session gets its own copy of the built-in names, and each value the
 output shows for an expression statement is bound there as `_` and `ans`; a
 variable of the same name (`for _ in ...`) shadows it, as in Python.
 """
+
 from __future__ import annotations
 
 NAMES = ("_", "ans")
@@ -20,4 +21,5 @@ def install(session):
         show(v, line)
         for n in NAMES:
             names[n] = v
+
     out.value = value

@@ -11,6 +11,7 @@ On a dumb terminal (TERM=dumb) prompt_toolkit cannot redraw a multi-line
 buffer, so there each line is its own prompt, `... ` while the parser wants
 more, as in Python's REPL.
 """
+
 from __future__ import annotations
 
 import os
@@ -46,7 +47,8 @@ class Repl:
         if self.from_eval:
             if preamble is None:
                 self.transcript.header.append(
-                    "# (the session began with `gradcli eval -i`; that program is not included)")
+                    "# (the session began with `gradcli eval -i`; that program is not included)"
+                )
             else:
                 for name, text in preamble:
                     self.transcript.header.append(f"# ---- {name}")
@@ -55,7 +57,7 @@ class Repl:
         self.prompt = None
         self.dumb = False
         self.undo = UndoStack()
-        self.inputs = 0                   # inputs run so far: errors name them <input N>
+        self.inputs = 0  # inputs run so far: errors name them <input N>
         ans.install(session)
         colors.install(session)
 
@@ -96,9 +98,10 @@ class Repl:
         """Run one input; errors and interrupts are reported, never raised.
         The statements that ran go to the transcript (for :save)."""
         from ..language.state import state
+
         session = self.session
         session.filename = filename
-        state.steps = 0                       # --max-steps counts per input here
+        state.steps = 0  # --max-steps counts per input here
         signal.signal(signal.SIGINT, signal.default_int_handler)
         texts = None
         if record:
@@ -107,19 +110,21 @@ class Repl:
             except GradSyntaxError as e:
                 session.report(e, text)
                 return False
-            except Exception:                 # reported by session.run below
+            except Exception:  # reported by session.run below
                 texts = None
         done = []
         width.fit()
         if record:
             self.undo.push(self, text)
         if texts is not None:
-            return self.transcript.record(session.out, lambda: self._run(text, filename, done),
-                                          texts, done)
+            return self.transcript.record(
+                session.out, lambda: self._run(text, filename, done), texts, done
+            )
         return self._run(text, filename, done)
 
     def _run(self, text, filename, done):
         from ..language.compiler import state
+
         session = self.session
         try:
             session.run(text, filename=filename, done=done.append)
@@ -128,18 +133,26 @@ class Repl:
             session.report(e, text)
         except KeyboardInterrupt:
             where = f"at line {state.line}" if state.line else "here"
-            err = Interrupted(f"stopped {where}; the work done so far is kept "
-                              "(:undo goes back to before this input)", state.line or None)
+            err = Interrupted(
+                f"stopped {where}; the work done so far is kept "
+                "(:undo goes back to before this input)",
+                state.line or None,
+            )
             session.report(err, text)
         except RecursionError:
-            session.report(GradError("too deeply nested", state.line or None,
-                                     type_name="LimitError"), text)
-        except Exception as e:                # a bug in gradcli: no traceback unless --debug
+            session.report(
+                GradError("too deeply nested", state.line or None, type_name="LimitError"), text
+            )
+        except Exception as e:  # a bug in gradcli: no traceback unless --debug
             if getattr(self.args, "debug", False):
                 import traceback
+
                 traceback.print_exc()
-            err = GradError(f"internal error: {type(e).__name__}: {e}", state.line or None,
-                            type_name="InternalError")
+            err = GradError(
+                f"internal error: {type(e).__name__}: {e}",
+                state.line or None,
+                type_name="InternalError",
+            )
             session.report(err, text)
         return False
 
@@ -152,14 +165,16 @@ class Repl:
             return run_meta(self, stripped)
         text = paste.strip_prompts(text)
         asked = help_request(stripped, self.session.scope.vars)
-        if asked is not None:                 # help, ?, mean?, ?mean
+        if asked is not None:  # help, ?, mean?, ?mean
             return run_meta(self, ":help " + asked if asked else ":help")
-        if stripped in ("quit", "exit", "quit()", "exit()") and \
-                stripped.rstrip("()") not in self.session.scope.vars:
+        if (
+            stripped in ("quit", "exit", "quit()", "exit()")
+            and stripped.rstrip("()") not in self.session.scope.vars
+        ):
             return QUIT
         self.inputs += 1
         self.run_source(text.rstrip() + "\n", filename=f"<input {self.inputs}>")
-        release_heap()                        # freed tensors' memory back while idle
+        release_heap()  # freed tensors' memory back while idle
         return None
 
     # ------------------------------------------------------------ reading
@@ -186,11 +201,12 @@ class Repl:
         if not no_color:
             kw["lexer"] = make_lexer(frozenset(self.session.builtins))
             kw["style"] = Style.from_dict(STYLE)
-        else:                  # no colour: the suggestion from history is underlined instead
+        else:  # no colour: the suggestion from history is underlined instead
             kw["color_depth"] = ColorDepth.DEPTH_1_BIT
             kw["style"] = Style.from_dict({"auto-suggestion": "underline"})
         if not sys.stdout.isatty() and sys.stderr.isatty():
             from prompt_toolkit.output import create_output
+
             kw["output"] = create_output(always_prefer_tty=True)
         prompt = PromptSession(
             history=make_history(),
@@ -205,7 +221,8 @@ class Repl:
             include_default_pygments_style=False,
             enable_open_in_editor=True,
             tempfile_suffix=".ag",
-            **kw)
+            **kw,
+        )
         if self.dumb:
             dumb.show_insertions(prompt)
         return prompt
@@ -224,20 +241,22 @@ class Repl:
     def loop(self) -> int:
         self.prompt = self._make_prompt()
         if not self.args.quiet and not self.args.json:
-            sys.stdout.write(f"gradcli {__version__}: PyTorch's autograd on NumPy. "
-                             ":help for help, Ctrl-D to leave.\n")
+            sys.stdout.write(
+                f"gradcli {__version__}: PyTorch's autograd on NumPy. "
+                ":help for help, Ctrl-D to leave.\n"
+            )
             sys.stdout.flush()
         while True:
             try:
                 text = self.read()
-            except KeyboardInterrupt:         # Ctrl-C at the prompt: a fresh line
+            except KeyboardInterrupt:  # Ctrl-C at the prompt: a fresh line
                 continue
-            except EOFError:                  # Ctrl-D
+            except EOFError:  # Ctrl-D
                 return 0
             try:
                 if self.execute(text) is QUIT:
                     return 0
-            except KeyboardInterrupt:         # between statements, or in a meta-command
+            except KeyboardInterrupt:  # between statements, or in a meta-command
                 sys.stdout.flush()
                 sys.stderr.write("KeyboardInterrupt\n")
                 sys.stderr.flush()

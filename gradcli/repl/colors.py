@@ -1,14 +1,21 @@
 """Errors in colour in the REPL: the place bold, `Type: message` red, the caret red,
 the hint green, the call chain dim.  Only when stderr is a terminal and NO_COLOR
 is not set (https://no-color.org); the text is otherwise unchanged."""
+
 from __future__ import annotations
 
 import os
 import re
 import sys
 
-RED, BOLD_RED, GREEN, BOLD, DIM, RESET = ("\x1b[31m", "\x1b[1;31m", "\x1b[32m", "\x1b[1m",
-                                          "\x1b[2m", "\x1b[0m")
+RED, BOLD_RED, GREEN, BOLD, DIM, RESET = (
+    "\x1b[31m",
+    "\x1b[1;31m",
+    "\x1b[32m",
+    "\x1b[1m",
+    "\x1b[2m",
+    "\x1b[0m",
+)
 _HEAD = re.compile(r"^(.*?:(?:\d+:)*\s?)([A-Za-z]+(?:Error|Interrupt)?: .*)$")
 
 
@@ -28,8 +35,11 @@ def colorize(rendered: str) -> str:
     for i, line in enumerate(rendered.split("\n")):
         if i == 0:
             m = _HEAD.match(line)
-            out.append(f"{BOLD}{m.group(1)}{RESET}{BOLD_RED}{m.group(2)}{RESET}" if m
-                       else f"{BOLD_RED}{line}{RESET}")
+            out.append(
+                f"{BOLD}{m.group(1)}{RESET}{BOLD_RED}{m.group(2)}{RESET}"
+                if m
+                else f"{BOLD_RED}{line}{RESET}"
+            )
         elif line.strip() == "^":
             out.append(f"{RED}{line}{RESET}")
         elif line.startswith("hint: "):
@@ -50,4 +60,5 @@ def install(session):
 
     def error(err, rendered):
         report(err, colorize(rendered))
+
     out.error = error

@@ -7,6 +7,7 @@ names (`x`, `x.grad`, `torch.nn.functional`): variables, built-ins and tensor
 attributes that only read a field.  Nothing is ever called, so completing can
 neither run user code nor change the graph.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -41,18 +42,21 @@ _NAME_TYPES = {"NAME", "BACKWARD_CMD"}
 
 @dataclass
 class Candidate:
-    text: str            # what is inserted
-    start: int           # where it starts, relative to the cursor (<= 0)
+    text: str  # what is inserted
+    start: int  # where it starts, relative to the cursor (<= 0)
     display: str = ""
     meta: str = ""
 
 
 # ---------------------------------------------------------------- values
 
+
 def describe(v) -> str:
     """A short description of a value (completion menus, :help NAME)."""
     if type(v) is Tensor:
-        shape = "(" + ", ".join(str(n) for n in v.data.shape) + ("," if v.data.ndim == 1 else "") + ")"
+        shape = (
+            "(" + ", ".join(str(n) for n in v.data.shape) + ("," if v.data.ndim == 1 else "") + ")"
+        )
         bits = [f"tensor {shape} {v.data.dtype.name}"]
         if v.requires_grad:
             bits.append("requires_grad")
@@ -88,7 +92,7 @@ def _tensor_attr(t, name):
     if name == "grad_fn":
         return t.grad_fn
     if name in ("data", "T", "mT", "real"):
-        return t               # a tensor with the same attributes; nothing is computed
+        return t  # a tensor with the same attributes; nothing is computed
     if name in rt.TENSOR_ATTRS:
         return rt.TENSOR_ATTRS[name](t)
     if name in values.METHODS:
@@ -131,8 +135,9 @@ def attributes(v, session):
         names = dict.fromkeys(list(v.members) + list(session.builtins))
         return [(n, describe_builtin(n, v.members.get(n, session.builtins.get(n)))) for n in names]
     if isinstance(v, Function):
-        return [("next_functions", "attribute"), ("name", "method"), ("metadata", "attribute")] + \
-            [(n, "attribute") for n in saved.attr_names(v)]
+        return [("next_functions", "attribute"), ("name", "method"), ("metadata", "attribute")] + [
+            (n, "attribute") for n in saved.attr_names(v)
+        ]
     if isinstance(v, AccumulateGrad):
         return [("variable", "attribute"), ("next_functions", "attribute"), ("name", "method")]
     if isinstance(v, ValuesIndices):
@@ -146,6 +151,7 @@ def attributes(v, session):
     if isinstance(v, float):
         return [("is_integer", "method")]
     from ..core.dtypes import DType
+
     if isinstance(v, DType):
         return [("is_floating_point", "attribute")]
     return []
@@ -160,6 +166,7 @@ def describe_builtin(name, value=None) -> str:
 
 # ---------------------------------------------------------------- signatures
 
+
 def _sig_params(sig: str):
     """Parameter names in a registry signature string such as
     'ones(*size, dtype=None, requires_grad=False)': (with default, without)."""
@@ -171,7 +178,7 @@ def _sig_params(sig: str):
         part = part.strip()
         name = part.split("=")[0].strip()
         if not name.isidentifier():
-            continue             # *size, **kw, "data or *size"
+            continue  # *size, **kw, "data or *size"
         (with_default if "=" in part else without).append(name)
     return with_default, without
 
@@ -207,14 +214,20 @@ def keyword_params(fn) -> list[str]:
         real, accepts_any = {}, True
     # documented keywords first; positional names only where the function takes them by name
     names = list(with_default)
-    names += [n for n in without if n in real and real[n].kind in (
-        inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)]
+    names += [
+        n
+        for n in without
+        if n in real
+        and real[n].kind
+        in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    ]
     if not accepts_any and real:
         names = [n for n in names if n in real] or names
     return list(dict.fromkeys(names))
 
 
 # ---------------------------------------------------------------- the completer
+
 
 def _significant(toks):
     return [t for t in toks if t[0] not in _SKIP]
@@ -230,7 +243,7 @@ def _chain_before(sig, i):
         chain.insert(0, sig[j - 1][1])
         j -= 2
     if j >= 0 and sig[j][0] == "DOT":
-        return None              # `f(x).y`, `a[0].b`: would need a call or an index
+        return None  # `f(x).y`, `a[0].b`: would need a call or an index
     return chain
 
 
@@ -288,8 +301,11 @@ def _paths(word):
 def _meta_completions(text, session):
     line = text.lstrip()
     if " " not in line:
-        return [Candidate(name, -len(line), name, doc.split("  ", 1)[-1])
-                for name, doc in META_COMMANDS.items() if name.startswith(line)]
+        return [
+            Candidate(name, -len(line), name, doc.split("  ", 1)[-1])
+            for name, doc in META_COMMANDS.items()
+            if name.startswith(line)
+        ]
     cmd, _, arg = line.partition(" ")
     arg = arg.lstrip()
     if cmd in (":load", ":save"):
@@ -363,7 +379,7 @@ def complete(text: str, session) -> list[Candidate]:
             return []
         try:
             value = resolve(chain, session)
-        except Exception:            # not a plain read, or unknown: nothing to offer
+        except Exception:  # not a plain read, or unknown: nothing to offer
             return []
         return result(attributes(value, session))
 
@@ -395,10 +411,11 @@ def make_completer(session_getter):
         def get_completions(self, document, complete_event):
             try:
                 cands = complete(document.text_before_cursor, session_getter())
-            except Exception:      # completion must never break the prompt
+            except Exception:  # completion must never break the prompt
                 return
             for c in cands:
-                yield Completion(c.text, start_position=c.start, display=c.display,
-                                 display_meta=c.meta)
+                yield Completion(
+                    c.text, start_position=c.start, display=c.display, display_meta=c.meta
+                )
 
     return GradCompleter()

@@ -6,6 +6,7 @@ several characters at once, so the screen showed one of them while Enter ran
 the whole completed word.  This handler writes the rest of an insertion (before
 prompt_toolkit writes its last character), so what is shown is what runs.
 """
+
 from __future__ import annotations
 
 
@@ -18,8 +19,9 @@ def show_insertions(prompt_session):
         text = buffer.document.text_before_cursor
         prev = state["prev"]
         if text.startswith(prev) and len(text) - len(prev) > 1:
-            output.write(text[len(prev):-1])
+            output.write(text[len(prev) : -1])
             output.flush()
         state["prev"] = text
+
     # added before the dumb prompt's own handler, so it runs first
     buffer.on_text_changed += on_text_changed

@@ -1,6 +1,7 @@
 """What the REPL remembers: the input history across runs (a prompt_toolkit
 FileHistory under $XDG_STATE_HOME), and the transcript of the statements that
 ran, which `:save` writes as an `.ag` file that `gradcli eval` replays."""
+
 from __future__ import annotations
 
 import os
@@ -11,13 +12,15 @@ from ..language.parser import parse
 
 def history_path() -> str:
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state")
+        os.path.expanduser("~"), ".local", "state"
+    )
     return os.path.join(base, "gradcli", "history")
 
 
 def make_history():
     """FileHistory at history_path(); in memory if that cannot be written."""
     from prompt_toolkit.history import FileHistory, InMemoryHistory
+
     path = history_path()
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -38,8 +41,9 @@ def statement_texts(source: str) -> list[str]:
     for node in tree.children:
         if node is None or not hasattr(node, "data"):
             continue
-        parts = ([c for c in node.children if c is not None]
-                 if node.data == "simple_stmt" else [node])
+        parts = (
+            [c for c in node.children if c is not None] if node.data == "simple_stmt" else [node]
+        )
         for part in parts:
             meta = getattr(part, "meta", None)
             start = getattr(meta, "start_pos", None)
@@ -76,7 +80,7 @@ class Transcript:
     inputs with what they printed."""
 
     def __init__(self, header=()):
-        self.header = list(header)     # lines that recreate the start-up state
+        self.header = list(header)  # lines that recreate the start-up state
         self.items: list[str] = []
         self.cells: list[tuple[str, str]] = []
 
@@ -117,6 +121,7 @@ class Transcript:
         cell per input, with its output); returns how many statements."""
         if path.lower().endswith(".ipynb"):
             from ..notebook import notebook_json
+
             cells = ([("\n".join(self.header), "")] if self.header else []) + self.cells
             text = notebook_json(cells)
         else:

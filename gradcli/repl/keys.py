@@ -14,6 +14,7 @@
 - Ctrl-C clears the input, Ctrl-D on an empty line leaves, Ctrl-R searches the
   history, Right arrow (or Ctrl-E) takes the suggestion from history.
 """
+
 from __future__ import annotations
 
 import re
@@ -31,18 +32,22 @@ _DEDENTERS = re.compile(r"^\s*(return\b|pass\s*$|break\s*$|continue\s*$)")
 
 def _strip_comment(line: str) -> str:
     from .lexer import tokens
-    return "".join(v for k, v, _ in tokens(line)
-                   if k not in ("COMMENT",) and not (k == "_NEWLINE" and "#" in v)).rstrip()
+
+    return "".join(
+        v
+        for k, v, _ in tokens(line)
+        if k not in ("COMMENT",) and not (k == "_NEWLINE" and "#" in v)
+    ).rstrip()
 
 
 def next_indent(line: str) -> str:
     """Indentation for the line after `line`."""
-    indent = line[:len(line) - len(line.lstrip())].replace("\t", INDENT)
+    indent = line[: len(line) - len(line.lstrip())].replace("\t", INDENT)
     code = _strip_comment(line)
     if code.endswith(":"):
         return indent + INDENT
     if _DEDENTERS.match(code):
-        return indent[:-len(INDENT)] if len(indent) >= len(INDENT) else ""
+        return indent[: -len(INDENT)] if len(indent) >= len(INDENT) else ""
     return indent
 
 
@@ -84,7 +89,7 @@ def make_key_bindings() -> KeyBindings:
         b = event.current_buffer
         b.complete_state = None
         if not b.document.text_after_cursor.strip():
-            fixed = fix_continuation(b.document.text)     # `else:` indented too far
+            fixed = fix_continuation(b.document.text)  # `else:` indented too far
             if fixed is not None:
                 b.text = fixed
                 b.cursor_position = len(fixed)
@@ -120,5 +125,6 @@ def make_key_bindings() -> KeyBindings:
         b.delete_before_cursor(count=(col - 1) % len(INDENT) + 1)
 
     from .paste import add_bindings
+
     add_bindings(kb)
     return kb

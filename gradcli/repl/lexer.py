@@ -6,6 +6,7 @@ never fails: an unterminated string becomes an `ERROR_STRING` token to the end
 of its line, any other character the grammar does not know an `ERROR` token.
 The highlighter and the completer both read it.
 """
+
 from __future__ import annotations
 
 import re
@@ -45,8 +46,18 @@ def tokens(text: str):
 # ---------------------------------------------------------------- highlighting
 
 _CONSTANTS = {"True", "False", "None", "true", "false", "none"}
-_OPERATOR_TYPES = {"AUGOP", "COMP_OP", "ADD_OP", "MUL_OP", "UNARY_OP", "POW_OP", "EQUAL", "BIT_OP",
-                   "SHIFT_OP", "TILDE"}
+_OPERATOR_TYPES = {
+    "AUGOP",
+    "COMP_OP",
+    "ADD_OP",
+    "MUL_OP",
+    "UNARY_OP",
+    "POW_OP",
+    "EQUAL",
+    "BIT_OP",
+    "SHIFT_OP",
+    "TILDE",
+}
 
 STYLE = {
     "gc.keyword": "ansimagenta bold",
@@ -70,7 +81,7 @@ def classify(kind: str, value: str, builtin_names=()) -> str:
         return "gc.number"
     if kind == "STRING":
         return "gc.string"
-    if kind == "ERROR_STRING":      # a string still being typed
+    if kind == "ERROR_STRING":  # a string still being typed
         return "gc.string"
     if kind == "ERROR":
         return "gc.error"
@@ -92,11 +103,11 @@ def fragments(text: str, builtin_names=()):
     """[(style, text)] covering `text` exactly."""
     out = []
     for kind, value, _start in tokens(text):
-        if kind == "_NEWLINE":       # newlines and the comments folded into them
+        if kind == "_NEWLINE":  # newlines and the comments folded into them
             last = 0
             for m in _COMMENT_IN_NEWLINE.finditer(value):
                 if m.start() > last:
-                    out.append(("", value[last:m.start()]))
+                    out.append(("", value[last : m.start()]))
                 out.append(("class:gc.comment", m.group()))
                 last = m.end()
             if last < len(value):
@@ -130,6 +141,7 @@ def make_lexer(builtin_names):
 
             def get_line(i):
                 return lines[i] if 0 <= i < len(lines) else []
+
             return get_line
 
     return GradLexer()

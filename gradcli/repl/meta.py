@@ -5,6 +5,7 @@
 They talk to the REPL (`repl.session`, `repl.transcript`, `repl.run_source`,
 `repl.reset`) and print on stdout; a failure prints one line on stderr.
 """
+
 from __future__ import annotations
 
 import os
@@ -34,8 +35,20 @@ keys: Enter runs a complete input (a line ending in ':' or an open bracket
   Up/Down and Ctrl-R recall history, Right arrow takes the grey suggestion,
   Ctrl-C clears the line or interrupts a running statement, Ctrl-D leaves."""
 
-_CATEGORY_ORDER = ["creation", "arith", "math", "compare", "reduce", "linalg", "shape",
-                   "autograd", "loss", "optim", "tensor", "misc"]
+_CATEGORY_ORDER = [
+    "creation",
+    "arith",
+    "math",
+    "compare",
+    "reduce",
+    "linalg",
+    "shape",
+    "autograd",
+    "loss",
+    "optim",
+    "tensor",
+    "misc",
+]
 
 
 def _say(text=""):
@@ -55,6 +68,7 @@ def _width():
 
 # ---------------------------------------------------------------- :help
 
+
 def help_overview() -> str:
     width = _width()
     out = ["meta-commands:"]
@@ -72,16 +86,29 @@ def help_overview() -> str:
         groups.setdefault("tensor", [])
         groups["tensor"] += ["x." + n for n in methods]
     order = [c for c in _CATEGORY_ORDER if c in groups] + sorted(
-        c for c in groups if c not in _CATEGORY_ORDER)
+        c for c in groups if c not in _CATEGORY_ORDER
+    )
     for cat in order:
         label = f"  {cat + ':':<11}"
-        out.append(textwrap.fill(" ".join(groups[cat]), width=width, initial_indent=label,
-                                 subsequent_indent=" " * len(label), break_on_hyphens=False))
+        out.append(
+            textwrap.fill(
+                " ".join(groups[cat]),
+                width=width,
+                initial_indent=label,
+                subsequent_indent=" " * len(label),
+                break_on_hyphens=False,
+            )
+        )
     label = f"  {'constants:':<11}"
-    out.append(textwrap.fill(
-        "pi e inf nan; dtypes float64 (double) float32 (float) int64 (long) bool; "
-        "torch.NAME and F.NAME are the same built-ins", width=width, initial_indent=label,
-        subsequent_indent=" " * len(label)))
+    out.append(
+        textwrap.fill(
+            "pi e inf nan; dtypes float64 (double) float32 (float) int64 (long) bool; "
+            "torch.NAME and F.NAME are the same built-ins",
+            width=width,
+            initial_indent=label,
+            subsequent_indent=" " * len(label),
+        )
+    )
     return "\n".join(out)
 
 
@@ -96,8 +123,8 @@ def help_name(name: str, session) -> str | None:
             cmd, _, what = META_COMMANDS[key].partition("  ")
             return f"{cmd}\n    {what}"
     for prefix in ("x.", "torch.", "F.", "torch.nn.functional."):
-        if name.startswith(prefix) and name[len(prefix):].isidentifier():
-            name = name[len(prefix):]
+        if name.startswith(prefix) and name[len(prefix) :].isidentifier():
+            name = name[len(prefix) :]
             break
     lines = []
     entry = BUILTINS.get(name) or METHOD_ONLY.get(name)
@@ -124,8 +151,12 @@ def cmd_help(repl, arg):
         return
     text = help_name(arg, repl.session)
     if text is None:
-        known = list(BUILTINS) + list(METHOD_ONLY) + list(repl.session.scope.vars) + \
-            [k[1:] for k in META_COMMANDS]
+        known = (
+            list(BUILTINS)
+            + list(METHOD_ONLY)
+            + list(repl.session.scope.vars)
+            + [k[1:] for k in META_COMMANDS]
+        )
         hint = did_you_mean(arg, known)
         _fail(f"no help for {arg!r}" + (f"; {hint}" if hint else "") + " (:help lists all)")
         return
@@ -134,13 +165,20 @@ def cmd_help(repl, arg):
 
 # ---------------------------------------------------------------- :vars
 
+
 def var_row(name, v):
     if type(v) is Tensor:
-        shape = "(" + ", ".join(str(n) for n in v.data.shape) + \
-            ("," if v.data.ndim == 1 else "") + ")"
-        return [name, shape, v.data.dtype.name, str(v.requires_grad),
-                v.grad_fn.name if v.grad_fn is not None else "-",
-                "yes" if v.grad is not None else "no"]
+        shape = (
+            "(" + ", ".join(str(n) for n in v.data.shape) + ("," if v.data.ndim == 1 else "") + ")"
+        )
+        return [
+            name,
+            shape,
+            v.data.dtype.name,
+            str(v.requires_grad),
+            v.grad_fn.name if v.grad_fn is not None else "-",
+            "yes" if v.grad is not None else "no",
+        ]
     kind = "function" if isinstance(v, rt.UserFunction) else type(v).__name__
     if isinstance(v, (list, tuple)):
         return [name, f"({len(v)},)", kind, "-", "-", "-"]
@@ -162,6 +200,7 @@ def cmd_vars(repl, arg):
 
 # ---------------------------------------------------------------- :graph
 
+
 def cmd_graph(repl, arg):
     if not arg:
         _fail("usage: :graph NAME")
@@ -180,7 +219,7 @@ def cmd_graph(repl, arg):
         return
     repl.session.activate()
     try:
-        try:       # with the values and gradients where they are known
+        try:  # with the values and gradients where they are known
             result = fn(repl.session.scope.vars[arg], values=True)
         except (GradError, TypeError):
             result = fn(repl.session.scope.vars[arg])
@@ -191,10 +230,12 @@ def cmd_graph(repl, arg):
         _say(result.rstrip("\n"))
     elif result is not None:
         from ..core.printing import show
+
         _say(show(result))
 
 
 # ---------------------------------------------------------------- files
+
 
 def cmd_load(repl, arg):
     if not arg:
@@ -232,8 +273,14 @@ def cmd_quit(repl, arg):
 
 
 COMMANDS = {
-    ":help": cmd_help, ":vars": cmd_vars, ":graph": cmd_graph, ":load": cmd_load,
-    ":save": cmd_save, ":reset": cmd_reset, ":quit": cmd_quit, ":undo": cmd_undo,
+    ":help": cmd_help,
+    ":vars": cmd_vars,
+    ":graph": cmd_graph,
+    ":load": cmd_load,
+    ":save": cmd_save,
+    ":reset": cmd_reset,
+    ":quit": cmd_quit,
+    ":undo": cmd_undo,
     ":paste": cmd_paste,
 }
 ALIASES = {":h": ":help", ":?": ":help", ":q": ":quit", ":exit": ":quit", ":v": ":vars"}

@@ -12,6 +12,7 @@ where a paste begins and ends.
 - `:paste` reads lines as they come (no editing, no indenting) until a line
   `--` or Ctrl-D, and runs them as one input.
 """
+
 from __future__ import annotations
 
 import re
@@ -29,7 +30,7 @@ def strip_prompts(text: str) -> str:
     for line in lines:
         m = _PROMPT.match(line.lstrip())
         if m:
-            out.append(line.lstrip()[m.end():])
+            out.append(line.lstrip()[m.end() :])
     return "\n".join(out)
 
 
@@ -67,7 +68,7 @@ def cmd_paste(repl, arg):
     lines = []
     while True:
         line = sys.stdin.readline()
-        if not line:                     # Ctrl-D (end of input)
+        if not line:  # Ctrl-D (end of input)
             break
         line = line.rstrip("\r\n")
         if line.strip() == "--":

@@ -9,6 +9,7 @@ that differs from now (so an input that only showed a value is skipped).
 Snapshots share the tensors' values (only a .grad, which backward changes in
 place, is copied), and at most UNDO_DEPTH are kept.
 """
+
 from __future__ import annotations
 
 import sys
@@ -39,12 +40,18 @@ class Snapshot:
     def unchanged(self, repl) -> bool:
         """Nothing the snapshot holds has changed since (an input that only showed values)."""
         scope_vars = repl.session.scope.vars
-        if scope_vars.keys() != self.vars.keys() or \
-                any(scope_vars[k] is not v for k, v in self.vars.items()):
+        if scope_vars.keys() != self.vars.keys() or any(
+            scope_vars[k] is not v for k, v in self.vars.items()
+        ):
             return False
         for t, data, _keep, version, grad_fn, requires_grad, g, gdata in self.tensors:
-            if t.data is not data or t.requires_grad != requires_grad or t.grad is not g or \
-                    versions.version(t) != version or t.grad_fn is not grad_fn:
+            if (
+                t.data is not data
+                or t.requires_grad != requires_grad
+                or t.grad is not g
+                or versions.version(t) != version
+                or t.grad_fn is not grad_fn
+            ):
                 return False
             if g is not None and not np.array_equal(g.data, gdata, equal_nan=True):
                 return False
@@ -58,12 +65,12 @@ class Snapshot:
         ctx = context.current
         if self.rng is not None:
             ctx.generator.set_state(self.rng)
-        else:                     # no random numbers had been drawn: start the generator afresh
+        else:  # no random numbers had been drawn: start the generator afresh
             ctx._generator = None
         ctx.grad_enabled = self.grad_mode
-        del repl.transcript.items[self.transcript:]
+        del repl.transcript.items[self.transcript :]
         if hasattr(repl.transcript, "cells"):
-            del repl.transcript.cells[self.cells:]
+            del repl.transcript.cells[self.cells :]
 
 
 class UndoStack:
@@ -83,7 +90,7 @@ class UndoStack:
         while self.items:
             snap = self.items.pop()
             if snap.unchanged(repl) and self.items:
-                continue          # an input that changed nothing: undo the one before it
+                continue  # an input that changed nothing: undo the one before it
             snap.restore(repl)
             return snap.text
         return None

@@ -8,6 +8,7 @@ line, as in Python's REPL, so that a `def` can have more than one line.  Any
 other syntax error counts as complete: the input is run, and the error is
 reported with its caret.
 """
+
 from __future__ import annotations
 
 import re
@@ -37,7 +38,7 @@ def ends_early(text: str) -> bool | None:
         return None
     except UnexpectedEOF:
         return True
-    except Exception:       # other syntax errors (bad dedent, bad character, too deep)
+    except Exception:  # other syntax errors (bad dedent, bad character, too deep)
         return None
     return False
 
@@ -46,12 +47,13 @@ def _tokens(text):
     """The postlexed token types (with the Indenter's _INDENT/_DEDENT), or None."""
     try:
         return [t.type for t in parser().lex(_source(text))]
-    except Exception:      # lexer errors: the parse reports them
+    except Exception:  # lexer errors: the parse reports them
         return None
 
 
 def bracket_depth(text: str) -> int:
     from .lexer import tokens
+
     depth = 0
     for kind, _value, _start in tokens(text):
         if kind in _OPEN:
@@ -74,8 +76,8 @@ def is_complete(text: str) -> bool:
     state = ends_early(text)
     if state is None:
         if _CONTINUES.match(lines[-1]):
-            return False                # a misplaced `else:`: keep the block open to fix it
-        return True                     # a syntax error: run it, it is reported
+            return False  # a misplaced `else:`: keep the block open to fix it
+        return True  # a syntax error: run it, it is reported
     if state:
         # more is needed; a blank line gives up unless a bracket is still open
         # (Python's REPL does the same: `def f():` then an empty line is an error)
@@ -83,7 +85,7 @@ def is_complete(text: str) -> bool:
     if len(lines) > 1 and not last_blank:
         toks = _tokens(text)
         if toks and "_INDENT" in toks:
-            return False                # inside a block: a blank line ends it
+            return False  # inside a block: a blank line ends it
     return True
 
 

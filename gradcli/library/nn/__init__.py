@@ -1,6 +1,7 @@
 """torch.nn as library classes (CLASSES.md): Module, Parameter, the layers, the
 containers, the loss modules and nn.init.  `members(Namespace)` gives what the
 language's `torch.nn` namespace holds besides `functional`."""
+
 from __future__ import annotations
 
 from ...ops.registry import FUNCTIONS
@@ -11,14 +12,16 @@ from .layers import LAYERS, bilinear
 from .loss import LOSSES
 from .module import Module, Parameter
 
-FUNCTIONAL = {"bilinear": bilinear, "linear": FUNCTIONS["linear"],
-              **SOFTMAX_FUNCTIONAL}
+FUNCTIONAL = {"bilinear": bilinear, "linear": FUNCTIONS["linear"], **SOFTMAX_FUNCTIONAL}
 
 
 def members(namespace):
     """torch.nn's names; `namespace(name, members)` makes a sub-namespace (nn.init)."""
-    out = {"Module": Module, "Parameter": Parameter,
-           "init": namespace("torch.nn.init", dict(init.FUNCTIONS))}
+    out = {
+        "Module": Module,
+        "Parameter": Parameter,
+        "init": namespace("torch.nn.init", dict(init.FUNCTIONS)),
+    }
     out.update(LAYERS)
     out.update(CONTAINERS)
     out.update(LOSSES)

@@ -1,6 +1,7 @@
 """torch.nn's containers: Sequential (call in order, index, slice, len, iterate),
 ModuleList and ModuleDict, with PyTorch's reprs (ModuleList folds repeated layers
 into `(0-2): 3 x Linear(...)`)."""
+
 from __future__ import annotations
 
 from ...base.errors import GradRuntimeError, GradTypeError
@@ -30,7 +31,7 @@ class _Indexed(Module):
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
-            if isinstance(self, Sequential):               # keeps the keys ('1', '2', ...)
+            if isinstance(self, Sequential):  # keeps the keys ('1', '2', ...)
                 return Sequential(dict(list(self.__dict__["_modules"].items())[idx]))
             return ModuleList(self._items()[idx])
         items = self._items()
@@ -83,8 +84,10 @@ class ModuleList(_Indexed):
             self.extend(modules)
 
     def forward(self, *args, **kwargs):
-        raise GradRuntimeError('Module [ModuleList] is missing the required "forward" function',
-                               type_name="NotImplementedError")
+        raise GradRuntimeError(
+            'Module [ModuleList] is missing the required "forward" function',
+            type_name="NotImplementedError",
+        )
 
     def __repr__(self):
         reprs = [repr(m) for m in self._items()]
@@ -134,17 +137,21 @@ class ModuleDict(Module):
         return list(self.__dict__["_modules"].items())
 
     def forward(self, *args, **kwargs):
-        raise GradRuntimeError('Module [ModuleDict] is missing the required "forward" function',
-                               type_name="NotImplementedError")
+        raise GradRuntimeError(
+            'Module [ModuleDict] is missing the required "forward" function',
+            type_name="NotImplementedError",
+        )
 
     language_len = __len__
     language_iter = __iter__
     language_getitem = __getitem__
 
 
-_Indexed.language_methods = dict(Module.language_methods, append=_Indexed.append,
-                                 extend=_Indexed.extend, insert=_Indexed.insert)
-ModuleDict.language_methods = dict(Module.language_methods, keys=ModuleDict.keys,
-                                   values=ModuleDict.values, items=ModuleDict.items)
+_Indexed.language_methods = dict(
+    Module.language_methods, append=_Indexed.append, extend=_Indexed.extend, insert=_Indexed.insert
+)
+ModuleDict.language_methods = dict(
+    Module.language_methods, keys=ModuleDict.keys, values=ModuleDict.values, items=ModuleDict.items
+)
 
 CONTAINERS = {c.__name__: c for c in (Sequential, ModuleList, ModuleDict)}

@@ -1,6 +1,7 @@
 """torch.nn.init: fill a tensor in place (without recording a graph), drawing from
 the generator exactly as PyTorch's CPU kernels do (`Generator.uniform/normal`),
 so that parameters initialised after the same `manual_seed` are equal bit for bit."""
+
 from __future__ import annotations
 
 import math
@@ -26,8 +27,9 @@ def _gen(generator):
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
     t = _tensor(tensor, "uniform_")
     if a > b:
-        raise GradRuntimeError(f"uniform_ expects to return a [from, to) range, but found "
-                               f"from={a} > to={b}")
+        raise GradRuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}"
+        )
     t.data = sampling.uniform(_gen(generator), t.data.shape, a, b, t.data.dtype)
     return t
 
@@ -55,8 +57,15 @@ def ones_(tensor):
 
 
 def calculate_gain(nonlinearity, param=None):
-    linear = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
-              "conv_transpose2d", "conv_transpose3d")
+    linear = (
+        "linear",
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "conv_transpose1d",
+        "conv_transpose2d",
+        "conv_transpose3d",
+    )
     if nonlinearity in linear or nonlinearity == "sigmoid":
         return 1
     if nonlinearity == "tanh":
@@ -70,7 +79,7 @@ def calculate_gain(nonlinearity, param=None):
             slope = param
         else:
             raise GradValueError(f"negative_slope {param} not a valid number")
-        return math.sqrt(2.0 / (1 + slope ** 2))
+        return math.sqrt(2.0 / (1 + slope**2))
     if nonlinearity == "selu":
         return 3.0 / 4
     raise GradValueError(f"Unsupported nonlinearity {nonlinearity}")
@@ -79,8 +88,9 @@ def calculate_gain(nonlinearity, param=None):
 def fan_in_and_fan_out(t):
     shape = t.data.shape
     if len(shape) < 2:
-        raise GradValueError("Fan in and fan out can not be computed for tensor with fewer "
-                             "than 2 dimensions")
+        raise GradValueError(
+            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
+        )
     receptive = 1
     for s in shape[2:]:
         receptive *= s
@@ -129,7 +139,18 @@ def xavier_normal_(tensor, gain=1.0, generator=None):
     return normal_(t, 0.0, std, generator)
 
 
-
-FUNCTIONS = {f.__name__: f for f in (
-    uniform_, normal_, constant_, zeros_, ones_, calculate_gain, kaiming_uniform_,
-    kaiming_normal_, xavier_uniform_, xavier_normal_)}
+FUNCTIONS = {
+    f.__name__: f
+    for f in (
+        uniform_,
+        normal_,
+        constant_,
+        zeros_,
+        ones_,
+        calculate_gain,
+        kaiming_uniform_,
+        kaiming_normal_,
+        xavier_uniform_,
+        xavier_normal_,
+    )
+}

@@ -2,6 +2,7 @@
 Identity and Dropout.  Parameters are made (empty, in the default float dtype) and
 initialised in PyTorch's order with PyTorch's draws (`reset_parameters`), so the same
 `manual_seed` gives the same numbers; each prints as PyTorch prints it."""
+
 from __future__ import annotations
 
 import math
@@ -57,8 +58,10 @@ class Linear(Module):
         return batching.op("linear", input, self.weight, self.bias)
 
     def extra_repr(self):
-        return (f"in_features={self.in_features}, out_features={self.out_features}, "
-                f"bias={self.bias is not None}")
+        return (
+            f"in_features={self.in_features}, out_features={self.out_features}, "
+            f"bias={self.bias is not None}"
+        )
 
 
 class LazyLinear(Linear):
@@ -84,13 +87,14 @@ class LazyLinear(Linear):
                 self.bias.data = np.zeros((self.out_features,), dtype=self.bias.data.dtype)
                 set_uninitialized(self.bias, False)
             self.reset_parameters()
-            object.__setattr__(self, "__class__", Linear)       # torch: cls_to_become
+            object.__setattr__(self, "__class__", Linear)  # torch: cls_to_become
         return Linear.forward(self, input)
 
 
 class Bilinear(Module):
-    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None,
-                 dtype=None):
+    def __init__(
+        self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None
+    ):
         super().__init__()
         self.in1_features, self.in2_features = in1_features, in2_features
         self.out_features = out_features
@@ -111,8 +115,10 @@ class Bilinear(Module):
         return bilinear(input1, input2, self.weight, self.bias)
 
     def extra_repr(self):
-        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
-                f"out_features={self.out_features}, bias={self.bias is not None}")
+        return (
+            f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+            f"out_features={self.out_features}, bias={self.bias is not None}"
+        )
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -126,8 +132,20 @@ def bilinear(input1, input2, weight, bias=None):
 
 
 class Conv2d(Module):
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
-                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         if isinstance(groups, bool) or not isinstance(groups, int) or groups <= 0:
             raise GradValueError("groups must be a positive integer")
@@ -141,13 +159,16 @@ class Conv2d(Module):
         if isinstance(padding, str):
             if padding not in ("same", "valid"):
                 # torch prints a Python set here (its order varies from run to run)
-                raise GradValueError(f"Invalid padding string {padding!r}, should be one of "
-                                     "{'same', 'valid'}")
+                raise GradValueError(
+                    f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}"
+                )
             if padding == "same" and self.stride != (1, 1):
                 raise GradValueError("padding='same' is not supported for strided convolutions")
         if padding_mode not in PADDING_MODES:
-            raise GradValueError("padding_mode must be one of {'circular', 'reflect', 'replicate', "
-                                 f"'zeros'}}, but got padding_mode='{padding_mode}'")
+            raise GradValueError(
+                "padding_mode must be one of {'circular', 'reflect', 'replicate', "
+                f"'zeros'}}, but got padding_mode='{padding_mode}'"
+            )
         self.in_channels, self.out_channels = in_channels, out_channels
         self.padding = padding if isinstance(padding, str) else _pair(padding, "padding")
         self.groups, self.padding_mode = groups, padding_mode
@@ -182,14 +203,32 @@ class Conv2d(Module):
     def forward(self, input):
         if self.padding_mode != "zeros":
             padded = FUNCTIONS["pad"](input, self._pad_sides(), mode=self.padding_mode)
-            return batching.op("conv2d", padded, self.weight, self.bias, self.stride, (0, 0),
-                               self.dilation, self.groups)
-        return batching.op("conv2d", input, self.weight, self.bias, self.stride, self.padding,
-                           self.dilation, self.groups)
+            return batching.op(
+                "conv2d",
+                padded,
+                self.weight,
+                self.bias,
+                self.stride,
+                (0, 0),
+                self.dilation,
+                self.groups,
+            )
+        return batching.op(
+            "conv2d",
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            self.dilation,
+            self.groups,
+        )
 
     def extra_repr(self):
-        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, " \
+        s = (
+            f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
             f"stride={self.stride}"
+        )
         if self.padding != (0, 0):
             s += f", padding={self.padding}"
         if self.dilation != (1, 1):
@@ -207,8 +246,9 @@ PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
 class MaxPool2d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
-                 ceil_mode=False):
+    def __init__(
+        self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False
+    ):
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
@@ -216,12 +256,22 @@ class MaxPool2d(Module):
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
     def forward(self, input):
-        return batching.op("max_pool2d", input, self.kernel_size, self.stride, self.padding,
-                                       self.dilation, self.ceil_mode, self.return_indices)
+        return batching.op(
+            "max_pool2d",
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            self.ceil_mode,
+            self.return_indices,
+        )
 
     def extra_repr(self):
-        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+        return (
+            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+            f"dilation={self.dilation}, ceil_mode={self.ceil_mode}"
+        )
 
 
 def _activation(name, fn, doc, inplace=True):
@@ -315,6 +365,23 @@ class Dropout(Module):
         return f"p={self.p}, inplace={self.inplace}"
 
 
-LAYERS = {c.__name__: c for c in (
-    Linear, LazyLinear, Bilinear, Conv2d, MaxPool2d, ReLU, Tanh, Sigmoid, LogSigmoid, Softmax, LogSoftmax,
-    LeakyReLU, Flatten, Identity, Dropout)}
+LAYERS = {
+    c.__name__: c
+    for c in (
+        Linear,
+        LazyLinear,
+        Bilinear,
+        Conv2d,
+        MaxPool2d,
+        ReLU,
+        Tanh,
+        Sigmoid,
+        LogSigmoid,
+        Softmax,
+        LogSoftmax,
+        LeakyReLU,
+        Flatten,
+        Identity,
+        Dropout,
+    )
+}

@@ -13,6 +13,7 @@ tests `type(x) is Tensor` on its fast paths, so a subclass would fall off
 them); `nn.Parameter(t)` makes one and `isinstance(p, nn.Parameter)` asks the
 mark.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -36,6 +37,7 @@ class _ParameterType(type):
 
 class Parameter(metaclass=_ParameterType):
     """nn.Parameter(data=None, requires_grad=True): a leaf tensor sharing data's values."""
+
     language_methods = {}
     language_callable = True
 
@@ -45,10 +47,13 @@ class Parameter(metaclass=_ParameterType):
         elif type(data) is Tensor:
             arr = data.data
         else:
-            raise GradTypeError(f"Parameter(): argument 'data' must be Tensor, not {type_name(data)}")
+            raise GradTypeError(
+                f"Parameter(): argument 'data' must be Tensor, not {type_name(data)}"
+            )
         if requires_grad and arr.dtype.kind != "f":
             raise GradRuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients")
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
         return mark(Tensor(arr, requires_grad=bool(requires_grad)))
 
 
@@ -73,8 +78,10 @@ class Module(ModuleState):
 
     def __init__(self, *args, **kwargs):
         if args or kwargs:
-            raise GradTypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
-                                f"but {len(args) + 1} were given")
+            raise GradTypeError(
+                f"{type(self).__name__}.__init__() takes 1 positional argument "
+                f"but {len(args) + 1} were given"
+            )
         d = self.__dict__
         d["training"] = True
         d["_parameters"] = {}
@@ -94,8 +101,10 @@ class Module(ModuleState):
             return
         if params is not None and name in params:
             if value is not None:
-                raise GradTypeError(f"cannot assign '{_torch_type(value)}' as parameter '{name}' "
-                                    "(torch.nn.Parameter or None expected)")
+                raise GradTypeError(
+                    f"cannot assign '{_torch_type(value)}' as parameter '{name}' "
+                    "(torch.nn.Parameter or None expected)"
+                )
             params[name] = None
             return
         modules = d.get("_modules")
@@ -107,15 +116,19 @@ class Module(ModuleState):
             return
         if modules is not None and name in modules:
             if value is not None:
-                raise GradTypeError(f"cannot assign '{_torch_type(value)}' as child module "
-                                    f"'{name}' (torch.nn.Module or None expected)")
+                raise GradTypeError(
+                    f"cannot assign '{_torch_type(value)}' as child module "
+                    f"'{name}' (torch.nn.Module or None expected)"
+                )
             modules[name] = None
             return
         buffers = d.get("_buffers")
         if buffers is not None and name in buffers:
             if value is not None and type(value) is not Tensor:
-                raise GradTypeError(f"cannot assign '{_torch_type(value)}' as buffer '{name}' "
-                                    "(torch.Tensor or None expected)")
+                raise GradTypeError(
+                    f"cannot assign '{_torch_type(value)}' as buffer '{name}' "
+                    "(torch.Tensor or None expected)"
+                )
             buffers[name] = value
             return
         d[name] = value
@@ -128,7 +141,7 @@ class Module(ModuleState):
         for d in dicts:
             d.pop(name, None)
 
-    def __getattr__(self, name):          # only called when normal lookup fails
+    def __getattr__(self, name):  # only called when normal lookup fails
         if name.startswith("__"):
             raise NoAttribute(f"'{type(self).__name__}' object has no attribute '{name}'")
         d = self.__dict__
@@ -151,15 +164,19 @@ class Module(ModuleState):
 
     def language_delattr(self, name):
         d = self.__dict__
-        if not any(name in d.get(k, ()) for k in ("_parameters", "_buffers", "_modules")) \
-                and name not in d:
+        if (
+            not any(name in d.get(k, ()) for k in ("_parameters", "_buffers", "_modules"))
+            and name not in d
+        ):
             raise NoAttribute(f"'{type(self).__name__}' object has no attribute '{name}'")
         Module.__delattr__(self, name)
 
     # ------------------------------------------------------------ calling
     def forward(self, *args, **kwargs):
-        raise GradRuntimeError(f'Module [{type(self).__name__}] is missing the required '
-                               '"forward" function', type_name="NotImplementedError")
+        raise GradRuntimeError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function',
+            type_name="NotImplementedError",
+        )
 
     def __call__(self, *args, **kwargs):
         d = self.__dict__
@@ -188,15 +205,19 @@ class Module(ModuleState):
     def register_parameter(self, name, param):
         _check_name(self, name, "parameter")
         if param is not None and not is_parameter(param):
-            raise GradTypeError(f"cannot assign '{_torch_type(param)}' object to parameter "
-                                f"'{name}' (torch.nn.Parameter or None required)")
+            raise GradTypeError(
+                f"cannot assign '{_torch_type(param)}' object to parameter "
+                f"'{name}' (torch.nn.Parameter or None required)"
+            )
         self.__dict__["_parameters"][name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
         _check_name(self, name, "buffer")
         if tensor is not None and type(tensor) is not Tensor:
-            raise GradTypeError(f"cannot assign '{_torch_type(tensor)}' object to buffer "
-                                f"'{name}' (torch Tensor or None required)")
+            raise GradTypeError(
+                f"cannot assign '{_torch_type(tensor)}' object to buffer "
+                f"'{name}' (torch Tensor or None required)"
+            )
         d = self.__dict__
         d["_buffers"][name] = tensor
         if persistent:
@@ -217,7 +238,7 @@ class Module(ModuleState):
         out = []
         seen = set() if memo is None else memo
 
-        def walk(pfx, m):             # depth first, children in registration order
+        def walk(pfx, m):  # depth first, children in registration order
             if remove_duplicate:
                 if id(m) in seen:
                     return
@@ -226,6 +247,7 @@ class Module(ModuleState):
             for name, child in m.__dict__["_modules"].items():
                 if child is not None:
                     walk(pfx + ("." if pfx else "") + name, child)
+
         walk(prefix, self)
         return out
 
@@ -244,8 +266,11 @@ class Module(ModuleState):
         return [m for _, m in self.named_children()]
 
     def _named_members(self, table, prefix, recurse, remove_duplicate=True):
-        mods = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
-            if recurse else [(prefix, self)]
+        mods = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else [(prefix, self)]
+        )
         out, seen = [], set()
         for pfx, m in mods:
             for name, v in m.__dict__[table].items():
@@ -317,8 +342,9 @@ class Module(ModuleState):
     def __repr__(self):
         extra = self.extra_repr()
         extra_lines = extra.split("\n") if extra else []
-        child_lines = [f"({key}): " + _addindent(repr(m), 2)
-                       for key, m in self.__dict__["_modules"].items()]
+        child_lines = [
+            f"({key}): " + _addindent(repr(m), 2) for key, m in self.__dict__["_modules"].items()
+        ]
         lines = extra_lines + child_lines
         main = self._get_name() + "("
         if lines:
@@ -328,7 +354,7 @@ class Module(ModuleState):
                 main += "\n  " + "\n  ".join(lines) + "\n"
         return main + ")"
 
-    language_methods = {}      # filled below: every public method above
+    language_methods = {}  # filled below: every public method above
 
 
 def _torch_type(v):
@@ -354,17 +380,44 @@ class NoAttribute(GradAttributeError, AttributeError):
 
 def _dispatch(name):
     """x.name(...) through Python's lookup, so a subclass's override is the one called."""
+
     def call(self, *args, **kwargs):
         return getattr(self, name)(*args, **kwargs)
+
     call.__name__ = name
     return call
 
 
 Module.language_methods = {
-    name: _dispatch(name) for name in (
-        "register_parameter", "register_buffer", "add_module", "register_module",
-        "named_modules", "modules", "named_children", "children", "named_parameters",
-        "parameters", "named_buffers", "buffers", "get_submodule", "train", "eval",
-        "requires_grad_", "zero_grad", "apply", "state_dict", "load_state_dict", "to", "cpu",
-        "double", "float", "extra_repr", "register_forward_hook", "register_forward_pre_hook",
-        "forward")}
+    name: _dispatch(name)
+    for name in (
+        "register_parameter",
+        "register_buffer",
+        "add_module",
+        "register_module",
+        "named_modules",
+        "modules",
+        "named_children",
+        "children",
+        "named_parameters",
+        "parameters",
+        "named_buffers",
+        "buffers",
+        "get_submodule",
+        "train",
+        "eval",
+        "requires_grad_",
+        "zero_grad",
+        "apply",
+        "state_dict",
+        "load_state_dict",
+        "to",
+        "cpu",
+        "double",
+        "float",
+        "extra_repr",
+        "register_forward_hook",
+        "register_forward_pre_hook",
+        "forward",
+    )
+}

@@ -1,5 +1,6 @@
 """What nn.Module does with its values as a whole: state_dict / load_state_dict (with
 PyTorch's reprs and errors) and conversion to a dtype or device (a mixin of Module)."""
+
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -44,7 +45,7 @@ class StateDict(OrderedDict):
     language_methods = {"keys": keys_, "values": values_, "items": items_}
 
 
-StateDict.__name__ = StateDict.__qualname__ = "OrderedDict"     # type(sd).__name__, as torch's
+StateDict.__name__ = StateDict.__qualname__ = "OrderedDict"  # type(sd).__name__, as torch's
 
 
 class ModuleState:
@@ -69,7 +70,9 @@ class ModuleState:
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
         if not isinstance(state_dict, dict):
-            raise GradTypeError(f"Expected state_dict to be dict-like, got {_torch_type(state_dict)}.")
+            raise GradTypeError(
+                f"Expected state_dict to be dict-like, got {_torch_type(state_dict)}."
+            )
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
@@ -79,24 +82,36 @@ class ModuleState:
                 continue
             src = state_dict[k]
             if type(src) is not Tensor:
-                errors.append(f'While copying the parameter named "{k}", expected torch.Tensor '
-                              f"or Tensor-like object from checkpoint but received {_torch_type(src)}")
+                errors.append(
+                    f'While copying the parameter named "{k}", expected torch.Tensor '
+                    f"or Tensor-like object from checkpoint but received {_torch_type(src)}"
+                )
                 continue
             if src.data.shape != target.data.shape:
-                errors.append(f"size mismatch for {k}: copying a param with shape "
-                              f"{_size(src)} from checkpoint, the shape in current model is "
-                              f"{_size(target)}.")
+                errors.append(
+                    f"size mismatch for {k}: copying a param with shape "
+                    f"{_size(src)} from checkpoint, the shape in current model is "
+                    f"{_size(target)}."
+                )
                 continue
         if strict:
             if unexpected:
-                errors.insert(0, "Unexpected key(s) in state_dict: " +
-                              ", ".join(f'"{k}"' for k in unexpected) + ". ")
+                errors.insert(
+                    0,
+                    "Unexpected key(s) in state_dict: "
+                    + ", ".join(f'"{k}"' for k in unexpected)
+                    + ". ",
+                )
             if missing:
-                errors.insert(0, "Missing key(s) in state_dict: " +
-                              ", ".join(f'"{k}"' for k in missing) + ". ")
+                errors.insert(
+                    0,
+                    "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ",
+                )
         if errors:
-            raise GradRuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
-                                   + "\n\t".join(errors))
+            raise GradRuntimeError(
+                f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                + "\n\t".join(errors)
+            )
         for k, target in own.items():
             if k in state_dict:
                 target.data = np.array(state_dict[k].data, dtype=target.data.dtype, copy=True)
@@ -130,8 +145,10 @@ class ModuleState:
             return self
         dt = dtypes.as_numpy(dtype)
         if dt.kind != "f":
-            raise GradTypeError("nn.Module.to only accepts floating point or complex dtypes, "
-                                f"but got desired dtype={dtypes.DType(dt)}")
+            raise GradTypeError(
+                "nn.Module.to only accepts floating point or complex dtypes, "
+                f"but got desired dtype={dtypes.DType(dt)}"
+            )
         return self._apply_arrays(lambda a: a.astype(dt) if a.dtype.kind == "f" else a)
 
     def cpu(self):

@@ -5,6 +5,7 @@ The replacement is done in the module's own tables (`_parameters`, `_buffers`), 
 a layer's forward reads the given tensor where it reads `self.weight`; the tables
 are put back when the call returns or fails.  The tensors given need not be
 Parameters (make_dual results, detached tensors, tensors of an outer transform)."""
+
 from __future__ import annotations
 
 from ...base.errors import GradRuntimeError, GradTypeError, GradValueError
@@ -20,8 +21,9 @@ def _owner(module, dotted):
     for p in path:
         sub = m.__dict__.get("_modules", {}).get(p)
         if not isinstance(sub, Module):
-            raise GradValueError(f"{type(m).__name__} has no attribute `{p}`",
-                                 type_name="AttributeError")
+            raise GradValueError(
+                f"{type(m).__name__} has no attribute `{p}`", type_name="AttributeError"
+            )
         m = sub
     return m, leaf
 
@@ -30,17 +32,22 @@ def _merge(dicts):
     if isinstance(dicts, dict):
         return dict(dicts)
     if not isinstance(dicts, (tuple, list)):
-        raise GradTypeError("Expected all elements of parameter_and_buffer_dicts to be "
-                            f"dictionaries, got {type_name(dicts)}")
+        raise GradTypeError(
+            "Expected all elements of parameter_and_buffer_dicts to be "
+            f"dictionaries, got {type_name(dicts)}"
+        )
     merged = {}
     for d in dicts:
         if not isinstance(d, dict):
-            raise GradValueError("Expected all elements of parameter_and_buffer_dicts to be "
-                                 "dictionaries")
+            raise GradValueError(
+                "Expected all elements of parameter_and_buffer_dicts to be dictionaries"
+            )
         for k in d:
             if k in merged:
-                raise GradValueError(f"{k} appeared in multiple dictionaries; behavior of "
-                                     "functional call is ambiguous")
+                raise GradValueError(
+                    f"{k} appeared in multiple dictionaries; behavior of "
+                    "functional call is ambiguous"
+                )
         merged.update(d)
     return merged
 
@@ -48,11 +55,13 @@ def _merge(dicts):
 _MISSING = object()
 
 
-def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
-                    tie_weights=True, strict=False):
+def functional_call(
+    module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False
+):
     if not isinstance(module, Module):
-        raise GradTypeError(f"functional_call(): expected a torch.nn.Module, got "
-                            f"{type_name(module)}")
+        raise GradTypeError(
+            f"functional_call(): expected a torch.nn.Module, got {type_name(module)}"
+        )
     values = _merge(parameter_and_buffer_dicts)
     if args is None:
         args = ()
@@ -69,8 +78,9 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
                 parts.append("Unexpected key(s): " + ", ".join(repr(k) for k in unexpected) + ".")
             if missing:
                 parts.append("Missing key(s): " + ", ".join(repr(k) for k in missing) + ".")
-            raise GradRuntimeError("Error(s) in reparametrizing for "
-                                   f"{type(module).__name__}:\n\t" + "\n\t".join(parts))
+            raise GradRuntimeError(
+                f"Error(s) in reparametrizing for {type(module).__name__}:\n\t" + "\n\t".join(parts)
+            )
     undo = []
     try:
         for name, value in values.items():
@@ -97,6 +107,7 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
 class FunctionalModuleWithBuffers:
     """What functorch.make_functional_with_buffers returns: func(params, buffers, *args)
     calls the module with those parameters and buffers (in named_parameters order)."""
+
     language_callable = True
     language_methods = {}
 
@@ -109,14 +120,18 @@ class FunctionalModuleWithBuffers:
         return functional_call(self.module, values, args, kwargs)
 
     def __repr__(self):
-        return "FunctionalModuleWithBuffers(\n  (stateless_model): " + \
-            repr(self.module).replace("\n", "\n  ") + "\n)"
+        return (
+            "FunctionalModuleWithBuffers(\n  (stateless_model): "
+            + repr(self.module).replace("\n", "\n  ")
+            + "\n)"
+        )
 
 
 def make_functional_with_buffers(model, disable_autograd_tracking=False):
     if not isinstance(model, Module):
-        raise GradTypeError(f"make_functional_with_buffers(): expected a torch.nn.Module, got "
-                            f"{type_name(model)}")
+        raise GradTypeError(
+            f"make_functional_with_buffers(): expected a torch.nn.Module, got {type_name(model)}"
+        )
     params = list(model.named_parameters())
     buffers = list(model.named_buffers())
     fn = FunctionalModuleWithBuffers(model, [n for n, _ in params], [n for n, _ in buffers])
