@@ -13,6 +13,7 @@ from .language.parser import Tree
 from .base import context
 from .base.gctune import tune as tune_gc
 from .base.heap import tune as tune_heap
+from .base.stack import deepen, max_depth_cap
 from .base.errors import GradError, Interrupted, did_you_mean, fill_column
 from .core import dtypes
 from .core.convert import to_array
@@ -106,10 +107,10 @@ def configure(args) -> context.Context:
     _check_int_option("--max-depth", args.max_depth, 1)
     _check_int_option("--max-steps", args.max_steps, 0)
     _check_int_option("--seed", args.seed, -(1 << 63), (1 << 64) - 1)
-    ctx.limits.max_depth = args.max_depth
+    deepen()  # room on the C stack, and Python's recursion limit that fits in it
+    ctx.limits.max_depth = min(args.max_depth, max_depth_cap())
     ctx.limits.max_steps = args.max_steps
     ctx.replay = getattr(args, "replay", True)
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     tune_gc()  # collect less often: graphs have no cycles
     tune_heap()  # big arrays reuse freed pages (glibc)
     if args.seed is not None:

@@ -12,6 +12,7 @@ import math
 
 from .errors import LimitError
 from . import context
+from .stack import max_depth_cap
 
 
 def _limits():
@@ -111,3 +112,20 @@ def check_format_spec(spec):
                 f"(the limit is {_limits().max_items})"
             )
         digits = ""
+
+
+def depth_hint():
+    """What to say when recursion is too deep: raise --max-depth, or (at its cap)
+    that the C stack allows no deeper."""
+    cap = max_depth_cap()
+    if _limits().max_depth < cap:
+        return "raise it with --max-depth"
+    return f"--max-depth is capped at {cap}: the C stack allows no deeper recursion"
+
+
+def depth_exceeded():
+    """The error for a user function called deeper than --max-depth."""
+    return LimitError(
+        f"maximum recursion depth exceeded ({_limits().max_depth} nested calls of user functions)",
+        hint=depth_hint(),
+    )

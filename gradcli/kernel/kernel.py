@@ -16,6 +16,7 @@ from ipykernel.kernelbase import Kernel
 
 from .. import __version__
 from ..base.errors import GradError, Interrupted, fill_column, render
+from ..base.stack import deepen
 from ..core.printing import show
 from ..language.state import state
 from ..notebook import run_cell, strip_magics
@@ -96,7 +97,7 @@ class GradcliKernel(Kernel):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+        deepen()  # room on the C stack, and Python's recursion limit that fits in it
         self.gc = Session(KernelOutput(self), filename="<cell>")
 
     # ---------------------------------------------------------- output

@@ -4,7 +4,8 @@ as Python functions are), and generators."""
 
 from __future__ import annotations
 
-from ..base.errors import GradError, GradTypeError, LimitError, did_you_mean
+from ..base.errors import GradError, GradTypeError, did_you_mean
+from ..base.limits import depth_exceeded
 from ..base import context
 from ..library.stdlib import bounded_values
 
@@ -191,11 +192,7 @@ class UserFunction:
     def run(self, local):
         depth = call_depth.n + 1
         if depth > context.current.limits.max_depth:
-            raise LimitError(
-                f"maximum recursion depth exceeded ({context.current.limits.max_depth} nested "
-                f"calls of user functions)",
-                hint="raise it with --max-depth",
-            )
+            raise depth_exceeded()
         call_depth.n = depth
         if self.cell is not None:
             local[CLASS_CELL] = self.cell
@@ -257,11 +254,7 @@ class Generator:
         fn = self.fn
         depth = call_depth.n + 1
         if depth > context.current.limits.max_depth:
-            raise LimitError(
-                f"maximum recursion depth exceeded ({context.current.limits.max_depth} "
-                f"nested calls of user functions)",
-                hint="raise it with --max-depth",
-            )
+            raise depth_exceeded()
         if self.gen is None:
             local = self.local
             if fn.cell is not None:

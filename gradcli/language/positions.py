@@ -9,6 +9,7 @@ import re
 from .parser import Token
 
 from ..base.errors import GradError, GradSyntaxError, GradTypeError, LimitError, broadcast_error
+from ..base.limits import depth_hint
 
 
 def pos(node):
@@ -43,9 +44,7 @@ def located(exc, line, col):
     if isinstance(exc, GradError):
         return exc.at(line, col)
     if isinstance(exc, RecursionError):
-        return LimitError(
-            "maximum recursion depth exceeded", line, col, hint="raise it with --max-depth"
-        )
+        return LimitError("maximum recursion depth exceeded", line, col, hint=depth_hint())
     if isinstance(exc, MemoryError):
         return LimitError("out of memory", line, col)
     if isinstance(exc, _PYTHON_ERRORS):
