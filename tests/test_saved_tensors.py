@@ -1,4 +1,4 @@
-"""Saved tensors (engine/saved.py, ops/saved_names.py, library/saved_hooks.py): the
+"""Saved tensors (engine/saved.py, the ops' saved_names, library/saved_hooks.py): the
 cases of tests/saved_cases.py against torch 2.13's output (tests/golden/saved.json,
 scripts/gen_golden_saved.py), and what hooks must leave as it was."""
 

@@ -21,6 +21,7 @@ never confused.
 
 from __future__ import annotations
 
+from .declare import none
 import re
 
 import numpy as np
@@ -40,7 +41,8 @@ AFTER_SWAP = []  # called after each swap (engine/saved.py wraps apply while hoo
 
 
 def no_forward_rule(node):
-    """PyTorch's error for an op without a forward-mode rule (its node's jvp is None)."""
+    """PyTorch's error for an op without a forward-mode rule (its node declares
+    `jvp = none(why)`)."""
     aten = (
         getattr(node, "aten", "")
         or re.sub(r"(?<!^)(?=[A-Z])", "_", re.sub(r"Backward\d*$", "", node.name)).lower()
@@ -177,7 +179,7 @@ def _dual_apply(cls, *args, **params):
                 params,
             )
             saved = [_saved_for_jvp(s, src, result) for s, src in zip(saved_arrays, srcs)]
-            if node.jvp is None:
+            if not node.jvp:  # None, or the op's none(why): no rule
                 raise no_forward_rule(node)
             t = node.jvp(ts, TensorF, *saved)
         finally:
@@ -332,6 +334,7 @@ class DualView(Function):
 
     __slots__ = ()
     name = "ViewBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x):
         return x.view()
@@ -347,6 +350,7 @@ class PrimalView(Function):
 
     __slots__ = ()
     name = "Identity"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x):
         return x.view()

@@ -46,16 +46,19 @@ class Function:
         "epoch",
         "seq",
     )
-    name = "Backward"
-    differentiable_twice = True
-    saved_uses = None  # per saved value, the inputs whose gradient uses it (None: all)
-    jvp = None  # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); None: no rule
-    sums_as_is = False  # backward returns F.sum_to's / F.sum_scaled's results untouched
-    #                     (schedule.py may defer them)
-    # PyTorch's view of the saved values (engine/saved.py; ops/saved_names.py fills them in):
-    saved_names = None  # per saved value, PyTorch's name (grad_fn._saved_<name>), None: not saved
+    # The facets each op declares in its own class body (engine/declare.py; the test of
+    # the declarations fails on a facet a concrete op leaves to these defaults):
+    name = "Backward"  # PyTorch's grad_fn name
+    jvp = None  # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); none(why): no rule
+    # PyTorch's view of the saved values (engine/saved.py):
+    saved_names = None  # per saved value, PyTorch's name (grad_fn._saved_<name>), None: not
+    #                     saved; none(why): the names are not known (every value is packed)
     saved_order = None  # the saved values' positions in the order PyTorch saves them
     saved_extra = None  # the node's other _saved_<name> attributes: name -> function(node)
+    saved_uses = None  # per saved value, the inputs whose gradient uses it (None: all)
+    differentiable_twice = True
+    sums_as_is = False  # backward returns F.sum_to's / F.sum_scaled's results untouched
+    #                     (schedule.py may defer them)
 
     def save(self, *arrays):
         self.saved = arrays

@@ -22,6 +22,7 @@ grad mode (`w[:1]`) inherits the mark (`_MARKED`).  Then, as PyTorch:
 
 from __future__ import annotations
 
+from .declare import none
 import weakref
 
 from ..base import context
@@ -56,6 +57,8 @@ class NoGradView(Function):
     """The node of a no_grad view: no inputs; "Invalid" once its storage changed."""
 
     __slots__ = ("vc", "version")
+    forward = none("made by the view itself (no inputs), never applied")
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     differentiable_twice = True
 
     @property
@@ -85,6 +88,8 @@ class InvalidView(Function):
 
     __slots__ = ("op",)
     name = "Invalid"
+    forward = none("made in place of a view's node once its storage changed, never applied")
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def __bool__(self):
         if context.current.grad_enabled:

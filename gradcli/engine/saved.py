@@ -4,9 +4,10 @@
 A node keeps what its backward needs in `node.saved`, a tuple of arrays (or Python
 numbers), in the order its op's `forward` saved them.  Each op class may say how
 PyTorch names them (`saved_names`: one name per saved value, None for a value
-PyTorch does not save), in which order PyTorch saves them (`saved_order`) and which
-other, non-tensor, attributes its node has (`saved_extra`: name -> function of the
-node); ops/saved_names.py fills these in for the common ops.
+PyTorch does not save; `none(why)` where the names are not known, and then every value
+is packed), in which order PyTorch saves them (`saved_order`) and which other,
+non-tensor, attributes its node has (`saved_extra`: name -> function of the node);
+each op class declares these beside its forward (engine/declare.py).
 
 Hooks cost nothing while none are registered: as forward.py does for forward-mode
 levels, `Function.apply` / `apply2` are swapped for packing versions only while a
@@ -125,7 +126,7 @@ def _pack_result(out):
 def _kept(node, i, names):
     """Whether PyTorch saves value i of `node`: it has a name there (when the op's
     names are known) and a gradient that uses it is needed."""
-    if names is not None and (i >= len(names) or names[i] is None):
+    if type(names) is tuple and (i >= len(names) or names[i] is None):
         return False
     return kept(node, i)
 
@@ -256,7 +257,7 @@ def saved_attr(node, attr):
     if extra is not None and field in extra:
         return extra[field](node)
     names = node.saved_names
-    if names is None or field not in names:
+    if type(names) is not tuple or field not in names:
         raise GradAttributeError(f"'{node.name}' object has no attribute '{attr}'")
     i = names.index(field)
     saved = node.saved
@@ -293,3 +294,34 @@ def saved_array(node, i):
     if saved is None:
         raise GradRuntimeError(SECOND_BACKWARD)
     return saved[i]
+
+
+# ---------------------------------------------------------------- helpers for declarations
+
+
+def saved_const(v):
+    """A `saved_extra` attribute that is always `v` (as addmm's `_saved_alpha`, 1)."""
+    return lambda node: v
+
+
+def saved_operands(names, first_input=0):
+    """`saved_extra` of mm's and addmm's `_saved_<operand>_sym_sizes` (kept always) and
+    `_sym_strides` (kept only when the operand's gradient is needed) for their saved
+    operands `names` (the inputs from `first_input` on)."""
+
+    def meta(i, strides):
+        def get(node):
+            if strides and not node.needs[first_input + i]:
+                return ()
+            arr = saved_array(node, i)
+            if not strides:
+                return tuple(arr.shape)
+            return tuple(s // arr.dtype.itemsize for s in arr.strides)
+
+        return get
+
+    out = {}
+    for i, n in enumerate(names):
+        out[n + "_sym_sizes"] = meta(i, False)
+        out[n + "_sym_strides"] = meta(i, True)
+    return out

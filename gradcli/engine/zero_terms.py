@@ -9,6 +9,7 @@ primal paired with the missing tangent is in a graph."""
 
 from __future__ import annotations
 
+from .declare import none
 import numpy as np
 
 from ..base import context
@@ -21,6 +22,7 @@ class ZeroTerm(Function):
     named as the op's node; its gradient to p is zeros."""
 
     __slots__ = ("name", "pshape", "pdtype")
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, p, shape, dtype, label):
         self.name, self.pshape = label, np.shape(p)
@@ -40,6 +42,7 @@ class ZeroAdd(Function):
 
     __slots__ = ("keep", "sx", "sy")
     name = "AddBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, y, keep):
         self.keep, self.sx, self.sy = keep, np.shape(x), np.shape(y)
@@ -59,6 +62,7 @@ class ZeroSub(Function):
 
     __slots__ = ()
     name = "SubBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, z, x):
         return np.negative(np.broadcast_to(x, np.broadcast_shapes(np.shape(z), np.shape(x))))

@@ -26,6 +26,7 @@ def _grad_tensor_arg(v):
     "backward(tensors, gradient=None, retain_graph=False, create_graph=False, inputs=None)",
     "accumulate d(tensors)/d(leaf) into each leaf's .grad; returns none",
     category="autograd",
+    batch=None,
 )
 def backward(
     tensors, gradient=None, retain_graph=None, create_graph=False, inputs=None, grad_tensors=None
@@ -90,6 +91,7 @@ def backward_leaves(
     "grad(outputs, inputs, grad_outputs=None, retain_graph=False, create_graph=False)",
     "the gradients of outputs with respect to inputs, as a tuple; .grad untouched",
     category="autograd",
+    batch=None,
 )
 def grad(
     outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False
@@ -124,7 +126,11 @@ ENABLE_GRAD = GradModeContext(True, "enable_grad")
 
 
 @register(
-    "no_grad", "with no_grad:", "a block whose results do not require grad", category="autograd"
+    "no_grad",
+    "with no_grad:",
+    "a block whose results do not require grad",
+    category="autograd",
+    batch=None,
 )
 def no_grad():
     return NO_GRAD
@@ -135,6 +141,7 @@ def no_grad():
     "with enable_grad:",
     "a block with grad mode on (inside no_grad)",
     category="autograd",
+    batch=None,
 )
 def enable_grad():
     return ENABLE_GRAD
@@ -182,11 +189,18 @@ class SetGradEnabled:
     "set_grad_enabled(mode)",
     "grad mode on or off: at once, or for a `with` block",
     category="autograd",
+    batch=None,
 )
 def set_grad_enabled(mode):
     return SetGradEnabled(mode)
 
 
-@register("is_grad_enabled", "is_grad_enabled()", "whether grad mode is on", category="autograd")
+@register(
+    "is_grad_enabled",
+    "is_grad_enabled()",
+    "whether grad mode is on",
+    category="autograd",
+    batch=None,
+)
 def is_grad_enabled():
     return context.current.grad_enabled

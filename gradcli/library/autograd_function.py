@@ -12,6 +12,7 @@ unless it is wrapped in `once_differentiable`.  In forward mode the class's
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..base import context
@@ -109,6 +110,7 @@ class CustomNode(Node):
 
     __slots__ = ("ctx", "fn_cls", "k", "n_out", "out_meta", "argpos", "nargs")
     name = "CustomBackward"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, *arrays, out, setup):
         (self.ctx, self.fn_cls, self.k, self.n_out, self.out_meta, self.argpos, self.nargs) = setup

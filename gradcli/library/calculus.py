@@ -130,6 +130,7 @@ def _assemble(rows, out_shape, x, create_graph):
     "jacobian(f, inputs, create_graph=False, strict=False)",
     "the Jacobian of f at inputs (a tensor or a tuple), as torch.autograd.functional",
     category="autograd",
+    batch=None,
 )
 def jacobian(
     func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"
@@ -157,6 +158,7 @@ VECTORIZE_ONLY = (
     "hessian(f, inputs, create_graph=False, strict=False)",
     "the Hessian of a scalar f at inputs (a tensor or a tuple), as torch.autograd.functional",
     category="autograd",
+    batch=None,
 )
 def hessian(
     func,
@@ -253,6 +255,7 @@ def _num(v):
     "check f's analytic gradients against central finite differences (float64); "
     "prints the worst errors per input and returns True or False",
     category="autograd",
+    batch=None,
 )
 def gradcheck(
     func,

@@ -168,6 +168,7 @@ def _escape_label(s):
     'Graphviz DOT text with format="dot", an SVG picture with format="svg"; '
     'save(graph(t), "g.svg") writes the picture',
     category="autograd",
+    batch=None,
 )
 def graph(t, format="text", values=False):
     if isinstance(t, Function):  # graph(y.grad_fn): the same picture

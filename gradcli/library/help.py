@@ -139,6 +139,7 @@ def help_text(entry, name=None) -> str:
     "help(name)",
     'help on a built-in: help(mean) or help("mean"); in the REPL also mean?, ? and :help',
     category="misc",
+    batch=None,
 )
 def help_(x=None):
     if x is None:

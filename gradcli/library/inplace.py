@@ -22,6 +22,7 @@ target is `AUGMENTED[op](x, y)` (returning x itself, to bind back to the target)
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..base import context
@@ -230,6 +231,7 @@ class CopySlices(Function):
 
     __slots__ = ("view",)
     name = "CopySlices"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     qualified_name = "torch::autograd::CopySlices"  # (grad_fn.name())
     jvp = linear  # linear in its tensor inputs
     differentiable_twice = False
@@ -258,6 +260,7 @@ class AsStrided(Function):
 
     __slots__ = ("shape", "view")
     name = "AsStridedBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear  # linear in its tensor inputs
 
     def forward(self, b, view):
@@ -283,6 +286,7 @@ def _whole(t):
 class Zero(Function):
     __slots__ = ()
     name = "ZeroBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear  # linear in its tensor inputs
 
     def forward(self, x):
@@ -295,6 +299,7 @@ class Zero(Function):
 class FillNumber(Function):
     __slots__ = ()
     name = "FillBackward2"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def jvp(self, ts, F, *saved):
         return Zero.apply(ts[0])  # a constant: its tangent is zero
@@ -309,6 +314,7 @@ class FillNumber(Function):
 class FillTensor(Function):
     __slots__ = ("dt",)
     name = "FillBackward3"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear  # linear in its tensor inputs
 
     def forward(self, x, value):
@@ -322,6 +328,7 @@ class FillTensor(Function):
 class Copy(Function):
     __slots__ = ("shape",)
     name = "CopyBackwards"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear  # linear in its tensor inputs
 
     def forward(self, x, src):
@@ -340,6 +347,7 @@ class IndexPut(Function):
 
     __slots__ = ("key", "shape")
     name = "IndexPutBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear  # linear in its tensor inputs
     differentiable_twice = False
 
@@ -370,6 +378,7 @@ class IndexPut(Function):
 class IndexAdd(Function):
     __slots__ = ("axis", "idx", "alpha")
     name = "IndexAddBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear  # linear in its tensor inputs
     differentiable_twice = False
 
@@ -389,7 +398,7 @@ class IndexAdd(Function):
 
 
 def _method(name, sig, doc):
-    return register(name, sig, doc, method=True, function=False, category="tensor")
+    return register(name, sig, doc, method=True, function=False, category="tensor", batch=None)
 
 
 @_method("zero_", "x.zero_()", "fill with zeros in place and return x")

@@ -208,6 +208,7 @@ def _numeric_row(line):
     "load(path, dtype=None, requires_grad=False)",
     "a tensor (leaf) from a .npy or .csv file; default floating dtype unless dtype=",
     category="misc",
+    batch=None,
 )
 def load(path, dtype=None, requires_grad=False):
     kind = _kind(path, "load")
@@ -234,6 +235,7 @@ def _csv_fmt(a):
     "save(t, path)",
     "write a tensor's values to a .npy or .csv file (1-D or 2-D for CSV); returns none",
     category="misc",
+    batch=None,
 )
 def save(t, path):
     if hasattr(t, "file_text") and isinstance(path, str):  # a picture: graph(y)

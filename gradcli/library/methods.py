@@ -14,7 +14,7 @@ from ..core.convert import type_name
 from ..base.device import Device, on_cpu
 from ..base.device import device as _device
 from ..base.errors import GradRuntimeError, GradTypeError
-from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
+from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, internal, register
 from ..ops.shape import numpy_T, to
 from .autograd_api import backward_leaves
 from ..engine.autograd import backward_out
@@ -23,7 +23,7 @@ from ..core.tensor import Tensor
 from ..ops.dims import norm_dims
 from ..base.limits import check_objects
 
-FUNCTIONS["numpy_T"] = numpy_T
+internal("numpy_T", batch="numpy_T")(numpy_T)
 
 
 # ---------------------------------------------------------------- tensor methods
@@ -33,7 +33,7 @@ def _method(name, sig, doc, **kw):
     return register(name, sig, doc, method=True, function=False, category="tensor", **kw)
 
 
-@_method("size", "x.size(dim=None)", "the shape (torch.Size), or the size of one dim")
+@_method("size", "x.size(dim=None)", "the shape (torch.Size), or the size of one dim", batch="size")
 def size(x, dim=None):
     s = Size(x.data.shape)
     if dim is None:
@@ -44,12 +44,12 @@ def size(x, dim=None):
     return s[d]
 
 
-@_method("dim", "x.dim()", "number of dims")
+@_method("dim", "x.dim()", "number of dims", batch="dim")
 def dim(x):
     return x.data.ndim
 
 
-@_method("numel", "x.numel()", "number of elements")
+@_method("numel", "x.numel()", "number of elements", batch="numel")
 def numel(x):
     return int(x.data.size)
 
@@ -61,18 +61,19 @@ def numel(x):
     method=True,
     function=False,
     category="tensor",
+    batch="item",
 )
 def item(x):
     return x.item()
 
 
-@_method("tolist", "x.tolist()", "the values as (nested) Python lists")
+@_method("tolist", "x.tolist()", "the values as (nested) Python lists", batch="item")
 def tolist(x):
     check_objects(x.data.size, "tolist()", 32)
     return x.data.tolist()
 
 
-@_method("detach", "x.detach()", "the same values, cut off from the graph")
+@_method("detach", "x.detach()", "the same values, cut off from the graph", batch="elementwise")
 def detach(x):
     r = Tensor(x.data)
     versions.share(r, x)  # as in PyTorch: one storage, one version counter
@@ -83,6 +84,7 @@ def detach(x):
     "requires_grad_",
     "x.requires_grad_(requires_grad=True)",
     "set requires_grad in place and return x",
+    batch=None,
 )
 def requires_grad_(x, requires_grad=True):
     if requires_grad and x.data.dtype.kind != "f":
@@ -97,7 +99,7 @@ def requires_grad_(x, requires_grad=True):
     return x
 
 
-@_method("retain_grad", "x.retain_grad()", "keep .grad for a non-leaf tensor")
+@_method("retain_grad", "x.retain_grad()", "keep .grad for a non-leaf tensor", batch=None)
 def retain_grad(x):
     if not x.requires_grad:
         raise GradRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
@@ -129,6 +131,7 @@ class RemovableHandle:
     "x.register_hook(hook)",
     "call hook(grad) whenever x's gradient is computed; a result replaces it; "
     "returns a handle with .remove()",
+    batch=None,
 )
 def register_hook(x, hook):
     if not x.requires_grad:
@@ -161,6 +164,7 @@ def write_(x, values):
     "backward",
     "x.backward(gradient=None, retain_graph=False, create_graph=False, inputs=None)",
     "accumulate gradients of x into the leaves' .grad",
+    batch=None,
 )
 def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     if (
@@ -179,6 +183,7 @@ def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inp
     "to",
     "x.to(dtype), x.to(device, dtype), x.to(other, copy=False)",
     "x converted to dtype (x itself if it has it already, unless copy=true)",
+    batch="elementwise",
 )
 def to_method(
     x, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None, **unknown
@@ -211,7 +216,12 @@ def to_method(
     return to(x, dt, copy=copy)
 
 
-@_method("type_as", "x.type_as(other)", "x converted to other's dtype (x itself if it has it)")
+@_method(
+    "type_as",
+    "x.type_as(other)",
+    "x converted to other's dtype (x itself if it has it)",
+    batch=None,
+)
 def type_as(x, other):
     if not isinstance(other, Tensor):
         raise GradTypeError(
@@ -220,12 +230,12 @@ def type_as(x, other):
     return to(x, other.data.dtype)
 
 
-@_method("cpu", "x.cpu()", "x itself (gradcli computes on the CPU)")
+@_method("cpu", "x.cpu()", "x itself (gradcli computes on the CPU)", batch=None)
 def cpu(x):
     return x
 
 
-@_method("cuda", "x.cuda()", "an error: gradcli computes on the CPU only")
+@_method("cuda", "x.cuda()", "an error: gradcli computes on the CPU only", batch=None)
 def cuda(x, device=None, non_blocking=False):
     on_cpu("cuda")
 
@@ -235,12 +245,15 @@ def cuda(x, device=None, non_blocking=False):
     "device(type)",
     "torch.device: 'cpu' (the only one gradcli computes on)",
     category="misc",
+    batch=None,
 )
 def device(type, index=None):
     return _device(type, index)
 
 
-@_method("type", "x.type(dtype=None)", "the type name, or a copy converted to dtype")
+@_method(
+    "type", "x.type(dtype=None)", "the type name, or a copy converted to dtype", batch="elementwise"
+)
 def type_method(x, dtype=None):
     if dtype is None:
         return {
@@ -252,42 +265,54 @@ def type_method(x, dtype=None):
     return to(x, dtypes.as_numpy(dtype))
 
 
-def _cast_method(name, dt):
-    _method(name, f"x.{name}()", f"a copy as {dtypes.TORCH_NAMES[dt]}")(lambda x: to(x, dt))
+def _cast_method(name, dt, batch):
+    _method(name, f"x.{name}()", f"a copy as {dtypes.TORCH_NAMES[dt]}", batch=batch)(
+        lambda x: to(x, dt)
+    )
 
 
-_cast_method("double", dtypes.float64)
-_cast_method("long", dtypes.int64)
-_cast_method("char", np.dtype(np.int8))
-_cast_method("short", np.dtype(np.int16))
+_cast_method("double", dtypes.float64, "elementwise")
+_cast_method("long", dtypes.int64, "elementwise")
+_cast_method("char", np.dtype(np.int8), None)
+_cast_method("short", np.dtype(np.int16), None)
 
 
-@_method("float", "x.float()", "a copy as torch.float32")
+@_method("float", "x.float()", "a copy as torch.float32", batch="elementwise")
 def _float_m(x):
     return to(x, dtypes.float32)
 
 
-@_method("int", "x.int()", "a copy as torch.int32")
+@_method("int", "x.int()", "a copy as torch.int32", batch="elementwise")
 def _int_m(x):
     return to(x, np.dtype(np.int32))
 
 
-@_method("bool", "x.bool()", "a copy as torch.bool")
+@_method("bool", "x.bool()", "a copy as torch.bool", batch="elementwise")
 def _bool_m(x):
     return to(x, dtypes.bool_)
 
 
-@_method("is_floating_point", "x.is_floating_point()", "whether the dtype is floating")
+@_method("is_floating_point", "x.is_floating_point()", "whether the dtype is floating", batch=None)
 def is_floating_point(x):
     return x.data.dtype.kind == "f"
 
 
-@_method("contiguous", "x.contiguous()", "x itself, or a contiguous copy (CloneBackward0)")
+@_method(
+    "contiguous",
+    "x.contiguous()",
+    "x itself, or a contiguous copy (CloneBackward0)",
+    batch="elementwise",
+)
 def contiguous(x):
     return x if x.data.flags.c_contiguous else FUNCTIONS["clone"](x)
 
 
-@_method("numpy", "x.numpy(force=False)", "the values as a NumPy array (shown as NumPy shows it)")
+@_method(
+    "numpy",
+    "x.numpy(force=False)",
+    "the values as a NumPy array (shown as NumPy shows it)",
+    batch=None,
+)
 def numpy_(x, *, force=False):
     if x.requires_grad and not force:
         raise GradRuntimeError(

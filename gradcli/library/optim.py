@@ -217,6 +217,7 @@ def _betas(betas):
     "SGD(params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False)",
     "torch.optim.SGD: .step() moves each parameter against its .grad; .zero_grad()",
     category="optim",
+    batch=None,
 )
 def sgd(
     params,
@@ -258,6 +259,7 @@ def sgd(
     "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0)",
     "torch.optim.Adam: .step() takes an Adam step with each parameter's .grad; .zero_grad()",
     category="optim",
+    batch=None,
 )
 def adam(
     params,

@@ -77,6 +77,7 @@ class AdamW(Adam):
     "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, centered=False)",
     "torch.optim.RMSprop: .step() divides each .grad by a running RMS",
     category="optim",
+    batch=None,
 )
 def rmsprop(
     params,
@@ -118,6 +119,7 @@ def rmsprop(
     "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10)",
     "torch.optim.Adagrad: .step() divides each .grad by the root of its summed squares",
     category="optim",
+    batch=None,
 )
 def adagrad(
     params,
@@ -158,6 +160,7 @@ def adagrad(
     "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01)",
     "torch.optim.AdamW: Adam with decoupled weight decay",
     category="optim",
+    batch=None,
 )
 def adamw(
     params,

@@ -26,6 +26,7 @@ from ..base.limits import check_items, check_objects
     "print(*values, sep=' ', end='\\n')",
     "print values as Python and PyTorch do",
     category="misc",
+    batch=None,
 )
 def print_(*values, sep=" ", end="\n"):
     for what, v in (("sep", sep), ("end", end)):
@@ -41,6 +42,7 @@ def print_(*values, sep=" ", end="\n"):
     "display(*values)",
     "show each value's repr on its own line (Jupyter's display)",
     category="misc",
+    batch=None,
 )
 def display(*values):
     for v in values:
@@ -50,7 +52,13 @@ def display(*values):
 # ---------------------------------------------------------------- Python basics
 
 
-@register("len", "len(x)", "length of a list, string or a tensor's first dim", category="misc")
+@register(
+    "len",
+    "len(x)",
+    "length of a list, string or a tensor's first dim",
+    category="misc",
+    batch="len",
+)
 def len_(x):
     if isinstance(x, Tensor):
         if x.data.ndim == 0:
@@ -65,7 +73,11 @@ def len_(x):
 
 
 @register(
-    "range", "range(stop) or range(start, stop, step=1)", "integers for a for loop", category="misc"
+    "range",
+    "range(stop) or range(start, stop, step=1)",
+    "integers for a for loop",
+    category="misc",
+    batch=None,
 )
 def range_(*args):
     if not 1 <= len(args) <= 3:
@@ -98,27 +110,30 @@ def _scalar(x, conv, what):
     "float(x)",
     "a Python float (float('inf') and float('nan') work); as a dtype, float64",
     category="misc",
+    batch=None,
 )
 def float_(x=0.0):
     return _scalar(x, float, "float")
 
 
-@register("int", "int(x)", "a Python int (truncates); as a dtype, int64", category="misc")
+@register(
+    "int", "int(x)", "a Python int (truncates); as a dtype, int64", category="misc", batch=None
+)
 def int_(x=0):
     return _scalar(x, int, "int")
 
 
-@register("bool", "bool(x)", "truth of a value; as a dtype, bool", category="misc")
+@register("bool", "bool(x)", "truth of a value; as a dtype, bool", category="misc", batch=None)
 def bool_(x=False):
     return truth(x)
 
 
-@register("str", "str(x)", "the text print would show", category="misc")
+@register("str", "str(x)", "the text print would show", category="misc", batch=None)
 def str_(x=""):
     return show_str(x)
 
 
-@register("list", "list(x)", "a list of the items of x", category="misc")
+@register("list", "list(x)", "a list of the items of x", category="misc", batch=None)
 def list_(x=()):
     if isinstance(x, Tensor):
         check_objects(len(x), "list() of this tensor", 300)
@@ -132,7 +147,7 @@ def list_(x=()):
     raise GradTypeError(f"'{type_name(x)}' object is not iterable")
 
 
-@register("tuple", "tuple(x)", "a tuple of the items of x", category="misc")
+@register("tuple", "tuple(x)", "a tuple of the items of x", category="misc", batch=None)
 def tuple_(x=()):
     return tuple(list_(x))
 
@@ -142,6 +157,7 @@ def tuple_(x=()):
     "divmod(a, b)",
     "(a // b, a % b) of two numbers, as Python gives them",
     category="misc",
+    batch=None,
 )
 def divmod_(a, b):
     if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):

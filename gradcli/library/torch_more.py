@@ -73,6 +73,7 @@ def _float_dtype(dtype):
     "normal(mean, std, size=None)",
     "samples of N(mean, std^2): numbers and a size, or tensors of means and/or stds",
     category="creation",
+    batch=None,
 )
 def normal(
     mean=0.0,
@@ -122,7 +123,11 @@ def normal(
 
 
 @register(
-    "randperm", "randperm(n)", "a random permutation of 0 .. n-1 (int64)", category="creation"
+    "randperm",
+    "randperm(n)",
+    "a random permutation of 0 .. n-1 (int64)",
+    category="creation",
+    batch=None,
 )
 def randperm(
     n,
@@ -152,6 +157,7 @@ def randperm(
     method=True,
     checks=[((Arg((2, 3, 4)), 0, 2), {}), ((Arg((2, 3, 4)), (0, 1), (2, 0)), {})],
     category="shape",
+    batch="movedim",
 )
 def movedim(input, source, destination):
     x = tensor_arg(input)
@@ -178,6 +184,7 @@ def movedim(input, source, destination):
     "set_default_device(device)",
     "the device new tensors are made on: gradcli has only the CPU",
     category="misc",
+    batch=None,
 )
 def set_default_device(device):
     on_cpu(device)
@@ -233,6 +240,7 @@ def _in_place_check(x):
     method=True,
     function=False,
     category="tensor",
+    batch=None,
 )
 def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     _in_place_check(x)
@@ -253,6 +261,7 @@ def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     method=True,
     function=False,
     category="tensor",
+    batch=None,
 )
 def uniform_method(x, a=0.0, b=1.0, *, generator=None, **kw):
     _in_place_check(x)

@@ -28,6 +28,7 @@ from ..base import context
     "seed the random generator (as torch.manual_seed)",
     category="misc",
     aliases=("manual_seed",),
+    batch=None,
 )
 def seed(n):
     if isinstance(n, Tensor):
@@ -37,12 +38,12 @@ def seed(n):
     torch_more.manual_seed(n)
 
 
-@register("is_tensor", "is_tensor(x)", "whether x is a tensor", category="misc")
+@register("is_tensor", "is_tensor(x)", "whether x is a tensor", category="misc", batch=None)
 def is_tensor(x):
     return isinstance(x, Tensor)
 
 
-@register("numel", "numel(x)", "number of elements", category="misc")
+@register("numel", "numel(x)", "number of elements", category="misc", batch="numel")
 def numel_fn(x):
     return int(tensor_arg(x).data.size)
 
@@ -60,6 +61,7 @@ _PROFILES = {
     "linewidth=None, profile=None, sci_mode=None)",
     "print options as torch's (precision, summarising, line width, scientific notation)",
     category="misc",
+    batch=None,
 )
 def set_printoptions(
     precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
@@ -86,7 +88,11 @@ def set_printoptions(
 
 
 @register(
-    "set_default_dtype", "set_default_dtype(dtype)", "float64 (default) or float32", category="misc"
+    "set_default_dtype",
+    "set_default_dtype(dtype)",
+    "float64 (default) or float32",
+    category="misc",
+    batch=None,
 )
 def set_default_dtype(dtype):
     dt = dtypes.as_numpy(dtype)
@@ -95,7 +101,13 @@ def set_default_dtype(dtype):
     context.current.default_float = dt
 
 
-@register("get_default_dtype", "get_default_dtype()", "the default floating dtype", category="misc")
+@register(
+    "get_default_dtype",
+    "get_default_dtype()",
+    "the default floating dtype",
+    category="misc",
+    batch=None,
+)
 def get_default_dtype():
     return dtypes.DType(context.current.default_float)
 
@@ -108,6 +120,7 @@ def get_default_dtype():
     "assert_close(a, b, tol=1e-6)",
     "fail (exit 1) unless a and b are equal within tol, element-wise",
     category="misc",
+    batch=None,
 )
 def assert_close(a, b, tol=1e-6, rtol=None, atol=None):
     x, y = to_array(a).astype(np.float64), to_array(b).astype(np.float64)

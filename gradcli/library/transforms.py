@@ -54,4 +54,5 @@ register(
     "gradcheck of f's first derivatives (second-order check); prints the "
     "worst errors per input and returns True or False",
     category="autograd",
+    batch=None,
 )(functional.gradgradcheck)

@@ -15,7 +15,7 @@ from ..core.tensor import Tensor
 from ..ops import batching as bt
 from ..ops.batching import Batched
 from ..ops.reduce import ValuesIndices
-from ..ops.registry import batch_rule
+from ..ops.registry import batch_kind
 from . import func
 from . import transform_base as tb
 from .func import BATCHED, Transformed as func_transformed, _Enabled
@@ -77,7 +77,7 @@ Batched.language_getattr = language_getattr
 Batched.language_getitem = language_getitem
 
 
-@batch_rule("size")
+@batch_kind("size")
 def _size(level, fn, args, kwargs):
     x = args[0]
     dim = args[1] if len(args) > 1 else kwargs.get("dim")
@@ -86,17 +86,17 @@ def _size(level, fn, args, kwargs):
     return x.shape[dim]
 
 
-@batch_rule("dim")
+@batch_kind("dim")
 def _dim(level, fn, args, kwargs):
     return args[0].ndim
 
 
-@batch_rule("numel")
+@batch_kind("numel")
 def _numel(level, fn, args, kwargs):
     return int(np.prod(args[0].shape, dtype=np.int64))
 
 
-@batch_rule("item", "tolist")
+@batch_kind("item")
 def _item(level, fn, args, kwargs):
     raise GradRuntimeError(
         "vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
@@ -106,7 +106,7 @@ def _item(level, fn, args, kwargs):
     )
 
 
-@batch_rule("len")
+@batch_kind("len")
 def _len(level, fn, args, kwargs):
     return len(args[0])
 

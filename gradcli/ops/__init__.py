@@ -32,7 +32,6 @@ from . import (
 from . import gathering, repeating, topk, inverse  # noqa: F401,E402  (index_select gather scatter repeat ravel topk inverse)
 from . import rounding, addmm  # noqa: F401,E402  (div's rounding_mode, fmod; torch.addmm)
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)
-from . import saved_names  # noqa: F401,E402  (grad_fn._saved_*: PyTorch's names)
 from .registry import FUNCTIONS
 from ..core.tensor import Tensor
 

@@ -5,6 +5,7 @@ pointwise.py.)"""
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..core import dtypes
@@ -28,6 +29,7 @@ def sigmoid_of(F, x):
 class Softplus(Function):
     __slots__ = ("beta", "threshold")
     name = "SoftplusBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, beta, threshold):
         x = dtypes.floating(x)
@@ -52,6 +54,7 @@ class Softplus(Function):
     "log(1 + exp(beta * input)) / beta (input itself above threshold)",
     checks=[((M,), {}), ((M,), {"beta": 2.0, "threshold": 1.0})],
     category="math",
+    batch="elementwise",
 )
 def softplus(input, beta=1.0, threshold=20.0):
     return Softplus.apply(tensor_arg(input), beta=beta, threshold=threshold)
@@ -60,6 +63,8 @@ def softplus(input, beta=1.0, threshold=20.0):
 class LeakyRelu(Function):
     __slots__ = ("slope",)
     name = "LeakyReluBackward0"
+    saved_names = ("self",)
+    saved_extra = {"negative_slope": lambda node: node.slope}
 
     def forward(self, x, slope):
         x = dtypes.floating(x)
@@ -76,6 +81,7 @@ class LeakyRelu(Function):
 class LeakyReluBackward(ThresholdBackward):
     __slots__ = ()
     name = "LeakyReluBackwardBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
 
 @register(
@@ -84,6 +90,7 @@ class LeakyReluBackward(ThresholdBackward):
     "input where positive, negative_slope * input elsewhere",
     checks=[((M,), {}), ((M,), {"negative_slope": 0.2})],
     category="math",
+    batch="elementwise",
 )
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     return LeakyRelu.apply(tensor_arg(input), slope=negative_slope)
@@ -92,6 +99,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 class Elu(Function):
     __slots__ = ("alpha",)
     name = "EluBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, alpha):
         x = dtypes.floating(x)
@@ -122,6 +130,7 @@ class EluBackward(Function):
 
     __slots__ = ("alpha",)
     name = "EluBackwardBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, g, x, alpha):
         self.alpha = alpha
@@ -148,6 +157,7 @@ class EluBackward(Function):
     "input where positive, alpha * (exp(input) - 1) elsewhere",
     checks=[((M,), {}), ((M,), {"alpha": 0.5})],
     category="math",
+    batch="elementwise",
 )
 def elu(input, alpha=1.0, inplace=False):
     return Elu.apply(tensor_arg(input), alpha=alpha)
@@ -159,6 +169,7 @@ class LogSigmoid(Function):
 
     __slots__ = ("buffer",)
     name = "LogSigmoidBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x):
         x = dtypes.floating(x)
@@ -183,6 +194,7 @@ class LogSigmoidBackward(ElementwiseGrad):
 
     __slots__ = ("buffer",)
     name = "LogSigmoidBackwardBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, g, x, buffer):
         self.buffer = buffer
@@ -203,6 +215,7 @@ class LogSigmoidBackward(ElementwiseGrad):
     "log(sigmoid(input)), computed stably",
     checks=[((M,), {})],
     category="math",
+    batch="elementwise",
 )
 def logsigmoid(input):
     return LogSigmoid.apply(tensor_arg(input))
@@ -211,6 +224,7 @@ def logsigmoid(input):
 class Silu(Function):
     __slots__ = ()
     name = "SiluBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x):
         x = dtypes.floating(x)
@@ -228,7 +242,12 @@ class Silu(Function):
 
 
 @register(
-    "silu", "silu(input)", "input * sigmoid(input) (swish)", checks=[((M,), {})], category="math"
+    "silu",
+    "silu(input)",
+    "input * sigmoid(input) (swish)",
+    checks=[((M,), {})],
+    category="math",
+    batch="elementwise",
 )
 def silu(input, inplace=False):
     return Silu.apply(tensor_arg(input))

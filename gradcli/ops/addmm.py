@@ -24,6 +24,12 @@ class AddmmScaled(Addmm):
     """addmm with beta or alpha other than 1."""
 
     __slots__ = ("alpha", "beta")
+    saved_names = ("mat1", "mat2")
+    saved_extra = {
+        **Addmm.saved_extra,
+        "alpha": lambda node: node.alpha,
+        "beta": lambda node: node.beta,
+    }
 
     def jvp(self, ts, F, *saved):
         bias, a, b = ts.args[:3]
@@ -124,6 +130,7 @@ def _addmm(input, mat1, mat2, extra, beta, alpha, method):
         ((Arg(()), Arg((2, 4)), Arg((4, 3))), {"beta": 2.0, "alpha": -0.5}),
     ],
     category="linalg",
+    batch=None,
 )
 def addmm(input, mat1, mat2, *extra, beta=1, alpha=1):
     return _addmm(input, mat1, mat2, extra, beta, alpha, False)

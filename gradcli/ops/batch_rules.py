@@ -1,5 +1,7 @@
 """The batching rules of vmap (see ops/batching.py): how each op runs on a whole
-batch at once.  A rule gets (level, fn, args, kwargs) with some arguments Batched
+batch at once.  Each rule is a kind (`batch_kind`); an op names the kind of its rule
+with `register(..., batch=KIND)` beside its own code, from which ops/registry.py
+derives the table vmap reads.  A rule gets (level, fn, args, kwargs) with some arguments Batched
 at `level`, calls ordinary ops on their physical values (whose dim 0 is the batch)
 and returns Batched results; NotImplemented sends the call to the loop.
 
@@ -20,8 +22,8 @@ import numpy as np
 from ..base import context
 from ..core.convert import to_tensor
 from ..core.tensor import Tensor
-from .batching import Batched, call, expand_to, name_of, op, unwrap, wrap
-from .registry import BUILTINS, FUNCTIONS, batch_rule
+from .batching import Batched, call, expand_to, op, unwrap, wrap
+from .registry import BUILTINS, FUNCTIONS, batch_kind
 
 _SIGS = {}
 
@@ -55,14 +57,6 @@ def _pad(v, logical_nd, r):
 
 # ---------------------------------------------------------------- element-wise
 
-ELEMENTWISE = (
-    "abs acos arccos arcsin arctan asin atan ceil cos cosh elu exp expm1 floor leaky_relu log "
-    "log10 log1p log2 logsigmoid reciprocal relu round rsqrt sigmoid sign silu sin sinh softplus sqrt "
-    "square tan tanh neg negative clone contiguous detach isfinite isinf isnan zeros_like "
-    "ones_like full_like add sub mul div pow remainder floor_divide mod maximum minimum where "
-    "clamp clip masked_fill eq ne lt le gt ge to double float long int bool type"
-).split()
-
 
 def _listed(a):
     """A nested list of numbers as a plain tensor (anything else as it is)."""
@@ -76,7 +70,7 @@ def _plain(a):
     return to_tensor(a) if type(a) is int else _listed(a)
 
 
-@batch_rule(*ELEMENTWISE)
+@batch_kind("elementwise")
 def elementwise(level, fn, args, kwargs):
     # a nested list of numbers: a plain tensor; a Python number stays one (torch's
     # batching rules keep `x ** 2` the Tensor_Scalar op, which multiplies out)
@@ -113,26 +107,43 @@ def _shift_all(dims, nd, extra=0):
     return _shift(dims, nd, extra)
 
 
-_TUPLE_DIMS = {"sum", "mean", "std", "var", "norm", "logsumexp"}
-_FLAT_DIMS = {"prod", "argmax", "argmin", "all", "any", "max", "min"}
-
-
-@batch_rule(*(_TUPLE_DIMS | _FLAT_DIMS))
+@batch_kind("reduction")
 def reduction(level, fn, args, kwargs):
-    name = name_of(fn)
+    """A reduction over `dim`, one dim or a tuple of dims (None: all)."""
+    return _reduction(level, fn, args, kwargs, True)
+
+
+@batch_kind("reduction_one_dim")
+def reduction_one_dim(level, fn, args, kwargs):
+    """A reduction over one `dim` (None: all, as over the flattened input)."""
+    return _reduction(level, fn, args, kwargs, False)
+
+
+@batch_kind("max")
+def max_(level, fn, args, kwargs):
+    """max(input, dim=None, keepdim=False) (values and indices along a dim), or max(a, b)."""
+    return _reduction(level, fn, args, kwargs, False, BUILTINS["maximum"].fn)
+
+
+@batch_kind("min")
+def min_(level, fn, args, kwargs):
+    return _reduction(level, fn, args, kwargs, False, BUILTINS["minimum"].fn)
+
+
+def _reduction(level, fn, args, kwargs, tuple_dims, pairwise=None):
+    """A reduction's batching: `tuple_dims` when its dim may be a tuple; `pairwise`, the
+    element-wise op of its two-tensor form (max's and min's, whose dim form gives values
+    and indices)."""
     a = _bind(fn, args, kwargs)
-    if a is None or name is None:
+    if a is None:
         return NotImplemented
     x = a.get("input", a.get("args", (None,))[0] if "args" in a else None)
-    if name in ("max", "min"):  # max(input, dim=None, keepdim=False) or max(a, b)
+    if pairwise is not None:  # max(input, dim=None, keepdim=False) or max(a, b)
         pos = list(a.get("args", ()))
         kw = dict(a.get("kwargs", {}))
         if len(pos) > 1 and isinstance(pos[1], (Tensor, Batched)) or "other" in kw:
             return elementwise(
-                level,
-                BUILTINS["maximum" if name == "max" else "minimum"].fn,
-                [pos[0], pos[1] if len(pos) > 1 else kw.pop("other")],
-                kw,
+                level, pairwise, [pos[0], pos[1] if len(pos) > 1 else kw.pop("other")], kw
             )
         x = pos[0] if pos else kw.get("input")
         a = {
@@ -150,25 +161,25 @@ def reduction(level, fn, args, kwargs):
         if nd == 0:  # a 0-d sample: reduced as its 1-element view
             keep = rest.pop("keepdim", False)
             out = call(fn, [op("unsqueeze", v, 1)], dict(rest, dim=1))  # keepdim: still 0-d
-            return wrap(out[0] if name in ("max", "min") else out, level)
-        if name in _TUPLE_DIMS:
+            return wrap(out[0] if pairwise is not None else out, level)
+        if tuple_dims:
             out = call(fn, [v], dict(rest, dim=tuple(range(1, nd + 1))))
         else:
             keep = rest.pop("keepdim", False)
             flat = op("reshape", v, (v.shape[0], -1))
             out = call(fn, [flat], dict(rest, dim=1))
-            if name in ("max", "min"):
+            if pairwise is not None:
                 out = out[0]
             if keep:
                 out = op("reshape", out, (v.shape[0],) + (1,) * nd)
         return wrap(out, level)
     d = _shift_all(dim, nd)
-    if d is None or (isinstance(d, tuple) and name not in _TUPLE_DIMS):
+    if d is None or (isinstance(d, tuple) and not tuple_dims):
         return NotImplemented
     return wrap(call(fn, [v], dict(rest, dim=d)), level)
 
 
-@batch_rule("softmax", "log_softmax", "cumsum")
+@batch_kind("along_dim")
 def along_dim(level, fn, args, kwargs):
     a = _bind(fn, args, kwargs)
     if a is None:
@@ -197,7 +208,7 @@ def _sizes(rest):
     return tuple(rest)
 
 
-@batch_rule("reshape", "view")
+@batch_kind("reshape")
 def reshape(level, fn, args, kwargs):
     v = unwrap(args[0], level) if args else None
     if v is None or kwargs:
@@ -208,7 +219,7 @@ def reshape(level, fn, args, kwargs):
     return wrap(call(fn, [v, (v.shape[0],) + shape]), level)
 
 
-@batch_rule("unsqueeze")
+@batch_kind("unsqueeze")
 def unsqueeze(level, fn, args, kwargs):
     a = _bind(fn, args, kwargs)
     v = unwrap(a["x"], level) if a else None
@@ -216,7 +227,7 @@ def unsqueeze(level, fn, args, kwargs):
     return NotImplemented if d is None else wrap(op("unsqueeze", v, d), level)
 
 
-@batch_rule("squeeze")
+@batch_kind("squeeze")
 def squeeze(level, fn, args, kwargs):
     a = _bind(fn, args, kwargs)
     v = unwrap(a["x"], level) if a else None
@@ -232,7 +243,7 @@ def squeeze(level, fn, args, kwargs):
     return wrap(op("squeeze", v, d), level)
 
 
-@batch_rule("transpose", "swapaxes", "swapdims")
+@batch_kind("transpose")
 def transpose(level, fn, args, kwargs):
     a = _bind(fn, args, kwargs)
     if a is None:
@@ -247,7 +258,7 @@ def transpose(level, fn, args, kwargs):
     return wrap(op("transpose", v, p0, p1), level)
 
 
-@batch_rule("t")
+@batch_kind("t")
 def t(level, fn, args, kwargs):
     v = unwrap(args[0], level) if len(args) == 1 and not kwargs else None
     if v is None or len(args[0].shape) > 2:
@@ -255,7 +266,7 @@ def t(level, fn, args, kwargs):
     return wrap(v if len(args[0].shape) < 2 else op("transpose", v, 1, 2), level)
 
 
-@batch_rule("permute")
+@batch_kind("permute")
 def permute(level, fn, args, kwargs):
     v = unwrap(args[0], level) if args else None
     if v is None or kwargs:
@@ -266,7 +277,7 @@ def permute(level, fn, args, kwargs):
     return wrap(op("permute", v, (0,) + d), level)
 
 
-@batch_rule("movedim")
+@batch_kind("movedim")
 def movedim(level, fn, args, kwargs):
     a = _bind(fn, args, kwargs)
     v = unwrap(a["input"], level) if a else None
@@ -279,7 +290,7 @@ def movedim(level, fn, args, kwargs):
     return wrap(op("movedim", v, s, d), level)
 
 
-@batch_rule("flatten")
+@batch_kind("flatten")
 def flatten(level, fn, args, kwargs):
     a = _bind(fn, args, kwargs)
     v = unwrap(a["x"], level) if a else None
@@ -294,7 +305,7 @@ def flatten(level, fn, args, kwargs):
     return wrap(op("flatten", v, s, e), level)
 
 
-@batch_rule("expand")
+@batch_kind("expand")
 def expand(level, fn, args, kwargs):
     v = unwrap(args[0], level) if args else None
     if v is None or kwargs:
@@ -306,14 +317,14 @@ def expand(level, fn, args, kwargs):
     return wrap(op("expand", _pad(v, nd, len(sizes)), v.shape[0], *sizes), level)
 
 
-@batch_rule("expand_as")
+@batch_kind("expand_as")
 def expand_as(level, fn, args, kwargs):
     if len(args) != 2 or kwargs or unwrap(args[0], level) is None:
         return NotImplemented
     return expand(level, fn, [args[0], *args[1].shape], {})
 
 
-@batch_rule("flip")
+@batch_kind("flip")
 def flip(level, fn, args, kwargs):
     a = _bind(fn, args, kwargs)
     v = unwrap(a["x"], level) if a else None
@@ -323,7 +334,7 @@ def flip(level, fn, args, kwargs):
     return wrap(op("flip", v, d if isinstance(d, tuple) else (d,)), level)
 
 
-@batch_rule("chunk", "split", "unbind")
+@batch_kind("pieces")
 def pieces(level, fn, args, kwargs):
     a = _bind(fn, args, kwargs)
     v = unwrap(a["x"], level) if a else None
@@ -336,7 +347,7 @@ def pieces(level, fn, args, kwargs):
     return wrap(call(fn, [v], dict(rest, dim=d)), level)
 
 
-@batch_rule("index")
+@batch_kind("index")
 def index(level, fn, args, kwargs):
     x, key = args
     v = unwrap(x, level)
@@ -349,7 +360,7 @@ def index(level, fn, args, kwargs):
     return wrap(op("index", v, (slice(None),) + k), level)
 
 
-@batch_rule("stack", "cat", "concat", "concatenate")
+@batch_kind("join")
 def join(level, fn, args, kwargs):
     a = _bind(fn, args, kwargs)
     if a is None or not isinstance(a.get("tensors"), (list, tuple)) or not a["tensors"]:
@@ -410,17 +421,33 @@ def _matmul(level, a, b):
     return out
 
 
-_PRODUCT_DIMS = {"matmul": None, "mm": (2, 2), "mv": (2, 1), "dot": (1, 1)}
+@batch_kind("matmul")
+def matmul(level, fn, args, kwargs):
+    return _products(level, args, kwargs, None)
 
 
-@batch_rule(*_PRODUCT_DIMS)
-def products(level, fn, args, kwargs):
+@batch_kind("mm")
+def mm(level, fn, args, kwargs):
+    return _products(level, args, kwargs, (2, 2))
+
+
+@batch_kind("mv")
+def mv(level, fn, args, kwargs):
+    return _products(level, args, kwargs, (2, 1))
+
+
+@batch_kind("dot")
+def dot(level, fn, args, kwargs):
+    return _products(level, args, kwargs, (1, 1))
+
+
+def _products(level, args, kwargs, want):
+    """A matrix product's batching; `want`: the operands' dims the op accepts (None: any)."""
     if len(args) != 2 or kwargs:
         return NotImplemented
     a, b = args
     if not isinstance(a, (Tensor, Batched)) or not isinstance(b, (Tensor, Batched)):
         return NotImplemented
-    want = _PRODUCT_DIMS.get(name_of(fn))
     if want is not None and (len(a.shape), len(b.shape)) != want:
         return NotImplemented  # the op's own error, from the loop
     if a.dtype != b.dtype:
@@ -429,14 +456,14 @@ def products(level, fn, args, kwargs):
     return out if out is NotImplemented else Batched(out, level)
 
 
-@batch_rule("outer", "ger")
+@batch_kind("outer")
 def outer(level, fn, args, kwargs):
     if len(args) != 2 or kwargs or any(len(x.shape) != 1 for x in args):
         return NotImplemented
     return op("mul", op("unsqueeze", args[0], 1), args[1])
 
 
-@batch_rule("linear")
+@batch_kind("linear")
 def linear(level, fn, args, kwargs):
     a = _bind(fn, args, kwargs)
     if a is None:
@@ -460,8 +487,19 @@ def _reduce(loss, reduction, level):
     return op("mean" if reduction == "mean" else "sum", loss)
 
 
-@batch_rule("mse_loss", "l1_loss")
-def pointwise_loss(level, fn, args, kwargs):
+@batch_kind("mse_loss")
+def mse_loss(level, fn, args, kwargs):
+    return _pointwise_loss(level, fn, args, kwargs, True)
+
+
+@batch_kind("l1_loss")
+def l1_loss(level, fn, args, kwargs):
+    return _pointwise_loss(level, fn, args, kwargs, False)
+
+
+def _pointwise_loss(level, fn, args, kwargs, squared):
+    """mse_loss's batching (`squared`) or l1_loss's: the difference's square or
+    absolute value, reduced per sample."""
     a = _bind(fn, args, kwargs)
     if a is None or a.get("size_average") is not None or a.get("reduce") is not None:
         return NotImplemented
@@ -480,11 +518,11 @@ def pointwise_loss(level, fn, args, kwargs):
             "size."
         )
     d = op("sub", x, y)
-    loss = op("mul", d, d) if name_of(fn) == "mse_loss" else op("abs", d)
+    loss = op("mul", d, d) if squared else op("abs", d)
     return _reduce(loss, a.get("reduction", "mean"), level)
 
 
-@batch_rule("numpy_T")
+@batch_kind("numpy_T")
 def numpy_t(level, fn, args, kwargs):
     v = unwrap(args[0], level) if len(args) == 1 and not kwargs else None
     if v is None:
@@ -538,7 +576,7 @@ def _nll(vx, vt, weight, ignore_index, reduction):
     return total if reduction == "sum" else op("div", total, op("sum", w, 1))
 
 
-@batch_rule("nll_loss")
+@batch_kind("nll_loss")
 def nll_loss(level, fn, args, kwargs):
     a = _bind(fn, args, kwargs)
     got = _class_targets(a, level) if a else None
@@ -550,7 +588,7 @@ def nll_loss(level, fn, args, kwargs):
     return Batched(op("squeeze", out, 1) if one and reduction == "none" else out, level)
 
 
-@batch_rule("cross_entropy")
+@batch_kind("cross_entropy")
 def cross_entropy(level, fn, args, kwargs):
     a = _bind(fn, args, kwargs)
     if a is None or a.get("label_smoothing", 0.0):
@@ -576,7 +614,7 @@ def cross_entropy(level, fn, args, kwargs):
     return nll_loss(level, FUNCTIONS["nll_loss"], [logp, t], kw)
 
 
-@batch_rule("conv2d", "max_pool2d")
+@batch_kind("image")
 def image_ops(level, fn, args, kwargs):
     """A batch of images (or of mini-batches) through the op as more images, when the
     weights are the same for every sample."""

@@ -6,6 +6,7 @@ SLEEF's functions on the whole blocks of two vectors, the C library's after them
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..base import sleef_atan2, sleef_exp2, sleef_hypot
@@ -45,6 +46,7 @@ def _operands(node, a, b, dt):
 class Atan2(Function):
     __slots__ = ("sa", "sb")
     name = "Atan2Backward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, a, b, dt):
         a, b = _operands(self, a, b, dt)
@@ -75,6 +77,7 @@ class Atan2(Function):
 class Hypot(Function):
     __slots__ = ("sa", "sb")
     name = "HypotBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, a, b, dt):
         a, b = _operands(self, a, b, dt)
@@ -108,6 +111,7 @@ def _float_result(a, b):
     aliases=("arctan2",),
     checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {}), ((Arg(()), Arg((2,), -2.0, -0.5)), {})],
     category="math",
+    batch=None,
 )
 def atan2(input, other):
     a, b = tensors_only("atan2", input, other)
@@ -121,6 +125,7 @@ def atan2(input, other):
     method=True,
     checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {})],
     category="math",
+    batch=None,
 )
 def hypot(input, other):
     a, b = tensors_only("hypot", input, other)
@@ -144,4 +149,5 @@ unary(
     lambda g, F, out: times_scalar(F, g * out, LN2),
     "2 ** input",
     "out",
+    batch=None,  # sample by sample (torch.vmap batches it: not yet here)
 )

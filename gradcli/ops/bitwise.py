@@ -53,6 +53,7 @@ for _name, _np, _kernel, _sym in (
         f"input {_sym} other, element-wise, on bool and integer tensors",
         method=True,
         category="bitwise",
+        batch=None,
     )(_bitwise(_np, _kernel))
 del _name, _np, _kernel, _sym
 
@@ -83,6 +84,7 @@ register(
     "input << other, element-wise, on bool and integer tensors",
     method=True,
     category="bitwise",
+    batch=None,
 )(_shift(True))
 register(
     "bitwise_right_shift",
@@ -90,6 +92,7 @@ register(
     "input >> other, element-wise (arithmetic for signed integers)",
     method=True,
     category="bitwise",
+    batch=None,
 )(_shift(False))
 
 
@@ -99,6 +102,7 @@ register(
     "~input: logical not of bools, bitwise not of integers",
     method=True,
     category="bitwise",
+    batch=None,
 )
 def bitwise_not(input):
     x = tensor_arg(input).data
@@ -137,6 +141,7 @@ for _name, _np in (
         f"{_name.split('_')[1]} of the truth of each element (bool tensor)",
         method=True,
         category="bitwise",
+        batch=None,
     )(with_method_positions(_logical(_np, _name), _name))
 del _name, _np
 
@@ -147,6 +152,7 @@ del _name, _np
     "not of the truth of each element (bool tensor)",
     method=True,
     category="bitwise",
+    batch=None,
 )
 def logical_not(input):
     return Tensor(np.asarray(np.logical_not(tensor_arg(input).data)))

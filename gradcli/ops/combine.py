@@ -4,6 +4,7 @@ masked_fill (a family after `shape`)."""
 from __future__ import annotations
 
 
+from ..engine.declare import none
 import numpy as np
 
 from ..core import dtypes
@@ -31,6 +32,7 @@ from .shape import _int_or_none, _node_class, index, to
 class Cat(Function):
     __slots__ = ("axis", "sizes")
     name = "CatBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, *xs, axis):
         self.axis = axis
@@ -46,6 +48,7 @@ class Cat(Function):
 class Stack(Function):
     __slots__ = ("axis",)
     name = "StackBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, *xs, axis):
         self.axis = axis
@@ -77,6 +80,7 @@ def _tensor_list(tensors, what):
     checks=[(([Arg((2, 3)), Arg((1, 3))],), {}), (([Arg((2, 1)), Arg((2, 2))],), {"dim": 1})],
     category="shape",
     aliases=("concat", "concatenate"),
+    batch="join",
 )
 def cat(tensors, dim=0):
     ts = _tensor_list(tensors, "cat")
@@ -122,6 +126,7 @@ def _split_t(g, sizes, axis):
     "join tensors along a new dim",
     checks=[(([Arg((2, 3)), Arg((2, 3))],), {}), (([Arg((3,)), Arg((3,))],), {"dim": 1})],
     category="shape",
+    batch="join",
 )
 def stack(tensors, dim=0):
     ts = _tensor_list(tensors, "stack")
@@ -140,6 +145,7 @@ def stack(tensors, dim=0):
 class Flip(Function):
     __slots__ = ("axes",)
     name = "FlipBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, axes):
         self.axes = axes
@@ -158,6 +164,7 @@ class Flip(Function):
     method=True,
     checks=[((M,), {"dims": 0}), ((M,), {"dims": (0, 1)})],
     category="shape",
+    batch="flip",
 )
 @tensor_f("flip")
 def flip(x, dims):
@@ -169,6 +176,7 @@ def flip(x, dims):
 class MaskedFill(Function):
     __slots__ = ("mask",)
     name = "MaskedFillBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, mask, value):
         self.mask = mask
@@ -188,6 +196,7 @@ class MaskedFill(Function):
     method=True,
     checks=[((M, [[True, False, True], [False, False, True]], 0.5), {})],
     category="shape",
+    batch="elementwise",
 )
 def masked_fill(x, mask, value):
     x, m = tensor_arg(x), tensor_arg(mask)
@@ -225,6 +234,7 @@ class MaskedFillTensor(Function):
 
     __slots__ = ("mask",)
     name = "MaskedFillBackward1"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, value, mask):
         self.mask = mask
@@ -249,6 +259,7 @@ class MaskedFillTensor(Function):
     method=True,
     checks=[((Arg((5, 3)), 2), {}), ((Arg((5, 3)), [1, 4]), {}), ((Arg((2, 4)), 3), {"dim": 1})],
     category="shape",
+    batch="pieces",
 )
 def split(x, split_size_or_sections, dim=0):
     x = tensor_arg(x)
@@ -291,6 +302,7 @@ def split(x, split_size_or_sections, dim=0):
     method=True,
     checks=[((Arg((5, 3)), 2), {}), ((Arg((2, 4)), 2), {"dim": 1})],
     category="shape",
+    batch="pieces",
 )
 def chunk(x, chunks, dim=0):
     x = tensor_arg(x)

@@ -49,6 +49,7 @@ def _check_sizes(size):
     "tensor(data, dtype=None, requires_grad=False)",
     "a tensor from a number or nested list",
     category="creation",
+    batch=None,
 )
 def tensor(data, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -73,7 +74,11 @@ def _filled(value, size, dtype, requires_grad):
 
 
 @register(
-    "ones", "ones(*size, dtype=None, requires_grad=False)", "a tensor of ones", category="creation"
+    "ones",
+    "ones(*size, dtype=None, requires_grad=False)",
+    "a tensor of ones",
+    category="creation",
+    batch=None,
 )
 def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -87,6 +92,7 @@ def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     "a tensor of zeros",
     category="creation",
     aliases=("empty",),
+    batch=None,
 )
 def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -99,6 +105,7 @@ def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     "full(size, fill_value, dtype=None, requires_grad=False)",
     "a tensor filled with one value",
     category="creation",
+    batch=None,
 )
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -115,7 +122,11 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
 
 
 @register(
-    "eye", "eye(n, m=None, dtype=None, requires_grad=False)", "identity matrix", category="creation"
+    "eye",
+    "eye(n, m=None, dtype=None, requires_grad=False)",
+    "identity matrix",
+    category="creation",
+    batch=None,
 )
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -133,6 +144,7 @@ def _num(v):
     "arange(start=0, end, step=1, dtype=None, requires_grad=False)",
     "evenly spaced values in [start, end)",
     category="creation",
+    batch=None,
 )
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -201,6 +213,7 @@ def _range_fill(n, dt, value, lane=None):
     "linspace(start, end, steps, dtype=None, requires_grad=False)",
     "steps values evenly spaced from start to end",
     category="creation",
+    batch=None,
 )
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -250,6 +263,7 @@ def _random(kind, size, dtype, requires_grad):
     "rand(*size, dtype=None, requires_grad=False)",
     "uniform random values in [0, 1) (PyTorch's generator, see seed)",
     category="creation",
+    batch=None,
 )
 def rand(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -262,6 +276,7 @@ def rand(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     "randn(*size, dtype=None, requires_grad=False)",
     "standard normal random values (PyTorch's generator, see seed)",
     category="creation",
+    batch=None,
 )
 def randn(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -274,6 +289,7 @@ def randn(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     "randint(low=0, high, size, dtype=int64, requires_grad=False)",
     "random integers in [low, high) (PyTorch's generator, see seed)",
     category="creation",
+    batch=None,
 )
 def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -298,8 +314,14 @@ def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=Fal
     return leaf(arr.astype(dt), requires_grad)
 
 
-def _like(fn, name, doc):
-    @register(name, f"{name}(input, dtype=None, requires_grad=False)", doc, category="creation")
+def _like(fn, name, doc, batch):
+    @register(
+        name,
+        f"{name}(input, dtype=None, requires_grad=False)",
+        doc,
+        category="creation",
+        batch=batch,
+    )
     def like(input, dtype=None, requires_grad=False, device=None):
         on_cpu(device)
         x = tensor_arg(input)
@@ -312,10 +334,11 @@ def _like(fn, name, doc):
     return like
 
 
-_like(ones, "ones_like", "ones in the shape (and dtype) of input")
-_like(zeros, "zeros_like", "zeros in the shape (and dtype) of input")
-_like(randn, "randn_like", "standard normal values in the shape of input")
-_like(rand, "rand_like", "uniform [0, 1) values in the shape of input")
+_like(ones, "ones_like", "ones in the shape (and dtype) of input", "elementwise")
+_like(zeros, "zeros_like", "zeros in the shape (and dtype) of input", "elementwise")
+# random values: each sample draws its own (the per-sample loop)
+_like(randn, "randn_like", "standard normal values in the shape of input", None)
+_like(rand, "rand_like", "uniform [0, 1) values in the shape of input", None)
 
 
 @register(
@@ -323,6 +346,7 @@ _like(rand, "rand_like", "uniform [0, 1) values in the shape of input")
     "full_like(input, fill_value, dtype=None, requires_grad=False)",
     "fill_value in the shape (and dtype) of input",
     category="creation",
+    batch="elementwise",
 )
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -340,6 +364,7 @@ def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     "Variable(data, requires_grad=False)",
     "legacy spelling of a leaf tensor (torch.autograd.Variable)",
     category="creation",
+    batch=None,
 )
 def variable(data, requires_grad=False, volatile=False):
     x = tensor_arg(data)
@@ -358,6 +383,7 @@ def _legacy(name, dt):
         f"{name}(data or *size)",
         f"legacy constructor: a {dtypes.TORCH_NAMES.get(dt, 'default float')} tensor",
         category="creation",
+        batch=None,
     )
     def ctor(*args):
         dtype = dt if dt is not None else context.current.default_float

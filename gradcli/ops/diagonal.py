@@ -6,6 +6,7 @@ create_graph (DiagonalBackwardBackward0, whose gradient is the diagonal again)."
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..base.errors import GradRuntimeError, GradTypeError
@@ -37,6 +38,7 @@ def _diag_backward(g, shape, offset, d1, d2):
 class Diagonal(Function):
     __slots__ = ("shape", "offset", "d1", "d2")
     name = "DiagonalBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, offset, d1, d2):
         self.shape, self.offset, self.d1, self.d2 = x.shape, offset, d1, d2
@@ -57,6 +59,7 @@ class Diagonal(Function):
 class DiagonalBackward(Function):
     __slots__ = ("offset", "d1", "d2")
     name = "DiagonalBackwardBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, g, shape, offset, d1, d2):
         self.offset, self.d1, self.d2 = offset, d1, d2
@@ -94,6 +97,7 @@ def _diagonal(x, offset, dim1, dim2):
         ((Arg((2, 3, 4)),), {"offset": 1, "dim1": 2, "dim2": 0}),
     ],
     category="shape",
+    batch=None,
 )
 def diagonal(input, offset=0, dim1=0, dim2=1):
     if not isinstance(input, Tensor):

@@ -8,7 +8,9 @@ import operator
 import numpy as np
 
 from ..core import dtypes
+from ..engine.declare import none
 from ..engine.function import Function
+from ..engine.saved import saved_const
 from ..engine.number_nodes import NUMBER_OPS
 from ..engine.forward import add_terms, bilinear, linear, linear_with
 from ..engine.zero_terms import div_rule
@@ -162,6 +164,8 @@ class _Arith(Function):
 class Add(_Arith):
     __slots__ = ()
     name = "AddBackward0"
+    saved_names = ()
+    saved_extra = {"alpha": saved_const(1)}
     ufunc, pair = np.add, operator.add
 
     def number_forward(self, a, k):
@@ -186,6 +190,8 @@ class Add(_Arith):
 class Sub(_Arith):
     __slots__ = ()
     name = "SubBackward0"
+    saved_names = ()
+    saved_extra = {"alpha": saved_const(1)}
     ufunc, pair = np.subtract, operator.sub
 
     def number_forward(self, a, k):
@@ -212,6 +218,8 @@ class Rsub(Function):
 
     __slots__ = ()
     name = "RsubBackward1"
+    saved_names = ()
+    saved_extra = {"alpha": saved_const(1)}
 
     def forward(self, b, a, dt):
         return _cast(np.subtract(a, b), dt)
@@ -226,6 +234,8 @@ class Rsub(Function):
 class Mul(_Arith):
     __slots__ = ()
     name = "MulBackward0"
+    saved_names = ("self", "other")
+    saved_order = (1, 0)  # PyTorch saves other before self
     saved_uses = ((1,), (0,))  # a for b's gradient, b for a's
     ufunc, pair = np.multiply, operator.mul
     keeps = True
@@ -256,6 +266,8 @@ class Mul(_Arith):
 class Div(Function):
     __slots__ = ("sa", "sb")
     name = "DivBackward0"
+    saved_names = ("self", "other")
+    saved_order = (1, 0)
     saved_uses = ((1,), (0, 1))  # a for b's gradient, b for both
 
     def forward(self, a, b, dt):
@@ -278,6 +290,7 @@ class Div(Function):
 class Reciprocal(Function):
     __slots__ = ()
     name = "ReciprocalBackward0"
+    saved_names = ("result",)
 
     def forward(self, a, dt):
         out = _cast(np.true_divide(1, a), dt)
@@ -308,6 +321,7 @@ class Remainder(Function):
 
     __slots__ = ("sa", "sb")
     name = "RemainderBackward1"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
@@ -343,6 +357,8 @@ class NotDifferentiable(Function):
 
     __slots__ = ()
     name = "NotImplemented"
+    jvp = none("PyTorch has no derivative for it (forward AD raises its error)")
+    saved_names = ()
     aten = ""
 
     def backward(self, g, F):
@@ -373,6 +389,7 @@ class RemainderRScalar(NotDifferentiable):
 class Neg(Function):
     __slots__ = ()
     name = "NegBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, a):
         return np.negative(a)
@@ -435,6 +452,7 @@ def sub(a, b):
     method=True,
     checks=[((Arg((2, 3)), Arg((2, 1))), {})],
     category="arith",
+    batch="elementwise",
 )
 @internal("mul")
 def mul(a, b):
@@ -477,8 +495,9 @@ def div(a, b):
     method=True,
     checks=[((Arg((3,), 0.1, 0.9), Arg((3,), 1.0, 1.5)), {})],
     category="arith",
+    batch="elementwise",
 )
-@internal("mod")
+@internal("mod", batch="elementwise")
 def remainder(a, b):
     a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
@@ -491,6 +510,7 @@ def remainder(a, b):
 class RemainderScalar(Remainder):
     __slots__ = ()
     name = "RemainderBackward0"
+    saved_names = (None, None)  # tensor % number: PyTorch saves nothing
 
 
 @register(
@@ -499,6 +519,7 @@ class RemainderScalar(Remainder):
     "input // other: floor of the quotient (not differentiable, as in PyTorch)",
     method=True,
     category="arith",
+    batch="elementwise",
 )
 @internal("floor_divide")
 def floor_divide(a, b):
@@ -518,6 +539,7 @@ def floor_divide(a, b):
     checks=UNARY_CHECKS,
     category="arith",
     aliases=("negative",),
+    batch="elementwise",
 )
 @internal("neg")
 def neg(a):

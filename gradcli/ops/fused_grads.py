@@ -6,6 +6,7 @@ their own derivatives are derivatives.yaml's."""
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..base.fma import fma
@@ -51,6 +52,7 @@ class ElementwiseGrad(Function):
 class TanhBackward(ElementwiseGrad):
     __slots__ = ()
     name = "TanhBackwardBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, g, y):
         self.save(g, y)
@@ -66,6 +68,7 @@ class TanhBackward(ElementwiseGrad):
 class SigmoidBackward(ElementwiseGrad):
     __slots__ = ()
     name = "SigmoidBackwardBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, g, y):
         self.save(g, y)
@@ -81,6 +84,7 @@ class SigmoidBackward(ElementwiseGrad):
 class SoftplusBackward(ElementwiseGrad):
     __slots__ = ("beta", "threshold")
     name = "SoftplusBackwardBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, g, x, beta, threshold):
         self.beta, self.threshold = beta, threshold
@@ -151,6 +155,7 @@ class SoftmaxBackwardData(_BackwardData):
 
     __slots__ = ()
     name = "SoftmaxBackwardDataBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def backward(self, gg, F, g, out):
         n, ax = self.needs, self.axis
@@ -179,6 +184,7 @@ class LogSoftmaxBackwardData(_BackwardData):
 
     __slots__ = ()
     name = "LogSoftmaxBackwardDataBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def backward(self, gg, F, g, out):
         n, ax = self.needs, self.axis
@@ -198,6 +204,7 @@ class MseLossBackward(Function):
 
     __slots__ = ("reduction", "shape")
     name = "MseLossBackwardBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, g, x, y, reduction, shape):
         self.reduction, self.shape = reduction, shape

@@ -15,6 +15,7 @@ the last write wins as in PyTorch, and a bad index reported is the first it meet
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError
@@ -73,6 +74,7 @@ def _select(x, axis, index):
 class IndexSelect(Function):
     __slots__ = ("shape", "axis", "index")
     name = "IndexSelectBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     saved_extra = {**_DIM_INDEX, "self_sym_sizes": lambda node: tuple(node.shape)}
 
     def forward(self, x, axis, index):
@@ -93,6 +95,7 @@ class IndexAdd(Function):
 
     __slots__ = ("axis", "index", "source_dim")
     name = "IndexAddBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     saved_extra = {
         **_DIM_INDEX,
         "alpha": lambda node: 1,
@@ -122,6 +125,7 @@ class IndexAdd(Function):
         ((M, -1, Tensor(np.array(3))), {}),
     ],
     category="shape",
+    batch=None,
 )
 def index_select(input, dim, index):
     x = _tensor(input, "index_select", "input", 1)
@@ -257,6 +261,7 @@ class ScatterAdd(Function):
 
     __slots__ = ("axis", "index", "src_shape")
     name = "ScatterAddBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     add = True
     saved_extra = _DIM_INDEX
 
@@ -287,6 +292,7 @@ class Scatter(ScatterAdd):
 
     __slots__ = ()
     name = "ScatterBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     add = False
 
     def backward(self, g, F):
@@ -305,6 +311,7 @@ class ScatterValue(Function):
 
     __slots__ = ("axis", "index")
     name = "ScatterBackward1"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     saved_extra = _DIM_INDEX
 
     def forward(self, x, axis, index, value):
@@ -359,6 +366,7 @@ def _nd(a):
         ((Arg((4,)), 0, Tensor(np.array([3, 3, 0]))), {}),
     ],
     category="shape",
+    batch=None,
 )
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     x = _tensor(input, "gather", "input", 1)
@@ -414,6 +422,7 @@ def _scatter_checks(x, d, idx, src, op):
         ((Arg((3, 4)), 0, Tensor(np.array([[2, 0, 1, 0]])), 1.5), {}),
     ],
     category="shape",
+    batch=None,
 )
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     x = _tensor(input, "scatter", "input", 1)
@@ -448,6 +457,7 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
         ((Arg((5,)), 0, Tensor(np.array([4, 4, 0, 4])), Arg((4,))), {}),
     ],
     category="shape",
+    batch=None,
 )
 def scatter_add(input, dim, index, src):
     x = _tensor(input, "scatter_add", "input", 1)

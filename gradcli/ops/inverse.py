@@ -88,6 +88,7 @@ def _inverse(A, what):
     method=True,
     checks=[((Arg((3, 3), 0.5, 2.0),), {}), ((Arg((2, 2, 2), 0.5, 2.0),), {})],
     category="linalg",
+    batch=None,
 )
 def inverse(input, *, out=None):
     return _inverse(input, "inverse")

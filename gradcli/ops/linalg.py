@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..core import dtypes
 from ..engine.function import Function
+from ..engine.saved import saved_operands
 from ..engine.forward import bilinear, linear
 from ..engine.versions import viewing
 from ..core.convert import tensor_arg
@@ -63,6 +65,9 @@ def _tn(dt):
 class Mm(Function):
     __slots__ = ()
     name = "MmBackward0"
+    saved_names = ("self", "mat2")
+    saved_order = (1, 0)
+    saved_extra = saved_operands(("self", "mat2"))
     saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
     def forward(self, a, b):
@@ -79,6 +84,7 @@ class Mm(Function):
 class Mv(Function):
     __slots__ = ()
     name = "MvBackward0"
+    saved_names = ("self", "vec")
     saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
     def forward(self, a, v):
@@ -95,6 +101,7 @@ class Mv(Function):
 class Dot(Function):
     __slots__ = ()
     name = "DotBackward0"
+    saved_names = ("self", "tensor")
     saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
     def forward(self, a, b):
@@ -114,6 +121,7 @@ class Matmul(Function):
 
     __slots__ = ("sa", "sb", "fold")
     name = "UnsafeViewBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
     def forward(self, a, b, fold=False):
@@ -221,6 +229,7 @@ def _check_matmul_size(sa, sb):
         ((Arg((2, 2, 3)), Arg((3, 2))), {}),
     ],
     category="linalg",
+    batch="matmul",
 )
 @internal("matmul")
 def matmul(input, other):
@@ -251,16 +260,19 @@ def matmul(input, other):
 class MatmulT(Matmul):
     __slots__ = ()
     name = "TransposeBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
 
 class MatmulClone(Matmul):
     __slots__ = ()
     name = "CloneBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
 
 class Bmm(Function):
     __slots__ = ()
     name = "BmmBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
     def forward(self, a, b):
@@ -289,6 +301,7 @@ class Bmm(Function):
     method=True,
     checks=[((Arg((2, 2, 3)), Arg((2, 3, 2))), {})],
     category="linalg",
+    batch=None,
 )
 @tensor_f("bmm")
 def bmm(a, b):
@@ -312,6 +325,7 @@ def bmm(a, b):
     method=True,
     checks=[((Arg((2, 3)), Arg((3, 2))), {})],
     category="linalg",
+    batch="mm",
 )
 @tensor_f("mm")
 def mm(a, b):
@@ -329,6 +343,7 @@ def mm(a, b):
     method=True,
     checks=[((Arg((2, 3)), Arg((3,))), {})],
     category="linalg",
+    batch="mv",
 )
 @tensor_f("mv")
 def mv(a, v):
@@ -348,6 +363,7 @@ def mv(a, v):
     method=True,
     checks=[((Arg((3,)), Arg((3,))), {})],
     category="linalg",
+    batch="dot",
 )
 def dot(a, b):
     a, b = tensors_only("dot", a, b, names=("input", "tensor"), broadcast=False)
@@ -367,6 +383,7 @@ def dot(a, b):
     checks=[((Arg((3,)), Arg((2,))), {})],
     category="linalg",
     aliases=("ger",),
+    batch="outer",
 )
 @tensor_f("outer")
 def outer(a, b):
@@ -385,6 +402,7 @@ with_method_positions(outer, "outer", ("input", "vec2"))
 class Transpose(Function):
     __slots__ = ("d0", "d1")
     name = "TransposeBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, d0, d1):
         self.d0, self.d1 = d0, d1
@@ -399,6 +417,7 @@ class Transpose(Function):
 class T(Transpose):
     __slots__ = ()
     name = "TBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
 
 @register(
@@ -409,6 +428,7 @@ class T(Transpose):
     checks=[((Arg((2, 3)), 0, 1), {}), ((Arg((2, 3, 2)), -1, 0), {})],
     category="linalg",
     aliases=("swapaxes", "swapdims"),
+    batch="transpose",
 )
 @tensor_f("swapaxes")
 @viewing
@@ -429,6 +449,7 @@ def transpose(x, dim0, dim1):
     method=True,
     checks=[((Arg((2, 3)),), {}), ((Arg((3,)),), {})],
     category="linalg",
+    batch="t",
 )
 @viewing
 def t(x):
@@ -447,6 +468,7 @@ class TSmall(Function):
 
     __slots__ = ()
     name = "TBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x):
         return x
@@ -469,6 +491,7 @@ def _permute_rev(x):
 class Trace(Function):
     __slots__ = ("shape",)
     name = "TraceBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x):
         if x.ndim != 2:
@@ -490,6 +513,7 @@ class Trace(Function):
     method=True,
     checks=[((Arg((3, 3)),), {}), ((Arg((2, 3)),), {})],
     category="linalg",
+    batch=None,
 )
 def trace(x):
     return Trace.apply(tensor_arg(x))

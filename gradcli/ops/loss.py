@@ -9,6 +9,7 @@ again under create_graph.  `reduction` is "mean" (the default), "sum" or "none".
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..base.summation import nll_cascade, torch_sum
@@ -34,6 +35,7 @@ from ..base import context
 from .registry import FUNCTIONS
 
 REDUCTIONS = ("mean", "sum", "none")
+_REDUCTION_CODES = {"none": 0, "mean": 1, "sum": 2}  # PyTorch's enum, as `_saved_reduction`
 SCALAR_NAMES = {
     "float64": "Double",
     "float32": "Float",
@@ -135,6 +137,8 @@ def _pair(F, gx, gy, x, y):
 class MseLoss(_Loss):
     __slots__ = ()
     name = "MseLossBackward0"
+    saved_names = ("self", "target")
+    saved_extra = {"reduction": lambda node: _REDUCTION_CODES[node.reduction]}
 
     def forward(self, x, y, reduction="mean"):
         self.setup(x, y, reduction)
@@ -177,6 +181,7 @@ def _size_warning(x, y):
         ((Arg((2, 3)), Arg((2, 3))), {"reduction": "none"}),
     ],
     category="loss",
+    batch="mse_loss",
 )
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     x, y = _floats(input, target)
@@ -190,6 +195,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     "mean absolute error: mean(abs(input - target))",
     checks=[((Arg((2, 3)), T), {}), ((Arg((3,)), Arg((3,))), {"reduction": "none"})],
     category="loss",
+    batch="l1_loss",
 )
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     x, y = _floats(input, target)
@@ -214,6 +220,7 @@ class BCEWithLogits(_Loss):
 
     __slots__ = ("w", "pw")
     name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, y, w, pw, reduction="mean"):
         self.setup(x, y, reduction)
@@ -274,6 +281,7 @@ def _const(t):
         ((Arg((2, 3)), Arg((2, 3), 0, 1)), {"pos_weight": [0.5, 2.0, 3.0], "reduction": "none"}),
     ],
     category="loss",
+    batch=None,
 )
 def binary_cross_entropy_with_logits(
     input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
@@ -300,6 +308,7 @@ class BCE(_Loss):
 
     __slots__ = ("w",)
     name = "BinaryCrossEntropyBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, y, w, reduction="mean"):
         self.setup(x, y, reduction)
@@ -334,6 +343,7 @@ class BCE(_Loss):
     "binary cross entropy of probabilities input against target",
     checks=[((P, T), {}), ((P, Arg((2, 3), 0, 1)), {"reduction": "none"})],
     category="loss",
+    batch=None,
 )
 def binary_cross_entropy(
     input, target, weight=None, size_average=None, reduce=None, reduction="mean"
@@ -357,6 +367,7 @@ class NllLoss(Function):
 
     __slots__ = ("reduction", "shape", "index", "coef", "wsum")
     name = "NllLossBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, rows, cols, coef, keep, reduction="mean", weighted=False):
         self.reduction, self.shape = reduction, x.shape
@@ -441,6 +452,7 @@ def _nll_args(x, target, weight, ignore_index):
         ((Arg((3, 4)), [1, -100, 3]), {"weight": [1.0, 2.0, 0.5, 3.0]}),
     ],
     category="loss",
+    batch="nll_loss",
 )
 def nll_loss(
     input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"
@@ -471,6 +483,7 @@ def nll_loss(
         ((Arg((2, 3)), T), {"reduction": "none"}),
     ],
     category="loss",
+    batch="cross_entropy",
 )
 def cross_entropy(
     input,
@@ -512,6 +525,7 @@ class DivScalar(Function):
 
     __slots__ = ("c",)
     name = "DivBackward1"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, c):
         self.c = c
@@ -553,7 +567,9 @@ def _module(name, fn, doc):
             _reduction(options["reduction"])
         return LossModule(name, fn, options)
 
-    register(name, f"{name}({', '.join(k + '=...' for k in known)})", doc, category="loss")(make)
+    register(
+        name, f"{name}({', '.join(k + '=...' for k in known)})", doc, category="loss", batch=None
+    )(make)
 
 
 _module("MSELoss", mse_loss, "torch.nn.MSELoss: a callable mse_loss(input, target)")

@@ -26,6 +26,7 @@ from .registry import register
 class Norm(_Reduce):
     __slots__ = ("p",)
     name = "LinalgVectorNormBackward0"
+    saved_names = ("self", "result")
 
     def forward(self, x, p=2, dim=None, keepdim=False):
         ax = self.setup(x, dim, keepdim)
@@ -88,6 +89,7 @@ def _pow(a, e, F):
     method=True,
     checks=REDUCE_CHECKS[1:] + [((M,), {"p": 1}), ((M,), {"p": 3, "dim": 0})],
     category="reduce",
+    batch="reduction",
 )
 def norm(input, p="fro", dim=None, keepdim=False):
     x = tensor_arg(input)
@@ -137,6 +139,7 @@ def _empty_inf_check(x, p, dim):
         ((M,), {"ord": 0.5, "dim": (0, 1)}),
     ],
     category="linalg",
+    batch=None,
 )
 def linalg_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     if not isinstance(x, Tensor):
@@ -165,6 +168,7 @@ def _pytype(v):
 class Var(_Reduce):
     __slots__ = ("c", "n")
     name = "VarBackward0"
+    saved_names = ("self", None)  # var keeps its result for its own use only
     root = False
 
     def forward(self, x, dim=None, correction=1, keepdim=False):
@@ -256,6 +260,7 @@ class Var(_Reduce):
 class Std(Var):
     __slots__ = ()
     name = "StdBackward0"
+    saved_names = ("self", "result")
     root = True
 
 
@@ -290,6 +295,7 @@ def _var_call(cls, input, dim, unbiased, keepdim, correction):
     method=True,
     checks=REDUCE_CHECKS[1:],
     category="reduce",
+    batch="reduction",
 )
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return _var_call(Var, input, dim, unbiased, keepdim, correction)
@@ -302,6 +308,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     method=True,
     checks=REDUCE_CHECKS[1:],
     category="reduce",
+    batch="reduction",
 )
 def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return _var_call(Std, input, dim, unbiased, keepdim, correction)

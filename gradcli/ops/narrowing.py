@@ -28,6 +28,7 @@ def _int(v, what):
     method=True,
     checks=[((M, 1, 1, 2), {}), ((M, 0, -2, 2), {})],
     category="shape",
+    batch=None,
 )
 def narrow(x, dim, start, length):
     x = tensor_arg(x)
@@ -59,6 +60,7 @@ def narrow(x, dim, start, length):
     method=True,
     checks=[((M, 1, 2), {}), ((M, 0, -1), {})],
     category="shape",
+    batch=None,
 )
 def select(x, dim, index):
     x = tensor_arg(x)
@@ -82,6 +84,7 @@ def select(x, dim, index):
     method=True,
     function=False,
     category="shape",
+    batch=None,
 )
 def view_as(x, other):
     return view(x, *tensor_arg(other).data.shape)

@@ -9,6 +9,7 @@ own, each the other's VJP, so every gradient here is differentiable again."""
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..base import context, sampling
@@ -18,6 +19,7 @@ from ..core.convert import tensor_arg, type_name
 from ..core.dtypes import scalar_type_name
 from ..core.tensor import Tensor
 from ..engine.function import Function
+from ..engine.saved import saved_const, saved_operands
 from ..engine.zero_terms import Zero, sum_terms
 from ..engine.forward import add_terms, linear
 from .registry import Arg, register
@@ -53,6 +55,7 @@ class Gather(Function):
 
     __slots__ = ("idx", "valid", "shape")
     name = "IndexBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear
 
     def forward(self, x, idx, valid):
@@ -68,6 +71,7 @@ class Scatter(Function):
 
     __slots__ = ("idx", "valid")
     name = "IndexPutBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear
 
     def forward(self, g, idx, valid, shape):
@@ -98,6 +102,13 @@ class Addmm(Function):
 
     __slots__ = ("sbias",)
     name = "AddmmBackward0"
+    saved_names = ("mat1", "mat2")
+    saved_extra = {
+        "alpha": saved_const(1),
+        "beta": saved_const(1),
+        **saved_operands(("mat1", "mat2"), first_input=1),
+    }
+    saved_uses = ((2,), (1,))  # (bias, mat1, mat2): each operand for the other's gradient
 
     def jvp(self, ts, F, *saved):
         """d(bias + a @ b) = dbias + da @ b + a @ db, PyTorch's terms in its order (a
@@ -159,6 +170,7 @@ def _same_dtype(x, w, what="mat1 and mat2"):
     ],
     category="nn",
     function=False,
+    batch="linear",
 )  # F.linear only: torch has no torch.linear
 def linear(input, weight, bias=None):
     x, w = tensor_arg(input), tensor_arg(weight)
@@ -218,6 +230,7 @@ def _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups):
 class Conv2d(Function):
     __slots__ = ("idx", "valid", "xshape", "wshape", "oshape", "groups", "has_bias")
     name = "ConvolutionBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def jvp(self, ts, F, *saved):
         """conv(x, w) + b is bilinear in (x, w) and linear in b."""
@@ -273,6 +286,7 @@ class Conv2d(Function):
         ((Arg((2, 5, 5)), Arg((1, 2, 2, 2))), {"dilation": 2}),
     ],
     category="nn",
+    batch="image",
 )
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     x, w = tensor_arg(input), tensor_arg(weight)
@@ -335,6 +349,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 class MaxPool2d(Function):
     __slots__ = ("idx", "shape")
     name = "MaxPool2DWithIndicesBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def jvp(self, ts, F, *saved):
         """The tangent at the positions the max chose (a selection of the input)."""
@@ -371,6 +386,7 @@ def _pool_size(n, k, s, p, d, ceil):
     "the largest value of each kernel_size window of (N, C, H, W) input",
     checks=[((Arg((2, 2, 4, 4)), 2), {}), ((Arg((1, 5, 5)), 3), {"stride": 2, "padding": 1})],
     category="nn",
+    batch="image",
 )
 def max_pool2d(
     input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
@@ -419,6 +435,7 @@ def max_pool2d(
     "dropout(input, p=0.5, training=True)",
     "zero each element with probability p (a Bernoulli draw) and scale the rest by 1/(1-p)",
     category="nn",
+    batch=None,
 )
 def dropout(input, p=0.5, training=True, inplace=False):
     x = tensor_arg(input)

@@ -9,6 +9,7 @@ again (the backward is an op of its own, PadBackward, whose VJP is the pad)."""
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..base.errors import GradRuntimeError, GradTypeError
@@ -59,6 +60,7 @@ def _add_back(g, maps, shape):
 class Pad(Function):
     __slots__ = ("maps", "shape")
     name = "ConstantPadNdBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear
 
     def forward(self, x, maps, value):
@@ -89,6 +91,7 @@ NAMED["ConstantPadNdBackward0"] = Pad
 class PadBackward(Function):
     __slots__ = ("maps",)
     name = "PadBackward"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear
 
     def forward(self, g, maps, shape):
@@ -111,6 +114,7 @@ class PadBackward(Function):
         ((Arg((1, 1, 3, 3)), (1, 2, 3, 1)), {"mode": "circular"}),
     ],
     category="nn",
+    batch=None,
 )
 def pad(input, pad, mode="constant", value=None):
     x = tensor_arg(input)

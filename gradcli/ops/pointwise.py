@@ -5,10 +5,12 @@ after `elementwise`, whose arithmetic and operand helpers it uses.)"""
 from __future__ import annotations
 
 
+from ..engine.declare import none
 import numpy as np
 
 from ..core import dtypes
 from ..engine.function import Function
+from ..engine.saved import saved_const
 from ..engine.forward import add_terms, linear
 from ..core.convert import operand, tensor_arg
 from ..base.errors import GradRuntimeError
@@ -62,6 +64,7 @@ for _name, _np, _sym in (
         f"input {_sym} other, element-wise (bool tensor)",
         method=True,
         category="compare",
+        batch="elementwise",
     )(internal(_name)(_compare(_np)))
 del _name, _np, _sym
 
@@ -77,6 +80,7 @@ for _name, _np, _doc in (
         f"whether each element is {_doc} (bool tensor)",
         method=True,
         category="compare",
+        batch="elementwise",
     )((lambda f: lambda input: Tensor(np.asarray(f(tensor_arg(input).data))))(_np))
 del _name, _np, _doc
 
@@ -96,6 +100,7 @@ for _name, _np, _doc in (("any", np.any, "any element"), ("all", np.all, "every 
         f"whether {_doc} is true (non-zero), as a bool tensor",
         method=True,
         category="compare",
+        batch="reduction_one_dim",
     )(_truth_reduction(_np))
 del _name, _np, _doc
 
@@ -106,6 +111,7 @@ del _name, _np, _doc
     "whether |input - other| <= atol + rtol * |other| everywhere (a bool)",
     method=True,
     category="compare",
+    batch=None,
 )
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = tensor_arg(input).data, tensor_arg(other).data
@@ -118,6 +124,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     "whether both have the same shape and values (a bool)",
     method=True,
     category="compare",
+    batch=None,
 )
 def equal(input, other):
     a, b = tensor_arg(input).data, tensor_arg(other).data
@@ -144,9 +151,23 @@ class Unary(Function):
 
 
 def unary(
-    name, grad_fn, np_fn, vjp, doc, saves="x", domain=(-2.0, 2.0), keep_int=False, aliases=()
+    name,
+    grad_fn,
+    np_fn,
+    vjp,
+    doc,
+    saves="x",
+    domain=(-2.0, 2.0),
+    keep_int=False,
+    aliases=(),
+    batch="elementwise",
+    saved_names=None,
+    saved_extra=None,
 ):
-    """Register an element-wise function: its forward, VJP and grad_fn name together."""
+    """Declare and register an element-wise function: its forward, VJP (its JVP the same
+    formula), grad_fn name, saved values (`saved_names`: PyTorch's names, by default
+    "self" for a saved input and "result" for a saved output), batching kind, in-place
+    method and sample arguments together."""
     if name in mkl.VML:  # PyTorch's vector math (MKL's VML), when MKL is installed
         np_fn = mkl.unary_fn(name, np_fn)
     cls = type(
@@ -157,6 +178,10 @@ def unary(
             "name": grad_fn,
             "np_fn": staticmethod(np_fn),
             "saves": saves,
+            "saved_names": {"x": ("self",), "out": ("result",)}.get(saves, ())
+            if saved_names is None
+            else saved_names,
+            "saved_extra": saved_extra,
             "backward": (lambda self, g, F, s: (vjp(g, F, s),))
             if saves
             else (lambda self, g, F: (vjp(g, F, None),)),
@@ -173,7 +198,14 @@ def unary(
     checks = [((Arg((), lo, hi),), {}), ((Arg((3,), lo, hi),), {}), ((Arg((2, 3), lo, hi),), {})]
 
     @register(
-        name, f"{name}(input)", doc, method=True, checks=checks, category="math", aliases=aliases
+        name,
+        f"{name}(input)",
+        doc,
+        method=True,
+        checks=checks,
+        category="math",
+        aliases=aliases,
+        batch=batch,
     )
     @tensor_f(name)
     def fn(x):
@@ -251,6 +283,7 @@ class ThresholdBackward(Function):
 
     __slots__ = ("slope",)
     name = "ThresholdBackwardBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, g, x, slope=0.0):
         self.slope = slope
@@ -302,6 +335,7 @@ unary(
     lambda g, F, x: g * (2.0 * x**1) if F.tensor_mode else g * (2.0 * x),
     "input ** 2",
     keep_int=True,
+    saved_extra={"exponent": saved_const(2)},  # PyTorch's square is pow(x, 2)
 )
 
 
@@ -313,10 +347,18 @@ def _zero_grad(g, F, x):
 
 
 sign = unary(
-    "sign", "SignBackward0", torch_act.sign, _zero_grad, "-1, 0 or 1 by sign", keep_int=True
+    "sign",
+    "SignBackward0",
+    torch_act.sign,
+    _zero_grad,
+    "-1, 0 or 1 by sign",
+    keep_int=True,
+    saved_names=(),
 )
-floor = unary("floor", "FloorBackward0", np.floor, _zero_grad, "round down", keep_int=True)
-unary("ceil", "CeilBackward0", np.ceil, _zero_grad, "round up", keep_int=True)
+floor = unary(
+    "floor", "FloorBackward0", np.floor, _zero_grad, "round down", keep_int=True, saved_names=()
+)
+unary("ceil", "CeilBackward0", np.ceil, _zero_grad, "round up", keep_int=True, saved_names=())
 
 
 def _trunc(x):
@@ -334,10 +376,20 @@ unary(
     _zero_grad,
     "round toward zero",
     "",
+    saved_names=(),
     keep_int=True,
     aliases=("fix",),
+    batch=None,  # sample by sample (torch.vmap batches it: not yet here)
 )
-unary("round", "RoundBackward0", np.round, _zero_grad, "round half to even", keep_int=True)
+unary(
+    "round",
+    "RoundBackward0",
+    np.round,
+    _zero_grad,
+    "round half to even",
+    keep_int=True,
+    saved_names=(),
+)
 unary(
     "log1p",
     "Log1PBackward0",
@@ -410,6 +462,8 @@ TENSOR_F_ALIASES = {"abs": abs_}
 class Clamp(Function):
     __slots__ = ("lo", "hi")
     name = "ClampBackward1"
+    saved_names = ("self",)
+    saved_extra = {"min": lambda node: node.lo, "max": lambda node: node.hi}
 
     def forward(self, x, lo, hi):
         self.lo, self.hi = lo, hi
@@ -443,6 +497,7 @@ class Clamp(Function):
     aliases=("clip",),
     checks=[((Arg((2, 3)),), {"min": -0.5, "max": 0.7})],
     category="math",
+    batch="elementwise",
 )
 def clamp(x, min=None, max=None):
     x = tensor_arg(x)
@@ -506,12 +561,16 @@ class MaxMin(Function):
 class Maximum(MaxMin):
     __slots__ = ()
     name = "MaximumBackward0"
+    saved_names = ("self", "other")
+    saved_order = (1, 0)
     np_fn = staticmethod(np.maximum)
 
 
 class Minimum(MaxMin):
     __slots__ = ()
     name = "MinimumBackward0"
+    saved_names = ("self", "other")
+    saved_order = (1, 0)
     np_fn = staticmethod(np.minimum)
 
 
@@ -522,6 +581,7 @@ class Minimum(MaxMin):
     method=True,
     checks=[((Arg((2, 3)), Arg((3,))), {})],
     category="math",
+    batch="elementwise",
 )
 @tensor_f("maximum")
 def maximum(a, b):
@@ -536,6 +596,7 @@ def maximum(a, b):
     method=True,
     checks=[((Arg((2, 3)), Arg((3,))), {})],
     category="math",
+    batch="elementwise",
 )
 def minimum(a, b):
     a, b = tensors_only("minimum", a, b)  # PyTorch refuses numbers here
@@ -549,6 +610,7 @@ with_method_positions(minimum, "minimum")
 class Where(Function):
     __slots__ = ("sa", "sb")
     name = "WhereBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, a, b, cond, dt):
         self.sa, self.sb = _shapes(a, b)
@@ -572,6 +634,7 @@ class Where(Function):
     method=False,
     checks=[(([True, False, True], Arg((2, 3)), Arg((3,))), {})],
     category="math",
+    batch="elementwise",
 )
 def where(condition, input, other):
     cond = tensor_arg(condition).data
@@ -600,6 +663,7 @@ def _where_t(cond, a, b):
     method=True,
     function=False,
     category="math",
+    batch="elementwise",
 )
 def where_method(x, condition, other):
     return where(condition, x, other)

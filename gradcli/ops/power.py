@@ -23,6 +23,8 @@ class PowScalar(Function):
 
     __slots__ = ("e",)
     name = "PowBackward0"
+    saved_names = ("self",)
+    saved_extra = {"exponent": lambda node: node.e}
 
     def forward(self, a, e, dt):
         self.e = e
@@ -66,6 +68,8 @@ class PowTensor(Function):
 
     __slots__ = ("sa", "sb")
     name = "PowBackward1"
+    saved_names = ("self", "exponent", "result")
+    saved_order = (1, 0, 2)
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
@@ -111,6 +115,8 @@ class PowRScalar(Function):
 
     __slots__ = ("base",)
     name = "PowBackward2"
+    saved_names = ("exponent", "result")
+    saved_extra = {"self": lambda node: node.base}
 
     def forward(self, e, base, dt):
         self.base = base
@@ -139,6 +145,7 @@ class PowRScalar(Function):
         ((Arg((2,), 0.5, 2), 0.5), {}),
     ],
     category="arith",
+    batch="elementwise",
 )
 @internal("pow")
 def pow(a, b):

@@ -4,6 +4,7 @@ argmin, and the running sum cumsum."""
 from __future__ import annotations
 
 
+from ..engine.declare import none
 import numpy as np
 
 from ..core import dtypes
@@ -41,6 +42,28 @@ def expand_back(g, F, shape, axes, keepdim):
         kshape = tuple(1 if i in axes else n for i, n in enumerate(shape))
         g = F.reshape(g, kshape)
     return F.broadcast_to(g, shape)
+
+
+def saved_sizes(node):
+    """A reduction's `_saved_self_sym_sizes`."""
+    return tuple(node.shape)
+
+
+def saved_numel(node):
+    n = 1
+    for d in node.shape:
+        n *= d
+    return n
+
+
+def saved_dims(node):
+    """A reduction's `_saved_dim` (made non-negative: PyTorch shows a negative dim as
+    given, as an unsigned 64-bit number)."""
+    return tuple(node.axes) if node.axes is not None else tuple(range(len(node.shape)))
+
+
+def saved_keepdim(node):
+    return node.keepdim
 
 
 class _Reduce(Function):
@@ -102,6 +125,8 @@ def sum_axes(x, ax, keepdim, acc):
 class Sum(_Reduce):
     __slots__ = ()
     name = "SumBackward0"
+    saved_names = ()
+    saved_extra = {"self_sym_sizes": saved_sizes}
 
     def forward(self, x, dim=None, keepdim=False, dtype=None):
         ax = self.setup(x, dim, keepdim)
@@ -136,11 +161,15 @@ def _inner(x, ax, keepdim):
 class SumDim(Sum):
     __slots__ = ()
     name = "SumBackward1"
+    saved_names = ()
+    saved_extra = {**Sum.saved_extra, "dim": saved_dims, "keepdim": saved_keepdim}
 
 
 class Mean(_Reduce):
     __slots__ = ("n",)
     name = "MeanBackward0"
+    saved_names = ()
+    saved_extra = {"self_sym_sizes": saved_sizes, "self_sym_numel": saved_numel}
 
     def forward(self, x, dim=None, keepdim=False, dtype=None):
         if dtype is None and x.dtype.kind != "f":
@@ -189,6 +218,8 @@ class Mean(_Reduce):
 class MeanDim(Mean):
     __slots__ = ()
     name = "MeanBackward1"
+    saved_names = ()
+    saved_extra = {**Mean.saved_extra, "dim": saved_dims, "keepdim": saved_keepdim}
 
 
 def _torch_name(dt):
@@ -225,6 +256,7 @@ def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
     method=True,
     checks=REDUCE_CHECKS,
     category="reduce",
+    batch="reduction",
 )
 def sum_(input, dim=None, keepdim=False, dtype=None):
     return _reduce_call(Sum, SumDim, input, dim, keepdim, dtype=dtype)
@@ -272,6 +304,7 @@ def _sum_to_t(g, shape):
     method=True,
     checks=REDUCE_CHECKS,
     category="reduce",
+    batch="reduction",
 )
 def mean(input, dim=None, keepdim=False, dtype=None):
     return _reduce_call(Mean, MeanDim, input, dim, keepdim, dtype=dtype)
@@ -326,6 +359,7 @@ def prod_all(flat):
 class Prod(_Reduce):
     __slots__ = ()
     name = "ProdBackward0"
+    saved_names = ("self", "result")
 
     def forward(self, x, dim=None, keepdim=False):
         ax = self.setup(x, dim, keepdim)
@@ -369,6 +403,7 @@ class ProdDim(Prod):
     method=True,
     checks=REDUCE_CHECKS[:5],
     category="reduce",
+    batch="reduction_one_dim",
 )
 def prod(input, dim=None, keepdim=False):
     return _reduce_call(Prod, ProdDim, input, dim, keepdim)
@@ -398,6 +433,7 @@ class MaxAll(_Reduce):
 
     __slots__ = ()
     name = "MaxBackward1"
+    saved_names = ("self", "result")
     pick = staticmethod(np.max)
 
     def forward(self, x):
@@ -428,6 +464,7 @@ class MaxDim(_Reduce):
 
     __slots__ = ("onehot",)
     name = "MaxBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     arg = staticmethod(np.argmax)
 
     def forward(self, x, dim, keepdim):
@@ -449,6 +486,7 @@ class MaxDim(_Reduce):
 class MinDim(MaxDim):
     __slots__ = ()
     name = "MinBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     arg = staticmethod(np.argmin)
 
 
@@ -476,6 +514,7 @@ def _maxmin(kind, whole, bydim, pairwise, input, dim=None, keepdim=False):
     method=True,
     checks=[((M,), {}), ((M,), {"dim": 1})],
     category="reduce",
+    batch="max",
 )
 def max_(input, dim=None, keepdim=False):
     return _maxmin("max", MaxAll, MaxDim, maximum, input, dim, keepdim)
@@ -488,6 +527,7 @@ def max_(input, dim=None, keepdim=False):
     method=True,
     checks=[((M,), {}), ((M,), {"dim": 0})],
     category="reduce",
+    batch="min",
 )
 def min_(input, dim=None, keepdim=False):
     return _maxmin("min", MinAll, MinDim, minimum, input, dim, keepdim)
@@ -519,6 +559,7 @@ def _arg(np_fn, input, dim=None, keepdim=False):
     "index of the largest element",
     method=True,
     category="reduce",
+    batch="reduction_one_dim",
 )
 def argmax(input, dim=None, keepdim=False):
     return _arg(np.argmax, input, dim, keepdim)
@@ -530,6 +571,7 @@ def argmax(input, dim=None, keepdim=False):
     "index of the smallest element",
     method=True,
     category="reduce",
+    batch="reduction_one_dim",
 )
 def argmin(input, dim=None, keepdim=False):
     return _arg(np.argmin, input, dim, keepdim)
@@ -542,6 +584,8 @@ _LOG = mkl.unary_fn("log", np.log)
 class LogSumExp(_Reduce):
     __slots__ = ()
     name = "LogsumexpBackward0"
+    saved_names = ("self", "result")
+    saved_extra = {"dim": saved_dims, "keepdim": saved_keepdim}
 
     def forward(self, x, dim, keepdim=False):
         # PyTorch: m = amax (an infinite one taken as 0), log(sum(exp(x - m))) + m, with
@@ -571,6 +615,7 @@ class LogSumExp(_Reduce):
     method=True,
     checks=[((M,), {"dim": 1}), ((M,), {"dim": (0, 1)}), ((Arg((3,)),), {"dim": 0})],
     category="reduce",
+    batch="reduction",
 )
 def logsumexp(input, dim=None, keepdim=False):
     x = tensor_arg(input)
@@ -582,6 +627,7 @@ def logsumexp(input, dim=None, keepdim=False):
 class Cumsum(Function):
     __slots__ = ("axis",)
     name = "CumsumBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, axis, dt):
         self.axis = axis
@@ -605,6 +651,7 @@ class Cumsum(Function):
     method=True,
     checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": -1})],
     category="reduce",
+    batch="along_dim",
 )
 @tensor_f("cumsum")
 def cumsum(x, dim, dtype=None):

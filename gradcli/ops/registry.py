@@ -1,10 +1,15 @@
 """The op table: every built-in of the language is registered here, explicitly.
 
-`register` records a built-in with its signature, one-line doc, whether it is
-also a tensor method, and `checks`: sample arguments with which the gradient
-tests (first and second order finite differences) exercise it.  The REPL's
-completer and `:help` read `BUILTINS` too, so a new op is documented,
-completed and gradient-checked by adding it in one place.
+`register` records a built-in with its declarations (engine/declare.py): its
+signature, one-line doc, whether it is also a tensor method, `checks` (sample
+arguments with which the gradient tests, first and second order finite differences,
+exercise it), `batch` (its vmap batching rule, or the name of a kind of rule that
+ops/batch_rules.py defines, or None: sample by sample), `inplace` (the name of its
+in-place method, or None) and `pure` (whether a replayed loop may run it).  The
+REPL's completer and `:help` read `BUILTINS`, vmap reads `BATCH_RULES`, the in-place
+methods and the loop replay read the entries: every table about built-ins is derived
+from these declarations, so a new op is documented, completed, batched and
+gradient-checked by adding it in one place.
 
 The op families (and the library of built-ins above them) import this module and
 register into it; it fills the engine's tables of functions by name
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import warnings
 
+from ..engine.declare import UNDECLARED, facet
 from ..engine.function import FUNCTIONS, TENSOR_F  # noqa: F401  (the engine's tables, filled here)
 
 # NumPy's RuntimeWarnings (degrees of freedom <= 0, empty slices) describe values that
@@ -37,9 +43,23 @@ class Arg:
 
 class Builtin:
     """One built-in: `method` (also x.name(...)), `function` (name(...)), and
-    `checks`: [(args, kwargs), ...] of sample arguments for the gradient tests."""
+    `checks`: [(args, kwargs), ...] of sample arguments for the gradient tests; `batch`,
+    `inplace` and `pure` as `register` says."""
 
-    __slots__ = ("name", "fn", "sig", "doc", "method", "function", "checks", "category")
+    __slots__ = (
+        "name",
+        "fn",
+        "sig",
+        "doc",
+        "method",
+        "function",
+        "checks",
+        "category",
+        "aliases",
+        "batch",
+        "inplace",
+        "pure",
+    )
 
     def __init__(self, name, fn, sig, doc, method=False, function=True, checks=(), category=""):
         self.name, self.fn, self.sig, self.doc = name, fn, sig, doc
@@ -49,6 +69,8 @@ class Builtin:
             list(checks),
             category,
         )
+        self.aliases = ()
+        self.batch = self.inplace = self.pure = UNDECLARED
 
     def __repr__(self):
         return f"<built-in {self.name}: {self.sig}>"
@@ -56,40 +78,86 @@ class Builtin:
 
 BUILTINS: dict[str, Builtin] = {}  # language name -> entry (functions, and methods too)
 METHOD_ONLY: dict[str, Builtin] = {}  # x.name(...) that is not also a function name(...)
-BATCH_RULES: dict = {}  # op name -> its vmap batching rule (ops/batch_rules.py, ops/batching.py)
+BATCH_KINDS: dict = {}  # kind of batching rule -> the rule (ops/batch_rules.py, library/vmap.py)
+BATCH_RULES: dict = {}  # op name -> its vmap batching rule: derived from the declarations
+_BATCH_WAITING: dict = {}  # kind -> names of ops declared before the kind's rule was defined
+
+facet(
+    "batch",
+    "builtin",
+    "the vmap batching rule, or the name of a kind of rule (ops/batch_rules.py), "
+    "or None: the per-sample loop",
+)
 
 
-def register(name, sig, doc, *, method=False, function=True, checks=(), category="", aliases=()):
-    """Decorator: make `fn` the built-in `name` (and each alias)."""
+def _batched(names, batch):
+    """Enter the ops `names` in BATCH_RULES by their declared `batch`."""
+    if batch is None or batch is UNDECLARED:
+        return
+    if isinstance(batch, str):
+        rule = BATCH_KINDS.get(batch)
+        if rule is None:  # the kind's rule comes later (batch_kind fills these in)
+            _BATCH_WAITING.setdefault(batch, []).extend(names)
+            return
+    else:
+        rule = batch
+    for n in names:
+        BATCH_RULES[n] = rule
+
+
+def register(
+    name,
+    sig,
+    doc,
+    *,
+    method=False,
+    function=True,
+    checks=(),
+    category="",
+    aliases=(),
+    batch=UNDECLARED,
+    inplace=UNDECLARED,
+    pure=UNDECLARED,
+):
+    """Decorator: make `fn` the built-in `name` (and each alias), with its declarations."""
 
     def deco(fn):
         entry = Builtin(name, fn, sig, doc, method, function, list(checks), category)
+        entry.aliases = tuple(aliases)
+        entry.batch, entry.inplace, entry.pure = batch, inplace, pure
         table = BUILTINS if function else METHOD_ONLY
         for n in (name, *aliases):
             if n in table:
                 raise RuntimeError(f"built-in {n!r} registered twice")
             table[n] = entry
         FUNCTIONS.setdefault(name, fn)
+        _batched((name, *aliases), batch)
         return fn
 
     return deco
 
 
-def internal(name):
-    """Decorator: an op gradcli uses (operators, VJPs) that is not a named built-in."""
+def internal(name, batch=None):
+    """Decorator: an op gradcli uses (operators, VJPs) that is not a named built-in, and
+    its batching rule or kind (None: the per-sample loop)."""
 
     def deco(fn):
         FUNCTIONS[name] = fn
+        _batched((name,), batch)
         return fn
 
     return deco
 
 
-def batch_rule(*names):
-    """Decorator: the vmap batching rule of the ops `names`, rule(level, fn, args, kwargs)."""
+def batch_kind(kind):
+    """Decorator: the vmap batching rule rule(level, fn, args, kwargs) of the kind `kind`,
+    for every op that declares `batch=kind`."""
 
     def deco(rule):
-        for n in names:
+        if kind in BATCH_KINDS:
+            raise RuntimeError(f"batching kind {kind!r} defined twice")
+        BATCH_KINDS[kind] = rule
+        for n in _BATCH_WAITING.pop(kind, ()):
             BATCH_RULES[n] = rule
         return rule
 

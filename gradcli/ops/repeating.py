@@ -10,6 +10,7 @@ gives PyTorch's graph (SumBackward1 over ViewBackward0).  ravel is PyTorch's
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..base.errors import GradRuntimeError, GradTypeError
@@ -26,6 +27,7 @@ M = Arg((2, 3))
 class Repeat(Function):
     __slots__ = ("shape", "repeats")
     name = "RepeatBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     saved_extra = {
         "repeats": lambda node: tuple(node.repeats),
         "self_sym_sizes": lambda node: tuple(node.shape),
@@ -89,6 +91,7 @@ def _repeats(sizes):
     function=False,
     checks=[((M, 2, 1), {}), ((M, (2, 1, 3)), {}), ((Arg((3,)), 2), {}), ((M, 0, 1), {})],
     category="shape",
+    batch=None,
 )
 def repeat(x, *sizes):
     if not isinstance(x, Tensor):
@@ -123,6 +126,7 @@ def repeat(x, *sizes):
     method=True,
     checks=[((M,), {}), ((Arg(()),), {})],
     category="shape",
+    batch=None,
 )
 def ravel(input):
     if not isinstance(input, Tensor):
@@ -141,6 +145,7 @@ def ravel(input):
     method=True,
     function=False,
     category="shape",
+    batch=None,
 )
 def is_contiguous(x, memory_format=None):
     return bool(x.data.flags.c_contiguous)

@@ -77,6 +77,9 @@ class DivMode(Function):
 
     __slots__ = ("sa", "sb", "mode", "dt")
     name = "DivBackward2"
+    saved_names = ("self", "other")
+    saved_order = (1, 0)
+    saved_extra = {"rounding_mode": lambda node: node.mode}
     saved_uses = ((1,), (0, 1))  # other for self's gradient, both for other's
 
     def forward(self, a, b, mode, dt):
@@ -164,6 +167,7 @@ def div_mode(input, other, mode):
         ((Arg((2, 3)), 0.7), {"rounding_mode": "floor"}),
     ],
     category="arith",
+    batch="elementwise",
 )
 def div(input, other, *, rounding_mode=_UNSET):
     if rounding_mode is _UNSET:
@@ -187,6 +191,7 @@ class FmodScalar(Function):
 
     __slots__ = ("sa",)
     name = "FmodBackward0"
+    saved_names = ()
 
     def forward(self, a, b, dt):
         self.sa = a.shape
@@ -204,6 +209,8 @@ class Fmod(Function):
 
     __slots__ = ("sa", "sb")
     name = "FmodBackward1"
+    saved_names = ("self", "other")
+    saved_order = (1, 0)
     saved_uses = ((1,), (1,))
 
     def forward(self, a, b, dt):
@@ -243,6 +250,7 @@ def _trunc_quotient(F, a, b):
         ((Arg((2, 3), 0.1, 1.9), 2.5), {}),
     ],
     category="arith",
+    batch=None,
 )
 def fmod(input, other):
     if not isinstance(input, Tensor) or not isinstance(other, (Tensor, int, float)):

@@ -7,6 +7,7 @@ first is PyTorch's SubBackward0 (its `2 - x` is RsubBackward1)."""
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..base.errors import GradRuntimeError, GradTypeError, broadcast_error
@@ -74,6 +75,7 @@ class AddScaled(Function):
 
     __slots__ = ("sa", "sb", "alpha")
     name = "AddBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     sign = 1
 
     def forward(self, a, b, alpha, dt):
@@ -107,6 +109,7 @@ class AddScaled(Function):
 class SubScaled(AddScaled):
     __slots__ = ()
     name = "SubBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     sign = -1
 
 
@@ -122,6 +125,7 @@ class SubScaled(AddScaled):
         ((Arg((2, 3)), Arg((2, 1))), {"alpha": -2}),
     ],
     category="arith",
+    batch="elementwise",
 )
 def add(input, other, *, alpha=1):
     if type(alpha) is int and alpha == 1:
@@ -142,6 +146,7 @@ def add(input, other, *, alpha=1):
     checks=[((Arg((2, 3)), Arg((3,))), {}), ((Arg((2, 3)), Arg((3,))), {"alpha": 1.5})],
     category="arith",
     aliases=("subtract",),
+    batch="elementwise",
 )
 def sub(input, other, *, alpha=1):
     if type(alpha) is int and alpha == 1 and type(input) is Tensor:

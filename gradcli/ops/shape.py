@@ -3,6 +3,7 @@ split chunk flip masked_fill, casts."""
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import math
 
 import numpy as np
@@ -42,6 +43,7 @@ def size_args(args, what="size"):
 class View(Function):
     __slots__ = ("shape",)
     name = "ViewBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, shape):
         self.shape = x.shape
@@ -74,11 +76,13 @@ def _resolve_shape(shape, numel, orig):
 class ReshapeAlias(View):
     __slots__ = ()
     name = "ReshapeAliasBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
 
 class UnsafeView(View):
     __slots__ = ()
     name = "UnsafeViewBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
 
 def _viewable(arr, shape):
@@ -98,6 +102,7 @@ def _viewable(arr, shape):
     method=True,
     checks=[((M, 3, 2), {}), ((M, -1), {})],
     category="shape",
+    batch="reshape",
 )
 @tensor_f("reshape")
 @viewing
@@ -127,6 +132,7 @@ def _reshaped(x, shape):
     function=False,
     checks=[((M, 6), {})],
     category="shape",
+    batch="reshape",
 )
 @viewing
 def view(x, *shape):
@@ -148,6 +154,7 @@ def view(x, *shape):
     method=True,
     checks=[((Arg((2, 3, 2)),), {}), ((Arg((2, 3, 2)),), {"start_dim": 1})],
     category="shape",
+    batch="flatten",
 )
 @viewing
 def flatten(x, start_dim=0, end_dim=-1):
@@ -168,6 +175,7 @@ def flatten(x, start_dim=0, end_dim=-1):
 class Squeeze(Function):
     __slots__ = ("shape",)
     name = "SqueezeBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, axes):
         self.shape = x.shape
@@ -184,11 +192,13 @@ class Squeeze(Function):
 class SqueezeDim(Squeeze):
     __slots__ = ()
     name = "SqueezeBackward1"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
 
 class SqueezeDims(Squeeze):
     __slots__ = ()
     name = "SqueezeBackward2"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
 
 class SqueezeMatmul(Squeeze):
@@ -196,6 +206,7 @@ class SqueezeMatmul(Squeeze):
 
     __slots__ = ()
     name = "SqueezeBackward4"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
 
 @register(
@@ -205,6 +216,7 @@ class SqueezeMatmul(Squeeze):
     method=True,
     checks=[((Arg((2, 1, 3)),), {}), ((Arg((2, 1)),), {"dim": 1})],
     category="shape",
+    batch="squeeze",
 )
 @viewing
 def squeeze(x, dim=None):
@@ -220,6 +232,7 @@ def squeeze(x, dim=None):
 class Unsqueeze(Function):
     __slots__ = ("axis",)
     name = "UnsqueezeBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, axis):
         self.axis = axis
@@ -245,6 +258,7 @@ class Unsqueeze(Function):
     method=True,
     checks=[((Arg((3,)), 0), {}), ((M, -1), {})],
     category="shape",
+    batch="unsqueeze",
 )
 @viewing
 def unsqueeze(x, dim):
@@ -261,6 +275,7 @@ def _expand_dims_t(x, axis):
 class Expand(Function):
     __slots__ = ("shape",)
     name = "ExpandBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, shape):
         self.shape = x.shape
@@ -279,6 +294,7 @@ class Expand(Function):
     method=True,
     checks=[((Arg((3, 1)), 3, 4), {}), ((Arg((3,)), 2, 3), {})],
     category="shape",
+    batch="expand",
 )
 @viewing
 def expand(x, *sizes):
@@ -319,6 +335,7 @@ def _broadcast_to_t(x, shape):
     method=True,
     function=False,
     category="shape",
+    batch="expand_as",
 )
 def expand_as(x, other):
     return expand(x, tensor_arg(other).data.shape)
@@ -327,6 +344,7 @@ def expand_as(x, other):
 class Permute(Function):
     __slots__ = ("dims",)
     name = "PermuteBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, dims):
         self.dims = dims
@@ -345,6 +363,7 @@ class Permute(Function):
     method=True,
     checks=[((Arg((2, 3, 2)), 2, 0, 1), {})],
     category="shape",
+    batch="permute",
 )
 @viewing
 def permute(x, *dims):
@@ -393,6 +412,7 @@ _T_ND = (
 
 class _IndexNode(Function):
     __slots__ = ("shape", "key", "adv")
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, key, adv):
         self.shape, self.key, self.adv = x.shape, key, adv
@@ -523,8 +543,9 @@ def _int_or_none(v):
         ((M, ([0, 0, 1],)), {}),
     ],
     category="shape",
+    batch=None,
 )
-@internal("index")
+@internal("index", batch="index")
 @viewing
 def index(x, key):
     x = tensor_arg(x)
@@ -586,6 +607,7 @@ def _check_index_size(key, shape, itemsize):
     method=True,
     checks=[((M,), {}), ((M,), {"dim": 1})],
     category="shape",
+    batch="pieces",
 )
 def unbind(x, dim=0):
     x = tensor_arg(x)
@@ -607,6 +629,7 @@ def _take_t(g, key):
 class PadInto(Function):
     __slots__ = ("key",)
     name = "IndexPutBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, g, shape, key):
         self.key = key
@@ -634,6 +657,7 @@ def _pad_into_t(g, shape, key):
 class ToCopy(Function):
     __slots__ = ("dt",)
     name = "ToCopyBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, dtype):
         self.dt = x.dtype
@@ -659,6 +683,7 @@ def to(x, dtype, copy=False):
 class Clone(Function):
     __slots__ = ()
     name = "CloneBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x):
         return x.copy()
@@ -676,6 +701,7 @@ class Clone(Function):
     method=True,
     checks=[((M,), {})],
     category="shape",
+    batch="elementwise",
 )
 def clone(x):
     return Clone.apply(tensor_arg(x))
@@ -684,6 +710,7 @@ def clone(x):
 class Alias(Function):
     __slots__ = ()
     name = "AliasBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x):
         return x

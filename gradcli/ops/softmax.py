@@ -66,6 +66,8 @@ def _log_softmax_bwd(g, out, axis):
 class Softmax(Function):
     __slots__ = ("axis",)
     name = "SoftmaxBackward0"
+    saved_names = ("result",)
+    saved_extra = {"dim": lambda node: node.axis}
 
     kernel = "softmax_lastdim_kernel_impl"
 
@@ -170,6 +172,7 @@ def _functional(name):
     method=True,
     checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": 0})],
     category="reduce",
+    batch="along_dim",
 )
 def softmax(input, dim=REQUIRED, dtype=None):
     dim = _check_dim(dim, "softmax")
@@ -186,6 +189,7 @@ def softmax(input, dim=REQUIRED, dtype=None):
     method=True,
     checks=[((M,), {"dim": 1}), ((Arg((4,)),), {"dim": 0})],
     category="reduce",
+    batch="along_dim",
 )
 def log_softmax(input, dim=REQUIRED, dtype=None):
     dim = _check_dim(dim, "log_softmax")

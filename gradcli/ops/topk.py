@@ -12,6 +12,7 @@ NumPy; the others follow libstdc++'s algorithms step for step (base/stl_order.py
 
 from __future__ import annotations
 
+from ..engine.declare import none
 import numpy as np
 
 from ..base import stl_order
@@ -78,8 +79,9 @@ def topk_indices(x, k, axis, largest, sorted_):
 class Topk(Function):
     __slots__ = ("shape", "axis", "index")
     name = "TopkBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
     # torch 2.13 shows dim as given (a negative one as an unsigned 64-bit number); here
-    # it is made non-negative, as the reductions' _saved_dim (ops/saved_names.py)
+    # it is made non-negative, as the reductions' _saved_dim (ops/reduce.py saved_dims)
     saved_extra = {
         "dim": lambda node: node.axis,
         "indices": lambda node: Tensor(node.index.copy(order="C")),
@@ -110,6 +112,7 @@ class Topk(Function):
         ((Arg((6,)), 2), {"largest": False, "sorted": False}),
     ],
     category="reduce",
+    batch=None,
 )
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if not isinstance(input, Tensor):

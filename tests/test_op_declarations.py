@@ -1,0 +1,114 @@
+"""Every op declares every facet (engine/declare.py): each node class (a Function
+subclass) and each built-in of the op table either gives a facet or says it has none,
+and the tables derived from the declarations hold exactly what they declare."""
+
+from __future__ import annotations
+
+import inspect
+
+import gradcli.session  # noqa: F401  (loads every op and built-in)
+from gradcli.engine.declare import FACETS, UNDECLARED, Without, declared
+from gradcli.engine.function import Function
+from gradcli.ops.registry import BATCH_KINDS, BATCH_RULES, BUILTINS, FUNCTIONS, METHOD_ONLY
+
+
+def _node_classes():
+    out, todo = [], [Function]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            out.append(sub)
+            todo.append(sub)
+    return out
+
+
+def _concrete(cls):
+    """A node class that graphs hold: not a family's shared code (a private class, or a
+    base of other node classes without a grad_fn name or a forward of its own)."""
+    if cls.__name__.startswith("_"):
+        return False
+    return not cls.__subclasses__() or all(
+        declared(cls, a, Function) is not UNDECLARED for a in ("name", "forward")
+    )
+
+
+NODES = [c for c in _node_classes() if _concrete(c)]
+ENTRIES = list({id(e): e for t in (BUILTINS, METHOD_ONLY) for e in t.values()}.values())
+
+
+def test_the_tables_are_not_empty():
+    assert len(NODES) > 100 and len(ENTRIES) > 150
+    assert {f.on for f in FACETS.values()} == {"node", "builtin"}
+
+
+def test_every_node_class_declares_every_node_facet():
+    missing = []
+    for cls in NODES:
+        for f in FACETS.values():
+            if f.on == "node" and declared(cls, f.attr, Function) is UNDECLARED:
+                missing.append(f"{cls.__module__}.{cls.__qualname__}: {f.name} ({f.doc})")
+    assert not missing, "\n".join(missing)
+
+
+def test_every_builtin_declares_every_builtin_facet():
+    missing = []
+    for e in ENTRIES:
+        for f in FACETS.values():
+            if f.on == "builtin" and getattr(e, f.attr, UNDECLARED) is UNDECLARED:
+                missing.append(f"{e.name} ({e.fn.__module__}): {f.name} ({f.doc})")
+    assert not missing, "\n".join(missing)
+
+
+def test_an_explicit_none_gives_a_reason():
+    for cls in NODES:
+        for f in FACETS.values():
+            v = declared(cls, f.attr, Function) if f.on == "node" else None
+            if isinstance(v, Without):
+                assert v.reason.strip(), (cls, f.name)
+
+
+def test_node_declarations_have_their_forms():
+    for cls in NODES:
+        name = declared(cls, "name", Function)  # a string, or a slot or property (per node)
+        assert (isinstance(name, str) and name) or hasattr(name, "__get__"), cls
+        names = cls.saved_names
+        assert type(names) is tuple or isinstance(names, Without), (cls, names)
+        if type(names) is tuple:
+            assert all(n is None or isinstance(n, str) for n in names), cls
+            if cls.saved_order is not None:
+                assert sorted(cls.saved_order) == list(range(len(names))), cls
+        assert cls.jvp is None or callable(cls.jvp) or isinstance(cls.jvp, Without), cls
+        assert cls.jvp is not None, cls  # None: left to the default
+
+
+def test_the_batching_table_is_what_the_builtins_declare():
+    want = {}
+    for e in ENTRIES:
+        assert e.batch is None or isinstance(e.batch, str) or callable(e.batch), e
+        if isinstance(e.batch, str):
+            assert e.batch in BATCH_KINDS, f"{e.name}: no batching kind {e.batch!r}"
+        if e.batch is not None:
+            rule = BATCH_KINDS[e.batch] if isinstance(e.batch, str) else e.batch
+            for n in (e.name, *e.aliases):
+                want.setdefault(n, rule)
+    # and the internal ops (FUNCTIONS) declared with `internal(name, batch=...)`
+    internal = {n: r for n, r in BATCH_RULES.items() if n not in want}
+    assert all(n in FUNCTIONS for n in internal), sorted(internal)
+    assert {n: BATCH_RULES[n] for n in want} == want
+    assert set(BATCH_RULES.values()) <= set(BATCH_KINDS.values())
+
+
+def test_every_batching_kind_is_used():
+    used = set(BATCH_RULES.values())
+    unused = [k for k, rule in BATCH_KINDS.items() if rule not in used]
+    assert not unused, unused
+
+
+def test_no_module_keeps_a_list_of_op_names():
+    """The facets are read from the declarations: the lists they replace are gone."""
+    import gradcli.ops.batch_rules as batch_rules
+
+    for mod, names in (
+        (batch_rules, ("ELEMENTWISE", "_TUPLE_DIMS", "_FLAT_DIMS", "_PRODUCT_DIMS")),
+    ):
+        src = inspect.getsource(mod)
+        assert not [n for n in names if n in src], mod.__name__
