@@ -22,9 +22,9 @@ examples:
   gradcli eval -q --precision 8 prog.ag     only print() output, 8 digits
   gradcli eval - < prog.ag                  '-' reads the program from stdin
   #!/usr/bin/env -S gradcli eval            first line of an executable .ag file
-  gradcli eval tutorial.ipynb               a Jupyter notebook's code cells, in order
-  gradcli check tutorial.ipynb              ... compared with the outputs stored in it
-  gradcli kernel install --user             the Jupyter kernel (needs gradcli[jupyter])
+  gradcli eval notebook.ipynb               a Jupyter notebook's code cells, in order
+  gradcli check notebook.ipynb              ... compared with the outputs stored in it
+  gradcli kernel install --user             the Jupyter kernel (needs the jupyter extra)
 
 --set VALUE is an expression of the language; a list becomes a float tensor
 (--set x=[1,2,3] is tensor([1., 2., 3.])), anything else is bound as it is.
@@ -85,7 +85,7 @@ def _parser(prog):
         help="run CODE (statements separated by ';' or newlines); repeatable; "
         "FILEs and -e CODE run in the order given",
     )
-    p.add_argument("--json", action="store_true", help="JSON lines on stdout (see README)")
+    p.add_argument("--json", action="store_true", help="JSON lines on stdout (see below)")
     p.add_argument(
         "--check",
         action="store_true",

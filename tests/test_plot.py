@@ -214,11 +214,11 @@ def test_errors():
         assert words in e.value.message
 
 
-def test_without_plotext_names_the_extra(monkeypatch):
+def test_without_plotext_names_the_package(monkeypatch):
     monkeypatch.setitem(sys.modules, "plotext", None)
     with pytest.raises(GradError) as e:
         run("plot(sin, 0, 1)")
-    assert "plotext" in e.value.message and "pip install gradcli[plot]" in e.value.hint
+    assert "plotext" in e.value.message and "pip install plotext" in e.value.hint
 
 
 def test_command_line_sized_by_the_terminal():

@@ -14,8 +14,8 @@ argument and need not be element-wise): at each x, a fresh float64 leaf is made,
 f is called on it and the gradient of the result with respect to the leaf is
 taken.  A function whose result does not require grad (a constant) has f' = 0.
 
-The terminal picture is drawn by plotext (an optional extra, `pip install
-gradcli[plot]`, imported on the first plot): braille dots, axes with ticks, a
+The terminal picture is drawn by plotext (a dependency of gradcli, imported on
+the first plot): braille dots, axes with ticks, a
 legend, one colour per curve; sized to the terminal.  Without colour (NO_COLOR
 set, or output not a terminal) each derivative is drawn with its own marker
 so the curves stay apart.  SVG files are written by gradcli itself (svg.py);
@@ -272,7 +272,7 @@ def _plotext():
     except ImportError:
         raise GradRuntimeError(
             "plot() draws with plotext, which is not installed",
-            hint="pip install gradcli[plot]  (or: pip install plotext)",
+            hint="plotext is a dependency of gradcli: reinstall gradcli, or pip install plotext",
         ) from None
     return plotext
 
