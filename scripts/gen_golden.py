@@ -10,6 +10,8 @@ Writes, relative to the repository root:
   tests/golden/grad_fn_names.json  {"setup": src, "names": {expr: name | null}}
   tests/golden/reliability.json  like cases.json, from golden_cases_reliability.py
                                    (``--reliability`` writes only this file)
+  tests/golden/differential.json  the same from golden_cases_differential.py
+                                   (``--differential`` writes only this file)
   tests/golden/examples.json       {"seed_000": {"file", "seed", "stdout", "error"[, "warnings"]}, ...}
 
 How a program is run (the same for cases and examples):
@@ -156,6 +158,17 @@ def gen_reliability():
     }
 
 
+def gen_differential():
+    """tests/golden/differential.json from tests/golden_cases_differential.py."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))  # the cases are test data
+    import golden_cases_differential
+
+    return {
+        name: _record(run_program(source, "<%s>" % name), source=source)
+        for name, source in golden_cases_differential.CASES
+    }
+
+
 def gen_grad_fn_names(golden_cases):
     torch.set_default_dtype(torch.float64)
     ns = {"torch": torch, "F": torch.nn.functional}
@@ -231,6 +244,9 @@ def main(argv):
     if argv == ["--reliability"]:
         _write(os.path.join(GOLDEN, "reliability.json"), gen_reliability())
         return 0
+    if argv == ["--differential"]:
+        _write(os.path.join(GOLDEN, "differential.json"), gen_differential())
+        return 0
     if argv:
         print(__doc__)
         return 2
@@ -240,6 +256,7 @@ def main(argv):
     names = gen_grad_fn_names(golden_cases)
     _write(os.path.join(GOLDEN, "grad_fn_names.json"), names)
     _write(os.path.join(GOLDEN, "reliability.json"), gen_reliability())
+    _write(os.path.join(GOLDEN, "differential.json"), gen_differential())
     examples = gen_examples()
     _write(os.path.join(GOLDEN, "examples.json"), examples)
     n_err = sum(1 for c in cases.values() if c["error"])

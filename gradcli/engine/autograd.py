@@ -21,7 +21,18 @@ from ..base import context
 from . import observe, schedule
 from .function import _OUT, FUNCTIONS, TensorF, Function
 from .vjp_arrays import ArrayF
-from .passes import as_grad, count_deps, deliver_leaves, push_ready, ready_queue, release, seq, vjp
+from .passes import (
+    as_grad,
+    count_deps,
+    deliver_leaves,
+    finished_leaves,
+    push_ready,
+    ready_queue,
+    release,
+    seq,
+    unfinished_nodes,
+    vjp,
+)
 
 _FRESH = {}  # id(leaf) -> (sum, .grad) stored by the running create_graph backward
 
@@ -137,49 +148,53 @@ def run_backward(  # noqa: C901 (the one backward loop; to be split by concern)
         def push(p):
             push_ready(q, p)
 
-        while q:  # hooks, autograd.grad, create_graph, the trace
-            node = heapq.heappop(q)[2]
-            g = grads.pop(node, None)
-            if g is None:  # no gradient reached this node: only release its parents
-                release(node, deps, push)
-                continue
-            if flow is not None:
-                node.fpass = flow[0]
-                flow[1][id(node)] = g if g.size <= observe.FLOW_SMALL else g.shape
-            g = _visit(node, g, capture, res, create_graph)
-            in_grads = _call(node, g, F, retain_graph, create_graph)
-            if tracer is not None:
-                tracer(node, g, in_grads)
-            for p, ig in zip(node.parents, in_grads):
-                if p is None:
+        node = None
+        try:
+            while q:  # hooks, autograd.grad, create_graph, the trace
+                node = heapq.heappop(q)[2]
+                g = grads.pop(node, None)
+                if g is None:  # no gradient reached this node: only release its parents
+                    release(node, deps, push)
                     continue
-                if type(p) is Tensor:
+                if flow is not None:
+                    node.fpass = flow[0]
+                    flow[1][id(node)] = g if g.size <= observe.FLOW_SMALL else g.shape
+                g = _visit(node, g, capture, res, create_graph)
+                in_grads = _call(node, g, F, retain_graph, create_graph)
+                if tracer is not None:
+                    tracer(node, g, in_grads)
+                for p, ig in zip(node.parents, in_grads):
+                    if p is None:
+                        continue
+                    if type(p) is Tensor:
+                        if ig is not None:
+                            _deliver_leaf(p, ig, create_graph, capture, res, touched, held)
+                        continue
                     if ig is not None:
-                        _deliver_leaf(p, ig, create_graph, capture, res, touched, held)
-                    continue
-                if ig is not None:
-                    if (
-                        ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype
-                    ):  # (as _deliver_leaf)
-                        ig = (
-                            FUNCTIONS["to"](ig, p.out_dtype)
-                            if type(ig) is Tensor
-                            else ig.astype(p.out_dtype)
-                        )
-                    if p in grads:
-                        grads[p] = _accumulate(grads[p], ig, create_graph)
-                    else:
-                        grads[p] = ig
-                d = deps[p] - 1
-                deps[p] = d
-                if d == 0:
-                    push(p)
+                        if (
+                            ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype
+                        ):  # (as _deliver_leaf)
+                            ig = (
+                                FUNCTIONS["to"](ig, p.out_dtype)
+                                if type(ig) is Tensor
+                                else ig.astype(p.out_dtype)
+                            )
+                        if p in grads:
+                            grads[p] = _accumulate(grads[p], ig, create_graph)
+                        else:
+                            grads[p] = ig
+                    d = deps[p] - 1
+                    deps[p] = d
+                    if d == 0:
+                        push(p)
+        except BaseException:
+            if held and capture is None:  # the leaves whose every consumer ran get theirs
+                done = finished_leaves(list(held.values()), unfinished_nodes(node, q, deps))
+                held = {id(leaf): (leaf, g) for leaf, g in done}
+                _deliver_held(held, create_graph, capture, res, touched)
+            raise
         if held:
-            hooked = context.current.leaf_hooks or {}
-            for leaf, g in held.values():
-                if id(leaf) in hooked:
-                    g = run_hooks(hooked[id(leaf)][1], g, create_graph)
-                _deliver_leaf(leaf, g, create_graph, capture, res, touched)
+            _deliver_held(held, create_graph, capture, res, touched)
     finally:
         context.current.grad_enabled = prev_mode
         _FRESH.clear()
@@ -200,6 +215,15 @@ def run_backward(  # noqa: C901 (the one backward loop; to be split by concern)
                 )
         return tuple(r if r is None or isinstance(r, Tensor) else Tensor(r) for r in results)
     return _in_creation_order(touched)
+
+
+def _deliver_held(held, create_graph, capture, res, touched):
+    """The leaves' summed gradients into .grad, through the leaves' hooks."""
+    hooked = context.current.leaf_hooks or {}
+    for leaf, g in held.values():
+        if id(leaf) in hooked:
+            g = run_hooks(hooked[id(leaf)][1], g, create_graph)
+        _deliver_leaf(leaf, g, create_graph, capture, res, touched)
 
 
 def backward_out(out):
@@ -304,6 +328,7 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
     def push(p):
         push_ready(q, p)
 
+    node = None
     try:
         while q:
             node = pop(q)[2]
@@ -352,6 +377,9 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
                     release(nxt, deps, push)
                     nxt = None
                 node, g = nxt, gn
+    except BaseException:
+        leaves[:] = finished_leaves(leaves, unfinished_nodes(node, q, deps))
+        raise
     finally:
         if leaves:
             deliver_leaves(leaves, touched, _store_grad)

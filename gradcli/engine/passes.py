@@ -131,6 +131,24 @@ def _deliver(pairs, touched, store, fresh):
         touched[id(p)] = p
 
 
+def finished_leaves(queue, unfinished):
+    """Of the gradients that reached leaves before a pass failed, [(leaf, gradient)],
+    those of the leaves that no unfinished node still owed one. PyTorch's engine runs a
+    leaf's AccumulateGrad as soon as the leaf's last consumer has run, so when a node
+    fails (a freed graph, a saved value changed in place) those leaves have their
+    gradients in .grad and the others get nothing (not the part that reached them)."""
+    owed = {id(p) for n in unfinished if n is not None for p in n.parents if type(p) is Tensor}
+    if not owed:
+        return queue
+    return [(p, g) for p, g in queue if id(p) not in owed]
+
+
+def unfinished_nodes(node, q, deps):
+    """The nodes a pass of the general loop had not finished when `node` failed: it,
+    those ready (in the queue `q`) and those still waiting for a consumer."""
+    return [node, *(e[2] for e in q), *(n for n, d in deps.items() if d)]
+
+
 def release(node, deps, push):
     """A node no gradient reached: its parents need not wait for it."""
     for p in node.parents:

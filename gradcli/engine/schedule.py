@@ -32,7 +32,7 @@ import numpy as np
 from ..base.errors import GradRuntimeError
 from ..core.tensor import Tensor
 from . import observe, versions
-from .passes import SECOND_BACKWARD, deliver_leaves
+from .passes import SECOND_BACKWARD, deliver_leaves, finished_leaves
 from ..base.sum_mid import MID_MIN
 from ..base.sum_rows import torch_sums
 from .vjp_arrays import ArrayF, sum_to
@@ -221,7 +221,7 @@ def run(root, steps, g, retain_graph, flow, touched, store, visit):
     (autograd._store_grad); `visit(node, g, None, None, False)` runs a node's hooks and
     retain_grad (autograd._visit).  Gradients for leaves wait in `queue`, in their
     order (some are sums left for later, LaterF); at the end (also when a step fails:
-    what reached the leaves before the failure is what the general loop stores) the
+    then only the leaves whose every consumer ran, as in the general loop) the
     sums are made, all at once, each leaf's gradients added up in their order and
     delivered (_plain_pass's leaf sums)."""
     n = len(steps)
@@ -234,6 +234,7 @@ def run(root, steps, g, retain_graph, flow, touched, store, visit):
     add = np.add
     queue = []
     later = False  # any sum left for later in queue
+    k = 0
     try:
         for k, routes, F, through in steps:
             g = grads[k]
@@ -281,6 +282,15 @@ def run(root, steps, g, retain_graph, flow, touched, store, visit):
                     nodes[j] = p
                 else:
                     grads[j] = add(prev, ig)
+    except BaseException:
+        if queue:  # only the leaves whose every consumer ran get their gradients
+            walked = []
+            _structure(root, walked)
+            if walked:
+                pos = next((i for i, s in enumerate(steps) if s[0] == k), 0)
+                queue[:] = finished_leaves(queue, [walked[s[0]] for s in steps[pos:]])
+            later = any(type(ig) is Later for _, ig in queue)
+        raise
     finally:
         if later:
             _flush(queue, touched, store)
