@@ -5,6 +5,8 @@ the generator's stream as the kernel does (verified against torch 2.13)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .fma import fma, fma32
@@ -81,3 +83,42 @@ def bernoulli(gen, shape, p: float) -> np.ndarray:
 def random64_int(gen) -> int:
     """``torch.empty((), dtype=torch.int64).random_()``: random64() mod 2**63."""
     return int(gen._raw64(1)[0]) % (1 << 63)
+
+
+def exponential(gen, shape, lambd: float = 1.0, dtype=np.float64) -> np.ndarray:
+    """``torch.empty(shape).exponential_(lambd)`` on the CPU: a float64 uniform each
+    (53 bits of random64()), ``(-1 / lambd) * log1p(-u)`` with the C library's log1p,
+    rounded to the dtype."""
+    shape = _normalize_shape(shape)
+    u = gen._uniform64(_numel(shape)).tolist()
+    scale = -1.0 / float(lambd)
+    out = np.array([scale * math.log1p(-x) for x in u], dtype=np.float64)
+    return out.astype(_float_dtype(dtype)).reshape(shape)
+
+
+def multinomial(gen, probs: np.ndarray, n: int, replacement: bool, top) -> np.ndarray:
+    """``torch.multinomial(probs, n, replacement)`` on the CPU, for a 1-D or 2-D float
+    array whose entries torch has checked.  One sample, or none put back: the weights
+    divided by exponential draws (one per entry, in C order), the arg-max or the n
+    largest (``top(rows, n)``: their indices, largest first, ties as torch's topk).
+    Several put back: per row, the running sum in the dtype divided by the
+    total, its last entry set to 1, and per sample the first slot whose sum is not
+    below a float64 uniform."""
+    p = np.ascontiguousarray(probs)
+    rows = p.reshape(-1, p.shape[-1])
+    if not replacement or n == 1:
+        q = exponential(gen, rows.shape, 1.0, p.dtype)
+        ratio = rows / q
+        if n == 1:
+            out = np.argmax(ratio, axis=-1)[:, None]
+        else:
+            out = top(ratio, n)
+    else:
+        out = np.empty((rows.shape[0], n), dtype=np.int64)
+        for i, row in enumerate(rows):
+            cum = np.cumsum(row, dtype=row.dtype)
+            cum = cum / cum[-1]
+            cum[-1] = 1
+            u = gen._uniform64(n)
+            out[i] = np.searchsorted(cum.astype(np.float64), u, side="left")
+    return out.astype(np.int64).reshape(p.shape[:-1] + (n,))

@@ -340,9 +340,8 @@ def show(value) -> str:
     if isinstance(value, tuple):
         kind = getattr(value, "kind", None)
         if kind is not None:  # torch.return_types.max(values=..., indices=...)
-            return (
-                f"torch.return_types.{kind}(\nvalues={show(value[0])},\nindices={show(value[1])})"
-            )
+            a, b = getattr(value, "fields", ("values", "indices"))
+            return f"torch.return_types.{kind}(\n{a}={show(value[0])},\n{b}={show(value[1])})"
         if len(value) == 1:
             return f"({show(value[0])},)"
         return "(" + _joined(value) + ")"

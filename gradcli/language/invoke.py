@@ -8,7 +8,9 @@ import inspect
 import re
 
 from ..base.errors import GradError, GradTypeError, did_you_mean
+from ..library.values import METHODS
 from ..ops import batching
+from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY
 from . import positions
 from .arity import arity_error
 from .classes import callable_class
@@ -36,6 +38,9 @@ def call_failed(e, fn, args, kwargs, name, line, col, kwpos):
         return _batched_call(fn, args, kwargs, name, line, col, kwpos)  # inside vmap
     if not isinstance(e, GradError):
         if isinstance(e, TypeError):
+            renamed = numpy_spelling(e, fn, kwargs, name)
+            if renamed is not None:
+                return call(fn, args, renamed, name, line, col, kwpos)
             err = _call_type_error(e, fn, name, kwargs, args)
             raise err.at(*_kw_pos(err, kwpos, line, col)) from None
         raise located(e, line, col) from None
@@ -46,6 +51,47 @@ def call_failed(e, fn, args, kwargs, name, line, col, kwpos):
             e.calls = []
         e.calls.append([None, line, col, fn.name, state.origin])
     raise e.at(*_kw_pos(e, kwpos, line, col))
+
+
+# NumPy's names of arguments that PyTorch's argument parser takes for torch's own
+# (`x.sum(axis=1, keepdims=True)`), for the functions and methods of torch's C++ core
+NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim", "x": "input", "a": "input", "x1": "input"}
+NUMPY_NAMES["x2"] = "other"
+_ops = None
+
+
+def _is_op(target):
+    global _ops
+    if _ops is None:
+        _ops = {id(e.fn) for t in (BUILTINS, METHOD_ONLY) for e in t.values()}
+        _ops.update(id(f) for f in METHODS.values())
+    return id(target) in _ops
+
+
+def numpy_spelling(e, fn, kwargs, name):
+    """kwargs with NumPy's spelling of an op's arguments turned into PyTorch's, when
+    the call failed on one of them; None when that is not why it failed."""
+    if not any(k in NUMPY_NAMES for k in kwargs) or "unexpected keyword" not in str(e):
+        return None
+    if type(fn) is UserFunction:
+        return None
+    target = getattr(fn, "fn", fn)
+    n = getattr(fn, "name", name)
+    if n in FUNCTIONS:  # the op registered under that name (behind `x.max`, `torch.sum` ...)
+        target = FUNCTIONS[n]
+    elif not _is_op(target):
+        return None
+    try:
+        params = inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        return None
+    renamed = {}
+    for k, v in kwargs.items():
+        torch_name = NUMPY_NAMES.get(k)
+        if torch_name and k not in params and torch_name in params and torch_name not in kwargs:
+            k = torch_name
+        renamed[k] = v
+    return renamed if list(renamed) != list(kwargs) else None
 
 
 def _batched_call(fn, args, kwargs, name, line, col, kwpos):

@@ -417,8 +417,8 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
             return ()
         if name == "name":
             return BoundMethod(obj, "name", lambda o: "torch::autograd::AccumulateGrad")
-    if isinstance(obj, ValuesIndices) and name in ("values", "indices"):
-        return obj[0] if name == "values" else obj[1]
+    if isinstance(obj, ValuesIndices) and name in obj.fields:
+        return obj[obj.fields.index(name)]
     if hasattr(type(obj), "language_getattr") or hasattr(type(obj), "language_attrs"):
         return library_attr(obj, name)
     methods = getattr(type(obj), "language_methods", None)  # a class's own allowlist

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context, sampling
+from ..base import sampling
 from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
+from ..ops.creation import draws_from
 from ..ops.registry import FUNCTIONS
 
 
@@ -128,7 +129,7 @@ class DataLoader:
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
 
     def __iter__(self):
-        gen = context.current.generator if self.generator is None else self.generator
+        gen = draws_from(self.generator, "DataLoader")
         sampling.random64_int(gen)  # _BaseDataLoaderIter's base seed
         return self._batches(gen)
 

@@ -49,7 +49,7 @@ def dim(x):
     return x.data.ndim
 
 
-@_method("numel", "x.numel()", "number of elements", batch="numel")
+@_method("numel", "x.numel()", "number of elements", batch="numel", aliases=("nelement",))
 def numel(x):
     return int(x.data.size)
 

@@ -8,53 +8,22 @@ import numpy as np
 
 from ..base import context, sampling
 from ..base.device import on_cpu
-from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..base.errors import GradRuntimeError, GradTypeError
 from ..core import dtypes
 from ..core.convert import tensor_arg, type_name
 from ..core.tensor import Tensor
 from ..ops.dims import norm_dims
+from ..ops.creation import TorchGenerator, checked_seed, draws_from
 from ..ops.registry import FUNCTIONS, Arg, register
 from ..ops.shape import size_args
 from . import data, optim_more
 from .methods import write_
 
 
-class TorchGenerator:
-    """What torch.manual_seed returns (torch._C.Generator): the default generator."""
-
-    __slots__ = ("gen",)
-
-    def __init__(self, gen):
-        self.gen = gen
-
-    def initial_seed(self):
-        return self.gen.initial_seed()
-
-    def manual_seed(self, seed):
-        self.gen.manual_seed(checked_seed(seed))
-        return self
-
-    language_methods = {"initial_seed": initial_seed, "manual_seed": manual_seed}
-
-    def __repr__(self):
-        return "<torch._C.Generator object>"
-
-
-def checked_seed(seed):
-    """A seed as torch accepts it (an int, or a one-element tensor), with torch's errors."""
-    if isinstance(seed, Tensor):
-        seed = seed.item()
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise GradTypeError(f"manual_seed expected an int, got {type_name(seed)}")
-    if not -(1 << 63) <= seed < 1 << 64:
-        raise GradValueError("Overflow when unpacking long long")  # PyTorch's words
-    return seed
-
-
 def manual_seed(seed):
     """torch.manual_seed(n): seeds the default generator and returns it."""
     context.current.generator.manual_seed(checked_seed(seed))
-    return TorchGenerator(context.current.generator)
+    return TorchGenerator.wrapping(context.current.generator)
 
 
 def _float_dtype(dtype):
@@ -89,7 +58,7 @@ def normal(
     requires_grad=False,
 ):
     on_cpu(device)
-    gen = context.current.generator
+    gen = draws_from(generator, "normal")
     m_t, s_t = type(mean) is Tensor, type(std) is Tensor
     if not m_t and not s_t:
         if size is None:
@@ -145,7 +114,7 @@ def randperm(
         raise GradTypeError(f"randperm(): argument 'n' must be int, not {type_name(n)}")
     if n < 0:
         raise GradRuntimeError(f"n must be non-negative, got{n}")
-    gen = context.current.generator if generator is None else generator.gen
+    gen = draws_from(generator, "randperm")
     out = sampling.randperm(gen, n)
     return Tensor(out if dtype is None else out.astype(dtypes.as_numpy(dtype)))
 
@@ -249,7 +218,7 @@ def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     return write_(
         x,
         sampling.normal(
-            context.current.generator, x.data.shape, float(mean), float(std), x.data.dtype
+            draws_from(generator, "normal_"), x.data.shape, float(mean), float(std), x.data.dtype
         ),
     )
 
@@ -270,7 +239,9 @@ def uniform_method(x, a=0.0, b=1.0, *, generator=None, **kw):
         raise GradTypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kw))}'")
     return write_(
         x,
-        sampling.uniform(context.current.generator, x.data.shape, float(a), float(b), x.data.dtype),
+        sampling.uniform(
+            draws_from(generator, "uniform_"), x.data.shape, float(a), float(b), x.data.dtype
+        ),
     )
 
 

@@ -15,8 +15,8 @@ from ..ops.registry import BUILTINS, register
 from ..ops.shape import size_args
 from ..ops.inverse import linalg_inv
 from .autograd_api import ENABLE_GRAD, NO_GRAD
-from .values import Module, Size
-from . import calculus, nn as nn_library, saved_hooks, torch_more, transforms
+from .values import GradModeContext, Module, Size, truth
+from . import calculus, nn as nn_library, random_api, saved_hooks, torch_more, transforms
 from ..core.tensor import Tensor
 from ..core.printing import DEFAULT_PRINTOPTS
 from ..base import context
@@ -161,6 +161,15 @@ DTYPE_NAMES.update(
 _namespace = None
 
 
+def inference_mode(mode=True):
+    """torch.inference_mode(mode=True): no graph is recorded in its block (as no_grad;
+    gradcli has no inference tensors); as a decorator, in the function's body."""
+    label = "torch.autograd.grad_mode.inference_mode object"
+    if callable(mode) and not isinstance(mode, bool):  # @torch.inference_mode, no brackets
+        return GradModeContext(False, label)(mode)
+    return GradModeContext(not truth(mode), label)
+
+
 def namespace() -> dict:
     """Names every program starts with (read-only: a program's own variables shadow them)."""
     global _namespace
@@ -222,6 +231,8 @@ def namespace() -> dict:
             }
         )
         torch_members.update(torch_more.namespaces(Module))
+        torch_members.update(random_api.namespace_members())
+        torch_members["inference_mode"] = inference_mode
         transforms.install(torch_members, autograd, autograd_functional)
         ns["torch"] = Module("torch", torch_members)
         ns["F"] = functional

@@ -15,6 +15,7 @@ def install(torch_members, autograd, autograd_functional):
     torch_members["func"] = Module(
         "torch.func", dict(func.MEMBERS, functional_call=functional_call)
     )
+    torch_members["vmap"] = vmap.vmap  # torch.vmap is torch.func.vmap
     autograd.members["forward_ad"] = Module("torch.autograd.forward_ad", dict(forward_ad.MEMBERS))
     autograd.members["gradgradcheck"] = functional.torch_gradgradcheck
     autograd.members["Function"] = autograd_function.Function

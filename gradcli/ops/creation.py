@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.convert import tensor_arg, to_array, type_name
-from ..base.device import on_cpu
+from ..base.device import Device, on_cpu
 from ..base.fma import fma
 from ..base.parallel import chunks
 from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
@@ -245,7 +245,68 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     return leaf(_range_fill(steps, dt, value), requires_grad)
 
 
-def _random(kind, size, dtype, requires_grad):
+class TorchGenerator:
+    """`torch.Generator()`: a CPU generator of its own (a fresh one draws what a fresh
+    torch.Generator() draws), or, from torch.manual_seed, the default generator."""
+
+    __slots__ = ("gen",)
+
+    def __init__(self, device="cpu"):
+        on_cpu(device)
+        # a copy of the default generator's machinery, seeded as a new torch.Generator()
+        self.gen = context.current.generator.clone().manual_seed(DEFAULT_SEED)
+
+    @classmethod
+    def wrapping(cls, gen):
+        g = cls.__new__(cls)
+        g.gen = gen
+        return g
+
+    def initial_seed(self):
+        return self.gen.initial_seed()
+
+    def manual_seed(self, seed):
+        if isinstance(seed, float):
+            raise GradRuntimeError("manual_seed expected a long, but got float")
+        self.gen.manual_seed(checked_seed(seed))
+        return self
+
+    def seed(self):
+        return self.gen.seed()
+
+    language_methods = {"initial_seed": initial_seed, "manual_seed": manual_seed, "seed": seed}
+    language_attrs = {"device": lambda g: Device("cpu")}
+
+    def __repr__(self):
+        return "<torch._C.Generator object>"
+
+
+DEFAULT_SEED = 67280421310721  # a new torch.Generator()'s seed (c10's default_rng_seed_val)
+
+
+def checked_seed(seed):
+    """A seed as torch accepts it (an int, or a one-element tensor), with torch's errors."""
+    if isinstance(seed, Tensor):
+        seed = seed.item()
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise GradTypeError(f"manual_seed expected an int, got {type_name(seed)}")
+    if not -(1 << 63) <= seed < 1 << 64:
+        raise GradValueError("Overflow when unpacking long long")  # PyTorch's words
+    return seed
+
+
+def draws_from(generator, name):
+    """The generator a `generator=` argument names (None: the default one)."""
+    if generator is None:
+        return context.current.generator
+    if type(generator) is not TorchGenerator:
+        raise GradTypeError(
+            f"{name}(): argument 'generator' must be torch.Generator, not {type_name(generator)}"
+        )
+    return generator.gen
+
+
+def _random(kind, size, dtype, requires_grad, generator=None):
     size = _check_sizes(size_args(size))
     dt = _dt(dtype)
     if dt.kind != "f":
@@ -253,7 +314,7 @@ def _random(kind, size, dtype, requires_grad):
             f'"{"normal" if kind == "randn" else "uniform"}_kernel_cpu" not '
             f"implemented for '{dtypes.TORCH_NAMES[dt][6:].capitalize()}'"
         )
-    gen = context.current.generator
+    gen = draws_from(generator, kind)
     arr = gen.randn(size, dt) if kind == "randn" else gen.rand(size, dt)
     return leaf(arr, requires_grad)
 
@@ -265,10 +326,10 @@ def _random(kind, size, dtype, requires_grad):
     category="creation",
     batch=None,
 )
-def rand(*sizes, size=None, dtype=None, requires_grad=False, device=None):
+def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     size = _sizes(sizes, size, "rand")
-    return _random("rand", size, dtype, requires_grad)
+    return _random("rand", size, dtype, requires_grad, generator)
 
 
 @register(
@@ -278,10 +339,10 @@ def rand(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     category="creation",
     batch=None,
 )
-def randn(*sizes, size=None, dtype=None, requires_grad=False, device=None):
+def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     size = _sizes(sizes, size, "randn")
-    return _random("randn", size, dtype, requires_grad)
+    return _random("randn", size, dtype, requires_grad, generator)
 
 
 @register(
@@ -291,7 +352,16 @@ def randn(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     category="creation",
     batch=None,
 )
-def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=False, device=None):
+def randint(
+    *args,
+    size=None,
+    low=None,
+    high=None,
+    generator=None,
+    dtype=None,
+    requires_grad=False,
+    device=None,
+):
     on_cpu(device)
     args = list(args)
     if size is None and args and isinstance(args[-1], (tuple, list)):
@@ -310,7 +380,7 @@ def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=Fal
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
     dt = _dt(dtype, dtypes.int64)
-    arr = context.current.generator.randint(low, high, size, np.int64)
+    arr = draws_from(generator, "randint").randint(low, high, size, np.int64)
     return leaf(arr.astype(dt), requires_grad)
 
 

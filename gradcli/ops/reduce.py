@@ -413,6 +413,7 @@ class ValuesIndices(tuple):
     """`(values, indices)` with `.values` / `.indices`, as torch.return_types."""
 
     kind = "max"
+    fields = ("values", "indices")  # the names of the two, as printed and as attributes
 
     def __new__(cls, values, indices, kind):
         self = super().__new__(cls, (values, indices))

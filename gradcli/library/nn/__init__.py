@@ -6,13 +6,19 @@ from __future__ import annotations
 
 from ...ops.registry import FUNCTIONS
 from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
+from .. import counting
 from . import init
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .loss import LOSSES
 from .module import Module, Parameter
 
-FUNCTIONAL = {"bilinear": bilinear, "linear": FUNCTIONS["linear"], **SOFTMAX_FUNCTIONAL}
+FUNCTIONAL = {
+    "bilinear": bilinear,
+    "linear": FUNCTIONS["linear"],
+    **SOFTMAX_FUNCTIONAL,
+    **counting.FUNCTIONAL,
+}
 
 
 def members(namespace):

@@ -12,6 +12,7 @@ from ...base import context, sampling
 from ...base.errors import GradRuntimeError, GradTypeError, GradValueError
 from ...core.convert import type_name
 from ...core.tensor import Tensor
+from ...ops.creation import TorchGenerator, draws_from
 
 
 def _tensor(t, fn):
@@ -21,7 +22,10 @@ def _tensor(t, fn):
 
 
 def _gen(generator):
-    return context.current.generator if generator is None else generator
+    """The default generator, a torch.Generator's, or one of gradcli's given as is."""
+    if generator is None or type(generator) is TorchGenerator:
+        return draws_from(generator, "init")
+    return generator
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):

@@ -1,0 +1,466 @@
+"""Golden cases of the torch API that lectures and books use every day (random
+generators and sampling, sorting, counting, the numpy spellings of arguments, and the
+makemore lectures' bigram and MLP notebooks on a small word list in place of
+names.txt), recorded from real PyTorch by scripts/gen_golden_wild.py into
+tests/golden/wild.json and replayed by tests/test_wild.py.
+
+The rules of tests/nn_cases.py apply: the common subset of Python and the language,
+float64 default (a case that sets float32, as the lectures' default, sets float64
+back at its end), randomness seeded; values that pass through a float32 training loop
+are printed at 4 digits (the last bits of tanh's backward and of the matrix products
+differ)."""
+
+import textwrap
+
+CASES = []
+
+
+def case(name, src):
+    if any(n == name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + name)
+    CASES.append((name, textwrap.dedent(src).strip("\n") + "\n"))
+
+
+def errors(prefix, setup, lines):
+    """One case per line, each after `setup`: the error each one ends with."""
+    for i, line in enumerate(lines):
+        case(f"{prefix}/{i}", setup + "\n" + line + "\n")
+
+
+# ---------------------------------------------------------------- generators
+
+case(
+    "generator/objects",
+    """
+    import torch
+    g = torch.Generator()
+    print(g.initial_seed(), g.device)
+    h = g.manual_seed(2147483647)
+    print(h is g, g.initial_seed(), g)
+    print(torch.rand(3, generator=g), torch.randn(2, 3, generator=g))
+    print(torch.randn(20, generator=g, dtype=torch.float32))
+    print(torch.randint(0, 10, (6,), generator=g), torch.randint(5, (2, 2), generator=g))
+    print(torch.randperm(7, generator=g), torch.normal(0.0, 2.0, (3,), generator=g))
+    print(torch.empty(3).normal_(generator=g), torch.empty(3).uniform_(-1, 1, generator=g))
+    g2 = torch.Generator().manual_seed(2147483647)
+    print(torch.rand(3, generator=g2))
+    torch.manual_seed(5)
+    a = torch.rand(2)
+    g3 = torch.Generator().manual_seed(5)
+    print(torch.equal(a, torch.rand(2, generator=g3)), torch.manual_seed(5).initial_seed())
+    g.manual_seed(-1)
+    print(g.initial_seed(), torch.randn(3, generator=g))
+    """,
+)
+
+errors(
+    "generator/errors",
+    "import torch",
+    [
+        "torch.Generator().manual_seed(1.5)",
+        "torch.multinomial(torch.tensor([0.5, 0.5]), 1, generator=1)",
+    ],
+)
+
+# ---------------------------------------------------------------- multinomial
+
+case(
+    "multinomial/forms",
+    """
+    import torch
+    g = torch.Generator().manual_seed(42)
+    p = torch.tensor([0.1, 0.0, 0.3, 0.6, 0.2])
+    print(torch.multinomial(p, 1, generator=g), torch.multinomial(p, 3, generator=g))
+    print(torch.multinomial(p, 4, generator=g), p.multinomial(10, True, generator=g))
+    print(torch.multinomial(p, num_samples=20, replacement=True, generator=g))
+    P = torch.rand(4, 6, generator=g)
+    print(torch.multinomial(P, 1, generator=g), torch.multinomial(P, 6, generator=g))
+    print(torch.multinomial(P, 5, replacement=True, generator=g))
+    print(torch.multinomial(P.float(), 3, generator=g), torch.multinomial(P.float(), 7, True, generator=g))
+    q = torch.tensor([1.0, 0.0, 0.0])
+    print(torch.multinomial(q, 3, generator=g), torch.multinomial(q, 4, True, generator=g))
+    torch.manual_seed(3)
+    print(torch.multinomial(torch.tensor([2.0, 1.0, 1.0]), 8, replacement=True))
+    print(torch.multinomial(torch.ones(100), 100, generator=g)[:12])
+    x = torch.tensor([0.2, 0.8], requires_grad=True)
+    print(torch.multinomial(x, 1, generator=g))
+    """,
+)
+
+errors(
+    "multinomial/errors",
+    "import torch",
+    [
+        "torch.multinomial(torch.tensor([0.2, 0.3]), 3)",
+        "torch.multinomial(torch.tensor([0.2, 0.3]), 0)",
+        "torch.multinomial(torch.tensor([-0.2, 0.3]), 1)",
+        "torch.multinomial(torch.tensor([0.0, 0.0]), 1)",
+        "torch.multinomial(torch.tensor(0.5), 1)",
+        "torch.multinomial(torch.ones(2, 2, 2), 1)",
+        "torch.multinomial(torch.tensor([1, 2]), 1)",
+        "torch.multinomial(torch.tensor([0.2, float('inf')]), 1)",
+        "torch.multinomial(torch.tensor([0.2, float('nan')]), 2)",
+        "torch.multinomial(torch.tensor([-0.2, 0.3]), 3, True)",
+        "torch.multinomial(torch.tensor([0.2, float('nan')]), 3, True)",
+        "torch.multinomial(torch.tensor([0.0, 0.0]), 3, True)",
+    ],
+)
+
+# ---------------------------------------------------------------- in-place draws
+
+case(
+    "draws/exponential_random",
+    """
+    import torch
+    g = torch.Generator().manual_seed(7)
+    print(torch.empty(5).exponential_(generator=g), torch.empty(20, dtype=torch.float32).exponential_(3.0, generator=g))
+    for dt in (torch.float32, torch.float64, torch.int64, torch.int32, torch.int16, torch.uint8, torch.bool):
+        print(torch.empty(6, dtype=dt).random_(generator=g))
+    print(torch.empty(6).random_(10, generator=g), torch.empty(6).random_(-3, 10, generator=g))
+    print(torch.zeros(4, dtype=torch.int64).random_(0, to=3, generator=g), torch.zeros(3).random_(to=5, generator=g))
+    x = torch.ones(3, requires_grad=True) * 1
+    print(x.clone().random_().grad_fn, x.clone().random_(5).grad_fn, x.clone().random_(1, 5).grad_fn)
+    print(x.clone().random_(to=5).grad_fn, x.clone().exponential_().grad_fn)
+    y = x.clone().exponential_(generator=g)
+    (y * 2).sum().backward()
+    print(x.grad)
+    torch.manual_seed(11)
+    print(torch.empty(3).exponential_(), torch.empty(3).random_(100))
+    print(torch.empty(2, dtype=torch.float64).random_(0, 2 ** 60, generator=g).shape)
+    """,
+)
+
+errors(
+    "draws/errors",
+    "import torch",
+    [
+        "torch.empty(2).exponential_(-1)",
+        "torch.empty(2).exponential_(0)",
+        "torch.empty(2, dtype=torch.int64).exponential_()",
+        "torch.empty(3).random_(5, 2)",
+        "torch.ones(2, requires_grad=True).random_()",
+        "torch.ones(2, requires_grad=True).exponential_()",
+    ],
+)
+
+# ---------------------------------------------------------------- numpy spellings, nelement
+
+case(
+    "numpy_names/reductions",
+    """
+    import torch
+    x = torch.arange(12.).view(3, 4)
+    print(x.nelement(), torch.ones(2, 3, 4).nelement(), torch.tensor(1.).nelement())
+    print(x.sum(1, keepdims=True), torch.sum(x, axis=0), x.mean(axis=1, keepdims=True))
+    print(torch.cat([x, x], axis=0).shape, x.max(axis=1), torch.max(x, axis=1, keepdims=True).values.shape)
+    print(x.softmax(axis=0)[0], x.argmax(axis=1), x.std(axis=0), x.prod(axis=1, keepdims=True))
+    """,
+)
+
+errors(
+    "numpy_names/errors",
+    "import torch\nx = torch.ones(3)",
+    ["x.sum(dim=0, axis=0)"],
+)
+
+# ---------------------------------------------------------------- one_hot, sort, diag, histogram
+
+case(
+    "one_hot/forms",
+    """
+    import torch
+    import torch.nn.functional as F
+    print(F.one_hot(torch.tensor([0, 2, 1]), 4), F.one_hot(torch.tensor([[0, 2], [1, 1]])))
+    print(F.one_hot(torch.tensor([3]), num_classes=5).float(), F.one_hot(torch.tensor(2), 3))
+    print(F.one_hot(torch.tensor([], dtype=torch.int64), 3).shape)
+    """,
+)
+
+errors(
+    "one_hot/errors",
+    "import torch\nimport torch.nn.functional as F",
+    [
+        "F.one_hot(torch.tensor([0., 1.]))",
+        "F.one_hot(torch.tensor([0, 5]), 3)",
+        "F.one_hot(torch.tensor([0, -1]), 3)",
+        "F.one_hot(torch.tensor([], dtype=torch.int64))",
+        "F.one_hot(torch.tensor([1]), 0)",
+    ],
+)
+
+case(
+    "sort/ties_and_grad",
+    """
+    import torch
+    x = torch.tensor([3., 1., float('nan'), 1., 3., 2., float('nan'), -1., 1.] * 5)
+    print(x.sort().indices.tolist())
+    print(x.sort(descending=True).indices.tolist())
+    print(torch.sort(x, stable=True, descending=True).indices.tolist())
+    print(torch.sort(x, stable=True).indices.tolist())
+    y = torch.tensor([3, 1, 1, 3, 2] * 40)
+    print(y.sort(descending=True).indices.tolist()[:30], y.sort().indices.tolist()[:30])
+    print(torch.tensor([True, False, True, False]).sort())
+    a = torch.tensor([[0.5, -1., 2., 0.], [3., 0.25, -2., 1.], [1., 1., 1., 1.]], requires_grad=True)
+    s = a.sort(dim=0)
+    print(s.values.grad_fn, torch.sort(a, stable=True).values.grad_fn, s)
+    print(torch.argsort(a).dtype, a.argsort(dim=0, descending=True), torch.argsort(a, stable=True))
+    print(s.values.grad_fn._saved_dim, s.values.grad_fn._saved_indices)
+    (s.values * torch.arange(12.).view(3, 4)).sum().backward()
+    print(a.grad)
+    print(torch.tensor(5.).sort(), torch.tensor([]).sort())
+    v, i = torch.sort(torch.tensor([[2., 1.], [0., 3.]]), 1, True)
+    print(v, i)
+    """,
+)
+
+case(
+    "diag/forms_and_grad",
+    """
+    import torch
+    v = torch.tensor([1., 2., 3.], requires_grad=True)
+    m = torch.arange(12.).view(3, 4).requires_grad_()
+    print(torch.diag(v), torch.diag(v, 1), v.diag(-2))
+    print(torch.diag(m), torch.diag(m, 1), m.diag(-1), torch.diag(m, 5))
+    print(torch.diag(v).grad_fn, torch.diag(m).grad_fn)
+    (torch.diag(v, 1) * torch.arange(16.).view(4, 4)).sum().backward()
+    (torch.diag(m, 1) * torch.tensor([1., 10., 100.])).sum().backward()
+    print(v.grad, m.grad)
+    print(torch.diag(torch.tensor([1, 2])))
+    """,
+)
+
+errors(
+    "diag/errors",
+    "import torch",
+    ["torch.diag(torch.ones(2, 2, 2))", "torch.diag(torch.tensor(1.))"],
+)
+
+case(
+    "histogram/forms",
+    """
+    import torch
+    print(torch.histogram(torch.tensor([1., 2, 1, 4, 2.5]), bins=4))
+    print(torch.histogram(torch.tensor([1., 1]), bins=2))
+    print(torch.histogram(torch.tensor([1., 2, 1, 4, 2.5]), bins=3, range=(0., 3.), density=True))
+    print(torch.histogram(torch.tensor([1., 2, 1]), bins=2, weight=torch.tensor([1., 2., 4.])))
+    print(torch.histogram(torch.tensor([1., 2, 1]), torch.tensor([0., 1.5, 3.])))
+    h = torch.tensor([0.1, 0.25, 0.7, 0.9, 0.3, 0.35]).histogram(5)
+    print(h.hist, h.bin_edges)
+    hist, edges = torch.histogram(torch.arange(10.), 3)
+    print(hist, edges)
+    """,
+)
+
+errors("histogram/errors", "import torch", ["torch.histogram(torch.tensor([1, 2]), 2)"])
+
+# ---------------------------------------------------------------- vmap, inference_mode
+
+case(
+    "modes/vmap_inference_mode",
+    """
+    import torch
+    print(torch.vmap(lambda t: t.sum())(torch.ones(3, 2)))
+    print(torch.vmap(torch.dot)(torch.ones(2, 3), torch.arange(6.).view(2, 3)))
+    with torch.inference_mode():
+        x = torch.ones(2, requires_grad=True) * 2
+    print(x.requires_grad)
+    print(torch.inference_mode())
+    @torch.inference_mode()
+    def f(x):
+        return x * 2
+    print(f(torch.ones(2, requires_grad=True)))
+    with torch.inference_mode(False):
+        print(torch.ones(2, requires_grad=True) * 2)
+    """,
+)
+
+# ---------------------------------------------------------------- makemore
+
+case(
+    "makemore/part1_bigrams",
+    """
+    import torch
+    import torch.nn.functional as F
+    torch.set_default_dtype(torch.float32)
+    words = ['emma', 'olivia', 'ava', 'isabella', 'sophia', 'charlotte', 'mia', 'amelia', 'harper', 'evelyn', 'abigail', 'emily', 'elizabeth', 'mila', 'ella', 'avery', 'sofia', 'camila', 'aria', 'scarlett', 'victoria', 'madison', 'luna', 'grace', 'chloe', 'penelope', 'layla', 'riley', 'zoey', 'nora', 'lily', 'eleanor', 'hannah', 'lillian', 'addison', 'aubrey', 'ellie', 'stella', 'natalie', 'zoe', 'leah', 'hazel', 'violet', 'aurora', 'savannah', 'audrey', 'brooklyn', 'bella', 'claire', 'skylar', 'quinn', 'jack', 'xavier', 'kai', 'wyatt']
+    N = torch.zeros((27, 27), dtype=torch.int32)
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s:i+1 for i,s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i:s for s,i in stoi.items()}
+    for w in words:
+      chs = ['.'] + list(w) + ['.']
+      for ch1, ch2 in zip(chs, chs[1:]):
+        ix1 = stoi[ch1]
+        ix2 = stoi[ch2]
+        N[ix1, ix2] += 1
+    print(N[0])
+    p = N[0].float()
+    p = p / p.sum()
+    print(p)
+    g = torch.Generator().manual_seed(2147483647)
+    ix = torch.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+    print(itos[ix])
+    g = torch.Generator().manual_seed(2147483647)
+    p = torch.rand(3, generator=g)
+    p = p / p.sum()
+    print(p)
+    print(torch.multinomial(p, num_samples=100, replacement=True, generator=g))
+    P = (N+1).float()
+    P /= P.sum(1, keepdims=True)
+    g = torch.Generator().manual_seed(2147483647)
+    for i in range(5):
+      out = []
+      ix = 0
+      while True:
+        p = P[ix]
+        ix = torch.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+        out.append(itos[ix])
+        if ix == 0:
+          break
+      print(''.join(out))
+    log_likelihood = 0.0
+    n = 0
+    for w in words:
+      chs = ['.'] + list(w) + ['.']
+      for ch1, ch2 in zip(chs, chs[1:]):
+        ix1 = stoi[ch1]
+        ix2 = stoi[ch2]
+        prob = P[ix1, ix2]
+        logprob = torch.log(prob)
+        log_likelihood += logprob
+        n += 1
+    print(f'{log_likelihood}')
+    nll = -log_likelihood
+    print(f'{nll/n}')
+    xs, ys = [], []
+    for w in words:
+      chs = ['.'] + list(w) + ['.']
+      for ch1, ch2 in zip(chs, chs[1:]):
+        ix1 = stoi[ch1]
+        ix2 = stoi[ch2]
+        xs.append(ix1)
+        ys.append(ix2)
+    xs = torch.tensor(xs)
+    ys = torch.tensor(ys)
+    num = xs.nelement()
+    print('number of examples: ', num)
+    g = torch.Generator().manual_seed(2147483647)
+    W = torch.randn((27, 27), generator=g, requires_grad=True)
+    for k in range(20):
+      xenc = F.one_hot(xs, num_classes=27).float()
+      logits = xenc @ W
+      counts = logits.exp()
+      probs = counts / counts.sum(1, keepdims=True)
+      loss = -probs[torch.arange(num), ys].log().mean() + 0.01*(W**2).mean()
+      print(loss.item())
+      W.grad = None
+      loss.backward()
+      W.data += -50 * W.grad
+    g = torch.Generator().manual_seed(2147483647)
+    for i in range(5):
+      out = []
+      ix = 0
+      while True:
+        xenc = F.one_hot(torch.tensor([ix]), num_classes=27).float()
+        logits = xenc @ W
+        counts = logits.exp()
+        p = counts / counts.sum(1, keepdims=True)
+        ix = torch.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+        out.append(itos[ix])
+        if ix == 0:
+          break
+      print(''.join(out))
+    torch.set_default_dtype(torch.float64)
+    """,
+)
+
+case(
+    "makemore/part2_mlp",
+    """
+    import torch
+    import torch.nn.functional as F
+    import random
+    torch.set_default_dtype(torch.float32)
+    words = ['emma', 'olivia', 'ava', 'isabella', 'sophia', 'charlotte', 'mia', 'amelia', 'harper', 'evelyn', 'abigail', 'emily', 'elizabeth', 'mila', 'ella', 'avery', 'sofia', 'camila', 'aria', 'scarlett', 'victoria', 'madison', 'luna', 'grace', 'chloe', 'penelope', 'layla', 'riley', 'zoey', 'nora', 'lily', 'eleanor', 'hannah', 'lillian', 'addison', 'aubrey', 'ellie', 'stella', 'natalie', 'zoe', 'leah', 'hazel', 'violet', 'aurora', 'savannah', 'audrey', 'brooklyn', 'bella', 'claire', 'skylar', 'quinn', 'jack', 'xavier', 'kai', 'wyatt']
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s:i+1 for i,s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i:s for s,i in stoi.items()}
+    print(itos)
+    block_size = 3
+    def build_dataset(words):
+      X, Y = [], []
+      for w in words:
+        context = [0] * block_size
+        for ch in w + '.':
+          ix = stoi[ch]
+          X.append(context)
+          Y.append(ix)
+          context = context[1:] + [ix]
+      X = torch.tensor(X)
+      Y = torch.tensor(Y)
+      print(X.shape, Y.shape)
+      return X, Y
+    random.seed(42)
+    random.shuffle(words)
+    n1 = int(0.8*len(words))
+    n2 = int(0.9*len(words))
+    Xtr, Ytr = build_dataset(words[:n1])
+    Xdev, Ydev = build_dataset(words[n1:n2])
+    Xte, Yte = build_dataset(words[n2:])
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((27, 10), generator=g)
+    W1 = torch.randn((30, 200), generator=g)
+    b1 = torch.randn(200, generator=g)
+    W2 = torch.randn((200, 27), generator=g)
+    b2 = torch.randn(27, generator=g)
+    parameters = [C, W1, b1, W2, b2]
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+      p.requires_grad = True
+    lre = torch.linspace(-3, 0, 1000)
+    lrs = 10**lre
+    print(lrs[:3], lrs[-3:])
+    lossi = []
+    stepi = []
+    for i in range(40):
+      ix = torch.randint(0, Xtr.shape[0], (32,), generator=g)
+      emb = C[Xtr[ix]]
+      h = torch.tanh(emb.view(-1, 30) @ W1 + b1)
+      logits = h @ W2 + b2
+      loss = F.cross_entropy(logits, Ytr[ix])
+      for p in parameters:
+        p.grad = None
+      loss.backward()
+      lr = 0.1 if i < 20 else 0.01
+      for p in parameters:
+        p.data += -lr * p.grad
+      stepi.append(i)
+      lossi.append(loss.log10().item())
+    print([round(v, 4) for v in lossi])
+    emb = C[Xdev]
+    h = torch.tanh(emb.view(-1, 30) @ W1 + b1)
+    logits = h @ W2 + b2
+    loss = F.cross_entropy(logits, Ydev)
+    print(loss)
+    context = [0] * block_size
+    print(C[torch.tensor([context])].shape)
+    g = torch.Generator().manual_seed(2147483647 + 10)
+    for _ in range(20):
+        out = []
+        context = [0] * block_size
+        while True:
+          emb = C[torch.tensor([context])]
+          h = torch.tanh(emb.view(1, -1) @ W1 + b1)
+          logits = h @ W2 + b2
+          probs = F.softmax(logits, dim=1)
+          ix = torch.multinomial(probs, num_samples=1, generator=g).item()
+          context = context[1:] + [ix]
+          out.append(ix)
+          if ix == 0:
+            break
+        print(''.join(itos[i] for i in out))
+    torch.set_default_dtype(torch.float64)
+    """,
+)
