@@ -61,6 +61,7 @@ class Histogram(ValuesIndices):
     "counts of input's values in bins equal bins (an int) or between given edges (a tensor)",
     method=True,
     category="reduce",
+    batch=None,
 )
 def histogram(input, bins, *, range=None, weight=None, density=False, out=None):  # noqa: A002
     if type(input) is not Tensor:

@@ -11,6 +11,7 @@ from ..base.errors import GradRuntimeError, GradTypeError
 from ..core import dtypes
 from ..core.convert import type_name
 from ..core.tensor import Tensor
+from ..engine.declare import none
 from ..engine.function import Function
 from ..ops.creation import TorchGenerator, draws_from
 from ..ops.registry import register
@@ -28,6 +29,7 @@ def _top(rows, n):
     "indices drawn from the categories of input's last dim, with weights input",
     method=True,
     category="creation",
+    batch=None,
 )
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     if type(input) is not Tensor:
@@ -85,6 +87,8 @@ class _Drawn(Function):
     """An in-place draw into a tensor of a graph: its gradient is zero."""
 
     __slots__ = ()
+    jvp = none("a draw has no forward-mode rule in gradcli")
+    saved_names = ()  # saves nothing
 
     def forward(self, x, values):
         return values
@@ -118,6 +122,7 @@ def _check_tensor(x, what):
     method=True,
     function=False,
     category="tensor",
+    batch=None,
 )
 def exponential_(x, lambd=1.0, *, generator=None):
     _check_tensor(x, "exponential_")
@@ -161,6 +166,7 @@ _C_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half"}
     method=True,
     function=False,
     category="tensor",
+    batch=None,
 )
 def random_(x, *args, generator=None, **kw):
     _check_tensor(x, "random_")

@@ -16,6 +16,7 @@ import numpy as np
 from ..base import stl_order
 from ..base.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
+from ..engine.declare import none
 from ..engine.forward import linear
 from ..engine.function import Function
 from .diagonal import Diagonal, _diag_backward
@@ -105,6 +106,7 @@ def _sort_args(what, input, dim, descending):
         ((Arg((6,)),), {"stable": True}),
     ],
     category="reduce",
+    batch=None,
 )
 def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     x, axis = _sort_args("sort", input, dim, descending)
@@ -120,6 +122,7 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     "the indices that sort input along dim",
     method=True,
     category="reduce",
+    batch=None,
 )
 def argsort(input, dim=-1, descending=False, stable=False):
     x, axis = _sort_args("argsort", input, dim, descending)
@@ -131,6 +134,7 @@ class DiagEmbed(Function):
 
     __slots__ = ("offset",)
     name = "DiagEmbedBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, v, offset):
         self.offset = offset
@@ -164,6 +168,7 @@ class DiagonalCopy(Diagonal):
         ((Arg((3, 4)),), {"diagonal": 1}),
     ],
     category="shape",
+    batch=None,
 )
 def diag(input, diagonal=0, *, out=None):
     if not isinstance(input, Tensor):
