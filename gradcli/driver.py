@@ -10,11 +10,11 @@ import sys
 
 from .language.parser import Tree
 
-from .base import context
-from .base.gctune import tune as tune_gc
-from .base.heap import tune as tune_heap
-from .base.stack import deepen, max_depth_cap
-from .base.errors import GradError, Interrupted, did_you_mean, fill_column
+from .runtime import context
+from .runtime.gctune import tune as tune_gc
+from .runtime.heap import tune as tune_heap
+from .runtime.stack import deepen, max_depth_cap
+from .runtime.errors import GradError, Interrupted, did_you_mean, fill_column
 from .core import dtypes
 from .core.convert import to_array
 from .core.tensor import Tensor

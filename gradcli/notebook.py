@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from .language.parser import Tree
 
-from .base.errors import GradError, Interrupted, fill_column
+from .runtime.errors import GradError, Interrupted, fill_column
 from .language.compiler import state
 from .language.parser import parse
 

@@ -23,7 +23,7 @@ import math
 import re
 import sys
 
-from .base.errors import GradError, render
+from .runtime.errors import GradError, render
 from .notebook import _text, cell_name, code_cells, note_skipped, report_failure, run_cell
 from .output import TextOutput
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .core.printing import show
 from .core.tensor import Tensor
-from .base import context
+from .runtime import context
 
 
 class TextOutput:

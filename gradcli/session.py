@@ -7,13 +7,13 @@ import numpy as np
 from .library import catalog  # noqa: F401  (loads and registers the language's built-ins)
 from .language.compiler import Compiler
 from .language.state import state
-from .base.errors import GradError, LimitError, render
+from .runtime.errors import GradError, LimitError, render
 from .language.parser import parse
 from .language.exceptions import Handling
 from .language.functions import Scope, call_depth
 from .library.stdlib import reset_random
 from .library.torch_ns import namespace
-from .base import context
+from .runtime import context
 from .core.tensor import Tensor
 from .engine import saved, versions
 

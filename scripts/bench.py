@@ -545,7 +545,7 @@ def main():
     make = "ones(10000000, requires_grad=true)"
     # gradcli's side: the CPU time of n_big iterations after WARM, read by the program
     # itself (`time.process_time`): the first iterations of a fresh process fault in the
-    # loop's memory (`base/heap.py` keeps it for the later ones), which on a virtual
+    # loop's memory (`runtime/heap.py` keeps it for the later ones), which on a virtual
     # machine costs from ~10 to ~200 ms an 80 MB array, more than the iterations, and
     # moves from run to run; the peers run in this warm process (README, Performance:
     # "The 1e7 row, warm")

@@ -12,7 +12,7 @@ as one NaN (exact_cases.nan_digest).
 
 Runs torch's AVX2 kernels (ATEN_CPU_CAPABILITY=avx2, unless set), as gradcli computes
 on every machine; records the capability and the number of threads (the softmax
-kernels cut their ranges between threads, base/parallel.py).
+kernels cut their ranges between threads, numerics/parallel.py).
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def _programs():
 
 
 def child(name, n):
-    from gradcli.base.gctune import tune
+    from gradcli.runtime.gctune import tune
     from gradcli.output import TextOutput
     from gradcli.session import Session
 

@@ -33,12 +33,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 
-from gradcli.base import context  # noqa: E402
-from gradcli.base.gctune import tune  # noqa: E402
-from gradcli.base.kernels import times_twice  # noqa: E402
-from gradcli.base.powers import torch_pow  # noqa: E402
-from gradcli.base.sum_rows import torch_sums  # noqa: E402
-from gradcli.base.summation import torch_sum  # noqa: E402
+from gradcli.runtime import context
+from gradcli.runtime.gctune import tune
+from gradcli.numerics.floats.fused import times_twice
+from gradcli.numerics.floats.powers import torch_pow
+from gradcli.numerics.sums.sum_rows import torch_sums
+from gradcli.numerics.sums.summation import torch_sum
 from gradcli.core.tensor import Tensor  # noqa: E402
 from gradcli.engine.autograd import run_backward  # noqa: E402
 from gradcli.engine.vjp_arrays import ArrayF  # noqa: E402

@@ -14,7 +14,7 @@ import gradcli  # noqa: F401  (first: it sets NumPy's CPU dispatch before NumPy 
 import numpy as np
 import pytest
 
-from gradcli.base import mkl
+from gradcli.numerics import mkl
 
 #: tests of MKL-backed exactness run only where the mkl package is installed
 needs_mkl = pytest.mark.skipif(
@@ -90,7 +90,7 @@ class Run:
         import contextlib
         import io
 
-        from gradcli.base.errors import GradError
+        from gradcli.runtime.errors import GradError
         from gradcli.output import TextOutput
         from gradcli.session import Session, reset_globals
 
@@ -192,7 +192,7 @@ def load_golden(name):
 def _fresh_run_context():
     """Every test starts in a fresh run context (grad mode on, default dtype, limits),
     whatever an earlier in-process run left active."""
-    from gradcli.base import context
+    from gradcli.runtime import context
 
     context.activate(context.Context())
     yield

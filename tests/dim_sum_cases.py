@@ -1,6 +1,6 @@
 """The inputs of tests/golden/dim_sums.json (shared by scripts/gen_golden_dim_sums.py,
 which records torch's results, and tests/test_dim_sums.py): sums and means over dims
-other than all, the leading or the last ones (gradcli/base/sum_dims.py), in C order and
+other than all, the leading or the last ones (gradcli/numerics/sums/sum_dims.py), in C order and
 in permuted layouts, and the same sums as a broadcast gradient's `sum_to`.  The sizes
 cross PyTorch's thresholds: a vector's lanes, blocks of 4 vectors, the cascade's
 chunks, 32,768 values (the kept dim cut between threads)."""

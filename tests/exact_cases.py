@@ -1,7 +1,7 @@
 """The inputs of tests/golden/exact_numerics.json (shared by
 scripts/gen_golden_exact.py, which records torch's results, and
 tests/test_exact_numerics.py): math functions, matrix products and float32 powers
-that gradcli computes as PyTorch does (gradcli/base/mkl.py, gradcli/base/sleef_pow.py)."""
+that gradcli computes as PyTorch does (gradcli/numerics/mkl.py, gradcli/numerics/floats/sleef_pow.py)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def pow_input(n):
 
 
 #: the activations whose kernels (forward, backward, and the backward's backward)
-#: gradcli follows (gradcli/base/sleef_expd.py, gradcli/ops/fused_grads.py)
+#: gradcli follows (gradcli/numerics/floats/torch_exp.py, gradcli/ops/fused_grads.py)
 ACTIVATIONS = ("sigmoid", "tanh")
 ACT_SIZES = SIZES + (40000, 70001)  # above 32768 values torch cuts the range in threads
 
@@ -91,7 +91,7 @@ def act_input(n, dtype):
     return x
 
 
-#: SLEEF's log1p/expm1/sinh/cosh and the kernels on them (gradcli/base/sleef_u10.py,
+#: SLEEF's log1p/expm1/sinh/cosh and the kernels on them (gradcli/numerics/floats/sleef_u10.py,
 #: torch_act.py): function text in x -> the interval its inputs are spread over; the edge
 #: values go first (rotated by n, so that the small sizes, all left-over values, see
 #: different ones) and, from 2000 values on, last too (in the left-over values of sinh's)
@@ -166,8 +166,8 @@ EXPRESSIONS = {
     "std": "x.std()",
     "var_biased": "x.var(unbiased=False)",
     "std_keepdim": "x.std(dim=(0, 1), keepdim=True)",
-    # SLEEF's log1p/expm1/sinh/cosh (gradcli/base/sleef_u10.py) and the kernels built on them
-    # (gradcli/base/torch_act.py); the scaled inputs reach the special cases (overflow, the
+    # SLEEF's log1p/expm1/sinh/cosh (gradcli/numerics/floats/sleef_u10.py) and the kernels built on them
+    # (gradcli/numerics/floats/torch_act.py); the scaled inputs reach the special cases (overflow, the
     # log1p bound 1e38, below -1)
     "log1p": "torch.log1p(x * 0.24)",
     "log1p_huge": "torch.log1p(x * 1e38)",
@@ -191,7 +191,7 @@ EXPRESSIONS = {
     "elu_grad2": "torch.autograd.grad(F.elu(x, 0.7), x, t, create_graph=True)[0]",
     "logsigmoid_grad2": "torch.autograd.grad(F.logsigmoid(x * 3), x, t, create_graph=True)[0]",
     # views: TensorIterator walks a transposed tensor in memory order, x[::2] row by row,
-    # x[:, ::2] with the scalar code only (gradcli/base/tensor_iter.py)
+    # x[:, ::2] with the scalar code only (gradcli/numerics/floats/tensor_iter.py)
     "sinh_t": "torch.sinh(x.t())",
     "cosh_rows": "torch.cosh(x[::2])",
     "sinh_cols": "torch.sinh(x[:, ::2])",
@@ -289,7 +289,7 @@ def ce_input(b, c):
 
 
 #: (shape, dim) of the softmax / log_softmax cases over a dim other than the last
-#: (gradcli/base/softmax_dim.py; tests/golden/softmax_dims.json)
+#: (gradcli/numerics/floats/softmax_dim.py; tests/golden/softmax_dims.json)
 SOFTMAX_DIMS = [
     ((300, 200), 0),
     ((5, 7), 0),
@@ -333,7 +333,7 @@ def softmax_input(shape, dtype):
 
 
 #: (shape, dim, keepdim, correction) of the var / std cases over some dims
-#: (gradcli/base/welford.py; tests/golden/var_dims.json)
+#: (gradcli/numerics/sums/welford.py; tests/golden/var_dims.json)
 VAR_DIMS = [
     ((300, 200), 1, False, 1),
     ((300, 200), 0, True, 1),
@@ -377,7 +377,7 @@ def nan_digest(a):
 
 
 #: (shape, permutation) of the sums and means of all of a permuted tensor (summed in
-#: memory order: gradcli/base/summation.py in_memory_order; tests/golden/permuted_sums.json)
+#: memory order: gradcli/numerics/sums/summation.py in_memory_order; tests/golden/permuted_sums.json)
 PERMUTED_SUMS = [
     ((300, 200), (1, 0)),
     ((40, 30, 20), (2, 0, 1)),
@@ -389,7 +389,7 @@ PERMUTED_SUMS = [
 ]
 
 
-#: (base shape, exponent shape) of float32 `tensor ** tensor` (gradcli/base/powers.py
+#: (base shape, exponent shape) of float32 `tensor ** tensor` (gradcli/numerics/floats/powers.py
 #: torch_pow_tensor; tests/golden/pow_tensors.json)
 POW_TENSORS = [
     ((300, 7), (300, 7)),
@@ -418,7 +418,7 @@ def pow_tensor_input(sa, sb, dtype="float32"):
 
 
 #: float64 `x ** e` and x's gradient (tests/golden/pow_tensors.json, "e" cases): SLEEF's
-#: double pow on whole blocks of 8, the C library's on the rest (base/sleef_powd.py)
+#: double pow on whole blocks of 8, the C library's on the rest (numerics/floats/sleef_powd.py)
 POW_SCALARS = (1.5, 0.3, -1.7, 2.5, 4, 7, -3, 1 / 3, 10.5, 0.25, 100, 1e-05, -0.75, 1.1, 3.7, 0, 1)
 POW_SCALAR_SHAPES = ((2000,), (13,), (40000,), (7, 300))
 _POW_EDGES = (

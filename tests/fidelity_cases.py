@@ -3,7 +3,7 @@ records tests/golden/fidelity.json; tests/test_fidelity.py runs them):
 
 - HALF_OPS x HALF_SCALARS: a float16 tensor and a Python number over all 65,536
   float16 values (`x` in each expression), results and gradients bit for bit
-  (sha256 digests; base/half.py);
+  (sha256 digests; numerics/floats/half.py);
 - CASES: (name, source) programs whose output must be torch's."""
 
 from __future__ import annotations

@@ -41,8 +41,8 @@ except ImportError:
     sys.path.insert(0, str(ROOT))
 
 from gradcli.core import dtypes  # noqa: E402
-from gradcli.base.errors import GradError, render  # noqa: E402
-from gradcli.base import context  # noqa: E402
+from gradcli.runtime.errors import GradError, render
+from gradcli.runtime import context
 from gradcli.output import JsonOutput, TextOutput  # noqa: E402
 from gradcli.session import Session, reset_globals  # noqa: E402
 

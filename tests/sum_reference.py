@@ -1,4 +1,4 @@
-"""A frozen copy of gradcli's whole-sum code (gradcli/base/summation.py: `torch_sum`,
+"""A frozen copy of gradcli's whole-sum code (gradcli/numerics/sums/summation.py: `torch_sum`,
 `_serial`, `_vectors`, `_Plan`, ...) as it was before the faster plans of issue 16:
 the oracle that tests/test_summation_plans.py compares the current code with, bit for
 bit.  It is this project's own code; keep it unchanged."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.base.parallel import chunks
+from gradcli.numerics.parallel import chunks
 
 ILP = 4
 LEVELS = 4

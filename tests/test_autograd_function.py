@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import gradcli.session  # noqa: F401
-from gradcli.base.errors import GradError
+from gradcli.runtime.errors import GradError
 from gradcli.core.printing import show
 from gradcli.core.tensor import Tensor
 from gradcli.engine import forward as fw

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gradcli.base.errors import GradError
+from gradcli.runtime.errors import GradError
 from gradcli.core.tensor import Tensor
 from gradcli.engine import observe
 from gradcli.engine.autograd import run_backward

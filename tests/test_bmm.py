@@ -1,6 +1,6 @@
 """torch.bmm and matmul with an operand of 3 or more dims, their gradients and grad_fn
-names, bit for bit as PyTorch 2.13 computes them on the CPU (gradcli/base/bmm.py,
-gradcli/base/mkl.py `bmm`; golden tests/golden/bmm.json from scripts/gen_golden_bmm.py,
+names, bit for bit as PyTorch 2.13 computes them on the CPU (gradcli/numerics/linalg/bmm.py,
+gradcli/numerics/mkl.py `bmm`; golden tests/golden/bmm.json from scripts/gen_golden_bmm.py,
 inputs in tests/bmm_cases.py)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from bmm_cases import CASES, operand, out_grad
 
 import gradcli.session  # noqa: F401  (registers the built-ins)
-from gradcli.base.bmm import torch_bmm
+from gradcli.numerics.linalg.bmm import torch_bmm
 from gradcli.core.tensor import Tensor
 from gradcli.library.autograd_api import backward
 from gradcli.ops.registry import FUNCTIONS
@@ -53,7 +53,7 @@ def test_bmms_own_loop_rounds_each_product():
 
 
 def test_bmm_errors():
-    from gradcli.base.errors import GradRuntimeError
+    from gradcli.runtime.errors import GradRuntimeError
 
     with pytest.raises(GradRuntimeError, match="batch1 must be a 3D tensor"):
         FUNCTIONS["bmm"](Tensor(np.zeros((2, 3))), Tensor(np.zeros((2, 3, 4))))

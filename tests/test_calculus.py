@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gradcli.base.errors import GradError
+from gradcli.runtime.errors import GradError
 from gradcli.output import TextOutput
 from gradcli.core.printing import show
 from gradcli.session import Session

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from conftest import load_golden
-from gradcli.base import context
-from gradcli.base.errors import GradError
+from gradcli.runtime import context
+from gradcli.runtime.errors import GradError
 from gradcli.core.tensor import Tensor
 from gradcli.engine import versions
 from gradcli.language import calls as calls_mod

@@ -72,8 +72,8 @@ def test_numpy_is_left_alone_without_avx512():
 
 
 def test_mkl_is_kept_to_avx2():
-    """MKL's kernels too (gradcli/base/mkl.py, set before MKL loads)."""
-    from gradcli.base import mkl
+    """MKL's kernels too (gradcli/numerics/mkl.py, set before MKL loads)."""
+    from gradcli.numerics import mkl
 
     if not mkl.available():
         pytest.skip("the mkl package is not installed")
@@ -81,7 +81,7 @@ def test_mkl_is_kept_to_avx2():
         [
             sys.executable,
             "-c",
-            "import os; from gradcli.base import mkl; "
+            "import os; from gradcli.numerics import mkl; "
             "mkl.available(); print(os.environ['MKL_ENABLE_INSTRUCTIONS'])",
         ],
         capture_output=True,

@@ -1,5 +1,5 @@
 """Sums and means over dims other than all, the leading or the last ones, bit for bit
-as PyTorch 2.13 computes them on the CPU (gradcli/base/sum_dims.py; golden
+as PyTorch 2.13 computes them on the CPU (gradcli/numerics/sums/sum_dims.py; golden
 tests/golden/dim_sums.json from scripts/gen_golden_dim_sums.py, inputs in
 tests/dim_sum_cases.py), also as a broadcast gradient summed back (`sum_to`)."""
 
@@ -14,8 +14,8 @@ import pytest
 from dim_sum_cases import CASES, case_input, keep_shape
 
 import gradcli.session  # noqa: F401  (registers the built-ins)
-from gradcli.base import parallel
-from gradcli.base.sum_dims import dim_sums, iter_dims
+from gradcli.numerics import parallel
+from gradcli.numerics.sums.sum_dims import dim_sums, iter_dims
 from gradcli.core.tensor import Tensor
 from gradcli.library.autograd_api import backward
 from gradcli.ops.registry import FUNCTIONS

@@ -2,7 +2,7 @@
 them (tests/golden/exact_numerics.json, recorded from torch by
 scripts/gen_golden_exact.py; inputs in tests/exact_cases.py).
 
-Math functions and matrix products go through MKL (gradcli/base/mkl.py), which the
+Math functions and matrix products go through MKL (gradcli/numerics/mkl.py), which the
 `test` extra installs; powers are gradcli's own SLEEF re-implementation."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from exact_cases import (
 )
 
 import gradcli.session  # noqa: F401  (registers the built-ins)
-from gradcli.base import mkl, parallel
+from gradcli.numerics import mkl, parallel
 from gradcli.core.tensor import Tensor
 from gradcli.library.autograd_api import backward
 from gradcli.ops.registry import FUNCTIONS

@@ -1,7 +1,7 @@
 """Fidelity leftovers against torch 2.13 (tests/golden/fidelity.json, recorded by
 scripts/gen_golden_fidelity.py from tests/fidelity_cases.py): programs whose output
 must be torch's, and a float16 tensor with a Python number over every float16 value,
-bit for bit (base/half.py), through the language's operators (runtime.binary_op,
+bit for bit (numerics/floats/half.py), through the language's operators (runtime.binary_op,
 fastops) as a program runs them."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from conftest import check_result, load_golden, run_inprocess
 from fidelity_cases import HALF_GRADS, half_grad_input, half_input, half_leaf
 
-from gradcli.base.errors import GradError
+from gradcli.runtime.errors import GradError
 from gradcli.core.tensor import Tensor
 from gradcli.output import TextOutput
 from gradcli.session import Session, reset_globals

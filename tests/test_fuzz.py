@@ -69,7 +69,7 @@ def test_layout_turns_markers_into_indentation():
 def test_grammar_strategy_makes_programs_that_parse():
     """Most generated programs are syntactically valid (the markers, spaces and
     explicit terminals are right), so the fuzzing reaches the compiler and runtime."""
-    from gradcli.base.errors import GradSyntaxError
+    from gradcli.runtime.errors import GradSyntaxError
     from gradcli.language.parser import parse
 
     seen, parsed = [], 0
@@ -270,7 +270,7 @@ def test_random_compositions_pass_finite_differences(case):
     from gradcli.engine.autograd import run_backward
     from gradcli.session import Session, reset_globals
     from gradcli.output import TextOutput
-    from gradcli.base import context
+    from gradcli.runtime import context
     from gradcli.core.tensor import Tensor
 
     sa, sb, expr, seed = case
@@ -315,7 +315,7 @@ def test_random_compositions_pass_finite_differences(case):
 
 def run(source):
     """Run in this process; (stdout, error or None)."""
-    from gradcli.base.errors import GradError
+    from gradcli.runtime.errors import GradError
     from gradcli.output import TextOutput
     from gradcli.session import Session, reset_globals
 

@@ -32,10 +32,10 @@ import gradcli.session  # noqa: F401  (registers every built-in)
 from gradcli.ops import registry as ops
 from gradcli.engine.autograd import run_backward
 from gradcli.engine.function import Function
-from gradcli.base.errors import GradError
+from gradcli.runtime.errors import GradError
 from gradcli.ops.registry import Arg
 from gradcli.ops.reduce import sum_
-from gradcli.base import context
+from gradcli.runtime import context
 from gradcli.core.tensor import Tensor
 
 EPS, ATOL, RTOL = 1e-6, 1e-5, 1e-3

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from gradcli.base.errors import GradError
+from gradcli.runtime.errors import GradError
 from gradcli.output import TextOutput
 from gradcli.session import Session
 

@@ -1,4 +1,4 @@
-"""gradcli/base/heap.py: glibc keeps big freed blocks for reuse during a run (issue 16's
+"""gradcli/runtime/heap.py: glibc keeps big freed blocks for reuse during a run (issue 16's
 1e7-element loop), gradcli's opt-out and glibc's own settings are respected, and it is
 a no-op where the C library is not glibc."""
 
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from gradcli.base import heap
+from gradcli.runtime import heap
 
 GLIBC = heap.glibc() is not None
 
@@ -17,7 +17,7 @@ GLIBC = heap.glibc() is not None
 REUSE = """
 import resource, sys
 import numpy as np
-from gradcli.base import heap
+from gradcli.runtime import heap
 print(heap.tune() if sys.argv[1] == "tune" else False)
 a = np.ones(10_000_000); del a
 f = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -98,7 +98,7 @@ def test_no_op_without_glibc(monkeypatch):
 @pytest.mark.skipif(not GLIBC, reason="glibc only")
 def test_a_run_tunes_the_heap_and_the_repl_releases_it():
     code = (
-        "from gradcli.cli import main\nfrom gradcli.base import heap\n"
+        "from gradcli.cli import main\nfrom gradcli.runtime import heap\n"
         "print(bool(heap._libc))\nmain(['eval', '-q', '-e', 'x = ones(3)'])\n"
         "print(bool(heap._libc))\nheap.release()\n"
     )

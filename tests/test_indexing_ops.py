@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from conftest import check_result, load_golden, run_inprocess
-from gradcli.base import stl_order
+from gradcli.numerics.random import stl_order
 from gradcli.ops.topk import topk_indices
 
 CASES = load_golden("indexing.json")

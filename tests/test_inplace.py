@@ -10,8 +10,8 @@ import pytest
 from conftest import check_result, load_golden, run_cases
 
 import gradcli.library  # noqa: F401  (fills the op table)
-from gradcli.base import context
-from gradcli.base.errors import GradError
+from gradcli.runtime import context
+from gradcli.runtime.errors import GradError
 from gradcli.core.tensor import Tensor
 from gradcli.engine import versions
 from gradcli.library.autograd_api import backward_leaves

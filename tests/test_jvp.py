@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gradcli.base import context
+from gradcli.runtime import context
 from gradcli.core.tensor import Tensor
 from gradcli.engine import forward as fw
 from gradcli.engine.autograd import run_backward
@@ -230,7 +230,7 @@ def test_every_node_class_has_a_forward_rule():
 
 
 def test_op_without_forward_rule_fails_as_pytorch():
-    from gradcli.base.errors import GradError
+    from gradcli.runtime.errors import GradError
     from gradcli.ops.registry import FUNCTIONS
 
     level = fw.enter_level()

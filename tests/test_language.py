@@ -11,7 +11,7 @@ import io
 import pytest
 
 from conftest import Run, assert_refused, check_result, load_golden, run_inprocess
-from gradcli.base.errors import GradError
+from gradcli.runtime.errors import GradError
 from gradcli.output import TextOutput
 from gradcli.session import Session, reset_globals
 
@@ -133,7 +133,7 @@ def test_language_limits(source):
 
 def _limited(source):
     """Run with --max-steps 10**6."""
-    from gradcli.base import context
+    from gradcli.runtime import context
 
     reset_globals()
     stream = io.StringIO()

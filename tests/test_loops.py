@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from gradcli.base import context
-from gradcli.base.singles import F32, scalar_times, single, singles
+from gradcli.runtime import context
+from gradcli.numerics.floats.singles import F32, scalar_times, single, singles
 from gradcli.core.tensor import Tensor
 from gradcli.engine import versions
 from gradcli.engine.autograd import run_backward

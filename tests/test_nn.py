@@ -15,8 +15,9 @@ import pytest
 from conftest import check_result, load_golden, run_cases
 
 import gradcli.library  # noqa: F401  (fills the op table)
-from gradcli.base import context, mkl
-from gradcli.base.errors import GradError
+from gradcli.runtime import context
+from gradcli.numerics import mkl
+from gradcli.runtime.errors import GradError
 from gradcli.core.printing import show
 from gradcli.core.tensor import Tensor
 from gradcli.library.nn import Module, Parameter

@@ -13,8 +13,9 @@ from numerics_cases import ZERO_SIZES, values, zeros_case
 
 import gradcli.session  # noqa: F401  (registers the built-ins)
 from gradcli.core import dtypes
-from gradcli.base import mkl, parallel, summation
-from gradcli.base.fma import fma
+from gradcli.numerics import mkl, parallel
+from gradcli.numerics.sums import summation
+from gradcli.numerics.floats.fma import fma
 from gradcli.ops.registry import FUNCTIONS
 from gradcli.core.tensor import Tensor
 from conftest import digest as _digest
@@ -139,7 +140,7 @@ def test_integer_powers_are_pytorchs_to_the_last_bit(dtype):
         e = case["e"]
         value, grad = _pow_case(dtype, e)
         assert value.dtype == np.dtype(dtype)
-        # float32: every exponent (SLEEF's pow, gradcli/base/sleef_pow.py); 0.5 is MKL's sqrt
+        # float32: every exponent (SLEEF's pow, gradcli/numerics/floats/sleef_pow.py); 0.5 is MKL's sqrt
         every = dtype == "float32" and (e != 0.5 or mkl.available())
         if e in POW_EXACT or every or (e == 0.5 and mkl.available()):
             assert _digest(value) == case["value"], (dtype, e)

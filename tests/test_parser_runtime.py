@@ -15,7 +15,7 @@ import pytest
 from lark import Lark, Token as LarkToken, Tree as LarkTree
 from lark.exceptions import UnexpectedInput as LarkUnexpectedInput
 
-from gradcli.base.errors import GradSyntaxError
+from gradcli.runtime.errors import GradSyntaxError
 from gradcli.language import lalr, parser as P
 
 ROOT = Path(__file__).resolve().parent.parent

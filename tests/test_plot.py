@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from gradcli.base.errors import GradError
+from gradcli.runtime.errors import GradError
 from gradcli.output import JsonOutput, TextOutput
 from gradcli.session import Session
 

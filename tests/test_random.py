@@ -1,4 +1,4 @@
-"""gradcli.base.random must reproduce torch's CPU generator bit for bit.
+"""gradcli.numerics.random.generator must reproduce torch's CPU generator bit for bit.
 
 Golden values come from tests/golden/random.json, recorded with real torch by
 scripts/gen_golden_random.py (torch is not needed to run these tests).
@@ -16,9 +16,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from gradcli.base import random as grandom
-from gradcli.base import context
-from gradcli.base.random import DEFAULT_SEED, Generator
+from gradcli.numerics.random import generator as grandom
+from gradcli.runtime import context
+from gradcli.numerics.random.generator import DEFAULT_SEED, Generator
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden", "random.json")
 

@@ -527,7 +527,7 @@ def test_an_if_that_holds_does_not_bind_the_made_names_first(monkeypatch):
 def test_a_failed_first_assignment_binds_the_names_it_did_not_assign(monkeypatch):
     """An error in one of the first statements of an iteration whose `if` holds: the
     names assigned before it have their new values, the others the replayed ones."""
-    from gradcli.base.errors import GradRuntimeError
+    from gradcli.runtime.errors import GradRuntimeError
 
     real_init = replay.Body.__init__
 
@@ -710,7 +710,7 @@ def test_a_replayed_loop_holds_no_more_memory(body):
     import io
     import tracemalloc
 
-    from gradcli.base import context
+    from gradcli.runtime import context
     from gradcli.output import TextOutput
     from gradcli.session import Session
 

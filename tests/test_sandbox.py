@@ -21,7 +21,7 @@ from conftest import Run, assert_refused
 from gradcli.language import runtime
 from gradcli.language.names import NAME_ATTRS
 from gradcli.library.torch_ns import namespace
-from gradcli.base.errors import GradError
+from gradcli.runtime.errors import GradError
 from gradcli.output import TextOutput
 from gradcli.session import Session, reset_globals
 
@@ -220,7 +220,7 @@ def _allowed_value(v):
     """What an attribute may give a program: language values, never Python machinery."""
     from gradcli.engine.function import AccumulateGrad, Function
     from gradcli.library.methods import RemovableHandle
-    from gradcli.base.device import Device
+    from gradcli.runtime.device import Device
     from gradcli.library import values
     from gradcli.library.optim import Optimizer
     from gradcli.core.dtypes import DType
@@ -332,13 +332,13 @@ FORBIDDEN_MODULES = {
 #: math and BLAS, for bit-exact results) by the fixed names in its table, never by text
 #: from a program; the language cannot reach it (no attribute of any value leads there)
 NATIVE = {
-    "gradcli/base/mkl.py": {"ctypes"},
+    "gradcli/numerics/mkl.py": {"ctypes"},
     # MKL's LAPACK ?getrf_/?getrs_ (the matrix inverse as PyTorch computes it), bound
     # by those four fixed names in the library mkl.py loaded; no program's text reaches it
-    "gradcli/base/lapack.py": {"ctypes"},
+    "gradcli/numerics/linalg/lapack.py": {"ctypes"},
     # glibc's mallopt and malloc_trim with fixed parameters, nothing else
     # (tests/test_heap.py checks the names it binds); no program's text reaches it
-    "gradcli/base/heap.py": {"ctypes"},
+    "gradcli/runtime/heap.py": {"ctypes"},
     # the parser's table cache: marshal reads back the plain data (dicts, lists,
     # tuples, strings, ints) that gradcli itself wrote to the user's cache
     # directory, in ~2 ms where Lark's pickle took ~30 ms; nothing read is ever
@@ -354,7 +354,7 @@ def _sources():
 
 
 def test_the_native_module_binds_only_its_fixed_names():
-    from gradcli.base import mkl
+    from gradcli.numerics import mkl
 
     names = {n for n, _, _ in mkl._names()}
     assert names == {f"vm{p}{v}" for p in "sd" for v in mkl.VML.values()} | {

@@ -20,7 +20,7 @@ import pytest
 from conftest import run_inprocess
 from test_sandbox import Run, _allowed_value, _python_attribute_names, assert_refused
 
-from gradcli.base.errors import GradError
+from gradcli.runtime.errors import GradError
 from gradcli.language import classes
 from gradcli.language.classes import LanguageObject, Super, is_user_class
 from gradcli.language.names import NAME_ATTRS, TypeName

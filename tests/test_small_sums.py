@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from gradcli.base.summation import torch_sum
+from gradcli.numerics.sums.summation import torch_sum
 from sum_reference import _serial_small
 
 VALUES = [

@@ -1,5 +1,5 @@
 """softmax and log_softmax over a dim other than the last, and their gradients, bit
-for bit as torch 2.13's CPU kernels (gradcli/base/softmax_dim.py): digests recorded
+for bit as torch 2.13's CPU kernels (gradcli/numerics/floats/softmax_dim.py): digests recorded
 from torch by scripts/gen_golden_kernels.py (tests/golden/softmax_dims.json)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from conftest import load_golden
 from exact_cases import SOFTMAX_DIMS, nan_digest, softmax_input
-from gradcli.base import parallel
+from gradcli.numerics import parallel
 from gradcli.core.tensor import Tensor
 from gradcli.output import TextOutput
 from gradcli.session import Session

@@ -1,4 +1,4 @@
-"""gradcli's whole sums (base/summation.torch_sum, engine/vjp_arrays.sum_to to a 0-d
+"""gradcli's whole sums (numerics/sums/summation.torch_sum, engine/vjp_arrays.sum_to to a 0-d
 target) against the frozen copy of the code they replaced (tests/sum_reference.py),
 bit for bit: the same value (the same bits, NaNs included) and the same Python type,
 for every size from 0 past 2^20, both float dtypes, signed zeros, infinities, NaNs
@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 import sum_reference as ref
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # overflow, inf - inf
-from gradcli.base import summation
+from gradcli.numerics.sums import summation
 from gradcli.engine.vjp_arrays import sum_to
 
 DTYPES = (np.float32, np.float64)
@@ -167,7 +167,7 @@ def _mid_boundaries(dtype):
     """Sizes around every boundary of sum_mid's plans for dtype: the first and last size
     it takes, the copy threshold, whole chunks (16 groups) and whole level-1 blocks (16
     chunks), each with every count of left-over vectors and some left-over scalars."""
-    from gradcli.base import sum_mid
+    from gradcli.numerics.sums import sum_mid
 
     lanes = 32 // np.dtype(dtype).itemsize
     w = 4 * lanes
@@ -247,7 +247,7 @@ def test_big_sums_from_every_offset_modulo_4096_take_either_staging_buffer(dtype
     """Level 0 of a big plan over STAGE_BYTES copies each slab into one of two staging
     buffers, chosen by where the input lies modulo 4096 (sum_plans._stage): every
     choice, the same sum (here at a size that stages only with the bar lowered)."""
-    from gradcli.base import sum_plans
+    from gradcli.numerics.sums import sum_plans
 
     rng = np.random.default_rng(13)
     n = 40_001  # over sum_mid.MID_MAX: a big plan (slabs), run alone
@@ -278,7 +278,7 @@ def test_several_sums_at_once_equal_each_whole_sum(dtype):
     """sum_rows.torch_sums (the leaf gradients of a backward summed together): each sum
     the value and type torch_sum gives it alone, for every size sum_rows takes, with
     other sizes, other dtypes and inputs that are not flat among them."""
-    from gradcli.base import sum_mid, sum_rows
+    from gradcli.numerics.sums import sum_mid, sum_rows
 
     rng = np.random.default_rng(31)
     sizes = [n for n in _mid_boundaries(dtype) if sum_mid.one_copied_level(n, np.dtype(dtype))]
@@ -308,7 +308,7 @@ def test_several_sums_of_products_equal_each_whole_sum(dtype):
     """sum_rows.torch_sums with factors (a backward's `g * x` made straight into the
     plan's buffer, engine/schedule.LaterF.sum_scaled): each sum torch_sum of the product
     np.multiply makes, bit for bit, with and without a plan for the rows."""
-    from gradcli.base import sum_mid, sum_rows
+    from gradcli.numerics.sums import sum_mid, sum_rows
 
     rng = np.random.default_rng(37)
     for i, n in enumerate([2000, 300, 4096, 777]):

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from gradcli.base.errors import GradError
+from gradcli.runtime.errors import GradError
 from gradcli.engine import observe
 from gradcli.library.graph_view import flow_of
 from gradcli.output import JsonOutput, TextOutput

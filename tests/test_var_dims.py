@@ -1,5 +1,5 @@
 """var and std over some dims (not all), and their gradients, bit for bit as torch
-2.13's CPU kernel (gradcli/base/welford.py) and derivatives (ops/moments.py): digests
+2.13's CPU kernel (gradcli/numerics/sums/welford.py) and derivatives (ops/moments.py): digests
 recorded from torch by scripts/gen_golden_kernels.py (tests/golden/var_dims.json)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from conftest import load_golden
 from exact_cases import VAR_DIMS, nan_digest, var_input
-from gradcli.base import welford
+from gradcli.numerics.sums import welford
 from gradcli.core.tensor import Tensor
 from gradcli.output import TextOutput
 from gradcli.session import Session

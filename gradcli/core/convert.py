@@ -7,11 +7,11 @@ import math
 import numpy as np
 
 from . import dtypes
-from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from .tensor import Tensor, type_name  # noqa: F401  (type_name: used from here too)
-from ..base import context
-from ..base.errors import LimitError
-from ..base.limits import check_alloc
+from ..runtime import context
+from ..runtime.errors import LimitError
+from ..runtime.limits import check_alloc
 
 
 def _infer_dtype(value):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context
+from ..runtime import context
 from .tensor import type_name
-from ..base.errors import GradTypeError
+from ..runtime.errors import GradTypeError
 
 bool_ = np.dtype(np.bool_)
 int64 = np.dtype(np.int64)

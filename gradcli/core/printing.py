@@ -58,11 +58,11 @@ import math
 import types
 
 import numpy as np
-from ..base import context
-from ..base.errors import LimitError, python_type_name
+from ..runtime import context
+from ..runtime.errors import LimitError, python_type_name
 from .tensor import Tensor
-from ..base.limits import check_items
-from ..base.device import Device
+from ..runtime.limits import check_items
+from ..runtime.device import Device
 from .parameter import is_parameter, is_uninitialized
 
 from .tangents import TANGENTS, shown_tangent

@@ -15,7 +15,7 @@ import itertools
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError
+from ..runtime.errors import GradRuntimeError
 
 _counter = itertools.count()
 #: the next creation number, shared by tensors and graph nodes (engine/function.py: a node's

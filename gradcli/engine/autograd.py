@@ -14,10 +14,10 @@ import heapq
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError
+from ..runtime.errors import GradRuntimeError
 from ..core.tensor import Tensor
 from .hooks import run_hooks
-from ..base import context
+from ..runtime import context
 from . import observe, schedule
 from .function import _OUT, FUNCTIONS, TensorF, Function
 from .vjp_arrays import ArrayF

@@ -26,9 +26,9 @@ import re
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError, ShapeError
+from ..runtime.errors import GradRuntimeError, ShapeError
 from ..core import tangents as tan
-from ..base import context
+from ..runtime import context
 from ..core.tensor import Tensor, next_seq
 from . import autograd, versions
 from .function import _OUT, Function, TensorF, _sources

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context
+from ..runtime import context
 from ..core.tensor import Tensor, next_seq
 from . import versions
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import weakref
 
-from ..base import context
-from ..base.errors import GradRuntimeError
+from ..runtime import context
+from ..runtime.errors import GradRuntimeError
 from ..core.convert import to_tensor
 from ..core.tensor import Tensor
 

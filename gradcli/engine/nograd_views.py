@@ -25,8 +25,8 @@ from __future__ import annotations
 from .declare import none
 import weakref
 
-from ..base import context
-from ..base.errors import GradRuntimeError
+from ..runtime import context
+from ..runtime.errors import GradRuntimeError
 from ..core.tensor import next_seq
 from .function import Function
 from . import versions

@@ -11,7 +11,7 @@ import heapq
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError, ShapeError
+from ..runtime.errors import GradRuntimeError, ShapeError
 from ..core.convert import to_tensor
 from ..core.tensor import Tensor
 from . import versions

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context
-from ..base.errors import GradAttributeError, GradRuntimeError, GradTypeError
+from ..runtime import context
+from ..runtime.errors import GradAttributeError, GradRuntimeError, GradTypeError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from . import forward

@@ -29,12 +29,12 @@ import heapq
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError
+from ..runtime.errors import GradRuntimeError
 from ..core.tensor import Tensor
 from . import observe, versions
 from .passes import SECOND_BACKWARD, deliver_leaves, finished_leaves
-from ..base.sum_mid import MID_MIN
-from ..base.sum_rows import torch_sums
+from ..numerics.sums.sum_mid import MID_MIN
+from ..numerics.sums.sum_rows import torch_sums
 from .vjp_arrays import ArrayF, sum_to
 
 MAX_NODES = 64
@@ -209,7 +209,7 @@ class LaterF(ArrayF):
 
     @staticmethod
     def sum_scaled(g, c, shape):
-        # g * c of two arrays of one shape and dtype is np.multiply(g, c) (kernels.scaled)
+        # g * c of two arrays of one shape and dtype is np.multiply(g, c) (fused.scaled)
         if _whole(g, shape) and type(c) is np.ndarray and c.shape == g.shape and c.dtype is g.dtype:
             return Later(g, c)
         return ArrayF.sum_scaled(g, c, shape)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import weakref
 
-from ..base.errors import GradRuntimeError
+from ..runtime.errors import GradRuntimeError
 from ..core.tensor import Tensor
 
 _TYPE_NAMES = {

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context, mkl, torch_act, torch_exp
-from ..base.kernels import scaled
-from ..base.summation import outer_sum, torch_cumsum, torch_sum
-from ..base.sum_dims import dim_sums
+from ..runtime import context
+from ..numerics import mkl
+from ..numerics.floats import torch_act, torch_exp
+from ..numerics.floats.fused import scaled
+from ..numerics.sums.summation import outer_sum, torch_cumsum, torch_sum
+from ..numerics.sums.sum_dims import dim_sums
 
 
 def sum_to(g, shape):
@@ -40,7 +42,7 @@ def sum_to(g, shape):
         lead_n = int(np.prod(g.shape[: len(axes)]))
         return outer_sum(g.reshape(lead_n, -1)).reshape(shape)
     if axes and g.dtype.kind == "f":
-        out = dim_sums(g, axes)  # other dims: PyTorch's order (base/sum_dims)
+        out = dim_sums(g, axes)  # other dims: PyTorch's order (numerics/sums/sum_dims)
         if out is not None:
             return out.reshape(shape)
     if axes:
@@ -109,7 +111,7 @@ class ArrayF:
 
     @staticmethod
     def sum_scaled(g, c, shape):
-        """sum_to(g * c, shape): a tensor-times-constant VJP's (`kernels.scaled`; a
+        """sum_to(g * c, shape): a tensor-times-constant VJP's (`fused.scaled`; a
         dense product, as PyTorch's, where a hook may see it: `seen`)."""
         return sum_to(g * c if seen() else scaled(g, c), shape)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .declare import none
 import numpy as np
 
-from ..base import context
+from ..runtime import context
 from ..core.tensor import Tensor
 from .function import Function
 

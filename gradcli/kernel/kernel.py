@@ -15,8 +15,8 @@ from ipykernel.kernelapp import IPKernelApp
 from ipykernel.kernelbase import Kernel
 
 from .. import __version__
-from ..base.errors import GradError, Interrupted, fill_column, render
-from ..base.stack import deepen
+from ..runtime.errors import GradError, Interrupted, fill_column, render
+from ..runtime.stack import deepen
 from ..core.printing import show
 from ..language.state import state
 from ..notebook import run_cell, strip_magics

@@ -16,7 +16,7 @@ with `BareName` (both `str`), so that the message can tell the forms apart.
 
 from __future__ import annotations
 
-from ..base.errors import GradTypeError
+from ..runtime.errors import GradTypeError
 from ..core.tensor import Tensor, type_name
 from ..library.values import METHODS
 from ..ops.registry import BUILTINS

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 
-from ..base import context
-from ..base.errors import GradError, GradTypeError
+from ..runtime import context
+from ..runtime.errors import GradError, GradTypeError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..ops.bitwise import invert

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .parser import Tree
 
-from ..base.errors import GradError, GradSyntaxError, GradTypeError
+from ..runtime.errors import GradError, GradSyntaxError, GradTypeError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..ops.shape import index

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from types import FunctionType
 
-from ..base.errors import GradError
+from ..runtime.errors import GradError
 from ..core.tensor import Tensor
 from ..library.values import METHODS
 from . import runtime as rt

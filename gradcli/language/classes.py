@@ -4,7 +4,7 @@ there, so a program reaches only its own attributes and a library base's allowli
 
 from __future__ import annotations
 
-from ..base.errors import (
+from ..runtime.errors import (
     GradAttributeError,
     GradError,
     GradRuntimeError,

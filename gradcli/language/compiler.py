@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from .parser import Token
 
-from ..base.errors import GradSyntaxError, LimitError
+from ..runtime.errors import GradSyntaxError, LimitError
 from .calls import Calls
 from .comprehensions import Comprehensions
 from .control import Control

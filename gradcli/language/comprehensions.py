@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from .parser import Tree
 
-from ..base.errors import GradTypeError
-from ..base import context
-from ..base.limits import check_items
+from ..runtime.errors import GradTypeError
+from ..runtime import context
+from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..library.stdlib import LazyIterator
 from . import runtime as rt

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..base.errors import GradRuntimeError, GradTypeError
-from ..base.limits import check_items
+from ..runtime.errors import GradRuntimeError, GradTypeError
+from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..library.stdlib import DictView
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from .parser import Tree
 
-from ..base.errors import GradError, GradTypeError
-from ..base import context
+from ..runtime.errors import GradError, GradTypeError
+from ..runtime import context
 from . import runtime as rt
 from ..library.values import GradModeContext
 from .iteration import iterate, step

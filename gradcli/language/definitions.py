@@ -4,7 +4,7 @@ decorators, `global`/`nonlocal`, `yield` and zero-argument `super()`."""
 
 from __future__ import annotations
 
-from ..base.errors import GradSyntaxError
+from ..runtime.errors import GradSyntaxError
 from .classes import Super, make_class
 from .functions import CLASS_CELL, Scope, Signature, UserFunction
 from .names import docstring

@@ -5,7 +5,7 @@ and an interrupt are not: no `except` catches them."""
 
 from __future__ import annotations
 
-from ..base.errors import GradError, Interrupted, LimitError, python_type_name
+from ..runtime.errors import GradError, Interrupted, LimitError, python_type_name
 from ..core.convert import type_name
 from ..core.printing import show, show_str
 

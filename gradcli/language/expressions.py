@@ -7,8 +7,8 @@ import ast
 
 from .parser import Tree
 
-from ..base.errors import GradError, GradNameError, GradSyntaxError, did_you_mean
-from ..base.limits import check_items
+from ..runtime.errors import GradError, GradNameError, GradSyntaxError, did_you_mean
+from ..runtime.limits import check_items
 from ..core.printing import show
 from . import runtime as rt
 from .fastops import specialize

@@ -16,8 +16,8 @@ operator's function, as before, with its errors placed at the operator."""
 from __future__ import annotations
 
 
-from ..base import context
-from ..base.singles import EXACT_INT
+from ..runtime import context
+from ..numerics.floats.singles import EXACT_INT
 from ..core.tensor import Tensor
 from ..engine.number_nodes import F64, NUMBER_OPS, number_node
 from ..ops.elementwise import OPERATOR_NODES

@@ -4,9 +4,9 @@ as Python functions are), and generators."""
 
 from __future__ import annotations
 
-from ..base.errors import GradError, GradTypeError, did_you_mean
-from ..base.limits import depth_exceeded
-from ..base import context
+from ..runtime.errors import GradError, GradTypeError, did_you_mean
+from ..runtime.limits import depth_exceeded
+from ..runtime import context
 from ..library.stdlib import bounded_values
 
 

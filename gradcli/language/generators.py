@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from .parser import Token, Tree
 
-from ..base.errors import GradError, GradTypeError
-from ..base import context
+from ..runtime.errors import GradError, GradTypeError
+from ..runtime import context
 from ..library.values import GradModeContext
 from . import runtime as rt
 from .exceptions import Handling, catchable, matches

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .parser import Token
 
-from ..base.errors import GradError, GradSyntaxError
+from ..runtime.errors import GradError, GradSyntaxError
 from ..library import stdlib
 from . import runtime as rt
 from .positions import syntax_error

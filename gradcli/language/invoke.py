@@ -7,7 +7,7 @@ from __future__ import annotations
 import inspect
 import re
 
-from ..base.errors import GradError, GradTypeError, did_you_mean
+from ..runtime.errors import GradError, GradTypeError, did_you_mean
 from ..library.values import METHODS
 from ..ops import batching
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from ..base.errors import GradRuntimeError, GradTypeError
-from ..base.limits import check_items
+from ..runtime.errors import GradRuntimeError, GradTypeError
+from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..library.inplace import setitem

@@ -3,8 +3,8 @@ indexing a Python sequence, the --max-steps count, and the names of leaves."""
 
 from __future__ import annotations
 
-from ..base.errors import GradRuntimeError, GradTypeError, LimitError
-from ..base.limits import check_items
+from ..runtime.errors import GradRuntimeError, GradTypeError, LimitError
+from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..library.stdlib import bounded_list, bounded_values

@@ -11,7 +11,7 @@ import ast
 
 from .parser import Token, Tree
 
-from ..base.errors import GradAttributeError, GradError
+from ..runtime.errors import GradAttributeError, GradError
 from ..core.convert import type_name
 from ..core.printing import CLASS_NAMES, callable_name
 from ..core.tensor import Tensor

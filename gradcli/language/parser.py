@@ -14,7 +14,7 @@ import os
 import re
 import sys
 
-from ..base.errors import GradSyntaxError
+from ..runtime.errors import GradSyntaxError
 from . import lalr_build
 from .brackets import bracket_problem
 from .lalr import (

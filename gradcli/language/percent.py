@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ..base.errors import GradError, GradValueError
-from ..base.limits import check_format_spec, check_items
+from ..runtime.errors import GradError, GradValueError
+from ..runtime.limits import check_format_spec, check_items
 from ..core.printing import show, show_str
 from ..core.tensor import Tensor
 

@@ -8,8 +8,8 @@ import re
 
 from .parser import Token
 
-from ..base.errors import GradError, GradSyntaxError, GradTypeError, LimitError, broadcast_error
-from ..base.limits import depth_hint
+from ..runtime.errors import GradError, GradSyntaxError, GradTypeError, LimitError, broadcast_error
+from ..runtime.limits import depth_hint
 
 
 def pos(node):

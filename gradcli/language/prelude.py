@@ -6,8 +6,8 @@ dicts, sets, objects)."""
 
 from __future__ import annotations
 
-from ..base.errors import GradError, GradTypeError, GradValueError
-from ..base.limits import check_items
+from ..runtime.errors import GradError, GradTypeError, GradValueError
+from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..core.printing import show
 from ..core.tensor import Tensor

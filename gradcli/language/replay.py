@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context
+from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..library.scalar_steps import step_by

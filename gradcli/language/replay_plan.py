@@ -21,7 +21,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from ..base import context
+from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..engine.versions import OWN

@@ -10,8 +10,8 @@ import numpy as np
 
 from ..core import dtypes
 from ..engine.function import AccumulateGrad, Function
-from ..base.device import CPU, Device
-from ..base.errors import (
+from ..runtime.device import CPU, Device
+from ..runtime.errors import (
     GradAttributeError,
     GradError,
     GradRuntimeError,
@@ -19,8 +19,8 @@ from ..base.errors import (
     GradValueError,
     did_you_mean,
 )
-from ..base import context
-from ..base.limits import check_format_spec, check_items
+from ..runtime import context
+from ..runtime.limits import check_format_spec, check_items
 from ..core.convert import tensor_arg, type_name
 from ..core.printing import show, show_str
 from ..ops import batching

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .parser import Token, Tree
 
-from ..base.errors import GradSyntaxError
+from ..runtime.errors import GradSyntaxError
 
 _NEW_SCOPE = frozenset({"lambda_", "listcomp", "setcomp", "dictcomp", "genexp"})
 _TARGETS = frozenset({"tuple_items", "exprlist_items", "list_", "list_items", "star_expr"})

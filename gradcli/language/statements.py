@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .parser import Tree
 
-from ..base.errors import (
+from ..runtime.errors import (
     GradAssertionError,
     GradError,
     GradNameError,

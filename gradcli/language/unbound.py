@@ -8,7 +8,7 @@ on those types' values (runtime.STR_METHODS ...)."""
 
 from __future__ import annotations
 
-from ..base.errors import GradTypeError
+from ..runtime.errors import GradTypeError
 
 PY_TYPES: dict = {}  # id of the built-in functions int, float, str ... -> Python's types
 

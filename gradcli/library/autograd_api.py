@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from ..engine.autograd import run_backward
 from ..core.convert import tensor_arg
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import register
 from .values import BuiltinFunction, GradModeContext, truth
 from ..core.tensor import type_name
 from ..core.tensor import Tensor
-from ..base import context
+from ..runtime import context
 
 
 # ---------------------------------------------------------------- autograd

@@ -15,8 +15,8 @@ from __future__ import annotations
 from ..engine.declare import none
 import numpy as np
 
-from ..base import context
-from ..base.errors import GradRuntimeError
+from ..runtime import context
+from ..runtime.errors import GradRuntimeError
 from ..core.tensor import Tensor
 from ..engine import forward as fw, saved
 from ..engine.autograd import Function as Node

@@ -18,11 +18,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.autograd import run_backward
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import register
 from ..core.tensor import Tensor
-from ..base import context
-from ..base.limits import check_alloc
+from ..runtime import context
+from ..runtime.limits import check_alloc
 from .transform_base import basis, tangents_at
 from .transform_base import (
     _as_tuple,

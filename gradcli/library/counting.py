@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core import dtypes
 from ..core.convert import type_name
 from ..core.tensor import Tensor

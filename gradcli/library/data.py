@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import sampling
-from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..numerics.random import sampling
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..ops.creation import draws_from

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core import tangents as tan
 from ..core.convert import type_name
 from ..core.printing import show

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError
+from ..runtime.errors import GradRuntimeError
 from ..core.convert import type_name
-from ..base import context
+from ..runtime import context
 from ..core.tensor import Tensor
 from ..ops import batching as bt
 from ..ops.registry import FUNCTIONS

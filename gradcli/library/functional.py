@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError
-from ..base import context
+from ..runtime.errors import GradRuntimeError
+from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine import forward as fw
 from . import transform_base as tb

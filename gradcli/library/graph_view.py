@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradError, GradValueError
+from ..runtime.errors import GradError, GradValueError
 from ..core.printing import show
 from ..core.tensor import Tensor
 from ..engine import autograd, observe

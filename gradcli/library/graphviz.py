@@ -27,10 +27,10 @@ million nodes stays printable.  The result is a string (displayed as is).
 from __future__ import annotations
 
 from ..engine.function import Function
-from ..base.errors import GradTypeError, GradValueError
+from ..runtime.errors import GradTypeError, GradValueError
 from ..ops.registry import register
 from ..core.tensor import Tensor
-from ..base import context
+from ..runtime import context
 from ..core.convert import type_name
 from .graph_view import GraphPicture, SvgPicture, svg_picture, value_notes
 

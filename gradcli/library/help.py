@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context
-from ..base.errors import GradValueError, did_you_mean
+from ..runtime import context
+from ..runtime.errors import GradValueError, did_you_mean
 from ..core.printing import show
 from ..core.tensor import Tensor
 from ..ops.registry import BUILTINS, METHOD_ONLY, Arg, register

@@ -25,8 +25,8 @@ from __future__ import annotations
 from ..engine.declare import none
 import numpy as np
 
-from ..base import context
-from ..base.errors import GradRuntimeError, GradTypeError, ShapeError
+from ..runtime import context
+from ..runtime.errors import GradRuntimeError, GradTypeError, ShapeError
 from ..core.convert import tensor_arg, to_array
 from ..core.tensor import Tensor, type_name
 from ..engine import nograd_views, versions

@@ -19,11 +19,11 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.convert import tensor_arg, type_name
-from ..base.errors import GradError, GradTypeError, GradValueError
-from ..base.limits import check_alloc
+from ..runtime.errors import GradError, GradTypeError, GradValueError
+from ..runtime.limits import check_alloc
 from ..ops.registry import register
 from ..core.tensor import Tensor
-from ..base import context
+from ..runtime import context
 from .methods import requires_grad_
 
 _KINDS = {".npy": "npy", ".csv": "csv"}

@@ -11,9 +11,9 @@ from ..core import dtypes
 from ..engine.hooks import leaf_hooks, watch
 from ..engine import versions
 from ..core.convert import type_name
-from ..base.device import Device, on_cpu
-from ..base.device import device as _device
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..runtime.device import Device, on_cpu
+from ..runtime.device import device as _device
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, internal, register
 from ..ops.shape import numpy_T, to
 from .autograd_api import backward_leaves
@@ -21,7 +21,7 @@ from ..engine.autograd import backward_out
 from .values import METHODS, Size
 from ..core.tensor import Tensor
 from ..ops.dims import norm_dims
-from ..base.limits import check_objects
+from ..runtime.limits import check_objects
 
 internal("numpy_T", batch="numpy_T")(numpy_T)
 

@@ -7,7 +7,7 @@ dtype (torch casts a scalar to the kernel's scalar_t), `add_(g, alpha=a)`,
 `addcdiv_(a, b, value=v)` is `p + (v * a) / b`; bias corrections are Python floats
 as in torch; `sqrt` is torch's (MKL's vsSqrt/vdSqrt, which is not correctly rounded:
 one ulp off for about 17% of float32 and 1.5% of float64 values) when the mkl package
-is installed (gradcli/base/mkl.py); without it NumPy's, and RMSprop, Adagrad and Adam
+is installed (gradcli/numerics/mkl.py); without it NumPy's, and RMSprop, Adagrad and Adam
 can then drift from torch in the last bit.
 
 `optimizer.param_groups` is the optimizer's own list of dicts, as in torch:
@@ -18,16 +18,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.convert import type_name
-from ..base.errors import GradTypeError, GradValueError
-from ..base import mkl
-from ..base.fma import fma
+from ..runtime.errors import GradTypeError, GradValueError
+from ..numerics import mkl
+from ..numerics.floats.fma import fma
 from ..ops.registry import register
 from ..core.tensor import Tensor
 from .methods import type_method
 
 
 # torch's CPU Tensor.sqrt is MKL's vsSqrt/vdSqrt (not correctly rounded): the same
-# function when the mkl package is installed (gradcli/base/mkl.py), NumPy's otherwise
+# function when the mkl package is installed (gradcli/numerics/mkl.py), NumPy's otherwise
 sqrt = mkl.unary_fn("sqrt", np.sqrt)
 
 

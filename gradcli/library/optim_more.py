@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context
-from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..runtime import context
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..ops.registry import register
 from .optim import Adam, Optimizer, _betas, fmadd, lerp, sqrt
 

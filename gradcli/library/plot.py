@@ -31,9 +31,9 @@ import sys
 
 import numpy as np
 
-from ..base.errors import GradError, GradRuntimeError, GradTypeError, GradValueError
+from ..runtime.errors import GradError, GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import type_name
-from ..base import context
+from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine.autograd import run_backward
 from ..ops.registry import register

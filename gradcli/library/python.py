@@ -8,14 +8,14 @@ import functools
 
 from ..core import dtypes
 from ..core.convert import type_name
-from ..base.errors import GradError, GradTypeError, GradValueError
+from ..runtime.errors import GradError, GradTypeError, GradValueError
 from ..ops.registry import BUILTINS, FUNCTIONS, register
 from .values import truth
 from ..core.tensor import Tensor
-from ..base import context
+from ..runtime import context
 from ..core.printing import show_str
 from ..core.printing import show
-from ..base.limits import check_items, check_objects
+from ..runtime.limits import check_items, check_objects
 
 
 # ---------------------------------------------------------------- output

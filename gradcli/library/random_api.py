@@ -1,13 +1,14 @@
 """Random sampling beyond creation: `torch.multinomial`, `x.exponential_()`,
 `x.random_()`, and `torch.Generator` objects (`generator=` on every draw), each drawing
-what PyTorch's CPU kernels draw from the same generator (base/sampling.py)."""
+what PyTorch's CPU kernels draw from the same generator (numerics/random/sampling.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..base import context, sampling
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..runtime import context
+from ..numerics.random import sampling
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core import dtypes
 from ..core.convert import type_name
 from ..core.tensor import Tensor

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..base.errors import GradTypeError
+from ..runtime.errors import GradTypeError
 from ..engine import saved
 
 

@@ -10,8 +10,8 @@ import sys
 
 import numpy as np
 
-from ..base import context
-from ..base.singles import EXACT_INT, F32_MAX, rounded
+from ..runtime import context
+from ..numerics.floats.singles import EXACT_INT, F32_MAX, rounded
 from ..core.tensor import Tensor
 from ..engine import versions
 from ..engine.forward import State as _forward
@@ -55,7 +55,7 @@ def scaled_step(x, a, b, op):
     """`x op= a * b` (op one of float's + - *) for a 0-d float tensor x under no_grad,
     or in grad mode when none of x, a, b requires grad, where a * b is a 0-d product
     of x's dtype (a tensor times a Python number, or two tensors): the product as Mul's
-    forward makes it on Python floats (kernels.doubles, singles.singles, then rounded
+    forward makes it on Python floats (fused.doubles, singles.singles, then rounded
     to float32 as single() rounds it), then x's update as `scalar_step` makes it,
     without the product's tensor.  Returns x, or None when the case is another (the
     caller then computes `a * b` and the in-place op as usual)."""
@@ -87,7 +87,7 @@ def scaled_step(x, a, b, op):
         or (dt is not _F64 and dt is not _F32)
     ):
         return None
-    # the operands as kernels.doubles (float64) and singles.singles (float32) take them
+    # the operands as fused.doubles (float64) and singles.singles (float32) take them
     if type(db) is np.ndarray:
         if db.ndim or db.dtype is not dt:
             return None
@@ -101,7 +101,7 @@ def scaled_step(x, a, b, op):
 
 def number_factor(v, dt):
     """The Python number v as the product `tensor * v` on a 0-d tensor of dtype dt takes
-    it (kernels.doubles, singles.singles), as a Python float; None when that is not a
+    it (fused.doubles, singles.singles), as a Python float; None when that is not a
     case of `step_by` (a dtype other than float32 and float64, a number out of range)."""
     t = type(v)
     if t is not float and t is not int:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import itertools as _itertools
 import math as _math
 
-from ..base.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
-from ..base import context
-from ..base.limits import check_held, check_items
+from ..runtime.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
+from ..runtime import context
+from ..runtime.limits import check_held, check_items
 from ..core.printing import show
 from ..core.tensor import Tensor
 from .values import BuiltinFunction, Module

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context, sampling
-from ..base.device import on_cpu
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..runtime import context
+from ..numerics.random import sampling
+from ..runtime.device import on_cpu
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core import dtypes
 from ..core.convert import tensor_arg, type_name
 from ..core.tensor import Tensor

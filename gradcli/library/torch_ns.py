@@ -10,7 +10,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.convert import tensor_arg, to_array
-from ..base.errors import GradAssertionError, GradTypeError, GradValueError
+from ..runtime.errors import GradAssertionError, GradTypeError, GradValueError
 from ..ops.registry import BUILTINS, register
 from ..ops.shape import size_args
 from ..ops.inverse import linalg_inv
@@ -19,7 +19,7 @@ from .values import GradModeContext, Module, Size, truth
 from . import calculus, nn as nn_library, random_api, saved_hooks, torch_more, transforms
 from ..core.tensor import Tensor
 from ..core.printing import DEFAULT_PRINTOPTS
-from ..base import context
+from ..runtime import context
 
 
 @register(

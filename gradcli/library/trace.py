@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context
+from ..runtime import context
 from ..core.printing import show
 from ..core.tensor import Tensor
 from ..engine import observe

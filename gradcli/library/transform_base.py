@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core import tangents as tan
-from ..base import context
+from ..runtime import context
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..engine import forward as fw

@@ -4,9 +4,9 @@ the truth of a condition, and the table of tensor methods."""
 
 from __future__ import annotations
 
-from ..base.errors import GradAttributeError, GradRuntimeError, did_you_mean
+from ..runtime.errors import GradAttributeError, GradRuntimeError, did_you_mean
 from ..core.tensor import Tensor
-from ..base import context
+from ..runtime import context
 
 METHODS: dict = {}  # x.name(...) of a tensor: name -> fn(tensor, *args, **kwargs)
 

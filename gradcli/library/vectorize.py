@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context
+from ..runtime import context
 from ..core.tensor import Tensor
 from ..ops import batching as bt
 from ..ops.batching import Batched

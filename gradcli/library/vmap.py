@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context
-from ..base.errors import GradError, GradRuntimeError, GradValueError
+from ..runtime import context
+from ..runtime.errors import GradError, GradRuntimeError, GradValueError
 from ..core import dtypes
 from ..core.convert import type_name
 from ..core.tensor import Tensor

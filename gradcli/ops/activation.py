@@ -15,8 +15,8 @@ from ..core.convert import tensor_arg
 from .registry import Arg, register
 from .pointwise import ThresholdBackward, masked_grad
 from .fused_grads import ElementwiseGrad, softplus_grad
-from ..base.torch_exp import silu as torch_silu, silu_backward
-from ..base import torch_act
+from ..numerics.floats.torch_exp import silu as torch_silu, silu_backward
+from ..numerics.floats import torch_act
 
 M = Arg((2, 3))
 

@@ -1,14 +1,14 @@
 """`torch.addmm(input, mat1, mat2, *, beta=1, alpha=1)` and `input.addmm(mat1, mat2)`:
 AddmmBackward0, the node nn.Linear records (ops/nn.py's Addmm), computed by the same
-MKL gemm call as torch (base/mkl.py: `beta * input + alpha * (mat1 @ mat2)` in one
+MKL gemm call as torch (numerics/mkl.py: `beta * input + alpha * (mat1 @ mat2)` in one
 sgemm/dgemm, input not read when beta is 0). Gradients as derivatives.yaml's:
 `maybe_multiply(grad, beta)` for input (summed to its shape), mm_mat1_backward /
 mm_mat2_backward times alpha (a MulBackward1 under create_graph) unless it is 1."""
 
 from __future__ import annotations
 
-from ..base.errors import GradRuntimeError, GradTypeError
-from ..base.mkl import mm_grads, torch_addmm
+from ..runtime.errors import GradRuntimeError, GradTypeError
+from ..numerics.mkl import mm_grads, torch_addmm
 from ..core.dtypes import scalar_type_name
 from ..core.tensor import Tensor, type_name
 from ..engine.function import FUNCTIONS

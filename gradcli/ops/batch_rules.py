@@ -19,7 +19,7 @@ import inspect
 
 import numpy as np
 
-from ..base import context
+from ..runtime import context
 from ..core.convert import to_tensor
 from ..core.tensor import Tensor
 from .batching import Batched, call, expand_to, op, unwrap, wrap

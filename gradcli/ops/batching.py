@@ -20,8 +20,8 @@ op on ordinary tensors.
 
 from __future__ import annotations
 
-from ..base import context
-from ..base.errors import GradError, GradRuntimeError, GradValueError
+from ..runtime import context
+from ..runtime.errors import GradError, GradRuntimeError, GradValueError
 from ..core.tensor import Tensor
 from .reduce import ValuesIndices
 from .registry import BATCH_RULES, BUILTINS, FUNCTIONS, METHOD_ONLY

@@ -1,7 +1,7 @@
 """atan2, hypot and exp2, with PyTorch's grad_fn names and derivatives.yaml's formulas;
 atan2 and hypot take tensors only, as in PyTorch (ops/tensor_args.py).
 
-Values: PyTorch's to the last bit (base/sleef_exp2.py, sleef_hypot.py, sleef_atan2.py:
+Values: PyTorch's to the last bit (numerics/floats/sleef_exp2.py, sleef_hypot.py, sleef_atan2.py:
 SLEEF's functions on the whole blocks of two vectors, the C library's after them)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from ..engine.declare import none
 import numpy as np
 
-from ..base import sleef_atan2, sleef_exp2, sleef_hypot
-from ..base.errors import GradRuntimeError
+from ..numerics.floats import sleef_atan2, sleef_exp2, sleef_hypot
+from ..runtime.errors import GradRuntimeError
 from ..core import dtypes
 from ..engine.function import Function
 from ..engine.forward import add_terms

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradError, GradTypeError
+from ..runtime.errors import GradError, GradTypeError
 from ..core import dtypes
 from ..core.convert import tensor_arg
 from ..core.tensor import Tensor

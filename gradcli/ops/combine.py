@@ -11,19 +11,19 @@ from ..core import dtypes
 from ..engine.function import Function
 from ..engine.forward import linear
 from ..core.convert import tensor_arg
-from ..base.errors import (
+from ..runtime.errors import (
     GradIndexError,
     GradRuntimeError,
     GradTypeError,
     GradValueError,
     ShapeError,
 )
-from ..base.limits import check_alloc
+from ..runtime.limits import check_alloc
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
 from .dims import norm_dims
-from ..base.limits import check_objects
-from ..base.errors import broadcast_error
+from ..runtime.limits import check_objects
+from ..runtime.errors import broadcast_error
 
 M = Arg((2, 3))
 from .shape import _int_or_none, _node_class, index, to

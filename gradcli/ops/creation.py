@@ -8,15 +8,15 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.convert import tensor_arg, to_array, type_name
-from ..base.device import Device, on_cpu
-from ..base.fma import fma
-from ..base.parallel import chunks
-from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..runtime.device import Device, on_cpu
+from ..numerics.floats.fma import fma
+from ..numerics.parallel import chunks
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.tensor import Tensor
 from .registry import register
 from .shape import size_args
-from ..base import context
-from ..base.limits import check_alloc
+from ..runtime import context
+from ..runtime.limits import check_alloc
 
 REQUIRES_GRAD_ERROR = "Only Tensors of floating point and complex dtype can require gradients"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..engine.declare import none
 import numpy as np
 
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
 from ..engine.function import Function
 from ..engine.forward import linear

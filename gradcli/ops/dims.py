@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..base.errors import GradIndexError, GradRuntimeError
+from ..runtime.errors import GradIndexError, GradRuntimeError
 from ..core.tensor import Tensor
 
 

@@ -15,14 +15,14 @@ from ..engine.number_nodes import NUMBER_OPS
 from ..engine.forward import add_terms, bilinear, linear, linear_with
 from ..engine.zero_terms import div_rule
 from ..core.convert import operand, tensor_arg
-from ..base.errors import GradRuntimeError
-from ..base.limits import check_broadcast
-from ..base.kernels import doubles
-from ..base.singles import scalar_times, single, singles, weak
-from ..base.half import F16
+from ..runtime.errors import GradRuntimeError
+from ..runtime.limits import check_broadcast
+from ..numerics.floats.fused import doubles
+from ..numerics.floats.singles import scalar_times, single, singles, weak
+from ..numerics.floats.half import F16
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register
-from ..base import context
+from ..runtime import context
 
 np.seterr(all="ignore")  # PyTorch's edge values (inf, nan) are results, not errors
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from ..engine.declare import none
 import numpy as np
 
-from ..base.fma import fma
-from ..base.torch_exp import softplus_backward
+from ..numerics.floats.fma import fma
+from ..numerics.floats.torch_exp import softplus_backward
 from ..engine.function import Function
 from ..engine.forward import add_terms
 from .shape import to

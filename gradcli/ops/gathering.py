@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..engine.declare import none
 import numpy as np
 
-from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError
+from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
 from ..engine.function import Function
 from ..engine.forward import linear

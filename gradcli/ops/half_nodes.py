@@ -1,5 +1,5 @@
 """The nodes of a float16 tensor and a Python number where PyTorch's arithmetic is
-not NumPy's float16 arithmetic (base/half.py says how): `*`, `/`, `//` and `**`.
+not NumPy's float16 arithmetic (numerics/floats/half.py says how): `*`, `/`, `//` and `**`.
 elementwise's `mul`, `div`, `floor_divide` and `pow` call them through
 `elementwise.HALF_NUMBER`, on their general path only (the float32/float64 fast
 paths never reach it).  The nodes keep PyTorch's names (MulBackward0 ...)."""
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context, half
+from ..runtime import context
+from ..numerics.floats import half
 from ..core.tensor import Tensor
 from .elementwise import HALF_NUMBER, Div, FloorDivide, Mul, Reciprocal
 from .power import PowScalar

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradIndexError
+from ..runtime.errors import GradIndexError
 from ..core.tensor import Tensor
 
 ZERO_DIM_INT = (

@@ -1,6 +1,6 @@
 """`torch.inverse(A)`, `A.inverse()` and `torch.linalg.inv(A)`: the inverse of a square
 matrix or of each in a batch, as PyTorch 2.13's `linalg_inv_ex` (LinalgInvExBackward0),
-with its errors.  Values: base/lapack.py (MKL's LAPACK as in PyTorch when the `mkl`
+with its errors.  Values: numerics/linalg/lapack.py (MKL's LAPACK as in PyTorch when the `mkl`
 package is there; NumPy's otherwise).  The result is laid out as PyTorch's, each
 matrix column-major, so `reshape` of it copies (UnsafeViewBackward0) as in PyTorch.
 
@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import lapack, mkl
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..numerics.linalg import lapack
+from ..numerics import mkl
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
 from ..engine.function import Function
 from ..engine.versions import type_word

@@ -11,12 +11,12 @@ from ..engine.saved import saved_operands
 from ..engine.forward import bilinear, linear
 from ..engine.versions import viewing
 from ..core.convert import tensor_arg
-from ..base.errors import GradRuntimeError, ShapeError
+from ..runtime.errors import GradRuntimeError, ShapeError
 from .tensor_args import tensors_only, with_method_positions
 from .registry import Arg, internal, register, tensor_f
-from ..base.limits import check_alloc
-from ..base.mkl import mm_grads, torch_dot, torch_mm, torch_mv
-from ..base.bmm import matmul_nd, matmul_nd_grads, should_fold, torch_bmm
+from ..runtime.limits import check_alloc
+from ..numerics.mkl import mm_grads, torch_dot, torch_mm, torch_mv
+from ..numerics.linalg.bmm import matmul_nd, matmul_nd_grads, should_fold, torch_bmm
 from .shape import SqueezeMatmul, squeeze, unsqueeze
 from .elementwise import mul
 from .shape import reshape
@@ -117,7 +117,7 @@ class Dot(Function):
 
 class Matmul(Function):
     """Batched / broadcast matmul (3-d and up, or a vector against a batch), folded
-    into one mm/mv or as a bmm as PyTorch's _matmul_impl chooses (base/bmm.py)."""
+    into one mm/mv or as a bmm as PyTorch's _matmul_impl chooses (numerics/linalg/bmm.py)."""
 
     __slots__ = ("sa", "sb", "fold")
     name = "UnsafeViewBackward0"

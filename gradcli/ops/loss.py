@@ -12,13 +12,13 @@ from __future__ import annotations
 from ..engine.declare import none
 import numpy as np
 
-from ..base.summation import nll_cascade, torch_sum
+from ..numerics.sums.summation import nll_cascade, torch_sum
 
 from ..core import dtypes
 from ..engine.function import Function
 from ..engine.forward import add_terms, linear
 from ..core.convert import tensor_arg
-from ..base.errors import (
+from ..runtime.errors import (
     GradIndexError,
     GradRuntimeError,
     GradTypeError,
@@ -27,11 +27,11 @@ from ..base.errors import (
 )
 from ..core.tensor import Tensor
 from .registry import Arg, register
-from ..base import torch_act
+from ..numerics.floats import torch_act
 from .fused_grads import MseLossBackward, mse_backward_values
 from .softmax import log_softmax
 from .shape import to
-from ..base import context
+from ..runtime import context
 from .registry import FUNCTIONS
 
 REDUCTIONS = ("mean", "sum", "none")

@@ -8,13 +8,13 @@ import warnings
 
 import numpy as np
 
-from ..base import context
-from ..base.errors import GradRuntimeError, GradTypeError
-from ..base.parallel import chunks
-from ..base.powers import torch_pow
-from ..base.summation import torch_sum
-from ..base.vector_norm import vector_norm
-from ..base.welford import welford_var
+from ..runtime import context
+from ..runtime.errors import GradRuntimeError, GradTypeError
+from ..numerics.parallel import chunks
+from ..numerics.floats.powers import torch_pow
+from ..numerics.sums.summation import torch_sum
+from ..numerics.sums.vector_norm import vector_norm
+from ..numerics.sums.welford import welford_var
 from ..core.convert import tensor_arg
 from ..core.tensor import Tensor, type_name
 from ..engine.function import FUNCTIONS

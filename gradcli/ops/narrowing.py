@@ -6,7 +6,7 @@ storage and the version counter of x as those do."""
 
 from __future__ import annotations
 
-from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError
+from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from ..core.convert import tensor_arg
 from .dims import norm_dims
 from .registry import Arg, register

@@ -12,9 +12,10 @@ from __future__ import annotations
 from ..engine.declare import none
 import numpy as np
 
-from ..base import context, sampling
-from ..base.mkl import mm_grads, torch_mm
-from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..runtime import context
+from ..numerics.random import sampling
+from ..numerics.mkl import mm_grads, torch_mm
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
 from ..core.dtypes import scalar_type_name
 from ..core.tensor import Tensor

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..engine.declare import none
 import numpy as np
 
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.convert import tensor_arg, type_name
 from ..engine.function import Function
 from ..engine.forward import linear

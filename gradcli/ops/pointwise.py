@@ -13,13 +13,13 @@ from ..engine.function import Function
 from ..engine.saved import saved_const
 from ..engine.forward import add_terms, linear
 from ..core.convert import operand, tensor_arg
-from ..base.errors import GradRuntimeError
-from ..base.limits import check_broadcast
-from ..base import mkl
-from ..base.torch_exp import sigmoid as torch_sigmoid
-from ..base import torch_act
+from ..runtime.errors import GradRuntimeError
+from ..runtime.limits import check_broadcast
+from ..numerics import mkl
+from ..numerics.floats.torch_exp import sigmoid as torch_sigmoid
+from ..numerics.floats import torch_act
 from ..core.tensor import Tensor
-from ..base import half
+from ..numerics.floats import half
 from .registry import Arg, internal, register, tensor_f
 from .dims import norm_dims
 from .tensor_args import tensors_only, with_method_positions

@@ -1,14 +1,14 @@
 """Powers: `tensor ** number`, `tensor ** tensor`, `number ** tensor` (the `pow`
-op and the `**` / `^` operators), in PyTorch's arithmetic (base/powers.py)."""
+op and the `**` / `^` operators), in PyTorch's arithmetic (numerics/floats/powers.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError
-from ..base.half import F16
-from ..base.kernels import times_fresh, times_twice
-from ..base.powers import int_power, torch_pow, torch_pow_tensor
+from ..runtime.errors import GradRuntimeError
+from ..numerics.floats.half import F16
+from ..numerics.floats.fused import times_fresh, times_twice
+from ..numerics.floats.powers import int_power, torch_pow, torch_pow_tensor
 from ..core.tensor import Tensor
 from ..engine.forward import add_terms
 from ..engine.function import Function
@@ -106,7 +106,7 @@ class PowTensor(Function):
 
 def _pow_arrays(a, b, dt):
     """a ** b of two arrays (or numbers) in the floating dtype dt, as PyTorch's kernel
-    (base/powers.torch_pow_tensor)."""
+    (numerics/floats/powers.torch_pow_tensor)."""
     return torch_pow_tensor(np.asarray(a, dt), np.asarray(b, dt))
 
 

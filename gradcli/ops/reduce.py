@@ -12,12 +12,13 @@ from ..engine.function import Function
 from ..engine.vjp_arrays import DENSE_LIMIT, ArrayF, seen
 from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
-from ..base.errors import GradIndexError, GradRuntimeError
-from ..base.summation import inner_sums, outer_sum, torch_cumsum, torch_sum
-from ..base.sum_dims import dim_sums
-from ..base import context, mkl
-from ..base.parallel import GRAIN
-from ..base.singles import weak
+from ..runtime.errors import GradIndexError, GradRuntimeError
+from ..numerics.sums.summation import inner_sums, outer_sum, torch_cumsum, torch_sum
+from ..numerics.sums.sum_dims import dim_sums
+from ..runtime import context
+from ..numerics import mkl
+from ..numerics.parallel import GRAIN
+from ..numerics.floats.singles import weak
 from ..core.tensor import Tensor
 from .registry import Arg, register, tensor_f
 from .pointwise import maximum, minimum
@@ -112,7 +113,7 @@ def sum_axes(x, ax, keepdim, acc):
     if last_dim_sums(x, ax, acc):
         return _inner(x, ax, keepdim)
     if ax and acc == x.dtype:
-        out = dim_sums(x, ax)  # any other dims: PyTorch's order (base/sum_dims)
+        out = dim_sums(x, ax)  # any other dims: PyTorch's order (numerics/sums/sum_dims)
         if out is not None:
             return (
                 out.reshape(tuple(1 if i in ax else n for i, n in enumerate(x.shape)))
@@ -210,7 +211,7 @@ class Mean(_Reduce):
         g = expand_back(g, F, self.shape, self.axes, self.keepdim)
         if type(g) is np.ndarray and 0 in g.strides and (any(g.strides) or seen()):
             # torch divides the expanded gradient, which makes it a dense tensor: the
-            # kernels after it (base/tensor_iter.py) see one run, not one per row
+            # kernels after it (numerics/floats/tensor_iter.py) see one run, not one per row
             g = np.ascontiguousarray(g)
         return (g,)
 

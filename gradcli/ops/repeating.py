@@ -13,8 +13,8 @@ from __future__ import annotations
 from ..engine.declare import none
 import numpy as np
 
-from ..base.errors import GradRuntimeError, GradTypeError
-from ..base.limits import check_alloc
+from ..runtime.errors import GradRuntimeError, GradTypeError
+from ..runtime.limits import check_alloc
 from ..core.tensor import Tensor, type_name
 from ..engine.function import Function
 from ..engine.forward import linear

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.errors import GradRuntimeError, GradTypeError
-from ..base.half import F16
+from ..runtime.errors import GradRuntimeError, GradTypeError
+from ..numerics.floats.half import F16
 from ..core.tensor import Tensor, type_name
 from ..engine.function import FUNCTIONS, Function
 from .elementwise import _cast, _float_dt, _no_zero_divisor, _operands, _shapes

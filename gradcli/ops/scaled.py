@@ -1,7 +1,7 @@
 """`torch.add` / `torch.sub` with `alpha=` (and their methods): input + alpha * other,
 recorded as PyTorch records them (AddBackward0 / SubBackward0, the gradient of other
 `g * alpha`, or `-g * alpha`: derivatives.yaml's maybe_multiply), valued as ATen's
-add kernel computes them (base/scaled_add.py: fused multiply-adds).  With alpha 1
+add kernel computes them (numerics/floats/scaled_add.py: fused multiply-adds).  With alpha 1
 these are elementwise's `add` and `sub` (the operators' nodes); `sub` with a number
 first is PyTorch's SubBackward0 (its `2 - x` is RsubBackward1)."""
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from ..engine.declare import none
 import numpy as np
 
-from ..base.errors import GradRuntimeError, GradTypeError, broadcast_error
-from ..base.scaled_add import scaled_add
+from ..runtime.errors import GradRuntimeError, GradTypeError, broadcast_error
+from ..numerics.floats.scaled_add import scaled_add
 from ..core.tensor import Tensor, type_name
 from ..engine.function import Function
 from .elementwise import _bool_sub_check, _operands, _shapes

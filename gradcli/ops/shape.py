@@ -13,15 +13,15 @@ from ..engine.function import Function
 from ..engine.forward import linear
 from ..engine.versions import type_word, viewing
 from ..core.convert import tensor_arg
-from ..base import context
-from ..base.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
-from ..base.limits import check_alloc
+from ..runtime import context
+from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
+from ..runtime.limits import check_alloc
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
 from .index_errors import ZERO_DIM_INT, check_mask
 from .dims import norm_dims
 from .bool_keys import ScalarBoolKey, split_bool_key
-from ..base.limits import check_objects
+from ..runtime.limits import check_objects
 
 M = Arg((2, 3))
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import context
-from ..base.errors import GradRuntimeError, GradTypeError
-from ..base import sleef_explog, softmax64
-from ..base.softmax_dim import (
+from ..runtime import context
+from ..runtime.errors import GradRuntimeError, GradTypeError
+from ..numerics.floats import sleef_explog, softmax64
+from ..numerics.floats.softmax_dim import (
     log_softmax_backward_dim,
     log_softmax_dim,
     softmax_backward_dim,
@@ -22,7 +22,7 @@ from .registry import Arg, register
 from .shape import to
 from .batching import EXTRA_NAMES
 from .fused_grads import LogSoftmaxBackwardData, SoftmaxBackwardData
-from ..base import mkl
+from ..numerics import mkl
 
 _EXP = mkl.unary_fn("exp", np.exp)
 

@@ -6,15 +6,15 @@ The order of tied values is PyTorch's: its CPU sort kernel orders (value, index)
 with `std::sort` (`std::stable_sort` when `stable=True`) under a comparison of the values
 alone, NaN above every number.  A row without ties is ordered the same by any sort, so
 NumPy does it; a row with ties follows libstdc++'s algorithm step for step
-(base/stl_order.py), as topk does.  Integer rows of 32,768 or more, ascending, go
+(numerics/random/stl_order.py), as topk does.  Integer rows of 32,768 or more, ascending, go
 through PyTorch's radix sort, which is stable."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..base import stl_order
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..numerics.random import stl_order
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
 from ..engine.declare import none
 from ..engine.forward import linear

@@ -4,8 +4,8 @@ for int arguments (`x.topk(2.0)`)."""
 
 from __future__ import annotations
 
-from ..base.errors import GradTypeError
-from ..base.limits import check_broadcast
+from ..runtime.errors import GradTypeError
+from ..runtime.limits import check_broadcast
 from ..core.tensor import Tensor, type_name
 
 

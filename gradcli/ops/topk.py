@@ -7,7 +7,7 @@ k * 64 <= the row's length, else `std::nth_element` at k - 1 followed (sorted=Tr
 by `std::sort` of the first k - 1; NaN counts as the largest value (smallest=False:
 the largest as well, so last).  Rows whose order those algorithms fix regardless
 (a sorted result of k distinct values, each beating the rest of the row) are done by
-NumPy; the others follow libstdc++'s algorithms step for step (base/stl_order.py).  The gradient is zeros.scatter(dim, indices, g)
+NumPy; the others follow libstdc++'s algorithms step for step (numerics/random/stl_order.py).  The gradient is zeros.scatter(dim, indices, g)
 (ScatterBackward0 under create_graph), the JVP the tangent gathered at the indices."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 from ..engine.declare import none
 import numpy as np
 
-from ..base import stl_order
-from ..base.errors import GradRuntimeError, GradTypeError
+from ..numerics.random import stl_order
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
 from ..engine.function import Function
 from .dims import norm_dims

@@ -19,8 +19,8 @@ import signal
 import sys
 
 from .. import __version__
-from ..base.errors import GradError, GradSyntaxError, Interrupted
-from ..base.heap import release as release_heap
+from ..runtime.errors import GradError, GradSyntaxError, Interrupted
+from ..runtime.heap import release as release_heap
 from . import ans, colors, dumb, paste, width
 from .help import request as help_request
 from .meta import QUIT, run as run_meta

@@ -15,7 +15,7 @@ import textwrap
 
 from ..language import runtime as rt
 from ..library import values
-from ..base.errors import GradError, did_you_mean
+from ..runtime.errors import GradError, did_you_mean
 from ..ops.registry import BUILTINS, METHOD_ONLY
 from ..core.tensor import Tensor
 from .completer import META_COMMANDS, describe

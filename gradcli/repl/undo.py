@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-from ..base import context
+from ..runtime import context
 from ..engine import versions
 from ..session import _restore_tensors, _snapshot_tensors
 

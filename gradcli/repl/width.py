@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shutil
 
-from ..base import context
+from ..runtime import context
 
 
 def fit():

@@ -126,8 +126,8 @@ def _alarm(signum, frame):
 def run_gradcli(source, timeout=TIMEOUT):
     """Run one program in this process as `gradcli eval` runs a file: the same dict as
     the torch half gives, with status ``crash`` for anything but a gradcli error."""
-    from gradcli.base import context
-    from gradcli.base.errors import GradError
+    from gradcli.runtime import context
+    from gradcli.runtime.errors import GradError
     from gradcli.output import TextOutput
     from gradcli.session import Session, reset_globals
 

@@ -4,7 +4,7 @@ into `(0-2): 3 x Linear(...)`)."""
 
 from __future__ import annotations
 
-from ...base.errors import GradRuntimeError, GradTypeError
+from ...runtime.errors import GradRuntimeError, GradTypeError
 from ...core.convert import type_name
 from .module import Module, _addindent
 

@@ -8,8 +8,9 @@ import math
 
 import numpy as np
 
-from ...base import context, sampling
-from ...base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ...runtime import context
+from ...numerics.random import sampling
+from ...runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ...core.convert import type_name
 from ...core.tensor import Tensor
 from ...ops.creation import TorchGenerator, draws_from

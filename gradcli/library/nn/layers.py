@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 
-from ...base import context
-from ...base.errors import GradTypeError, GradValueError
+from ...runtime import context
+from ...runtime.errors import GradTypeError, GradValueError
 from ...core import dtypes
 from ...core.convert import type_name
 from ...ops.nn import _pair

@@ -3,7 +3,7 @@ sit in a Sequential like PyTorch's): each calls its functional form in ops/loss.
 
 from __future__ import annotations
 
-from ...base.errors import GradTypeError
+from ...runtime.errors import GradTypeError
 from ...ops import loss as F
 from .module import Module
 

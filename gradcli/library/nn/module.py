@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...base import context
-from ...base.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
+from ...runtime import context
+from ...runtime.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
 from ...core.convert import type_name
 from ...core.parameter import is_parameter, mark
 from ...core.tensor import Tensor

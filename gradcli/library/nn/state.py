@@ -7,8 +7,8 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ...base.device import Device, on_cpu
-from ...base.errors import GradRuntimeError, GradTypeError
+from ...runtime.device import Device, on_cpu
+from ...runtime.errors import GradRuntimeError, GradTypeError
 from ...core import dtypes
 from ...core.convert import type_name
 from ...core.parameter import is_parameter

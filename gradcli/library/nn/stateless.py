@@ -8,7 +8,7 @@ Parameters (make_dual results, detached tensors, tensors of an outer transform).
 
 from __future__ import annotations
 
-from ...base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ...runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ...core.convert import type_name
 from ...core.tensor import Tensor
 from .module import Module

@@ -3,7 +3,7 @@ computes it (ATen/native/cpu/SoftMaxKernel.cpp, `_vec_softmax`; AVX2 vectors, as
 last-dim kernels in sleef_explog.py and softmax64.py).
 
 The input is seen as (outer, dim, inner): outer * inner columns of `dim` values.
-`at::parallel_for` cuts the columns between threads (base/parallel.py); torch 2.13
+`at::parallel_for` cuts the columns between threads (numerics/parallel.py); torch 2.13
 cuts any range of more than one column (measured: its grain is below the smallest
 case tried, 9 columns).  In each thread's range a column starts a vector of LANES
 columns when the vector stays inside its row of `inner` and inside the range; such
@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma
-from .parallel import chunks
+from ..parallel import chunks
 from .sleef_explog import logf
 from .sleef_u10 import sleef_log
 from .torch_exp import _libm_exp, _sleef_exp

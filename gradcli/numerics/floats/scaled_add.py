@@ -19,7 +19,7 @@ import numpy as np
 
 from . import half
 from .fma import exact_scalar, fma, unsplittable
-from .parallel import chunks
+from ..parallel import chunks
 from .tensor_iter import VEC_BLOCK, _inner_run, _order
 
 _LANES = {np.dtype(np.float32): 4, np.dtype(np.float64): 2}  # SSE lanes of the tail loop
@@ -34,7 +34,7 @@ def scaled_add(a, b, alpha, dt):
     if dt.kind in "iu":
         a, b = np.asarray(a).astype(dt), np.asarray(b).astype(dt)
         return np.asarray(a + dt.type(alpha) * b, dtype=dt)
-    if dt not in _LANES:  # float16: base/half.py
+    if dt not in _LANES:  # float16: numerics/floats/half.py
         return half.scaled_add(a, b, alpha)
     shape = np.broadcast_shapes(np.shape(a), np.shape(b))
     A = np.broadcast_to(np.asarray(a, dt), shape)

@@ -80,7 +80,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .fma import fma32
+from ..floats.fma import fma32
 
 #: Seed of a freshly constructed ``torch.Generator()`` (c10's default_rng_seed_val).
 DEFAULT_SEED = 67280421310721

@@ -3,7 +3,7 @@ with its scalar code, following how ATen's TensorIterator walks the operands.
 
 TensorIterator orders the dimensions by the inputs' strides (the smallest innermost),
 merges dimensions that are contiguous together, and, in each thread's range of the
-linear index (base/parallel.py), calls the kernel on runs along the innermost
+linear index (numerics/parallel.py), calls the kernel on runs along the innermost
 dimension.  `cpu_kernel_vec` vectorises a run only when every operand is contiguous
 along it (or one input is a broadcast scalar, stride 0): then whole blocks of two
 vectors take the vector code and the values after the last block the scalar code;
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .parallel import chunks
+from ..parallel import chunks
 
 
 def _should_swap(arrays, d0, d1):

@@ -23,7 +23,7 @@ DEFAULT_PRECISION = 4  # digits after the point, as PyTorch prints
 
 
 class Limits:
-    """The run-time guards' settings (gradcli/base/limits.py enforces them)."""
+    """The run-time guards' settings (gradcli/runtime/limits.py enforces them)."""
 
     __slots__ = ("max_memory", "max_depth", "max_steps", "max_items", "max_int_bits")
 
@@ -80,7 +80,7 @@ class Context:
         """PyTorch's CPU generator, seeded with `seed` when first used."""
         if self._generator is None:
             # imported here, not at the top: the generator module costs ~18 ms of start-up
-            from .random import Generator
+            from ..numerics.random.generator import Generator
 
             g = Generator()
             self._generator = g if self.seed is None else g.manual_seed(self.seed)

@@ -1,7 +1,7 @@
 """float32 `exp` and `log` as SLEEF's 1-ulp vector functions compute them
 (`Sleef_expf8_u10`, `Sleef_logf8_u10`), which PyTorch's vectorised kernels use
 inside its own reductions, e.g. `log_softmax` (gradcli/ops/softmax.py); its plain
-`torch.exp`/`torch.log` are MKL's (gradcli/base/mkl.py).
+`torch.exp`/`torch.log` are MKL's (gradcli/numerics/mkl.py).
 
 Re-implemented in NumPy from SLEEF's published algorithms (see sleef_pow.py):
 exp: q = rint(x / ln 2), s = x - q*ln2 in two fused steps (ln 2 split in two),

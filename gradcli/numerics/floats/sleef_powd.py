@@ -1,6 +1,6 @@
 """float64 `x ** y` as PyTorch's vectorised CPU kernel computes it, to the last bit.
 
-For a float64 tensor raised to a number it does not multiply out (base/powers.py) and
+For a float64 tensor raised to a number it does not multiply out (numerics/floats/powers.py) and
 for `tensor ** tensor`, PyTorch's pow kernel (`cpu_kernel_vec`) evaluates whole blocks
 of 8 values (two 4-double AVX2 vectors) with SLEEF's `Sleef_powd4_u10` and the values
 after the last whole block of each thread's range with the C library's `pow` (NumPy's
@@ -10,7 +10,7 @@ on dozens).
 
 SLEEF's algorithm (Shibata's papers; SLEEF's `xpow`, `logk` and `expk` of its AVX2
 double build, whose multiply-adds are fused), one NumPy operation for each vector
-instruction, on the double-double steps of base/sleef_u10.py: log|x| as a
+instruction, on the double-double steps of numerics/floats/sleef_u10.py: log|x| as a
 double-double (x reduced to m in [0.75, 1.5) times 2^e, then 2 atanh((m-1)/(m+1)) by
 a degree-8 polynomial in Estrin's order with the first terms in double-double), times
 y in double-double, then exp of that (a degree-9 polynomial of the reduced argument,

@@ -1,6 +1,6 @@
 """The exponentials inside PyTorch's own CPU kernels, and `sigmoid` as its kernel
 computes it (ATen/native/cpu/UnaryOpsKernel.cpp, `sigmoid_kernel`).  Its plain
-`torch.exp` is MKL's (gradcli/base/mkl.py); its kernels call
+`torch.exp` is MKL's (gradcli/numerics/mkl.py); its kernels call
 `Vectorized<T>::exp()` on whole blocks of two vectors -- SLEEF's 1-ulp functions
 (float32: sleef_explog.expf; float64: `expd` here, `Sleef_expd4_u10` of the AVX2
 build, with fused multiply-adds) -- and the C library's `exp`/`expf` on the
@@ -143,7 +143,7 @@ def _sleef_exp(x):
 def kernel(fn, *arrays):
     """fn(exp, *values) computed as PyTorch's `cpu_kernel_vec` runs an element-wise
     kernel that calls exp: along each contiguous run of each thread's range
-    (base/tensor_iter.py), on whole blocks of two vectors with SLEEF's exp
+    (numerics/floats/tensor_iter.py), on whole blocks of two vectors with SLEEF's exp
     (`Vectorized<T>::exp()`), on the values after them with the C library's (the scalar
     lambda).  The arrays share one shape and float dtype; fn gets 1-D arrays and must
     compute in their dtype."""

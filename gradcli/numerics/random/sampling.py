@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .fma import fma, fma32
+from ..floats.fma import fma, fma32
 
 
 def _normalize_shape(shape):

@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from gradcli.base import kernels
-from gradcli.base.kernels import BLOCK, F64, doubles, scaled, times_fresh, times_twice
+from gradcli.numerics.floats import fused
+from gradcli.numerics.floats.fused import BLOCK, F64, doubles, scaled, times_fresh, times_twice
 
 SPECIAL = [
     0.0,
@@ -143,7 +143,7 @@ def test_times_twice_is_g_times_two_a_bit_for_bit(dt, monkeypatch):
     loop returns the other NaN of two when its output is an input): the blocked path
     (g one value broadcast, big contiguous a) and the plain one, sizes around the block
     boundaries, special values of g too."""
-    monkeypatch.setattr(kernels, "BLOCKED_BYTES", 2 * BLOCK * np.dtype(dt).itemsize)
+    monkeypatch.setattr(fused, "BLOCKED_BYTES", 2 * BLOCK * np.dtype(dt).itemsize)
     rng = np.random.default_rng(5)
     for n in (1, 7, 3000, 2 * BLOCK - 1, 2 * BLOCK, 2 * BLOCK + 1, 3 * BLOCK + 17):
         a = _specials(rng, n, dt)
@@ -177,10 +177,10 @@ def test_times_twice_is_g_times_two_a_bit_for_bit(dt, monkeypatch):
 
 
 def test_mkl_reads_each_arrays_address_as_numpy_gives_it():
-    """base/mkl.address (the data field of NumPy's array struct, read with ctypes) is
+    """numerics/mkl.address (the data field of NumPy's array struct, read with ctypes) is
     what `a.ctypes.data` says, for arrays and views of every kind; and the check it
     makes at import chose it rather than the fallback."""
-    from gradcli.base import mkl
+    from gradcli.numerics import mkl
 
     assert mkl.address is not mkl._ctypes_address
     base = np.arange(240.0).reshape(4, 6, 10)
@@ -205,7 +205,7 @@ def test_mkl_reads_each_arrays_address_as_numpy_gives_it():
 def test_weak_number_gives_numpys_result_for_the_number(dt, np_op):
     """singles.weak: a Python number as a cached 0-d array of the array's dtype gives
     the op's result bit for bit and dtype for dtype, both operand orders."""
-    from gradcli.base.singles import weak
+    from gradcli.numerics.floats.singles import weak
 
     rng = np.random.default_rng(17)
     a = np.concatenate(
@@ -251,7 +251,7 @@ def test_weak_number_gives_numpys_result_for_the_number(dt, np_op):
 
 
 def test_weak_leaves_other_operands_and_dtypes_alone():
-    from gradcli.base.singles import weak
+    from gradcli.numerics.floats.singles import weak
 
     x = np.ones(3, np.float32)
     for v in (x, np.float32(2), "2", None, 2 + 0j):

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .parallel import GRAIN, THREADS
+from ..parallel import GRAIN, THREADS
 from .summation import _multi_row_sum, _row_sum, inner_sums, torch_sum
 from .sum_plans import ILP, _reduce
 

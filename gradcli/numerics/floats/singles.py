@@ -1,6 +1,6 @@
 """0-d float32 arithmetic on Python floats, bit for bit NumPy's (and PyTorch's).
 
-`singles(a, b, dt)` is the float32 sibling of `kernels.doubles`: when an op's two
+`singles(a, b, dt)` is the float32 sibling of `fused.doubles`: when an op's two
 operands are 0-d float32 arrays or Python numbers and its result is float32, it
 gives them as Python floats (a Python number first rounded to float32, as NumPy
 and PyTorch convert a number operand to the tensor's type).  `+ - *` of two

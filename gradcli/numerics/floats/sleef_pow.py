@@ -1,12 +1,12 @@
 """float32 `x ** y` as PyTorch's vectorised CPU kernel computes it, to the last bit.
 
 For a floating tensor raised to a number other than the few it multiplies out
-(gradcli/base/powers.py), PyTorch's `pow` kernel (ATen/native/cpu/PowKernel.cpp,
+(gradcli/numerics/floats/powers.py), PyTorch's `pow` kernel (ATen/native/cpu/PowKernel.cpp,
 `cpu_kernel_vec`) evaluates whole blocks of 16 values (two 8-float AVX2 vectors)
 with SLEEF's `Sleef_powf8_u10` (the exponent rounded to float) and the values
 left after the last whole block one at a time with the C library's double `pow`
 (the exponent as a double), rounded to float; a tensor of more than 32,768 values
-is first cut into one range per thread (gradcli/base/parallel.py), each with its
+is first cut into one range per thread (gradcli/numerics/parallel.py), each with its
 own left-over values.  SLEEF's pow is accurate to 1 ulp, not correctly rounded:
 on the tutorial's `linspace(-pi, pi, 2000) ** 4` it differs from the correctly
 rounded value on 38 of 2,000 values.
@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma32
-from .parallel import chunks
+from ..parallel import chunks
 from .tensor_iter import VEC_BLOCK
 
 F = np.float32

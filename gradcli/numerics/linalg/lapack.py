@@ -1,6 +1,6 @@
 """The matrix inverse as PyTorch's CPU build computes it (`linalg_inv_ex`: the identity
 solved for with `linalg_solve_ex`, i.e. LAPACK's LU factorisation `?getrf` and solve
-`?getrs`), through MKL's LAPACK when the `mkl` package is there (base/mkl.py), so the
+`?getrs`), through MKL's LAPACK when the `mkl` package is there (numerics/mkl.py), so the
 values are PyTorch's bit for bit; NumPy's `inv` (the same algorithm, another LAPACK,
 so the last bits may differ) otherwise.
 
@@ -16,7 +16,7 @@ import ctypes
 
 import numpy as np
 
-from . import mkl
+from .. import mkl
 
 _FNS: dict = {}
 _INT = ctypes.c_int

@@ -75,7 +75,7 @@ class DD:
 
 
 class ExactDD(DD):
-    """DD for float64 with an exact fused multiply-add: base/fma.py's splitting of the
+    """DD for float64 with an exact fused multiply-add: numerics/floats/fma.py's splitting of the
     product underflows below about 2^-900 (and overflows above 2^990), where these
     functions' error terms live for such operands (rational arithmetic, rounded once as
     the FMA does; a Python loop, for the few values that need it)."""

@@ -10,7 +10,7 @@ them (ReduceOpsKernel.cpp's norm_kernel_tensor_iterator_impl), for the last bit:
   AbsMaxOps/AbsMinOps): per output, the terms (`|x|^ord`, `|x|`, `x * x`, `x != 0`)
   summed one after the other from 0 in the input's memory order, in x's dtype, then
   `acc ^ (1 / ord)` (1 / ord in x's dtype) or `sqrt`; a whole-tensor reduction of more
-  than 32,768 values is cut between threads as at::parallel_for cuts it (base/parallel),
+  than 32,768 values is cut between threads as at::parallel_for cuts it (numerics/parallel),
   the pieces' sums added in order.
 The reduced values are visited in C order of a contiguous copy (what torch does for a
 contiguous input; a transposed one is visited in its own memory order by torch)."""
@@ -22,8 +22,8 @@ import struct
 
 import numpy as np
 
-from .fma import fma, fma32
-from .parallel import chunks
+from ..floats.fma import fma, fma32
+from ..parallel import chunks
 
 #: Vectorized<T>::size() on AVX2 (torch's CPU capability where the goldens are recorded)
 LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
@@ -60,7 +60,7 @@ def _project(acc, p, dt):
 def _fma32(a, b, c):
     """fma(a, b, c) rounded to float32, for Python floats holding float32 values: the
     product and sum in double, rounded once more, except where the double sum is a float32
-    midpoint (then base/fma's exact fma32)."""
+    midpoint (then numerics/floats/fma's exact fma32)."""
     s = a * b + c  # a * b is exact in double
     if (struct.unpack("<Q", struct.pack("<d", s))[0] & 0x1FFFFFFF) == 0x10000000:
         return float(fma32(np.asarray(a, np.float64), b, c))

@@ -6,9 +6,9 @@ on float32 and float64 data, tests/golden/numerics.json) does not call `pow`
 for a few exponents of a floating tensor: 2 is `x * x`, 3 is `x * x * x` (NumPy's
 `power` differs from that in the last bit on about half of all values), -1 is
 `1 / x`, -2 is `1 / (x * x)`, -0.5 is `1 / sqrt(x)`, 0.5 is its `sqrt` kernel
-(MKL's vector sqrt, not correctly rounded: gradcli/base/mkl.py); 0 and 1 give 1
+(MKL's vector sqrt, not correctly rounded: gradcli/numerics/mkl.py); 0 and 1 give 1
 and x as `pow` does.  Every other exponent is `pow`: SLEEF's on whole blocks of 16
-float32 or 8 float64 values (gradcli/base/sleef_pow.py, sleef_powd.py, bit for bit),
+float32 or 8 float64 values (gradcli/numerics/floats/sleef_pow.py, sleef_powd.py, bit for bit),
 the C library's on the rest.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .mkl import unary_fn
+from ..mkl import unary_fn
 from .sleef_pow import sleef_powf, torch_powf
 from .tensor_iter import sleef_blocks
 
@@ -63,7 +63,7 @@ def int_power(a, e):
 def torch_pow_tensor(a, b):
     """a ** b for two arrays of one floating dtype, as PyTorch's pow kernel: float32 as
     `cpu_kernel_vec` runs it (SLEEF's powf on whole blocks, the C library's powf on the
-    rest, base/tensor_iter.py: NumPy's float32 power, which is glibc's powf where
+    rest, numerics/floats/tensor_iter.py: NumPy's float32 power, which is glibc's powf where
     gradcli/__init__.py keeps NumPy off its AVX-512 loops); float64 the same with SLEEF's
     double pow and the C library's pow."""
     if a.dtype == np.float32 and b.dtype == np.float32:
@@ -74,7 +74,7 @@ def torch_pow_tensor(a, b):
 
 
 def _powd():
-    """SLEEF's double pow (base/sleef_powd.py, imported when first needed: start-up)."""
+    """SLEEF's double pow (numerics/floats/sleef_powd.py, imported when first needed: start-up)."""
     from .sleef_powd import sleef_powd
 
     return sleef_powd

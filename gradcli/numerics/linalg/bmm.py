@@ -20,8 +20,8 @@ import math
 
 import numpy as np
 
-from . import mkl
-from .mkl import col_major, torch_mm, torch_mv
+from .. import mkl
+from ..mkl import col_major, torch_mm, torch_mv
 
 
 def _items_ok(x):

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .parallel import GRAIN as GRAIN_ROW, chunks
+from ..parallel import GRAIN as GRAIN_ROW, chunks
 from .sum_plans import ILP, LEVELS, _PLANS, _RUNS, _accumulate, _reduce, _serial
 
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import GradRuntimeError
-from .parallel import chunks
+from ...runtime.errors import GradRuntimeError
+from ..parallel import chunks
 from .sleef_pow import sleef_powf
 
 F16 = np.dtype(np.float16)

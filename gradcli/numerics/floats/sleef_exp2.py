@@ -1,7 +1,7 @@
 """PyTorch's `torch.exp2` of float32/float64 tensors: on whole blocks of two vectors of
 each contiguous run, `Vectorized<T>::exp2()` -- SLEEF's 1-ulp `Sleef_exp2f8_u10` /
 `Sleef_exp2d4_u10` of the AVX2 build (fused multiply-adds) --, and the C library's
-`exp2`/`exp2f` (NumPy's) on the values after them (base/tensor_iter.py).
+`exp2`/`exp2f` (NumPy's) on the values after them (numerics/floats/tensor_iter.py).
 
 Re-implemented in NumPy from SLEEF's published algorithm: q = rint(d), s = d - q, a
 polynomial in s (float32: degree 6 by Horner's scheme; float64: degree 11, its first ten

@@ -1,9 +1,9 @@
 """The plans behind `summation.torch_sum` for one thread's range of 8 or more values:
-PyTorch's cascade (see gradcli/base/summation.py) made of few NumPy calls on buffers
+PyTorch's cascade (see gradcli/numerics/sums/summation.py) made of few NumPy calls on buffers
 and views prepared once per size and dtype (issue 16: the per-call cost of NumPy calls
 on small arrays, not the arithmetic, was the time).  `_plan` gives the sizes with one
 or two full cascade levels up to one thread's range (256 to 32,768 values) to
-gradcli/base/sum_mid.py; the plans here are the others: no level at all (fewer than
+gradcli/numerics/sums/sum_mid.py; the plans here are the others: no level at all (fewer than
 16 groups) and the big ranges, whose level 0 is laid out a slab at a time.
 
 Every sum is the one `summation._multi_row_sum` and its callers make, addition for
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .parallel import GRAIN
+from ..parallel import GRAIN
 from .sum_mid import ILP, MidPlan, _finish64, fits
 
 LEVELS = 4

@@ -2,9 +2,9 @@
 bit (float32 and float64; other dtypes are not these kernels' business):
 
 * `torch.log1p`, `torch.expm1`: ATen's vml `map` -- SLEEF's functions on every value,
-  the last partial vector padded (base/sleef_u10.py);
+  the last partial vector padded (numerics/floats/sleef_u10.py);
 * `torch.sinh`, `torch.cosh`: `cpu_kernel_vec` -- SLEEF on whole blocks of two vectors
-  in each contiguous run of each thread's range (base/tensor_iter.py), the C library's
+  in each contiguous run of each thread's range (numerics/floats/tensor_iter.py), the C library's
   function on the values after them (and on all of a run that is not contiguous);
 * `softplus` (softplus_kernel): x where x*beta > threshold, else
   log1p(exp(x*beta)) / beta -- SLEEF's exp and log1p on the blocks, glibc's
@@ -55,7 +55,7 @@ class _Scalar:
 
 def blocks(fn, *arrays):
     """fn(lib, *values) computed as `cpu_kernel_vec` runs an element-wise kernel: along
-    each contiguous run TensorIterator makes (base/tensor_iter.py), on whole blocks of
+    each contiguous run TensorIterator makes (numerics/floats/tensor_iter.py), on whole blocks of
     two vectors with the vector functions (lib = _Vector), on the values after them with
     the C library's (lib = _Scalar).  The arrays share one shape and float dtype; fn
     gets 1-D arrays."""

@@ -1,0 +1,1 @@
+"""Matrix products and the inverse as PyTorch's CPU build computes them."""
