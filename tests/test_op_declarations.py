@@ -9,7 +9,14 @@ import inspect
 import gradcli.session  # noqa: F401  (loads every op and built-in)
 from gradcli.engine.declare import FACETS, UNDECLARED, Without, declared
 from gradcli.engine.function import Function
-from gradcli.ops.registry import BATCH_KINDS, BATCH_RULES, BUILTINS, FUNCTIONS, METHOD_ONLY
+from gradcli.ops.registry import (
+    BATCH_KINDS,
+    BATCH_RULES,
+    BUILTINS,
+    FUNCTIONS,
+    METHOD_ONLY,
+    Inplace,
+)
 
 
 def _node_classes():
@@ -112,3 +119,14 @@ def test_no_module_keeps_a_list_of_op_names():
     ):
         src = inspect.getsource(mod)
         assert not [n for n in names if n in src], mod.__name__
+
+
+def test_every_declared_inplace_method_exists():
+    """An op that declares `inplace=` has that method (made from the op by
+    library/inplace.py, or written there by hand), and is a method itself."""
+    for e in ENTRIES:
+        if e.inplace:
+            assert e.method, e.name
+            assert isinstance(e.inplace, Inplace), e.name
+            assert e.inplace.name in METHOD_ONLY, f"{e.name}: no method {e.inplace.name}"
+            assert METHOD_ONLY[e.inplace.name].inplace is None

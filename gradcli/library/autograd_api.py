@@ -27,6 +27,7 @@ def _grad_tensor_arg(v):
     "accumulate d(tensors)/d(leaf) into each leaf's .grad; returns none",
     category="autograd",
     batch=None,
+    inplace=None,
 )
 def backward(
     tensors, gradient=None, retain_graph=None, create_graph=False, inputs=None, grad_tensors=None
@@ -92,6 +93,7 @@ def backward_leaves(
     "the gradients of outputs with respect to inputs, as a tuple; .grad untouched",
     category="autograd",
     batch=None,
+    inplace=None,
 )
 def grad(
     outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False
@@ -131,6 +133,7 @@ ENABLE_GRAD = GradModeContext(True, "enable_grad")
     "a block whose results do not require grad",
     category="autograd",
     batch=None,
+    inplace=None,
 )
 def no_grad():
     return NO_GRAD
@@ -142,6 +145,7 @@ def no_grad():
     "a block with grad mode on (inside no_grad)",
     category="autograd",
     batch=None,
+    inplace=None,
 )
 def enable_grad():
     return ENABLE_GRAD
@@ -190,6 +194,7 @@ class SetGradEnabled:
     "grad mode on or off: at once, or for a `with` block",
     category="autograd",
     batch=None,
+    inplace=None,
 )
 def set_grad_enabled(mode):
     return SetGradEnabled(mode)
@@ -201,6 +206,7 @@ def set_grad_enabled(mode):
     "whether grad mode is on",
     category="autograd",
     batch=None,
+    inplace=None,
 )
 def is_grad_enabled():
     return context.current.grad_enabled

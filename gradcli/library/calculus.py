@@ -131,6 +131,7 @@ def _assemble(rows, out_shape, x, create_graph):
     "the Jacobian of f at inputs (a tensor or a tuple), as torch.autograd.functional",
     category="autograd",
     batch=None,
+    inplace=None,
 )
 def jacobian(
     func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"
@@ -159,6 +160,7 @@ VECTORIZE_ONLY = (
     "the Hessian of a scalar f at inputs (a tensor or a tuple), as torch.autograd.functional",
     category="autograd",
     batch=None,
+    inplace=None,
 )
 def hessian(
     func,
@@ -256,6 +258,7 @@ def _num(v):
     "prints the worst errors per input and returns True or False",
     category="autograd",
     batch=None,
+    inplace=None,
 )
 def gradcheck(
     func,

@@ -169,6 +169,7 @@ def _escape_label(s):
     'save(graph(t), "g.svg") writes the picture',
     category="autograd",
     batch=None,
+    inplace=None,
 )
 def graph(t, format="text", values=False):
     if isinstance(t, Function):  # graph(y.grad_fn): the same picture

@@ -140,6 +140,7 @@ def help_text(entry, name=None) -> str:
     'help on a built-in: help(mean) or help("mean"); in the REPL also mean?, ? and :help',
     category="misc",
     batch=None,
+    inplace=None,
 )
 def help_(x=None):
     if x is None:

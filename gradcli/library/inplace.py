@@ -398,7 +398,9 @@ class IndexAdd(Function):
 
 
 def _method(name, sig, doc):
-    return register(name, sig, doc, method=True, function=False, category="tensor", batch=None)
+    return register(
+        name, sig, doc, method=True, function=False, category="tensor", batch=None, inplace=None
+    )
 
 
 @_method("zero_", "x.zero_()", "fill with zeros in place and return x")
@@ -521,84 +523,39 @@ def sub_(x, other, *, alpha=1):
     return inplace(x, lambda t: scaled.sub(t, other, alpha=alpha), inputs=(other,))
 
 
-def _inplace_of(name):
-    fn = BUILTINS[name].fn
+def _inplace_of(entry):
+    """The in-place method an op declares (`register(inplace=...)`): x.f_(...) is
+    x.f(...) stored into x."""
+    fn, name, decl = entry.fn, entry.inplace.name, entry.inplace
 
     def method(x, *args, **kw):
         alias = None
         # x.mul_(x) in forward mode: PyTorch's tangent formula reads the argument x's new
         # primal (dual_inplace.run); div_ and pow_ read the result as well: not done
-        if name in ("mul", "remainder") and _forward.visible and any(a is x for a in args):
+        if decl.reads_argument and _forward.visible and any(a is x for a in args):
 
             def alias(t, o):
                 return fn(t, *[o if a is x else a for a in args], **kw)
 
         return inplace(x, lambda t: fn(t, *args, **kw), inputs=(*args, *kw.values()), alias=alias)
 
-    if name in ("atan2", "hypot"):  # tensors only: torch's words name atan2_, position 1
+    if decl.tensors_only:  # torch's words name the method (atan2_), position 1
         plain = method
 
         def method(x, *args, **kw):
             if args:
-                tensors_only(name + "_", x, args[0], method=True, broadcast=False)
+                tensors_only(name, x, args[0], method=True, broadcast=False)
             return plain(x, *args, **kw)
 
-    method.__name__ = name + "_"
-    _method(name + "_", f"x.{name}_(...)", f"x.{name}(...), in place")(method)
+    method.__name__ = name
+    _method(name, f"x.{name}(...)", f"x.{entry.name}(...), in place")(method)
     return method
 
 
-# the tensor methods with a trailing underscore: x.f_(...) is x.f(...) stored into x
-for _name in (
-    "mul",
-    "div",
-    "pow",
-    "clamp",
-    "exp",
-    "neg",
-    "sqrt",
-    "abs",
-    "relu",
-    "sigmoid",
-    "tanh",
-    "log",
-    "sin",
-    "cos",
-    "floor",
-    "ceil",
-    "round",
-    "reciprocal",
-    "sign",
-    "square",
-    "log1p",
-    "expm1",
-    "remainder",
-    "floor_divide",
-    "clamp_min",
-    "clamp_max",
-    "log2",
-    "log10",
-    "exp2",
-    "rsqrt",
-    "trunc",
-    "frac",
-    "fmod",
-    "lerp",
-    "atan2",
-    "hypot",
-    "bitwise_and",
-    "bitwise_or",
-    "bitwise_xor",
-    "bitwise_not",
-    "bitwise_left_shift",
-    "bitwise_right_shift",
-    "logical_and",
-    "logical_or",
-    "logical_xor",
-    "logical_not",
-):
-    if _name in BUILTINS and BUILTINS[_name].method:
-        _inplace_of(_name)
+# the in-place methods the ops declare and that are not written above
+for _entry in list({id(e): e for e in BUILTINS.values()}.values()):
+    if _entry.inplace and _entry.inplace.name not in METHOD_ONLY:
+        _inplace_of(_entry)
 
 
 # ---------------------------------------------------------------- x[key] = v, x op= y

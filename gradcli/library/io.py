@@ -209,6 +209,7 @@ def _numeric_row(line):
     "a tensor (leaf) from a .npy or .csv file; default floating dtype unless dtype=",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def load(path, dtype=None, requires_grad=False):
     kind = _kind(path, "load")
@@ -236,6 +237,7 @@ def _csv_fmt(a):
     "write a tensor's values to a .npy or .csv file (1-D or 2-D for CSV); returns none",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def save(t, path):
     if hasattr(t, "file_text") and isinstance(path, str):  # a picture: graph(y)

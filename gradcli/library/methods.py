@@ -33,7 +33,13 @@ def _method(name, sig, doc, **kw):
     return register(name, sig, doc, method=True, function=False, category="tensor", **kw)
 
 
-@_method("size", "x.size(dim=None)", "the shape (torch.Size), or the size of one dim", batch="size")
+@_method(
+    "size",
+    "x.size(dim=None)",
+    "the shape (torch.Size), or the size of one dim",
+    batch="size",
+    inplace=None,
+)
 def size(x, dim=None):
     s = Size(x.data.shape)
     if dim is None:
@@ -44,12 +50,14 @@ def size(x, dim=None):
     return s[d]
 
 
-@_method("dim", "x.dim()", "number of dims", batch="dim")
+@_method("dim", "x.dim()", "number of dims", batch="dim", inplace=None)
 def dim(x):
     return x.data.ndim
 
 
-@_method("numel", "x.numel()", "number of elements", batch="numel", aliases=("nelement",))
+@_method(
+    "numel", "x.numel()", "number of elements", batch="numel", aliases=("nelement",), inplace=None
+)
 def numel(x):
     return int(x.data.size)
 
@@ -62,18 +70,25 @@ def numel(x):
     function=False,
     category="tensor",
     batch="item",
+    inplace=None,
 )
 def item(x):
     return x.item()
 
 
-@_method("tolist", "x.tolist()", "the values as (nested) Python lists", batch="item")
+@_method("tolist", "x.tolist()", "the values as (nested) Python lists", batch="item", inplace=None)
 def tolist(x):
     check_objects(x.data.size, "tolist()", 32)
     return x.data.tolist()
 
 
-@_method("detach", "x.detach()", "the same values, cut off from the graph", batch="elementwise")
+@_method(
+    "detach",
+    "x.detach()",
+    "the same values, cut off from the graph",
+    batch="elementwise",
+    inplace=None,
+)
 def detach(x):
     r = Tensor(x.data)
     versions.share(r, x)  # as in PyTorch: one storage, one version counter
@@ -85,6 +100,7 @@ def detach(x):
     "x.requires_grad_(requires_grad=True)",
     "set requires_grad in place and return x",
     batch=None,
+    inplace=None,
 )
 def requires_grad_(x, requires_grad=True):
     if requires_grad and x.data.dtype.kind != "f":
@@ -99,7 +115,9 @@ def requires_grad_(x, requires_grad=True):
     return x
 
 
-@_method("retain_grad", "x.retain_grad()", "keep .grad for a non-leaf tensor", batch=None)
+@_method(
+    "retain_grad", "x.retain_grad()", "keep .grad for a non-leaf tensor", batch=None, inplace=None
+)
 def retain_grad(x):
     if not x.requires_grad:
         raise GradRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
@@ -132,6 +150,7 @@ class RemovableHandle:
     "call hook(grad) whenever x's gradient is computed; a result replaces it; "
     "returns a handle with .remove()",
     batch=None,
+    inplace=None,
 )
 def register_hook(x, hook):
     if not x.requires_grad:
@@ -165,6 +184,7 @@ def write_(x, values):
     "x.backward(gradient=None, retain_graph=False, create_graph=False, inputs=None)",
     "accumulate gradients of x into the leaves' .grad",
     batch=None,
+    inplace=None,
 )
 def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     if (
@@ -184,6 +204,7 @@ def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inp
     "x.to(dtype), x.to(device, dtype), x.to(other, copy=False)",
     "x converted to dtype (x itself if it has it already, unless copy=true)",
     batch="elementwise",
+    inplace=None,
 )
 def to_method(
     x, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None, **unknown
@@ -221,6 +242,7 @@ def to_method(
     "x.type_as(other)",
     "x converted to other's dtype (x itself if it has it)",
     batch=None,
+    inplace=None,
 )
 def type_as(x, other):
     if not isinstance(other, Tensor):
@@ -230,12 +252,12 @@ def type_as(x, other):
     return to(x, other.data.dtype)
 
 
-@_method("cpu", "x.cpu()", "x itself (gradcli computes on the CPU)", batch=None)
+@_method("cpu", "x.cpu()", "x itself (gradcli computes on the CPU)", batch=None, inplace=None)
 def cpu(x):
     return x
 
 
-@_method("cuda", "x.cuda()", "an error: gradcli computes on the CPU only", batch=None)
+@_method("cuda", "x.cuda()", "an error: gradcli computes on the CPU only", batch=None, inplace=None)
 def cuda(x, device=None, non_blocking=False):
     on_cpu("cuda")
 
@@ -246,13 +268,18 @@ def cuda(x, device=None, non_blocking=False):
     "torch.device: 'cpu' (the only one gradcli computes on)",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def device(type, index=None):
     return _device(type, index)
 
 
 @_method(
-    "type", "x.type(dtype=None)", "the type name, or a copy converted to dtype", batch="elementwise"
+    "type",
+    "x.type(dtype=None)",
+    "the type name, or a copy converted to dtype",
+    batch="elementwise",
+    inplace=None,
 )
 def type_method(x, dtype=None):
     if dtype is None:
@@ -266,7 +293,7 @@ def type_method(x, dtype=None):
 
 
 def _cast_method(name, dt, batch):
-    _method(name, f"x.{name}()", f"a copy as {dtypes.TORCH_NAMES[dt]}", batch=batch)(
+    _method(name, f"x.{name}()", f"a copy as {dtypes.TORCH_NAMES[dt]}", batch=batch, inplace=None)(
         lambda x: to(x, dt)
     )
 
@@ -277,22 +304,28 @@ _cast_method("char", np.dtype(np.int8), None)
 _cast_method("short", np.dtype(np.int16), None)
 
 
-@_method("float", "x.float()", "a copy as torch.float32", batch="elementwise")
+@_method("float", "x.float()", "a copy as torch.float32", batch="elementwise", inplace=None)
 def _float_m(x):
     return to(x, dtypes.float32)
 
 
-@_method("int", "x.int()", "a copy as torch.int32", batch="elementwise")
+@_method("int", "x.int()", "a copy as torch.int32", batch="elementwise", inplace=None)
 def _int_m(x):
     return to(x, np.dtype(np.int32))
 
 
-@_method("bool", "x.bool()", "a copy as torch.bool", batch="elementwise")
+@_method("bool", "x.bool()", "a copy as torch.bool", batch="elementwise", inplace=None)
 def _bool_m(x):
     return to(x, dtypes.bool_)
 
 
-@_method("is_floating_point", "x.is_floating_point()", "whether the dtype is floating", batch=None)
+@_method(
+    "is_floating_point",
+    "x.is_floating_point()",
+    "whether the dtype is floating",
+    batch=None,
+    inplace=None,
+)
 def is_floating_point(x):
     return x.data.dtype.kind == "f"
 
@@ -302,6 +335,7 @@ def is_floating_point(x):
     "x.contiguous()",
     "x itself, or a contiguous copy (CloneBackward0)",
     batch="elementwise",
+    inplace=None,
 )
 def contiguous(x):
     return x if x.data.flags.c_contiguous else FUNCTIONS["clone"](x)
@@ -312,6 +346,7 @@ def contiguous(x):
     "x.numpy(force=False)",
     "the values as a NumPy array (shown as NumPy shows it)",
     batch=None,
+    inplace=None,
 )
 def numpy_(x, *, force=False):
     if x.requires_grad and not force:

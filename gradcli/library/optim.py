@@ -218,6 +218,7 @@ def _betas(betas):
     "torch.optim.SGD: .step() moves each parameter against its .grad; .zero_grad()",
     category="optim",
     batch=None,
+    inplace=None,
 )
 def sgd(
     params,
@@ -260,6 +261,7 @@ def sgd(
     "torch.optim.Adam: .step() takes an Adam step with each parameter's .grad; .zero_grad()",
     category="optim",
     batch=None,
+    inplace=None,
 )
 def adam(
     params,

@@ -78,6 +78,7 @@ class AdamW(Adam):
     "torch.optim.RMSprop: .step() divides each .grad by a running RMS",
     category="optim",
     batch=None,
+    inplace=None,
 )
 def rmsprop(
     params,
@@ -120,6 +121,7 @@ def rmsprop(
     "torch.optim.Adagrad: .step() divides each .grad by the root of its summed squares",
     category="optim",
     batch=None,
+    inplace=None,
 )
 def adagrad(
     params,
@@ -161,6 +163,7 @@ def adagrad(
     "torch.optim.AdamW: Adam with decoupled weight decay",
     category="optim",
     batch=None,
+    inplace=None,
 )
 def adamw(
     params,

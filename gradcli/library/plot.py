@@ -466,6 +466,7 @@ def _write_png(fig, path):
     'argument "name.svg" (or .png) writes a file',
     category="autograd",
     batch=None,
+    inplace=None,
 )
 def plot(*args, file=None, derivative=True, points=None, title=None):
     args = list(args)

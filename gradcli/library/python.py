@@ -27,6 +27,7 @@ from ..runtime.limits import check_items, check_objects
     "print values as Python and PyTorch do",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def print_(*values, sep=" ", end="\n"):
     for what, v in (("sep", sep), ("end", end)):
@@ -43,6 +44,7 @@ def print_(*values, sep=" ", end="\n"):
     "show each value's repr on its own line (Jupyter's display)",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def display(*values):
     for v in values:
@@ -58,6 +60,7 @@ def display(*values):
     "length of a list, string or a tensor's first dim",
     category="misc",
     batch="len",
+    inplace=None,
 )
 def len_(x):
     if isinstance(x, Tensor):
@@ -78,6 +81,7 @@ def len_(x):
     "integers for a for loop",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def range_(*args):
     if not 1 <= len(args) <= 3:
@@ -111,29 +115,42 @@ def _scalar(x, conv, what):
     "a Python float (float('inf') and float('nan') work); as a dtype, float64",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def float_(x=0.0):
     return _scalar(x, float, "float")
 
 
 @register(
-    "int", "int(x)", "a Python int (truncates); as a dtype, int64", category="misc", batch=None
+    "int",
+    "int(x)",
+    "a Python int (truncates); as a dtype, int64",
+    category="misc",
+    batch=None,
+    inplace=None,
 )
 def int_(x=0):
     return _scalar(x, int, "int")
 
 
-@register("bool", "bool(x)", "truth of a value; as a dtype, bool", category="misc", batch=None)
+@register(
+    "bool",
+    "bool(x)",
+    "truth of a value; as a dtype, bool",
+    category="misc",
+    batch=None,
+    inplace=None,
+)
 def bool_(x=False):
     return truth(x)
 
 
-@register("str", "str(x)", "the text print would show", category="misc", batch=None)
+@register("str", "str(x)", "the text print would show", category="misc", batch=None, inplace=None)
 def str_(x=""):
     return show_str(x)
 
 
-@register("list", "list(x)", "a list of the items of x", category="misc", batch=None)
+@register("list", "list(x)", "a list of the items of x", category="misc", batch=None, inplace=None)
 def list_(x=()):
     if isinstance(x, Tensor):
         check_objects(len(x), "list() of this tensor", 300)
@@ -147,7 +164,9 @@ def list_(x=()):
     raise GradTypeError(f"'{type_name(x)}' object is not iterable")
 
 
-@register("tuple", "tuple(x)", "a tuple of the items of x", category="misc", batch=None)
+@register(
+    "tuple", "tuple(x)", "a tuple of the items of x", category="misc", batch=None, inplace=None
+)
 def tuple_(x=()):
     return tuple(list_(x))
 
@@ -158,6 +177,7 @@ def tuple_(x=()):
     "(a // b, a % b) of two numbers, as Python gives them",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def divmod_(a, b):
     if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):

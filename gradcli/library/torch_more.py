@@ -44,6 +44,7 @@ def _float_dtype(dtype):
     "samples of N(mean, std^2): numbers and a size, or tensors of means and/or stds",
     category="creation",
     batch=None,
+    inplace=None,
 )
 def normal(
     mean=0.0,
@@ -98,6 +99,7 @@ def normal(
     "a random permutation of 0 .. n-1 (int64)",
     category="creation",
     batch=None,
+    inplace=None,
 )
 def randperm(
     n,
@@ -128,6 +130,7 @@ def randperm(
     checks=[((Arg((2, 3, 4)), 0, 2), {}), ((Arg((2, 3, 4)), (0, 1), (2, 0)), {})],
     category="shape",
     batch="movedim",
+    inplace=None,
 )
 def movedim(input, source, destination):
     x = tensor_arg(input)
@@ -155,6 +158,7 @@ def movedim(input, source, destination):
     "the device new tensors are made on: gradcli has only the CPU",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def set_default_device(device):
     on_cpu(device)
@@ -211,6 +215,7 @@ def _in_place_check(x):
     function=False,
     category="tensor",
     batch=None,
+    inplace=None,
 )
 def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     _in_place_check(x)
@@ -232,6 +237,7 @@ def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     function=False,
     category="tensor",
     batch=None,
+    inplace=None,
 )
 def uniform_method(x, a=0.0, b=1.0, *, generator=None, **kw):
     _in_place_check(x)

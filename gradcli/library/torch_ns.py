@@ -29,6 +29,7 @@ from ..runtime import context
     category="misc",
     aliases=("manual_seed",),
     batch=None,
+    inplace=None,
 )
 def seed(n):
     if isinstance(n, Tensor):
@@ -38,12 +39,14 @@ def seed(n):
     torch_more.manual_seed(n)
 
 
-@register("is_tensor", "is_tensor(x)", "whether x is a tensor", category="misc", batch=None)
+@register(
+    "is_tensor", "is_tensor(x)", "whether x is a tensor", category="misc", batch=None, inplace=None
+)
 def is_tensor(x):
     return isinstance(x, Tensor)
 
 
-@register("numel", "numel(x)", "number of elements", category="misc", batch="numel")
+@register("numel", "numel(x)", "number of elements", category="misc", batch="numel", inplace=None)
 def numel_fn(x):
     return int(tensor_arg(x).data.size)
 
@@ -62,6 +65,7 @@ _PROFILES = {
     "print options as torch's (precision, summarising, line width, scientific notation)",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def set_printoptions(
     precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
@@ -93,6 +97,7 @@ def set_printoptions(
     "float64 (default) or float32",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def set_default_dtype(dtype):
     dt = dtypes.as_numpy(dtype)
@@ -107,6 +112,7 @@ def set_default_dtype(dtype):
     "the default floating dtype",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def get_default_dtype():
     return dtypes.DType(context.current.default_float)
@@ -121,6 +127,7 @@ def get_default_dtype():
     "fail (exit 1) unless a and b are equal within tol, element-wise",
     category="misc",
     batch=None,
+    inplace=None,
 )
 def assert_close(a, b, tol=1e-6, rtol=None, atol=None):
     x, y = to_array(a).astype(np.float64), to_array(b).astype(np.float64)

@@ -56,4 +56,5 @@ register(
     "worst errors per input and returns True or False",
     category="autograd",
     batch=None,
+    inplace=None,
 )(functional.gradgradcheck)

@@ -55,6 +55,7 @@ class Softplus(Function):
     checks=[((M,), {}), ((M,), {"beta": 2.0, "threshold": 1.0})],
     category="math",
     batch="elementwise",
+    inplace=None,
 )
 def softplus(input, beta=1.0, threshold=20.0):
     return Softplus.apply(tensor_arg(input), beta=beta, threshold=threshold)
@@ -91,6 +92,7 @@ class LeakyReluBackward(ThresholdBackward):
     checks=[((M,), {}), ((M,), {"negative_slope": 0.2})],
     category="math",
     batch="elementwise",
+    inplace=None,
 )
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     return LeakyRelu.apply(tensor_arg(input), slope=negative_slope)
@@ -158,6 +160,7 @@ class EluBackward(Function):
     checks=[((M,), {}), ((M,), {"alpha": 0.5})],
     category="math",
     batch="elementwise",
+    inplace=None,
 )
 def elu(input, alpha=1.0, inplace=False):
     return Elu.apply(tensor_arg(input), alpha=alpha)
@@ -216,6 +219,7 @@ class LogSigmoidBackward(ElementwiseGrad):
     checks=[((M,), {})],
     category="math",
     batch="elementwise",
+    inplace=None,
 )
 def logsigmoid(input):
     return LogSigmoid.apply(tensor_arg(input))
@@ -248,6 +252,7 @@ class Silu(Function):
     checks=[((M,), {})],
     category="math",
     batch="elementwise",
+    inplace=None,
 )
 def silu(input, inplace=False):
     return Silu.apply(tensor_arg(input))

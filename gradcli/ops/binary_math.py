@@ -17,7 +17,7 @@ from ..engine.forward import add_terms
 from .combine import MaskedFill
 from .elementwise import Mul, _float_dt
 from .pointwise import unary
-from .registry import Arg, register
+from .registry import Arg, Inplace, register
 from .tensor_args import tensors_only, with_method_positions
 
 LN2 = 0.6931471805599453  # M_LN2
@@ -112,6 +112,7 @@ def _float_result(a, b):
     checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {}), ((Arg(()), Arg((2,), -2.0, -0.5)), {})],
     category="math",
     batch=None,
+    inplace=Inplace("atan2_", tensors_only=True),
 )
 def atan2(input, other):
     a, b = tensors_only("atan2", input, other)
@@ -126,6 +127,7 @@ def atan2(input, other):
     checks=[((Arg((2, 3)), Arg((3,), 0.5, 2.0)), {})],
     category="math",
     batch=None,
+    inplace=Inplace("hypot_", tensors_only=True),
 )
 def hypot(input, other):
     a, b = tensors_only("hypot", input, other)

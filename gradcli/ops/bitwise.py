@@ -54,6 +54,7 @@ for _name, _np, _kernel, _sym in (
         method=True,
         category="bitwise",
         batch=None,
+        inplace=_name + "_",
     )(_bitwise(_np, _kernel))
 del _name, _np, _kernel, _sym
 
@@ -85,6 +86,7 @@ register(
     method=True,
     category="bitwise",
     batch=None,
+    inplace="bitwise_left_shift_",
 )(_shift(True))
 register(
     "bitwise_right_shift",
@@ -93,6 +95,7 @@ register(
     method=True,
     category="bitwise",
     batch=None,
+    inplace="bitwise_right_shift_",
 )(_shift(False))
 
 
@@ -103,6 +106,7 @@ register(
     method=True,
     category="bitwise",
     batch=None,
+    inplace="bitwise_not_",
 )
 def bitwise_not(input):
     x = tensor_arg(input).data
@@ -142,6 +146,7 @@ for _name, _np in (
         method=True,
         category="bitwise",
         batch=None,
+        inplace=_name + "_",
     )(with_method_positions(_logical(_np, _name), _name))
 del _name, _np
 
@@ -153,6 +158,7 @@ del _name, _np
     method=True,
     category="bitwise",
     batch=None,
+    inplace="logical_not_",
 )
 def logical_not(input):
     return Tensor(np.asarray(np.logical_not(tensor_arg(input).data)))

@@ -81,6 +81,7 @@ def _tensor_list(tensors, what):
     category="shape",
     aliases=("concat", "concatenate"),
     batch="join",
+    inplace=None,
 )
 def cat(tensors, dim=0):
     ts = _tensor_list(tensors, "cat")
@@ -127,6 +128,7 @@ def _split_t(g, sizes, axis):
     checks=[(([Arg((2, 3)), Arg((2, 3))],), {}), (([Arg((3,)), Arg((3,))],), {"dim": 1})],
     category="shape",
     batch="join",
+    inplace=None,
 )
 def stack(tensors, dim=0):
     ts = _tensor_list(tensors, "stack")
@@ -165,6 +167,7 @@ class Flip(Function):
     checks=[((M,), {"dims": 0}), ((M,), {"dims": (0, 1)})],
     category="shape",
     batch="flip",
+    inplace=None,
 )
 @tensor_f("flip")
 def flip(x, dims):
@@ -197,6 +200,7 @@ class MaskedFill(Function):
     checks=[((M, [[True, False, True], [False, False, True]], 0.5), {})],
     category="shape",
     batch="elementwise",
+    inplace="masked_fill_",
 )
 def masked_fill(x, mask, value):
     x, m = tensor_arg(x), tensor_arg(mask)
@@ -260,6 +264,7 @@ class MaskedFillTensor(Function):
     checks=[((Arg((5, 3)), 2), {}), ((Arg((5, 3)), [1, 4]), {}), ((Arg((2, 4)), 3), {"dim": 1})],
     category="shape",
     batch="pieces",
+    inplace=None,
 )
 def split(x, split_size_or_sections, dim=0):
     x = tensor_arg(x)
@@ -303,6 +308,7 @@ def split(x, split_size_or_sections, dim=0):
     checks=[((Arg((5, 3)), 2), {}), ((Arg((2, 4)), 2), {"dim": 1})],
     category="shape",
     batch="pieces",
+    inplace=None,
 )
 def chunk(x, chunks, dim=0):
     x = tensor_arg(x)

@@ -50,6 +50,7 @@ def _check_sizes(size):
     "a tensor from a number or nested list",
     category="creation",
     batch=None,
+    inplace=None,
 )
 def tensor(data, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -79,6 +80,7 @@ def _filled(value, size, dtype, requires_grad):
     "a tensor of ones",
     category="creation",
     batch=None,
+    inplace=None,
 )
 def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -93,6 +95,7 @@ def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     category="creation",
     aliases=("empty",),
     batch=None,
+    inplace=None,
 )
 def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -106,6 +109,7 @@ def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     "a tensor filled with one value",
     category="creation",
     batch=None,
+    inplace=None,
 )
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -127,6 +131,7 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     "identity matrix",
     category="creation",
     batch=None,
+    inplace=None,
 )
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -145,6 +150,7 @@ def _num(v):
     "evenly spaced values in [start, end)",
     category="creation",
     batch=None,
+    inplace=None,
 )
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -214,6 +220,7 @@ def _range_fill(n, dt, value, lane=None):
     "steps values evenly spaced from start to end",
     category="creation",
     batch=None,
+    inplace=None,
 )
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -325,6 +332,7 @@ def _random(kind, size, dtype, requires_grad, generator=None):
     "uniform random values in [0, 1) (PyTorch's generator, see seed)",
     category="creation",
     batch=None,
+    inplace=None,
 )
 def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -338,6 +346,7 @@ def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, dev
     "standard normal random values (PyTorch's generator, see seed)",
     category="creation",
     batch=None,
+    inplace=None,
 )
 def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -351,6 +360,7 @@ def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, de
     "random integers in [low, high) (PyTorch's generator, see seed)",
     category="creation",
     batch=None,
+    inplace=None,
 )
 def randint(
     *args,
@@ -391,6 +401,7 @@ def _like(fn, name, doc, batch):
         doc,
         category="creation",
         batch=batch,
+        inplace=None,
     )
     def like(input, dtype=None, requires_grad=False, device=None):
         on_cpu(device)
@@ -417,6 +428,7 @@ _like(rand, "rand_like", "uniform [0, 1) values in the shape of input", None)
     "fill_value in the shape (and dtype) of input",
     category="creation",
     batch="elementwise",
+    inplace=None,
 )
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -435,6 +447,7 @@ def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     "legacy spelling of a leaf tensor (torch.autograd.Variable)",
     category="creation",
     batch=None,
+    inplace=None,
 )
 def variable(data, requires_grad=False, volatile=False):
     x = tensor_arg(data)
@@ -454,6 +467,7 @@ def _legacy(name, dt):
         f"legacy constructor: a {dtypes.TORCH_NAMES.get(dt, 'default float')} tensor",
         category="creation",
         batch=None,
+        inplace=None,
     )
     def ctor(*args):
         dtype = dt if dt is not None else context.current.default_float

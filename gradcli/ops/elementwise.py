@@ -21,7 +21,7 @@ from ..numerics.floats.fused import doubles
 from ..numerics.floats.singles import scalar_times, single, singles, weak
 from ..numerics.floats.half import F16
 from ..core.tensor import Tensor
-from .registry import Arg, internal, register
+from .registry import Arg, Inplace, internal, register
 from ..runtime import context
 
 np.seterr(all="ignore")  # PyTorch's edge values (inf, nan) are results, not errors
@@ -453,6 +453,7 @@ def sub(a, b):
     checks=[((Arg((2, 3)), Arg((2, 1))), {})],
     category="arith",
     batch="elementwise",
+    inplace=Inplace("mul_", reads_argument=True),
 )
 @internal("mul")
 def mul(a, b):
@@ -496,6 +497,7 @@ def div(a, b):
     checks=[((Arg((3,), 0.1, 0.9), Arg((3,), 1.0, 1.5)), {})],
     category="arith",
     batch="elementwise",
+    inplace=Inplace("remainder_", reads_argument=True),
 )
 @internal("mod", batch="elementwise")
 def remainder(a, b):
@@ -520,6 +522,7 @@ class RemainderScalar(Remainder):
     method=True,
     category="arith",
     batch="elementwise",
+    inplace="floor_divide_",
 )
 @internal("floor_divide")
 def floor_divide(a, b):
@@ -540,6 +543,7 @@ def floor_divide(a, b):
     category="arith",
     aliases=("negative",),
     batch="elementwise",
+    inplace="neg_",
 )
 @internal("neg")
 def neg(a):

@@ -90,6 +90,7 @@ def _inverse(A, what):
     checks=[((Arg((3, 3), 0.5, 2.0),), {}), ((Arg((2, 2, 2), 0.5, 2.0),), {})],
     category="linalg",
     batch=None,
+    inplace=None,
 )
 def inverse(input, *, out=None):
     return _inverse(input, "inverse")

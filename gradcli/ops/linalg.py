@@ -230,6 +230,7 @@ def _check_matmul_size(sa, sb):
     ],
     category="linalg",
     batch="matmul",
+    inplace=None,
 )
 @internal("matmul")
 def matmul(input, other):
@@ -302,6 +303,7 @@ class Bmm(Function):
     checks=[((Arg((2, 2, 3)), Arg((2, 3, 2))), {})],
     category="linalg",
     batch=None,
+    inplace=None,
 )
 @tensor_f("bmm")
 def bmm(a, b):
@@ -326,6 +328,7 @@ def bmm(a, b):
     checks=[((Arg((2, 3)), Arg((3, 2))), {})],
     category="linalg",
     batch="mm",
+    inplace=None,
 )
 @tensor_f("mm")
 def mm(a, b):
@@ -344,6 +347,7 @@ def mm(a, b):
     checks=[((Arg((2, 3)), Arg((3,))), {})],
     category="linalg",
     batch="mv",
+    inplace=None,
 )
 @tensor_f("mv")
 def mv(a, v):
@@ -364,6 +368,7 @@ def mv(a, v):
     checks=[((Arg((3,)), Arg((3,))), {})],
     category="linalg",
     batch="dot",
+    inplace=None,
 )
 def dot(a, b):
     a, b = tensors_only("dot", a, b, names=("input", "tensor"), broadcast=False)
@@ -384,6 +389,7 @@ def dot(a, b):
     category="linalg",
     aliases=("ger",),
     batch="outer",
+    inplace=None,
 )
 @tensor_f("outer")
 def outer(a, b):
@@ -429,6 +435,7 @@ class T(Transpose):
     category="linalg",
     aliases=("swapaxes", "swapdims"),
     batch="transpose",
+    inplace=None,
 )
 @tensor_f("swapaxes")
 @viewing
@@ -450,6 +457,7 @@ def transpose(x, dim0, dim1):
     checks=[((Arg((2, 3)),), {}), ((Arg((3,)),), {})],
     category="linalg",
     batch="t",
+    inplace=None,
 )
 @viewing
 def t(x):
@@ -514,6 +522,7 @@ class Trace(Function):
     checks=[((Arg((3, 3)),), {}), ((Arg((2, 3)),), {})],
     category="linalg",
     batch=None,
+    inplace=None,
 )
 def trace(x):
     return Trace.apply(tensor_arg(x))

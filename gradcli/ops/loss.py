@@ -182,6 +182,7 @@ def _size_warning(x, y):
     ],
     category="loss",
     batch="mse_loss",
+    inplace=None,
 )
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     x, y = _floats(input, target)
@@ -196,6 +197,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     checks=[((Arg((2, 3)), T), {}), ((Arg((3,)), Arg((3,))), {"reduction": "none"})],
     category="loss",
     batch="l1_loss",
+    inplace=None,
 )
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     x, y = _floats(input, target)
@@ -282,6 +284,7 @@ def _const(t):
     ],
     category="loss",
     batch=None,
+    inplace=None,
 )
 def binary_cross_entropy_with_logits(
     input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
@@ -344,6 +347,7 @@ class BCE(_Loss):
     checks=[((P, T), {}), ((P, Arg((2, 3), 0, 1)), {"reduction": "none"})],
     category="loss",
     batch=None,
+    inplace=None,
 )
 def binary_cross_entropy(
     input, target, weight=None, size_average=None, reduce=None, reduction="mean"
@@ -453,6 +457,7 @@ def _nll_args(x, target, weight, ignore_index):
     ],
     category="loss",
     batch="nll_loss",
+    inplace=None,
 )
 def nll_loss(
     input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"
@@ -484,6 +489,7 @@ def nll_loss(
     ],
     category="loss",
     batch="cross_entropy",
+    inplace=None,
 )
 def cross_entropy(
     input,
@@ -568,7 +574,12 @@ def _module(name, fn, doc):
         return LossModule(name, fn, options)
 
     register(
-        name, f"{name}({', '.join(k + '=...' for k in known)})", doc, category="loss", batch=None
+        name,
+        f"{name}({', '.join(k + '=...' for k in known)})",
+        doc,
+        category="loss",
+        batch=None,
+        inplace=None,
     )(make)
 
 

@@ -90,6 +90,7 @@ def _pow(a, e, F):
     checks=REDUCE_CHECKS[1:] + [((M,), {"p": 1}), ((M,), {"p": 3, "dim": 0})],
     category="reduce",
     batch="reduction",
+    inplace=None,
 )
 def norm(input, p="fro", dim=None, keepdim=False):
     x = tensor_arg(input)
@@ -140,6 +141,7 @@ def _empty_inf_check(x, p, dim):
     ],
     category="linalg",
     batch=None,
+    inplace=None,
 )
 def linalg_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     if not isinstance(x, Tensor):
@@ -296,6 +298,7 @@ def _var_call(cls, input, dim, unbiased, keepdim, correction):
     checks=REDUCE_CHECKS[1:],
     category="reduce",
     batch="reduction",
+    inplace=None,
 )
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return _var_call(Var, input, dim, unbiased, keepdim, correction)
@@ -309,6 +312,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     checks=REDUCE_CHECKS[1:],
     category="reduce",
     batch="reduction",
+    inplace=None,
 )
 def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return _var_call(Std, input, dim, unbiased, keepdim, correction)

@@ -29,6 +29,7 @@ def _int(v, what):
     checks=[((M, 1, 1, 2), {}), ((M, 0, -2, 2), {})],
     category="shape",
     batch=None,
+    inplace=None,
 )
 def narrow(x, dim, start, length):
     x = tensor_arg(x)
@@ -61,6 +62,7 @@ def narrow(x, dim, start, length):
     checks=[((M, 1, 2), {}), ((M, 0, -1), {})],
     category="shape",
     batch=None,
+    inplace=None,
 )
 def select(x, dim, index):
     x = tensor_arg(x)
@@ -85,6 +87,7 @@ def select(x, dim, index):
     function=False,
     category="shape",
     batch=None,
+    inplace=None,
 )
 def view_as(x, other):
     return view(x, *tensor_arg(other).data.shape)

@@ -172,6 +172,7 @@ def _same_dtype(x, w, what="mat1 and mat2"):
     category="nn",
     function=False,
     batch="linear",
+    inplace=None,
 )  # F.linear only: torch has no torch.linear
 def linear(input, weight, bias=None):
     x, w = tensor_arg(input), tensor_arg(weight)
@@ -288,6 +289,7 @@ class Conv2d(Function):
     ],
     category="nn",
     batch="image",
+    inplace=None,
 )
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     x, w = tensor_arg(input), tensor_arg(weight)
@@ -388,6 +390,7 @@ def _pool_size(n, k, s, p, d, ceil):
     checks=[((Arg((2, 2, 4, 4)), 2), {}), ((Arg((1, 5, 5)), 3), {"stride": 2, "padding": 1})],
     category="nn",
     batch="image",
+    inplace=None,
 )
 def max_pool2d(
     input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
@@ -437,6 +440,7 @@ def max_pool2d(
     "zero each element with probability p (a Bernoulli draw) and scale the rest by 1/(1-p)",
     category="nn",
     batch=None,
+    inplace=None,
 )
 def dropout(input, p=0.5, training=True, inplace=False):
     x = tensor_arg(input)

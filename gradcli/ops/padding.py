@@ -115,6 +115,7 @@ class PadBackward(Function):
     ],
     category="nn",
     batch=None,
+    inplace=None,
 )
 def pad(input, pad, mode="constant", value=None):
     x = tensor_arg(input)

@@ -65,6 +65,7 @@ for _name, _np, _sym in (
         method=True,
         category="compare",
         batch="elementwise",
+        inplace=None,
     )(internal(_name)(_compare(_np)))
 del _name, _np, _sym
 
@@ -81,6 +82,7 @@ for _name, _np, _doc in (
         method=True,
         category="compare",
         batch="elementwise",
+        inplace=None,
     )((lambda f: lambda input: Tensor(np.asarray(f(tensor_arg(input).data))))(_np))
 del _name, _np, _doc
 
@@ -101,6 +103,7 @@ for _name, _np, _doc in (("any", np.any, "any element"), ("all", np.all, "every 
         method=True,
         category="compare",
         batch="reduction_one_dim",
+        inplace=None,
     )(_truth_reduction(_np))
 del _name, _np, _doc
 
@@ -112,6 +115,7 @@ del _name, _np, _doc
     method=True,
     category="compare",
     batch=None,
+    inplace=None,
 )
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = tensor_arg(input).data, tensor_arg(other).data
@@ -125,6 +129,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     method=True,
     category="compare",
     batch=None,
+    inplace=None,
 )
 def equal(input, other):
     a, b = tensor_arg(input).data, tensor_arg(other).data
@@ -163,11 +168,12 @@ def unary(
     batch="elementwise",
     saved_names=None,
     saved_extra=None,
+    inplace=True,
 ):
     """Declare and register an element-wise function: its forward, VJP (its JVP the same
     formula), grad_fn name, saved values (`saved_names`: PyTorch's names, by default
     "self" for a saved input and "result" for a saved output), batching kind, in-place
-    method and sample arguments together."""
+    method (`inplace`: True for name_, or None) and sample arguments together."""
     if name in mkl.VML:  # PyTorch's vector math (MKL's VML), when MKL is installed
         np_fn = mkl.unary_fn(name, np_fn)
     cls = type(
@@ -206,6 +212,7 @@ def unary(
         category="math",
         aliases=aliases,
         batch=batch,
+        inplace=name + "_" if inplace is True else inplace,
     )
     @tensor_f(name)
     def fn(x):
@@ -257,6 +264,7 @@ unary(
     "tangent",
     "out",
     domain=(-1.2, 1.2),
+    inplace=None,
 )
 tanh = unary("tanh", "TanhBackward0", np.tanh, tanh_grad, "hyperbolic tangent", "out")
 
@@ -431,6 +439,7 @@ unary(
     lambda g, F, x: g / (x * x + 1),
     "arc tangent",
     aliases=("arctan",),
+    inplace=None,
 )
 # derivatives.yaml: grad * (-x * x + 1).rsqrt() (and its negative for acos)
 unary(
@@ -441,6 +450,7 @@ unary(
     "arc sine",
     domain=(-0.9, 0.9),
     aliases=("arcsin",),
+    inplace=None,
 )
 unary(
     "acos",
@@ -450,9 +460,24 @@ unary(
     "arc cosine",
     domain=(-0.9, 0.9),
     aliases=("arccos",),
+    inplace=None,
 )
-unary("sinh", "SinhBackward0", torch_act.sinh, lambda g, F, x: g * F.cosh(x), "hyperbolic sine")
-unary("cosh", "CoshBackward0", torch_act.cosh, lambda g, F, x: g * F.sinh(x), "hyperbolic cosine")
+unary(
+    "sinh",
+    "SinhBackward0",
+    torch_act.sinh,
+    lambda g, F, x: g * F.cosh(x),
+    "hyperbolic sine",
+    inplace=None,
+)
+unary(
+    "cosh",
+    "CoshBackward0",
+    torch_act.cosh,
+    lambda g, F, x: g * F.sinh(x),
+    "hyperbolic cosine",
+    inplace=None,
+)
 TENSOR_F_ALIASES = {"abs": abs_}
 
 
@@ -498,6 +523,7 @@ class Clamp(Function):
     checks=[((Arg((2, 3)),), {"min": -0.5, "max": 0.7})],
     category="math",
     batch="elementwise",
+    inplace="clamp_",
 )
 def clamp(x, min=None, max=None):
     x = tensor_arg(x)
@@ -582,6 +608,7 @@ class Minimum(MaxMin):
     checks=[((Arg((2, 3)), Arg((3,))), {})],
     category="math",
     batch="elementwise",
+    inplace=None,
 )
 @tensor_f("maximum")
 def maximum(a, b):
@@ -597,6 +624,7 @@ def maximum(a, b):
     checks=[((Arg((2, 3)), Arg((3,))), {})],
     category="math",
     batch="elementwise",
+    inplace=None,
 )
 def minimum(a, b):
     a, b = tensors_only("minimum", a, b)  # PyTorch refuses numbers here
@@ -635,6 +663,7 @@ class Where(Function):
     checks=[(([True, False, True], Arg((2, 3)), Arg((3,))), {})],
     category="math",
     batch="elementwise",
+    inplace=None,
 )
 def where(condition, input, other):
     cond = tensor_arg(condition).data
@@ -664,6 +693,7 @@ def _where_t(cond, a, b):
     function=False,
     category="math",
     batch="elementwise",
+    inplace=None,
 )
 def where_method(x, condition, other):
     return where(condition, x, other)

@@ -146,6 +146,7 @@ class PowRScalar(Function):
     ],
     category="arith",
     batch="elementwise",
+    inplace="pow_",
 )
 @internal("pow")
 def pow(a, b):

@@ -258,6 +258,7 @@ def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
     checks=REDUCE_CHECKS,
     category="reduce",
     batch="reduction",
+    inplace=None,
 )
 def sum_(input, dim=None, keepdim=False, dtype=None):
     return _reduce_call(Sum, SumDim, input, dim, keepdim, dtype=dtype)
@@ -306,6 +307,7 @@ def _sum_to_t(g, shape):
     checks=REDUCE_CHECKS,
     category="reduce",
     batch="reduction",
+    inplace=None,
 )
 def mean(input, dim=None, keepdim=False, dtype=None):
     return _reduce_call(Mean, MeanDim, input, dim, keepdim, dtype=dtype)
@@ -405,6 +407,7 @@ class ProdDim(Prod):
     checks=REDUCE_CHECKS[:5],
     category="reduce",
     batch="reduction_one_dim",
+    inplace=None,
 )
 def prod(input, dim=None, keepdim=False):
     return _reduce_call(Prod, ProdDim, input, dim, keepdim)
@@ -517,6 +520,7 @@ def _maxmin(kind, whole, bydim, pairwise, input, dim=None, keepdim=False):
     checks=[((M,), {}), ((M,), {"dim": 1})],
     category="reduce",
     batch="max",
+    inplace=None,
 )
 def max_(input, dim=None, keepdim=False):
     return _maxmin("max", MaxAll, MaxDim, maximum, input, dim, keepdim)
@@ -530,6 +534,7 @@ def max_(input, dim=None, keepdim=False):
     checks=[((M,), {}), ((M,), {"dim": 0})],
     category="reduce",
     batch="min",
+    inplace=None,
 )
 def min_(input, dim=None, keepdim=False):
     return _maxmin("min", MinAll, MinDim, minimum, input, dim, keepdim)
@@ -562,6 +567,7 @@ def _arg(np_fn, input, dim=None, keepdim=False):
     method=True,
     category="reduce",
     batch="reduction_one_dim",
+    inplace=None,
 )
 def argmax(input, dim=None, keepdim=False):
     return _arg(np.argmax, input, dim, keepdim)
@@ -574,6 +580,7 @@ def argmax(input, dim=None, keepdim=False):
     method=True,
     category="reduce",
     batch="reduction_one_dim",
+    inplace=None,
 )
 def argmin(input, dim=None, keepdim=False):
     return _arg(np.argmin, input, dim, keepdim)
@@ -618,6 +625,7 @@ class LogSumExp(_Reduce):
     checks=[((M,), {"dim": 1}), ((M,), {"dim": (0, 1)}), ((Arg((3,)),), {"dim": 0})],
     category="reduce",
     batch="reduction",
+    inplace=None,
 )
 def logsumexp(input, dim=None, keepdim=False):
     x = tensor_arg(input)
@@ -654,6 +662,7 @@ class Cumsum(Function):
     checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": -1})],
     category="reduce",
     batch="along_dim",
+    inplace=None,
 )
 @tensor_f("cumsum")
 def cumsum(x, dim, dtype=None):

@@ -20,6 +20,7 @@ importing them.
 from __future__ import annotations
 
 import warnings
+from typing import NamedTuple
 
 from ..engine.declare import UNDECLARED, facet
 from ..engine.function import FUNCTIONS, TENSOR_F  # noqa: F401  (the engine's tables, filled here)
@@ -76,6 +77,18 @@ class Builtin:
         return f"<built-in {self.name}: {self.sig}>"
 
 
+class Inplace(NamedTuple):
+    """An op's in-place method `x.name(...)` (`register(inplace=...)`; library/inplace.py
+    makes it from the op, unless it writes one by hand): `reads_argument`, its
+    forward-mode tangent reads an argument that is x itself, after the update, as
+    PyTorch's formula does (`x.mul_(x)`); `tensors_only`, its other operand must be a
+    tensor (a number gets PyTorch's error naming the method)."""
+
+    name: str
+    reads_argument: bool = False
+    tensors_only: bool = False
+
+
 BUILTINS: dict[str, Builtin] = {}  # language name -> entry (functions, and methods too)
 METHOD_ONLY: dict[str, Builtin] = {}  # x.name(...) that is not also a function name(...)
 BATCH_KINDS: dict = {}  # kind of batching rule -> the rule (ops/batch_rules.py, library/vmap.py)
@@ -88,6 +101,7 @@ facet(
     "the vmap batching rule, or the name of a kind of rule (ops/batch_rules.py), "
     "or None: the per-sample loop",
 )
+facet("inplace", "builtin", "the name of its in-place method (as exp_; or an Inplace), or None")
 
 
 def _batched(names, batch):
@@ -124,7 +138,8 @@ def register(
     def deco(fn):
         entry = Builtin(name, fn, sig, doc, method, function, list(checks), category)
         entry.aliases = tuple(aliases)
-        entry.batch, entry.inplace, entry.pure = batch, inplace, pure
+        entry.batch, entry.pure = batch, pure
+        entry.inplace = Inplace(inplace) if isinstance(inplace, str) else inplace
         table = BUILTINS if function else METHOD_ONLY
         for n in (name, *aliases):
             if n in table:

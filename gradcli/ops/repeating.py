@@ -92,6 +92,7 @@ def _repeats(sizes):
     checks=[((M, 2, 1), {}), ((M, (2, 1, 3)), {}), ((Arg((3,)), 2), {}), ((M, 0, 1), {})],
     category="shape",
     batch=None,
+    inplace=None,
 )
 def repeat(x, *sizes):
     if not isinstance(x, Tensor):
@@ -127,6 +128,7 @@ def repeat(x, *sizes):
     checks=[((M,), {}), ((Arg(()),), {})],
     category="shape",
     batch=None,
+    inplace=None,
 )
 def ravel(input):
     if not isinstance(input, Tensor):
@@ -146,6 +148,7 @@ def ravel(input):
     function=False,
     category="shape",
     batch=None,
+    inplace=None,
 )
 def is_contiguous(x, memory_format=None):
     return bool(x.data.flags.c_contiguous)

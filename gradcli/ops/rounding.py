@@ -168,6 +168,7 @@ def div_mode(input, other, mode):
     ],
     category="arith",
     batch="elementwise",
+    inplace="div_",
 )
 def div(input, other, *, rounding_mode=_UNSET):
     if rounding_mode is _UNSET:
@@ -251,6 +252,7 @@ def _trunc_quotient(F, a, b):
     ],
     category="arith",
     batch=None,
+    inplace="fmod_",
 )
 def fmod(input, other):
     if not isinstance(input, Tensor) or not isinstance(other, (Tensor, int, float)):

@@ -126,6 +126,7 @@ class SubScaled(AddScaled):
     ],
     category="arith",
     batch="elementwise",
+    inplace="add_",
 )
 def add(input, other, *, alpha=1):
     if type(alpha) is int and alpha == 1:
@@ -147,6 +148,7 @@ def add(input, other, *, alpha=1):
     category="arith",
     aliases=("subtract",),
     batch="elementwise",
+    inplace="sub_",
 )
 def sub(input, other, *, alpha=1):
     if type(alpha) is int and alpha == 1 and type(input) is Tensor:

@@ -103,6 +103,7 @@ def _viewable(arr, shape):
     checks=[((M, 3, 2), {}), ((M, -1), {})],
     category="shape",
     batch="reshape",
+    inplace=None,
 )
 @tensor_f("reshape")
 @viewing
@@ -133,6 +134,7 @@ def _reshaped(x, shape):
     checks=[((M, 6), {})],
     category="shape",
     batch="reshape",
+    inplace=None,
 )
 @viewing
 def view(x, *shape):
@@ -155,6 +157,7 @@ def view(x, *shape):
     checks=[((Arg((2, 3, 2)),), {}), ((Arg((2, 3, 2)),), {"start_dim": 1})],
     category="shape",
     batch="flatten",
+    inplace=None,
 )
 @viewing
 def flatten(x, start_dim=0, end_dim=-1):
@@ -217,6 +220,7 @@ class SqueezeMatmul(Squeeze):
     checks=[((Arg((2, 1, 3)),), {}), ((Arg((2, 1)),), {"dim": 1})],
     category="shape",
     batch="squeeze",
+    inplace=None,
 )
 @viewing
 def squeeze(x, dim=None):
@@ -259,6 +263,7 @@ class Unsqueeze(Function):
     checks=[((Arg((3,)), 0), {}), ((M, -1), {})],
     category="shape",
     batch="unsqueeze",
+    inplace=None,
 )
 @viewing
 def unsqueeze(x, dim):
@@ -295,6 +300,7 @@ class Expand(Function):
     checks=[((Arg((3, 1)), 3, 4), {}), ((Arg((3,)), 2, 3), {})],
     category="shape",
     batch="expand",
+    inplace=None,
 )
 @viewing
 def expand(x, *sizes):
@@ -336,6 +342,7 @@ def _broadcast_to_t(x, shape):
     function=False,
     category="shape",
     batch="expand_as",
+    inplace=None,
 )
 def expand_as(x, other):
     return expand(x, tensor_arg(other).data.shape)
@@ -364,6 +371,7 @@ class Permute(Function):
     checks=[((Arg((2, 3, 2)), 2, 0, 1), {})],
     category="shape",
     batch="permute",
+    inplace=None,
 )
 @viewing
 def permute(x, *dims):
@@ -544,6 +552,7 @@ def _int_or_none(v):
     ],
     category="shape",
     batch=None,
+    inplace=None,
 )
 @internal("index", batch="index")
 @viewing
@@ -608,6 +617,7 @@ def _check_index_size(key, shape, itemsize):
     checks=[((M,), {}), ((M,), {"dim": 1})],
     category="shape",
     batch="pieces",
+    inplace=None,
 )
 def unbind(x, dim=0):
     x = tensor_arg(x)
@@ -702,6 +712,7 @@ class Clone(Function):
     checks=[((M,), {})],
     category="shape",
     batch="elementwise",
+    inplace=None,
 )
 def clone(x):
     return Clone.apply(tensor_arg(x))

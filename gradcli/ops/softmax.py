@@ -173,6 +173,7 @@ def _functional(name):
     checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": 0})],
     category="reduce",
     batch="along_dim",
+    inplace=None,
 )
 def softmax(input, dim=REQUIRED, dtype=None):
     dim = _check_dim(dim, "softmax")
@@ -190,6 +191,7 @@ def softmax(input, dim=REQUIRED, dtype=None):
     checks=[((M,), {"dim": 1}), ((Arg((4,)),), {"dim": 0})],
     category="reduce",
     batch="along_dim",
+    inplace=None,
 )
 def log_softmax(input, dim=REQUIRED, dtype=None):
     dim = _check_dim(dim, "log_softmax")

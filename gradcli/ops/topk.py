@@ -113,6 +113,7 @@ class Topk(Function):
     ],
     category="reduce",
     batch=None,
+    inplace=None,
 )
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if not isinstance(input, Tensor):
