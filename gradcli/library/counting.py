@@ -62,6 +62,7 @@ class Histogram(ValuesIndices):
     method=True,
     category="reduce",
     batch=None,
+    inplace=None,
 )
 def histogram(input, bins, *, range=None, weight=None, density=False, out=None):  # noqa: A002
     if type(input) is not Tensor:

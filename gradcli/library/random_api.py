@@ -31,6 +31,7 @@ def _top(rows, n):
     method=True,
     category="creation",
     batch=None,
+    inplace=None,
 )
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     if type(input) is not Tensor:
@@ -124,6 +125,7 @@ def _check_tensor(x, what):
     function=False,
     category="tensor",
     batch=None,
+    inplace=None,
 )
 def exponential_(x, lambd=1.0, *, generator=None):
     _check_tensor(x, "exponential_")
@@ -168,6 +170,7 @@ _C_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half"}
     function=False,
     category="tensor",
     batch=None,
+    inplace=None,
 )
 def random_(x, *args, generator=None, **kw):
     _check_tensor(x, "random_")

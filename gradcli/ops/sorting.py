@@ -107,6 +107,7 @@ def _sort_args(what, input, dim, descending):
     ],
     category="reduce",
     batch=None,
+    inplace=None,
 )
 def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     x, axis = _sort_args("sort", input, dim, descending)
@@ -123,6 +124,7 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     method=True,
     category="reduce",
     batch=None,
+    inplace=None,
 )
 def argsort(input, dim=-1, descending=False, stable=False):
     x, axis = _sort_args("argsort", input, dim, descending)
@@ -169,6 +171,7 @@ class DiagonalCopy(Diagonal):
     ],
     category="shape",
     batch=None,
+    inplace=None,
 )
 def diag(input, diagonal=0, *, out=None):
     if not isinstance(input, Tensor):
