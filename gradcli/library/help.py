@@ -16,6 +16,7 @@ from ..runtime.errors import GradValueError, did_you_mean
 from ..core.printing import show
 from ..core.tensor import Tensor
 from ..ops.registry import BUILTINS, METHOD_ONLY, Arg, register
+from . import name_docs
 
 _TORCH = {"arith", "compare", "creation", "linalg", "math", "reduce", "shape", "tensor"}
 _PYTORCH_NAMES = {
@@ -151,13 +152,16 @@ def help_(x=None):
     else:
         entry = entry_of(getattr(x, "fn", x))
         if entry is None:
-            if isinstance(x, str):
+            if isinstance(x, str) and name_docs.find(x) is None:
                 raise GradValueError(
                     f"help(): no built-in named {x!r}",
                     hint=did_you_mean(x, list(BUILTINS) + list(METHOD_ONLY)),
                 )
+            found = name_docs.find(x) if isinstance(x, str) else name_docs.of_value(x)
             name = getattr(x, "name", None)
-            if name and getattr(x, "params", None) is not None:
+            if found is not None:
+                text = name_docs.text(*found)
+            elif name and getattr(x, "params", None) is not None:
                 text = f"{name}({', '.join(x.params)}): a function defined in this program"
             else:
                 text = f"{show(x)}: no help for this value"

@@ -23,6 +23,7 @@ from .lexer import keywords
 from .undo import cmd_undo
 from .paste import cmd_paste
 from ..library import help as library_help
+from ..library import name_docs
 from .help import topic_text as help_topic, topics_line
 from ..driver import UsageError, read_source
 
@@ -136,6 +137,8 @@ def help_name(name: str, session) -> str | None:
     elif name in values.METHODS:
         lines.append(f"x.{name}(...)")
         lines.append("    a tensor method")
+    elif name_docs.find(name) is not None:
+        lines.append(name_docs.text(*name_docs.find(name)))
     if name in session.scope.vars:
         lines.append(f"{name}: a variable, {describe(session.scope.vars[name])}")
     elif entry is None and name in session.builtins:

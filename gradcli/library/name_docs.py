@@ -1,0 +1,205 @@
+"""Help for the names of the `torch` namespace that are not op-table entries: modules
+(`torch.func`), classes (`nn.Linear`) and library functions (`torch.func.vmap`).
+
+`walk()` lists every such name under `torch` with its value, `find(name)` resolves what a
+person types (`nn.Linear`, `torch.func.grad`, `vmap`), and `text(qualname, value)` is the
+help shown for it: a signature read from the value itself and a one-line doc (the value's
+own docstring, or DOCS below). `help(...)`, the REPL's `NAME?` and `:help NAME`, and the
+documentation site's reference all read these, and a test checks that every name has a doc.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from ..ops.registry import BUILTINS, METHOD_ONLY
+from . import torch_ns
+from .values import Module
+
+# one line each, for the names whose value has no docstring of its own
+DOCS = {
+    "torch.nn": "neural-network layers, containers, losses, nn.init and nn.functional",
+    "torch.nn.functional": "functional forms of the layers (also reached as F.NAME)",
+    "torch.nn.init": "in-place initialisation of parameters, drawing torch's numbers",
+    "torch.autograd": "backward, grad, Function, functional, forward_ad, graph hooks",
+    "torch.autograd.functional": "jacobian, hessian, vjp, jvp, hvp, vhp of a function",
+    "torch.autograd.profiler": "profile: runs the block unprofiled, with a warning",
+    "torch.autograd.graph": "saved-tensor hooks: saved_tensors_hooks, save_on_cpu",
+    "torch.autograd.forward_ad": "forward-mode AD: dual_level, make_dual, unpack_dual",
+    "torch.autograd.function": "Function, FunctionCtx and once_differentiable",
+    "torch.cuda": "CUDA queries; gradcli runs on the CPU, so is_available() is False",
+    "torch.linalg": "linear algebra: inv and vector_norm",
+    "torch.accelerator": "accelerator queries; none is available",
+    "torch.utils": "utils.data: Dataset, TensorDataset, DataLoader",
+    "torch.utils.data": "datasets and batching: Dataset, TensorDataset, DataLoader",
+    "torch.optim": "optimizers (SGD, Adam, AdamW, RMSprop, Adagrad) and lr_scheduler",
+    "torch.optim.lr_scheduler": "learning-rate schedules: StepLR",
+    "torch.backends": "backend queries: mps and cuda are not built",
+    "torch.backends.mps": "Apple MPS queries; not available",
+    "torch.backends.cuda": "CUDA backend queries; not built",
+    "torch.func": "function transforms: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap",
+    "torch.Size": "a shape: a tuple of ints, printed as torch.Size([2, 3])",
+    "torch.no_grad": "a context (with no_grad:) or decorator that turns recording off",
+    "torch.enable_grad": "a context (with enable_grad:) or decorator that turns recording on",
+    "torch.nn.functional.softmax": "softmax over dim (torch's implicit dim when it is left out)",
+    "torch.nn.functional.log_softmax": "log(softmax(input)) over dim, computed stably",
+    "torch.nn.init.uniform_": "fill the tensor with uniform numbers in [a, b)",
+    "torch.nn.init.normal_": "fill the tensor with normal numbers of mean and std",
+    "torch.nn.init.constant_": "fill the tensor with val",
+    "torch.nn.init.zeros_": "fill the tensor with zeros",
+    "torch.nn.init.ones_": "fill the tensor with ones",
+    "torch.nn.init.calculate_gain": "the recommended gain for a nonlinearity",
+    "torch.nn.init.kaiming_uniform_": "He initialisation, uniform",
+    "torch.nn.init.kaiming_normal_": "He initialisation, normal",
+    "torch.nn.init.xavier_uniform_": "Glorot initialisation, uniform",
+    "torch.nn.init.xavier_normal_": "Glorot initialisation, normal",
+    "torch.nn.Linear": "a fully connected layer: x @ weight.T + bias",
+    "torch.nn.Bilinear": "x1^T W x2 + b for each output feature",
+    "torch.nn.Conv2d": "a 2-D convolution over (N, C, H, W) input",
+    "torch.nn.MaxPool2d": "2-D max pooling",
+    "torch.nn.Softmax": "softmax over dim, as a module",
+    "torch.nn.LogSoftmax": "log_softmax over dim, as a module",
+    "torch.nn.LeakyReLU": "max(0, x) + negative_slope * min(0, x) element-wise",
+    "torch.nn.Flatten": "flatten dims start_dim..end_dim",
+    "torch.nn.Identity": "returns its input",
+    "torch.nn.Dropout": "zeroes elements with probability p in training mode, scales the rest",
+    "torch.nn.Sequential": "modules called one after another",
+    "torch.nn.ModuleList": "a list of modules whose parameters the owner sees",
+    "torch.nn.ModuleDict": "a dict of modules whose parameters the owner sees",
+    "torch.nn.MSELoss": "mean squared error, as a module",
+    "torch.nn.L1Loss": "mean absolute error, as a module",
+    "torch.nn.BCELoss": "binary cross-entropy of probabilities, as a module",
+    "torch.nn.BCEWithLogitsLoss": "binary cross-entropy of logits, as a module",
+    "torch.nn.NLLLoss": "negative log-likelihood of log-probabilities, as a module",
+    "torch.nn.CrossEntropyLoss": "cross-entropy of logits and class indices or probabilities",
+    "torch.autograd.functional.vjp": "(outputs, v^T J): a vector-Jacobian product",
+    "torch.autograd.graph.saved_tensors_hooks": "a context: pack and unpack every saved tensor",
+    "torch.autograd.graph.save_on_cpu": "saved_tensors_hooks that keep tensors on the CPU",
+    "torch.autograd.graph.disable_saved_tensors_hooks": "a context that refuses saved hooks",
+    "torch.autograd.forward_ad.dual_level": "a context: a forward-mode level",
+    "torch.autograd.forward_ad.make_dual": "a dual tensor: primal with tangent",
+    "torch.autograd.forward_ad.unpack_dual": "(primal, tangent) of a dual tensor",
+    "torch.autograd.forward_ad.enter_dual_level": "open a forward-mode level",
+    "torch.autograd.forward_ad.exit_dual_level": "close a forward-mode level",
+    "torch.cuda.is_available": "False: gradcli computes on the CPU",
+    "torch.cuda.device_count": "0",
+    "torch.accelerator.is_available": "False",
+    "torch.accelerator.current_accelerator": "None",
+    "torch.accelerator.device_count": "0",
+    "torch.utils.data.default_collate": "stack a list of samples into a batch",
+    "torch.backends.mps.is_available": "False",
+    "torch.backends.mps.is_built": "False",
+    "torch.backends.cuda.is_built": "False",
+    "torch.func.grad": "grad(f)(x): the gradient of the scalar f at x, as a function",
+    "torch.func.grad_and_value": "like grad, returning (gradient, value)",
+    "torch.func.vjp": "(f(primals), vjp_fn): vjp_fn(v) is v^T J",
+    "torch.func.jvp": "(f(primals), J tangents), in forward mode",
+    "torch.func.jacrev": "the Jacobian of f, by reverse mode",
+    "torch.func.jacfwd": "the Jacobian of f, by forward mode",
+    "torch.func.hessian": "the Hessian of f (jacfwd over jacrev)",
+    "torch.func.linearize": "(f(primals), jvp_fn) with the linearisation kept",
+    "torch.func.vmap": "vmap(f)(xs): f run on a batch at once (in_dims, out_dims)",
+    "torch.func.functional_call": "call a module with the given parameters and buffers",
+}
+
+_SKIP_TYPES = (int, float, bool, str)  # constants: pi, inf, the dtypes are shown apart
+
+
+def _is_dtype(v):
+    return type(v).__name__ == "DType"
+
+
+def walk():
+    """[(qualified name, value)] of the `torch` namespace, modules before their members;
+    op-table entries reached there are left out (the op table documents them)."""
+    out = []
+    entries = {id(e.fn) for table in (BUILTINS, METHOD_ONLY) for e in table.values()}
+
+    def go(module):
+        for name, v in module.members.items():
+            q = f"{module.name}.{name}"
+            if isinstance(v, Module):
+                out.append((q, v))
+                go(v)
+            elif isinstance(v, _SKIP_TYPES) or _is_dtype(v) or id(v) in entries:
+                continue
+            else:
+                out.append((q, v))
+
+    go(torch_ns.namespace()["torch"])
+    return out
+
+
+def find(name: str):
+    """(qualified name, value) for what a person typed, or None: a dotted path from
+    `torch` (`torch.func.grad`, `nn.Linear`, `F.linear`), or a last name that only one
+    such value has (`vmap`, `Linear`)."""
+    path = name.split(".")
+    if path[0] == "F":
+        path = ["torch", "nn", "functional", *path[1:]]
+    elif path[0] in ("nn", "func", "autograd", "optim", "linalg", "utils"):
+        path = ["torch", *path]
+    if path[0] == "torch":
+        v = torch_ns.namespace()["torch"]
+        for p in path[1:]:
+            if not isinstance(v, Module) or p not in v.members:
+                return None
+            v = v.members[p]
+        return ".".join(path), v
+    if len(path) == 1:
+        hits = [(q, v) for q, v in walk() if q.rsplit(".", 1)[1] == name]
+        if len(hits) == 1:
+            return hits[0]
+    return None
+
+
+def of_value(value):
+    """(qualified name, value) for a value of the namespace (`help(nn.Linear)`), or None."""
+    for q, v in walk():
+        if v is value:
+            return q, v
+    return None
+
+
+def doc(qualname: str, value) -> str | None:
+    """One line: DOCS, else the first line of the value's own docstring (gradcli's)."""
+    if qualname in DOCS:
+        return DOCS[qualname]
+    if isinstance(value, Module):
+        return None
+    own = getattr(value, "__doc__", None)
+    mod = getattr(value, "__module__", None) or getattr(type(value), "__module__", "")
+    if own and str(mod).startswith("gradcli"):
+        return own.strip().split("\n\n")[0].replace("\n", " ")
+    return None
+
+
+def signature(qualname: str, value) -> str:
+    """`qualname(params)` for a function or class, `qualname` for a module."""
+    if isinstance(value, Module):
+        return qualname
+    try:
+        sig = inspect.signature(value)
+    except (TypeError, ValueError):
+        return qualname
+    params = [p for p in sig.parameters.values() if not p.name.startswith("_")]
+    return f"{qualname}({str(sig.replace(parameters=params))[1:-1]})"
+
+
+def kind(value) -> str:
+    if isinstance(value, Module):
+        return "module"
+    if inspect.isclass(value) or isinstance(value, type):
+        return "class"
+    return "function" if callable(value) else "value"
+
+
+def text(qualname: str, value) -> str:
+    """The help shown for a namespace name."""
+    lines = [signature(qualname, value), f"    {doc(qualname, value) or kind(value)}"]
+    if isinstance(value, Module):
+        names = sorted(value.members)
+        lines.append(f"    members: {' '.join(names)}")
+    elif kind(value) == "class":
+        lines.append(f"    a class: {qualname.rsplit('.', 1)[1]}(...) makes one")
+    return "\n".join(lines)
