@@ -112,10 +112,12 @@ def test_every_batching_kind_is_used():
 
 def test_no_module_keeps_a_list_of_op_names():
     """The facets are read from the declarations: the lists they replace are gone."""
+    import gradcli.language.loop_shapes as loop_shapes
     import gradcli.ops.batch_rules as batch_rules
 
     for mod, names in (
         (batch_rules, ("ELEMENTWISE", "_TUPLE_DIMS", "_FLAT_DIMS", "_PRODUCT_DIMS")),
+        (loop_shapes, ("PURE_FUNCS", "PURE_METHODS")),
     ):
         src = inspect.getsource(mod)
         assert not [n for n in names if n in src], mod.__name__
@@ -130,3 +132,10 @@ def test_every_declared_inplace_method_exists():
             assert isinstance(e.inplace, Inplace), e.name
             assert e.inplace.name in METHOD_ONLY, f"{e.name}: no method {e.inplace.name}"
             assert METHOD_ONLY[e.inplace.name].inplace is None
+
+
+def test_purity_has_its_forms():
+    for e in ENTRIES:
+        assert e.pure in (True, False, "method"), e.name
+        if e.pure:
+            assert e.method or e.pure is True, e.name  # "method": as x.f(numbers)

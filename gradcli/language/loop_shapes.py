@@ -4,8 +4,9 @@ shapes of statement checked on the parse tree, once, when the loop is compiled.
 A `for` or `while` body qualifies when each of its statements is one of:
 
 * `name = expression`, the expression made of variables, number literals, `+ - * /
-  ** ^`, unary minus, the methods `PURE_METHODS` with number arguments and the
-  functions `PURE_FUNCS` (also as `torch.mean(...)`) of one such expression;
+  ** ^`, unary minus, the methods of ops that declare themselves pure (`register(...,
+  pure=True or "method")`, ops/registry.py) with number arguments, and the functions
+  of ops that declare `pure=True` (also as `torch.mean(...)`) of one such expression;
 * `name.backward()` of a name such a statement made;
 * `i += 1` (`+=` / `-=` of an int literal), and a `with torch.no_grad():` (or
   `no_grad`) block of in-place updates `w -= expression` (names, numbers, `w.grad`
@@ -28,13 +29,10 @@ variables at the start of an iteration as where it stands.
 
 from __future__ import annotations
 
+from ..ops.registry import BUILTINS
 from .parser import Tree
 from .positions import pos
 
-PURE_FUNCS = frozenset(
-    {"mean", "sum", "exp", "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu"}
-)
-PURE_METHODS = PURE_FUNCS | {"pow", "neg", "square"}
 _ARITH = frozenset({"+", "-", "*", "/", "**"})
 _COND_OPS = frozenset({"+", "-", "*", "%", "//"})
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
@@ -102,6 +100,18 @@ def pure(node) -> bool:
     return _made_of(node, _ARITH, _pure_call)
 
 
+def _pure_function(name) -> bool:
+    """Whether the op `name` declares that a replayed loop may run it as `f(x)`."""
+    entry = BUILTINS.get(name)
+    return entry is not None and entry.pure is True
+
+
+def _pure_method(name) -> bool:
+    """... and as `x.f(numbers)`."""
+    entry = BUILTINS.get(name)
+    return entry is not None and (entry.pure is True or entry.pure == "method")
+
+
 def _pure_call(node) -> bool:
     if node.data != "call":
         return False
@@ -113,10 +123,10 @@ def _pure_call(node) -> bool:
         if (
             isinstance(recv, Tree) and recv.data == "name" and recv.children[0].value == "torch"
         ):  # torch.mean(expression)
-            return attr in PURE_FUNCS and len(args) == 1 and pure(args[0])
-        return attr in PURE_METHODS and pure(recv) and all(_number(a) for a in args)
+            return _pure_function(attr) and len(args) == 1 and pure(args[0])
+        return _pure_method(attr) and pure(recv) and all(_number(a) for a in args)
     if fn.data == "name":
-        return fn.children[0].value in PURE_FUNCS and len(args) == 1 and pure(args[0])
+        return _pure_function(fn.children[0].value) and len(args) == 1 and pure(args[0])
     return False
 
 

@@ -28,6 +28,7 @@ def _grad_tensor_arg(v):
     category="autograd",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def backward(
     tensors, gradient=None, retain_graph=None, create_graph=False, inputs=None, grad_tensors=None
@@ -94,6 +95,7 @@ def backward_leaves(
     category="autograd",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def grad(
     outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False
@@ -134,6 +136,7 @@ ENABLE_GRAD = GradModeContext(True, "enable_grad")
     category="autograd",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def no_grad():
     return NO_GRAD
@@ -146,6 +149,7 @@ def no_grad():
     category="autograd",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def enable_grad():
     return ENABLE_GRAD
@@ -195,6 +199,7 @@ class SetGradEnabled:
     category="autograd",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def set_grad_enabled(mode):
     return SetGradEnabled(mode)
@@ -207,6 +212,7 @@ def set_grad_enabled(mode):
     category="autograd",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def is_grad_enabled():
     return context.current.grad_enabled

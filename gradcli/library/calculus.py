@@ -132,6 +132,7 @@ def _assemble(rows, out_shape, x, create_graph):
     category="autograd",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def jacobian(
     func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"
@@ -161,6 +162,7 @@ VECTORIZE_ONLY = (
     category="autograd",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def hessian(
     func,
@@ -259,6 +261,7 @@ def _num(v):
     category="autograd",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def gradcheck(
     func,

@@ -63,6 +63,7 @@ class Histogram(ValuesIndices):
     category="reduce",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def histogram(input, bins, *, range=None, weight=None, density=False, out=None):  # noqa: A002
     if type(input) is not Tensor:

@@ -170,6 +170,7 @@ def _escape_label(s):
     category="autograd",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def graph(t, format="text", values=False):
     if isinstance(t, Function):  # graph(y.grad_fn): the same picture

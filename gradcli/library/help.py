@@ -142,6 +142,7 @@ def help_text(entry, name=None) -> str:
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def help_(x=None):
     if x is None:

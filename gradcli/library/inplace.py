@@ -399,7 +399,15 @@ class IndexAdd(Function):
 
 def _method(name, sig, doc):
     return register(
-        name, sig, doc, method=True, function=False, category="tensor", batch=None, inplace=None
+        name,
+        sig,
+        doc,
+        method=True,
+        function=False,
+        category="tensor",
+        batch=None,
+        inplace=None,
+        pure=False,
     )
 
 

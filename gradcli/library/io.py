@@ -210,6 +210,7 @@ def _numeric_row(line):
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def load(path, dtype=None, requires_grad=False):
     kind = _kind(path, "load")
@@ -238,6 +239,7 @@ def _csv_fmt(a):
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def save(t, path):
     if hasattr(t, "file_text") and isinstance(path, str):  # a picture: graph(y)

@@ -39,6 +39,7 @@ def _method(name, sig, doc, **kw):
     "the shape (torch.Size), or the size of one dim",
     batch="size",
     inplace=None,
+    pure=False,
 )
 def size(x, dim=None):
     s = Size(x.data.shape)
@@ -50,13 +51,19 @@ def size(x, dim=None):
     return s[d]
 
 
-@_method("dim", "x.dim()", "number of dims", batch="dim", inplace=None)
+@_method("dim", "x.dim()", "number of dims", batch="dim", inplace=None, pure=False)
 def dim(x):
     return x.data.ndim
 
 
 @_method(
-    "numel", "x.numel()", "number of elements", batch="numel", aliases=("nelement",), inplace=None
+    "numel",
+    "x.numel()",
+    "number of elements",
+    batch="numel",
+    aliases=("nelement",),
+    inplace=None,
+    pure=False,
 )
 def numel(x):
     return int(x.data.size)
@@ -71,12 +78,20 @@ def numel(x):
     category="tensor",
     batch="item",
     inplace=None,
+    pure=False,
 )
 def item(x):
     return x.item()
 
 
-@_method("tolist", "x.tolist()", "the values as (nested) Python lists", batch="item", inplace=None)
+@_method(
+    "tolist",
+    "x.tolist()",
+    "the values as (nested) Python lists",
+    batch="item",
+    inplace=None,
+    pure=False,
+)
 def tolist(x):
     check_objects(x.data.size, "tolist()", 32)
     return x.data.tolist()
@@ -88,6 +103,7 @@ def tolist(x):
     "the same values, cut off from the graph",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def detach(x):
     r = Tensor(x.data)
@@ -101,6 +117,7 @@ def detach(x):
     "set requires_grad in place and return x",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def requires_grad_(x, requires_grad=True):
     if requires_grad and x.data.dtype.kind != "f":
@@ -116,7 +133,12 @@ def requires_grad_(x, requires_grad=True):
 
 
 @_method(
-    "retain_grad", "x.retain_grad()", "keep .grad for a non-leaf tensor", batch=None, inplace=None
+    "retain_grad",
+    "x.retain_grad()",
+    "keep .grad for a non-leaf tensor",
+    batch=None,
+    inplace=None,
+    pure=False,
 )
 def retain_grad(x):
     if not x.requires_grad:
@@ -151,6 +173,7 @@ class RemovableHandle:
     "returns a handle with .remove()",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def register_hook(x, hook):
     if not x.requires_grad:
@@ -185,6 +208,7 @@ def write_(x, values):
     "accumulate gradients of x into the leaves' .grad",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     if (
@@ -205,6 +229,7 @@ def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inp
     "x converted to dtype (x itself if it has it already, unless copy=true)",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def to_method(
     x, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None, **unknown
@@ -243,6 +268,7 @@ def to_method(
     "x converted to other's dtype (x itself if it has it)",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def type_as(x, other):
     if not isinstance(other, Tensor):
@@ -252,12 +278,21 @@ def type_as(x, other):
     return to(x, other.data.dtype)
 
 
-@_method("cpu", "x.cpu()", "x itself (gradcli computes on the CPU)", batch=None, inplace=None)
+@_method(
+    "cpu", "x.cpu()", "x itself (gradcli computes on the CPU)", batch=None, inplace=None, pure=False
+)
 def cpu(x):
     return x
 
 
-@_method("cuda", "x.cuda()", "an error: gradcli computes on the CPU only", batch=None, inplace=None)
+@_method(
+    "cuda",
+    "x.cuda()",
+    "an error: gradcli computes on the CPU only",
+    batch=None,
+    inplace=None,
+    pure=False,
+)
 def cuda(x, device=None, non_blocking=False):
     on_cpu("cuda")
 
@@ -269,6 +304,7 @@ def cuda(x, device=None, non_blocking=False):
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def device(type, index=None):
     return _device(type, index)
@@ -280,6 +316,7 @@ def device(type, index=None):
     "the type name, or a copy converted to dtype",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def type_method(x, dtype=None):
     if dtype is None:
@@ -293,9 +330,14 @@ def type_method(x, dtype=None):
 
 
 def _cast_method(name, dt, batch):
-    _method(name, f"x.{name}()", f"a copy as {dtypes.TORCH_NAMES[dt]}", batch=batch, inplace=None)(
-        lambda x: to(x, dt)
-    )
+    _method(
+        name,
+        f"x.{name}()",
+        f"a copy as {dtypes.TORCH_NAMES[dt]}",
+        batch=batch,
+        inplace=None,
+        pure=False,
+    )(lambda x: to(x, dt))
 
 
 _cast_method("double", dtypes.float64, "elementwise")
@@ -304,17 +346,19 @@ _cast_method("char", np.dtype(np.int8), None)
 _cast_method("short", np.dtype(np.int16), None)
 
 
-@_method("float", "x.float()", "a copy as torch.float32", batch="elementwise", inplace=None)
+@_method(
+    "float", "x.float()", "a copy as torch.float32", batch="elementwise", inplace=None, pure=False
+)
 def _float_m(x):
     return to(x, dtypes.float32)
 
 
-@_method("int", "x.int()", "a copy as torch.int32", batch="elementwise", inplace=None)
+@_method("int", "x.int()", "a copy as torch.int32", batch="elementwise", inplace=None, pure=False)
 def _int_m(x):
     return to(x, np.dtype(np.int32))
 
 
-@_method("bool", "x.bool()", "a copy as torch.bool", batch="elementwise", inplace=None)
+@_method("bool", "x.bool()", "a copy as torch.bool", batch="elementwise", inplace=None, pure=False)
 def _bool_m(x):
     return to(x, dtypes.bool_)
 
@@ -325,6 +369,7 @@ def _bool_m(x):
     "whether the dtype is floating",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def is_floating_point(x):
     return x.data.dtype.kind == "f"
@@ -336,6 +381,7 @@ def is_floating_point(x):
     "x itself, or a contiguous copy (CloneBackward0)",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def contiguous(x):
     return x if x.data.flags.c_contiguous else FUNCTIONS["clone"](x)
@@ -347,6 +393,7 @@ def contiguous(x):
     "the values as a NumPy array (shown as NumPy shows it)",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def numpy_(x, *, force=False):
     if x.requires_grad and not force:

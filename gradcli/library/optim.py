@@ -219,6 +219,7 @@ def _betas(betas):
     category="optim",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def sgd(
     params,
@@ -262,6 +263,7 @@ def sgd(
     category="optim",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def adam(
     params,

@@ -79,6 +79,7 @@ class AdamW(Adam):
     category="optim",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def rmsprop(
     params,
@@ -122,6 +123,7 @@ def rmsprop(
     category="optim",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def adagrad(
     params,
@@ -164,6 +166,7 @@ def adagrad(
     category="optim",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def adamw(
     params,

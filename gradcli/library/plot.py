@@ -467,6 +467,7 @@ def _write_png(fig, path):
     category="autograd",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def plot(*args, file=None, derivative=True, points=None, title=None):
     args = list(args)

@@ -28,6 +28,7 @@ from ..runtime.limits import check_items, check_objects
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def print_(*values, sep=" ", end="\n"):
     for what, v in (("sep", sep), ("end", end)):
@@ -45,6 +46,7 @@ def print_(*values, sep=" ", end="\n"):
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def display(*values):
     for v in values:
@@ -61,6 +63,7 @@ def display(*values):
     category="misc",
     batch="len",
     inplace=None,
+    pure=False,
 )
 def len_(x):
     if isinstance(x, Tensor):
@@ -82,6 +85,7 @@ def len_(x):
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def range_(*args):
     if not 1 <= len(args) <= 3:
@@ -116,6 +120,7 @@ def _scalar(x, conv, what):
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def float_(x=0.0):
     return _scalar(x, float, "float")
@@ -128,6 +133,7 @@ def float_(x=0.0):
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def int_(x=0):
     return _scalar(x, int, "int")
@@ -140,17 +146,34 @@ def int_(x=0):
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def bool_(x=False):
     return truth(x)
 
 
-@register("str", "str(x)", "the text print would show", category="misc", batch=None, inplace=None)
+@register(
+    "str",
+    "str(x)",
+    "the text print would show",
+    category="misc",
+    batch=None,
+    inplace=None,
+    pure=False,
+)
 def str_(x=""):
     return show_str(x)
 
 
-@register("list", "list(x)", "a list of the items of x", category="misc", batch=None, inplace=None)
+@register(
+    "list",
+    "list(x)",
+    "a list of the items of x",
+    category="misc",
+    batch=None,
+    inplace=None,
+    pure=False,
+)
 def list_(x=()):
     if isinstance(x, Tensor):
         check_objects(len(x), "list() of this tensor", 300)
@@ -165,7 +188,13 @@ def list_(x=()):
 
 
 @register(
-    "tuple", "tuple(x)", "a tuple of the items of x", category="misc", batch=None, inplace=None
+    "tuple",
+    "tuple(x)",
+    "a tuple of the items of x",
+    category="misc",
+    batch=None,
+    inplace=None,
+    pure=False,
 )
 def tuple_(x=()):
     return tuple(list_(x))
@@ -178,6 +207,7 @@ def tuple_(x=()):
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def divmod_(a, b):
     if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):

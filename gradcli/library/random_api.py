@@ -32,6 +32,7 @@ def _top(rows, n):
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     if type(input) is not Tensor:
@@ -126,6 +127,7 @@ def _check_tensor(x, what):
     category="tensor",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def exponential_(x, lambd=1.0, *, generator=None):
     _check_tensor(x, "exponential_")
@@ -171,6 +173,7 @@ _C_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half"}
     category="tensor",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def random_(x, *args, generator=None, **kw):
     _check_tensor(x, "random_")

@@ -45,6 +45,7 @@ def _float_dtype(dtype):
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def normal(
     mean=0.0,
@@ -100,6 +101,7 @@ def normal(
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def randperm(
     n,
@@ -131,6 +133,7 @@ def randperm(
     category="shape",
     batch="movedim",
     inplace=None,
+    pure=False,
 )
 def movedim(input, source, destination):
     x = tensor_arg(input)
@@ -159,6 +162,7 @@ def movedim(input, source, destination):
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def set_default_device(device):
     on_cpu(device)
@@ -216,6 +220,7 @@ def _in_place_check(x):
     category="tensor",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     _in_place_check(x)
@@ -238,6 +243,7 @@ def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     category="tensor",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def uniform_method(x, a=0.0, b=1.0, *, generator=None, **kw):
     _in_place_check(x)

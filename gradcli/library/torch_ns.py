@@ -30,6 +30,7 @@ from ..runtime import context
     aliases=("manual_seed",),
     batch=None,
     inplace=None,
+    pure=False,
 )
 def seed(n):
     if isinstance(n, Tensor):
@@ -40,13 +41,27 @@ def seed(n):
 
 
 @register(
-    "is_tensor", "is_tensor(x)", "whether x is a tensor", category="misc", batch=None, inplace=None
+    "is_tensor",
+    "is_tensor(x)",
+    "whether x is a tensor",
+    category="misc",
+    batch=None,
+    inplace=None,
+    pure=False,
 )
 def is_tensor(x):
     return isinstance(x, Tensor)
 
 
-@register("numel", "numel(x)", "number of elements", category="misc", batch="numel", inplace=None)
+@register(
+    "numel",
+    "numel(x)",
+    "number of elements",
+    category="misc",
+    batch="numel",
+    inplace=None,
+    pure=False,
+)
 def numel_fn(x):
     return int(tensor_arg(x).data.size)
 
@@ -66,6 +81,7 @@ _PROFILES = {
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def set_printoptions(
     precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
@@ -98,6 +114,7 @@ def set_printoptions(
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def set_default_dtype(dtype):
     dt = dtypes.as_numpy(dtype)
@@ -113,6 +130,7 @@ def set_default_dtype(dtype):
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def get_default_dtype():
     return dtypes.DType(context.current.default_float)
@@ -128,6 +146,7 @@ def get_default_dtype():
     category="misc",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def assert_close(a, b, tol=1e-6, rtol=None, atol=None):
     x, y = to_array(a).astype(np.float64), to_array(b).astype(np.float64)

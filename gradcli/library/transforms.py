@@ -57,4 +57,5 @@ register(
     category="autograd",
     batch=None,
     inplace=None,
+    pure=False,
 )(functional.gradgradcheck)

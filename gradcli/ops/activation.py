@@ -56,6 +56,7 @@ class Softplus(Function):
     category="math",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def softplus(input, beta=1.0, threshold=20.0):
     return Softplus.apply(tensor_arg(input), beta=beta, threshold=threshold)
@@ -93,6 +94,7 @@ class LeakyReluBackward(ThresholdBackward):
     category="math",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     return LeakyRelu.apply(tensor_arg(input), slope=negative_slope)
@@ -161,6 +163,7 @@ class EluBackward(Function):
     category="math",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def elu(input, alpha=1.0, inplace=False):
     return Elu.apply(tensor_arg(input), alpha=alpha)
@@ -220,6 +223,7 @@ class LogSigmoidBackward(ElementwiseGrad):
     category="math",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def logsigmoid(input):
     return LogSigmoid.apply(tensor_arg(input))
@@ -253,6 +257,7 @@ class Silu(Function):
     category="math",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def silu(input, inplace=False):
     return Silu.apply(tensor_arg(input))

@@ -132,6 +132,7 @@ def _addmm(input, mat1, mat2, extra, beta, alpha, method):
     category="linalg",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def addmm(input, mat1, mat2, *extra, beta=1, alpha=1):
     return _addmm(input, mat1, mat2, extra, beta, alpha, False)

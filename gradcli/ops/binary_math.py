@@ -113,6 +113,7 @@ def _float_result(a, b):
     category="math",
     batch=None,
     inplace=Inplace("atan2_", tensors_only=True),
+    pure=False,
 )
 def atan2(input, other):
     a, b = tensors_only("atan2", input, other)
@@ -128,6 +129,7 @@ def atan2(input, other):
     category="math",
     batch=None,
     inplace=Inplace("hypot_", tensors_only=True),
+    pure=False,
 )
 def hypot(input, other):
     a, b = tensors_only("hypot", input, other)

@@ -55,6 +55,7 @@ for _name, _np, _kernel, _sym in (
         category="bitwise",
         batch=None,
         inplace=_name + "_",
+        pure=False,
     )(_bitwise(_np, _kernel))
 del _name, _np, _kernel, _sym
 
@@ -87,6 +88,7 @@ register(
     category="bitwise",
     batch=None,
     inplace="bitwise_left_shift_",
+    pure=False,
 )(_shift(True))
 register(
     "bitwise_right_shift",
@@ -96,6 +98,7 @@ register(
     category="bitwise",
     batch=None,
     inplace="bitwise_right_shift_",
+    pure=False,
 )(_shift(False))
 
 
@@ -107,6 +110,7 @@ register(
     category="bitwise",
     batch=None,
     inplace="bitwise_not_",
+    pure=False,
 )
 def bitwise_not(input):
     x = tensor_arg(input).data
@@ -147,6 +151,7 @@ for _name, _np in (
         category="bitwise",
         batch=None,
         inplace=_name + "_",
+        pure=False,
     )(with_method_positions(_logical(_np, _name), _name))
 del _name, _np
 
@@ -159,6 +164,7 @@ del _name, _np
     category="bitwise",
     batch=None,
     inplace="logical_not_",
+    pure=False,
 )
 def logical_not(input):
     return Tensor(np.asarray(np.logical_not(tensor_arg(input).data)))

@@ -82,6 +82,7 @@ def _tensor_list(tensors, what):
     aliases=("concat", "concatenate"),
     batch="join",
     inplace=None,
+    pure=False,
 )
 def cat(tensors, dim=0):
     ts = _tensor_list(tensors, "cat")
@@ -129,6 +130,7 @@ def _split_t(g, sizes, axis):
     category="shape",
     batch="join",
     inplace=None,
+    pure=False,
 )
 def stack(tensors, dim=0):
     ts = _tensor_list(tensors, "stack")
@@ -168,6 +170,7 @@ class Flip(Function):
     category="shape",
     batch="flip",
     inplace=None,
+    pure=False,
 )
 @tensor_f("flip")
 def flip(x, dims):
@@ -201,6 +204,7 @@ class MaskedFill(Function):
     category="shape",
     batch="elementwise",
     inplace="masked_fill_",
+    pure=False,
 )
 def masked_fill(x, mask, value):
     x, m = tensor_arg(x), tensor_arg(mask)
@@ -265,6 +269,7 @@ class MaskedFillTensor(Function):
     category="shape",
     batch="pieces",
     inplace=None,
+    pure=False,
 )
 def split(x, split_size_or_sections, dim=0):
     x = tensor_arg(x)
@@ -309,6 +314,7 @@ def split(x, split_size_or_sections, dim=0):
     category="shape",
     batch="pieces",
     inplace=None,
+    pure=False,
 )
 def chunk(x, chunks, dim=0):
     x = tensor_arg(x)

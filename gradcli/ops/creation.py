@@ -51,6 +51,7 @@ def _check_sizes(size):
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def tensor(data, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -81,6 +82,7 @@ def _filled(value, size, dtype, requires_grad):
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -96,6 +98,7 @@ def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     aliases=("empty",),
     batch=None,
     inplace=None,
+    pure=False,
 )
 def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -110,6 +113,7 @@ def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -132,6 +136,7 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -151,6 +156,7 @@ def _num(v):
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -221,6 +227,7 @@ def _range_fill(n, dt, value, lane=None):
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -333,6 +340,7 @@ def _random(kind, size, dtype, requires_grad, generator=None):
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -347,6 +355,7 @@ def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, dev
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -361,6 +370,7 @@ def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, de
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def randint(
     *args,
@@ -402,6 +412,7 @@ def _like(fn, name, doc, batch):
         category="creation",
         batch=batch,
         inplace=None,
+        pure=False,
     )
     def like(input, dtype=None, requires_grad=False, device=None):
         on_cpu(device)
@@ -429,6 +440,7 @@ _like(rand, "rand_like", "uniform [0, 1) values in the shape of input", None)
     category="creation",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -448,6 +460,7 @@ def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     category="creation",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def variable(data, requires_grad=False, volatile=False):
     x = tensor_arg(data)
@@ -468,6 +481,7 @@ def _legacy(name, dt):
         category="creation",
         batch=None,
         inplace=None,
+        pure=False,
     )
     def ctor(*args):
         dtype = dt if dt is not None else context.current.default_float

@@ -99,6 +99,7 @@ def _diagonal(x, offset, dim1, dim2):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def diagonal(input, offset=0, dim1=0, dim2=1):
     if not isinstance(input, Tensor):

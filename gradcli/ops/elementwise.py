@@ -454,6 +454,7 @@ def sub(a, b):
     category="arith",
     batch="elementwise",
     inplace=Inplace("mul_", reads_argument=True),
+    pure=False,
 )
 @internal("mul")
 def mul(a, b):
@@ -498,6 +499,7 @@ def div(a, b):
     category="arith",
     batch="elementwise",
     inplace=Inplace("remainder_", reads_argument=True),
+    pure=False,
 )
 @internal("mod", batch="elementwise")
 def remainder(a, b):
@@ -523,6 +525,7 @@ class RemainderScalar(Remainder):
     category="arith",
     batch="elementwise",
     inplace="floor_divide_",
+    pure=False,
 )
 @internal("floor_divide")
 def floor_divide(a, b):
@@ -544,6 +547,7 @@ def floor_divide(a, b):
     aliases=("negative",),
     batch="elementwise",
     inplace="neg_",
+    pure="method",
 )
 @internal("neg")
 def neg(a):

@@ -127,6 +127,7 @@ class IndexAdd(Function):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def index_select(input, dim, index):
     x = _tensor(input, "index_select", "input", 1)
@@ -369,6 +370,7 @@ def _nd(a):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     x = _tensor(input, "gather", "input", 1)
@@ -426,6 +428,7 @@ def _scatter_checks(x, d, idx, src, op):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     x = _tensor(input, "scatter", "input", 1)
@@ -462,6 +465,7 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def scatter_add(input, dim, index, src):
     x = _tensor(input, "scatter_add", "input", 1)

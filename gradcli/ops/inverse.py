@@ -91,6 +91,7 @@ def _inverse(A, what):
     category="linalg",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def inverse(input, *, out=None):
     return _inverse(input, "inverse")

@@ -231,6 +231,7 @@ def _check_matmul_size(sa, sb):
     category="linalg",
     batch="matmul",
     inplace=None,
+    pure=False,
 )
 @internal("matmul")
 def matmul(input, other):
@@ -304,6 +305,7 @@ class Bmm(Function):
     category="linalg",
     batch=None,
     inplace=None,
+    pure=False,
 )
 @tensor_f("bmm")
 def bmm(a, b):
@@ -329,6 +331,7 @@ def bmm(a, b):
     category="linalg",
     batch="mm",
     inplace=None,
+    pure=False,
 )
 @tensor_f("mm")
 def mm(a, b):
@@ -348,6 +351,7 @@ def mm(a, b):
     category="linalg",
     batch="mv",
     inplace=None,
+    pure=False,
 )
 @tensor_f("mv")
 def mv(a, v):
@@ -369,6 +373,7 @@ def mv(a, v):
     category="linalg",
     batch="dot",
     inplace=None,
+    pure=False,
 )
 def dot(a, b):
     a, b = tensors_only("dot", a, b, names=("input", "tensor"), broadcast=False)
@@ -390,6 +395,7 @@ def dot(a, b):
     aliases=("ger",),
     batch="outer",
     inplace=None,
+    pure=False,
 )
 @tensor_f("outer")
 def outer(a, b):
@@ -436,6 +442,7 @@ class T(Transpose):
     aliases=("swapaxes", "swapdims"),
     batch="transpose",
     inplace=None,
+    pure=False,
 )
 @tensor_f("swapaxes")
 @viewing
@@ -458,6 +465,7 @@ def transpose(x, dim0, dim1):
     category="linalg",
     batch="t",
     inplace=None,
+    pure=False,
 )
 @viewing
 def t(x):
@@ -523,6 +531,7 @@ class Trace(Function):
     category="linalg",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def trace(x):
     return Trace.apply(tensor_arg(x))

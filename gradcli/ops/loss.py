@@ -183,6 +183,7 @@ def _size_warning(x, y):
     category="loss",
     batch="mse_loss",
     inplace=None,
+    pure=False,
 )
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     x, y = _floats(input, target)
@@ -198,6 +199,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     category="loss",
     batch="l1_loss",
     inplace=None,
+    pure=False,
 )
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     x, y = _floats(input, target)
@@ -285,6 +287,7 @@ def _const(t):
     category="loss",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def binary_cross_entropy_with_logits(
     input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
@@ -348,6 +351,7 @@ class BCE(_Loss):
     category="loss",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def binary_cross_entropy(
     input, target, weight=None, size_average=None, reduce=None, reduction="mean"
@@ -458,6 +462,7 @@ def _nll_args(x, target, weight, ignore_index):
     category="loss",
     batch="nll_loss",
     inplace=None,
+    pure=False,
 )
 def nll_loss(
     input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"
@@ -490,6 +495,7 @@ def nll_loss(
     category="loss",
     batch="cross_entropy",
     inplace=None,
+    pure=False,
 )
 def cross_entropy(
     input,
@@ -580,6 +586,7 @@ def _module(name, fn, doc):
         category="loss",
         batch=None,
         inplace=None,
+        pure=False,
     )(make)
 
 

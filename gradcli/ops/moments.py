@@ -91,6 +91,7 @@ def _pow(a, e, F):
     category="reduce",
     batch="reduction",
     inplace=None,
+    pure=False,
 )
 def norm(input, p="fro", dim=None, keepdim=False):
     x = tensor_arg(input)
@@ -142,6 +143,7 @@ def _empty_inf_check(x, p, dim):
     category="linalg",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def linalg_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     if not isinstance(x, Tensor):
@@ -299,6 +301,7 @@ def _var_call(cls, input, dim, unbiased, keepdim, correction):
     category="reduce",
     batch="reduction",
     inplace=None,
+    pure=False,
 )
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return _var_call(Var, input, dim, unbiased, keepdim, correction)
@@ -313,6 +316,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     category="reduce",
     batch="reduction",
     inplace=None,
+    pure=False,
 )
 def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return _var_call(Std, input, dim, unbiased, keepdim, correction)

@@ -30,6 +30,7 @@ def _int(v, what):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def narrow(x, dim, start, length):
     x = tensor_arg(x)
@@ -63,6 +64,7 @@ def narrow(x, dim, start, length):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def select(x, dim, index):
     x = tensor_arg(x)
@@ -88,6 +90,7 @@ def select(x, dim, index):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def view_as(x, other):
     return view(x, *tensor_arg(other).data.shape)

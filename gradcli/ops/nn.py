@@ -173,6 +173,7 @@ def _same_dtype(x, w, what="mat1 and mat2"):
     function=False,
     batch="linear",
     inplace=None,
+    pure=False,
 )  # F.linear only: torch has no torch.linear
 def linear(input, weight, bias=None):
     x, w = tensor_arg(input), tensor_arg(weight)
@@ -290,6 +291,7 @@ class Conv2d(Function):
     category="nn",
     batch="image",
     inplace=None,
+    pure=False,
 )
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     x, w = tensor_arg(input), tensor_arg(weight)
@@ -391,6 +393,7 @@ def _pool_size(n, k, s, p, d, ceil):
     category="nn",
     batch="image",
     inplace=None,
+    pure=False,
 )
 def max_pool2d(
     input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
@@ -441,6 +444,7 @@ def max_pool2d(
     category="nn",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def dropout(input, p=0.5, training=True, inplace=False):
     x = tensor_arg(input)

@@ -116,6 +116,7 @@ class PadBackward(Function):
     category="nn",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def pad(input, pad, mode="constant", value=None):
     x = tensor_arg(input)

@@ -66,6 +66,7 @@ for _name, _np, _sym in (
         category="compare",
         batch="elementwise",
         inplace=None,
+        pure=False,
     )(internal(_name)(_compare(_np)))
 del _name, _np, _sym
 
@@ -83,6 +84,7 @@ for _name, _np, _doc in (
         category="compare",
         batch="elementwise",
         inplace=None,
+        pure=False,
     )((lambda f: lambda input: Tensor(np.asarray(f(tensor_arg(input).data))))(_np))
 del _name, _np, _doc
 
@@ -104,6 +106,7 @@ for _name, _np, _doc in (("any", np.any, "any element"), ("all", np.all, "every 
         category="compare",
         batch="reduction_one_dim",
         inplace=None,
+        pure=False,
     )(_truth_reduction(_np))
 del _name, _np, _doc
 
@@ -116,6 +119,7 @@ del _name, _np, _doc
     category="compare",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = tensor_arg(input).data, tensor_arg(other).data
@@ -130,6 +134,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     category="compare",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def equal(input, other):
     a, b = tensor_arg(input).data, tensor_arg(other).data
@@ -169,6 +174,7 @@ def unary(
     saved_names=None,
     saved_extra=None,
     inplace=True,
+    pure=False,
 ):
     """Declare and register an element-wise function: its forward, VJP (its JVP the same
     formula), grad_fn name, saved values (`saved_names`: PyTorch's names, by default
@@ -213,6 +219,7 @@ def unary(
         aliases=aliases,
         batch=batch,
         inplace=name + "_" if inplace is True else inplace,
+        pure=pure,
     )
     @tensor_f(name)
     def fn(x):
@@ -225,9 +232,17 @@ def unary(
 # the constants of derivatives.yaml (its ln 10 literal is a double 1 ulp below math.log(10))
 LN2, LN10 = 0.6931471805599453, 2.3025850929940456
 
-exp = unary("exp", "ExpBackward0", np.exp, lambda g, F, out: g * out, "e ** input", "out")
+exp = unary(
+    "exp", "ExpBackward0", np.exp, lambda g, F, out: g * out, "e ** input", "out", pure=True
+)
 log = unary(
-    "log", "LogBackward0", np.log, lambda g, F, x: g / x, "natural logarithm", domain=(0.5, 3.0)
+    "log",
+    "LogBackward0",
+    np.log,
+    lambda g, F, x: g / x,
+    "natural logarithm",
+    domain=(0.5, 3.0),
+    pure=True,
 )
 unary(
     "log2",
@@ -253,9 +268,10 @@ sqrt = unary(
     "square root",
     "out",
     domain=(0.5, 3.0),
+    pure=True,
 )
-sin = unary("sin", "SinBackward0", np.sin, lambda g, F, x: g * F.cos(x), "sine")
-cos = unary("cos", "CosBackward0", np.cos, lambda g, F, x: g * -F.sin(x), "cosine")
+sin = unary("sin", "SinBackward0", np.sin, lambda g, F, x: g * F.cos(x), "sine", pure=True)
+cos = unary("cos", "CosBackward0", np.cos, lambda g, F, x: g * -F.sin(x), "cosine", pure=True)
 unary(
     "tan",
     "TanBackward0",
@@ -266,7 +282,7 @@ unary(
     domain=(-1.2, 1.2),
     inplace=None,
 )
-tanh = unary("tanh", "TanhBackward0", np.tanh, tanh_grad, "hyperbolic tangent", "out")
+tanh = unary("tanh", "TanhBackward0", np.tanh, tanh_grad, "hyperbolic tangent", "out", pure=True)
 
 
 def _sigmoid(x):
@@ -282,6 +298,7 @@ unary(
     sigmoid_grad,
     "logistic sigmoid 1 / (1 + exp(-input))",
     "out",
+    pure=True,
 )
 
 
@@ -332,9 +349,16 @@ relu = unary(
     "max(input, 0)",
     "out",
     keep_int=True,
+    pure=True,
 )
 abs_ = unary(
-    "abs", "AbsBackward0", np.abs, lambda g, F, x: g * F.sign(x), "absolute value", keep_int=True
+    "abs",
+    "AbsBackward0",
+    np.abs,
+    lambda g, F, x: g * F.sign(x),
+    "absolute value",
+    keep_int=True,
+    pure=True,
 )
 unary(
     "square",
@@ -344,6 +368,7 @@ unary(
     "input ** 2",
     keep_int=True,
     saved_extra={"exponent": saved_const(2)},  # PyTorch's square is pow(x, 2)
+    pure="method",
 )
 
 
@@ -524,6 +549,7 @@ class Clamp(Function):
     category="math",
     batch="elementwise",
     inplace="clamp_",
+    pure=False,
 )
 def clamp(x, min=None, max=None):
     x = tensor_arg(x)
@@ -609,6 +635,7 @@ class Minimum(MaxMin):
     category="math",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 @tensor_f("maximum")
 def maximum(a, b):
@@ -625,6 +652,7 @@ def maximum(a, b):
     category="math",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def minimum(a, b):
     a, b = tensors_only("minimum", a, b)  # PyTorch refuses numbers here
@@ -664,6 +692,7 @@ class Where(Function):
     category="math",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def where(condition, input, other):
     cond = tensor_arg(condition).data
@@ -694,6 +723,7 @@ def _where_t(cond, a, b):
     category="math",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def where_method(x, condition, other):
     return where(condition, x, other)

@@ -147,6 +147,7 @@ class PowRScalar(Function):
     category="arith",
     batch="elementwise",
     inplace="pow_",
+    pure="method",
 )
 @internal("pow")
 def pow(a, b):

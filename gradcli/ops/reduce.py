@@ -259,6 +259,7 @@ def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
     category="reduce",
     batch="reduction",
     inplace=None,
+    pure=True,
 )
 def sum_(input, dim=None, keepdim=False, dtype=None):
     return _reduce_call(Sum, SumDim, input, dim, keepdim, dtype=dtype)
@@ -308,6 +309,7 @@ def _sum_to_t(g, shape):
     category="reduce",
     batch="reduction",
     inplace=None,
+    pure=True,
 )
 def mean(input, dim=None, keepdim=False, dtype=None):
     return _reduce_call(Mean, MeanDim, input, dim, keepdim, dtype=dtype)
@@ -408,6 +410,7 @@ class ProdDim(Prod):
     category="reduce",
     batch="reduction_one_dim",
     inplace=None,
+    pure=False,
 )
 def prod(input, dim=None, keepdim=False):
     return _reduce_call(Prod, ProdDim, input, dim, keepdim)
@@ -521,6 +524,7 @@ def _maxmin(kind, whole, bydim, pairwise, input, dim=None, keepdim=False):
     category="reduce",
     batch="max",
     inplace=None,
+    pure=False,
 )
 def max_(input, dim=None, keepdim=False):
     return _maxmin("max", MaxAll, MaxDim, maximum, input, dim, keepdim)
@@ -535,6 +539,7 @@ def max_(input, dim=None, keepdim=False):
     category="reduce",
     batch="min",
     inplace=None,
+    pure=False,
 )
 def min_(input, dim=None, keepdim=False):
     return _maxmin("min", MinAll, MinDim, minimum, input, dim, keepdim)
@@ -568,6 +573,7 @@ def _arg(np_fn, input, dim=None, keepdim=False):
     category="reduce",
     batch="reduction_one_dim",
     inplace=None,
+    pure=False,
 )
 def argmax(input, dim=None, keepdim=False):
     return _arg(np.argmax, input, dim, keepdim)
@@ -581,6 +587,7 @@ def argmax(input, dim=None, keepdim=False):
     category="reduce",
     batch="reduction_one_dim",
     inplace=None,
+    pure=False,
 )
 def argmin(input, dim=None, keepdim=False):
     return _arg(np.argmin, input, dim, keepdim)
@@ -626,6 +633,7 @@ class LogSumExp(_Reduce):
     category="reduce",
     batch="reduction",
     inplace=None,
+    pure=False,
 )
 def logsumexp(input, dim=None, keepdim=False):
     x = tensor_arg(input)
@@ -663,6 +671,7 @@ class Cumsum(Function):
     category="reduce",
     batch="along_dim",
     inplace=None,
+    pure=False,
 )
 @tensor_f("cumsum")
 def cumsum(x, dim, dtype=None):

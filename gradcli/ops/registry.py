@@ -102,6 +102,13 @@ facet(
     "or None: the per-sample loop",
 )
 facet("inplace", "builtin", "the name of its in-place method (as exp_; or an Inplace), or None")
+facet(
+    "pure",
+    "builtin",
+    "True: a replayed loop may run it, as f(x) and x.f(numbers) (its value depends on its "
+    "arguments alone and it changes nothing); 'method': only as x.f(numbers); False: a "
+    "loop that calls it is not replayed",
+)
 
 
 def _batched(names, batch):

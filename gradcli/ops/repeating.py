@@ -93,6 +93,7 @@ def _repeats(sizes):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def repeat(x, *sizes):
     if not isinstance(x, Tensor):
@@ -129,6 +130,7 @@ def repeat(x, *sizes):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def ravel(input):
     if not isinstance(input, Tensor):
@@ -149,6 +151,7 @@ def ravel(input):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def is_contiguous(x, memory_format=None):
     return bool(x.data.flags.c_contiguous)

@@ -169,6 +169,7 @@ def div_mode(input, other, mode):
     category="arith",
     batch="elementwise",
     inplace="div_",
+    pure=False,
 )
 def div(input, other, *, rounding_mode=_UNSET):
     if rounding_mode is _UNSET:
@@ -253,6 +254,7 @@ def _trunc_quotient(F, a, b):
     category="arith",
     batch=None,
     inplace="fmod_",
+    pure=False,
 )
 def fmod(input, other):
     if not isinstance(input, Tensor) or not isinstance(other, (Tensor, int, float)):

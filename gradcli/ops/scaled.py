@@ -127,6 +127,7 @@ class SubScaled(AddScaled):
     category="arith",
     batch="elementwise",
     inplace="add_",
+    pure=False,
 )
 def add(input, other, *, alpha=1):
     if type(alpha) is int and alpha == 1:
@@ -149,6 +150,7 @@ def add(input, other, *, alpha=1):
     aliases=("subtract",),
     batch="elementwise",
     inplace="sub_",
+    pure=False,
 )
 def sub(input, other, *, alpha=1):
     if type(alpha) is int and alpha == 1 and type(input) is Tensor:

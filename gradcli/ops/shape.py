@@ -104,6 +104,7 @@ def _viewable(arr, shape):
     category="shape",
     batch="reshape",
     inplace=None,
+    pure=False,
 )
 @tensor_f("reshape")
 @viewing
@@ -135,6 +136,7 @@ def _reshaped(x, shape):
     category="shape",
     batch="reshape",
     inplace=None,
+    pure=False,
 )
 @viewing
 def view(x, *shape):
@@ -158,6 +160,7 @@ def view(x, *shape):
     category="shape",
     batch="flatten",
     inplace=None,
+    pure=False,
 )
 @viewing
 def flatten(x, start_dim=0, end_dim=-1):
@@ -221,6 +224,7 @@ class SqueezeMatmul(Squeeze):
     category="shape",
     batch="squeeze",
     inplace=None,
+    pure=False,
 )
 @viewing
 def squeeze(x, dim=None):
@@ -264,6 +268,7 @@ class Unsqueeze(Function):
     category="shape",
     batch="unsqueeze",
     inplace=None,
+    pure=False,
 )
 @viewing
 def unsqueeze(x, dim):
@@ -301,6 +306,7 @@ class Expand(Function):
     category="shape",
     batch="expand",
     inplace=None,
+    pure=False,
 )
 @viewing
 def expand(x, *sizes):
@@ -343,6 +349,7 @@ def _broadcast_to_t(x, shape):
     category="shape",
     batch="expand_as",
     inplace=None,
+    pure=False,
 )
 def expand_as(x, other):
     return expand(x, tensor_arg(other).data.shape)
@@ -372,6 +379,7 @@ class Permute(Function):
     category="shape",
     batch="permute",
     inplace=None,
+    pure=False,
 )
 @viewing
 def permute(x, *dims):
@@ -553,6 +561,7 @@ def _int_or_none(v):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 @internal("index", batch="index")
 @viewing
@@ -618,6 +627,7 @@ def _check_index_size(key, shape, itemsize):
     category="shape",
     batch="pieces",
     inplace=None,
+    pure=False,
 )
 def unbind(x, dim=0):
     x = tensor_arg(x)
@@ -713,6 +723,7 @@ class Clone(Function):
     category="shape",
     batch="elementwise",
     inplace=None,
+    pure=False,
 )
 def clone(x):
     return Clone.apply(tensor_arg(x))

@@ -174,6 +174,7 @@ def _functional(name):
     category="reduce",
     batch="along_dim",
     inplace=None,
+    pure=False,
 )
 def softmax(input, dim=REQUIRED, dtype=None):
     dim = _check_dim(dim, "softmax")
@@ -192,6 +193,7 @@ def softmax(input, dim=REQUIRED, dtype=None):
     category="reduce",
     batch="along_dim",
     inplace=None,
+    pure=False,
 )
 def log_softmax(input, dim=REQUIRED, dtype=None):
     dim = _check_dim(dim, "log_softmax")

@@ -108,6 +108,7 @@ def _sort_args(what, input, dim, descending):
     category="reduce",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     x, axis = _sort_args("sort", input, dim, descending)
@@ -125,6 +126,7 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     category="reduce",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def argsort(input, dim=-1, descending=False, stable=False):
     x, axis = _sort_args("argsort", input, dim, descending)
@@ -172,6 +174,7 @@ class DiagonalCopy(Diagonal):
     category="shape",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def diag(input, diagonal=0, *, out=None):
     if not isinstance(input, Tensor):

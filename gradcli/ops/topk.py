@@ -114,6 +114,7 @@ class Topk(Function):
     category="reduce",
     batch=None,
     inplace=None,
+    pure=False,
 )
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if not isinstance(input, Tensor):
