@@ -63,6 +63,10 @@ class Function:
     def save(self, *arrays):
         self.saved = arrays
 
+    #: optional: number_forward(self, a, k), forward for a 0-d float64 array and a Python
+    #: number, as a Python float operation (engine/number_nodes.py); None: none
+    number_forward = None
+
     def replay_kernel(self, *args, **params):
         """For a replayed loop body (engine/replay.py `kernel_of`): (f, arity, keeps, w)
         when `forward(*args, **params)`, for arguments of these types, dtypes and dims

@@ -22,8 +22,6 @@ from . import versions
 from .function import Function
 
 F64 = np.dtype(np.float64)
-#: the ops with a `number_forward`, by class (ops/elementwise.py fills it)
-NUMBER_OPS: set = set()
 _FUNCTION = Function.__dict__  # forward mode and saved-tensor hooks swap apply2 here
 _PLAIN_APPLY2 = _FUNCTION["apply2"]
 _FIRST = (True, False)

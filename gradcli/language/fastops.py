@@ -19,8 +19,8 @@ from __future__ import annotations
 from ..runtime import context
 from ..numerics.floats.singles import EXACT_INT
 from ..core.tensor import Tensor
-from ..engine.number_nodes import F64, NUMBER_OPS, number_node
-from ..ops.elementwise import OPERATOR_NODES
+from ..engine.number_nodes import F64, number_node
+from ..ops.registry import OPERATOR_NODES
 from .positions import located
 from .runtime import INT_DIV as _INT_DIV, SMALL_INT as _SMALL_INT
 from .state import state
@@ -60,7 +60,11 @@ def _with_literal(expr, k, literal_first, node, fn, line, col):
     anything else by binary_op, its operands in the order written."""
     name = getattr(expr, "var_name", None)  # a variable: read in place (by expr if absent)
     # a 0-d float64 tensor that requires grad, in grad mode: engine/number_nodes.py
-    numbers = node in NUMBER_OPS and (type(k) is float or -EXACT_INT <= k <= EXACT_INT)
+    numbers = (
+        node is not None
+        and node.number_forward is not None
+        and (type(k) is float or -EXACT_INT <= k <= EXACT_INT)
+    )
 
     def run(s):
         t = s.vars.get(name, expr) if name is not None else expr

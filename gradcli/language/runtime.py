@@ -25,8 +25,7 @@ from ..core.convert import tensor_arg, type_name
 from ..core.printing import show, show_str
 from ..ops import batching
 from ..ops.batching import Batched
-from ..ops.registry import FUNCTIONS
-from ..ops.elementwise import OPERATOR_NODES
+from ..ops.registry import FUNCTIONS, OPERATOR_NODES
 from ..ops.reduce import ValuesIndices
 from ..core.tensor import Tensor
 from ..library.values import METHODS, BoundMethod, Module, Size, truth

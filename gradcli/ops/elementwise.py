@@ -11,7 +11,6 @@ from ..core import dtypes
 from ..engine.declare import none
 from ..engine.function import Function
 from ..engine.saved import saved_const
-from ..engine.number_nodes import NUMBER_OPS
 from ..engine.forward import add_terms, bilinear, linear, linear_with
 from ..engine.zero_terms import div_rule
 from ..core.convert import operand, tensor_arg
@@ -21,7 +20,7 @@ from ..numerics.floats.fused import doubles
 from ..numerics.floats.singles import scalar_times, single, singles, weak
 from ..numerics.floats.half import F16
 from ..core.tensor import Tensor
-from .registry import Arg, Inplace, internal, register
+from .registry import Arg, Inplace, internal, operator_node, register
 from ..runtime import context
 
 np.seterr(all="ignore")  # PyTorch's edge values (inf, nan) are results, not errors
@@ -161,6 +160,7 @@ class _Arith(Function):
         return None
 
 
+@operator_node("+", tensor_operand=True, swaps=True)
 class Add(_Arith):
     __slots__ = ()
     name = "AddBackward0"
@@ -187,6 +187,7 @@ class Add(_Arith):
     jvp = linear_with(-0.0, -0.0)
 
 
+@operator_node("-", tensor_operand=True, swaps=False)
 class Sub(_Arith):
     __slots__ = ()
     name = "SubBackward0"
@@ -231,6 +232,7 @@ class Rsub(Function):
         return -ts[0]
 
 
+@operator_node("*", tensor_operand=True, swaps=True)
 class Mul(_Arith):
     __slots__ = ()
     name = "MulBackward0"
@@ -263,6 +265,7 @@ class Mul(_Arith):
     jvp = bilinear
 
 
+@operator_node("/", tensor_operand=True, swaps=False)
 class Div(Function):
     __slots__ = ("sa", "sb")
     name = "DivBackward0"
@@ -558,18 +561,3 @@ def neg(a):
             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
         )
     return Neg.apply(a)
-
-
-# The language's arithmetic operators on a floating tensor and a number (or a tensor of
-# the same dtype and shape, or 0-d): the node `add`/`sub`/`mul`/`div`/`pow` would make,
-# with the result dtype the tensor's (language/runtime.py's binary_op calls it
-# directly: the same node, two Python calls fewer).  The flag: whether the second
-# operand may be a tensor; the third: whether `number op tensor` is the same node
-# with the operands swapped (+ and *).
-NUMBER_OPS.update((Add, Sub, Mul))
-OPERATOR_NODES = {
-    "+": (Add, True, True),
-    "-": (Sub, True, False),
-    "*": (Mul, True, True),
-    "/": (Div, True, False),
-}  # (and ** and ^: ops/power.py)

@@ -12,12 +12,13 @@ from ..numerics.floats.powers import int_power, torch_pow, torch_pow_tensor
 from ..core.tensor import Tensor
 from ..engine.forward import add_terms
 from ..engine.function import Function
-from .elementwise import HALF_NUMBER, OPERATOR_NODES, _cast, _operands, _shapes
-from .registry import Arg, internal, register
+from .elementwise import HALF_NUMBER, _cast, _operands, _shapes
+from .registry import Arg, internal, operator_node, register
 
 _SQUARE = (np.square, 1, True, None)  # x * x: one IEEE product, as np.multiply(x, x)
 
 
+@operator_node("**", "^", tensor_operand=False, swaps=False)
 class PowScalar(Function):
     """tensor ** number"""
 
@@ -165,6 +166,3 @@ def pow(a, b):
     if type(a) is not Tensor:
         return PowRScalar.apply(b, base=a, dt=dt)
     return PowTensor.apply(a, b, dt=dt)
-
-
-OPERATOR_NODES.update({"**": (PowScalar, False, False), "^": (PowScalar, False, False)})

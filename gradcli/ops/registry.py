@@ -159,6 +159,27 @@ def register(
     return deco
 
 
+OPERATOR_NODES: dict = {}  # the language's operator -> (node class, tensor_operand, swaps)
+
+
+def operator_node(*symbols, tensor_operand, swaps):
+    """Class decorator: the node the language's arithmetic operators `symbols` make
+    directly for a floating tensor and a number (or, when `tensor_operand`, a tensor of
+    the same dtype and shape, or 0-d): the node the operator's op would make, with the
+    tensor's dtype (language/runtime.py's binary_op and fastops apply it: the same node,
+    two Python calls fewer).  `swaps`: `number op tensor` is the same node with the
+    operands swapped (+ and *)."""
+
+    def deco(cls):
+        for s in symbols:
+            if s in OPERATOR_NODES:
+                raise RuntimeError(f"operator {s!r} declared twice")
+            OPERATOR_NODES[s] = (cls, tensor_operand, swaps)
+        return cls
+
+    return deco
+
+
 def internal(name, batch=None):
     """Decorator: an op gradcli uses (operators, VJPs) that is not a named built-in, and
     its batching rule or kind (None: the per-sample loop)."""
