@@ -60,7 +60,7 @@ import types
 import numpy as np
 from ..runtime import context
 from ..runtime.errors import LimitError, python_type_name
-from .tensor import Tensor
+from .tensor import DUNDERS, Tensor
 from ..runtime.limits import check_items
 from ..runtime.device import Device
 from .parameter import is_parameter, is_uninitialized
@@ -437,4 +437,4 @@ def show_str(value) -> str:
     return show(value)
 
 
-Tensor.__repr__ = show  # Tensor has no repr of its own (it sits below printing)
+DUNDERS["repr"] = show  # Tensor's repr (it sits below printing)

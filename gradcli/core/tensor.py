@@ -1,9 +1,10 @@
 """The Tensor: a NumPy array plus the autograd fields PyTorch users know.
 
-This class has no operators and no repr of its own: the op table installs
-`+`, `*`, `@` ... (gradcli/ops/__init__.py, as early tinygrad's registry put the
-operators on Tensor), so code inside gradcli and the VJPs in create_graph mode can
-write `a * b` on tensors, and gradcli/core/printing.py installs `__repr__`.  What
+Its Python operators (`+`, `*`, `@` ...) and its repr are declared here and call the
+functions of `DUNDERS`, a table the layers that define them fill: the op table
+(gradcli/ops/__init__.py) with the ops by name, so code inside gradcli and the VJPs in
+create_graph mode can write `a * b` on tensors, and gradcli/core/printing.py with
+"repr".  What
 the *language* may reach on a tensor is decided elsewhere (the attribute allowlist
 in gradcli/language/runtime.py and the methods in the op table), never by Python
 attribute lookup on this class.
@@ -21,6 +22,23 @@ _counter = itertools.count()
 #: the next creation number, shared by tensors and graph nodes (engine/function.py: a node's
 #: number orders the backward pass as PyTorch's sequence_nr does)
 next_seq = _counter.__next__
+
+#: the functions behind Tensor's operators, by op name ("add", "neg", ...), and "repr":
+#: filled by the modules that define them (the op table, the printer)
+DUNDERS: dict = {}
+
+
+def _binary(name):
+    """A binary operator and its reflected form, calling the op `name` of DUNDERS."""
+
+    def forward(self, other):
+        return DUNDERS[name](self, other)
+
+    def reflected(self, other):
+        return DUNDERS[name](other, self)
+
+    forward.__name__, reflected.__name__ = f"op_{name}", f"rop_{name}"
+    return forward, reflected
 
 
 class Tensor:
@@ -83,7 +101,51 @@ class Tensor:
             )
         return self.data.reshape(()).item()
 
-    __hash__ = object.__hash__
+    # --- operators (DUNDERS) -----------------------------------------------
+    __add__, __radd__ = _binary("add")
+    __sub__, __rsub__ = _binary("sub")
+    __mul__, __rmul__ = _binary("mul")
+    __truediv__, __rtruediv__ = _binary("div")
+    __pow__, __rpow__ = _binary("pow")
+    __matmul__, __rmatmul__ = _binary("matmul")
+    __and__, __rand__ = _binary("bitwise_and")
+    __or__, __ror__ = _binary("bitwise_or")
+    __lshift__, __rlshift__ = _binary("bitwise_left_shift")
+    __rshift__, __rrshift__ = _binary("bitwise_right_shift")
+    __gt__ = _binary("gt")[0]
+    __lt__ = _binary("lt")[0]
+    __ge__ = _binary("ge")[0]
+    __le__ = _binary("le")[0]
+    __eq__ = _binary("eq")[0]
+    __ne__ = _binary("ne")[0]
+
+    def __neg__(self):
+        return DUNDERS["neg"](self)
+
+    def __invert__(self):
+        return DUNDERS["invert"](self)
+
+    def __repr__(self):
+        show = DUNDERS.get("repr")
+        return object.__repr__(self) if show is None else show(self)
+
+    __hash__ = object.__hash__  # (__eq__ above would otherwise unset it)
+
+    def __deepcopy__(self, memo):
+        """PyTorch's rule (copy.deepcopy): only leaves can be deep-copied; the copy
+        keeps requires_grad and a copy of .grad."""
+        if self.grad_fn is not None:
+            raise GradRuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the "
+                "deepcopy protocol at the moment.  If you were attempting to deepcopy a "
+                "module, this may be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001"
+            )
+        new = Tensor(self.data.copy(), requires_grad=self.requires_grad)
+        if self.grad is not None:
+            new.grad = Tensor(self.grad.data.copy())
+        memo[id(self)] = new
+        return new
 
 
 def type_name(v) -> str:

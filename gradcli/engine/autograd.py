@@ -15,10 +15,11 @@ import heapq
 import numpy as np
 
 from ..runtime.errors import GradRuntimeError
+from ..core import tangents as tan
 from ..core.tensor import Tensor
 from .hooks import run_hooks
 from ..runtime import context
-from . import observe, schedule
+from . import modes, observe, schedule
 from .function import _OUT, FUNCTIONS, TensorF, Function
 from .vjp_arrays import ArrayF
 from .passes import (
@@ -480,16 +481,24 @@ def _store_grad(t, g, create_graph):
         t.grad = Tensor((old.data + g).astype(dt, copy=False))
 
 
-SAVED_OUTPUT_HOOK = None  # engine/forward.py: tangents for a re-wrapped output
-
-
 def _saved_tensor(node, arr, src):
     if src is _OUT:
-        if SAVED_OUTPUT_HOOK is not None:
-            return SAVED_OUTPUT_HOOK(node, Tensor(arr, True, node))
-        return Tensor(arr, True, node)
+        return _saved_output(node, Tensor(arr, True, node))
     if src is not None:
         return src
     if arr is None or type(arr) in (int, float):  # not kept, or a Python number
         return arr
     return Tensor(np.asarray(arr))
+
+
+def _saved_output(node, t):
+    """create_graph backward wraps a node's saved output in a new tensor: it gets the
+    tangents of the original output at the open forward-mode levels (engine/forward.py
+    keeps them on the node, `fw`), so forward mode sees through the backward pass."""
+    tangents = getattr(node, "fw", None)
+    if tangents:
+        levels = modes.state.levels
+        for level, tg in tangents.items():
+            if level in levels:
+                tan.set_tangent(t, level, tg)
+    return t

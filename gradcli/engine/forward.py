@@ -1,10 +1,10 @@
 """Forward-mode AD: tangents carried beside tensors, one per dual level.
 
 A dual level is a number; a tensor may carry a tangent at several levels (the
-table is gradcli/core/tangents.py).  While a level is open, `Function.apply`
-is swapped for `dual_apply` (no cost to the reverse-mode hot path when no
-level is open): it runs the op as usual and then, for each level at which an
-input carries a tangent, asks the node for the output's tangent with its
+table is gradcli/core/tangents.py).  While a level is visible, ops run through
+this module's layer of engine/modes.py (`_dual_apply`; no cost to the reverse-mode
+hot path when no level is open): it runs the op as usual and then, for each level
+at which an input carries a tangent, asks the node for the output's tangent with its
 `jvp(ts, F, *saved)` -- the forward-mode rule written beside the op's
 `forward` and `backward` in the op families.  `ts` holds the inputs'
 tangents (None for an input without one; `ts.args` and `ts.params` are the
@@ -30,14 +30,9 @@ from ..runtime.errors import GradRuntimeError, ShapeError
 from ..core import tangents as tan
 from ..runtime import context
 from ..core.tensor import Tensor, next_seq
-from . import autograd, versions
-from .function import _OUT, Function, TensorF, _sources
+from . import modes, versions
+from .function import _OUT, Function, TensorF, _sources, plain_apply
 from .zero_terms import with_zero_term
-
-_PLAIN_APPLY = Function.__dict__["apply"]
-_PLAIN_APPLY2 = Function.__dict__["apply2"]
-_DUAL_APPLY2 = classmethod(lambda cls, a, b, dt: cls.apply(a, b, dt=dt))
-AFTER_SWAP = []  # called after each swap (engine/saved.py wraps apply while hooks are on)
 
 
 def no_forward_rule(node):
@@ -54,24 +49,23 @@ def no_forward_rule(node):
 
 
 class State:
-    levels: list = []  # open levels, outermost first
+    levels: list = modes.state.levels  # open levels, outermost first
     visible: tuple = ()  # levels whose tangents ops propagate right now
     counter = 0
 
 
-def _set_visible(levels):
+def set_visible(levels):
+    """Ops propagate the tangents of `levels` from now on (none: forward mode's layer
+    leaves the modes)."""
     State.visible = levels
-    Function.apply = _DUAL_APPLY if levels else _PLAIN_APPLY
-    Function.apply2 = _DUAL_APPLY2 if levels else _PLAIN_APPLY2
-    for f in AFTER_SWAP:
-        f()
+    modes.set_dual(_LAYER if levels else None)
 
 
 def enter_level() -> int:
     State.counter += 1
     level = State.counter
     State.levels.append(level)
-    _set_visible(tuple(State.levels))
+    set_visible(tuple(State.levels))
     return level
 
 
@@ -79,7 +73,7 @@ def exit_level(level):
     if level in State.levels:
         State.levels.remove(level)
     tan.clear_level(level)
-    _set_visible(tuple(State.levels))
+    set_visible(tuple(State.levels))
     if tan.SHOWN[0] == level:
         tan.SHOWN[0] = None
 
@@ -97,11 +91,11 @@ def make_dual(t, tangent, level):
             "Expected both tensor and its forward grad to be floating point or complex"
         )
     hidden = State.visible
-    _set_visible(())
+    set_visible(())
     try:
         d = DualView.apply(t) if t.requires_grad else Tensor(t.data)
     finally:
-        _set_visible(hidden)
+        set_visible(hidden)
     if t.requires_grad:  # a view of t, as PyTorch's: an in-place op on d rebases t
         versions.link_view(d, t, _dual_view)
     if tangent.data.dtype != t.data.dtype:
@@ -138,7 +132,7 @@ def _saved_for_jvp(s, src, result):
     return Tensor(np.asarray(s))
 
 
-def _dual_apply(cls, *args, **params):
+def _dual_apply(cls, args, params):
     vis = State.visible
     present = set()
     for a in args:
@@ -147,7 +141,7 @@ def _dual_apply(cls, *args, **params):
             if tg:
                 present.update(L for L in tg if L in vis)
     if not present:
-        return _PLAIN_APPLY.__func__(cls, *args, **params)
+        return plain_apply(cls, args, params)
     node = cls.__new__(cls)
     node.seq = next_seq()
     node.saved = ()
@@ -171,7 +165,7 @@ def _dual_apply(cls, *args, **params):
         return result
     saved_arrays = node.saved
     for level in sorted(present):  # outer first: an inner rule may use the output's outer tangent
-        _set_visible(tuple(L for L in vis if L < level))
+        set_visible(tuple(L for L in vis if L < level))
         try:
             ts = _tangents(
                 [tan.tangent_at(a, level) if type(a) is Tensor else None for a in args],
@@ -183,18 +177,18 @@ def _dual_apply(cls, *args, **params):
                 raise no_forward_rule(node)
             t = node.jvp(ts, TensorF, *saved)
         finally:
-            _set_visible(vis)
+            set_visible(vis)
         if t is None:
             continue
         if type(t) is not Tensor:
             t = Tensor(np.asarray(t, dtype=out.dtype))
         if t.data.shape != out.shape:
             if np.broadcast_shapes(t.data.shape, out.shape) == out.shape:
-                _set_visible(tuple(L for L in vis if L < level))
+                set_visible(tuple(L for L in vis if L < level))
                 try:
                     t = t + Tensor(np.zeros(out.shape, out.dtype))
                 finally:
-                    _set_visible(vis)
+                    set_visible(vis)
             else:
                 raise ShapeError(
                     f"{cls.name}: forward rule gave a tangent of shape "
@@ -206,21 +200,14 @@ def _dual_apply(cls, *args, **params):
     return result
 
 
-_DUAL_APPLY = classmethod(_dual_apply)
+class _Layer:
+    """Forward mode's layer of engine/modes.py: `apply` makes the op with its tangents."""
+
+    __slots__ = ()
+    apply = staticmethod(_dual_apply)
 
 
-def saved_output(node, t):
-    """create_graph backward wraps a node's saved output in a new tensor: give it the
-    tangents of the original output, so forward mode sees through the backward pass."""
-    tangents = getattr(node, "fw", None)
-    if tangents:
-        for level, tg in tangents.items():
-            if level in State.levels:
-                tan.set_tangent(t, level, tg)
-    return t
-
-
-autograd.SAVED_OUTPUT_HOOK = saved_output
+_LAYER = _Layer()
 
 
 # ---------------------------------------------------------------- rules shared by op families
@@ -363,8 +350,8 @@ class PrimalView(Function):
 
 def primal_view(t):
     hidden = State.visible
-    _set_visible(())
+    set_visible(())
     try:
         return PrimalView.apply(t) if t.requires_grad else Tensor(t.data)
     finally:
-        _set_visible(hidden)
+        set_visible(hidden)

@@ -23,6 +23,7 @@ import numpy as np
 from ..runtime import context
 from ..core.tensor import Tensor, next_seq
 from . import versions
+from .modes import state as _modes
 
 _OUT = versions.OWN  # marker: a saved value that is the op's own output
 
@@ -87,7 +88,10 @@ class Function:
     @classmethod
     def apply(cls, *args, **params):
         """Run the op on Tensors (or Python scalars, treated as constants) and
-        record a node when grad mode is on and an input requires grad."""
+        record a node when grad mode is on and an input requires grad; under a mode
+        (engine/modes.py), through its layers (`_moded`)."""
+        if _modes.on:
+            return _moded(cls, args, params)
         node = cls.__new__(cls)
         node.saved = ()
         if len(args) == 2:  # most ops: unrolled, this is the hot path
@@ -136,8 +140,9 @@ class Function:
     def apply2(cls, a, b, dt):
         """`cls.apply(a, b, dt=dt)` for a binary op whose first operand `a` is a Tensor
         and whose second is a Tensor or a Python number: the same node, made with
-        less work (the arithmetic operators' path).  forward.py swaps it for a call
-        of `apply` while a forward-mode level is open."""
+        less work (the arithmetic operators' path); under a mode, `_moded2`."""
+        if _modes.on:
+            return _moded2(cls, a, b, dt)
         node = cls.__new__(cls)
         node.saved = ()
         da = a.data
@@ -197,6 +202,57 @@ class Function:
             else:
                 out.append((p, 0))
         return tuple(out)
+
+
+def _moded(cls, args, params):
+    """`cls.apply(*args, **params)` under the active modes, in their fixed nesting
+    (engine/modes.py): a recorder alone notes the plain op; else forward mode's layer
+    makes the op (or the plain op), and saved-tensor hooks pack what its node saved."""
+    m = _modes
+    rec = m.recorder
+    if rec is not None:  # (alone: modes.refresh spoils it when another layer opens)
+        out = plain_apply(cls, args, params)
+        rec.note(cls, args, params, out)
+        return out
+    out = m.dual.apply(cls, args, params) if m.dual is not None else plain_apply(cls, args, params)
+    if m.packer is not None:
+        m.packer.after(out)
+    return out
+
+
+def _moded2(cls, a, b, dt):
+    """`cls.apply2(a, b, dt)` under the active modes: a recorder notes the plain apply2;
+    forward mode makes it as `apply(a, b, dt=dt)`; hooks alone pack the plain apply2's."""
+    m = _modes
+    rec = m.recorder
+    if rec is not None:
+        m.on = False
+        try:
+            out = cls.apply2(a, b, dt)
+        finally:
+            m.on = True
+        rec.note(cls, (a, b, dt), {}, out)
+        return out
+    if m.dual is not None:
+        return cls.apply(a, b, dt=dt)
+    m.on = False
+    try:
+        out = cls.apply2(a, b, dt)
+    finally:
+        m.on = True
+    m.packer.after(out)
+    return out
+
+
+def plain_apply(cls, args, params):
+    """`cls.apply(*args, **params)` as it runs with no mode active: the innermost layer
+    (an op's forward applies no other op, so nothing runs outside the modes meanwhile)."""
+    m = _modes
+    m.on = False
+    try:
+        return cls.apply(*args, **params)
+    finally:
+        m.on = True
 
 
 def _array_out(node, raw):

@@ -1,12 +1,11 @@
 """Nodes of a 0-d float64 tensor and a Python number, made without `Function.apply2`'s
-general steps (issue 16: the scalar chain `y = y * 1.00001`, a calculator's float64
-scalars).
+general steps (the scalar chain `y = y * 1.00001`, a calculator's float64 scalars).
 
 `number_node(cls, t, k)` makes exactly the node and tensor `cls.apply2(t, k, float64)`
 makes when `t` is a 0-d float64 Tensor that requires grad, `k` a Python float (or an
-int a double holds exactly), grad mode is on and no forward-mode level or saved-tensor
-hooks context has swapped `apply2`: the same fields, saved values, creation numbers
-(node before tensor) and version records.  What differs is only the work: the op's
+int a double holds exactly), grad mode is on and no mode is active (engine/modes.py):
+the same fields, saved values, creation numbers (node before tensor) and version
+records.  What differs is only the work: the op's
 `number_forward(a, k)` (beside its `forward`, for this one case: the Python float
 operation forward's `doubles` path makes, and the fields forward sets) instead of
 forward's general checks, and no look at the operands' kinds.  tests/test_loops.py
@@ -19,17 +18,15 @@ import numpy as np
 
 from ..core.tensor import Tensor, next_seq
 from . import versions
-from .function import Function
+from .modes import state as _modes
 
 F64 = np.dtype(np.float64)
-_FUNCTION = Function.__dict__  # forward mode and saved-tensor hooks swap apply2 here
-_PLAIN_APPLY2 = _FUNCTION["apply2"]
 _FIRST = (True, False)
 
 
 def number_node(cls, t, k):
     """cls.apply2(t, k, float64) for the case above (the caller checked it)."""
-    if _FUNCTION["apply2"] is not _PLAIN_APPLY2:
+    if _modes.on:
         return cls.apply2(t, k, F64)
     node = cls.__new__(cls)
     node.saved = ()

@@ -2,8 +2,8 @@
 gradients that flowed.
 
 - `TRACER`: None, or a callable(node, g, in_grads) that the engine calls for each
-  node it runs (library/trace.py sets it for `backward ..., trace=true`); the
-  engine reads it once per pass, so it costs nothing when off.
+  node it runs (`set_tracer`: library/trace.py's for `backward ..., trace=true`);
+  the engine reads it once per pass, so it costs nothing when off.
 - `FLOWS`: the flow record of the last FLOW_KEEP backward passes through graphs
   of at most FLOW_NODES nodes (no autograd.grad-style capture, no create_graph):
   [(pass number, {id(node): the gradient that flowed into it, or its shape if it
@@ -22,6 +22,14 @@ FLOW_KEEP = 4
 FLOW_SMALL = 1024
 FLOW_NODES = 10000  # bigger graphs are not recorded
 _passes = [0]
+
+
+def set_tracer(tracer):
+    """The engine calls `tracer` (or None: nothing) for each node from now on; returns
+    the tracer it called before (to set back)."""
+    global TRACER
+    prev, TRACER = TRACER, tracer
+    return prev
 
 
 def start_flow(nodes: int):

@@ -3,9 +3,8 @@ decides what is replayed and when, is gradcli/language/replay.py).
 
 * `recording()`: while it is open, every `Function.apply` / `apply2` call is noted (the
   op's class, its arguments and parameters, the Tensor it gave): how an iteration of a
-  loop body reached the engine.  It swaps recording versions in as forward mode and
-  saved-tensor hooks swap theirs (and is not used while either has: `plain()`), so a
-  run without it pays nothing.
+  loop body reached the engine.  It is a mode (engine/modes.py), used only while no
+  other is active (`plain()`), so a run without it pays nothing.
 * `Shadow` nodes: per noted op that made a node, one node object made once with the
   fields `apply` would give it (class, needs, parents among the other shadows or the
   program's leaf tensors, creation number), whose
@@ -29,17 +28,14 @@ import weakref
 import numpy as np
 
 from ..core.tensor import Tensor, next_seq
-from . import autograd, schedule, versions
-from .function import Function, _array_out
-
-_FUNCTION = Function.__dict__
-_PLAIN = (_FUNCTION["apply"], _FUNCTION["apply2"])
+from . import autograd, modes, schedule, versions
+from .function import _array_out
 
 
 def plain():
-    """Whether ops run their plain `apply` / `apply2` (no forward-mode level open, no
-    saved-tensor hooks context, no recording): what a replayed plan assumes."""
-    return _FUNCTION["apply"] is _PLAIN[0] and _FUNCTION["apply2"] is _PLAIN[1]
+    """Whether ops run plain (no forward-mode level open, no saved-tensor hooks context,
+    no recording: engine/modes.py): what a replayed plan assumes."""
+    return not modes.state.on
 
 
 class Recorder:
@@ -51,11 +47,12 @@ class Recorder:
     are held weakly (an intermediate value is freed when the op after it is done, as
     without recording); `index_of` tells which op made a Tensor still alive."""
 
-    __slots__ = ("notes", "ids")
+    __slots__ = ("notes", "ids", "spoiled")
 
     def __init__(self):
         self.notes = []
-        self.ids = {}  # id(output) -> (op index, weak reference to it)
+        self.ids = {}
+        self.spoiled = False  # another mode opened meanwhile (modes.refresh)  # id(output) -> (op index, weak reference to it)
 
     def index_of(self, t):
         e = self.ids.get(id(t))
@@ -89,29 +86,18 @@ class Recorder:
 
 @contextlib.contextmanager
 def recording():
-    """Note every op applied while open (a `Recorder`).  The caller checked `plain()`."""
+    """Note every op applied while open (a `Recorder`, engine/modes.py's outermost
+    layer).  The caller checked `plain()`.  When the program opens a forward-mode level
+    or saved-tensor hooks meanwhile, what it runs is not noted: the notes end with None."""
     rec = Recorder()
-    apply, apply2 = _PLAIN[0].__func__, _PLAIN[1].__func__
-
-    def rec_apply(cls, *args, **params):
-        out = apply(cls, *args, **params)
-        rec.note(cls, args, params, out)
-        return out
-
-    def rec_apply2(cls, a, b, dt):
-        out = apply2(cls, a, b, dt)
-        rec.note(cls, (a, b, dt), {}, out)
-        return out
-
-    mine = (classmethod(rec_apply), classmethod(rec_apply2))
-    Function.apply, Function.apply2 = mine
+    modes.set_recorder(rec)
     try:
         yield rec
     finally:
-        if _FUNCTION["apply"] is mine[0] and _FUNCTION["apply2"] is mine[1]:
-            Function.apply, Function.apply2 = _PLAIN
-        else:  # the program opened a forward-mode level or saved-tensor hooks
-            rec.notes.append(None)  # (its swap stays; what it ran was not noted)
+        if modes.state.recorder is rec:
+            modes.set_recorder(None)
+        if rec.spoiled:
+            rec.notes.append(None)
 
 
 def shadow(cls, fields):

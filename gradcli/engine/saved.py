@@ -9,11 +9,11 @@ is packed), in which order PyTorch saves them (`saved_order`) and which other,
 non-tensor, attributes its node has (`saved_extra`: name -> function of the node);
 each op class declares these beside its forward (engine/declare.py).
 
-Hooks cost nothing while none are registered: as forward.py does for forward-mode
-levels, `Function.apply` / `apply2` are swapped for packing versions only while a
-`saved_tensors_hooks` context is open.  The packing version runs the op as usual,
-then calls the innermost pack hook on each value PyTorch would save (in PyTorch's
-order, grad mode off, as PyTorch runs it) and replaces `node.saved` by a `Packed`:
+Hooks cost nothing while none are registered: this module's layer of engine/modes.py
+is active only while a `saved_tensors_hooks` context is open.  After the op is made as
+usual (with its tangents, under forward mode), the layer calls the innermost pack hook
+on each value PyTorch would save (in PyTorch's order, grad mode off, as PyTorch runs
+it) and replaces `node.saved` by a `Packed`:
 a sequence whose iteration calls the unpack hook for each packed value (again in
 PyTorch's order) and yields the values in the op's own order.  Every backward loop
 (autograd._plain_pass, schedule.run, the general loop) steps a node with passes.vjp,
@@ -30,8 +30,7 @@ from ..runtime import context
 from ..runtime.errors import GradAttributeError, GradRuntimeError, GradTypeError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
-from . import forward
-from .function import Function
+from . import modes
 from .passes import SECOND_BACKWARD
 from .versions import OWN, kept
 
@@ -39,9 +38,6 @@ from .versions import OWN, kept
 class State:
     stack: list = []  # (pack_hook, unpack_hook) of the open contexts, innermost last
     disabled: list = []  # messages of the open disable_saved_tensors_hooks contexts
-
-
-_inner = [None, None]  # the apply / apply2 the packing versions wrap
 
 
 def push(pack_hook, unpack_hook):
@@ -76,36 +72,7 @@ def reset():
 
 
 def _refresh():
-    forward._set_visible(forward.State.visible)  # calls _wrap (forward.AFTER_SWAP)
-
-
-def _wrap():
-    """Swap in the packing apply / apply2 while a hooks context is open."""
-    if not State.stack:
-        return
-    _inner[0] = Function.__dict__["apply"].__func__
-    _inner[1] = Function.__dict__["apply2"].__func__
-    Function.apply = _PACK_APPLY
-    Function.apply2 = _PACK_APPLY2
-
-
-forward.AFTER_SWAP.append(_wrap)
-
-
-def _pack_apply(cls, *args, **params):
-    out = _inner[0](cls, *args, **params)
-    _pack_result(out)
-    return out
-
-
-def _pack_apply2(cls, a, b, dt):
-    out = _inner[1](cls, a, b, dt)
-    _pack_result(out)
-    return out
-
-
-_PACK_APPLY = classmethod(_pack_apply)
-_PACK_APPLY2 = classmethod(_pack_apply2)
+    modes.set_packer(_LAYER if State.stack else None)
 
 
 def _pack_result(out):
@@ -121,6 +88,17 @@ def _pack_result(out):
     if node is None or not State.stack or not node.saved or type(node.saved) is Packed:
         return
     _pack(node, out)
+
+
+class _Layer:
+    """Saved-tensor hooks' layer of engine/modes.py: `after(out)` packs what the node
+    of the op's result saved."""
+
+    __slots__ = ()
+    after = staticmethod(_pack_result)
+
+
+_LAYER = _Layer()
 
 
 def _kept(node, i, names):

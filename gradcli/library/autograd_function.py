@@ -225,7 +225,7 @@ class Function(metaclass=_FunctionType):
         separate = "setup_context" in _defined(cls)
         prev, hidden = context.current.grad_enabled, fw.State.visible
         context.current.grad_enabled = False
-        fw._set_visible(())
+        fw.set_visible(())
         try:
             if separate:
                 out = cls.forward(*args, **kwargs)
@@ -234,7 +234,7 @@ class Function(metaclass=_FunctionType):
                 out = cls.forward(ctx, *args, **kwargs)
         finally:
             context.current.grad_enabled = prev
-            fw._set_visible(hidden)
+            fw.set_visible(hidden)
         is_tuple = isinstance(out, tuple)
         outs = out if is_tuple else (out,)
         argpos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]

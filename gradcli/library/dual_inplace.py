@@ -27,7 +27,7 @@ from ..core import tangents as tan
 from ..core.tensor import Tensor
 from ..engine import versions
 from ..ops.registry import FUNCTIONS
-from ..engine.forward import State as _forward, _dual_view as dual_view, _set_visible as set_visible
+from ..engine.forward import State as _forward, _dual_view as dual_view, set_visible
 
 #: the in-place functions of library/inplace.py: copy_, fill_, zero_, masked_fill_
 OPS: dict = {}

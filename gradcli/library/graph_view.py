@@ -103,8 +103,7 @@ def gradients(t):
 
     leaves = [p for p in nodes_and_edges(t)[0] if type(p) is Tensor]
     head = None if t.data.size == 1 else Tensor(np.ones(t.data.shape, t.data.dtype))
-    prev = observe.TRACER
-    observe.TRACER = tracer
+    prev = observe.set_tracer(tracer)
     try:
         autograd.run_backward(
             (t,), (head,), retain_graph=True, inputs=leaves or [t], allow_unused=True
@@ -120,7 +119,7 @@ def gradients(t):
             ) from None
         raise
     finally:
-        observe.TRACER = prev
+        observe.set_tracer(prev)
     return seen
 
 

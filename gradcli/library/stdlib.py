@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools as _itertools
 import math as _math
 
-from ..runtime.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
+from ..runtime.errors import GradAttributeError, GradTypeError, GradValueError
 from ..runtime import context
 from ..runtime.limits import check_held, check_items
 from ..core.printing import show
@@ -401,27 +401,9 @@ def _collections_module():
 # ---------------------------------------------------------------- copy, time
 
 
-def _tensor_deepcopy(t, memo):
-    """PyTorch's rule: only leaves can be deep-copied; the copy keeps requires_grad
-    and a copy of .grad."""
-    if t.grad_fn is not None:
-        raise GradRuntimeError(
-            "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
-            "protocol at the moment.  If you were attempting to deepcopy a module, this may "
-            "be because of a torch.nn.utils.weight_norm usage, see "
-            "https://github.com/pytorch/pytorch/pull/103001"
-        )
-    new = Tensor(t.data.copy(), requires_grad=t.requires_grad)
-    if t.grad is not None:
-        new.grad = Tensor(t.grad.data.copy())
-    memo[id(t)] = new
-    return new
-
-
 def _copy_module():
     import copy as _copy
 
-    Tensor.__deepcopy__ = _tensor_deepcopy  # PyTorch's rule, for copy.deepcopy
     return StdModule(
         "copy",
         {

@@ -1,7 +1,7 @@
 """A backward trace: `backward out, trace=true` and `trace(out)`.
 
 While a `Trace` is active the engine calls it once per node it runs
-(`engine.observe.TRACER`; when no trace is on, the engine reads that global
+(`engine.observe.set_tracer`; when no trace is on, the engine reads that global
 once per pass and nothing else).  Each step is shown as it happens, in the
 engine's order: the node's grad_fn name, the gradient that came in, and what
 went out to each input (an op, shown by its step number and name, or a leaf,
@@ -53,12 +53,11 @@ class Trace:
         self.hidden = 0
 
     def __enter__(self):
-        self.prev = observe.TRACER
-        observe.TRACER = self.step
+        self.prev = observe.set_tracer(self.step)
         return self
 
     def __exit__(self, *exc):
-        observe.TRACER = self.prev
+        observe.set_tracer(self.prev)
         if self.hidden:
             self.out.record(
                 "trace", {"more": self.hidden}, f"... ({self.hidden} more steps not shown)"

@@ -73,8 +73,7 @@ def language_getitem(b, key):
     return bt.op("index", b, key)
 
 
-Batched.language_getattr = language_getattr
-Batched.language_getitem = language_getitem
+bt.LANGUAGE.update(getattr=language_getattr, getitem=language_getitem)
 
 
 @batch_kind("size")

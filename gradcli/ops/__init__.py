@@ -34,43 +34,31 @@ from . import sorting  # noqa: F401,E402  (sort argsort diag)
 from . import rounding, addmm  # noqa: F401,E402  (div's rounding_mode, fmod; torch.addmm)
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)
 from .registry import FUNCTIONS
-from ..core.tensor import Tensor
+from ..core.tensor import DUNDERS
 
 
-def _install_operators():
-    """Tensor's Python operators, from the table (used by gradcli itself and by the
-    VJPs in create_graph mode: `a * b` on tensors records a graph)."""
-
-    def binary(name):
-        fn = FUNCTIONS[name]
-        return (lambda self, o: fn(self, o)), (lambda self, o: fn(o, self))
-
-    for dunder, name in (
-        ("add", "add"),
-        ("sub", "sub"),
-        ("mul", "mul"),
-        ("truediv", "div"),
-        ("pow", "pow"),
-        ("matmul", "matmul"),
-    ):
-        forward, reflected = binary(name)
-        setattr(Tensor, f"__{dunder}__", forward)
-        setattr(Tensor, f"__r{dunder}__", reflected)
-    for dunder in ("gt", "lt", "ge", "le", "eq", "ne"):
-        setattr(Tensor, f"__{dunder}__", binary(dunder)[0])
-    for dunder, name in (
-        ("and", "bitwise_and"),
-        ("or", "bitwise_or"),
-        ("lshift", "bitwise_left_shift"),
-        ("rshift", "bitwise_right_shift"),
-    ):
-        forward, reflected = binary(name)
-        setattr(Tensor, f"__{dunder}__", forward)
-        setattr(Tensor, f"__r{dunder}__", reflected)
-    Tensor.__invert__ = bitwise.invert
-    neg = FUNCTIONS["neg"]
-    Tensor.__neg__ = lambda self: neg(self)
-    Tensor.__hash__ = object.__hash__  # __eq__ above would otherwise unset it
-
-
-_install_operators()
+# Tensor's Python operators (core/tensor.py) call these: used by gradcli itself and by
+# the VJPs in create_graph mode (`a * b` on tensors records a graph)
+DUNDERS.update(
+    (name, FUNCTIONS[name])
+    for name in (
+        "add",
+        "sub",
+        "mul",
+        "div",
+        "pow",
+        "matmul",
+        "gt",
+        "lt",
+        "ge",
+        "le",
+        "eq",
+        "ne",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_left_shift",
+        "bitwise_right_shift",
+        "neg",
+    )
+)
+DUNDERS["invert"] = bitwise.invert

@@ -27,11 +27,22 @@ from .reduce import ValuesIndices
 from .registry import BATCH_RULES, BUILTINS, FUNCTIONS, METHOD_ONLY
 
 
+#: what the language sees of a batched tensor, filled by library/vmap.py (above this
+#: layer): "getattr" (x.name), "getitem" (x[key])
+LANGUAGE: dict = {}
+
+
 class Batched:
     """A batched tensor of vmap level `level`: `value`'s dim 0 is the batch."""
 
     __slots__ = ("value", "level")
     language_callable = False
+
+    def language_getattr(self, name):
+        return LANGUAGE["getattr"](self, name)
+
+    def language_getitem(self, key):
+        return LANGUAGE["getitem"](self, key)
 
     def __init__(self, value, level):
         self.value, self.level = value, level
