@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 
+import gradcli
 import gradcli.session  # noqa: F401  (loads every op and built-in)
 from gradcli.engine.declare import FACETS, UNDECLARED, Without, declared
 from gradcli.engine.function import Function
@@ -139,3 +140,20 @@ def test_purity_has_its_forms():
         assert e.pure in (True, False, "method"), e.name
         if e.pure:
             assert e.method or e.pure is True, e.name  # "method": as x.f(numbers)
+
+
+def test_the_vjp_helpers_are_not_patched_from_outside():
+    """ArrayF (the VJPs' array helpers) is whole where it is defined: no module sets
+    its attributes at import (the sum op's order is numerics/sums/axes.py's)."""
+    import ast
+    from pathlib import Path
+
+    for path in Path(gradcli.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    assert not (
+                        isinstance(t, ast.Attribute)
+                        and isinstance(t.value, ast.Name)
+                        and t.value.id in ("ArrayF", "TensorF")
+                    ), f"{path}:{node.lineno}"

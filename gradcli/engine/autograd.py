@@ -9,11 +9,11 @@ gradients can be differentiated again).  The graph is walked without recursion.
 from __future__ import annotations
 
 
-from .declare import none
 import heapq
 
 import numpy as np
 
+from .declare import none
 from ..runtime.errors import GradRuntimeError
 from ..core import tangents as tan
 from ..core.tensor import Tensor

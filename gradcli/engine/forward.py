@@ -21,11 +21,11 @@ never confused.
 
 from __future__ import annotations
 
-from .declare import none
 import re
 
 import numpy as np
 
+from .declare import none
 from ..runtime.errors import GradRuntimeError, ShapeError
 from ..core import tangents as tan
 from ..runtime import context

@@ -22,9 +22,9 @@ grad mode (`w[:1]`) inherits the mark (`_MARKED`).  Then, as PyTorch:
 
 from __future__ import annotations
 
-from .declare import none
 import weakref
 
+from .declare import none
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError
 from ..core.tensor import next_seq

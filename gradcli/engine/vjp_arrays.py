@@ -11,6 +11,7 @@ from ..numerics import mkl
 from ..numerics.floats import torch_act, torch_exp
 from ..numerics.floats.fused import scaled
 from ..numerics.sums.summation import outer_sum, torch_cumsum, torch_sum
+from ..numerics.sums.axes import sum_axes
 from ..numerics.sums.sum_dims import dim_sums
 
 
@@ -127,7 +128,15 @@ class ArrayF:
 
     @staticmethod
     def sum(g, axis=None, keepdims=False):
-        return np.sum(g, axis=axis, keepdims=keepdims)
+        """In the sum op's order (numerics/sums/axes.py), so that a gradient is the same
+        number with and without create_graph (softmax's second derivative in float32
+        was not)."""
+        g = np.asarray(g)
+        if g.dtype.kind != "f":
+            return np.sum(g, axis=axis, keepdims=keepdims)
+        if axis is not None:
+            axis = tuple(sorted(a % g.ndim for a in (axis if isinstance(axis, tuple) else (axis,))))
+        return sum_axes(g, axis, keepdims, g.dtype)
 
     @staticmethod
     def const(a):

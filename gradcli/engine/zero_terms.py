@@ -9,9 +9,9 @@ primal paired with the missing tangent is in a graph."""
 
 from __future__ import annotations
 
-from .declare import none
 import numpy as np
 
+from .declare import none
 from ..runtime import context
 from ..core.tensor import Tensor
 from .function import Function

@@ -12,9 +12,9 @@ unless it is wrapped in `once_differentiable`.  In forward mode the class's
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError
 from ..core.tensor import Tensor

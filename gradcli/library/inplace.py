@@ -22,9 +22,9 @@ target is `AUGMENTED[op](x, y)` (returning x itself, to bind back to the target)
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradTypeError, ShapeError
 from ..core.convert import tensor_arg, to_array

@@ -5,9 +5,9 @@ pointwise.py.)"""
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..core import dtypes
 from ..engine.function import Function
 from ..engine.forward import elementwise

@@ -6,9 +6,9 @@ SLEEF's functions on the whole blocks of two vectors, the C library's after them
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..numerics.floats import sleef_atan2, sleef_exp2, sleef_hypot
 from ..runtime.errors import GradRuntimeError
 from ..core import dtypes

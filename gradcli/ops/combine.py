@@ -4,9 +4,9 @@ masked_fill (a family after `shape`)."""
 from __future__ import annotations
 
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..core import dtypes
 from ..engine.function import Function
 from ..engine.forward import linear

@@ -6,9 +6,9 @@ create_graph (DiagonalBackwardBackward0, whose gradient is the diagonal again)."
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
 from ..engine.function import Function

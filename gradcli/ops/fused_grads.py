@@ -6,9 +6,9 @@ their own derivatives are derivatives.yaml's."""
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..numerics.floats.fma import fma
 from ..numerics.floats.torch_exp import softplus_backward
 from ..engine.function import Function

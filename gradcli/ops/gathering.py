@@ -15,9 +15,9 @@ the last write wins as in PyTorch, and a bad index reported is the first it meet
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
 from ..engine.function import Function

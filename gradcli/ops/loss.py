@@ -9,9 +9,9 @@ again under create_graph.  `reduction` is "mean" (the default), "sum" or "none".
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..numerics.sums.summation import nll_cascade, torch_sum
 
 from ..core import dtypes

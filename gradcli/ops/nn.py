@@ -9,9 +9,9 @@ own, each the other's VJP, so every gradient here is differentiable again."""
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime import context
 from ..numerics.random import sampling
 from ..numerics.mkl import mm_grads, torch_mm

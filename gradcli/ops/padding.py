@@ -9,9 +9,9 @@ again (the backward is an op of its own, PadBackward, whose VJP is the pad)."""
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.convert import tensor_arg, type_name
 from ..engine.function import Function

@@ -5,9 +5,9 @@ after `elementwise`, whose arithmetic and operand helpers it uses.)"""
 from __future__ import annotations
 
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..core import dtypes
 from ..engine.function import Function
 from ..engine.saved import saved_const

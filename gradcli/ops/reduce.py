@@ -4,17 +4,17 @@ argmin, and the running sum cumsum."""
 from __future__ import annotations
 
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..core import dtypes
 from ..engine.function import Function
-from ..engine.vjp_arrays import DENSE_LIMIT, ArrayF, seen
+from ..engine.vjp_arrays import DENSE_LIMIT, seen
 from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
 from ..runtime.errors import GradIndexError, GradRuntimeError
-from ..numerics.sums.summation import inner_sums, outer_sum, torch_cumsum, torch_sum
-from ..numerics.sums.sum_dims import dim_sums
+from ..numerics.sums.axes import last_dim_sum, last_dim_sums, sum_axes
+from ..numerics.sums.summation import torch_cumsum, torch_sum
 from ..runtime import context
 from ..numerics import mkl
 from ..numerics.parallel import GRAIN
@@ -89,40 +89,6 @@ def _acc_dtype(x, dtype=None):
     return dtypes.int64 if x.dtype.kind in "biu" else x.dtype
 
 
-def sum_axes(x, ax, keepdim, acc):
-    """x summed over the axes `ax` (None: all) in PyTorch's order where gradcli knows it:
-    whole sums, sums over leading dims, and over one dim with only size-1 dims after it."""
-    if ax is None and not keepdim and acc == x.dtype and acc.kind == "f":
-        return np.asarray(torch_sum(x), dtype=acc)  # PyTorch's order, bit for bit
-    if ax is not None and len(ax) == x.ndim and acc == x.dtype and acc.kind == "f":
-        out = np.asarray(torch_sum(x), dtype=acc)  # every dim named: the same
-        return out.reshape((1,) * x.ndim) if keepdim else out
-    if (
-        ax
-        and acc == x.dtype
-        and acc.kind == "f"
-        and x.flags.c_contiguous
-        and x.size
-        and tuple(ax) == tuple(range(len(ax)))
-        and len(ax) < x.ndim
-    ):
-        # over leading dims: PyTorch's outer-reduction order
-        lead = x.shape[: len(ax)]
-        out = outer_sum(x.reshape(int(np.prod(lead)), -1)).reshape(x.shape[len(ax) :])
-        return out.reshape((1,) * len(ax) + out.shape) if keepdim else out
-    if last_dim_sums(x, ax, acc):
-        return _inner(x, ax, keepdim)
-    if ax and acc == x.dtype:
-        out = dim_sums(x, ax)  # any other dims: PyTorch's order (numerics/sums/sum_dims)
-        if out is not None:
-            return (
-                out.reshape(tuple(1 if i in ax else n for i, n in enumerate(x.shape)))
-                if keepdim
-                else out
-            )
-    return np.asarray(np.sum(x, axis=ax, keepdims=keepdim, dtype=acc))
-
-
 class Sum(_Reduce):
     __slots__ = ()
     name = "SumBackward0"
@@ -135,28 +101,6 @@ class Sum(_Reduce):
 
     def backward(self, g, F):
         return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
-
-
-def last_dim_sums(x, ax, acc):
-    """Whether a sum over `ax` is over one dim of a contiguous float array with only
-    size-1 dims after it, which PyTorch adds row by row in its inner-reduction order
-    (summation.inner_sums)."""
-    return (
-        acc == x.dtype
-        and acc.kind == "f"
-        and ax is not None
-        and len(ax) == 1
-        and x.ndim > 1
-        and x.flags.c_contiguous
-        and all(n == 1 for n in x.shape[ax[0] + 1 :])
-    )
-
-
-def _inner(x, ax, keepdim):
-    d = ax[0]
-    out = inner_sums(x.reshape(-1, x.shape[d]))
-    shape = x.shape[:d] + ((1,) if keepdim else ()) + x.shape[d + 1 :]
-    return out.reshape(shape)
 
 
 class SumDim(Sum):
@@ -188,7 +132,7 @@ class Mean(_Reduce):
             return np.asarray(torch_sum(x) / n if n else np.nan, dtype=x.dtype)
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
         if dtype is None and last_dim_sums(x, ax, x.dtype):
-            return _inner(x, ax, keepdim) / self.n  # PyTorch: sum(dim), then divided by n
+            return last_dim_sum(x, ax, keepdim) / self.n  # PyTorch: sum(dim), then divided by n
         if dtype is None and ax and x.dtype.char in "fd" and x.size:
             # PyTorch: sum(dim) in its order (sum_axes), then divided by n
             return np.asarray(sum_axes(x, ax, keepdim, x.dtype) / self.n)
@@ -268,21 +212,6 @@ def sum_(input, dim=None, keepdim=False, dtype=None):
 @tensor_f("sum")
 def _sum_t(g, axis=None, keepdims=False):
     return sum_(g, axis, keepdims)
-
-
-def _sum_a(g, axis=None, keepdims=False):
-    """ArrayF.sum (the VJPs' sum on plain arrays) in the sum op's order, so that a
-    gradient is the same number with and without create_graph (softmax's second
-    derivative in float32 was not)."""
-    g = np.asarray(g)
-    if g.dtype.kind != "f":
-        return np.sum(g, axis=axis, keepdims=keepdims)
-    if axis is not None:
-        axis = tuple(sorted(a % g.ndim for a in (axis if isinstance(axis, tuple) else (axis,))))
-    return sum_axes(g, axis, keepdims, g.dtype)
-
-
-ArrayF.sum = staticmethod(_sum_a)
 
 
 def sum_dims(g, axes, keepdim):

@@ -10,9 +10,9 @@ gives PyTorch's graph (SumBackward1 over ViewBackward0).  ravel is PyTorch's
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..runtime.limits import check_alloc
 from ..core.tensor import Tensor, type_name

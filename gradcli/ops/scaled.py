@@ -7,9 +7,9 @@ first is PyTorch's SubBackward0 (its `2 - x` is RsubBackward1)."""
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime.errors import GradRuntimeError, GradTypeError, broadcast_error
 from ..numerics.floats.scaled_add import scaled_add
 from ..core.tensor import Tensor, type_name

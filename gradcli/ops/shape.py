@@ -3,11 +3,11 @@ split chunk flip masked_fill, casts."""
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import math
 
 import numpy as np
 
+from ..engine.declare import none
 from ..core import dtypes
 from ..engine.function import Function
 from ..engine.forward import linear

@@ -12,9 +12,9 @@ NumPy; the others follow libstdc++'s algorithms step for step (numerics/random/s
 
 from __future__ import annotations
 
-from ..engine.declare import none
 import numpy as np
 
+from ..engine.declare import none
 from ..numerics.random import stl_order
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
