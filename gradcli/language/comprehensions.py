@@ -135,22 +135,24 @@ class Comprehensions:
             cs = Scope({}, s.globals if s.globals is not None else s, s.depth, s.closure)
             max_steps = context.current.limits.max_steps
 
-            def level(k, items=None):
+            # `level` is handed itself, not closed over (a closure over itself would
+            # be a reference cycle holding the comprehension's scope)
+            def level(level, k, items=None):
                 if k == len(steps):
                     add(cs)
                     return
                 kind, a, b, where = steps[k]
                 if kind == "if":
                     if truth(a(cs)):
-                        level(k + 1)
+                        level(level, k + 1)
                     return
                 for item in items if items is not None else iterate(b(cs)):
                     a(cs, item)
                     if max_steps is not None:
                         step(max_steps, *where)
-                    level(k + 1)
+                    level(level, k + 1)
 
-            level(0, items0)
+            level(level, 0, items0)
 
         return run, made
 
@@ -166,22 +168,22 @@ class Comprehensions:
             cs = Scope({}, s.globals if s.globals is not None else s, s.depth, s.closure)
             max_steps = context.current.limits.max_steps
 
-            def level(k, items=None):
+            def level(level, k, items=None):  # handed itself: no cycle (see above)
                 if k == n:
                     yield elt(cs)
                     return
                 kind, a, b, where = steps[k]
                 if kind == "if":
                     if truth(a(cs)):
-                        yield from level(k + 1)
+                        yield from level(level, k + 1)
                     return
                 for item in items if items is not None else iterate(b(cs)):
                     a(cs, item)
                     if max_steps is not None:
                         step(max_steps, *where)
-                    yield from level(k + 1)
+                    yield from level(level, k + 1)
 
-            return level(0, items0)
+            return level(level, 0, items0)
 
         return start
 

@@ -206,6 +206,21 @@ class Control:
         suite, finally_suite = node.children
         return self._try(suite, [], None, finally_suite)
 
+    def _alias_binding(self, name):
+        """(bind, unbind) of `except E as name`: as in Python, the name is unbound when
+        the handler ends (the error's traceback would otherwise keep the scope and all
+        it holds alive in a reference cycle)."""
+        store = self.store_name(name)
+        info = self.fn
+        glob = info is not None and name in info.globals
+
+        def unbind(s):
+            store(s, None)
+            vars = (s.globals or s).vars if glob else s.vars
+            vars.pop(name, None)
+
+        return store, unbind
+
     def _try(self, suite, handlers, else_suite, finally_suite):
         b = self.block(suite)
         compiled = []
@@ -214,7 +229,7 @@ class Control:
             compiled.append(
                 (
                     self.expr(typ) if typ is not None else None,
-                    self.store_name(alias.value) if alias is not None else None,
+                    self._alias_binding(alias.value) if alias is not None else None,
                     self.block(hsuite),
                     pos(typ) if typ is not None else pos(h),
                 )
@@ -230,12 +245,14 @@ class Control:
                     raise located(e, line, col) from None
                 if ok:
                     if bind is not None:
-                        bind(s, err)
+                        bind[0](s, err)
                     Handling.stack.append(err)
                     try:
                         return True, hb(s)
                     finally:
                         Handling.stack.pop()
+                        if bind is not None:
+                            bind[1](s)
             return False, None
 
         def run(s):

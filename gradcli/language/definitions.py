@@ -63,6 +63,8 @@ class Definitions:
         """The closure that makes a UserFunction when the definition runs."""
         sig, defaults = self._signature(params)
         info = FunctionInfo(name, "function", self.fn)
+        if self.fn is not None:
+            self.fn.nests = True
         info.locals.update(sig.names())
         method = self.fn is not None and self.fn.kind == "class"
         if method:
@@ -78,6 +80,7 @@ class Definitions:
         finally:
             self.fn = outer
         generator, qualname = info.generator, info.qualname
+        nests = info.nests
 
         def make(s):
             g = s if s.globals is None else s.globals
@@ -95,6 +98,7 @@ class Definitions:
                 qualname=qualname,
                 doc=doc,
                 cell=s.vars.get(CLASS_CELL) if method else None,
+                nests=nests,
             )
 
         return make

@@ -4,6 +4,8 @@ as Python functions are), and generators."""
 
 from __future__ import annotations
 
+import sys
+
 from ..runtime.errors import GradError, GradTypeError, did_you_mean
 from ..runtime.limits import depth_exceeded
 from ..runtime import context
@@ -16,14 +18,21 @@ class Scope:
     written in (closures see its variables); `closure` is what a function defined
     here closes over (a class body's functions skip the class, as in Python)."""
 
-    __slots__ = ("vars", "globals", "depth", "parent", "closure")
+    __slots__ = ("vars", "globals", "depth", "parent", "_closure")
 
     def __init__(self, vars=None, globals=None, depth=0, parent=None, closure=True):
         self.vars = {} if vars is None else vars
         self.globals = globals
         self.depth = depth
         self.parent = parent
-        self.closure = self if closure is True else closure
+        # None stands for the scope itself: a reference to itself would make every
+        # call's scope a reference cycle, freed only by the cyclic collector
+        self._closure = None if closure is True else closure
+
+    @property
+    def closure(self):
+        c = self._closure
+        return self if c is None else c
 
 
 class Return:
@@ -133,6 +142,7 @@ class UserFunction:
         "is_lambda",
         "origin",
         "closure",
+        "nests",
         "generator",
         "qualname",
         "doc",
@@ -154,6 +164,7 @@ class UserFunction:
         qualname=None,
         doc=None,
         cell=None,
+        nests=False,
     ):
         if not isinstance(sig, Signature):
             sig = Signature(sig)
@@ -165,6 +176,7 @@ class UserFunction:
         self.qualname = qualname or name
         self.doc = doc  # its docstring (`f.__doc__`)
         self.cell = cell  # a method: [its class] (super() reads it)
+        self.nests = nests  # its body defines functions (see `release`)
 
     @property
     def params(self):
@@ -208,9 +220,27 @@ class UserFunction:
             raise
         finally:
             call_depth.n = depth - 1
+        if self.nests:
+            release(scope)
         if self.is_lambda:
             return r
         return r.value if isinstance(r, Return) else None
+
+
+def release(scope):
+    """Break the reference cycle between a finished call's scope and the functions
+    defined in it (each closes over the scope, which holds them) when nothing else
+    holds either, so reference counting frees the call's values at once, as CPython's
+    cells allow, instead of the cyclic collector much later (runtime/gctune.py runs it
+    rarely).  A function that escaped (returned, stored elsewhere) keeps it all."""
+    own = [v for v in scope.vars.values() if type(v) is UserFunction and v.closure is scope]
+    # scope: run()'s variable, this parameter, getrefcount's argument, the closures
+    if not own or sys.getrefcount(scope) != 3 + len(own):
+        return
+    for f in own:  # each held by the scope's variables, `own`, `f` and the argument only
+        if sys.getrefcount(f) != 4:
+            return
+    scope.vars.clear()
 
 
 class BoundUserMethod:

@@ -303,7 +303,7 @@ class GeneratorBodies:
             compiled.append(
                 (
                     self.expr(typ) if typ is not None else None,
-                    self.store_name(alias.value) if alias is not None else None,
+                    self._alias_binding(alias.value) if alias is not None else None,
                     self._gsuite(hsuite),
                     pos(typ) if typ is not None else pos(h),
                 )
@@ -319,12 +319,14 @@ class GeneratorBodies:
                     raise located(e, line, col) from None
                 if ok:
                     if bind is not None:
-                        bind(s, err)
+                        bind[0](s, err)
                     Handling.stack.append(err)
                     try:
                         return True, (yield from hb(s))
                     finally:
                         Handling.stack.pop()
+                        if bind is not None:
+                            bind[1](s)
             return False, None
 
         def body(s):

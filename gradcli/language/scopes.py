@@ -31,12 +31,14 @@ class FunctionInfo:
         "first_param",
         "qualname",
         "level",
+        "nests",
     )
 
     def __init__(self, name, kind="function", parent=None):
         self.name, self.kind, self.parent = name, kind, parent
         self.locals, self.globals, self.nonlocals = set(), set(), {}
         self.generator = False
+        self.nests = False  # a function, lambda or class is defined in its body
         self.first_param = None  # a method: the name of `self`
         self.level = 0 if parent is None else parent.level + 1
         if self.level > MAX_NESTED_SCOPES:
