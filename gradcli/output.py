@@ -178,7 +178,7 @@ class JsonOutput:
 
     def figure(self, kind, fig, file):
         """A picture as a record of its data (`kind`: "plot", ...)."""
-        self._emit({"kind": kind, "line": self.line(), "file": file, **fig.record()})
+        self._emit({"kind": kind, "line": self.line(), "file": file, **_deep_plain(fig.record())})
 
     def error(self, err, rendered):
         """The last record; the same error is also written for people on stderr."""

@@ -240,3 +240,21 @@ def test_kernel_install_writes_a_kernelspec(tmp_path):
     assert str(path.parent) in r.stdout
     bad = run_gradcli(args=("kernel", "install", "--user", "--sys-prefix"))
     assert bad.returncode == 2
+
+
+def test_explain_shows_latex_beside_text(kernel):
+    pytest.importorskip("sympy")
+    km, kc = kernel
+    reply, out = execute(
+        kc,
+        "x = torch.ones(2, 2, requires_grad=True)\nout = (3 * (x + 2) ** 2).mean()\n"
+        "explain(out, x)",
+    )
+    assert reply["status"] == "ok", reply
+    (data,) = [c["data"] for kind, c in out if kind == "display_data"]
+    assert "3·(xᵢⱼ + 2)/2" in data["text/plain"] or "3*(x_ij + 2)/2" in data["text/plain"]
+    assert data["text/latex"].startswith("$$\\begin{aligned}")
+    assert (
+        r"\frac{\partial \mathrm{out}}{\partial x_{ij}} &= \frac{3 \left(x_{ij} + 2\right)}{2}"
+        in (data["text/latex"])
+    )

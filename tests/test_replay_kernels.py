@@ -132,8 +132,13 @@ def test_a_kernel_gives_what_the_whole_forward_gives(cls):
         assert len(sh.saved) == len(whole.saved)
         assert all(x is y for x, y in zip(sh.saved, whole.saved))
         # the fields the whole forward sets are what the first one set
-        assert all(getattr(whole, k) == v for k, v in fields.items()), cls.__name__
+        # (a nan constant, which explain's formula keeps as `k`, is the same nan)
+        assert all(_same(getattr(whole, k), v) for k, v in fields.items()), cls.__name__
     assert taken >= 4
+
+
+def _same(a, b):
+    return a == b or (a != a and b != b)
 
 
 def test_a_kernel_is_not_given_for_kinds_its_op_treats_apart():

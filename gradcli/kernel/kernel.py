@@ -27,9 +27,16 @@ from ..session import Session
 
 
 def mime_bundle(v) -> dict:
-    """text/plain always; image/svg+xml for a value that can draw itself
-    (a `_repr_svg_` method, as IPython's display protocol has it)."""
+    """text/plain always; image/svg+xml for a value that can draw itself (a
+    `_repr_svg_` method, as IPython's display protocol has it), text/latex for one that
+    has a formula (`_repr_latex_`: explain's)."""
     data = {"text/plain": show(v)}
+    tex = getattr(type(v), "_repr_latex_", None)
+    if callable(tex):
+        try:
+            data["text/latex"] = tex(v)
+        except Exception:  # a formula that fails still shows as text
+            pass
     svg = getattr(type(v), "_repr_svg_", None)
     if callable(svg):
         try:

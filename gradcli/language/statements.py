@@ -16,6 +16,7 @@ from ..core.printing import show_str
 from ..core.tensor import Tensor
 from ..library.autograd_api import backward_leaves
 from ..library.inplace import AUGMENTED
+from ..library.explain import explanation
 from ..library.trace import traced
 from . import runtime as rt
 from .calls import backward_hint, plain_name
@@ -39,7 +40,7 @@ def _is_docstring(node):
     )
 
 
-BACKWARD_KEYWORDS = ("trace", "retain_graph", "create_graph", "inputs")
+BACKWARD_KEYWORDS = ("trace", "explain", "retain_graph", "create_graph", "inputs")
 
 
 class Statements:
@@ -247,7 +248,7 @@ class Statements:
         if len(posargs) > 1:
             raise syntax_error(
                 "backward takes one gradient after the tensor "
-                "(then keywords: trace=, retain_graph=, create_graph=)",
+                "(then keywords: trace=, explain=, retain_graph=, create_graph=)",
                 posargs[1],
             )
         g = self.expr(posargs[0]) if posargs else (lambda s: None)
@@ -263,13 +264,17 @@ class Statements:
                     )
                 kw[name] = self.expr(a.children[1])
         trace_on = kw.pop("trace", None)
+        explain_on = kw.pop("explain", None)
         show = self.display
         tname = plain_name(target)
         line = pos(node)[0]
 
         def run(s):
+            told = None
             try:
                 kwargs = {k: v(s) for k, v in kw.items()}
+                if explain_on is not None and rt.truth(explain_on(s)):
+                    told = explanation(t(s), check_out=True)  # before backward frees the graph
                 if trace_on is not None and rt.truth(trace_on(s)):
                     touched = traced(state.out, backward_leaves, t(s), g(s), **kwargs)
                 else:
@@ -282,6 +287,8 @@ class Statements:
                     name = names.get(id(leaf))
                     if name is not None:
                         state.out.grad(name, leaf.grad, line)
+            if told is not None:
+                state.out.figure("explain", told, None)
 
         return run
 

@@ -46,6 +46,13 @@ class AddmmScaled(Addmm):
             Zero(a, "MmBackward0", shape, dt) if ts[2] is None else times(a @ ts[2], al),
         )
 
+    def formula(self, S, bias, a, b, *_):
+        """beta bias + alpha a b."""
+        prod = S.matmul(S.saved_const(a, self, 0, None), S.saved_const(b, self, 1, None))
+        return prod * S.number(self.alpha) + S.unknown(bias, self, 0, self.sbias) * S.number(
+            self.beta
+        )
+
     def forward(self, bias, a, b, alpha, beta):
         self.sbias, self.alpha, self.beta = bias.shape, alpha, beta
         self.save(a, b)

@@ -119,14 +119,18 @@ class _Arith(Function):
     """Add, Sub and Mul: their forward, written once (`ufunc`, and `pair` on the Python
     floats of two 0-d operands; Mul `keeps` its operands), and their replay kernel."""
 
-    __slots__ = ("sa", "sb")
+    __slots__ = ("sa", "sb", "k")  # k: a Python number second operand (for its formula)
     sums_as_is = True
     ufunc = pair = None
     keeps = False
 
     def forward(self, a, b, dt):
         sa = self.sa = a.shape if type(a) is np.ndarray else ()  # _shapes, inlined
-        sb = self.sb = b.shape if type(b) is np.ndarray else ()
+        if type(b) is np.ndarray:
+            sb = self.sb = b.shape
+        else:
+            sb = self.sb = ()
+            self.k = b
         if self.keeps:
             self.saved = (a, b)
         if not sa and not sb:
@@ -172,6 +176,7 @@ class Add(_Arith):
         """forward(a, k, float64) for a 0-d float64 array and a float (or an int a double
         holds): its `doubles` path, as a Python float (engine/number_nodes.py)."""
         self.sa = self.sb = ()
+        self.k = k
         return a.item() + k
 
     def backward(self, g, F):
@@ -186,6 +191,9 @@ class Add(_Arith):
 
     jvp = linear_with(-0.0, -0.0)
 
+    def formula(self, S, a, b):
+        return S.const(a, self, 0, self.sa) + S.const(b, self, 1, self.sb)
+
 
 @operator_node("-", tensor_operand=True, swaps=False)
 class Sub(_Arith):
@@ -198,6 +206,7 @@ class Sub(_Arith):
     def number_forward(self, a, k):
         """As Add.number_forward."""
         self.sa = self.sb = ()
+        self.k = k
         return a.item() - k
 
     def backward(self, g, F):
@@ -213,17 +222,24 @@ class Sub(_Arith):
 
     jvp = linear_with(-0.0, 0.0)
 
+    def formula(self, S, a, b):
+        return S.const(a, self, 0, self.sa) - S.const(b, self, 1, self.sb)
+
 
 class Rsub(Function):
     """`number - tensor` (PyTorch records it as rsub(tensor, number))."""
 
-    __slots__ = ()
+    __slots__ = ("k",)
     name = "RsubBackward1"
     saved_names = ()
     saved_extra = {"alpha": saved_const(1)}
 
     def forward(self, b, a, dt):
+        self.k = a
         return _cast(np.subtract(a, b), dt)
+
+    def formula(self, S, b, a):
+        return S.const(a, self, 1) - b
 
     def backward(self, g, F):
         return (-g, None)
@@ -246,6 +262,7 @@ class Mul(_Arith):
         """As Add.number_forward (k saved as apply2 keeps it: no `a`, which only the
         constant's gradient would use)."""
         self.sa = self.sb = ()
+        self.k = k
         self.saved = (None, k)
         return a.item() * k
 
@@ -264,17 +281,25 @@ class Mul(_Arith):
 
     jvp = bilinear
 
+    def formula(self, S, a, b):
+        return S.const(a, self, 0, self.sa) * S.const(b, self, 1, self.sb)
+
 
 @operator_node("/", tensor_operand=True, swaps=False)
 class Div(Function):
-    __slots__ = ("sa", "sb")
+    __slots__ = ("sa", "sb", "k")  # k: a Python number divisor (for its formula)
     name = "DivBackward0"
     saved_names = ("self", "other")
     saved_order = (1, 0)
     saved_uses = ((1,), (0, 1))  # a for b's gradient, b for both
 
+    def formula(self, S, a, b):
+        return S.const(a, self, 0, self.sa) / S.const(b, self, 1, self.sb)
+
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
+        if type(b) is not np.ndarray:
+            self.k = b
         self.save(a, b)
         return _cast(np.true_divide(a, weak(b, a)), dt)
 
@@ -299,6 +324,9 @@ class Reciprocal(Function):
         out = _cast(np.true_divide(1, a), dt)
         self.save(out)
         return out
+
+    def formula(self, S, a):
+        return 1 / S.obj(a)
 
     # derivatives.yaml: -grad * (result * result), squared first (not (-g * out) * out)
     def backward(self, g, F, out):
@@ -396,6 +424,9 @@ class Neg(Function):
 
     def forward(self, a):
         return np.negative(a)
+
+    def formula(self, S, a):
+        return -S.obj(a)
 
     def backward(self, g, F):
         return (-g,)

@@ -70,6 +70,9 @@ class Mm(Function):
     saved_extra = saved_operands(("self", "mat2"))
     saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
+    def formula(self, S, a, b):
+        return S.matmul(S.saved_const(a, self, 0, None), S.saved_const(b, self, 1, None))
+
     def forward(self, a, b):
         self.save(a, b)
         return torch_mm(a, b)
@@ -87,6 +90,9 @@ class Mv(Function):
     saved_names = ("self", "vec")
     saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
+    def formula(self, S, a, v):
+        return S.matmul(S.saved_const(a, self, 0, None), S.saved_const(v, self, 1, None))
+
     def forward(self, a, v):
         self.save(a, v)
         return torch_mv(a, v)
@@ -103,6 +109,9 @@ class Dot(Function):
     name = "DotBackward0"
     saved_names = ("self", "tensor")
     saved_uses = ((1,), (0,))  # each operand for the other's gradient
+
+    def formula(self, S, a, b):
+        return S.matmul(S.saved_const(a, self, 0, None), S.saved_const(b, self, 1, None))
 
     def forward(self, a, b):
         self.save(a, b)
@@ -123,6 +132,9 @@ class Matmul(Function):
     name = "UnsafeViewBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
     saved_uses = ((1,), (0,))  # each operand for the other's gradient
+
+    def formula(self, S, a, b, *_):
+        return S.matmul(S.saved_const(a, self, 0, self.sa), S.saved_const(b, self, 1, self.sb))
 
     def forward(self, a, b, fold=False):
         self.sa, self.sb, self.fold = a.shape, b.shape, fold
@@ -277,6 +289,9 @@ class Bmm(Function):
     saved_names = none("PyTorch's names of its saved values are not recorded")
     saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
+    def formula(self, S, a, b):
+        return S.matmul(S.saved_const(a, self, 0, None), S.saved_const(b, self, 1, None))
+
     def forward(self, a, b):
         self.save(a, b)
         return torch_bmm(a, b)
@@ -420,6 +435,9 @@ class Transpose(Function):
         self.d0, self.d1 = d0, d1
         return np.swapaxes(x, d0, d1)
 
+    def formula(self, S, x):
+        return np.swapaxes(S.obj(x), self.d0, self.d1)
+
     def backward(self, g, F):
         return (F.swapaxes(g, self.d0, self.d1),)
 
@@ -487,6 +505,9 @@ class TSmall(Function):
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x):
+        return x
+
+    def formula(self, S, x):
         return x
 
     def backward(self, g, F):

@@ -146,6 +146,13 @@ class MseLoss(_Loss):
         d = x - y
         return _reduce(d * d, reduction)
 
+    def formula(self, S, x, y):
+        d = S.saved_const(x, self, 0, self.shape) - S.saved_const(y, self, 1, self.shape)
+        sq = S.map(lambda v: v**2, d)
+        if self.reduction == "none":
+            return sq
+        return S.mean(sq) if self.reduction == "mean" else S.sum(sq)
+
     def backward(self, g, F, x, y):
         red, shape = self.reduction, self.shape
         if F.tensor_mode:  # one recorded mse_loss_backward per operand, as in PyTorch
@@ -397,6 +404,16 @@ class NllLoss(Function):
             total = total / wsum if wsum else np.float64("nan").astype(x.dtype)
         self.coef = coef
         return np.asarray(total, dtype=x.dtype)
+
+    def formula(self, S, x, *_):
+        """-x[i, target[i]] * weight[target[i]], summed or averaged by the weights."""
+        picked = -S.obj(x)[self.index] * S.obj(self.coef)
+        if self.reduction == "none":
+            return picked if len(self.shape) == 2 else picked.reshape(())
+        total = S.sum(picked)
+        if self.reduction == "mean":
+            total = total / S.number(self.wsum) if self.wsum else total * S.sp.nan
+        return total
 
     def backward(self, g, F, x):
         n = self.coef.shape[0]

@@ -123,6 +123,11 @@ class Addmm(Function):
             Zero(a, "MmBackward0", shape, dt) if ts[2] is None else a @ ts[2],
         )
 
+    def formula(self, S, bias, a, b, *_):
+        """bias + a b (nn.Linear's x Wᵀ + b)."""
+        prod = S.matmul(S.saved_const(a, self, 0, None), S.saved_const(b, self, 1, None))
+        return prod + S.unknown(bias, self, 0, self.sbias)
+
     def forward(self, bias, a, b):
         self.sbias = bias.shape
         self.save(a, b)

@@ -175,11 +175,13 @@ def unary(
     saved_extra=None,
     inplace=True,
     pure=False,
+    formula=None,
 ):
     """Declare and register an element-wise function: its forward, VJP (its JVP the same
     formula), grad_fn name, saved values (`saved_names`: PyTorch's names, by default
     "self" for a saved input and "result" for a saved output), batching kind, in-place
-    method (`inplace`: True for name_, or None) and sample arguments together."""
+    method (`inplace`: True for name_, or None), sample arguments and `formula` (its value
+    as a SymPy expression of one element, rule(sympy, v), for explain) together."""
     if name in mkl.VML:  # PyTorch's vector math (MKL's VML), when MKL is installed
         np_fn = mkl.unary_fn(name, np_fn)
     cls = type(
@@ -201,6 +203,11 @@ def unary(
             "jvp": (lambda self, ts, F, s: vjp(ts[0], F, s))
             if saves
             else (lambda self, ts, F: vjp(ts[0], F, None)),
+            "formula": none(
+                "no formula rule yet: shown as a named function with its local Jacobian"
+            )
+            if formula is None
+            else (lambda self, S, x: S.map(lambda v: formula(S.sp, v), x)),
         },
     )
     if keep_int:
@@ -233,7 +240,14 @@ def unary(
 LN2, LN10 = 0.6931471805599453, 2.3025850929940456
 
 exp = unary(
-    "exp", "ExpBackward0", np.exp, lambda g, F, out: g * out, "e ** input", "out", pure=True
+    "exp",
+    "ExpBackward0",
+    np.exp,
+    lambda g, F, out: g * out,
+    "e ** input",
+    "out",
+    pure=True,
+    formula=lambda sp, v: sp.exp(v),
 )
 log = unary(
     "log",
@@ -243,6 +257,7 @@ log = unary(
     "natural logarithm",
     domain=(0.5, 3.0),
     pure=True,
+    formula=lambda sp, v: sp.log(v),
 )
 unary(
     "log2",
@@ -251,6 +266,7 @@ unary(
     lambda g, F, x: g / (x * LN2),
     "base-2 logarithm",
     domain=(0.5, 3.0),
+    formula=lambda sp, v: sp.log(v, 2),
 )
 unary(
     "log10",
@@ -259,6 +275,7 @@ unary(
     lambda g, F, x: g / (x * LN10),
     "base-10 logarithm",
     domain=(0.5, 3.0),
+    formula=lambda sp, v: sp.log(v, 10),
 )
 sqrt = unary(
     "sqrt",
@@ -269,9 +286,26 @@ sqrt = unary(
     "out",
     domain=(0.5, 3.0),
     pure=True,
+    formula=lambda sp, v: sp.sqrt(v),
 )
-sin = unary("sin", "SinBackward0", np.sin, lambda g, F, x: g * F.cos(x), "sine", pure=True)
-cos = unary("cos", "CosBackward0", np.cos, lambda g, F, x: g * -F.sin(x), "cosine", pure=True)
+sin = unary(
+    "sin",
+    "SinBackward0",
+    np.sin,
+    lambda g, F, x: g * F.cos(x),
+    "sine",
+    pure=True,
+    formula=lambda sp, v: sp.sin(v),
+)
+cos = unary(
+    "cos",
+    "CosBackward0",
+    np.cos,
+    lambda g, F, x: g * -F.sin(x),
+    "cosine",
+    pure=True,
+    formula=lambda sp, v: sp.cos(v),
+)
 unary(
     "tan",
     "TanBackward0",
@@ -281,8 +315,18 @@ unary(
     "out",
     domain=(-1.2, 1.2),
     inplace=None,
+    formula=lambda sp, v: sp.tan(v),
 )
-tanh = unary("tanh", "TanhBackward0", np.tanh, tanh_grad, "hyperbolic tangent", "out", pure=True)
+tanh = unary(
+    "tanh",
+    "TanhBackward0",
+    np.tanh,
+    tanh_grad,
+    "hyperbolic tangent",
+    "out",
+    pure=True,
+    formula=lambda sp, v: sp.tanh(v),
+)
 
 
 def _sigmoid(x):
@@ -299,6 +343,7 @@ unary(
     "logistic sigmoid 1 / (1 + exp(-input))",
     "out",
     pure=True,
+    formula=lambda sp, v: 1 / (1 + sp.exp(-v)),
 )
 
 
@@ -350,6 +395,7 @@ relu = unary(
     "out",
     keep_int=True,
     pure=True,
+    formula=lambda sp, v: sp.Piecewise((v, v > 0), (0, True)),
 )
 abs_ = unary(
     "abs",
@@ -359,6 +405,7 @@ abs_ = unary(
     "absolute value",
     keep_int=True,
     pure=True,
+    formula=lambda sp, v: sp.Abs(v),
 )
 unary(
     "square",
@@ -369,6 +416,7 @@ unary(
     keep_int=True,
     saved_extra={"exponent": saved_const(2)},  # PyTorch's square is pow(x, 2)
     pure="method",
+    formula=lambda sp, v: v**2,
 )
 
 
@@ -430,6 +478,7 @@ unary(
     lambda g, F, x: g / (1 + x),
     "log(1 + input), accurately",
     domain=(-0.5, 2.0),
+    formula=lambda sp, v: sp.log(1 + v),
 )
 unary(
     "expm1",
@@ -438,6 +487,7 @@ unary(
     lambda g, F, out: g * (out + 1),
     "exp(input) - 1, accurately",
     "out",
+    formula=lambda sp, v: sp.exp(v) - 1,
 )
 unary(
     "rsqrt",
@@ -447,6 +497,7 @@ unary(
     "1 / sqrt(input)",
     "out",
     domain=(0.5, 3.0),
+    formula=lambda sp, v: 1 / sp.sqrt(v),
 )
 unary(
     "reciprocal",
@@ -456,6 +507,7 @@ unary(
     "1 / input",
     "out",
     domain=(0.5, 2.0),
+    formula=lambda sp, v: 1 / v,
 )
 unary(
     "atan",
@@ -465,6 +517,7 @@ unary(
     "arc tangent",
     aliases=("arctan",),
     inplace=None,
+    formula=lambda sp, v: sp.atan(v),
 )
 # derivatives.yaml: grad * (-x * x + 1).rsqrt() (and its negative for acos)
 unary(
@@ -476,6 +529,7 @@ unary(
     domain=(-0.9, 0.9),
     aliases=("arcsin",),
     inplace=None,
+    formula=lambda sp, v: sp.asin(v),
 )
 unary(
     "acos",
@@ -486,6 +540,7 @@ unary(
     domain=(-0.9, 0.9),
     aliases=("arccos",),
     inplace=None,
+    formula=lambda sp, v: sp.acos(v),
 )
 unary(
     "sinh",
@@ -494,6 +549,7 @@ unary(
     lambda g, F, x: g * F.cosh(x),
     "hyperbolic sine",
     inplace=None,
+    formula=lambda sp, v: sp.sinh(v),
 )
 unary(
     "cosh",
@@ -502,6 +558,7 @@ unary(
     lambda g, F, x: g * F.sinh(x),
     "hyperbolic cosine",
     inplace=None,
+    formula=lambda sp, v: sp.cosh(v),
 )
 TENSOR_F_ALIASES = {"abs": abs_}
 

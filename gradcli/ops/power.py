@@ -27,6 +27,9 @@ class PowScalar(Function):
     saved_names = ("self",)
     saved_extra = {"exponent": lambda node: node.e}
 
+    def formula(self, S, a, e):
+        return S.map(lambda v: v ** S.number(self.e), a)
+
     def forward(self, a, e, dt):
         self.e = e
         self.saved = (a,)
@@ -71,6 +74,9 @@ class PowTensor(Function):
     name = "PowBackward1"
     saved_names = ("self", "exponent", "result")
     saved_order = (1, 0, 2)
+
+    def formula(self, S, a, b):
+        return S.const(a, self, 0, self.sa) ** S.const(b, self, 1, self.sb)
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
@@ -118,6 +124,9 @@ class PowRScalar(Function):
     name = "PowBackward2"
     saved_names = ("exponent", "result")
     saved_extra = {"self": lambda node: node.base}
+
+    def formula(self, S, e, base):
+        return S.map(lambda v: S.number(self.base) ** v, e)
 
     def forward(self, e, base, dt):
         self.base = base

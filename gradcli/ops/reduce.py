@@ -102,6 +102,9 @@ class Sum(_Reduce):
     def backward(self, g, F):
         return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
 
+    def formula(self, S, x):
+        return S.sum(x, self.axes, self.keepdim)
+
 
 class SumDim(Sum):
     __slots__ = ()
@@ -115,6 +118,9 @@ class Mean(_Reduce):
     name = "MeanBackward0"
     saved_names = ()
     saved_extra = {"self_sym_sizes": saved_sizes, "self_sym_numel": saved_numel}
+
+    def formula(self, S, x):
+        return S.mean(x, self.axes, self.keepdim)
 
     def forward(self, x, dim=None, keepdim=False, dtype=None):
         if dtype is None and x.dtype.kind != "f":

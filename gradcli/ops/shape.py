@@ -41,13 +41,16 @@ def size_args(args, what="size"):
 
 
 class View(Function):
-    __slots__ = ("shape",)
+    __slots__ = ("shape", "to")
     name = "ViewBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, shape):
-        self.shape = x.shape
+        self.shape, self.to = x.shape, shape
         return x.reshape(shape)
+
+    def formula(self, S, x):
+        return S.obj(x).reshape(self.to)
 
     def backward(self, g, F):
         return (F.reshape(g, self.shape),)
@@ -179,12 +182,16 @@ def flatten(x, start_dim=0, end_dim=-1):
 
 
 class Squeeze(Function):
-    __slots__ = ("shape",)
+    __slots__ = ("shape", "axes")
     name = "SqueezeBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
+    def formula(self, S, x, *_):
+        x = S.obj(x)
+        return np.squeeze(x, axis=self.axes) if self.axes else x
+
     def forward(self, x, axes):
-        self.shape = x.shape
+        self.shape, self.axes = x.shape, axes
         # a view even when nothing is dropped (np.squeeze then gives x itself, which the
         # view bookkeeping would not see as sharing x's storage)
         return np.squeeze(x, axis=axes) if axes else x.view()
@@ -246,6 +253,9 @@ class Unsqueeze(Function):
         self.axis = axis
         return np.expand_dims(x, axis)
 
+    def formula(self, S, x):
+        return np.expand_dims(S.obj(x), self.axis)
+
     def backward(self, g, F):
         return (
             F.reshape(
@@ -283,13 +293,16 @@ def _expand_dims_t(x, axis):
 
 
 class Expand(Function):
-    __slots__ = ("shape",)
+    __slots__ = ("shape", "to")
     name = "ExpandBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, shape):
-        self.shape = x.shape
+        self.shape, self.to = x.shape, shape
         return np.broadcast_to(x, shape)
+
+    def formula(self, S, x):
+        return np.broadcast_to(S.obj(x), self.to).copy()
 
     def backward(self, g, F):
         return (F.sum_to(g, self.shape),)
@@ -364,6 +377,9 @@ class Permute(Function):
         self.dims = dims
         return np.transpose(x, dims)
 
+    def formula(self, S, x):
+        return np.transpose(S.obj(x), self.dims)
+
     def backward(self, g, F):
         return (F.permute_back(g, self.dims),)
 
@@ -429,6 +445,14 @@ _T_ND = (
 class _IndexNode(Function):
     __slots__ = ("shape", "key", "adv")
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, x, *_):
+        """The elements the key picks: shown as a named function (indexing with data)
+        with its local Jacobian."""
+        x = S.obj(x)
+        return S.named(
+            x[self.key] if self.adv or Ellipsis in self.key else x[self.key + (Ellipsis,)]
+        )
 
     def forward(self, x, key, adv):
         self.shape, self.key, self.adv = x.shape, key, adv
@@ -708,6 +732,9 @@ class Clone(Function):
     def forward(self, x):
         return x.copy()
 
+    def formula(self, S, x):
+        return x
+
     def backward(self, g, F):
         return (g,)
 
@@ -735,6 +762,9 @@ class Alias(Function):
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x):
+        return x
+
+    def formula(self, S, x):
         return x
 
     def backward(self, g, F):

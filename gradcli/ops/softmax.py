@@ -104,6 +104,9 @@ class Softmax(Function):
     def jvp(self, ts, F, out):
         return out * (ts[0] - F.sum(ts[0] * out, self.axis, True))
 
+    def formula(self, S, x):
+        return S.softmax(x, self.axis, log=type(self).__name__ == "LogSoftmax")
+
 
 class LogSoftmax(Softmax):
     __slots__ = ()

@@ -28,6 +28,7 @@ META_COMMANDS = {
     ":help": ":help [NAME]  list the built-ins, or show one's signature",
     ":vars": ":vars  table of the variables",
     ":graph": ":graph NAME  draw the autograd graph behind a tensor",
+    ":explain": ":explain OUT [X]  the derivative of OUT by X as a formula, step by step",
     ":load": ":load FILE  run a .ag file in this session",
     ":save": ":save FILE  write the inputs that ran as a .ag file",
     ":reset": ":reset  forget every variable (and reseed)",
@@ -318,7 +319,7 @@ def _meta_completions(text, session):
         names += [(n, e.sig) for n, e in METHOD_ONLY.items()]
         names += [(n, doc) for n, doc in META_COMMANDS.items()]
         names += [(n, describe(v)) for n, v in session.scope.vars.items()]
-    elif cmd == ":graph":
+    elif cmd in (":graph", ":explain"):
         names = [(n, describe(v)) for n, v in session.scope.vars.items()]
     seen = set()
     out = []

@@ -1,6 +1,7 @@
 """Meta-commands: input lines that start with `:`.
 
-    :help [NAME]   :vars   :graph NAME   :load FILE   :save FILE   :reset   :quit
+    :help [NAME]   :vars   :graph NAME   :explain OUT [X]   :load FILE   :save FILE
+    :reset   :quit
 
 They talk to the REPL (`repl.session`, `repl.transcript`, `repl.run_source`,
 `repl.reset`) and print on stdout; a failure prints one line on stderr.
@@ -237,6 +238,25 @@ def cmd_graph(repl, arg):
         _say(show(result))
 
 
+# ---------------------------------------------------------------- :explain
+
+
+def cmd_explain(repl, arg):
+    """:explain OUT [X ...]: the language's explain(OUT, X) (not recorded)."""
+    parts = arg.split()
+    if not parts:
+        _fail("usage: :explain OUT [X ...]")
+        return
+    out, leaves = parts[0], parts[1:]
+    if not leaves:
+        call = f"explain({out})"
+    elif len(leaves) == 1:
+        call = f"explain({out}, {leaves[0]})"
+    else:
+        call = f"explain({out}, [{', '.join(leaves)}])"
+    repl.run_source(call, record=False)
+
+
 # ---------------------------------------------------------------- files
 
 
@@ -279,6 +299,7 @@ COMMANDS = {
     ":help": cmd_help,
     ":vars": cmd_vars,
     ":graph": cmd_graph,
+    ":explain": cmd_explain,
     ":load": cmd_load,
     ":save": cmd_save,
     ":reset": cmd_reset,
