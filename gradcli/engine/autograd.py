@@ -41,6 +41,10 @@ _FRESH = {}  # id(leaf) -> (sum, .grad) stored by the running create_graph backw
 class CopyGrad(Function):
     """The copy a leaf's .grad gets under backward(create_graph=True)."""
 
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
+
     __slots__ = ()
     name = "CopyBackwards"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -56,6 +60,9 @@ class CopyGrad(Function):
 
 
 class CloneGrad(CopyGrad):
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
     __slots__ = ()
     name = "CloneBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")

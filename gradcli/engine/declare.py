@@ -93,6 +93,15 @@ facet(
 )
 
 
+facet(
+    "formula",
+    "node",
+    "formula(self, S, *inputs): the output as SymPy expressions of the inputs' (explain; "
+    "library/explain_sym.py), or none(why): shown as a named function with its local "
+    "Jacobian's value",
+)
+
+
 def declared(cls, attr: str, base: type):
     """What `cls` (a subclass of `base`) declares for `attr`, in its own body or a base's
     below `base`; UNDECLARED when none of them does."""

@@ -319,6 +319,8 @@ def _dual_view(t):
 class DualView(Function):
     """make_dual of a tensor that requires grad: a view of it (PyTorch's ViewBackward0)."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ()
     name = "ViewBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -334,6 +336,8 @@ class DualView(Function):
 
 class PrimalView(Function):
     """unpack_dual(t).primal: a view of t without its tangent (PyTorch's Identity node)."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ()
     name = "Identity"

@@ -56,6 +56,8 @@ def _message(op, what):
 class NoGradView(Function):
     """The node of a no_grad view: no inputs; "Invalid" once its storage changed."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ("vc", "version")
     forward = none("made by the view itself (no inputs), never applied")
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -85,6 +87,8 @@ class NoGradView(Function):
 class InvalidView(Function):
     """The grad_fn of a view made in grad mode from a no_grad view, once its storage
     changed: PyTorch cannot make its grad_fn again."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ("op",)
     name = "Invalid"

@@ -21,6 +21,10 @@ class ZeroTerm(Function):
     """`zeros * p` of an efficient zero tensor: zeros of the result's shape (never nan),
     named as the op's node; its gradient to p is zeros."""
 
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
+
     __slots__ = ("name", "pshape", "pdtype")
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
@@ -39,6 +43,10 @@ class ZeroTerm(Function):
 
 class ZeroAdd(Function):
     """`zero_term + term` (AddBackward0): the term's values exactly (broadcast)."""
+
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
 
     __slots__ = ("keep", "sx", "sy")
     name = "AddBackward0"
@@ -59,6 +67,10 @@ class ZeroAdd(Function):
 
 class ZeroSub(Function):
     """`zeros - x` of an efficient zero tensor (SubBackward0): -x exactly (-0 for +0)."""
+
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
 
     __slots__ = ()
     name = "SubBackward0"

@@ -108,6 +108,8 @@ def once_differentiable(fn):
 class CustomNode(Node):
     """The graph node of one output of a custom Function's apply."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ("ctx", "fn_cls", "k", "n_out", "out_meta", "argpos", "nargs")
     name = "CustomBackward"
     saved_names = none("PyTorch's names of its saved values are not recorded")

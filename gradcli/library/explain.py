@@ -90,6 +90,7 @@ def explanation(out, leaves=None, variables=None, out_name=None, title=None, che
     "formula in the program's names: the steps, the chain rule, the simplified "
     "derivative and its value, checked against autograd",
     category="autograd",
+    batch=None,
 )
 def explain(out, x=None):
     _check_out(out)
@@ -142,6 +143,7 @@ class Derivative:
     "the n-th derivative of the function f as a formula (diff(f)(x) is its value); "
     "with x, also its value at x, checked against autograd",
     category="autograd",
+    batch=None,
 )
 def diff(f, x=None, n=1):
     if not callable(f) or type(f) is Tensor:

@@ -53,7 +53,7 @@ def number(k):
         f = Fraction(k).limit_denominator(den)
         if abs(float(f) - k) <= 1e-7 * max(1.0, abs(k)):
             return sp.Rational(f.numerator, f.denominator)
-    return sp.Float(k, 8)
+    return sp.Float(k, 17)
 
 
 def symbols(name, shape):

@@ -229,6 +229,8 @@ class CopySlices(Function):
     """The base of a view after an in-place op on the view: the old base with the
     view's region replaced by the op's result."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ("view",)
     name = "CopySlices"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -258,6 +260,8 @@ class CopySlices(Function):
 class AsStrided(Function):
     """A view's grad_fn after an in-place op on it: its region of the new base."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ("shape", "view")
     name = "AsStridedBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -284,6 +288,7 @@ def _whole(t):
 
 
 class Zero(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "ZeroBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -297,6 +302,7 @@ class Zero(Function):
 
 
 class FillNumber(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "FillBackward2"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -312,6 +318,7 @@ class FillNumber(Function):
 
 
 class FillTensor(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("dt",)
     name = "FillBackward3"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -326,6 +333,7 @@ class FillTensor(Function):
 
 
 class Copy(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("shape",)
     name = "CopyBackwards"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -344,6 +352,8 @@ class Copy(Function):
 
 class IndexPut(Function):
     """`x[index] = v` with an advanced index (tensor of indices, mask)."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ("key", "shape")
     name = "IndexPutBackward0"
@@ -376,6 +386,7 @@ class IndexPut(Function):
 
 
 class IndexAdd(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("axis", "idx", "alpha")
     name = "IndexAddBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")

@@ -92,6 +92,7 @@ class _Drawn(Function):
     __slots__ = ()
     jvp = none("a draw has no forward-mode rule in gradcli")
     saved_names = ()  # saves nothing
+    formula = none("a random draw: shown as a named function with its local Jacobian")
 
     def forward(self, x, values):
         return values

@@ -27,6 +27,7 @@ def sigmoid_of(F, x):
 
 
 class Softplus(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("beta", "threshold")
     name = "SoftplusBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -63,6 +64,7 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 
 class LeakyRelu(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("slope",)
     name = "LeakyReluBackward0"
     saved_names = ("self",)
@@ -81,6 +83,9 @@ class LeakyRelu(Function):
 
 
 class LeakyReluBackward(ThresholdBackward):
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
     __slots__ = ()
     name = "LeakyReluBackwardBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -101,6 +106,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 class Elu(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("alpha",)
     name = "EluBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -131,6 +137,10 @@ def elu_backward_values(g, x, alpha):
 class EluBackward(Function):
     """elu's backward as one op, for create_graph: PyTorch's second derivative is
     masked by x < 0 (so it is 0 at x = 0, where the first is alpha)."""
+
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
 
     __slots__ = ("alpha",)
     name = "EluBackwardBackward0"
@@ -173,6 +183,8 @@ class LogSigmoid(Function):
     """log(sigmoid(x)) as torch's kernel: min(x, 0) - log1p(exp(-|x|)), keeping
     exp(-|x|) (torch's `buffer`) for the backward."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ("buffer",)
     name = "LogSigmoidBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -197,6 +209,10 @@ class LogSigmoid(Function):
 class LogSigmoidBackward(ElementwiseGrad):
     """log_sigmoid's backward as one op, for create_graph; derivatives.yaml's derivative
     in x: (gg * g) * (sigmoid(x) - 1) * sigmoid(x)."""
+
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
 
     __slots__ = ("buffer",)
     name = "LogSigmoidBackwardBackward0"
@@ -230,6 +246,7 @@ def logsigmoid(input):
 
 
 class Silu(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "SiluBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")

@@ -44,6 +44,7 @@ def _operands(node, a, b, dt):
 
 
 class Atan2(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("sa", "sb")
     name = "Atan2Backward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -75,6 +76,7 @@ class Atan2(Function):
 
 
 class Hypot(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("sa", "sb")
     name = "HypotBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")

@@ -30,6 +30,7 @@ from .shape import _int_or_none, _node_class, index, to
 
 
 class Cat(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("axis", "sizes")
     name = "CatBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -46,6 +47,7 @@ class Cat(Function):
 
 
 class Stack(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("axis",)
     name = "StackBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -147,6 +149,7 @@ def stack(tensors, dim=0):
 
 
 class Flip(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("axes",)
     name = "FlipBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -180,6 +183,7 @@ def flip(x, dims):
 
 
 class MaskedFill(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("mask",)
     name = "MaskedFillBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -239,6 +243,8 @@ def masked_fill(x, mask, value):
 class MaskedFillTensor(Function):
     """masked_fill with a 0-d tensor value (MaskedFillBackward1): value gets the sum of
     the gradient where mask is true."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ("mask",)
     name = "MaskedFillBackward1"

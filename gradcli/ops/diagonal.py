@@ -36,6 +36,7 @@ def _diag_backward(g, shape, offset, d1, d2):
 
 
 class Diagonal(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("shape", "offset", "d1", "d2")
     name = "DiagonalBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -57,6 +58,9 @@ class Diagonal(Function):
 
 
 class DiagonalBackward(Function):
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
     __slots__ = ("offset", "d1", "d2")
     name = "DiagonalBackwardBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")

@@ -350,6 +350,8 @@ def _remainder(a, b, dt):
 class Remainder(Function):
     """tensor % tensor (RemainderBackward1; tensor % number is RemainderBackward0)."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ("sa", "sb")
     name = "RemainderBackward1"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -399,6 +401,8 @@ class NotDifferentiable(Function):
 class FloorDivide(NotDifferentiable):
     """a // b: floor(a / b), as Python rounds (NumPy's floor_divide is the same)."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ()
     aten = "floor_divide"
 
@@ -409,6 +413,8 @@ class FloorDivide(NotDifferentiable):
 
 class RemainderRScalar(NotDifferentiable):
     """number % tensor (PyTorch records no derivative for it)."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ()
     aten = "remainder"
@@ -546,6 +552,7 @@ def remainder(a, b):
 
 
 class RemainderScalar(Remainder):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "RemainderBackward0"
     saved_names = (None, None)  # tensor % number: PyTorch saves nothing

@@ -50,6 +50,9 @@ class ElementwiseGrad(Function):
 
 
 class TanhBackward(ElementwiseGrad):
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
     __slots__ = ()
     name = "TanhBackwardBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -66,6 +69,9 @@ class TanhBackward(ElementwiseGrad):
 
 
 class SigmoidBackward(ElementwiseGrad):
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
     __slots__ = ()
     name = "SigmoidBackwardBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -82,6 +88,9 @@ class SigmoidBackward(ElementwiseGrad):
 
 
 class SoftplusBackward(ElementwiseGrad):
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
     __slots__ = ("beta", "threshold")
     name = "SoftplusBackwardBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -153,6 +162,10 @@ class _BackwardData(Function):
 class SoftmaxBackwardData(_BackwardData):
     """out * (g - sum(g * out, dim))."""
 
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
+
     __slots__ = ()
     name = "SoftmaxBackwardDataBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -182,6 +195,10 @@ class SoftmaxBackwardData(_BackwardData):
 class LogSoftmaxBackwardData(_BackwardData):
     """g - exp(out) * sum(g, dim)."""
 
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
+
     __slots__ = ()
     name = "LogSoftmaxBackwardDataBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -201,6 +218,10 @@ class LogSoftmaxBackwardData(_BackwardData):
 
 class MseLossBackward(Function):
     """mse_loss_backward: (norm * (x - y)) * grad, norm = 2/n for 'mean', else 2."""
+
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
 
     __slots__ = ("reduction", "shape")
     name = "MseLossBackwardBackward0"

@@ -72,6 +72,7 @@ def _select(x, axis, index):
 
 
 class IndexSelect(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("shape", "axis", "index")
     name = "IndexSelectBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -92,6 +93,8 @@ class IndexSelect(Function):
 class IndexAdd(Function):
     """zeros.index_add(dim, index, g): index_select's gradient under create_graph (the
     zeros are PyTorch's `self`, which needs no gradient: next_functions[0] is None)."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ("axis", "index", "source_dim")
     name = "IndexAddBackward0"
@@ -239,6 +242,8 @@ class Gather(Function):
     """PyTorch saves self (gather_backward takes it), so changing it in place before
     backward is its version error."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ("shape", "axis", "index")
     name = "GatherBackward0"
     saved_names = ("self",)
@@ -260,6 +265,8 @@ class Gather(Function):
 class ScatterAdd(Function):
     """input.scatter_add(dim, index, src); input None: zeros of `shape` (gather's gradient,
     PyTorch's zeros needing no gradient)."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ("axis", "index", "src_shape")
     name = "ScatterAddBackward0"
@@ -292,6 +299,8 @@ class Scatter(ScatterAdd):
     """input.scatter(dim, index, src): the gradient of input is g with the written
     places zeroed (ScatterBackward1 under create_graph), of src g.gather(dim, index)."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ()
     name = "ScatterBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -310,6 +319,8 @@ class Scatter(ScatterAdd):
 
 class ScatterValue(Function):
     """input.scatter(dim, index, value): a number written at the places."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ("axis", "index")
     name = "ScatterBackward1"

@@ -6,6 +6,8 @@ paths never reach it).  The nodes keep PyTorch's names (MulBackward0 ...)."""
 
 from __future__ import annotations
 
+from ..engine.declare import none
+
 import numpy as np
 
 from ..runtime import context
@@ -48,6 +50,7 @@ class DivHalf(Div):
 
 
 class FloorDivideHalf(FloorDivide):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
 
     def forward(self, a, b, dt):

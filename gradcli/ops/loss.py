@@ -229,6 +229,8 @@ def _same_size(x, y):
 class BCEWithLogits(_Loss):
     """(1 - y) x + lw softplus(-x), lw = 1 + (pos_weight - 1) y; times weight."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ("w", "pw")
     name = "BinaryCrossEntropyWithLogitsBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -318,6 +320,8 @@ def binary_cross_entropy_with_logits(
 
 class BCE(_Loss):
     """-w (y log x + (1 - y) log(1 - x)), each log clamped at -100 as in PyTorch."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ("w",)
     name = "BinaryCrossEntropyBackward0"
@@ -551,6 +555,8 @@ def cross_entropy(
 
 class DivScalar(Function):
     """aten::div(Tensor, Scalar), which PyTorch records as DivBackward1."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ("c",)
     name = "DivBackward1"

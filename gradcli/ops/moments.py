@@ -3,6 +3,8 @@ base and helpers they use); var/std of a whole tensor as PyTorch computes them."
 
 from __future__ import annotations
 
+from ..engine.declare import none
+
 import math
 import warnings
 
@@ -24,6 +26,7 @@ from .registry import register
 
 
 class Norm(_Reduce):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("p",)
     name = "LinalgVectorNormBackward0"
     saved_names = ("self", "result")
@@ -170,6 +173,7 @@ def _pytype(v):
 
 
 class Var(_Reduce):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("c", "n")
     name = "VarBackward0"
     saved_names = ("self", None)  # var keeps its result for its own use only
@@ -262,6 +266,7 @@ class Var(_Reduce):
 
 
 class Std(Var):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "StdBackward0"
     saved_names = ("self", "result")

@@ -54,6 +54,8 @@ def _scatter_array(g, idx, valid, shape):
 class Gather(Function):
     """x.flatten()[idx] (0 where not valid): windows of x for conv and pooling."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ("idx", "valid", "shape")
     name = "IndexBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -69,6 +71,8 @@ class Gather(Function):
 
 class Scatter(Function):
     """Zeros of `shape` with g added at the flat positions idx (where valid)."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ("idx", "valid")
     name = "IndexPutBackward0"
@@ -236,6 +240,7 @@ def _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups):
 
 
 class Conv2d(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("idx", "valid", "xshape", "wshape", "oshape", "groups", "has_bias")
     name = "ConvolutionBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -357,6 +362,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 
 class MaxPool2d(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("idx", "shape")
     name = "MaxPool2DWithIndicesBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")

@@ -58,6 +58,7 @@ def _add_back(g, maps, shape):
 
 
 class Pad(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("maps", "shape")
     name = "ConstantPadNdBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -89,6 +90,9 @@ NAMED["ConstantPadNdBackward0"] = Pad
 
 
 class PadBackward(Function):
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
     __slots__ = ("maps",)
     name = "PadBackward"
     saved_names = none("PyTorch's names of its saved values are not recorded")

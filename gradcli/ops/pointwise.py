@@ -351,6 +351,10 @@ class ThresholdBackward(Function):
     """relu's backward as one op, for create_graph: g where x > 0, slope * g elsewhere.
     Its derivative in x is 0, yet, as in PyTorch, its result requires grad when x does."""
 
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
+
     __slots__ = ("slope",)
     name = "ThresholdBackwardBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -567,6 +571,7 @@ TENSOR_F_ALIASES = {"abs": abs_}
 
 
 class Clamp(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("lo", "hi")
     name = "ClampBackward1"
     saved_names = ("self",)
@@ -668,6 +673,7 @@ class MaxMin(Function):
 
 
 class Maximum(MaxMin):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "MaximumBackward0"
     saved_names = ("self", "other")
@@ -676,6 +682,7 @@ class Maximum(MaxMin):
 
 
 class Minimum(MaxMin):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "MinimumBackward0"
     saved_names = ("self", "other")
@@ -721,6 +728,7 @@ with_method_positions(minimum, "minimum")
 
 
 class Where(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("sa", "sb")
     name = "WhereBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")

@@ -125,7 +125,7 @@ class PowRScalar(Function):
     saved_names = ("exponent", "result")
     saved_extra = {"self": lambda node: node.base}
 
-    def formula(self, S, e, base):
+    def formula(self, S, e, *_):
         return S.map(lambda v: S.number(self.base) ** v, e)
 
     def forward(self, e, base, dt):

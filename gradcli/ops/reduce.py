@@ -297,6 +297,7 @@ def prod_all(flat):
 
 
 class Prod(_Reduce):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "ProdBackward0"
     saved_names = ("self", "result")
@@ -332,6 +333,7 @@ class Prod(_Reduce):
 
 
 class ProdDim(Prod):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "ProdBackward1"
 
@@ -374,6 +376,8 @@ class ValuesIndices(tuple):
 class MaxAll(_Reduce):
     """max/min of all elements: ties share the gradient evenly."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ()
     name = "MaxBackward1"
     saved_names = ("self", "result")
@@ -397,6 +401,7 @@ class MaxAll(_Reduce):
 
 
 class MinAll(MaxAll):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "MinBackward1"
     pick = staticmethod(np.min)
@@ -404,6 +409,8 @@ class MinAll(MaxAll):
 
 class MaxDim(_Reduce):
     """max/min along a dim: the gradient goes to the index returned."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ("onehot",)
     name = "MaxBackward0"
@@ -427,6 +434,7 @@ class MaxDim(_Reduce):
 
 
 class MinDim(MaxDim):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "MinBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -533,6 +541,7 @@ _LOG = mkl.unary_fn("log", np.log)
 
 
 class LogSumExp(_Reduce):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "LogsumexpBackward0"
     saved_names = ("self", "result")
@@ -578,6 +587,7 @@ def logsumexp(input, dim=None, keepdim=False):
 
 
 class Cumsum(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("axis",)
     name = "CumsumBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")

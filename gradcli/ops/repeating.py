@@ -25,6 +25,7 @@ M = Arg((2, 3))
 
 
 class Repeat(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("shape", "repeats")
     name = "RepeatBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")

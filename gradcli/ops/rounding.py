@@ -18,6 +18,8 @@ a number, FmodBackward1 with a tensor), as torch 2.13 computes and differentiate
 
 from __future__ import annotations
 
+from ..engine.declare import none
+
 import numpy as np
 
 from ..runtime.errors import GradRuntimeError, GradTypeError
@@ -74,6 +76,8 @@ def round_div(a, b, mode, dt):
 
 class DivMode(Function):
     """aten::div.Tensor_mode: `a / b` with an explicit rounding_mode (None too)."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ("sa", "sb", "mode", "dt")
     name = "DivBackward2"
@@ -191,6 +195,8 @@ def _fmod(a, b, dt):
 class FmodScalar(Function):
     """fmod(tensor, number): derivatives.yaml's `self: grad`, `result: self_t`."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ("sa",)
     name = "FmodBackward0"
     saved_names = ()
@@ -208,6 +214,8 @@ class FmodScalar(Function):
 
 class Fmod(Function):
     """fmod(tensor, tensor): `other: -grad * self.div(other, rounding_mode='trunc')`."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     __slots__ = ("sa", "sb")
     name = "FmodBackward1"

@@ -73,6 +73,8 @@ def _zero_like(v, z=-0.0):
 class AddScaled(Function):
     """self + alpha * other (alpha not 1, or a number first for sub)."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ("sa", "sb", "alpha")
     name = "AddBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -107,6 +109,7 @@ class AddScaled(Function):
 
 
 class SubScaled(AddScaled):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "SubBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")

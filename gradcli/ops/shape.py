@@ -671,6 +671,7 @@ def _take_t(g, key):
 
 
 class PadInto(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("key",)
     name = "IndexPutBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -699,6 +700,7 @@ def _pad_into_t(g, shape, key):
 
 
 class ToCopy(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("dt",)
     name = "ToCopyBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")

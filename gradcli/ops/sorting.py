@@ -136,6 +136,8 @@ def argsort(input, dim=-1, descending=False, stable=False):
 class DiagEmbed(Function):
     """A vector on the offset-th diagonal of a square matrix (zeros elsewhere)."""
 
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
     __slots__ = ("offset",)
     name = "DiagEmbedBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -154,6 +156,7 @@ class DiagEmbed(Function):
 
 
 class DiagonalCopy(Diagonal):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "DiagonalBackward0_copy"
 
