@@ -27,8 +27,8 @@ import numpy as np
 
 import importlib.util
 
-from ..base import context
-from ..base.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..runtime import context
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.tensor import Tensor
 from ..ops.registry import register
 

@@ -23,7 +23,7 @@ import re
 import numpy as np
 import sympy as sp
 
-from ..base.errors import GradValueError
+from ..runtime.errors import GradValueError
 from ..core.tensor import Tensor
 from ..engine.vjp_arrays import ArrayF
 from . import explain_sym as es

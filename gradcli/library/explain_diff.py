@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from ..base.errors import GradValueError
+from ..runtime.errors import GradValueError
 from ..core.tensor import Tensor
 from ..engine.autograd import run_backward
 from . import explain_core as ec

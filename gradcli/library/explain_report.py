@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from ..base.errors import GradError, GradValueError
+from ..runtime.errors import GradError, GradValueError
 from ..core.printing import show
 from ..core.tensor import Tensor
 from ..engine.autograd import run_backward
