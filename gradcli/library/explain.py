@@ -91,6 +91,8 @@ def explanation(out, leaves=None, variables=None, out_name=None, title=None, che
     "derivative and its value, checked against autograd",
     category="autograd",
     batch=None,
+    inplace=None,
+    pure=False,
 )
 def explain(out, x=None):
     _check_out(out)
@@ -144,6 +146,8 @@ class Derivative:
     "with x, also its value at x, checked against autograd",
     category="autograd",
     batch=None,
+    inplace=None,
+    pure=False,
 )
 def diff(f, x=None, n=1):
     if not callable(f) or type(f) is Tensor:
