@@ -83,3 +83,77 @@ case(
     print(x.grad, y.grad)
 """,
 )
+
+# ---------------------------------------------------------------------------
+# second derivatives of ops that cast one operand to the result dtype: the saved
+# operands are the inputs themselves, so the second order reaches them
+# ---------------------------------------------------------------------------
+
+for _fn in ("hypot", "atan2"):
+    case(
+        f"mixed/{_fn}_second_order",
+        f"""
+        a = torch.tensor([0.5, -1.25], dtype=torch.float32, requires_grad=True)
+        b = torch.tensor([1.5, 2.0], requires_grad=True)
+        c = torch.tensor(1.5, requires_grad=True)
+        g, = torch.autograd.grad(torch.{_fn}(a, b).sum(), a, create_graph=True)
+        print(g)
+        print(torch.autograd.grad((g * g).sum(), [a, b]))
+        g, = torch.autograd.grad(torch.{_fn}(a, c).sum(), c, create_graph=True)
+        print(g)
+        print(torch.autograd.grad((g * g).sum(), [a, c]))
+        y = torch.{_fn}(a, c)
+        print(y)
+        y.sum().backward()
+        print(a.grad, c.grad)
+    """,
+    )
+
+# ---------------------------------------------------------------------------
+# PyTorch's words, not NumPy's
+# ---------------------------------------------------------------------------
+
+_ERRORS = {
+    "broadcast/atan2": "torch.atan2(torch.ones(2, 3), torch.ones(7, 5))",
+    "broadcast/hypot": "torch.hypot(torch.ones(2, 3), torch.ones(7, 5))",
+    "broadcast/pow": "torch.ones(2, 3) ** torch.ones(7, 5)",
+    "broadcast/pow_method": "torch.ones(2, 3).pow(torch.ones(7, 5))",
+    "broadcast/where_other": "torch.where(torch.ones(2, 3) > 0, torch.ones(2, 3), torch.ones(7, 5))",
+    "broadcast/where_condition": "torch.where(torch.ones(7, 5) > 0, torch.ones(2, 3), 1.0)",
+    "broadcast/maximum": "torch.maximum(torch.ones(2, 3), torch.ones(7, 5))",
+    "broadcast/minimum": "torch.minimum(torch.ones(2, 3), torch.ones(7, 5))",
+    "index_select/dim0": "torch.ones(2, 3).index_select(0, torch.tensor([9]))",
+    "index_select/vector": "torch.ones(3).index_select(0, torch.tensor([-1]))",
+    "index_select/dim1": "torch.ones(2, 3).index_select(1, torch.tensor([9]))",
+    "index_select/dim2": "torch.ones(2, 2, 3).index_select(2, torch.tensor([3]))",
+    "scalar/float_of_many": "float(torch.ones(3))",
+    "scalar/int_of_many": "int(torch.ones(2, 2))",
+    "scalar/item_of_many": "torch.ones(3).item()",
+    "sizes/zeros_negative": "torch.zeros(2, -1)",
+    "sizes/zeros_negative_tuple": "torch.zeros((-3,))",
+    "sizes/empty_negative": "torch.empty(2, -1)",
+    "sizes/ones_negative": "torch.ones(-1)",
+    "bce/float_target": (
+        "torch.nn.functional.binary_cross_entropy(torch.tensor([0.2, 0.7], requires_grad=True), "
+        "torch.tensor([0.0, 1.0], dtype=torch.float32))"
+    ),
+    "bce/double_target": (
+        "torch.nn.functional.binary_cross_entropy(torch.tensor([0.2, 0.7], dtype=torch.float32), "
+        "torch.tensor([0.0, 1.0]))"
+    ),
+    "bce/with_logits_promotes": (
+        "torch.nn.functional.binary_cross_entropy_with_logits("
+        "torch.tensor([0.2, 0.7], dtype=torch.float32), torch.tensor([0.0, 1.0]))"
+    ),
+}
+for _name, _src in _ERRORS.items():
+    case(f"words/{_name}", _src)
+    case(
+        f"words/{_name}/caught",
+        f"""
+        try:
+            {_src}
+        except Exception as e:
+            print(type(e).__name__, str(e))
+    """,
+    )

@@ -81,14 +81,47 @@ _KINDS = {
 }
 
 
+_SHAPE = r"\(([\d, ]*)\)"
+_REMAPPED = re.compile(_SHAPE + r"->" + _SHAPE)
+_MISMATCH = re.compile(
+    r"shape mismatch: objects cannot be broadcast to a single shape\.\s+Mismatch is between "
+    r"arg \d+ with shape " + _SHAPE + r" and arg \d+ with shape " + _SHAPE
+)
+
+
+def _broadcast_shapes(msg):
+    """The operands' shapes in NumPy's message that they do not broadcast, or None."""
+    found = [m.group(1) for m in _REMAPPED.finditer(msg)]
+    if len(found) < 2 and "requested shape" not in msg:
+        head = "operands could not be broadcast together with shapes "
+        found = re.findall(_SHAPE, msg[len(head) :]) if msg.startswith(head) else []
+    if len(found) < 2:
+        m = _BROADCAST.search(msg) or _MISMATCH.search(msg)
+        found = [m.group(1), m.group(2)] if m else None
+    if not found:
+        return None
+    return [[int(v) for v in f.replace(" ", "").split(",") if v] for f in found]
+
+
+def _first_mismatch(shapes):
+    """PyTorch's error for shapes broadcast together in turn: the first that does not
+    fit the shape of those before it."""
+    cur = shapes[0]
+    for sb in shapes[1:]:
+        n = max(len(cur), len(sb))
+        pa, pb = [1] * (n - len(cur)) + cur, [1] * (n - len(sb)) + sb
+        if any(x != y and 1 not in (x, y) for x, y in zip(pa, pb)):
+            return broadcast_error(cur, sb)
+        cur = [max(x, y) for x, y in zip(pa, pb)]
+    return broadcast_error(shapes[0], shapes[-1])
+
+
 def translate_python_error(exc) -> GradError:
     """A Python/NumPy exception from inside an op, as a gradcli error."""
     msg = str(exc).split("\n")[0]
-    m = _BROADCAST.search(msg)
-    if m:
-        sa = [int(v) for v in m.group(1).replace(" ", "").split(",") if v]
-        sb = [int(v) for v in m.group(2).replace(" ", "").split(",") if v]
-        return broadcast_error(sa, sb)
+    shapes = _broadcast_shapes(msg)
+    if shapes:
+        return _first_mismatch(shapes)
     m = _KWARG.match(msg)
     if m:
         return GradTypeError(f"unexpected keyword argument '{m.group(1)}'")

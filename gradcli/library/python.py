@@ -99,6 +99,8 @@ def range_(*args):
 
 def _scalar(x, conv, what):
     if isinstance(x, Tensor):
+        if x.data.size != 1:  # (Tensor.__float__'s words, not .item()'s)
+            raise GradValueError("only one element tensors can be converted to Python scalars")
         return conv(x.item())
     if isinstance(x, str):
         try:

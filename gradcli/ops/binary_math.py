@@ -38,9 +38,17 @@ def times_scalar(F, t, c):
 
 
 def _operands(node, a, b, dt):
-    """The two operands in the result dtype; their shapes kept for summing gradients back."""
+    """The two operands in the result dtype; their shapes kept for summing gradients back.
+    The node saves the operands as they came (as PyTorch saves self and other), so that
+    under create_graph they are the inputs of the graph, of their own dtypes."""
     node.sa, node.sb = a.shape, b.shape
     return a.astype(dt, copy=False), b.astype(dt, copy=False)
+
+
+def _in_dtype(F, x, dt):
+    """A saved operand for a backward: in its result dtype (arrays), or as it is (Tensors
+    of the graph: their arithmetic promotes as PyTorch's does)."""
+    return x if F.tensor_mode else x.astype(dt, copy=False)
 
 
 class Atan2(Function):
@@ -50,13 +58,15 @@ class Atan2(Function):
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, a, b, dt):
-        a, b = _operands(self, a, b, dt)
         self.save(a, b)
+        a, b = _operands(self, a, b, dt)
         return np.asarray(sleef_atan2.atan2(a, b))
 
     def backward(self, g, F, a, b):
         # atan2_backward: recip = (a*a + b*b).reciprocal() with 0 where that is 0,
         # then grad * b * recip and grad * -a * recip
+        dt = self.out_dtype
+        a, b = _in_dtype(F, a, dt), _in_dtype(F, b, dt)
         den = a * a + b * b
         if F.tensor_mode:
             recip = MaskedFill.apply(F.reciprocal(den), (den == 0).data, 0)
@@ -82,13 +92,15 @@ class Hypot(Function):
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, a, b, dt):
+        a0, b0 = a, b
         a, b = _operands(self, a, b, dt)
         out = np.asarray(sleef_hypot.hypot(a, b))
-        self.save(a, b, out)
+        self.save(a0, b0, out)
         return out
 
     def backward(self, g, F, a, b, out):
         n = self.needs  # grad * self / result, grad * other / result
+        a, b = _in_dtype(F, a, self.out_dtype), _in_dtype(F, b, self.out_dtype)
         return (
             F.sum_to(g * a / out, self.sa) if n[0] else None,
             F.sum_to(g * b / out, self.sb) if n[1] else None,

@@ -95,7 +95,6 @@ def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     "zeros(*size, dtype=None, requires_grad=False)",
     "a tensor of zeros",
     category="creation",
-    aliases=("empty",),
     batch=None,
     inplace=None,
     pure=False,
@@ -103,6 +102,23 @@ def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
 def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     size = _sizes(sizes, size, "zeros")
+    if any(isinstance(n, int) and n < 0 for n in size_args(size)):
+        raise GradRuntimeError("zeros: Dimension size must be non-negative.")  # (its own words)
+    return _filled(0, size, dtype, requires_grad)
+
+
+@register(
+    "empty",
+    "empty(*size, dtype=None, requires_grad=False)",
+    "a tensor of the given size (of zeros here)",
+    category="creation",
+    batch=None,
+    inplace=None,
+    pure=False,
+)
+def empty(*sizes, size=None, dtype=None, requires_grad=False, device=None):
+    on_cpu(device)
+    size = _sizes(sizes, size, "empty")
     return _filled(0, size, dtype, requires_grad)
 
 

@@ -152,6 +152,8 @@ def index_select(input, dim, index):
         n = x.data.shape[d]
         bad = idx[(idx < 0) | (idx >= n)]
         if bad.size:
+            if d != 1:  # PyTorch's CPU kernel checks dim 1 apart, in other words
+                raise GradIndexError("index out of range in self")
             raise GradRuntimeError(
                 f"INDICES element is out of DATA bounds, id={int(bad[0])} axis_dim={n}"
             )

@@ -367,12 +367,18 @@ class BCE(_Loss):
 def binary_cross_entropy(
     input, target, weight=None, size_average=None, reduce=None, reduction="mean"
 ):
-    x, y = _floats(input, target)
+    xi, yi = tensor_arg(input), tensor_arg(target)
+    x, y = _floats(xi, yi)
     if x.data.shape != y.data.shape:
         raise GradValueError(
             f"Using a target size (torch.Size({list(y.data.shape)})) that is "
             f"different to the input size (torch.Size({list(x.data.shape)})) "
             "is deprecated. Please ensure they have the same size."
+        )
+    dx, dy = xi.data.dtype, yi.data.dtype
+    if dx != dy and dx.kind == dy.kind == "f":  # its kernel takes one dtype: no promotion
+        raise GradRuntimeError(
+            f"Found dtype {dtypes.scalar_type_name(dy)} but expected {dtypes.scalar_type_name(dx)}"
         )
     if not np.all((x.data >= 0) & (x.data <= 1)):
         raise GradRuntimeError("all elements of input should be between 0 and 1")

@@ -13,7 +13,7 @@ from ..engine.function import Function
 from ..engine.saved import saved_const
 from ..engine.forward import add_terms, linear
 from ..core.convert import operand, tensor_arg
-from ..runtime.errors import GradRuntimeError
+from ..runtime.errors import GradRuntimeError, broadcast_error
 from ..runtime.limits import check_broadcast
 from ..numerics import mkl
 from ..numerics.floats.torch_exp import sigmoid as torch_sigmoid
@@ -637,6 +637,11 @@ class MaxMin(Function):
 
     def forward(self, a, b, dt):
         self.sa, self.sb = a.shape, b.shape
+        if a.shape != b.shape:  # PyTorch's words, with a and b in their order
+            try:
+                np.broadcast_shapes(a.shape, b.shape)
+            except ValueError:
+                raise broadcast_error(a.shape, b.shape) from None
         self.save(a, b)
         # (b, a): NumPy gives its second operand when the two are equal and PyTorch gives
         # a, which shows on signed zeros (maximum(-0.0, 0.0) is -0.0)
