@@ -157,3 +157,14 @@ def test_the_vjp_helpers_are_not_patched_from_outside():
                         and isinstance(t.value, ast.Name)
                         and t.value.id in ("ArrayF", "TensorF")
                     ), f"{path}:{node.lineno}"
+
+
+def test_samples_are_given_or_explicitly_none():
+    for e in ENTRIES:
+        if isinstance(e.checks, Without):
+            assert e.checks.reason.strip(), e.name
+        else:
+            assert isinstance(e.checks, list) and e.checks, e.name
+            for sample in e.checks:
+                args, kwargs = sample
+                assert isinstance(args, tuple) and isinstance(kwargs, dict), (e.name, sample)

@@ -4,6 +4,7 @@ is_grad_enabled."""
 from __future__ import annotations
 
 
+from ..engine.declare import none
 from ..engine.autograd import run_backward
 from ..core.convert import tensor_arg
 from ..runtime.errors import GradRuntimeError, GradTypeError
@@ -29,6 +30,7 @@ def _grad_tensor_arg(v):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def backward(
     tensors, gradient=None, retain_graph=None, create_graph=False, inputs=None, grad_tensors=None
@@ -96,6 +98,7 @@ def backward_leaves(
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def grad(
     outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False
@@ -137,6 +140,7 @@ ENABLE_GRAD = GradModeContext(True, "enable_grad")
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def no_grad():
     return NO_GRAD
@@ -150,6 +154,7 @@ def no_grad():
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def enable_grad():
     return ENABLE_GRAD
@@ -200,6 +205,7 @@ class SetGradEnabled:
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def set_grad_enabled(mode):
     return SetGradEnabled(mode)
@@ -213,6 +219,7 @@ def set_grad_enabled(mode):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def is_grad_enabled():
     return context.current.grad_enabled

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.declare import none
 from ..engine.autograd import run_backward
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import register
@@ -133,6 +134,7 @@ def _assemble(rows, out_shape, x, create_graph):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a transform of functions: its own tests check it"),
 )
 def jacobian(
     func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"
@@ -163,6 +165,7 @@ VECTORIZE_ONLY = (
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a transform of functions: its own tests check it"),
 )
 def hessian(
     func,
@@ -262,6 +265,7 @@ def _num(v):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a transform of functions: its own tests check it"),
 )
 def gradcheck(
     func,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core import dtypes
 from ..core.convert import type_name
@@ -64,6 +65,7 @@ class Histogram(ValuesIndices):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not differentiable (counts)"),
 )
 def histogram(input, bins, *, range=None, weight=None, density=False, out=None):  # noqa: A002
     if type(input) is not Tensor:

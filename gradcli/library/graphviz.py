@@ -26,6 +26,7 @@ million nodes stays printable.  The result is a string (displayed as is).
 
 from __future__ import annotations
 
+from ..engine.declare import none
 from ..engine.function import Function
 from ..runtime.errors import GradTypeError, GradValueError
 from ..ops.registry import register
@@ -171,6 +172,7 @@ def _escape_label(s):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def graph(t, format="text", values=False):
     if isinstance(t, Function):  # graph(y.grad_fn): the same picture

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime import context
 from ..runtime.errors import GradValueError, did_you_mean
 from ..core.printing import show
@@ -143,6 +144,7 @@ def help_text(entry, name=None) -> str:
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def help_(x=None):
     if x is None:

@@ -419,6 +419,7 @@ def _method(name, sig, doc):
         batch=None,
         inplace=None,
         pure=False,
+        checks=none("an in-place method: its op's samples check it"),
     )
 
 

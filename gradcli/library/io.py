@@ -17,6 +17,7 @@ import warnings
 
 import numpy as np
 
+from ..engine.declare import none
 from ..core import dtypes
 from ..core.convert import tensor_arg, type_name
 from ..runtime.errors import GradError, GradTypeError, GradValueError
@@ -211,6 +212,7 @@ def _numeric_row(line):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def load(path, dtype=None, requires_grad=False):
     kind = _kind(path, "load")
@@ -240,6 +242,7 @@ def _csv_fmt(a):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def save(t, path):
     if hasattr(t, "file_text") and isinstance(path, str):  # a picture: graph(y)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.declare import none
 from ..core import dtypes
 from ..engine.hooks import leaf_hooks, watch
 from ..engine import versions
@@ -40,6 +41,7 @@ def _method(name, sig, doc, **kw):
     batch="size",
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def size(x, dim=None):
     s = Size(x.data.shape)
@@ -51,7 +53,15 @@ def size(x, dim=None):
     return s[d]
 
 
-@_method("dim", "x.dim()", "number of dims", batch="dim", inplace=None, pure=False)
+@_method(
+    "dim",
+    "x.dim()",
+    "number of dims",
+    batch="dim",
+    inplace=None,
+    pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+)
 def dim(x):
     return x.data.ndim
 
@@ -64,6 +74,7 @@ def dim(x):
     aliases=("nelement",),
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def numel(x):
     return int(x.data.size)
@@ -79,6 +90,7 @@ def numel(x):
     batch="item",
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def item(x):
     return x.item()
@@ -91,6 +103,7 @@ def item(x):
     batch="item",
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def tolist(x):
     check_objects(x.data.size, "tolist()", 32)
@@ -104,6 +117,7 @@ def tolist(x):
     batch="elementwise",
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def detach(x):
     r = Tensor(x.data)
@@ -118,6 +132,7 @@ def detach(x):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def requires_grad_(x, requires_grad=True):
     if requires_grad and x.data.dtype.kind != "f":
@@ -139,6 +154,7 @@ def requires_grad_(x, requires_grad=True):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def retain_grad(x):
     if not x.requires_grad:
@@ -174,6 +190,7 @@ class RemovableHandle:
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def register_hook(x, hook):
     if not x.requires_grad:
@@ -209,6 +226,7 @@ def write_(x, values):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     if (
@@ -230,6 +248,7 @@ def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inp
     batch="elementwise",
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def to_method(
     x, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None, **unknown
@@ -269,6 +288,7 @@ def to_method(
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def type_as(x, other):
     if not isinstance(other, Tensor):
@@ -279,7 +299,13 @@ def type_as(x, other):
 
 
 @_method(
-    "cpu", "x.cpu()", "x itself (gradcli computes on the CPU)", batch=None, inplace=None, pure=False
+    "cpu",
+    "x.cpu()",
+    "x itself (gradcli computes on the CPU)",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def cpu(x):
     return x
@@ -292,6 +318,7 @@ def cpu(x):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def cuda(x, device=None, non_blocking=False):
     on_cpu("cuda")
@@ -305,6 +332,7 @@ def cuda(x, device=None, non_blocking=False):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def device(type, index=None):
     return _device(type, index)
@@ -317,6 +345,7 @@ def device(type, index=None):
     batch="elementwise",
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def type_method(x, dtype=None):
     if dtype is None:
@@ -337,6 +366,7 @@ def _cast_method(name, dt, batch):
         batch=batch,
         inplace=None,
         pure=False,
+        checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
     )(lambda x: to(x, dt))
 
 
@@ -347,18 +377,40 @@ _cast_method("short", np.dtype(np.int16), None)
 
 
 @_method(
-    "float", "x.float()", "a copy as torch.float32", batch="elementwise", inplace=None, pure=False
+    "float",
+    "x.float()",
+    "a copy as torch.float32",
+    batch="elementwise",
+    inplace=None,
+    pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def _float_m(x):
     return to(x, dtypes.float32)
 
 
-@_method("int", "x.int()", "a copy as torch.int32", batch="elementwise", inplace=None, pure=False)
+@_method(
+    "int",
+    "x.int()",
+    "a copy as torch.int32",
+    batch="elementwise",
+    inplace=None,
+    pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+)
 def _int_m(x):
     return to(x, np.dtype(np.int32))
 
 
-@_method("bool", "x.bool()", "a copy as torch.bool", batch="elementwise", inplace=None, pure=False)
+@_method(
+    "bool",
+    "x.bool()",
+    "a copy as torch.bool",
+    batch="elementwise",
+    inplace=None,
+    pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+)
 def _bool_m(x):
     return to(x, dtypes.bool_)
 
@@ -370,6 +422,7 @@ def _bool_m(x):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def is_floating_point(x):
     return x.data.dtype.kind == "f"
@@ -382,6 +435,7 @@ def is_floating_point(x):
     batch="elementwise",
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def contiguous(x):
     return x if x.data.flags.c_contiguous else FUNCTIONS["clone"](x)
@@ -394,6 +448,7 @@ def contiguous(x):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
 )
 def numpy_(x, *, force=False):
     if x.requires_grad and not force:

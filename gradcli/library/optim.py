@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.declare import none
 from ..core.convert import type_name
 from ..runtime.errors import GradTypeError, GradValueError
 from ..numerics import mkl
@@ -220,6 +221,7 @@ def _betas(betas):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def sgd(
     params,
@@ -264,6 +266,7 @@ def sgd(
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def adam(
     params,

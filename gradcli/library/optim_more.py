@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..ops.registry import register
@@ -80,6 +81,7 @@ class AdamW(Adam):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def rmsprop(
     params,
@@ -124,6 +126,7 @@ def rmsprop(
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def adagrad(
     params,
@@ -167,6 +170,7 @@ def adagrad(
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def adamw(
     params,

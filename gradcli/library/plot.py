@@ -31,6 +31,7 @@ import sys
 
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime.errors import GradError, GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import type_name
 from ..runtime import context
@@ -468,6 +469,7 @@ def _write_png(fig, path):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def plot(*args, file=None, derivative=True, points=None, title=None):
     args = list(args)

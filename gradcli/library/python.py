@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 
 
+from ..engine.declare import none
 from ..core import dtypes
 from ..core.convert import type_name
 from ..runtime.errors import GradError, GradTypeError, GradValueError
@@ -29,6 +30,7 @@ from ..runtime.limits import check_items, check_objects
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a Python built-in"),
 )
 def print_(*values, sep=" ", end="\n"):
     for what, v in (("sep", sep), ("end", end)):
@@ -47,6 +49,7 @@ def print_(*values, sep=" ", end="\n"):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a Python built-in"),
 )
 def display(*values):
     for v in values:
@@ -64,6 +67,7 @@ def display(*values):
     batch="len",
     inplace=None,
     pure=False,
+    checks=none("a Python built-in"),
 )
 def len_(x):
     if isinstance(x, Tensor):
@@ -86,6 +90,7 @@ def len_(x):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a Python built-in"),
 )
 def range_(*args):
     if not 1 <= len(args) <= 3:
@@ -123,6 +128,7 @@ def _scalar(x, conv, what):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a Python built-in"),
 )
 def float_(x=0.0):
     return _scalar(x, float, "float")
@@ -136,6 +142,7 @@ def float_(x=0.0):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a Python built-in"),
 )
 def int_(x=0):
     return _scalar(x, int, "int")
@@ -149,6 +156,7 @@ def int_(x=0):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a Python built-in"),
 )
 def bool_(x=False):
     return truth(x)
@@ -162,6 +170,7 @@ def bool_(x=False):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a Python built-in"),
 )
 def str_(x=""):
     return show_str(x)
@@ -175,6 +184,7 @@ def str_(x=""):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a Python built-in"),
 )
 def list_(x=()):
     if isinstance(x, Tensor):
@@ -197,6 +207,7 @@ def list_(x=()):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a Python built-in"),
 )
 def tuple_(x=()):
     return tuple(list_(x))
@@ -210,6 +221,7 @@ def tuple_(x=()):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a Python built-in"),
 )
 def divmod_(a, b):
     if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):

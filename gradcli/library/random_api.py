@@ -33,6 +33,7 @@ def _top(rows, n):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("random values: nothing to compare finite differences with"),
 )
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     if type(input) is not Tensor:
@@ -129,6 +130,7 @@ def _check_tensor(x, what):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("random values: nothing to compare finite differences with"),
 )
 def exponential_(x, lambd=1.0, *, generator=None):
     _check_tensor(x, "exponential_")
@@ -175,6 +177,7 @@ _C_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half"}
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("random values: nothing to compare finite differences with"),
 )
 def random_(x, *args, generator=None, **kw):
     _check_tensor(x, "random_")

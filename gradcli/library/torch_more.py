@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime import context
 from ..numerics.random import sampling
 from ..runtime.device import on_cpu
@@ -46,6 +47,7 @@ def _float_dtype(dtype):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("random values, or not a tensor op"),
 )
 def normal(
     mean=0.0,
@@ -102,6 +104,7 @@ def normal(
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("random values, or not a tensor op"),
 )
 def randperm(
     n,
@@ -163,6 +166,7 @@ def movedim(input, source, destination):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("random values, or not a tensor op"),
 )
 def set_default_device(device):
     on_cpu(device)
@@ -221,6 +225,7 @@ def _in_place_check(x):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("random values, or not a tensor op"),
 )
 def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     _in_place_check(x)
@@ -244,6 +249,7 @@ def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("random values, or not a tensor op"),
 )
 def uniform_method(x, a=0.0, b=1.0, *, generator=None, **kw):
     _in_place_check(x)

@@ -8,6 +8,7 @@ import types
 
 import numpy as np
 
+from ..engine.declare import none
 from ..core import dtypes
 from ..core.convert import tensor_arg, to_array
 from ..runtime.errors import GradAssertionError, GradTypeError, GradValueError
@@ -31,6 +32,7 @@ from ..runtime import context
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def seed(n):
     if isinstance(n, Tensor):
@@ -48,6 +50,7 @@ def seed(n):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def is_tensor(x):
     return isinstance(x, Tensor)
@@ -61,6 +64,7 @@ def is_tensor(x):
     batch="numel",
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def numel_fn(x):
     return int(tensor_arg(x).data.size)
@@ -82,6 +86,7 @@ _PROFILES = {
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def set_printoptions(
     precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
@@ -115,6 +120,7 @@ def set_printoptions(
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def set_default_dtype(dtype):
     dt = dtypes.as_numpy(dtype)
@@ -131,6 +137,7 @@ def set_default_dtype(dtype):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def get_default_dtype():
     return dtypes.DType(context.current.default_float)
@@ -147,6 +154,7 @@ def get_default_dtype():
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def assert_close(a, b, tol=1e-6, rtol=None, atol=None):
     x, y = to_array(a).astype(np.float64), to_array(b).astype(np.float64)

@@ -4,6 +4,7 @@ additions to torch.autograd.functional (vjp, jvp, hvp, vhp) and torch.autograd
 
 from __future__ import annotations
 
+from ..engine.declare import none
 from ..ops.registry import register
 from . import autograd_function, forward_ad, func, functional, vectorize, vmap  # noqa: F401
 from . import stdlib
@@ -58,4 +59,5 @@ register(
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("a transform of functions: its own tests check it"),
 )(functional.gradgradcheck)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.declare import none
 from ..runtime.errors import GradError, GradTypeError
 from ..core import dtypes
 from ..core.convert import tensor_arg
@@ -56,6 +57,7 @@ for _name, _np, _kernel, _sym in (
         batch=None,
         inplace=_name + "_",
         pure=False,
+        checks=none("not differentiable (integer and bool tensors)"),
     )(_bitwise(_np, _kernel))
 del _name, _np, _kernel, _sym
 
@@ -89,6 +91,7 @@ register(
     batch=None,
     inplace="bitwise_left_shift_",
     pure=False,
+    checks=none("not differentiable (integer and bool tensors)"),
 )(_shift(True))
 register(
     "bitwise_right_shift",
@@ -99,6 +102,7 @@ register(
     batch=None,
     inplace="bitwise_right_shift_",
     pure=False,
+    checks=none("not differentiable (integer and bool tensors)"),
 )(_shift(False))
 
 
@@ -111,6 +115,7 @@ register(
     batch=None,
     inplace="bitwise_not_",
     pure=False,
+    checks=none("not differentiable (integer and bool tensors)"),
 )
 def bitwise_not(input):
     x = tensor_arg(input).data
@@ -152,6 +157,7 @@ for _name, _np in (
         batch=None,
         inplace=_name + "_",
         pure=False,
+        checks=none("not differentiable (integer and bool tensors)"),
     )(with_method_positions(_logical(_np, _name), _name))
 del _name, _np
 
@@ -165,6 +171,7 @@ del _name, _np
     batch=None,
     inplace="logical_not_",
     pure=False,
+    checks=none("not differentiable (integer and bool tensors)"),
 )
 def logical_not(input):
     return Tensor(np.asarray(np.logical_not(tensor_arg(input).data)))

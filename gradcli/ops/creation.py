@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ..engine.declare import none
 from ..core import dtypes
 from ..core.convert import tensor_arg, to_array, type_name
 from ..runtime.device import Device, on_cpu
@@ -52,6 +53,7 @@ def _check_sizes(size):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def tensor(data, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -83,6 +85,7 @@ def _filled(value, size, dtype, requires_grad):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -98,6 +101,7 @@ def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -130,6 +134,7 @@ def empty(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -153,6 +158,7 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -173,6 +179,7 @@ def _num(v):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -244,6 +251,7 @@ def _range_fill(n, dt, value, lane=None):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -357,6 +365,7 @@ def _random(kind, size, dtype, requires_grad, generator=None):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -372,6 +381,7 @@ def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, dev
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -387,6 +397,7 @@ def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, de
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def randint(
     *args,
@@ -429,6 +440,7 @@ def _like(fn, name, doc, batch):
         batch=batch,
         inplace=None,
         pure=False,
+        checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
     )
     def like(input, dtype=None, requires_grad=False, device=None):
         on_cpu(device)
@@ -457,6 +469,7 @@ _like(rand, "rand_like", "uniform [0, 1) values in the shape of input", None)
     batch="elementwise",
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -477,6 +490,7 @@ def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def variable(data, requires_grad=False, volatile=False):
     x = tensor_arg(data)
@@ -498,6 +512,7 @@ def _legacy(name, dt):
         batch=None,
         inplace=None,
         pure=False,
+        checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
     )
     def ctor(*args):
         dtype = dt if dt is not None else context.current.default_float

@@ -567,6 +567,7 @@ class RemainderScalar(Remainder):
     batch="elementwise",
     inplace="floor_divide_",
     pure=False,
+    checks=none("not differentiable (PyTorch records no derivative)"),
 )
 @internal("floor_divide")
 def floor_divide(a, b):

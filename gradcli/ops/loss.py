@@ -616,6 +616,7 @@ def _module(name, fn, doc):
         batch=None,
         inplace=None,
         pure=False,
+        checks=none("a module class: its function's samples check it"),
     )(make)
 
 

@@ -6,6 +6,7 @@ storage and the version counter of x as those do."""
 
 from __future__ import annotations
 
+from ..engine.declare import none
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from ..core.convert import tensor_arg
 from .dims import norm_dims
@@ -91,6 +92,7 @@ def select(x, dim, index):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("takes its shape from a second tensor: not sampled yet"),
 )
 def view_as(x, other):
     return view(x, *tensor_arg(other).data.shape)

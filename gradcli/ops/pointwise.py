@@ -64,6 +64,7 @@ for _name, _np, _sym in (
         f"input {_sym} other, element-wise (bool tensor)",
         method=True,
         category="compare",
+        checks=none("not differentiable (a bool result)"),
         batch="elementwise",
         inplace=None,
         pure=False,
@@ -82,6 +83,7 @@ for _name, _np, _doc in (
         f"whether each element is {_doc} (bool tensor)",
         method=True,
         category="compare",
+        checks=none("not differentiable (a bool result)"),
         batch="elementwise",
         inplace=None,
         pure=False,
@@ -104,6 +106,7 @@ for _name, _np, _doc in (("any", np.any, "any element"), ("all", np.all, "every 
         f"whether {_doc} is true (non-zero), as a bool tensor",
         method=True,
         category="compare",
+        checks=none("not differentiable (a bool result)"),
         batch="reduction_one_dim",
         inplace=None,
         pure=False,
@@ -120,6 +123,7 @@ del _name, _np, _doc
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not differentiable (a bool)"),
 )
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = tensor_arg(input).data, tensor_arg(other).data
@@ -135,6 +139,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not differentiable (a bool)"),
 )
 def equal(input, other):
     a, b = tensor_arg(input).data, tensor_arg(other).data
@@ -791,6 +796,7 @@ def _where_t(cond, a, b):
     method=True,
     function=False,
     category="math",
+    checks=none("where's samples check it"),
     batch="elementwise",
     inplace=None,
     pure=False,

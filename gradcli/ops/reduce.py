@@ -517,6 +517,7 @@ def _arg(np_fn, input, dim=None, keepdim=False):
     batch="reduction_one_dim",
     inplace=None,
     pure=False,
+    checks=none("not differentiable (indices)"),
 )
 def argmax(input, dim=None, keepdim=False):
     return _arg(np.argmax, input, dim, keepdim)
@@ -531,6 +532,7 @@ def argmax(input, dim=None, keepdim=False):
     batch="reduction_one_dim",
     inplace=None,
     pure=False,
+    checks=none("not differentiable (indices)"),
 )
 def argmin(input, dim=None, keepdim=False):
     return _arg(np.argmin, input, dim, keepdim)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import warnings
 from typing import NamedTuple
 
-from ..engine.declare import UNDECLARED, facet
+from ..engine.declare import UNDECLARED, Without, facet
 from ..engine.function import FUNCTIONS, TENSOR_F  # noqa: F401  (the engine's tables, filled here)
 
 # NumPy's RuntimeWarnings (degrees of freedom <= 0, empty slices) describe values that
@@ -64,11 +64,10 @@ class Builtin:
 
     def __init__(self, name, fn, sig, doc, method=False, function=True, checks=(), category=""):
         self.name, self.fn, self.sig, self.doc = name, fn, sig, doc
-        self.method, self.function, self.checks, self.category = (
-            method,
-            function,
-            list(checks),
-            category,
+        self.method, self.function, self.category = method, function, category
+        # the samples, or the op's none(why) (False, as an empty list), or UNDECLARED
+        self.checks = (
+            checks if checks is UNDECLARED or isinstance(checks, Without) else list(checks)
         )
         self.aliases = ()
         self.batch = self.inplace = self.pure = UNDECLARED
@@ -100,6 +99,12 @@ facet(
     "builtin",
     "the vmap batching rule, or the name of a kind of rule (ops/batch_rules.py), "
     "or None: the per-sample loop",
+)
+facet(
+    "checks",
+    "builtin",
+    "sample arguments [(args, kwargs), ...] the gradient tests differentiate it at "
+    "(first and second order, forward mode, vmap), or none(why)",
 )
 facet("inplace", "builtin", "the name of its in-place method (as exp_; or an Inplace), or None")
 facet(
@@ -133,7 +138,7 @@ def register(
     *,
     method=False,
     function=True,
-    checks=(),
+    checks=UNDECLARED,
     category="",
     aliases=(),
     batch=UNDECLARED,
@@ -143,7 +148,7 @@ def register(
     """Decorator: make `fn` the built-in `name` (and each alias), with its declarations."""
 
     def deco(fn):
-        entry = Builtin(name, fn, sig, doc, method, function, list(checks), category)
+        entry = Builtin(name, fn, sig, doc, method, function, checks, category)
         entry.aliases = tuple(aliases)
         entry.batch, entry.pure = batch, pure
         entry.inplace = Inplace(inplace) if isinstance(inplace, str) else inplace

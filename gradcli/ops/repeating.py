@@ -153,6 +153,7 @@ def ravel(input):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a differentiable op"),
 )
 def is_contiguous(x, memory_format=None):
     return bool(x.data.flags.c_contiguous)

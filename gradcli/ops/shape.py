@@ -363,6 +363,7 @@ def _broadcast_to_t(x, shape):
     batch="expand_as",
     inplace=None,
     pure=False,
+    checks=none("takes its shape from a second tensor: not sampled yet"),
 )
 def expand_as(x, other):
     return expand(x, tensor_arg(other).data.shape)

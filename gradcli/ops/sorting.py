@@ -127,6 +127,7 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not differentiable (indices)"),
 )
 def argsort(input, dim=-1, descending=False, stable=False):
     x, axis = _sort_args("argsort", input, dim, descending)
