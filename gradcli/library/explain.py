@@ -27,6 +27,7 @@ import numpy as np
 
 import importlib.util
 
+from ..engine.declare import none
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.tensor import Tensor
@@ -93,6 +94,7 @@ def explanation(out, leaves=None, variables=None, out_name=None, title=None, che
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def explain(out, x=None):
     _check_out(out)
@@ -148,6 +150,7 @@ class Derivative:
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("not a tensor op"),
 )
 def diff(f, x=None, n=1):
     if not callable(f) or type(f) is Tensor:
