@@ -464,3 +464,76 @@ case(
     torch.set_default_dtype(torch.float64)
     """,
 )
+
+
+# ---------------------------------------------------------------- nn: embedding, batch norm, pooling
+
+case(
+    "nn/embedding_batchnorm_pooling",
+    """
+    import torch
+    from torch import nn
+    import torch.nn.functional as F
+    torch.set_default_dtype(torch.float32)
+    torch.manual_seed(0)
+    emb = nn.Embedding(10, 3)
+    print(emb, emb.weight)
+    e2 = nn.Embedding(5, 2, padding_idx=1)
+    print(e2, e2.weight)
+    idx = torch.tensor([[1, 2, 4], [4, 3, 1]])
+    y = e2(idx)
+    print(y, y.grad_fn)
+    (y * torch.arange(12.).view(2, 3, 2)).sum().backward()
+    print(e2.weight.grad)
+    w = torch.randn(6, 4, requires_grad=True)
+    out = F.embedding(torch.tensor([0, 5, 5, 2, 0]), w)
+    out.pow(2).sum().backward()
+    print(out.grad_fn, w.grad)
+    bn = nn.BatchNorm1d(5)
+    print(bn, bn.running_mean, bn.num_batches_tracked)
+    x = torch.randn(8, 5) * 2 + 1
+    x.requires_grad_()
+    y = bn(x)
+    print(y.tolist(), y.grad_fn)
+    print(bn.running_mean.tolist(), bn.running_var.tolist(), bn.num_batches_tracked)
+    (y * torch.randn(8, 5)).sum().backward()
+    print(x.grad.tolist(), bn.weight.grad.tolist(), bn.bias.grad.tolist())
+    y = bn(torch.randn(4, 5))
+    print(bn.running_mean.tolist(), bn.running_var.tolist())
+    bn.eval()
+    print(bn(torch.randn(3, 5)).tolist())
+    print(list(bn.state_dict().keys()))
+    bn3 = nn.BatchNorm1d(4, momentum=None, affine=False)
+    print(bn3, bn3(torch.randn(6, 4)).tolist(), bn3.running_mean.tolist())
+    bn3(torch.randn(6, 4))
+    print(bn3.running_mean.tolist())
+    img = torch.arange(2 * 3 * 5 * 5, dtype=torch.float32).view(2, 3, 5, 5).requires_grad_()
+    p = nn.AvgPool2d(2)
+    print(p, p(img), p(img).grad_fn)
+    print(F.avg_pool2d(img, 3, stride=2, padding=1))
+    print(F.avg_pool2d(img, 3, stride=2, padding=1, count_include_pad=False))
+    print(F.avg_pool2d(img, 2, ceil_mode=True))
+    q = nn.AdaptiveAvgPool2d((2, 3))
+    print(q, q(img), q(img).grad_fn, nn.AdaptiveAvgPool2d(1)(img).grad_fn)
+    (F.avg_pool2d(img / 7, 3, stride=2, padding=1) * 3).sum().backward()
+    print(img.grad[0, 0])
+    img.grad = None
+    (q(img / 7) * 3).sum().backward()
+    print(img.grad[1, 2])
+    print(F.adaptive_avg_pool2d(torch.randn(3, 7, 6), (3, None)).shape)
+    torch.set_default_dtype(torch.float64)
+    """,
+)
+
+errors(
+    "nn/errors",
+    "import torch\nfrom torch import nn\nimport torch.nn.functional as F",
+    [
+        "F.embedding(torch.tensor([0, 3]), torch.ones(3, 2))",
+        "F.embedding(torch.tensor([0., 1.]), torch.ones(3, 2))",
+        "nn.BatchNorm1d(3)(torch.ones(1, 3))",
+        "nn.BatchNorm1d(3)(torch.ones(3))",
+        "F.batch_norm(torch.ones(4, 3), None, None, training=False)",
+        "F.avg_pool2d(torch.ones(1, 1, 2, 2), 3)",
+    ],
+)

@@ -10,6 +10,7 @@ from .. import counting
 from . import init
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
+from .layers_more import LAYERS_MORE
 from .loss import LOSSES
 from .module import Module, Parameter
 
@@ -29,6 +30,7 @@ def members(namespace):
         "init": namespace("torch.nn.init", dict(init.FUNCTIONS)),
     }
     out.update(LAYERS)
+    out.update(LAYERS_MORE)
     out.update(CONTAINERS)
     out.update(LOSSES)
     return out

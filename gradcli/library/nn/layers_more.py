@@ -1,0 +1,192 @@
+"""torch.nn's Embedding, BatchNorm1d, AvgPool2d and AdaptiveAvgPool2d: parameters and
+buffers made and initialised as PyTorch's do (Embedding's weight from `normal_`, its
+padding row zeroed), each printed as PyTorch prints it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...runtime import context
+from ...runtime.errors import GradValueError
+from ...core import dtypes
+from ...core.tensor import Tensor
+from ...ops import batching
+from .init import normal_
+from .layers import _int
+from .module import Module, new_parameter
+
+
+def _float(dtype):
+    return context.current.default_float if dtype is None else dtypes.as_numpy(dtype)
+
+
+class Embedding(Module):
+    def __init__(
+        self,
+        num_embeddings,
+        embedding_dim,
+        padding_idx=None,
+        max_norm=None,
+        norm_type=2.0,
+        scale_grad_by_freq=False,
+        sparse=False,
+        _weight=None,
+        _freeze=False,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__()
+        self.num_embeddings = _int(num_embeddings, "size")
+        self.embedding_dim = _int(embedding_dim, "size")
+        if padding_idx is not None:
+            if padding_idx > 0 and padding_idx >= num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            if padding_idx < 0:
+                if padding_idx < -num_embeddings:
+                    raise AssertionError("Padding_idx must be within num_embeddings")
+                padding_idx = num_embeddings + padding_idx
+        self.padding_idx = padding_idx
+        self.max_norm, self.norm_type = max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
+        if _weight is None:
+            self.weight = new_parameter(
+                np.zeros((num_embeddings, embedding_dim), dtype=_float(dtype))
+            )
+            self.reset_parameters()
+        else:
+            self.weight = new_parameter(np.array(_weight.data))
+        self.weight.requires_grad = not _freeze
+
+    def reset_parameters(self):
+        normal_(self.weight)
+        if self.padding_idx is not None:
+            self.weight.data[self.padding_idx] = 0
+
+    def forward(self, input):
+        return batching.op("embedding", input, self.weight, self.padding_idx)
+
+    def extra_repr(self):
+        s = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            s += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            s += f", max_norm={self.max_norm}"
+        return s
+
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, **kw):
+        rows, cols = embeddings.data.shape
+        return cls(rows, cols, padding_idx=padding_idx, _weight=embeddings, _freeze=freeze, **kw)
+
+
+class BatchNorm1d(Module):
+    def __init__(
+        self,
+        num_features,
+        eps=1e-05,
+        momentum=0.1,
+        affine=True,
+        track_running_stats=True,
+        device=None,
+        dtype=None,
+        bias=True,
+    ):
+        super().__init__()
+        self.num_features = _int(num_features, "size")
+        self.eps, self.momentum = eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        self.use_bias = bool(affine and bias)
+        dt = _float(dtype)
+        if affine:
+            self.weight = new_parameter(np.ones(num_features, dtype=dt))
+        else:
+            self.register_parameter("weight", None)
+        if self.use_bias:
+            self.bias = new_parameter(np.zeros(num_features, dtype=dt))
+        else:
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", Tensor(np.zeros(num_features, dtype=dt)))
+            self.register_buffer("running_var", Tensor(np.ones(num_features, dtype=dt)))
+            self.register_buffer("num_batches_tracked", Tensor(np.zeros((), dtype=np.int64)))
+        else:
+            for name in ("running_mean", "running_var", "num_batches_tracked"):
+                self.register_buffer(name, None)
+
+    def forward(self, input):
+        nd = input.data.ndim if isinstance(input, Tensor) else 0
+        if nd not in (2, 3):
+            raise GradValueError(f"expected 2D or 3D input (got {nd}D input)")
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats:
+            tracked = self.num_batches_tracked
+            tracked.data = tracked.data + 1
+            if self.momentum is None:  # a cumulative moving average
+                factor = 1.0 / float(tracked.data)
+        use_batch = self.training or self.running_mean is None
+        track = not self.training or self.track_running_stats
+        return batching.op(
+            "batch_norm",
+            input,
+            self.running_mean if track else None,
+            self.running_var if track else None,
+            self.weight,
+            self.bias,
+            use_batch,
+            factor,
+            self.eps,
+        )
+
+    def extra_repr(self):
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+            f"affine={self.affine}, bias={self.use_bias}, "
+            f"track_running_stats={self.track_running_stats}"
+        )
+
+
+class AvgPool2d(Module):
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        ceil_mode=False,
+        count_include_pad=True,
+        divisor_override=None,
+    ):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding, self.ceil_mode = padding, ceil_mode
+        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
+
+    def forward(self, input):
+        return batching.op(
+            "avg_pool2d",
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool2d(Module):
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input):
+        return batching.op("adaptive_avg_pool2d", input, self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+LAYERS_MORE = {c.__name__: c for c in (Embedding, BatchNorm1d, AvgPool2d, AdaptiveAvgPool2d)}

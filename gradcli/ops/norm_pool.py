@@ -1,0 +1,461 @@
+"""`F.embedding` (EmbeddingBackward0), `F.batch_norm` (NativeBatchNormBackward0, as
+PyTorch's CPU kernels compute it: base/batch_norm.py), `F.avg_pool2d`
+(AvgPool2DBackward0) and `F.adaptive_avg_pool2d` (AdaptiveAvgPool2DBackward0; a 1x1
+output is torch's mean over the last two dims, MeanBackward1).
+
+Sums are taken in the order PyTorch's kernels take them: an embedding's gradient row by
+row in the order of the indices, a pooling window row-major in the dtype, each window's
+share of the gradient added back window after window."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..numerics.floats import batch_norm as bn
+from ..runtime.errors import GradIndexError, GradRuntimeError, GradValueError
+from ..core.convert import tensor_arg
+from ..core.tensor import Tensor
+from ..engine.declare import none
+from ..engine.forward import linear
+from ..engine.function import Function
+from .nn import _pair
+from .registry import FUNCTIONS, Arg, register
+from .shape import squeeze, unsqueeze
+
+# ---------------------------------------------------------------- embedding
+
+
+def _embedding_grad(g, idx, rows, padding_idx):
+    d = g.shape[-1]
+    out = np.zeros((rows, d), dtype=g.dtype)
+    flat, gf = idx.reshape(-1), g.reshape(-1, d)
+    if padding_idx is not None:
+        keep = flat != padding_idx
+        flat, gf = flat[keep], gf[keep]
+    np.add.at(out, flat, gf)  # one row after another, in the indices' order
+    return out
+
+
+class Embedding(Function):
+    __slots__ = ("idx", "rows", "padding_idx")
+    name = "EmbeddingBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
+    jvp = linear
+
+    def forward(self, weight, idx, padding_idx):
+        self.idx, self.rows, self.padding_idx = idx, weight.shape[0], padding_idx
+        return weight[idx]
+
+    def backward(self, g, F):
+        if F.tensor_mode:
+            return (
+                EmbeddingGrad.apply(g, idx=self.idx, rows=self.rows, padding_idx=self.padding_idx),
+            )
+        return (_embedding_grad(g, self.idx, self.rows, self.padding_idx),)
+
+
+class EmbeddingGrad(Function):
+    __slots__ = ("idx", "padding_idx")
+    name = "EmbeddingDenseBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
+    jvp = linear
+
+    def forward(self, g, idx, rows, padding_idx):
+        self.idx, self.padding_idx = idx, padding_idx
+        return _embedding_grad(g, idx, rows, padding_idx)
+
+    def backward(self, gg, F):
+        if F.tensor_mode:
+            return (Embedding.apply(gg, idx=self.idx, padding_idx=self.padding_idx),)
+        out = gg[self.idx]
+        if self.padding_idx is not None:
+            out[self.idx == self.padding_idx] = 0
+        return (out,)
+
+
+_LEGACY = {"float64": "DoubleTensor", "float32": "FloatTensor", "float16": "HalfTensor"}
+_LEGACY["bool"] = "BoolTensor"
+
+
+@register(
+    "embedding",
+    "embedding(input, weight, padding_idx=None)",
+    "the rows of weight that the integer tensor input names",
+    checks=[
+        ((Tensor(np.array([[0, 2], [1, 2]])), Arg((3, 4))), {}),
+        ((Tensor(np.array([1, 0, 1, 1])), Arg((2, 3))), {}),
+    ],
+    category="nn",
+    batch=None,
+)
+def embedding(
+    input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+    sparse=False,
+):  # fmt: skip
+    idx, w = tensor_arg(input), tensor_arg(weight)
+    if idx.data.dtype.kind not in "iu":
+        raise GradRuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got torch.{_LEGACY.get(idx.data.dtype.name, 'Tensor')} instead "
+            "(while checking arguments for embedding)"
+        )
+    if w.data.ndim != 2:
+        raise GradRuntimeError("'weight' must be 2-D")
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise GradRuntimeError(
+            "embedding: max_norm, scale_grad_by_freq and sparse are not supported by gradcli"
+        )
+    rows = w.data.shape[0]
+    i = idx.data.astype(np.int64)
+    if i.size and (i.min() < 0 or i.max() >= rows):
+        raise GradIndexError("index out of range in self")
+    if padding_idx is not None:
+        if not -rows <= padding_idx < rows:
+            raise GradRuntimeError("Padding_idx must be within num_embeddings")
+        padding_idx %= rows
+    return Embedding.apply(w, idx=i, padding_idx=padding_idx)
+
+
+# ---------------------------------------------------------------- batch_norm
+
+
+class BatchNorm(Function):
+    __slots__ = ("mean", "inv", "train", "shapes", "eps")
+    name = "NativeBatchNormBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def forward(self, x, w, b, mean, inv, train, eps):
+        self.mean, self.inv, self.train, self.eps = mean, inv, train, eps
+        self.shapes = (w is not None, b is not None)
+        self.save(x, w)
+        return bn.transform(x, mean, inv, w, b)
+
+    def backward(self, g, F, x, w):
+        has_w, has_b = self.shapes
+        if not F.tensor_mode and x.ndim == 2:
+            gx, gw, gb = bn.backward(g, x, self.mean, self.inv, w, self.train)
+            return gx, (gw if has_w else None), (gb if has_b else None)
+        return self._composite(g, F, x, w, has_w, has_b)
+
+    def jvp(self, ts, F, x, w):
+        """dy = dxhat * w + xhat * dw + db, dxhat = inv * (dx - mean(dx)) - xhat * inv *
+        mean(xhat * dx) in training (the statistics move with x), inv * dx otherwise."""
+        tx, tw, tb = ts
+        shape = (1, -1) + (1,) * (x.data.ndim - 2)
+        axes = (0,) + tuple(range(2, x.data.ndim))
+        n = x.data.size // x.data.shape[1]
+        if self.train:  # the statistics as functions of x (for a tangent of this tangent)
+            mean = F.sum(x, axis=axes, keepdims=True) / n
+            inv = 1 / F.sqrt(
+                F.sum((x - mean) * (x - mean), axis=axes, keepdims=True) / n + self.eps
+            )
+        else:
+            mean, inv = Tensor(self.mean.reshape(shape)), Tensor(self.inv.reshape(shape))
+        xhat = (x - mean) * inv
+        out = None
+        if tx is not None:
+            if self.train:
+                dm = F.sum(tx, axis=axes, keepdims=True) / n
+                proj = F.sum(xhat * tx, axis=axes, keepdims=True) / n
+                dxhat = inv * (tx - dm) - xhat * inv * proj
+            else:
+                dxhat = tx * inv
+            out = dxhat * F.reshape(w, shape) if w is not None else dxhat
+        if tw is not None:
+            term = xhat * F.reshape(tw, shape)
+            out = term if out is None else out + term
+        if tb is not None:
+            term = F.reshape(tb, shape) + 0 * xhat
+            out = term if out is None else out + term
+        return out
+
+    def _composite(self, g, F, x, w, has_w, has_b):
+        """The gradients as a formula of the tensors (create_graph, or (N, C, L) input)."""
+        axes = (0,) + tuple(range(2, x.ndim))
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        xs = x.data.shape if F.tensor_mode else x.shape
+        n = int(np.prod(xs)) // xs[1]
+        mean, inv = self.mean.reshape(shape), self.inv.reshape(shape)
+        if F.tensor_mode and self.train:  # the statistics as functions of x, to go on
+            mean = F.sum(x, axis=axes, keepdims=True) / n
+            var = F.sum((x - mean) * (x - mean), axis=axes, keepdims=True) / n
+            inv = 1 / F.sqrt(var + self.eps)
+        elif F.tensor_mode:
+            mean, inv = Tensor(mean), Tensor(inv)
+        xhat = (x - mean) * inv
+        wv = F.reshape(w, shape) if has_w else 1
+        if self.train:
+            gsum = F.sum(g, axis=axes, keepdims=True)
+            dot = F.sum(g * xhat, axis=axes, keepdims=True)
+            gx = (g - gsum / n - xhat * dot / n) * inv * wv
+        else:
+            gx = g * inv * wv
+        gw = F.reshape(F.sum(g * xhat, axis=axes, keepdims=True), (-1,)) if has_w else None
+        gb = F.reshape(F.sum(g, axis=axes, keepdims=True), (-1,)) if has_b else None
+        return gx, gw, gb
+
+
+def _arr(t):
+    return None if t is None else tensor_arg(t).data
+
+
+@register(
+    "batch_norm",
+    "batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, "
+    "momentum=0.1, eps=1e-05)",
+    "normalise each channel (dim 1) by the batch's mean and variance (training) or the "
+    "running ones, then scale by weight and shift by bias",
+    checks=[
+        ((Arg((4, 3)), None, None, Arg((3,)), Arg((3,)), True), {}),
+        ((Arg((3, 2, 4)), None, None, Arg((2,)), Arg((2,)), True), {}),
+    ],
+    category="nn",
+    batch=None,
+)
+def batch_norm(
+    input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+    eps=1e-05,
+):  # fmt: skip
+    x = tensor_arg(input)
+    xd = x.data
+    if xd.ndim < 2:
+        raise GradValueError(f"expected 2D or 3D input (got {xd.ndim}D input)")
+    c = xd.shape[1]
+    n = xd.size // c if c else 0
+    if (running_mean is None) != (running_var is None):
+        raise GradValueError(
+            "running_mean and running_var must either both be None or neither be None"
+        )
+    for what, t in (("running_mean", running_mean), ("weight", weight), ("bias", bias)):
+        if t is not None and tensor_arg(t).data.shape != (c,):
+            raise GradRuntimeError(
+                f"{what} should contain {c} elements not {tensor_arg(t).data.size}"
+            )
+    rm, rv = _arr(running_mean), _arr(running_var)
+    if training:
+        if n <= 1:
+            raise GradValueError(
+                "Expected more than 1 value per channel when training, got input size "
+                f"torch.Size([{', '.join(map(str, xd.shape))}])"
+            )
+        mean, var_sum = bn.stats(xd)
+        inv = bn.invstd(var_sum, n, eps)
+        if rm is not None:
+            running_mean.data[...] = bn.running(rm, mean, momentum)
+            unbiased = var_sum / var_sum.dtype.type(n - 1)
+            running_var.data[...] = bn.running(rv, unbiased, momentum, fused=True)
+    else:
+        if rm is None:
+            raise GradRuntimeError("running_mean must be defined in evaluation mode")
+        mean, inv = rm.astype(xd.dtype), bn.eval_invstd(rv.astype(xd.dtype), eps)
+    w = None if weight is None else tensor_arg(weight)
+    b = None if bias is None else tensor_arg(bias)
+    return BatchNorm.apply(x, w, b, mean=mean, inv=inv, train=bool(training), eps=float(eps))
+
+
+# ---------------------------------------------------------------- average pooling
+
+
+def _window_sums(x, rows, cols):
+    """(N, C, OH, OW) sums of x over the windows rows[oh] x cols[ow] (slices), each
+    summed row-major in the dtype, as the kernel's loop adds them."""
+    n, c = x.shape[:2]
+    out = np.empty((n, c, len(rows), len(cols)), dtype=x.dtype)
+    for a, rs in enumerate(rows):
+        for b, cs in enumerate(cols):
+            win = x[:, :, rs, cs].reshape(n, c, -1)
+            acc = np.zeros((n, c), dtype=x.dtype)
+            for k in range(win.shape[-1]):
+                acc = acc + win[:, :, k]
+            out[:, :, a, b] = acc
+    return out
+
+
+def _window_grads(g, shape, rows, cols, divide):
+    """Each output's gradient divided by its window's divisor, added back into its
+    window, window after window."""
+    out = np.zeros(shape, dtype=g.dtype)
+    for a, rs in enumerate(rows):
+        for b, cs in enumerate(cols):
+            out[:, :, rs, cs] += (g[:, :, a, b] / divide[a][b])[:, :, None, None]
+    return out
+
+
+class Pool(Function):
+    """An average over windows: `rows`/`cols` the windows' slices, `divide` their
+    divisors (an average pool's, or an adaptive pool's two successive ones)."""
+
+    __slots__ = ("rows", "cols", "divide", "shape")
+    saved_names = none("PyTorch's names of its saved values are not recorded")
+    jvp = linear
+
+    def forward(self, x, rows, cols, divide):
+        self.rows, self.cols, self.divide, self.shape = rows, cols, divide, x.shape
+        return _pool_forward(x, rows, cols, divide)
+
+    def backward(self, g, F):
+        if F.tensor_mode:
+            return (PoolGrad.apply(g, pool=self),)
+        return (_pool_backward(g, self),)
+
+
+def _pool_forward(x, rows, cols, divide):
+    sums = _window_sums(x, rows, cols)
+    out = np.empty_like(sums)
+    for a in range(len(rows)):
+        for b in range(len(cols)):
+            v = sums[:, :, a, b]
+            for d in divide[a][b] if isinstance(divide[a][b], tuple) else (divide[a][b],):
+                v = v / x.dtype.type(d)
+            out[:, :, a, b] = v
+    return out
+
+
+def _pool_backward(g, pool):
+    out = np.zeros(pool.shape, dtype=g.dtype)
+    for a, rs in enumerate(pool.rows):
+        for b, cs in enumerate(pool.cols):
+            v = g[:, :, a, b]
+            d = pool.divide[a][b]
+            for k in d if isinstance(d, tuple) else (d,):
+                v = v / g.dtype.type(k)
+            out[:, :, rs, cs] += v[:, :, None, None]
+    return out
+
+
+class AvgPool(Pool):
+    __slots__ = ()
+    name = "AvgPool2DBackward0"
+
+
+class AdaptiveAvgPool(Pool):
+    __slots__ = ()
+    name = "AdaptiveAvgPool2DBackward0"
+
+
+class PoolGrad(Function):
+    __slots__ = ("pool",)
+    name = "AvgPool2DBackwardBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
+    jvp = linear
+
+    def forward(self, g, pool):
+        self.pool = pool
+        return _pool_backward(g, pool)
+
+    def backward(self, gg, F):
+        p = self.pool
+        if F.tensor_mode:
+            return (type(p).apply(gg, rows=p.rows, cols=p.cols, divide=p.divide),)
+        return (_pool_forward(gg, p.rows, p.cols, p.divide),)
+
+
+def _image(input, what):
+    x = tensor_arg(input)
+    if x.data.ndim not in (3, 4):
+        raise GradRuntimeError(
+            f"{what}: Expected 3D or 4D tensor, but got {list(x.data.shape)}"
+            if what.startswith("adaptive")
+            else "non-empty 3D or 4D (batch mode) tensor expected for input"
+        )
+    return x, x.data.ndim == 3
+
+
+def _pool_out(n, k, s, p, ceil):
+    out = (n + 2 * p - k + ((s - 1) if ceil else 0)) // s + 1
+    if ceil and (out - 1) * s >= n + p:
+        out -= 1
+    return out
+
+
+@register(
+    "avg_pool2d",
+    "avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, "
+    "count_include_pad=True, divisor_override=None)",
+    "the mean of each kernel_size window of (N, C, H, W) input",
+    checks=[((Arg((2, 2, 4, 4)), 2), {}), ((Arg((1, 5, 5)), 3), {"stride": 2, "padding": 1})],
+    category="nn",
+    batch="image",
+)
+def avg_pool2d(
+    input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+    divisor_override=None,
+):  # fmt: skip
+    x, unbatched = _image(input, "avg_pool2d")
+    if unbatched:
+        x = unsqueeze(x, 0)
+    kh, kw = _pair(kernel_size, "kernel_size")
+    sh, sw = (kh, kw) if stride is None or stride == [] or stride == () else _pair(stride, "stride")
+    ph, pw = _pair(padding, "padding")
+    if ph > kh // 2 or pw > kw // 2:
+        raise GradRuntimeError("pad should be at most half of effective kernel size")
+    if divisor_override is not None and divisor_override == 0:
+        raise GradRuntimeError("divisor must be not zero")
+    H, W = x.data.shape[2:]
+    oh, ow = _pool_out(H, kh, sh, ph, ceil_mode), _pool_out(W, kw, sw, pw, ceil_mode)
+    if oh <= 0 or ow <= 0:
+        raise GradRuntimeError(
+            f"Given input size: ({x.data.shape[1]}x{H}x{W}). Calculated output size: "
+            f"({x.data.shape[1]}x{oh}x{ow}). Output size is too small"
+        )
+
+    def windows(o, k, s, p, n):
+        spans = []
+        for i in range(o):
+            start = i * s - p
+            end = min(start + k, n + p)
+            pool = end - start
+            spans.append((max(start, 0), min(end, n), pool))
+        return spans
+
+    hs, ws = windows(oh, kh, sh, ph, H), windows(ow, kw, sw, pw, W)
+    divide = [
+        [
+            divisor_override
+            if divisor_override is not None
+            else (hp * wp if count_include_pad else (h1 - h0) * (w1 - w0))
+            for (w0, w1, wp) in ws
+        ]
+        for (h0, h1, hp) in hs
+    ]
+    rows = [slice(a, b) for a, b, _ in hs]
+    cols = [slice(a, b) for a, b, _ in ws]
+    out = AvgPool.apply(x, rows=rows, cols=cols, divide=divide)
+    return squeeze(out, 0) if unbatched else out
+
+
+def _adaptive_sizes(output_size, h, w):
+    if isinstance(output_size, int) and not isinstance(output_size, bool):
+        output_size = (output_size, output_size)
+    size = list(output_size)
+    if len(size) != 2:
+        raise GradRuntimeError(
+            "adaptive_avg_pool2d: output_size must be 2, but got " + str(len(size))
+        )
+    return (h if size[0] is None else int(size[0])), (w if size[1] is None else int(size[1]))
+
+
+@register(
+    "adaptive_avg_pool2d",
+    "adaptive_avg_pool2d(input, output_size)",
+    "the mean over output_size windows that tile (N, C, H, W) input",
+    checks=[((Arg((2, 2, 5, 4)), (2, 3)), {}), ((Arg((1, 3, 3)), 1), {})],
+    category="nn",
+    batch="image",
+)
+def adaptive_avg_pool2d(input, output_size):
+    x, unbatched = _image(input, "adaptive_avg_pool2d()")
+    H, W = x.data.shape[-2:]
+    oh, ow = _adaptive_sizes(output_size, H, W)
+    if oh == 1 and ow == 1:  # torch: the mean over the last two dims
+        return FUNCTIONS["mean"](x, (-1, -2), True)
+    if unbatched:
+        x = unsqueeze(x, 0)
+    rows = [slice(i * H // oh, -(-(i + 1) * H // oh)) for i in range(oh)]
+    cols = [slice(j * W // ow, -(-(j + 1) * W // ow)) for j in range(ow)]
+    divide = [[(r.stop - r.start, c.stop - c.start) for c in cols] for r in rows]
+    out = AdaptiveAvgPool.apply(x, rows=rows, cols=cols, divide=divide)
+    return squeeze(out, 0) if unbatched else out
+
+
+FUNCTIONAL_ONLY = ("embedding", "batch_norm", "avg_pool2d", "adaptive_avg_pool2d")
