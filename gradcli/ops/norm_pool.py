@@ -40,6 +40,7 @@ class Embedding(Function):
     __slots__ = ("idx", "rows", "padding_idx")
     name = "EmbeddingBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     jvp = linear
 
     def forward(self, weight, idx, padding_idx):
@@ -58,6 +59,7 @@ class EmbeddingGrad(Function):
     __slots__ = ("idx", "padding_idx")
     name = "EmbeddingDenseBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     jvp = linear
 
     def forward(self, g, idx, rows, padding_idx):
@@ -87,6 +89,8 @@ _LEGACY["bool"] = "BoolTensor"
     ],
     category="nn",
     batch=None,
+    inplace=None,
+    pure=False,
 )
 def embedding(
     input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
@@ -123,6 +127,7 @@ class BatchNorm(Function):
     __slots__ = ("mean", "inv", "train", "shapes", "eps")
     name = "NativeBatchNormBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     def forward(self, x, w, b, mean, inv, train, eps):
         self.mean, self.inv, self.train, self.eps = mean, inv, train, eps
@@ -211,6 +216,8 @@ def _arr(t):
     ],
     category="nn",
     batch=None,
+    inplace=None,
+    pure=False,
 )
 def batch_norm(
     input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
@@ -287,6 +294,7 @@ class Pool(Function):
 
     __slots__ = ("rows", "cols", "divide", "shape")
     saved_names = none("PyTorch's names of its saved values are not recorded")
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     jvp = linear
 
     def forward(self, x, rows, cols, divide):
@@ -337,6 +345,7 @@ class PoolGrad(Function):
     __slots__ = ("pool",)
     name = "AvgPool2DBackwardBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     jvp = linear
 
     def forward(self, g, pool):
@@ -376,6 +385,8 @@ def _pool_out(n, k, s, p, ceil):
     checks=[((Arg((2, 2, 4, 4)), 2), {}), ((Arg((1, 5, 5)), 3), {"stride": 2, "padding": 1})],
     category="nn",
     batch="image",
+    inplace=None,
+    pure=False,
 )
 def avg_pool2d(
     input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
@@ -442,6 +453,8 @@ def _adaptive_sizes(output_size, h, w):
     checks=[((Arg((2, 2, 5, 4)), (2, 3)), {}), ((Arg((1, 3, 3)), 1), {})],
     category="nn",
     batch="image",
+    inplace=None,
+    pure=False,
 )
 def adaptive_avg_pool2d(input, output_size):
     x, unbatched = _image(input, "adaptive_avg_pool2d()")
