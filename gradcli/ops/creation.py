@@ -119,6 +119,7 @@ def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     batch=None,
     inplace=None,
     pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
 )
 def empty(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
