@@ -17,6 +17,7 @@ from gradcli.ops.registry import (
     FUNCTIONS,
     METHOD_ONLY,
     Inplace,
+    Parser,
 )
 
 
@@ -168,3 +169,15 @@ def test_samples_are_given_or_explicitly_none():
             for sample in e.checks:
                 args, kwargs = sample
                 assert isinstance(args, tuple) and isinstance(kwargs, dict), (e.name, sample)
+
+
+def test_parsers_have_their_forms():
+    """register(parser=...): a Parser, {name or alias: Parser} naming only the entry's
+    own names, or None."""
+    for e in ENTRIES:
+        p = e.parser
+        if isinstance(p, dict):
+            assert set(p) <= {e.name, *e.aliases}, e.name
+            assert all(isinstance(v, Parser) for v in p.values()), e.name
+        else:
+            assert p is None or isinstance(p, Parser), e.name

@@ -34,72 +34,15 @@ class BareName(str):
     __slots__ = ()
 
 
-# PyTorch's parameters after `input` for the ops with one signature (as its parser
-# reports them: `torch.dot(x)` misses "tensor", `x.mv()` "vec")
-SINGLE = {
-    "mul": ("other",),
-    "maximum": ("other",),
-    "minimum": ("other",),
-    "atan2": ("other",),
-    "arctan2": ("other",),
-    "hypot": ("other",),
-    "allclose": ("other",),
-    "equal": ("other",),
-    "logical_and": ("other",),
-    "logical_or": ("other",),
-    "logical_xor": ("other",),
-    "matmul": ("other",),
-    "mv": ("vec",),
-    "dot": ("tensor",),
-    "outer": ("vec2",),
-    "ger": ("vec2",),
-    "unsqueeze": ("dim",),
-    "select": ("dim", "index"),
-    "flip": ("dims",),
-    "chunk": ("chunks",),
-    "cumsum": ("dim",),
-    "transpose": ("dim0", "dim1"),
-    "swapaxes": ("axis0", "axis1"),
-    "swapdims": ("dim0", "dim1"),
-}
-# ops whose function form has several signatures in PyTorch (and whose method form has
-# one: its parameters, as SINGLE)
-OVERLOADED = {
-    "pow",
-    "div",
-    "remainder",
-    "floor_divide",
-    "subtract",
-    "lt",
-    "le",
-    "gt",
-    "ge",
-    "eq",
-    "ne",
-    "bitwise_and",
-    "bitwise_or",
-    "bitwise_xor",
-    "bitwise_left_shift",
-    "bitwise_right_shift",
-    "narrow",
-    "masked_fill",
-    "where",
-    "mm",
-}
-METHOD_SINGLE = {"mm": ("mat2",)}
-# one signature printed in full after "but expected"
-EXPECTED = {
-    "add": (
-        "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
-        "(Tensor other, *, Number alpha = 1)",
-    ),
-    "sub": (
-        "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
-        "(Tensor other, *, Number alpha = 1)",
-    ),
-}
 # Python's built-ins that share a name with an op: (parameter, position) in order
 PYTHON = {"pow": (("base", 1), ("exp", 2))}
+
+
+def _parser(name):
+    """The Parser the op `name` declares (ops/registry.py), for that name or alias."""
+    entry = BUILTINS.get(name)
+    parser = entry.parser if entry is not None else None
+    return parser.get(name) if isinstance(parser, dict) else parser
 
 
 def _types(args):
@@ -129,20 +72,23 @@ def arity_error(fn, name, args, kwargs):
     if type(name) is BareName and name in PYTHON:
         param, pos = PYTHON[name][min(len(args), len(PYTHON[name]) - 1)]
         return GradTypeError(f"{name}() missing required argument '{param}' (pos {pos})")
+    parser = _parser(name)
+    if not parser:  # None: Python's words
+        return None
     method = type(name) is MethodName
     given = args[1:] if method else args
-    if name in EXPECTED:
+    if parser.expected is not None:
         return GradTypeError(
             f"{name}() received an invalid combination of arguments - got "
-            f"({_types(given)}), but expected {EXPECTED[name][method]}"
+            f"({_types(given)}), but expected {parser.expected[method]}"
         )
-    params = METHOD_SINGLE.get(name) if method else None
-    if params is None and name in OVERLOADED:
+    params = parser.method_params if method else None
+    if params is None and parser.overloaded:
         return GradTypeError(
             f"{name}() received an invalid combination of arguments - got "
             f"({_types(given)}), but expected one of:"
         )
-    params = params or SINGLE.get(name)
+    params = params or parser.params
     if params is None:
         return None
     if not method:

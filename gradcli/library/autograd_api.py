@@ -31,6 +31,7 @@ def _grad_tensor_arg(v):
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def backward(
     tensors, gradient=None, retain_graph=None, create_graph=False, inputs=None, grad_tensors=None
@@ -99,6 +100,7 @@ def backward_leaves(
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def grad(
     outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False
@@ -141,6 +143,7 @@ ENABLE_GRAD = GradModeContext(True, "enable_grad")
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def no_grad():
     return NO_GRAD
@@ -155,6 +158,7 @@ def no_grad():
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def enable_grad():
     return ENABLE_GRAD
@@ -206,6 +210,7 @@ class SetGradEnabled:
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def set_grad_enabled(mode):
     return SetGradEnabled(mode)
@@ -220,6 +225,7 @@ def set_grad_enabled(mode):
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def is_grad_enabled():
     return context.current.grad_enabled

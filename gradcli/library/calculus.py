@@ -135,6 +135,7 @@ def _assemble(rows, out_shape, x, create_graph):
     inplace=None,
     pure=False,
     checks=none("a transform of functions: its own tests check it"),
+    parser=None,
 )
 def jacobian(
     func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"
@@ -166,6 +167,7 @@ VECTORIZE_ONLY = (
     inplace=None,
     pure=False,
     checks=none("a transform of functions: its own tests check it"),
+    parser=None,
 )
 def hessian(
     func,
@@ -266,6 +268,7 @@ def _num(v):
     inplace=None,
     pure=False,
     checks=none("a transform of functions: its own tests check it"),
+    parser=None,
 )
 def gradcheck(
     func,

@@ -66,6 +66,7 @@ class Histogram(ValuesIndices):
     inplace=None,
     pure=False,
     checks=none("not differentiable (counts)"),
+    parser=None,
 )
 def histogram(input, bins, *, range=None, weight=None, density=False, out=None):  # noqa: A002
     if type(input) is not Tensor:

@@ -95,6 +95,7 @@ def explanation(out, leaves=None, variables=None, out_name=None, title=None, che
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def explain(out, x=None):
     _check_out(out)
@@ -151,6 +152,7 @@ class Derivative:
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def diff(f, x=None, n=1):
     if not callable(f) or type(f) is Tensor:

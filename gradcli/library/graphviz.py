@@ -173,6 +173,7 @@ def _escape_label(s):
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def graph(t, format="text", values=False):
     if isinstance(t, Function):  # graph(y.grad_fn): the same picture

@@ -145,6 +145,7 @@ def help_text(entry, name=None) -> str:
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def help_(x=None):
     if x is None:

@@ -420,6 +420,7 @@ def _method(name, sig, doc):
         inplace=None,
         pure=False,
         checks=none("an in-place method: its op's samples check it"),
+        parser=None,
     )
 
 

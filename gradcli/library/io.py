@@ -213,6 +213,7 @@ def _numeric_row(line):
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def load(path, dtype=None, requires_grad=False):
     kind = _kind(path, "load")
@@ -243,6 +244,7 @@ def _csv_fmt(a):
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def save(t, path):
     if hasattr(t, "file_text") and isinstance(path, str):  # a picture: graph(y)

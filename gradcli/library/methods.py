@@ -42,6 +42,7 @@ def _method(name, sig, doc, **kw):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def size(x, dim=None):
     s = Size(x.data.shape)
@@ -61,6 +62,7 @@ def size(x, dim=None):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def dim(x):
     return x.data.ndim
@@ -75,6 +77,7 @@ def dim(x):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def numel(x):
     return int(x.data.size)
@@ -91,6 +94,7 @@ def numel(x):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def item(x):
     return x.item()
@@ -104,6 +108,7 @@ def item(x):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def tolist(x):
     check_objects(x.data.size, "tolist()", 32)
@@ -118,6 +123,7 @@ def tolist(x):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def detach(x):
     r = Tensor(x.data)
@@ -133,6 +139,7 @@ def detach(x):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def requires_grad_(x, requires_grad=True):
     if requires_grad and x.data.dtype.kind != "f":
@@ -155,6 +162,7 @@ def requires_grad_(x, requires_grad=True):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def retain_grad(x):
     if not x.requires_grad:
@@ -191,6 +199,7 @@ class RemovableHandle:
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def register_hook(x, hook):
     if not x.requires_grad:
@@ -227,6 +236,7 @@ def write_(x, values):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     if (
@@ -249,6 +259,7 @@ def backward_method(x, gradient=None, retain_graph=None, create_graph=False, inp
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def to_method(
     x, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None, **unknown
@@ -289,6 +300,7 @@ def to_method(
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def type_as(x, other):
     if not isinstance(other, Tensor):
@@ -306,6 +318,7 @@ def type_as(x, other):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def cpu(x):
     return x
@@ -319,6 +332,7 @@ def cpu(x):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def cuda(x, device=None, non_blocking=False):
     on_cpu("cuda")
@@ -333,6 +347,7 @@ def cuda(x, device=None, non_blocking=False):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def device(type, index=None):
     return _device(type, index)
@@ -346,6 +361,7 @@ def device(type, index=None):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def type_method(x, dtype=None):
     if dtype is None:
@@ -367,6 +383,7 @@ def _cast_method(name, dt, batch):
         inplace=None,
         pure=False,
         checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+        parser=None,
     )(lambda x: to(x, dt))
 
 
@@ -384,6 +401,7 @@ _cast_method("short", np.dtype(np.int16), None)
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def _float_m(x):
     return to(x, dtypes.float32)
@@ -397,6 +415,7 @@ def _float_m(x):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def _int_m(x):
     return to(x, np.dtype(np.int32))
@@ -410,6 +429,7 @@ def _int_m(x):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def _bool_m(x):
     return to(x, dtypes.bool_)
@@ -423,6 +443,7 @@ def _bool_m(x):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def is_floating_point(x):
     return x.data.dtype.kind == "f"
@@ -436,6 +457,7 @@ def is_floating_point(x):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def contiguous(x):
     return x if x.data.flags.c_contiguous else FUNCTIONS["clone"](x)
@@ -449,6 +471,7 @@ def contiguous(x):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
 )
 def numpy_(x, *, force=False):
     if x.requires_grad and not force:

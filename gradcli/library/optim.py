@@ -222,6 +222,7 @@ def _betas(betas):
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def sgd(
     params,
@@ -267,6 +268,7 @@ def sgd(
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def adam(
     params,

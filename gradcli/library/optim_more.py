@@ -82,6 +82,7 @@ class AdamW(Adam):
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def rmsprop(
     params,
@@ -127,6 +128,7 @@ def rmsprop(
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def adagrad(
     params,
@@ -171,6 +173,7 @@ def adagrad(
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def adamw(
     params,

@@ -470,6 +470,7 @@ def _write_png(fig, path):
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def plot(*args, file=None, derivative=True, points=None, title=None):
     args = list(args)

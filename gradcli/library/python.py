@@ -31,6 +31,7 @@ from ..runtime.limits import check_items, check_objects
     inplace=None,
     pure=False,
     checks=none("a Python built-in"),
+    parser=None,
 )
 def print_(*values, sep=" ", end="\n"):
     for what, v in (("sep", sep), ("end", end)):
@@ -50,6 +51,7 @@ def print_(*values, sep=" ", end="\n"):
     inplace=None,
     pure=False,
     checks=none("a Python built-in"),
+    parser=None,
 )
 def display(*values):
     for v in values:
@@ -68,6 +70,7 @@ def display(*values):
     inplace=None,
     pure=False,
     checks=none("a Python built-in"),
+    parser=None,
 )
 def len_(x):
     if isinstance(x, Tensor):
@@ -91,6 +94,7 @@ def len_(x):
     inplace=None,
     pure=False,
     checks=none("a Python built-in"),
+    parser=None,
 )
 def range_(*args):
     if not 1 <= len(args) <= 3:
@@ -129,6 +133,7 @@ def _scalar(x, conv, what):
     inplace=None,
     pure=False,
     checks=none("a Python built-in"),
+    parser=None,
 )
 def float_(x=0.0):
     return _scalar(x, float, "float")
@@ -143,6 +148,7 @@ def float_(x=0.0):
     inplace=None,
     pure=False,
     checks=none("a Python built-in"),
+    parser=None,
 )
 def int_(x=0):
     return _scalar(x, int, "int")
@@ -157,6 +163,7 @@ def int_(x=0):
     inplace=None,
     pure=False,
     checks=none("a Python built-in"),
+    parser=None,
 )
 def bool_(x=False):
     return truth(x)
@@ -171,6 +178,7 @@ def bool_(x=False):
     inplace=None,
     pure=False,
     checks=none("a Python built-in"),
+    parser=None,
 )
 def str_(x=""):
     return show_str(x)
@@ -185,6 +193,7 @@ def str_(x=""):
     inplace=None,
     pure=False,
     checks=none("a Python built-in"),
+    parser=None,
 )
 def list_(x=()):
     if isinstance(x, Tensor):
@@ -208,6 +217,7 @@ def list_(x=()):
     inplace=None,
     pure=False,
     checks=none("a Python built-in"),
+    parser=None,
 )
 def tuple_(x=()):
     return tuple(list_(x))
@@ -222,6 +232,7 @@ def tuple_(x=()):
     inplace=None,
     pure=False,
     checks=none("a Python built-in"),
+    parser=None,
 )
 def divmod_(a, b):
     if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):

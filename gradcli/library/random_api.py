@@ -34,6 +34,7 @@ def _top(rows, n):
     inplace=None,
     pure=False,
     checks=none("random values: nothing to compare finite differences with"),
+    parser=None,
 )
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     if type(input) is not Tensor:
@@ -131,6 +132,7 @@ def _check_tensor(x, what):
     inplace=None,
     pure=False,
     checks=none("random values: nothing to compare finite differences with"),
+    parser=None,
 )
 def exponential_(x, lambd=1.0, *, generator=None):
     _check_tensor(x, "exponential_")
@@ -178,6 +180,7 @@ _C_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half"}
     inplace=None,
     pure=False,
     checks=none("random values: nothing to compare finite differences with"),
+    parser=None,
 )
 def random_(x, *args, generator=None, **kw):
     _check_tensor(x, "random_")

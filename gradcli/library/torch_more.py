@@ -48,6 +48,7 @@ def _float_dtype(dtype):
     inplace=None,
     pure=False,
     checks=none("random values, or not a tensor op"),
+    parser=None,
 )
 def normal(
     mean=0.0,
@@ -105,6 +106,7 @@ def normal(
     inplace=None,
     pure=False,
     checks=none("random values, or not a tensor op"),
+    parser=None,
 )
 def randperm(
     n,
@@ -137,6 +139,7 @@ def randperm(
     batch="movedim",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def movedim(input, source, destination):
     x = tensor_arg(input)
@@ -167,6 +170,7 @@ def movedim(input, source, destination):
     inplace=None,
     pure=False,
     checks=none("random values, or not a tensor op"),
+    parser=None,
 )
 def set_default_device(device):
     on_cpu(device)
@@ -226,6 +230,7 @@ def _in_place_check(x):
     inplace=None,
     pure=False,
     checks=none("random values, or not a tensor op"),
+    parser=None,
 )
 def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     _in_place_check(x)
@@ -250,6 +255,7 @@ def normal_method(x, mean=0.0, std=1.0, *, generator=None):
     inplace=None,
     pure=False,
     checks=none("random values, or not a tensor op"),
+    parser=None,
 )
 def uniform_method(x, a=0.0, b=1.0, *, generator=None, **kw):
     _in_place_check(x)

@@ -33,6 +33,7 @@ from ..runtime import context
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def seed(n):
     if isinstance(n, Tensor):
@@ -51,6 +52,7 @@ def seed(n):
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def is_tensor(x):
     return isinstance(x, Tensor)
@@ -65,6 +67,7 @@ def is_tensor(x):
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def numel_fn(x):
     return int(tensor_arg(x).data.size)
@@ -87,6 +90,7 @@ _PROFILES = {
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def set_printoptions(
     precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
@@ -121,6 +125,7 @@ def set_printoptions(
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def set_default_dtype(dtype):
     dt = dtypes.as_numpy(dtype)
@@ -138,6 +143,7 @@ def set_default_dtype(dtype):
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def get_default_dtype():
     return dtypes.DType(context.current.default_float)
@@ -155,6 +161,7 @@ def get_default_dtype():
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def assert_close(a, b, tol=1e-6, rtol=None, atol=None):
     x, y = to_array(a).astype(np.float64), to_array(b).astype(np.float64)

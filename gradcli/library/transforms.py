@@ -60,4 +60,5 @@ register(
     inplace=None,
     pure=False,
     checks=none("a transform of functions: its own tests check it"),
+    parser=None,
 )(functional.gradgradcheck)

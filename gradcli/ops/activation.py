@@ -58,6 +58,7 @@ class Softplus(Function):
     batch="elementwise",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def softplus(input, beta=1.0, threshold=20.0):
     return Softplus.apply(tensor_arg(input), beta=beta, threshold=threshold)
@@ -100,6 +101,7 @@ class LeakyReluBackward(ThresholdBackward):
     batch="elementwise",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     return LeakyRelu.apply(tensor_arg(input), slope=negative_slope)
@@ -174,6 +176,7 @@ class EluBackward(Function):
     batch="elementwise",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def elu(input, alpha=1.0, inplace=False):
     return Elu.apply(tensor_arg(input), alpha=alpha)
@@ -240,6 +243,7 @@ class LogSigmoidBackward(ElementwiseGrad):
     batch="elementwise",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def logsigmoid(input):
     return LogSigmoid.apply(tensor_arg(input))
@@ -275,6 +279,7 @@ class Silu(Function):
     batch="elementwise",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def silu(input, inplace=False):
     return Silu.apply(tensor_arg(input))

@@ -140,6 +140,7 @@ def _addmm(input, mat1, mat2, extra, beta, alpha, method):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def addmm(input, mat1, mat2, *extra, beta=1, alpha=1):
     return _addmm(input, mat1, mat2, extra, beta, alpha, False)

@@ -17,7 +17,7 @@ from ..engine.forward import add_terms
 from .combine import MaskedFill
 from .elementwise import Mul, _float_dt
 from .pointwise import unary
-from .registry import Arg, Inplace, register
+from .registry import Arg, Inplace, Parser, register
 from .tensor_args import tensors_only, with_method_positions
 
 LN2 = 0.6931471805599453  # M_LN2
@@ -128,6 +128,7 @@ def _float_result(a, b):
     batch=None,
     inplace=Inplace("atan2_", tensors_only=True),
     pure=False,
+    parser=Parser(("other",)),
 )
 def atan2(input, other):
     a, b = tensors_only("atan2", input, other)
@@ -144,6 +145,7 @@ def atan2(input, other):
     batch=None,
     inplace=Inplace("hypot_", tensors_only=True),
     pure=False,
+    parser=Parser(("other",)),
 )
 def hypot(input, other):
     a, b = tensors_only("hypot", input, other)

@@ -14,7 +14,7 @@ from ..core.convert import tensor_arg
 from ..core.tensor import Tensor
 from .elementwise import _args2
 from .tensor_args import tensors_only, with_method_positions
-from .registry import register
+from .registry import Parser, register
 
 
 def _not_implemented(kernel, dt):
@@ -52,6 +52,7 @@ for _name, _np, _kernel, _sym in (
         _name,
         f"{_name}(input, other)",
         f"input {_sym} other, element-wise, on bool and integer tensors",
+        parser=Parser(overloaded=True),
         method=True,
         category="bitwise",
         batch=None,
@@ -92,6 +93,7 @@ register(
     inplace="bitwise_left_shift_",
     pure=False,
     checks=none("not differentiable (integer and bool tensors)"),
+    parser=Parser(overloaded=True),
 )(_shift(True))
 register(
     "bitwise_right_shift",
@@ -103,6 +105,7 @@ register(
     inplace="bitwise_right_shift_",
     pure=False,
     checks=none("not differentiable (integer and bool tensors)"),
+    parser=Parser(overloaded=True),
 )(_shift(False))
 
 
@@ -116,6 +119,7 @@ register(
     inplace="bitwise_not_",
     pure=False,
     checks=none("not differentiable (integer and bool tensors)"),
+    parser=None,
 )
 def bitwise_not(input):
     x = tensor_arg(input).data
@@ -152,6 +156,7 @@ for _name, _np in (
         _name,
         f"{_name}(input, other)",
         f"{_name.split('_')[1]} of the truth of each element (bool tensor)",
+        parser=Parser(("other",)),
         method=True,
         category="bitwise",
         batch=None,
@@ -172,6 +177,7 @@ del _name, _np
     inplace="logical_not_",
     pure=False,
     checks=none("not differentiable (integer and bool tensors)"),
+    parser=None,
 )
 def logical_not(input):
     return Tensor(np.asarray(np.logical_not(tensor_arg(input).data)))

@@ -20,7 +20,7 @@ from ..runtime.errors import (
 )
 from ..runtime.limits import check_alloc
 from ..core.tensor import Tensor
-from .registry import Arg, register, tensor_f
+from .registry import Arg, Parser, register, tensor_f
 from .dims import norm_dims
 from ..runtime.limits import check_objects
 from ..runtime.errors import broadcast_error
@@ -85,6 +85,7 @@ def _tensor_list(tensors, what):
     batch="join",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def cat(tensors, dim=0):
     ts = _tensor_list(tensors, "cat")
@@ -133,6 +134,7 @@ def _split_t(g, sizes, axis):
     batch="join",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def stack(tensors, dim=0):
     ts = _tensor_list(tensors, "stack")
@@ -174,6 +176,7 @@ class Flip(Function):
     batch="flip",
     inplace=None,
     pure=False,
+    parser=Parser(("dims",)),
 )
 @tensor_f("flip")
 def flip(x, dims):
@@ -209,6 +212,7 @@ class MaskedFill(Function):
     batch="elementwise",
     inplace="masked_fill_",
     pure=False,
+    parser=Parser(overloaded=True),
 )
 def masked_fill(x, mask, value):
     x, m = tensor_arg(x), tensor_arg(mask)
@@ -276,6 +280,7 @@ class MaskedFillTensor(Function):
     batch="pieces",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def split(x, split_size_or_sections, dim=0):
     x = tensor_arg(x)
@@ -321,6 +326,7 @@ def split(x, split_size_or_sections, dim=0):
     batch="pieces",
     inplace=None,
     pure=False,
+    parser=Parser(("chunks",)),
 )
 def chunk(x, chunks, dim=0):
     x = tensor_arg(x)

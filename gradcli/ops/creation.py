@@ -54,6 +54,7 @@ def _check_sizes(size):
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def tensor(data, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -86,6 +87,7 @@ def _filled(value, size, dtype, requires_grad):
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -102,6 +104,7 @@ def ones(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -120,6 +123,7 @@ def zeros(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def empty(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -136,6 +140,7 @@ def empty(*sizes, size=None, dtype=None, requires_grad=False, device=None):
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -160,6 +165,7 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -181,6 +187,7 @@ def _num(v):
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -253,6 +260,7 @@ def _range_fill(n, dt, value, lane=None):
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -367,6 +375,7 @@ def _random(kind, size, dtype, requires_grad, generator=None):
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -383,6 +392,7 @@ def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, dev
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -399,6 +409,7 @@ def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, de
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def randint(
     *args,
@@ -442,6 +453,7 @@ def _like(fn, name, doc, batch):
         inplace=None,
         pure=False,
         checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+        parser=None,
     )
     def like(input, dtype=None, requires_grad=False, device=None):
         on_cpu(device)
@@ -471,6 +483,7 @@ _like(rand, "rand_like", "uniform [0, 1) values in the shape of input", None)
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
@@ -492,6 +505,7 @@ def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     inplace=None,
     pure=False,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
 )
 def variable(data, requires_grad=False, volatile=False):
     x = tensor_arg(data)
@@ -514,6 +528,7 @@ def _legacy(name, dt):
         inplace=None,
         pure=False,
         checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+        parser=None,
     )
     def ctor(*args):
         dtype = dt if dt is not None else context.current.default_float

@@ -104,6 +104,7 @@ def _diagonal(x, offset, dim1, dim2):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def diagonal(input, offset=0, dim1=0, dim2=1):
     if not isinstance(input, Tensor):

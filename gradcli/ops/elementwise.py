@@ -20,7 +20,7 @@ from ..numerics.floats.fused import doubles
 from ..numerics.floats.singles import scalar_times, single, singles, weak
 from ..numerics.floats.half import F16
 from ..core.tensor import Tensor
-from .registry import Arg, Inplace, internal, operator_node, register
+from .registry import Arg, Inplace, internal, operator_node, Parser, register
 from ..runtime import context
 
 np.seterr(all="ignore")  # PyTorch's edge values (inf, nan) are results, not errors
@@ -495,6 +495,7 @@ def sub(a, b):
     batch="elementwise",
     inplace=Inplace("mul_", reads_argument=True),
     pure=False,
+    parser=Parser(("other",)),
 )
 @internal("mul")
 def mul(a, b):
@@ -540,6 +541,7 @@ def div(a, b):
     batch="elementwise",
     inplace=Inplace("remainder_", reads_argument=True),
     pure=False,
+    parser=Parser(overloaded=True),
 )
 @internal("mod", batch="elementwise")
 def remainder(a, b):
@@ -568,6 +570,7 @@ class RemainderScalar(Remainder):
     inplace="floor_divide_",
     pure=False,
     checks=none("not differentiable (PyTorch records no derivative)"),
+    parser=Parser(overloaded=True),
 )
 @internal("floor_divide")
 def floor_divide(a, b):
@@ -590,6 +593,7 @@ def floor_divide(a, b):
     batch="elementwise",
     inplace="neg_",
     pure="method",
+    parser=None,
 )
 @internal("neg")
 def neg(a):

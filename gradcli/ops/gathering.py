@@ -131,6 +131,7 @@ class IndexAdd(Function):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def index_select(input, dim, index):
     x = _tensor(input, "index_select", "input", 1)
@@ -384,6 +385,7 @@ def _nd(a):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     x = _tensor(input, "gather", "input", 1)
@@ -442,6 +444,7 @@ def _scatter_checks(x, d, idx, src, op):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     x = _tensor(input, "scatter", "input", 1)
@@ -479,6 +482,7 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def scatter_add(input, dim, index, src):
     x = _tensor(input, "scatter_add", "input", 1)

@@ -95,6 +95,7 @@ def _inverse(A, what):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def inverse(input, *, out=None):
     return _inverse(input, "inverse")

@@ -13,7 +13,7 @@ from ..engine.versions import viewing
 from ..core.convert import tensor_arg
 from ..runtime.errors import GradRuntimeError, ShapeError
 from .tensor_args import tensors_only, with_method_positions
-from .registry import Arg, internal, register, tensor_f
+from .registry import Arg, internal, Parser, register, tensor_f
 from ..runtime.limits import check_alloc
 from ..numerics.mkl import mm_grads, torch_dot, torch_mm, torch_mv
 from ..numerics.linalg.bmm import matmul_nd, matmul_nd_grads, should_fold, torch_bmm
@@ -244,6 +244,7 @@ def _check_matmul_size(sa, sb):
     batch="matmul",
     inplace=None,
     pure=False,
+    parser=Parser(("other",)),
 )
 @internal("matmul")
 def matmul(input, other):
@@ -321,6 +322,7 @@ class Bmm(Function):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 @tensor_f("bmm")
 def bmm(a, b):
@@ -347,6 +349,7 @@ def bmm(a, b):
     batch="mm",
     inplace=None,
     pure=False,
+    parser=Parser(overloaded=True, method_params=("mat2",)),
 )
 @tensor_f("mm")
 def mm(a, b):
@@ -367,6 +370,7 @@ def mm(a, b):
     batch="mv",
     inplace=None,
     pure=False,
+    parser=Parser(("vec",)),
 )
 @tensor_f("mv")
 def mv(a, v):
@@ -389,6 +393,7 @@ def mv(a, v):
     batch="dot",
     inplace=None,
     pure=False,
+    parser=Parser(("tensor",)),
 )
 def dot(a, b):
     a, b = tensors_only("dot", a, b, names=("input", "tensor"), broadcast=False)
@@ -411,6 +416,7 @@ def dot(a, b):
     batch="outer",
     inplace=None,
     pure=False,
+    parser=Parser(("vec2",)),
 )
 @tensor_f("outer")
 def outer(a, b):
@@ -461,6 +467,11 @@ class T(Transpose):
     batch="transpose",
     inplace=None,
     pure=False,
+    parser={
+        "transpose": Parser(("dim0", "dim1")),
+        "swapaxes": Parser(("axis0", "axis1")),
+        "swapdims": Parser(("dim0", "dim1")),
+    },
 )
 @tensor_f("swapaxes")
 @viewing
@@ -484,6 +495,7 @@ def transpose(x, dim0, dim1):
     batch="t",
     inplace=None,
     pure=False,
+    parser=None,
 )
 @viewing
 def t(x):
@@ -554,6 +566,7 @@ class Trace(Function):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def trace(x):
     return Trace.apply(tensor_arg(x))

@@ -191,6 +191,7 @@ def _size_warning(x, y):
     batch="mse_loss",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     x, y = _floats(input, target)
@@ -207,6 +208,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     batch="l1_loss",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     x, y = _floats(input, target)
@@ -297,6 +299,7 @@ def _const(t):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def binary_cross_entropy_with_logits(
     input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
@@ -363,6 +366,7 @@ class BCE(_Loss):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def binary_cross_entropy(
     input, target, weight=None, size_average=None, reduce=None, reduction="mean"
@@ -490,6 +494,7 @@ def _nll_args(x, target, weight, ignore_index):
     batch="nll_loss",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def nll_loss(
     input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"
@@ -523,6 +528,7 @@ def nll_loss(
     batch="cross_entropy",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def cross_entropy(
     input,
@@ -617,6 +623,7 @@ def _module(name, fn, doc):
         inplace=None,
         pure=False,
         checks=none("a module class: its function's samples check it"),
+        parser=None,
     )(make)
 
 

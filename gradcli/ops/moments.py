@@ -95,6 +95,7 @@ def _pow(a, e, F):
     batch="reduction",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def norm(input, p="fro", dim=None, keepdim=False):
     x = tensor_arg(input)
@@ -147,6 +148,7 @@ def _empty_inf_check(x, p, dim):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def linalg_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     if not isinstance(x, Tensor):
@@ -307,6 +309,7 @@ def _var_call(cls, input, dim, unbiased, keepdim, correction):
     batch="reduction",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return _var_call(Var, input, dim, unbiased, keepdim, correction)
@@ -322,6 +325,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     batch="reduction",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return _var_call(Std, input, dim, unbiased, keepdim, correction)

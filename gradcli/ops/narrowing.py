@@ -10,7 +10,7 @@ from ..engine.declare import none
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from ..core.convert import tensor_arg
 from .dims import norm_dims
-from .registry import Arg, register
+from .registry import Arg, Parser, register
 from .shape import index as index_op, view
 
 M = Arg((3, 4))
@@ -32,6 +32,7 @@ def _int(v, what):
     batch=None,
     inplace=None,
     pure=False,
+    parser=Parser(overloaded=True),
 )
 def narrow(x, dim, start, length):
     x = tensor_arg(x)
@@ -66,6 +67,7 @@ def narrow(x, dim, start, length):
     batch=None,
     inplace=None,
     pure=False,
+    parser=Parser(("dim", "index")),
 )
 def select(x, dim, index):
     x = tensor_arg(x)
@@ -93,6 +95,7 @@ def select(x, dim, index):
     inplace=None,
     pure=False,
     checks=none("takes its shape from a second tensor: not sampled yet"),
+    parser=None,
 )
 def view_as(x, other):
     return view(x, *tensor_arg(other).data.shape)

@@ -183,6 +183,7 @@ def _same_dtype(x, w, what="mat1 and mat2"):
     batch="linear",
     inplace=None,
     pure=False,
+    parser=None,
 )  # F.linear only: torch has no torch.linear
 def linear(input, weight, bias=None):
     x, w = tensor_arg(input), tensor_arg(weight)
@@ -302,6 +303,7 @@ class Conv2d(Function):
     batch="image",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     x, w = tensor_arg(input), tensor_arg(weight)
@@ -405,6 +407,7 @@ def _pool_size(n, k, s, p, d, ceil):
     batch="image",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def max_pool2d(
     input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
@@ -457,6 +460,7 @@ def max_pool2d(
     inplace=None,
     pure=False,
     checks=none("random values: nothing to compare finite differences with"),
+    parser=None,
 )
 def dropout(input, p=0.5, training=True, inplace=False):
     x = tensor_arg(input)

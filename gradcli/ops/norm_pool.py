@@ -91,6 +91,7 @@ _LEGACY["bool"] = "BoolTensor"
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def embedding(
     input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
@@ -218,6 +219,7 @@ def _arr(t):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def batch_norm(
     input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
@@ -387,6 +389,7 @@ def _pool_out(n, k, s, p, ceil):
     batch="image",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def avg_pool2d(
     input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
@@ -455,6 +458,7 @@ def _adaptive_sizes(output_size, h, w):
     batch="image",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def adaptive_avg_pool2d(input, output_size):
     x, unbatched = _image(input, "adaptive_avg_pool2d()")

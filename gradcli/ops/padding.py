@@ -121,6 +121,7 @@ class PadBackward(Function):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def pad(input, pad, mode="constant", value=None):
     x = tensor_arg(input)

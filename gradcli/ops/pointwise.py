@@ -20,7 +20,7 @@ from ..numerics.floats.torch_exp import sigmoid as torch_sigmoid
 from ..numerics.floats import torch_act
 from ..core.tensor import Tensor
 from ..numerics.floats import half
-from .registry import Arg, internal, register, tensor_f
+from .registry import Arg, internal, Parser, register, tensor_f
 from .dims import norm_dims
 from .tensor_args import tensors_only, with_method_positions
 from .fused_grads import sigmoid_grad, tanh_grad
@@ -62,6 +62,7 @@ for _name, _np, _sym in (
         _name,
         f"{_name}(input, other)",
         f"input {_sym} other, element-wise (bool tensor)",
+        parser=Parser(overloaded=True),
         method=True,
         category="compare",
         checks=none("not differentiable (a bool result)"),
@@ -87,6 +88,7 @@ for _name, _np, _doc in (
         batch="elementwise",
         inplace=None,
         pure=False,
+        parser=None,
     )((lambda f: lambda input: Tensor(np.asarray(f(tensor_arg(input).data))))(_np))
 del _name, _np, _doc
 
@@ -110,6 +112,7 @@ for _name, _np, _doc in (("any", np.any, "any element"), ("all", np.all, "every 
         batch="reduction_one_dim",
         inplace=None,
         pure=False,
+        parser=None,
     )(_truth_reduction(_np))
 del _name, _np, _doc
 
@@ -124,6 +127,7 @@ del _name, _np, _doc
     inplace=None,
     pure=False,
     checks=none("not differentiable (a bool)"),
+    parser=Parser(("other",)),
 )
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = tensor_arg(input).data, tensor_arg(other).data
@@ -140,6 +144,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     inplace=None,
     pure=False,
     checks=none("not differentiable (a bool)"),
+    parser=Parser(("other",)),
 )
 def equal(input, other):
     a, b = tensor_arg(input).data, tensor_arg(other).data
@@ -232,6 +237,7 @@ def unary(
         batch=batch,
         inplace=name + "_" if inplace is True else inplace,
         pure=pure,
+        parser=None,
     )
     @tensor_f(name)
     def fn(x):
@@ -617,6 +623,7 @@ class Clamp(Function):
     batch="elementwise",
     inplace="clamp_",
     pure=False,
+    parser=None,
 )
 def clamp(x, min=None, max=None):
     x = tensor_arg(x)
@@ -710,6 +717,7 @@ class Minimum(MaxMin):
     batch="elementwise",
     inplace=None,
     pure=False,
+    parser=Parser(("other",)),
 )
 @tensor_f("maximum")
 def maximum(a, b):
@@ -727,6 +735,7 @@ def maximum(a, b):
     batch="elementwise",
     inplace=None,
     pure=False,
+    parser=Parser(("other",)),
 )
 def minimum(a, b):
     a, b = tensors_only("minimum", a, b)  # PyTorch refuses numbers here
@@ -765,6 +774,7 @@ class Where(Function):
     method=False,
     checks=[(([True, False, True], Arg((2, 3)), Arg((3,))), {})],
     category="math",
+    parser=Parser(overloaded=True),
     batch="elementwise",
     inplace=None,
     pure=False,
@@ -800,6 +810,7 @@ def _where_t(cond, a, b):
     batch="elementwise",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def where_method(x, condition, other):
     return where(condition, x, other)

@@ -13,7 +13,7 @@ from ..core.tensor import Tensor
 from ..engine.forward import add_terms
 from ..engine.function import Function
 from .elementwise import HALF_NUMBER, _cast, _operands, _shapes
-from .registry import Arg, internal, operator_node, register
+from .registry import Arg, internal, operator_node, Parser, register
 
 _SQUARE = (np.square, 1, True, None)  # x * x: one IEEE product, as np.multiply(x, x)
 
@@ -158,6 +158,7 @@ class PowRScalar(Function):
     batch="elementwise",
     inplace="pow_",
     pure="method",
+    parser=Parser(overloaded=True),
 )
 @internal("pow")
 def pow(a, b):

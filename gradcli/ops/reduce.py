@@ -20,7 +20,7 @@ from ..numerics import mkl
 from ..numerics.parallel import GRAIN
 from ..numerics.floats.singles import weak
 from ..core.tensor import Tensor
-from .registry import Arg, register, tensor_f
+from .registry import Arg, Parser, register, tensor_f
 from .pointwise import maximum, minimum
 from .dims import norm_dims
 from .shape import reshape, to
@@ -210,6 +210,7 @@ def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
     batch="reduction",
     inplace=None,
     pure=True,
+    parser=None,
 )
 def sum_(input, dim=None, keepdim=False, dtype=None):
     return _reduce_call(Sum, SumDim, input, dim, keepdim, dtype=dtype)
@@ -245,6 +246,7 @@ def _sum_to_t(g, shape):
     batch="reduction",
     inplace=None,
     pure=True,
+    parser=None,
 )
 def mean(input, dim=None, keepdim=False, dtype=None):
     return _reduce_call(Mean, MeanDim, input, dim, keepdim, dtype=dtype)
@@ -348,6 +350,7 @@ class ProdDim(Prod):
     batch="reduction_one_dim",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def prod(input, dim=None, keepdim=False):
     return _reduce_call(Prod, ProdDim, input, dim, keepdim)
@@ -468,6 +471,7 @@ def _maxmin(kind, whole, bydim, pairwise, input, dim=None, keepdim=False):
     batch="max",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def max_(input, dim=None, keepdim=False):
     return _maxmin("max", MaxAll, MaxDim, maximum, input, dim, keepdim)
@@ -483,6 +487,7 @@ def max_(input, dim=None, keepdim=False):
     batch="min",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def min_(input, dim=None, keepdim=False):
     return _maxmin("min", MinAll, MinDim, minimum, input, dim, keepdim)
@@ -518,6 +523,7 @@ def _arg(np_fn, input, dim=None, keepdim=False):
     inplace=None,
     pure=False,
     checks=none("not differentiable (indices)"),
+    parser=None,
 )
 def argmax(input, dim=None, keepdim=False):
     return _arg(np.argmax, input, dim, keepdim)
@@ -533,6 +539,7 @@ def argmax(input, dim=None, keepdim=False):
     inplace=None,
     pure=False,
     checks=none("not differentiable (indices)"),
+    parser=None,
 )
 def argmin(input, dim=None, keepdim=False):
     return _arg(np.argmin, input, dim, keepdim)
@@ -580,6 +587,7 @@ class LogSumExp(_Reduce):
     batch="reduction",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def logsumexp(input, dim=None, keepdim=False):
     x = tensor_arg(input)
@@ -619,6 +627,7 @@ class Cumsum(Function):
     batch="along_dim",
     inplace=None,
     pure=False,
+    parser=Parser(("dim",)),
 )
 @tensor_f("cumsum")
 def cumsum(x, dim, dtype=None):

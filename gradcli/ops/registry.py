@@ -60,6 +60,7 @@ class Builtin:
         "batch",
         "inplace",
         "pure",
+        "parser",
     )
 
     def __init__(self, name, fn, sig, doc, method=False, function=True, checks=(), category=""):
@@ -70,7 +71,7 @@ class Builtin:
             checks if checks is UNDECLARED or isinstance(checks, Without) else list(checks)
         )
         self.aliases = ()
-        self.batch = self.inplace = self.pure = UNDECLARED
+        self.batch = self.inplace = self.pure = self.parser = UNDECLARED
 
     def __repr__(self):
         return f"<built-in {self.name}: {self.sig}>"
@@ -86,6 +87,21 @@ class Inplace(NamedTuple):
     name: str
     reads_argument: bool = False
     tensors_only: bool = False
+
+
+class Parser(NamedTuple):
+    """How PyTorch's Python argument parser words a call of the op with too few
+    arguments (`register(parser=...)`, language/arity.py): `params`, its parameters
+    after `input` when it has one signature (`mul() missing 1 required positional
+    arguments: "other"`); `overloaded`, when it has several (`received an invalid
+    combination of arguments - got (Tensor), but expected one of:`); `method_params`, the
+    method form's parameters where only the function is overloaded; `expected`, the one
+    signature printed in full after "but expected", (function form, method form)."""
+
+    params: tuple | None = None
+    overloaded: bool = False
+    method_params: tuple | None = None
+    expected: tuple | None = None
 
 
 BUILTINS: dict[str, Builtin] = {}  # language name -> entry (functions, and methods too)
@@ -107,6 +123,12 @@ facet(
     "(first and second order, forward mode, vmap), or none(why)",
 )
 facet("inplace", "builtin", "the name of its in-place method (as exp_; or an Inplace), or None")
+facet(
+    "parser",
+    "builtin",
+    "how PyTorch's argument parser words a call with too few arguments: a Parser, or "
+    "{name or alias: Parser} where its aliases differ; None: Python's words",
+)
 facet(
     "pure",
     "builtin",
@@ -144,13 +166,14 @@ def register(
     batch=UNDECLARED,
     inplace=UNDECLARED,
     pure=UNDECLARED,
+    parser=UNDECLARED,
 ):
     """Decorator: make `fn` the built-in `name` (and each alias), with its declarations."""
 
     def deco(fn):
         entry = Builtin(name, fn, sig, doc, method, function, checks, category)
         entry.aliases = tuple(aliases)
-        entry.batch, entry.pure = batch, pure
+        entry.batch, entry.pure, entry.parser = batch, pure, parser
         entry.inplace = Inplace(inplace) if isinstance(inplace, str) else inplace
         table = BUILTINS if function else METHOD_ONLY
         for n in (name, *aliases):

@@ -95,6 +95,7 @@ def _repeats(sizes):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def repeat(x, *sizes):
     if not isinstance(x, Tensor):
@@ -132,6 +133,7 @@ def repeat(x, *sizes):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def ravel(input):
     if not isinstance(input, Tensor):
@@ -154,6 +156,7 @@ def ravel(input):
     inplace=None,
     pure=False,
     checks=none("not a differentiable op"),
+    parser=None,
 )
 def is_contiguous(x, memory_format=None):
     return bool(x.data.flags.c_contiguous)

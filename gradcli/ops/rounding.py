@@ -27,7 +27,7 @@ from ..numerics.floats.half import F16
 from ..core.tensor import Tensor, type_name
 from ..engine.function import FUNCTIONS, Function
 from .elementwise import _cast, _float_dt, _no_zero_divisor, _operands, _shapes
-from .registry import Arg, register
+from .registry import Arg, Parser, register
 
 MODES = ("trunc", "floor")
 _UNSET = object()
@@ -174,6 +174,7 @@ def div_mode(input, other, mode):
     batch="elementwise",
     inplace="div_",
     pure=False,
+    parser=Parser(overloaded=True),
 )
 def div(input, other, *, rounding_mode=_UNSET):
     if rounding_mode is _UNSET:
@@ -263,6 +264,7 @@ def _trunc_quotient(F, a, b):
     batch=None,
     inplace="fmod_",
     pure=False,
+    parser=None,
 )
 def fmod(input, other):
     if not isinstance(input, Tensor) or not isinstance(other, (Tensor, int, float)):

@@ -16,7 +16,7 @@ from ..core.tensor import Tensor, type_name
 from ..engine.function import Function
 from .elementwise import _bool_sub_check, _operands, _shapes
 from .elementwise import add as _plain_add, sub as _plain_sub
-from .registry import Arg, register
+from .registry import Arg, Parser, register
 
 _C_TYPES = {
     "int64": "int64_t",
@@ -131,6 +131,12 @@ class SubScaled(AddScaled):
     batch="elementwise",
     inplace="add_",
     pure=False,
+    parser=Parser(
+        expected=(
+            "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+            "(Tensor other, *, Number alpha = 1)",
+        )
+    ),
 )
 def add(input, other, *, alpha=1):
     if type(alpha) is int and alpha == 1:
@@ -154,6 +160,15 @@ def add(input, other, *, alpha=1):
     batch="elementwise",
     inplace="sub_",
     pure=False,
+    parser={
+        "sub": Parser(
+            expected=(
+                "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+                "(Tensor other, *, Number alpha = 1)",
+            )
+        ),
+        "subtract": Parser(overloaded=True),
+    },
 )
 def sub(input, other, *, alpha=1):
     if type(alpha) is int and alpha == 1 and type(input) is Tensor:

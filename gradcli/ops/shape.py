@@ -17,7 +17,7 @@ from ..runtime import context
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
 from ..runtime.limits import check_alloc
 from ..core.tensor import Tensor
-from .registry import Arg, internal, register, tensor_f
+from .registry import Arg, internal, Parser, register, tensor_f
 from .index_errors import ZERO_DIM_INT, check_mask
 from .dims import norm_dims
 from .bool_keys import ScalarBoolKey, split_bool_key
@@ -108,6 +108,7 @@ def _viewable(arr, shape):
     batch="reshape",
     inplace=None,
     pure=False,
+    parser=None,
 )
 @tensor_f("reshape")
 @viewing
@@ -140,6 +141,7 @@ def _reshaped(x, shape):
     batch="reshape",
     inplace=None,
     pure=False,
+    parser=None,
 )
 @viewing
 def view(x, *shape):
@@ -164,6 +166,7 @@ def view(x, *shape):
     batch="flatten",
     inplace=None,
     pure=False,
+    parser=None,
 )
 @viewing
 def flatten(x, start_dim=0, end_dim=-1):
@@ -232,6 +235,7 @@ class SqueezeMatmul(Squeeze):
     batch="squeeze",
     inplace=None,
     pure=False,
+    parser=None,
 )
 @viewing
 def squeeze(x, dim=None):
@@ -279,6 +283,7 @@ class Unsqueeze(Function):
     batch="unsqueeze",
     inplace=None,
     pure=False,
+    parser=Parser(("dim",)),
 )
 @viewing
 def unsqueeze(x, dim):
@@ -320,6 +325,7 @@ class Expand(Function):
     batch="expand",
     inplace=None,
     pure=False,
+    parser=None,
 )
 @viewing
 def expand(x, *sizes):
@@ -364,6 +370,7 @@ def _broadcast_to_t(x, shape):
     inplace=None,
     pure=False,
     checks=none("takes its shape from a second tensor: not sampled yet"),
+    parser=None,
 )
 def expand_as(x, other):
     return expand(x, tensor_arg(other).data.shape)
@@ -397,6 +404,7 @@ class Permute(Function):
     batch="permute",
     inplace=None,
     pure=False,
+    parser=None,
 )
 @viewing
 def permute(x, *dims):
@@ -587,6 +595,7 @@ def _int_or_none(v):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 @internal("index", batch="index")
 @viewing
@@ -653,6 +662,7 @@ def _check_index_size(key, shape, itemsize):
     batch="pieces",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def unbind(x, dim=0):
     x = tensor_arg(x)
@@ -754,6 +764,7 @@ class Clone(Function):
     batch="elementwise",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def clone(x):
     return Clone.apply(tensor_arg(x))

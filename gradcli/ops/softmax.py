@@ -178,6 +178,7 @@ def _functional(name):
     batch="along_dim",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def softmax(input, dim=REQUIRED, dtype=None):
     dim = _check_dim(dim, "softmax")
@@ -197,6 +198,7 @@ def softmax(input, dim=REQUIRED, dtype=None):
     batch="along_dim",
     inplace=None,
     pure=False,
+    parser=None,
 )
 def log_softmax(input, dim=REQUIRED, dtype=None):
     dim = _check_dim(dim, "log_softmax")

@@ -109,6 +109,7 @@ def _sort_args(what, input, dim, descending):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     x, axis = _sort_args("sort", input, dim, descending)
@@ -128,6 +129,7 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     inplace=None,
     pure=False,
     checks=none("not differentiable (indices)"),
+    parser=None,
 )
 def argsort(input, dim=-1, descending=False, stable=False):
     x, axis = _sort_args("argsort", input, dim, descending)
@@ -179,6 +181,7 @@ class DiagonalCopy(Diagonal):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def diag(input, diagonal=0, *, out=None):
     if not isinstance(input, Tensor):

@@ -119,6 +119,7 @@ class Topk(Function):
     batch=None,
     inplace=None,
     pure=False,
+    parser=None,
 )
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if not isinstance(input, Tensor):
