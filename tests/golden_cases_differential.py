@@ -157,3 +157,79 @@ for _name, _src in _ERRORS.items():
             print(type(e).__name__, str(e))
     """,
     )
+
+# ---------------------------------------------------------------------------
+# a second backward through a node that keeps indices or a mask (not values) fails
+# ---------------------------------------------------------------------------
+
+_HOLDING = {
+    "index": "a[torch.tensor([0, 1, 0])]",
+    "bool_mask": "a[a > 1]",
+    "min_dim": "a.min(dim=-1)[0]",
+    "max_dim": "a.max(dim=0).values",
+    "masked_fill": "a.masked_fill(a > 1, 0.5)",
+    "index_select": "a.index_select(0, torch.tensor([1, 0]))",
+    "sort": "a.sort()[0]",
+    "topk": "a.topk(2)[0]",
+    "scatter": "torch.zeros(3).scatter(0, torch.tensor([1, 0]), a[:2])",
+    "slice": "a[1:]",
+    "where": "torch.where(a > 1, a, 0.5)",
+}
+for _name, _expr in _HOLDING.items():
+    case(
+        f"second_backward/{_name}",
+        f"""
+        a = torch.tensor([0.5, 2.0, -1.5], requires_grad=True)
+        y = ({_expr}).sum()
+        y.backward()
+        try:
+            y.backward()
+            print("no error")
+        except RuntimeError as e:
+            print(e)
+        print(a.grad)
+        y = ({_expr}).sum()
+        y.backward(retain_graph=True)
+        y.backward()
+        print(a.grad)
+    """,
+    )
+
+# ---------------------------------------------------------------------------
+# double backward through logsigmoid and binary_cross_entropy
+# ---------------------------------------------------------------------------
+
+case(
+    "double/logsigmoid_0d",
+    """
+    a = torch.tensor(2.0, requires_grad=True)
+    g, = torch.autograd.grad(torch.nn.functional.logsigmoid(a).pow(2), a, create_graph=True)
+    print(g, torch.autograd.grad((g * g).sum(), a))
+""",
+)
+case(
+    "double/logsigmoid_backward_of_backward",
+    """
+    a = torch.tensor([[1.0, 1.75, -1.25], [2.0, -0.5, -2.5]], dtype=torch.float32, requires_grad=True)
+    t = torch.nn.functional.logsigmoid(-a)
+    (t * t).sum().backward(create_graph=True)
+    print(a.grad)
+    h, = torch.autograd.grad(a.grad.sum(), a)
+    print(h)
+    a.grad = None
+    g, = torch.autograd.grad(torch.nn.functional.logsigmoid(a).sum(), a, create_graph=True)
+    (g.sum() * 2).backward()
+    print(a.grad)
+""",
+)
+case(
+    "double/binary_cross_entropy_clamped",
+    """
+    a = torch.tensor([[0.5, -1.25, 2.0]], dtype=torch.float32, requires_grad=True)
+    t = (a * 3).T @ (a * 3) - 2.5
+    y = torch.nn.functional.binary_cross_entropy(
+        t[2].sigmoid(), torch.tensor([0.0, 0.25, 0.0], dtype=torch.float32))
+    g, = torch.autograd.grad(y, a, create_graph=True)
+    print(g.detach())
+""",
+)

@@ -58,6 +58,9 @@ class Function:
     saved_extra = None  # the node's other _saved_<name> attributes: name -> function(node)
     saved_uses = None  # per saved value, the inputs whose gradient uses it (None: all)
     differentiable_twice = True
+    # what PyTorch saves for the backward (indices, a mask) is kept outside `saved`: the
+    # backward frees it all the same (saved becomes None), so a second pass fails
+    holds_saved = False
     sums_as_is = False  # backward returns F.sum_to's / F.sum_scaled's results untouched
     #                     (schedule.py may defer them)
 

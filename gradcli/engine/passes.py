@@ -174,4 +174,7 @@ def vjp(node, g, F, retain_graph, unpack=None):
         return in_grads
     if saved is None:
         raise GradRuntimeError(SECOND_BACKWARD)
-    return node.backward(g, F)
+    in_grads = node.backward(g, F)
+    if node.holds_saved and not retain_graph:
+        node.saved = None
+    return in_grads

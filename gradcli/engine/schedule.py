@@ -261,6 +261,8 @@ def run(root, steps, g, retain_graph, flow, touched, store, visit):
                 raise GradRuntimeError(SECOND_BACKWARD)
             else:
                 in_grads = node.backward(g, F)
+                if node.holds_saved and not retain_graph:
+                    node.saved = None
             parents = node.parents
             for slot, j in routes:
                 ig = in_grads[slot]

@@ -189,6 +189,7 @@ class MaskedFill(Function):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("mask",)
     name = "MaskedFillBackward0"
+    holds_saved = True  # (its mask: a second backward fails, as in PyTorch)
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, mask, value):

@@ -75,6 +75,7 @@ class IndexSelect(Function):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("shape", "axis", "index")
     name = "IndexSelectBackward0"
+    holds_saved = True  # (its indices: a second backward fails, as in PyTorch)
     saved_names = none("PyTorch's names of its saved values are not recorded")
     saved_extra = {**_DIM_INDEX, "self_sym_sizes": lambda node: tuple(node.shape)}
 
@@ -271,6 +272,7 @@ class ScatterAdd(Function):
 
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
+    holds_saved = True  # (its index: a second backward fails, as in PyTorch)
     __slots__ = ("axis", "index", "src_shape")
     name = "ScatterAddBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")

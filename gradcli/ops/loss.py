@@ -341,9 +341,8 @@ class BCE(_Loss):
 
     def backward(self, g, F, x, y):
         w = _c(F, self.w)
-        denom = (1 - x) * x
-        if not F.tensor_mode:
-            denom = np.maximum(denom, 1e-12)  # PyTorch's EPSILON
+        denom = (1 - x) * x  # at least PyTorch's EPSILON
+        denom = FUNCTIONS["clamp"](denom, min=1e-12) if F.tensor_mode else np.maximum(denom, 1e-12)
         # torch's binary_cross_entropy_backward kernel: (grad * (x - y)) / denom, then
         # [* weight] and / n for 'mean'
         gb = F.broadcast_to(g, self.shape) if self.reduction != "none" else g

@@ -58,6 +58,7 @@ class Gather(Function):
 
     __slots__ = ("idx", "valid", "shape")
     name = "IndexBackward0"
+    holds_saved = True  # (its indices: a second backward fails, as in PyTorch)
     saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear
 

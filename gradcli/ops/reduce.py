@@ -417,6 +417,7 @@ class MaxDim(_Reduce):
 
     __slots__ = ("onehot",)
     name = "MaxBackward0"
+    holds_saved = True  # (its indices: a second backward fails, as in PyTorch)
     saved_names = none("PyTorch's names of its saved values are not recorded")
     arg = staticmethod(np.argmax)
 

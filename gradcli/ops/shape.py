@@ -479,7 +479,9 @@ class _IndexNode(Function):
 def _node_class(name):
     cls = _NODE_CLASSES.get(name)
     if cls is None:
-        cls = _NODE_CLASSES[name] = type(name, (_IndexNode,), {"__slots__": (), "name": name})
+        # (IndexBackward0 holds its indices: a second backward fails, as in PyTorch)
+        attrs = {"__slots__": (), "name": name, "holds_saved": name == "IndexBackward0"}
+        cls = _NODE_CLASSES[name] = type(name, (_IndexNode,), attrs)
     return cls
 
 

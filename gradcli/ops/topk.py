@@ -79,6 +79,7 @@ def topk_indices(x, k, axis, largest, sorted_):
 class Topk(Function):
     __slots__ = ("shape", "axis", "index")
     name = "TopkBackward0"
+    holds_saved = True  # (its indices: a second backward fails, as in PyTorch)
     saved_names = none("PyTorch's names of its saved values are not recorded")
     # torch 2.13 shows dim as given (a negative one as an unsigned 64-bit number); here
     # it is made non-negative, as the reductions' _saved_dim (ops/reduce.py saved_dims)
