@@ -412,7 +412,7 @@ relu = unary(
     pure=True,
     formula=lambda sp, v: sp.Piecewise((v, v > 0), (0, True)),
 )
-abs_ = unary(
+unary(
     "abs",
     "AbsBackward0",
     np.abs,
@@ -575,7 +575,6 @@ unary(
     inplace=None,
     formula=lambda sp, v: sp.cosh(v),
 )
-TENSOR_F_ALIASES = {"abs": abs_}
 
 
 # ---------------------------------------------------------------- two-tensor selections
