@@ -537,3 +537,79 @@ errors(
         "F.avg_pool2d(torch.ones(1, 1, 2, 2), 3)",
     ],
 )
+
+
+# ---------------------------------------------------------------- optim.Adadelta, nll_loss of (N, C, d1, ...)
+
+case(
+    "optim/adadelta",
+    """
+    import torch
+    torch.set_default_dtype(torch.float32)
+    torch.manual_seed(0)
+    w = torch.randn(3, 4, requires_grad=True)
+    opt = torch.optim.Adadelta([w], lr=0.5, weight_decay=0.01)
+    print(opt)
+    for i in range(6):
+        loss = ((w * torch.arange(12.).view(3, 4)).sin() ** 2).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(w.tolist())
+    w2 = torch.randn(5, dtype=torch.float64, requires_grad=True)
+    opt2 = torch.optim.Adadelta([w2], maximize=True)
+    for i in range(4):
+        opt2.zero_grad()
+        (w2 ** 3).sum().backward()
+        opt2.step()
+    print(w2.tolist())
+    torch.set_default_dtype(torch.float64)
+    """,
+)
+
+case(
+    "loss/nll_nd",
+    """
+    import torch
+    import torch.nn.functional as F
+    torch.set_default_dtype(torch.float32)
+    torch.manual_seed(0)
+    from torch import nn
+    x = torch.randn(2, 3, 4, requires_grad=True)
+    t = torch.tensor([[0, 1, 2, 1], [2, 2, 0, 1]])
+    l = F.nll_loss(x, t)
+    print(l, l.grad_fn, l.grad_fn.next_functions)
+    l2 = F.cross_entropy(x, t, reduction='none')
+    print(l2, l2.grad_fn)
+    l.backward()
+    print(x.grad)
+    x4 = torch.randn(2, 3, 2, 2, requires_grad=True)
+    t4 = torch.tensor([[[0, 1], [2, 1]], [[2, 2], [0, 1]]])
+    print(F.cross_entropy(x4, t4), F.nll_loss(x4, t4, reduction='sum').grad_fn)
+    print(nn.NLLLoss()(x, t), nn.CrossEntropyLoss(ignore_index=1)(x, t))
+    x = torch.randn(3, 5, 7, 40, requires_grad=True)
+    t = torch.randint(0, 5, (3, 7, 40))
+    t[0, 0, :5] = -100
+    l = F.cross_entropy(x, t)
+    print(l.item(), F.nll_loss(x, t, reduction='sum').item())
+    l.backward()
+    print(x.grad.sum().item(), x.grad[1, :, 2, :6].tolist())
+    w = torch.tensor([0.5, 1., 2., 1.5, 0.25])
+    y = torch.randn(4, 5, 300, requires_grad=True)
+    ty = torch.randint(0, 5, (4, 300))
+    lw = F.cross_entropy(y, ty, weight=w)
+    print(lw.item(), F.cross_entropy(y, ty, weight=w, ignore_index=2, reduction='none')[1, :8].tolist())
+    lw.backward()
+    print(y.grad[2, :, :4].tolist())
+    torch.set_default_dtype(torch.float64)
+    """,
+)
+
+errors(
+    "loss/nll_nd_errors",
+    "import torch\nimport torch.nn.functional as F",
+    [
+        "F.nll_loss(torch.randn(2, 3, 4), torch.zeros(2, 5, dtype=torch.int64))",
+        "F.nll_loss(torch.randn(2, 3, 4), torch.full((2, 4), 3))",
+    ],
+)

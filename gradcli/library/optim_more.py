@@ -1,4 +1,4 @@
-"""torch.optim's RMSprop, Adagrad and AdamW, and lr_scheduler.StepLR, updating as
+"""torch.optim's RMSprop, Adadelta, Adagrad and AdamW, and lr_scheduler.StepLR, updating as
 PyTorch's single-tensor CPU implementations do (the arithmetic conventions of
 optim.py: scalars rounded to the parameter's dtype, `addcmul_` a fused multiply-add,
 `addcdiv_` as `p + (value * a) / b`)."""
@@ -68,6 +68,28 @@ class Adagrad(Optimizer):
         return p + (dt(-clr) * g) / std  # addcdiv_(g, std, value=-clr)
 
 
+class Adadelta(Optimizer):
+    __slots__ = ()
+    name = "Adadelta"
+
+    def update(self, st, p, g, o, dt):
+        rho = o["rho"]
+        if o["maximize"]:
+            g = -g
+        if not st:
+            st.update(step=0.0, square_avg=np.zeros_like(p), acc_delta=np.zeros_like(p))
+        st["step"] += 1
+        if o["weight_decay"]:
+            g = fmadd(dt(o["weight_decay"]), p, g, dt)
+        # square_avg.mul_(rho).addcmul_(g, g, value=1 - rho)
+        sq = st["square_avg"] = fmadd(dt(1 - rho) * g, g, st["square_avg"] * dt(rho), dt)
+        std = sqrt(sq + dt(o["eps"]))  # square_avg.add(eps).sqrt_()
+        delta = sqrt(st["acc_delta"] + dt(o["eps"])) / std * g  # .div_(std).mul_(g)
+        # acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        st["acc_delta"] = fmadd(dt(1 - rho) * delta, delta, st["acc_delta"] * dt(rho), dt)
+        return fmadd(dt(-o["lr"]), delta, p, dt)  # p.add_(delta, alpha=-lr)
+
+
 class AdamW(Adam):
     __slots__ = ()
     name = "AdamW"
@@ -114,6 +136,48 @@ def rmsprop(
             "capturable": capturable,
             "foreach": foreach,
             "maximize": maximize,
+            "differentiable": differentiable,
+        },
+    )
+
+
+@register(
+    "Adadelta",
+    "Adadelta(params, lr=1.0, rho=0.9, eps=1e-06, weight_decay=0)",
+    "torch.optim.Adadelta: .step() scales each .grad by the ratio of two running RMS",
+    category="optim",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("not a tensor op"),
+)
+def adadelta(
+    params,
+    lr=1.0,
+    rho=0.9,
+    eps=1e-06,
+    weight_decay=0,
+    foreach=None,
+    *,
+    capturable=False,
+    maximize=False,
+    differentiable=False,
+):
+    _check("learning rate", lr)
+    _check("epsilon value", eps)
+    _check("weight_decay value", weight_decay)
+    if not 0.0 <= rho <= 1.0:
+        raise GradValueError(f"Invalid rho value: {rho}")
+    return Adadelta(
+        params,
+        {
+            "lr": lr,
+            "rho": rho,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "maximize": maximize,
+            "capturable": capturable,
+            "foreach": foreach,
             "differentiable": differentiable,
         },
     )

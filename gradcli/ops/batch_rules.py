@@ -542,10 +542,9 @@ def _class_targets(a, level):
         or not isinstance(t, (Tensor, Batched))
     ):
         return None
-    if (
-        t.dtype.kind not in "iu"
-        or len(x.shape) not in (1, 2)
-        or tuple(t.shape) != tuple(x.shape[:-1])
+    nd = len(x.shape) >= 3 and tuple(t.shape) == (x.shape[0],) + tuple(x.shape[2:])
+    if t.dtype.kind not in "iu" or not (
+        nd or (len(x.shape) in (1, 2) and tuple(t.shape) == tuple(x.shape[:-1]))
     ):
         return None
     vx = unwrap(x, level)
@@ -556,6 +555,10 @@ def _class_targets(a, level):
     one = len(x.shape) == 1
     if one:
         vx, vt = op("unsqueeze", vx, 1), op("unsqueeze", vt, 1)
+    if nd:  # (B, N, C, d...) as (B, N * d..., C) rows, the target's as (B, N * d...)
+        vx = op("reshape", op("movedim", vx, 2, -1), (n, -1, x.shape[1]))
+        vt = op("reshape", vt, (n, -1))
+        one = tuple(t.shape)
     return vx, vt, a.get("weight"), one
 
 
@@ -585,7 +588,9 @@ def nll_loss(level, fn, args, kwargs):
         return NotImplemented
     vx, vt, weight, one = got
     out = _nll(vx, vt, weight, a.get("ignore_index", -100), reduction)
-    return Batched(op("squeeze", out, 1) if one and reduction == "none" else out, level)
+    if isinstance(one, tuple) and reduction == "none":  # (N, d...) per sample again
+        return Batched(op("reshape", out, (out.shape[0],) + one), level)
+    return Batched(op("squeeze", out, 1) if one is True and reduction == "none" else out, level)
 
 
 @batch_kind("cross_entropy")

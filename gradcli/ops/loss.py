@@ -488,6 +488,8 @@ def _nll_args(x, target, weight, ignore_index):
         ((Arg((3, 4)), [1, 0, 3]), {}),
         ((Arg((3, 4)), [2, 2, 0]), {"reduction": "none"}),
         ((Arg((3, 4)), [1, -100, 3]), {"weight": [1.0, 2.0, 0.5, 3.0]}),
+        ((Arg((2, 3, 4)), [[0, 1, 2, 1], [2, -100, 0, 1]]), {}),
+        ((Arg((2, 3, 2, 2)), [[[0, 1], [2, 1]], [[2, 2], [0, 1]]]), {"reduction": "none"}),
     ],
     category="loss",
     batch="nll_loss",
@@ -501,6 +503,9 @@ def nll_loss(
     x = tensor_arg(input)
     if x.data.dtype.kind != "f":
         x = to(x, context.current.default_float)
+    if x.data.ndim >= 3:  # (N, C, d1, ...): ops/loss_nd.py
+        reduction = _reduction(reduction, size_average, reduce)
+        return FUNCTIONS["nll_loss_nd"](x, target, weight, ignore_index, reduction)
     rows, cols, coef, keep = _nll_args(x, target, weight, ignore_index)
     return NllLoss.apply(
         x,
