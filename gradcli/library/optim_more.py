@@ -150,6 +150,7 @@ def rmsprop(
     inplace=None,
     pure=False,
     checks=none("not a tensor op"),
+    parser=None,
 )
 def adadelta(
     params,
