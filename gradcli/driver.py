@@ -63,24 +63,43 @@ def _check_int_option(name, value, low, high=None):
         raise UsageError(f"{name} wants a whole number {bound}, got {value}")
 
 
+MAX_SOURCE = 64 << 20  # bytes of one program (or notebook) read
+
+
+def _read_bounded(f, name):
+    """The bytes of `f`, in chunks: binary input (a NUL byte) and input over
+    MAX_SOURCE are refused as soon as they are seen (`gradcli eval /dev/zero`)."""
+    chunks, size = [], 0
+    while True:
+        chunk = f.read(1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        if b"\x00" in chunk:
+            raise UsageError(f"{name}: binary input (NUL byte)")
+        size += len(chunk)
+        if size > MAX_SOURCE:
+            raise UsageError(f"{name}: more than {MAX_SOURCE >> 20} MiB: too big for a program")
+        chunks.append(chunk)
+
+
 def read_source(path) -> tuple[str, str]:
-    """(filename, text): UTF-8 (a BOM is dropped), CRLF made LF."""
+    """(filename, text): UTF-8 (a BOM is dropped), CRLF made LF; at most MAX_SOURCE."""
     if path == "-":
-        data = sys.stdin.buffer.read() if sys.stdin is not None else b""
         name = "<stdin>"
+        data = _read_bounded(sys.stdin.buffer, name) if sys.stdin is not None else b""
     else:
         if os.path.isdir(path):
             raise UsageError(f"cannot read {path}: it is a directory")
+        name = path
         try:
             with open(path, "rb") as f:
-                data = f.read()
+                data = _read_bounded(f, name)
         except OSError as e:
             hint = ""
             if not os.path.splitext(path)[1] and not os.path.exists(path):
                 d = did_you_mean(path, ["eval"])
                 hint = f" ({d[:-1]} as in 'gradcli eval FILE'?)" if d else ""
             raise UsageError(f"cannot read {path}: {e.strerror or e}{hint}")
-        name = path
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

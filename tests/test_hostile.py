@@ -41,3 +41,92 @@ def test_max_depth_is_capped_and_the_error_says_so():
     assert "capped at" in r.stderr and "C stack" in r.stderr, r
     r = run_code(YIELD_FROM.format(n=1000), "--max-depth", "1500")
     assert (r.code, r.stdout) == (0, "[1]\n"), r
+
+
+# ---------------------------------------------------------------- the sandbox
+
+DEEPCOPY_MEMO = """import copy
+import torch.nn as nn
+lin = nn.Linear(2, 2)
+memo = {}
+c = copy.deepcopy(lin, memo)
+for k, v in memo.items():
+    for o in (v if type(v) is list else [v]):
+        if type(o) is dict and "_parameters" in o:
+            o["_parameters"] = 7
+print(lin.weight.shape, c.weight.shape)
+print(copy.deepcopy(lin, memo).weight is c.weight)
+"""
+
+
+def test_deepcopy_memo_holds_no_originals():
+    """Python's memo keeps the originals (an nn.Module's own __dict__ among them):
+    a program could replace _parameters through it."""
+    r = run_code(DEEPCOPY_MEMO)
+    assert (r.code, r.stdout) == (0, "torch.Size([2, 2]) torch.Size([2, 2])\nTrue\n"), r
+
+
+# ---------------------------------------------------------------- internal errors
+
+
+def test_exception_class_whose_init_skips_exception_s():
+    src = (
+        "class E(Exception):\n    def __init__(self):\n        pass\n"
+        "class F(ValueError):\n    def __init__(self, a, b):\n        self.a = a\n"
+        "try:\n    raise E\nexcept E as e:\n    print('caught', repr(e), e.args)\n"
+        "try:\n    raise F(1, 'x')\nexcept F as e:\n    print(str(e), e.args, e.a)\n"
+        "raise E\n"
+    )
+    r = run_code(src)
+    assert r.stdout == "caught E() ()\n(1, 'x') (1, 'x') 1\n", r
+    assert (r.code, r.stderr) == (1, "<stdin>:15:1: E\n    raise E\n    ^\n"), r
+
+
+# ---------------------------------------------------------------- sources
+
+
+def _capped(stdin):
+    """`gradcli eval -` reading `stdin` (a file or PIPE), in an address space of 3 GiB
+    (an unbounded read must fail here, not take the machine's memory)."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="2", NO_COLOR="1")
+    return subprocess.Popen(
+        [sys.executable, "-m", "gradcli", "eval", "-"],
+        stdin=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=cap,
+        env=env,
+    )
+
+
+def test_endless_binary_source_is_refused():
+    from test_guards import gradcli
+
+    r = gradcli("eval", "/dev/zero", timeout=60)
+    assert r.code == 2 and "binary input (NUL byte)" in r.stderr, r
+    with open("/dev/zero", "rb") as f:
+        p = _capped(f)
+        out, err = p.communicate(timeout=60)
+    assert p.returncode == 2 and b"binary input (NUL byte)" in err, err
+
+
+def test_endless_text_source_is_refused():
+    import subprocess
+
+    p = _capped(subprocess.PIPE)
+    line = b"x = 1\n" * 100000
+    try:
+        while p.poll() is None:
+            p.stdin.write(line)
+    except BrokenPipeError:
+        pass
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 2 and "too big for a program" in err, err

@@ -37,6 +37,17 @@ PARENTS = {
 }
 
 
+def _message(type_name, args):
+    """str() of an exception made with `args`, as Python makes it."""
+    if len(args) == 1 and type_name == "KeyError":
+        return show(args[0])  # str(KeyError(k)) is repr(k), as in Python
+    if len(args) == 1 and isinstance(args[0], str):
+        return args[0]
+    if len(args) == 1:
+        return show_str(args[0])
+    return "(" + ", ".join(show(a) for a in args) + ")" if args else ""
+
+
 class LanguageException(GradError):
     """Base of the exception classes a program names: `ValueError("msg")` makes one."""
 
@@ -44,20 +55,13 @@ class LanguageException(GradError):
     type_name = "Exception"
 
     def __init__(self, *args):
-        if len(args) == 1 and self.type_name == "KeyError":
-            message = show(args[0])  # str(KeyError(k)) is repr(k), as in Python
-        elif len(args) == 1 and isinstance(args[0], str):
-            message = args[0]
-        else:
-            message = (
-                show_str(args[0])
-                if len(args) == 1
-                else "(" + ", ".join(show(a) for a in args) + ")"
-                if args
-                else ""
-            )
-        super().__init__(message)
+        super().__init__(_message(self.type_name, args))
         self.args = args
+
+    def __getattr__(self, name):  # only when normal lookup fails
+        if name == "message":  # a subclass whose __init__ did not call Exception's
+            return _message(self.type_name, self.args)
+        raise AttributeError(name)
 
     def __str__(self):
         return self.message

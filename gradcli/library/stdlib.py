@@ -401,13 +401,45 @@ def _collections_module():
 # ---------------------------------------------------------------- copy, time
 
 
+class _KeptAlive:
+    """What copy.deepcopy keeps alive in a program's memo (Python keeps a list of the
+    originals there): opaque, since the originals include an object's own __dict__."""
+
+    __slots__ = ("objects",)
+
+    def __init__(self):
+        self.objects = []
+
+    def __repr__(self):
+        return f"<{len(self.objects)} objects kept alive>"
+
+
+def _deepcopy(x, memo=None):
+    """copy.deepcopy; with a program's `memo`, the copying runs on a private memo and
+    only the copies (keyed by the originals' ids) are written back: Python's memo
+    also holds the originals, an nn.Module's real __dict__ among them."""
+    import copy as _copy
+
+    if memo is None or type(memo) is not dict:
+        return _copy.deepcopy(x, memo)
+    kept = memo.get(id(memo))
+    if type(kept) is not _KeptAlive:
+        kept = _KeptAlive()
+    private = {k: v for k, v in memo.items() if k != id(memo)}
+    y = _copy.deepcopy(x, private)
+    kept.objects += private.pop(id(private), ())
+    memo.update(private)
+    memo[id(memo)] = kept
+    return y
+
+
 def _copy_module():
     import copy as _copy
 
     return StdModule(
         "copy",
         {
-            "deepcopy": BuiltinFunction("copy.deepcopy", _copy.deepcopy),
+            "deepcopy": BuiltinFunction("copy.deepcopy", _deepcopy),
             "copy": BuiltinFunction("copy.copy", _copy.copy),
         },
     )

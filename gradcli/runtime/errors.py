@@ -17,6 +17,7 @@ class GradError(Exception):
     origin = None  # (file, source) when raised in a function defined in another file
     calls = ()  # [[origin, line, column, callee, program]] of the user-function calls
     # it left, innermost first (origin None: at top level of `program`)
+    line = column = hint = None  # (a program's exception class may skip __init__)
 
     def __init__(
         self,
