@@ -158,7 +158,11 @@ def test_double_backward_tutorial():
     assert np.allclose(h.data, [2.0, 2.0])
 
     # saving the output: exp's second derivative through the saved result
-    (g,) = run_backward([F["sum"](Exp.apply(x))], [None], create_graph=True, inputs=[x])
+    # (retain_graph as autograd.grad's default with create_graph: the second pass runs
+    # through the node again, whose saved result a pass without it frees)
+    (g,) = run_backward(
+        [F["sum"](Exp.apply(x))], [None], retain_graph=True, create_graph=True, inputs=[x]
+    )
     (h,) = run_backward([F["sum"](g)], [None], inputs=[x])
     assert np.allclose(h.data, np.exp(x.data))
 

@@ -4,8 +4,11 @@ from PyTorch; each test here failed before its fix."""
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
+from conftest import check_result, load_golden, run_inprocess
 from test_guards import assert_bounded, assert_clean_error, run_code
 
 # ---------------------------------------------------------------- the C stack
@@ -123,10 +126,32 @@ def test_endless_text_source_is_refused():
 
     p = _capped(subprocess.PIPE)
     line = b"x = 1\n" * 100000
+    # (gradcli's command line, run in this process by other tests, dies of SIGPIPE)
+    old = signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     try:
         while p.poll() is None:
             p.stdin.write(line)
     except BrokenPipeError:
         pass
+    finally:
+        signal.signal(signal.SIGPIPE, old)
     err = p.stderr.read().decode()
     assert p.wait(timeout=60) == 2 and "too big for a program" in err, err
+
+
+# ---------------------------------------------------------------- silent differences
+
+GOLDEN = load_golden("hostile.json")
+
+
+@pytest.mark.parametrize("name", list(GOLDEN))
+def test_the_same_as_torch(name):
+    """Programs where gradcli differed from PyTorch without a word: a generator under
+    @no_grad(), torch.func with a closed-over parameter and with dict outputs, hook
+    results, ctx.saved_tensors after the graph was freed, x.data and requires_grad of
+    other types, gradcheck in float32, `t in [other]`."""
+    case = GOLDEN[name]
+    result = run_inprocess(case["source"])
+    check_result(
+        result, case["stdout"], case["error"], what=name, warnings=case.get("warnings", ())
+    )

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import weakref
 
+import numpy as np
+
 from ..runtime import context
-from ..runtime.errors import GradRuntimeError
-from ..core.convert import to_tensor
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor
+from .versions import type_word
 
 
 class Watch:
@@ -43,17 +45,28 @@ def leaf_hooks(t) -> list:
     return entry[1]
 
 
+def _type_text(dt):
+    """PyTorch's name of a CPU tensor type in messages: torch.FloatTensor, CPUBoolType."""
+    return "CPUBoolType" if dt == np.bool_ else f"torch.{type_word(dt)}Tensor"
+
+
 def run_hooks(hooks, g, create_graph):
     """Call each hook with the gradient (a Tensor); a result other than None
-    replaces it, and must keep its shape."""
+    replaces it, and must be a tensor of its type and shape (PyTorch's checks)."""
     for hook in list(hooks):
         r = hook(g if type(g) is Tensor else Tensor(g))
         if r is None:
             continue
         if not isinstance(r, Tensor):
-            r = to_tensor(r)
+            what = "NoneType" if r is None else type(r).__name__
+            raise GradTypeError(f"expected Variable, but hook returned '{what}'")
+        name = getattr(hook, "name", None) or getattr(hook, "__name__", "hook")
+        if r.data.dtype != g.dtype:
+            raise GradRuntimeError(
+                f"hook '{name}' has changed the type of value (was {_type_text(g.dtype)} "
+                f"got {_type_text(r.data.dtype)})"
+            )
         if r.data.shape != g.shape:
-            name = getattr(hook, "name", None) or getattr(hook, "__name__", "hook")
             raise GradRuntimeError(f"hook '{name}' has changed the size of value")
         g = r if create_graph else r.data
     return g

@@ -24,6 +24,7 @@ PARENTS = {
     "NotImplementedError": "RuntimeError",
     "RecursionError": "RuntimeError",
     "ShapeError": "RuntimeError",
+    "GradcheckError": "RuntimeError",  # (torch.autograd.gradcheck's)
     "ValueError": "Exception",
     "TypeError": "Exception",
     "NameError": "Exception",

@@ -265,13 +265,14 @@ class Generator:
     call deeper than its consumer (the depth limit), its loops count --max-steps,
     and it holds no values it has handed out."""
 
-    __slots__ = ("fn", "local", "gen", "running", "done", "result")
+    __slots__ = ("fn", "local", "gen", "running", "done", "result", "grad_mode")
     language_lazy = True  # iteration.iterate hands it out as it is, unlisted
 
     def __init__(self, fn, local):
         self.fn, self.local, self.gen = fn, local, None
         self.running = self.done = False
         self.result = None  # what the body returned (`x = yield from g` reads it)
+        self.grad_mode = None  # @no_grad() on the function: each resumption's grad mode
 
     def __iter__(self):
         return self
@@ -294,6 +295,10 @@ class Generator:
         outer = call_depth.n
         call_depth.n = depth
         self.running = True
+        run = context.current
+        mode = self.grad_mode
+        if mode is not None:
+            mode, run.grad_enabled = run.grad_enabled, mode
         try:
             return next(self.gen)
         except StopIteration as stop:
@@ -315,6 +320,8 @@ class Generator:
         finally:
             self.running = False
             call_depth.n = outer
+            if mode is not None:
+                run.grad_enabled = mode
 
     def remaining(self):
         """The values not handed out yet, as a list within the list limit (and the

@@ -21,7 +21,7 @@ from ..runtime.errors import (
 )
 from ..runtime import context
 from ..runtime.limits import check_format_spec, check_items
-from ..core.convert import tensor_arg, type_name
+from ..core.convert import type_name
 from ..core.printing import show, show_str
 from ..ops import batching
 from ..ops.batching import Batched
@@ -296,8 +296,16 @@ def compare(op, a, b):
 
 
 def _same(a, b):
-    if isinstance(a, Tensor) or isinstance(b, Tensor):
-        return a is b
+    """`a in [.., b, ..]` as Python tests it: `a is b or bool(a == b)`; a tensor is
+    equal to a number or a tensor elementwise (one element, or the ambiguous-truth
+    error, as in PyTorch), never to anything else."""
+    if a is b:
+        return True
+    if type(a) is Tensor or type(b) is Tensor:
+        other = b if type(a) is Tensor else a
+        if type(other) is not Tensor and not isinstance(other, (int, float)):
+            return False
+        return truth(FUNCTIONS["eq"](a, b))
     return a == b
 
 
@@ -490,17 +498,19 @@ def set_attr(obj, name, value):
             return set_instance_attr(obj, name, value)  # CLASSES.md rule 3
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":
+        if value is not True and value is not False:
+            raise GradRuntimeError("requires_grad must be a bool")
         if not value and obj.grad_fn is not None:
             raise GradRuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
-        if truth(value) and obj.data.dtype.kind != "f":
+        if value and obj.data.dtype.kind != "f":
             raise GradRuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients"
             )
-        requires_grad_(obj, bool(truth(value)))
+        requires_grad_(obj, value)
     elif name == "grad":
         if value is not None:
             if type(value) is not Tensor:
@@ -521,7 +531,9 @@ def set_attr(obj, name, value):
                 )
         obj.grad = value
     elif name == "data":
-        data = tensor_arg(value).data
+        if type(value) is not Tensor:
+            raise GradTypeError(f"Variable data has to be a tensor, but got {_pyname(value)}")
+        data = value.data
         if obj.requires_grad and data.dtype.kind != "f":
             raise GradRuntimeError(
                 "data set to a tensor that requires gradients must be "

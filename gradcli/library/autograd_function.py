@@ -12,6 +12,8 @@ unless it is wrapped in `once_differentiable`.  In forward mode the class's
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ..engine.declare import none
@@ -19,7 +21,18 @@ from ..runtime import context
 from ..runtime.errors import GradRuntimeError
 from ..core.tensor import Tensor
 from ..engine import forward as fw, saved
+from ..engine.passes import SECOND_BACKWARD
 from ..engine.autograd import Function as Node
+
+
+_OWN = (
+    "to_save",
+    "needs_input_grad",
+    "non_differentiable",
+    "materialize_grads",
+    "_out_nodes",
+    "_in_backward",
+)
 
 
 class FunctionCtx:
@@ -36,6 +49,8 @@ class FunctionCtx:
         self.needs_input_grad = ()
         self.non_differentiable = set()
         self.materialize_grads = True
+        self._out_nodes = ()  # weak references to the nodes of the outputs
+        self._in_backward = False  # in the Function's backward
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -48,10 +63,7 @@ class FunctionCtx:
         self.to_save = tensors
 
     def language_delattr(self, name):
-        if (
-            name in ("to_save", "needs_input_grad", "non_differentiable", "materialize_grads")
-            or name not in self.__dict__
-        ):
+        if name in _OWN or name not in self.__dict__:
             raise GradRuntimeError(
                 f"'FunctionBackward' object has no attribute '{name}'", type_name="AttributeError"
             )
@@ -62,6 +74,11 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self):
+        if self.to_save and not self._in_backward:
+            for ref in self._out_nodes:  # a backward without retain_graph freed them
+                node = ref()
+                if node is not None and node.saved is None:
+                    raise GradRuntimeError(SECOND_BACKWARD)
         return tuple(self.to_save)
 
     def mark_non_differentiable(self, *tensors):
@@ -110,7 +127,7 @@ class CustomNode(Node):
 
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
-    __slots__ = ("ctx", "fn_cls", "k", "n_out", "out_meta", "argpos", "nargs")
+    __slots__ = ("ctx", "fn_cls", "k", "n_out", "out_meta", "argpos", "nargs", "__weakref__")
     name = "CustomBackward"
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
@@ -118,7 +135,9 @@ class CustomNode(Node):
         (self.ctx, self.fn_cls, self.k, self.n_out, self.out_meta, self.argpos, self.nargs) = setup
         return out
 
-    def backward(self, g, F):
+    def backward(self, g, F, *_saved):
+        """(`_saved`: a placeholder the engine frees after a backward without
+        retain_graph, so that a second one fails, and ctx.saved_tensors after it.)"""
         ctx, cls = self.ctx, self.fn_cls
         grads = []
         for j, (shape, dt) in enumerate(self.out_meta):
@@ -128,7 +147,11 @@ class CustomNode(Node):
                 grads.append(Tensor(np.zeros(shape, dt)))
             else:
                 grads.append(None)
-        res = cls.backward(ctx, *grads)
+        running, ctx._in_backward = ctx._in_backward, True
+        try:
+            res = cls.backward(ctx, *grads)
+        finally:
+            ctx._in_backward = running
         res = res if isinstance(res, tuple) else (res,)
         if len(res) != self.nargs:
             raise GradRuntimeError(
@@ -259,6 +282,12 @@ class Function(metaclass=_FunctionType):
             results.append(r)
         swap = {id(o): r for o, r in zip(outs, results) if isinstance(o, Tensor)}
         ctx.to_save = tuple(swap.get(id(t), t) if t is not None else None for t in ctx.to_save)
+        nodes = [r.grad_fn for r in results if isinstance(r, Tensor)]
+        nodes = [n for n in nodes if isinstance(n, node_cls)]
+        ctx._out_nodes = tuple(weakref.ref(n) for n in nodes)
+        if ctx.to_save:
+            for n in nodes:  # what the engine frees after a backward (see backward)
+                n.saved, n.saved_src = (None,), (None,)
         if saved.State.stack and any(
             isinstance(r, Tensor) and isinstance(r.grad_fn, node_cls) for r in results
         ):

@@ -24,6 +24,7 @@ from ..ops.registry import register
 from ..core.tensor import Tensor
 from ..runtime import context
 from ..runtime.limits import check_alloc
+from ..core.printing import show
 from .transform_base import basis, tangents_at
 from .transform_base import (
     _as_tuple,
@@ -279,6 +280,7 @@ def gradcheck(
     raise_exception=False,
     quiet=False,
     forward_ad=False,
+    torch_mode=False,
     **_torch_options,
 ):
     """Every d(output element)/d(input element) of `func` at `inputs`, analytic vs numerical.
@@ -297,10 +299,22 @@ def gradcheck(
     args = list(items)
     leaves = {}
     for i in checked:
-        t = Tensor(np.array(items[i].data, dtype=np.float64, copy=True, order="C"), True)
+        dt = items[i].data.dtype if torch_mode else np.float64  # (PyTorch's: as it is)
+        if torch_mode and dt != np.float64:
+            context.warn(
+                f"Input #{i} requires gradient and is not a double precision floating point "
+                "or complex. This check will likely fail if all the inputs are not of double "
+                "precision floating point or complex. "
+            )
+        t = Tensor(np.array(items[i].data, dtype=dt, copy=True, order="C"), True)
         args[i] = leaves[i] = t
     for i, v in enumerate(args):  # other float tensors: float64 constants
-        if i not in leaves and isinstance(v, Tensor) and v.data.dtype.kind == "f":
+        if (
+            not torch_mode
+            and i not in leaves
+            and isinstance(v, Tensor)
+            and v.data.dtype.kind == "f"
+        ):
             args[i] = Tensor(np.asarray(v.data, dtype=np.float64))
 
     prev = context.current.grad_enabled
@@ -325,15 +339,17 @@ def gradcheck(
             flat = leaves[i].data.reshape(-1)
             for e in range(flat.size):
                 old = flat[e]
-                flat[e] = old + eps
-                hi = [o.data.astype(np.float64).reshape(-1) for o in _float_outputs(func(*args))]
+                flat[e] = old + eps  # (in the input's dtype, as PyTorch's)
+                hi = [_as_checked(o, torch_mode) for o in _float_outputs(func(*args))]
                 flat[e] = old - eps
-                lo = [o.data.astype(np.float64).reshape(-1) for o in _float_outputs(func(*args))]
+                lo = [_as_checked(o, torch_mode) for o in _float_outputs(func(*args))]
                 flat[e] = old
                 for k in range(len(outs)):
                     numeric[i][k][:, e] = (hi[k] - lo[k]) / (2 * eps)
     finally:
         context.current.grad_enabled = prev
+    if torch_mode:
+        return _torch_verdict(outs, checked, leaves, analytic, numeric, atol, rtol, raise_exception)
 
     out = _Quiet() if quiet else _out()
     ok = True
@@ -394,6 +410,36 @@ def gradcheck(
     return ok
 
 
+def _as_checked(o, torch_mode):
+    """An output's values for the finite differences: float64 (gradcli's gradcheck), or
+    in the output's dtype (PyTorch's: float32 differences of float32 values)."""
+    return (o.data if torch_mode else o.data.astype(np.float64)).reshape(-1)
+
+
+def _torch_verdict(outs, checked, leaves, analytic, numeric, atol, rtol, raise_exception):
+    """torch.autograd.gradcheck's verdict: the first (output, input) pair whose Jacobians
+    are not allclose, in PyTorch's words and dtype (the Jacobian as input x output)."""
+    for k, o in enumerate(outs):
+        if not o.requires_grad:
+            continue
+        for j, i in enumerate(checked):
+            dt = np.result_type(o.data.dtype, leaves[i].data.dtype)
+            a = analytic[i][k].T.astype(leaves[i].data.dtype)  # (as PyTorch allocates them)
+            n = numeric[i][k].T.astype(o.data.dtype)
+            with np.errstate(invalid="ignore", over="ignore"):
+                close = np.abs(a.astype(dt) - n.astype(dt)) <= atol + rtol * np.abs(n.astype(dt))
+            if close.all():
+                continue
+            if raise_exception is not True:
+                return False
+            raise GradRuntimeError(
+                f"Jacobian mismatch for output {k} with respect to input {j},\n"
+                f"numerical:{show(Tensor(n))}\nanalytical:{show(Tensor(a))}\n",
+                type_name="GradcheckError",
+            )
+    return True
+
+
 def _analytic_reverse(outs, leaves, checked, analytic):
     """analytic[i][k][j] = d outs[k].flat[j] / d input i, one backward pass per output element."""
     order = [leaves[i] for i in checked]
@@ -452,7 +498,9 @@ def torch_gradcheck(
     reverse mode checked unless check_backward_ad=False, forward mode if check_forward_ad."""
     ok = True
     if check_backward_ad:
-        ok = gradcheck(func, inputs, eps, atol, rtol, raise_exception, quiet=True, **options)
+        ok = gradcheck(
+            func, inputs, eps, atol, rtol, raise_exception, quiet=True, torch_mode=True, **options
+        )
     if check_forward_ad and ok:
         ok = gradcheck(
             func, inputs, eps, atol, rtol, raise_exception, quiet=True, forward_ad=True, **options

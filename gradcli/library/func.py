@@ -210,9 +210,10 @@ def linearize(func, *primals):
 
 
 def _jac_structure(out, per_output):
+    """The Jacobians in the structure of the output (a pytree: tuples, lists, dicts)."""
     if isinstance(out, Tensor):
         return per_output[0]
-    return tuple(per_output)
+    return tb.unflatten(out, per_output)
 
 
 def jacrev(func, argnums=0, has_aux=False, chunk_size=None):

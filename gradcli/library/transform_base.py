@@ -5,6 +5,8 @@ pytrees (tensors, tuples and lists)."""
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ..runtime.errors import GradRuntimeError, GradTypeError
@@ -34,14 +36,42 @@ def track(x):
         return alias(x)
     if x.data.dtype.kind != "f":
         raise GradRuntimeError("only Tensors of floating point dtype can require gradients")
-    return copy_tangents(x, Tensor(x.data, True))
+    leaf = copy_tangents(x, Tensor(x.data, True))
+    key = id(leaf)
+    _TRACKED[key] = weakref.ref(leaf, lambda _r: _TRACKED.pop(key, None))
+    return leaf
+
+
+_TRACKED = {}  # id -> weak reference: the leaves `track` made (a transform's own inputs)
 
 
 def release(t):
-    """A result without the transform's graph (its tangents of open levels kept)."""
+    """A result without the transform's graph (its tangents of open levels kept),
+    unless it depends on a tensor from outside the transform that requires grad (f
+    closing over a parameter): then it is differentiable, as PyTorch's."""
     if not isinstance(t, Tensor):
         return t
+    if t.grad_fn is not None and _reaches_outer(t.grad_fn):
+        return t
     return copy_tangents(t, Tensor(t.data))
+
+
+def _reaches_outer(node):
+    """Whether the graph under `node` reaches a leaf that requires grad and is not
+    one a transform made."""
+    stack, seen = [node], {id(node)}
+    while stack:
+        for p in stack.pop().parents:
+            if p is None:
+                continue
+            if type(p) is Tensor:
+                ref = _TRACKED.get(id(p))
+                if p.requires_grad and (ref is None or ref() is not p):
+                    return True
+            elif id(p) not in seen:
+                seen.add(id(p))
+                stack.append(p)
+    return False
 
 
 def tree_map(fn, obj):
@@ -51,6 +81,8 @@ def tree_map(fn, obj):
         return tuple(tree_map(fn, o) for o in obj)
     if isinstance(obj, list):
         return [tree_map(fn, o) for o in obj]
+    if type(obj) is dict:  # PyTorch's pytrees: a dict's values in insertion order
+        return {k: tree_map(fn, v) for k, v in obj.items()}
     return obj
 
 

@@ -49,7 +49,10 @@ class GradModeContext:
 
         def decorated(*args, **kwargs):
             with ctx:
-                return fn(*args, **kwargs)
+                r = fn(*args, **kwargs)
+            if getattr(fn, "generator", False) is True and hasattr(r, "grad_mode"):
+                r.grad_mode = self.enabled  # each resumption runs in the mode (PyTorch's)
+            return r
 
         return BuiltinFunction(getattr(fn, "name", "function"), decorated)
 

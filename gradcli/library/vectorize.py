@@ -100,7 +100,7 @@ def jacrev_rows(f, argnums, nums, args):
             groups.append(tb.unflatten(args[k], per_in[i : i + m]))
             i += m
         per_output.append(groups[0] if isinstance(argnums, int) else tuple(groups))
-    return per_output[0] if isinstance(out0, Tensor) else tuple(per_output)
+    return _structure(out0, per_output)
 
 
 def jacfwd_columns(f, argnums, nums, args):
@@ -160,20 +160,20 @@ def jacfwd_columns(f, argnums, nums, args):
                 jacs.append(FUNCTIONS["reshape"](moved, oshape + x.data.shape))
             groups.append(tb.unflatten(args[k], jacs))
         per_output.append(groups[0] if isinstance(argnums, int) else tuple(groups))
-    return per_output[0] if isinstance(out0, Tensor) else tuple(per_output)
+    return _structure(out0, per_output)
+
+
+def _structure(out, per_output):
+    """The Jacobians in the structure of the output (a pytree: tuples, lists, dicts)."""
+    if isinstance(out, (Tensor, Batched)):
+        return per_output[0]
+    items = iter(per_output)
+    return _tree(lambda _t: next(items), out)
 
 
 def _leaves(obj):
     out = []
-
-    def walk(o):
-        if isinstance(o, (Tensor, Batched)):
-            out.append(o)
-        elif type(o) in (tuple, list):
-            for x in o:
-                walk(x)
-
-    walk(obj)
+    _tree(out.append, obj)
     return out
 
 
