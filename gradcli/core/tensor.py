@@ -26,10 +26,13 @@ next_seq = _counter.__next__
 #: the functions behind Tensor's operators, by op name ("add", "neg", ...), and "repr":
 #: filled by the modules that define them (the op table, the printer)
 DUNDERS: dict = {}
+#: the op names the operators below call: the op table puts each op in DUNDERS
+OPERATOR_OPS: list = ["neg", "invert"]
 
 
 def _binary(name):
     """A binary operator and its reflected form, calling the op `name` of DUNDERS."""
+    OPERATOR_OPS.append(name)
 
     def forward(self, other):
         return DUNDERS[name](self, other)

@@ -36,31 +36,10 @@ from . import norm_pool  # noqa: F401,E402  (embedding batch_norm avg_pool2d ada
 from . import rounding, addmm  # noqa: F401,E402  (div's rounding_mode, fmod; torch.addmm)
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)
 from .registry import FUNCTIONS
-from ..core.tensor import DUNDERS
+from ..core.tensor import DUNDERS, OPERATOR_OPS
 
 
-# Tensor's Python operators (core/tensor.py) call these: used by gradcli itself and by
-# the VJPs in create_graph mode (`a * b` on tensors records a graph)
-DUNDERS.update(
-    (name, FUNCTIONS[name])
-    for name in (
-        "add",
-        "sub",
-        "mul",
-        "div",
-        "pow",
-        "matmul",
-        "gt",
-        "lt",
-        "ge",
-        "le",
-        "eq",
-        "ne",
-        "bitwise_and",
-        "bitwise_or",
-        "bitwise_left_shift",
-        "bitwise_right_shift",
-        "neg",
-    )
-)
-DUNDERS["invert"] = bitwise.invert
+# Tensor's Python operators (core/tensor.py) call these, by the op names it gives: used
+# by gradcli itself and by the VJPs in create_graph mode (`a * b` on tensors records a
+# graph)
+DUNDERS.update((name, FUNCTIONS[name]) for name in OPERATOR_OPS)

@@ -14,7 +14,7 @@ from ..core.convert import tensor_arg
 from ..core.tensor import Tensor
 from .elementwise import _args2
 from .tensor_args import tensors_only, with_method_positions
-from .registry import Parser, register
+from .registry import Parser, internal, register
 
 
 def _not_implemented(kernel, dt):
@@ -128,6 +128,7 @@ def bitwise_not(input):
     return Tensor(np.asarray(np.invert(x)))
 
 
+@internal("invert")
 def invert(x):
     """`~tensor` (Tensor.__invert__): PyTorch refuses floats with a TypeError."""
     if x.data.dtype.kind not in "biu":
