@@ -245,3 +245,79 @@ def test_meta_command_builds_the_call():
         ("explain(out, x)", False),
         ("explain(out, [x, w])", False),
     ]
+
+
+def test_linear_layer_is_w_x_plus_b():
+    src = (
+        "_ = torch.manual_seed(0)\nlin = torch.nn.Linear(3, 2)\n"
+        "x = torch.tensor([1., 2., 3.])\nh = lin(x)\nloss = h.sum()\nexplain(loss)\n"
+    )
+    code, out, err = run(src)
+    assert code == 0, err
+    assert "steps:      hᵢ = lin.biasᵢ + Σⱼ lin.weightᵢⱼ·xⱼ\n" in out
+    assert "chain rule: ∂loss/∂lin.weightᵢⱼ = ∂loss/∂hᵢ · ∂hᵢ/∂lin.weightᵢⱼ = 1 · xⱼ\n" in out
+    assert "derivative: ∂loss/∂lin.weightᵢⱼ = xⱼ\n" in out
+    assert "derivative: ∂loss/∂lin.biasᵢ = 1\n" in out
+    assert out.count("equal to autograd's gradient") == 2
+
+
+def test_matrix_vector_chain_rule():
+    src = (
+        "_ = torch.manual_seed(0)\nx = torch.tensor([1., 2., 3.])\n"
+        "W = torch.randn(2, 3, requires_grad=True)\nb = torch.zeros(2, requires_grad=True)\n"
+        "h = W @ x + b\nout = torch.tanh(h).sum()\nexplain(out, W)\n"
+    )
+    code, out, err = run(src)
+    assert code == 0, err
+    assert "steps:      hᵢ = bᵢ + Σⱼ Wᵢⱼ·xⱼ\n            out = Σᵢ tanh(hᵢ)\n" in out
+    assert "∂out/∂Wᵢⱼ = ∂out/∂hᵢ · ∂hᵢ/∂Wᵢⱼ = (1 - tanh(hᵢ)²) · xⱼ\n" in out
+    assert "derivative: ∂out/∂Wᵢⱼ = xⱼ·(1 - tanh(bᵢ + Σₖ Wᵢₖ·xₖ)²)\n" in out
+    assert "equal to autograd's gradient" in out
+
+
+def test_softmax_and_cross_entropy():
+    src = (
+        "p = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)\ns = torch.softmax(p, 0)\n"
+        "explain(s[0], p)\n"
+        "ce = torch.nn.functional.cross_entropy(p.unsqueeze(0), torch.tensor([2]))\n"
+        "explain(ce, p)\n"
+    )
+    code, out, err = run(src)
+    assert code == 0, err
+    assert "steps:      sᵢ = exp(pᵢ)/Σⱼ exp(pⱼ)\n" in out
+    assert "steps:      ce = -p₂ + log(Σᵢ exp(pᵢ))\n" in out
+    assert "∂ce/∂p₂ = exp(p₂)/Σⱼ exp(pⱼ) - 1" in out
+    assert out.count("equal to autograd's gradient") == 2
+
+
+def test_custom_function_and_topk_are_named_functions():
+    src = textwrap.dedent("""\
+        class MyExp(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, i):
+                r = i.exp()
+                ctx.save_for_backward(r)
+                return r
+            @staticmethod
+            def backward(ctx, g):
+                r, = ctx.saved_tensors
+                return g * r
+        x = torch.tensor([0.5, 1.0], requires_grad=True)
+        y = MyExp.apply(x)
+        explain((y * y).sum(), x)
+        v = torch.tensor([3.0, 1.0, 2.0], requires_grad=True)
+        top = torch.topk(v, 2).values
+        explain((top ** 2).sum(), v)
+        """)
+    code, out, err = run(src)
+    assert code == 0, err
+    assert (
+        "steps:      y = MyExp(x)   (no formula rule; its local Jacobian ∂y/∂x = "
+        "([[1.6487, 0.0000], [0.0000, 2.7183]]))\n" in out
+    )
+    assert (
+        "steps:      top = topk(v)   (no closed form; its local Jacobian ∂top/∂v = "
+        "([[1., 0., 0.], [0., 0., 1.]]))\n" in out
+    )
+    assert "derivative: ∂out/∂v₀ = 2·v₀; ∂out/∂v₁ = 0; ∂out/∂v₂ = 2·v₂\n" in out
+    assert out.count("equal to autograd's gradient") == 2

@@ -17,7 +17,6 @@ carries the chain rule through it.
 from __future__ import annotations
 
 import itertools
-import random
 import re
 
 import numpy as np
@@ -27,10 +26,10 @@ from ..runtime.errors import GradValueError
 from ..core.tensor import Tensor
 from ..engine.vjp_arrays import ArrayF
 from . import explain_sym as es
+from .explain_fold import LETTERS, Owners, collapse, fold_sums  # noqa: F401  (used through this module)
 
 MAX_ELEMENTS = 400  # symbols of leaves and steps, in all: more is refused
 MAX_PATHS = 6
-LETTERS = "ijklmn"
 
 
 class Step:
@@ -50,13 +49,30 @@ def _op_label(node):
     return name if custom else name[:1].lower() + name[1:]
 
 
+def _named_tensors(variables):
+    """(name, tensor) of the program's tensors: its variables, and the parameters of the
+    modules it holds (`lin.weight`)."""
+    for name, v in (variables or {}).items():
+        if name.startswith("_"):
+            continue
+        if isinstance(v, Tensor):
+            yield name, v
+        elif callable(getattr(v, "named_parameters", None)):
+            try:
+                params = v.named_parameters()
+            except Exception:  # (a class, not a module)
+                continue
+            for pname, p in params:
+                if isinstance(p, Tensor):
+                    yield f"{name}.{pname}", p
+
+
 def _names(variables):
     tensors, nodes = {}, {}
-    for name, v in (variables or {}).items():
-        if type(v) is Tensor and not name.startswith("_"):
-            tensors.setdefault(id(v), (name, v))
-            if v.grad_fn is not None:
-                nodes.setdefault(id(v.grad_fn), (name, v))
+    for name, v in _named_tensors(variables):
+        tensors.setdefault(id(v), (name, v))
+        if v.grad_fn is not None:
+            nodes.setdefault(id(v.grad_fn), (name, v))
     return tensors, nodes
 
 
@@ -105,7 +121,8 @@ class Analysis:
                     self.leaf_of[id(p)] = (name, p, syms)
                     self.leaves.append((name, p, syms))
         self._check_size(sum(s.size for _, _, s in self.leaves))
-        self.S = es.Symbolic(self._constant)
+        self.known = {}  # name -> (tensor, symbols) of the program's constant tensors used
+        self.S = es.Symbolic(self._constant, self._named_constant)
         self.full = {}
         self.named_fn = set()
         self.opaque = {}  # id(node) -> Step for ops without a rule
@@ -130,6 +147,29 @@ class Analysis:
         syms = es.symbols(name, shape or ())
         self.constants.append((name, syms))
         return name
+
+    def _named_constant(self, arr):
+        """The symbols of the program's tensor (not a leaf of this graph) whose values arr
+        is (the same array, or a view of all of it in another shape), or None."""
+        for name, t in self.tnames.values():
+            d = t.data
+            if id(t) in self.leaf_of or d.size != arr.size or d.dtype != arr.dtype:
+                continue
+            same = arr is d or (
+                arr.base is not None
+                and (arr.base is d or arr.base is d.base and d.base is not None)
+                and arr.flags.c_contiguous
+                and d.flags.c_contiguous
+                and arr.__array_interface__["data"][0] == d.__array_interface__["data"][0]
+            )
+            if not same:
+                continue
+            hit = self.known.get(name)
+            if hit is None:
+                self.used.add(name)
+                hit = self.known[name] = (t, es.symbols(name, d.shape))
+            return hit[1].reshape(arr.shape)
+        return None
 
     def _check_size(self, n):
         if n > MAX_ELEMENTS:
@@ -220,6 +260,8 @@ class Analysis:
             self._own(st.name, st.syms)
         for name, syms in self.constants:
             self._own(name, syms)
+        for name, (_, syms) in self.known.items():
+            self._own(name, syms)
         for n in self.order:
             st = self.steps.get(id(n))
             if st is None:
@@ -245,6 +287,13 @@ class Analysis:
             st.repeats = self._repeats(n)
         for name, syms in self.constants:  # made while writing the steps
             self._own(name, syms)
+        for name, (_, syms) in self.known.items():
+            self._own(name, syms)
+
+    def owners(self):
+        """The Owners (explain_fold.py) of every tensor's symbols: leaves, steps, constants."""
+        arrays = list({id(arr): (n, arr) for n, arr in self.symbol_owner.values()}.values())
+        return Owners(arrays)
 
     def _own(self, name, syms):
         for s in syms.flat:
@@ -358,154 +407,25 @@ class Analysis:
 
 
 def simplify(e):
-    """The shortest of SymPy's simplify and factor of e (kept as is when it is long)."""
-    if e.count_ops() > 400:
+    """A short form of e: the shortest of factor, e itself and cancel (factor first among
+    equals: 3·(x + 2)/2), or SymPy's simplify where that is much shorter still and e has no
+    function simplify is slow on (seconds for a tanh of a sum)."""
+    if sp.count_ops(e) > 400:
         return e
-    best = e
+    cands = []
+    for f in (sp.factor, None, sp.cancel):
+        try:
+            cands.append(e if f is None else f(e))
+        except Exception:  # SymPy cannot always (Piecewise, Sum): keep the others
+            pass
+    best = min(cands, key=sp.count_ops)
+    slow = (sp.tanh, sp.sinh, sp.cosh, sp.tan, sp.Piecewise, sp.Abs, sp.Sum)
+    if sp.count_ops(best) > 25 or best.has(*slow):
+        return best
     try:
-        f = sp.factor(e)
-        if sp.count_ops(f) <= sp.count_ops(e):
-            best = f
-    except Exception:  # SymPy cannot always (Piecewise, Sum): keep the others
-        pass
-    try:
-        s = sp.simplify(e)
+        s = sp.simplify(best)
     except Exception:
         return best
     # simplify's form only when it is much shorter: 2·sin(x)·cos(x) stays (not sin(2x)),
     # as a hand derivation writes it
     return s if 2 * sp.count_ops(s) < sp.count_ops(best) else best
-
-
-def fold_sums(e, owner, first_letter="j"):
-    """Sums over every element of a tensor written as Σ: terms f(x_q) for all q of one
-    shape (with the same positions of the other tensors of that shape) become
-    Σⱼ f(xⱼ)."""
-    if e.is_Atom:
-        return e
-    args = [fold_sums(a, owner, first_letter) for a in e.args]
-    e = e.func(*args) if args != list(e.args) else e
-    if not e.is_Add or len(e.args) < 2:
-        return e
-    groups = {}  # (shape, key) -> {position: term}
-    rest = []
-    for term in e.args:
-        hits = {}
-        for s in term.free_symbols:
-            own = owner.get(s)
-            if own is None or own[1].size < 2:
-                continue
-            arr = own[1]
-            pos = _position(arr, s)
-            hits.setdefault(arr.shape, set()).add(pos)
-        placed = False
-        for shape, positions in hits.items():
-            if len(positions) != 1 or len(hits) != 1:
-                continue
-            (pos,) = positions
-            dummies = {}
-            for s in term.free_symbols:
-                own = owner.get(s)
-                if own is not None and own[1].shape == shape and _position(own[1], s) == pos:
-                    dummies[s] = sp.Dummy(own[0])
-            key = term.xreplace(dummies)
-            kname = key.xreplace({d: sp.Symbol("_" + d.name) for d in dummies.values()})
-            groups.setdefault((shape, kname), {})[pos] = (term, key, dummies)
-            placed = True
-        if not placed:
-            rest.append(term)
-    out = list(rest)
-    for (shape, _), members in groups.items():
-        n = int(np.prod(shape))
-        if len(members) != n or n < 2:
-            out.extend(t for t, _, _ in members.values())
-            continue
-        term, key, dummies = next(iter(members.values()))
-        letters = [sp.Idx(c) for c in _letters(first_letter, len(shape))]
-        repl = {d: sp.Indexed(sp.IndexedBase(d.name), *letters) for d in dummies.values()}
-        coeff, body = key.xreplace(repl).as_coeff_Mul()
-        out.append(coeff * sp.Sum(body, *[(i, 0, m - 1) for i, m in zip(letters, shape)]))
-    return sp.Add(*out)
-
-
-def _letters(first, n):
-    start = LETTERS.index(first) if first in LETTERS else 1
-    pool = LETTERS[start:] + LETTERS[:start]
-    return list(pool[:n])
-
-
-def _position(arr, s):
-    for idx in np.ndindex(*arr.shape):
-        if arr[idx] == s:
-            return idx
-    return None
-
-
-def generic_map(pos, ref_shape, owner_arrays, letters):
-    """σ_pos: each tensor's element at position pos (broadcast to ref_shape) -> its
-    generic symbol (name__letters)."""
-    r = len(ref_shape)
-    sub = {}
-    for name, arr in owner_arrays:
-        sh = arr.shape
-        if not sh or len(sh) > r:
-            continue
-        idx, lets, ok = [], "", True
-        for d, m in enumerate(sh):
-            dd = d + r - len(sh)
-            if m == ref_shape[dd]:
-                idx.append(pos[dd])
-                lets += letters[dd]
-            elif m == 1:
-                idx.append(0)
-            else:
-                ok = False
-                break
-        if ok:
-            sub[arr[tuple(idx)]] = sp.Symbol(name + ("__" + lets if lets else ""), real=True)
-    return sub
-
-
-def collapse(arr, owner_arrays, owner, letters=None):
-    """One formula of a generic element for all of arr's elements (each a function of
-    the tensors' elements at its position), or None."""
-    shape = arr.shape
-    letters = letters or LETTERS[: len(shape)]
-    if not shape:
-        return fold_sums(arr[()], owner, "i")
-    temps = []
-    for pos in np.ndindex(*shape):
-        e = fold_sums(arr[pos], owner, LETTERS[len(shape)] if len(shape) < 6 else "j")
-        temps.append(e.xreplace(generic_map(pos, shape, owner_arrays, letters)))
-    first = temps[0]
-    if any(isinstance(s, sp.Symbol) and s in owner for s in first.free_symbols):
-        return None  # still reads single elements of some tensor
-    if all(t == first for t in temps[1:]):
-        return first
-    if _numerically_equal(temps):
-        return first
-    return None
-
-
-def _numerically_equal(exprs):
-    sums = {}
-
-    def sub_sums(e):
-        return e.replace(lambda a: isinstance(a, sp.Sum), lambda a: sums.setdefault(a, sp.Dummy()))
-
-    exprs = [sub_sums(e) for e in exprs]
-    syms = set().union(*(e.free_symbols for e in exprs))
-    rng = random.Random(7)
-    for _ in range(2):
-        vals = {s: sp.Float(rng.uniform(0.3, 1.7)) for s in syms}
-        ref = None
-        for e in exprs:
-            try:
-                v = complex(e.xreplace(vals).evalf())
-            except (TypeError, ValueError):
-                return False
-            if ref is None:
-                ref = v
-            elif abs(v - ref) > 1e-9 * max(1.0, abs(ref)):
-                return False
-    return True

@@ -61,9 +61,7 @@ class DiffExplanation:
             if n != 1:
                 raise GradValueError("diff(): n > 1 needs a function of one number")
             arr = es.obj([ec.simplify(sp.diff(e, s)) for s in syms.flat]).reshape(syms.shape)
-            owner = a.symbol_owner
-            arrays = list({id(v): (k, v) for k, v in owner.values()}.values())
-            self.expr = ec.collapse(arr, arrays, owner)
+            self.expr = ec.collapse(arr, a.owners())
             if self.expr is None:
                 raise GradValueError("diff(): the derivative has no one formula for every element")
         self.leaf_syms = syms

@@ -55,6 +55,18 @@ def _latex_base(base):
     return base if len(base) == 1 else r"\mathrm{" + base.replace("_", r"\_") + "}"
 
 
+def _indexed_base(label):
+    """An IndexedBase's label as (tensor name, fixed index text): 'W__i' -> ('W', 'i'),
+    'W@0' -> ('W', '0'), 'x' -> ('x', '')."""
+    if "__" in label:
+        base, _, letters = label.rpartition("__")
+        return base, letters
+    if "@" in label:
+        base, _, fixed = label.partition("@")
+        return base, fixed.replace("_", "")
+    return label, ""
+
+
 def sup(n) -> str:
     return str(n).translate(SUP)
 
@@ -75,8 +87,8 @@ class OneLine(StrPrinter):
         return e.name
 
     def _print_Indexed(self, e):
-        base = str(e.base)
-        idx = "".join(str(i) for i in e.indices)
+        base, fixed = _indexed_base(str(e.base.label))
+        idx = fixed + "".join(str(i) for i in e.indices)
         if self.style == "unicode":
             return base + idx.translate(SUB)
         if self.style == "plain":
@@ -85,6 +97,11 @@ class OneLine(StrPrinter):
 
     def _print_Idx(self, e):
         return str(e.label)
+
+    def _print_Float(self, e):
+        if self.style == "plain":
+            return super()._print_Float(e)
+        return f"{float(e):.6g}"
 
     def _print_Integer(self, e):
         n = int(e)
@@ -122,6 +139,11 @@ class OneLine(StrPrinter):
                 parts.append(f"{self._print(value)} if {self._print(cond)} else")
         return "(" + " ".join(parts) + ")"
 
+    def _print_Abs(self, e):
+        if self.style == "plain":
+            return f"Abs({self._print(e.args[0])})"
+        return "|" + self._print(e.args[0]) + "|"
+
     def _print_Heaviside(self, e):
         return "H(" + self._print(e.args[0]) + ")"
 
@@ -144,7 +166,17 @@ def one_line(expr, style: str) -> str:
 
 
 def latex(expr) -> str:
-    names = {s: show_name(s.name, "latex") for s in expr.free_symbols if isinstance(s, sp.Symbol)}
+    def indexed(e):
+        base, fixed = _indexed_base(str(e.base.label))
+        idx = fixed + "".join(str(i) for i in e.indices)
+        return sp.Symbol(f"{_latex_base(base)}_{{{idx}}}")
+
+    expr = expr.replace(lambda a: isinstance(a, sp.Indexed), indexed)
+    names = {
+        s: show_name(s.name, "latex")
+        for s in expr.free_symbols
+        if isinstance(s, sp.Symbol) and not s.name.endswith("}")
+    }
     return sp.latex(expr, symbol_names=names)
 
 

@@ -48,8 +48,7 @@ class Explanation(ExplanationText):
     def __init__(self, out, leaves, variables, out_name, title=None):
         self.title = title
         self.a = a = ec.Analysis(out, variables, out_name)
-        self.owner = a.symbol_owner
-        self.owner_arrays = list({id(arr): (n, arr) for n, arr in self.owner.values()}.values())
+        self.owners = a.owners()
         self.notes = []
         scalar, summed = a.scalar_out()
         if summed:
@@ -105,7 +104,7 @@ class Explanation(ExplanationText):
         if d.size <= MAX_SIMPLIFY:
             d = es.obj([ec.simplify(e) for e in d.flat]).reshape(d.shape)
         r.elements = d
-        r.template = ec.collapse(d, self.owner_arrays, self.owner)
+        r.template = ec.collapse(d, self.owners)
         if r.template is not None and d.shape:
             r.template = ec.simplify(r.template)
         self._values(r)
@@ -115,6 +114,9 @@ class Explanation(ExplanationText):
     def _substitutions(self):
         subs = {}
         for name, t, syms in self.a.leaves:
+            for idx in np.ndindex(*syms.shape):
+                subs[syms[idx]] = es.number(t.data[idx].item())
+        for name, (t, syms) in self.a.known.items():
             for idx in np.ndindex(*syms.shape):
                 subs[syms[idx]] = es.number(t.data[idx].item())
         for st in self.a.opaque.values():
@@ -177,6 +179,8 @@ class Explanation(ExplanationText):
     def _local(self, st, below, r, below_name):
         """The local derivative of step st by the step (or leaf) below it, one formula of a
         generic element, or None (a Jacobian that is not diagonal)."""
+        if st.kind == "opaque":
+            return None  # its local Jacobian is numbers only (shown with its step)
         syms = below.syms if below is not None else r.syms
         e = st.expr
         if e.size == 1:
@@ -189,11 +193,20 @@ class Explanation(ExplanationText):
                 if any(s in others and s != own for s in e[idx].free_symbols):
                     return None
                 arr[idx] = sp.diff(e[idx], own)
+        elif e.ndim < syms.ndim and e.shape == syms.shape[: e.ndim]:
+            # a matrix's rows, one per element of the step (h = W x: hᵢ reads row i of W)
+            arr = np.empty(syms.shape, dtype=object)
+            for idx in np.ndindex(*syms.shape):
+                own = idx[: e.ndim]
+                rows = {s for k, s in np.ndenumerate(syms) if k[: e.ndim] != own}
+                if any(s in rows for s in e[own].free_symbols):
+                    return None
+                arr[idx] = sp.diff(e[own], syms[idx])
         else:
             return None
         if arr.size <= MAX_SIMPLIFY:
             arr = es.obj([ec.simplify(v) for v in arr.flat]).reshape(arr.shape)
-        return ec.collapse(arr, self.owner_arrays, self.owner)
+        return ec.collapse(arr, self.owners)
 
     # ------------------------------------------------------------ the check
     def _check_all(self):

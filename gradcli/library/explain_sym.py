@@ -84,8 +84,10 @@ class Symbolic:
     Unsupported = Unsupported
     obj = staticmethod(obj)
 
-    def __init__(self, constant_name):
+    def __init__(self, constant_name, named_constant=None):
         self._constant_name = constant_name  # shape -> a fresh symbol array's name
+        # array -> the symbols of the program's tensor it holds (or views), or None
+        self._named_constant = named_constant or (lambda arr: None)
         self.shown_named = False
 
     # -- inputs
@@ -100,8 +102,13 @@ class Symbolic:
             return obj(k)
         saved = getattr(node, "saved", None)
         if saved and i < len(saved) and saved[i] is not None:
-            return obj(saved[i])
+            return self._value(saved[i])
         return self.unknown(None, node, i, shape)
+
+    def _value(self, arr):
+        """A constant array: the symbols of the program's tensor it is, or its values."""
+        named = self._named_constant(arr) if isinstance(arr, np.ndarray) and arr.ndim else None
+        return named if named is not None else obj(arr)
 
     def saved_const(self, x, node, j, shape):
         """As const, for an input the node saved as its saved value j."""
@@ -109,7 +116,7 @@ class Symbolic:
             return x
         saved = getattr(node, "saved", None)
         if saved and j < len(saved) and saved[j] is not None:
-            return obj(saved[j])
+            return self._value(saved[j])
         return self.unknown(x, node, ("saved", j), shape)
 
     def unknown(self, x, node, key, shape):

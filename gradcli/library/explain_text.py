@@ -26,6 +26,11 @@ def _letters(shape):
     return ec.LETTERS[: len(shape)]
 
 
+def _factor(f, style):
+    text = one_line(f, style)
+    return f"({text})" if f.is_Add else text
+
+
 class ExplanationText:
     """The showing half of Explanation (which sets a, results, steps, notes, owner)."""
 
@@ -44,14 +49,16 @@ class ExplanationText:
             jac = self._jacobian_text(st, style)
             what = "no formula rule" if st.kind == "opaque" else "no closed form"
             return f"{st.name} = {label}({args})   ({what}; {jac})"
-        t = ec.collapse(st.expr, self.owner_arrays, self.owner, lhs_letters)
+        t = ec.collapse(st.expr, self.owners, lhs_letters)
         if t is not None:
             return f"{tensor_label(st.name, lhs_letters, style)} = {one_line(t, style)}"
         if st.expr.size <= 4:
             parts = []
             for idx in np.ndindex(*st.expr.shape):
                 lhs = st.name + ("_" + "_".join(str(i) for i in idx) if idx else "")
-                parts.append(f"{one_line(sp.Symbol(lhs), style)} = {one_line(st.expr[idx], style)}")
+                parts.append(
+                    f"{one_line(sp.Symbol(lhs), style)} = {one_line(ec.fold_sums(st.expr[idx], self.owners), style)}"
+                )
             return "; ".join(parts)
         label = ec._op_label(st.node)
         return f"{st.name} = {label}({', '.join(st.inputs)})"
@@ -102,7 +109,7 @@ class ExplanationText:
                 break
             label = one_line(sp.Symbol(r.name + "_" + "_".join(str(i) for i in idx)), style)
             parts.append(
-                f"{partial(self.a.out_name, label, style)} = {one_line(r.elements[idx], style)}"
+                f"{partial(self.a.out_name, label, style)} = {one_line(ec.fold_sums(r.elements[idx], self.owners), style)}"
             )
         return "; ".join(parts)
 
@@ -116,15 +123,16 @@ class ExplanationText:
             arr = names[n].syms if n in names else r.syms
             return tensor_label(n, _letters(arr.shape), style)
 
-        symbolic, valued = [], []
+        symbolic, valued, known = [], [], True
         for path, factors in r.chain:
             symbolic.append(
                 dot.join(partial(label(t), label(b), style) for t, b in zip(path, path[1:]))
             )
-            if all(f is not None for f in factors):
-                valued.append(dot.join(one_line(f, style) for f in factors))
+            if known and all(f is not None for f in factors):
+                valued.append(dot.join(_factor(f, style) for f in factors))
             else:
-                valued = None
+                known = False
+        valued = valued if known else None
         lhs = self._lhs(r, style)
         text = f"{lhs} = " + " + ".join(symbolic)
         if valued:
@@ -205,7 +213,7 @@ class ExplanationText:
             t = (
                 None
                 if st.kind in ("opaque", "named")
-                else ec.collapse(st.expr, self.owner_arrays, self.owner, _letters(st.syms.shape))
+                else ec.collapse(st.expr, self.owners, _letters(st.syms.shape))
             )
             steps.append(
                 {
@@ -242,7 +250,7 @@ class ExplanationText:
             if st.kind in ("opaque", "named"):
                 continue
             letters = _letters(st.syms.shape)
-            t = ec.collapse(st.expr, self.owner_arrays, self.owner, letters)
+            t = ec.collapse(st.expr, self.owners, letters)
             if t is not None:
                 rows.append(f"{tensor_label(st.name, letters, 'latex')} &= {latex(t)}")
         for r in self.results:
