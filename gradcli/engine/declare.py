@@ -7,15 +7,21 @@ An op has two halves, each with its facets (`FACETS`):
 * its graph node, a `Function` subclass (engine/function.py), declares class
   attributes: `name` (PyTorch's grad_fn name), `forward`, `backward` (the VJP),
   `jvp` (the forward-mode rule), `saved_names` (PyTorch's names of the saved values,
-  with `saved_order`, `saved_extra` and `saved_uses` when they apply);
+  with `saved_order`, `saved_extra` and `saved_uses` when they apply) and `formula`
+  (explain's rule);
 * its built-in, the entry `register` (ops/registry.py) makes, declares arguments: its
   doc and signature, `checks` (sample arguments for the gradient tests), `batch` (the
   vmap batching rule or the name of a kind of rule, ops/batch_rules.py), `inplace`
-  (the name of its in-place method, as `exp_`) and `pure` (whether a replayed loop may
-  run it, language/loop_shapes.py).
+  (the name of its in-place method, as `exp_`), `pure` (whether a replayed loop may
+  run it, language/loop_shapes.py) and `parser` (PyTorch's words for a call with too
+  few arguments, language/arity.py).
+
+Optional declarations beside them: `@operator_node(...)` (the node the language's
+arithmetic operators make directly) and the fast kernels `replay_kernel`,
+`number_forward` and `passes_through` (methods of the node class).
 
 A facet an op does not have is declared as `none("why")` (a class attribute) or
-None/False (a register argument), never left out: tests/test_op_declarations.py reads
+None/False/none("why") (a register argument), never left out: tests/test_op_declarations.py reads
 every node class and every built-in and names each facet left undeclared.  A class
 inherits what its bases below `Function` declare.  Adding a facet is one `facet(...)`
 line here (or in the module that reads it) and the declarations it asks for.
