@@ -613,3 +613,67 @@ errors(
         "F.nll_loss(torch.randn(2, 3, 4), torch.full((2, 4), 3))",
     ],
 )
+
+
+# ---------------------------------------------------------------- the loss functions and modules
+
+case(
+    "loss/more_losses",
+    """
+    import torch
+    from torch import nn
+    import torch.nn.functional as F
+    torch.manual_seed(0)
+    x = torch.randn(3, 4, requires_grad=True)
+    y = torch.randn(3, 4, requires_grad=True)
+    t = torch.rand(3, 4)
+    s = torch.tensor([1., -1., 1.])
+    sg = torch.sign(t - 0.5)
+    cases = [
+        ("poisson", lambda: F.poisson_nll_loss(x, t)),
+        ("poisson_full", lambda: F.poisson_nll_loss(x.abs() + 0.1, t * 3, log_input=False, full=True)),
+        ("poisson_mod", lambda: nn.PoissonNLLLoss(reduction='sum')(x, t * 4)),
+        ("gaussian", lambda: F.gaussian_nll_loss(x, y, t + 0.1)),
+        ("gaussian_mod", lambda: nn.GaussianNLLLoss(full=True)(x, y, torch.ones(3, 1))),
+        ("kl", lambda: F.kl_div(x.log_softmax(1), t, reduction='batchmean')),
+        ("kl_none", lambda: nn.KLDivLoss(reduction='none', log_target=True)(x, y)),
+        ("kl_sum", lambda: F.kl_div(x, t, reduction='sum')),
+        ("huber", lambda: F.huber_loss(x, y * 2)),
+        ("huber_mod", lambda: nn.HuberLoss(delta=0.5, reduction='sum')(x, y)),
+        ("smoothl1", lambda: F.smooth_l1_loss(x, y * 2)),
+        ("smoothl1_mod", lambda: nn.SmoothL1Loss(beta=0.3, reduction='none')(x, y)),
+        ("softmargin", lambda: F.soft_margin_loss(x, sg)),
+        ("softmargin_mod", lambda: nn.SoftMarginLoss(reduction='sum')(x, sg)),
+        ("mlsm", lambda: F.multilabel_soft_margin_loss(x, (t > 0.5).float())),
+        ("mlsm_mod", lambda: nn.MultiLabelSoftMarginLoss(weight=torch.tensor([1., 2., 0.5, 1.]), reduction='none')(x, (t > 0.5).float())),
+        ("margin_ranking", lambda: F.margin_ranking_loss(x[:, 0], y[:, 0], s, margin=0.2)),
+        ("margin_ranking_mod", lambda: nn.MarginRankingLoss(0.5)(x[:, 1], y[:, 1], s)),
+        ("hinge", lambda: F.hinge_embedding_loss(x, sg)),
+        ("hinge_mod", lambda: nn.HingeEmbeddingLoss(margin=0.3, reduction='sum')(x, sg)),
+        ("cosine", lambda: F.cosine_embedding_loss(x, y, s)),
+        ("cosine_mod", lambda: nn.CosineEmbeddingLoss(margin=0.1, reduction='none')(x, y, s)),
+    ]
+    for name, f in cases:
+        x.grad = None
+        y.grad = None
+        v = f()
+        print(name, v.tolist(), v.grad_fn)
+        v.sum().backward()
+        print(x.grad.tolist(), None if y.grad is None else y.grad.tolist())
+    print(nn.PoissonNLLLoss(), nn.HuberLoss(delta=2.0), nn.CosineEmbeddingLoss(margin=0.1))
+    print(torch.clamp_min(x, 0.5).grad_fn, x.clamp_min(0.2))
+    """,
+)
+
+errors(
+    "loss/more_errors",
+    "import torch\nimport torch.nn.functional as F",
+    [
+        "F.huber_loss(torch.ones(2), torch.ones(2), delta=0)",
+        "F.smooth_l1_loss(torch.ones(2), torch.ones(2), beta=-1)",
+        "F.gaussian_nll_loss(torch.ones(2, 3), torch.ones(2, 3), torch.ones(3, 3))",
+        "F.gaussian_nll_loss(torch.ones(2, 3), torch.ones(2, 3), -torch.ones(2, 3))",
+        "F.cosine_embedding_loss(torch.ones(2, 3), torch.ones(2, 3), torch.ones(2, 2))",
+        "F.poisson_nll_loss(torch.ones(2), torch.ones(2), reduction='avg')",
+    ],
+)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from ...runtime.errors import GradTypeError
 from ...ops import loss as F
+from ...ops import loss_more as M
 from .module import Module
 
 
 class _Loss(Module):
     fn = None
     known = ()
+    inputs = 2
 
     def __init__(self, *args, **options):
         super().__init__()
@@ -32,14 +34,19 @@ class _Loss(Module):
         self.__dict__["_options"] = options
         self.reduction = options.get("reduction", "mean")
 
-    def forward(self, input, target):
-        return type(self).fn(input, target, **self.__dict__["_options"])
+    def forward(self, *inputs):
+        if len(inputs) != self.inputs:
+            raise GradTypeError(
+                f"{type(self).__name__}.forward() takes {self.inputs + 1} positional "
+                f"arguments but {len(inputs) + 1} were given"
+            )
+        return type(self).fn(*inputs, **self.__dict__["_options"])
 
 
-def _loss(name, fn):
+def _loss(name, fn, inputs=2):
     code = fn.__code__
-    known = code.co_varnames[2 : code.co_argcount]
-    return type(name, (_Loss,), {"fn": staticmethod(fn), "known": known})
+    known = code.co_varnames[inputs : code.co_argcount + code.co_kwonlyargcount]
+    return type(name, (_Loss,), {"fn": staticmethod(fn), "known": known, "inputs": inputs})
 
 
 LOSSES = {
@@ -51,5 +58,20 @@ LOSSES = {
         ("BCEWithLogitsLoss", F.binary_cross_entropy_with_logits),
         ("NLLLoss", F.nll_loss),
         ("CrossEntropyLoss", F.cross_entropy),
+        ("PoissonNLLLoss", M.poisson_nll_loss),
+        ("KLDivLoss", M.kl_div),
+        ("HuberLoss", M.huber_loss),
+        ("SmoothL1Loss", M.smooth_l1_loss),
+        ("SoftMarginLoss", M.soft_margin_loss),
+        ("MultiLabelSoftMarginLoss", M.multilabel_soft_margin_loss),
+        ("HingeEmbeddingLoss", M.hinge_embedding_loss),
     )
 }
+LOSSES.update(
+    (name, _loss(name, fn, 3))
+    for name, fn in (
+        ("GaussianNLLLoss", M.gaussian_nll_loss),
+        ("MarginRankingLoss", M.margin_ranking_loss),
+        ("CosineEmbeddingLoss", M.cosine_embedding_loss),
+    )
+)
