@@ -246,7 +246,10 @@ def divmod_(a, b):
 
 
 # abs/min/max/round: Python meanings on plain numbers, tensor ops otherwise
-def _dual(name, py):
+def _dual(name, py, pairwise=None):
+    """The built-in `name` with Python's meaning `py` too: of one number (abs, round),
+    or, with `pairwise` (the element-wise op of two tensors: max's maximum), of several
+    numbers or one iterable of plain values (min, max)."""
     entry = BUILTINS[name]
     tensor_fn = entry.fn
 
@@ -255,14 +258,14 @@ def _dual(name, py):
             args
             and not kwargs
             and all(isinstance(a, (int, float)) for a in args)
-            and (len(args) > 1 or name in ("abs", "round"))
+            and (len(args) > 1 or pairwise is None)
         ):
             return py(*args)
         if (
-            len(args) == 1
+            pairwise is not None
+            and len(args) == 1
             and not kwargs
             and isinstance(args[0], (list, tuple, str, range))
-            and name in ("min", "max")
             and args[0]
             and not any(isinstance(a, Tensor) for a in args[0])
         ):
@@ -270,16 +273,16 @@ def _dual(name, py):
                 return py(args[0])  # min("hello"), max([1, 5, 3]), max(["b", "a"])
             except TypeError as e:
                 raise GradTypeError(str(e)) from None
-        if name in ("max", "min") and len(args) == 2 and not kwargs and isinstance(args[1], Tensor):
-            return FUNCTIONS["maximum" if name == "max" else "minimum"](*args)
+        if pairwise is not None and len(args) == 2 and not kwargs and isinstance(args[1], Tensor):
+            return FUNCTIONS[pairwise](*args)
         return tensor_fn(*args, **kwargs)
 
     entry.fn = fn
 
 
 _dual("abs", abs)
-_dual("max", max)
-_dual("min", min)
+_dual("max", max, "maximum")
+_dual("min", min, "minimum")
 
 
 def _round(x, ndigits=None):
