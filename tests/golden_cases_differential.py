@@ -233,3 +233,59 @@ case(
     print(g.detach())
 """,
 )
+
+# ---------------------------------------------------------------------------
+# grad_fn names of gradients made with create_graph=True: the op PyTorch's
+# derivative formula applies last
+# ---------------------------------------------------------------------------
+
+_CREATE_GRAPH = {
+    "t": "x.t()",
+    "T": "x.T",
+    "unsqueeze": "x.unsqueeze(1)",
+    "squeeze": "x.unsqueeze(0).squeeze()",
+    "squeeze_dim": "x.unsqueeze(0).squeeze(0)",
+    "expand": "x.unsqueeze(0).expand(2, 2, 3)",
+    "mean": "x.mean()",
+    "mean_dim": "x.mean(0)",
+    "max_dim": "x.max(0).values",
+    "min_dim": "x.min(1)[0]",
+    "max_keepdim": "x.max(dim=1, keepdim=True)[0]",
+    "index": "x[torch.tensor([0, 1, 0])]",
+    "bool_mask": "x[x > 1]",
+    "select": "x[0]",
+    "select_dim1": "x[:, 0]",
+    "slice": "x[1:]",
+    "slice_dim1": "x[:, 1:]",
+    "step": "x[..., ::2]",
+    "narrow": "x.narrow(1, 0, 2)",
+    "select_then_expand": "x[0].expand(2, 3)",
+    "masked_fill": "x.masked_fill(x > 1, 0.5)",
+}
+for _name, _expr in _CREATE_GRAPH.items():
+    case(
+        f"create_graph_names/{_name}",
+        f"""
+        x = torch.tensor([[0.5, 2.0, -1.5], [1.25, -0.75, 3.0]], requires_grad=True)
+        w = torch.tensor(1.5, requires_grad=True)
+        y = {_expr}
+        g, = torch.autograd.grad((y * w).sum(), x, create_graph=True)
+        print(g)
+        print(torch.autograd.grad((g * g).sum(), [x, w]))
+    """,
+    )
+
+case(
+    "names/narrow_whole_dim",
+    """
+    x = torch.ones(2, 3, requires_grad=True)
+    for y in (x.narrow(0, 0, 2), x.narrow(1, 0, 3), x.narrow(1, 1, 2), x.narrow(-1, 2, 1)):
+        print(y.grad_fn)
+    y = x.clone()
+    z = y.narrow(1, 0, 3)
+    z.mul_(2)
+    print(y, z)
+    y.sum().backward()
+    print(x.grad)
+""",
+)

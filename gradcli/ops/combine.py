@@ -197,6 +197,8 @@ class MaskedFill(Function):
         return np.where(mask, np.asarray(value).astype(x.dtype), x)
 
     def backward(self, g, F):
+        if F.tensor_mode:  # PyTorch's grad.masked_fill(mask, 0): MaskedFillBackward0
+            return (MaskedFill.apply(g, mask=self.mask, value=0.0),)
         return (F.where(self.mask, 0.0, g),)
 
     def jvp(self, ts, F):

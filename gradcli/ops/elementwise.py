@@ -604,3 +604,22 @@ def neg(a):
             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
         )
     return Neg.apply(a)
+
+
+class DivScalar(Function):
+    """aten::div(Tensor, Scalar), which PyTorch records as DivBackward1."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
+    __slots__ = ("c",)
+    name = "DivBackward1"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def forward(self, x, c):
+        self.c = c
+        return x / c
+
+    def backward(self, g, F):
+        return (g / self.c,)
+
+    jvp = linear

@@ -455,6 +455,9 @@ class T(Transpose):
     name = "TBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
+    def backward(self, g, F):
+        return (F.transpose(g),)  # t() again (a gradient made under create_graph: TBackward0)
+
 
 @register(
     "transpose",

@@ -16,6 +16,7 @@ from ..numerics.sums.summation import nll_cascade, torch_sum
 
 from ..core import dtypes
 from ..engine.function import Function
+from .elementwise import DivScalar
 from ..engine.forward import add_terms, linear
 from ..core.convert import tensor_arg
 from ..runtime.errors import (
@@ -567,25 +568,6 @@ def cross_entropy(
     if reduction == "sum":
         return total
     return DivScalar.apply(total, c=x.data.size // x.data.shape[1] if x.data.ndim >= 2 else 1)
-
-
-class DivScalar(Function):
-    """aten::div(Tensor, Scalar), which PyTorch records as DivBackward1."""
-
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-
-    __slots__ = ("c",)
-    name = "DivBackward1"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
-
-    def forward(self, x, c):
-        self.c = c
-        return x / c
-
-    def backward(self, g, F):
-        return (g / self.c,)
-
-    jvp = linear
 
 
 # ----------------------------------------------------------------- torch.nn modules

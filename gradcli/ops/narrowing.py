@@ -11,7 +11,7 @@ from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from ..core.convert import tensor_arg
 from .dims import norm_dims
 from .registry import Arg, Parser, register
-from .shape import index as index_op, view
+from .shape import index as index_op, slice_view, view
 
 M = Arg((3, 4))
 
@@ -54,7 +54,7 @@ def narrow(x, dim, start, length):
         raise GradRuntimeError(
             f"start ({start}) + length ({length}) exceeds dimension size ({size})."
         )
-    return index_op(x, (slice(None),) * d + (slice(start, start + length),))
+    return slice_view(x, (slice(None),) * d + (slice(start, start + length),))
 
 
 @register(

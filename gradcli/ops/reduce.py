@@ -8,7 +8,7 @@ import numpy as np
 
 from ..engine.declare import none
 from ..core import dtypes
-from ..engine.function import Function
+from ..engine.function import FUNCTIONS, Function
 from ..engine.vjp_arrays import DENSE_LIMIT, seen
 from ..engine.forward import linear, reduction
 from ..core.convert import tensor_arg
@@ -22,6 +22,7 @@ from ..numerics.floats.singles import weak
 from ..core.tensor import Tensor
 from .registry import Arg, Parser, register, tensor_f
 from .pointwise import maximum, minimum
+from .elementwise import DivScalar
 from .dims import norm_dims
 from .shape import reshape, to
 
@@ -146,6 +147,8 @@ class Mean(_Reduce):
 
     def backward(self, g, F):
         n = self.n
+        if F.tensor_mode and n:  # PyTorch's grad.expand(sizes) / numel: DivBackward1
+            return (DivScalar.apply(expand_back(g, F, self.shape, self.axes, self.keepdim), c=n),)
         if not n:
             g = g * np.nan
         elif type(g) is np.ndarray and not g.ndim and g.dtype is F64:
@@ -434,6 +437,14 @@ class MaxDim(_Reduce):
         return out if keepdim else np.squeeze(out, axis)
 
     def backward(self, g, F):
+        if F.tensor_mode and self.axes:
+            # PyTorch's value_selecting_reduction_backward: zeros.scatter(dim, indices, grad)
+            (axis,) = self.axes
+            idx = Tensor(np.expand_dims(np.argmax(self.onehot, axis=axis), axis).astype(np.int64))
+            if not self.keepdim:
+                g = FUNCTIONS["unsqueeze"](g, axis)
+            zeros = Tensor(np.zeros(self.shape, g.data.dtype))
+            return (FUNCTIONS["scatter"](zeros, axis, idx, g),)
         return (F.where(self.onehot, expand_back(g, F, self.shape, self.axes, self.keepdim), 0.0),)
 
 

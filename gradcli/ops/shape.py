@@ -200,6 +200,10 @@ class Squeeze(Function):
         return np.squeeze(x, axis=axes) if axes else x.view()
 
     def backward(self, g, F):
+        if F.tensor_mode:  # PyTorch's unsqueeze_to: an unsqueeze per dim dropped, in order
+            for a in sorted(self.axes):
+                g = Unsqueeze.apply(g, axis=a)
+            return (g,)
         return (F.reshape(g, self.shape),)
 
     jvp = linear
@@ -261,14 +265,9 @@ class Unsqueeze(Function):
         return np.expand_dims(S.obj(x), self.axis)
 
     def backward(self, g, F):
-        return (
-            F.reshape(
-                g,
-                g.shape[: self.axis] + g.shape[self.axis + 1 :]
-                if not F.tensor_mode
-                else g.data.shape[: self.axis] + g.data.shape[self.axis + 1 :],
-            ),
-        )
+        if F.tensor_mode:  # PyTorch's squeeze(dim): a gradient of SqueezeBackward1
+            return (SqueezeDim.apply(g, axes=(self.axis,)),)
+        return (F.reshape(g, g.shape[: self.axis] + g.shape[self.axis + 1 :]),)
 
     jvp = linear
 
@@ -613,6 +612,14 @@ def index(x, key):
     return _node_class(name).apply(x, key=k, adv=adv)
 
 
+@viewing
+def slice_view(x, key):
+    """x[key] for a key of slices, as PyTorch's slice op makes it (narrow): SliceBackward0
+    even where the slices take whole dims (x[:, 0:3] is an AliasBackward0)."""
+    k, _, adv = _norm_key(key, x.data.shape, True)
+    return _node_class("SliceBackward0").apply(x, key=k, adv=adv)
+
+
 def _check_index_size(key, shape, itemsize):
     """Refuse an advanced index whose result is over the memory cap
     (`ones(1, 100000)[zeros(100000, dtype=long)]`), before NumPy makes it."""
@@ -704,9 +711,43 @@ class PadInto(Function):
     jvp = linear
 
 
+def _pad_name(shape, key):
+    """PyTorch's name of the op that puts a gradient back where x[key] took it, under
+    create_graph: the backward of the first indexing op PyTorch applies for the key
+    (the basic ones, left to right, skipping slices that take a whole dim; then the
+    advanced ones)."""
+    dim, advanced = 0, False
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+    for k in key:
+        if k is Ellipsis:
+            dim += max(len(shape) - n_real, 0)
+        elif k is None:
+            continue
+        elif isinstance(k, slice):
+            if k.indices(shape[dim]) != (0, shape[dim], 1):
+                return "SliceBackwardBackward0"
+            dim += 1
+        elif type(k) is np.ndarray:
+            advanced = True
+            dim += max(k.ndim, 1) if k.dtype.kind == "b" else 1
+        else:
+            return "SelectBackwardBackward0"
+    return "IndexPutImplBackward0" if advanced else PadInto.name
+
+
+def _pad_class(name):
+    cls = _PAD_CLASSES.get(name)
+    if cls is None:
+        cls = _PAD_CLASSES[name] = type(name, (PadInto,), {"__slots__": (), "name": name})
+    return cls
+
+
+_PAD_CLASSES = {}
+
+
 @tensor_f("pad_into")
 def _pad_into_t(g, shape, key):
-    return PadInto.apply(g, shape=shape, key=key)
+    return _pad_class(_pad_name(shape, key)).apply(g, shape=shape, key=key)
 
 
 # ---------------------------------------------------------------- copies and casts
