@@ -11,6 +11,7 @@
 - Tab at the start of a line indents; elsewhere it completes (a second Tab
   goes to the next candidate); Shift-Tab goes back.
 - Backspace in the indentation removes one level (four spaces).
+- Enter with a selection (Ctrl-Space sets the mark) drops it and acts as above.
 - Ctrl-C clears the input, Ctrl-D on an empty line leaves, Ctrl-R searches the
   history, Right arrow (or Ctrl-E) takes the suggestion from history.
 """
@@ -21,8 +22,16 @@ import re
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.enums import DEFAULT_BUFFER
-from prompt_toolkit.filters import Condition, completion_is_selected, has_focus, has_selection
+from prompt_toolkit.filters import (
+    Condition,
+    completion_is_selected,
+    emacs_insert_mode,
+    has_focus,
+    has_selection,
+)
 from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.utils import is_dumb_terminal
 
 from .validator import fix_continuation, is_complete
 
@@ -84,10 +93,11 @@ def make_key_bindings() -> KeyBindings:
         """Enter on a selected completion keeps it, and runs nothing."""
         event.current_buffer.complete_state = None
 
-    @kb.add("enter", filter=focused & ~completion_is_selected & ~has_selection)
+    @kb.add("enter", filter=focused & ~completion_is_selected)
     def _enter(event):
         b = event.current_buffer
         b.complete_state = None
+        b.exit_selection()  # (Ctrl-Space, a typed NUL, sets the mark: Enter still runs)
         if not b.document.text_after_cursor.strip():
             fixed = fix_continuation(b.document.text)  # `else:` indented too far
             if fixed is not None:
@@ -124,7 +134,28 @@ def make_key_bindings() -> KeyBindings:
         col = len(b.document.current_line_before_cursor)
         b.delete_before_cursor(count=(col - 1) % len(INDENT) + 1)
 
+    quoted = Condition(lambda: get_app().quoted_insert)  # (Ctrl-V: the next key as it is)
+    # (a dumb terminal echoes each key as it comes: dumb.py shows what it does not)
+    dumb = Condition(is_dumb_terminal)
+
+    @kb.add(Keys.Any, filter=focused & emacs_insert_mode & ~quoted & ~dumb)
+    def _self_insert(event):
+        """A character typed goes in with the plain characters queued after it, in one
+        insertion: text arriving faster than it is typed (a paste the terminal does not
+        mark) takes a key-binding lookup and a redraw per line, not per character."""
+        queue = event.app.key_processor.input_queue
+        more = []
+        while queue and _plain(queue[0]):
+            more.append(queue.popleft().data)
+        event.current_buffer.insert_text(event.data * event.arg + "".join(more))
+
     from .paste import add_bindings
 
     add_bindings(kb)
     return kb
+
+
+def _plain(key_press) -> bool:
+    """A printable character that no binding but self-insertion handles."""
+    key = key_press.key
+    return type(key) is str and len(key) == 1 and key.isprintable() and key_press.data == key

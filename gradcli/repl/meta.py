@@ -260,8 +260,18 @@ def cmd_explain(repl, arg):
 # ---------------------------------------------------------------- files
 
 
+def _file_arg(arg):
+    """The FILE of `:load FILE` / `:save FILE`: quotes around it taken off (a name
+    with spaces); None when there is no name (`:save ""` wrote a file named "")."""
+    arg = arg.strip()
+    if len(arg) >= 2 and arg[0] == arg[-1] and arg[0] in "'\"":
+        arg = arg[1:-1]
+    return arg if arg.strip() else None
+
+
 def cmd_load(repl, arg):
-    if not arg:
+    arg = _file_arg(arg)
+    if arg is None:
         _fail("usage: :load FILE")
         return
     path = os.path.expanduser(arg)
@@ -274,7 +284,8 @@ def cmd_load(repl, arg):
 
 
 def cmd_save(repl, arg):
-    if not arg:
+    arg = _file_arg(arg)
+    if arg is None:
         _fail("usage: :save FILE")
         return
     path = os.path.expanduser(arg)
