@@ -289,3 +289,48 @@ case(
     print(x.grad)
 """,
 )
+
+# ---------------------------------------------------------------------------
+# double backward through an in-place op on a view (CopySlices) and through
+# x[index] = v (IndexPutBackward0)
+# ---------------------------------------------------------------------------
+
+case(
+    "double/copyslices",
+    """
+    a = torch.tensor([[0.5, -1.25, 2.0], [1.5, 0.25, -0.75]], requires_grad=True)
+    t = a * 1
+    t[0].mul_(3)
+    t[:, 1] = a[:, 0] ** 2
+    y = (t * t).sum()
+    g, = torch.autograd.grad(y, a, create_graph=True)
+    print(g)
+    print(torch.autograd.grad((g * g).sum(), a))
+""",
+)
+case(
+    "double/copyslices_float32_view_of_view",
+    """
+    a = torch.tensor([[0.5, -1.25, 2.0], [1.5, 0.25, -0.75]], dtype=torch.float32, requires_grad=True)
+    t = a.exp()
+    t[1][1:].sigmoid_()
+    g, = torch.autograd.grad(t.pow(2).mean(), a, create_graph=True)
+    print(g)
+    (g.sum() * 2).backward()
+    print(a.grad)
+""",
+)
+case(
+    "double/index_put",
+    """
+    a = torch.tensor([0.5, -1.25, 2.0, 1.5], requires_grad=True)
+    v = torch.tensor([3.0, -2.0], requires_grad=True)
+    t = a.clone()
+    t[torch.tensor([0, 2])] = v * a[1]
+    t[t > 1.0] = 0.5
+    y = (t * t * a).sum()
+    ga, gv = torch.autograd.grad(y, [a, v], create_graph=True)
+    print(ga, gv)
+    print(torch.autograd.grad((ga * gv.sum()).sum(), [a, v]))
+""",
+)

@@ -236,7 +236,6 @@ class CopySlices(Function):
     saved_names = none("PyTorch's names of its saved values are not recorded")
     qualified_name = "torch::autograd::CopySlices"  # (grad_fn.name())
     jvp = linear  # linear in its tensor inputs
-    differentiable_twice = False
 
     def forward(self, b, r, view):
         self.view = view
@@ -245,6 +244,8 @@ class CopySlices(Function):
         return out
 
     def backward(self, g, F):
+        if F.tensor_mode:
+            return self._recorded(g)
         gb = gr = None
         if self.needs[0]:
             gb = g.copy()
@@ -254,6 +255,20 @@ class CopySlices(Function):
             region[...] = 0
         if self.needs[1]:
             gr = np.array(_region(g, self.view))
+        return gb, gr
+
+    def _recorded(self, g):
+        """The backward under create_graph, as ops of the graph: g with the view's region
+        zeroed (CopySlices again) and the region of g (AsStridedBackward0)."""
+        gb = gr = None
+        if self.needs[0]:
+            region = _region(g.data.copy(), self.view)
+            if overlaps(region):
+                raise GradRuntimeError(OVERLAP)
+            zeros = Tensor(np.zeros(region.shape, dtype=g.data.dtype))
+            gb = CopySlices.apply(g, zeros, view=self.view)
+        if self.needs[1]:
+            gr = AsStrided.apply(g, view=self.view)
         return gb, gr
 
 
@@ -359,7 +374,6 @@ class IndexPut(Function):
     name = "IndexPutBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear  # linear in its tensor inputs
-    differentiable_twice = False
 
     def forward(self, x, v, key):
         self.key, self.shape = key, np.shape(v)
@@ -377,6 +391,11 @@ class IndexPut(Function):
     def backward(self, g, F):
         n = self.needs
         gx = gv = None
+        if F.tensor_mode:  # g with zeros put at the index (IndexPutBackward0), g[index]
+            zero = Tensor(np.zeros((), dtype=g.data.dtype))
+            gx = IndexPut.apply(g, zero, key=self.key) if n[0] else None
+            gv = F.sum_to(F.take(g, self.key), self.shape) if n[1] else None
+            return gx, gv
         if n[0]:
             gx = g.copy()
             gx[self.key] = 0
