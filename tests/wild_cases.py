@@ -677,3 +677,66 @@ errors(
         "F.poisson_nll_loss(torch.ones(2), torch.ones(2), reduction='avg')",
     ],
 )
+
+
+# ---------------------------------------------------------------- the autograd graph API
+
+case(
+    "graph/node_hooks",
+    """
+    import torch
+    a = torch.tensor([1., 2.], requires_grad=True)
+    b = a * 3
+    c = b.sum()
+    print(c.grad_fn.name(), c.grad_fn.next_functions, b.grad_fn.next_functions[0][0].name())
+    def hook(grad_inputs, grad_outputs):
+        print("hook", grad_inputs, grad_outputs)
+    def prehook(grad_outputs):
+        print("prehook", grad_outputs)
+    h1 = b.grad_fn.register_hook(hook)
+    h2 = b.grad_fn.register_prehook(prehook)
+    print(h1)
+    c.backward(retain_graph=True)
+    h1.remove()
+    c.backward()
+    print(a.grad)
+    x = torch.tensor([1., -2., 3.], requires_grad=True)
+    y = torch.exp(x)
+    z = (y * x).sum()
+    def double(gi, go):
+        return (gi[0] * 2,)
+    y.grad_fn.register_hook(double)
+    def halve(go):
+        return (go[0] / 2,)
+    z.grad_fn.register_prehook(halve)
+    z.backward()
+    print(x.grad)
+    u = torch.tensor([0.5, 1.5], requires_grad=True)
+    v = u.pow(2) * u.sin()
+    v.grad_fn.register_hook(lambda gi, go: print("mul", len(gi), gi[0] is None, gi[1] is None))
+    torch.autograd.grad(v.sum(), u)
+    w = torch.tensor([1., 2., 3.], requires_grad=True)
+    def step(p):
+        print("accumulated", p.grad)
+        with torch.no_grad():
+            p -= 0.1 * p.grad
+        p.grad = None
+    h = w.register_post_accumulate_grad_hook(step)
+    for i in range(2):
+        (w * w).sum().backward()
+        print(w, w.grad)
+    h.remove()
+    (w * w).sum().backward()
+    print(w.grad)
+    print(isinstance(v.grad_fn, torch.autograd.graph.Node), isinstance(w, torch.autograd.graph.Node))
+    """,
+)
+
+errors(
+    "graph/errors",
+    "import torch\nw = torch.ones(2, requires_grad=True)",
+    [
+        "(w * 2).register_post_accumulate_grad_hook(print)",
+        "torch.ones(2).register_post_accumulate_grad_hook(print)",
+    ],
+)

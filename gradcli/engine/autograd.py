@@ -17,7 +17,7 @@ from .declare import none
 from ..runtime.errors import GradRuntimeError
 from ..core import tangents as tan
 from ..core.tensor import Tensor
-from .hooks import run_hooks
+from .hooks import run_hooks, run_node_post, run_node_pre
 from ..runtime import context
 from . import modes, observe, schedule
 from .function import _OUT, FUNCTIONS, TensorF, Function
@@ -169,6 +169,8 @@ def run_backward(  # noqa: C901 (the one backward loop; to be split by concern)
                     flow[1][id(node)] = g if g.size <= observe.FLOW_SMALL else g.shape
                 g = _visit(node, g, capture, res, create_graph)
                 in_grads = _call(node, g, F, retain_graph, create_graph)
+                if node.watch is not None and node.watch.post:
+                    in_grads = run_node_post(node, g, in_grads, create_graph)
                 if tracer is not None:
                     tracer(node, g, in_grads)
                 for p, ig in zip(node.parents, in_grads):
@@ -229,9 +231,13 @@ def _deliver_held(held, create_graph, capture, res, touched):
     """The leaves' summed gradients into .grad, through the leaves' hooks."""
     hooked = context.current.leaf_hooks or {}
     for leaf, g in held.values():
-        if id(leaf) in hooked:
-            g = run_hooks(hooked[id(leaf)][1], g, create_graph)
+        entry = hooked.get(id(leaf))
+        if entry is not None:
+            g = run_hooks(entry[1], g, create_graph)
         _deliver_leaf(leaf, g, create_graph, capture, res, touched)
+        if entry is not None and entry[2] and capture is None:
+            for hook in list(entry[2]):  # register_post_accumulate_grad_hook: hook(leaf)
+                hook(leaf)
 
 
 def backward_out(out):
@@ -351,6 +357,8 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
                 if node.watch is not None:
                     g = _visit(node, g, None, None, False)
                 in_grads = vjp(node, g, F, retain_graph)
+                if node.watch is not None and node.watch.post:
+                    in_grads = run_node_post(node, g, in_grads, False)
                 nxt = gn = None  # the parent made ready that was made last, its gradient
                 for p, ig in zip(node.parents, in_grads):
                     if p is None:
@@ -417,6 +425,8 @@ def _visit(node, g, capture, results, create_graph):
     w = node.watch
     if w is not None and w.hooks:
         g = run_hooks(w.hooks, g, create_graph)
+    if w is not None and w.pre:
+        g = run_node_pre(node, g, create_graph)
     if capture is not None:
         i = capture.get(node)
         if i is not None:

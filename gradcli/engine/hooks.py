@@ -16,12 +16,19 @@ from .versions import type_word
 
 class Watch:
     """What a non-leaf tensor asked of its node: hooks (register_hook) and keeping
-    its gradient as .grad (retain_grad).  Kept in the node's `watch` slot."""
+    its gradient as .grad (retain_grad); and the node's own hooks (`grad_fn.
+    register_prehook`: `pre`, `grad_fn.register_hook`: `post`).  Kept in the node's
+    `watch` slot."""
 
-    __slots__ = ("ref", "retain", "hooks")
+    __slots__ = ("ref", "retain", "hooks", "pre", "post")
 
     def __init__(self, t):
-        self.ref, self.retain, self.hooks = weakref.ref(t), False, []
+        self.ref = weakref.ref(t) if t is not None else _nobody
+        self.retain, self.hooks, self.pre, self.post = False, [], [], []
+
+
+def _nobody():
+    return None
 
 
 def watch(t) -> Watch:
@@ -33,16 +40,76 @@ def watch(t) -> Watch:
     return w
 
 
+def node_watch(node) -> Watch:
+    """The Watch of a node (for its own hooks; made on first use)."""
+    w = node.watch
+    if w is None:
+        w = node.watch = Watch(None)
+        context.current.node_watches = True
+    return w
+
+
+def _as_tensors(gs):
+    return tuple(g if g is None or type(g) is Tensor else Tensor(g) for g in gs)
+
+
+def _as_given(new, old, create_graph, what):
+    """A node hook's result in place of the gradients `old` (None: unchanged)."""
+    if new is None:
+        return old
+    if not isinstance(new, (tuple, list)) or len(new) != len(old):
+        raise GradRuntimeError(
+            f"hook '{what}' has returned an incorrect number of values (got "
+            f"{len(new) if isinstance(new, (tuple, list)) else 1}, but expected {len(old)})"
+        )
+    out = []
+    for v in new:
+        if v is not None and type(v) is not Tensor:
+            raise GradTypeError(f"expected Variable, but hook returned '{type(v).__name__}'")
+        out.append(v if v is None or create_graph else v.data)
+    return tuple(out)
+
+
+def run_node_pre(node, g, create_graph):
+    """grad_fn.register_prehook hooks: fn(grad_outputs) -> None or new grad_outputs."""
+    for hook in list(node.watch.pre):
+        (g,) = _as_given(hook(_as_tensors((g,))), (g,), create_graph, _hook_name(hook))
+    return g
+
+
+def run_node_post(node, g, in_grads, create_graph):
+    """grad_fn.register_hook hooks: fn(grad_inputs, grad_outputs) -> None or new
+    grad_inputs; an input without a gradient (a constant) has None."""
+    ins = tuple(ig if p is not None else None for p, ig in zip(node.parents, in_grads))
+    for hook in list(node.watch.post):
+        ins = _as_given(
+            hook(_as_tensors(ins), _as_tensors((g,))), ins, create_graph, _hook_name(hook)
+        )
+    return ins
+
+
+def _hook_name(hook):
+    return getattr(hook, "name", None) or getattr(hook, "__name__", "hook")
+
+
 def leaf_hooks(t) -> list:
     """The hook list of leaf tensor t (made on first use)."""
-    table = context.current.leaf_hooks  # id(leaf) -> (weakref to it, [hooks])
+    table = context.current.leaf_hooks  # id(leaf) -> (weakref to it, [hooks], [post hooks])
     if table is None:
         table = context.current.leaf_hooks = {}
     entry = table.get(id(t))
     if entry is None or entry[0]() is not t:
         key = id(t)  # dropped with the leaf
-        entry = table[key] = (weakref.ref(t, lambda _r: table.pop(key, None)), [])
+        entry = table[key] = (weakref.ref(t, lambda _r: table.pop(key, None)), [], [])
     return entry[1]
+
+
+def post_accumulate_hooks(t) -> list:
+    """The hooks run after leaf t's .grad has been accumulated (register_post_
+    accumulate_grad_hook; kept beside its gradient hooks, so a backward with them takes
+    the path that runs leaf hooks)."""
+    leaf_hooks(t)
+    return context.current.leaf_hooks[id(t)][2]
 
 
 def _type_text(dt):

@@ -29,7 +29,7 @@ from ..ops.registry import FUNCTIONS, OPERATOR_NODES
 from ..ops.reduce import ValuesIndices
 from ..core.tensor import Tensor
 from ..library.values import METHODS, BoundMethod, Module, Size, truth
-from ..library.methods import requires_grad_
+from ..library.methods import node_hook, requires_grad_
 from ..library.torch_ns import namespace
 from .classes import (
     Super,
@@ -411,6 +411,9 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
             return BoundMethod(obj, "name", lambda o: getattr(o, "qualified_name", o.name))
         if name == "metadata":
             return {}
+        if name in ("register_hook", "register_prehook"):  # the node's own hooks
+            kind = "post" if name == "register_hook" else "pre"
+            return BoundMethod(obj, name, lambda o, hook: node_hook(o, hook, kind))
         if name.startswith("_saved_"):  # what the node saved (engine/saved.py)
             return saved_attr(obj, name)
         raise GradAttributeError(

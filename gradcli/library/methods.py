@@ -9,7 +9,7 @@ import numpy as np
 
 from ..engine.declare import none
 from ..core import dtypes
-from ..engine.hooks import leaf_hooks, watch
+from ..engine.hooks import leaf_hooks, node_watch, post_accumulate_hooks, watch
 from ..engine import versions
 from ..core.convert import type_name
 from ..runtime.device import Device, on_cpu
@@ -190,6 +190,19 @@ class RemovableHandle:
         return "<torch.utils.hooks.RemovableHandle object>"
 
 
+def node_hook(node, hook, kind):
+    """grad_fn.register_hook(fn) (kind "post": fn(grad_inputs, grad_outputs)) or
+    grad_fn.register_prehook(fn) ("pre": fn(grad_outputs)); a handle to remove it."""
+    if not callable(hook):
+        raise GradTypeError(
+            f"register_{'pre' if kind == 'pre' else ''}hook(): the hook must be a function"
+        )
+    w = node_watch(node)
+    hooks = w.post if kind == "post" else w.pre
+    hooks.append(hook)
+    return RemovableHandle(hooks, hook)
+
+
 @_method(
     "register_hook",
     "x.register_hook(hook)",
@@ -207,6 +220,31 @@ def register_hook(x, hook):
     if not callable(hook):
         raise GradTypeError(f"register_hook(): the hook must be a function, not {type_name(hook)}")
     hooks = watch(x).hooks if x.grad_fn is not None else leaf_hooks(x)
+    hooks.append(hook)
+    return RemovableHandle(hooks, hook)
+
+
+@register(
+    "register_post_accumulate_grad_hook",
+    "x.register_post_accumulate_grad_hook(hook)",
+    "call hook(x) after a backward has accumulated x's .grad (a leaf); a handle to remove it",
+    method=True,
+    function=False,
+    category="tensor",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
+)
+def register_post_accumulate_grad_hook(x, hook):
+    if not x.requires_grad:
+        raise GradRuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if x.grad_fn is not None:
+        raise GradRuntimeError(
+            "post accumulate grad hooks cannot be registered on non-leaf tensors"
+        )
+    hooks = post_accumulate_hooks(x)
     hooks.append(hook)
     return RemovableHandle(hooks, hook)
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from ..engine.function import AccumulateGrad, Function
+
 from ..runtime.errors import GradTypeError
 from ..engine import saved
 
@@ -87,7 +89,20 @@ def disable_saved_tensors_hooks(error_message):
     return DisableSavedTensorsHooks(error_message)
 
 
+class _NodeType(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, (Function, AccumulateGrad))
+
+    def __repr__(cls):
+        return "<class 'torch.autograd.graph.Node'>"
+
+
+class Node(metaclass=_NodeType):
+    """torch.autograd.graph.Node: what every grad_fn is (for isinstance)."""
+
+
 MEMBERS = {
+    "Node": Node,
     "saved_tensors_hooks": saved_tensors_hooks,
     "save_on_cpu": save_on_cpu,
     "disable_saved_tensors_hooks": disable_saved_tensors_hooks,
