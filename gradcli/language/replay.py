@@ -55,7 +55,11 @@ from ..library.scalar_steps import step_by
 from .loop_shapes import compile_body, names_in
 from .parser import Tree
 from .positions import located
-from .replay_plan import Fail, negative_zero, plan as make_plan, read_all
+from .replay_plan import ASSIGN, BACKWARD, CLEAR_GRAD, NO_GRAD, STEP, Fail, negative_zero, read_all
+from .replay_plan import plan as make_plan
+
+# the kinds the hot loops test as literals (a test checks they are these)
+assert (ASSIGN, BACKWARD, NO_GRAD, STEP, CLEAR_GRAD) == (0, 1, 3, 0, 1)
 from .state import state
 from .stmtlines import sequence
 
@@ -299,7 +303,8 @@ class Run:
         fast = self.fast
         for at_item, item in enumerate(plan.items):
             kind = item[0]
-            if kind == 0:  # name = expression
+            # (the kinds as literals: a global's lookup per item costs in the hot loop)
+            if kind == 0:  # ASSIGN: name = expression (replay_plan.Assign)
                 _, name, steps, frees, k, line, drop, at = item
                 for slot, t in frees:
                     vals[slot] = t.data
@@ -325,14 +330,14 @@ class Run:
                 except Exception:  # (as compiled, the error in its place)
                     return self._compiled(at)
                 if warm and fast[at_item] is None:
-                    fast[at_item] = _program(item[2], kernels)
+                    fast[at_item] = _program(item[2], kernels)  # (Assign.steps)
                 first = name not in pending
                 pending[name] = (shadows, k, vals[k], plan)
                 if first:  # the compiled iteration's value: let go
                     self.body.stores[name](s, None)
                 for j in drop:  # values no later statement reads: let go
                     vals[j] = None
-            elif kind == 1:  # name.backward()
+            elif kind == 1:  # BACKWARD: name.backward() (replay_plan.Backward)
                 _, k, sched, line, bl, bc = item
                 state.line = line
                 like = vals[k]
@@ -342,9 +347,9 @@ class Run:
                     engine.backward_with(shadows[k], like, False, sched)
                 except Exception as e:  # placed where the compiled call places it
                     raise located(e, bl, bc) from None
-            elif kind == 3:  # a no_grad block
+            elif kind == 3:  # NO_GRAD: a no_grad block (replay_plan.NoGrad)
                 _run_updates(item, s)
-            else:  # as compiled
+            else:  # AS_COMPILED (replay_plan.AsCompiled: its closure)
                 item[1](s)
         self.steady = plan.steady
         return None
@@ -398,14 +403,14 @@ def _run_updates(item, s):
     no_grad: the plan's checks keep the names it reads gradcli's own): grad mode off
     while its statements run, each step on Python floats when w.grad is a 0-d array of
     w's dtype (scalar_steps.step_by), else the statement as compiled."""
-    entries = item[1]
+    entries = item[1]  # (NoGrad.entries)
     ctx = context.current
     prev = ctx.grad_enabled
     ctx.grad_enabled = False
     try:
         for e in entries:
             kind = e[0]
-            if kind == 0:
+            if kind == 0:  # STEP
                 _, w, v, y, op, fn, line = e
                 state.line = line
                 g = v.grad
@@ -420,7 +425,7 @@ def _run_updates(item, s):
                         except ValueError:  # (d is read-only: nothing was changed)
                             pass
                 fn(s)
-            elif kind == 1:
+            elif kind == 1:  # CLEAR_GRAD
                 state.line = e[2]
                 e[1].grad = None
             else:

@@ -1,6 +1,6 @@
-"""The plan of a replayed loop body (issue 16; language/replay.py replays it): what a
-noted iteration showed, made into slots, steps and checks, or `Fail` when it cannot
-be replayed.
+"""The plan of a replayed loop body (language/replay.py replays it): what a noted
+iteration showed, made into named records (`Assign` with its `Step`s, `Backward`,
+`NoGrad`, `AsCompiled`), slots and checks, or `Fail` when it cannot be replayed.
 
 * Each op's arguments come from a slot of `Run.vals`: an earlier op's output, a
   constant (a number the statement writes or a variable holds, not one made from a
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from operator import itemgetter
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -29,8 +30,96 @@ from ..library.scalar_steps import SCALED_STEPS, number_factor
 from ..library.values import GradModeContext
 
 
+# The kinds of a plan's items (each record's first field, read by replay.Run._replay)
+ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD = 0, 1, 2, 3
+# ... and of a no_grad block's entries
+STEP, CLEAR_GRAD, ENTRY_AS_COMPILED = 0, 1, 2
+
+
+class NotedStep(NamedTuple):
+    """One op of a noted assignment: its op index, where its arguments come from
+    ((kind, index) per argument, `_slot`), its parameters, mask, and whether it made a node."""
+
+    j: int
+    argidx: tuple
+    params: dict
+    mask: Any
+    has_node: bool
+
+
+class Noted(NamedTuple):
+    """`name = expression` as noted (`plan` makes an `Assign` of it)."""
+
+    kind: int  # ASSIGN
+    name: str
+    steps: tuple  # of NotedStep
+    mine: tuple  # the variables' tensors it reads (indices into `frees`)
+    result: int  # the op whose output the name is bound to
+    line: int
+    at: int  # its index among the body's items
+
+
+class Step(NamedTuple):
+    """One op of a planned assignment, as `Run._replay` runs it."""
+
+    j: int  # its op index (the slot of its output)
+    args: Any  # vals -> its arguments
+    params: Any  # its parameters (None: none)
+    mask: Any
+    srcs: Any  # the sources of its saved values (False: no node)
+    done: tuple  # the slots no later op of the statement reads
+    like: Any  # a deferred result's zero array, else None
+    idx: tuple  # its arguments' slots
+
+
+class Assign(NamedTuple):
+    """`name = expression`, planned."""
+
+    kind: int  # ASSIGN
+    name: str
+    steps: tuple  # of Step
+    frees: tuple  # (slot, the variable's tensor) to read before the steps
+    result: int  # the op whose output the name is bound to
+    line: int
+    drop: tuple  # the slots no later statement reads, let go after it
+    at: int  # its index among the body's items
+
+
+class Backward(NamedTuple):
+    """`name.backward()` of the body's own graph."""
+
+    kind: int  # BACKWARD
+    root: int  # the op whose output backward starts from
+    sched: Any  # the schedule of its graph (engine.schedule_of)
+    line: int
+    bline: int  # where an error of the call is placed
+    bcol: int
+
+
+class AsCompiled(NamedTuple):
+    """A statement run as compiled."""
+
+    kind: int  # AS_COMPILED
+    run: Any
+
+
+class NoGrad(NamedTuple):
+    """A no_grad block of steps (`_updates`)."""
+
+    kind: int  # NO_GRAD
+    entries: tuple
+
+
+def plain(record):
+    """A record as the exact tuple of its fields, the form a plan's items and steps run
+    in: `Run._replay` unpacks them every iteration, and CPython unpacks an exact tuple
+    faster than a NamedTuple (1.4% of the 2x2 loop's instructions, measured)."""
+    return tuple.__new__(tuple, record)
+
+
 class Plan:
-    """What a noted iteration showed (see `plan`)."""
+    """What a noted iteration showed (see `plan`): its `items` are the fields of
+    `Assign`, `Backward`, `NoGrad` and `AsCompiled` records, in that order (`plain`)."""
 
     __slots__ = (
         "items",
@@ -116,11 +205,11 @@ def plan(body, seen, notes):
                     ops.append((cls, (node.needs, node.out_dtype, node.seq), prefs, srcs))
                     nodes[id(node)] = j
                 opof[x] = j
-                steps.append((j, argidx, params, mask, node is not None))
+                steps.append(NotedStep(j, argidx, params, mask, node is not None))
             k = opof.get(result)
-            if k is None or k < steps[0][0]:
+            if k is None or k < steps[0].j:
                 raise Fail
-            items.append((0, what, tuple(steps), tuple(mine), k, line, i))
+            items.append(Noted(ASSIGN, what, tuple(steps), tuple(mine), k, line, i))
             results[k] = value
         elif kind == "backward":
             at, root = seen[i]
@@ -132,7 +221,7 @@ def plan(body, seen, notes):
             if sched is None:
                 raise Fail
             backward = True
-            items.append((1, k, sched, line, extra[1], extra[2]))
+            items.append(Backward(BACKWARD, k, sched, line, extra[1], extra[2]))
         elif kind == "guard":
             conds.append(extra)
         elif kind == "updates" and what is not None:  # a no_grad block
@@ -141,10 +230,10 @@ def plan(body, seen, notes):
             if type(head) is GradModeContext and not head.enabled:
                 items.append(_updates(what, extra, read, checks))
             else:
-                items.append((2, closure))
+                items.append(AsCompiled(AS_COMPILED, closure))
         else:  # run as compiled: what it reads must run no code of the program
             checks.extend(_kinds(extra, seen[i]))
-            items.append((2, closure))
+            items.append(AsCompiled(AS_COMPILED, closure))
     if len(modes) != 1:
         raise Fail
     n, c = len(ops), len(consts)
@@ -155,45 +244,47 @@ def plan(body, seen, notes):
 
     def step(j, argidx, params, mask, done):
         idx = tuple(_final(a, n, c) for a in argidx)
-        return (
-            j,
-            _getter(idx),
-            params or None,
-            mask,
-            ops[j][3] if ops[j][1] is not None else False,
-            done,
-            likes.get(j),
-            idx,
+        return plain(
+            Step(
+                j,
+                _getter(idx),
+                params or None,
+                mask,
+                ops[j][3] if ops[j][1] is not None else False,
+                done,
+                likes.get(j),
+                idx,
+            )
         )
 
     # the slots of constants and variables' arrays, after the ops' outputs
     plan.items = tuple(
-        (
-            0,
-            it[1],
-            tuple(
-                step(j, argidx, params, mask, done)
-                for (j, argidx, params, mask, has), done in zip(
-                    it[2], _done(it[2], _later(items, x) | {it[4]})
-                )
-                if j not in fixed
-            ),
-            tuple((n + c + f, frees[f]) for f in it[3]),
-            it[4],
-            it[5],
-            _dropped(items, x),
-            it[6],
+        plain(
+            Assign(
+                ASSIGN,
+                it.name,
+                tuple(
+                    step(s.j, s.argidx, s.params, s.mask, done)
+                    for s, done in zip(it.steps, _done(it.steps, _later(items, x) | {it.result}))
+                    if s.j not in fixed
+                ),
+                tuple((n + c + f, frees[f]) for f in it.mine),
+                it.result,
+                it.line,
+                _dropped(items, x),
+                it.at,
+            )
         )
-        if it[0] == 0
-        else it
+        if type(it) is Noted
+        else plain(it)
         for x, it in enumerate(items)
     )
     hoisted = [
-        (j, argidx, params, mask)
+        (s.j, s.argidx, s.params, s.mask)
         for it in items
-        if it[0] == 0
-        for j, argidx, params, mask, has in it[2]
-        if j in fixed
+        if type(it) is Noted
+        for s in it.steps
+        if s.j in fixed
     ]
     plan.hoist = tuple(step(j, argidx, params, mask, ()) for j, argidx, params, mask in hoisted)
     plan.hoist_frees = tuple(
@@ -240,13 +331,14 @@ def _invariant(items, ops, frees):
     big = {f for f, t in enumerate(frees) if t.data.nbytes > HOIST_BYTES}
     fixed = set()
     for it in items:
-        if it[0] != 0:
+        if type(it) is not Noted:
             break
-        for j, argidx, params, mask, has in it[2]:
-            if ops[j][1] is None and all(
-                i in fixed if kind == "op" else kind != "free" or i not in big for kind, i in argidx
+        for s in it.steps:
+            if ops[s.j][1] is None and all(
+                i in fixed if kind == "op" else kind != "free" or i not in big
+                for kind, i in s.argidx
             ):
-                fixed.add(j)
+                fixed.add(s.j)
     return fixed
 
 
@@ -259,9 +351,9 @@ def _deferrable(items, ops, results, fixed, adopt):
     read = {
         i
         for it in items
-        if it[0] == 0
-        for _, argidx, *_ in it[2]
-        for kind, i in argidx
+        if type(it) is Noted
+        for s in it.steps
+        for kind, i in s.argidx
         if kind == "op"
     }
     read.update(src for _, _, src in adopt)
@@ -270,11 +362,11 @@ def _deferrable(items, ops, results, fixed, adopt):
         cls, _, _, srcs = ops[k]
         first = next(
             (
-                argidx[0]
+                s.argidx[0]
                 for it in items
-                if it[0] == 0
-                for j, argidx, *_ in it[2]
-                if j == k and argidx
+                if type(it) is Noted
+                for s in it.steps
+                if s.j == k and s.argidx
             ),
             None,
         )
@@ -295,33 +387,33 @@ def _read_elsewhere(items, fixed):
     """The op outputs read by ops not in `fixed`, or made names, or backward roots."""
     out = set()
     for it in items:
-        if it[0] == 0:
-            out.add(it[4])
+        if type(it) is Noted:
+            out.add(it.result)
             out.update(
-                i for j, argidx, *_ in it[2] if j not in fixed for kind, i in argidx if kind == "op"
+                i for s in it.steps if s.j not in fixed for kind, i in s.argidx if kind == "op"
             )
-        elif it[0] == 1:
-            out.add(it[1])
+        elif type(it) is Backward:
+            out.add(it.root)
     return out
 
 
 def _updates(block, loads, read, checks):
     """The item of a no_grad block (loop_shapes._block) whose `with` gave gradcli's
-    no_grad: (3, per statement an entry).  An entry: (0, w, v, y,
+    no_grad: NoGrad, with per statement an entry: (STEP, w, v, y,
     op, closure, line) for `w op= factor * v.grad` where w is a 0-d float tensor and
     the factor a number (the step scalar_steps.step_by makes, y its number_factor);
-    (1, w, line) for `w.grad = None`; (2, closure) for any other statement (as
-    compiled).  The variables the entries take as they are now get checks (`checks`)."""
+    (CLEAR_GRAD, w, line) for `w.grad = None`; (ENTRY_AS_COMPILED, closure) for any other
+    statement (as compiled).  The variables the entries take as they are now get checks (`checks`)."""
     stmts = block[1]
     kept = set()
     entries = []
     changed = {name for name, _, ch, _ in loads if ch}
     for fn, line, shape in stmts:
-        entry = (2, fn)
+        entry: tuple = (ENTRY_AS_COMPILED, fn)
         if shape is not None and shape[0] == "none":
             v = read.get(shape[1])
             if type(v) is Tensor and v.data.dtype.char in "fd":
-                entry = (1, v, line)
+                entry = (CLEAR_GRAD, v, line)
                 kept.add(shape[1])
         elif shape is not None:
             _, target, op, (how, f), name = shape
@@ -341,11 +433,11 @@ def _updates(block, loads, read, checks):
             ):
                 y = number_factor(f, w.data.dtype)
                 if y is not None:
-                    entry = (0, w, v, y, step, fn, line)
+                    entry = (STEP, w, v, y, step, fn, line)
                     kept.update(x for x in (target, name, kept_f) if x is not None)
         entries.append(entry)
     checks.extend(_checks(tuple(x for x in loads if x[0] in kept), read))
-    return (3, tuple(entries))
+    return NoGrad(NO_GRAD, tuple(entries))
 
 
 def _read(t, read):
@@ -436,17 +528,17 @@ def _dropped(items, x):
     compiled loop, an intermediate array nothing saved is freed when its statement ends:
     `Run.vals` would otherwise keep it to the end of the iteration)."""
     later = _later(items, x)
-    return tuple(j for j, *_ in items[x][2] if j not in later)
+    return tuple(s.j for s in items[x].steps if s.j not in later)
 
 
 def _later(items, x):
     """The op outputs the statements after item x read."""
     later = set()
     for it in items[x + 1 :]:
-        if it[0] == 0:
-            later.update(ref[1] for _, argidx, *_ in it[2] for ref in argidx if ref[0] == "op")
-        elif it[0] == 1:
-            later.add(it[1])
+        if type(it) is Noted:
+            later.update(ref[1] for s in it.steps for ref in s.argidx if ref[0] == "op")
+        elif type(it) is Backward:
+            later.add(it.root)
     return later
 
 
