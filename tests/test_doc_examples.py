@@ -121,3 +121,18 @@ def test_pages_have_examples():
     """The parser finds the examples (a change of fence style would silently skip them)."""
     found = {page.name for page, _ in ((p, b) for p in PAGES for b in _blocks(p))}
     assert {"README.md", "recipes.md", "scripting.md"} <= found
+
+
+_PATH = re.compile(r"`([\w.*/-]+/[\w.*-]+\.(?:py|json|lark|ag|ipynb|md|toml))[`:]")
+
+
+def test_named_files_exist():
+    """Every file the pages name (`gradcli/...`, `tests/...`, or a module path relative to
+    gradcli/ such as `engine/schedule.py`) is in the tree; `seed_00N` stands for several."""
+    missing = []
+    for page in [*PAGES, ROOT / "CHANGELOG.md"]:
+        for m in _PATH.finditer(page.read_text(encoding="utf-8")):
+            pattern = m.group(1).replace("00N", "00*")
+            if not any(list(base.glob(pattern)) for base in (ROOT, ROOT / "gradcli")):
+                missing.append(f"{page.relative_to(ROOT)}: {m.group(1)}")
+    assert not missing, "files named in the docs that are not in the tree:\n" + "\n".join(missing)
