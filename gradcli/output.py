@@ -12,6 +12,26 @@ from .core.tensor import Tensor
 from .runtime import context
 
 
+ASSIGN_LINES = 6  # an assignment's value is shown in the REPL when its text fits in these
+#                   lines (of 80 columns)
+
+
+def summary(v) -> str:
+    """One line for a value too long to show: a tensor's shape, dtype, requires_grad and
+    grad_fn (`tensor of shape [100, 3], dtype=torch.float64`), a container's length."""
+    if type(v) is Tensor:
+        parts = [f"tensor of shape {list(v.data.shape)}", f"dtype=torch.{v.data.dtype.name}"]
+        if v.grad_fn is not None:
+            parts.append(f"grad_fn=<{v.grad_fn.name}>")
+        elif v.requires_grad:
+            parts.append("requires_grad=True")
+        return ", ".join(parts)
+    if isinstance(v, (list, tuple, dict, set)):
+        return f"{type(v).__name__} of {len(v)} items"
+    first = show(v).split("\n", 1)[0]
+    return f"{first} ... ({show(v).count(chr(10)) + 1} lines)"
+
+
 class TextOutput:
     """Plain text on stdout, flushed per record so that nothing is lost on an error."""
 
@@ -29,8 +49,13 @@ class TextOutput:
             self._write(show(v) + "\n")
 
     def assign(self, name, v, line):
+        """The REPL's `name = value`: the value when its text fits in ASSIGN_LINES lines,
+        else one summary line."""
         if not self.quiet:
-            self._write(f"{name} = {show(v)}\n")
+            text = show(v)
+            if text.count("\n") >= ASSIGN_LINES or len(text) > ASSIGN_LINES * 80:
+                text = summary(v)
+            self._write(f"{name} = {text}\n")
 
     def grad(self, name, g, line):
         if not self.quiet:

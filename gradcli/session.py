@@ -96,7 +96,7 @@ class Session:
     def compile(self, source):
         tree = parse(source)
         try:
-            return self.compiler.program(tree)
+            return self.compiler.program(tree, source)
         except RecursionError:
             raise LimitError("program nested too deeply to compile", 1, 1)
 

@@ -20,10 +20,12 @@ How a program is run (the same for cases and examples):
   * a fresh namespace holding ``torch``, ``F = torch.nn.functional`` and
     ``display`` (prints ``repr`` of each argument on its own line and returns
     None);
-  * every top-level statement is compiled on its own in ``'single'`` mode, as
-    Python's interactive mode does, so an expression statement displays its
-    repr (``sys.displayhook``), at top level and inside if/while/for/with
-    blocks, but not inside function bodies;
+  * every top-level statement is run on its own, and an expression statement
+    displays its repr (``sys.displayhook``) at top level only, as Jupyter does
+    (gradcli's display rule): a top-level expression statement is compiled in
+    ``'single'`` mode, any other statement in ``'exec'`` mode, so expressions
+    inside if/while/for/with blocks and functions display nothing; a statement
+    whose line ends in ``;`` displays nothing (IPython's rule);
   * ``<XBackward0 object at 0x...>`` is normalised to ``<XBackward0>``, and
     ``<a.b.C object at 0x...>`` to ``<a.b.C object>``;
   * the first exception stops the program: its type name and the first line
@@ -81,6 +83,13 @@ def _displayhook(value):
         print(repr(value))
 
 
+def _ends_in_semicolon(lines, node):
+    """Whether the statement ends its line with ';' (a ';' before another statement on
+    the line only separates them)."""
+    rest = lines[node.end_lineno - 1][node.end_col_offset :].strip()
+    return rest.startswith(";") and rest[1:].strip()[:1] in ("", "#")
+
+
 def run_program(source, filename="<case>", seed=None, module="__gradcli_case__"):
     """Run ``source`` as described in the module docstring.
 
@@ -104,8 +113,12 @@ def run_program(source, filename="<case>", seed=None, module="__gradcli_case__")
         sys.displayhook = _displayhook
         try:
             with contextlib.redirect_stdout(buf):
+                lines = source.split("\n")
                 for node in tree.body:
-                    code = compile(ast.Interactive(body=[node]), filename, "single")
+                    if isinstance(node, ast.Expr) and not _ends_in_semicolon(lines, node):
+                        code = compile(ast.Interactive(body=[node]), filename, "single")
+                    else:
+                        code = compile(ast.Module(body=[node], type_ignores=[]), filename, "exec")
                     try:
                         exec(code, ns)
                     except Exception as e:  # noqa: BLE001 - record any error

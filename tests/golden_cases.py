@@ -4156,6 +4156,28 @@ case(
 """,
 )
 case(
+    "control/semicolon_hides",
+    """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    x * 3;
+    x * 4  # a comment; not a semicolon
+    x * 5 ;  # hidden
+    x; x * 6
+    y = (x * x).sum();
+    y
+""",
+)
+case(
+    "control/while_body_hidden",
+    """
+    i = 0
+    while i < 3:
+        i * 10
+        i += 1
+    i
+""",
+)
+case(
     "control/def_basic",
     """
     def f(a, b):

@@ -60,14 +60,25 @@ class Compiler(
         self.fn = None  # scopes.FunctionInfo of the function, class body or
         #                         comprehension being compiled; None at top level
         self.stmt_at = None  # (line, col) of the simple statement being compiled
+        self.silent = False  # compiling a statement that ends its line with ';': it shows nothing
+        self.source = None  # the program's text (to see a trailing ';')
 
     @property
     def display(self):
-        """Expression statements show their values (at top level, not in functions)."""
-        return self.fn is None
+        """The `backward` command shows gradients (not in functions), unless the statement
+        ends in ';'."""
+        return self.fn is None and not self.silent
 
-    def program(self, tree):
-        """[(closure, line)] for each top-level statement."""
+    @property
+    def display_value(self):
+        """An expression statement shows its value at top level only (not inside a loop,
+        an `if` or a function, as in Jupyter), and not when it ends in ';'."""
+        return self.fn is None and self.depth == 0 and not self.silent
+
+    def program(self, tree, source=None):
+        """[(closure, line)] for each top-level statement (`source`: the text parsed, to
+        see which statements end in ';')."""
+        self.source = source
         out = []
         for node in tree.children:
             if node is None or isinstance(node, Token):
@@ -88,8 +99,26 @@ class Compiler(
     def stmt_list(self, node):
         """A statement node -> [(closure, line)] (a simple_stmt may hold several)."""
         if node.data == "simple_stmt":
-            return [(self.small(s), pos(s)[0]) for s in node.children if s is not None]
+            smalls = [s for s in node.children if s is not None]
+            out = [(self.small(s), pos(s)[0]) for s in smalls[:-1]]
+            self.silent = self._ends_in_semicolon(smalls[-1], node)
+            try:
+                out.append((self.small(smalls[-1]), pos(smalls[-1])[0]))
+            finally:
+                self.silent = False
+            return out
         return [(self.compound(node), pos(node)[0])]
+
+    def _ends_in_semicolon(self, last, line_node) -> bool:
+        """Whether a ';' follows the line's last statement (IPython's and MATLAB's way to
+        hide what a statement shows)."""
+        end = getattr(last, "end_pos", None)
+        if end is None:
+            meta = getattr(last, "meta", None)
+            end = None if meta is None or meta.empty else meta.end_pos
+        if self.source is None or end is None or line_node.meta.empty:
+            return False
+        return self.source[end : line_node.meta.end_pos].lstrip(" \t\\\n").startswith(";")
 
     def block(self, suite):
         """The closure of an indented block: runs its statements until one signals."""

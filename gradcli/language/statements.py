@@ -54,8 +54,8 @@ class Statements:
         if _is_docstring(child):
             return lambda s: None  # a docstring (a triple-quoted string alone) shows nothing
         if at is not None:
-            return stmtlines.expression(e, self.display, *at)
-        if self.display:
+            return stmtlines.expression(e, self.display_value, *at)
+        if self.display_value:
 
             def run(s):
                 v = e(s)
@@ -73,7 +73,7 @@ class Statements:
         *targets, value = node.children
         setters = [self.target(t) for t in targets]
         val = self.expr(value)
-        echo = self.display and self.depth == 0
+        echo = self.display_value
         names = [
             t.children[0].value if isinstance(t, Tree) and t.data == "name" else None
             for t in targets

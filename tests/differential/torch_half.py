@@ -4,8 +4,8 @@ Reads one JSON-encoded program source per line on stdin and writes one JSON line
 program on stdout: {"stdout", "error": null | {"type", "message"}, "status"}, status
 "ok", "error" or "hang". Each program runs as gradcli runs a file and as the golden
 scripts record one: default dtype float64, a fresh namespace holding ``torch`` and
-``F``, every top-level statement compiled on its own in 'single' mode (an expression
-statement shows its repr), the first exception ends the program. Before each program
+``F``, every top-level statement compiled on its own (a top-level expression
+statement shows its repr, one inside a block does not), the first exception ends the program. Before each program
 the state a program can change is put back: printing options, default dtype, grad
 mode, anomaly mode, the random seed.
 """
@@ -75,7 +75,10 @@ def run(source):
         with warnings.catch_warnings(), contextlib.redirect_stdout(buf):
             warnings.simplefilter("ignore")
             for node in tree.body:
-                code = compile(ast.Interactive(body=[node]), "<program>", "single")
+                if isinstance(node, ast.Expr):  # displayed at top level only, as gradcli
+                    code = compile(ast.Interactive(body=[node]), "<program>", "single")
+                else:
+                    code = compile(ast.Module(body=[node], type_ignores=[]), "<program>", "exec")
                 try:
                     exec(code, ns)
                 except Exception as e:  # noqa: BLE001 - the program's error is the result
