@@ -96,10 +96,10 @@ def test_example(page, lines, bindir, tmp_path):
         pytest.skip("jq is not installed")
     for name in ("scripts", "tests"):
         os.symlink(ROOT / name, tmp_path / name)
-    env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("GRADCLI_", "COLUMNS", "LINES"))
-    }
-    env.update(PATH=f"{bindir}{os.pathsep}{env.get('PATH', '')}", NO_COLOR="1", TERM="dumb")
+    # a reader's terminal: not dumb, NO_COLOR unset (an example that needs it sets it)
+    drop = ("GRADCLI_", "COLUMNS", "LINES", "NO_COLOR")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+    env.update(PATH=f"{bindir}{os.pathsep}{env.get('PATH', '')}", TERM="xterm-256color")
     rc = 0
     for cmd, expected in steps:
         r = subprocess.run(

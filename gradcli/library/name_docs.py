@@ -57,6 +57,10 @@ DOCS = {
     "torch.nn.Bilinear": "x1^T W x2 + b for each output feature",
     "torch.nn.Conv2d": "a 2-D convolution over (N, C, H, W) input",
     "torch.nn.MaxPool2d": "2-D max pooling",
+    "torch.nn.AvgPool2d": "2-D average pooling",
+    "torch.nn.AdaptiveAvgPool2d": "2-D average pooling to a given output size",
+    "torch.nn.Embedding": "a lookup table: row i of weight for index i",
+    "torch.nn.BatchNorm1d": "batch normalisation over (N, C) or (N, C, L) input",
     "torch.nn.Softmax": "softmax over dim, as a module",
     "torch.nn.LogSoftmax": "log_softmax over dim, as a module",
     "torch.nn.LeakyReLU": "max(0, x) + negative_slope * min(0, x) element-wise",
@@ -148,8 +152,8 @@ def find(name: str):
         return ".".join(path), v
     if len(path) == 1:
         hits = [(q, v) for q, v in walk() if q.rsplit(".", 1)[1] == name]
-        if len(hits) == 1:
-            return hits[0]
+        if hits and all(v is hits[0][1] for _, v in hits):  # one value (torch.vmap, func.vmap)
+            return next(((q, v) for q, v in hits if q in DOCS), hits[0])
     return None
 
 
@@ -165,6 +169,9 @@ def doc(qualname: str, value) -> str | None:
     """One line: DOCS, else the first line of the value's own docstring (gradcli's)."""
     if qualname in DOCS:
         return DOCS[qualname]
+    for q, v in walk():  # another name of the same value (torch.vmap is torch.func.vmap)
+        if v is value and q in DOCS:
+            return DOCS[q]
     if isinstance(value, Module):
         return None
     own = getattr(value, "__doc__", None)
