@@ -139,6 +139,14 @@ class Symbolic:
             out[idx] = f(a[idx])
         return out
 
+    def map2(self, f, a, b):
+        """f of the elements of a and b, broadcast together."""
+        a, b = np.broadcast_arrays(obj(a), obj(b))
+        out = np.empty(a.shape, dtype=object)
+        for idx in np.ndindex(*a.shape):
+            out[idx] = f(a[idx], b[idx])
+        return out
+
     def exp(self, a):
         return self.map(sp.exp, a)
 

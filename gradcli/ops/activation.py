@@ -27,10 +27,18 @@ def sigmoid_of(F, x):
 
 
 class Softplus(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("beta", "threshold")
     name = "SoftplusBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, x, *_):
+        beta, t = S.number(self.beta), S.number(self.threshold)
+        return S.map(
+            lambda v: S.sp.Piecewise(
+                (v, beta * v > t), (S.sp.log(1 + S.sp.exp(beta * v)) / beta, True)
+            ),
+            x,
+        )
 
     def forward(self, x, beta, threshold):
         x = dtypes.floating(x)
@@ -65,11 +73,13 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 
 class LeakyRelu(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("slope",)
     name = "LeakyReluBackward0"
     saved_names = ("self",)
     saved_extra = {"negative_slope": lambda node: node.slope}
+
+    def formula(self, S, x, *_):
+        return S.map(lambda v: S.sp.Piecewise((v, v > 0), (S.number(self.slope) * v, True)), x)
 
     def forward(self, x, slope):
         x = dtypes.floating(x)
@@ -108,10 +118,13 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 class Elu(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("alpha",)
     name = "EluBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, x, *_):
+        a = S.number(self.alpha)
+        return S.map(lambda v: S.sp.Piecewise((v, v > 0), (a * (S.sp.exp(v) - 1), True)), x)
 
     def forward(self, x, alpha):
         x = dtypes.floating(x)
@@ -186,11 +199,12 @@ class LogSigmoid(Function):
     """log(sigmoid(x)) as torch's kernel: min(x, 0) - log1p(exp(-|x|)), keeping
     exp(-|x|) (torch's `buffer`) for the backward."""
 
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-
     __slots__ = ("buffer",)
     name = "LogSigmoidBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, x):
+        return S.map(lambda v: -S.sp.log(1 + S.sp.exp(-v)), x)
 
     def forward(self, x):
         x = dtypes.floating(x)
@@ -252,10 +266,12 @@ def logsigmoid(input):
 
 
 class Silu(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "SiluBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, x):
+        return S.map(lambda v: v / (1 + S.sp.exp(-v)), x)
 
     def forward(self, x):
         x = dtypes.floating(x)

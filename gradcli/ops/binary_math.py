@@ -52,10 +52,13 @@ def _in_dtype(F, x, dt):
 
 
 class Atan2(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("sa", "sb")
     name = "Atan2Backward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, a, b, *_):
+        a, b = S.saved_const(a, self, 0, self.sa), S.saved_const(b, self, 1, self.sb)
+        return S.map2(S.sp.atan2, a, b)
 
     def forward(self, a, b, dt):
         self.save(a, b)
@@ -86,10 +89,13 @@ class Atan2(Function):
 
 
 class Hypot(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("sa", "sb")
     name = "HypotBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, a, b, *_):
+        a, b = S.saved_const(a, self, 0, self.sa), S.saved_const(b, self, 1, self.sb)
+        return S.map2(lambda u, v: S.sp.sqrt(u**2 + v**2), a, b)
 
     def forward(self, a, b, dt):
         a0, b0 = a, b
@@ -170,4 +176,5 @@ unary(
     "2 ** input",
     "out",
     batch=None,  # sample by sample (torch.vmap batches it: not yet here)
+    formula=lambda sp, v: 2**v,
 )

@@ -30,10 +30,14 @@ from .shape import _int_or_none, _node_class, index, to
 
 
 class Cat(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("axis", "sizes")
     name = "CatBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, *xs):
+        if any(x is None for x in xs):
+            raise S.Unsupported("a constant piece")
+        return np.concatenate([S.obj(x) for x in xs], self.axis)
 
     def forward(self, *xs, axis):
         self.axis = axis
@@ -47,10 +51,14 @@ class Cat(Function):
 
 
 class Stack(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("axis",)
     name = "StackBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, *xs):
+        if any(x is None for x in xs):
+            raise S.Unsupported("a constant piece")
+        return np.stack([S.obj(x) for x in xs], self.axis)
 
     def forward(self, *xs, axis):
         self.axis = axis
@@ -151,10 +159,12 @@ def stack(tensors, dim=0):
 
 
 class Flip(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("axes",)
     name = "FlipBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, x):
+        return np.flip(S.obj(x), self.axes).copy()
 
     def forward(self, x, axes):
         self.axes = axes

@@ -609,11 +609,12 @@ def neg(a):
 class DivScalar(Function):
     """aten::div(Tensor, Scalar), which PyTorch records as DivBackward1."""
 
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-
     __slots__ = ("c",)
     name = "DivBackward1"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, x, *_):
+        return S.obj(x) / S.number(self.c)
 
     def forward(self, x, c):
         self.c = c

@@ -72,12 +72,15 @@ def _select(x, axis, index):
 
 
 class IndexSelect(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("shape", "axis", "index")
     name = "IndexSelectBackward0"
     holds_saved = True  # (its indices: a second backward fails, as in PyTorch)
     saved_names = none("PyTorch's names of its saved values are not recorded")
     saved_extra = {**_DIM_INDEX, "self_sym_sizes": lambda node: tuple(node.shape)}
+
+    def formula(self, S, x, *_):
+        """The elements the index picks: shown as index_select(x) with its Jacobian."""
+        return S.named(_select(S.obj(x), self.axis, self.index))
 
     def forward(self, x, axis, index):
         self.shape, self.axis, self.index = x.shape, axis, index
@@ -246,10 +249,13 @@ class Gather(Function):
     """PyTorch saves self (gather_backward takes it), so changing it in place before
     backward is its version error."""
 
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-
     __slots__ = ("shape", "axis", "index")
     name = "GatherBackward0"
+
+    def formula(self, S, x, *_):
+        """The elements the index picks: shown as gather(x) with its Jacobian."""
+        return S.named(_gather(S.obj(x), self.axis, self.index))
+
     saved_names = ("self",)
     saved_extra = {**_DIM_INDEX, "sparse_grad": lambda node: False}
 

@@ -20,6 +20,17 @@ class NllLoss2d(NllLoss):
     __slots__ = ()
     name = "NllLoss2DBackward0"
 
+    def formula(self, S, x, *_):
+        """-x[b, target, h, w] * weight[target], per position, reduced as nll_loss."""
+        n, _, h, w = self.shape
+        picked = -S.obj(x)[self.index] * S.obj(self.coef)
+        if self.reduction == "none":
+            return picked.reshape(n, h, w)
+        total = S.sum(picked)
+        if self.reduction == "mean":
+            total = total / S.number(self.wsum) if self.wsum else total * S.sp.nan
+        return total
+
     def forward(self, x, cols, coef, keep, reduction="mean", weighted=False):
         n, _, h, w = x.shape
         self.reduction, self.shape = reduction, x.shape

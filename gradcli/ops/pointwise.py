@@ -581,11 +581,25 @@ unary(
 
 
 class Clamp(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("lo", "hi")
     name = "ClampBackward1"
     saved_names = ("self",)
     saved_extra = {"min": lambda node: node.lo, "max": lambda node: node.hi}
+
+    def formula(self, S, x, *_):
+        lo, hi = self.lo, self.hi
+        if any(v is not None and not isinstance(v, (int, float)) for v in (lo, hi)):
+            raise S.Unsupported("tensor bounds")
+
+        def clamped(v):
+            parts = [
+                (S.number(b), v < S.number(b) if k == 0 else v > S.number(b))
+                for k, b in enumerate((lo, hi))
+                if b is not None
+            ]
+            return S.sp.Piecewise(*parts, (v, True))
+
+        return S.map(clamped, x)
 
     def forward(self, x, lo, hi):
         self.lo, self.hi = lo, hi
@@ -689,7 +703,10 @@ class MaxMin(Function):
 
 
 class Maximum(MaxMin):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+    def formula(self, S, a, b, *_):
+        a, b = S.saved_const(a, self, 0, self.sa), S.saved_const(b, self, 1, self.sb)
+        return S.map2(lambda u, v: S.sp.Piecewise((u, u > v), (v, True)), a, b)
+
     __slots__ = ()
     name = "MaximumBackward0"
     saved_names = ("self", "other")
@@ -698,7 +715,10 @@ class Maximum(MaxMin):
 
 
 class Minimum(MaxMin):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+    def formula(self, S, a, b, *_):
+        a, b = S.saved_const(a, self, 0, self.sa), S.saved_const(b, self, 1, self.sb)
+        return S.map2(lambda u, v: S.sp.Piecewise((u, u < v), (v, True)), a, b)
+
     __slots__ = ()
     name = "MinimumBackward0"
     saved_names = ("self", "other")
@@ -746,10 +766,16 @@ with_method_positions(minimum, "minimum")
 
 
 class Where(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("sa", "sb")
     name = "WhereBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, a, b, *_):
+        """cond ? a : b, with the condition it saved."""
+        if not self.saved:
+            raise S.Unsupported("the condition was freed")
+        a, b = S.unknown(a, self, 0, self.sa), S.unknown(b, self, 1, self.sb)
+        return np.where(self.saved[0], S.obj(a), S.obj(b))
 
     def forward(self, a, b, cond, dt):
         self.sa, self.sb = _shapes(a, b)

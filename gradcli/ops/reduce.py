@@ -302,10 +302,13 @@ def prod_all(flat):
 
 
 class Prod(_Reduce):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "ProdBackward0"
     saved_names = ("self", "result")
+
+    def formula(self, S, x):
+        axes = tuple(range(len(self.shape))) if self.axes is None else tuple(self.axes)
+        return S.obj(np.prod(S.obj(x), axis=axes, keepdims=self.keepdim))
 
     def forward(self, x, dim=None, keepdim=False):
         ax = self.setup(x, dim, keepdim)
@@ -338,7 +341,6 @@ class Prod(_Reduce):
 
 
 class ProdDim(Prod):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "ProdBackward1"
 
@@ -562,11 +564,13 @@ _LOG = mkl.unary_fn("log", np.log)
 
 
 class LogSumExp(_Reduce):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "LogsumexpBackward0"
     saved_names = ("self", "result")
     saved_extra = {"dim": saved_dims, "keepdim": saved_keepdim}
+
+    def formula(self, S, x):
+        return S.log(S.sum(S.exp(x), self.axes, self.keepdim))
 
     def forward(self, x, dim, keepdim=False):
         # PyTorch: m = amax (an infinite one taken as 0), log(sum(exp(x - m))) + m, with
@@ -609,10 +613,12 @@ def logsumexp(input, dim=None, keepdim=False):
 
 
 class Cumsum(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("axis",)
     name = "CumsumBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, x, *_):
+        return S.obj(np.cumsum(S.obj(x), axis=self.axis))
 
     def forward(self, x, axis, dt):
         self.axis = axis

@@ -25,7 +25,6 @@ M = Arg((2, 3))
 
 
 class Repeat(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("shape", "repeats")
     name = "RepeatBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -33,6 +32,10 @@ class Repeat(Function):
         "repeats": lambda node: tuple(node.repeats),
         "self_sym_sizes": lambda node: tuple(node.shape),
     }
+
+    def formula(self, S, x):
+        lead = len(self.repeats) - len(self.shape)
+        return np.tile(S.obj(x).reshape((1,) * lead + tuple(self.shape)), self.repeats)
 
     def forward(self, x, repeats):
         self.shape, self.repeats = x.shape, repeats

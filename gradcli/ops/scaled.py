@@ -73,12 +73,14 @@ def _zero_like(v, z=-0.0):
 class AddScaled(Function):
     """self + alpha * other (alpha not 1, or a number first for sub)."""
 
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-
     __slots__ = ("sa", "sb", "alpha")
     name = "AddBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
     sign = 1
+
+    def formula(self, S, a, b, *_):
+        a, b = S.unknown(a, self, 0, self.sa), S.unknown(b, self, 1, self.sb)
+        return S.obj(a) + S.number(self.sign * self.alpha) * S.obj(b)
 
     def forward(self, a, b, alpha, dt):
         self.sa, self.sb = _shapes(a, b)
@@ -109,7 +111,6 @@ class AddScaled(Function):
 
 
 class SubScaled(AddScaled):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "SubBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
