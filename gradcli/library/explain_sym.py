@@ -46,12 +46,12 @@ def number(k):
     if k.is_integer():
         return sp.Integer(int(k))
     text = repr(k)
-    if "e" not in text and len(text) <= 8:
+    if len(text) <= 8:  # a short decimal (0.25, 1e-08): exactly
         f = Fraction(text)
         return sp.Rational(f.numerator, f.denominator)
     for den in (3, 6, 7, 9, 12):  # 1/3 and the like, as float32 or float64 hold them
         f = Fraction(k).limit_denominator(den)
-        if abs(float(f) - k) <= 1e-7 * max(1.0, abs(k)):
+        if f and abs(float(f) - k) <= 1e-7 * abs(k):
             return sp.Rational(f.numerator, f.denominator)
     return sp.Float(k, 17)
 
