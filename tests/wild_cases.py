@@ -740,3 +740,60 @@ errors(
         "torch.ones(2).register_post_accumulate_grad_hook(print)",
     ],
 )
+
+
+case(
+    "histogram/default_bins_float32",
+    """
+    import torch
+    torch.manual_seed(3)
+    t = torch.randn(500).tanh()
+    hy, hx = torch.histogram(t, density=True)
+    print(hy.tolist(), hx.tolist())
+    t32 = torch.randn(2000, dtype=torch.float32) * 3
+    h = torch.histogram(t32, 37)
+    print(h.hist.tolist(), h.bin_edges.tolist())
+    h = torch.histogram(t32, 11, range=(-2.5, 4.0), density=True)
+    print(h.hist.tolist(), h.bin_edges.tolist())
+    """,
+)
+
+
+case(
+    "generator/state",
+    """
+    import torch
+    g = torch.Generator().manual_seed(42)
+    s0 = g.get_state()
+    print(s0.shape, s0.dtype, s0[:32].tolist(), s0[5016:].tolist())
+    a = torch.randn(3, generator=g)
+    s1 = g.get_state()
+    print(s1[:32].tolist(), s1[5016:].tolist())
+    b = torch.rand(700, generator=g)
+    s2 = g.get_state()
+    print(s2[:32].tolist(), s2[-40:].tolist())
+    g.set_state(s1)
+    print(torch.equal(torch.rand(700, generator=g), b))
+    g.set_state(s0)
+    print(torch.equal(torch.randn(3, generator=g), a))
+    h = torch.Generator()
+    h.set_state(s2)
+    print(h.initial_seed(), torch.randn(5, generator=h))
+    g.manual_seed(7)
+    torch.rand(624 * 2, generator=g)
+    print(g.get_state()[:24].tolist())
+    torch.manual_seed(5)
+    st = torch.get_rng_state()
+    x = torch.randn(4)
+    torch.set_rng_state(st)
+    print(torch.equal(torch.randn(4), x), st[:24].tolist())
+    g.set_state(torch.get_rng_state())
+    print(torch.equal(torch.rand(3, generator=g), torch.rand(3)))
+    """,
+)
+
+errors(
+    "generator/state_errors",
+    "import torch\ng = torch.Generator()",
+    ["g.set_state(torch.zeros(10, dtype=torch.uint8))", "g.set_state(torch.zeros(5056))", "torch.set_rng_state(3)"],
+)

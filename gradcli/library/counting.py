@@ -58,7 +58,7 @@ class Histogram(ValuesIndices):
 
 @register(
     "histogram",
-    "histogram(input, bins, *, range=None, weight=None, density=False)",
+    "histogram(input, bins=100, *, range=None, weight=None, density=False)",
     "counts of input's values in bins equal bins (an int) or between given edges (a tensor)",
     method=True,
     category="reduce",
@@ -68,7 +68,7 @@ class Histogram(ValuesIndices):
     checks=none("not differentiable (counts)"),
     parser=None,
 )
-def histogram(input, bins, *, range=None, weight=None, density=False, out=None):  # noqa: A002
+def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):  # noqa: A002
     if type(input) is not Tensor:
         raise GradTypeError(
             f"histogram(): argument 'input' (position 1) must be Tensor, not {type_name(input)}"

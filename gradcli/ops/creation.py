@@ -321,7 +321,20 @@ class TorchGenerator:
     def seed(self):
         return self.gen.seed()
 
-    language_methods = {"initial_seed": initial_seed, "manual_seed": manual_seed, "seed": seed}
+    def get_state(self):
+        return Tensor(self.gen.torch_state())
+
+    def set_state(self, new_state):
+        set_rng_state_of(self.gen, new_state)
+        return self
+
+    language_methods = {
+        "initial_seed": initial_seed,
+        "manual_seed": manual_seed,
+        "seed": seed,
+        "get_state": get_state,
+        "set_state": set_state,
+    }
     language_attrs = {"device": lambda g: Device("cpu")}
 
     def __repr__(self):
@@ -329,6 +342,50 @@ class TorchGenerator:
 
 
 DEFAULT_SEED = 67280421310721  # a new torch.Generator()'s seed (c10's default_rng_seed_val)
+
+
+def set_rng_state_of(gen, new_state, what="set_state"):
+    """A generator's state from a uint8 tensor of torch's layout, with torch's checks."""
+    if type(new_state) is not Tensor:
+        raise GradTypeError(f"expected a torch.ByteTensor, but got {type_name(new_state)}")
+    if new_state.data.dtype != np.uint8:
+        raise GradTypeError("RNG state must be a torch.ByteTensor")
+    if new_state.data.size != 5056:
+        raise GradRuntimeError(
+            "Expected a CPUGeneratorImplState of size 5056 but found the input RNG state "
+            f"size to be {new_state.data.size}"
+        )
+    gen.set_torch_state(new_state.data.reshape(-1))
+
+
+@register(
+    "get_rng_state",
+    "get_rng_state()",
+    "the default generator's state (a uint8 tensor, as torch's)",
+    category="creation",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("random values"),
+    parser=None,
+)
+def get_rng_state():
+    return Tensor(context.current.generator.torch_state())
+
+
+@register(
+    "set_rng_state",
+    "set_rng_state(new_state)",
+    "set the default generator's state (from get_rng_state)",
+    category="creation",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("random values"),
+    parser=None,
+)
+def set_rng_state(new_state):
+    set_rng_state_of(context.current.generator, new_state)
 
 
 def checked_seed(seed):

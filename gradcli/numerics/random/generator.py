@@ -402,6 +402,40 @@ class Generator:
             "next_double_normal": self._next_double_normal,
         }
 
+    def torch_state(self) -> np.ndarray:
+        """The 5,056 bytes of torch's `Generator.get_state()` (CPUGeneratorImplState:
+        the seed, mt19937's `left` and `next` and its 624 words, the cached normal)."""
+        st = self._mt.state["state"]
+        key, pos = np.asarray(st["key"], dtype=np.uint32), int(st["pos"])
+        if pos == _MT_N:  # a twist before the next draw: freshly seeded, or a round done
+            fresh = np.array_equal(key, _init_genrand(self._seed & 0xFFFFFFFF))
+            nxt, left = (0 if fresh else _MT_N), 1
+        else:
+            nxt, left = pos, _MT_N + 1 - pos
+        out = np.zeros(5056, dtype=np.uint8)
+        head = np.array([self._seed], dtype="<u8").view(np.uint8)
+        out[0:8] = head
+        out[8:16] = np.array([left, 1], dtype="<i4").view(np.uint8)
+        out[16:24] = np.array([nxt], dtype="<u8").view(np.uint8)
+        out[24:5016] = key.astype("<u8").view(np.uint8)
+        if self._next_double_normal is not None:
+            out[5024:5032] = np.array([self._next_double_normal], dtype="<f8").view(np.uint8)
+            out[5040:5044] = np.array([1], dtype="<i4").view(np.uint8)
+        return out
+
+    def set_torch_state(self, data: np.ndarray) -> Generator:
+        """The state `torch_state` gives (torch's layout), set."""
+        b = np.ascontiguousarray(data, dtype=np.uint8)
+        self._seed = int(b[0:8].view("<u8")[0])
+        left = int(b[8:12].view("<i4")[0])
+        nxt = int(b[16:24].view("<u8")[0])
+        key = b[24:5016].view("<u8").astype(np.uint32)
+        pos = _MT_N if left == 1 else nxt
+        self._mt.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
+        valid = int(b[5040:5044].view("<i4")[0])
+        self._next_double_normal = float(b[5024:5032].view("<f8")[0]) if valid else None
+        return self
+
     def set_state(self, state: dict) -> Generator:
         self._seed = int(state["seed"])
         self._mt.state = {
