@@ -797,3 +797,44 @@ errors(
     "import torch\ng = torch.Generator()",
     ["g.set_state(torch.zeros(10, dtype=torch.uint8))", "g.set_state(torch.zeros(5056))", "torch.set_rng_state(3)"],
 )
+
+
+case(
+    "graph/module_backward_hooks",
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    lin = nn.Linear(3, 2)
+    def hook(m, gi, go):
+        print("bw", type(m).__name__, gi, go)
+    def prehook(m, go):
+        print("pre", type(m).__name__, go)
+    h = lin.register_full_backward_hook(hook)
+    h2 = lin.register_full_backward_pre_hook(prehook)
+    x = torch.randn(4, 3, requires_grad=True)
+    y = lin(x)
+    print(y.grad_fn, y.grad_fn.next_functions)
+    y.sum().backward()
+    print(x.grad)
+    x2 = torch.randn(4, 3)
+    lin(x2).pow(2).sum().backward()
+    def scale(m, gi, go):
+        return (gi[0] * 10,)
+    h.remove()
+    lin.register_full_backward_hook(scale)
+    x.grad = None
+    lin(x).sum().backward()
+    print(x.grad)
+    seq = nn.Sequential(nn.Linear(3, 3), nn.Tanh(), nn.Linear(3, 1))
+    seq[1].register_full_backward_hook(lambda m, gi, go: print("tanh", gi[0].shape, go[0].shape))
+    seq(x).sum().backward()
+    two = nn.Linear(2, 2)
+    seen = []
+    two.register_full_backward_pre_hook(lambda m, go: (go[0] * 0.5,))
+    two.register_full_backward_hook(lambda m, gi, go: seen.append((gi[0].tolist(), go[0].tolist())))
+    z = torch.tensor([[1., 2.]], requires_grad=True)
+    two(z).sum().backward()
+    print(seen, z.grad)
+    """,
+)

@@ -24,6 +24,7 @@ from ...core.convert import type_name
 from ...core.parameter import is_parameter, mark
 from ...core.tensor import Tensor
 from ..methods import RemovableHandle, requires_grad_ as tensor_requires_grad_
+from .backward_hooks import call_with_hooks
 from .state import ModuleState
 
 
@@ -184,12 +185,25 @@ class Module(ModuleState):
             r = hook(self, args)
             if r is not None:
                 args = r if isinstance(r, tuple) else (r,)
-        out = self.forward(*args, **kwargs)
+        if "_backward_hooks" in d or "_backward_pre_hooks" in d:
+            out = call_with_hooks(self, args, kwargs, lambda a, k: self.forward(*a, **k))
+        else:
+            out = self.forward(*args, **kwargs)
         for hook in list(d.get("_forward_hooks", ())):
             r = hook(self, args, out)
             if r is not None:
                 out = r
         return out
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        hooks = self.__dict__.setdefault("_backward_hooks", [])
+        hooks.insert(0, hook) if prepend else hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        hooks = self.__dict__.setdefault("_backward_pre_hooks", [])
+        hooks.insert(0, hook) if prepend else hooks.append(hook)
+        return RemovableHandle(hooks, hook)
 
     def register_forward_hook(self, hook):
         hooks = self.__dict__.setdefault("_forward_hooks", [])
@@ -418,6 +432,8 @@ Module.language_methods = {
         "extra_repr",
         "register_forward_hook",
         "register_forward_pre_hook",
+        "register_full_backward_hook",
+        "register_full_backward_pre_hook",
         "forward",
     )
 }
