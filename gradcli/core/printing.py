@@ -381,8 +381,8 @@ def show(value) -> str:
     return repr(value)
 
 
-_showing = set()  # ids of the lists being shown (a list that holds itself)
-CLASS_NAMES = {}  # id(value) -> (value, name): built-ins that print as Python's classes
+_showing: set = set()  # ids of the lists being shown (a list that holds itself)
+CLASS_NAMES: dict = {}  # id(value) -> (value, name): built-ins that print as Python's classes
 _PY_CALLABLES = (
     types.FunctionType,
     types.BuiltinFunctionType,

@@ -35,7 +35,7 @@ from .passes import (
     vjp,
 )
 
-_FRESH = {}  # id(leaf) -> (sum, .grad) stored by the running create_graph backward
+_FRESH: dict = {}  # id(leaf) -> (sum, .grad) stored by the running create_graph backward
 
 
 class CopyGrad(Function):

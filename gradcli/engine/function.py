@@ -18,6 +18,8 @@ PyTorch's name for it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..runtime import context
@@ -49,14 +51,14 @@ class Function:
     )
     # The facets each op declares in its own class body (engine/declare.py; the test of
     # the declarations fails on a facet a concrete op leaves to these defaults):
-    name = "Backward"  # PyTorch's grad_fn name
-    jvp = None  # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); none(why): no rule
+    name: str = "Backward"  # PyTorch's grad_fn name
+    jvp: Any = None  # forward-mode rule, jvp(ts, F, *saved) (engine/forward.py); none(why): no rule
     # PyTorch's view of the saved values (engine/saved.py):
-    saved_names = None  # per saved value, PyTorch's name (grad_fn._saved_<name>), None: not
+    saved_names: Any = None  # per saved value, PyTorch's name (grad_fn._saved_<name>), None: not
     #                     saved; none(why): the names are not known (every value is packed)
-    saved_order = None  # the saved values' positions in the order PyTorch saves them
-    saved_extra = None  # the node's other _saved_<name> attributes: name -> function(node)
-    saved_uses = None  # per saved value, the inputs whose gradient uses it (None: all)
+    saved_order: Any = None  # the saved values' positions in the order PyTorch saves them
+    saved_extra: Any = None  # the node's other _saved_<name> attributes: name -> function(node)
+    saved_uses: Any = None  # per saved value, the inputs whose gradient uses it (None: all)
     differentiable_twice = True
     # what PyTorch saves for the backward (indices, a mask) is kept outside `saved`: the
     # backward frees it all the same (saved becomes None), so a second pass fails

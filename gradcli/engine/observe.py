@@ -17,7 +17,7 @@ gradients that flowed.
 from __future__ import annotations
 
 TRACER = None
-FLOWS = []
+FLOWS: list = []
 FLOW_KEEP = 4
 FLOW_SMALL = 1024
 FLOW_NODES = 10000  # bigger graphs are not recorded
@@ -38,7 +38,7 @@ def start_flow(nodes: int):
     if not 0 < nodes <= FLOW_NODES:
         return None
     _passes[0] += 1
-    rec = (_passes[0], {})
+    rec: tuple = (_passes[0], {})
     FLOWS.append(rec)
     if len(FLOWS) > FLOW_KEEP:
         del FLOWS[0]

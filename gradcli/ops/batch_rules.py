@@ -25,7 +25,7 @@ from ..core.tensor import Tensor
 from .batching import Batched, call, expand_to, op, unwrap, wrap
 from .registry import BUILTINS, FUNCTIONS, batch_kind
 
-_SIGS = {}
+_SIGS: dict = {}
 
 
 def _bind(fn, args, kwargs):

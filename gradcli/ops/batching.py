@@ -142,7 +142,7 @@ def wrap(obj, level):
 
 # ---------------------------------------------------------------- calling ops
 
-_NAMES = {}
+_NAMES: dict = {}
 
 
 def name_of(fn):
@@ -158,7 +158,7 @@ def name_of(fn):
     return hit[0] if hit is not None and hit[1] is fn else None
 
 
-EXTRA_NAMES = {}  # other function objects of the library that are ops by another name
+EXTRA_NAMES: dict = {}  # other function objects of the library that are ops by another name
 
 
 def call(fn, args, kwargs=None):
@@ -218,7 +218,7 @@ def _sample(obj, level, b):
     return obj
 
 
-SAME_RANDOMNESS = set()  # the levels of vmap(randomness="same") running
+SAME_RANDOMNESS: set = set()  # the levels of vmap(randomness="same") running
 
 
 def loop(fn, args, kwargs, level, size=None):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 import operator
 
@@ -26,7 +28,7 @@ from ..runtime import context
 np.seterr(all="ignore")  # PyTorch's edge values (inf, nan) are results, not errors
 
 X = (Arg((2, 3)),)
-UNARY_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((Arg((2, 3)),), {})]
+UNARY_CHECKS: list = [((Arg(()),), {}), ((Arg((3,)),), {}), ((Arg((2, 3)),), {})]
 
 
 def _cast(out, dt):
@@ -44,7 +46,7 @@ def _shapes(a, b):
 
 _FAST = (Tensor, int, float)
 #: a float16 tensor and a Python number: mul, div, floor_divide, pow (ops/half_nodes.py)
-HALF_NUMBER = {}
+HALF_NUMBER: dict = {}
 
 
 def _args2(a, b):
@@ -121,7 +123,8 @@ class _Arith(Function):
 
     __slots__ = ("sa", "sb", "k")  # k: a Python number second operand (for its formula)
     sums_as_is = True
-    ufunc = pair = None
+    ufunc: Any = None
+    pair: Any = None
     keeps = False
 
     def forward(self, a, b, dt):
@@ -557,7 +560,7 @@ class RemainderScalar(Remainder):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "RemainderBackward0"
-    saved_names = (None, None)  # tensor % number: PyTorch saves nothing
+    saved_names: Any = (None, None)  # tensor % number: PyTorch saves nothing
 
 
 @register(

@@ -3,6 +3,8 @@ base and helpers they use); var/std of a whole tensor as PyTorch computes them."
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine.declare import none
 
 import math
@@ -178,7 +180,7 @@ class Var(_Reduce):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("c", "n")
     name = "VarBackward0"
-    saved_names = ("self", None)  # var keeps its result for its own use only
+    saved_names: Any = ("self", None)  # var keeps its result for its own use only
     root = False
 
     def forward(self, x, dim=None, correction=1, keepdim=False):

@@ -22,7 +22,8 @@ from ..core.tensor import Tensor
 from ..engine.function import Function
 from ..engine.saved import saved_const, saved_operands
 from ..engine.zero_terms import Zero, sum_terms
-from ..engine.forward import add_terms, linear
+from ..engine.forward import add_terms
+from ..engine.forward import linear as linear_jvp
 from .registry import Arg, register
 from .linalg import matmul, mm, t
 from .shape import reshape, squeeze, unsqueeze
@@ -60,7 +61,7 @@ class Gather(Function):
     name = "IndexBackward0"
     holds_saved = True  # (its indices: a second backward fails, as in PyTorch)
     saved_names = none("PyTorch's names of its saved values are not recorded")
-    jvp = linear
+    jvp = linear_jvp
 
     def forward(self, x, idx, valid):
         self.idx, self.valid, self.shape = idx, valid, x.shape
@@ -78,7 +79,7 @@ class Scatter(Function):
     __slots__ = ("idx", "valid")
     name = "IndexPutBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
-    jvp = linear
+    jvp = linear_jvp
 
     def forward(self, g, idx, valid, shape):
         self.idx, self.valid = idx, valid

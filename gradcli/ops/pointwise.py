@@ -28,7 +28,7 @@ from .fused_grads import sigmoid_grad, tanh_grad
 np.seterr(all="ignore")  # PyTorch's edge values (inf, nan) are results, not errors
 
 X = (Arg((2, 3)),)
-UNARY_CHECKS = [((Arg(()),), {}), ((Arg((3,)),), {}), ((Arg((2, 3)),), {})]
+UNARY_CHECKS: list = [((Arg(()),), {}), ((Arg((3,)),), {}), ((Arg((2, 3)),), {})]
 from .elementwise import _args2, _cast, _shapes, _wrapped
 from .combine import MaskedFill
 

@@ -484,7 +484,7 @@ def _node_class(name):
     return cls
 
 
-_NODE_CLASSES = {}
+_NODE_CLASSES: dict = {}
 
 
 def _tensor_type(dt):
@@ -742,7 +742,7 @@ def _pad_class(name):
     return cls
 
 
-_PAD_CLASSES = {}
+_PAD_CLASSES: dict = {}
 
 
 @tensor_f("pad_into")

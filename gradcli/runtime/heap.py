@@ -40,7 +40,7 @@ GLIBC_VARS = (
 )
 OPT_OUT = "GRADCLI_NO_MALLOPT"
 
-_libc = []  # glibc once tune() has set it up, else empty
+_libc: list = []  # glibc once tune() has set it up, else empty
 
 
 def wanted(environ=None) -> bool:

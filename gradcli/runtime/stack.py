@@ -20,6 +20,8 @@ function (about 6 units a call).
 
 from __future__ import annotations
 
+from typing import Any
+
 import sys
 
 RECURSION_LIMIT = 20_000
@@ -27,7 +29,7 @@ BYTES_PER_UNIT = 2048
 HEADROOM = 8 << 20
 UNITS_PER_CALL = 20 / 3  # a plain user function's call: about 6 units, with a margin
 
-_state = {"limit": None}
+_state: dict[str, Any] = {"limit": None}
 
 
 def _stack_bytes():

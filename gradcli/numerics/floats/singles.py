@@ -18,7 +18,7 @@ F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
 F32_MAX = float(np.finfo(np.float32).max)
 EXACT_INT = 1 << 53
-_ROUNDED = {}  # Python number -> its float32 value, as a Python float
+_ROUNDED: dict = {}  # Python number -> its float32 value, as a Python float
 _KEEP = 256
 
 

@@ -232,10 +232,10 @@ def _stage(plan_stage, x):
     return 0 if 256 <= rel <= 3840 else 1
 
 
-_PLANS = {}
+_PLANS: dict = {}
 #: the plans' closures by dtype, then size, for one thread's range from `RUN_MIN` values
 #: (summation.torch_sum looks here first: two look-ups, no tuple key)
-_RUNS = {}
+_RUNS: dict = {}
 RUN_MIN = 64
 _ZERO32 = np.float32(0.0)
 #: up to this many values a plan copies the values into its buffer first
