@@ -321,3 +321,23 @@ def test_custom_function_and_topk_are_named_functions():
     )
     assert "derivative: ∂out/∂v₀ = 2·v₀; ∂out/∂v₁ = 0; ∂out/∂v₂ = 2·v₂\n" in out
     assert out.count("equal to autograd's gradient") == 2
+
+
+def test_sums_over_some_dims_and_broadcasting():
+    src = (
+        "x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)\n"
+        "b = torch.tensor([0.5, -1., 2.], requires_grad=True)\n"
+        "y = (x + b).sum(0)\nexplain(y, b)\nm = (x * x).mean(1)\nexplain(m)\n"
+        "d = diff(lambda v: (v * v).sum() + v.exp().sum(), torch.tensor([1., 2.]))\n"
+    )
+    code, out, err = run(src)
+    assert code == 0, err
+    assert "steps:      yᵢ = 2·bᵢ + Σⱼ xⱼᵢ\n" in out
+    assert "derivative: ∂y/∂bᵢ = 2\n" in out
+    assert "note:       y has 3 elements: this is the derivative of their sum" in out
+    assert "steps:      mᵢ = Σⱼ xᵢⱼ²/3\n" in out
+    assert "derivative: ∂m/∂xᵢⱼ = 2·xᵢⱼ/3\n" in out
+    assert (
+        "∂f/∂vᵢ = 2·vᵢ + exp(vᵢ)\nat v = tensor([1., 2.]): tensor([ 4.7183, 11.3891]), equal to"
+        in out
+    )

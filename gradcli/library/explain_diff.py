@@ -11,7 +11,7 @@ from ..core.tensor import Tensor
 from ..engine.autograd import run_backward
 from . import explain_core as ec
 from . import explain_sym as es
-from .explain_print import ascii_terminal, latex, one_line, sup
+from .explain_print import ascii_terminal, latex, one_line, partial, sup, tensor_label
 from .explain_text import _one_line_tensor
 
 
@@ -72,9 +72,12 @@ class DiffExplanation:
         return one_line(self.expr, style)
 
     def lines(self, style):
-        d = "d" if style != "unicode" else "d"
         order = "" if self.n == 1 else (f"^{self.n}" if style == "ascii" else sup(self.n))
-        lhs = f"{d}{order}f/{d}{self.name}{order}"
+        shape = self.leaf_syms.shape if hasattr(self, "leaf_syms") else ()
+        if shape:  # the gradient of a function of a tensor: by each element
+            lhs = partial("f", tensor_label(self.name, ec.LETTERS[: len(shape)], style), style)
+        else:
+            lhs = f"d{order}f/d{self.name}{order}"
         out = [f"{lhs} = {one_line(self.expr, style)}"]
         if self.x is not None:
             v, auto = self.value()

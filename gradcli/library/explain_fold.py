@@ -10,6 +10,7 @@ gives the same formula, that is it.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -20,22 +21,34 @@ LETTERS = "ijklmn"
 
 class Owners:
     """Which tensor each element symbol belongs to: `whole` (symbol -> (name, array,
-    position)), and for folding also the rows of matrices (a tensor with its leading
-    indices fixed, named `W@0`: symbol -> [(name, array, position)])."""
+    position)), and for folding also the slices of a tensor with some of its indices
+    fixed (a row `W@0_*`, a column `x@*_1`: symbol -> [(name, array, position)])."""
 
     def __init__(self, arrays):
         self.arrays = list(arrays)  # [(name, object array of symbols)]
         self.whole = {}
         self.multi = {}
+        self.slices = []  # (name, array, fixed dims)
         for name, arr in self.arrays:
             for idx in np.ndindex(*arr.shape):
                 s = arr[idx]
                 self.whole[s] = (name, arr, idx)
                 self.multi.setdefault(s, []).append((name, arr, idx))
-            for k in range(1, arr.ndim):
-                for lead in np.ndindex(*arr.shape[:k]):
-                    part = arr[lead]
-                    pname = name + "@" + "_".join(str(i) for i in lead)
+            nd = arr.ndim
+            if nd < 2 or nd > 3:
+                continue
+            for fixed in itertools.chain.from_iterable(
+                itertools.combinations(range(nd), k) for k in range(1, nd)
+            ):
+                self.slices.append((name, arr, fixed))
+                for at in np.ndindex(*[arr.shape[d] for d in fixed]):
+                    key = [slice(None)] * nd
+                    parts = ["*"] * nd
+                    for d, v in zip(fixed, at):
+                        key[d] = v
+                        parts[d] = str(v)
+                    part = arr[tuple(key)]
+                    pname = name + "@" + "_".join(parts)
                     for idx in np.ndindex(*part.shape):
                         self.multi[part[idx]].append((pname, part, idx))
 
@@ -134,28 +147,26 @@ def _align(shape, ref):
 
 def generic_map(pos, ref_shape, owners, letters):
     """σ_pos: each tensor's element at position pos (broadcast to ref_shape) -> its
-    generic symbol (name__letters); and for the rows of matrices (IndexedBase `W@0`)
-    whose fixed indices are pos's, their generic name (`W__i`)."""
+    generic symbol (name__letters); and for the slices of tensors (IndexedBase `W@0_*`)
+    whose fixed indices are pos's, their generic name (`W@i_*`)."""
     sub, bases = {}, {}
     for name, arr in owners.arrays:
         sh = arr.shape
-        if not sh:
-            continue
-        if len(sh) <= len(ref_shape):
+        if sh and len(sh) <= len(ref_shape):
             dims = _align(sh, ref_shape)
             if dims is not None:
                 idx = tuple(0 if d is None else pos[d] for d in dims)
                 lets = "".join(letters[d] for d in dims if d is not None)
                 sub[arr[idx]] = sp.Symbol(name + ("__" + lets if lets else ""), real=True)
-        for k in range(1, len(sh)):
-            lead = sh[:k]
-            dims = _align(lead, ref_shape) if k <= len(ref_shape) else None
-            if dims is None or None in dims:
-                continue
-            fixed = tuple(pos[d] for d in dims)
-            bases[name + "@" + "_".join(str(i) for i in fixed)] = (
-                name + "__" + "".join(letters[d] for d in dims)
-            )
+    for name, arr, fixed in owners.slices:
+        dims = _align(tuple(arr.shape[d] for d in fixed), ref_shape)
+        if dims is None or None in dims:
+            continue
+        parts, generic = ["*"] * arr.ndim, ["*"] * arr.ndim
+        for d, dd in zip(fixed, dims):
+            parts[d] = str(pos[dd])
+            generic[d] = letters[dd]
+        bases[name + "@" + "_".join(parts)] = name + "@" + "_".join(generic)
     return sub, bases
 
 
@@ -183,8 +194,11 @@ def collapse(arr, owners, letters=None):
     first = temps[0]
     if any(s in owners.whole for s in first.free_symbols):
         return None  # still reads single elements of some tensor
-    if any("@" in str(b.label) for b in first.atoms(sp.IndexedBase)):
-        return None  # a row of a matrix that is not this element's
+    if any(
+        any(c.isdigit() for c in str(b.label).partition("@")[2])
+        for b in first.atoms(sp.IndexedBase)
+    ):
+        return None  # a slice of a tensor that is not this element's
     if all(t == first for t in temps[1:]):
         return first
     if _numerically_equal(temps):

@@ -55,16 +55,22 @@ def _latex_base(base):
     return base if len(base) == 1 else r"\mathrm{" + base.replace("_", r"\_") + "}"
 
 
-def _indexed_base(label):
-    """An IndexedBase's label as (tensor name, fixed index text): 'W__i' -> ('W', 'i'),
-    'W@0' -> ('W', '0'), 'x' -> ('x', '')."""
-    if "__" in label:
-        base, _, letters = label.rpartition("__")
-        return base, letters
-    if "@" in label:
-        base, _, fixed = label.partition("@")
-        return base, fixed.replace("_", "")
-    return label, ""
+def _indexed(e):
+    """An Indexed element as (tensor name, index text): x[j] -> ('x', 'j'); a slice's
+    `W@i_*`[j] -> ('W', 'ij'), `x@*_1`[i] -> ('x', 'i1')."""
+    base, parts = indexed_parts(e)
+    return base, "".join(parts)
+
+
+def indexed_parts(e):
+    """As _indexed, the index as a list: ('W', ['i', 'j'])."""
+    label = str(e.base.label)
+    idx = [str(i) for i in e.indices]
+    if "@" not in label:
+        return label, idx
+    base, _, pattern = label.partition("@")
+    it = iter(idx)
+    return base, [next(it, "?") if p == "*" else p for p in pattern.split("_")]
 
 
 def sup(n) -> str:
@@ -87,12 +93,11 @@ class OneLine(StrPrinter):
         return e.name
 
     def _print_Indexed(self, e):
-        base, fixed = _indexed_base(str(e.base.label))
-        idx = fixed + "".join(str(i) for i in e.indices)
+        base, idx = _indexed(e)
         if self.style == "unicode":
             return base + idx.translate(SUB)
         if self.style == "plain":
-            return f"{base}[{', '.join(str(i) for i in e.indices)}]"
+            return f"{base}[{', '.join(indexed_parts(e)[1])}]"
         return base + "_" + idx
 
     def _print_Idx(self, e):
@@ -167,8 +172,7 @@ def one_line(expr, style: str) -> str:
 
 def latex(expr) -> str:
     def indexed(e):
-        base, fixed = _indexed_base(str(e.base.label))
-        idx = fixed + "".join(str(i) for i in e.indices)
+        base, idx = _indexed(e)
         return sp.Symbol(f"{_latex_base(base)}_{{{idx}}}")
 
     expr = expr.replace(lambda a: isinstance(a, sp.Indexed), indexed)
