@@ -334,3 +334,47 @@ case(
     print(torch.autograd.grad((ga * gv.sum()).sum(), [a, v]))
 """,
 )
+
+case(
+    "create_graph_names/sum_to",
+    """
+    a = torch.tensor(2.0, requires_grad=True)
+    b = torch.tensor([[0.5, 1.75]], requires_grad=True)
+    c = torch.tensor([0.5, 1.75], requires_grad=True)
+    x = torch.tensor([[2.0, -2.5], [1.5, 0.25], [-2.5, 0.25]], requires_grad=True)
+    y = (x * a + x * b + x * c) ** 2
+    for g in torch.autograd.grad(y.sum(), [a, b, c], create_graph=True):
+        print(g)
+""",
+)
+case(
+    "create_graph_names/matmul_folded",
+    """
+    a = torch.tensor([[[0.5, -0.5, 0.25], [-0.75, -0.5, -1.25]], [[1.75, -0.75, 1.5], [3.0, -2.5, 0.5]]], requires_grad=True)
+    b = torch.tensor([[-2.5, 1.0], [0.25, 2.0], [1.75, -1.0]], requires_grad=True)
+    v = torch.tensor([-2.5, 0.25, 1.75], requires_grad=True)
+    for other in (b, v):
+        t = a @ other
+        w = torch.ones_like(t).requires_grad_()
+        ga, gb = torch.autograd.grad((t * t * w).sum(), [a, other], create_graph=True)
+        print(ga, gb)
+        print(torch.autograd.grad((ga.sum() + gb.sum()) ** 2, [a, other, w]))
+""",
+)
+case(
+    "create_graph_names/add_alpha",
+    """
+    a = torch.tensor([[2.0, -0.75], [-0.75, 2.0]], dtype=torch.float32, requires_grad=True)
+    for t in (torch.add(torch.tensor(2.0, dtype=torch.float32), a, alpha=2), torch.sub(1.0, a, alpha=3)):
+        g, = torch.autograd.grad((t * t).sum(), a, create_graph=True)
+        print(g, torch.autograd.grad(g.sum(), a))
+""",
+)
+case(
+    "names/flatten_of_keepdim_sum",
+    """
+    a = torch.tensor([[-2.5, 1.5, 1.0], [-0.75, -2.5, 3.0]], requires_grad=True)
+    print(torch.flatten(a.sum(dim=1, keepdim=True), 0, 1))
+    print(a.sum(dim=0, keepdim=True).reshape(-1))
+""",
+)

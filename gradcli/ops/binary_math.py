@@ -15,26 +15,12 @@ from ..core import dtypes
 from ..engine.function import Function
 from ..engine.forward import add_terms
 from .combine import MaskedFill
-from .elementwise import Mul, _float_dt
+from .elementwise import MulScalar, _float_dt, times_scalar  # noqa: F401 (addmm's)
 from .pointwise import unary
 from .registry import Arg, Inplace, Parser, register
 from .tensor_args import tensors_only, with_method_positions
 
 LN2 = 0.6931471805599453  # M_LN2
-
-
-class MulScalar(Mul):
-    """tensor * a C++ Scalar inside a derivative formula: PyTorch's MulBackward1."""
-
-    __slots__ = ()
-    name = "MulBackward1"
-
-    def next_functions(self):
-        return super().next_functions()[:1]  # the Scalar is no input of the node
-
-
-def times_scalar(F, t, c):
-    return MulScalar.apply(t, c, dt=t.data.dtype) if F.tensor_mode else t * c
 
 
 def _operands(node, a, b, dt):

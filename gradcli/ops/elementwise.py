@@ -627,3 +627,17 @@ class DivScalar(Function):
         return (g / self.c,)
 
     jvp = linear
+
+
+class MulScalar(Mul):
+    """tensor * a C++ Scalar inside a derivative formula: PyTorch's MulBackward1."""
+
+    __slots__ = ()
+    name = "MulBackward1"
+
+    def next_functions(self):
+        return super().next_functions()[:1]  # the Scalar is no input of the node
+
+
+def times_scalar(F, t, c):
+    return MulScalar.apply(t, c, dt=t.data.dtype) if F.tensor_mode else t * c

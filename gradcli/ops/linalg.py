@@ -145,6 +145,8 @@ class Matmul(Function):
         if not F.tensor_mode:
             return matmul_nd_grads(g, a, b, self.fold, self.needs[0], self.needs[1], F.sum_to)
         sa, sb = self.sa, self.sb
+        if self.fold and len(sa) >= 3 and len(sb) <= 2:
+            return self._folded(g, F, a, b)
         a2 = F.reshape(a, (1,) + sa) if len(sa) == 1 else a
         b2 = F.reshape(b, sb + (1,)) if len(sb) == 1 else b
         g2 = g
@@ -163,6 +165,29 @@ class Matmul(Function):
                 F.swapaxes(a2, -1, -2) @ g2, b2.shape if not F.tensor_mode else b2.data.shape
             )
             gb = F.reshape(gb, sb)
+        return ga, gb
+
+    def _folded(self, g, F, a, b):
+        """Under create_graph, the gradients of a product PyTorch folds (a of 3 or more dims
+        times a matrix or vector: a.reshape(-1, k).mm(b), viewed back) as its backward
+        makes them: an mm (or mv) for b, the product with b viewed back for a."""
+        sa, sb = self.sa, self.sb
+        rows = 1
+        for n in sa[:-1]:
+            rows *= n
+        af = F.reshape(a, (rows, sa[-1]))
+        gf = F.reshape(g, (rows,) + sb[1:])
+        ga = gb = None
+        if len(sb) == 2:
+            if self.needs[0]:
+                ga = F.reshape(gf @ F.transpose(b), sa)
+            if self.needs[1]:
+                gb = F.transpose(af) @ gf
+        else:
+            if self.needs[0]:
+                ga = F.reshape(F.outer(gf, b), sa)
+            if self.needs[1]:
+                gb = F.transpose(af) @ gf
         return ga, gb
 
     jvp = bilinear

@@ -98,7 +98,9 @@ class Sum(_Reduce):
 
     def forward(self, x, dim=None, keepdim=False, dtype=None):
         ax = self.setup(x, dim, keepdim)
-        return sum_axes(x, ax, keepdim, _acc_dtype(x, dtype))
+        out = sum_axes(x, ax, keepdim, _acc_dtype(x, dtype))
+        # dense, as PyTorch's result is (a reshape of it is then a view: ViewBackward0)
+        return out if out.flags.c_contiguous else np.ascontiguousarray(out)
 
     def backward(self, g, F):
         return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
@@ -232,11 +234,15 @@ def sum_dims(g, axes, keepdim):
 def _sum_to_t(g, shape):
     if g.data.shape == tuple(shape):
         return g
+    if not shape:  # PyTorch's sum_to: sum() (SumBackward0), else sum(dims, keepdim=True)
+        return sum_(g)  # (SumBackward1), viewed to the shape when dims were dropped
     lead = g.data.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and g.data.shape[i + lead] != 1
     )
-    return reshape(sum_dims(g, axes, True), tuple(shape))
+    if axes:
+        g = sum_dims(g, axes, True)
+    return reshape(g, tuple(shape)) if lead else g
 
 
 @register(

@@ -14,7 +14,7 @@ from ..runtime.errors import GradRuntimeError, GradTypeError, broadcast_error
 from ..numerics.floats.scaled_add import scaled_add
 from ..core.tensor import Tensor, type_name
 from ..engine.function import Function
-from .elementwise import _bool_sub_check, _operands, _shapes
+from .elementwise import _bool_sub_check, _operands, _shapes, times_scalar
 from .elementwise import add as _plain_add, sub as _plain_sub
 from .registry import Arg, Parser, register
 
@@ -92,8 +92,8 @@ class AddScaled(Function):
         gb = None
         if n[1]:
             gb = -g if self.sign < 0 else g
-            if self.alpha != 1:
-                gb = gb * self.alpha
+            if self.alpha != 1:  # maybe_multiply(grad, alpha): MulBackward1 under create_graph
+                gb = times_scalar(F, gb, self.alpha)
             gb = F.sum_to(gb, self.sb)
         return (F.sum_to(g, self.sa) if n[0] else None, gb)
 
