@@ -795,7 +795,11 @@ case(
 errors(
     "generator/state_errors",
     "import torch\ng = torch.Generator()",
-    ["g.set_state(torch.zeros(10, dtype=torch.uint8))", "g.set_state(torch.zeros(5056))", "torch.set_rng_state(3)"],
+    [
+        "g.set_state(torch.zeros(10, dtype=torch.uint8))",
+        "g.set_state(torch.zeros(5056))",
+        "torch.set_rng_state(3)",
+    ],
 )
 
 
@@ -836,5 +840,182 @@ case(
     z = torch.tensor([[1., 2.]], requires_grad=True)
     two(z).sum().backward()
     print(seen, z.grad)
+    """,
+)
+
+
+# makemore part 3 (batch norm, the "PyTorch-ified" layers as the notebook writes them),
+# shortened to 30 steps; changed from the notebook: type(layer).__name__ for
+# layer.__class__.__name__, gradient statistics at 4 digits (float32 training: their
+# last bits differ after 30 steps)
+case(
+    "makemore/part3_batchnorm",
+    """
+    import torch
+    import torch.nn.functional as F
+    import random
+    torch.set_default_dtype(torch.float32)
+    words = ['emma', 'olivia', 'ava', 'isabella', 'sophia', 'charlotte', 'mia', 'amelia', 'harper', 'evelyn', 'abigail', 'emily', 'elizabeth', 'mila', 'ella', 'avery', 'sofia', 'camila', 'aria', 'scarlett', 'victoria', 'madison', 'luna', 'grace', 'chloe', 'penelope', 'layla', 'riley', 'zoey', 'nora', 'lily', 'eleanor', 'hannah', 'lillian', 'addison', 'aubrey', 'ellie', 'stella', 'natalie', 'zoe', 'leah', 'hazel', 'violet', 'aurora', 'savannah', 'audrey', 'brooklyn', 'bella', 'claire', 'skylar', 'quinn', 'jack', 'xavier', 'kai', 'wyatt']
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s:i+1 for i,s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i:s for s,i in stoi.items()}
+    print(itos)
+    block_size = 3
+    def build_dataset(words):
+      X, Y = [], []
+      for w in words:
+        context = [0] * block_size
+        for ch in w + '.':
+          ix = stoi[ch]
+          X.append(context)
+          Y.append(ix)
+          context = context[1:] + [ix]
+      X = torch.tensor(X)
+      Y = torch.tensor(Y)
+      print(X.shape, Y.shape)
+      return X, Y
+    random.seed(42)
+    random.shuffle(words)
+    n1 = int(0.8*len(words))
+    n2 = int(0.9*len(words))
+    Xtr, Ytr = build_dataset(words[:n1])
+    Xdev, Ydev = build_dataset(words[n1:n2])
+    Xte, Yte = build_dataset(words[n2:])
+
+    class Linear:
+      def __init__(self, fan_in, fan_out, bias=True):
+        self.weight = torch.randn((fan_in, fan_out), generator=g) / fan_in**0.5
+        self.bias = torch.zeros(fan_out) if bias else None
+      def __call__(self, x):
+        self.out = x @ self.weight
+        if self.bias is not None:
+          self.out += self.bias
+        return self.out
+      def parameters(self):
+        return [self.weight] + ([] if self.bias is None else [self.bias])
+
+    class BatchNorm1d:
+      def __init__(self, dim, eps=1e-5, momentum=0.1):
+        self.eps = eps
+        self.momentum = momentum
+        self.training = True
+        self.gamma = torch.ones(dim)
+        self.beta = torch.zeros(dim)
+        self.running_mean = torch.zeros(dim)
+        self.running_var = torch.ones(dim)
+      def __call__(self, x):
+        if self.training:
+          xmean = x.mean(0, keepdim=True)
+          xvar = x.var(0, keepdim=True)
+        else:
+          xmean = self.running_mean
+          xvar = self.running_var
+        xhat = (x - xmean) / torch.sqrt(xvar + self.eps)
+        self.out = self.gamma * xhat + self.beta
+        if self.training:
+          with torch.no_grad():
+            self.running_mean = (1 - self.momentum) * self.running_mean + self.momentum * xmean
+            self.running_var = (1 - self.momentum) * self.running_var + self.momentum * xvar
+        return self.out
+      def parameters(self):
+        return [self.gamma, self.beta]
+
+    class Tanh:
+      def __call__(self, x):
+        self.out = torch.tanh(x)
+        return self.out
+      def parameters(self):
+        return []
+
+    vocab_size = len(itos)
+    n_embd = 10
+    n_hidden = 100
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((vocab_size, n_embd), generator=g)
+    layers = [
+      Linear(n_embd * block_size, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+      Linear(           n_hidden, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+      Linear(           n_hidden, vocab_size, bias=False), BatchNorm1d(vocab_size),
+    ]
+    with torch.no_grad():
+      layers[-1].gamma *= 0.1
+      for layer in layers[:-1]:
+        if isinstance(layer, Linear):
+          layer.weight *= 5/3
+    parameters = [C] + [p for layer in layers for p in layer.parameters()]
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+      p.requires_grad = True
+    max_steps = 30
+    batch_size = 32
+    lossi = []
+    ud = []
+    for i in range(max_steps):
+      ix = torch.randint(0, Xtr.shape[0], (batch_size,), generator=g)
+      Xb, Yb = Xtr[ix], Ytr[ix]
+      emb = C[Xb]
+      x = emb.view(emb.shape[0], -1)
+      for layer in layers:
+        x = layer(x)
+      loss = F.cross_entropy(x, Yb)
+      for layer in layers:
+        layer.out.retain_grad()
+      for p in parameters:
+        p.grad = None
+      loss.backward()
+      lr = 0.1 if i < 150000 else 0.01
+      for p in parameters:
+        p.data += -lr * p.grad
+      if i % 10 == 0:
+        print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')
+      lossi.append(loss.log10().item())
+      with torch.no_grad():
+        ud.append([((lr*p.grad).std() / p.data.std()).log10().item() for p in parameters])
+    for i, layer in enumerate(layers[:-1]):
+      if isinstance(layer, Tanh):
+        t = layer.out
+        print('layer %d (%10s): mean %+.2f, std %.2f, saturated: %.2f%%' % (i, type(layer).__name__, t.mean(), t.std(), (t.abs() > 0.97).float().mean()*100))
+        hy, hx = torch.histogram(t, density=True)
+        print(hy.shape, hx.shape)
+    for i,p in enumerate(parameters):
+      t = p.grad
+      if p.ndim == 2:
+        print('weight %10s | mean %+f | std %.3e | grad:data ratio %.3e' % (tuple(p.shape), t.mean(), t.std(), t.std() / p.std()))
+    @torch.no_grad()
+    def split_loss(split):
+      x,y = {
+        'train': (Xtr, Ytr),
+        'val': (Xdev, Ydev),
+        'test': (Xte, Yte),
+      }[split]
+      emb = C[x]
+      x = emb.view(emb.shape[0], -1)
+      for layer in layers:
+        x = layer(x)
+      loss = F.cross_entropy(x, y)
+      print(split, round(loss.item(), 3))
+    for layer in layers:
+      layer.training = False
+    split_loss('train')
+    split_loss('val')
+    g = torch.Generator().manual_seed(2147483647 + 10)
+    for _ in range(5):
+        out = []
+        context = [0] * block_size
+        while True:
+          emb = C[torch.tensor([context])]
+          x = emb.view(emb.shape[0], -1)
+          for layer in layers:
+            x = layer(x)
+          logits = x
+          probs = F.softmax(logits, dim=1)
+          ix = torch.multinomial(probs, num_samples=1, generator=g).item()
+          context = context[1:] + [ix]
+          out.append(ix)
+          if ix == 0:
+            break
+        print(''.join(itos[i] for i in out))
+    torch.set_default_dtype(torch.float64)
     """,
 )

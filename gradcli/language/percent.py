@@ -14,6 +14,7 @@ from ..runtime.errors import GradError, GradValueError
 from ..runtime.limits import check_format_spec, check_items
 from ..core.printing import show, show_str
 from ..core.tensor import Tensor
+from ..runtime import context
 
 #: the most characters a number's conversion gives without a width or precision (%f of
 #: 1e308: 316)
@@ -36,6 +37,13 @@ class _Shown:
         return show(self.v)
 
 
+#: what Tensor.__float__ says (once) of a tensor that requires grad
+SCALAR_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+    "behavior.\nConsider using tensor.detach() first."
+)
+
+
 class _ShownTensor(_Shown):
     """A tensor handed to Python's `%`: also a number for %d, %f ... (one element)."""
 
@@ -47,6 +55,8 @@ class _ShownTensor(_Shown):
         return self.v.data.reshape(()).item()
 
     def __float__(self):
+        if self.v.requires_grad:
+            context.warn(SCALAR_WARNING)
         return float(self._item())
 
     def __int__(self):

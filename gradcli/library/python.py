@@ -110,6 +110,11 @@ def _scalar(x, conv, what):
     if isinstance(x, Tensor):
         if x.data.size != 1:  # (Tensor.__float__'s words, not .item()'s)
             raise GradValueError("only one element tensors can be converted to Python scalars")
+        if conv is float and x.requires_grad:  # (Tensor.__float__ warns, __int__ does not)
+            context.warn(
+                "Converting a tensor with requires_grad=True to a scalar may lead to "
+                "unexpected behavior.\nConsider using tensor.detach() first."
+            )
         return conv(x.item())
     if isinstance(x, str):
         try:
