@@ -378,3 +378,69 @@ case(
     print(a.sum(dim=0, keepdim=True).reshape(-1))
 """,
 )
+
+case(
+    "create_graph_names/sum_expands",
+    """
+    a = torch.tensor(-1.25, requires_grad=True)
+    b = torch.tensor([[0.5, 2.0, -1.0]], requires_grad=True)
+    c = torch.tensor([[0.5], [2.0]], requires_grad=True)
+    for y in (a.sum(), b.sum(0, keepdim=True), b.sum(0), c.sum(1, keepdim=True), c.sum(), a.sum(0)):
+        w = torch.tensor(2.0, requires_grad=True)
+        for x in (a, b, c):
+            try:
+                g, = torch.autograd.grad((y * y * w).sum(), x, create_graph=True)
+                print(g, torch.autograd.grad(g.sum(), [x, w], allow_unused=True))
+            except RuntimeError as e:
+                print(e)
+""",
+)
+case(
+    "create_graph_names/narrow_whole_dim",
+    """
+    a = torch.tensor([[1.75, 0.5, 3.0]], requires_grad=True)
+    t = a.narrow(1, 0, 3)
+    g, = torch.autograd.grad((t.sigmoid() * t).sum(), a, create_graph=True)
+    print(g)
+""",
+)
+case(
+    "bce_with_logits/two_dtypes",
+    """
+    F = torch.nn.functional
+    x64 = torch.tensor([[-0.75, -1.25, 1.75], [-1.25, -2.5, -0.5]], requires_grad=True)
+    x32 = torch.tensor([[-0.75, -1.25, 1.75], [-1.25, -2.5, -0.5]], dtype=torch.float32, requires_grad=True)
+    t64 = torch.tensor([[0.25, 0.75, 1.0], [0.0, 0.3, 0.7]])
+    t32 = t64.float()
+    for x, t in ((x64, t32), (x32, t64), (x32, t32)):
+        for red in ("mean", "sum", "none"):
+            l = F.binary_cross_entropy_with_logits(x * 1.7, t, reduction=red)
+            print(l)
+            g, = torch.autograd.grad(l.sum(), x, create_graph=True)
+            print(g)
+            print(torch.autograd.grad(g.sum(), x))
+        print(F.binary_cross_entropy_with_logits(x, t, weight=torch.tensor([0.5, 2.0, 1.0])))
+""",
+)
+case(
+    "second_backward/index_put_list",
+    """
+    a = torch.tensor([[3.0, 2.0, -1.25], [0.25, -2.5, -0.5]], requires_grad=True)
+    t = a.clone()
+    t[[0, 1]] = 0.5
+    y = t.clone().sum()
+    y.backward()
+    try:
+        y.backward()
+    except RuntimeError as e:
+        print(e)
+    print(a.grad)
+""",
+)
+for _name, _src in {
+    "matmul/folded_vector": "torch.ones(2, 1, 3) @ torch.ones(7)",
+    "matmul/folded_4d_vector": "torch.ones(4, 2, 1, 3) @ torch.ones(7)",
+    "matmul/folded_matrix": "torch.ones(2, 2, 3) @ torch.ones(7, 5)",
+    "matmul/dot_dtypes_first": "torch.ones(3) @ torch.ones(7, dtype=torch.float32)",
+}.items():
+    case(f"words/{_name}", _src)

@@ -372,6 +372,7 @@ class IndexPut(Function):
 
     __slots__ = ("key", "shape")
     name = "IndexPutBackward0"
+    holds_saved = True  # (its indices: a second backward fails, as in PyTorch)
     saved_names = none("PyTorch's names of its saved values are not recorded")
     jvp = linear  # linear in its tensor inputs
 

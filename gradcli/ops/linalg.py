@@ -201,6 +201,17 @@ def _matmul_check(a, b):
         )
     ka = da.shape[-1]
     kb = db.shape[0] if db.ndim == 1 else db.shape[-2]
+    if ka != kb and da.ndim == 1 and db.ndim == 1 and da.dtype != db.dtype:
+        raise GradRuntimeError(_dtype_mismatch(da, db))  # (dot checks the dtypes first)
+    if ka != kb and da.ndim >= 3 and db.ndim <= 2:  # PyTorch folds a into a matrix first
+        rows = 1
+        for n in da.shape[:-1]:
+            rows *= n
+        raise ShapeError(
+            f"size mismatch, got input ({rows}), mat ({rows}x{ka}), vec ({kb})"
+            if db.ndim == 1
+            else f"mat1 and mat2 shapes cannot be multiplied ({rows}x{ka} and {_size(db.shape)})"
+        )
     if ka != kb:
         if da.ndim == 1 and db.ndim == 1:
             raise ShapeError(

@@ -250,8 +250,15 @@ class BCEWithLogits(_Loss):
             log_sig = -(np.log(np.exp(-m) + np.exp(-x - m)) + m)
         if pw is not None:
             log_sig = log_sig * ((pw - 1) * y + 1)
+        if x.dtype != y.dtype:  # operands of two float dtypes: torch's in-place steps on
+            dt = y.dtype  # 1 - y, so each is rounded to the target's dtype (the result's)
+            loss = ((1 - y) * x).astype(dt)
+            loss = (loss - log_sig).astype(dt)
+            return _reduce(loss if w is None else (loss * w).astype(dt), reduction)
         loss = (1 - y) * x - log_sig
-        return _reduce(loss if w is None else loss * w, reduction)
+        if w is not None:  # (loss.mul_(weight): the loss keeps its dtype)
+            loss = (loss * w).astype(loss.dtype, copy=False)
+        return _reduce(loss, reduction)
 
     def backward(self, g, F, x, y):
         w, pw = _c(F, self.w), _c(F, self.pw)
@@ -312,7 +319,8 @@ def binary_cross_entropy_with_logits(
             f"result type {SCALAR_NAMES[x.data.dtype.name]} can't be cast to "
             f"the desired output type {SCALAR_NAMES[y.data.dtype.name]}"
         )
-    x, y = _floats(x, y)
+    if x.data.dtype.kind != "f" or pos_weight is not None:
+        x, y = _floats(x, y)  # (two float dtypes stay as they are: BCEWithLogits.forward)
     return BCEWithLogits.apply(
         x,
         y,

@@ -103,7 +103,10 @@ class Sum(_Reduce):
         return out if out.flags.c_contiguous else np.ascontiguousarray(out)
 
     def backward(self, g, F):
-        return (expand_back(g, F, self.shape, self.axes, self.keepdim),)
+        g = expand_back(g, F, self.shape, self.axes, self.keepdim)
+        if F.tensor_mode and g.data.shape == tuple(self.shape):
+            g = FUNCTIONS["expand"](g, *self.shape)  # (PyTorch's sum_backward always expands)
+        return (g,)
 
     def formula(self, S, x):
         return S.sum(x, self.axes, self.keepdim)
