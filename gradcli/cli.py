@@ -9,6 +9,7 @@ import os
 import sys
 
 from . import __version__, _interrupted_at_start, quickargs
+from .runtime.settings import OPTIONS
 
 EXAMPLES = """\
 examples:
@@ -91,20 +92,7 @@ def _parser(prog):
         action="store_true",
         help="for notebooks (.ipynb): compare each cell's output with the stored one",
     )
-    p.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
-    p.add_argument(
-        "--dtype",
-        choices=("float64", "float32"),
-        default="float64",
-        help="default floating dtype (default float64)",
-    )
-    p.add_argument(
-        "--precision",
-        type=int,
-        default=4,
-        metavar="N",
-        help="digits printed after the point (default 4)",
-    )
+    _add_settings(p)
     p.add_argument("-q", "--quiet", action="store_true", help="only print() output and errors")
     p.add_argument(
         "--set",
@@ -120,32 +108,27 @@ def _parser(prog):
         action="store_true",
         help="after running, stay in the REPL with the program's variables",
     )
-    p.add_argument(
-        "--max-memory", default="1GiB", metavar="SIZE", help="largest tensor allowed (default 1GiB)"
-    )
-    p.add_argument(
-        "--max-depth",
-        type=int,
-        default=200,
-        metavar="N",
-        help="deepest recursion of user functions (default 200)",
-    )
-    p.add_argument(
-        "--max-steps",
-        type=int,
-        default=None,
-        metavar="N",
-        help="stop after N loop iterations in all",
-    )
-    p.add_argument(
-        "--no-replay",
-        dest="replay",
-        action="store_false",
-        help="run every loop iteration as compiled (loop bodies are replayed)",
-    )
     p.add_argument("--version", action="version", version=f"gradcli {__version__}")
     p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     return p
+
+
+def _add_settings(p):
+    """The run's settings as options (runtime/settings.py defines them)."""
+    for f in OPTIONS:
+        if isinstance(f.default, bool):  # a switch that turns the setting over
+            action = "store_false" if f.default else "store_true"
+            p.add_argument(f.option, dest=f.name, action=action, help=f.help)
+            continue
+        p.add_argument(
+            f.option,
+            dest=f.name,
+            type=int if f.default is None else type(f.default),
+            default=f.default,
+            metavar=f.metavar,
+            choices=f.choices,
+            help=f.help,
+        )
 
 
 def _program_order(parser, argv):

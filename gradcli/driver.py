@@ -13,6 +13,7 @@ from .language.parser import Tree
 from .runtime import context
 from .runtime.gctune import tune as tune_gc
 from .runtime.heap import tune as tune_heap
+from .runtime.settings import Settings
 from .runtime.stack import deepen, max_depth_cap
 from .runtime.errors import GradError, Interrupted, did_you_mean, fill_column
 from .core import dtypes
@@ -26,41 +27,6 @@ from .session import Session
 
 class UsageError(Exception):
     pass
-
-
-def parse_size(text):
-    """`1GiB`, `512m`, `1e9`: a number of bytes, positive and finite (ValueError if it is
-    not one: inf, nan, 1e400, 0 and negative sizes too)."""
-    t = text.strip().lower().replace(" ", "")
-    units = {
-        "gib": 1 << 30,
-        "mib": 1 << 20,
-        "kib": 1 << 10,
-        "gb": 10**9,
-        "mb": 10**6,
-        "kb": 10**3,
-        "g": 1 << 30,
-        "m": 1 << 20,
-        "k": 1 << 10,
-        "b": 1,
-    }
-    mult = 1
-    for u, m in units.items():
-        if t.endswith(u):
-            t, mult = t[: -len(u)], m
-            break
-    value = float(t) * mult
-    if not 1 <= value < 2**63:
-        raise ValueError(text)
-    return int(value)
-
-
-def _check_int_option(name, value, low, high=None):
-    if value is None:
-        return
-    if value < low or high is not None and value > high:
-        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise UsageError(f"{name} wants a whole number {bound}, got {value}")
 
 
 MAX_SOURCE = 64 << 20  # bytes of one program (or notebook) read
@@ -110,30 +76,23 @@ def read_source(path) -> tuple[str, str]:
 
 
 def configure(args) -> context.Context:
-    """A fresh run context with the settings given on the command line."""
-    if args.precision < 0 or args.precision > 30:
-        raise UsageError(f"--precision wants a number of digits from 0 to 30, got {args.precision}")
+    """A fresh run context with the settings given on the command line (runtime/settings.py
+    checks them)."""
+    settings = Settings.of(args)
+    wrong = settings.check()
+    if wrong is not None:
+        raise UsageError(wrong)
     ctx = context.Context()
-    ctx.default_float = dtypes.NAMES[args.dtype]
-    ctx.precision = args.precision
-    try:
-        ctx.limits.max_memory = parse_size(args.max_memory)
-    except ValueError:
-        raise UsageError(
-            f"--max-memory: not a size: {args.max_memory!r} (give a positive "
-            "size such as 512MiB, 2GiB or 1e9)"
-        ) from None
-    _check_int_option("--max-depth", args.max_depth, 1)
-    _check_int_option("--max-steps", args.max_steps, 0)
-    _check_int_option("--seed", args.seed, -(1 << 63), (1 << 64) - 1)
+    ctx.default_float = dtypes.NAMES[settings.dtype]
+    ctx.precision = settings.precision
+    ctx.limits.max_memory = settings.memory_bytes()
     deepen()  # room on the C stack, and Python's recursion limit that fits in it
-    ctx.limits.max_depth = min(args.max_depth, max_depth_cap())
-    ctx.limits.max_steps = args.max_steps
-    ctx.replay = getattr(args, "replay", True)
+    ctx.limits.max_depth = min(settings.max_depth, max_depth_cap())
+    ctx.limits.max_steps = settings.max_steps
+    ctx.replay = settings.replay
     tune_gc()  # collect less often: graphs have no cycles
     tune_heap()  # big arrays reuse freed pages (glibc)
-    if args.seed is not None:
-        ctx.seed = args.seed
+    ctx.seed = settings.seed
     return ctx
 
 

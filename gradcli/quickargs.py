@@ -12,23 +12,20 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-#: argparse's defaults for `gradcli eval` (cli._parser)
+from .runtime.settings import OPTIONS
+
+#: argparse's defaults for `gradcli eval` (cli._parser): its own options', then the
+#: run's settings' (runtime/settings.py)
 DEFAULTS = {
     "files": [],
     "code": None,
     "json": False,
     "check": False,
-    "seed": None,
-    "dtype": "float64",
-    "precision": 4,
     "quiet": False,
     "sets": [],
     "interactive": False,
-    "max_memory": "1GiB",
-    "max_depth": 200,
-    "max_steps": None,
     "debug": False,
-    "replay": True,
+    **{f.name: f.default for f in OPTIONS},
 }
 
 

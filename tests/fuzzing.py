@@ -1101,7 +1101,7 @@ def main(argv=None):
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     try:
         import resource
-        from gradcli.driver import parse_size as _size
+        from gradcli.runtime.settings import parse_size as _size
 
         cap = _size(args.max_rss)
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)

@@ -63,6 +63,7 @@ from ..runtime.errors import LimitError, python_type_name
 from .tensor import DUNDERS, Tensor
 from ..runtime.limits import check_items
 from ..runtime.device import Device
+from ..runtime.settings import DEFAULTS
 from .parameter import is_parameter, is_uninitialized
 
 from .tangents import TANGENTS, shown_tangent
@@ -111,8 +112,8 @@ def tensor_repr(
     grad_fn: str | None = None,
     requires_grad: bool = False,
     default_dtype=np.dtype("float64"),
-    precision: int = 4,
-    linewidth: int = 80,
+    precision: int = DEFAULTS.precision,
+    linewidth: int = DEFAULTS.linewidth,
     tangent: str | None = None,
     printopts=None,
 ) -> str:

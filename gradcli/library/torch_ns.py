@@ -21,6 +21,7 @@ from . import calculus, nn as nn_library, random_api, saved_hooks, torch_more, t
 from ..core.tensor import Tensor
 from ..core.printing import DEFAULT_PRINTOPTS
 from ..runtime import context
+from ..runtime.settings import accepts
 
 
 @register(
@@ -101,8 +102,10 @@ def set_printoptions(
         ctx.precision, thr, edge, ctx.linewidth = _PROFILES[profile]
     if precision is not None:
         p = int(precision)
-        if not 0 <= p <= 30:  # as --precision: a huge one would print gigabytes
-            raise GradValueError(f"set_printoptions(): precision must be from 0 to 30, got {p}")
+        if p not in accepts("precision"):  # as --precision
+            raise GradValueError(
+                f"set_printoptions(): precision must be {accepts('precision')}, got {p}"
+            )
         ctx.precision = p
     if threshold is not None:
         thr = threshold

@@ -21,6 +21,7 @@ import sys
 from .. import __version__
 from ..runtime.errors import GradError, GradSyntaxError, Interrupted
 from ..runtime.heap import release as release_heap
+from ..runtime.settings import Settings
 from . import ans, colors, dumb, paste, width
 from .help import request as help_request
 from .meta import QUIT, run as run_meta
@@ -65,13 +66,15 @@ class Repl:
 
     def _header(self):
         a = self.args
+        settings = Settings.of(a)
+        changed = settings.changed()  # (what differs from the defaults, in the language)
         lines = []
-        if getattr(a, "seed", None) is not None:
-            lines.append(f"seed({a.seed})")
-        if getattr(a, "dtype", "float64") != "float64":
-            lines.append(f"set_default_dtype({a.dtype})")
-        if getattr(a, "precision", 4) != 4:
-            lines.append(f"set_printoptions(precision={a.precision})")
+        if "seed" in changed:
+            lines.append(f"seed({settings.seed})")
+        if "dtype" in changed:
+            lines.append(f"set_default_dtype({settings.dtype})")
+        if "precision" in changed:
+            lines.append(f"set_printoptions(precision={settings.precision})")
         for item in getattr(a, "sets", None) or []:
             name, _, value = item.partition("=")
             lines.append(f"{name.strip()} = ({value})")

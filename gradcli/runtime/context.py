@@ -7,10 +7,11 @@ the position of the statement being run.  A session owns one (`Session.context`)
 and activates it; `context.current` is the active one, read by the layers above
 as `context.current.grad_enabled` and so on (always through the module, never
 `from .context import current`, which would keep a stale object).  A reset is a
-new object: `Context()` holds every start-up default, written here once.
+new object: `Context()` holds every start-up default (the settings' are written once,
+in runtime/settings.py).
 
-This module imports nothing of gradcli at its top (the random generator is
-imported when first used), so every layer can use it.
+This module imports nothing of gradcli at its top but runtime/settings.py (the random
+generator is imported when first used), so every layer can use it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import sys
 
 import numpy as np
 
-DEFAULT_PRECISION = 4  # digits after the point, as PyTorch prints
+from .settings import DEFAULTS
 
 
 class Limits:
@@ -28,9 +29,9 @@ class Limits:
     __slots__ = ("max_memory", "max_depth", "max_steps", "max_items", "max_int_bits")
 
     def __init__(self):
-        self.max_memory = 1 << 30  # bytes, --max-memory
-        self.max_depth = 200  # user function recursion, --max-depth
-        self.max_steps = None  # loop iterations, --max-steps
+        self.max_memory = DEFAULTS.memory_bytes()  # bytes, --max-memory
+        self.max_depth = DEFAULTS.max_depth  # user function recursion, --max-depth
+        self.max_steps = DEFAULTS.max_steps  # loop iterations, --max-steps
         self.max_items = 10_000_000  # elements of a list / characters of a string
         self.max_int_bits = 14000  # a Python int (about 4,200 digits, all printable)
 
@@ -59,12 +60,12 @@ class Context:
 
     def __init__(self):
         self.grad_enabled = True  # no_grad / enable_grad flip it
-        self.default_float = np.dtype(np.float64)  # --dtype, set_default_dtype
-        self.precision = DEFAULT_PRECISION  # --precision, set_printoptions
-        self.linewidth = 80  # PyTorch's; the REPL narrows it to the terminal
+        self.default_float = np.dtype(DEFAULTS.dtype)  # --dtype, set_default_dtype
+        self.precision = DEFAULTS.precision  # --precision, set_printoptions
+        self.linewidth = DEFAULTS.linewidth  # set_printoptions; the REPL narrows it
         self.printopts = None  # set_printoptions' (threshold, edgeitems, sci_mode)
         self.limits = Limits()
-        self.seed = None  # --seed (None: a fresh torch.Generator()'s)
+        self.seed = DEFAULTS.seed  # --seed (None: a fresh torch.Generator()'s)
         self._generator = None  # made on first use (start-up time)
         self.warned = set()  # warnings shown once per message
         self.out = None  # the output sink (gradcli/output.py)
@@ -73,7 +74,7 @@ class Context:
         self.session = None  # the session that owns this context
         self.leaf_hooks = None  # engine: hooks registered on leaf tensors
         self.node_watches = False  # engine: a node got hooks or retain_grad
-        self.replay = True  # loop bodies replayed (--no-replay: off)
+        self.replay = DEFAULTS.replay  # loop bodies replayed (--no-replay: off)
 
     @property
     def generator(self):
