@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import sys
 
 import numpy as np
@@ -32,6 +33,28 @@ def summary(v) -> str:
     return f"{first} ... ({show(v).count(chr(10)) + 1} lines)"
 
 
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+_picture_dir = []
+
+
+def _picture_path(stem: str) -> str:
+    """A new file in this run's own temporary folder: gradcli-XXXX/graph-1.svg, ..."""
+    import tempfile  # only when a picture is shown on a terminal
+
+    if not _picture_dir:
+        _picture_dir.append(tempfile.mkdtemp(prefix="gradcli-"))
+    n = 1
+    while os.path.exists(os.path.join(_picture_dir[0], f"{stem}-{n}.svg")):
+        n += 1
+    return os.path.join(_picture_dir[0], f"{stem}-{n}.svg")
+
+
 class TextOutput:
     """Plain text on stdout, flushed per record so that nothing is lost on an error."""
 
@@ -44,15 +67,28 @@ class TextOutput:
         self.stream.write(text)
         self.stream.flush()
 
+    def _tty_picture(self, v):
+        """An SVG picture shown on a terminal is saved to a file, and this says where (the
+        terminal would show pages of markup); None for anything else."""
+        if not hasattr(v, "_repr_svg_") or not _isatty(self.stream):
+            return None
+        text = show(v)
+        if not text.lstrip().startswith(("<svg", "<?xml")):
+            return None
+        path = _picture_path("graph" if "graph" in type(v).__name__.lower() else "picture")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return f"<an SVG picture, saved to {path}: open it in a browser>"
+
     def value(self, v, line):
         if not self.quiet:
-            self._write(show(v) + "\n")
+            self._write((self._tty_picture(v) or show(v)) + "\n")
 
     def assign(self, name, v, line):
         """The REPL's `name = value`: the value when its text fits in ASSIGN_LINES lines,
         else one summary line."""
         if not self.quiet:
-            text = show(v)
+            text = self._tty_picture(v) or show(v)
             if text.count("\n") >= ASSIGN_LINES or len(text) > ASSIGN_LINES * 80:
                 text = summary(v)
             self._write(f"{name} = {text}\n")
@@ -65,7 +101,9 @@ class TextOutput:
         self._write(text)
 
     def record(self, kind, fields, text):
-        """Something a built-in reports (a trace step): `text` for people."""
+        """Something a built-in reports (a trace step, a file written): `text` for people."""
+        if kind == "file" and self.quiet:
+            return
         self._write(text + "\n")
 
     def figure(self, kind, fig, file):

@@ -330,10 +330,10 @@ def test_fast_exit_keeps_every_line_file_and_exit_code(tmp_path):
     )
     r = gradcli("eval", "-e", prog)
     assert r.returncode == 0
-    assert r.stdout.splitlines() == [str(i) for i in range(3000)]
+    assert r.stdout.splitlines() == [f"saved {out}"] + [str(i) for i in range(3000)]
     assert np.load(out).tolist() == [2.0, 2.0, 2.0]
     r = gradcli("eval", "-e", prog + "z = x + ones(2)\n")
-    assert r.returncode == 1 and r.stdout.count("\n") == 3000 and "ShapeError" in r.stderr
+    assert r.returncode == 1 and r.stdout.count("\n") == 3001 and "ShapeError" in r.stderr
 
 
 @pytest.mark.parametrize("closed", [">&-", "2>&-", ">&- 2>&-"])

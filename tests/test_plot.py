@@ -191,7 +191,7 @@ def test_loss_history_draws_in_terminal(monkeypatch):
 def test_svg_file(tmp_path):
     path = tmp_path / "f.svg"
     _, out = run(f'plot(sin, cos, 0, 6, "{path}")')
-    assert out == ""
+    assert out == f"saved {path}\n"  # every file written is announced
     root = ET.parse(path).getroot()
     assert root.tag.endswith("svg")
     lines = root.findall("{http://www.w3.org/2000/svg}polyline")

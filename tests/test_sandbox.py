@@ -584,7 +584,8 @@ def test_save_keeps_the_mode_and_writes_through_a_symlink(workdir):
 def test_save_and_load_round_trips(workdir, src, out):
     r = Run(src)
     assert r.error is None, r.error.message
-    assert r.out == out + "\n"
+    saved = src.split('"')[1]
+    assert r.out == f"saved {saved}\n" + out + "\n"  # save() says what it wrote
 
 
 def test_csv_cannot_hold_an_empty_matrix(workdir):

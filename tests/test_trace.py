@@ -1,4 +1,4 @@
-"""The backward trace: `backward out, trace=true` and `trace(out)` show each node the
+"""The backward trace: `backward out, trace=true` and `backward_trace(out)` show each node the
 engine runs, in its order, with the gradient in and what goes to each input."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_tutorial_trace_as_shown():
 
 def test_trace_function_same_as_command():
     _, a = run(TUTORIAL + "backward out, trace=true\n")
-    _, b = run(TUTORIAL + "trace(out)\n")
+    _, b = run(TUTORIAL + "backward_trace(out)\n")
     assert a == b
 
 
@@ -75,7 +75,9 @@ def test_engine_order_in_a_diamond():
 
 
 def test_json_records():
-    _, out = run("x = tensor([1., 2.], requires_grad=true)\ntrace((x*x).sum())\n", JsonOutput)
+    _, out = run(
+        "x = tensor([1., 2.], requires_grad=true)\nbackward_trace((x*x).sum())\n", JsonOutput
+    )
     recs = [json.loads(l) for l in out.splitlines()]
     assert [r["kind"] for r in recs] == ["trace", "trace", "grad"]
     assert (
@@ -91,6 +93,19 @@ def test_json_records():
 def test_matrix_trace_keeps_torch_meaning():
     _, out = run("m = tensor([[1., 2.], [3., 4.]], requires_grad=true)\ntrace(m)\nm.trace()\n")
     assert out == "tensor(5., grad_fn=<TraceBackward0>)\n" * 2
+
+
+def test_backward_trace_keeps_the_graph():
+    _, out = run(TUTORIAL + "backward_trace(out)\nbackward_trace(out)\nbackward out\n")
+    assert out.count("#1 MeanBackward0") == 2
+    assert out.endswith("x.grad = tensor([[13.5000, 13.5000],\n        [13.5000, 13.5000]])\n")
+
+
+def test_trace_is_only_torch_trace():
+    with pytest.raises(GradError) as e:
+        run("x = tensor([1., 2.], requires_grad=true)\ntrace((x * x).sum())\n")
+    assert e.value.message == "trace: expected a matrix"
+    assert "backward_trace(out)" in e.value.hint
 
 
 def test_tracer_off_afterwards_even_on_error():

@@ -1,4 +1,4 @@
-"""gradcli as a Jupyter kernel (optional extra: pip install 'gradcli[jupyter]').
+"""gradcli as a Jupyter kernel (the optional jupyter extra: ipykernel and jupyter_client).
 
 - `kernel`   the kernel: ipykernel's base `Kernel` class (a wrapper kernel)
              running cells in one gradcli session

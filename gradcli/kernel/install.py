@@ -24,7 +24,8 @@ def kernel_json(python=None) -> dict:
 
 def _parser():
     p = argparse.ArgumentParser(
-        prog="gradcli kernel", description="gradcli's Jupyter kernel (needs gradcli[jupyter])."
+        prog="gradcli kernel",
+        description="gradcli's Jupyter kernel (needs the jupyter extra: ipykernel, jupyter_client).",
     )
     sub = p.add_subparsers(dest="command", metavar="install")
     i = sub.add_parser(
@@ -55,7 +56,7 @@ def main(argv) -> int:
         from jupyter_client.kernelspec import KernelSpecManager
     except ImportError:
         sys.stderr.write(
-            "gradcli: error: the kernel needs Jupyter's packages: pip install 'gradcli[jupyter]'\n"
+            "gradcli: error: the kernel needs Jupyter's packages: pip install ipykernel jupyter_client (the jupyter extra)\n"
         )
         return 2
     try:
@@ -63,7 +64,7 @@ def main(argv) -> int:
     except ImportError:
         sys.stderr.write(
             "gradcli: warning: ipykernel is not installed here; "
-            "the kernel will not start: pip install 'gradcli[jupyter]'\n"
+            "the kernel will not start: pip install ipykernel jupyter_client (the jupyter extra)\n"
         )
     prefix = sys.prefix if args.sys_prefix else args.prefix
     with tempfile.TemporaryDirectory() as tmp:

@@ -12,7 +12,7 @@ from ..runtime.limits import check_items
 from ..core.printing import show
 from . import runtime as rt
 from .fastops import specialize
-from .parser import parse
+from .parser import parse, parser
 from .positions import guard, located, pos
 
 _MISSING = object()
@@ -78,7 +78,8 @@ def _fmt_piece(e, spec, conv):
 
 
 def _unknown(name, s, builtins, line, col):
-    known = list(builtins)
+    # the language's literals and keywords too: requires_grad=Ture -> True, whiel -> while
+    known = ["True", "False", "None", *parser().lexer.keywords, *builtins]
     sc = s
     while sc is not None:
         known.extend(sc.vars)

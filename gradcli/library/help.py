@@ -39,7 +39,7 @@ _PYTORCH_NAMES = {
     "device": "torch.device",
     "assert_close": "close to torch.testing.assert_close",
 }
-_OWN = {"plot", "graph", "trace", "load", "save", "help", "display"}
+_OWN = {"plot", "graph", "backward_trace", "load", "save", "help", "display"}
 
 
 def _sample(arg, k):

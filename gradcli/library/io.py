@@ -278,7 +278,16 @@ def save(t, path):
         )
     except OSError as e:
         raise _os_error("save", path, e) from None
+    announce(path)
     return None
+
+
+def announce(path):
+    """Say that a file was written: `saved PATH` for people (not under -q), a
+    {"kind": "file", "path"} record under --json."""
+    out = context.current.out
+    if out is not None:
+        out.record("file", {"path": path}, f"saved {path}")
 
 
 def _write_replacing(path, write):
@@ -330,3 +339,4 @@ def _save_picture(pic, path):
         _write_replacing(path, lambda f: f.write(text.encode("utf-8")))
     except OSError as e:
         raise _os_error("save", path, e) from None
+    announce(path)

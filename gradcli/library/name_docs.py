@@ -165,6 +165,22 @@ def of_value(value):
     return None
 
 
+def _key(name: str) -> str:
+    key = name.replace("_", "").lower()
+    return key[:-4] if key.endswith("loss") else key
+
+
+def _functional_of(qualname: str):
+    """The op-table entry of a torch.nn module's functional form (nn.HuberLoss: huber_loss)."""
+    if not qualname.startswith("torch.nn.") or qualname.count(".") != 2:
+        return None
+    key = _key(qualname.rsplit(".", 1)[1])
+    for name, e in BUILTINS.items():
+        if e.category in ("loss", "nn", "activation") and _key(name) == key:
+            return e
+    return None
+
+
 def doc(qualname: str, value) -> str | None:
     """One line: DOCS, else the first line of the value's own docstring (gradcli's)."""
     if qualname in DOCS:
@@ -174,10 +190,13 @@ def doc(qualname: str, value) -> str | None:
             return DOCS[q]
     if isinstance(value, Module):
         return None
+    functional = _functional_of(qualname)
+    if functional is not None:
+        return f"{functional.doc} (as a module)"
     own = getattr(value, "__doc__", None)
     mod = getattr(value, "__module__", None) or getattr(type(value), "__module__", "")
     if own and str(mod).startswith("gradcli"):
-        return own.strip().split("\n\n")[0].replace("\n", " ")
+        return " ".join(own.strip().split("\n\n")[0].split())
     return None
 
 

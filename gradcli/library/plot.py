@@ -38,7 +38,7 @@ from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine.autograd import run_backward
 from ..ops.registry import register
-from . import svg
+from . import io, svg
 
 DEFAULT_RANGE = (-5.0, 5.0)
 MAX_POINTS = 2000
@@ -436,7 +436,7 @@ def _write_png(fig, path):
     except ImportError:
         raise GradRuntimeError(
             "plot(): .png files need matplotlib, which is not installed",
-            hint="pip install gradcli[png]  (or write .svg)",
+            hint="pip install matplotlib (the png extra), or write .svg",
         ) from None
     figure, ax = mpl.subplots(figsize=(7.2, 4.4))
     for s in fig.series:
@@ -488,6 +488,7 @@ def plot(*args, file=None, derivative=True, points=None, title=None):
     fig = build(args, bool(derivative), points, title, terminal_width=width - 10)
     if file is not None:
         write_file(fig, file)
+        io.announce(file)
     out = context.current.out
     if out is not None:
         out.figure("plot", fig, file)

@@ -1,4 +1,5 @@
-"""A backward trace: `backward out, trace=true` and `trace(out)`.
+"""A backward trace: `backward out, trace=true` and `backward_trace(out)` (`trace` is
+PyTorch's trace of a matrix, nothing else).
 
 While a `Trace` is active the engine calls it once per node it runs
 (`engine.observe.set_tracer`; when no trace is on, the engine reads that global
@@ -6,7 +7,7 @@ once per pass and nothing else).  Each step is shown as it happens, in the
 engine's order: the node's grad_fn name, the gradient that came in, and what
 went out to each input (an op, shown by its step number and name, or a leaf,
 whose .grad receives it).  The backward command then shows the leaves' .grad
-as usual; `trace(out)` does the same.
+as usual; `backward_trace(out)` does the same and keeps the graph.
 
     #1 MeanBackward0   grad in: tensor(1.)
        -> #2 MulBackward0: tensor([[0.2500, 0.2500], [0.2500, 0.2500]])
@@ -24,7 +25,8 @@ from ..runtime import context
 from ..core.printing import show
 from ..core.tensor import Tensor
 from ..engine import observe
-from ..ops.registry import BUILTINS
+from ..engine.declare import none
+from ..ops.registry import register
 from .autograd_api import backward_leaves
 from .graphviz import _names
 
@@ -111,8 +113,22 @@ def traced(out, fn, *args, **kwargs):
         return fn(*args, **kwargs)
 
 
-def backward_trace(out, gradient=None, retain_graph=None):
-    """trace(out): backward with a trace, then the leaves' .grad (as the backward command)."""
+@register(
+    "backward_trace",
+    "backward_trace(out, gradient=None, retain_graph=true)",
+    "backward with a trace: each node the engine runs, in its order, with the gradient that "
+    "came in and what went to each input, then the leaves' .grad (it adds into .grad as "
+    "backward does; the graph is kept, so backward can follow)",
+    category="autograd",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("prints a trace, not a tensor op"),
+    parser=None,
+)
+def backward_trace(out, gradient=None, retain_graph=True):
+    """backward_trace(out): backward with a trace, then the leaves' .grad (as the backward
+    command shows them); the graph is kept unless retain_graph=false."""
     ctx = context.current
     touched = traced(ctx.out, backward_leaves, out, gradient, retain_graph)
     line = ctx.where()[1] if ctx.where is not None else 0
@@ -125,26 +141,3 @@ def backward_trace(out, gradient=None, retain_graph=None):
         if name is not None:
             ctx.out.grad(name, leaf.grad, line)
     return None
-
-
-def _install():
-    """`trace` is also PyTorch's trace of a matrix: a 2-D tensor keeps that meaning
-    (x.trace() always does); any other argument gets the backward trace."""
-    entry = BUILTINS["trace"]
-    matrix_trace = entry.fn
-
-    def trace(x, *args, **kwargs):
-        if type(x) is Tensor and x.data.ndim == 2 and not args and not kwargs:
-            return matrix_trace(x)
-        return backward_trace(x, *args, **kwargs)
-
-    entry.fn = trace
-    entry.sig = "trace(matrix) or trace(out, gradient=None, retain_graph=false)"
-    entry.doc = (
-        "sum of the diagonal of a matrix (2-D); for any other tensor, backward with a "
-        "trace: each node the engine runs, in its order, with the gradient that came "
-        "in and what went to each input, then the leaves' .grad"
-    )
-
-
-_install()

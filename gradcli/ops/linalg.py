@@ -586,7 +586,11 @@ class Trace(Function):
 
     def forward(self, x):
         if x.ndim != 2:
-            raise GradRuntimeError("trace: expected a matrix")
+            raise GradRuntimeError(
+                "trace: expected a matrix",
+                hint="trace is the sum of a matrix's diagonal; to see a backward pass: "
+                "backward_trace(out), or backward out, trace=true",
+            )
         self.shape = x.shape
         return np.asarray(np.trace(x))
 

@@ -21,5 +21,7 @@ def install(session):
         show(v, line)
         for n in NAMES:
             names[n] = v
+        out.values_shown += 1  # the transcript notes which inputs bound `_` (for :save)
 
+    out.values_shown = 0
     out.value = value

@@ -56,7 +56,11 @@ def statement_texts(source: str) -> list[str]:
             lines = source[start:end].rstrip().split("\n")
             while len(lines) > 1 and lines[-1].lstrip().startswith("#"):
                 lines.pop()
-            texts.append("\n".join(lines).rstrip())
+            text = "\n".join(lines).rstrip()
+            rest = source[end:].split("\n", 1)[0].strip()
+            if part is parts[-1] and rest.startswith(";") and rest[1:].strip()[:1] in ("", "#"):
+                text += ";"  # a trailing ';' hides what it shows: kept, so a replay hides it too
+            texts.append(text)
     return texts
 
 
@@ -82,7 +86,8 @@ class Transcript:
     def __init__(self, header=()):
         self.header = list(header)  # lines that recreate the start-up state
         self.items: list[str] = []
-        self.cells: list[tuple[str, str]] = []
+        self.shown: set[int] = set()  # items whose value the REPL bound to `_` and `ans`
+        self.cells: list[tuple[list[int], str]] = []  # (indexes into items, what it printed)
 
     def add(self, text: str):
         if text.strip():
@@ -90,6 +95,7 @@ class Transcript:
 
     def clear(self):
         self.items.clear()
+        self.shown.clear()
         self.cells.clear()
 
     def record(self, out, run, texts, done):
@@ -100,30 +106,48 @@ class Transcript:
         tee = _Tee(stream) if stream is not None else None
         if tee is not None:
             out.stream = tee
+        shown = getattr(out, "values_shown", 0)
         try:
             return run()
         finally:
             if tee is not None:
                 out.stream = stream
             ran = [texts[i].rstrip() for i in done if i < len(texts) and texts[i].strip()]
+            first = len(self.items)
             self.items += ran
+            if ran and getattr(out, "values_shown", 0) > shown:
+                from .saving import bare_expression
+
+                last = [i for i, t in enumerate(ran) if bare_expression(t)]
+                if last:
+                    self.shown.add(first + last[-1])
             if ran:
-                self.cells.append(("\n".join(ran), "".join(tee.kept) if tee else ""))
+                idx = list(range(first, len(self.items)))
+                self.cells.append((idx, "".join(tee.kept) if tee else ""))
 
     def text(self) -> str:
+        from .saving import with_ans
+
         out = ["# gradcli session; replay with: gradcli eval FILE"]
         out += self.header
-        out += self.items
+        out += with_ans(self.items, self.shown)
         return "\n".join(out) + "\n"
 
-    def save(self, path: str) -> int:
-        """Write the transcript to `path` (a notebook if it ends in .ipynb: one
-        cell per input, with its output); returns how many statements."""
+    def save(self, path: str, args=None) -> int:
+        """Write the transcript to `path` (a notebook if it ends in .ipynb: one cell per
+        input, with what `gradcli eval` shows for it, made by running the cells again from
+        the options `args`); returns how many statements."""
         if path.lower().endswith(".ipynb"):
             from ..notebook import notebook_json
+            from .saving import notebook_outputs, with_ans
 
-            cells = ([("\n".join(self.header), "")] if self.header else []) + self.cells
-            text = notebook_json(cells)
+            items = with_ans(self.items, self.shown)
+            sources = ["\n".join(self.header)] if self.header else []
+            sources += ["\n".join(items[i] for i in idx) for idx, _ in self.cells]
+            outputs = notebook_outputs(args, sources) if args is not None else None
+            if outputs is None:  # the REPL's own output
+                outputs = ([""] if self.header else []) + [o for _, o in self.cells]
+            text = notebook_json([(s, [o]) for s, o in zip(sources, outputs)])
         else:
             text = self.text()
         with open(path, "w", encoding="utf-8") as f:

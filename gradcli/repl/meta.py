@@ -290,11 +290,14 @@ def cmd_save(repl, arg):
         return
     path = os.path.expanduser(arg)
     try:
-        n = repl.transcript.save(path)
+        n = repl.transcript.save(path, getattr(repl, "args", None))
     except OSError as e:
         _fail(f":save: cannot write {arg}: {e.strerror}")
         return
-    _say(f"saved {n} statement{'s' if n != 1 else ''} to {arg} (replay: gradcli eval {arg})")
+    finally:
+        repl.session.activate()  # a notebook's outputs were made in a session of their own
+    how = f"gradcli check {arg}" if arg.lower().endswith(".ipynb") else f"gradcli eval {arg}"
+    _say(f"saved {n} statement{'s' if n != 1 else ''} to {arg} (replay: {how})")
 
 
 def cmd_reset(repl, arg):

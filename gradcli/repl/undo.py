@@ -69,6 +69,8 @@ class Snapshot:
             ctx._generator = None
         ctx.grad_enabled = self.grad_mode
         del repl.transcript.items[self.transcript :]
+        shown = getattr(repl.transcript, "shown", set())
+        shown.difference_update([i for i in shown if i >= self.transcript])
         if hasattr(repl.transcript, "cells"):
             del repl.transcript.cells[self.cells :]
 
