@@ -341,3 +341,16 @@ def test_sums_over_some_dims_and_broadcasting():
         "∂f/∂vᵢ = 2·vᵢ + exp(vᵢ)\nat v = tensor([1., 2.]): tensor([ 4.7183, 11.3891]), equal to"
         in out
     )
+
+
+def test_a_graph_too_big_to_write_out_is_refused():
+    src = (
+        "x = torch.tensor(1.0, requires_grad=True)\ny = x\nfor i in range(400):\n"
+        "    y = y * 1.001\nexplain(y, x)\n"
+    )
+    code, out, err = run(src)
+    assert code == 1
+    assert err.startswith(
+        "<stdin>:5:1: ValueError: explain(): the graph has 400 ops, too many to write out"
+    )
+    assert "Traceback" not in err

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
 
 import numpy as np
 import sympy as sp
@@ -29,6 +30,7 @@ from . import explain_sym as es
 from .explain_fold import LETTERS, Owners, collapse, fold_sums  # noqa: F401  (used through this module)
 
 MAX_ELEMENTS = 400  # symbols of leaves and steps, in all: more is refused
+MAX_NODES = 300  # ops in the graph: more is refused (a long loop's graph)
 MAX_PATHS = 6
 
 
@@ -105,6 +107,12 @@ class Analysis:
         self.constant_names = {}
         self.notes = []
         self.order = topo(self.root)
+        if len(self.order) > MAX_NODES:
+            raise GradValueError(
+                f"explain(): the graph has {len(self.order)} ops, too many to write out "
+                f"(at most {MAX_NODES})",
+                hint="explain a smaller example of the same computation",
+            )
         uses = {}
         for n in self.order:
             for p in n.parents:
@@ -406,11 +414,22 @@ class Analysis:
 # ---------------------------------------------------------------- simplifying, folding
 
 
+SIMPLIFY_SECONDS = 5.0  # the time one explanation spends simplifying; then forms stay
+_deadline = [0.0]
+
+
+def start_simplifying():
+    """Give the explanation about to be made its time for simplifying."""
+    _deadline[0] = time.monotonic() + SIMPLIFY_SECONDS
+
+
 def simplify(e):
     """A short form of e: the shortest of factor, e itself and cancel (factor first among
     equals: 3·(x + 2)/2), or SymPy's simplify where that is much shorter still and e has no
-    function simplify is slow on (seconds for a tanh of a sum)."""
-    if sp.count_ops(e) > 400:
+    function simplify is slow on (seconds for a tanh of a sum).  A long e (factor and
+    cancel take a common denominator of sums of fractions: minutes) stays as it is, and so
+    does every e once the explanation's time for simplifying is spent."""
+    if sp.count_ops(e) > 30 or len(e.free_symbols) > 6 or time.monotonic() > _deadline[0]:
         return e
     cands = []
     for f in (sp.factor, None, sp.cancel):

@@ -47,6 +47,7 @@ class DiffExplanation:
             self.expr = sp.Integer(0)
             self.values = None
             return
+        ec.start_simplifying()
         a = ec.Analysis(y, {name: xt}, "f")
         syms = a.leaf_of[id(xt)][2]
         e, _ = a.scalar_out()

@@ -47,6 +47,7 @@ class Explanation(ExplanationText):
 
     def __init__(self, out, leaves, variables, out_name, title=None):
         self.title = title
+        ec.start_simplifying()
         self.a = a = ec.Analysis(out, variables, out_name)
         self.owners = a.owners()
         self.notes = []
