@@ -444,3 +444,11 @@ for _name, _src in {
     "matmul/dot_dtypes_first": "torch.ones(3) @ torch.ones(7, dtype=torch.float32)",
 }.items():
     case(f"words/{_name}", _src)
+for _name, _src in {
+    "zero_dim/ellipsis_slice": "x = torch.tensor(2.0)\nx[..., ::2]",
+    "zero_dim/slice": "x = torch.tensor(2.0)\nx[::2]",
+    "zero_dim/ellipsis_int": "x = torch.tensor(2.0)\nx[..., 0]",
+    "zero_dim/int": "x = torch.tensor(2.0)\nx[0]",
+    "zero_dim/tuple_int": "x = torch.tensor(2.0)\nx[(0,)]",
+}.items():
+    case(f"words/{_name}", _src)

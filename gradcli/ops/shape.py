@@ -499,6 +499,7 @@ def _norm_key(key, shape, get=False):
     A Python bool: for x[key] raises ScalarBoolKey (ops/bool_keys.py), for x[key] = v
     True is None (a dim of 1) and False NumPy's 0-d mask."""
     single_slice = isinstance(key, slice)
+    single = not isinstance(key, tuple)  # (x[k] of a 0-d x has messages of its own)
     if not isinstance(key, tuple):
         key = (key,)
     out = []
@@ -523,13 +524,13 @@ def _norm_key(key, shape, get=False):
             advanced = advanced or not k
             continue
         if dim >= len(shape):
-            if not shape and type(k) is int:
+            if not shape and single and type(k) is int:
                 raise GradIndexError(
                     ZERO_DIM_INT
                     if k == 0
                     else f"index {k} is out of bounds for dimension 0 with size 0"
                 )
-            if not shape and isinstance(k, slice):
+            if not shape and single and isinstance(k, slice):
                 raise GradIndexError("slice() cannot be applied to a 0-dim tensor.")
             raise GradIndexError(f"too many indices for tensor of dimension {len(shape)}")
         n = shape[dim]
