@@ -452,3 +452,15 @@ for _name, _src in {
     "zero_dim/tuple_int": "x = torch.tensor(2.0)\nx[(0,)]",
 }.items():
     case(f"words/{_name}", _src)
+
+case(
+    "std/not_contiguous",
+    """
+    torch.set_printoptions(precision=10)
+    for dt in (torch.float32, torch.float64):
+        a = torch.tensor([[0.5, -1.25, 0.1], [1.5, 3.0, 0.7], [-2.5, 1.75, 0.3], [0.33, 1.1, -0.9]], dtype=dt, requires_grad=True)
+        for t in (a.permute(1, 0), a.t()[1:], a.unsqueeze(0).transpose(0, 2)):
+            for r in (t.std(), t.var(), t.std(unbiased=False)):
+                print(r, torch.autograd.grad(r, a))
+""",
+)

@@ -201,6 +201,12 @@ class Var(_Reduce):
             out = out.reshape(self._kept_shape(x) if keepdim else self._kept_shape(x, False))
             self.save(x, out)
             return out
+        elif ax is None and x.dtype.char in "fd" and x.size:  # (not contiguous: _whole's
+            # std_var_all_cpu takes the elements in memory order, as its iterator does)
+            out = var_all(np.ravel(x, order="K"), correction, self.root)
+            out = out.reshape(self._kept_shape(x) if keepdim else self._kept_shape(x, False))
+            self.save(x, out)
+            return out
         elif x.dtype.char in "fd" and x.size and (len(ax) == 1 or x.flags.c_contiguous):
             out = welford_var(x, ax, correction, self.root, keepdim)  # PyTorch's Welford kernel
             self.save(x, out)
@@ -240,7 +246,7 @@ class Var(_Reduce):
             not F.tensor_mode
             and denom > 0
             and x.dtype.char in "fd"
-            and (axes is not None or self._whole(x))
+            and (axes is not None or x.size)
         ):
             # derivatives.yaml: var: ((2 / dof) * grad) * (x - x.mean(dim, keepdim)); std
             # first takes grad / (result * 2), 0 where the result is 0
@@ -248,6 +254,8 @@ class Var(_Reduce):
                 g = np.where(out == 0, 0, g / (out * 2)).astype(x.dtype)
             if self._whole(x):  # (g, of one value, broadcasts)
                 mean = np.asarray(torch_sum(x) / x.size, dtype=x.dtype)
+            elif axes is None:  # (not contiguous: the sum takes them in memory order)
+                mean = np.asarray(torch_sum(np.ravel(x, order="K")) / x.size, dtype=x.dtype)
             else:
                 mean = np.asarray(sum_axes(x, axes, True, x.dtype) / self.n, dtype=x.dtype)
                 g = expand_back(g, F, shape, axes, kd)

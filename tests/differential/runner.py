@@ -272,7 +272,10 @@ def minimise(source, kind, torch_run, gradcli_run=run_gradcli):
             trial = "".join(parts[:i] + parts[i + 1 :])
             if not trial.strip():
                 continue
-            if classify(torch_run(trial), gradcli_run(trial)) == kind:
+            t = torch_run(trial)
+            if t["error"] and t["error"]["type"] == "NameError":
+                continue  # (a statement others need: the program would no longer run)
+            if classify(t, gradcli_run(trial)) == kind:
                 parts = parts[:i] + parts[i + 1 :]
                 changed = True
     return "".join(parts)
