@@ -1019,3 +1019,611 @@ case(
     torch.set_default_dtype(torch.float64)
     """,
 )
+
+
+# makemore part 4 (manual backprop), exercises 1 to 3 as published with their solutions:
+# every cmp() line (exact / approximate / maxdiff against autograd) as torch prints it;
+# changed: a small word list, and torch.manual_seed(42) first (the notebook draws
+# bngain and bnbias from the unseeded global generator)
+case(
+    "makemore/part4_backprop",
+    """
+    import torch
+    torch.set_default_dtype(torch.float32)
+    # there no change change in the first several cells from last lecture
+
+    import torch
+    import torch.nn.functional as F
+
+    # read in all the words
+    words = ['emma', 'olivia', 'ava', 'isabella', 'sophia', 'charlotte', 'mia', 'amelia', 'harper', 'evelyn', 'abigail', 'emily', 'elizabeth', 'mila', 'ella', 'avery', 'sofia', 'camila', 'aria', 'scarlett', 'victoria', 'madison', 'luna', 'grace', 'chloe', 'penelope', 'layla', 'riley', 'zoey', 'nora', 'lily', 'eleanor', 'hannah', 'lillian', 'addison', 'aubrey', 'ellie', 'stella', 'natalie', 'zoe', 'leah', 'hazel', 'violet', 'aurora', 'savannah', 'audrey', 'brooklyn', 'bella', 'claire', 'skylar', 'quinn', 'jack', 'xavier', 'kai', 'wyatt']
+    torch.manual_seed(42)
+    print(len(words))
+    print(max(len(w) for w in words))
+    print(words[:8])
+
+    # build the vocabulary of characters and mappings to/from integers
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s:i+1 for i,s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i:s for s,i in stoi.items()}
+    vocab_size = len(itos)
+    print(itos)
+    print(vocab_size)
+
+    # build the dataset
+    block_size = 3 # context length: how many characters do we take to predict the next one?
+
+    def build_dataset(words):  
+      X, Y = [], []
+      
+      for w in words:
+        context = [0] * block_size
+        for ch in w + '.':
+          ix = stoi[ch]
+          X.append(context)
+          Y.append(ix)
+          context = context[1:] + [ix] # crop and append
+
+      X = torch.tensor(X)
+      Y = torch.tensor(Y)
+      print(X.shape, Y.shape)
+      return X, Y
+
+    import random
+    random.seed(42)
+    random.shuffle(words)
+    n1 = int(0.8*len(words))
+    n2 = int(0.9*len(words))
+
+    Xtr,  Ytr  = build_dataset(words[:n1])     # 80%
+    Xdev, Ydev = build_dataset(words[n1:n2])   # 10%
+    Xte,  Yte  = build_dataset(words[n2:])     # 10%
+
+    # ok biolerplate done, now we get to the action:
+
+    # utility function we will use later when comparing manual gradients to PyTorch gradients
+    def cmp(s, dt, t):
+      ex = torch.all(dt == t.grad).item()
+      app = torch.allclose(dt, t.grad)
+      maxdiff = (dt - t.grad).abs().max().item()
+      print(f'{s:15s} | exact: {str(ex):5s} | approximate: {str(app):5s} | maxdiff: {maxdiff}')
+
+    n_embd = 10 # the dimensionality of the character embedding vectors
+    n_hidden = 64 # the number of neurons in the hidden layer of the MLP
+
+    g = torch.Generator().manual_seed(2147483647) # for reproducibility
+    C  = torch.randn((vocab_size, n_embd),            generator=g)
+    # Layer 1
+    W1 = torch.randn((n_embd * block_size, n_hidden), generator=g) * (5/3)/((n_embd * block_size)**0.5)
+    b1 = torch.randn(n_hidden,                        generator=g) * 0.1 # using b1 just for fun, it's useless because of BN
+    # Layer 2
+    W2 = torch.randn((n_hidden, vocab_size),          generator=g) * 0.1
+    b2 = torch.randn(vocab_size,                      generator=g) * 0.1
+    # BatchNorm parameters
+    bngain = torch.randn((1, n_hidden))*0.1 + 1.0
+    bnbias = torch.randn((1, n_hidden))*0.1
+
+    # Note: I am initializating many of these parameters in non-standard ways
+    # because sometimes initializating with e.g. all zeros could mask an incorrect
+    # implementation of the backward pass.
+
+    parameters = [C, W1, b1, W2, b2, bngain, bnbias]
+    print(sum(p.nelement() for p in parameters)) # number of parameters in total
+    for p in parameters:
+      p.requires_grad = True
+
+    batch_size = 32
+    n = batch_size # a shorter variable also, for convenience
+    # construct a minibatch
+    ix = torch.randint(0, Xtr.shape[0], (batch_size,), generator=g)
+    Xb, Yb = Xtr[ix], Ytr[ix] # batch X,Y
+
+    # forward pass, "chunkated" into smaller steps that are possible to backward one at a time
+
+    emb = C[Xb] # embed the characters into vectors
+    embcat = emb.view(emb.shape[0], -1) # concatenate the vectors
+    # Linear layer 1
+    hprebn = embcat @ W1 + b1 # hidden layer pre-activation
+    # BatchNorm layer
+    bnmeani = 1/n*hprebn.sum(0, keepdim=True)
+    bndiff = hprebn - bnmeani
+    bndiff2 = bndiff**2
+    bnvar = 1/(n-1)*(bndiff2).sum(0, keepdim=True) # note: Bessel's correction (dividing by n-1, not n)
+    bnvar_inv = (bnvar + 1e-5)**-0.5
+    bnraw = bndiff * bnvar_inv
+    hpreact = bngain * bnraw + bnbias
+    # Non-linearity
+    h = torch.tanh(hpreact) # hidden layer
+    # Linear layer 2
+    logits = h @ W2 + b2 # output layer
+    # cross entropy loss (same as F.cross_entropy(logits, Yb))
+    logit_maxes = logits.max(1, keepdim=True).values
+    norm_logits = logits - logit_maxes # subtract max for numerical stability
+    counts = norm_logits.exp()
+    counts_sum = counts.sum(1, keepdims=True)
+    counts_sum_inv = counts_sum**-1 # if I use (1.0 / counts_sum) instead then I can't get backprop to be bit exact...
+    probs = counts * counts_sum_inv
+    logprobs = probs.log()
+    loss = -logprobs[range(n), Yb].mean()
+
+    # PyTorch backward pass
+    for p in parameters:
+      p.grad = None
+    for t in [logprobs, probs, counts, counts_sum, counts_sum_inv, # afaik there is no cleaner way
+              norm_logits, logit_maxes, logits, h, hpreact, bnraw,
+             bnvar_inv, bnvar, bndiff2, bndiff, hprebn, bnmeani,
+             embcat, emb]:
+      t.retain_grad()
+    loss.backward()
+    loss
+
+    # Exercise 1: backprop through the whole thing manually, 
+    # backpropagating through exactly all of the variables 
+    # as they are defined in the forward pass above, one by one
+
+    dlogprobs = torch.zeros_like(logprobs)
+    dlogprobs[range(n), Yb] = -1.0/n
+    dprobs = (1.0 / probs) * dlogprobs
+    dcounts_sum_inv = (counts * dprobs).sum(1, keepdim=True)
+    dcounts = counts_sum_inv * dprobs
+    dcounts_sum = (-counts_sum**-2) * dcounts_sum_inv
+    dcounts += torch.ones_like(counts) * dcounts_sum
+    dnorm_logits = counts * dcounts
+    dlogits = dnorm_logits.clone()
+    dlogit_maxes = (-dnorm_logits).sum(1, keepdim=True)
+    dlogits += F.one_hot(logits.max(1).indices, num_classes=logits.shape[1]) * dlogit_maxes
+    dh = dlogits @ W2.T
+    dW2 = h.T @ dlogits
+    db2 = dlogits.sum(0)
+    dhpreact = (1.0 - h**2) * dh
+    dbngain = (bnraw * dhpreact).sum(0, keepdim=True)
+    dbnraw = bngain * dhpreact
+    dbnbias = dhpreact.sum(0, keepdim=True)
+    dbndiff = bnvar_inv * dbnraw
+    dbnvar_inv = (bndiff * dbnraw).sum(0, keepdim=True)
+    dbnvar = (-0.5*(bnvar + 1e-5)**-1.5) * dbnvar_inv
+    dbndiff2 = (1.0/(n-1))*torch.ones_like(bndiff2) * dbnvar
+    dbndiff += (2*bndiff) * dbndiff2
+    dhprebn = dbndiff.clone()
+    dbnmeani = (-dbndiff).sum(0)
+    dhprebn += 1.0/n * (torch.ones_like(hprebn) * dbnmeani)
+    dembcat = dhprebn @ W1.T
+    dW1 = embcat.T @ dhprebn
+    db1 = dhprebn.sum(0)
+    demb = dembcat.view(emb.shape)
+    dC = torch.zeros_like(C)
+    for k in range(Xb.shape[0]):
+      for j in range(Xb.shape[1]):
+        ix = Xb[k,j]
+        dC[ix] += demb[k,j]
+        
+    cmp('logprobs', dlogprobs, logprobs)
+    cmp('probs', dprobs, probs)
+    cmp('counts_sum_inv', dcounts_sum_inv, counts_sum_inv)
+    cmp('counts_sum', dcounts_sum, counts_sum)
+    cmp('counts', dcounts, counts)
+    cmp('norm_logits', dnorm_logits, norm_logits)
+    cmp('logit_maxes', dlogit_maxes, logit_maxes)
+    cmp('logits', dlogits, logits)
+    cmp('h', dh, h)
+    cmp('W2', dW2, W2)
+    cmp('b2', db2, b2)
+    cmp('hpreact', dhpreact, hpreact)
+    cmp('bngain', dbngain, bngain)
+    cmp('bnbias', dbnbias, bnbias)
+    cmp('bnraw', dbnraw, bnraw)
+    cmp('bnvar_inv', dbnvar_inv, bnvar_inv)
+    cmp('bnvar', dbnvar, bnvar)
+    cmp('bndiff2', dbndiff2, bndiff2)
+    cmp('bndiff', dbndiff, bndiff)
+    cmp('bnmeani', dbnmeani, bnmeani)
+    cmp('hprebn', dhprebn, hprebn)
+    cmp('embcat', dembcat, embcat)
+    cmp('W1', dW1, W1)
+    cmp('b1', db1, b1)
+    cmp('emb', demb, emb)
+    cmp('C', dC, C)
+
+    # Exercise 2: backprop through cross_entropy but all in one go
+    # to complete this challenge look at the mathematical expression of the loss,
+    # take the derivative, simplify the expression, and just write it out
+
+    # forward pass
+
+    # before:
+    # logit_maxes = logits.max(1, keepdim=True).values
+    # norm_logits = logits - logit_maxes # subtract max for numerical stability
+    # counts = norm_logits.exp()
+    # counts_sum = counts.sum(1, keepdims=True)
+    # counts_sum_inv = counts_sum**-1 # if I use (1.0 / counts_sum) instead then I can't get backprop to be bit exact...
+    # probs = counts * counts_sum_inv
+    # logprobs = probs.log()
+    # loss = -logprobs[range(n), Yb].mean()
+
+    # now:
+    loss_fast = F.cross_entropy(logits, Yb)
+    print(loss_fast.item(), 'diff:', (loss_fast - loss).item())
+
+    # backward pass
+
+    dlogits = F.softmax(logits, 1)
+    dlogits[range(n), Yb] -= 1
+    dlogits /= n
+
+    cmp('logits', dlogits, logits) # I can only get approximate to be true, my maxdiff is 6e-9
+
+    logits.shape, Yb.shape
+
+    F.softmax(logits, 1)[0]
+
+    dlogits[0] * n
+
+    dlogits[0].sum()
+
+
+    # Exercise 3: backprop through batchnorm but all in one go
+    # to complete this challenge look at the mathematical expression of the output of batchnorm,
+    # take the derivative w.r.t. its input, simplify the expression, and just write it out
+
+    # forward pass
+
+    # before:
+    # bnmeani = 1/n*hprebn.sum(0, keepdim=True)
+    # bndiff = hprebn - bnmeani
+    # bndiff2 = bndiff**2
+    # bnvar = 1/(n-1)*(bndiff2).sum(0, keepdim=True) # note: Bessel's correction (dividing by n-1, not n)
+    # bnvar_inv = (bnvar + 1e-5)**-0.5
+    # bnraw = bndiff * bnvar_inv
+    # hpreact = bngain * bnraw + bnbias
+
+    # now:
+    hpreact_fast = bngain * (hprebn - hprebn.mean(0, keepdim=True)) / torch.sqrt(hprebn.var(0, keepdim=True, unbiased=True) + 1e-5) + bnbias
+    print('max diff:', (hpreact_fast - hpreact).abs().max())
+
+    # backward pass
+
+    # before we had:
+    # dbnraw = bngain * dhpreact
+    # dbndiff = bnvar_inv * dbnraw
+    # dbnvar_inv = (bndiff * dbnraw).sum(0, keepdim=True)
+    # dbnvar = (-0.5*(bnvar + 1e-5)**-1.5) * dbnvar_inv
+    # dbndiff2 = (1.0/(n-1))*torch.ones_like(bndiff2) * dbnvar
+    # dbndiff += (2*bndiff) * dbndiff2
+    # dhprebn = dbndiff.clone()
+    # dbnmeani = (-dbndiff).sum(0)
+    # dhprebn += 1.0/n * (torch.ones_like(hprebn) * dbnmeani)
+
+    # calculate dhprebn given dhpreact (i.e. backprop through the batchnorm)
+    # (you'll also need to use some of the variables from the forward pass up above)
+
+    dhprebn = bngain*bnvar_inv/n * (n*dhpreact - dhpreact.sum(0) - n/(n-1)*bnraw*(dhpreact*bnraw).sum(0))
+
+    cmp('hprebn', dhprebn, hprebn) # I can only get approximate to be true, my maxdiff is 9e-10
+
+    dhprebn.shape, bngain.shape, bnvar_inv.shape, dbnraw.shape, dbnraw.sum(0).shape
+
+    # Exercise 4: putting it all together!
+    # Train the MLP neural net with your own backward pass
+
+    # init
+    torch.set_default_dtype(torch.float64)
+    """,
+)
+
+
+# makemore part 5 (WaveNet-style hierarchy: the notebook's Embedding, FlattenConsecutive,
+# BatchNorm1d over two dims, Sequential), 30 steps; changed: a small word list, the loss
+# plot printed (its 1000-step averages as 10-step ones), the split losses at 4 digits
+# (float32 training: their last bits differ after 30 steps)
+case(
+    "makemore/part5_wavenet",
+    """
+    import torch
+    torch.set_default_dtype(torch.float32)
+    import torch
+    import torch.nn.functional as F
+    # ---
+    # read in all the words
+    words = ['emma', 'olivia', 'ava', 'isabella', 'sophia', 'charlotte', 'mia', 'amelia', 'harper', 'evelyn', 'abigail', 'emily', 'elizabeth', 'mila', 'ella', 'avery', 'sofia', 'camila', 'aria', 'scarlett', 'victoria', 'madison', 'luna', 'grace', 'chloe', 'penelope', 'layla', 'riley', 'zoey', 'nora', 'lily', 'eleanor', 'hannah', 'lillian', 'addison', 'aubrey', 'ellie', 'stella', 'natalie', 'zoe', 'leah', 'hazel', 'violet', 'aurora', 'savannah', 'audrey', 'brooklyn', 'bella', 'claire', 'skylar', 'quinn', 'jack', 'xavier', 'kai', 'wyatt']
+    print(len(words))
+    print(max(len(w) for w in words))
+    print(words[:8])
+    # ---
+    # build the vocabulary of characters and mappings to/from integers
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s:i+1 for i,s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i:s for s,i in stoi.items()}
+    vocab_size = len(itos)
+    print(itos)
+    print(vocab_size)
+    # ---
+    # shuffle up the words
+    import random
+    random.seed(42)
+    random.shuffle(words)
+    # ---
+    # build the dataset
+    block_size = 8 # context length: how many characters do we take to predict the next one?
+
+    def build_dataset(words):  
+      X, Y = [], []
+      
+      for w in words:
+        context = [0] * block_size
+        for ch in w + '.':
+          ix = stoi[ch]
+          X.append(context)
+          Y.append(ix)
+          context = context[1:] + [ix] # crop and append
+
+      X = torch.tensor(X)
+      Y = torch.tensor(Y)
+      print(X.shape, Y.shape)
+      return X, Y
+
+    n1 = int(0.8*len(words))
+    n2 = int(0.9*len(words))
+    Xtr,  Ytr  = build_dataset(words[:n1])     # 80%
+    Xdev, Ydev = build_dataset(words[n1:n2])   # 10%
+    Xte,  Yte  = build_dataset(words[n2:])     # 10%
+    # ---
+    for x,y in zip(Xtr[:20], Ytr[:20]):
+      print(''.join(itos[ix.item()] for ix in x), '-->', itos[y.item()])
+    # ---
+    # Near copy paste of the layers we have developed in Part 3
+
+    # -----------------------------------------------------------------------------------------------
+    class Linear:
+      
+      def __init__(self, fan_in, fan_out, bias=True):
+        self.weight = torch.randn((fan_in, fan_out)) / fan_in**0.5 # note: kaiming init
+        self.bias = torch.zeros(fan_out) if bias else None
+      
+      def __call__(self, x):
+        self.out = x @ self.weight
+        if self.bias is not None:
+          self.out += self.bias
+        return self.out
+      
+      def parameters(self):
+        return [self.weight] + ([] if self.bias is None else [self.bias])
+
+    # -----------------------------------------------------------------------------------------------
+    class BatchNorm1d:
+      
+      def __init__(self, dim, eps=1e-5, momentum=0.1):
+        self.eps = eps
+        self.momentum = momentum
+        self.training = True
+        # parameters (trained with backprop)
+        self.gamma = torch.ones(dim)
+        self.beta = torch.zeros(dim)
+        # buffers (trained with a running 'momentum update')
+        self.running_mean = torch.zeros(dim)
+        self.running_var = torch.ones(dim)
+      
+      def __call__(self, x):
+        # calculate the forward pass
+        if self.training:
+          if x.ndim == 2:
+            dim = 0
+          elif x.ndim == 3:
+            dim = (0,1)
+          xmean = x.mean(dim, keepdim=True) # batch mean
+          xvar = x.var(dim, keepdim=True) # batch variance
+        else:
+          xmean = self.running_mean
+          xvar = self.running_var
+        xhat = (x - xmean) / torch.sqrt(xvar + self.eps) # normalize to unit variance
+        self.out = self.gamma * xhat + self.beta
+        # update the buffers
+        if self.training:
+          with torch.no_grad():
+            self.running_mean = (1 - self.momentum) * self.running_mean + self.momentum * xmean
+            self.running_var = (1 - self.momentum) * self.running_var + self.momentum * xvar
+        return self.out
+      
+      def parameters(self):
+        return [self.gamma, self.beta]
+
+    # -----------------------------------------------------------------------------------------------
+    class Tanh:
+      def __call__(self, x):
+        self.out = torch.tanh(x)
+        return self.out
+      def parameters(self):
+        return []
+
+    # -----------------------------------------------------------------------------------------------
+    class Embedding:
+      
+      def __init__(self, num_embeddings, embedding_dim):
+        self.weight = torch.randn((num_embeddings, embedding_dim))
+        
+      def __call__(self, IX):
+        self.out = self.weight[IX]
+        return self.out
+      
+      def parameters(self):
+        return [self.weight]
+
+    # -----------------------------------------------------------------------------------------------
+    class FlattenConsecutive:
+      
+      def __init__(self, n):
+        self.n = n
+        
+      def __call__(self, x):
+        B, T, C = x.shape
+        x = x.view(B, T//self.n, C*self.n)
+        if x.shape[1] == 1:
+          x = x.squeeze(1)
+        self.out = x
+        return self.out
+      
+      def parameters(self):
+        return []
+
+    # -----------------------------------------------------------------------------------------------
+    class Sequential:
+      
+      def __init__(self, layers):
+        self.layers = layers
+      
+      def __call__(self, x):
+        for layer in self.layers:
+          x = layer(x)
+        self.out = x
+        return self.out
+      
+      def parameters(self):
+        # get parameters of all layers and stretch them out into one list
+        return [p for layer in self.layers for p in layer.parameters()]
+
+    # ---
+    torch.manual_seed(42); # seed rng for reproducibility
+    # ---
+    # original network
+    # n_embd = 10 # the dimensionality of the character embedding vectors
+    # n_hidden = 300 # the number of neurons in the hidden layer of the MLP
+    # model = Sequential([
+    #   Embedding(vocab_size, n_embd),
+    #   FlattenConsecutive(8), Linear(n_embd * 8, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+    #   Linear(n_hidden, vocab_size),
+    # ])
+
+    # hierarchical network
+    n_embd = 24 # the dimensionality of the character embedding vectors
+    n_hidden = 128 # the number of neurons in the hidden layer of the MLP
+    model = Sequential([
+      Embedding(vocab_size, n_embd),
+      FlattenConsecutive(2), Linear(n_embd * 2, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+      FlattenConsecutive(2), Linear(n_hidden*2, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+      FlattenConsecutive(2), Linear(n_hidden*2, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+      Linear(n_hidden, vocab_size),
+    ])
+
+    # parameter init
+    with torch.no_grad():
+      model.layers[-1].weight *= 0.1 # last layer make less confident
+
+    parameters = model.parameters()
+    print(sum(p.nelement() for p in parameters)) # number of parameters in total
+    for p in parameters:
+      p.requires_grad = True
+    # ---
+    # same optimization as last time
+    max_steps = 30
+    batch_size = 32
+    lossi = []
+
+    for i in range(max_steps):
+      
+      # minibatch construct
+      ix = torch.randint(0, Xtr.shape[0], (batch_size,))
+      Xb, Yb = Xtr[ix], Ytr[ix] # batch X,Y
+      
+      # forward pass
+      logits = model(Xb)
+      loss = F.cross_entropy(logits, Yb) # loss function
+      
+      # backward pass
+      for p in parameters:
+        p.grad = None
+      loss.backward()
+      
+      # update: simple SGD
+      lr = 0.1 if i < 150000 else 0.01 # step learning rate decay
+      for p in parameters:
+        p.data += -lr * p.grad
+
+      # track stats
+      if i % 10 == 0: # print every once in a while
+        print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')
+      lossi.append(loss.log10().item())
+
+    # ---
+    print(torch.tensor(lossi).view(-1, 10).mean(1))
+    # ---
+    # put layers into eval mode (needed for batchnorm especially)
+    for layer in model.layers:
+      layer.training = False
+    # ---
+    # evaluate the loss
+    @torch.no_grad() # this decorator disables gradient tracking inside pytorch
+    def split_loss(split):
+      x,y = {
+        'train': (Xtr, Ytr),
+        'val': (Xdev, Ydev),
+        'test': (Xte, Yte),
+      }[split]
+      logits = model(x)
+      loss = F.cross_entropy(logits, y)
+      print(split, round(loss.item(), 4))
+
+    split_loss('train')
+    split_loss('val')
+    # ---
+    # sample from the model
+    for _ in range(20):
+        
+        out = []
+        context = [0] * block_size # initialize with all ...
+        while True:
+          # forward pass the neural net
+          logits = model(torch.tensor([context]))
+          probs = F.softmax(logits, dim=1)
+          # sample from the distribution
+          ix = torch.multinomial(probs, num_samples=1).item()
+          # shift the context window and track the samples
+          context = context[1:] + [ix]
+          out.append(ix)
+          # if we sample the special '.' token, break
+          if ix == 0:
+            break
+        
+        print(''.join(itos[i] for i in out)) # decode and print the generated word
+    # ---
+    for x,y in zip(Xtr[7:15], Ytr[7:15]):
+      print(''.join(itos[ix.item()] for ix in x), '-->', itos[y.item()])
+    # ---
+    # forward a single example:
+    logits = model(Xtr[[7]])
+    logits.shape
+    # ---
+    # forward all of them
+    logits = torch.zeros(8, 27)
+    for i in range(8):
+      logits[i] = model(Xtr[[7+i]])
+    logits.shape
+    # ---
+    # convolution is a "for loop"
+    # allows us to forward Linear layers efficiently over space
+    # ---
+
+    torch.set_default_dtype(torch.float64)
+    """,
+)
+
+case(
+    "setitem/leading_ones",
+    """
+    import torch
+    x = torch.zeros(3, 4)
+    x[1] = torch.ones(1, 4) * 2
+    x[2] = torch.arange(4.).view(1, 1, 4)
+    x[0, 1:3] = torch.tensor([[5., 6.]])
+    x[[0, 2]] = torch.ones(1, 4) * 7
+    print(x)
+    w = torch.ones(1, 4, requires_grad=True)
+    y = torch.zeros(2, 4)
+    y[0] = w * 3
+    print(y)
+    y.sum().backward()
+    print(w.grad)
+    z = torch.zeros(2, 3)
+    z[0] = torch.ones(2, 3)
+    """,
+)

@@ -602,6 +602,16 @@ for _entry in list({id(e): e for e in BUILTINS.values()}.values()):
 # ---------------------------------------------------------------- x[key] = v, x op= y
 
 
+def _strip_leading_ones(v):
+    """The value of `x[key] = v` without its leading dims of size 1, as PyTorch views it
+    before copying (slicePrefix1sSize): a (1, n) value fills a row of n."""
+    shape = v.data.shape
+    i = 0
+    while i < len(shape) and shape[i] == 1:
+        i += 1
+    return FUNCTIONS["view"](v, shape[i:]) if i else v
+
+
 def setitem(x, key, value):
     """`x[key] = value` with PyTorch's semantics; returns None."""
     x = tensor_arg(x)
@@ -610,6 +620,7 @@ def setitem(x, key, value):
             f"can't assign a {type_name(value)} to a torch.{versions.type_word(x.data.dtype)}Tensor"
         )
     v = value if isinstance(value, Tensor) else Tensor(to_array(value, x.data.dtype))
+    v = _strip_leading_ones(v)
     k, _name, adv = _norm_key(key, x.data.shape)
     if not adv:
         # a Python bool (x[True] = v) is a dim of 1 here: the view x[k], not x[key]'s copy
