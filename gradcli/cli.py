@@ -179,7 +179,7 @@ def ready_for_interrupts():
 def run() -> int:
     """The `gradcli` command (and `python -m gradcli`): `main`, and then, after a
     one-shot `eval`/`check`, leave without tearing the program's objects down one by
-    one: the process is ending, and freeing a 100,000-op graph took 0.2 s (issue 16).
+    one: the process is ending, and freeing a 100,000-op graph took 0.2 s.
     Output is flushed first; files a program writes are closed as it writes them."""
     argv = sys.argv[1:]
     code = main()

@@ -183,7 +183,7 @@ def describe(v) -> dict:
 
 
 class JsonOutput:
-    """One JSON object per line (see README, "JSON output")."""
+    """One JSON object per line (see docs/guides/scripting.md, "JSON output")."""
 
     def __init__(self, stream=None, quiet=False, echo_assign=False):
         self.stream = stream or sys.stdout

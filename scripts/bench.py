@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gradcli's performance goals (issues 6 and 16), measured side by side in one run.
+"""gradcli's performance goals, measured side by side in one run.
 
 Each workload is timed for gradcli (`gradcli eval` as a subprocess, start-up
 subtracted where it is not the point), for NumPy by hand (the floor), for
@@ -12,7 +12,7 @@ the ratio each goal is stated in, with the goal beside it.
 
     python scripts/bench.py [--quick]
 
-Run it with a Python that has torch (e.g. /work/torchenv/bin/python) for the
+Run it with a Python that has torch (e.g. $TORCH_PYTHON) for the
 PyTorch columns.
 """
 
@@ -547,7 +547,7 @@ def main():
     # itself (`time.process_time`): the first iterations of a fresh process fault in the
     # loop's memory (`runtime/heap.py` keeps it for the later ones), which on a virtual
     # machine costs from ~10 to ~200 ms an 80 MB array, more than the iterations, and
-    # moves from run to run; the peers run in this warm process (README, Performance:
+    # moves from run to run; the peers run in this warm process (docs/developer/performance.md:
     # "The 1e7 row, warm")
     g, tt, npt = interleaved(
         max(2, rep // 2 + 1),
@@ -561,7 +561,7 @@ def main():
     rows.append(("1e7 elements forward+backward", g, "NumPy by hand", npt, ratio(g, npt), "<= 1.3"))
     rows.append(("", None, "PyTorch eager", tt, ratio(g, tt), "< 1"))
 
-    # per-sample gradients (issue 15): vmap(grad) against a Python loop of grad
+    # per-sample gradients: vmap(grad) against a Python loop of grad
     n_ps = 1000
     # each side's CPU time read by the program itself around its body (a difference of
     # two processes' times around a vmap of ~1.5 ms was once negative)

@@ -2,7 +2,7 @@
 
 Run with the torch venv (torch is never a test dependency):
 
-    /work/torchenv/bin/python scripts/gen_golden.py
+    $TORCH_PYTHON scripts/gen_golden.py
 
 Writes, relative to the repository root:
 
@@ -161,7 +161,7 @@ def gen_cases():
 
 
 def gen_reliability():
-    """tests/golden/reliability.json from tests/golden_cases_reliability.py (issue 19)."""
+    """tests/golden/reliability.json from tests/golden_cases_reliability.py."""
     sys.path.insert(0, os.path.join(ROOT, "tests"))  # the cases are test data
     import golden_cases_reliability
 

@@ -1,7 +1,7 @@
 """Record PyTorch's batched products (torch.bmm, matmul with 3+ dims), their gradients and
 grad_fn names into tests/golden/bmm.json (inputs: tests/bmm_cases.py), as sha256 digests.
 
-    /work/torchenv/bin/python scripts/gen_golden_bmm.py
+    $TORCH_PYTHON scripts/gen_golden_bmm.py
 
 Operands are copied into torch's own (64-byte aligned) storage first: MKL's results
 depend on where the data lies.

@@ -1,8 +1,8 @@
-"""Record tests/golden/calculus.json from real PyTorch (issue 5).
+"""Record tests/golden/calculus.json from real PyTorch.
 
 Run with the torch venv (torch is never a test dependency):
 
-    /work/torchenv/bin/python scripts/gen_golden_calculus.py
+    $TORCH_PYTHON scripts/gen_golden_calculus.py
 
 Each case is a program in the common subset of Python and gradcli (SOURCE)
 and an expression (EXPR) evaluated after it.  Here SOURCE runs with

@@ -2,7 +2,7 @@
 gradient's sum_to) into tests/golden/dim_sums.json (inputs: tests/dim_sum_cases.py),
 as sha256 digests.
 
-    /work/torchenv/bin/python scripts/gen_golden_dim_sums.py
+    $TORCH_PYTHON scripts/gen_golden_dim_sums.py
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Record PyTorch's float math, matrix products and float32 powers into
 tests/golden/exact_numerics.json (inputs: tests/exact_cases.py), as sha256 digests.
 
-    /work/torchenv/bin/python scripts/gen_golden_exact.py
+    $TORCH_PYTHON scripts/gen_golden_exact.py
 
 Records the CPU capability torch uses (its MKL and SLEEF kernels depend on it).
 """

@@ -2,7 +2,7 @@
 tests/fidelity_cases.py (as scripts/gen_golden.py runs its cases) and the float16
 sweep (sha256 digests of every float16 value through HALF_OPS, gradients of HALF_GRADS).
 
-    /work/torchenv/bin/python scripts/gen_golden_fidelity.py
+    $TORCH_PYTHON scripts/gen_golden_fidelity.py
 """
 
 import hashlib

@@ -1,10 +1,10 @@
-"""Record tests/golden/flow.json from real PyTorch (issue 17): the gradient that
+"""Record tests/golden/flow.json from real PyTorch: the gradient that
 flows into each intermediate value during backward, which gradcli shows in
 `graph(y, values=true)` and in the backward trace.
 
 Run with the torch venv (torch is never a test dependency):
 
-    /work/torchenv/bin/python scripts/gen_golden_flow.py
+    $TORCH_PYTHON scripts/gen_golden_flow.py
 
 Each case is a program in the common subset of Python and gradcli (SOURCE,
 run with float64 as the default dtype and torch's names in scope) that ends

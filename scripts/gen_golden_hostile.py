@@ -2,7 +2,7 @@
 once differed from PyTorch in silence (tests/hostile_cases.py), run as
 scripts/gen_golden.py runs its cases.
 
-    /work/torchenv/bin/python scripts/gen_golden_hostile.py
+    $TORCH_PYTHON scripts/gen_golden_hostile.py
 """
 
 import os

@@ -4,7 +4,7 @@ softmax without a dim), run as scripts/gen_golden.py runs its cases; and
 tests/golden/topk_ties.json: torch.topk's indices on random rows full of ties (and
 NaNs), every path of its CPU kernel (partial_sort, nth_element, sorted or not).
 
-    /work/torchenv/bin/python scripts/gen_golden_indexing.py
+    $TORCH_PYTHON scripts/gen_golden_indexing.py
 """
 
 import json

@@ -1,9 +1,9 @@
 """Record tests/golden/inplace.json from real PyTorch: in-place operations, version
-counters, views (issue 13); cases in tests/inplace_cases.py (test data), run as
+counters, views; cases in tests/inplace_cases.py (test data), run as
 scripts/gen_golden.py runs its cases (float64 default, one statement at a time in
 'single' mode).
 
-    /work/torchenv/bin/python scripts/gen_golden_inplace.py
+    $TORCH_PYTHON scripts/gen_golden_inplace.py
 """
 
 import os

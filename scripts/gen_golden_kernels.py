@@ -8,7 +8,7 @@ float64) and float64 `tensor ** number` with their gradients (pow_tensors.json,
 POW_TENSORS, POW_SCALARS), as sha256 digests with every NaN written
 as one NaN (exact_cases.nan_digest).
 
-    /work/torchenv/bin/python scripts/gen_golden_kernels.py
+    $TORCH_PYTHON scripts/gen_golden_kernels.py
 
 Runs torch's AVX2 kernels (ATEN_CPU_CAPABILITY=avx2, unless set), as gradcli computes
 on every machine; records the capability and the number of threads (the softmax

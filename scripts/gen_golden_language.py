@@ -1,7 +1,7 @@
-"""Record tests/golden/language.json from real PyTorch: the language cases of
-issue 13 (tests/language_cases.py), run as scripts/gen_golden.py runs its cases.
+"""Record tests/golden/language.json from real PyTorch: the language cases
+(tests/language_cases.py), run as scripts/gen_golden.py runs its cases.
 
-    /work/torchenv/bin/python scripts/gen_golden_language.py
+    $TORCH_PYTHON scripts/gen_golden_language.py
 """
 
 import os

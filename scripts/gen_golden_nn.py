@@ -1,8 +1,8 @@
 """Record tests/golden/nn.json from real PyTorch (torch.nn, optim, data, the tensor
-API of issue 14); cases in tests/nn_cases.py (test data), run as scripts/gen_golden.py runs
+API); cases in tests/nn_cases.py (test data), run as scripts/gen_golden.py runs
 its cases (float64 default, one statement at a time in 'single' mode).
 
-    /work/torchenv/bin/python scripts/gen_golden_nn.py
+    $TORCH_PYTHON scripts/gen_golden_nn.py
 """
 
 import os

@@ -2,7 +2,7 @@
 
 Run with the torch venv (torch is never a test dependency):
 
-    /work/torchenv/bin/python scripts/gen_golden_notebooks.py
+    $TORCH_PYTHON scripts/gen_golden_notebooks.py
 
 Writes tests/golden/notebooks/seed_00N.ipynb (nbformat 4), one per
 scripts/examples/seed_00N.ag.  The .ag file is cut into cells at blank lines

@@ -2,7 +2,7 @@
 
 Run with a Python that has torch (never needed by gradcli or its tests):
 
-    /work/torchenv/bin/python scripts/gen_golden_numerics.py
+    $TORCH_PYTHON scripts/gen_golden_numerics.py
 
 * "sums": torch.sum of float64/float32 vectors of many sizes, as float.hex.  The
   inputs are made the same way in the test (`values(n, seed, dtype)`: integers

@@ -2,7 +2,7 @@
 
 Run with the torch venv (torch is never a dependency of gradcli itself):
 
-    /work/torchenv/bin/python scripts/gen_golden_printing.py
+    $TORCH_PYTHON scripts/gen_golden_printing.py
 
 Writes tests/golden/printing.json: a list of cases, each with
 

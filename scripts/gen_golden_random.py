@@ -2,7 +2,7 @@
 
 Run with a Python that has torch installed (NOT needed by gradcli or its tests):
 
-    /work/torchenv/bin/python scripts/gen_golden_random.py
+    $TORCH_PYTHON scripts/gen_golden_random.py
 
 Each case is a list of operations replayed in order on one generator:
 

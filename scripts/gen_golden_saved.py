@@ -1,7 +1,7 @@
 """Record tests/golden/saved.json from real PyTorch: the saved-tensor cases
 (tests/saved_cases.py), run as scripts/gen_golden.py runs its cases.
 
-    /work/torchenv/bin/python scripts/gen_golden_saved.py
+    $TORCH_PYTHON scripts/gen_golden_saved.py
 """
 
 import os

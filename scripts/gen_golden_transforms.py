@@ -1,6 +1,6 @@
-"""Record tests/golden/transforms.json from real PyTorch (issue 15).
+"""Record tests/golden/transforms.json from real PyTorch.
 
-    /work/torchenv/bin/python scripts/gen_golden_transforms.py
+    $TORCH_PYTHON scripts/gen_golden_transforms.py
 
 Cases are in scripts/transform_cases.py; each is run as scripts/gen_golden.py runs a
 case (float64 default, every top-level statement in 'single' mode)."""

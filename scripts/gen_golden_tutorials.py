@@ -2,7 +2,7 @@
 
 Run with the torch venv (torch is never a test dependency):
 
-    /work/torchenv/bin/python scripts/gen_golden_tutorials.py [NAME ...]
+    $TORCH_PYTHON scripts/gen_golden_tutorials.py [NAME ...]
 
 Writes tests/golden/tutorials.json (with NAMEs, only those entries are re-recorded):
 

@@ -2,7 +2,7 @@
 use: generators and sampling, sorting, counting, numpy spellings, the makemore
 lectures); cases in tests/wild_cases.py, run as scripts/gen_golden.py runs its cases.
 
-    /work/torchenv/bin/python scripts/gen_golden_wild.py
+    $TORCH_PYTHON scripts/gen_golden_wild.py
 """
 
 import os

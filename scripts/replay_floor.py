@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What a replay of a recorded loop body could buy (issue 16), measured on the
+"""What a replay of a recorded loop body could buy, measured on the
 tutorial's iteration ("Learning PyTorch with Examples", float32, 2,000 points):
 
 1. through the language (what `gradcli eval` runs);
@@ -11,7 +11,7 @@ tutorial's iteration ("Learning PyTorch with Examples", float32, 2,000 points):
    PyTorch's order, the four gradient sums together; no node, no Tensor): what a
    replay below the op methods, with every decision made once, could approach;
 5. PyTorch eager, when `torch` can be imported (the goal's yardstick, measured in
-   the same run: issue 16 asks for 0.5x of it).
+   the same run: the goal is 0.5x of it).
 
 Each a fresh session, in-process, the fastest of several runs; prints us per
 iteration.  Run gradcli's rows with gradcli's venv (.venv/bin/python): with torch

@@ -1,4 +1,4 @@
-"""Golden cases for the transforms (issue 15): torch.func, torch.autograd.functional,
+"""Golden cases for the transforms: torch.func, torch.autograd.functional,
 torch.autograd.forward_ad and gradgradcheck.  Programs in the common subset of Python
 and gradcli, recorded from torch by scripts/gen_golden_transforms.py."""
 

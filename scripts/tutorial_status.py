@@ -17,7 +17,7 @@ each one with a tiny probe program (run in this process).  What gradcli rejects
 is printed grouped by feature with the tutorials that need it, most needed first:
 which features unblock the most tutorials.  Tensor methods are told apart from
 other methods with real torch (``hasattr(torch.Tensor, name)``) when a Python with
-torch is given (--torch-python, default $TORCH_PYTHON or /work/torchenv/bin/python
+torch is given (--torch-python, default $TORCH_PYTHON
 when it exists); without one that part is skipped.
 
 A probe says only "gradcli accepts this in a tiny program", not that the tutorial
@@ -577,10 +577,10 @@ def print_census(missing, with_tensor):
         if not rows:
             continue
         title = {
-            13: "issue 13 (the language)",
-            14: "issue 14 (torch.nn)",
-            15: "issue 15 (custom autograd.Function)",
-            None: "outside issues 13-15 (torch API: func, forward AD, data, ...)",
+            13: "the language",
+            14: "torch.nn",
+            15: "custom autograd.Function",
+            None: "the rest of the torch API (func, forward AD, data, ...)",
         }[issue]
         print()
         print("## " + title)

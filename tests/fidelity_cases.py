@@ -803,7 +803,7 @@ for ord, kw in [(2, {}), (1, {'dim': 1}), (3, {'dim': 0, 'keepdim': True}), (flo
     g, = torch.autograd.grad(r.sum(), x, create_graph=True)
     print(g.tolist())
     # (torch's second derivative for ord 1 and inf: a zero tensor; for ord -1 gradcli's
-    # differs in the last bits: README)
+    # differs in the last bits: docs/developer/numerics.md)
     if ord not in (1, float('inf'), -1):
         g.pow(2).sum().backward()
         print(x.grad.tolist())

@@ -401,7 +401,7 @@ outer()()
 
 
 # classes, generators, comprehensions, decorators, exceptions and the safe modules
-# (issue 19: the newer constructs are mutated too)
+# (the newer constructs are mutated too)
 SNIPPETS = [
     """import itertools
 def naturals():

@@ -1,4 +1,4 @@
-"""Golden cases for issue 19 (what an adversarial pass found): wrong values, wrong
+"""Golden cases from an adversarial review (what it found): wrong values, wrong
 words and accepted-but-invalid inputs, each recorded from real PyTorch 2.13.
 
 Same rules and format as tests/golden_cases.py (``case(name, src)``); recorded

@@ -1,4 +1,4 @@
-"""Golden cases for in-place tensor operations (issue 13): version counters and
+"""Golden cases for in-place tensor operations: version counters and
 PyTorch's errors, the graph rebased by an in-place op, views sharing storage
 (CopySlices / AsStridedBackward0), recorded from real PyTorch by
 scripts/gen_golden_inplace.py into tests/golden/inplace.json and replayed by
@@ -6,7 +6,7 @@ tests/test_inplace.py.  The rules of tests/golden_cases.py apply.
 
 Cases named `pending/...` use `x[i] = v` and `x op= y` on tensors, which the
 compiler turns into calls of gradcli.library.inplace (setitem, AUGMENTED) once the
-language work of issue 13 lands; until then tests/test_inplace.py skips them."""
+language work lands; until then tests/test_inplace.py skips them."""
 
 import textwrap
 

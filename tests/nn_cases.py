@@ -1,5 +1,5 @@
-"""Golden cases for torch.nn, torch.optim, torch.utils.data and the tensor API of
-issue 14, recorded from real PyTorch by scripts/gen_golden_nn.py into
+"""Golden cases for torch.nn, torch.optim, torch.utils.data and the tensor API
+they use, recorded from real PyTorch by scripts/gen_golden_nn.py into
 tests/golden/nn.json and replayed by tests/test_nn.py.
 
 The rules of tests/golden_cases.py apply (the common subset of Python and the
@@ -772,7 +772,7 @@ case(
 """,
 )
 
-# Issue 14: "x ** 3 (and other small integer powers)": torch computes x**2 and x**3 by
+# "x ** 3 (and other small integer powers)": torch computes x**2 and x**3 by
 # multiplication (x*x, x*x*x) and -1, -2 as reciprocals; these must agree to the last bit.
 # (x**4 and up, x**0.5 and x**1.5 go through torch's vectorised pow/sqrt, which is not
 # correctly rounded: not compared here.)
@@ -959,7 +959,7 @@ case(
 """,
 )
 
-# ---------------------------------------------------------------- user classes (issue 13)
+# ---------------------------------------------------------------- user classes
 # Replayed once the language has `class` (tests/test_nn.py skips them until then).
 
 NEEDS_MKL.add("tutorial/learning_pytorch_optim_float64")

@@ -1,5 +1,5 @@
 """A frozen copy of gradcli's whole-sum code (gradcli/numerics/sums/summation.py: `torch_sum`,
-`_serial`, `_vectors`, `_Plan`, ...) as it was before the faster plans of issue 16:
+`_serial`, `_vectors`, `_Plan`, ...) as it was before the faster plans:
 the oracle that tests/test_summation_plans.py compares the current code with, bit for
 bit.  It is this project's own code; keep it unchanged."""
 

@@ -1,4 +1,4 @@
-"""Custom torch.autograd.Function subclasses (issue 15), written in Python until the
+"""Custom torch.autograd.Function subclasses, written in Python until the
 language's `class` lands: the "Extending PyTorch" examples (Exp, LinearFunction,
 MulConstant), the double-backward tutorial, ctx features, forward mode (jvp),
 gradcheck/gradgradcheck.  Expected values are PyTorch's (torch 2.13)."""

@@ -1,4 +1,4 @@
-"""Calculus beyond backward (issue 5): grad, higher orders, jacobian, hessian,
+"""Calculus beyond backward: grad, higher orders, jacobian, hessian,
 gradcheck and graph pictures.
 
 tests/golden/calculus.json is recorded from real PyTorch 2.13 by

@@ -1,4 +1,4 @@
-"""The compiled call sites of issue 16 give exactly what the general paths give:
+"""The compiled call sites give exactly what the general paths give:
 calls with only positional arguments (language/callsites.py), the fused step
 `x -= a * b` (language/updates.py, library/inplace.scaled_step) and the inlined
 `with no_grad` block.  Each program runs twice, once as compiled and once with the

@@ -494,7 +494,7 @@ def test_json_syntax_error_and_usage_error_records():
         "column": 5,
         "type": "SyntaxError",
     }
-    caret(r.stderr, "<-e>:2:5", "x = [1, 2", 5)  # where the bracket opened (issue 19)
+    caret(r.stderr, "<-e>:2:5", "x = [1, 2", 5)  # where the bracket opened
     assert "'[' was never closed" in r.stderr
     r = gradcli("eval", "--json", "-e", "print(1)", "-e", "x = )")
     assert r.returncode == 2
@@ -769,7 +769,7 @@ def test_load_save_failures_are_clean(code, message, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 
-# ---------------------------------------------------------------- issue 19: options
+# ---------------------------------------------------------------- options
 
 
 @pytest.mark.parametrize(
@@ -847,7 +847,7 @@ def test_sigint_during_start_up_never_shows_gradcli_in_a_traceback():
     assert 130 in seen
 
 
-# ---------------------------------------------------------------- issue 19: error places
+# ---------------------------------------------------------------- error places
 
 
 @pytest.mark.parametrize(

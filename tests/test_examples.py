@@ -1,6 +1,6 @@
 """The seed tutorials as gradcli programs: output must equal PyTorch's.
 
-scripts/examples/seed_00N.ag hold the code of /work/shared/seeds/ (random
+scripts/examples/seed_00N.ag hold the code of the seed tutorials (random
 calls as written: gradcli reproduces torch's random stream).
 tests/golden/examples.json is recorded from real PyTorch, one fresh process
 per file, after ``torch.manual_seed(SEED)`` (this torch seeds itself

@@ -1,5 +1,5 @@
-"""The hot path's shortcuts give exactly what the plain NumPy expression gives
-(issue 16): 0-d float64 arithmetic on Python floats, a broadcast gradient scaled
+"""The hot path's shortcuts give exactly what the plain NumPy expression gives:
+0-d float64 arithmetic on Python floats, a broadcast gradient scaled
 as one value, a VJP product written into its own temporary."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fuzzing and property tests (issue 7), a few thousand inputs per run.
+"""Fuzzing and property tests, a few thousand inputs per run.
 
 * grammar-based programs (hypothesis's from_lark on grammar/gradcli.lark) and
   random mutations of the example programs, golden cases and hostile snippets:

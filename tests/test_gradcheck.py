@@ -1,4 +1,4 @@
-"""Registry-driven gradient checks (issue 2) and second-order checks (issue 5).
+"""Registry-driven gradient checks and second-order checks.
 
 Every entry of the op registry (`gradcli.ops.registry.BUILTINS` and `METHOD_ONLY`) with
 `checks` is differentiated here, one test per sample call, ids like `exp[0]`:

@@ -613,7 +613,7 @@ def test_printing_a_tensor_with_many_short_axes():
     assert_bounded(r, seconds=20)
 
 
-# ---------------------------------------------------------------- issue 19: limits bypassed
+# ---------------------------------------------------------------- limits bypassed
 
 BYPASSES = [
     ('t = "a" * 1000000\nfor i in range(40):\n    t = f"{t}{t}"', r"characters"),

@@ -1,4 +1,4 @@
-"""gradcli/runtime/heap.py: glibc keeps big freed blocks for reuse during a run (issue 16's
+"""gradcli/runtime/heap.py: glibc keeps big freed blocks for reuse during a run (the
 1e7-element loop), gradcli's opt-out and glibc's own settings are respected, and it is
 a no-op where the C library is not glibc."""
 

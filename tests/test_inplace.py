@@ -1,4 +1,4 @@
-"""In-place tensor operations (issue 13): golden cases from PyTorch 2.13
+"""In-place tensor operations: golden cases from PyTorch 2.13
 (tests/golden/inplace.json, recorded by scripts/gen_golden_inplace.py from
 tests/inplace_cases.py) replayed through the language, and the functions the
 compiler calls for `x[i] = v` and `x op= y` (gradcli.library.inplace.setitem and

@@ -1,4 +1,4 @@
-"""Registry-driven checks of every op's forward-mode rule (issue 15).
+"""Registry-driven checks of every op's forward-mode rule.
 
 Every sample call of the registry (the same CASES as tests/test_gradcheck.py,
 EXTRA included) is run with its float inputs made dual tensors carrying random

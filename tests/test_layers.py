@@ -1,7 +1,7 @@
 """The package's layers, read from its source (nothing is imported or run).
 
 gradcli is built in layers; a module imports only from its own layer or the
-layers below it (README, "Architecture").  This test reads every import in
+layers below it (docs/developer/architecture.md).  This test reads every import in
 gradcli/ (at the top of a module or inside a function) and fails on:
 
   * an import that reaches up a layer, or a module in no layer;

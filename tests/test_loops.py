@@ -1,4 +1,4 @@
-"""The per-op shortcuts of the training loops (issue 16) give exactly what the general
+"""The per-op shortcuts of the training loops give exactly what the general
 path gives: 0-d float32 arithmetic on Python floats, the in-place scalar step
 `w -= lr * w.grad` under no_grad, the two-operand `apply2`."""
 

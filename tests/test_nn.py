@@ -1,4 +1,4 @@
-"""torch.nn, optim, data and the tensor API of issue 14.
+"""torch.nn, optim, data and the tensor API.
 
 Golden cases (tests/golden/nn.json, recorded from PyTorch 2.13 by
 scripts/gen_golden_nn.py from tests/nn_cases.py) replayed through the command
@@ -45,7 +45,7 @@ HAS_CLASSES = _language_has_classes()
 @pytest.mark.parametrize("name", list(NN))
 def test_nn_golden(name):
     if name.startswith("classes/") and not HAS_CLASSES:
-        pytest.skip("the language has no `class` yet (issue 13): replayed once it lands")
+        pytest.skip("the language has no `class` yet: replayed once it lands")
     if name in NEEDS_MKL and not mkl.available():
         pytest.skip("torch's sqrt is MKL's: bit for bit only with the mkl package (the test extra)")
     case = NN[name]
@@ -209,7 +209,7 @@ def test_conv2d_option_errors(kwargs, message):
 
 def test_inspect_stays_out_with_an_error_naming_it():
     """d2l's save_hyperparameters reads the caller's frame with Python's inspect: the
-    sandbox keeps it out, and the error says which module (issue 14)."""
+    sandbox keeps it out, and the error says which module."""
     r = run_cases({"i": "import torch\nimport inspect\nprint('not reached')\n"})["i"]
     assert r.returncode != 0 and "not reached" not in r.stdout
     assert "inspect" in r.stderr and "Traceback" not in r.stderr

@@ -1,4 +1,4 @@
-"""Issue 19's golden cases (tests/golden_cases_reliability.py, recorded from torch into
+"""golden cases (tests/golden_cases_reliability.py, recorded from torch into
 tests/golden/reliability.json): each must match PyTorch's output or error."""
 
 import pytest

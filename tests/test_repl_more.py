@@ -1,4 +1,4 @@
-"""The REPL items of issue 17, in a real pseudo-terminal (as tests/test_repl.py):
+"""The REPL items, in a real pseudo-terminal (as tests/test_repl.py):
 help in the forms people type, `_`/`ans`, the call chain of an error inside nested
 calls, errors in colour, work kept after an error and `:undo`, pasting code with
 prompts, `:paste`, prefix history search, the terminal's width, `--help`."""

@@ -1,4 +1,4 @@
-"""Replayed loop bodies (gradcli/language/replay.py, loop_shapes.py; issue 16) print
+"""Replayed loop bodies (gradcli/language/replay.py, loop_shapes.py) print
 exactly what the same loops print run as compiled (`--no-replay`): values, grad_fns,
 graphs, errors, and the state left behind, also when a check fails mid-loop, an `if`
 runs its block, the loop breaks or raises."""
@@ -38,7 +38,7 @@ while i < 30:
 print(x.grad, out, out.grad_fn.next_functions[0][0].next_functions, i)
 """
 
-# the fifth session's review (a helper ran programs both ways): a `for` target that is
+# a review (a helper ran programs both ways): a `for` target that is
 # not a name runs code when bound (so such loops check everything each iteration);
 # in-place changes that give no new version (through `.data`, backward adding into a
 # `.grad` another name views) reach a hoisted op's tensor (so hoisted inputs are

@@ -1,4 +1,4 @@
-"""The ops' replay kernels and pass-through backwards (issue 16): what a replayed loop
+"""The ops' replay kernels and pass-through backwards: what a replayed loop
 body runs instead of an op's whole forward (Function.replay_kernel, run by
 engine/replay.run_kernels) gives the same array, bit for bit, and saves the same
 values; an op that says its backward passes g through (Function.passes_through, read

@@ -292,7 +292,7 @@ def test_every_python_attribute_is_refused(kind):
             v = session.scope.vars.get("v")
             if name in NAME_ATTRS and form.endswith(f"{name}\n"):
                 assert v is None or type(v) is str, f"{form!r} gave {type(v)!r}"
-                continue  # __name__, __qualname__, __doc__: a string (README)
+                continue  # __name__, __qualname__, __doc__: a string (docs/language.md)
             assert not name.startswith("_"), f"{form!r} was allowed"
             assert _allowed_value(v), f"{form!r} gave {type(v)!r}"
             allowed.append(name)
@@ -506,7 +506,7 @@ def test_load_missing_and_directories(workdir):
     assert _listing(workdir) == ["d.csv"]
 
 
-# ---------------------------------------------------------------- reprs (issue 19)
+# ---------------------------------------------------------------- reprs
 
 
 def test_function_reprs_show_no_python_internals():
@@ -531,7 +531,7 @@ def test_a_list_holding_itself_prints_as_python_does():
     assert r.error is None and r.out == "[1, [...]]\n[[1, [...]], ([1, [...]],)]\n", r.out
 
 
-# ---------------------------------------------------------------- load/save data (issue 19)
+# ---------------------------------------------------------------- load/save data
 
 
 def test_a_failing_save_keeps_the_old_file(workdir, monkeypatch):

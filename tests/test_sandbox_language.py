@@ -1,4 +1,4 @@
-"""The sandbox and the limits for the language's newer constructs (issue 19, last
+"""The sandbox and the limits for the language's newer constructs (last
 section): classes, instances, bound methods, super(), staticmethod/classmethod/
 property, decorators, exceptions caught with `except E as e`, generators,
 closures, comprehensions and the safe modules (math, random, functools,
@@ -478,7 +478,7 @@ def test_every_python_attribute_of_the_new_values(kind):
             v = session.scope.vars.get("v")
             if name in NAME_ATTRS and form.endswith(f"{name}\n"):
                 assert v is None or type(v) is str, f"{kind}: {form!r} gave {type(v)!r}"
-                continue  # __name__, __qualname__, __doc__: a string (README)
+                continue  # __name__, __qualname__, __doc__: a string (docs/language.md)
             assert not name.startswith("_") or (kind == "super" and name in classes.DUNDERS), (
                 f"{kind}: {form!r} was allowed"
             )

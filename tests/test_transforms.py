@@ -1,4 +1,4 @@
-"""Golden tests of the transforms (issue 15): torch.func, torch.autograd.functional
+"""Golden tests of the transforms: torch.func, torch.autograd.functional
 (vjp, jvp, hvp, vhp, forward-mode jacobian), torch.autograd.forward_ad and
 gradgradcheck, recorded from torch by scripts/gen_golden_transforms.py."""
 

@@ -73,7 +73,7 @@ class Facet(NamedTuple):
     name: str  # the facet's name
     on: str  # "node": a class attribute of Function subclasses; "builtin": a register() argument
     attr: str  # the attribute it is read from
-    doc: str  # what it says, for the README and the test's messages
+    doc: str  # what it says, for the docs and the test's messages
 
 
 FACETS: dict[str, Facet] = {}

@@ -1,4 +1,4 @@
-"""The engine's side of replayed loop bodies (issue 16; the language's side, which
+"""The engine's side of replayed loop bodies (the language's side, which
 decides what is replayed and when, is gradcli/language/replay.py).
 
 * `recording()`: while it is open, every `Function.apply` / `apply2` call is noted (the

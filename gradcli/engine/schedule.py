@@ -1,4 +1,4 @@
-"""Backward schedules (issue 16): a loop that builds the same graph every iteration
+"""Backward schedules: a loop that builds the same graph every iteration
 runs `out.backward()` through a plan made once for that graph's structure.
 
 A training loop's backward walks a small graph of the same shape every time; the

@@ -34,7 +34,7 @@ def _shift(op, a, b):
     if op == ">>":
         return a >> b
     if a and abs(a).bit_length() + b > context.current.limits.max_int_bits:
-        return math.inf if a > 0 else -math.inf  # as `*` and `**` overflow (README: Limits)
+        return math.inf if a > 0 else -math.inf  # as `*` and `**` overflow (docs/limits.md)
     return a << b
 
 

@@ -1,5 +1,5 @@
 """Call sites with only positional arguments (`y.sum()`, `x.pow(2)`, `loss.backward()`,
-`mean(y)`, `torch.no_grad()`), compiled for their arity (issue 16: the calls of a
+`mean(y)`, `torch.no_grad()`), compiled for their arity (the calls of a
 training loop's body).
 
 A general call (calls.py) evaluates its arguments into a list, its keywords into a

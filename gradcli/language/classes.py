@@ -17,7 +17,7 @@ from ..library.values import BoundMethod
 from .functions import UserFunction
 
 USER = "__gradcli_user__"
-MAX_MRO = 500  # classes in a class's MRO (README: Limits)      # in a class namespace: the class was written in the language
+MAX_MRO = 500  # classes in a class's MRO (docs/limits.md)      # in a class namespace: the class was written in the language
 
 # the special methods a class of the language may define (Python calls them)
 DUNDERS = frozenset(
@@ -83,7 +83,7 @@ def make_class(name, bases, ns, keywords, qualname=None):
     bases = tuple(_check_base(b) for b in bases) or (LanguageObject,)
     if max(len(b.__mro__) for b in bases) >= MAX_MRO:
         # Python computes each MRO in time that grows with its length (a loop making a
-        # chain of 3,000 classes takes half a minute): issue 19
+        # chain of 3,000 classes takes half a minute)
         raise LimitError(f"class {name}: a class hierarchy deeper than {MAX_MRO} classes")
     ns = dict(ns)
     ns[USER] = True

@@ -1,4 +1,4 @@
-"""Operators on plain numbers answered in their own closure (issue 16: a loop's
+"""Operators on plain numbers answered in their own closure (a loop's
 `while i < n`, `if t % 100 == 99`, `i += 1`, `y * 1.00001`).
 
 `runtime.binary_op` and `runtime.compare_op` give an operator's function for every

@@ -10,7 +10,7 @@ is a statement, or the right side of an assignment (`x = yield v` binds None:
 gradcli has no `send`); inside any other expression it is a syntax error.  Loops
 count --max-steps as everywhere, the generator's steps run inside its consumer's
 call depth (functions.Generator), and an abandoned generator's `finally` blocks
-do not run (README)."""
+do not run (docs/language.md)."""
 
 from __future__ import annotations
 
@@ -350,7 +350,7 @@ class GeneratorBodies:
             try:
                 r = yield from body(s)
             except GeneratorExit:
-                raise  # abandoned while suspended: no finally (README)
+                raise  # abandoned while suspended: no finally (docs/language.md)
             except BaseException:
                 f = yield from final(s)
                 if f is not None:

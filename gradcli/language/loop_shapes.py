@@ -1,4 +1,4 @@
-"""Which loop bodies gradcli replays (issue 16; language/replay.py replays them): the
+"""Which loop bodies gradcli replays (language/replay.py replays them): the
 shapes of statement checked on the parse tree, once, when the loop is compiled.
 
 A `for` or `while` body qualifies when each of its statements is one of:

@@ -1,7 +1,7 @@
 """What a program may read of a function's or class's identity -- `__name__`,
 `__qualname__`, `__doc__` -- and what `type(x)` gives and how classes print.
 
-These are the only dunder attributes the language reads (README: the language,
+These are the only dunder attributes the language reads (docs/language.md,
 what is out): each gives a string (or None) computed here, never a Python object,
 so `__class__`, `__dict__`, `__globals__` and frames stay unreachable."""
 

@@ -1,4 +1,4 @@
-"""Loop bodies replayed (issue 16): a training loop runs the same ops on the same
+"""Loop bodies replayed: a training loop runs the same ops on the same
 tensors every iteration; once one iteration has shown which ops its statements reach,
 the next ones run those ops' forwards and the backward straight away, on nodes made
 once (engine/replay.py, shadows), without the compiled closures' dispatch.  The plan

@@ -1,5 +1,5 @@
 """Simple statements that set the current line and place their errors in their own
-closure (issue 16: the statements of a loop body run once per iteration).
+closure (the statements of a loop body run once per iteration).
 
 `Compiler.small` wraps a statement's closure in one that sets `state.line` and
 turns whatever the statement raises into an error at the statement (`located`).

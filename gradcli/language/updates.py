@@ -1,6 +1,6 @@
 """`w -= lr * w.grad`: an augmented assignment whose value is a product, compiled so
 that the gradient-descent step of a training loop on a scalar parameter runs as one
-step (issue 16).
+step.
 
 `x op= a * b` (op `+=`, `-=` or `*=`) on a tensor x is, in general, the product
 `a * b` (the `*` operator, its errors placed at the `*`), then `x.sub_(...)` and so

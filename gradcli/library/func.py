@@ -5,7 +5,7 @@ Each transform returns a function of the language.  Inputs are tracked
 create the graph, and forward ones open a dual level of the forward-mode engine,
 whose levels nest (engine/forward.py), so jacfwd(jacrev(f)), grad(grad(f)) and
 vmap(grad(f)) work to any depth.  vmap runs f once per sample and stacks the
-results (see README, Transforms).
+results (see docs/calculus.md, Transforms).
 """
 
 from __future__ import annotations

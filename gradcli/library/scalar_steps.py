@@ -1,5 +1,5 @@
 """The gradient-descent step on a 0-d parameter, `w -= lr * w.grad` under no_grad, on
-Python floats (issue 16: a training loop makes one per parameter per iteration): the
+Python floats (a training loop makes one per parameter per iteration): the
 same IEEE results as the general in-place rule (library/inplace.py), which runs for
 every other case (and under a forward-mode level, whose tangents it updates)."""
 

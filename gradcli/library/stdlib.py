@@ -90,7 +90,7 @@ class DictView:
 class LazyIterator:
     """An iterator of the language that computes its values when asked (zip, map,
     filter, enumerate over a generator, a generator expression, itertools): an
-    endless one is fine as long as its consumer stops (README)."""
+    endless one is fine as long as its consumer stops (docs/language.md)."""
 
     __slots__ = ("it", "kind")
     language_lazy = True  # iteration.iterate hands it out as it is, unlisted
@@ -247,7 +247,7 @@ def bounded_list(it, what="the result"):
 
 def bounded_values(it, what="the values"):
     """The values a lazy iterator (a generator ...) makes, listed: within the list
-    limit, and the strings and tensors held within the memory cap (issue 19: a list
+    limit, and the strings and tensors held within the memory cap (a list
     of what an endless generator yields must end in an error, not an exhausted machine)."""
     out = []
     held = 0
@@ -471,7 +471,7 @@ class StdModule(Module):
 class EmptyModule(StdModule):
     """`os`, `sys`, `numpy`: tutorials import them, often without using them, so the
     import succeeds and binds a module with nothing in it; the first use is the
-    error (README: the language, what is out)."""
+    error (docs/language.md: what is out)."""
 
     __slots__ = ()
 

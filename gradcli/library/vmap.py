@@ -1,7 +1,7 @@
 """torch.func.vmap: f runs once on batched inputs (ops/batching.py), and the
 transforms that run inside it on whole batches (grad, grad_and_value, jacrev,
 jacfwd); also a batched tensor's surface in the language (shape, methods,
-indexing).  See README, Transforms."""
+indexing).  See docs/calculus.md, Transforms."""
 
 from __future__ import annotations
 

@@ -4,14 +4,14 @@ glibc serves a request above its mmap threshold (128 KiB, raised as blocks are
 freed up to 32 MiB) with a fresh `mmap` and unmaps it on `free`: every page of a
 new array then faults and is zeroed by the kernel on first touch.  A loop over
 1e7 float64 values (80 MB arrays) spent more CPU time in those page faults (system
-time, ~9 ms per array) than in its arithmetic (issue 16).  `tune()`, called once
+time, ~9 ms per array) than in its arithmetic.  `tune()`, called once
 per run where the run is configured (`driver.configure`, beside `gctune.tune`),
 has glibc serve blocks up to `KEEP` bytes from its heap and keep up to `KEEP` bytes
 of freed memory at the heap's top, so a loop's arrays reuse the pages of the
 previous iteration's.  Where a loop's arrays keep their sizes the peak is what
 the live arrays need, as before; what changes is that freed memory is kept for
 reuse during a run instead of returned at once, and arrays that keep growing can
-leave freed holes too small for the next one (a higher peak: README, Performance).  The REPL gives it back after
+leave freed holes too small for the next one (a higher peak: docs/developer/performance.md).  The REPL gives it back after
 each input (`release()`: glibc's `malloc_trim`), so an idle REPL does not hold
 the memory of a big tensor it no longer has.
 

@@ -1,5 +1,5 @@
 """Array helpers for VJPs that give the same values as the plain NumPy expression
-with less memory traffic (issue 16: the 1e7-element workload).
+with less memory traffic (the 1e7-element workload).
 
 * `scaled(g, c)`: `g * c` where `g` is a broadcast view of one value (the gradient of
   a `mean` or `sum` spread back over its input, strides all 0) and `c` a Python

@@ -1,7 +1,7 @@
 """Whole sums of mid sizes (one thread's range with one or two full cascade levels:
 `MID_MIN` values to `MID_MAX`) in PyTorch's order: `summation._multi_row_sum`'s
 additions, one after the other, as a straight-line closure of few NumPy calls per size
-and dtype (issue 16: at these sizes the fixed cost of each NumPy call, ~0.3 us for a
+and dtype (at these sizes the fixed cost of each NumPy call, ~0.3 us for a
 ufunc, ~1 us for a reduce, is the time, not the arithmetic).
 
 The facts used (tests/test_summation_plans.py checks every size of this range against

@@ -1,6 +1,6 @@
 """The plans behind `summation.torch_sum` for one thread's range of 8 or more values:
 PyTorch's cascade (see gradcli/numerics/sums/summation.py) made of few NumPy calls on buffers
-and views prepared once per size and dtype (issue 16: the per-call cost of NumPy calls
+and views prepared once per size and dtype (the per-call cost of NumPy calls
 on small arrays, not the arithmetic, was the time).  `_plan` gives the sizes with one
 or two full cascade levels up to one thread's range (256 to 32,768 values) to
 gradcli/numerics/sums/sum_mid.py; the plans here are the others: no level at all (fewer than

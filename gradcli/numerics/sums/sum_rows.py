@@ -1,4 +1,4 @@
-"""Several whole sums of the same size at once, each in PyTorch's order (issue 16).
+"""Several whole sums of the same size at once, each in PyTorch's order.
 
 A training loop with scalar parameters sums a vector into each parameter's gradient:
 the tutorial's `a + b * x + c * x ** 2 + d * x ** 3` makes four sums of 2,000 values
