@@ -86,6 +86,8 @@ def session():
         ("torch.func.grad", "the gradient of the scalar f"),
         ("torch.func", "members: functional_call grad"),
         ("mean", "mean("),
+        ("torch.optim.SGD", "SGD(params, lr="),
+        ("torch.nn", "members: "),
     ],
 )
 def test_repl_help_for_supported_names(session, typed, needle):

@@ -145,10 +145,15 @@ def find(name: str):
         path = ["torch", *path]
     if path[0] == "torch":
         v = torch_ns.namespace()["torch"]
-        for p in path[1:]:
-            if not isinstance(v, Module) or p not in v.members:
+        for i, p in enumerate(path[1:], 2):
+            if not isinstance(v, Module):
                 return None
-            v = v.members[p]
+            if p in v.members:
+                v = v.members[p]
+            elif i == len(path) and p in BUILTINS:  # a built-in reached through a module
+                v = BUILTINS[p].fn  # (torch.optim.SGD), as Module.get finds it
+            else:
+                return None
         return ".".join(path), v
     if len(path) == 1:
         hits = [(q, v) for q, v in walk() if q.rsplit(".", 1)[1] == name]

@@ -111,6 +111,17 @@ def help_overview() -> str:
             subsequent_indent=" " * len(label),
         )
     )
+    label = f"  {'modules:':<11}"
+    modules = [q for q, v in name_docs.walk() if name_docs.kind(v) == "module"]
+    out.append(
+        textwrap.fill(
+            " ".join(modules) + " (:help torch.nn lists one's classes and functions)",
+            width=width,
+            initial_indent=label,
+            subsequent_indent=" " * len(label),
+            break_on_hyphens=False,
+        )
+    )
     return "\n".join(out)
 
 
@@ -139,7 +150,11 @@ def help_name(name: str, session) -> str | None:
         lines.append(f"x.{name}(...)")
         lines.append("    a tensor method")
     elif name_docs.find(name) is not None:
-        lines.append(name_docs.text(*name_docs.find(name)))
+        qualname, value = name_docs.find(name)
+        found = library_help.entry_of(value)
+        lines.append(
+            library_help.help_text(found) if found is not None else name_docs.text(qualname, value)
+        )
     if name in session.scope.vars:
         lines.append(f"{name}: a variable, {describe(session.scope.vars[name])}")
     elif entry is None and name in session.builtins:
