@@ -354,3 +354,40 @@ def test_a_graph_too_big_to_write_out_is_refused():
         "<stdin>:5:1: ValueError: explain(): the graph has 400 ops, too many to write out"
     )
     assert "Traceback" not in err
+
+
+def test_a_wrong_rule_is_said_to_differ(monkeypatch):
+    """The check is real: with exp's rule made wrong (sin), the value differs from
+    autograd's and explain says so."""
+    import numpy as np
+
+    from gradcli.core.tensor import Tensor
+    from gradcli.ops.pointwise import exp
+
+    node_cls = type(exp(Tensor(np.array([0.5]), True)).grad_fn)
+    monkeypatch.setattr(node_cls, "formula", lambda self, S, x: S.map(S.sp.sin, x))
+    code, out, err = run(
+        "x = torch.tensor([0.5, 1.0], requires_grad=True)\nexplain(torch.exp(x).sum(), x)\n"
+    )
+    assert code == 0, err
+    assert "steps:      out = Σᵢ sin(xᵢ)\n" in out
+    assert "derivative: ∂out/∂xᵢ = cos(xᵢ)\n" in out
+    assert "which DIFFERS from autograd = tensor([1.6487, 2.7183])" in out
+
+
+def test_accumulated_grad_is_told_apart():
+    code, out, err = run(
+        "x = torch.tensor([1.0, 2.0], requires_grad=True)\ny = (x * x).sum()\n"
+        "backward y, retain_graph=true\nbackward y, retain_graph=true\nexplain(y, x)\n"
+        "backward y\nexplain(y, x)\n"
+    )
+    assert code == 0, err
+    assert (
+        "tensor([2., 4.]), equal to autograd's gradient (x.grad holds something else "
+        "(gradients of several backward passes added up?))\nx.grad = tensor([ 6., 12.])\n"
+    ) in out
+    assert out.endswith(
+        "tensor([2., 4.]), which differs from x.grad = tensor([ 6., 12.]) (x.grad adds up "
+        "every backward since it was zeroed; the graph was freed, so no new backward could "
+        "check this one)\n"
+    )

@@ -250,7 +250,13 @@ class Explanation(ExplanationText):
                 return {"against": "autograd", "equal": True}
             return {"against": "autograd", "equal": False, "autograd": auto}
         if leaf.grad is not None:
-            return {"against": f"{r.name}.grad", "equal": False, "autograd": leaf.grad.data}
+            return {
+                "against": f"{r.name}.grad",
+                "equal": False,
+                "autograd": leaf.grad.data,
+                "why": f"{r.name}.grad adds up every backward since it was zeroed; the graph "
+                "was freed, so no new backward could check this one",
+            }
         return {"against": None, "equal": None, "why": "no gradient to compare with"}
 
     def _autograd(self, out, leaf):

@@ -174,7 +174,11 @@ class ExplanationText:
             if c.get("why"):
                 tail += f" ({c['why']})"
         elif c["equal"] is False:
-            tail = f", which DIFFERS from {c['against']} = {_one_line_tensor(c['autograd'], dt)}"
+            shown = _one_line_tensor(c["autograd"], dt)
+            if c.get("why"):  # only x.grad to compare with: it may hold several passes
+                tail = f", which differs from {c['against']} = {shown} ({c['why']})"
+            else:
+                tail = f", which DIFFERS from {c['against']} = {shown}"
         else:
             tail = f" (not checked: {c.get('why')})"
         return f"at {at}: {val}{tail}"
