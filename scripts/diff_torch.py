@@ -11,16 +11,15 @@ create_graph, forward AD, printing of odd values, errors), runs each in torch
 every top-level statement in 'single' mode) and in gradcli (``gradcli eval -`` in
 this process), and prints every program whose output differs: stdout, or the error
 (torch's first line must be in gradcli's stderr, compared as tests/conftest.py does).
-``--show N`` prints program N of a run; ``--torch`` is the torch half (JSON on stdin).
+``--show N`` prints program N of a run. The torch side is the differential test's
+(tests/differential/torch_half.py); scripts/difftest.py is the broader campaign CI runs.
 """
 
 import argparse
 import contextlib
 import io
-import json
 import os
 import random
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -567,34 +566,17 @@ def program(seed, area=None):
 # ------------------------------------------------------------------ running
 
 
-def torch_half():
-    sys.path.insert(0, HERE)
-    import warnings
-    import gen_golden
-
-    warnings.simplefilter("ignore")
-    sources = json.load(sys.stdin)
-    out = []
-    for s in sources:
-        try:
-            r = gen_golden.run_program(s, "<diff>")
-        except SyntaxError as e:
-            r = {"stdout": "", "error": {"type": "SyntaxError", "message": str(e)}, "warnings": []}
-        out.append(r)
-    sys.__stdout__.write(json.dumps(out))
-
-
 def run_torch(sources):
-    p = subprocess.run(
-        [TORCH_PY, os.path.abspath(__file__), "--torch"],
-        input=json.dumps(sources),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    if p.returncode:
-        sys.exit("torch half failed:\n" + p.stderr)
-    return json.loads(p.stdout)
+    """torch's results, from the differential test's torch process (tests/differential/:
+    each program in a fresh namespace, from the same printing options, dtype and seed)."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    from differential import runner
+
+    worker = runner.TorchWorker(TORCH_PY)
+    try:
+        return worker.run_many(sources)
+    finally:
+        worker.close()
 
 
 def run_gradcli(source):
@@ -642,12 +624,9 @@ def main(argv):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--area", choices=sorted(AREAS))
     ap.add_argument("--show", type=int)
-    ap.add_argument("--torch", action="store_true")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--unsupported", action="store_true", help="also list programs gradcli refuses")
     args = ap.parse_args(argv)
-    if args.torch:
-        return torch_half()
     if args.show is not None:
         print(program(args.show, args.area)[1], end="")
         return 0
