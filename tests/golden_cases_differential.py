@@ -464,3 +464,19 @@ case(
                 print(r, torch.autograd.grad(r, a))
 """,
 )
+
+case(
+    "index/zero_dim_bool_mask",
+    """
+    a = torch.tensor([3.0, 0.5], requires_grad=True)
+    t2 = a[-1]
+    print(t2[t2 > 0], t2[t2 > 5])
+    x = torch.tensor([[2.0, 1.0], [0.5, 3.0]], requires_grad=True)
+    print(x[torch.tensor(True)], x[torch.tensor(False)], x[..., torch.tensor(True)], x[0, torch.tensor(True)])
+    y = x[torch.tensor(True)].sum() + t2[t2 > 0].sum()
+    y.backward()
+    print(x.grad, a.grad)
+    z = torch.tensor(2.0)
+    print(z[z > 1], z[..., z > 1])
+""",
+)

@@ -506,7 +506,11 @@ def _norm_key(key, shape, get=False):
     dim = 0
     name = "SliceBackward0" if single_slice else "AliasBackward0"
     advanced = False
-    n_real = sum(1 for k in key if k is not None and k is not Ellipsis and type(k) is not bool)
+    n_real = sum(
+        1
+        for k in key
+        if k is not None and k is not Ellipsis and type(k) is not bool and not _bool_0d(k)
+    )
     for pos, k in enumerate(key):
         if k is Ellipsis:
             skip = len(shape) - n_real
@@ -522,6 +526,10 @@ def _norm_key(key, shape, get=False):
                 raise ScalarBoolKey
             out.append(None if k else np.asarray(False))
             advanced = advanced or not k
+            continue
+        if _bool_0d(k):  # a 0-d mask takes no dim: it adds one, of 1 or 0 (as True/False)
+            out.append(k.data)
+            advanced = True
             continue
         if dim >= len(shape):
             if not shape and single and type(k) is int:
@@ -572,6 +580,10 @@ def _norm_key(key, shape, get=False):
     if advanced:
         name = "IndexBackward0"
     return tuple(out), name, advanced
+
+
+def _bool_0d(k):
+    return isinstance(k, Tensor) and k.data.ndim == 0 and k.data.dtype == np.bool_
 
 
 def _int_or_none(v):

@@ -175,8 +175,9 @@ def records(text):
     return [tuple(r) for r in out]
 
 
-def _numbers(text):
-    return [float(x) for x in _NUM.findall(text)]
+def numbers(text):
+    """The numbers in a record, in their order (grad_fn names left out)."""
+    return [float(x) for x in _NUM.findall(_FN.sub("", text))]
 
 
 def _close(a, b):
@@ -193,7 +194,7 @@ def compare_record(label, t, g):
         return "grad_fn name"
     if label == "err":
         return "error text"
-    tn, gn = _numbers(_FN.sub("", t)), _numbers(_FN.sub("", g))
+    tn, gn = numbers(t), numbers(g)
     wrong = "wrong grad" if label == "grad" else "wrong value"
     if len(tn) != len(gn) or ("None" in t) != ("None" in g):
         return wrong
