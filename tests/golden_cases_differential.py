@@ -462,6 +462,7 @@ case(
         for t in (a.permute(1, 0), a.t()[1:], a.unsqueeze(0).transpose(0, 2)):
             for r in (t.std(), t.var(), t.std(unbiased=False)):
                 print(r, torch.autograd.grad(r, a))
+    torch.set_printoptions(profile="default")
 """,
 )
 
