@@ -125,7 +125,7 @@ class Settings:
             raise TypeError(f"no setting {next(iter(values))!r}")
 
     def __eq__(self, other):
-        return type(other) is Settings and vars(self) == vars(other)
+        return type(other) is Settings and self.__dict__ == other.__dict__
 
     def __repr__(self):
         return "Settings(" + ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in FIELDS) + ")"
@@ -154,7 +154,8 @@ class Settings:
     @classmethod
     def of(cls, args):
         """The settings an argparse-style namespace gives (a missing one: its default)."""
-        return cls(**{f.name: getattr(args, f.name, f.default) for f in FIELDS})
+        given = args.__dict__  # (an argparse or quickargs namespace)
+        return cls(**{f.name: given.get(f.name, f.default) for f in FIELDS})
 
     def changed(self):
         """The names whose value is not the default, in definition order."""
@@ -162,7 +163,7 @@ class Settings:
 
 
 #: the settings, in definition order
-FIELDS = tuple(v for v in vars(Settings).values() if isinstance(v, Setting))
+FIELDS = tuple(v for v in Settings.__dict__.values() if isinstance(v, Setting))
 
 
 DEFAULTS = Settings()
@@ -170,8 +171,10 @@ DEFAULTS = Settings()
 
 def accepts(name):
     """The values setting `name` accepts (a `Range`)."""
-    return getattr(Settings, name).accepts
+    return _BY_NAME[name].accepts
 
+
+_BY_NAME = {f.name: f for f in FIELDS}
 
 #: the settings that are command-line options
 OPTIONS = tuple(f for f in FIELDS if f.option is not None)
