@@ -286,7 +286,7 @@ def test_softmax_and_cross_entropy():
     assert code == 0, err
     assert "steps:      sᵢ = exp(pᵢ)/Σⱼ exp(pⱼ)\n" in out
     assert "steps:      ce = -p₂ + log(Σᵢ exp(pᵢ))\n" in out
-    assert "∂ce/∂p₂ = exp(p₂)/Σⱼ exp(pⱼ) - 1" in out
+    assert "derivative: ∂ce/∂pᵢ = exp(pᵢ)/Σⱼ exp(pⱼ) - δᵢ₂\n" in out
     assert out.count("equal to autograd's gradient") == 2
 
 

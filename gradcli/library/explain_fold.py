@@ -203,7 +203,25 @@ def collapse(arr, owners, letters=None):
         return first
     if _numerically_equal(temps):
         return first
-    return None
+    return _with_deltas(temps, shape, letters)
+
+
+def _with_deltas(temps, shape, letters):
+    """For a vector whose elements share one formula but for a constant at one or two
+    positions (a cross entropy's target class): the formula plus constant·δᵢₜ."""
+    if len(shape) != 1 or len(temps) < 3:
+        return None
+    common = max(set(temps), key=temps.count)
+    odd = [p for p, t in enumerate(temps) if t != common]
+    if len(odd) > 2 or len(temps) - len(odd) < 2:
+        return None
+    out = common
+    for p in odd:
+        d = temps[p] - common
+        if d.free_symbols or d.has(sp.Sum):
+            return None
+        out = out + d * sp.KroneckerDelta(sp.Symbol(letters[0], integer=True), p)
+    return out
 
 
 def _numerically_equal(exprs):

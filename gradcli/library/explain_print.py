@@ -149,6 +149,13 @@ class OneLine(StrPrinter):
             return f"Abs({self._print(e.args[0])})"
         return "|" + self._print(e.args[0]) + "|"
 
+    def _print_KroneckerDelta(self, e):
+        args = sorted(e.args, key=lambda a: a.is_number)  # the index first: δᵢ₂
+        if self.style == "plain":
+            return f"KroneckerDelta({self._print(args[0])}, {self._print(args[1])})"
+        idx = "".join(str(a) for a in args)
+        return "δ" + idx.translate(SUB) if self.style == "unicode" else f"delta_{idx}"
+
     def _print_Heaviside(self, e):
         return "H(" + self._print(e.args[0]) + ")"
 
