@@ -1627,3 +1627,34 @@ case(
     z[0] = torch.ones(2, 3)
     """,
 )
+
+
+case(
+    "graph/multi_grad_hook",
+    """
+    import torch
+    a = torch.tensor([1., 2.], requires_grad=True)
+    b = torch.tensor([3., 4.], requires_grad=True)
+    c = a * b
+    d = c.exp()
+    def fn(grads):
+        print("all", [None if g is None else g.tolist() for g in grads])
+    h = torch.autograd.graph.register_multi_grad_hook((a, c), fn)
+    d.sum().backward(retain_graph=True)
+    (b * 2).sum().backward()
+    (c * 3).sum().backward(retain_graph=True)
+    print(h)
+    h.remove()
+    d.sum().backward()
+    def first(g):
+        print("any", g.tolist())
+    torch.autograd.graph.register_multi_grad_hook([a, b], first, mode="any")
+    (a * b).sum().backward()
+    (a + 1).sum().backward()
+    x = torch.ones(3, requires_grad=True)
+    y = x * 2
+    z = y.sin()
+    torch.autograd.graph.register_multi_grad_hook([y, z], fn)
+    z.sum().backward()
+    """,
+)

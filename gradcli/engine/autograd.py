@@ -17,7 +17,7 @@ from .declare import none
 from ..runtime.errors import GradRuntimeError
 from ..core import tangents as tan
 from ..core.tensor import Tensor
-from .hooks import run_hooks, run_node_post, run_node_pre
+from .hooks import begin_pass, run_hooks, run_node_post, run_node_pre
 from ..runtime import context
 from . import modes, observe, schedule
 from .function import _OUT, FUNCTIONS, TensorF, Function
@@ -137,6 +137,7 @@ def run_backward(  # noqa: C901 (the one backward loop; to be split by concern)
         roots.append(key)
 
     deps = count_deps(roots)
+    begin_pass(roots)
     ready = roots if len(roots) == 1 else [r for r in dict.fromkeys(roots) if deps[r] == 0]
     F = TensorF if create_graph else ArrayF
     prev_mode = context.current.grad_enabled
@@ -292,6 +293,7 @@ def plain_node(root, like, retain_graph, steps=None):
     if steps is None:
         steps = schedule.find(root)
     deps = count_deps((root,)) if steps is None else None
+    begin_pass((root,))
     ctx = context.current
     prev_mode = ctx.grad_enabled
     ctx.grad_enabled = False

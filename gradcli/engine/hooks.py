@@ -92,6 +92,47 @@ def _hook_name(hook):
     return getattr(hook, "name", None) or getattr(hook, "__name__", "hook")
 
 
+class _Pass:
+    """The backward pass running: its roots (for `will_execute`) and a number of its own
+    (torch's graph task id)."""
+
+    roots: tuple = ()
+    number = 0
+
+
+def begin_pass(roots):
+    _Pass.roots = tuple(roots)
+    _Pass.number += 1
+
+
+def pass_number():
+    return _Pass.number
+
+
+def will_execute(t) -> bool:
+    """Whether the backward pass running reaches tensor t (its node, or for a leaf a
+    node that takes it): torch._C._will_engine_execute_node."""
+    seen = set()
+    stack = [r for r in _Pass.roots if r is not None]
+    target = t.grad_fn
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node is target:
+            return True
+        for p in getattr(node, "parents", ()):
+            if p is None:
+                continue
+            if type(p) is Tensor:
+                if p is t:
+                    return True
+                continue
+            stack.append(p)
+    return False
+
+
 def leaf_hooks(t) -> list:
     """The hook list of leaf tensor t (made on first use)."""
     table = context.current.leaf_hooks  # id(leaf) -> (weakref to it, [hooks], [post hooks])

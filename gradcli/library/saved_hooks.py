@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from ..engine.function import AccumulateGrad, Function
 
-from ..runtime.errors import GradTypeError
-from ..engine import saved
+from ..runtime.errors import GradTypeError, GradValueError
+from ..engine import hooks, saved
+from .values import METHODS
 
 
 class SavedTensorsHooks:
@@ -101,7 +102,62 @@ class Node(metaclass=_NodeType):
     """torch.autograd.graph.Node: what every grad_fn is (for isinstance)."""
 
 
+class MultiHandle:
+    """What register_multi_grad_hook returns: .remove() takes every hook away."""
+
+    __slots__ = ("handles",)
+
+    def __init__(self, handles):
+        self.handles = handles
+
+    def remove(self):
+        for h in self.handles:
+            h.remove()
+
+    language_methods = {"remove": remove}
+
+    def __repr__(self):
+        return "<torch.autograd.graph._MultiHandle object>"
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """torch.autograd.graph.register_multi_grad_hook: mode "all" calls fn(grads) once per
+    backward pass, when the gradients of all the tensors that pass reaches are computed
+    (None for the others); mode "any" calls fn(grad) with the first one of each pass."""
+    if mode not in ("all", "any"):
+        raise GradValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    tensors = list(tensors)
+    n = len(tensors)
+    state = {}  # pass number -> (calls so far, calls expected, buffer)
+
+    def inner(idx):
+        def hook(grad):
+            key = hooks.pass_number()
+            if mode == "any":
+                if key not in state:
+                    state.clear()
+                    state[key] = True
+                    fn(grad)
+                return None
+            count, expected, buffer = state.get(key) or (0, None, [None] * n)
+            if count == 0:
+                state.clear()
+                expected = sum(1 for t in tensors if hooks.will_execute(t))
+            buffer[idx] = grad
+            count += 1
+            state[key] = (count, expected, buffer)
+            if count == expected:
+                del state[key]
+                fn(tuple(buffer))
+            return None
+
+        return hook
+
+    return MultiHandle([METHODS["register_hook"](t, inner(i)) for i, t in enumerate(tensors)])
+
+
 MEMBERS = {
+    "register_multi_grad_hook": register_multi_grad_hook,
     "Node": Node,
     "saved_tensors_hooks": saved_tensors_hooks,
     "save_on_cpu": save_on_cpu,
