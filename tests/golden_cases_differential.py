@@ -481,3 +481,17 @@ case(
     print(z[z > 1], z[..., z > 1])
 """,
 )
+
+case(
+    "setitem/augmented_on_a_row_of_one",
+    """
+    a = torch.tensor([[[0.25, 1.0, 2.0]], [[3.0, 3.0, -1.25]]], requires_grad=True)
+    t = a.clone()
+    t[-1] += 2
+    t[0] = t[0] * 3
+    t[:, 0] -= 1
+    print(t)
+    t.sum().backward()
+    print(a.grad)
+""",
+)

@@ -620,17 +620,19 @@ def setitem(x, key, value):
             f"can't assign a {type_name(value)} to a torch.{versions.type_word(x.data.dtype)}Tensor"
         )
     v = value if isinstance(value, Tensor) else Tensor(to_array(value, x.data.dtype))
-    v = _strip_leading_ones(v)
     k, _name, adv = _norm_key(key, x.data.shape)
     if not adv:
         # a Python bool (x[True] = v) is a dim of 1 here: the view x[k], not x[key]'s copy
         bools = key is True or (type(key) is tuple and any(v is True for v in key))
         view = index(x, k if bools else key)
+        if v.data.shape != view.data.shape:  # (PyTorch's copy_to: a value of the view's
+            v = _strip_leading_ones(v)  # shape is copied as it is: x[i] += 1 on itself)
         if v.data.shape != view.data.shape:  # PyTorch's words for a value that does not fit
             FUNCTIONS["expand"](Tensor(v.data), *view.data.shape)
         copy_(view, v)
         return None
     check_leaf(x)
+    v = _strip_leading_ones(v)
     if v.data.dtype != x.data.dtype:
         v = FUNCTIONS["to"](v, x.data.dtype)
     inplace(x, lambda t: IndexPut.apply(t, v, key=k), overlap_ok=EXPANDED_INDEX_PUT)
