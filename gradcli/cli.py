@@ -45,8 +45,9 @@ as a last {"kind": "error", ...} record on stdout).  NO_COLOR disables colour.
   print   print(...) output: text
   assign  (REPL only) name = value: name and the value fields
   plot    plot(...): file, title, series [{label, derivative, x, y}]
-  trace   backward ..., trace=true: step, node, grad_in, shape,
-          outputs [{to, step, leaf, grad}]
+  trace   backward ..., trace=true (or backward_trace(out)): step, node,
+          grad_in, shape, outputs [{to, step, leaf, grad}]
+  file    save(...) or plot(..., "f.svg") wrote a file: path
   error   always last: type, message, hint, column, file
 """
 
