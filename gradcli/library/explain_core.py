@@ -106,6 +106,7 @@ class Analysis:
         self.constants = []  # (name, symbols) of constants the graph no longer has
         self.constant_names = {}
         self.notes = []
+        self.rule_errors = []  # (node class, error) of rules that raised
         self.order = topo(self.root)
         if len(self.order) > MAX_NODES:
             raise GradValueError(
@@ -201,7 +202,10 @@ class Analysis:
             self.S.shown_named = False
             try:
                 out = es.obj(rule(self.S, *xs))
-            except Exception:  # (Unsupported, or a node its rule does not know): opaque
+            except es.Unsupported:  # a use of the op its rule does not cover
+                out = None
+            except Exception as e:  # a rule that failed: kept (the op-table test reads it)
+                self.rule_errors.append((type(node).__name__, repr(e)))
                 out = None
             if out is not None:
                 if self.S.shown_named:

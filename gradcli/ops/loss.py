@@ -65,6 +65,13 @@ def _reduction(reduction, size_average=None, reduce=None):
     return reduction
 
 
+def _reduced(S, loss, reduction):
+    """A formula rule's element-wise loss reduced as asked."""
+    if reduction == "none":
+        return loss
+    return S.mean(loss) if reduction == "mean" else S.sum(loss)
+
+
 def _reduce(loss, reduction):
     """Forward: the element-wise loss reduced as asked."""
     if reduction == "none":
@@ -232,11 +239,18 @@ def _same_size(x, y):
 class BCEWithLogits(_Loss):
     """(1 - y) x + lw softplus(-x), lw = 1 + (pos_weight - 1) y; times weight."""
 
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-
     __slots__ = ("w", "pw")
     name = "BinaryCrossEntropyWithLogitsBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, x, y, *_):
+        x, y = S.saved_const(x, self, 0, self.shape), S.saved_const(y, self, 1, self.shape)
+        x, y = np.broadcast_arrays(S.obj(x), S.obj(y))
+        log_sig = S.map(lambda v: -S.sp.log(1 + S.sp.exp(-v)), x)
+        if self.pw is not None:
+            log_sig = log_sig * ((S.obj(self.pw) - 1) * y + 1)
+        loss = (1 - y) * x - log_sig
+        return _reduced(S, loss if self.w is None else loss * S.obj(self.w), self.reduction)
 
     def forward(self, x, y, w, pw, reduction="mean"):
         self.setup(x, y, reduction)
@@ -333,11 +347,16 @@ def binary_cross_entropy_with_logits(
 class BCE(_Loss):
     """-w (y log x + (1 - y) log(1 - x)), each log clamped at -100 as in PyTorch."""
 
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-
     __slots__ = ("w",)
     name = "BinaryCrossEntropyBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, x, y, *_):
+        """(the logs as they are: the clamp at -100 only acts at x = 0 or 1)"""
+        x, y = S.saved_const(x, self, 0, self.shape), S.saved_const(y, self, 1, self.shape)
+        x, y = np.broadcast_arrays(S.obj(x), S.obj(y))
+        loss = -(y * S.log(x) + (1 - y) * S.log(1 - x))
+        return _reduced(S, loss if self.w is None else loss * S.obj(self.w), self.reduction)
 
     def forward(self, x, y, w, reduction="mean"):
         self.setup(x, y, reduction)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.declare import none
 
 import math
 import warnings
@@ -28,7 +27,18 @@ from .registry import register
 
 
 class Norm(_Reduce):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+    def formula(self, S, x, *_):
+        """(Σ |x|^p)^(1/p) over the dims; max |x| for p = inf (a named function then)."""
+        p = self.p
+        if p in (np.inf, -np.inf) and self.axes is None and self.saved:
+            at = np.argmax(np.abs(self.saved[0])) if p > 0 else np.argmin(np.abs(self.saved[0]))
+            return S.named(S.sp.Abs(S.obj(x).flat[at]))
+        if p in (np.inf, -np.inf, 0) or not isinstance(p, (int, float)):
+            raise S.Unsupported(p)
+        k = S.number(p)
+        powers = S.map(lambda v: S.sp.Abs(v) ** k if p != 2 else v**2, x)
+        return S.map(lambda v: v ** (1 / k), S.sum(powers, self.axes, self.keepdim))
+
     __slots__ = ("p",)
     name = "LinalgVectorNormBackward0"
     saved_names = ("self", "result")
@@ -177,7 +187,16 @@ def _pytype(v):
 
 
 class Var(_Reduce):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+    def formula(self, S, x, *_):
+        """Σ (x - mean)² / (n - correction) over the dims (its square root for std)."""
+        x = S.obj(x)
+        mean = S.mean(x, self.axes, True)
+        sq = S.map(lambda v: v**2, x - mean)
+        var = S.map(
+            lambda v: v * self.n / S.number(self.n - self.c), S.mean(sq, self.axes, self.keepdim)
+        )
+        return S.map(S.sp.sqrt, var) if self.root else var
+
     __slots__ = ("c", "n")
     name = "VarBackward0"
     saved_names: Any = ("self", None)  # var keeps its result for its own use only
@@ -278,7 +297,6 @@ class Var(_Reduce):
 
 
 class Std(Var):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "StdBackward0"
     saved_names = ("self", "result")
