@@ -22,8 +22,9 @@ B = 3
 RULED = [c for c in CASES if c.values[0].name in BATCH_RULES]
 
 # rules that batch only part of their arguments and loop for the rest, by design:
-# conv2d with a batched weight (a different filter per sample) runs sample by sample
-PARTIAL = {("conv2d", "all")}
+# conv2d and conv_transpose2d with a batched weight (a different filter per sample) run
+# sample by sample
+PARTIAL = {("conv2d", "all"), ("conv_transpose2d", "all")}
 
 
 def _leaves_first(obj):

@@ -1658,3 +1658,44 @@ case(
     z.sum().backward()
     """,
 )
+
+
+case(
+    "nn/conv_transpose2d",
+    """
+    import torch
+    import torch.nn.functional as F
+    torch.manual_seed(0)
+    x = torch.randn(2, 4, 3, 3, requires_grad=True)
+    w = torch.randn(4, 3, 2, 2, requires_grad=True)
+    b = torch.randn(3, requires_grad=True)
+    y = F.conv_transpose2d(x, w, b)
+    print(y.shape, y.grad_fn, y[0, 0])
+    y2 = F.conv_transpose2d(x, torch.randn(4, 1, 3, 3), stride=2, padding=1, output_padding=1, groups=2, dilation=1)
+    print(y2.shape, y2[1, 1])
+    y3 = F.conv_transpose2d(x[0], w, dilation=2, stride=3)
+    print(y3.shape, y3[2, :3])
+    (y * y).sum().backward()
+    print(x.grad[1, 2], w.grad[3], b.grad)
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    m = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2)
+    print(m, m.weight.shape, m.bias.tolist())
+    print(nn.ConvTranspose2d(3, 2, (2, 3), bias=False, dilation=2))
+    x = torch.randn(2, 4, 3, 3)
+    y = m(x)
+    print(y.shape, y.grad_fn, y[0, 5, :2])
+    y.sum().backward()
+    print(m.weight.grad[1, 2], m.bias.grad)
+    """,
+)
+
+errors(
+    "nn/conv_transpose2d_errors",
+    "import torch\nimport torch.nn.functional as F",
+    [
+        "F.conv_transpose2d(torch.ones(1, 2, 3, 3), torch.ones(3, 1, 2, 2))",
+        "F.conv_transpose2d(torch.ones(1, 2, 3, 3), torch.ones(2, 1, 2, 2), output_padding=1)",
+    ],
+)

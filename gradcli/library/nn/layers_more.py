@@ -12,7 +12,8 @@ from ...core import dtypes
 from ...core.tensor import Tensor
 from ...ops import batching
 from .init import normal_
-from .layers import _int
+from ...ops.nn import _pair
+from .layers import Conv2d, _empty, _int
 from .module import Module, new_parameter
 
 
@@ -189,4 +190,82 @@ class AdaptiveAvgPool2d(Module):
         return f"output_size={self.output_size}"
 
 
-LAYERS_MORE = {c.__name__: c for c in (Embedding, BatchNorm1d, AvgPool2d, AdaptiveAvgPool2d)}
+class ConvTranspose2d(Conv2d):
+    """nn.ConvTranspose2d: a weight of (in, out / groups, kH, kW), initialised as
+    Conv2d's (kaiming_uniform_ with a = sqrt(5); its fan-in is out / groups * kH * kW)."""
+
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups=1,
+        bias=True,
+        dilation=1,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
+        if padding_mode != "zeros":
+            raise GradValueError(
+                f'Only "zeros" padding mode is supported for {type(self).__name__}'
+            )
+        Module.__init__(self)
+        if isinstance(groups, bool) or not isinstance(groups, int) or groups <= 0:
+            raise GradValueError("groups must be a positive integer")
+        if in_channels % groups:
+            raise GradValueError("in_channels must be divisible by groups")
+        if out_channels % groups:
+            raise GradValueError("out_channels must be divisible by groups")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size = _pair(kernel_size, "kernel_size")
+        self.stride, self.padding = _pair(stride, "stride"), _pair(padding, "padding")
+        self.dilation = _pair(dilation, "dilation")
+        self.output_padding = _pair(output_padding, "output_padding")
+        self.groups, self.padding_mode = groups, padding_mode
+        self.weight = _empty(in_channels, out_channels // groups, *self.kernel_size, dtype=dtype)
+        if bias:
+            self.bias = _empty(out_channels, dtype=dtype)
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def forward(self, input, output_size=None):
+        if output_size is not None:
+            raise GradValueError("ConvTranspose2d: output_size is not supported by gradcli")
+        return batching.op(
+            "conv_transpose2d",
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            self.output_padding,
+            self.groups,
+            self.dilation,
+        )
+
+    def extra_repr(self):
+        s = (
+            f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+            f"stride={self.stride}"
+        )
+        if self.padding != (0, 0):
+            s += f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            s += f", dilation={self.dilation}"
+        if self.output_padding != (0, 0):
+            s += f", output_padding={self.output_padding}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s
+
+
+LAYERS_MORE = {
+    c.__name__: c for c in (Embedding, BatchNorm1d, AvgPool2d, AdaptiveAvgPool2d, ConvTranspose2d)
+}
