@@ -393,7 +393,15 @@ class ValuesIndices(tuple):
 class MaxAll(_Reduce):
     """max/min of all elements: ties share the gradient evenly."""
 
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+    def formula(self, S, x):
+        """The mean of the elements equal to the result (one, but for ties): a named
+        function with its local Jacobian, while the graph holds x."""
+        if not self.saved:
+            raise S.Unsupported("x was freed")
+        xd, od = self.saved
+        mask = np.isnan(xd) if np.isnan(od) else xd == od
+        picked = S.obj(x)[mask]
+        return S.named(S.obj(sum(picked.tolist(), S.number(0)) / int(mask.sum())))
 
     __slots__ = ()
     name = "MaxBackward1"
@@ -418,7 +426,6 @@ class MaxAll(_Reduce):
 
 
 class MinAll(MaxAll):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "MinBackward1"
     pick = staticmethod(np.min)
@@ -427,7 +434,15 @@ class MinAll(MaxAll):
 class MaxDim(_Reduce):
     """max/min along a dim: the gradient goes to the index returned."""
 
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+    def formula(self, S, x, *_):
+        """The element at the index returned: a named function with its local Jacobian."""
+        x = S.obj(x)
+        if x.ndim == 0:
+            return S.named(x)
+        (axis,) = self.axes
+        idx = np.expand_dims(np.argmax(self.onehot, axis=axis), axis)
+        out = np.take_along_axis(x, idx, axis)
+        return S.named(out if self.keepdim else np.squeeze(out, axis))
 
     __slots__ = ("onehot",)
     name = "MaxBackward0"
@@ -460,7 +475,6 @@ class MaxDim(_Reduce):
 
 
 class MinDim(MaxDim):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "MinBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
