@@ -495,3 +495,16 @@ case(
     print(a.grad)
 """,
 )
+
+case(
+    "create_graph_names/max_all_std_var",
+    """
+    for dt in (torch.float32, torch.float64):
+        a = torch.tensor([[0.5, 2.0, -1.5], [2.0, -0.75, 1.0]], dtype=dt, requires_grad=True)
+        for y in ((a * a).max(), (a * a).min(), a.std(), a.var(1, keepdim=True), a.std(0)):
+            g, = torch.autograd.grad(y.sum() * 3, a, create_graph=True)
+            print(g.grad_fn)
+            if dt == torch.float64 and y.grad_fn.name().startswith(("Max", "Min")):
+                print(g, torch.autograd.grad((g * g).sum(), a))
+""",
+)

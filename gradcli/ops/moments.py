@@ -20,7 +20,8 @@ from ..numerics.sums.vector_norm import vector_norm
 from ..numerics.sums.welford import welford_var
 from ..core.convert import tensor_arg
 from ..core.tensor import Tensor, type_name
-from ..engine.function import FUNCTIONS
+from ..engine.function import FUNCTIONS, TensorF
+from .elementwise import times_scalar
 from .reduce import M, REDUCE_CHECKS, _Reduce, _torch_name, expand_back, sum_axes
 from .dims import norm_dims
 from .registry import register
@@ -279,6 +280,8 @@ class Var(_Reduce):
                 mean = np.asarray(sum_axes(x, axes, True, x.dtype) / self.n, dtype=x.dtype)
                 g = expand_back(g, F, shape, axes, kd)
             return ((x.dtype.type(2.0 / denom) * g) * (x - mean),)
+        if F.tensor_mode and denom > 0:
+            return (self._recorded(g, x, out, denom),)
         gx = expand_back(g, F, shape, axes, kd)
         if axes is None:
             mu = F.sum(x) / self.n
@@ -294,6 +297,17 @@ class Var(_Reduce):
                 return (gx * F.where(d == 0, math.nan, math.inf),)
             return (gx * d * math.inf,)
         return (gx * (2.0 / denom) * d,)
+
+    def _recorded(self, g, x, out, denom):
+        """The backward under create_graph as derivatives.yaml writes it: std's
+        (grad / (result * 2)).masked_fill_(result == 0, 0) into var's
+        ((2 / dof) * grad) * (self - self.mean(dim, keepdim=True))."""
+        if self.root:
+            g = FUNCTIONS["masked_fill"](g / (out * 2), out == 0, 0)
+        g = expand_back(g, TensorF, self.shape, self.axes, self.keepdim)
+        axes = tuple(range(x.data.ndim)) if self.axes is None else self.axes
+        mean = FUNCTIONS["mean"](x, axes, True) if axes else x
+        return times_scalar(TensorF, g, 2.0 / denom) * (x - mean)
 
 
 class Std(Var):

@@ -422,6 +422,11 @@ class MaxAll(_Reduce):
     def backward(self, g, F, x, out):
         xd, od = (x.data, out.data) if F.tensor_mode else (x, out)
         mask = np.isnan(xd) if np.isnan(od) else xd == od  # a nan result: the nans share
+        if F.tensor_mode:  # PyTorch's evenly_distribute_backward: zeros.masked_fill_(mask,
+            # grad / mask.sum()), a gradient of MaskedFillBackward1
+            share = g / Tensor(np.asarray(mask.sum(), dtype=np.int64))
+            zeros = Tensor(np.zeros(self.shape, dtype=g.data.dtype))
+            return (FUNCTIONS["masked_fill"](zeros, Tensor(mask), share),)
         return (F.where(mask, F.broadcast_to(g / mask.sum(), self.shape), 0.0),)
 
 
