@@ -1,4 +1,4 @@
-"""The plain backward pass (`out.backward()`: engine/autograd._plain_pass, which hands a
+"""The plain backward pass (`out.backward()`: engine/autograd._pass, which hands a
 gradient straight to a parent with one consumer) visits nodes and adds gradients in the
 same order as the general loop of run_backward, so .grad is the same to the last bit on
 graphs where nodes are shared (the order of three or more additions shows in the bits).
@@ -53,7 +53,7 @@ steps = st.lists(
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @settings(max_examples=150, deadline=None)
 @given(program=steps, seed=st.integers(0, 2**31))
-def test_plain_pass_adds_in_the_general_loops_order(dtype, program, seed):
+def test_pass_adds_in_the_general_loops_order(dtype, program, seed):
     rng = np.random.default_rng(seed)
     data = [
         (rng.standard_normal(5) * 10.0 ** rng.integers(-3, 4, 5)).astype(dtype) for _ in range(3)

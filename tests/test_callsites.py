@@ -88,7 +88,7 @@ def _general_paths():
     operator's function (fastops.py), each simple statement in Compiler.small's
     wrapper (stmtlines.py), `if` through its general closure, every call's arguments
     bound by Signature.bind's general rule, and `backward` through run_backward's
-    general loop (a tracer that does nothing is set: not _plain_root/_plain_pass)."""
+    general loop (a tracer that does nothing is set: not _plain_root/_pass)."""
     mp = pytest.MonkeyPatch()
     plain_args = calls_mod.Calls._arguments
 
@@ -113,7 +113,7 @@ def _general_paths():
 
     mp.setattr(Signature, "__init__", general_signature)
     # a tracer that does nothing: out.backward() through run_backward's general loop,
-    # not _plain_root/_plain_pass
+    # not _plain_root/_pass
     mp.setattr(observe, "TRACER", lambda node, g, in_grads: None)
     try:
         yield

@@ -24,7 +24,7 @@ def test_saved_golden(name):
 @pytest.mark.parametrize("path", ["schedules", "general loop"])
 def test_packed_nodes_through_each_backward_path(path, monkeypatch):
     """Packed nodes run through the schedules (made on first sight) and through
-    _plain_pass (no schedules) with the same hook calls and results."""
+    _pass (no schedules) with the same hook calls and results."""
     if path == "schedules":
         monkeypatch.setattr(schedule, "SIGHTINGS", 1)
         monkeypatch.setattr(schedule, "_schedules", {})

@@ -4,7 +4,7 @@
   still prints exactly what torch printed.
 * Graphs of each kind (a node with several consumers, a leaf reached twice, constant
   inputs, dtype casts, no gradient reaching a node) give the same .grad, bit for
-  bit, the same leaves touched and the same flow record as autograd._plain_pass.
+  bit, the same leaves touched and the same flow record as autograd._pass.
 * Hooks, retain_grad and saved values already freed (PyTorch's error) run as in the
   general loop; the schedule stands aside only for graphs too big.
 """
@@ -86,7 +86,7 @@ def _general(root_tensor):
     touched = {}
     flow = observe.start_flow(len(deps))
     g = np.array(1, dtype=root_tensor.data.dtype)
-    autograd._plain_pass([root], {root: g}, deps, False, flow, touched)
+    autograd._pass([root], {root: g}, deps, False, flow, touched)
     return autograd._in_creation_order(touched), flow
 
 

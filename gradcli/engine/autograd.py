@@ -79,7 +79,7 @@ def _accumulate(a, b, create_graph):
     return np.add(a, b)
 
 
-def run_backward(  # noqa: C901 (the one backward loop; to be split by concern)
+def run_backward(
     outputs,
     grad_outputs,
     retain_graph=False,
@@ -139,7 +139,6 @@ def run_backward(  # noqa: C901 (the one backward loop; to be split by concern)
     deps = count_deps(roots)
     begin_pass(roots)
     ready = roots if len(roots) == 1 else [r for r in dict.fromkeys(roots) if deps[r] == 0]
-    F = TensorF if create_graph else ArrayF
     prev_mode = context.current.grad_enabled
     context.current.grad_enabled = create_graph
     res = results if capture is not None else None
@@ -147,65 +146,26 @@ def run_backward(  # noqa: C901 (the one backward loop; to be split by concern)
     flow = observe.start_flow(len(deps)) if capture is None and not create_graph else None
     plain = capture is None and not create_graph and held is None and tracer is None
     if held is None and not plain and not create_graph:
-        held = {}  # a leaf's gradients are added up first, then delivered (_plain_pass)
+        held = {}  # a leaf's gradients are added up first, then delivered (as _pass's own)
     try:
-        if plain:  # the common case (into .grad): its own loop, lookups made once
-            _plain_pass(ready, grads, deps, retain_graph, flow, touched)
-            ready = ()
-        q = ready_queue(ready)  # PyTorch's order (see _plain_pass)
+        if plain:  # the common case (into .grad)
+            _pass(ready, grads, deps, retain_graph, flow, touched)
+        else:  # hooks on leaves, autograd.grad, create_graph, the trace
 
-        def push(p):
-            push_ready(q, p)
+            def deliver(leaf, g):
+                _deliver_leaf(leaf, g, create_graph, capture, res, touched, held)
 
-        node = None
-        try:
-            while q:  # hooks, autograd.grad, create_graph, the trace
-                node = heapq.heappop(q)[2]
-                g = grads.pop(node, None)
-                if g is None:  # no gradient reached this node: only release its parents
-                    release(node, deps, push)
-                    continue
-                if flow is not None:
-                    node.fpass = flow[0]
-                    flow[1][id(node)] = g if g.size <= observe.FLOW_SMALL else g.shape
-                g = _visit(node, g, capture, res, create_graph)
-                in_grads = _call(node, g, F, retain_graph, create_graph)
-                if node.watch is not None and node.watch.post:
-                    in_grads = run_node_post(node, g, in_grads, create_graph)
-                if tracer is not None:
-                    tracer(node, g, in_grads)
-                for p, ig in zip(node.parents, in_grads):
-                    if p is None:
-                        continue
-                    if type(p) is Tensor:
-                        if ig is not None:
-                            _deliver_leaf(p, ig, create_graph, capture, res, touched, held)
-                        continue
-                    if ig is not None:
-                        if (
-                            ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype
-                        ):  # (as _deliver_leaf)
-                            ig = (
-                                FUNCTIONS["to"](ig, p.out_dtype)
-                                if type(ig) is Tensor
-                                else ig.astype(p.out_dtype)
-                            )
-                        if p in grads:
-                            grads[p] = _accumulate(grads[p], ig, create_graph)
-                        else:
-                            grads[p] = ig
-                    d = deps[p] - 1
-                    deps[p] = d
-                    if d == 0:
-                        push(p)
-        except BaseException:
-            if held and capture is None:  # the leaves whose every consumer ran get theirs
-                done = finished_leaves(list(held.values()), unfinished_nodes(node, q, deps))
-                held = {id(leaf): (leaf, g) for leaf, g in done}
+            def failed(unfinished):  # the leaves whose every consumer ran get theirs
+                nonlocal held
+                if held and capture is None:
+                    done = finished_leaves(list(held.values()), unfinished)
+                    held = {id(leaf): (leaf, g) for leaf, g in done}
+                    _deliver_held(held, create_graph, capture, res, touched)
+
+            general = _General(create_graph, capture, res, tracer, deliver, failed)
+            _pass(ready, grads, deps, retain_graph, flow, touched, general)
+            if held:
                 _deliver_held(held, create_graph, capture, res, touched)
-            raise
-        if held:
-            _deliver_held(held, create_graph, capture, res, touched)
     finally:
         context.current.grad_enabled = prev_mode
         _FRESH.clear()
@@ -311,9 +271,7 @@ def plain_node(root, like, retain_graph, steps=None):
                 _visit,
             )
         else:
-            _plain_pass(
-                [root], {root: g}, deps, retain_graph, observe.start_flow(len(deps)), touched
-            )
+            _pass([root], {root: g}, deps, retain_graph, observe.start_flow(len(deps)), touched)
     finally:
         ctx.grad_enabled = prev_mode
     return touched
@@ -324,21 +282,56 @@ def _in_creation_order(touched):
     return list(touched.values()) if len(touched) < 2 else sorted(touched.values(), key=seq)
 
 
-def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
-    """run_backward's loop in the common case (into .grad, no create_graph, no leaf
-    hooks, no tracer): the same steps as `_call` and `_store_grad` with the lookups
-    made once, in PyTorch's engine's order: of the nodes whose gradient is complete,
-    the one made last runs first (its ready queue orders by sequence number, which
-    decides the order in which a node's gradients are added), and a leaf's gradients
-    are added up first, in the order they come, and then into its .grad (its
-    AccumulateGrad's input buffer).  A parent made ready that was made after every
+class _General:
+    """What a pass does besides the common case (`_pass`): the gradients' mode
+    (create_graph: Tensors recorded in a graph, F = TensorF), autograd.grad's capture
+    (`capture`: node or leaf -> slot of `results`), the tracer, where a leaf's gradient
+    goes (`deliver(leaf, g)`, at once) and what a failed pass does with the unfinished
+    nodes (`failed(nodes)`)."""
+
+    __slots__ = (
+        "create_graph",
+        "capture",
+        "results",
+        "tracer",
+        "deliver",
+        "failed",
+        "F",
+        "unpack",
+        "add",
+        "visit_all",
+    )
+
+    def __init__(self, create_graph, capture, results, tracer, deliver, failed):
+        self.create_graph, self.capture, self.results = create_graph, capture, results
+        self.tracer, self.deliver, self.failed = tracer, deliver, failed
+        self.F = TensorF if create_graph else ArrayF  # (the VJPs' namespace)
+        self.unpack = _saved_tensors if create_graph else None  # (saved values as Tensors)
+        self.add = _add_tensors if create_graph else np.add  # (two gradients of one node)
+        self.visit_all = create_graph or capture is not None
+
+
+def _pass(ready, grads, deps, retain_graph, flow, touched, general=None):
+    """The backward loop, from the nodes `ready` with their gradients in `grads`, in
+    PyTorch's engine's order: of the nodes whose gradient is complete, the one made last
+    runs first (its ready queue orders by sequence number, which decides the order in
+    which a node's gradients are added).  A parent made ready that was made after every
     node waiting in the queue runs next without it, and its gradient, when it had one
-    consumer, is handed over without `grads`: a chain of nodes runs without either."""
+    consumer, is handed over without `grads`: a chain of nodes runs without either.
+    (A graph of a structure seen before may run a plan instead: engine/schedule.py.)
+
+    `general` None is the common case (into .grad, no create_graph, no leaf hooks, no
+    tracer): a leaf's gradients are added up first, in the order they come, and then
+    into its .grad (its AccumulateGrad's input buffer).  Otherwise `_General` says what
+    else runs: every node is visited (`_visit`: hooks, capture, create_graph's check),
+    the tracer sees each step and a leaf's gradient goes to `general.deliver`."""
     q = ready_queue(ready)
     pop, gpop = heapq.heappop, grads.pop
     small = observe.FLOW_SMALL
     fno, frec = flow if flow is not None else (None, None)
-    F = ArrayF
+    m = _COMMON if general is None else general
+    create_graph, capture, results, tracer = m.create_graph, m.capture, m.results, m.tracer
+    deliver, F, unpack, add, visit_all = m.deliver, m.F, m.unpack, m.add, m.visit_all
     leaves = []  # (leaf, gradient) in their order: passes.deliver_leaves
 
     def push(p):
@@ -356,27 +349,32 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
                 if frec is not None:
                     node.fpass = fno
                     frec[id(node)] = g if g.size <= small else g.shape
-                if node.watch is not None:
-                    g = _visit(node, g, None, None, False)
-                in_grads = vjp(node, g, F, retain_graph)
+                if node.watch is not None or visit_all:
+                    g = _visit(node, g, capture, results, create_graph)
+                in_grads = vjp(node, g, F, retain_graph, unpack)
                 if node.watch is not None and node.watch.post:
-                    in_grads = run_node_post(node, g, in_grads, False)
+                    in_grads = run_node_post(node, g, in_grads, create_graph)
+                if tracer is not None:
+                    tracer(node, g, in_grads)
                 nxt = gn = None  # the parent made ready that was made last, its gradient
                 for p, ig in zip(node.parents, in_grads):
                     if p is None:
                         continue
                     if type(p) is Tensor:
                         if ig is not None:
-                            leaves.append((p, ig))
+                            if deliver is None:
+                                leaves.append((p, ig))
+                            else:
+                                deliver(p, ig)
                         continue
                     d = deps[p] - 1
                     deps[p] = d
                     if ig is not None:
                         if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
-                            ig = ig.astype(p.out_dtype)
+                            ig = _cast(ig, p.out_dtype)  # (as _deliver_leaf)
                         if d or p in grads:
                             prev = grads.get(p)
-                            grads[p] = ig if prev is None else np.add(prev, ig)
+                            grads[p] = ig if prev is None else add(prev, ig)
                             ig = None
                     if d == 0:
                         if ig is None:
@@ -396,11 +394,27 @@ def _plain_pass(ready, grads, deps, retain_graph, flow, touched):
                     nxt = None
                 node, g = nxt, gn
     except BaseException:
-        leaves[:] = finished_leaves(leaves, unfinished_nodes(node, q, deps))
+        unfinished = unfinished_nodes(node, q, deps)
+        m.failed(unfinished)
+        leaves[:] = finished_leaves(leaves, unfinished)
         raise
     finally:
         if leaves:
             deliver_leaves(leaves, touched, _store_grad)
+
+
+def _add_tensors(a, b):
+    """Two gradients added as create_graph adds them (a recorded op)."""
+    return a + b
+
+
+def _cast(g, dtype):
+    """A gradient in its node's output dtype (PyTorch's engine casts it)."""
+    return FUNCTIONS["to"](g, dtype) if type(g) is Tensor else g.astype(dtype)
+
+
+#: the common case of `_pass` (general None): its own leaves only (`leaves`)
+_COMMON = _General(False, None, None, None, None, lambda unfinished: None)
 
 
 def _wait(q, grads, node, g):

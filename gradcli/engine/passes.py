@@ -144,7 +144,7 @@ def finished_leaves(queue, unfinished):
 
 
 def unfinished_nodes(node, q, deps):
-    """The nodes a pass of the general loop had not finished when `node` failed: it,
+    """The nodes a pass of the backward loop had not finished when `node` failed: it,
     those ready (in the queue `q`) and those still waiting for a consumer."""
     return [node, *(e[2] for e in q), *(n for n, d in deps.items() if d)]
 

@@ -16,7 +16,7 @@ on each value PyTorch would save (in PyTorch's order, grad mode off, as PyTorch 
 it) and replaces `node.saved` by a `Packed`:
 a sequence whose iteration calls the unpack hook for each packed value (again in
 PyTorch's order) and yields the values in the op's own order.  Every backward loop
-(autograd._plain_pass, schedule.run, the general loop) steps a node with passes.vjp,
+(autograd._pass and the plans of schedule.run) steps a node with passes.vjp,
 which reads `node.saved` with `if saved:` and `node.backward(g, F, *saved)`, so a
 packed node runs through them unchanged, its
 unpack hooks called each time its backward runs (and on each `_saved_*` access).

@@ -2,16 +2,16 @@
 runs `out.backward()` through a plan made once for that graph's structure.
 
 A training loop's backward walks a small graph of the same shape every time; the
-general loop (`autograd._plain_pass`) spends most of its time on bookkeeping that
+backward loop (`autograd._pass`) spends most of its time on bookkeeping that
 only depends on that shape: counting consumers, a dict of pending gradients, which
 node runs next.  Here a graph's *structure* is each node's class, how long before
 the root it was made and where each of its parents is (nothing, a leaf, or another
 node, by position in a breadth-first walk); the second time a structure is seen its
-*schedule* is made: the nodes in the order the general loop would run them, each with
+*schedule* is made: the nodes in the order the backward loop would run them, each with
 where its input gradients go.  Running it is a loop over that list with the gradients
 in a list indexed by position; each node is reached through its consumer's parents.
 
-It does what the general loop does, step for step: the same VJPs with the same
+It does what the backward loop does, step for step: the same VJPs with the same
 gradients in the same order (so the same sums, bit for bit), the same hooks and
 retain_grad, the same checks of saved values against their versions, the saved
 values freed unless `retain_graph` (and PyTorch's error at a node already run), the
@@ -20,7 +20,7 @@ loop runs) for graphs of more than `MAX_NODES` nodes and for a node made without
 creation number.  The node's step is passes.vjp's, written out in the loop (a change
 there belongs here too).  tests/test_schedule.py runs
 every golden program with schedules made on first sight and compares with the
-general loop.
+backward loop.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ _seen: dict = {}  # structure -> times seen without a schedule yet
 
 
 def find(root):
-    """The schedule for the graph under the node `root`, or None: the general loop
+    """The schedule for the graph under the node `root`, or None: the backward loop
     runs (too big, a node made without a creation number, or a structure not seen
     often enough yet)."""
     if not MAX_NODES:
@@ -123,7 +123,7 @@ def _remember(table, key, value):
 def _schedule(key):
     """The steps for a structure (`find`'s key): (node position, ((input slot, where
     its gradient goes), ...), the F its backward gets, False) in the order
-    autograd._plain_pass runs the nodes (PyTorch's: of the nodes whose gradient is
+    autograd._pass runs the nodes (PyTorch's: of the nodes whose gradient is
     complete, the one made last); where is a node's position or -1 for a leaf.
     A node whose backward returns F.sum_to's results as they are (`sums_as_is`) and
     that has a leaf among its inputs gets LaterF.  (The last field, whether the node's
@@ -217,14 +217,14 @@ class LaterF(ArrayF):
 
 
 def run(root, steps, g, retain_graph, flow, touched, store, visit):
-    """The pass: autograd._plain_pass's steps in the schedule's order, from the node
+    """The pass: autograd._pass's steps in the schedule's order, from the node
     `root` with gradient `g`.  `store(leaf, g, False)` accumulates into a leaf's .grad
     (autograd._store_grad); `visit(node, g, None, None, False)` runs a node's hooks and
     retain_grad (autograd._visit).  Gradients for leaves wait in `queue`, in their
     order (some are sums left for later, LaterF); at the end (also when a step fails:
-    then only the leaves whose every consumer ran, as in the general loop) the
+    then only the leaves whose every consumer ran, as in the backward loop) the
     sums are made, all at once, each leaf's gradients added up in their order and
-    delivered (_plain_pass's leaf sums)."""
+    delivered (_pass's leaf sums)."""
     n = len(steps)
     grads = [None] * n
     nodes = [None] * n  # each node, from its consumer's parents with its first gradient
