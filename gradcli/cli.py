@@ -47,6 +47,10 @@ as a last {"kind": "error", ...} record on stdout).  NO_COLOR disables colour.
   plot    plot(...): file, title, series [{label, derivative, x, y}]
   trace   backward ..., trace=true (or backward_trace(out)): step, node,
           grad_in, shape, outputs [{to, step, leaf, grad}]
+  explain explain(out, x) or backward ..., explain=true: out, steps [{name,
+          formula, latex, text}], derivatives [{leaf, formula (text SymPy
+          reads back), elements, latex, text, chain, value, check}], notes;
+          diff(f, x): variable, order, formula, latex, text, at, value, check
   file    save(...) or plot(..., "f.svg") wrote a file: path
   error   always last: type, message, hint, column, file
 """

@@ -19,11 +19,12 @@ TOPICS = {
     "variables",
     "pictures": "plot(f, a, b) draws f and f'; graph(y, values=true) the graph with its "
     'gradients; graph(y, "svg") or save(graph(y), "g.svg") a picture; '
-    "backward y, trace=true the engine's steps",
+    "backward y, trace=true the engine's steps; explain(out, x) (or :explain out x) the "
+    "derivative as a formula, step by step, checked against .grad",
     "paste": "code copied with >>> and ... prompts can be pasted as it is; :paste (or F6) "
     "reads lines until a line with -- (or Ctrl-D) and runs them as one input",
     "json": "gradcli eval --json writes one JSON object per line: kinds value, grad, print, "
-    "assign, plot, trace, error (gradcli --help lists the fields)",
+    "assign, plot, trace, explain, error (gradcli --help lists the fields)",
 }
 
 
