@@ -10,7 +10,7 @@ from .language.state import state
 from .runtime.errors import GradError, LimitError, render
 from .language.parser import parse
 from .language.exceptions import Handling
-from .language.functions import Scope, call_depth
+from .language.functions import Scope, call_depth, frames
 from .library.stdlib import reset_random
 from .library.torch_ns import namespace
 from .runtime import context
@@ -24,6 +24,7 @@ def reset_globals():
     context.activate(context.Context())
     state.reset()
     call_depth.n = 0
+    frames.clear()
     Handling.stack.clear()
     reset_random()
     saved.reset()

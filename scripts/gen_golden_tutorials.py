@@ -2,9 +2,11 @@
 
 Run with the torch venv (torch is never a test dependency):
 
-    $TORCH_PYTHON scripts/gen_golden_tutorials.py [NAME ...]
+    $TORCH_PYTHON scripts/gen_golden_tutorials.py [--suite programs] [NAME ...]
 
-Writes tests/golden/tutorials.json (with NAMEs, only those entries are re-recorded):
+Writes tests/golden/tutorials.json (with NAMEs, only those entries are re-recorded);
+with ``--suite programs``, the programs of tests/programs/ (published code beside the
+tutorials, and programs exercising Python's data model) into tests/golden/programs.json:
 
     {"_about": "...",
      NAME: {"file": "tests/tutorials/NAME.py",
@@ -50,6 +52,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 TUTORIALS = os.path.join(ROOT, "tests", "tutorials")
 GOLDEN = os.path.join(ROOT, "tests", "golden", "tutorials.json")
+SUITE = "tutorials"
+# The programs suite computes with NumPy beside torch: NumPy's AVX-512 dispatch is turned off
+# in the torch process as gradcli turns it off in its own (gradcli/__init__.py: gradcli
+# computes as torch's AVX2 kernels do), so both run NumPy's AVX2 loops on any machine.
+NUMPY_ENV = {
+    "programs": {
+        "NPY_DISABLE_CPU_FEATURES": (
+            "X86_V4 AVX512_ICL AVX512_SPR AVX512F AVX512CD AVX512_KNL AVX512_KNM "
+            "AVX512_SKX AVX512_CLX AVX512_CNL"
+        )
+    }
+}
 
 FLAGS = ["-q", "--dtype", "float32"]
 
@@ -101,7 +115,7 @@ def run_once(path):
             text=True,
             encoding="utf-8",
             cwd=tmp,
-            env=dict(os.environ, PYTHONIOENCODING="utf-8"),
+            env=dict(os.environ, PYTHONIOENCODING="utf-8", **NUMPY_ENV.get(SUITE, {})),
             timeout=600,
         )
         if not os.path.exists(result_path):
@@ -127,7 +141,7 @@ def record(name):
             "%s: two runs under torch printed different output; is every random draw seeded?" % name
         )
     return {
-        "file": "tests/tutorials/%s.py" % name,
+        "file": "tests/%s/%s.py" % (SUITE, name),
         "sha256": digest,
         "flags": list(FLAGS),
         "stdout": first["stdout"],
@@ -140,6 +154,13 @@ def record(name):
 
 def main(argv):
     import torch
+
+    global TUTORIALS, GOLDEN, SUITE
+    if argv[:1] == ["--suite"]:
+        SUITE = argv[1]
+        TUTORIALS = os.path.join(ROOT, "tests", SUITE)
+        GOLDEN = os.path.join(ROOT, "tests", "golden", SUITE + ".json")
+        argv = argv[2:]
 
     names = argv or tutorial_names()
     unknown = [n for n in names if n not in tutorial_names()]

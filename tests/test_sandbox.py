@@ -15,6 +15,8 @@ import types
 from pathlib import Path
 
 import numpy as np
+import re
+
 import pytest
 
 from conftest import Run, assert_refused
@@ -46,7 +48,7 @@ ESCAPES = [
     ('eval("1")', "NameError"),
     ('exec("1")', "NameError"),
     ('compile("1", "f", "eval")', "NameError"),
-    ('getattr(ones(2), "__class__")', "AttributeError"),  # getattr goes through the allowlist
+    ('getattr(getattr(ones(2), "__class__"), "__mro__")', "AttributeError"),  # the allowlist
     ('getattr(print, "__globals__")', "AttributeError"),
     ("globals()", "NameError"),
     ("locals()", "NameError"),
@@ -105,6 +107,13 @@ ESCAPES = [
     ('x = ones(2)\nf"{x.data.__class__}"', "AttributeError"),
     ('f"{__import__}"', "NameError"),
     ("f\"{open('x')}\"", "NameError"),
+]
+
+
+# `x.__class__` is what type(x) gives (the language's value for the class): each attempt
+# above that stopped there goes one step further now
+ESCAPES = [
+    (re.sub(r"\.__class__(?!\s*=[^=])", ".__class__.__subclasses__()", s), t) for s, t in ESCAPES
 ]
 
 
@@ -293,6 +302,11 @@ def test_every_python_attribute_is_refused(kind):
             if name in NAME_ATTRS and form.endswith(f"{name}\n"):
                 assert v is None or type(v) is str, f"{form!r} gave {type(v)!r}"
                 continue  # __name__, __qualname__, __doc__: a string (docs/language.md)
+            if name == "__class__":  # what type(x) gives (the language's value), called
+                if form.endswith("__class__\n"):
+                    session.run(f"t = type({expr})\n")
+                    assert v == session.scope.vars["t"], f"{form!r} gave {v!r}"
+                continue
             assert not name.startswith("_"), f"{form!r} was allowed"
             assert _allowed_value(v), f"{form!r} gave {type(v)!r}"
             allowed.append(name)

@@ -13,6 +13,7 @@ import collections
 import contextlib
 import functools
 import io
+import re
 import time
 
 import pytest
@@ -23,7 +24,8 @@ from test_sandbox import Run, _allowed_value, _python_attribute_names, assert_re
 from gradcli.runtime.errors import GradError
 from gradcli.language import classes
 from gradcli.language.classes import LanguageObject, Super, is_user_class
-from gradcli.language.names import NAME_ATTRS, TypeName
+from gradcli.language.names import NAME_ATTRS, TypeName, type_of
+from gradcli.library.torch_names import library_class
 from gradcli.output import TextOutput
 from gradcli.session import Session, reset_globals
 
@@ -282,7 +284,6 @@ ESCAPES = [
     ("class C:\n    def __new__(cls):\n        return 1", "TypeError"),
     ("class C:\n    def __get__(self, o, t):\n        return 1", "TypeError"),
     ("class C:\n    def __set_name__(self, o, n):\n        pass", "TypeError"),
-    ("class C:\n    def __format__(self, spec):\n        return spec", "TypeError"),
     ("class C:\n    def __index__(self):\n        return 10 ** 9", "TypeError"),
     ("class C:\n    __slots__ = ()", "TypeError"),
     ("class C:\n    __class__ = 1", "TypeError"),
@@ -316,6 +317,30 @@ ESCAPES = [
         "AttributeError",
     ),
     ("class C:\n    def __call__(self):\n        return self.__dict__\nC()()", "AttributeError"),
+    ("class C:\n    def __format__(self, spec):\n        return 5\nf'{C()}'", "TypeError"),
+    ("class C:\n    def __bool__(self):\n        return 1\nbool(C())", "TypeError"),
+    ("class C:\n    def __float__(self):\n        return print\nfloat(C())", "TypeError"),
+    ("class C:\n    def __iter__(self):\n        return self\nlist(C())", "TypeError"),
+    ("class C:\n    def __enter__(self):\n        return 1\nwith C():\n    pass", "TypeError"),
+    (
+        "class C:\n    def __exit__(self, *a):\n        return a[2].tb_frame\nwith C():\n    pass",
+        "TypeError",
+    ),
+    (
+        "class C:\n    def __exit__(self, t, e, tb):\n        return tb.tb_frame\n"
+        "    def __enter__(self):\n        return 1\nwith C():\n    raise ValueError()",
+        "AttributeError",
+    ),
+    (
+        "class C:\n    def __add__(self, o):\n        return o.__class__.__mro__\nC() + 1",
+        "AttributeError",
+    ),
+    ("class C:\n    def __radd__(self, o):\n        return o.__dict__\n[] + C()", "AttributeError"),
+]
+# `x.__class__` is what type(x) gives (a class of the program or the library, or a type's
+# name): each attempt above that stopped there goes one step further now
+ESCAPES = [
+    (re.sub(r"\.__class__(?!\s*=[^=])", ".__class__.__subclasses__()", s), t) for s, t in ESCAPES
 ]
 
 
@@ -326,6 +351,12 @@ def test_escape_attempts_are_gradcli_errors(source, type_name):
 
 
 HARMLESS = [
+    CLASS + "v = C().__class__\nv1 = C().__class__.__name__\nv2 = (1).__class__\n"
+    "v3 = [].__class__\nv4 = C.__class__\n",
+    "class C:\n    def __add__(self, o):\n        return o\n    def __iter__(self):\n"
+    "        yield 1\n    def __exit__(self, t, e, tb):\n        return (t, e, tb)\n"
+    "    def __enter__(self):\n        return self\nv = C() + 1\nv1 = list(C())\n"
+    "v2 = iter(C())\nv3 = C().__exit__(None, None, None)\n",
     CLASS + "v = C\nv1 = C()\nv2 = C().m\nv3 = C.m\nv4 = type(C())\nv5 = C.k\n",
     SUPER + "v = B().s()\nv1 = B().s().m\nv2 = B().s().__init__\nv3 = B().s().m()\n",
     DESCR + "v = D.st\nv1 = D().st\nv2 = D.cm()\nv3 = D().cm\nv4 = D.raw_st\nv5 = D.raw_p\n"
@@ -479,6 +510,13 @@ def test_every_python_attribute_of_the_new_values(kind):
             if name in NAME_ATTRS and form.endswith(f"{name}\n"):
                 assert v is None or type(v) is str, f"{kind}: {form!r} gave {type(v)!r}"
                 continue  # __name__, __qualname__, __doc__: a string (docs/language.md)
+            if name == "__class__":
+                # what type(v0) gives: a class of the program or the library, or a name
+                # (and what calling it makes)
+                if form.endswith("__class__\n"):
+                    assert v == type_of(session.scope.vars["v0"]), f"{kind}: {form!r}: {v!r}"
+                assert allowed(v) or library_class(v) is not None, f"{kind}: {form!r}: {v!r}"
+                continue
             assert not name.startswith("_") or (kind == "super" and name in classes.DUNDERS), (
                 f"{kind}: {form!r} was allowed"
             )

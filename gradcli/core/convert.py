@@ -15,7 +15,10 @@ from ..runtime.limits import check_alloc
 
 
 def _infer_dtype(value):
-    """PyTorch's dtype inference for `tensor(data)`: bool < int64 < default float."""
+    """PyTorch's dtype inference for `tensor(data)`: bool < int64 < default float; a
+    NumPy scalar on its own keeps its dtype (torch.tensor(np.float64(2.5)) is float64)."""
+    if isinstance(value, np.generic) and value.dtype.kind in "biuf":
+        return value.dtype
     kind = -1
     stack = [value]
     while stack:

@@ -429,9 +429,13 @@ def show_str(value) -> str:
     """What `print` writes for a value: like Python's `str`."""
     if isinstance(value, str):
         return value
-    if type(value) is Device or isinstance(value, np.ndarray):
+    if type(value) is Device or isinstance(value, (np.ndarray, np.generic, np.dtype)):
         return str(value)  # print(torch.device("cpu")) writes cpu; NumPy's str
-    if isinstance(value, BaseException) or hasattr(type(value), "__gradcli_user__"):
+    if (
+        isinstance(value, BaseException)
+        or hasattr(type(value), "__gradcli_user__")
+        or getattr(type(value), "language_str", False)
+    ):
         return str(value)  # an exception; an object of a class with its own __str__
     if type(value) is Device:
         return str(value)  # print(torch.device("cpu")) writes cpu

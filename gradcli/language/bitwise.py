@@ -6,6 +6,7 @@ logical_xor."""
 from __future__ import annotations
 
 import math
+import operator
 
 from ..runtime import context
 from ..runtime.errors import GradError, GradTypeError
@@ -13,6 +14,7 @@ from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..ops.bitwise import invert
 from ..ops.registry import FUNCTIONS
+from ..library.values import program_object, python_protocol
 
 OPS = frozenset({"&", "|", "<<", ">>"})
 _TENSOR = {
@@ -22,6 +24,7 @@ _TENSOR = {
     ">>": "bitwise_right_shift",
 }
 _SETS = (set, frozenset)
+_PY = {"&": operator.and_, "|": operator.or_, "<<": operator.lshift, ">>": operator.rshift}
 
 
 def _pyname(v):
@@ -58,6 +61,8 @@ def binary_op(op):
     tensor_fn = FUNCTIONS[_TENSOR[op]]
 
     def run(a, b):
+        if program_object(a) or program_object(b):  # its __and__, __ror__ ...
+            return python_protocol(_PY[op], a, b)
         if type(a) is Tensor or type(b) is Tensor:
             other = b if type(a) is Tensor else a
             if not isinstance(other, (Tensor, int, float)) or other is None:

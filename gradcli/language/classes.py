@@ -13,27 +13,49 @@ from ..runtime.errors import (
     did_you_mean,
 )
 from ..core.convert import type_name
-from ..library.values import BoundMethod
+from ..library.values import USER_MARK, BoundMethod
 from .functions import UserFunction
 
-USER = "__gradcli_user__"
+USER = USER_MARK
 MAX_MRO = 500  # classes in a class's MRO (docs/limits.md)      # in a class namespace: the class was written in the language
 
-# the special methods a class of the language may define (Python calls them)
+# the special methods a class of the language may define (Python's operators and
+# built-ins call them: datamodel.py); what stays out reaches Python's machinery
+# (__getattr__, __new__, __del__, __init_subclass__, descriptors, pickling ...)
+_OPERATORS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul")
+_BITWISE = ("and", "or", "lshift", "rshift")  # (`^` is power: no __xor__)
 DUNDERS = frozenset(
     {
         "__init__",
         "__call__",
         "__repr__",
         "__str__",
+        "__format__",
         "__len__",
         "__getitem__",
         "__setitem__",
+        "__delitem__",
         "__contains__",
         "__iter__",
+        "__next__",
+        "__bool__",
         "__eq__",
+        "__ne__",
+        "__lt__",
+        "__le__",
+        "__gt__",
+        "__ge__",
         "__hash__",
+        "__neg__",
+        "__pos__",
+        "__abs__",
+        "__invert__",
+        "__float__",
+        "__int__",
+        "__enter__",
+        "__exit__",
     }
+    | {f"__{p}{n}__" for n in _OPERATORS + _BITWISE for p in ("", "r", "i")}
 )
 
 
@@ -131,6 +153,10 @@ def instance_attr(obj, name):
     """`obj.name` for an instance of a user class or of a library class."""
     cls = type(obj)
     if is_dunder(name):
+        if name in DUNDERS:  # x.__add__: a special method the program's class defines
+            for c in cls.__mro__:
+                if c.__dict__.get(USER) and c.__dict__.get(name) is not None:
+                    return _bind(c.__dict__[name], obj, cls)
         raise _no_attr(cls.__name__, name)
     d = getattr(obj, "__dict__", None)
     if d is not None and name in d and not is_dunder(name):
@@ -150,11 +176,13 @@ def instance_attr(obj, name):
 
 def class_attr(cls, name):
     """`C.name` for a class of the program (or a library class it can reach)."""
-    if is_dunder(name):
+    if is_dunder(name) and name not in DUNDERS:
         raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
     for c in cls.__mro__:
-        if c.__dict__.get(USER) and name in c.__dict__:
+        if c.__dict__.get(USER) and name in c.__dict__ and c.__dict__[name] is not None:
             return _bind(c.__dict__[name], None, cls)
+    if is_dunder(name):
+        raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
     for c in cls.__mro__:
         methods = c.__dict__.get("language_class_methods")
         if methods and name in methods:

@@ -7,7 +7,8 @@ from .parser import Tree
 from ..runtime.errors import GradError, GradTypeError
 from ..runtime import context
 from . import runtime as rt
-from ..library.values import GradModeContext
+from ..library.values import GradModeContext, program_object
+from . import datamodel
 from .iteration import iterate, step
 from .runtime import BREAK, CONTINUE
 from .exceptions import Handling, catchable, matches
@@ -176,6 +177,8 @@ class Control:
         def run(s):
             try:
                 m = c(s)
+                if program_object(m):  # its __enter__ and __exit__
+                    return datamodel.run_with(m, bind, b, s, line, col)
                 if not (
                     isinstance(m, GradModeContext) or getattr(type(m), "language_context", False)
                 ):  # library contexts

@@ -6,7 +6,6 @@ and an interrupt are not: no `except` catches them."""
 from __future__ import annotations
 
 from ..runtime.errors import GradError, Interrupted, LimitError, python_type_name
-from ..core.convert import type_name
 from ..core.printing import show, show_str
 
 # name -> its base, as in Python (and PyTorch: shape errors are RuntimeErrors)
@@ -143,9 +142,7 @@ def to_raise(v):
     if isinstance(v, type) and issubclass(v, GradError):
         v = v()
     if not isinstance(v, GradError):
-        raise GradError(
-            f"exceptions must derive from BaseException, not {type_name(v)}", type_name="TypeError"
-        )
+        raise GradError("exceptions must derive from BaseException", type_name="TypeError")
     return v
 
 

@@ -245,6 +245,14 @@ class Expressions:
                 line = tok.line + raw.count("\n", 0, at + 1)
                 nl = raw.rfind("\n", 0, at + 1)
                 col = (tok.column + at + 1) if nl < 0 else at - nl
+            bare = field.rstrip()
+            if bare.endswith("=") and not bare.endswith(("==", "!=", "<=", ">=")):
+                # f"{x=}", f"{x = :.3f}": the text as written, then the value (its repr
+                # unless a format spec or a conversion is given), as Python 3.8+ does
+                pieces.append(lambda s, v=field: v)
+                field = bare[:-1]
+                if not spec and conv is None:
+                    conv = "r"
             try:
                 tree = parse("\n" * (line - 1) + "(" + " " * max(col - 2, 0) + field + ")\n")
                 e = self.expr(tree.children[0].children[0].children[0])

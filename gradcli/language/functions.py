@@ -126,6 +126,7 @@ class _Depth:
 
 
 call_depth = _Depth()
+frames = []  # (function, scope) of each call running, innermost last (inspect.currentframe)
 
 
 class UserFunction:
@@ -209,6 +210,7 @@ class UserFunction:
         if self.cell is not None:
             local[CLASS_CELL] = self.cell
         scope = Scope(local, self.globals, depth, self.closure)
+        frames.append((self, scope))
         try:
             r = self.body(scope)
         except GradError as e:
@@ -220,6 +222,7 @@ class UserFunction:
             raise
         finally:
             call_depth.n = depth - 1
+            frames.pop()
         if self.nests:
             release(scope)
         if self.is_lambda:

@@ -9,6 +9,9 @@ from ..runtime.errors import GradError, GradSyntaxError
 from ..library import stdlib
 from . import runtime as rt
 from .positions import syntax_error
+from .inspection import make_module as _inspect_module
+
+stdlib.add_module("inspect", _inspect_module)
 
 
 class Imports:

@@ -3,6 +3,11 @@
 
 from __future__ import annotations
 
+import operator
+
+import numpy as np
+
+from ..library import numpy_ns
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..runtime.limits import check_items
 from ..core.convert import type_name
@@ -29,6 +34,9 @@ def _list_key(o, k):
 
 def set_item(o, k, v):
     """o[k] = v."""
+    if type(o) is np.ndarray:  # NumPy's assignment
+        numpy_ns.call(operator.setitem, o, k, v)
+        return
     if isinstance(o, dict):
         try:
             o[k] = v
@@ -74,6 +82,9 @@ def del_item(o, k):
             raise GradRuntimeError(
                 "list assignment index out of range", type_name="IndexError"
             ) from None
+        return
+    if is_user_class(type(o)) and hasattr(type(o), "__delitem__"):
+        del o[k]
         return
     raise GradTypeError(f"'{type_name(o)}' object does not support item deletion")
 

@@ -3,12 +3,19 @@ indexing a Python sequence, the --max-steps count, and the names of leaves."""
 
 from __future__ import annotations
 
+import operator
+
+import numpy as np
+
 from ..runtime.errors import GradRuntimeError, GradTypeError, LimitError
 from ..runtime.limits import check_items
+from ..library import numpy_ns
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..library.stdlib import bounded_list, bounded_values
 from ..ops.shape import unbind
+from ..library.values import program_object
+from . import datamodel
 from .classes import is_user_class
 from .state import state
 
@@ -39,6 +46,10 @@ def iterate(v):
         return unbind(v)
     if isinstance(v, (dict, set, frozenset)):
         return list(v)
+    if type(v) is np.ndarray:  # its rows, as NumPy iterates
+        if not v.ndim:
+            raise GradTypeError("iteration over a 0-d array")
+        return list(v)
     if getattr(type(v), "language_lazy", False):  # a generator, zip(...), map(...) ...
         return v  # taken one value at a time (the loop counts)
     it = getattr(type(v), "language_iter", None)  # library containers, DataLoader
@@ -48,17 +59,16 @@ def iterate(v):
         return v.remaining()
     if isinstance(v, tuple):
         return list(v)
+    if program_object(v):  # its __iter__ (or __getitem__), as Python asks
+        return datamodel.items(v)
     cls = type(v)
-    if "__iter__" in dir(cls) and (
-        is_user_class(cls)
-        or any(
-            hasattr(cls, k)
-            for k in (
-                "language_subclassable",
-                "language_methods",
-                "language_attrs",
-                "language_iterable",
-            )
+    if "__iter__" in dir(cls) and any(
+        hasattr(cls, k)
+        for k in (
+            "language_subclassable",
+            "language_methods",
+            "language_attrs",
+            "language_iterable",
         )
     ):
         return bounded_list(iter(v), "the items of this object")
@@ -113,6 +123,8 @@ def py_index(v, key):
             return v[key]
         except TypeError:
             raise GradTypeError(f"unhashable type: '{type_name(key)}'") from None
+    if type(v) is np.ndarray:  # NumPy's indexing (a tensor index: its values)
+        return numpy_ns.call(operator.getitem, v, key)
     getitem = getattr(type(v), "language_getitem", None)  # Sequential, datasets
     if getitem is not None:
         return getitem(v, key)

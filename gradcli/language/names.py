@@ -1,9 +1,12 @@
 """What a program may read of a function's or class's identity -- `__name__`,
-`__qualname__`, `__doc__` -- and what `type(x)` gives and how classes print.
+`__qualname__`, `__doc__` -- and what `type(x)` (and `x.__class__`) gives and how
+classes print.
 
-These are the only dunder attributes the language reads (docs/language.md,
-what is out): each gives a string (or None) computed here, never a Python object,
-so `__class__`, `__dict__`, `__globals__` and frames stay unreachable."""
+These and `__class__` are the only dunder attributes the language reads
+(docs/language.md, what is out): each gives a string (or None) computed here, or the
+class `type(x)` gives (a class of the program, one of the library's, or the language's
+own `int`, `list` ...), never another Python object, so `__dict__`, `__globals__`
+and frames stay unreachable."""
 
 from __future__ import annotations
 
@@ -17,6 +20,10 @@ from ..core.printing import CLASS_NAMES, callable_name
 from ..core.tensor import Tensor
 from ..core import dtypes
 from ..library.values import BoundMethod, BuiltinFunction, Module, Size
+from ..core.parameter import is_parameter
+from ..library.nn import Parameter
+from ..library.torch_names import library_class
+from ..library.numpy_ns import NUMPY_VALUES, type_of as numpy_type_of
 from .classes import is_user_class
 from .exceptions import public_type
 from .functions import BoundUserMethod, Generator, UserFunction
@@ -145,9 +152,18 @@ def type_of(x):
         return public_type(x)
     if is_user_class(t) or isinstance(x, BaseException):
         return t
+    if t is Tensor and is_parameter(x):
+        return Parameter
+    if isinstance(x, NUMPY_VALUES):
+        v = numpy_type_of(x)
+        if v is not None:
+            return v
+        return TypeName(f"numpy.{t.__name__}")
     v = CLASS_OF.get(t)
     if v is not None:
         return v
+    if library_class(t) is not None:  # nn.Linear, torch.optim.SGD ...: the class itself
+        return t
     if id(x) in CLASS_NAMES:
         return TypeName("type")  # type(int)
     return TypeName(_type_name(x))

@@ -12,8 +12,9 @@ from ..core.convert import type_name
 from ..core.printing import show
 from ..core.tensor import Tensor
 from ..library.stdlib import DictView, LazyIterator, ListIterator, bounded_list, bounded_values
-from ..library.values import BuiltinFunction, truth
+from ..library.values import BuiltinFunction, program_object, python_protocol, truth
 from ..ops.registry import BUILTINS
+from . import datamodel
 from . import runtime as rt
 from .unbound import PY_TYPES
 from .classes import LanguageObject, Super, callable_class, is_user_class, no_super
@@ -145,12 +146,21 @@ def set_(iterable=()):
 
 
 def iter_(x):
+    if program_object(x):
+        return datamodel.iter_of(x)
     if hasattr(type(x), "remaining"):
         return x
     return LazyIterator(iter(_each(x)))
 
 
 def next_(it, *default):
+    if program_object(it):
+        try:
+            return datamodel.next_of(it)
+        except GradError as e:
+            if default and datamodel.stop_iteration(e):
+                return default[0]
+            raise
     if not hasattr(type(it), "remaining"):
         raise GradTypeError(f"'{type_name(it)}' object is not an iterator")
     try:
@@ -161,7 +171,41 @@ def next_(it, *default):
         raise GradError("", type_name="StopIteration") from None
 
 
+# torch.Tensor's special methods (dir(torch.Tensor) in torch 2.13)
+_TENSOR_DUNDERS = frozenset(
+    (
+        "abs add and annotations array array_priority array_wrap bool class complex contains "
+        "cuda_array_interface deepcopy delattr delitem dict dir div dlpack "
+        "dlpack_c_exchange_api dlpack_device doc eq float floordiv format ge getattribute "
+        "getitem getstate gt hash iadd iand idiv ifloordiv ilshift imod imul index init "
+        "init_subclass int invert ior ipow irshift isub iter itruediv ixor le len long lshift "
+        "lt matmul mod module mul ne neg new nonzero or pos pow radd rand rdiv reduce "
+        "reduce_ex repr reversed rfloordiv rlshift rmatmul rmod rmul ror rpow rrshift rshift "
+        "rsub rtruediv rxor setattr setitem setstate sizeof str sub subclasshook "
+        "torch_dispatch torch_function truediv weakref xor"
+    ).split()
+)
+_PLAIN = (int, float, bool, str, list, tuple, dict, set, frozenset, range, type(None))
+
+
+def _has_dunder(obj, name):
+    """hasattr(obj, "__len__") ...: Python's answer (a bool, never the attribute)."""
+    if type(obj) is Tensor:
+        return name[2:-2] in _TENSOR_DUNDERS
+    if type(obj) in _PLAIN or program_object(obj):
+        return hasattr(obj, name)
+    if isinstance(obj, type) and (is_user_class(obj) or obj in _PLAIN):
+        return hasattr(obj, name)
+    try:
+        rt.get_attr(obj, name)
+    except GradError:
+        return False
+    return True
+
+
 def hasattr_(obj, name):
+    if isinstance(name, str) and len(name) > 4 and name[:2] == name[-2:] == "__":
+        return _has_dunder(obj, name)
     try:
         rt.get_attr(obj, name)
     except GradError:
@@ -202,6 +246,18 @@ def super_(*args):
     if len(args) != 2:
         no_super()
     return Super(*args)
+
+
+def hash_(x):
+    """hash(x): Python's (an object of the program: its __hash__, checked by Python)."""
+    return python_protocol(hash, x)
+
+
+def format_(value, spec=""):
+    """format(value, spec): what `f"{value:spec}"` gives."""
+    if not isinstance(spec, str):
+        raise GradTypeError(f"format() argument 2 must be str, not {type_name(spec)}")
+    return rt.format_field(value, spec)
 
 
 def callable_(x):
@@ -261,13 +317,24 @@ def _pow3(base, exp, mod=None):
     )
 
 
+def _extreme(name):
+    """min/max of an iterable only the language can list (or of objects of the program)."""
+
+    def run(*args, **kwargs):
+        if len(args) == 1:
+            return BUILTINS[name].fn(list(_items(args[0])), **kwargs)
+        return BUILTINS[name].fn(*args, **kwargs)
+
+    return run
+
+
 def _has_tensor_items(x):
     return isinstance(x, (list, tuple)) and any(type(v) is Tensor for v in x)
 
 
 def _len(x):
-    if is_user_class(type(x)):
-        return len(x)
+    if program_object(x):  # its __len__, as Python checks it
+        return python_protocol(len, x)
     return len(x) if isinstance(x, (dict, set, frozenset)) else len(_items(x))
 
 
@@ -299,6 +366,8 @@ def prelude():
         "delattr": delattr_,
         "slice": slice_,
         "callable": callable_,
+        "hash": hash_,
+        "format": format_,
         "type": type_of,
         "repr": show,
         "staticmethod": staticmethod,
@@ -314,13 +383,14 @@ def prelude():
         "all": _pythonic(
             "all", lambda x: all(truth(v) for v in _each(x)), lambda x: type(x) is not Tensor
         ),
-        "min": _pythonic("min", lambda x, **k: BUILTINS["min"].fn(list(_items(x)), **k), _lazy),
-        "max": _pythonic("max", lambda x, **k: BUILTINS["max"].fn(list(_items(x)), **k), _lazy),
+        "min": _pythonic("min", _extreme("min"), _lazy),
+        "max": _pythonic("max", _extreme("max"), _lazy),
         # two plain numbers: Python's pow, as the ** operator computes it on numbers
         "pow": _pythonic("pow", _number_pow, _is_number, three=_pow3),
     }
     out = {k: BuiltinFunction(k, v) for k, v in ns.items()}
     out["object"] = LanguageObject
+    out["NotImplemented"] = NotImplemented  # (a special method's "not for these operands")
     out.update(TYPES)
     return out
 

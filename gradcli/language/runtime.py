@@ -29,6 +29,9 @@ from ..ops.registry import FUNCTIONS, OPERATOR_NODES
 from ..ops.reduce import ValuesIndices
 from ..core.tensor import Tensor
 from ..library.values import METHODS, BoundMethod, Module, Size, truth
+from ..library.values import program_object, python_protocol
+from ..library import numpy_ns
+from ..library.numpy_ns import NUMPY_VALUES
 from ..library.methods import node_hook, requires_grad_
 from ..library.torch_ns import namespace
 from .classes import (
@@ -40,9 +43,9 @@ from .classes import (
     set_class_attr,
     set_instance_attr,
 )
-from . import bitwise, unbound
+from . import bitwise, datamodel, unbound
 from .percent import percent_format
-from .names import NAME_ATTRS, name_attr
+from .names import NAME_ATTRS, name_attr, type_of
 from .containers import DICT_METHODS, SET_METHODS
 from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
@@ -66,8 +69,10 @@ def _int_result(op, a, b):
     return r
 
 
-def _py_binary(op, a, b):
-    """Python semantics on plain values (numbers, strings, lists, tuples)."""
+def _py_binary(op, a, b, augmented=False):
+    """Python semantics on plain values (numbers, strings, lists, tuples); an object of
+    the program's classes by its special methods (`__iadd__` first when `augmented`),
+    NumPy's values by NumPy's operators."""
     ta, tb = type(a), type(b)
     num = (int, float, bool)
     if ta in num and tb in num:
@@ -122,9 +127,15 @@ def _py_binary(op, a, b):
         return seq * n
     if op == "%" and ta is str:
         return percent_format(a, b)
+    if program_object(a) or program_object(b):  # its __add__, __radd__ ... (datamodel.py)
+        return (datamodel.inplace if augmented else datamodel.binary)(op, a, b)
+    if isinstance(a, NUMPY_VALUES) or isinstance(b, NUMPY_VALUES):
+        return numpy_ns.binary(op, a, b)  # NumPy's arrays and scalars: NumPy's operator
     if ta in (list, tuple) or tb in (list, tuple):
         return None  # caller turns lists into tensors
-    raise GradTypeError(f"unsupported operand types for {op}: '{_tname(a)}' and '{_tname(b)}'")
+    raise GradTypeError(
+        f"unsupported operand type(s) for {'** or pow()' if op in ('**', '^') else op}: '{_tname(a)}' and '{_tname(b)}'"
+    )
 
 
 _PY_OPS = {
@@ -154,9 +165,9 @@ INT_DIV = {"%": operator.mod, "//": operator.floordiv}  # int op nonzero int: Py
 SMALL_INT = 1 << 31  # int op int below this in size: far from max_int_bits, no check needed
 
 
-def binary_op(op):
+def binary_op(op, augmented=False):
     """`binary` for one operator, its lookups done once (the compiler calls this
-    when it compiles `a op b`)."""
+    when it compiles `a op b`; `augmented`: for `a op= b`)."""
     if op in bitwise.OPS:
         return bitwise.binary_op(op)
     tensor_fn = FUNCTIONS[_TENSOR_OPS[op]]
@@ -192,6 +203,8 @@ def binary_op(op):
             except Exception:
                 if ta is Batched or type(b) is Batched:  # inside vmap
                     return batching.dispatch(tensor_fn, (a, b), {})
+                if program_object(a) or program_object(b):  # torch: NotImplemented
+                    return (datamodel.inplace if augmented else datamodel.binary)(op, a, b)
                 raise
         if ta is Batched or type(b) is Batched:
             return batching.dispatch(tensor_fn, (a, b), {})
@@ -204,7 +217,7 @@ def binary_op(op):
                 return int_div(a, b)
             if ta is float and fast is not None:
                 return fast(a, b)
-        r = _py_binary(op, a, b)
+        r = _py_binary(op, a, b, augmented)
         if r is None:
             return tensor_fn(a, b)
         return r
@@ -254,6 +267,9 @@ def compare_op(op):
 
 def compare(op, a, b):
     if op in ("in", "not in"):
+        if program_object(b):
+            r = datamodel.contains(a, b)
+            return r if op == "in" else not r
         if isinstance(b, Tensor):
             r = bool(np.any(b.data == (a.data if isinstance(a, Tensor) else a)))
         elif isinstance(b, (list, tuple, str)):
@@ -278,6 +294,11 @@ def compare(op, a, b):
             raise GradTypeError(f"argument of type '{_tname(b)}' is not iterable")
         return r if op == "in" else not r
     name, py = _CMP[op]
+    if program_object(a) or program_object(b):
+        return datamodel.compare(op, a, b)
+    if type(a) is not Tensor and type(b) is not Tensor:
+        if isinstance(a, NUMPY_VALUES) or isinstance(b, NUMPY_VALUES):
+            return numpy_ns.binary(op, a, b)
     if type(a) is Batched or type(b) is Batched:
         return batching.dispatch(FUNCTIONS[name], (a, b), {})
     if (
@@ -311,6 +332,8 @@ def _same(a, b):
 
 def unary(op, v):
     if op == "~":
+        if program_object(v) or isinstance(v, NUMPY_VALUES):
+            return _other_unary(op, v)
         return bitwise.invert_value(v)
     if op == "-":
         if type(v) is Tensor:
@@ -321,10 +344,20 @@ def unary(op, v):
             return FUNCTIONS["neg"](v)
         if type(v) is Batched:
             return batching.dispatch(FUNCTIONS["neg"], (v,), {})
-        raise GradTypeError(f"bad operand type for unary -: '{_tname(v)}'")
+        return _other_unary(op, v)
     if type(v) is Tensor or isinstance(v, (int, float)) or type(v) is Batched:
+        if isinstance(v, np.generic):
+            return _other_unary(op, v)
         return v if not isinstance(v, bool) else int(v)
-    raise GradTypeError(f"bad operand type for unary +: '{_tname(v)}'")
+    return _other_unary(op, v)
+
+
+def _other_unary(op, v):
+    if program_object(v):  # its __neg__, __pos__, __invert__
+        return datamodel.unary(op, v)
+    if isinstance(v, NUMPY_VALUES):
+        return numpy_ns.call(datamodel.UNARY[op], v)
+    raise GradTypeError(f"bad operand type for unary {op}: '{_tname(v)}'")
 
 
 # ---------------------------------------------------------------- attributes
@@ -379,6 +412,8 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
         m = METHODS.get(name)
         if m is not None:
             return BoundMethod(obj, name, m)
+        if name == "__class__":
+            return type_of(obj)
         raise GradAttributeError(
             f"'Tensor' object has no attribute '{name}'",
             hint=did_you_mean(name, list(TENSOR_ATTRS) + list(METHODS)),
@@ -389,6 +424,10 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
         return getattr(obj, "args", (obj.message,))
     if name in NAME_ATTRS:  # __name__, __qualname__, __doc__
         return name_attr(obj, name)
+    if name == "__class__":  # what type(obj) gives
+        return type_of(obj)
+    if isinstance(obj, NUMPY_VALUES):
+        return numpy_ns.array_attr(obj, name)
     if isinstance(obj, type):
         return class_attr(obj, name)
     if (
@@ -599,6 +638,9 @@ def format_field(v, spec):
             v = v.item()
         elif spec:
             raise GradTypeError("unsupported format string passed to Tensor.__format__")
+    elif program_object(v) and (spec or type(v).__format__ is not object.__format__):
+        check_format_spec(spec)
+        return python_protocol(format, v, spec)  # its __format__ (object's: no spec)
     if spec:
         check_format_spec(spec)
         return format(v, spec)

@@ -199,7 +199,7 @@ class Statements:
             )
         val, parts = product(self, value)  # (parts: `x -= a * b`, updates.py)
         line, col = op.line, op.column
-        binary = rt.binary_op(op_sym)
+        binary = rt.binary_op(op_sym, augmented=True)  # (__iadd__ first)
         vconst, vv = const_value(val)
         inplace = AUGMENTED.get(op.value)  # a tensor target changes in place, as in PyTorch
         if kind == "getitem":  # d[k] += v: the container and key evaluated once

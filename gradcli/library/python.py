@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 
 from ..engine.declare import none
 from ..core import dtypes
 from ..core.convert import type_name
 from ..runtime.errors import GradError, GradTypeError, GradValueError
 from ..ops.registry import BUILTINS, FUNCTIONS, register
-from .values import truth
+from .values import program_object, python_protocol, truth
 from ..core.tensor import Tensor
 from ..runtime import context
 from ..core.printing import show_str
@@ -79,6 +81,8 @@ def len_(x):
         return x.data.shape[0]
     if isinstance(x, (list, tuple, str)):
         return len(x)
+    if isinstance(x, np.ndarray):  # NumPy's: the first dimension
+        return python_protocol(len, x)
     n = getattr(type(x), "language_len", None)  # containers, datasets, loaders
     if n is not None:
         return n(x)
@@ -126,6 +130,8 @@ def _scalar(x, conv, what):
             return conv(x)
         except (OverflowError, ValueError) as e:
             raise GradValueError(str(e))
+    if program_object(x) or isinstance(x, (np.ndarray, np.generic)):  # __float__ / __int__
+        return python_protocol(conv, x)
     raise GradTypeError(f"{what}() argument must be a string or a number, not '{type_name(x)}'")
 
 
@@ -259,6 +265,8 @@ def _dual(name, py, pairwise=None):
     tensor_fn = entry.fn
 
     def fn(*args, **kwargs):
+        if any(program_object(a) for a in args) and not any(type(a) is Tensor for a in args):
+            return python_protocol(py, *args)  # their __abs__, __lt__ ...
         if (
             args
             and not kwargs

@@ -15,6 +15,7 @@ from ..runtime import context
 from ..runtime.limits import check_held, check_items
 from ..core.printing import show
 from ..core.tensor import Tensor
+from . import numpy_ns
 from .values import BuiltinFunction, Module
 
 
@@ -156,6 +157,8 @@ class _Generator:
 def reset_random():
     if _Generator.g is not None:
         _Generator.g.seed(DEFAULT_RANDOM_SEED)
+    numpy_ns.reset()
+    _made.pop("numpy", None)
 
 
 def _seed(a=None):
@@ -478,7 +481,6 @@ class EmptyModule(StdModule):
     WHY = {
         "os": "a program reaches no files, processes or environment",
         "sys": "a program reaches no part of the interpreter",
-        "numpy": "gradcli computes with torch's tensors only: use torch's functions",
     }
 
     def get(self, attr, builtins):
@@ -498,7 +500,7 @@ _MODULES = {
     "time": _time_module,
     "os": lambda: EmptyModule("os"),
     "sys": lambda: EmptyModule("sys"),
-    "numpy": lambda: EmptyModule("numpy"),
+    "numpy": lambda: numpy_ns.make_module(),
 }
 _made = {}
 

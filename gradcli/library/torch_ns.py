@@ -10,13 +10,14 @@ import numpy as np
 
 from ..engine.declare import none
 from ..core import dtypes
-from ..core.convert import tensor_arg, to_array
+from ..core.convert import tensor_arg, to_array, type_name
 from ..runtime.errors import GradAssertionError, GradTypeError, GradValueError
 from ..ops.registry import BUILTINS, register
 from ..ops.shape import size_args
 from ..ops.inverse import linalg_inv
 from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import GradModeContext, Module, Size, truth
+from .torch_names import name_classes
 from . import calculus, nn as nn_library, random_api, saved_hooks, torch_more, transforms
 from ..core.tensor import Tensor
 from ..core.printing import DEFAULT_PRINTOPTS
@@ -247,6 +248,7 @@ def namespace() -> dict:
                 "nan": math.nan,
                 "e": math.e,
                 "Size": lambda s=(): Size(size_args((s,))),
+                "from_numpy": from_numpy,
             }
         )
         functional = Module("torch.nn.functional", dict(nn_library.FUNCTIONAL))
@@ -282,8 +284,22 @@ def namespace() -> dict:
         ns["F"] = functional
         for members in (ns, torch_members, cuda.members):
             _name_functions(members)
+        name_classes(ns)
         _namespace = ns
     return _namespace
+
+
+def from_numpy(a):
+    """torch.from_numpy(a): a tensor sharing a's memory (writes show in both)."""
+    if not isinstance(a, np.ndarray):
+        raise GradTypeError(f"expected np.ndarray (got {type_name(a)})")
+    if a.dtype.name not in ("float64", "float32", "float16", "int64", "int32", "uint8", "bool"):
+        raise GradTypeError(
+            f"can't convert np.ndarray of type numpy.{a.dtype.name}. The only supported types "
+            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+            "uint64, uint32, uint16, uint8, and bool."
+        )
+    return Tensor(a)
 
 
 def _name_functions(members):

@@ -4,7 +4,16 @@ the truth of a condition, and the table of tensor methods."""
 
 from __future__ import annotations
 
-from ..runtime.errors import GradAttributeError, GradRuntimeError, did_you_mean
+import numpy as np
+
+from ..runtime.errors import (
+    GradAttributeError,
+    GradError,
+    GradRuntimeError,
+    GradTypeError,
+    GradValueError,
+    did_you_mean,
+)
 from ..core.tensor import Tensor
 from ..runtime import context
 
@@ -111,6 +120,30 @@ class BoundMethod:
         return f"<built-in method {self.name}>"
 
 
+_NUMPY = (np.ndarray, np.generic)
+USER_MARK = "__gradcli_user__"  # in the namespace of every class a program defines
+
+
+def program_object(v) -> bool:
+    """Is v an object of a class the program defined (whose special methods Python's
+    own operators and built-ins call)?"""
+    return getattr(type(v), "__gradcli_user__", False)  # (USER_MARK)
+
+
+def python_protocol(fn, *args):
+    """fn(*args), a Python built-in or operator run on objects of the program's classes
+    (which calls their special methods): Python's own TypeError, ValueError ... become
+    the language's errors, in Python's words."""
+    try:
+        return fn(*args)
+    except TypeError as e:
+        raise GradTypeError(str(e)) from None
+    except ValueError as e:
+        raise GradValueError(str(e)) from None
+    except (OverflowError, ZeroDivisionError, IndexError, KeyError) as e:
+        raise GradError(str(e), type_name=type(e).__name__) from None
+
+
 def truth(v) -> bool:
     """The truth of a condition: bool, number, none, or a one-element tensor."""
     if v is True or v is False:
@@ -121,5 +154,7 @@ def truth(v) -> bool:
         return bool(v.data.reshape(()))
     if v is None or isinstance(v, (int, float, str, list, tuple)):
         return bool(v)
+    if program_object(v) or isinstance(v, _NUMPY):  # its __bool__ (__len__), as Python asks
+        return python_protocol(bool, v)
     own = getattr(type(v), "language_bool", None)  # a library object's own (vmap's)
     return True if own is None else own(v)

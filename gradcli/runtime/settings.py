@@ -109,7 +109,11 @@ class Settings:
     linewidth: int = Setting(80, "characters per printed line (PyTorch's)")
     max_memory: str = Setting("1GiB", "largest tensor allowed", "--max-memory", metavar="SIZE")
     max_depth: int = Setting(
-        200, "deepest recursion of user functions", "--max-depth", metavar="N", accepts=Range(1)
+        1000,  # Python's own recursion limit (micrograd's backward recurses through its graph)
+        "deepest recursion of user functions",
+        "--max-depth",
+        metavar="N",
+        accepts=Range(1),
     )
     max_steps: int | None = Setting(
         None, "stop after N loop iterations in all", "--max-steps", metavar="N", accepts=Range(0)

@@ -16,6 +16,8 @@ mark.
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 from ...runtime import context
@@ -23,6 +25,7 @@ from ...runtime.errors import GradAttributeError, GradRuntimeError, GradTypeErro
 from ...core.convert import type_name
 from ...core.parameter import is_parameter, mark
 from ...core.tensor import Tensor
+from ..stdlib import LazyIterator
 from ..methods import RemovableHandle, requires_grad_ as tensor_requires_grad_
 from .backward_hooks import call_with_hooks
 from .state import ModuleState
@@ -392,11 +395,30 @@ class NoAttribute(GradAttributeError, AttributeError):
     """gradcli's AttributeError that Python's getattr/hasattr also understand."""
 
 
+_GENERATORS = frozenset(
+    {
+        "parameters",
+        "named_parameters",
+        "buffers",
+        "named_buffers",
+        "children",
+        "named_children",
+        "modules",
+        "named_modules",
+    }
+)
+
+
 def _dispatch(name):
-    """x.name(...) through Python's lookup, so a subclass's override is the one called."""
+    """x.name(...) through Python's lookup, so a subclass's override is the one called.
+    parameters(), children() ... give generators, as PyTorch's do (`next(m.parameters())`)."""
+    generator = name in _GENERATORS
 
     def call(self, *args, **kwargs):
-        return getattr(self, name)(*args, **kwargs)
+        method = getattr(self, name)
+        if generator and isinstance(method, types.MethodType):  # the library's own
+            return LazyIterator(iter(method(*args, **kwargs)), f"generator object Module.{name}")
+        return method(*args, **kwargs)
 
     call.__name__ = name
     return call
