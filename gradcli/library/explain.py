@@ -44,13 +44,6 @@ def _variables():
     return context.current.variables or {}
 
 
-def _name_of(t, variables):
-    for name, v in variables.items():
-        if v is t:
-            return name
-    return None
-
-
 def _need_sympy(what):
     if importlib.util.find_spec("sympy") is None:
         raise GradRuntimeError(

@@ -40,7 +40,8 @@ class DiffExplanation:
     """diff(f, x, n): the n-th derivative of f as a formula (and its value at x)."""
 
     def __init__(self, f, x, n, name):
-        self.n, self.name = n, name
+        self.n, self.name, self.f = n, name, f
+        self.leaf_syms = None
         xt, y = _traced(f, x, name)
         self.x = None if x is None else xt
         if y is None:  # f does not depend on x: every derivative is 0
@@ -53,7 +54,6 @@ class DiffExplanation:
         e, _ = a.scalar_out()
         if a.opaque:
             raise GradValueError("diff(): f uses an op without a formula rule")
-        d = es.obj([e]).reshape(()) if False else None
         if syms.size == 1:
             s = syms.flat[0]
             d = ec.simplify(sp.diff(e, s, n))
@@ -66,7 +66,6 @@ class DiffExplanation:
             if self.expr is None:
                 raise GradValueError("diff(): the derivative has no one formula for every element")
         self.leaf_syms = syms
-        self.f = f
 
     def short(self, style=None):
         style = style or ("ascii" if ascii_terminal() else "unicode")
@@ -74,7 +73,7 @@ class DiffExplanation:
 
     def lines(self, style):
         order = "" if self.n == 1 else (f"^{self.n}" if style == "ascii" else sup(self.n))
-        shape = self.leaf_syms.shape if hasattr(self, "leaf_syms") else ()
+        shape = () if self.leaf_syms is None else self.leaf_syms.shape
         if shape:  # the gradient of a function of a tensor: by each element
             lhs = partial("f", tensor_label(self.name, ec.LETTERS[: len(shape)], style), style)
         else:
