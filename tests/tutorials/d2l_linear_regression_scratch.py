@@ -15,8 +15,8 @@
 #     d2l's classes do for this chapter (same data generation, DataLoader with
 #     shuffle=True for training, same order of random draws) minus the plotting
 #     (d2l's ProgressBoard draws the loss curves with matplotlib; nothing is drawn).
-#   - `self.save_hyperparameters()` (d2l reads the caller's arguments through Python's
-#     frame inspection) is replaced by plain assignments of the same attributes.
+#   - HyperParameters in it has d2l's own save_hyperparameters (which reads the caller's
+#     arguments with `inspect`), pasted from d2l/torch.py.
 #   - `if tab.selected('pytorch'):` blocks are replaced by their bodies, the other tabs'
 #     blocks are left out (as d2lbook does when it builds the PyTorch notebook).
 
@@ -24,6 +24,8 @@ import torch
 torch.manual_seed(0)  # added
 
 # ---- INLINED HELPER: minimal stand-in for `from d2l import torch as d2l` ----
+import inspect
+
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
@@ -35,7 +37,18 @@ def _add_to_class(Class):
 
 
 class _HyperParameters:
-    pass
+    # d2l's own HyperParameters.save_hyperparameters (d2l/torch.py at
+    # e52dbadf718ce6d6c3f8f717c74cf811c306f34c), as the package defines it
+    def save_hyperparameters(self, ignore=[]):
+        """Save function arguments into class attributes.
+    
+        Defined in :numref:`sec_utils`"""
+        frame = inspect.currentframe().f_back
+        _, _, _, local_vars = inspect.getargvalues(frame)
+        self.hparams = {k:v for k, v in local_vars.items()
+                        if k not in set(ignore+['self']) and not k.startswith('_')}
+        for k, v in self.hparams.items():
+            setattr(self, k, v)
 
 
 class _Module(nn.Module, _HyperParameters):
@@ -134,9 +147,7 @@ import torch
 class LinearRegressionScratch(d2l.Module):  #@save
     def __init__(self, num_inputs, lr, sigma=0.01):
         super().__init__()
-        self.num_inputs = num_inputs  # was: self.save_hyperparameters()
-        self.lr = lr
-        self.sigma = sigma
+        self.save_hyperparameters()
         self.w = d2l.normal(0, sigma, (num_inputs, 1), requires_grad=True)
         self.b = d2l.zeros(1, requires_grad=True)
 
@@ -153,8 +164,7 @@ def loss(self, y_hat, y):
 class SGD(d2l.HyperParameters):  #@save
     def __init__(self, params, lr):
         """Minibatch stochastic gradient descent."""
-        self.params = params  # was: self.save_hyperparameters()
-        self.lr = lr
+        self.save_hyperparameters()
 
     def step(self):
         for param in self.params:
