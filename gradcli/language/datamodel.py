@@ -218,10 +218,11 @@ def run_with(m, bind, body, s, line, col):
     returns; `__exit__` gets the exception's class and the exception (no traceback:
     None) and suppresses it when it returns a true value."""
     for name in ("__enter__", "__exit__"):
-        if not _has(m, name):
+        if not _has(m, name):  # (Python 3.11's words)
+            missed = " (missed __exit__ method)" if name == "__exit__" else ""
             raise GradTypeError(
-                f"'{type_name(m)}' object does not support the context manager protocol "
-                f"(missed {name} method)",
+                f"'{type_name(m)}' object does not support the context manager protocol"
+                + missed,
                 line,
                 col,
             )
