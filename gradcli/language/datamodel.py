@@ -221,8 +221,7 @@ def run_with(m, bind, body, s, line, col):
         if not _has(m, name):  # (Python 3.11's words)
             missed = " (missed __exit__ method)" if name == "__exit__" else ""
             raise GradTypeError(
-                f"'{type_name(m)}' object does not support the context manager protocol"
-                + missed,
+                f"'{type_name(m)}' object does not support the context manager protocol" + missed,
                 line,
                 col,
             )
