@@ -434,8 +434,15 @@ def has_ptpython():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer repeats and iterations")
+    ap.add_argument(
+        "--suite-only", action="store_true", help="only the workload suite (scripts/bench_suite.py)"
+    )
     args = ap.parse_args()
     rep = 3 if args.quick else 5
+    if args.suite_only:
+        import bench_suite
+
+        sys.exit(0 if bench_suite.run_all(1 if args.quick else 3) else 1)
     rows = []
 
     run(gradcli_program("1\n"))  # warm-up: writes the bytecode cache
@@ -610,6 +617,13 @@ def main():
             gs, ts = ("" if g is None else fmt(g)), fmt(t)
         rs = "n/a" if r is None else f"{r:.2f}"
         print(f"{name:40} {gs:>10}  {peer:24} {ts:>10} {rs:>7}  {goal:22} {verdict(r, goal)}")
+
+    # whole programs as people write them, beside PyTorch (scripts/bench_suite.py)
+    if torch is not None:
+        import bench_suite
+
+        print()
+        bench_suite.run_all(1 if args.quick else 3)
 
 
 if __name__ == "__main__":
