@@ -43,6 +43,11 @@ ESCAPES = [
     (NP + "np.ndarray(5)", "TypeError"),
     (NP + "np.random.seed.__self__", "AttributeError"),
     (NP + "np.sum.__wrapped__", "AttributeError"),
+    (NP + "np.random.default_rng(0).g", "AttributeError"),
+    (NP + "np.random.default_rng(0).bit_generator", "AttributeError"),
+    (NP + "np.random.default_rng(0).__class__.__subclasses__()", "AttributeError"),
+    (NP + "np.random.default_rng(0).normal(size=(100000, 100000))", "LimitError"),
+    (NP + "np.random.default_rng(0).integers(0, 9, 10 ** 12)", "LimitError"),
     # Python objects in arrays
     (NP + "np.array([print])", "TypeError"),
     (NP + "np.array([1, 2], dtype=object)", "TypeError"),

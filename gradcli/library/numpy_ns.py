@@ -211,8 +211,56 @@ def _random_module():
         "shuffle": _wrap("random.shuffle", state.shuffle),
         "binomial": _sized("random.binomial", state.binomial, 2),
         "poisson": _sized("random.poisson", state.poisson, 1),
+        "default_rng": BuiltinFunction("numpy.random.default_rng", RandomGenerator),
     }
     return Module("numpy.random", members)
+
+
+class RandomGenerator:
+    """np.random.default_rng(seed): NumPy's Generator (PCG64), its draws NumPy's; the
+    methods below only (sizes checked first)."""
+
+    __slots__ = ("g",)
+
+    def __init__(self, seed=None):
+        self.g = call(np.random.default_rng, seed)
+
+    def __repr__(self):
+        return "Generator(PCG64)"
+
+
+def _generator_method(name, size_at):
+    def run(rg, *args, **kwargs):
+        method = np.random.Generator.__dict__[name]
+        return _sized(f"random.Generator.{name}", lambda *a, **k: method(rg.g, *a, **k), size_at)(
+            *args, **kwargs
+        )
+
+    return run
+
+
+RandomGenerator.language_methods = {
+    name: _generator_method(name, at)
+    for name, at in (
+        ("random", 0),
+        ("normal", 2),
+        ("standard_normal", 0),
+        ("uniform", 2),
+        ("integers", 2),
+        ("choice", 1),
+        ("exponential", 1),
+        ("binomial", 2),
+        ("poisson", 1),
+    )
+}
+RandomGenerator.language_methods.update(
+    {
+        name: (lambda m: lambda rg, *a, **k: call(lambda *a, **k: m(rg.g, *a, **k), *a, **k))(
+            np.random.Generator.__dict__[name]
+        )
+        for name in ("permutation", "shuffle")
+    }
+)
 
 
 class _Random:
