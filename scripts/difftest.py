@@ -72,6 +72,7 @@ def run(python, seeds, args):
     feeder.join()
     out = []
     for seed, (area, src), t, g in zip(seeds, progs, tres, gres):
+        t, g = runner.settle(src, t, g, worker)
         kind = runner.classify(t, g)
         if kind is None:
             continue

@@ -63,6 +63,7 @@ def check(worker, first):
     feeder.join()
     bad = []
     for seed, src, t, g in zip(seeds, progs, tres, gres):
+        t, g = runner.settle(src, t, g, worker)
         kind = runner.classify(t, g)
         if kind is not None and allowed.which(src, t, g, kind) is None:
             bad.append((seed, kind, src))
