@@ -25,6 +25,7 @@ import signal
 import subprocess
 import sys
 import threading
+import warnings
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -138,7 +139,12 @@ def run_gradcli(source, timeout=TIMEOUT):
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
-        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
+        with (
+            contextlib.redirect_stdout(buf),
+            contextlib.redirect_stderr(err),
+            warnings.catch_warnings(),
+        ):
+            warnings.simplefilter("ignore", RuntimeWarning)  # (NumPy's: the CLI hides them)
             session = Session(TextOutput(buf), filename="<program>", ctx=context.Context())
             session.run(source)
     except GradError as e:
