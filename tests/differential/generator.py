@@ -371,6 +371,8 @@ class Gen:
         opts = [
             f"{F}.mse_loss({a.name}, {self.const(s, a.dtype)})",
             f"{F}.l1_loss({a.name}, {self.const(s, a.dtype)})",
+            f"{F}.smooth_l1_loss({a.name}, {self.const(s, a.dtype)})",
+            f"{F}.huber_loss({a.name}, {self.const(s, a.dtype)}, delta=0.5)",
             f"{F}.binary_cross_entropy({a.name}.sigmoid(), torch.tensor({lit01(rng, s)}{dtarg(a.dtype, rng)}))",
             f"{F}.binary_cross_entropy_with_logits({a.name}, torch.tensor({lit01(rng, s)}{dtarg(a.dtype, rng)}))",
         ]
