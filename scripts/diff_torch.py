@@ -24,7 +24,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-TORCH_PY = os.environ.get("TORCH_PYTHON", "/work/torchenv/bin/python")
+# a Python with torch==2.13.0 (a venv of its own: torch is never gradcli's dependency)
+TORCH_PY = os.environ.get("TORCH_PYTHON", "python3")
 
 # ------------------------------------------------------------------ program pieces
 

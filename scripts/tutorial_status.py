@@ -614,7 +614,7 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", help="tutorials (default: all)")
     ap.add_argument("--no-census", action="store_true", help="only part 1")
-    default_torch = os.environ.get("TORCH_PYTHON", "/work/torchenv/bin/python")
+    default_torch = os.environ.get("TORCH_PYTHON", "python3")  # a Python with torch==2.13.0
     ap.add_argument(
         "--torch-python",
         default=default_torch,
