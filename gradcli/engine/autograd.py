@@ -17,7 +17,7 @@ from .declare import none
 from ..runtime.errors import GradRuntimeError
 from ..core import tangents as tan
 from ..core.tensor import Tensor
-from .hooks import begin_pass, run_hooks, run_node_post, run_node_pre
+from .hooks import begin_pass, end_pass, noted, run_hooks, run_node_post, run_node_pre
 from ..runtime import context
 from . import modes, observe, schedule
 from .function import _OUT, FUNCTIONS, TensorF, Function
@@ -137,7 +137,6 @@ def run_backward(
         roots.append(key)
 
     deps = count_deps(roots)
-    begin_pass(roots)
     ready = roots if len(roots) == 1 else [r for r in dict.fromkeys(roots) if deps[r] == 0]
     prev_mode = context.current.grad_enabled
     context.current.grad_enabled = create_graph
@@ -147,6 +146,8 @@ def run_backward(
     plain = capture is None and not create_graph and held is None and tracer is None
     if held is None and not plain and not create_graph:
         held = {}  # a leaf's gradients are added up first, then delivered (as _pass's own)
+    note = noted(context.current)  # (hooks can run: the pass's roots noted while it runs)
+    prev_roots = begin_pass(roots) if note else ()
     try:
         if plain:  # the common case (into .grad)
             _pass(ready, grads, deps, retain_graph, flow, touched)
@@ -169,6 +170,8 @@ def run_backward(
     finally:
         context.current.grad_enabled = prev_mode
         _FRESH.clear()
+        if note:
+            end_pass(prev_roots)
 
     if accumulate:
         try:
@@ -253,8 +256,9 @@ def plain_node(root, like, retain_graph, steps=None):
     if steps is None:
         steps = schedule.find(root)
     deps = count_deps((root,)) if steps is None else None
-    begin_pass((root,))
     ctx = context.current
+    note = ctx.node_watches or ctx.leaf_hooks  # (hooks can run: root noted while it runs)
+    prev_roots = begin_pass((root,)) if note else ()
     prev_mode = ctx.grad_enabled
     ctx.grad_enabled = False
     touched = {}
@@ -274,6 +278,8 @@ def plain_node(root, like, retain_graph, steps=None):
             _pass([root], {root: g}, deps, retain_graph, observe.start_flow(len(deps)), touched)
     finally:
         ctx.grad_enabled = prev_mode
+        if note:
+            end_pass(prev_roots)
     return touched
 
 

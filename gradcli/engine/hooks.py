@@ -94,15 +94,32 @@ def _hook_name(hook):
 
 class _Pass:
     """The backward pass running: its roots (for `will_execute`) and a number of its own
-    (torch's graph task id)."""
+    (torch's graph task id).  Only a pass in which a hook can run notes them (a run with
+    hooks on nodes or leaves: `noted`), and only while it runs: a root kept after its
+    pass would keep its whole graph alive."""
 
     roots: tuple = ()
     number = 0
 
 
-def begin_pass(roots):
+def noted(ctx) -> bool:
+    """Whether a pass of run state `ctx` notes its roots: hooks (the only callers of
+    `will_execute` and `pass_number`) can run in it."""
+    return ctx.node_watches or bool(ctx.leaf_hooks)
+
+
+def begin_pass(roots) -> tuple:
+    """Note the roots of a pass beginning; returns the roots noted before (a pass run
+    inside a hook of another), for `end_pass`."""
+    prev = _Pass.roots
     _Pass.roots = tuple(roots)
     _Pass.number += 1
+    return prev
+
+
+def end_pass(prev) -> None:
+    """Forget the roots of the pass ending (their graph is the caller's to keep or drop)."""
+    _Pass.roots = prev
 
 
 def pass_number():
