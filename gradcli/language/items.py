@@ -25,6 +25,8 @@ def get_item(o, k):
 
 
 def _list_key(o, k):
+    if isinstance(k, np.integer):  # NumPy's integers index, through __index__
+        k = int(k)
     if type(k) is Tensor and k.data.size == 1 and k.data.dtype.kind in "iu":
         k = k.item()
     if isinstance(k, bool) or not isinstance(k, (int, slice)):

@@ -108,6 +108,8 @@ def iter_values(v):
 def py_index(v, key):
     """v[key] for a list, tuple, string, range or dict."""
     if isinstance(v, (list, tuple, str, range)):
+        if isinstance(key, np.integer):  # NumPy's integers index, through __index__
+            key = int(key)
         if isinstance(key, bool) or not isinstance(key, (int, slice)):
             if type(key) is Tensor and key.data.size == 1 and key.data.dtype.kind in "iu":
                 key = key.item()

@@ -103,7 +103,10 @@ def len_(x):
 def range_(*args):
     if not 1 <= len(args) <= 3:
         raise GradTypeError(f"range expected 1 to 3 arguments, got {len(args)}")
-    args = [a.item() if isinstance(a, Tensor) else a for a in args]
+    args = [
+        a.item() if isinstance(a, Tensor) else int(a) if isinstance(a, np.integer) else a
+        for a in args
+    ]  # (a NumPy integer is an index, as Python takes it through __index__)
     for a in args:
         if isinstance(a, bool) or not isinstance(a, int):
             raise GradTypeError(f"'{type_name(a)}' object cannot be interpreted as an integer")

@@ -45,3 +45,9 @@ try:
         pass
 except ValueError as e:
     print("ValueError:", e)
+import numpy as np
+lst = [10, 20, 30, 40]
+i = np.arange(4)[2]
+print(lst[i], "abcd"[i], (1, 2, 3)[np.int64(1)], list(range(np.int64(3))), range(10)[np.int32(4)])
+lst[np.int64(0)] = 5
+print(lst)
