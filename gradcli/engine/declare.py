@@ -117,21 +117,3 @@ def declared(cls, attr: str, base: type):
         if attr in k.__dict__:
             return k.__dict__[attr]
     return UNDECLARED
-
-
-def undeclared_node_facets(cls, base: type) -> list[str]:
-    """The node facets a concrete node class `cls` leaves undeclared."""
-    return [
-        f.name
-        for f in FACETS.values()
-        if f.on == "node" and declared(cls, f.attr, base) is UNDECLARED
-    ]
-
-
-def undeclared_builtin_facets(entry) -> list[str]:
-    """The built-in facets a registry entry leaves undeclared."""
-    return [
-        f.name
-        for f in FACETS.values()
-        if f.on == "builtin" and getattr(entry, f.attr, UNDECLARED) is UNDECLARED
-    ]
