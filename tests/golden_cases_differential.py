@@ -508,3 +508,17 @@ case(
                 print(g, torch.autograd.grad((g * g).sum(), a))
 """,
 )
+
+case(
+    "promotion/zero_dim_double_with_float_tensor",
+    """
+    torch.set_printoptions(precision=10)
+    a = torch.tensor([0.1, 0.7, 1.3, 2.9, 1e-3, 3.3], dtype=torch.float32, requires_grad=True)
+    s = torch.tensor(0.3, requires_grad=True)
+    i = torch.tensor([3, -2, 7, 1, 5, 2])
+    for y in (a * s, s * a, a + s, a - s, s - a, a / s, s / a, torch.add(a, s, alpha=3), a * i, i / s):
+        print(y)
+        print(torch.autograd.grad(y.sum(), [a, s], allow_unused=True))
+    torch.set_printoptions(profile="default")
+""",
+)

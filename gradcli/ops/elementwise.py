@@ -104,6 +104,18 @@ def _operands(a, b):
     return a, b, dt
 
 
+def _in_result_dtype(a, b, dt):
+    """A backward's saved float operands in the gradient's (the result's) dtype, as
+    PyTorch's arithmetic on them promotes: a 0-d float64 operand with a float32 gradient
+    is cast to float32 first."""
+    if dt.kind == "f":
+        if type(a) is np.ndarray and a.dtype.kind in "fiub" and a.dtype is not dt:
+            a = a.astype(dt)
+        if type(b) is np.ndarray and b.dtype.kind in "fiub" and b.dtype is not dt:
+            b = b.astype(dt)
+    return a, b
+
+
 def _wrapped(v, dt):
     """A Python int outside the integer result dtype's range, as PyTorch converts it to
     that dtype: wrapped around (for uint8, -1 is 255; NumPy refuses it)."""
@@ -143,6 +155,12 @@ class _Arith(Function):
             f = singles(a, b, dt)
             if f is not None:
                 return single(self.pair(f[0], f[1]))
+        if dt.kind == "f":  # PyTorch casts the operands to the result dtype first (a 0-d
+            # float64 times a float32 tensor is a float32 product, not a rounded double)
+            if type(a) is np.ndarray and a.dtype is not dt:
+                a = a.astype(dt)
+            if type(b) is np.ndarray and b.dtype is not dt:
+                b = b.astype(dt)
         out = self.ufunc(a, b if type(b) is np.ndarray else weak(b, a))
         return out if out.dtype is dt else _cast(out, dt)
 
@@ -271,6 +289,8 @@ class Mul(_Arith):
 
     def backward(self, g, F, a, b):
         n = self.needs
+        if not F.tensor_mode:
+            a, b = _in_result_dtype(a, b, g.dtype)
         if not F.tensor_mode and n[0] and not n[1]:  # tensor * constant: g may stay a view
             if not self.sa and not self.sb:
                 r = scalar_times(g, b)  # a 0-d product without a NumPy call
@@ -304,10 +324,17 @@ class Div(Function):
         if type(b) is not np.ndarray:
             self.k = b
         self.save(a, b)
+        if dt.kind == "f":  # the operands in the result dtype first, as PyTorch (_Arith)
+            if type(a) is np.ndarray and a.dtype is not dt:
+                a = a.astype(dt)
+            if type(b) is np.ndarray and b.dtype is not dt:
+                b = b.astype(dt)
         return _cast(np.true_divide(a, weak(b, a)), dt)
 
     def backward(self, g, F, a, b):
         n = self.needs
+        if not F.tensor_mode:
+            a, b = _in_result_dtype(a, b, g.dtype)
         # torch's div_tensor_other_backward: -grad * ((self / other) / other)
         return (
             F.sum_to(g / b, self.sa) if n[0] else None,
