@@ -8,7 +8,7 @@ ops on leaves, non-leaves and views, views then backward, dtype promotion with
 Python numbers, hooks and retain_grad, .grad accumulation, autograd.grad with
 create_graph, forward AD, printing of odd values, errors), runs each in torch
 ($TORCH_PYTHON, as scripts/gen_golden.py runs a case: float64 default,
-every top-level statement in 'single' mode) and in gradcli (``gradcli eval -`` in
+a bare expression displayed at top level only) and in gradcli (``gradcli eval -`` in
 this process), and prints every program whose output differs: stdout, or the error
 (torch's first line must be in gradcli's stderr, compared as tests/conftest.py does).
 ``--show N`` prints program N of a run. The torch side is the differential test's

@@ -1,7 +1,7 @@
 """Record tests/golden/inplace.json from real PyTorch: in-place operations, version
 counters, views; cases in tests/inplace_cases.py (test data), run as
-scripts/gen_golden.py runs its cases (float64 default, one statement at a time in
-'single' mode).
+scripts/gen_golden.py runs its cases (float64 default, one statement at a time, a bare
+expression displayed at top level only).
 
     $TORCH_PYTHON scripts/gen_golden_inplace.py
 """

@@ -1,6 +1,7 @@
 """Record tests/golden/nn.json from real PyTorch (torch.nn, optim, data, the tensor
 API); cases in tests/nn_cases.py (test data), run as scripts/gen_golden.py runs
-its cases (float64 default, one statement at a time in 'single' mode).
+its cases (float64 default, one statement at a time, a bare expression displayed at top
+level only).
 
     $TORCH_PYTHON scripts/gen_golden_nn.py
 """

@@ -3,7 +3,8 @@
     $TORCH_PYTHON scripts/gen_golden_transforms.py
 
 Cases are in scripts/transform_cases.py; each is run as scripts/gen_golden.py runs a
-case (float64 default, every top-level statement in 'single' mode)."""
+case (float64 default, one top-level statement at a time, a bare expression displayed
+at top level only)."""
 
 import os
 import sys
