@@ -25,6 +25,18 @@ def _split(a):
     return hi, a - hi
 
 
+class Split:
+    """A float64 operand of `fma` with its Veltkamp halves, computed once for a value
+    used in several fused steps (the same operations as `fma` does on it each time)."""
+
+    __slots__ = ("value", "hi", "lo")
+
+    def __init__(self, a):
+        self.value = a if _finite_float(a) else np.asarray(a, dtype=np.float64)
+        with np.errstate(over="ignore", invalid="ignore"):
+            self.hi, self.lo = _split(self.value)
+
+
 def fma32(a, b, c) -> np.ndarray:
     """Correctly rounded float32 ``a*b + c`` (as the FMA instruction computes it).
 
@@ -54,23 +66,57 @@ def fma32(a, b, c) -> np.ndarray:
     return r
 
 
+def _operand(a):
+    """(a, its high half, its low half) as float64 values for `fma`."""
+    if isinstance(a, Split):
+        return a.value, a.hi, a.lo
+    if not _finite_float(a):
+        a = np.asarray(a, dtype=np.float64)
+    ah, al = _split(a)
+    return a, ah, al
+
+
+def _finite_float(a):
+    """Whether a is a finite Python float: split in Python's arithmetic, IEEE double's
+    as NumPy's (a nan or inf goes through NumPy, whose nan signs are kept)."""
+    return type(a) is float and math.isfinite(a)
+
+
 def fma(a, b, c, dtype=np.float64):
-    """a * b + c, rounded once to `dtype` (float64 or float32); arrays broadcast."""
+    """a * b + c, rounded once to `dtype` (float64 or float32); arrays broadcast.  An
+    operand may be given as a `Split` (its halves computed once for several steps)."""
     if dtype == np.float32:
+        if isinstance(a, Split):
+            a = a.value
+        if isinstance(b, Split):
+            b = b.value
         return fma32(np.asarray(a, dtype=np.float64), b, c)
-    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
-    p = a * b
+    c = np.asarray(c, dtype=np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
-        ah, al = _split(a)
-        bh, bl = _split(b)
-        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        a, ah, al = _operand(a)
+        b, bh, bl = _operand(b)
+        p = a * b
+        # e = ((ah * bh - p) + ah * bl + al * bh) + al * bl and
+        # r = s + (t + e), t = (c - (s - z)) + (p - z): the same operations in the same
+        # order, into the arrays already made (each has its expression's whole shape)
+        e = ah * bh
+        into = e if isinstance(e, np.ndarray) else None
+        e = np.subtract(e, p, out=into)
+        e = np.add(e, ah * bl, out=into)
+        e = np.add(e, al * bh, out=into)
+        e = np.add(e, al * bl, out=into)
         s = c + p
         z = s - c
-        t = (c - (s - z)) + (p - z)
-        r = s + (t + e)
-    # overflow: the plain result; an exact zero: the plain sum's, whose sign is IEEE's
-    # (-0.0 only from -0.0 + -0.0) where the corrections' +0.0 would lose it
-    return np.where(np.isfinite(r) & ((r != 0) | (s != 0)), r, s)
+        t = c - (s - z)
+        into = t if isinstance(t, np.ndarray) else None
+        t = np.add(t, p - z, out=into)
+        t = np.add(t, e, out=into)
+        r = np.add(s, t, out=into)
+        # overflow: the plain result; an exact zero: the plain sum's, whose sign is IEEE's
+        # (-0.0 only from -0.0 + -0.0) where the corrections' +0.0 would lose it
+        if np.isfinite(r).all() and np.all(r):
+            return np.asarray(r)
+        return np.where(np.isfinite(r) & ((r != 0) | (s != 0)), r, s)
 
 
 def exact_scalar(a, b, c):
@@ -100,9 +146,10 @@ def estrin10(s, c):
     """SLEEF's degree-9 polynomial in s (float64) with coefficients c = (c9, ..., c0), in
     its Estrin order (POLY10 of SLEEF's estrin.h: fused multiply-adds on s, s^2, s^4
     and s^8), as its exp and exp2 kernels evaluate it."""
-    s2 = s * s
-    s4 = s2 * s2
-    s8 = s4 * s4
+    s = s if isinstance(s, Split) else Split(s)
+    s2 = Split(s.value * s.value)
+    s4 = Split(s2.value * s2.value)
+    s8 = s4.value * s4.value
     c9, c8, c7, c6, c5, c4, c3, c2, c1, c0 = c
     p8 = fma(s4, fma(s2, fma(s, c7, c6), fma(s, c5, c4)), fma(s2, fma(s, c3, c2), fma(s, c1, c0)))
     return fma(s8, fma(s, c9, c8), p8)

@@ -129,7 +129,7 @@ def log_softmax_backward_lastdim(g, out):
     d = out.shape[-1]
     g2, o2 = g.reshape(-1, d), out.reshape(-1, d)
     e = expf(o2)
-    s = np.broadcast_to(row_sums(np.ascontiguousarray(g2, dtype=F))[:, None], e.shape)
+    s = row_sums(np.ascontiguousarray(g2, dtype=F))[:, None]  # (broadcast over each row)
     return _fma(-e, s, g2).reshape(out.shape)
 
 

@@ -53,7 +53,7 @@ def log_softmax_backward_lastdim(g, out):
     """g - exp(out) * sum(g), the product and difference one fused multiply-add."""
     g2, o2 = _rows(np.asarray(g, np.float64)), _rows(out)
     e = expd(o2)
-    s = np.broadcast_to(row_sums(np.ascontiguousarray(g2))[:, None], e.shape)
+    s = row_sums(np.ascontiguousarray(g2))[:, None]  # (broadcast over each row by fma)
     return fma(-e, s, g2).reshape(out.shape)
 
 

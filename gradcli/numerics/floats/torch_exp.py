@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fma import estrin10, fma
+from .fma import Split, estrin10, fma
 from .tensor_iter import VEC_BLOCK, split
 from .sleef_explog import expf
 
@@ -101,8 +101,11 @@ def expd(d):
     with np.errstate(invalid="ignore", over="ignore"):
         u = np.rint(d * _R_LN2)
         q = np.where(np.abs(u) < 2**31, u, -(2**31)).astype(np.int32)  # cvtpd: nan -> INT_MIN
-        s = fma(u, -_L2U, d)
-        s = fma(u, -_L2L, s)
+        # u * _L2U is exact where the result is not replaced below (|u| < 2^11, _L2U
+        # of 41 bits), so its fused step is the plain sum, the emulation's own result
+        # for a nan or inf too
+        s = d + u * -_L2U
+        s = Split(fma(u, -_L2L, s))
         u = estrin10(s, _C)
         u = fma(u, s, 0.5)
         u = fma(u, s, 1.0)
