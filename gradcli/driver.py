@@ -13,6 +13,7 @@ from .language.parser import Tree
 from .runtime import context
 from .runtime.gctune import tune as tune_gc
 from .runtime.heap import tune as tune_heap
+from .runtime.limits import start_total
 from .runtime.settings import Settings
 from .runtime.stack import deepen, max_depth_cap
 from .runtime.errors import GradError, Interrupted, did_you_mean, fill_column
@@ -100,10 +101,12 @@ def make_session(args, echo_assign=False, ctx: context.Context | None = None) ->
     """A session writing text or JSON lines as `args` say, running in `ctx` (by default
     a fresh context configured from `args`)."""
     cls = JsonOutput if args.json else TextOutput
-    return Session(
+    session = Session(
         cls(quiet=args.quiet, echo_assign=echo_assign),
         ctx=ctx if ctx is not None else configure(args),
     )
+    start_total(session.context.limits)  # the run's memory is counted from here
+    return session
 
 
 def _set_target(item):

@@ -155,3 +155,84 @@ def test_the_same_as_torch(name):
     check_result(
         result, case["stdout"], case["error"], what=name, warnings=case.get("warnings", ())
     )
+
+
+# ---------------------------------------------------------------- limits of the whole run
+
+SMALL_CAP = ("--max-memory", "16MiB")
+
+MANY_TENSORS = [
+    "xs = [ones(1024, 1024) for _ in range(60)]",
+    "x = ones(1024, 1024)\nxs = [x * 2 for _ in range(60)]",
+    "x = ones(1024, 1024)\nxs = []\nfor i in range(60):\n    xs.append(x + i)",
+    "x = ones(1024, 1024)\nxs = []\ni = 0\nwhile i < 60:\n    xs.append(x + i)\n    i += 1",
+]
+
+
+@pytest.mark.parametrize("code", MANY_TENSORS, ids=["creation", "comprehension", "for", "while"])
+def test_the_memory_cap_holds_for_the_program_s_total(code):
+    """60 tensors of 8 MiB each under a 16 MiB cap reached 504 MB (each was under it)."""
+    r = run_code(code, *SMALL_CAP)
+    assert_clean_error(r, "LimitError", text="memory cap of 16.0 MiB")
+    assert_bounded(r, seconds=30, rss=250 << 20)
+
+
+TOTALS = [
+    ("x = [list(range(10**6)) for i in range(100)]", "memory cap"),
+    ("import itertools\nx = list(itertools.product(range(2), repeat=200))", "memory cap"),
+    ("x = list(zip(*[range(10**6)] * 100))", "memory cap"),
+    ("print(zeros(0, 5 * 10**8).sum(0).shape)", "memory cap"),
+    ("print(zeros(0, 5 * 10**8).prod(0).shape)", "memory cap"),
+    ("print(zeros(0, 5 * 10**8).norm(dim=0).shape)", "memory cap"),
+    ("print(zeros(0, 5 * 10**8).std(0).shape)", "memory cap"),
+    ('print(*["a" * 10**7] * 100)', "print's output"),
+]
+
+
+@pytest.mark.parametrize("code,text", TOTALS, ids=[c[:40] for c, _ in TOTALS])
+def test_big_values_end_at_the_cap(code, text):
+    r = run_code(code)
+    assert_clean_error(r, "LimitError", text=text)
+    assert r.stdout == "", r
+    assert_bounded(r, seconds=40, rss=1400 << 20)
+
+
+def test_a_one_line_csv_is_not_read_whole(tmp_path):
+    path = tmp_path / "one.csv"
+    with open(path, "w") as f:
+        for _ in range(100):
+            f.write("1," * 1_000_000)
+        f.write("1\n")
+    r = run_code(f"x = load({str(path)!r})", "--max-memory", "64MiB")
+    assert_clean_error(r, "ValueError", text="line 1 .* is longer than")
+    assert_bounded(r, seconds=40, rss=250 << 20)
+
+
+STEPS = [
+    "import functools\nprint(functools.reduce(lambda a, b: a + b, range(10**10)))",
+    "def f(x):\n    return x\nprint(sum(map(f, range(10**10))))",
+    "print(sum(range(10**10)))",
+    "print(max(range(10**10)))",
+    "print(all(range(1, 10**10)))",
+    "import math\nprint(math.prod(range(1, 10**10)))",
+]
+
+
+@pytest.mark.parametrize("code", STEPS, ids=["reduce", "sum-map", "sum", "max", "all", "prod"])
+def test_max_steps_counts_the_steps_of_built_ins(code):
+    r = run_code(code, "--max-steps", "100")
+    assert_clean_error(r, "LimitError", text="--max-steps=100")
+    assert_bounded(r, seconds=30)
+
+
+def test_big_integer_products_are_guarded_like_factorial():
+    r = run_code("import math\nprint(math.prod(range(1, 300001)))")
+    assert (r.code, r.stdout) == (0, "inf\n"), r  # as `*` makes an integer that big
+    assert_bounded(r)
+    r = run_code("import math\nprint(math.lcm(*range(1, 50000)))")
+    assert_clean_error(r, "ValueError", text="too large")
+    assert_bounded(r)
+    r = run_code(
+        "import math\nprint(math.prod([2, 3.5, 4]), math.lcm(4, 6), math.prod(range(1, 20)))"
+    )
+    assert r.stdout == "28.0 12 121645100408832000\n", r

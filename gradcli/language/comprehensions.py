@@ -13,7 +13,7 @@ from ..core.convert import type_name
 from ..library.stdlib import LazyIterator
 from . import runtime as rt
 from .functions import Scope
-from .iteration import iterate, spread, step
+from .iteration import iterate, spread, step, tick
 from .positions import pos, syntax_error
 from .scopes import FunctionInfo
 
@@ -150,6 +150,7 @@ class Comprehensions:
                     a(cs, item)
                     if max_steps is not None:
                         step(max_steps, *where)
+                    tick(*where)
                     level(level, k + 1)
 
             level(level, 0, items0)
@@ -181,6 +182,7 @@ class Comprehensions:
                     a(cs, item)
                     if max_steps is not None:
                         step(max_steps, *where)
+                    tick(*where)
                     yield from level(level, k + 1)
 
             return level(level, 0, items0)

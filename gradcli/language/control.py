@@ -9,7 +9,8 @@ from ..runtime import context
 from . import runtime as rt
 from ..library.values import GradModeContext, program_object
 from . import datamodel
-from .iteration import iterate, step
+from .iteration import iterate, sample, step
+from ..runtime.limits import SAMPLE
 from .runtime import BREAK, CONTINUE
 from .exceptions import Handling, catchable, matches
 from .positions import located, pos
@@ -115,6 +116,7 @@ class Control:
 
         def loop(s, again):
             max_steps = context.current.limits.max_steps
+            n = SAMPLE  # iterations until the next look at the run's memory
             while True:
                 state.line = line
                 try:
@@ -127,6 +129,9 @@ class Control:
                     return other
                 if max_steps is not None:
                     step(max_steps, line, col)
+                n -= 1
+                if not n:
+                    n = sample(line, col)
                 r = again(s)  # iteration.body, inlined
                 if r is not None and r is not CONTINUE:
                     return None if r is BREAK else r
@@ -150,10 +155,14 @@ class Control:
             if type(items) not in (range, list):
                 again = b  # taken one at a time, by code that may be the program's own
             max_steps = context.current.limits.max_steps
+            n = SAMPLE  # iterations until the next look at the run's memory
             for item in items:
                 store(s, item)
                 if max_steps is not None:
                     step(max_steps, line, col)
+                n -= 1
+                if not n:
+                    n = sample(line, col)
                 r = again(s)  # iteration.body, inlined
                 if r is not None and r is not CONTINUE:
                     return None if r is BREAK else r

@@ -22,7 +22,7 @@ from ..library.values import GradModeContext
 from . import runtime as rt
 from .exceptions import Handling, catchable, matches
 from .functions import Generator
-from .iteration import iterate, step
+from .iteration import iterate, step, tick
 from .positions import located, pos, syntax_error
 from .runtime import BREAK, CONTINUE
 from .state import state
@@ -222,6 +222,7 @@ class GeneratorBodies:
                     return (yield from other(s)) if other is not None else None
                 if max_steps is not None:
                     step(max_steps, line, col)
+                tick(line, col)
                 r = yield from b(s)
                 if r is not None and r is not CONTINUE:
                     return None if r is BREAK else r
@@ -246,6 +247,7 @@ class GeneratorBodies:
                 store(s, item)
                 if max_steps is not None:
                     step(max_steps, line, col)
+                tick(line, col)
                 r = yield from b(s)
                 if r is not None and r is not CONTINUE:
                     return None if r is BREAK else r

@@ -8,11 +8,13 @@ import operator
 import numpy as np
 
 from ..runtime.errors import GradRuntimeError, GradTypeError, LimitError
-from ..runtime.limits import check_items
+from ..runtime.limits import SAMPLE, check_items, check_total
 from ..library import numpy_ns
 from ..core.convert import type_name
 from ..core.tensor import Tensor
+from ..library import stdlib
 from ..library.stdlib import bounded_list, bounded_values
+from ..runtime import context
 from ..ops.shape import unbind
 from ..library.values import program_object
 from . import datamodel
@@ -32,6 +34,44 @@ def step(max_steps, line, col):
         raise LimitError(
             f"the program ran more than --max-steps={max_steps} loop iterations", line, col
         )
+
+
+def counted(it):
+    """`it` with each item counted as a step (--max-steps), for built-ins that iterate
+    (sum, max, all, map, functools.reduce, math.prod ...); as it is without the option."""
+    max_steps = context.current.limits.max_steps
+    if max_steps is None:
+        return it
+    return _counting(it, max_steps)
+
+
+def _counting(it, max_steps):
+    for v in it:
+        state.steps += 1
+        if state.steps > max_steps:
+            raise LimitError(f"the program ran more than --max-steps={max_steps} loop iterations")
+        yield v
+
+
+stdlib._COUNTING[0] = counted
+
+
+def sample(line, col):
+    """A look at the run's total memory, every SAMPLE iterations of a loop (a loop
+    that keeps what it makes is stopped at the cap); SAMPLE, to count down again."""
+    try:
+        check_total()
+    except LimitError as e:
+        raise e.at(line, col)
+    return SAMPLE
+
+
+def tick(line, col):
+    """One iteration of a comprehension or a generator's loop, towards the next
+    `sample` (a loop statement counts in a local variable instead)."""
+    state.ticks -= 1
+    if state.ticks <= 0:
+        state.ticks = sample(line, col)
 
 
 def iterate(v):

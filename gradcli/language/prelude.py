@@ -20,7 +20,7 @@ from .unbound import PY_TYPES
 from .classes import LanguageObject, Super, callable_class, is_user_class, no_super
 from .exceptions import TYPES, is_instance
 from .items import del_attr
-from .iteration import iterate
+from .iteration import counted, iterate
 from .names import install_classes, type_of
 
 
@@ -34,8 +34,8 @@ def _items(x):
 
 
 def _each(x):
-    """The items of x one at a time (a generator is not run ahead)."""
-    return x if isinstance(x, range) else iterate(x)
+    """The items of x one at a time (a generator is not run ahead), each a step."""
+    return counted(x if isinstance(x, range) else iterate(x))
 
 
 def _lazy(x):

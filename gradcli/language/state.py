@@ -9,13 +9,14 @@ from __future__ import annotations
 class State:
     """The current run of the language (one per process; a session re-points it)."""
 
-    __slots__ = ("out", "line", "steps", "origin")
+    __slots__ = ("out", "line", "steps", "origin", "ticks")
 
     def __init__(self):
         self.out = None  # output sink (gradcli.output)
         self.line = 0  # line of the statement being run
         self.steps = 0  # loop iterations so far (--max-steps)
         self.origin = None  # (file name, source text) of the program being run
+        self.ticks = 0  # iterations until the next look at the run's memory (iteration.tick)
 
     def reset(self):
         self.line = self.steps = 0

@@ -98,11 +98,25 @@ def _load_npy(path, dt):
 
 
 _CHUNK = 1 << 14  # lines parsed by NumPy at a time
+_CHUNK_CHARS = 1 << 24  # ... or fewer, when they are long
 
 
-def _data_lines(f):
-    """(line number, line) of each line holding data: no blank or comment-only lines."""
-    for i, line in enumerate(f, 1):
+def _data_lines(f, path):
+    """(line number, line) of each line holding data: no blank or comment-only lines.
+    A line is read up to a quarter of the memory cap (a 2 GB one-line file was read
+    whole, twice over)."""
+    limit = max(1 << 16, context.current.limits.max_memory // 4)
+    i = 0
+    while True:
+        line = f.readline(limit + 1)
+        if not line:
+            return
+        i += 1
+        if len(line) > limit:
+            raise GradValueError(
+                f"load(): line {i} of {path!r} is longer than {limit} characters "
+                "(a quarter of the memory cap)"
+            )
         if "#" in line:
             line = line.split("#", 1)[0]
         if line and not line.isspace():
@@ -118,7 +132,7 @@ def _load_csv(path, dt):
     try:
         with _open_regular(path, "r") as f:
             rows, width, skip = 0, None, 0
-            for i, text in _data_lines(f):
+            for i, text in _data_lines(f, path):
                 n = text.count(",") + 1
                 if rows == 0 and skip == 0 and not _numeric_row(text):
                     skip = i  # maybe a header row of column names
@@ -139,16 +153,17 @@ def _load_csv(path, dt):
             check_alloc((rows, width or 0), max(8, dt.itemsize))
             arr = np.empty((rows, width) if rows else (0,), dtype=parse_dt)
             f.seek(0)
-            done, chunk, first = 0, [], None
-            for i, text in _data_lines(f):
+            done, chunk, first, chars = 0, [], None, 0
+            for i, text in _data_lines(f, path):
                 if i <= skip:
                     continue
                 if not chunk:
                     first = i
                 chunk.append(text)
-                if len(chunk) == _CHUNK:
+                chars += len(text)
+                if len(chunk) == _CHUNK or chars > _CHUNK_CHARS:
                     _parse_into(arr, done, chunk, first, path, parse_dt)
-                    done, chunk = done + len(chunk), []
+                    done, chunk, chars = done + len(chunk), [], 0
             if chunk:
                 _parse_into(arr, done, chunk, first, path, parse_dt)
     except UnicodeDecodeError:

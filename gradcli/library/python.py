@@ -13,6 +13,7 @@ from ..core import dtypes
 from ..core.convert import type_name
 from ..runtime.errors import GradError, GradTypeError, GradValueError
 from ..ops.registry import BUILTINS, FUNCTIONS, register
+from .stdlib import counted
 from .values import program_object, python_protocol, truth
 from ..core.tensor import Tensor
 from ..runtime import context
@@ -41,7 +42,10 @@ def print_(*values, sep=" ", end="\n"):
             raise GradTypeError(f"{what} must be None or a string, not {type_name(v)}")
     sep = " " if sep is None else sep
     end = "\n" if end is None else end
-    context.current.out.print(sep.join(show_str(v) for v in values) + end)
+    parts = [show_str(v) for v in values]
+    n = sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0) + len(end)
+    check_items(n, "print's output", "characters")  # (print(*["a" * 10**7] * 100): 1 GB)
+    context.current.out.print(sep.join(parts) + end)
 
 
 @register(
@@ -283,10 +287,10 @@ def _dual(name, py, pairwise=None):
             and not kwargs
             and isinstance(args[0], (list, tuple, str, range))
             and args[0]
-            and not any(isinstance(a, Tensor) for a in args[0])
+            and (type(args[0]) in (str, range) or not any(isinstance(a, Tensor) for a in args[0]))
         ):
-            try:
-                return py(args[0])  # min("hello"), max([1, 5, 3]), max(["b", "a"])
+            try:  # min("hello"), max([1, 5, 3]), max(["b", "a"]); steps counted
+                return py(counted(args[0]))
             except TypeError as e:
                 raise GradTypeError(str(e)) from None
         if pairwise is not None and len(args) == 2 and not kwargs and isinstance(args[1], Tensor):
@@ -331,7 +335,10 @@ def _python_sum():
             total = kwargs.get("start", args[1] if len(args) > 1 else 0)
             if isinstance(total, str):
                 raise GradTypeError("sum() can't sum strings [use ''.join(seq) instead]")
-            for v in args[0]:
+            r = args[0]
+            if type(r) is range and type(total) is int and context.current.limits.max_steps is None:
+                return total + len(r) * (r[0] + r[-1]) // 2 if r else total  # (exact)
+            for v in counted(r):
                 if isinstance(v, (str, list, tuple)) or v is None:
                     raise GradTypeError(
                         f"unsupported operand type(s) for +: '{type_name(total)}' "

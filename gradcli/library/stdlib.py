@@ -12,7 +12,7 @@ import math as _math
 
 from ..runtime.errors import GradAttributeError, GradTypeError, GradValueError
 from ..runtime import context
-from ..runtime.limits import check_held, check_items
+from ..runtime.limits import check_held, check_items, check_total
 from ..core.printing import show
 from ..core.tensor import Tensor
 from . import numpy_ns
@@ -128,6 +128,33 @@ def _bounded_int(fn, name):
     return run
 
 
+def _prod(iterable, *, start=1):
+    """math.prod, one factor at a time: its steps count (--max-steps), and an integer
+    product beyond the integer limit is inf, as the language's `*` makes it (the product
+    of range(1, 300001) took a minute)."""
+    bits = context.current.limits.max_int_bits
+    total = start
+    for v in counted(iterable):
+        if type(total) is int and type(v) is int:
+            if total.bit_length() + v.bit_length() > bits + 1:
+                total = _math.inf if (total < 0) == (v < 0) else -_math.inf
+                continue
+        total = total * v
+    return total
+
+
+def _lcm(*integers):
+    """math.lcm, pairwise, refusing a result beyond the integer limit (the lcm of
+    range(1, 50000) took a minute)."""
+    bits = context.current.limits.max_int_bits
+    out = 1
+    for v in counted(integers):
+        out = _math.lcm(out, v)
+        if out.bit_length() > bits:
+            raise GradValueError(f"math.lcm(): the result is too large (more than {bits} bits)")
+    return out
+
+
 def _math_module():
     members = {}
     for name, v in sorted(_math.__dict__.items()):
@@ -138,6 +165,7 @@ def _math_module():
         elif callable(v):
             if name in ("factorial", "comb", "perm"):
                 v = _bounded_int(v, name)
+            v = {"prod": _prod, "lcm": _lcm}.get(name, v)
             members[name] = BuiltinFunction(f"math.{name}", v)
     return StdModule("math", members)
 
@@ -241,9 +269,26 @@ def _wraps(wrapped, *args, **kwargs):
     return BuiltinFunction("functools.wraps.<decorator>", decorate)
 
 
+def counted(it):
+    """`it`, its items counted as steps against --max-steps when that is given (a
+    built-in that iterates, sum(map(f, ...)) or functools.reduce, is stopped as a loop
+    is); the language installs the counting (language/iteration.py)."""
+    return _COUNTING[0](it)
+
+
+_COUNTING = [lambda it: it]
+
+
 def bounded_list(it, what="the result"):
     """The items of an iterator, refusing more than the list limit."""
-    items = list(_itertools.islice(it, context.current.limits.max_items + 1))
+    limit = context.current.limits.max_items + 1
+    items = []
+    while len(items) < limit:  # in parts, each counted in the run's total
+        part = list(_itertools.islice(it, min(1 << 16, limit - len(items))))
+        items += part
+        if len(part) < 1 << 16:
+            break
+        check_total(0, what)
     check_items(len(items), what)
     return items
 
@@ -255,10 +300,12 @@ def bounded_values(it, what="the values"):
     out = []
     held = 0
     limits = context.current.limits
-    for v in it:
+    for v in counted(it):
         out.append(v)
         if len(out) > limits.max_items:
             check_items(len(out), what)
+        if not len(out) & 4095:  # what the values hold, in the run's total
+            check_total(0, what)
         n = len(v) if type(v) is str else v.data.nbytes if type(v) is Tensor else 0
         if n:
             held += n
@@ -297,7 +344,9 @@ def _functools_module():
         "functools",
         {
             "partial": BuiltinFunction("functools.partial", _functools.partial),
-            "reduce": BuiltinFunction("functools.reduce", _functools.reduce),
+            "reduce": BuiltinFunction(
+                "functools.reduce", lambda f, it, *a: _functools.reduce(f, counted(it), *a)
+            ),
             "wraps": BuiltinFunction("functools.wraps", _wraps),
         },
     )

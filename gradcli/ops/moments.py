@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from ..runtime import context
+from ..runtime.limits import check_reduction
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..numerics.parallel import chunks
 from ..numerics.floats.powers import torch_pow
@@ -112,6 +113,7 @@ def _pow(a, e, F):
 )
 def norm(input, p="fro", dim=None, keepdim=False):
     x = tensor_arg(input)
+    check_reduction(x.data.shape)
     if p in ("fro", None):
         p = 2
     elif isinstance(p, str):
@@ -334,6 +336,7 @@ def var_all(x, correction, root):
 
 def _var_call(cls, input, dim, unbiased, keepdim, correction):
     x = tensor_arg(input)
+    check_reduction(x.data.shape)
     if isinstance(dim, bool):  # std(x, False): the legacy `unbiased` positional
         unbiased, dim = dim, None
     if correction is None:

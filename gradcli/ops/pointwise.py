@@ -14,7 +14,7 @@ from ..engine.saved import saved_const
 from ..engine.forward import add_terms, linear
 from ..core.convert import operand, tensor_arg
 from ..runtime.errors import GradRuntimeError, broadcast_error
-from ..runtime.limits import check_broadcast
+from ..runtime.limits import check_broadcast, check_reduction
 from ..numerics import mkl
 from ..numerics.floats.torch_exp import sigmoid as torch_sigmoid
 from ..numerics.floats import torch_act
@@ -96,6 +96,7 @@ del _name, _np, _doc
 def _truth_reduction(np_fn):
     def fn(input, dim=None, keepdim=False):
         x = tensor_arg(input).data
+        check_reduction(x.shape, 1)
         return Tensor(np.asarray(np_fn(x, axis=norm_dims(dim, x.ndim), keepdims=keepdim)))
 
     return fn

@@ -16,6 +16,7 @@ from ..runtime.errors import GradIndexError, GradRuntimeError
 from ..numerics.sums.axes import last_dim_sum, last_dim_sums, sum_axes
 from ..numerics.sums.summation import torch_cumsum, torch_sum
 from ..runtime import context
+from ..runtime.limits import check_reduction
 from ..numerics import mkl
 from ..numerics.parallel import GRAIN
 from ..numerics.floats.singles import weak
@@ -188,6 +189,8 @@ def _torch_name(dt):
 def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
     if type(x) is not Tensor:
         x = tensor_arg(x)
+    if not x.data.size:
+        check_reduction(x.data.shape)
     if dtype is None:
         if dim is None:
             return whole.apply(x)  # forward's defaults: all of x, no keepdim
@@ -490,6 +493,8 @@ def _maxmin(kind, whole, bydim, pairwise, input, dim=None, keepdim=False):
     if dim is not None and isinstance(dim, Tensor):
         return pairwise(input, dim)
     x = tensor_arg(input)
+    if not x.data.size:
+        check_reduction(x.data.shape)
     if dim is None:
         return whole.apply(x)
     node_cls = bydim
@@ -635,6 +640,7 @@ class LogSumExp(_Reduce):
 )
 def logsumexp(input, dim=None, keepdim=False):
     x = tensor_arg(input)
+    check_reduction(x.data.shape)
     if dim is None:
         dim = tuple(range(x.data.ndim))
     return LogSumExp.apply(x, dim=dim, keepdim=keepdim)

@@ -21,6 +21,7 @@ import sys
 from .. import __version__
 from ..runtime.errors import GradError, GradSyntaxError, Interrupted
 from ..runtime.heap import release as release_heap
+from ..runtime.limits import start_total
 from ..runtime.settings import Settings
 from . import ans, colors, dumb, paste, width
 from .help import request as help_request
@@ -91,6 +92,7 @@ class Repl:
         """Back to the start: no variables but --set ones, start-up seed and options."""
         self.session.scope = Scope()
         self.session.use_context(configure(self.args))
+        start_total(self.session.context.limits)  # the run's memory, counted afresh
         self.transcript = Transcript(self._header())
         self.undo.clear()
         self.apply_sets()
@@ -243,6 +245,7 @@ class Repl:
 
     def loop(self) -> int:
         self.prompt = self._make_prompt()
+        start_total(self.session.context.limits)  # (the prompt's own memory is not the program's)
         if not self.args.quiet and not self.args.json:
             sys.stdout.write(
                 f"gradcli {__version__}: PyTorch's autograd on NumPy. "

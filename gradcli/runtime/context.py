@@ -26,10 +26,22 @@ from .settings import DEFAULTS
 class Limits:
     """The run-time guards' settings (gradcli/runtime/limits.py enforces them)."""
 
-    __slots__ = ("max_memory", "max_depth", "max_steps", "max_items", "max_int_bits")
+    __slots__ = (
+        "max_memory",
+        "max_depth",
+        "max_steps",
+        "max_items",
+        "max_int_bits",
+        "base_rss",
+        "base_used",
+        "room",
+    )
 
     def __init__(self):
-        self.max_memory = DEFAULTS.memory_bytes()  # bytes, --max-memory
+        self.max_memory = DEFAULTS.memory_bytes()  # bytes, --max-memory: the program's total
+        self.base_rss = None  # resident bytes when the run began (None: totals not kept)
+        self.base_used = 0  # heap bytes in use when the run began
+        self.room = 0  # bytes still to be made without a look (half what the last left)
         self.max_depth = DEFAULTS.max_depth  # user function recursion, --max-depth
         self.max_steps = DEFAULTS.max_steps  # loop iterations, --max-steps
         self.max_items = 10_000_000  # elements of a list / characters of a string

@@ -1,5 +1,17 @@
-"""Run-time guards: memory cap for new tensors, recursion depth, step budget, and
-the sizes of the plain Python values (lists, strings, integers) a program makes.
+"""Run-time guards: the memory cap, recursion depth, step budget, and the sizes of
+the plain Python values (lists, strings, integers) a program makes.
+
+The memory cap holds for the whole run (`check_total`): what the process holds
+beyond what it held when the run began, tensors, strings, containers and
+generators' values alike, plus what is about to be made.  The cheap measure is
+the resident size (one read of /proc/self/statm, about 1.5 us); it can only
+overstate what the program holds (freed memory glibc keeps for reuse, buffers of
+the BLAS), so only when it says "over" is the C heap itself asked (mallinfo2:
+what is in use), and the resident size is then taken as the new reference.
+Checked before every big allocation (check_alloc, check_items, ...) and every
+SAMPLE iterations of a loop (language/iteration.py `sample`).  An allocation within
+half of what the last look left is let through without a look (`room`): many small
+pieces of one string are not a read of /proc each.
 
 Every guard raises `LimitError` *before* the big thing is made: NumPy commits
 memory lazily, so catching MemoryError afterwards is not enough (the process
@@ -9,9 +21,11 @@ would be killed by the kernel first).
 from __future__ import annotations
 
 import math
+import os
 
 from .errors import LimitError
 from . import context
+from . import heap
 from .stack import max_depth_cap
 
 
@@ -36,6 +50,68 @@ def _shape_text(shape):
     return text if len(text) <= 80 else text[:77] + "...)"
 
 
+SAMPLE = 16  # loop iterations between two looks at the run's total
+SMALL = 1 << 16  # allocations below this are not worth a look of their own
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+_statm = []  # the open /proc/self/statm (None: not Linux)
+
+
+def _rss():
+    """The process's resident bytes, or None where /proc is not there."""
+    if not _statm:
+        try:
+            _statm.append(os.open("/proc/self/statm", os.O_RDONLY))
+        except OSError:
+            _statm.append(None)
+    fd = _statm[0]
+    if fd is None:
+        return None
+    return int(os.pread(fd, 64, 0).split()[1]) * _PAGE
+
+
+def start_total(limits):
+    """Keep the run's total from now on (the command line's runs; a run begun
+    otherwise, a test's Session, checks each object against the cap alone)."""
+    rss = _rss()
+    if rss is not None:
+        limits.base_rss = rss
+        limits.base_used = heap.in_use() or 0
+        limits.room = 0
+
+
+def check_total(extra=0, what="the result"):
+    """Refuse making `extra` more bytes when the run would then hold more than the
+    memory cap (with extra 0: when it already does)."""
+    limits = _limits()
+    if limits.base_rss is None:
+        return
+    if extra and extra <= limits.room:  # within half of what the last look left
+        limits.room -= extra
+        return
+    rss = _rss()
+    cap = limits.max_memory
+    grown = rss - limits.base_rss
+    if grown + extra <= cap:
+        limits.room = (cap - grown - extra) // 2
+        return
+    used = heap.in_use()
+    if used is not None:
+        used -= limits.base_used
+        if used + extra <= cap:
+            limits.base_rss = rss - max(used, 0)  # what the resident size overstates
+            limits.room = (cap - used - extra) // 2
+            return
+    else:
+        used = rss - limits.base_rss
+    held = f"the program holds {_fmt(max(used, 0))}"
+    if extra:
+        raise LimitError(
+            f"{what} needs {_fmt(extra)} and {held}: more than the memory cap of {_fmt(cap)}",
+            hint=_HINT,
+        )
+    raise LimitError(f"{held}, more than the memory cap of {_fmt(cap)}", hint=_HINT)
+
+
 def check_alloc(shape, itemsize=8):
     """Refuse a tensor over the memory cap before anything is allocated."""
     shape = tuple(int(n) for n in shape)
@@ -48,6 +124,15 @@ def check_alloc(shape, itemsize=8):
             f"the memory cap of {_fmt(_limits().max_memory)}",
             hint=_HINT,
         )
+    if n >= SMALL:
+        check_total(n, f"a tensor of shape {_shape_text(shape)}")
+
+
+def check_reduction(shape, itemsize=8):
+    """Refuse reducing an empty tensor when the result could be over the cap: reduced
+    over its empty dim, `zeros(0, 5 * 10**8).sum(0)` is 5e8 values (4 GB)."""
+    if 0 in shape:
+        check_alloc([n for n in shape if n], itemsize)
 
 
 def check_broadcast(*shapes, itemsize=8):
@@ -75,6 +160,8 @@ def check_objects(n, what, bytes_each=64):
             f"{min(_limits().max_items, _limits().max_memory // bytes_each)})",
             hint="work on the tensor as a whole, or on a slice of it",
         )
+    if n * bytes_each >= SMALL:
+        check_total(n * bytes_each, what)
 
 
 def check_items(n, what="the result", unit="elements"):
@@ -83,6 +170,8 @@ def check_items(n, what="the result", unit="elements"):
         raise LimitError(
             f"{what} would have {n} {unit}, more than the limit of {_limits().max_items}"
         )
+    if n >= SMALL:
+        check_total(8 * n, what)  # (a pointer or more each; a character, less)
 
 
 def check_held(nbytes, what):
@@ -94,6 +183,8 @@ def check_held(nbytes, what):
             f"{_fmt(_limits().max_memory)}",
             hint=_HINT,
         )
+    if nbytes >= SMALL:
+        check_total(nbytes, what)
 
 
 def check_format_spec(spec):

@@ -107,10 +107,12 @@ class Settings:
         what="a number of digits",
     )
     linewidth: int = Setting(80, "characters per printed line (PyTorch's)")
-    max_memory: str = Setting("1GiB", "largest tensor allowed", "--max-memory", metavar="SIZE")
+    max_memory: str = Setting(
+        "1GiB", "memory the program may hold in all", "--max-memory", metavar="SIZE"
+    )
     max_depth: int = Setting(
         1000,  # Python's own recursion limit (micrograd's backward recurses through its graph)
-        "deepest recursion of user functions",
+        "deepest recursion of user functions, at most 3000 (what the C stack allows)",
         "--max-depth",
         metavar="N",
         accepts=Range(1),
