@@ -359,7 +359,7 @@ def test_deeply_nested_values(use):
 
 def test_unbounded_recursion_stops_at_max_depth():
     r = run_code("def f(n):\n    return f(n + 1)\nf(0)\n")
-    assert_clean_error(r, "LimitError", line=2, text=r"recursion depth.*200")
+    assert_clean_error(r, "LimitError", line=2, text=r"recursion depth.*1000")
     assert "--max-depth" in r.stderr
     assert_bounded(r)
 
