@@ -375,7 +375,9 @@ class MaxPool2d(Function):
         """The tangent at the positions the max chose (a selection of the input)."""
         return Gather.apply(ts[0], idx=self.idx, valid=None)
 
-    def forward(self, x, idx, valid, oshape):
+    def forward(self, x, idx, valid, oshape, window=None):
+        if window is not None and valid is None and x.dtype.kind == "f":
+            return self._strided(x, idx, oshape, window)
         N, C = x.shape[:2]
         per = int(np.prod(x.shape[2:]))
         full = idx[None] + (np.arange(N * C) * per).reshape(N * C, 1, 1)  # (NC, K, L)
@@ -387,6 +389,35 @@ class MaxPool2d(Function):
         chosen = np.take_along_axis(full, pick[:, None, :], axis=1)[:, 0, :]
         self.idx, self.shape = chosen.reshape((N, C) + oshape), x.shape
         return np.take_along_axis(win, pick[:, None, :], axis=1).reshape((N, C) + oshape)
+
+    def _strided(self, x, idx, oshape, window):
+        """forward's values and choices where every window lies inside the input (no
+        padding): the K positions of the windows as K strided views of x, compared in
+        window order -- a later value is taken when it is greater, or is the first nan
+        (the first max, or the first nan, as the gathered argmax picks)."""
+        (kh, kw), (sh, sw), (dh, dw) = window
+        N, C, H, W = x.shape
+        oh, ow = oshape
+        nans = bool(np.isnan(x).any())
+        best = kbest = None
+        for k in range(kh * kw):
+            i, j = (k // kw) * dh, (k % kw) * dw
+            v = x[:, :, i : i + sh * (oh - 1) + 1 : sh, j : j + sw * (ow - 1) + 1 : sw]
+            if best is None:
+                best, kbest = v.copy(), np.zeros(v.shape, np.intp)
+                continue
+            take = v > best
+            if nans:
+                take |= np.isnan(v) & ~np.isnan(best)
+            np.copyto(best, v, where=take)
+            np.copyto(kbest, k, where=take)
+        # the chosen position in x (flat): its window's first position plus its offset
+        offset = np.array([(k // kw) * dh * W + (k % kw) * dw for k in range(kh * kw)])
+        chosen = np.take(offset, kbest)
+        chosen += idx[0].reshape(oshape)
+        chosen += (np.arange(N * C) * (H * W)).reshape(N, C, 1, 1)
+        self.idx, self.shape = chosen, x.shape
+        return best
 
     def backward(self, g, F):
         return (scatter(F, g, self.idx, None, self.shape),)
@@ -446,7 +477,13 @@ def max_pool2d(
     flat = np.broadcast_to(np.clip(i, 0, H - 1) * W + np.clip(j, 0, W - 1), (kh, kw, oh, ow))
     flat = flat.reshape(kh * kw, oh * ow)
     valid = valid.reshape(kh * kw, oh * ow)
-    out = MaxPool2d.apply(x, idx=flat, valid=None if valid.all() else valid, oshape=(oh, ow))
+    out = MaxPool2d.apply(
+        x,
+        idx=flat,
+        valid=None if valid.all() else valid,
+        oshape=(oh, ow),
+        window=((kh, kw), (sh, sw), (dh, dw)),
+    )
     return squeeze(out, 0) if unbatched else out
 
 

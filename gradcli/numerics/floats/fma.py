@@ -114,7 +114,7 @@ def fma(a, b, c, dtype=np.float64):
         r = np.add(s, t, out=into)
         # overflow: the plain result; an exact zero: the plain sum's, whose sign is IEEE's
         # (-0.0 only from -0.0 + -0.0) where the corrections' +0.0 would lose it
-        if np.isfinite(r).all() and np.all(r):
+        if np.isfinite(r).all() and r.all():
             return np.asarray(r)
         return np.where(np.isfinite(r) & ((r != 0) | (s != 0)), r, s)
 
