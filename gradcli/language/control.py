@@ -1,4 +1,16 @@
-"""Compound statements: `if`, `while`, `for`, `def` and `with`."""
+"""Compound statements: `if`, `while`, `for`, `with` and `try`, compiled once for
+every body.
+
+Each statement method reads its node once (its expressions, blocks, positions, the
+replay of a loop, the handlers of a `try`) and builds its closure in one of two forms
+from that: the plain form, `run(s) -> signal`, and, in the body of a function with
+`yield` (generators.py) when the statement yields, the generator form, a generator
+function returning the same signal, run with `yield from`.  The checks and bindings
+of a statement (a `with` context's kind, an `except` clause's match
+and its alias, the iterable of a `for`) are the same code in both forms; what
+differs is only how a block is run: called, or run with `yield from`.  An `if` needs
+no second form at all: when its blocks are generator functions, the plain closure
+returns the generator of the branch taken, and the generator form runs that."""
 
 from __future__ import annotations
 
@@ -9,7 +21,7 @@ from ..runtime import context
 from . import runtime as rt
 from ..library.values import GradModeContext, program_object
 from . import datamodel
-from .iteration import iterate, sample, step
+from .iteration import iterate, sample, step, tick
 from ..runtime.limits import SAMPLE
 from .runtime import BREAK, CONTINUE
 from .exceptions import Handling, catchable, matches
@@ -56,22 +68,65 @@ def _looped(loop, b, body, other):
     return run
 
 
+def _items(it, s, line, col):
+    """The iteration of a `for` statement's iterable, its errors placed at it."""
+    try:
+        return iterate(it(s))
+    except GradError as e:
+        raise e.at(line, col)
+
+
+def _context_checked(m):
+    """m, if a `with` statement may enter it: no_grad, enable_grad or a library
+    context (a program's own object is entered by datamodel.run_with)."""
+    if not (isinstance(m, GradModeContext) or getattr(type(m), "language_context", False)):
+        raise GradTypeError("with needs no_grad or enable_grad (with or without parentheses)")
+    return m
+
+
+class _Handling:
+    """The running of an `except` clause's block: the error it handles is the current
+    one (Handling.stack: a bare `raise`, a new error's context) and bound to the
+    clause's alias, which is unbound when the block ends."""
+
+    __slots__ = ("s", "err", "bind")
+
+    def __init__(self, s, err, bind):
+        self.s, self.err, self.bind = s, err, bind
+
+    def __enter__(self):
+        if self.bind is not None:
+            self.bind[0](self.s, self.err)
+        Handling.stack.append(self.err)
+
+    def __exit__(self, *exc):
+        Handling.stack.pop()
+        if self.bind is not None:
+            self.bind[1](self.s)
+
+
 #: compile an `if` without elif to its own closure (tests/test_callsites.py compiles
 #: programs with it off too, to compare with the general closure)
 ONE_TEST = True
 
 
 class Control:
-    """Compiles the block statements (mixed into the Compiler)."""
+    """Compiles the block statements (mixed into the Compiler).  Each method takes
+    `gen`: whether the statement is one of a generator body that yields, to be
+    compiled to the generator form."""
 
-    def s_if_stmt(self, node):
+    def suite(self, suite, gen):
+        """An indented block's closure: plain, or (gen) a generator function."""
+        return self.gen_suite(suite) if gen else self.block(suite)
+
+    def s_if_stmt(self, node, gen=False):
         cond, suite, *rest = node.children
         else_suite = rest.pop() if rest else None
-        branches = [(self.expr(cond), self.block(suite), pos(cond))]
+        branches = [(self.expr(cond), self.suite(suite, gen), pos(cond))]
         for el in rest:
             c, b = el.children
-            branches.append((self.expr(c), self.block(b), pos(c)))
-        other = self.block(else_suite) if else_suite is not None else None
+            branches.append((self.expr(c), self.suite(b, gen), pos(c)))
+        other = self.suite(else_suite, gen) if else_suite is not None else None
         truth = rt.truth
         if len(branches) == 1 and ONE_TEST:  # no elif: one test, truth() only for a non-bool
             ((c, b, (line, col)),) = branches
@@ -89,7 +144,7 @@ class Control:
                 if other is not None:
                     return other(s)
 
-            return run1
+            return _generating(run1) if gen else run1
 
         def run(s):
             for c, b, (line, col) in branches:
@@ -103,16 +158,37 @@ class Control:
             if other is not None:
                 return other(s)
 
-        return run
+        return _generating(run) if gen else run
 
-    def s_while_stmt(self, node):
+    def s_while_stmt(self, node, gen=False):
         cond, suite, else_suite = node.children
         c = self.expr(cond)
-        body = _replayable(self, suite, None, cond)
-        b = self.block(suite) if body is None else body.run_all
-        other = self.block(else_suite) if else_suite is not None else None
+        body = None if gen else _replayable(self, suite, None, cond)
+        b = self.suite(suite, gen) if body is None else body.run_all
+        other = self.suite(else_suite, gen) if else_suite is not None else None
         line, col = pos(cond)
         truth = rt.truth
+
+        if gen:
+
+            def run(s):
+                max_steps = context.current.limits.max_steps
+                while True:
+                    state.line = line
+                    try:
+                        ok = truth(c(s))
+                    except GradError as e:
+                        raise e.at(line, col)
+                    if not ok:
+                        return (yield from other(s)) if other is not None else None
+                    if max_steps is not None:
+                        step(max_steps, line, col)
+                    tick(line, col)
+                    r = yield from b(s)
+                    if r is not None and r is not CONTINUE:
+                        return None if r is BREAK else r
+
+            return run
 
         def loop(s, again):
             max_steps = context.current.limits.max_steps
@@ -138,20 +214,35 @@ class Control:
 
         return _looped(loop, b, body, other)
 
-    def s_for_stmt(self, node):
+    def s_for_stmt(self, node, gen=False):
         target, iterable, suite, else_suite = node.children
         store = self.target(target)
         it = self.expr(iterable)
-        body = _replayable(self, suite, target, None)
-        b = self.block(suite) if body is None else body.run_all
-        other = self.block(else_suite) if else_suite is not None else None
+        body = None if gen else _replayable(self, suite, target, None)
+        b = self.suite(suite, gen) if body is None else body.run_all
+        other = self.suite(else_suite, gen) if else_suite is not None else None
         line, col = pos(iterable)
 
+        if gen:
+
+            def run(s):
+                items = _items(it, s, line, col)
+                max_steps = context.current.limits.max_steps
+                for item in items:
+                    store(s, item)
+                    if max_steps is not None:
+                        step(max_steps, line, col)
+                    tick(line, col)
+                    r = yield from b(s)
+                    if r is not None and r is not CONTINUE:
+                        return None if r is BREAK else r
+                if other is not None:
+                    return (yield from other(s))
+
+            return run
+
         def loop(s, again):
-            try:
-                items = iterate(it(s))
-            except GradError as e:
-                raise e.at(line, col)
+            items = _items(it, s, line, col)
             if type(items) not in (range, list):
                 again = b  # taken one at a time, by code that may be the program's own
             max_steps = context.current.limits.max_steps
@@ -170,53 +261,26 @@ class Control:
 
         return _looped(loop, b, body, other)
 
-    def s_with_stmt(self, node):
+    def s_with_stmt(self, node, gen=False):
         *items, suite = node.children
-        b = self.block(suite)
+        b = self.suite(suite, gen)
         for item in reversed(items):
-            b = self._with(item, b)
+            ctx, alias = item.children
+            c = self.expr(ctx)
+            line, col = pos(ctx)
+            bind = self.store_name(alias.value) if alias is not None else None
+            b = (_gen_with if gen else _with)(c, bind, b, line, col)
         return b
 
-    def _with(self, item, b):
-        ctx, alias = item.children
-        c = self.expr(ctx)
-        line, col = pos(ctx)
-        bind = self.store_name(alias.value) if alias is not None else None
-
-        def run(s):
-            try:
-                m = c(s)
-                if program_object(m):  # its __enter__ and __exit__
-                    return datamodel.run_with(m, bind, b, s, line, col)
-                if not (
-                    isinstance(m, GradModeContext) or getattr(type(m), "language_context", False)
-                ):  # library contexts
-                    raise GradTypeError(
-                        "with needs no_grad or enable_grad (with or without parentheses)"
-                    )
-            except GradError as e:
-                raise e.at(line, col)
-            if bind:
-                bind(s, m)
-            if type(m) is GradModeContext:
-                return m.run(b, s)
-            try:
-                with m:
-                    return b(s)
-            except GradError as e:  # an error of the context's own (its __enter__)
-                raise e.at(line, col)
-
-        return run
-
-    def s_try_stmt(self, node):
+    def s_try_stmt(self, node, gen=False):
         suite, *rest = node.children
         handlers = [c for c in rest if isinstance(c, Tree) and c.data == "except_clause"]
         else_suite, finally_suite = rest[len(handlers) :]
-        return self._try(suite, handlers, else_suite, finally_suite)
+        return self._try(suite, handlers, else_suite, finally_suite, gen)
 
-    def s_try_finally(self, node):
+    def s_try_finally(self, node, gen=False):
         suite, finally_suite = node.children
-        return self._try(suite, [], None, finally_suite)
+        return self._try(suite, [], None, finally_suite, gen)
 
     def _alias_binding(self, name):
         """(bind, unbind) of `except E as name`: as in Python, the name is unbound when
@@ -233,8 +297,8 @@ class Control:
 
         return store, unbind
 
-    def _try(self, suite, handlers, else_suite, finally_suite):
-        b = self.block(suite)
+    def _try(self, suite, handlers, else_suite, finally_suite, gen):
+        b = self.suite(suite, gen)
         compiled = []
         for h in handlers:
             typ, alias, hsuite = h.children
@@ -242,49 +306,129 @@ class Control:
                 (
                     self.expr(typ) if typ is not None else None,
                     self._alias_binding(alias.value) if alias is not None else None,
-                    self.block(hsuite),
+                    self.suite(hsuite, gen),
                     pos(typ) if typ is not None else pos(h),
                 )
             )
-        other = self.block(else_suite) if else_suite is not None else None
-        final = self.block(finally_suite) if finally_suite is not None else None
+        other = self.suite(else_suite, gen) if else_suite is not None else None
+        final = self.suite(finally_suite, gen) if finally_suite is not None else None
 
-        def handle(s, err):
+        def handler(s, err):
+            """The (block, alias binding) of the first clause matching err, or None
+            when no clause does (err is caught: catchable)."""
+            if not catchable(err):
+                return None
             for typ, bind, hb, (line, col) in compiled:
                 try:
                     ok = typ is None or matches(err, typ(s))
                 except Exception as e:
                     raise located(e, line, col) from None
                 if ok:
-                    if bind is not None:
-                        bind[0](s, err)
-                    Handling.stack.append(err)
-                    try:
-                        return True, hb(s)
-                    finally:
-                        Handling.stack.pop()
-                        if bind is not None:
-                            bind[1](s)
-            return False, None
+                    return hb, bind
+            return None
 
-        def run(s):
+        return (_gen_try if gen else _plain_try)(b, handler if compiled else None, other, final)
+
+
+# ---------------------------------------------------------------- the two forms
+def _generating(plain):
+    """The generator form of a statement whose plain closure returns the generator of
+    the block it chose (None if none)."""
+
+    def run(s):
+        g = plain(s)
+        return (yield from g) if g is not None else None
+
+    return run
+
+
+def _with(c, bind, b, line, col):
+    def run(s):
+        try:
+            m = c(s)
+            if program_object(m):  # its __enter__ and __exit__
+                return datamodel.run_with(m, bind, b, s, line, col)
+            _context_checked(m)
+        except GradError as e:
+            raise e.at(line, col)
+        if bind:
+            bind(s, m)
+        if type(m) is GradModeContext:
+            return m.run(b, s)
+        try:
+            with m:
+                return b(s)
+        except GradError as e:  # an error of the context's own (its __enter__)
+            raise e.at(line, col)
+
+    return run
+
+
+def _gen_with(c, bind, b, line, col):
+    def run(s):
+        try:
+            m = _context_checked(c(s))
+        except GradError as e:
+            raise e.at(line, col)
+        if bind:
+            bind(s, m)
+        with m:
+            return (yield from b(s))
+
+    return run
+
+
+def _plain_try(b, handler, other, final):
+    def run(s):
+        try:
             try:
-                try:
-                    r = b(s)
-                except GradError as err:
-                    if not compiled or not catchable(err):
-                        raise
-                    done, r = handle(s, err)
-                    if not done:
-                        raise
-                    return r
-                if r is None and other is not None:
-                    return other(s)
-                return r
-            finally:
-                if final is not None:
-                    f = final(s)
-                    if f is not None:
-                        return f  # noqa: B012  (a return in finally wins, as in Python)
+                r = b(s)
+            except GradError as err:
+                h = handler(s, err) if handler is not None else None
+                if h is None:
+                    raise
+                with _Handling(s, err, h[1]):
+                    return h[0](s)
+            if r is None and other is not None:
+                return other(s)
+            return r
+        finally:
+            if final is not None:
+                f = final(s)
+                if f is not None:
+                    return f  # noqa: B012  (a return in finally wins, as in Python)
 
-        return run
+    return run
+
+
+def _gen_try(b, handler, other, final):
+    def body(s):
+        try:
+            r = yield from b(s)
+        except GradError as err:
+            h = handler(s, err) if handler is not None else None
+            if h is None:
+                raise
+            with _Handling(s, err, h[1]):
+                return (yield from h[0](s))
+        if r is None and other is not None:
+            return (yield from other(s))
+        return r
+
+    if final is None:
+        return body
+
+    def run(s):
+        try:
+            r = yield from body(s)
+        except GeneratorExit:
+            raise  # abandoned while suspended: no finally (docs/language.md)
+        except BaseException:
+            f = yield from final(s)
+            if f is not None:
+                return f  # a return in finally wins, as in Python
+            raise
+        f = yield from final(s)
+        return f if f is not None else r
+
+    return run
