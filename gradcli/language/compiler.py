@@ -7,7 +7,8 @@ attaches its line and column to the error (positions.located), so messages
 point at the place.
 
 The node kinds are compiled by methods named after the grammar's aliases:
-`s_<kind>` for statements (statements.py: simple ones; control.py: blocks),
+`s_<kind>` for statements (statements.py: simple ones; control.py: blocks, in
+plain and generator form, and generator bodies),
 `s_<kind>` for definitions (definitions.py: def, lambda, class, decorators,
 yield), `e_<kind>` for expressions (expressions.py: names, literals, operators;
 comprehensions.py: comprehensions and dict/set displays; calls.py: calls,
@@ -27,8 +28,6 @@ from .comprehensions import Comprehensions
 from .control import Control
 from .definitions import Definitions
 from .expressions import Expressions, name_loader, name_storer
-from .generators import GeneratorBodies
-from .imports import Imports
 from .positions import located, pos
 from .prelude import install
 from .state import state
@@ -50,9 +49,7 @@ def placed(fn, line, col):
     return stmt
 
 
-class Compiler(
-    Statements, Imports, Control, Definitions, GeneratorBodies, Expressions, Comprehensions, Calls
-):
+class Compiler(Statements, Control, Definitions, Expressions, Comprehensions, Calls):
     def __init__(self, builtins: dict):
         install(builtins)
         self.builtins = builtins

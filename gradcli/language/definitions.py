@@ -197,7 +197,7 @@ class Definitions:
         return self.expr(node.children[0])
 
     def e_yield_(self, node):
-        """A yield the generator compiler (generators.py) did not take: outside a
+        """A yield the generator compiler (control.py) did not take: outside a
         function, or in a comprehension or lambda."""
         if self.fn is None or self.fn.kind == "class":
             raise syntax_error("'yield' outside function", node)

@@ -263,7 +263,7 @@ class BoundUserMethod:
 
 class Generator:
     """What calling a function with `yield` gives: its body (compiled by
-    generators.py into a Python generator function) runs only as far as the
+    control.py into a Python generator function) runs only as far as the
     consumer asks, one value at a time, as in Python.  Each resumption runs one
     call deeper than its consumer (the depth limit), its loops count --max-steps,
     and it holds no values it has handed out."""

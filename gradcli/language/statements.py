@@ -1,15 +1,18 @@
 """Simple statements: expression statements, assignments and their targets,
-`backward`, `del`, `pass`/`break`/`continue`/`return`, `assert`, `import`."""
+`backward`, `del`, `pass`/`break`/`continue`/`return`, `assert`, and `import` and
+`from ... import`: torch (and its parts) and gradcli's own safe modules
+(library/stdlib.py); any other module is a syntax error."""
 
 from __future__ import annotations
 
-from .parser import Tree
+from .parser import Token, Tree
 
 from ..runtime.errors import (
     GradAssertionError,
     GradError,
     GradNameError,
     GradRuntimeError,
+    GradSyntaxError,
     did_you_mean,
 )
 from ..core.printing import show_str
@@ -18,6 +21,7 @@ from ..library.autograd_api import backward_leaves
 from ..library.inplace import AUGMENTED
 from ..library.explain import explanation
 from ..library.trace import traced
+from ..library import stdlib
 from . import runtime as rt
 from .calls import backward_hint, plain_name
 from .exceptions import reraise, to_raise
@@ -30,6 +34,9 @@ from .runtime import BREAK, CONTINUE, Return
 from .state import state
 from .updates import product, scaled_update
 from . import stmtlines
+from .inspection import make_module as _inspect_module
+
+stdlib.add_module("inspect", _inspect_module)
 
 
 def _is_docstring(node):
@@ -38,6 +45,27 @@ def _is_docstring(node):
         and node.data == "string"
         and all(tok.type == "LONG_STRING" for tok in node.children)
     )
+
+
+def _module(builtins, parts, node):
+    """The module `import a.b` names: torch or one of its parts, or a module of
+    library/stdlib.py."""
+    mod = builtins.get("torch")
+    if parts[0] != "torch":
+        std = stdlib.module(parts[0]) if len(parts) == 1 else None
+        if std is not None:
+            return std
+        raise syntax_error(
+            f"no module named '{'.'.join(parts)}'",
+            node,
+            hint=f"a program can import torch (and its parts) and {', '.join(stdlib.names())}",
+        )
+    for p in parts[1:]:
+        nxt = mod.members.get(p) if isinstance(mod, rt.Module) else None
+        if not isinstance(nxt, rt.Module):
+            raise syntax_error(f"no module named '{'.'.join(parts)}'", node)
+        mod = nxt
+    return mod
 
 
 BACKWARD_KEYWORDS = ("trace", "explain", "retain_graph", "create_graph", "inputs")
@@ -387,5 +415,47 @@ class Statements:
             if not rt.truth(c(s)):
                 text = show_str(m(s)) if m is not None else "assertion failed"
                 raise GradAssertionError(text, line, col)
+
+        return run
+
+    # ------------------------------------------------------------ import
+    def s_import_name(self, node):
+        binds = []
+        for item in node.children:
+            dotted, alias = item.children
+            parts = [t.value for t in dotted.children]
+            module = _module(self.builtins, parts, dotted)
+            bind = alias.value if alias is not None else parts[0]
+            value = module if alias is not None else _module(self.builtins, parts[:1], dotted)
+            binds.append((self.store_name(bind), value))
+
+        def run(s):
+            for store, value in binds:
+                store(s, value)
+
+        return run
+
+    def s_import_from(self, node):
+        dotted, names = node.children
+        parts = [t.value for t in dotted.children]
+        module = _module(self.builtins, parts, dotted)
+        binds = []
+        if isinstance(names, Token):  # from m import *
+            members = [k for k in module.members if not k.startswith("_")]
+            pairs = [(k, k, names) for k in members]
+        else:
+            pairs = [
+                (n.value, (a or n).value, n)
+                for n, a in (c.children for c in names.children if c is not None)
+            ]
+        for name, bind, tok in pairs:
+            try:
+                binds.append((self.store_name(bind), module.get(name, self.builtins)))
+            except GradError as e:
+                raise GradSyntaxError(e.message, tok.line, tok.column, hint=e.hint)
+
+        def run(s):
+            for store, v in binds:
+                store(s, v)
 
         return run

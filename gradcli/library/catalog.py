@@ -5,6 +5,6 @@ module loads the whole library (the session does)."""
 from . import values, python, methods, inplace, autograd_api, torch_ns  # noqa: F401
 
 methods.fill_methods()  # every op registered with method=True is a tensor method too
-from . import calculus, graphviz, io, optim, optim_more, data, transforms  # noqa: E402,F401
+from . import calculus, graphviz, io, optim, data, transforms  # noqa: E402,F401
 from . import plot, trace, help  # noqa: E402,F401  (plot: plotext imported on first use)
 from . import explain  # noqa: E402,F401  (sympy imported on first use)
