@@ -139,7 +139,7 @@ case(
 )
 
 # nn.Linear's bias gradient is its output gradient summed over the batch, in torch's
-# order (its outer reduction: numerics/sums/summation.torch_sum_rows); the output gradient here
+# order (its outer reduction: numerics/sums/summation.outer_sum); the output gradient here
 # is exact (w), so only that sum is compared, bit for bit.
 case(
     "module/bias_grad_batch_sums",

@@ -175,7 +175,7 @@ def test_class_instances_keep_their_own_attributes():
     assert r.value("a").v == 1 and r.value("b").v == 2
 
 
-# ---------------------------------------------------------------- the CLASSES.md contract
+# ------------------------------------------- the class rules (docs/developer/architecture.md)
 
 
 def _run_with(source, **names):

@@ -2,8 +2,9 @@
 
 Golden cases (tests/golden/nn.json, recorded from PyTorch 2.13 by
 scripts/gen_golden_nn.py from tests/nn_cases.py) replayed through the command
-line; and nn.Module subclassed in Python, as a user class of the language is
-(CLASSES.md), until the language's classes can be tested in the language."""
+line; and nn.Module subclassed in Python, as a user class of the language is (the
+class rules of docs/developer/architecture.md), until the language's classes can be
+tested in the language."""
 
 import os
 import re

@@ -437,8 +437,6 @@ def show_str(value) -> str:
         or getattr(type(value), "language_str", False)
     ):
         return str(value)  # an exception; an object of a class with its own __str__
-    if type(value) is Device:
-        return str(value)  # print(torch.device("cpu")) writes cpu
     return show(value)
 
 

@@ -1,6 +1,7 @@
-"""User classes (CLASSES.md): `class C(B): body` makes a real Python class with
-type(); attribute access, assignment and super() go through the rules written
-there, so a program reaches only its own attributes and a library base's allowlist."""
+"""User classes: `class C(B): body` makes a real Python class with type();
+attribute access, assignment and super() go through the class rules
+(docs/developer/architecture.md, Classes), so a program reaches only its own
+attributes and a library base's allowlist."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from ..core.convert import type_name
 from ..library.values import USER_MARK, BoundMethod
 from .functions import UserFunction
 
-USER = USER_MARK
-MAX_MRO = 500  # classes in a class's MRO (docs/limits.md)      # in a class namespace: the class was written in the language
+USER = USER_MARK  # in a class namespace: the class was written in the language
+MAX_MRO = 500  # classes in a class's MRO (docs/limits.md)
 
 # the special methods a class of the language may define (Python's operators and
 # built-ins call them: datamodel.py); what stays out reaches Python's machinery
@@ -127,7 +128,7 @@ def _bind(v, obj, cls):
 
 
 def library_allowlist(cls, obj, name):
-    """A library base's allowlist (CLASSES.md rule 4), or a KeyError."""
+    """A library base's allowlist (rule 4), or a KeyError."""
     attrs = getattr(cls, "language_attrs", None)
     if attrs and name in attrs:
         return attrs[name](obj)
@@ -199,7 +200,7 @@ def class_attr(cls, name):
 
 
 def set_instance_attr(obj, name, value):
-    """`obj.name = value` (CLASSES.md rule 3), a property's setter first."""
+    """`obj.name = value` (rule 3), a property's setter first."""
     cls = type(obj)
     if is_dunder(name):
         raise GradAttributeError(f"cannot set attribute '{name}'")

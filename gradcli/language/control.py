@@ -375,16 +375,7 @@ class Control:
     def gen_body(self, suite):
         """The generator function of a generator's body: gen(scope) yields its values
         and returns what the body returns."""
-        b = self._gblock(suite)
-        if b[0]:
-            return b[1]
-        plain = b[1]
-
-        def run(s):  # a body whose yields are all in unreachable code? (still a generator)
-            return plain(s)
-            yield  # unreachable: makes this a generator function
-
-        return run
+        return self.gen_suite(suite)
 
     def _gblock(self, suite):
         """(is_generator, closure) of an indented block in a generator body."""
@@ -429,8 +420,8 @@ class Control:
             return b
 
         def run(s):
+            yield from ()  # nothing: makes this a generator function
             return b(s)
-            yield  # unreachable: makes this a generator function
 
         return run
 

@@ -4,7 +4,8 @@ Run once per grammar and lark version (parser.py caches the result on disk): thi
 is the only place gradcli imports Lark, and it does so inside `export`, so that
 running a program never imports it.  Every piece read here is checked to be of
 the form `lalr.py` replays; anything else (a new Lark that builds its parser
-differently) is an error here rather than a silently different tree.
+differently) is an error here rather than a silently different tree.  Why not
+Lark's standalone generator: docs/developer/architecture.md, The parser.
 """
 
 from __future__ import annotations

@@ -39,7 +39,6 @@ from .classes import (
     class_attr,
     instance_attr,
     is_user_class,
-    library_allowlist,
     set_class_attr,
     set_instance_attr,
 )
@@ -78,7 +77,7 @@ def _py_binary(op, a, b, augmented=False):
     if ta in num and tb in num:
         if op == "/":
             if b == 0:
-                return math.copysign(math.inf, a) * (1 if b >= 0 else -1) if a else math.nan
+                return math.copysign(math.inf, a) if a else math.nan
             return a / b
         if op in ("^", "**"):
             if (
@@ -468,8 +467,6 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
             return BoundMethod(obj, "name", lambda o: "torch::autograd::AccumulateGrad")
     if isinstance(obj, ValuesIndices) and name in obj.fields:
         return obj[obj.fields.index(name)]
-    if hasattr(type(obj), "language_getattr") or hasattr(type(obj), "language_attrs"):
-        return library_attr(obj, name)
     methods = getattr(type(obj), "language_methods", None)  # a class's own allowlist
     if methods is not None and name in methods:
         return BoundMethod(obj, name, methods[name])
@@ -485,8 +482,6 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
         return BoundMethod(obj, name, DICT_METHODS[name])
     if isinstance(obj, set) and name in SET_METHODS:
         return BoundMethod(obj, name, SET_METHODS[name])
-    if isinstance(obj, GradError) and name == "args":
-        return getattr(obj, "args", (obj.message,))
     if isinstance(obj, property) and name in ("setter", "getter", "deleter"):
         return {"setter": obj.setter, "getter": obj.getter, "deleter": obj.deleter}[name]
     if isinstance(obj, float) and name == "is_integer":
@@ -497,21 +492,6 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
     if m is not None:
         return m
     raise GradAttributeError(f"'{_pyname(obj)}' object has no attribute '{name}'")
-
-
-def library_attr(obj, name):
-    """`obj.name` on a library object (CLASSES.md rule 4): its instance data, then
-    `language_attrs`, `language_methods`, `language_getattr`; never a dunder."""
-    cls = type(obj)
-    if not (name.startswith("__") and name.endswith("__")):
-        d = getattr(obj, "__dict__", None)
-        if d is not None and name in d:
-            return d[name]
-        try:
-            return library_allowlist(cls, obj, name)
-        except KeyError:
-            pass
-    raise GradAttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
 
 
 _C_NAMES = {
@@ -537,7 +517,7 @@ def set_attr(obj, name, value):
             or hasattr(t, "language_setattr")
             or (hasattr(t, "language_methods") and hasattr(obj, "__dict__"))
         ):
-            return set_instance_attr(obj, name, value)  # CLASSES.md rule 3
+            return set_instance_attr(obj, name, value)  # rule 3 of classes.py
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":
         if value is not True and value is not False:

@@ -21,11 +21,6 @@ from ..numerics.floats import torch_act
 M = Arg((2, 3))
 
 
-def sigmoid_of(F, x):
-    """sigmoid(x) inside a VJP (with the VJP's namespace F)."""
-    return 1 / (1 + F.exp(-x))
-
-
 class Softplus(Function):
     __slots__ = ("beta", "threshold")
     name = "SoftplusBackward0"

@@ -280,16 +280,6 @@ def _window_sums(x, rows, cols):
     return out
 
 
-def _window_grads(g, shape, rows, cols, divide):
-    """Each output's gradient divided by its window's divisor, added back into its
-    window, window after window."""
-    out = np.zeros(shape, dtype=g.dtype)
-    for a, rs in enumerate(rows):
-        for b, cs in enumerate(cols):
-            out[:, :, rs, cs] += (g[:, :, a, b] / divide[a][b])[:, :, None, None]
-    return out
-
-
 class Pool(Function):
     """An average over windows: `rows`/`cols` the windows' slices, `divide` their
     divisors (an average pool's, or an adaptive pool's two successive ones)."""

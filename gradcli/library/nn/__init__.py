@@ -1,4 +1,4 @@
-"""torch.nn as library classes (CLASSES.md): Module, Parameter, the layers, the
+"""torch.nn as library classes (docs/developer/architecture.md, Classes): Module, Parameter, the layers, the
 containers, the loss modules and nn.init.  `members(Namespace)` gives what the
 language's `torch.nn` namespace holds besides `functional`."""
 

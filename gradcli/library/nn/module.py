@@ -1,7 +1,7 @@
 """torch.nn.Module and torch.nn.Parameter, as plain Python classes.
 
 A user class of the language that names `nn.Module` as its base is a real
-Python subclass (CLASSES.md): `self.fc = nn.Linear(...)` reaches
+Python subclass (the class rules of docs/developer/architecture.md): `self.fc = nn.Linear(...)` reaches
 `language_setattr`, which files Parameters, submodules and buffers as PyTorch's
 `Module.__setattr__` does; `model.fc` finds them again through
 `language_getattr`; `model(x)` is `__call__` -> `self.forward(x)`.  The same

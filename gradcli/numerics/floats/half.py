@@ -38,12 +38,6 @@ HALF_MAX = 65504.0
 BLOCK = 32  # vectorized_loop's step for Half: two AVX2 vectors of 16
 
 
-def opmath(v):
-    """A Python number as the mul/div kernels take it for a float16 tensor: rounded
-    once to float32 (inf beyond its range)."""
-    return F32(v)
-
-
 def times(a, b):
     """a * b for a float16 array a and a Python number b: in float32, rounded once."""
     return _half(np.multiply(np.asarray(a, F32), F32(b)))

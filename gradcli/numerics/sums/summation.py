@@ -282,13 +282,6 @@ def outer_sum(a):
     return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
-def torch_sum_rows(x: np.ndarray):
-    """x.sum(0) of a C-contiguous 2-D float32/float64 array (n, m) in PyTorch's CPU
-    order (an nn.Linear bias's gradient summed over the batch): `outer_sum`, which
-    also follows `scalar_outer_sum` for fewer columns than a vector's lanes."""
-    return outer_sum(x)
-
-
 def _chunk_sums(x, rows, m, nb, step, w):
     """Level 0 of every row's whole chunks, (rows, nb, w): the chunks' groups laid side
     by side, item s of every chunk in row s of one (step, rows * nb * w) array (one
