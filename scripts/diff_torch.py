@@ -7,7 +7,7 @@ Makes random short programs in the common subset of Python and gradcli (in-place
 ops on leaves, non-leaves and views, views then backward, dtype promotion with
 Python numbers, hooks and retain_grad, .grad accumulation, autograd.grad with
 create_graph, forward AD, printing of odd values, errors), runs each in torch
-($TORCH_PYTHON, as scripts/gen_golden.py runs a case: float64 default,
+($TORCH_PYTHON, as scripts/golden/record.py runs a case: float64 default,
 a bare expression displayed at top level only) and in gradcli (``gradcli eval -`` in
 this process), and prints every program whose output differs: stdout, or the error
 (torch's first line must be in gradcli's stderr, compared as tests/conftest.py does).

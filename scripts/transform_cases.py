@@ -1,6 +1,6 @@
 """Golden cases for the transforms: torch.func, torch.autograd.functional,
 torch.autograd.forward_ad and gradgradcheck.  Programs in the common subset of Python
-and gradcli, recorded from torch by scripts/gen_golden_transforms.py."""
+and gradcli, recorded from torch by scripts/gen_golden.py transforms."""
 
 import textwrap
 

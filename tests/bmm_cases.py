@@ -1,4 +1,4 @@
-"""The inputs of tests/golden/bmm.json (shared by scripts/gen_golden_bmm.py, which
+"""The inputs of tests/golden/bmm.json (shared by scripts/gen_golden.py bmm, which
 records torch's results, and tests/test_bmm.py): torch.bmm and matmul with an operand
 of 3 or more dims (gradcli/numerics/linalg/bmm.py), sizes on both sides of bmm's own loop
 (k * n * p < 400) and MKL's batch gemm, row-major and transposed operands, folded

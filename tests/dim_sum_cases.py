@@ -1,4 +1,4 @@
-"""The inputs of tests/golden/dim_sums.json (shared by scripts/gen_golden_dim_sums.py,
+"""The inputs of tests/golden/dim_sums.json (shared by scripts/gen_golden.py dim_sums,
 which records torch's results, and tests/test_dim_sums.py): sums and means over dims
 other than all, the leading or the last ones (gradcli/numerics/sums/sum_dims.py), in C order and
 in permuted layouts, and the same sums as a broadcast gradient's `sum_to`.  The sizes

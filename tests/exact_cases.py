@@ -1,5 +1,5 @@
 """The inputs of tests/golden/exact_numerics.json (shared by
-scripts/gen_golden_exact.py, which records torch's results, and
+scripts/gen_golden.py exact, which records torch's results, and
 tests/test_exact_numerics.py): math functions, matrix products and float32 powers
 that gradcli computes as PyTorch does (gradcli/numerics/mkl.py, gradcli/numerics/floats/sleef_pow.py)."""
 

@@ -1,4 +1,4 @@
-"""Fidelity leftovers checked against torch 2.13 (scripts/gen_golden_fidelity.py
+"""Fidelity leftovers checked against torch 2.13 (scripts/gen_golden.py fidelity
 records tests/golden/fidelity.json; tests/test_fidelity.py runs them):
 
 - HALF_OPS x HALF_SCALARS: a float16 tensor and a Python number over all 65,536

@@ -3,7 +3,7 @@
 Every case is a short program written in the common subset of Python and the
 gradcli language (SPEC.md section 2), so it can be run both
 
-  * under real PyTorch (scripts/gen_golden.py, with
+  * under real PyTorch (scripts/gen_golden.py cases, with
     ``torch.set_default_dtype(torch.float64)``, every top-level statement
     compiled in ``'single'`` mode so bare expression lines display their repr),
   * and by ``python -m gradcli eval -`` (tests/test_golden_cases.py).

@@ -3,7 +3,7 @@ from tests/differential/'s generator, and their neighbours), each recorded from 
 PyTorch 2.13.
 
 Same rules and format as tests/golden_cases.py (``case(name, src)``); recorded into
-tests/golden/differential.json by ``scripts/gen_golden.py --differential`` and checked
+tests/golden/differential.json by ``scripts/gen_golden.py cases --differential`` and checked
 by tests/test_differential_cases.py.
 """
 

@@ -2,8 +2,8 @@
 words and accepted-but-invalid inputs, each recorded from real PyTorch 2.13.
 
 Same rules and format as tests/golden_cases.py (``case(name, src)``); recorded
-into tests/golden/reliability.json by ``scripts/gen_golden.py`` (or only this file
-with ``scripts/gen_golden.py --reliability``) and checked by tests/test_reliability.py.
+into tests/golden/reliability.json by ``scripts/gen_golden.py cases`` (or only this
+file with ``scripts/gen_golden.py cases --reliability``) and checked by tests/test_reliability.py.
 """
 
 import textwrap

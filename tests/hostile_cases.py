@@ -1,5 +1,5 @@
 """Programs where gradcli once differed from PyTorch in silence (an adversary's
-findings), run by scripts/gen_golden_hostile.py under torch 2.13 to record
+findings), run by scripts/gen_golden.py hostile under torch 2.13 to record
 tests/golden/hostile.json, and by tests/test_hostile.py under gradcli.  Each is
 (name, source)."""
 

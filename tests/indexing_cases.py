@@ -1,6 +1,6 @@
 """Programs on index_select, gather, scatter, scatter_add, repeat, topk, inverse /
 linalg.inv, ravel and softmax without a dim (gradcli/ops/gathering.py, repeating.py,
-topk.py, inverse.py, softmax.py), run by scripts/gen_golden_indexing.py under torch 2.13
+topk.py, inverse.py, softmax.py), run by scripts/gen_golden.py indexing under torch 2.13
 to record tests/golden/indexing.json and by tests/test_indexing_ops.py under gradcli.
 Each is (name, source)."""
 

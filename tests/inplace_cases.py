@@ -1,7 +1,7 @@
 """Golden cases for in-place tensor operations: version counters and
 PyTorch's errors, the graph rebased by an in-place op, views sharing storage
 (CopySlices / AsStridedBackward0), recorded from real PyTorch by
-scripts/gen_golden_inplace.py into tests/golden/inplace.json and replayed by
+scripts/gen_golden.py inplace into tests/golden/inplace.json and replayed by
 tests/test_inplace.py.  The rules of tests/golden_cases.py apply.
 
 Cases named `pending/...` use `x[i] = v` and `x op= y` on tensors, which the

@@ -1,5 +1,5 @@
 """Programs in the Python that PyTorch tutorials are written in, run by
-scripts/gen_golden_language.py under torch 2.13 to record tests/golden/language.json,
+scripts/gen_golden.py language under torch 2.13 to record tests/golden/language.json,
 and by tests/test_language.py under gradcli.  Each is (name, source)."""
 
 CASES = [

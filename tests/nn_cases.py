@@ -1,5 +1,5 @@
 """Golden cases for torch.nn, torch.optim, torch.utils.data and the tensor API
-they use, recorded from real PyTorch by scripts/gen_golden_nn.py into
+they use, recorded from real PyTorch by scripts/gen_golden.py nn into
 tests/golden/nn.json and replayed by tests/test_nn.py.
 
 The rules of tests/golden_cases.py apply (the common subset of Python and the

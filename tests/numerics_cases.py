@@ -1,4 +1,4 @@
-"""The inputs of tests/golden/numerics.json (shared by scripts/gen_golden_numerics.py
+"""The inputs of tests/golden/numerics.json (shared by scripts/gen_golden.py numerics
 and tests/test_numerics.py)."""
 
 from __future__ import annotations

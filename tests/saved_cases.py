@@ -1,6 +1,6 @@
 """Programs on saved tensors (grad_fn._saved_<name>, torch.autograd.graph's
 saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks), run by
-scripts/gen_golden_saved.py under torch 2.13 to record tests/golden/saved.json and by
+scripts/gen_golden.py saved under torch 2.13 to record tests/golden/saved.json and by
 tests/test_saved_tensors.py under gradcli.  Each is (name, source)."""
 
 _AB = """a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)

@@ -1,6 +1,6 @@
 """torch.bmm and matmul with an operand of 3 or more dims, their gradients and grad_fn
 names, bit for bit as PyTorch 2.13 computes them on the CPU (gradcli/numerics/linalg/bmm.py,
-gradcli/numerics/mkl.py `bmm`; golden tests/golden/bmm.json from scripts/gen_golden_bmm.py,
+gradcli/numerics/mkl.py `bmm`; golden tests/golden/bmm.json from scripts/gen_golden.py bmm,
 inputs in tests/bmm_cases.py)."""
 
 from __future__ import annotations

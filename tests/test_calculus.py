@@ -2,7 +2,7 @@
 gradcheck and graph pictures.
 
 tests/golden/calculus.json is recorded from real PyTorch 2.13 by
-scripts/gen_golden_calculus.py: each case is SOURCE (a program in the common
+scripts/gen_golden.py calculus: each case is SOURCE (a program in the common
 subset of Python and gradcli) and EXPR.  Here SOURCE runs in an in-process
 gradcli session followed by ``RESULT = EXPR``, and RESULT must match torch's
 result: the same structure (tensor / tuple / tuple of tuples), shapes,

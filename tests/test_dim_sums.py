@@ -1,6 +1,6 @@
 """Sums and means over dims other than all, the leading or the last ones, bit for bit
 as PyTorch 2.13 computes them on the CPU (gradcli/numerics/sums/sum_dims.py; golden
-tests/golden/dim_sums.json from scripts/gen_golden_dim_sums.py, inputs in
+tests/golden/dim_sums.json from scripts/gen_golden.py dim_sums, inputs in
 tests/dim_sum_cases.py), also as a broadcast gradient summed back (`sum_to`)."""
 
 from __future__ import annotations

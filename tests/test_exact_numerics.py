@@ -1,6 +1,6 @@
 """Float math, matrix products and float32 powers bit for bit as PyTorch computes
 them (tests/golden/exact_numerics.json, recorded from torch by
-scripts/gen_golden_exact.py; inputs in tests/exact_cases.py).
+scripts/gen_golden.py exact; inputs in tests/exact_cases.py).
 
 Math functions and matrix products go through MKL (gradcli/numerics/mkl.py), which the
 `test` extra installs; powers are gradcli's own SLEEF re-implementation."""

@@ -5,7 +5,7 @@ calls as written: gradcli reproduces torch's random stream).
 tests/golden/examples.json is recorded from real PyTorch, one fresh process
 per file, after ``torch.manual_seed(SEED)`` (this torch seeds itself
 non-deterministically, so the seed is explicit and recorded), by
-scripts/gen_golden.py.  Each file is run as
+scripts/gen_golden.py cases.  Each file is run as
 ``python -m gradcli eval --seed SEED scripts/examples/seed_00N.ag``.
 """
 

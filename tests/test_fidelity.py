@@ -1,5 +1,5 @@
 """Fidelity leftovers against torch 2.13 (tests/golden/fidelity.json, recorded by
-scripts/gen_golden_fidelity.py from tests/fidelity_cases.py): programs whose output
+scripts/gen_golden.py fidelity from tests/fidelity_cases.py): programs whose output
 must be torch's, and a float16 tensor with a Python number over every float16 value,
 bit for bit (numerics/floats/half.py), through the language's operators (runtime.binary_op,
 fastops) as a program runs them."""

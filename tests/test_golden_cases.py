@@ -1,7 +1,7 @@
 """Golden-file tests: gradcli's output must equal PyTorch's, byte for byte.
 
 tests/golden/cases.json is recorded from real PyTorch by
-scripts/gen_golden.py (cases in tests/golden_cases.py).  Each case is a
+scripts/gen_golden.py cases (cases in tests/golden_cases.py).  Each case is a
 program in the common subset of Python and gradcli; here it is run with
 ``python -m gradcli eval -`` (source on stdin, cwd = repository root) and
 

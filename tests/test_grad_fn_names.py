@@ -1,7 +1,7 @@
 """grad_fn names: for each expression, gradcli must print PyTorch's name.
 
 tests/golden/grad_fn_names.json = {"setup": SOURCE, "names": {EXPR: NAME or null}}
-is recorded from real PyTorch by scripts/gen_golden.py.  All expressions run
+is recorded from real PyTorch by scripts/gen_golden.py cases.  All expressions run
 in one gradcli program (SETUP, then ``print((EXPR).grad_fn)`` per line); if
 that program fails or prints the wrong number of lines, each expression is
 run on its own so that every failure is reported precisely.

@@ -1,6 +1,6 @@
 """index_select, gather, scatter, scatter_add, repeat, topk, inverse / linalg.inv, ravel
 and softmax without a dim: the programs of tests/indexing_cases.py against torch 2.13's
-output (tests/golden/indexing.json, scripts/gen_golden_indexing.py), and topk's order of
+output (tests/golden/indexing.json, scripts/gen_golden.py indexing), and topk's order of
 ties against libstdc++'s algorithms on many random rows."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """In-place tensor operations: golden cases from PyTorch 2.13
-(tests/golden/inplace.json, recorded by scripts/gen_golden_inplace.py from
+(tests/golden/inplace.json, recorded by scripts/gen_golden.py inplace from
 tests/inplace_cases.py) replayed through the language, and the functions the
 compiler calls for `x[i] = v` and `x op= y` (gradcli.library.inplace.setitem and
 AUGMENTED) also tested from Python, with values recorded from torch."""

@@ -1,5 +1,5 @@
 """The Python of the tutorials: golden files recorded from torch 2.13
-(scripts/gen_golden_language.py from tests/language_cases.py), and the sandbox and
+(scripts/gen_golden.py language from tests/language_cases.py), and the sandbox and
 limits for what the language can now express (classes, generators, decorators,
 the safe modules)."""
 

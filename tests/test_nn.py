@@ -1,7 +1,7 @@
 """torch.nn, optim, data and the tensor API.
 
 Golden cases (tests/golden/nn.json, recorded from PyTorch 2.13 by
-scripts/gen_golden_nn.py from tests/nn_cases.py) replayed through the command
+scripts/gen_golden.py nn from tests/nn_cases.py) replayed through the command
 line; and nn.Module subclassed in Python, as a user class of the language is (the
 class rules of docs/developer/architecture.md), until the language's classes can be
 tested in the language."""

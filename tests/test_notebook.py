@@ -1,7 +1,7 @@
 """Notebooks: `gradcli eval NB.ipynb`, `gradcli check NB.ipynb`.
 
 tests/golden/notebooks/seed_00N.ipynb are the seed tutorials as notebooks,
-with outputs recorded from real PyTorch by scripts/gen_golden_notebooks.py
+with outputs recorded from real PyTorch by scripts/gen_golden.py notebooks
 (object addresses and all)."""
 
 from __future__ import annotations

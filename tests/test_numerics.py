@@ -1,5 +1,5 @@
 """Sums and ranges bit for bit as PyTorch computes them (tests/golden/numerics.json,
-recorded by scripts/gen_golden_numerics.py from torch)."""
+recorded by scripts/gen_golden.py numerics from torch)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The sum and mean of all of a permuted tensor (a transpose, a permute) as torch 2.13
 adds them: in memory order (gradcli/numerics/sums/summation.py in_memory_order), digests
-recorded from torch by scripts/gen_golden_kernels.py (tests/golden/permuted_sums.json)."""
+recorded from torch by scripts/gen_golden.py kernels (tests/golden/permuted_sums.json)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 `tensor ** number` and its gradient, bit for bit as torch 2.13 (gradcli/numerics/floats/powers.py:
 SLEEF's powf / pow on whole blocks, the C library's on the rest, numerics/floats/sleef_pow.py and
 sleef_powd.py; PowTensor's gradients in torch's formulas): digests recorded from torch
-by scripts/gen_golden_kernels.py (tests/golden/pow_tensors.json)."""
+by scripts/gen_golden.py kernels (tests/golden/pow_tensors.json)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """gradcli.core.printing.tensor_repr against reprs recorded from real PyTorch.
 
-The golden file is produced by scripts/gen_golden_printing.py (run with a
+The golden file is produced by scripts/gen_golden.py printing (run with a
 torch install); these tests need only NumPy.
 """
 

@@ -1,7 +1,7 @@
 """Code from the wild beside the tutorials: published programs nobody wrote for gradcli
 (micrograd, d2l's class-based chapters ...) and programs exercising Python's data model
 and numpy beside torch, each run as ``python NAME.py`` under real torch 2.13 to record
-its output (tests/golden/programs.json, by ``scripts/gen_golden_tutorials.py --suite programs``)
+its output (tests/golden/programs.json, by ``scripts/gen_golden.py programs``)
 and run here by gradcli, whose output must be the same.  Each file's header names its
 source and lists every adaptation."""
 
@@ -29,8 +29,7 @@ GOLDEN = _golden()
 def test_every_program_is_recorded():
     files = sorted(p.stem for p in PROGRAMS.glob("*.py") if not p.name.startswith("_"))
     assert files == sorted(GOLDEN), (
-        "tests/programs and tests/golden/programs.json differ: run "
-        "scripts/gen_golden_tutorials.py --suite programs"
+        "tests/programs and tests/golden/programs.json differ: run scripts/gen_golden.py programs"
     )
 
 
@@ -40,7 +39,7 @@ def test_golden_matches_file(name):
         digest = hashlib.sha256(fh.read()).hexdigest()
     assert digest == GOLDEN[name]["sha256"], (
         "%s changed since its golden output was recorded: run "
-        "scripts/gen_golden_tutorials.py --suite programs %s" % (GOLDEN[name]["file"], name)
+        "scripts/gen_golden.py programs %s" % (GOLDEN[name]["file"], name)
     )
 
 

@@ -1,7 +1,7 @@
 """gradcli.numerics.random.generator must reproduce torch's CPU generator bit for bit.
 
 Golden values come from tests/golden/random.json, recorded with real torch by
-scripts/gen_golden_random.py (torch is not needed to run these tests).
+scripts/gen_golden.py random (torch is not needed to run these tests).
 """
 
 from __future__ import annotations

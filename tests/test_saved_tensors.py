@@ -1,6 +1,6 @@
 """Saved tensors (engine/saved.py, the ops' saved_names, library/saved_hooks.py): the
 cases of tests/saved_cases.py against torch 2.13's output (tests/golden/saved.json,
-scripts/gen_golden_saved.py), and what hooks must leave as it was."""
+scripts/gen_golden.py saved), and what hooks must leave as it was."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """softmax and log_softmax over a dim other than the last, and their gradients, bit
 for bit as torch 2.13's CPU kernels (gradcli/numerics/floats/softmax_dim.py): digests recorded
-from torch by scripts/gen_golden_kernels.py (tests/golden/softmax_dims.json)."""
+from torch by scripts/gen_golden.py kernels (tests/golden/softmax_dims.json)."""
 
 from __future__ import annotations
 

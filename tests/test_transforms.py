@@ -1,6 +1,6 @@
 """Golden tests of the transforms: torch.func, torch.autograd.functional
 (vjp, jvp, hvp, vhp, forward-mode jacobian), torch.autograd.forward_ad and
-gradgradcheck, recorded from torch by scripts/gen_golden_transforms.py."""
+gradgradcheck, recorded from torch by scripts/gen_golden.py transforms."""
 
 import pytest
 

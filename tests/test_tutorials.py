@@ -3,7 +3,7 @@
 tests/tutorials/NAME.py hold the code of published tutorials (each file's header
 names the repository, path and commit it was taken from and lists every
 adaptation).  tests/golden/tutorials.json holds what each printed under real
-torch 2.13, run as ``python NAME.py`` (scripts/gen_golden_tutorials.py).  Each is
+torch 2.13, run as ``python NAME.py`` (scripts/gen_golden.py tutorials).  Each is
 run here as ``python -m gradcli eval FLAGS tests/tutorials/NAME.py`` and its stdout
 must equal torch's exactly (and, where torch raised, the same error).
 
@@ -65,7 +65,7 @@ STATUS = load_status()
 def test_manifest_covers_every_tutorial():
     files = sorted(p.stem for p in TUTORIALS.glob("*.py") if not p.name.startswith("_"))
     assert files == sorted(GOLDEN), (
-        "tutorials and tests/golden/tutorials.json differ: run scripts/gen_golden_tutorials.py"
+        "tutorials and tests/golden/tutorials.json differ: run scripts/gen_golden.py tutorials"
     )
     assert files == sorted(STATUS), "tutorials and tests/tutorials/STATUS differ"
 
@@ -77,7 +77,7 @@ def test_golden_matches_file(name):
         digest = hashlib.sha256(fh.read()).hexdigest()
     assert digest == GOLDEN[name]["sha256"], (
         "%s changed since its golden output was recorded: run "
-        "$TORCH_PYTHON scripts/gen_golden_tutorials.py %s" % (GOLDEN[name]["file"], name)
+        "$TORCH_PYTHON scripts/gen_golden.py tutorials %s" % (GOLDEN[name]["file"], name)
     )
 
 

@@ -1,6 +1,6 @@
 """var and std over some dims (not all), and their gradients, bit for bit as torch
 2.13's CPU kernel (gradcli/numerics/sums/welford.py) and derivatives (ops/moments.py): digests
-recorded from torch by scripts/gen_golden_kernels.py (tests/golden/var_dims.json)."""
+recorded from torch by scripts/gen_golden.py kernels (tests/golden/var_dims.json)."""
 
 from __future__ import annotations
 

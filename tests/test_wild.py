@@ -1,5 +1,5 @@
 """The torch API that lectures and books use every day: golden cases
-(tests/golden/wild.json, recorded from PyTorch 2.13 by scripts/gen_golden_wild.py from
+(tests/golden/wild.json, recorded from PyTorch 2.13 by scripts/gen_golden.py wild from
 tests/wild_cases.py) replayed through the command line."""
 
 import pytest

@@ -1,7 +1,7 @@
 """Golden cases of the torch API that lectures and books use every day (random
 generators and sampling, sorting, counting, the numpy spellings of arguments, and the
 makemore lectures' bigram and MLP notebooks on a small word list in place of
-names.txt), recorded from real PyTorch by scripts/gen_golden_wild.py into
+names.txt), recorded from real PyTorch by scripts/gen_golden.py wild into
 tests/golden/wild.json and replayed by tests/test_wild.py.
 
 The rules of tests/nn_cases.py apply: the common subset of Python and the language,

@@ -6,7 +6,7 @@ with the default print options (precision 4, threshold 1000, edgeitems 3,
 linewidth 80, automatic scientific mode) unless told otherwise.  This module
 is a from-scratch re-implementation of those observable rules on top of
 NumPy; ``tests/golden/printing.json`` (recorded from real torch by
-``scripts/gen_golden_printing.py``) pins the behaviour down.
+``scripts/gen_golden.py printing``) pins the behaviour down.
 
 The rules, in the order they are applied:
 

@@ -5,7 +5,7 @@ This module reproduces, value for value, what ``torch.rand``, ``torch.randn``,
 seed, so that tutorial output printed by gradcli matches PyTorch's.  It was
 written from the documented/observable behaviour of torch 2.13 (CPU build,
 AVX2 kernels) and is verified against values recorded from real torch in
-``tests/golden/random.json`` (see ``scripts/gen_golden_random.py``); during
+``tests/golden/random.json`` (see ``scripts/gen_golden.py random``); during
 development 30M float32 and 5M float64 normals were also compared bitwise.
 
 How the torch CPU generator behaves (and what we implement)

@@ -1,39 +1,34 @@
 """Record tests/golden/fidelity.json from real PyTorch: the programs of
-tests/fidelity_cases.py (as scripts/gen_golden.py runs its cases) and the float16
+tests/fidelity_cases.py (each run as record.run_program runs a program) and the float16
 sweep (sha256 digests of every float16 value through HALF_OPS, gradients of HALF_GRADS).
 
-    $TORCH_PYTHON scripts/gen_golden_fidelity.py
+    $TORCH_PYTHON scripts/gen_golden.py fidelity
 """
 
-import hashlib
 import json
 import os
-import sys
 
 import numpy as np
 import torch
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
-
-from gen_golden import GOLDEN, record_cases  # noqa: E402
 from fidelity_cases import (
     CASES,
     HALF_GRADS,
     HALF_OPS,
     HALF_SCALARS,
-    half_grad_input,  # noqa: E402
+    half_grad_input,
     half_input,
     half_leaf,
 )
+
+from golden import record
+from golden.record import GOLDEN, record_cases, write
 
 
 def digest(a):
     a = np.ascontiguousarray(a)
     if a.dtype.kind == "f":  # one nan: payloads and signs of nan are not compared
         a = np.where(np.isnan(a), np.array(np.nan, a.dtype), a)
-    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+    return record.digest(a)
 
 
 def half_sweep():
@@ -55,17 +50,11 @@ def half_sweep():
     return out
 
 
-def main():
+def main(argv):
     record_cases(CASES, "fidelity.json", drop_warning=lambda w: "torch.jit" in w)
     path = os.path.join(GOLDEN, "fidelity.json")
     with open(path, encoding="utf-8") as fh:
         data = json.load(fh)
     data = {"cases": data, "half": half_sweep()}
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1, ensure_ascii=False)
-        fh.write("\n")
+    write("fidelity.json", data)
     print(f"{len(data['half'])} float16 sweeps -> {path}")
-
-
-if __name__ == "__main__":
-    main()

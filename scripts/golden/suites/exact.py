@@ -1,30 +1,22 @@
 """Record PyTorch's float math, matrix products and float32 powers into
 tests/golden/exact_numerics.json (inputs: tests/exact_cases.py), as sha256 digests.
 
-    $TORCH_PYTHON scripts/gen_golden_exact.py
+    $TORCH_PYTHON scripts/gen_golden.py exact
 
 Records the CPU capability torch uses (its MKL and SLEEF kernels depend on it).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import sys
 
-import numpy as np
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "tests", "golden", "exact_numerics.json")
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 from exact_cases import (
     ACT_SIZES,
     ACTIVATIONS,
     CE_SHAPES,
     DOUBLE_NAMES,
-    DOT_SIZES,  # noqa: E402
+    DOT_SIZES,
     EXPR_SHAPES,
     EXPRESSIONS,
     MM_SHAPES,
@@ -42,13 +34,10 @@ from exact_cases import (
     unary_input,
 )
 
-
-def digest(a):
-    a = np.ascontiguousarray(a)
-    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+from golden.record import digest, write
 
 
-def main():  # noqa: C901
+def main(argv):  # noqa: C901
     unary = []
     for dtype in ("float32", "float64"):
         for op in UNARY:
@@ -239,14 +228,8 @@ def main():  # noqa: C901
         "u10": u10,
         "double_names": names,
     }
-    with open(OUT, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=0)
-        fh.write("\n")
+    write("exact_numerics.json", data, indent=0)
     print(
         f"torch {torch.__version__} ({data['capability']}): {len(unary)} unary, "
         f"{len(pows)} pows, {len(mms)} products"
     )
-
-
-if __name__ == "__main__":
-    main()

@@ -1,23 +1,17 @@
 """Record tests/golden/indexing.json from real PyTorch: the cases of
 tests/indexing_cases.py (index_select, gather, scatter, repeat, topk, inverse, ravel,
-softmax without a dim), run as scripts/gen_golden.py runs its cases; and
+softmax without a dim), each run as record.run_program runs a program; and
 tests/golden/topk_ties.json: torch.topk's indices on random rows full of ties (and
 NaNs), every path of its CPU kernel (partial_sort, nth_element, sorted or not).
 
-    $TORCH_PYTHON scripts/gen_golden_indexing.py
+    $TORCH_PYTHON scripts/gen_golden.py indexing
 """
 
-import json
-import os
 import random
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+from indexing_cases import CASES
 
-from gen_golden import record_cases  # noqa: E402
-from indexing_cases import CASES  # noqa: E402
+from golden.record import record_cases, write
 
 
 def topk_ties():
@@ -46,19 +40,12 @@ def topk_ties():
                 "indices": idx.tolist(),
             }
         )
-    path = os.path.join(os.path.dirname(HERE), "tests", "golden", "topk_ties.json")
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(rows, fh, separators=(",", ":"))
-        fh.write("\n")
+    path = write("topk_ties.json", rows, separators=(",", ":"))
     print(f"{len(rows)} rows -> {path}")
 
 
-def main():
+def main(argv):
     # importing torch.autograd.forward_ad the first time warns about torch.jit (torch's
     # own import, not the program's)
     record_cases(CASES, "indexing.json", drop_warning=lambda w: "torch.jit" in w)
     topk_ties()
-
-
-if __name__ == "__main__":
-    main()

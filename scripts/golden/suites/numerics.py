@@ -2,7 +2,7 @@
 
 Run with a Python that has torch (never needed by gradcli or its tests):
 
-    $TORCH_PYTHON scripts/gen_golden_numerics.py
+    $TORCH_PYTHON scripts/gen_golden.py numerics
 
 * "sums": torch.sum of float64/float32 vectors of many sizes, as float.hex.  The
   inputs are made the same way in the test (`values(n, seed, dtype)`: integers
@@ -18,27 +18,15 @@ Run with a Python that has torch (never needed by gradcli or its tests):
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import sys
 
-import numpy as np
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "tests", "golden", "numerics.json")
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from numerics_cases import POW_EXPONENTS, RANGES, SUM_SIZES, ZERO_SIZES, values, zeros_case  # noqa: E402
+from numerics_cases import POW_EXPONENTS, RANGES, SUM_SIZES, ZERO_SIZES, values, zeros_case
+
+from golden.record import digest, write
 
 
-def digest(a):
-    return hashlib.sha256(
-        np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tobytes()
-    ).hexdigest()
-
-
-def main():
+def main(argv):
     sums = []
     for dtype in ("float64", "float32"):
         for n in SUM_SIZES:
@@ -85,14 +73,8 @@ def main():
         "ranges": ranges,
         "pows": pows,
     }
-    with open(OUT, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=0)
-        fh.write("\n")
+    write("numerics.json", data, indent=0)
     print(
         f"torch {torch.__version__}, {torch.get_num_threads()} threads: {len(sums)} sums, "
         f"{len(ranges)} ranges"
     )
-
-
-if __name__ == "__main__":
-    main()

@@ -2,7 +2,7 @@
 
 Run with the torch venv (torch is never a test dependency):
 
-    $TORCH_PYTHON scripts/gen_golden_calculus.py
+    $TORCH_PYTHON scripts/gen_golden.py calculus
 
 Each case is a program in the common subset of Python and gradcli (SOURCE)
 and an expression (EXPR) evaluated after it.  Here SOURCE runs with
@@ -22,15 +22,14 @@ evaluated.  Recorded per case:
 tests/test_calculus.py runs the same SOURCE and EXPR in gradcli and compares.
 """
 
-import json
 import math
 import os
 import re
 
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(os.path.dirname(HERE), "tests", "golden", "calculus.json")
+from golden.record import write
+
 
 _OBJ_RE = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*) object at 0x[0-9a-fA-F]+>")
 
@@ -380,17 +379,11 @@ def run_case(source, expr):
     return {"text": _OBJ_RE.sub(r"<\1>", repr(r)), "value": encode(r)}
 
 
-def main():
+def main(argv):
     out = {}
     for name, (source, expr) in CASES.items():
         rec = {"source": source, "expr": expr}
         rec.update(run_case(source, expr))
         out[name] = rec
-    with open(OUT, "w") as f:
-        json.dump(out, f, indent=1, sort_keys=False)
-        f.write("\n")
-    print(f"wrote {len(out)} cases to {os.path.relpath(OUT)}")
-
-
-if __name__ == "__main__":
-    main()
+    path = write("calculus.json", out, indent=1, sort_keys=False)
+    print(f"wrote {len(out)} cases to {os.path.relpath(path)}")

@@ -2,7 +2,7 @@
 
 Run with the torch venv (torch is never a dependency of gradcli itself):
 
-    $TORCH_PYTHON scripts/gen_golden_printing.py
+    $TORCH_PYTHON scripts/gen_golden.py printing
 
 Writes tests/golden/printing.json: a list of cases, each with
 
@@ -25,7 +25,6 @@ so they are exactly what was printed.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import sys
@@ -33,7 +32,8 @@ import sys
 import numpy as np
 import torch
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "golden", "printing.json")
+from golden.record import write
+
 
 NAN, INF = float("nan"), float("inf")
 
@@ -553,15 +553,8 @@ def build(rec: Recorder) -> None:  # noqa: C901
         )
 
 
-def main() -> None:
+def main(argv) -> None:
     rec = Recorder()
     build(rec)
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as fh:
-        json.dump(rec.cases, fh, indent=None, separators=(",", ":"))
-        fh.write("\n")
-    print(f"wrote {len(rec.cases)} cases to {os.path.normpath(OUT)}")
-
-
-if __name__ == "__main__":
-    main()
+    path = write("printing.json", rec.cases, indent=None, separators=(",", ":"))
+    print(f"wrote {len(rec.cases)} cases to {os.path.normpath(path)}")

@@ -8,7 +8,7 @@ float64) and float64 `tensor ** number` with their gradients (pow_tensors.json,
 POW_TENSORS, POW_SCALARS), as sha256 digests with every NaN written
 as one NaN (exact_cases.nan_digest).
 
-    $TORCH_PYTHON scripts/gen_golden_kernels.py
+    $TORCH_PYTHON scripts/gen_golden.py kernels
 
 Runs torch's AVX2 kernels (ATEN_CPU_CAPABILITY=avx2, unless set), as gradcli computes
 on every machine; records the capability and the number of threads (the softmax
@@ -17,22 +17,18 @@ kernels cut their ranges between threads, numerics/parallel.py).
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 
+# before torch is imported (by this module or record.py): scripts/gen_golden.py imports
+# only the suite it runs
 os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
 
 import torch  # noqa: E402
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-GOLDEN = os.path.join(HERE, "..", "tests", "golden")
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from exact_cases import (
+from exact_cases import (  # noqa: E402
     PERMUTED_SUMS,
     POW_MIXED,
     POW_SCALAR_SHAPES,
-    POW_SCALARS,  # noqa: E402
+    POW_SCALARS,
     POW_TENSORS,
     SOFTMAX_DIMS,
     VAR_DIMS,
@@ -44,6 +40,8 @@ from exact_cases import (
     spread,
     var_input,
 )
+
+from golden.record import write  # noqa: E402
 
 
 def _case(op, x_array, g_array, **kwargs):
@@ -61,15 +59,14 @@ def _write(name, cases):
         "threads": torch.get_num_threads(),
         "cases": cases,
     }
-    with open(os.path.join(GOLDEN, name), "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=0)
+    write(name, data, end="", indent=0)  # (no newline at the end)
     print(
         f"torch {torch.__version__} ({data['capability']}, {data['threads']} threads): "
         f"{len(cases)} cases -> tests/golden/{name}"
     )
 
 
-def main():
+def main(argv):
     softmax = []
     for shape, dim in SOFTMAX_DIMS:
         for dtype in ("float32", "float64"):
@@ -164,7 +161,3 @@ def main():
             }
         )
     _write("pow_tensors.json", pows)
-
-
-if __name__ == "__main__":
-    main()

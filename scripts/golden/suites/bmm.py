@@ -1,7 +1,7 @@
 """Record PyTorch's batched products (torch.bmm, matmul with 3+ dims), their gradients and
 grad_fn names into tests/golden/bmm.json (inputs: tests/bmm_cases.py), as sha256 digests.
 
-    $TORCH_PYTHON scripts/gen_golden_bmm.py
+    $TORCH_PYTHON scripts/gen_golden.py bmm
 
 Operands are copied into torch's own (64-byte aligned) storage first: MKL's results
 depend on where the data lies.
@@ -9,23 +9,13 @@ depend on where the data lies.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import sys
 
 import numpy as np
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "tests", "golden", "bmm.json")
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from bmm_cases import CASES, DTYPES, operand, out_grad  # noqa: E402
+from bmm_cases import CASES, DTYPES, operand, out_grad
 
-
-def digest(a):
-    a = np.ascontiguousarray(a)
-    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
+from golden.record import digest, write
 
 
 def tensor(x, transposed, grad):
@@ -36,7 +26,7 @@ def tensor(x, transposed, grad):
     return t.requires_grad_() if grad else t
 
 
-def main():
+def main(argv):
     out = []
     for i, (op, sa, sb, ta, tb, ga, gb) in enumerate(CASES):
         for dtype in DTYPES:
@@ -60,11 +50,5 @@ def main():
         "capability": torch.backends.cpu.get_cpu_capability(),
         "cases": out,
     }
-    with open(OUT, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=0)
-        fh.write("\n")
+    write("bmm.json", data, indent=0)
     print(f"torch {torch.__version__}: {len(out)} cases")
-
-
-if __name__ == "__main__":
-    main()

@@ -2,10 +2,11 @@
 
 Run with the torch venv (torch is never a test dependency):
 
-    $TORCH_PYTHON scripts/gen_golden_tutorials.py [--suite programs] [NAME ...]
+    $TORCH_PYTHON scripts/gen_golden.py tutorials [NAME ...]
+    $TORCH_PYTHON scripts/gen_golden.py programs [NAME ...]
 
 Writes tests/golden/tutorials.json (with NAMEs, only those entries are re-recorded);
-with ``--suite programs``, the programs of tests/programs/ (published code beside the
+the programs suite, the programs of tests/programs/ (published code beside the
 tutorials, and programs exercising Python's data model) into tests/golden/programs.json:
 
     {"_about": "...",
@@ -29,7 +30,7 @@ left as torch's (float32), so gradcli runs the files with ``--dtype float32``;
 a REPL would.  Every tutorial seeds torch's generator itself (the files say where
 a seed was added), so no ``--seed`` is given.
 
-Addresses are normalised as scripts/gen_golden.py does: ``<MulBackward0 object
+Addresses are normalised as the other suites do (record.normalise): ``<MulBackward0 object
 at 0x..>`` becomes ``<MulBackward0>``, ``<a.b.C object at 0x..>`` becomes
 ``<a.b.C object>``, and any other `` at 0x..`` is dropped.
 
@@ -48,8 +49,9 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+from golden.record import ROOT
+from golden.record import normalise as normalise_objects
+
 TUTORIALS = os.path.join(ROOT, "tests", "tutorials")
 GOLDEN = os.path.join(ROOT, "tests", "golden", "tutorials.json")
 SUITE = "tutorials"
@@ -67,14 +69,11 @@ NUMPY_ENV = {
 
 FLAGS = ["-q", "--dtype", "float32"]
 
-_OBJ_RE = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*) object at 0x[0-9a-fA-F]+>")
-_DOTTED_RE = re.compile(r"<([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+) object at 0x[0-9a-fA-F]+>")
 _AT_RE = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def normalise(text):
-    text = _DOTTED_RE.sub(r"<\1 object>", _OBJ_RE.sub(r"<\1>", text))
-    return _AT_RE.sub("", text)
+    return _AT_RE.sub("", normalise_objects(text))
 
 
 # The program each tutorial runs in (a fresh interpreter): argv = [file, result path].
@@ -171,9 +170,9 @@ def main(argv):
         with open(GOLDEN, encoding="utf-8") as fh:
             golden = json.load(fh)
     golden["_about"] = (
-        "Recorded by scripts/gen_golden_tutorials.py from torch %s "
+        "Recorded by scripts/gen_golden.py %s from torch %s "
         "(python NAME.py semantics, default dtype float32); see that "
-        "script's docstring." % torch.__version__
+        "suite's docstring." % (SUITE, torch.__version__)
     )
     for name in names:
         rec = record(name)
@@ -192,7 +191,3 @@ def main(argv):
     with open(GOLDEN, "w", encoding="utf-8") as fh:
         json.dump(ordered, fh, indent=1, ensure_ascii=False)
         fh.write("\n")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

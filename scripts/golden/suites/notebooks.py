@@ -2,7 +2,7 @@
 
 Run with the torch venv (torch is never a test dependency):
 
-    $TORCH_PYTHON scripts/gen_golden_notebooks.py
+    $TORCH_PYTHON scripts/gen_golden.py notebooks
 
 Writes tests/golden/notebooks/seed_00N.ipynb (nbformat 4), one per
 scripts/examples/seed_00N.ag.  The .ag file is cut into cells at blank lines
@@ -10,7 +10,7 @@ scripts/examples/seed_00N.ag.  The .ag file is cut into cells at blank lines
 cell); seed_001 keeps the `%matplotlib inline` cell its notebook had.
 
 Each notebook runs in a fresh process after ``torch.manual_seed(SEED)`` (the
-seed of scripts/gen_golden.py, stored in the notebook's metadata as
+seed of the examples (scripts/golden/record.py), stored in the notebook's metadata as
 ``gradcli.seed``; tests run ``gradcli check --seed SEED``), with
 ``torch.set_default_dtype(torch.float64)``, as IPython runs a cell: every
 statement in order, the last one's value (if it is a bare expression not
@@ -30,11 +30,10 @@ import subprocess
 import sys
 import warnings
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-EXAMPLES = os.path.join(HERE, "examples")
-OUT = os.path.join(ROOT, "tests", "golden", "notebooks")
-SEED = 67280421310721
+from golden.record import ENTRY, EXAMPLES, GOLDEN, ROOT
+from golden.record import EXAMPLE_SEED as SEED
+
+OUT = os.path.join(GOLDEN, "notebooks")
 EXTRA_FIRST_CELL = {"seed_001": "%matplotlib inline"}
 
 
@@ -199,7 +198,7 @@ def main(argv):
     )
     for name in names:
         proc = subprocess.run(
-            [sys.executable, os.path.abspath(__file__), "--one", name],
+            [sys.executable, ENTRY, "notebooks", "--one", name],
             capture_output=True,
             text=True,
             check=True,
@@ -208,7 +207,3 @@ def main(argv):
             fh.write(proc.stdout)
     print("wrote %d notebooks to %s" % (len(names), os.path.relpath(OUT, ROOT)))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -2,31 +2,20 @@
 gradient's sum_to) into tests/golden/dim_sums.json (inputs: tests/dim_sum_cases.py),
 as sha256 digests.
 
-    $TORCH_PYTHON scripts/gen_golden_dim_sums.py
+    $TORCH_PYTHON scripts/gen_golden.py dim_sums
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import sys
 
-import numpy as np
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "tests", "golden", "dim_sums.json")
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from dim_sum_cases import CASES, DTYPES, case_input, keep_shape  # noqa: E402
+from dim_sum_cases import CASES, DTYPES, case_input, keep_shape
+
+from golden.record import digest, write
 
 
-def digest(a):
-    a = np.ascontiguousarray(a)
-    return hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()
-
-
-def main():
+def main(argv):
     out = []
     for i, (shape, dims, layout) in enumerate(CASES):
         for dtype in DTYPES:
@@ -48,11 +37,5 @@ def main():
         "capability": torch.backends.cpu.get_cpu_capability(),
         "cases": out,
     }
-    with open(OUT, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=0)
-        fh.write("\n")
+    write("dim_sums.json", data, indent=0)
     print(f"torch {torch.__version__}: {len(out)} cases")
-
-
-if __name__ == "__main__":
-    main()

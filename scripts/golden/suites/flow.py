@@ -4,7 +4,7 @@ flows into each intermediate value during backward, which gradcli shows in
 
 Run with the torch venv (torch is never a test dependency):
 
-    $TORCH_PYTHON scripts/gen_golden_flow.py
+    $TORCH_PYTHON scripts/gen_golden.py flow
 
 Each case is a program in the common subset of Python and gradcli (SOURCE,
 run with float64 as the default dtype and torch's names in scope) that ends
@@ -16,13 +16,10 @@ then `backward out, trace=true`, and compares both the engine's record of the
 flow (graph values) and the trace's `grad_in` of each of those nodes.
 """
 
-import json
-import os
-
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(os.path.dirname(HERE), "tests", "golden", "flow.json")
+from golden.record import write
+
 
 # name -> (source, intermediate names, leaf names)
 CASES = {
@@ -59,7 +56,7 @@ CASES = {
 }
 
 
-def main():
+def main(argv):
     torch.set_default_dtype(torch.float64)
     out = {}
     for name, (source, names, leaves) in CASES.items():
@@ -78,11 +75,5 @@ def main():
             },
             "leaves": {n: ns[n].grad.tolist() for n in leaves},
         }
-    with open(OUT, "w") as f:
-        json.dump(out, f, indent=1, sort_keys=True)
-        f.write("\n")
-    print(f"wrote {len(out)} cases to {OUT}")
-
-
-if __name__ == "__main__":
-    main()
+    path = write("flow.json", out, indent=1, sort_keys=True)
+    print(f"wrote {len(out)} cases to {path}")

@@ -2,7 +2,7 @@
 
 Run with a Python that has torch installed (NOT needed by gradcli or its tests):
 
-    $TORCH_PYTHON scripts/gen_golden_random.py
+    $TORCH_PYTHON scripts/gen_golden.py random
 
 Each case is a list of operations replayed in order on one generator:
 
@@ -30,15 +30,13 @@ tutorial would; float32 ones with the default float32 default dtype.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sys
 
 import torch
 
-OUT = os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden", "random.json"
-)
+
+from golden.record import write
 
 DTYPES = {
     "float32": torch.float32,
@@ -293,7 +291,7 @@ def build_cases() -> list[dict]:
     return cases
 
 
-def main() -> int:
+def main(argv) -> int:
     torch.set_default_dtype(torch.float32)
     data = {
         "torch_version": torch.__version__,
@@ -306,14 +304,7 @@ def main() -> int:
             f"warning: torch CPU capability is {data['cpu_capability']}, gradcli emulates AVX2 kernels",
             file=sys.stderr,
         )
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as f:
-        json.dump(data, f, separators=(",", ":"))
-        f.write("\n")
+    path = write("random.json", data, separators=(",", ":"))
     n_ops = sum(len(c["ops"]) for c in data["cases"])
-    print(f"wrote {len(data['cases'])} cases, {n_ops} ops to {os.path.normpath(OUT)}")
+    print(f"wrote {len(data['cases'])} cases, {n_ops} ops to {os.path.normpath(path)}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
