@@ -37,6 +37,9 @@ class Split:
             self.hi, self.lo = _split(self.value)
 
 
+_LOW29, _HALF29 = np.uint64(0x1FFFFFFF), np.uint64(0x10000000)  # float64 bits below float32's
+
+
 def fma32(a, b, c) -> np.ndarray:
     """Correctly rounded float32 ``a*b + c`` (as the FMA instruction computes it).
 
@@ -51,7 +54,7 @@ def fma32(a, b, c) -> np.ndarray:
     assert p.dtype == np.float64
     s = np.asarray(p + c)
     r = s.astype(np.float32)
-    mid = (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+    mid = (s.view(np.uint64) & _LOW29) == _HALF29
     if mid.any():
         idx = mid  # a mask: 0-d operands too (np.nonzero refuses them)
         ps = np.broadcast_to(p, s.shape)[idx]

@@ -53,11 +53,14 @@ def expf(d):
         u = np.rint(d * _R_LN2)
         q = np.where(np.abs(u) < 2**31, u, -(2**31)).astype(_I)  # cvtps: nan -> INT_MIN
     fq = q.astype(F)
-    s = _fma(fq, -_L2U, d)
+    # fq * _L2U is exact where the result is not replaced below (|q| < 2^8, _L2U of 15
+    # bits), so its fused step is the plain float32 sum
+    s = d + fq * -_L2U
     s = _fma(fq, -_L2L, s)
+    s64 = s.astype(np.float64)  # (exact: the Horner steps' products in float64)
     u = _EXP[0]
     for c in _EXP[1:]:
-        u = _fma(u, s, c)
+        u = _fma(u, s64, c)
     u = F(1) + _fma(s * s, u, s)
     with np.errstate(over="ignore", invalid="ignore"):
         h = q >> 1
