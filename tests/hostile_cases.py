@@ -189,4 +189,14 @@ for k in range(3):
         print(type(e).__name__, e)
 """,
     ),
+    (
+        "parameter_repr_keeps_the_line_width",
+        """
+torch.set_printoptions(linewidth=40)
+p = torch.nn.Parameter(torch.arange(12.).reshape(2, 6) / 7)
+print(p)
+p
+torch.set_printoptions(linewidth=80)
+""",
+    ),
 ]

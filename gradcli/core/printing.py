@@ -322,6 +322,7 @@ def show(value) -> str:
                 requires_grad=value.requires_grad,
                 default_dtype=context.current.default_float,
                 precision=context.current.precision,
+                linewidth=context.current.linewidth,
                 printopts=context.current.printopts,
             )
         return tensor_repr(
