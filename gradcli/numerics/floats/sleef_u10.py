@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fma import fma, fma32
+from .fma import Split, fma, fma32
 
 F, D = np.float32, np.float64
 _I32, _U32, _I64 = np.int32, np.uint32, np.int64
@@ -32,9 +32,11 @@ _I32, _U32, _I64 = np.int32, np.uint32, np.int64
 
 def _fm(a, b, c):
     """a * b + c rounded once, in a's dtype (the vector FMA)."""
+    if isinstance(a, Split):
+        return fma(a, b, c)
     a = np.asarray(a)
     if a.dtype == F:
-        return fma32(a.astype(D), b, c)
+        return fma32(a.astype(D), b.value if isinstance(b, Split) else b, c)
     return fma(a, b, c)
 
 
@@ -85,13 +87,20 @@ def _sub_pp(xx, xy, yx, yy):  # dfsub_vf2_vf2_vf2
     return s, (((xx - s) - yx) + xy) - yy
 
 
+def _shared(x):
+    """x for several fused steps: a float64 array split once (fma.Split), else x."""
+    return Split(x) if isinstance(x, np.ndarray) and x.dtype == D else x
+
+
 def _mul_pf(xx, xy, y):  # dfmul_vf2_vf2_vf
     s = xx * y
+    y = _shared(y)
     return s, _fm(xy, y, _fm(xx, y, -s))
 
 
 def _mul_pp(xx, xy, yx, yy):  # dfmul_vf2_vf2_vf2
     s = xx * yx
+    xx, yx = _shared(xx), _shared(yx)
     return s, _fm(xx, yy, _fm(xy, yx, _fm(xx, yx, -s)))
 
 
@@ -103,16 +112,18 @@ def _squ(xx, xy):  # dfsqu_vf2_vf2
 def _rec(dx, dy):  # dfrec_vf2_vf2
     one = dx.dtype.type(1)
     q = one / dx
-    return q, q * _fm(-dy, q, _fm(-dx, q, one))
+    qs = _shared(q)
+    return q, q * _fm(-dy, qs, _fm(-dx, qs, one))
 
 
 def _div(nx, ny, dx, dy):  # dfdiv_vf2_vf2_vf2
     one = dx.dtype.type(1)
     t = one / dx
     q = nx * t
-    u = _fm(t, nx, -q)
-    r = _fm(-dy, t, _fm(-dx, t, one))
-    return q, _fm(q, r, _fm(ny, t, u))
+    ts = _shared(t)
+    u = _fm(ts, nx, -q)
+    r = _fm(-dy, ts, _fm(-dx, ts, one))
+    return q, _fm(q, r, _fm(ny, ts, u))
 
 
 # ------------------------------------------------------------- bits and scaling
@@ -295,7 +306,8 @@ def _log_tail(d, e, xx, xy):
     else:
         x4 = x2 * x2
         x8 = x4 * x4
-        u = _fm(x8, _fm(x4, p[0], _fm(x2, p[1], p[2])), _poly4(x2, x4, *p[3:]))
+        y2, y4 = Split(x2), Split(x4)  # (each in several fused steps)
+        u = _fm(x8, _fm(y4, p[0], _fm(y2, p[1], p[2])), _poly4(y2, y4, *p[3:]))
     sx, sy = _add_pp(sx, sy, xx * t(2), xy * t(2))
     sx, sy = _add_pf(sx, sy, (x2 * xx) * u)
     return sx + sy
