@@ -216,6 +216,34 @@ def linear(input, weight, bias=None):
 # ---------------------------------------------------------------- conv2d
 
 
+_INDEX_MEMO: dict = {}
+_MEMO_ENTRIES, _MEMO_SIZE = 32, 1 << 18  # at most: shapes kept, and values in one's arrays
+
+
+def _memo(fn):
+    """fn (the window indices of a conv or pool, from sizes alone) kept for its
+    arguments, as a loop calls the same layer on the same shapes every step: small
+    results only, their arrays made read-only (they are shared)."""
+
+    def memo(*args):
+        key = (fn.__name__, args)
+        got = _INDEX_MEMO.get(key)
+        if got is None:
+            got = fn(*args)
+            arrays = [a for a in got if isinstance(a, np.ndarray)]
+            if sum(a.size for a in arrays) <= _MEMO_SIZE:
+                for a in arrays:
+                    a.setflags(write=False)
+                if len(_INDEX_MEMO) >= _MEMO_ENTRIES:
+                    _INDEX_MEMO.clear()
+                _INDEX_MEMO[key] = got
+        return got
+
+    memo.__name__, memo.__doc__ = fn.__name__, fn.__doc__
+    return memo
+
+
+@_memo
 def _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups):
     """Flat indices (groups, C/groups*kh*kw, L) into one sample, and which are inside."""
     sh, sw = stride
@@ -431,6 +459,19 @@ def _pool_size(n, k, s, p, d, ceil):
     return out
 
 
+@_memo
+def _pool_index(H, W, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow):
+    """Flat indices (kh*kw, oh*ow) of the windows into one plane, and which are inside
+    (None: all)."""
+    i = (np.arange(kh) * dh).reshape(kh, 1, 1, 1) + (np.arange(oh) * sh).reshape(1, 1, oh, 1) - ph
+    j = (np.arange(kw) * dw).reshape(1, kw, 1, 1) + (np.arange(ow) * sw).reshape(1, 1, 1, ow) - pw
+    valid = np.broadcast_to((i >= 0) & (i < H) & (j >= 0) & (j < W), (kh, kw, oh, ow))
+    flat = np.broadcast_to(np.clip(i, 0, H - 1) * W + np.clip(j, 0, W - 1), (kh, kw, oh, ow))
+    flat = flat.reshape(kh * kw, oh * ow)
+    valid = valid.reshape(kh * kw, oh * ow)
+    return flat, (None if valid.all() else valid)
+
+
 @register(
     "max_pool2d",
     "max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False)",
@@ -471,18 +512,9 @@ def max_pool2d(
             f"Given input size: ({C}x{H}x{W}). Calculated output size: "
             f"({C}x{oh}x{ow}). Output size is too small"
         )
-    i = (np.arange(kh) * dh).reshape(kh, 1, 1, 1) + (np.arange(oh) * sh).reshape(1, 1, oh, 1) - ph
-    j = (np.arange(kw) * dw).reshape(1, kw, 1, 1) + (np.arange(ow) * sw).reshape(1, 1, 1, ow) - pw
-    valid = np.broadcast_to((i >= 0) & (i < H) & (j >= 0) & (j < W), (kh, kw, oh, ow))
-    flat = np.broadcast_to(np.clip(i, 0, H - 1) * W + np.clip(j, 0, W - 1), (kh, kw, oh, ow))
-    flat = flat.reshape(kh * kw, oh * ow)
-    valid = valid.reshape(kh * kw, oh * ow)
+    flat, valid = _pool_index(H, W, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow)
     out = MaxPool2d.apply(
-        x,
-        idx=flat,
-        valid=None if valid.all() else valid,
-        oshape=(oh, ow),
-        window=((kh, kw), (sh, sw), (dh, dw)),
+        x, idx=flat, valid=valid, oshape=(oh, ow), window=((kh, kw), (sh, sw), (dh, dw))
     )
     return squeeze(out, 0) if unbatched else out
 
