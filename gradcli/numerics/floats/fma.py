@@ -55,7 +55,7 @@ def fma32(a, b, c) -> np.ndarray:
     s = np.asarray(p + c)
     r = s.astype(np.float32)
     mid = (s.view(np.uint64) & _LOW29) == _HALF29
-    if mid.any():
+    if np.count_nonzero(mid):  # (cheaper than mid.any() on the small arrays of a loop)
         idx = mid  # a mask: 0-d operands too (np.nonzero refuses them)
         ps = np.broadcast_to(p, s.shape)[idx]
         cs = np.broadcast_to(np.asarray(c, dtype=np.float64), s.shape)[idx]
@@ -117,7 +117,7 @@ def fma(a, b, c, dtype=np.float64):
         r = np.add(s, t, out=into)
         # overflow: the plain result; an exact zero: the plain sum's, whose sign is IEEE's
         # (-0.0 only from -0.0 + -0.0) where the corrections' +0.0 would lose it
-        if np.isfinite(r).all() and r.all():
+        if np.count_nonzero(np.isfinite(r)) == r.size and np.count_nonzero(r) == r.size:
             return np.asarray(r)
         return np.where(np.isfinite(r) & ((r != 0) | (s != 0)), r, s)
 
