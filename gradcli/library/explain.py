@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import numpy as np
 
-import importlib.util
-
 from ..engine.declare import none
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
@@ -45,12 +43,14 @@ def _variables():
 
 
 def _need_sympy(what):
-    if importlib.util.find_spec("sympy") is None:
+    try:  # (imported when explain or diff first runs: start-up does not grow)
+        import sympy  # noqa: F401
+    except ImportError:
         raise GradRuntimeError(
             f"{what}() needs SymPy, which is not installed",
-            hint="pip install 'gradcli[explain]' (or pip install sympy)",
+            hint="pip install sympy (or pip install '.[explain]' in gradcli's clone)",
             type_name="ModuleNotFoundError",
-        )
+        ) from None
 
 
 def _check_out(out):
