@@ -522,3 +522,20 @@ case(
     torch.set_printoptions(profile="default")
 """,
 )
+
+case(
+    "layout/elementwise_of_transposed",
+    """
+    # an element-wise op of a transposed tensor is transposed too (TensorIterator lays
+    # its output out in the input's memory order), so reshape copies: UnsafeViewBackward0
+    a = torch.tensor([[0.25, -2.5, 0.5], [3.0, -2.5, -2.5]], requires_grad=True)
+    t = (a @ a.t()).T * 0.1
+    for y in (t.exp(), t.sin(), t.tanh(), t.sigmoid(), t.sqrt(), torch.sinh(t), torch.exp2(t),
+              torch.nn.functional.softplus(t), torch.nn.functional.silu(t),
+              torch.nn.functional.elu(t), t ** 2.5, t ** 3, torch.atan2(t, t), torch.hypot(t, t),
+              torch.pow(t, t), t + t):
+        r = y.reshape(-1)
+        print(r.grad_fn.name(), y.is_contiguous())
+        print(torch.autograd.grad(r.sum(), a)[0])
+""",
+)

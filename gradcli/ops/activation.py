@@ -16,6 +16,7 @@ from .registry import Arg, register
 from .pointwise import ThresholdBackward, masked_grad
 from .fused_grads import ElementwiseGrad, softplus_grad
 from ..numerics.floats.torch_exp import silu as torch_silu, silu_backward
+from ..numerics.floats.tensor_iter import laid_out
 from ..numerics.floats import torch_act
 
 M = Arg((2, 3))
@@ -40,7 +41,8 @@ class Softplus(Function):
         self.beta, self.threshold = beta, threshold
         self.save(x)
         if x.dtype.char in "fd":
-            return torch_act.softplus(x, beta, threshold)  # torch's kernel, to the last bit
+            # torch's kernel, to the last bit, laid out as TensorIterator lays it out
+            return laid_out(torch_act.softplus(x, beta, threshold), (x,))
         bx = x * beta
         with np.errstate(over="ignore"):
             soft = np.log1p(np.exp(bx)) / beta
@@ -126,7 +128,7 @@ class Elu(Function):
         self.alpha = alpha
         self.save(x)
         if x.dtype.char in "fd":
-            return torch_act.elu(x, alpha)  # torch's kernel, to the last bit
+            return laid_out(torch_act.elu(x, alpha), (x,))  # torch's kernel, to the last bit
         return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
 
     def backward(self, g, F, x):
@@ -271,7 +273,7 @@ class Silu(Function):
     def forward(self, x):
         x = dtypes.floating(x)
         self.save(x)
-        return torch_silu(x) if x.dtype.char in "fd" else x / (1 + np.exp(-x))
+        return laid_out(torch_silu(x), (x,)) if x.dtype.char in "fd" else x / (1 + np.exp(-x))
 
     def backward(self, g, F, x):
         if F.tensor_mode or x.dtype.char not in "fd":

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..engine.declare import none
 from ..numerics.floats import sleef_atan2, sleef_exp2, sleef_hypot
+from ..numerics.floats.tensor_iter import laid_out
 from ..runtime.errors import GradRuntimeError
 from ..core import dtypes
 from ..engine.function import Function
@@ -49,7 +50,7 @@ class Atan2(Function):
     def forward(self, a, b, dt):
         self.save(a, b)
         a, b = _operands(self, a, b, dt)
-        return np.asarray(sleef_atan2.atan2(a, b))
+        return laid_out(np.asarray(sleef_atan2.atan2(a, b)), (a, b))
 
     def backward(self, g, F, a, b):
         # atan2_backward: recip = (a*a + b*b).reciprocal() with 0 where that is 0,
@@ -86,7 +87,7 @@ class Hypot(Function):
     def forward(self, a, b, dt):
         a0, b0 = a, b
         a, b = _operands(self, a, b, dt)
-        out = np.asarray(sleef_hypot.hypot(a, b))
+        out = laid_out(np.asarray(sleef_hypot.hypot(a, b)), (a, b))
         self.save(a0, b0, out)
         return out
 

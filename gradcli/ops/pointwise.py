@@ -20,6 +20,7 @@ from ..numerics.floats.torch_exp import sigmoid as torch_sigmoid
 from ..numerics.floats import torch_act
 from ..core.tensor import Tensor
 from ..numerics.floats import half
+from ..numerics.floats.tensor_iter import laid_out
 from .registry import Arg, internal, Parser, register, tensor_f
 from .dims import norm_dims
 from .tensor_args import tensors_only, with_method_positions
@@ -164,6 +165,8 @@ class Unary(Function):
     def forward(self, x):
         x = dtypes.floating(x)
         out = self.np_fn(x)
+        if not x.flags.c_contiguous and out.flags.c_contiguous:  # (VML, SLEEF: C order)
+            out = laid_out(out, (x,))
         if self.saves == "x":
             self.save(x)
         elif self.saves == "out":

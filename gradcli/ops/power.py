@@ -9,6 +9,7 @@ from ..runtime.errors import GradRuntimeError
 from ..numerics.floats.half import F16
 from ..numerics.floats.fused import times_fresh, times_twice
 from ..numerics.floats.powers import int_power, torch_pow, torch_pow_tensor
+from ..numerics.floats.tensor_iter import laid_out
 from ..core.tensor import Tensor
 from ..engine.forward import add_terms
 from ..engine.function import Function
@@ -33,7 +34,12 @@ class PowScalar(Function):
     def forward(self, a, e, dt):
         self.e = e
         self.saved = (a,)
-        out = torch_pow(a, e) if type(a) is np.ndarray else np.power(a, e)
+        if type(a) is np.ndarray:
+            out = torch_pow(a, e)
+            if not a.flags.c_contiguous:  # (its own kernels give C order)
+                out = laid_out(out, (a,))
+        else:
+            out = np.power(a, e)
         return out if out.dtype is dt else _cast(out, dt)
 
     def replay_kernel(self, a, e, dt):
@@ -81,6 +87,7 @@ class PowTensor(Function):
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
         out = _cast(int_power(a, b) if dt.kind in "iu" else _pow_arrays(a, b, dt), dt)
+        out = laid_out(out, (a, b))
         self.save(a, b, out)
         return out
 

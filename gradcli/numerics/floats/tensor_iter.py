@@ -46,6 +46,25 @@ def _order(arrays):
     return perm
 
 
+def laid_out(out, operands):
+    """`out` (the kernel's values, C-contiguous) in the memory order TensorIterator gives
+    its output: the dims ordered by the operands' strides (reorder_dimensions), so that an
+    element-wise op of a transposed tensor is transposed too, as ATen allocates it; `out`
+    itself when that order is C's or every operand is C-contiguous."""
+    if out.ndim < 2:
+        return out
+    arrays = [np.broadcast_to(a, out.shape) for a in operands if type(a) is np.ndarray and a.ndim]
+    if all(a.flags.c_contiguous for a in arrays):
+        return out
+    perm = _order(arrays)  # innermost first
+    if perm == list(range(out.ndim - 1, -1, -1)):
+        return out
+    outer = perm[::-1]
+    res = np.empty([out.shape[d] for d in outer], out.dtype).transpose(np.argsort(outer))
+    res[...] = out
+    return res
+
+
 def _inner_run(arrays, perm):
     """(length of the innermost run after merging dimensions, its strides per operand)."""
     shape = arrays[0].shape
