@@ -110,7 +110,7 @@ class _MallInfo2(ctypes.Structure):
     ]
 
 
-_mallinfo = []  # glibc's mallinfo2, once looked up (None: not there)
+_mallinfo: list = []  # glibc's mallinfo2, once looked up (None: not there)
 
 
 def in_use():

@@ -53,7 +53,7 @@ def _shape_text(shape):
 SAMPLE = 16  # loop iterations between two looks at the run's total
 SMALL = 1 << 16  # allocations below this are not worth a look of their own
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-_statm = []  # the open /proc/self/statm (None: not Linux)
+_statm: list = []  # the open /proc/self/statm (None: not Linux)
 
 
 def _rss():
