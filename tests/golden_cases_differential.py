@@ -539,3 +539,43 @@ case(
         print(torch.autograd.grad(r.sum(), a)[0])
 """,
 )
+
+case(
+    "conv/float64_bias_inside_gemm",
+    """
+    # float64 conv2d is PyTorch's slow_conv2d: per sample, gemm adds weight @ columns onto
+    # the bias (not bias added after), the weight gradient is gemm-accumulated one sample
+    # after another, and the columns' gradient is weight.T @ grad_output before col2im
+    torch.manual_seed(1)
+    x = torch.randn(5, 4, 9, 8, requires_grad=True)
+    w = torch.randn(6, 2, 3, 3, requires_grad=True)
+    b = torch.randn(6, requires_grad=True)
+    y = torch.nn.functional.conv2d(x, w, b, padding=1, groups=2)
+    print(y.sum().item(), y[1, 3, 2].tolist())
+    (y * y).sum().backward()
+    print(x.grad[2, 1, 3].tolist())
+    print(w.grad.flatten().tolist())
+    print(b.grad.tolist())
+    x2 = torch.randn(7, 3, 10, 10, requires_grad=True)
+    w2 = torch.randn(8, 3, 5, 5, requires_grad=True)
+    y2 = torch.nn.functional.conv2d(x2, w2, stride=2)
+    y2.sin().sum().backward()
+    print(y2[3, 5].flatten().tolist())
+    print(x2.grad[4, 1, 2].tolist())
+    print(w2.grad.flatten().tolist()[:40])
+""",
+)
+
+case(
+    "conv/float32_bias_and_groups",
+    """
+    x = torch.arange(2 * 4 * 5 * 5, dtype=torch.float32).reshape(2, 4, 5, 5) % 7 - 3
+    w = (torch.arange(6 * 2 * 3 * 3, dtype=torch.float32).reshape(6, 2, 3, 3) % 5 - 2).requires_grad_()
+    b = torch.tensor([1., -2., 0.5, 3., -1., 2.], dtype=torch.float32, requires_grad=True)
+    y = torch.nn.functional.conv2d(x, w, b, padding=1, groups=2)
+    print(y.dtype, y.shape, y.sum().item(), y[1, 4, 2].tolist())
+    y.square().sum().backward()
+    print(w.grad.sum().item(), b.grad.tolist())
+    print(torch.nn.functional.conv2d(x[:, :2], w[:3], b[:3], stride=2).sum().item())
+""",
+)

@@ -14,7 +14,7 @@ import numpy as np
 from ..engine.declare import none
 from ..runtime import context
 from ..numerics.random import sampling
-from ..numerics.mkl import mm_grads, torch_mm
+from ..numerics.mkl import mm as mkl_mm, mm_grads, torch_mm
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
 from ..core.dtypes import scalar_type_name
@@ -270,6 +270,59 @@ def _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups):
     return flat, (None if valid.all() else valid), oh, ow
 
 
+def _slow_conv(wg, cols, b):
+    """PyTorch's float64 convolution (slow_conv2d: no oneDNN for doubles): per sample
+    and group, the output starts as the bias and gemm adds weight @ columns to it
+    (beta 1), so the bias is inside each sum, not added after; None without MKL."""
+    N, G, _, L = cols.shape
+    Og = wg.shape[1]
+    out = np.empty((N, G * Og, L), wg.dtype)
+    zero = np.zeros((Og, L), wg.dtype)
+    for g in range(G):
+        w = np.ascontiguousarray(wg[g])
+        c = zero if b is None else np.broadcast_to(b[g * Og : (g + 1) * Og, None], (Og, L))
+        for n in range(N):
+            r = mkl_mm(w, np.ascontiguousarray(cols[n, g]), None if b is None else c)
+            if r is None:
+                return None
+            out[n, g * Og : (g + 1) * Og] = r
+    return out
+
+
+def _slow_conv_columns_grad(wg, gr):
+    """The float64 columns' gradient as slow_conv2d's backward takes it (before col2im):
+    weight.T @ grad_output per sample and group by gemm, the weight passed transposed;
+    None without MKL."""
+    N, G, _, L = gr.shape
+    K = wg.shape[2]
+    out = np.empty((N, G, K, L), gr.dtype)
+    for g in range(G):
+        wt = np.ascontiguousarray(wg[g]).T
+        for n in range(N):
+            r = mkl_mm(wt, np.ascontiguousarray(gr[n, g]))
+            if r is None:
+                return None
+            out[n, g] = r
+    return out
+
+
+def _slow_conv_weight_grad(gr, cols):
+    """The float64 weight gradient as slow_conv2d's backward takes it: for each group,
+    gemm adds grad_output @ columns.T of one sample after another into the gradient
+    (beta 1, from zeros); None without MKL."""
+    N, G, Og, L = gr.shape
+    K = cols.shape[2]
+    out = np.zeros((G, Og, K), gr.dtype)
+    for g in range(G):
+        acc = out[g]
+        for n in range(N):
+            acc = mkl_mm(np.ascontiguousarray(gr[n, g]), np.ascontiguousarray(cols[n, g]).T, acc)
+            if acc is None:
+                return None
+        out[g] = acc
+    return out
+
+
 class Conv2d(Function):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("idx", "valid", "xshape", "wshape", "oshape", "groups", "has_bias")
@@ -297,9 +350,13 @@ class Conv2d(Function):
         cols = _gather_array(x, full, fvalid)  # (N, G, K, L)
         O = w.shape[0]
         wg = w.reshape(groups, O // groups, -1)  # (G, O/G, K)
-        out = np.matmul(wg, cols).reshape((N, O) + oshape)
-        if b is not None:
-            out = out + b.reshape(1, O, 1, 1)
+        out = _slow_conv(wg, cols, b) if x.dtype == np.float64 else None
+        if out is not None:
+            out = out.reshape((N, O) + oshape)
+        else:
+            out = np.matmul(wg, cols).reshape((N, O) + oshape)
+            if b is not None:
+                out = out + b.reshape(1, O, 1, 1)
         self.save(x, w)
         return out
 
@@ -310,11 +367,19 @@ class Conv2d(Function):
         gx = gw = gb = None
         if n[0]:
             wg = F.reshape(w, (G, O // G, -1))
-            gcols = F.swapaxes(wg, -1, -2) @ gr  # (N, G, K, L)
+            gcols = None
+            if not F.tensor_mode and w.dtype == np.float64:
+                gcols = _slow_conv_columns_grad(wg, gr)
+            if gcols is None:
+                gcols = F.swapaxes(wg, -1, -2) @ gr  # (N, G, K, L)
             gx = scatter(F, gcols, self.idx, self.valid, self.xshape)
         if n[1]:
             cols = gather(F, x, self.idx, self.valid)
-            gw = F.reshape(F.sum(gr @ F.swapaxes(cols, -1, -2), axis=0), self.wshape)
+            if not F.tensor_mode and cols.dtype == np.float64:
+                gw = _slow_conv_weight_grad(gr, cols)
+            if gw is None:
+                gw = F.sum(gr @ F.swapaxes(cols, -1, -2), axis=0)
+            gw = F.reshape(gw, self.wshape)
         if len(n) > 2 and n[2]:
             gb = F.sum(g, axis=(0, 2, 3))
         return gx, gw, gb
