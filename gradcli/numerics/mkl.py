@@ -509,3 +509,60 @@ def mm_grads(g, a, b, need_a, need_b, F):
 
 def _arr(x):
     return x if isinstance(x, np.ndarray) else x.data
+
+
+def aligned(a):
+    """A C-contiguous copy of a whose data starts on a 64-byte boundary (a fresh
+    PyTorch buffer)."""
+    return _copy_aligned(a)[0]
+
+
+def aligned_empty(shape, dtype):
+    return _empty(shape, dtype)[0]
+
+
+def gemm_frames(a, b, out, beta, ta=False, tb=False):
+    """out[n] = a[n] @ b[n] + beta * out[n] for n in order, one gemm each, as PyTorch's
+    per-sample loops (slow_conv2d) call it on slices of one buffer: a, b and out 3-D
+    arrays of one float dtype whose frames are C-contiguous; a first dim of length 1 or
+    stride 0 is one matrix for every frame (an output so is accumulated: each gemm adds
+    onto the one before); with ta (tb) a[n] (b[n]) holds its matrix transposed.
+    False when MKL cannot (nothing computed)."""
+    p = _kind(out)
+    if p is None or a.dtype != out.dtype or b.dtype != out.dtype or lib() is None:
+        return False
+    N = max(a.shape[0], b.shape[0], out.shape[0])
+    _, rows, cols = out.shape
+    k = a.shape[1] if ta else a.shape[2]
+    if max(a.shape + b.shape + out.shape) >= 2**31 or not out.flags.writeable and out.strides[0]:
+        return False
+    frames = []
+    for x in (a, b, out):
+        if not x[0].flags.c_contiguous:
+            return False
+        frames.append((address(x), 0 if x.shape[0] == 1 else x.strides[0]))
+    if not (N and rows and cols and k):
+        return False
+    (a_at, sa), (b_at, sb), (o_at, so) = frames
+    gemm = FNS[f"cblas_{p}gemm"]
+    # row-major C = A B is column-major C^T = B^T A^T
+    first, second = (_TR if tb else _NO), (_TR if ta else _NO)
+    ldb, lda, ldc = max(1, b.shape[2]), max(1, a.shape[2]), max(1, cols)
+    for n in range(N):
+        gemm(
+            _COL,
+            first,
+            second,
+            cols,
+            rows,
+            k,
+            1.0,
+            b_at + n * sb,
+            ldb,
+            a_at + n * sa,
+            lda,
+            beta,
+            o_at + n * so,
+            ldc,
+        )
+    return True

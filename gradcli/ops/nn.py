@@ -14,7 +14,8 @@ import numpy as np
 from ..engine.declare import none
 from ..runtime import context
 from ..numerics.random import sampling
-from ..numerics.mkl import mm as mkl_mm, mm_grads, torch_mm
+from ..numerics import mkl
+from ..numerics.mkl import mm_grads, torch_mm
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
 from ..core.dtypes import scalar_type_name
@@ -271,38 +272,37 @@ def _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups):
 
 
 def _slow_conv(wg, cols, b):
-    """PyTorch's float64 convolution (slow_conv2d: no oneDNN for doubles): per sample
-    and group, the output starts as the bias and gemm adds weight @ columns to it
-    (beta 1), so the bias is inside each sum, not added after; None without MKL."""
-    N, G, _, L = cols.shape
+    """PyTorch's float64 convolution (slow_conv2d: no oneDNN for doubles), group by group
+    in buffers of their own: per sample the output starts as the bias and gemm adds
+    weight @ columns to it (beta 1), so the bias is inside each sum, not added after;
+    None without MKL."""
+    N, G, K, L = cols.shape
     Og = wg.shape[1]
-    out = np.empty((N, G * Og, L), wg.dtype)
-    zero = np.zeros((Og, L), wg.dtype)
+    parts = []
     for g in range(G):
-        w = np.ascontiguousarray(wg[g])
-        c = zero if b is None else np.broadcast_to(b[g * Og : (g + 1) * Og, None], (Og, L))
-        for n in range(N):
-            r = mkl_mm(w, np.ascontiguousarray(cols[n, g]), None if b is None else c)
-            if r is None:
-                return None
-            out[n, g * Og : (g + 1) * Og] = r
-    return out
+        out = mkl.aligned_empty((N, Og, L), wg.dtype)
+        if b is not None:
+            out[...] = b[g * Og : (g + 1) * Og, None]
+        w = mkl.aligned(wg[g])[None]
+        if not mkl.gemm_frames(w, mkl.aligned(cols[:, g]), out, 0.0 if b is None else 1.0):
+            return None
+        parts.append(out)
+    return parts[0] if G == 1 else np.concatenate(parts, axis=1)
 
 
 def _slow_conv_columns_grad(wg, gr):
     """The float64 columns' gradient as slow_conv2d's backward takes it (before col2im):
-    weight.T @ grad_output per sample and group by gemm, the weight passed transposed;
+    weight.T @ grad_output per sample (and group) by gemm, the weight passed transposed;
     None without MKL."""
-    N, G, _, L = gr.shape
+    N, G, Og, L = gr.shape
     K = wg.shape[2]
     out = np.empty((N, G, K, L), gr.dtype)
     for g in range(G):
-        wt = np.ascontiguousarray(wg[g]).T
-        for n in range(N):
-            r = mkl_mm(wt, np.ascontiguousarray(gr[n, g]))
-            if r is None:
-                return None
-            out[n, g] = r
+        part = mkl.aligned_empty((N, K, L), gr.dtype)
+        w = mkl.aligned(wg[g])[None]  # (its transpose: ta)
+        if not mkl.gemm_frames(w, mkl.aligned(gr[:, g]), part, 0.0, ta=True):
+            return None
+        out[:, g] = part
     return out
 
 
@@ -312,14 +312,14 @@ def _slow_conv_weight_grad(gr, cols):
     (beta 1, from zeros); None without MKL."""
     N, G, Og, L = gr.shape
     K = cols.shape[2]
-    out = np.zeros((G, Og, K), gr.dtype)
+    out = np.empty((G, Og, K), gr.dtype)
     for g in range(G):
-        acc = out[g]
-        for n in range(N):
-            acc = mkl_mm(np.ascontiguousarray(gr[n, g]), np.ascontiguousarray(cols[n, g]).T, acc)
-            if acc is None:
-                return None
-        out[g] = acc
+        acc = mkl.aligned_empty((1, Og, K), gr.dtype)
+        acc[...] = 0
+        c = mkl.aligned(cols[:, g])  # (each frame's transpose: tb)
+        if not mkl.gemm_frames(mkl.aligned(gr[:, g]), c, acc, 1.0, tb=True):
+            return None
+        out[g] = acc[0]
     return out
 
 
