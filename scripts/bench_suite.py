@@ -7,7 +7,8 @@ times its own training loop with `time.process_time()` and prints that last ("lo
 SECONDS"), after its results.  For each program and default dtype:
 
 * the results (every line but the last) of gradcli and of PyTorch with its default
-  threads must be the same text (gradcli reproduces the threads' order of summation);
+  threads and its AVX2 kernels must be the same text (gradcli reproduces the threads'
+  order of summation and the AVX2 kernels' vector widths);
 * the loop's CPU time is the median of runs interleaved with PyTorch's, PyTorch
   running with one intra-op thread (as gradcli computes on one);
 * peak memory (the child's maximum resident set) of each side, once.
@@ -39,6 +40,9 @@ PY = sys.executable
 GRADCLI_PY = os.environ.get("GRADCLI_PYTHON") or PY
 DTYPES = ("float64", "float32")
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+# gradcli computes as PyTorch's AVX2 kernels do (docs/developer/numerics.md): the results
+# are compared with torch held to them; the times are torch's as it runs by default
+AVX2 = {"ATEN_CPU_CAPABILITY": "avx2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"}
 
 
 def names():
@@ -102,7 +106,7 @@ def measure(name, dtype, rep):
     path = program(name, dtype)
     try:
         g_out = _run(gradcli_cmd(path))
-        t_out = _run(torch_cmd(path))
+        t_out = _run(torch_cmd(path), AVX2)
         same = _split(g_out)[0] == _split(t_out)[0]
         gt, tt = [], []
         for _ in range(rep):
