@@ -579,3 +579,46 @@ case(
     print(torch.nn.functional.conv2d(x[:, :2], w[:3], b[:3], stride=2).sum().item())
 """,
 )
+
+# ---------------------------------------------------------------------------
+# the error functions: MKL's VML forward, derivatives.yaml's gradients
+# ---------------------------------------------------------------------------
+
+for _dt in ("float32", "float64"):
+    case(
+        f"erf/{_dt}_values_and_gradients",
+        f"""
+        x = torch.linspace(-3, 3, 41, dtype=torch.{_dt}, requires_grad=True)
+        y = torch.linspace(-0.99, 0.99, 37, dtype=torch.{_dt}, requires_grad=True)
+        a = torch.erf(x)
+        b = x.erfc()
+        c = torch.erfinv(y)
+        print(a.grad_fn, b.grad_fn, c.grad_fn)
+        print(a.tolist())
+        print(b.tolist())
+        print(c.tolist())
+        (a * x).sum().backward()
+        print(x.grad.tolist())
+        (b.sum() + y.erf().sum()).backward()
+        c.sum().backward()
+        print(x.grad.tolist())
+        print(y.grad.tolist())
+        """,
+    )
+
+case(
+    "erf/second_order_and_inplace",
+    """
+    x = torch.tensor([-1.5, -0.25, 0.0, 0.5, 2.0], requires_grad=True)
+    g, = torch.autograd.grad(torch.erf(x).sum(), x, create_graph=True)
+    print(g, g.grad_fn)
+    g.sum().backward()
+    print(x.grad)
+    z = torch.tensor([0.1, -0.7, 0.95])
+    z.erfinv_()
+    print(z)
+    w = torch.tensor([0.1, -0.7, 3.0])
+    print(w.erf_(), torch.erfc(torch.tensor([30.0, -30.0, float("nan")])))
+    print(torch.erfinv(torch.tensor([1.0, -1.0, 1.5, 0.0])))
+    """,
+)

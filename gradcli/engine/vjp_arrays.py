@@ -9,6 +9,7 @@ import numpy as np
 from ..runtime import context
 from ..numerics import mkl
 from ..numerics.floats import torch_act, torch_exp
+from ..numerics.floats import erf as erf_fns
 from ..numerics.floats.fused import scaled
 from ..numerics.sums.summation import outer_sum, torch_cumsum, torch_sum
 from ..numerics.sums.axes import sum_axes
@@ -97,6 +98,7 @@ class ArrayF:
     sinh = staticmethod(torch_act.sinh)
     cosh = staticmethod(torch_act.cosh)
     sqrt = staticmethod(mkl.unary_fn("sqrt", np.sqrt))
+    erfinv = staticmethod(mkl.unary_fn("erfinv", erf_fns.erfinv))
     mm = staticmethod(mkl.torch_mm)
     mv = staticmethod(mkl.torch_mv)
     sign = staticmethod(torch_act.sign)  # NaN gives 0, as in PyTorch

@@ -5,6 +5,8 @@ after `elementwise`, whose arithmetic and operand helpers it uses.)"""
 from __future__ import annotations
 
 
+import math
+
 import numpy as np
 
 from ..engine.declare import none
@@ -18,6 +20,7 @@ from ..runtime.limits import check_broadcast, check_reduction
 from ..numerics import mkl
 from ..numerics.floats.torch_exp import sigmoid as torch_sigmoid
 from ..numerics.floats import torch_act
+from ..numerics.floats import erf as erf_fns
 from ..core.tensor import Tensor
 from ..numerics.floats import half
 from ..numerics.floats.tensor_iter import laid_out
@@ -578,6 +581,39 @@ unary(
     "hyperbolic cosine",
     inplace=None,
     formula=lambda sp, v: sp.cosh(v),
+)
+
+
+# the error function family: derivatives.yaml's constants, 2.0 / sqrt(M_PI) and
+# 0.5 * sqrt(M_PI), and its self.pow(2), which PyTorch computes as self * self
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
+
+
+unary(
+    "erf",
+    "ErfBackward0",
+    erf_fns.erf,
+    lambda g, F, x: _TWO_OVER_SQRT_PI * F.exp(-(x * x)) * g,
+    "error function",
+    formula=lambda sp, v: sp.erf(v),
+)
+unary(
+    "erfc",
+    "ErfcBackward0",
+    erf_fns.erfc,
+    lambda g, F, x: -_TWO_OVER_SQRT_PI * F.exp(-(x * x)) * g,
+    "complementary error function 1 - erf(input)",
+    formula=lambda sp, v: sp.erfc(v),
+)
+unary(
+    "erfinv",
+    "ErfinvBackward0",
+    erf_fns.erfinv,
+    lambda g, F, x: _HALF_SQRT_PI * F.exp(F.erfinv(x) * F.erfinv(x)) * g,
+    "inverse error function",
+    domain=(-0.9, 0.9),
+    formula=lambda sp, v: sp.erfinv(v),
 )
 
 
