@@ -622,3 +622,68 @@ case(
     print(torch.erfinv(torch.tensor([1.0, -1.0, 1.5, 0.0])))
     """,
 )
+
+# ---------------------------------------------------------------------------
+# lerp: ATen's fused multiply-add on either side of weight 0.5, a number weight
+# (LerpBackward0) or a tensor weight (LerpBackward1), broadcast
+# ---------------------------------------------------------------------------
+
+for _dt in ("float32", "float64"):
+    case(
+        f"lerp/{_dt}_values_and_gradients",
+        f"""
+        x = torch.linspace(-3, 5, 37, dtype=torch.{_dt}, requires_grad=True)
+        e = torch.linspace(2, -1, 37, dtype=torch.{_dt}).requires_grad_()
+        w = torch.linspace(-0.7, 1.6, 37, dtype=torch.{_dt}, requires_grad=True)
+        r = torch.lerp(x, e, w)
+        s = x.lerp(e, 0.3)
+        t = torch.lerp(x, e, 0.7)
+        print(r.grad_fn, s.grad_fn, t.grad_fn, s.grad_fn._saved_weight)
+        print(r.tolist())
+        print(s.tolist())
+        print(t.tolist())
+        (r * x).sum().backward()
+        print(x.grad.tolist())
+        print(e.grad.tolist())
+        print(w.grad.tolist())
+        (s.sum() + t.sum() * 3).backward()
+        print(x.grad.tolist())
+        print(e.grad.tolist())
+        a = torch.arange(6, dtype=torch.{_dt}).reshape(2, 3).requires_grad_()
+        b = torch.tensor([1.5, -2.0, 0.25], dtype=torch.{_dt}, requires_grad=True)
+        c = torch.tensor([[0.1], [0.9]], dtype=torch.{_dt}, requires_grad=True)
+        o = torch.lerp(b, a, c)
+        o.square().sum().backward()
+        print(o, a.grad, b.grad, c.grad)
+        k = torch.tensor(0.3, dtype=torch.float64, requires_grad=True)
+        o = torch.lerp(a, a * 2, k)
+        o.sum().backward()
+        print(o, k.grad)
+        z = torch.zeros(4, dtype=torch.{_dt})
+        z.lerp_(torch.ones(4, dtype=torch.{_dt}), 0.1)
+        print(z)
+        g, = torch.autograd.grad(torch.lerp(x, e, w).pow(2).sum(), w, create_graph=True)
+        print(g.grad_fn, g[:4])
+        """,
+    )
+
+case(
+    "lerp/many_lengths_and_errors",
+    """
+    for n in (7, 8, 9, 15, 16, 17, 33, 100):
+        a = torch.sin(torch.arange(n) * 1.7) * 10
+        b = torch.cos(torch.arange(n) * 0.3) * 7
+        w = torch.sin(torch.arange(n) * 0.9) + 0.4
+        print(torch.lerp(a, b, w).tolist(), torch.lerp(a, b, 0.45).tolist(), a.lerp(b, 0.55).tolist())
+    print(torch.lerp(torch.zeros(3, dtype=torch.float16), torch.tensor([1., 3., -7.], dtype=torch.float16), 0.3))
+    for f in (lambda: torch.lerp(torch.zeros(2), torch.zeros(3), 0.2),
+              lambda: torch.lerp(torch.zeros(2), torch.zeros(2, dtype=torch.float64), 0.2),
+              lambda: torch.lerp(torch.zeros(2), torch.zeros(2), torch.zeros(2, dtype=torch.float64)),
+              lambda: torch.lerp(torch.zeros(2, dtype=torch.long), torch.zeros(2, dtype=torch.long), 1),
+              lambda: torch.zeros(2).lerp_(torch.ones(3, 2), 0.25)):
+        try:
+            print(f())
+        except Exception as ex:
+            print(type(ex).__name__, ex)
+    """,
+)
