@@ -687,3 +687,39 @@ case(
             print(type(ex).__name__, ex)
     """,
 )
+
+# ---------------------------------------------------------------------------
+# amax / amin: ties share the gradient evenly (scale_grad_by_count), unlike max(dim)
+# ---------------------------------------------------------------------------
+
+case(
+    "amax/ties_dims_nan_and_errors",
+    """
+    import torch
+    x = torch.tensor([[1., 3., 3.], [2., 2., 0.]], requires_grad=True)
+    r = torch.amax(x, 1)
+    print(r, r.grad_fn, r.grad_fn._saved_dim, r.grad_fn._saved_keepdim, r.grad_fn._saved_result, r.grad_fn._saved_self)
+    r.sum().backward(); print(x.grad)
+    print(torch.amax(x), torch.amin(x, (0, 1), keepdim=True), x.amax(dim=0), x.amin(-1, True), torch.amax(x, dim=[]))
+    print(torch.amax(x, -1).grad_fn._saved_dim, torch.amax(x).grad_fn._saved_dim, torch.amax(x, (1, 0)).grad_fn._saved_dim)
+    for dt in (torch.float32, torch.float64):
+        y = torch.tensor([[[1., 5., 5.], [5., 0., -1.]], [[2., 2., 2.], [-3., -3., 7.]]], dtype=dt, requires_grad=True)
+        w = torch.arange(12, dtype=dt).reshape(2, 2, 3) / 7
+        for args in ((), (0,), (1,), (2,), ((0, 2),), ((-1, 0), True), (1, True)):
+            y.grad = None
+            a = torch.amax(y, *args); b = torch.amin(y, *args)
+            ((a * a).sum() + (b * 3).sum() + (torch.amax(y * w, *args)).sum()).backward()
+            print(args, a, b, y.grad)
+        z = torch.tensor([1., float('nan'), 2., float('nan')], dtype=dt, requires_grad=True)
+        torch.amax(z).backward()
+        print(z.grad)
+        v = torch.tensor([3., 1., 3., 3.], dtype=dt, requires_grad=True)
+        g, = torch.autograd.grad(torch.amin(v * v, 0) + torch.amax(v * v), v, create_graph=True)
+        print(g, g.grad_fn)
+    print(torch.amax(torch.tensor([1, 5, 2])), torch.amin(torch.tensor([True, False])), torch.amax(torch.zeros(0, 3), 1))
+    for f in (lambda: torch.amax(torch.zeros(0, 3), 0), lambda: torch.amax(torch.zeros(0, 3)),
+              lambda: torch.amax(x, 2), lambda: torch.amax(x, (0, 0)), lambda: torch.amax(x, 0.5), lambda: x.amin(0.5)):
+        try: print(f())
+        except Exception as e: print(type(e).__name__, e)
+    """,
+)

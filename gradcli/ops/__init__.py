@@ -36,7 +36,7 @@ from . import loss_more  # noqa: F401,E402  (huber, smooth_l1, kl_div, poisson_n
 from . import loss_nd  # noqa: F401,E402  (nll_loss of (N, C, d1, ...))
 from . import norm_pool  # noqa: F401,E402  (embedding batch_norm avg_pool2d adaptive_avg_pool2d)
 from . import rounding, addmm  # noqa: F401,E402  (div's rounding_mode, fmod; torch.addmm)
-from . import lerp  # noqa: F401,E402  (torch.lerp)
+from . import lerp, amax  # noqa: F401,E402  (torch.lerp; torch.amax, amin)
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)
 from .registry import FUNCTIONS
 from ..core.tensor import DUNDERS, OPERATOR_OPS
