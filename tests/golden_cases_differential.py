@@ -723,3 +723,38 @@ case(
         except Exception as e: print(type(e).__name__, e)
     """,
 )
+
+case(
+    "amax/forward_mode",
+    """
+    import torch.autograd.forward_ad as fwAD
+    for dt in (torch.float32, torch.float64):
+        y = torch.tensor([[[1., 5., 5.], [5., 0., -1.]], [[2., 2., 2.], [-3., -3., 7.]]], dtype=dt)
+        t = torch.tensor([[[0.1, 0.7, 0.3], [0.9, -2., 1.]], [[0.3, 0.1, 0.7], [1.1, 0.2, 0.4]]], dtype=dt)
+        with fwAD.dual_level():
+            d = fwAD.make_dual(y, t)
+            for args in ((), (0,), (1,), (2,), ((0, 2),), ((-1, 0), True), (1, True)):
+                print(args, fwAD.unpack_dual(torch.amax(d, *args)).tangent, fwAD.unpack_dual(torch.amin(d, *args)).tangent)
+    """,
+)
+case(
+    "lerp/forward_mode",
+    """
+    import torch.autograd.forward_ad as fwAD
+    for dt in (torch.float32, torch.float64):
+        x = torch.linspace(-3, 5, 11, dtype=dt)
+        e = torch.linspace(2, -1, 11, dtype=dt)
+        w = torch.linspace(-0.7, 1.6, 11, dtype=dt)
+        tx = torch.linspace(0.3, 1.9, 11, dtype=dt)
+        te = torch.linspace(-1.1, 0.7, 11, dtype=dt)
+        tw = torch.linspace(0.2, -0.9, 11, dtype=dt)
+        with fwAD.dual_level():
+            for wv in (0.3, 0.7):
+                print(fwAD.unpack_dual(torch.lerp(fwAD.make_dual(x, tx), e, wv)).tangent.tolist())
+                print(fwAD.unpack_dual(torch.lerp(x, fwAD.make_dual(e, te), wv)).tangent.tolist())
+                print(fwAD.unpack_dual(torch.lerp(fwAD.make_dual(x, tx), fwAD.make_dual(e, te), wv)).tangent.tolist())
+            print(fwAD.unpack_dual(torch.lerp(fwAD.make_dual(x, tx), fwAD.make_dual(e, te), fwAD.make_dual(w, tw))).tangent.tolist())
+            print(fwAD.unpack_dual(torch.lerp(x, e, fwAD.make_dual(w, tw))).tangent.tolist())
+            print(fwAD.unpack_dual(torch.lerp(fwAD.make_dual(x, tx), e, w)).tangent.tolist())
+    """,
+)

@@ -10,7 +10,6 @@ import numpy as np
 from ..core.convert import tensor_arg
 from ..core.tensor import Tensor
 from ..engine.declare import none
-from ..engine.forward import reduction
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from .dims import norm_dims
 from .reduce import M, _Reduce, expand_back, saved_keepdim
@@ -29,7 +28,6 @@ class Amax(_Reduce):
     saved_names = ("self", "result")
     saved_extra = {"dim": _saved_dim, "keepdim": saved_keepdim}
     pick = staticmethod(np.max)
-    jvp = reduction
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     def forward(self, x, dims, keepdim):
@@ -50,6 +48,15 @@ class Amax(_Reduce):
         out = np.asarray(self.pick(x, axis=axes, keepdims=keepdim))
         self.save(x, out)
         return out
+
+    def jvp(self, ts, F, x, out):
+        # amaxamin_jvp: where(mask, self_t, 0.).sum(dim, keepdim) / mask.sum(dim, keepdim)
+        shape, axes, keepdim = self.shape, self.axes, self.keepdim
+        mask = x.data == expand_back(out.data, np, shape, axes, keepdim)
+        t = ts[0]
+        picked = F.where(Tensor(mask), t, Tensor(np.zeros((), t.data.dtype)))
+        count = mask.sum(axis=axes, keepdims=keepdim)
+        return F.sum(picked, axes, keepdim) / Tensor(np.asarray(count, dtype=np.int64))
 
     def backward(self, g, F, x, out):
         shape, axes, keepdim = self.shape, self.axes, self.keepdim

@@ -48,6 +48,16 @@ def _lerp(a, e, w, dt):
     return out
 
 
+def _tangents(ta, te, sa, se):
+    """The tangents of start and end, zeros (of its shape and the other's dtype) for one
+    that is missing, as PyTorch materializes them."""
+    if ta is None:
+        ta = Tensor(np.zeros(sa, te.data.dtype))
+    if te is None:
+        te = Tensor(np.zeros(se, ta.data.dtype))
+    return ta, te
+
+
 class _Shapes:
     """The operands' shapes, kept for summing gradients back to them."""
 
@@ -84,11 +94,9 @@ class LerpScalar(_Shapes, Function):
         )
 
     def jvp(self, ts, F):
-        ta, te = ts
-        w = self.w
-        return add_terms(
-            ta * (1 - float(w)) if ta is not None else None, te * w if te is not None else None
-        )
+        # at::lerp(self_t, end_t, weight), a missing tangent zeros
+        ta, te = _tangents(ts[0], ts[1], self.sa, self.se)
+        return LerpScalar.apply(ta, te, w=self.w)
 
 
 class LerpTensor(_Shapes, Function):
@@ -119,12 +127,13 @@ class LerpTensor(_Shapes, Function):
         )
 
     def jvp(self, ts, F, a, e, w):
+        # at::lerp(self_t, end_t, weight_p) + weight_t * (end_p - self_p)
         ta, te, tw = ts
-        return add_terms(
-            ta * (1 - w) if ta is not None else None,
-            te * w if te is not None else None,
-            tw * (e - a) if tw is not None else None,
-        )
+        t = None
+        if ta is not None or te is not None:
+            ta, te = _tangents(ta, te, self.sa, self.se)
+            t = LerpTensor.apply(ta, te, w)
+        return add_terms(t, tw * (e - a) if tw is not None else None)
 
 
 def _invalid(args, method):
