@@ -234,7 +234,7 @@ class Gen:
             k = rng.choice([1, 2, 3])
             b = self.matleaf((s[0], k), a.dtype)
             return self.assign(f"{a.name} @ {b.name}", (k,), promote(a.dtype, b.dtype))
-        if len(s) == 2:
+        if len(s) == 2 and s[1] > 0:  # (a class index needs a class)
             r = rng.random()
             if r < 0.3:
                 return self.assign(f"{a.name} @ {a.name}.t()", (s[0], s[0]), a.dtype)
@@ -376,7 +376,7 @@ class Gen:
             f"{F}.binary_cross_entropy({a.name}.sigmoid(), torch.tensor({lit01(rng, s)}{dtarg(a.dtype, rng)}))",
             f"{F}.binary_cross_entropy_with_logits({a.name}, torch.tensor({lit01(rng, s)}{dtarg(a.dtype, rng)}))",
         ]
-        if len(s) == 2:
+        if len(s) == 2 and s[1] > 0:  # (a class index needs a class)
             idx = "[" + ", ".join(str(rng.randrange(s[1])) for _ in range(s[0])) + "]"
             opts.append(f"{F}.cross_entropy({a.name}, torch.tensor({idx}))")
             opts.append(f"{F}.nll_loss({a.name}.log_softmax(1), torch.tensor({idx}))")
