@@ -22,19 +22,30 @@ from ..core.printing import show
 from ..runtime.limits import check_items, check_objects
 
 
+def python_builtin(name, sig, doc, batch=None):
+    """Decorator: register a Python built-in, which declares the facets of a tensor op as
+    none (not differentiable, no in-place form, not replayed, no argument parser of its
+    own) and batches by `batch` (None: sample by sample)."""
+    return register(
+        name,
+        sig,
+        doc,
+        category="misc",
+        batch=batch,
+        inplace=None,
+        pure=False,
+        checks=none("a Python built-in"),
+        parser=None,
+    )
+
+
 # ---------------------------------------------------------------- output
 
 
-@register(
+@python_builtin(
     "print",
     "print(*values, sep=' ', end='\\n')",
     "print values as Python and PyTorch do",
-    category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("a Python built-in"),
-    parser=None,
 )
 def print_(*values, sep=" ", end="\n"):
     for what, v in (("sep", sep), ("end", end)):
@@ -48,16 +59,10 @@ def print_(*values, sep=" ", end="\n"):
     context.current.out.print(sep.join(parts) + end)
 
 
-@register(
+@python_builtin(
     "display",
     "display(*values)",
     "show each value's repr on its own line (Jupyter's display)",
-    category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("a Python built-in"),
-    parser=None,
 )
 def display(*values):
     for v in values:
@@ -67,16 +72,11 @@ def display(*values):
 # ---------------------------------------------------------------- Python basics
 
 
-@register(
+@python_builtin(
     "len",
     "len(x)",
     "length of a list, string or a tensor's first dim",
-    category="misc",
     batch="len",
-    inplace=None,
-    pure=False,
-    checks=none("a Python built-in"),
-    parser=None,
 )
 def len_(x):
     if isinstance(x, Tensor):
@@ -93,16 +93,10 @@ def len_(x):
     raise GradTypeError(f"object of type '{type_name(x)}' has no len()")
 
 
-@register(
+@python_builtin(
     "range",
     "range(stop) or range(start, stop, step=1)",
     "integers for a for loop",
-    category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("a Python built-in"),
-    parser=None,
 )
 def range_(*args):
     if not 1 <= len(args) <= 3:
@@ -142,76 +136,46 @@ def _scalar(x, conv, what):
     raise GradTypeError(f"{what}() argument must be a string or a number, not '{type_name(x)}'")
 
 
-@register(
+@python_builtin(
     "float",
     "float(x)",
     "a Python float (float('inf') and float('nan') work); as a dtype, float64",
-    category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("a Python built-in"),
-    parser=None,
 )
 def float_(x=0.0):
     return _scalar(x, float, "float")
 
 
-@register(
+@python_builtin(
     "int",
     "int(x)",
     "a Python int (truncates); as a dtype, int64",
-    category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("a Python built-in"),
-    parser=None,
 )
 def int_(x=0):
     return _scalar(x, int, "int")
 
 
-@register(
+@python_builtin(
     "bool",
     "bool(x)",
     "truth of a value; as a dtype, bool",
-    category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("a Python built-in"),
-    parser=None,
 )
 def bool_(x=False):
     return truth(x)
 
 
-@register(
+@python_builtin(
     "str",
     "str(x)",
     "the text print would show",
-    category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("a Python built-in"),
-    parser=None,
 )
 def str_(x=""):
     return show_str(x)
 
 
-@register(
+@python_builtin(
     "list",
     "list(x)",
     "a list of the items of x",
-    category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("a Python built-in"),
-    parser=None,
 )
 def list_(x=()):
     if isinstance(x, Tensor):
@@ -226,31 +190,19 @@ def list_(x=()):
     raise GradTypeError(f"'{type_name(x)}' object is not iterable")
 
 
-@register(
+@python_builtin(
     "tuple",
     "tuple(x)",
     "a tuple of the items of x",
-    category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("a Python built-in"),
-    parser=None,
 )
 def tuple_(x=()):
     return tuple(list_(x))
 
 
-@register(
+@python_builtin(
     "divmod",
     "divmod(a, b)",
     "(a // b, a % b) of two numbers, as Python gives them",
-    category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("a Python built-in"),
-    parser=None,
 )
 def divmod_(a, b):
     if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
