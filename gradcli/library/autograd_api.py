@@ -4,11 +4,10 @@ is_grad_enabled."""
 from __future__ import annotations
 
 
-from ..engine.declare import none
 from ..engine.autograd import run_backward
 from ..core.convert import tensor_arg
 from ..runtime.errors import GradRuntimeError, GradTypeError
-from ..ops.registry import register
+from ..ops.registry import not_a_tensor_op
 from .values import BuiltinFunction, GradModeContext, truth
 from ..core.tensor import type_name
 from ..core.tensor import Tensor
@@ -22,16 +21,11 @@ def _grad_tensor_arg(v):
     return None if v is None else tensor_arg(v)
 
 
-@register(
+@not_a_tensor_op(
     "backward",
     "backward(tensors, gradient=None, retain_graph=False, create_graph=False, inputs=None)",
     "accumulate d(tensors)/d(leaf) into each leaf's .grad; returns none",
     category="autograd",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def backward(
     tensors, gradient=None, retain_graph=None, create_graph=False, inputs=None, grad_tensors=None
@@ -91,16 +85,11 @@ def backward_leaves(
     )
 
 
-@register(
+@not_a_tensor_op(
     "grad",
     "grad(outputs, inputs, grad_outputs=None, retain_graph=False, create_graph=False)",
     "the gradients of outputs with respect to inputs, as a tuple; .grad untouched",
     category="autograd",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def grad(
     outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False
@@ -134,31 +123,21 @@ NO_GRAD = GradModeContext(False, "no_grad")
 ENABLE_GRAD = GradModeContext(True, "enable_grad")
 
 
-@register(
+@not_a_tensor_op(
     "no_grad",
     "with no_grad:",
     "a block whose results do not require grad",
     category="autograd",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def no_grad():
     return NO_GRAD
 
 
-@register(
+@not_a_tensor_op(
     "enable_grad",
     "with enable_grad:",
     "a block with grad mode on (inside no_grad)",
     category="autograd",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def enable_grad():
     return ENABLE_GRAD
@@ -201,31 +180,21 @@ class SetGradEnabled:
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
 
 
-@register(
+@not_a_tensor_op(
     "set_grad_enabled",
     "set_grad_enabled(mode)",
     "grad mode on or off: at once, or for a `with` block",
     category="autograd",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def set_grad_enabled(mode):
     return SetGradEnabled(mode)
 
 
-@register(
+@not_a_tensor_op(
     "is_grad_enabled",
     "is_grad_enabled()",
     "whether grad mode is on",
     category="autograd",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def is_grad_enabled():
     return context.current.grad_enabled

@@ -25,11 +25,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.declare import none
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.tensor import Tensor
-from ..ops.registry import register
+from ..ops.registry import not_a_tensor_op
 
 
 def _type_name(v):
@@ -77,18 +76,13 @@ def explanation(out, leaves=None, variables=None, out_name=None, title=None, che
     return Explanation(out, leaves, variables, out_name, title)
 
 
-@register(
+@not_a_tensor_op(
     "explain",
     "explain(out, x=None)",
     "the derivative of out by x (every leaf that requires grad when x is left out) as a "
     "formula in the program's names: the steps, the chain rule, the simplified "
     "derivative and its value, checked against autograd",
     category="autograd",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def explain(out, x=None):
     _check_out(out)
@@ -135,17 +129,12 @@ class Derivative:
         return self.formula._repr_latex_()
 
 
-@register(
+@not_a_tensor_op(
     "diff",
     "diff(f, x=None, n=1)",
     "the n-th derivative of the function f as a formula (diff(f)(x) is its value); "
     "with x, also its value at x, checked against autograd",
     category="autograd",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def diff(f, x=None, n=1):
     if not callable(f) or type(f) is Tensor:

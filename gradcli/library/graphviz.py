@@ -26,10 +26,9 @@ million nodes stays printable.  The result is a string (displayed as is).
 
 from __future__ import annotations
 
-from ..engine.declare import none
 from ..engine.function import Function
 from ..runtime.errors import GradTypeError, GradValueError
-from ..ops.registry import register
+from ..ops.registry import not_a_tensor_op
 from ..core.tensor import Tensor
 from ..runtime import context
 from ..core.convert import type_name
@@ -161,7 +160,7 @@ def _escape_label(s):
     return s.replace('"', '\\"')
 
 
-@register(
+@not_a_tensor_op(
     "graph",
     'graph(t, format="text", values=false)',
     "the autograd graph behind t: a text tree of grad_fn names down to the leaves "
@@ -169,11 +168,6 @@ def _escape_label(s):
     'Graphviz DOT text with format="dot", an SVG picture with format="svg"; '
     'save(graph(t), "g.svg") writes the picture',
     category="autograd",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def graph(t, format="text", values=False):
     if isinstance(t, Function):  # graph(y.grad_fn): the same picture

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.declare import none
 from ..runtime import context
 from ..runtime.errors import GradValueError, did_you_mean
 from ..core.printing import show
 from ..core.tensor import Tensor
-from ..ops.registry import BUILTINS, METHOD_ONLY, Arg, register
+from ..ops.registry import BUILTINS, METHOD_ONLY, Arg, not_a_tensor_op
 from . import name_docs
 
 _TORCH = {"arith", "compare", "creation", "linalg", "math", "reduce", "shape", "tensor"}
@@ -136,16 +135,11 @@ def help_text(entry, name=None) -> str:
     return "\n".join(lines)
 
 
-@register(
+@not_a_tensor_op(
     "help",
     "help(name)",
     'help on a built-in: help(mean) or help("mean"); in the REPL also mean?, ? and :help',
     category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def help_(x=None):
     if x is None:

@@ -17,12 +17,11 @@ import warnings
 
 import numpy as np
 
-from ..engine.declare import none
 from ..core import dtypes
 from ..core.convert import tensor_arg, type_name
 from ..runtime.errors import GradError, GradTypeError, GradValueError
 from ..runtime.limits import check_alloc
-from ..ops.registry import register
+from ..ops.registry import not_a_tensor_op
 from ..core.tensor import Tensor
 from ..runtime import context
 from .methods import requires_grad_
@@ -219,16 +218,11 @@ def _numeric_row(line):
     return True
 
 
-@register(
+@not_a_tensor_op(
     "load",
     "load(path, dtype=None, requires_grad=False)",
     "a tensor (leaf) from a .npy or .csv file; default floating dtype unless dtype=",
     category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def load(path, dtype=None, requires_grad=False):
     kind = _kind(path, "load")
@@ -250,16 +244,11 @@ def _csv_fmt(a):
     return "%d"
 
 
-@register(
+@not_a_tensor_op(
     "save",
     "save(t, path)",
     "write a tensor's values to a .npy or .csv file (1-D or 2-D for CSV); returns none",
     category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def save(t, path):
     if hasattr(t, "file_text") and isinstance(path, str):  # a picture: graph(y)

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.declare import none
 from ..core.convert import type_name
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..numerics import mkl
 from ..numerics.floats.fma import fma
-from ..ops.registry import register
+from ..ops.registry import not_a_tensor_op
 from ..core.tensor import Tensor
 from .methods import type_method
 
@@ -215,16 +214,11 @@ def _betas(betas):
     return betas
 
 
-@register(
+@not_a_tensor_op(
     "SGD",
     "SGD(params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False)",
     "torch.optim.SGD: .step() moves each parameter against its .grad; .zero_grad()",
     category="optim",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def sgd(
     params,
@@ -261,16 +255,11 @@ def sgd(
     )
 
 
-@register(
+@not_a_tensor_op(
     "Adam",
     "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0)",
     "torch.optim.Adam: .step() takes an Adam step with each parameter's .grad; .zero_grad()",
     category="optim",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def adam(
     params,
@@ -392,16 +381,11 @@ class AdamW(Adam):
     name = "AdamW"
 
 
-@register(
+@not_a_tensor_op(
     "RMSprop",
     "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, centered=False)",
     "torch.optim.RMSprop: .step() divides each .grad by a running RMS",
     category="optim",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def rmsprop(
     params,
@@ -438,16 +422,11 @@ def rmsprop(
     )
 
 
-@register(
+@not_a_tensor_op(
     "Adadelta",
     "Adadelta(params, lr=1.0, rho=0.9, eps=1e-06, weight_decay=0)",
     "torch.optim.Adadelta: .step() scales each .grad by the ratio of two running RMS",
     category="optim",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def adadelta(
     params,
@@ -481,16 +460,11 @@ def adadelta(
     )
 
 
-@register(
+@not_a_tensor_op(
     "Adagrad",
     "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10)",
     "torch.optim.Adagrad: .step() divides each .grad by the root of its summed squares",
     category="optim",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def adagrad(
     params,
@@ -526,16 +500,11 @@ def adagrad(
     )
 
 
-@register(
+@not_a_tensor_op(
     "AdamW",
     "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01)",
     "torch.optim.AdamW: Adam with decoupled weight decay",
     category="optim",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def adamw(
     params,

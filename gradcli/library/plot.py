@@ -31,13 +31,12 @@ import sys
 
 import numpy as np
 
-from ..engine.declare import none
 from ..runtime.errors import GradError, GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import type_name
 from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine.autograd import run_backward
-from ..ops.registry import register
+from ..ops.registry import not_a_tensor_op
 from . import io, svg
 
 DEFAULT_RANGE = (-5.0, 5.0)
@@ -459,18 +458,13 @@ def _write_png(fig, path):
 # ---------------------------------------------------------------- the built-in
 
 
-@register(
+@not_a_tensor_op(
     "plot",
     "plot(f, a=-5, b=5, file=None, derivative=true, points=None, title=None)",
     "draw f and its derivative f' (by autograd) on [a, b] in the terminal; several "
     "functions, points xs (plot(f, xs)), or data (plot(values), plot(xs, ys)); a last "
     'argument "name.svg" (or .png) writes a file',
     category="autograd",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def plot(*args, file=None, derivative=True, points=None, title=None):
     args = list(args)

@@ -8,11 +8,10 @@ import functools
 import numpy as np
 
 
-from ..engine.declare import none
 from ..core import dtypes
 from ..core.convert import type_name
 from ..runtime.errors import GradError, GradTypeError, GradValueError
-from ..ops.registry import BUILTINS, FUNCTIONS, register
+from ..ops.registry import BUILTINS, FUNCTIONS, not_a_tensor_op
 from .stdlib import counted
 from .values import program_object, python_protocol, truth
 from ..core.tensor import Tensor
@@ -23,20 +22,9 @@ from ..runtime.limits import check_items, check_objects
 
 
 def python_builtin(name, sig, doc, batch=None):
-    """Decorator: register a Python built-in, which declares the facets of a tensor op as
-    none (not differentiable, no in-place form, not replayed, no argument parser of its
-    own) and batches by `batch` (None: sample by sample)."""
-    return register(
-        name,
-        sig,
-        doc,
-        category="misc",
-        batch=batch,
-        inplace=None,
-        pure=False,
-        checks=none("a Python built-in"),
-        parser=None,
-    )
+    """Decorator: register a Python built-in (not a tensor op; vmap runs it sample by
+    sample unless `batch` says otherwise)."""
+    return not_a_tensor_op(name, sig, doc, "a Python built-in", category="misc", batch=batch)
 
 
 # ---------------------------------------------------------------- output

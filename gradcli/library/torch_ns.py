@@ -19,7 +19,7 @@ from ..numerics.random import sampling
 from ..runtime.device import on_cpu
 from ..ops.dims import norm_dims
 from ..ops.creation import TorchGenerator, checked_seed, draws_from
-from ..ops.registry import BUILTINS, FUNCTIONS, Arg, register
+from ..ops.registry import BUILTINS, FUNCTIONS, Arg, register, not_a_tensor_op
 from ..ops.shape import size_args
 from ..ops.inverse import linalg_inv
 from .methods import write_
@@ -315,17 +315,12 @@ def namespaces(Namespace):
 from . import transforms  # noqa: E402  (registers after the ops above, as it always has)
 
 
-@register(
+@not_a_tensor_op(
     "seed",
     "seed(n)",
     "seed the random generator (as torch.manual_seed)",
     category="misc",
     aliases=("manual_seed",),
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def seed(n):
     if isinstance(n, Tensor):
@@ -335,31 +330,22 @@ def seed(n):
     manual_seed(n)
 
 
-@register(
+@not_a_tensor_op(
     "is_tensor",
     "is_tensor(x)",
     "whether x is a tensor",
     category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def is_tensor(x):
     return isinstance(x, Tensor)
 
 
-@register(
+@not_a_tensor_op(
     "numel",
     "numel(x)",
     "number of elements",
     category="misc",
     batch="numel",
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def numel_fn(x):
     return int(tensor_arg(x).data.size)
@@ -372,17 +358,12 @@ _PROFILES = {
 }  # precision, threshold, edgeitems, linewidth
 
 
-@register(
+@not_a_tensor_op(
     "set_printoptions",
     "set_printoptions(precision=None, threshold=None, edgeitems=None, "
     "linewidth=None, profile=None, sci_mode=None)",
     "print options as torch's (precision, summarising, line width, scientific notation)",
     category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def set_printoptions(
     precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
@@ -410,16 +391,11 @@ def set_printoptions(
     ctx.printopts = None if opts == DEFAULT_PRINTOPTS else opts
 
 
-@register(
+@not_a_tensor_op(
     "set_default_dtype",
     "set_default_dtype(dtype)",
     "float64 (default) or float32",
     category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def set_default_dtype(dtype):
     dt = dtypes.as_numpy(dtype)
@@ -428,16 +404,11 @@ def set_default_dtype(dtype):
     context.current.default_float = dt
 
 
-@register(
+@not_a_tensor_op(
     "get_default_dtype",
     "get_default_dtype()",
     "the default floating dtype",
     category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def get_default_dtype():
     return dtypes.DType(context.current.default_float)
@@ -446,16 +417,11 @@ def get_default_dtype():
 # ---------------------------------------------------------------- asserts
 
 
-@register(
+@not_a_tensor_op(
     "assert_close",
     "assert_close(a, b, tol=1e-6)",
     "fail (exit 1) unless a and b are equal within tol, element-wise",
     category="misc",
-    batch=None,
-    inplace=None,
-    pure=False,
-    checks=none("not a tensor op"),
-    parser=None,
 )
 def assert_close(a, b, tol=1e-6, rtol=None, atol=None):
     x, y = to_array(a).astype(np.float64), to_array(b).astype(np.float64)

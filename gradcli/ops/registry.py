@@ -22,7 +22,7 @@ from __future__ import annotations
 import warnings
 from typing import NamedTuple
 
-from ..engine.declare import UNDECLARED, Without, facet
+from ..engine.declare import UNDECLARED, Without, facet, none
 from ..engine.function import FUNCTIONS, TENSOR_F  # noqa: F401  (the engine's tables, filled here)
 
 # NumPy's RuntimeWarnings (degrees of freedom <= 0, empty slices) describe values that
@@ -188,6 +188,15 @@ def register(
 
 
 OPERATOR_NODES: dict = {}  # the language's operator -> (node class, tensor_operand, swaps)
+
+
+def not_a_tensor_op(name, sig, doc, why="not a tensor op", *, batch=None, **kw):
+    """register() for a built-in that is not a tensor op: it declares no gradient samples
+    (`why`), no in-place form, no argument parser of its own and is not replayed; vmap
+    runs it sample by sample unless `batch` says otherwise."""
+    return register(
+        name, sig, doc, batch=batch, inplace=None, pure=False, checks=none(why), parser=None, **kw
+    )
 
 
 def operator_node(*symbols, tensor_operand, swaps):
