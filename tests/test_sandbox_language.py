@@ -704,3 +704,44 @@ def test_a_generator_cannot_build_a_huge_list_through_itertools():
         "import itertools\nprint(len(list(itertools.product(range(10000), range(10000)))))\n",
         seconds=30,
     )
+
+
+HOOK_NAMES = """
+class A:
+    def language_getattr(self, name):
+        return 42
+    def language_len(self):
+        return 7
+    def remaining(self):
+        return 3
+    def __iter__(self):
+        return iter([1, 2])
+a = A()
+print(hasattr(a, "foo"), hasattr(a, "__len__"), list(a), a.language_len(), A.language_len(a))
+a.language_iter = 5
+print(a.language_iter, list(a))
+del a.language_iter
+print(hasattr(a, "language_iter"))
+A.language_x = 3
+print(a.language_x)
+try:
+    a.nope
+except AttributeError as e:
+    print(e)
+"""
+
+
+def test_a_programs_method_is_never_taken_for_a_library_hook():
+    """The library's classes tell the language how to iterate, index or read them through
+    Python attributes named `language_*`; a program's class with a method of that name (or
+    one named `remaining`) is an ordinary class, as in Python: the same text run by CPython
+    prints the same."""
+    import subprocess
+    import sys
+
+    want = subprocess.run(
+        [sys.executable, "-c", HOOK_NAMES], capture_output=True, text=True, check=True
+    ).stdout
+    r = run_inprocess(HOOK_NAMES, ("eval", "-"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == want

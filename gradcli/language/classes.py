@@ -71,6 +71,13 @@ def is_dunder(name):
     return name.startswith("__") and name.endswith("__")
 
 
+def user_key(name):
+    """Where a class of the program keeps `name`. The library's hooks on a Python class are
+    named `language_*` (`language_iter`, `language_getattr` ...); a name of the program's with
+    that prefix is kept under another key, so a program's method is never taken for a hook."""
+    return "user:" + name if name.startswith("language_") else name
+
+
 def is_user_class(c):
     return isinstance(c, type) and c.__dict__.get(USER, False)
 
@@ -108,7 +115,7 @@ def make_class(name, bases, ns, keywords, qualname=None):
         # Python computes each MRO in time that grows with its length (a loop making a
         # chain of 3,000 classes takes half a minute)
         raise LimitError(f"class {name}: a class hierarchy deeper than {MAX_MRO} classes")
-    ns = dict(ns)
+    ns = {user_key(k): v for k, v in ns.items()}
     ns[USER] = True
     ns["__module__"] = "__main__"
     ns["__qualname__"] = qualname or name
@@ -160,18 +167,23 @@ def instance_attr(obj, name):
                     return _bind(c.__dict__[name], obj, cls)
         raise _no_attr(cls.__name__, name)
     d = getattr(obj, "__dict__", None)
-    if d is not None and name in d and not is_dunder(name):
-        return d[name]
+    key = user_key(name)
+    if d is not None and key in d:
+        return d[key]
     for c in cls.__mro__:
-        if c.__dict__.get(USER) and name in c.__dict__:
-            return _bind(c.__dict__[name], obj, cls)
+        if c.__dict__.get(USER) and key in c.__dict__:
+            return _bind(c.__dict__[key], obj, cls)
     try:
         return library_allowlist(cls, obj, name)
     except KeyError:
         pass
     known = [
-        k for c in cls.__mro__ if c.__dict__.get(USER) for k in c.__dict__ if not is_dunder(k)
-    ] + list(d or ())
+        k.removeprefix("user:")
+        for c in cls.__mro__
+        if c.__dict__.get(USER)
+        for k in c.__dict__
+        if not is_dunder(k)
+    ] + [k.removeprefix("user:") for k in d or ()]
     raise _no_attr(cls.__name__, name, known)
 
 
@@ -179,9 +191,10 @@ def class_attr(cls, name):
     """`C.name` for a class of the program (or a library class it can reach)."""
     if is_dunder(name) and name not in DUNDERS:
         raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
+    key = user_key(name)
     for c in cls.__mro__:
-        if c.__dict__.get(USER) and name in c.__dict__ and c.__dict__[name] is not None:
-            return _bind(c.__dict__[name], None, cls)
+        if c.__dict__.get(USER) and key in c.__dict__ and c.__dict__[key] is not None:
+            return _bind(c.__dict__[key], None, cls)
     if is_dunder(name):
         raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
     for c in cls.__mro__:
@@ -204,9 +217,10 @@ def set_instance_attr(obj, name, value):
     cls = type(obj)
     if is_dunder(name):
         raise GradAttributeError(f"cannot set attribute '{name}'")
+    key = user_key(name)
     for c in cls.__mro__:
-        if c.__dict__.get(USER) and name in c.__dict__:
-            p = c.__dict__[name]
+        if c.__dict__.get(USER) and key in c.__dict__:
+            p = c.__dict__[key]
             if isinstance(p, property):
                 if p.fset is None:
                     raise GradAttributeError(
@@ -222,13 +236,13 @@ def set_instance_attr(obj, name, value):
     d = getattr(obj, "__dict__", None)
     if d is None:
         raise GradAttributeError(f"cannot set attribute '{name}' of a {cls.__name__}")
-    d[name] = value
+    d[user_key(name)] = value
 
 
 def set_class_attr(cls, name, value):
     if is_dunder(name) or not is_user_class(cls):
         raise GradAttributeError(f"cannot set attribute '{name}' of type '{cls.__name__}'")
-    setattr(cls, name, value)
+    setattr(cls, user_key(name), value)
 
 
 def _object_init(*args, **kwargs):
@@ -263,8 +277,8 @@ class Super:
         mro = kind.__mro__
         for c in mro[mro.index(self.cls) + 1 :]:
             if c.__dict__.get(USER):
-                if name in c.__dict__:
-                    v = c.__dict__[name]
+                if user_key(name) in c.__dict__:
+                    v = c.__dict__[user_key(name)]
                     if isinstance(obj, type):
                         return _bind(v, None, obj) if not isinstance(v, UserFunction) else v
                     return _bind(v, obj, kind)

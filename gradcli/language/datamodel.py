@@ -140,7 +140,7 @@ class ProgramIterator:
                 raise StopIteration from None
             raise
 
-    def remaining(self):
+    def language_remaining(self):
         return self
 
     def __repr__(self):
@@ -170,7 +170,7 @@ class _Indexed:
         self.i += 1
         return v
 
-    def remaining(self):
+    def language_remaining(self):
         return self
 
     def __repr__(self):
@@ -186,7 +186,7 @@ def iter_of(obj):
             if not _has(it, "__next__"):
                 raise GradTypeError(f"iter() returned non-iterator of type '{type_name(it)}'")
             return it
-        if getattr(type(it), "language_lazy", False) or hasattr(type(it), "remaining"):
+        if getattr(type(it), "language_lazy", False) or hasattr(type(it), "language_remaining"):
             return it
         raise GradTypeError(f"iter() returned non-iterator of type '{type_name(it)}'")
     if _has(obj, "__getitem__"):

@@ -326,7 +326,7 @@ class Generator:
             if mode is not None:
                 run.grad_enabled = mode
 
-    def remaining(self):
+    def language_remaining(self):
         """The values not handed out yet, as a list within the list limit (and the
         generator is then exhausted)."""
         return bounded_values(self, "the values a generator yields")

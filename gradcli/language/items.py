@@ -14,7 +14,7 @@ from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..library.inplace import setitem
 from ..ops.shape import index
-from .classes import is_dunder, is_user_class
+from .classes import is_dunder, is_user_class, user_key
 from .iteration import iter_values, py_index
 
 
@@ -99,8 +99,9 @@ def del_attr(o, name):
         return hook(o, name)
     if is_dunder(name) or not is_user_class(type(o)) or d is None:
         raise GradTypeError(f"cannot delete attribute '{name}' of a {type_name(o)}")
-    if name not in d:
+    key = user_key(name)
+    if key not in d:
         raise GradRuntimeError(
             f"'{type(o).__name__}' object has no attribute '{name}'", type_name="AttributeError"
         )
-    del d[name]
+    del d[key]

@@ -95,8 +95,8 @@ def iterate(v):
     it = getattr(type(v), "language_iter", None)  # library containers, DataLoader
     if it is not None:
         return it(v)
-    if hasattr(type(v), "remaining"):  # an iterator over values already computed
-        return v.remaining()
+    if hasattr(type(v), "language_remaining"):  # an iterator over values already computed
+        return v.language_remaining()
     if isinstance(v, tuple):
         return list(v)
     if program_object(v):  # its __iter__ (or __getitem__), as Python asks

@@ -42,7 +42,7 @@ def _lazy(x):
     """Values whose items only the language can list (not a tensor, list, tuple, str)."""
     return (
         isinstance(x, (dict, set, frozenset, DictView))
-        or hasattr(type(x), "remaining")
+        or hasattr(type(x), "language_remaining")
         or is_user_class(type(x))
     )
 
@@ -148,7 +148,7 @@ def set_(iterable=()):
 def iter_(x):
     if program_object(x):
         return datamodel.iter_of(x)
-    if hasattr(type(x), "remaining"):
+    if hasattr(type(x), "language_remaining"):
         return x
     return LazyIterator(iter(_each(x)))
 
@@ -161,7 +161,7 @@ def next_(it, *default):
             if default and datamodel.stop_iteration(e):
                 return default[0]
             raise
-    if not hasattr(type(it), "remaining"):
+    if not hasattr(type(it), "language_remaining"):
         raise GradTypeError(f"'{type_name(it)}' object is not an iterator")
     try:
         return next(it)

@@ -285,8 +285,8 @@ def compare(op, a, b):
                 raise GradTypeError(f"unhashable type: '{_tname(a)}'")
         elif getattr(type(b), "language_lazy", False):  # consumed up to the first match
             r = any(_same(a, x) for x in b)
-        elif hasattr(b, "remaining"):  # an iterator
-            r = any(_same(a, x) for x in b.remaining())
+        elif hasattr(b, "language_remaining"):  # an iterator
+            r = any(_same(a, x) for x in b.language_remaining())
         elif hasattr(type(b), "language_iter"):  # a dict's view, library containers
             r = any(_same(a, x) for x in type(b).language_iter(b))
         else:

@@ -38,7 +38,7 @@ class ListIterator:
         self.pos += 1
         return v
 
-    def remaining(self):
+    def language_remaining(self):
         """The values not handed out yet (and the iterator is then exhausted)."""
         rest = self.items[self.pos :]
         self.pos = len(self.items)
@@ -105,7 +105,7 @@ class LazyIterator:
     def __next__(self):
         return next(self.it)
 
-    def remaining(self):
+    def language_remaining(self):
         """The values not handed out yet, as a list within the limits."""
         return bounded_values(self.it)
 
