@@ -197,6 +197,19 @@ def test_big_values_end_at_the_cap(code, text):
     assert_bounded(r, seconds=40, rss=1400 << 20)
 
 
+EMPTY_RESULTS = ["sum(1)", "amax(1)", "logsumexp(1)", "norm(dim=1)", "any(1)", "mean(-1)", "sum()"]
+
+
+def test_a_reduction_to_an_empty_or_scalar_result_is_not_refused():
+    """Only a reduction over the empty dim makes a big result; over the other dim the result
+    is empty, and a whole reduction is one value (shapes printed by torch 2.13)."""
+    code = "".join(f"print(zeros(0, 5 * 10**8).{r}.shape)\n" for r in EMPTY_RESULTS)
+    r = run_code(code)
+    assert r.code == 0, r
+    assert r.stdout == "torch.Size([0])\n" * 6 + "torch.Size([])\n"
+    assert_bounded(r, seconds=40, rss=400 << 20)
+
+
 def test_a_one_line_csv_is_not_read_whole(tmp_path):
     path = tmp_path / "one.csv"
     with open(path, "w") as f:

@@ -113,7 +113,7 @@ def _pow(a, e, F):
 )
 def norm(input, p="fro", dim=None, keepdim=False):
     x = tensor_arg(input)
-    check_reduction(x.data.shape)
+    check_reduction(x.data.shape, dim)
     if p in ("fro", None):
         p = 2
     elif isinstance(p, str):
@@ -336,7 +336,7 @@ def var_all(x, correction, root):
 
 def _var_call(cls, input, dim, unbiased, keepdim, correction):
     x = tensor_arg(input)
-    check_reduction(x.data.shape)
+    check_reduction(x.data.shape, dim)
     if isinstance(dim, bool):  # std(x, False): the legacy `unbiased` positional
         unbiased, dim = dim, None
     if correction is None:

@@ -100,7 +100,7 @@ del _name, _np, _doc
 def _truth_reduction(np_fn):
     def fn(input, dim=None, keepdim=False):
         x = tensor_arg(input).data
-        check_reduction(x.shape, 1)
+        check_reduction(x.shape, dim, 1)
         return Tensor(np.asarray(np_fn(x, axis=norm_dims(dim, x.ndim), keepdims=keepdim)))
 
     return fn

@@ -190,7 +190,7 @@ def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
     if type(x) is not Tensor:
         x = tensor_arg(x)
     if not x.data.size:
-        check_reduction(x.data.shape)
+        check_reduction(x.data.shape, dim)
     if dtype is None:
         if dim is None:
             return whole.apply(x)  # forward's defaults: all of x, no keepdim
@@ -494,7 +494,7 @@ def _maxmin(kind, whole, bydim, pairwise, input, dim=None, keepdim=False):
         return pairwise(input, dim)
     x = tensor_arg(input)
     if not x.data.size:
-        check_reduction(x.data.shape)
+        check_reduction(x.data.shape, dim)
     if dim is None:
         return whole.apply(x)
     node_cls = bydim
@@ -640,7 +640,7 @@ class LogSumExp(_Reduce):
 )
 def logsumexp(input, dim=None, keepdim=False):
     x = tensor_arg(input)
-    check_reduction(x.data.shape)
+    check_reduction(x.data.shape, dim)
     if dim is None:
         dim = tuple(range(x.data.ndim))
     return LogSumExp.apply(x, dim=dim, keepdim=keepdim)

@@ -128,11 +128,17 @@ def check_alloc(shape, itemsize=8):
         check_total(n, f"a tensor of shape {_shape_text(shape)}")
 
 
-def check_reduction(shape, itemsize=8):
-    """Refuse reducing an empty tensor when the result could be over the cap: reduced
-    over its empty dim, `zeros(0, 5 * 10**8).sum(0)` is 5e8 values (4 GB)."""
-    if 0 in shape:
-        check_alloc([n for n in shape if n], itemsize)
+def check_reduction(shape, dim=None, itemsize=8):
+    """Refuse reducing an empty tensor over some dims when the result would be over the cap:
+    `zeros(0, 5 * 10**8).sum(0)` is 5e8 values (4 GB), while `.sum(1)` is empty and a
+    whole reduction one value.  Dims the op will refuse are left to it."""
+    if 0 not in shape or dim is None or isinstance(dim, bool):
+        return
+    try:
+        reduced = {int(d) % len(shape) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))}
+    except (TypeError, ValueError, ZeroDivisionError):
+        return
+    check_alloc([n for i, n in enumerate(shape) if i not in reduced], itemsize)
 
 
 def check_broadcast(*shapes, itemsize=8):
