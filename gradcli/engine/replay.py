@@ -41,7 +41,9 @@ def plain():
 class Recorder:
     """What `recording` notes, per op applied: (class, arguments, parameters, the node it
     made or None, whether its output requires grad, the saved values apply2 dropped (a
-    mask, or None), where its saved values come from (or None)).  An argument or a
+    mask, or None), where its saved values come from (or None), whether its output's
+    array is a view of its first argument's storage (a view op's: engine/versions.py
+    `viewing` then shares the argument's version counter with it)).  An argument or a
     saved value's source is ("op", k) when it is the output of the k-th op noted,
     ("tensor", weak reference) for any other Tensor, ("value", v) otherwise.  Outputs
     are held weakly (an intermediate value is freed when the op after it is done, as
@@ -78,10 +80,19 @@ class Recorder:
                 type(out) is Tensor and out.requires_grad,
                 mask,
                 srcs,
+                _viewed(args, out),
             )
         )
         if type(out) is Tensor:
             self.ids[id(out)] = (len(self.notes) - 1, weakref.ref(out))
+
+
+def _viewed(args, out):
+    """Whether out's array is a view of the storage of the Tensor args[0]."""
+    if type(out) is not Tensor or not args or type(args[0]) is not Tensor:
+        return False
+    b = out.data.base
+    return b is not None and (b is args[0].data or b is args[0].data.base)
 
 
 @contextlib.contextmanager

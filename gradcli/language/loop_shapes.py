@@ -4,7 +4,7 @@ shapes of statement checked on the parse tree, once, when the loop is compiled.
 A `for` or `while` body qualifies when each of its statements is one of:
 
 * `name = expression`, the expression made of variables, number literals, `+ - * /
-  ** ^`, unary minus, the methods of ops that declare themselves pure (`register(...,
+  ** ^` (and `@` while matmul declares itself pure), unary minus, the methods of ops that declare themselves pure (`register(...,
   pure=True or "method")`, ops/registry.py) with number arguments, and the functions
   of ops that declare `pure=True` (also as `torch.mean(...)`) of one such expression;
 * `name.backward()` of a name such a statement made;
@@ -34,6 +34,7 @@ from .parser import Tree
 from .positions import pos
 
 _ARITH = frozenset({"+", "-", "*", "/", "**"})
+_ARITH_AT = _ARITH | {"@"}  # (and `@` when matmul declares itself pure)
 _COND_OPS = frozenset({"+", "-", "*", "%", "//"})
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
 
@@ -97,7 +98,7 @@ def _made_of(node, ops, other) -> bool:
 
 def pure(node) -> bool:
     """Whether an expression is of the first kind in the module docstring."""
-    return _made_of(node, _ARITH, _pure_call)
+    return _made_of(node, _ARITH_AT if _pure_function("matmul") else _ARITH, _pure_call)
 
 
 def _pure_function(name) -> bool:

@@ -46,6 +46,9 @@ both ways and compares all they print.
 
 from __future__ import annotations
 
+import os
+import sys
+
 import numpy as np
 
 from ..runtime import context
@@ -54,7 +57,7 @@ from ..engine import replay as engine
 from ..library.scalar_steps import step_by
 from .loop_shapes import compile_body, names_in
 from .parser import Tree
-from .positions import located
+from .positions import located, pos
 from .replay_plan import ASSIGN, BACKWARD, CLEAR_GRAD, NO_GRAD, STEP, Fail, negative_zero, read_all
 from .replay_plan import plan as make_plan
 
@@ -65,6 +68,15 @@ from .stmtlines import sequence
 
 #: times a loop run notes an iteration again after a check failed; then it runs as compiled
 MAX_RECORDS = 3
+
+#: GRADCLI_REPLAY_REPORT set (not "" or "0"): each loop says on stderr, when compiled,
+#: whether its body qualifies, and when a run ends, how many iterations were replayed
+REPORT = os.environ.get("GRADCLI_REPLAY_REPORT", "") not in ("", "0")
+
+
+def report(line, text):
+    """One line of the replay's report (REPORT) on stderr."""
+    print(f"replay: loop at line {line}: {text}", file=sys.stderr, flush=True)
 
 
 class Body:
@@ -77,6 +89,7 @@ class Body:
         "stores",
         "run_all",
         "targets",
+        "line",
         "first",
         "loads",
         "after_first",
@@ -84,6 +97,7 @@ class Body:
 
     def __init__(self, items, targets):
         self.items = items
+        self.line = None  # (where the loop is: REPORT)
         self.targets = targets  # the name a `for` loop binds (None: a `while` loop,
         # or a target that is not a name)
         self.closures = tuple(it[2] for it in items)
@@ -106,7 +120,14 @@ class Body:
         # (a target other than a name, `d[0]`, `o.x`, `a, b`, may run the program's code
         # when it is bound: such a loop is checked each iteration, as a `while` loop)
         plain = isinstance(target, Tree) and target.data == "name"
-        return None if items is None else cls(items, names if plain else None)
+        line = pos(target if target is not None else cond)[0]
+        if REPORT:
+            report(line, "qualifies" if items is not None else "does not qualify")
+        if items is None:
+            return None
+        body = cls(items, names if plain else None)
+        body.line = line
+        return body
 
     def start(self, s):
         return Run(self, s)
@@ -128,6 +149,7 @@ class Run:
         "steady",
         "kernels",
         "fast",
+        "counts",
     )
 
     def __init__(self, body, s):
@@ -143,9 +165,12 @@ class Run:
         self.fast = None
         self.fixed = None  # the hoisted ops' values: (what they read, (op, value) ...)
         self.steady = False  # the last iteration was replayed, with a plan.steady plan
+        self.counts = [0, 0] if REPORT else None  # iterations replayed, in all
 
     def iteration(self, s):
         """Run the body once; returns its signal, as Compiler.block's closure does."""
+        if self.counts is not None:
+            return self._counted(s)
         plan = self.plan
         if plan is not None:
             why = self._ready(plan)
@@ -160,6 +185,18 @@ class Run:
             self.records += 1
             return self._record()
         return self._compiled(0)
+
+    def _counted(self, s):
+        """iteration(), counting the iterations replayed (REPORT)."""
+        counts, self.counts = self.counts, None
+        plan = self.plan
+        try:
+            if plan is not None and self._ready(plan) is None:
+                counts[0] += 1
+            counts[1] += 1
+            return self.iteration(s)
+        finally:
+            self.counts = counts
 
     def _compiled(self, start):
         """The body's statements from `start` on, as compiled (made names bound first)."""
@@ -196,6 +233,8 @@ class Run:
     def finish(self):
         if self.pending:
             self.materialize()
+        if self.counts is not None:
+            report(self.body.line, "%d of %d iterations replayed" % tuple(self.counts))
 
     # -- noting an iteration ------------------------------------------------------------
     def _record(self):

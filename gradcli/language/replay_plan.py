@@ -174,9 +174,9 @@ def plan(body, seen, notes):
             known = _numbers(extra[3], read)
             steps, mine = [], []
             for x in range(start, end):
-                cls, args, params, node, requires_grad, mask, srcs = notes[x]
-                if any(not _constant(v, known) for v in params.values()):
-                    raise Fail
+                cls, args, params, node, requires_grad, mask, srcs, view = notes[x]
+                if view or any(not _constant(v, known) for v in params.values()):
+                    raise Fail  # (a view shares a version counter: replayed, it would not)
                 argidx = tuple(_slot(a, opof, read, consts, frees, mine, known) for a in args)
                 j = len(ops)
                 if node is None:

@@ -279,7 +279,7 @@ def _check_matmul_size(sa, sb):
     category="linalg",
     batch="matmul",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=Parser(("other",)),
 )
 @internal("matmul")
