@@ -470,3 +470,41 @@ def pow_mixed_input(dtype, shape):
     else:
         b = np.array(1.7, dtype=dtype)
     return a, b, spread(2000, 93, -1.0, 1.0, "float32")
+
+
+#: F.batch_norm (tests/golden/batch_norm.json): input shapes, each in training and in
+#: evaluation, with and without weight and bias, float32 and float64.  (N, C) and
+#: (N, C, 1, ...) take ATen's channels-last kernels, the others its contiguous ones:
+#: rows of L values shorter than, equal to and longer than a vector, odd and even L.
+BATCH_NORM = [
+    (32, 100),
+    (8, 27),
+    (2, 5),
+    (40, 7),
+    (4, 2, 1),
+    (2, 4, 1, 1),
+    (5, 3, 9),
+    (32, 128, 4),
+    (2, 3, 7),
+    (6, 5, 17),
+    (16, 24, 2),
+    (3, 2, 33),
+    (1, 3, 12),
+    (9, 40, 3),
+    (2, 130, 7),
+    (4, 6, 5, 3),
+    (3, 9, 2, 2),
+]
+
+
+def batch_norm_input(shape, dtype):
+    """(x, g, weight, bias, running_mean, running_var) of a case."""
+    n, c = int(np.prod(shape)), shape[1]
+    return (
+        spread(n, 101, -3.0, 5.0, dtype).reshape(shape),
+        spread(n, 102, -1.0, 1.0, dtype).reshape(shape),
+        spread(c, 103, 0.5, 1.5, dtype),
+        spread(c, 104, -1.0, 1.0, dtype),
+        spread(c, 105, -1.0, 1.0, dtype),
+        spread(c, 106, 0.3, 1.3, dtype),
+    )

@@ -1,5 +1,5 @@
 """`F.embedding` (EmbeddingBackward0), `F.batch_norm` (NativeBatchNormBackward0, as
-PyTorch's CPU kernels compute it: base/batch_norm.py), `F.avg_pool2d`
+PyTorch's CPU kernels compute it: numerics/floats/batch_norm.py), `F.avg_pool2d`
 (AvgPool2DBackward0) and `F.adaptive_avg_pool2d` (AdaptiveAvgPool2DBackward0; a 1x1
 output is torch's mean over the last two dims, MeanBackward1).
 
@@ -125,21 +125,22 @@ def embedding(
 
 
 class BatchNorm(Function):
-    __slots__ = ("mean", "inv", "train", "shapes", "eps")
+    __slots__ = ("mean", "inv", "back_inv", "train", "shapes", "eps")
     name = "NativeBatchNormBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
-    def forward(self, x, w, b, mean, inv, train, eps):
+    def forward(self, x, w, b, mean, inv, back_inv, train, eps):
         self.mean, self.inv, self.train, self.eps = mean, inv, train, eps
+        self.back_inv = back_inv  # the backward kernels' invstd (float64 math in eval)
         self.shapes = (w is not None, b is not None)
         self.save(x, w)
         return bn.transform(x, mean, inv, w, b)
 
     def backward(self, g, F, x, w):
         has_w, has_b = self.shapes
-        if not F.tensor_mode and x.ndim == 2:
-            gx, gw, gb = bn.backward(g, x, self.mean, self.inv, w, self.train)
+        if not F.tensor_mode:
+            gx, gw, gb = bn.backward(g, x, self.mean, self.back_inv, w, self.train)
             return gx, (gw if has_w else None), (gb if has_b else None)
         return self._composite(g, F, x, w, has_w, has_b)
 
@@ -176,7 +177,7 @@ class BatchNorm(Function):
         return out
 
     def _composite(self, g, F, x, w, has_w, has_b):
-        """The gradients as a formula of the tensors (create_graph, or (N, C, L) input)."""
+        """The gradients as a formula of the tensors (under create_graph)."""
         axes = (0,) + tuple(range(2, x.ndim))
         shape = (1, -1) + (1,) * (x.ndim - 2)
         xs = x.data.shape if F.tensor_mode else x.shape
@@ -248,7 +249,7 @@ def batch_norm(
                 f"torch.Size([{', '.join(map(str, xd.shape))}])"
             )
         mean, var_sum = bn.stats(xd)
-        inv = bn.invstd(var_sum, n, eps)
+        inv = back_inv = bn.invstd(var_sum, n, eps)
         if rm is not None:
             running_mean.data[...] = bn.running(rm, mean, momentum)
             unbiased = var_sum / var_sum.dtype.type(n - 1)
@@ -257,9 +258,12 @@ def batch_norm(
         if rm is None:
             raise GradRuntimeError("running_mean must be defined in evaluation mode")
         mean, inv = rm.astype(xd.dtype), bn.eval_invstd(rv.astype(xd.dtype), eps)
+        back_inv = bn.eval_invstd(rv.astype(xd.dtype), eps, backward=True)
     w = None if weight is None else tensor_arg(weight)
     b = None if bias is None else tensor_arg(bias)
-    return BatchNorm.apply(x, w, b, mean=mean, inv=inv, train=bool(training), eps=float(eps))
+    return BatchNorm.apply(
+        x, w, b, mean=mean, inv=inv, back_inv=back_inv, train=bool(training), eps=float(eps)
+    )
 
 
 # ---------------------------------------------------------------- average pooling

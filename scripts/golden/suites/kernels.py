@@ -5,7 +5,8 @@ tests/golden/: softmax and log_softmax over a dim other than the last
 dims (var_dims.json, VAR_DIMS), with their gradients, and the sum and mean of all of a
 permuted tensor (permuted_sums.json, PERMUTED_SUMS), and `tensor ** tensor` (float32 and
 float64) and float64 `tensor ** number` with their gradients (pow_tensors.json,
-POW_TENSORS, POW_SCALARS), as sha256 digests with every NaN written
+POW_TENSORS, POW_SCALARS), and F.batch_norm's value, gradients and running statistics
+(batch_norm.json, BATCH_NORM), as sha256 digests with every NaN written
 as one NaN (exact_cases.nan_digest).
 
     $TORCH_PYTHON scripts/gen_golden.py kernels
@@ -25,6 +26,7 @@ os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
 
 import torch  # noqa: E402
 from exact_cases import (  # noqa: E402
+    BATCH_NORM,
     PERMUTED_SUMS,
     POW_MIXED,
     POW_SCALAR_SHAPES,
@@ -36,6 +38,7 @@ from exact_cases import (  # noqa: E402
     pow_mixed_input,
     pow_scalar_input,
     pow_tensor_input,
+    batch_norm_input,
     softmax_input,
     spread,
     var_input,
@@ -161,3 +164,30 @@ def main(argv):
             }
         )
     _write("pow_tensors.json", pows)
+    norms = []
+    for dtype in ("float32", "float64"):
+        for shape in BATCH_NORM:
+            for training in (True, False):
+                for affine in (True, False):
+                    norms.append(_batch_norm(shape, dtype, training, affine))
+    _write("batch_norm.json", norms)
+
+
+def _batch_norm(shape, dtype, training, affine):
+    x, g, w, b, rm, rv = (torch.from_numpy(v) for v in batch_norm_input(shape, dtype))
+    x.requires_grad_()
+    w, b = (w.requires_grad_(), b.requires_grad_()) if affine else (None, None)
+    y = torch.nn.functional.batch_norm(x, rm, rv, w, b, training=training)
+    y.backward(g)
+    return {
+        "shape": list(shape),
+        "dtype": dtype,
+        "training": training,
+        "affine": affine,
+        "out": nan_digest(y.detach().numpy()),
+        "grad": nan_digest(x.grad.numpy()),
+        "grad_weight": nan_digest(w.grad.numpy()) if affine else None,
+        "grad_bias": nan_digest(b.grad.numpy()) if affine else None,
+        "running_mean": nan_digest(rm.numpy()),
+        "running_var": nan_digest(rv.numpy()),
+    }
