@@ -350,6 +350,9 @@ NATIVE = {
     # MKL's LAPACK ?getrf_/?getrs_ (the matrix inverse as PyTorch computes it), bound
     # by those four fixed names in the library mkl.py loaded; no program's text reaches it
     "gradcli/numerics/linalg/lapack.py": {"ctypes"},
+    # calls the fused multiply-add loops it compiled itself (llvmlite, from its own fixed
+    # IR) by their addresses; its only inputs are the arrays of the emulated arithmetic
+    "gradcli/numerics/native.py": {"ctypes"},
     # glibc's mallopt and malloc_trim with fixed parameters, nothing else
     # (tests/test_heap.py checks the names it binds); no program's text reaches it
     "gradcli/runtime/heap.py": {"ctypes"},

@@ -16,6 +16,8 @@ import math
 
 import numpy as np
 
+from .. import native
+
 _SPLIT = 134217729.0  # 2^27 + 1, Veltkamp's splitter for doubles
 
 
@@ -26,15 +28,21 @@ def _split(a):
 
 
 class Split:
-    """A float64 operand of `fma` with its Veltkamp halves, computed once for a value
+    """A float64 operand of `fma` with its Veltkamp halves, computed once (when first
+    needed: the compiled loops of numerics/native.py take the value alone) for a value
     used in several fused steps (the same operations as `fma` does on it each time)."""
 
-    __slots__ = ("value", "hi", "lo")
+    __slots__ = ("value", "_halves")
 
     def __init__(self, a):
         self.value = a if _finite_float(a) else np.asarray(a, dtype=np.float64)
-        with np.errstate(over="ignore", invalid="ignore"):
-            self.hi, self.lo = _split(self.value)
+        self._halves = None
+
+    def halves(self):
+        if self._halves is None:
+            with np.errstate(over="ignore", invalid="ignore"):
+                self._halves = _split(self.value)
+        return self._halves
 
 
 _LOW29, _HALF29 = np.uint64(0x1FFFFFFF), np.uint64(0x10000000)  # float64 bits below float32's
@@ -49,7 +57,35 @@ def fma32(a, b, c) -> np.ndarray:
     float32.  That double rounding can only go wrong when ``s`` lands exactly
     on a float32 rounding midpoint while the exact sum does not; those (rare)
     elements are fixed using the exact rounding error of the sum.
+
+    Large arrays take the compiled loop of `numerics/native.py` once it pays, with
+    the same result: its midpoint elements are computed here.
     """
+    lib = native.ready(_size(a, b, c), 1)
+    if lib:
+        r, flags = native.fused(lib, "fma32", a, b, c)
+        if flags is None:
+            return r
+        part = _fma32(*(np.broadcast_to(v, r.shape)[flags] for v in (a, b, c)))
+        if not np.isnan(part).any():  # (a NaN's sign and payload follow NumPy's loops)
+            r[flags] = part
+            return r
+    return _fma32(a, b, c)
+
+
+def _size(a, b, c):
+    """The number of values of a fused step (its largest operand's, the others broadcast;
+    a Python number has no size)."""
+    n = 1
+    for v in (a, b, c):
+        if type(v) is np.ndarray and v.size > n:
+            n = v.size
+        elif type(v) is Split and type(v.value) is np.ndarray and v.value.size > n:
+            n = v.value.size
+    return n
+
+
+def _fma32(a, b, c) -> np.ndarray:
     p = np.asarray(a * b)
     assert p.dtype == np.float64
     s = np.asarray(p + c)
@@ -72,7 +108,7 @@ def fma32(a, b, c) -> np.ndarray:
 def _operand(a):
     """(a, its high half, its low half) as float64 values for `fma`."""
     if isinstance(a, Split):
-        return a.value, a.hi, a.lo
+        return (a.value, *a.halves())
     if not _finite_float(a):
         a = np.asarray(a, dtype=np.float64)
     ah, al = _split(a)
@@ -94,6 +130,21 @@ def fma(a, b, c, dtype=np.float64):
         if isinstance(b, Split):
             b = b.value
         return fma32(np.asarray(a, dtype=np.float64), b, c)
+    lib = native.ready(_size(a, b, c), 4)
+    if lib:
+        args = [v.value if type(v) is Split else v for v in (a, b, c)]
+        r, flags = native.fused(lib, "fma64", *args)
+        if flags is None:
+            return r
+        part = _fma64(*(np.broadcast_to(v, r.shape)[flags] for v in args))
+        if not np.isnan(part).any():  # (a NaN's sign and payload follow NumPy's loops)
+            r[flags] = part
+            return r
+    return _fma64(a, b, c)
+
+
+def _fma64(a, b, c):
+    """fma() of doubles by Dekker's product and Knuth's sum, in NumPy."""
     c = np.asarray(c, dtype=np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
         a, ah, al = _operand(a)

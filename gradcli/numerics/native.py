@@ -1,0 +1,246 @@
+"""Hardware fused multiply-add for the emulated float math, compiled when it pays.
+
+PyTorch's vectorised kernels compute `a * b + c` with one rounding (the FMA
+instruction).  NumPy has no fused multiply-add, so `floats/fma.py` emulates it: the
+double one in about 25 NumPy operations (Dekker's product and Knuth's sum), the
+float32 one in about 7; SLEEF's exp, log and pow make dozens of them per value, and
+that emulation is most of the time of a program that runs them on large tensors.
+
+With `llvmlite` installed (the `exact` extra; it is Numba's LLVM binding), this module
+compiles small loops that compute the same results with the hardware instruction
+(LLVM's `llvm.fma` intrinsic), IEEE arithmetic as written: no fast-math flags, so
+nothing is reassociated or contracted.  The loops compute every element and flag the
+ones where the emulation is not the plain correctly rounded result (NaN, infinities,
+overflow, products too small or operands too large to split, float32 sums on a
+rounding midpoint); `fma.py` computes those few elements with its own emulation, so
+both paths give the same bits on every input (tests/test_native.py compares them on
+millions of random and edge values).
+
+Start-up pays nothing: llvmlite is imported, and the loops compiled (about 90 ms of
+CPU in all), only once a run has emulated `BUDGET` element-operations on arrays of
+`MIN_SIZE` values or more, i.e. once the emulation has cost about what compiling
+costs (the rent-or-buy rule: a run never loses more than the compile time, and a
+long run gains 5-400x on each fused step: 0.2-0.4 ns a value instead of 40-140 ns).  Numba itself is not used: importing it
+and loading even cached compiled functions costs 0.3-0.6 s of CPU, more than the
+whole emulation of most training loops.  `GRADCLI_NO_NATIVE=1` keeps the NumPy
+emulation; `GRADCLI_NATIVE=1` compiles at the first eligible call (the tests).
+
+Calling a compiled loop needs `ctypes` (its address as a C function); this module and
+`mkl.py` are the only ones in `numerics` that import it.  No value of the language
+reaches it: its only inputs are the arrays of the emulated arithmetic.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from contextlib import contextmanager
+from math import prod
+
+import numpy as np
+
+from .mkl import address
+
+#: work emulated before compiling, in element-operations (a double FMA counts 4, a float32
+#: one 1; one costs 30-40 ns emulated): about what compiling costs (~90 ms of CPU)
+BUDGET = 2_000_000
+#: smallest array the compiled loops are used for (below it a call's fixed costs,
+#: ~5 us, are not repaid; such arrays do not count towards BUDGET either)
+MIN_SIZE = 64
+
+_state: dict = {"lib": False, "work": 0}  # lib: False not tried yet, None unavailable
+
+D, F = np.dtype(np.float64), np.dtype(np.float32)
+_BIG = 2.0**990  # fma.unsplittable's bounds: Dekker's split is exact inside them
+_TINY = 2.0**-900
+_DBL_MAX = np.finfo(np.float64).max
+
+
+def _mode():
+    v = os.environ.get("GRADCLI_NO_NATIVE", "")
+    if v not in ("", "0"):
+        return "off"
+    v = os.environ.get("GRADCLI_NATIVE", "")
+    return "now" if v not in ("", "0") else "budget"
+
+
+def ready(n, weight=1):
+    """The compiled loops' table when an element-wise step on n values should use them,
+    else None (n counts towards the budget that makes them worth compiling)."""
+    lib = _state["lib"]
+    if lib:
+        return lib if n >= MIN_SIZE else None
+    if lib is None or n < MIN_SIZE:
+        return None
+    _state["work"] += n * weight
+    mode = _mode()
+    if mode == "off" or (mode == "budget" and _state["work"] < BUDGET):
+        return None
+    _state["lib"] = _load()
+    return _state["lib"] or None
+
+
+def available():
+    """Whether the compiled loops can be had (compiling them now if not yet; not when
+    GRADCLI_NO_NATIVE is set)."""
+    if _state["lib"] is False:
+        _state["lib"] = None if _mode() == "off" else _load()
+    return bool(_state["lib"])
+
+
+@contextmanager
+def numpy_only():
+    """Within it, NumPy's emulation only (the tests compare the two paths)."""
+    saved = _state["lib"]
+    _state["lib"] = None
+    try:
+        yield
+    finally:
+        _state["lib"] = saved
+
+
+def _load():
+    try:
+        return _Kernels()
+    except Exception:  # no llvmlite, no native target, or LLVM refused: NumPy's emulation
+        return None
+
+
+#: the compiled loops: (kind, b's and c's element types) (a is always a double)
+LOOPS = (("fma64", "dd"), ("fma32", "dd"), ("fma32", "ff"), ("fma32", "fd"), ("fma32", "df"))
+
+
+class _Kernels:
+    """The loops, compiled together in one LLVM module."""
+
+    def __init__(self):
+        import llvmlite.binding as llvm  # (only here: ~30 ms of start-up otherwise)
+        import llvmlite.ir as ir
+
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        target = llvm.Target.from_default_triple()
+        tm = target.create_target_machine(
+            cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=2
+        )
+        mod = ir.Module(name="gradcli_native")
+        mod.triple = tm.triple
+        for kind, types in LOOPS:
+            _loop(ir, mod, kind, types)
+        m = llvm.parse_assembly(str(mod))
+        m.verify()
+        pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=2))
+        pb.getModulePassManager().run(m, pb)
+        self.engine = llvm.create_mcjit_compiler(m, tm)  # (kept: the code lives in it)
+        self.engine.finalize_object()
+        sig = ctypes.CFUNCTYPE(
+            ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 5, *[ctypes.c_int64] * 3
+        )
+        self.fns = {
+            (kind, types): sig(self.engine.get_function_address(f"{kind}_{types}"))
+            for kind, types in LOOPS
+        }
+
+
+def _loop(ir, mod, kind, types):
+    """i64 KIND_TYPES(i64 n, a*, b*, c*, out*, i8* flag, i64 sa, i64 sb, i64 sc):
+    out[i] = the fused step of a[i*sa], b[i*sb], c[i*sc] (a stride of 0 broadcasts one
+    value), flag[i] = 1 where the emulation must decide; returns how many are flagged."""
+    dbl, flt, i64, i8 = ir.DoubleType(), ir.FloatType(), ir.IntType(64), ir.IntType(8)
+    elems = [dbl] + [flt if t == "f" else dbl for t in types]
+    out_t = ir.PointerType(dbl if kind == "fma64" else flt)
+    fnty = ir.FunctionType(
+        i64, [i64, *(ir.PointerType(e) for e in elems), out_t, ir.PointerType(i8), i64, i64, i64]
+    )
+    fn = ir.Function(mod, fnty, name=f"{kind}_{types}")
+    n, pa, pb, pc, po, pf, sa, sb, sc = fn.args
+    for p in (pa, pb, pc, po, pf):
+        p.add_attribute("noalias")
+    entry, loop, done = (fn.append_basic_block(x) for x in ("entry", "loop", "done"))
+    b = ir.IRBuilder(entry)
+    fabs = mod.globals.get("llvm.fabs.f64") or mod.declare_intrinsic("llvm.fabs", [dbl])
+    b.cbranch(b.icmp_signed(">", n, ir.Constant(i64, 0)), loop, done)
+    b = ir.IRBuilder(loop)
+    i = b.phi(i64)
+    cnt = b.phi(i64)
+    i.add_incoming(ir.Constant(i64, 0), entry)
+    cnt.add_incoming(ir.Constant(i64, 0), entry)
+    vals = []
+    for e, p, st in zip(elems, (pa, pb, pc), (sa, sb, sc)):
+        v = b.load(b.gep(p, [b.mul(i, st)]))
+        vals.append(b.fpext(v, dbl) if e is flt else v)
+    a, x, y = vals
+
+    def d(v):
+        return ir.Constant(dbl, v)
+
+    prod_ = b.fmul(a, x)
+    if kind == "fma64":
+        r = b.fma(a, x, y)  # llvm.fma.f64
+        s = b.fadd(y, prod_)
+        # a zero: the plain sum's where it is zero (its sign is IEEE's), as fma.fma
+        both0 = b.and_(b.fcmp_ordered("==", r, d(0.0)), b.fcmp_ordered("==", s, d(0.0)))
+        res = b.select(both0, s, r)
+        ap = b.call(fabs, [prod_])
+        easy = b.fcmp_ordered("<=", b.call(fabs, [a]), d(_BIG))
+        easy = b.and_(easy, b.fcmp_ordered("<=", b.call(fabs, [x]), d(_BIG)))
+        split_ok = b.or_(
+            b.fcmp_ordered("==", ap, d(0.0)),
+            b.and_(b.fcmp_ordered(">=", ap, d(_TINY)), b.fcmp_ordered("<=", ap, d(_DBL_MAX))),
+        )
+        easy = b.and_(easy, split_ok)
+        easy = b.and_(easy, b.fcmp_ordered("<=", b.call(fabs, [y]), d(_DBL_MAX)))
+        easy = b.and_(easy, b.fcmp_ordered("<=", b.call(fabs, [r]), d(_DBL_MAX)))
+        hard = b.not_(easy)
+    else:  # fma32: fma.fma32's steps; a sum on a float32 midpoint is flagged, or NaN
+        s = b.fadd(prod_, y)
+        res = b.fptrunc(s, flt)
+        low = b.and_(b.bitcast(s, i64), ir.Constant(i64, 0x1FFFFFFF))
+        hard = b.icmp_unsigned("==", low, ir.Constant(i64, 0x10000000))
+        # a NaN: which operand's NaN a product keeps is the compiler's choice (it may
+        # swap them), NumPy's is the first's
+        hard = b.or_(hard, b.fcmp_unordered("uno", s, s))
+    b.store(res, b.gep(po, [i]))
+    b.store(b.zext(hard, i8), b.gep(pf, [i]))
+    cnt2 = b.add(cnt, b.zext(hard, i64))
+    i2 = b.add(i, ir.Constant(i64, 1))
+    i.add_incoming(i2, loop)
+    cnt.add_incoming(cnt2, loop)
+    b.cbranch(b.icmp_signed("<", i2, n), loop, done)
+    b = ir.IRBuilder(done)
+    total = b.phi(i64)
+    total.add_incoming(ir.Constant(i64, 0), entry)
+    total.add_incoming(cnt2, loop)
+    b.ret(total)
+
+
+def _operand(x, shape, f32_ok):
+    """(element type letter, array, stride) for one operand of a step of this shape:
+    one value broadcast (stride 0), or the values in C order (stride 1)."""
+    if type(x) is not np.ndarray or x.dtype is not D and not (f32_ok and x.dtype is F):
+        x = np.asarray(x, dtype=D)
+    if x.size == 1:
+        if not x.flags.c_contiguous:
+            x = x.copy()
+        return ("f" if x.dtype is F else "d"), x, 0
+    if x.shape != shape or not x.flags.c_contiguous:
+        x = np.ascontiguousarray(np.broadcast_to(x, shape))
+    return ("f" if x.dtype is F else "d"), x, 1
+
+
+def fused(lib, kind, a, b, c):
+    """(result, flags or None): the compiled loop's fused step over a, b, c broadcast
+    together (float64 results for fma64, float32 for fma32); flags marks the elements
+    the caller must compute with its emulation (None when there are none)."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+    n = prod(shape)
+    f32 = kind == "fma32"
+    _, xa, sa = _operand(a, shape, False)
+    tb, xb, sb = _operand(b, shape, f32)
+    tc, xc, sc = _operand(c, shape, f32)
+    out = np.empty(shape, F if f32 else D)
+    flags = np.empty(shape, np.bool_)
+    k = lib.fns[kind, tb + tc](
+        n, address(xa), address(xb), address(xc), address(out), address(flags), sa, sb, sc
+    )
+    return out, (flags if k else None)
