@@ -214,7 +214,7 @@ def is_notebook(name, text) -> bool:
 def _notebook(session, name, text, debug, check, as_json):
     """Run (or with `check`, check) a Jupyter notebook; the exit code."""
     # imported here, for notebooks only (start-up time: json, dataclasses, difflib);
-    # tests/test_layers.py allows this import (LAZY_IMPORTS)
+    # tests/architecture/test_layers.py allows this import (LAZY_IMPORTS)
     from .notebook import NotebookError, run_notebook
     from .notebook_check import check_notebook
 

@@ -5,7 +5,7 @@ Only the plainest command lines are read here: FILEs, `-`, `-e CODE`, `-q` and
 `--json`.  Anything else (another option, `--`, a value that looks like an
 option) returns None and the command line goes to argparse as before, so help,
 errors and every other option keep argparse's behaviour.
-tests/test_quickargs.py checks the result equals argparse's.
+tests/cli/test_quickargs.py checks the result equals argparse's.
 """
 
 from __future__ import annotations

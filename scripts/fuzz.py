@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Long fuzz runs of gradcli (see tests/fuzzing.py, which holds the machinery that
-tests/test_fuzz.py runs briefly in CI):
+"""Long fuzz runs of gradcli (see tests/robustness/fuzzing.py, which holds the machinery that
+tests/robustness/test_fuzz.py runs briefly in CI):
 
     scripts/fuzz.py --count 100000
     scripts/fuzz.py --seconds 600 --mode mutate --seed 7

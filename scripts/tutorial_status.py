@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/tutorial_status.py [--no-census] [--torch-python PY] [NAME ...]
 
-Part 1, per tutorial: gradcli runs it as tests/test_tutorials.py does
+Part 1, per tutorial: gradcli runs it as tests/fidelity/test_tutorials.py does
 (``python -m gradcli eval FLAGS FILE``, FLAGS from tests/golden/tutorials.json) and
 the script prints "passes" (with gradcli's and torch's times), or where it stops:
 the line of the tutorial and gradcli's error, or the first line of output that

@@ -126,7 +126,7 @@ def assert_refused(source, type_name=None, text=None):
 
 def run_cases(sources):
     """Run many programs in this process: {name: source} -> {name: result}.
-    (tests/test_examples.py runs the seed examples as real subprocesses.)"""
+    (tests/fidelity/test_examples.py runs the seed examples as real subprocesses.)"""
     return {name: run_inprocess(src) for name, src in sources.items()}
 
 

@@ -21,7 +21,7 @@ arithmetic operators make directly) and the fast kernels `replay_kernel`,
 `number_forward` and `passes_through` (methods of the node class).
 
 A facet an op does not have is declared as `none("why")` (a class attribute) or
-None/False/none("why") (a register argument), never left out: tests/test_op_declarations.py reads
+None/False/none("why") (a register argument), never left out: tests/architecture/test_op_declarations.py reads
 every node class and every built-in and names each facet left undeclared.  A class
 inherits what its bases below `Function` declare.  Adding a facet is one `facet(...)`
 line here (or in the module that reads it) and the declarations it asks for.

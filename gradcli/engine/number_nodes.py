@@ -8,7 +8,7 @@ the same fields, saved values, creation numbers (node before tensor) and version
 records.  What differs is only the work: the op's
 `number_forward(a, k)` (beside its `forward`, for this one case: the Python float
 operation forward's `doubles` path makes, and the fields forward sets) instead of
-forward's general checks, and no look at the operands' kinds.  tests/test_loops.py
+forward's general checks, and no look at the operands' kinds.  tests/language/test_loops.py
 compares both ways field by field and bit for bit on special values.
 """
 

@@ -18,7 +18,7 @@ values freed unless `retain_graph` (and PyTorch's error at a node already run), 
 same flow record, the same way into a leaf's `.grad`.  It stands aside (the general
 loop runs) for graphs of more than `MAX_NODES` nodes and for a node made without a
 creation number.  The node's step is passes.vjp's, written out in the loop (a change
-there belongs here too).  tests/test_schedule.py runs
+there belongs here too).  tests/engine/test_schedule.py runs
 every golden program with schedules made on first sight and compares with the
 backward loop.
 """

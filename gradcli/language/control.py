@@ -147,7 +147,7 @@ def _yielded(node):
     return node if isinstance(node, Tree) and node.data in _YIELDS else None
 
 
-#: compile an `if` without elif to its own closure (tests/test_callsites.py compiles
+#: compile an `if` without elif to its own closure (tests/language/test_callsites.py compiles
 #: programs with it off too, to compare with the general closure)
 ONE_TEST = True
 

@@ -9,7 +9,7 @@ builder shapes the rule's node (children filtered out, `_rule`s inlined, `?rule`
 collapsed to their one child, `[x]` placeholders, positions propagated).  This
 module replays exactly that: the trees, tokens, positions and errors are those
 Lark's `parser="lalr", lexer="basic", maybe_placeholders=True,
-propagate_positions=True` gives (tests/test_parser_runtime.py compares them on
+propagate_positions=True` gives (tests/language/test_parser_runtime.py compares them on
 every program in the tests and tutorials).
 
 `Tree`, `Token` and the `Unexpected*` errors are defined here, and every module

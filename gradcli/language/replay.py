@@ -40,7 +40,7 @@ Everything the program sees is what the compiled loop makes: the same ops' forwa
 and VJPs on the same values in the same order (so the same bits), the engine's own
 backward (its checks of saved values, its errors, .grad, the flow record), and the
 Tensors and graphs left in the variables.  `context.current.replay` False
-(`--no-replay`) runs every iteration as compiled; tests/test_replay.py runs programs
+(`--no-replay`) runs every iteration as compiled; tests/language/test_replay.py runs programs
 both ways and compares all they print.
 """
 

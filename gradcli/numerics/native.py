@@ -13,7 +13,7 @@ nothing is reassociated or contracted.  The loops compute every element and flag
 ones where the emulation is not the plain correctly rounded result (NaN, infinities,
 overflow, products too small or operands too large to split, float32 sums on a
 rounding midpoint); `fma.py` computes those few elements with its own emulation, so
-both paths give the same bits on every input (tests/test_native.py compares them on
+both paths give the same bits on every input (tests/numerics/test_native.py compares them on
 millions of random and edge values).
 
 Start-up pays nothing: llvmlite is imported, and the loops compiled (about 90 ms of

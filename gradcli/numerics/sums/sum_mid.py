@@ -4,7 +4,7 @@ additions, one after the other, as a straight-line closure of few NumPy calls pe
 and dtype (at these sizes the fixed cost of each NumPy call, ~0.3 us for a
 ufunc, ~1 us for a reduce, is the time, not the arithmetic).
 
-The facts used (tests/test_summation_plans.py checks every size of this range against
+The facts used (tests/numerics/test_summation_plans.py checks every size of this range against
 the frozen reference, bit for bit):
 
 * a reduce over the first axis of a C-contiguous (rows, width) array adds the rows one

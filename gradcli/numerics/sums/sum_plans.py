@@ -7,8 +7,8 @@ gradcli/numerics/sums/sum_mid.py; the plans here are the others: no level at all
 16 groups) and the big ranges, whose level 0 is laid out a slab at a time.
 
 Every sum is the one `summation._multi_row_sum` and its callers make, addition for
-addition (tests/test_summation_plans.py compares with a frozen copy of the code these
-plans replaced, tests/sum_reference.py).  What lets a level be one NumPy call:
+addition (tests/numerics/test_summation_plans.py compares with a frozen copy of the code these
+plans replaced, tests/numerics/sum_reference.py).  What lets a level be one NumPy call:
 
 * a reduce over the first axis of a C-contiguous (rows, width) array adds the rows one
   after the other, each column on its own (NumPy's pairwise summation is only for the

@@ -11,7 +11,7 @@ for little more than the cost of one.
 Each row gets exactly the additions `MidPlan` makes for it: a reduce over the middle
 axis of a C-contiguous (R, step, width) array adds its rows one after the other for
 each (R, width) output, as a reduce over the first axis of (step, width) does, and an
-accumulate along the last axis is sequential per row.  tests/test_summation_plans.py
+accumulate along the last axis is sequential per row.  tests/numerics/test_summation_plans.py
 compares every row with `torch_sum`, bit for bit.
 """
 

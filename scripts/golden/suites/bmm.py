@@ -1,5 +1,5 @@
 """Record PyTorch's batched products (torch.bmm, matmul with 3+ dims), their gradients and
-grad_fn names into tests/golden/bmm.json (inputs: tests/bmm_cases.py), as sha256 digests.
+grad_fn names into tests/golden/bmm.json (inputs: tests/numerics/bmm_cases.py), as sha256 digests.
 
     $TORCH_PYTHON scripts/gen_golden.py bmm
 

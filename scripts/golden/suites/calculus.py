@@ -19,7 +19,7 @@ evaluated.  Recorded per case:
             (non-finite numbers as the strings "nan", "inf", "-inf")
   or "error": {"type", "message"} if SOURCE or EXPR raised.
 
-tests/test_calculus.py runs the same SOURCE and EXPR in gradcli and compares.
+tests/library/test_calculus.py runs the same SOURCE and EXPR in gradcli and compares.
 """
 
 import math

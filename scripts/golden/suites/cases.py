@@ -1,5 +1,5 @@
 """The golden cases: tests/golden/cases.json and grad_fn_names.json from
-tests/golden_cases.py, reliability.json from golden_cases_reliability.py,
+tests/fidelity/golden_cases.py, reliability.json from golden_cases_reliability.py,
 differential.json from golden_cases_differential.py and examples.json from
 scripts/examples/*.ag.
 
@@ -13,7 +13,7 @@ scripts/examples/*.ag.
 
 Every case and example is run as record.run_program runs a program.  Examples run
 in a fresh process each, after ``torch.manual_seed(EXAMPLE_SEED)`` (record.py); the
-seed is stored in examples.json ("seed") and tests/test_examples.py runs
+seed is stored in examples.json ("seed") and tests/fidelity/test_examples.py runs
 ``gradcli eval --seed SEED FILE``.
 """
 
@@ -48,7 +48,7 @@ def gen_cases():
 
 
 def gen_reliability():
-    """tests/golden/reliability.json from tests/golden_cases_reliability.py."""
+    """tests/golden/reliability.json from tests/fidelity/golden_cases_reliability.py."""
     import golden_cases_reliability
 
     return {
@@ -58,7 +58,7 @@ def gen_reliability():
 
 
 def gen_differential():
-    """tests/golden/differential.json from tests/golden_cases_differential.py."""
+    """tests/golden/differential.json from tests/fidelity/golden_cases_differential.py."""
     import golden_cases_differential
 
     return {

@@ -1,5 +1,5 @@
 """Record PyTorch's sums and means over dims (and the same sums as a broadcast
-gradient's sum_to) into tests/golden/dim_sums.json (inputs: tests/dim_sum_cases.py),
+gradient's sum_to) into tests/golden/dim_sums.json (inputs: tests/numerics/dim_sum_cases.py),
 as sha256 digests.
 
     $TORCH_PYTHON scripts/gen_golden.py dim_sums

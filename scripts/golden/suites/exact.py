@@ -1,5 +1,5 @@
 """Record PyTorch's float math, matrix products and float32 powers into
-tests/golden/exact_numerics.json (inputs: tests/exact_cases.py), as sha256 digests.
+tests/golden/exact_numerics.json (inputs: tests/numerics/exact_cases.py), as sha256 digests.
 
     $TORCH_PYTHON scripts/gen_golden.py exact
 

@@ -1,5 +1,5 @@
 """Record tests/golden/fidelity.json from real PyTorch: the programs of
-tests/fidelity_cases.py (each run as record.run_program runs a program) and the float16
+tests/fidelity/fidelity_cases.py (each run as record.run_program runs a program) and the float16
 sweep (sha256 digests of every float16 value through HALF_OPS, gradients of HALF_GRADS).
 
     $TORCH_PYTHON scripts/gen_golden.py fidelity

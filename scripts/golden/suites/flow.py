@@ -11,7 +11,7 @@ run with float64 as the default dtype and torch's names in scope) that ends
 with `out`, and the names of intermediate tensors in it (NAMES).  Each named
 tensor gets `retain_grad()`, `out.backward()` runs, and the recorded values are
 every named tensor's `.grad` (the gradient that flowed into the node that made
-it) and every leaf's `.grad`.  tests/test_trace.py runs SOURCE in gradcli,
+it) and every leaf's `.grad`.  tests/engine/test_trace.py runs SOURCE in gradcli,
 then `backward out, trace=true`, and compares both the engine's record of the
 flow (graph values) and the trace's `grad_in` of each of those nodes.
 """

@@ -1,5 +1,5 @@
 """tests/golden/hostile.json: the programs where gradcli once differed from PyTorch
-in silence (tests/hostile_cases.py), each run as record.run_program runs a program."""
+in silence (tests/robustness/hostile_cases.py), each run as record.run_program runs a program."""
 
 from hostile_cases import CASES
 

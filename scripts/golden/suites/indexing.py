@@ -1,5 +1,5 @@
 """Record tests/golden/indexing.json from real PyTorch: the cases of
-tests/indexing_cases.py (index_select, gather, scatter, repeat, topk, inverse, ravel,
+tests/ops/indexing_cases.py (index_select, gather, scatter, repeat, topk, inverse, ravel,
 softmax without a dim), each run as record.run_program runs a program; and
 tests/golden/topk_ties.json: torch.topk's indices on random rows full of ties (and
 NaNs), every path of its CPU kernel (partial_sort, nth_element, sorted or not).

@@ -1,5 +1,5 @@
 """tests/golden/inplace.json: in-place operations, version counters, views
-(tests/inplace_cases.py), each case run as record.run_program runs a program (float64
+(tests/ops/inplace_cases.py), each case run as record.run_program runs a program (float64
 default, one statement at a time, a bare expression displayed at top level only)."""
 
 import inplace_cases

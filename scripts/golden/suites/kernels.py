@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Record PyTorch's results that gradcli computes with torch's own kernels into
 tests/golden/: softmax and log_softmax over a dim other than the last
-(softmax_dims.json, inputs tests/exact_cases.py SOFTMAX_DIMS), var and std over some
+(softmax_dims.json, inputs tests/numerics/exact_cases.py SOFTMAX_DIMS), var and std over some
 dims (var_dims.json, VAR_DIMS), with their gradients, and the sum and mean of all of a
 permuted tensor (permuted_sums.json, PERMUTED_SUMS), and `tensor ** tensor` (float32 and
 float64) and float64 `tensor ** number` with their gradients (pow_tensors.json,

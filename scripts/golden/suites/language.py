@@ -1,4 +1,4 @@
-"""tests/golden/language.json: the language cases (tests/language_cases.py), each run
+"""tests/golden/language.json: the language cases (tests/language/language_cases.py), each run
 as record.run_program runs a program."""
 
 from language_cases import CASES

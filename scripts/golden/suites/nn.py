@@ -1,4 +1,4 @@
-"""tests/golden/nn.json: torch.nn, optim, data and the tensor API (tests/nn_cases.py),
+"""tests/golden/nn.json: torch.nn, optim, data and the tensor API (tests/library/nn_cases.py),
 each case run as record.run_program runs a program (float64 default, one statement at
 a time, a bare expression displayed at top level only)."""
 

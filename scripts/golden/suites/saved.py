@@ -1,4 +1,4 @@
-"""tests/golden/saved.json: the saved-tensor cases (tests/saved_cases.py), each run as
+"""tests/golden/saved.json: the saved-tensor cases (tests/engine/saved_cases.py), each run as
 record.run_program runs a program."""
 
 from saved_cases import CASES

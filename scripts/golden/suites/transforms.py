@@ -1,5 +1,5 @@
 """tests/golden/transforms.json: torch.func and torch.autograd.functional
-(scripts/transform_cases.py), each case run as record.run_program runs a program
+(tests/library/transform_cases.py), each case run as record.run_program runs a program
 (float64 default, one top-level statement at a time, a bare expression displayed at
 top level only); torch's own internal
 warnings (jit, fx) are not the programs' and are not recorded."""

@@ -1,6 +1,6 @@
 """tests/golden/wild.json: the torch API that lectures and books use (generators and
 sampling, sorting, counting, numpy spellings, the makemore lectures;
-tests/wild_cases.py), each case run as record.run_program runs a program."""
+tests/library/wild_cases.py), each case run as record.run_program runs a program."""
 
 import wild_cases
 

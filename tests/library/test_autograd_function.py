@@ -1,0 +1,236 @@
+"""Custom torch.autograd.Function subclasses, written in Python until the
+language's `class` lands: the "Extending PyTorch" examples (Exp, LinearFunction,
+MulConstant), the double-backward tutorial, ctx features, forward mode (jvp),
+gradcheck/gradgradcheck.  Expected values are PyTorch's (torch 2.13)."""
+
+import numpy as np
+import pytest
+
+import gradcli.session  # noqa: F401
+from gradcli.runtime.errors import GradError
+from gradcli.core.printing import show
+from gradcli.core.tensor import Tensor
+from gradcli.engine import forward as fw
+from gradcli.engine.autograd import run_backward
+from gradcli.library.autograd_function import Function, once_differentiable
+from gradcli.ops.registry import FUNCTIONS as F
+from tests.ops.test_gradcheck import session_out  # noqa: F401  (fixture)
+
+
+def T(v, rg=False):
+    return Tensor(np.array(v, dtype=np.float64), requires_grad=rg)
+
+
+def backward(y):
+    run_backward([F["sum"](y)], [None])
+
+
+class Exp(Function):
+    @staticmethod
+    def forward(ctx, i):
+        result = F["exp"](i)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (result,) = ctx.saved_tensors
+        return grad_output * result
+
+    @staticmethod
+    def jvp(ctx, t):
+        (result,) = ctx.saved_tensors
+        return t * result
+
+
+class LinearFunction(Function):
+    @staticmethod
+    def forward(input, weight, bias):
+        output = F["matmul"](input, F["transpose"](weight, 0, 1))
+        if bias is not None:
+            output = output + bias
+        return output
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        input, weight, bias = inputs
+        ctx.save_for_backward(input, weight, bias)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, weight, bias = ctx.saved_tensors
+        grad_input = grad_weight = grad_bias = None
+        if ctx.needs_input_grad[0]:
+            grad_input = F["matmul"](grad_output, weight)
+        if ctx.needs_input_grad[1]:
+            grad_weight = F["matmul"](F["transpose"](grad_output, 0, 1), input)
+        if bias is not None and ctx.needs_input_grad[2]:
+            grad_bias = F["sum"](grad_output, 0)
+        return grad_input, grad_weight, grad_bias
+
+
+class MulConstant(Function):
+    @staticmethod
+    def forward(tensor, constant):
+        return tensor * constant
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        tensor, constant = inputs
+        ctx.constant = constant
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.constant, None
+
+
+def test_exp_prints_and_differentiates():
+    x = T([1.0, 2.0], True)
+    y = Exp.apply(x)
+    assert show(y) == "tensor([2.7183, 7.3891], grad_fn=<ExpBackward>)"
+    assert repr(y.grad_fn) == "<torch.autograd.function.ExpBackward object>"
+    backward(y)
+    assert show(x.grad) == "tensor([2.7183, 7.3891])"
+    assert show(Exp.apply(T([1.0, 2.0]))) == "tensor([2.7183, 7.3891])"
+
+
+def test_linear_function_matches_builtin_ops():
+    x = T([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]], True)
+    w = T([[0.1, 0.2, 0.3], [-0.5, 0.4, 1.0]], True)
+    b = T([0.5, -0.5], True)
+    y = LinearFunction.apply(x, w, b)
+    assert y.grad_fn.name == "LinearFunctionBackward"
+    backward(y * y)
+    gx, gw, gb = x.grad.data, w.grad.data, b.grad.data
+    x2, w2, b2 = T(x.data, True), T(w.data, True), T(b.data, True)
+    y2 = F["matmul"](x2, F["transpose"](w2, 0, 1)) + b2
+    backward(y2 * y2)
+    assert np.allclose(gx, x2.grad.data) and np.allclose(gw, w2.grad.data)
+    assert np.allclose(gb, b2.grad.data)
+    assert np.allclose(y.data, y2.data)
+
+
+def test_mul_constant_setup_context():
+    x = T([1.0, 2.0], True)
+    z = MulConstant.apply(x, 3.0)
+    assert show(z) == "tensor([3., 6.], grad_fn=<MulConstantBackward>)"
+    backward(z)
+    assert show(x.grad) == "tensor([3., 3.])"
+
+
+def test_wrong_number_of_gradients():
+    class Bad(Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = T([1.0, 2.0], True)
+    with pytest.raises(
+        GradError,
+        match=r"function BadBackward returned an incorrect number of "
+        r"gradients \(expected 2, got 1\)",
+    ):
+        backward(Bad.apply(x, x))
+
+
+def test_double_backward_tutorial():
+    """'Double Backward with Custom Functions': Square saving its input."""
+
+    class Square(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x**2
+
+        @staticmethod
+        def backward(ctx, grad_out):
+            (x,) = ctx.saved_tensors
+            return grad_out * 2 * x
+
+    x = T([0.5, -1.5], True)
+    (g,) = run_backward([F["sum"](Square.apply(x))], [None], create_graph=True, inputs=[x])
+    assert np.allclose(g.data, 2 * x.data) and g.requires_grad
+    (h,) = run_backward([F["sum"](g)], [None], inputs=[x])
+    assert np.allclose(h.data, [2.0, 2.0])
+
+    # saving the output: exp's second derivative through the saved result
+    # (retain_graph as autograd.grad's default with create_graph: the second pass runs
+    # through the node again, whose saved result a pass without it frees)
+    (g,) = run_backward(
+        [F["sum"](Exp.apply(x))], [None], retain_graph=True, create_graph=True, inputs=[x]
+    )
+    (h,) = run_backward([F["sum"](g)], [None], inputs=[x])
+    assert np.allclose(h.data, np.exp(x.data))
+
+
+def test_once_differentiable():
+    class Once(Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a**2
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, g):
+            (a,) = ctx.saved_tensors
+            return 2 * a * g
+
+    w = T([1.0, 2.0], True)
+    (g,) = run_backward([F["sum"](Once.apply(w))], [None], create_graph=True, inputs=[w])
+    assert show(g) == "tensor([2., 4.])"
+    with pytest.raises(GradError, match="does not require grad"):
+        backward(g)
+
+
+def test_mark_non_differentiable_and_materialize():
+    class Split(Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.mark_non_differentiable(idx := Tensor(np.array([1, 0])))
+            ctx.set_materialize_grads(False)
+            return a * 2, idx
+
+        @staticmethod
+        def backward(ctx, g, gi):
+            assert gi is None
+            return g * 2
+
+    w = T([1.0, 2.0], True)
+    a, i = Split.apply(w)
+    assert show(a) == "tensor([2., 4.], grad_fn=<SplitBackward>)" and not i.requires_grad
+    backward(a)
+    assert show(w.grad) == "tensor([2., 2.])"
+
+
+def test_forward_mode_jvp_and_missing_jvp():
+    level = fw.enter_level()
+    try:
+        d = fw.make_dual(T([1.0, 2.0]), T([1.0, 0.5]), level)
+        y = Exp.apply(d)
+        assert np.allclose(fw.tangent_of(y, level).data, np.exp([1.0, 2.0]) * [1.0, 0.5])
+        with pytest.raises(GradError, match="You must implement the jvp function"):
+            MulConstant.apply(d, 2.0)
+    finally:
+        fw.exit_level(level)
+
+
+def test_gradcheck_and_gradgradcheck_accept_custom_functions(session_out):  # noqa: F811
+    from gradcli.library.calculus import gradcheck
+    from gradcli.library.functional import gradgradcheck
+
+    x = T([0.5, 1.5], True)
+    assert gradcheck(lambda t: Exp.apply(t), x) is True
+    assert gradgradcheck(lambda t: Exp.apply(t), x) is True
+
+    class WrongExp(Exp):
+        @staticmethod
+        def backward(ctx, g):
+            (result,) = ctx.saved_tensors
+            return g * result * 1.5
+
+    assert gradcheck(lambda t: WrongExp.apply(t), x) is False

@@ -1,0 +1,63 @@
+"""index_select, gather, scatter, scatter_add, repeat, topk, inverse / linalg.inv, ravel
+and softmax without a dim: the programs of tests/ops/indexing_cases.py against torch 2.13's
+output (tests/golden/indexing.json, scripts/gen_golden.py indexing), and topk's order of
+ties against libstdc++'s algorithms on many random rows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import check_result, load_golden, run_inprocess
+from gradcli.numerics.random import stl_order
+from gradcli.ops.topk import topk_indices
+
+CASES = load_golden("indexing.json")
+TIES = load_golden("topk_ties.json")
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_indexing_golden(name):
+    case = CASES[name]
+    result = run_inprocess(case["source"])
+    check_result(
+        result, case["stdout"], case["error"], what=name, warnings=case.get("warnings", ())
+    )
+
+
+def _less(x, y):
+    return x[0] < y[0]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 5, 16, 17, 40, 300])
+def test_stl_orderings_sort(n):
+    """The three algorithms order (value, index) pairs by value (ties anywhere)."""
+    rng = np.random.default_rng(n)
+    vals = rng.integers(0, 4, n).tolist()
+    for k in range(0, n + 1, max(1, n // 7)):
+        a = list(zip(vals, range(n)))
+        stl_order.partial_sort(a, 0, k, n, _less)
+        assert [v for v, _ in a[:k]] == sorted(vals)[:k]
+        assert sorted(a) == sorted(zip(vals, range(n)))
+        if k:
+            b = list(zip(vals, range(n)))
+            stl_order.nth_element(b, 0, k - 1, n, _less)
+            assert b[k - 1][0] == sorted(vals)[k - 1]
+            assert all(v <= b[k - 1][0] for v, _ in b[:k]) and all(
+                v >= b[k - 1][0] for v, _ in b[k:]
+            )
+    c = list(zip(vals, range(n)))
+    stl_order.sort(c, 0, n, _less)
+    assert [v for v, _ in c] == sorted(vals)
+
+
+def test_topk_ties_as_torch():
+    """torch.topk's indices on 240 random rows of ties and NaNs (every path of its CPU
+    kernel), recorded from torch 2.13: the same positions."""
+    wrong = []
+    for i, case in enumerate(TIES):
+        row = np.array([np.nan if v is None else v for v in case["row"]], dtype=case["dtype"])
+        got = topk_indices(row, case["k"], 0, case["largest"], case["sorted"]).tolist()
+        if got != case["indices"]:
+            wrong.append((i, got, case["indices"]))
+    assert not wrong, wrong[:3]
