@@ -9,7 +9,7 @@ tests/robustness/test_fuzz.py runs briefly in CI):
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "robustness"))
 from fuzzing import main  # noqa: E402
 
 if __name__ == "__main__":

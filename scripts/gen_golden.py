@@ -28,6 +28,22 @@ import sys
 SCRIPTS = os.path.dirname(os.path.abspath(__file__))
 SUITES = os.path.join(SCRIPTS, "golden", "suites")
 TESTS = os.path.join(os.path.dirname(SCRIPTS), "tests")  # the cases are test data
+# folders of tests/ that hold data files, not modules a suite imports
+DATA = {"golden", "programs", "tutorials"}
+
+
+def case_folders():
+    """The folders of tests/ whose modules a suite imports by name (each suite's cases live
+    beside the tests that read its golden file): every folder but the data and packages."""
+    out = []
+    for name in sorted(os.listdir(TESTS)):
+        path = os.path.join(TESTS, name)
+        if name in DATA or not os.path.isdir(path):
+            continue
+        if os.path.exists(os.path.join(path, "__init__.py")):
+            continue  # a package (tests/differential) is imported through tests/
+        out.append(path)
+    return out
 
 
 def suites():
@@ -52,7 +68,8 @@ def main(argv):
     if name not in known:
         print(f"no suite named {name!r}; the suites: {', '.join(known)}", file=sys.stderr)
         return 2
-    sys.path.insert(1, TESTS)  # after scripts/ (this file's folder)
+    # after scripts/ (this file's folder): the case modules, and tests/ for conftest
+    sys.path[1:1] = [*case_folders(), TESTS]
     module = importlib.import_module("golden.suites." + name)
     return module.main(args) or 0
 

@@ -196,3 +196,25 @@ def _fresh_run_context():
 
     context.activate(context.Context())
     yield
+
+
+class _Capture:
+    """What a run prints, kept as one string."""
+
+    def __init__(self):
+        self.text = ""
+
+    def print(self, text):
+        self.text += text
+
+
+@pytest.fixture
+def session_out(monkeypatch):
+    """A fresh session whose printed output is captured: `session_out.text`."""
+    from gradcli import session
+    from gradcli.output import TextOutput
+
+    s = session.Session(TextOutput())
+    cap = _Capture()
+    monkeypatch.setattr(s.context, "out", cap)
+    return cap

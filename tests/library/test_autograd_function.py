@@ -14,7 +14,6 @@ from gradcli.engine import forward as fw
 from gradcli.engine.autograd import run_backward
 from gradcli.library.autograd_function import Function, once_differentiable
 from gradcli.ops.registry import FUNCTIONS as F
-from tests.ops.test_gradcheck import session_out  # noqa: F401  (fixture)
 
 
 def T(v, rg=False):
@@ -219,7 +218,7 @@ def test_forward_mode_jvp_and_missing_jvp():
         fw.exit_level(level)
 
 
-def test_gradcheck_and_gradgradcheck_accept_custom_functions(session_out):  # noqa: F811
+def test_gradcheck_and_gradgradcheck_accept_custom_functions(session_out):
     from gradcli.library.calculus import gradcheck
     from gradcli.library.functional import gradgradcheck
 

@@ -4,8 +4,7 @@ gradgradcheck, recorded from torch by scripts/gen_golden.py transforms."""
 
 import pytest
 
-from tests.fidelity.test_golden_cases import check_result, load_golden, run_cases
-from tests.ops.test_gradcheck import session_out  # noqa: F401  (fixture)
+from conftest import check_result, load_golden, run_cases
 
 CASES = load_golden("transforms.json")
 
@@ -19,7 +18,7 @@ def test_transform_case(name):
     )
 
 
-def test_gradgradcheck_passes_and_catches_a_wrong_second_derivative(session_out):  # noqa: F811
+def test_gradgradcheck_passes_and_catches_a_wrong_second_derivative(session_out):
     import numpy as np
 
     from gradcli.core.tensor import Tensor

@@ -343,25 +343,6 @@ class _RightSquare(_WrongSquare):
         return (g * (2.0 * x),)
 
 
-class _Capture:
-    def __init__(self):
-        self.text = ""
-
-    def print(self, text):
-        self.text += text
-
-
-@pytest.fixture
-def session_out(monkeypatch):
-    from gradcli import session
-    from gradcli.output import TextOutput
-
-    s = session.Session(TextOutput())
-    cap = _Capture()
-    monkeypatch.setattr(s.context, "out", cap)
-    return cap
-
-
 def test_gradcheck_fails_on_wrong_gradient(session_out):
     from gradcli.library.calculus import gradcheck
 
