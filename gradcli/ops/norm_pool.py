@@ -248,16 +248,15 @@ def batch_norm(
                 "Expected more than 1 value per channel when training, got input size "
                 f"torch.Size([{', '.join(map(str, xd.shape))}])"
             )
-        mean, var_sum = bn.stats(xd)
-        inv = back_inv = bn.invstd(var_sum, n, eps)
+        mean, inv, new_rm, new_rv = bn.training(xd, eps, momentum, rm, rv)
+        back_inv = inv
         if rm is not None:
-            running_mean.data[...] = bn.running(rm, mean, momentum)
-            unbiased = var_sum / var_sum.dtype.type(n - 1)
-            running_var.data[...] = bn.running(rv, unbiased, momentum, fused=True)
+            running_mean.data[...] = new_rm
+            running_var.data[...] = new_rv
     else:
         if rm is None:
             raise GradRuntimeError("running_mean must be defined in evaluation mode")
-        mean, inv = rm.astype(xd.dtype), bn.eval_invstd(rv.astype(xd.dtype), eps)
+        mean, inv = rm.astype(xd.dtype), bn.eval_invstd(rv.astype(xd.dtype), eps, x=xd)
         back_inv = bn.eval_invstd(rv.astype(xd.dtype), eps, backward=True)
     w = None if weight is None else tensor_arg(weight)
     b = None if bias is None else tensor_arg(bias)

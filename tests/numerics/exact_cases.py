@@ -497,9 +497,24 @@ BATCH_NORM = [
 ]
 
 
-def batch_norm_input(shape, dtype):
-    """(x, g, weight, bias, running_mean, running_var) of a case."""
-    n, c = int(np.prod(shape)), shape[1]
+#: F.batch_norm of a permuted input (tests/golden/batch_norm.json): (shape, permutation),
+#: each also with its gradient arriving transposed (dims 0 and 1 of the result swapped
+#: downstream).  A channels-last 4-d layout takes ATen's channels-last kernels, the
+#: others its general path (TensorIterator's order, nothing fused).
+BATCH_NORM_LAYOUTS = [
+    ((6, 10, 5), (0, 2, 1)),
+    ((32, 4, 128), (0, 2, 1)),
+    ((3, 4, 5, 6), (0, 3, 1, 2)),
+    ((2, 3, 3, 40), (0, 3, 1, 2)),
+    ((4, 3, 6, 5), (1, 3, 2, 0)),
+    ((7, 12), (1, 0)),
+]
+
+
+def batch_norm_input(shape, dtype, perm=None):
+    """(x, g, weight, bias, running_mean, running_var) of a case (the channels: dim 1 of
+    x permuted by `perm`)."""
+    n, c = int(np.prod(shape)), shape[1 if perm is None else perm[1]]
     return (
         spread(n, 101, -3.0, 5.0, dtype).reshape(shape),
         spread(n, 102, -1.0, 1.0, dtype).reshape(shape),

@@ -1,8 +1,14 @@
 """Batch normalisation as PyTorch's CPU kernels compute it, for last-bit agreement.
 
-Which kernel runs follows ATen: an input with one value per channel and sample ((N, C),
-or (N, C, 1, ...)) goes through the kernels for channels-last data, any other one
-((N, C, L...), contiguous) through the contiguous kernels.
+Which kernel runs follows ATen (`kernel`): an input with one value per channel and
+sample ((N, C), or (N, C, 1, ...)) or laid out channels last (4 or 5 dims) goes through
+the kernels for channels-last data, any other C-ordered one ((N, C, L...)) through the
+contiguous kernels, and any other layout (a transposed or permuted input, or a gradient
+laid out otherwise than the input) through ATen's general path: the mean as `at::mean`,
+each channel's values walked in TensorIterator's order with the squares' sum and the
+gradient's dot product in float64, the output `((x - mean) * invstd) * w + b` and the
+gradients in the dtype, nothing fused, the running statistics in float64 (and in
+evaluation the forward's invstd as tensor ops: VML's sqrt, then the reciprocal).
 
 Channels last: the rows are cut between threads as `at::parallel_for` cuts them
 (`_row_chunks`; measured: two rows are not cut), each thread sums its rows into a
@@ -30,15 +36,17 @@ and `beta = b - mean * alpha` (fused) in the dtype.  In evaluation the forward t
 dtype).  Running statistics: `momentum * new + (1 - momentum) * old` in the dtype (the
 float32 variance's fused), the variance unbiased (`var_sum / (N - 1)` in the dtype).
 Checked against torch 2.13's AVX2 kernels on (N, C), (N, C, L) and (N, C, H, W)
-inputs in both dtypes, training and evaluation, with and without weight and bias
-(tests/golden/batch_norm.json)."""
+inputs, permuted and channels-last ones, in both dtypes, training and evaluation, with
+and without weight and bias (tests/golden/batch_norm.json)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .fma import fma, fma32
+from ..mkl import unary_fn
 from ..parallel import THREADS
+from ..sums.axes import sum_axes
 
 
 def _fma(a, b, c):
@@ -69,9 +77,36 @@ def _channels_last_sum(rows, step, cut_two=False):
     return total
 
 
-def _is_channels_last(x):
-    """Whether ATen takes the channels-last kernels: one value per channel and sample."""
-    return x.ndim == 2 or x.size == x.shape[0] * x.shape[1]
+def _memory_format(a):
+    """'c' for a C-ordered array, 'cl' for a (N, C, ...) one laid out channels last (4 or
+    5 dims, the channels innermost), None for any other layout."""
+    if a.flags.c_contiguous:
+        return "c"
+    if a.ndim in (4, 5) and np.moveaxis(a, 1, -1).flags.c_contiguous:
+        return "cl"
+    return None
+
+
+def kernel(x, g=None):
+    """ATen's choice of kernel for x (and the gradient g): 'rows' (channels last: one
+    value per channel and sample, or a channels-last layout), 'planes' (contiguous with
+    L > 1 values per sample and channel) or 'general' (any other layout, or g laid out
+    otherwise than x)."""
+    fmt = _memory_format(x)
+    if fmt is None or (g is not None and _memory_format(g) != fmt):
+        return "general"
+    return "rows" if fmt == "cl" or x.size == x.shape[0] * x.shape[1] else "planes"
+
+
+def _rows(a):
+    """(M, C) rows of an array the channels-last kernels take, in memory order."""
+    return np.moveaxis(a, 1, -1).reshape(-1, a.shape[1])
+
+
+def _from_rows(rows, like):
+    """The (N, C, ...) array of `like`'s shape whose channels-last rows are `rows`."""
+    shape = (like.shape[0],) + like.shape[2:] + (like.shape[1],)
+    return np.moveaxis(rows.reshape(shape), -1, 1)
 
 
 def _planes(x):
@@ -88,8 +123,8 @@ def _ordered_sum(total, rows):
 def stats(x):
     """(mean, var_sum) per channel (dim 1) of a (N, C, ...) array."""
     dt = x.dtype
-    if _is_channels_last(x):
-        x = x.reshape(x.shape[0], x.shape[1])
+    if kernel(x) == "rows":
+        x = _rows(x)
         n = x.shape[0]
         mean = (_channels_last_sum(x, lambda acc, i: acc + x[i]) / n).astype(dt)
 
@@ -114,23 +149,102 @@ def stats(x):
     return mean, acc.astype(dt)
 
 
-def invstd(var_sum, n, eps):
-    var = var_sum / var_sum.dtype.type(n)
-    return (1.0 / np.sqrt(var.astype(np.float64) + float(eps))).astype(var_sum.dtype)
+def invstd(var_sum, n, eps, dtype=None):
+    """1 / sqrt(var_sum / n + eps) in float64 (0 where that is 1 / sqrt(0)), rounded to
+    the dtype; var_sum / n divided in var_sum's dtype."""
+    var = (var_sum / var_sum.dtype.type(n)).astype(np.float64)
+    with np.errstate(divide="ignore"):
+        inv = np.where((var == 0) & (float(eps) == 0), 0.0, 1.0 / np.sqrt(var + float(eps)))
+    return inv.astype(dtype or var_sum.dtype)
 
 
-def eval_invstd(running_var, eps, backward=False):
-    """1 / sqrt(running_var + eps): in the dtype for the forward, in float64 and rounded
-    to the dtype for the backward (its kernels add eps as a double)."""
+def training(x, eps, momentum, running_mean, running_var):
+    """(mean, invstd) of a training batch, and the running mean and variance updated
+    (None for those not kept), as the kernel ATen chooses for x computes them."""
+    dt = x.dtype
+    c = x.shape[1]
+    n = x.size // c
+    rm = rv = None
+    if kernel(x) != "general":
+        mean, var_sum = stats(x)
+        inv = invstd(var_sum, n, eps)
+        if running_mean is not None:
+            rm = running(running_mean, mean, momentum)
+            rv = running(running_var, var_sum / var_sum.dtype.type(n - 1), momentum, fused=True)
+        return mean, inv, rm, rv
+    # any other layout: at::mean, then per channel the squares' sum in float64, in
+    # TensorIterator's order, nothing fused; the running statistics in float64
+    axes = (0,) + tuple(range(2, x.ndim))
+    mean = (sum_axes(x, axes, False, dt) / dt.type(n)).astype(dt)
+    (xs,) = _serial(x)
+    d = xs.astype(np.float64) - mean.astype(np.float64)[:, None]
+    var_sum = _ordered_sum(np.zeros(c), d * d)
+    inv = invstd(var_sum, n, eps, dt)
+    if running_mean is not None:
+        m = float(momentum)
+        old_m, old_v = running_mean.astype(np.float64), running_var.astype(np.float64)
+        rm = (m * mean.astype(np.float64) + (1 - m) * old_m).astype(running_mean.dtype)
+        rv = (m * (var_sum / (n - 1)) + (1 - m) * old_v).astype(running_var.dtype)
+    return mean, inv, rm, rv
+
+
+def _serial(*arrays):
+    """Each (N, C, ...) array as (C, K) rows: a channel's values in the order
+    TensorIterator walks them (dim 1 squashed; the others sorted by the arrays'
+    strides, the first array's first, reorder_dimensions' insertion sort)."""
+    shape = arrays[0].shape
+    sizes = [1 if d == 1 else n for d, n in enumerate(shape)]
+    strides = [a.strides for a in arrays]
+
+    def should_swap(d0, d1):
+        for st in strides:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if sizes[d0] > sizes[d1]:
+                return 1
+        return 0
+
+    perm = list(range(len(shape) - 1, -1, -1))  # fastest first
+    for i in range(1, len(perm)):
+        j = i
+        for k in range(i - 1, -1, -1):
+            c = should_swap(perm[k], perm[j])
+            if c > 0:
+                perm[k], perm[j] = perm[j], perm[k]
+                j = k
+            elif c < 0:
+                break
+    order = [1] + [d for d in reversed(perm) if d != 1]  # the channel, then outermost first
+    return [np.transpose(a, order).reshape(shape[1], -1) for a in arrays]
+
+
+_sqrt = unary_fn("sqrt", np.sqrt)
+
+
+def eval_invstd(running_var, eps, backward=False, x=None):
+    """1 / sqrt(running_var + eps) in evaluation: in the dtype for the forward (of an
+    input `x` in another layout, as tensor ops: VML's sqrt, then the reciprocal), in
+    float64 and rounded to the dtype for the backward (its kernels add eps as a double)."""
     dt = running_var.dtype
     if backward:
         return (1.0 / np.sqrt(running_var.astype(np.float64) + float(eps))).astype(dt)
+    if x is not None and kernel(x) == "general":
+        return (dt.type(1) / _sqrt(running_var + dt.type(eps))).astype(dt)
     return (dt.type(1) / np.sqrt(running_var + dt.type(eps))).astype(dt)
 
 
 def transform(x, mean, inv, weight, bias):
-    """x * alpha + beta per channel (dim 1), as the kernel applies it."""
+    """x * alpha + beta per channel (dim 1), as the kernel applies it (any other layout:
+    ((x - mean) * invstd) * weight + bias, nothing fused)."""
     dt = x.dtype
+    if kernel(x) == "general":
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        w = dt.type(1) if weight is None else weight.reshape(shape)
+        b = dt.type(0) if bias is None else bias.reshape(shape)
+        return ((((x - mean.reshape(shape)) * inv.reshape(shape)) * w) + b).astype(dt)
     alpha = inv if weight is None else (inv * weight).astype(dt)
     b = np.zeros_like(alpha) if bias is None else bias
     beta = _fma(-mean, alpha, b)
@@ -157,10 +271,13 @@ _WIDTH = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 def backward(g, x, mean, inv, weight, train):
     """(grad_input, grad_weight, grad_bias) in training (or evaluation) mode, `inv` the
     backward's invstd (`eval_invstd(..., backward=True)` in evaluation)."""
-    if not _is_channels_last(x):
+    which = kernel(x, g)
+    if which == "planes":
         return _contiguous_backward(g, x, mean, inv, weight, train)
-    shape = x.shape
-    x, g = x.reshape(shape[0], shape[1]), g.reshape(shape[0], shape[1])
+    if which == "general":
+        return _general_backward(g, x, mean, inv, weight, train)
+    like = x
+    x, g = _rows(x), _rows(g)
     dt = x.dtype
     n = x.shape[0]
     w = np.ones_like(inv) if weight is None else weight
@@ -179,7 +296,7 @@ def backward(g, x, mean, inv, weight, train):
             gx[:, :fused] = _fma(-xm[:, :fused], kf, rest) * inv[:fused] * w[:fused]
     else:
         gx = g * inv * w
-    return gx.astype(dt).reshape(shape), (dotp * inv).astype(dt), gsum
+    return _from_rows(gx.astype(dt), like), (dotp * inv).astype(dt), gsum
 
 
 def _lanes(acc, dt):
@@ -246,3 +363,26 @@ def _contiguous_backward(g, x, mean, inv, weight, train):
     else:
         gx = gs * inv.reshape(col) * w.reshape(col)
     return gx.astype(dt).reshape(x.shape), (dotp * inv).astype(dt), gsum.astype(dt)
+
+
+def _general_backward(g, x, mean, inv, weight, train):
+    """ATen's backward for any other layout: at::sum of the gradient, per channel the
+    dot product in TensorIterator's order (products in the dtype added in float64), the
+    input's gradient in the dtype, nothing fused."""
+    dt = x.dtype
+    c = x.shape[1]
+    n = x.size // c
+    axes = (0,) + tuple(range(2, x.ndim))
+    gsum = np.asarray(sum_axes(g, axes, False, dt), dtype=dt)
+    xs, gs = _serial(x, g)
+    dotp = _ordered_sum(np.zeros(c), ((xs - mean[:, None]) * gs).astype(np.float64))
+    col = (1, -1) + (1,) * (x.ndim - 2)
+    w = np.ones(c, dt) if weight is None else weight
+    if train:
+        k = ((dotp.astype(dt) * inv) * inv) / dt.type(n)
+        gi = (x - mean.reshape(col)) * k.reshape(col)
+        grad_mean = gsum / dt.type(n)
+        gx = (((g - grad_mean.reshape(col)) - gi) * inv.reshape(col)) * w.reshape(col)
+    else:
+        gx = (g * inv.reshape(col)) * w.reshape(col)
+    return gx.astype(dt), (dotp * inv).astype(dt), gsum

@@ -6,7 +6,7 @@ dims (var_dims.json, VAR_DIMS), with their gradients, and the sum and mean of al
 permuted tensor (permuted_sums.json, PERMUTED_SUMS), and `tensor ** tensor` (float32 and
 float64) and float64 `tensor ** number` with their gradients (pow_tensors.json,
 POW_TENSORS, POW_SCALARS), and F.batch_norm's value, gradients and running statistics
-(batch_norm.json, BATCH_NORM), as sha256 digests with every NaN written
+(batch_norm.json, BATCH_NORM, BATCH_NORM_LAYOUTS), as sha256 digests with every NaN written
 as one NaN (exact_cases.nan_digest).
 
     $TORCH_PYTHON scripts/gen_golden.py kernels
@@ -27,6 +27,7 @@ os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
 import torch  # noqa: E402
 from exact_cases import (  # noqa: E402
     BATCH_NORM,
+    BATCH_NORM_LAYOUTS,
     PERMUTED_SUMS,
     POW_MIXED,
     POW_SCALAR_SHAPES,
@@ -170,17 +171,29 @@ def main(argv):
             for training in (True, False):
                 for affine in (True, False):
                     norms.append(_batch_norm(shape, dtype, training, affine))
+        for shape, perm in BATCH_NORM_LAYOUTS:
+            for training in (True, False):
+                for grad_t in (False, True):
+                    norms.append(_batch_norm(shape, dtype, training, True, perm, grad_t))
     _write("batch_norm.json", norms)
 
 
-def _batch_norm(shape, dtype, training, affine):
-    x, g, w, b, rm, rv = (torch.from_numpy(v) for v in batch_norm_input(shape, dtype))
+def _batch_norm(shape, dtype, training, affine, perm=None, grad_t=False):
+    """F.batch_norm of x (of `shape`, permuted by `perm`), backward from g (as the result
+    is laid out, or given to the result with dims 0 and 1 swapped: `grad_t`)."""
+    x, g, w, b, rm, rv = (torch.from_numpy(v) for v in batch_norm_input(shape, dtype, perm))
     x.requires_grad_()
     w, b = (w.requires_grad_(), b.requires_grad_()) if affine else (None, None)
-    y = torch.nn.functional.batch_norm(x, rm, rv, w, b, training=training)
-    y.backward(g)
+    xp = x if perm is None else x.permute(*perm)
+    y = torch.nn.functional.batch_norm(xp, rm, rv, w, b, training=training)
+    if grad_t:
+        y.transpose(0, 1).backward(g.reshape(-1).reshape(y.transpose(0, 1).shape))
+    else:
+        y.backward(g.reshape(-1).reshape(y.shape))
     return {
         "shape": list(shape),
+        "perm": None if perm is None else list(perm),
+        "grad_transposed": grad_t,
         "dtype": dtype,
         "training": training,
         "affine": affine,
