@@ -204,12 +204,32 @@ def release(shadows, loose):
         shadows[k].saved = ()
 
 
-def adopt_sources(node, i, t):
+def adopt_sources(node, i, t, base=None):
     """The Tensor t now stands for saved value i of `node` (a shadow had no Tensor for
-    it): version checks and PyTorch's saved-tensor views see it as apply made it."""
+    it): version checks and PyTorch's saved-tensor views see it as apply made it; `base`:
+    the tensor whose storage t views (they share a version counter, as `viewing` makes
+    them)."""
+    if base is not None:
+        versions.share(t, base)
     srcs = list(node.saved_src)
     srcs[i] = t
     node.saved_src = tuple(srcs)
+
+
+class ViewSource:
+    """A saved value's source that is a view op's output of a replayed iteration (no
+    Tensor of it is made): what a version check reads of it, the counter it shares with
+    its base (`vc`) and `grad_fn`, whose `name` the error names."""
+
+    __slots__ = ("vc", "grad_fn")
+
+    def __init__(self, vc, grad_fn):
+        self.vc, self.grad_fn = vc, grad_fn
+
+
+def view_source(base, cls):
+    """The ViewSource of the output of a view (node class `cls`) of the tensor base."""
+    return ViewSource(versions.counter(base), cls)
 
 
 def hand_over(nodes, numbers=None):

@@ -6,7 +6,11 @@ A `for` or `while` body qualifies when each of its statements is one of:
 * `name = expression`, the expression made of variables, number literals, `+ - * /
   ** ^` (and `@` while matmul declares itself pure), unary minus, the methods of ops that declare themselves pure (`register(...,
   pure=True or "method")`, ops/registry.py) with number arguments, and the functions
-  of ops that declare `pure=True` (also as `torch.mean(...)`) of one such expression;
+  of ops that declare `pure=True` (also as `torch.mean(...)`) of one such expression,
+  and calls `model(expression, ...)` of a variable (checked when the plan is made: one of
+  gradcli's own modules whose forward runs a pure op, replay_plan.py);
+* `recv.method(numbers)`: run as compiled (checked when the plan is made: an object
+  whose class declares `replay_calls`, an optimizer or a module of gradcli's own);
 * `name.backward()` of a name such a statement made;
 * `i += 1` (`+=` / `-=` of an int literal), and a `with torch.no_grad():` (or
   `no_grad`) block of in-place updates `w -= expression` (names, numbers, `w.grad`
@@ -127,7 +131,11 @@ def _pure_call(node) -> bool:
             return _pure_function(attr) and len(args) == 1 and pure(args[0])
         return _pure_method(attr) and pure(recv) and all(_number(a) for a in args)
     if fn.data == "name":
-        return _pure_function(fn.children[0].value) and len(args) == 1 and pure(args[0])
+        name = fn.children[0].value
+        if BUILTINS.get(name) is None:  # a variable: gradcli's own module, checked when
+            # the plan is made (replay_plan.py: Module.replay_pure)
+            return bool(args) and all(pure(a) for a in args)
+        return _pure_function(name) and len(args) == 1 and pure(args[0])
     return False
 
 
@@ -252,6 +260,18 @@ def _kind(node):
             and c.children[0].children[0].data == "name"
         ):
             return "backward", c.children[0].children[0].children[0].value
+        args = _args(c) if isinstance(c, Tree) and c.data == "call" else None
+        if (
+            args is not None
+            and all(_number(a) for a in args)
+            and c.children[0].data == "getattr"
+            and isinstance(c.children[0].children[0], Tree)
+            and c.children[0].children[0].data == "name"
+        ):  # recv.method(numbers): run as compiled (replay_plan.py: `replay_calls`)
+            return "call", (
+                c.children[0].children[0].children[0].value,
+                c.children[0].children[1].value,
+            )
     if (
         d == "augassign"
         and isinstance(ch[0], Tree)

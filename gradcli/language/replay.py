@@ -54,15 +54,17 @@ import numpy as np
 from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
+from ..library.nn.module import replay_state
 from ..library.scalar_steps import step_by
 from .loop_shapes import compile_body, names_in
 from .parser import Tree
 from .positions import located, pos
-from .replay_plan import ASSIGN, BACKWARD, CLEAR_GRAD, NO_GRAD, STEP, Fail, negative_zero, read_all
+from .replay_plan import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, NO_GRAD, STEP, Fail
+from .replay_plan import negative_zero, read_all
 from .replay_plan import plan as make_plan
 
 # the kinds the hot loops test as literals (a test checks they are these)
-assert (ASSIGN, BACKWARD, NO_GRAD, STEP, CLEAR_GRAD) == (0, 1, 3, 0, 1)
+assert (ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, STEP, CLEAR_GRAD) == (0, 1, 2, 3, 4, 0, 1)
 from .state import state
 from .stmtlines import sequence
 
@@ -130,7 +132,7 @@ class Body:
         return body
 
     def start(self, s):
-        return Run(self, s)
+        return Run(self, s) if not REPORT else Counted(self, s)
 
 
 class Run:
@@ -165,12 +167,10 @@ class Run:
         self.fast = None
         self.fixed = None  # the hoisted ops' values: (what they read, (op, value) ...)
         self.steady = False  # the last iteration was replayed, with a plan.steady plan
-        self.counts = [0, 0] if REPORT else None  # iterations replayed, in all
+        self.counts = [0, 0]  # iterations replayed, in all (REPORT: Counted)
 
     def iteration(self, s):
         """Run the body once; returns its signal, as Compiler.block's closure does."""
-        if self.counts is not None:
-            return self._counted(s)
         plan = self.plan
         if plan is not None:
             why = self._ready(plan)
@@ -185,18 +185,6 @@ class Run:
             self.records += 1
             return self._record()
         return self._compiled(0)
-
-    def _counted(self, s):
-        """iteration(), counting the iterations replayed (REPORT)."""
-        counts, self.counts = self.counts, None
-        plan = self.plan
-        try:
-            if plan is not None and self._ready(plan) is None:
-                counts[0] += 1
-            counts[1] += 1
-            return self.iteration(s)
-        finally:
-            self.counts = counts
 
     def _compiled(self, start):
         """The body's statements from `start` on, as compiled (made names bound first)."""
@@ -233,8 +221,6 @@ class Run:
     def finish(self):
         if self.pending:
             self.materialize()
-        if self.counts is not None:
-            report(self.body.line, "%d of %d iterations replayed" % tuple(self.counts))
 
     # -- noting an iteration ------------------------------------------------------------
     def _record(self):
@@ -317,6 +303,30 @@ class Run:
                 return _COND  # (the compiled iteration raises it in its place)
         return None
 
+    def _hoisted(self, plan, shadows, vals):
+        """The hoisted ops' values into `vals` (computed again when what they read
+        changed: _hoist); False if one raised."""
+        fixed = self.fixed
+        if fixed is None or not _unchanged(fixed[0]):
+            fixed = self.fixed = _hoist(plan, shadows, vals)
+            if fixed is None:
+                return False
+        for j, v in fixed[1]:
+            vals[j] = v
+        return True
+
+    def _still(self, plan):
+        """Whether the plan's checks hold again (before an assignment that follows a
+        method call run as compiled: replay_plan.Check)."""
+        ctx = context.current
+        return (
+            ctx.grad_enabled is plan.mode
+            and ctx.default_float is plan.default
+            and engine.plain()
+            and (not plan.backward or engine.backward_ready())
+            and _check(plan.checks, self.s)
+        )
+
     def _replay(self, plan):
         s = self.s
         turn = self.turn
@@ -331,14 +341,8 @@ class Run:
         forward = engine.forward
         kernels = self.kernels
         pending = self.pending
-        if plan.hoist:
-            fixed = self.fixed
-            if fixed is None or not _unchanged(fixed[0]):
-                fixed = self.fixed = _hoist(plan, shadows, vals)
-                if fixed is None:  # (as compiled, the error in its place)
-                    return self._compiled(0)
-            for j, v in fixed[1]:
-                vals[j] = v
+        if plan.hoist and not self._hoisted(plan, shadows, vals):
+            return self._compiled(0)  # (as compiled, the error in its place)
         fast = self.fast
         for at_item, item in enumerate(plan.items):
             kind = item[0]
@@ -388,8 +392,10 @@ class Run:
                     raise located(e, bl, bc) from None
             elif kind == 3:  # NO_GRAD: a no_grad block (replay_plan.NoGrad)
                 _run_updates(item, s)
-            else:  # AS_COMPILED (replay_plan.AsCompiled: its closure)
+            elif kind == 2:  # AS_COMPILED (replay_plan.AsCompiled: its closure)
                 item[1](s)
+            elif not self._still(plan):  # CHECK (replay_plan.Check): after a method call
+                return self._compiled(item[1])
         self.steady = plan.steady
         return None
 
@@ -416,16 +422,33 @@ class Run:
             stores[name](self.s, _tensor(made, shadows, k, out, numbers))  # (after its node)
             plans[id(shadows)] = plan
         for shadows in order:
-            for j, i, src in plans[id(shadows)].adopt:  # saved values that are ops' outputs
-                node = shadows[j]
+            for j, i, src, base in plans[id(shadows)].adopt:  # saved values that are
+                node = shadows[j]  # ops' outputs
                 if getattr(node, "saved_src", None) is not None and node.saved:
                     engine.adopt_sources(
-                        node, i, _tensor(made, shadows, src, node.saved[i], numbers)
+                        node, i, _tensor(made, shadows, src, node.saved[i], numbers), base
                     )
         # (a set no value came from is no one's: kept, its forwards' fields set)
         self.sets = [None if any(x is o for o in order) else x for x in self.sets]
         self.pending = {}
         self.fixed = None  # (the program may now hold the hoisted values)
+
+
+class Counted(Run):
+    """A Run that counts the iterations it replays (REPORT), and says so when it ends."""
+
+    __slots__ = ()
+
+    def iteration(self, s):
+        plan, counts = self.plan, self.counts
+        if plan is not None and self._ready(plan) is None:
+            counts[0] += 1
+        counts[1] += 1
+        return Run.iteration(self, s)
+
+    def finish(self):
+        Run.finish(self)
+        report(self.body.line, "%d of %d iterations replayed" % tuple(self.counts))
 
 
 def _assigned(body, name, s):
@@ -597,6 +620,9 @@ def _check(checks, s):
                 return False
         elif kind == 3:
             if type(v) not in want:
+                return False
+        elif kind == 4:  # gradcli's own module (replay_plan._checks)
+            if v is not want or replay_state(v)[0] != a:
                 return False
         elif v is not want:
             return False

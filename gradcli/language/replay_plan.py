@@ -26,12 +26,14 @@ from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..engine.versions import OWN
+from ..library.nn.module import Module, replay_pure, replay_state
+from ..library.values import program_object
 from ..library.scalar_steps import SCALED_STEPS, number_factor
 from ..library.values import GradModeContext
 
 
 # The kinds of a plan's items (each record's first field, read by replay.Run._replay)
-ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD = 0, 1, 2, 3
+ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK = 0, 1, 2, 3, 4
 # ... and of a no_grad block's entries
 STEP, CLEAR_GRAD, ENTRY_AS_COMPILED = 0, 1, 2
 
@@ -103,6 +105,14 @@ class AsCompiled(NamedTuple):
     run: Any
 
 
+class Check(NamedTuple):
+    """The checks made again before an assignment that follows a method call run as
+    compiled (`opt.zero_grad()`, which may change what they checked)."""
+
+    kind: int  # CHECK
+    at: int  # the assignment's index among the body's items (run as compiled from there)
+
+
 class NoGrad(NamedTuple):
     """A no_grad block of steps (`_updates`)."""
 
@@ -164,6 +174,8 @@ def plan(body, seen, notes):
     items, conds, checks, adopt = [], [], [], []
     modes = set()
     backward = False
+    viewof = {}  # op index -> the variable's tensor whose storage its output views
+    calls = False  # a method call runs as compiled: checks again before an assignment
     for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
         if kind == "assign":
             (start, end), read, result, value, mode = seen[i]
@@ -172,13 +184,17 @@ def plan(body, seen, notes):
             modes.add(mode)
             checks.extend(_checks(extra[2], read))
             known = _numbers(extra[3], read)
+            if any(type(v) is not Tensor and isinstance(v, Module) for v in read.values()):
+                known = _Dims(known)
             steps, mine = [], []
             for x in range(start, end):
                 cls, args, params, node, requires_grad, mask, srcs, view = notes[x]
-                if view or any(not _constant(v, known) for v in params.values()):
-                    raise Fail  # (a view shares a version counter: replayed, it would not)
+                if any(not _constant(v, known) for v in params.values()):
+                    raise Fail
                 argidx = tuple(_slot(a, opof, read, consts, frees, mine, known) for a in args)
                 j = len(ops)
+                if view:  # (it shares its base's version counter: _view_base)
+                    viewof[j] = _view_base(argidx, frees, viewof, mode)
                 if node is None:
                     if requires_grad:
                         raise Fail
@@ -188,18 +204,7 @@ def plan(body, seen, notes):
                         raise Fail
                     prefs = tuple(_parent(p, nodes, read) for p in node.parents)
                     if srcs is not None:
-                        own = []
-                        for si, (how, v) in enumerate(srcs):
-                            if how == "op" and v in opof:
-                                own.append(None)  # an earlier op's output: no Tensor yet
-                                adopt.append((j, si, opof[v]))
-                            elif how == "value" and (v is None or v is OWN):
-                                own.append(v)
-                            elif how == "tensor" and _read(v(), read):
-                                own.append(v())
-                            else:
-                                raise Fail
-                        srcs = tuple(own)
+                        srcs = _sources(srcs, j, opof, viewof, ops, read, adopt)
                     # (what a shadow copies of the node: not the node, whose saved values
                     # a loop without backward would keep for the whole loop)
                     ops.append((cls, (node.needs, node.out_dtype, node.seq), prefs, srcs))
@@ -207,8 +212,8 @@ def plan(body, seen, notes):
                 opof[x] = j
                 steps.append(NotedStep(j, argidx, params, mask, node is not None))
             k = opof.get(result)
-            if k is None or k < steps[0].j:
-                raise Fail
+            if k is None or k < steps[0].j or k in viewof:
+                raise Fail  # (a view the program sees: its view bookkeeping is not replayed)
             items.append(Noted(ASSIGN, what, tuple(steps), tuple(mine), k, line, i))
             results[k] = value
         elif kind == "backward":
@@ -231,11 +236,21 @@ def plan(body, seen, notes):
                 items.append(_updates(what, extra, read, checks))
             else:
                 items.append(AsCompiled(AS_COMPILED, closure))
+        elif kind == "call":  # recv.method(numbers) of gradcli's own object, as compiled
+            checks.extend(_kinds(extra, seen[i]))
+            if not _calls(seen[i][what[0]], what[1]):
+                raise Fail
+            items.append(AsCompiled(AS_COMPILED, closure))
+            calls = True
         else:  # run as compiled: what it reads must run no code of the program
             checks.extend(_kinds(extra, seen[i]))
             items.append(AsCompiled(AS_COMPILED, closure))
-    if len(modes) != 1:
-        raise Fail
+    if len(modes) != 1 or any(base is not None and j not in freed for j, _, _, base in adopt):
+        raise Fail  # (a view saved by a node no backward of the body frees: the Tensor
+        # bound for it later is not a view of its base, whose in-place change would
+        # make it one of its views again, AsStridedBackward0)
+    if calls:
+        items = _rechecked(items)
     n, c = len(ops), len(consts)
     plan = Plan()
     fixed = _invariant(items, ops, frees)
@@ -305,7 +320,9 @@ def plan(body, seen, notes):
     plan.checks = _once(checks)
     # (the checks hold from one replayed iteration to the next unless they read what
     # the loop binds; a `while` condition may run the program's own code: Run._ready)
-    plan.steady = body.targets is not None and not body.targets & {name for name, _ in checks}
+    plan.steady = (
+        body.targets is not None and not calls and not body.targets & {name for name, _ in checks}
+    )
     plan.mode = modes.pop()
     plan.backward = backward
     plan.ops = tuple(ops)
@@ -356,7 +373,7 @@ def _deferrable(items, ops, results, fixed, adopt):
         for kind, i in s.argidx
         if kind == "op"
     }
-    read.update(src for _, _, src in adopt)
+    read.update(src for _, _, src, _ in adopt)
     out = {}
     for k, value in results.items():
         cls, _, _, srcs = ops[k]
@@ -440,6 +457,68 @@ def _updates(block, loads, read, checks):
     return NoGrad(NO_GRAD, tuple(entries))
 
 
+def _sources(srcs, j, opof, viewof, ops, read, adopt):
+    """Where op j's saved values come from in the plan: an earlier op's output (no
+    Tensor yet: None, named when the values are bound, `adopt`; a view's output, a
+    ViewSource sharing its base's version counter), None, OWN or a variable's tensor."""
+    own = []
+    for si, (how, v) in enumerate(srcs):
+        if how == "op" and v in opof:
+            base = viewof.get(opof[v])
+            own.append(None if base is None else engine.view_source(base, ops[opof[v]][0]))
+            adopt.append((j, si, opof[v], base))
+        elif how == "value" and (v is None or v is OWN):
+            own.append(v)
+        elif how == "tensor" and _read(v(), read):
+            own.append(v())
+        else:
+            raise Fail
+    return tuple(own)
+
+
+def _rechecked(items):
+    """The items with a Check before each assignment that follows a method call run as
+    compiled (since the last check)."""
+    out, dirty = [], False
+    for it in items:
+        if type(it) is Noted and dirty:
+            out.append(Check(CHECK, it.at))
+            dirty = False
+        elif type(it) is AsCompiled:
+            dirty = True
+        out.append(it)
+    return out
+
+
+def _calls(v, attr):
+    """Whether `v.attr(numbers)` may run as compiled in a replayed iteration: v is an
+    object of gradcli's own class that declares `replay_calls` (its methods run no code
+    of the program), the method its class's (for a module: every module in it
+    gradcli's own)."""
+    if program_object(v) or not getattr(type(v), "replay_calls", False):
+        return False
+    if attr in (getattr(v, "__dict__", None) or ()):
+        return False
+    if isinstance(v, Module):
+        return not any(program_object(m) for m in v.modules())
+    return True
+
+
+def _view_base(argidx, frees, viewof, mode):
+    """The variable's tensor whose storage a view op's output views (its first argument,
+    or the base of the view it views); Fail when it views an op's output (whose Tensor
+    the replay does not make) or under no_grad (a view of a tensor requiring grad then
+    gets bookkeeping of its own)."""
+    if not argidx or not mode:
+        raise Fail
+    kind, i = argidx[0]
+    if kind == "free":
+        return frees[i]
+    if kind == "op" and i in viewof:
+        return viewof[i]
+    raise Fail
+
+
 def _read(t, read):
     """Whether Tensor t is the value of a variable the statement reads."""
     return t is not None and any(t is v for v in read.values())
@@ -476,6 +555,15 @@ def _numbers(literals, read):
     its variables hold (a number made from a tensor's value, as float16's path makes
     one, would not be the same next time)."""
     return set(literals) | {v for v in read.values() if type(v) in (int, float)}
+
+
+class _Dims(set):
+    """The numbers of a statement that calls gradcli's own module: also every int (the
+    dims and sizes its pure op's code passes its ops, `t(w)`'s 0 and 1, made from
+    shapes and constants: the same each iteration while the checks hold)."""
+
+    def __contains__(self, v):
+        return type(v) is int or set.__contains__(self, v)
 
 
 def _constant(v, known):
@@ -591,6 +679,26 @@ def _checks(loads, read):
             yield name, (load, 1, v, type(v), negative_zero(v), None, None)
         elif own is not None and v is own:
             yield name, (load, 2, v, None, None, None, None)
+        elif own is None and replay_pure(v):  # gradcli's own module: the same object, in
+            # the same state (its parameters, buffers, attributes; Module.replay_state),
+            # its tensors checked as variables' are and taken as what the statement reads
+            state, held, found = replay_state(v)
+            yield name, (load, 4, v, state, held, None, None)
+            for path, t in found:
+                read[(name, path)] = t
+                if type(t) is Tensor:
+                    yield (
+                        (name, path),
+                        (
+                            lambda s, t=t: t,
+                            0,
+                            t,
+                            t.requires_grad,
+                            t.grad_fn,
+                            t.data.dtype,
+                            t.data.shape,
+                        ),
+                    )
         else:
             raise Fail
 
@@ -609,6 +717,8 @@ def _kinds(loads, read):
             yield name, (load, 3, (int, float), None, None, None, None)
         elif own is not None and v is own:
             yield name, (load, 2, v, None, None, None, None)
+        elif not program_object(v) and getattr(type(v), "replay_calls", False):
+            yield name, (load, 3, (type(v),), None, None, None, None)
         else:
             raise Fail
 

@@ -60,6 +60,9 @@ class Optimizer:
 
     __slots__ = ("param_groups", "defaults", "state", "watched", "stepped")
     name = "Optimizer"
+    #: its methods, called with numbers or nothing, run no code of the program (a
+    #: replayed loop may run `opt.step()` as compiled between replayed statements)
+    replay_calls = True
 
     def __init__(self, params, defaults):
         if defaults["lr"] < 0:

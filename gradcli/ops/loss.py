@@ -198,7 +198,7 @@ def _size_warning(x, y):
     category="loss",
     batch="mse_loss",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -320,7 +320,7 @@ def _const(t):
     category="loss",
     batch=None,
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def binary_cross_entropy_with_logits(

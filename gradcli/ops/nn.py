@@ -185,7 +185,7 @@ def _same_dtype(x, w, what="mat1 and mat2"):
     function=False,
     batch="linear",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )  # F.linear only: torch has no torch.linear
 def linear(input, weight, bias=None):

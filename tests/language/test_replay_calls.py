@@ -80,7 +80,147 @@ print(i, out, W.grad)
 """,
 }
 
-REPLAYED = {"matmul": 30, "matmul_shape_changes": 5, "matmul_requires_grad_toggled": 10}
+_HEAD = """from torch import nn
+torch.manual_seed(0)
+X = torch.randn(12, 3)
+y = (X[:, 0] > 0).float().reshape(-1, 1)
+model = nn.Linear(3, 1)
+loss_fn = nn.BCEWithLogitsLoss()
+opt = torch.optim.Adam(model.parameters(), lr=0.05)
+"""
+_STEP = """    opt.zero_grad()
+    loss = loss_fn(model(X), y)
+    loss.backward()
+    opt.step()
+"""
+_AFTER = """print(loss, loss.grad_fn, loss.grad_fn.next_functions)
+print(model.weight, model.bias, model.weight.grad, model.weight._version)
+"""
+
+MODULES = {
+    # nn.Linear, BCEWithLogitsLoss and Adam, as people write the loop
+    "module_adam": _HEAD + "for i in range(30):\n" + _STEP + _AFTER,
+    # a Sequential of pure modules, MSELoss and SGD with momentum
+    "sequential_sgd": """from torch import nn
+torch.manual_seed(0)
+X = torch.randn(10, 4)
+Y = torch.randn(10, 2)
+model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 2))
+loss_fn = nn.MSELoss()
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+for i in range(25):
+    opt.zero_grad()
+    out = model(X)
+    loss = loss_fn(out, Y)
+    loss.backward()
+    opt.step()
+print(loss, out.grad_fn, out.grad_fn.next_functions)
+print(model[0].weight.grad, model[2].bias)
+""",
+    # a parameter replaced mid-loop (the module's state is checked)
+    "parameter_replaced": _HEAD
+    + "for i in range(12):\n    if i == 5:\n        model.bias = nn.Parameter(torch.zeros(1))\n"
+    + _STEP
+    + _AFTER,
+    # requires_grad of a parameter toggled mid-loop
+    "parameter_requires_grad_toggled": _HEAD
+    + "for i in range(12):\n    if i == 5:\n        model.bias.requires_grad_(False)\n"
+    + _STEP
+    + _AFTER,
+    # a forward hook registered mid-loop: its calls must run
+    "hook_registered": _HEAD
+    + "def hook(m, inp, out):\n    print('hook', out.sum())\n"
+    + "for i in range(10):\n    if i == 6:\n        h = model.register_forward_hook(hook)\n"
+    + _STEP
+    + _AFTER,
+    # a shape change mid-loop, and an error in the body (the target's size)
+    "shape_then_error": _HEAD
+    + "try:\n    for i in range(12):\n        if i == 4:\n            X = torch.randn(5, 3)\n"
+    + "            y = y[:5]\n        if i == 8:\n            y = torch.ones(6, 1)\n"
+    + "        opt.zero_grad()\n        loss = loss_fn(model(X), y)\n"
+    + "        loss.backward()\n        opt.step()\nexcept ValueError as e:\n"
+    + "    print('error', e)\n"
+    + _AFTER,
+    # method calls before assignments change what the checks saw: checked again there
+    "calls_change_the_module": _HEAD
+    + "for i in range(8):\n    model.train()\n    a = model(X).sum()\n    model.eval()\n"
+    + "    b = model(X).sum()\n    c = a + b\n    c.backward()\n"
+    + "print(a, b, model.training, model.weight.grad)\n",
+    # a program's own module class is not replayed (its forward is the program's code)
+    "program_module": """from torch import nn
+torch.manual_seed(0)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 1)
+    def forward(self, x):
+        print("forward")
+        return self.fc(x)
+model = Net()
+X = torch.randn(4, 3)
+for i in range(4):
+    model.zero_grad()
+    out = model(X).sum()
+    out.backward()
+print(out, model.fc.weight.grad)
+""",
+    # the weight saved through its transposed view: modified in place after the loop,
+    # backward reports it as compiled (a loop without backward: not replayed)
+    "saved_view_version": """from torch import nn
+torch.manual_seed(0)
+model = nn.Linear(3, 2)
+X = torch.randn(4, 3, requires_grad=True)
+w = model.weight
+for i in range(5):
+    out = model(X).sum()
+with torch.no_grad():
+    w -= 0.5
+try:
+    out.backward()
+except RuntimeError as e:
+    print("error", e)
+print(out, out.grad_fn.next_functions)
+""",
+    # ... and with backward in the loop (replayed), then modified in place and used
+    "saved_view_backward": """from torch import nn
+torch.manual_seed(0)
+model = nn.Linear(3, 2)
+X = torch.randn(4, 3, requires_grad=True)
+w = model.weight
+for i in range(5):
+    out = model(X).sum()
+    out.backward()
+    with torch.no_grad():
+        w -= 0.01 * w.grad
+try:
+    out.backward()
+except RuntimeError as e:
+    print("error", e)
+out2 = model(X).sum()
+with torch.no_grad():
+    w -= 0.5
+try:
+    out2.backward()
+except RuntimeError as e:
+    print("error", e)
+print(out, out2, X.grad, w.grad, w._version)
+""",
+}
+PROGRAMS.update(MODULES)
+
+REPLAYED = {
+    "matmul": 30,
+    "matmul_shape_changes": 5,
+    "matmul_requires_grad_toggled": 10,
+    "module_adam": 25,
+    "sequential_sgd": 20,
+    "parameter_replaced": 8,
+    "parameter_requires_grad_toggled": 8,
+    "hook_registered": 4,
+    "shape_then_error": 3,
+    "calls_change_the_module": 4,
+    "saved_view_backward": 3,
+}
 
 
 def _both(source):
@@ -94,6 +234,7 @@ def test_replayed_loops_print_what_compiled_loops_print(name):
     on, off = _both(PROGRAMS[name])
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
     assert off.returncode == 0, off.stderr
+    assert "Error" not in off.stdout or "error" in off.stdout
 
 
 @pytest.mark.parametrize("name,least", list(REPLAYED.items()))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ...runtime.errors import GradRuntimeError, GradTypeError
 from ...core.convert import type_name
-from .module import Module, _addindent
+from ..values import program_object
+from .module import _HOOKS, Module, _addindent, replay_pure
 
 
 def _index(n, idx, what):
@@ -75,6 +76,18 @@ class Sequential(_Indexed):
         for m in self.__dict__["_modules"].values():
             input = m(input)
         return input
+
+    def replay_pure(self):
+        """(Module.replay_pure) Its forward calls its modules in turn: each pure."""
+        mods = self.__dict__["_modules"].values()
+        d = self.__dict__
+        return (
+            not program_object(self)
+            and "forward" not in d
+            and not any(d.get(k) for k in _HOOKS)
+            and bool(mods)
+            and all(m is not None and replay_pure(m) for m in mods)
+        )
 
 
 class ModuleList(_Indexed):

@@ -36,6 +36,8 @@ def _int(v, name):
 
 
 class Linear(Module):
+    replay_op = "linear"
+
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
         self.in_features = _int(in_features, "size")
@@ -67,6 +69,8 @@ class Linear(Module):
 class LazyLinear(Linear):
     """nn.LazyLinear(out_features): in_features is taken from the first input, when the
     parameters are made and initialised (as Linear's) and the module becomes a Linear."""
+
+    replay_op = None  # (its first call makes its parameters)
 
     def __init__(self, out_features, bias=True, device=None, dtype=None):
         Module.__init__(self)
@@ -285,7 +289,7 @@ def _activation(name, fn, doc, inplace=True):
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
 
-    body = {"forward": forward, "__doc__": doc}
+    body = {"forward": forward, "__doc__": doc, "replay_op": fn}
     if inplace:
         body.update({"__init__": __init__, "extra_repr": extra_repr})
     return type(name, (Module,), body)

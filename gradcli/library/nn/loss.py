@@ -46,7 +46,11 @@ class _Loss(Module):
 def _loss(name, fn, inputs=2):
     code = fn.__code__
     known = code.co_varnames[inputs : code.co_argcount + code.co_kwonlyargcount]
-    return type(name, (_Loss,), {"fn": staticmethod(fn), "known": known, "inputs": inputs})
+    return type(
+        name,
+        (_Loss,),
+        {"fn": staticmethod(fn), "known": known, "inputs": inputs, "replay_op": fn.__name__},
+    )
 
 
 LOSSES = {

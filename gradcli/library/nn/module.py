@@ -29,6 +29,8 @@ from ..stdlib import LazyIterator
 from ..methods import RemovableHandle, requires_grad_ as tensor_requires_grad_
 from .backward_hooks import call_with_hooks
 from .state import ModuleState
+from ..values import program_object
+from ...ops.registry import BUILTINS, METHOD_ONLY
 
 
 class _ParameterType(type):
@@ -74,11 +76,31 @@ def _addindent(s, n):
     return first + "\n" + "\n".join(" " * n + line for line in lines)
 
 
+#: where a module keeps the hooks its call runs
+_HOOKS = ("_forward_pre_hooks", "_forward_hooks", "_backward_hooks", "_backward_pre_hooks")
+
+
 class Module(ModuleState):
     """torch.nn.Module: subclass it (in the language or in Python), assign layers and
     Parameters as attributes in __init__, define forward; call the module."""
 
     language_subclassable = True
+    #: the op (its name in the op table) that the class's forward runs on its input, its
+    #: parameters and its attributes, and nothing else; None: anything else.  A replayed
+    #: loop may call the module when that op declares itself pure (`replay_pure`)
+    replay_op = None
+    #: its methods, called with numbers or nothing, run no code of the program (a
+    #: replayed loop may run `model.zero_grad()` as compiled between replayed statements)
+    replay_calls = True
+
+    def replay_pure(self):
+        """Whether a replayed loop may call this module: a library class whose forward
+        runs one pure op (`replay_op`), with no hooks and no `forward` of the instance's
+        own (a Sequential: each of its modules so)."""
+        d = self.__dict__
+        if program_object(self) or "forward" in d or any(d.get(k) for k in _HOOKS):
+            return False
+        return _pure_op(type(self).replay_op)
 
     def __init__(self, *args, **kwargs):
         if args or kwargs:
@@ -459,3 +481,47 @@ Module.language_methods = {
         "forward",
     )
 }
+
+
+def replay_pure(m):
+    """Whether a replayed loop may call the module m (Module.replay_pure), asked of a
+    library class only (a program's class could define a method of that name)."""
+    return isinstance(m, Module) and not program_object(m) and m.replay_pure()
+
+
+def replay_state(m):
+    """What a replayed loop's check compares of the module m and every module in it
+    (replay_plan.py): per module its identity and per attribute its name and the
+    identity of its value (each parameter, buffer and submodule; the number of hooks);
+    with the values (held, so no identity is reused) and the tensors and numbers its
+    forward may read ((path, value) each)."""
+    out, held, found = [], [], []
+    todo = [("", m)]
+    while todo:
+        path, x = todo.pop()
+        out.append(id(x))
+        held.append(x)
+        for k, v in x.__dict__.items():
+            out.append(k)
+            if type(v) is dict:
+                out.append(tuple((a, id(b)) for a, b in v.items()))
+                held.extend(v.values())
+                for a, b in v.items():
+                    if isinstance(b, Module):
+                        todo.append((path + a + ".", b))
+                    elif type(b) is Tensor:
+                        found.append((path + a, b))
+            elif type(v) is list:
+                out.append(len(v))
+            else:
+                out.append(id(v))
+                held.append(v)
+                if type(v) in (int, float):
+                    found.append((path + k, v))
+    return tuple(out), held, found
+
+
+def _pure_op(name):
+    """Whether the op `name` declares itself pure (ops/registry.py `register(pure=...)`)."""
+    entry = BUILTINS.get(name) or METHOD_ONLY.get(name) if name is not None else None
+    return entry is not None and entry.pure is True
