@@ -844,6 +844,166 @@ case(
 )
 
 
+# makemore part 3, its first half: batch norm written into the MLP by hand (the running
+# mean and std updated in the loop), 30 steps; the calibration over the whole training
+# set (its first five means and stds printed), the split losses, and the bonus cell on a
+# linear layer's activation statistics; changed: a small word list, the loss plot printed
+case(
+    "makemore/part3_manual_bn",
+    """
+    import torch
+    import torch.nn.functional as F
+    import random
+    torch.set_default_dtype(torch.float32)
+    words = ['emma', 'olivia', 'ava', 'isabella', 'sophia', 'charlotte', 'mia', 'amelia', 'harper', 'evelyn', 'abigail', 'emily', 'elizabeth', 'mila', 'ella', 'avery', 'sofia', 'camila', 'aria', 'scarlett', 'victoria', 'madison', 'luna', 'grace', 'chloe', 'penelope', 'layla', 'riley', 'zoey', 'nora', 'lily', 'eleanor', 'hannah', 'lillian', 'addison', 'aubrey', 'ellie', 'stella', 'natalie', 'zoe', 'leah', 'hazel', 'violet', 'aurora', 'savannah', 'audrey', 'brooklyn', 'bella', 'claire', 'skylar', 'quinn', 'jack', 'xavier', 'kai', 'wyatt']
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s:i+1 for i,s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i:s for s,i in stoi.items()}
+    print(itos)
+    block_size = 3
+    def build_dataset(words):
+      X, Y = [], []
+      for w in words:
+        context = [0] * block_size
+        for ch in w + '.':
+          ix = stoi[ch]
+          X.append(context)
+          Y.append(ix)
+          context = context[1:] + [ix]
+      X = torch.tensor(X)
+      Y = torch.tensor(Y)
+      print(X.shape, Y.shape)
+      return X, Y
+    random.seed(42)
+    random.shuffle(words)
+    n1 = int(0.8*len(words))
+    n2 = int(0.9*len(words))
+    Xtr, Ytr = build_dataset(words[:n1])
+    Xdev, Ydev = build_dataset(words[n1:n2])
+    Xte, Yte = build_dataset(words[n2:])
+
+
+    vocab_size = len(itos)
+    n_embd = 10 # the dimensionality of the character embedding vectors
+    n_hidden = 200 # the number of neurons in the hidden layer of the MLP
+
+    g = torch.Generator().manual_seed(2147483647) # for reproducibility
+    C  = torch.randn((vocab_size, n_embd),            generator=g)
+    W1 = torch.randn((n_embd * block_size, n_hidden), generator=g) * (5/3)/((n_embd * block_size)**0.5) #* 0.2
+    #b1 = torch.randn(n_hidden,                        generator=g) * 0.01
+    W2 = torch.randn((n_hidden, vocab_size),          generator=g) * 0.01
+    b2 = torch.randn(vocab_size,                      generator=g) * 0
+
+    # BatchNorm parameters
+    bngain = torch.ones((1, n_hidden))
+    bnbias = torch.zeros((1, n_hidden))
+    bnmean_running = torch.zeros((1, n_hidden))
+    bnstd_running = torch.ones((1, n_hidden))
+
+    parameters = [C, W1, W2, b2, bngain, bnbias]
+    print(sum(p.nelement() for p in parameters)) # number of parameters in total
+    for p in parameters:
+      p.requires_grad = True
+    # same optimization as last time
+    max_steps = 30
+    batch_size = 32
+    lossi = []
+
+    for i in range(max_steps):
+
+      # minibatch construct
+      ix = torch.randint(0, Xtr.shape[0], (batch_size,), generator=g)
+      Xb, Yb = Xtr[ix], Ytr[ix] # batch X,Y
+
+      # forward pass
+      emb = C[Xb] # embed the characters into vectors
+      embcat = emb.view(emb.shape[0], -1) # concatenate the vectors
+      # Linear layer
+      hpreact = embcat @ W1 #+ b1 # hidden layer pre-activation
+      # BatchNorm layer
+      # -------------------------------------------------------------
+      bnmeani = hpreact.mean(0, keepdim=True)
+      bnstdi = hpreact.std(0, keepdim=True)
+      hpreact = bngain * (hpreact - bnmeani) / bnstdi + bnbias
+      with torch.no_grad():
+        bnmean_running = 0.999 * bnmean_running + 0.001 * bnmeani
+        bnstd_running = 0.999 * bnstd_running + 0.001 * bnstdi
+      # -------------------------------------------------------------
+      # Non-linearity
+      h = torch.tanh(hpreact) # hidden layer
+      logits = h @ W2 + b2 # output layer
+      loss = F.cross_entropy(logits, Yb) # loss function
+
+      # backward pass
+      for p in parameters:
+        p.grad = None
+      loss.backward()
+
+      # update
+      lr = 0.1 if i < 100000 else 0.01 # step learning rate decay
+      for p in parameters:
+        p.data += -lr * p.grad
+
+      # track stats
+      if i % 10 == 0: # print every once in a while
+        print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')
+      lossi.append(loss.log10().item())
+    print(lossi)
+    # calibrate the batch norm at the end of training
+
+    with torch.no_grad():
+      # pass the training set through
+      emb = C[Xtr]
+      embcat = emb.view(emb.shape[0], -1)
+      hpreact = embcat @ W1 # + b1
+      # measure the mean/std over the entire training set
+      bnmean = hpreact.mean(0, keepdim=True)
+      bnstd = hpreact.std(0, keepdim=True)
+    print(bnmean[0, :5].tolist(), bnstd[0, :5].tolist())
+    @torch.no_grad() # this decorator disables gradient tracking
+    def split_loss(split):
+      x,y = {
+        'train': (Xtr, Ytr),
+        'val': (Xdev, Ydev),
+        'test': (Xte, Yte),
+      }[split]
+      emb = C[x] # (N, block_size, n_embd)
+      embcat = emb.view(emb.shape[0], -1) # concat into (N, block_size * n_embd)
+      hpreact = embcat @ W1 # + b1
+      #hpreact = bngain * (hpreact - hpreact.mean(0, keepdim=True)) / hpreact.std(0, keepdim=True) + bnbias
+      hpreact = bngain * (hpreact - bnmean_running) / bnstd_running + bnbias
+      h = torch.tanh(hpreact) # (N, n_hidden)
+      logits = h @ W2 + b2 # (N, vocab_size)
+      loss = F.cross_entropy(logits, y)
+      print(split, loss.item())
+
+    split_loss('train')
+    split_loss('val')
+    # Linear: activation statistics of forward and backward pass
+
+    g = torch.Generator().manual_seed(2147483647)
+
+    a = torch.randn((1000,1), requires_grad=True, generator=g)          # a.grad = b.T @ c.grad
+    b = torch.randn((1000,1000), requires_grad=True, generator=g)       # b.grad = c.grad @ a.T
+    c = b @ a
+    loss = torch.randn(1000, generator=g) @ c
+    a.retain_grad()
+    b.retain_grad()
+    c.retain_grad()
+    loss.backward()
+    print('a std:', a.std().item())
+    print('b std:', b.std().item())
+    print('c std:', c.std().item())
+    print('-----')
+    print('c grad std:', c.grad.std().item())
+    print('a grad std:', a.grad.std().item())
+    print('b grad std:', b.grad.std().item())
+    torch.set_default_dtype(torch.float64)
+    """,
+)
+
+
 # makemore part 3 (batch norm, the "PyTorch-ified" layers as the notebook writes them),
 # shortened to 30 steps
 case(
@@ -974,6 +1134,12 @@ case(
       if isinstance(layer, Tanh):
         t = layer.out
         print('layer %d (%10s): mean %+.2f, std %.2f, saturated: %.2f%%' % (i, layer.__class__.__name__, t.mean(), t.std(), (t.abs() > 0.97).float().mean()*100))
+        hy, hx = torch.histogram(t, density=True)
+        print(hy.shape, hx.shape)
+    for i, layer in enumerate(layers[:-1]):
+      if isinstance(layer, Tanh):
+        t = layer.out.grad
+        print('layer %d (%10s): mean %+f, std %e' % (i, layer.__class__.__name__, t.mean(), t.std()))
         hy, hx = torch.histogram(t, density=True)
         print(hy.shape, hx.shape)
     for i,p in enumerate(parameters):
