@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..runtime.errors import GradRuntimeError, GradTypeError
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..library.stdlib import DictView
@@ -74,4 +74,88 @@ SET_METHODS = {
     "difference": lambda st, *o: st.difference(*o),
     "issubset": lambda st, o: st.issubset(o),
     "issuperset": lambda st, o: st.issuperset(o),
+}
+
+
+# ------------------------------------------------------------- lists and strings
+# (runtime.LIST_METHODS and STR_METHODS add these to the ones they define)
+
+
+def _list_extend(lst, items):
+    items = list(items)
+    check_items(len(lst) + len(items), "the list")
+    lst.extend(items)
+
+
+def _list_insert(lst, *args):
+    if len(args) != 2:
+        raise GradTypeError(f"insert expected 2 arguments, got {len(args)}")
+    check_items(len(lst) + 1, "the list")
+    lst.insert(*args)
+
+
+def _list_remove(lst, v):
+    try:
+        lst.remove(v)
+    except ValueError:
+        raise GradValueError("list.remove(x): x not in list") from None
+
+
+def _list_sort(lst, *, key=None, reverse=False):
+    try:
+        lst.sort(key=key, reverse=bool(reverse))
+    except TypeError as e:
+        raise GradTypeError(str(e)) from None
+
+
+LIST_MORE = {
+    "extend": _list_extend,
+    "insert": _list_insert,
+    "remove": _list_remove,
+    "clear": lambda lst: lst.clear(),
+    "copy": lambda lst: lst.copy(),
+    "count": lambda lst, v: lst.count(v),
+    "reverse": lambda lst: lst.reverse(),
+    "sort": _list_sort,
+}
+
+
+def _padded(method):
+    """str.ljust, rjust, center, zfill: the width is held to the item limit first."""
+
+    def pad(s, width, *fill):
+        if isinstance(width, int):
+            check_items(width, "the result", "characters")
+        return method(s, width, *fill)
+
+    return pad
+
+
+STR_MORE = {
+    "splitlines": str.splitlines,
+    "rsplit": str.rsplit,
+    "lstrip": str.lstrip,
+    "rstrip": str.rstrip,
+    "find": str.find,
+    "rfind": str.rfind,
+    "count": str.count,
+    "partition": str.partition,
+    "rpartition": str.rpartition,
+    "removeprefix": str.removeprefix,
+    "removesuffix": str.removesuffix,
+    "isdigit": str.isdigit,
+    "isalpha": str.isalpha,
+    "isalnum": str.isalnum,
+    "isspace": str.isspace,
+    "isupper": str.isupper,
+    "islower": str.islower,
+    "isidentifier": str.isidentifier,
+    "title": str.title,
+    "capitalize": str.capitalize,
+    "swapcase": str.swapcase,
+    "casefold": str.casefold,
+    "ljust": _padded(str.ljust),
+    "rjust": _padded(str.rjust),
+    "center": _padded(str.center),
+    "zfill": _padded(str.zfill),
 }

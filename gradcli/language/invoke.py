@@ -128,6 +128,8 @@ def _call_type_error(e, fn, name, kwargs, args=()):
         params = list(inspect.signature(target).parameters)
     except (TypeError, ValueError):
         params = []
+    if isinstance(target, type):  # a library class: Python names its __init__
+        name = f"{target.__name__}.__init__"
     for k in kwargs:
         if f"'{k}'" in msg and "unexpected keyword" in msg:
             return GradTypeError(

@@ -45,7 +45,7 @@ from .classes import (
 from . import bitwise, datamodel, unbound
 from .percent import percent_format
 from .names import NAME_ATTRS, name_attr, type_of
-from .containers import DICT_METHODS, SET_METHODS
+from .containers import DICT_METHODS, LIST_MORE, SET_METHODS, STR_MORE
 from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
 from ..engine.saved import saved_attr
@@ -664,10 +664,12 @@ STR_METHODS = {
     "endswith": str.endswith,
     "replace": _str_replace,
     "split": str.split,
+    **STR_MORE,
 }
 LIST_METHODS = {
     "append": _list_append,
     "pop": lambda l, *i: l.pop(*i),
     "index": lambda l, v: l.index(v),
+    **LIST_MORE,
 }
 _TYPE_METHODS = {str: STR_METHODS, list: LIST_METHODS, dict: DICT_METHODS, set: SET_METHODS}

@@ -156,9 +156,51 @@ class Optimizer:
         return text + ")"
 
 
+@not_a_tensor_op(
+    "SGD",
+    "SGD(params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False)",
+    "torch.optim.SGD: .step() moves each parameter against its .grad; .zero_grad()",
+    category="optim",
+)
 class SGD(Optimizer):
     __slots__ = ()
     name = "SGD"
+
+    def __init__(
+        self,
+        params,
+        lr=0.001,
+        momentum=0,
+        dampening=0,
+        weight_decay=0,
+        nesterov=False,
+        *,
+        maximize=False,
+        foreach=None,
+        differentiable=False,
+        fused=None,
+    ):
+        if momentum < 0:
+            raise GradValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0:
+            raise GradValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise GradValueError("Nesterov momentum requires a momentum and zero dampening")
+        Optimizer.__init__(
+            self,
+            params,
+            {
+                "lr": lr,
+                "momentum": momentum,
+                "dampening": dampening,
+                "weight_decay": weight_decay,
+                "nesterov": nesterov,
+                "maximize": maximize,
+                "foreach": foreach,
+                "differentiable": differentiable,
+                "fused": fused,
+            },
+        )
 
     def update(self, st, p, g, o, dt):
         if o["maximize"]:
@@ -177,9 +219,54 @@ class SGD(Optimizer):
         return fmadd(dt(-o["lr"]), g, p, dt)  # p.add_(g, alpha=-lr)
 
 
+@not_a_tensor_op(
+    "Adam",
+    "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0)",
+    "torch.optim.Adam: .step() takes an Adam step with each parameter's .grad; .zero_grad()",
+    category="optim",
+)
 class Adam(Optimizer):
     __slots__ = ()
     name = "Adam"
+
+    def __init__(
+        self,
+        params,
+        lr=0.001,
+        betas=(0.9, 0.999),
+        eps=1e-08,
+        weight_decay=0,
+        amsgrad=False,
+        *,
+        foreach=None,
+        maximize=False,
+        capturable=False,
+        differentiable=False,
+        fused=None,
+        decoupled_weight_decay=False,
+    ):
+        betas = _betas(betas)
+        if eps < 0:
+            raise GradValueError(f"Invalid epsilon value: {eps}")
+        if weight_decay < 0:
+            raise GradValueError(f"Invalid weight_decay value: {weight_decay}")
+        Optimizer.__init__(
+            self,
+            params,
+            {
+                "lr": lr,
+                "betas": betas,
+                "eps": eps,
+                "weight_decay": weight_decay,
+                "amsgrad": amsgrad,
+                "maximize": maximize,
+                "foreach": foreach,
+                "capturable": capturable,
+                "differentiable": differentiable,
+                "fused": fused,
+                "decoupled_weight_decay": decoupled_weight_decay,
+            },
+        )
 
     def update(self, st, p, g, o, dt):
         beta1, beta2 = o["betas"]
@@ -217,100 +304,57 @@ def _betas(betas):
     return betas
 
 
-@not_a_tensor_op(
-    "SGD",
-    "SGD(params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False)",
-    "torch.optim.SGD: .step() moves each parameter against its .grad; .zero_grad()",
-    category="optim",
-)
-def sgd(
-    params,
-    lr=0.001,
-    momentum=0,
-    dampening=0,
-    weight_decay=0,
-    nesterov=False,
-    *,
-    maximize=False,
-    foreach=None,
-    differentiable=False,
-    fused=None,
-):
-    if momentum < 0:
-        raise GradValueError(f"Invalid momentum value: {momentum}")
-    if weight_decay < 0:
-        raise GradValueError(f"Invalid weight_decay value: {weight_decay}")
-    if nesterov and (momentum <= 0 or dampening != 0):
-        raise GradValueError("Nesterov momentum requires a momentum and zero dampening")
-    return SGD(
-        params,
-        {
-            "lr": lr,
-            "momentum": momentum,
-            "dampening": dampening,
-            "weight_decay": weight_decay,
-            "nesterov": nesterov,
-            "maximize": maximize,
-            "foreach": foreach,
-            "differentiable": differentiable,
-            "fused": fused,
-        },
-    )
-
-
-@not_a_tensor_op(
-    "Adam",
-    "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0)",
-    "torch.optim.Adam: .step() takes an Adam step with each parameter's .grad; .zero_grad()",
-    category="optim",
-)
-def adam(
-    params,
-    lr=0.001,
-    betas=(0.9, 0.999),
-    eps=1e-08,
-    weight_decay=0,
-    amsgrad=False,
-    *,
-    foreach=None,
-    maximize=False,
-    capturable=False,
-    differentiable=False,
-    fused=None,
-    decoupled_weight_decay=False,
-):
-    betas = _betas(betas)
-    if eps < 0:
-        raise GradValueError(f"Invalid epsilon value: {eps}")
-    if weight_decay < 0:
-        raise GradValueError(f"Invalid weight_decay value: {weight_decay}")
-    return Adam(
-        params,
-        {
-            "lr": lr,
-            "betas": betas,
-            "eps": eps,
-            "weight_decay": weight_decay,
-            "amsgrad": amsgrad,
-            "maximize": maximize,
-            "foreach": foreach,
-            "capturable": capturable,
-            "differentiable": differentiable,
-            "fused": fused,
-            "decoupled_weight_decay": decoupled_weight_decay,
-        },
-    )
-
-
 # ------------------------------------------------ RMSprop, Adagrad, Adadelta, AdamW
 def _check(name, value, low=0.0):
     if not low <= value:
         raise GradValueError(f"Invalid {name}: {value}")
 
 
+@not_a_tensor_op(
+    "RMSprop",
+    "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, centered=False)",
+    "torch.optim.RMSprop: .step() divides each .grad by a running RMS",
+    category="optim",
+)
 class RMSprop(Optimizer):
     __slots__ = ()
     name = "RMSprop"
+
+    def __init__(
+        self,
+        params,
+        lr=0.01,
+        alpha=0.99,
+        eps=1e-08,
+        weight_decay=0,
+        momentum=0,
+        centered=False,
+        capturable=False,
+        foreach=None,
+        maximize=False,
+        differentiable=False,
+    ):
+        _check("learning rate", lr)
+        _check("epsilon value", eps)
+        _check("momentum value", momentum)
+        _check("weight_decay value", weight_decay)
+        _check("alpha value", alpha)
+        Optimizer.__init__(
+            self,
+            params,
+            {
+                "lr": lr,
+                "momentum": momentum,
+                "alpha": alpha,
+                "eps": eps,
+                "centered": centered,
+                "weight_decay": weight_decay,
+                "capturable": capturable,
+                "foreach": foreach,
+                "maximize": maximize,
+                "differentiable": differentiable,
+            },
+        )
 
     def update(self, st, p, g, o, dt):
         alpha, m = o["alpha"], o["momentum"]
@@ -339,9 +383,50 @@ class RMSprop(Optimizer):
         return p + (dt(-o["lr"]) * g) / avg  # addcdiv_(g, avg, value=-lr)
 
 
+@not_a_tensor_op(
+    "Adagrad",
+    "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10)",
+    "torch.optim.Adagrad: .step() divides each .grad by the root of its summed squares",
+    category="optim",
+)
 class Adagrad(Optimizer):
     __slots__ = ()
     name = "Adagrad"
+
+    def __init__(
+        self,
+        params,
+        lr=0.01,
+        lr_decay=0,
+        weight_decay=0,
+        initial_accumulator_value=0,
+        eps=1e-10,
+        foreach=None,
+        *,
+        maximize=False,
+        differentiable=False,
+        fused=None,
+    ):
+        _check("learning rate", lr)
+        _check("lr_decay value", lr_decay)
+        _check("weight_decay value", weight_decay)
+        _check("initial_accumulator_value value", initial_accumulator_value)
+        _check("epsilon value", eps)
+        Optimizer.__init__(
+            self,
+            params,
+            {
+                "lr": lr,
+                "lr_decay": lr_decay,
+                "eps": eps,
+                "weight_decay": weight_decay,
+                "initial_accumulator_value": initial_accumulator_value,
+                "foreach": foreach,
+                "maximize": maximize,
+                "differentiable": differentiable,
+                "fused": fused,
+            },
+        )
 
     def update(self, st, p, g, o, dt):
         if not st:
@@ -357,9 +442,48 @@ class Adagrad(Optimizer):
         return p + (dt(-clr) * g) / std  # addcdiv_(g, std, value=-clr)
 
 
+@not_a_tensor_op(
+    "Adadelta",
+    "Adadelta(params, lr=1.0, rho=0.9, eps=1e-06, weight_decay=0)",
+    "torch.optim.Adadelta: .step() scales each .grad by the ratio of two running RMS",
+    category="optim",
+)
 class Adadelta(Optimizer):
     __slots__ = ()
     name = "Adadelta"
+
+    def __init__(
+        self,
+        params,
+        lr=1.0,
+        rho=0.9,
+        eps=1e-06,
+        weight_decay=0,
+        foreach=None,
+        *,
+        capturable=False,
+        maximize=False,
+        differentiable=False,
+    ):
+        _check("learning rate", lr)
+        _check("epsilon value", eps)
+        _check("weight_decay value", weight_decay)
+        if not 0.0 <= rho <= 1.0:
+            raise GradValueError(f"Invalid rho value: {rho}")
+        Optimizer.__init__(
+            self,
+            params,
+            {
+                "lr": lr,
+                "rho": rho,
+                "eps": eps,
+                "weight_decay": weight_decay,
+                "maximize": maximize,
+                "capturable": capturable,
+                "foreach": foreach,
+                "differentiable": differentiable,
+            },
+        )
 
     def update(self, st, p, g, o, dt):
         rho = o["rho"]
@@ -379,170 +503,52 @@ class Adadelta(Optimizer):
         return fmadd(dt(-o["lr"]), delta, p, dt)  # p.add_(delta, alpha=-lr)
 
 
-class AdamW(Adam):
-    __slots__ = ()
-    name = "AdamW"
-
-
-@not_a_tensor_op(
-    "RMSprop",
-    "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, centered=False)",
-    "torch.optim.RMSprop: .step() divides each .grad by a running RMS",
-    category="optim",
-)
-def rmsprop(
-    params,
-    lr=0.01,
-    alpha=0.99,
-    eps=1e-08,
-    weight_decay=0,
-    momentum=0,
-    centered=False,
-    capturable=False,
-    foreach=None,
-    maximize=False,
-    differentiable=False,
-):
-    _check("learning rate", lr)
-    _check("epsilon value", eps)
-    _check("momentum value", momentum)
-    _check("weight_decay value", weight_decay)
-    _check("alpha value", alpha)
-    return RMSprop(
-        params,
-        {
-            "lr": lr,
-            "momentum": momentum,
-            "alpha": alpha,
-            "eps": eps,
-            "centered": centered,
-            "weight_decay": weight_decay,
-            "capturable": capturable,
-            "foreach": foreach,
-            "maximize": maximize,
-            "differentiable": differentiable,
-        },
-    )
-
-
-@not_a_tensor_op(
-    "Adadelta",
-    "Adadelta(params, lr=1.0, rho=0.9, eps=1e-06, weight_decay=0)",
-    "torch.optim.Adadelta: .step() scales each .grad by the ratio of two running RMS",
-    category="optim",
-)
-def adadelta(
-    params,
-    lr=1.0,
-    rho=0.9,
-    eps=1e-06,
-    weight_decay=0,
-    foreach=None,
-    *,
-    capturable=False,
-    maximize=False,
-    differentiable=False,
-):
-    _check("learning rate", lr)
-    _check("epsilon value", eps)
-    _check("weight_decay value", weight_decay)
-    if not 0.0 <= rho <= 1.0:
-        raise GradValueError(f"Invalid rho value: {rho}")
-    return Adadelta(
-        params,
-        {
-            "lr": lr,
-            "rho": rho,
-            "eps": eps,
-            "weight_decay": weight_decay,
-            "maximize": maximize,
-            "capturable": capturable,
-            "foreach": foreach,
-            "differentiable": differentiable,
-        },
-    )
-
-
-@not_a_tensor_op(
-    "Adagrad",
-    "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10)",
-    "torch.optim.Adagrad: .step() divides each .grad by the root of its summed squares",
-    category="optim",
-)
-def adagrad(
-    params,
-    lr=0.01,
-    lr_decay=0,
-    weight_decay=0,
-    initial_accumulator_value=0,
-    eps=1e-10,
-    foreach=None,
-    *,
-    maximize=False,
-    differentiable=False,
-    fused=None,
-):
-    _check("learning rate", lr)
-    _check("lr_decay value", lr_decay)
-    _check("weight_decay value", weight_decay)
-    _check("initial_accumulator_value value", initial_accumulator_value)
-    _check("epsilon value", eps)
-    return Adagrad(
-        params,
-        {
-            "lr": lr,
-            "lr_decay": lr_decay,
-            "eps": eps,
-            "weight_decay": weight_decay,
-            "initial_accumulator_value": initial_accumulator_value,
-            "foreach": foreach,
-            "maximize": maximize,
-            "differentiable": differentiable,
-            "fused": fused,
-        },
-    )
-
-
 @not_a_tensor_op(
     "AdamW",
     "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01)",
     "torch.optim.AdamW: Adam with decoupled weight decay",
     category="optim",
 )
-def adamw(
-    params,
-    lr=0.001,
-    betas=(0.9, 0.999),
-    eps=1e-08,
-    weight_decay=0.01,
-    amsgrad=False,
-    *,
-    maximize=False,
-    foreach=None,
-    capturable=False,
-    differentiable=False,
-    fused=None,
-):
-    betas = _betas(betas)
-    _check("learning rate", lr)
-    _check("epsilon value", eps)
-    _check("weight_decay value", weight_decay)
-    return AdamW(
+class AdamW(Adam):
+    __slots__ = ()
+    name = "AdamW"
+
+    def __init__(
+        self,
         params,
-        {
-            "lr": lr,
-            "betas": betas,
-            "eps": eps,
-            "weight_decay": weight_decay,
-            "amsgrad": amsgrad,
-            "maximize": maximize,
-            "foreach": foreach,
-            "capturable": capturable,
-            "differentiable": differentiable,
-            "fused": fused,
-            "decoupled_weight_decay": True,
-        },
-    )
+        lr=0.001,
+        betas=(0.9, 0.999),
+        eps=1e-08,
+        weight_decay=0.01,
+        amsgrad=False,
+        *,
+        maximize=False,
+        foreach=None,
+        capturable=False,
+        differentiable=False,
+        fused=None,
+    ):
+        betas = _betas(betas)
+        _check("learning rate", lr)
+        _check("epsilon value", eps)
+        _check("weight_decay value", weight_decay)
+        Optimizer.__init__(
+            self,
+            params,
+            {
+                "lr": lr,
+                "betas": betas,
+                "eps": eps,
+                "weight_decay": weight_decay,
+                "amsgrad": amsgrad,
+                "maximize": maximize,
+                "foreach": foreach,
+                "capturable": capturable,
+                "differentiable": differentiable,
+                "fused": fused,
+                "decoupled_weight_decay": True,
+            },
+        )
 
 
 STEP_ORDER_WARNING = (

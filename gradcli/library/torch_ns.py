@@ -297,7 +297,10 @@ def namespaces(Namespace):
         "utils": Namespace("torch.utils", {"data": Namespace("torch.utils.data", data.members())}),
         "optim": Namespace(
             "torch.optim",
-            {"lr_scheduler": Namespace("torch.optim.lr_scheduler", dict(optim.SCHEDULERS))},
+            {
+                "lr_scheduler": Namespace("torch.optim.lr_scheduler", dict(optim.SCHEDULERS)),
+                "Optimizer": optim.Optimizer,
+            },
         ),
         "backends": Namespace(
             "torch.backends",

@@ -20,7 +20,8 @@ from ..runtime.errors import (
 )
 from ..runtime.limits import check_alloc
 from ..core.tensor import Tensor
-from .registry import Arg, Parser, register, tensor_f
+from .registry import FUNCTIONS, Arg, Parser, register, tensor_f
+from ..runtime import context
 from .dims import norm_dims
 from ..runtime.limits import check_objects
 from ..runtime.errors import broadcast_error
@@ -351,3 +352,64 @@ def chunk(x, chunks, dim=0):
     (axis,) = norm_dims(dim, x.data.ndim)
     n = x.data.shape[axis]
     return split(x, max(-(-n // chunks), 1) if n else 1, dim)
+
+
+@register(
+    "meshgrid",
+    "meshgrid(*tensors, indexing=None)",
+    "coordinate grids: each 0-D or 1-D tensor viewed along its own dim and expanded",
+    checks=[
+        ((Arg((3,)), Arg((2,))), {"indexing": "ij"}),
+        ((Arg((3,)), Arg((2,))), {"indexing": "xy"}),
+    ],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def meshgrid(*tensors, indexing=None):
+    """ATen's meshgrid: tensor i viewed with -1 at dim i and 1 elsewhere, then expanded
+    to every tensor's length (ExpandBackward0 views); "xy" swaps the first two inputs and
+    the first two grids.  Without `indexing`, "ij" and PyTorch's warning."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise GradTypeError(
+                f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}"
+            )
+    if indexing is None:
+        context.warn(
+            "torch.meshgrid: in an upcoming release, it will be required to pass the "
+            "indexing argument."
+        )
+        indexing = "ij"
+    if not tensors:
+        raise GradRuntimeError("meshgrid expects a non-empty TensorList")
+    if indexing not in ("xy", "ij"):
+        raise GradRuntimeError(
+            f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}'
+        )
+    if any(t.data.dtype != tensors[0].data.dtype for t in tensors):
+        raise GradRuntimeError("meshgrid expects all tensors to have the same dtype")
+    ts = list(tensors)
+    swap = indexing == "xy" and len(ts) >= 2
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    for t in ts:
+        if t.data.ndim > 1:
+            raise GradRuntimeError(
+                "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: "
+                f"a {t.data.ndim}-D tensor"
+            )
+    shape = [t.data.size for t in ts]
+    check_alloc(tuple(shape), ts[0].data.dtype.itemsize)
+    grids = []
+    for i, t in enumerate(ts):
+        view = [1] * len(ts)
+        view[i] = -1
+        grids.append(FUNCTIONS["expand"](FUNCTIONS["view"](t, *view), *shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)

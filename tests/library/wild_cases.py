@@ -1862,3 +1862,12 @@ errors(
         "F.conv_transpose2d(torch.ones(1, 2, 3, 3), torch.ones(2, 1, 2, 2), output_padding=1)",
     ],
 )
+
+
+# ------------------------------------------- more API met by published code
+from wild_more_cases import CASES as _MORE  # noqa: E402
+
+for _name, _src in _MORE:
+    if any(n == _name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + _name)
+    CASES.append((_name, _src))
