@@ -1,7 +1,7 @@
 """More golden cases of the torch and Python API that published code uses (d2l's
 package beside its class-based chapters and what they met): torch.meshgrid, the
 optimizers as classes, in-place transposes, list and str methods, a library class's
-constructor errors.  tests/wild_cases.py adds them to its CASES (recorded into
+constructor errors.  tests/library/wild_cases.py adds them to its CASES (recorded into
 tests/golden/wild.json by scripts/gen_golden.py wild); its rules apply."""
 
 import textwrap
