@@ -525,6 +525,21 @@ case(
     """,
 )
 
+case(
+    "nn/batch_norm_float16",
+    """
+    import torch
+    import torch.nn.functional as F
+    for shape in [(4, 3), (4, 3, 5)]:
+        x = torch.ones(shape).to(torch.float16).requires_grad_()
+        rm, rv = torch.zeros(3).to(torch.float16), torch.ones(3).to(torch.float16)
+        for training in (True, False):
+            y = F.batch_norm(x, rm, rv, training=training)
+            y.sum().backward()
+            print(y.dtype, y.shape, x.grad.dtype, rm.dtype)
+    """,
+)
+
 errors(
     "nn/errors",
     "import torch\nfrom torch import nn\nimport torch.nn.functional as F",

@@ -49,6 +49,10 @@ from ..parallel import THREADS
 from ..sums.axes import sum_axes
 
 
+# PyTorch's AVX2 vector width, in elements of each dtype
+_WIDTH = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+
+
 def _fma(a, b, c):
     """a * b + c rounded once, in c's dtype (float32 or float64)."""
     if np.asarray(c).dtype == np.float32:
@@ -93,8 +97,8 @@ def kernel(x, g=None):
     L > 1 values per sample and channel) or 'general' (any other layout, or g laid out
     otherwise than x)."""
     fmt = _memory_format(x)
-    if fmt is None or (g is not None and _memory_format(g) != fmt):
-        return "general"
+    if fmt is None or (g is not None and _memory_format(g) != fmt) or x.dtype not in _WIDTH:
+        return "general"  # (float16 too: not torch's reduced-precision kernels)
     return "rows" if fmt == "cl" or x.size == x.shape[0] * x.shape[1] else "planes"
 
 
@@ -262,10 +266,6 @@ def running(old, new, momentum, fused=False):
     if fused and old.dtype == np.float32:
         return _fma(np.float64(m), new, (t(1) - m) * old)
     return (m * new + (t(1) - m) * old).astype(old.dtype)
-
-
-# PyTorch's AVX2 vector width, in elements of each dtype
-_WIDTH = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 
 
 def backward(g, x, mean, inv, weight, train):
