@@ -12,10 +12,11 @@ A `for` or `while` body qualifies when each of its statements is one of:
 * `recv.method(numbers)`: run as compiled (checked when the plan is made: an object
   whose class declares `replay_calls`, an optimizer or a module of gradcli's own);
 * `name.backward()` of a name such a statement made;
-* `i += 1` (`+=` / `-=` of an int literal), and a `with torch.no_grad():` (or
-  `no_grad`) block of in-place updates `w -= expression` (names, numbers, `w.grad`
-  and arithmetic: no call, subscript or comparison), `w.grad = None` and
-  `w.grad.zero_()`: run as compiled in every iteration;
+* `i += 1` (`+=` / `-=` of an int literal), `total += name.item()` of a made name,
+  and a `with torch.no_grad():` (or `no_grad`) block of in-place updates `w -=
+  expression` (names, numbers, `w.grad` and arithmetic: no call, subscript or
+  comparison), `w.grad = None` and `w.grad.zero_()`, also in `for p in
+  recv.method():` loops: run as compiled in every iteration;
 * `if condition:` without `else`, the condition made of numbers and variables the body
   does not change, compared or combined (`t % 100 == 99`): tested before the
   iteration, and when it holds, that iteration runs as compiled.
@@ -34,6 +35,7 @@ variables at the start of an iteration as where it stands.
 from __future__ import annotations
 
 from ..ops.registry import BUILTINS
+from . import runtime as rt
 from .parser import Tree
 from .positions import pos
 
@@ -219,9 +221,44 @@ def _no_grad_block(node) -> bool:
     for st in suite.children:
         if not isinstance(st, Tree):
             continue
+        if st.data == "for_stmt" and _over_parameters(st):
+            continue
         if st.data != "simple_stmt" or not all(_update(x) for x in st.children if x is not None):
             return False
     return True
+
+
+def _over_parameters(node):
+    """`for p in recv.method(): updates` (`for param in model.parameters():`), without
+    `else`: the block then runs as compiled (its `recv` checked when the plan is made:
+    an object whose class declares `replay_calls`)."""
+    target, iterable, suite, other = node.children
+    args = _args(iterable) if isinstance(iterable, Tree) and iterable.data == "call" else None
+    return (
+        other is None
+        and isinstance(target, Tree)
+        and target.data == "name"
+        and args == []
+        and iterable.children[0].data == "getattr"
+        and isinstance(iterable.children[0].children[0], Tree)
+        and iterable.children[0].children[0].data == "name"
+        and all(
+            isinstance(st, Tree)
+            and st.data == "simple_stmt"
+            and all(_update(x) for x in st.children if x is not None)
+            for st in suite.children
+            if isinstance(st, Tree)
+        )
+    )
+
+
+def _loop_targets(node):
+    """The names the `for` statements inside a statement bind."""
+    return {
+        t.children[0].children[0].value
+        for t in _trees(node)
+        if t.data == "for_stmt" and isinstance(t.children[0], Tree) and t.children[0].data == "name"
+    }
 
 
 def _statements(suite):
@@ -276,6 +313,19 @@ def _kind(node):
         d == "augassign"
         and isinstance(ch[0], Tree)
         and ch[0].data == "name"
+        and isinstance(ch[2], Tree)
+        and ch[2].data == "call"
+        and ch[2].children[1] is None
+        and ch[2].children[0].data == "getattr"
+        and ch[2].children[0].children[1].value == "item"
+        and isinstance(ch[2].children[0].children[0], Tree)
+        and ch[2].children[0].children[0].data == "name"
+    ):  # running += loss.item(), of a made name
+        return "item", (ch[0].children[0].value, ch[2].children[0].children[0].children[0].value)
+    if (
+        d == "augassign"
+        and isinstance(ch[0], Tree)
+        and ch[0].data == "name"
         and ch[1].value in ("+=", "-=")
         and isinstance(ch[2], Tree)
         and ch[2].data == "number"
@@ -321,6 +371,7 @@ def compile_body(comp, suite, target_names, cond):
     made = set()  # names made by replayed statements so far
     results = {k[1] for k in kinds if k[0] == "assign"}
     counters = {k[1] for k in kinds if k[0] == "counter"}
+    counters |= {k[1][0] for k in kinds if k[0] == "item"}  # (changed by the body too)
     written = set().union(*(_written(n) for n in nodes))
     if (
         len(results) != sum(k[0] == "assign" for k in kinds)
@@ -337,6 +388,9 @@ def compile_body(comp, suite, target_names, cond):
             made.add(what)
         elif kind == "backward":
             if what not in made:
+                return None
+        elif kind == "item":
+            if what[1] not in made or what[0] in results:
                 return None
         elif kind == "guard":
             if names_in(what) & written:
@@ -416,10 +470,19 @@ def _item(comp, n, kind_what, results, changed):
         extra = (comp.load_name(what, n), at.line, at.column)
     elif kind == "guard":
         extra = (comp.expr(what), tuple(comp.load_name(name, n) for name in sorted(names_in(what))))
+    elif kind == "item":
+        target = n.children[0]
+        extra = (
+            comp.store_name(what[0]),
+            comp.load_name(what[0], target),
+            reads(n, results),
+            rt.binary_op(n.children[1].value[:-1], augmented=True),
+        )
     else:
-        extra = reads(n)
+        bound = _loop_targets(n)
+        extra = reads(n, bound)
         if n.data == "with_stmt":
-            what = _block(comp, n)
+            what = None if bound else _block(comp, n)
     return (kind, what, closure, extra, line, col)
 
 

@@ -59,12 +59,13 @@ from ..library.scalar_steps import step_by
 from .loop_shapes import compile_body, names_in
 from .parser import Tree
 from .positions import located, pos
-from .replay_plan import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, NO_GRAD, STEP, Fail
+from .replay_plan import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP, Fail
 from .replay_plan import negative_zero, read_all
 from .replay_plan import plan as make_plan
 
 # the kinds the hot loops test as literals (a test checks they are these)
-assert (ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, STEP, CLEAR_GRAD) == (0, 1, 2, 3, 4, 0, 1)
+assert (ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM) == (0, 1, 2, 3, 4, 5)
+assert (STEP, CLEAR_GRAD) == (0, 1)
 from .state import state
 from .stmtlines import sequence
 
@@ -254,6 +255,8 @@ class Run:
                         seen[i] = (rec.index_of(root), getattr(root, "grad_fn", None))
                     elif kind == "updates" and what is not None:  # (and its `with` value)
                         seen[i] = _block_seen(what, extra, s)
+                    elif kind == "item":
+                        seen[i] = read_all(extra[2], s)
                     elif kind != "guard":
                         seen[i] = read_all(extra, s)
                     r = closure(s)
@@ -314,6 +317,31 @@ class Run:
         for j, v in fixed[1]:
             vals[j] = v
         return True
+
+    def _other(self, plan, item):
+        """A replayed iteration's CHECK (replay_plan.Check: the checks again, after a method
+        call) or ITEM (replay_plan.Item: `running += loss.item()`): _GO, or what the rest
+        of the iteration run as compiled gives (a check that fails, an error)."""
+        s = self.s
+        if item[0] == CHECK:
+            return _GO if self._still(plan) else self._compiled(item[1])
+        _, store, load, name, binary, at, line = item
+        state.line = line
+        p = self.pending.get(name)
+        if p is None:
+            return self._compiled(at)
+        v = p[2]
+        if type(v) is Deferred:  # (made now: the program sees its value)
+            v = v.value()
+            self.pending[name] = (p[0], p[1], v, p[3])
+        if v.size != 1:
+            return self._compiled(at)  # (its error in its place)
+        try:
+            r = binary(load(s), v.reshape(()).item())  # (as Tensor.item)
+        except Exception:
+            return self._compiled(at)
+        store(s, r)
+        return _GO
 
     def _still(self, plan):
         """Whether the plan's checks hold again (before an assignment that follows a
@@ -394,8 +422,10 @@ class Run:
                 _run_updates(item, s)
             elif kind == 2:  # AS_COMPILED (replay_plan.AsCompiled: its closure)
                 item[1](s)
-            elif not self._still(plan):  # CHECK (replay_plan.Check): after a method call
-                return self._compiled(item[1])
+            else:  # CHECK, ITEM
+                r = self._other(plan, item)
+                if r is not _GO:
+                    return r
         self.steady = plan.steady
         return None
 
@@ -567,6 +597,7 @@ def _unchanged(seen):
 
 _COND = object()
 _STALE = object()
+_GO = object()
 _UNSET = object()
 
 

@@ -33,7 +33,7 @@ from ..library.values import GradModeContext
 
 
 # The kinds of a plan's items (each record's first field, read by replay.Run._replay)
-ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK = 0, 1, 2, 3, 4
+ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM = 0, 1, 2, 3, 4, 5
 # ... and of a no_grad block's entries
 STEP, CLEAR_GRAD, ENTRY_AS_COMPILED = 0, 1, 2
 
@@ -111,6 +111,19 @@ class Check(NamedTuple):
 
     kind: int  # CHECK
     at: int  # the assignment's index among the body's items (run as compiled from there)
+
+
+class Item(NamedTuple):
+    """`target op= name.item()` of a made name (bookkeeping: `running += loss.item()`),
+    the number taken from the name's value as Tensor.item takes it."""
+
+    kind: int  # ITEM
+    store: Any  # the target's store and load
+    load: Any
+    name: str  # the made name
+    binary: Any  # the language's `op=` of two numbers
+    at: int  # its index among the body's items (run as compiled from there, on an error)
+    line: int
 
 
 class NoGrad(NamedTuple):
@@ -236,6 +249,9 @@ def plan(body, seen, notes):
                 items.append(_updates(what, extra, read, checks))
             else:
                 items.append(AsCompiled(AS_COMPILED, closure))
+        elif kind == "item":  # running += loss.item()
+            checks.extend(_kinds(extra[2], seen[i]))
+            items.append(Item(ITEM, extra[0], extra[1], what[1], extra[3], i, line))
         elif kind == "call":  # recv.method(numbers) of gradcli's own object, as compiled
             checks.extend(_kinds(extra, seen[i]))
             if not _calls(seen[i][what[0]], what[1]):

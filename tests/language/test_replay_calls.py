@@ -208,6 +208,80 @@ print(out, out2, X.grad, w.grad, w._version)
 }
 PROGRAMS.update(MODULES)
 
+_TUTORIAL = """import math
+x = torch.linspace(-math.pi, math.pi, 200, dtype=torch.float)
+y = torch.sin(x)
+torch.manual_seed(0)
+a = torch.randn((), dtype=torch.float, requires_grad=True)
+b = torch.randn((), dtype=torch.float, requires_grad=True)
+c = torch.randn((), dtype=torch.float, requires_grad=True)
+running = 0.0
+for t in range(40):
+{extra}    y_pred = a + b * x + c * x ** 2
+    loss = (y_pred - y).pow(2).sum()
+    running += loss.item()
+    if t % 10 == 9:
+        print(t, loss.item())
+    loss.backward()
+    with torch.no_grad():
+        a -= 1e-4 * a.grad
+        b -= 1e-4 * b.grad
+        c -= 1e-4 * c.grad
+        a.grad = None
+        b.grad = None
+        c.grad = None
+print(running, a, b, c, loss, y_pred.grad_fn)
+"""
+
+BOOKKEEPING = {
+    # `running += loss.item()` and a print every 10 iterations
+    "item_bookkeeping": _TUTORIAL.format(extra=""),
+    # the total becomes a tensor mid-loop (its check fails: as compiled)
+    "item_target_becomes_a_tensor": _TUTORIAL.format(
+        extra="    if t == 20:\n        running = torch.tensor(running)\n"
+    ),
+    # a non-scalar's item(): the error where compiled raises it
+    "item_of_a_vector": """w = torch.tensor([0.5], requires_grad=True)
+total = 0
+try:
+    for i in range(6):
+        v = w * 2
+        s = v.sum()
+        total += s.item()
+        if i == 3:
+            w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        s.backward()
+        total -= v.item()
+except RuntimeError as e:
+    print("error", e)
+print(total, v, s)
+""",
+    # polynomial_nn's loop: a module, a loss module, model.zero_grad() and the
+    # parameters stepped in a `for` inside no_grad
+    "module_parameters_loop": """import math
+x = torch.linspace(-math.pi, math.pi, 200)
+y = torch.sin(x).reshape(-1, 1)
+xx = x.unsqueeze(-1).pow(torch.tensor([1, 2, 3]))
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 1))
+loss_fn = torch.nn.MSELoss(reduction="sum")
+running = 0.0
+for t in range(40):
+    y_pred = model(xx)
+    loss = loss_fn(y_pred, y)
+    running += loss.item()
+    if t % 10 == 9:
+        print(t, loss.item())
+    model.zero_grad()
+    loss.backward()
+    with torch.no_grad():
+        for param in model.parameters():
+            param -= 1e-4 * param.grad
+print(running, loss, model[0].weight, model[0].bias.grad)
+""",
+}
+PROGRAMS.update(BOOKKEEPING)
+
 REPLAYED = {
     "matmul": 30,
     "matmul_shape_changes": 5,
@@ -220,6 +294,10 @@ REPLAYED = {
     "shape_then_error": 3,
     "calls_change_the_module": 4,
     "saved_view_backward": 3,
+    "item_bookkeeping": 30,
+    "item_target_becomes_a_tensor": 12,
+    "module_parameters_loop": 30,
+    "item_of_a_vector": 2,
 }
 
 
