@@ -19,7 +19,8 @@ from ..core import tangents as tan
 from ..core.tensor import Tensor
 from .hooks import begin_pass, end_pass, noted, run_hooks, run_node_post, run_node_pre
 from ..runtime import context
-from . import modes, observe, schedule
+from . import modes, observe, schedule, versions, zero_grads
+from .zero_grads import is_zeros
 from .function import _OUT, FUNCTIONS, TensorF, Function
 from .vjp_arrays import ArrayF
 from .passes import (
@@ -75,8 +76,8 @@ class CloneGrad(CopyGrad):
 
 def _accumulate(a, b, create_graph):
     if create_graph:
-        return a + b
-    return np.add(a, b)
+        return _add_tensors(a, b)
+    return np.add(a, b)  # (efficient zeros, -0.0, leave the other as it is)
 
 
 def run_backward(
@@ -187,6 +188,7 @@ def run_backward(
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior."
                 )
+        results = [zero_grads.plain(r) for r in results]
         return tuple(r if r is None or isinstance(r, Tensor) else Tensor(r) for r in results)
     return _in_creation_order(touched)
 
@@ -410,7 +412,12 @@ def _pass(ready, grads, deps, retain_graph, flow, touched, general=None):
 
 
 def _add_tensors(a, b):
-    """Two gradients added as create_graph adds them (a recorded op)."""
+    """Two gradients added as create_graph adds them (a recorded op; efficient zeros
+    are skipped, as PyTorch's input buffers skip them)."""
+    if is_zeros(b):
+        return a
+    if is_zeros(a):
+        return b
     return a + b
 
 
@@ -446,7 +453,7 @@ def _visit(node, g, capture, results, create_graph):
     create_graph checks the node can be differentiated.  Returns the gradient."""
     w = node.watch
     if w is not None and w.hooks:
-        g = run_hooks(w.hooks, g, create_graph)
+        g = run_hooks(w.hooks, zero_grads.plain(g), create_graph)
     if w is not None and w.pre:
         g = run_node_pre(node, g, create_graph)
     if capture is not None:
@@ -499,16 +506,18 @@ def _store_grad(t, g, create_graph):
         # PyTorch sums a leaf's incoming gradients first and stores a copy of the sum
         fresh = _FRESH.get(id(t))
         if fresh is not None and t.grad is fresh[1]:
-            g = fresh[0] + g
+            g = _add_tensors(fresh[0], g)  # (the leaf's input buffer skips efficient zeros)
         elif t.grad is not None:
-            t.grad = t.grad + g
+            t.grad = t.grad + zero_grads.plain(g)  # (.grad + zeros: -0. becomes 0.)
             return
+        g = zero_grads.plain(g)
         if g.requires_grad:  # a retained non-leaf gets a clone instead
             t.grad = (CopyGrad if t.grad_fn is None else CloneGrad).apply(g)
         else:
             t.grad = g
         _FRESH[id(t)] = (g, t.grad)
         return
+    g = zero_grads.plain(g)  # (.grad + zeros: -0. becomes 0.)
     if g.shape != t.data.shape:
         g = np.broadcast_to(g, t.data.shape)
     old = t.grad
@@ -516,6 +525,11 @@ def _store_grad(t, g, create_graph):
         t.grad = Tensor(np.array(g, dtype=dt, copy=True))
     elif old.grad_fn is None and old.data.flags.writeable and old.data.dtype == dt:
         np.add(old.data, g, out=old.data, casting="unsafe")
+    elif old.grad_fn is not None and old.data.flags.writeable and old.data.dtype == dt:
+        # a .grad made by create_graph: PyTorch adds in place (grad mode is off), so it
+        # keeps its grad_fn (CopyBackwards), and a graph that saved it sees the change
+        np.add(old.data, g, out=old.data, casting="unsafe")
+        versions.bump(old)
     else:
         t.grad = Tensor((old.data + g).astype(dt, copy=False))
 

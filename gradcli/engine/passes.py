@@ -15,6 +15,7 @@ from ..runtime.errors import GradRuntimeError, ShapeError
 from ..core.convert import to_tensor
 from ..core.tensor import Tensor
 from . import versions
+from .zero_grads import EfficientZeros, through
 
 SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -121,6 +122,8 @@ def _deliver(pairs, touched, store, fresh):
         if ig.dtype != dt:
             ig = ig.astype(dt)
             new = True
+        if type(ig) is EfficientZeros:  # into .grad as plain zeros (engine/zero_grads.py)
+            ig, new = np.zeros(ig.shape, dt), True
         if p.grad is None and ig.shape == p.data.shape:  # _store_grad's first
             # (a new array is .grad as it is; another is copied, as PyTorch's AccumulateGrad)
             p.grad = Tensor(
@@ -171,10 +174,12 @@ def vjp(node, g, F, retain_graph, unpack=None):
         if not retain_graph:
             node.saved = None
             node.saved_src = None
-        return in_grads
-    if saved is None:
+    elif saved is None:
         raise GradRuntimeError(SECOND_BACKWARD)
-    in_grads = node.backward(g, F)
-    if node.holds_saved and not retain_graph:
-        node.saved = None
+    else:
+        in_grads = node.backward(g, F)
+        if node.holds_saved and not retain_graph:
+            node.saved = None
+    if type(g) is EfficientZeros:  # zeros in, zeros out (engine/zero_grads.py)
+        return through(in_grads)
     return in_grads

@@ -32,6 +32,8 @@ import numpy as np
 from ..runtime.errors import GradRuntimeError
 from ..core.tensor import Tensor
 from . import observe, versions
+from . import zero_grads
+from .zero_grads import EfficientZeros
 from .hooks import run_node_post
 from .passes import SECOND_BACKWARD, deliver_leaves, finished_leaves
 from ..numerics.sums.sum_mid import MID_MIN
@@ -264,6 +266,8 @@ def run(root, steps, g, retain_graph, flow, touched, store, visit):
                 in_grads = node.backward(g, F)
                 if node.holds_saved and not retain_graph:
                     node.saved = None
+            if type(g) is EfficientZeros:
+                in_grads = zero_grads.through(in_grads)
             if node.watch is not None and node.watch.post:
                 in_grads = run_node_post(node, g, in_grads, False)
             parents = node.parents

@@ -22,6 +22,8 @@ def sum_to(g, shape):
         return g
     if not shape and g.dtype.kind == "f" and g.flags.c_contiguous:
         return np.asarray(torch_sum(g), g.dtype)  # a 0-d leaf's gradient
+    if not shape and g.dtype.kind == "f" and g.flags.f_contiguous:
+        return np.asarray(torch_sum(g.T), g.dtype)  # (transposed: in memory order, as torch)
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1

@@ -236,6 +236,7 @@ class CopySlices(Function):
     saved_names = none("PyTorch's names of its saved values are not recorded")
     qualified_name = "torch::autograd::CopySlices"  # (grad_fn.name())
     jvp = linear  # linear in its tensor inputs
+    holds_saved = True  # (its in-place op's node, freed: a second backward fails, as in PyTorch)
 
     def forward(self, b, r, view):
         self.view = view

@@ -18,6 +18,7 @@ from ..core import dtypes
 from ..engine.function import Function
 from .elementwise import DivScalar
 from ..engine.forward import add_terms, linear
+from ..engine.vjp_arrays import ArrayF
 from ..core.convert import tensor_arg
 from ..runtime.errors import (
     GradIndexError,
@@ -29,6 +30,7 @@ from ..runtime.errors import (
 from ..core.tensor import Tensor
 from .registry import Arg, register
 from ..numerics.floats import torch_act
+from .loss_grads import BCEGrad, bce_grad_values
 from .fused_grads import MseLossBackward, mse_backward_values
 from .softmax import log_softmax
 from .shape import to
@@ -369,18 +371,16 @@ class BCE(_Loss):
 
     def backward(self, g, F, x, y):
         w = _c(F, self.w)
-        denom = (1 - x) * x  # at least PyTorch's EPSILON
-        denom = FUNCTIONS["clamp"](denom, min=1e-12) if F.tensor_mode else np.maximum(denom, 1e-12)
-        # torch's binary_cross_entropy_backward kernel: (grad * (x - y)) / denom, then
-        # [* weight] and / n for 'mean'
-        gb = F.broadcast_to(g, self.shape) if self.reduction != "none" else g
-        gx = (gb * (x - y)) / denom
+        # binary_cross_entropy_backward: a kernel (bce_grad_values), under create_graph a
+        # node with FunctionsManual's double backward (BinaryCrossEntropyBackwardBackward0)
+        if F.tensor_mode:
+            gx = BCEGrad.apply(g, x, y, w=self.w, reduction=self.reduction)
+        else:
+            gx = bce_grad_values(g, x, y, self.w, self.reduction)
         gl = _spread(g, F, self.shape, self.reduction)
         gy = gl * (F.log(1 - x) - F.log(x))
         if w is not None:
-            gx, gy = gx * w, gy * w
-        if self.reduction == "mean":
-            gx = gx / max(int(np.prod(self.shape)), 1)
+            gy = gy * w
         return (*_pair(F, gx, gy, x, y), None)
 
 
@@ -421,12 +421,13 @@ def binary_cross_entropy(
 class NllLoss(Function):
     """-input[i, target[i]] * weight[target[i]], summed, or averaged by the weights."""
 
-    __slots__ = ("reduction", "shape", "index", "coef", "wsum")
+    __slots__ = ("reduction", "shape", "index", "coef", "wsum", "args")
     name = "NllLossBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, rows, cols, coef, keep, reduction="mean", weighted=False):
         self.reduction, self.shape = reduction, x.shape
+        self.args = (rows, cols, coef, keep, weighted)  # (its double backward applies it again)
         self.save(x)  # as PyTorch: a second backward without retain_graph fails
         self.index = (rows, cols) if x.ndim == 2 else (cols,)
         picked = -x[self.index] * coef
@@ -457,6 +458,12 @@ class NllLoss(Function):
         return total
 
     def backward(self, g, F, x):
+        if F.tensor_mode:  # nll_loss_backward: a node of its own (NllLossBackwardBackward0)
+            return (NllGrad.apply(g, x, loss=self), None, None, None, None)
+        return (self.values(g, F), None, None, None, None)
+
+    def values(self, g, F):
+        """nll_loss_backward(grad, ...): -grad * weight[target] at each target, 0 elsewhere."""
         n = self.coef.shape[0]
         if self.reduction == "none":
             g = F.reshape(g, (n,))
@@ -464,9 +471,49 @@ class NllLoss(Function):
             if self.wsum is not None:  # as PyTorch: -(grad / total_weight) * weight
                 g = g / (Tensor(self.wsum) if F.tensor_mode else self.wsum)
             g = F.broadcast_to(g, (n,))
-        return (F.pad_into(g * _c(F, -self.coef), self.shape, self.index), None, None, None, None)
+        return F.pad_into(g * _c(F, -self.coef), self.shape, self.index)
 
     jvp = linear
+
+
+class NllGrad(Function):
+    """nll_loss_backward(grad_output, self, ...) as a recorded op (create_graph): its
+    derivative in grad_output is nll_loss of the gradient (the loss again), in self
+    zeros_like(grad) (derivatives.yaml), so the gradient it makes stays in the graph."""
+
+    __slots__ = ("loss",)
+    name = "NllLossBackwardBackward0"
+    saved_names = none("PyTorch's names of its saved values are not recorded")
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
+
+    def forward(self, g, x, loss):
+        self.loss = loss
+        self.save(x)
+        return loss.values(g, ArrayF)
+
+    def backward(self, gg, F, x):
+        n, loss = self.needs, self.loss
+        go = None
+        if n[0]:
+            rows, cols, coef, keep, weighted = loss.args
+            out = NllLoss.apply(
+                gg if F.tensor_mode else Tensor(gg),
+                rows,
+                cols,
+                coef,
+                keep,
+                reduction=loss.reduction,
+                weighted=weighted,
+            )
+            go = out if F.tensor_mode else out.data
+        zeros = np.zeros(np.shape(gg.data if F.tensor_mode else gg), loss.coef.dtype)
+        return (go, (Tensor(zeros) if F.tensor_mode else zeros) if n[1] else None)
+
+    def jvp(self, ts, F, x):
+        tg = ts[0]
+        return None if tg is None else type(self).apply(tg, x, loss=self.loss)
 
 
 def _nll_args(x, target, weight, ignore_index):

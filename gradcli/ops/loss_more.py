@@ -9,13 +9,16 @@ same ops in the same order (so their grad_fn and values are torch's); clamp_min
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from ..core.convert import tensor_arg
 from ..core.tensor import Tensor
 from ..engine.declare import none
+from ..engine.forward import add_terms
 from ..engine.function import Function
+from ..numerics.sums.summation import torch_sum
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradValueError
 from .loss import P, T, _floats, _reduce, _reduction
@@ -103,7 +106,16 @@ class _Pointwise(Function):
         self.save(x, t)
         return _reduce(self.loss(x, t), reduction)
 
+    grad_node: Any = None  # its backward kernel as a recorded op (create_graph), if one
+
     def backward(self, g, F, x, t):
+        if F.tensor_mode and self.grad_node is not None:
+            # derivatives.yaml: the backward kernel of (input, target), and of (target,
+            # input) for the target, each a node with its own double backward
+            n, node, kw = self.needs, self.grad_node, {"reduction": self.reduction, "p": self.p}
+            return (node.apply(g, x, t, **kw) if n[0] else None), (
+                node.apply(g, t, x, **kw) if n[1] and self.target_grad else None
+            )
         if F.tensor_mode:  # the derivative as a formula of the tensors (differentiable again)
             n = max(int(np.prod(self.shape)), 1)
             if self.reduction != "none":
@@ -128,9 +140,97 @@ class _Pointwise(Function):
         return _OP["mean" if self.reduction == "mean" else "sum"](elem)
 
 
+class _PointwiseGrad(Function):
+    """A _Pointwise loss's backward kernel, loss_backward(grad_output, input, target), as
+    a recorded op (create_graph), with derivatives.yaml's derivatives: for grad_output
+    the kernel again (`again`), for input `second(grad * grad_output)` and for target its
+    negation, where `second` is FunctionsManual's loss_double_backward (`keep`: the
+    element-wise factor, 0 or 1 or 1/beta, as PyTorch multiplies and divides it)."""
+
+    __slots__ = ("reduction", "p")
+    loss: Any  # the loss's node, whose `grads` is the kernel (set below, once it is defined)
+    saved_names = none("PyTorch's names of its saved values are not recorded")
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
+
+    def forward(self, g, x, t, reduction, p):
+        self.reduction, self.p = reduction, p
+        self.save(g, x, t)
+        return self.values(g, x, t)
+
+    def values(self, g, x, t):
+        red = self.reduction
+        norm = 1.0 / max(x.size, 1) if red == "mean" else 1.0
+        g = np.broadcast_to(g, x.shape) if red != "none" else g
+        return self.loss.grads(self, x, t, g, x.dtype.type(norm))
+
+    def kernel(self, F, g, x, t):
+        """loss_backward(g, x, t) itself: a node again under create_graph."""
+        if F.tensor_mode:
+            return type(self).apply(g, x, t, reduction=self.reduction, p=self.p)
+        return self.values(g, x, t)
+
+    def second(self, q, F, x, t):
+        xa, ta = (x.data, t.data) if F.tensor_mode else (x, t)
+        mask = (np.abs(xa - ta) < xa.dtype.type(self.p)).astype(xa.dtype)
+        r = self.keep(q * (Tensor(mask) if F.tensor_mode else mask))
+        return r / max(int(np.size(xa)), 1) if self.reduction == "mean" else r
+
+    def backward(self, gg, F, g, x, t):
+        n = self.needs
+        d = self.second(gg * g, F, x, t) if n[1] or n[2] else None
+        return (
+            self.again(gg, F, g, x, t) if n[0] else None,
+            d if n[1] else None,
+            -d if n[2] else None,
+        )
+
+    def jvp(self, ts, F, g, x, t):
+        tg, tx, tt = ts
+        return add_terms(
+            add_terms(
+                self.second(tx * g, F, x, t) if tx is not None else None,
+                -self.second(tt * g, F, x, t) if tt is not None else None,
+            ),
+            self.kernel(F, tg, x, t) if tg is not None else None,
+        )
+
+
+class SmoothL1Grad(_PointwiseGrad):
+    __slots__ = ()
+    name = "SmoothL1LossBackwardBackward0"
+
+    def keep(self, q):
+        return q / self.p
+
+    def again(self, gg, F, g, x, t):
+        """smooth_l1_loss_backward(grad, self, target), summed to grad_output's shape."""
+        return F.sum_to(self.kernel(F, gg, x, t), np.shape(g.data if F.tensor_mode else g))
+
+
+class HuberGrad(_PointwiseGrad):
+    __slots__ = ()
+    name = "HuberLossBackwardBackward0"
+
+    def keep(self, q):
+        return q
+
+    def again(self, gg, F, g, x, t):
+        """huber_loss_double_backward_grad_output: the kernel of grad, or, reduced, the
+        sum of grad times the kernel of ones."""
+        if self.reduction == "none":
+            return self.kernel(F, gg, x, t)
+        shape = np.shape(g.data if F.tensor_mode else g)
+        ones = np.ones(shape, (g.data if F.tensor_mode else g).dtype)
+        r = self.kernel(F, Tensor(ones) if F.tensor_mode else ones, x, t)
+        return F.sum(r * gg) if F.tensor_mode else np.asarray(torch_sum(r * gg), r.dtype)
+
+
 class HuberLoss(_Pointwise):
     __slots__ = ()
     name = "HuberLossBackward0"
+    grad_node = HuberGrad
 
     def loss(self, x, t):
         d, half = x.dtype.type(self.p), x.dtype.type(0.5)
@@ -152,6 +252,7 @@ class HuberLoss(_Pointwise):
 class SmoothL1Loss(_Pointwise):
     __slots__ = ()
     name = "SmoothL1LossBackward0"
+    grad_node = SmoothL1Grad
 
     def loss(self, x, t):
         b, half = x.dtype.type(self.p), x.dtype.type(0.5)
@@ -436,3 +537,7 @@ def cosine_embedding_loss(
     output_pos = _OP["where"](_OP["eq"](y, 1), pos, zeros)
     output_neg = _OP["where"](_OP["eq"](y, -1), neg, zeros)
     return _apply_reduction(_OP["add"](output_pos, output_neg), reduction)
+
+
+HuberGrad.loss = HuberLoss
+SmoothL1Grad.loss = SmoothL1Loss

@@ -306,9 +306,10 @@ class Var(_Reduce):
         ((2 / dof) * grad) * (self - self.mean(dim, keepdim=True))."""
         if self.root:
             g = FUNCTIONS["masked_fill"](g / (out * 2), out == 0, 0)
+        if self.axes is None or not x.data.ndim:  # every dim: a 0-d grad and self.mean()
+            return times_scalar(TensorF, g, 2.0 / denom) * (x - FUNCTIONS["mean"](x))
         g = expand_back(g, TensorF, self.shape, self.axes, self.keepdim)
-        axes = tuple(range(x.data.ndim)) if self.axes is None else self.axes
-        mean = FUNCTIONS["mean"](x, axes, True) if axes else x
+        mean = FUNCTIONS["mean"](x, self.axes, True) if self.axes else x
         return times_scalar(TensorF, g, 2.0 / denom) * (x - mean)
 
 

@@ -14,6 +14,7 @@ from ..core import dtypes
 from ..engine.function import Function
 from ..engine.saved import saved_const
 from ..engine.forward import add_terms, linear
+from ..engine.zero_grads import efficient_zeros
 from ..core.convert import operand, tensor_arg
 from ..runtime.errors import GradRuntimeError, broadcast_error
 from ..runtime.limits import check_broadcast, check_reduction
@@ -419,11 +420,43 @@ relu = unary(
     pure=True,
     formula=lambda sp, v: sp.Piecewise((v, v > 0), (0, True)),
 )
+
+
+class Sgn(Function):
+    """x.sgn() of a real tensor, as abs's derivative records it under create_graph
+    (derivatives.yaml: grad * self.sgn()); its own derivative is sgn_backward, which
+    for a real tensor is efficient zeros (engine/zero_grads.py): they add nothing to
+    the gradients they meet, so a -0. elsewhere stays -0. as in PyTorch."""
+
+    __slots__ = ()
+    name = "SgnBackward0"
+    saved_names = ("self", "result")
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
+
+    def forward(self, x):
+        self.save(x)
+        return torch_act.sign(x)
+
+    def backward(self, g, F, x):
+        z = efficient_zeros(np.shape(x), np.asarray(g.data if F.tensor_mode else g).dtype)
+        return (Tensor(z) if F.tensor_mode else z,)
+
+    def jvp(self, ts, F, x):
+        return None  # sgn_backward(self_p, self_t, result): zeros for a real tensor
+
+
+def _abs_grad(g, F, x):
+    """grad * self.sgn(): the sgn a recorded op (SgnBackward0) under create_graph."""
+    return g * (Sgn.apply(x) if F.tensor_mode else F.sign(x))
+
+
 unary(
     "abs",
     "AbsBackward0",
     np.abs,
-    lambda g, F, x: g * F.sign(x),
+    _abs_grad,
     "absolute value",
     keep_int=True,
     pure=True,

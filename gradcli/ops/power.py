@@ -138,6 +138,7 @@ class PowRScalar(Function):
     def forward(self, e, base, dt):
         self.base = base
         out = _cast(np.power(float(base), e) if dt.kind == "f" else int_power(base, e), dt)
+        out = np.asarray(out, order="C")  # pow(Scalar, Tensor) is C order, whatever e's layout
         self.save(e, out)
         return out
 

@@ -94,7 +94,20 @@ def run(source):
     return {"stdout": normalise(buf.getvalue()), "error": error, "status": status}
 
 
+def warm_up():
+    """Run once, before any timeout is armed, what torch imports lazily on first use:
+    torch.optim's first step imports torch._dynamo, and a timeout that stopped that
+    import half-way (a loaded machine) would leave it broken for every later program."""
+    p = torch.zeros(2, requires_grad=True)
+    opt = torch.optim.SGD([p], lr=0.1)
+    (p * 2).sum().backward()
+    opt.step()
+    opt.zero_grad()
+    torch.autograd.grad((p * p).sum(), p, create_graph=True)
+
+
 def main():
+    warm_up()
     signal.signal(signal.SIGALRM, _alarm)
     out = sys.stdout
     for line in sys.stdin:

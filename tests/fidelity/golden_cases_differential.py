@@ -758,3 +758,210 @@ case(
             print(fwAD.unpack_dual(torch.lerp(fwAD.make_dual(x, tx), e, w)).tangent.tolist())
     """,
 )
+
+# ---------------------------------------------------------------------------
+# abs's derivative under create_graph is grad * self.sgn() (SgnBackward0), whose own
+# derivative for a real tensor is an efficient zero tensor: skipped where gradients
+# are added (a -0. elsewhere stays -0.), plain zeros where nothing else arrives
+# ---------------------------------------------------------------------------
+
+case(
+    "efficient_zeros/sgn_of_abs",
+    """
+    import torch
+    for dt in (torch.float32, torch.float64):
+        a = torch.tensor([[1.75, -2.5, 1.5], [-1.25, 3.0, 0.0]], dtype=dt, requires_grad=True)
+        gx, = torch.autograd.grad((a.abs()[-1] ** 2).sum(), a, create_graph=True)
+        print(gx, gx.grad_fn.next_functions[1][0].name())
+        print(torch.autograd.grad((gx * gx).sum(), a))
+        gx, = torch.autograd.grad(a.abs().sum(), a, create_graph=True)
+        print(torch.autograd.grad(gx.sum(), a), torch.autograd.grad(gx.sum(), a, create_graph=True)[0].grad_fn)
+        gx, = torch.autograd.grad((a * -2).exp().abs().sum() + a[0].sum(), a, create_graph=True)
+        (gx * torch.tensor([1., -1., 2.], dtype=dt)).sum().backward()
+        print(a.grad)
+        a.grad = None
+        (a * -3).abs().sum().backward(create_graph=True)
+        print(a.grad)
+        h, = torch.autograd.grad(a.grad.sum(), a, create_graph=True)
+        print(h, h.grad_fn)
+        b = a.detach().clone().requires_grad_()
+        b.register_hook(lambda g: print("hook", g))
+        gx, = torch.autograd.grad(b.abs().sum(), b, create_graph=True)
+        gx.sum().backward()
+        print(b.grad)
+        c = torch.tensor([1.75, -2.5, 0.0, -1.0], dtype=dt, requires_grad=True)
+        (c * torch.tensor([0., -0., 0., 0.], dtype=dt)).sum().backward()
+        print(c.grad)
+        for i in range(2):
+            gx, = torch.autograd.grad((c * -2).abs().sum(), c, create_graph=True)
+            (gx * 3).sum().backward()
+            print(c.grad)
+    """,
+)
+
+# ---------------------------------------------------------------------------
+# the losses whose backward is a kernel: under create_graph a node of its own
+# (SmoothL1LossBackwardBackward0, HuberLossBackwardBackward0,
+# BinaryCrossEntropyBackwardBackward0) with FunctionsManual's double backward
+# ---------------------------------------------------------------------------
+
+case(
+    "fused_loss_grads/smooth_l1_and_huber",
+    """
+    import torch
+    F = torch.nn.functional
+    for dt in (torch.float32, torch.float64):
+        a = torch.tensor([[-0.5, 3.0, 1.75], [1.5, 1.75, 0.25]], dtype=dt, requires_grad=True)
+        y = torch.tensor([[1.5, -2.5, 1.0], [2.0, 1.25, 0.5]], dtype=dt, requires_grad=True)
+        for red in ("mean", "sum", "none"):
+            for f in (lambda x, t: F.smooth_l1_loss(x, t, reduction=red),
+                      lambda x, t: F.smooth_l1_loss(x, t, reduction=red, beta=2.0),
+                      lambda x, t: F.huber_loss(x, t, reduction=red, delta=0.5)):
+                out = f(a * -1.5, y * 0.5)
+                if red == "none":
+                    out = (out * torch.tensor([1., -2., 0.5], dtype=dt)).sum()
+                ga, gy = torch.autograd.grad(out, (a, y), create_graph=True)
+                print(red, ga, gy)
+                s = (ga * ga * torch.tensor([1., -1., 2.], dtype=dt)).sum() + (gy * a).sum()
+                print(torch.autograd.grad(s, (a, y)))
+                if red != "none":
+                    go = torch.ones((), dtype=dt, requires_grad=True)
+                    ga, = torch.autograd.grad(f(a, y), a, go, create_graph=True)
+                    print(torch.autograd.grad((ga * ga).sum(), go))
+    """,
+)
+case(
+    "fused_loss_grads/binary_cross_entropy",
+    """
+    import torch
+    F = torch.nn.functional
+    for dt in (torch.float32, torch.float64):
+        z = torch.tensor([[-0.5, 3.0, 1.75], [1.5, 9.75, -12.25]], dtype=dt, requires_grad=True)
+        y = torch.tensor([[1., 0., 0.25], [1., 0., 1.]], dtype=dt)
+        w = torch.tensor([0.5, 2.0, 1.5], dtype=dt)
+        for red in ("mean", "sum", "none"):
+            for wt in (None, w):
+                out = F.binary_cross_entropy(z.sigmoid(), y, weight=wt, reduction=red)
+                if red == "none":
+                    out = (out * torch.tensor([1., -2., 0.5], dtype=dt)).sum()
+                gx, = torch.autograd.grad(out, z, create_graph=True)
+                print(red, gx, torch.autograd.grad((gx * gx).sum(), z))
+                p = z.sigmoid().detach().requires_grad_()
+                go = torch.ones((), dtype=dt, requires_grad=True) if red != "none" else torch.ones(2, 3, dtype=dt, requires_grad=True)
+                gp, = torch.autograd.grad(F.binary_cross_entropy(p, y, weight=wt, reduction=red), p, go, create_graph=True)
+                print(gp, torch.autograd.grad((gp * gp).sum(), (p, go)))
+    """,
+)
+case(
+    "copy_slices/second_backward_fails",
+    """
+    import torch
+    a = torch.tensor([[-1.25, 0.25], [0.5, 0.5]], requires_grad=True)
+    t3 = a.clone()
+    _ = t3[:, 0].zero_()
+    t4 = t3.mean()
+    t4.backward(retain_graph=True)
+    t4.backward()
+    print(a.grad)
+    try:
+        t4.backward()
+    except RuntimeError as e:
+        print("err:", str(e).split("\\n")[0])
+    print(a.grad)
+    c = a.detach().clone().requires_grad_()
+    t = c.clone()
+    _ = t[0].mul_(3)
+    g, = torch.autograd.grad(t.sum(), c, create_graph=True)
+    print(g)
+    try:
+        print(torch.autograd.grad(t.sum(), c))
+    except RuntimeError as e:
+        print("err:", str(e).split("\\n")[0])
+    """,
+)
+case(
+    "create_graph_grad/plain_backward_after_keeps_grad_fn",
+    """
+    import torch
+    a = torch.tensor([1.5, -2.0, 0.5], requires_grad=True)
+    (a ** 3).sum().backward(create_graph=True)
+    print(a.grad)
+    (a * 2).sum().backward()
+    print(a.grad)
+    c = torch.tensor([1.5, -2.0], requires_grad=True)
+    (c ** 2).sum().backward(create_graph=True)
+    g = c.grad
+    (c * 2).sum().backward()
+    print(g, c.grad, g is c.grad)
+    (c * 2).sum().backward(create_graph=True)
+    print(c.grad)
+    """,
+)
+case(
+    "layout/number_to_the_power_of_a_transposed_tensor",
+    """
+    import torch
+    a = torch.tensor([[1.5, -2.0, 0.5], [0.25, 1.0, -1.0]], requires_grad=True)
+    t = a.t()
+    for r in (2.0 ** t, 2 ** t, torch.pow(2.0, t), t ** 2.0, torch.tensor(2.0) ** t, 2.0 * t):
+        print(r.is_contiguous(), r.reshape(-1))
+    b = torch.arange(24.).reshape(2, 3, 4).permute(2, 0, 1).requires_grad_()
+    for r in (2.0 ** b, 3 ** b.int(), 2 ** b[::2]):
+        print(r.is_contiguous(), r.reshape(-1).grad_fn.name())
+    c = torch.tensor(-1.25, requires_grad=True)
+    print(2 ** c, 2.0 ** c.t(), torch.stack([c, 2 ** c]))
+    """,
+)
+case(
+    "efficient_zeros/zero_dim",
+    """
+    import torch
+    for dt in (torch.float32, torch.float64):
+        a = torch.tensor(0.5, dtype=dt, requires_grad=True)
+        t1 = a * 1
+        t1.abs_()
+        gx, = torch.autograd.grad(t1, a, create_graph=True)
+        t1.backward(create_graph=True)
+        print(gx, a.grad, torch.autograd.grad(a.grad.sum(), a, allow_unused=True))
+        b = torch.tensor([0.5, -1.0], dtype=dt, requires_grad=True)
+        gx, = torch.autograd.grad(b.abs().sum() * 2, b, create_graph=True)
+        print(torch.autograd.grad(gx.sum(), b, retain_graph=True), torch.autograd.grad(gx[0] * 3, b))
+    """,
+)
+case(
+    "second_order/std_var_of_every_dim",
+    """
+    import torch
+    for dt in (torch.float32, torch.float64):
+        a = torch.tensor([[1.5, -2.0, 0.5, 3.25], [0.25, 1.0, -1.0, 2.5], [1.75, -0.5, 0.125, -3.0]], dtype=dt, requires_grad=True)
+        for f in (lambda x: x.std(), lambda x: x.var(), lambda x: x.std(0).sum(), lambda x: x.var(1).sum(),
+                  lambda x: x[:, ::2].std(), lambda x: x[::2].var(), lambda x: x.t().std(), lambda x: x.t().var(),
+                  lambda x: x[:, 1::2].std(1).sum(), lambda x: x.permute(1, 0).std(0).sum()):
+            g, = torch.autograd.grad(f(a), a, create_graph=True)
+            print(g, torch.autograd.grad((g * g).sum(), a))
+        s = torch.tensor([[1., 2.], [3., 4.]], dtype=dt, requires_grad=True)
+        print(torch.autograd.grad((s.t() * torch.tensor([[0.1, 0.7], [0.3, 0.9]], dtype=dt)).sum(), s))
+    """,
+)
+case(
+    "fused_loss_grads/nll_loss",
+    """
+    import torch
+    F = torch.nn.functional
+    for dt in (torch.float32, torch.float64):
+        a = torch.tensor([[1.5, -2.0, 0.5], [0.25, 1.0, -1.0]], dtype=dt, requires_grad=True)
+        t = torch.tensor([2, 0])
+        w = torch.tensor([0.5, 1., 2.], dtype=dt)
+        for red in ("mean", "sum", "none"):
+            for f in (lambda x: F.nll_loss(x, t, reduction=red), lambda x: F.nll_loss(x.log_softmax(1), t, reduction=red),
+                      lambda x: F.cross_entropy(x, t, reduction=red), lambda x: F.nll_loss(x * 2, t, weight=w, reduction=red)):
+                y = f(a)
+                if red == "none":
+                    y = (y * torch.tensor([1., -2.], dtype=dt)).sum()
+                g, = torch.autograd.grad(y, a, create_graph=True)
+                print(g, torch.autograd.grad((g * g).sum(), a, allow_unused=True) if g.requires_grad else None)
+            go = torch.ones(() if red != "none" else (2,), dtype=dt, requires_grad=True)
+            g, = torch.autograd.grad(F.nll_loss(a, t, weight=w, reduction=red), a, go, create_graph=True)
+            print(g, torch.autograd.grad((g * g).sum(), go))
+    """,
+)
