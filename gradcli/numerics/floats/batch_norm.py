@@ -14,7 +14,9 @@ Channels last: the rows are cut between threads as `at::parallel_for` cuts them
 (`_row_chunks`; measured: two rows are not cut), each thread sums its rows into a
 buffer of C values in the dtype (the variance's `acc + (x - mean)^2` one fused
 multiply-add), and the threads' buffers are added in float64 and rounded to the
-dtype.  The backward sums likewise; its `(dy - mean(dy) - (x - mean) * k) * invstd * w`
+dtype; with no more rows than threads (measured with two), the rows are summed as one
+chunk for up to 16 channels, and for more each channel's values in float64 as the
+contiguous kernel sums a row (below).  The backward sums likewise; its `(dy - mean(dy) - (x - mean) * k) * invstd * w`
 is one fused multiply-add on the whole 8-float (4-double) vectors of channels and
 plain arithmetic on the partial vector after them.
 
@@ -68,12 +70,13 @@ def _row_chunks(n, cut_two=False):
     return [(b, min(n, b + size)) for b in range(0, n, size)]
 
 
-def _channels_last_sum(rows, step, cut_two=False):
+def _channels_last_sum(rows, step, cut_two=False, whole=False):
     """sum over the rows of (N, C) `rows` as the channels-last kernels accumulate:
-    per chunk `acc = step(acc, i)` in the dtype, the chunks added in float64."""
+    per chunk `acc = step(acc, i)` in the dtype, the chunks added in float64 (`whole`:
+    one chunk)."""
     n, c = rows.shape
     total = np.zeros(c, np.float64)
-    for b, e in _row_chunks(n, cut_two):
+    for b, e in [(0, n)] if whole else _row_chunks(n, cut_two):
         acc = np.zeros(c, rows.dtype)
         for i in range(b, e):
             acc = step(acc, i)
@@ -124,19 +127,35 @@ def _ordered_sum(total, rows):
     return np.cumsum(np.concatenate([total[:, None], rows], axis=1), axis=1)[:, -1]
 
 
+def _squares_sum(total, d):
+    """`total` plus the squares of each row of (C, K) `d`, added in order in float64 as
+    the compiled loops add them: float32's squares rounded in float32, float64's in
+    pairs (rounded, added one after the other) and an odd row's last one fused."""
+    k = d.shape[1]
+    paired = k // 2 * 2 if d.dtype == np.float64 else k
+    acc = _ordered_sum(total, (d[:, :paired] * d[:, :paired]).astype(np.float64))
+    if paired < k:
+        acc = fma(d[:, -1], d[:, -1], acc)
+    return acc
+
+
 def stats(x):
     """(mean, var_sum) per channel (dim 1) of a (N, C, ...) array."""
     dt = x.dtype
     if kernel(x) == "rows":
         x = _rows(x)
-        n = x.shape[0]
-        mean = (_channels_last_sum(x, lambda acc, i: acc + x[i]) / n).astype(dt)
+        n, c = x.shape
+        if n <= THREADS and c > 16:  # each channel's loop in float64 (measured: 2 rows)
+            mean = (_ordered_sum(np.zeros(c), x.T.astype(np.float64)) / n).astype(dt)
+            return mean, _squares_sum(np.zeros(c), (x - mean).T).astype(dt)
+        whole = n <= THREADS  # (measured: 2 rows of up to 16 channels, summed uncut)
+        mean = (_channels_last_sum(x, lambda acc, i: acc + x[i], whole=whole) / n).astype(dt)
 
         def var_step(acc, i):
             d = x[i] - mean
             return _fma(d, d, acc)
 
-        return mean, _channels_last_sum(x, var_step).astype(dt)
+        return mean, _channels_last_sum(x, var_step, whole=whole).astype(dt)
     planes = _planes(x)
     nb, c, plane = planes.shape
     total = np.zeros(c, np.float64)
@@ -144,12 +163,8 @@ def stats(x):
         total = _ordered_sum(total, planes[b].astype(np.float64))
     mean = (total / (nb * plane)).astype(dt)
     acc = np.zeros(c, np.float64)
-    paired = plane // 2 * 2 if dt == np.float64 else plane
     for b in range(nb):
-        d = planes[b] - mean[:, None]
-        acc = _ordered_sum(acc, (d[:, :paired] * d[:, :paired]).astype(np.float64))
-        if paired < plane:  # an odd row's last square: one fused multiply-add
-            acc = fma(d[:, -1], d[:, -1], acc)
+        acc = _squares_sum(acc, planes[b] - mean[:, None])
     return mean, acc.astype(dt)
 
 
