@@ -5,6 +5,11 @@ for telling a 2% change of the hot path from noise (bench.py's ratios are the go
 this is the tool for the steps towards them).
 
     python scripts/icount.py [--no-replay] [tut32 tut64 2x2 chain ...]
+    python scripts/icount.py [--no-replay] polynomial_nn logistic_adam ...
+
+A name of scripts/workloads/ counts an iteration of that program's timed loop (the
+first `for ... in range(N):` after `t0 = time.process_time()`, run with other counts),
+in the default float64.
 
 Each workload runs in this file's child mode twice under callgrind, with N and
 N + STEPS iterations, and the difference is divided by STEPS (start-up and set-up
@@ -55,6 +60,18 @@ def _programs():
     }
 
 
+WORKLOADS = os.path.join(ROOT, "scripts", "workloads")
+
+
+def _workload(name, n):
+    """(set-up, the timed loop run n times) of the workload `name`."""
+    with open(os.path.join(WORKLOADS, name + ".py"), encoding="utf-8") as f:
+        text = f.read()
+    at = text.index("t0 = time.process_time()")
+    loop = re.sub(r"(for [^\n]* in range\()\d+(\):)", r"\g<1>%d\2" % n, text[at:], count=1)
+    return text[:at], loop
+
+
 def child(name, n):
     from gradcli.runtime.gctune import tune
     from gradcli.output import TextOutput
@@ -62,6 +79,17 @@ def child(name, n):
 
     tune()
     s = Session(TextOutput(io.StringIO(), quiet=True))
+    if name not in _programs():  # a workload: its set-up, then its loop
+        setup, loop = _workload(name, n)
+        s.run(setup)
+        import gc
+
+        gc.collect()
+        gc.disable()
+        if REPLAY is False:
+            s.context.replay = False
+        s.run(loop)
+        return
     setup, body = _programs()[name]
     s.run(setup)
     import gc
@@ -123,16 +151,23 @@ def main(argv):
     if not shutil.which("valgrind"):
         raise SystemExit("icount needs valgrind")
     names = argv or list(_programs())
-    unknown = [n for n in names if n not in _programs()]
+    unknown = [
+        n
+        for n in names
+        if n not in _programs() and not os.path.exists(os.path.join(WORKLOADS, n + ".py"))
+    ]
     if unknown:
-        raise SystemExit(f"unknown workload {unknown[0]!r}: one of {', '.join(_programs())}")
+        raise SystemExit(
+            f"unknown workload {unknown[0]!r}: one of {', '.join(_programs())} or a name of "
+            "scripts/workloads/"
+        )
     for name in names:
         base, big = BASE, BASE + STEPS
         if name == "chain":
             base, big = 2000, 2000 + 100 * STEPS
         per = (count(name, big) - count(name, base)) / (big - base)
         unit = "step" if name == "chain" else "iteration"
-        print(f"{name:6} {per:10.0f} instructions per {unit}", flush=True)
+        print(f"{name:16} {per:10.0f} instructions per {unit}", flush=True)
 
 
 if __name__ == "__main__":

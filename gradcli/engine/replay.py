@@ -249,6 +249,10 @@ def reserve(count):
 
 schedule_of = schedule.made_now
 
+#: link_view(t, base, remake): the Tensor t is a view of base's storage, as a view op
+#: makes it (engine/versions.py)
+link_view = versions.link_view
+
 
 #: whether `out.backward()` of a one-value output takes the plain path now (no tracer,
 #: no hooks on leaves)

@@ -7,7 +7,8 @@ A `for` or `while` body qualifies when each of its statements is one of:
   ** ^` (and `@` while matmul declares itself pure), unary minus, the methods of ops that declare themselves pure (`register(...,
   pure=True or "method")`, ops/registry.py) with number arguments, and the functions
   of ops that declare `pure=True` (also as `torch.mean(...)`) of one such expression,
-  and calls `model(expression, ...)` of a variable (checked when the plan is made: one of
+  indexing by numbers (`xy[0]`, while the index op declares itself pure), and calls
+  `model(expression, ...)` of a variable (checked when the plan is made: one of
   gradcli's own modules whose forward runs a pure op, replay_plan.py);
 * `recv.method(numbers)`: run as compiled (checked when the plan is made: an object
   whose class declares `replay_calls`, an optimizer or a module of gradcli's own);
@@ -34,7 +35,7 @@ variables at the start of an iteration as where it stands.
 
 from __future__ import annotations
 
-from ..ops.registry import BUILTINS
+from ..ops.registry import BUILTINS, METHOD_ONLY
 from . import runtime as rt
 from .parser import Tree
 from .positions import pos
@@ -120,6 +121,17 @@ def _pure_method(name) -> bool:
 
 
 def _pure_call(node) -> bool:
+    if node.data == "getitem":  # x[0], x[1, -2]: indexing by numbers, when declared pure
+        entry = METHOD_ONLY.get("index")
+        subs = node.children[1]
+        return (
+            entry is not None
+            and entry.pure is True
+            and pure(node.children[0])
+            and isinstance(subs, Tree)
+            and subs.data == "subscripts"
+            and all(_number(c) for c in subs.children)
+        )
     if node.data != "call":
         return False
     fn, args = node.children[0], _args(node)

@@ -153,6 +153,7 @@ class Run:
         "kernels",
         "fast",
         "counts",
+        "bases",
     )
 
     def __init__(self, body, s):
@@ -168,6 +169,7 @@ class Run:
         self.fast = None
         self.fixed = None  # the hoisted ops' values: (what they read, (op, value) ...)
         self.steady = False  # the last iteration was replayed, with a plan.steady plan
+        self.bases = {}  # name -> the output its value views (replay_plan.Assign.base)
         self.counts = [0, 0]  # iterations replayed, in all (REPORT: Counted)
 
     def iteration(self, s):
@@ -376,7 +378,7 @@ class Run:
             kind = item[0]
             # (the kinds as literals: a global's lookup per item costs in the hot loop)
             if kind == 0:  # ASSIGN: name = expression (replay_plan.Assign)
-                _, name, steps, frees, k, line, drop, at = item
+                _, name, steps, frees, k, line, drop, at, base = item
                 for slot, t in frees:
                     vals[slot] = t.data
                 state.line = line
@@ -404,6 +406,8 @@ class Run:
                     fast[at_item] = _program(item[2], kernels)  # (Assign.steps)
                 first = name not in pending
                 pending[name] = (shadows, k, vals[k], plan)
+                if base is not None:  # (a view: its base's value, for its Tensor)
+                    self.bases[name] = vals[base]
                 if first:  # the compiled iteration's value: let go
                     self.body.stores[name](s, None)
                 for j in drop:  # values no later statement reads: let go
@@ -449,7 +453,13 @@ class Run:
         stores = self.body.stores
         plans = {}
         for name, (shadows, k, out, plan) in pending.items():
-            stores[name](self.s, _tensor(made, shadows, k, out, numbers))  # (after its node)
+            view = plan.views.get(k)
+            if view is not None:  # (its base's Tensor first, as the ops made them)
+                base = _tensor(made, shadows, view[0], self.bases[name], numbers)
+            t = _tensor(made, shadows, k, out, numbers)
+            if view is not None and getattr(t, "view_of", None) is None:
+                engine.link_view(t, base, _remake(view[1], view[2]))
+            stores[name](self.s, t)  # (after its node)
             plans[id(shadows)] = plan
         for shadows in order:
             for j, i, src, base in plans[id(shadows)].adopt:  # saved values that are
@@ -461,6 +471,7 @@ class Run:
         # (a set no value came from is no one's: kept, its forwards' fields set)
         self.sets = [None if any(x is o for o in order) else x for x in self.sets]
         self.pending = {}
+        self.bases = {}
         self.fixed = None  # (the program may now hold the hoisted values)
 
 
@@ -479,6 +490,12 @@ class Counted(Run):
     def finish(self):
         Run.finish(self)
         report(self.body.line, "%d of %d iterations replayed" % tuple(self.counts))
+
+
+def _remake(cls, params):
+    """The view op of node class `cls` with these parameters, as a function of a Tensor
+    (a view's `view_of`: engine/versions.py)."""
+    return lambda t: cls.apply(t, **params)
 
 
 def _assigned(body, name, s):

@@ -85,6 +85,7 @@ class Assign(NamedTuple):
     line: int
     drop: tuple  # the slots no later statement reads, let go after it
     at: int  # its index among the body's items
+    base: Any  # a view's result: the op whose output it views (kept to bind it), else None
 
 
 class Backward(NamedTuple):
@@ -160,6 +161,7 @@ class Plan:
         "hoist_frees",
         "hoist_kept",
         "steady",
+        "views",
     )
 
     def sets(self):
@@ -188,6 +190,7 @@ def plan(body, seen, notes):
     modes = set()
     backward = False
     viewof = {}  # op index -> the variable's tensor whose storage its output views
+    opview = {}  # op index -> (the op whose output its output views, class, parameters)
     calls = False  # a method call runs as compiled: checks again before an assignment
     for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
         if kind == "assign":
@@ -207,7 +210,7 @@ def plan(body, seen, notes):
                 argidx = tuple(_slot(a, opof, read, consts, frees, mine, known) for a in args)
                 j = len(ops)
                 if view:  # (it shares its base's version counter: _view_base)
-                    viewof[j] = _view_base(argidx, frees, viewof, mode)
+                    _view_base(j, cls, params, argidx, frees, viewof, opview, mode)
                 if node is None:
                     if requires_grad:
                         raise Fail
@@ -265,11 +268,13 @@ def plan(body, seen, notes):
         raise Fail  # (a view saved by a node no backward of the body frees: the Tensor
         # bound for it later is not a view of its base, whose in-place change would
         # make it one of its views again, AsStridedBackward0)
-    if calls:
-        items = _rechecked(items)
+    items = _rechecked(items, calls)
+    views = _view_results(items, opview, results)
     n, c = len(ops), len(consts)
     plan = Plan()
     fixed = _invariant(items, ops, frees)
+    if any(u in fixed or k in fixed for k, (u, _, _) in views.items()):
+        raise Fail
 
     likes = _deferrable(items, ops, results, fixed, adopt)
 
@@ -296,7 +301,9 @@ def plan(body, seen, notes):
                 it.name,
                 tuple(
                     step(s.j, s.argidx, s.params, s.mask, done)
-                    for s, done in zip(it.steps, _done(it.steps, _later(items, x) | {it.result}))
+                    for s, done in zip(
+                        it.steps, _done(it.steps, _later(items, x) | _kept(it.result, views))
+                    )
                     if s.j not in fixed
                 ),
                 tuple((n + c + f, frees[f]) for f in it.mine),
@@ -304,6 +311,7 @@ def plan(body, seen, notes):
                 it.line,
                 _dropped(items, x),
                 it.at,
+                views[it.result][0] if it.result in views else None,
             )
         )
         if type(it) is Noted
@@ -345,6 +353,7 @@ def plan(body, seen, notes):
     plan.consts = tuple(consts)
     plan.frees = tuple(frees)
     plan.adopt = tuple(adopt)
+    plan.views = views
     return plan
 
 
@@ -492,9 +501,11 @@ def _sources(srcs, j, opof, viewof, ops, read, adopt):
     return tuple(own)
 
 
-def _rechecked(items):
+def _rechecked(items, calls):
     """The items with a Check before each assignment that follows a method call run as
-    compiled (since the last check)."""
+    compiled (since the last check), when the body has one (`calls`)."""
+    if not calls:
+        return items
     out, dirty = [], False
     for it in items:
         if type(it) is Noted and dirty:
@@ -520,19 +531,41 @@ def _calls(v, attr):
     return True
 
 
-def _view_base(argidx, frees, viewof, mode):
-    """The variable's tensor whose storage a view op's output views (its first argument,
-    or the base of the view it views); Fail when it views an op's output (whose Tensor
-    the replay does not make) or under no_grad (a view of a tensor requiring grad then
-    gets bookkeeping of its own)."""
+def _view_base(j, cls, params, argidx, frees, viewof, opview, mode):
+    """What the view op j's output views: the variable's tensor (its first argument, or
+    the base of the view it views: `viewof`), or the op whose output it views, not
+    itself a view (`opview`, with the op's class and parameters); Fail under no_grad (a
+    view of a tensor requiring grad then gets bookkeeping of its own) or for a view of
+    a view of an op's output."""
     if not argidx or not mode:
         raise Fail
     kind, i = argidx[0]
     if kind == "free":
-        return frees[i]
-    if kind == "op" and i in viewof:
-        return viewof[i]
-    raise Fail
+        viewof[j] = frees[i]
+    elif kind == "op" and i in viewof:
+        viewof[j] = viewof[i]
+    elif kind == "op" and i not in opview:
+        opview[j] = (i, cls, params)
+    else:
+        raise Fail
+
+
+def _view_results(items, opview, results):
+    """{op: opview's entry} of the statements' results that are views of an op's output
+    (bound to a Tensor linked to its base's when the names are bound); Fail for a view of
+    a made name's value (its Tensor would be made twice)."""
+    views = {
+        it.result: opview[it.result] for it in items if type(it) is Noted and it.result in opview
+    }
+    if any(u in results for u, _, _ in views.values()):
+        raise Fail
+    return views
+
+
+def _kept(result, views):
+    """The slots a statement keeps to its end: its result, and the output a view result
+    views (its Tensor is made, the view's base, when the names are bound)."""
+    return {result, views[result][0]} if result in views else {result}
 
 
 def _read(t, read):

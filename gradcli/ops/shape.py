@@ -165,7 +165,7 @@ def view(x, *shape):
     category="shape",
     batch="flatten",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 @viewing
@@ -610,7 +610,7 @@ def _int_or_none(v):
     category="shape",
     batch=None,
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 @internal("index", batch="index")

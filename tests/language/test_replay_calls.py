@@ -279,6 +279,50 @@ for t in range(40):
             param -= 1e-4 * param.grad
 print(running, loss, model[0].weight, model[0].bias.grad)
 """,
+    # Rosenbrock with Adam: indexing by numbers (views of the variable's tensor, saved
+    # by the powers), and the vector replaced by a longer one mid-loop
+    "subscripts_adam": """xy = torch.tensor([-1.5, 2.0], requires_grad=True)
+opt = torch.optim.Adam([xy], lr=0.01)
+for i in range(60):
+    if i == 40:
+        xy = torch.tensor([-1.0, 1.0, 3.0], requires_grad=True)
+        opt = torch.optim.Adam([xy], lr=0.01)
+    opt.zero_grad()
+    loss = (1 - xy[0]) ** 2 + 100 * (xy[-1] - xy[0] ** 2) ** 2
+    loss.backward()
+    opt.step()
+print(loss, xy, xy.grad, loss.grad_fn.next_functions)
+""",
+    # the polynomial_nn tutorial's model: its output a view (Flatten) of the Linear's,
+    # changed in place after the loop (a view of its base, as compiled)
+    "view_result": """import math
+x = torch.linspace(-math.pi, math.pi, 100)
+y = torch.sin(x)
+xx = x.unsqueeze(-1).pow(torch.tensor([1, 2, 3]))
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1))
+loss_fn = torch.nn.MSELoss(reduction="sum")
+running = 0.0
+for t in range(30):
+    y_pred = model(xx)
+    loss = loss_fn(y_pred, y)
+    running += loss.item()
+    model.zero_grad()
+    loss.backward()
+    with torch.no_grad():
+        for param in model.parameters():
+            param -= 1e-4 * param.grad
+print(running, loss, y_pred.grad_fn, y_pred._version)
+for t in range(3):
+    y_pred = model(xx)
+    loss = loss_fn(y_pred, y)
+y_pred.mul_(2)
+print(y_pred.grad_fn, y_pred.grad_fn.next_functions, y_pred._version)
+try:
+    loss.backward()
+except RuntimeError as e:
+    print("error", e)
+""",
 }
 PROGRAMS.update(BOOKKEEPING)
 
@@ -298,6 +342,8 @@ REPLAYED = {
     "item_target_becomes_a_tensor": 12,
     "module_parameters_loop": 30,
     "item_of_a_vector": 2,
+    "subscripts_adam": 50,
+    "view_result": 25,
 }
 
 

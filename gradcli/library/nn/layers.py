@@ -336,6 +336,8 @@ class LeakyReLU(Module):
 
 
 class Flatten(Module):
+    replay_op = "flatten"
+
     def __init__(self, start_dim=1, end_dim=-1):
         super().__init__()
         self.start_dim, self.end_dim = start_dim, end_dim
