@@ -1,7 +1,7 @@
 """How PyTorch's `at::parallel_for` cuts a range between threads (its OpenMP
 backend): results that depend on the cut, such as the order of a sum, follow it.
 
-PyTorch uses as many threads as CPUs (or OMP_NUM_THREADS) and cuts a range of n
+PyTorch uses as many threads as CPUs (or OMP_NUM_THREADS, at most that many) and cuts a range of n
 into min(threads, ceil(n / GRAIN)) chunks of ceil(n / chunks) (the last shorter);
 a range of at most GRAIN is not cut.
 """
@@ -18,7 +18,8 @@ def _threads():
         n = int(os.environ.get("OMP_NUM_THREADS", "0"))
     except ValueError:
         n = 0
-    return n if n > 0 else (os.cpu_count() or 1)
+    cpus = os.cpu_count() or 1
+    return min(n, cpus) if n > 0 else cpus  # torch runs no more threads than CPUs
 
 
 THREADS = _threads()

@@ -155,3 +155,15 @@ def test_numpys_power_would_differ():
     """x ** 3 by NumPy's power is not PyTorch's x * x * x: the test above can fail."""
     case = next(c for c in GOLDEN["pows"] if (c["dtype"], c["e"]) == ("float32", 3))
     assert _digest(np.power(values(2000, 3, "float32"), 3)) != case["value"]
+
+
+def test_threads_are_capped_at_the_cpu_count(monkeypatch):
+    """torch runs at most one thread per CPU whatever OMP_NUM_THREADS asks for (on a 2-CPU
+    machine OMP_NUM_THREADS=4 and 8 give torch.get_num_threads() == 2), and a sum's order
+    follows the threads, so gradcli's chunks must too."""
+    import os
+
+    cpus = os.cpu_count() or 1
+    for asked, want in [(str(cpus + 2), cpus), (str(cpus * 4), cpus), ("1", 1), ("", cpus)]:
+        monkeypatch.setenv("OMP_NUM_THREADS", asked)
+        assert parallel._threads() == want
