@@ -491,20 +491,20 @@ def replay_pure(m):
 
 def replay_state(m):
     """What a replayed loop's check compares of the module m and every module in it
-    (replay_plan.py): per module its identity and per attribute its name and the
-    identity of its value (each parameter, buffer and submodule; the number of hooks);
-    with the values (held, so no identity is reused) and the tensors and numbers its
-    forward may read ((path, value) each)."""
-    out, held, found = [], [], []
+    (`replay_same`, replay_plan.py): per module its attributes' names and the identity of
+    each value (each parameter, buffer and submodule in its tables too; the number of
+    hooks in a list); with the values (held, so no identity is reused while the plan
+    holds them) and the tensors and numbers its forward may read ((path, value) each)."""
+    state, held, found = [], [], []
     todo = [("", m)]
     while todo:
         path, x = todo.pop()
-        out.append(id(x))
-        held.append(x)
-        for k, v in x.__dict__.items():
-            out.append(k)
+        d = x.__dict__
+        held.extend(d.values())
+        subs, lists = [], []
+        for k, v in d.items():
             if type(v) is dict:
-                out.append(tuple((a, id(b)) for a, b in v.items()))
+                subs.append((v, tuple(v), list(map(id, v.values()))))
                 held.extend(v.values())
                 for a, b in v.items():
                     if isinstance(b, Module):
@@ -512,13 +512,25 @@ def replay_state(m):
                     elif type(b) is Tensor:
                         found.append((path + a, b))
             elif type(v) is list:
-                out.append(len(v))
-            else:
-                out.append(id(v))
-                held.append(v)
-                if type(v) in (int, float):
-                    found.append((path + k, v))
-    return tuple(out), held, found
+                lists.append((v, len(v)))
+            elif type(v) in (int, float):
+                found.append((path + k, v))
+        state.append((d, tuple(d), list(map(id, d.values())), tuple(subs), tuple(lists)))
+    return tuple(state), held, found
+
+
+def replay_same(state):
+    """Whether the modules of `replay_state` are as they were (each check a few C calls)."""
+    for d, keys, ids, subs, lists in state:
+        if tuple(d) != keys or list(map(id, d.values())) != ids:
+            return False
+        for v, vkeys, vids in subs:
+            if tuple(v) != vkeys or list(map(id, v.values())) != vids:
+                return False
+        for v, n in lists:
+            if len(v) != n:
+                return False
+    return True
 
 
 def _pure_op(name):
