@@ -44,6 +44,7 @@ class _State:
     bumped = False  # any in-place op yet (in this process)? Until then every version is 0
     epoch = 0  # in-place ops so far (record, check)
     no_grad_views = False  # any view made under no_grad of a tensor requiring grad yet?
+    mutation_allowed = None  # the open allow_mutation_on_saved_tensors context
 
 
 state = _State()

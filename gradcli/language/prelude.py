@@ -12,6 +12,7 @@ from ..core.convert import type_name
 from ..core.printing import show
 from ..core.tensor import Tensor
 from ..library.stdlib import DictView, LazyIterator, ListIterator, bounded_list, bounded_values
+from ..library.numpy_ns import NUMPY_VALUES
 from ..library.values import BuiltinFunction, program_object, python_protocol, truth
 from ..ops.registry import BUILTINS
 from . import datamodel
@@ -192,8 +193,8 @@ def _has_dunder(obj, name):
     """hasattr(obj, "__len__") ...: Python's answer (a bool, never the attribute)."""
     if type(obj) is Tensor:
         return name[2:-2] in _TENSOR_DUNDERS
-    if type(obj) in _PLAIN or program_object(obj):
-        return hasattr(obj, name)
+    if isinstance(obj, _PLAIN) or isinstance(obj, NUMPY_VALUES) or program_object(obj):
+        return hasattr(obj, name)  # (a NumPy array, torch.Size: their types' own answer)
     if isinstance(obj, type) and (is_user_class(obj) or obj in _PLAIN):
         return hasattr(obj, name)
     try:

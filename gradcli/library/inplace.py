@@ -102,6 +102,8 @@ def write(x, arr):
     """Store `arr` (x's shape and dtype) into x's storage and bump its version (into an
     expand()ed view, or a detached one, only fill_/zero_ come when elements share
     memory: `inplace` refuses the others)."""
+    if versions.state.mutation_allowed is not None:
+        versions.state.mutation_allowed.before_write(x)
     d = x.data
     if d.flags.writeable:
         np.copyto(d, arr)

@@ -40,6 +40,8 @@ def _restride(x, node, **kw):
         )
     src = Tensor(x.data, True, x.grad_fn) if tracked else Tensor(x.data)
     r = node.apply(src, **kw)
+    if versions.state.mutation_allowed is not None:
+        versions.state.mutation_allowed.before_write(x)
     versions.bump(x)  # (before the new grad_fn: the node that saved x watches x's counter)
     x.data = r.data
     if tracked:

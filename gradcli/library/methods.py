@@ -252,6 +252,8 @@ def register_post_accumulate_grad_hook(x, hook):
 def write_(x, values):
     """x's values replaced in place: into its array when that can be written (so
     `p.data.fill_(0)` reaches the parameter p whose array p.data shares), else rebound."""
+    if versions.state.mutation_allowed is not None:
+        versions.state.mutation_allowed.before_write(x)
     arr = x.data
     if (
         isinstance(arr, np.ndarray)

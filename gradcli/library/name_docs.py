@@ -80,6 +80,10 @@ DOCS = {
     "torch.autograd.graph.saved_tensors_hooks": "a context: pack and unpack every saved tensor",
     "torch.autograd.graph.save_on_cpu": "saved_tensors_hooks that keep tensors on the CPU",
     "torch.autograd.graph.disable_saved_tensors_hooks": "a context that refuses saved hooks",
+    "torch.autograd.graph.allow_mutation_on_saved_tensors": (
+        "a context: a saved tensor changed in place is cloned first, for backward"
+    ),
+    "torch.is_inference_mode_enabled": "whether torch.inference_mode is on",
     "torch.autograd.forward_ad.dual_level": "a context: a forward-mode level",
     "torch.autograd.forward_ad.make_dual": "a dual tensor: primal with tangent",
     "torch.autograd.forward_ad.unpack_dual": "(primal, tangent) of a dual tensor",

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import weakref
+
+from ..core.tensor import Tensor
 from ..engine.function import AccumulateGrad, Function
 
-from ..runtime.errors import GradTypeError, GradValueError
-from ..engine import hooks, saved
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..engine import hooks, saved, versions
 from .values import METHODS
 
 
@@ -76,6 +79,93 @@ class DisableSavedTensorsHooks:
 
     def __repr__(self):
         return "<torch.autograd.graph.disable_saved_tensors_hooks object>"
+
+
+class _Handle:
+    """What the context's pack hook gives a node for one saved tensor."""
+
+    __slots__ = ("__weakref__",)
+
+
+def _ptr(t):
+    return t.data.__array_interface__["data"][0]
+
+
+OUTSIDE = (
+    "Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
+    "in which the graph was originally recorded."
+)
+
+
+class _AllowMutationOnSavedContext:
+    """`with torch.autograd.graph.allow_mutation_on_saved_tensors() as ctx:` as PyTorch
+    makes it: saved-tensor hooks record each saved tensor by (object, storage address,
+    version), and an in-place op on a tensor of the same address and version (the
+    tensor, or a view starting where it does) first clones every such saved tensor,
+    which backward then uses; anything else reads the tensor as it is now.  The hooks
+    own the saved values, so no version is checked; a backward after the context
+    closed is refused, and contexts do not nest."""
+
+    language_context = True
+
+    def __init__(self):
+        self.cloned = weakref.WeakKeyDictionary()
+        self.original = weakref.WeakKeyDictionary()
+        self.tid_to_handle = weakref.WeakValueDictionary()
+        self.sid_to_tid: dict = {}
+        self.open = False
+
+    def __enter__(self):
+        if versions.state.mutation_allowed is not None:
+            raise GradRuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+        saved.push(self._pack, self._unpack)
+        versions.state.mutation_allowed = self
+        self.open = True
+        return self
+
+    def __exit__(self, *exc):
+        saved.pop()
+        versions.state.mutation_allowed = None
+        self.open = False
+        self.cloned.clear()
+        self.original.clear()
+        self.tid_to_handle.clear()
+        self.sid_to_tid.clear()
+        return False
+
+    def _pack(self, t):
+        sid = (_ptr(t), versions.version(t))
+        tid = (id(t), *sid)
+        self.sid_to_tid.setdefault(sid, set()).add(tid)
+        handle = self.tid_to_handle.get(tid)
+        if handle is None:
+            handle = self.tid_to_handle[tid] = _Handle()
+            self.original[handle] = t
+        return handle
+
+    def _unpack(self, handle):
+        if not self.open:
+            raise GradRuntimeError(OUTSIDE, type_name="AssertionError")
+        if handle in self.cloned:
+            return self.cloned[handle]
+        if handle not in self.original:
+            raise GradRuntimeError(OUTSIDE, type_name="AssertionError")
+        return self.original[handle]
+
+    def before_write(self, t):
+        """An in-place op is about to change t: clone the saved tensors it aliases."""
+        for tid in self.sid_to_tid.get((_ptr(t), versions.version(t)), ()):
+            handle = self.tid_to_handle.get(tid)
+            if handle is None or handle in self.cloned:
+                continue  # (freed by a backward since, or cloned already)
+            self.cloned[handle] = Tensor(self.original.pop(handle).data.copy(order="K"))
+
+    def __repr__(self):
+        return "<torch.autograd.graph._AllowMutationOnSavedContext object>"
+
+
+def allow_mutation_on_saved_tensors():
+    return _AllowMutationOnSavedContext()
 
 
 def saved_tensors_hooks(pack_hook, unpack_hook):
@@ -162,4 +252,5 @@ MEMBERS = {
     "saved_tensors_hooks": saved_tensors_hooks,
     "save_on_cpu": save_on_cpu,
     "disable_saved_tensors_hooks": disable_saved_tensors_hooks,
+    "allow_mutation_on_saved_tensors": allow_mutation_on_saved_tensors,
 }

@@ -40,6 +40,7 @@ def scalar_step(x, y, op):
             and d.dtype is e.dtype
             and (d.dtype is _F64 or d.dtype is _F32)
             and d.flags.writeable
+            and versions.state.mutation_allowed is None
         ):
             d[()] = op(d.item(), e.item())
             versions.bump(x)
@@ -120,6 +121,8 @@ def step_by(x, d, g, y, op):
     0-d array of d's dtype, y a Python float (number_factor's, or a 0-d array's value):
     the product as Mul's forward makes it, then the update as `scalar_step`.  Returns
     False (nothing done) when the product is inf or nan in float32 (left to NumPy)."""
+    if versions.state.mutation_allowed is not None:  # the general rule clones first
+        return False
     p = g.item() * y
     if d.dtype is not _F64:  # float32: exact in a double; rounded once as single() does
         if not -_DBL_MAX <= p <= _DBL_MAX:  # inf or nan: left to NumPy

@@ -61,6 +61,7 @@ _MODULES = {
     "torch.utils.data.dataset": "Dataset IterableDataset Subset TensorDataset",
     "torch.autograd.function": "Function FunctionCtx",
     "torch.autograd.forward_ad": "UnpackedDualTensor",
+    "torch.autograd.graph": "_AllowMutationOnSavedContext",
 }
 TORCH_MODULE = {name: mod for mod, names in _MODULES.items() for name in names.split()}
 

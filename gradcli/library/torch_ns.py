@@ -24,10 +24,12 @@ from ..ops.shape import size_args
 from ..ops.inverse import linalg_inv
 from .methods import write_
 from .autograd_api import ENABLE_GRAD, NO_GRAD
-from .values import GradModeContext, Module, Size, truth
+from .values import Module, Size
 from .torch_names import name_classes
 from . import calculus, nn as nn_library, random_api, saved_hooks
 from . import data, optim
+from . import inference
+from .inference import inference_mode
 from ..core.tensor import Tensor
 from ..core.printing import DEFAULT_PRINTOPTS
 from ..runtime import context
@@ -465,15 +467,6 @@ DTYPE_NAMES.update(
 _namespace = None
 
 
-def inference_mode(mode=True):
-    """torch.inference_mode(mode=True): no graph is recorded in its block (as no_grad;
-    gradcli has no inference tensors); as a decorator, in the function's body."""
-    label = "torch.autograd.grad_mode.inference_mode object"
-    if callable(mode) and not isinstance(mode, bool):  # @torch.inference_mode, no brackets
-        return GradModeContext(False, label)(mode)
-    return GradModeContext(not truth(mode), label)
-
-
 def namespace() -> dict:
     """Names every program starts with (read-only: a program's own variables shadow them)."""
     global _namespace
@@ -538,6 +531,7 @@ def namespace() -> dict:
         torch_members.update(namespaces(Module))
         torch_members.update(random_api.namespace_members())
         torch_members["inference_mode"] = inference_mode
+        torch_members["is_inference_mode_enabled"] = inference.is_inference_mode_enabled
         transforms.install(torch_members, autograd, autograd_functional)
         ns["torch"] = Module("torch", torch_members)
         ns["F"] = functional

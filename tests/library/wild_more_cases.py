@@ -1,8 +1,9 @@
 """More golden cases of the torch and Python API that published code uses (d2l's
 package beside its class-based chapters and what they met): torch.meshgrid, the
 optimizers as classes, in-place transposes, list and str methods, a library class's
-constructor errors.  tests/library/wild_cases.py adds them to its CASES (recorded into
-tests/golden/wild.json by scripts/gen_golden.py wild); its rules apply."""
+constructor errors, inference tensors, allow_mutation_on_saved_tensors.
+tests/library/wild_cases.py adds them to its CASES (recorded into tests/golden/wild.json
+by scripts/gen_golden.py wild); its rules apply."""
 
 import textwrap
 
@@ -195,4 +196,201 @@ errors(
         "'a'.center('x')",
         "l.insert()",
     ],
+)
+
+
+case(
+    "inference/is_inference",
+    """
+    import torch
+    x = torch.ones(2, requires_grad=True)
+    print(torch.ones(2).is_inference(), x.is_inference(), torch.is_inference_mode_enabled())
+    with torch.inference_mode():
+        t = torch.ones(2)
+        u = x * 2
+        v = x[0:1]
+        w = t[0:1]
+        with torch.inference_mode(False):
+            n = torch.zeros(1)
+            print(torch.is_inference_mode_enabled())
+        print(t.is_inference(), u.is_inference(), u.requires_grad, v.is_inference())
+        print(w.is_inference(), n.is_inference(), torch.is_inference_mode_enabled())
+    print(t.is_inference(), (t + 1).is_inference(), t.clone().is_inference())
+    print(torch.zeros(1).is_inference(), torch.is_inference_mode_enabled())
+    with torch.no_grad():
+        print(torch.ones(2).is_inference())
+    @torch.inference_mode()
+    def f(a):
+        return a * 3
+    @torch.inference_mode
+    def g(a):
+        return a + 3
+    print(f(x).is_inference(), g(x).is_inference(), f(x), g(x).requires_grad)
+    with torch.inference_mode(mode=False):
+        print(torch.ones(1).is_inference(), torch.is_grad_enabled())
+    """,
+)
+
+case(
+    "allow_mutation/saved_tensors",
+    """
+    import torch
+    with torch.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+        a = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)
+        b = a.clone()
+        out = (b**2).sum()
+        b.sin_()
+        print(b, b._version)
+        out.backward()
+        print(a.grad)
+        c = a * 3
+        y = (c * c).sum()
+        v = c[1:]
+        v.mul_(10)
+        print(c, v, c._version)
+        y.backward()
+        print(a.grad)
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        k = torch.tensor([3.0, 4.0])
+        z = (w * k).sum()
+        with torch.no_grad():
+            k += 1
+            k.mul_(2)
+        z.backward()
+        print(w.grad, k, k._version)
+        s = torch.tensor(2.0)
+        q = torch.tensor(1.5, requires_grad=True)
+        r = q * s
+        s += 1.0
+        r.backward()
+        print(q.grad, s)
+        e = q.exp() * torch.ones(2)
+        f = e.exp()
+        e.mul_(2)
+        e.add_(1)
+        f.sum().backward()
+        print(q.grad, e)
+        m = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True) * 1
+        n = (m * m).sum()
+        m.t_()
+        n.backward()
+        print(m)
+    print(type(ctx).__name__, type(ctx))
+    """,
+)
+
+case(
+    "allow_mutation/outside",
+    """
+    import torch
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        a = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)
+        b = a.clone()
+        out = (b**2).sum()
+        b.sin_()
+    out.backward()
+    """,
+)
+
+case(
+    "allow_mutation/not_inside",
+    """
+    import torch
+    a = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)
+    b = a.clone()
+    out = (b**2).sum()
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        b.sin_()
+        out.backward()
+    """,
+)
+
+case(
+    "python/hasattr_dunders_of_arrays",
+    """
+    import numpy as np
+    import torch
+    a = np.ones(3)
+    print(hasattr(a, "__len__"), hasattr(np.float32(1), "__len__"), hasattr(a[0], "__len__"))
+    print(hasattr(torch.Size([2]), "__len__"), hasattr(a, "__array__"), hasattr(a, "ndim"))
+    print(hasattr(torch.ones(2).numpy(), "__iter__"), hasattr(np.int64(3), "__index__"))
+    """,
+)
+
+case(
+    "graph/module_backward_hooks_several_inputs",
+    """
+    import torch
+    from torch import nn
+    class M(nn.Module):
+        def forward(self, a, s, b, c):
+            return a * s * b + c.sum(), c * 2, 7, b * 1
+    m = M()
+    def hook(mod, gi, go):
+        print("hook", gi, go)
+        return (gi[0] * 10, None, None, gi[3])
+    def pre(mod, go):
+        print("pre", go)
+    m.register_full_backward_hook(hook)
+    m.register_full_backward_pre_hook(pre)
+    a = torch.ones(2, requires_grad=True)
+    b = torch.full((2,), 3.)
+    c = torch.tensor([1., 2.], requires_grad=True)
+    o1, o2, n, o4 = m(a, 2.0, b, c)
+    print(o1.grad_fn, o4.grad_fn, o4.requires_grad, n)
+    o1.sum().backward()
+    print(a.grad, c.grad)
+    o1, o2, n, o4 = m(a, 2.0, b, c)
+    (o1.sum() + (o2 * o2).sum()).backward()
+    print(a.grad, c.grad)
+    class Two(nn.Module):
+        def forward(self, x, y):
+            return x * y
+    t = Two()
+    t.register_full_backward_hook(lambda mod, gi, go: print("two", gi, go))
+    x = torch.tensor([1., -2.], requires_grad=True)
+    y = torch.tensor([3., 0.], requires_grad=True)
+    t(x, y).sum().backward()
+    print(x.grad, y.grad)
+    t(x, torch.tensor([5., 6.])).sum().backward()
+    u = Two()
+    u.register_full_backward_hook(lambda mod, gi, go: print("u", gi, go))
+    u(torch.ones(2), torch.ones(2, requires_grad=True) * 1).sum().backward()
+    neg = Two()
+    neg.register_full_backward_hook(lambda mod, gi, go: print("neg", gi))
+    p = torch.tensor([0., 1.], requires_grad=True)
+    q = torch.tensor([-0., 2.], requires_grad=True)
+    (neg(p, q) * -1.0).sum().backward()
+    print(p.grad, q.grad)
+    pair = Two()
+    pair.register_full_backward_pre_hook(lambda mod, go: (go[0] * 0.5,))
+    pair.register_full_backward_hook(lambda mod, gi, go: (gi[0] + 1, gi[1] * 0))
+    x.grad = None
+    y.grad = None
+    pair(x, y).sum().backward()
+    print(x.grad, y.grad)
+    class Split(nn.Module):
+        def forward(self, x):
+            return x[:1] * 2, x[1:] * 3
+    sp = Split()
+    sp.register_full_backward_pre_hook(lambda mod, go: print("split pre", go))
+    sp.register_full_backward_hook(lambda mod, gi, go: print("split", gi, go))
+    r1, r2 = sp(torch.tensor([1., 2., 3.], requires_grad=True))
+    (r1.sum() * 5 + r2.sum()).backward()
+    """,
+)
+
+case(
+    "graph/module_backward_hook_wrong_length",
+    """
+    import torch
+    from torch import nn
+    class Two(nn.Module):
+        def forward(self, x, y):
+            return x * y
+    t = Two()
+    t.register_full_backward_hook(lambda mod, gi, go: (gi[0],))
+    x = torch.ones(2, requires_grad=True)
+    t(x, x * 2).sum().backward()
+    """,
 )

@@ -1,0 +1,120 @@
+"""torch.inference_mode and Tensor.is_inference: no graph is recorded in the block (as
+no_grad), and the tensors made in it are inference tensors.  A tensor's creation number
+(`Tensor.seq`, counted up as tensors are made) tells when it was made, so the spans of
+creation numbers that ran in inference mode tell which tensors are: no tensor carries a
+flag.  As in PyTorch, a view made in inference mode of a tensor made outside it is a
+normal tensor, and inference_mode(False) inside the block makes normal tensors."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from ..core.tensor import Tensor, next_seq
+from ..ops.registry import register
+from ..engine.declare import none
+from .values import BuiltinFunction, GradModeContext, truth
+
+
+class _Spans:
+    """[start, end) creation numbers made in inference mode (end None: still open), and
+    the stack of the modes entered."""
+
+    def __init__(self):
+        self.starts: list = []
+        self.ends: list = []
+        self.modes: list = []
+
+    def active(self):
+        return bool(self.modes) and self.modes[-1]
+
+    def push(self, mode):
+        was = self.active()
+        self.modes.append(mode)
+        self._switch(was)
+
+    def pop(self):
+        was = self.active()
+        self.modes.pop()
+        self._switch(was)
+
+    def _switch(self, was):
+        now = self.active()
+        if now and not was:
+            self.starts.append(next_seq())
+            self.ends.append(None)
+        elif was and not now:
+            self.ends[-1] = next_seq()
+
+    def holds(self, seq):
+        i = bisect_right(self.starts, seq) - 1
+        return i >= 0 and (self.ends[i] is None or seq < self.ends[i])
+
+
+SPANS = _Spans()
+
+
+class InferenceMode(GradModeContext):
+    """`with torch.inference_mode():`, `inference_mode(False)`, and as a decorator."""
+
+    __slots__ = ("inference",)
+
+    def __init__(self, mode, label):
+        super().__init__(not mode, label)
+        self.inference = mode
+
+    def __call__(self, fn=None):
+        if fn is None:
+            return self
+        ctx = InferenceMode(self.inference, self.label)
+
+        def decorated(*args, **kwargs):
+            with ctx:
+                return fn(*args, **kwargs)
+
+        return BuiltinFunction(getattr(fn, "name", "function"), decorated)
+
+    def __enter__(self):
+        super().__enter__()
+        SPANS.push(self.inference)
+
+    def __exit__(self, *exc):
+        SPANS.pop()
+        super().__exit__(*exc)
+
+    def run(self, fn, arg):
+        with self:
+            return fn(arg)
+
+
+def is_inference_mode_enabled():
+    return SPANS.active()
+
+
+def inference_mode(mode=True):
+    """torch.inference_mode(mode=True), also as a decorator (with or without brackets)."""
+    label = "torch.autograd.grad_mode.inference_mode object"
+    if callable(mode) and not isinstance(mode, bool):  # @torch.inference_mode, no brackets
+        return InferenceMode(True, label)(mode)
+    return InferenceMode(truth(mode), label)
+
+
+@register(
+    "is_inference",
+    "x.is_inference()",
+    "whether x was made in torch.inference_mode (an inference tensor)",
+    method=True,
+    function=False,
+    category="tensor",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("not a differentiable op"),
+    parser=None,
+)
+def is_inference(x):
+    if not isinstance(x, Tensor):
+        return False
+    via = getattr(x, "view_of", None)
+    if via is not None:
+        return is_inference(via[0])
+    return SPANS.holds(x.seq)
