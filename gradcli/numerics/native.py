@@ -16,14 +16,16 @@ rounding midpoint); `fma.py` computes those few elements with its own emulation,
 both paths give the same bits on every input (tests/numerics/test_native.py compares them on
 millions of random and edge values).
 
-Start-up pays nothing: llvmlite is imported, and the loops compiled (about 90 ms of
-CPU in all), only once a run has emulated `BUDGET` element-operations on arrays of
-`MIN_SIZE` values or more, i.e. once the emulation has cost about what compiling
-costs (the rent-or-buy rule: a run never loses more than the compile time, and a
-long run gains 5-400x on each fused step: 0.2-0.4 ns a value instead of 40-140 ns).  Numba itself is not used: importing it
-and loading even cached compiled functions costs 0.3-0.6 s of CPU, more than the
+Start-up pays nothing: llvmlite is imported and the loops compiled only once a run's
+emulated steps of `MIN_SIZE` values or more have cost as much CPU time as that costs
+(the rent-or-buy rule: a run never loses more than it, and a long run gains 5-100x on
+each fused step, 0.2-0.4 ns a value instead of 3-40 ns).  Compiling costs about 120 ms
+of CPU (llvmlite's import 35 ms); the object code is then cached in the user's cache
+directory (keyed by this file's text, checked against the LLVM version and the CPU), and
+later runs load it in about 40 ms.  Numba itself is not used: importing it costs
+0.15-0.25 s of CPU and loading its cached functions 0.15-0.45 s more, more than the
 whole emulation of most training loops.  `GRADCLI_NO_NATIVE=1` keeps the NumPy
-emulation; `GRADCLI_NATIVE=1` compiles at the first eligible call (the tests).
+emulation; `GRADCLI_NATIVE=1` compiles at the first step of `MIN_SIZE` values (tests).
 
 Calling a compiled loop needs `ctypes` (its address as a C function); this module and
 `mkl.py` are the only ones in `numerics` that import it.  No value of the language
@@ -33,7 +35,10 @@ reaches it: its only inputs are the arrays of the emulated arithmetic.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import os
+import sys
+import time
 from contextlib import contextmanager
 from math import prod
 
@@ -41,14 +46,16 @@ import numpy as np
 
 from .mkl import address
 
-#: work emulated before compiling, in element-operations (a double FMA counts 4, a float32
-#: one 1; one costs 30-40 ns emulated): about what compiling costs (~90 ms of CPU)
-BUDGET = 2_000_000
+#: CPU seconds compiling the loops costs (llvmlite's import ~35 ms, LLVM ~80 ms), and
+#: loading them from the cache (the import, ~3 ms more)
+COMPILE_COST, LOAD_COST = 0.12, 0.04
 #: smallest array the compiled loops are used for (below it a call's fixed costs,
-#: ~5 us, are not repaid; such arrays do not count towards BUDGET either)
+#: ~5 us, are not repaid; the emulation of smaller ones is not counted either)
 MIN_SIZE = 64
 
-_state: dict = {"lib": False, "work": 0}  # lib: False not tried yet, None unavailable
+# lib: False not tried yet, None unavailable or off; spent: CPU seconds of emulation
+# counted so far; cost: COMPILE_COST or LOAD_COST once looked up
+_state: dict = {"lib": False, "spent": 0.0, "cost": None}
 
 D, F = np.dtype(np.float64), np.dtype(np.float32)
 _BIG = 2.0**990  # fma.unsplittable's bounds: Dekker's split is exact inside them
@@ -64,20 +71,38 @@ def _mode():
     return "now" if v not in ("", "0") else "budget"
 
 
-def ready(n, weight=1):
-    """The compiled loops' table when an element-wise step on n values should use them,
-    else None (n counts towards the budget that makes them worth compiling)."""
+def ready(n):
+    """The compiled loops when an element-wise step on n values should use them, else
+    None: once the emulation of steps of MIN_SIZE values or more has cost as much CPU
+    time as compiling (or loading) them costs; a run never loses more than that."""
     lib = _state["lib"]
     if lib:
         return lib if n >= MIN_SIZE else None
     if lib is None or n < MIN_SIZE:
         return None
-    _state["work"] += n * weight
-    mode = _mode()
-    if mode == "off" or (mode == "budget" and _state["work"] < BUDGET):
+    cost = _state["cost"]
+    if cost is None:
+        mode = _mode()
+        if mode == "off":
+            _state["lib"] = None
+            return None
+        cost = _state["cost"] = 0.0 if mode == "now" else _expected_cost()
+    if _state["spent"] < cost:
         return None
     _state["lib"] = _load()
     return _state["lib"] or None
+
+
+def start(n):
+    """The CPU clock before an emulated step on n values, when that step counts towards
+    the cost of compiling (see ready), else None."""
+    return time.process_time() if _state["lib"] is False and n >= MIN_SIZE else None
+
+
+def spent(t0):
+    """Count the emulated step begun at t0 (start's value)."""
+    if t0 is not None:
+        _state["spent"] += time.process_time() - t0
 
 
 def available():
@@ -106,6 +131,22 @@ def _load():
         return None
 
 
+def _cache_path():
+    """The compiled loops' cache file: named by this file's text (the loops' IR is made
+    here), in the user's cache directory."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    with open(__file__, "rb") as f:
+        key = hashlib.sha256(f.read()).hexdigest()[:20]
+    return os.path.join(base, "gradcli", f"native-{key}-{sys.platform}.o")
+
+
+def _expected_cost():
+    try:
+        return LOAD_COST if os.path.exists(_cache_path()) else COMPILE_COST
+    except OSError:
+        return COMPILE_COST
+
+
 #: the compiled loops: (kind, b's and c's element types) (a is always a double)
 LOOPS = (("fma64", "dd"), ("fma32", "dd"), ("fma32", "ff"), ("fma32", "fd"), ("fma32", "df"))
 
@@ -123,15 +164,25 @@ class _Kernels:
         tm = target.create_target_machine(
             cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=2
         )
-        mod = ir.Module(name="gradcli_native")
-        mod.triple = tm.triple
-        for kind, types in LOOPS:
-            _loop(ir, mod, kind, types)
-        m = llvm.parse_assembly(str(mod))
-        m.verify()
-        pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=2))
-        pb.getModulePassManager().run(m, pb)
-        self.engine = llvm.create_mcjit_compiler(m, tm)  # (kept: the code lives in it)
+        # the object code is cached: compiled for this CPU by this llvmlite, said the
+        # cache file's first line
+        stamp = f"{llvm.llvm_version_info} {tm.triple} {llvm.get_host_cpu_name()} "
+        stamp = (stamp + llvm.get_host_cpu_features().flatten() + "\n").encode()
+        path = _cache_path()
+        obj = _read_cache(path, stamp)
+        if obj is None:
+            mod = ir.Module(name="gradcli_native")
+            mod.triple = tm.triple
+            for kind, types in LOOPS:
+                _loop(ir, mod, kind, types)
+            m = llvm.parse_assembly(str(mod))
+            m.verify()
+            pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=2))
+            pb.getModulePassManager().run(m, pb)
+            obj = tm.emit_object(m)
+            _write_cache(path, stamp + obj)
+        self.engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), tm)  # (kept)
+        self.engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
         self.engine.finalize_object()
         sig = ctypes.CFUNCTYPE(
             ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 5, *[ctypes.c_int64] * 3
@@ -140,6 +191,27 @@ class _Kernels:
             (kind, types): sig(self.engine.get_function_address(f"{kind}_{types}"))
             for kind, types in LOOPS
         }
+
+
+def _read_cache(path, stamp):
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    return data[len(stamp) :] if data.startswith(stamp) else None
+
+
+def _write_cache(path, data):
+    """Save the object code (an unwritable cache costs the compilation again, nothing else)."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def _loop(ir, mod, kind, types):

@@ -218,12 +218,15 @@ def test_small_programs_never_compile():
 
 
 def test_a_long_run_compiles_and_the_switch_turns_it_off():
+    """Once the emulation has cost what compiling costs, the loops are compiled."""
     code = (
         "import sys, numpy as np\n"
         "from gradcli.numerics import native\n"
         "from gradcli.numerics.floats import torch_exp\n"
         "x = np.linspace(-5, 5, 20000)\n"
-        "for _ in range(20): torch_exp.expd(x)\n"
+        "for _ in range(1000):\n"
+        "    torch_exp.expd(x)\n"
+        "    if native._state['lib'] is not False: break\n"
         "print(bool(native._state['lib']))"
     )
     assert _run(code, GRADCLI_NATIVE="", GRADCLI_NO_NATIVE="") == "True"
@@ -251,3 +254,25 @@ def test_gradcli_runs_the_same_both_ways():
         native_out = _run("", *args, GRADCLI_NATIVE="1", GRADCLI_NO_NATIVE="")
         numpy_out = _run("", *args, GRADCLI_NATIVE="", GRADCLI_NO_NATIVE="1")
         assert native_out == numpy_out and "tensor" in native_out
+
+
+def test_the_object_code_is_cached_and_a_bad_cache_is_compiled_again(tmp_path):
+    code = (
+        "import numpy as np\n"
+        "from gradcli.numerics import native\n"
+        "from gradcli.numerics.floats import fma\n"
+        "x = np.linspace(-1, 1, 1000)\n"
+        "print(native._expected_cost(), native.available(), fma.fma(x, x, 0.5)[-1])"
+    )
+    env = {"GRADCLI_NATIVE": "", "GRADCLI_NO_NATIVE": "", "XDG_CACHE_HOME": str(tmp_path)}
+    first = _run(code, **env)
+    cached = list((tmp_path / "gradcli").glob("native-*.o"))
+    assert first.startswith(f"{native.COMPILE_COST} True") and len(cached) == 1
+    assert _run(code, **env) == first.replace(str(native.COMPILE_COST), str(native.LOAD_COST))
+    cached[0].write_bytes(b"another CPU\n" + cached[0].read_bytes())
+    assert _run(code, **env).split()[1:] == first.split()[1:]  # compiled again
+    assert not cached[0].read_bytes().startswith(b"another")
+    blocked = tmp_path / "a_file"
+    blocked.write_text("")  # the cache directory cannot be made: compiled, not cached
+    env["XDG_CACHE_HOME"] = str(blocked)
+    assert _run(code, **env).split()[1:] == first.split()[1:]

@@ -61,7 +61,8 @@ def fma32(a, b, c) -> np.ndarray:
     Large arrays take the compiled loop of `numerics/native.py` once it pays, with
     the same result: its midpoint elements are computed here.
     """
-    lib = native.ready(_size(a, b, c), 1)
+    n = _size(a, b, c)
+    lib = native.ready(n)
     if lib:
         r, flags = native.fused(lib, "fma32", a, b, c)
         if flags is None:
@@ -70,7 +71,10 @@ def fma32(a, b, c) -> np.ndarray:
         if not np.isnan(part).any():  # (a NaN's sign and payload follow NumPy's loops)
             r[flags] = part
             return r
-    return _fma32(a, b, c)
+    t0 = native.start(n)
+    r = _fma32(a, b, c)
+    native.spent(t0)
+    return r
 
 
 def _size(a, b, c):
@@ -130,7 +134,8 @@ def fma(a, b, c, dtype=np.float64):
         if isinstance(b, Split):
             b = b.value
         return fma32(np.asarray(a, dtype=np.float64), b, c)
-    lib = native.ready(_size(a, b, c), 4)
+    n = _size(a, b, c)
+    lib = native.ready(n)
     if lib:
         args = [v.value if type(v) is Split else v for v in (a, b, c)]
         r, flags = native.fused(lib, "fma64", *args)
@@ -140,7 +145,10 @@ def fma(a, b, c, dtype=np.float64):
         if not np.isnan(part).any():  # (a NaN's sign and payload follow NumPy's loops)
             r[flags] = part
             return r
-    return _fma64(a, b, c)
+    t0 = native.start(n)
+    r = _fma64(a, b, c)
+    native.spent(t0)
+    return r
 
 
 def _fma64(a, b, c):
