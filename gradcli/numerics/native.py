@@ -1,4 +1,5 @@
-"""Hardware fused multiply-add for the emulated float math, compiled when it pays.
+"""Hardware fused multiply-add for the emulated float math, and SLEEF's double exp as
+one compiled loop (numerics/native_sleef.py), compiled when it pays.
 
 PyTorch's vectorised kernels compute `a * b + c` with one rounding (the FMA
 instruction).  NumPy has no fused multiply-add, so `floats/fma.py` emulates it: the
@@ -11,25 +12,25 @@ compiles small loops that compute the same results with the hardware instruction
 (LLVM's `llvm.fma` intrinsic), IEEE arithmetic as written: no fast-math flags, so
 nothing is reassociated or contracted.  The loops compute every element and flag the
 ones where the emulation is not the plain correctly rounded result (NaN, infinities,
-overflow, products too small or operands too large to split, float32 sums on a
-rounding midpoint); `fma.py` computes those few elements with its own emulation, so
-both paths give the same bits on every input (tests/numerics/test_native.py compares them on
-millions of random and edge values).
+overflow, products too small or operands too large to split); `fma.py` computes those
+with its own emulation, so both paths give the same bits on every input
+(tests/numerics/test_native.py compares them on millions of random and edge values).
 
 Start-up pays nothing: llvmlite is imported and the loops compiled only once a run's
 emulated steps of `MIN_SIZE` values or more have cost as much CPU time as that costs
-(the rent-or-buy rule: a run never loses more than it, and a long run gains 5-100x on
-each fused step, 0.2-0.4 ns a value instead of 3-40 ns).  Compiling costs about 120 ms
-of CPU (llvmlite's import 35 ms); the object code is then cached in the user's cache
-directory (keyed by this file's text, checked against the LLVM version and the CPU), and
-later runs load it in about 40 ms.  Numba itself is not used: importing it costs
-0.15-0.25 s of CPU and loading its cached functions 0.15-0.45 s more, more than the
-whole emulation of most training loops.  `GRADCLI_NO_NATIVE=1` keeps the NumPy
-emulation; `GRADCLI_NATIVE=1` compiles at the first step of `MIN_SIZE` values (tests).
+(the rent-or-buy rule: a run never loses more than it, and a long run gains 2-12x on
+each double fused step, 5x on SLEEF's double exp).  Compiling costs about 80 ms of CPU
+(llvmlite's import 25 ms); the object code is then cached in the user's cache directory
+(keyed by the text of this file and native_sleef.py, checked against the LLVM version
+and the CPU), and later runs load it in about 30 ms.  Numba itself is not used:
+importing it costs 0.15-0.25 s of CPU and loading its cached functions 0.15-0.45 s
+more, more than the whole emulation of most training loops.  `GRADCLI_NO_NATIVE=1`
+keeps the NumPy emulation; `GRADCLI_NATIVE=1` compiles at the first step of
+`MIN_SIZE` values (the tests).
 
-Calling a compiled loop needs `ctypes` (its address as a C function); this module and
-`mkl.py` are the only ones in `numerics` that import it.  No value of the language
-reaches it: its only inputs are the arrays of the emulated arithmetic.
+Calling a compiled loop needs `ctypes` (its address as a C function), as MKL's
+functions do in `mkl.py` and `linalg/lapack.py`.  No value of the language reaches
+it: its only inputs are the arrays of the emulated arithmetic.
 """
 
 from __future__ import annotations
@@ -44,23 +45,23 @@ from math import prod
 
 import numpy as np
 
+from . import native_sleef
 from .mkl import address
 
-#: CPU seconds compiling the loops costs (llvmlite's import ~35 ms, LLVM ~80 ms), and
+#: CPU seconds compiling the loops costs (llvmlite's import ~25 ms, LLVM ~50 ms), and
 #: loading them from the cache (the import, ~3 ms more)
-COMPILE_COST, LOAD_COST = 0.12, 0.04
+COMPILE_COST, LOAD_COST = 0.08, 0.03
 #: smallest array the compiled loops are used for (below it a call's fixed costs,
 #: ~5 us, are not repaid; the emulation of smaller ones is not counted either)
 MIN_SIZE = 64
+#: the same for a float32 fused step, whose emulation is cheap (7 NumPy operations)
+MIN_SIZE_F32 = 8192
 
 # lib: False not tried yet, None unavailable or off; spent: CPU seconds of emulation
 # counted so far; cost: COMPILE_COST or LOAD_COST once looked up
-_state: dict = {"lib": False, "spent": 0.0, "cost": None}
+_state: dict = {"lib": False, "spent": 0.0, "cost": None, "counting": False}
 
 D, F = np.dtype(np.float64), np.dtype(np.float32)
-_BIG = 2.0**990  # fma.unsplittable's bounds: Dekker's split is exact inside them
-_TINY = 2.0**-900
-_DBL_MAX = np.finfo(np.float64).max
 
 
 def _mode():
@@ -71,13 +72,14 @@ def _mode():
     return "now" if v not in ("", "0") else "budget"
 
 
-def ready(n):
-    """The compiled loops when an element-wise step on n values should use them, else
-    None: once the emulation of steps of MIN_SIZE values or more has cost as much CPU
-    time as compiling (or loading) them costs; a run never loses more than that."""
+def ready(n, least=MIN_SIZE):
+    """The compiled loops when an element-wise step on n values should use them (n at
+    least `least`), else None: once the emulation of steps of MIN_SIZE values or more
+    has cost as much CPU time as compiling (or loading) them costs; a run never loses
+    more than that."""
     lib = _state["lib"]
     if lib:
-        return lib if n >= MIN_SIZE else None
+        return lib if n >= least else None
     if lib is None or n < MIN_SIZE:
         return None
     cost = _state["cost"]
@@ -95,14 +97,19 @@ def ready(n):
 
 def start(n):
     """The CPU clock before an emulated step on n values, when that step counts towards
-    the cost of compiling (see ready), else None."""
-    return time.process_time() if _state["lib"] is False and n >= MIN_SIZE else None
+    the cost of compiling (see ready), else None (also inside a step being counted:
+    a kernel's fused steps are its own)."""
+    if _state["lib"] is not False or n < MIN_SIZE or _state["counting"]:
+        return None
+    _state["counting"] = True
+    return time.process_time()
 
 
 def spent(t0):
     """Count the emulated step begun at t0 (start's value)."""
     if t0 is not None:
         _state["spent"] += time.process_time() - t0
+        _state["counting"] = False
 
 
 def available():
@@ -132,11 +139,14 @@ def _load():
 
 
 def _cache_path():
-    """The compiled loops' cache file: named by this file's text (the loops' IR is made
-    here), in the user's cache directory."""
+    """The compiled loops' cache file: named by the text of this file and native_sleef.py
+    (where the loops' IR is made), in the user's cache directory."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    with open(__file__, "rb") as f:
-        key = hashlib.sha256(f.read()).hexdigest()[:20]
+    h = hashlib.sha256()
+    for src in (__file__, native_sleef.__file__):
+        with open(src, "rb") as f:
+            h.update(f.read())
+    key = h.hexdigest()[:20]
     return os.path.join(base, "gradcli", f"native-{key}-{sys.platform}.o")
 
 
@@ -150,6 +160,9 @@ def _expected_cost():
 #: the compiled loops: (kind, b's and c's element types) (a is always a double)
 LOOPS = (("fma64", "dd"), ("fma32", "dd"), ("fma32", "ff"), ("fma32", "fd"), ("fma32", "df"))
 
+#: whole SLEEF kernels (numerics/native_sleef.py): expd of doubles
+UNARY = ("expd",)
+
 
 class _Kernels:
     """The loops, compiled together in one LLVM module."""
@@ -162,7 +175,7 @@ class _Kernels:
         llvm.initialize_native_asmprinter()
         target = llvm.Target.from_default_triple()
         tm = target.create_target_machine(
-            cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=2
+            cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=1
         )
         # the object code is cached: compiled for this CPU by this llvmlite, said the
         # cache file's first line
@@ -175,10 +188,13 @@ class _Kernels:
             mod.triple = tm.triple
             for kind, types in LOOPS:
                 _loop(ir, mod, kind, types)
+            for kind in UNARY:
+                native_sleef.unary(ir, mod, kind, kind)
             m = llvm.parse_assembly(str(mod))
             m.verify()
-            pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=2))
-            pb.getModulePassManager().run(m, pb)
+            # code generation alone (LLVM's optimising pipeline would make the loops 2-5x
+            # faster, vectorised, but costs 180 ms where this costs 30: more than the
+            # whole emulation of many programs)
             obj = tm.emit_object(m)
             _write_cache(path, stamp + obj)
         self.engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), tm)  # (kept)
@@ -191,6 +207,8 @@ class _Kernels:
             (kind, types): sig(self.engine.get_function_address(f"{kind}_{types}"))
             for kind, types in LOOPS
         }
+        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p)
+        self.unary = {kind: sig(self.engine.get_function_address(kind)) for kind in UNARY}
 
 
 def _read_cache(path, stamp):
@@ -230,7 +248,6 @@ def _loop(ir, mod, kind, types):
         p.add_attribute("noalias")
     entry, loop, done = (fn.append_basic_block(x) for x in ("entry", "loop", "done"))
     b = ir.IRBuilder(entry)
-    fabs = mod.globals.get("llvm.fabs.f64") or mod.declare_intrinsic("llvm.fabs", [dbl])
     b.cbranch(b.icmp_signed(">", n, ir.Constant(i64, 0)), loop, done)
     b = ir.IRBuilder(loop)
     i = b.phi(i64)
@@ -238,40 +255,12 @@ def _loop(ir, mod, kind, types):
     i.add_incoming(ir.Constant(i64, 0), entry)
     cnt.add_incoming(ir.Constant(i64, 0), entry)
     vals = []
-    for e, p, st in zip(elems, (pa, pb, pc), (sa, sb, sc)):
+    for t, p, st in zip(elems, (pa, pb, pc), (sa, sb, sc)):
         v = b.load(b.gep(p, [b.mul(i, st)]))
-        vals.append(b.fpext(v, dbl) if e is flt else v)
-    a, x, y = vals
-
-    def d(v):
-        return ir.Constant(dbl, v)
-
-    prod_ = b.fmul(a, x)
-    if kind == "fma64":
-        r = b.fma(a, x, y)  # llvm.fma.f64
-        s = b.fadd(y, prod_)
-        # a zero: the plain sum's where it is zero (its sign is IEEE's), as fma.fma
-        both0 = b.and_(b.fcmp_ordered("==", r, d(0.0)), b.fcmp_ordered("==", s, d(0.0)))
-        res = b.select(both0, s, r)
-        ap = b.call(fabs, [prod_])
-        easy = b.fcmp_ordered("<=", b.call(fabs, [a]), d(_BIG))
-        easy = b.and_(easy, b.fcmp_ordered("<=", b.call(fabs, [x]), d(_BIG)))
-        split_ok = b.or_(
-            b.fcmp_ordered("==", ap, d(0.0)),
-            b.and_(b.fcmp_ordered(">=", ap, d(_TINY)), b.fcmp_ordered("<=", ap, d(_DBL_MAX))),
-        )
-        easy = b.and_(easy, split_ok)
-        easy = b.and_(easy, b.fcmp_ordered("<=", b.call(fabs, [y]), d(_DBL_MAX)))
-        easy = b.and_(easy, b.fcmp_ordered("<=", b.call(fabs, [r]), d(_DBL_MAX)))
-        hard = b.not_(easy)
-    else:  # fma32: fma.fma32's steps; a sum on a float32 midpoint is flagged, or NaN
-        s = b.fadd(prod_, y)
-        res = b.fptrunc(s, flt)
-        low = b.and_(b.bitcast(s, i64), ir.Constant(i64, 0x1FFFFFFF))
-        hard = b.icmp_unsigned("==", low, ir.Constant(i64, 0x10000000))
-        # a NaN: which operand's NaN a product keeps is the compiler's choice (it may
-        # swap them), NumPy's is the first's
-        hard = b.or_(hard, b.fcmp_unordered("uno", s, s))
+        vals.append(b.fpext(v, dbl) if t is flt else v)
+    emit = native_sleef.Emit(ir, mod, b)
+    res = (emit.fma64 if kind == "fma64" else emit.fma32)(*vals)
+    hard = emit.bad
     b.store(res, b.gep(po, [i]))
     b.store(b.zext(hard, i8), b.gep(pf, [i]))
     cnt2 = b.add(cnt, b.zext(hard, i64))
@@ -316,3 +305,12 @@ def fused(lib, kind, a, b, c):
         n, address(xa), address(xb), address(xc), address(out), address(flags), sa, sb, sc
     )
     return out, (flags if k else None)
+
+
+def unary(lib, kind, x):
+    """The whole kernel KIND ("expd": float64) of the contiguous array x,
+    or None where a value needs NumPy's emulation (then the caller computes the call)."""
+    out = np.empty(x.shape, x.dtype)
+    if lib.unary[kind](x.size, address(x), address(out)):
+        return None
+    return out

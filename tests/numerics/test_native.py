@@ -137,17 +137,22 @@ def test_fma32_is_the_emulation(seed):
 
 
 def test_midpoints_and_nans_go_to_the_emulation():
-    """Sums on a float32 midpoint (the emulation's correction) and NaNs from two NaN
-    operands (whose sign and payload NumPy's loops choose) come out as NumPy's."""
-    a = np.full(1000, 1.0 + 2.0**-23)
-    b = np.float32(1.0 + 2.0**-23)
-    c = np.float32(2.0**-47)  # a * b + c lies exactly on a float32 rounding midpoint
-    _same(*_both(fm.fma32, a, b, c))
-    nans = np.full(1000, np.nan)
+    """Sums on a float32 midpoint (corrected by the exact error, in the loop as in the
+    emulation) and NaNs from two NaN operands (whose sign and payload NumPy's loops
+    choose: the emulation's) come out as NumPy's."""
+    a = np.ones(10000)
+    a[::2] = -1.0
+    c = a * (2.0**-24 + 2.0**-70)
+    # 1 + 2^-24 + 2^-70 rounds to the midpoint 1 + 2^-24 in double; its exact error moves
+    # it up: 1 + 2^-23 (without the correction: 1, to even); the same below -1
+    got, ref = _both(fm.fma32, a, np.float32(1.0), c)
+    _same(got, ref)
+    assert got[1] == np.float32(1.0 + 2.0**-23) and got[0] == -got[1]
+    nans = np.full(10000, np.nan)
     nans[::3] = -np.nan
     _same(*_both(fm.fma32, nans, np.float32(np.inf), -nans.astype(np.float32)))
     _same(*_both(fm.fma, nans, 0.0, -nans))
-    _same(*_both(fm.fma, np.full(1000, np.inf), 0.0, nans))
+    _same(*_both(fm.fma, np.full(10000, np.inf), 0.0, nans))
 
 
 def _kernel_cases():
@@ -276,3 +281,43 @@ def test_the_object_code_is_cached_and_a_bad_cache_is_compiled_again(tmp_path):
     blocked.write_text("")  # the cache directory cannot be made: compiled, not cached
     env["XDG_CACHE_HOME"] = str(blocked)
     assert _run(code, **env).split()[1:] == first.split()[1:]
+
+
+@pytest.mark.parametrize("kind", ["expd"])
+def test_whole_exp_kernels_are_the_emulation(kind):
+    """The compiled expd on finite values (the range they compute, tiny and huge
+    ones, zeros, subnormals, overflow and underflow) are the emulations' bits; a NaN or
+    an infinity sends the call to NumPy."""
+    dt = np.float64 if kind == "expd" else np.float32
+    fn = torch_exp.expd if kind == "expd" else sleef_explog.expf
+    rng = np.random.default_rng(11 if kind == "expd" else 12)
+    n = max(N, 4096)
+    x = rng.standard_normal(n) * 30
+    x[: n // 4] = rng.uniform(-1100, 800, n // 4)
+    x[n // 4 : n // 3] = rng.standard_normal(n // 3 - n // 4) * np.exp2(
+        rng.integers(-160, 0, n // 3 - n // 4)
+    )
+    x[:8] = [0.0, -0.0, 1e-310, -1e-300, 1e-45, 88.7, -103.9, 709.7]
+    x = x.astype(dt)
+    lib = native._state["lib"]
+    got = native.unary(lib, kind, x)
+    assert got is not None  # computed by the compiled kernel
+    with native.numpy_only(), np.errstate(all="ignore"):
+        ref = fn(x)
+    _same(got, ref)
+    # a NaN or an infinity: NumPy's call
+    for v in (np.nan, -np.inf, np.inf):
+        x[5] = v
+        assert native.unary(lib, kind, x) is None
+        _same(*_both(fn, x))
+
+
+def test_the_kernels_constants_are_the_emulations():
+    from gradcli.numerics import native_sleef as ns
+
+    assert (ns._R_LN2, ns._L2U, ns._L2L, ns._C) == (
+        torch_exp._R_LN2,
+        torch_exp._L2U,
+        torch_exp._L2L,
+        torch_exp._C,
+    )

@@ -59,10 +59,10 @@ def fma32(a, b, c) -> np.ndarray:
     elements are fixed using the exact rounding error of the sum.
 
     Large arrays take the compiled loop of `numerics/native.py` once it pays, with
-    the same result: its midpoint elements are computed here.
+    the same result (a NaN among them: the whole step here).
     """
     n = _size(a, b, c)
-    lib = native.ready(n)
+    lib = native.ready(n, native.MIN_SIZE_F32)
     if lib:
         r, flags = native.fused(lib, "fma32", a, b, c)
         if flags is None:
@@ -72,9 +72,10 @@ def fma32(a, b, c) -> np.ndarray:
             r[flags] = part
             return r
     t0 = native.start(n)
-    r = _fma32(a, b, c)
-    native.spent(t0)
-    return r
+    try:
+        return _fma32(a, b, c)
+    finally:
+        native.spent(t0)
 
 
 def _size(a, b, c):
@@ -146,9 +147,10 @@ def fma(a, b, c, dtype=np.float64):
             r[flags] = part
             return r
     t0 = native.start(n)
-    r = _fma64(a, b, c)
-    native.spent(t0)
-    return r
+    try:
+        return _fma64(a, b, c)
+    finally:
+        native.spent(t0)
 
 
 def _fma64(a, b, c):

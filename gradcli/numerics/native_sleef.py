@@ -1,0 +1,178 @@
+"""LLVM IR for `native.py` to compile: the fused steps of `floats/fma.py` (the double one
+with the hardware instruction where the emulation is exact, the float32 one by fma32's
+own algorithm, midpoints included), and SLEEF's `Sleef_expd4_u10` whole, operation for
+operation the NumPy emulation `floats/torch_exp.expd` (the same IEEE operations in the
+same order).  SLEEF's float32 expf compiled so (without LLVM's optimising passes, which
+native.py does not run) took 43 ns a value, no faster than its NumPy emulation (20-80 ns).
+
+A value for which the emulation might differ (a NaN or infinite input, a fused step that
+the emulation cannot split) sets the call's flag, and the caller computes the whole call
+with NumPy instead.  Only `llvmlite.ir` objects are made here (no import of llvmlite:
+native.py passes its module in)."""
+
+from __future__ import annotations
+
+_BIG, _TINY = 2.0**990, 2.0**-900  # fma.unsplittable's bounds
+_C_BIG = 2.0**-800  # an addend beside which a product below _TINY is far below half an ulp
+_DBL_MAX = 1.7976931348623157e308
+
+
+class Emit:
+    """IR for one element: arithmetic as written, fused steps as fma.py, and a flag."""
+
+    def __init__(self, ir, mod, b):
+        self.ir, self.b = ir, b
+        self.dbl, self.flt = ir.DoubleType(), ir.FloatType()
+        self.i32, self.i64 = ir.IntType(32), ir.IntType(64)
+        self.bad = ir.Constant(ir.IntType(1), 0)
+        self.fabs = _intrinsic(mod, ir, "llvm.fabs.f64", self.dbl, 1)
+        self.rint64 = _intrinsic(mod, ir, "llvm.rint.f64", self.dbl, 1)
+
+    def d(self, v):
+        return self.ir.Constant(self.dbl, v)
+
+    def flag(self, cond):
+        self.bad = self.b.or_(self.bad, cond)
+
+    def fma64(self, a, x, c):
+        """fma.fma of doubles: the hardware's result, flagged where the emulation may
+        not be it."""
+        b, d = self.b, self.d
+        p = b.fmul(a, x)
+        r = b.fma(a, x, c)
+        s = b.fadd(c, p)
+        ap = b.call(self.fabs, [p])
+        easy = b.fcmp_ordered("<=", b.call(self.fabs, [a]), d(_BIG))
+        easy = b.and_(easy, b.fcmp_ordered("<=", b.call(self.fabs, [x]), d(_BIG)))
+        # a product the emulation can split, or one far below c's last bit (both give c)
+        tiny_ok = b.or_(
+            b.fcmp_ordered("==", ap, d(0.0)),
+            b.fcmp_ordered(">=", b.call(self.fabs, [c]), d(_C_BIG)),
+        )
+        easy = b.and_(
+            easy,
+            b.or_(
+                tiny_ok,
+                b.and_(b.fcmp_ordered(">=", ap, d(_TINY)), b.fcmp_ordered("<=", ap, d(_DBL_MAX))),
+            ),
+        )
+        easy = b.and_(easy, b.fcmp_ordered("<=", b.call(self.fabs, [c]), d(_DBL_MAX)))
+        easy = b.and_(easy, b.fcmp_ordered("<=", b.call(self.fabs, [r]), d(_DBL_MAX)))
+        self.flag(b.not_(easy))
+        zero = b.and_(b.fcmp_ordered("==", r, d(0.0)), b.fcmp_ordered("==", s, d(0.0)))
+        return b.select(zero, s, r)
+
+    def fma32(self, a, x, c):
+        """fma.fma32 (its operands as doubles): the double product and sum, rounded to
+        float32, a sum on a float32 midpoint moved one double towards the exact sum
+        first; a NaN is flagged."""
+        b, i64 = self.b, self.i64
+        p = b.fmul(a, x)
+        s = b.fadd(p, c)
+        bits = b.bitcast(s, i64)
+        low = b.and_(bits, self.ir.Constant(i64, 0x1FFFFFFF))
+        mid = b.icmp_unsigned("==", low, self.ir.Constant(i64, 0x10000000))
+        bb = b.fsub(s, p)
+        err = b.fadd(b.fsub(p, b.fsub(s, bb)), b.fsub(c, bb))
+        up, down = b.fcmp_ordered(">", err, self.d(0.0)), b.fcmp_ordered("<", err, self.d(0.0))
+        pos = b.fcmp_ordered(">", s, self.d(0.0))
+        # nextafter(s, +-inf) of a nonzero finite s: one step of its bits up or down
+        step = b.select(
+            b.icmp_unsigned("==", up, pos),
+            self.ir.Constant(i64, 1),
+            self.ir.Constant(i64, -1),
+        )
+        moved = b.bitcast(b.add(bits, step), self.dbl)
+        s = b.select(b.and_(mid, b.or_(up, down)), moved, s)
+        self.flag(b.fcmp_unordered("uno", s, s))
+        return b.fptrunc(s, self.flt)
+
+
+def expd(e, d):
+    """torch_exp.expd of one double (flagging a NaN or infinite one)."""
+    b, c = e.b, e.d
+    e.flag(b.not_(b.fcmp_ordered("<=", b.call(e.fabs, [d]), c(_DBL_MAX))))
+    u = b.call(e.rint64, [b.fmul(d, c(_R_LN2))])
+    small = b.fcmp_ordered("<", b.call(e.fabs, [u]), c(2.0**31))
+    q = b.select(small, b.fptosi(u, e.i32), e.ir.Constant(e.i32, -(2**31)))
+    s = b.fadd(d, b.fmul(u, c(-_L2U)))
+    s = e.fma64(u, c(-_L2L), s)
+    s2 = b.fmul(s, s)
+    s4 = b.fmul(s2, s2)
+    s8 = b.fmul(s4, s4)
+    c9, c8, c7, c6, c5, c4, c3, c2, c1, c0 = (c(v) for v in _C)
+    f = e.fma64
+    p8 = f(s4, f(s2, f(s, c7, c6), f(s, c5, c4)), f(s2, f(s, c3, c2), f(s, c1, c0)))
+    u = f(s8, f(s, c9, c8), p8)
+    u = f(u, s, c(0.5))
+    u = f(u, s, c(1.0))
+    u = f(u, s, c(1.0))
+    h = b.ashr(q, e.ir.Constant(e.i32, 1))
+    u = b.fmul(b.fmul(u, _pow2i64(e, h)), _pow2i64(e, b.sub(q, h)))
+    u = b.select(b.fcmp_ordered(">", d, c(709.78271114955742909217217426)), c(float("inf")), u)
+    return b.select(b.fcmp_ordered("<", d, c(-1000.0)), c(0.0), u)
+
+
+def _pow2i64(e, q):
+    """((int64(q) + 0x3FF) << 52) as a double."""
+    b, i64 = e.b, e.i64
+    bits = b.shl(b.add(b.sext(q, i64), e.ir.Constant(i64, 0x3FF)), e.ir.Constant(i64, 52))
+    return b.bitcast(bits, e.dbl)
+
+
+def _intrinsic(mod, ir, name, t, nargs):
+    g = mod.globals.get(name)
+    if g is None:
+        g = ir.Function(mod, ir.FunctionType(t, [t] * nargs), name=name)
+    return g
+
+
+def unary(ir, mod, name, kind):
+    """i64 NAME(i64 n, double* x, double* out): out[i] = KIND(x[i]) (expd); returns how
+    many values set the flag (the caller then uses NumPy)."""
+    t = ir.DoubleType()
+    i64 = ir.IntType(64)
+    fn = ir.Function(mod, ir.FunctionType(i64, [i64, ir.PointerType(t), ir.PointerType(t)]), name)
+    n, px, po = fn.args
+    px.add_attribute("noalias")
+    po.add_attribute("noalias")
+    entry, loop, done = (fn.append_basic_block(x) for x in ("entry", "loop", "done"))
+    b = ir.IRBuilder(entry)
+    b.cbranch(b.icmp_signed(">", n, ir.Constant(i64, 0)), loop, done)
+    b = ir.IRBuilder(loop)
+    i, cnt = b.phi(i64), b.phi(i64)
+    i.add_incoming(ir.Constant(i64, 0), entry)
+    cnt.add_incoming(ir.Constant(i64, 0), entry)
+    e = Emit(ir, mod, b)
+    x = b.load(b.gep(px, [i]))
+    r = {"expd": expd}[kind](e, x)
+    b.store(r, b.gep(po, [i]))
+    cnt2 = b.add(cnt, b.zext(e.bad, i64))
+    i2 = b.add(i, ir.Constant(i64, 1))
+    i.add_incoming(i2, loop)
+    cnt.add_incoming(cnt2, loop)
+    b.cbranch(b.icmp_signed("<", i2, n), loop, done)
+    b = ir.IRBuilder(done)
+    total = b.phi(i64)
+    total.add_incoming(ir.Constant(i64, 0), entry)
+    total.add_incoming(cnt2, loop)
+    b.ret(total)
+
+
+# the emulation's constants (tests/numerics/test_native.py checks that they are torch_exp's, which
+# cannot be imported here: torch_exp imports native.py)
+_R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
+_L2U = 0.69314718055966295651160180568695068359375
+_L2L = 0.28235290563031577122588448175013436025525412068e-12
+_C = (
+    0.2081276378237164457e-8,
+    0.2511210703042288022e-7,
+    0.2755762628169491192e-6,
+    0.2755723402025388239e-5,
+    0.2480158687479686264e-4,
+    0.1984126989855865850e-3,
+    0.1388888888914497797e-2,
+    0.8333333333314938210e-2,
+    0.4166666666666602598e-1,
+    0.1666666666666669072e0,
+)
