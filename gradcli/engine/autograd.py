@@ -24,6 +24,7 @@ from .zero_grads import is_zeros
 from .function import _OUT, FUNCTIONS, TensorF, Function
 from .vjp_arrays import ArrayF
 from .passes import (
+    SECOND_BACKWARD,
     as_grad,
     count_deps,
     deliver_leaves,
@@ -440,6 +441,21 @@ def _wait(q, grads, node, g):
 def _call(node, g, F, retain_graph, create_graph=False):
     """passes.vjp; with create_graph the saved values are given as Tensors of the graph."""
     return vjp(node, g, F, retain_graph, _saved_tensors if create_graph else None)
+
+
+def nested_backward(node, g, F):
+    """A node's backward run inside another node's (CopySlices runs its in-place op's
+    node, as PyTorch's does): its saved values checked against their versions, given as
+    Tensors of the graph under create_graph, and kept (the node running it is the one
+    freed, so a second pass fails there)."""
+    saved = node.saved
+    if saved is None:
+        raise GradRuntimeError(SECOND_BACKWARD)
+    if not saved:
+        return node.backward(g, F)
+    if versions.state.bumped:
+        versions.check(node)
+    return node.backward(g, F, *(_saved_tensors(node) if F.tensor_mode else saved))
 
 
 def _saved_tensors(node):

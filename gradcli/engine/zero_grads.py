@@ -17,9 +17,14 @@ from ..core.tensor import Tensor
 
 
 class EfficientZeros(np.ndarray):
-    """-0.0 everywhere; a ufunc's result on it is a plain array (it is not zero)."""
+    """-0.0 everywhere; a ufunc's result on it is a plain array (it is not zero), but
+    the sum of two efficient zeros is efficient zeros."""
 
     def __array_wrap__(self, arr, context=None, return_scalar=False):
+        if context is not None and context[0] is np.add and not return_scalar:
+            a, b = context[1][:2]
+            if type(a) is EfficientZeros and type(b) is EfficientZeros:
+                return arr.view(EfficientZeros)
         arr = arr.view(np.ndarray)
         return arr[()] if return_scalar else arr
 

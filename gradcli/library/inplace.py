@@ -30,7 +30,9 @@ from ..runtime.errors import GradRuntimeError, GradTypeError, ShapeError
 from ..core.convert import tensor_arg, to_array
 from ..core.tensor import Tensor, type_name
 from ..engine import nograd_views, versions
+from ..engine.autograd import nested_backward
 from ..engine.forward import State as _forward, linear
+from ..engine.vjp_arrays import ArrayF
 from ..engine.function import Function
 from .overlap import (
     EXPANDED_INDEX_PUT,
@@ -164,13 +166,15 @@ def _inplace(x, compute, cast):
         return x
     base, view = via
     bsnap = _snapshot(base)
-    r = compute(view(bsnap))
+    vt = view(bsnap)
+    r = compute(vt)
     arr = _values(x, r, cast)
     if not (base.requires_grad or (isinstance(r, Tensor) and r.requires_grad)):
         write(x, arr)
         return x
     r = Tensor(arr, True, r.grad_fn) if r.requires_grad else Tensor(arr)
     new = CopySlices.apply(bsnap, r, view=view)
+    new.grad_fn.take_op(r.grad_fn, vt.grad_fn)
     write(x, arr)
     base.grad_fn, base.requires_grad = new.grad_fn, True
     _regenerate(base, None)
@@ -233,7 +237,7 @@ class CopySlices(Function):
 
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
-    __slots__ = ("view",)
+    __slots__ = ("view", "fn")
     name = "CopySlices"
     saved_names = none("PyTorch's names of its saved values are not recorded")
     qualified_name = "torch::autograd::CopySlices"  # (grad_fn.name())
@@ -241,12 +245,26 @@ class CopySlices(Function):
     holds_saved = True  # (its in-place op's node, freed: a second backward fails, as in PyTorch)
 
     def forward(self, b, r, view):
-        self.view = view
+        self.view, self.fn = view, None
         out = b.copy()
         _region(out, view)[...] = r
         return out
 
+    def take_op(self, fn, vnode):
+        """When the in-place op's node `fn` took the view (`vnode`, of the base) as its
+        first input, this node runs fn itself, as PyTorch's CopySlices does: its inputs
+        become the base's and fn's others, and the base's gradient is g with the view's
+        region replaced by fn's gradient for the view, one tensor (CopySlices under
+        create_graph), where the view's own node would add a second."""
+        if fn is None or vnode is None or not fn.parents or fn.parents[0] is not vnode:
+            return
+        self.fn = fn
+        self.parents = (self.parents[0], *fn.parents[1:])
+        self.needs = (self.needs[0], *fn.needs[1:])
+
     def backward(self, g, F):
+        if self.fn is not None:
+            return self._through_op(g, F)
         if F.tensor_mode:
             return self._recorded(g)
         gb = gr = None
@@ -273,6 +291,33 @@ class CopySlices(Function):
         if self.needs[1]:
             gr = AsStrided.apply(g, view=self.view)
         return gb, gr
+
+    def _through_op(self, g, F):
+        """g with the view's region replaced by the op's gradient for the view, and the
+        op's gradients for its other inputs."""
+        if F.tensor_mode:
+            region = _region(g.data.copy(), self.view)
+            if overlaps(region):
+                raise GradRuntimeError(OVERLAP)
+            # (PyTorch gives the op a clone of the region: CloneBackward0)
+            res = nested_backward(
+                self.fn, FUNCTIONS["clone"](AsStrided.apply(g, view=self.view)), F
+            )
+            if not self.needs[0]:
+                return (None, *res[1:])
+            res0 = res[0]
+            if res0 is None:
+                res0 = Tensor(np.zeros(region.shape, dtype=g.data.dtype))
+            return (CopySlices.apply(g, res0, view=self.view), *res[1:])
+        out = np.array(g, copy=True)
+        region = _region(out, self.view)
+        if overlaps(region):
+            raise GradRuntimeError(OVERLAP)
+        res = nested_backward(self.fn, np.array(region), ArrayF)
+        if not self.needs[0]:
+            return (None, *res[1:])
+        region[...] = 0 if res[0] is None else res[0]
+        return (out, *res[1:])
 
 
 class AsStrided(Function):
@@ -305,6 +350,13 @@ def _whole(t):
 # ---------------------------------------------------------------- nodes of their own
 
 
+def _zeros_like(g, F):
+    """derivatives.yaml's zeros_like(grad) (zero_, fill_): +0 whatever g's signs."""
+    if F.tensor_mode:
+        return Tensor(np.zeros(g.data.shape, g.data.dtype))
+    return np.zeros(np.shape(g), np.asarray(g).dtype)
+
+
 class Zero(Function):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
@@ -316,7 +368,7 @@ class Zero(Function):
         return np.zeros_like(x)
 
     def backward(self, g, F):
-        return (g * 0,)
+        return (_zeros_like(g, F),)
 
 
 class FillNumber(Function):
@@ -332,7 +384,7 @@ class FillNumber(Function):
         return np.full_like(x, value)
 
     def backward(self, g, F):
-        return (g * 0,)
+        return (_zeros_like(g, F),)
 
 
 class FillTensor(Function):
@@ -347,7 +399,7 @@ class FillTensor(Function):
 
     def backward(self, g, F):
         n = self.needs
-        return (g * 0 if n[0] else None, F.sum_to(g, ()) if n[1] else None)
+        return (_zeros_like(g, F) if n[0] else None, F.sum_to(g, ()) if n[1] else None)
 
 
 class Copy(Function):
@@ -365,7 +417,7 @@ class Copy(Function):
 
     def backward(self, g, F):
         n = self.needs
-        return (g * 0 if n[0] else None, F.sum_to(g, self.shape) if n[1] else None)
+        return (_zeros_like(g, F) if n[0] else None, F.sum_to(g, self.shape) if n[1] else None)
 
 
 class IndexPut(Function):

@@ -965,3 +965,51 @@ case(
             print(g, torch.autograd.grad((g * g).sum(), go))
     """,
 )
+case(
+    "copy_slices/runs_the_in_place_op_as_torch",
+    """
+    import torch
+    for dt in (torch.float32, torch.float64):
+        a = torch.tensor([[1.0, -2.5, -0.5], [0.25, 2.0, -1.5]], dtype=dt, requires_grad=True)
+        b = torch.tensor([0.5, -1.25, 2.0], dtype=dt, requires_grad=True)
+        for k in range(7):
+            t = a * 1
+            if k == 0: t[0] = 1.25
+            if k == 1: t[0].mul_(b)
+            if k == 2: t[:, 1] += b[:2]
+            if k == 3: _ = t[1].zero_()
+            if k == 4: _ = t[0, ::2].exp_()
+            if k == 5: t[1] = b
+            if k == 6: _ = t.t()[1].clamp_(min=0.0)
+            y = (t * t * torch.tensor([1., -1., 2.], dtype=dt)).sum()
+            g = torch.autograd.grad(y, (a, b), create_graph=True, allow_unused=True)
+            print(k, g)
+            s = sum((x * x).sum() for x in g if x is not None and x.requires_grad)
+            if isinstance(s, torch.Tensor):
+                print(k, torch.autograd.grad(s, (a, b), allow_unused=True))
+            t2 = a.clone()
+            v = t2[1]
+            _ = v.mul_(-1)
+            (t2 ** 2).sum().backward()
+            print(k, a.grad, t2.grad_fn.name(), [n[0].name() if n[0] else None for n in t2.grad_fn.next_functions])
+            a.grad = None
+    """,
+)
+case(
+    "second_order/cumsum_of_a_dim_of_one",
+    """
+    import torch
+    a = torch.tensor([[-2.5, 3.0, 0.25]], dtype=torch.float32, requires_grad=True)
+    for d in (0, 1):
+        g, = torch.autograd.grad((a.cumsum(d).t() ** 2).sum(), a, create_graph=True)
+        print(g, torch.autograd.grad((g * g).sum(), a))
+    b = torch.tensor([1.5], requires_grad=True)
+    g, = torch.autograd.grad((b.cumsum(0) ** 2).sum(), b, create_graph=True)
+    print(g)
+    c = torch.tensor(1.5, requires_grad=True)
+    g, = torch.autograd.grad((c.cumsum(0) ** 2).sum(), c, create_graph=True)
+    print(g)
+    e = torch.zeros(0, 3, requires_grad=True)
+    print(torch.autograd.grad(e.cumsum(0).sum(), e))
+    """,
+)
