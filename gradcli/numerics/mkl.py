@@ -12,7 +12,7 @@ PyTorch's CPU build computes, for float32 and float64 tensors,
 MKL's code is not published, so these cannot be re-implemented; when the `mkl`
 package is installed (the `exact` extra: `pip install gradcli[exact]`, the MKL
 release PyTorch 2.13 is built with) gradcli calls the same MKL functions the same
-way, and its results equal PyTorch's bit for bit (tests/test_mkl_numerics.py,
+way, and its results equal PyTorch's bit for bit (tests/numerics/test_exact_numerics.py,
 checked against goldens recorded from torch).  Without it, NumPy computes them
 (within an ulp or so of PyTorch).  GRADCLI_NO_MKL=1 turns it off.
 
