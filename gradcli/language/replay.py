@@ -308,18 +308,6 @@ class Run:
                 return _COND  # (the compiled iteration raises it in its place)
         return None
 
-    def _hoisted(self, plan, shadows, vals):
-        """The hoisted ops' values into `vals` (computed again when what they read
-        changed: _hoist); False if one raised."""
-        fixed = self.fixed
-        if fixed is None or not _unchanged(fixed[0]):
-            fixed = self.fixed = _hoist(plan, shadows, vals)
-            if fixed is None:
-                return False
-        for j, v in fixed[1]:
-            vals[j] = v
-        return True
-
     def _other(self, plan, item):
         """A replayed iteration's CHECK (replay_plan.Check: the checks again, after a method
         call) or ITEM (replay_plan.Item: `running += loss.item()`): _GO, or what the rest
@@ -357,7 +345,7 @@ class Run:
             and _check(plan.checks, self.s)
         )
 
-    def _replay(self, plan):
+    def _replay(self, plan):  # noqa: C901 (one loop over the items: a call per item costs)
         s = self.s
         turn = self.turn
         self.turn = turn ^ 1
@@ -371,8 +359,14 @@ class Run:
         forward = engine.forward
         kernels = self.kernels
         pending = self.pending
-        if plan.hoist and not self._hoisted(plan, shadows, vals):
-            return self._compiled(0)  # (as compiled, the error in its place)
+        if plan.hoist:
+            fixed = self.fixed
+            if fixed is None or not _unchanged(fixed[0]):
+                fixed = self.fixed = _hoist(plan, shadows, vals)
+                if fixed is None:  # (as compiled, the error in its place)
+                    return self._compiled(0)
+            for j, v in fixed[1]:
+                vals[j] = v
         fast = self.fast
         for at_item, item in enumerate(plan.items):
             kind = item[0]
@@ -426,7 +420,7 @@ class Run:
                 _run_updates(item, s)
             elif kind == 2:  # AS_COMPILED (replay_plan.AsCompiled: its closure)
                 item[1](s)
-            else:  # CHECK, ITEM
+            else:  # CHECK, ITEM (a call: not in the bench's loops)
                 r = self._other(plan, item)
                 if r is not _GO:
                     return r
