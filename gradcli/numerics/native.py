@@ -95,11 +95,12 @@ def ready(n, least=MIN_SIZE):
     return _state["lib"] or None
 
 
-def start(n):
+def start(n, least=MIN_SIZE):
     """The CPU clock before an emulated step on n values, when that step counts towards
-    the cost of compiling (see ready), else None (also inside a step being counted:
-    a kernel's fused steps are its own)."""
-    if _state["lib"] is not False or n < MIN_SIZE or _state["counting"]:
+    the cost of compiling (see ready: a step the compiled loops would take, n at least
+    `least`), else None (also inside a step being counted: a kernel's fused steps are
+    its own)."""
+    if _state["lib"] is not False or n < least or _state["counting"]:
         return None
     _state["counting"] = True
     return time.process_time()

@@ -71,7 +71,7 @@ def fma32(a, b, c) -> np.ndarray:
         if not np.isnan(part).any():  # (a NaN's sign and payload follow NumPy's loops)
             r[flags] = part
             return r
-    t0 = native.start(n)
+    t0 = native.start(n, native.MIN_SIZE_F32)
     try:
         return _fma32(a, b, c)
     finally:
