@@ -303,3 +303,32 @@ def saved_operands(names, first_input=0):
         out[n + "_sym_sizes"] = meta(i, False)
         out[n + "_sym_strides"] = meta(i, True)
     return out
+
+
+def shown_int(v):
+    """An int64 as PyTorch's `_saved_<name>` shows it: a negative one as the unsigned
+    64-bit number of the same bits (a dim of -1 is 18446744073709551615)."""
+    return v + (1 << 64) if v < 0 else v
+
+
+def given(dim, normalised):
+    """What a node keeps of a dim argument: PyTorch saves it as the call gave it (not
+    wrapped), so the int given, else the dim it means."""
+    return dim if type(dim) is int else normalised
+
+
+def saved_shown(attr):
+    """A `saved_extra` attribute: the node's `attr` (an int or a tuple of ints) as
+    PyTorch shows it (shown_int)."""
+
+    def get(node):
+        v = getattr(node, attr)
+        return tuple(shown_int(d) for d in v) if isinstance(v, tuple) else shown_int(v)
+
+    return get
+
+
+def saved_shape(attr="shape"):
+    """A `saved_extra` attribute: the node's input shape `attr` as a tuple (a view's or
+    a reduction's `_saved_self_sym_sizes`)."""
+    return lambda node: tuple(getattr(node, attr))

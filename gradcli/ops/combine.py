@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.declare import none
+from ..engine.saved import given, saved_shown
 from ..core import dtypes
 from ..engine.function import Function
 from ..engine.forward import linear
@@ -31,17 +32,18 @@ from .shape import _int_or_none, _node_class, index, to
 
 
 class Cat(Function):
-    __slots__ = ("axis", "sizes")
+    __slots__ = ("axis", "sizes", "dim")
     name = "CatBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"dim": saved_shown("dim")}
 
     def formula(self, S, *xs):
         if any(x is None for x in xs):
             raise S.Unsupported("a constant piece")
         return np.concatenate([S.obj(x) for x in xs], self.axis)
 
-    def forward(self, *xs, axis):
-        self.axis = axis
+    def forward(self, *xs, axis, dim=None):
+        self.axis, self.dim = axis, axis if dim is None else dim  # (the dim as given)
         self.sizes = [a.shape[axis] for a in xs]
         return np.concatenate(xs, axis)
 
@@ -52,17 +54,18 @@ class Cat(Function):
 
 
 class Stack(Function):
-    __slots__ = ("axis",)
+    __slots__ = ("axis", "dim")
     name = "StackBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"dim": saved_shown("dim")}
 
     def formula(self, S, *xs):
         if any(x is None for x in xs):
             raise S.Unsupported("a constant piece")
         return np.stack([S.obj(x) for x in xs], self.axis)
 
-    def forward(self, *xs, axis):
-        self.axis = axis
+    def forward(self, *xs, axis, dim=None):
+        self.axis, self.dim = axis, axis if dim is None else dim  # (the dim as given)
         return np.stack(xs, axis)
 
     def backward(self, g, F):
@@ -117,7 +120,7 @@ def cat(tensors, dim=0):
                     f"but got size {b} for tensor number {k} in the list."
                 )
     check_alloc((sum(t.data.size for t in ts),), ts[0].data.dtype.itemsize)
-    return Cat.apply(*ts, axis=axis)
+    return Cat.apply(*ts, axis=axis, dim=given(dim, axis))
 
 
 @tensor_f("concat")
@@ -156,13 +159,14 @@ def stack(tensors, dim=0):
             )
     (axis,) = norm_dims(dim, len(s) + 1)
     check_alloc((len(ts),) + s, ts[0].data.dtype.itemsize)
-    return Stack.apply(*ts, axis=axis)
+    return Stack.apply(*ts, axis=axis, dim=given(dim, axis))
 
 
 class Flip(Function):
     __slots__ = ("axes",)
     name = "FlipBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"dims": saved_shown("axes")}
 
     def formula(self, S, x):
         return np.flip(S.obj(x), self.axes).copy()

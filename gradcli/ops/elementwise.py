@@ -456,7 +456,7 @@ class RemainderRScalar(NotDifferentiable):
 class Neg(Function):
     __slots__ = ()
     name = "NegBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()  # PyTorch saves nothing
 
     def forward(self, a):
         return np.negative(a)
@@ -641,7 +641,8 @@ class DivScalar(Function):
 
     __slots__ = ("c",)
     name = "DivBackward1"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"other": lambda node: node.c}
 
     def formula(self, S, x, *_):
         return S.obj(x) / S.number(self.c)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.declare import none
+from ..engine.saved import saved_shape
+from ..engine.saved import given, saved_shown
 from ..core import dtypes
 from ..engine.function import Function
 from ..engine.saved import saved_operands
@@ -469,12 +471,15 @@ with_method_positions(outer, "outer", ("input", "vec2"))
 
 
 class Transpose(Function):
-    __slots__ = ("d0", "d1")
+    __slots__ = ("d0", "d1", "dim0", "dim1")
     name = "TransposeBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"dim0": saved_shown("dim0"), "dim1": saved_shown("dim1")}
 
-    def forward(self, x, d0, d1):
+    def forward(self, x, d0, d1, dim0=None, dim1=None):
         self.d0, self.d1 = d0, d1
+        self.dim0 = d0 if dim0 is None else dim0  # the dims as given
+        self.dim1 = d1 if dim1 is None else dim1
         return np.swapaxes(x, d0, d1)
 
     def formula(self, S, x):
@@ -489,7 +494,8 @@ class Transpose(Function):
 class T(Transpose):
     __slots__ = ()
     name = "TBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()  # PyTorch saves nothing
+    saved_extra: dict = {}  # (not Transpose's dims)
 
     def backward(self, g, F):
         return (F.transpose(g),)  # t() again (a gradient made under create_graph: TBackward0)
@@ -521,7 +527,7 @@ def transpose(x, dim0, dim1):
     (d1,) = norm_dims(dim1, nd) or (0,)
     if nd == 0:
         return alias(x)
-    return Transpose.apply(x, d0=d0, d1=d1)
+    return Transpose.apply(x, d0=d0, d1=d1, dim0=given(dim0, d0), dim1=given(dim1, d1))
 
 
 @register(
@@ -553,7 +559,7 @@ class TSmall(Function):
 
     __slots__ = ()
     name = "TBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()  # PyTorch saves nothing
 
     def forward(self, x):
         return x
@@ -579,7 +585,8 @@ def _permute_rev(x):
 class Trace(Function):
     __slots__ = ("shape",)
     name = "TraceBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"self_sym_sizes": saved_shape()}
 
     def formula(self, S, x):
         return S.obj(np.trace(S.obj(x)))

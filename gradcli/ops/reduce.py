@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.declare import none
+from ..engine.saved import given, saved_shown
 from ..core import dtypes
 from ..engine.function import FUNCTIONS, Function
 from ..engine.vjp_arrays import DENSE_LIMIT, seen
@@ -647,15 +648,16 @@ def logsumexp(input, dim=None, keepdim=False):
 
 
 class Cumsum(Function):
-    __slots__ = ("axis",)
+    __slots__ = ("axis", "dim")
     name = "CumsumBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"dim": saved_shown("dim")}
 
     def formula(self, S, x, *_):
         return S.obj(np.cumsum(S.obj(x), axis=self.axis))
 
-    def forward(self, x, axis, dt):
-        self.axis = axis
+    def forward(self, x, axis, dt, dim=None):
+        self.axis, self.dim = axis, axis if dim is None else dim  # (the dim as given)
         if x.ndim == 0:
             return x.astype(dt)
         return torch_cumsum(x, axis, dt)
@@ -687,4 +689,4 @@ def cumsum(x, dim, dtype=None):
     x = tensor_arg(x)
     (axis,) = norm_dims(dim, x.data.ndim) or (0,)
     dt = dtypes.as_numpy(dtype) if dtype is not None else _acc_dtype(x.data)
-    return Cumsum.apply(x, axis=axis, dt=dt)
+    return Cumsum.apply(x, axis=axis, dt=dt, dim=given(dim, axis))

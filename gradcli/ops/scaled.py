@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.declare import none
 from ..runtime.errors import GradRuntimeError, GradTypeError, broadcast_error
 from ..numerics.floats.scaled_add import scaled_add
 from ..core.tensor import Tensor, type_name
@@ -75,7 +74,8 @@ class AddScaled(Function):
 
     __slots__ = ("sa", "sb", "alpha")
     name = "AddBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"alpha": lambda node: node.alpha}
     sign = 1
 
     def formula(self, S, a, b, *_):
@@ -113,7 +113,6 @@ class AddScaled(Function):
 class SubScaled(AddScaled):
     __slots__ = ()
     name = "SubBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
     sign = -1
 
 

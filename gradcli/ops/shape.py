@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from ..engine.declare import none
+from ..engine.saved import given, saved_shape, saved_shown
 from ..core import dtypes
 from ..engine.function import Function
 from ..engine.forward import linear
@@ -43,7 +44,8 @@ def size_args(args, what="size"):
 class View(Function):
     __slots__ = ("shape", "to")
     name = "ViewBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"self_sym_sizes": saved_shape()}
 
     def forward(self, x, shape):
         self.shape, self.to = x.shape, shape
@@ -79,13 +81,11 @@ def _resolve_shape(shape, numel, orig):
 class ReshapeAlias(View):
     __slots__ = ()
     name = "ReshapeAliasBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
 
 
 class UnsafeView(View):
     __slots__ = ()
     name = "UnsafeViewBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
 
 
 def _viewable(arr, shape):
@@ -185,16 +185,18 @@ def flatten(x, start_dim=0, end_dim=-1):
 
 
 class Squeeze(Function):
-    __slots__ = ("shape", "axes")
+    __slots__ = ("shape", "axes", "dim")
     name = "SqueezeBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"self_sym_sizes": saved_shape()}
 
     def formula(self, S, x, *_):
         x = S.obj(x)
         return np.squeeze(x, axis=self.axes) if self.axes else x
 
-    def forward(self, x, axes):
+    def forward(self, x, axes, dim=None):
         self.shape, self.axes = x.shape, axes
+        self.dim = axes[0] if dim is None and len(axes) == 1 else dim  # as given
         # a view even when nothing is dropped (np.squeeze then gives x itself, which the
         # view bookkeeping would not see as sharing x's storage)
         return np.squeeze(x, axis=axes) if axes else x.view()
@@ -212,13 +214,13 @@ class Squeeze(Function):
 class SqueezeDim(Squeeze):
     __slots__ = ()
     name = "SqueezeBackward1"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_extra = {"dim": saved_shown("dim"), **Squeeze.saved_extra}
 
 
 class SqueezeDims(Squeeze):
     __slots__ = ()
     name = "SqueezeBackward2"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_extra = SqueezeDim.saved_extra
 
 
 class SqueezeMatmul(Squeeze):
@@ -226,7 +228,7 @@ class SqueezeMatmul(Squeeze):
 
     __slots__ = ()
     name = "SqueezeBackward4"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_extra = SqueezeDim.saved_extra
 
 
 @register(
@@ -249,16 +251,20 @@ def squeeze(x, dim=None):
         return Squeeze.apply(x, axes=tuple(i for i, n in enumerate(s) if n == 1))
     axes = norm_dims(dim, len(s))
     cls = SqueezeDims if isinstance(dim, (tuple, list)) else SqueezeDim
-    return cls.apply(x, axes=tuple(a for a in axes if s[a] == 1))
+    dim = (
+        given(dim, axes[0]) if cls is SqueezeDim else tuple(given(d, a) for d, a in zip(dim, axes))
+    )
+    return cls.apply(x, axes=tuple(a for a in axes if s[a] == 1), dim=dim)
 
 
 class Unsqueeze(Function):
-    __slots__ = ("axis",)
+    __slots__ = ("axis", "dim")
     name = "UnsqueezeBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"dim": saved_shown("dim")}
 
-    def forward(self, x, axis):
-        self.axis = axis
+    def forward(self, x, axis, dim=None):
+        self.axis, self.dim = axis, axis if dim is None else dim  # (the dim as given)
         return np.expand_dims(x, axis)
 
     def formula(self, S, x):
@@ -288,7 +294,7 @@ class Unsqueeze(Function):
 def unsqueeze(x, dim):
     x = tensor_arg(x)
     (axis,) = norm_dims(dim, x.data.ndim + 1)
-    return Unsqueeze.apply(x, axis=axis)
+    return Unsqueeze.apply(x, axis=axis, dim=given(dim, axis))
 
 
 @tensor_f("expand_dims")
@@ -299,7 +305,8 @@ def _expand_dims_t(x, axis):
 class Expand(Function):
     __slots__ = ("shape", "to")
     name = "ExpandBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"self_sym_sizes": saved_shape()}
 
     def forward(self, x, shape):
         self.shape, self.to = x.shape, shape
@@ -378,7 +385,8 @@ def expand_as(x, other):
 class Permute(Function):
     __slots__ = ("dims",)
     name = "PermuteBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {"dims": saved_shown("dims")}
 
     def forward(self, x, dims):
         self.dims = dims
@@ -798,7 +806,7 @@ def to(x, dtype, copy=False):
 class Clone(Function):
     __slots__ = ()
     name = "CloneBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()  # PyTorch saves nothing
 
     def forward(self, x):
         return x.copy()
