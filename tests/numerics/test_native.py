@@ -321,3 +321,24 @@ def test_the_kernels_constants_are_the_emulations():
         torch_exp._L2L,
         torch_exp._C,
     )
+
+
+def test_without_llvmlite_numpy_computes_the_same():
+    """Where llvmlite cannot be imported, the loops are unavailable and NumPy's emulation
+    gives the same values."""
+    code = (
+        "import sys\n"
+        "sys.modules['llvmlite'] = None  # as if it were not installed\n"
+        "import numpy as np\n"
+        "from gradcli.numerics import native\n"
+        "from gradcli.numerics.floats import torch_exp\n"
+        "x = np.linspace(-5, 5, 5000)\n"
+        "print(native.available(), torch_exp.expd(x).tobytes().hex()[:4000])"
+    )
+    plain = _run(code, GRADCLI_NATIVE="1", GRADCLI_NO_NATIVE="")
+    assert plain.startswith("False ")
+    with native.numpy_only():
+        ref = torch_exp.expd(np.linspace(-5, 5, 5000)).tobytes().hex()[:4000]
+    assert (
+        plain.split()[1] == ref == torch_exp.expd(np.linspace(-5, 5, 5000)).tobytes().hex()[:4000]
+    )
