@@ -1,5 +1,5 @@
-"""Hardware fused multiply-add for the emulated float math, and SLEEF's double exp as
-one compiled loop (numerics/native_sleef.py), compiled when it pays.
+"""Hardware fused multiply-add for the emulated float math, and SLEEF's double exp and
+log1p as compiled loops (numerics/native_sleef.py), compiled when it pays.
 
 PyTorch's vectorised kernels compute `a * b + c` with one rounding (the FMA
 instruction).  NumPy has no fused multiply-add, so `floats/fma.py` emulates it: the
@@ -19,7 +19,7 @@ with its own emulation, so both paths give the same bits on every input
 Start-up pays nothing: llvmlite is imported and the loops compiled only once a run's
 emulated steps of `MIN_SIZE` values or more have cost as much CPU time as that costs
 (the rent-or-buy rule: a run never loses more than it, and a long run gains 2-12x on
-each double fused step, 5x on SLEEF's double exp).  Compiling costs about 80 ms of CPU
+each double fused step, 5x on SLEEF's double exp and log1p).  Compiling costs about 80 ms of CPU
 (llvmlite's import 25 ms); the object code is then cached in the user's cache directory
 (keyed by the text of this file and native_sleef.py, checked against the LLVM version
 and the CPU), and later runs load it in about 30 ms.  Numba itself is not used:
@@ -161,8 +161,8 @@ def _expected_cost():
 #: the compiled loops: (kind, b's and c's element types) (a is always a double)
 LOOPS = (("fma64", "dd"), ("fma32", "dd"), ("fma32", "ff"), ("fma32", "fd"), ("fma32", "df"))
 
-#: whole SLEEF kernels (numerics/native_sleef.py): expd of doubles
-UNARY = ("expd",)
+#: whole SLEEF kernels (numerics/native_sleef.py): exp and log1p of doubles
+UNARY = ("expd", "log1pd")
 
 
 class _Kernels:
@@ -309,7 +309,7 @@ def fused(lib, kind, a, b, c):
 
 
 def unary(lib, kind, x):
-    """The whole kernel KIND ("expd": float64) of the contiguous array x,
+    """The whole kernel KIND ("expd", "log1pd": float64) of the contiguous array x,
     or None where a value needs NumPy's emulation (then the caller computes the call)."""
     out = np.empty(x.shape, x.dtype)
     if lib.unary[kind](x.size, address(x), address(out)):

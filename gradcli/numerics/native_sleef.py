@@ -1,8 +1,9 @@
 """LLVM IR for `native.py` to compile: the fused steps of `floats/fma.py` (the double one
 with the hardware instruction where the emulation is exact, the float32 one by fma32's
-own algorithm, midpoints included), and SLEEF's `Sleef_expd4_u10` whole, operation for
-operation the NumPy emulation `floats/torch_exp.expd` (the same IEEE operations in the
-same order).  SLEEF's float32 expf compiled so (without LLVM's optimising passes, which
+own algorithm, midpoints included), and SLEEF's `Sleef_expd4_u10` and
+`Sleef_log1pd4_u10` whole, operation for operation the NumPy emulations
+`floats/torch_exp.expd` and `floats/sleef_u10.sleef_log1p` (the same IEEE operations in
+the same order).  SLEEF's float32 expf compiled so (without LLVM's optimising passes, which
 native.py does not run) took 43 ns a value, no faster than its NumPy emulation (20-80 ns).
 
 A value for which the emulation might differ (a NaN or infinite input, a fused step that
@@ -120,6 +121,59 @@ def _pow2i64(e, q):
     return b.bitcast(bits, e.dbl)
 
 
+def log1pd(e, d):
+    """sleef_u10.sleef_log1p of one double where SLEEF's core approximation holds
+    (-1 <= d <= 1e307; flagged elsewhere, NaN included)."""
+    b, c, i32, i64 = e.b, e.d, e.i32, e.i64
+    f = e.fma64
+    e.flag(b.not_(b.and_(b.fcmp_ordered(">=", d, c(-1.0)), b.fcmp_ordered("<=", d, c(1e307)))))
+    dp1 = b.fadd(d, c(1.0))
+    o = b.fcmp_ordered("<", dp1, c(_DBL_MIN))
+    dp1 = b.select(o, b.fmul(dp1, c(_TWO64)), dp1)
+    # vilogb2k: the exponent field less the bias, in 64 bits, then as an int32
+    bits = b.bitcast(b.fmul(dp1, c(1.0 / 0.75)), i64)
+    ex = b.sub(b.and_(b.ashr(bits, _k(e, i64, 52)), _k(e, i64, 0x7FF)), _k(e, i64, 0x3FF))
+    ex = b.trunc(ex, i32)
+    # vldexp3(1.0, -e): (-e) << 20 as 32 bits, into the upper word of 1.0's bits
+    hi = b.shl(b.zext(b.shl(b.neg(ex), _k(e, i32, 20)), i64), _k(e, i64, 32))
+    sc = b.bitcast(b.add(_k(e, i64, 0x3FF0000000000000), hi), e.dbl)
+    m = f(d, sc, b.fsub(sc, c(1.0)))
+    ex = b.select(o, b.sub(ex, _k(e, i32, 64)), ex)
+    # dfdiv of (m, 0) by dfadd(2, m)
+    dx = b.fadd(c(2.0), m)
+    dy = b.fadd(b.fsub(c(2.0), dx), m)
+    t = b.fdiv(c(1.0), dx)
+    q = b.fmul(m, t)
+    u = f(t, m, b.fneg(q))
+    r = f(b.fneg(dy), t, f(b.fneg(dx), t, c(1.0)))
+    xx, xy = q, f(q, r, f(c(0.0), t, u))
+    # _log_tail
+    ed = b.sitofp(ex, e.dbl)
+    lhi, llo = _LN2
+    sx = b.fmul(c(lhi), ed)
+    sy = f(c(llo), ed, f(c(lhi), ed, b.fneg(sx)))
+    x2 = b.fmul(xx, xx)
+    x4 = b.fmul(x2, x2)
+    x8 = b.fmul(x4, x4)
+    p0, p1, p2, p3, p4, p5, p6 = (c(v) for v in _LOG1P)
+    poly4 = f(x4, f(x2, p3, p4), f(x2, p5, p6))
+    u = f(x8, f(x4, p0, f(x2, p1, p2)), poly4)
+    yx, yy = b.fmul(xx, c(2.0)), b.fmul(xy, c(2.0))
+    s1 = b.fadd(sx, yx)
+    sy = b.fadd(b.fadd(b.fadd(b.fsub(sx, s1), yx), sy), yy)
+    w = b.fmul(b.fmul(x2, xx), u)
+    s2 = b.fadd(s1, w)
+    sy = b.fadd(b.fadd(b.fsub(s1, s2), w), sy)
+    res = b.fadd(s2, sy)
+    res = b.select(b.fcmp_ordered("==", d, c(-1.0)), c(float("-inf")), res)
+    negzero = b.icmp_unsigned("==", b.bitcast(d, i64), _k(e, i64, 0x8000000000000000))
+    return b.select(negzero, c(-0.0), res)
+
+
+def _k(e, t, v):
+    return e.ir.Constant(t, v)
+
+
 def _intrinsic(mod, ir, name, t, nargs):
     g = mod.globals.get(name)
     if g is None:
@@ -128,8 +182,8 @@ def _intrinsic(mod, ir, name, t, nargs):
 
 
 def unary(ir, mod, name, kind):
-    """i64 NAME(i64 n, double* x, double* out): out[i] = KIND(x[i]) (expd); returns how
-    many values set the flag (the caller then uses NumPy)."""
+    """i64 NAME(i64 n, double* x, double* out): out[i] = KIND(x[i]) (expd, log1pd);
+    returns how many values set the flag (the caller then uses NumPy)."""
     t = ir.DoubleType()
     i64 = ir.IntType(64)
     fn = ir.Function(mod, ir.FunctionType(i64, [i64, ir.PointerType(t), ir.PointerType(t)]), name)
@@ -145,7 +199,7 @@ def unary(ir, mod, name, kind):
     cnt.add_incoming(ir.Constant(i64, 0), entry)
     e = Emit(ir, mod, b)
     x = b.load(b.gep(px, [i]))
-    r = {"expd": expd}[kind](e, x)
+    r = {"expd": expd, "log1pd": log1pd}[kind](e, x)
     b.store(r, b.gep(po, [i]))
     cnt2 = b.add(cnt, b.zext(e.bad, i64))
     i2 = b.add(i, ir.Constant(i64, 1))
@@ -176,3 +230,15 @@ _C = (
     0.4166666666666602598e-1,
     0.1666666666666669072e0,
 )
+# sleef_u10's float64 constants (_C[np.float64]: ln2, log1p; tiny, big)
+_LN2 = (0.693147180559945286226764, 2.319046813846299558417771e-17)
+_LOG1P = (
+    0.1532076988502701353e0,
+    0.1525629051003428716e0,
+    0.1818605932937785996e0,
+    0.2222214519839380009e0,
+    0.2857142932794299317e0,
+    0.3999999999635251990e0,
+    0.6666666666667333541e0,
+)
+_DBL_MIN, _TWO64 = 2.2250738585072014e-308, 18446744073709551616.0

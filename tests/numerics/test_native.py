@@ -284,7 +284,7 @@ def test_the_object_code_is_cached_and_a_bad_cache_is_compiled_again(tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["expd"])
-def test_whole_exp_kernels_are_the_emulation(kind):
+def test_whole_exp_kernel_is_the_emulation(kind):
     """The compiled expd on finite values (the range they compute, tiny and huge
     ones, zeros, subnormals, overflow and underflow) are the emulations' bits; a NaN or
     an infinity sends the call to NumPy."""
@@ -342,3 +342,38 @@ def test_without_llvmlite_numpy_computes_the_same():
     assert (
         plain.split()[1] == ref == torch_exp.expd(np.linspace(-5, 5, 5000)).tobytes().hex()[:4000]
     )
+
+
+def test_whole_log1p_kernel_is_the_emulation():
+    """The compiled float64 log1p over SLEEF's core range (from -1 to 1e307: log-sigmoid's
+    exp(-|x|), tiny and huge values, signed zeros) is the emulation's bits; values
+    beyond it, NaN, or steps the emulation cannot split send the call to NumPy."""
+    rng = np.random.default_rng(13)
+    n = max(N, 10000)
+    parts = [
+        np.exp(-np.abs(rng.standard_normal(n)) * 20),
+        rng.uniform(-1, 10, n // 2),
+        rng.standard_normal(n // 4) * 1e-10,
+        np.exp2(rng.uniform(-300, 900, n // 4)),
+        -np.exp2(rng.uniform(-300, -1e-9, n // 4)),
+        [0.0, -0.0, -0.9999999999, 5e-324 * 2**300],
+    ]
+    x = np.concatenate(parts)
+    lib = native._state["lib"]
+    got = native.unary(lib, "log1pd", x)
+    assert got is not None
+    with native.numpy_only(), np.errstate(all="ignore"):
+        ref = sleef_u10.sleef_log1p(x)
+    _same(got, ref)
+    for v in (np.nan, -1.0, -1.5, 1e308, np.inf, 1e-300, 2.0**1000):
+        x[7] = v
+        assert native.unary(lib, "log1pd", x) is None
+        _same(*_both(sleef_u10.sleef_log1p, x))
+
+
+def test_the_log1p_constants_are_the_emulations():
+    from gradcli.numerics import native_sleef as ns
+
+    c = sleef_u10._C[np.float64]
+    assert ns._LN2 == c["ln2"] and list(ns._LOG1P) == c["log1p"]
+    assert (ns._DBL_MIN, ns._TWO64, 1e307) == (c["tiny"], c["big"], c["bound"])
