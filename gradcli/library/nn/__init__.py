@@ -12,6 +12,7 @@ from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .layers_more import LAYERS_MORE
 from .loss import LOSSES
+from .recurrent import RECURRENT
 from .module import Module, Parameter
 
 FUNCTIONAL = {
@@ -33,4 +34,5 @@ def members(namespace):
     out.update(LAYERS_MORE)
     out.update(CONTAINERS)
     out.update(LOSSES)
+    out.update(RECURRENT)
     return out

@@ -1,0 +1,369 @@
+"""torch.nn's recurrent layers: RNN, GRU and LSTM, and their cells RNNCell, GRUCell and
+LSTMCell.  Parameters are named, shaped and drawn as PyTorch's (`weight_ih_l0`,
+`weight_hh_l0`, `bias_ih_l0`, `bias_hh_l0`, `_reverse` for the backward direction, each
+from uniform(-1/sqrt(hidden_size), 1/sqrt(hidden_size)) in that order), and the forward
+pass is PyTorch's native CPU cell math, built from the ops so that autograd comes with
+it: the input's linear map over the whole sequence first, then at each step the hidden
+state's linear map added to it and the gates (RNN: tanh or relu; GRU: reset, update and
+new gates; LSTM: input, forget, cell and output gates), the steps' outputs stacked.
+PyTorch runs float32 LSTM through oneDNN on CPU, whose sums round differently: that
+case is computed the same way here, not bit for bit (docs/reference.md says so)."""
+
+from __future__ import annotations
+
+import math
+
+from ...runtime.errors import GradRuntimeError, GradValueError
+from ...ops.registry import FUNCTIONS
+from ..inplace_views import transpose_
+from .init import uniform_
+from .layers import _empty, _int
+from .module import Module
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "GRU": 3, "LSTM": 4}
+
+
+def _f(name, *args):
+    return FUNCTIONS[name](*args)
+
+
+def _step(mode, igates, hidden, w_hh, b_hh):
+    """One step of PyTorch's cell on precomputed input gates `igates` (linear_ih of the
+    input): returns the new hidden state (for LSTM the pair (h, c))."""
+    if mode == "LSTM":
+        hx, cx = hidden
+        gates = _f("add", _f("linear", hx, w_hh, b_hh), igates)
+        i, fg, g, o = _f("chunk", gates, 4, 1)
+        i, fg, g, o = _f("sigmoid", i), _f("sigmoid", fg), _f("tanh", g), _f("sigmoid", o)
+        cy = _f("add", _f("mul", fg, cx), _f("mul", i, g))
+        return _f("mul", o, _f("tanh", cy)), cy
+    hgates = _f("linear", hidden, w_hh, b_hh)
+    if mode == "GRU":
+        # PyTorch adds the reset and update gates' inputs in place into column slices of
+        # the hidden gates and applies sigmoid there: the kernels run along each row of a
+        # strided slice, which decides which values take the vector path
+        _, _, inew = _f("chunk", igates, 3, 1)
+        _, _, hnew = _f("chunk", hgates, 3, 1)
+        sr, sz, _ = _f("chunk", _f("add", hgates, igates), 3, 1)
+        r, z = _f("sigmoid", sr), _f("sigmoid", sz)
+        n = _f("tanh", _f("add", inew, _f("mul", hnew, r)))
+        return _f("add", _f("mul", _f("sub", hidden, n), z), n)
+    pre = _f("add", hgates, igates)
+    return _f("tanh", pre) if mode == "RNN_TANH" else _f("relu", pre)
+
+
+def _linear_ih(x, w, b, strided):
+    """linear(x, w, b) as PyTorch's at::linear computes it: on a transposed (batch_first)
+    input, the product and then the bias added, not the fused addmm of a contiguous one."""
+    if not strided or b is None:
+        return _f("linear", x, w, b)
+    return _f("add", _f("matmul", x, _f("t", w)), b)
+
+
+def _check_hx(hx, lstm, batched):
+    want = 3 if batched else 2
+    kind = "batched 3-D" if batched else "unbatched 2-D"
+    if lstm:
+        dims = tuple(int(h.data.ndim) for h in hx)
+        if any(d != want for d in dims):
+            raise GradRuntimeError(
+                f"For {kind} input, hx and cx should also be {want}-D but got "
+                f"({dims[0]}-D, {dims[1]}-D) tensors"
+            )
+    elif hx.data.ndim != want:
+        raise GradRuntimeError(
+            f"For {kind} input, hx should also be {want}-D but got {hx.data.ndim}-D tensor"
+        )
+
+
+def _check_cell(input, hx, input_size, hidden_size):
+    got = int(input.data.shape[1])
+    if got != input_size:
+        raise GradRuntimeError(
+            f"input has inconsistent input_size: got {got} expected {input_size}"
+        )
+    for i, h in enumerate(hx):
+        hb, ib = int(h.data.shape[0]), int(input.data.shape[0])
+        if hb != ib:
+            raise GradRuntimeError(f"Input batch size {ib} doesn't match hidden{i} batch size {hb}")
+        hs = int(h.data.shape[1]) if h.data.ndim > 1 else None
+        if hs != hidden_size:
+            raise GradRuntimeError(
+                f"hidden{i} has inconsistent hidden_size: got {hs}, expected {hidden_size}"
+            )
+
+
+def _size_check(input, input_size):
+    got = int(input.data.shape[-1])
+    if got != input_size:
+        raise GradRuntimeError(
+            f"input.size(-1) must be equal to input_size. Expected {input_size}, got {got}"
+        )
+
+
+class RNNBase(Module):
+    mode = "RNN_TANH"
+
+    def __init__(
+        self,
+        mode,
+        input_size,
+        hidden_size,
+        num_layers=1,
+        bias=True,
+        batch_first=False,
+        dropout=0.0,
+        bidirectional=False,
+        proj_size=0,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__()
+        self.mode = mode
+        self.input_size = _int(input_size, "size")
+        self.hidden_size = _int(hidden_size, "size")
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        if not isinstance(num_layers, int) or isinstance(num_layers, bool) or num_layers <= 0:
+            raise GradValueError("num_layers must be greater than or equal to 1")
+        if not 0 <= self.dropout <= 1:
+            raise GradValueError(
+                "dropout should be a number in range [0, 1] representing the probability "
+                "of an element being zeroed"
+            )
+        if proj_size:
+            raise GradValueError("gradcli's LSTM has no proj_size (projections) yet")
+        gate = _GATES[mode] * hidden_size
+        self._flat_weights_names = []
+        for layer in range(num_layers):
+            for suffix in ("", "_reverse") if bidirectional else ("",):
+                width = input_size if layer == 0 else hidden_size * (2 if bidirectional else 1)
+                names = [f"weight_ih_l{layer}{suffix}", f"weight_hh_l{layer}{suffix}"]
+                setattr(self, names[0], _empty(gate, width, dtype=dtype))
+                setattr(self, names[1], _empty(gate, hidden_size, dtype=dtype))
+                if bias:
+                    names += [f"bias_ih_l{layer}{suffix}", f"bias_hh_l{layer}{suffix}"]
+                    setattr(self, names[2], _empty(gate, dtype=dtype))
+                    setattr(self, names[3], _empty(gate, dtype=dtype))
+                self._flat_weights_names.extend(names)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            uniform_(weight, -stdv, stdv)
+
+    def _layer_params(self, layer, suffix):
+        get = lambda n: getattr(self, f"{n}_l{layer}{suffix}")  # noqa: E731
+        if self.bias:
+            return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh")
+        return get("weight_ih"), get("weight_hh"), None, None
+
+    def _run(self, input, hidden, strided=False):
+        """PyTorch's layer stack on a (seq, batch, feature) input; `hidden` is one state
+        per layer and direction.  Returns (output, final states)."""
+        finals = []
+        layer_input = input
+        dirs = ("", "_reverse") if self.bidirectional else ("",)
+        for layer in range(self.num_layers):
+            outs = []
+            for d, suffix in enumerate(dirs):
+                w_ih, w_hh, b_ih, b_hh = self._layer_params(layer, suffix)
+                steps = _f("unbind", _linear_ih(layer_input, w_ih, b_ih, strided), 0)
+                if suffix:
+                    steps = steps[::-1]
+                h = hidden[layer * len(dirs) + d]
+                seq = []
+                for x in steps:
+                    h = _step(self.mode, x, h, w_hh, b_hh)
+                    seq.append(h[0] if self.mode == "LSTM" else h)
+                if suffix:
+                    seq = seq[::-1]
+                outs.append(_f("stack", seq, 0))
+                finals.append(h)
+            strided = False
+            layer_input = outs[0] if len(outs) == 1 else _f("cat", outs, outs[0].data.ndim - 1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = FUNCTIONS["dropout"](layer_input, self.dropout, True)
+        return layer_input, finals
+
+    def forward(self, input, hx=None):
+        if input.data.ndim not in (2, 3):
+            raise GradValueError(
+                f"{type(self).__name__}: Expected input to be 2D or 3D, got "
+                f"{input.data.ndim}D instead"
+            )
+        _size_check(input, self.input_size)
+        batched = input.data.ndim == 3
+        batch_dim = 0 if self.batch_first else 1
+        if not batched:
+            input = _f("unsqueeze", input, batch_dim)
+        if self.batch_first:
+            input = _f("transpose", input, 0, 1)
+        batch = int(input.data.shape[1])
+        n = self.num_layers * (2 if self.bidirectional else 1)
+        lstm = self.mode == "LSTM"
+        if hx is None:
+            dt = input.data.dtype
+            zeros = FUNCTIONS["zeros"](n, batch, self.hidden_size, dtype=dt)
+            hx = (zeros, zeros) if lstm else zeros
+        else:
+            _check_hx(hx, lstm, batched)
+            if not batched:
+                if lstm:
+                    hx = tuple(_f("unsqueeze", h, 1) for h in hx)
+                else:
+                    hx = _f("unsqueeze", hx, 1)
+            expected = (n, batch, self.hidden_size)
+            for i, h in enumerate(hx if lstm else (hx,)):
+                if tuple(h.data.shape) != expected:
+                    which = f"hidden[{i}]" if lstm else "hidden"
+                    raise GradRuntimeError(
+                        f"Expected {which} size {expected}, got {list(h.data.shape)}"
+                    )
+        if lstm:
+            hidden = list(zip(_f("unbind", hx[0], 0), _f("unbind", hx[1], 0)))
+        else:
+            hidden = list(_f("unbind", hx, 0))
+        output, finals = self._run(input, hidden, strided=self.batch_first)
+        if lstm:
+            h_n = (_f("stack", [h for h, _ in finals], 0), _f("stack", [c for _, c in finals], 0))
+        else:
+            h_n = _f("stack", finals, 0)
+        if self.batch_first:
+            # (PyTorch's RNN and GRU transpose in place: TransposeBackward1; its LSTM not)
+            lstm_t = _f("transpose", output, 0, 1) if lstm else None
+            output = lstm_t if lstm else transpose_(output, 0, 1)
+        if not batched:
+            output = _f("squeeze", output, batch_dim)
+            h_n = tuple(_f("squeeze", h, 1) for h in h_n) if lstm else _f("squeeze", h_n, 1)
+        return output, h_n
+
+    def extra_repr(self):
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if self.batch_first is not False:
+            s += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            s += f", bidirectional={self.bidirectional}"
+        return s
+
+
+class RNN(RNNBase):
+    def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", **kw):
+        if nonlinearity not in ("tanh", "relu"):
+            raise GradValueError(
+                f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'."
+            )
+        super().__init__(
+            "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU",
+            input_size,
+            hidden_size,
+            num_layers,
+            **kw,
+        )
+        self.nonlinearity = nonlinearity  # (not in its repr, as in PyTorch)
+
+
+class GRU(RNNBase):
+    def __init__(self, *args, **kw):
+        super().__init__("GRU", *args, **kw)
+
+
+class LSTM(RNNBase):
+    def __init__(self, *args, **kw):
+        super().__init__("LSTM", *args, **kw)
+
+
+class RNNCellBase(Module):
+    mode = "RNN_TANH"
+
+    def __init__(self, input_size, hidden_size, bias, gates, device=None, dtype=None):
+        super().__init__()
+        self.input_size = _int(input_size, "size")
+        self.hidden_size = _int(hidden_size, "size")
+        self.bias = bias
+        self.weight_ih = _empty(gates * hidden_size, input_size, dtype=dtype)
+        self.weight_hh = _empty(gates * hidden_size, hidden_size, dtype=dtype)
+        if bias:
+            self.bias_ih = _empty(gates * hidden_size, dtype=dtype)
+            self.bias_hh = _empty(gates * hidden_size, dtype=dtype)
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            uniform_(weight, -stdv, stdv)
+
+    def extra_repr(self):
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        nl = getattr(self, "nonlinearity", "tanh")
+        if nl != "tanh":
+            s += f", nonlinearity={nl}"
+        return s
+
+    def forward(self, input, hx=None):
+        name = type(self).__name__
+        if input.data.ndim not in (1, 2):
+            raise GradValueError(
+                f"{name}: Expected input to be 1D or 2D, got {input.data.ndim}D instead"
+            )
+        batched = input.data.ndim == 2
+        if not batched:
+            input = _f("unsqueeze", input, 0)
+        lstm = self.mode == "LSTM"
+        if hx is None:
+            zeros = FUNCTIONS["zeros"](
+                int(input.data.shape[0]),
+                self.hidden_size,
+                dtype=input.data.dtype,
+            )
+            hx = (zeros, zeros) if lstm else zeros
+        elif not batched:
+            hx = tuple(_f("unsqueeze", h, 0) for h in hx) if lstm else _f("unsqueeze", hx, 0)
+        if self.mode not in _GATES:
+            raise GradRuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        _check_cell(input, hx if lstm else (hx,), self.input_size, self.hidden_size)
+        igates = _f("linear", input, self.weight_ih, self.bias_ih)
+        out = _step(self.mode, igates, hx, self.weight_hh, self.bias_hh)
+        if not batched:
+            out = tuple(_f("squeeze", h, 0) for h in out) if lstm else _f("squeeze", out, 0)
+        return out
+
+
+class RNNCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", **kw):
+        super().__init__(input_size, hidden_size, bias, 1, **kw)
+        self.nonlinearity = nonlinearity  # (checked when called, as in PyTorch)
+        self.mode = {"tanh": "RNN_TANH", "relu": "RNN_RELU"}.get(nonlinearity, "")
+
+
+class GRUCell(RNNCellBase):
+    mode = "GRU"
+
+    def __init__(self, input_size, hidden_size, bias=True, **kw):
+        super().__init__(input_size, hidden_size, bias, 3, **kw)
+
+
+class LSTMCell(RNNCellBase):
+    mode = "LSTM"
+
+    def __init__(self, input_size, hidden_size, bias=True, **kw):
+        super().__init__(input_size, hidden_size, bias, 4, **kw)
+
+
+RECURRENT = {c.__name__: c for c in (RNN, GRU, LSTM, RNNCell, GRUCell, LSTMCell)}
