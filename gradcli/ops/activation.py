@@ -25,7 +25,8 @@ M = Arg((2, 3))
 class Softplus(Function):
     __slots__ = ("beta", "threshold")
     name = "SoftplusBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("self",)
+    saved_extra = {"beta": lambda node: node.beta, "threshold": lambda node: node.threshold}
 
     def formula(self, S, x, *_):
         beta, t = S.number(self.beta), S.number(self.threshold)
@@ -65,7 +66,7 @@ class Softplus(Function):
     pure=False,
     parser=None,
 )
-def softplus(input, beta=1.0, threshold=20.0):
+def softplus(input, beta=1, threshold=20):  # (ints: torch's _saved_beta shows 1)
     return Softplus.apply(tensor_arg(input), beta=beta, threshold=threshold)
 
 
@@ -117,7 +118,12 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 class Elu(Function):
     __slots__ = ("alpha",)
     name = "EluBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("self",)
+    saved_extra = {
+        "alpha": lambda node: node.alpha,
+        "scale": lambda node: 1,
+        "input_scale": lambda node: 1,
+    }
 
     def formula(self, S, x, *_):
         a = S.number(self.alpha)
@@ -265,7 +271,7 @@ def logsigmoid(input):
 class Silu(Function):
     __slots__ = ()
     name = "SiluBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("self",)
 
     def formula(self, S, x):
         return S.map(lambda v: v / (1 + S.sp.exp(-v)), x)

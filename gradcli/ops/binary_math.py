@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.declare import none
 from ..numerics.floats import sleef_atan2, sleef_exp2, sleef_hypot
 from ..numerics.floats.tensor_iter import laid_out
 from ..runtime.errors import GradRuntimeError
@@ -41,7 +40,8 @@ def _in_dtype(F, x, dt):
 class Atan2(Function):
     __slots__ = ("sa", "sb")
     name = "Atan2Backward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("self", "other")
+    saved_order = (1, 0)  # PyTorch saves other before self
 
     def formula(self, S, a, b, *_):
         a, b = S.saved_const(a, self, 0, self.sa), S.saved_const(b, self, 1, self.sb)
@@ -78,7 +78,8 @@ class Atan2(Function):
 class Hypot(Function):
     __slots__ = ("sa", "sb")
     name = "HypotBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("self", "other", "result")
+    saved_order = (1, 0, 2)  # PyTorch saves other, self, then the result
 
     def formula(self, S, a, b, *_):
         a, b = S.saved_const(a, self, 0, self.sa), S.saved_const(b, self, 1, self.sb)

@@ -384,7 +384,8 @@ class Remainder(Function):
 
     __slots__ = ("sa", "sb")
     name = "RemainderBackward1"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("self", "other")
+    saved_order = (1, 0)  # PyTorch saves other before self
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)

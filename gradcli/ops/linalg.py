@@ -325,7 +325,8 @@ class MatmulClone(Matmul):
 class Bmm(Function):
     __slots__ = ()
     name = "BmmBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("self", "mat2")
+    saved_order = (1, 0)  # PyTorch saves mat2 before self
     saved_uses = ((1,), (0,))  # each operand for the other's gradient
 
     def formula(self, S, a, b):
