@@ -7,7 +7,7 @@ import numpy as np
 from .library import catalog  # noqa: F401  (loads and registers the language's built-ins)
 from .language.compiler import Compiler
 from .language.state import state
-from .runtime.errors import GradError, LimitError, render
+from .runtime.errors import GradError, LimitError, fill_column, render
 from .language.parser import parse
 from .language.exceptions import Handling
 from .language.functions import Scope, call_depth, frames
@@ -131,4 +131,5 @@ class Session:
 
     def report(self, err: GradError, source: str | None):
         filename, source = err.origin or (self.filename, source)
+        fill_column(err, source)  # one known by its line alone points at the statement
         self.out.error(err, render(err, filename, source))

@@ -78,8 +78,10 @@ def _fmt_piece(e, spec, conv):
 
 
 def _unknown(name, s, builtins, line, col):
-    # the language's literals and keywords too: requires_grad=Ture -> True, whiel -> while
-    known = ["True", "False", "None", *parser().lexer.keywords, *builtins]
+    # the language's literals and keywords too: requires_grad=Ture -> True, whiel -> while;
+    # not for a name of one or two letters (an unknown `f` is not a misspelt `if`)
+    words = ["True", "False", "None", *parser().lexer.keywords] if len(name) > 2 else []
+    known = [*words, *builtins]
     sc = s
     while sc is not None:
         known.extend(sc.vars)

@@ -100,6 +100,7 @@ class _Indenter:
                 "unindent does not match any outer indentation level",
                 getattr(token, "end_line", None) or token.line,
                 1,
+                type_name="IndentationError",
             )
 
     def _check_tabs(self, token):
@@ -130,6 +131,7 @@ class _Indenter:
                 line,
                 1,
                 hint="indent with spaces only (or tabs only)",
+                type_name="TabError",
             )
 
 
@@ -265,11 +267,68 @@ def parse(source: str):
 
 def to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:
     err = _to_syntax_error(e, source)
-    if err.message.startswith(("unexpected", "unterminated")) and err.line is not None:
+    if err.message.startswith(("unexpected", "unterminated", "expected")) and err.line is not None:
         found = bracket_problem(source)
         if found is not None:
             return GradSyntaxError(*found)
     return err
+
+
+# Python's words for a block header without its block, by the header's first word
+_BLOCK_OF = {"def": "function definition", "class": "class definition"}
+_COMPOUND = ("if", "elif", "else", "for", "while", "try", "except", "finally", "with")
+
+
+def _header(lines: list[str], before: int) -> tuple[str, int] | None:
+    """The block header (its description and line) on the last line with code before
+    line `before`, or None when that line is not a header's first line."""
+    for ln in range(min(before, len(lines) + 1) - 1, 0, -1):
+        code = lines[ln - 1].strip()
+        if not code or code.startswith("#"):
+            continue
+        first = (re.findall(r"[A-Za-z_]\w*", code) or [""])[0]
+        if first in _BLOCK_OF:
+            return _BLOCK_OF[first], ln
+        if first in _COMPOUND:
+            return f"'{first}' statement", ln
+        return None
+    return None
+
+
+def _expected_words(e: UnexpectedToken, source: str, line: int) -> GradSyntaxError | None:
+    """Python's message where the parser wanted one thing: a block after a header,
+    the ':' of a header, the 'else' of a conditional expression, an 'except'."""
+    expected = set(getattr(e, "expected", None) or ())
+    lines = source.splitlines()
+    tok = e.token
+    if expected == {"_INDENT"}:
+        found = _header(lines, line + 1 if tok.type == "$END" else line)
+        if found is not None:
+            what, at = found
+            return GradSyntaxError(
+                f"expected an indented block after {what} on line {at}",
+                line,
+                1 if tok.type != "$END" else len(lines[line - 1]) + 1,
+                type_name="IndentationError",
+            )
+    if tok.type == "$END":
+        if {"EXCEPT", "FINALLY"} <= expected:
+            end = len(lines[line - 1]) + 1 if 0 < line <= len(lines) else 1
+            return GradSyntaxError("expected 'except' or 'finally' block", line, end)
+        return None
+    text = lines[tok.line - 1] if 0 < tok.line <= len(lines) else ""
+    first = (re.findall(r"[A-Za-z_]\w*", text) or [""])[0]
+    if "COLON" in expected and (first in _BLOCK_OF or first in _COMPOUND):
+        col = len(text.rstrip()) + 1 if tok.type == "_NEWLINE" else tok.column
+        return GradSyntaxError("expected ':'", tok.line, col)
+    if expected == {"ELSE"}:
+        col = len(text.rstrip()) + 1 if tok.type == "_NEWLINE" else tok.column
+        return GradSyntaxError("expected 'else' after 'if' expression", tok.line, col)
+    if {"EXCEPT", "FINALLY"} <= expected and all(
+        any(w in x.lower() for w in ("except", "finally", "try")) for x in expected
+    ):
+        return GradSyntaxError("expected 'except' or 'finally' block", tok.line, tok.column)
+    return None
 
 
 def _to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:
@@ -277,7 +336,11 @@ def _to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:
     if isinstance(e, UnexpectedCharacters):
         ch = source[e.pos_in_stream] if e.pos_in_stream < len(source) else ""
         if ch in "\"'":
-            msg = "unterminated string"
+            triple = source.startswith(ch * 3, e.pos_in_stream)
+            msg = (
+                f"unterminated {'triple-quoted ' if triple else ''}string literal "
+                f"(detected at line {line})"
+            )
         elif ch == "\t" or ch == " ":
             msg = "unexpected indentation"
         else:
@@ -285,8 +348,12 @@ def _to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:
         return GradSyntaxError(msg, line, col)
     if isinstance(e, UnexpectedToken):
         tok = e.token
+        lines = source.rstrip("\n").splitlines() or [""]
+        at = len(lines) if tok.type == "$END" or line in (None, -1) else tok.line
+        worded = _expected_words(e, source, at)
+        if worded is not None:
+            return worded
         if tok.type == "$END" or line in (None, -1):
-            lines = source.rstrip("\n").splitlines() or [""]
             return GradSyntaxError(
                 "unexpected end of input (an unclosed bracket or block?)",
                 len(lines),
@@ -298,8 +365,13 @@ def _to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:
             ln = getattr(tok, "end_line", None) or tok.line
             cl = getattr(tok, "end_column", None) or tok.column
             if tok.type == "_INDENT":
-                return GradSyntaxError("unexpected indent", ln, cl)
-            return GradSyntaxError("unindent does not match any outer indentation level", ln, cl)
+                return GradSyntaxError("unexpected indent", ln, cl, type_name="IndentationError")
+            return GradSyntaxError(
+                "unindent does not match any outer indentation level",
+                ln,
+                cl,
+                type_name="IndentationError",
+            )
         if tok.type == "_NEWLINE":
             # report at the end of the line the newline ends
             ln = tok.line

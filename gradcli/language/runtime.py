@@ -543,7 +543,11 @@ def set_attr(obj, name, value):
             if value is obj:
                 raise GradRuntimeError("can't assign Variable as its own grad")
             if value.data.shape != obj.data.shape:
-                raise GradRuntimeError("assigned grad has data of a different size")
+                raise GradRuntimeError(
+                    "attempting to assign a gradient of size "
+                    f"'{list(value.data.shape)}' to a tensor of size '{list(obj.data.shape)}'. "
+                    "Please ensure that the gradient and the tensor are the same size"
+                )
             if value.data.dtype != obj.data.dtype:
                 raise GradRuntimeError(
                     f"attempting to assign a gradient with dtype '{_C_NAMES.get(value.data.dtype.name)}'"

@@ -268,6 +268,13 @@ case(
     x.grad = torch.tensor([1, 2])
 """,
 )
+case(
+    "invalid/grad_of_another_size",
+    """
+    x = torch.ones(3, requires_grad=True)
+    x.grad = torch.ones(2, 3)
+""",
+)
 case("invalid/bce_target_two", "F.binary_cross_entropy(torch.tensor([0.5]), torch.tensor([2.0]))\n")
 case(
     "invalid/bce_target_negative",

@@ -542,7 +542,7 @@ def test_mixed_tabs_and_spaces(code, line):
     r = run_code(code)
     assert_clean_error(
         r,
-        "SyntaxError",
+        "TabError",  # Python's type for it (a kind of SyntaxError)
         code=2,
         line=line,
         text="inconsistent use of tabs and spaces in indentation",
@@ -570,7 +570,7 @@ def test_consistent_indentation_works():
 )
 def test_indentation_errors_point_at_the_line(code, line, col, text):
     r = run_code(code)
-    assert_clean_error(r, "SyntaxError", code=2, line=line, text=text)
+    assert_clean_error(r, "IndentationError", code=2, line=line, text=text)
     assert re.search(rf"^<stdin>:{line}:{col}:", r.stderr, re.M), r
 
 

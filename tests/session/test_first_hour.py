@@ -120,3 +120,17 @@ def test_save_ipynb_checks_clean(repl, tmp_path):
     assert res.returncode == 0, res.stdout + res.stderr
     assert f"{len(INPUTS)} code cells: {len(INPUTS)} same" in res.stdout
     assert os.path.exists(path)
+
+
+def test_an_error_known_by_its_line_points_at_the_statement(capsys):
+    """An interrupt (or a limit) knows the line it stopped at: the report gives the
+    column of the statement's first character too, and the caret under it."""
+    from gradcli.output import TextOutput
+    from gradcli.runtime.errors import Interrupted
+    from gradcli.session import Session
+
+    session = Session(TextOutput(io.StringIO()), filename="<input 3>")
+    session.report(Interrupted("stopped at line 2", 2), "for i in range(9):\n    x = i\n")
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "<input 3>:2:5: KeyboardInterrupt: stopped at line 2", err
+    assert err[1:3] == ["        x = i", "        ^"], err
