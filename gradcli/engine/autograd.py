@@ -165,7 +165,7 @@ def run_backward(
                     held = {id(leaf): (leaf, g) for leaf, g in done}
                     _deliver_held(held, create_graph, capture, res, touched)
 
-            general = _General(create_graph, capture, res, tracer, deliver, failed)
+            general = _General(create_graph, capture, res, tracer, deliver, failed, roots)
             _pass(ready, grads, deps, retain_graph, flow, touched, general)
             if held:
                 _deliver_held(held, create_graph, capture, res, touched)
@@ -309,15 +309,19 @@ class _General:
         "unpack",
         "add",
         "visit_all",
+        "step",
     )
 
-    def __init__(self, create_graph, capture, results, tracer, deliver, failed):
+    def __init__(self, create_graph, capture, results, tracer, deliver, failed, roots=()):
         self.create_graph, self.capture, self.results = create_graph, capture, results
         self.tracer, self.deliver, self.failed = tracer, deliver, failed
         self.F = TensorF if create_graph else ArrayF  # (the VJPs' namespace)
         self.unpack = _saved_tensors if create_graph else None  # (saved values as Tensors)
         self.add = _add_tensors if create_graph else np.add  # (two gradients of one node)
         self.visit_all = create_graph or capture is not None
+        # (a node's step: its backward; with inputs given, only the nodes on a path to
+        # one of them run, as in PyTorch's engine: the others keep their saved values)
+        self.step = vjp if capture is None else _only(_needed(roots, capture))
 
 
 def _pass(ready, grads, deps, retain_graph, flow, touched, general=None):
@@ -341,6 +345,7 @@ def _pass(ready, grads, deps, retain_graph, flow, touched, general=None):
     m = _COMMON if general is None else general
     create_graph, capture, results, tracer = m.create_graph, m.capture, m.results, m.tracer
     deliver, F, unpack, add, visit_all = m.deliver, m.F, m.unpack, m.add, m.visit_all
+    step = m.step
     leaves = []  # (leaf, gradient) in their order: passes.deliver_leaves
 
     def push(p):
@@ -360,7 +365,7 @@ def _pass(ready, grads, deps, retain_graph, flow, touched, general=None):
                     frec[id(node)] = g if g.size <= small else g.shape
                 if node.watch is not None or visit_all:
                     g = _visit(node, g, capture, results, create_graph)
-                in_grads = vjp(node, g, F, retain_graph, unpack)
+                in_grads = step(node, g, F, retain_graph, unpack)
                 if node.watch is not None and node.watch.post:
                     in_grads = run_node_post(node, g, in_grads, create_graph)
                 if tracer is not None:
@@ -410,6 +415,47 @@ def _pass(ready, grads, deps, retain_graph, flow, touched, general=None):
     finally:
         if leaves:
             deliver_leaves(leaves, touched, _store_grad)
+
+
+def _needed(roots, capture):
+    """The nodes that lead to an input of autograd.grad (a node or a leaf in `capture`):
+    the nodes found from `roots`, each after its parents (without recursion), needed
+    when a parent is captured or needed."""
+    seen, post = set(), []
+    for r in roots:
+        if type(r) is Tensor or r in seen:
+            continue
+        seen.add(r)
+        stack = [(r, iter(r.parents))]
+        while stack:
+            node, parents = stack[-1]
+            for p in parents:
+                if p is not None and type(p) is not Tensor and p not in seen:
+                    seen.add(p)
+                    stack.append((p, iter(p.parents)))
+                    break
+            else:
+                stack.pop()
+                post.append(node)
+    needed = set()  # (a captured node itself runs only when it leads to another input)
+    for node in post:
+        if any(
+            p is not None and (p in capture or (type(p) is not Tensor and p in needed))
+            for p in node.parents
+        ):
+            needed.add(node)
+    return needed
+
+
+def _only(needed):
+    """A pass's step that runs only the `needed` nodes (the others give no gradient)."""
+
+    def step(node, g, F, retain_graph, unpack):
+        if node in needed:
+            return vjp(node, g, F, retain_graph, unpack)
+        return (None,) * len(node.parents)
+
+    return step
 
 
 def _add_tensors(a, b):

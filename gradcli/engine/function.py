@@ -63,6 +63,10 @@ class Function:
     # what PyTorch saves for the backward (indices, a mask) is kept outside `saved`: the
     # backward frees it all the same (saved becomes None), so a second pass fails
     holds_saved = False
+    # efficient zero gradients (engine/zero_grads.py) reaching it: True, its inputs get
+    # efficient zeros (PyTorch's mul, add, views keep them); False, it runs on plain zeros
+    # (PyTorch's other kernels materialise them: neg's gives -0.); a tuple: per input
+    zeros_through: Any = True
     sums_as_is = False  # backward returns F.sum_to's / F.sum_scaled's results untouched
     #                     (schedule.py may defer them)
 

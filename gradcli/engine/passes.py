@@ -15,7 +15,7 @@ from ..runtime.errors import GradRuntimeError, ShapeError
 from ..core.convert import to_tensor
 from ..core.tensor import Tensor
 from . import versions
-from .zero_grads import EfficientZeros, through
+from .zero_grads import EfficientZeros, spread
 
 SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -167,6 +167,9 @@ def vjp(node, g, F, retain_graph, unpack=None):
     a function of the node giving what its backward gets instead of the saved arrays
     (create_graph: them as Tensors of the graph)."""
     saved = node.saved
+    zeros = type(g) is EfficientZeros
+    if zeros and node.zeros_through is not True:
+        g = np.zeros(g.shape, g.dtype)  # (plain zeros, as PyTorch's kernel sees them)
     if saved:
         if versions.state.bumped:
             versions.check(node)
@@ -180,6 +183,6 @@ def vjp(node, g, F, retain_graph, unpack=None):
         in_grads = node.backward(g, F)
         if node.holds_saved and not retain_graph:
             node.saved = None
-    if type(g) is EfficientZeros:  # zeros in, zeros out (engine/zero_grads.py)
-        return through(in_grads)
+    if zeros:  # zeros in, zeros out (engine/zero_grads.py)
+        return spread(node, in_grads)
     return in_grads

@@ -32,10 +32,9 @@ import numpy as np
 from ..runtime.errors import GradRuntimeError
 from ..core.tensor import Tensor
 from . import observe, versions
-from . import zero_grads
 from .zero_grads import EfficientZeros
 from .hooks import run_node_post
-from .passes import SECOND_BACKWARD, deliver_leaves, finished_leaves
+from .passes import SECOND_BACKWARD, deliver_leaves, finished_leaves, vjp
 from ..numerics.sums.sum_mid import MID_MIN
 from ..numerics.sums.sum_rows import torch_sums
 from .vjp_arrays import ArrayF, sum_to
@@ -251,7 +250,9 @@ def run(root, steps, g, retain_graph, flow, touched, store, visit):
             if node.watch is not None:
                 g = visit(node, g, None, None, False)
             saved = node.saved  # (passes.vjp, inlined)
-            if through:  # (a node that saves nothing: its backward's result)
+            if type(g) is EfficientZeros:  # (engine/zero_grads.py: passes.vjp itself)
+                in_grads = vjp(node, g, F, retain_graph)
+            elif through:  # (a node that saves nothing: its backward's result)
                 in_grads = (g, g)
             elif saved:
                 state = versions.state
@@ -266,8 +267,6 @@ def run(root, steps, g, retain_graph, flow, touched, store, visit):
                 in_grads = node.backward(g, F)
                 if node.holds_saved and not retain_graph:
                     node.saved = None
-            if type(g) is EfficientZeros:
-                in_grads = zero_grads.through(in_grads)
             if node.watch is not None and node.watch.post:
                 in_grads = run_node_post(node, g, in_grads, False)
             parents = node.parents

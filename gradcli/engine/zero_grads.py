@@ -55,6 +55,18 @@ def through(in_grads):
     return tuple(None if ig is None else _like(ig) for ig in in_grads)
 
 
+def spread(node, in_grads):
+    """A node's gradients for its parents when its own gradient was efficient zeros, by
+    its `zeros_through`: efficient zeros for the inputs that keep them, what its
+    backward made of plain zeros for the others."""
+    keep = node.zeros_through
+    if keep is True:
+        return through(in_grads)
+    if keep is False:
+        return in_grads
+    return tuple(None if ig is None else (_like(ig) if k else ig) for ig, k in zip(in_grads, keep))
+
+
 def _like(ig):
     later = getattr(ig, "g", None)  # (schedule.Later)
     if later is not None:

@@ -220,6 +220,7 @@ class Add(_Arith):
 class Sub(_Arith):
     __slots__ = ()
     name = "SubBackward0"
+    zeros_through = (True, False)  # (other's gradient is -grad: materialised)
     saved_names = ()
     saved_extra = {"alpha": saved_const(1)}
     ufunc, pair = np.subtract, operator.sub
@@ -252,6 +253,7 @@ class Rsub(Function):
 
     __slots__ = ("k",)
     name = "RsubBackward1"
+    zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
     saved_names = ()
     saved_extra = {"alpha": saved_const(1)}
 
@@ -457,6 +459,7 @@ class RemainderRScalar(NotDifferentiable):
 class Neg(Function):
     __slots__ = ()
     name = "NegBackward0"
+    zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
     saved_names = ()  # PyTorch saves nothing
 
     def forward(self, a):

@@ -180,11 +180,10 @@ class Matmul(Function):
         af = F.reshape(a, (rows, sa[-1]))
         gf = F.reshape(g, (rows,) + sb[1:])
         ga = gb = None
-        if len(sb) == 2:
-            if self.needs[0]:
-                ga = F.reshape(gf @ F.transpose(b), sa)
-            if self.needs[1]:
-                gb = F.transpose(af) @ gf
+        if len(sb) == 2:  # mm's gradients, each in its operand's layout (mm_grads)
+            ga, gb = mm_grads(gf, af, b, self.needs[0], self.needs[1], F)
+            if ga is not None:
+                ga = F.reshape(ga, sa)
         else:
             if self.needs[0]:
                 ga = F.reshape(F.outer(gf, b), sa)

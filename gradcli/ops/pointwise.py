@@ -194,6 +194,7 @@ def unary(
     inplace=True,
     pure=False,
     formula=None,
+    zeros_through=True,
 ):
     """Declare and register an element-wise function: its forward, VJP (its JVP the same
     formula), grad_fn name, saved values (`saved_names`: PyTorch's names, by default
@@ -214,6 +215,7 @@ def unary(
             if saved_names is None
             else saved_names,
             "saved_extra": saved_extra,
+            "zeros_through": zeros_through,
             "backward": (lambda self, g, F, s: (vjp(g, F, s),))
             if saves
             else (lambda self, g, F: (vjp(g, F, None),)),
@@ -345,6 +347,7 @@ tanh = unary(
     "out",
     pure=True,
     formula=lambda sp, v: sp.tanh(v),
+    zeros_through=False,  # (tanh_backward & co: kernels)
 )
 
 
@@ -363,6 +366,7 @@ unary(
     "out",
     pure=True,
     formula=lambda sp, v: 1 / (1 + sp.exp(-v)),
+    zeros_through=False,  # (tanh_backward & co: kernels)
 )
 
 
@@ -419,6 +423,7 @@ relu = unary(
     keep_int=True,
     pure=True,
     formula=lambda sp, v: sp.Piecewise((v, v > 0), (0, True)),
+    zeros_through=False,  # (tanh_backward & co: kernels)
 )
 
 
@@ -656,6 +661,7 @@ unary(
 class Clamp(Function):
     __slots__ = ("lo", "hi")
     name = "ClampBackward1"
+    zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
     saved_names = ("self",)
     saved_extra = {"min": lambda node: node.lo, "max": lambda node: node.hi}
 
@@ -732,6 +738,7 @@ class MaxMin(Function):
     """maximum / minimum of two tensors; ties share the gradient evenly."""
 
     __slots__ = ("sa", "sb")
+    zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
 
     def forward(self, a, b, dt):
         self.sa, self.sb = a.shape, b.shape
@@ -841,6 +848,7 @@ with_method_positions(minimum, "minimum")
 class Where(Function):
     __slots__ = ("sa", "sb")
     name = "WhereBackward0"
+    zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def formula(self, S, a, b, *_):

@@ -122,6 +122,7 @@ class SumDim(Sum):
 
 
 class Mean(_Reduce):
+    zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
     __slots__ = ("n",)
     name = "MeanBackward0"
     saved_names = ()

@@ -113,6 +113,7 @@ class AddScaled(Function):
 class SubScaled(AddScaled):
     __slots__ = ()
     name = "SubBackward0"
+    zeros_through = (True, False)  # (other's gradient is -grad: materialised)
     sign = -1
 
 

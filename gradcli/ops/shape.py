@@ -305,6 +305,7 @@ def _expand_dims_t(x, axis):
 class Expand(Function):
     __slots__ = ("shape", "to")
     name = "ExpandBackward0"
+    zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
     saved_names = ()
     saved_extra = {"self_sym_sizes": saved_shape()}
 
@@ -460,6 +461,7 @@ _T_ND = (
 
 class _IndexNode(Function):
     __slots__ = ("shape", "key", "adv")
+    zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def formula(self, S, x, *_):

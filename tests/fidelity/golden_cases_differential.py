@@ -1013,3 +1013,71 @@ case(
     print(torch.autograd.grad(e.cumsum(0).sum(), e))
     """,
 )
+case(
+    "second_order/folded_matmul_in_the_operands_layout",
+    """
+    import torch
+    for dt in (torch.float32, torch.float64):
+        a = torch.tensor([[[1.0, 3.0, 0.5]], [[2.0, 1.5, -2.5]]], dtype=dt, requires_grad=True)
+        for b in (torch.tensor([[-0.5]], dtype=dt, requires_grad=True), torch.tensor([[-0.5, 1.5]], dtype=dt, requires_grad=True),
+                  torch.tensor([[-0.5, 1.5], [2.0, 0.25]], dtype=dt).t().requires_grad_(), torch.tensor([[0.5], [1.0], [-2.0]], dtype=dt, requires_grad=True)):
+            x = a.sin()
+            t2 = torch.bmm(x, x.transpose(1, 2)) if b.shape[0] == 1 else (x if b.shape[0] == 3 else x[..., :2])
+            out = ((t2 @ b) ** 2).sum()
+            g = torch.autograd.grad(out, (a, b), create_graph=True)
+            print(g, torch.autograd.grad(sum((v * v).sum() for v in g), (a, b)))
+    """,
+)
+case(
+    "efficient_zeros/kept_or_materialised_by_each_op",
+    """
+    import torch
+    F = torch.nn.functional
+    for dt in (torch.float32, torch.float64):
+        b = torch.tensor([[-2.5, 3.0, 0.5], [1.5, -0.25, 2.0]], dtype=dt, requires_grad=True)
+        c = torch.tensor([[1.5, -1.0, 0.75], [0.5, 2.25, -1.0]], dtype=dt, requires_grad=True)
+        for f in (lambda: -b, lambda: b - c, lambda: c - b, lambda: 2 - b, lambda: torch.where(b > 0, b, c), lambda: b.clamp(-1, 1),
+                  lambda: torch.maximum(b, c), lambda: b.relu(), lambda: b.sigmoid(), lambda: b.tanh(), lambda: b.mean() + b,
+                  lambda: b.mean(0) * b, lambda: b[0] * b, lambda: b[:, ::2].sum() * b, lambda: b[0].expand(2, 3) * c, lambda: b * c,
+                  lambda: b.exp(), lambda: torch.sub(b, c, alpha=2), lambda: b.neg() * b):
+            g = torch.autograd.grad(f().abs().sum(), (b, c), create_graph=True, allow_unused=True)
+            print(torch.autograd.grad(sum(x.sum() for x in g if x is not None), (b, c), allow_unused=True))
+        t2 = b.clone()
+        _ = t2.neg_()
+        g, = torch.autograd.grad(F.l1_loss(t2, c), b, create_graph=True)
+        print(torch.autograd.grad((g * g).sum(), b))
+    """,
+)
+case(
+    "partial/grad_runs_only_the_nodes_leading_to_its_inputs",
+    """
+    import torch
+    b = torch.tensor([1.0, -0.75], dtype=torch.float64, requires_grad=True)
+    c = torch.tensor([-2.5], requires_grad=True)
+    t1 = b ** 2
+    t2 = t1 + c
+    print(torch.autograd.grad(t2.sum(), c))
+    print(torch.autograd.grad(t2.sum(), c))
+    print(torch.autograd.grad(t2.sum(), t1))
+    print(torch.autograd.grad(t2.sum(), t1))
+    print(torch.autograd.grad(t2.sum(), (t1, b)))
+    try:
+        print(torch.autograd.grad(t2.sum(), b))
+    except RuntimeError as e:
+        print("err", str(e)[:40])
+    x = torch.tensor([0.5, 2.0], requires_grad=True)
+    y = x.exp()
+    z = (y * y).sum() + x.sum()
+    z.backward(inputs=[y])
+    print(y.grad, x.grad)
+    try:
+        z.backward(inputs=[x])
+    except RuntimeError as e:
+        print("err", str(e)[:40])
+    print(x.grad)
+    u = x.sin() * 3
+    w = u.cos().sum()
+    g, = torch.autograd.grad(w, u, create_graph=True)
+    print(g, torch.autograd.grad(w, x))
+    """,
+)
