@@ -45,7 +45,6 @@ from math import prod
 
 import numpy as np
 
-from . import native_sleef
 from .mkl import address
 
 #: CPU seconds compiling the loops costs (llvmlite's import ~25 ms, LLVM ~50 ms), and
@@ -144,7 +143,7 @@ def _cache_path():
     (where the loops' IR is made), in the user's cache directory."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     h = hashlib.sha256()
-    for src in (__file__, native_sleef.__file__):
+    for src in (__file__, os.path.join(os.path.dirname(__file__), "native_sleef.py")):
         with open(src, "rb") as f:
             h.update(f.read())
     key = h.hexdigest()[:20]
@@ -172,6 +171,8 @@ class _Kernels:
         import llvmlite.binding as llvm  # (only here: ~30 ms of start-up otherwise)
         import llvmlite.ir as ir
 
+        from .native_sleef import unary as unary_ir  # (only compiling needs the IR makers)
+
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
         target = llvm.Target.from_default_triple()
@@ -190,7 +191,7 @@ class _Kernels:
             for kind, types in LOOPS:
                 _loop(ir, mod, kind, types)
             for kind in UNARY:
-                native_sleef.unary(ir, mod, kind, kind)
+                unary_ir(ir, mod, kind, kind)
             m = llvm.parse_assembly(str(mod))
             m.verify()
             # code generation alone (LLVM's optimising pipeline would make the loops 2-5x
@@ -259,7 +260,9 @@ def _loop(ir, mod, kind, types):
     for t, p, st in zip(elems, (pa, pb, pc), (sa, sb, sc)):
         v = b.load(b.gep(p, [b.mul(i, st)]))
         vals.append(b.fpext(v, dbl) if t is flt else v)
-    emit = native_sleef.Emit(ir, mod, b)
+    from .native_sleef import Emit
+
+    emit = Emit(ir, mod, b)
     res = (emit.fma64 if kind == "fma64" else emit.fma32)(*vals)
     hard = emit.bad
     b.store(res, b.gep(po, [i]))

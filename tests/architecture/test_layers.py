@@ -50,6 +50,10 @@ LAZY_IMPORTS = {
         "gradcli.numerics.floats.sleef_powd",
     ): "only a float64 power that is not multiplied out runs it",
     ("gradcli.language.control", "gradcli.language.replay"): "only a program with a loop runs it",
+    (
+        "gradcli.numerics.native",
+        "gradcli.numerics.native_sleef",
+    ): "only compiling the native loops (a long run of SLEEF's functions) needs it",
     ("gradcli.library.explain", "gradcli.library.explain_report"): "only explain runs it (SymPy)",
     ("gradcli.library.explain", "gradcli.library.explain_diff"): "only diff runs it (SymPy)",
 }
