@@ -30,6 +30,9 @@ def sigmoid_backward_values(g, y):
     return (g * (1 - y)) * y
 
 
+REDUCTION_CODES = {"none": 0, "mean": 1, "sum": 2}  # PyTorch's enum, as `_saved_reduction`
+
+
 class ElementwiseGrad(Function):
     """A backward kernel k(g, y), element-wise and linear in g, as a recorded op: its
     derivative in g is the kernel again (`again`), its derivative in y a product
@@ -55,7 +58,7 @@ class TanhBackward(ElementwiseGrad):
     )
     __slots__ = ()
     name = "TanhBackwardBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("grad_output", "output")
 
     def forward(self, g, y):
         self.save(g, y)
@@ -74,7 +77,7 @@ class SigmoidBackward(ElementwiseGrad):
     )
     __slots__ = ()
     name = "SigmoidBackwardBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("grad_output", "output")
 
     def forward(self, g, y):
         self.save(g, y)
@@ -93,7 +96,8 @@ class SoftplusBackward(ElementwiseGrad):
     )
     __slots__ = ("beta", "threshold")
     name = "SoftplusBackwardBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("grad_output", "self")
+    saved_extra = {"beta": lambda node: node.beta, "threshold": lambda node: node.threshold}
 
     def forward(self, g, x, beta, threshold):
         self.beta, self.threshold = beta, threshold
@@ -168,7 +172,8 @@ class SoftmaxBackwardData(_BackwardData):
 
     __slots__ = ()
     name = "SoftmaxBackwardDataBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("grad_output", "output")
+    saved_extra = {"dim": lambda node: node.axis}
 
     def backward(self, gg, F, g, out):
         n, ax = self.needs, self.axis
@@ -201,7 +206,8 @@ class LogSoftmaxBackwardData(_BackwardData):
 
     __slots__ = ()
     name = "LogSoftmaxBackwardDataBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("grad_output", "output")
+    saved_extra = {"dim": lambda node: node.axis}
 
     def backward(self, gg, F, g, out):
         n, ax = self.needs, self.axis
@@ -225,7 +231,8 @@ class MseLossBackward(Function):
 
     __slots__ = ("reduction", "shape")
     name = "MseLossBackwardBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("grad_output", "self", "target")
+    saved_extra = {"reduction": lambda node: REDUCTION_CODES[node.reduction]}
 
     def forward(self, g, x, y, reduction, shape):
         self.reduction, self.shape = reduction, shape

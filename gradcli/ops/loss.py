@@ -31,14 +31,13 @@ from ..core.tensor import Tensor
 from .registry import Arg, register
 from ..numerics.floats import torch_act
 from .loss_grads import BCEGrad, bce_grad_values
-from .fused_grads import MseLossBackward, mse_backward_values
+from .fused_grads import REDUCTION_CODES, MseLossBackward, mse_backward_values
 from .softmax import log_softmax
 from .shape import to
 from ..runtime import context
 from .registry import FUNCTIONS
 
 REDUCTIONS = ("mean", "sum", "none")
-_REDUCTION_CODES = {"none": 0, "mean": 1, "sum": 2}  # PyTorch's enum, as `_saved_reduction`
 SCALAR_NAMES = {
     "float64": "Double",
     "float32": "Float",
@@ -148,7 +147,7 @@ class MseLoss(_Loss):
     __slots__ = ()
     name = "MseLossBackward0"
     saved_names = ("self", "target")
-    saved_extra = {"reduction": lambda node: _REDUCTION_CODES[node.reduction]}
+    saved_extra = {"reduction": lambda node: REDUCTION_CODES[node.reduction]}
 
     def forward(self, x, y, reduction="mean"):
         self.setup(x, y, reduction)

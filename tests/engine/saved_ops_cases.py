@@ -66,7 +66,8 @@ CALLS = ("torch.{name}({args})", "F.{name}({args})", "{first}.{name}({rest})")
 
 
 def prefix(entry, i):
-    """(lines making the sample's inputs, [the call in each form of CALLS])."""
+    """(lines making the sample's inputs, [the call in each form of CALLS], the name of the
+    first input that requires grad or None)."""
     args, kwargs = entry.checks[i]
     b = _Builder(sum(map(ord, entry.name)) * 1000 + i)
     texts = [b.arg(a) for a in args]
@@ -83,13 +84,22 @@ def prefix(entry, i):
                 rest=", ".join(texts[1:] + kw),
             )
         )
-    return "\n".join(b.lines) + "\n", calls
+    first = next((ln.split(" = ")[0] for ln in b.lines if "requires_grad" in ln), None)
+    return "\n".join(b.lines) + "\n", calls, first
 
 
-def program(inputs, call, pick, names):
+# the node a case looks at: the op's own, or (a "/grad" case) the node of its first
+# input's gradient made with create_graph=True (a backward's own node)
+NODES = {
+    "": "g = y.grad_fn",
+    "/grad": "g = torch.autograd.grad(y.sum(), {x}, create_graph=True)[0].grad_fn",
+}
+
+
+def program(inputs, call, pick, names, node=NODES[""]):
     """The case's program: the node's name, each `_saved_<name>` torch has, and the pack
     hook's tensors in order (`pick`: "[0]" when the op returns several tensors)."""
-    lines = [inputs.rstrip("\n"), f"y = {call}{pick}", "g = y.grad_fn", "print(g.name())"]
+    lines = [inputs.rstrip("\n"), f"y = {call}{pick}", node, "print(g.name())"]
     lines += [f"print({n!r}, g.{n})" for n in names]
     lines += [
         "def pk(t):",
@@ -98,6 +108,8 @@ def program(inputs, call, pick, names):
         "with torch.autograd.graph.saved_tensors_hooks(pk, lambda t: t):",
         f"    y = {call}{pick}",
     ]
+    if node != NODES[""]:
+        lines.append("    " + node)
     return "\n".join(lines) + "\n"
 
 

@@ -3,7 +3,9 @@
 tests/golden/saved_ops.json), the node's `_saved_*` names (gradcli's engine/saved.py
 attr_names against torch's dir()), their printed values and the pack hook's tensors in
 order.  A node class whose `saved_names` is still none(why) is expected to differ (an
-expected failure that names the reason); one that matches torch must declare its names."""
+expected failure that names the reason); one that matches torch must declare its names.
+Where gradcli's node is not the one torch makes (another grad_fn), the case is an
+expected failure naming both."""
 
 from __future__ import annotations
 
@@ -28,32 +30,31 @@ KNOWN = {
     "smooth_l1_loss[1]": "smooth_l1_loss has no _saved_beta/_saved_reduction",
     "poisson_nll_loss[0]": "the pack hook sees the loss's pieces in another order",
     "poisson_nll_loss[1]": "the pack hook sees the loss's pieces in another order",
-    "kl_div[0]": "kl_div is composed of other nodes than torch's",
-    "kl_div[1]": "kl_div is composed of other nodes than torch's",
     "adaptive_avg_pool2d[1]": "torch's mean saves the dims it was given, (-1, -2)",
-    "avg_pool2d[1]": "a 3-d input: the pool's node is under a squeeze of gradcli's own",
-    "max_pool2d[1]": "a 3-d input: the pool's node is under a squeeze of gradcli's own",
     **{
         f"{op}[{i}]": f"{op} has no _saved_dim/_saved_keepdim and the other arguments"
         for op, n in (("norm", 7), ("linalg.vector_norm", 9), ("var", 5), ("std", 5))
         for i in range(n)
     },
+    "kl_div[0]": "kl_div is composed of other nodes than torch's (the hook sees more)",
+    "mse_loss[0]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
+    "mse_loss[2]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
     "prod[3]": "prod(dim) has no _saved_dim/_saved_keepdim",
     "prod[4]": "prod(dim) has no _saved_dim/_saved_keepdim",
 }
 
 # Node classes whose saved_names still say only this (no sample or golden yet): the
 # number may only go down.
-LEFT = 68
+LEFT = 62
 UNRECORDED = "PyTorch's names of its saved values are not recorded"
 
 
 def _node(source):
-    """gradcli's node of `y` after the program's first lines (up to the call)."""
-    head = source.split("g = y.grad_fn")[0]
+    """gradcli's node `g` after the program's first lines (up to the node's)."""
+    head = source.split("\nprint(g.name())")[0]
     run = Run(head)
     assert run.error is None, run.error
-    return run.value("y").grad_fn
+    return run.value("g")
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -68,6 +69,9 @@ def test_saved_values_as_torch(name):
             result, case["stdout"], case["error"], what=name, warnings=case.get("warnings", ())
         )
     except AssertionError:
+        ours = node.name if node is not None else None
+        if ours != case["node"]:
+            pytest.xfail(f"gradcli's node here is {ours}, torch's {case['node']}")
         declared = getattr(type(node), "saved_names", None)
         if isinstance(declared, Without):
             pytest.xfail(f"{type(node).__name__}: {declared.reason}")
