@@ -364,6 +364,40 @@ LOOP_BODY = (
 )
 
 
+# --------------------------------------------------------------------------
+# plain Python: the same program text (scripts/plain_python/) run by gradcli and by
+# CPython, each timed by the program itself around its work
+# --------------------------------------------------------------------------
+
+PLAIN = os.path.join(HERE, "plain_python")
+PLAIN_ROWS = (
+    ("loop.py", "300k-step while + for loops"),
+    ("comprehension.py", "comprehensions"),
+    ("fib.py", "recursive fib(20), 5 times"),
+    ("user_class.py", "user class with operators"),
+    ("micrograd.py", "micrograd Value, tiny MLP"),
+)
+
+
+def plain_gradcli(name):
+    cmd = [PY, "-m", "gradcli", "eval", "-q", os.path.join(PLAIN, name)]
+    return lambda: float(run(cmd)[1].split()[-1])
+
+
+def plain_cpython(name):
+    cmd = [PY, "-S", os.path.join(PLAIN, name)]
+    return lambda: float(run(cmd)[1].split()[-1])
+
+
+def plain_python_rows(rep):
+    """Each plain-Python program in gradcli and in CPython (same text, same clock)."""
+    rows = []
+    for name, title in PLAIN_ROWS:
+        g, c = interleaved(rep, plain_gradcli(name), plain_cpython(name))
+        rows.append((f"plain Python: {title}", g, "CPython", c, ratio(g, c), "<= 3.0"))
+    return rows
+
+
 def fmt(t):
     if t is None:
         return "n/a"
@@ -435,6 +469,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer repeats and iterations")
     ap.add_argument(
+        "--plain-only", action="store_true", help="only the plain-Python rows against CPython"
+    )
+    ap.add_argument(
         "--suite-only", action="store_true", help="only the workload suite (scripts/bench_suite.py)"
     )
     args = ap.parse_args()
@@ -446,6 +483,9 @@ def main():
     rows = []
 
     run(gradcli_program("1\n"))  # warm-up: writes the bytecode cache
+    if args.plain_only:
+        print_rows(plain_python_rows(rep))
+        return
 
     # start-up
     small = "x = ones(2, 2, requires_grad=true)\nbackward mean(3*(x+2)^2)\n"
@@ -605,6 +645,19 @@ def main():
         )
     )
 
+    rows += plain_python_rows(rep)
+
+    print_rows(rows)
+
+    # whole programs as people write them, beside PyTorch (scripts/bench_suite.py)
+    if torch is not None:
+        import bench_suite
+
+        print()
+        bench_suite.run_all(1 if args.quick else 3)
+
+
+def print_rows(rows):
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"{platform.system()} {platform.release()}; CPU time, medians of interleaved runs"
@@ -617,13 +670,6 @@ def main():
             gs, ts = ("" if g is None else fmt(g)), fmt(t)
         rs = "n/a" if r is None else f"{r:.2f}"
         print(f"{name:40} {gs:>10}  {peer:24} {ts:>10} {rs:>7}  {goal:22} {verdict(r, goal)}")
-
-    # whole programs as people write them, beside PyTorch (scripts/bench_suite.py)
-    if torch is not None:
-        import bench_suite
-
-        print()
-        bench_suite.run_all(1 if args.quick else 3)
 
 
 if __name__ == "__main__":

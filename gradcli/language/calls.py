@@ -11,11 +11,14 @@ from ..core.tensor import Tensor
 from ..ops.shape import index
 from . import runtime as rt
 from .callsites import function_site, method_site
+from .classes import PLAIN, is_dunder
 from .arity import BareName, MethodName
 from .invoke import call
 from .iteration import py_index, spread
 from .positions import located, pos, syntax_error
 from .state import state
+
+_MISSING = object()
 
 
 class Calls:
@@ -171,6 +174,21 @@ class Calls:
                     raise located(e, line, col) from None
 
             return run_grad
+
+        if not is_dunder(attr):
+
+            def run_plain(s):
+                o = obj(s)
+                if getattr(type(o), PLAIN, False):  # an instance's own variable: as is
+                    v = o.__dict__.get(attr, _MISSING)
+                    if v is not _MISSING:
+                        return v
+                try:
+                    return get(o, attr)
+                except Exception as e:
+                    raise located(e, line, col) from None
+
+            return run_plain
 
         def run(s):
             o = obj(s)

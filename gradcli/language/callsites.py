@@ -22,10 +22,13 @@ from ..runtime.errors import GradError
 from ..core.tensor import Tensor
 from ..library.values import METHODS
 from . import runtime as rt
-from .functions import UserFunction
+from .classes import PLAIN, is_dunder, plain_class_attr
+from .functions import BoundUserMethod, UserFunction, call_user
 from .arity import MethodName
 from .invoke import call, call_failed
 from .state import state
+
+_new = object.__new__
 
 
 def method_site(obj, attr, parts, line, col, kwpos):
@@ -33,8 +36,18 @@ def method_site(obj, attr, parts, line, col, kwpos):
     a tensor's method from the table (called directly when it is a plain function),
     anything else through `get_attr` and `call`, as calls.py's general method call does."""
     get = METHODS.get
+    plain = not is_dunder(attr)
 
     def other(o, a):  # not a tensor's method: the general path
+        t = type(o)
+        if plain and getattr(t, PLAIN, False) and attr not in o.__dict__:
+            f = plain_class_attr(t, attr)
+            if type(f) is UserFunction:  # a method of the program's class: called as
+                # its bound method would call it, errors as the bound method's
+                try:
+                    return call_user(f, (o, *a))
+                except Exception as e:
+                    return call_failed(e, BoundUserMethod(f, o), a, {}, attr, line, col, kwpos)
         try:
             fn = rt.get_attr(o, attr)
         except GradError as e:
@@ -96,6 +109,32 @@ def method_site(obj, attr, parts, line, col, kwpos):
     return run
 
 
+def make_plain(cls, args):
+    """cls(*args) for a plain class of the program whose `__init__` is its own (a
+    UserFunction), as `type.__call__` makes it; None when cls is not such a class."""
+    init = plain_class_attr(cls, "__init__")
+    if type(init) is not UserFunction:
+        return None
+    o = _new(cls)
+    r = call_user(init, (o, *args))
+    if r is not None:
+        raise TypeError(f"__init__() should return None, not '{type(r).__name__}'")
+    return o
+
+
+def call_other(fn, args, name, line, col, kwpos):
+    """fn(*args) for a callee that is not a function: a plain class of the program
+    made here (`make_plain`), anything else by `call`."""
+    if type(fn) is type and getattr(fn, PLAIN, False):
+        try:
+            o = make_plain(fn, args)
+        except Exception as e:
+            return call_failed(e, fn, args, {}, name, line, col, kwpos)
+        if o is not None:
+            return o
+    return call(fn, args, {}, name, line, col, kwpos)
+
+
 def function_site(f, parts, name, line, col, kwpos):
     """The closure of `f(p0, p1 ...)` (plain positional arguments `parts`): a built-in
     that is a plain Python function, or a function of the program, called directly
@@ -109,12 +148,20 @@ def function_site(f, parts, name, line, col, kwpos):
             fn = f(s)
             v0 = p0(s)
             state.line = line  # print(f(x)): the print's line, not f's last one
-            if type(fn) is FunctionType or type(fn) is UserFunction:
+            if type(fn) is UserFunction:
+                q = fn.quick  # (its one parameter given: no binding to check)
+                try:
+                    if q is not None and len(q) == 1:
+                        return fn.run({q[0]: v0})
+                    return fn(v0)
+                except Exception as e:
+                    return call_failed(e, fn, [v0], {}, name, line, col, kwpos)
+            if type(fn) is FunctionType:
                 try:
                     return fn(v0)
                 except Exception as e:
                     return call_failed(e, fn, [v0], {}, name, line, col, kwpos)
-            return call(fn, [v0], {}, name, line, col, kwpos)
+            return call_other(fn, [v0], name, line, col, kwpos)
 
         return run1
     if n == 2:
@@ -125,12 +172,20 @@ def function_site(f, parts, name, line, col, kwpos):
             v0 = p0(s)
             v1 = p1(s)
             state.line = line
-            if type(fn) is FunctionType or type(fn) is UserFunction:
+            if type(fn) is UserFunction:
+                q = fn.quick
+                try:
+                    if q is not None and len(q) == 2:
+                        return fn.run({q[0]: v0, q[1]: v1})
+                    return fn(v0, v1)
+                except Exception as e:
+                    return call_failed(e, fn, [v0, v1], {}, name, line, col, kwpos)
+            if type(fn) is FunctionType:
                 try:
                     return fn(v0, v1)
                 except Exception as e:
                     return call_failed(e, fn, [v0, v1], {}, name, line, col, kwpos)
-            return call(fn, [v0, v1], {}, name, line, col, kwpos)
+            return call_other(fn, [v0, v1], name, line, col, kwpos)
 
         return run2
 
@@ -138,11 +193,16 @@ def function_site(f, parts, name, line, col, kwpos):
         fn = f(s)
         a = [p(s) for p in parts] if parts else ()  # as calls.py's argument closures
         state.line = line
-        if type(fn) is FunctionType or type(fn) is UserFunction:
+        if type(fn) is UserFunction:
+            try:
+                return call_user(fn, a)
+            except Exception as e:
+                return call_failed(e, fn, a, {}, name, line, col, kwpos)
+        if type(fn) is FunctionType:
             try:
                 return fn(*a)
             except Exception as e:
                 return call_failed(e, fn, a, {}, name, line, col, kwpos)
-        return call(fn, a, {}, name, line, col, kwpos)
+        return call_other(fn, a, name, line, col, kwpos)
 
     return run

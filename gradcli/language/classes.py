@@ -18,6 +18,10 @@ from ..library.values import USER_MARK, BoundMethod
 from .functions import UserFunction
 
 USER = USER_MARK  # in a class namespace: the class was written in the language
+# in a class namespace: True when every class of its MRO is one the program wrote (or
+# LanguageObject and object): no library base, so `obj.name` is the instance's variable
+# or else the first class's attribute of that name (the compiled fast paths read that)
+PLAIN = "__gradcli_plain__"
 MAX_MRO = 500  # classes in a class's MRO (docs/limits.md)
 
 # the special methods a class of the language may define (Python's operators and
@@ -117,6 +121,7 @@ def make_class(name, bases, ns, keywords, qualname=None):
         raise LimitError(f"class {name}: a class hierarchy deeper than {MAX_MRO} classes")
     ns = {user_key(k): v for k, v in ns.items()}
     ns[USER] = True
+    ns[PLAIN] = all(b is LanguageObject or b.__dict__.get(PLAIN, False) for b in bases)
     ns["__module__"] = "__main__"
     ns["__qualname__"] = qualname or name
     if any(isinstance(b, type) and issubclass(b, GradError) for b in bases):
@@ -185,6 +190,17 @@ def instance_attr(obj, name):
         if not is_dunder(k)
     ] + [k.removeprefix("user:") for k in d or ()]
     raise _no_attr(cls.__name__, name, known)
+
+
+def plain_class_attr(cls, name):
+    """The attribute `name` (not a special method's) of a plain class as its namespace
+    holds it (a function unbound, a staticmethod as such), or None: the first class of
+    the MRO that has it, as `instance_attr` finds it."""
+    for c in cls.__mro__:
+        d = c.__dict__
+        if name in d:
+            return d[name]
+    return None
 
 
 def class_attr(cls, name):

@@ -127,8 +127,13 @@ class Comprehensions:
             self.fn = outer
         steps = tuple(steps)
         truth = rt.truth
+        flat = len(steps) == 1 or (len(steps) == 2 and steps[1][0] == "if")
         if lazy:
+            if flat:  # one `for`, at most one `if`: the same steps in one loop
+                return _flat_lazy(first_iter, steps), made
             return self._lazy_comprehension(first_iter, steps), made
+        if flat:
+            return _flat(first_iter, steps), made
 
         def run(s, add):
             items0 = iterate(first_iter(s))
@@ -195,10 +200,12 @@ class Comprehensions:
 
         def listcomp(s):
             out = []
+            append = out.append
+            limit = context.current.limits.max_items
 
             def add(cs):
-                out.append(e(cs))
-                if len(out) > context.current.limits.max_items:
+                append(e(cs))
+                if len(out) > limit:
                     check_items(len(out), "the list")
 
             run(s, add)
@@ -246,3 +253,57 @@ class Comprehensions:
             return out
 
         return self._guard(dictcomp, node)
+
+
+def _flat(first_iter, steps):
+    """run(s, add) of a comprehension of one `for` and at most one `if` (the loop of
+    `Comprehensions._comprehension`'s levels, written out)."""
+    _, store, _, (line, col) = steps[0]
+    cond = steps[1][1] if len(steps) == 2 else None
+    truth = rt.truth
+
+    def run(s, add):
+        items0 = iterate(first_iter(s))
+        cs = Scope({}, s.globals if s.globals is not None else s, s.depth, s.closure)
+        max_steps = context.current.limits.max_steps
+        for item in items0:
+            store(cs, item)
+            if max_steps is not None:
+                step(max_steps, line, col)
+            tick(line, col)
+            if cond is not None:
+                ok = cond(cs)
+                if ok is not True and (ok is False or not truth(ok)):
+                    continue
+            add(cs)
+
+    return run
+
+
+def _flat_lazy(first_iter, steps):
+    """start(s, elt) of a generator expression of one `for` and at most one `if`
+    (`Comprehensions._lazy_comprehension`'s levels written out)."""
+    _, store, _, (line, col) = steps[0]
+    cond = steps[1][1] if len(steps) == 2 else None
+    truth = rt.truth
+
+    def start(s, elt):
+        items0 = iterate(first_iter(s))
+        cs = Scope({}, s.globals if s.globals is not None else s, s.depth, s.closure)
+        max_steps = context.current.limits.max_steps
+
+        def gen():
+            for item in items0:
+                store(cs, item)
+                if max_steps is not None:
+                    step(max_steps, line, col)
+                tick(line, col)
+                if cond is not None:
+                    ok = cond(cs)
+                    if ok is not True and (ok is False or not truth(ok)):
+                        continue
+                yield elt(cs)
+
+        return gen()
+
+    return start

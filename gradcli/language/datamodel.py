@@ -21,7 +21,8 @@ from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..library.values import program_object, python_protocol, truth
 from .exceptions import ancestors, catchable, public_type
-from .functions import Generator
+from .classes import PLAIN, plain_class_attr
+from .functions import Generator, UserFunction, call_user
 
 BINARY = {
     "+": operator.add,
@@ -72,6 +73,55 @@ def involves(a, b):
 def binary(op, a, b):
     """`a op b` with an object of the program's classes on either side."""
     return python_protocol(BINARY[op], a, b)
+
+
+_DUNDER = {
+    "+": "add",
+    "-": "sub",
+    "*": "mul",
+    "/": "truediv",
+    "//": "floordiv",
+    "%": "mod",
+    "**": "pow",
+    "^": "pow",
+    "@": "matmul",
+}
+_NUMBERS = (int, float, bool)
+NO = object()  # plain_binary: not a case it answers
+
+
+def plain_binary(op, a, b, augmented):
+    """`a op b` when one side is an object of a plain class of the program
+    (classes.PLAIN) and the other an object of the same class or a number: its
+    special method called here, as Python's operator calls it (a number's own
+    method answers NotImplemented to the object, so the object's is the only one
+    asked); NO for any other case, which `binary` answers."""
+    ta, tb = type(a), type(b)
+    name = _DUNDER.get(op)
+    if name is None:
+        return NO
+    if getattr(ta, PLAIN, False):
+        if tb is not ta and tb not in _NUMBERS:
+            return NO
+        if augmented and plain_class_attr(ta, f"__i{name}__") is not None:
+            return NO
+        f = plain_class_attr(ta, f"__{name}__")
+        if type(f) is not UserFunction:
+            return NO
+        r = call_user(f, (a, b))
+    elif ta in _NUMBERS and getattr(tb, PLAIN, False):
+        f = plain_class_attr(tb, f"__r{name}__")
+        if type(f) is not UserFunction:
+            return NO
+        r = call_user(f, (b, a))
+    else:
+        return NO
+    if r is NotImplemented:
+        sym = "** or pow()" if name == "pow" else op
+        raise GradTypeError(
+            f"unsupported operand type(s) for {sym}: '{ta.__name__}' and '{tb.__name__}'"
+        )
+    return r
 
 
 def inplace(op, a, b):

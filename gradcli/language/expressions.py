@@ -4,6 +4,7 @@ operators (arithmetic, power, unary, comparisons, not/and/or, if-else, lambda)."
 from __future__ import annotations
 
 import ast
+import operator
 
 from .parser import Tree
 
@@ -14,8 +15,10 @@ from . import runtime as rt
 from .fastops import specialize
 from .parser import parse, parser
 from .positions import guard, located, pos
+from .runtime import SMALL_INT
 
 _MISSING = object()
+_PLAIN_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 def constant(v):
@@ -46,6 +49,24 @@ def apply2(left, fn, right, line, col):
     fast = specialize(left, fn, right, lconst, lv, rconst, rv, line, col)
     if fast is not None:  # plain numbers answered in the closure (fastops.py)
         return fast
+    py = _PLAIN_OPS.get(getattr(fn, "op", None))
+    if py is not None and not lconst and not rconst:
+
+        def run_numbers(s):
+            a = left(s)
+            b = right(s)
+            ta = type(a)
+            if ta is type(b) and (
+                ta is float
+                or (ta is int and -SMALL_INT < a < SMALL_INT and -SMALL_INT < b < SMALL_INT)
+            ):  # two floats, two small ints: Python's operator, as binary_op answers them
+                return py(a, b)
+            try:
+                return fn(a, b)
+            except Exception as e:
+                raise located(e, line, col) from None
+
+        return run_numbers
 
     def run(s):
         a = lv if lconst else left(s)

@@ -15,6 +15,7 @@ operator's function, as before, with its errors placed at the operator."""
 
 from __future__ import annotations
 
+import operator
 
 from ..runtime import context
 from ..numerics.floats.singles import EXACT_INT
@@ -22,8 +23,11 @@ from ..core.tensor import Tensor
 from ..engine.number_nodes import F64, number_node
 from ..ops.registry import OPERATOR_NODES
 from .positions import located
-from .runtime import INT_DIV as _INT_DIV, SMALL_INT as _SMALL_INT
+from .runtime import INT_DIV as _INT_DIV, SMALL_INT as _SMALL_INT, SMALL_INT
 from .state import state
+
+
+_PLAIN_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 def specialize(left, fn, right, lconst, lv, rconst, rv, line, col):
@@ -65,11 +69,17 @@ def _with_literal(expr, k, literal_first, node, fn, line, col):
         and node.number_forward is not None
         and (type(k) is float or -EXACT_INT <= k <= EXACT_INT)
     )
+    # int op small int literal, float op float literal: Python's operator, as
+    # binary_op answers them (n - 1, x * 0.5)
+    py = _PLAIN_OPS.get(getattr(fn, "op", None))
+    kt = type(k) if py is not None and (type(k) is float or -SMALL_INT < k < SMALL_INT) else None
 
     def run(s):
         t = s.vars.get(name, expr) if name is not None else expr
         if t is expr:
             t = expr(s)
+        if type(t) is kt and (kt is float or -SMALL_INT < t < SMALL_INT):
+            return py(k, t) if literal_first else py(t, k)
         try:
             if type(t) is Tensor:
                 d = t.data

@@ -12,6 +12,9 @@ from ..runtime import context
 from ..library.stdlib import bounded_values
 
 
+_new = object.__new__
+
+
 class Scope:
     """Variables of the program (globals), of one function call (locals), of a class
     body (its namespace) or of a comprehension.  `parent` is the scope the code was
@@ -148,6 +151,7 @@ class UserFunction:
         "qualname",
         "doc",
         "cell",
+        "quick",
         "__weakref__",
     )
 
@@ -178,6 +182,9 @@ class UserFunction:
         self.doc = doc  # its docstring (`f.__doc__`)
         self.cell = cell  # a method: [its class] (super() reads it)
         self.nests = nests  # its body defines functions (see `release`)
+        # its parameters when a call giving each one by position has nothing to check
+        # (no *args, keyword-only or **kwargs, not a generator): `quick_call`
+        self.quick = sig.params if sig.plain and not generator else None
 
     @property
     def params(self):
@@ -197,6 +204,9 @@ class UserFunction:
             self.name, self.qualname, self.doc = other.name, other.qualname, other.doc
 
     def __call__(self, *args, **kwargs):
+        q = self.quick
+        if q is not None and len(args) == len(q) and not kwargs:
+            return self.run(dict(zip(q, args)))
         local = self.sig.bind(self.name, args, kwargs, self.defaults)
         if self.generator:
             return Generator(self, local)
@@ -209,7 +219,12 @@ class UserFunction:
         call_depth.n = depth
         if self.cell is not None:
             local[CLASS_CELL] = self.cell
-        scope = Scope(local, self.globals, depth, self.closure)
+        scope = _new(Scope)  # Scope(local, self.globals, depth, self.closure)
+        scope.vars = local
+        scope.globals = self.globals
+        scope.depth = depth
+        scope.parent = self.closure
+        scope._closure = None
         frames.append((self, scope))
         try:
             r = self.body(scope)
@@ -227,7 +242,16 @@ class UserFunction:
             release(scope)
         if self.is_lambda:
             return r
-        return r.value if isinstance(r, Return) else None
+        return r.value if type(r) is Return else None
+
+
+def call_user(f, args):
+    """f(*args) for a UserFunction f: its parameters bound here when each is given
+    by position (`UserFunction.quick`)."""
+    q = f.quick
+    if q is not None and len(q) == len(args):
+        return f.run(dict(zip(q, args)))
+    return f(*args)
 
 
 def release(scope):

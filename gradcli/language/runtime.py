@@ -43,6 +43,7 @@ from .classes import (
     set_instance_attr,
 )
 from . import bitwise, datamodel, unbound
+from .datamodel import NO, plain_binary
 from .percent import percent_format
 from .names import NAME_ATTRS, name_attr, type_of
 from .containers import DICT_METHODS, LIST_MORE, SET_METHODS, STR_MORE
@@ -164,7 +165,7 @@ INT_DIV = {"%": operator.mod, "//": operator.floordiv}  # int op nonzero int: Py
 SMALL_INT = 1 << 31  # int op int below this in size: far from max_int_bits, no check needed
 
 
-def binary_op(op, augmented=False):
+def binary_op(op, augmented=False):  # noqa: C901 (one dispatch over the kinds of operand)
     """`binary` for one operator, its lookups done once (the compiler calls this
     when it compiles `a op b`; `augmented`: for `a op= b`)."""
     if op in bitwise.OPS:
@@ -175,9 +176,25 @@ def binary_op(op, augmented=False):
     int_op = _INT_OPS.get(op)
     int_div = INT_DIV.get(op)
     node, tensor_b, swap = OPERATOR_NODES.get(op, (None, False, False))
+    div = operator.truediv if op == "/" else None  # int / int, float / float, b nonzero
 
-    def run(a, b):
+    def run(a, b):  # noqa: C901
         ta = type(a)
+        if ta is type(b):  # two numbers of one type: Python's operator (the common case)
+            if ta is int:
+                if ints:
+                    if -SMALL_INT < a < SMALL_INT and -SMALL_INT < b < SMALL_INT:
+                        return int_op(a, b)
+                    return _int_result(op, a, b)
+                if int_div is not None and b:
+                    return int_div(a, b)
+                if div is not None and b:
+                    return div(a, b)
+            elif ta is float:
+                if fast is not None:
+                    return fast(a, b)
+                if div is not None and b:
+                    return div(a, b)
         if node is not None:  # a floating tensor and a number, or two alike: the node itself
             tb = type(b)
             if ta is Tensor:
@@ -207,15 +224,9 @@ def binary_op(op, augmented=False):
                 raise
         if ta is Batched or type(b) is Batched:
             return batching.dispatch(tensor_fn, (a, b), {})
-        if ta is type(b):
-            if ta is int and ints:
-                if -SMALL_INT < a < SMALL_INT and -SMALL_INT < b < SMALL_INT:
-                    return int_op(a, b)
-                return _int_result(op, a, b)
-            if ta is int and int_div is not None and b:
-                return int_div(a, b)
-            if ta is float and fast is not None:
-                return fast(a, b)
+        r = plain_binary(op, a, b, augmented)  # an object of a plain class of the program
+        if r is not NO:
+            return r
         r = _py_binary(op, a, b, augmented)
         if r is None:
             return tensor_fn(a, b)

@@ -24,6 +24,7 @@ from ..library.trace import traced
 from ..library import stdlib
 from . import runtime as rt
 from .calls import backward_hint, plain_name
+from .classes import PLAIN, is_dunder
 from .exceptions import reraise, to_raise
 from .expressions import const_value
 from .fastops import int_step
@@ -35,6 +36,8 @@ from .state import state
 from .updates import product, scaled_update
 from . import stmtlines
 from .inspection import make_module as _inspect_module
+
+_MISSING = object()
 
 stdlib.add_module("inspect", _inspect_module)
 
@@ -137,11 +140,22 @@ class Statements:
             attr = t.children[1].value
             line, col = pos(t.children[1])
 
+            plain = not is_dunder(attr)
+
             def store_attr(s, v):
                 try:
                     o = obj(s)
-                    if v is None and type(o) is Tensor and attr == "grad":  # x.grad = None
+                    t = type(o)
+                    if v is None and t is Tensor and attr == "grad":  # x.grad = None
                         o.grad = None
+                        return
+                    if (
+                        plain
+                        and getattr(t, PLAIN, False)
+                        and getattr(t, attr, _MISSING) is _MISSING
+                        and getattr(t, "language_setattr", None) is None
+                    ):  # no class attribute (a property) in the way: the instance's variable
+                        o.__dict__[attr] = v
                         return
                     rt.set_attr(o, attr, v)
                 except Exception as e:
