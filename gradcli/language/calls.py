@@ -11,7 +11,7 @@ from ..core.tensor import Tensor
 from ..ops.shape import index
 from . import runtime as rt
 from .callsites import function_site, method_site
-from .classes import PLAIN, is_dunder
+from .classes import is_dunder
 from .arity import BareName, MethodName
 from .invoke import call
 from .iteration import py_index, spread
@@ -162,12 +162,22 @@ class Calls:
         attr = tok.value
         line, col = tok.line, tok.column
         get = rt.get_attr
+        # a variable of this scope is read in place (by obj when absent), as fastops.py
+        name = getattr(obj, "var_name", None)
         if attr == "grad":  # a leaf's .grad (the training loop's update)
 
             def run_grad(s):
-                o = obj(s)
-                if type(o) is Tensor and o.grad_fn is None:
-                    return o.grad
+                o = s.vars.get(name, obj)
+                if o is obj:
+                    o = obj(s)
+                t = type(o)
+                if t is Tensor:
+                    if o.grad_fn is None:
+                        return o.grad
+                elif getattr(t, "__gradcli_plain__", False):  # (micrograd's Value.grad)
+                    v = o.__dict__.get(attr, _MISSING)
+                    if v is not _MISSING:
+                        return v
                 try:
                     return get(o, attr)
                 except Exception as e:
@@ -178,8 +188,12 @@ class Calls:
         if not is_dunder(attr):
 
             def run_plain(s):
-                o = obj(s)
-                if getattr(type(o), PLAIN, False):  # an instance's own variable: as is
+                o = s.vars.get(name, obj)
+                if o is obj:
+                    o = obj(s)
+                if getattr(
+                    type(o), "__gradcli_plain__", False
+                ):  # an instance's own variable: as is
                     v = o.__dict__.get(attr, _MISSING)
                     if v is not _MISSING:
                         return v

@@ -22,7 +22,7 @@ from ..runtime.errors import GradError
 from ..core.tensor import Tensor
 from ..library.values import METHODS
 from . import runtime as rt
-from .classes import PLAIN, is_dunder, plain_class_attr
+from .classes import is_dunder, plain_class_attr
 from .functions import BoundUserMethod, UserFunction, call_user
 from .arity import MethodName
 from .invoke import call, call_failed
@@ -31,16 +31,16 @@ from .state import state
 _new = object.__new__
 
 
-def method_site(obj, attr, parts, line, col, kwpos):
-    """The closure of `obj.attr(p0, p1 ...)` (plain positional arguments `parts`):
-    a tensor's method from the table (called directly when it is a plain function),
-    anything else through `get_attr` and `call`, as calls.py's general method call does."""
-    get = METHODS.get
+def _other_method(attr, line, col, kwpos):
+    """other(o, args): `o.attr(*args)` for an `o` that is not a tensor."""
     plain = not is_dunder(attr)
 
     def other(o, a):  # not a tensor's method: the general path
         t = type(o)
-        if plain and getattr(t, PLAIN, False) and attr not in o.__dict__:
+        if plain and getattr(t, "__gradcli_plain__", False):
+            d = o.__dict__
+            if attr in d:  # an instance's variable (micrograd's v._backward())
+                return call(d[attr], a, {}, attr, line, col, kwpos)
             f = plain_class_attr(t, attr)
             if type(f) is UserFunction:  # a method of the program's class: called as
                 # its bound method would call it, errors as the bound method's
@@ -54,12 +54,25 @@ def method_site(obj, attr, parts, line, col, kwpos):
             raise e.at(line, col)
         return call(fn, a, {}, attr, line, col, kwpos)
 
+    return other
+
+
+def method_site(obj, attr, parts, line, col, kwpos):
+    """The closure of `obj.attr(p0, p1 ...)` (plain positional arguments `parts`):
+    a tensor's method from the table (called directly when it is a plain function),
+    anything else through `get_attr` and `call`, as calls.py's general method call does."""
+    get = METHODS.get
+    oname = getattr(obj, "var_name", None)  # a variable read in place (by obj when absent)
+    other = _other_method(attr, line, col, kwpos)
+
     n = len(parts)
     mattr = MethodName(attr)  # a tensor's method (language/arity.py tells the forms apart)
     if n == 0:
 
         def run0(s):
-            o = obj(s)
+            o = s.vars.get(oname, obj)
+            if o is obj:
+                o = obj(s)
             if type(o) is Tensor:
                 m = get(attr)
                 if type(m) is FunctionType:
@@ -76,7 +89,9 @@ def method_site(obj, attr, parts, line, col, kwpos):
         (p0,) = parts
 
         def run1(s):
-            o = obj(s)
+            o = s.vars.get(oname, obj)
+            if o is obj:
+                o = obj(s)
             v0 = p0(s)
             if type(o) is Tensor:
                 m = get(attr)
@@ -92,7 +107,9 @@ def method_site(obj, attr, parts, line, col, kwpos):
         return run1
 
     def run(s):
-        o = obj(s)
+        o = s.vars.get(oname, obj)
+        if o is obj:
+            o = obj(s)
         a = [p(s) for p in parts]  # (n > 1)
         if type(o) is Tensor:
             m = get(attr)
@@ -124,14 +141,24 @@ def make_plain(cls, args):
 
 def call_other(fn, args, name, line, col, kwpos):
     """fn(*args) for a callee that is not a function: a plain class of the program
-    made here (`make_plain`), anything else by `call`."""
-    if type(fn) is type and getattr(fn, PLAIN, False):
-        try:
-            o = make_plain(fn, args)
-        except Exception as e:
-            return call_failed(e, fn, args, {}, name, line, col, kwpos)
-        if o is not None:
-            return o
+    made here (`make_plain`), an object of one by its `__call__`, anything else by
+    `call`."""
+    t = type(fn)
+    if t is type:
+        if getattr(fn, "__gradcli_plain__", False):
+            try:
+                o = make_plain(fn, args)
+            except Exception as e:
+                return call_failed(e, fn, args, {}, name, line, col, kwpos)
+            if o is not None:
+                return o
+    elif getattr(t, "__gradcli_plain__", False):  # an object of a plain class: its own __call__
+        f = plain_class_attr(t, "__call__")
+        if type(f) is UserFunction:
+            try:
+                return call_user(f, (fn, *args))
+            except Exception as e:
+                return call_failed(e, fn, args, {}, name, line, col, kwpos)
     return call(fn, args, {}, name, line, col, kwpos)
 
 

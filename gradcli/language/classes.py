@@ -21,7 +21,7 @@ USER = USER_MARK  # in a class namespace: the class was written in the language
 # in a class namespace: True when every class of its MRO is one the program wrote (or
 # LanguageObject and object): no library base, so `obj.name` is the instance's variable
 # or else the first class's attribute of that name (the compiled fast paths read that)
-PLAIN = "__gradcli_plain__"
+PLAIN = "__gradcli_plain__"  # (read as getattr(cls, "__gradcli_plain__", False))
 MAX_MRO = 500  # classes in a class's MRO (docs/limits.md)
 
 # the special methods a class of the language may define (Python's operators and
@@ -192,15 +192,15 @@ def instance_attr(obj, name):
     raise _no_attr(cls.__name__, name, known)
 
 
-def plain_class_attr(cls, name):
+def plain_class_attr(cls, name, default=None):
     """The attribute `name` (not a special method's) of a plain class as its namespace
-    holds it (a function unbound, a staticmethod as such), or None: the first class of
-    the MRO that has it, as `instance_attr` finds it."""
+    holds it (a function unbound, a staticmethod as such), or `default`: the first
+    class of the MRO that has it, as `instance_attr` finds it."""
     for c in cls.__mro__:
         d = c.__dict__
         if name in d:
             return d[name]
-    return None
+    return default
 
 
 def class_attr(cls, name):

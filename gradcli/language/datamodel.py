@@ -21,7 +21,7 @@ from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..library.values import program_object, python_protocol, truth
 from .exceptions import ancestors, catchable, public_type
-from .classes import PLAIN, plain_class_attr
+from .classes import plain_class_attr
 from .functions import Generator, UserFunction, call_user
 
 BINARY = {
@@ -100,7 +100,7 @@ def plain_binary(op, a, b, augmented):
     name = _DUNDER.get(op)
     if name is None:
         return NO
-    if getattr(ta, PLAIN, False):
+    if getattr(ta, "__gradcli_plain__", False):
         if tb is not ta and tb not in _NUMBERS:
             return NO
         if augmented and plain_class_attr(ta, f"__i{name}__") is not None:
@@ -109,7 +109,7 @@ def plain_binary(op, a, b, augmented):
         if type(f) is not UserFunction:
             return NO
         r = call_user(f, (a, b))
-    elif ta in _NUMBERS and getattr(tb, PLAIN, False):
+    elif ta in _NUMBERS and getattr(tb, "__gradcli_plain__", False):
         f = plain_class_attr(tb, f"__r{name}__")
         if type(f) is not UserFunction:
             return NO

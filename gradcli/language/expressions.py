@@ -51,10 +51,17 @@ def apply2(left, fn, right, line, col):
         return fast
     py = _PLAIN_OPS.get(getattr(fn, "op", None))
     if py is not None and not lconst and not rconst:
+        lname = getattr(left, "var_name", None)  # variables read in place (fastops.py)
+        rname = getattr(right, "var_name", None)
 
         def run_numbers(s):
-            a = left(s)
-            b = right(s)
+            v = s.vars
+            a = v.get(lname, left)
+            if a is left:
+                a = left(s)
+            b = v.get(rname, right)
+            if b is right:
+                b = right(s)
             ta = type(a)
             if ta is type(b) and (
                 ta is float

@@ -24,7 +24,7 @@ from ..library.trace import traced
 from ..library import stdlib
 from . import runtime as rt
 from .calls import backward_hint, plain_name
-from .classes import PLAIN, is_dunder
+from .classes import is_dunder, plain_class_attr
 from .exceptions import reraise, to_raise
 from .expressions import const_value
 from .fastops import int_step
@@ -141,18 +141,21 @@ class Statements:
             line, col = pos(t.children[1])
 
             plain = not is_dunder(attr)
+            name = getattr(obj, "var_name", None)  # read in place (by obj when absent)
 
             def store_attr(s, v):
                 try:
-                    o = obj(s)
+                    o = s.vars.get(name, obj)
+                    if o is obj:
+                        o = obj(s)
                     t = type(o)
                     if v is None and t is Tensor and attr == "grad":  # x.grad = None
                         o.grad = None
                         return
                     if (
                         plain
-                        and getattr(t, PLAIN, False)
-                        and getattr(t, attr, _MISSING) is _MISSING
+                        and getattr(t, "__gradcli_plain__", False)
+                        and plain_class_attr(t, attr, _MISSING) is _MISSING
                         and getattr(t, "language_setattr", None) is None
                     ):  # no class attribute (a property) in the way: the instance's variable
                         o.__dict__[attr] = v
