@@ -203,6 +203,23 @@ def plain_class_attr(cls, name, default=None):
     return default
 
 
+_MISSING = object()
+
+
+def set_plain(o, t, name, v):
+    """`o.name = v` (name not a special method's) done here when t, o's class, is plain
+    and no class of it has an attribute `name` (a property) or a `language_setattr`:
+    the instance's variable, as `set_instance_attr` sets it; False when not done."""
+    if (
+        getattr(t, "__gradcli_plain__", False)
+        and plain_class_attr(t, name, _MISSING) is _MISSING
+        and getattr(t, "language_setattr", None) is None
+    ):
+        o.__dict__[name] = v
+        return True
+    return False
+
+
 def class_attr(cls, name):
     """`C.name` for a class of the program (or a library class it can reach)."""
     if is_dunder(name) and name not in DUNDERS:

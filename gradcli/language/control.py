@@ -283,14 +283,20 @@ class Control:
 
             return run
 
+        name = getattr(store, "local_name", None)  # a variable of the scope: stored in place
+
         def loop(s, again):
             items = _items(it, s, line, col)
             if type(items) not in (range, list):
                 again = b  # taken one at a time, by code that may be the program's own
             max_steps = context.current.limits.max_steps
             n = SAMPLE  # iterations until the next look at the run's memory
+            vars = s.vars
             for item in items:
-                store(s, item)
+                if name is not None:
+                    vars[name] = item
+                else:
+                    store(s, item)
                 if max_steps is not None:
                     step(max_steps, line, col)
                 n -= 1

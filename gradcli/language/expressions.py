@@ -4,7 +4,6 @@ operators (arithmetic, power, unary, comparisons, not/and/or, if-else, lambda)."
 from __future__ import annotations
 
 import ast
-import operator
 
 from .parser import Tree
 
@@ -12,13 +11,12 @@ from ..runtime.errors import GradError, GradNameError, GradSyntaxError, did_you_
 from ..runtime.limits import check_items
 from ..core.printing import show
 from . import runtime as rt
-from .fastops import specialize
+from .fastops import NUMBER_OPS, specialize
 from .parser import parse, parser
 from .positions import guard, located, pos
 from .runtime import SMALL_INT
 
 _MISSING = object()
-_PLAIN_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 def constant(v):
@@ -49,7 +47,7 @@ def apply2(left, fn, right, line, col):
     fast = specialize(left, fn, right, lconst, lv, rconst, rv, line, col)
     if fast is not None:  # plain numbers answered in the closure (fastops.py)
         return fast
-    py = _PLAIN_OPS.get(getattr(fn, "op", None))
+    py = NUMBER_OPS.get(getattr(fn, "op", None))
     if py is not None and not lconst and not rconst:
         lname = getattr(left, "var_name", None)  # variables read in place (fastops.py)
         rname = getattr(right, "var_name", None)
@@ -310,8 +308,11 @@ class Expressions:
 
     def e_binary(self, node):
         ch = node.children
-        if len(ch) == 3:
-            return self._binop(self.expr(ch[0]), ch[1], self.expr(ch[2]))
+        if len(ch) <= 9:  # up to four operators: nested closures (fastops.py specializes each)
+            e = self.expr(ch[0])
+            for t, r in zip(ch[1::2], ch[2::2]):
+                e = self._binop(e, t, self.expr(r))
+            return e
         # a long chain (1 + 2 + ... + n) runs in a loop, not in nested closures
         first = self.expr(ch[0])
         rest = tuple(

@@ -27,7 +27,7 @@ from .runtime import INT_DIV as _INT_DIV, SMALL_INT as _SMALL_INT, SMALL_INT
 from .state import state
 
 
-_PLAIN_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+NUMBER_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 def specialize(left, fn, right, lconst, lv, rconst, rv, line, col):
@@ -71,7 +71,7 @@ def _with_literal(expr, k, literal_first, node, fn, line, col):
     )
     # int op small int literal, float op float literal: Python's operator, as
     # binary_op answers them (n - 1, x * 0.5)
-    py = _PLAIN_OPS.get(getattr(fn, "op", None))
+    py = NUMBER_OPS.get(getattr(fn, "op", None))
     kt = type(k) if py is not None and (type(k) is float or -SMALL_INT < k < SMALL_INT) else None
 
     def run(s):

@@ -24,7 +24,7 @@ from ..library.trace import traced
 from ..library import stdlib
 from . import runtime as rt
 from .calls import backward_hint, plain_name
-from .classes import is_dunder, plain_class_attr
+from .classes import is_dunder, set_plain
 from .exceptions import reraise, to_raise
 from .expressions import const_value
 from .fastops import int_step
@@ -33,11 +33,9 @@ from .iteration import iter_values, leaf_names
 from .positions import located, pos, syntax_error
 from .runtime import BREAK, CONTINUE, Return
 from .state import state
-from .updates import product, scaled_update
+from .updates import augmented, product, scaled_update
 from . import stmtlines
 from .inspection import make_module as _inspect_module
-
-_MISSING = object()
 
 stdlib.add_module("inspect", _inspect_module)
 
@@ -152,15 +150,8 @@ class Statements:
                     if v is None and t is Tensor and attr == "grad":  # x.grad = None
                         o.grad = None
                         return
-                    if (
-                        plain
-                        and getattr(t, "__gradcli_plain__", False)
-                        and plain_class_attr(t, attr, _MISSING) is _MISSING
-                        and getattr(t, "language_setattr", None) is None
-                    ):  # no class attribute (a property) in the way: the instance's variable
-                        o.__dict__[attr] = v
-                        return
-                    rt.set_attr(o, attr, v)
+                    if not (plain and set_plain(o, t, attr, v)):
+                        rt.set_attr(o, attr, v)
                 except Exception as e:
                     raise located(e, line, col) from None
 
@@ -270,17 +261,7 @@ class Statements:
             if run is not None:
                 return run
 
-        def run(s):
-            old = cur(s)
-            try:
-                if inplace is not None and type(old) is Tensor:
-                    r = inplace(old, vv if vconst else val(s))
-                else:
-                    r = binary(old, vv if vconst else val(s))
-            except Exception as e:
-                raise located(e, line, col) from None
-            store(s, r)
-
+        run = augmented(cur, store, val, vconst, vv, op_sym, inplace, binary, line, col)
         if vconst and kind == "name" and at is not None:  # i += 1
             return int_step(op_sym, cur, store, vv, run, at) or run
         return run

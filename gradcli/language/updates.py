@@ -15,6 +15,8 @@ from __future__ import annotations
 from ..core.tensor import Tensor
 from ..library.scalar_steps import SCALED_STEPS, scaled_step
 from .expressions import apply2
+from .fastops import NUMBER_OPS
+from .runtime import SMALL_INT
 from .parser import Tree
 from .positions import located
 from . import runtime as rt
@@ -74,4 +76,44 @@ def scaled_update(op, parts, cur, val, store, inplace, binary, line, col, at):
             raise located(e, sline, scol) from None
 
     run.located = True
+    return run
+
+
+def augmented(cur, store, val, vconst, vv, op_sym, inplace, binary, line, col):
+    """The closure of `target op= value` (cur reads the target, store writes it): a
+    tensor target in place (`inplace`), two floats or two small ints by Python's
+    operator, anything else by `binary`; the target read and written in place when it
+    is this scope's variable, the value's errors placed at the operator."""
+    py = NUMBER_OPS.get(op_sym)  # two floats, two small ints: Python's operator
+    name = getattr(cur, "var_name", None)
+    if name is None or getattr(store, "local_name", None) != name:
+        name = None  # (read and written in place only when both are this scope's variable)
+
+    def run(s):
+        old = s.vars.get(name, cur)
+        if old is cur:
+            old = cur(s)
+        try:
+            b = vv if vconst else val(s)
+            t = type(old)
+            if (
+                py is not None
+                and t is type(b)
+                and (
+                    t is float
+                    or (t is int and -SMALL_INT < old < SMALL_INT and -SMALL_INT < b < SMALL_INT)
+                )
+            ):
+                r = py(old, b)
+            elif inplace is not None and t is Tensor:
+                r = inplace(old, b)
+            else:
+                r = binary(old, b)
+        except Exception as e:
+            raise located(e, line, col) from None
+        if name is not None:
+            s.vars[name] = r
+        else:
+            store(s, r)
+
     return run
