@@ -14,6 +14,7 @@ from .language.functions import Scope, call_depth, frames
 from .library.stdlib import reset_random
 from .library.torch_ns import namespace
 from .runtime import context
+from .runtime.stack import in_room
 from .core.tensor import Tensor
 from .engine import saved, versions
 
@@ -111,6 +112,9 @@ class Session:
         self.activate()
         state.origin = (self.filename, source)
         program = self.compile(source)
+        in_room(self._run_program, program, atomic, done)
+
+    def _run_program(self, program, atomic, done):
         scope = self.scope
         for i, (stmt, line) in enumerate(program):
             state.line = line
