@@ -44,8 +44,11 @@ def _other_method(attr, line, col, kwpos):
             f = plain_class_attr(t, attr)
             if type(f) is UserFunction:  # a method of the program's class: called as
                 # its bound method would call it, errors as the bound method's
+                q = f.quick
                 try:
-                    return call_user(f, (o, *a))
+                    if q is not None and len(q) == len(a) + 1:  # (call_user, inlined)
+                        return f.run(dict(zip(q, (o, *a))))
+                    return f(o, *a)
                 except Exception as e:
                     return call_failed(e, BoundUserMethod(f, o), a, {}, attr, line, col, kwpos)
         try:
@@ -133,7 +136,11 @@ def make_plain(cls, args):
     if type(init) is not UserFunction:
         return None
     o = _new(cls)
-    r = call_user(init, (o, *args))
+    q = init.quick
+    if q is not None and len(q) == len(args) + 1:  # (call_user, inlined)
+        r = init.run(dict(zip(q, (o, *args))))
+    else:
+        r = init(o, *args)
     if r is not None:
         raise TypeError(f"__init__() should return None, not '{type(r).__name__}'")
     return o

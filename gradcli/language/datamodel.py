@@ -22,7 +22,7 @@ from ..core.convert import type_name
 from ..library.values import program_object, python_protocol, truth
 from .exceptions import ancestors, catchable, public_type
 from .classes import plain_class_attr
-from .functions import Generator, UserFunction, call_user
+from .functions import Generator, UserFunction
 
 BINARY = {
     "+": operator.add,
@@ -108,12 +108,14 @@ def plain_binary(op, a, b, augmented):
         f = plain_class_attr(ta, f"__{name}__")
         if type(f) is not UserFunction:
             return NO
-        r = call_user(f, (a, b))
+        q = f.quick
+        r = f.run({q[0]: a, q[1]: b}) if q is not None and len(q) == 2 else f(a, b)
     elif ta in _NUMBERS and getattr(tb, "__gradcli_plain__", False):
         f = plain_class_attr(tb, f"__r{name}__")
         if type(f) is not UserFunction:
             return NO
-        r = call_user(f, (b, a))
+        q = f.quick
+        r = f.run({q[0]: b, q[1]: a}) if q is not None and len(q) == 2 else f(b, a)
     else:
         return NO
     if r is NotImplemented:
