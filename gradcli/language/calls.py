@@ -11,7 +11,7 @@ from ..core.tensor import Tensor
 from ..ops.shape import index
 from . import runtime as rt
 from .callsites import function_site, method_site
-from .classes import is_dunder
+from .classes import direct_name
 from .arity import BareName, MethodName
 from .invoke import call
 from .iteration import py_index, spread
@@ -185,7 +185,7 @@ class Calls:
 
             return run_grad
 
-        if not is_dunder(attr):
+        if direct_name(attr):
 
             def run_plain(s):
                 o = s.vars.get(name, obj)

@@ -22,7 +22,7 @@ from ..runtime.errors import GradError
 from ..core.tensor import Tensor
 from ..library.values import METHODS
 from . import runtime as rt
-from .classes import is_dunder, plain_class_attr
+from .classes import direct_name, plain_class_attr
 from .functions import BoundUserMethod, UserFunction, call_user
 from .arity import MethodName
 from .invoke import call, call_failed
@@ -33,7 +33,7 @@ _new = object.__new__
 
 def _other_method(attr, line, col, kwpos):
     """other(o, args): `o.attr(*args)` for an `o` that is not a tensor."""
-    plain = not is_dunder(attr)
+    plain = direct_name(attr)
 
     def other(o, a):  # not a tensor's method: the general path
         t = type(o)

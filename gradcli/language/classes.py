@@ -82,6 +82,12 @@ def user_key(name):
     return "user:" + name if name.startswith("language_") else name
 
 
+def direct_name(name):
+    """Is `obj.name` of a plain class (PLAIN) the key `name` of the instance's and the
+    classes' namespaces (not a special method's, not kept under another key: user_key)?"""
+    return not is_dunder(name) and not name.startswith("language_")
+
+
 def is_user_class(c):
     return isinstance(c, type) and c.__dict__.get(USER, False)
 

@@ -24,7 +24,7 @@ from ..library.trace import traced
 from ..library import stdlib
 from . import runtime as rt
 from .calls import backward_hint, plain_name
-from .classes import is_dunder, set_plain
+from .classes import direct_name, set_plain
 from .exceptions import reraise, to_raise
 from .expressions import const_value
 from .fastops import int_step
@@ -138,7 +138,7 @@ class Statements:
             attr = t.children[1].value
             line, col = pos(t.children[1])
 
-            plain = not is_dunder(attr)
+            plain = direct_name(attr)
             name = getattr(obj, "var_name", None)  # read in place (by obj when absent)
 
             def store_attr(s, v):

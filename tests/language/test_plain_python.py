@@ -1,0 +1,139 @@
+"""The shortcuts for plain Python (calls of the program's functions, the attributes,
+methods, operators and instances of its plain classes, numbers in loops, one-clause
+comprehensions) answer what Python answers: each program here is plain Python, run
+by gradcli and by the CPython running the tests, and both must print the same."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import run_inprocess
+
+PROGRAMS = {
+    "operators": """
+class A:
+    def __init__(self, v):
+        self.v = v
+    def __add__(self, o):
+        if isinstance(o, A):
+            return A(self.v + o.v)
+        return NotImplemented
+    def __radd__(self, o):
+        return A(self.v + o + 100)
+    def __mul__(self, o):
+        return A(self.v * o)
+    def __rmul__(self, o):
+        return A(o - self.v)
+    def __sub__(self, o):
+        return A(self.v - o)
+    def __truediv__(self, o):
+        return A(self.v / o)
+    def __pow__(self, o):
+        return NotImplemented
+    def __iadd__(self, o):
+        self.v += 1000
+        return self
+    def __repr__(self):
+        return f"A({self.v})"
+class B(A):
+    def __radd__(self, o):
+        return "B.radd"
+a = A(1)
+print(a + A(2), 3 + a, 2.5 + a, a * 4, 4 * a, a - 1, a / 2, True + a)
+print(a + B(3), B(3) + a)
+x = A(2)
+y = x
+x += A(5)
+print(x, y, x is y)
+bad = [lambda: a ** 2, lambda: a + "s", lambda: 2.5 ** a, lambda: a - A(1), lambda: 1 % a]
+for f in bad:
+    try:
+        print(f())
+    except TypeError as e:
+        print("TypeError", e)
+""",
+    "attributes": """
+class P:
+    k = 10
+    def __init__(self):
+        self.v = 1
+    @staticmethod
+    def st(x):
+        return x * 2
+    @classmethod
+    def cm(cls, x):
+        return cls.k + x
+    @property
+    def p(self):
+        return self.v + 1
+    @p.setter
+    def p(self, value):
+        self.v = value * 10
+    def m(self, a, b=3):
+        return a + b + self.v
+o = P()
+print(o.st(5), o.cm(1), o.p, o.m(1), o.m(1, 2), o.m(a=1), o.k)
+o.p = 4
+print(o.v, o.p)
+o.k = 3
+print(o.k, P.k)
+o.m = lambda q: q * 100
+print(o.m(2))
+P.k = 7
+print(P().k, o.k)
+class Q(P):
+    def m(self, a):
+        return -a
+    def __call__(self, z, w=1):
+        return z * w + self.v
+q = Q()
+print(q.m(3), q(4), q(4, w=2), q.cm(0))
+class R:
+    def __init__(self):
+        return None
+print(type(R()).__name__)
+""",
+    "numbers": """
+i = 0
+s = 0
+f = 0.5
+while i < 3000:
+    s = s + i * 2 % 7 - i // 3
+    f = f * 1.001 + i / 7
+    i += 1
+big = 2**31 - 5
+for j in range(10):
+    big += 1
+    big = big * 3 - big * 2
+t = 1.5
+t *= 2
+t -= 0.25
+u = 7
+u *= u
+u //= 2
+print(s, f, big, t, u, 10 - 2 - 3, 2 * 3 * 4, 1 + 2 * 3 - 4, 1.5 * 2 - 7 % 4)
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+print(fib(15), [fib(k) for k in range(8) if k % 2], sum(x * x for x in range(100) if x > 3))
+print({k: k * 0.5 for k in range(5)}, {k % 3 for k in range(10)}, list(k for k in "abc"))
+""",
+}
+
+
+def _cpython(source):
+    r = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_as_cpython_prints(name):
+    source = PROGRAMS[name]
+    r = run_inprocess(source)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == _cpython(source)
