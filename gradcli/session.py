@@ -14,7 +14,8 @@ from .language.functions import Scope, call_depth, frames
 from .library.stdlib import reset_random
 from .library.torch_ns import namespace
 from .runtime import context
-from .runtime.stack import in_room
+from .runtime.limits import not_the_programs, resident
+from .runtime.stack import in_room, touch
 from .core.tensor import Tensor
 from .engine import saved, versions
 
@@ -112,9 +113,11 @@ class Session:
         self.activate()
         state.origin = (self.filename, source)
         program = self.compile(source)
-        in_room(self._run_program, program, atomic, done)
+        in_room(self._run_program, program, atomic, done, resident())
 
-    def _run_program(self, program, atomic, done):
+    def _run_program(self, program, atomic, done, before):
+        touch()  # the frame chunk's first pages are not the program's
+        not_the_programs(self.context.limits, before)
         scope = self.scope
         for i, (stmt, line) in enumerate(program):
             state.line = line

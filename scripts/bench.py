@@ -8,9 +8,11 @@ when `jax` can be imported; both are optional, the benchmark runs without them.
 Times are CPU time (user + system, of the child process for gradcli, of this
 process for the peers), the median of runs interleaved with the peers' runs, so
 that a busy shared machine slows every side alike.  Prints a table of times and
-the ratio each goal is stated in, with the goal beside it.
+the ratio each goal is stated in, with the goal beside it.  Plain Python (no
+tensors: scripts/plain_python/) is timed in gradcli and in CPython, the same
+program text timing itself.
 
-    python scripts/bench.py [--quick]
+    python scripts/bench.py [--quick] [--plain-only]
 
 Run it with a Python that has torch (e.g. $TORCH_PYTHON) for the
 PyTorch columns.

@@ -13,9 +13,10 @@ from ..core.convert import type_name
 from ..library.stdlib import LazyIterator
 from . import runtime as rt
 from .functions import Scope
-from .iteration import iterate, spread, step, tick
+from .iteration import iterate, sample, spread, step, tick
 from .positions import pos, syntax_error
 from .scopes import FunctionInfo
+from .state import state
 
 
 def _hashable(k):
@@ -198,6 +199,10 @@ class Comprehensions:
         elt, clauses = node.children
         run, e = self._comprehension(clauses, lambda: self.expr(elt))
 
+        collect = getattr(run, "collect", None)
+        if collect is not None:  # (_flat)
+            return self._guard(lambda s: collect(s, e), node)
+
         def listcomp(s):
             out = []
             append = out.append
@@ -257,53 +262,80 @@ class Comprehensions:
 
 def _flat(first_iter, steps):
     """run(s, add) of a comprehension of one `for` and at most one `if` (the loop of
-    `Comprehensions._comprehension`'s levels, written out)."""
+    `Comprehensions._comprehension`'s levels, written out: the variable stored in
+    place, `tick` inlined); `run.collect(s, e)` makes a list comprehension's list in
+    the loop itself; `run.begin(s)` and `run.scopes(begun)` are the generator
+    expression's two halves (its first iterable evaluated at once, as in Python)."""
     _, store, _, (line, col) = steps[0]
     cond = steps[1][1] if len(steps) == 2 else None
+    name = getattr(store, "local_name", None)  # (the comprehension's own variable)
     truth = rt.truth
 
-    def run(s, add):
+    def begin(s):
         items0 = iterate(first_iter(s))
         cs = Scope({}, s.globals if s.globals is not None else s, s.depth, s.closure)
-        max_steps = context.current.limits.max_steps
+        return items0, cs, context.current.limits.max_steps
+
+    def scopes(begun):
+        """The comprehension's scope once per element (its variable bound)."""
+        items0, cs, max_steps = begun
+        vars = cs.vars
         for item in items0:
-            store(cs, item)
+            if name is not None:
+                vars[name] = item
+            else:
+                store(cs, item)
             if max_steps is not None:
                 step(max_steps, line, col)
-            tick(line, col)
+            state.ticks -= 1  # (iteration.tick)
+            if state.ticks <= 0:
+                state.ticks = sample(line, col)
             if cond is not None:
                 ok = cond(cs)
                 if ok is not True and (ok is False or not truth(ok)):
                     continue
+            yield cs
+
+    def run(s, add):
+        for cs in scopes(begin(s)):
             add(cs)
 
+    def collect(s, e):
+        items0, cs, max_steps = begin(s)
+        out = []
+        append = out.append
+        limit = context.current.limits.max_items
+        vars = cs.vars
+        for item in items0:  # (scopes, written out)
+            if name is not None:
+                vars[name] = item
+            else:
+                store(cs, item)
+            if max_steps is not None:
+                step(max_steps, line, col)
+            state.ticks -= 1
+            if state.ticks <= 0:
+                state.ticks = sample(line, col)
+            if cond is not None:
+                ok = cond(cs)
+                if ok is not True and (ok is False or not truth(ok)):
+                    continue
+            append(e(cs))
+            if len(out) > limit:
+                check_items(len(out), "the list")
+        return out
+
+    run.collect, run.begin, run.scopes = collect, begin, scopes
     return run
 
 
 def _flat_lazy(first_iter, steps):
     """start(s, elt) of a generator expression of one `for` and at most one `if`
     (`Comprehensions._lazy_comprehension`'s levels written out)."""
-    _, store, _, (line, col) = steps[0]
-    cond = steps[1][1] if len(steps) == 2 else None
-    truth = rt.truth
+    run = _flat(first_iter, steps)
+    begin, scopes = run.begin, run.scopes
 
     def start(s, elt):
-        items0 = iterate(first_iter(s))
-        cs = Scope({}, s.globals if s.globals is not None else s, s.depth, s.closure)
-        max_steps = context.current.limits.max_steps
-
-        def gen():
-            for item in items0:
-                store(cs, item)
-                if max_steps is not None:
-                    step(max_steps, line, col)
-                tick(line, col)
-                if cond is not None:
-                    ok = cond(cs)
-                    if ok is not True and (ok is False or not truth(ok)):
-                        continue
-                yield elt(cs)
-
-        return gen()
+        return (elt(cs) for cs in scopes(begin(s)))
 
     return start

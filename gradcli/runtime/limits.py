@@ -79,6 +79,19 @@ def start_total(limits):
         limits.room = 0
 
 
+def resident():
+    """The process's resident bytes now (None where that is not known)."""
+    return _rss()
+
+
+def not_the_programs(limits, before):
+    """The resident bytes gained since `before` (resident() then) are not the program's:
+    the run's total, when kept, leaves them out (the pages of the frame chunk a program
+    runs in: runtime/stack.in_room)."""
+    if limits.base_rss is not None and before is not None:
+        limits.base_rss += max(0, _rss() - before)
+
+
 def check_total(extra=0, what="the result"):
     """Refuse making `extra` more bytes when the run would then hold more than the
     memory cap (with extra 0: when it already does)."""
