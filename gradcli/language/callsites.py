@@ -63,51 +63,97 @@ def _other_method(attr, line, col, kwpos):
 def method_site(obj, attr, parts, line, col, kwpos):
     """The closure of `obj.attr(p0, p1 ...)` (plain positional arguments `parts`):
     a tensor's method from the table (called directly when it is a plain function),
-    anything else through `get_attr` and `call`, as calls.py's general method call does."""
-    get = METHODS.get
-    oname = getattr(obj, "var_name", None)  # a variable read in place (by obj when absent)
-    other = _other_method(attr, line, col, kwpos)
+    a method of a plain class of the program called directly, anything else through
+    `get_attr` and `call`, as calls.py's general method call does."""
+    site = _Site(obj, attr, line, col, kwpos)
+    if len(parts) == 0:
+        return _method0(site)
+    if len(parts) == 1:
+        return _method1(site, parts[0])
+    return _method_n(site, tuple(parts))
 
-    n = len(parts)
-    mattr = MethodName(attr)  # a tensor's method (language/arity.py tells the forms apart)
-    if n == 0:
 
-        def run0(s):
-            o = s.vars.get(oname, obj)
-            if o is obj:
-                o = obj(s)
-            if type(o) is Tensor:
-                m = get(attr)
-                if type(m) is FunctionType:
-                    try:
-                        return m(o)
-                    except Exception as e:
-                        return call_failed(e, m, (o,), {}, mattr, line, col, kwpos)
-                if m is not None:
-                    return call(m, (o,), {}, mattr, line, col, kwpos)
-            return other(o, ())
+class _Site:
+    """What a method call site's closure reads."""
 
-        return run0
-    if n == 1:
-        (p0,) = parts
+    def __init__(self, obj, attr, line, col, kwpos):
+        self.obj, self.attr, self.line, self.col, self.kwpos = obj, attr, line, col, kwpos
+        self.oname = getattr(obj, "var_name", None)  # a variable read in place
+        self.plain = direct_name(attr)  # (a plain class's method looked up directly)
+        self.other = _other_method(attr, line, col, kwpos)
+        self.mattr = MethodName(attr)  # a tensor's method (arity.py tells the forms apart)
 
-        def run1(s):
-            o = s.vars.get(oname, obj)
-            if o is obj:
-                o = obj(s)
-            v0 = p0(s)
-            if type(o) is Tensor:
-                m = get(attr)
-                if type(m) is FunctionType:
-                    try:
-                        return m(o, v0)
-                    except Exception as e:
-                        return call_failed(e, m, (o, v0), {}, mattr, line, col, kwpos)
-                if m is not None:
-                    return call(m, (o, v0), {}, mattr, line, col, kwpos)
-            return other(o, [v0])
 
-        return run1
+def _method0(site):
+    obj, attr, line, col, kwpos = site.obj, site.attr, site.line, site.col, site.kwpos
+    oname, plain, other, mattr, get = site.oname, site.plain, site.other, site.mattr, METHODS.get
+
+    def run0(s):
+        o = s.vars.get(oname, obj)
+        if o is obj:
+            o = obj(s)
+        t = type(o)
+        if t is Tensor:
+            m = get(attr)
+            if type(m) is FunctionType:
+                try:
+                    return m(o)
+                except Exception as e:
+                    return call_failed(e, m, (o,), {}, mattr, line, col, kwpos)
+            if m is not None:
+                return call(m, (o,), {}, mattr, line, col, kwpos)
+        elif plain and getattr(t, "__gradcli_plain__", False) and attr not in o.__dict__:
+            f = t.__dict__.get(attr)  # (other, inlined: the class's own method first)
+            if f is None:
+                f = plain_class_attr(t, attr)
+            q = f.quick if type(f) is UserFunction else None
+            if q is not None and len(q) == 1:
+                try:
+                    return f.run({q[0]: o})
+                except Exception as e:
+                    return call_failed(e, BoundUserMethod(f, o), (), {}, attr, line, col, kwpos)
+        return other(o, ())
+
+    return run0
+
+
+def _method1(site, p0):
+    obj, attr, line, col, kwpos = site.obj, site.attr, site.line, site.col, site.kwpos
+    oname, plain, other, mattr, get = site.oname, site.plain, site.other, site.mattr, METHODS.get
+
+    def run1(s):
+        o = s.vars.get(oname, obj)
+        if o is obj:
+            o = obj(s)
+        v0 = p0(s)
+        t = type(o)
+        if t is Tensor:
+            m = get(attr)
+            if type(m) is FunctionType:
+                try:
+                    return m(o, v0)
+                except Exception as e:
+                    return call_failed(e, m, (o, v0), {}, mattr, line, col, kwpos)
+            if m is not None:
+                return call(m, (o, v0), {}, mattr, line, col, kwpos)
+        elif plain and getattr(t, "__gradcli_plain__", False) and attr not in o.__dict__:
+            f = t.__dict__.get(attr)  # (other, inlined: the class's own method first)
+            if f is None:
+                f = plain_class_attr(t, attr)
+            q = f.quick if type(f) is UserFunction else None
+            if q is not None and len(q) == 2:
+                try:
+                    return f.run({q[0]: o, q[1]: v0})
+                except Exception as e:
+                    return call_failed(e, BoundUserMethod(f, o), [v0], {}, attr, line, col, kwpos)
+        return other(o, [v0])
+
+    return run1
+
+
+def _method_n(site, parts):
+    obj, attr, line, col, kwpos = site.obj, site.attr, site.line, site.col, site.kwpos
+    oname, other, mattr, get = site.oname, site.other, site.mattr, METHODS.get
 
     def run(s):
         o = s.vars.get(oname, obj)
@@ -174,12 +220,18 @@ def function_site(f, parts, name, line, col, kwpos):
     that is a plain Python function, or a function of the program, called directly
     (both are callable, neither is a class: `call`'s check has nothing to refuse),
     anything else through `call`."""
+    # a variable of this scope or a global read in place (by f when absent, which
+    # reports it); any other callee by f
+    glob = getattr(f, "global_name", None)
+    key = glob if glob is not None else getattr(f, "var_name", None)
     n = len(parts)
     if n == 1:
         (p0,) = parts
 
         def run1(s):
-            fn = f(s)
+            fn = (s.globals or s).vars.get(key, f) if glob else s.vars.get(key, f)
+            if fn is f:
+                fn = f(s)
             v0 = p0(s)
             state.line = line  # print(f(x)): the print's line, not f's last one
             if type(fn) is UserFunction:
@@ -202,7 +254,9 @@ def function_site(f, parts, name, line, col, kwpos):
         p0, p1 = parts
 
         def run2(s):
-            fn = f(s)
+            fn = (s.globals or s).vars.get(key, f) if glob else s.vars.get(key, f)
+            if fn is f:
+                fn = f(s)
             v0 = p0(s)
             v1 = p1(s)
             state.line = line
@@ -224,7 +278,9 @@ def function_site(f, parts, name, line, col, kwpos):
         return run2
 
     def run(s):
-        fn = f(s)
+        fn = (s.globals or s).vars.get(key, f) if glob else s.vars.get(key, f)
+        if fn is f:
+            fn = f(s)
         a = [p(s) for p in parts] if parts else ()  # as calls.py's argument closures
         state.line = line
         if type(fn) is UserFunction:

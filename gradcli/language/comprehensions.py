@@ -42,7 +42,7 @@ class Comprehensions:
         ]
         if not any(star for star, _ in parts):
             items = tuple(e for _, e in parts)
-            return lambda s: [i(s) for i in items]
+            return _display(items, list)
 
         def run(s):
             out = spread(parts, s)
@@ -60,6 +60,9 @@ class Comprehensions:
 
     def e_tuple_items(self, node):
         items = self._items(node.children)
+        made = getattr(items, "made", None)
+        if made is not None:  # (_display: the items in order, no unpacking)
+            return _display(made, tuple)
         return lambda s: tuple(items(s))
 
     e_exprlist_items = e_tuple_items
@@ -339,3 +342,26 @@ def _flat_lazy(first_iter, steps):
         return (elt(cs) for cs in scopes(begin(s)))
 
     return start
+
+
+def _display(items, kind):
+    """The closure of a list or tuple display of `items` (closures, no unpacking),
+    evaluated in order; one, two or three items written out."""
+    n = len(items)
+    if n == 0:
+        run = (lambda s: []) if kind is list else (lambda s: ())
+    elif n == 1:
+        (a,) = items
+        run = (lambda s: [a(s)]) if kind is list else (lambda s: (a(s),))
+    elif n == 2:
+        a, b = items
+        run = (lambda s: [a(s), b(s)]) if kind is list else (lambda s: (a(s), b(s)))
+    elif n == 3:
+        a, b, c = items
+        run = (lambda s: [a(s), b(s), c(s)]) if kind is list else (lambda s: (a(s), b(s), c(s)))
+    elif kind is list:
+        run = lambda s: [i(s) for i in items]  # noqa: E731
+    else:
+        run = lambda s: tuple([i(s) for i in items])  # noqa: E731
+    run.made = items
+    return run

@@ -115,9 +115,22 @@ def _unknown(name, s, builtins, line, col):
     return GradNameError(f"name '{name}' is not defined", line, col, hint=did_you_mean(name, known))
 
 
+def _bound_around(name, info):
+    """Does a function (or comprehension) around `info` bind `name` (a closure's
+    variable)?  Class bodies are not looked in, as their functions do not see them."""
+    p = info.parent
+    while p is not None:
+        if p.kind != "class" and (name in p.locals or name in p.nonlocals):
+            return True
+        p = p.parent
+    return False
+
+
 def name_loader(name, info, builtins, line, col):
     """The closure that reads a variable, compiled for where it is read (scopes.py)."""
     mode = "top" if info is None else info.mode(name)
+    if mode == "free" and info.kind != "class" and not _bound_around(name, info):
+        mode = "global"  # no enclosing function binds it: a global (or a built-in)
     if mode == "top":
 
         def load(s):
@@ -166,6 +179,8 @@ def name_loader(name, info, builtins, line, col):
 
     if mode == "top" or mode == "local":
         load.var_name = name  # it reads s.vars[name] first (fastops.py reads that in place)
+    elif mode == "global":
+        load.global_name = name  # it reads the globals' vars[name] first (callsites.py)
     return load
 
 

@@ -380,8 +380,26 @@ _OPS = {
 }
 
 
+_NUMBERS = (float, int, bool)
+
+
 def binary(op, a, b):
     """`a op b` with a NumPy array or scalar and no tensor: NumPy's operator."""
+    ta, tb = type(a), type(b)
+    if (ta in _NUMBERS or issubclass(ta, np.generic)) and (
+        tb in _NUMBERS or issubclass(tb, np.generic)
+    ):  # NumPy scalars and numbers: nothing to broadcast, nothing to convert
+        try:
+            return _checked(_OPS[op](a, b))
+        except (
+            TypeError,
+            ValueError,
+            IndexError,
+            ZeroDivisionError,
+            OverflowError,
+            MemoryError,
+        ) as e:
+            raise _numpy_error(e) from None
     shapes = [np.shape(_plain(v)) for v in (a, b)]
     check_broadcast(*shapes)
     return call(_OPS[op], a, b)

@@ -95,6 +95,35 @@ class R:
     def __init__(self):
         return None
 print(type(R()).__name__)
+class Empty:
+    def __len__(self):
+        print("len called")
+        return 0
+class S:
+    e = Empty()
+    n = None
+    def zero(self):
+        return "zero"
+    def one(self, x):
+        return x + 1
+    def two(self, x, y):
+        return x * y
+    @staticmethod
+    def s0():
+        return "s0"
+class T(S):
+    def one(self, x):
+        return -x
+t = T()
+print(t.zero(), t.one(1), t.two(2, 3), t.s0(), S().one(1), t.n, type(t.e).__name__)
+try:
+    t.n()
+except TypeError as e:
+    print("TypeError", e)
+try:
+    t.one()
+except TypeError as e:
+    print("TypeError")
 """,
     "numbers": """
 i = 0
