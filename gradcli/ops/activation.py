@@ -97,7 +97,7 @@ class LeakyReluBackward(ThresholdBackward):
     )
     __slots__ = ()
     name = "LeakyReluBackwardBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_extra = {"negative_slope": lambda node: node.slope}
 
 
 @register(

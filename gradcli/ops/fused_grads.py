@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.declare import none
+from ..core.tensor import Tensor
 from ..numerics.floats.fma import fma
 from ..numerics.floats.torch_exp import softplus_backward
 from ..engine.function import Function
@@ -31,6 +32,21 @@ def sigmoid_backward_values(g, y):
 
 
 REDUCTION_CODES = {"none": 0, "mean": 1, "sum": 2}  # PyTorch's enum, as `_saved_reduction`
+
+
+def saved_reduction(node):
+    """A loss's `_saved_reduction`: PyTorch's enum of its `reduction` (a node's field)."""
+    return REDUCTION_CODES[node.reduction]
+
+
+def saved_weight(attr):
+    """A loss's optional `_saved_weight`/`_saved_pos_weight`: None when not given."""
+
+    def get(node):
+        w = getattr(node, attr)
+        return None if w is None else Tensor(np.asarray(w))
+
+    return get
 
 
 class ElementwiseGrad(Function):

@@ -31,7 +31,13 @@ from ..core.tensor import Tensor
 from .registry import Arg, register
 from ..numerics.floats import torch_act
 from .loss_grads import BCEGrad, bce_grad_values
-from .fused_grads import REDUCTION_CODES, MseLossBackward, mse_backward_values
+from .fused_grads import (
+    REDUCTION_CODES,
+    MseLossBackward,
+    mse_backward_values,
+    saved_reduction,
+    saved_weight,
+)
 from .softmax import log_softmax
 from .shape import to
 from ..runtime import context
@@ -242,7 +248,12 @@ class BCEWithLogits(_Loss):
 
     __slots__ = ("w", "pw")
     name = "BinaryCrossEntropyWithLogitsBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("self", "target")
+    saved_extra = {
+        "weight": saved_weight("w"),
+        "pos_weight": saved_weight("pw"),
+        "reduction": saved_reduction,
+    }
 
     def formula(self, S, x, y, *_):
         x, y = S.saved_const(x, self, 0, self.shape), S.saved_const(y, self, 1, self.shape)
@@ -350,7 +361,8 @@ class BCE(_Loss):
 
     __slots__ = ("w",)
     name = "BinaryCrossEntropyBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("self", "target")
+    saved_extra = {"weight": saved_weight("w"), "reduction": saved_reduction}
 
     def formula(self, S, x, y, *_):
         """(the logs as they are: the clamp at -100 only acts at x = 0 or 1)"""

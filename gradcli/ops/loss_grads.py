@@ -9,6 +9,7 @@ import numpy as np
 
 from ..core.tensor import Tensor
 from ..engine.declare import none
+from .fused_grads import saved_reduction, saved_weight
 from ..engine.forward import add_terms
 from ..engine.function import Function
 
@@ -35,7 +36,8 @@ class BCEGrad(Function):
 
     __slots__ = ("w", "reduction")
     name = "BinaryCrossEntropyBackwardBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("grad_output", "self", "target")
+    saved_extra = {"weight": saved_weight("w"), "reduction": saved_reduction}
     formula = none(
         "a backward's own node (create_graph): shown as a named function with its local Jacobian"
     )

@@ -16,6 +16,7 @@ import numpy as np
 from ..core.convert import tensor_arg
 from ..core.tensor import Tensor
 from ..engine.declare import none
+from .fused_grads import saved_reduction
 from ..engine.forward import add_terms
 from ..engine.function import Function
 from ..numerics.sums.summation import torch_sum
@@ -149,7 +150,7 @@ class _PointwiseGrad(Function):
 
     __slots__ = ("reduction", "p")
     loss: Any  # the loss's node, whose `grads` is the kernel (set below, once it is defined)
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("grad_output", "self", "target")
     formula = none(
         "a backward's own node (create_graph): shown as a named function with its local Jacobian"
     )
@@ -200,6 +201,7 @@ class _PointwiseGrad(Function):
 class SmoothL1Grad(_PointwiseGrad):
     __slots__ = ()
     name = "SmoothL1LossBackwardBackward0"
+    saved_extra = {"beta": lambda node: node.p, "reduction": saved_reduction}
 
     def keep(self, q):
         return q / self.p
@@ -212,6 +214,7 @@ class SmoothL1Grad(_PointwiseGrad):
 class HuberGrad(_PointwiseGrad):
     __slots__ = ()
     name = "HuberLossBackwardBackward0"
+    saved_extra = {"delta": lambda node: node.p, "reduction": saved_reduction}
 
     def keep(self, q):
         return q
@@ -230,6 +233,7 @@ class HuberGrad(_PointwiseGrad):
 class HuberLoss(_Pointwise):
     __slots__ = ()
     name = "HuberLossBackward0"
+    saved_extra = HuberGrad.saved_extra
     grad_node = HuberGrad
 
     def loss(self, x, t):
@@ -252,6 +256,7 @@ class HuberLoss(_Pointwise):
 class SmoothL1Loss(_Pointwise):
     __slots__ = ()
     name = "SmoothL1LossBackward0"
+    saved_extra = SmoothL1Grad.saved_extra
     grad_node = SmoothL1Grad
 
     def loss(self, x, t):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.declare import none
+from ..engine.declare import Without, none
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.convert import tensor_arg, type_name
 from ..engine.function import Function
@@ -59,13 +59,14 @@ def _add_back(g, maps, shape):
 
 class Pad(Function):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-    __slots__ = ("maps", "shape")
+    __slots__ = ("maps", "shape", "pad")
     name = "ConstantPadNdBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names: tuple | Without = ()
+    saved_extra: dict = {"pad": lambda node: node.pad}
     jvp = linear
 
-    def forward(self, x, maps, value):
-        self.maps, self.shape = maps, x.shape
+    def forward(self, x, maps, value, pad=()):
+        self.maps, self.shape, self.pad = maps, x.shape, pad
         return _take(x, maps, value)
 
     def backward(self, g, F):
@@ -76,16 +77,29 @@ class Pad(Function):
 
 # one class per grad_fn name torch shows
 NAMED = {
-    name: type(name, (Pad,), {"__slots__": (), "name": name})
-    for name in (
-        ["CopySlices"]
-        + [
-            "%s%dDBackward0" % (kind, k)
-            for kind in ("ReflectionPad", "ReplicationPad")
-            for k in (1, 2, 3)
-        ]
+    name: type(
+        name,
+        (Pad,),
+        {
+            "__slots__": (),
+            "name": name,
+            "saved_names": none(
+                "PyTorch saves the input (_saved_self), which this backward does not keep "
+                "(it keeps the index maps)"
+            ),
+            "saved_extra": {"padding": lambda node: node.pad},
+        },
     )
+    for name in [
+        "%s%dDBackward0" % (kind, k)
+        for kind in ("ReflectionPad", "ReplicationPad")
+        for k in (1, 2, 3)
+    ]
 }
+# circular padding: PyTorch copies slices in place, a CopySlices node that saves nothing
+NAMED["CopySlices"] = type(
+    "CopySlices", (Pad,), {"__slots__": (), "name": "CopySlices", "saved_extra": {}}
+)
 NAMED["ConstantPadNdBackward0"] = Pad
 
 
@@ -95,7 +109,7 @@ class PadBackward(Function):
     )
     __slots__ = ("maps",)
     name = "PadBackward"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = none("a node of gradcli's own: PyTorch's gradient of a pad is a slice")
     jvp = linear
 
     def forward(self, g, maps, shape):
@@ -185,4 +199,4 @@ def pad(input, pad, mode="constant", value=None):
         name = (
             "ReflectionPad%dDBackward0" if mode == "reflect" else "ReplicationPad%dDBackward0"
         ) % k
-    return NAMED[name].apply(x, maps=maps, value=0 if value is None else value)
+    return NAMED[name].apply(x, maps=maps, value=0 if value is None else value, pad=tuple(pad))

@@ -380,7 +380,8 @@ class ThresholdBackward(Function):
 
     __slots__ = ("slope",)
     name = "ThresholdBackwardBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("self",)
+    saved_extra = {"threshold": lambda node: 0}  # (relu: threshold 0)
 
     def forward(self, g, x, slope=0.0):
         self.slope = slope
