@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.declare import none
+from ..engine.saved import given, saved_shape, saved_shown
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
 from ..engine.function import Function
@@ -37,12 +38,20 @@ def _diag_backward(g, shape, offset, d1, d2):
 
 class Diagonal(Function):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-    __slots__ = ("shape", "offset", "d1", "d2")
+    __slots__ = ("shape", "offset", "d1", "d2", "dim1", "dim2")
     name = "DiagonalBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    saved_extra = {
+        "offset": saved_shown("offset"),
+        "dim1": saved_shown("dim1"),
+        "dim2": saved_shown("dim2"),
+        "self_sym_sizes": saved_shape(),
+    }
 
-    def forward(self, x, offset, d1, d2):
+    def forward(self, x, offset, d1, d2, dim1=None, dim2=None):
         self.shape, self.offset, self.d1, self.d2 = x.shape, offset, d1, d2
+        self.dim1 = d1 if dim1 is None else dim1  # (the dims as given)
+        self.dim2 = d2 if dim2 is None else dim2
         return _diag_view(x, offset, d1, d2)
 
     def backward(self, g, F):
@@ -85,7 +94,9 @@ def _diagonal(x, offset, dim1, dim2):
     d1, d2 = (d1[0] if d1 else 0), (d2[0] if d2 else 0)
     if d1 == d2:
         raise GradRuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    return Diagonal.apply(x, offset=offset, d1=d1, d2=d2)
+    return Diagonal.apply(
+        x, offset=offset, d1=d1, d2=d2, dim1=given(dim1, d1), dim2=given(dim2, d2)
+    )
 
 
 @register(

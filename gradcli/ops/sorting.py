@@ -17,6 +17,7 @@ from ..numerics.random import stl_order
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
 from ..engine.declare import none
+from ..engine.saved import saved_shown, shown_int
 from ..engine.forward import linear
 from ..engine.function import Function
 from .diagonal import Diagonal, _diag_backward
@@ -143,7 +144,13 @@ class DiagEmbed(Function):
 
     __slots__ = ("offset",)
     name = "DiagEmbedBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()
+    # diag(vector) is diag_embed(v, offset, -2, -1) in PyTorch: the dims as it gives them
+    saved_extra = {
+        "offset": saved_shown("offset"),
+        "dim1": lambda node: shown_int(-2),
+        "dim2": lambda node: shown_int(-1),
+    }
 
     def forward(self, v, offset):
         self.offset = offset
@@ -163,7 +170,7 @@ class DiagonalCopy(Diagonal):
     __slots__ = ()
     name = "DiagonalBackward0_copy"
 
-    def forward(self, x, offset, d1, d2):
+    def forward(self, x, offset, d1, d2, dim1=None, dim2=None):
         return super().forward(x, offset, d1, d2).copy()
 
 
