@@ -67,13 +67,14 @@ class Sort(Topk):
     __slots__ = ()
     name = "SortBackward0"
 
-    def forward(self, x, axis, index):
+    def forward(self, x, axis, index, dim=None):
         if x.ndim == 0:  # a number sorts to itself
-            self.shape, self.axis, self.index = x.shape, axis, index
+            self.shape, self.axis, self.index, self.dim = x.shape, axis, index, dim
+            self.save(index)
             return x.copy()
-        return super().forward(x, axis, index)
+        return super().forward(x, axis, index, dim)
 
-    def backward(self, g, F):
+    def backward(self, g, F, *_):
         if len(self.shape) == 0:
             return (g,)
         return super().backward(g, F)
@@ -116,7 +117,7 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     x, axis = _sort_args("sort", input, dim, descending)
     index = sort_indices(x, axis, bool(descending), bool(stable))
     node = Sort if stable is None else SortStable
-    values = node.apply(input, axis=axis, index=index)
+    values = node.apply(input, axis=axis, index=index, dim=dim if type(dim) is int else axis)
     return ValuesIndices(values, Tensor(index.copy(order="C")), "sort")
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.declare import none
+from ..engine.saved import saved_shape, saved_shown
 from ..numerics.random import stl_order
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core.tensor import Tensor, type_name
@@ -77,27 +77,24 @@ def topk_indices(x, k, axis, largest, sorted_):
 
 
 class Topk(Function):
-    __slots__ = ("shape", "axis", "index")
+    __slots__ = ("shape", "axis", "index", "dim")
     name = "TopkBackward0"
     holds_saved = True  # (its indices: a second backward fails, as in PyTorch)
-    saved_names = none("PyTorch's names of its saved values are not recorded")
-    # torch 2.13 shows dim as given (a negative one as an unsigned 64-bit number); here
-    # it is made non-negative, as the reductions' _saved_dim (ops/reduce.py saved_dims)
-    saved_extra = {
-        "dim": lambda node: node.axis,
-        "indices": lambda node: Tensor(node.index.copy(order="C")),
-        "self_sym_sizes": lambda node: tuple(node.shape),
-    }
+    # its indices are its saved value (packed by saved-tensor hooks); dim as given
+    saved_names = ("indices",)
+    saved_extra = {"dim": saved_shown("dim"), "self_sym_sizes": saved_shape()}
 
-    def forward(self, x, axis, index):
+    def forward(self, x, axis, index, dim=None):
         self.shape, self.axis, self.index = x.shape, axis, index
+        self.dim = axis if dim is None else dim
+        self.save(index)
         return _gather(x, axis, index)
 
     def formula(self, S, x, *_):
         """No closed form: the elements it picked, shown as topk(x) with its Jacobian."""
         return S.named(_gather(S.obj(x), self.axis, self.index))
 
-    def backward(self, g, F):
+    def backward(self, g, F, *_):
         if F.tensor_mode:
             return (Scatter.apply(None, g, shape=self.shape, axis=self.axis, index=self.index),)
         return (_scatter(None, self.shape, g.dtype, self.axis, self.index, g, False),)
@@ -143,5 +140,5 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
         index = np.zeros((), dtype=np.int64)
     else:
         index = topk_indices(x, k, axis, bool(largest), bool(sorted))
-    values = Topk.apply(input, axis=axis, index=index)
+    values = Topk.apply(input, axis=axis, index=index, dim=dim)
     return ValuesIndices(values, Tensor(index.copy(order="C")), "topk")
