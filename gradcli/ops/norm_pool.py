@@ -287,16 +287,18 @@ class Pool(Function):
     """An average over windows: `rows`/`cols` the windows' slices, `divide` their
     divisors (an average pool's, or an adaptive pool's two successive ones)."""
 
-    __slots__ = ("rows", "cols", "divide", "shape")
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    __slots__ = ("rows", "cols", "divide", "shape", "attrs")
+    saved_names = ("self",)  # (PyTorch saves the input; its backward here does not read it)
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     jvp = linear
 
-    def forward(self, x, rows, cols, divide):
+    def forward(self, x, rows, cols, divide, attrs=None):
         self.rows, self.cols, self.divide, self.shape = rows, cols, divide, x.shape
+        self.attrs = attrs  # the pool's arguments as PyTorch saves them (_saved_<name>)
+        self.save(x)
         return _pool_forward(x, rows, cols, divide)
 
-    def backward(self, g, F):
+    def backward(self, g, F, *_):
         if F.tensor_mode:
             return (PoolGrad.apply(g, pool=self),)
         return (_pool_backward(g, self),)
@@ -329,6 +331,17 @@ def _pool_backward(g, pool):
 class AvgPool(Pool):
     __slots__ = ()
     name = "AvgPool2DBackward0"
+    saved_extra = {
+        k: (lambda node, k=k: node.attrs[k])
+        for k in (
+            "kernel_size",
+            "stride",
+            "padding",
+            "ceil_mode",
+            "count_include_pad",
+            "divisor_override",
+        )
+    }
 
 
 class AdaptiveAvgPool(Pool):
@@ -427,7 +440,15 @@ def avg_pool2d(
     ]
     rows = [slice(a, b) for a, b, _ in hs]
     cols = [slice(a, b) for a, b, _ in ws]
-    out = AvgPool.apply(x, rows=rows, cols=cols, divide=divide)
+    attrs = {
+        "kernel_size": (kh, kw),
+        "stride": () if stride is None or stride == [] or stride == () else (sh, sw),
+        "padding": (ph, pw),
+        "ceil_mode": bool(ceil_mode),
+        "count_include_pad": bool(count_include_pad),
+        "divisor_override": divisor_override,
+    }
+    out = AvgPool.apply(x, rows=rows, cols=cols, divide=divide, attrs=attrs)
     return squeeze(out, 0) if unbatched else out
 
 
