@@ -16,6 +16,7 @@ from .arity import arity_error
 from .classes import callable_class
 from .functions import UserFunction
 from .iteration import pyname
+from .out_arg import call_with_out
 from .positions import located
 from .state import state
 
@@ -38,6 +39,11 @@ def call_failed(e, fn, args, kwargs, name, line, col, kwpos):
         return _batched_call(fn, args, kwargs, name, line, col, kwpos)  # inside vmap
     if not isinstance(e, GradError):
         if isinstance(e, TypeError):
+            if "out" in kwargs and "'out'" in str(e) and _takes_out(fn, name):
+                try:
+                    return call_with_out(fn, args, kwargs, name or pyname(fn))
+                except GradError as e2:
+                    raise e2.at(*_kw_pos(e2, kwpos, line, col)) from None
             renamed = numpy_spelling(e, fn, kwargs, name)
             if renamed is not None:
                 return call(fn, args, renamed, name, line, col, kwpos)
@@ -66,6 +72,13 @@ def _is_op(target):
         _ops = {id(e.fn) for t in (BUILTINS, METHOD_ONLY) for e in t.values()}
         _ops.update(id(f) for f in METHODS.values())
     return id(target) in _ops
+
+
+def _takes_out(fn, name):
+    """Whether fn is a built-in op (which takes PyTorch's out=), not a user function."""
+    if type(fn) is UserFunction:
+        return False
+    return _is_op(getattr(fn, "fn", fn)) or getattr(fn, "name", name) in FUNCTIONS
 
 
 def numpy_spelling(e, fn, kwargs, name):

@@ -69,6 +69,26 @@ def _module(builtins, parts, node):
     return mod
 
 
+# Python 3's __future__ features: each is already on, so importing one changes nothing
+# (old published code starts with `from __future__ import print_function, division`)
+FUTURE_FEATURES = frozenset(
+    "nested_scopes generators division absolute_import with_statement print_function "
+    "unicode_literals barry_as_FLUFL generator_stop annotations".split()
+)
+
+
+def _future(names):
+    """`from __future__ import f, ...`: Python's errors for an unknown feature; no-op."""
+    if isinstance(names, Token):  # from __future__ import *
+        raise syntax_error("future feature * is not defined", names)
+    for n, _ in (c.children for c in names.children if c is not None):
+        if n.value == "braces":
+            raise syntax_error("not a chance", n)
+        if n.value not in FUTURE_FEATURES:
+            raise syntax_error(f"future feature {n.value} is not defined", n)
+    return lambda s: None
+
+
 BACKWARD_KEYWORDS = ("trace", "explain", "retain_graph", "create_graph", "inputs")
 
 
@@ -436,6 +456,8 @@ class Statements:
     def s_import_from(self, node):
         dotted, names = node.children
         parts = [t.value for t in dotted.children]
+        if parts == ["__future__"]:
+            return _future(names)
         module = _module(self.builtins, parts, dotted)
         binds = []
         if isinstance(names, Token):  # from m import *

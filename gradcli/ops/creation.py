@@ -605,3 +605,76 @@ _legacy("DoubleTensor", dtypes.float64)
 _legacy("LongTensor", dtypes.int64)
 _legacy("BoolTensor", dtypes.bool_)
 _legacy("Tensor", None)
+
+
+def _new(fn, name, doc):
+    """x.new_ones(*size) and its kin: fn's tensor in x's dtype unless dtype= says."""
+
+    @register(
+        name,
+        f"x.{name}(*size, dtype=None, requires_grad=False)",
+        doc,
+        method=True,
+        function=False,
+        category="creation",
+        batch=None,
+        inplace=None,
+        pure=False,
+        checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+        parser=None,
+    )
+    def new(self, *sizes, size=None, dtype=None, requires_grad=False, device=None):
+        x = tensor_arg(self)
+        dt = dtypes.DType(x.data.dtype) if dtype is None else dtype
+        return fn(*sizes, size=size, dtype=dt, requires_grad=requires_grad, device=device)
+
+    return new
+
+
+_new(ones, "new_ones", "ones of the given size, in x's dtype")
+_new(zeros, "new_zeros", "zeros of the given size, in x's dtype")
+_new(empty, "new_empty", "a tensor of the given size (of zeros here), in x's dtype")
+
+
+@register(
+    "new_full",
+    "x.new_full(size, fill_value, dtype=None, requires_grad=False)",
+    "fill_value in the given size, in x's dtype",
+    method=True,
+    function=False,
+    category="creation",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
+)
+def new_full(self, size, fill_value, dtype=None, requires_grad=False, device=None):
+    x = tensor_arg(self)
+    dt = dtypes.DType(x.data.dtype) if dtype is None else dtype
+    return full(size, fill_value, dtype=dt, requires_grad=requires_grad, device=device)
+
+
+@register(
+    "new_tensor",
+    "x.new_tensor(data, dtype=None, requires_grad=False)",
+    "a new leaf tensor of data, in x's dtype",
+    method=True,
+    function=False,
+    category="creation",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
+)
+def new_tensor(self, data, dtype=None, requires_grad=False, device=None):
+    x = tensor_arg(self)
+    if isinstance(data, Tensor):
+        context.warn(
+            "To copy construct from a tensor, it is recommended to use "
+            "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
+            ".requires_grad_(True), rather than tensor.new_tensor(sourceTensor)."
+        )
+    dt = dtypes.DType(x.data.dtype) if dtype is None else dtype
+    return tensor(data, dtype=dt, requires_grad=requires_grad, device=device)

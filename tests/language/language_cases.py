@@ -1244,4 +1244,11 @@ print(next(it))
 next(it)
 """,
     ),
+    (
+        "imports/future_features_are_on",
+        """
+from __future__ import print_function, division, absolute_import, annotations
+print(7 / 2, 7 // 2)
+""",
+    ),
 ]

@@ -308,3 +308,21 @@ def test_the_time_module_reads_the_clocks():
     )
     assert r.stdout == "True float\n['float', 'float', 'float']\nTrue\n", r.stderr
     assert_refused("import time\ntime.thread_time()", "AttributeError")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from __future__ import foo",
+        "from __future__ import braces",
+        "from __future__ import *",
+        "from __future__ import division, nope",
+    ],
+)
+def test_future_import_errors_are_pythons(source):
+    """An unknown __future__ feature is Python's compile-time SyntaxError, in its words
+    (taken from this CPython), placed at the feature's name."""
+    with pytest.raises(SyntaxError) as py:
+        compile(source, "<s>", "exec")
+    e = assert_refused(source, "SyntaxError", py.value.msg)
+    assert e.message == py.value.msg
