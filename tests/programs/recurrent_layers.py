@@ -62,3 +62,16 @@ for seed, dtype in ((0, torch.float64), (1, torch.float32)):
 
 print(nn.RNNCell(2, 3, bias=False, nonlinearity="relu"))
 print(nn.LSTM(4, 8, num_layers=3, batch_first=True, dropout=0.5, bidirectional=True))
+
+# dropout between layers in training mode (PyTorch's draws), none in evaluation mode
+torch.set_default_dtype(torch.float64)
+torch.manual_seed(2)
+for cls in (nn.RNN, nn.GRU, nn.LSTM):
+    m = cls(3, 4, num_layers=3, dropout=0.5)
+    x = torch.randn(5, 2, 3, requires_grad=True)
+    out, h = m(x)
+    show(out)
+    out.sum().backward()
+    show(x.grad)
+    m.eval()
+    show(m(x)[0])
