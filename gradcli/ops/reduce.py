@@ -454,25 +454,34 @@ class MaxDim(_Reduce):
         out = np.take_along_axis(x, idx, axis)
         return S.named(out if self.keepdim else np.squeeze(out, axis))
 
-    __slots__ = ("onehot",)
+    __slots__ = ("onehot", "dim")
     name = "MaxBackward0"
     holds_saved = True  # (its indices: a second backward fails, as in PyTorch)
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    # its indices are its saved value (packed by saved-tensor hooks); dim as given
+    saved_names = ("indices",)
+    saved_extra = {
+        "dim": saved_shown("dim"),
+        "keepdim": saved_keepdim,
+        "self_sym_sizes": saved_sizes,
+    }
     arg = staticmethod(np.argmax)
 
     def forward(self, x, dim, keepdim):
         (axis,) = self.setup(x, dim, keepdim) or (None,)
+        self.dim = dim
         if x.ndim == 0:
             self.onehot = np.ones((), dtype=bool)
+            self.save(np.zeros((), np.int64))
             return x.copy()
         idx = np.expand_dims(self.arg(x, axis=axis), axis)
+        self.save((idx if keepdim else np.squeeze(idx, axis)).astype(np.int64))
         shp = [1] * x.ndim
         shp[axis] = x.shape[axis]
         self.onehot = np.arange(x.shape[axis]).reshape(shp) == idx
         out = np.take_along_axis(x, idx, axis)
         return out if keepdim else np.squeeze(out, axis)
 
-    def backward(self, g, F):
+    def backward(self, g, F, *_):
         if F.tensor_mode and self.axes:
             # PyTorch's value_selecting_reduction_backward: zeros.scatter(dim, indices, grad)
             (axis,) = self.axes
@@ -487,7 +496,6 @@ class MaxDim(_Reduce):
 class MinDim(MaxDim):
     __slots__ = ()
     name = "MinBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
     arg = staticmethod(np.argmin)
 
 
