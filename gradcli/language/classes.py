@@ -22,6 +22,9 @@ USER = USER_MARK  # in a class namespace: the class was written in the language
 # LanguageObject and object): no library base, so `obj.name` is the instance's variable
 # or else the first class's attribute of that name (the compiled fast paths read that)
 PLAIN = "__gradcli_plain__"  # (read as getattr(cls, "__gradcli_plain__", False))
+# in a class namespace: the set of the names (keys) its MRO's classes of the program hold,
+# kept by make_class and set_class_attr (set_plain reads it)
+NAMES = "__gradcli_names__"
 MAX_MRO = 500  # classes in a class's MRO (docs/limits.md)
 
 # the special methods a class of the language may define (Python's operators and
@@ -128,6 +131,10 @@ def make_class(name, bases, ns, keywords, qualname=None):
     ns = {user_key(k): v for k, v in ns.items()}
     ns[USER] = True
     ns[PLAIN] = all(b is LanguageObject or b.__dict__.get(PLAIN, False) for b in bases)
+    ns[NAMES] = set().union(
+        *(b.__dict__.get(NAMES, ()) for c in bases for b in c.__mro__),
+        (k for k in ns if not is_dunder(k)),
+    )
     ns["__module__"] = "__main__"
     ns["__qualname__"] = qualname or name
     if any(isinstance(b, type) and issubclass(b, GradError) for b in bases):
@@ -209,16 +216,13 @@ def plain_class_attr(cls, name, default=None):
     return default
 
 
-_MISSING = object()
-
-
 def set_plain(o, t, name, v):
     """`o.name = v` (name not a special method's) done here when t, o's class, is plain
     and no class of it has an attribute `name` (a property) or a `language_setattr`:
     the instance's variable, as `set_instance_attr` sets it; False when not done."""
     if (
         getattr(t, "__gradcli_plain__", False)
-        and plain_class_attr(t, name, _MISSING) is _MISSING
+        and name not in t.__gradcli_names__  # (plain_class_attr's classes)
         and getattr(t, "language_setattr", None) is None
     ):
         o.__dict__[name] = v
@@ -282,6 +286,13 @@ def set_class_attr(cls, name, value):
     if is_dunder(name) or not is_user_class(cls):
         raise GradAttributeError(f"cannot set attribute '{name}' of type '{cls.__name__}'")
     setattr(cls, user_key(name), value)
+    classes = [cls]  # the name is one of its classes' now, and of every subclass's
+    while classes:
+        c = classes.pop()
+        names = c.__dict__.get(NAMES)
+        if names is not None:
+            names.add(user_key(name))
+        classes.extend(c.__subclasses__())
 
 
 def _object_init(*args, **kwargs):

@@ -124,6 +124,21 @@ try:
     t.one()
 except TypeError as e:
     print("TypeError")
+class U:
+    pass
+class V(U):
+    pass
+v = V()
+v.r = 1
+U.q = property(lambda self: "q")  # a class attribute made later: a subclass sees it too
+U.w = property(lambda self: self.r, lambda self, x: print("set w", x))
+try:
+    v.q = 3
+except AttributeError:
+    print("AttributeError")
+v.w = 5
+v.r = 2
+print(v.r, v.q, v.w)
 """,
     "numbers": """
 i = 0
