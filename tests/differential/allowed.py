@@ -5,6 +5,8 @@ of record it is in, and by what the program does."""
 
 from __future__ import annotations
 
+import re
+
 from .runner import numbers, records
 
 
@@ -33,10 +35,18 @@ def _last_bit(source, t, g):
     return "create_graph=True" in source or "torch.float32" in source or _zero_or_noise(t, g)
 
 
+_PIECES = re.compile(r"\b(chunk|split|unbind)\(")
+
+
 def _create_graph_name(source, t, g):
-    """A grad_fn name on a gradient made with create_graph=True (a `grad:` record): the
-    forward graph's names are not allowed to differ."""
-    return "create_graph=True" in source and _first_differing_label(t, g) == "grad"
+    """A grad_fn name on a gradient made with create_graph=True (a `grad:` record) in a
+    program that cuts a tensor into pieces (chunk, split, unbind): the forward graph's
+    names, and the other gradients' names, are not allowed to differ."""
+    return (
+        "create_graph=True" in source
+        and _PIECES.search(source) is not None
+        and _first_differing_label(t, g) == "grad"
+    )
 
 
 ALLOWED = {

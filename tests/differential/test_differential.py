@@ -125,3 +125,22 @@ def test_classify():
     assert runner.classify(err, dict(shape, error={"type": "ValueError", "message": "boom"}))
     assert runner.classify(ok, dict(ok, status="crash")) == "crash"
     assert runner.classify(ok, dict(ok, status="hang")) == "hang"
+
+
+def test_allowed_is_narrow():
+    """Each allowed difference is recognised only where its reason holds (records made
+    up; no torch needed)."""
+    cat = {"stdout": "grad:gx tensor([1.], grad_fn=<CatBackward0>)\n"}
+    add = {"stdout": "grad:gx tensor([1.], grad_fn=<AddBackward0>)\n"}
+    second = "gx, = torch.autograd.grad(y, x, create_graph=True)\n"
+    assert allowed.which("p = x.chunk(2)\n" + second, cat, add, "grad_fn name")
+    assert allowed.which(second, cat, add, "grad_fn name") is None
+    assert allowed.which("p = x.chunk(2)\n", cat, add, "grad_fn name") is None
+    val = {"stdout": "val:t tensor([1.], grad_fn=<CatBackward0>)\n"}
+    assert allowed.which("p = x.split(1)\n" + second, val, dict(val), "grad_fn name") is None
+    t = {"stdout": "grad:a tensor([0.1235])\n"}
+    g = {"stdout": "grad:a tensor([0.1234])\n"}
+    assert allowed.which("x = torch.ones(1)\n", t, g, "last bit") is None
+    assert allowed.which("x = torch.ones(1, dtype=torch.float32)\n", t, g, "last bit")
+    z = {"stdout": "grad:a tensor([-0.])\n"}
+    assert allowed.which("x = torch.ones(1)\n", z, {"stdout": "grad:a tensor([0.])\n"}, "last bit")
