@@ -58,6 +58,7 @@ class ClampMin(Function):
     __slots__ = ("low",)
     name = "ClampMinBackward0"
     saved_names = ("self",)
+    saved_extra = {"min": lambda node: node.low}
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
     def forward(self, x, low):

@@ -356,6 +356,7 @@ class Prod(_Reduce):
 
 class ProdDim(Prod):
     __slots__ = ()
+    saved_extra = {"dim": lambda node: node.axes[0], "keepdim": saved_keepdim}
     name = "ProdBackward1"
 
 

@@ -23,7 +23,6 @@ KNOWN = {
     "lerp[2]": "lerp's pack hook sees end before self (torch: self, end)",
     "lerp[3]": "lerp's pack hook sees end before self (torch: self, end)",
     "mse_loss[1]": "a broadcast target: torch saves the expanded self",
-    "clamp_min[0]": "clamp_min has no _saved_min",
     "poisson_nll_loss[0]": "the pack hook sees the loss's pieces in another order",
     "poisson_nll_loss[1]": "the pack hook sees the loss's pieces in another order",
     "adaptive_avg_pool2d[1]": "torch's mean saves the dims it was given, (-1, -2)",
@@ -49,8 +48,6 @@ KNOWN = {
             "smooth_l1_loss[1]",
         )
     },
-    "prod[3]": "prod(dim) has no _saved_dim/_saved_keepdim",
-    "prod[4]": "prod(dim) has no _saved_dim/_saved_keepdim",
 }
 
 # Node classes whose saved_names still say only this (no sample or golden yet): the
