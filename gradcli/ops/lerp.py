@@ -105,6 +105,7 @@ class LerpTensor(_Shapes, Function):
     __slots__ = ("sa", "se", "sw")
     name = "LerpBackward1"
     saved_names = ("self", "end", "weight")
+    saved_order = (1, 0, 2)  # PyTorch saves end, self, then weight
 
     def formula(self, S, a, e, w, *_):
         raise S.Unsupported("lerp")

@@ -20,8 +20,6 @@ CASES = load_golden("saved_ops.json")
 # Samples whose node declares its names but still differs from torch's, and why (each one
 # must still differ: a case that comes to match is taken off).
 KNOWN = {
-    "lerp[2]": "lerp's pack hook sees end before self (torch: self, end)",
-    "lerp[3]": "lerp's pack hook sees end before self (torch: self, end)",
     "mse_loss[1]": "a broadcast target: torch saves the expanded self",
     "poisson_nll_loss[0]": "the pack hook sees the loss's pieces in another order",
     "poisson_nll_loss[1]": "the pack hook sees the loss's pieces in another order",
