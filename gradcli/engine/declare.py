@@ -16,8 +16,10 @@ An op has two halves, each with its facets (`FACETS`):
   run it, language/loop_shapes.py) and `parser` (PyTorch's words for a call with too
   few arguments, language/arity.py).
 
-Optional declarations beside them: `@operator_node(...)` (the node the language's
-arithmetic operators make directly) and the fast kernels `replay_kernel`,
+Optional declarations beside them: `operators` (a register argument: the language's
+operators that are the op, from which the language's operator tables and its in-place
+`x op= y` are derived), `@operator_node(...)` (the node the language's arithmetic
+operators make directly) and the fast kernels `replay_kernel`,
 `number_forward` and `passes_through` (methods of the node class).
 
 A facet an op does not have is declared as `none("why")` (a class attribute) or

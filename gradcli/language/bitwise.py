@@ -13,16 +13,10 @@ from ..runtime.errors import GradError, GradTypeError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..ops.bitwise import invert
-from ..ops.registry import FUNCTIONS
+from ..ops.registry import operator_function
 from ..library.values import program_object, python_protocol
 
 OPS = frozenset({"&", "|", "<<", ">>"})
-_TENSOR = {
-    "&": "bitwise_and",
-    "|": "bitwise_or",
-    "<<": "bitwise_left_shift",
-    ">>": "bitwise_right_shift",
-}
 _SETS = (set, frozenset)
 _PY = {"&": operator.and_, "|": operator.or_, "<<": operator.lshift, ">>": operator.rshift}
 
@@ -58,7 +52,7 @@ def _python(op, a, b):
 
 def binary_op(op):
     """`a op b` for one of OPS (runtime.binary_op hands these here)."""
-    tensor_fn = FUNCTIONS[_TENSOR[op]]
+    tensor_fn = operator_function(op)  # (the op that declares the operator)
 
     def run(a, b):
         if program_object(a) or program_object(b):  # its __and__, __ror__ ...

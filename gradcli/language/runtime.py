@@ -25,7 +25,7 @@ from ..core.convert import type_name
 from ..core.printing import show, show_str
 from ..ops import batching
 from ..ops.batching import Batched
-from ..ops.registry import FUNCTIONS, OPERATOR_NODES
+from ..ops.registry import FUNCTIONS, OPERATOR_NODES, operator_function
 from ..ops.reduce import ValuesIndices
 from ..core.tensor import Tensor
 from ..library.values import METHODS, BoundMethod, Module, Size, truth
@@ -146,19 +146,6 @@ _PY_OPS = {
     "%": lambda a, b: a % b,
 }
 
-_TENSOR_OPS = {
-    "+": "add",
-    "-": "sub",
-    "*": "mul",
-    "/": "div",
-    "%": "mod",
-    "^": "pow",
-    "**": "pow",
-    "@": "matmul",
-    "//": "floor_divide",
-}
-
-
 _FLOAT_OPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
 _INT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 INT_DIV = {"%": operator.mod, "//": operator.floordiv}  # int op nonzero int: Python's result
@@ -170,7 +157,7 @@ def binary_op(op, augmented=False):  # noqa: C901 (one dispatch over the kinds o
     when it compiles `a op b`; `augmented`: for `a op= b`)."""
     if op in bitwise.OPS:
         return bitwise.binary_op(op)
-    tensor_fn = FUNCTIONS[_TENSOR_OPS[op]]
+    tensor_fn = operator_function(op)  # (the op that declares the operator)
     fast = _FLOAT_OPS.get(op)  # float op float: nothing to check
     ints = op in ("+", "-", "*")  # int op int: only the size to check (_int_result)
     int_op = _INT_OPS.get(op)
@@ -245,13 +232,13 @@ def _pyname(v):
     return "NoneType" if v is None else _tname(v)
 
 
-_CMP = {
-    "<": ("lt", operator.lt),
-    "<=": ("le", operator.le),
-    ">": ("gt", operator.gt),
-    ">=": ("ge", operator.ge),
-    "==": ("eq", operator.eq),
-    "!=": ("ne", operator.ne),
+_CMP = {  # Python's comparisons (on tensors: the op that declares the operator)
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
 }
 
 
@@ -263,7 +250,7 @@ def compare_op(op):
         return operator.is_
     if op == "is not":
         return operator.is_not
-    py = _CMP[op][1]
+    py = _CMP[op]
     number = (int, float)
 
     def run(a, b):
@@ -303,14 +290,14 @@ def compare(op, a, b):
         else:
             raise GradTypeError(f"argument of type '{_tname(b)}' is not iterable")
         return r if op == "in" else not r
-    name, py = _CMP[op]
+    py = _CMP[op]
     if program_object(a) or program_object(b):
         return datamodel.compare(op, a, b)
     if type(a) is not Tensor and type(b) is not Tensor:
         if isinstance(a, NUMPY_VALUES) or isinstance(b, NUMPY_VALUES):
             return numpy_ns.binary(op, a, b)
     if type(a) is Batched or type(b) is Batched:
-        return batching.dispatch(FUNCTIONS[name], (a, b), {})
+        return batching.dispatch(operator_function(op), (a, b), {})
     if (
         type(a) is Tensor
         or type(b) is Tensor
@@ -319,7 +306,7 @@ def compare(op, a, b):
         or isinstance(b, (list, tuple))
         and not isinstance(a, (list, tuple))
     ):
-        return FUNCTIONS[name](a, b)
+        return operator_function(op)(a, b)
     try:
         return py(a, b)
     except TypeError:

@@ -45,7 +45,7 @@ from .overlap import (
 )
 from .scalar_steps import scalar_step
 from . import dual_inplace
-from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, register
+from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, OPERATORS, register
 from ..ops.combine import masked_fill
 from ..ops import scaled
 from ..ops.shape import _norm_key, index
@@ -694,62 +694,30 @@ def setitem(x, key, value):
     return None
 
 
-def iadd(x, y):
-    """`x += y` on a tensor x: in place (x.add_(y)); returns x."""
-    r = scalar_step(x, y, float.__add__)
-    return add_(x, y) if r is None else r
+#: Python's float operation of the augmented operators that take the 0-d step on Python
+#: floats first (library/scalar_steps.py: `w -= lr * w.grad` on a 0-d parameter)
+_FLOAT_STEPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
 
 
-def isub(x, y):
-    r = scalar_step(x, y, float.__sub__)
-    return sub_(x, y) if r is None else r
+def _augmented(method, step):
+    """`x op= y` on a tensor x: the in-place method of the op that declares the operator
+    (returning x), after the 0-d step on Python floats when `step` is given."""
+    if step is None:
+        return method
+
+    def run(x, y):
+        r = scalar_step(x, y, step)
+        return method(x, y) if r is None else r
+
+    return run
 
 
-def imul(x, y):
-    r = scalar_step(x, y, float.__mul__)
-    return METHOD_INPLACE["mul_"](x, y) if r is None else r
-
-
-def itruediv(x, y):
-    return METHOD_INPLACE["div_"](x, y)
-
-
-def ifloordiv(x, y):
-    return METHOD_INPLACE["floor_divide_"](x, y)
-
-
-def imod(x, y):
-    return METHOD_INPLACE["remainder_"](x, y)
-
-
-def ipow(x, y):
-    return METHOD_INPLACE["pow_"](x, y)
-
-
-METHOD_INPLACE = {
-    n: METHOD_ONLY[n].fn for n in ("mul_", "div_", "floor_divide_", "remainder_", "pow_")
-}
-
-# augmented assignment on a tensor target: `x op= y` is `AUGMENTED[op](x, y)`
+# augmented assignment on a tensor target: `x op= y` is `AUGMENTED[op](x, y)`, for each
+# operator an op declares (register(operators=...)) whose augmented form is in place
 AUGMENTED = {
-    "+=": iadd,
-    "-=": isub,
-    "*=": imul,
-    "/=": itruediv,
-    "//=": ifloordiv,
-    "%=": imod,
-    "**=": ipow,
+    o.symbol + "=": _augmented(METHOD_ONLY[e.inplace.name].fn, _FLOAT_STEPS.get(o.symbol))
+    for o, e in OPERATORS.values()
+    if o.in_place and e.inplace
 }
-AUGMENTED.update(
-    {
-        op: METHOD_ONLY[name + "_"].fn
-        for op, name in (
-            ("&=", "bitwise_and"),
-            ("|=", "bitwise_or"),
-            ("<<=", "bitwise_left_shift"),
-            (">>=", "bitwise_right_shift"),
-        )
-    }
-)
 
 dual_inplace.OPS.update(copy_=copy_, fill_=fill_)

@@ -43,10 +43,10 @@ def _bitwise(npfn, kernel):
     return fn
 
 
-for _name, _np, _kernel, _sym in (
-    ("bitwise_and", np.bitwise_and, "bitwise_and", "&"),
-    ("bitwise_or", np.bitwise_or, "bitwise_or", "|"),
-    ("bitwise_xor", np.bitwise_xor, "bitwise_xor", "xor"),
+for _name, _np, _kernel, _sym, _ops in (
+    ("bitwise_and", np.bitwise_and, "bitwise_and", "&", ("&",)),
+    ("bitwise_or", np.bitwise_or, "bitwise_or", "|", ("|",)),
+    ("bitwise_xor", np.bitwise_xor, "bitwise_xor", "xor", ()),  # (`^` is a power)
 ):
     register(
         _name,
@@ -57,10 +57,11 @@ for _name, _np, _kernel, _sym in (
         category="bitwise",
         batch=None,
         inplace=_name + "_",
+        operators=_ops,
         pure=False,
         checks=none("not differentiable (integer and bool tensors)"),
     )(_bitwise(_np, _kernel))
-del _name, _np, _kernel, _sym
+del _name, _np, _kernel, _sym, _ops
 
 
 def _shift(left):
@@ -91,6 +92,7 @@ register(
     category="bitwise",
     batch=None,
     inplace="bitwise_left_shift_",
+    operators=("<<",),
     pure=False,
     checks=none("not differentiable (integer and bool tensors)"),
     parser=Parser(overloaded=True),
@@ -103,6 +105,7 @@ register(
     category="bitwise",
     batch=None,
     inplace="bitwise_right_shift_",
+    operators=(">>",),
     pure=False,
     checks=none("not differentiable (integer and bool tensors)"),
     parser=Parser(overloaded=True),

@@ -528,6 +528,7 @@ def sub(a, b):
     category="arith",
     batch="elementwise",
     inplace=Inplace("mul_", reads_argument=True),
+    operators=("*",),
     pure=False,
     parser=Parser(("other",)),
 )
@@ -574,6 +575,7 @@ def div(a, b):
     category="arith",
     batch="elementwise",
     inplace=Inplace("remainder_", reads_argument=True),
+    operators=("%",),
     pure=False,
     parser=Parser(overloaded=True),
 )
@@ -602,6 +604,7 @@ class RemainderScalar(Remainder):
     category="arith",
     batch="elementwise",
     inplace="floor_divide_",
+    operators=("//",),
     pure=False,
     checks=none("not differentiable (PyTorch records no derivative)"),
     parser=Parser(overloaded=True),

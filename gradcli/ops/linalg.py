@@ -280,6 +280,7 @@ def _check_matmul_size(sa, sb):
     category="linalg",
     batch="matmul",
     inplace=None,
+    operators=("@",),
     pure=True,
     parser=Parser(("other",)),
 )

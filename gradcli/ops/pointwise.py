@@ -73,6 +73,7 @@ for _name, _np, _sym in (
         checks=none("not differentiable (a bool result)"),
         batch="elementwise",
         inplace=None,
+        operators=(_sym,),
         pure=False,
     )(internal(_name)(_compare(_np)))
 del _name, _np, _sym

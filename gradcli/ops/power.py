@@ -14,7 +14,7 @@ from ..core.tensor import Tensor
 from ..engine.forward import add_terms
 from ..engine.function import Function
 from .elementwise import HALF_NUMBER, _cast, _operands, _shapes
-from .registry import Arg, internal, operator_node, Parser, register
+from .registry import Arg, Operator, internal, operator_node, Parser, register
 
 _SQUARE = (np.square, 1, True, None)  # x * x: one IEEE product, as np.multiply(x, x)
 
@@ -165,6 +165,8 @@ class PowRScalar(Function):
     category="arith",
     batch="elementwise",
     inplace="pow_",
+    # (`x ^= y` rebinds x to x ^ y: `^` is a power only in gradcli, which keeps it apart)
+    operators=("**", Operator("^", in_place=False)),
     pure="method",
     parser=Parser(overloaded=True),
 )

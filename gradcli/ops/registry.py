@@ -5,7 +5,8 @@ signature, one-line doc, whether it is also a tensor method, `checks` (sample
 arguments with which the gradient tests, first and second order finite differences,
 exercise it), `batch` (its vmap batching rule, or the name of a kind of rule that
 ops/batch_rules.py defines, or None: sample by sample), `inplace` (the name of its
-in-place method, or None) and `pure` (whether a replayed loop may run it).  The
+in-place method, or None), `pure` (whether a replayed loop may run it) and, for the
+few that are, `operators` (the language's operators that are the op: `+` is add).  The
 REPL's completer and `:help` read `BUILTINS`, vmap reads `BATCH_RULES`, the in-place
 methods and the loop replay read the entries: every table about built-ins is derived
 from these declarations, so a new op is documented, completed, batched and
@@ -61,6 +62,7 @@ class Builtin:
         "inplace",
         "pure",
         "parser",
+        "operators",
     )
 
     def __init__(self, name, fn, sig, doc, method=False, function=True, checks=(), category=""):
@@ -70,7 +72,7 @@ class Builtin:
         self.checks = (
             checks if checks is UNDECLARED or isinstance(checks, Without) else list(checks)
         )
-        self.aliases = ()
+        self.aliases = self.operators = ()
         self.batch = self.inplace = self.pure = self.parser = UNDECLARED
 
     def __repr__(self):
@@ -87,6 +89,16 @@ class Inplace(NamedTuple):
     name: str
     reads_argument: bool = False
     tensors_only: bool = False
+
+
+class Operator(NamedTuple):
+    """A language operator that is an op (`register(operators=...)`): `a symbol b` on a
+    tensor calls the op's function (FUNCTIONS by the op's name); `a symbol= b` on a tensor
+    target runs the op's in-place method (its `inplace`) unless `in_place` is False, and
+    then rebinds `a` to `a symbol b`."""
+
+    symbol: str
+    in_place: bool = True
 
 
 class Parser(NamedTuple):
@@ -108,6 +120,9 @@ BUILTINS: dict[str, Builtin] = {}  # language name -> entry (functions, and meth
 METHOD_ONLY: dict[str, Builtin] = {}  # x.name(...) that is not also a function name(...)
 BATCH_KINDS: dict = {}  # kind of batching rule -> the rule (ops/batch_rules.py, library/vmap.py)
 BATCH_RULES: dict = {}  # op name -> its vmap batching rule: derived from the declarations
+#: the language's operator symbol -> (Operator, the built-in that declares it): derived
+#: from the declarations (register(operators=...))
+OPERATORS: dict[str, tuple[Operator, Builtin]] = {}
 _BATCH_WAITING: dict = {}  # kind -> names of ops declared before the kind's rule was defined
 
 facet(
@@ -167,8 +182,10 @@ def register(
     inplace=UNDECLARED,
     pure=UNDECLARED,
     parser=UNDECLARED,
+    operators=(),
 ):
-    """Decorator: make `fn` the built-in `name` (and each alias), with its declarations."""
+    """Decorator: make `fn` the built-in `name` (and each alias), with its declarations;
+    `operators`: the language's operators that are this op (a symbol, or an Operator)."""
 
     def deco(fn):
         entry = Builtin(name, fn, sig, doc, method, function, checks, category)
@@ -182,12 +199,24 @@ def register(
             table[n] = entry
         FUNCTIONS.setdefault(name, fn)
         _batched((name, *aliases), batch)
+        entry.operators = tuple(Operator(o) if isinstance(o, str) else o for o in operators)
+        for o in entry.operators:
+            if o.symbol in OPERATORS:
+                raise RuntimeError(f"operator {o.symbol!r} declared twice")
+            OPERATORS[o.symbol] = (o, entry)
         return fn
 
     return deco
 
 
 OPERATOR_NODES: dict = {}  # the language's operator -> (node class, tensor_operand, swaps)
+
+
+def operator_function(symbol):
+    """The function `a symbol b` calls when an operand is a tensor: the op that declares
+    the operator (register(operators=...)), by its name in FUNCTIONS (an op's own
+    function where it has one beside its built-in, as `+`'s add without alpha)."""
+    return FUNCTIONS[OPERATORS[symbol][1].name]
 
 
 def not_a_tensor_op(name, sig, doc, why="not a tensor op", *, batch=None, **kw):

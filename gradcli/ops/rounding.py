@@ -173,6 +173,7 @@ def div_mode(input, other, mode):
     category="arith",
     batch="elementwise",
     inplace="div_",
+    operators=("/",),
     pure=False,
     parser=Parser(overloaded=True),
 )

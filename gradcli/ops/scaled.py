@@ -131,6 +131,7 @@ class SubScaled(AddScaled):
     category="arith",
     batch="elementwise",
     inplace="add_",
+    operators=("+",),
     pure=False,
     parser=Parser(
         expected=(
@@ -160,6 +161,7 @@ def add(input, other, *, alpha=1):
     aliases=("subtract",),
     batch="elementwise",
     inplace="sub_",
+    operators=("-",),
     pure=False,
     parser={
         "sub": Parser(

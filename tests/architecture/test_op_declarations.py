@@ -16,7 +16,9 @@ from gradcli.ops.registry import (
     BUILTINS,
     FUNCTIONS,
     METHOD_ONLY,
+    OPERATORS,
     Inplace,
+    Operator,
     Parser,
 )
 
@@ -116,7 +118,9 @@ def test_no_module_keeps_a_list_of_op_names():
     """The facets are read from the declarations: the lists they replace are gone."""
     import gradcli.engine.number_nodes as number_nodes
     import gradcli.language.arity as arity
+    import gradcli.language.bitwise as bitwise
     import gradcli.language.loop_shapes as loop_shapes
+    import gradcli.language.runtime as runtime
     import gradcli.library.inplace as inplace
     import gradcli.ops as ops
     import gradcli.ops.batch_rules as batch_rules
@@ -128,8 +132,10 @@ def test_no_module_keeps_a_list_of_op_names():
         (arity, ("SINGLE", "OVERLOADED", "METHOD_SINGLE", "EXPECTED")),
         (number_nodes, ("NUMBER_OPS",)),
         (elementwise, ("OPERATOR_NODES",)),
-        (inplace, ('"clamp_min"', '"logical_not",')),
+        (inplace, ('"clamp_min"', '"logical_not",', "METHOD_INPLACE", '"bitwise_and"')),
         (ops, ('"bitwise_left_shift",',)),
+        (runtime, ("_TENSOR_OPS", '"floor_divide"', '("lt",')),
+        (bitwise, ('"bitwise_and"', '"bitwise_left_shift"')),
     ):
         src = inspect.getsource(mod)
         assert not [n for n in names if n in src], mod.__name__
@@ -191,3 +197,51 @@ def test_parsers_have_their_forms():
             assert all(isinstance(v, Parser) for v in p.values()), e.name
         else:
             assert p is None or isinstance(p, Parser), e.name
+
+
+def _grammar_operators(*tokens):
+    """The symbols of the grammar's operator tokens `tokens` (grammar/gradcli.lark)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(gradcli.__file__).parent.parent / "grammar" / "gradcli.lark").read_text()
+    found = set()
+    for token in tokens:
+        m = re.search(rf"^{token}(?:\.\d+)?:((?:.*\n)(?:\s+\|.*\n)*)", text, re.M)
+        assert m, token
+        found.update(re.findall(r'"([^"]+)"', m.group(1)))
+    return found
+
+
+#: the grammar's tokens of binary operators (`a op b`)
+BINARY = ("ADD_OP", "MUL_OP", "STAR", "AT", "DOUBLESTAR", "POW_OP", "BIT_OP", "SHIFT_OP")
+
+
+def test_every_operator_of_the_language_is_declared_by_one_op():
+    """Each binary operator and comparison of the grammar is an op's declaration
+    (register(operators=...)): the language's tables of operators are derived from it."""
+    want = _grammar_operators(*BINARY, "COMP_OP")
+    assert {"+", "//", "@", "**", "^", "<<", "&", "<="} <= want
+    assert set(OPERATORS) == want
+    for e in ENTRIES:
+        assert isinstance(e.operators, tuple), e.name
+        for o in e.operators:
+            assert isinstance(o, Operator) and OPERATORS[o.symbol] == (o, e), (e.name, o)
+            assert e.name in FUNCTIONS, e.name
+
+
+def test_augmented_assignment_is_the_declared_in_place_method():
+    """`x op= y` on a tensor is in place exactly where the op declaring `op` has an
+    in-place method and does not say otherwise; it then runs that method."""
+    from gradcli.library.inplace import AUGMENTED
+
+    augmented = _grammar_operators("AUGOP")
+    assert set(AUGMENTED) <= augmented
+    for sym in augmented:
+        o, e = OPERATORS[sym[:-1]]
+        assert (sym in AUGMENTED) == bool(o.in_place and e.inplace), sym
+        if sym in AUGMENTED:
+            method = METHOD_ONLY[e.inplace.name].fn
+            fn = AUGMENTED[sym]
+            inner = [c.cell_contents for c in fn.__closure__ or ()] if fn is not method else []
+            assert fn is method or method in inner, sym

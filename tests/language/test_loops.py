@@ -17,7 +17,7 @@ from gradcli.engine.autograd import run_backward
 from gradcli.engine.number_nodes import number_node
 from gradcli.engine.saved import saved_attr
 from gradcli.library import inplace  # noqa: F401  (registers the ops)
-from gradcli.library.inplace import iadd, imul, isub
+from gradcli.library.inplace import AUGMENTED
 from gradcli.ops.elementwise import Add, Div, Mul, Sub
 from gradcli.ops.registry import OPERATOR_NODES
 
@@ -96,12 +96,13 @@ def test_singles_refuse_what_they_do_not_compute():
     )
 
 
-@pytest.mark.parametrize("fn,np_op", [(iadd, np.add), (isub, np.subtract), (imul, np.multiply)])
+@pytest.mark.parametrize("op,np_op", [("+=", np.add), ("-=", np.subtract), ("*=", np.multiply)])
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
-def test_scalar_step_is_the_inplace_op(fn, np_op, dt):
-    """Under no_grad on a leaf that requires grad, and in grad mode where neither does."""
+def test_scalar_step_is_the_inplace_op(op, np_op, dt):
+    """`x op= y` on tensors: under no_grad on a leaf that requires grad, and in grad mode
+    where neither does."""
     for grad_mode in (False, True):
-        _scalar_steps(fn, np_op, dt, grad_mode)
+        _scalar_steps(AUGMENTED[op], np_op, dt, grad_mode)
 
 
 def _scalar_steps(fn, np_op, dt, grad_mode):
@@ -134,7 +135,7 @@ def test_scalar_step_to_zero_happens_once():
     context.current.grad_enabled = False
     try:
         x = Tensor(np.array(1.0, dtype=np.float32))
-        isub(x, Tensor(np.array(1.0, dtype=np.float32)))
+        AUGMENTED["-="](x, Tensor(np.array(1.0, dtype=np.float32)))
         assert x.data == 0.0 and versions.version(x) == 1
     finally:
         context.current.grad_enabled = prev
@@ -142,11 +143,11 @@ def test_scalar_step_to_zero_happens_once():
 
 def test_scalar_step_leaves_other_cases_to_the_rule():
     x = Tensor(np.array(1.0, dtype=np.float32))
-    isub(x, Tensor(np.array(0.5)))  # float64 operand: the general rule, cast back
+    AUGMENTED["-="](x, Tensor(np.array(0.5)))  # float64 operand: the general rule, cast back
     assert x.data.dtype == np.float32 and x.data == 0.5
     w = Tensor(np.array(1.0), True)
     with pytest.raises(Exception, match="leaf Variable"):  # grad mode on: PyTorch's refusal
-        isub(w, Tensor(np.array(0.5)))
+        AUGMENTED["-="](w, Tensor(np.array(0.5)))
 
 
 @pytest.mark.parametrize("cls", [Add, Sub, Mul])
@@ -207,7 +208,7 @@ def test_a_tensor_times_a_constant_keeps_no_reference_to_the_tensor(make, shape)
     (g,) = run_backward((z,), (Tensor(np.ones_like(z.data)),), inputs=[x])
     y = x * 1.0
     z = make(y)
-    iadd(y, 1.0)  # y changed in place after z was made from it
+    AUGMENTED["+="](y, 1.0)  # y changed in place after z was made from it
     (h,) = run_backward((z,), (Tensor(np.ones_like(z.data)),), inputs=[x])
     assert g.data.tobytes() == h.data.tobytes()
 
