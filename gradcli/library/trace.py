@@ -76,7 +76,7 @@ class Trace:
         self.steps += 1
         me = self._id(node)
         targets = []
-        for p, ig in zip(node.parents, in_grads):
+        for p, ig in zip(node.parents, in_grads, strict=False):
             if p is None:
                 continue
             if type(p) is Tensor:

@@ -252,7 +252,9 @@ def squeeze(x, dim=None):
     axes = norm_dims(dim, len(s))
     cls = SqueezeDims if isinstance(dim, (tuple, list)) else SqueezeDim
     dim = (
-        given(dim, axes[0]) if cls is SqueezeDim else tuple(given(d, a) for d, a in zip(dim, axes))
+        given(dim, axes[0])
+        if cls is SqueezeDim
+        else tuple(given(d, a) for d, a in zip(dim, axes, strict=True))
     )
     return cls.apply(x, axes=tuple(a for a in axes if s[a] == 1), dim=dim)
 

@@ -70,7 +70,9 @@ class _Join(Function):
         return np.concatenate([x.reshape(-1) for x in xs])
 
     def backward(self, g, F):
-        return tuple(F.reshape(p, s) for p, s in zip(F.split(g, self.sizes, 0), self.shapes))
+        return tuple(
+            F.reshape(p, s) for p, s in zip(F.split(g, self.sizes, 0), self.shapes, strict=True)
+        )
 
     def __repr__(self):
         return f"<torch.autograd.function.{self.name} object>"
@@ -123,7 +125,7 @@ class _Carried:
         """The carrier's gradient g (a Tensor) cut into the tensors' gradients; `unseen`
         for a tensor no gradient reached."""
         out = []
-        for start, shape in zip(self.starts, self.shapes):
+        for start, shape in zip(self.starts, self.shapes, strict=True):
             if start not in self.seen:
                 out.append(unseen(shape))
             else:
@@ -137,7 +139,7 @@ class _Carried:
             FUNCTIONS["reshape"](p, (-1,))
             if isinstance(p, Tensor)
             else Tensor(np.zeros(int(np.prod(s)), dtype=self.dtype))
-            for p, s in zip(pieces, self.shapes)
+            for p, s in zip(pieces, self.shapes, strict=True)
         ]
         return flat[0] if len(flat) == 1 else FUNCTIONS["cat"](flat, 0)
 
@@ -161,7 +163,7 @@ def _grad_input(given, idx, grads):
     argument (torch's node gives a tensor that needs no gradient zeros), None for the
     rest."""
     gi = [Tensor(np.zeros_like(a.data)) if type(a) is Tensor else None for a in given]
-    for i, g in zip(idx, grads):
+    for i, g in zip(idx, grads, strict=True):
         gi[i] = g
     return tuple(gi)
 
@@ -182,7 +184,7 @@ def _wrap(items):
             items[i] = BackwardHookFunction.apply(items[i])
         return tuple(items), idx, None
     carried = _Carried(ts)
-    for i, p in zip(idx, carried.parts):
+    for i, p in zip(idx, carried.parts, strict=True):
         items[i] = p
     return tuple(items), idx, carried
 
@@ -254,7 +256,7 @@ def call_with_hooks(module, args, kwargs, run):
         def at_output_carrier(grad_outputs):
             (g,) = grad_outputs
             go = [None] * n_out
-            for i, p in zip(oidx, carried_out.pieces(g, lambda shape: None)):
+            for i, p in zip(oidx, carried_out.pieces(g, lambda shape: None), strict=True):
                 go[i] = p
             go = at_outputs(tuple(go))
             return (carried_out.joined([go[i] for i in oidx]),)

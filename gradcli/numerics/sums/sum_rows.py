@@ -46,7 +46,9 @@ def torch_sums(arrays, factors=None):
             if run is not None:
                 return list(run(arrays, factors))
     if factors is not None:
-        arrays = [x if f is None else np.multiply(x, f) for x, f in zip(arrays, factors)]
+        arrays = [
+            x if f is None else np.multiply(x, f) for x, f in zip(arrays, factors, strict=True)
+        ]
     groups = {}
     for i, x in enumerate(arrays):
         groups.setdefault((x.size, x.dtype, x.ndim == 1 and x.flags.c_contiguous), []).append(i)
@@ -58,7 +60,7 @@ def torch_sums(arrays, factors=None):
             if run is not None
             else [torch_sum(arrays[i]) for i in idx]
         )
-        for i, v in zip(idx, sums):
+        for i, v in zip(idx, sums, strict=True):
             out[i] = v
     return out
 
@@ -139,10 +141,10 @@ class RowsPlan:
 
         def run(xs, factors=None):
             if factors is None:
-                for x, d in zip(xs, data):
+                for x, d in zip(xs, data, strict=True):
                     add(x, mz, d)
             else:  # (x + -0.0 is x, bit for bit: the copy)
-                for x, f, d in zip(xs, factors, data):
+                for x, f, d in zip(xs, factors, data, strict=True):
                     if f is None:
                         add(x, mz, d)
                     else:
