@@ -321,8 +321,8 @@ def saved_shown(attr):
     """A `saved_extra` attribute: the node's `attr` (an int or a tuple of ints) as
     PyTorch shows it (shown_int)."""
 
-    def get(node):
-        v = getattr(node, attr)
+    def get(self):  # self: the node (a computed name only on gradcli's own objects)
+        v = getattr(self, attr)
         return tuple(shown_int(d) for d in v) if isinstance(v, tuple) else shown_int(v)
 
     return get
@@ -331,4 +331,8 @@ def saved_shown(attr):
 def saved_shape(attr="shape"):
     """A `saved_extra` attribute: the node's input shape `attr` as a tuple (a view's or
     a reduction's `_saved_self_sym_sizes`)."""
-    return lambda node: tuple(getattr(node, attr))
+
+    def get(self):  # self: the node
+        return tuple(getattr(self, attr))
+
+    return get

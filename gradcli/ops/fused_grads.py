@@ -42,8 +42,8 @@ def saved_reduction(node):
 def saved_weight(attr):
     """A loss's optional `_saved_weight`/`_saved_pos_weight`: None when not given."""
 
-    def get(node):
-        w = getattr(node, attr)
+    def get(self):  # self: the node (a computed name only on gradcli's own objects)
+        w = getattr(self, attr)
         return None if w is None else Tensor(np.asarray(w))
 
     return get
