@@ -23,7 +23,16 @@ from ..core.convert import tensor_arg
 from ..core.tensor import Tensor, type_name
 from ..engine.function import FUNCTIONS, TensorF
 from .elementwise import times_scalar
-from .reduce import M, REDUCE_CHECKS, _Reduce, _torch_name, expand_back, sum_axes
+from .reduce import (
+    M,
+    REDUCE_CHECKS,
+    _Reduce,
+    _torch_name,
+    expand_back,
+    saved_dims,
+    saved_keepdim,
+    sum_axes,
+)
 from .dims import norm_dims
 from .registry import register
 
@@ -41,13 +50,15 @@ class Norm(_Reduce):
         powers = S.map(lambda v: S.sp.Abs(v) ** k if p != 2 else v**2, x)
         return S.map(lambda v: v ** (1 / k), S.sum(powers, self.axes, self.keepdim))
 
-    __slots__ = ("p",)
+    __slots__ = ("p", "ord")
     name = "LinalgVectorNormBackward0"
     saved_names = ("self", "result")
+    saved_extra = {"dim": saved_dims, "keepdim": saved_keepdim, "ord": lambda node: node.ord}
 
-    def forward(self, x, p=2, dim=None, keepdim=False):
+    def forward(self, x, p=2, dim=None, keepdim=False, ord=None):
         ax = self.setup(x, dim, keepdim)
         self.p = p
+        self.ord = p if ord is None else ord  # (as given: PyTorch shows 2 and 2.0 apart)
         if x.dtype.char in "fd":  # ATen's kernels, to the last bit
             out = vector_norm(x, p, ax, keepdim)
             self.save(x, out)
@@ -114,6 +125,7 @@ def _pow(a, e, F):
 def norm(input, p="fro", dim=None, keepdim=False):
     x = tensor_arg(input)
     check_reduction(x.data.shape, dim)
+    given = 2 if p == "fro" else 2.0 if p is None else p  # (torch.norm's ord as it saves it)
     if p in ("fro", None):
         p = 2
     elif isinstance(p, str):
@@ -124,7 +136,7 @@ def norm(input, p="fro", dim=None, keepdim=False):
             f"Got {_torch_name(x.data.dtype)}"
         )
     _empty_inf_check(x, p, dim)
-    return Norm.apply(x, p=float(p), dim=dim, keepdim=keepdim)
+    return Norm.apply(x, p=float(p), dim=dim, keepdim=keepdim, ord=given)
 
 
 def _empty_inf_check(x, p, dim):
@@ -182,7 +194,7 @@ def linalg_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         x = FUNCTIONS["to"](x, dtype)
     _empty_inf_check(x, ord, dim)
-    return Norm.apply(x, p=float(ord), dim=dim, keepdim=keepdim)
+    return Norm.apply(x, p=float(ord), dim=dim, keepdim=keepdim, ord=ord)
 
 
 def _pytype(v):
@@ -200,15 +212,21 @@ class Var(_Reduce):
         )
         return S.map(S.sp.sqrt, var) if self.root else var
 
-    __slots__ = ("c", "n")
+    __slots__ = ("c", "n", "correction")
     name = "VarBackward0"
     saved_names: Any = ("self", None)  # var keeps its result for its own use only
+    saved_extra = {
+        "correction": lambda node: node.correction,
+        "dim": saved_dims,
+        "keepdim": saved_keepdim,
+    }
     root = False
 
-    def forward(self, x, dim=None, correction=1, keepdim=False):
+    def forward(self, x, dim=None, correction=1, keepdim=False, given=1):
         ax = self.setup(x, dim, keepdim)
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
         self.c = correction
+        self.correction = given  # (None when the call gave no dim, unbiased or correction)
         if self.n - correction <= 0:
             context.warn(
                 f"{'std' if self.root else 'var'}(): degrees of freedom is <= 0. Correction "
@@ -340,9 +358,11 @@ def _var_call(cls, input, dim, unbiased, keepdim, correction):
     check_reduction(x.data.shape, dim)
     if isinstance(dim, bool):  # std(x, False): the legacy `unbiased` positional
         unbiased, dim = dim, None
+    told = dim is not None or unbiased is not None or correction is not None
     if correction is None:
         correction = 1 if unbiased in (None, True) else 0
-    return cls.apply(x, dim=dim, correction=correction, keepdim=keepdim)
+    given = correction if told else None  # (what PyTorch's node shows: None if not told)
+    return cls.apply(x, dim=dim, correction=correction, keepdim=keepdim, given=given)
 
 
 @register(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.declare import none
-from ..engine.saved import given, saved_shown
+from ..engine.saved import given, saved_shown, shown_int
 from ..core import dtypes
 from ..engine.function import FUNCTIONS, Function
 from ..engine.vjp_arrays import DENSE_LIMIT, seen
@@ -37,6 +37,7 @@ REDUCE_CHECKS = [
     ((M,), {"dim": 1}),
     ((M,), {"dim": 0, "keepdim": True}),
     ((Arg((2, 3, 2)),), {"dim": (0, 2)}),
+    ((Arg((2, 3, 2)),), {"dim": (-1, 0)}),
 ]
 
 
@@ -61,9 +62,9 @@ def saved_numel(node):
 
 
 def saved_dims(node):
-    """A reduction's `_saved_dim` (made non-negative: PyTorch shows a negative dim as
-    given, as an unsigned 64-bit number)."""
-    return tuple(node.axes) if node.axes is not None else tuple(range(len(node.shape)))
+    """A reduction's `_saved_dim`: the dims as the call gave them (None when it gave
+    none), a negative one shown as PyTorch shows it (an unsigned 64-bit number)."""
+    return None if node.dims is None else tuple(shown_int(int(d)) for d in node.dims)
 
 
 def saved_keepdim(node):
@@ -71,7 +72,7 @@ def saved_keepdim(node):
 
 
 class _Reduce(Function):
-    __slots__ = ("shape", "axes", "keepdim")
+    __slots__ = ("shape", "axes", "keepdim", "dims")
     #: its forward saves nothing and sets only fields its arguments' shapes and its
     #: parameters decide, so a replayed loop may make its value later, when the program
     #: can see it (language/replay.py `Deferred`: a loss only `backward` reads)
@@ -79,6 +80,7 @@ class _Reduce(Function):
 
     def setup(self, x, dim, keepdim):
         self.shape, self.keepdim = x.shape, keepdim
+        self.dims = None if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
         dim = None if isinstance(dim, (tuple, list)) and not dim else dim  # []: every dim
         self.axes = None if dim is None else norm_dims(dim, x.ndim)
         return self.axes
@@ -138,7 +140,7 @@ class Mean(_Reduce):
                 f"point or complex dtype. Got: {_torch_name(x.dtype)}"
             )
         if dim is None and not keepdim:  # (setup's result for the whole mean)
-            self.shape, self.keepdim, self.axes = x.shape, False, None
+            self.shape, self.keepdim, self.axes, self.dims = x.shape, False, None, None
             ax = None
         else:
             ax = self.setup(x, dim, keepdim)

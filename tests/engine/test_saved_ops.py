@@ -23,12 +23,6 @@ KNOWN = {
     "mse_loss[1]": "a broadcast target: torch saves the expanded self",
     "poisson_nll_loss[0]": "the pack hook sees the loss's pieces in another order",
     "poisson_nll_loss[1]": "the pack hook sees the loss's pieces in another order",
-    "adaptive_avg_pool2d[1]": "torch's mean saves the dims it was given, (-1, -2)",
-    **{
-        f"{op}[{i}]": f"{op} has no _saved_dim/_saved_keepdim and the other arguments"
-        for op, n in (("norm", 7), ("linalg.vector_norm", 9), ("var", 5), ("std", 5))
-        for i in range(n)
-    },
     "kl_div[0]": "kl_div is composed of other nodes than torch's (the hook sees more)",
     "mse_loss[0]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
     "mse_loss[2]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
