@@ -328,8 +328,9 @@ def split(x, split_size_or_sections, dim=0):
         name = "SplitBackward0"
     check_objects(len(sizes), "splitting this tensor", 300)
     cls, lead, start, out = _node_class(name), (slice(None),) * axis, 0, []
+    given = (dim, tuple(sizes) if isinstance(s, (list, tuple)) else size)
     for k in sizes:
-        out.append(cls.apply(x, key=lead + (slice(start, start + k),), adv=False))
+        out.append(cls.apply(x, key=lead + (slice(start, start + k),), adv=False, given=given))
         start += k
     return tuple(out)
 

@@ -21,6 +21,7 @@ from ..core.tensor import Tensor
 from .registry import Arg, internal, Parser, register, tensor_f
 from .index_errors import ZERO_DIM_INT, check_mask
 from .dims import norm_dims
+from .index_saved import EXTRA as INDEX_SAVED
 from .bool_keys import ScalarBoolKey, split_bool_key
 from ..runtime.limits import check_objects
 
@@ -462,7 +463,7 @@ _T_ND = (
 
 
 class _IndexNode(Function):
-    __slots__ = ("shape", "key", "adv")
+    __slots__ = ("shape", "key", "adv", "given")
     zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
@@ -474,8 +475,9 @@ class _IndexNode(Function):
             x[self.key] if self.adv or Ellipsis in self.key else x[self.key + (Ellipsis,)]
         )
 
-    def forward(self, x, key, adv):
-        self.shape, self.key, self.adv = x.shape, key, adv
+    def forward(self, x, key, adv, given=None):
+        # given: (dim, split size or sizes) as unbind/split were called (_saved_*)
+        self.shape, self.key, self.adv, self.given = x.shape, key, adv, given
         if adv:
             return x[key]
         # a view of x even for one element (x[0] of a vector), so x[0].zero_() reaches x
@@ -494,6 +496,8 @@ def _node_class(name):
     if cls is None:
         # (IndexBackward0 holds its indices: a second backward fails, as in PyTorch)
         attrs = {"__slots__": (), "name": name, "holds_saved": name == "IndexBackward0"}
+        if name in INDEX_SAVED:  # (their _saved_* as PyTorch's, from the key)
+            attrs.update(saved_names=(), saved_extra=INDEX_SAVED[name])
         cls = _NODE_CLASSES[name] = type(name, (_IndexNode,), attrs)
     return cls
 
@@ -709,7 +713,10 @@ def unbind(x, dim=0):
     check_objects(x.data.shape[axis], "unbinding this tensor", 300)
     cls = _node_class("UnbindBackward0")
     lead = (slice(None),) * axis
-    return tuple(cls.apply(x, key=lead + (i,), adv=False) for i in range(x.data.shape[axis]))
+    given = (dim, None)
+    return tuple(
+        cls.apply(x, key=lead + (i,), adv=False, given=given) for i in range(x.data.shape[axis])
+    )
 
 
 @tensor_f("take")
