@@ -1081,3 +1081,79 @@ case(
     print(g, torch.autograd.grad(w, x))
     """,
 )
+
+
+# ---------------------------------------------------------------------------
+# the torch namespace's losses take ATen's signature: reduction an int whose
+# default is none (torch.kl_div(x, t) is per-element, F.kl_div(x, t) a mean)
+# ---------------------------------------------------------------------------
+
+case(
+    "torch_ns/bce_with_logits_default_none",
+    """
+    x = torch.tensor([[0.5, -1.], [2., 0.]], requires_grad=True)
+    t = torch.tensor([[0.2, 0.3], [0.9, 0.5]])
+    w = torch.tensor([1., 2.])
+    print(torch.binary_cross_entropy_with_logits(x, t))
+    print(F.binary_cross_entropy_with_logits(x, t))
+    print(torch.binary_cross_entropy_with_logits(x, t, w))
+    print(torch.binary_cross_entropy_with_logits(x, t, None, w, 1))
+    print(torch.binary_cross_entropy_with_logits(x, t, reduction=2))
+    print(torch.binary_cross_entropy_with_logits(x, t, pos_weight=w, reduction=7))
+    torch.binary_cross_entropy_with_logits(x, t).sum().backward()
+    print(x.grad)
+    try:
+        torch.binary_cross_entropy_with_logits(x, t, reduction="mean")
+    except TypeError as e:
+        print(e)
+    torch.binary_cross_entropy_with_logits(x)
+""",
+)
+case(
+    "torch_ns/kl_div_default_none",
+    """
+    x = torch.tensor([[0.5, -1.], [2., 0.]], requires_grad=True)
+    t = torch.tensor([[0.2, 0.3], [0.9, 0.]])
+    print(torch.kl_div(x, t))
+    print(torch.kl_div(x, t, 1))
+    print(torch.kl_div(x, t, reduction=2))
+    print(torch.kl_div(x, t, log_target=True))
+    print(F.kl_div(x, t, reduction="sum"))
+    try:
+        torch.kl_div(x, t, "sum")
+    except TypeError as e:
+        print(e)
+    torch.kl_div(x, t, 0, True)
+""",
+)
+case(
+    "torch_ns/embedding_losses_default_none",
+    """
+    x = torch.tensor([[0.5, -1., 0.3], [2., 0., -0.4]], requires_grad=True)
+    c = torch.tensor([[0.1, 0.2, -0.5], [0.3, 0.4, 0.6]], requires_grad=True)
+    s = torch.tensor([[1., -1., 1.], [-1., 1., -1.]])
+    y = torch.tensor([1., -1.])
+    print(torch.hinge_embedding_loss(x, s))
+    print(torch.hinge_embedding_loss(x, s, 0.5, 1))
+    print(torch.cosine_embedding_loss(x, c, y))
+    print(torch.cosine_embedding_loss(x, c, y, 0.1, 2))
+    print(torch.margin_ranking_loss(x[0], c[0], s[0]))
+    print(torch.margin_ranking_loss(x[0], c[0], s[0], 0.2, 1))
+    try:
+        torch.margin_ranking_loss(x[0], c[0], s[0], 0.0, "sum")
+    except TypeError as e:
+        print(e)
+    torch.hinge_embedding_loss(x, s, 1.0, 0, 5)
+""",
+)
+case(
+    "torch_ns/poisson_nll_loss_all_positional",
+    """
+    x = torch.tensor([[0.5, -1.], [2., 0.]], requires_grad=True)
+    t = torch.tensor([[0.1, 0.2], [0.3, 0.4]])
+    print(torch.poisson_nll_loss(x, t, True, False, 1e-8, 0))
+    print(torch.poisson_nll_loss(x, t, True, True, 1e-8, 1))
+    print(torch.poisson_nll_loss(x.exp(), t, False, False, 1e-8, 2))
+    torch.poisson_nll_loss(x, t, True)
+""",
+)
