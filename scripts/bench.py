@@ -66,7 +66,7 @@ def interleaved(n, *fns, raw=None):
     `raw`, a list, receives the lists of times themselves."""
     times = [[] for _ in fns]
     for _ in range(n):
-        for ts, fn in zip(times, fns, strict=True):
+        for ts, fn in zip(times, fns):
             ts.append(fn())
     if raw is not None:
         raw.extend(times)

@@ -635,7 +635,7 @@ def main(argv):
     progs = [program(s, args.area) for s in seeds]
     tres = run_torch([p for _, p in progs])
     bad = unsup = 0
-    for s, (area, src), t in zip(seeds, progs, tres, strict=True):
+    for s, (area, src), t in zip(seeds, progs, tres):
         g = run_gradcli(src)
         why = differs(t, g)
         if why is None:

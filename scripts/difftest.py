@@ -71,7 +71,7 @@ def run(python, seeds, args):
     tres = worker.results(len(progs))
     feeder.join()
     out = []
-    for seed, (area, src), t, g in zip(seeds, progs, tres, gres, strict=True):
+    for seed, (area, src), t, g in zip(seeds, progs, tres, gres):
         t, g = runner.settle(src, t, g, worker)
         kind = runner.classify(t, g)
         if kind is None:

@@ -157,7 +157,7 @@ def kernels_only():
         torch_sum(diff * diff)  # the loss
         g = times_twice(np.ones_like(diff), diff)  # (y_pred - y).pow(2)'s gradient
         grads = torch_sums([g, g * xd, g * x2, g * x3])
-        for p, gg in zip(params, grads, strict=True):
+        for p, gg in zip(params, grads):
             p[...] = p - lr * np.asarray(gg, dtype=dt)
 
     return it

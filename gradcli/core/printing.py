@@ -248,7 +248,7 @@ def _format_cells(shown: np.ndarray, precision: int, sci=None) -> tuple[list[str
         strs = [format(v, spec) for v in values]
 
     width = 1
-    for s, c in zip(strs, counted.tolist(), strict=True):
+    for s, c in zip(strs, counted.tolist()):
         if c and len(s) > width:
             width = len(s)
     return [s.rjust(width) for s in strs], width

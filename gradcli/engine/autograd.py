@@ -103,9 +103,7 @@ def run_backward(
         if _plain(out):
             return _in_creation_order(_plain_root(out, retain_graph))  # out.backward()
     heads = []
-    for i, (out, g) in enumerate(
-        zip(outputs, grad_outputs, strict=False)
-    ):  # every given gradient first
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):  # every given gradient first
         if isinstance(out, Tensor) and (out.requires_grad or g is not None):
             heads.append((out, as_grad(g, out.data, create_graph, i)))
     for i, out in enumerate(outputs):
@@ -179,7 +177,7 @@ def run_backward(
 
     if accumulate:
         try:
-            for t, r in zip(inputs, results, strict=True):
+            for t, r in zip(inputs, results):
                 if r is not None:
                     _deliver_leaf(t, r, create_graph, None, None, touched)
         finally:
@@ -373,7 +371,7 @@ def _pass(ready, grads, deps, retain_graph, flow, touched, general=None):
                 if tracer is not None:
                     tracer(node, g, in_grads)
                 nxt = gn = None  # the parent made ready that was made last, its gradient
-                for p, ig in zip(node.parents, in_grads, strict=False):
+                for p, ig in zip(node.parents, in_grads):
                     if p is None:
                         continue
                     if type(p) is Tensor:
@@ -508,7 +506,7 @@ def nested_backward(node, g, F):
 
 def _saved_tensors(node):
     """A node's saved values as Tensors connected to the graph (create_graph)."""
-    return [_saved_tensor(node, s, src) for s, src in zip(node.saved, node.saved_src, strict=True)]
+    return [_saved_tensor(node, s, src) for s, src in zip(node.saved, node.saved_src)]
 
 
 def _visit(node, g, capture, results, create_graph):

@@ -172,9 +172,7 @@ def _dual_apply(cls, args, params):
                 args,
                 params,
             )
-            saved = [
-                _saved_for_jvp(s, src, result) for s, src in zip(saved_arrays, srcs, strict=True)
-            ]
+            saved = [_saved_for_jvp(s, src, result) for s, src in zip(saved_arrays, srcs)]
             if not node.jvp:  # None, or the op's none(why): no rule
                 raise no_forward_rule(node)
             t = node.jvp(ts, TensorF, *saved)
@@ -226,7 +224,7 @@ def _zero_like(a):
 def linear(self, ts, F, *saved):
     """The rule of an op linear in its tensor inputs: the op itself applied to the
     tangents (zero for inputs without one), with the same parameters."""
-    targs = [t if t is not None else _zero_like(a) for t, a in zip(ts, ts.args, strict=True)]
+    targs = [t if t is not None else _zero_like(a) for t, a in zip(ts, ts.args)]
     return type(self).apply(*targs, **ts.params)
 
 
@@ -237,8 +235,7 @@ def linear_with(*zeros):
 
     def rule(self, ts, F, *saved):
         targs = [
-            t if t is not None else _signed_zero_like(a, z)
-            for t, a, z in zip(ts, ts.args, zeros, strict=True)
+            t if t is not None else _signed_zero_like(a, z) for t, a, z in zip(ts, ts.args, zeros)
         ]
         return type(self).apply(*targs, **ts.params)
 

@@ -278,7 +278,7 @@ def _source(s, out, args, arrays):
     input Tensor, or None for a constant."""
     if s is out:
         return _OUT
-    for a, d in zip(args, arrays, strict=True):
+    for a, d in zip(args, arrays):
         if s is d and type(a) is Tensor:
             return a
     return None

@@ -80,9 +80,7 @@ def run_node_pre(node, g, create_graph):
 def run_node_post(node, g, in_grads, create_graph):
     """grad_fn.register_hook hooks: fn(grad_inputs, grad_outputs) -> None or new
     grad_inputs; an input without a gradient (a constant) has None."""
-    ins = tuple(
-        ig if p is not None else None for p, ig in zip(node.parents, in_grads, strict=False)
-    )
+    ins = tuple(ig if p is not None else None for p, ig in zip(node.parents, in_grads))
     for hook in list(node.watch.post):
         ins = _as_given(
             hook(_as_tensors(ins), _as_tensors((g,))), ins, create_graph, _hook_name(hook)

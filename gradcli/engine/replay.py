@@ -185,7 +185,7 @@ def _keep(sh, saved, mask, srcs):
         saved = (
             (None if mask[0] else saved[0], None if mask[1] else saved[1])
             if len(saved) == 2
-            else tuple(None if m else s for s, m in zip(saved, mask, strict=True))
+            else tuple(None if m else s for s, m in zip(saved, mask))
         )
     sh.saved = saved
     sh.saved_src = srcs

@@ -314,7 +314,7 @@ def _flush(queue, touched, store):
     sums = torch_sums([ig.g for ig in waiting], [ig.c for ig in waiting])
     if len(waiting) == len(queue):  # all of them sums (as sum_to makes them: new)
         deliver_leaves(
-            [(p, np.asarray(v, ig.g.dtype)) for (p, ig), v in zip(queue, sums, strict=True)],
+            [(p, np.asarray(v, ig.g.dtype)) for (p, ig), v in zip(queue, sums)],
             touched,
             store,
             True,

@@ -111,7 +111,7 @@ def adopt(node, t):
     srcs = node.saved_src
     vc = node.out_vc = counter(t)
     vers = list(getattr(node, "vers", None) or [0] * len(srcs))
-    node.vers = [vc[0] if s is OWN else v for s, v in zip(srcs, vers, strict=True)]
+    node.vers = [vc[0] if s is OWN else v for s, v in zip(srcs, vers)]
 
 
 def kept(node, i):

@@ -64,10 +64,7 @@ def spread(node, in_grads):
         return through(in_grads)
     if keep is False:
         return in_grads
-    return tuple(
-        None if ig is None else (_like(ig) if k else ig)
-        for ig, k in zip(in_grads, keep, strict=False)
-    )
+    return tuple(None if ig is None else (_like(ig) if k else ig) for ig, k in zip(in_grads, keep))
 
 
 def _like(ig):

@@ -47,7 +47,7 @@ def _other_method(attr, line, col, kwpos):
                 q = f.quick
                 try:
                     if q is not None and len(q) == len(a) + 1:  # (call_user, inlined)
-                        return f.run(dict(zip(q, (o, *a), strict=True)))
+                        return f.run(dict(zip(q, (o, *a))))
                     return f(o, *a)
                 except Exception as e:
                     return call_failed(e, BoundUserMethod(f, o), a, {}, attr, line, col, kwpos)
@@ -184,7 +184,7 @@ def make_plain(cls, args):
     o = _new(cls)
     q = init.quick
     if q is not None and len(q) == len(args) + 1:  # (call_user, inlined)
-        r = init.run(dict(zip(q, (o, *args), strict=True)))
+        r = init.run(dict(zip(q, (o, *args))))
     else:
         r = init(o, *args)
     if r is not None:

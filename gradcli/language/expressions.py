@@ -325,14 +325,14 @@ class Expressions:
         ch = node.children
         if len(ch) <= 9:  # up to four operators: nested closures (fastops.py specializes each)
             e = self.expr(ch[0])
-            for t, r in zip(ch[1::2], ch[2::2], strict=True):
+            for t, r in zip(ch[1::2], ch[2::2]):
                 e = self._binop(e, t, self.expr(r))
             return e
         # a long chain (1 + 2 + ... + n) runs in a loop, not in nested closures
         first = self.expr(ch[0])
         rest = tuple(
             (rt.binary_op(t.value), t.line, t.column, self.expr(r))
-            for t, r in zip(ch[1::2], ch[2::2], strict=True)
+            for t, r in zip(ch[1::2], ch[2::2])
         )
 
         def run(s):
@@ -389,7 +389,7 @@ class Expressions:
         def run(s):
             vals = [b(s) for b, _, _, _ in links]
             r = last(s)
-            for v, (_, binary, line, col) in zip(reversed(vals), reversed(links), strict=True):
+            for v, (_, binary, line, col) in zip(reversed(vals), reversed(links)):
                 try:
                     r = binary(v, r)
                 except Exception as e:
@@ -442,7 +442,7 @@ class Expressions:
         def run(s):
             a = operands[0](s)
             result = True
-            for (compare, line, col), nxt in zip(ops, operands[1:], strict=True):
+            for (compare, line, col), nxt in zip(ops, operands[1:]):
                 b = nxt(s)
                 try:
                     r = compare(a, b)

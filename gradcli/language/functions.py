@@ -76,13 +76,13 @@ class Signature:
         params = self.params
         n = len(params)
         if len(args) == n and not kwargs and self.plain:  # each parameter given once,
-            return dict(zip(params, args, strict=True))  # by position: nothing to check
+            return dict(zip(params, args))  # by position: nothing to check
         if len(args) > n and self.star is None:
             raise GradTypeError(
                 f"{fname}() takes {n} positional argument"
                 f"{'s' if n != 1 else ''} but {len(args)} were given"
             )
-        local = dict(zip(params, args, strict=False))
+        local = dict(zip(params, args))
         if self.star is not None:
             local[self.star] = tuple(args[n:])
         extra = {} if self.kwstar is not None else None
@@ -206,7 +206,7 @@ class UserFunction:
     def __call__(self, *args, **kwargs):
         q = self.quick
         if q is not None and len(args) == len(q) and not kwargs:
-            return self.run(dict(zip(q, args, strict=True)))
+            return self.run(dict(zip(q, args)))
         local = self.sig.bind(self.name, args, kwargs, self.defaults)
         if self.generator:
             return Generator(self, local)
@@ -250,7 +250,7 @@ def call_user(f, args):
     by position (`UserFunction.quick`)."""
     q = f.quick
     if q is not None and len(q) == len(args):
-        return f.run(dict(zip(q, args, strict=True)))
+        return f.run(dict(zip(q, args)))
     return f(*args)
 
 

@@ -391,7 +391,7 @@ def compile_body(comp, suite, target_names, cond):
         or results & cond_names
     ):
         return None
-    for n, (kind, what) in zip(nodes, kinds, strict=True):
+    for n, (kind, what) in zip(nodes, kinds):
         reads = names_in(n)
         if kind == "assign":
             value = names_in(n.children[1])
@@ -413,7 +413,7 @@ def compile_body(comp, suite, target_names, cond):
     items = []
     comp.depth += 1  # (as Compiler.block compiles a block)
     try:
-        for n, kind_what in zip(nodes, kinds, strict=True):
+        for n, kind_what in zip(nodes, kinds):
             items.append(_item(comp, n, kind_what, results, changed))
     finally:
         comp.depth -= 1

@@ -110,9 +110,9 @@ def _first_mismatch(shapes):
     for sb in shapes[1:]:
         n = max(len(cur), len(sb))
         pa, pb = [1] * (n - len(cur)) + cur, [1] * (n - len(sb)) + sb
-        if any(x != y and 1 not in (x, y) for x, y in zip(pa, pb, strict=True)):
+        if any(x != y and 1 not in (x, y) for x, y in zip(pa, pb)):
             return broadcast_error(cur, sb)
-        cur = [max(x, y) for x, y in zip(pa, pb, strict=True)]
+        cur = [max(x, y) for x, y in zip(pa, pb)]
     return broadcast_error(shapes[0], shapes[-1])
 
 

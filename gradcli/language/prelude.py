@@ -80,8 +80,8 @@ def zip_(*iterables, strict=False):
         lists = [_items(x) for x in iterables]
         if len({len(v) for v in lists}) > 1:
             raise GradError("zip() arguments have different lengths", type_name="ValueError")
-        return ListIterator(zip(*lists, strict=True))
-    return LazyIterator(zip(*(iter(_each(x)) for x in iterables), strict=False), "zip object")
+        return ListIterator(zip(*lists))
+    return LazyIterator(zip(*(iter(_each(x)) for x in iterables)), "zip object")
 
 
 def enumerate_(iterable, start=0):
@@ -90,8 +90,7 @@ def enumerate_(iterable, start=0):
 
 def map_(fn, *iterables):
     return LazyIterator(
-        (fn(*args) for args in zip(*(iter(_each(x)) for x in iterables), strict=False)),
-        "map object",
+        (fn(*args) for args in zip(*(iter(_each(x)) for x in iterables))), "map object"
     )
 
 

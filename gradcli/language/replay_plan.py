@@ -167,7 +167,7 @@ class Plan:
     def sets(self):
         """A new set of shadow nodes, one per op, linked as the noted graph."""
         shadows = [engine.shadow(cls, node) for cls, node, *_ in self.ops]
-        for sh, (cls, node, prefs, srcs) in zip(shadows, self.ops, strict=True):
+        for sh, (cls, node, prefs, srcs) in zip(shadows, self.ops):
             if node is not None:
                 engine.link(sh, tuple(shadows[x] if c else x for c, x in prefs))
         return shadows
@@ -302,9 +302,7 @@ def plan(body, seen, notes):
                 tuple(
                     step(s.j, s.argidx, s.params, s.mask, done)
                     for s, done in zip(
-                        it.steps,
-                        _done(it.steps, _later(items, x) | _kept(it.result, views)),
-                        strict=True,
+                        it.steps, _done(it.steps, _later(items, x) | _kept(it.result, views))
                     )
                     if s.j not in fixed
                 ),

@@ -236,7 +236,7 @@ class Statements:
                     + [items[star : len(items) - after]]
                     + (items[len(items) - after :] if after else [])
                 )
-            for st, item in zip(subs, items, strict=True):
+            for st, item in zip(subs, items):
                 st(s, item)
 
         return unpack

@@ -178,7 +178,7 @@ class CustomNode(Node):
                 type_name="NotImplementedError",
             )
         tangents = [None] * self.nargs
-        for t, i in zip(ts, self.argpos, strict=True):
+        for t, i in zip(ts, self.argpos):
             tangents[i] = t
         out = cls.jvp(self.ctx, *tangents)
         outs = out if isinstance(out, tuple) else (out,)
@@ -280,7 +280,7 @@ class Function(metaclass=_FunctionType):
                 continue
             r = _record(node_cls, tensors, o, ctx, cls, k, len(outs), meta, argpos, len(args))
             results.append(r)
-        swap = {id(o): r for o, r in zip(outs, results, strict=True) if isinstance(o, Tensor)}
+        swap = {id(o): r for o, r in zip(outs, results) if isinstance(o, Tensor)}
         ctx.to_save = tuple(swap.get(id(t), t) if t is not None else None for t in ctx.to_save)
         nodes = [r.grad_fn for r in results if isinstance(r, Tensor)]
         nodes = [n for n in nodes if isinstance(n, node_cls)]

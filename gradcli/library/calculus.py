@@ -41,7 +41,7 @@ from .transform_base import (
 
 def _grads(outputs, inputs, heads, create_graph):
     """autograd.grad over the outputs that require grad, allow_unused; Nones if none do."""
-    pairs = [(o, h) for o, h in zip(outputs, heads, strict=True) if o.requires_grad]
+    pairs = [(o, h) for o, h in zip(outputs, heads) if o.requires_grad]
     if not pairs:
         return (None,) * len(inputs)
     return run_backward(
@@ -89,7 +89,7 @@ def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"
                 onehot = onehot.reshape(out.data.shape)
                 head = Tensor(onehot)
                 vj = _grads((out,), inputs, (head,), create_graph)
-                for k, (g, x) in enumerate(zip(vj, inputs, strict=True)):
+                for k, (g, x) in enumerate(zip(vj, inputs)):
                     if g is None:
                         if strict:
                             raise GradRuntimeError(
@@ -106,8 +106,7 @@ def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"
                     rows[k].append(g)
             jac.append(
                 tuple(
-                    _assemble(r, out.data.shape, x.data, create_graph)
-                    for r, x in zip(rows, inputs, strict=True)
+                    _assemble(r, out.data.shape, x.data, create_graph) for r, x in zip(rows, inputs)
                 )
             )
         if not create_graph:
@@ -458,7 +457,7 @@ def _analytic_reverse(outs, leaves, checked, analytic):
                 inputs=order,
                 allow_unused=True,
             )
-            for i, g in zip(checked, gs, strict=True):
+            for i, g in zip(checked, gs):
                 if g is not None:
                     analytic[i][k][j] = np.broadcast_to(
                         g.data, order[checked.index(i)].data.shape

@@ -374,7 +374,7 @@ class Analysis:
                 dk = memo.get(key)
                 if dk is None:
                     dk = sp.Integer(0)
-                    for p, jm in zip(st.node.parents, jac, strict=True):
+                    for p, jm in zip(st.node.parents, jac):
                         if p is None or jm is None:
                             continue
                         inp = self._full_input(p)
@@ -411,9 +411,7 @@ class Analysis:
                     continue
                 gi = np.zeros(shapes[i]) if gi is None else np.asarray(gi, float)
                 rows[i].append(np.broadcast_to(gi, shapes[i]).reshape(-1))
-        st.jacobian = [
-            None if s is None else np.array(r) for s, r in zip(shapes, rows, strict=True)
-        ]
+        st.jacobian = [None if s is None else np.array(r) for s, r in zip(shapes, rows)]
         return st.jacobian
 
 

@@ -44,7 +44,7 @@ class Owners:
                 for at in np.ndindex(*[arr.shape[d] for d in fixed]):
                     key = [slice(None)] * nd
                     parts = ["*"] * nd
-                    for d, v in zip(fixed, at, strict=True):
+                    for d, v in zip(fixed, at):
                         key[d] = v
                         parts[d] = str(v)
                     part = arr[tuple(key)]
@@ -108,7 +108,7 @@ def _fold_class(terms, shape, owners, first_letter):
             if m.name.startswith("\0")
         }
         coeff, body = key.xreplace(repl).as_coeff_Mul()
-        total = coeff * sp.Sum(body, *[(i, 0, m - 1) for i, m in zip(letters, shape, strict=True)])
+        total = coeff * sp.Sum(body, *[(i, 0, m - 1) for i, m in zip(letters, shape)])
         rest = [t for k, t in enumerate(terms) if k not in set(by_pos.values())]
         return sp.Add(total, *rest)
     return None
@@ -163,7 +163,7 @@ def generic_map(pos, ref_shape, owners, letters):
         if dims is None or None in dims:
             continue
         parts, generic = ["*"] * arr.ndim, ["*"] * arr.ndim
-        for d, dd in zip(fixed, dims, strict=True):
+        for d, dd in zip(fixed, dims):
             parts[d] = str(pos[dd])
             generic[d] = letters[dd]
         bases[name + "@" + "_".join(parts)] = name + "@" + "_".join(generic)

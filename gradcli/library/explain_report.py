@@ -172,7 +172,7 @@ class Explanation(ExplanationText):
         out = []
         for path in paths:
             factors = []
-            for top, bottom in zip(path, path[1:], strict=False):
+            for top, bottom in zip(path, path[1:]):
                 factors.append(self._local(by_name[top], by_name.get(bottom), r, bottom))
             out.append((path, factors))
         return out

@@ -71,7 +71,7 @@ class ExplanationText:
                 jac = a.jacobian(st)
             except GradValueError as e:
                 return e.message.split(": ", 1)[-1]
-            for p, j in zip(st.node.parents, jac, strict=True):
+            for p, j in zip(st.node.parents, jac):
                 if p is None or j is None:
                     continue
                 name = a.leaf_of[id(p)][0] if type(p) is Tensor else a.steps[id(p)].name
@@ -126,9 +126,7 @@ class ExplanationText:
         symbolic, valued, known = [], [], True
         for path, factors in r.chain:
             symbolic.append(
-                dot.join(
-                    partial(label(t), label(b), style) for t, b in zip(path, path[1:], strict=False)
-                )
+                dot.join(partial(label(t), label(b), style) for t, b in zip(path, path[1:]))
             )
             if known and all(f is not None for f in factors):
                 valued.append(dot.join(_factor(f, style) for f in factors))

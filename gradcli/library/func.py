@@ -113,7 +113,7 @@ def _grad_and_value(f, argnums, has_aux, args, kwargs, name="grad_and_value"):
         gs = tb.grads((out,), (None,), wrt)
         pieces = [
             tb.unflatten(args[n], gs[k : k + len(tb.leaves(args[n]))])
-            for n, k in zip(nums, _offsets([args[n] for n in nums]), strict=True)
+            for n, k in zip(nums, _offsets([args[n] for n in nums]))
         ]
     g = pieces[0] if isinstance(argnums, int) else tuple(pieces)
     g = _finish(g, outer)
@@ -170,8 +170,7 @@ def vjp(func, *primals, has_aux=False):
         with _Enabled():
             gs = tb.grads(outs, cots, wrt)
         res = tuple(
-            tb.unflatten(a, gs[k : k + len(tb.leaves(a))])
-            for a, k in zip(args, _offsets(args), strict=True)
+            tb.unflatten(a, gs[k : k + len(tb.leaves(a))]) for a, k in zip(args, _offsets(args))
         )
         return _finish(res, outer)
 

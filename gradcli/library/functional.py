@@ -28,7 +28,7 @@ def _vector(v, inputs_or_outputs, what, fn_name, single_ok):
         raise GradRuntimeError(
             f"v is a tuple of invalid length: should be {len(inputs_or_outputs)} but got {len(vs)}."
         )
-    for i, (a, b) in enumerate(zip(vs, inputs_or_outputs, strict=True)):
+    for i, (a, b) in enumerate(zip(vs, inputs_or_outputs)):
         if a.data.shape != b.data.shape:
             raise GradRuntimeError(
                 f"Entry {i} in v has invalid size: should be "

@@ -23,7 +23,7 @@ EXPANDED_INDEX_PUT = (
 
 def overlaps(d):
     """Whether elements of array d share memory (a dim of stride 0 and size over 1)."""
-    return any(s == 0 and n > 1 for s, n in zip(d.strides, d.shape, strict=True))
+    return any(s == 0 and n > 1 for s, n in zip(d.strides, d.shape))
 
 
 def writable(d):
@@ -51,7 +51,7 @@ def _owner(a):
 def _dense(a):
     """ATen's is_non_overlapping_and_dense: the elements fill their memory, in some order."""
     expected = a.itemsize
-    for stride, n in sorted((abs(s), n) for s, n in zip(a.strides, a.shape, strict=True) if n > 1):
+    for stride, n in sorted((abs(s), n) for s, n in zip(a.strides, a.shape) if n > 1):
         if stride != expected:
             return False
         expected *= n
@@ -61,7 +61,7 @@ def _dense(a):
 def _bounds(a):
     """The first and one-past-last byte addresses of array a's elements."""
     low = high = a.__array_interface__["data"][0]
-    for s, n in zip(a.strides, a.shape, strict=True):
+    for s, n in zip(a.strides, a.shape):
         if s < 0:
             low += s * (n - 1)
         else:

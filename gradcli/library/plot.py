@@ -389,7 +389,7 @@ def svg_text(fig, width=720, height=440) -> str:
     for k, s in enumerate(fig.series):
         color = svg.PALETTE[k % len(svg.PALETTE)]
         run = []
-        for x, y in zip(s.x.tolist(), s.y.tolist(), strict=True):
+        for x, y in zip(s.x.tolist(), s.y.tolist()):
             if math.isfinite(y):
                 run.append((px(x), py(y)))
             elif run:

@@ -398,12 +398,12 @@ def _namedtuple(typename, field_names, *, defaults=None):
         if not isinstance(f, str) or not f.isidentifier() or f.startswith("_"):
             raise GradValueError(f"namedtuple: bad name {f!r}")
     defaults = tuple(defaults or ())
-    dflt = dict(zip(fields[len(fields) - len(defaults) :], defaults, strict=False))
+    dflt = dict(zip(fields[len(fields) - len(defaults) :], defaults))
 
     def new(cls, *args, **kwargs):
         if len(args) > len(fields):
             raise GradTypeError(f"{typename}() takes {len(fields)} arguments")
-        values = dict(zip(fields, args, strict=False))
+        values = dict(zip(fields, args))
         for k, v in kwargs.items():
             if k not in fields or k in values:
                 raise GradTypeError(f"{typename}() got an unexpected keyword argument '{k}'")
@@ -415,11 +415,7 @@ def _namedtuple(typename, field_names, *, defaults=None):
 
     def rep(self):
 
-        return (
-            f"{typename}("
-            + ", ".join(f"{f}={show(v)}" for f, v in zip(fields, self, strict=True))
-            + ")"
-        )
+        return f"{typename}(" + ", ".join(f"{f}={show(v)}" for f, v in zip(fields, self)) + ")"
 
     attrs = {f: (lambda i: lambda t: tuple.__getitem__(t, i))(i) for i, f in enumerate(fields)}
     return type(

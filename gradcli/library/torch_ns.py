@@ -169,7 +169,7 @@ def movedim(input, source, destination):
     src = [norm_dims(d, nd)[0] for d in src]
     dst = [norm_dims(d, nd)[0] for d in dst]
     order = [-1] * nd
-    for s, d in zip(src, dst, strict=True):
+    for s, d in zip(src, dst):
         order[d] = s
     rest = iter(d for d in range(nd) if d not in src)
     order = [o if o != -1 else next(rest) for o in order]

@@ -76,7 +76,7 @@ class Trace:
         self.steps += 1
         me = self._id(node)
         targets = []
-        for p, ig in zip(node.parents, in_grads, strict=False):
+        for p, ig in zip(node.parents, in_grads):
             if p is None:
                 continue
             if type(p) is Tensor:

@@ -99,7 +99,7 @@ def unflatten(obj, items):
 
 def grads(outputs, heads, inputs, create_graph=True):
     """d<heads, outputs>/d inputs; zeros for an input not used; retains the graph."""
-    pairs = [(o, h) for o, h in zip(outputs, heads, strict=True) if o.requires_grad]
+    pairs = [(o, h) for o, h in zip(outputs, heads) if o.requires_grad]
     if not pairs:
         return [Tensor(np.zeros_like(x.data)) for x in inputs]
     gs = run_backward(
@@ -110,9 +110,7 @@ def grads(outputs, heads, inputs, create_graph=True):
         inputs=list(inputs),
         allow_unused=True,
     )
-    return [
-        Tensor(np.zeros_like(x.data)) if g is None else g for g, x in zip(gs, inputs, strict=True)
-    ]
+    return [Tensor(np.zeros_like(x.data)) if g is None else g for g, x in zip(gs, inputs)]
 
 
 def keeping_aux(func, has_aux):
@@ -136,7 +134,7 @@ def tangents_at(func, args, tangents_by_arg, level_out=None):
     level = fw.enter_level()
     try:
         duals = []
-        for a, t in zip(args, tangents_by_arg, strict=True):
+        for a, t in zip(args, tangents_by_arg):
             if t is None:
                 duals.append(a)
             else:
@@ -161,7 +159,7 @@ def tree_map_pair(fn, a, b):
     if isinstance(a, Tensor):
         return fn(a, b)
     if isinstance(a, (tuple, list)):
-        return type(a)(tree_map_pair(fn, x, y) for x, y in zip(a, b, strict=False))
+        return type(a)(tree_map_pair(fn, x, y) for x, y in zip(a, b))
     return a
 
 

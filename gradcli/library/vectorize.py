@@ -79,7 +79,7 @@ def jacrev_rows(f, argnums, nums, args):
             if [tuple(o.shape[1:]) for o in outs] != [tuple(o.data.shape) for o in outs0]:
                 return None
             heads, off = [], 0
-            for o, size in zip(outs, sizes, strict=True):
+            for o, size in zip(outs, sizes):
                 h = np.zeros((n, size), o.data.dtype)
                 h[off : off + size] = np.eye(size, dtype=o.data.dtype)
                 heads.append(Tensor(h.reshape((n,) + tuple(o.shape[1:]))))
@@ -88,9 +88,9 @@ def jacrev_rows(f, argnums, nums, args):
     except Exception:  # f does not batch: one backward pass per row
         return None
     per_output, off = [], 0
-    for o0, size in zip(outs0, sizes, strict=True):
+    for o0, size in zip(outs0, sizes):
         per_in = []
-        for g, x in zip(gs, phys, strict=True):
+        for g, x in zip(gs, phys):
             rows = g if size == g.data.shape[0] else FUNCTIONS["index"](g, slice(off, off + size))
             per_in.append(FUNCTIONS["reshape"](rows, o0.data.shape + tuple(x.data.shape[1:])))
         off += size

@@ -129,7 +129,7 @@ def _tree2(fn, obj, spec):
     if spec is None or isinstance(spec, int):
         return _tree(lambda t: fn(t, spec), obj)
     if type(obj) in (tuple, list) and isinstance(spec, (tuple, list)) and len(obj) == len(spec):
-        return type(obj)(_tree2(fn, o, s) for o, s in zip(obj, spec, strict=True))
+        return type(obj)(_tree2(fn, o, s) for o, s in zip(obj, spec))
     if type(obj) is dict and isinstance(spec, dict):
         return {k: _tree2(fn, v, spec.get(k)) for k, v in obj.items()}
     raise GradValueError(
@@ -189,7 +189,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", chunk_size=None):
             sizes.append(t.shape[d % nd])
             return t
 
-        for a, d in zip(args, dims, strict=True):
+        for a, d in zip(args, dims):
             _tree2(check, a, d)
         if not sizes:
             raise GradValueError(
@@ -220,7 +220,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", chunk_size=None):
                         a,
                         d,
                     )
-                    for a, d in zip(args, dims, strict=True)
+                    for a, d in zip(args, dims)
                 ]
                 out = _run(func, bargs, kwargs, level, n)
         finally:
@@ -248,7 +248,7 @@ def _per_sample(func, args, dims, kwargs, n):
                 a,
                 d,
             )
-            for a, d in zip(args, dims, strict=True)
+            for a, d in zip(args, dims)
         ]
         outs.append(bt.call(func, sample, kwargs))
     return _Stacked(outs)
@@ -285,7 +285,7 @@ def _outputs(out, out_dims, level, n):
         )
     if type(out) in (tuple, list, Size):
         ds = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(out)
-        return tuple(_outputs(o, d, level, n) for o, d in zip(out, ds, strict=False))
+        return tuple(_outputs(o, d, level, n) for o, d in zip(out, ds))
     if type(out) is dict:
         return {k: _outputs(v, out_dims, level, n) for k, v in out.items()}
     if out_dims is None:
@@ -425,9 +425,7 @@ def _jacrev_batched(level, how, args, kwargs):
                             level,
                         )
                     )
-                groups = [
-                    _unflat(args[k], jacs[a:b]) for k, (a, b) in zip(nums, per_arg, strict=True)
-                ]
+                groups = [_unflat(args[k], jacs[a:b]) for k, (a, b) in zip(nums, per_arg)]
                 per_output.append(groups[0] if isinstance(argnums, int) else tuple(groups))
     except _Nested:
         return NotImplemented

@@ -257,7 +257,7 @@ def _loop(ir, mod, kind, types):
     i.add_incoming(ir.Constant(i64, 0), entry)
     cnt.add_incoming(ir.Constant(i64, 0), entry)
     vals = []
-    for t, p, st in zip(elems, (pa, pb, pc), (sa, sb, sc), strict=True):
+    for t, p, st in zip(elems, (pa, pb, pc), (sa, sb, sc)):
         v = b.load(b.gep(p, [b.mul(i, st)]))
         vals.append(b.fpext(v, dbl) if t is flt else v)
     from .native_sleef import Emit

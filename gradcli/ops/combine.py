@@ -113,7 +113,7 @@ def cat(tensors, dim=0):
             raise ShapeError(
                 f"Tensors must have same number of dimensions: got {nd} and {t.data.ndim}"
             )
-        for i, (a, b) in enumerate(zip(ts[0].data.shape, t.data.shape, strict=True)):
+        for i, (a, b) in enumerate(zip(ts[0].data.shape, t.data.shape)):
             if i != axis and a != b:
                 raise ShapeError(
                     f"Sizes of tensors must match except in dimension {axis}. Expected size {a} "

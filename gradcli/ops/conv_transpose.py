@@ -113,7 +113,7 @@ def conv_transpose2d(
             f"expected input[{', '.join(map(str, x.data.shape))}] to have "
             f"{w.data.shape[0]} channels, but got {Cin} channels instead"
         )
-    for o, s, d in zip(opad, stride, dilation, strict=True):
+    for o, s, d in zip(opad, stride, dilation):
         if o >= s and o >= d:
             raise GradRuntimeError(
                 "output padding must be smaller than either stride or dilation, but got "

@@ -225,7 +225,7 @@ _REAL = (int, float)
 def _numbers(name, args, kinds, hint=None):
     """PyTorch's TypeError unless each argument's type is one of its kinds (None is
     an omitted argument); the message lists the types of all of them."""
-    if all(v is None or type(v) in k for v, k in zip(args, kinds, strict=True)):
+    if all(v is None or type(v) in k for v, k in zip(args, kinds)):
         return
     got = ", ".join(type_name(v) for v in args if v is not None)
     raise GradTypeError(

@@ -207,7 +207,7 @@ class Add(_Arith):
     def passes_through(self):
         out = np.broadcast_shapes(self.sa, self.sb)
         return type(self) is Add and all(
-            s == out for s, n in zip((self.sa, self.sb), self.needs, strict=True) if n
+            s == out for s, n in zip((self.sa, self.sb), self.needs) if n
         )
 
     jvp = linear_with(-0.0, -0.0)

@@ -196,7 +196,7 @@ def _order(shape, axis, shapes):
         elif size == 1:
             chunk.insert(0, d)
             size, step = shape[d], [st[d] for st in strides]
-        elif all(st[d] == size * s0 for st, s0 in zip(strides, step, strict=True)):
+        elif all(st[d] == size * s0 for st, s0 in zip(strides, step)):
             chunk.insert(0, d)
             size *= shape[d]
         else:

@@ -43,7 +43,7 @@ def _lerp(a, e, w, dt):
             out = np.array(out)
             out[far] = [
                 exact_scalar(c, x, b)
-                for c, x, b in zip(C[far].tolist(), D[far].tolist(), B[far].tolist(), strict=True)
+                for c, x, b in zip(C[far].tolist(), D[far].tolist(), B[far].tolist())
             ]
     return out
 

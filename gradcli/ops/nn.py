@@ -419,7 +419,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         elif padding == "same":
             if stride != (1, 1):
                 raise GradRuntimeError("padding='same' is not supported for strided convolutions")
-            tot = [d * (k - 1) for d, k in zip(dilation, w.data.shape[2:], strict=True)]
+            tot = [d * (k - 1) for d, k in zip(dilation, w.data.shape[2:])]
             padding = tuple(v // 2 for v in tot)
             if any(v % 2 for v in tot):  # torch: the extra row/column of zeros at the end
                 context.warn(SAME_EVEN_WARNING)

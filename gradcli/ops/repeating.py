@@ -56,7 +56,7 @@ def _repeat_backward(g, F, repeats, shape):
     for _ in range(lead):
         g = F.sum(g, 0)
     sizes, dims = [], []
-    for r, n in zip(repeats[lead:], shape, strict=True):
+    for r, n in zip(repeats[lead:], shape):
         if r != 1:
             sizes.append(r)
             dims.append(len(sizes) - 1)
@@ -116,7 +116,7 @@ def repeat(x, *sizes):
             "number of dimensions of tensor"
         )
     padded = (1,) * (len(reps) - len(shape)) + shape
-    target = [n * r for n, r in zip(padded, reps, strict=True)]
+    target = [n * r for n, r in zip(padded, reps)]
     bad = [t for t in target if t < 0]
     if bad:
         raise GradRuntimeError(

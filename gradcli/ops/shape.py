@@ -253,9 +253,7 @@ def squeeze(x, dim=None):
     axes = norm_dims(dim, len(s))
     cls = SqueezeDims if isinstance(dim, (tuple, list)) else SqueezeDim
     dim = (
-        given(dim, axes[0])
-        if cls is SqueezeDim
-        else tuple(given(d, a) for d, a in zip(dim, axes, strict=True))
+        given(dim, axes[0]) if cls is SqueezeDim else tuple(given(d, a) for d, a in zip(dim, axes))
     )
     return cls.apply(x, axes=tuple(a for a in axes if s[a] == 1), dim=dim)
 

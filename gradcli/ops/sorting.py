@@ -39,7 +39,7 @@ def _stable_rows(rows, descending):
 
 
 def _std_sort_row(row, descending):
-    queue = list(zip(row.tolist(), range(len(row)), strict=True))
+    queue = list(zip(row.tolist(), range(len(row))))
     stl_order.sort(queue, 0, len(queue), _nan_first if descending else _nan_last)
     return [i for _, i in queue]
 

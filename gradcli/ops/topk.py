@@ -39,7 +39,7 @@ def _nan_last(x, y):
 def _stl_row(row, k, largest, sorted_):
     """The indices topk_impl_loop leaves in the first k places of one row."""
     n = len(row)
-    queue = list(zip(row.tolist(), range(n), strict=True))
+    queue = list(zip(row.tolist(), range(n)))
     less = _nan_first if largest else _nan_last
     if k * 64 <= n:
         stl_order.partial_sort(queue, 0, k, n, less)

@@ -147,7 +147,7 @@ class Transcript:
             outputs = notebook_outputs(args, sources) if args is not None else None
             if outputs is None:  # the REPL's own output
                 outputs = ([""] if self.header else []) + [o for _, o in self.cells]
-            text = notebook_json([(s, [o]) for s, o in zip(sources, outputs, strict=True)])
+            text = notebook_json([(s, [o]) for s, o in zip(sources, outputs)])
         else:
             text = self.text()
         with open(path, "w", encoding="utf-8") as f:

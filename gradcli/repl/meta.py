@@ -210,9 +210,7 @@ def vars_table(scope_vars) -> str:
     rows = [["name", "shape", "dtype", "requires_grad", "grad_fn", ".grad"]]
     rows += [var_row(n, v) for n, v in scope_vars.items()]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join(
-        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
-    )
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
 
 
 def cmd_vars(repl, arg):

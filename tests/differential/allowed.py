@@ -11,7 +11,7 @@ from .runner import numbers, records
 
 
 def _first_difference(t, g):
-    for (tl, tt), (_, gt) in zip(records(t["stdout"]), records(g["stdout"]), strict=False):
+    for (tl, tt), (_, gt) in zip(records(t["stdout"]), records(g["stdout"])):
         if tt != gt:
             return tl, tt, gt
     return None, "", ""
@@ -25,7 +25,7 @@ def _zero_or_noise(t, g):
     """Every number that differs is a zero of the other sign, or rounding noise (under
     1e-12) around a value that is exactly 0."""
     _, tt, gt = _first_difference(t, g)
-    pairs = [(a, b) for a, b in zip(numbers(tt), numbers(gt), strict=False) if repr(a) != repr(b)]
+    pairs = [(a, b) for a, b in zip(numbers(tt), numbers(gt)) if repr(a) != repr(b)]
     return bool(pairs) and all(a == b or max(abs(a), abs(b)) < 1e-12 for a, b in pairs)
 
 

@@ -214,7 +214,7 @@ def compare_record(label, t, g):
     wrong = "wrong grad" if label == "grad" else "wrong value"
     if len(tn) != len(gn) or ("None" in t) != ("None" in g):
         return wrong
-    if all(_close(a, b) for a, b in zip(tn, gn, strict=True)):
+    if all(_close(a, b) for a, b in zip(tn, gn)):
         return "last bit"
     return wrong
 
@@ -234,7 +234,7 @@ def classify(t, g):
     if g["status"] == "crash":
         return "crash"
     tr, gr = records(t["stdout"]), records(g["stdout"])
-    for (tl, tt), (gl, gt) in zip(tr, gr, strict=False):
+    for (tl, tt), (gl, gt) in zip(tr, gr):
         if tt != gt:
             if tl != gl:
                 if tl == "err":
@@ -301,7 +301,7 @@ def minimise(source, kind, torch_run, gradcli_run=run_gradcli):
 def first_difference(t, g):
     """The first records that differ, for a report."""
     tr, gr = records(t["stdout"]), records(g["stdout"])
-    for (_, tt), (_, gt) in zip(tr, gr, strict=False):
+    for (_, tt), (_, gt) in zip(tr, gr):
         if tt != gt:
             return tt, gt
     te = "%s: %s" % (t["error"]["type"], t["error"]["message"]) if t["error"] else ""

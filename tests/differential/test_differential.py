@@ -62,7 +62,7 @@ def check(worker, first):
     tres = worker.results(len(progs))
     feeder.join()
     bad = []
-    for seed, src, t, g in zip(seeds, progs, tres, gres, strict=True):
+    for seed, src, t, g in zip(seeds, progs, tres, gres):
         t, g = runner.settle(src, t, g, worker)
         kind = runner.classify(t, g)
         if kind is not None and allowed.which(src, t, g, kind) is None:

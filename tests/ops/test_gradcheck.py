@@ -180,13 +180,13 @@ def _as_array(g, like):
 
 def vjp(f, leaves, heads):
     """sum_k <heads[k], outputs[k]> differentiated w.r.t. the leaves (fast path)."""
-    pairs = [(o, h) for o, h in zip(float_outputs(f()), heads, strict=True) if o.requires_grad]
+    pairs = [(o, h) for o, h in zip(float_outputs(f()), heads) if o.requires_grad]
     outs = [o for o, _ in pairs]
     hs = [h for _, h in pairs]
     if not outs:
         return [np.zeros_like(x.data) for x in leaves]
     grads = run_backward(outs, [Tensor(h) for h in hs], inputs=leaves, allow_unused=True)
-    return [_as_array(g, x.data) for g, x in zip(grads, leaves, strict=True)]
+    return [_as_array(g, x.data) for g, x in zip(grads, leaves)]
 
 
 def weighted(f, heads):
@@ -197,7 +197,7 @@ def weighted(f, heads):
         outs = float_outputs(f())
     finally:
         context.current.grad_enabled = prev
-    return sum(float(np.sum(h * o.data)) for h, o in zip(heads, outs, strict=True))
+    return sum(float(np.sum(h * o.data)) for h, o in zip(heads, outs))
 
 
 def numerical(fn, arrays):
@@ -220,7 +220,7 @@ def numerical(fn, arrays):
 
 
 def assert_close(analytic, numeric, what):
-    for k, (a, n) in enumerate(zip(analytic, numeric, strict=True)):
+    for k, (a, n) in enumerate(zip(analytic, numeric)):
         assert a.shape == n.shape, f"{what}: input {k}: shape {a.shape} vs {n.shape}"
         bad = ~np.isclose(a, n, atol=ATOL, rtol=RTOL)
         if bad.any():
@@ -293,21 +293,17 @@ def test_gradgradcheck(entry, i):
     )
     # s = sum_i <v_i, d(weighted)/d(leaf_i)>, differentiated w.r.t. leaves and heads
     vs = [np.asarray(rng.standard_normal(x.data.shape)) for x in leaves]
-    terms = [
-        sum_(g * Tensor(v))
-        for g, v in zip(firsts, vs, strict=True)
-        if g is not None and g.requires_grad
-    ]
+    terms = [sum_(g * Tensor(v)) for g, v in zip(firsts, vs) if g is not None and g.requires_grad]
     wrt = leaves + heads
     if terms:
         s = terms[0]
         for t in terms[1:]:
             s = s + t
         seconds = run_backward([s], [None], inputs=wrt, allow_unused=True)
-        analytic = [_as_array(g, x.data) for g, x in zip(seconds, wrt, strict=True)]
+        analytic = [_as_array(g, x.data) for g, x in zip(seconds, wrt)]
     else:  # the gradient is a constant: second derivative 0
         analytic = [np.zeros_like(x.data) for x in wrt]
-    for g, x in zip(firsts, leaves, strict=True):
+    for g, x in zip(firsts, leaves):
         assert g is None or g.data.shape == x.data.shape
 
     # numerical: finite differences of the first-order gradient (fast path)
@@ -316,9 +312,7 @@ def test_gradgradcheck(entry, i):
     def first_dot_v():
         outs2 = [o for o in float_outputs(f()) if o.requires_grad]
         gs = run_backward(outs2, [Tensor(h) for h in head_arrays], inputs=leaves, allow_unused=True)
-        return sum(
-            float(np.sum(_as_array(g, x.data) * v)) for g, x, v in zip(gs, leaves, vs, strict=True)
-        )
+        return sum(float(np.sum(_as_array(g, x.data) * v)) for g, x, v in zip(gs, leaves, vs))
 
     numeric = numerical(first_dot_v, [x.data for x in leaves] + head_arrays)
     assert_close(analytic, numeric, f"second order of {entry.name}{entry.checks[i]}")

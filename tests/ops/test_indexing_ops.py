@@ -35,18 +35,18 @@ def test_stl_orderings_sort(n):
     rng = np.random.default_rng(n)
     vals = rng.integers(0, 4, n).tolist()
     for k in range(0, n + 1, max(1, n // 7)):
-        a = list(zip(vals, range(n), strict=True))
+        a = list(zip(vals, range(n)))
         stl_order.partial_sort(a, 0, k, n, _less)
         assert [v for v, _ in a[:k]] == sorted(vals)[:k]
-        assert sorted(a) == sorted(zip(vals, range(n), strict=True))
+        assert sorted(a) == sorted(zip(vals, range(n)))
         if k:
-            b = list(zip(vals, range(n), strict=True))
+            b = list(zip(vals, range(n)))
             stl_order.nth_element(b, 0, k - 1, n, _less)
             assert b[k - 1][0] == sorted(vals)[k - 1]
             assert all(v <= b[k - 1][0] for v, _ in b[:k]) and all(
                 v >= b[k - 1][0] for v, _ in b[k:]
             )
-    c = list(zip(vals, range(n), strict=True))
+    c = list(zip(vals, range(n)))
     stl_order.sort(c, 0, n, _less)
     assert [v for v, _ in c] == sorted(vals)
 

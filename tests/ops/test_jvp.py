@@ -64,7 +64,7 @@ def jvp_of(call, leaves, vs, requires_grad=False):
     level = fw.enter_level()
     try:
         table = {}
-        for x, v in zip(leaves, vs, strict=True):
+        for x, v in zip(leaves, vs):
             base = x if requires_grad else Tensor(x.data)
             table[id(x)] = fw.make_dual(base, Tensor(v), level)
         outs = _outs(call(table))
@@ -88,24 +88,24 @@ def test_jvp(entry, i):
     outs, tans, _ = jvp_of(call, leaves, vs)
     base = _outs(call())
     assert len(outs) == len(base)
-    for o, b in zip(outs, base, strict=True):
+    for o, b in zip(outs, base):
         np.testing.assert_array_equal(o.data, b.data)  # the primal is the plain result
     # finite differences along v
     prev = context.current.grad_enabled
     context.current.grad_enabled = False
     try:
         saved = [x.data.copy() for x in leaves]
-        for x, v in zip(leaves, vs, strict=True):
+        for x, v in zip(leaves, vs):
             x.data[...] = x.data + EPS * v
         hi = [o.data.copy() for o in _outs(call())]
-        for x, s, v in zip(leaves, saved, vs, strict=True):
+        for x, s, v in zip(leaves, saved, vs):
             x.data[...] = s - EPS * v
         lo = [o.data.copy() for o in _outs(call())]
-        for x, s in zip(leaves, saved, strict=True):
+        for x, s in zip(leaves, saved):
             x.data[...] = s
     finally:
         context.current.grad_enabled = prev
-    for k, (t, h, l, o) in enumerate(zip(tans, hi, lo, outs, strict=True)):
+    for k, (t, h, l, o) in enumerate(zip(tans, hi, lo, outs)):
         num = (h - l) / (2 * EPS)
         got = _arr(t, o.data)
         assert got.shape == o.data.shape, f"output {k}: tangent shape {got.shape}"
@@ -115,19 +115,17 @@ def test_jvp(entry, i):
     # against the VJP: <u, J v> == <J^T u, v>
     us = [rng.standard_normal(o.data.shape) for o in outs]
     fresh = _outs(call())
-    pairs = [(o, u) for o, u in zip(fresh, us, strict=True) if o.requires_grad]
+    pairs = [(o, u) for o, u in zip(fresh, us) if o.requires_grad]
     fwd = sum(
         float(np.sum(u * _arr(t, o.data)))
-        for o, u, t in zip(outs, us, tans, strict=True)
+        for o, u, t in zip(outs, us, tans)
         if o.requires_grad or t is not None
     )
     if pairs:
         gs = run_backward(
             [o for o, _ in pairs], [Tensor(u) for _, u in pairs], inputs=leaves, allow_unused=True
         )
-        rev = sum(
-            float(np.sum(_arr(g, x.data) * v)) for g, x, v in zip(gs, leaves, vs, strict=True)
-        )
+        rev = sum(float(np.sum(_arr(g, x.data) * v)) for g, x, v in zip(gs, leaves, vs))
     else:
         rev = 0.0
     assert np.isclose(fwd, rev, atol=1e-8, rtol=1e-8), f"<u, Jv> = {fwd} but <J^T u, v> = {rev}"
@@ -147,7 +145,7 @@ def test_forward_over_reverse(entry, i):
     vs = [rng.standard_normal(x.data.shape) for x in leaves]
 
     # reverse over reverse: d/dx <grad_x <u, f>, v>
-    outs = [(o, u) for o, u in zip(_outs(call()), us, strict=True) if o.requires_grad]
+    outs = [(o, u) for o, u in zip(_outs(call()), us) if o.requires_grad]
     firsts = run_backward(
         [o for o, _ in outs],
         [Tensor(u) for _, u in outs],
@@ -159,7 +157,7 @@ def test_forward_over_reverse(entry, i):
     s = None
     from gradcli.ops.reduce import sum_
 
-    for g, v in zip(firsts, vs, strict=True):
+    for g, v in zip(firsts, vs):
         if g is not None and g.requires_grad:
             t = sum_(g * Tensor(v))
             s = t if s is None else s + t
@@ -167,18 +165,18 @@ def test_forward_over_reverse(entry, i):
         rr = [np.zeros(x.data.shape) for x in leaves]
     else:
         gs = run_backward([s], [None], inputs=leaves, allow_unused=True)
-        rr = [_arr(g, x.data) for g, x in zip(gs, leaves, strict=True)]
+        rr = [_arr(g, x.data) for g, x in zip(gs, leaves)]
 
     # forward over reverse: the tangent of grad_x <u, f> along v
     level = fw.enter_level()
     try:
         table = {}
         duals = []
-        for x, v in zip(leaves, vs, strict=True):
+        for x, v in zip(leaves, vs):
             d = fw.make_dual(Tensor(x.data, requires_grad=True), Tensor(v), level)
             table[id(x)] = d
             duals.append(d)
-        o2 = [(o, u) for o, u in zip(_outs(call(table)), us, strict=True) if o.requires_grad]
+        o2 = [(o, u) for o, u in zip(_outs(call(table)), us) if o.requires_grad]
         gs = run_backward(
             [o for o, _ in o2],
             [Tensor(u) for _, u in o2],
@@ -188,11 +186,11 @@ def test_forward_over_reverse(entry, i):
         )
         fr = [
             np.zeros(x.data.shape) if g is None else _arr(fw.tangent_of(g, level), x.data)
-            for g, x in zip(gs, leaves, strict=True)
+            for g, x in zip(gs, leaves)
         ]
     finally:
         fw.exit_level(level)
-    for k, (a, b) in enumerate(zip(fr, rr, strict=True)):
+    for k, (a, b) in enumerate(zip(fr, rr)):
         assert np.allclose(a, b, atol=1e-7, rtol=1e-6), (
             f"{entry.name}{entry.checks[i]} input {k}: fwd-over-rev\n{a}\nrev-over-rev\n{b}"
         )
@@ -283,7 +281,7 @@ def test_forward_over_forward(entry, i):
     outer = fw.enter_level()
     try:
         table = {}
-        for x, u, v in zip(leaves, us, vs, strict=True):
+        for x, u, v in zip(leaves, us, vs):
             d = fw.make_dual(Tensor(x.data), Tensor(u), outer)
             table[id(x)] = (d, v)
         inner = fw.enter_level()
@@ -295,24 +293,24 @@ def test_forward_over_forward(entry, i):
             fw.exit_level(inner)
         second = [
             np.zeros(o.data.shape) if t is None else _arr(fw.tangent_of(t, outer), o.data)
-            for t, o in zip(t_inner, outs, strict=True)
+            for t, o in zip(t_inner, outs)
         ]
     finally:
         fw.exit_level(outer)
     saved = [x.data.copy() for x in leaves]
     try:
-        for x, s, u in zip(leaves, saved, us, strict=True):
+        for x, s, u in zip(leaves, saved, us):
             x.data[...] = s + EPS * u
         _, hi, _ = jvp_of(call, leaves, vs)
-        hi = [_arr(t, o.data) for t, o in zip(hi, outs, strict=True)]
-        for x, s, u in zip(leaves, saved, us, strict=True):
+        hi = [_arr(t, o.data) for t, o in zip(hi, outs)]
+        for x, s, u in zip(leaves, saved, us):
             x.data[...] = s - EPS * u
         _, lo, _ = jvp_of(call, leaves, vs)
-        lo = [_arr(t, o.data) for t, o in zip(lo, outs, strict=True)]
+        lo = [_arr(t, o.data) for t, o in zip(lo, outs)]
     finally:
-        for x, s in zip(leaves, saved, strict=True):
+        for x, s in zip(leaves, saved):
             x.data[...] = s
-    for k, (a, h, l) in enumerate(zip(second, hi, lo, strict=True)):
+    for k, (a, h, l) in enumerate(zip(second, hi, lo)):
         num = (h - l) / (2 * EPS)
         assert np.allclose(a, num, atol=ATOL, rtol=RTOL), (
             f"{entry.name}{entry.checks[i]} output {k}: fwd-over-fwd\n{a}\nnumerical\n{num}"

@@ -65,7 +65,7 @@ def _compare(got, want):
         np.testing.assert_allclose(got.data, want.data, rtol=1e-12, atol=1e-12)
     elif isinstance(want, (tuple, list)):
         assert len(got) == len(want)
-        for g, w in zip(got, want, strict=True):
+        for g, w in zip(got, want):
             _compare(g, w)
     else:
         assert got == want

@@ -70,9 +70,7 @@ class _Join(Function):
         return np.concatenate([x.reshape(-1) for x in xs])
 
     def backward(self, g, F):
-        return tuple(
-            F.reshape(p, s) for p, s in zip(F.split(g, self.sizes, 0), self.shapes, strict=True)
-        )
+        return tuple(F.reshape(p, s) for p, s in zip(F.split(g, self.sizes, 0), self.shapes))
 
     def __repr__(self):
         return f"<torch.autograd.function.{self.name} object>"
@@ -125,7 +123,7 @@ class _Carried:
         """The carrier's gradient g (a Tensor) cut into the tensors' gradients; `unseen`
         for a tensor no gradient reached."""
         out = []
-        for start, shape in zip(self.starts, self.shapes, strict=True):
+        for start, shape in zip(self.starts, self.shapes):
             if start not in self.seen:
                 out.append(unseen(shape))
             else:
@@ -139,7 +137,7 @@ class _Carried:
             FUNCTIONS["reshape"](p, (-1,))
             if isinstance(p, Tensor)
             else Tensor(np.zeros(int(np.prod(s)), dtype=self.dtype))
-            for p, s in zip(pieces, self.shapes, strict=True)
+            for p, s in zip(pieces, self.shapes)
         ]
         return flat[0] if len(flat) == 1 else FUNCTIONS["cat"](flat, 0)
 
@@ -163,7 +161,7 @@ def _grad_input(given, idx, grads):
     argument (torch's node gives a tensor that needs no gradient zeros), None for the
     rest."""
     gi = [Tensor(np.zeros_like(a.data)) if type(a) is Tensor else None for a in given]
-    for i, g in zip(idx, grads, strict=True):
+    for i, g in zip(idx, grads):
         gi[i] = g
     return tuple(gi)
 
@@ -184,7 +182,7 @@ def _wrap(items):
             items[i] = BackwardHookFunction.apply(items[i])
         return tuple(items), idx, None
     carried = _Carried(ts)
-    for i, p in zip(idx, carried.parts, strict=True):
+    for i, p in zip(idx, carried.parts):
         items[i] = p
     return tuple(items), idx, carried
 
@@ -256,7 +254,7 @@ def call_with_hooks(module, args, kwargs, run):
         def at_output_carrier(grad_outputs):
             (g,) = grad_outputs
             go = [None] * n_out
-            for i, p in zip(oidx, carried_out.pieces(g, lambda shape: None), strict=True):
+            for i, p in zip(oidx, carried_out.pieces(g, lambda shape: None)):
                 go[i] = p
             go = at_outputs(tuple(go))
             return (carried_out.joined([go[i] for i in oidx]),)

@@ -189,7 +189,7 @@ class Conv2d(Module):
             return (0, 0, 0, 0)
         if self.padding == "same":
             out = []
-            for d, k in zip(self.dilation[::-1], self.kernel_size[::-1], strict=True):
+            for d, k in zip(self.dilation[::-1], self.kernel_size[::-1]):
                 total = d * (k - 1)
                 out += [total // 2, total - total // 2]
             return tuple(out)

@@ -22,7 +22,7 @@ class _Loss(Module):
                 f"{type(self).__name__}.__init__() takes at most {len(names) + 1} "
                 f"positional arguments but {len(args) + 1} were given"
             )
-        for k, v in zip(names, args, strict=False):
+        for k, v in zip(names, args):
             options[k] = v
         for k in options:
             if k not in names:

@@ -226,7 +226,7 @@ class RNNBase(Module):
                         f"Expected {which} size {expected}, got {list(h.data.shape)}"
                     )
         if lstm:
-            hidden = list(zip(_f("unbind", hx[0], 0), _f("unbind", hx[1], 0), strict=True))
+            hidden = list(zip(_f("unbind", hx[0], 0), _f("unbind", hx[1], 0)))
         else:
             hidden = list(_f("unbind", hx, 0))
         output, finals = self._run(input, hidden, strided=self.batch_first)

@@ -115,8 +115,8 @@ class FunctionalModuleWithBuffers:
         self.module, self.param_names, self.buffer_names = module, param_names, buffer_names
 
     def __call__(self, params, buffers, *args, **kwargs):
-        values = dict(zip(self.param_names, params, strict=False))
-        values.update(zip(self.buffer_names, buffers, strict=False))
+        values = dict(zip(self.param_names, params))
+        values.update(zip(self.buffer_names, buffers))
         return functional_call(self.module, values, args, kwargs)
 
     def __repr__(self):

@@ -45,10 +45,7 @@ def scaled_add(a, b, alpha, dt):
         far = unsplittable(B, al) & np.isfinite(B) & np.isfinite(A)
         if far.any():  # products near the ends of the double range
             out = out.copy()
-            out[far] = [
-                exact_scalar(b, al, a)
-                for a, b in zip(A[far].tolist(), B[far].tolist(), strict=True)
-            ]
+            out[far] = [exact_scalar(b, al, a) for a, b in zip(A[far].tolist(), B[far].tolist())]
     split = _unfused(A, B, dt)
     if split is not None and split.any():
         plain = (A + (B * al).astype(dt)).astype(dt)

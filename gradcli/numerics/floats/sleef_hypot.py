@@ -87,7 +87,7 @@ class ExactDD(DD):
         a, b, c = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c)))
         out = [
             exact_scalar(*v)
-            for v in zip(a.ravel().tolist(), b.ravel().tolist(), c.ravel().tolist(), strict=True)
+            for v in zip(a.ravel().tolist(), b.ravel().tolist(), c.ravel().tolist())
         ]
         return np.array(out, dtype=np.float64).reshape(a.shape)
 

@@ -77,7 +77,7 @@ def _inner_run(arrays, perm):
         if n == 1:
             n, strides = m, [a.strides[d] for a in arrays]
             continue
-        if any(a.strides[d] != s * n for a, s in zip(arrays, strides, strict=True)):
+        if any(a.strides[d] != s * n for a, s in zip(arrays, strides)):
             break
         n *= m
     return n, strides

@@ -38,9 +38,7 @@ def iter_dims(shape, in_strides, out_strides):
     """TensorIterator's dims for a reduction, fastest first: [(size, in_stride,
     out_stride)] after reordering and coalescing (size-1 dims dropped)."""
     dims = [
-        d
-        for d in zip(reversed(shape), reversed(in_strides), reversed(out_strides), strict=True)
-        if d[0] != 1
+        d for d in zip(reversed(shape), reversed(in_strides), reversed(out_strides)) if d[0] != 1
     ]
 
     def swap(a, b):  # reorder_dimensions' should_swap (output first)
@@ -67,7 +65,7 @@ def iter_dims(shape, in_strides, out_strides):
                 break
     out = []
     for d in dims:  # coalesce_dimensions
-        if out and all(p * out[-1][0] == q for p, q in zip(out[-1][1:], d[1:], strict=True)):
+        if out and all(p * out[-1][0] == q for p, q in zip(out[-1][1:], d[1:])):
             out[-1] = (out[-1][0] * d[0], out[-1][1], out[-1][2])
         else:
             out.append(d)
@@ -140,7 +138,7 @@ def dim_sums(x, axes):
             ostr.append(acc)
             acc *= shape[i]
     ostr.reverse()
-    if any(s <= 0 for s, n in zip(x.strides, shape, strict=True) if n != 1):
+    if any(s <= 0 for s, n in zip(x.strides, shape) if n != 1):
         return None
     dims = iter_dims(shape, x.strides, ostr)
     red = [d for d in dims if d[2] == 0]

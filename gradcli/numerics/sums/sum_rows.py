@@ -46,9 +46,7 @@ def torch_sums(arrays, factors=None):
             if run is not None:
                 return list(run(arrays, factors))
     if factors is not None:
-        arrays = [
-            x if f is None else np.multiply(x, f) for x, f in zip(arrays, factors, strict=True)
-        ]
+        arrays = [x if f is None else np.multiply(x, f) for x, f in zip(arrays, factors)]
     groups = {}
     for i, x in enumerate(arrays):
         groups.setdefault((x.size, x.dtype, x.ndim == 1 and x.flags.c_contiguous), []).append(i)
@@ -60,7 +58,7 @@ def torch_sums(arrays, factors=None):
             if run is not None
             else [torch_sum(arrays[i]) for i in idx]
         )
-        for i, v in zip(idx, sums, strict=True):
+        for i, v in zip(idx, sums):
             out[i] = v
     return out
 
@@ -141,10 +139,10 @@ class RowsPlan:
 
         def run(xs, factors=None):
             if factors is None:
-                for x, d in zip(xs, data, strict=True):
+                for x, d in zip(xs, data):
                     add(x, mz, d)
             else:  # (x + -0.0 is x, bit for bit: the copy)
-                for x, f, d in zip(xs, factors, data, strict=True):
+                for x, f, d in zip(xs, factors, data):
                     if f is None:
                         add(x, mz, d)
                     else:
