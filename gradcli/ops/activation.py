@@ -162,7 +162,11 @@ class EluBackward(Function):
 
     __slots__ = ("alpha",)
     name = "EluBackwardBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("grad_output", "self_or_result")
+    saved_extra = {
+        **Elu.saved_extra,
+        "is_result": lambda node: False,  # (PyTorch's elu_ backward reads its result)
+    }
 
     def forward(self, g, x, alpha):
         self.alpha = alpha
@@ -204,24 +208,25 @@ class LogSigmoid(Function):
 
     __slots__ = ("buffer",)
     name = "LogSigmoidBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("self", "buffer")
 
     def formula(self, S, x):
         return S.map(lambda v: -S.sp.log(1 + S.sp.exp(-v)), x)
 
     def forward(self, x):
         x = dtypes.floating(x)
-        self.save(x)
         if x.dtype.char in "fd":
             out, self.buffer = torch_act.log_sigmoid_forward(x)
-            return out
-        self.buffer = np.exp(-np.abs(x))
-        return np.minimum(x, 0) - np.log1p(self.buffer)
+        else:
+            self.buffer = np.exp(-np.abs(x))
+            out = np.minimum(x, 0) - np.log1p(self.buffer)
+        self.save(x, self.buffer)  # (the buffer too, as PyTorch saves and packs it)
+        return out
 
-    def backward(self, g, F, x):
+    def backward(self, g, F, x, buffer):
         if F.tensor_mode:
-            return (LogSigmoidBackward.apply(g, x, buffer=self.buffer),)
-        return (torch_act.log_sigmoid_backward(g, x, self.buffer),)
+            return (LogSigmoidBackward.apply(g, x, buffer=buffer.data),)
+        return (torch_act.log_sigmoid_backward(g, x, buffer),)
 
     jvp = elementwise
 
