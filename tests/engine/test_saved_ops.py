@@ -26,8 +26,6 @@ KNOWN = {
     "kl_div[0]": "kl_div is composed of other nodes than torch's (the hook sees more)",
     "mse_loss[0]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
     "mse_loss[2]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
-    "binary_cross_entropy_with_logits[0]": "torch.binary_cross_entropy_with_logits' default "
-    "reduction is 0 (none) in torch, 'mean' here",
     **{
         f"{op}/grad": "under the hooks, torch packs none of this backward's node's values; "
         "gradcli packs them"
