@@ -44,12 +44,22 @@ def floating(a):
 
 
 class DType:
-    """A dtype as the language sees it: prints as `torch.float64`."""
+    """A dtype as the language sees it: prints as `torch.float64`.  One object per
+    dtype, as PyTorch's: `x.dtype is torch.float64`, `torch.double is torch.float64`."""
 
     __slots__ = ("np",)
+    _made: dict = {}  # numpy dtype -> its DType
 
-    def __init__(self, np_dtype):
-        self.np = np.dtype(np_dtype)
+    def __new__(cls, np_dtype):
+        key = np.dtype(np_dtype)
+        made = cls._made.get(key)
+        if made is None:
+            made = cls._made[key] = super().__new__(cls)
+            made.np = key
+        return made
+
+    def __reduce__(self):  # copy and deepcopy keep the one object
+        return DType, (self.np,)
 
     def __repr__(self):
         return TORCH_NAMES.get(self.np, f"torch.{self.np.name}")

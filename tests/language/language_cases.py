@@ -1251,4 +1251,15 @@ from __future__ import print_function, division, absolute_import, annotations
 print(7 / 2, 7 // 2)
 """,
     ),
+    (
+        "identity/dtypes_are_one_object_each",
+        """
+import copy
+x = torch.randn(3)
+print(x.dtype is torch.float64, torch.double is torch.float64, x.float().dtype is torch.float32)
+print(torch.tensor([1]).dtype is torch.long, torch.get_default_dtype() is torch.float64)
+print(copy.deepcopy(x.dtype) is torch.float64, x.dtype is not torch.float32)
+print({torch.float32: 'f', torch.float64: 'd'}[x.dtype])
+""",
+    ),
 ]
