@@ -201,6 +201,8 @@ def binary_op(op, augmented=False):  # noqa: C901 (one dispatch over the kinds o
         if ta is Tensor or type(b) is Tensor:
             if ta is str and op == "%":  # "%.3f" % loss
                 return percent_format(a, b)
+            if type(b if ta is Tensor else a) in NOT_OPERANDS:
+                refuse_operands(op, a, b, augmented)
             try:
                 return tensor_fn(a, b)
             except Exception:
@@ -221,6 +223,29 @@ def binary_op(op, augmented=False):  # noqa: C901 (one dispatch over the kinds o
 
     run.op = op  # (fastops.specialize)
     return run
+
+
+# what no tensor operator takes: PyTorch's return NotImplemented, and Python's words follow
+NOT_OPERANDS = (str, type(None), dict, set, frozenset)
+
+
+def refuse_operands(op, a, b, augmented=False):
+    """Python's TypeError for a tensor and an operand of NOT_OPERANDS under `op`."""
+    tensor, other = (a, b) if type(a) is Tensor else (b, a)
+    if op in _CMP:
+        raise GradTypeError(
+            f"'{op}' not supported between instances of '{_pyname(a)}' and '{_pyname(b)}'"
+        )
+    if op == "+" and type(a) is str and not augmented:
+        raise GradTypeError('can only concatenate str (not "Tensor") to str')
+    if op == "*" and type(other) is str and not augmented:  # str * n: the tensor as an index
+        raise GradTypeError("only integer tensors of a single element can be converted to an index")
+    sign = "** or pow()" if op in ("**", "^") else op
+    if augmented:
+        sign = "**=" if op in ("**", "^") else op + "="
+    raise GradTypeError(
+        f"unsupported operand type(s) for {sign}: '{_pyname(a)}' and '{_pyname(b)}'"
+    )
 
 
 def _tname(v):
@@ -298,6 +323,12 @@ def compare(op, a, b):
             return numpy_ns.binary(op, a, b)
     if type(a) is Batched or type(b) is Batched:
         return batching.dispatch(operator_function(op), (a, b), {})
+    if (type(a) is Tensor and type(b) in NOT_OPERANDS) or (
+        type(b) is Tensor and type(a) in NOT_OPERANDS
+    ):
+        if op in ("==", "!="):  # never equal, as in PyTorch
+            return op == "!="
+        refuse_operands(op, a, b)
     if (
         type(a) is Tensor
         or type(b) is Tensor
@@ -310,7 +341,9 @@ def compare(op, a, b):
     try:
         return py(a, b)
     except TypeError:
-        raise GradTypeError(f"'{op}' not supported between '{_tname(a)}' and '{_tname(b)}'")
+        raise GradTypeError(
+            f"'{op}' not supported between instances of '{_pyname(a)}' and '{_pyname(b)}'"
+        )
 
 
 def _same(a, b):

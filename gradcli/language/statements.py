@@ -257,7 +257,8 @@ class Statements:
         line, col = op.line, op.column
         binary = rt.binary_op(op_sym, augmented=True)  # (__iadd__ first)
         vconst, vv = const_value(val)
-        inplace = AUGMENTED.get(op.value)  # a tensor target changes in place, as in PyTorch
+        inplace = _refusing(AUGMENTED.get(op.value), op_sym)  # a tensor target changes in
+        # place, as in PyTorch
         if kind == "getitem":  # d[k] += v: the container and key evaluated once
             obj = self.expr(target.children[0])
             key = self._subscript_key(target.children[1])
@@ -479,3 +480,17 @@ class Statements:
                 store(s, v)
 
         return run
+
+
+def _refusing(inplace, op_sym):
+    """The in-place op of `x op= y`, refusing a `y` that no tensor operator takes in
+    Python's words (`unsupported operand type(s) for +=: 'Tensor' and 'str'`)."""
+    if inplace is None:
+        return None
+
+    def run(x, y):
+        if type(y) in rt.NOT_OPERANDS:
+            rt.refuse_operands(op_sym, x, y, augmented=True)
+        return inplace(x, y)
+
+    return run

@@ -275,6 +275,36 @@ case(
     x.grad = torch.ones(2, 3)
 """,
 )
+case(
+    "invalid/operands_no_tensor_operator_takes",
+    """
+    def attempt(f):
+        try:
+            print(f())
+        except TypeError as e:
+            print("TypeError:", e)
+    t = torch.ones(2)
+    attempt(lambda: t + "a")
+    attempt(lambda: "a" + t)
+    attempt(lambda: t - None)
+    attempt(lambda: None * t)
+    attempt(lambda: t * "a")
+    attempt(lambda: t ** "a")
+    attempt(lambda: t / {})
+    attempt(lambda: t @ {1})
+    attempt(lambda: t // None)
+    attempt(lambda: t < "a")
+    attempt(lambda: None >= t)
+    attempt(lambda: (t == "a", t != None, None == t))
+    def add_to(x, y):
+        x += y
+    def pow_to(x, y):
+        x **= y
+    attempt(lambda: add_to(t, "a"))
+    attempt(lambda: pow_to(t, None))
+    attempt(lambda: 1 < "a")
+""",
+)
 case("invalid/bce_target_two", "F.binary_cross_entropy(torch.tensor([0.5]), torch.tensor([2.0]))\n")
 case(
     "invalid/bce_target_negative",
