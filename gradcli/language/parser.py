@@ -302,13 +302,17 @@ def _expected_words(e: UnexpectedToken, source: str, line: int) -> GradSyntaxErr
     lines = source.splitlines()
     tok = e.token
     if expected == {"_INDENT"}:
-        found = _header(lines, line + 1 if tok.type == "$END" else line)
+        # at the end of the input the Indenter may close an outer block first (_DEDENT)
+        end = tok.type in ("$END", "_DEDENT")
+        if end:
+            line = len(source.rstrip().splitlines()) or 1
+        found = _header(lines, line + 1 if end else line)
         if found is not None:
             what, at = found
             return GradSyntaxError(
                 f"expected an indented block after {what} on line {at}",
                 line,
-                1 if tok.type != "$END" else len(lines[line - 1]) + 1,
+                len(lines[line - 1]) + 1 if end else 1,
                 type_name="IndentationError",
             )
     if tok.type == "$END":

@@ -35,6 +35,11 @@ def ends_early(text: str) -> bool | None:
         # bracket (where it makes no other indent tokens): that is the end too
         if e.token.type == "_DEDENT" and bracket_depth(text) > 0:
             return True
+        # a header whose block has not begun, inside a block (`class P:` then `def f(self):`):
+        # the Indenter closes the outer block before the end, where the parser wants the
+        # inner block's indent
+        if e.token.type == "_DEDENT" and set(e.expected) == {"_INDENT"}:
+            return True
         return None
     except UnexpectedEOF:
         return True

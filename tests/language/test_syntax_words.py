@@ -24,6 +24,8 @@ CASES = [
     "with no_grad():\nx\n",
     "@f\ndef g():\nreturn 1\n",
     "def f(x):\n",
+    "class P:\n    def f(self):\n",
+    "def f():\n    for i in range(3):\n",
     "class A\n  pass\n",
     "if x\n  pass\n",
     "for i in range(3)\n  print(i)\n",

@@ -233,6 +233,23 @@ def test_multiline_def_with_continuation_prompts(term):
     assert t.quit() == 0
 
 
+def test_a_header_inside_a_block_continues(term):
+    """`class P:` then `def __init__(self, v):` waits for the method's body (it ran the
+    class, a syntax error, when a header inside a block ended the input)."""
+    t = term()
+    t.line("class P:")
+    t.expect(r"\.\.\.")
+    t.send("def __init__(self, v):\r")  # auto-indented
+    t.expect(r"\.\.\.")
+    t.send("self.v = v * 2\r")
+    t.expect(r"\.\.\.")
+    t.send("\r")
+    t.line("print(P(3).v)")
+    t.expect(r"^6$")
+    assert "Error" not in clean(t.raw)
+    assert t.quit() == 0
+
+
 def test_multiline_on_a_dumb_terminal(term):
     t = term(term="dumb")
     t.line("def g(a):")
