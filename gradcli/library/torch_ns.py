@@ -502,6 +502,7 @@ def namespace() -> dict:
                 "e": math.e,
                 "Size": lambda s=(): Size(size_args((s,))),
                 "from_numpy": from_numpy,
+                "as_tensor": as_tensor,
             }
         )
         functional = Module("torch.nn.functional", dict(nn_library.FUNCTIONAL))
@@ -555,6 +556,18 @@ def from_numpy(a):
             "uint64, uint32, uint16, uint8, and bool."
         )
     return Tensor(a)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """torch.as_tensor: `data` itself when it is a tensor of that dtype, a NumPy array's
+    memory when its dtype is kept, else a new tensor as torch.tensor makes it."""
+    on_cpu(device)
+    want = None if dtype is None else dtypes.as_numpy(dtype)
+    if isinstance(data, Tensor):
+        return data if want is None or want == data.data.dtype else FUNCTIONS["to"](data, dtype)
+    if isinstance(data, np.ndarray) and (want is None or want == data.dtype):
+        return from_numpy(data)
+    return FUNCTIONS["tensor"](data, dtype=dtype)
 
 
 def _name_functions(members):

@@ -394,3 +394,20 @@ case(
     t(x, x * 2).sum().backward()
     """,
 )
+
+case(
+    "as_tensor/shares_or_converts",
+    """
+    import torch
+    import numpy as np
+    x = torch.ones(2, requires_grad=True)
+    y = torch.as_tensor(x)
+    print(y is x, torch.as_tensor(x, dtype=torch.float32))
+    a = np.array([1.0, 2.0])
+    t = torch.as_tensor(a)
+    a[0] = 5.0
+    print(t, torch.as_tensor(a, dtype=torch.float32), torch.as_tensor(np.array([1, 2])))
+    print(torch.as_tensor([1, 2]), torch.as_tensor([1.5, 2]), torch.as_tensor(3))
+    print(torch.as_tensor((1.0,), dtype=torch.float16), torch.as_tensor([[1, 2]], dtype=torch.float64))
+    """,
+)
