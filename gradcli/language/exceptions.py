@@ -5,7 +5,7 @@ and an interrupt are not: no `except` catches them."""
 
 from __future__ import annotations
 
-from ..runtime.errors import GradError, Interrupted, LimitError, python_type_name
+from ..runtime.errors import GradError, GradSyntaxError, Interrupted, LimitError, python_type_name
 from ..core.printing import show, show_str
 
 # name -> its base, as in Python (and PyTorch: shape errors are RuntimeErrors)
@@ -117,7 +117,7 @@ def ancestors(name):
 def catchable(err):
     return (
         isinstance(err, GradError)
-        and not isinstance(err, (LimitError, Interrupted))
+        and not isinstance(err, (LimitError, Interrupted, GradSyntaxError))
         and err.type_name != "SyntaxError"
     )
 
