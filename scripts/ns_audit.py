@@ -54,20 +54,46 @@ def _literal(v):
     return repr(v) if isinstance(v, int) else repr(float(v))
 
 
-def positional(entry):
-    """The leading tensor arguments of the op's first sample, or None."""
+def samples(entry, every):
+    """The op's samples' positional arguments: the leading tensors of the first sample,
+    or (`every`) each sample's positional arguments, numbers and tuples too."""
     if not entry.checks:
-        return None
-    args, _ = entry.checks[0]
+        return []
+    if every:
+        return [list(args) for args, _ in entry.checks if args]
     out = []
-    for a in args:
+    for a in entry.checks[0][0]:
         if not isinstance(a, (Arg, Tensor)):
             break
         out.append(a)
-    return out or None
+    return [out] if out else []
 
 
-def calls(functional):
+class _Inputs:
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+        self.lines = []
+
+    def arg(self, a):
+        """The text of one argument (a tensor made on a line of its own)."""
+        if isinstance(a, (Arg, Tensor)):
+            if isinstance(a, Tensor):  # a fixed sample (class labels, signs)
+                data, grad = a.data.tolist(), ""
+                dtype = "" if a.data.dtype.kind == "f" else f", dtype=torch.{a.data.dtype}"
+            else:
+                data = np.round(self.rng.uniform(a.lo, a.hi, size=a.shape), 2).tolist()
+                grad, dtype = (", requires_grad=True" if a.grad else ""), ""
+            name = f"a{len(self.lines)}"
+            self.lines.append(f"{name} = torch.tensor({_literal(data)}{dtype}{grad})")
+            return name
+        if isinstance(a, list):
+            return "[" + ", ".join(map(self.arg, a)) + "]"
+        if isinstance(a, tuple):
+            return "(" + "".join(self.arg(x) + ", " for x in a) + ")"
+        return repr(a)
+
+
+def calls(functional, every=False):
     """[(label, inputs, call)]: each audited call."""
     out, seen = [], set()
     for table in (ops.BUILTINS, ops.METHOD_ONLY):
@@ -75,27 +101,16 @@ def calls(functional):
             if id(entry) in seen or "." in name:
                 continue
             seen.add(id(entry))
-            args = positional(entry)
-            if args is None:
-                continue
-            rng = np.random.default_rng(sum(map(ord, entry.name)))
-            lines, names = [], []
-            for i, a in enumerate(args):
-                if isinstance(a, Tensor):  # a fixed sample (class labels, signs)
-                    data, grad = a.data.tolist(), ""
-                else:
-                    data = np.round(rng.uniform(a.lo, a.hi, size=a.shape), 2).tolist()
-                    grad = ", requires_grad=True" if a.grad else ""
-                lines.append(f"a{i} = torch.tensor({_literal(data)}{grad})")
-                names.append(f"a{i}")
-            inputs = "\n".join(lines)
-            fn_names = [entry.name, *entry.aliases]
-            for n in fn_names:
-                if entry.function and (n in functional or entry.category in KINDS):
-                    out.append((f"torch.{n}", inputs, f"torch.{n}({', '.join(names)})"))
-                if entry.method:
-                    call = f"{names[0]}.{n}({', '.join(names[1:])})"
-                    out.append((f"Tensor.{n}", inputs, call))
+            for k, args in enumerate(samples(entry, every)):
+                b = _Inputs(sum(map(ord, entry.name)) * 100 + k)
+                names = [b.arg(a) for a in args]
+                inputs = "\n".join(b.lines)
+                for n in [entry.name, *entry.aliases]:
+                    if entry.function and (n in functional or entry.category in KINDS):
+                        out.append((f"torch.{n}", inputs, f"torch.{n}({', '.join(names)})"))
+                    if entry.method and names and names[0].startswith("a"):
+                        call = f"{names[0]}.{n}({', '.join(names[1:])})"
+                        out.append((f"Tensor.{n}", inputs, call))
     return out
 
 
@@ -120,6 +135,12 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--torch", default=os.environ.get("TORCH_PYTHON", sys.executable))
     p.add_argument("--show", action="store_true", help="print both sides of each difference")
+    p.add_argument(
+        "--every",
+        action="store_true",
+        help="every sample, with its positional numbers and tuples too (not only the first "
+        "sample's leading tensors)",
+    )
     opts = p.parse_args(argv)
     env = dict(os.environ, ATEN_CPU_CAPABILITY="avx2", MKL_ENABLE_INSTRUCTIONS="AVX2")
     functional = set(
@@ -129,7 +150,7 @@ def main(argv=None):
             ).stdout
         )
     )
-    items = calls(functional)
+    items = calls(functional, opts.every)
     src = program(items)
     theirs = subprocess.run(
         [opts.torch, "-c", TORCH_RUN], input=src, capture_output=True, text=True, env=env

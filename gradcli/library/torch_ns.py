@@ -22,7 +22,7 @@ from ..ops.creation import TorchGenerator, checked_seed, draws_from
 from ..ops.registry import BUILTINS, FUNCTIONS, Arg, register, not_a_tensor_op
 from ..ops.shape import size_args
 from ..ops.inverse import linalg_inv
-from ..ops import loss_aten
+from ..ops import torch_forms
 from .methods import write_
 from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import Module, Size
@@ -531,7 +531,7 @@ def namespace() -> dict:
             }
         )
         torch_members.update(namespaces(Module))
-        torch_members.update(loss_aten.torch_members())  # ATen's int reduction, default none
+        torch_members.update(torch_forms.torch_members())  # ATen's int reduction, default none
         torch_members.update(random_api.namespace_members())
         torch_members["inference_mode"] = inference_mode
         torch_members["is_inference_mode_enabled"] = inference.is_inference_mode_enabled

@@ -469,6 +469,10 @@ class MaxPool2d(Function):
         return Gather.apply(ts[0], idx=self.idx, valid=None)
 
     def forward(self, x, idx, valid, oshape, window=None):
+        if x.ndim == 3:  # unbatched (C, H, W): one node, as PyTorch's kernel takes it whole
+            out = self.forward(x[None], idx, valid, oshape, window)
+            self.idx, self.shape = self.idx[0], x.shape
+            return out[0]
         if window is not None and valid is None and x.dtype.kind == "f":
             return self._strided(x, idx, oshape, window)
         N, C = x.shape[:2]
@@ -552,10 +556,7 @@ def max_pool2d(
     input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
 ):
     x = tensor_arg(input)
-    unbatched = x.data.ndim == 3
-    if unbatched:
-        x = unsqueeze(x, 0)
-    if x.data.ndim != 4:
+    if x.data.ndim not in (3, 4):
         raise GradRuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     if return_indices:
         raise GradValueError("max_pool2d: return_indices=True is not supported by gradcli")
@@ -569,7 +570,7 @@ def max_pool2d(
             f"pad={ph if ph > kh // 2 else pw}, kernel_size="
             f"{kh if ph > kh // 2 else kw} and dilation={dh}"
         )
-    N, C, H, W = x.data.shape
+    C, H, W = x.data.shape[-3:]
     oh = _pool_size(H, kh, sh, ph, dh, ceil_mode)
     ow = _pool_size(W, kw, sw, pw, dw, ceil_mode)
     if oh <= 0 or ow <= 0:
@@ -578,10 +579,9 @@ def max_pool2d(
             f"({C}x{oh}x{ow}). Output size is too small"
         )
     flat, valid = _pool_index(H, W, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow)
-    out = MaxPool2d.apply(
+    return MaxPool2d.apply(
         x, idx=flat, valid=valid, oshape=(oh, ow), window=((kh, kw), (sh, sw), (dh, dw))
     )
-    return squeeze(out, 0) if unbatched else out
 
 
 # ---------------------------------------------------------------- dropout

@@ -1157,3 +1157,59 @@ case(
     torch.poisson_nll_loss(x, t, True)
 """,
 )
+case(
+    "torch_ns/embedding_weight_first",
+    """
+    w = torch.tensor([[1., 2.], [3., 4.], [5., 6.]], requires_grad=True)
+    i = torch.tensor([0, 2, 2, 1])
+    y = torch.embedding(w, i)
+    print(y)
+    y.sum().backward()
+    print(w.grad)
+    w.grad = None
+    torch.embedding(w, i, 2).sum().backward()
+    print(w.grad)
+    w.grad = None
+    torch.embedding(w, i, -2).sum().backward()
+    print(w.grad)
+    print(F.embedding(i, w, -2))
+    try:
+        torch.embedding(w, i, padding_idx=0.5)
+    except TypeError as e:
+        print(e)
+    try:
+        torch.embedding(i, w)
+    except RuntimeError as e:
+        print(e)
+    torch.embedding(w)
+""",
+)
+
+
+# ---------------------------------------------------------------------------
+# max_pool2d of an unbatched (C, H, W) input is one MaxPool2DWithIndicesBackward0
+# node, as PyTorch's kernel takes it whole (not an unsqueeze, a pool and a squeeze)
+# ---------------------------------------------------------------------------
+
+case(
+    "max_pool2d/unbatched_one_node",
+    """
+    x = torch.tensor([[[0.5, -1., 2., 3.], [1., 4., -2., 0.], [2., 2., 1., -1.]],
+                      [[1., 0., 3., 3.], [-1., -4., 2., 0.5], [0., 2., 7., 1.]]],
+                     requires_grad=True)
+    y = F.max_pool2d(x, 2)
+    print(y)
+    y.sum().backward()
+    print(x.grad)
+    y = torch.max_pool2d(x, 3, 1, 1)
+    print(y)
+    g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    print(g.detach())
+    x.grad = None
+    g.sum().backward()
+    print(x.grad)
+    print(torch.nn.MaxPool2d(2, 1)(x))
+    print(F.max_pool2d(x[None], 2, 1, ceil_mode=True))
+    print(F.max_pool2d(x.float(), 2, 1, 1))
+""",
+)

@@ -1,15 +1,17 @@
-"""The losses of the `torch` namespace itself (`torch.kl_div`, not `F.kl_div`): PyTorch
-binds these to ATen's signatures, where `reduction` is an int (0 none, 1 mean, 2 sum;
-any other number is none) whose default is none, so `torch.kl_div(x, t)` is
-per-element where `F.kl_div(x, t)` is a mean.  Each form calls the op's own function
-(the F form) with the reduction spelled as a string; its errors are PyTorch's argument
-parser's."""
+"""The functions of the `torch` namespace itself whose signature is ATen's, not
+torch.nn.functional's (`torch.kl_div`, not `F.kl_div`).  The losses: `reduction` is an
+int (0 none, 1 mean, 2 sum; any other number is none) whose default is none, so
+`torch.kl_div(x, t)` is per-element where `F.kl_div(x, t)` is a mean.  `torch.embedding`
+takes (weight, indices), F's arguments swapped, and -1 (or any negative) for no
+padding_idx.  Each form calls the op's own function (the F form); its errors are
+PyTorch's argument parser's."""
 
 from __future__ import annotations
 
 import inspect
 
-from ..runtime.errors import GradTypeError
+from ..core.convert import tensor_arg
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from .registry import FUNCTIONS
 
 _NONE = object()  # a parameter with no default
@@ -68,10 +70,41 @@ def _form(name, tensors, options, keyword_only=(), required=False):
     return call
 
 
+def embedding(weight, indices=_NONE, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    """F.embedding(indices, weight) with ATen's signature: the weight first, and a negative
+    padding_idx for none"""
+    if indices is _NONE:
+        raise GradTypeError('embedding() missing 1 required positional arguments: "indices"')
+    for what, v in (("padding_idx", padding_idx), ("scale_grad_by_freq", scale_grad_by_freq)):
+        kind = int if what == "padding_idx" else bool
+        if isinstance(v, bool) is not (kind is bool) or not isinstance(v, int):
+            raise GradTypeError(
+                f"embedding(): argument '{what}' must be {kind.__name__}, not {type(v).__name__}"
+            )
+    if tensor_arg(weight).data.ndim != 2:
+        raise GradRuntimeError("'weight' must be 2-D")
+    return FUNCTIONS["embedding"](
+        indices,
+        weight,
+        padding_idx=padding_idx if padding_idx >= 0 else None,
+        scale_grad_by_freq=scale_grad_by_freq,
+        sparse=sparse,
+    )
+
+
+embedding.__signature__ = inspect.signature(embedding).replace(  # type: ignore[attr-defined]
+    parameters=[
+        p.replace(default=inspect.Parameter.empty) if p.name == "indices" else p
+        for p in inspect.signature(embedding).parameters.values()
+    ]
+)
+
+
 def torch_members():
-    """{name: torch.NAME} of the losses whose torch-namespace form is ATen's (made when the
+    """{name: torch.NAME} of the functions whose torch-namespace form is ATen's (made when the
     `torch` namespace is, after every op is registered)."""
     return {
+        "embedding": embedding,
         "binary_cross_entropy_with_logits": _form(
             "binary_cross_entropy_with_logits",
             ("input", "target"),
