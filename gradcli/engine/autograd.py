@@ -17,6 +17,7 @@ from .declare import none
 from ..runtime.errors import GradRuntimeError
 from ..core import tangents as tan
 from ..core.tensor import Tensor
+from ..core.layout import grad_array
 from .hooks import begin_pass, end_pass, noted, run_hooks, run_node_post, run_node_pre
 from ..runtime import context
 from . import modes, observe, schedule, versions, zero_grads
@@ -584,7 +585,7 @@ def _store_grad(t, g, create_graph):
         g = np.broadcast_to(g, t.data.shape)
     old = t.grad
     if old is None:
-        t.grad = Tensor(np.array(g, dtype=dt, copy=True))
+        t.grad = Tensor(grad_array(g, t.data, dt))
     elif old.grad_fn is None and old.data.flags.writeable and old.data.dtype == dt:
         np.add(old.data, g, out=old.data, casting="unsafe")
     elif old.grad_fn is not None and old.data.flags.writeable and old.data.dtype == dt:

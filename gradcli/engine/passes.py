@@ -14,6 +14,7 @@ import numpy as np
 from ..runtime.errors import GradRuntimeError, ShapeError
 from ..core.convert import to_tensor
 from ..core.tensor import Tensor
+from ..core.layout import grad_array, obeys_grad_layout
 from . import versions
 from .zero_grads import EfficientZeros, spread
 
@@ -126,9 +127,8 @@ def _deliver(pairs, touched, store, fresh):
             ig, new = np.zeros(ig.shape, dt), True
         if p.grad is None and ig.shape == p.data.shape:  # _store_grad's first
             # (a new array is .grad as it is; another is copied, as PyTorch's AccumulateGrad)
-            p.grad = Tensor(
-                ig if new and type(ig) is np.ndarray else np.array(ig, dtype=dt, copy=True)
-            )
+            stolen = new and type(ig) is np.ndarray and obeys_grad_layout(ig, p.data)
+            p.grad = Tensor(ig if stolen else grad_array(ig, p.data, dt))
         else:
             store(p, ig, False)
         touched[id(p)] = p

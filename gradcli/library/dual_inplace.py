@@ -27,6 +27,7 @@ from ..core import tangents as tan
 from ..core.tensor import Tensor
 from ..engine import versions
 from ..ops.registry import FUNCTIONS
+from ..core.layout import CONTIGUOUS
 from ..engine.forward import State as _forward, _dual_view as dual_view, set_visible
 
 #: the in-place functions of library/inplace.py: copy_, fill_, zero_, masked_fill_
@@ -172,7 +173,8 @@ def copy_source(src):
         if st is None or st.data.shape != x.data.shape:
             return None
         return FUNCTIONS["clone"](
-            st if st.data.dtype == x.data.dtype else FUNCTIONS["to"](st, x.data.dtype)
+            st if st.data.dtype == x.data.dtype else FUNCTIONS["to"](st, x.data.dtype),
+            memory_format=CONTIGUOUS,
         )
 
     op.new = new

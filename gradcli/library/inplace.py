@@ -48,6 +48,7 @@ from . import dual_inplace
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, OPERATORS, register
 from ..ops.combine import masked_fill
 from ..ops import scaled
+from ..core.layout import CONTIGUOUS
 from ..ops.shape import _norm_key, index
 from ..ops.tensor_args import tensors_only
 
@@ -301,7 +302,9 @@ class CopySlices(Function):
                 raise GradRuntimeError(OVERLAP)
             # (PyTorch gives the op a clone of the region: CloneBackward0)
             res = nested_backward(
-                self.fn, FUNCTIONS["clone"](AsStrided.apply(g, view=self.view)), F
+                self.fn,
+                FUNCTIONS["clone"](AsStrided.apply(g, view=self.view), memory_format=CONTIGUOUS),
+                F,
             )
             if not self.needs[0]:
                 return (None, *res[1:])

@@ -17,6 +17,7 @@ from ..runtime.device import device as _device
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, internal, register
 from ..ops.shape import numpy_T, to
+from ..core.layout import CONTIGUOUS
 from .autograd_api import backward_leaves
 from ..engine.autograd import backward_out
 from .values import METHODS, Size
@@ -500,7 +501,30 @@ def is_floating_point(x):
     parser=None,
 )
 def contiguous(x):
-    return x if x.data.flags.c_contiguous else FUNCTIONS["clone"](x)
+    return x if x.data.flags.c_contiguous else FUNCTIONS["clone"](x, memory_format=CONTIGUOUS)
+
+
+@_method(
+    "stride",
+    "x.stride(dim=None)",
+    "the steps, in elements, between neighbours along each dim (a tuple, or dim's)",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
+)
+def stride(x, dim=None):
+    steps = tuple(s // x.data.itemsize for s in x.data.strides)
+    if dim is None:
+        return steps
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        raise GradTypeError(
+            f"stride() received an invalid combination of arguments - got ({type_name(dim)}), "
+            "but expected one of:\n * (int dim)\n * ()"
+        )
+    (d,) = norm_dims(dim, x.data.ndim)
+    return steps[d] if steps else 1
 
 
 @_method(

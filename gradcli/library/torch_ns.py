@@ -23,6 +23,7 @@ from ..ops.registry import BUILTINS, FUNCTIONS, Arg, register, not_a_tensor_op
 from ..ops.shape import size_args
 from ..ops.inverse import linalg_inv
 from ..ops import torch_forms
+from ..core import layout
 from .methods import write_
 from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import Module, Size
@@ -503,6 +504,7 @@ def namespace() -> dict:
                 "Size": lambda s=(): Size(size_args((s,))),
                 "from_numpy": from_numpy,
                 "as_tensor": as_tensor,
+                **layout.FORMATS,
             }
         )
         functional = Module("torch.nn.functional", dict(nn_library.FUNCTIONAL))

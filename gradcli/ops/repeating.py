@@ -20,6 +20,7 @@ from ..engine.function import Function
 from ..engine.forward import linear
 from .registry import FUNCTIONS, Arg, register
 from .shape import view
+from ..core.layout import CONTIGUOUS
 
 M = Arg((2, 3))
 
@@ -143,7 +144,11 @@ def ravel(input):
         raise GradTypeError(
             f"ravel(): argument 'input' (position 1) must be Tensor, not {type_name(input)}"
         )
-    x = input if input.data.flags.c_contiguous else FUNCTIONS["clone"](input)
+    x = (
+        input
+        if input.data.flags.c_contiguous
+        else FUNCTIONS["clone"](input, memory_format=CONTIGUOUS)
+    )
     return view(x, -1)
 
 

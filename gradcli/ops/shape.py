@@ -19,6 +19,7 @@ from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError, Sh
 from ..runtime.limits import check_alloc
 from ..core.tensor import Tensor
 from .registry import Arg, internal, Parser, register, tensor_f
+from ..core.layout import CONTIGUOUS, copy_array, memory_format_arg
 from .index_errors import ZERO_DIM_INT, check_mask
 from .dims import norm_dims
 from .index_saved import EXTRA as INDEX_SAVED
@@ -128,7 +129,7 @@ def _reshaped(x, shape):
     if _viewable(arr, shape):
         return ReshapeAlias.apply(x, shape=shape)
     # PyTorch copies (CloneBackward0) and then views the copy (UnsafeViewBackward0)
-    return UnsafeView.apply(clone(x), shape=shape)
+    return UnsafeView.apply(clone(x, memory_format=CONTIGUOUS), shape=shape)
 
 
 @register(
@@ -817,8 +818,8 @@ class Clone(Function):
     name = "CloneBackward0"
     saved_names = ()  # PyTorch saves nothing
 
-    def forward(self, x):
-        return x.copy()
+    def forward(self, x, memory_format=CONTIGUOUS):
+        return copy_array(x, memory_format)
 
     def formula(self, S, x):
         return x
@@ -831,8 +832,9 @@ class Clone(Function):
 
 @register(
     "clone",
-    "clone(input)",
-    "a copy (recorded in the graph)",
+    "clone(input, *, memory_format=torch.preserve_format)",
+    "a copy (recorded in the graph); by default in input's layout (its strides kept when "
+    "it is dense), contiguous with memory_format=torch.contiguous_format",
     method=True,
     checks=[((M,), {})],
     category="shape",
@@ -841,8 +843,9 @@ class Clone(Function):
     pure=False,
     parser=None,
 )
-def clone(x):
-    return Clone.apply(tensor_arg(x))
+def clone(x, *, memory_format=None):
+    fmt = memory_format_arg(memory_format, "clone")
+    return Clone.apply(tensor_arg(x), memory_format=fmt)
 
 
 class Alias(Function):

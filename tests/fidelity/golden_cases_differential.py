@@ -1213,3 +1213,80 @@ case(
     print(F.max_pool2d(x.float(), 2, 1, 1))
 """,
 )
+
+
+# ---------------------------------------------------------------------------
+# clone keeps its input's layout (memory_format=torch.preserve_format), so a view
+# of a transposed clone fails as torch's does; contiguous() and reshape's copy are
+# contiguous; a leaf's .grad takes the leaf's strides when the leaf is dense
+# ---------------------------------------------------------------------------
+
+case(
+    "layout/clone_of_transpose_keeps_strides",
+    """
+    import torch
+    a = torch.arange(6.).reshape(2, 3).requires_grad_()
+    b = a.T.clone()
+    print(b.is_contiguous(), b.stride(), b.grad_fn)
+    try:
+        b.view(-1)
+    except RuntimeError as e:
+        print(e)
+    r = b.reshape(-1)
+    print(r, r.grad_fn, r.grad_fn.next_functions)
+    print(r.grad_fn.next_functions[0][0].next_functions)
+    (r * torch.arange(6.)).sum().backward()
+    print(a.grad, a.grad.stride(), a.grad.view(-1))
+    """,
+)
+case(
+    "layout/clone_memory_format",
+    """
+    import torch
+    a = torch.arange(6.).reshape(2, 3).requires_grad_()
+    c = a.T.clone(memory_format=torch.contiguous_format)
+    print(c.is_contiguous(), c.stride(), c.view(-1))
+    p = torch.clone(a.T, memory_format=torch.preserve_format)
+    print(p.stride(), p.T.view(-1), p.grad_fn)
+    print(torch.contiguous_format, torch.preserve_format)
+    print(a.T.contiguous().stride(), a.T.clone().contiguous().stride(), a.T.clone().contiguous().grad_fn)
+    try:
+        a.clone(memory_format=3)
+    except TypeError as e:
+        print(e)
+    (p * torch.arange(6.).reshape(3, 2) + c).sum().backward()
+    print(a.grad, a.grad.stride())
+    """,
+)
+case(
+    "layout/clone_of_non_dense_input",
+    """
+    import torch
+    x = torch.arange(24.).reshape(2, 3, 4)
+    print(x.permute(1, 2, 0).clone().stride(), x[:, :1].transpose(1, 2).clone().stride())
+    print(x[:, :, 1].clone().stride(), x.transpose(0, 1)[::2].clone().stride())
+    print(x.permute(2, 0, 1)[1:].clone().stride(), x[:, :, ::2].transpose(0, 2).clone().stride())
+    print(x.unsqueeze(0).expand(2, 2, 3, 4).clone().stride(), x.stride(1), x.stride(-1))
+    z = torch.zeros(3, 1, 2).transpose(0, 2)
+    print(z.stride(), z.clone().stride(), z.contiguous().stride())
+    y = x.permute(2, 1, 0).clone()
+    print(y.reshape(-1).grad_fn, y.permute(2, 1, 0).view(-1).shape, y.flatten().stride())
+    print(x.mT.reshape(-1).stride(), x.mT.flatten().stride(), x.mT.ravel().stride())
+    """,
+)
+case(
+    "layout/leaf_grad_takes_the_leaf_strides",
+    """
+    import torch
+    w = torch.arange(6.).reshape(3, 2).T.detach().requires_grad_()
+    print(w.stride(), w.is_contiguous())
+    (w * torch.arange(6.).reshape(2, 3)).sum().backward()
+    print(w.grad, w.grad.stride())
+    s = torch.arange(12.).reshape(3, 4)[:, ::2].requires_grad_()
+    (s.T * 2).sum().backward()
+    print(s.grad.stride(), s.grad.view(-1))
+    v = torch.arange(6.).reshape(2, 3).requires_grad_()
+    (v.T.clone() * 3).sum().backward()
+    print(v.grad.stride(), v.grad.view(-1))
+    """,
+)
