@@ -460,21 +460,40 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 class MaxPool2d(Function):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-    __slots__ = ("idx", "shape")
+    __slots__ = ("idx", "shape", "args")
     name = "MaxPool2DWithIndicesBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("self", "result1")  # result1: the indices, in each plane
+    saved_extra = {
+        "kernel_size": lambda node: node.args[0],
+        "stride": lambda node: node.args[1],
+        "padding": lambda node: node.args[2],
+        "dilation": lambda node: node.args[3],
+        "ceil_mode": lambda node: node.args[4],
+    }
 
     def jvp(self, ts, F, *saved):
         """The tangent at the positions the max chose (a selection of the input)."""
         return Gather.apply(ts[0], idx=self.idx, valid=None)
 
-    def forward(self, x, idx, valid, oshape, window=None):
+    def forward(self, x, idx, valid, oshape, window=None, args=None):
+        # args: (kernel_size, stride, padding, dilation, ceil_mode) as PyTorch saves them
+        self.args = args
         if x.ndim == 3:  # unbatched (C, H, W): one node, as PyTorch's kernel takes it whole
-            out = self.forward(x[None], idx, valid, oshape, window)
+            out = self.forward(x[None], idx, valid, oshape, window, args)
             self.idx, self.shape = self.idx[0], x.shape
+            self.save(x, self.saved[1][0])
             return out[0]
         if window is not None and valid is None and x.dtype.kind == "f":
-            return self._strided(x, idx, oshape, window)
+            out = self._strided(x, idx, oshape, window)
+        else:
+            out = self._gathered(x, idx, valid, oshape)
+        # PyTorch keeps the input and the indices of the maxima in each plane
+        N, C = x.shape[:2]
+        planes = (np.arange(N * C, dtype=np.int64) * int(np.prod(x.shape[2:]))).reshape(N, C, 1, 1)
+        self.save(x, (self.idx - planes).astype(np.int64))
+        return out
+
+    def _gathered(self, x, idx, valid, oshape):
         N, C = x.shape[:2]
         per = int(np.prod(x.shape[2:]))
         full = idx[None] + (np.arange(N * C) * per).reshape(N * C, 1, 1)  # (NC, K, L)
@@ -516,7 +535,7 @@ class MaxPool2d(Function):
         self.idx, self.shape = chosen, x.shape
         return best
 
-    def backward(self, g, F):
+    def backward(self, g, F, _x, _indices):
         return (scatter(F, g, self.idx, None, self.shape),)
 
 
@@ -579,8 +598,15 @@ def max_pool2d(
             f"({C}x{oh}x{ow}). Output size is too small"
         )
     flat, valid = _pool_index(H, W, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow)
+    strided = () if stride is None or stride == [] or stride == () else (sh, sw)
+    args = ((kh, kw), strided, (ph, pw), (dh, dw), bool(ceil_mode))
     return MaxPool2d.apply(
-        x, idx=flat, valid=valid, oshape=(oh, ow), window=((kh, kw), (sh, sw), (dh, dw))
+        x,
+        idx=flat,
+        valid=valid,
+        oshape=(oh, ow),
+        window=((kh, kw), (sh, sw), (dh, dw)),
+        args=args,
     )
 
 
