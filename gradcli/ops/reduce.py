@@ -649,9 +649,9 @@ class LogSumExp(_Reduce):
     batch="reduction",
     inplace=None,
     pure=False,
-    parser=None,
+    parser=Parser(("dim",)),
 )
-def logsumexp(input, dim=None, keepdim=False):
+def logsumexp(input, dim, keepdim=False):
     x = tensor_arg(input)
     check_reduction(x.data.shape, dim)
     if dim is None:

@@ -1290,3 +1290,17 @@ case(
     print(v.grad.stride(), v.grad.view(-1))
     """,
 )
+case(
+    "reduce/logsumexp_dim_required",
+    """
+    x = torch.tensor([[0.5, -1., 2.], [1., 4., -2.]], requires_grad=True)
+    print(torch.logsumexp(x, 1))
+    print(x.logsumexp(0, True))
+    print(torch.logsumexp(x, dim=(0, 1)))
+    try:
+        x.logsumexp()
+    except TypeError as e:
+        print(e)
+    torch.logsumexp(x)
+""",
+)
