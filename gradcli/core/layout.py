@@ -31,13 +31,15 @@ PRESERVE = MemoryFormat("preserve_format")
 FORMATS = {f.name: f for f in (CONTIGUOUS, PRESERVE)}
 
 
-def memory_format_arg(fmt, fname: str) -> MemoryFormat:
-    """A memory_format argument, or PyTorch's error for anything else."""
-    if fmt is None:
-        return PRESERVE
+def memory_format_arg(fmt, fname: str, none: MemoryFormat | None = PRESERVE) -> MemoryFormat:
+    """A memory_format argument (None means `none`, where fname takes None), or PyTorch's
+    error for anything else."""
+    if fmt is None and none is not None:
+        return none
     if not isinstance(fmt, MemoryFormat):
         raise GradTypeError(
-            f"{fname}(): argument 'memory_format' must be torch.memory_format, not {type_name(fmt)}"
+            f"{fname}(): argument 'memory_format' must be torch.memory_format, "
+            f"not {'NoneType' if fmt is None else type_name(fmt)}"
         )
     return fmt
 

@@ -17,7 +17,7 @@ from ..runtime.device import device as _device
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, internal, register
 from ..ops.shape import numpy_T, to
-from ..core.layout import CONTIGUOUS
+from ..core.layout import CONTIGUOUS, PRESERVE, memory_format_arg
 from .autograd_api import backward_leaves
 from ..engine.autograd import backward_out
 from .values import METHODS, Size
@@ -492,7 +492,7 @@ def is_floating_point(x):
 
 @_method(
     "contiguous",
-    "x.contiguous()",
+    "x.contiguous(memory_format=torch.contiguous_format)",
     "x itself, or a contiguous copy (CloneBackward0)",
     batch="elementwise",
     inplace=None,
@@ -500,7 +500,9 @@ def is_floating_point(x):
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
     parser=None,
 )
-def contiguous(x):
+def contiguous(x, memory_format=CONTIGUOUS):
+    if memory_format_arg(memory_format, "contiguous", none=None) is PRESERVE:
+        raise GradRuntimeError("preserve memory format is unsupported by the contiguous operator")
     return x if x.data.flags.c_contiguous else FUNCTIONS["clone"](x, memory_format=CONTIGUOUS)
 
 

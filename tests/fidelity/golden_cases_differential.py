@@ -1304,3 +1304,18 @@ case(
     torch.logsumexp(x)
 """,
 )
+case(
+    "layout/contiguous_memory_format",
+    """
+    import torch
+    x = torch.arange(6.).reshape(2, 3)
+    print(x.T.contiguous(memory_format=torch.contiguous_format).stride())
+    for bad in (3, None):
+        try:
+            x.T.contiguous(memory_format=bad)
+        except TypeError as e:
+            print(e)
+    print(x.T.clone(memory_format=None).stride())
+    x.T.contiguous(memory_format=torch.preserve_format)
+    """,
+)
