@@ -241,12 +241,19 @@ class LogSigmoidBackward(ElementwiseGrad):
 
     __slots__ = ("buffer",)
     name = "LogSigmoidBackwardBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ("grad_output", "self", "buffer")
+    saved_order = (2, 0, 1)  # PyTorch saves the buffer, grad_output, then self
 
     def forward(self, g, x, buffer):
         self.buffer = buffer
-        self.save(g, x)
+        self.save(g, x, buffer)
         return torch_act.log_sigmoid_backward(g, x, buffer)
+
+    def backward(self, gg, F, g, x, _buffer):
+        return super().backward(gg, F, g, x)
+
+    def jvp(self, ts, F, g, x, _buffer):
+        return super().jvp(ts, F, g, x)
 
     def again(self, t, F, x):
         if not F.tensor_mode:  # (a plain backward through it: the kernel on arrays)
