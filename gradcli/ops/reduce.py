@@ -146,7 +146,8 @@ class Mean(_Reduce):
             ax = self.setup(x, dim, keepdim)
         if ax is None and dtype is None:
             self.n = n = x.size
-            return np.asarray(torch_sum(x) / n if n else np.nan, dtype=x.dtype)
+            out = np.asarray(torch_sum(x) / n if n else np.nan, dtype=x.dtype)
+            return out.reshape((1,) * x.ndim) if keepdim else out
         self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
         if dtype is None and last_dim_sums(x, ax, x.dtype):
             return last_dim_sum(x, ax, keepdim) / self.n  # PyTorch: sum(dim), then divided by n
@@ -196,7 +197,7 @@ def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
     if not x.data.size:
         check_reduction(x.data.shape, dim)
     if dtype is None:
-        if dim is None:
+        if dim is None and not keepdim:
             return whole.apply(x)  # forward's defaults: all of x, no keepdim
         return bydim.apply(x, dim=dim, keepdim=keepdim)
     dtype = dtypes.as_numpy(dtype)  # torch.float32 -> NumPy's (it cannot read ours)
@@ -210,7 +211,7 @@ def _reduce_call(whole, bydim, x, dim, keepdim, dtype=None):
             raise GradRuntimeError(f"Autograd not support dtype: {_torch_name(dtype)}")
         x = to(x, dtype)
     kw = {} if dtype.kind == "f" else {"dtype": dtype}  # an int sum stays in its dtype
-    if dim is None:
+    if dim is None and not keepdim:
         return whole.apply(x, **kw)
     return bydim.apply(x, dim=dim, keepdim=keepdim, **kw)
 

@@ -748,6 +748,10 @@ for _op in ("sum", "mean", "prod", "std", "var"):
 for _op in ("sum", "mean"):
     case("reduce/%s/mat_dim_tuple/method" % _op, _red_src(_RM, "x.%s(dim=(0, 1))" % _op, True))
     case("reduce/%s/mat_dim_tuple1/func" % _op, _red_src(_RM, "torch.%s(x, (0,))" % _op, False))
+    case(
+        "reduce/%s/mat_all_keepdim/method" % _op,
+        _red_src(_RM, "x.%s(dim=None, keepdim=True)" % _op, False),
+    )
 case(
     "reduce/sum/int",
     """
