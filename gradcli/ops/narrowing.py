@@ -39,7 +39,8 @@ def narrow(x, dim, start, length):
     shape = x.data.shape
     if not shape:
         raise GradRuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    (d,) = norm_dims(_int(dim, "dim"), len(shape))
+    dim = _int(dim, "dim")
+    (d,) = norm_dims(dim, len(shape))
     start, length = _int(start, "start"), _int(length, "length")
     size = shape[d]
     if not -size <= start <= size:
@@ -54,7 +55,8 @@ def narrow(x, dim, start, length):
         raise GradRuntimeError(
             f"start ({start}) + length ({length}) exceeds dimension size ({size})."
         )
-    return slice_view(x, (slice(None),) * d + (slice(start, start + length),))
+    # (the dim as given: PyTorch's node shows it so, a negative one too)
+    return slice_view(x, (slice(None),) * d + (slice(start, start + length),), (dim, None))
 
 
 @register(
@@ -74,14 +76,15 @@ def select(x, dim, index):
     shape = x.data.shape
     if not shape:
         raise GradIndexError("select() cannot be applied to a 0-dim tensor.")
-    (d,) = norm_dims(_int(dim, "dim"), len(shape))
+    dim = _int(dim, "dim")
+    (d,) = norm_dims(dim, len(shape))
     i = _int(index, "index")
     if not -shape[d] <= i < shape[d]:
         raise GradIndexError(
             f"select(): index {i} out of range for tensor of size "
             f"[{', '.join(map(str, shape))}] at dimension {d}"
         )
-    return index_op(x, (slice(None),) * d + (i,))
+    return index_op(x, (slice(None),) * d + (i,), (dim, None))
 
 
 @register(

@@ -630,7 +630,8 @@ def _int_or_none(v):
 )
 @internal("index", batch="index")
 @viewing
-def index(x, key):
+def index(x, key, given=None):
+    """x[key]; `given`: (dim, None) as select() was called (its node's _saved_dim)."""
     x = tensor_arg(x)
     try:
         k, name, adv = _norm_key(key, x.data.shape, True)
@@ -639,15 +640,15 @@ def index(x, key):
         return index(index(x, basic), advanced)
     if adv:
         _check_index_size(k, x.data.shape, x.data.dtype.itemsize)
-    return _node_class(name).apply(x, key=k, adv=adv)
+    return _node_class(name).apply(x, key=k, adv=adv, given=given)
 
 
 @viewing
-def slice_view(x, key):
+def slice_view(x, key, given=None):
     """x[key] for a key of slices, as PyTorch's slice op makes it (narrow): SliceBackward0
     even where the slices take whole dims (x[:, 0:3] is an AliasBackward0)."""
     k, _, adv = _norm_key(key, x.data.shape, True)
-    return _node_class("SliceBackward0").apply(x, key=k, adv=adv)
+    return _node_class("SliceBackward0").apply(x, key=k, adv=adv, given=given)
 
 
 def _check_index_size(key, shape, itemsize):
