@@ -9,7 +9,7 @@ gradients can be differentiated again).  The graph is walked without recursion.
 from __future__ import annotations
 
 
-import heapq
+import itertools
 
 import numpy as np
 
@@ -21,22 +21,19 @@ from ..core.layout import grad_array
 from .hooks import begin_pass, end_pass, noted, run_hooks, run_node_post, run_node_pre
 from ..runtime import context
 from . import modes, observe, schedule, versions, zero_grads
-from .zero_grads import is_zeros
+from .zero_grads import EfficientZeros, is_zeros, spread
 from .function import _OUT, FUNCTIONS, TensorF, Function
-from .vjp_arrays import ArrayF
+from .vjp_arrays import ArrayF, sum_to
 from .passes import (
     SECOND_BACKWARD,
+    ReadyQueue,
     as_grad,
     count_deps,
     deliver_leaves,
     finished_leaves,
-    push_ready,
-    ready_queue,
-    release,
     seq,
-    unfinished_nodes,
-    vjp,
 )
+from .schedule import Later
 
 _FRESH: dict = {}  # id(leaf) -> (sum, .grad) stored by the running create_graph backward
 
@@ -153,7 +150,8 @@ def run_backward(
     prev_roots = begin_pass(roots) if note else ()
     try:
         if plain:  # the common case (into .grad)
-            _pass(ready, grads, deps, retain_graph, flow, touched)
+            queue = ReadyQueue(ready, grads, deps, np.add, _cast)
+            _pass(retain_graph, flow, touched, queue)
         else:  # hooks on leaves, autograd.grad, create_graph, the trace
 
             def deliver(leaf, g):
@@ -167,7 +165,8 @@ def run_backward(
                     _deliver_held(held, create_graph, capture, res, touched)
 
             general = _General(create_graph, capture, res, tracer, deliver, failed, roots)
-            _pass(ready, grads, deps, retain_graph, flow, touched, general)
+            queue = ReadyQueue(ready, grads, deps, general.add, _cast, deliver, tracer)
+            _pass(retain_graph, flow, touched, queue, general=general)
             if held:
                 _deliver_held(held, create_graph, capture, res, touched)
     finally:
@@ -259,7 +258,6 @@ def plain_node(root, like, retain_graph, steps=None):
             _ONES[g.dtype] = g
     if steps is None:
         steps = schedule.find(root)
-    deps = count_deps((root,)) if steps is None else None
     ctx = context.current
     note = ctx.node_watches or ctx.leaf_hooks  # (hooks can run: root noted while it runs)
     prev_roots = begin_pass((root,)) if note else ()
@@ -267,19 +265,12 @@ def plain_node(root, like, retain_graph, steps=None):
     ctx.grad_enabled = False
     touched = {}
     try:
-        if steps is not None:  # a graph of a structure seen before (engine/schedule.py)
-            schedule.run(
-                root,
-                steps,
-                g,
-                retain_graph,
-                observe.start_flow(len(steps)),
-                touched,
-                _store_grad,
-                _visit,
-            )
+        if steps is None:  # (a graph of a structure not seen before, or too big)
+            deps = count_deps((root,))
+            queue = ReadyQueue([root], {root: g}, deps, np.add, _cast)
+            _pass(retain_graph, observe.start_flow(len(deps)), touched, queue)
         else:
-            _pass([root], {root: g}, deps, retain_graph, observe.start_flow(len(deps)), touched)
+            _pass(retain_graph, observe.start_flow(len(steps)), touched, plan=(root, g, steps))
     finally:
         ctx.grad_enabled = prev_mode
         if note:
@@ -296,125 +287,145 @@ class _General:
     """What a pass does besides the common case (`_pass`): the gradients' mode
     (create_graph: Tensors recorded in a graph, F = TensorF), autograd.grad's capture
     (`capture`: node or leaf -> slot of `results`), the tracer, where a leaf's gradient
-    goes (`deliver(leaf, g)`, at once) and what a failed pass does with the unfinished
-    nodes (`failed(nodes)`)."""
+    goes (`deliver(leaf, g)`, at once; these two are the ready queue's) and what a failed
+    pass does with the unfinished nodes (`failed(nodes)`)."""
 
-    __slots__ = (
-        "create_graph",
-        "capture",
-        "results",
-        "tracer",
-        "deliver",
-        "failed",
-        "F",
-        "unpack",
-        "add",
-        "visit_all",
-        "step",
-    )
+    __slots__ = ("tracer", "deliver", "failed", "add", "parts")
 
     def __init__(self, create_graph, capture, results, tracer, deliver, failed, roots=()):
-        self.create_graph, self.capture, self.results = create_graph, capture, results
         self.tracer, self.deliver, self.failed = tracer, deliver, failed
-        self.F = TensorF if create_graph else ArrayF  # (the VJPs' namespace)
-        self.unpack = _saved_tensors if create_graph else None  # (saved values as Tensors)
         self.add = _add_tensors if create_graph else np.add  # (two gradients of one node)
-        self.visit_all = create_graph or capture is not None
-        # (a node's step: its backward; with inputs given, only the nodes on a path to
-        # one of them run, as in PyTorch's engine: the others keep their saved values)
-        self.step = vjp if capture is None else _only(_needed(roots, capture))
+        self.parts = (  # what the loop reads of it
+            create_graph,
+            capture,
+            results,
+            _saved_tensors if create_graph else None,  # (saved values as Tensors)
+            create_graph or capture is not None,  # (every node visited)
+            TensorF if create_graph else ArrayF,  # (the VJPs' namespace)
+            # (with inputs given, only the nodes on a path to one of them run, as in
+            # PyTorch's engine: the others keep their saved values)
+            None if capture is None else _needed(roots, capture),
+        )
 
 
-def _pass(ready, grads, deps, retain_graph, flow, touched, general=None):
-    """The backward loop, from the nodes `ready` with their gradients in `grads`, in
-    PyTorch's engine's order: of the nodes whose gradient is complete, the one made last
-    runs first (its ready queue orders by sequence number, which decides the order in
-    which a node's gradients are added).  A parent made ready that was made after every
-    node waiting in the queue runs next without it, and its gradient, when it had one
-    consumer, is handed over without `grads`: a chain of nodes runs without either.
-    (A graph of a structure seen before may run a plan instead: engine/schedule.py.)
+def _pass(retain_graph, flow, touched, queue=None, plan=None, general=None):  # noqa: C901
+    # (one loop, each step written once: a call per step costs)
+    """The backward loop: each node runs its step in PyTorch's engine's order (of the
+    nodes whose gradient is complete, the one made last runs first), which comes from
+    one of two places:
+
+    * `queue`, a passes.ReadyQueue: the engine's ready queue, asked for the next node
+      after each step (`queue.next(node, in_grads)` also sends the step's gradients
+      where they go);
+    * `plan`, (root node, its gradient, steps): a schedule (engine/schedule.py), the same
+      order written down once for the graph's structure, with where each node's input
+      gradients go (a position in the plan, or a leaf), the `F` its backward gets and
+      whether it passes its gradient through (schedule.made_now).  The loop walks it
+      itself, the gradients waiting in a list by position, each node reached through
+      its consumer's parents.  Only for the common case.
+
+    Either way each node's step is the same: the flow record, its hooks and
+    retain_grad (`_visit`), its backward with its saved values (checked against their
+    versions, then freed unless retain_graph: a second pass fails; efficient zeros kept
+    or made plain by the node's zeros_through; with autograd.grad's inputs, only the
+    nodes leading to one of them run), its post hooks.  A leaf's gradients are added up
+    first, in the order they come, and then
+    into its .grad (its AccumulateGrad's input buffer: passes.deliver_leaves; a plan's
+    whole sums left for later are made then, all at once: schedule.flush).
 
     `general` None is the common case (into .grad, no create_graph, no leaf hooks, no
-    tracer): a leaf's gradients are added up first, in the order they come, and then
-    into its .grad (its AccumulateGrad's input buffer).  Otherwise `_General` says what
-    else runs: every node is visited (`_visit`: hooks, capture, create_graph's check),
-    the tracer sees each step and a leaf's gradient goes to `general.deliver`."""
-    q = ready_queue(ready)
-    pop, gpop = heapq.heappop, grads.pop
+    tracer).  Otherwise `_General` says what else runs: every node is visited
+    (`_visit`: hooks, capture, create_graph's check); the queue's tracer sees each step
+    and a leaf's gradient goes to its `deliver`."""
     small = observe.FLOW_SMALL
     fno, frec = flow if flow is not None else (None, None)
     m = _COMMON if general is None else general
-    create_graph, capture, results, tracer = m.create_graph, m.capture, m.results, m.tracer
-    deliver, F, unpack, add, visit_all = m.deliver, m.F, m.unpack, m.add, m.visit_all
-    step = m.step
-    leaves = []  # (leaf, gradient) in their order: passes.deliver_leaves
-
-    def push(p):
-        push_ready(q, p)
-
-    node = None
+    create_graph, capture, results, unpack, visit_all, F, needed = m.parts
+    vstate = versions.state
+    through = later = False
+    if queue is None:  # a plan: the gradients waiting and their nodes, by position
+        node, g, steps = plan
+        waiting, nodes = [None] * len(steps), [None] * len(steps)
+        waiting[0], nodes[0] = g, node
+        nxt, leaves = None, []
+    else:  # (the queue's steps are not written down: it gives each next node)
+        node, g = queue.first()
+        steps, nxt, leaves = _ASK, queue.next, queue.leaves
+    step = None
     try:
-        while q:
-            node = pop(q)[2]
-            g = gpop(node, None)
-            if g is None:  # no gradient reached this node: only release its parents
-                release(node, deps, push)
+        for step in steps:
+            if step is not None:  # (a plan's step: its node, if a gradient reached it)
+                k, routes, F, through = step
+                g = waiting[k]
+                if g is None:
+                    continue
+                waiting[k] = None
+                node = nodes[k]
+            elif node is None:  # (the queue has no node left)
+                break
+            if frec is not None:
+                node.fpass = fno
+                frec[id(node)] = g if g.size <= small else g.shape
+            if node.watch is not None or visit_all:
+                g = _visit(node, g, capture, results, create_graph)
+            saved = node.saved
+            zeros = type(g) is EfficientZeros
+            if zeros:  # (engine/zero_grads.py: kept where PyTorch's kernel keeps them)
+                gz = g
+                if node.zeros_through is not True:
+                    g = np.zeros(g.shape, g.dtype)  # (plain zeros, as the kernel sees them)
+            if needed is not None and node not in needed:
+                in_grads = (None,) * len(node.parents)  # (leads to no input: not run)
+            elif through:  # (a node that saves nothing: its backward's result)
+                in_grads = (g, g)
+            elif saved:
+                if vstate.bumped and getattr(node, "epoch", None) != vstate.epoch:
+                    versions.check(node)  # (an in-place op since the node's forward)
+                in_grads = node.backward(g, F, *(saved if unpack is None else unpack(node)))
+                if not retain_graph:
+                    node.saved = node.saved_src = None
+            elif saved is None:
+                raise GradRuntimeError(SECOND_BACKWARD)
+            else:
+                in_grads = node.backward(g, F)
+                # (what PyTorch keeps outside the saved values, freed with them)
+                node.saved = None if node.holds_saved and not retain_graph else saved
+            if zeros:  # zeros in, zeros out, for the inputs that keep them
+                in_grads, g = spread(node, in_grads), gz
+            if node.watch is not None and node.watch.post:
+                in_grads = run_node_post(node, g, in_grads, create_graph)
+            if step is None:  # (the queue: the tracer, then the next node)
+                node, g = nxt(node, g, in_grads)
                 continue
-            while node is not None:
-                if frec is not None:
-                    node.fpass = fno
-                    frec[id(node)] = g if g.size <= small else g.shape
-                if node.watch is not None or visit_all:
-                    g = _visit(node, g, capture, results, create_graph)
-                in_grads = step(node, g, F, retain_graph, unpack)
-                if node.watch is not None and node.watch.post:
-                    in_grads = run_node_post(node, g, in_grads, create_graph)
-                if tracer is not None:
-                    tracer(node, g, in_grads)
-                nxt = gn = None  # the parent made ready that was made last, its gradient
-                for p, ig in zip(node.parents, in_grads):
-                    if p is None:
-                        continue
-                    if type(p) is Tensor:
-                        if ig is not None:
-                            if deliver is None:
-                                leaves.append((p, ig))
-                            else:
-                                deliver(p, ig)
-                        continue
-                    d = deps[p] - 1
-                    deps[p] = d
-                    if ig is not None:
-                        if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
-                            ig = _cast(ig, p.out_dtype)  # (as _deliver_leaf)
-                        if d or p in grads:
-                            prev = grads.get(p)
-                            grads[p] = ig if prev is None else add(prev, ig)
-                            ig = None
-                    if d == 0:
-                        if ig is None:
-                            ig = gpop(p, None)
-                        if nxt is None:
-                            nxt, gn = p, ig
-                        elif seq(p) > seq(nxt):  # the one made last runs next
-                            _wait(q, grads, nxt, gn)
-                            nxt, gn = p, ig
-                        else:
-                            _wait(q, grads, p, ig)
-                if nxt is not None and q and -q[0][0] > seq(nxt):
-                    _wait(q, grads, nxt, gn)  # a node made later is waiting
-                    nxt = None
-                if nxt is not None and gn is None:  # made ready without a gradient
-                    release(nxt, deps, push)
-                    nxt = None
-                node, g = nxt, gn
+            parents = node.parents  # (where the plan sends its input gradients)
+            for slot, j in routes:
+                ig = in_grads[slot]
+                if ig is None:
+                    continue
+                if j < 0:  # a leaf
+                    leaves.append((parents[slot], ig))
+                    later = later or type(ig) is Later
+                    continue
+                p = parents[slot]
+                if type(ig) is Later:  # (a whole sum left for later: made now)
+                    ig = sum_to(ig.values(), ())
+                if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
+                    ig = _cast(ig, p.out_dtype)  # (as _deliver_leaf)
+                prev = waiting[j]
+                if prev is None:
+                    waiting[j] = ig
+                    nodes[j] = p
+                else:
+                    waiting[j] = np.add(prev, ig)
     except BaseException:
-        unfinished = unfinished_nodes(node, q, deps)
+        unfinished = queue.unfinished(node) if plan is None else schedule.unfinished(plan, step)
         m.failed(unfinished)
         leaves[:] = finished_leaves(leaves, unfinished)
         raise
     finally:
-        if leaves:
+        if later:
+            schedule.flush(leaves, touched, _store_grad)
+        elif leaves:
             deliver_leaves(leaves, touched, _store_grad)
 
 
@@ -448,15 +459,9 @@ def _needed(roots, capture):
     return needed
 
 
-def _only(needed):
-    """A pass's step that runs only the `needed` nodes (the others give no gradient)."""
-
-    def step(node, g, F, retain_graph, unpack):
-        if node in needed:
-            return vjp(node, g, F, retain_graph, unpack)
-        return (None,) * len(node.parents)
-
-    return step
+#: the steps of a pass the ready queue orders: none written down (each next node is asked
+#: of the queue after a step)
+_ASK = itertools.repeat(None)
 
 
 def _add_tensors(a, b):
@@ -476,18 +481,6 @@ def _cast(g, dtype):
 
 #: the common case of `_pass` (general None): its own leaves only (`leaves`)
 _COMMON = _General(False, None, None, None, None, lambda unfinished: None)
-
-
-def _wait(q, grads, node, g):
-    """A ready node into the queue, its gradient (if any) into `grads`."""
-    if g is not None:
-        grads[node] = g
-    push_ready(q, node)
-
-
-def _call(node, g, F, retain_graph, create_graph=False):
-    """passes.vjp; with create_graph the saved values are given as Tensors of the graph."""
-    return vjp(node, g, F, retain_graph, _saved_tensors if create_graph else None)
 
 
 def nested_backward(node, g, F):

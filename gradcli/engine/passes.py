@@ -1,9 +1,7 @@
 """The steps of a backward pass that need nothing of a node but its `parents`: how
-many consumers each node has, releasing the parents of a node no gradient reached,
-and checking the head gradient a user gives; and one node's step, `vjp` (its backward
-with its saved values, checked and then freed), which autograd.py's loops run
-(engine/schedule.py's run writes the same step out in its loop: a change here belongs
-there too)."""
+many consumers each node has, the ready queue, releasing the parents of a node no
+gradient reached, checking the head gradient a user gives, and where the gradients
+that reached leaves go (autograd._pass, the backward loop, runs them)."""
 
 from __future__ import annotations
 
@@ -15,8 +13,7 @@ from ..runtime.errors import GradRuntimeError, ShapeError
 from ..core.convert import to_tensor
 from ..core.tensor import Tensor
 from ..core.layout import grad_array, obeys_grad_layout
-from . import versions
-from .zero_grads import EfficientZeros, spread
+from .zero_grads import EfficientZeros
 
 SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -161,28 +158,108 @@ def release(node, deps, push):
                 push(p)
 
 
-def vjp(node, g, F, retain_graph, unpack=None):
-    """A node's backward with its saved values (checked against their versions), which
-    are freed after it unless retain_graph: a second pass must then fail.  `unpack`:
-    a function of the node giving what its backward gets instead of the saved arrays
-    (create_graph: them as Tensors of the graph)."""
-    saved = node.saved
-    zeros = type(g) is EfficientZeros
-    if zeros and node.zeros_through is not True:
-        g = np.zeros(g.shape, g.dtype)  # (plain zeros, as PyTorch's kernel sees them)
-    if saved:
-        if versions.state.bumped:
-            versions.check(node)
-        in_grads = node.backward(g, F, *(saved if unpack is None else unpack(node)))
-        if not retain_graph:
-            node.saved = None
-            node.saved_src = None
-    elif saved is None:
-        raise GradRuntimeError(SECOND_BACKWARD)
-    else:
-        in_grads = node.backward(g, F)
-        if node.holds_saved and not retain_graph:
-            node.saved = None
-    if zeros:  # zeros in, zeros out (engine/zero_grads.py)
-        return spread(node, in_grads)
-    return in_grads
+class ReadyQueue:
+    """The order of a backward pass from PyTorch's engine's ready queue: of the nodes
+    whose gradient is complete (every consumer ran), the one made last runs next.  The
+    gradients wait in `grads` (node -> gradient) and each node's consumers yet to run
+    in `deps` (count_deps).  A parent made ready that was made after every node waiting
+    in the queue runs next without it, and its gradient, when it had one consumer, is
+    handed over without `grads`: a chain of nodes runs without either.
+
+    The backward loop (autograd._pass) asks it: `first()` and `next(node, g, in_grads)`
+    give the node to run next and its gradient, or (None, None) (`next` first shows the
+    step of `node`, its gradient g and what its backward gave, to `tracer` if there is
+    one, and sends those gradients where they go); `unfinished(node)`, the nodes not
+    finished when `node` failed.  A leaf's gradient goes to `deliver(leaf, g)` at once
+    if given, else it waits in `leaves`, in their order, for the loop; `add` adds two of
+    a node's gradients, `cast(g, dtype)` gives one in its node's dtype.  (`first` and
+    `next` are functions of the pass's queue, not methods: a chain of nodes asks for
+    each next one.)"""
+
+    __slots__ = ("q", "deps", "leaves", "first", "next")
+
+    def __init__(self, ready, grads, deps, add, cast, deliver=None, tracer=None):
+        self.q = ready_queue(ready)
+        self.deps, self.leaves = deps, []  # (leaf, gradient) in their order
+        self.first, self.next = _steps(self.q, grads, deps, add, cast, deliver, self.leaves)
+        if tracer is not None:
+            self.next = _traced(self.next, tracer)
+
+    def unfinished(self, node):
+        return unfinished_nodes(node, self.q, self.deps)
+
+
+def _steps(q, grads, deps, add, cast, deliver, leaves):
+    """A ReadyQueue's `first` and `next`, over its queue `q`."""
+    pop, gpop = heapq.heappop, grads.pop
+
+    def push(p):
+        push_ready(q, p)
+
+    def first():
+        while q:
+            node = pop(q)[2]
+            g = gpop(node, None)
+            if g is not None:
+                return node, g
+            release(node, deps, push)  # no gradient reached it
+        return None, None
+
+    def next_node(node, g, in_grads):
+        nxt = gn = None  # the parent made ready that was made last, its gradient
+        for p, ig in zip(node.parents, in_grads):
+            if p is None:
+                continue
+            if type(p) is Tensor:
+                if ig is not None:
+                    if deliver is None:
+                        leaves.append((p, ig))
+                    else:
+                        deliver(p, ig)
+                continue
+            d = deps[p] - 1
+            deps[p] = d
+            if ig is not None:
+                if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
+                    ig = cast(ig, p.out_dtype)
+                if d or p in grads:
+                    prev = grads.get(p)
+                    grads[p] = ig if prev is None else add(prev, ig)
+                    ig = None
+            if d == 0:
+                if ig is None:
+                    ig = gpop(p, None)
+                if nxt is None:
+                    nxt, gn = p, ig
+                elif seq(p) > seq(nxt):  # the one made last runs next
+                    _wait(q, grads, nxt, gn)
+                    nxt, gn = p, ig
+                else:
+                    _wait(q, grads, p, ig)
+        if nxt is not None:
+            if q and -q[0][0] > seq(nxt):
+                _wait(q, grads, nxt, gn)  # a node made later is waiting
+            elif gn is not None:
+                return nxt, gn
+            else:  # made ready without a gradient
+                release(nxt, deps, push)
+        return first()
+
+    return first, next_node
+
+
+def _traced(next_node, tracer):
+    """`next_node` that first shows the step to `tracer` (node, its gradient, in_grads)."""
+
+    def traced(node, g, in_grads):
+        tracer(node, g, in_grads)
+        return next_node(node, g, in_grads)
+
+    return traced
+
+
+def _wait(q, grads, node, g):
+    """A ready node into the queue, its gradient (if any) into `grads`."""
+    if g is not None:
+        grads[node] = g
+    push_ready(q, node)

@@ -15,10 +15,9 @@ usual (with its tangents, under forward mode), the layer calls the innermost pac
 on each value PyTorch would save (in PyTorch's order, grad mode off, as PyTorch runs
 it) and replaces `node.saved` by a `Packed`:
 a sequence whose iteration calls the unpack hook for each packed value (again in
-PyTorch's order) and yields the values in the op's own order.  Every backward loop
-(autograd._pass and the plans of schedule.run) steps a node with passes.vjp,
-which reads `node.saved` with `if saved:` and `node.backward(g, F, *saved)`, so a
-packed node runs through them unchanged, its
+PyTorch's order) and yields the values in the op's own order.  The backward loop
+(autograd._pass) steps a node reading `node.saved` with `if saved:` and
+`node.backward(g, F, *saved)`, so a packed node runs through it unchanged, its
 unpack hooks called each time its backward runs (and on each `_saved_*` access).
 """
 

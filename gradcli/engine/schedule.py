@@ -1,26 +1,25 @@
-"""Backward schedules: a loop that builds the same graph every iteration
-runs `out.backward()` through a plan made once for that graph's structure.
+"""Backward schedules: a loop that builds the same graph every iteration runs
+`out.backward()` in an order written down once for that graph's structure.
 
 A training loop's backward walks a small graph of the same shape every time; the
-backward loop (`autograd._pass`) spends most of its time on bookkeeping that
-only depends on that shape: counting consumers, a dict of pending gradients, which
-node runs next.  Here a graph's *structure* is each node's class, how long before
-the root it was made and where each of its parents is (nothing, a leaf, or another
-node, by position in a breadth-first walk); the second time a structure is seen its
-*schedule* is made: the nodes in the order the backward loop would run them, each with
-where its input gradients go.  Running it is a loop over that list with the gradients
-in a list indexed by position; each node is reached through its consumer's parents.
+ready queue (passes.ReadyQueue) would spend most of the pass on bookkeeping that only
+depends on that shape: counting consumers, a dict of pending gradients, which node
+runs next.  Here a graph's *structure* is each node's class, how long before the root
+it was made and where each of its parents is (nothing, a leaf, or another node, by
+position in a breadth-first walk); the second time a structure is seen its *schedule*
+is made: the nodes in the order the ready queue would give them, each with where its
+input gradients go.  A schedule is only a plan: the one backward loop (autograd._pass)
+walks it instead of the ready queue, each node's step its own, with the gradients
+waiting in a list by position; each node is reached through its consumer's parents.
 
-It does what the backward loop does, step for step: the same VJPs with the same
-gradients in the same order (so the same sums, bit for bit), the same hooks and
-retain_grad, the same checks of saved values against their versions, the saved
-values freed unless `retain_graph` (and PyTorch's error at a node already run), the
-same flow record, the same way into a leaf's `.grad`.  It stands aside (the general
-loop runs) for graphs of more than `MAX_NODES` nodes and for a node made without a
-creation number.  The node's step is passes.vjp's, written out in the loop (a change
-there belongs here too).  tests/engine/test_schedule.py runs
-every golden program with schedules made on first sight and compares with the
-backward loop.
+What a schedule adds to the order: a node whose backward returns F.sum_to's results
+as they are and that feeds a leaf gets `LaterF`, which leaves a 0-d leaf's whole sums
+for later (`Later`), made all at once at the end of the pass (`flush`); and one made
+for a replayed loop body (`made_now`) marks the nodes that give each input their
+gradient as it is.  It stands aside (the ready queue orders the pass) for graphs of
+more than `MAX_NODES` nodes and for a node made without a creation number.
+tests/engine/test_schedule.py runs every golden program with schedules made on first sight
+and compares passes in both orders.
 """
 
 from __future__ import annotations
@@ -29,12 +28,8 @@ import heapq
 
 import numpy as np
 
-from ..runtime.errors import GradRuntimeError
 from ..core.tensor import Tensor
-from . import observe, versions
-from .zero_grads import EfficientZeros
-from .hooks import run_node_post
-from .passes import SECOND_BACKWARD, deliver_leaves, finished_leaves, vjp
+from .passes import deliver_leaves
 from ..numerics.sums.sum_mid import MID_MIN
 from ..numerics.sums.sum_rows import torch_sums
 from .vjp_arrays import ArrayF, sum_to
@@ -50,9 +45,9 @@ _seen: dict = {}  # structure -> times seen without a schedule yet
 
 
 def find(root):
-    """The schedule for the graph under the node `root`, or None: the backward loop
-    runs (too big, a node made without a creation number, or a structure not seen
-    often enough yet)."""
+    """The schedule for the graph under the node `root`, or None: the ready queue
+    orders the pass (too big, a node made without a creation number, or a structure
+    not seen often enough yet)."""
     if not MAX_NODES:
         return None
     key = _structure(root)
@@ -123,9 +118,9 @@ def _remember(table, key, value):
 
 def _schedule(key):
     """The steps for a structure (`find`'s key): (node position, ((input slot, where
-    its gradient goes), ...), the F its backward gets, False) in the order
-    autograd._pass runs the nodes (PyTorch's: of the nodes whose gradient is
-    complete, the one made last); where is a node's position or -1 for a leaf.
+    its gradient goes), ...), the F its backward gets, False) in the ready queue's
+    order (PyTorch's: of the nodes whose gradient is complete, the one made last);
+    where is a node's position or -1 for a leaf.
     A node whose backward returns F.sum_to's results as they are (`sums_as_is`) and
     that has a leaf among its inputs gets LaterF.  (The last field, whether the node's
     backward gives each input g itself, is made_now's: Function.passes_through.)"""
@@ -199,7 +194,7 @@ def _whole(g, shape):
 
 class LaterF(ArrayF):
     """ArrayF whose sum_to and sum_scaled leave the whole sums sum_rows can make together
-    for later (`Later`); `run` makes them at the end of the pass, all at once."""
+    for later (`Later`); `flush` makes them at the end of the pass, all at once."""
 
     @staticmethod
     def sum_to(g, shape):
@@ -217,100 +212,25 @@ class LaterF(ArrayF):
         return ArrayF.sum_scaled(g, c, shape)
 
 
-def run(root, steps, g, retain_graph, flow, touched, store, visit):
-    """The pass: autograd._pass's steps in the schedule's order, from the node
-    `root` with gradient `g`.  `store(leaf, g, False)` accumulates into a leaf's .grad
-    (autograd._store_grad); `visit(node, g, None, None, False)` runs a node's hooks and
-    retain_grad (autograd._visit).  Gradients for leaves wait in `queue`, in their
-    order (some are sums left for later, LaterF); at the end (also when a step fails:
-    then only the leaves whose every consumer ran, as in the backward loop) the
-    sums are made, all at once, each leaf's gradients added up in their order and
-    delivered (_pass's leaf sums)."""
-    n = len(steps)
-    grads = [None] * n
-    nodes = [None] * n  # each node, from its consumer's parents with its first gradient
-    grads[0] = g
-    nodes[0] = root
-    fno, frec = flow if flow is not None else (None, None)
-    small = observe.FLOW_SMALL
-    add = np.add
-    queue = []
-    later = False  # any sum left for later in queue
-    k = 0
-    try:
-        for k, routes, F, through in steps:
-            g = grads[k]
-            if g is None:  # no gradient reached this node
-                continue
-            grads[k] = None
-            node = nodes[k]
-            if frec is not None:
-                node.fpass = fno
-                frec[id(node)] = g if g.size <= small else g.shape
-            if node.watch is not None:
-                g = visit(node, g, None, None, False)
-            saved = node.saved  # (passes.vjp, inlined)
-            if type(g) is EfficientZeros:  # (engine/zero_grads.py: passes.vjp itself)
-                in_grads = vjp(node, g, F, retain_graph)
-            elif through:  # (a node that saves nothing: its backward's result)
-                in_grads = (g, g)
-            elif saved:
-                state = versions.state
-                if state.bumped and getattr(node, "epoch", None) != state.epoch:
-                    versions.check(node)  # (an in-place op since the node's forward)
-                in_grads = node.backward(g, F, *saved)
-                if not retain_graph:
-                    node.saved = node.saved_src = None
-            elif saved is None:
-                raise GradRuntimeError(SECOND_BACKWARD)
-            else:
-                in_grads = node.backward(g, F)
-                if node.holds_saved and not retain_graph:
-                    node.saved = None
-            if node.watch is not None and node.watch.post:
-                in_grads = run_node_post(node, g, in_grads, False)
-            parents = node.parents
-            for slot, j in routes:
-                ig = in_grads[slot]
-                if ig is None:
-                    continue
-                p = parents[slot]
-                if j < 0:
-                    queue.append((p, ig))
-                    if type(ig) is Later:
-                        later = True
-                    continue
-                if type(ig) is Later:
-                    ig = sum_to(ig.values(), ())
-                if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
-                    ig = ig.astype(p.out_dtype)
-                prev = grads[j]
-                if prev is None:
-                    grads[j] = ig
-                    nodes[j] = p
-                else:
-                    grads[j] = add(prev, ig)
-    except BaseException:
-        if queue:  # only the leaves whose every consumer ran get their gradients
-            walked = []
-            _structure(root, walked)
-            if walked:
-                pos = next((i for i, s in enumerate(steps) if s[0] == k), 0)
-                queue[:] = finished_leaves(queue, [walked[s[0]] for s in steps[pos:]])
-            later = any(type(ig) is Later for _, ig in queue)
-        raise
-    finally:
-        if later:
-            _flush(queue, touched, store)
-        elif queue:
-            deliver_leaves(queue, touched, store)
+def unfinished(plan, step):
+    """The nodes a pass through `plan` (root, gradient, steps) had not finished when
+    its step `step` failed: that step's node and those of the steps after it (their
+    leaves get no gradient: passes.finished_leaves)."""
+    root, _, steps = plan
+    walked = []
+    _structure(root, walked)
+    at = steps.index(step) if step is not None else 0
+    return [walked[s[0]] for s in steps[at:]] if walked else []
 
 
-def _flush(queue, touched, store):
+def flush(queue, touched, store):
     """The leaves' gradients that waited (in their order), some of them sums left for
     later: those made all at once, then passes.deliver_leaves (each leaf's added up in
     order, then into its .grad; a sum made here becomes .grad without a copy)."""
     waiting = [ig for _, ig in queue if type(ig) is Later]
+    if not waiting:  # (none left: a pass that failed)
+        deliver_leaves(queue, touched, store)
+        return
     sums = torch_sums([ig.g for ig in waiting], [ig.c for ig in waiting])
     if len(waiting) == len(queue):  # all of them sums (as sum_to makes them: new)
         deliver_leaves(

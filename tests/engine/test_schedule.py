@@ -1,12 +1,13 @@
-"""Backward schedules (gradcli/engine/schedule.py) do what the general loop does.
+"""Backward schedules (gradcli/engine/schedule.py): the backward loop walking a
+schedule does what it does in the ready queue's order (passes.ReadyQueue).
 
 * Every golden program that calls backward, run with schedules made on first sight,
   still prints exactly what torch printed.
 * Graphs of each kind (a node with several consumers, a leaf reached twice, constant
   inputs, dtype casts, no gradient reaching a node) give the same .grad, bit for
-  bit, the same leaves touched and the same flow record as autograd._pass.
+  bit, the same leaves touched and the same flow record in both orders.
 * Hooks, retain_grad and saved values already freed (PyTorch's error) run as in the
-  general loop; the schedule stands aside only for graphs too big.
+  ready queue's order; the schedule stands aside only for graphs too big.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 from conftest import check_result, load_golden, run_inprocess
 from gradcli.core.tensor import Tensor
 from gradcli.engine import autograd, observe, schedule
-from gradcli.engine.passes import count_deps
+from gradcli.engine.passes import ReadyQueue, count_deps
 from gradcli.ops.registry import FUNCTIONS
 
 
@@ -86,7 +87,8 @@ def _general(root_tensor):
     touched = {}
     flow = observe.start_flow(len(deps))
     g = np.array(1, dtype=root_tensor.data.dtype)
-    autograd._pass([root], {root: g}, deps, False, flow, touched)
+    queue = ReadyQueue([root], {root: g}, deps, np.add, autograd._cast)
+    autograd._pass(False, flow, touched, queue)
     return autograd._in_creation_order(touched), flow
 
 
@@ -97,7 +99,7 @@ def _scheduled(root_tensor):
     touched = {}
     flow = observe.start_flow(len(steps))
     g = np.array(1, dtype=root_tensor.data.dtype)
-    schedule.run(root, steps, g, False, flow, touched, autograd._store_grad, autograd._visit)
+    autograd._pass(False, flow, touched, plan=(root, g, steps))
     return autograd._in_creation_order(touched), flow
 
 
