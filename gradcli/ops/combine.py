@@ -31,6 +31,18 @@ M = Arg((2, 3))
 from .shape import _int_or_none, _node_class, index, to
 
 
+def _laid_out(out, first):
+    """cat's and stack's result as torch lays it out: contiguous, unless the first input is
+    4-d or 5-d and channels last, whose layout torch keeps (NumPy keeps any input layout)."""
+    if out.flags.c_contiguous:
+        return out
+    if first.ndim in (4, 5):
+        order = sorted(range(first.ndim), key=lambda d: -first.strides[d])
+        if order == [0, *range(2, first.ndim), 1]:  # channels last
+            return out
+    return np.ascontiguousarray(out)
+
+
 class Cat(Function):
     __slots__ = ("axis", "sizes", "dim")
     name = "CatBackward0"
@@ -45,7 +57,7 @@ class Cat(Function):
     def forward(self, *xs, axis, dim=None):
         self.axis, self.dim = axis, axis if dim is None else dim  # (the dim as given)
         self.sizes = [a.shape[axis] for a in xs]
-        return np.concatenate(xs, axis)
+        return _laid_out(np.concatenate(xs, axis), xs[0])
 
     def backward(self, g, F):
         return tuple(F.split(g, self.sizes, self.axis))
@@ -66,7 +78,7 @@ class Stack(Function):
 
     def forward(self, *xs, axis, dim=None):
         self.axis, self.dim = axis, axis if dim is None else dim  # (the dim as given)
-        return np.stack(xs, axis)
+        return _laid_out(np.stack(xs, axis), xs[0])
 
     def backward(self, g, F):
         n = (g.data if F.tensor_mode else g).shape[self.axis]

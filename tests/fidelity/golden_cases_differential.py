@@ -1319,3 +1319,21 @@ case(
     x.T.contiguous(memory_format=torch.preserve_format)
     """,
 )
+case(
+    "layout/cat_and_stack_are_contiguous",
+    """
+    import torch
+    b = torch.tensor([[0.25, 1.0], [3.0, 1.5], [-1.25, -0.5]], requires_grad=True)
+    t1 = b.permute(1, 0)
+    t2 = torch.abs(t1)
+    for t in [torch.stack([t1, t2], 0), torch.stack([t1, t2], 2), torch.cat([t1, t2], 1)]:
+        print(t.is_contiguous(), t.stride())
+    x = torch.arange(24.).reshape(1, 2, 3, 4)
+    cl = x.permute(0, 3, 1, 2)
+    for t in [torch.cat([cl, cl], 0), torch.cat([cl, cl], 1), torch.cat([x.permute(3, 2, 1, 0)] * 2, 0)]:
+        print(t.is_contiguous(), t.stride())
+    s = torch.stack([t1, t2], 0)
+    (s.view(-1) * torch.arange(12.)).sum().backward()
+    print(b.grad)
+    """,
+)
