@@ -19,6 +19,7 @@ from ..core.convert import operand, tensor_arg
 from ..runtime.errors import GradRuntimeError
 from ..runtime.limits import check_broadcast
 from ..numerics.floats.fused import doubles
+from ..numerics.floats.tensor_iter import binary_laid_out
 from ..numerics.floats.singles import scalar_times, single, singles, weak
 from ..numerics.floats.half import F16
 from ..core.tensor import Tensor
@@ -162,6 +163,8 @@ class _Arith(Function):
             if type(b) is np.ndarray and b.dtype is not dt:
                 b = b.astype(dt)
         out = self.ufunc(a, b if type(b) is np.ndarray else weak(b, a))
+        if out.ndim > 1 and not out.flags.c_contiguous or a.ndim > 1 and not a.flags.c_contiguous:
+            out = binary_laid_out(out, a, b)  # (NumPy's layout of mixed operands is not ATen's)
         return out if out.dtype is dt else _cast(out, dt)
 
     def replay_kernel(self, a, b, dt):
@@ -177,6 +180,8 @@ class _Arith(Function):
         ):
             return None
         if type(b) is np.ndarray:
+            if a.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous):
+                return None  # (the forward lays the result out as TensorIterator does)
             return (
                 (self.ufunc, 2, self.keeps, None) if (a.ndim or b.ndim) and b.dtype is dt else None
             )
@@ -331,7 +336,7 @@ class Div(Function):
                 a = a.astype(dt)
             if type(b) is np.ndarray and b.dtype is not dt:
                 b = b.astype(dt)
-        return _cast(np.true_divide(a, weak(b, a)), dt)
+        return _cast(binary_laid_out(np.true_divide(a, weak(b, a)), a, b), dt)
 
     def backward(self, g, F, a, b):
         n = self.needs

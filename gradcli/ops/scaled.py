@@ -11,6 +11,7 @@ import numpy as np
 
 from ..runtime.errors import GradRuntimeError, GradTypeError, broadcast_error
 from ..numerics.floats.scaled_add import scaled_add
+from ..numerics.floats.tensor_iter import binary_laid_out
 from ..core.tensor import Tensor, type_name
 from ..engine.function import Function
 from .elementwise import _bool_sub_check, _operands, _shapes, times_scalar
@@ -85,7 +86,7 @@ class AddScaled(Function):
     def forward(self, a, b, alpha, dt):
         self.sa, self.sb = _shapes(a, b)
         self.alpha = alpha
-        return scaled_add(a, b, self.sign * alpha, dt)
+        return binary_laid_out(scaled_add(a, b, self.sign * alpha, dt), a, b)
 
     def backward(self, g, F):
         n = self.needs

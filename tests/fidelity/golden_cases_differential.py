@@ -1337,3 +1337,21 @@ case(
     print(b.grad)
     """,
 )
+case(
+    "layout/arithmetic_of_mixed_layouts",
+    """
+    import torch
+    a = torch.arange(12.).reshape(2, 2, 3).requires_grad_()
+    t2 = a.transpose(0, 1)
+    b = torch.ones(2, 2, 3)
+    for r in [t2 + b, b + t2, torch.add(t2, b, alpha=2), torch.sub(b, t2, alpha=2), t2 * b,
+              b * t2, t2 / b, b / t2, t2 - b]:
+        print(r.stride(), r.grad_fn)
+    try:
+        torch.add(t2, b, alpha=2).view(-1)
+    except RuntimeError as e:
+        print(e)
+    (t2 * b).reshape(-1).sum().backward()
+    print(a.grad)
+    """,
+)

@@ -58,11 +58,26 @@ def laid_out(out, operands):
         return out
     perm = _order(arrays)  # innermost first
     if perm == list(range(out.ndim - 1, -1, -1)):
-        return out
+        return out if out.flags.c_contiguous else np.ascontiguousarray(out)
     outer = perm[::-1]
     res = np.empty([out.shape[d] for d in outer], out.dtype).transpose(np.argsort(outer))
     res[...] = out
     return res
+
+
+def binary_laid_out(out, a, b):
+    """A binary ufunc's result in TensorIterator's layout: NumPy lays out the result of
+    operands in different memory orders by its own rule (a transposed tensor plus a
+    contiguous one is contiguous), ATen by the first operand whose strides decide
+    (reorder_dimensions); the same array when both are C-contiguous."""
+    if (
+        out.ndim < 2
+        or type(a) is not np.ndarray
+        or type(b) is not np.ndarray
+        or (a.flags.c_contiguous and b.flags.c_contiguous)
+    ):
+        return out
+    return laid_out(out, (a, b))
 
 
 def _inner_run(arrays, perm):
