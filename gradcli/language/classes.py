@@ -88,7 +88,7 @@ def user_key(name):
 def direct_name(name):
     """Is `obj.name` of a plain class (PLAIN) the key `name` of the instance's and the
     classes' namespaces (not a special method's, not kept under another key: user_key)?"""
-    return not is_dunder(name) and not name.startswith("language_")
+    return not is_dunder(name) and user_key(name) == name
 
 
 def is_user_class(c):

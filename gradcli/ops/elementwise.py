@@ -163,7 +163,9 @@ class _Arith(Function):
             if type(b) is np.ndarray and b.dtype is not dt:
                 b = b.astype(dt)
         out = self.ufunc(a, b if type(b) is np.ndarray else weak(b, a))
-        if out.ndim > 1 and not out.flags.c_contiguous or a.ndim > 1 and not a.flags.c_contiguous:
+        if out.ndim > 1 and (
+            not out.flags.c_contiguous or type(a) is np.ndarray and not a.flags.c_contiguous
+        ):
             out = binary_laid_out(out, a, b)  # (NumPy's layout of mixed operands is not ATen's)
         return out if out.dtype is dt else _cast(out, dt)
 
