@@ -83,6 +83,16 @@ def _length(dataset):
     return n
 
 
+def _random_order(gen, n, fresh):
+    """The indices RandomSampler yields, drawn when torch's are: a new torch.Generator
+    seeded by a draw of `gen` when the loader was given none, one permutation, and then
+    the permutation torch draws for the remainder (none of it kept) once the first runs out."""
+    if fresh:
+        gen = gen.clone().manual_seed(sampling.random64_int(gen))
+    yield from sampling.randperm(gen, n).tolist()
+    sampling.randperm(gen, n)
+
+
 class DataLoader:
     """DataLoader(dataset, batch_size=1, shuffle=False, drop_last=False)."""
 
@@ -136,8 +146,9 @@ class DataLoader:
     def _batches(self, gen):
         n = _length(self.dataset)
         if self.shuffle:
-            fresh = gen.clone().manual_seed(sampling.random64_int(gen))  # a new torch.Generator
-            order = sampling.randperm(fresh, n).tolist()
+            # RandomSampler draws from the loader's generator itself when it was given one,
+            # else from a new torch.Generator seeded by a draw of the default one
+            order = _random_order(gen, n, self.generator is None)
         else:
             order = range(n)
         collate = self.collate_fn or default_collate

@@ -696,6 +696,28 @@ case(
 )
 
 case(
+    "data/shuffle_generator",
+    """
+    import torch
+    from torch.utils.data import TensorDataset, DataLoader
+    g = torch.Generator().manual_seed(42)
+    ds = TensorDataset(torch.arange(8), torch.arange(8) * 10)
+    for bs in (4, 3):
+        loader = DataLoader(ds, batch_size=bs, shuffle=True, generator=g)
+        for epoch in range(2):
+            for xb, yb in loader:
+                print(bs, epoch, xb, yb)
+    for xb, yb in DataLoader(ds, batch_size=4, shuffle=True, generator=g):
+        print(xb)
+        break
+    torch.rand(2, generator=g)
+    for xb, yb in DataLoader(ds, batch_size=3, shuffle=True, drop_last=True, generator=g):
+        print(xb)
+    torch.rand(2, generator=g)
+""",
+)
+
+case(
     "data/synthetic_data_d2l",
     """
     import torch
