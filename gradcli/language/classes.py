@@ -25,6 +25,9 @@ PLAIN = "__gradcli_plain__"  # (read as getattr(cls, "__gradcli_plain__", False)
 # in a class namespace: the set of the names (keys) its MRO's classes of the program hold,
 # kept by make_class and set_class_attr (set_plain reads it)
 NAMES = "__gradcli_names__"
+# in a class body's namespace: name -> annotation text of its annotated names, in order
+# (`x: int = 0`); the class keeps it as Python's __annotations__
+ANNOTATIONS = "__annotations__"
 MAX_MRO = 500  # classes in a class's MRO (docs/limits.md)
 
 # the special methods a class of the language may define (Python's operators and
@@ -62,6 +65,7 @@ DUNDERS = frozenset(
         "__int__",
         "__enter__",
         "__exit__",
+        "__post_init__",  # (a dataclass's __init__ calls it)
     }
     | {f"__{p}{n}__" for n in _OPERATORS + _BITWISE for p in ("", "r", "i")}
 )
@@ -117,6 +121,8 @@ def make_class(name, bases, ns, keywords, qualname=None):
         raise GradTypeError(
             f"class {name}: keyword arguments ({', '.join(keywords)}) are not supported"
         )
+    ns = dict(ns)
+    annotations = ns.pop(ANNOTATIONS, None)
     for k in ns:
         if is_dunder(k) and k not in DUNDERS:
             raise GradTypeError(
@@ -135,6 +141,8 @@ def make_class(name, bases, ns, keywords, qualname=None):
         *(b.__dict__.get(NAMES, ()) for c in bases for b in c.__mro__),
         (k for k in ns if not is_dunder(k)),
     )
+    if annotations is not None:
+        ns[ANNOTATIONS] = annotations
     ns["__module__"] = "__main__"
     ns["__qualname__"] = qualname or name
     if any(isinstance(b, type) and issubclass(b, GradError) for b in bases):

@@ -33,6 +33,8 @@ from .prelude import install
 from .state import state
 from .statements import Statements
 from . import stmtlines
+from . import dataclass
+from ..library import stdlib
 
 
 def placed(fn, line, col):
@@ -164,3 +166,6 @@ class Compiler(Statements, Control, Definitions, Expressions, Comprehensions, Ca
             line, col = pos(node)
             raise GradSyntaxError("this is not an expression", line, col)
         return method(node)
+
+
+stdlib.add_module("dataclasses", lambda: dataclass.make_module(lambda: Compiler({})))

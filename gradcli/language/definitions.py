@@ -5,7 +5,8 @@ decorators, `global`/`nonlocal`, `yield` and zero-argument `super()`."""
 from __future__ import annotations
 
 from ..runtime.errors import GradSyntaxError
-from .classes import Super, make_class
+from .parser import Token, Tree
+from .classes import ANNOTATIONS, Super, make_class
 from .functions import CLASS_CELL, Scope, Signature, UserFunction
 from .names import docstring
 from .positions import located, pos, syntax_error
@@ -187,6 +188,51 @@ class Definitions:
 
         return run
 
+    def s_annassign(self, node):
+        """`target: annotation = value` assigns as `target = value` does; `target: annotation`
+        alone binds nothing.  Annotations are not evaluated (as under `from __future__ import
+        annotations`): a class body keeps each name's annotation text in the class's
+        `__annotations__`, in order (what `dataclass` reads); elsewhere they are dropped."""
+        target, annotation, value = node.children
+        kind = target.data if isinstance(target, Tree) else None
+        if kind not in ("name", "getattr", "getitem"):
+            raise syntax_error(
+                "only single target (not tuple) can be annotated"
+                if kind == "tuple_items"
+                else "illegal target for annotation",
+                target,
+            )
+        record = None
+        if kind == "name" and self.fn is not None and self.fn.kind == "class":
+            name = target.children[0].value
+            text = _source_text(self.source, annotation)
+
+            def record(s):
+                s.vars.setdefault(ANNOTATIONS, {})[name] = text
+
+        if value is None:
+            if kind != "name":  # Python evaluates the target's object and key, binds nothing
+                parts = [self.expr(c) for c in target.children if isinstance(c, Tree)][:1]
+                if kind == "getitem":
+                    parts.append(self._subscript_key(target.children[1]))
+
+                def evaluate(s):
+                    for p in parts:
+                        p(s)
+
+                return evaluate
+            return record or (lambda s: None)
+        assign = self.s_assign(Tree("assign", [target, value], meta=node.meta))
+        if record is None:
+            return assign
+
+        def run(s):
+            signal = assign(s)
+            record(s)
+            return signal
+
+        return run
+
     def s_global_stmt(self, node):
         return lambda s: None  # scopes.py has read it
 
@@ -226,3 +272,12 @@ class Definitions:
             return Super(cell(s)[0], load(s))
 
         return run
+
+
+def _source_text(source, node):
+    """The text of node in source (None when the source is not at hand)."""
+    meta = getattr(node, "meta", None)
+    start, end = getattr(meta, "start_pos", None), getattr(meta, "end_pos", None)
+    if source is None or start is None or end is None:
+        return node.value if isinstance(node, Token) else None
+    return source[start:end]

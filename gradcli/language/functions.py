@@ -78,10 +78,7 @@ class Signature:
         if len(args) == n and not kwargs and self.plain:  # each parameter given once,
             return dict(zip(params, args))  # by position: nothing to check
         if len(args) > n and self.star is None:
-            raise GradTypeError(
-                f"{fname}() takes {n} positional argument"
-                f"{'s' if n != 1 else ''} but {len(args)} were given"
-            )
+            raise GradTypeError(_too_many(fname, n, defaults, self, args, kwargs))
         local = dict(zip(params, args))
         if self.star is not None:
             local[self.star] = tuple(args[n:])
@@ -122,6 +119,25 @@ class Signature:
         if extra is not None:
             local[self.kwstar] = extra
         return local
+
+
+def _too_many(fname, n, defaults, sig, args, kwargs):
+    """CPython's words for too many positional arguments (ceval's too_many_positional)."""
+    with_default = sum(p in defaults for p in sig.params)
+    if with_default:
+        takes, plural = f"from {n - with_default} to {n}", "s"
+    else:
+        takes, plural = str(n), "s" if n != 1 else ""
+    given = len(args)
+    kwonly = sum(k in sig.kwonly for k in kwargs)
+    extra = (
+        f" positional argument{'s' if given != 1 else ''} (and {kwonly} keyword-only "
+        f"argument{'s' if kwonly != 1 else ''})"
+        if kwonly
+        else ""
+    )
+    verb = "was" if given == 1 and not kwonly else "were"
+    return f"{fname}() takes {takes} positional argument{plural} but {given}{extra} {verb} given"
 
 
 class _Depth:
@@ -207,7 +223,7 @@ class UserFunction:
         q = self.quick
         if q is not None and len(args) == len(q) and not kwargs:
             return self.run(dict(zip(q, args)))
-        local = self.sig.bind(self.name, args, kwargs, self.defaults)
+        local = self.sig.bind(self.qualname, args, kwargs, self.defaults)
         if self.generator:
             return Generator(self, local)
         return self.run(local)

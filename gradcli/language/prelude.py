@@ -391,6 +391,7 @@ def prelude():
     }
     out = {k: BuiltinFunction(k, v) for k, v in ns.items()}
     out["object"] = LanguageObject
+    out["__name__"] = "__main__"  # a program is the main module (`if __name__ == "__main__":`)
     out["NotImplemented"] = NotImplemented  # (a special method's "not for these operands")
     out.update(TYPES)
     return out

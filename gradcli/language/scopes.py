@@ -92,7 +92,7 @@ class FunctionInfo:
         if d == "assign":
             for t in node.children[:-1]:
                 self._target(t)
-        elif d in ("augassign", "for_stmt", "del_stmt"):
+        elif d in ("augassign", "for_stmt", "del_stmt", "annassign"):
             self._target(node.children[0])
         elif (
             d in ("with_item", "except_clause")

@@ -15,7 +15,7 @@ from ..runtime import context
 from ..runtime.limits import check_held, check_items, check_total
 from ..core.printing import show
 from ..core.tensor import Tensor
-from . import numpy_ns
+from . import numpy_ns, typing_ns
 from .values import BuiltinFunction, Module
 
 
@@ -550,7 +550,10 @@ _MODULES = {
     "os": lambda: EmptyModule("os"),
     "sys": lambda: EmptyModule("sys"),
     "numpy": lambda: numpy_ns.make_module(),
+    "typing": lambda: typing_ns.make_module(StdModule),
 }
+
+
 _made = {}
 
 

@@ -13,6 +13,132 @@ import pytest
 from conftest import run_inprocess
 
 PROGRAMS = {
+    "dataclasses_and_arity": """
+from dataclasses import dataclass, field, fields, asdict, astuple, replace, is_dataclass
+import dataclasses
+from typing import List
+
+@dataclass
+class GPTConfig:
+    block_size: int = 1024
+    vocab_size: int = 50304
+    n_layer: int = 12
+    dropout: float = 0.0
+    bias: bool = True
+
+c = GPTConfig(n_layer=4, dropout=0.1)
+print(c)
+print(c.n_layer, c == GPTConfig(n_layer=4, dropout=0.1), c == GPTConfig())
+print(asdict(c))
+print(astuple(c))
+print(replace(c, bias=False))
+print([f.name for f in fields(c)], is_dataclass(c), is_dataclass(GPTConfig), is_dataclass(3))
+
+@dataclass
+class Point:
+    x: float
+    y: float = 0.0
+    tags: List[str] = field(default_factory=list)
+    def norm(self):
+        return (self.x ** 2 + self.y ** 2) ** 0.5
+
+p = Point(3.0, 4.0)
+p.tags.append("a")
+print(p, p.norm(), Point(1.0).tags)
+
+@dataclass(order=True)
+class V:
+    a: int
+    b: int = 2
+    def __post_init__(self):
+        self.s = self.a + self.b
+
+print(V(1) < V(2), V(1, 3) >= V(1, 2), V(5).s, sorted([V(3), V(1), V(2, 0)]))
+
+@dataclass
+class W(V):
+    c: int = 7
+print(W(1), W(1, 2, 3).s)
+try:
+    hash(c)
+except TypeError as e:
+    print("TypeError", e)
+try:
+    GPTConfig(1, 2, 3, 4, 5, 6)
+except TypeError as e:
+    print("TypeError", e)
+try:
+    Point()
+except TypeError as e:
+    print("TypeError", e)
+try:
+    @dataclass
+    class Bad:
+        x: list = []
+except ValueError as e:
+    print("ValueError", e)
+try:
+    @dataclass
+    class Bad2:
+        x: int = 1
+        y: int
+except TypeError as e:
+    print("TypeError", e)
+@dataclass
+class E:
+    pass
+print(E(), E() == E())
+print(dataclasses.fields(Point)[2].name)
+def f(a, b, *, k): pass
+def g(): pass
+h = lambda x: x
+def outer():
+    def inner(x, y=1, z=2): pass
+    return inner
+for call in [lambda: f(1, 2, 3), lambda: f(1, 2, 3, k=1), lambda: g(1), lambda: h(), lambda: h(1, 2), lambda: outer()(1,2,3,4), lambda: f(1), lambda: f(1, 2), lambda: f(1, 2, k=3, q=4), lambda: f(1, a=2, k=1)]:
+    try:
+        call()
+    except TypeError as e:
+        print(e)
+class A:
+    def __init__(self, x, y=2):
+        pass
+try:
+    A()
+except TypeError as e:
+    print(e)
+try:
+    A(1, 2, 3)
+except TypeError as e:
+    print(e)
+""",
+    "annotations_typing": """
+from typing import List, Optional, Dict, Tuple, Union, Callable, TypeVar
+import typing
+T = TypeVar("T")
+print(List[int], Optional[List[float]], Dict[str, int], typing.Tuple[int, ...])
+print(Union[int, None], Callable[[int, str], float], typing.cast(int, 3), T)
+def f(xs: List[int], k: "int" = 0) -> Optional[int]:
+    n: int = len(xs)
+    return xs[k] if n else None
+print(f([4]), f([]), __name__)
+if __name__ == "__main__":
+    print("main")
+class P:
+    x: int = 3
+    y: float
+    z: List[int] = []
+    def get(self) -> int:
+        self.w: int = self.x * 2
+        return self.w
+p = P()
+print(p.x, P.z, p.get(), p.w, hasattr(P, "y"))
+d = {}
+d["k"]: int = 5
+a: int
+b: Dict[str, int] = {"a": 1}
+print(b, d, List[P])
+""",
     "operators": """
 class A:
     def __init__(self, v):
