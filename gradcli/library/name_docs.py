@@ -70,6 +70,7 @@ DOCS = {
     "torch.nn.Softmax": "softmax over dim, as a module",
     "torch.nn.LogSoftmax": "log_softmax over dim, as a module",
     "torch.nn.LeakyReLU": "max(0, x) + negative_slope * min(0, x) element-wise",
+    "torch.nn.GELU": "x * Phi(x) element-wise (Phi the normal distribution), or its tanh form",
     "torch.nn.Flatten": "flatten dims start_dim..end_dim",
     "torch.nn.Identity": "returns its input",
     "torch.nn.Dropout": "zeroes elements with probability p in training mode, scales the rest",

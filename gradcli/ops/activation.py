@@ -1,5 +1,5 @@
 """Activations with parameters (torch.nn.functional's softplus, leaky_relu, elu,
-silu), each one node with PyTorch's grad_fn name; the VJPs use `F`, so they are
+silu, gelu), each one node with PyTorch's grad_fn name; the VJPs use `F`, so they are
 differentiable again.  (relu, sigmoid and tanh are plain element-wise functions in
 pointwise.py.)"""
 
@@ -18,6 +18,9 @@ from .fused_grads import ElementwiseGrad, softplus_grad
 from ..numerics.floats.torch_exp import silu as torch_silu, silu_backward
 from ..numerics.floats.tensor_iter import laid_out
 from ..numerics.floats import torch_act
+from ..numerics.floats import gelu as gelu_kernels
+from ..numerics import mkl
+from ..runtime.errors import GradRuntimeError
 
 M = Arg((2, 3))
 
@@ -316,3 +319,114 @@ class Silu(Function):
 )
 def silu(input, inplace=False):
     return Silu.apply(tensor_arg(input))
+
+
+_GELU_BETA = 0.7978845608028654  # sqrt(2 / pi), as M_SQRT2 * M_2_SQRTPI * 0.5
+_GELU_PDF = 0.3989422804014327  # 1 / sqrt(2 pi), as M_2_SQRTPI * M_SQRT1_2 * 0.5
+_GELU_KAPPA = 0.044715
+_TANH = mkl.unary_fn("tanh", np.tanh)  # at::tanh on arrays (the tanh op's kernel)
+
+
+def _gelu_values(x, approximate):
+    if x.dtype.char in "fd":
+        return laid_out(gelu_kernels.gelu(x, approximate), (x,))
+    return gelu_kernels.gelu(x.astype(np.float64), approximate).astype(x.dtype)
+
+
+def _gelu_grad_values(g, x, approximate):
+    if x.dtype.char in "fd":
+        return gelu_kernels.gelu_backward(g, x, approximate)
+    return gelu_kernels.gelu_backward(g, x.astype(np.float64), approximate).astype(x.dtype)
+
+
+class Gelu(Function):
+    """GELU: x * Phi(x), or its tanh approximation, with torch's CPU kernels
+    (numerics/floats/gelu.py)."""
+
+    __slots__ = ("approximate",)
+    name = "GeluBackward0"
+    saved_names = ("self",)
+    saved_extra = {"approximate": lambda node: node.approximate}
+
+    def formula(self, S, x, *_):
+        if self.approximate == "tanh":
+            b, k = S.number(_GELU_BETA), S.number(_GELU_KAPPA)
+            return S.map(lambda v: v / 2 * (1 + S.sp.tanh(b * (v + k * v**3))), x)
+        return S.map(lambda v: v / 2 * (1 + S.sp.erf(v / S.sp.sqrt(2))), x)
+
+    def forward(self, x, approximate):
+        x = dtypes.floating(x)
+        self.approximate = approximate
+        self.save(x)
+        return _gelu_values(x, approximate)
+
+    def backward(self, g, F, x):
+        if F.tensor_mode:
+            return (GeluBackward.apply(g, x, approximate=self.approximate),)
+        return (_gelu_grad_values(np.broadcast_to(g, x.shape), x, self.approximate),)
+
+    jvp = elementwise
+
+
+class GeluBackward(Function):
+    """gelu's backward as one op, for create_graph; derivatives.yaml: its gradient in
+    grad_output is gelu_backward itself, in self gelu_double_backward's composite."""
+
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
+
+    __slots__ = ("approximate",)
+    name = "GeluBackwardBackward0"
+    saved_names = ("grad_output", "self")
+    saved_extra = {"approximate": lambda node: node.approximate}
+
+    def forward(self, g, x, approximate):
+        self.approximate = approximate
+        self.save(g, x)
+        return _gelu_grad_values(np.broadcast_to(g, x.shape), x, approximate)
+
+    def backward(self, gg, F, g, x):
+        a = self.approximate
+        if F.tensor_mode:
+            first = type(self).apply(gg, x, approximate=a)
+        else:
+            first = _gelu_grad_values(np.broadcast_to(gg, x.shape), x, a)
+        return (first, gg * g * _gelu_second(F, x, a))
+
+    jvp = elementwise
+
+
+def _gelu_second(F, x, approximate):
+    """gelu''(x) as FunctionsManual's gelu_double_backward composes it."""
+    if approximate == "tanh":
+        inner = (x + x**3 * _GELU_KAPPA) * _GELU_BETA
+        t = F.tanh(inner) if F.tensor_mode else _TANH(inner)
+        sech = 1 / F.cosh(inner)
+        f = x * 0.5
+        g = 1 - t * t
+        h = (x * (3 * _GELU_KAPPA) * x + 1) * _GELU_BETA
+        f_prime_gh = g * 0.5 * h
+        g_prime = (sech * 2) * (-sech * t) * h
+        h_prime = x * (6 * _GELU_KAPPA) * _GELU_BETA
+        return f_prime_gh + f_prime_gh + f * h * g_prime + f * g * h_prime
+    x_sq = x * x
+    pdf = F.exp(x_sq * -0.5) * _GELU_PDF
+    return pdf * 2 - x_sq * pdf
+
+
+@register(
+    "gelu",
+    "gelu(input, approximate='none')",
+    "input * Phi(input) (Phi the normal distribution), or its tanh approximation",
+    checks=[((M,), {}), ((M,), {"approximate": "tanh"})],
+    category="math",
+    batch="elementwise",
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def gelu(input, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        raise GradRuntimeError("approximate argument must be either none or tanh.")
+    return Gelu.apply(tensor_arg(input), approximate=approximate)

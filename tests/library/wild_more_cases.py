@@ -411,3 +411,65 @@ case(
     print(torch.as_tensor((1.0,), dtype=torch.float16), torch.as_tensor([[1, 2]], dtype=torch.float64))
     """,
 )
+
+
+# F.gelu / nn.GELU: torch's CPU kernels (erf: SLEEF's and glibc's; tanh: SLEEF's and
+# glibc's), the backward and double backward.  (A contiguous float32 tensor of more than
+# one value takes oneDNN's kernel in torch's build: its 'none' forward is not one of these.)
+for _dt in ("torch.float64", "torch.float32"):
+    for _ap in ("none", "tanh"):
+        if _dt == "torch.float32" and _ap == "none":
+            continue
+        case(
+            f"gelu/{_dt[6:]}/{_ap}",
+            f"""
+            import torch
+            import torch.nn.functional as F
+            x = torch.tensor([-7.5, -3.5, -1.25, -1e-5, 0.0, 0.5, 2.0, 3.75, 9.0],
+                             dtype={_dt}, requires_grad=True)
+            y = F.gelu(x, approximate="{_ap}")
+            print(y)
+            print(y.tolist())
+            g, = torch.autograd.grad(y, x, torch.linspace(-1, 2, 9, dtype={_dt}),
+                                     create_graph=True)
+            print(g)
+            print(g.tolist())
+            g.sum().backward()
+            print(x.grad.tolist())
+            """,
+        )
+case(
+    "gelu/float64/long",
+    """
+    import torch
+    x = torch.linspace(-6, 6, 41, requires_grad=True)
+    y = torch.nn.functional.gelu(x)
+    print(y.tolist())
+    y.sum().backward()
+    print(x.grad.tolist())
+    z = torch.nn.functional.gelu(x, approximate="tanh")
+    print(z.tolist())
+    """,
+)
+case(
+    "gelu/float32/one_value",
+    """
+    import torch
+    x = torch.tensor([-2.75], dtype=torch.float32, requires_grad=True)
+    y = torch.nn.functional.gelu(x)
+    print(y.item())
+    y.backward()
+    print(x.grad.item())
+    """,
+)
+case(
+    "gelu/module",
+    """
+    import torch
+    import torch.nn as nn
+    m = nn.GELU()
+    print(m, nn.GELU(approximate="tanh"))
+    print(m(torch.tensor([[1.5, -0.5]])))
+    print(torch.nn.functional.gelu(torch.tensor([1.0]), approximate="exact"))
+    """,
+)

@@ -335,6 +335,18 @@ class LeakyReLU(Module):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
+class GELU(Module):
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        return batching.op("gelu", input, self.approximate)
+
+    def extra_repr(self):
+        return f"approximate={self.approximate!r}"
+
+
 class Flatten(Module):
     replay_op = "flatten"
 
@@ -386,6 +398,7 @@ LAYERS = {
         Softmax,
         LogSoftmax,
         LeakyReLU,
+        GELU,
         Flatten,
         Identity,
         Dropout,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..parallel import chunks
+from ..parallel import GRAIN, chunks
 
 
 def _should_swap(arrays, d0, d1):
@@ -116,22 +116,23 @@ def sleef_blocks(fn_vector, fn_scalar, arrays):
         return split(fn_vector, fn_scalar, arrays, step)
 
 
-def split(fn_vector, fn_scalar, arrays, step):
+def split(fn_vector, fn_scalar, arrays, step, grain=GRAIN):
     """The kernel's results over `arrays` (one shape and float dtype): fn_vector(*values)
     on the values the vector code computes, fn_scalar(*values) on the others (1-D
-    arrays in, 1-D out), put back in the operands' shape."""
+    arrays in, 1-D out), put back in the operands' shape; `grain`: the kernel's grain
+    size for at::parallel_for."""
     arrays = [np.asarray(a) for a in arrays]
     if all(a.flags.c_contiguous for a in arrays):  # one run per thread's range
         flats = [a.reshape(-1) for a in arrays]
         out = np.empty_like(flats[0])
-        for b, end in chunks(out.size):
+        for b, end in chunks(out.size, grain):
             k = b + (end - b) // step * step
             if k > b:
                 out[b:k] = fn_vector(*(f[b:k] for f in flats))
             if end > k:
                 out[k:end] = fn_scalar(*(f[k:end] for f in flats))
         return out.reshape(arrays[0].shape)
-    values, vector, restore = plan(arrays, step)
+    values, vector, restore = plan(arrays, step, grain)
     out = np.empty_like(values[0])
     if vector.any():
         out[vector] = fn_vector(*(v[vector] for v in values))
@@ -141,7 +142,7 @@ def split(fn_vector, fn_scalar, arrays, step):
     return restore(out)
 
 
-def plan(arrays, step):
+def plan(arrays, step, grain=GRAIN):
     """(values, vector, restore) for an element-wise kernel over `arrays` (one shape):
     each operand's values in the order TensorIterator visits them (1-D), a mask of the
     values the vector code computes (whole blocks of `step` in each run), and
@@ -159,7 +160,7 @@ def plan(arrays, step):
     if size and (contiguous or scalar_ok):
         p = np.arange(size)
         row = p // n * n
-        for b, end in chunks(size):
+        for b, end in chunks(size, grain):
             q = p[b:end]
             start = np.maximum(row[b:end], b)
             stop = np.minimum(row[b:end] + n, end)

@@ -1,0 +1,96 @@
+"""PyTorch's CPU GELU kernels (GeluKernelImpl, GeluBackwardKernelImpl), to the last bit
+for float32 and float64, run as `cpu_kernel_vec` runs them (numerics/floats/tensor_iter.py:
+the vector code on whole blocks of two vectors in each contiguous run, the scalar code
+on the values after them); erf and tanh as each code calls them
+(numerics/floats/erf_tanh.py), exp as SLEEF's (vector) or the C library's (scalar).
+
+* approximate='none': x * 0.5 * (1 + erf(x / sqrt(2))); its backward
+  g * (cdf + x * pdf) with cdf = 0.5 * (1 + erf(x / sqrt(2))), pdf = exp(-x^2 / 2) /
+  sqrt(2 pi), the last multiply-add fused;
+* approximate='tanh': 0.5 * x * (1 + tanh(b * (x + k x^3))), b = sqrt(2 / pi),
+  k = 0.044715, the inner multiply-add fused; its backward g * (l' + r') with
+  l' = 0.5 * (1 + t), r' = 0.5 x (1 - t^2) b (1 + 3k x^2) (t the tanh; the compiler
+  fuses 1 - t^2 and 1 + 3k x^2, not the final sum).
+
+The forward's grain for at::parallel_for is numel / threads above 16,384 values.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..parallel import GRAIN, THREADS
+from .erf_tanh import libm_erf, libm_tanh, sleef_tanh, vec_erf
+from .fma import fma
+from .tensor_iter import VEC_BLOCK, split
+from .torch_exp import _libm_exp, _sleef_exp
+
+_SQRT1_2 = math.sqrt(0.5)
+_BETA_TANH = math.sqrt(2) * (2 / math.sqrt(math.pi)) * 0.5  # M_SQRT2 * M_2_SQRTPI * 0.5
+_BETA_ERF = (2 / math.sqrt(math.pi)) * _SQRT1_2 * 0.5  # M_2_SQRTPI * M_SQRT1_2 * 0.5
+_KAPPA = 0.044715
+
+
+class _Vector:
+    erf, tanh, exp = staticmethod(vec_erf), staticmethod(sleef_tanh), staticmethod(_sleef_exp)
+
+
+class _Scalar:
+    erf, tanh, exp = staticmethod(libm_erf), staticmethod(libm_tanh), staticmethod(_libm_exp)
+
+
+def _fma(a, b, c):
+    t = np.asarray(a).dtype.type
+    return np.asarray(fma(a, b, c, dtype=t), dtype=t)
+
+
+def _run(fn, arrays, grain=GRAIN):
+    with np.errstate(all="ignore"):
+        return split(
+            lambda *v: fn(_Vector, *v),
+            lambda *v: fn(_Scalar, *v),
+            arrays,
+            VEC_BLOCK[arrays[0].dtype.type],
+            grain,
+        )
+
+
+def _inner(x):
+    t = x.dtype.type
+    return t(_BETA_TANH) * _fma(t(_KAPPA), x * x * x, x)
+
+
+def _forward(lib, x, tanh):
+    t = x.dtype.type
+    if tanh:
+        return t(0.5) * x * (t(1) + lib.tanh(_inner(x)))
+    return x * t(0.5) * (t(1) + lib.erf(x * t(_SQRT1_2)))
+
+
+def _backward(lib, g, x, tanh):
+    t = x.dtype.type
+    if tanh:
+        th = lib.tanh(_inner(x))
+        left = t(0.5) * x
+        dleft = t(0.5) * (t(1) + th)
+        dtanh = _fma(-th, th, t(1))
+        dinner = t(_BETA_TANH) * _fma(t(3) * t(_KAPPA), x * x, t(1))
+        return g * (dleft + left * dtanh * dinner)
+    cdf = t(0.5) * (t(1) + lib.erf(x * t(_SQRT1_2)))
+    pdf = t(_BETA_ERF) * lib.exp(x * x * t(-0.5))
+    return g * _fma(x, pdf, cdf)
+
+
+def gelu(x, approximate):
+    """GeluKernelImpl of a float32/float64 array."""
+    x = np.asarray(x)
+    grain = x.size // THREADS if x.size > 16384 else GRAIN
+    return _run(lambda lib, v: _forward(lib, v, approximate == "tanh"), [x], grain)
+
+
+def gelu_backward(g, x, approximate):
+    """GeluBackwardKernelImpl: the gradient of gelu at x for the incoming gradient g."""
+    g, x = np.broadcast_arrays(np.asarray(g, x.dtype), np.asarray(x))
+    return _run(lambda lib, dy, v: _backward(lib, dy, v, approximate == "tanh"), [g, x])
