@@ -21,6 +21,7 @@ DOCS = {
     "torch.nn": "neural-network layers, containers, losses, nn.init and nn.functional",
     "torch.nn.functional": "functional forms of the layers (also reached as F.NAME)",
     "torch.nn.init": "in-place initialisation of parameters, drawing torch's numbers",
+    "torch.nn.utils": "gradient clipping (clip_grad_norm_, clip_grad_value_), parameters_to_vector",
     "torch.autograd": "backward, grad, Function, functional, forward_ad, graph hooks",
     "torch.autograd.functional": "jacobian, hessian, vjp, jvp, hvp, vhp of a function",
     "torch.autograd.profiler": "profile: runs the block unprofiled, with a warning",

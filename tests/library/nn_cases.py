@@ -718,6 +718,35 @@ case(
 )
 
 case(
+    "utils/clip_grad_and_vector",
+    """
+    import torch
+    from torch import nn
+    from torch.nn.utils import clip_grad_norm_, parameters_to_vector, vector_to_parameters
+    _ = torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+    x = torch.randn(5, 3)
+    loss = (m(x) ** 2).sum() * 10
+    loss.backward()
+    print(nn.utils.clip_grad_norm_(m.parameters(), 1.0))
+    print([p.grad for p in m.parameters()][0])
+    print(clip_grad_norm_(m.parameters(), 0.5, norm_type=float('inf')))
+    print(m[0].bias.grad)
+    torch.nn.utils.clip_grad_value_(m.parameters(), 0.01)
+    print(m[2].weight.grad)
+    v = parameters_to_vector(m.parameters())
+    print(v.shape, v.grad_fn.name(), v[:3])
+    vector_to_parameters(v * 2, m.parameters())
+    print(m[0].bias)
+    print(clip_grad_norm_([], 1.0), clip_grad_norm_(torch.zeros(2, requires_grad=True), 1.0))
+    w = torch.ones(3, requires_grad=True)
+    (w * torch.tensor([3.0, 4.0, 0.0])).sum().backward()
+    print(clip_grad_norm_(w, 2.5, 1.0), w.grad)
+    print(clip_grad_norm_(w, 100.0), w.grad)
+""",
+)
+
+case(
     "data/synthetic_data_d2l",
     """
     import torch

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...ops.registry import FUNCTIONS
 from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from .. import counting
-from . import init
+from . import init, utils
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .layers_more import LAYERS_MORE
@@ -29,6 +29,7 @@ def members(namespace):
         "Module": Module,
         "Parameter": Parameter,
         "init": namespace("torch.nn.init", dict(init.FUNCTIONS)),
+        "utils": namespace("torch.nn.utils", dict(utils.UTILS)),
     }
     out.update(LAYERS)
     out.update(LAYERS_MORE)
