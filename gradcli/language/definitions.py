@@ -5,6 +5,7 @@ decorators, `global`/`nonlocal`, `yield` and zero-argument `super()`."""
 from __future__ import annotations
 
 from ..runtime.errors import GradSyntaxError
+from . import loop_shapes
 from .parser import Token, Tree
 from .classes import ANNOTATIONS, Super, make_class
 from .functions import CLASS_CELL, Scope, Signature, UserFunction
@@ -110,9 +111,20 @@ class Definitions:
             name_tok.value,
             params,
             [suite],
-            lambda: self.gen_body(suite) if self.fn.generator else self.block(suite),
+            lambda: self.gen_body(suite) if self.fn.generator else self._def_body(suite, node),
             doc=docstring(suite),
         )
+
+    def _def_body(self, suite, node):
+        """A `def`'s body: one that replays its calls when it qualifies
+        (language/replay_defs.py, imported with the first such body: start-up)."""
+        if loop_shapes.REPORT or loop_shapes.qualifies_def(suite):
+            from .replay_defs import def_body
+
+            body = def_body(self, suite, node.children[0].value, pos(node.children[0])[0])
+            if body is not None:
+                return body
+        return self.block(suite)
 
     def s_funcdef(self, node):
         name, make = self._def_value(node)

@@ -16,8 +16,10 @@ A `for` or `while` body qualifies when each of its statements is one of:
 * `i += 1` (`+=` / `-=` of an int literal), `total += name.item()` of a made name,
   and a `with torch.no_grad():` (or `no_grad`) block of in-place updates `w -=
   expression` (names, numbers, `w.grad` and arithmetic: no call, subscript or
-  comparison), `w.grad = None` and `w.grad.zero_()`, also in `for p in
-  recv.method():` loops: run as compiled in every iteration;
+  comparison), `w.grad = None`, `w.grad.zero_()` and `w.sub_(expression)` (an op's
+  in-place method, `register(inplace=...)`, of such right sides), also in `for p in
+  recv.method():` loops: run as compiled in every iteration; `pass`, `global` and
+  `nonlocal` (a `def` body's declarations);
 * `if condition:` without `else`, the condition made of numbers and variables the body
   does not change, compared or combined (`t % 100 == 99`): tested before the
   iteration, and when it holds, that iteration runs as compiled.
@@ -31,9 +33,16 @@ variables hold tensors, numbers or gradcli's own functions, `torch` and `no_grad
 `for` loop goes over a range or a list), no code of the program runs while the loop
 does, so nothing can see a made name mid-loop, and each statement reads the same
 variables at the start of an iteration as where it stands.
+
+A `def` body qualifies (`compile_def`, language/replay_defs.py replays its calls) when
+its statements but a docstring and a last `return` qualify as a loop body's, its
+parameters read as variables.
 """
 
 from __future__ import annotations
+
+import os
+import sys
 
 from ..ops.registry import BUILTINS, METHOD_ONLY
 from . import runtime as rt
@@ -202,15 +211,27 @@ def _update(small) -> bool:
         )
     if d == "expr_stmt":
         c = ch[0]
+        if not (isinstance(c, Tree) and c.data == "call" and c.children[0].data == "getattr"):
+            return False
+        recv, attr = c.children[0].children[0], c.children[0].children[1].value
+        args = _args(c)
+        if attr == "zero_" and c.children[1] is None:
+            return _grad_of(recv) is not None
+        # w.sub_(lr * w.grad): an op's in-place method of a variable (checked when the
+        # plan is made: a tensor), with arguments as an update's right side
         return (
-            isinstance(c, Tree)
-            and c.data == "call"
-            and c.children[1] is None
-            and c.children[0].data == "getattr"
-            and c.children[0].children[1].value == "zero_"
-            and _grad_of(c.children[0].children[0]) is not None
+            isinstance(recv, Tree)
+            and recv.data == "name"
+            and bool(args)
+            and _inplace_method(attr)
+            and all(_arithmetic(a) for a in args)
         )
     return d == "pass_stmt"
+
+
+def _inplace_method(name) -> bool:
+    """Whether `name` is the in-place method an op declares (`register(inplace=...)`)."""
+    return any(getattr(e.inplace, "name", None) == name for e in BUILTINS.values())
 
 
 def _no_grad_block(node) -> bool:
@@ -349,7 +370,7 @@ def _kind(node):
         return "guard", ch[0]
     if d == "with_stmt" and _no_grad_block(node):
         return "updates", None
-    if d == "pass_stmt":
+    if d in ("pass_stmt", "global_stmt", "nonlocal_stmt"):  # (no names read: Tokens)
         return "updates", None
     return None
 
@@ -375,8 +396,57 @@ def compile_body(comp, suite, target_names, cond):
         return None
     if cond is not None and not _condition(cond):
         return None
-    cond_names = names_in(cond) if cond is not None else set()
+    return _compile(comp, _statements(suite), target_names, cond)
+
+
+#: GRADCLI_REPLAY_REPORT set (not "" or "0"): each loop and `def` says on stderr, when
+#: compiled, whether its body qualifies, and when a loop's run ends, how many iterations
+#: were replayed (language/replay.py, replay_defs.py)
+REPORT = os.environ.get("GRADCLI_REPLAY_REPORT", "") not in ("", "0")
+
+
+def report(line, text, what="loop"):
+    """One line of the replay's report (REPORT) on stderr."""
+    print(f"replay: {what} at line {line}: {text}", file=sys.stderr, flush=True)
+
+
+def _def_statements(suite):
+    """A `def` body's statements but a docstring and a last `return`, and that return
+    statement (or None)."""
     nodes = _statements(suite)
+    if nodes and nodes[0].data == "expr_stmt" and isinstance(nodes[0].children[0], Tree):
+        if nodes[0].children[0].data == "string":  # (its docstring: no statement)
+            nodes = nodes[1:]
+    ret = nodes.pop() if nodes and nodes[-1].data == "return_stmt" else None
+    return nodes, ret
+
+
+def qualifies_def(suite) -> bool:
+    """Whether each statement of a `def` body (`_def_statements`) is of a kind a
+    replayed loop body's may be (`_kind`; `compile_def` checks the rest)."""
+    nodes, _ = _def_statements(suite)
+    kinds = [_kind(n) for n in nodes]
+    return bool(nodes) and None not in kinds and any(k[0] == "assign" for k in kinds)
+
+
+def compile_def(comp, suite):
+    """A `def` body that qualifies (language/replay_defs.py): its statements but a
+    docstring and a last `return`, which qualify as a loop body's do (`global` and
+    `nonlocal` declarations as `pass`; the parameters are variables), compiled, and
+    the `return` statement's closure (None if there is none); else None."""
+    nodes, ret = _def_statements(suite)
+    items = _compile(comp, nodes, set(), None)
+    if items is None:
+        return None
+    comp.depth += 1  # (as Compiler.block compiles a block)
+    try:
+        return items, (comp.small(ret) if ret is not None else None)
+    finally:
+        comp.depth -= 1
+
+
+def _compile(comp, nodes, target_names, cond):
+    cond_names = names_in(cond) if cond is not None else set()
     kinds = [_kind(n) for n in nodes]
     if not nodes or None in kinds or not any(k[0] == "assign" for k in kinds):
         return None

@@ -46,9 +46,6 @@ both ways and compares all they print.
 
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 
 from ..runtime import context
@@ -56,7 +53,9 @@ from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..library.nn.module import replay_same
 from ..library.scalar_steps import step_by
-from .loop_shapes import compile_body, names_in
+from .loop_shapes import REPORT, compile_body, names_in, report  # (REPORT: set here for
+
+# the loops, by a test)
 from .parser import Tree
 from .positions import located, pos
 from .replay_plan import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP, Fail
@@ -71,15 +70,6 @@ from .stmtlines import sequence
 
 #: times a loop run notes an iteration again after a check failed; then it runs as compiled
 MAX_RECORDS = 3
-
-#: GRADCLI_REPLAY_REPORT set (not "" or "0"): each loop says on stderr, when compiled,
-#: whether its body qualifies, and when a run ends, how many iterations were replayed
-REPORT = os.environ.get("GRADCLI_REPLAY_REPORT", "") not in ("", "0")
-
-
-def report(line, text):
-    """One line of the replay's report (REPORT) on stderr."""
-    print(f"replay: loop at line {line}: {text}", file=sys.stderr, flush=True)
 
 
 class Body:

@@ -50,6 +50,9 @@ LAZY_IMPORTS = {
         "gradcli.numerics.floats.sleef_powd",
     ): "only a float64 power that is not multiplied out runs it",
     ("gradcli.language.control", "gradcli.language.replay"): "only a program with a loop runs it",
+    ("gradcli.language.definitions", "gradcli.language.replay_defs"): (
+        "only a program with a `def` whose body may replay runs it"
+    ),
     (
         "gradcli.numerics.native",
         "gradcli.numerics.native_sleef",

@@ -1,0 +1,298 @@
+"""Calls of a `def` replayed (language/replay_defs.py): a training step written in a
+function called in a loop replays as the same step written in the loop.  Each program
+prints the same with and without replay (`--no-replay`): values, grad_fns, errors,
+also when the function changes a global, returns early, raises, is redefined, is
+called with other shapes, recursively, or when the program keeps what a call
+returned; the ones that should replay are counted."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import run_inprocess
+from gradcli.language import loop_shapes, replay, replay_defs
+
+_HEAD = """torch.manual_seed(0)
+X = torch.randn(16, 5)
+Y = torch.randn(16, 1)
+W1 = torch.randn(5, 8, requires_grad=True)
+W2 = torch.randn(8, 1, requires_grad=True)
+"""
+_STEP = """def step(X, Y, lr):
+    "One step of gradient descent."
+    h = torch.relu(X @ W1)
+    loss = ((h @ W2 - Y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        W1.sub_(lr * W1.grad)
+        W2.sub_(lr * W2.grad)
+        W1.grad.zero_()
+        W2.grad.zero_()
+    return loss
+"""
+_AFTER = """print(loss, loss.grad_fn, loss.grad_fn.next_functions)
+print(W1.sum(), W2, W1.grad, W1._version)
+"""
+
+PROGRAMS = {
+    # the suite's two_layer_def
+    "two_layer": _HEAD + _STEP + "for i in range(30):\n    loss = step(X, Y, 0.01)\n" + _AFTER,
+    # in a while loop, the value returned kept in a list (its graph stays the program's)
+    "values_kept": _HEAD
+    + _STEP
+    + """losses = []
+i = 0
+while i < 12:
+    losses.append(step(X, Y, 0.01))
+    i += 1
+print([l.item() for l in losses], losses[3].grad_fn, losses[4].grad_fn.next_functions)
+print(losses[0] is losses[2], losses[0].grad_fn is losses[2].grad_fn)
+"""
+    + "loss = losses[-1]\n"
+    + _AFTER,
+    # the grad_fn of a value returned kept after the value is let go, and a hook on it
+    "grad_fn_kept": _HEAD
+    + _STEP
+    + """fns = []
+for i in range(10):
+    loss = step(X, Y, 0.01)
+    if i % 3 == 0:
+        fns.append(loss.grad_fn.next_functions[0][0])
+    if i == 4:
+        loss.grad_fn.register_hook(lambda gi, go: print("hook", gi[0].shape))
+print(fns, [f.next_functions for f in fns])
+"""
+    + _AFTER,
+    # a value returned changed in place (a node that saved its output), then let go
+    "returned_changed_in_place": """torch.manual_seed(0)
+w = torch.randn(4, requires_grad=True)
+x = torch.randn(4)
+v = torch.zeros(2)
+def f(w, x):
+    y = torch.tanh(w * x)
+    return y
+for i in range(12):
+    y = f(w, x)
+    if i % 4 == 0:
+        y.add_(1)
+        print(y._version)
+    else:
+        v.add_(1)
+        (y * y).sum().backward()
+print(y, w.grad, v)
+try:
+    y = f(w, x)
+    y.mul_(2)
+    y.sum().backward()
+except RuntimeError as e:
+    print("error", e)
+""",
+    # a def that changes globals: a counter and a running total of loss.item()
+    "changes_a_global": _HEAD
+    + """count = 0
+total = 0.0
+def step(X, Y, lr):
+    global count, total, W1, W2
+    h = torch.relu(X @ W1)
+    loss = ((h @ W2 - Y) ** 2).mean()
+    total += loss.item()
+    count += 1
+    loss.backward()
+    with torch.no_grad():
+        W1 -= lr * W1.grad
+        W2 -= lr * W2.grad
+        W1.grad = None
+        W2.grad = None
+    return loss
+for i in range(20):
+    loss = step(X, Y, 0.01)
+print(count, total)
+"""
+    + _AFTER.replace("W1.grad, ", ""),
+    # returns early when a parameter says so (an `if` whose block returns)
+    "returns_early": """torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+def f(w, k):
+    if k % 4 == 3:
+        return (w * 2).sum()
+    y = (w * w * 3).sum()
+    y.backward()
+    return y
+vals = []
+for i in range(16):
+    vals.append(f(w, i).item())
+print(vals, w.grad, f(w, 3), f(w, 2))
+""",
+    # raises: an op's error in a replayed call (a shape changed), and `raise` in an `if`
+    "raises": """torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+x = torch.randn(3)
+def f(w, x, n):
+    if n > 6:
+        raise ValueError("n too big: " + str(n))
+    y = (w * x + 1).sum()
+    y.backward()
+    return y
+for i in range(5):
+    y = f(w, x, i)
+try:
+    y = f(w, torch.randn(4), 0)
+except RuntimeError as e:
+    print("error", e)
+for i in range(3, 9):
+    try:
+        y = f(w, x, i)
+    except ValueError as e:
+        print("error", e)
+print(y, w.grad)
+""",
+    # redefined mid-loop: the same `def` run again, then a different body
+    "redefined": """torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+outs = []
+for r in range(3):
+    def f(w, a):
+        y = (w * a).sum()
+        y.backward()
+        return y
+    for i in range(5):
+        outs.append(f(w, 2.0).item())
+    if r == 1:
+        def f(w, a):
+            y = (w * a + w).sum()
+            y.backward()
+            return y
+        for i in range(5):
+            outs.append(f(w, 2.0).item())
+print(outs, w.grad)
+""",
+    # called with other shapes and numbers in turn
+    "other_shapes": """torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+xs = [torch.randn(3), torch.randn(2, 3), torch.randn(3)]
+def f(x, a):
+    y = ((x * w) ** 2 * a).mean()
+    y.backward()
+    return y
+for i in range(12):
+    y = f(xs[i % 3], 1.5 if i < 6 else 0.5)
+    print(y, w.grad.sum())
+""",
+    # recursion: a call while a call of the same body runs runs as compiled
+    "recursion": """torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+def f(x, n):
+    if n > 0:
+        return f(x * 2, n - 1) + 1
+    y = (x * w).sum()
+    return y
+for i in range(6):
+    out = f(w, i % 3)
+    out.backward()
+print(out, out.grad_fn, out.grad_fn.next_functions, w.grad)
+""",
+    # a def without return, one returning a tuple, a closure's variable read
+    "no_return_and_tuples": """torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+def make(scale):
+    def f(x):
+        y = (x * scale).sum()
+        y.backward()
+        return y, y * 2
+    return f
+g = make(3.0)
+def h(x):
+    z = (x ** 2).sum()
+    z.backward()
+for i in range(6):
+    a, b = g(w)
+    print(h(w))
+print(a, b, b.grad_fn, w.grad)
+""",
+    # grad mode changed between calls, and a call under no_grad
+    "grad_mode": """torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+def f(x):
+    y = (x * 3 + 1).sum()
+    return y
+for i in range(8):
+    if i % 3 == 2:
+        with torch.no_grad():
+            y = f(w)
+    else:
+        y = f(w)
+    print(y, y.grad_fn)
+""",
+}
+
+REPLAYED = {
+    "two_layer": 20,
+    "values_kept": 8,
+    "grad_fn_kept": 6,
+    "changes_a_global": 15,
+    "returns_early": 6,
+    "redefined": 10,
+    "recursion": 1,
+}
+
+
+def _both(source):
+    on = run_inprocess(source, ("eval", "-"))
+    off = run_inprocess(source, ("eval", "--no-replay", "-"))
+    return on, off
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_replayed_calls_print_what_compiled_calls_print(name):
+    on, off = _both(PROGRAMS[name])
+    assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
+    assert off.returncode == 0, off.stderr
+    assert "Error" not in off.stdout or "error" in off.stdout
+
+
+@pytest.mark.parametrize("name,least", list(REPLAYED.items()))
+def test_the_calls_are_replayed(name, least, monkeypatch):
+    count = [0]
+    real = replay.Run._replay
+
+    def counted(self, plan):
+        count[0] += 1
+        return real(self, plan)
+
+    monkeypatch.setattr(replay.Run, "_replay", counted)
+    run_inprocess(PROGRAMS[name])
+    assert count[0] >= least
+
+
+def test_a_set_handed_over_is_used_again_when_nothing_holds_it(monkeypatch):
+    """The shadow sets a call's values were given are used again when the values are
+    let go (the loop overwrites them), never while the program holds one."""
+    taken = {"two_layer": [0, 0], "values_kept": [0, 0]}
+    real = replay_defs._Held.lend_back
+    which = [None]
+
+    def counted(self, run):
+        t = run.turn
+        had = self.out[t] is not None
+        real(self, run)
+        if had:
+            taken[which[0]][0] += 1
+            taken[which[0]][1] += run.sets[t] is not None
+
+    monkeypatch.setattr(replay_defs._Held, "lend_back", counted)
+    for name in taken:
+        which[0] = name
+        run_inprocess(PROGRAMS[name])
+    assert taken["two_layer"][1] == taken["two_layer"][0] > 10
+    assert taken["values_kept"] == [taken["values_kept"][0], 0]
+
+
+def test_the_report_says_whether_a_def_replays(monkeypatch):
+    monkeypatch.setattr(loop_shapes, "REPORT", True)
+    r = run_inprocess(PROGRAMS["two_layer"] + "def g(x):\n    print(x)\n")
+    lines = [x for x in r.stderr.splitlines() if x.startswith("replay: def")]
+    assert lines == [
+        "replay: def step at line 6: qualifies",
+        "replay: def g at line 21: does not qualify",
+        "replay: def step at line 6: calls replayed",
+    ]
