@@ -110,6 +110,7 @@ def _names():
         yield f"cblas_{p}dot", [_I, _P, _I, _P, _I], real
         yield f"cblas_{p}gemm_batch", [_I] + [_P] * 13 + [_I, _P], None
     yield "MKL_Set_Num_Threads", [_I], None
+    yield "MKL_Set_Num_Threads_Local", [_I], _I
 
 
 def _declare(lib):
@@ -521,13 +522,33 @@ def aligned_empty(shape, dtype):
     return _empty(shape, dtype)[0]
 
 
-def gemm_frames(a, b, out, beta, ta=False, tb=False):
+def frames_empty(shape, dtype):
+    """An uninitialised 3-D array whose every frame [n] is C-contiguous and starts on a
+    64-byte boundary (a fresh PyTorch buffer for each: MKL's results depend on where
+    a matrix lies), the frames padded apart to that."""
+    dtype = np.dtype(dtype)
+    n, rows, cols = shape
+    per = -(-rows * cols * dtype.itemsize // _ALIGN) * _ALIGN // dtype.itemsize
+    buf = aligned_empty((n, per), dtype)
+    return buf[:, : rows * cols].reshape(shape)
+
+
+def frames_aligned(a):
+    """a 3-D array copied into frames_empty's layout."""
+    out = frames_empty(a.shape, a.dtype)
+    out[...] = a
+    return out
+
+
+def gemm_frames(a, b, out, beta, ta=False, tb=False, alone=False):
     """out[n] = a[n] @ b[n] + beta * out[n] for n in order, one gemm each, as PyTorch's
     per-sample loops (slow_conv2d) call it on slices of one buffer: a, b and out 3-D
     arrays of one float dtype whose frames are C-contiguous; a first dim of length 1 or
     stride 0 is one matrix for every frame (an output so is accumulated: each gemm adds
     onto the one before); with ta (tb) a[n] (b[n]) holds its matrix transposed.
-    False when MKL cannot (nothing computed)."""
+    alone: each gemm on one thread, as MKL computes a call made inside one of
+    at::parallel_for's threads (its results differ from a call with two threads for
+    some shapes); else on PyTorch's threads.  False when MKL cannot (nothing computed)."""
     p = _kind(out)
     if p is None or a.dtype != out.dtype or b.dtype != out.dtype or lib() is None:
         return False
@@ -548,21 +569,26 @@ def gemm_frames(a, b, out, beta, ta=False, tb=False):
     # row-major C = A B is column-major C^T = B^T A^T
     first, second = (_TR if tb else _NO), (_TR if ta else _NO)
     ldb, lda, ldc = max(1, b.shape[2]), max(1, a.shape[2]), max(1, cols)
-    for n in range(N):
-        gemm(
-            _COL,
-            first,
-            second,
-            cols,
-            rows,
-            k,
-            1.0,
-            b_at + n * sb,
-            ldb,
-            a_at + n * sa,
-            lda,
-            beta,
-            o_at + n * so,
-            ldc,
-        )
+    before = FNS["MKL_Set_Num_Threads_Local"](1) if alone and THREADS > 1 else None
+    try:
+        for n in range(N):
+            gemm(
+                _COL,
+                first,
+                second,
+                cols,
+                rows,
+                k,
+                1.0,
+                b_at + n * sb,
+                ldb,
+                a_at + n * sa,
+                lda,
+                beta,
+                o_at + n * so,
+                ldc,
+            )
+    finally:
+        if before is not None:
+            FNS["MKL_Set_Num_Threads_Local"](before)
     return True

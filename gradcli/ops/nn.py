@@ -16,6 +16,7 @@ from ..runtime import context
 from ..numerics.random import sampling
 from ..numerics import mkl
 from ..numerics.mkl import mm_grads, torch_mm
+from ..numerics.parallel import THREADS
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
 from ..core.dtypes import scalar_type_name
@@ -271,61 +272,104 @@ def _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups):
     return flat, (None if valid.all() else valid), oh, ow
 
 
-def _slow_conv(wg, cols, b):
-    """PyTorch's float64 convolution (slow_conv2d: no oneDNN for doubles), group by group
-    in buffers of their own: per sample the output starts as the bias and gemm adds
-    weight @ columns to it (beta 1), so the bias is inside each sum, not added after;
-    None without MKL."""
+def _frames_alone(n, dilated):
+    """Whether slow_conv2d runs its per-sample gemms inside at::parallel_for (each gemm
+    then on one thread): the forward's and the columns' gradient's, for a batch of two
+    or more on more than one thread; slow_conv_dilated2d runs every gemm in a plain loop
+    (on PyTorch's threads)."""
+    return not dilated and n > 1 and THREADS > 1
+
+
+def _columns(cols, dilated):
+    """One group's columns (N, K, L) where PyTorch's gemms read them: slow_conv2d's
+    in one buffer of all the samples, slow_conv_dilated2d's in one buffer that each
+    sample's are written to in turn (each frame on a 64-byte boundary)."""
+    return mkl.frames_aligned(cols) if dilated else mkl.aligned(cols)
+
+
+def _slow_conv(wg, cols, b, dilated):
+    """PyTorch's float64 convolution (slow_conv2d, or slow_conv_dilated2d: no oneDNN for
+    doubles), group by group in buffers of their own: per sample the output starts as
+    the bias (as zeros in the dilated one, without a bias) and gemm adds weight @
+    columns to it (beta 1), so the bias is inside each sum, not added after; None
+    without MKL."""
     N, G, K, L = cols.shape
     Og = wg.shape[1]
+    alone = _frames_alone(N, dilated)
     parts = []
     for g in range(G):
         out = mkl.aligned_empty((N, Og, L), wg.dtype)
         if b is not None:
             out[...] = b[g * Og : (g + 1) * Og, None]
+        elif dilated:
+            out[...] = 0
         w = mkl.aligned(wg[g])[None]
-        if not mkl.gemm_frames(w, mkl.aligned(cols[:, g]), out, 0.0 if b is None else 1.0):
+        beta = 0.0 if b is None and not dilated else 1.0
+        c = _columns(cols[:, g], dilated)
+        if not mkl.gemm_frames(w, c, out, beta, alone=alone):
             return None
         parts.append(out)
     return parts[0] if G == 1 else np.concatenate(parts, axis=1)
 
 
-def _slow_conv_columns_grad(wg, gr):
+def _slow_conv_columns_grad(wg, gr, dilated):
     """The float64 columns' gradient as slow_conv2d's backward takes it (before col2im):
     weight.T @ grad_output per sample (and group) by gemm, the weight passed transposed;
     None without MKL."""
     N, G, Og, L = gr.shape
     K = wg.shape[2]
+    alone = _frames_alone(N, dilated)
     out = np.empty((N, G, K, L), gr.dtype)
     for g in range(G):
-        part = mkl.aligned_empty((N, K, L), gr.dtype)
+        part = mkl.frames_empty((N, K, L), gr.dtype)  # (one buffer, reused per sample)
         w = mkl.aligned(wg[g])[None]  # (its transpose: ta)
-        if not mkl.gemm_frames(w, mkl.aligned(gr[:, g]), part, 0.0, ta=True):
+        if not mkl.gemm_frames(w, mkl.aligned(gr[:, g]), part, 0.0, ta=True, alone=alone):
             return None
         out[:, g] = part
     return out
 
 
-def _slow_conv_weight_grad(gr, cols):
+def _slow_conv_weight_grad(gr, cols, dilated):
     """The float64 weight gradient as slow_conv2d's backward takes it: for each group,
     gemm adds grad_output @ columns.T of one sample after another into the gradient
-    (beta 1, from zeros); None without MKL."""
+    (beta 1, from zeros; a plain loop, on PyTorch's threads); None without MKL."""
     N, G, Og, L = gr.shape
     K = cols.shape[2]
     out = np.empty((G, Og, K), gr.dtype)
     for g in range(G):
         acc = mkl.aligned_empty((1, Og, K), gr.dtype)
         acc[...] = 0
-        c = mkl.aligned(cols[:, g])  # (each frame's transpose: tb)
+        c = _columns(cols[:, g], dilated)  # (each frame's transpose: tb)
         if not mkl.gemm_frames(mkl.aligned(gr[:, g]), c, acc, 1.0, tb=True):
             return None
         out[g] = acc[0]
     return out
 
 
+def _bias_grad(g, groups, dilated, F):
+    """The bias gradient as PyTorch's convolution backward takes it, group by group
+    (each group's grad_output a tensor of its own): slow_conv2d's sums over the batch
+    and the positions; slow_conv_dilated2d's starts from zeros, to which each
+    sample's sum over its positions is added in turn."""
+    if groups == 1 and not dilated:
+        return F.sum(g, axis=(0, 2, 3))
+    Og = g.shape[1] // groups
+    parts = []
+    for k in range(groups):
+        part = np.ascontiguousarray(g[:, k * Og : (k + 1) * Og])
+        if dilated:
+            acc = np.zeros(Og, g.dtype)
+            for n in range(g.shape[0]):
+                acc += F.sum(part[n], axis=(1, 2))
+            parts.append(acc)
+        else:
+            parts.append(F.sum(part, axis=(0, 2, 3)))
+    return parts[0] if groups == 1 else np.concatenate(parts)
+
+
 class Conv2d(Function):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-    __slots__ = ("idx", "valid", "xshape", "wshape", "oshape", "groups", "has_bias")
+    __slots__ = ("idx", "valid", "xshape", "wshape", "oshape", "groups", "has_bias", "dilated")
     name = "ConvolutionBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
@@ -340,17 +384,18 @@ class Conv2d(Function):
             None if tb is None else reshape(tb, 1, -1, 1, 1),
         )
 
-    def forward(self, x, w, b, idx, valid, oshape, groups):
+    def forward(self, x, w, b, idx, valid, oshape, groups, dilated=False):
         N = x.shape[0]
         per = int(np.prod(x.shape[1:]))
         full = idx[None] + (np.arange(N) * per).reshape(N, 1, 1, 1)
         fvalid = None if valid is None else np.broadcast_to(valid, full.shape)
         self.idx, self.valid, self.xshape, self.wshape = full, fvalid, x.shape, w.shape
         self.oshape, self.groups, self.has_bias = oshape, groups, b is not None
+        self.dilated = dilated
         cols = _gather_array(x, full, fvalid)  # (N, G, K, L)
         O = w.shape[0]
         wg = w.reshape(groups, O // groups, -1)  # (G, O/G, K)
-        out = _slow_conv(wg, cols, b) if x.dtype == np.float64 else None
+        out = _slow_conv(wg, cols, b, dilated) if x.dtype == np.float64 else None
         if out is not None:
             out = out.reshape((N, O) + oshape)
         else:
@@ -364,24 +409,26 @@ class Conv2d(Function):
         n = self.needs
         N, O, G = self.xshape[0], self.wshape[0], self.groups
         gr = F.reshape(g, (N, G, O // G, -1))
+        exact = not F.tensor_mode and g.dtype == np.float64
         gx = gw = gb = None
         if n[0]:
             wg = F.reshape(w, (G, O // G, -1))
-            gcols = None
-            if not F.tensor_mode and w.dtype == np.float64:
-                gcols = _slow_conv_columns_grad(wg, gr)
+            gcols = _slow_conv_columns_grad(wg, gr, self.dilated) if exact else None
             if gcols is None:
                 gcols = F.swapaxes(wg, -1, -2) @ gr  # (N, G, K, L)
             gx = scatter(F, gcols, self.idx, self.valid, self.xshape)
         if n[1]:
             cols = gather(F, x, self.idx, self.valid)
-            if not F.tensor_mode and cols.dtype == np.float64:
-                gw = _slow_conv_weight_grad(gr, cols)
+            if exact:
+                gw = _slow_conv_weight_grad(gr, cols, self.dilated)
             if gw is None:
                 gw = F.sum(gr @ F.swapaxes(cols, -1, -2), axis=0)
             gw = F.reshape(gw, self.wshape)
         if len(n) > 2 and n[2]:
-            gb = F.sum(g, axis=(0, 2, 3))
+            if F.tensor_mode:
+                gb = F.sum(g, axis=(0, 2, 3))
+            else:
+                gb = _bias_grad(g, G, self.dilated, F)
         return gx, gw, gb
 
 
@@ -446,12 +493,12 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         )
     _same_dtype(x, w, "Input type and weight type")
     idx, valid, oh, ow = _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups)
+    params = dict(idx=idx, valid=valid, oshape=(oh, ow), groups=groups)
+    params["dilated"] = dilation != (1, 1)
     if bias is None:
-        out = Conv2d.apply(x, w, b=None, idx=idx, valid=valid, oshape=(oh, ow), groups=groups)
+        out = Conv2d.apply(x, w, b=None, **params)
     else:
-        out = Conv2d.apply(
-            x, w, tensor_arg(bias), idx=idx, valid=valid, oshape=(oh, ow), groups=groups
-        )
+        out = Conv2d.apply(x, w, tensor_arg(bias), **params)
     return squeeze(out, 0) if unbatched else out
 
 

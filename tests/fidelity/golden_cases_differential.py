@@ -567,6 +567,39 @@ case(
 )
 
 case(
+    "conv/float64_threads_buffers_and_bias_sums",
+    """
+    # float64 conv2d as PyTorch runs slow_conv2d and slow_conv_dilated2d: the per-sample
+    # gemms of the forward and of the columns' gradient on one thread each (inside
+    # at::parallel_for), each sample's columns' gradient in a buffer of its own, the
+    # dilated convolution's columns in one buffer reused per sample, and the bias
+    # gradient summed group by group (the dilated one sample after sample)
+    torch.manual_seed(5)
+    F = torch.nn.functional
+    y = F.conv2d(torch.randn(5, 3, 2, 32), torch.randn(7, 3, 2, 2))
+    print(y[3].flatten().tolist())
+    y = F.conv2d(torch.randn(8, 4, 5, 53), torch.randn(7, 4, 3, 3))
+    print(y[0, :, 1].flatten().tolist())
+    x = torch.randn(7, 3, 10, 10, requires_grad=True)
+    y = F.conv2d(x, torch.randn(8, 3, 5, 5), stride=2)
+    y.backward(torch.randn(y.shape))
+    print(x.grad[1].flatten().tolist())
+    b = torch.randn(2, requires_grad=True)
+    y = F.conv2d(torch.randn(2, 6, 13, 36), torch.randn(2, 3, 2, 3), b, padding=(1, 0), groups=2)
+    y.backward(torch.randn(y.shape))
+    print(b.grad.tolist())
+    b = torch.randn(1, requires_grad=True)
+    y = F.conv2d(torch.randn(5, 3, 19, 36), torch.randn(1, 3, 1, 4), b, padding=(1, 0), dilation=(2, 1))
+    y.backward(torch.randn(y.shape))
+    print(b.grad.tolist())
+    w = torch.randn(6, 1, 5, 3, requires_grad=True)
+    y = F.conv2d(torch.randn(3, 1, 11, 37), w, padding=(2, 0), dilation=(2, 1))
+    y.backward(torch.randn(y.shape))
+    print(w.grad.flatten().tolist())
+""",
+)
+
+case(
     "conv/float32_bias_and_groups",
     """
     x = torch.arange(2 * 4 * 5 * 5, dtype=torch.float32).reshape(2, 4, 5, 5) % 7 - 3
