@@ -133,6 +133,30 @@ def detach(x):
 
 
 @_method(
+    "detach_",
+    "x.detach_()",
+    "cut x off from the graph in place (a leaf without requires_grad) and return x",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
+    parser=None,
+)
+def detach_(x):
+    if getattr(x, "view_of", None) is not None:
+        raise GradRuntimeError(
+            "Can't detach views in-place. Use detach() instead. If you are using "
+            "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+            "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+            "called on these gradients. To fix this error, please refer to the "
+            "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+        )
+    x.grad_fn = None
+    x.requires_grad = False
+    return x
+
+
+@_method(
     "requires_grad_",
     "x.requires_grad_(requires_grad=True)",
     "set requires_grad in place and return x",

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..runtime import context
 from ..runtime.limits import check_reduction
-from ..runtime.errors import GradRuntimeError, GradTypeError
+from ..runtime.errors import GradRuntimeError, GradTypeError, broadcast_error
 from ..numerics.parallel import chunks
 from ..numerics.floats.powers import torch_pow
 from ..numerics.sums.summation import torch_sum
@@ -34,7 +34,9 @@ from .reduce import (
     sum_axes,
 )
 from .dims import norm_dims
-from .registry import register
+from ..core import dtypes
+from ..engine.declare import none
+from .registry import Arg, Parser, register
 
 
 class Norm(_Reduce):
@@ -395,3 +397,61 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
 )
 def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return _var_call(Std, input, dim, unbiased, keepdim, correction)
+
+
+class Dist(Norm):
+    """torch.dist: the p-norm of input - other (broadcast), one node; derivatives.yaml:
+    norm_backward of the difference for input, its negation for other."""
+
+    formula: Any = none("a norm of a difference: shown as a named function with its local Jacobian")
+
+    __slots__ = ("sa", "sb")
+    name = "DistBackward0"
+    saved_names: Any = ("self", "other", "result")
+    saved_extra = {"p": lambda node: node.ord}
+
+    def forward(self, a, b, p, ord, dt):
+        self.sa, self.sb = a.shape, b.shape
+        out = Norm.forward(self, np.subtract(a, b, dtype=dt), p=p, ord=ord)
+        self.save(a, b, out)
+        return out
+
+    def backward(self, g, F, a, b, out):
+        (r,) = Norm.backward(self, g, F, a - b, out)
+        return (F.sum_to(r, self.sa), F.sum_to(-r, self.sb))
+
+    def jvp(self, ts, F, a, b, out):
+        """norm_jvp of the difference: sum((t_self - t_other) * d), d the norm's local
+        derivative."""
+        ta, tb = ts[0], ts[1]
+        t = ta if tb is None else -tb if ta is None else ta - tb
+        (d,) = Norm.backward(self, Tensor(np.ones((), out.dtype)), F, a - b, out)
+        return F.sum(t * d)
+
+
+@register(
+    "dist",
+    "dist(input, other, p=2)",
+    "the p-norm of input - other",
+    method=True,
+    checks=[((M, Arg((3,))), {}), ((M, M), {"p": 1})],
+    category="reduce",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=Parser(("other",)),
+)
+def dist(input, other, p=2):
+    a, b = tensor_arg(input), tensor_arg(other)
+    if a.data.shape != b.data.shape:
+        try:
+            np.broadcast_shapes(a.data.shape, b.data.shape)
+        except ValueError:
+            raise broadcast_error(a.data.shape, b.data.shape) from None
+    dt = dtypes.result_type(a, b)
+    if dt.kind != "f":
+        raise GradRuntimeError(
+            "norm(): input dtype should be either floating point or complex. "
+            f"Got {_torch_name(dt).capitalize()} instead."
+        )
+    return Dist.apply(a, b, p=float(p), ord=p, dt=dt)

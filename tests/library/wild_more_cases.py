@@ -473,3 +473,53 @@ case(
     print(torch.nn.functional.gelu(torch.tensor([1.0]), approximate="exact"))
     """,
 )
+case(
+    "dist/values",
+    """
+    import torch
+    a = torch.tensor([[1., 2, 3], [4, 5, 6]], requires_grad=True)
+    b = torch.tensor([0.5, -1, 2], requires_grad=True)
+    d = torch.dist(a, b)
+    print(d, d.grad_fn._saved_p, d.grad_fn.next_functions)
+    d.backward()
+    print(a.grad, b.grad)
+    print(a.dist(b, 3), a.dist(b, p=1), torch.dist(a, b, float("inf")), torch.dist(a, b, 0))
+    print(torch.dist(a, b, 0.5).item(), torch.dist(a, a))
+    af = torch.tensor([0.1, 0.2, 0.7], dtype=torch.float32, requires_grad=True)
+    e = af.dist(torch.tensor([0.3, -0.25, 1.5], dtype=torch.float32))
+    print(e.item())
+    e.backward()
+    print(af.grad.tolist())
+    print(torch.dist(torch.tensor([1, 2]), torch.tensor([3., 4])))
+    print(torch.dist(a, torch.ones(3, dtype=torch.float32)))
+    t = (torch.ones(2, 3) * 0.5, torch.tensor([1., 2, 3]))
+    print(torch.func.jvp(lambda x, y: torch.dist(x, y, 3), (a.detach(), b.detach()), t))
+    """,
+)
+errors(
+    "dist/errors",
+    "import torch\na = torch.ones(2, 3)",
+    [
+        "torch.dist(a, torch.ones(2))",
+        "torch.dist(torch.tensor([1, 2]), torch.tensor([3, 4]))",
+        "torch.dist(a)",
+    ],
+)
+case(
+    "detach_/values",
+    """
+    import torch
+    x = torch.ones(3, requires_grad=True)
+    y = x * 2
+    print(y.detach_(), y.requires_grad, y.grad_fn, y.is_leaf)
+    x.detach_()
+    print(x.requires_grad, x.is_leaf)
+    z = (y * 3).sum()
+    print(z.requires_grad)
+    """,
+)
+errors(
+    "detach_/views",
+    "import torch\nw = torch.ones(2, 3, requires_grad=True)",
+    ["w[0].detach_()", "w.t().detach_()", "torch.ones(3).view(3).detach_()"],
+)
