@@ -37,6 +37,27 @@ TORCH_NAMES = {
 }
 
 
+# numpy dtype name -> PyTorch's legacy tensor type (x.type(), torch.typename(x))
+LEGACY_TYPES = {
+    "float64": "DoubleTensor",
+    "float32": "FloatTensor",
+    "float16": "HalfTensor",
+    "int64": "LongTensor",
+    "int32": "IntTensor",
+    "int16": "ShortTensor",
+    "int8": "CharTensor",
+    "uint8": "ByteTensor",
+    "bool": "BoolTensor",
+    "complex64": "ComplexFloatTensor",
+    "complex128": "ComplexDoubleTensor",
+}
+
+
+def legacy_type(a):
+    """PyTorch's legacy type name of arrays of a's dtype: 'torch.FloatTensor' ..."""
+    return "torch." + LEGACY_TYPES.get(a.dtype.name, "Tensor")
+
+
 def floating(a):
     """Array `a` itself if it is floating, else converted to the default float dtype
     (what PyTorch does with integers given to exp, sigmoid, logsumexp ...)."""

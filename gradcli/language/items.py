@@ -65,6 +65,10 @@ def set_item(o, k, v):
     if is_user_class(type(o)) and hasattr(type(o), "__setitem__"):
         o[k] = v
         return
+    hook = getattr(type(o), "language_setitem", None)  # a library container (ModuleDict)
+    if hook is not None:
+        hook(o, k, v)
+        return
     raise GradTypeError(f"'{type_name(o)}' object does not support item assignment")
 
 
@@ -87,6 +91,10 @@ def del_item(o, k):
         return
     if is_user_class(type(o)) and hasattr(type(o), "__delitem__"):
         del o[k]
+        return
+    hook = getattr(type(o), "language_delitem", None)
+    if hook is not None:
+        hook(o, k)
         return
     raise GradTypeError(f"'{type_name(o)}' object does not support item deletion")
 

@@ -430,12 +430,7 @@ def device(type, index=None):
 )
 def type_method(x, dtype=None):
     if dtype is None:
-        return {
-            "float64": "torch.DoubleTensor",
-            "float32": "torch.FloatTensor",
-            "int64": "torch.LongTensor",
-            "bool": "torch.BoolTensor",
-        }.get(x.data.dtype.name, "torch.Tensor")
+        return dtypes.legacy_type(x.data)
     return to(x, dtypes.as_numpy(dtype))
 
 

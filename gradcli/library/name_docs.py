@@ -78,6 +78,8 @@ DOCS = {
     "torch.nn.Sequential": "modules called one after another",
     "torch.nn.ModuleList": "a list of modules whose parameters the owner sees",
     "torch.nn.ModuleDict": "a dict of modules whose parameters the owner sees",
+    "torch.nn.ParameterList": "a list whose tensors are parameters of the owner",
+    "torch.nn.ParameterDict": "a dict whose tensors are parameters of the owner",
     "torch.nn.MSELoss": "mean squared error, as a module",
     "torch.nn.L1Loss": "mean absolute error, as a module",
     "torch.nn.BCELoss": "binary cross-entropy of probabilities, as a module",

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..numerics.floats import batch_norm as bn
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradValueError
+from ..core import dtypes
 from ..core.convert import tensor_arg
 from ..core.tensor import Tensor
 from ..engine.declare import none
@@ -75,10 +76,6 @@ class EmbeddingGrad(Function):
         return (out,)
 
 
-_LEGACY = {"float64": "DoubleTensor", "float32": "FloatTensor", "float16": "HalfTensor"}
-_LEGACY["bool"] = "BoolTensor"
-
-
 @register(
     "embedding",
     "embedding(input, weight, padding_idx=None)",
@@ -101,7 +98,7 @@ def embedding(
     if idx.data.dtype.kind not in "iu":
         raise GradRuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got torch.{_LEGACY.get(idx.data.dtype.name, 'Tensor')} instead "
+            f"types: Long, Int; but got {dtypes.legacy_type(idx.data)} instead "
             "(while checking arguments for embedding)"
         )
     if w.data.ndim != 2:

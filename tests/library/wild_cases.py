@@ -1886,3 +1886,11 @@ for _name, _src in _MORE:
     if any(n == _name for n, _ in CASES):
         raise ValueError("duplicate case name: " + _name)
     CASES.append((_name, _src))
+
+# ------------------------------------------- API met by PyTorch's documentation notes
+from wild_notes_cases import CASES as _NOTES  # noqa: E402
+
+for _name, _src in _NOTES:
+    if any(n == _name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + _name)
+    CASES.append((_name, _src))

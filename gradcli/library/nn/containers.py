@@ -1,13 +1,17 @@
 """torch.nn's containers: Sequential (call in order, index, slice, len, iterate),
 ModuleList and ModuleDict, with PyTorch's reprs (ModuleList folds repeated layers
-into `(0-2): 3 x Linear(...)`)."""
+into `(0-2): 3 x Linear(...)`); ParameterList and ParameterDict, which register the
+tensors they hold as Parameters under '0', '1', ... or their keys."""
 
 from __future__ import annotations
 
-from ...runtime.errors import GradRuntimeError, GradTypeError
+from ...runtime.errors import GradRuntimeError, GradTypeError, GradValueError
+from ...core import dtypes
 from ...core.convert import type_name
+from ...core.parameter import is_parameter
+from ...core.tensor import Tensor
 from ..values import program_object
-from .module import _HOOKS, Module, _addindent, replay_pure
+from .module import _HOOKS, Module, Parameter, _addindent, replay_pure
 
 
 def _index(n, idx, what):
@@ -57,9 +61,27 @@ class _Indexed(Module):
         for i, m in enumerate(items):
             self.add_module(str(i), m)
 
+    def __setitem__(self, idx, module):
+        items = self._items()
+        key = list(self.__dict__["_modules"])[_index(len(items), idx, type(self).__name__)]
+        self.add_module(key, module)
+
+    def __delitem__(self, idx):
+        mods = self.__dict__["_modules"]
+        items = list(mods.items())
+        if isinstance(idx, slice):
+            del items[idx]
+        else:
+            del items[_index(len(items), idx, type(self).__name__)]
+        mods.clear()
+        for i, (_, m) in enumerate(items):  # numbered again from 0, as PyTorch does
+            mods[str(i)] = m
+
     language_len = __len__
     language_iter = __iter__
     language_getitem = __getitem__
+    language_setitem = __setitem__
+    language_delitem = __delitem__
 
 
 class Sequential(_Indexed):
@@ -134,6 +156,12 @@ class ModuleDict(Module):
             raise GradRuntimeError(repr(key), type_name="KeyError")
         return mods[key]
 
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self.__dict__["_modules"][key]
+
     def __len__(self):
         return len(self.__dict__["_modules"])
 
@@ -158,6 +186,203 @@ class ModuleDict(Module):
     language_len = __len__
     language_iter = __iter__
     language_getitem = __getitem__
+    language_setitem = __setitem__
+    language_delitem = __delitem__
+
+
+def _as_parameter(value):
+    """What ParameterList and ParameterDict store: a tensor as a Parameter (sharing its
+    values), anything else as it is."""
+    if type(value) is Tensor and not is_parameter(value):
+        return Parameter(value)
+    return value
+
+
+def _describe(value, dtype_name):
+    """A line of ParameterList's and ParameterDict's reprs (dtype_name: how each names
+    a tensor's dtype, 'torch.float32' or 'torch.FloatTensor')."""
+    if type(value) is Tensor:
+        size = "x".join(str(n) for n in value.data.shape)
+        kind = "Parameter" if is_parameter(value) else "Tensor"
+        return f"{kind} containing: [{dtype_name(value)} of size {size}]"
+    return "Object of type: " + type_name(value)
+
+
+class ParameterList(Module):
+    """nn.ParameterList(values=None): a list whose tensors are the module's parameters."""
+
+    def __init__(self, values=None):
+        super().__init__()
+        self.__dict__["_size"] = 0
+        if values is not None:
+            self.extend(values)
+
+    def _key(self, idx):
+        if isinstance(idx, bool) or not isinstance(idx, int):
+            raise GradTypeError(f"'{type_name(idx)}' object cannot be interpreted as an integer")
+        n = len(self)
+        if not -n <= idx < n:
+            raise GradRuntimeError(f"index {idx} is out of range", type_name="IndexError")
+        return str(idx % n)
+
+    def _get(self, key):
+        d = self.__dict__
+        return d["_parameters"][key] if key in d["_parameters"] else d[key]
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return ParameterList(self[i] for i in range(*idx.indices(len(self))))
+        return self._get(self._key(idx))
+
+    def __setitem__(self, idx, value):
+        Module.__setattr__(self, self._key(idx), _as_parameter(value))
+
+    def __len__(self):
+        return self.__dict__["_size"]
+
+    def __iter__(self):
+        return iter([self._get(str(i)) for i in range(len(self))])
+
+    def append(self, value):
+        self.__dict__["_size"] += 1
+        self[len(self) - 1] = value
+        return self
+
+    def extend(self, values):
+        if type(values) is Tensor or isinstance(values, (int, float, bool)) or values is None:
+            raise GradTypeError(
+                "ParameterList.extend should be called with an iterable, but got "
+                + type_name(values)
+            )
+        for v in list(values):
+            self.append(v)
+        return self
+
+    def extra_repr(self):
+        return "\n".join(
+            f"  ({i}): " + _describe(v, lambda t: repr(dtypes.DType(t.data.dtype)))
+            for i, v in enumerate(self)
+        )
+
+    def __call__(self, *args, **kwargs):
+        raise GradRuntimeError("ParameterList should not be called.")
+
+    language_len = __len__
+    language_iter = __iter__
+    language_getitem = __getitem__
+    language_setitem = __setitem__
+
+
+class ParameterDict(Module):
+    """nn.ParameterDict(parameters=None): a dict (str keys) whose tensors are the module's
+    parameters; a dict given is taken in sorted order, as PyTorch's update takes it."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        self.__dict__["_keys"] = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    @staticmethod
+    def _check(key):
+        if not isinstance(key, str):
+            raise GradTypeError(
+                "Index given to ParameterDict cannot be used as a key as it is not a string "
+                f"(type is '{type_name(key)}'). Open an issue on github if you need "
+                "non-string keys."
+            )
+        return key
+
+    def __getitem__(self, key):
+        self._check(key)
+        d = self.__dict__
+        if key in d["_parameters"]:
+            return d["_parameters"][key]
+        if key in d["_keys"] and key in d:
+            return d[key]
+        raise GradRuntimeError(
+            f"'ParameterDict' object has no attribute '{key}'", type_name="AttributeError"
+        )
+
+    def __setitem__(self, key, value):
+        self.__dict__["_keys"][key] = None
+        Module.__setattr__(self, self._check(key), _as_parameter(value))
+
+    def __delitem__(self, key):
+        d = self.__dict__
+        if key not in d["_keys"]:
+            raise GradRuntimeError(repr(key), type_name="KeyError")
+        del d["_keys"][key]
+        d["_parameters"].pop(key, None)
+        d.pop(key, None)
+
+    def __len__(self):
+        return len(self.__dict__["_keys"])
+
+    def __iter__(self):
+        return iter(list(self.__dict__["_keys"]))
+
+    def __contains__(self, key):
+        return key in self.__dict__["_keys"]
+
+    def keys(self):
+        return list(self.__dict__["_keys"])
+
+    def values(self):
+        return [self[k] for k in self.__dict__["_keys"]]
+
+    def items(self):
+        return [(k, self[k]) for k in self.__dict__["_keys"]]
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def update(self, parameters):
+        if isinstance(parameters, ParameterDict):
+            pairs = parameters.items()
+        elif isinstance(parameters, dict):
+            pairs = sorted(parameters.items(), key=lambda kv: kv[0])
+        elif isinstance(parameters, (list, tuple)):
+            pairs = []
+            for j, p in enumerate(parameters):
+                if not isinstance(p, (list, tuple)):
+                    raise GradTypeError(
+                        f"ParameterDict update sequence element #{j} should be Iterable; "
+                        f"is{type_name(p)}"
+                    )
+                if len(p) != 2:
+                    raise GradValueError(
+                        f"ParameterDict update sequence element #{j} has length {len(p)}; "
+                        "2 is required"
+                    )
+                pairs.append(p)
+        else:
+            raise GradTypeError(
+                "ParametersDict.update should be called with an iterable of key/value "
+                "pairs, but got " + type_name(parameters)
+            )
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self):
+        return "\n".join(
+            f"  ({k}): " + _describe(v, lambda t: dtypes.legacy_type(t.data))
+            for k, v in self.items()
+        )
+
+    def __call__(self, *args, **kwargs):
+        raise GradRuntimeError("ParameterDict should not be called.")
+
+    language_len = __len__
+    language_iter = __iter__
+    language_getitem = __getitem__
+    language_setitem = __setitem__
+    language_delitem = __delitem__
 
 
 _Indexed.language_methods = dict(
@@ -167,4 +392,19 @@ ModuleDict.language_methods = dict(
     Module.language_methods, keys=ModuleDict.keys, values=ModuleDict.values, items=ModuleDict.items
 )
 
-CONTAINERS = {c.__name__: c for c in (Sequential, ModuleList, ModuleDict)}
+ParameterList.language_methods = dict(
+    Module.language_methods, append=ParameterList.append, extend=ParameterList.extend
+)
+ParameterDict.language_methods = dict(
+    Module.language_methods,
+    keys=ParameterDict.keys,
+    values=ParameterDict.values,
+    items=ParameterDict.items,
+    get=ParameterDict.get,
+    pop=ParameterDict.pop,
+    update=ParameterDict.update,
+)
+
+CONTAINERS = {
+    c.__name__: c for c in (Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict)
+}

@@ -408,9 +408,11 @@ def _check_name(module, name, what):
     if not isinstance(name, str):
         raise GradTypeError(f"{what} name should be a string. Got {type_name(name)}")
     if "." in name:
-        raise GradRuntimeError(f'{what} name can\'t contain "."', type_name="KeyError")
+        got = f", got: {name}" if what == "module" else ""  # PyTorch's words differ so
+        # (a KeyError shows its message as Python's repr)
+        raise GradRuntimeError(repr(f'{what} name can\'t contain "."{got}'), type_name="KeyError")
     if name == "":
-        raise GradRuntimeError(f'{what} name can\'t be empty string ""', type_name="KeyError")
+        raise GradRuntimeError(repr(f'{what} name can\'t be empty string ""'), type_name="KeyError")
 
 
 class NoAttribute(GradAttributeError, AttributeError):

@@ -1,0 +1,177 @@
+"""Golden cases of the torch API that PyTorch's own documentation notes use (nn's
+parameter containers, item assignment into module containers, ...).
+tests/library/wild_cases.py adds them to its CASES (recorded into tests/golden/wild.json
+by scripts/gen_golden.py wild); its rules apply."""
+
+import textwrap
+
+CASES = []
+
+
+def case(name, src):
+    if any(n == name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + name)
+    CASES.append((name, textwrap.dedent(src).strip("\n") + "\n"))
+
+
+def errors(prefix, setup, lines):
+    """One case per line, each after `setup`: the error each one ends with."""
+    for i, line in enumerate(lines):
+        case(f"{prefix}/{i}", setup + "\n" + line + "\n")
+
+
+# ------------------------------------------------- nn's parameter containers
+
+case(
+    "parameter_containers/list",
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    pl = nn.ParameterList([nn.Parameter(torch.randn(2)) for i in range(3)])
+    print(pl)
+    print(len(pl), pl[0], pl[-1].shape, list(pl.named_parameters()))
+    pl.append(torch.ones(2, dtype=torch.float64))
+    print(type(pl[3]), pl[3], pl[3].requires_grad)
+    pl.extend([torch.zeros(1, 2)])
+    print(pl)
+    print(pl[1:4], nn.ParameterList([torch.ones(1)]), nn.ParameterList())
+    for p in pl:
+        print(p.shape)
+    pl[0] = torch.full((2,), 7.0)
+    print(pl[0], [n for n, _ in pl.named_parameters()])
+    print(nn.ParameterList([1, 'a', torch.ones(1)]))
+    """,
+)
+
+case(
+    "parameter_containers/dict",
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    pd = nn.ParameterDict({'foo': nn.Parameter(torch.randn(3)), 'bar': nn.Parameter(torch.randn(4))})
+    print(pd)
+    print(list(pd.keys()), pd['foo'], len(pd), 'foo' in pd, 'x' in pd, list(pd))
+    pd['baz'] = torch.ones(1, dtype=torch.float64)
+    print(pd, list(pd.items())[2], [v.shape for v in pd.values()])
+    print(nn.ParameterDict([('b', torch.zeros(1)), ('a', torch.zeros(2))]))
+    del pd['foo']
+    print(pd, pd.get('x'), pd.get('bar').shape, pd.pop('baz').dtype, len(pd))
+    pd.update({'z': torch.ones(2), 'y': torch.ones(3)})
+    print(list(pd), [n for n, _ in pd.named_parameters()])
+    print(nn.ParameterDict({'n': 3, 'p': torch.zeros(1)}))
+    """,
+)
+
+case(
+    "parameter_containers/in_a_module",
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.randn(2))
+            self.pl = nn.ParameterList([torch.randn(2) for i in range(2)])
+            self.pd = nn.ParameterDict({'b': torch.randn(1), 'a': torch.randn(3)})
+            self.lin = nn.Linear(2, 1)
+        def forward(self, x):
+            return self.lin(x * self.w + self.pl[0] + self.pl[1]) + self.pd['b'] + self.pd['a'].sum()
+    m = M()
+    print(m)
+    print(list(m.state_dict()), [n for n, _ in m.named_parameters()])
+    y = m(torch.tensor([[1.0, 2.0]]))
+    y.sum().backward()
+    print(y, m.pl[1].grad, m.pd['a'].grad, m.w.grad)
+    opt = torch.optim.SGD(m.parameters(), lr=0.1)
+    opt.step()
+    print(m.pd['b'], m.pl[0])
+    m2 = M()
+    print(m2.load_state_dict(m.state_dict()), torch.equal(m2.pd['a'], m.pd['a']))
+    print(m.double().pl[0].dtype)
+    """,
+)
+
+errors(
+    "parameter_containers/errors",
+    "import torch\nfrom torch import nn\npl = nn.ParameterList([torch.ones(2)])\n"
+    "pd = nn.ParameterDict({'a': torch.ones(2)})",
+    [
+        "pl(torch.ones(2))",
+        "pd(torch.ones(2))",
+        "pl[1]",
+        "pl[-2] = torch.ones(1)",
+        "pl['0']",
+        "pl.extend(torch.ones(2))",
+        "pd['zz']",
+        "pd[1]",
+        "del pd['zz']",
+        "pl.append(torch.ones(2, dtype=torch.int64))",
+        "nn.ParameterDict([('a', torch.ones(1), 2)])",
+    ],
+)
+
+# ------------------------------------------- item assignment into module containers
+
+case(
+    "module_containers/setitem_delitem",
+    """
+    import torch
+    from torch import nn
+    md = nn.ModuleDict({'a': nn.ReLU()})
+    md['b'] = nn.Tanh()
+    print(md, len(md), 'b' in md)
+    del md['a']
+    print(md)
+    ml = nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.Sigmoid()])
+    ml[0] = nn.Identity()
+    ml[-1] = nn.LeakyReLU()
+    print(ml)
+    del ml[0]
+    print(ml, ml[0])
+    seq = nn.Sequential(nn.ReLU(), nn.Tanh(), nn.Sigmoid())
+    seq[1] = nn.Identity()
+    del seq[0]
+    print(seq, seq(torch.tensor([0.0])))
+    """,
+)
+
+errors(
+    "module_containers/errors",
+    "import torch\nfrom torch import nn\nmd = nn.ModuleDict({'a': nn.ReLU()})\n"
+    "ml = nn.ModuleList([nn.ReLU()])",
+    [
+        "md['b'] = 3",
+        "del md['zz']",
+        "ml[3] = nn.ReLU()",
+        "md['a.b'] = nn.ReLU()",
+        "md[''] = nn.ReLU()",
+        "nn.Linear(1, 1).register_parameter('a.b', None)",
+        "nn.Linear(1, 1).register_buffer('', None)",
+    ],
+)
+
+# ------------------------------------------------------- legacy type names
+
+case(
+    "legacy_type_names",
+    """
+    import torch
+    for dt in [torch.float64, torch.float32, torch.float16, torch.int64, torch.int32,
+               torch.int16, torch.int8, torch.uint8, torch.bool]:
+        print(torch.zeros(1, dtype=dt).type())
+    """,
+)
+
+errors(
+    "parameter_containers/replacing",
+    "import torch\nfrom torch import nn\npl = nn.ParameterList([torch.ones(2), 5])\n"
+    "pd = nn.ParameterDict({'a': torch.ones(2), 'b': 'x'})\n"
+    "pl[1] = torch.zeros(1)\npd['b'] = torch.zeros(3)\nprint(pl, pd)",
+    [
+        "pl[0] = 3",
+        "pd['a'] = None",
+    ],
+)
