@@ -126,3 +126,85 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     offset = int_arg("diagonal", offset, "offset", 2)
     dim1, dim2 = int_arg("diagonal", dim1, "dim1", 3), int_arg("diagonal", dim2, "dim2", 4)
     return _diagonal(input, offset, dim1, dim2)
+
+
+def _triangle(x, k, upper):
+    """The lower (upper) triangle of x's last two dims, from diagonal k; contiguous, as
+    torch's tril/triu make their result."""
+    keep = (
+        np.triu(np.ones(x.shape[-2:], bool), k)
+        if upper
+        else np.tril(np.ones(x.shape[-2:], bool), k)
+    )
+    return np.ascontiguousarray(np.where(keep, x, np.zeros((), x.dtype)))
+
+
+class Tril(Function):
+    __slots__ = ("diagonal",)
+    name = "TrilBackward0"
+    upper = False
+    saved_names = ()
+    saved_extra = {"diagonal": saved_shown("diagonal")}
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
+    def forward(self, x, diagonal):
+        self.diagonal = diagonal
+        return _triangle(x, diagonal, self.upper)
+
+    def backward(self, g, F):
+        if F.tensor_mode:  # grad.tril(diagonal): this op again under create_graph
+            return (type(self).apply(g, diagonal=self.diagonal),)
+        return (_triangle(g, self.diagonal, self.upper),)
+
+    jvp = linear
+
+
+class Triu(Tril):
+    __slots__ = ()
+    name = "TriuBackward0"
+    upper = True
+
+
+def _triangle_op(name, node, x, diagonal):
+    if not isinstance(x, Tensor):
+        raise GradTypeError(
+            f"{name}(): argument 'input' (position 1) must be Tensor, not {type_name(x)}"
+        )
+    k = int_arg(name, diagonal, "diagonal", 2)
+    if x.data.ndim < 2:
+        raise GradRuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return node.apply(x, diagonal=k)
+
+
+@register(
+    "tril",
+    "tril(input, diagonal=0)",
+    "the lower triangle of the last two dims (elements on and below the diagonal "
+    "`diagonal`), zeros above",
+    method=True,
+    checks=[((M,), {}), ((Arg((3, 3)),), {"diagonal": -1}), ((Arg((2, 3, 4)),), {"diagonal": 1})],
+    category="shape",
+    batch=None,
+    inplace="tril_",
+    pure=True,
+    parser=None,
+)
+def tril(input, diagonal=0):
+    return _triangle_op("tril", Tril, input, diagonal)
+
+
+@register(
+    "triu",
+    "triu(input, diagonal=0)",
+    "the upper triangle of the last two dims (elements on and above the diagonal "
+    "`diagonal`), zeros below",
+    method=True,
+    checks=[((M,), {}), ((Arg((3, 3)),), {"diagonal": 1}), ((Arg((2, 3, 4)),), {"diagonal": -1})],
+    category="shape",
+    batch=None,
+    inplace="triu_",
+    pure=True,
+    parser=None,
+)
+def triu(input, diagonal=0):
+    return _triangle_op("triu", Triu, input, diagonal)

@@ -4537,3 +4537,28 @@ GRAD_FN_EXPRS = [
     "m[[1, 0]]",
     "m[m > 1]",
 ]
+
+
+case(
+    "shape/tril_triu",
+    """
+    import torch
+    a = torch.arange(12.).view(3, 4).requires_grad_()
+    b = torch.tril(a)
+    c = a.triu(1)
+    print(b, c, torch.tril(a, -1), a.T.tril())
+    (b * 2 + c * 3).sum().backward()
+    print(a.grad, b.grad_fn.name(), c.grad_fn.name(), b.grad_fn._saved_diagonal, c.grad_fn._saved_diagonal)
+    x = torch.ones(2, 3, 3)
+    print(x.tril_(), x.triu(-1), torch.ones(3, 3, dtype=torch.long).tril())
+    try:
+        torch.tril(torch.ones(3))
+    except RuntimeError as e:
+        print(e)
+    m = torch.tril(torch.ones(4, 4)).view(1, 1, 4, 4)
+    print(m[:, :, :2, :2] == 0)
+    y = torch.linspace(-1, 1, 9).view(3, 3).requires_grad_()
+    g, = torch.autograd.grad(y.tril().pow(2).sum(), y, create_graph=True)
+    print(g.grad_fn.name())
+""",
+)
