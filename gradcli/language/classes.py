@@ -14,7 +14,7 @@ from ..runtime.errors import (
     did_you_mean,
 )
 from ..core.convert import type_name
-from ..library.values import USER_MARK, BoundMethod
+from ..library.values import USER_MARK, BoundMethod, Decorated
 from .functions import UserFunction
 
 USER = USER_MARK  # in a class namespace: the class was written in the language
@@ -155,7 +155,7 @@ def make_class(name, bases, ns, keywords, qualname=None):
 
 def _bind(v, obj, cls):
     """A class attribute as seen from obj (an instance, or None for the class)."""
-    if isinstance(v, (UserFunction, staticmethod, classmethod, property)):
+    if isinstance(v, (UserFunction, Decorated, staticmethod, classmethod, property)):
         return v.__get__(obj, cls)
     return v
 

@@ -8,7 +8,7 @@ from ..engine.autograd import run_backward
 from ..core.convert import tensor_arg
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import not_a_tensor_op
-from .values import BuiltinFunction, GradModeContext, truth
+from .values import Decorated, GradModeContext, truth
 from ..core.tensor import type_name
 from ..core.tensor import Tensor
 from ..runtime import context
@@ -168,7 +168,7 @@ class SetGradEnabled:
             with ctx:
                 return fn(*args, **kwargs)
 
-        return BuiltinFunction(getattr(fn, "name", "function"), decorated)
+        return Decorated(decorated, fn)
 
     def __enter__(self):
         context.current.grad_enabled = self.mode

@@ -12,7 +12,7 @@ from bisect import bisect_right
 from ..core.tensor import Tensor, next_seq
 from ..ops.registry import register
 from ..engine.declare import none
-from .values import BuiltinFunction, GradModeContext, truth
+from .values import Decorated, GradModeContext, truth
 
 
 class _Spans:
@@ -71,7 +71,7 @@ class InferenceMode(GradModeContext):
             with ctx:
                 return fn(*args, **kwargs)
 
-        return BuiltinFunction(getattr(fn, "name", "function"), decorated)
+        return Decorated(decorated, fn)
 
     def __enter__(self):
         super().__enter__()

@@ -63,7 +63,7 @@ class GradModeContext:
                 r.grad_mode = self.enabled  # each resumption runs in the mode (PyTorch's)
             return r
 
-        return BuiltinFunction(getattr(fn, "name", "function"), decorated)
+        return Decorated(decorated, fn)
 
     def __enter__(self):
         self.saved.append(context.current.grad_enabled)
@@ -105,6 +105,28 @@ class BuiltinFunction:
 
     def __repr__(self):
         return f"<built-in function {self.name}>"
+
+
+class Decorated:
+    """A function wrapped by a library decorator (`@torch.no_grad()` on a `def`): called as
+    the wrapper says, and, like the Python function torch's decorator returns, a method when
+    it is a class attribute (`obj.f(x)` passes obj first); printed as the function it wraps."""
+
+    __slots__ = ("fn", "wrapped")
+
+    def __init__(self, fn, wrapped):
+        self.fn, self.wrapped = fn, wrapped
+
+    def __call__(self, *a, **k):
+        return self.fn(*a, **k)
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        return BoundMethod(obj, getattr(self.wrapped, "name", "function"), self.fn)
+
+    def __repr__(self):
+        return repr(self.wrapped) if hasattr(self.wrapped, "qualname") else "<function>"
 
 
 class BoundMethod:

@@ -4562,3 +4562,39 @@ case(
     print(g.grad_fn.name())
 """,
 )
+
+
+case(
+    "autograd/grad_mode_decorated_methods",
+    """
+    import torch
+    class M:
+        def __init__(self):
+            self.w = torch.ones(2, requires_grad=True)
+        @torch.no_grad()
+        def gen(self, x, k=2):
+            return (self.w * x * k, torch.is_grad_enabled())
+        @torch.inference_mode()
+        def inf(self, x):
+            return self.w * x
+        @torch.enable_grad()
+        def eg(self, x):
+            return self.w * x
+        @torch.no_grad()
+        def gen2(self):
+            yield self.w * 2
+            yield torch.is_grad_enabled()
+    m = M()
+    print(m.gen(3.0), m.gen(1.0, k=5), M.gen(m, 2.0))
+    print(m.inf(2.0).requires_grad)
+    with torch.no_grad():
+        print(m.eg(2.0))
+    print(list(m.gen2()))
+    f = m.gen
+    print(f(4.0)[0])
+    @torch.no_grad()
+    def g(x):
+        return x * 2
+    print(g(m.w))
+""",
+)
