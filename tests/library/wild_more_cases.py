@@ -523,3 +523,28 @@ errors(
     "import torch\nw = torch.ones(2, 3, requires_grad=True)",
     ["w[0].detach_()", "w.t().detach_()", "torch.ones(3).view(3).detach_()"],
 )
+case(
+    "module_hooks/mixed_dtypes",
+    """
+    import torch
+    import torch.nn as nn
+    class M(nn.Module):
+        def forward(self, a, b, k):
+            return a * 2, b * 3, (a.sum() + b.double().sum()) * k
+    m = M()
+    m.register_forward_hook(lambda mod, inp, out: print("forward", len(inp), len(out)))
+    m.register_full_backward_pre_hook(lambda mod, go: print("pre", go))
+    def hook(mod, gi, go):
+        print("hook", gi, go)
+        return (gi[0] * 10, gi[1] * 100, None)
+    m.register_full_backward_hook(hook)
+    a = torch.ones(2, requires_grad=True)
+    b = torch.ones(3, dtype=torch.float32, requires_grad=True)
+    x, y, z = m(a, b, 0.5)
+    (x.sum() + y.sum() + z).backward()
+    print(a.grad, b.grad)
+    x, y, z = m(a, b, 2.0)
+    g = torch.autograd.grad(y.sum() * 2, [a, b], allow_unused=True)
+    print(g)
+    """,
+)

@@ -11,9 +11,10 @@ grad_input all None, with torch's warning.
 PyTorch's node has an output per tensor; gradcli's nodes have one output, so the
 tensors are flattened into one (the carrier, `_Join`, named BackwardHookFunctionBackward
 as torch's node) and each tensor the module sees is its part of it (`_Part`): the
-carrier's gradient is then all of theirs together.  Tensors of several dtypes cannot
-share a carrier: each then passes through a node of its own, and the hooks run for each;
-a single tensor passes through its own node, as in torch."""
+carrier's gradient is then all of theirs together.  Tensors of several dtypes share a
+carrier of their widest dtype (every value of the others is exact in it), each part
+and each gradient the hooks see in its tensor's own dtype; a single tensor passes
+through its own node, as in torch."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ NO_INPUT_WARNING = (
 
 
 class BackwardHookFunction(Function):
-    """One tensor's identity node (tensors of several dtypes)."""
+    """One tensor's identity node (a module's only tensor input or output)."""
 
     __slots__ = ()
     name = "BackwardHookFunctionBackward"
@@ -79,15 +80,17 @@ class _Join(Function):
 class _Part(Function):
     """One tensor of the carrier, as the module's code (or its caller) receives it."""
 
-    __slots__ = ("start", "shape", "total", "seen")
+    __slots__ = ("start", "shape", "total", "seen", "carrier_dtype")
     name = "BackwardHookFunctionBackward"
     saved_names = ()
     formula = none("an identity the module's backward hooks sit on")
     jvp = linear
 
-    def forward(self, carrier, start, shape, seen):
+    def forward(self, carrier, start, shape, seen, dtype):
         self.start, self.shape, self.total, self.seen = start, shape, carrier.size, seen
-        return carrier[start : start + int(np.prod(shape))].reshape(shape)
+        self.carrier_dtype = carrier.dtype
+        part = carrier[start : start + int(np.prod(shape))].reshape(shape)
+        return part if part.dtype == dtype else part.astype(dtype)
 
     def backward(self, g, F):
         self.seen.add(self.start)
@@ -95,7 +98,7 @@ class _Part(Function):
         where = (slice(self.start, self.start + n),)
         if F.tensor_mode:
             return (F.pad_into(F.reshape(g, (n,)), (self.total,), where),)
-        out = np.full(self.total, -0.0, dtype=g.dtype)  # (-0.0 + x is x, -0.0 included)
+        out = np.full(self.total, -0.0, dtype=self.carrier_dtype)  # (-0.0 + x is x)
         out[where] = g.reshape(-1)
         return (out,)
 
@@ -108,7 +111,7 @@ class _Carried:
 
     def __init__(self, tensors):
         self.shapes = [t.data.shape for t in tensors]
-        self.dtype = tensors[0].data.dtype
+        self.dtypes = [t.data.dtype for t in tensors]
         carrier = _Join.apply(*tensors)
         self.node = carrier.grad_fn
         self.seen: set = set()
@@ -116,19 +119,24 @@ class _Carried:
         self.parts = []
         for t in tensors:
             self.starts.append(start)
-            self.parts.append(_Part.apply(carrier, start=start, shape=t.data.shape, seen=self.seen))
+            self.parts.append(
+                _Part.apply(
+                    carrier, start=start, shape=t.data.shape, seen=self.seen, dtype=t.data.dtype
+                )
+            )
             start += t.data.size
 
     def pieces(self, g, unseen):
-        """The carrier's gradient g (a Tensor) cut into the tensors' gradients; `unseen`
-        for a tensor no gradient reached."""
+        """The carrier's gradient g (a Tensor) cut into the tensors' gradients, each in its
+        tensor's dtype; `unseen(shape, dtype)` for a tensor no gradient reached."""
         out = []
-        for start, shape in zip(self.starts, self.shapes):
+        for start, shape, dtype in zip(self.starts, self.shapes, self.dtypes):
             if start not in self.seen:
-                out.append(unseen(shape))
-            else:
-                n = int(np.prod(shape))
-                out.append(FUNCTIONS["reshape"](FUNCTIONS["narrow"](g, 0, start, n), shape))
+                out.append(unseen(shape, dtype))
+                continue
+            n = int(np.prod(shape))
+            piece = FUNCTIONS["reshape"](FUNCTIONS["narrow"](g, 0, start, n), shape)
+            out.append(piece if piece.data.dtype == dtype else FUNCTIONS["to"](piece, dtype))
         return out
 
     def joined(self, pieces):
@@ -136,8 +144,8 @@ class _Carried:
         flat = [
             FUNCTIONS["reshape"](p, (-1,))
             if isinstance(p, Tensor)
-            else Tensor(np.zeros(int(np.prod(s)), dtype=self.dtype))
-            for p, s in zip(pieces, self.shapes)
+            else Tensor(np.zeros(int(np.prod(s)), dtype=dt))
+            for p, s, dt in zip(pieces, self.shapes, self.dtypes)
         ]
         return flat[0] if len(flat) == 1 else FUNCTIONS["cat"](flat, 0)
 
@@ -166,8 +174,8 @@ def _grad_input(given, idx, grads):
     return tuple(gi)
 
 
-def _zeros(dtype):
-    return lambda shape: Tensor(np.zeros(shape, dtype=dtype))
+def _zeros(shape, dtype):
+    return Tensor(np.zeros(shape, dtype=dtype))
 
 
 def _wrap(items):
@@ -177,9 +185,8 @@ def _wrap(items):
         return items, idx, None
     ts = [items[i] for i in idx]
     items = list(items)
-    if len(ts) == 1 or any(t.data.dtype != ts[0].data.dtype for t in ts):
-        for i in idx:
-            items[i] = BackwardHookFunction.apply(items[i])
+    if len(ts) == 1:
+        items[idx[0]] = BackwardHookFunction.apply(items[idx[0]])
         return tuple(items), idx, None
     carried = _Carried(ts)
     for i, p in zip(idx, carried.parts):
@@ -214,7 +221,7 @@ def call_with_hooks(module, args, kwargs, run):
 
             def at_inputs(grad_outputs):  # the carrier's gradient: every input's
                 (g,) = grad_outputs
-                pieces = carried_in.pieces(g, _zeros(carried_in.dtype))
+                pieces = carried_in.pieces(g, _zeros)
                 r = call_hooks(_grad_input(given, wrap, pieces))
                 if r is None:
                     return None
@@ -254,7 +261,7 @@ def call_with_hooks(module, args, kwargs, run):
         def at_output_carrier(grad_outputs):
             (g,) = grad_outputs
             go = [None] * n_out
-            for i, p in zip(oidx, carried_out.pieces(g, lambda shape: None)):
+            for i, p in zip(oidx, carried_out.pieces(g, lambda shape, dtype: None)):
                 go[i] = p
             go = at_outputs(tuple(go))
             return (carried_out.joined([go[i] for i in oidx]),)
