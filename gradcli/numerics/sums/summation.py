@@ -228,7 +228,52 @@ def nll_cascade(losses, weights, keep, weighted):
     sums, each level added into the next when the sample index is a multiple of
     step^level (step = 2^max(4, ceil(log2(n)) // 4)), ignored samples skipped; the
     levels are then added in order from 0.  Without weights the weight sum is the
-    count of samples kept."""
+    count of samples kept.  With every sample kept, each level is a few NumPy calls
+    (`_nll_levels`); an ignored sample at a multiple of step adds nothing to the next
+    level, so then the samples are walked one by one (`nll_cascade_walk`)."""
+    n = losses.shape[0]
+    if n and not keep.all():
+        return nll_cascade_walk(losses, weights, keep, weighted)
+    zero = losses.dtype.type(0)
+    power = max(4, (int(n - 1).bit_length() if n > 1 else 0) // 4)
+    with np.errstate(invalid="ignore", over="ignore"):
+        total = _nll_levels(losses, 1 << power, zero)
+        wsum = _nll_levels(np.asarray(weights, losses.dtype), 1 << power, zero) if weighted else 0
+    if total != total or wsum != wsum:
+        # (NaNs: which of two a sum keeps, sign and payload, is up to the loop's code)
+        return nll_cascade_walk(losses, weights, keep, weighted)
+    return total, (wsum if weighted else losses.dtype.type(n))
+
+
+def _nll_levels(seq, step, zero):
+    """The cascade's total over seq, every sample kept: level j receives the sums that
+    level j - 1 passes on (the samples at level 0) and passes on its first item alone,
+    then every `step` items after it, each sum from +0; what it holds at the end stays;
+    the last level (7) passes nothing on.  Then the levels' rests from 0, in order."""
+    total = zero
+    for _ in range(7):
+        m = seq.shape[0]
+        if m == 0:
+            break
+        full = (m - 1) // step
+        out = np.empty(full + 1, seq.dtype)
+        out[0] = seq[0] + zero
+        if full:
+            # (accumulate adds strictly one after the other; a sum from its first item
+            # is the sum from +0 once +0 is added: they differ only for all -0.0s)
+            body = seq[1 : 1 + full * step].reshape(full, step)
+            out[1:] = np.add.accumulate(body, axis=1)[:, -1] + zero
+        total = total + _seq_from_zero(seq[1 + full * step :], zero)
+        seq = out
+    return total + _seq_from_zero(seq, zero)
+
+
+def _seq_from_zero(v, zero):
+    return np.add.accumulate(v)[-1] + zero if v.shape[0] else zero
+
+
+def nll_cascade_walk(losses, weights, keep, weighted):
+    """nll_cascade, sample by sample (any samples ignored)."""
     n = losses.shape[0]
     zero = losses.dtype.type(0)
     power = max(4, (int(n - 1).bit_length() if n > 1 else 0) // 4)
