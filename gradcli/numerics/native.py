@@ -1,5 +1,6 @@
-"""Hardware fused multiply-add for the emulated float math, and SLEEF's double exp and
-log1p as compiled loops (numerics/native_sleef.py), compiled when it pays.
+"""Hardware fused multiply-add for the emulated float math, and SLEEF's double exp, log1p
+and log (numerics/native_sleef.py) and float32 exp, log and log1p (native_sleef32.py, in
+8-float vectors) as compiled loops, compiled when it pays.
 
 PyTorch's vectorised kernels compute `a * b + c` with one rounding (the FMA
 instruction).  NumPy has no fused multiply-add, so `floats/fma.py` emulates it: the
@@ -14,19 +15,20 @@ nothing is reassociated or contracted.  The loops compute every element and flag
 ones where the emulation is not the plain correctly rounded result (NaN, infinities,
 overflow, products too small or operands too large to split); `fma.py` computes those
 with its own emulation, so both paths give the same bits on every input
-(tests/numerics/test_native.py compares them on millions of random and edge values).
+(tests/numerics/test_native.py and test_native32.py compare them on millions of random
+and edge values).
 
 Start-up pays nothing: llvmlite is imported and the loops compiled only once a run's
-emulated steps of `MIN_SIZE` values or more have cost as much CPU time as that costs
-(the rent-or-buy rule: a run never loses more than it, and a long run gains 2-12x on
-each double fused step, 5x on SLEEF's double exp and log1p).  Compiling costs about 80 ms of CPU
-(llvmlite's import 25 ms); the object code is then cached in the user's cache directory
-(keyed by the text of this file and native_sleef.py, checked against the LLVM version
-and the CPU), and later runs load it in about 30 ms.  Numba itself is not used:
-importing it costs 0.15-0.25 s of CPU and loading its cached functions 0.15-0.45 s
-more, more than the whole emulation of most training loops.  `GRADCLI_NO_NATIVE=1`
-keeps the NumPy emulation; `GRADCLI_NATIVE=1` compiles at the first step of
-`MIN_SIZE` values (the tests).
+emulated steps have cost as much CPU time as that costs (the rent-or-buy rule: a run
+never loses more than it, and a long run gains 3-12x on each double fused step, 4-5x on
+SLEEF's double kernels, 20-35x on the float32 ones).  Compiling costs about 80-120 ms of
+CPU (llvmlite's import 20-25 ms); the object code is then cached in the user's cache
+directory (keyed by the text of this file, native_sleef.py and native_sleef32.py,
+checked against the LLVM version and the CPU), and later runs load it in about 30 ms.
+Numba itself is not used: importing it costs 0.15-0.25 s of CPU and loading its cached
+functions 0.15-0.45 s more, more than the whole emulation of most training loops.
+`GRADCLI_NO_NATIVE=1` keeps the NumPy emulation; `GRADCLI_NATIVE=1` compiles at the
+first emulated step (the tests).
 
 Calling a compiled loop needs `ctypes` (its address as a C function), as MKL's
 functions do in `mkl.py` and `linalg/lapack.py`.  No value of the language reaches
@@ -50,9 +52,9 @@ from .mkl import address
 #: CPU seconds compiling the loops costs (llvmlite's import ~25 ms, LLVM ~50 ms), and
 #: loading them from the cache (the import, ~3 ms more)
 COMPILE_COST, LOAD_COST = 0.08, 0.03
-#: smallest array the compiled loops are used for (below it a call's fixed costs,
-#: ~5 us, are not repaid; the emulation of smaller ones is not counted either)
-MIN_SIZE = 64
+#: smallest array the compiled loops are used for: any (a call costs ~8 us, where a
+#: double fused step's emulation costs ~25 us on one value, a SLEEF kernel's 0.1-0.5 ms)
+MIN_SIZE = 1
 #: the same for a float32 fused step, whose emulation is cheap (7 NumPy operations)
 MIN_SIZE_F32 = 8192
 
@@ -73,13 +75,13 @@ def _mode():
 
 def ready(n, least=MIN_SIZE):
     """The compiled loops when an element-wise step on n values should use them (n at
-    least `least`), else None: once the emulation of steps of MIN_SIZE values or more
-    has cost as much CPU time as compiling (or loading) them costs; a run never loses
-    more than that."""
+    least `least`), else None: once the emulation of the steps they would take has cost
+    as much CPU time as compiling (or loading) them costs; a run never loses more than
+    that."""
     lib = _state["lib"]
     if lib:
         return lib if n >= least else None
-    if lib is None or n < MIN_SIZE:
+    if lib is None or n < least:
         return None
     cost = _state["cost"]
     if cost is None:
@@ -143,7 +145,11 @@ def _cache_path():
     (where the loops' IR is made), in the user's cache directory."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     h = hashlib.sha256()
-    for src in (__file__, os.path.join(os.path.dirname(__file__), "native_sleef.py")):
+    here = os.path.dirname(__file__)
+    for src in (
+        __file__,
+        *(os.path.join(here, f) for f in ("native_sleef.py", "native_sleef32.py")),
+    ):
         with open(src, "rb") as f:
             h.update(f.read())
     key = h.hexdigest()[:20]
@@ -160,8 +166,10 @@ def _expected_cost():
 #: the compiled loops: (kind, b's and c's element types) (a is always a double)
 LOOPS = (("fma64", "dd"), ("fma32", "dd"), ("fma32", "ff"), ("fma32", "fd"), ("fma32", "df"))
 
-#: whole SLEEF kernels (numerics/native_sleef.py): exp and log1p of doubles
-UNARY = ("expd", "log1pd")
+#: whole SLEEF kernels (numerics/native_sleef.py): exp, log1p and log of doubles
+UNARY = ("expd", "log1pd", "logd")
+#: and of floats, in 8-float vectors (numerics/native_sleef32.py)
+UNARY32 = ("expf", "logf", "log1pf")
 
 
 class _Kernels:
@@ -171,7 +179,9 @@ class _Kernels:
         import llvmlite.binding as llvm  # (only here: ~30 ms of start-up otherwise)
         import llvmlite.ir as ir
 
-        from .native_sleef import unary as unary_ir  # (only compiling needs the IR makers)
+        # (only compiling needs the IR makers)
+        from .native_sleef import unary as unary_ir
+        from .native_sleef32 import ternary as ternary32_ir, unary as unary32_ir
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -192,6 +202,9 @@ class _Kernels:
                 _loop(ir, mod, kind, types)
             for kind in UNARY:
                 unary_ir(ir, mod, kind, kind)
+            for kind in UNARY32:
+                unary32_ir(ir, mod, kind, kind)
+            ternary32_ir(ir, mod, "fma32h")
             m = llvm.parse_assembly(str(mod))
             m.verify()
             # code generation alone (LLVM's optimising pipeline would make the loops 2-5x
@@ -210,7 +223,9 @@ class _Kernels:
             for kind, types in LOOPS
         }
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p)
-        self.unary = {kind: sig(self.engine.get_function_address(kind)) for kind in UNARY}
+        self.unary = {kind: sig(self.engine.get_function_address(kind)) for kind in UNARY + UNARY32}
+        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 4)
+        self.fma32h = sig(self.engine.get_function_address("fma32h"))
 
 
 def _read_cache(path, stamp):
@@ -312,8 +327,8 @@ def fused(lib, kind, a, b, c):
 
 
 def unary(lib, kind, x):
-    """The whole kernel KIND ("expd", "log1pd": float64) of the contiguous array x,
-    or None where a value needs NumPy's emulation (then the caller computes the call)."""
+    """The whole kernel KIND (UNARY: float64, UNARY32: float32) of the contiguous array
+    x, or None where a value needs NumPy's emulation (then the caller computes the call)."""
     out = np.empty(x.shape, x.dtype)
     if lib.unary[kind](x.size, address(x), address(out)):
         return None

@@ -1,10 +1,10 @@
 """LLVM IR for `native.py` to compile: the fused steps of `floats/fma.py` (the double one
 with the hardware instruction where the emulation is exact, the float32 one by fma32's
-own algorithm, midpoints included), and SLEEF's `Sleef_expd4_u10` and
-`Sleef_log1pd4_u10` whole, operation for operation the NumPy emulations
-`floats/torch_exp.expd` and `floats/sleef_u10.sleef_log1p` (the same IEEE operations in
-the same order).  SLEEF's float32 expf compiled so (without LLVM's optimising passes, which
-native.py does not run) took 43 ns a value, no faster than its NumPy emulation (20-80 ns).
+own algorithm, midpoints included), and SLEEF's `Sleef_expd4_u10`, `Sleef_log1pd4_u10`
+and `Sleef_logd4_u10` whole, operation for operation the NumPy emulations
+`floats/torch_exp.expd`, `floats/sleef_u10.sleef_log1p` and `sleef_u10.sleef_log` (the
+same IEEE operations in the same order), one value at a time (float32's kernels are
+written in vectors: native_sleef32.py).
 
 A value for which the emulation might differ (a NaN or infinite input, a fused step that
 the emulation cannot split) sets the call's flag, and the caller computes the whole call
@@ -147,7 +147,15 @@ def log1pd(e, d):
     u = f(t, m, b.fneg(q))
     r = f(b.fneg(dy), t, f(b.fneg(dx), t, c(1.0)))
     xx, xy = q, f(q, r, f(c(0.0), t, u))
-    # _log_tail
+    res = _log_tail(e, ex, xx, xy)
+    res = b.select(b.fcmp_ordered("==", d, c(-1.0)), c(float("-inf")), res)
+    negzero = b.icmp_unsigned("==", b.bitcast(d, i64), _k(e, i64, 0x8000000000000000))
+    return b.select(negzero, c(-0.0), res)
+
+
+def _log_tail(e, ex, xx, xy):
+    """sleef_u10._log_tail (float64): e*ln2 + 2x + x^3 p(x^2), x = xx + xy."""
+    b, c, f = e.b, e.d, e.fma64
     ed = b.sitofp(ex, e.dbl)
     lhi, llo = _LN2
     sx = b.fmul(c(lhi), ed)
@@ -164,10 +172,39 @@ def log1pd(e, d):
     w = b.fmul(b.fmul(x2, xx), u)
     s2 = b.fadd(s1, w)
     sy = b.fadd(b.fadd(b.fsub(s1, s2), w), sy)
-    res = b.fadd(s2, sy)
-    res = b.select(b.fcmp_ordered("==", d, c(-1.0)), c(float("-inf")), res)
-    negzero = b.icmp_unsigned("==", b.bitcast(d, i64), _k(e, i64, 0x8000000000000000))
-    return b.select(negzero, c(-0.0), res)
+    return b.fadd(s2, sy)
+
+
+def logd(e, d):
+    """sleef_u10._log_u1 of one double, 0 < d <= DBL_MAX (flagged elsewhere, NaN
+    included)."""
+    b, c, i32, i64 = e.b, e.d, e.i32, e.i64
+    f = e.fma64
+    e.flag(b.not_(b.and_(b.fcmp_ordered(">", d, c(0.0)), b.fcmp_ordered("<=", d, c(_DBL_MAX)))))
+    o = b.fcmp_ordered("<", d, c(_DBL_MIN))
+    d = b.select(o, b.fmul(d, c(_TWO64)), d)
+    bits = b.bitcast(b.fmul(d, c(1.0 / 0.75)), i64)
+    ex = b.sub(b.and_(b.ashr(bits, _k(e, i64, 52)), _k(e, i64, 0x7FF)), _k(e, i64, 0x3FF))
+    ex = b.trunc(ex, i32)
+    # vldexp3(d, -e): e subtracted from the exponent bits
+    m = b.sub(b.bitcast(d, i64), b.shl(b.sext(ex, i64), _k(e, i64, 52)))
+    m = b.bitcast(m, e.dbl)
+    ex = b.select(o, b.sub(ex, _k(e, i32, 64)), ex)
+    ax, ay = _add2_ff(e, c(-1.0), m)
+    bx, by = _add2_ff(e, c(1.0), m)
+    # dfdiv of (ax, ay) by (bx, by)
+    t = b.fdiv(c(1.0), bx)
+    q = b.fmul(ax, t)
+    u = f(t, ax, b.fneg(q))
+    r = f(b.fneg(by), t, f(b.fneg(bx), t, c(1.0)))
+    return _log_tail(e, ex, q, f(q, r, f(ay, t, u)))
+
+
+def _add2_ff(e, x, y):
+    b = e.b
+    s = b.fadd(x, y)
+    v = b.fsub(s, x)
+    return s, b.fadd(b.fsub(x, b.fsub(s, v)), b.fsub(y, v))
 
 
 def _k(e, t, v):
@@ -199,7 +236,7 @@ def unary(ir, mod, name, kind):
     cnt.add_incoming(ir.Constant(i64, 0), entry)
     e = Emit(ir, mod, b)
     x = b.load(b.gep(px, [i]))
-    r = {"expd": expd, "log1pd": log1pd}[kind](e, x)
+    r = {"expd": expd, "log1pd": log1pd, "logd": logd}[kind](e, x)
     b.store(r, b.gep(po, [i]))
     cnt2 = b.add(cnt, b.zext(e.bad, i64))
     i2 = b.add(i, ir.Constant(i64, 1))

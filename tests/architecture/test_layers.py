@@ -57,6 +57,10 @@ LAZY_IMPORTS = {
         "gradcli.numerics.native",
         "gradcli.numerics.native_sleef",
     ): "only compiling the native loops (a long run of SLEEF's functions) needs it",
+    (
+        "gradcli.numerics.native",
+        "gradcli.numerics.native_sleef32",
+    ): "only compiling the native loops (a long run of SLEEF's functions) needs it",
     ("gradcli.library.explain", "gradcli.library.explain_report"): "only explain runs it (SymPy)",
     ("gradcli.library.explain", "gradcli.library.explain_diff"): "only diff runs it (SymPy)",
 }

@@ -377,3 +377,29 @@ def test_the_log1p_constants_are_the_emulations():
     c = sleef_u10._C[np.float64]
     assert ns._LN2 == c["ln2"] and list(ns._LOG1P) == c["log1p"]
     assert (ns._DBL_MIN, ns._TWO64, 1e307) == (c["tiny"], c["big"], c["bound"])
+
+
+def test_whole_log_kernel_is_the_emulation():
+    """The compiled float64 log (log_softmax's, of its sums) on positive finite doubles
+    over the whole range (subnormals, the largest double, near 1) is the emulation's bits;
+    zeros, negative values, infinities and NaN send the call to NumPy."""
+    rng = np.random.default_rng(14)
+    n = max(N, 10000)
+    x = np.concatenate(
+        [
+            np.exp2(rng.uniform(-1074, 1024, n)),
+            rng.uniform(0.5, 3.0, n // 2),
+            1.0 + rng.standard_normal(n // 4) * 1e-12,
+            [5e-324, 1e-310, 2.2250738585072014e-308, 1.7976931348623157e308, 1.0, 2.0],
+        ]
+    )
+    lib = native._state["lib"]
+    got = native.unary(lib, "logd", x)
+    assert got is not None
+    with native.numpy_only(), np.errstate(all="ignore"):
+        ref = sleef_u10.sleef_log(x)
+    _same(got, ref)
+    for v in (0.0, -0.0, -1.0, np.inf, -np.inf, np.nan):
+        x[9] = v
+        assert native.unary(lib, "logd", x) is None
+        _same(*_both(sleef_u10.sleef_log, x))

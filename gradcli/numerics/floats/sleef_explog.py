@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import native
 from .sleef_pow import (
     F,
     _I,
@@ -47,8 +48,22 @@ def _pow2i(q):
 
 
 def expf(d):
-    """Sleef_expf8_u10 of a float32 array."""
+    """Sleef_expf8_u10 of a float32 array (numerics/native.py's compiled kernel, the same
+    bits, once it pays)."""
     d = np.asarray(d, F)
+    lib = native.ready(d.size)
+    if lib and d.flags.c_contiguous:
+        out = native.unary(lib, "expf", d)
+        if out is not None:
+            return out
+    t0 = native.start(d.size)
+    try:
+        return _expf(d)
+    finally:
+        native.spent(t0)
+
+
+def _expf(d):
     with np.errstate(invalid="ignore", over="ignore"):
         u = np.rint(d * _R_LN2)
         q = np.where(np.abs(u) < 2**31, u, -(2**31)).astype(_I)  # cvtps: nan -> INT_MIN
@@ -71,8 +86,22 @@ def expf(d):
 
 
 def logf(d):
-    """Sleef_logf8_u10 of a float32 array."""
+    """Sleef_logf8_u10 of a float32 array (numerics/native.py's compiled kernel, the same
+    bits, once it pays)."""
     d = np.asarray(d, F)
+    lib = native.ready(d.size)
+    if lib and d.flags.c_contiguous:
+        out = native.unary(lib, "logf", d)
+        if out is not None:
+            return out
+    t0 = native.start(d.size)
+    try:
+        return _logf(d)
+    finally:
+        native.spent(t0)
+
+
+def _logf(d):
     with np.errstate(all="ignore"):
         e, m = _logk_split(d)
         sx, sy = _mul_df(_LN2[0], _LN2[1], e.astype(F))

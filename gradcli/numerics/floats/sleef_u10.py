@@ -332,21 +332,21 @@ def _log_u1(d):
 
 
 def sleef_log1p(d):
-    """Sleef_log1pf8_u10 / Sleef_log1pd4_u10 of a float32 or float64 array (float64:
-    numerics/native.py's compiled kernel, the same bits, once it pays)."""
+    """Sleef_log1pf8_u10 / Sleef_log1pd4_u10 of a float32 or float64 array
+    (numerics/native.py's compiled kernel, the same bits, once it pays)."""
     d = np.asarray(d)
-    if d.dtype == D:
-        lib = native.ready(d.size)
-        if lib and d.flags.c_contiguous:
-            out = native.unary(lib, "log1pd", d)
-            if out is not None:
-                return out
-        t0 = native.start(d.size)
-        try:
-            return _log1p(d)
-        finally:
-            native.spent(t0)
-    return _log1p(d)
+    if d.dtype != D and d.dtype != F:
+        return _log1p(d)
+    lib = native.ready(d.size)
+    if lib and d.flags.c_contiguous:
+        out = native.unary(lib, "log1pd" if d.dtype == D else "log1pf", d)
+        if out is not None:
+            return out
+    t0 = native.start(d.size)
+    try:
+        return _log1p(d)
+    finally:
+        native.spent(t0)
 
 
 def _log1p(d):
@@ -404,5 +404,17 @@ def sleef_log(d):
     """Sleef_logf8_u10 / Sleef_logd4_u10 of a float32 or float64 array (what
     `Vectorized<T>::log()` calls, e.g. in log_softmax)."""
     d = np.asarray(d)
-    with np.errstate(all="ignore"):
-        return _log_u1(d).astype(d.dtype, copy=False)
+    if d.dtype == D:  # (numerics/native.py's compiled kernel, the same bits, once it pays)
+        lib = native.ready(d.size)
+        if lib and d.flags.c_contiguous:
+            out = native.unary(lib, "logd", d)
+            if out is not None:
+                return out
+        t0 = native.start(d.size)
+    else:
+        t0 = None
+    try:
+        with np.errstate(all="ignore"):
+            return _log_u1(d).astype(d.dtype, copy=False)
+    finally:
+        native.spent(t0)
