@@ -110,8 +110,8 @@ def _check_base(b):
         f"a class cannot derive from '{getattr(b, '__name__', type_name(b))}'"
         if isinstance(b, type)
         else f"a class derives from classes, not from a {type_name(b)}",
-        hint="derive from a class of the program, nn.Module, "
-        "torch.autograd.Function or an exception type",
+        hint="derive from a class of the program, nn.Module, torch.autograd.Function, "
+        "torch.optim.Optimizer (or an optimizer), a Dataset or an exception type",
     )
 
 

@@ -16,6 +16,8 @@ can then drift from torch in the last bit.
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import numpy as np
 
 from ..core.convert import type_name
@@ -56,16 +58,20 @@ def _typename(p):
 class Optimizer:
     """The parameter groups (lists of leaf tensors and their options, torch's
     `param_groups`), the defaults, and per-parameter state (by the tensor's id);
-    a subclass's `update(state, p, g, group, dt)` gives a parameter's new values."""
+    a subclass's `update(state, p, g, group, dt)` gives a parameter's new values.  A
+    class of the program may derive from it (or from SGD, Adam ...) and write its own
+    `step` over `self.param_groups`, keeping what it likes in `self.state[p]` (torch's
+    defaultdict(dict) keyed by the tensor; the library's own steps keep theirs apart)."""
 
-    __slots__ = ("param_groups", "defaults", "state", "watched", "stepped")
+    __slots__ = ("param_groups", "defaults", "state", "kept", "watched", "stepped")
     name = "Optimizer"
     #: its methods, called with numbers or nothing, run no code of the program (a
     #: replayed loop may run `opt.step()` as compiled between replayed statements)
     replay_calls = True
+    language_subclassable = True
 
     def __init__(self, params, defaults):
-        if defaults["lr"] < 0:
+        if type(self).update is not Optimizer.update and defaults["lr"] < 0:  # (torch's own)
             raise GradValueError(f"Invalid learning rate: {defaults['lr']}")
         if (
             isinstance(params, Tensor)
@@ -76,7 +82,8 @@ class Optimizer:
                 "params argument given to the optimizer should be an iterable "
                 f"of Tensors or dicts, but got {_typename(params)}"
             )
-        self.defaults, self.param_groups, self.state = defaults, [], {}
+        self.defaults, self.param_groups, self.kept = defaults, [], {}
+        self.state = defaultdict(dict)
         self.watched = self.stepped = False  # a scheduler watches for step() (its warning)
         groups = list(params)
         if not groups:
@@ -132,6 +139,8 @@ class Optimizer:
     def step(self, closure=None):
         if closure is not None:
             raise GradValueError(f"{self.name}.step(closure) is not supported by gradcli")
+        if type(self).update is Optimizer.update:  # torch.optim.Optimizer's own step
+            raise GradRuntimeError("", type_name="NotImplementedError")
         if self.watched:
             self.stepped = True
         for group in self.param_groups:
@@ -139,15 +148,23 @@ class Optimizer:
                 if p.grad is None:
                     continue
                 dt = p.data.dtype.type
-                st = self.state.setdefault(id(p), {})
+                st = self.kept.setdefault(id(p), {})
                 new = self.update(st, p.data, p.grad.data.astype(dt, copy=False), group, dt)
                 p.data = np.asarray(new, dtype=dt)
 
+    def update(self, st, p, g, o, dt):
+        """A library optimizer's new values of p (overridden by each)."""
+        raise NotImplementedError
+
     language_methods = {"step": step, "zero_grad": zero_grad, "add_param_group": add_param_group}
-    language_attrs = {"param_groups": lambda o: o.param_groups, "defaults": lambda o: o.defaults}
+    language_attrs = {
+        "param_groups": lambda o: o.param_groups,
+        "defaults": lambda o: o.defaults,
+        "state": lambda o: o.state,
+    }
 
     def __repr__(self):
-        text = f"{self.name} ("
+        text = f"{type(self).__name__} ("
         for i, group in enumerate(self.param_groups):
             text += f"\nParameter Group {i}\n"
             for key in sorted(group):

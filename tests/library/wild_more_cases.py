@@ -548,3 +548,97 @@ case(
     print(g)
     """,
 )
+
+
+_OPT_SETUP = """
+import torch
+class MyOpt(torch.optim.Optimizer):
+    def __init__(self, params, lr):
+        super().__init__(params, dict(lr=lr))
+    def step(self):
+        for group in self.param_groups:
+            for p in group['params']:
+                if p.grad is not None:
+                    p.data.add_(p.grad, alpha=-group['lr'])
+"""
+case(
+    "optimizer_subclass/docs_pattern",
+    _OPT_SETUP
+    + """
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+opt = MyOpt([w], lr=0.1)
+print(opt)
+for i in range(3):
+    opt.zero_grad()
+    loss = (w ** 2).sum()
+    loss.backward()
+    opt.step()
+print(w, opt.defaults, opt.state, len(opt.param_groups))
+print(isinstance(opt, torch.optim.Optimizer), type(opt).__name__)
+""",
+)
+case(
+    "optimizer_subclass/sgd_step",
+    """
+    import torch
+    class SGD2(torch.optim.SGD):
+        def __init__(self, params, lr=0.01):
+            super().__init__(params, lr=lr, momentum=0.5)
+            self.count = 0
+        @torch.no_grad()
+        def step(self, closure=None):
+            self.count += 1
+            super().step()
+            for group in self.param_groups:
+                for p in group["params"]:
+                    p.mul_(0.5)
+    v = torch.tensor([3.0, -1.5], requires_grad=True)
+    o = SGD2([v], lr=0.5)
+    for i in range(3):
+        o.zero_grad()
+        (v * v * v).sum().backward()
+        o.step()
+    print(v, o.count, o)
+    """,
+)
+case(
+    "optimizer_subclass/state",
+    """
+    import torch
+    class Momentum(torch.optim.Optimizer):
+        def __init__(self, params, lr=0.1):
+            defaults = dict(lr=lr, momentum=0.9)
+            super(Momentum, self).__init__(params, defaults)
+        def step(self, closure=None):
+            loss = None
+            if closure is not None:
+                loss = closure()
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    state = self.state[p]
+                    if len(state) == 0:
+                        state["buf"] = torch.zeros_like(p)
+                    buf = state["buf"]
+                    buf.mul_(group["momentum"]).add_(p.grad)
+                    p.data.add_(buf, alpha=-group["lr"])
+            return loss
+    u = torch.tensor([1.0, -1.0], requires_grad=True)
+    po = Momentum([u])
+    def closure():
+        po.zero_grad()
+        loss = (u ** 3).sum()
+        loss.backward()
+        return loss
+    for i in range(2):
+        print(po.step(closure))
+    print(u, po.state[u], len(po.state))
+    """,
+)
+errors(
+    "optimizer_subclass/errors",
+    _OPT_SETUP
+    + "class Bare(torch.optim.Optimizer):\n    pass\nw = torch.ones(2, requires_grad=True)",
+    ["Bare([w], {'lr': 0.1}).step()", "MyOpt([w], lr=-1.0)", "MyOpt(w, lr=0.1)"],
+)
