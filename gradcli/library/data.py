@@ -6,9 +6,12 @@ the samples -- so a shuffled epoch after `manual_seed` visits what torch's visit
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..numerics.random import sampling
+from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
@@ -55,10 +58,64 @@ class TensorDataset(Dataset):
         return "<torch.utils.data.dataset.TensorDataset object>"
 
 
+class Subset(Dataset):
+    """The samples of `dataset` at `indices`, in that order."""
+
+    def __init__(self, dataset, indices):
+        self.dataset, self.indices = dataset, indices
+
+    def __getitem__(self, idx):
+        if isinstance(idx, list):
+            return [self.dataset[self.indices[i]] for i in idx]
+        return self.dataset[self.indices[idx]]
+
+    def __len__(self):
+        return len(self.indices)
+
+    language_getitem = __getitem__
+    language_len = __len__
+    language_attrs = {"dataset": lambda d: d.dataset, "indices": lambda d: d.indices}
+
+    def __repr__(self):
+        return "<torch.utils.data.dataset.Subset object>"
+
+
+def random_split(dataset, lengths, generator=None):
+    """Subsets of the given lengths (or fractions of the length, the remainder given one
+    at a time to the first splits) of one random permutation, as torch's random_split."""
+    lengths = list(lengths)
+    n = _length(dataset)
+    total = sum(lengths)
+    if math.isclose(total, 1) and total <= 1:
+        split = []
+        for i, frac in enumerate(lengths):
+            if frac < 0 or frac > 1:
+                raise GradValueError(f"Fraction at index {i} is not between 0 and 1")
+            split.append(math.floor(n * frac))
+        for i in range(n - sum(split)):
+            split[i % len(split)] += 1
+        lengths = split
+        for i, length in enumerate(lengths):
+            if length == 0:
+                context.warn(
+                    f"Length of split at index {i} is 0. This might result in an empty dataset."
+                )
+    if sum(lengths) != n:
+        raise GradValueError("Sum of input lengths does not equal the length of the input dataset!")
+    indices = sampling.randperm(draws_from(generator, "random_split"), sum(lengths)).tolist()
+    out, end = [], 0
+    for length in lengths:
+        end += length
+        out.append(Subset(dataset, indices[end - length : end]))
+    return out
+
+
 def default_collate(batch):
     elem = batch[0]
     if type(elem) is Tensor:
         return FUNCTIONS["stack"](list(batch), 0)
+    if isinstance(elem, dict):  # a dict per sample: a dict of batches
+        return {k: default_collate([d[k] for d in batch]) for k in elem}
     if isinstance(elem, bool) or not isinstance(elem, (int, float, tuple, list, str)):
         raise GradTypeError(
             "default_collate: batch must contain tensors, numbers, dicts or "
@@ -181,6 +238,8 @@ def members():
     return {
         "Dataset": Dataset,
         "TensorDataset": TensorDataset,
+        "Subset": Subset,
+        "random_split": random_split,
         "DataLoader": DataLoader,
         "default_collate": default_collate,
     }

@@ -32,7 +32,7 @@ DOCS = {
     "torch.linalg": "linear algebra: inv and vector_norm",
     "torch.accelerator": "accelerator queries; none is available",
     "torch.utils": "utils.data: Dataset, TensorDataset, DataLoader",
-    "torch.utils.data": "datasets and batching: Dataset, TensorDataset, DataLoader",
+    "torch.utils.data": "datasets and batching: Dataset, TensorDataset, Subset, random_split, DataLoader",
     "torch.optim": "optimizers (SGD, Adam, AdamW, RMSprop, Adagrad) and lr_scheduler",
     "torch.optim.lr_scheduler": "learning-rate schedules: StepLR",
     "torch.backends": "backend queries: mps and cuda are not built",

@@ -1,4 +1,4 @@
-"""torch.nn's Embedding, BatchNorm1d, AvgPool2d and AdaptiveAvgPool2d: parameters and
+"""torch.nn's Embedding, BatchNorm1d/2d/3d, AvgPool2d and AdaptiveAvgPool2d: parameters and
 buffers made and initialised as PyTorch's do (Embedding's weight from `normal_`, its
 padding row zeroed), each printed as PyTorch prints it."""
 
@@ -81,6 +81,8 @@ class Embedding(Module):
 
 
 class BatchNorm1d(Module):
+    input_dims = ((2, 3), "2D or 3D")  # the dims of an input it takes, as its error says them
+
     def __init__(
         self,
         num_features,
@@ -116,8 +118,9 @@ class BatchNorm1d(Module):
 
     def forward(self, input):
         nd = input.data.ndim if isinstance(input, Tensor) else 0
-        if nd not in (2, 3):
-            raise GradValueError(f"expected 2D or 3D input (got {nd}D input)")
+        dims, said = self.input_dims
+        if nd not in dims:
+            raise GradValueError(f"expected {said} input (got {nd}D input)")
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             tracked = self.num_batches_tracked
@@ -144,6 +147,14 @@ class BatchNorm1d(Module):
             f"affine={self.affine}, bias={self.use_bias}, "
             f"track_running_stats={self.track_running_stats}"
         )
+
+
+class BatchNorm2d(BatchNorm1d):
+    input_dims = ((4,), "4D")
+
+
+class BatchNorm3d(BatchNorm1d):
+    input_dims = ((5,), "5D")
 
 
 class AvgPool2d(Module):
@@ -267,5 +278,14 @@ class ConvTranspose2d(Conv2d):
 
 
 LAYERS_MORE = {
-    c.__name__: c for c in (Embedding, BatchNorm1d, AvgPool2d, AdaptiveAvgPool2d, ConvTranspose2d)
+    c.__name__: c
+    for c in (
+        Embedding,
+        BatchNorm1d,
+        BatchNorm2d,
+        BatchNorm3d,
+        AvgPool2d,
+        AdaptiveAvgPool2d,
+        ConvTranspose2d,
+    )
 }
