@@ -50,8 +50,12 @@ class TensorDataset(Dataset):
     def __len__(self):
         return self.tensors[0].data.shape[0] if self.tensors else 0
 
+    def __iter__(self):  # (Python's sequence protocol: items until an IndexError)
+        return (self[i] for i in range(len(self)))
+
     language_getitem = __getitem__
     language_len = __len__
+    language_iter = __iter__
     language_attrs = {"tensors": lambda d: d.tensors}
 
     def __repr__(self):
@@ -72,8 +76,12 @@ class Subset(Dataset):
     def __len__(self):
         return len(self.indices)
 
+    def __iter__(self):  # (Python's sequence protocol: items until an IndexError)
+        return (self[i] for i in range(len(self.indices)))
+
     language_getitem = __getitem__
     language_len = __len__
+    language_iter = __iter__
     language_attrs = {"dataset": lambda d: d.dataset, "indices": lambda d: d.indices}
 
     def __repr__(self):

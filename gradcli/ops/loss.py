@@ -630,15 +630,21 @@ def cross_entropy(
     reduction="mean",
     label_smoothing=0.0,
 ):
-    if label_smoothing:
-        raise GradRuntimeError("cross_entropy: label_smoothing is not supported by gradcli")
     x, t = tensor_arg(input), tensor_arg(target)
     reduction = _reduction(reduction, size_average, reduce)
     dim = 1 if x.data.ndim >= 2 else 0
+    ls = float(label_smoothing)
+    if ls > 1.0 or ls < 0.0:
+        raise GradRuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {ls:g}")
     logp = log_softmax(x, dim)
     if t.data.dtype.kind != "f" or t.data.shape != x.data.shape:
         # PyTorch reads a target of another shape as class indices, whatever its dtype
-        return nll_loss(logp, t, weight, ignore_index=ignore_index, reduction=reduction)
+        nll = nll_loss(logp, t, weight, ignore_index=ignore_index, reduction=reduction)
+        if ls > 0.0:
+            return _smoothed(nll, logp, t, weight, ignore_index, reduction, ls, dim)
+        return nll
+    if ls > 0.0:  # class probabilities: the target mixed with the uniform distribution
+        t = t * (1 - ls) + ls / x.data.shape[dim]
     # class probabilities: -sum(target * log_softmax(input)) per sample, as PyTorch computes it
     if t.data.shape != x.data.shape:
         raise GradRuntimeError(
@@ -653,6 +659,35 @@ def cross_entropy(
     if reduction == "sum":
         return total
     return DivScalar.apply(total, c=x.data.size // x.data.shape[1] if x.data.ndim >= 2 else 1)
+
+
+def _smoothed(nll, logp, t, weight, ignore_index, reduction, ls, dim):
+    """cross_entropy with label smoothing and class-index targets, as ATen's
+    cross_entropy_loss_label_smoothing composes it:
+    (1 - ls) * nll + (the loss against uniform targets) * (ls / classes)."""
+    f = FUNCTIONS
+    classes = logp.data.shape[dim]
+    if weight is not None:
+        w = Tensor(_const(weight))
+        shape = [1] * logp.data.ndim
+        shape[dim] = w.data.shape[0]
+        smooth = -f["sum"](logp * f["view"](w, tuple(shape)), dim)
+    else:
+        smooth = -f["sum"](logp, dim)
+    ignored = f["eq"](t, ignore_index)
+    smooth = f["masked_fill"](smooth, ignored, 0.0)
+    if reduction == "mean":
+        kept = f["logical_not"](ignored)
+        if weight is not None:
+            count = f["sum"](f["gather"](w, 0, f["index"](t, kept)))  # (masked_select)
+        else:
+            count = f["sum"](kept)
+        ret = f["sum"](smooth) / count
+    elif reduction == "sum":
+        ret = f["sum"](smooth)
+    else:
+        ret = smooth
+    return nll * (1 - ls) + ret * (ls / classes)
 
 
 # ----------------------------------------------------------------- torch.nn modules

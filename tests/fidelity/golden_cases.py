@@ -4598,3 +4598,41 @@ case(
     print(g(m.w))
 """,
 )
+
+
+case(
+    "loss/cross_entropy_label_smoothing",
+    """
+    import torch
+    import torch.nn.functional as F
+    x = torch.linspace(-2, 3, 12).view(4, 3).requires_grad_()
+    t = torch.tensor([0, 2, 1, 2])
+    for red in ("mean", "sum", "none"):
+        l = F.cross_entropy(x, t, label_smoothing=0.1, reduction=red)
+        print(l, l.grad_fn.name())
+    l = F.cross_entropy(x, t, label_smoothing=0.2)
+    l.backward()
+    print(x.grad)
+    w = torch.tensor([1.0, 2.0, 0.5])
+    t2 = torch.tensor([0, -100, 1, 2])
+    for red in ("mean", "sum", "none"):
+        print(F.cross_entropy(x, t2, weight=w, label_smoothing=0.3, reduction=red))
+        print(F.cross_entropy(x, t2, label_smoothing=0.3, reduction=red))
+    p = torch.softmax(torch.linspace(0, 1, 12).view(4, 3), 1)
+    print(F.cross_entropy(x, p, label_smoothing=0.25), F.cross_entropy(x, p, weight=w, label_smoothing=0.25, reduction="none"))
+    crit = torch.nn.CrossEntropyLoss(label_smoothing=0.1)
+    print(crit(x, t))
+    x3 = torch.linspace(-1, 1, 24).view(2, 3, 4)
+    t3 = torch.tensor([[0, 1, 2, -100], [2, 2, 1, 0]])
+    print(F.cross_entropy(x3, t3, label_smoothing=0.1), F.cross_entropy(x3, t3, label_smoothing=0.1, reduction="none"))
+    print(F.cross_entropy(torch.tensor([1.0, 2.0, 0.5]), torch.tensor(1), label_smoothing=0.1))
+    try:
+        F.cross_entropy(x, t, label_smoothing=1.5)
+    except RuntimeError as e:
+        print(e)
+    for red in ("mean", "sum", "none"):
+        print(F.cross_entropy(x, t2, weight=w, label_smoothing=0.3, reduction=red).tolist())
+        print(F.cross_entropy(x, p, weight=w, label_smoothing=0.25, reduction=red).tolist())
+    print(x.grad.tolist())
+""",
+)

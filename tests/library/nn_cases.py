@@ -747,6 +747,39 @@ case(
 )
 
 case(
+    "data/random_split_subset_dict_batches",
+    """
+    import torch
+    from torch import nn
+    from torch.utils.data import TensorDataset, DataLoader, Dataset, Subset, random_split
+    torch.manual_seed(3)
+    ds = TensorDataset(torch.arange(10), torch.arange(10) * 2)
+    a, b = random_split(ds, [7, 3])
+    print(len(a), len(b), a.indices, b.indices, a[0], b[2])
+    parts = random_split(range(11), [0.5, 0.3, 0.2], generator=torch.Generator().manual_seed(1))
+    print([list(p) for p in parts])
+    print([x for x in Subset(ds, [4, 1])])
+    class D(Dataset):
+        def __len__(self):
+            return 5
+        def __getitem__(self, i):
+            return {"x": torch.tensor([i, i + 1.0]), "y": i % 2}
+    for batch in DataLoader(D(), batch_size=2):
+        print(batch)
+    bn = nn.BatchNorm2d(3)
+    x = torch.arange(24.0).view(2, 3, 2, 2)
+    print(bn, bn(x).sum(dim=(0, 2, 3)), bn.running_mean, bn.running_var)
+    bn.eval()
+    print(bn(x)[0, 0])
+    try:
+        bn(torch.ones(3, 2, 2))
+    except ValueError as e:
+        print(e)
+    print(nn.BatchNorm3d(2, affine=False))
+""",
+)
+
+case(
     "data/synthetic_data_d2l",
     """
     import torch
