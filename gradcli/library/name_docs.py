@@ -62,6 +62,8 @@ DOCS = {
     "torch.nn.AdaptiveAvgPool2d": "2-D average pooling to a given output size",
     "torch.nn.Embedding": "a lookup table: row i of weight for index i",
     "torch.nn.BatchNorm1d": "batch normalisation over (N, C) or (N, C, L) input",
+    "torch.nn.BatchNorm2d": "batch normalisation over (N, C, H, W) input",
+    "torch.nn.BatchNorm3d": "batch normalisation over (N, C, D, H, W) input",
     "torch.nn.RNN": "an Elman RNN (tanh or relu) over a sequence, layers stacked",
     "torch.nn.GRU": "a gated recurrent unit over a sequence, layers stacked",
     "torch.nn.LSTM": "a long short-term memory over a sequence, layers stacked",
