@@ -1,5 +1,5 @@
-"""torch.optim: the Optimizer base, SGD, Adam, AdamW, RMSprop, Adagrad and Adadelta,
-and lr_scheduler.StepLR.  `step()` updates each parameter as
+"""torch.optim: the Optimizer base, SGD, Adam, AdamW, RMSprop, Adagrad and Adadelta
+(the schedulers are lr_scheduler.py's).  `step()` updates each parameter as
 PyTorch's single-tensor implementation does (the default on the CPU: torch uses
 the foreach kernels only for CUDA/XPU tensors), in the parameter's dtype with
 PyTorch's CPU arithmetic: every Python-float option is first rounded to that
@@ -21,8 +21,7 @@ from collections import defaultdict
 import numpy as np
 
 from ..core.convert import type_name
-from ..runtime import context
-from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..runtime.errors import GradTypeError, GradValueError
 from ..numerics import mkl
 from ..numerics.floats.fma import fma
 from ..ops.registry import not_a_tensor_op
@@ -566,78 +565,3 @@ class AdamW(Adam):
                 "decoupled_weight_decay": True,
             },
         )
-
-
-STEP_ORDER_WARNING = (
-    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
-    "later, you should call them in the opposite order: `optimizer.step()` before "
-    "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
-    "value of the learning rate schedule. See more details at "
-    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
-)
-
-
-class StepLR:
-    """lr_scheduler.StepLR(optimizer, step_size, gamma=0.1): every step_size calls of
-    .step(), each group's lr is multiplied by gamma."""
-
-    __slots__ = (
-        "optimizer",
-        "step_size",
-        "gamma",
-        "last_epoch",
-        "base_lrs",
-        "last_lr",
-        "step_count",
-    )
-    language_callable = True
-
-    def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
-        if not isinstance(optimizer, Optimizer):
-            raise GradTypeError(f"{type(optimizer).__name__} is not an Optimizer")
-        if isinstance(step_size, bool) or not isinstance(step_size, int):
-            raise GradTypeError(f"step_size must be an int, got {type(step_size).__name__}")
-        self.optimizer, self.step_size, self.gamma = optimizer, step_size, gamma
-        for i, group in enumerate(optimizer.param_groups):
-            if last_epoch == -1:
-                group.setdefault("initial_lr", group["lr"])
-            elif "initial_lr" not in group:
-                raise GradRuntimeError(
-                    f"param 'initial_lr' is not specified in param_groups[{i}] "
-                    "when resuming an optimizer",
-                    type_name="KeyError",
-                )
-        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
-        self.last_epoch = last_epoch
-        optimizer.watched = True
-        self.step_count = 0
-        self.step()
-
-    def step(self, epoch=None):
-        """Each group's CURRENT lr times gamma every step_size steps (torch's chainable
-        form: an lr set by hand in param_groups is where the schedule goes on from)."""
-        if self.step_count == 1 and not self.optimizer.stepped:
-            context.warn(STEP_ORDER_WARNING)
-        self.step_count += 1
-        self.last_epoch += 1
-        groups = self.optimizer.param_groups
-        if self.last_epoch != 0 and self.last_epoch % self.step_size == 0:
-            for group in groups:
-                group["lr"] = group["lr"] * self.gamma
-        self.last_lr = [group["lr"] for group in groups]
-
-    def get_last_lr(self):
-        return list(self.last_lr)
-
-    language_methods = {"step": step, "get_last_lr": get_last_lr}
-    language_attrs = {
-        "last_epoch": lambda s: s.last_epoch,
-        "base_lrs": lambda s: list(s.base_lrs),
-        "optimizer": lambda s: s.optimizer,
-    }
-
-    def __repr__(self):
-        return "<torch.optim.lr_scheduler.StepLR object>"
-
-
-SCHEDULERS = {"StepLR": StepLR}

@@ -48,8 +48,9 @@ _MODULES = {
     "torch.optim.asgd": "ASGD",
     "torch.optim.lbfgs": "LBFGS",
     "torch.optim.lr_scheduler": (
-        "ConstantLR CosineAnnealingLR ExponentialLR LambdaLR LinearLR MultiStepLR "
-        "MultiplicativeLR OneCycleLR ReduceLROnPlateau StepLR"
+        "ChainedScheduler ConstantLR CosineAnnealingLR CosineAnnealingWarmRestarts CyclicLR "
+        "ExponentialLR LambdaLR LinearLR LRScheduler MultiStepLR MultiplicativeLR OneCycleLR "
+        "PolynomialLR ReduceLROnPlateau SequentialLR StepLR"
     ),
     "torch.optim.nadam": "NAdam",
     "torch.optim.optimizer": "Optimizer",

@@ -29,7 +29,7 @@ from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import Module, Size
 from .torch_names import name_classes
 from . import calculus, nn as nn_library, random_api, saved_hooks
-from . import data, optim
+from . import data, lr_cycles, lr_scheduler, optim
 from . import inference
 from .inference import inference_mode
 from ..core.tensor import Tensor
@@ -302,7 +302,10 @@ def namespaces(Namespace):
         "optim": Namespace(
             "torch.optim",
             {
-                "lr_scheduler": Namespace("torch.optim.lr_scheduler", dict(optim.SCHEDULERS)),
+                "lr_scheduler": Namespace(
+                    "torch.optim.lr_scheduler",
+                    {**lr_scheduler.SCHEDULERS, **lr_cycles.SCHEDULERS},
+                ),
                 "Optimizer": optim.Optimizer,
             },
         ),
