@@ -175,8 +175,10 @@ class Packed:
         return iter(vals)
 
     def unpacked(self, i):
-        """The unpack hook's Tensor for packed value i."""
-        return _unpacked(self.unpack, self.boxes[i])
+        """The unpack hook's Tensor for packed value i (`unpack` is one hook, or a dict
+        index -> hook when a value has hooks of its own: SavedTensor.register_hooks)."""
+        unpack = self.unpack
+        return _unpacked(unpack[i] if type(unpack) is dict else unpack, self.boxes[i])
 
 
 def _unpacked(unpack, box):
@@ -257,6 +259,82 @@ def saved_attr(node, attr):
     if type(src) is Tensor:
         return src
     return Tensor(np.asarray(s))
+
+
+_FREED_HOOKS = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
+    "values of the graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if you "
+    "need to access saved variables after calling backward."
+)
+
+
+class SavedTensor:
+    """`grad_fn._raw_saved_<name>`: one value a node saved.  `register_hooks(pack_hook,
+    unpack_hook)` calls pack_hook now on a detached tensor of the value (grad mode off)
+    and unpack_hook each time the value is used (its backward, `_saved_<name>`)."""
+
+    __slots__ = ("node", "index")
+
+    def __init__(self, node, index):
+        self.node, self.index = node, index
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        if not callable(pack_hook) or not callable(unpack_hook):
+            raise GradTypeError(
+                "register_hooks(): incompatible function arguments: the hooks must be functions"
+            )
+        node, i = self.node, self.index
+        saved = node.saved
+        if saved is None:
+            raise GradRuntimeError(_FREED_HOOKS)
+        if not _kept(node, i, node.saved_names):
+            raise GradRuntimeError(
+                "Calling register_hooks on a saved tensor with value None is forbidden"
+            )
+        packed = type(saved) is Packed
+        if packed and i in saved.order:
+            raise GradRuntimeError(
+                "Calling register_hooks on a saved tensor whose hooks have already been set. "
+                "Hint: only one pair of hooks is allowed at a time."
+            )
+        value = saved[i]
+        ctx = context.current
+        prev = ctx.grad_enabled
+        ctx.grad_enabled = False
+        try:
+            box = pack_hook(Tensor(value))
+        finally:
+            ctx.grad_enabled = prev
+        if packed:
+            raw, boxes, done = list(saved.raw), list(saved.boxes), set(saved.order)
+            old = saved.unpack
+            unpacks = dict(old) if type(old) is dict else {j: old for j in done}
+        else:
+            raw, boxes, done, unpacks = list(saved), [None] * len(saved), set(), {}
+        raw[i], boxes[i], unpacks[i] = _Meta(value, node.saved_src[i]), box, unpack_hook
+        done.add(i)
+        order = tuple(j for j in _order(node, len(raw)) if j in done)
+        node.saved = Packed(raw, boxes, order, unpacks)
+
+    language_methods = {"register_hooks": register_hooks}
+
+    def __repr__(self):
+        return "<torch._C._autograd.SavedTensor object>"
+
+
+def raw_saved_attr(node, attr):
+    """`node._raw_saved_<name>`: the SavedTensor of a saved tensor value."""
+    field = attr[len("_raw_saved_") :]
+    names = node.saved_names
+    if type(names) is not tuple or field not in names:
+        raise GradAttributeError(f"'{node.name}' object has no attribute '{attr}'")
+    i = names.index(field)
+    saved = node.saved
+    if saved is not None and i < len(saved) and _kept(node, i, names):
+        if not isinstance(saved[i], (np.ndarray, _Meta)):  # a number PyTorch keeps as such
+            raise GradAttributeError(f"'{node.name}' object has no attribute '{attr}'")
+    return SavedTensor(node, i)
 
 
 def attr_names(node):

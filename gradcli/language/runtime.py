@@ -49,7 +49,7 @@ from .names import NAME_ATTRS, name_attr, type_of
 from .containers import DICT_METHODS, LIST_MORE, SET_METHODS, STR_MORE
 from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
-from ..engine.saved import saved_attr
+from ..engine.saved import raw_saved_attr, saved_attr
 from ..engine.nograd_views import NoGradView, visible_grad_fn
 
 
@@ -485,6 +485,8 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
             return BoundMethod(obj, name, lambda o, hook: node_hook(o, hook, kind))
         if name.startswith("_saved_"):  # what the node saved (engine/saved.py)
             return saved_attr(obj, name)
+        if name.startswith("_raw_saved_"):
+            return raw_saved_attr(obj, name)
         raise GradAttributeError(
             f"'{obj.name}' object has no attribute '{name}'",
             hint=did_you_mean(name, ["next_functions", "name"]),

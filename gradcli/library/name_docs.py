@@ -120,6 +120,7 @@ DOCS = {
     "torch.func.linearize": "(f(primals), jvp_fn) with the linearisation kept",
     "torch.func.vmap": "vmap(f)(xs): f run on a batch at once (in_dims, out_dims)",
     "torch.func.functional_call": "call a module with the given parameters and buffers",
+    "torch.func.stack_module_state": "the models' parameters and buffers, stacked",
 }
 
 _SKIP_TYPES = (int, float, bool, str)  # constants: pi, inf, the dtypes are shown apart

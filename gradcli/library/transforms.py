@@ -8,13 +8,19 @@ from ..engine.declare import none
 from ..ops.registry import register
 from . import autograd_function, forward_ad, func, functional, vectorize, vmap  # noqa: F401
 from . import stdlib
-from .nn.stateless import functional_call, make_functional_with_buffers
+from .nn.stateless import functional_call, make_functional_with_buffers, stack_module_state
 from .values import Module
 
 
 def install(torch_members, autograd, autograd_functional):
     torch_members["func"] = Module(
-        "torch.func", dict(func.MEMBERS, functional_call=functional_call)
+        "torch.func",
+        dict(
+            func.MEMBERS,
+            functional_call=functional_call,
+            stack_module_state=stack_module_state,
+            vmap=vmap.vmap,
+        ),
     )
     torch_members["vmap"] = vmap.vmap  # torch.vmap is torch.func.vmap
     autograd.members["forward_ad"] = Module("torch.autograd.forward_ad", dict(forward_ad.MEMBERS))

@@ -175,3 +175,97 @@ errors(
         "pd['a'] = None",
     ],
 )
+
+# ------------------------------------------------- hooks on one saved tensor
+
+case(
+    "raw_saved/register_hooks",
+    """
+    import torch
+    x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    y = x.pow(2)
+    r = y.grad_fn._raw_saved_self
+    def pk(t):
+        print('pack', t, t.requires_grad, t.grad_fn, t is x)
+        return t * 1
+    def up(t):
+        print('unpack', t)
+        return t
+    r.register_hooks(pk, up)
+    print(y.grad_fn._saved_self)
+    y.sum().backward()
+    print(x.grad)
+    z = x.exp()
+    z.grad_fn._raw_saved_result.register_hooks(pk, up)
+    s = z.grad_fn._saved_result
+    print(s, s.grad_fn.name(), s is z)
+    z.backward(torch.ones(3))
+    print(x.grad)
+    w = x * torch.tensor([1.0, 2.0, 3.0])
+    w.grad_fn._raw_saved_other.register_hooks(pk, up)
+    w.sum().backward()
+    print(x.grad)
+    q = x.sin()
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        m = x * x
+    m.grad_fn._raw_saved_self
+    """,
+)
+
+errors(
+    "raw_saved/errors",
+    "import torch\nx = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)\ny = x.pow(2)",
+    [
+        "r = y.grad_fn._raw_saved_self\nr.register_hooks(lambda t: t, lambda t: t)\n"
+        "r.register_hooks(lambda t: t, lambda t: t)",
+        "r = y.grad_fn._raw_saved_self\ny.sum().backward()\nr.register_hooks(lambda t: t, lambda t: t)",
+        "(x * 2).grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)",
+        "q = x.sin()\nq.grad_fn._raw_saved_self.register_hooks(lambda t: 1, lambda t: 1)\n"
+        "q.grad_fn._saved_self",
+        "y.grad_fn._raw_saved_exponent",
+        "y.grad_fn._raw_saved_nothing",
+        "with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):\n"
+        "    m = x * x\nm.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)",
+    ],
+)
+
+# ------------------------------------------------- torch.func.stack_module_state
+
+case(
+    "stack_module_state/ensemble",
+    """
+    import torch
+    from torch import nn
+    from torch.func import stack_module_state, functional_call, vmap
+    torch.manual_seed(0)
+    models = [nn.Sequential(nn.Linear(3, 2), nn.BatchNorm1d(2)) for _ in range(3)]
+    params, buffers = stack_module_state(models)
+    print({k: (v.shape, v.requires_grad, v.is_leaf) for k, v in params.items()})
+    print({k: (v.shape, v.dtype) for k, v in buffers.items()})
+    print(params['0.weight'][1], buffers['1.running_var'])
+    print(torch.func.vmap is torch.vmap)
+    lins = [nn.Linear(3, 2) for _ in range(3)]
+    params, buffers = stack_module_state(lins)
+    def f(p, b, x):
+        return functional_call(lins[0], (p, b), (x,))
+    x = torch.randn(4, 3)
+    out = vmap(f, in_dims=(0, 0, None))(params, buffers, x)
+    print(out.shape, torch.allclose(out[2], lins[2](x)), out.grad_fn.name())
+    (out ** 2).sum().backward()
+    print(params['bias'].grad, params['weight'].grad[1])
+    frozen = [nn.Linear(2, 2).requires_grad_(False) for _ in range(2)]
+    p2, _ = stack_module_state(frozen)
+    print(p2['weight'].requires_grad)
+    """,
+)
+
+errors(
+    "stack_module_state/errors",
+    "import torch\nfrom torch import nn\nfrom torch.func import stack_module_state",
+    [
+        "stack_module_state([])",
+        "stack_module_state([nn.Linear(1, 1), nn.Linear(1, 1).eval()])",
+        "stack_module_state([nn.Linear(1, 1), nn.Tanh()])",
+        "a = nn.Linear(1, 1)\n_ = a.bias.requires_grad_(False)\nstack_module_state([a, nn.Linear(1, 1)])",
+    ],
+)

@@ -1,5 +1,7 @@
 """torch.func.functional_call: call a module with some of its parameters and buffers
-replaced by the tensors given (for the call only), as torch.func does.
+replaced by the tensors given (for the call only), as torch.func does; and
+torch.func.stack_module_state, the stacked parameters and buffers of models of one class
+(what an ensemble hands to functional_call under vmap).
 
 The replacement is done in the module's own tables (`_parameters`, `_buffers`), so
 a layer's forward reads the given tensor where it reads `self.weight`; the tables
@@ -11,6 +13,7 @@ from __future__ import annotations
 from ...runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ...core.convert import type_name
 from ...core.tensor import Tensor
+from ...ops.registry import FUNCTIONS
 from .module import Module
 
 
@@ -139,3 +142,37 @@ def make_functional_with_buffers(model, disable_autograd_tracking=False):
     if disable_autograd_tracking:
         ps = tuple(Tensor(p.data) for p in ps)
     return fn, ps, tuple(b for _, b in buffers)
+
+
+def _stacked_leaf(tensors, name):
+    """The tensors stacked, a new leaf that requires grad when all of them do."""
+    wanted = [t.requires_grad for t in tensors]
+    if any(wanted) and not all(wanted):
+        raise GradRuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+    return Tensor(FUNCTIONS["stack"](list(tensors)).data, requires_grad=all(wanted))
+
+
+def stack_module_state(models):
+    """(params, buffers): each name of the models' named_parameters and named_buffers ->
+    the models' tensors stacked along a new first dimension (new leaves)."""
+    models = list(models)
+    if not models:
+        raise GradRuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if any(not isinstance(m, Module) for m in models):
+        raise GradTypeError(
+            "stack_module_state(): expected torch.nn.Modules, got "
+            + next(type_name(m) for m in models if not isinstance(m, Module))
+        )
+    if len({bool(m.training) for m in models}) != 1:
+        raise GradRuntimeError(
+            "stack_module_state: Expected all models to have the same training/eval mode."
+        )
+    if any(type(m) is not type(models[0]) for m in models):
+        raise GradRuntimeError("stack_module_state: Expected all models to be of the same class.")
+    out = []
+    for tables in (
+        [dict(m.named_parameters()) for m in models],
+        [dict(m.named_buffers()) for m in models],
+    ):
+        out.append({k: _stacked_leaf([t[k] for t in tables], k) for k in tables[0]})
+    return out[0], out[1]
