@@ -20,6 +20,7 @@ from collections import Counter
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from .optim import Optimizer
+from .values import USER_MARK
 
 STEP_ORDER_WARNING = (
     "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
@@ -58,6 +59,26 @@ def _per_group(name, optimizer, value):
     return [value] * n
 
 
+def _watch_step(optimizer):
+    """Have the optimizer note that its step() ran (for the warning of a scheduler stepped
+    first): the library's step does when watched; a `step` of the program's own class is
+    wrapped in the instance, as torch wraps every optimizer's."""
+    optimizer.watched = True
+    d = getattr(optimizer, "__dict__", None)
+    if d is None or "step" in d:
+        return
+    for c in type(optimizer).__mro__:
+        if c.__dict__.get(USER_MARK) and "step" in c.__dict__:
+            own = c.__dict__["step"].__get__(optimizer, type(optimizer))
+
+            def step(*args, **kwargs):
+                optimizer.stepped = True
+                return own(*args, **kwargs)
+
+            d["step"] = step
+            return
+
+
 def _check_optimizer(optimizer):
     if not isinstance(optimizer, Optimizer):
         raise GradTypeError(f"{type(optimizer).__name__} is not an Optimizer")
@@ -92,7 +113,7 @@ class LRScheduler:
                     raise GradRuntimeError(repr(message), type_name="KeyError")
         self.base_lrs = _lrs(optimizer, "initial_lr")
         self.last_epoch = last_epoch
-        optimizer.watched = True  # step() notes that it ran (torch wraps it)
+        _watch_step(optimizer)
         self._initial_step()
 
     def _initial_step(self):

@@ -329,3 +329,56 @@ for _name, _src in [
         + _src
         + "\n",
     )
+
+case(
+    "sched/program_optimizers",
+    """
+    import torch
+    class MySGD(torch.optim.Optimizer):
+        def __init__(self, params, lr=0.1):
+            super().__init__(params, dict(lr=lr))
+        def step(self, closure=None):
+            for g in self.param_groups:
+                for p in g['params']:
+                    if p.grad is not None:
+                        p.data.add_(p.grad, alpha=-g['lr'])
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    opt = MySGD([w])
+    s = torch.optim.lr_scheduler.StepLR(opt, 1, 0.5)
+    for i in range(3):
+        (w * w).sum().backward()
+        opt.step()
+        opt.zero_grad()
+        s.step()
+        print(s.get_last_lr(), w.tolist())
+    class Loud(torch.optim.SGD):
+        def step(self, closure=None):
+            print("my step")
+            super().step()
+    opt = Loud([w], lr=0.1)
+    s = torch.optim.lr_scheduler.StepLR(opt, 1, 0.5)
+    s2 = torch.optim.lr_scheduler.ExponentialLR(opt, 0.9)
+    (w * w).sum().backward()
+    opt.step()
+    s.step()
+    s2.step()
+    print(s.get_last_lr(), w.tolist())
+""",
+)
+
+case(
+    "sched/program_optimizer_not_stepped",
+    """
+    import torch
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    class Idle(torch.optim.Optimizer):
+        def __init__(self, params):
+            super().__init__(params, {'lr': 0.5})
+        def step(self):
+            pass
+    o = Idle([w])
+    e = torch.optim.lr_scheduler.ExponentialLR(o, 0.5)
+    e.step()
+    print(e.get_last_lr())
+""",
+)

@@ -13,6 +13,10 @@ SCHED = load_golden("sched.json")
 def test_sched_golden(name):
     case = SCHED[name]
     result = run_cases({name: case["source"]})[name]
-    check_result(
-        result, case["stdout"], case["error"], what=name, warnings=case.get("warnings", ())
-    )
+    warnings = case.get("warnings", ())
+    check_result(result, case["stdout"], case["error"], what=name, warnings=warnings)
+    # and no warning torch did not give (the step-order warning is easily given wrongly)
+    for line in result.stderr.splitlines():
+        if "UserWarning: " in line:
+            text = "UserWarning: " + line.split("UserWarning: ", 1)[1]
+            assert text in warnings, f"{name}: torch did not warn {text!r}"
