@@ -21,7 +21,7 @@ from collections import defaultdict
 import numpy as np
 
 from ..core.convert import type_name
-from ..runtime.errors import GradTypeError, GradValueError
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..numerics import mkl
 from ..numerics.floats.fma import fma
 from ..ops.registry import not_a_tensor_op
