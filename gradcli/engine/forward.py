@@ -158,6 +158,8 @@ def _dual_apply(cls, args, params):
         node.needs, node.parents, node.watch, node.out_dtype = needs, parents, None, out.dtype
         if node.saved:
             node.saved_src = srcs
+            if versions.state.inference is not None:
+                versions.check_saved(srcs)
         result = Tensor(out, True, node)
     else:
         result = Tensor(out)

@@ -141,6 +141,8 @@ class Function:
         node.out_dtype = out.dtype
         if node.saved:
             node.saved_src = _sources(node.saved, out, args, arrays)
+            if versions.state.inference is not None:
+                versions.check_saved(node.saved_src)
             if versions.state.bumped:
                 versions.record(node, node.saved_src)
         return Tensor(out, True, node)
@@ -193,6 +195,8 @@ class Function:
                 srcs = node.saved_src = (a,)
             else:
                 srcs = node.saved_src = _sources(saved, out, (a, b), (da, db))
+            if versions.state.inference is not None:
+                versions.check_saved(srcs)
             if versions.state.bumped:
                 versions.record(node, srcs)
         return Tensor(out, True, node)

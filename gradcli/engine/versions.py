@@ -45,9 +45,28 @@ class _State:
     epoch = 0  # in-place ops so far (record, check)
     no_grad_views = False  # any view made under no_grad of a tensor requiring grad yet?
     mutation_allowed = None  # the open allow_mutation_on_saved_tensors context
+    #: once torch.inference_mode has made a tensor (library/inference.py): an object with
+    #: `saved(t)` (t is an inference tensor: no node may save it) and `updated(t)` (t is
+    #: one outside inference mode: torch refuses to count its in-place update)
+    inference = None
 
 
 state = _State()
+
+SAVED_INFERENCE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead "
+    "of `torch.inference_mode()`."
+)
+
+
+def check_saved(srcs):
+    """PyTorch's refusal of a node that saves an inference tensor (srcs: node.saved_src)."""
+    inference = state.inference
+    for s in srcs:
+        if type(s) is Tensor and inference.saved(s):
+            raise GradRuntimeError(SAVED_INFERENCE)
 
 
 def counter(t) -> list:
@@ -71,8 +90,19 @@ def version(t) -> int:
     return vc[0] if vc is not None else 0
 
 
+INPLACE_INFERENCE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details."
+)
+
+
 def bump(t):
-    """One in-place operation on t (and so on every view of its storage)."""
+    """One in-place operation on t (and so on every view of its storage).  An inference
+    tensor outside inference mode has no version counter to bump: PyTorch's error, the
+    update itself done (as torch's, whose check comes after the kernel)."""
+    if state.inference is not None and state.inference.updated(t):
+        raise GradRuntimeError(INPLACE_INFERENCE)
     state.bumped = True
     state.epoch += 1
     vc = getattr(t, "vc", None)

@@ -3,13 +3,21 @@ no_grad), and the tensors made in it are inference tensors.  A tensor's creation
 (`Tensor.seq`, counted up as tensors are made) tells when it was made, so the spans of
 creation numbers that ran in inference mode tell which tensors are: no tensor carries a
 flag.  As in PyTorch, a view made in inference mode of a tensor made outside it is a
-normal tensor, and inference_mode(False) inside the block makes normal tensors."""
+normal tensor, and inference_mode(False) inside the block makes normal tensors; a
+detach() of an inference tensor is one too.
+
+Outside inference mode an inference tensor refuses what PyTorch refuses: being saved
+for backward by a node (engine/versions.py `check_saved`, switched on once a span
+opens), an in-place update (after it is done, as torch: engine/versions.py `bump`),
+requires_grad_()."""
 
 from __future__ import annotations
 
 from bisect import bisect_right
 
 from ..core.tensor import Tensor, next_seq
+from ..engine import versions
+from ..runtime.errors import GradRuntimeError
 from ..ops.registry import register
 from ..engine.declare import none
 from .values import Decorated, GradModeContext, truth
@@ -23,6 +31,7 @@ class _Spans:
         self.starts: list = []
         self.ends: list = []
         self.modes: list = []
+        self.marked: set = set()  # creation numbers made outside a span (detach())
 
     def active(self):
         return bool(self.modes) and self.modes[-1]
@@ -42,15 +51,28 @@ class _Spans:
         if now and not was:
             self.starts.append(next_seq())
             self.ends.append(None)
+            versions.state.inference = _Checks
         elif was and not now:
             self.ends[-1] = next_seq()
 
     def holds(self, seq):
         i = bisect_right(self.starts, seq) - 1
-        return i >= 0 and (self.ends[i] is None or seq < self.ends[i])
+        return (i >= 0 and (self.ends[i] is None or seq < self.ends[i])) or seq in self.marked
 
 
 SPANS = _Spans()
+
+
+class _Checks:
+    """What the engine asks (engine/versions.py `state.inference`)."""
+
+    @staticmethod
+    def saved(t):
+        return is_inference(t)
+
+    @staticmethod
+    def updated(t):
+        return not SPANS.active() and is_inference(t)
 
 
 class InferenceMode(GradModeContext):
@@ -118,3 +140,17 @@ def is_inference(x):
     if via is not None:
         return is_inference(via[0])
     return SPANS.holds(x.seq)
+
+
+def check_requires_grad(x):
+    if SPANS.starts and not SPANS.active() and is_inference(x):
+        raise GradRuntimeError(
+            "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+        )
+
+
+def detached(x, r):
+    """r, a detach() of x: an inference tensor when x is one."""
+    if SPANS.starts and is_inference(x):
+        SPANS.marked.add(r.seq)
+    return r

@@ -21,6 +21,7 @@ from ..core.layout import CONTIGUOUS, PRESERVE, memory_format_arg
 from .autograd_api import backward_leaves
 from ..engine.autograd import backward_out
 from .values import METHODS, Size
+from .inference import check_requires_grad, detached
 from ..core.tensor import Tensor
 from ..ops.dims import norm_dims
 from ..runtime.limits import check_objects
@@ -129,7 +130,7 @@ def tolist(x):
 def detach(x):
     r = Tensor(x.data)
     versions.share(r, x)  # as in PyTorch: one storage, one version counter
-    return r
+    return detached(x, r)
 
 
 @_method(
@@ -169,6 +170,8 @@ def detach_(x):
 def requires_grad_(x, requires_grad=True):
     if requires_grad and x.data.dtype.kind != "f":
         raise GradRuntimeError("only Tensors of floating point dtype can require gradients")
+    if requires_grad:
+        check_requires_grad(x)
     if not requires_grad and x.grad_fn is not None:
         raise GradRuntimeError(
             "you can only change requires_grad flags of leaf variables. If you want to use a "

@@ -642,3 +642,148 @@ errors(
     + "class Bare(torch.optim.Optimizer):\n    pass\nw = torch.ones(2, requires_grad=True)",
     ["Bare([w], {'lr': 0.1}).step()", "MyOpt([w], lr=-1.0)", "MyOpt(w, lr=0.1)"],
 )
+
+
+# Inference tensors outside inference mode: what torch refuses (saving one for backward,
+# an in-place update, done before torch's error, requires_grad_) and what it allows.
+case(
+    "inference/outside",
+    """
+    import torch
+    with torch.inference_mode():
+        x = torch.ones(2)
+        w = torch.ones(2, requires_grad=True)
+        inside = w * 2
+    y = torch.ones(2, requires_grad=True)
+    try:
+        print('y * x', '->', y * x)
+    except Exception as e:
+        print('y * x', '!!', type(e).__name__, e)
+    try:
+        print('x * y', '->', x * y)
+    except Exception as e:
+        print('x * y', '!!', type(e).__name__, e)
+    try:
+        print('y + x', '->', y + x)
+    except Exception as e:
+        print('y + x', '!!', type(e).__name__, e)
+    try:
+        print('torch.sin(x)', '->', torch.sin(x))
+    except Exception as e:
+        print('torch.sin(x)', '!!', type(e).__name__, e)
+    try:
+        print('(y * 2) @ x', '->', (y * 2) @ x)
+    except Exception as e:
+        print('(y * 2) @ x', '!!', type(e).__name__, e)
+    try:
+        print('x.add_(1)', '->', x.add_(1))
+    except Exception as e:
+        print('x.add_(1)', '!!', type(e).__name__, e)
+    try:
+        print('x.zero_()', '->', x.zero_())
+    except Exception as e:
+        print('x.zero_()', '!!', type(e).__name__, e)
+    try:
+        print('x.requires_grad_()', '->', x.requires_grad_())
+    except Exception as e:
+        print('x.requires_grad_()', '!!', type(e).__name__, e)
+    try:
+        print('x.view(2).is_inference()', '->', x.view(2).is_inference())
+    except Exception as e:
+        print('x.view(2).is_inference()', '!!', type(e).__name__, e)
+    try:
+        print('x.clone().is_inference()', '->', x.clone().is_inference())
+    except Exception as e:
+        print('x.clone().is_inference()', '!!', type(e).__name__, e)
+    try:
+        print('torch.exp(y) * x', '->', torch.exp(y) * x)
+    except Exception as e:
+        print('torch.exp(y) * x', '!!', type(e).__name__, e)
+    try:
+        print('y.exp() + x', '->', y.exp() + x)
+    except Exception as e:
+        print('y.exp() + x', '!!', type(e).__name__, e)
+    try:
+        print('x.exp_()', '->', x.exp_())
+    except Exception as e:
+        print('x.exp_()', '!!', type(e).__name__, e)
+    try:
+        print('x.mul_(y)', '->', x.mul_(y))
+    except Exception as e:
+        print('x.mul_(y)', '!!', type(e).__name__, e)
+    try:
+        print('inside.requires_grad', '->', inside.requires_grad)
+    except Exception as e:
+        print('inside.requires_grad', '!!', type(e).__name__, e)
+    try:
+        print('w.requires_grad', '->', w.requires_grad)
+    except Exception as e:
+        print('w.requires_grad', '!!', type(e).__name__, e)
+    try:
+        print('w * y', '->', w * y)
+    except Exception as e:
+        print('w * y', '!!', type(e).__name__, e)
+    try:
+        print('x.detach().is_inference()', '->', x.detach().is_inference())
+    except Exception as e:
+        print('x.detach().is_inference()', '!!', type(e).__name__, e)
+    try:
+        print('torch.nn.functional.linear(y, x.view(1, 2))', '->', torch.nn.functional.linear(y, x.view(1, 2)))
+    except Exception as e:
+        print('torch.nn.functional.linear(y, x.view(1, 2))', '!!', type(e).__name__, e)
+    try:
+        print('(y * 1).mul_(x)', '->', (y * 1).mul_(x))
+    except Exception as e:
+        print('(y * 1).mul_(x)', '!!', type(e).__name__, e)
+    try:
+        print('x.t_()', '->', x.t_())
+    except Exception as e:
+        print('x.t_()', '!!', type(e).__name__, e)
+    try:
+        print('x.sum()', '->', x.sum())
+    except Exception as e:
+        print('x.sum()', '!!', type(e).__name__, e)
+    try:
+        print('x.pow(y)', '->', x.pow(y))
+    except Exception as e:
+        print('x.pow(y)', '!!', type(e).__name__, e)
+    try:
+        print('y.pow(x)', '->', y.pow(x))
+    except Exception as e:
+        print('y.pow(x)', '!!', type(e).__name__, e)
+    try:
+        print('x.grad', '->', x.grad)
+    except Exception as e:
+        print('x.grad', '!!', type(e).__name__, e)
+    try:
+        print('x.is_leaf', '->', x.is_leaf)
+    except Exception as e:
+        print('x.is_leaf', '!!', type(e).__name__, e)
+    try:
+        print('x.requires_grad', '->', x.requires_grad)
+    except Exception as e:
+        print('x.requires_grad', '!!', type(e).__name__, e)
+    try:
+        print('x.sin_()', '->', x.sin_())
+    except Exception as e:
+        print('x.sin_()', '!!', type(e).__name__, e)
+    try:
+        x += 1
+        print('x += 1', '->', x)
+    except Exception as e:
+        print('x += 1', '!!', type(e).__name__, e)
+    try:
+        x[0] = 5.0
+        print('x[0] = 5.0', '->', x)
+    except Exception as e:
+        print('x[0] = 5.0', '!!', type(e).__name__, e)
+    print(x, y.grad)
+    z = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.inference_mode():
+        k = torch.tensor([3.0, 4.0])
+        k.mul_(2)
+    print(k, (z + k).sum(), torch.no_grad()(lambda: z * k)())
+    with torch.no_grad():
+        print(z * k)
+    """,
+)
