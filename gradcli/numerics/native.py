@@ -1,6 +1,6 @@
 """Hardware fused multiply-add for the emulated float math, and SLEEF's double exp, log1p
-and log (numerics/native_sleef.py) and float32 exp, log and log1p (native_sleef32.py, in
-8-float vectors) as compiled loops, compiled when it pays.
+and log (numerics/native_sleef.py) and float32 exp, log and log1p (native_sleef32.py) as
+compiled loops over vectors of 8 values, compiled when it pays.
 
 PyTorch's vectorised kernels compute `a * b + c` with one rounding (the FMA
 instruction).  NumPy has no fused multiply-add, so `floats/fma.py` emulates it: the
@@ -20,8 +20,8 @@ and edge values).
 
 Start-up pays nothing: llvmlite is imported and the loops compiled only once a run's
 emulated steps have cost as much CPU time as that costs (the rent-or-buy rule: a run
-never loses more than it, and a long run gains 3-12x on each double fused step, 4-5x on
-SLEEF's double kernels, 20-35x on the float32 ones).  Compiling costs about 80-120 ms of
+never loses more than it, and a long run gains 3-12x on each double fused step, 25-35x
+on SLEEF's kernels).  Compiling costs about 80-120 ms of
 CPU (llvmlite's import 20-25 ms); the object code is then cached in the user's cache
 directory (keyed by the text of this file, native_sleef.py and native_sleef32.py,
 checked against the LLVM version and the CPU), and later runs load it in about 30 ms.
@@ -49,9 +49,9 @@ import numpy as np
 
 from .mkl import address
 
-#: CPU seconds compiling the loops costs (llvmlite's import ~25 ms, LLVM ~50 ms), and
+#: CPU seconds compiling the loops costs (llvmlite's import ~25 ms, LLVM ~90 ms), and
 #: loading them from the cache (the import, ~3 ms more)
-COMPILE_COST, LOAD_COST = 0.08, 0.03
+COMPILE_COST, LOAD_COST = 0.12, 0.03
 #: smallest array the compiled loops are used for: any (a call costs ~8 us, where a
 #: double fused step's emulation costs ~25 us on one value, a SLEEF kernel's 0.1-0.5 ms)
 MIN_SIZE = 1

@@ -3,8 +3,10 @@ with the hardware instruction where the emulation is exact, the float32 one by f
 own algorithm, midpoints included), and SLEEF's `Sleef_expd4_u10`, `Sleef_log1pd4_u10`
 and `Sleef_logd4_u10` whole, operation for operation the NumPy emulations
 `floats/torch_exp.expd`, `floats/sleef_u10.sleef_log1p` and `sleef_u10.sleef_log` (the
-same IEEE operations in the same order), one value at a time (float32's kernels are
-written in vectors: native_sleef32.py).
+same IEEE operations in the same order), in vectors of 8 doubles written in the IR
+itself (`lanes_loop`; the values after the last whole vector by the same IR on scalars),
+so that LLVM's code generation alone (native.py runs no optimising passes) makes AVX code
+of them: about 6 ns a value, where the emulation costs 150-190 ns.
 
 A value for which the emulation might differ (a NaN or infinite input, a fused step that
 the emulation cannot split) sets the call's flag, and the caller computes the whole call
@@ -19,15 +21,19 @@ _DBL_MAX = 1.7976931348623157e308
 
 
 class Emit:
-    """IR for one element: arithmetic as written, fused steps as fma.py, and a flag."""
+    """IR for one element, or for `w` of them in a vector: arithmetic as written, fused
+    steps as fma.py, and a flag (per lane)."""
 
-    def __init__(self, ir, mod, b):
+    def __init__(self, ir, mod, b, w=1):
         self.ir, self.b = ir, b
-        self.dbl, self.flt = ir.DoubleType(), ir.FloatType()
-        self.i32, self.i64 = ir.IntType(32), ir.IntType(64)
-        self.bad = ir.Constant(ir.IntType(1), 0)
-        self.fabs = _intrinsic(mod, ir, "llvm.fabs.f64", self.dbl, 1)
-        self.rint64 = _intrinsic(mod, ir, "llvm.rint.f64", self.dbl, 1)
+        vec = (lambda t: ir.VectorType(t, w)) if w > 1 else (lambda t: t)
+        self.dbl, self.flt = vec(ir.DoubleType()), vec(ir.FloatType())
+        self.i32, self.i64 = vec(ir.IntType(32)), vec(ir.IntType(64))
+        self.bad = ir.Constant(vec(ir.IntType(1)), 0)
+        sfx = f"v{w}f64" if w > 1 else "f64"
+        self.fabs = _intrinsic(mod, ir, f"llvm.fabs.{sfx}", self.dbl, 1)
+        self.rint64 = _intrinsic(mod, ir, f"llvm.rint.{sfx}", self.dbl, 1)
+        self._fma = _intrinsic(mod, ir, f"llvm.fma.{sfx}", self.dbl, 3)
 
     def d(self, v):
         return self.ir.Constant(self.dbl, v)
@@ -40,7 +46,7 @@ class Emit:
         not be it."""
         b, d = self.b, self.d
         p = b.fmul(a, x)
-        r = b.fma(a, x, c)
+        r = b.call(self._fma, [a, x, c])
         s = b.fadd(c, p)
         ap = b.call(self.fabs, [p])
         easy = b.fcmp_ordered("<=", b.call(self.fabs, [a]), d(_BIG))
@@ -218,36 +224,84 @@ def _intrinsic(mod, ir, name, t, nargs):
     return g
 
 
+#: doubles in a vector of the compiled kernels (two AVX registers: more work in flight)
+LANES64 = 8
+
+KERNELS = {"expd": lambda: expd, "log1pd": lambda: log1pd, "logd": lambda: logd}
+
+
 def unary(ir, mod, name, kind):
-    """i64 NAME(i64 n, double* x, double* out): out[i] = KIND(x[i]) (expd, log1pd);
-    returns how many values set the flag (the caller then uses NumPy)."""
-    t = ir.DoubleType()
-    i64 = ir.IntType(64)
-    fn = ir.Function(mod, ir.FunctionType(i64, [i64, ir.PointerType(t), ir.PointerType(t)]), name)
-    n, px, po = fn.args
-    px.add_attribute("noalias")
-    po.add_attribute("noalias")
-    entry, loop, done = (fn.append_basic_block(x) for x in ("entry", "loop", "done"))
+    """i64 NAME(i64 n, double* x, double* out): out[i] = KIND(x[i]) (expd, log1pd, logd);
+    returns whether any value set the flag (the caller then uses NumPy)."""
+    fn_ir = KERNELS[kind]()
+    lanes_loop(ir, mod, name, 1, lambda e, v: fn_ir(e, v[0]), ir.DoubleType(), LANES64, Emit)
+
+
+def lanes_loop(ir, mod, name, nargs, body, elem, lanes, emitter):
+    """i64 NAME(i64 n, elem* x1, ..., elem* x_nargs, elem* out): out[i] = body(emit,
+    [x1[i], ...]) over whole vectors of `lanes` values (emitter(ir, mod, builder, lanes)
+    makes `emit`), then the values after them one by one (emitter(..., 1)); returns 1
+    when any lane set the emitter's flag (`emit.bad`), else 0."""
+    i64, i1 = ir.IntType(64), ir.IntType(1)
+    pe = ir.PointerType(elem)
+    fn = ir.Function(mod, ir.FunctionType(i64, [i64] + [pe] * (nargs + 1)), name)
+    n, *ptrs = fn.args
+    for p in ptrs:
+        p.add_attribute("noalias")
+    *ins, out = ptrs
+    entry, vloop, vdone, sloop, done = (
+        fn.append_basic_block(x) for x in ("entry", "vloop", "vdone", "sloop", "done")
+    )
     b = ir.IRBuilder(entry)
-    b.cbranch(b.icmp_signed(">", n, ir.Constant(i64, 0)), loop, done)
-    b = ir.IRBuilder(loop)
-    i, cnt = b.phi(i64), b.phi(i64)
-    i.add_incoming(ir.Constant(i64, 0), entry)
-    cnt.add_incoming(ir.Constant(i64, 0), entry)
-    e = Emit(ir, mod, b)
-    x = b.load(b.gep(px, [i]))
-    r = {"expd": expd, "log1pd": log1pd, "logd": logd}[kind](e, x)
-    b.store(r, b.gep(po, [i]))
-    cnt2 = b.add(cnt, b.zext(e.bad, i64))
-    i2 = b.add(i, ir.Constant(i64, 1))
-    i.add_incoming(i2, loop)
-    cnt.add_incoming(cnt2, loop)
-    b.cbranch(b.icmp_signed("<", i2, n), loop, done)
+    nv = b.and_(n, ir.Constant(i64, -lanes))
+    b.cbranch(b.icmp_signed(">", nv, ir.Constant(i64, 0)), vloop, vdone)
+    zero64, false = ir.Constant(i64, 0), ir.Constant(i1, 0)
+
+    # whole vectors
+    b = ir.IRBuilder(vloop)
+    i, bad = b.phi(i64), b.phi(i1)
+    i.add_incoming(zero64, entry)
+    bad.add_incoming(false, entry)
+    e = emitter(ir, mod, b, lanes)
+    pv = ir.PointerType(ir.VectorType(elem, lanes))
+    align = 8 if isinstance(elem, ir.DoubleType) else 4  # (NumPy's: the element's)
+    vals = [b.load(b.bitcast(b.gep(p, [i]), pv), align=align) for p in ins]
+    st = b.store(body(e, vals), b.bitcast(b.gep(out, [i]), pv))
+    st.align = align
+    mask = ir.IntType(lanes)
+    anyv = b.icmp_unsigned("!=", b.bitcast(e.bad, mask), ir.Constant(mask, 0))
+    bad2 = b.or_(bad, anyv)
+    i2 = b.add(i, ir.Constant(i64, lanes))
+    i.add_incoming(i2, vloop)
+    bad.add_incoming(bad2, vloop)
+    b.cbranch(b.icmp_signed("<", i2, nv), vloop, vdone)
+
+    # the values after them
+    b = ir.IRBuilder(vdone)
+    j0, bad0 = b.phi(i64), b.phi(i1)
+    j0.add_incoming(zero64, entry)
+    j0.add_incoming(i2, vloop)
+    bad0.add_incoming(false, entry)
+    bad0.add_incoming(bad2, vloop)
+    b.cbranch(b.icmp_signed("<", j0, n), sloop, done)
+    b = ir.IRBuilder(sloop)
+    j, sbad = b.phi(i64), b.phi(i1)
+    j.add_incoming(j0, vdone)
+    sbad.add_incoming(bad0, vdone)
+    e = emitter(ir, mod, b, 1)
+    vals = [b.load(b.gep(p, [j])) for p in ins]
+    b.store(body(e, vals), b.gep(out, [j]))
+    sbad2 = b.or_(sbad, e.bad)
+    j2 = b.add(j, ir.Constant(i64, 1))
+    j.add_incoming(j2, sloop)
+    sbad.add_incoming(sbad2, sloop)
+    b.cbranch(b.icmp_signed("<", j2, n), sloop, done)
+
     b = ir.IRBuilder(done)
-    total = b.phi(i64)
-    total.add_incoming(ir.Constant(i64, 0), entry)
-    total.add_incoming(cnt2, loop)
-    b.ret(total)
+    res = b.phi(i1)
+    res.add_incoming(bad0, vdone)
+    res.add_incoming(sbad2, sloop)
+    b.ret(b.zext(res, i64))
 
 
 # the emulation's constants (tests/numerics/test_native.py checks that they are torch_exp's, which

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .native_sleef import lanes_loop
+
 F = np.float32
 _FLT_MAX, _FLT_MIN = float(np.finfo(F).max), 2.0**-126
 _BIG_ADDEND = 2.0**-100  # an addend this large cancelled to 0 by a product is exactly 0
@@ -230,76 +232,12 @@ def unary(ir, mod, name, kind):
     """i64 NAME(i64 n, float* x, float* out): out[i] = KIND(x[i]); returns whether any
     value set the flag (the caller then uses NumPy)."""
     fn_ir = KERNELS[kind]
-    return _loop(ir, mod, name, 1, lambda e, v: fn_ir(e, v[0], K))
+    lanes_loop(ir, mod, name, 1, lambda e, v: fn_ir(e, v[0], K), ir.FloatType(), LANES, Lanes)
 
 
 def ternary(ir, mod, name):
     """i64 NAME(i64 n, float* x, float* y, float* z, float* out): the fused step."""
-    return _loop(ir, mod, name, 3, lambda e, v: fma32h(e, *v, None))
-
-
-def _loop(ir, mod, name, nargs, body):
-    flt, i64, i1 = ir.FloatType(), ir.IntType(64), ir.IntType(1)
-    pf = ir.PointerType(flt)
-    fn = ir.Function(mod, ir.FunctionType(i64, [i64] + [pf] * (nargs + 1)), name)
-    n, *ptrs = fn.args
-    for p in ptrs:
-        p.add_attribute("noalias")
-    *ins, out = ptrs
-    entry, vloop, vdone, sloop, done = (
-        fn.append_basic_block(x) for x in ("entry", "vloop", "vdone", "sloop", "done")
-    )
-    b = ir.IRBuilder(entry)
-    nv = b.and_(n, ir.Constant(i64, -LANES))
-    b.cbranch(b.icmp_signed(">", nv, ir.Constant(i64, 0)), vloop, vdone)
-    zero64, false = ir.Constant(i64, 0), ir.Constant(i1, 0)
-
-    # whole vectors
-    b = ir.IRBuilder(vloop)
-    i, bad = b.phi(i64), b.phi(i1)
-    i.add_incoming(zero64, entry)
-    bad.add_incoming(false, entry)
-    e = Lanes(ir, mod, b, LANES)
-    pv = ir.PointerType(e.f)
-    vals = [b.load(b.bitcast(b.gep(p, [i]), pv), align=4) for p in ins]
-    r = body(e, vals)
-    st = b.store(r, b.bitcast(b.gep(out, [i]), pv))
-    st.align = 4
-    anyv = b.icmp_unsigned(
-        "!=", b.bitcast(e.bad, ir.IntType(LANES)), ir.Constant(ir.IntType(LANES), 0)
-    )
-    bad2 = b.or_(bad, anyv)
-    i2 = b.add(i, ir.Constant(i64, LANES))
-    i.add_incoming(i2, vloop)
-    bad.add_incoming(bad2, vloop)
-    b.cbranch(b.icmp_signed("<", i2, nv), vloop, vdone)
-
-    # the values after them
-    b = ir.IRBuilder(vdone)
-    j0, bad0 = b.phi(i64), b.phi(i1)
-    j0.add_incoming(zero64, entry)
-    j0.add_incoming(i2, vloop)
-    bad0.add_incoming(false, entry)
-    bad0.add_incoming(bad2, vloop)
-    b.cbranch(b.icmp_signed("<", j0, n), sloop, done)
-    b = ir.IRBuilder(sloop)
-    j, sbad = b.phi(i64), b.phi(i1)
-    j.add_incoming(j0, vdone)
-    sbad.add_incoming(bad0, vdone)
-    e = Lanes(ir, mod, b, 1)
-    vals = [b.load(b.gep(p, [j])) for p in ins]
-    b.store(body(e, vals), b.gep(out, [j]))
-    sbad2 = b.or_(sbad, e.bad)
-    j2 = b.add(j, ir.Constant(i64, 1))
-    j.add_incoming(j2, sloop)
-    sbad.add_incoming(sbad2, sloop)
-    b.cbranch(b.icmp_signed("<", j2, n), sloop, done)
-
-    b = ir.IRBuilder(done)
-    res = b.phi(i1)
-    res.add_incoming(bad0, vdone)
-    res.add_incoming(sbad2, sloop)
-    b.ret(b.zext(res, i64))
+    lanes_loop(ir, mod, name, 3, lambda e, v: fma32h(e, *v, None), ir.FloatType(), LANES, Lanes)
 
 
 # the emulations' constants (tests/numerics/test_native32.py checks that they are
