@@ -432,15 +432,19 @@ def qualifies_def(suite) -> bool:
 def compile_def(comp, suite):
     """A `def` body that qualifies (language/replay_defs.py): its statements but a
     docstring and a last `return`, which qualify as a loop body's do (`global` and
-    `nonlocal` declarations as `pass`; the parameters are variables), compiled, and
-    the `return` statement's closure (None if there is none); else None."""
+    `nonlocal` declarations as `pass`; the parameters are variables), compiled, the
+    `return` statement's closure (None if there is none) and the names the program can
+    see when the call ends: those the `return` reads and the made names that are not
+    the function's locals (`global`, `nonlocal`); else None."""
     nodes, ret = _def_statements(suite)
     items = _compile(comp, nodes, set(), None)
     if items is None:
         return None
+    seen = names_in(ret) if ret is not None else set()
+    seen |= {it[1] for it in items if it[0] == "assign" and comp.fn.mode(it[1]) != "local"}
     comp.depth += 1  # (as Compiler.block compiles a block)
     try:
-        return items, (comp.small(ret) if ret is not None else None)
+        return items, (comp.small(ret) if ret is not None else None), seen
     finally:
         comp.depth -= 1
 

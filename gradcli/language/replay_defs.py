@@ -17,7 +17,8 @@ written in the loop does.
 * The names the replayed statements make are bound in the call's scope before the
   `return` runs (as compiled, after them), or when the call ends otherwise (an error,
   an `if` whose block returns), so the value returned is a Tensor whose graph is the
-  call's shadow nodes, handed over (replay.Run.materialize).
+  call's shadow nodes, handed over (replay.Run.materialize); only those the program
+  can see then (what the `return` reads, the globals), the others let go unmade.
 * A call made while a call of the same body runs (recursion), while a loop notes an
   iteration (engine.recording), or with `--no-replay` runs as compiled.
 
@@ -44,7 +45,7 @@ def def_body(comp, suite, name, line):
         _say(name, line, "qualifies" if got is not None else "does not qualify")
     if got is None:
         return None
-    items, ret = got
+    items, ret, seen = got
     body = Body(items, None)  # (no `for` target: every check made before each call)
     body.line = line
     plain = sequence(body.closures + ((ret,) if ret is not None else ()))
@@ -73,7 +74,10 @@ def def_body(comp, suite, name, line):
             r = run.iteration(s)
         finally:
             try:
-                if run.pending:  # (the names made, bound in the call's scope)
+                if run.pending:  # (the names made that the program can see, bound in
+                    # the call's scope; the others are let go with it, unmade)
+                    _unseen(run, seen)
+                if run.pending:
                     used, plan = tuple(run.sets), run.plan
                     run.materialize()
                     held.lent(run, used, plan)
@@ -92,7 +96,7 @@ class _Held:
     """What the calls of one compiled body share: the replay run (its plan, its shadow
     nodes) and whether a call of it is running."""
 
-    __slots__ = ("body", "run", "busy", "said", "out", "plan")  # (said: REPORT said so)
+    __slots__ = ("body", "run", "busy", "said", "out", "plan", "links")  # (said: REPORT)
 
     def __init__(self, body):
         self.body = body
@@ -101,6 +105,7 @@ class _Held:
         self.said = False
         self.out = [None, None]  # per turn: the shadow set handed over by a call
         self.plan = None  # the plan those sets were made for
+        self.links = None  # _links of its sets (the same for each: the plan's graph)
 
     def lent(self, run, used, plan):
         """After a call: the shadow sets its names' Tensors were given (`used`, what
@@ -111,6 +116,7 @@ class _Held:
         if plan is not self.plan:
             self.out = [None, None]
             self.plan = plan
+            self.links = None
         for t in (0, 1):
             if used[t] is not None and run.sets[t] is None:
                 self.out[t] = used[t]
@@ -128,7 +134,9 @@ class _Held:
         self.out[t] = None
         if sets is None or run.sets[t] is not None or run.plan is not self.plan:
             return
-        links = _links(sets)
+        links = self.links
+        if links is None:
+            links = self.links = _links(sets)
         for j in range(len(sets)):  # (by index: no local holds a node)
             if getrefcount(sets[j]) != links[j] or getattr(sets[j], "watch", None) is not None:
                 return
@@ -149,6 +157,17 @@ class _Held:
                 vals[i] = None
             for i in range(n + c, len(vals)):
                 vals[i] = None
+
+
+def _unseen(run, seen):
+    """Let go of the values of the made names no one can see when the call ends (its
+    locals the `return` does not read): not bound, not made (a loss only `backward`
+    read stays unmade: replay.Deferred), and a shadow set no other value came from
+    stays the run's, for the next call."""
+    pending = run.pending
+    for name in [n for n in pending if n not in seen]:
+        del pending[name]
+        run.bases.pop(name, None)
 
 
 def _links(sets):

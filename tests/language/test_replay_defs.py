@@ -209,6 +209,50 @@ for i in range(6):
     print(h(w))
 print(a, b, b.grad_fn, w.grad)
 """,
+    # a made name that is a global (bound when the call ends), a local the `return`
+    # does not read (let go unmade), a def without `return`
+    "made_global": """torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+x = torch.randn(3)
+def f(x, k):
+    global last
+    last = (w * x).sum()
+    s = (last * k) ** 2
+    s.backward()
+for i in range(8):
+    print(f(x, 2.0), last, last.grad_fn, w.grad)
+try:
+    last.backward()
+except RuntimeError as e:
+    print("error", e)
+""",
+    # values of ops of tensors needing no gradient (computed once: replay._hoist): one
+    # returned and changed in place by the caller, their tensor changed in place
+    "hoisted_values": """torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+x = torch.randn(3)
+def f(w, x):
+    x2 = x * 2
+    y = (w * x2 + x ** 2).sum()
+    y.backward()
+    return x2
+for i in range(12):
+    x2 = f(w, x)
+    if i % 3 == 0:
+        x2.mul_(10)
+    if i == 7:
+        x.add_(1)
+    print(x2, w.grad)
+def g(w, x):
+    y = (w * (x * 2) + x ** 2).sum()
+    y.backward()
+    return y
+for i in range(12):
+    y = g(w, x)
+    if i == 7:
+        x.add_(1)
+    print(y, w.grad)
+""",
     # grad mode changed between calls, and a call under no_grad
     "grad_mode": """torch.manual_seed(0)
 w = torch.randn(3, requires_grad=True)
@@ -233,6 +277,8 @@ REPLAYED = {
     "returns_early": 6,
     "redefined": 10,
     "recursion": 1,
+    "made_global": 5,
+    "hoisted_values": 12,
 }
 
 
