@@ -12,6 +12,9 @@
   goes to the next candidate); Shift-Tab goes back.
 - Backspace in the indentation removes one level (four spaces).
 - Enter with a selection (Ctrl-Space sets the mark) drops it and acts as above.
+- A line arriving at once (a paste the terminal does not mark) that begins with its own
+  indentation replaces the indentation Enter put on its line, so a pasted indented
+  block is not indented twice.
 - Ctrl-C clears the input, Ctrl-D on an empty line leaves, Ctrl-R searches the
   history, Right arrow (or Ctrl-E) takes the suggestion from history.
 """
@@ -147,12 +150,30 @@ def make_key_bindings() -> KeyBindings:
         more = []
         while queue and _plain(queue[0]):
             more.append(queue.popleft().data)
-        event.current_buffer.insert_text(event.data * event.arg + "".join(more))
+        text = event.data * event.arg + "".join(more)
+        b = event.current_buffer
+        if own_indentation(b.document.current_line_before_cursor, text):
+            b.delete_before_cursor(len(b.document.current_line_before_cursor))
+        b.insert_text(text)
 
     from .paste import add_bindings
 
     add_bindings(kb)
     return kb
+
+
+def own_indentation(before: str, text: str) -> bool:
+    """Whether `text`, arriving at once (a line of a paste the terminal does not mark)
+    on a line holding only the indentation Enter put there (`before`), brings its own
+    indentation, which then replaces that one: a pasted indented block keeps its
+    indentation instead of getting it twice.  A key typed alone is added as it is."""
+    return (
+        len(text) > 1
+        and text[0] in " \t"
+        and bool(text.strip())
+        and bool(before)
+        and not before.strip()
+    )
 
 
 def _plain(key_press) -> bool:

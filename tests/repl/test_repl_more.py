@@ -112,6 +112,35 @@ def test_pasted_prompts_are_stripped(term):
     assert t.quit() == 0
 
 
+def test_an_unmarked_paste_of_an_indented_block_keeps_its_indentation(term):
+    """Lines pasted without bracketed paste arrive with their own indentation; Enter's
+    auto-indent gave each line that much again (4 + 4, then 8 + 8 ...), so the pasted
+    def ran as broken pieces."""
+    t = term()
+    t.prompt()
+    t.send("def h(a):\r    b = a + 1\r    if b > 1:\r        b = b * 10\r    return b * 2\r\r")
+    t.line("print(h(1))")
+    t.expect(r"^40$")
+    assert "Error" not in clean(t.raw)
+    t.line("for i in range(2):")  # typed: the auto-indent stays, a key typed alone adds
+    t.send("print(i + 5)\r\r")
+    t.expect(r"^5$")
+    t.expect(r"^6$")
+    assert t.quit() == 0
+
+
+def test_own_indentation_rule():
+    from gradcli.repl.keys import own_indentation
+
+    assert own_indentation("    ", "    x = 1")  # a pasted line at an auto-indent
+    assert own_indentation("        ", "    return x")  # a dedented pasted line
+    assert not own_indentation("    ", " ")  # a space typed by hand adds to it
+    assert not own_indentation("    ", "x = 1")  # no indentation of its own
+    assert not own_indentation("", "    x")  # nothing to replace
+    assert not own_indentation("    y", "    x")  # not at the line's start
+    assert not own_indentation("    ", "    ")  # only spaces: added as they come
+
+
 def test_paste_command(term):
     t = term()
     t.line(":paste")
