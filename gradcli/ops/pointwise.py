@@ -299,6 +299,27 @@ unary(
     domain=(0.5, 3.0),
     formula=lambda sp, v: sp.log(v, 10),
 )
+# torch's M_PI / 180 and 180 / M_PI (doubles), rounded to the tensor's dtype by its kernel
+DEG2RAD, RAD2DEG = 0.017453292519943295, 57.29577951308232
+unary(
+    "deg2rad",
+    "Deg2RadBackward0",
+    lambda x: x * x.dtype.type(DEG2RAD),
+    lambda g, F, _: g * DEG2RAD,
+    "degrees to radians (times pi / 180)",
+    saves=None,
+    domain=(-200.0, 200.0),
+    formula=lambda sp, v: v * sp.pi / 180,
+)
+unary(
+    "rad2deg",
+    "Rad2DegBackward0",
+    lambda x: x * x.dtype.type(RAD2DEG),
+    lambda g, F, _: g * RAD2DEG,
+    "radians to degrees (times 180 / pi)",
+    saves=None,
+    formula=lambda sp, v: v * 180 / sp.pi,
+)
 sqrt = unary(
     "sqrt",
     "SqrtBackward0",

@@ -4636,3 +4636,40 @@ case(
     print(x.grad.tolist())
 """,
 )
+
+
+case(
+    "shape/composites_and_indices",
+    """
+    import torch
+    a = torch.arange(6.).view(2, 3).requires_grad_()
+    b = torch.linspace(0, 1, 6).view(2, 3)
+    v = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    s = torch.tensor(5.0)
+    for f in (torch.hstack, torch.vstack, torch.dstack, torch.column_stack):
+        r = f([a, b])
+        print(r, r.grad_fn.name(), r.shape)
+        r2 = f([v, v * 2])
+        print(r2, r2.grad_fn.name())
+    print(torch.hstack([s, s]), torch.vstack([s, s]).shape, torch.column_stack([s, s]).shape, torch.dstack([v, v]).shape)
+    print(torch.fliplr(a), torch.flipud(a).grad_fn.name(), a.fliplr().shape)
+    print(torch.moveaxis(torch.zeros(2, 3, 4), 0, 2).shape, a.moveaxis(0, 1).grad_fn.name())
+    print(torch.true_divide(a, 2), torch.broadcast_to(v, (2, 3)).grad_fn.name(), v.broadcast_to((4, 3)).shape)
+    print(torch.tile(a, (2,)), torch.tile(a, (2, 1, 2)).shape, a.tile((1, 2)).grad_fn.name())
+    print(torch.deg2rad(torch.tensor([180.0, 90.0, 45.0])), torch.rad2deg(torch.tensor([3.14159, 1.0])), torch.deg2rad(torch.tensor([180, 1])))
+    print(torch.deg2rad(a).grad_fn.name())
+    x = torch.tensor([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]])
+    print(torch.nonzero(x), x.nonzero(as_tuple=True), torch.nonzero(torch.tensor(3.0)), torch.nonzero(torch.tensor(0.0), as_tuple=True))
+    print(torch.count_nonzero(x), torch.count_nonzero(x, dim=0), x.count_nonzero(dim=(0, 1)), torch.count_nonzero(x, dim=-1))
+    print(torch.tril_indices(3, 3), torch.triu_indices(3, 4, 1), torch.tril_indices(4, 3, -1), torch.triu_indices(2, 2, dtype=torch.int32))
+    (torch.hstack([a, b]) * torch.arange(12.).view(2, 6)).sum().backward()
+    print(a.grad)
+    (torch.tile(v, (2, 2)).sum() + torch.deg2rad(v).sum()).backward()
+    print(v.grad)
+    for bad in (lambda: torch.fliplr(v), lambda: torch.flipud(s), lambda: torch.hstack([]), lambda: torch.tril_indices(-1, 2)):
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+""",
+)

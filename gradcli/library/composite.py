@@ -1,0 +1,281 @@
+"""torch functions that ATen composes of other ops (CompositeImplicitAutograd): each is
+written here as torch writes it, of gradcli's ops, so its values and its graph (the
+grad_fn of its result is the last op's: `hstack` gives CatBackward0, `tile`
+RepeatBackward0, `fliplr` FlipBackward0) are torch's.  Also the index functions that
+record no graph: `nonzero`, `count_nonzero`, `tril_indices`/`triu_indices`,
+`searchsorted`/`bucketize`, `bincount`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.convert import tensor_arg, type_name
+from ..core.tensor import Tensor
+from ..engine.declare import none
+from ..ops.dims import norm_dims
+from ..ops.registry import FUNCTIONS, Arg, register
+from ..runtime.errors import GradRuntimeError, GradTypeError
+
+M = Arg((2, 3))
+V = Arg((3,))
+NO_CHECKS = none("an index function: no gradient")
+
+
+def _f(name):
+    return FUNCTIONS[name]
+
+
+def _tensors(tensors, name):
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise GradTypeError(
+            f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+            f"{type_name(tensors)}"
+        )
+    return [tensor_arg(t) for t in tensors]
+
+
+def _atleast(t, nd):
+    """atleast_1d/2d/3d of one tensor, as ATen makes them (a reshape of a 0-d tensor,
+    unsqueezes of the others)."""
+    d = t.data.ndim
+    if d >= nd:
+        return t
+    if d == 0:
+        return _f("reshape")(t, (1,) * nd)
+    if nd == 2:
+        return _f("unsqueeze")(t, 0)
+    if d == 1:
+        return _f("unsqueeze")(_f("unsqueeze")(t, 0), -1)
+    return _f("unsqueeze")(t, -1)
+
+
+def _stack_of(name, nd, dim):
+    def stack(tensors, *, out=None):
+        ts = _tensors(tensors, name)
+        if not ts:
+            raise GradRuntimeError(f"{name} expects a non-empty TensorList")
+        rep = [_atleast(t, nd) for t in ts]
+        return _f("cat")(rep, dim(rep))
+
+    return stack
+
+
+_STACKS = {
+    "hstack": (1, lambda rep: 0 if rep[0].data.ndim == 1 else 1, "horizontally (dim 1; 0 for 1-d)"),
+    "vstack": (2, lambda rep: 0, "vertically (dim 0 of each, at least 2-d)"),
+    "dstack": (3, lambda rep: 2, "depth-wise (dim 2 of each, at least 3-d)"),
+}
+for _name, (_nd, _dim, _how) in _STACKS.items():
+    register(
+        _name,
+        f"{_name}(tensors)",
+        f"the tensors concatenated {_how}",
+        checks=[(([M, M],), {}), (([V, V],), {})],
+        category="shape",
+        batch=None,
+        inplace=None,
+        pure=False,
+        parser=None,
+    )(_stack_of(_name, _nd, _dim))
+
+
+@register(
+    "column_stack",
+    "column_stack(tensors)",
+    "the tensors as columns side by side (a 0-d or 1-d tensor is one column)",
+    checks=[(([V, V],), {}), (([Arg((3, 2)), V],), {})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def column_stack(tensors, *, out=None):
+    ts = _tensors(tensors, "column_stack")
+    if not ts:
+        raise GradRuntimeError("column_stack expects a non-empty TensorList")
+    cols = [_f("reshape")(t, (t.data.size, 1)) if t.data.ndim <= 1 else t for t in ts]
+    return _f("cat")(cols, 1)
+
+
+@register(
+    "fliplr",
+    "fliplr(input)",
+    "the columns in reverse order (flip of dim 1)",
+    method=True,
+    checks=[((M,), {})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def fliplr(input):
+    x = tensor_arg(input)
+    if x.data.ndim < 2:
+        raise GradRuntimeError("Input must be >= 2-d.")
+    return _f("flip")(x, (1,))
+
+
+@register(
+    "flipud",
+    "flipud(input)",
+    "the rows in reverse order (flip of dim 0)",
+    method=True,
+    checks=[((M,), {})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def flipud(input):
+    x = tensor_arg(input)
+    if x.data.ndim < 1:
+        raise GradRuntimeError("Input must be >= 1-d.")
+    return _f("flip")(x, (0,))
+
+
+@register(
+    "moveaxis",
+    "moveaxis(input, source, destination)",
+    "movedim under NumPy's name",
+    method=True,
+    checks=[((Arg((2, 3, 4)), 0, 2), {})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def moveaxis(input, source, destination):
+    return _f("movedim")(input, source, destination)
+
+
+@register(
+    "true_divide",
+    "true_divide(input, other)",
+    "div under its old name",
+    method=True,
+    checks=[((M, M), {})],
+    category="arithmetic",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def true_divide(input, other):
+    return _f("div")(input, other)
+
+
+@register(
+    "broadcast_to",
+    "broadcast_to(input, size)",
+    "input expanded to size (expand)",
+    method=True,
+    checks=[((V, (2, 3)), {})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def broadcast_to(input, size):
+    return _f("expand")(tensor_arg(input), *tuple(size))
+
+
+@register(
+    "tile",
+    "tile(input, dims)",
+    "input repeated dims[i] times along dim i (fewer dims than input: 1s in front)",
+    method=True,
+    checks=[((M, (2,)), {}), ((M, (2, 1, 2)), {})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def tile(input, dims):
+    x = tensor_arg(input)
+    reps = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
+    reps = (1,) * (x.data.ndim - len(reps)) + reps
+    return _f("repeat")(x, reps)
+
+
+# ------------------------------------------------------------ index functions
+
+
+@register(
+    "nonzero",
+    "nonzero(input, *, as_tuple=False)",
+    "the indices of the non-zero elements: an (n, ndim) int64 tensor, or a tuple of "
+    "1-d index tensors with as_tuple=True",
+    method=True,
+    checks=NO_CHECKS,
+    category="indexing",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def nonzero(input, *, out=None, as_tuple=False):
+    x = tensor_arg(input)
+    where = np.argwhere(x.data != 0).astype(np.int64)
+    if as_tuple:
+        if x.data.ndim == 0:
+            return (Tensor(np.zeros(int(x.data != 0), np.int64)),)
+        return tuple(Tensor(np.ascontiguousarray(where[:, i])) for i in range(x.data.ndim))
+    return Tensor(np.ascontiguousarray(where.reshape(len(where), x.data.ndim)))
+
+
+@register(
+    "count_nonzero",
+    "count_nonzero(input, dim=None)",
+    "the number of non-zero elements (over dim)",
+    method=True,
+    checks=NO_CHECKS,
+    category="reduction",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def count_nonzero(input, dim=None):
+    x = tensor_arg(input)
+    axes = None if dim is None else tuple(norm_dims(dim, x.data.ndim))
+    return Tensor(np.asarray(np.count_nonzero(x.data, axis=axes), dtype=np.int64))
+
+
+def _triangle_indices(name, upper):
+    def indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+        for what, v in (("row", row), ("col", col), ("offset", offset)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise GradTypeError(f"{name}(): argument '{what}' must be int, not {type_name(v)}")
+        if row < 0 or col < 0:
+            raise GradRuntimeError(
+                f"row must be non-negative, got{row}"
+                if row < 0
+                else f"col must be non-negative, got{col}"
+            )
+        rows, cols = (np.triu_indices if upper else np.tril_indices)(row, offset, col)
+        out = np.stack([rows, cols]).astype(np.int64)
+        t = Tensor(np.ascontiguousarray(out))
+        return t if dtype is None else _f("to")(t, dtype)
+
+    register(
+        name,
+        f"{name}(row, col, offset=0)",
+        f"the 2 x N indices of the {'upper' if upper else 'lower'} triangle of a row x col "
+        "matrix, row by row",
+        checks=NO_CHECKS,
+        category="creation",
+        batch=None,
+        inplace=None,
+        pure=False,
+        parser=None,
+    )(indices)
+
+
+_triangle_indices("tril_indices", False)
+_triangle_indices("triu_indices", True)
