@@ -21,7 +21,8 @@ DOCS = {
     "torch.nn": "neural-network layers, containers, losses, nn.init and nn.functional",
     "torch.nn.functional": "functional forms of the layers (also reached as F.NAME)",
     "torch.nn.init": "in-place initialisation of parameters, drawing torch's numbers",
-    "torch.nn.utils": "gradient clipping (clip_grad_norm_, clip_grad_value_), parameters_to_vector",
+    "torch.nn.utils": "gradient clipping (clip_grad_norm_, clip_grad_value_), "
+    "parameters_to_vector, skip_init",
     "torch.autograd": "backward, grad, Function, functional, forward_ad, graph hooks",
     "torch.autograd.functional": "jacobian, hessian, vjp, jvp, hvp, vhp of a function",
     "torch.autograd.profiler": "profile: runs the block unprofiled, with a warning",
@@ -48,6 +49,7 @@ DOCS = {
     "torch.nn.init.normal_": "fill the tensor with normal numbers of mean and std",
     "torch.nn.init.constant_": "fill the tensor with val",
     "torch.nn.init.zeros_": "fill the tensor with zeros",
+    "torch.nn.init.orthogonal_": "fill the tensor with a (semi-)orthogonal matrix",
     "torch.nn.init.ones_": "fill the tensor with ones",
     "torch.nn.init.calculate_gain": "the recommended gain for a nonlinearity",
     "torch.nn.init.kaiming_uniform_": "He initialisation, uniform",

@@ -269,3 +269,50 @@ errors(
         "a = nn.Linear(1, 1)\n_ = a.bias.requires_grad_(False)\nstack_module_state([a, nn.Linear(1, 1)])",
     ],
 )
+
+# ------------------------------------------- nn.init.orthogonal_ and nn.utils.skip_init
+
+case(
+    "orthogonal/values",
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    for shape in [(3, 5), (5, 3), (4, 4), (2, 3, 4), (6, 2, 2), (1, 7), (9, 1)]:
+        for dt in (torch.float32, torch.float64):
+            w = torch.empty(shape, dtype=dt)
+            nn.init.orthogonal_(w)
+            print(shape, dt, w.flatten().tolist())
+    print(nn.init.orthogonal_(torch.empty(3, 3), gain=2.0).tolist())
+    g = torch.Generator().manual_seed(3)
+    print(nn.init.orthogonal_(torch.empty(2, 2), generator=g).tolist(), torch.rand(1))
+    lin = nn.Linear(20, 8)
+    nn.init.orthogonal_(lin.weight)
+    print(lin.weight.requires_grad, lin.weight.grad_fn, (lin.weight @ lin.weight.T).diagonal())
+    """,
+)
+
+case(
+    "skip_init/modules",
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    m = torch.nn.utils.skip_init(nn.Linear, 5, 3)
+    print(torch.rand(2), m, m.weight.shape, m.bias.shape, m.weight.requires_grad)
+    nn.init.orthogonal_(m.weight)
+    print(torch.rand(2))
+    m = torch.nn.utils.skip_init(nn.Linear, 2, 2, bias=False, dtype=torch.float32)
+    print(m, m.weight.dtype, torch.rand(1))
+    """,
+)
+
+errors(
+    "orthogonal/errors",
+    "import torch\nfrom torch import nn",
+    [
+        "nn.init.orthogonal_(torch.empty(3))",
+        "torch.nn.utils.skip_init(nn.ReLU)",
+        "torch.nn.utils.skip_init(3)",
+    ],
+)

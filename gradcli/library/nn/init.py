@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from ...runtime import context
+from ...numerics.linalg import lapack
 from ...numerics.random import sampling
 from ...runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ...core.convert import type_name
@@ -144,9 +145,31 @@ def xavier_normal_(tensor, gain=1.0, generator=None):
     return normal_(t, 0.0, std, generator)
 
 
+def orthogonal_(tensor, gain=1, generator=None):
+    """A (semi-)orthogonal matrix from the QR factorisation of normal draws, as
+    PyTorch's: the draws (rows x the rest) transposed when wider than tall, Q's columns
+    signed by R's diagonal, scaled by gain."""
+    t = _tensor(tensor, "orthogonal_")
+    if t.data.ndim < 2:
+        raise GradValueError("Only tensors with 2 or more dimensions are supported")
+    if t.data.size == 0:
+        return t
+    rows = t.data.shape[0]
+    cols = t.data.size // rows
+    flat = sampling.normal(_gen(generator), (rows, cols), 0.0, 1.0, t.data.dtype)
+    wide = rows < cols
+    q, r = lapack.qr(flat.T if wide else flat)
+    q = q * np.sign(np.diagonal(r))
+    if wide:
+        q = q.T
+    t.data = q.reshape(t.data.shape) * t.data.dtype.type(gain)
+    return t
+
+
 FUNCTIONS = {
     f.__name__: f
     for f in (
+        orthogonal_,
         uniform_,
         normal_,
         constant_,

@@ -1,4 +1,4 @@
-"""torch.nn.utils: gradient clipping and parameters as one vector.
+"""torch.nn.utils: gradient clipping, parameters as one vector, and skip_init.
 
 `clip_grad_norm_` computes what torch 2.13 computes on the CPU, in its order and in the
 gradients' dtype: each gradient's norm (`_foreach_norm`, torch's `linalg.vector_norm`),
@@ -6,9 +6,12 @@ the norm of those norms stacked, `max_norm / (total + 1e-6)` as torch's reflecte
 division computes it (`reciprocal()` then `*`), clamped to 1, and each gradient
 multiplied by it in place. `clip_grad_value_` clamps each gradient in place to
 `[-clip_value, clip_value]` (clamp_min, then clamp_max). `parameters_to_vector` is
-`cat` of the parameters' flat views (a graph is recorded, as in torch)."""
+`cat` of the parameters' flat views (a graph is recorded, as in torch). `skip_init`
+makes a module without drawing its initial values."""
 
 from __future__ import annotations
+
+import inspect
 
 import numpy as np
 
@@ -19,6 +22,8 @@ from ...engine.function import FUNCTIONS
 from ...numerics.sums.vector_norm import vector_norm
 from ...runtime import context
 from ...runtime.errors import GradRuntimeError, GradTypeError
+from ..values import program_object
+from .module import Module
 
 
 def _tensors(parameters, what):
@@ -114,7 +119,37 @@ def vector_to_parameters(vec, parameters):
         at += n
 
 
+def _takes_device(cls):
+    try:
+        return "device" in inspect.signature(cls.__init__).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def skip_init(module_cls, *args, **kwargs):
+    """module_cls(*args, **kwargs) without its initialisation: PyTorch builds it on the
+    meta device and gives it new, uninitialised storage, so it draws nothing from the
+    generator; here its parameters and buffers are zeros and the generator's state is
+    as it was."""
+    if not isinstance(module_cls, type):
+        raise GradTypeError("issubclass() arg 1 must be a class")
+    if not issubclass(module_cls, Module):
+        raise GradRuntimeError(f"Expected a Module; got {module_cls.__name__}")
+    if program_object(module_cls) or not _takes_device(module_cls):
+        raise GradRuntimeError("Module must support a 'device' arg to skip initialization")
+    gen = context.current.generator
+    state = gen.torch_state()
+    try:
+        m = module_cls(*args, **kwargs)
+    finally:
+        gen.set_torch_state(state)
+    for _, t in m.named_parameters() + m.named_buffers():
+        t.data = np.zeros_like(t.data)
+    return m
+
+
 UTILS = {
+    "skip_init": skip_init,
     "clip_grad_norm_": clip_grad_norm_,
     "clip_grad_norm": clip_grad_norm_,
     "clip_grad_value_": clip_grad_value_,

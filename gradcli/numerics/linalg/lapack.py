@@ -1,8 +1,11 @@
-"""The matrix inverse as PyTorch's CPU build computes it (`linalg_inv_ex`: the identity
+"""The matrix inverse and the QR factorisation as PyTorch's CPU build computes them
+(the inverse (`linalg_inv_ex`: the identity
 solved for with `linalg_solve_ex`, i.e. LAPACK's LU factorisation `?getrf` and solve
 `?getrs`), through MKL's LAPACK when the `mkl` package is there (numerics/mkl.py), so the
 values are PyTorch's bit for bit; NumPy's `inv` (the same algorithm, another LAPACK,
-so the last bits may differ) otherwise.
+so the last bits may differ) otherwise.  The reduced QR factorisation is LAPACK's
+Householder `?geqrf` then `?orgqr` on a column-major copy, each with the workspace size
+LAPACK asks for first, as `linalg_qr` runs them.
 
 Each matrix is copied to column-major, factorised and solved with trans='N' (checked
 against torch 2.13 on float32 and float64 matrices of 1 to 70 rows, contiguous or not,
@@ -120,3 +123,64 @@ def inverse(a):
             continue
         out[b] = x.T
     return np.swapaxes(out.reshape(batch + (n, n)), -1, -2), first_bad
+
+
+_QR: dict = {}
+
+
+def _qr_fns(p):
+    """MKL's (geqrf, orgqr) for precision p ('s' or 'd'), or None."""
+    lib = mkl.lib()
+    if lib is None:
+        return None
+    if p not in _QR:
+        geqrf, orgqr = lib[f"{p}geqrf_"], lib[f"{p}orgqr_"]
+        geqrf.argtypes = [_P] * 8
+        orgqr.argtypes = [_P] * 9
+        geqrf.restype = orgqr.restype = None
+        _QR[p] = (geqrf, orgqr)
+    return _QR[p]
+
+
+def _workspace(call, dtype):
+    """Call a LAPACK function twice: a workspace query (lwork -1), then with that size."""
+    wk = np.zeros(1, dtype=dtype)
+    call(wk, -1)
+    lwork = max(1, int(wk[0]))
+    call(np.zeros(lwork, dtype=dtype), lwork)
+
+
+def qr(a):
+    """(Q, R) of the reduced QR factorisation of the m x n float matrix a: Q m x k, R
+    k x n, k = min(m, n)."""
+    m, n = a.shape
+    k = min(m, n)
+    fns = _qr_fns("s" if a.dtype == np.float32 else "d")
+    if fns is None or k == 0:
+        q, r = np.linalg.qr(a.astype(np.float64))
+        return q.astype(a.dtype), r.astype(a.dtype)
+    geqrf, orgqr = fns
+    f = np.array(a, order="F", copy=True)
+    tau = np.zeros(k, dtype=a.dtype)
+    info = _INT(0)
+    mm, nn, kk, lda = _INT(m), _INT(n), _INT(k), _INT(max(m, 1))
+
+    def run_geqrf(work, lwork):
+        geqrf(
+            ctypes.byref(mm), ctypes.byref(nn), f.ctypes.data, ctypes.byref(lda),
+            tau.ctypes.data, work.ctypes.data, _ref(lwork), ctypes.byref(info),
+        )  # fmt: skip
+
+    _workspace(run_geqrf, a.dtype)
+    r = np.triu(f[:k, :])
+    q = np.array(f[:, :k], order="F", copy=True)
+
+    def run_orgqr(work, lwork):
+        orgqr(
+            ctypes.byref(mm), ctypes.byref(kk), ctypes.byref(kk), q.ctypes.data,
+            ctypes.byref(lda), tau.ctypes.data, work.ctypes.data, _ref(lwork),
+            ctypes.byref(info),
+        )  # fmt: skip
+
+    _workspace(run_orgqr, a.dtype)
+    return np.ascontiguousarray(q), r
