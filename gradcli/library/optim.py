@@ -21,7 +21,13 @@ from collections import defaultdict
 import numpy as np
 
 from ..core.convert import type_name
-from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..runtime import context
+from ..runtime.errors import (
+    GradAssertionError,
+    GradRuntimeError,
+    GradTypeError,
+    GradValueError,
+)
 from ..numerics import mkl
 from ..numerics.floats.fma import fma
 from ..ops.registry import not_a_tensor_op
@@ -91,6 +97,13 @@ class Optimizer:
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
+        if type(self).update is not Optimizer.update:
+            for option in self.refused:
+                if defaults.get(option):
+                    raise GradValueError(
+                        f"{type(self).__name__}({option}=True) is not supported by gradcli: "
+                        "torch's implementation for it rounds differently"
+                    )
 
     def add_param_group(self, param_group):
         if not isinstance(param_group, dict):
@@ -136,13 +149,24 @@ class Optimizer:
                         p.grad = Tensor(np.zeros_like(p.grad.data))
 
     def step(self, closure=None):
-        if closure is not None:
-            raise GradValueError(f"{self.name}.step(closure) is not supported by gradcli")
         if type(self).update is Optimizer.update:  # torch.optim.Optimizer's own step
             raise GradRuntimeError("", type_name="NotImplementedError")
         if self.watched:
             self.stepped = True
+        loss = None
+        if closure is not None:  # the closure recomputes the loss, with grad enabled
+            ctx = context.current
+            mode, ctx.grad_enabled = ctx.grad_enabled, True
+            try:
+                loss = closure()
+            finally:
+                ctx.grad_enabled = mode
         for group in self.param_groups:
+            if group.get("capturable"):
+                raise GradAssertionError(
+                    f"If capturable=True, {self.capturable_state} must be on supported "
+                    f"devices: {self.capturable_devices}."
+                )
             for p in group["params"]:
                 if p.grad is None:
                     continue
@@ -150,6 +174,13 @@ class Optimizer:
                 st = self.kept.setdefault(id(p), {})
                 new = self.update(st, p.data, p.grad.data.astype(dt, copy=False), group, dt)
                 p.data = np.asarray(new, dtype=dt)
+        return loss
+
+    #: torch's assertion for capturable=True on the CPU: the state it names, the devices
+    capturable_state = "params and state_steps"
+    capturable_devices = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
+    #: options of torch's other implementations, whose arithmetic differs (refused)
+    refused = ("fused", "differentiable")
 
     def update(self, st, p, g, o, dt):
         """A library optimizer's new values of p (overridden by each)."""
@@ -467,6 +498,7 @@ class Adagrad(Optimizer):
 class Adadelta(Optimizer):
     __slots__ = ()
     name = "Adadelta"
+    capturable_devices = ["cuda", "xpu", "hpu", "privateuseone"]
 
     def __init__(
         self,

@@ -1,0 +1,167 @@
+"""Golden cases for torch.optim's Adamax, NAdam, RAdam, Rprop and ASGD, the options of
+the optimizers torch's other implementations would take (refused), and step(closure),
+recorded from real PyTorch by scripts/gen_golden.py optim into tests/golden/optim.json
+and replayed by tests/library/test_optim.py (the rules of nn_cases.py)."""
+
+import textwrap
+
+CASES = []
+
+
+def case(name, src):
+    if any(n == name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + name)
+    CASES.append((name, textwrap.dedent(src).strip("\n") + "\n"))
+
+
+# Hundreds of steps printed with every digit, float32 and float64, tensors of 1 to 100
+# elements (torch's kernels' scalar and vector paths), as nn_cases.py's long runs; the
+# loss is elementwise, so the gradients are exact and only the optimizer is compared.
+_LONG = """
+    import torch
+    torch.set_default_dtype(torch.{dt})
+    torch.manual_seed({seed})
+    ps = [torch.randn(n, requires_grad=True) for n in (1, 3, 7, 8, 20, 100)]
+    ts = [torch.randn(p.shape) for p in ps]
+    ws = [torch.rand(p.shape) * 4 + 0.01 for p in ps]
+    opt = {opt}
+    for step in range({steps}):
+        opt.zero_grad()
+        for p, t, w in zip(ps, ts, ws):
+            (((p - t) ** 2) * w).sum().backward()
+        opt.step()
+    for p in ps:
+        print(p.tolist())
+    torch.set_default_dtype(torch.float64)
+"""
+
+# NAdam and RAdam divide by a square root: torch's is MKL's (nn_cases.py NEEDS_MKL)
+NEEDS_MKL = set()
+for _dt in ("float64", "float32"):
+    for _name, _opt, _mkl in [
+        ("adamax", "torch.optim.Adamax(ps, lr=0.01)", False),
+        (
+            "adamax_wd_max",
+            "torch.optim.Adamax(ps, lr=0.02, betas=(0.8, 0.99), weight_decay=0.1, maximize=False)",
+            False,
+        ),
+        ("rprop", "torch.optim.Rprop(ps)", False),
+        (
+            "rprop_options",
+            "torch.optim.Rprop(ps, lr=0.003, etas=(0.3, 1.5), step_sizes=(1e-4, 0.2))",
+            False,
+        ),
+        ("asgd", "torch.optim.ASGD(ps, lr=0.01)", False),
+        (
+            "asgd_averaging",
+            "torch.optim.ASGD(ps, lr=0.02, lambd=0.01, alpha=0.5, t0=20, weight_decay=0.05)",
+            False,
+        ),
+        ("nadam", "torch.optim.NAdam(ps, lr=0.01)", True),
+        (
+            "nadam_decoupled",
+            "torch.optim.NAdam(ps, lr=0.01, weight_decay=0.1, decoupled_weight_decay=True, momentum_decay=0.01)",
+            True,
+        ),
+        ("nadam_wd", "torch.optim.NAdam(ps, lr=0.01, weight_decay=0.1, betas=(0.5, 0.9))", True),
+        ("radam", "torch.optim.RAdam(ps, lr=0.01)", True),
+        (
+            "radam_decoupled",
+            "torch.optim.RAdam(ps, lr=0.01, weight_decay=0.1, decoupled_weight_decay=True)",
+            True,
+        ),
+        (
+            "radam_wd_betas",
+            "torch.optim.RAdam(ps, lr=0.02, weight_decay=0.1, betas=(0.5, 0.8))",
+            True,
+        ),
+    ]:
+        _case = "optim/long_%s_%s" % (_name, _dt)
+        case(_case, _LONG.format(dt=_dt, seed=23, steps=200, opt=_opt))
+        if _mkl:
+            NEEDS_MKL.add(_case)
+
+# foreach=True: torch's foreach step on the CPU rounds as its single-tensor one for these
+# (NAdam's, RAdam's and ASGD's do not, and gradcli refuses them)
+for _dt in ("float64", "float32"):
+    for _name, _opt in [
+        ("sgd", "torch.optim.SGD(ps, lr=0.01, momentum=0.9, nesterov=True, foreach=True)"),
+        ("adamax", "torch.optim.Adamax(ps, lr=0.01, foreach=True)"),
+        ("rprop", "torch.optim.Rprop(ps, foreach=True)"),
+        ("adam", "torch.optim.Adam(ps, lr=0.01, foreach=True)"),
+    ]:
+        _case = "optim/foreach_%s_%s" % (_name, _dt)
+        case(_case, _LONG.format(dt=_dt, seed=24, steps=100, opt=_opt))
+        if _name == "adam":
+            NEEDS_MKL.add(_case)
+
+case(
+    "optim/maximize_and_reprs",
+    """
+    import torch
+    w = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+    for make in [torch.optim.Adamax, torch.optim.NAdam, torch.optim.RAdam, torch.optim.Rprop, torch.optim.ASGD]:
+        v = w.detach().clone().requires_grad_()
+        opt = make([v], lr=0.05, maximize=True)
+        for i in range(8):
+            opt.zero_grad()
+            (-(v - 1) ** 2).sum().backward()
+            opt.step()
+        print(type(opt).__name__, v.tolist())
+    torch.optim.Adamax([w])
+    torch.optim.NAdam([w])
+    torch.optim.RAdam([w])
+    torch.optim.Rprop([w])
+    torch.optim.ASGD([w])
+    print(type(torch.optim.NAdam([w])), isinstance(torch.optim.ASGD([w]), torch.optim.Optimizer))
+""",
+)
+
+case(
+    "optim/step_closure",
+    """
+    import torch
+    w = torch.tensor([1.0, -2.0], requires_grad=True)
+    opt = torch.optim.SGD([w], lr=0.1, momentum=0.5)
+    def closure():
+        opt.zero_grad()
+        loss = (w * w).sum()
+        loss.backward()
+        return loss
+    for i in range(3):
+        with torch.no_grad():
+            loss = opt.step(closure)
+        print(loss, w.tolist())
+    print(opt.step())
+    opt = torch.optim.Rprop([w])
+    print(opt.step(closure), w.tolist())
+""",
+)
+
+for _name, _src in [
+    ("adamax_lr", "torch.optim.Adamax([w], lr=-1.0)"),
+    ("adamax_beta", "torch.optim.Adamax([w], betas=(0.9, 1.0))"),
+    ("nadam_momentum_decay", "torch.optim.NAdam([w], momentum_decay=-0.1)"),
+    ("nadam_eps", "torch.optim.NAdam([w], eps=-1e-8)"),
+    ("radam_wd", "torch.optim.RAdam([w], weight_decay=-0.1)"),
+    ("rprop_etas", "torch.optim.Rprop([w], etas=(1.5, 1.2))"),
+    ("asgd_wd", "torch.optim.ASGD([w], weight_decay=-1)"),
+    ("capturable_adam", "torch.optim.Adam([w], capturable=True).step()"),
+    ("capturable_adadelta", "torch.optim.Adadelta([w], capturable=True).step()"),
+    ("capturable_nadam", "torch.optim.NAdam([w], capturable=True).step()"),
+    ("capturable_asgd", "torch.optim.ASGD([w], capturable=True).step()"),
+    ("capturable_rprop", "torch.optim.Rprop([w], capturable=True).step()"),
+    ("sgd_capturable", "torch.optim.SGD([w], capturable=True)"),
+    ("rmsprop_fused", "torch.optim.RMSprop([w], fused=True)"),
+    ("nadam_fused", "torch.optim.NAdam([w], fused=True)"),
+]:
+    case(
+        "optim/errors_" + _name,
+        """
+        import torch
+        w = torch.tensor([1.0], requires_grad=True)
+        w.grad = torch.tensor([0.5])
+        """
+        + _src
+        + "\n",
+    )
