@@ -456,9 +456,7 @@ class Run:
         self.sets = [None if any(x is o for o in order) else x for x in self.sets]
         self.pending = {}
         self.bases = {}
-        fixed = self.fixed
-        if fixed is not None and (self.plan is None or self.plan.loose or _shares(made, fixed)):
-            self.fixed = None  # (the program may now hold the hoisted values)
+        self.fixed = None  # (the program may now hold the hoisted values)
 
 
 class Counted(Run):
@@ -476,20 +474,6 @@ class Counted(Run):
     def finish(self):
         Run.finish(self)
         report(self.body.line, "%d of %d iterations replayed" % tuple(self.counts))
-
-
-def _shares(made, fixed):
-    """Whether a Tensor materialize made may hold a hoisted value's memory (`_hoist`),
-    which the program could then change.  (Not when none does and every node is freed
-    by the body's backward, `Plan.loose` empty: then the program can reach no hoisted
-    value, a node's saved values included, and the values are kept for the next run:
-    the next call of a `def`, language/replay_defs.py.)"""
-    for t in made.values():
-        d = t.data
-        for _, v in fixed[1]:
-            if type(v) is np.ndarray and np.may_share_memory(d, v):
-                return True
-    return False
 
 
 def _remake(cls, params):

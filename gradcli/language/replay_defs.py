@@ -110,8 +110,11 @@ class _Held:
     def lent(self, run, used, plan):
         """After a call: the shadow sets its names' Tensors were given (`used`, what
         run.sets held before replay.Run.materialize handed them over), kept to be used
-        again once nothing else holds them (`lend_back`)."""
-        if plan is None:
+        again once nothing else holds them (`lend_back`), when the body's backward frees
+        every node (Plan.loose empty: the sets hold no values then)."""
+        if plan is None or plan.loose:  # (a node the body's backward does not free
+            # keeps its saved values: a set kept would hold them after the program let
+            # go of its Tensors)
             return
         if plan is not self.plan:
             self.out = [None, None]
@@ -147,8 +150,10 @@ class _Held:
 
     def release(self):
         """Let go of the arrays the last call read and made (the program may drop them
-        between calls); the numbers the plan writes stay."""
+        between calls) and of the hoisted ops' values (replay._hoist: made again by the
+        next call, as compiled); the numbers the plan writes stay."""
         run = self.run
+        run.fixed = None
         plan = run.plan
         if plan is not None and run.vals is not None:
             n, c = len(plan.ops), len(plan.consts)

@@ -342,3 +342,42 @@ def test_the_report_says_whether_a_def_replays(monkeypatch):
         "replay: def g at line 21: does not qualify",
         "replay: def step at line 6: calls replayed",
     ]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    out = ((((w + x) * 3) * 4) * 5).sum()\n    out.backward()\n    return out\n",
+        "    out = ((((x * 2) * 3) * 4) * 5).sum()\n    return out\n",
+        # (the graph returned holds (w + x): no set kept holds it after the program)
+        "    out = ((w + x) * (w + x)).sum()\n    return out\n",
+        "    out = ((((w + x) * 3) * 4) * 5).sum()\n    out.backward()\n",
+    ],
+)
+def test_a_replayed_call_holds_no_more_memory(body):
+    """Peak memory (NumPy's allocations, traced) as the compiled calls': between calls
+    the run holds none of a call's arrays while the program allocates others."""
+    import io
+    import tracemalloc
+
+    from gradcli.runtime import context
+    from gradcli.output import TextOutput
+    from gradcli.session import Session
+
+    src = (
+        "w = torch.ones(1, requires_grad=True)\nz = torch.ones(1000000)\n"
+        "def f(x, w):\n" + body + "for i in range(6):\n"
+        "    r = f(z, w)\n    q = torch.ones(1000000) * 3\n"
+    )
+    peaks = []
+    for on in (False, True, False, True):  # (the first two warm the caches up)
+        s = Session(TextOutput(io.StringIO(), quiet=True))
+        context.current.replay = on
+        tracemalloc.start()
+        try:
+            s.run(src)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    off, on = peaks[2:]
+    assert on <= off + 1_000_000, peaks  # (an array is 8 MB)
