@@ -253,6 +253,8 @@ def saved_attr(node, attr):
             return Tensor(data, src.requires_grad, src.grad_fn)
         return Tensor(data)
     s = saved[i]
+    if s is None:  # an optional argument not given (layer_norm's weight): None
+        return None
     src = node.saved_src[i]
     if src is OWN:
         return Tensor(s, True, node)

@@ -12,6 +12,7 @@ from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .layers_more import LAYERS_MORE
 from .loss import LOSSES
+from .norms import NORMS
 from .recurrent import RECURRENT
 from .module import Module, Parameter
 
@@ -33,6 +34,7 @@ def members(namespace):
     }
     out.update(LAYERS)
     out.update(LAYERS_MORE)
+    out.update(NORMS)
     out.update(CONTAINERS)
     out.update(LOSSES)
     out.update(RECURRENT)

@@ -1,0 +1,96 @@
+"""torch.nn's normalisation layers (nn.LayerNorm, nn.RMSNorm): parameters made and initialised as
+PyTorch's are (weight ones, bias zeros), printed as PyTorch prints them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...runtime import context
+from ...runtime.errors import GradTypeError
+from ...core import dtypes
+from ...ops import batching
+from .module import Module, new_parameter
+
+
+def _float(dtype):
+    return context.current.default_float if dtype is None else dtypes.as_numpy(dtype)
+
+
+def _shape(normalized_shape):
+    if isinstance(normalized_shape, int) and not isinstance(normalized_shape, bool):
+        return (normalized_shape,)
+    if not isinstance(normalized_shape, (tuple, list)):
+        raise GradTypeError(f"'{type(normalized_shape).__name__}' object is not iterable")
+    return tuple(int(d) for d in normalized_shape)
+
+
+class LayerNorm(Module):
+    def __init__(
+        self,
+        normalized_shape,
+        eps=1e-05,
+        elementwise_affine=True,
+        bias=True,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__()
+        self.normalized_shape = _shape(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        dt = _float(dtype)
+        if elementwise_affine:
+            self.weight = new_parameter(np.ones(self.normalized_shape, dtype=dt))
+            if bias:
+                self.bias = new_parameter(np.zeros(self.normalized_shape, dtype=dt))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            self.weight.data[...] = 1
+            if self.bias is not None:
+                self.bias.data[...] = 0
+
+    def forward(self, input):
+        return batching.op(
+            "layer_norm", input, self.normalized_shape, self.weight, self.bias, self.eps
+        )
+
+    def extra_repr(self):
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, "
+            f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"
+        )
+
+
+class RMSNorm(Module):
+    def __init__(
+        self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None
+    ):
+        super().__init__()
+        self.normalized_shape = _shape(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = new_parameter(np.ones(self.normalized_shape, dtype=_float(dtype)))
+        else:
+            self.register_parameter("weight", None)
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            self.weight.data[...] = 1
+
+    def forward(self, x):
+        return batching.op("rms_norm", x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        )
+
+
+NORMS = {c.__name__: c for c in (LayerNorm, RMSNorm)}
