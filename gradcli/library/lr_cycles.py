@@ -126,7 +126,7 @@ class ReduceLROnPlateau(LRScheduler):
 
     language_methods = {
         **LRScheduler.language_methods,
-        "step": lambda self, metrics, epoch=None: self.step(metrics, epoch),
+        "step": lambda self, metrics, epoch=None: ReduceLROnPlateau.step(self, metrics, epoch),
     }
     language_attrs = {"in_cooldown": lambda s: s.cooldown_counter > 0}
 

@@ -59,6 +59,16 @@ def _per_group(name, optimizer, value):
     return [value] * n
 
 
+def _library(obj, name):
+    """The library's method `name` for obj: of the first library class of its MRO that
+    defines it (a program's class deriving from a scheduler reaches the base's methods
+    through super(), while the base's own code calls the program's overrides)."""
+    for c in type(obj).__mro__:
+        if not c.__dict__.get(USER_MARK) and name in c.__dict__:
+            return c.__dict__[name]
+    raise AttributeError(name)
+
+
 def _watch_step(optimizer):
     """Have the optimizer note that its step() ran (for the warning of a scheduler stepped
     first): the library's step does when watched; a `step` of the program's own class is
@@ -88,6 +98,7 @@ class LRScheduler:
     """The base: `step()` counts an epoch and sets each group's lr to `get_lr()`."""
 
     language_callable = True
+    language_subclassable = True
     _is_initial = False
     _get_lr_called_within_step = False
     #: the instance variables state_dict() leaves out (besides `optimizer`)
@@ -180,15 +191,22 @@ class LRScheduler:
         vars(self)[name] = value
 
     language_methods = {
-        "step": lambda self, *a, **k: self.step(*a, **k),
-        "get_last_lr": lambda self: self.get_last_lr(),
-        "get_lr": lambda self: self.get_lr(),
-        "state_dict": lambda self: self.state_dict(),
-        "load_state_dict": lambda self, sd: self.load_state_dict(sd),
+        "step": lambda self, *a, **k: _library(self, "step")(self, *a, **k),
+        "get_last_lr": lambda self: _library(self, "get_last_lr")(self),
+        "get_lr": lambda self: _library(self, "get_lr")(self),
+        "state_dict": lambda self: _library(self, "state_dict")(self),
+        "load_state_dict": lambda self, sd: _library(self, "load_state_dict")(self, sd),
     }
 
     def __repr__(self):
-        return f"<torch.optim.lr_scheduler.{type(self).__name__} object>"
+        cls = type(self)
+        if cls.__dict__.get(USER_MARK):  # a class of the program's
+            return f"<{cls.__module__}.{cls.__qualname__} object>"
+        return f"<torch.optim.lr_scheduler.{cls.__name__} object>"
+
+
+class _LRScheduler(LRScheduler):
+    """The base under its old name (torch keeps it for code written before 2.0)."""
 
 
 class _Lambdas(LRScheduler):
@@ -532,6 +550,7 @@ SCHEDULERS = {
     cls.__name__: cls
     for cls in (
         LRScheduler,
+        _LRScheduler,
         LambdaLR,
         MultiplicativeLR,
         StepLR,

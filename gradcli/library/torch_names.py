@@ -50,7 +50,7 @@ _MODULES = {
     "torch.optim.lr_scheduler": (
         "ChainedScheduler ConstantLR CosineAnnealingLR CosineAnnealingWarmRestarts CyclicLR "
         "ExponentialLR LambdaLR LinearLR LRScheduler MultiStepLR MultiplicativeLR OneCycleLR "
-        "PolynomialLR ReduceLROnPlateau SequentialLR StepLR"
+        "PolynomialLR ReduceLROnPlateau SequentialLR StepLR _LRScheduler"
     ),
     "torch.optim.nadam": "NAdam",
     "torch.optim.optimizer": "Optimizer",

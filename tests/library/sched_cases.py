@@ -382,3 +382,43 @@ case(
     print(e.get_last_lr())
 """,
 )
+
+case(
+    "sched/program_schedulers",
+    """
+    import torch
+    class WarmupLR(torch.optim.lr_scheduler.LRScheduler):
+        def __init__(self, optimizer, warmup, last_epoch=-1):
+            self.warmup = warmup
+            super().__init__(optimizer, last_epoch)
+        def get_lr(self):
+            return [base * min(1.0, (self.last_epoch + 1) / self.warmup) for base in self.base_lrs]
+    class Halve(torch.optim.lr_scheduler.StepLR):
+        def get_lr(self):
+            lrs = super().get_lr()
+            return [lr / 2 for lr in lrs]
+    w = torch.tensor([1.0, -2.0], requires_grad=True)
+    opt = torch.optim.SGD([w], lr=0.1)
+    s = WarmupLR(opt, 4)
+    print(s.get_last_lr(), s.warmup)
+    for i in range(6):
+        opt.step()
+        s.step()
+        print(i, s.get_last_lr(), s.last_epoch)
+    print(s.state_dict())
+    print(isinstance(s, torch.optim.lr_scheduler.LRScheduler), type(s))
+    h = Halve(opt, 2)
+    for i in range(3):
+        opt.step()
+        h.step()
+        print(h.get_last_lr())
+    print(s, h)
+    class Old(torch.optim.lr_scheduler._LRScheduler):
+        def get_lr(self):
+            return [g['lr'] * 0.5 for g in self.optimizer.param_groups]
+    o = Old(opt)
+    opt.step()
+    o.step()
+    print(o.get_last_lr(), o, isinstance(o, torch.optim.lr_scheduler.LRScheduler))
+""",
+)

@@ -8,6 +8,6 @@ from golden.record import run_cases, write
 
 
 def main(argv):
-    out = run_cases(sched_cases.CASES)
+    out = run_cases(sched_cases.CASES, module="__main__")  # (the program's classes)
     write("sched.json", out)
     print("wrote %d cases" % len(out))
