@@ -6,7 +6,8 @@ so a training step written in a function called in a loop replays as the same st
 written in the loop does.
 
 * The run's plan is made from a noted call (the first, or one after a check failed,
-  up to replay.MAX_RECORDS times) and checked before each call as before each
+  up to replay.MAX_RECORDS times in a row: a replayed call allows one more, so a step
+  whose learning rate changes now and then replays again after each change) and checked before each call as before each
   iteration of a loop: each variable the statements read (the call's arguments, the
   globals and closures it reads) holds the same tensor object (dtype, shape,
   requires_grad, grad_fn), an equal number or gradcli's own value; grad mode; no
@@ -33,7 +34,7 @@ from sys import getrefcount
 from ..runtime import context
 from . import loop_shapes
 from .loop_shapes import compile_def, report
-from .replay import Body, Run
+from .replay import MAX_RECORDS, Body, Run
 from .stmtlines import sequence
 
 
@@ -74,8 +75,10 @@ def def_body(comp, suite, name, line):
             r = run.iteration(s)
         finally:
             try:
-                if run.pending:  # (the names made that the program can see, bound in
-                    # the call's scope; the others are let go with it, unmade)
+                if run.pending:  # (a replayed call: the names made that the program can
+                    # see, bound in the call's scope; the others let go with it, unmade)
+                    if run.records >= MAX_RECORDS:  # (a call replayed earns the run one
+                        run.records = MAX_RECORDS - 1  # more noting: a def lives long)
                     _unseen(run, seen)
                 if run.pending:
                     used, plan = tuple(run.sets), run.plan

@@ -253,6 +253,25 @@ for i in range(12):
         x.add_(1)
     print(y, w.grad)
 """,
+    # a number argument that changes every 8 calls (a learning rate's schedule): each
+    # change notes the call again, also after more than replay.MAX_RECORDS changes
+    "schedule": """torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+x = torch.randn(3)
+lr = 0.1
+def step(w, x, lr):
+    loss = ((w * x - 1) ** 2).sum() * lr
+    loss.backward()
+    with torch.no_grad():
+        w.sub_(w.grad)
+        w.grad.zero_()
+    return loss
+for i in range(64):
+    if i % 8 == 7:
+        lr = lr * 0.5
+    loss = step(w, x, lr)
+print(loss, w, lr)
+""",
     # grad mode changed between calls, and a call under no_grad
     "grad_mode": """torch.manual_seed(0)
 w = torch.randn(3, requires_grad=True)
@@ -279,6 +298,7 @@ REPLAYED = {
     "recursion": 1,
     "made_global": 5,
     "hoisted_values": 12,
+    "schedule": 40,
 }
 
 
