@@ -95,6 +95,45 @@ for _dt in ("float64", "float32"):
         if _name == "adam":
             NEEDS_MKL.add(_case)
 
+# The options of the older optimizers together (maximize, weight_decay, dampening,
+# nesterov, amsgrad, decoupled_weight_decay, centered, rho), 60 steps, every digit
+_OPTIONS = """
+    import torch
+    torch.set_default_dtype(torch.{dt})
+    torch.manual_seed(25)
+    ps = [torch.randn(n, requires_grad=True) for n in (1, 3, 7, 8, 20, 100)]
+    ts = [torch.randn(p.shape) for p in ps]
+    ws = [torch.rand(p.shape) * 4 + 0.01 for p in ps]
+    O = torch.optim
+    makers = [
+        lambda q: O.SGD(q, lr=0.01, maximize=True, weight_decay=0.1),
+        lambda q: O.SGD(q, lr=0.01, momentum=0.9, maximize=True, dampening=0.1, weight_decay=0.05),
+        lambda q: O.SGD(q, lr=0.01, momentum=0.8, nesterov=True, maximize=True),
+        lambda q: O.Adam(q, lr=0.01, maximize=True, amsgrad=True, weight_decay=0.1),
+        lambda q: O.Adam(q, lr=0.01, weight_decay=0.1, decoupled_weight_decay=True),
+        lambda q: O.AdamW(q, lr=0.01, maximize=True),
+        lambda q: O.RMSprop(q, lr=0.01, maximize=True, centered=True),
+        lambda q: O.RMSprop(q, lr=0.01, momentum=0.3, weight_decay=0.1),
+        lambda q: O.Adagrad(q, lr=0.1, maximize=True, weight_decay=0.1),
+        lambda q: O.Adadelta(q, maximize=True, weight_decay=0.1, rho=0.8),
+        lambda q: O.Adadelta(q, lr=0.5),
+    ]
+    for make in makers:
+        qs = [p.detach().clone().requires_grad_() for p in ps]
+        opt = make(qs)
+        for step in range(60):
+            opt.zero_grad()
+            for p, t, w in zip(qs, ts, ws):
+                (-(((p - t) ** 2) * w).sum() if opt.param_groups[0]['maximize'] else (((p - t) ** 2) * w).sum()).backward()
+            opt.step()
+        print(type(opt).__name__, [q.tolist() for q in qs])
+    torch.set_default_dtype(torch.float64)
+"""
+for _dt in ("float64", "float32"):
+    _case = "optim/options_" + _dt
+    case(_case, _OPTIONS.format(dt=_dt))
+    NEEDS_MKL.add(_case)
+
 case(
     "optim/maximize_and_reprs",
     """
@@ -154,6 +193,20 @@ for _name, _src in [
     ("sgd_capturable", "torch.optim.SGD([w], capturable=True)"),
     ("rmsprop_fused", "torch.optim.RMSprop([w], fused=True)"),
     ("nadam_fused", "torch.optim.NAdam([w], fused=True)"),
+    ("sgd_momentum", "torch.optim.SGD([w], lr=0.1, momentum=-0.5)"),
+    ("sgd_nesterov", "torch.optim.SGD([w], lr=0.1, nesterov=True)"),
+    (
+        "sgd_nesterov_dampening",
+        "torch.optim.SGD([w], lr=0.1, momentum=0.9, dampening=0.1, nesterov=True)",
+    ),
+    ("sgd_wd", "torch.optim.SGD([w], lr=0.1, weight_decay=-1)"),
+    ("adam_beta", "torch.optim.Adam([w], betas=(1.0, 0.9))"),
+    ("adam_beta2", "torch.optim.Adam([w], betas=(0.9, -0.1))"),
+    ("adam_eps", "torch.optim.Adam([w], eps=-1.0)"),
+    ("adamw_lr", "torch.optim.AdamW([w], lr=-0.1)"),
+    ("rmsprop_alpha", "torch.optim.RMSprop([w], alpha=-0.5)"),
+    ("adadelta_rho", "torch.optim.Adadelta([w], rho=1.5)"),
+    ("adagrad_lr_decay", "torch.optim.Adagrad([w], lr_decay=-1)"),
 ]:
     case(
         "optim/errors_" + _name,
