@@ -1894,3 +1894,11 @@ for _name, _src in _NOTES:
     if any(n == _name for n, _ in CASES):
         raise ValueError("duplicate case name: " + _name)
     CASES.append((_name, _src))
+
+# ------------------------------------------- torch.einsum
+from wild_einsum_cases import CASES as _EINSUM  # noqa: E402
+
+for _name, _src in _EINSUM:
+    if any(n == _name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + _name)
+    CASES.append((_name, _src))
