@@ -386,6 +386,7 @@ class Run:
                             vals[x] = None
                 except Exception:  # (as compiled, the error in its place)
                     return self._compiled(at)
+                a = None  # (the last op's arguments: its input, let go as compiled)
                 if warm and fast[at_item] is None:
                     fast[at_item] = _program(item[2], kernels)  # (Assign.steps)
                 first = name not in pending

@@ -701,6 +701,9 @@ def test_random_training_loops_replay_as_compiled(source):
         "    out = torch.mean(3 * (x + 2) ** 2)\n",
         "    out = ((((x * 2) * 3) * 4) * 5).sum()\n",  # (each value let go after its op)
         "    out = ((((w + x) * 3) * 4) * 5).sum()\n    out.backward()\n",
+        # (the sum's argument let go before backward, as compiled)
+        "    out = ((w + x) * (w + x)).sum()\n    out.backward()\n",
+        "    out = (w * (x * 2)).sum()\n    out.backward()\n",
     ],
 )
 def test_a_replayed_loop_holds_no_more_memory(body):

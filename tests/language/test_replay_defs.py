@@ -368,6 +368,8 @@ def test_the_report_says_whether_a_def_replays(monkeypatch):
     "body",
     [
         "    out = ((((w + x) * 3) * 4) * 5).sum()\n    out.backward()\n    return out\n",
+        "    out = ((w + x) * (w + x)).sum()\n    out.backward()\n    return out\n",
+        "    out = (w * (x * 2)).sum()\n    out.backward()\n    return out\n",
         "    out = ((((x * 2) * 3) * 4) * 5).sum()\n    return out\n",
         # (the graph returned holds (w + x): no set kept holds it after the program)
         "    out = ((w + x) * (w + x)).sum()\n    return out\n",
