@@ -33,6 +33,7 @@ from ..numerics.floats.fma import fma
 from ..ops.registry import not_a_tensor_op
 from ..core.tensor import Tensor
 from .methods import type_method
+from . import optim_state
 
 
 # torch's CPU Tensor.sqrt is MKL's vsSqrt/vdSqrt (not correctly rounded): the same
@@ -186,7 +187,19 @@ class Optimizer:
         """A library optimizer's new values of p (overridden by each)."""
         raise NotImplementedError
 
-    language_methods = {"step": step, "zero_grad": zero_grad, "add_param_group": add_param_group}
+    def state_dict(self):
+        return optim_state.state_dict(self)
+
+    def load_state_dict(self, state_dict):
+        optim_state.load_state_dict(self, state_dict, type(self).update is not Optimizer.update)
+
+    language_methods = {
+        "step": step,
+        "zero_grad": zero_grad,
+        "add_param_group": add_param_group,
+        "state_dict": state_dict,
+        "load_state_dict": load_state_dict,
+    }
     language_attrs = {
         "param_groups": lambda o: o.param_groups,
         "defaults": lambda o: o.defaults,

@@ -134,6 +134,79 @@ for _dt in ("float64", "float32"):
     case(_case, _OPTIONS.format(dt=_dt))
     NEEDS_MKL.add(_case)
 
+# state_dict() and load_state_dict(): the state of each parameter under its index, the
+# groups' options; loaded into a new optimizer (one group per parameter group), which then
+# steps on from it
+_STATE = """
+    import torch
+    torch.set_default_dtype(torch.{dt})
+    torch.manual_seed(3)
+    m = torch.nn.Linear(2, 1)
+    x = torch.tensor([[1., 2.], [3., -1.]])
+    for make in [lambda ps: torch.optim.SGD(ps, lr=0.1), lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9),
+                 lambda ps: torch.optim.Adam(ps, lr=0.1, amsgrad=True), lambda ps: torch.optim.NAdam(ps),
+                 lambda ps: torch.optim.ASGD(ps, t0=1), lambda ps: torch.optim.Rprop(ps), lambda ps: torch.optim.Adagrad(ps)]:
+        opt = make([{{'params': [m.weight]}}, {{'params': [m.bias], 'lr': 0.5}}])
+        for i in range(2):
+            opt.zero_grad()
+            m(x).pow(2).sum().backward()
+            opt.step()
+        sd = opt.state_dict()
+        print(sd)
+        opt2 = make(m.parameters())
+        try:
+            opt2.load_state_dict(sd)
+        except ValueError as e:
+            print("ValueError:", e)
+        opt2 = make([{{'params': [m.weight]}}, {{'params': [m.bias]}}])
+        opt2.load_state_dict(sd)
+        print(opt2.param_groups[1]['lr'], len(opt2.state_dict()['state']))
+        opt2.zero_grad()
+        m(x).pow(2).sum().backward()
+        opt2.step()
+        print(m.weight.tolist(), m.bias.tolist())
+    torch.set_default_dtype(torch.float64)
+"""
+for _dt in ("float64", "float32"):
+    _case = "optim/state_dict_" + _dt
+    case(_case, _STATE.format(dt=_dt))
+    NEEDS_MKL.add(_case)
+
+case(
+    "optim/state_dict_program_optimizer",
+    """
+    import torch
+    class Mom(torch.optim.Optimizer):
+        def __init__(self, params, lr=0.1, beta=0.5):
+            super().__init__(params, dict(lr=lr, beta=beta))
+        def step(self):
+            for g in self.param_groups:
+                for p in g['params']:
+                    st = self.state[p]
+                    if 'buf' not in st:
+                        st['buf'] = torch.zeros_like(p)
+                        st['n'] = 0
+                    st['buf'].mul_(g['beta']).add_(p.grad)
+                    st['n'] += 1
+                    p.data.add_(st['buf'], alpha=-g['lr'])
+    w = torch.tensor([1.0, -2.0], requires_grad=True)
+    opt = Mom([w])
+    for i in range(3):
+        opt.zero_grad()
+        (w * w).sum().backward()
+        opt.step()
+    sd = opt.state_dict()
+    print(sd)
+    o2 = Mom([w], lr=1.0)
+    o2.load_state_dict(sd)
+    print(o2.state_dict(), o2.param_groups[0]['lr'])
+    o2.zero_grad()
+    (w * w).sum().backward()
+    o2.step()
+    print(w.tolist())
+""",
+)
+
 case(
     "optim/maximize_and_reprs",
     """
@@ -207,6 +280,10 @@ for _name, _src in [
     ("rmsprop_alpha", "torch.optim.RMSprop([w], alpha=-0.5)"),
     ("adadelta_rho", "torch.optim.Adadelta([w], rho=1.5)"),
     ("adagrad_lr_decay", "torch.optim.Adagrad([w], lr_decay=-1)"),
+    (
+        "load_group_size",
+        "torch.optim.SGD([w], lr=0.1).load_state_dict(torch.optim.SGD([w, torch.zeros(1, requires_grad=True)]).state_dict())",
+    ),
 ]:
     case(
         "optim/errors_" + _name,
