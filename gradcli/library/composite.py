@@ -279,3 +279,214 @@ def _triangle_indices(name, upper):
 
 _triangle_indices("tril_indices", False)
 _triangle_indices("triu_indices", True)
+
+
+# ------------------------------------------------------------ composites of indexing
+
+
+@register(
+    "repeat_interleave",
+    "repeat_interleave(input, repeats, dim=None)",
+    "each element repeated `repeats` times (an int, or a tensor of counts along dim); "
+    "no dim: of the flattened input",
+    method=True,
+    checks=[((M, 2), {}), ((M, 2), {"dim": 1}), ((M, [1, 2]), {"dim": 0})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    if repeats is None:  # torch.repeat_interleave(counts): each index, counts[i] times
+        counts = tensor_arg(input).data
+        return Tensor(np.repeat(np.arange(len(counts), dtype=np.int64), counts))
+    x = tensor_arg(input)
+    if dim is None:
+        x = _f("flatten")(x)
+        d = 0
+    else:
+        d = norm_dims(dim, x.data.ndim)[0]
+    if isinstance(repeats, int) and not isinstance(repeats, bool):
+        if repeats < 0:
+            raise GradRuntimeError("Repeats can not be negative")
+        shape = list(x.data.shape)
+        u = _f("unsqueeze")(x, d + 1)
+        expand = list(u.data.shape)
+        expand[d + 1] = repeats
+        shape[d] *= repeats
+        return _f("view")(_f("contiguous")(_f("expand")(u, *expand)), tuple(shape))
+    counts = tensor_arg(repeats)
+    if counts.data.ndim == 0 or counts.data.size == 1:
+        return repeat_interleave(input, int(counts.data.reshape(-1)[0]), dim)
+    if counts.data.shape[0] != x.data.shape[d]:
+        raise GradRuntimeError(
+            "repeats must have the same size as input along dim, but got "
+            f"repeats.size(0) = {counts.data.shape[0]} and input.size({d}) = {x.data.shape[d]}"
+        )
+    where = np.repeat(np.arange(len(counts.data), dtype=np.int64), counts.data)
+    return _f("index_select")(x, d, Tensor(where))
+
+
+@register(
+    "take_along_dim",
+    "take_along_dim(input, indices, dim=None)",
+    "the values at indices along dim (input and indices broadcast but for dim); no dim: "
+    "of the flattened input",
+    method=True,
+    checks=[((M, [[0, 2], [1, 1]]), {"dim": 1}), ((M, [0, 5]), {})],
+    category="indexing",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def take_along_dim(input, indices, dim=None):
+    x, idx = tensor_arg(input), tensor_arg(indices)
+    if dim is None:
+        return _f("gather")(_f("view")(x, (-1,)), 0, _f("view")(idx, (-1,)))
+    d = norm_dims(dim, x.data.ndim)[0]
+    sizes = list(x.data.shape)
+    sizes[d] = idx.data.shape[d]
+    idx = _f("expand")(idx, *np.broadcast_shapes(tuple(sizes), idx.data.shape))
+    sizes = list(idx.data.shape)
+    sizes[d] = x.data.shape[d]
+    x = _f("expand")(x, *np.broadcast_shapes(tuple(sizes), x.data.shape))
+    return _f("gather")(x, d, idx)
+
+
+@register(
+    "isclose",
+    "isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)",
+    "element-wise |input - other| <= atol + rtol * |other| (equal values, infinities "
+    "included, are close)",
+    method=True,
+    checks=NO_CHECKS,
+    category="compare",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = tensor_arg(input).data, tensor_arg(other).data
+    if a.dtype != b.dtype:
+        raise GradRuntimeError(
+            f"{_DT.get(a.dtype.name, a.dtype.name)} did not match {_DT.get(b.dtype.name, b.dtype.name)}"
+        )
+    with np.errstate(all="ignore"):
+        return Tensor(np.asarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+_DT = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "bool": "Bool"}
+
+
+@register(
+    "unique",
+    "unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None)",
+    "the distinct values in ascending order (with the index of each input value among "
+    "them, and how often each occurs)",
+    method=True,
+    checks=NO_CHECKS,
+    category="indexing",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    x = tensor_arg(input).data
+    axis = None if dim is None else norm_dims(dim, x.ndim)[0]
+    values, inverse, counts = np.unique(x, return_inverse=True, return_counts=True, axis=axis)
+    out = [Tensor(np.ascontiguousarray(values))]
+    if return_inverse:
+        out.append(Tensor(inverse.reshape(x.shape if axis is None else -1).astype(np.int64)))
+    if return_counts:
+        out.append(Tensor(counts.astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _searchsorted(seq, x, right, out_int32, sorter=None):
+    s = tensor_arg(seq).data
+    scalar = not isinstance(x, Tensor)
+    v = np.asarray(x) if scalar else x.data
+    side = "right" if right else "left"
+    if s.ndim <= 1:
+        out = np.searchsorted(s, v, side=side, sorter=sorter)
+    else:
+        if s.shape[:-1] != v.shape[:-1]:
+            raise GradRuntimeError(
+                "torch.searchsorted(): boundaries tensor should be 1 dimension or the first "
+                "N-1 dimensions of boundaries tensor and input value tensor must match, but we "
+                f"got boundaries tensor {list(s.shape)} and input value tensor {list(v.shape)}"
+            )
+        rows_s, rows_v = s.reshape(-1, s.shape[-1]), v.reshape(-1, v.shape[-1])
+        out = np.stack([np.searchsorted(a, b, side=side) for a, b in zip(rows_s, rows_v)])
+        out = out.reshape(v.shape)
+    return Tensor(np.asarray(out, dtype=np.int32 if out_int32 else np.int64))
+
+
+@register(
+    "searchsorted",
+    "searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None)",
+    "where each value of input would go in the sorted innermost dim of sorted_sequence",
+    checks=NO_CHECKS,
+    category="indexing",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    if side is not None:
+        right = side == "right"
+    order = None if sorter is None else tensor_arg(sorter).data
+    return _searchsorted(sorted_sequence, input, right, out_int32, order)
+
+
+@register(
+    "bucketize",
+    "bucketize(input, boundaries, *, out_int32=False, right=False)",
+    "the index of the bucket of each value: boundaries[i-1] < x <= boundaries[i] "
+    "(right=True: boundaries[i-1] <= x < boundaries[i])",
+    method=True,
+    checks=NO_CHECKS,
+    category="indexing",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    b = tensor_arg(boundaries)
+    if b.data.ndim != 1:
+        raise GradRuntimeError(f"boundaries tensor must be 1 dimension, but got dim({b.data.ndim})")
+    return _searchsorted(b, input, right, out_int32)
+
+
+@register(
+    "bincount",
+    "bincount(input, weights=None, minlength=0)",
+    "how often each non-negative int occurs (the sum of its weights, with weights)",
+    method=True,
+    checks=NO_CHECKS,
+    category="reduction",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def bincount(input, weights=None, minlength=0):
+    x = tensor_arg(input).data
+    if x.ndim != 1 or x.dtype.kind not in "iub":
+        raise GradRuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if x.size and x.min() < 0:
+        raise GradRuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    n = max(int(x.max()) + 1 if x.size else 0, int(minlength))
+    if weights is None:
+        return Tensor(np.bincount(x, minlength=n).astype(np.int64))
+    w = tensor_arg(weights).data
+    dt = np.float32 if w.dtype == np.float32 else np.float64
+    out = np.zeros(n, dt)
+    np.add.at(out, x, w.astype(dt))  # one value after another, in the weights' precision
+    return Tensor(out)

@@ -38,6 +38,7 @@ from . import norm_pool  # noqa: F401,E402  (embedding batch_norm avg_pool2d ada
 from . import layer_norm  # noqa: F401,E402  (layer_norm)
 from . import rounding, addmm  # noqa: F401,E402  (div's rounding_mode, fmod; torch.addmm)
 from . import lerp, amax  # noqa: F401,E402  (torch.lerp; torch.amax, amin)
+from . import selecting  # noqa: F401,E402  (masked_select roll nan_to_num frac)
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)
 from .registry import FUNCTIONS
 from ..core.tensor import DUNDERS, OPERATOR_OPS

@@ -91,6 +91,43 @@ def clamp_min(input, min):  # noqa: A002
     return ClampMin.apply(tensor_arg(input), low=float(min))
 
 
+class ClampMax(Function):
+    __slots__ = ("high",)
+    name = "ClampMaxBackward0"
+    saved_names = ("self",)
+    saved_extra = {"max": lambda node: node.high}
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
+    def forward(self, x, high):
+        self.high = high
+        self.save(x)
+        return np.minimum(x, x.dtype.type(high)) if x.dtype.kind == "f" else np.minimum(x, high)
+
+    def backward(self, g, F, x):
+        if F.tensor_mode:
+            return (F.where(Tensor(x.data <= self.high), g, g * 0),)
+        return (np.where(x <= self.high, g, g * 0),)
+
+    def jvp(self, ts, F, x):
+        return ts[0] * Tensor((x.data <= self.high).astype(x.data.dtype))
+
+
+@register(
+    "clamp_max",
+    "clamp_max(input, max)",
+    "min(input, max) element-wise",
+    method=True,
+    checks=[((Arg((3, 4)), 0.3), {})],
+    category="pointwise",
+    batch="elementwise",
+    inplace=None,
+    pure=True,
+    parser=None,
+)
+def clamp_max(input, max):  # noqa: A002
+    return ClampMax.apply(tensor_arg(input), high=float(max))
+
+
 # ---------------------------------------------------------------- kernels of their own
 
 

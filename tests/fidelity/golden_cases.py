@@ -4673,3 +4673,59 @@ case(
             print(type(e).__name__, e)
 """,
 )
+
+
+case(
+    "indexing/masked_select_roll_unique_searchsorted",
+    """
+    import torch
+    x = torch.linspace(-2, 3, 12).view(3, 4).requires_grad_()
+    m = x > 0.5
+    s = torch.masked_select(x, m)
+    print(s, s.grad_fn.name(), x.masked_select(torch.tensor([True, False, True, False])))
+    (s * torch.arange(float(s.numel()))).sum().backward()
+    print(x.grad)
+    x.grad = None
+    r = torch.roll(x, 1, 0)
+    print(r, r.grad_fn.name(), torch.roll(x, 2), torch.roll(x, (1, -1), (0, 1)), x.roll(-3))
+    (torch.roll(x, (1, 2), (0, 1)) * torch.arange(12.).view(3, 4)).sum().backward()
+    print(x.grad, r.grad_fn._saved_shifts, r.grad_fn._saved_dims)
+    x.grad = None
+    y = torch.tensor([1.0, float("nan"), float("inf"), -float("inf"), -2.5], requires_grad=True)
+    n = torch.nan_to_num(y)
+    print(n, n.grad_fn.name(), torch.nan_to_num(y, nan=1.0, posinf=9.0, neginf=-9.0), y.nan_to_num(posinf=3.0))
+    n.sum().backward()
+    print(y.grad)
+    f = torch.frac(torch.tensor([1.5, -2.25, 3.0, -0.75], requires_grad=True))
+    print(f, f.grad_fn.name())
+    c = torch.clamp_max(x, 0.5)
+    print(c, c.grad_fn.name(), x.clamp_max(1))
+    c.sum().backward()
+    print(x.grad)
+    x.grad = None
+    ri = torch.repeat_interleave(x, 2)
+    print(ri.shape, ri.grad_fn.name(), torch.repeat_interleave(x, 2, dim=1).shape, x.repeat_interleave(torch.tensor([1, 0, 2]), dim=0))
+    print(torch.repeat_interleave(torch.tensor([2, 1, 3])), torch.repeat_interleave(torch.tensor([[1, 2], [3, 4]]), 2, dim=0))
+    (torch.repeat_interleave(x, 3, dim=0) * torch.arange(36.).view(9, 4)).sum().backward()
+    print(x.grad)
+    t = torch.take_along_dim(x, torch.tensor([[0, 3], [1, 1], [2, 0]]), dim=1)
+    print(t, t.grad_fn.name(), torch.take_along_dim(x, torch.tensor([0, 11, 5])), torch.take_along_dim(x, torch.tensor([[1], [0], [2]]), 1))
+    a = torch.tensor([1.0, 2.0, float("nan"), float("inf"), 1e-9])
+    b = torch.tensor([1.0 + 1e-6, 2.1, float("nan"), float("inf"), 0.0])
+    print(torch.isclose(a, b), torch.isclose(a, b, equal_nan=True), a.isclose(b, rtol=0.1, atol=0.0))
+    u = torch.tensor([3, 1, 2, 3, 1, 5])
+    print(torch.unique(u), torch.unique(u, return_inverse=True), torch.unique(u, return_counts=True), u.unique(return_inverse=True, return_counts=True))
+    print(torch.unique(torch.tensor([[1, 2], [1, 2], [0, 5]]), dim=0), torch.unique(torch.tensor([2.5, -1.0, 2.5])))
+    seq = torch.tensor([1, 3, 5, 7, 9])
+    v = torch.tensor([[3, 6, 9], [3, 6, 9]])
+    print(torch.searchsorted(seq, v), torch.searchsorted(seq, v, right=True), torch.searchsorted(seq, 5), torch.searchsorted(seq, v, side="right", out_int32=True))
+    print(torch.searchsorted(torch.tensor([[1, 3, 5], [2, 4, 6]]), torch.tensor([[3, 4], [1, 7]])))
+    print(torch.bucketize(v, seq), torch.bucketize(v, seq, right=True), torch.bucketize(torch.tensor([0.5, 3.0, 10.0]), torch.tensor([1.0, 3.0, 5.0])))
+    print(torch.bincount(torch.tensor([0, 1, 1, 3, 2, 1, 7])), torch.bincount(torch.tensor([0, 1, 1]), minlength=5), torch.bincount(torch.tensor([0, 2, 2]), weights=torch.tensor([0.5, 1.25, 0.25])))
+    for bad in (lambda: torch.masked_select(x, torch.tensor([1, 0, 1, 0])), lambda: torch.roll(x, (1, 2)), lambda: torch.bincount(torch.tensor([-1, 2])), lambda: torch.repeat_interleave(x, torch.tensor([1, 2]), dim=0)):
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+""",
+)
