@@ -163,6 +163,7 @@ class CyclicLR(LRScheduler):
     and max_lr (and the momentum the other way)."""
 
     not_state = ("_scale_fn_custom",)
+    replay_calls = False  # (scale_fn may be the program's)
 
     def __init__(
         self,

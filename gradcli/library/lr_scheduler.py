@@ -99,6 +99,10 @@ class LRScheduler:
 
     language_callable = True
     language_subclassable = True
+    #: its methods, called with numbers or nothing, run no code of the program (a
+    #: replayed loop may run `sched.step()` as compiled); not so for the schedulers
+    #: that call the program's functions (LambdaLR's, CyclicLR's scale_fn, those inside)
+    replay_calls = True
     _is_initial = False
     _get_lr_called_within_step = False
     #: the instance variables state_dict() leaves out (besides `optimizer`)
@@ -213,6 +217,7 @@ class _Lambdas(LRScheduler):
     """LambdaLR and MultiplicativeLR: a function of the epoch per group."""
 
     not_state = ("lr_lambdas",)
+    replay_calls = False
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         _check_optimizer(optimizer)
@@ -443,6 +448,7 @@ class _Composite(LRScheduler):
     """SequentialLR and ChainedScheduler: schedulers inside, saved with their states."""
 
     not_state = ("_schedulers",)
+    replay_calls = False
 
     def state_dict(self):
         sd = LRScheduler.state_dict(self)
