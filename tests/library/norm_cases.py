@@ -209,3 +209,75 @@ errors(
         "F.rms_norm(torch.ones(2, 4, dtype=torch.int64), (4,))",
     ],
 )
+
+case(
+    "group_norm/functional",
+    """
+    import torch
+    import torch.nn.functional as F
+    _ = torch.manual_seed(7)
+    x = torch.randn(2, 6, 5, requires_grad=True)
+    w = torch.randn(6, requires_grad=True)
+    b = torch.randn(6, requires_grad=True)
+    y = F.group_norm(x, 3, w, b)
+    print(y[0, :2], y.grad_fn.name())
+    f = y.grad_fn
+    print(f._saved_N, f._saved_C, f._saved_HxW, f._saved_group, f._saved_eps)
+    print(f._saved_result1.shape, f._saved_weight is w, f._saved_input is x)
+    (y * y.detach().cos()).sum().backward()
+    print(x.grad[1], w.grad, b.grad)
+    z = torch.group_norm(x, 2)
+    print(z[1, 3], z.grad_fn._saved_weight, z.grad_fn._saved_HxW)
+    print(F.group_norm(torch.randn(4, 6, 2, 3), 6, eps=0.1)[2, 1])
+    """,
+)
+
+case(
+    "group_norm/float32",
+    """
+    import torch
+    from torch import nn
+    torch.set_default_dtype(torch.float32)
+    _ = torch.manual_seed(8)
+    m = nn.GroupNorm(4, 16)
+    x = (torch.randn(3, 16, 6, 5) * 2 + 3).requires_grad_()
+    y = m(x)
+    print(y.dtype, y[1, 5, 2].tolist())
+    (y ** 3).sum().backward()
+    print(x.grad[2, 7, :, 1].tolist(), m.weight.grad.tolist()[:6], m.bias.grad.tolist()[:6])
+    torch.set_default_dtype(torch.float64)
+    """,
+)
+
+case(
+    "group_norm/module",
+    """
+    import torch
+    from torch import nn
+    _ = torch.manual_seed(9)
+    m = nn.GroupNorm(2, 4)
+    print(m, nn.GroupNorm(3, 6, eps=1e-3, affine=False), nn.GroupNorm(1, 3, bias=False))
+    print(m.weight, m.bias, list(m.state_dict()), m.num_groups, m.num_channels, m.eps)
+    print(nn.GroupNorm(3, 6, affine=False).weight, list(nn.GroupNorm(1, 3, bias=False).parameters()))
+    x = torch.randn(3, 4, 2, 2, requires_grad=True)
+    y = m(x)
+    print(y[0, 0], y.grad_fn.name())
+    (y * torch.arange(4.0).reshape(4, 1, 1)).sum().backward()
+    print(x.grad[2], m.weight.grad, m.bias.grad)
+    """,
+)
+
+errors(
+    "group_norm/errors",
+    "import torch\nfrom torch import nn\nimport torch.nn.functional as F\nx = torch.ones(2, 4, 3)",
+    [
+        "F.group_norm(x, 3)",
+        "F.group_norm(x, 2, torch.ones(3))",
+        "F.group_norm(torch.ones(4), 2)",
+        "F.group_norm(x.long(), 2)",
+        "nn.GroupNorm(3, 4)",
+        "F.group_norm(x.float(), 2, torch.ones(4))",
+        "F.group_norm(x.requires_grad_(), 2, None, torch.ones(4)).sum().backward()",
+        "F.group_norm(x, 2, None, torch.ones(4, requires_grad=True)).sum().backward()",
+    ],
+)

@@ -40,3 +40,31 @@ def layer_norm_input(shape, k, dtype, lo, hi):
         spread(c, 203, 0.5, 1.5, dtype).reshape(inner),
         spread(c, 204, -1.0, 1.0, dtype).reshape(inner),
     )
+
+
+#: F.group_norm: (shape, groups, eps, affine, (lo, hi)); affine "both", "weight" or "none"
+#: (torch's CPU backward fails with a bias and no weight)
+GROUP_NORM = [
+    ((2, 4, 5), 2, 1e-5, "both", (-3.0, 5.0)),
+    ((3, 6, 7, 3), 3, 1e-5, "none", (-3.0, 5.0)),
+    ((2, 8, 33), 4, 1e-3, "weight", (-3.0, 5.0)),
+    ((2, 32, 4, 4), 8, 1e-5, "both", (100.0, 101.0)),
+    ((4, 10), 5, 1e-5, "both", (-3.0, 5.0)),
+    ((2, 12, 9), 1, 0.1, "both", (-3.0, 5.0)),
+    ((1, 32, 33, 31), 4, 1e-5, "both", (-1e3, 1e3)),
+    ((3, 12, 1000), 3, 1e-5, "weight", (10.0, 20.0)),
+    ((2, 8, 7), 8, 1e-5, "both", (-3.0, 5.0)),
+    ((2, 64, 9), 2, 1e-5, "both", (0.0, 1e-3)),
+]
+
+
+def group_norm_input(shape, dtype, lo, hi):
+    """(x, g, weight, bias) of a case: weight and bias of the channels (dim 1)."""
+    n = int(np.prod(shape))
+    c = shape[1]
+    return (
+        spread(n, 211, lo, hi, dtype).reshape(shape),
+        spread(n, 212, -1.0, 1.0, dtype).reshape(shape),
+        spread(c, 213, 0.5, 1.5, dtype),
+        spread(c, 214, -1.0, 1.0, dtype),
+    )

@@ -1,4 +1,4 @@
-"""torch.nn's normalisation layers (nn.LayerNorm, nn.RMSNorm): parameters made and initialised as
+"""torch.nn's normalisation layers (nn.LayerNorm, nn.RMSNorm, nn.GroupNorm): parameters made and initialised as
 PyTorch's are (weight ones, bias zeros), printed as PyTorch prints them."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...runtime import context
-from ...runtime.errors import GradTypeError
+from ...runtime.errors import GradTypeError, GradValueError
 from ...core import dtypes
 from ...ops import batching
 from .module import Module, new_parameter
@@ -93,4 +93,43 @@ class RMSNorm(Module):
         )
 
 
-NORMS = {c.__name__: c for c in (LayerNorm, RMSNorm)}
+class GroupNorm(Module):
+    def __init__(
+        self, num_groups, num_channels, eps=1e-05, affine=True, device=None, dtype=None, *,
+        bias=True,
+    ):  # fmt: skip
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise GradValueError(
+                f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})"
+            )
+        self.num_groups, self.num_channels = num_groups, num_channels
+        self.eps, self.affine = eps, affine
+        dt = _float(dtype)
+        if affine:
+            self.weight = new_parameter(np.ones(num_channels, dtype=dt))
+            if bias:
+                self.bias = new_parameter(np.zeros(num_channels, dtype=dt))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def reset_parameters(self):
+        if self.affine:
+            self.weight.data[...] = 1
+            if self.bias is not None:
+                self.bias.data[...] = 0
+
+    def forward(self, input):
+        return batching.op("group_norm", input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (
+            f"{self.num_groups}, {self.num_channels}, eps={self.eps}, "
+            f"affine={self.affine}, bias={self.bias is not None}"
+        )
+
+
+NORMS = {c.__name__: c for c in (LayerNorm, RMSNorm, GroupNorm)}
