@@ -77,24 +77,37 @@ def _strict_outputs(outs, strict):
                 )
 
 
+def _zeros_requiring_grad(ts):
+    """torch.zeros_like(t, requires_grad=True) of each: the stand-in gradients of the
+    double-backward trick (backward is linear in them, so their value never shows)."""
+    return tuple(Tensor(np.zeros_like(t.data), True) for t in ts)
+
+
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
-    """J v, computed in forward mode (one dual pass)."""
+    """J v by the double-backward trick, as PyTorch computes it: the inputs' gradients
+    taken along zero grad_outputs that require grad, then differentiated with respect
+    to those grad_outputs along v (so a result's graph is the backward's backward)."""
     _check_callable(func, "jvp")
     is_in, ins = _as_tuple(inputs, "inputs", "jvp")
     vs = _vector(v, ins, "input to the user-provided function", "jvp", True)
-    prev = context.current.grad_enabled
-    context.current.grad_enabled = True
+    ctx = context.current
+    prev = ctx.grad_enabled
+    ctx.grad_enabled = True
     try:
-        ins = _preprocess(ins, create_graph) if create_graph else ins
-        out, tans = tb.tangents_at(lambda *a: func(*a), ins, vs)
+        ins = _preprocess(ins, create_graph)
+        out = func(*ins)
         is_out, outs = _as_tuple(out, "outputs of the user-provided function", "jvp")
-        tans = tans if is_out else (tans,)
+        _strict_outputs(outs, strict)
+        gos = _zeros_requiring_grad(outs)
+        gins = tb.grads(outs, gos, ins, create_graph=True)
+        ctx.grad_enabled = create_graph or prev
+        tans = tb.grads(gins, vs, gos, create_graph=create_graph)
         return (
             _finish(outs, create_graph) if is_out else _finish(outs, create_graph)[0],
             _finish(tans, create_graph) if is_out else _finish(tans, create_graph)[0],
         )
     finally:
-        context.current.grad_enabled = prev
+        ctx.grad_enabled = prev
 
 
 def _scalar_func(func, fn_name):
@@ -131,30 +144,27 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
-    """H v: forward over reverse (the gradient's tangent along v)."""
+    """H v by the double-backward trick, as PyTorch computes it: the gradient's backward
+    along zero vectors that require grad, differentiated with respect to them along v."""
     _check_callable(func, "hvp")
-    prev = context.current.grad_enabled
-    context.current.grad_enabled = True
+    ctx = context.current
+    prev = ctx.grad_enabled
+    ctx.grad_enabled = True
     try:
         is_in, ins = _as_tuple(inputs, "inputs", "hvp")
         ins = _preprocess(ins, create_graph)
         vs = _vector(v, ins, "input to the user-provided function", "hvp", True)
-        f = _scalar_func(func, "hvp")
-        box = []
-
-        def grad_of(*a):
-            a = [tb.track(x) for x in a]
-            out = f(*a)
-            box.append(out)
-            return tuple(tb.grads((out,), (None,), a, create_graph=True))
-
-        _, h = tb.tangents_at(grad_of, ins, vs)
-        out = box[0]
+        out = _scalar_func(func, "hvp")(*ins)
+        jac = tb.grads((out,), (None,), ins, create_graph=True)
+        grad_jac = _zeros_requiring_grad(ins)
+        double_back = tb.grads(jac, grad_jac, ins, create_graph=True)
+        ctx.grad_enabled = create_graph or prev
+        h = tb.grads(double_back, vs, grad_jac, create_graph=create_graph)
         value = out if create_graph else Tensor(out.data)
         res = _finish(h, create_graph)
         return value, res if is_in else res[0]
     finally:
-        context.current.grad_enabled = prev
+        ctx.grad_enabled = prev
 
 
 def gradgradcheck(

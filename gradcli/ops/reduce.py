@@ -41,11 +41,23 @@ REDUCE_CHECKS = [
 ]
 
 
-def expand_back(g, F, shape, axes, keepdim):
-    """The gradient of a reduction over `axes`, broadcast back to `shape`."""
+def expand_back(g, F, shape, axes, keepdim, given=None):
+    """The gradient of a reduction over `axes`, broadcast back to `shape`.  Recorded
+    (tensor mode), the reduced dims come back as PyTorch's unsqueeze_multiple makes them:
+    one dim given, one unsqueeze of it as given (`given`: the dims the call gave); else
+    one unsqueeze per dim, in ascending order (a double backward's graph has torch's
+    SqueezeBackward1 nodes)."""
     if axes and not keepdim:
-        kshape = tuple(1 if i in axes else n for i, n in enumerate(shape))
-        g = F.reshape(g, kshape)
+        if getattr(F, "tensor_mode", False):  # (F may be NumPy itself)
+            unsqueeze = FUNCTIONS["unsqueeze"]
+            if given is not None and len(given) == 1:
+                g = unsqueeze(g, given[0])
+            else:
+                for a in sorted(axes):
+                    g = unsqueeze(g, a)
+        else:
+            kshape = tuple(1 if i in axes else n for i, n in enumerate(shape))
+            g = F.reshape(g, kshape)
     return F.broadcast_to(g, shape)
 
 
@@ -107,7 +119,7 @@ class Sum(_Reduce):
         return out if out.flags.c_contiguous else np.ascontiguousarray(out)
 
     def backward(self, g, F):
-        g = expand_back(g, F, self.shape, self.axes, self.keepdim)
+        g = expand_back(g, F, self.shape, self.axes, self.keepdim, self.dims)
         if F.tensor_mode and g.data.shape == tuple(self.shape):
             g = FUNCTIONS["expand"](g, *self.shape)  # (PyTorch's sum_backward always expands)
         return (g,)

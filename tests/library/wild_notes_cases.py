@@ -316,3 +316,39 @@ errors(
         "torch.nn.utils.skip_init(3)",
     ],
 )
+
+# ------------------------------------- torch.autograd.functional's double-backward trick
+
+case(
+    "functional/back_trick_graphs",
+    """
+    import torch
+    from torch.autograd.functional import jvp, hvp, vjp, vhp
+    x = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]])
+    def f(x):
+        return x.exp().sum(dim=1)
+    out, t = jvp(f, x, torch.ones(2, 3), create_graph=True)
+    print(out, t, [n.name() for n, _ in t.grad_fn.next_functions])
+    def g(x):
+        return (x.sin() * x).mean(dim=(0, 1))
+    print(jvp(g, x, torch.full((2, 3), 0.5), create_graph=True))
+    def h(x):
+        return x.pow(3).sum(-1)
+    print(jvp(h, x, x, create_graph=True))
+    def s(x):
+        return (x.pow(3) * x.sin()).sum()
+    v, r = hvp(s, x, torch.ones(2, 3), create_graph=True)
+    print(v, r, [n.name() for n, _ in r.grad_fn.next_functions])
+    print(hvp(s, x, x), vhp(s, x, x))
+    def two(a, b):
+        return (a * b).sum(0), a.tanh()
+    print(jvp(two, (x, x.flip(0)), (torch.ones(2, 3), x), create_graph=True))
+    print(jvp(lambda a: a * 0 + 1, x, x))
+    y = x.clone().requires_grad_()
+    z = (y.exp().sum(dim=-1) ** 2).sum()
+    gy, = torch.autograd.grad(z, y, create_graph=True)
+    print(gy)
+    gy.sum().backward()
+    print(y.grad)
+    """,
+)
