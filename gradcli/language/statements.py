@@ -53,15 +53,14 @@ def _module(builtins, parts, node):
     library/stdlib.py."""
     mod = builtins.get("torch")
     if parts[0] != "torch":
-        std = stdlib.module(parts[0]) if len(parts) == 1 else None
-        if std is not None:
-            return std
-        raise syntax_error(
-            f"no module named '{'.'.join(parts)}'",
-            node,
-            hint=f"a program can import torch (and its parts) and {', '.join(stdlib.names())}",
-        )
-    for p in parts[1:]:
+        mod = stdlib.module(parts[0])
+        if mod is None:
+            raise syntax_error(
+                f"no module named '{'.'.join(parts)}'",
+                node,
+                hint=f"a program can import torch (and its parts) and {', '.join(stdlib.names())}",
+            )
+    for p in parts[1:]:  # (a module's modules: torch.nn, matplotlib.pyplot, numpy.random)
         nxt = mod.members.get(p) if isinstance(mod, rt.Module) else None
         if not isinstance(nxt, rt.Module):
             raise syntax_error(f"no module named '{'.'.join(parts)}'", node)

@@ -46,10 +46,11 @@ MONO_MARKERS = ("braille", "•", "*", "+", "x", "o")
 
 
 class Series:
-    __slots__ = ("label", "x", "y", "derivative")
+    __slots__ = ("label", "x", "y", "derivative", "points")
 
-    def __init__(self, label, x, y, derivative=False):
+    def __init__(self, label, x, y, derivative=False, points=False):
         self.label, self.x, self.y, self.derivative = label, x, y, derivative
+        self.points = points  # drawn as points, not joined (a scatter plot)
 
 
 class Figure:
@@ -306,7 +307,7 @@ def terminal_text(fig, width=None, height=None, color=None) -> str:
                 if i < 3 or s.derivative
                 else "braille"
             )
-        plt.plot(
+        (plt.scatter if s.points else plt.plot)(
             s.x[keep].tolist(),
             s.y[keep].tolist(),
             label=s.label if len(fig.series) > 1 else None,
@@ -389,6 +390,11 @@ def svg_text(fig, width=720, height=440) -> str:
     for k, s in enumerate(fig.series):
         color = svg.PALETTE[k % len(svg.PALETTE)]
         run = []
+        if s.points:
+            for x, y in zip(s.x.tolist(), s.y.tolist()):
+                if math.isfinite(y):
+                    d.polyline([(px(x), py(y)), (px(x) + 0.1, py(y))], color, width=4)
+            continue
         for x, y in zip(s.x.tolist(), s.y.tolist()):
             if math.isfinite(y):
                 run.append((px(x), py(y)))

@@ -256,3 +256,64 @@ def test_extreme_values_clean_errors_and_compact_ticks(monkeypatch):
     s, _ = run("f = lambda x: x * 1e20")
     text = plot.build([s.scope.vars["f"], 0, 1]).text(width=60, height=16)
     assert "1e+20┤" in text and "100000000000000000000" not in text
+
+
+PYPLOT = """
+import torch
+import numpy as np
+import matplotlib.pyplot as plt
+x = np.linspace(0, 1, 30)
+losses = [4.0, 3.0, 2.0, 1.5, 1.2, 1.1]
+plt.plot(losses, label="loss")
+plt.xlabel("epoch"); plt.ylabel("loss"); plt.legend(); plt.grid(True)
+plt.title("training")
+plt.show()
+plt.plot(x, x ** 2, "ro", label="points")
+plt.plot(torch.tensor(x), torch.tensor(x) * 0.5, "b-")
+plt.show()
+print("done")
+"""
+
+
+def test_pyplot_draws_in_the_terminal(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    _, out = run(PYPLOT)
+    first, second = out.split("┘")[:2]
+    assert "training" in first  # the title (one series: no legend)
+    rows = canvas(first + "┘")
+    cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch.strip()]
+    assert mean([r for r, c in cells if c < 5]) < mean(
+        [r for r, c in cells if c > len(rows[0]) - 5]
+    )  # decreasing: high at the left, low at the right
+    assert "points" in second and "line 2" in second  # two series, labelled
+    assert out.endswith("done\n")
+
+
+def test_pyplot_forms_savefig_and_json(tmp_path):
+    path = tmp_path / "p.svg"
+    src = f"""
+import matplotlib
+matplotlib.use("Agg")
+from matplotlib import pyplot as plt
+fig, ax = plt.subplots(figsize=(6, 4))
+ax.plot([0, 1, 2], [[0, 1], [1, 2], [4, 3]])
+ax.scatter([0, 1], [1, 0], label="dots")
+ax.set_title("axes"); ax.set_xlabel("x"); ax.legend()
+fig.savefig("{path}")
+plt.close()
+"""
+    _, out = run(src)
+    assert out == f"saved {path}\n"
+    root = ET.parse(path).getroot()
+    assert len(root.findall("{http://www.w3.org/2000/svg}polyline")) >= 4  # 2 lines, 2 dots
+    _, out = run("import matplotlib.pyplot as plt\nplt.plot([1, 2], [3, 4])\nplt.show()", JsonOutput)
+    record = json.loads(out.strip().splitlines()[-1])
+    assert record["kind"] == "plot"
+    assert record["series"][0]["x"] == [1.0, 2.0] and record["series"][0]["y"] == [3.0, 4.0]
+    for bad, words in (
+        ("plt.plot([1, 2], [1])", "x and y must have same first dimension"),
+        ("plt.imshow([[1]])", "has no attribute 'imshow'"),
+        ("plt.savefig('x.svg')", "nothing has been plotted"),
+    ):
+        with pytest.raises(GradError, match=words):
+            run("import matplotlib.pyplot as plt\n" + bad)
