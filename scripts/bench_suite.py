@@ -42,7 +42,11 @@ DTYPES = ("float64", "float32")
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 # gradcli computes as PyTorch's AVX2 kernels do (docs/developer/numerics.md): the results
 # are compared with torch held to them; the times are torch's as it runs by default
-AVX2 = {"ATEN_CPU_CAPABILITY": "avx2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"}
+AVX2 = {
+    "ATEN_CPU_CAPABILITY": "avx2",
+    "MKL_ENABLE_INSTRUCTIONS": "AVX2",
+    "ONEDNN_MAX_CPU_ISA": "AVX2",
+}
 
 
 def names():

@@ -17,6 +17,7 @@ from ..numerics.random import sampling
 from ..numerics import mkl
 from ..numerics.mkl import mm_grads, torch_mm
 from ..numerics.parallel import THREADS
+from ..numerics import onednn_conv
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
 from ..core.dtypes import scalar_type_name
@@ -346,6 +347,18 @@ def _slow_conv_weight_grad(gr, cols, dilated):
     return out
 
 
+def _col2im32(gcols, idx, valid, shape):
+    """The float32 columns' gradient added into the input's, one value after another in
+    float32 (col2im's loop; a float64 sum rounded at the end can differ)."""
+    out = np.zeros(int(np.prod(shape)), np.float32)
+    if valid is None:
+        np.add.at(out, idx.reshape(-1), gcols.reshape(-1))
+    else:
+        keep = valid.reshape(-1)
+        np.add.at(out, idx.reshape(-1)[keep], gcols.reshape(-1)[keep])
+    return out.reshape(shape)
+
+
 def _bias_grad(g, groups, dilated, F):
     """The bias gradient as PyTorch's convolution backward takes it, group by group
     (each group's grad_output a tensor of its own): slow_conv2d's sums over the batch
@@ -369,7 +382,17 @@ def _bias_grad(g, groups, dilated, F):
 
 class Conv2d(Function):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-    __slots__ = ("idx", "valid", "xshape", "wshape", "oshape", "groups", "has_bias", "dilated")
+    __slots__ = (
+        "idx",
+        "valid",
+        "xshape",
+        "wshape",
+        "oshape",
+        "groups",
+        "has_bias",
+        "dilated",
+        "direct",
+    )
     name = "ConvolutionBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
@@ -384,39 +407,49 @@ class Conv2d(Function):
             None if tb is None else reshape(tb, 1, -1, 1, 1),
         )
 
-    def forward(self, x, w, b, idx, valid, oshape, groups, dilated=False):
+    def forward(self, x, w, b, idx, valid, oshape, groups, dilated=False, direct=None):
+        # direct: None where PyTorch runs slow_conv2d (MKL's gemm per sample, as here);
+        # for a float32 convolution it sends to oneDNN, (stride, padding, dilation) where
+        # that runs its direct kernels (numerics/onednn_conv.py), else () (NumPy's product)
         N = x.shape[0]
         per = int(np.prod(x.shape[1:]))
         full = idx[None] + (np.arange(N) * per).reshape(N, 1, 1, 1)
         fvalid = None if valid is None else np.broadcast_to(valid, full.shape)
         self.idx, self.valid, self.xshape, self.wshape = full, fvalid, x.shape, w.shape
         self.oshape, self.groups, self.has_bias = oshape, groups, b is not None
-        self.dilated = dilated
-        cols = _gather_array(x, full, fvalid)  # (N, G, K, L)
+        self.dilated, self.direct = dilated, direct
+        self.save(x, w)
         O = w.shape[0]
+        if direct:
+            out = onednn_conv.forward(x, w, b, *direct, oshape)
+            if out is not None:
+                return out
+        cols = _gather_array(x, full, fvalid)  # (N, G, K, L)
         wg = w.reshape(groups, O // groups, -1)  # (G, O/G, K)
-        out = _slow_conv(wg, cols, b, dilated) if x.dtype == np.float64 else None
+        out = _slow_conv(wg, cols, b, dilated) if direct is None else None
         if out is not None:
             out = out.reshape((N, O) + oshape)
         else:
             out = np.matmul(wg, cols).reshape((N, O) + oshape)
             if b is not None:
                 out = out + b.reshape(1, O, 1, 1)
-        self.save(x, w)
         return out
 
     def backward(self, g, F, x, w):
         n = self.needs
         N, O, G = self.xshape[0], self.wshape[0], self.groups
         gr = F.reshape(g, (N, G, O // G, -1))
-        exact = not F.tensor_mode and g.dtype == np.float64
+        exact = not F.tensor_mode and self.direct is None
         gx = gw = gb = None
         if n[0]:
             wg = F.reshape(w, (G, O // G, -1))
             gcols = _slow_conv_columns_grad(wg, gr, self.dilated) if exact else None
             if gcols is None:
                 gcols = F.swapaxes(wg, -1, -2) @ gr  # (N, G, K, L)
-            gx = scatter(F, gcols, self.idx, self.valid, self.xshape)
+            if exact and gcols.dtype == np.float32:
+                gx = _col2im32(gcols, self.idx, self.valid, self.xshape)
+            else:
+                gx = scatter(F, gcols, self.idx, self.valid, self.xshape)
         if n[1]:
             cols = gather(F, x, self.idx, self.valid)
             if exact:
@@ -427,6 +460,9 @@ class Conv2d(Function):
         if len(n) > 2 and n[2]:
             if F.tensor_mode:
                 gb = F.sum(g, axis=(0, 2, 3))
+            elif self.direct is not None:
+                direct = self.direct and not self.dilated  # (jit:avx2's weight gradient)
+                gb = onednn_conv.bias_grad(g) if direct else F.sum(g, axis=(0, 2, 3))
             else:
                 gb = _bias_grad(g, G, self.dilated, F)
         return gx, gw, gb
@@ -495,6 +531,12 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     idx, valid, oh, ow = _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups)
     params = dict(idx=idx, valid=valid, oshape=(oh, ow), groups=groups)
     params["dilated"] = dilation != (1, 1)
+    if x.data.dtype == np.float32 and onednn_conv.uses_onednn(
+        N, C, H, W, kh, kw, groups, stride != (1, 1), params["dilated"]
+    ):  # (else torch's slow_conv2d, computed as in float64, through MKL's sgemm)
+        geometry = (stride, padding, dilation)
+        direct = onednn_conv.direct(H, W, kh, kw, groups, *geometry, (oh, ow))
+        params["direct"] = geometry if direct else ()
     if bias is None:
         out = Conv2d.apply(x, w, b=None, **params)
     else:

@@ -600,6 +600,50 @@ case(
 )
 
 case(
+    "conv/float32_onednn_direct_forward_and_bias",
+    """
+    # float32 conv2d as PyTorch runs it: a batch through oneDNN's direct AVX2 kernels
+    # (each output from its bias, one fused multiply-add per tap, input channels in
+    # blocks of 8 by kernel row, kernel column, channel; the bias gradient split between
+    # the threads by image), one small sample through slow_conv2d (MKL's sgemm per
+    # sample, col2im in float32)
+    torch.manual_seed(11)
+    f32 = torch.float32
+    F = torch.nn.functional
+    x = torch.randn(4, 3, 9, 9, dtype=f32)
+    w = torch.randn(5, 3, 3, 3, dtype=f32)
+    b = torch.randn(5, dtype=f32, requires_grad=True)
+    y = F.conv2d(x, w, b, stride=2, padding=1)
+    print(y[1].flatten().tolist())
+    y.backward(torch.randn(y.shape, dtype=f32))
+    print(b.grad.tolist())
+    x = torch.randn(3, 20, 7, 8, dtype=f32)
+    w = torch.randn(12, 20, 3, 2, dtype=f32)
+    b = torch.randn(12, dtype=f32)
+    y = F.conv2d(x, w, b, padding=(1, 0), dilation=(1, 2))
+    print(y[2, 5].flatten().tolist())
+    print(F.conv2d(x, w, stride=(2, 1))[0, 7].flatten().tolist())
+    b = torch.randn(6, dtype=f32, requires_grad=True)
+    y = F.conv2d(torch.randn(32, 1, 12, 12, dtype=f32), torch.randn(6, 1, 3, 3, dtype=f32), b)
+    print(y[17, 4].flatten().tolist())
+    y.backward(torch.randn(y.shape, dtype=f32))
+    print(b.grad.tolist())
+    x = torch.randn(1, 3, 7, 30, dtype=f32, requires_grad=True)
+    w = torch.randn(7, 3, 2, 2, dtype=f32, requires_grad=True)
+    b = torch.randn(7, dtype=f32, requires_grad=True)
+    y = F.conv2d(x, w, b, dilation=2)
+    y.backward(torch.randn(y.shape, dtype=f32))
+    print(y.flatten().tolist()[:60])
+    print(x.grad.flatten().tolist()[:90])
+    print(w.grad.flatten().tolist(), b.grad.tolist())
+    x = torch.randn(1, 2, 9, 9, dtype=f32, requires_grad=True)
+    y = F.conv2d(x, torch.randn(4, 2, 3, 3, dtype=f32), padding=1, stride=2)
+    y.backward(torch.randn(y.shape, dtype=f32))
+    print(y.flatten().tolist(), x.grad.flatten().tolist())
+""",
+)
+
+case(
     "conv/float32_bias_and_groups",
     """
     x = torch.arange(2 * 4 * 5 * 5, dtype=torch.float32).reshape(2, 4, 5, 5) % 7 - 3

@@ -1,0 +1,120 @@
+"""numerics/onednn_conv.py's fast loops give the bits of their definitions: the forward
+(one float64 multiply-add per tap, rounded to float32, midpoints redone by fma32)
+against a tap-by-tap loop of `fma32` in oneDNN's order, and the bias gradient
+(`np.add.accumulate` per thread) against a value-by-value float32 loop, on random
+shapes, strides, paddings and dilations and on random bit patterns (subnormals, signed
+zeros, wide exponents, sums that land on float32 midpoints).  Their agreement with
+torch is the golden case conv/float32_onednn_direct_forward_and_bias."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gradcli.numerics import onednn_conv as oc
+from gradcli.numerics.floats.fma import fma32
+
+
+def _values(rng, shape):
+    n = int(np.prod(shape))
+    x = rng.standard_normal(n) * np.exp2(rng.integers(-20, 20, n))
+    bits = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    bits = np.where(np.isfinite(bits) & (np.abs(bits) < 1e30), bits, 0)
+    x = np.where(rng.random(n) < 0.1, bits, x)
+    x = np.where(rng.random(n) < 0.05, rng.choice([0.0, -0.0, 1e-45, -1e-40, 1.0]), x)
+    return x.astype(np.float32).reshape(shape)
+
+
+def _reference_forward(x, w, b, stride, padding, dilation, oshape):
+    """Each output's fused steps in oneDNN's order, one output at a time."""
+    N, C, H, W = x.shape
+    O, _, kh, kw = w.shape
+    out = np.empty((N, O) + oshape, np.float32)
+    x64, w64 = x.astype(np.float64), w.astype(np.float64)
+    for r in range(oshape[0]):
+        for q in range(oshape[1]):
+            acc = np.zeros((N, O), np.float32) if b is None else np.tile(b, (N, 1))
+            for c0 in range(0, C, oc.BLOCK):
+                for i in range(kh):
+                    ih = r * stride[0] - padding[0] + i * dilation[0]
+                    if not 0 <= ih < H:
+                        continue
+                    for j in range(kw):
+                        iw = q * stride[1] - padding[1] + j * dilation[1]
+                        if not 0 <= iw < W:
+                            continue
+                        for c in range(c0, min(C, c0 + oc.BLOCK)):
+                            acc = fma32(x64[:, c, ih, iw, None], w64[None, :, c, i, j], acc)
+            out[:, :, r, q] = acc
+    return out
+
+
+def _geometry(rng):
+    while True:
+        N, C, O = rng.integers(1, 5), rng.integers(1, 20), rng.integers(1, 11)
+        kh, kw = rng.integers(1, 5, 2)
+        H, W = rng.integers(1, 12, 2)
+        stride = tuple(int(v) for v in rng.integers(1, 4, 2))
+        padding = tuple(int(v) for v in rng.integers(0, 3, 2))
+        dilation = tuple(int(v) for v in rng.integers(1, 3, 2))
+        ext = ((kh - 1) * dilation[0] + 1, (kw - 1) * dilation[1] + 1)
+        oh = (H + 2 * padding[0] - ext[0]) // stride[0] + 1
+        ow = (W + 2 * padding[1] - ext[1]) // stride[1] + 1
+        if oh > 0 and ow > 0:
+            return (N, C, H, W), (O, C, kh, kw), stride, padding, dilation, (oh, ow)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_forward_matches_its_definition(seed):
+    rng = np.random.default_rng(seed)
+    xs, ws, stride, padding, dilation, oshape = _geometry(rng)
+    x, w = _values(rng, xs), _values(rng, ws)
+    b = None if seed % 3 == 0 else _values(rng, ws[:1])
+    got = oc.forward(x, w, b, stride, padding, dilation, oshape)
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = _reference_forward(x, w, b, stride, padding, dilation, oshape)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def test_forward_midpoints():
+    """Sums of a float32 and an exact product that land on a float32 midpoint in
+    float64 but not exactly (double rounding): the fast step must redo them."""
+    # 1 + 2^-23 plus (1 + 2^-23) * 2^-24 * (1 - 2^-23): in float64 the sum rounds to
+    # the float32 midpoint 1 + 2^-23 + 2^-24 (then to even, 1 + 2^-22); exactly it lies
+    # below it (1 + 2^-23)
+    x = np.array([1.0 + 2.0**-23], np.float32).reshape(1, 1, 1, 1)
+    w = np.array([2.0**-24 * (1 - 2.0**-23)], np.float32).reshape(1, 1, 1, 1)
+    b = np.array([1.0 + 2.0**-23], np.float32)
+    got = oc.forward(x, w, b, (1, 1), (0, 0), (1, 1), (1, 1))
+    want = _reference_forward(x, w, b, (1, 1), (0, 0), (1, 1), (1, 1))
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+    twice = np.float32(np.float64(x[0, 0, 0, 0]) * np.float64(w[0, 0, 0, 0]) + np.float64(b[0]))
+    assert got[0, 0, 0, 0] != twice
+
+
+@pytest.mark.parametrize("shape", [(32, 6, 10, 10), (5, 17, 3, 4), (1, 3, 2, 2), (7, 24, 1, 5)])
+def test_bias_grad_matches_its_definition(shape):
+    rng = np.random.default_rng(sum(shape))
+    g = _values(rng, shape)
+    N, O = shape[:2]
+    want = np.zeros(O, np.float32)
+    for j0, j1, teams in oc._splits(-(-O // oc.BLOCK), oc.BLOCK, N, oc.THREADS):
+        o0, o1 = j0 * oc.BLOCK, min(O, j1 * oc.BLOCK)
+        total = None
+        for n0, n1 in teams:
+            acc = np.zeros(o1 - o0, np.float32)
+            for n in range(n0, n1):
+                for p in g[n, o0:o1].reshape(o1 - o0, -1).T:
+                    acc = acc + p
+            total = acc if total is None else total + acc
+        want[o0:o1] = total
+    np.testing.assert_array_equal(oc.bias_grad(g).view(np.uint32), want.view(np.uint32))
+
+
+def test_balance211_covers_every_item_once():
+    for n in range(0, 40):
+        for team in range(1, 5):
+            parts = [oc.balance211(n, team, t) for t in range(team)]
+            assert parts[0][0] == 0 and parts[-1][1] == n
+            assert all(a[1] == b[0] for a, b in zip(parts, parts[1:]))
