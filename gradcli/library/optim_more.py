@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.tensor import Tensor
+from ..ops.registry import FUNCTIONS as F
 from ..ops.registry import not_a_tensor_op
+from ..ops.scaled import add as add_scaled
 from ..runtime import context
-from ..runtime.errors import GradValueError
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from .optim import Optimizer, _betas, _check, fmadd, lerp, sqrt
+from .python import float_
+from . import lbfgs_search
 
 
 def _scalar_dtype():
@@ -366,3 +371,207 @@ class ASGD(Optimizer):
         st["eta"] = sdt(lr / ((1 + lambd * lr * step) ** o["alpha"]))
         st["mu"] = sdt(1 / max(1, step - o["t0"]))
         return p
+
+
+@not_a_tensor_op(
+    "LBFGS",
+    "LBFGS(params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-07, "
+    "tolerance_change=1e-09, history_size=100, line_search_fn=None)",
+    "torch.optim.LBFGS: quasi-Newton steps; .step(closure) evaluates the loss",
+    category="optim",
+)
+class LBFGS(Optimizer):
+    """torch's L-BFGS, written with the tensor ops torch's is written with (cat, dot,
+    add with a tensor alpha ...) so every value is what torch computes, and its
+    strong-Wolfe line search (lbfgs_search.py)."""
+
+    __slots__ = ()
+    name = "LBFGS"
+
+    def __init__(
+        self,
+        params,
+        lr=1,
+        max_iter=20,
+        max_eval=None,
+        tolerance_grad=1e-7,
+        tolerance_change=1e-9,
+        history_size=100,
+        line_search_fn=None,
+    ):
+        _check("learning rate", lr)
+        if max_eval is None:
+            max_eval = max_iter * 5 // 4
+        Optimizer.__init__(
+            self,
+            params,
+            {
+                "lr": lr,
+                "max_iter": max_iter,
+                "max_eval": max_eval,
+                "tolerance_grad": tolerance_grad,
+                "tolerance_change": tolerance_change,
+                "history_size": history_size,
+                "line_search_fn": line_search_fn,
+            },
+        )
+        if len(self.param_groups) != 1:
+            raise GradValueError("LBFGS doesn't support per-parameter options (parameter groups)")
+
+    def _flat_grad(self):
+        views = []
+        for p in self.param_groups[0]["params"]:
+            if p.grad is None:
+                views.append(Tensor(np.zeros(p.data.size, dtype=p.data.dtype)))
+            else:
+                views.append(F["reshape"](p.grad, (-1,)))
+        return F["cat"](views, 0)
+
+    def _add_grad(self, step_size, update):
+        offset = 0
+        for p in self.param_groups[0]["params"]:
+            n = p.data.size
+            piece = F["view_as"](F["narrow"](update, 0, offset, n), p)
+            p.data = add_scaled(Tensor(p.data), piece, alpha=_number(step_size)).data
+            offset += n
+
+    def _directional_evaluate(self, closure, x, t, d):
+        self._add_grad(t, d)
+        loss = _float(self._closure(closure))
+        flat_grad = self._flat_grad()
+        for p, v in zip(self.param_groups[0]["params"], x):
+            p.data = v.data.copy()
+        return loss, flat_grad
+
+    def _closure(self, closure):
+        ctx = context.current
+        mode, ctx.grad_enabled = ctx.grad_enabled, True
+        try:
+            return closure()
+        finally:
+            ctx.grad_enabled = mode
+
+    def step(self, closure=None):
+        if closure is None:
+            raise GradTypeError("LBFGS.step() missing 1 required positional argument: 'closure'")
+        if self.watched:
+            self.stepped = True
+        ctx = context.current
+        mode, ctx.grad_enabled = ctx.grad_enabled, False
+        try:
+            return self._step(closure)
+        finally:
+            ctx.grad_enabled = mode
+
+    def _step(self, closure):
+        group = self.param_groups[0]
+        lr, max_iter, max_eval = group["lr"], group["max_iter"], group["max_eval"]
+        tol_grad, tol_change = group["tolerance_grad"], group["tolerance_change"]
+        history_size = group["history_size"]
+        state = self.state[group["params"][0]]
+        state.setdefault("func_evals", 0)
+        state.setdefault("n_iter", 0)
+        orig_loss = self._closure(closure)
+        loss = _float(orig_loss)
+        current_evals = 1
+        state["func_evals"] += 1
+        flat_grad = self._flat_grad()
+        if _true(F["le"](F["max"](F["abs"](flat_grad)), tol_grad)):
+            return orig_loss
+        d, t = state.get("d"), state.get("t")
+        old_dirs, old_stps, ro = state.get("old_dirs"), state.get("old_stps"), state.get("ro")
+        H_diag, prev_flat_grad = state.get("H_diag"), state.get("prev_flat_grad")
+        prev_loss = state.get("prev_loss")
+        n_iter = 0
+        while n_iter < max_iter:
+            n_iter += 1
+            state["n_iter"] += 1
+            if state["n_iter"] == 1:
+                d = F["neg"](flat_grad)
+                old_dirs, old_stps, ro = [], [], []
+                H_diag = 1
+            else:
+                y = F["sub"](flat_grad, prev_flat_grad)
+                s = F["mul"](d, t)
+                ys = F["dot"](y, s)
+                if _true(F["gt"](ys, 1e-10)):
+                    if len(old_dirs) == history_size:
+                        old_dirs.pop(0)
+                        old_stps.pop(0)
+                        ro.pop(0)
+                    old_dirs.append(y)
+                    old_stps.append(s)
+                    ro.append(F["mul"](F["reciprocal"](ys), 1.0))  # 1.0 / ys
+                    H_diag = F["div"](ys, F["dot"](y, y))
+                num_old = len(old_dirs)
+                if "al" not in state:
+                    state["al"] = [None] * history_size
+                al = state["al"]
+                q = F["neg"](flat_grad)
+                for i in range(num_old - 1, -1, -1):
+                    al[i] = F["mul"](F["dot"](old_stps[i], q), ro[i])
+                    q = add_scaled(q, old_dirs[i], alpha=-_number(al[i]))
+                d = r = F["mul"](q, H_diag)
+                for i in range(num_old):
+                    be_i = F["mul"](F["dot"](old_dirs[i], r), ro[i])
+                    r = add_scaled(r, old_stps[i], alpha=_number(F["sub"](al[i], be_i)))
+                d = r
+            prev_flat_grad = F["clone"](flat_grad)
+            prev_loss = loss
+            if state["n_iter"] == 1:  # min(1.0, 1.0 / flat_grad.abs().sum()) * lr
+                inv = F["mul"](F["reciprocal"](F["sum"](F["abs"](flat_grad))), 1.0)
+                t = F["mul"](inv, lr) if _true(F["lt"](inv, 1.0)) else 1.0 * lr
+            else:
+                t = lr
+            gtd = F["dot"](flat_grad, d)
+            if _true(F["gt"](gtd, -tol_change)):
+                break
+            ls_func_evals = 0
+            if group["line_search_fn"] is not None:
+                if group["line_search_fn"] != "strong_wolfe":
+                    raise GradRuntimeError("only 'strong_wolfe' is supported")
+                x_init = [F["clone"](p) for p in group["params"]]
+
+                def obj_func(x, t, d):
+                    return self._directional_evaluate(closure, x, t, d)
+
+                loss, flat_grad, t, ls_func_evals = lbfgs_search.strong_wolfe(
+                    obj_func, x_init, t, d, loss, flat_grad, gtd, max_ls=max_eval - current_evals
+                )
+                self._add_grad(t, d)
+                opt_cond = _true(F["le"](F["max"](F["abs"](flat_grad)), tol_grad))
+            else:
+                self._add_grad(t, d)
+                opt_cond = False
+            if group["line_search_fn"] is None and n_iter != max_iter:
+                loss = _float(self._closure(closure))
+                flat_grad = self._flat_grad()
+                opt_cond = _true(F["le"](F["max"](F["abs"](flat_grad)), tol_grad))
+                ls_func_evals = 1
+            current_evals += ls_func_evals
+            state["func_evals"] += ls_func_evals
+            if n_iter == max_iter or current_evals >= max_eval or opt_cond:
+                break
+            if _true(F["le"](F["max"](F["abs"](F["mul"](d, t))), tol_change)):
+                break
+            if abs(loss - prev_loss) < tol_change:
+                break
+        state.update(d=d, t=t, old_dirs=old_dirs, old_stps=old_stps, ro=ro)
+        state.update(H_diag=H_diag, prev_flat_grad=prev_flat_grad, prev_loss=prev_loss)
+        return orig_loss
+
+    language_methods = {**Optimizer.language_methods, "step": step}
+
+
+def _float(loss):
+    """float(loss) (torch's, under no_grad: no warning for a tensor requiring grad)."""
+    return float(loss.data) if isinstance(loss, Tensor) else float_(loss)
+
+
+def _true(t):
+    return bool(t.data) if isinstance(t, Tensor) else bool(t)
+
+
+def _number(v):
+    """A Scalar argument given as a 0-dim tensor (torch takes its item())."""
+    return v.data.item() if isinstance(v, Tensor) else v

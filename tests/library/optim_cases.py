@@ -207,6 +207,44 @@ case(
 """,
 )
 
+# LBFGS, with the fixed step and with the strong-Wolfe line search: the closure's loss is
+# elementwise (no matrix product), the values printed with every digit
+_LBFGS = """
+    import torch
+    torch.set_default_dtype(torch.{dt})
+    torch.manual_seed(5)
+    a = torch.randn(6)
+    c = torch.rand(6) + 0.5
+    w = torch.zeros(6, requires_grad=True)
+    b = torch.zeros(2, requires_grad=True)
+    opt = torch.optim.LBFGS([w, b], lr={lr}, max_iter=15, history_size=4, line_search_fn={ls})
+    def closure():
+        opt.zero_grad()
+        loss = (c * (w - a) ** 2).sum() + ((b - 1) ** 4).sum() + (w[:2] * b).sum() ** 2
+        loss.backward()
+        return loss
+    for i in range(4):
+        loss = opt.step(closure)
+        print(i, loss.item(), w.tolist(), b.tolist(), opt.state[w]['func_evals'], opt.state[w]['n_iter'])
+    v = torch.tensor([-1.2, 1.0], requires_grad=True)
+    opt2 = torch.optim.LBFGS([v], lr=0.5, max_iter=40, line_search_fn={ls})
+    def rosen():
+        opt2.zero_grad()
+        l = (1 - v[0]) ** 2 + 100 * (v[1] - v[0] ** 2) ** 2
+        l.backward()
+        return l
+    for i in range(4):
+        print(opt2.step(rosen).item(), v.tolist())
+    torch.set_default_dtype(torch.float64)
+"""
+for _dt in ("float64", "float32"):
+    for _name, _ls, _lr in [
+        ("fixed", "None", 1),
+        ("strong_wolfe", "'strong_wolfe'", 1),
+        ("fixed_lr", "None", 0.3),
+    ]:
+        case("optim/lbfgs_%s_%s" % (_name, _dt), _LBFGS.format(dt=_dt, ls=_ls, lr=_lr))
+
 case(
     "optim/maximize_and_reprs",
     """
@@ -280,6 +318,16 @@ for _name, _src in [
     ("rmsprop_alpha", "torch.optim.RMSprop([w], alpha=-0.5)"),
     ("adadelta_rho", "torch.optim.Adadelta([w], rho=1.5)"),
     ("adagrad_lr_decay", "torch.optim.Adagrad([w], lr_decay=-1)"),
+    (
+        "lbfgs_groups",
+        "torch.optim.LBFGS([{'params': [w]}, {'params': [torch.zeros(1, requires_grad=True)]}])",
+    ),
+    (
+        "lbfgs_line_search",
+        "torch.optim.LBFGS([w], line_search_fn='armijo').step(lambda: (w * w).sum())",
+    ),
+    ("lbfgs_no_closure", "torch.optim.LBFGS([w]).step()"),
+    ("lbfgs_lr", "torch.optim.LBFGS([w], lr=-1)"),
     (
         "load_group_size",
         "torch.optim.SGD([w], lr=0.1).load_state_dict(torch.optim.SGD([w, torch.zeros(1, requires_grad=True)]).state_dict())",
