@@ -21,10 +21,11 @@ and edge values).
 Start-up pays nothing: llvmlite is imported and the loops compiled only once a run's
 emulated steps have cost as much CPU time as that costs (the rent-or-buy rule: a run
 never loses more than it, and a long run gains 3-12x on each double fused step, 25-35x
-on SLEEF's kernels).  Compiling costs about 80-120 ms of
-CPU (llvmlite's import 20-25 ms); the object code is then cached in the user's cache
-directory (keyed by the text of this file, native_sleef.py and native_sleef32.py,
-checked against the LLVM version and the CPU), and later runs load it in about 30 ms.
+on SLEEF's kernels).  Compiling costs about 120 ms of CPU (llvmlite's import 20-25 ms);
+the object code is then cached in the user's cache directory (keyed by the text of this
+file, native_sleef.py and native_sleef32.py, stamped with the CPU), and later runs on
+this CPU place it in executable memory themselves (native_elf.py) in under a
+millisecond, without importing llvmlite.
 Numba itself is not used: importing it costs 0.15-0.25 s of CPU and loading its cached
 functions 0.15-0.45 s more, more than the whole emulation of most training loops.
 `GRADCLI_NO_NATIVE=1` keeps the NumPy emulation; `GRADCLI_NATIVE=1` compiles at the
@@ -47,11 +48,12 @@ from math import prod
 
 import numpy as np
 
+from . import native_elf
 from .mkl import address
 
 #: CPU seconds compiling the loops costs (llvmlite's import ~25 ms, LLVM ~90 ms), and
-#: loading them from the cache (the import, ~3 ms more)
-COMPILE_COST, LOAD_COST = 0.12, 0.03
+#: loading them from the cache (native_elf.py: reading and placing the object code)
+COMPILE_COST, LOAD_COST = 0.12, 0.002
 #: smallest array the compiled loops are used for: any (a call costs ~8 us, where a
 #: double fused step's emulation costs ~25 us on one value, a SLEEF kernel's 0.1-0.5 ms)
 MIN_SIZE = 1
@@ -173,9 +175,33 @@ UNARY32 = ("expf", "logf", "log1pf")
 
 
 class _Kernels:
-    """The loops, compiled together in one LLVM module."""
+    """The loops, compiled together in one LLVM module; a later run on this CPU places
+    the cached object code itself (native_elf.py: about a millisecond, without
+    importing llvmlite)."""
 
     def __init__(self):
+        key = _machine()
+        path = _cache_path()
+        stamp = None if key is None else f"gradcli native loops for {key}\n".encode()
+        obj = None if stamp is None else _read_cache(path, stamp)
+        got = None if obj is None else native_elf.load(obj, _buffer_address)
+        if got is None:
+            got = self._compile(path, stamp)
+        self.code, addrs = got  # (kept: the memory the loops live in)
+        sig = ctypes.CFUNCTYPE(
+            ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 5, *[ctypes.c_int64] * 3
+        )
+        self.fns = {(kind, types): sig(addrs[f"{kind}_{types}"]) for kind, types in LOOPS}
+        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p)
+        self.unary = {kind: sig(addrs[kind]) for kind in UNARY + UNARY32}
+        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 4)
+        self.fma32h = sig(addrs["fma32h"])
+
+    @staticmethod
+    def _compile(path, stamp):
+        """(the memory holding the loops, their addresses): compiled with llvmlite (or
+        its object code read from the cache, where it was stamped with llvmlite's view of
+        the CPU), placed by native_elf.py or else linked by llvmlite's JIT."""
         import llvmlite.binding as llvm  # (only here: ~30 ms of start-up otherwise)
         import llvmlite.ir as ir
 
@@ -189,11 +215,9 @@ class _Kernels:
         tm = target.create_target_machine(
             cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=1
         )
-        # the object code is cached: compiled for this CPU by this llvmlite, said the
-        # cache file's first line
-        stamp = f"{llvm.llvm_version_info} {tm.triple} {llvm.get_host_cpu_name()} "
-        stamp = (stamp + llvm.get_host_cpu_features().flatten() + "\n").encode()
-        path = _cache_path()
+        if stamp is None:  # (no /proc/cpuinfo: compiled for this CPU by this llvmlite)
+            stamp = f"{llvm.llvm_version_info} {tm.triple} {llvm.get_host_cpu_name()} "
+            stamp = (stamp + llvm.get_host_cpu_features().flatten() + "\n").encode()
         obj = _read_cache(path, stamp)
         if obj is None:
             mod = ir.Module(name="gradcli_native")
@@ -207,25 +231,48 @@ class _Kernels:
             ternary32_ir(ir, mod, "fma32h")
             m = llvm.parse_assembly(str(mod))
             m.verify()
-            # code generation alone (LLVM's optimising pipeline would make the loops 2-5x
-            # faster, vectorised, but costs 180 ms where this costs 30: more than the
-            # whole emulation of many programs)
+            # code generation alone (LLVM's optimising pipeline would make the scalar
+            # loops 2-5x faster but costs 180 ms more: more than the whole emulation of
+            # many programs)
             obj = tm.emit_object(m)
             _write_cache(path, stamp + obj)
-        self.engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), tm)  # (kept)
-        self.engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
-        self.engine.finalize_object()
-        sig = ctypes.CFUNCTYPE(
-            ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 5, *[ctypes.c_int64] * 3
-        )
-        self.fns = {
-            (kind, types): sig(self.engine.get_function_address(f"{kind}_{types}"))
-            for kind, types in LOOPS
-        }
-        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p)
-        self.unary = {kind: sig(self.engine.get_function_address(kind)) for kind in UNARY + UNARY32}
-        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 4)
-        self.fma32h = sig(self.engine.get_function_address("fma32h"))
+        got = native_elf.load(obj, _buffer_address)
+        if got is not None:
+            return got
+        engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), tm)
+        engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+        engine.finalize_object()
+        names = [f"{k}_{t}" for k, t in LOOPS] + list(UNARY + UNARY32) + ["fma32h"]
+        return engine, {name: engine.get_function_address(name) for name in names}
+
+
+def _buffer_address(buf):
+    """The address of a writable buffer's first byte (native_elf's mapping)."""
+    return ctypes.addressof(ctypes.c_char.from_buffer(buf))
+
+
+def _machine():
+    """This CPU as the cached object code depends on it (its architecture, model and
+    instruction set extensions, from /proc/cpuinfo), or None where that cannot be read."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            text = f.read(1 << 20)
+    except OSError:
+        return None
+    model = flags = ""
+    for line in text.splitlines():
+        k, _, v = line.partition(":")
+        k = k.strip()
+        if k == "model name" and not model:
+            model = v.strip()
+        elif k == "flags" and not flags:
+            flags = v.strip()
+        if model and flags:
+            break
+    if not flags:
+        return None
+    h = hashlib.sha256(f"{os.uname().machine} {model} {flags}".encode()).hexdigest()
+    return h[:20]
 
 
 def _read_cache(path, stamp):

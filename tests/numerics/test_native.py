@@ -323,9 +323,10 @@ def test_the_kernels_constants_are_the_emulations():
     )
 
 
-def test_without_llvmlite_numpy_computes_the_same():
-    """Where llvmlite cannot be imported, the loops are unavailable and NumPy's emulation
-    gives the same values."""
+def test_without_llvmlite_numpy_computes_the_same(tmp_path):
+    """Where llvmlite cannot be imported, the loops cannot be compiled and NumPy's
+    emulation gives the same values; once their object code is cached (on this CPU), a
+    run places it itself, without llvmlite, with the same values again."""
     code = (
         "import sys\n"
         "sys.modules['llvmlite'] = None  # as if it were not installed\n"
@@ -333,15 +334,20 @@ def test_without_llvmlite_numpy_computes_the_same():
         "from gradcli.numerics import native\n"
         "from gradcli.numerics.floats import torch_exp\n"
         "x = np.linspace(-5, 5, 5000)\n"
-        "print(native.available(), torch_exp.expd(x).tobytes().hex()[:4000])"
+        "print(native.available(), torch_exp.expd(x).tobytes().hex()[:4000],"
+        " 'llvmlite' in sys.modules and sys.modules['llvmlite'] is not None)"
     )
-    plain = _run(code, GRADCLI_NATIVE="1", GRADCLI_NO_NATIVE="")
+    env = {"GRADCLI_NATIVE": "1", "GRADCLI_NO_NATIVE": "", "XDG_CACHE_HOME": str(tmp_path)}
+    plain = _run(code, **env)
     assert plain.startswith("False ")
     with native.numpy_only():
         ref = torch_exp.expd(np.linspace(-5, 5, 5000)).tobytes().hex()[:4000]
     assert (
         plain.split()[1] == ref == torch_exp.expd(np.linspace(-5, 5, 5000)).tobytes().hex()[:4000]
     )
+    _run("from gradcli.numerics import native; native.available()", **env)  # (compiled)
+    if list((tmp_path / "gradcli").glob("native-*.o")):
+        assert _run(code, **env).split() == ["True", ref, "False"]
 
 
 def test_whole_log1p_kernel_is_the_emulation():
@@ -403,3 +409,35 @@ def test_whole_log_kernel_is_the_emulation():
         x[9] = v
         assert native.unary(lib, "logd", x) is None
         _same(*_both(sleef_u10.sleef_log, x))
+
+
+def test_the_cached_object_is_placed_without_llvm():
+    """The cached object code is placed by native_elf.py (its functions all found, their
+    results the JIT's); what it does not take (another machine, not an object, a cut
+    file) gives None, which sends native.py to llvmlite's JIT."""
+    from gradcli.numerics import native_elf
+
+    path = native._cache_path()
+    if not os.path.exists(path):
+        pytest.skip("no cached object code (an unwritable cache directory)")
+    with open(path, "rb") as f:
+        obj = f.read().split(b"\n", 1)[1]
+    got = native_elf.load(obj, native._buffer_address)
+    assert got is not None
+    mem, fns = got
+    assert set(fns) >= {"expd", "logd", "expf", "log1pf", "fma64_dd", "fma32h"}
+    x = np.linspace(-5, 5, 1001)
+    out = np.empty_like(x)
+    import ctypes
+
+    sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p)
+    from gradcli.numerics.mkl import address
+
+    assert sig(fns["expd"])(x.size, address(x), address(out)) == 0
+    with native.numpy_only():
+        _same(out, torch_exp.expd(x))
+    other = bytearray(obj)
+    other[18] = 183  # (e_machine: AArch64)
+    assert native_elf.load(bytes(other), native._buffer_address) is None
+    assert native_elf.load(b"not an object", native._buffer_address) is None
+    assert native_elf.load(obj[: len(obj) // 2], native._buffer_address) is None
