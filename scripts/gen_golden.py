@@ -16,8 +16,8 @@ The files were recorded on a machine without AVX-512: several record torch's CPU
 capability, and the printing suite's inputs come from NumPy's exp and power, whose
 AVX-512 loops round differently in the last place.  Elsewhere, reproduce them byte for
 byte with `ATEN_CPU_CAPABILITY=avx2`, `MKL_ENABLE_INSTRUCTIONS=AVX2`,
-`ONEDNN_MAX_CPU_ISA=AVX2` (oneDNN, which runs torch's float32 convolutions, picks its
-kernels by the CPU on its own) and `NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512F
+`ONEDNN_MAX_CPU_ISA=AVX2` (oneDNN, which runs torch's float32 convolutions and float32
+GELU, picks its kernels by the CPU on its own) and `NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512F
 AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL AVX512_SPR AVX512_KNL
 AVX512_KNM"`.
 """

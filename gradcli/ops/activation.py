@@ -328,6 +328,8 @@ _TANH = mkl.unary_fn("tanh", np.tanh)  # at::tanh on arrays (the tanh op's kerne
 
 
 def _gelu_values(x, approximate):
+    if x.dtype == np.float32 and approximate == "none" and x.size > 1 and x.flags.c_contiguous:
+        return gelu_kernels.onednn_gelu_erf(x)  # (torch's build: oneDNN's kernel)
     if x.dtype.char in "fd":
         return laid_out(gelu_kernels.gelu(x, approximate), (x,))
     return gelu_kernels.gelu(x.astype(np.float64), approximate).astype(x.dtype)

@@ -414,12 +414,12 @@ case(
 
 
 # F.gelu / nn.GELU: torch's CPU kernels (erf: SLEEF's and glibc's; tanh: SLEEF's and
-# glibc's), the backward and double backward.  (A contiguous float32 tensor of more than
-# one value takes oneDNN's kernel in torch's build: its 'none' forward is not one of these.)
+# glibc's; a contiguous float32 'none' forward: oneDNN's AVX2 kernel), the backward and
+# double backward.
 for _dt in ("torch.float64", "torch.float32"):
     for _ap in ("none", "tanh"):
         if _dt == "torch.float32" and _ap == "none":
-            continue
+            continue  # (gelu/float32/none_forward: oneDNN's backward is not reproduced)
         case(
             f"gelu/{_dt[6:]}/{_ap}",
             f"""
@@ -449,6 +449,36 @@ case(
     print(x.grad.tolist())
     z = torch.nn.functional.gelu(x, approximate="tanh")
     print(z.tolist())
+    """,
+)
+case(
+    "gelu/float32/none_forward",
+    """
+    import torch
+    import torch.nn.functional as F
+    x = torch.tensor([-7.5, -3.5, -1.25, -1e-5, 0.0, 0.5, 2.0, 3.75, 9.0],
+                     dtype=torch.float32, requires_grad=True)
+    y = F.gelu(x)
+    print(y)
+    print(y.tolist())
+    w = torch.linspace(-4, 4, 34, dtype=torch.float32, requires_grad=True)
+    s = F.gelu(w[::2])  # (strided: ATen's kernel, forward and backward)
+    print(s.tolist())
+    s.sum().backward()
+    print(w.grad.tolist())
+    """,
+)
+case(
+    "gelu/float32/long",
+    """
+    import torch
+    x = torch.linspace(-6, 6, 41, dtype=torch.float32, requires_grad=True)
+    print(torch.nn.functional.gelu(x).tolist())
+    print(torch.nn.functional.gelu(x[::2]).tolist())
+    z = torch.nn.functional.gelu(x, approximate="tanh")
+    print(z.tolist())
+    z.sum().backward()
+    print(x.grad.tolist())
     """,
 )
 case(

@@ -55,7 +55,7 @@ _LN_FLT_MIN, _LN_FLT_MAX, _LOG2E, _LN2F = (
 )
 
 
-def _f32fma(a, b, c):
+def f32fma(a, b, c):
     return np.asarray(fma32(np.asarray(a, D), b, c), F)
 
 
@@ -66,11 +66,11 @@ def exp_u20(x):
     with np.errstate(all="ignore"):
         below = x < _LN_FLT_MIN
         src = np.maximum(np.minimum(x, _LN_FLT_MAX), _LN_FLT_MIN)
-        fx = np.floor(_f32fma(src, _LOG2E, F(0.5)))
-        p = _f32fma(-fx, _LN2F, src)
-        r = _f32fma(p, _U20[0], _U20[1])
+        fx = np.floor(f32fma(src, _LOG2E, F(0.5)))
+        p = f32fma(-fx, _LN2F, src)
+        r = f32fma(p, _U20[0], _U20[1])
         for c in (*_U20[2:], F(1)):
-            r = _f32fma(p, r, c)
+            r = f32fma(p, r, c)
         n = (fx - F(1)).astype(np.int32)
         two_n = ((n + 127) << 23).astype(np.int32).view(F)
         two_n = np.where(below, F(0), two_n)
@@ -83,12 +83,12 @@ def vec_erf32(x):
     x = np.asarray(x, F)
     with np.errstate(all="ignore"):
         a = np.abs(x)
-        t = F(1) / _f32fma(F(0.3275911), a, F(1))
-        r = _f32fma(_AS[0], t, _AS[1])
+        t = F(1) / f32fma(F(0.3275911), a, F(1))
+        r = f32fma(_AS[0], t, _AS[1])
         for c in _AS[2:]:
-            r = _f32fma(r, t, c)
+            r = f32fma(r, t, c)
         e = exp_u20(-(x * x))
-        v = _f32fma(t * -e, r, F(1))
+        v = f32fma(t * -e, r, F(1))
         return np.where(np.signbit(x), -v, v)  # (x's sign bit xored in)
 
 

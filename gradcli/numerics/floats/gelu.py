@@ -6,13 +6,20 @@ on the values after them); erf and tanh as each code calls them
 
 * approximate='none': x * 0.5 * (1 + erf(x / sqrt(2))); its backward
   g * (cdf + x * pdf) with cdf = 0.5 * (1 + erf(x / sqrt(2))), pdf = exp(-x^2 / 2) /
-  sqrt(2 pi), the last multiply-add fused;
+  sqrt(2 pi), the last multiply-add fused in the vector code (not in the scalar code);
 * approximate='tanh': 0.5 * x * (1 + tanh(b * (x + k x^3))), b = sqrt(2 / pi),
   k = 0.044715, the inner multiply-add fused; its backward g * (l' + r') with
   l' = 0.5 * (1 + t), r' = 0.5 x (1 - t^2) b (1 + 3k x^2) (t the tanh; the compiler
   fuses 1 - t^2 and 1 + 3k x^2, not the final sum).
 
 The forward's grain for at::parallel_for is numel / threads above 16,384 values.
+
+A contiguous float32 tensor of more than one value with approximate='none' is not
+ATen's kernel's: torch's build sends it to oneDNN (`onednn_gelu_erf`), whose AVX2 JIT
+kernel computes erf by Abramowitz and Stegun's 7.1.26 with its own fast exp (2^n times
+a degree-5 polynomial; ATen's `exp_u20` is the same) and the result as S + S * erf,
+S = x / 2, fused.  (On AVX-512, oneDNN takes a minimax polynomial instead: the goldens
+are recorded with ONEDNN_MAX_CPU_ISA=AVX2, as on the AVX2 machines gradcli stands for.)
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import math
 import numpy as np
 
 from ..parallel import GRAIN, THREADS
-from .erf_tanh import libm_erf, libm_tanh, sleef_tanh, vec_erf
+from .erf_tanh import exp_u20, f32fma, libm_erf, libm_tanh, sleef_tanh, vec_erf
 from .fma import fma
 from .tensor_iter import VEC_BLOCK, split
 from .torch_exp import _libm_exp, _sleef_exp
@@ -34,10 +41,12 @@ _KAPPA = 0.044715
 
 
 class _Vector:
+    vector = True
     erf, tanh, exp = staticmethod(vec_erf), staticmethod(sleef_tanh), staticmethod(_sleef_exp)
 
 
 class _Scalar:
+    vector = False
     erf, tanh, exp = staticmethod(libm_erf), staticmethod(libm_tanh), staticmethod(_libm_exp)
 
 
@@ -80,7 +89,7 @@ def _backward(lib, g, x, tanh):
         return g * (dleft + left * dtanh * dinner)
     cdf = t(0.5) * (t(1) + lib.erf(x * t(_SQRT1_2)))
     pdf = t(_BETA_ERF) * lib.exp(x * x * t(-0.5))
-    return g * _fma(x, pdf, cdf)
+    return g * (_fma(x, pdf, cdf) if lib.vector else cdf + x * pdf)
 
 
 def gelu(x, approximate):
@@ -94,3 +103,24 @@ def gelu_backward(g, x, approximate):
     """GeluBackwardKernelImpl: the gradient of gelu at x for the incoming gradient g."""
     g, x = np.broadcast_arrays(np.asarray(g, x.dtype), np.asarray(x))
     return _run(lambda lib, dy, v: _backward(lib, dy, v, approximate == "tanh"), [g, x])
+
+
+_AS_ERF = [
+    np.float32(v) for v in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
+]
+
+
+def onednn_gelu_erf(x):
+    """oneDNN's eltwise_gelu_erf forward (AVX2) of a float32 array."""
+    f = np.float32
+    with np.errstate(all="ignore"):
+        u = x * f(_SQRT1_2)
+        t = f(1) / f32fma(f(0.3275911), np.abs(u), f(1))
+        q = -exp_u20(-(u * u)) * t
+        r = f32fma(_AS_ERF[0], t, _AS_ERF[1])
+        for c in _AS_ERF[2:]:
+            r = f32fma(r, t, c)
+        erf = f32fma(q, r, f(1))
+        erf = np.where(np.signbit(u), -erf, erf)
+        half = x * f(0.5)
+        return f32fma(erf, half, half)
