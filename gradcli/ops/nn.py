@@ -572,8 +572,8 @@ class MaxPool2d(Function):
             self.idx, self.shape = self.idx[0], x.shape
             self.save(x, self.saved[1][0])
             return out[0]
-        if window is not None and valid is None and x.dtype.kind == "f":
-            out = self._strided(x, idx, oshape, window)
+        if window is not None and x.dtype.kind == "f":
+            out = self._strided(x, idx, oshape, window, args[2])
         else:
             out = self._gathered(x, idx, valid, oshape)
         # PyTorch keeps the input and the indices of the maxima in each plane
@@ -595,37 +595,56 @@ class MaxPool2d(Function):
         self.idx, self.shape = chosen.reshape((N, C) + oshape), x.shape
         return np.take_along_axis(win, pick[:, None, :], axis=1).reshape((N, C) + oshape)
 
-    def _strided(self, x, idx, oshape, window):
-        """forward's values and choices where every window lies inside the input (no
-        padding): the K positions of the windows as K strided views of x, compared in
-        window order -- a later value is taken when it is greater, or is the first nan
-        (the first max, or the first nan, as the gathered argmax picks)."""
+    def _strided(self, x, idx, oshape, window, padding):
+        """forward's values and choices by strided windows: each of the K positions of a
+        window as a strided view of x over the outputs whose window has it inside the
+        input (padding and ceil_mode's last windows leave it out), compared in window
+        order from -inf at position 0 -- a later value is taken when it is greater, or
+        is the first nan (the gathered argmax's picks: the first max or the first nan,
+        position 0 where every value is -inf or outside)."""
         (kh, kw), (sh, sw), (dh, dw) = window
         N, C, H, W = x.shape
         oh, ow = oshape
         nans = bool(np.isnan(x).any())
-        best = kbest = None
+        best = np.full((N, C, oh, ow), -np.inf, x.dtype)
+        kbest = np.zeros((N, C, oh, ow), np.intp)
+        rows = _tap_ranges(H, kh, sh, padding[0], dh, oh)
+        cols = _tap_ranges(W, kw, sw, padding[1], dw, ow)
         for k in range(kh * kw):
-            i, j = (k // kw) * dh, (k % kw) * dw
-            v = x[:, :, i : i + sh * (oh - 1) + 1 : sh, j : j + sw * (ow - 1) + 1 : sw]
-            if best is None:
-                best, kbest = v.copy(), np.zeros(v.shape, np.intp)
+            r0, r1, ir = rows[k // kw]
+            q0, q1, iq = cols[k % kw]
+            if r0 == r1 or q0 == q1:
                 continue
-            take = v > best
+            v = x[
+                :, :, ir : ir + sh * (r1 - r0 - 1) + 1 : sh, iq : iq + sw * (q1 - q0 - 1) + 1 : sw
+            ]
+            b, kb = best[:, :, r0:r1, q0:q1], kbest[:, :, r0:r1, q0:q1]
+            take = v > b
             if nans:
-                take |= np.isnan(v) & ~np.isnan(best)
-            np.copyto(best, v, where=take)
-            np.copyto(kbest, k, where=take)
-        # the chosen position in x (flat): its window's first position plus its offset
-        offset = np.array([(k // kw) * dh * W + (k % kw) * dw for k in range(kh * kw)])
-        chosen = np.take(offset, kbest)
-        chosen += idx[0].reshape(oshape)
+                take |= np.isnan(v) & ~np.isnan(b)
+            np.copyto(b, v, where=take)
+            np.copyto(kb, k, where=take)
+        # the chosen position in x (flat): the window position's index in the plane (the
+        # clipped one of an outside position, as gathered), plus the plane's offset
+        chosen = idx[kbest, np.arange(oh * ow).reshape(oh, ow)]
         chosen += (np.arange(N * C) * (H * W)).reshape(N, C, 1, 1)
         self.idx, self.shape = chosen, x.shape
         return best
 
     def backward(self, g, F, _x, _indices):
         return (scatter(F, g, self.idx, None, self.shape),)
+
+
+def _tap_ranges(size, k, stride, pad, dil, out):
+    """For each kernel offset along one axis: (first output, end output, first input
+    index) of the outputs whose window has that offset inside the input."""
+    taps = []
+    for i in range(k):
+        off = i * dil - pad
+        lo = (stride - 1 - off) // stride if off < 0 else 0  # (the first r with r*s + off >= 0)
+        hi = min(out, (size - 1 - off) // stride + 1) if size - 1 - off >= 0 else 0
+        taps.append((lo, max(lo, hi), lo * stride + off))
+    return taps
 
 
 def _pool_size(n, k, s, p, d, ceil):

@@ -306,7 +306,9 @@ plt.close()
     assert out == f"saved {path}\n"
     root = ET.parse(path).getroot()
     assert len(root.findall("{http://www.w3.org/2000/svg}polyline")) >= 4  # 2 lines, 2 dots
-    _, out = run("import matplotlib.pyplot as plt\nplt.plot([1, 2], [3, 4])\nplt.show()", JsonOutput)
+    _, out = run(
+        "import matplotlib.pyplot as plt\nplt.plot([1, 2], [3, 4])\nplt.show()", JsonOutput
+    )
     record = json.loads(out.strip().splitlines()[-1])
     assert record["kind"] == "plot"
     assert record["series"][0]["x"] == [1.0, 2.0] and record["series"][0]["y"] == [3.0, 4.0]

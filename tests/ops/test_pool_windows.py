@@ -1,0 +1,62 @@
+"""max_pool2d's strided windows (MaxPool2d._strided: one strided view of the input per
+window position, over the outputs that have it inside) against the gathered windows
+(MaxPool2d._gathered: every window gathered by its flat indices, argmax along it), bit
+for bit in the values and in the chosen indices, on random bit patterns (NaN payloads,
+infinities, signed zeros, ties) with random kernels, strides, paddings, dilations and
+ceil_mode, in float32 and float64."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gradcli.ops import nn
+
+
+def _values(rng, shape, dtype):
+    n = int(np.prod(shape))
+    x = rng.standard_normal(n).astype(dtype)
+    kind = rng.random(n)
+    x = np.where(kind < 0.05, np.nan, x)
+    x = np.where((kind >= 0.05) & (kind < 0.1), -np.inf, x)
+    x = np.where((kind >= 0.1) & (kind < 0.12), np.inf, x)
+    x = np.where((kind >= 0.12) & (kind < 0.2), rng.choice([0.0, -0.0, 1.0]), x).astype(dtype)
+    if rng.random() < 0.5:  # NaNs with other payloads and signs
+        bits = x.view(np.uint32 if dtype == np.float32 else np.uint64)
+        nan = np.isnan(x)
+        bits[nan] ^= rng.integers(1, 1000, int(nan.sum())).astype(bits.dtype)
+    if rng.random() < 0.3:
+        x[...] = -np.inf  # every window all -inf: the first position's index
+    return x.reshape(shape)
+
+
+def _geometry(rng):
+    while True:
+        kh, kw = (int(v) for v in rng.integers(1, 5, 2))
+        sh, sw = (int(v) for v in rng.integers(1, 4, 2))
+        dh, dw = (int(v) for v in rng.integers(1, 3, 2))
+        ph, pw = int(rng.integers(0, kh // 2 + 1)), int(rng.integers(0, kw // 2 + 1))
+        H, W = (int(v) for v in rng.integers(1, 14, 2))
+        ceil = bool(rng.integers(2))
+        oh = nn._pool_size(H, kh, sh, ph, dh, ceil)
+        ow = nn._pool_size(W, kw, sw, pw, dw, ceil)
+        if oh > 0 and ow > 0:
+            return (kh, kw), (sh, sw), (ph, pw), (dh, dw), ceil, (H, W), (oh, ow)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_strided_windows_equal_gathered(seed):
+    rng = np.random.default_rng(seed)
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw), ceil, (H, W), (oh, ow) = _geometry(rng)
+    dtype = np.float32 if seed % 2 else np.float64
+    x = _values(rng, (int(rng.integers(1, 4)), int(rng.integers(1, 4)), H, W), dtype)
+    flat, valid = nn._pool_index(H, W, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow)
+    gathered = nn.MaxPool2d.__new__(nn.MaxPool2d)
+    want = gathered._gathered(x, flat, valid, (oh, ow))
+    strided = nn.MaxPool2d.__new__(nn.MaxPool2d)
+    window = ((kh, kw), (sh, sw), (dh, dw))
+    got = strided._strided(x, flat, (oh, ow), window, (ph, pw))
+    ints = np.uint32 if dtype == np.float32 else np.uint64
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.view(ints), want.view(ints))
+    np.testing.assert_array_equal(strided.idx, gathered.idx)
