@@ -13,7 +13,7 @@ from ..core.dtypes import scalar_type_name
 from ..engine.declare import none
 from ..engine.function import Function
 from ..numerics.floats import group_norm as gn
-from ..runtime.errors import GradRuntimeError
+from ..runtime.errors import GradRuntimeError, GradValueError
 from .registry import Arg, register
 
 
@@ -163,6 +163,11 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabl
         raise GradRuntimeError(
             "Expected number of channels in input to be divisible by num_groups, but got "
             f"input of shape {shape} and num_groups={groups}"
+        )
+    size = [xd.shape[0] * c // groups, groups] + list(xd.shape[2:])
+    if int(np.prod(size)) // groups == 1:  # (torch.nn.functional's check)
+        raise GradValueError(
+            f"Expected more than 1 value per channel when training, got input size {size}"
         )
     w = None if weight is None else tensor_arg(weight)
     b = None if bias is None else tensor_arg(bias)

@@ -279,5 +279,6 @@ errors(
         "F.group_norm(x.float(), 2, torch.ones(4))",
         "F.group_norm(x.requires_grad_(), 2, None, torch.ones(4)).sum().backward()",
         "F.group_norm(x, 2, None, torch.ones(4, requires_grad=True)).sum().backward()",
+        "F.group_norm(torch.ones(1, 4, 1), 4)",
     ],
 )

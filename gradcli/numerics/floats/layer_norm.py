@@ -8,7 +8,7 @@ multiply-add, 1 / (j + 1) rounded in the dtype); the chunks' moments merged in a
 binary cascade (a stack of ceil(log2(chunks)) levels, at least one: after chunk i the
 levels are merged upwards while i + 1 is even there, and the levels left at the end into
 level 0), each merge `c = n_add / n; delta = m1_add - m1; m1 + c * delta` (rounded twice)
-and `(m2 + m2_add) + delta * (delta * (c * n_old))` (the last step fused).  The values
+and `(m2 + m2_add) + (delta * c) * (delta * n_old)` (the last step fused).  The values
 after the last whole vector go through the scalar update (`m1 += delta / n`, `m2 +=
 delta * (x - m1)`, nothing fused), and the lanes are merged into that one after the other
 (`m1 += c * delta` fused, `m2 + (m2_add + delta * delta * c * n_old)` with its last
@@ -58,11 +58,11 @@ def _merge(m0_add, m1_add, m2_add, m0, m1, m2, dt):
 
 def _merge_vec(m0_add, m1_add, m2_add, m0, m1, m2, dt):
     """AddMomentsVec, as the compiled vector code computes it: m1 + c * delta rounded
-    twice, m2 + m2_add first and the rest one fused step."""
+    twice, m2 + m2_add first, then (delta * c) * (delta * n_old) added in one fused step."""
     n = m0 + m0_add
     c = dt.type(0) if n == 0 else dt.type(dt.type(m0_add) / dt.type(n))
     delta = m1_add - m1
-    return n, m1 + c * delta, _fma(delta, delta * (c * dt.type(m0)), m2 + m2_add)
+    return n, m1 + c * delta, _fma(delta * c, delta * dt.type(m0), m2 + m2_add)
 
 
 def moments(x):
