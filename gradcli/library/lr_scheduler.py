@@ -179,20 +179,20 @@ class LRScheduler:
 
     def state_dict(self):
         skip = ("optimizer", *self.not_state)
-        return {k: v for k, v in vars(self).items() if k not in skip}
+        return {k: v for k, v in self.__dict__.items() if k not in skip}
 
     def load_state_dict(self, state_dict):
         if not isinstance(state_dict, dict):
             raise GradTypeError(f"'{type(state_dict).__name__}' object is not a mapping")
-        vars(self).update(state_dict)
+        self.__dict__.update(state_dict)
 
     def language_getattr(self, name):
-        if name.startswith("__") or name not in vars(self):
+        if name.startswith("__") or name not in self.__dict__:
             raise AttributeError(name)
-        return vars(self)[name]
+        return self.__dict__[name]
 
     def language_setattr(self, name, value):
-        vars(self)[name] = value
+        self.__dict__[name] = value
 
     language_methods = {
         "step": lambda self, *a, **k: _library(self, "step")(self, *a, **k),
@@ -493,11 +493,11 @@ class SequentialLR(_Composite):
 
     def _undo(self, sched):
         """Take back the initial step of every scheduler inside (recursively)."""
-        inner = vars(sched).get("_schedulers")
+        inner = sched.__dict__.get("_schedulers")
         if inner is not None:
             for s in inner:
                 self._undo(s)
-        elif "last_epoch" in vars(sched):
+        elif "last_epoch" in sched.__dict__:
             sched.last_epoch -= 1
 
     def step(self):
@@ -513,7 +513,7 @@ class SequentialLR(_Composite):
 
 def _check_members(name, optimizer, schedulers):
     for i, s in enumerate(schedulers):
-        if not isinstance(s, LRScheduler) or "optimizer" not in vars(s):
+        if not isinstance(s, LRScheduler) or "optimizer" not in s.__dict__:
             raise GradTypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
         if getattr(s, "needs_metrics", False):
             raise GradValueError(
