@@ -32,6 +32,9 @@ _OWN = (
     "materialize_grads",
     "_out_nodes",
     "_in_backward",
+    "_clear_on_access",
+    "_accessed",
+    "_reader",
 )
 
 
@@ -51,6 +54,10 @@ class FunctionCtx:
         self.materialize_grads = True
         self._out_nodes = ()  # weak references to the nodes of the outputs
         self._in_backward = False  # in the Function's backward
+        # the class's clear_saved_tensors_on_access; the outputs whose backward read the
+        # saved tensors (each output is a node of its own here: PyTorch's one node reads
+        # them once), and the output whose backward runs
+        self._clear_on_access, self._accessed, self._reader = False, set(), None
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -74,6 +81,15 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self):
+        if self._clear_on_access and self._in_backward:
+            if self._reader in self._accessed:
+                raise GradRuntimeError(
+                    "saved_tensors can only be accessed once when "
+                    "clear_saved_tensors_on_access=True is set on the autograd.Function. "
+                    "Either access saved_tensors only once, or set "
+                    "clear_saved_tensors_on_access=False."
+                )
+            self._accessed.add(self._reader)
         if self.to_save and not self._in_backward:
             for ref in self._out_nodes:  # a backward without retain_graph freed them
                 node = ref()
@@ -148,8 +164,12 @@ class CustomNode(Node):
             else:
                 grads.append(None)
         running, ctx._in_backward = ctx._in_backward, True
+        ctx._reader = self.k
         try:
-            res = cls.backward(ctx, *grads)
+            if getattr(cls, "boxed_grads_call", False) is True:  # the grads as one list
+                res = cls.backward(ctx, grads)
+            else:
+                res = cls.backward(ctx, *grads)
         finally:
             ctx._in_backward = running
         res = res if isinstance(res, tuple) else (res,)
@@ -247,6 +267,7 @@ class Function(metaclass=_FunctionType):
     def apply(cls, *args, **kwargs):
         ctx = FunctionCtx()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        ctx._clear_on_access = getattr(cls, "clear_saved_tensors_on_access", False) is True
         separate = "setup_context" in _defined(cls)
         prev, hidden = context.current.grad_enabled, fw.State.visible
         context.current.grad_enabled = False

@@ -352,3 +352,76 @@ case(
     print(y.grad)
     """,
 )
+
+# ------------------- a custom Function's boxed_grads_call, clear_saved_tensors_on_access
+
+case(
+    "custom_function/boxed_and_clearing",
+    """
+    import torch
+    from torch.autograd.function import once_differentiable
+    class G(torch.autograd.Function):
+        boxed_grads_call = True
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2
+        @staticmethod
+        def backward(ctx, grads):
+            print(type(grads).__name__, len(grads), grads)
+            g = grads[0]
+            grads[0] = None
+            return g * 2
+    x = torch.tensor([1.0, -2.0], requires_grad=True)
+    (G.apply(x) ** 2).sum().backward()
+    print(x.grad)
+    class H(torch.autograd.Function):
+        boxed_grads_call = True
+        @staticmethod
+        def forward(ctx, x):
+            return x * 3
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, grads):
+            return grads[0] * 3
+    y = torch.tensor([0.5], requires_grad=True)
+    H.apply(y).backward()
+    print(y.grad)
+    class C(torch.autograd.Function):
+        clear_saved_tensors_on_access = True
+        @staticmethod
+        def forward(ctx, x, w):
+            ctx.save_for_backward(x, w)
+            return x * w
+        @staticmethod
+        def backward(ctx, g):
+            x, w = ctx.saved_tensors
+            return g * w, g * x
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    out = C.apply(a, b)
+    out.sum().backward(retain_graph=True)
+    out.sum().backward()
+    print(a.grad, b.grad)
+    """,
+)
+
+errors(
+    "custom_function/clearing_errors",
+    "import torch\n"
+    "class C(torch.autograd.Function):\n"
+    "    clear_saved_tensors_on_access = True\n"
+    "    @staticmethod\n"
+    "    def forward(ctx, x):\n"
+    "        ctx.save_for_backward(x)\n"
+    "        return x * 2\n"
+    "    @staticmethod\n"
+    "    def backward(ctx, g):\n"
+    "        x, = ctx.saved_tensors\n"
+    "        y, = ctx.saved_tensors\n"
+    "        return g * 2\n"
+    "x = torch.ones(2, requires_grad=True)",
+    [
+        "C.apply(x).sum().backward()",
+    ],
+)
