@@ -66,6 +66,11 @@ DOCS = {
     "torch.nn.BatchNorm1d": "batch normalisation over (N, C) or (N, C, L) input",
     "torch.nn.BatchNorm2d": "batch normalisation over (N, C, H, W) input",
     "torch.nn.BatchNorm3d": "batch normalisation over (N, C, D, H, W) input",
+    "torch.nn.LayerNorm": "layer normalisation over the last dims (normalized_shape), "
+    "then weight and bias",
+    "torch.nn.RMSNorm": "x / sqrt(mean(x ** 2) + eps) over the last dims, times weight",
+    "torch.nn.GroupNorm": "group normalisation: the channels in num_groups groups, each "
+    "normalised, then weight and bias per channel",
     "torch.nn.RNN": "an Elman RNN (tanh or relu) over a sequence, layers stacked",
     "torch.nn.GRU": "a gated recurrent unit over a sequence, layers stacked",
     "torch.nn.LSTM": "a long short-term memory over a sequence, layers stacked",
