@@ -34,6 +34,11 @@ PARENTS = {
     "OSError": "Exception",
     "Warning": "Exception",
     "UserWarning": "Warning",
+    "DeprecationWarning": "Warning",
+    "FutureWarning": "Warning",
+    "RuntimeWarning": "Warning",
+    "JSONDecodeError": "ValueError",  # (json.loads's)
+    "StatisticsError": "ValueError",  # (the statistics module's)
 }
 
 

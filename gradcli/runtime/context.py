@@ -99,8 +99,8 @@ class Context:
             self._generator = g if self.seed is None else g.manual_seed(self.seed)
         return self._generator
 
-    def warn(self, message: str):
-        """A warning on stderr (PyTorch's UserWarning), once per message and run."""
+    def warn(self, message: str, kind: str = "UserWarning"):
+        """A warning on stderr (PyTorch's UserWarning, or `kind`), once per message and run."""
         if message in self.warned:
             return
         self.warned.add(message)
@@ -110,7 +110,7 @@ class Context:
             filename, line = self.where()
             if line:
                 where = f"{filename}:{line}: "
-        sys.stderr.write(f"{where}UserWarning: {message}\n")
+        sys.stderr.write(f"{where}{kind}: {message}\n")
         sys.stderr.flush()
 
 

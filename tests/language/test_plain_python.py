@@ -13,6 +13,40 @@ import pytest
 from conftest import run_inprocess
 
 PROGRAMS = {
+    "stdlib_json_statistics_heapq": """
+import json, string, statistics, warnings, heapq, bisect, textwrap, pprint, operator
+cfg = {"lr": 0.1, "layers": [4, 8], "name": "net", "ok": True, "none": None}
+s = json.dumps(cfg, indent=2, sort_keys=True)
+print(s)
+print(json.loads(s) == cfg, json.dumps([1.5, "a"]), json.loads('{"a": [1, 2.5, null]}'))
+try:
+    json.dumps({1, 2})
+except TypeError as e:
+    print("TypeError", e)
+try:
+    json.loads("{bad")
+except ValueError as e:
+    print("ValueError", e)
+print(string.ascii_lowercase, string.digits, len(string.punctuation), string.capwords("hello world"))
+xs = [2.5, 3.25, 1.0, 4.0, 2.5]
+print(statistics.mean(xs), statistics.median(xs), statistics.stdev(xs), statistics.pvariance(xs), statistics.mode(xs))
+print(statistics.mean(x * 2 for x in xs), statistics.median_low([1, 3, 5, 7]))
+try:
+    statistics.mean([])
+except ValueError as e:
+    print("StatisticsError", e)
+warnings.filterwarnings("ignore")
+h = [5, 1, 4]
+heapq.heapify(h); heapq.heappush(h, 0)
+print(heapq.heappop(h), h, heapq.nlargest(2, [3, 9, 1, 7]), heapq.nsmallest(2, [(2, "b"), (1, "a"), (3, "c")], key=lambda t: -t[0]))
+a = [1, 3, 5]
+bisect.insort(a, 4)
+print(a, bisect.bisect_left(a, 3), bisect.bisect(a, 3))
+print(textwrap.dedent("    a\\n      b"), textwrap.fill("the quick brown fox jumps", 10), textwrap.shorten("hello there world", 12))
+pprint.pprint({"b": [1, 2], "a": {"x": 1}})
+print(pprint.pformat(list(range(30)), width=40))
+print(operator.add(2, 3), operator.mul("ab", 2), operator.itemgetter(1)([5, 6]), sorted([(1, "b"), (0, "a")], key=operator.itemgetter(1)), operator.neg(4))
+""",
     "dataclasses_and_arity": """
 from dataclasses import dataclass, field, fields, asdict, astuple, replace, is_dataclass
 import dataclasses
