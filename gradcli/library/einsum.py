@@ -268,6 +268,17 @@ def sumproduct_pair(left, right, sum_dims):
     return FUNCTIONS["permute"](FUNCTIONS["view"](result, tuple(out_size)), operm)
 
 
+def _sublist_label(n):
+    """A label of the sublist format: Ellipsis, or 0-25 for 'A'-'Z', 26-51 for 'a'-'z'."""
+    if n is Ellipsis:
+        return "..."
+    if isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 52:
+        return _label(n)
+    raise GradValueError(
+        "einsum(): subscript in subscript list is not within the valid range [0, 52)"
+    )
+
+
 @register(
     "einsum",
     "einsum(equation, *operands)",
@@ -285,11 +296,18 @@ def einsum(*args):
             "einsum(): must specify the equation string and at least one operand, "
             "or at least one operand and its subscripts list"
         )
-    equation, operands = args[0], list(args[1:])
+    if type(args[0]) is Tensor:  # the sublist format: op, [dims], op, [dims], ..., [out]
+        equation = ",".join("".join(map(_sublist_label, sub)) for sub in args[1::2])
+        if len(args) % 2 == 1:
+            equation += "->" + "".join(map(_sublist_label, args[-1]))
+            operands = list(args[:-1:2])
+        else:
+            operands = list(args[::2])
+    else:
+        equation, operands = args[0], list(args[1:])
     if not isinstance(equation, str):
         raise GradTypeError(
-            "einsum(): the sublist format (operand, [subscripts], ...) is not supported; "
-            "give the equation as a string"
+            f"einsum(): argument 'equation' must be str, not {type(equation).__name__}"
         )
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = list(operands[0])  # the old interface: the operands as one list

@@ -122,3 +122,20 @@ for _i, _line in enumerate(_ERRORS):
         f"einsum/errors/{_i}",
         "import torch\nA = torch.ones(2, 3)\nB = torch.ones(3, 4)\n" + _line + "\n",
     )
+case(
+    "einsum/sublists",
+    """
+    import torch
+    A = torch.linspace(-1, 2, 6).reshape(2, 3).requires_grad_()
+    B = torch.linspace(0, 1, 12).reshape(3, 4)
+    r = torch.einsum(A, [0, 1], B, [1, 2], [0, 2])
+    print(r, r.grad_fn)
+    print(torch.einsum(A, [0, 1], B, [1, 2]))
+    print(torch.einsum(A, [..., 1], [...]))
+    print(torch.einsum(A, [30, 40], [40, 30]))
+    """,
+)
+case(
+    "einsum/errors/sublist_range",
+    "import torch\nA = torch.ones(2, 3)\ntorch.einsum(A, [0, 60])\n",
+)
