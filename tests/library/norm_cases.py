@@ -282,3 +282,24 @@ errors(
         "F.group_norm(torch.ones(1, 4, 1), 4)",
     ],
 )
+
+case(
+    "norms/forward_mode",
+    """
+    import torch
+    import torch.nn.functional as F
+    import torch.autograd.forward_ad as fwAD
+    _ = torch.manual_seed(10)
+    x = torch.randn(2, 4, 3)
+    t = torch.randn(2, 4, 3)
+    w = torch.randn(3)
+    tw = torch.randn(3)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, t)
+        dw = fwAD.make_dual(w, tw)
+        print(fwAD.unpack_dual(F.layer_norm(d, (3,), dw)).tangent)
+        print(fwAD.unpack_dual(F.layer_norm(d, (4, 3), eps=0.1)).tangent)
+        print(fwAD.unpack_dual(F.rms_norm(d, (3,), dw)).tangent)
+        print(fwAD.unpack_dual(F.group_norm(d, 2)).tangent)
+    """,
+)
