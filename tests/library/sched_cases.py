@@ -422,3 +422,61 @@ case(
     print(o.get_last_lr(), o, isinstance(o, torch.optim.lr_scheduler.LRScheduler))
 """,
 )
+
+# Edge values (zero factors and lengths, a float step_size, a cosine of period 1, one-step
+# cycles) under plain steps, step(epoch) going back and forth, and an lr set by hand:
+# torch's rates, its ZeroDivisionErrors and ValueErrors caught by the program
+case(
+    "sched/edges",
+    """
+    import torch
+    L = torch.optim.lr_scheduler
+    w = torch.tensor([1.0], requires_grad=True)
+    makers = [
+     ('L.StepLR(o, 2, 0.5)', lambda o: L.StepLR(o, 2, 0.5)),
+     ('L.MultiStepLR(o, [1, 3, 3], 0.5)', lambda o: L.MultiStepLR(o, [1, 3, 3], 0.5)),
+     ('L.ConstantLR(o, 0.0, 3)', lambda o: L.ConstantLR(o, 0.0, 3)),
+     ('L.ConstantLR(o, 0.5, 0)', lambda o: L.ConstantLR(o, 0.5, 0)),
+     ('L.LinearLR(o, 0.5, 0.0, 3)', lambda o: L.LinearLR(o, 0.5, 0.0, 3)),
+     ('L.LinearLR(o, 1.0, 1.0, 0)', lambda o: L.LinearLR(o, 1.0, 1.0, 0)),
+     ('L.ExponentialLR(o, 1.5)', lambda o: L.ExponentialLR(o, 1.5)),
+     ('L.PolynomialLR(o, 0, 1.0)', lambda o: L.PolynomialLR(o, 0, 1.0)),
+     ('L.PolynomialLR(o, 3, 0.5)', lambda o: L.PolynomialLR(o, 3, 0.5)),
+     ('L.CosineAnnealingLR(o, 1)', lambda o: L.CosineAnnealingLR(o, 1)),
+     ('L.CosineAnnealingLR(o, 3, 0.2)', lambda o: L.CosineAnnealingLR(o, 3, 0.2)),
+     ('L.CosineAnnealingWarmRestarts(o, 1, 3)', lambda o: L.CosineAnnealingWarmRestarts(o, 1, 3)),
+     ('L.CosineAnnealingWarmRestarts(o, 2, 2, 0.05)', lambda o: L.CosineAnnealingWarmRestarts(o, 2, 2, 0.05)),
+     ("L.CyclicLR(o, 0.01, 0.1, 1, 1, mode='triangular2')", lambda o: L.CyclicLR(o, 0.01, 0.1, 1, 1, mode='triangular2')),
+     ('L.CyclicLR(o, 0.1, 0.01, 2)', lambda o: L.CyclicLR(o, 0.1, 0.01, 2)),
+     ('L.OneCycleLR(o, 1.0, total_steps=3)', lambda o: L.OneCycleLR(o, 1.0, total_steps=3)),
+     ('L.OneCycleLR(o, 1.0, total_steps=1)', lambda o: L.OneCycleLR(o, 1.0, total_steps=1)),
+     ('L.OneCycleLR(o, 1.0, total_steps=6, pct_start=0.0)', lambda o: L.OneCycleLR(o, 1.0, total_steps=6, pct_start=0.0)),
+     ('L.ReduceLROnPlateau(o, patience=0, factor=0.5, threshold=0.0)', lambda o: L.ReduceLROnPlateau(o, patience=0, factor=0.5, threshold=0.0)),
+     ('L.StepLR(o, 0)', lambda o: L.StepLR(o, 0)),
+     ('L.StepLR(o, 2.5)', lambda o: L.StepLR(o, 2.5)),
+     ('L.MultiStepLR(o, [])', lambda o: L.MultiStepLR(o, [])),
+    ]
+    plans = [[None]*5, [3, None, 0, None, 7, 7], [None, 'lr', None, 2, None]]
+    for mk, make in makers:
+        for plan in plans:
+            out = []
+            try:
+                o = torch.optim.SGD([w], lr=0.1, momentum=0.5)
+                s = make(o)
+                out.append(s.get_last_lr())
+                for a in plan:
+                    o.step()
+                    if a == 'lr':
+                        o.param_groups[0]['lr'] = 0.3
+                    elif 'Plateau' in mk:
+                        s.step(1.0 if a is None else a)
+                    elif a is None:
+                        s.step()
+                    else:
+                        s.step(a)
+                    out.append(s.get_last_lr())
+            except Exception as e:
+                out.append(type(e).__name__ + ': ' + str(e).splitlines()[0])
+            print(mk, out)
+""",
+)
