@@ -11,6 +11,7 @@ from ..core.printing import show, show_str
 # name -> its base, as in Python (and PyTorch: shape errors are RuntimeErrors)
 PARENTS = {
     "BaseException": None,
+    "SystemExit": "BaseException",  # (argparse's, on a bad option or --help)
     "Exception": "BaseException",
     "ArithmeticError": "Exception",
     "ZeroDivisionError": "ArithmeticError",

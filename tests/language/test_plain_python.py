@@ -13,6 +13,28 @@ import pytest
 from conftest import run_inprocess
 
 PROGRAMS = {
+    "argparse_defaults_and_lists": """
+import argparse
+parser = argparse.ArgumentParser(description='PyTorch MNIST Example')
+parser.add_argument('--batch-size', type=int, default=64, metavar='N',
+                    help='input batch size for training (default: 64)')
+parser.add_argument('--epochs', type=int, default=14, metavar='N')
+parser.add_argument('--lr', type=float, default=1.0, metavar='LR')
+parser.add_argument('--no-cuda', action='store_true', default=False)
+parser.add_argument('--save-model', action='store_true')
+parser.add_argument('--mode', choices=['a', 'b'], default='a')
+args = parser.parse_args()
+print(args.batch_size, args.epochs, args.lr, args.no_cuda, args.save_model, args.mode)
+args2 = parser.parse_args(['--lr', '0.5', '--epochs', '3', '--save-model', '--mode', 'b'])
+print(args2.lr, args2.epochs, args2.save_model, args2.mode)
+args2.lr = 0.1
+print(args2.lr)
+print(args)
+try:
+    parser.parse_args(['--bogus'])
+except SystemExit as e:
+    print("exit")
+""",
     "stdlib_json_statistics_heapq": """
 import json, string, statistics, warnings, heapq, bisect, textwrap, pprint, operator
 cfg = {"lr": 0.1, "layers": [4, 8], "name": "net", "ok": True, "none": None}
