@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..runtime import context
+from ..runtime.device import CPU
 from ..runtime.errors import GradError, GradRuntimeError, GradValueError
 from ..core import dtypes
 from ..core.convert import type_name
@@ -50,6 +51,9 @@ _ATTRS = {
     "shape": lambda b: Size(b.shape),
     "ndim": lambda b: b.ndim,
     "dtype": lambda b: dtypes.DType(b.dtype),
+    "device": lambda b: CPU,
+    "is_cuda": lambda b: False,
+    "is_cpu": lambda b: True,
     "T": lambda b: bt.op("numpy_T", b),
     "mT": lambda b: bt.op("transpose", b, -2, -1),
     "requires_grad": lambda b: b.requires_grad,

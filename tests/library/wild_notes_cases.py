@@ -425,3 +425,17 @@ errors(
         "C.apply(x).sum().backward()",
     ],
 )
+
+# ------------------------------------------------- a batched tensor's device under vmap
+
+case(
+    "vmap/device",
+    """
+    import torch
+    from torch.func import vmap
+    def f(x):
+        print(x.device, x.is_cuda, x.is_cpu)
+        return torch.eye(x.numel(), dtype=x.dtype, device=x.device) * x.sum()
+    print(vmap(f)(torch.arange(6.0).reshape(2, 3)))
+    """,
+)
