@@ -34,7 +34,7 @@ DOCS = {
     "torch.accelerator": "accelerator queries; none is available",
     "torch.utils": "utils.data: Dataset, TensorDataset, DataLoader",
     "torch.utils.data": "datasets and batching: Dataset, TensorDataset, Subset, random_split, DataLoader",
-    "torch.optim": "optimizers (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD, LBFGS) and lr_scheduler",
+    "torch.optim": "optimizers (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD, LBFGS, Adafactor) and lr_scheduler",
     "torch.optim.lr_scheduler": "learning-rate schedules (StepLR, CosineAnnealingLR, OneCycleLR, ReduceLROnPlateau ...)",
     "torch.backends": "backend queries: mps and cuda are not built",
     "torch.backends.mps": "Apple MPS queries; not available",

@@ -245,6 +245,29 @@ for _dt in ("float64", "float32"):
     ]:
         case("optim/lbfgs_%s_%s" % (_name, _dt), _LBFGS.format(dt=_dt, ls=_ls, lr=_lr))
 
+# Adafactor on vectors, matrices and a 3-d tensor (factored row and column variances),
+# with its options
+_ADAFACTOR = """
+    import torch
+    torch.set_default_dtype(torch.{dt})
+    torch.manual_seed(7)
+    ps = [torch.randn(5, requires_grad=True), torch.randn(3, 4, requires_grad=True), torch.randn(2, 3, 5, requires_grad=True), torch.randn(1, requires_grad=True)]
+    ts = [torch.randn(p.shape) for p in ps]
+    for kw in [{{}}, {{"lr": 0.05, "weight_decay": 0.1, "maximize": False}}, {{"eps": (1e-6, 1e-2), "d": 2.0, "beta2_decay": -0.5}}]:
+        qs = [p.detach().clone().requires_grad_() for p in ps]
+        opt = torch.optim.Adafactor(qs, **kw)
+        for i in range(30):
+            opt.zero_grad()
+            for q, t in zip(qs, ts):
+                ((q - t) ** 2 * (t + 2)).sum().backward()
+            opt.step()
+        for q in qs:
+            print(q.tolist())
+    torch.set_default_dtype(torch.float64)
+"""
+for _dt in ("float64", "float32"):
+    case("optim/adafactor_" + _dt, _ADAFACTOR.format(dt=_dt))
+
 case(
     "optim/maximize_and_reprs",
     """
@@ -263,6 +286,7 @@ case(
     torch.optim.RAdam([w])
     torch.optim.Rprop([w])
     torch.optim.ASGD([w])
+    torch.optim.Adafactor([w])
     print(type(torch.optim.NAdam([w])), isinstance(torch.optim.ASGD([w]), torch.optim.Optimizer))
 """,
 )
@@ -328,6 +352,10 @@ for _name, _src in [
     ),
     ("lbfgs_no_closure", "torch.optim.LBFGS([w]).step()"),
     ("lbfgs_lr", "torch.optim.LBFGS([w], lr=-1)"),
+    ("adafactor_lr", "torch.optim.Adafactor([w], lr=-1)"),
+    ("adafactor_beta2_decay", "torch.optim.Adafactor([w], beta2_decay=0.5)"),
+    ("adafactor_eps", "torch.optim.Adafactor([w], eps=(-1.0, 1e-3))"),
+    ("adafactor_d", "torch.optim.Adafactor([w], d=0.5)"),
     (
         "load_group_size",
         "torch.optim.SGD([w], lr=0.1).load_state_dict(torch.optim.SGD([w, torch.zeros(1, requires_grad=True)]).state_dict())",
