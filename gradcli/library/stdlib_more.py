@@ -1,4 +1,5 @@
-"""More of Python's standard library, the parts scripts use beside torch: `json` (strings
+"""More of Python's standard library, the parts scripts use beside torch: `contextlib`'s
+`nullcontext`, `json` (strings
 only: `dumps`, `loads`), `string`'s constants, `statistics`, `warnings` (`warn`, and the
 filters accepted), `heapq`, `bisect`, `textwrap`, `pprint`, `operator`'s functions of
 values (not `attrgetter`/`methodcaller`, which would read attributes around the
@@ -214,7 +215,34 @@ def _itemgetter(*items):
     )
 
 
+class NullContext:
+    """contextlib.nullcontext(): a `with` block's context that does nothing (nanoGPT's
+    `ctx = nullcontext() if device_type == 'cpu' else torch.amp.autocast(...)`)."""
+
+    __slots__ = ("enter_result",)
+    language_context = True
+
+    def __init__(self, enter_result=None):
+        self.enter_result = enter_result
+
+    def __enter__(self):
+        return self.enter_result
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self):
+        return "<contextlib.nullcontext object>"
+
+
+def _contextlib_module():
+    return StdModule(
+        "contextlib", {"nullcontext": BuiltinFunction("contextlib.nullcontext", NullContext)}
+    )
+
+
 for _name, _make in (
+    ("contextlib", _contextlib_module),
     ("json", _json_module),
     ("string", _string_module),
     ("statistics", _statistics_module),

@@ -36,6 +36,9 @@ except SystemExit as e:
     print("exit")
 """,
     "stdlib_json_statistics_heapq": """
+from contextlib import nullcontext
+with nullcontext():
+    print("inside")
 import json, string, statistics, warnings, heapq, bisect, textwrap, pprint, operator
 cfg = {"lr": 0.1, "layers": [4, 8], "name": "net", "ok": True, "none": None}
 s = json.dumps(cfg, indent=2, sort_keys=True)
