@@ -170,8 +170,9 @@ LOOPS = (("fma64", "dd"), ("fma32", "dd"), ("fma32", "ff"), ("fma32", "fd"), ("f
 
 #: whole SLEEF kernels (numerics/native_sleef.py): exp, log1p and log of doubles
 UNARY = ("expd", "log1pd", "logd")
-#: and of floats, in 8-float vectors (numerics/native_sleef32.py)
+#: and of floats (numerics/native_sleef32.py), each in vectors of LANES values
 UNARY32 = ("expf", "logf", "log1pf")
+LANES = 8
 
 
 class _Kernels:
@@ -389,7 +390,17 @@ def fused(lib, kind, a, b, c):
 def unary(lib, kind, x):
     """The whole kernel KIND (UNARY: float64, UNARY32: float32) of the contiguous array
     x, or None where a value needs NumPy's emulation (then the caller computes the call)."""
+    fn, n = lib.unary[kind], x.size
     out = np.empty(x.shape, x.dtype)
-    if lib.unary[kind](x.size, address(x), address(out)):
+    whole = n - n % LANES  # (the loops take whole vectors)
+    if whole and fn(whole, address(x), address(out)):
         return None
+    if whole < n:  # the rest in a vector of its own, padded with its first value
+        flat = x.reshape(-1)
+        tail = np.full(LANES, flat[whole], x.dtype)
+        tail[: n - whole] = flat[whole:]
+        res = np.empty(LANES, x.dtype)
+        if fn(LANES, address(tail), address(res)):
+            return None
+        out.reshape(-1)[whole:] = res[: n - whole]
     return out

@@ -4,8 +4,7 @@ own algorithm, midpoints included), and SLEEF's `Sleef_expd4_u10`, `Sleef_log1pd
 and `Sleef_logd4_u10` whole, operation for operation the NumPy emulations
 `floats/torch_exp.expd`, `floats/sleef_u10.sleef_log1p` and `sleef_u10.sleef_log` (the
 same IEEE operations in the same order), in vectors of 8 doubles written in the IR
-itself (`lanes_loop`; the values after the last whole vector by the same IR on scalars),
-so that LLVM's code generation alone (native.py runs no optimising passes) makes AVX code
+itself (`lanes_loop`; native.py pads the values after the last whole vector), so that LLVM's code generation alone (native.py runs no optimising passes) makes AVX code
 of them: about 6 ns a value, where the emulation costs 150-190 ns.
 
 A value for which the emulation might differ (a NaN or infinite input, a fused step that
@@ -240,8 +239,9 @@ def unary(ir, mod, name, kind):
 def lanes_loop(ir, mod, name, nargs, body, elem, lanes, emitter):
     """i64 NAME(i64 n, elem* x1, ..., elem* x_nargs, elem* out): out[i] = body(emit,
     [x1[i], ...]) over whole vectors of `lanes` values (emitter(ir, mod, builder, lanes)
-    makes `emit`), then the values after them one by one (emitter(..., 1)); returns 1
-    when any lane set the emitter's flag (`emit.bad`), else 0."""
+    makes `emit`; n a multiple of `lanes`: native.py passes the values after the last
+    whole vector in a vector of their own, padded); returns 1 when any lane set the
+    emitter's flag (`emit.bad`), else 0."""
     i64, i1 = ir.IntType(64), ir.IntType(1)
     pe = ir.PointerType(elem)
     fn = ir.Function(mod, ir.FunctionType(i64, [i64] + [pe] * (nargs + 1)), name)
@@ -249,19 +249,13 @@ def lanes_loop(ir, mod, name, nargs, body, elem, lanes, emitter):
     for p in ptrs:
         p.add_attribute("noalias")
     *ins, out = ptrs
-    entry, vloop, vdone, sloop, done = (
-        fn.append_basic_block(x) for x in ("entry", "vloop", "vdone", "sloop", "done")
-    )
+    entry, vloop, done = (fn.append_basic_block(x) for x in ("entry", "vloop", "done"))
     b = ir.IRBuilder(entry)
-    nv = b.and_(n, ir.Constant(i64, -lanes))
-    b.cbranch(b.icmp_signed(">", nv, ir.Constant(i64, 0)), vloop, vdone)
-    zero64, false = ir.Constant(i64, 0), ir.Constant(i1, 0)
-
-    # whole vectors
+    b.cbranch(b.icmp_signed(">", n, ir.Constant(i64, 0)), vloop, done)
     b = ir.IRBuilder(vloop)
     i, bad = b.phi(i64), b.phi(i1)
-    i.add_incoming(zero64, entry)
-    bad.add_incoming(false, entry)
+    i.add_incoming(ir.Constant(i64, 0), entry)
+    bad.add_incoming(ir.Constant(i1, 0), entry)
     e = emitter(ir, mod, b, lanes)
     pv = ir.PointerType(ir.VectorType(elem, lanes))
     align = 8 if isinstance(elem, ir.DoubleType) else 4  # (NumPy's: the element's)
@@ -269,38 +263,15 @@ def lanes_loop(ir, mod, name, nargs, body, elem, lanes, emitter):
     st = b.store(body(e, vals), b.bitcast(b.gep(out, [i]), pv))
     st.align = align
     mask = ir.IntType(lanes)
-    anyv = b.icmp_unsigned("!=", b.bitcast(e.bad, mask), ir.Constant(mask, 0))
-    bad2 = b.or_(bad, anyv)
+    bad2 = b.or_(bad, b.icmp_unsigned("!=", b.bitcast(e.bad, mask), ir.Constant(mask, 0)))
     i2 = b.add(i, ir.Constant(i64, lanes))
     i.add_incoming(i2, vloop)
     bad.add_incoming(bad2, vloop)
-    b.cbranch(b.icmp_signed("<", i2, nv), vloop, vdone)
-
-    # the values after them
-    b = ir.IRBuilder(vdone)
-    j0, bad0 = b.phi(i64), b.phi(i1)
-    j0.add_incoming(zero64, entry)
-    j0.add_incoming(i2, vloop)
-    bad0.add_incoming(false, entry)
-    bad0.add_incoming(bad2, vloop)
-    b.cbranch(b.icmp_signed("<", j0, n), sloop, done)
-    b = ir.IRBuilder(sloop)
-    j, sbad = b.phi(i64), b.phi(i1)
-    j.add_incoming(j0, vdone)
-    sbad.add_incoming(bad0, vdone)
-    e = emitter(ir, mod, b, 1)
-    vals = [b.load(b.gep(p, [j])) for p in ins]
-    b.store(body(e, vals), b.gep(out, [j]))
-    sbad2 = b.or_(sbad, e.bad)
-    j2 = b.add(j, ir.Constant(i64, 1))
-    j.add_incoming(j2, sloop)
-    sbad.add_incoming(sbad2, sloop)
-    b.cbranch(b.icmp_signed("<", j2, n), sloop, done)
-
+    b.cbranch(b.icmp_signed("<", i2, n), vloop, done)
     b = ir.IRBuilder(done)
     res = b.phi(i1)
-    res.add_incoming(bad0, vdone)
-    res.add_incoming(sbad2, sloop)
+    res.add_incoming(ir.Constant(i1, 0), entry)
+    res.add_incoming(bad2, vloop)
     b.ret(b.zext(res, i64))
 
 

@@ -1,7 +1,7 @@
 """LLVM IR for `native.py` to compile: SLEEF's float32 `expf`, `logf` and `log1pf` whole,
 operation for operation the NumPy emulations `floats/sleef_explog.expf`, `.logf` and
-`floats/sleef_u10.sleef_log1p` (float32), in 8-float vectors (the values after the last
-whole vector one at a time by the same IR on scalars).  Vectors are written in the IR
+`floats/sleef_u10.sleef_log1p` (float32), in 8-float vectors (native.py pads the values
+after the last whole vector).  Vectors are written in the IR
 itself, so LLVM's code generation alone (native.py runs no optimising passes) makes AVX
 code of them: 2-4 ns a value, where the emulation costs 20-80 ns a value and about
 0.25 ms a call on small arrays.

@@ -56,9 +56,9 @@ def _fma32h(a, b, c):
 @pytest.mark.parametrize("seed", range(2))
 def test_the_fused_step_is_fma32s_emulation(seed):
     """Random bit patterns, products near the addend's negative (cancelling to 0 or to a
-    tiny rest), addends far below the product: in chunks of one value (the scalar code)
-    and of 8 (the vector code), every chunk not flagged has the emulation's bits, and
-    most chunks of ordinary values are not flagged."""
+    tiny rest), addends far below the product: in chunks of one vector, every chunk not
+    flagged has the emulation's bits, and most chunks of ordinary values are not
+    flagged."""
     rng = np.random.default_rng(20 + seed)
     n = max(N // 5, 4096) // 8 * 8
     a, b, c = _bits(rng, n), _bits(rng, n), _bits(rng, n)
@@ -72,15 +72,14 @@ def test_the_fused_step_is_fma32s_emulation(seed):
         pick = rng.random(n) < 0.05
         c[pick] = rng.choice(EDGE, pick.sum())
         ref = fm._fma32(a.astype(np.float64), b, c)
-    for width in (1, 8):
-        taken = 0
-        for i in range(0, n, width):
-            s = slice(i, i + width)
-            got, bad = _fma32h(a[s], b[s], c[s])
-            if not bad:
-                _same(got, ref[s])
-                taken += 1
-        assert taken > n // width // 20
+    taken = 0
+    for i in range(0, n, native.LANES):
+        s = slice(i, i + native.LANES)
+        got, bad = _fma32h(a[s], b[s], c[s])
+        if not bad:
+            _same(got, ref[s])
+            taken += 1
+    assert taken > n // native.LANES // 20
 
 
 def _wide(rng, kind, n):
@@ -152,6 +151,12 @@ def test_kernels_built_on_them_are_the_same_both_ways():
     rows = x[:10_000].reshape(100, 100)
     _same(*_both(sleef_explog.log_softmax_lastdim, rows))
     _same(*_both(sleef_explog.softmax_lastdim, rows))
+
+
+def test_the_loops_take_vectors_of_native_lanes():
+    from gradcli.numerics import native_sleef, native_sleef32
+
+    assert native.LANES == native_sleef.LANES64 == native_sleef32.LANES
 
 
 def test_the_kernels_constants_are_the_emulations():
