@@ -124,6 +124,37 @@ def _step(acc, v, w):
     acc[...] = s
 
 
+def input_grad(g, w, xshape, padding):
+    """jit:avx2's input gradient of a convolution of stride 1 and dilation 1 (g (N, O,
+    oh, ow), w (O, C, kh, kw) float32): each input value from zero, one fused
+    multiply-add per tap, the output channels in blocks of 8 by kernel row, kernel
+    column, channel (the forward's order with the roles of input and output swapped);
+    None when it is larger than the budget."""
+    N, O, oh, ow = g.shape
+    _, C, kh, kw = w.shape
+    H, W = xshape[2:]
+    if O * kh * kw * N * C * H * W > EXACT_BUDGET:
+        return None
+    acc = np.zeros((N, C, H, W), np.float32)
+    g64 = g.astype(np.float64)[:, :, None]  # (N, O, 1, oh, ow)
+    w64 = w.astype(np.float64)[..., None, None]  # (O, C, kh, kw, 1, 1)
+    ph, pw = padding
+    with np.errstate(over="ignore", invalid="ignore"):
+        for o0 in range(0, O, BLOCK):
+            for i in range(kh):
+                h0, h1 = max(0, i - ph), min(H, oh + i - ph)  # inputs with a row r = h + ph - i
+                for j in range(kw):
+                    v0, v1 = max(0, j - pw), min(W, ow + j - pw)
+                    if h0 >= h1 or v0 >= v1:
+                        continue
+                    part = acc[:, :, h0:h1, v0:v1]
+                    r0, q0 = h0 + ph - i, v0 + pw - j
+                    for o in range(o0, min(O, o0 + BLOCK)):
+                        v = g64[:, o, :, r0 : r0 + h1 - h0, q0 : q0 + v1 - v0]
+                        _step(part, v, w64[o, :, i, j])
+    return acc
+
+
 def bias_grad(g):
     """jit:avx2's bias gradient (g (N, O, oh, ow) float32), computed with its weight
     gradient: per block of 8 outputs, the images split between the threads by oneDNN's

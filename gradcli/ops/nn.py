@@ -435,6 +435,17 @@ class Conv2d(Function):
                 out = out + b.reshape(1, O, 1, 1)
         return out
 
+    def _columns_grad(self, g, gr, F, w, exact):
+        """The input's gradient as weight.T @ grad_output per sample, then col2im."""
+        O, G = self.wshape[0], self.groups
+        wg = F.reshape(w, (G, O // G, -1))
+        gcols = _slow_conv_columns_grad(wg, gr, self.dilated) if exact else None
+        if gcols is None:
+            gcols = F.swapaxes(wg, -1, -2) @ gr  # (N, G, K, L)
+        if exact and gcols.dtype == np.float32:
+            return _col2im32(gcols, self.idx, self.valid, self.xshape)
+        return scatter(F, gcols, self.idx, self.valid, self.xshape)
+
     def backward(self, g, F, x, w):
         n = self.needs
         N, O, G = self.xshape[0], self.wshape[0], self.groups
@@ -442,14 +453,10 @@ class Conv2d(Function):
         exact = not F.tensor_mode and self.direct is None
         gx = gw = gb = None
         if n[0]:
-            wg = F.reshape(w, (G, O // G, -1))
-            gcols = _slow_conv_columns_grad(wg, gr, self.dilated) if exact else None
-            if gcols is None:
-                gcols = F.swapaxes(wg, -1, -2) @ gr  # (N, G, K, L)
-            if exact and gcols.dtype == np.float32:
-                gx = _col2im32(gcols, self.idx, self.valid, self.xshape)
-            else:
-                gx = scatter(F, gcols, self.idx, self.valid, self.xshape)
+            direct_gx = None
+            if self.direct and not F.tensor_mode and self.direct[0] == self.direct[2] == (1, 1):
+                direct_gx = onednn_conv.input_grad(g, w, self.xshape, self.direct[1])
+            gx = direct_gx if direct_gx is not None else self._columns_grad(g, gr, F, w, exact)
         if n[1]:
             cols = gather(F, x, self.idx, self.valid)
             if exact:

@@ -644,6 +644,26 @@ case(
 )
 
 case(
+    "conv/float32_onednn_input_gradient",
+    """
+    # float32 conv2d's input gradient through oneDNN's direct AVX2 kernel (stride 1, no
+    # dilation): each input value from zero, one fused multiply-add per tap, the output
+    # channels in blocks of 8 by kernel row, kernel column, channel
+    torch.manual_seed(12)
+    f32 = torch.float32
+    F = torch.nn.functional
+    x = torch.randn(3, 5, 8, 9, dtype=f32, requires_grad=True)
+    y = F.conv2d(x, torch.randn(11, 5, 3, 2, dtype=f32), padding=(1, 1))
+    y.backward(torch.randn(y.shape, dtype=f32))
+    print(x.grad[2].flatten().tolist())
+    x = torch.randn(4, 2, 7, 7, dtype=f32, requires_grad=True)
+    y = F.conv2d(x, torch.randn(3, 2, 3, 3, dtype=f32), torch.randn(3, dtype=f32))
+    (y * y).sum().backward()
+    print(x.grad[1].flatten().tolist())
+""",
+)
+
+case(
     "conv/float32_bias_and_groups",
     """
     x = torch.arange(2 * 4 * 5 * 5, dtype=torch.float32).reshape(2, 4, 5, 5) % 7 - 3

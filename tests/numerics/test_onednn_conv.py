@@ -118,3 +118,44 @@ def test_balance211_covers_every_item_once():
             parts = [oc.balance211(n, team, t) for t in range(team)]
             assert parts[0][0] == 0 and parts[-1][1] == n
             assert all(a[1] == b[0] for a, b in zip(parts, parts[1:]))
+
+
+def _reference_input_grad(g, w, xshape, padding):
+    """Each input value's fused steps in oneDNN's order, one input position at a time."""
+    N, O, oh, ow = g.shape
+    _, C, kh, kw = w.shape
+    H, W = xshape[2:]
+    out = np.empty(xshape, np.float32)
+    g64, w64 = g.astype(np.float64), w.astype(np.float64)
+    for h in range(H):
+        for v in range(W):
+            acc = np.zeros((N, C), np.float32)
+            for o0 in range(0, O, oc.BLOCK):
+                for i in range(kh):
+                    r = h + padding[0] - i
+                    if not 0 <= r < oh:
+                        continue
+                    for j in range(kw):
+                        q = v + padding[1] - j
+                        if not 0 <= q < ow:
+                            continue
+                        for o in range(o0, min(O, o0 + oc.BLOCK)):
+                            acc = fma32(g64[:, o, r, q, None], w64[None, o, :, i, j], acc)
+            out[:, :, h, v] = acc
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_input_grad_matches_its_definition(seed):
+    rng = np.random.default_rng(100 + seed)
+    N, C, O = (int(v) for v in rng.integers(1, 5, 3))
+    O += 6 * (seed % 2)  # two blocks of output channels
+    kh, kw = (int(v) for v in rng.integers(1, 4, 2))
+    ph, pw = int(rng.integers(0, kh)), int(rng.integers(0, kw))
+    H, W = int(rng.integers(kh, 9)), int(rng.integers(kw, 9))
+    oh, ow = H + 2 * ph - kh + 1, W + 2 * pw - kw + 1
+    g, w = _values(rng, (N, O, oh, ow)), _values(rng, (O, C, kh, kw))
+    got = oc.input_grad(g, w, (N, C, H, W), (ph, pw))
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = _reference_input_grad(g, w, (N, C, H, W), (ph, pw))
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
