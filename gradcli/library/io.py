@@ -25,8 +25,9 @@ from ..ops.registry import not_a_tensor_op
 from ..core.tensor import Tensor
 from ..runtime import context
 from .methods import requires_grad_
+from . import torch_file
 
-_KINDS = {".npy": "npy", ".csv": "csv"}
+_KINDS = {".npy": "npy", ".csv": "csv", ".pt": "torch", ".pth": "torch"}
 
 
 class GradIOError(GradError):
@@ -43,7 +44,8 @@ def _kind(path, fname):
     if kind is None:
         raise GradValueError(
             f"{fname}(): unknown file type {ext or '(none)'!r} for {path!r}",
-            hint="use a name ending in .npy (NumPy) or .csv (comma-separated numbers)",
+            hint="use a name ending in .npy (NumPy), .csv (comma-separated numbers) "
+            "or .pt/.pth (PyTorch's format)",
         )
     return kind
 
@@ -221,11 +223,18 @@ def _numeric_row(line):
 @not_a_tensor_op(
     "load",
     "load(path, dtype=None, requires_grad=False)",
-    "a tensor (leaf) from a .npy or .csv file; default floating dtype unless dtype=",
+    "a tensor (leaf) from a .npy or .csv file; default floating dtype unless dtype=; "
+    "the saved value from a .pt/.pth file (PyTorch's format, read safely)",
     category="misc",
 )
-def load(path, dtype=None, requires_grad=False):
+def load(path, dtype=None, requires_grad=False, *, map_location=None, weights_only=None):
     kind = _kind(path, "load")
+    if kind == "torch":  # torch.load: PyTorch's zip format, read as weights_only=True reads
+        try:
+            with _open_regular(path, "rb") as f:
+                return torch_file.read(f, path)
+        except OSError as e:
+            raise _os_error("load", path, e) from None
     dt = np.dtype(dtypes.as_numpy(dtype) if dtype is not None else context.current.default_float)
     try:
         arr = _load_npy(path, dt) if kind == "npy" else _load_csv(path, dt)
@@ -247,13 +256,22 @@ def _csv_fmt(a):
 @not_a_tensor_op(
     "save",
     "save(t, path)",
-    "write a tensor's values to a .npy or .csv file (1-D or 2-D for CSV); returns none",
+    "write a tensor's values to a .npy or .csv file (1-D or 2-D for CSV), or a value "
+    "(tensors, state_dicts, checkpoints) to a .pt/.pth file; returns none",
     category="misc",
 )
 def save(t, path):
     if hasattr(t, "file_text") and isinstance(path, str):  # a picture: graph(y)
         return _save_picture(t, path)
     kind = _kind(path, "save")
+    if kind == "torch":  # torch.save: any nesting of tensors, numbers, strings, containers
+        stem = os.path.splitext(os.path.basename(path))[0] or "archive"
+        try:
+            _write_replacing(path, lambda f: torch_file.write(t, f, stem))
+        except OSError as e:
+            raise _os_error("save", path, e) from None
+        announce(path)
+        return None
     x = tensor_arg(t)
     a = x.data
     if kind == "csv":

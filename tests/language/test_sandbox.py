@@ -363,6 +363,14 @@ NATIVE = {
     # up), the text of the grammar it holds must be the grammar's, and no
     # program's text reaches it
     "gradcli/language/parser.py": {"marshal"},
+    # torch.load of PyTorch's .pt files (a zip holding a pickle): its Unpickler's
+    # find_class answers only the few globals such files use (OrderedDict, the tensor and
+    # parameter rebuilders, the storage types), each with a value of that module, never an
+    # import, and refuses every other global (as torch's weights_only=True); what is loaded
+    # is checked to be tensors, numbers, strings and containers of them
+    # (tests/library/test_torch_file.py tries hostile files); torch.save writes the
+    # pickle's opcodes itself
+    "gradcli/library/torch_file.py": {"pickle"},
 }
 
 
