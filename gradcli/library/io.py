@@ -27,7 +27,7 @@ from ..runtime import context
 from .methods import requires_grad_
 from . import torch_file
 
-_KINDS = {".npy": "npy", ".csv": "csv", ".pt": "torch", ".pth": "torch"}
+_KINDS = {".npy": "npy", ".csv": "csv", ".pt": "torch", ".pth": "torch", ".tar": "torch"}
 
 
 class GradIOError(GradError):
@@ -45,7 +45,7 @@ def _kind(path, fname):
         raise GradValueError(
             f"{fname}(): unknown file type {ext or '(none)'!r} for {path!r}",
             hint="use a name ending in .npy (NumPy), .csv (comma-separated numbers) "
-            "or .pt/.pth (PyTorch's format)",
+            "or .pt/.pth/.tar (PyTorch's format)",
         )
     return kind
 
@@ -224,7 +224,7 @@ def _numeric_row(line):
     "load",
     "load(path, dtype=None, requires_grad=False)",
     "a tensor (leaf) from a .npy or .csv file; default floating dtype unless dtype=; "
-    "the saved value from a .pt/.pth file (PyTorch's format, read safely)",
+    "the saved value from a .pt/.pth/.tar file (PyTorch's format, read safely)",
     category="misc",
 )
 def load(path, dtype=None, requires_grad=False, *, map_location=None, weights_only=None):
@@ -257,7 +257,7 @@ def _csv_fmt(a):
     "save",
     "save(t, path)",
     "write a tensor's values to a .npy or .csv file (1-D or 2-D for CSV), or a value "
-    "(tensors, state_dicts, checkpoints) to a .pt/.pth file; returns none",
+    "(tensors, state_dicts, checkpoints) to a .pt/.pth/.tar file; returns none",
     category="misc",
 )
 def save(t, path):

@@ -1,4 +1,4 @@
-"""`torch.save` / `torch.load` of `.pt` and `.pth` files in PyTorch's own zip format.
+"""`torch.save` / `torch.load` of `.pt`, `.pth` and `.tar` files in PyTorch's own zip format.
 
 A file is a zip archive `NAME/data.pkl` (a pickle, protocol 2, whose tensors are
 `torch._utils._rebuild_tensor_v2(storage, offset, size, stride, requires_grad, hooks)`

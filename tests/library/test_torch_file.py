@@ -59,14 +59,15 @@ ROUND_TRIP = (
 )
 
 
-def test_round_trip_in_gradcli(tmp_path):
-    path = str(tmp_path / "ck.pt")
+@pytest.mark.parametrize("name", ["ck.pt", "ck.pth", "ck.tar"])
+def test_round_trip_in_gradcli(tmp_path, name):
+    path = str(tmp_path / name)
     r = run_inprocess(
         ROUND_TRIP.replace("PATH", repr(path)), ("eval", "-q", "--dtype", "float32", "-")
     )
     assert r.returncode == 0, r.stderr
     assert "'epoch': 3" in r.stdout and "momentum_buffer" in r.stdout
-    assert sorted(os.listdir(tmp_path)) == ["ck.pt"]
+    assert sorted(os.listdir(tmp_path)) == [name]
 
 
 def test_files_gradcli_wrote_load_in_torch(tmp_path):
