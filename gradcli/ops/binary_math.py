@@ -12,6 +12,7 @@ from ..numerics.floats import sleef_atan2, sleef_exp2, sleef_hypot
 from ..numerics.floats.tensor_iter import laid_out
 from ..runtime.errors import GradRuntimeError
 from ..core import dtypes
+from ..core.tensor import Tensor
 from ..engine.function import Function
 from ..engine.forward import add_terms
 from .combine import MaskedFill
@@ -166,3 +167,95 @@ unary(
     batch=None,  # sample by sample (torch.vmap batches it: not yet here)
     formula=lambda sp, v: 2**v,
 )
+
+
+class _FmaxFmin(Function):
+    """fmax / fmin: the other operand where one is NaN, `self` on ties (C's fmax and fmin,
+    as glibc makes them); the gradient goes all to the chosen operand (derivatives.yaml)."""
+
+    __slots__ = ("sa", "sb")
+    saved_names = ("self", "other")
+    saved_order = (1, 0)  # PyTorch saves other before self
+    zeros_through = False  # (masked_fill materialises efficient zeros)
+
+    def formula(self, S, a, b, *_):
+        a, b = S.saved_const(a, self, 0, self.sa), S.saved_const(b, self, 1, self.sb)
+        fn = S.sp.Max if self.name == "FmaxBackward0" else S.sp.Min
+        return S.map2(fn, a, b)
+
+    def _self_wins(self, a, b, strict=False):
+        a, b = np.asarray(a), np.asarray(b)
+        if self.name == "FmaxBackward0":
+            win = a > b if strict else a >= b
+        else:
+            win = a < b if strict else a <= b
+        return win | np.isnan(b)
+
+    def forward(self, a, b, dt):
+        self.save(a, b)
+        a, b = _operands(self, a, b, dt)
+        return np.asarray(np.where(self._self_wins(a, b), a, b))
+
+    def backward(self, g, F, a, b):
+        # self: grad.masked_fill(~(self >= other | other.isnan()), 0); other: the rest
+        win = self._self_wins(a.data if F.tensor_mode else a, b.data if F.tensor_mode else b)
+        n = self.needs
+        if F.tensor_mode:
+            return (
+                F.sum_to(MaskedFill.apply(g, ~win, 0), self.sa) if n[0] else None,
+                F.sum_to(MaskedFill.apply(g, win, 0), self.sb) if n[1] else None,
+            )
+        zero = np.zeros((), g.dtype)
+        return (
+            F.sum_to(np.where(win, g, zero), self.sa) if n[0] else None,
+            F.sum_to(np.where(win, zero, g), self.sb) if n[1] else None,
+        )
+
+    def jvp(self, ts, F, a, b):
+        # other_t + (self_p > other_p | other_p.isnan()) * (self_t - other_t) (fmax), with
+        # self_p <= other_p for fmin: ties take other's tangent in fmax, self's in fmin
+        ta, tb = ts
+        dt = (ta if ta is not None else tb).data.dtype
+        strict = self.name == "FmaxBackward0"
+        m = Tensor(self._self_wins(a.data, b.data, strict=strict).astype(dt))
+        if tb is None:
+            return m * ta
+        return tb + m * (-tb if ta is None else ta - tb)
+
+
+class Fmax(_FmaxFmin):
+    __slots__ = ()
+    name = "FmaxBackward0"
+
+
+class Fmin(_FmaxFmin):
+    __slots__ = ()
+    name = "FminBackward0"
+
+
+def _fmaxmin(name, node):
+    def fn(input, other):
+        a, b = tensors_only(name, input, other)
+        return node.apply(a, b, dt=dtypes.result_type(a, b))
+
+    fn.__name__ = name
+    return fn
+
+
+for _name, _node, _doc in (
+    ("fmax", Fmax, "larger, ignoring NaN"),
+    ("fmin", Fmin, "smaller, ignoring NaN"),
+):
+    register(
+        _name,
+        f"{_name}(input, other)",
+        f"element-wise {_doc} (NaN only where both are)",
+        method=True,
+        checks=[((Arg((2, 3)), Arg((3,))), {})],
+        category="math",
+        batch=None,
+        inplace=None,
+        pure=False,
+        parser=Parser(("other",)),
+    )(with_method_positions(_fmaxmin(_name, _node), _name))
+del _name, _node, _doc

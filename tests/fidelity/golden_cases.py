@@ -4729,3 +4729,107 @@ case(
             print(type(e).__name__, e)
 """,
 )
+case(
+    "reduce/cumprod",
+    """
+    x = torch.tensor([[0.7, -1.3, 0.0, 2.1, 0.4, -0.9], [1.1, 0.0, 0.6, 0.0, -1.7, 0.3], [0.5, 1.9, -0.8, 1.2, 0.3, -2.2]], dtype=torch.float32, requires_grad=True)
+    g = torch.tensor([[0.3, -1.1, 0.8, 0.2, -0.6, 1.4], [0.9, 0.1, -0.4, 1.6, 0.5, -0.7], [-1.2, 0.6, 0.3, -0.2, 1.1, 0.4]], dtype=torch.float32)
+    for d in (0, 1, -1):
+        y = torch.cumprod(x, d)
+        print(y.tolist(), y.grad_fn.name(), y.grad_fn._saved_dim)
+        y.backward(g)
+        print(x.grad.tolist())
+        x.grad = None
+        gx, = torch.autograd.grad(x.cumprod(d), x, g, create_graph=True)
+        print(gx.tolist(), gx.grad_fn.name())
+    z = torch.tensor([[0.7, -1.3, 0.5], [1.1, 2.0, 0.6]], dtype=torch.float64, requires_grad=True)
+    gz, = torch.autograd.grad(z.cumprod(1), z, torch.ones(2, 3, dtype=torch.float64), create_graph=True)
+    print(gz.tolist(), gz.grad_fn.name())
+    gz.sum().backward()
+    print(z.grad.tolist())
+    print(torch.func.jvp(lambda v: torch.cumprod(v, 1), (x.detach(),), (g,)))
+    print(torch.cumprod(torch.tensor([1, 2, 3]), 0), torch.cumprod(torch.tensor([1, 2, 3], dtype=torch.int32), 0), torch.cumprod(x, 1, dtype=torch.float64).dtype)
+    print(torch.tensor(3.0, requires_grad=True).cumprod(0))
+    w = x.detach().clone()
+    w.cumprod_(0)
+    print(w)
+    for bad in (lambda: torch.cumprod(x), lambda: torch.cumprod(x, 2), lambda: x.cumprod(1.5)):
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+""",
+)
+case(
+    "math/logaddexp",
+    """
+    _ = torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        a = (torch.randn(3, 21, dtype=torch.float32) * 4).to(dt).requires_grad_()
+        b = (torch.randn(21, dtype=torch.float32) * 4).to(dt).requires_grad_()
+        y = torch.logaddexp(a, b)
+        print(y.tolist(), y.grad_fn.name())
+        g = torch.randn(3, 21, dtype=torch.float32).to(dt)
+        y.backward(g)
+        print(a.grad.tolist(), b.grad.tolist())
+        print(a.detach()[:, ::2].logaddexp(torch.tensor([[0.5]], dtype=dt)).tolist())
+        ga, = torch.autograd.grad(torch.logaddexp(a, b), a, g, create_graph=True)
+        print(ga.tolist(), ga.grad_fn.name())
+        print(torch.func.jvp(torch.logaddexp, (a.detach(), b.detach()), (g, g[0]))[1].tolist())
+    e = torch.tensor([float("inf"), -float("inf"), float("nan"), 3.0, -0.0])
+    print(torch.logaddexp(e, torch.tensor([float("inf"), -float("inf"), 1.0, float("inf"), 0.0])))
+    for bad in (lambda: torch.logaddexp(e, 2.0), lambda: e.logaddexp(1), lambda: torch.logaddexp(torch.tensor([1, 2]), torch.tensor([3, 4])), lambda: torch.logaddexp(e, torch.ones(2))):
+        try:
+            bad()
+        except Exception as e2:
+            print(type(e2).__name__, e2)
+""",
+)
+case(
+    "math/fmax_fmin",
+    """
+    a = torch.tensor([[-0.0, 0.0, float("nan"), 1.0], [float("nan"), 2.0, 2.0, -3.5]], requires_grad=True)
+    b = torch.tensor([0.0, -0.0, 1.0, float("nan")], requires_grad=True)
+    for f in (torch.fmax, torch.fmin):
+        y = f(a, b)
+        print(y, y.grad_fn.name())
+        y.backward(torch.arange(8.0).view(2, 4))
+        print(a.grad, b.grad)
+        a.grad = None
+        b.grad = None
+        ga, = torch.autograd.grad(f(a, b), a, torch.ones(2, 4), create_graph=True)
+        print(ga)
+        print(torch.func.jvp(f, (a.detach(), b.detach()), (torch.ones(2, 4), torch.full((4,), 2.0))))
+    print(a.fmax(b), a.fmin(b), torch.fmax(torch.tensor([1, 5]), torch.tensor([3, 2])), torch.fmin(torch.tensor([1, 5]), torch.tensor([3.0, 2.0])))
+    print(torch.fmax(torch.tensor([1.5], dtype=torch.float32), torch.tensor([2.5], dtype=torch.float64)))
+    for bad in (lambda: torch.fmax(a, 2.0), lambda: a.fmin(2), lambda: torch.fmax(a, torch.ones(3))):
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+""",
+)
+case(
+    "reduce/cummax_cummin",
+    """
+    x = torch.tensor([[1.0, 3.0, 3.0, float("nan"), 2.0, 5.0], [-1.0, -1.0, -2.0, 0.0, -0.0, -3.0], [0.5, 0.25, 0.75, 0.75, 0.1, 0.9]], requires_grad=True)
+    for f in (torch.cummax, torch.cummin):
+        for d in (0, 1, -1):
+            r = f(x, d)
+            print(r, r.values.grad_fn.name(), r.values.grad_fn._saved_dim)
+            r.values.backward(torch.arange(18.0).view(3, 6))
+            print(x.grad)
+            x.grad = None
+        gx, = torch.autograd.grad(f(x, 1).values, x, torch.ones(3, 6), create_graph=True)
+        print(gx, gx.grad_fn)
+        print(torch.func.jvp(lambda v: f(v, 1).values, (x.detach(),), (torch.arange(18.0).view(3, 6),)))
+    print(torch.cummax(torch.tensor(3.0), 0), torch.cummax(torch.tensor([1, 3, 2, 3]), 0), x.cummin(dim=-1).indices)
+    v, i = x.cummax(1)
+    print(v.shape, i.dtype)
+    for bad in (lambda: torch.cummax(x), lambda: torch.cummin(x, 2), lambda: x.cummax(0.5)):
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+""",
+)
