@@ -15,7 +15,9 @@ from ..core.tensor import Tensor, type_name
 from ..engine.function import Function
 from ..engine.forward import linear
 from ..engine.versions import viewing
+from ..core.layout import CONTIGUOUS
 from .dims import norm_dims
+from .shape import clone, view
 from .tensor_args import int_arg
 from .registry import Arg, register
 
@@ -208,3 +210,101 @@ def tril(input, diagonal=0):
 )
 def triu(input, diagonal=0):
     return _triangle_op("triu", Triu, input, diagonal)
+
+
+def _embed(x, offset, d1, d2):
+    """Zeros with x's last dim on the diagonal `offset` of the dims d1, d2 (the others
+    x's leading dims, in order)."""
+    n = x.shape[-1] + abs(offset)
+    lead = list(x.shape[:-1])
+    shape = []
+    for d in range(x.ndim + 1):
+        shape.append(n if d in (d1, d2) else lead.pop(0))
+    out = np.zeros(shape, dtype=x.dtype)
+    _diag_view(out, offset, d1, d2)[...] = x
+    return out
+
+
+class DiagEmbed(Function):
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+    __slots__ = ("offset", "d1", "d2", "dim1", "dim2")
+    name = "DiagEmbedBackward0"
+    saved_names = ()
+    saved_extra = {
+        "offset": saved_shown("offset"),
+        "dim1": saved_shown("dim1"),
+        "dim2": saved_shown("dim2"),
+    }
+
+    def forward(self, x, offset, d1, d2, dim1, dim2):
+        self.offset, self.d1, self.d2, self.dim1, self.dim2 = offset, d1, d2, dim1, dim2
+        return _embed(x, offset, d1, d2)
+
+    def backward(self, g, F):
+        # derivatives.yaml: grad.diagonal(offset, dim1, dim2)
+        if F.tensor_mode:
+            return (_diagonal(g, self.offset, self.d1, self.d2),)
+        return (np.diagonal(g, self.offset, self.d1, self.d2).copy(),)
+
+    jvp = linear
+
+
+def _diag_embed(input, offset, dim1, dim2):
+    nd = input.data.ndim + 1
+    d1, d2 = norm_dims(dim1, nd)[0], norm_dims(dim2, nd)[0]
+    if d1 == d2:
+        raise GradRuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return DiagEmbed.apply(input, offset=offset, d1=d1, d2=d2, dim1=dim1, dim2=dim2)
+
+
+@register(
+    "diag_embed",
+    "diag_embed(input, offset=0, dim1=-2, dim2=-1)",
+    "a tensor whose diagonals (of the dims dim1 and dim2) are input's last dim, zeros elsewhere",
+    method=True,
+    checks=[
+        ((M,), {}),
+        ((M,), {"offset": 1, "dim1": 0, "dim2": 2}),
+        ((Arg((3,)),), {"offset": -1}),
+    ],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    if not isinstance(input, Tensor):
+        raise GradTypeError(
+            "diag_embed(): argument 'input' (position 1) must be Tensor, not "
+            f"{'NoneType' if input is None else type_name(input)}"
+        )
+    offset = int_arg("diag_embed", offset, "offset", 2)
+    dim1, dim2 = int_arg("diag_embed", dim1, "dim1", 3), int_arg("diag_embed", dim2, "dim2", 4)
+    return _diag_embed(input, offset, dim1, dim2)
+
+
+@register(
+    "diagflat",
+    "diagflat(input, offset=0)",
+    "a 2-D tensor with input's elements (flattened) on its diagonal `offset`",
+    method=True,
+    checks=[((M,), {}), ((Arg((3,)),), {"offset": -1})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def diagflat(input, offset=0):
+    # ATen: self.contiguous().view(-1), then diag_embed of that
+    if not isinstance(input, Tensor):
+        raise GradTypeError(
+            "diagflat(): argument 'input' (position 1) must be Tensor, not "
+            f"{'NoneType' if input is None else type_name(input)}"
+        )
+    offset = int_arg("diagflat", offset, "offset", 2)
+    x = input
+    if not x.data.flags.c_contiguous:
+        x = clone(x, memory_format=CONTIGUOUS)
+    return _diag_embed(view(x, -1), offset, -2, -1)

@@ -4833,3 +4833,31 @@ case(
             print(type(e).__name__, e)
 """,
 )
+case(
+    "shape/diag_embed_diagflat",
+    """
+    x = torch.arange(6.).view(2, 3).requires_grad_()
+    y = torch.diag_embed(x)
+    print(y.shape, y.grad_fn._saved_dim1, y.grad_fn._saved_dim2, y.grad_fn._saved_offset)
+    print(torch.diag_embed(x, 1, 0, 2))
+    print(torch.diag_embed(x, -1, 2, 0).shape)
+    d = torch.diagflat(x, 1)
+    print(d, d.grad_fn._saved_dim1, d.grad_fn._saved_dim2, d.grad_fn._saved_offset)
+    print(torch.diagflat(torch.tensor(2.0)), torch.diagflat(torch.tensor([1, 2]), -1))
+    for bad in (lambda: torch.diag_embed(x, 0, 1, 1), lambda: torch.diag_embed(x, 0, 3, 1), lambda: torch.diagflat(x, 1.5), lambda: torch.diag_embed(x, 0.5)):
+        try: bad()
+        except Exception as e: print(type(e).__name__, e)
+    print(x.diag_embed().shape)
+    z = torch.arange(6.).view(2, 3).t().requires_grad_()
+    f = torch.diagflat(z)
+    print(f.grad_fn, f.grad_fn.next_functions[0][0].name(), f.grad_fn.next_functions[0][0].next_functions[0][0].name())
+    (f * torch.arange(36.).view(6, 6)).sum().backward()
+    print(z.grad)
+    y = torch.diag_embed(x, 1, 0, 2)
+    (y * torch.arange(32.).view(4, 2, 4)).sum().backward()
+    print(x.grad)
+    g, = torch.autograd.grad(torch.diag_embed(x * x, -1, 2, 0), x, torch.arange(32.).view(4, 2, 4), create_graph=True)
+    print(g, g.grad_fn.name())
+    print(torch.func.jvp(lambda v: torch.diag_embed(v), (x.detach(),), (torch.ones(2, 3),)))
+""",
+)
