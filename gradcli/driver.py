@@ -91,6 +91,7 @@ def configure(args) -> context.Context:
     ctx.limits.max_depth = min(settings.max_depth, max_depth_cap())
     ctx.limits.max_steps = settings.max_steps
     ctx.replay = settings.replay
+    ctx.fast_tier = settings.fast_tier
     tune_gc()  # collect less often: graphs have no cycles
     tune_heap()  # big arrays reuse freed pages (glibc)
     ctx.seed = settings.seed

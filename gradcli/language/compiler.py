@@ -27,6 +27,8 @@ from .calls import Calls
 from .comprehensions import Comprehensions
 from .control import Control
 from .definitions import Definitions
+from .fast_tier import loop_unit
+from ..runtime import context
 from .expressions import Expressions, name_loader, name_storer
 from .positions import located, pos
 from .prelude import install
@@ -51,6 +53,18 @@ def placed(fn, line, col):
     return stmt
 
 
+def _either(loop, run, builtins):
+    """A top-level loop's closure: its fast code (fast_tier.py), or the closure `run`
+    when the run turned the fast tier off."""
+
+    def either(s):
+        if context.current.fast_tier:
+            return loop(s.vars, s, builtins)()
+        return run(s)
+
+    return either
+
+
 class Compiler(Statements, Control, Definitions, Expressions, Comprehensions, Calls):
     def __init__(self, builtins: dict):
         install(builtins)
@@ -61,6 +75,7 @@ class Compiler(Statements, Control, Definitions, Expressions, Comprehensions, Ca
         self.stmt_at = None  # (line, col) of the simple statement being compiled
         self.silent = False  # compiling a statement that ends its line with ';': it shows nothing
         self.source = None  # the program's text (to see a trailing ';')
+        self.replays = 0  # loops compiled so far that qualify for replay (fast_tier.py)
 
     @property
     def display(self):
@@ -155,7 +170,16 @@ class Compiler(Statements, Control, Definitions, Expressions, Comprehensions, Ca
         return placed(fn, line, col)
 
     def compound(self, node):
-        return getattr(self, "s_" + node.data)(node)
+        run = getattr(self, "s_" + node.data)(node)
+        if (
+            self.fn is None
+            and node.data in ("while_stmt", "for_stmt")
+            and not getattr(run, "replays", False)
+        ):
+            loop = loop_unit(self, node)  # a loop of the program's own variables
+            if loop is not None:
+                return _either(loop, run, self.builtins)
+        return run
 
     def expr(self, node):
         """The closure of an expression node."""

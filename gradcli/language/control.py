@@ -76,6 +76,7 @@ def _looped(loop, b, body, other):
             runner.finish()
         return ended(r, s)
 
+    run.replays = True  # (the fast tier leaves a loop that qualifies for replay to it)
     return run
 
 
@@ -207,6 +208,7 @@ class Control:
         c = self.expr(cond)
         body = None if gen else _replayable(self, suite, None, cond)
         b = self.suite(suite, gen) if body is None else body.run_all
+        self.replays += body is not None  # (fast_tier.py leaves such a loop to replay)
         other = self.suite(else_suite, gen) if else_suite is not None else None
         line, col = pos(cond)
         truth = rt.truth
@@ -262,6 +264,7 @@ class Control:
         it = self.expr(iterable)
         body = None if gen else _replayable(self, suite, target, None)
         b = self.suite(suite, gen) if body is None else body.run_all
+        self.replays += body is not None  # (fast_tier.py leaves such a loop to replay)
         other = self.suite(else_suite, gen) if else_suite is not None else None
         line, col = pos(iterable)
 

@@ -5,9 +5,11 @@ decorators, `global`/`nonlocal`, `yield` and zero-argument `super()`."""
 from __future__ import annotations
 
 from ..runtime.errors import GradSyntaxError
+from ..runtime import context
 from . import loop_shapes
 from .parser import Token, Tree
 from .classes import ANNOTATIONS, Super, make_class
+from .fast_tier import function_unit
 from .functions import CLASS_CELL, Scope, Signature, UserFunction
 from .names import docstring
 from .positions import located, pos, syntax_error
@@ -77,17 +79,28 @@ class Definitions:
         if is_lambda and info.generator:
             raise syntax_error("'yield' inside a lambda is not supported", body_nodes[0])
         outer, self.fn = self.fn, info
+        replays = self.replays
         try:
             code = compile_body()
         finally:
             self.fn = outer
         generator, qualname = info.generator, info.qualname
         nests = info.nests
+        fast = None
+        if (
+            not is_lambda
+            and not method
+            and sig.plain
+            and not generator
+            and self.replays == replays  # (a loop in it qualifies for replay: kept for it)
+        ):
+            fast = function_unit(self, info, name, sig.params, body_nodes[0])
+        builtins = self.builtins
 
         def make(s):
             g = s if s.globals is None else s.globals
             d = {k: e(s) for k, e in defaults.items()} if defaults else {}
-            return UserFunction(
+            f = UserFunction(
                 name,
                 sig,
                 d,
@@ -102,6 +115,10 @@ class Definitions:
                 cell=s.vars.get(CLASS_CELL) if method else None,
                 nests=nests,
             )
+            if fast is not None and context.current.fast_tier:
+                f.fast = fast(f, g, builtins)
+                f.fastn = len(sig.params)
+            return f
 
         return make
 
@@ -123,6 +140,7 @@ class Definitions:
 
             body = def_body(self, suite, node.children[0].value, pos(node.children[0])[0])
             if body is not None:
+                self.replays += 1  # (fast_tier.py leaves a def that replays to replay)
                 return body
         return self.block(suite)
 

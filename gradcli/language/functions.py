@@ -168,6 +168,8 @@ class UserFunction:
         "doc",
         "cell",
         "quick",
+        "fast",
+        "fastn",
         "__weakref__",
     )
 
@@ -201,6 +203,10 @@ class UserFunction:
         # its parameters when a call giving each one by position has nothing to check
         # (no *args, keyword-only or **kwargs, not a generator): `quick_call`
         self.quick = sig.params if sig.plain and not generator else None
+        # its body as a Python function of its parameters (language/fast_tier.py), called
+        # when `fastn` arguments are given by position
+        self.fast = None
+        self.fastn = -1
 
     @property
     def params(self):
@@ -220,6 +226,8 @@ class UserFunction:
             self.name, self.qualname, self.doc = other.name, other.qualname, other.doc
 
     def __call__(self, *args, **kwargs):
+        if self.fastn == len(args) and not kwargs:
+            return self.fast(*args)
         q = self.quick
         if q is not None and len(args) == len(q) and not kwargs:
             return self.run(dict(zip(q, args)))
@@ -229,6 +237,9 @@ class UserFunction:
         return self.run(local)
 
     def run(self, local):
+        fast = self.fast
+        if fast is not None:
+            return fast(*map(local.__getitem__, self.sig.params))
         depth = call_depth.n + 1
         if depth > context.current.limits.max_depth:
             raise depth_exceeded()

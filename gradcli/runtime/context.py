@@ -68,6 +68,7 @@ class Context:
         "leaf_hooks",
         "node_watches",
         "replay",
+        "fast_tier",
     )
 
     def __init__(self):
@@ -87,6 +88,7 @@ class Context:
         self.leaf_hooks = None  # engine: hooks registered on leaf tensors
         self.node_watches = False  # engine: a node got hooks or retain_grad
         self.replay = DEFAULTS.replay  # loop bodies replayed (--no-replay: off)
+        self.fast_tier = DEFAULTS.fast_tier  # plain code as Python bytecode (--no-fast-tier)
 
     @property
     def generator(self):

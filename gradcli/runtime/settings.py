@@ -123,6 +123,11 @@ class Settings:
     replay: bool = Setting(
         True, "run every loop iteration as compiled (loop bodies are replayed)", "--no-replay"
     )
+    fast_tier: bool = Setting(
+        True,
+        "run all code in the closure compiler (plain Python code runs as Python bytecode)",
+        "--no-fast-tier",
+    )
 
     def __init__(self, **values):
         for f in FIELDS:

@@ -745,3 +745,62 @@ def test_a_programs_method_is_never_taken_for_a_library_hook():
     r = run_inprocess(HOOK_NAMES, ("eval", "-"))
     assert r.returncode == 0, r.stderr
     assert r.stdout == want
+
+
+# ---------------------------------------------------------------- the fast tier
+# functions and loops the fast tier compiles to Python bytecode (language/fast_tier.py):
+# what they hold and give stays the language's, whichever way they are reached
+
+FAST = "def f(n):\n    return n * 2 + 1\ndef r(n):\n    if n < 1:\n        return 0\n    return r(n - 1) + 1\n"
+FAST_ESCAPES = [
+    (FAST + "f.fast", "AttributeError"),
+    (FAST + "f.fastn", "AttributeError"),
+    (FAST + "r.__code__", "AttributeError"),
+    (FAST + "f(2).__class__.__subclasses__()", "AttributeError"),
+    (
+        FAST + "def g(n):\n    return 1 // n\ntry:\n    g(0)\nexcept ZeroDivisionError as e:\n"
+        "    e.__traceback__",
+        "AttributeError",
+    ),
+    (FAST + "def gen():\n    yield 1\ndef h():\n    return gen()\nh().gi_frame", "AttributeError"),
+    (FAST + "def h(s, k):\n    return s.format(k)\nh('{0.__class__.__mro__}', 1)", "ValueError"),
+    (
+        FAST + "class C:\n    def __add__(self, o):\n        return o.__class__.__mro__\n"
+        "def h(x):\n    return x + 1\nh(C())",
+        "AttributeError",
+    ),
+    (
+        FAST + "import inspect\ndef g():\n    return inspect.currentframe().f_back\n"
+        "def h(n):\n    return g()\nh(1).f_globals",
+        "AttributeError",
+    ),
+    (FAST + "for i in range(3):\n    x = i * f(i)\nx.__class__.__subclasses__()", "AttributeError"),
+]
+
+
+@pytest.mark.parametrize("source,type_name", FAST_ESCAPES, ids=[s for s, _ in FAST_ESCAPES])
+def test_escape_attempts_through_the_fast_tier(source, type_name):
+    assert_refused(source, type_name)
+
+
+def test_what_the_fast_tier_gives_is_a_language_value():
+    r = Run(
+        FAST + "import inspect\ndef g():\n    return inspect.currentframe().f_back\n"
+        "def h(n):\n    m = f(n)\n    return g()\nv = f\nv1 = f(3)\nv2 = r(5)\nframe = h(2)\n"
+        "v4 = frame.f_locals\nv5 = 0\nfor i in range(4):\n    v5 = v5 + f(i) / 3\n"
+    )
+    assert r.error is None, r.error.message
+    assert r.session.scope.vars["v"].fast is not None  # (compiled by the fast tier)
+    assert r.session.scope.vars["v4"] == {"n": 2, "m": 5}  # the frame of a fast function
+    vals = {k: v for k, v in r.session.scope.vars.items() if k.startswith("v")}
+    for k, v in vals.items():
+        assert allowed(v), f"{k} = {type(v)!r}"
+
+
+def test_the_fast_tier_keeps_the_limits():
+    assert_refused(FAST + "def d(n):\n    return d(n + 1)\nd(0)", "LimitError")
+    for src in ("i = 0\nwhile True:\n    i += 1\n", "def w():\n    while True:\n        pass\nw()"):
+        r = run_inprocess(src, ("eval", "--max-steps", "1000", "-"))
+        assert r.returncode != 0 and "--max-steps=1000" in r.stderr
+    r = run_inprocess("s = 'ab'\nwhile True:\n    s = s + s\n", ("eval", "-"))
+    assert r.returncode != 0 and "Traceback" not in r.stderr

@@ -1,0 +1,537 @@
+"""The Python trees of the fast tier (fast_tier.py): helpers that build them, and the
+compilation of expressions, each node placed where the closure compiler places that
+expression's errors, each operator guarded (see fast_tier.py)."""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from .parser import Token, Tree
+
+from .arity import BareName
+from .expressions import _bound_around
+from . import runtime as rt
+from .runtime import SMALL_INT
+
+
+class Unsupported(Exception):
+    """A construct this tier does not compile: the unit stays with the closure compiler."""
+
+
+_ARITH = frozenset({"+", "-", "*"})
+_CMP = {"<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE, "==": ast.Eq, "!=": ast.NotEq}
+_BIN = {
+    "+": ast.Add,
+    "-": ast.Sub,
+    "*": ast.Mult,
+    "/": ast.Div,
+    "//": ast.FloorDiv,
+    "%": ast.Mod,
+}
+_LITERALS = frozenset({"number", "string", "true", "false", "none"})
+
+
+def _pos(node):
+    if isinstance(node, Token):
+        return node.line, node.column
+    return getattr(node.meta, "line", None), getattr(node.meta, "column", None)
+
+
+def at(node, line, col):
+    """node and the parts of it not placed yet, placed at (line, col)."""
+    for n in ast.walk(node):
+        if "lineno" in n._attributes and not hasattr(n, "lineno"):
+            n.lineno = n.end_lineno = line
+            n.col_offset = n.end_col_offset = col
+    return node
+
+
+def _name(id, ctx=None):
+    return ast.Name(id=id, ctx=ctx or ast.Load())
+
+
+def _h(name):
+    return _name("@" + name)
+
+
+def _call(fn, *args):
+    return ast.Call(func=fn, args=list(args), keywords=[])
+
+
+def _is(a, b):
+    return ast.Compare(left=a, ops=[ast.Is()], comparators=[b])
+
+
+def _type_is(v, tname):
+    return _is(_call(_h("type"), v), _h(tname))
+
+
+def _and(*vs):
+    return ast.BoolOp(op=ast.And(), values=list(vs))
+
+
+def _or(*vs):
+    return ast.BoolOp(op=ast.Or(), values=list(vs))
+
+
+def _small(v):
+    """-SMALL_INT < v < SMALL_INT"""
+    return ast.Compare(
+        left=ast.Constant(-SMALL_INT),
+        ops=[ast.Lt(), ast.Lt()],
+        comparators=[v, ast.Constant(SMALL_INT)],
+    )
+
+
+_NOT = object()
+
+
+def _op_key(op):
+    return {
+        "+": "add",
+        "-": "sub",
+        "*": "mul",
+        "/": "div",
+        "//": "floordiv",
+        "%": "mod",
+        "^": "pow",
+        "**": "pow2",
+        "<": "lt",
+        "<=": "le",
+        ">": "gt",
+        ">=": "ge",
+        "==": "eq",
+        "!=": "ne",
+        "@": "matmul",
+    }.get(op, "op" + str(abs(hash(op))))
+
+
+def _copy(e):
+    """A second use of an argument expression (it is evaluated in one branch only)."""
+    return copy.deepcopy(e)
+
+
+def _known_int(e):
+    """Whether e is an int of the specialized body, or an int literal (not a bool)."""
+    if isinstance(e, ast.Constant):
+        return type(e.value) is int
+    return getattr(e, "gc_int", False)
+
+
+#: an int result below this in size is the one runtime.binary_op gives for two ints
+#: within the integer limit (a product's operands then have at most 65 bits together)
+RESULT_BOUND = 1 << 64
+
+
+def _below(v):
+    """-RESULT_BOUND < v < RESULT_BOUND"""
+    return ast.Compare(
+        left=ast.Constant(-RESULT_BOUND),
+        ops=[ast.Lt(), ast.Lt()],
+        comparators=[v, ast.Constant(RESULT_BOUND)],
+    )
+
+
+class FastExpressions:
+    """Builds the Python tree of one unit's expressions (fast_tier.Emitter: statements)."""
+
+    def __init__(self, comp, info):
+        self.comp = comp
+        self.info = info  # scopes.FunctionInfo of the function; None: a top-level loop
+        self.n = 0
+        self.ints = frozenset()  # variables known to hold ints here (fast_types.py)
+        self.self_name = None  # the function, whose calls of itself give ints (fast_types.py)
+        self.consts = {}  # name -> value the generated code reads (operators' functions)
+        # a top-level loop whose variables are Python locals while it runs (loop_unit)
+        self.cached = False
+        self.reads, self.writes = set(), set()
+        self.given_items = None  # the outermost `for`'s items, computed before (loop_unit)
+        self.loop_target = None  # the outermost `for`'s variable (loop_unit)
+
+    def tmp(self):
+        self.n += 1
+        return f"@t{self.n}"
+
+    def const(self, value, key):
+        name = "@k_" + key
+        self.consts[name] = value
+        return _name(name)
+
+    # ------------------------------------------------------------- names
+
+    def _mode(self, name):
+        info = self.info
+        if info is None:
+            return "global"
+        mode = info.mode(name)
+        if mode == "free" and info.kind != "class" and not _bound_around(name, info):
+            return "global"
+        if mode == "free":
+            raise Unsupported("a closure's variable")
+        return mode
+
+    def load(self, tok):
+        name, line, col = tok.value, tok.line, tok.column
+        if self.cached:
+            self.reads.add(name)
+            return self._int(at(_name(name), line, col), name in self.ints)
+        if self._mode(name) == "local":
+            return self._int(at(_name(name), line, col), name in self.ints)
+        # `name` if the program bound it, else the built-in (or NameError)
+        return at(
+            ast.IfExp(
+                test=ast.Compare(left=ast.Constant(name), ops=[ast.In()], comparators=[_h("gv")]),
+                body=ast.Subscript(value=_h("gv"), slice=ast.Constant(name), ctx=ast.Load()),
+                orelse=_call(
+                    _h("global_missing"),
+                    _h("gs"),
+                    _h("builtins"),
+                    ast.Constant(name),
+                    ast.Constant(line),
+                    ast.Constant(col),
+                ),
+            ),
+            line,
+            col,
+        )
+
+    def store_target(self, name):
+        info = self.info
+        if self.cached:
+            self.writes.add(name)
+            return _name(name, ast.Store())
+        if info is None or name in info.globals:
+            return ast.Subscript(value=_h("gv"), slice=ast.Constant(name), ctx=ast.Store())
+        if name in info.nonlocals:
+            raise Unsupported("nonlocal")
+        return _name(name, ast.Store())
+
+    # ------------------------------------------------------------- expressions
+
+    def expr(self, node):
+        if isinstance(node, Token):
+            raise Unsupported("token")
+        method = getattr(self, "e_" + node.data, None)
+        if method is None:
+            raise Unsupported(node.data)
+        return method(node)
+
+    def _literal(self, node):
+        fn = self.comp.expr(node)
+        if not hasattr(fn, "value"):
+            raise Unsupported("literal")
+        v = fn.value
+        if type(v) not in (int, float, str, bool, type(None)):
+            raise Unsupported("literal")
+        line, col = _pos(node)
+        return at(ast.Constant(v), line or 1, col or 1)
+
+    e_number = e_string = e_true = e_false = e_none = _literal
+
+    def e_name(self, node):
+        return self.load(node.children[0])
+
+    def _once(self, e):
+        """(first use, later uses) of a value used more than once."""
+        if isinstance(e, (ast.Name, ast.Constant)):
+            return e, e
+        t = self.tmp()
+        return ast.NamedExpr(target=_name(t, ast.Store()), value=e), _name(t)
+
+    @staticmethod
+    def _int(e, known=True):
+        """e, marked as an int of the specialized body (fast_types.py) when `known`."""
+        if known:
+            e.gc_int = True
+        return e
+
+    def _int_binop(self, op, a, b, fallback, line, col):
+        """`a op b` of two ints of the specialized body: the size test only (fast_types.py),
+        or None when its result is not known to be an int."""
+        ac = a.value if isinstance(a, ast.Constant) else _NOT
+        bc = b.value if isinstance(b, ast.Constant) else _NOT
+        if op in ("//", "%"):
+            if type(bc) is not int or not bc:
+                return None
+            return self._int(at(ast.BinOp(left=a, op=_BIN[op](), right=b), line, col))
+        if op not in _ARITH or (ac is not _NOT and bc is not _NOT):
+            return None
+        # the result's size tested, not the operands': a result below 2**64 is the one
+        # runtime.binary_op gives (its operands are ints within the limit, or inf/nan
+        # after an overflow, for which the test fails), anything else is recomputed by it
+        a1, a2 = self._once(a)
+        b1, b2 = self._once(b)
+        r = self.tmp()
+        e = ast.IfExp(
+            test=_below(
+                ast.NamedExpr(
+                    target=_name(r, ast.Store()), value=ast.BinOp(left=a1, op=_BIN[op](), right=b1)
+                )
+            ),
+            body=_name(r),
+            orelse=_call(fallback, a2, b2),
+        )
+        return self._int(at(e, line, col))
+
+    def binop(self, op, a, b, line, col, fallback=None):
+        """`a op b`, guarded; other operands go to `fallback` (by default op's function)."""
+        if fallback is None:
+            fallback = self.const(rt.binary_op(op), "binary_" + _op_key(op))
+        if _known_int(a) and _known_int(b):
+            e = self._int_binop(op, a, b, fallback, line, col)
+            if e is not None:
+                return e
+        ac = a.value if isinstance(a, ast.Constant) else _NOT
+        bc = b.value if isinstance(b, ast.Constant) else _NOT
+        a1, a2 = self._once(a)
+        b1, b2 = self._once(b)
+        py = _BIN.get(op)
+        guard = None
+        if py is not None and ac is _NOT:
+            same = None
+            if bc is _NOT:  # both operands evaluated, in order, by the first test
+                t = self.tmp()
+                same = _is(
+                    ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), a1)),
+                    _call(_h("type"), b1),
+                )
+            if op in _ARITH:
+                # two floats: Python's operator; two ints: Python's, its result's size
+                # tested (_int_binop); anything else: the operator's function
+                r = self.tmp()
+                int_result = ast.IfExp(
+                    test=_below(
+                        ast.NamedExpr(
+                            target=_name(r, ast.Store()),
+                            value=ast.BinOp(left=a2, op=py(), right=b2),
+                        )
+                    ),
+                    body=_name(r),
+                    orelse=_call(fallback, a2, b2),
+                )
+                if bc is _NOT:
+                    e = ast.IfExp(
+                        test=same,
+                        body=ast.IfExp(
+                            test=_is(_name(t), _h("float")),
+                            body=ast.BinOp(left=a2, op=py(), right=b2),
+                            orelse=ast.IfExp(
+                                test=_is(_name(t), _h("int")),
+                                body=int_result,
+                                orelse=_call(fallback, a2, b2),
+                            ),
+                        ),
+                        orelse=_call(fallback, a2, b2),
+                    )
+                    return at(e, line, col)
+                if type(bc) is float:
+                    guard = _type_is(a1, "float")
+                elif type(bc) is int:
+                    int_result.test = _and(_type_is(a1, "int"), int_result.test)
+                    return at(int_result, line, col)
+            elif op in ("%", "//"):
+                if bc is _NOT:
+                    guard = _and(same, _is(_name(t), _h("int")), b2)
+                elif type(bc) is int and bc:
+                    guard = _type_is(a1, "int")
+            elif op == "/":
+                if bc is _NOT:
+                    guard = _and(
+                        same, _or(_is(_name(t), _h("int")), _is(_name(t), _h("float"))), b2
+                    )
+                elif type(bc) in (int, float) and bc:
+                    guard = _type_is(a1, type(bc).__name__)
+        if guard is None:
+            return at(_call(fallback, a, b), line, col)
+        return at(
+            ast.IfExp(
+                test=guard,
+                body=ast.BinOp(left=a2, op=py(), right=b2),
+                orelse=_call(fallback, a2, b2),
+            ),
+            line,
+            col,
+        )
+
+    def e_binary(self, node):
+        ch = node.children
+        e = self.expr(ch[0])
+        for t, r in zip(ch[1::2], ch[2::2]):
+            e = self.binop(t.value, e, self.expr(r), t.line, t.column)
+        return e
+
+    def e_power(self, node):
+        base, op, exp = node.children
+        if isinstance(exp, Tree) and exp.data == "power":
+            raise Unsupported("a ^ b ^ c")
+        return self.binop(op.value, self.expr(base), self.expr(exp), op.line, op.column)
+
+    def e_unary(self, node):
+        op_tok, operand = node.children
+        if op_tok.value != "-":
+            raise Unsupported("unary")
+        v = self.expr(operand)
+        if _known_int(v):
+            return self._int(at(ast.UnaryOp(op=ast.USub(), operand=v), op_tok.line, op_tok.column))
+        v1, v2 = self._once(v)
+        t = self.tmp()
+        return at(
+            ast.IfExp(
+                test=_or(
+                    _is(
+                        ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), v1)),
+                        _h("float"),
+                    ),
+                    _is(_name(t), _h("int")),
+                ),
+                body=ast.UnaryOp(op=ast.USub(), operand=v2),
+                orelse=_call(_h("unary"), ast.Constant("-"), v2),
+            ),
+            op_tok.line,
+            op_tok.column,
+        )
+
+    def e_compare(self, node):
+        ch = node.children
+        if len(ch) != 3:
+            raise Unsupported("chained comparison")
+        op_node = ch[1]
+        op = " ".join(tok.value for tok in op_node.children)
+        line, col = op_node.children[0].line, op_node.children[0].column
+        a, b = self.expr(ch[0]), self.expr(ch[2])
+        if op in ("is", "is not"):
+            return at(
+                ast.Compare(left=a, ops=[ast.Is() if op == "is" else ast.IsNot()], comparators=[b]),
+                line,
+                col,
+            )
+        if op not in _CMP:
+            fn = self.const(rt.compare_op(op), "compare_" + op.replace(" ", "_"))
+            return at(_call(fn, a, b), line, col)
+        if _known_int(a) and _known_int(b):  # two ints of the specialized body
+            return at(ast.Compare(left=a, ops=[_CMP[op]()], comparators=[b]), line, col)
+        fallback = self.const(rt.compare_op(op), "compare_" + _op_key(op))
+        bc = b.value if isinstance(b, ast.Constant) else _NOT
+        a1, a2 = self._once(a)
+        b1, b2 = self._once(b)
+        t = self.tmp()
+        if bc is not _NOT and type(bc) in (int, float):
+            guard = _or(
+                _is(
+                    ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), a1)),
+                    _h("int"),
+                ),
+                _is(_name(t), _h("float")),
+            )
+        else:  # both evaluated, in order, by the first test; mixed kinds by the function
+            guard = _and(
+                _is(
+                    ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), a1)),
+                    _call(_h("type"), b1),
+                ),
+                _or(_is(_name(t), _h("int")), _is(_name(t), _h("float"))),
+            )
+        e = ast.IfExp(
+            test=guard,
+            body=ast.Compare(left=a2, ops=[_CMP[op]()], comparators=[b2]),
+            orelse=_call(fallback, a2, b2),
+        )
+        e.gc_compare = True  # (its guarded branch gives a bool: `truth` tests only the other)
+        return at(e, line, col)
+
+    def truth(self, e):
+        """Python truth of e as rt.truth gives it (a bool as it is)."""
+        if isinstance(e, ast.Compare):  # numbers compared, `is`: a bool
+            return e
+        if getattr(e, "gc_compare", False):
+            return ast.IfExp(test=e.test, body=e.body, orelse=self.truth(e.orelse))
+        e1, e2 = self._once(e)
+        return _or(
+            _is(e1, ast.Constant(True)),
+            _and(
+                ast.Compare(left=e2, ops=[ast.IsNot()], comparators=[ast.Constant(False)]),
+                _call(_h("truth"), e2),
+            ),
+        )
+
+    def e_not_(self, node):
+        inner = node.children[0]
+        line, col = _pos(node)
+        return at(ast.UnaryOp(op=ast.Not(), operand=self.truth(self.expr(inner))), line, col)
+
+    def _andor(self, node, is_and):
+        line, col = _pos(node)
+        items = [self.expr(c) for c in node.children]
+        e = items[-1]
+        for item in reversed(items[:-1]):
+            t = self.tmp()
+            test = self.truth(ast.NamedExpr(target=_name(t, ast.Store()), value=item))
+            e = (
+                ast.IfExp(test=test, body=e, orelse=_name(t))
+                if is_and
+                else ast.IfExp(test=test, body=_name(t), orelse=e)
+            )
+        return at(e, line, col)
+
+    def e_and_(self, node):
+        return self._andor(node, True)
+
+    def e_or_(self, node):
+        return self._andor(node, False)
+
+    def e_ternary(self, node):
+        a, cond, b = (self.expr(c) for c in node.children)
+        line, col = _pos(node)
+        return at(ast.IfExp(test=self.truth(cond), body=a, orelse=b), line, col)
+
+    def e_call(self, node):
+        func, args = node.children
+        if not (isinstance(func, Tree) and func.data == "name"):
+            raise Unsupported("call of a value")
+        name = func.children[0].value
+        if self.cached:
+            raise Unsupported("a call in a loop whose variables are cached")
+        if name in ("super", "locals", "globals", "vars", "eval", "exec"):
+            raise Unsupported("call that reads its scope")
+        parts = []
+        for a in args.children if args is not None else ():
+            if a is None:
+                continue
+            if not isinstance(a, Tree) or a.data in ("kwarg", "star_arg", "kwstar_arg", "starargs"):
+                raise Unsupported("keyword or star argument")
+            if a.data in ("argvalue",):
+                raise Unsupported("argument")
+            parts.append(self.expr(a))
+        line, col = _pos(node)
+        if name == self.self_name:  # the function itself (checked when the call started)
+            return self._int(at(_call(_name("@def " + name + " self"), *parts), line, col))
+        fn = self.load(func.children[0])
+        f = self.tmp()
+        fast = ast.Call(
+            func=ast.Attribute(value=_name(f), attr="fast", ctx=ast.Load()), args=parts, keywords=[]
+        )
+        pargs = ast.Tuple(elts=[_copy(p) for p in parts], ctx=ast.Load())
+        fname = self.const(BareName(name), "name_" + str(self.n))
+        if self.info is None:
+            slow = _call(
+                _h("plain_call"), _name(f), pargs, fname, ast.Constant(line), ast.Constant(col)
+            )
+        else:
+            slow = _call(
+                _h("frame_call"), _name(f), pargs, fname, ast.Constant(line), ast.Constant(col)
+            )
+        test = _and(
+            _is(
+                _call(_h("type"), ast.NamedExpr(target=_name(f, ast.Store()), value=fn)),
+                _h("UserFunction"),
+            ),
+            ast.Compare(
+                left=ast.Attribute(value=_name(f), attr="fastn", ctx=ast.Load()),
+                ops=[ast.Eq()],
+                comparators=[ast.Constant(len(parts))],
+            ),
+        )
+        return at(ast.IfExp(test=test, body=fast, orelse=slow), line, col)
+
+    # ------------------------------------------------------------- statements

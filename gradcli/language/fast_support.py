@@ -1,0 +1,167 @@
+"""What the code of the fast tier (fast_tier.py) calls at run time: the operators'
+functions for the cases its guards leave out, the reading of a global or a built-in,
+calls that are not a fast function's, the loop limits, and `fail`, which turns what a
+generated function raised into the error the closure compiler would have raised there.
+
+Generated code names these under keys that no program can write (`@binary` ...), in
+the one namespace of its module; it has no Python built-ins (`__builtins__` is empty),
+so a program reaches nothing but what is listed here."""
+
+from __future__ import annotations
+
+import sys
+import weakref
+from types import FunctionType
+
+from ..runtime import context
+from ..core.tensor import Tensor
+from ..library.inplace import AUGMENTED
+from ..runtime.errors import GradError, GradNameError
+from ..runtime.limits import SAMPLE, depth_exceeded
+from . import runtime as rt
+from .callsites import call_other
+from .expressions import _unknown
+from .functions import Scope, UserFunction, call_depth, frames
+from .invoke import call_failed
+from .iteration import iterate, sample, step
+from .positions import located
+from .state import state
+from .statements import _refusing
+
+_MISSING = object()
+#: the file name of generated code, and the prefix of a fast function's code name (the
+#: rest is the function's name: a call chain names the callee)
+FAST_FILE = "<gradcli fast tier>"
+FAST_DEF = "@def "
+_POSITIONS = weakref.WeakKeyDictionary()  # code object -> its instructions' (line, col)
+
+
+SELF_CALLED = " self"  # (the name's end of a recursive function's second function)
+
+
+def fast_name(code):
+    """The function's name if `code` is a fast function's, else None."""
+    if code.co_filename == FAST_FILE and code.co_name.startswith(FAST_DEF):
+        return code.co_name[len(FAST_DEF) :].split(" ")[0]
+    return None
+
+
+def global_missing(gs, builtins, name, line, col):
+    """A global the program has not bound: the built-in of that name, or NameError."""
+    v = builtins.get(name, _MISSING)
+    if v is _MISSING:
+        raise _unknown(name, gs, builtins, line, col)
+    return v
+
+
+def plain_call(fn, args, name, line, col):
+    """fn(*args) for a callee that is not a fast function, as callsites.function_site
+    calls it (the line is the call's while it runs)."""
+    state.line = line
+    if type(fn) is UserFunction or type(fn) is FunctionType:
+        try:
+            return fn(*args)
+        except Exception as e:
+            return call_failed(e, fn, list(args), {}, name, line, col, {})
+    return call_other(fn, list(args), name, line, col, {})
+
+
+def frame_call(fn, args, name, line, col):
+    """plain_call from inside a fast function: the fast functions running there (this
+    one and those that called it directly, which UserFunction.run did not enter) are
+    the running frames the callee sees (inspect.currentframe), each with the variables
+    it has bound."""
+    fast = []
+    f = sys._getframe(1)
+    while f is not None and fast_name(f.f_code) is not None:
+        fast.append(f)
+        f = f.f_back
+    for f in reversed(fast):
+        v = f.f_locals
+        me = v["@me"]
+        local = {k: x for k, x in v.items() if k[:1] != "@"}
+        frames.append((me, Scope(local, me.globals, call_depth.n, me.closure)))
+    try:
+        return plain_call(fn, args, name, line, col)
+    finally:
+        del frames[len(frames) - len(fast) :]
+
+
+def position(code, lasti):
+    """(line, col) of the instruction at byte offset `lasti` of generated code."""
+    table = _POSITIONS.get(code)
+    if table is None:
+        table = _POSITIONS[code] = [(p[0], p[2]) for p in code.co_positions()]
+    return table[lasti // 2]
+
+
+def fail(e, me):
+    """The error to raise for `e`, caught by the generated function (`me`: the
+    UserFunction it runs, None for a loop of the program): placed where the
+    instruction that raised it stands, in a call chain when it came out of a fast
+    function called there, its origin the function's file."""
+    tb = e.__traceback__
+    if tb is None:
+        return e
+    line, col = position(tb.tb_frame.f_code, tb.tb_lasti)
+    nxt = tb.tb_next
+    if type(e) is UnboundLocalError and nxt is None:
+        e = GradNameError(str(e), line, col, type_name="UnboundLocalError")
+    elif isinstance(e, GradError) and e.line is not None and nxt is not None:
+        callee = fast_name(nxt.tb_frame.f_code)
+        if callee is not None:  # as invoke.call_failed does for a user function
+            if not e.calls:
+                e.calls = []
+            e.calls.append([None, line, col, callee, state.origin])
+    err = located(e, line, col)
+    if me is not None and isinstance(err, GradError):  # as UserFunction.run does
+        if err.origin is None:
+            err.origin = me.origin
+        for frame in err.calls:
+            if frame[0] is None:
+                frame[0] = me.origin
+    return err
+
+
+def augmented_op(op_sym):
+    """`old op= b` for operands the generated guard leaves out, as updates.augmented
+    computes it (a tensor target in place)."""
+    binary = rt.binary_op(op_sym, augmented=True)
+    inplace = _refusing(AUGMENTED.get(op_sym + "="), op_sym)
+
+    if inplace is None:
+        return binary
+
+    def run(old, b):
+        if type(old) is Tensor:
+            return inplace(old, b)
+        return binary(old, b)
+
+    return run
+
+
+def helpers():
+    """The namespace of generated code: what it calls, under names no program has."""
+    return {
+        "__builtins__": {},
+        "@type": type,
+        "@int": int,
+        "@float": float,
+        "@bool": bool,
+        "@str": str,
+        "@truth": rt.truth,
+        "@unary": rt.unary,
+        "@global_missing": global_missing,
+        "@plain_call": plain_call,
+        "@frame_call": frame_call,
+        "@depth_exceeded": depth_exceeded,
+        "@call_depth": call_depth,
+        "@fail": fail,
+        "@iterate": iterate,
+        "@step": step,
+        "@sample": sample,
+        "@SAMPLE": SAMPLE,
+        "@context": context,
+        "@state": state,
+        "@UserFunction": UserFunction,
+    }

@@ -1,0 +1,524 @@
+"""The fast tier: a program's `def`s and top-level loops compiled to Python's own
+`ast`, run as CPython bytecode, where every construct in them is one this module
+knows; anything else stays with the closure compiler (compiler.py), which compiles
+every unit anyway (the fast code is used only when the fast tier is on).
+
+What a unit may hold: numbers, strings, True/False/None, names, the arithmetic and
+comparison operators, `not`/`and`/`or`/`if-else`, calls of a name with positional
+arguments; assignments to names, `op=` on a name, `if`, `while` and `for` over a
+name (no `else`), `break`, `continue`, `return`, `pass`.  Each operator is guarded:
+two floats, two small ints (no result near the integer size limit), an int by a
+nonzero int for `%` and `//` run as Python's operator, as `runtime.binary_op` would
+answer them; any other operands go to the closure compiler's own operator function.
+A function's variables are Python locals; globals and built-ins are read as
+`name_loader` reads them (the program's variables, then the built-ins); a top-level
+loop reads and writes the program's variables.  A call of a function of the program
+compiled here calls its generated function directly (the depth limit counted as
+UserFunction.run counts it); any other callee is called as callsites.py calls it.
+Loops count --max-steps and look at the memory every SAMPLE iterations as the
+closure compiler's loops do.
+
+Every node of the generated tree carries the line and column the closure compiler
+places its errors at (an operator's, a name's, a call's, a statement's), so the
+position of the instruction that raised, read from the code's position table,
+is where the error is reported (fast_support.fail)."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import warnings
+from types import CodeType, FunctionType
+
+from .parser import Token, Tree
+
+from .fast_ast import (
+    _NOT,
+    FastExpressions,
+    Unsupported,
+    _and,
+    _BIN,
+    _call,
+    _h,
+    _is,
+    _name,
+    _op_key,
+    _pos,
+    at,
+)
+from .fast_support import FAST_DEF, FAST_FILE, SELF_CALLED, augmented_op, helpers
+from .fast_types import int_function, int_variables
+
+
+class Emitter(FastExpressions):
+    """Builds the Python tree of one unit (a function, or a loop of the program)."""
+
+    def block(self, suite):
+        out = []
+        for child in suite.children:
+            if child is None or isinstance(child, Token):
+                continue
+            out.extend(self.stmt(child))
+        return out or [ast.Pass()]
+
+    def stmt(self, node):
+        if node.data == "simple_stmt":
+            out = []
+            for s in node.children:
+                if s is None:
+                    continue
+                out.extend(self.small(s))
+            return out
+        method = getattr(self, "s_" + node.data, None)
+        if method is None:
+            raise Unsupported(node.data)
+        return method(node)
+
+    def _line(self, line):
+        return ast.Assign(
+            targets=[ast.Attribute(value=_h("state"), attr="line", ctx=ast.Store())],
+            value=ast.Constant(line),
+        )
+
+    def small(self, node):
+        method = getattr(self, "s_" + node.data, None)
+        if method is None:
+            raise Unsupported(node.data)
+        line, col = _pos(node)
+        return [at(s, line, col) for s in method(node)]
+
+    def s_pass_stmt(self, node):
+        return [ast.Pass()]
+
+    def s_break_stmt(self, node):
+        return [ast.Break()]
+
+    def s_continue_stmt(self, node):
+        return [ast.Continue()]
+
+    def s_expr_stmt(self, node):
+        child = node.children[0]
+        line, _ = _pos(node)
+        if isinstance(child, Tree) and child.data == "string":
+            return [ast.Pass()]
+        return [self._line(line), ast.Expr(value=self.expr(child))]
+
+    def s_assign(self, node):
+        *targets, value = node.children
+        names = []
+        for t in targets:
+            if not (isinstance(t, Tree) and t.data == "name"):
+                raise Unsupported("assignment target")
+            names.append(t.children[0].value)
+        line, _ = _pos(node)
+        v = self.expr(value)
+        return [
+            self._line(line),
+            ast.Assign(targets=[self.store_target(n) for n in names], value=v),
+        ]
+
+    def s_augassign(self, node):
+        target, op, value = node.children
+        if not (isinstance(target, Tree) and target.data == "name"):
+            raise Unsupported("augmented target")
+        op_sym = op.value[:-1]
+        if op_sym not in _BIN and op_sym not in ("^", "**"):
+            raise Unsupported("augmented operator")
+        tok = target.children[0]
+        line, _ = _pos(node)
+        cur = self.load(tok)
+        v = self.expr(value)
+        aug = self.const(augmented_op(op_sym), "aug_" + _op_key(op_sym))
+        # the operator's guard as for `a op b`, its fallback the augmented operator's
+        e = self.binop(op_sym, cur, v, op.line, op.column, fallback=aug)
+        return [
+            self._line(line),
+            ast.Assign(targets=[self.store_target(tok.value)], value=e),
+        ]
+
+    def s_return_stmt(self, node):
+        if self.info is None:
+            raise Unsupported("return outside a function")
+        v = node.children[0]
+        line, col = _pos(node)
+        e = self.expr(v) if v is not None else ast.Constant(None)
+        return [self._line(line), ast.Return(value=e)]
+
+    def test(self, cond):
+        line, col = _pos(cond)
+        return at(self.truth(self.expr(cond)), line, col)
+
+    def s_if_stmt(self, node):
+        cond, suite, *rest = node.children
+        else_suite = rest.pop() if rest else None
+        branches = [(cond, suite)] + [tuple(el.children) for el in rest]
+        orelse = self.block(else_suite) if else_suite is not None else []
+        for c, b in reversed(branches):
+            line, col = _pos(c)
+            stmt = at(ast.If(test=self.test(c), body=self.block(b), orelse=orelse), line, col)
+            orelse = [at(self._line(line), line, col), stmt]
+        return orelse
+
+    def _counting(self, line, col):
+        """The statements counting one iteration (--max-steps, the memory look)."""
+        ms, n = self.tmp(), self.tmp()
+        init = [
+            ast.Assign(
+                targets=[_name(ms, ast.Store())],
+                value=ast.Attribute(
+                    value=ast.Attribute(
+                        value=ast.Attribute(value=_h("context"), attr="current", ctx=ast.Load()),
+                        attr="limits",
+                        ctx=ast.Load(),
+                    ),
+                    attr="max_steps",
+                    ctx=ast.Load(),
+                ),
+            ),
+            ast.Assign(targets=[_name(n, ast.Store())], value=_h("SAMPLE")),
+        ]
+        each = [
+            ast.If(
+                test=ast.Compare(
+                    left=_name(ms), ops=[ast.IsNot()], comparators=[ast.Constant(None)]
+                ),
+                body=[
+                    ast.Expr(_call(_h("step"), _name(ms), ast.Constant(line), ast.Constant(col)))
+                ],
+                orelse=[],
+            ),
+            ast.AugAssign(target=_name(n, ast.Store()), op=ast.Sub(), value=ast.Constant(1)),
+            ast.If(
+                test=ast.UnaryOp(op=ast.Not(), operand=_name(n)),
+                body=[
+                    ast.Assign(
+                        targets=[_name(n, ast.Store())],
+                        value=_call(_h("sample"), ast.Constant(line), ast.Constant(col)),
+                    )
+                ],
+                orelse=[],
+            ),
+        ]
+        return [at(s, line, col) for s in init], [at(s, line, col) for s in each]
+
+    def s_while_stmt(self, node):
+        cond, suite, else_suite = node.children
+        if else_suite is not None:
+            raise Unsupported("while-else")
+        line, col = _pos(cond)
+        init, each = self._counting(line, col)
+        body = [
+            at(self._line(line), line, col),
+            at(
+                ast.If(
+                    test=ast.UnaryOp(op=ast.Not(), operand=self.test(cond)),
+                    body=[ast.Break()],
+                    orelse=[],
+                ),
+                line,
+                col,
+            ),
+            *each,
+            *self.block(suite),
+        ]
+        return [*init, at(ast.While(test=ast.Constant(True), body=body, orelse=[]), line, col)]
+
+    def s_for_stmt(self, node):
+        target, iterable, suite, else_suite = node.children
+        if else_suite is not None:
+            raise Unsupported("for-else")
+        if not (isinstance(target, Tree) and target.data == "name"):
+            raise Unsupported("for target")
+        line, col = _pos(iterable)
+        init, each = self._counting(line, col)
+        if self.given_items is not None:
+            it, self.given_items = self.given_items, None
+            self.loop_target = target.children[0].value  # bound before the body reads it
+            pre = []
+        else:
+            it = self.tmp()
+            items = at(_call(_h("iterate"), self.expr(iterable)), line, col)
+            pre = [at(ast.Assign(targets=[_name(it, ast.Store())], value=items), line, col)]
+        loop = ast.For(
+            target=self.store_target(target.children[0].value),
+            iter=_name(it),
+            body=[*each, *self.block(suite)],
+            orelse=[],
+        )
+        return [*init, *pre, at(loop, line, col)]
+
+
+# ----------------------------------------------------------------- units
+
+
+def _module(emitter, fn_def, factory_args, extra=()):
+    """Compile `def @factory(<factory_args>): <fn_def>; return <fn_def name>`."""
+    factory = ast.FunctionDef(
+        name="@factory",
+        args=ast.arguments(
+            posonlyargs=[],
+            args=[ast.arg(arg=a) for a in factory_args],
+            kwonlyargs=[],
+            kw_defaults=[],
+            defaults=[],
+        ),
+        body=[*extra, fn_def, ast.Return(value=_name(fn_def.name))],
+        decorator_list=[],
+    )
+    module_tree = ast.Module(body=[factory], type_ignores=[])
+    at(module_tree, 1, 0)
+    with warnings.catch_warnings():  # (`3 is True`: a literal's truth, not a mistake)
+        warnings.simplefilter("ignore")
+        # a tree built here, never a text: the program's own text is never compiled
+        code = compile(module_tree, FAST_FILE, "exec")
+    ns = helpers()
+    ns.update(emitter.consts)
+    (made,) = [c for c in code.co_consts if isinstance(c, CodeType)]
+    return FunctionType(made, ns)
+
+
+def _attrs(v, *names):
+    for n in names:
+        v = ast.Attribute(value=v, attr=n, ctx=ast.Load())
+    return v
+
+
+def _try_body(body, me):
+    """body run inside try/except: errors through fast_support.fail."""
+    return ast.Try(
+        body=body,
+        handlers=[
+            ast.ExceptHandler(
+                type=_name("@BaseException"),
+                name="@e",
+                body=[
+                    ast.Raise(
+                        exc=_call(_h("fail"), _name("@e"), _h("me") if me else ast.Constant(None)),
+                        cause=ast.Constant(None),
+                    )
+                ],
+            )
+        ],
+        orelse=[],
+        finalbody=[],
+    )
+
+
+def _fn_def(def_name, params, body):
+    """`def <def_name>(<params>): <body>`, with the call depth counted as
+    UserFunction.run counts it and errors through fast_support.fail."""
+    depth = ast.Attribute(value=_h("call_depth"), attr="n", ctx=ast.Load())
+    return ast.FunctionDef(
+        name=def_name,
+        args=ast.arguments(
+            posonlyargs=[],
+            args=[ast.arg(arg=p) for p in params],
+            kwonlyargs=[],
+            kw_defaults=[],
+            defaults=[],
+        ),
+        body=[
+            # as UserFunction.run: one call deeper, within the run's limit
+            ast.Assign(
+                targets=[_name("@d", ast.Store())],
+                value=ast.BinOp(left=depth, op=ast.Add(), right=ast.Constant(1)),
+            ),
+            ast.If(
+                test=ast.Compare(
+                    left=_name("@d"),
+                    ops=[ast.Gt()],
+                    comparators=[_attrs(_h("context"), "current", "limits", "max_depth")],
+                ),
+                body=[ast.Raise(exc=_call(_h("depth_exceeded")), cause=None)],
+                orelse=[],
+            ),
+            ast.Assign(
+                targets=[ast.Attribute(value=_h("call_depth"), attr="n", ctx=ast.Store())],
+                value=_name("@d"),
+            ),
+            ast.Try(
+                body=[_try_body([*body, ast.Return(value=ast.Constant(None))], True)],
+                handlers=[],
+                orelse=[],
+                finalbody=[
+                    ast.Assign(
+                        targets=[ast.Attribute(value=_h("call_depth"), attr="n", ctx=ast.Store())],
+                        value=ast.BinOp(left=_name("@d"), op=ast.Sub(), right=ast.Constant(1)),
+                    )
+                ],
+            ),
+        ],
+        decorator_list=[],
+    )
+
+
+def _either_body(checks, spec, body):
+    if not checks:
+        return spec
+    test = _and(*checks) if len(checks) > 1 else checks[0]
+    return [ast.If(test=test, body=spec, orelse=body)]
+
+
+def function_unit(comp, info, name, params, suite):
+    """A factory `(me, gv, gs, builtins) -> fast function` for a `def` of plain
+    positional parameters, or None when its body is not all this tier knows.
+
+    A function that calls only itself, with ints, and returns ints (fast_types.py) has a
+    second function for those calls: its body specialized for ints entered without
+    looking up its name again (the call that entered the first one checked that the
+    name is the function itself, and nothing it runs can bind the name again)."""
+    if info.generator or info.nests or info.nonlocals:
+        return None
+    em = Emitter(comp, info)
+    try:
+        body = em.block(suite)
+        local = [n for n in info.locals if info.mode(n) == "local"]
+        ints, recursive = int_function(suite, local, name)
+        if name in local or name in info.globals:
+            ints, recursive = int_variables(suite, local), False
+        extra = []
+        if ints:  # a second body, for calls whose parameters in `ints` are ints
+            em.ints = ints
+            em.self_name = name if recursive else None
+            spec = em.block(suite)
+            em.ints, em.self_name = frozenset(), None
+            checks = [_is(_call(_h("type"), _name(p)), _h("int")) for p in params if p in ints]
+            if recursive:  # (its calls of `name` call itself: it is the global `name`)
+                extra.append(
+                    _fn_def(
+                        FAST_DEF + name + SELF_CALLED,
+                        params,
+                        _either_body(checks, copy.deepcopy(spec), copy.deepcopy(body)),
+                    )
+                )
+                checks = checks + [
+                    ast.Compare(left=ast.Constant(name), ops=[ast.In()], comparators=[_h("gv")]),
+                    _is(
+                        ast.Subscript(value=_h("gv"), slice=ast.Constant(name), ctx=ast.Load()),
+                        _h("me"),
+                    ),
+                ]
+            body = _either_body(checks, spec, body)
+        fn_def = _fn_def(FAST_DEF + name, params, body)
+        em.consts["@BaseException"] = BaseException
+        factory = _module(em, fn_def, ["@me", "@gv", "@gs", "@builtins"], extra)
+    except (Unsupported, RecursionError, SyntaxError, ValueError, TypeError):
+        return None
+
+    def make(me, gs, builtins):
+        return factory(me, gs.vars, gs, builtins)
+
+    return make
+
+
+def _cached(em, node, direct):
+    """The statements running a top-level loop `node` with the program's variables as
+    Python locals when they hold plain values (no program code can run in its body: no
+    call, every operand a number or a string), else `direct` (variables read and
+    written in the program's dict)."""
+    pre = []
+    if node.data == "for_stmt":  # its items first, as `direct` computes them
+        pre = [direct[-2]]
+        em.given_items = direct[-2].targets[0].id
+        direct = direct[:-2] + direct[-1:]
+    items = em.given_items
+    em.cached = True
+    body = em.stmt(node)
+    target = em.loop_target  # (read in the body only after the loop bound it)
+    reads = sorted(em.reads - {target})
+    writes = sorted((em.writes | em.reads) - set(reads))
+    ints = int_variables(node, [*reads, *writes], target)
+    if ints:  # a second body, for when the variables it reads in `ints` hold ints
+        em.given_items, em.ints = items, ints
+        spec = em.stmt(node)
+        em.ints = frozenset()
+        checks = [
+            _is(
+                _call(
+                    _h("type"), ast.Subscript(value=_h("gv"), slice=ast.Constant(n), ctx=ast.Load())
+                ),
+                _h("int"),
+            )
+            for n in reads
+            if n in ints
+        ]
+        if checks:
+            body = [
+                ast.If(test=_and(*checks) if len(checks) > 1 else checks[0], body=spec, orelse=body)
+            ]
+        else:
+            body = spec
+    plain = ast.Tuple(
+        elts=[_h(t) for t in ("int", "float", "bool", "str", "NoneType")], ctx=ast.Load()
+    )
+    ok = [ast.Compare(left=ast.Constant(n), ops=[ast.In()], comparators=[_h("gv")]) for n in reads]
+    ok += [
+        ast.Compare(
+            left=_call(
+                _h("type"), ast.Subscript(value=_h("gv"), slice=ast.Constant(n), ctx=ast.Load())
+            ),
+            ops=[ast.In()],
+            comparators=[plain],
+        )
+        for n in reads
+    ]
+    if pre:
+        ok.append(_is(_call(_h("type"), _name(pre[0].targets[0].id)), _h("range")))
+    load = [
+        ast.Assign(
+            targets=[_name(n, ast.Store())],
+            value=ast.Subscript(value=_h("gv"), slice=ast.Constant(n), ctx=ast.Load()),
+        )
+        for n in reads
+    ] + [
+        ast.Assign(
+            targets=[_name(n, ast.Store())],
+            value=ast.Call(
+                func=ast.Attribute(value=_h("gv"), attr="get", ctx=ast.Load()),
+                args=[ast.Constant(n), _h("M")],
+                keywords=[],
+            ),
+        )
+        for n in writes
+    ]
+    back = [
+        ast.If(
+            test=ast.Compare(left=_name(n), ops=[ast.IsNot()], comparators=[_h("M")]),
+            body=[
+                ast.Assign(
+                    targets=[ast.Subscript(value=_h("gv"), slice=ast.Constant(n), ctx=ast.Store())],
+                    value=_name(n),
+                )
+            ],
+            orelse=[],
+        )
+        for n in [*reads, *writes]
+    ]
+    fast = [*load, ast.Try(body=body, handlers=[], orelse=[], finalbody=back)]
+    test = _and(*ok) if len(ok) > 1 else ok[0] if ok else ast.Constant(True)
+    return [*pre, ast.If(test=test, body=fast, orelse=direct)]
+
+
+def loop_unit(comp, node):
+    """A function `(scope, builtins) -> None` running a top-level loop, or None."""
+    em = Emitter(comp, None)
+    try:
+        body = em.stmt(node)
+        try:
+            body = _cached(em, node, body)
+        except Unsupported:
+            pass
+        em.consts["@BaseException"] = BaseException
+        em.consts["@NoneType"] = type(None)
+        em.consts["@range"] = range
+        em.consts["@M"] = _NOT
+        fn_def = ast.FunctionDef(
+            name="@loop",
+            args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+            body=[_try_body(body, False)],
+            decorator_list=[],
+        )
+        factory = _module(em, fn_def, ["@gv", "@gs", "@builtins"])
+    except (Unsupported, RecursionError, SyntaxError, ValueError, TypeError):
+        return None
+    return factory

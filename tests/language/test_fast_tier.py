@@ -1,0 +1,242 @@
+"""The fast tier (language/fast_tier.py): each program run with it and without it
+(`--no-fast-tier`, every unit closure-compiled) prints the same lines and ends with
+the same error, words, place and caret; and the units meant for it are compiled."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tests.conftest import run_inprocess
+from tests.language.language_cases import CASES
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def both(source, *flags):
+    fast = run_inprocess(source, ("eval", *flags, "-"))
+    slow = run_inprocess(source, ("eval", "--no-fast-tier", *flags, "-"))
+    assert (fast.stdout, fast.stderr, fast.returncode) == (
+        slow.stdout,
+        slow.stderr,
+        slow.returncode,
+    )
+    return fast
+
+
+def _plain(path):
+    """The program without its timing; micrograd's loss rounded (its graph is walked
+    in the order of a set of objects, which varies from run to run in either tier)."""
+    lines = path.read_text().replace("print(loss.data)", "print(round(loss.data, 9))").splitlines()
+    return "\n".join(line for line in lines if "process_time" not in line) + "\n"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "scripts" / "plain_python").glob("*.py")), ids=str)
+def test_plain_python_programs(path):
+    both(_plain(path))
+
+
+@pytest.mark.parametrize("name,source", CASES, ids=[c[0] for c in CASES])
+def test_language_cases(name, source):
+    both(source)
+
+
+PROGRAMS = {
+    "int_division_by_zero": "def f(a, b):\n    return a // b\nprint(f(7, 2))\nf(1, 0)\n",
+    "float_division_by_zero": "def f(a, b):\n    return a / b\nprint(f(1.0, 0.0), f(1, 0))\n",
+    "modulo_by_zero_in_loop": "i = 0\nwhile i < 5:\n    i += 1\n    x = 10 % (3 - i)\n",
+    "unknown_name": "def f(x):\n    return x + yy\nf(1)\n",
+    "unknown_name_hint": "value = 3\ndef f(x):\n    return x + valeu\nf(1)\n",
+    "unbound_local": "def f(x):\n    if x > 1:\n        y = 2\n    return y\nprint(f(3))\nf(0)\n",
+    "call_chain": "def g(x):\n    return 1 // x\ndef f(x):\n    return g(x - 1) + 1\nf(1)\n",
+    "deep_recursion": "def f(n):\n    return f(n + 1)\nf(0)\n",
+    "int_overflow": "x = 3\nfor i in range(20):\n    x = x * x\nprint(x)\n",
+    "big_int_add": "a = 2 ** 100\nb = 1\nfor i in range(3):\n    b = b + a\nprint(b)\n",
+    "strings": "s = ''\nfor i in range(5):\n    s = s + 'ab'\nprint(s, s * 2)\n",
+    "string_limit": "s = 'x'\nwhile True:\n    s = s + s\n",
+    "mixed_types": "def f(a, b):\n    return a + b, a < b, a * b\nprint(f(1, 2.5), f(True, 2), f(2.0, False))\n",
+    "tensor_in_fast_function": (
+        "def f(x, k):\n    return x * k + 1\nt = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "y = f(t, 3)\nprint(y)\ny.sum().backward()\nprint(t.grad)\n"
+    ),
+    "tensor_loop": "t = torch.tensor(1.0)\ni = 0\nwhile i < 3:\n    t = t * 2\n    i += 1\nprint(t)\n",
+    "ambiguous_truth": "def f(x):\n    if x:\n        return 1\n    return 0\nf(torch.tensor([1.0, 2.0]))\n",
+    "bad_operands": "def f(a, b):\n    return a - b\nf('a', 1)\n",
+    "none_operand": "x = None\nfor i in range(2):\n    x = x + 1\n",
+    "power_and_unary": "def f(x):\n    return -x ^ 2, x ^ 0.5, -(-x)\nprint(f(3), f(2.0))\n",
+    "and_or_not": (
+        "def f(a, b):\n    return (a and b, a or b, not a, b if a else -b)\n"
+        "print(f(0, 2), f(3, 0), f(1.5, 2), f('', 'x'))\n"
+    ),
+    "is_and_compare": "def f(x):\n    return x is None, x is not None, x == 3, x != 2.0\nprint(f(3), f(None))\n",
+    "break_continue": (
+        "s = 0\nfor i in range(20):\n    if i % 2 == 0:\n        continue\n    if i > 13:\n"
+        "        break\n    s += i\nprint(s, i)\n"
+    ),
+    "nested_loops": (
+        "t = 0\nfor i in range(4):\n    j = 0\n    while j < i:\n        t += i * j\n        j += 1\nprint(t)\n"
+    ),
+    "builtin_calls": "def f(n):\n    return abs(n - 10) + max(n, 3)\nfor i in range(3):\n    print(f(i))\n",
+    "user_calls_in_loop": "def sq(x):\n    return x * x\ns = 0\nfor i in range(10):\n    s = s + sq(i)\nprint(s)\n",
+    "global_rebound_in_call": (
+        "n = 0\ndef bump():\n    global n\n    n = n + 1\n    return n\nfor i in range(3):\n"
+        "    bump()\nprint(n)\n"
+    ),
+    "recursion_fib": "def fib(n):\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\nprint(fib(15))\n",
+    "wrong_arity": "def f(a, b):\n    return a\nf(1)\n",
+    "defaults_and_keywords": "def f(a, b=2):\n    return a * b\nprint(f(3), f(3, 4), f(a=1, b=5))\n",
+    "loop_variable_after": "for i in range(3):\n    pass\nprint(i)\nk = 0\nwhile k < 4:\n    k += 1\nprint(k)\n",
+    "loop_reads_unbound_global": "for i in range(3):\n    q = q + 1\n",
+    "loop_error_keeps_values": "s = 0\nfor i in range(10):\n    s += 10 // (5 - i)\nprint(s)\n",
+    "builtin_shadowed": "def abs(x):\n    return 'mine'\nfor i in range(2):\n    print(abs(-1))\n",
+    "print_in_function": "def show(x):\n    print(x, x * 2)\nfor i in range(3):\n    show(i)\n",
+    "float_guard_consts": "x = 1.5\nfor i in range(3):\n    x = x * 2.0 + 1 - 0.5 / 2\nprint(x, 7 / 2, 7 // 2, -7 % 3)\n",
+    "object_in_loop": (
+        "class V:\n    def __init__(self, v):\n        self.v = v\n    def __add__(self, o):\n"
+        "        return V(self.v + (o.v if isinstance(o, V) else o))\n    def __repr__(self):\n"
+        "        return f'V({self.v})'\nx = V(1)\nfor i in range(3):\n    x = x + i\nprint(x)\n"
+    ),
+    "int_beyond_small_in_loop": (
+        "s = 3000000000\nfor j in range(50):\n    s = s - (j * 100000007) // 3 + s % 5\nprint(s)\n"
+    ),
+    "int_square_to_inf": "x = 3\ni = 0\nwhile i < 20:\n    x = x * x - 1\n    i += 1\nprint(x, i)\n",
+    "recursion_to_inf": (
+        "def f(n):\n    if n < 1:\n        return 3\n    return f(n - 1) * f(n - 1)\n"
+        "print(f(5), f(14), f(2.0))\n"
+    ),
+    "recursion_rebound": (
+        "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\ng = f\nprint(g(5))\n"
+        "def f(n):\n    return 100\nprint(g(5))\n"
+    ),
+    "recursion_float_and_bool": (
+        "def f(n):\n    if n < 1:\n        return n\n    return f(n - 1) + 1\nprint(f(3), f(2.5), f(True))\n"
+    ),
+    "int_function_locals": (
+        "def f(n):\n    t = 0\n    i = 0\n    while i < n:\n        t += i * i % 7 - -i // 2\n"
+        "        i = i + 1\n    return t\nprint(f(10), f(10.0), f(3000000000 - 2999999990))\n"
+    ),
+    "int_var_becomes_float": "x = 1\nfor i in range(3):\n    x = x / 2\n    x = x + i\nprint(x)\n",
+    "inspect_through_fast_calls": (
+        "import inspect\ndef g():\n    fr = inspect.currentframe().f_back.f_back\n"
+        "    return fr.f_locals if fr is not None else None\ndef f(n):\n    q = n * 2\n"
+        "    return g()\ndef h(k):\n    z = k - 1\n    return f(k + 1)\nprint(h(3))\n"
+        "def r(n):\n    if n == 0:\n        return g()\n    return r(n - 1)\nprint(r(3))\n"
+    ),
+    "error_at_the_bottom_of_recursion": (
+        "def f(n):\n    if n == 0:\n        return 1 // n\n    return f(n - 1) + 1\nprint(f(3.0))\nf(4)\n"
+    ),
+    "tensor_augmented_in_place": (
+        "def step(p, g):\n    p -= g\n    p *= 2\n    p += p - g\nt = torch.tensor([1.0, 2.0])\n"
+        "u = t\nstep(t, torch.tensor([0.5, 0.5]))\nprint(t, u is t)\nfor i in range(2):\n    t += 1\n"
+        "print(u, t)\n"
+    ),
+    "state_line_print": "def f(x):\n    return x\nfor i in range(2):\n    print(f(i), f(i + 1))\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_programs(name):
+    both(PROGRAMS[name])
+
+
+def test_limits_both_ways():
+    both("i = 0\nwhile i < 100:\n    i += 1\n", "--max-steps", "50")
+    both("for i in range(100):\n    x = i\n", "--max-steps", "10")
+    both(
+        "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(40))\n",
+        "--max-depth",
+        "30",
+    )
+    both(
+        "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(20))\n",
+        "--max-depth",
+        "30",
+    )
+
+
+def test_units_are_compiled():
+    """The functions and loops meant for the fast tier run in it."""
+    from tests.conftest import Run
+
+    r = Run(PROGRAMS["recursion_fib"] + PROGRAMS["nested_loops"])
+    assert r.error is None
+    assert r.session.scope.vars["fib"].fast is not None
+    from gradcli.language.compiler import Compiler
+    from gradcli.language.parser import parse
+
+    comp = Compiler(r.session.builtins)
+    for name in ("nested_loops", "break_continue", "int_square_to_inf", "loop_error_keeps_values"):
+        kinds = [fn.__name__ for fn, _ in comp.program(parse(PROGRAMS[name]))]
+        assert "either" in kinds, name  # (compiler._either: the fast code or the closure)
+    for source in ("for i in range(3):\n    print(i.real)\n", "while x:\n    del y\n"):
+        kinds = [fn.__name__ for fn, _ in comp.program(parse(source))]
+        assert "either" not in kinds
+
+
+_OPS = st.sampled_from(["+", "-", "*", "/", "//", "%", "^"])
+_CMPS = st.sampled_from(["<", "<=", ">", ">=", "==", "!="])
+_ATOMS = st.one_of(
+    st.integers(-5, 5).map(str),
+    st.sampled_from(["0.5", "2.0", "-1.5", "a", "b", "i", "True", "3000000000"]),
+)
+
+
+@st.composite
+def _exprs(draw, depth=0):
+    if depth > 2 or draw(st.booleans()):
+        return draw(_ATOMS)
+    kind = draw(st.sampled_from(["op", "cmp", "neg", "if"]))
+    x, y = draw(_exprs(depth + 1)), draw(_exprs(depth + 1))
+    if kind == "op":
+        return f"({x} {draw(_OPS)} {y})"
+    if kind == "cmp":
+        return f"({x} {draw(_CMPS)} {y})"
+    if kind == "neg":
+        return f"(-{x})"
+    return f"({x} if {y} else {draw(_exprs(depth + 1))})"
+
+
+@settings(max_examples=60, deadline=None)
+@given(e1=_exprs(), e2=_exprs(), c=_exprs())
+def test_generated_programs(e1, e2, c):
+    source = (
+        f"def f(a, b):\n    i = 2\n    r = {e1}\n    if {c}:\n        r = r + 1\n    return r, {e2}\n"
+        f"a = 3\nb = -2.5\nt = 0\nfor i in range(4):\n    t = t + 1\n    a = {e1}\n    if {c}:\n        b = {e2}\n"
+        "print(a, b)\nprint(f(7, 2))\nprint(f(0.25, -3))\n"
+    )
+    both(source)
+
+
+_INT_ATOMS = st.one_of(
+    st.integers(-9, 9).map(str), st.sampled_from(["n", "i", "t", "3000000000", "65536"])
+)
+
+
+@st.composite
+def _int_exprs(draw, depth=0):
+    if depth > 2 or draw(st.booleans()):
+        return draw(_INT_ATOMS)
+    op = draw(st.sampled_from(["+", "-", "*", "//", "%"]))
+    x = draw(_int_exprs(depth + 1))
+    if op in ("//", "%"):
+        y = draw(st.sampled_from(["3", "-7", "1", "0", "n"]))
+    else:
+        y = draw(_int_exprs(depth + 1))
+    return f"({x} {op} {y})"
+
+
+@settings(max_examples=60, deadline=None)
+@given(e=_int_exprs(), r=_int_exprs(), n=st.sampled_from(["3", "-2", "0.5", "True", "40"]))
+def test_generated_int_programs(e, r, n):
+    """Ints only: the bodies specialized for ints (fast_types.py), their size tests and
+    the values beyond them, against the closure compiler."""
+    source = (
+        f"def f(n):\n    t = 1\n    i = 0\n    while i < 6:\n        t = {e}\n        i += 1\n"
+        f"    return t\n"
+        f"def g(n):\n    if n < 1:\n        return n\n    return g(n - 1) * 2 + {r.replace('t', '1')}\n"
+        f"n = {n}\nt = 2\nfor i in range(5):\n    t = {e}\n"
+        f"print(t)\nprint(f({n}))\nprint(g(4))\n"
+    )
+    both(source)
