@@ -46,6 +46,7 @@ import sys
 
 from ..ops.registry import BUILTINS, METHOD_ONLY
 from . import runtime as rt
+from .functions import Scope
 from .parser import Tree
 from .positions import pos
 
@@ -515,8 +516,8 @@ def _literals(comp, node):
             and not names_in(t)
             and all(u.data in ("number", "binary", "power", "unary") for u in _trees(t))
         ):
-            try:
-                v = comp.expr(t)(None)
+            try:  # (a number-only part reads no variable: an empty scope serves)
+                v = comp.expr(t)(Scope())
             except Exception:
                 continue
             if type(v) in (int, float):

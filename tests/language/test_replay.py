@@ -452,6 +452,15 @@ for t in range(7):
 print(loss, w.grad)
 """,
 }
+PROGRAMS["number_only_operands"] = """
+a = torch.tensor(0.7, dtype=torch.float32, requires_grad=True)
+b = torch.linspace(-1, 1, 5, dtype=torch.float32).requires_grad_()
+for t in range(7):
+    p = ((((a + a) + (a).sin()) + ((2.5 + 2.5) + (2.5 + 2.5)))) * b
+    q = (p * p).sum()
+    q.backward()
+print(p, q, a, b, a.grad, b.grad)
+"""
 PROGRAMS.update(REVIEWED)
 PROGRAMS.update(REVIEWED5)
 PROGRAMS.update(ASSIGNED_FIRST)
@@ -491,6 +500,7 @@ def test_the_step_limit_stops_a_replayed_loop_where_it_stops_a_compiled_one():
         ("update_steps", 4),
         ("update_without_grad", 1),
         ("deferred_reductions", 4),
+        ("number_only_operands", 4),  # (10.0 made of number-only parts: a constant)
     ],
 )
 def test_the_loops_are_replayed(name, least, monkeypatch):
