@@ -126,6 +126,15 @@ class Dot(Function):
     jvp = bilinear
 
 
+class Vdot(Dot):
+    """vdot of real vectors: dot's value (ATen calls dot), its own node."""
+
+    __slots__ = ()
+    name = "VdotBackward0"
+    saved_names = ("self", "other")
+    saved_order = (1, 0)  # PyTorch saves other before self
+
+
 class Matmul(Function):
     """Batched / broadcast matmul (3-d and up, or a vector against a batch), folded
     into one mm/mv or as a bmm as PyTorch's _matmul_impl chooses (numerics/linalg/bmm.py)."""
@@ -445,6 +454,28 @@ def dot(a, b):
 
 
 @register(
+    "vdot",
+    "vdot(input, other)",
+    "inner product of two vectors (the first conjugated: for real ones, dot)",
+    method=True,
+    checks=[((Arg((3,)), Arg((3,))), {})],
+    category="linalg",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=Parser(("other",)),
+)
+def vdot(a, b):
+    a, b = tensors_only("vdot", a, b, broadcast=False)
+    if a.data.ndim != 1 or b.data.ndim != 1:
+        raise GradRuntimeError(
+            f"1D tensors expected, but got {a.data.ndim}D and {b.data.ndim}D tensors"
+        )
+    _matmul_check(a, b)
+    return Vdot.apply(a, b)
+
+
+@register(
     "outer",
     "outer(input, vec2)",
     "outer product of two vectors",
@@ -465,6 +496,7 @@ def outer(a, b):
 
 
 with_method_positions(mm, "mm", ("input", "mat2"))
+with_method_positions(vdot, "vdot")
 with_method_positions(mv, "mv", ("input", "vec"))
 with_method_positions(bmm, "bmm", ("input", "mat2"))
 with_method_positions(dot, "dot", ("input", "tensor"))

@@ -4861,3 +4861,24 @@ case(
     print(torch.func.jvp(lambda v: torch.diag_embed(v), (x.detach(),), (torch.ones(2, 3),)))
 """,
 )
+case(
+    "linalg/vdot",
+    """
+    _ = torch.manual_seed(1)
+    for dt in (torch.float32, torch.float64):
+        a = torch.randn(37, dtype=torch.float32).to(dt).requires_grad_()
+        b = torch.randn(37, dtype=torch.float32).to(dt).requires_grad_()
+        y = torch.vdot(a, b)
+        print(y.item(), y.grad_fn.name(), torch.dot(a, b).item())
+        y.backward(torch.tensor(1.5, dtype=dt))
+        print(a.grad.tolist(), b.grad.tolist())
+        ga, = torch.autograd.grad(a.vdot(b), a, create_graph=True)
+        print(ga.grad_fn.name())
+        print(torch.func.jvp(torch.vdot, (a.detach(), b.detach()), (b.detach(), a.detach()))[1].item())
+    for bad in (lambda: torch.vdot(torch.ones(2, 2), torch.ones(2)), lambda: torch.vdot(torch.ones(3), torch.ones(4)), lambda: torch.vdot(torch.ones(3), torch.ones(3, dtype=torch.float32)), lambda: torch.vdot(torch.ones(3), 2.0), lambda: torch.ones(3).vdot([1, 2, 3])):
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+""",
+)
