@@ -1,4 +1,4 @@
-"""torch functions that ATen composes of other ops (CompositeImplicitAutograd): each is
+"""torch functions that ATen composes of other ops (CompositeImplicitAutograd; kron ...): each is
 written here as torch writes it, of gradcli's ops, so its values and its graph (the
 grad_fn of its result is the last op's: `hstack` gives CatBackward0, `tile`
 RepeatBackward0, `fliplr` FlipBackward0) are torch's.  Also the index functions that
@@ -13,6 +13,7 @@ from ..core.convert import tensor_arg, type_name
 from ..core.tensor import Tensor
 from ..engine.declare import none
 from ..ops.dims import norm_dims
+from ..ops.shape import UnsafeView, _viewable
 from ..ops.registry import FUNCTIONS, Arg, register
 from ..runtime.errors import GradRuntimeError, GradTypeError
 
@@ -490,3 +491,41 @@ def bincount(input, weights=None, minlength=0):
     out = np.zeros(n, dt)
     np.add.at(out, x, w.astype(dt))  # one value after another, in the weights' precision
     return Tensor(out)
+
+
+@register(
+    "kron",
+    "kron(input, other)",
+    "Kronecker product: every element of input times the whole of other, in blocks",
+    method=True,
+    checks=[((M, Arg((2, 2))), {}), ((V, M), {})],
+    category="linalg",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def kron(input, other):
+    # ATen: both viewed with interleaved size-1 dims (_unsafe_view), multiplied, and the
+    # product viewed as the result's shape (UnsafeViewBackward0 over MulBackward0)
+    for t, what, pos in ((input, "input", 1), (other, "other", 2)):
+        if not isinstance(t, Tensor):
+            raise GradTypeError(
+                f"kron(): argument '{what}' (position {pos}) must be Tensor, not {type_name(t)}"
+            )
+    sa, sb = input.data.shape, other.data.shape
+    nd = max(len(sa), len(sb))
+    sa, sb = (1,) * (nd - len(sa)) + sa, (1,) * (nd - len(sb)) + sb
+    a_shape = tuple(x for n in sa for x in (n, 1))
+    b_shape = tuple(x for n in sb for x in (1, n))
+    product = _f("mul")(
+        UnsafeView.apply(input, shape=a_shape), UnsafeView.apply(other, shape=b_shape)
+    )
+    shape = tuple(m * n for m, n in zip(sa, sb))
+    arr = product.data  # laid out as TensorIterator lays out the product of its inputs
+    if not (arr.flags.c_contiguous or arr.size <= 1 or _viewable(arr, shape)):
+        raise GradRuntimeError(  # (_unsafe_view views: it cannot where a copy is needed)
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        )
+    return UnsafeView.apply(product, shape=shape)

@@ -4882,3 +4882,39 @@ case(
             print(type(e).__name__, e)
 """,
 )
+case(
+    "linalg/kron",
+    """
+    _ = torch.manual_seed(2)
+    for dt in (torch.float32, torch.float64):
+        a = torch.randn(2, 3, dtype=torch.float32).to(dt).requires_grad_()
+        b = torch.randn(3, 2, dtype=torch.float32).to(dt).requires_grad_()
+        y = torch.kron(a, b)
+        print(y.tolist(), y.grad_fn.name(), y.grad_fn.next_functions[0][0].name(), y.shape)
+        y.backward(torch.randn(6, 6, dtype=torch.float32).to(dt))
+        print(a.grad.tolist(), b.grad.tolist())
+        v = torch.randn(4, dtype=torch.float32).to(dt).requires_grad_()
+        try:
+            v.kron(a.t())
+        except RuntimeError as e:
+            print(e)
+        z = v.kron(a.t().contiguous())
+        print(z.tolist(), z.shape, torch.kron(a, torch.tensor(2.0, dtype=dt)).tolist())
+        (z * z).sum().backward()
+        print(v.grad.tolist(), a.grad.tolist())
+    print(torch.kron(torch.tensor([1, 2]), torch.tensor([[1, 10], [100, 1000]])))
+    for bad in (lambda: torch.kron(a, 2.0), lambda: torch.kron([1], a)):
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+    a = torch.arange(6.0).view(2, 3)
+    b = torch.arange(4.0).view(2, 2)
+    for x, y in ((a.t(), torch.arange(3.0)), (a[:, ::2], b), (a.t(), b.t()), (b.t(), a), (torch.arange(3.0), a.t()), (a.t()[None], b), (a.unsqueeze(2).expand(2, 3, 2), b)):
+        try:
+            r = torch.kron(x, y)
+            print(r.shape, r.sum().item())
+        except RuntimeError as e:
+            print("RuntimeError", e)
+""",
+)
