@@ -529,3 +529,28 @@ def kron(input, other):
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         )
     return UnsafeView.apply(product, shape=shape)
+
+
+@register(
+    "cartesian_prod",
+    "cartesian_prod(*tensors)",
+    "every combination of the 1-D tensors' elements, one per row (itertools.product)",
+    checks=[((V, Arg((2,))), {})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def cartesian_prod(*tensors):
+    # ATen: meshgrid(tensors, "ij"), each grid flattened, stacked along dim 1
+    ts = [tensor_arg(t) for t in tensors]
+    for t in ts:
+        if t.data.ndim != 1:
+            raise GradRuntimeError(
+                f"Expect a 1D vector, but got shape [{', '.join(map(str, t.data.shape))}]"
+            )
+    if len(ts) == 1:
+        return ts[0]
+    grids = _f("meshgrid")(*ts, indexing="ij")
+    return _f("stack")([_f("flatten")(g) for g in grids], 1)

@@ -4918,3 +4918,20 @@ case(
             print("RuntimeError", e)
 """,
 )
+case(
+    "shape/cartesian_prod",
+    """
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0, 5.0], requires_grad=True)
+    r = torch.cartesian_prod(a, b)
+    print(r, r.grad_fn.next_functions[0][0].name())
+    (r * torch.arange(12.0).view(6, 2)).sum().backward()
+    print(a.grad, b.grad)
+    print(torch.cartesian_prod(a), torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([0]), torch.tensor([7, 8])))
+    for bad in (lambda: torch.cartesian_prod(torch.ones(2, 2), a), lambda: torch.cartesian_prod()):
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+""",
+)
