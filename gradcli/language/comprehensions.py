@@ -12,19 +12,12 @@ from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..library.stdlib import LazyIterator
 from . import runtime as rt
+from .fast_comprehensions import comprehension_unit, hashable as _hashable
 from .functions import Scope
 from .iteration import iterate, sample, spread, step, tick
 from .positions import pos, syntax_error
 from .scopes import FunctionInfo
 from .state import state
-
-
-def _hashable(k):
-    try:
-        hash(k)
-    except TypeError:
-        raise GradTypeError(f"unhashable type: '{type_name(k)}'") from None
-    return k
 
 
 class Comprehensions:
@@ -101,6 +94,22 @@ class Comprehensions:
         return self._guard(run, node)
 
     # ------------------------------------------------------------ comprehensions
+    def _fast(self, node, run):
+        """A comprehension's closure `run`, or its fast code (fast_comprehensions.py)
+        when the fast tier compiles it and the run has the fast tier on."""
+        fast = comprehension_unit(self, node)
+        if fast is None:
+            return run
+        clauses = node.children[-1]
+        first_iter = self.expr(clauses.children[0].children[1])
+
+        def either(s):
+            if context.current.fast_tier:
+                return fast(s, first_iter)
+            return run(s)
+
+        return either
+
     def _comprehension(self, node, elements, lazy=False):
         """run(s, add) that calls add(cs) for each element of a comprehension, in its
         own scope cs; `elements` compiles the element closures in that scope."""
@@ -204,7 +213,7 @@ class Comprehensions:
 
         collect = getattr(run, "collect", None)
         if collect is not None:  # (_flat)
-            return self._guard(lambda s: collect(s, e), node)
+            return self._guard(self._fast(node, lambda s: collect(s, e)), node)
 
         def listcomp(s):
             out = []
@@ -219,14 +228,15 @@ class Comprehensions:
             run(s, add)
             return out
 
-        return self._guard(listcomp, node)
+        return self._guard(self._fast(node, listcomp), node)
 
     def e_genexp(self, node):
         """A generator expression: its first iterable is evaluated at once (as in
         Python), the rest one value at a time as its consumer asks."""
         elt, clauses = node.children
         start, e = self._comprehension(clauses, lambda: self.expr(elt), lazy=True)
-        return self._guard(lambda s: LazyIterator(start(s, e), "generator object <genexpr>"), node)
+        run = lambda s: LazyIterator(start(s, e), "generator object <genexpr>")  # noqa: E731
+        return self._guard(self._fast(node, run), node)
 
     def e_setcomp(self, node):
         elt, clauses = node.children
@@ -243,7 +253,7 @@ class Comprehensions:
             run(s, add)
             return out
 
-        return self._guard(setcomp, node)
+        return self._guard(self._fast(node, setcomp), node)
 
     def e_dictcomp(self, node):
         key, value, clauses = node.children
@@ -260,7 +270,7 @@ class Comprehensions:
             run(s, add)
             return out
 
-        return self._guard(dictcomp, node)
+        return self._guard(self._fast(node, dictcomp), node)
 
 
 def _flat(first_iter, steps):

@@ -282,10 +282,27 @@ def _pythonic(name, py_meaning, when, three=None):
     return fn
 
 
+#: an int sum below this in size is the one runtime.binary_op gives (fast_ast.RESULT_BOUND)
+_SUM_BOUND = 1 << 64
+
+
 def _sum(iterable, start=0):
     total = start
     add = rt.binary_op("+")
-    for v in _each(iterable):
+    items = _each(iterable)
+    if type(items) is LazyIterator:  # (its items are its generator's, one at a time)
+        items = items.it
+    for v in items:
+        t = type(v)
+        if t is type(total):  # two floats, two ints: runtime.binary_op's own answer
+            if t is float:
+                total = total + v
+                continue
+            if t is int:
+                r = total + v
+                if -_SUM_BOUND < r < _SUM_BOUND:
+                    total = r
+                    continue
         total = add(total, v)
     return total
 

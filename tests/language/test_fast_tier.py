@@ -71,6 +71,32 @@ PROGRAMS = {
         "print(f(0, 2), f(3, 0), f(1.5, 2), f('', 'x'))\n"
     ),
     "is_and_compare": "def f(x):\n    return x is None, x is not None, x == 3, x != 2.0\nprint(f(3), f(None))\n",
+    "comprehensions": (
+        "xs = [i * i + 1 for i in range(10) if i % 3 != 0]\n"
+        "print(xs, {i: i * 2.5 for i in range(4)}, {i % 3 for i in range(10)})\n"
+        "print(sum(x % 5 for x in xs), sum(x / 2 for x in xs), max(x for x in xs))\n"
+        "print(any(x > 60 for x in xs), all(x > 1 for x in xs), list(x - 1 for x in xs))\n"
+        "print(len([s + 'a' for s in ['x', 'y'] if s]), [x for x in range(3) if x and 1])\n"
+        "g = (x * 2 for x in range(5))\nprint(next(g), next(g), list(g))\n"
+        "print(sum(x for x in [2 ** 70, 2 ** 70, 1.5]), sum(x for x in [True, 2, 0.5]))\n"
+    ),
+    "comprehension_tensors": (
+        "t = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "ys = [t * k for k in range(3) if k]\nprint(ys, sum(y.sum() for y in ys))\n"
+        "print({k: t + k for k in range(2)})\n"
+    ),
+    "comprehension_in_def": (
+        "n = 3\ndef f(m):\n    return [i * m for i in range(n)], sum(i for i in range(m))\n"
+        "print(f(4))\n"
+    ),
+    "comprehension_element_error": "ys = [1 // (i - 3) for i in range(5)]\n",
+    "comprehension_condition_error": "ys = [i for i in range(5) if i < 'a']\n",
+    "dictcomp_value_before_key": "d = {[i]: 1 // (i - 2) for i in range(5)}\n",
+    "dictcomp_unhashable": "d = {[i]: i for i in range(5)}\n",
+    "setcomp_unhashable": "d = {[i] for i in range(5)}\n",
+    "genexp_error": "print(sum(1 / (x - 2) for x in range(4)))\n",
+    "genexp_unknown_name": "print(max(x + zz for x in range(4)))\n",
+    "comprehension_over_bad_value": "print([x for x in 3])\n",
     "break_continue": (
         "s = 0\nfor i in range(20):\n    if i % 2 == 0:\n        continue\n    if i > 13:\n"
         "        break\n    s += i\nprint(s, i)\n"
@@ -144,6 +170,9 @@ def test_programs(name):
 def test_limits_both_ways():
     both("i = 0\nwhile i < 100:\n    i += 1\n", "--max-steps", "50")
     both("for i in range(100):\n    x = i\n", "--max-steps", "10")
+    both("xs = [i for i in range(100)]\n", "--max-steps", "10")
+    both("print(sum(i for i in range(100) if i))\n", "--max-steps", "150")
+    both("print(len({i: i for i in range(100)}))\n", "--max-steps", "99")
     both(
         "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(40))\n",
         "--max-depth",
@@ -170,6 +199,21 @@ def test_units_are_compiled():
     for name in ("nested_loops", "break_continue", "int_square_to_inf", "loop_error_keeps_values"):
         kinds = [fn.__name__ for fn, _ in comp.program(parse(PROGRAMS[name]))]
         assert "either" in kinds, name  # (compiler._either: the fast code or the closure)
+    from gradcli.language.fast_comprehensions import comprehension_unit
+
+    for source, ok in (
+        ("[i * 2 for i in range(3) if i]", True),
+        ("{i: 1 for i in x}", True),
+        ("sum(i for i in x)", True),
+        ("[i for i in x for j in x]", False),
+        ("[(i, j) for i, j in x]", False),
+        ("[i.real for i in x]", False),
+    ):
+        node = parse(source).children[0].children[0].children[0]
+        node = node.children[0] if node.data == "expr_stmt" else node
+        if node.data == "call":
+            node = node.children[1].children[0]
+        assert (comprehension_unit(comp, node) is not None) == ok, source
     for source in ("for i in range(3):\n    print(i.real)\n", "while x:\n    del y\n"):
         kinds = [fn.__name__ for fn, _ in comp.program(parse(source))]
         assert "either" not in kinds
