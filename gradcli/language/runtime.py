@@ -47,7 +47,7 @@ from .datamodel import NO, plain_binary
 from .percent import percent_format
 from .names import NAME_ATTRS, name_attr, type_of
 from .containers import DICT_METHODS, LIST_MORE, SET_METHODS, STR_MORE
-from .functions import BREAK, CONTINUE, Return, Scope, UserFunction, call_depth  # noqa: F401
+from .functions import BREAK, CONTINUE, BoundUserMethod, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
 from ..engine.saved import raw_saved_attr, saved_attr
 from ..engine.nograd_views import NoGradView, visible_grad_fn
@@ -524,7 +524,18 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
     m = unbound.method(obj, name, _TYPE_METHODS)  # str.lower, list.append ...
     if m is not None:
         return m
-    raise GradAttributeError(f"'{_pyname(obj)}' object has no attribute '{name}'")
+    raise GradAttributeError(f"'{_type_shown(obj)}' object has no attribute '{name}'")
+
+
+def _type_shown(obj):
+    """The name of obj's type as Python's messages give it: the language's type(obj)
+    (`function`, `ValueError`, `generator`), not the Python class that carries it."""
+    if type(obj) is BoundUserMethod:  # (Python looks a method's attributes up on its function)
+        return "function"
+    try:
+        return name_attr(type_of(obj), "__name__")
+    except GradError:
+        return _pyname(obj)
 
 
 _C_NAMES = {

@@ -13,6 +13,32 @@ import pytest
 from conftest import run_inprocess
 
 PROGRAMS = {
+    "attribute_errors_name_python_types": """
+def f():
+    pass
+try:
+    f.foo
+except AttributeError as e:
+    print(e)
+try:
+    1/0 if False else int("x")
+except ValueError as e:
+    try:
+        e.foo
+    except AttributeError as e2:
+        print(e2)
+class A:
+    def m(self):
+        pass
+try:
+    A().m.foo
+except AttributeError as e:
+    print(e)
+try:
+    len.foo
+except AttributeError as e:
+    print(e)
+""",
     "argparse_defaults_and_lists": """
 import argparse
 parser = argparse.ArgumentParser(description='PyTorch MNIST Example')
