@@ -1,5 +1,5 @@
-"""masked_select, roll, nan_to_num and frac: ops of their own in ATen (MaskedSelectBackward0,
-RollBackward0, NanToNumBackward0, FracBackward0), each with derivatives.yaml's gradient."""
+"""masked_select, roll, nan_to_num, frac and take: ops of their own in ATen (MaskedSelectBackward0,
+RollBackward0, NanToNumBackward0, FracBackward0, TakeBackward0), each with derivatives.yaml's gradient."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from ..engine.forward import linear
 from ..engine.function import Function
 from ..engine.saved import saved_shown
 from ..engine.vjp_arrays import sum_to
-from ..runtime.errors import GradRuntimeError, GradTypeError, broadcast_error
+from ..core import dtypes
+from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError, broadcast_error
 from ..runtime.limits import check_broadcast
 from .dims import norm_dims
 from .registry import Arg, register
@@ -212,3 +213,87 @@ def _dtype_name(x):
 )
 def frac(input):
     return Frac.apply(tensor_arg(input))
+
+
+def _put_add(shape, dtype, index, g):
+    """zeros(shape).put_(index, g, accumulate=True): repeated places add, in index order."""
+    out = np.zeros(int(np.prod(shape)), dtype=dtype)
+    np.add.at(out, index.reshape(-1) % max(out.size, 1), np.asarray(g).reshape(-1))
+    return out.reshape(shape)
+
+
+class Take(Function):
+    __slots__ = ("shape",)
+    name = "TakeBackward0"
+    saved_names = ("self", "index")
+    formula = _NO_FORMULA
+
+    def forward(self, x, index):
+        self.shape = x.shape
+        self.save(x, index)
+        return x.reshape(-1)[index % max(x.size, 1)]
+
+    def backward(self, g, F, x, index):
+        # take_backward: zeros_like(self).put_(index, grad, accumulate=True)
+        idx = index.data if F.tensor_mode else index
+        if F.tensor_mode:
+            return (PutAdd.apply(g, shape=self.shape, index=idx), None)
+        return (_put_add(self.shape, g.dtype, idx, g), None)
+
+    def jvp(self, ts, F, x, index):
+        return Take.apply(ts[0], index)
+
+
+class PutAdd(Function):
+    """take's gradient under create_graph: zeros.put_(index, grad, accumulate=True)."""
+
+    formula = none(
+        "a backward's own node (create_graph): shown as a named function with its local Jacobian"
+    )
+    __slots__ = ("index",)
+    name = "PutBackward0"
+    saved_names = ()
+    saved_extra = {"accumulate": lambda node: True, "index": lambda node: Tensor(node.index)}
+    jvp = linear
+
+    def forward(self, g, shape, index):
+        self.index = index
+        return _put_add(shape, g.dtype, index, g)
+
+    def backward(self, gg, F):
+        if F.tensor_mode:
+            return (Take.apply(gg, Tensor(self.index)),)
+        return (gg.reshape(-1)[self.index % max(gg.size, 1)],)
+
+
+@register(
+    "take",
+    "take(input, index)",
+    "the elements of input (as if flattened) at the positions of index, in index's shape",
+    method=True,
+    checks=[((M, Tensor(np.array([[0, 5], [-1, 5]]))), {}), ((M, Tensor(np.array(4))), {})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def take(input, index):
+    for v, what, pos in ((input, "input", 1), (index, "index", 2)):
+        if not isinstance(v, Tensor):
+            raise GradTypeError(
+                f"take(): argument '{what}' (position {pos}) must be Tensor, not {type_name(v)}"
+            )
+    idx = index.data
+    if idx.dtype != np.int64:
+        raise GradRuntimeError(
+            f"take(): Expected a long tensor for index, but got {dtypes.scalar_type_name(idx.dtype)}"
+        )
+    n = input.data.size
+    bad = idx[(idx >= n) | (idx < -n)]
+    if bad.size:
+        raise GradIndexError(
+            f"out of range: tried to access index {int(bad.reshape(-1)[0])} on a tensor of "
+            f"{n} elements."
+        )
+    return Take.apply(input, index)

@@ -4935,3 +4935,23 @@ case(
             print(type(e).__name__, e)
 """,
 )
+case(
+    "shape/take",
+    """
+    x = torch.tensor([[0.5, -1.0, 2.0], [3.0, 4.5, -6.0]], requires_grad=True)
+    i = torch.tensor([[0, 5], [-1, 5]])
+    y = torch.take(x, i)
+    print(y, y.grad_fn.name(), y.grad_fn._saved_index)
+    y.backward(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    print(x.grad)
+    print(x.take(torch.tensor(4)), x.t().take(torch.tensor([0, 1, 2])), torch.take(torch.tensor([1, 2, 3]), torch.tensor([2])))
+    g, = torch.autograd.grad(torch.take(x * x, i), x, torch.ones(2, 2), create_graph=True)
+    print(g, g.grad_fn.name())
+    print(torch.func.jvp(lambda v: torch.take(v, i), (x.detach(),), (torch.ones(2, 3),)))
+    for bad in (lambda: torch.take(x, torch.tensor([6])), lambda: torch.take(x, torch.tensor([-7])), lambda: torch.take(x, torch.tensor([0.5])), lambda: torch.take(x, [0])):
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+""",
+)
