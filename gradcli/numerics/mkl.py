@@ -26,7 +26,6 @@ first use, never at start.
 from __future__ import annotations
 
 import ctypes
-import math
 import os
 import sys
 
@@ -179,11 +178,14 @@ def _aligned(a):
     are 64-byte aligned: the view's byte offset in the array it views (its storage),
     0 for a fresh array (a itself if it already lies so)."""
     at = address(a)
-    root = a
-    while isinstance(root.base, np.ndarray):
-        root = root.base
-    want = 0 if root is a else (at - address(root)) % _ALIGN
-    if a.flags.c_contiguous and at % _ALIGN == want:
+    root = a.base
+    if root is None or not isinstance(root, np.ndarray):
+        want = 0
+    else:
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        want = (at - address(root)) % _ALIGN
+    if at % _ALIGN == want and a.flags.c_contiguous:
         return a, at
     return _copy_aligned(a, want)
 
@@ -191,11 +193,18 @@ def _aligned(a):
 def _empty(shape, dtype, skew=0):
     """(an uninitialised array whose data starts `skew` bytes after a 64-byte
     boundary, its address)."""
-    dtype = np.dtype(dtype)
-    buf = np.empty(math.prod(shape) * dtype.itemsize + 2 * _ALIGN, np.uint8)
+    if not isinstance(dtype, np.dtype):
+        dtype = np.dtype(dtype)
+    size = dtype.itemsize
+    for n in shape:
+        size *= n
+    buf = _bytes(size + 2 * _ALIGN, _U8)
     at = address(buf)
     off = (skew - at) % _ALIGN
     return np.ndarray(shape, dtype, buf, off), at + off
+
+
+_bytes, _U8 = np.empty, np.dtype(np.uint8)
 
 
 def _copy_aligned(a, skew=0):
