@@ -214,8 +214,11 @@ def _copy_aligned(a, skew=0):
 
 
 def _kind(a):
-    c = a.dtype.char
-    return "s" if c == "f" else "d" if c == "d" else None
+    return _KINDS.get(a.dtype.char)
+
+
+_KINDS = {"f": "s", "d": "d"}  # NumPy's type character: BLAS's and VML's prefix
+_GEMM = {p: f"cblas_{p}gemm" for p in "sd"}
 
 
 def unary(name, x):
@@ -264,9 +267,10 @@ def _operand(a):
     """((array as passed, its address), transposed?, leading dimension) for a 2-D operand used as
     PyTorch passes it: a transposed view of a contiguous matrix is passed as
     that matrix with the transpose flag, not copied."""
-    if a.flags.c_contiguous:
+    flags = a.flags
+    if flags.c_contiguous:
         return _aligned(a), False, max(1, a.shape[1])
-    if a.flags.f_contiguous:
+    if flags.f_contiguous:
         return _aligned(a.T), True, max(1, a.shape[0])  # (its address is a's)
     return _copy_aligned(a), False, max(1, a.shape[1])  # PyTorch copies it too
 
@@ -275,14 +279,16 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0):
     """a @ b (+ c, broadcast to the product, added by gemm as torch.addmm does; with
     torch.addmm's `alpha * (a @ b) + beta * c`) for 2-D float arrays of one dtype, as
     PyTorch computes it; None when MKL cannot."""
-    p = _kind(a)
-    if p is None or b.dtype != a.dtype or max(a.shape + b.shape) >= 2**31:
-        return None
-    m = lib()
-    if m is None:
+    dtype = a.dtype
+    p = _KINDS.get(dtype.char)
+    if p is None or b.dtype != dtype:
         return None
     rows, k = a.shape
     cols = b.shape[1]
+    if max(rows, k, b.shape[0], cols) >= 2**31:
+        return None
+    if lib() is None:
+        return None
     out, out_at = _empty((rows, cols), a.dtype)
     if c is None:
         beta = 0.0
@@ -299,7 +305,7 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0):
     (A, a_at), ta, lda = _operand(a)
     (B, b_at), tb, ldb = _operand(b)
     # row-major C = A B is column-major C^T = B^T A^T
-    FNS[f"cblas_{p}gemm"](
+    FNS[_GEMM[p]](
         _COL,
         _TR if tb else _NO,
         _TR if ta else _NO,
