@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import operator
+
 import numpy as np
 
 from ..core.convert import tensor_arg
@@ -55,77 +57,64 @@ def _decl(name, sig, doc, checks):
 
 
 class ClampMin(Function):
-    __slots__ = ("low",)
+    """max(x, bound) (ClampMinBackward0); ClampMax: min(x, bound). The gradient passes
+    where x is kept: x >= bound (x <= bound for ClampMax)."""
+
+    __slots__ = ("bound",)
     name = "ClampMinBackward0"
     saved_names = ("self",)
-    saved_extra = {"min": lambda node: node.low}
+    saved_extra = {"min": lambda node: node.bound}
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+    extreme = staticmethod(np.maximum)
+    keeps = staticmethod(operator.ge)
 
-    def forward(self, x, low):
-        self.low = low
+    def forward(self, x, bound):
+        self.bound = bound
         self.save(x)
-        return np.maximum(x, x.dtype.type(low)) if x.dtype.kind == "f" else np.maximum(x, low)
+        return self.extreme(x, x.dtype.type(bound) if x.dtype.kind == "f" else bound)
 
     def backward(self, g, F, x):
         if F.tensor_mode:
-            return (F.where(Tensor(x.data >= self.low), g, g * 0),)
-        return (np.where(x >= self.low, g, g * 0),)
+            return (F.where(Tensor(self.keeps(x.data, self.bound)), g, g * 0),)
+        return (np.where(self.keeps(x, self.bound), g, g * 0),)
 
     def jvp(self, ts, F, x):
-        return ts[0] * Tensor((x.data >= self.low).astype(x.data.dtype))
+        return ts[0] * Tensor(self.keeps(x.data, self.bound).astype(x.data.dtype))
 
 
-@register(
-    "clamp_min",
-    "clamp_min(input, min)",
-    "max(input, min) element-wise",
-    method=True,
-    checks=[((Arg((3, 4)), 0.3), {})],
-    category="pointwise",
-    batch="elementwise",
-    inplace=None,
-    pure=True,
-    parser=None,
-)
-def clamp_min(input, min):  # noqa: A002
-    return ClampMin.apply(tensor_arg(input), low=float(min))
-
-
-class ClampMax(Function):
-    __slots__ = ("high",)
+class ClampMax(ClampMin):
+    __slots__ = ()
     name = "ClampMaxBackward0"
-    saved_names = ("self",)
-    saved_extra = {"max": lambda node: node.high}
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-
-    def forward(self, x, high):
-        self.high = high
-        self.save(x)
-        return np.minimum(x, x.dtype.type(high)) if x.dtype.kind == "f" else np.minimum(x, high)
-
-    def backward(self, g, F, x):
-        if F.tensor_mode:
-            return (F.where(Tensor(x.data <= self.high), g, g * 0),)
-        return (np.where(x <= self.high, g, g * 0),)
-
-    def jvp(self, ts, F, x):
-        return ts[0] * Tensor((x.data <= self.high).astype(x.data.dtype))
+    saved_extra = {"max": lambda node: node.bound}
+    extreme = staticmethod(np.minimum)
+    keeps = staticmethod(operator.le)
 
 
-@register(
-    "clamp_max",
-    "clamp_max(input, max)",
-    "min(input, max) element-wise",
-    method=True,
-    checks=[((Arg((3, 4)), 0.3), {})],
-    category="pointwise",
-    batch="elementwise",
-    inplace=None,
-    pure=True,
-    parser=None,
-)
+def _clamp_one(fn, doc):
+    register(
+        fn.__name__,
+        f"{fn.__name__}(input, {fn.__name__[-3:]})",
+        doc,
+        method=True,
+        checks=[((Arg((3, 4)), 0.3), {})],
+        category="pointwise",
+        batch="elementwise",
+        inplace=None,
+        pure=True,
+        parser=None,
+    )(fn)
+
+
+def clamp_min(input, min):  # noqa: A002
+    return ClampMin.apply(tensor_arg(input), bound=float(min))
+
+
 def clamp_max(input, max):  # noqa: A002
-    return ClampMax.apply(tensor_arg(input), high=float(max))
+    return ClampMax.apply(tensor_arg(input), bound=float(max))
+
+
+_clamp_one(clamp_min, "max(input, min) element-wise")
+_clamp_one(clamp_max, "min(input, max) element-wise")
 
 
 # ---------------------------------------------------------------- kernels of their own
