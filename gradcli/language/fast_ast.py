@@ -67,6 +67,11 @@ def _type_is(v, tname):
     return _is(_call(_h("type"), v), _h(tname))
 
 
+def _type_of(t, v):
+    """`(t := type(v))`"""
+    return ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), v))
+
+
 def _and(*vs):
     return ast.BoolOp(op=ast.And(), values=list(vs))
 
@@ -131,6 +136,35 @@ def _below(v):
         ops=[ast.Lt(), ast.Lt()],
         comparators=[v, ast.Constant(RESULT_BOUND)],
     )
+
+
+def _int_binop(self, op, a, b, fallback, line, col):
+    """`a op b` of two ints of the specialized body: the size test only (fast_types.py),
+    or None when its result is not known to be an int."""
+    ac = a.value if isinstance(a, ast.Constant) else _NOT
+    bc = b.value if isinstance(b, ast.Constant) else _NOT
+    if op in ("//", "%"):
+        if type(bc) is not int or not bc:
+            return None
+        return self._int(at(ast.BinOp(left=a, op=_BIN[op](), right=b), line, col))
+    if op not in _ARITH or (ac is not _NOT and bc is not _NOT):
+        return None
+    # the result's size tested, not the operands': a result below 2**64 is the one
+    # runtime.binary_op gives (its operands are ints within the limit, or inf/nan
+    # after an overflow, for which the test fails), anything else is recomputed by it
+    a1, a2 = self._once(a)
+    b1, b2 = self._once(b)
+    r = self.tmp()
+    e = ast.IfExp(
+        test=_below(
+            ast.NamedExpr(
+                target=_name(r, ast.Store()), value=ast.BinOp(left=a1, op=_BIN[op](), right=b1)
+            )
+        ),
+        body=_name(r),
+        orelse=_call(fallback, a2, b2),
+    )
+    return self._int(at(e, line, col))
 
 
 class FastExpressions:
@@ -246,40 +280,12 @@ class FastExpressions:
             e.gc_int = True
         return e
 
-    def _int_binop(self, op, a, b, fallback, line, col):
-        """`a op b` of two ints of the specialized body: the size test only (fast_types.py),
-        or None when its result is not known to be an int."""
-        ac = a.value if isinstance(a, ast.Constant) else _NOT
-        bc = b.value if isinstance(b, ast.Constant) else _NOT
-        if op in ("//", "%"):
-            if type(bc) is not int or not bc:
-                return None
-            return self._int(at(ast.BinOp(left=a, op=_BIN[op](), right=b), line, col))
-        if op not in _ARITH or (ac is not _NOT and bc is not _NOT):
-            return None
-        # the result's size tested, not the operands': a result below 2**64 is the one
-        # runtime.binary_op gives (its operands are ints within the limit, or inf/nan
-        # after an overflow, for which the test fails), anything else is recomputed by it
-        a1, a2 = self._once(a)
-        b1, b2 = self._once(b)
-        r = self.tmp()
-        e = ast.IfExp(
-            test=_below(
-                ast.NamedExpr(
-                    target=_name(r, ast.Store()), value=ast.BinOp(left=a1, op=_BIN[op](), right=b1)
-                )
-            ),
-            body=_name(r),
-            orelse=_call(fallback, a2, b2),
-        )
-        return self._int(at(e, line, col))
-
     def binop(self, op, a, b, line, col, fallback=None):
         """`a op b`, guarded; other operands go to `fallback` (by default op's function)."""
         if fallback is None:
             fallback = self.const(rt.binary_op(op), "binary_" + _op_key(op))
         if _known_int(a) and _known_int(b):
-            e = self._int_binop(op, a, b, fallback, line, col)
+            e = _int_binop(self, op, a, b, fallback, line, col)
             if e is not None:
                 return e
         ac = a.value if isinstance(a, ast.Constant) else _NOT
@@ -293,7 +299,7 @@ class FastExpressions:
             if bc is _NOT:  # both operands evaluated, in order, by the first test
                 t = self.tmp()
                 same = _is(
-                    ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), a1)),
+                    _type_of(t, a1),
                     _call(_h("type"), b1),
                 )
             if op in _ARITH:
@@ -325,11 +331,21 @@ class FastExpressions:
                         orelse=_call(fallback, a2, b2),
                     )
                     return at(e, line, col)
+                # a number and a constant: Python's operator, as _py_binary answers an
+                # int and a float (an int result's size tested)
+                t = self.tmp()
+                is_float = _is(
+                    _type_of(t, a1),
+                    _h("float"),
+                )
                 if type(bc) is float:
-                    guard = _type_is(a1, "float")
+                    guard = _or(is_float, _is(_name(t), _h("int")))
                 elif type(bc) is int:
-                    int_result.test = _and(_type_is(a1, "int"), int_result.test)
-                    return at(int_result, line, col)
+                    int_result.test = _and(_is(_name(t), _h("int")), int_result.test)
+                    e = ast.IfExp(
+                        test=is_float, body=ast.BinOp(left=a2, op=py(), right=b2), orelse=int_result
+                    )
+                    return at(e, line, col)
             elif op in ("%", "//"):
                 if bc is _NOT:
                     guard = _and(same, _is(_name(t), _h("int")), b2)
@@ -340,8 +356,15 @@ class FastExpressions:
                     guard = _and(
                         same, _or(_is(_name(t), _h("int")), _is(_name(t), _h("float"))), b2
                     )
-                elif type(bc) in (int, float) and bc:
-                    guard = _type_is(a1, type(bc).__name__)
+                elif type(bc) in (int, float) and bc:  # (an int and a float: a / b)
+                    t = self.tmp()
+                    guard = _or(
+                        _is(
+                            _type_of(t, a1),
+                            _h("float"),
+                        ),
+                        _is(_name(t), _h("int")),
+                    )
         if guard is None:
             return at(_call(fallback, a, b), line, col)
         return at(
@@ -380,7 +403,7 @@ class FastExpressions:
             ast.IfExp(
                 test=_or(
                     _is(
-                        ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), v1)),
+                        _type_of(t, v1),
                         _h("float"),
                     ),
                     _is(_name(t), _h("int")),
@@ -419,7 +442,7 @@ class FastExpressions:
         if bc is not _NOT and type(bc) in (int, float):
             guard = _or(
                 _is(
-                    ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), a1)),
+                    _type_of(t, a1),
                     _h("int"),
                 ),
                 _is(_name(t), _h("float")),
@@ -427,7 +450,7 @@ class FastExpressions:
         else:  # both evaluated, in order, by the first test; mixed kinds by the function
             guard = _and(
                 _is(
-                    ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), a1)),
+                    _type_of(t, a1),
                     _call(_h("type"), b1),
                 ),
                 _or(_is(_name(t), _h("int")), _is(_name(t), _h("float"))),

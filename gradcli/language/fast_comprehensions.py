@@ -14,6 +14,7 @@ placed by fast_support.fail at the instruction that raised them."""
 from __future__ import annotations
 
 import ast
+import copy
 
 from .parser import Tree
 
@@ -21,7 +22,7 @@ from ..runtime.errors import GradTypeError
 from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..library.stdlib import LazyIterator
-from .fast_ast import Unsupported, _call, _h, _name, _pos, at
+from .fast_ast import Unsupported, _call, _h, _is, _name, _pos, at
 from .fast_tier import Emitter, _module
 from .iteration import iterate
 from .scopes import FunctionInfo
@@ -43,8 +44,9 @@ def hashable(k):
     return k
 
 
-def _hashable_check(em, e):
-    return _call(em.const(hashable, "hashable"), e)
+def _hashable_check(em, e, where):
+    """hashable(e), its error placed at the comprehension (where)."""
+    return at(_call(em.const(hashable, "hashable"), e), *where)
 
 
 def comprehension_unit(comp, node):
@@ -71,69 +73,114 @@ def comprehension_unit(comp, node):
     info._target(target)
     em = Emitter(comp, info)
     try:
-        return _build(em, kind, elts, steps, target.children[0].value)
+        return _build(em, kind, elts, steps, target.children[0].value, _pos(node))
     except (Unsupported, RecursionError, SyntaxError, ValueError, TypeError):
         return None
 
 
-def _build(em, kind, elts, steps, var):
+def _build(em, kind, elts, steps, var, where):
     line, col = _pos(steps[0].children[1])
     init, each = em._counting(line, col)
-    body = list(each)
-    if len(steps) == 2:
-        cond = steps[1].children[0]
-        cl, cc = _pos(cond)
-        test = at(ast.UnaryOp(op=ast.Not(), operand=em.truth(em.expr(cond))), cl, cc)
-        body.append(at(ast.If(test=test, body=[ast.Continue()], orelse=[]), cl, cc))
-    out = _name("@out")
-    if kind == "genexp":
-        e = em.expr(elts[0])
-        body.append(ast.Expr(value=ast.Yield(value=e)))
-        start = []
-    else:
-        limit = _attr(_attr(_attr(_h("context"), "current"), "limits"), "max_items")
-        empty = {"listcomp": ast.List(elts=[], ctx=ast.Load()), "setcomp": _call(_h("set"))}
-        start = [
-            ast.Assign(
-                targets=[_name("@out", ast.Store())],
-                value=empty.get(kind, ast.Dict(keys=[], values=[])),
-            ),
-            ast.Assign(targets=[_name("@limit", ast.Store())], value=limit),
-        ]
-        if kind == "listcomp":
-            start.append(
-                ast.Assign(targets=[_name("@add", ast.Store())], value=_attr(out, "append"))
-            )
-            body.append(ast.Expr(_call(_name("@add"), em.expr(elts[0]))))
-        elif kind == "setcomp":
-            start.append(ast.Assign(targets=[_name("@add", ast.Store())], value=_attr(out, "add")))
-            body.append(ast.Expr(_call(_name("@add"), _hashable_check(em, em.expr(elts[0])))))
-        else:  # the value first, then the key (as `out[k(cs)] = v(cs)` computes them)
-            v = em.expr(elts[1])
-            k = em.expr(elts[0])
-            body.append(ast.Assign(targets=[_name("@v", ast.Store())], value=v))
-            body.append(
+
+    def make(ints):
+        """The loop's body (`ints`: the variable known to be an int), and what
+        comes before the loop."""
+        em.ints = ints
+        body = copy.deepcopy(each)
+        if len(steps) == 2:
+            cond = steps[1].children[0]
+            cl, cc = _pos(cond)
+            test = at(ast.UnaryOp(op=ast.Not(), operand=em.truth(em.expr(cond))), cl, cc)
+            body.append(at(ast.If(test=test, body=[ast.Continue()], orelse=[]), cl, cc))
+        out = _name("@out")
+        if kind == "genexp":
+            e = em.expr(elts[0])
+            body.append(ast.Expr(value=ast.Yield(value=e)))
+            start = []
+        else:
+            limit = _attr(_attr(_attr(_h("context"), "current"), "limits"), "max_items")
+            empty = {"listcomp": ast.List(elts=[], ctx=ast.Load()), "setcomp": _call(_h("set"))}
+            start = [
                 ast.Assign(
-                    targets=[
-                        ast.Subscript(value=out, slice=_hashable_check(em, k), ctx=ast.Store())
-                    ],
-                    value=_name("@v"),
+                    targets=[_name("@out", ast.Store())],
+                    value=empty.get(kind, ast.Dict(keys=[], values=[])),
+                ),
+                ast.Assign(targets=[_name("@limit", ast.Store())], value=limit),
+            ]
+            if kind == "listcomp":
+                start.append(
+                    ast.Assign(targets=[_name("@add", ast.Store())], value=_attr(out, "append"))
+                )
+                body.append(ast.Expr(_call(_name("@add"), em.expr(elts[0]))))
+            elif kind == "setcomp":
+                start.append(
+                    ast.Assign(targets=[_name("@add", ast.Store())], value=_attr(out, "add"))
+                )
+                body.append(
+                    ast.Expr(_call(_name("@add"), _hashable_check(em, em.expr(elts[0]), where)))
+                )
+            else:  # the value first, then the key (as `out[k(cs)] = v(cs)` computes them)
+                v = em.expr(elts[1])
+                k = em.expr(elts[0])
+                body.append(ast.Assign(targets=[_name("@v", ast.Store())], value=v))
+                body.append(
+                    ast.Assign(
+                        targets=[
+                            ast.Subscript(
+                                value=out, slice=_hashable_check(em, k, where), ctx=ast.Store()
+                            )
+                        ],
+                        value=_name("@v"),
+                    )
+                )
+            n = _call(_h("len"), out)
+            over = ast.Compare(left=n, ops=[ast.Gt()], comparators=[_name("@limit")])
+            if kind == "listcomp":  # (one item more each time: the room left, counted down)
+                body.append(
+                    ast.AugAssign(
+                        target=_name("@limit", ast.Store()), op=ast.Sub(), value=ast.Constant(1)
+                    )
+                )
+                over = ast.Compare(
+                    left=_name("@limit"), ops=[ast.Lt()], comparators=[ast.Constant(0)]
+                )
+            body.append(
+                at(
+                    ast.If(
+                        test=over,
+                        body=[
+                            ast.Expr(
+                                _call(
+                                    _h("check_items"),
+                                    _call(_h("len"), out),
+                                    ast.Constant(_KINDS[kind]),
+                                )
+                            )
+                        ],
+                        orelse=[],
+                    ),
+                    *where,
                 )
             )
-        n = _call(_h("len"), out)
-        body.append(
-            ast.If(
-                test=ast.Compare(left=n, ops=[ast.Gt()], comparators=[_name("@limit")]),
-                body=[
-                    ast.Expr(
-                        _call(_h("check_items"), _call(_h("len"), out), ast.Constant(_KINDS[kind]))
-                    )
-                ],
-                orelse=[],
-            )
-        )
+        em.ints = frozenset()
+        return body, start
+
+    body, start = make(frozenset())
+    out = _name("@out")
+    # over a range, the variable is an int: a second loop specialized for it (fast_types.py)
+    spec, _ = make(frozenset([var]))
+    loops = [
+        at(ast.For(target=_name(v, ast.Store()), iter=_h("items"), body=b, orelse=[]), line, col)
+        for v, b in ((var, spec), (var, body))
+    ]
     loop = at(
-        ast.For(target=_name(var, ast.Store()), iter=_h("items"), body=body, orelse=[]), line, col
+        ast.If(
+            test=_is(_call(_h("type"), _h("items")), _h("range")),
+            body=[loops[0]],
+            orelse=[loops[1]],
+        ),
+        line,
+        col,
     )
     ret = [] if kind == "genexp" else [ast.Return(value=out)]
     handlers = []
@@ -174,6 +221,7 @@ def _build(em, kind, elts, steps, var):
             "@check_items": check_items,
             "@Exception": Exception,
             "@GeneratorExit": GeneratorExit,
+            "@range": range,
         }
     )
     fn = _module(em, fn_def, [])()

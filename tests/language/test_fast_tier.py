@@ -71,6 +71,12 @@ PROGRAMS = {
         "print(f(0, 2), f(3, 0), f(1.5, 2), f('', 'x'))\n"
     ),
     "is_and_compare": "def f(x):\n    return x is None, x is not None, x == 3, x != 2.0\nprint(f(3), f(None))\n",
+    "number_and_constant": (
+        "def f(a):\n    return a * 2.5, a + 1, a - 0.5, a / 2, a / 0.5, a * 3, a // 2, a % 2.5\n"
+        "print(f(3), f(2.5), f(True), f(2 ** 62), f(-7), f(10 ** 300))\n"
+        "print({i: i * 2.5 for i in range(4)}, [x * 2 for x in [1.5, 2, True]])\n"
+    ),
+    "int_too_large_for_float": "def f(a):\n    return a * 2.5\nprint(f(10 ** 400))\n",
     "comprehensions": (
         "xs = [i * i + 1 for i in range(10) if i % 3 != 0]\n"
         "print(xs, {i: i * 2.5 for i in range(4)}, {i % 3 for i in range(10)})\n"
@@ -88,6 +94,10 @@ PROGRAMS = {
     "comprehension_in_def": (
         "n = 3\ndef f(m):\n    return [i * m for i in range(n)], sum(i for i in range(m))\n"
         "print(f(4))\n"
+    ),
+    "comprehension_calls": (
+        "def f(x):\n    return 10 // x\nprint([f(i) for i in range(1, 4)], max(abs(i - 2) for i in range(4)))\n"
+        "print([f(i) for i in range(3)])\n"
     ),
     "comprehension_element_error": "ys = [1 // (i - 3) for i in range(5)]\n",
     "comprehension_condition_error": "ys = [i for i in range(5) if i < 'a']\n",
@@ -183,6 +193,24 @@ def test_limits_both_ways():
         "--max-depth",
         "30",
     )
+
+
+def test_items_limit_both_ways(monkeypatch):
+    """A comprehension's list, set or dict longer than the items limit: the same words
+    and caret (the limit made small for the test)."""
+    from gradcli.runtime import context as ctx
+
+    made = ctx.Limits.__init__
+
+    def small(self):
+        made(self)
+        self.max_items = 5
+
+    monkeypatch.setattr(ctx.Limits, "__init__", small)
+    both("print(len([i for i in range(5)]))\nprint(len([i for i in range(6)]))\n")
+    both("print(len({i % 7 for i in range(20)}))\n")
+    both("print(len({i: 1 for i in range(9)}))\n")
+    both("print(len({[i] for i in range(9)}))\n")
 
 
 def test_units_are_compiled():
