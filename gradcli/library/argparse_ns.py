@@ -100,7 +100,7 @@ class ArgumentParser:
     language_callable = True
 
 
-def _make():
+def make_module():
     return stdlib.StdModule(
         "argparse",
         {
@@ -108,6 +108,3 @@ def _make():
             "Namespace": BuiltinFunction("argparse.Namespace", lambda **kw: Namespace(kw)),
         },
     )
-
-
-stdlib.add_module("argparse", _make)

@@ -8,6 +8,6 @@ from . import composite  # noqa: F401,E402
 methods.fill_methods()  # every op registered with method=True is a tensor method too
 from . import calculus, graphviz, io, optim, optim_more, data, transforms, einsum  # noqa: E402,F401
 from . import optim_adafactor  # noqa: E402,F401
-from . import stdlib_more, argparse_ns  # noqa: E402,F401
+from . import stdlib_more  # noqa: E402,F401
 from . import plot, pyplot, trace, help  # noqa: E402,F401  (plot: plotext imported on first use)
 from . import explain  # noqa: E402,F401  (sympy imported on first use)

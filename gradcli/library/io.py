@@ -25,7 +25,6 @@ from ..ops.registry import not_a_tensor_op
 from ..core.tensor import Tensor
 from ..runtime import context
 from .methods import requires_grad_
-from . import torch_file
 
 _KINDS = {".npy": "npy", ".csv": "csv", ".pt": "torch", ".pth": "torch", ".tar": "torch"}
 
@@ -230,9 +229,11 @@ def _numeric_row(line):
 def load(path, dtype=None, requires_grad=False, *, map_location=None, weights_only=None):
     kind = _kind(path, "load")
     if kind == "torch":  # torch.load: PyTorch's zip format, read as weights_only=True reads
+        from .torch_file import read  # (zipfile and pickle: only for a .pt file, start-up time)
+
         try:
             with _open_regular(path, "rb") as f:
-                return torch_file.read(f, path)
+                return read(f, path)
         except OSError as e:
             raise _os_error("load", path, e) from None
     dt = np.dtype(dtypes.as_numpy(dtype) if dtype is not None else context.current.default_float)
@@ -265,9 +266,11 @@ def save(t, path):
         return _save_picture(t, path)
     kind = _kind(path, "save")
     if kind == "torch":  # torch.save: any nesting of tensors, numbers, strings, containers
+        from .torch_file import write  # (zipfile and pickle: only for a .pt file, start-up time)
+
         stem = os.path.splitext(os.path.basename(path))[0] or "archive"
         try:
-            _write_replacing(path, lambda f: torch_file.write(t, f, stem))
+            _write_replacing(path, lambda f: write(t, f, stem))
         except OSError as e:
             raise _os_error("save", path, e) from None
         announce(path)

@@ -9,14 +9,6 @@ iterator stay within the list limit (docs/limits.md)."""
 
 from __future__ import annotations
 
-import bisect as _bisect
-import heapq as _heapq
-import json as _json
-import operator as _operator
-import pprint as _pprint
-import statistics as _statistics
-import string as _string
-import textwrap as _textwrap
 
 from ..core.printing import show
 from ..core.tensor import Tensor
@@ -42,6 +34,8 @@ def _checked_text(s, what):
 
 
 def _dumps(obj, *, indent=None, sort_keys=False, separators=None, default=None, **kw):
+    import json as _json  # (imported when a program imports it: start-up time)
+
     def fallback(o):
         if default is not None:
             return default(o)
@@ -58,6 +52,8 @@ def _dumps(obj, *, indent=None, sort_keys=False, separators=None, default=None, 
 
 
 def _loads(s, **kw):
+    import json as _json  # (imported when a program imports it: start-up time)
+
     if not isinstance(s, (str, bytes)):
         raise GradTypeError(
             f"the JSON object must be str, bytes or bytearray, not {type(s).__name__}"
@@ -73,6 +69,8 @@ def _json_module():
 
 
 def _string_module():
+    import string as _string  # (imported when a program imports it: start-up time)
+
     return _module(
         "string",
         {
@@ -91,6 +89,8 @@ def _string_module():
 
 
 def _listed(fn, name):
+    import statistics as _statistics  # (imported when a program imports it: start-up time)
+
     def run(data, *args, **kwargs):
         values = data if isinstance(data, (list, tuple)) else bounded_list(counted(iter(data)))
         try:
@@ -103,6 +103,8 @@ def _listed(fn, name):
 
 
 def _statistics_module():
+    import statistics as _statistics  # (imported when a program imports it: start-up time)
+
     st = _statistics
     fns = (
         st.mean, st.fmean, st.geometric_mean, st.harmonic_mean, st.median, st.median_low,
@@ -133,6 +135,8 @@ def _warnings_module():
 
 
 def _heapq_module():
+    import heapq as _heapq  # (imported when a program imports it: start-up time)
+
     h = _heapq
     fns = (h.heappush, h.heappop, h.heapify, h.heappushpop, h.heapreplace, h.nlargest,
            h.nsmallest, h.merge)  # fmt: skip
@@ -140,6 +144,8 @@ def _heapq_module():
 
 
 def _bisect_module():
+    import bisect as _bisect  # (imported when a program imports it: start-up time)
+
     b = _bisect
     fns = {"bisect": b.bisect, "insort": b.insort}
     fns.update(
@@ -149,6 +155,8 @@ def _bisect_module():
 
 
 def _textwrap_module():
+    import textwrap as _textwrap  # (imported when a program imports it: start-up time)
+
     def texts(fn):
         return lambda *a, **k: _checked_text(fn(*a, **k), "the text")
 
@@ -165,6 +173,8 @@ def _textwrap_module():
 
 
 def _pformat(obj, indent=1, width=80, depth=None, *, compact=False, sort_dicts=True, **kw):
+    import pprint as _pprint  # (imported when a program imports it: start-up time)
+
     if isinstance(obj, (list, tuple, dict, set)) and not _has_objects(obj):
         return _pprint.pformat(obj, indent, width, depth, compact=compact, sort_dicts=sort_dicts)
     return show(obj)
@@ -198,6 +208,8 @@ def _pprint_module():
 
 
 def _operator_module():
+    import operator as _operator  # (imported when a program imports it: start-up time)
+
     o = _operator
     fns = (
         o.add, o.sub, o.mul, o.truediv, o.floordiv, o.mod, o.pow, o.neg, o.pos, o.abs, o.eq,
@@ -210,6 +222,8 @@ def _operator_module():
 
 
 def _itemgetter(*items):
+    import operator as _operator  # (imported when a program imports it: start-up time)
+
     return BuiltinFunction(
         f"operator.itemgetter({', '.join(show(i) for i in items)})", _operator.itemgetter(*items)
     )
@@ -241,7 +255,14 @@ def _contextlib_module():
     )
 
 
+def _argparse_module():
+    from .argparse_ns import make_module  # (CPython's argparse: only when a program imports it)
+
+    return make_module()
+
+
 for _name, _make in (
+    ("argparse", _argparse_module),
     ("contextlib", _contextlib_module),
     ("json", _json_module),
     ("string", _string_module),

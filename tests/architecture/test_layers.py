@@ -63,6 +63,8 @@ LAZY_IMPORTS = {
     ): "only compiling the native loops (a long run of SLEEF's functions) needs it",
     ("gradcli.library.explain", "gradcli.library.explain_report"): "only explain runs it (SymPy)",
     ("gradcli.library.explain", "gradcli.library.explain_diff"): "only diff runs it (SymPy)",
+    ("gradcli.library.stdlib_more", "gradcli.library.argparse_ns"): "only `import argparse`",
+    ("gradcli.library.io", "gradcli.library.torch_file"): "only a .pt file (zipfile, pickle)",
 }
 
 # the one import that reaches up a layer, made inside a function when first needed
