@@ -46,6 +46,13 @@ KINDS = (
 )
 
 
+AVX2 = {
+    "ATEN_CPU_CAPABILITY": "avx2",
+    "MKL_ENABLE_INSTRUCTIONS": "AVX2",
+    "ONEDNN_MAX_CPU_ISA": "AVX2",
+}
+
+
 def torch_python():
     """The Python that has torch: $GRADCLI_TORCH_PYTHON, else this one if it has torch,
     else None (the differential test is then skipped)."""
@@ -66,12 +73,18 @@ class TorchWorker:
     """A long-lived torch process; programs go in as JSON lines, results come out."""
 
     def __init__(self, python):
+        # torch held to its AVX2 kernels (oneDNN's and MKL's too), which gradcli reproduces,
+        # as the goldens are recorded: on an AVX-512 machine torch would pick others
+        env = dict(os.environ)
+        for name, value in AVX2.items():
+            env.setdefault(name, value)
         self.proc = subprocess.Popen(
             [python, str(HERE / "torch_half.py")],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             bufsize=1,
+            env=env,
         )
 
     def start(self, sources):
