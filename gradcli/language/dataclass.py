@@ -237,27 +237,31 @@ def _decorator(make_compiler):
     return dataclass
 
 
-def _check(obj, what):
-    fields = type(obj).__dict__.get(FIELDS) if not isinstance(obj, type) else None
-    if fields is None and not any(FIELDS in c.__dict__ for c in type(obj).__mro__):
-        raise GradTypeError(f"{what}() should be called on dataclass instances")
-    for c in type(obj).__mro__:
+def _declared(cls):
+    """The fields of cls if it or a base of it is a dataclass, else None."""
+    for c in cls.__mro__:
         if FIELDS in c.__dict__:
             return c.__dict__[FIELDS]
+    return None
+
+
+def _check(obj, what):
+    fields = None if isinstance(obj, type) else _declared(type(obj))
+    if fields is None:
+        raise GradTypeError(f"{what}() should be called on dataclass instances")
     return fields
 
 
 def fields(obj):
-    cls = obj if isinstance(obj, type) else type(obj)
-    for c in cls.__mro__:
-        if FIELDS in c.__dict__:
-            return tuple(c.__dict__[FIELDS].values())
-    raise GradTypeError("must be called with a dataclass type or instance")
+    found = _declared(obj if isinstance(obj, type) else type(obj))
+    if found is None:
+        raise GradTypeError("must be called with a dataclass type or instance")
+    return tuple(found.values())
 
 
 def _values(obj, into):
-    if any(FIELDS in c.__dict__ for c in type(obj).__mro__) and not isinstance(obj, type):
-        fs = _check(obj, "asdict")
+    fs = None if isinstance(obj, type) else _declared(type(obj))
+    if fs is not None:
         pairs = [(n, _values(obj.__dict__[n], into)) for n in fs]
         return dict(pairs) if into is dict else tuple(v for _, v in pairs)
     if isinstance(obj, (list, tuple)):
@@ -292,8 +296,7 @@ def replace(obj, **changes):
 
 
 def is_dataclass(obj):
-    cls = obj if isinstance(obj, type) else type(obj)
-    return any(FIELDS in c.__dict__ for c in cls.__mro__)
+    return _declared(obj if isinstance(obj, type) else type(obj)) is not None
 
 
 def make_module(make_compiler):

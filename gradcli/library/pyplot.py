@@ -147,11 +147,7 @@ class PyPlot:
         self.axes = [Axes()]
 
     def savefig(self, fname, *args, **kwargs):
-        figs = self.figures()
-        if not figs:
-            raise GradValueError("savefig(): nothing has been plotted")
-        write_file(figs[-1], str(fname))
-        io.announce(str(fname))
+        _save(self.figures()[-1:], fname)  # (the current figure: the last)
 
     def close(self, *args, **kwargs):
         self.axes = [Axes()]
@@ -166,12 +162,7 @@ class FigureHandle:
         self.state, self.made = state, made
 
     def savefig(self, fname, *args, **kwargs):
-        figs = [a.figure() for a in self.made]
-        figs = [f for f in figs if f is not None]
-        if not figs:
-            raise GradValueError("savefig(): nothing has been plotted")
-        write_file(figs[0], str(fname))
-        io.announce(str(fname))
+        _save([f for f in (a.figure() for a in self.made) if f is not None][:1], fname)
 
     def show(self, *args, **kwargs):
         self.state.show()
@@ -186,6 +177,14 @@ class FigureHandle:
         "tight_layout": _accept,
         "set_size_inches": _accept,
     }
+
+
+def _save(figs, fname):
+    """Write the one figure of figs to fname (.svg, or .png with matplotlib)."""
+    if not figs:
+        raise GradValueError("savefig(): nothing has been plotted")
+    write_file(figs[0], str(fname))
+    io.announce(str(fname))
 
 
 def _draw(fig, file):
