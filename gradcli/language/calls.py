@@ -8,7 +8,7 @@ from .parser import Tree
 from ..runtime.errors import GradError, GradSyntaxError, GradTypeError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
-from ..ops.shape import index
+from ..ops.indexing import index
 from . import runtime as rt
 from .callsites import function_site, method_site
 from .classes import direct_name

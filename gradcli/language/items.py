@@ -13,7 +13,7 @@ from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..library.inplace import setitem
-from ..ops.shape import index
+from ..ops.indexing import index
 from .classes import is_dunder, is_user_class, user_key
 from .iteration import iter_values, py_index
 

@@ -15,7 +15,7 @@ from ..core.tensor import Tensor
 from ..library import stdlib
 from ..library.stdlib import bounded_list, bounded_values
 from ..runtime import context
-from ..ops.shape import unbind
+from ..ops.indexing import unbind
 from ..library.values import program_object
 from . import datamodel
 from .classes import is_user_class

@@ -26,7 +26,7 @@ from ..core.printing import show, show_str
 from ..ops import batching
 from ..ops.batching import Batched
 from ..ops.registry import FUNCTIONS, OPERATOR_NODES, operator_function
-from ..ops.reduce import ValuesIndices
+from ..ops.return_types import ValuesIndices
 from ..core.tensor import Tensor
 from ..library.values import METHODS, BoundMethod, Module, Size, truth
 from ..library.values import program_object, python_protocol

@@ -11,7 +11,7 @@ from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..core import dtypes
 from ..core.convert import type_name
 from ..core.tensor import Tensor
-from ..ops.reduce import ValuesIndices
+from ..ops.return_types import ValuesIndices
 from ..ops.registry import FUNCTIONS, register
 
 

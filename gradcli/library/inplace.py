@@ -49,7 +49,7 @@ from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, OPERATORS, register
 from ..ops.combine import masked_fill
 from ..ops import scaled
 from ..core.layout import CONTIGUOUS
-from ..ops.shape import _norm_key, index
+from ..ops.indexing import _norm_key, index
 from ..ops.tensor_args import tensors_only
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."

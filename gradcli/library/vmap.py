@@ -15,7 +15,7 @@ from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..ops import batching as bt
 from ..ops.batching import Batched
-from ..ops.reduce import ValuesIndices
+from ..ops.return_types import ValuesIndices
 from ..ops.registry import batch_kind
 from . import func
 from . import transform_base as tb

@@ -9,6 +9,7 @@ families listed before it.
 from . import (
     dims,
     shape,
+    indexing,
     narrowing,
     diagonal,
     combine,
@@ -16,10 +17,13 @@ from . import (
     power,
     half_nodes,
     scaled,
-    pointwise,
+    comparisons,
+    unary,
+    clamp_where,
     binary_math,
     bitwise,
     reduce,
+    maxmin,
     moments,
     softmax,
     linalg,
@@ -39,7 +43,7 @@ from . import layer_norm, group_norm  # noqa: F401,E402  (layer_norm rms_norm gr
 from . import rounding, addmm  # noqa: F401,E402  (div's rounding_mode, fmod; torch.addmm)
 from . import lerp, amax  # noqa: F401,E402  (torch.lerp; torch.amax, amin)
 from . import selecting  # noqa: F401,E402  (masked_select roll nan_to_num frac)
-from . import cumulative, log_math  # noqa: F401,E402  (cumprod cummax cummin; logaddexp)
+from . import cumulative, log_math  # noqa: F401,E402  (cumsum cumprod cummax cummin; logaddexp)
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)
 from .registry import FUNCTIONS
 from ..core.tensor import DUNDERS, OPERATOR_OPS

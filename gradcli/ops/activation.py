@@ -1,7 +1,7 @@
 """Activations with parameters (torch.nn.functional's softplus, leaky_relu, elu,
 silu, gelu), each one node with PyTorch's grad_fn name; the VJPs use `F`, so they are
 differentiable again.  (relu, sigmoid and tanh are plain element-wise functions in
-pointwise.py.)"""
+unary.py.)"""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ..engine.function import Function
 from ..engine.forward import elementwise
 from ..core.convert import tensor_arg
 from .registry import Arg, register
-from .pointwise import ThresholdBackward, masked_grad
+from .unary import ThresholdBackward, masked_grad
 from .fused_grads import ElementwiseGrad, softplus_grad
 from ..numerics.floats.torch_exp import silu as torch_silu, silu_backward
 from ..numerics.floats.tensor_iter import laid_out

@@ -23,7 +23,7 @@ from __future__ import annotations
 from ..runtime import context
 from ..runtime.errors import GradError, GradRuntimeError, GradValueError
 from ..core.tensor import Tensor
-from .reduce import ValuesIndices
+from .return_types import ValuesIndices
 from .registry import BATCH_RULES, BUILTINS, FUNCTIONS, METHOD_ONLY
 
 

@@ -17,7 +17,7 @@ from ..engine.function import Function
 from ..engine.forward import add_terms
 from .combine import MaskedFill
 from .elementwise import MulScalar, _float_dt, times_scalar  # noqa: F401 (addmm's)
-from .pointwise import unary
+from .unary import unary
 from .registry import Arg, Inplace, Parser, register
 from .tensor_args import tensors_only, with_method_positions
 

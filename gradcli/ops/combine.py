@@ -28,7 +28,8 @@ from ..runtime.limits import check_objects
 from ..runtime.errors import broadcast_error
 
 M = Arg((2, 3))
-from .shape import _int_or_none, _node_class, index, to
+from .indexing import _int_or_none, _node_class, index
+from .shape import to
 
 
 def _laid_out(out, first):

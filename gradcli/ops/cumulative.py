@@ -1,4 +1,5 @@
-"""Running products (cumprod), maxima and minima (cummax, cummin) along a dim.
+"""Running sums (cumsum), products (cumprod), maxima and minima (cummax, cummin) along a
+dim.
 
 cumprod: PyTorch's grad_fn name and cumprod_backward's formula (FunctionsManual): the reversed running sum of result * grad
 over the input where no input is zero; with zeros, its O(n) form (masks around each
@@ -25,12 +26,58 @@ from .combine import cat
 from .gathering import Gather, ScatterAdd, _gather, _scatter
 from .dims import norm_dims
 from .narrowing import narrow
-from .pointwise import where
-from .reduce import ValuesIndices, _acc_dtype, prod
+from .clamp_where import where
+from .reduce import _acc_dtype, prod
+from .return_types import ValuesIndices
 from .tensor_args import int_arg
 from .registry import Arg, Parser, register, tensor_f
 
 M = Arg((2, 3))
+
+
+class Cumsum(Function):
+    __slots__ = ("axis", "dim")
+    name = "CumsumBackward0"
+    saved_names = ()
+    saved_extra = {"dim": saved_shown("dim")}
+
+    def formula(self, S, x, *_):
+        return S.obj(np.cumsum(S.obj(x), axis=self.axis))
+
+    def forward(self, x, axis, dt, dim=None):
+        self.axis, self.dim = axis, axis if dim is None else dim  # (the dim as given)
+        if x.ndim == 0:
+            return x.astype(dt)
+        return torch_cumsum(x, axis, dt)
+
+    def backward(self, g, F):
+        shape = np.shape(g.data if F.tensor_mode else g)
+        if int(np.prod(shape)) <= 1 or shape[self.axis] == 1:
+            return (g,)  # cumsum_backward's trivial case: grad itself
+        a = (self.axis,)
+        return (F.flip(F.cumsum(F.flip(g, a), self.axis), a),)
+
+    jvp = linear
+
+
+@register(
+    "cumsum",
+    "cumsum(input, dim)",
+    "running sums along dim",
+    method=True,
+    checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": -1})],
+    category="reduce",
+    batch="along_dim",
+    inplace=None,
+    pure=False,
+    parser=Parser(("dim",)),
+)
+@tensor_f("cumsum")
+def cumsum(x, dim, dtype=None):
+    x = tensor_arg(x)
+    (axis,) = norm_dims(dim, x.data.ndim) or (0,)
+    dt = dtypes.as_numpy(dtype) if dtype is not None else _acc_dtype(x.data)
+    return Cumsum.apply(x, axis=axis, dt=dt, dim=given(dim, axis))
 
 
 def torch_cumprod(x, axis, dtype):

@@ -11,7 +11,8 @@ from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from ..core.convert import tensor_arg
 from .dims import norm_dims
 from .registry import Arg, Parser, register
-from .shape import index as index_op, slice_view, view
+from .indexing import index as index_op, slice_view
+from .shape import view
 
 M = Arg((3, 4))
 

@@ -1,9 +1,8 @@
-"""Shape ops: reshape view flatten squeeze unsqueeze expand permute cat stack, indexing,
-split chunk flip masked_fill, casts."""
+"""Shape ops: reshape view flatten squeeze unsqueeze expand permute (and `.T`), and the
+copies and casts: to, clone, alias.  (Indexing is in `indexing`; cat, stack, split, flip
+in `combine`.)"""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -15,16 +14,12 @@ from ..engine.forward import linear
 from ..engine.versions import type_word, viewing
 from ..core.convert import tensor_arg
 from ..runtime import context
-from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
+from ..runtime.errors import GradRuntimeError, GradTypeError, ShapeError
 from ..runtime.limits import check_alloc
 from ..core.tensor import Tensor
 from .registry import Arg, internal, Parser, register, tensor_f
 from ..core.layout import CONTIGUOUS, copy_array, memory_format_arg
-from .index_errors import ZERO_DIM_INT, check_mask
 from .dims import norm_dims
-from .index_saved import EXTRA as INDEX_SAVED
-from .bool_keys import ScalarBoolKey, split_bool_key
-from ..runtime.limits import check_objects
 
 M = Arg((2, 3))
 
@@ -324,6 +319,11 @@ class Expand(Function):
     jvp = linear
 
 
+def _tensor_type(dt):
+    """PyTorch's name of a CPU tensor type in messages: torch.FloatTensor, CPUBoolType."""
+    return "CPUBoolType" if dt == np.bool_ else f"torch.{type_word(dt)}Tensor"
+
+
 @register(
     "expand",
     "expand(input, *sizes)",
@@ -456,332 +456,6 @@ _T_ND = (
     "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
     "reverse the dimensions of a tensor."
 )
-
-
-# ---------------------------------------------------------------- indexing
-
-
-class _IndexNode(Function):
-    __slots__ = ("shape", "key", "adv", "given")
-    zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
-    saved_names = none("PyTorch's names of its saved values are not recorded")
-
-    def formula(self, S, x, *_):
-        """The elements the key picks: shown as a named function (indexing with data)
-        with its local Jacobian."""
-        x = S.obj(x)
-        return S.named(
-            x[self.key] if self.adv or Ellipsis in self.key else x[self.key + (Ellipsis,)]
-        )
-
-    def forward(self, x, key, adv, given=None):
-        # given: (dim, split size or sizes) as unbind/split were called (_saved_*)
-        self.shape, self.key, self.adv, self.given = x.shape, key, adv, given
-        if adv:
-            return x[key]
-        # a view of x even for one element (x[0] of a vector), so x[0].zero_() reaches x
-        return x[key] if Ellipsis in key else x[key + (Ellipsis,)]
-
-    def backward(self, g, F):
-        if F.tensor_mode and self.name == "SliceBackward0":  # narrow, even over a whole dim
-            return (_pad_class("SliceBackwardBackward0").apply(g, shape=self.shape, key=self.key),)
-        return (F.pad_into(g, self.shape, self.key),)
-
-    jvp = linear
-
-
-def _node_class(name):
-    cls = _NODE_CLASSES.get(name)
-    if cls is None:
-        # (IndexBackward0 holds its indices: a second backward fails, as in PyTorch)
-        attrs = {"__slots__": (), "name": name, "holds_saved": name == "IndexBackward0"}
-        if name in INDEX_SAVED:  # (their _saved_* as PyTorch's, from the key)
-            attrs.update(saved_names=(), saved_extra=INDEX_SAVED[name])
-        cls = _NODE_CLASSES[name] = type(name, (_IndexNode,), attrs)
-    return cls
-
-
-_NODE_CLASSES: dict = {}
-
-
-def _tensor_type(dt):
-    """PyTorch's name of a CPU tensor type in messages: torch.FloatTensor, CPUBoolType."""
-    return "CPUBoolType" if dt == np.bool_ else f"torch.{type_word(dt)}Tensor"
-
-
-def _norm_key(key, shape, get=False):
-    """Check an index against `shape`; returns (numpy key, grad_fn name, is_advanced).
-    A Python bool: for x[key] raises ScalarBoolKey (ops/bool_keys.py), for x[key] = v
-    True is None (a dim of 1) and False NumPy's 0-d mask."""
-    single_slice = isinstance(key, slice)
-    single = not isinstance(key, tuple)  # (x[k] of a 0-d x has messages of its own)
-    if not isinstance(key, tuple):
-        key = (key,)
-    out = []
-    dim = 0
-    name = "SliceBackward0" if single_slice else "AliasBackward0"
-    advanced = False
-    n_real = sum(
-        1
-        for k in key
-        if k is not None and k is not Ellipsis and type(k) is not bool and not _bool_0d(k)
-    )
-    for pos, k in enumerate(key):
-        if k is Ellipsis:
-            skip = len(shape) - n_real
-            out.append(Ellipsis)
-            dim += max(skip, 0)
-            continue
-        if k is None:
-            out.append(None)
-            name = "UnsqueezeBackward0"
-            continue
-        if k is True or k is False:
-            if get:
-                raise ScalarBoolKey
-            out.append(None if k else np.asarray(False))
-            advanced = advanced or not k
-            continue
-        if _bool_0d(k):  # a 0-d mask takes no dim: it adds one, of 1 or 0 (as True/False)
-            out.append(k.data)
-            advanced = True
-            continue
-        if dim >= len(shape):
-            if not shape and single and type(k) is int:
-                raise GradIndexError(
-                    ZERO_DIM_INT
-                    if k == 0
-                    else f"index {k} is out of bounds for dimension 0 with size 0"
-                )
-            if not shape and single and isinstance(k, slice):
-                raise GradIndexError("slice() cannot be applied to a 0-dim tensor.")
-            raise GradIndexError(f"too many indices for tensor of dimension {len(shape)}")
-        n = shape[dim]
-        if isinstance(k, Tensor) and k.data.ndim == 0 and k.data.dtype.kind in "iu":
-            k = k.item()
-        if isinstance(k, int):
-            if not -n <= k < n:
-                raise GradIndexError(
-                    f"index {k} is out of bounds for dimension {dim} with size {n}"
-                )
-            out.append(k)
-            name = "SelectBackward0"
-        elif isinstance(k, slice):
-            start, stop, step = (_int_or_none(v) for v in (k.start, k.stop, k.step))
-            if step is not None and step <= 0:
-                raise GradRuntimeError("step must be greater than zero", type_name="ValueError")
-            s = slice(start, stop, step)
-            if s.indices(n) != (0, n, 1):
-                name = "SliceBackward0"
-            out.append(s)
-        else:
-            arr = k.data if isinstance(k, Tensor) else np.asarray(k)
-            if arr.dtype.kind == "f":
-                raise GradIndexError(
-                    "tensors used as indices must be long, int, byte or bool tensors"
-                )
-            if arr.dtype.kind in "iu" and arr.size and (arr.max() >= n or arr.min() < -n):
-                bad = arr.max() if arr.max() >= n else arr.min()
-                raise GradIndexError(
-                    f"index {bad} is out of bounds for dimension {dim} with size {n}"
-                )
-            if arr.dtype.kind == "b" and arr.ndim:
-                check_mask(arr.shape, shape, dim, n_real + arr.ndim - 1, key, pos)
-            out.append(arr)
-            advanced = True
-            if arr.dtype.kind == "b":
-                dim += arr.ndim - 1
-        dim += 1
-    if advanced:
-        name = "IndexBackward0"
-    return tuple(out), name, advanced
-
-
-def _bool_0d(k):
-    return isinstance(k, Tensor) and k.data.ndim == 0 and k.data.dtype == np.bool_
-
-
-def _int_or_none(v):
-    if v is None:
-        return None
-    if isinstance(v, Tensor):
-        v = v.item()
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise GradTypeError("slice indices must be integers or None")
-    return v
-
-
-@register(
-    "index",
-    "x[i, j], x[a:b:c], x[:, 1], x[[0, 2]], x[mask]",
-    "indexing and slicing, with gradients",
-    function=False,
-    checks=[
-        ((M, (1,)), {}),
-        ((M, (slice(None), 1)), {}),
-        ((M, (slice(0, None, 2), slice(1, 3))), {}),
-        ((M, ([0, 0, 1],)), {}),
-    ],
-    category="shape",
-    batch=None,
-    inplace=None,
-    pure=True,
-    parser=None,
-)
-@internal("index", batch="index")
-@viewing
-def index(x, key, given=None):
-    """x[key]; `given`: (dim, None) as select() was called (its node's _saved_dim)."""
-    x = tensor_arg(x)
-    try:
-        k, name, adv = _norm_key(key, x.data.shape, True)
-    except ScalarBoolKey:  # x[True], x[0, False]: PyTorch's two steps
-        basic, advanced = split_bool_key(key, x.data.ndim)
-        return index(index(x, basic), advanced)
-    if adv:
-        _check_index_size(k, x.data.shape, x.data.dtype.itemsize)
-    return _node_class(name).apply(x, key=k, adv=adv, given=given)
-
-
-@viewing
-def slice_view(x, key, given=None):
-    """x[key] for a key of slices, as PyTorch's slice op makes it (narrow): SliceBackward0
-    even where the slices take whole dims (x[:, 0:3] is an AliasBackward0)."""
-    k, _, adv = _norm_key(key, x.data.shape, True)
-    return _node_class("SliceBackward0").apply(x, key=k, adv=adv, given=given)
-
-
-def _check_index_size(key, shape, itemsize):
-    """Refuse an advanced index whose result is over the memory cap
-    (`ones(1, 100000)[zeros(100000, dtype=long)]`), before NumPy makes it."""
-    adv, rest, dim = [], 1, 0
-    n_real = sum(
-        1
-        if isinstance(k, (int, slice))
-        else k.ndim
-        if isinstance(k, np.ndarray) and k.dtype.kind == "b"
-        else 1
-        for k in key
-        if k is not None and k is not Ellipsis
-    )
-    for k in key:
-        if k is None:
-            continue
-        if k is Ellipsis:
-            for n in shape[dim : dim + max(len(shape) - n_real, 0)]:
-                rest *= n
-            dim += max(len(shape) - n_real, 0)
-        elif isinstance(k, slice):
-            rest *= len(range(*k.indices(shape[dim]))) if dim < len(shape) else 1
-            dim += 1
-        elif isinstance(k, np.ndarray):
-            if k.dtype.kind == "b":
-                adv.append((int(np.count_nonzero(k)),))
-                dim += max(k.ndim, 1)
-            else:
-                adv.append(k.shape)
-                dim += 1
-        else:
-            dim += 1
-    for n in shape[dim:]:
-        rest *= n
-    try:
-        n_adv = math.prod(np.broadcast_shapes(*adv)) if adv else 1
-    except ValueError:
-        return  # NumPy reports the mismatch
-    check_alloc((n_adv, rest), itemsize)
-
-
-@register(
-    "unbind",
-    "unbind(input, dim=0)",
-    "the slices along dim, as a tuple (as `for row in x`)",
-    method=True,
-    checks=[((M,), {}), ((M,), {"dim": 1})],
-    category="shape",
-    batch="pieces",
-    inplace=None,
-    pure=False,
-    parser=None,
-)
-def unbind(x, dim=0):
-    x = tensor_arg(x)
-    nd = x.data.ndim
-    if nd == 0:
-        raise GradIndexError("Dimension specified as 0 but tensor has no dimensions")
-    (axis,) = norm_dims(dim, nd)
-    check_objects(x.data.shape[axis], "unbinding this tensor", 300)
-    cls = _node_class("UnbindBackward0")
-    lead = (slice(None),) * axis
-    given = (dim, None)
-    return tuple(
-        cls.apply(x, key=lead + (i,), adv=False, given=given) for i in range(x.data.shape[axis])
-    )
-
-
-@tensor_f("take")
-def _take_t(g, key):
-    return index(g, key)
-
-
-class PadInto(Function):
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
-    __slots__ = ("key",)
-    name = "IndexPutBackward0"
-    saved_names = none("PyTorch's names of its saved values are not recorded")
-
-    def forward(self, g, shape, key):
-        self.key = key
-        out = np.zeros(shape, dtype=g.dtype)
-        if any(type(k) is np.ndarray for k in key):
-            np.add.at(out, key, g)  # index_put_(accumulate=True): repeated indices add
-        else:
-            out[key] = g  # slice/select_backward: g copied in (-0.0 stays)
-        return out
-
-    def backward(self, gg, F):
-        return (F.take(gg, self.key),)
-
-    jvp = linear
-
-
-def _pad_name(shape, key):
-    """PyTorch's name of the op that puts a gradient back where x[key] took it, under
-    create_graph: the backward of the first indexing op PyTorch applies for the key
-    (the basic ones, left to right, skipping slices that take a whole dim; then the
-    advanced ones)."""
-    dim, advanced = 0, False
-    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
-    for k in key:
-        if k is Ellipsis:
-            dim += max(len(shape) - n_real, 0)
-        elif k is None:
-            continue
-        elif isinstance(k, slice):
-            if k.indices(shape[dim]) != (0, shape[dim], 1):
-                return "SliceBackwardBackward0"
-            dim += 1
-        elif type(k) is np.ndarray:
-            advanced = True
-            dim += max(k.ndim, 1) if k.dtype.kind == "b" else 1
-        else:
-            return "SelectBackwardBackward0"
-    return "IndexPutImplBackward0" if advanced else PadInto.name
-
-
-def _pad_class(name):
-    cls = _PAD_CLASSES.get(name)
-    if cls is None:
-        cls = _PAD_CLASSES[name] = type(name, (PadInto,), {"__slots__": (), "name": name})
-    return cls
-
-
-_PAD_CLASSES: dict = {}
-
-
-@tensor_f("pad_into")
-def _pad_into_t(g, shape, key):
-    return _pad_class(_pad_name(shape, key)).apply(g, shape=shape, key=key)
 
 
 # ---------------------------------------------------------------- copies and casts

@@ -22,7 +22,7 @@ from ..engine.forward import linear
 from ..engine.function import Function
 from .diagonal import Diagonal, _diag_backward
 from .dims import norm_dims
-from .reduce import ValuesIndices
+from .return_types import ValuesIndices
 from .registry import Arg, register
 from .tensor_args import int_arg
 from .topk import Topk, _nan_first, _nan_last

@@ -21,7 +21,7 @@ from ..core.tensor import Tensor, type_name
 from ..engine.function import Function
 from .dims import norm_dims
 from .gathering import Gather, Scatter, _gather, _scatter
-from .reduce import ValuesIndices
+from .return_types import ValuesIndices
 from .tensor_args import int_arg
 from .registry import Arg, register
 

@@ -20,7 +20,7 @@ from ..library import values
 from ..engine import saved
 from ..engine.function import AccumulateGrad, Function
 from ..ops.registry import BUILTINS, METHOD_ONLY
-from ..ops.reduce import ValuesIndices
+from ..ops.return_types import ValuesIndices
 from ..core.tensor import Tensor
 from .lexer import keywords, tokens
 

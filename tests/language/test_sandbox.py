@@ -233,7 +233,7 @@ def _allowed_value(v):
     from gradcli.library import values
     from gradcli.library.optim import Optimizer
     from gradcli.core.dtypes import DType
-    from gradcli.ops.reduce import ValuesIndices
+    from gradcli.ops.return_types import ValuesIndices
     from gradcli.core.tensor import Tensor
     from gradcli.library.stdlib import DictView, LazyIterator, ListIterator
     from gradcli.language.functions import BoundUserMethod, Generator

@@ -362,7 +362,7 @@ def test_a_wrong_rule_is_said_to_differ(monkeypatch):
     import numpy as np
 
     from gradcli.core.tensor import Tensor
-    from gradcli.ops.pointwise import exp
+    from gradcli.ops.unary import exp
 
     node_cls = type(exp(Tensor(np.array([0.5]), True)).grad_fn)
     monkeypatch.setattr(node_cls, "formula", lambda self, S, x: S.map(S.sp.sin, x))

@@ -211,7 +211,7 @@ def test_every_node_class_has_a_forward_rule():
     import gradcli.session  # noqa: F401
     from gradcli.engine.function import Function
     from gradcli.ops.elementwise import NotDifferentiable, _Arith
-    from gradcli.ops.pointwise import Unary
+    from gradcli.ops.unary import Unary
 
     def subclasses(c):
         for s in c.__subclasses__():

@@ -1,0 +1,285 @@
+"""Element-wise choices between values: clamp, maximum/minimum (of two tensors), where.
+(A family after `elementwise`, whose operand helpers it uses.)"""
+
+from __future__ import annotations
+
+
+import numpy as np
+
+from ..engine.declare import none
+from ..core import dtypes
+from ..engine.function import Function
+from ..engine.forward import linear
+from ..core.convert import operand, tensor_arg
+from ..runtime.errors import GradRuntimeError, broadcast_error
+from ..runtime.limits import check_broadcast
+from ..core.tensor import Tensor
+from ..numerics.floats import half
+from .registry import Arg, Parser, register, tensor_f
+from .tensor_args import tensors_only, with_method_positions
+from .elementwise import _cast, _shapes
+from .combine import MaskedFill
+
+
+class Clamp(Function):
+    __slots__ = ("lo", "hi")
+    name = "ClampBackward1"
+    zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
+    saved_names = ("self",)
+    saved_extra = {"min": lambda node: node.lo, "max": lambda node: node.hi}
+
+    def formula(self, S, x, *_):
+        lo, hi = self.lo, self.hi
+        if any(v is not None and not isinstance(v, (int, float)) for v in (lo, hi)):
+            raise S.Unsupported("tensor bounds")
+
+        def clamped(v):
+            parts = [
+                (S.number(b), v < S.number(b) if k == 0 else v > S.number(b))
+                for k, b in enumerate((lo, hi))
+                if b is not None
+            ]
+            return S.sp.Piecewise(*parts, (v, True))
+
+        return S.map(clamped, x)
+
+    def forward(self, x, lo, hi):
+        self.lo, self.hi = lo, hi
+        self.save(x)
+        out = np.clip(x, lo, hi) if lo is not None or hi is not None else x.copy()
+        if out.dtype.kind == "f" and (lo == 0 or hi == 0):
+            # PyTorch keeps x where it is not beyond a bound (clamp(-0.0, min=0) is -0.0,
+            # clamp(-1.0, min=-0.0) is -0.0); np.clip gives the bound on a tie
+            keep = np.ones(x.shape, bool) if lo is None else ~(x < lo)
+            if hi is not None:
+                keep &= ~(x > hi)
+            out = np.where(keep, x, out).astype(out.dtype, copy=False)
+        return out
+
+    def backward(self, g, F, x):
+        if self.lo is not None:
+            g = F.where(x >= self.lo, g, 0.0)
+        if self.hi is not None:
+            g = F.where(x <= self.hi, g, 0.0)
+        return (g,)
+
+    def jvp(self, ts, F, x):
+        return self.backward(ts[0], F, x)[0]
+
+
+@register(
+    "clamp",
+    "clamp(input, min=None, max=None)",
+    "limit values to [min, max]",
+    method=True,
+    aliases=("clip",),
+    checks=[((Arg((2, 3)),), {"min": -0.5, "max": 0.7})],
+    category="math",
+    batch="elementwise",
+    inplace="clamp_",
+    pure=False,
+    parser=None,
+)
+def clamp(x, min=None, max=None):
+    x = tensor_arg(x)
+    if min is None and max is None:
+        raise GradRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if x.data.dtype is half.F16:  # PyTorch's Scalar::to<Half>: its overflow error
+        for v in (min, max):
+            if isinstance(v, (int, float)):
+                half.scalar(v)
+    return Clamp.apply(x, lo=_num(min), hi=_num(max))
+
+
+def _num(v):
+    if isinstance(v, Tensor):
+        return v.item()
+    return v
+
+
+class MaxMin(Function):
+    """maximum / minimum of two tensors; ties share the gradient evenly."""
+
+    __slots__ = ("sa", "sb")
+    zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
+
+    def forward(self, a, b, dt):
+        self.sa, self.sb = a.shape, b.shape
+        if a.shape != b.shape:  # PyTorch's words, with a and b in their order
+            try:
+                np.broadcast_shapes(a.shape, b.shape)
+            except ValueError:
+                raise broadcast_error(a.shape, b.shape) from None
+        self.save(a, b)
+        # (b, a): NumPy gives its second operand when the two are equal and PyTorch gives
+        # a, which shows on signed zeros (maximum(-0.0, 0.0) is -0.0)
+        if a.dtype != dt or b.dtype != dt:  # PyTorch compares in the result dtype
+            return self.np_fn(np.asarray(b).astype(dt), np.asarray(a).astype(dt))
+        return self.np_fn(b, a)
+
+    def backward(self, g, F, a, b):
+        win = a > b if self.name == "MaximumBackward0" else a < b
+        tie = a == b
+        if F.tensor_mode:  # derivatives.yaml: where(a == b, g / 2, g).masked_fill_(a loses, 0)
+            shared = F.where(tie, g / 2, g)
+            lose = (a < b if self.name == "MaximumBackward0" else a > b).data
+            return (
+                F.sum_to(MaskedFill.apply(shared, lose, 0), self.sa),
+                F.sum_to(MaskedFill.apply(shared, win.data, 0), self.sb),
+            )
+        half = g * 0.5
+        ga = F.where(tie, half, F.where(win, g, 0.0))
+        gb = F.where(tie, half, F.where(win, 0.0, g))
+        return F.sum_to(ga, self.sa), F.sum_to(gb, self.sb)
+
+    def jvp(self, ts, F, a, b):
+        # PyTorch's formula: tb + where(a == b, 0.5, a wins) * (ta - tb), a missing
+        # tangent being a zero tensor that leaves the other term as it is
+        a, b = a.data, b.data
+        win = a > b if self.name == "MaximumBackward0" else a < b
+        ta, tb = ts[0], ts[1]
+        dt = (ta if ta is not None else tb).data.dtype
+        m = Tensor(np.where(a == b, 0.5, win).astype(dt))
+        if tb is None:
+            return m * ta
+        return tb + m * (-tb if ta is None else ta - tb)
+
+
+class Maximum(MaxMin):
+    def formula(self, S, a, b, *_):
+        a, b = S.saved_const(a, self, 0, self.sa), S.saved_const(b, self, 1, self.sb)
+        return S.map2(lambda u, v: S.sp.Piecewise((u, u > v), (v, True)), a, b)
+
+    __slots__ = ()
+    name = "MaximumBackward0"
+    saved_names = ("self", "other")
+    saved_order = (1, 0)
+    np_fn = staticmethod(np.maximum)
+
+
+class Minimum(MaxMin):
+    def formula(self, S, a, b, *_):
+        a, b = S.saved_const(a, self, 0, self.sa), S.saved_const(b, self, 1, self.sb)
+        return S.map2(lambda u, v: S.sp.Piecewise((u, u < v), (v, True)), a, b)
+
+    __slots__ = ()
+    name = "MinimumBackward0"
+    saved_names = ("self", "other")
+    saved_order = (1, 0)
+    np_fn = staticmethod(np.minimum)
+
+
+@register(
+    "maximum",
+    "maximum(input, other)",
+    "element-wise larger of two tensors",
+    method=True,
+    checks=[((Arg((2, 3)), Arg((3,))), {})],
+    category="math",
+    batch="elementwise",
+    inplace=None,
+    pure=False,
+    parser=Parser(("other",)),
+)
+@tensor_f("maximum")
+def maximum(a, b):
+    a, b = tensors_only("maximum", a, b)  # PyTorch refuses numbers here
+    return Maximum.apply(a, b, dt=dtypes.result_type(a, b))
+
+
+@register(
+    "minimum",
+    "minimum(input, other)",
+    "element-wise smaller of two tensors",
+    method=True,
+    checks=[((Arg((2, 3)), Arg((3,))), {})],
+    category="math",
+    batch="elementwise",
+    inplace=None,
+    pure=False,
+    parser=Parser(("other",)),
+)
+def minimum(a, b):
+    a, b = tensors_only("minimum", a, b)  # PyTorch refuses numbers here
+    return Minimum.apply(a, b, dt=dtypes.result_type(a, b))
+
+
+with_method_positions(maximum, "maximum")
+with_method_positions(minimum, "minimum")
+
+
+class Where(Function):
+    __slots__ = ("sa", "sb")
+    name = "WhereBackward0"
+    zeros_through = False  # (PyTorch's kernel materialises efficient zeros)
+    saved_names = none("PyTorch's names of its saved values are not recorded")
+
+    def formula(self, S, a, b, *_):
+        """cond ? a : b, with the condition it saved."""
+        if not self.saved:
+            raise S.Unsupported("the condition was freed")
+        a, b = S.unknown(a, self, 0, self.sa), S.unknown(b, self, 1, self.sb)
+        return np.where(self.saved[0], S.obj(a), S.obj(b))
+
+    def forward(self, a, b, cond, dt):
+        self.sa, self.sb = _shapes(a, b)
+        self.save(cond)
+        return _cast(np.where(cond, a, b), dt)
+
+    def backward(self, g, F, cond):
+        n = self.needs
+        return (
+            F.sum_to(F.where(cond, g, 0.0), self.sa) if n[0] else None,
+            F.sum_to(F.where(cond, 0.0, g), self.sb) if n[1] else None,
+        )
+
+    jvp = linear
+
+
+@register(
+    "where",
+    "where(condition, input, other)",
+    "input where condition is true, else other",
+    method=False,
+    checks=[(([True, False, True], Arg((2, 3)), Arg((3,))), {})],
+    category="math",
+    parser=Parser(overloaded=True),
+    batch="elementwise",
+    inplace=None,
+    pure=False,
+)
+def where(condition, input, other):
+    cond = tensor_arg(condition).data
+    if cond.dtype != np.bool_:
+        raise GradRuntimeError(
+            "where expected condition to be a boolean tensor, but got a "
+            f"tensor with dtype {dtypes.scalar_type_name(cond.dtype)}"
+        )
+    a, b = operand(input), operand(other)
+    check_broadcast(cond.shape, *(x.data.shape for x in (a, b) if type(x) is Tensor))
+    return Where.apply(a, b, cond=cond, dt=dtypes.result_type(a, b))
+
+
+@tensor_f("where")
+def _where_t(cond, a, b):
+    c = cond.data if isinstance(cond, Tensor) else np.asarray(cond)
+    return Where.apply(
+        operand(a), operand(b), cond=c.astype(bool), dt=dtypes.result_type(operand(a), operand(b))
+    )
+
+
+@register(
+    "where",
+    "x.where(condition, other)",
+    "x where condition is true, else other",
+    method=True,
+    function=False,
+    category="math",
+    checks=none("where's samples check it"),
+    batch="elementwise",
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def where_method(x, condition, other):
+    return where(condition, x, other)

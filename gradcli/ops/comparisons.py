@@ -1,0 +1,133 @@
+"""Comparisons (lt le gt ge eq ne, isnan isinf isfinite, any all, allclose, equal): bool
+results, not differentiable."""
+
+from __future__ import annotations
+
+
+import numpy as np
+
+from ..engine.declare import none
+from ..core import dtypes
+from ..core.convert import tensor_arg
+from ..runtime.limits import check_reduction
+from ..core.tensor import Tensor
+from .registry import internal, Parser, register
+from .dims import norm_dims
+from .elementwise import _args2, _wrapped
+
+
+def _compare(npfn):
+    def fn(a, b):
+        a, b = _args2(a, b)
+        if type(a) is int or type(b) is int:  # compared in the integer dtype, as PyTorch
+            dt = dtypes.result_type(a, b)
+            if dt.kind in "iu":
+                a, b = _wrapped(a, dt), _wrapped(b, dt)
+        ad = a.data if type(a) is Tensor else a
+        bd = b.data if type(b) is Tensor else b
+        return Tensor(np.asarray(npfn(ad, bd)))
+
+    return fn
+
+
+for _name, _np, _sym in (
+    ("lt", np.less, "<"),
+    ("le", np.less_equal, "<="),
+    ("gt", np.greater, ">"),
+    ("ge", np.greater_equal, ">="),
+    ("eq", np.equal, "=="),
+    ("ne", np.not_equal, "!="),
+):
+    register(
+        _name,
+        f"{_name}(input, other)",
+        f"input {_sym} other, element-wise (bool tensor)",
+        parser=Parser(overloaded=True),
+        method=True,
+        category="compare",
+        checks=none("not differentiable (a bool result)"),
+        batch="elementwise",
+        inplace=None,
+        operators=(_sym,),
+        pure=False,
+    )(internal(_name)(_compare(_np)))
+del _name, _np, _sym
+
+
+for _name, _np, _doc in (
+    ("isnan", np.isnan, "nan"),
+    ("isinf", np.isinf, "+inf or -inf"),
+    ("isfinite", np.isfinite, "neither inf nor nan"),
+):
+    register(
+        _name,
+        f"{_name}(input)",
+        f"whether each element is {_doc} (bool tensor)",
+        method=True,
+        category="compare",
+        checks=none("not differentiable (a bool result)"),
+        batch="elementwise",
+        inplace=None,
+        pure=False,
+        parser=None,
+    )((lambda f: lambda input: Tensor(np.asarray(f(tensor_arg(input).data))))(_np))
+del _name, _np, _doc
+
+
+def _truth_reduction(np_fn):
+    def fn(input, dim=None, keepdim=False):
+        x = tensor_arg(input).data
+        check_reduction(x.shape, dim, 1)
+        return Tensor(np.asarray(np_fn(x, axis=norm_dims(dim, x.ndim), keepdims=keepdim)))
+
+    return fn
+
+
+for _name, _np, _doc in (("any", np.any, "any element"), ("all", np.all, "every element")):
+    register(
+        _name,
+        f"{_name}(input, dim=None, keepdim=False)",
+        f"whether {_doc} is true (non-zero), as a bool tensor",
+        method=True,
+        category="compare",
+        checks=none("not differentiable (a bool result)"),
+        batch="reduction_one_dim",
+        inplace=None,
+        pure=False,
+        parser=None,
+    )(_truth_reduction(_np))
+del _name, _np, _doc
+
+
+@register(
+    "allclose",
+    "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)",
+    "whether |input - other| <= atol + rtol * |other| everywhere (a bool)",
+    method=True,
+    category="compare",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("not differentiable (a bool)"),
+    parser=Parser(("other",)),
+)
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = tensor_arg(input).data, tensor_arg(other).data
+    return bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+@register(
+    "equal",
+    "equal(input, other)",
+    "whether both have the same shape and values (a bool)",
+    method=True,
+    category="compare",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("not differentiable (a bool)"),
+    parser=Parser(("other",)),
+)
+def equal(input, other):
+    a, b = tensor_arg(input).data, tensor_arg(other).data
+    return a.shape == b.shape and bool(np.array_equal(a, b))
