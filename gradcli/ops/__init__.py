@@ -44,6 +44,7 @@ from . import rounding, addmm  # noqa: F401,E402  (div's rounding_mode, fmod; to
 from . import lerp, amax  # noqa: F401,E402  (torch.lerp; torch.amax, amin)
 from . import selecting  # noqa: F401,E402  (masked_select roll nan_to_num frac)
 from . import cumulative, log_math  # noqa: F401,E402  (cumsum cumprod cummax cummin; logaddexp)
+from . import order_stats  # noqa: F401,E402  (median nanmedian kthvalue mode)
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)
 from .registry import FUNCTIONS
 from ..core.tensor import DUNDERS, OPERATOR_OPS

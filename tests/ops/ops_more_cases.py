@@ -1,0 +1,117 @@
+"""Golden cases of torch functions that lectures, books and PyTorch's documentation use:
+order statistics (median, nanmedian, kthvalue, mode), nan-reductions and moments, index
+updates and the like; each its values (float32 and float64, ties and NaN where the kernel
+decides which index), grad_fn, gradient (also under create_graph) and errors in PyTorch's
+words.  Recorded from real PyTorch by scripts/gen_golden.py ops_more into
+tests/golden/ops_more.json and replayed by tests/ops/test_ops_more.py.  The common subset
+of Python and the language; float64 default."""
+
+import textwrap
+
+CASES = []
+
+
+def case(name, src):
+    if any(n == name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + name)
+    CASES.append((name, textwrap.dedent(src).strip("\n") + "\n"))
+
+
+def errors(prefix, setup, lines):
+    """One case per line, each after `setup`: the error each one ends with."""
+    for i, line in enumerate(lines):
+        case(f"{prefix}/{i}", setup + "\n" + line + "\n")
+
+
+# ---------------------------------------------------------------- order statistics
+
+case(
+    "order/median",
+    """
+    import torch
+    x = torch.tensor([[1., 2., 2., 0.5, 2., -0.0], [3., -1., 3., 3., float('nan'), 0.0]], requires_grad=True)
+    r = torch.median(x, 1)
+    print(r)
+    g = r.values.grad_fn
+    print(g.name(), g._saved_dim, g._saved_keepdim, g._saved_self_sym_sizes, g._saved_indices)
+    r.values.sum().backward()
+    print(x.grad)
+    print(x.median(), x[:, :4].median(), torch.median(x, -1, keepdim=True), x.median(dim=0))
+    y = torch.tensor([[0.25, -1.5, 0.25, 2.0, 0.25], [1.0, 1.0, -1.0, -1.0, 0.0]], dtype=torch.float32, requires_grad=True)
+    m = y.median()
+    m.backward()
+    print(m, m.grad_fn, y.grad)
+    print(torch.median(torch.tensor([4, 1, 3, 2])), torch.median(torch.tensor([4, 1, 3, 2]), 0))
+    print(torch.median(torch.tensor([])), torch.median(torch.tensor(2.5), 0), torch.median(torch.ones(0, 3), 1))
+    g2, = torch.autograd.grad(torch.median(x * x, 0).values.sum(), x, create_graph=True)
+    print(g2, g2.grad_fn)
+    print(torch.func.jvp(lambda v: torch.median(v, 1).values, (x.detach(),), (torch.ones(2, 6),)))
+    """,
+)
+case(
+    "order/nanmedian",
+    """
+    import torch
+    nan = float('nan')
+    x = torch.tensor([[nan, 2., 1., nan, 5.], [nan, nan, nan, nan, nan], [3., 3., 3., 1., nan]], requires_grad=True)
+    r = torch.nanmedian(x, 1)
+    print(r, r.values.grad_fn)
+    r.values.sum().backward()
+    print(x.grad)
+    a = x.nanmedian()
+    print(a, a.grad_fn, torch.nanmedian(torch.tensor([nan, nan])), torch.nanmedian(x[0], 0, True))
+    print(torch.nanmedian(torch.full((20,), nan), 0))
+    z = torch.tensor([0.0, -0.0, 1.0, -0.0, 0.0, -1.0, 0.0])
+    print(z.median(), z.nanmedian(), torch.median(z, 0))
+    """,
+)
+case(
+    "order/kthvalue",
+    """
+    import torch
+    x = torch.tensor([[2., 1., 2., 2., 0., 2., 1., 2.], [float('nan'), 1., float('nan'), 0., 1., 1., 1., 3.]], requires_grad=True)
+    for k in range(1, 9):
+        print(k, torch.kthvalue(x, k))
+    r = x.kthvalue(3, 0, keepdim=True)
+    print(r.values.grad_fn, r.values.grad_fn._saved_indices)
+    r.values.sum().backward()
+    print(x.grad)
+    f = torch.tensor([1.5, 1.5, -2.5, 1.5, 0.25], dtype=torch.float32, requires_grad=True)
+    v, i = torch.kthvalue(f, 3)
+    print(v, i, torch.kthvalue(torch.tensor(2.), 1), torch.kthvalue(torch.tensor([3, 1, 2]), 2))
+    """,
+)
+case(
+    "order/mode",
+    """
+    import torch
+    x = torch.tensor([[1., 2., 2., 1., 3., 1., 2.], [0., 5., 5., 0., 7., 7., 7.], [4., 3., 2., 1., 0., -1., 9.]], requires_grad=True)
+    r = torch.mode(x)
+    print(r, r.values.grad_fn)
+    r.values.sum().backward()
+    print(x.grad)
+    print(x.mode(0), torch.mode(x, 1, True), torch.mode(torch.tensor([1, 1, 2, 2])), torch.mode(torch.tensor(3.)))
+    print(torch.mode(torch.tensor([float('nan'), 1., float('nan'), 1., 2.])))
+    print(torch.mode(torch.tensor([True, False, True])))
+    """,
+)
+errors(
+    "order/errors",
+    "import torch\nx = torch.ones(2, 3)",
+    [
+        "torch.median(torch.ones(2, 0), 1)",
+        "torch.median(torch.tensor([True, False]))",
+        "torch.median(x, 1.5)",
+        "torch.median(x, (0, 1))",
+        "torch.median(x, 2)",
+        "torch.median(x, keepdim=True)",
+        "torch.kthvalue(x, 4)",
+        "torch.kthvalue(x, 0)",
+        "torch.kthvalue(x, 2.0)",
+        "torch.kthvalue(x, 1, 2)",
+        "torch.mode(torch.tensor([]))",
+        "torch.mode(x, 2)",
+        "torch.median([1, 2])",
+        "torch.kthvalue(x)",
+    ],
+)
