@@ -9,7 +9,9 @@ dtype (torch casts a scalar to the kernel's scalar_t), `add_(g, alpha=a)`,
 as in torch; `sqrt` is torch's (MKL's vsSqrt/vdSqrt, which is not correctly rounded:
 one ulp off for about 17% of float32 and 1.5% of float64 values) when the mkl package
 is installed (gradcli/numerics/mkl.py); without it NumPy's, and RMSprop, Adagrad and Adam
-can then drift from torch in the last bit.
+can then drift from torch in the last bit.  The steps the optimizers share (weight decay,
+Adam's running averages, `add_`, `addcdiv_`, the Adam family's checks) are functions here,
+which optim_more.py's optimizers call too; `step()` negates the gradient for maximize=True.
 
 `optimizer.param_groups` is the optimizer's own list of dicts, as in torch:
 `optimizer.param_groups[0]['lr'] = x` changes the learning rate of the next step."""
@@ -55,6 +57,56 @@ def lerp(start, end, w, dt):
     if abs(w) < 0.5:
         return fmadd(w, diff, start, dt)
     return fmadd(-diff, dt(1) - w, end, dt)
+
+
+def add_alpha(p, x, alpha, dt):
+    """p.add_(x, alpha=alpha): a fused multiply-add, rounded once."""
+    return fmadd(dt(alpha), x, p, dt)
+
+
+def addcdiv(p, a, b, value, dt):
+    """p.addcdiv_(a, b, value=value), as torch's CPU kernel: p + (value * a) / b."""
+    return p + (dt(value) * a) / b
+
+
+def squares_avg(avg, x, beta, dt):
+    """A running average of squares: avg.mul_(beta).addcmul_(x, x, value=1 - beta)."""
+    return fmadd(dt(1 - beta) * x, x, avg * dt(beta), dt)
+
+
+def decayed(p, g, o, dt, decoupled=False):
+    """weight_decay, the new (p, g): added to the gradient (g.add(p, alpha=wd)) or, when
+    `decoupled` (AdamW's), taken from the parameter (p.mul_(1 - lr * wd))."""
+    wd = o["weight_decay"]
+    if not wd:
+        return p, g
+    if decoupled:
+        return p * dt(1 - o["lr"] * wd), g
+    return p, fmadd(dt(wd), p, g, dt)
+
+
+def moments(st, g, beta1, beta2, dt):
+    """Adam's running averages: exp_avg.lerp_(g, 1 - beta1) and exp_avg_sq's of squares."""
+    avg = st["exp_avg"] = lerp(st["exp_avg"], g, 1 - beta1, dt)
+    sq = st["exp_avg_sq"] = squares_avg(st["exp_avg_sq"], g, beta2, dt)
+    return avg, sq
+
+
+def adam_checks(lr, eps, betas, weight_decay):
+    """The Adam family's checks of its options, in torch's order; the betas as a tuple."""
+    _check("learning rate", lr)
+    _check("epsilon value", eps)
+    betas = tuple(betas)
+    for k, b in enumerate(betas):
+        if not 0.0 <= b < 1.0:
+            raise GradValueError(f"Invalid beta parameter at index {k}: {b}")
+    _check("weight_decay value", weight_decay)
+    return betas
+
+
+def _check(name, value, low=0.0):
+    if not low <= value:
+        raise GradValueError(f"Invalid {name}: {value}")
 
 
 def _typename(p):
@@ -173,7 +225,10 @@ class Optimizer:
                     continue
                 dt = p.data.dtype.type
                 st = self.kept.setdefault(id(p), {})
-                new = self.update(st, p.data, p.grad.data.astype(dt, copy=False), group, dt)
+                g = p.grad.data.astype(dt, copy=False)
+                if group.get("maximize"):  # (every library optimizer's first step)
+                    g = -g
+                new = self.update(st, p.data, g, group, dt)
                 p.data = np.asarray(new, dtype=dt)
         return loss
 
@@ -184,7 +239,8 @@ class Optimizer:
     refused = ("fused", "differentiable")
 
     def update(self, st, p, g, o, dt):
-        """A library optimizer's new values of p (overridden by each)."""
+        """A library optimizer's new values of p (overridden by each), from the gradient g
+        (negated already for maximize=True)."""
         raise NotImplementedError
 
     def state_dict(self):
@@ -263,20 +319,17 @@ class SGD(Optimizer):
         )
 
     def update(self, st, p, g, o, dt):
-        if o["maximize"]:
-            g = -g
-        if o["weight_decay"]:
-            g = fmadd(dt(o["weight_decay"]), p, g, dt)  # g.add(p, alpha=wd)
+        p, g = decayed(p, g, o, dt)
         m = o["momentum"]
         if m:
             buf = st.get("momentum_buffer")
             if buf is None:
                 buf = g.copy()
             else:  # mul_(m).add_(g, alpha=1-damp)
-                buf = fmadd(dt(1 - o["dampening"]), g, buf * dt(m), dt)
+                buf = add_alpha(buf * dt(m), g, 1 - o["dampening"], dt)
             st["momentum_buffer"] = buf
-            g = fmadd(dt(m), buf, g, dt) if o["nesterov"] else buf
-        return fmadd(dt(-o["lr"]), g, p, dt)  # p.add_(g, alpha=-lr)
+            g = add_alpha(g, buf, m, dt) if o["nesterov"] else buf
+        return add_alpha(p, g, -o["lr"], dt)
 
 
 @not_a_tensor_op(
@@ -305,11 +358,7 @@ class Adam(Optimizer):
         fused=None,
         decoupled_weight_decay=False,
     ):
-        betas = _betas(betas)
-        if eps < 0:
-            raise GradValueError(f"Invalid epsilon value: {eps}")
-        if weight_decay < 0:
-            raise GradValueError(f"Invalid weight_decay value: {weight_decay}")
+        betas = adam_checks(lr, eps, betas, weight_decay)
         Optimizer.__init__(
             self,
             params,
@@ -330,44 +379,24 @@ class Adam(Optimizer):
 
     def update(self, st, p, g, o, dt):
         beta1, beta2 = o["betas"]
-        lr, wd = o["lr"], o["weight_decay"]
-        if o["maximize"]:
-            g = -g
-        if wd:
-            if o["decoupled_weight_decay"]:  # AdamW: p.mul_(1 - lr * wd)
-                p = p * dt(1 - lr * wd)
-            else:
-                g = fmadd(dt(wd), p, g, dt)
+        p, g = decayed(p, g, o, dt, o["decoupled_weight_decay"])
         if not st:
             st.update(step=0.0, exp_avg=np.zeros_like(p), exp_avg_sq=np.zeros_like(p))
             if o["amsgrad"]:
                 st["max_exp_avg_sq"] = np.zeros_like(p)
         st["step"] += 1
         step = st["step"]
-        avg = st["exp_avg"] = lerp(st["exp_avg"], g, 1 - beta1, dt)
-        # exp_avg_sq.mul_(beta2).addcmul_(g, g, value=1 - beta2)
-        sq = st["exp_avg_sq"] = fmadd(dt(1 - beta2) * g, g, st["exp_avg_sq"] * dt(beta2), dt)
+        avg, sq = moments(st, g, beta1, beta2, dt)
         bias_correction1 = 1 - beta1**step
         bias_correction2 = 1 - beta2**step
-        step_size = lr / bias_correction1
+        step_size = o["lr"] / bias_correction1
         if o["amsgrad"]:
             sq = st["max_exp_avg_sq"] = np.maximum(st["max_exp_avg_sq"], sq)
         denom = sqrt(sq) / dt(bias_correction2**0.5) + dt(o["eps"])
-        return p + (dt(-step_size) * avg) / denom  # addcdiv_(avg, denom, -step_size)
-
-
-def _betas(betas):
-    betas = tuple(betas)
-    for k, b in enumerate(betas):
-        if not 0.0 <= b < 1.0:
-            raise GradValueError(f"Invalid beta parameter at index {k}: {b}")
-    return betas
+        return addcdiv(p, avg, denom, -step_size, dt)
 
 
 # ------------------------------------------------ RMSprop, Adagrad, Adadelta, AdamW
-def _check(name, value, low=0.0):
-    if not low <= value:
-        raise GradValueError(f"Invalid {name}: {value}")
 
 
 @not_a_tensor_op(
@@ -418,8 +447,6 @@ class RMSprop(Optimizer):
 
     def update(self, st, p, g, o, dt):
         alpha, m = o["alpha"], o["momentum"]
-        if o["maximize"]:
-            g = -g
         if not st:
             st.update(step=0.0, square_avg=np.zeros_like(p))
             if m > 0:
@@ -427,10 +454,8 @@ class RMSprop(Optimizer):
             if o["centered"]:
                 st["grad_avg"] = np.zeros_like(p)
         st["step"] += 1
-        if o["weight_decay"]:
-            g = fmadd(dt(o["weight_decay"]), p, g, dt)
-        # square_avg.mul_(alpha).addcmul_(g, g, value=1 - alpha)
-        sq = st["square_avg"] = fmadd(dt(1 - alpha) * g, g, st["square_avg"] * dt(alpha), dt)
+        p, g = decayed(p, g, o, dt)
+        sq = st["square_avg"] = squares_avg(st["square_avg"], g, alpha, dt)
         if o["centered"]:
             ga = st["grad_avg"] = lerp(st["grad_avg"], g, 1 - alpha, dt)
             avg = sqrt(fmadd(-ga, ga, sq, dt))  # addcmul(ga, ga, value=-1).sqrt_()
@@ -439,8 +464,8 @@ class RMSprop(Optimizer):
         avg = avg + dt(o["eps"])
         if m > 0:  # mul_(m).addcdiv_(g, avg)
             buf = st["momentum_buffer"] = st["momentum_buffer"] * dt(m) + g / avg
-            return fmadd(dt(-o["lr"]), buf, p, dt)  # add_(buf, alpha=-lr)
-        return p + (dt(-o["lr"]) * g) / avg  # addcdiv_(g, avg, value=-lr)
+            return add_alpha(p, buf, -o["lr"], dt)
+        return addcdiv(p, g, avg, -o["lr"], dt)
 
 
 @not_a_tensor_op(
@@ -492,14 +517,11 @@ class Adagrad(Optimizer):
         if not st:
             st.update(step=0.0, sum=np.full_like(p, o["initial_accumulator_value"]))
         st["step"] += 1
-        if o["maximize"]:
-            g = -g
-        if o["weight_decay"]:
-            g = fmadd(dt(o["weight_decay"]), p, g, dt)
+        p, g = decayed(p, g, o, dt)
         clr = o["lr"] / (1 + (st["step"] - 1) * o["lr_decay"])
         st["sum"] = fmadd(g, g, st["sum"], dt)  # addcmul_(g, g, value=1)
         std = sqrt(st["sum"]) + dt(o["eps"])
-        return p + (dt(-clr) * g) / std  # addcdiv_(g, std, value=-clr)
+        return addcdiv(p, g, std, -clr, dt)
 
 
 @not_a_tensor_op(
@@ -548,20 +570,15 @@ class Adadelta(Optimizer):
 
     def update(self, st, p, g, o, dt):
         rho = o["rho"]
-        if o["maximize"]:
-            g = -g
         if not st:
             st.update(step=0.0, square_avg=np.zeros_like(p), acc_delta=np.zeros_like(p))
         st["step"] += 1
-        if o["weight_decay"]:
-            g = fmadd(dt(o["weight_decay"]), p, g, dt)
-        # square_avg.mul_(rho).addcmul_(g, g, value=1 - rho)
-        sq = st["square_avg"] = fmadd(dt(1 - rho) * g, g, st["square_avg"] * dt(rho), dt)
+        p, g = decayed(p, g, o, dt)
+        sq = st["square_avg"] = squares_avg(st["square_avg"], g, rho, dt)
         std = sqrt(sq + dt(o["eps"]))  # square_avg.add(eps).sqrt_()
         delta = sqrt(st["acc_delta"] + dt(o["eps"])) / std * g  # .div_(std).mul_(g)
-        # acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
-        st["acc_delta"] = fmadd(dt(1 - rho) * delta, delta, st["acc_delta"] * dt(rho), dt)
-        return fmadd(dt(-o["lr"]), delta, p, dt)  # p.add_(delta, alpha=-lr)
+        st["acc_delta"] = squares_avg(st["acc_delta"], delta, rho, dt)
+        return add_alpha(p, delta, -o["lr"], dt)
 
 
 @not_a_tensor_op(
@@ -589,10 +606,7 @@ class AdamW(Adam):
         differentiable=False,
         fused=None,
     ):
-        betas = _betas(betas)
-        _check("learning rate", lr)
-        _check("epsilon value", eps)
-        _check("weight_decay value", weight_decay)
+        betas = adam_checks(lr, eps, betas, weight_decay)
         Optimizer.__init__(
             self,
             params,

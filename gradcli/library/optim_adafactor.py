@@ -67,8 +67,6 @@ class Adafactor(Optimizer):
         lr, wd = o["lr"], o["weight_decay"]
         eps1, eps2 = o["eps"]
         P, G = Tensor(p), Tensor(g)
-        if o["maximize"]:
-            G = F["neg"](G)
         if not st:
             st["step"] = 0.0
             if g.ndim > 1:

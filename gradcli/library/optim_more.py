@@ -14,32 +14,21 @@ from ..ops.registry import not_a_tensor_op
 from ..ops.scaled import add as add_scaled
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
-from .optim import Optimizer, _betas, _check, fmadd, lerp, sqrt
+from .optim import (
+    Optimizer,
+    _check,
+    adam_checks,
+    add_alpha,
+    addcdiv,
+    decayed,
+    fmadd,
+    lerp,
+    moments,
+    sqrt,
+)
+from .optim_state import scalar_dtype
 from .python import float_
 from . import lbfgs_search
-
-
-def _scalar_dtype():
-    """torch's _get_scalar_dtype(): the dtype of the optimizers' 0-dim state tensors."""
-    return np.float64 if context.current.default_float == np.float64 else np.float32
-
-
-def _moments(st, g, beta1, beta2, dt):
-    """Adam's running averages: exp_avg.lerp_(g, 1 - beta1) and
-    exp_avg_sq.mul_(beta2).addcmul_(g, g, value=1 - beta2)."""
-    avg = st["exp_avg"] = lerp(st["exp_avg"], g, 1 - beta1, dt)
-    sq = st["exp_avg_sq"] = fmadd(dt(1 - beta2) * g, g, st["exp_avg_sq"] * dt(beta2), dt)
-    return avg, sq
-
-
-def _decay(p, g, o, dt):
-    """weight_decay: decoupled (p.mul_(1 - lr * wd)) or added to the gradient."""
-    wd = o["weight_decay"]
-    if wd:
-        if o.get("decoupled_weight_decay"):
-            return p * dt(1 - o["lr"] * wd), g
-        return p, fmadd(dt(wd), p, g, dt)  # g.add(p, alpha=wd)
-    return p, g
 
 
 @not_a_tensor_op(
@@ -65,10 +54,7 @@ class Adamax(Optimizer):
         differentiable=False,
         capturable=False,
     ):
-        _check("learning rate", lr)
-        _check("epsilon value", eps)
-        betas = _betas(betas)
-        _check("weight_decay value", weight_decay)
+        betas = adam_checks(lr, eps, betas, weight_decay)
         Optimizer.__init__(
             self,
             params,
@@ -86,18 +72,15 @@ class Adamax(Optimizer):
 
     def update(self, st, p, g, o, dt):
         beta1, beta2 = o["betas"]
-        if o["maximize"]:
-            g = -g
         if not st:
             st.update(step=0.0, exp_avg=np.zeros_like(p), exp_inf=np.zeros_like(p))
         st["step"] += 1
-        if o["weight_decay"]:
-            g = fmadd(dt(o["weight_decay"]), p, g, dt)
+        p, g = decayed(p, g, o, dt)
         avg = st["exp_avg"] = lerp(st["exp_avg"], g, 1 - beta1, dt)
         # torch.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps))
         inf = st["exp_inf"] = np.maximum(st["exp_inf"] * dt(beta2), np.abs(g) + dt(o["eps"]))
         clr = o["lr"] / (1 - beta1 ** st["step"])
-        return p + (dt(-clr) * avg) / inf  # addcdiv_(exp_avg, exp_inf, value=-clr)
+        return addcdiv(p, avg, inf, -clr, dt)
 
 
 @not_a_tensor_op(
@@ -128,10 +111,7 @@ class NAdam(Optimizer):
         capturable=False,
         differentiable=False,
     ):
-        _check("learning rate", lr)
-        _check("epsilon value", eps)
-        betas = _betas(betas)
-        _check("weight_decay value", weight_decay)
+        betas = adam_checks(lr, eps, betas, weight_decay)
         _check("momentum_decay value", momentum_decay)
         Optimizer.__init__(
             self,
@@ -153,26 +133,24 @@ class NAdam(Optimizer):
     def update(self, st, p, g, o, dt):
         beta1, beta2 = o["betas"]
         lr, decay = o["lr"], o["momentum_decay"]
-        if o["maximize"]:
-            g = -g
         if not st:
-            sdt = _scalar_dtype()
+            sdt = scalar_dtype()
             st.update(step=0.0, mu_product=sdt(1.0), sdt=sdt)
             st.update(exp_avg=np.zeros_like(p), exp_avg_sq=np.zeros_like(p))
         st["step"] += 1
         step = st["step"]
         bias_correction2 = 1 - beta2**step
-        p, g = _decay(p, g, o, dt)
+        p, g = decayed(p, g, o, dt, o["decoupled_weight_decay"])
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * decay)))
         sdt = st["sdt"]
         st["mu_product"] = sdt(st["mu_product"] * sdt(mu))  # a 0-dim tensor's mul_
         mu_product = float(st["mu_product"])
-        avg, sq = _moments(st, g, beta1, beta2, dt)
+        avg, sq = moments(st, g, beta1, beta2, dt)
         denom = sqrt(sq / dt(bias_correction2)) + dt(o["eps"])
-        p = p + (dt(-lr * (1.0 - mu) / (1.0 - mu_product)) * g) / denom
+        p = addcdiv(p, g, denom, -lr * (1.0 - mu) / (1.0 - mu_product), dt)
         mu_product_next = mu_product * mu_next
-        return p + (dt((-lr * mu_next) / (1.0 - mu_product_next)) * avg) / denom
+        return addcdiv(p, avg, denom, (-lr * mu_next) / (1.0 - mu_product_next), dt)
 
 
 @not_a_tensor_op(
@@ -201,10 +179,7 @@ class RAdam(Optimizer):
         capturable=False,
         differentiable=False,
     ):
-        _check("learning rate", lr)
-        _check("epsilon value", eps)
-        betas = _betas(betas)
-        _check("weight_decay value", weight_decay)
+        betas = adam_checks(lr, eps, betas, weight_decay)
         Optimizer.__init__(
             self,
             params,
@@ -224,14 +199,12 @@ class RAdam(Optimizer):
     def update(self, st, p, g, o, dt):
         beta1, beta2 = o["betas"]
         lr = o["lr"]
-        if o["maximize"]:
-            g = -g
         if not st:
             st.update(step=0.0, exp_avg=np.zeros_like(p), exp_avg_sq=np.zeros_like(p))
         st["step"] += 1
         step = st["step"]
-        p, g = _decay(p, g, o, dt)
-        avg, sq = _moments(st, g, beta1, beta2, dt)
+        p, g = decayed(p, g, o, dt, o["decoupled_weight_decay"])
+        avg, sq = moments(st, g, beta1, beta2, dt)
         bias_correction1 = 1 - beta1**step
         bias_correction2 = 1 - beta2**step
         corrected = avg / dt(bias_correction1)
@@ -292,8 +265,6 @@ class Rprop(Optimizer):
     def update(self, st, p, g, o, dt):
         etaminus, etaplus = (dt(e) for e in o["etas"])
         low, high = o["step_sizes"]
-        if o["maximize"]:
-            g = -g
         if not st:
             st.update(step=0.0, prev=np.zeros_like(p), step_size=np.full_like(g, o["lr"]))
         st["step"] += 1
@@ -352,17 +323,14 @@ class ASGD(Optimizer):
 
     def update(self, st, p, g, o, dt):
         lr, lambd = o["lr"], o["lambd"]
-        if o["maximize"]:
-            g = -g
         if not st:
-            sdt = _scalar_dtype()
+            sdt = scalar_dtype()
             st.update(step=0.0, eta=sdt(lr), mu=sdt(1.0), ax=np.zeros_like(p), sdt=sdt)
         st["step"] += 1
-        if o["weight_decay"]:
-            g = fmadd(dt(o["weight_decay"]), p, g, dt)
+        p, g = decayed(p, g, o, dt)
         eta = float(st["eta"])
         p = p * dt(1 - lambd * eta)  # param.mul_(1 - lambd * eta)
-        p = fmadd(dt(-eta), g, p, dt)  # param.add_(grad, alpha=-eta)
+        p = add_alpha(p, g, -eta, dt)
         if float(st["mu"]) != 1:
             st["ax"] = st["ax"] + (p - st["ax"]) * dt(st["mu"])  # ax.add_(p.sub(ax).mul_(mu))
         else:

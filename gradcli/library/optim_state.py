@@ -22,7 +22,8 @@ from ..runtime.errors import GradTypeError, GradValueError
 PRIVATE = ("sdt",)
 
 
-def _scalar_dtype():
+def scalar_dtype():
+    """torch's _get_scalar_dtype(): the dtype of the optimizers' 0-dim state tensors."""
     return np.float64 if context.current.default_float == np.float64 else np.float32
 
 
@@ -32,7 +33,7 @@ def _packed(st):
         if key in PRIVATE:
             continue
         if key == "step" and isinstance(v, float):
-            v = Tensor(np.array(v, dtype=_scalar_dtype()))
+            v = Tensor(np.array(v, dtype=scalar_dtype()))
         elif isinstance(v, (np.ndarray, np.generic)):
             v = Tensor(np.array(v))
         out[key] = v

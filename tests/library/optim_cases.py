@@ -339,6 +339,10 @@ for _name, _src in [
     ("adam_beta2", "torch.optim.Adam([w], betas=(0.9, -0.1))"),
     ("adam_eps", "torch.optim.Adam([w], eps=-1.0)"),
     ("adamw_lr", "torch.optim.AdamW([w], lr=-0.1)"),
+    # two options wrong: the first of torch's checks (lr, eps, betas, weight_decay) speaks
+    ("adam_lr_and_beta", "torch.optim.Adam([w], lr=-1.0, betas=(2.0, 0.9))"),
+    ("adamw_eps_and_beta", "torch.optim.AdamW([w], eps=-1.0, betas=(2.0, 0.9))"),
+    ("adam_nan_lr", "torch.optim.Adam([w], lr=float('nan'))"),
     ("rmsprop_alpha", "torch.optim.RMSprop([w], alpha=-0.5)"),
     ("adadelta_rho", "torch.optim.Adadelta([w], rho=1.5)"),
     ("adagrad_lr_decay", "torch.optim.Adagrad([w], lr_decay=-1)"),
