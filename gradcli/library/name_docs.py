@@ -84,6 +84,14 @@ DOCS = {
     "torch.nn.Flatten": "flatten dims start_dim..end_dim",
     "torch.nn.Identity": "returns its input",
     "torch.nn.Dropout": "zeroes elements with probability p in training mode, scales the rest",
+    "torch.nn.Dropout1d": "zeroes whole channels of (N, C, L) or (C, L) input with probability p",
+    "torch.nn.Dropout2d": "zeroes whole channels of (N, C, H, W) input with probability p",
+    "torch.nn.Dropout3d": "zeroes whole channels of (N, C, D, H, W) or (C, D, H, W) input "
+    "with probability p",
+    "torch.nn.functional.dropout1d": "channel-wise dropout of (N, C, L) or (C, L) input",
+    "torch.nn.functional.dropout2d": "channel-wise dropout of (N, C, H, W) input",
+    "torch.nn.functional.dropout3d": "channel-wise dropout of (N, C, D, H, W) or (C, D, H, W) "
+    "input",
     "torch.nn.Sequential": "modules called one after another",
     "torch.nn.ModuleList": "a list of modules whose parameters the owner sees",
     "torch.nn.ModuleDict": "a dict of modules whose parameters the owner sees",

@@ -1,7 +1,7 @@
 """torch.nn.functional's layers: linear (AddmmBackward0 / MmBackward0 over
 TBackward0, as PyTorch records it), conv2d (ConvolutionBackward0), max_pool2d
-(MaxPool2DWithIndicesBackward0) and dropout (MulBackward0 by a Bernoulli mask
-drawn from the generator as PyTorch's CPU kernel draws it).
+(MaxPool2DWithIndicesBackward0) and dropout and feature_dropout (MulBackward0 by a
+Bernoulli mask drawn from the generator as PyTorch's CPU kernel draws it).
 
 conv2d and max_pool2d gather windows with a flat index (im2col) and scatter
 gradients back with the same index; the gather and the scatter are ops of their
@@ -740,7 +740,29 @@ def max_pool2d(
     parser=None,
 )
 def dropout(input, p=0.5, training=True, inplace=False):
-    x = tensor_arg(input)
+    return _dropout(tensor_arg(input), p, training, feature=False)
+
+
+@register(
+    "feature_dropout",
+    "feature_dropout(input, p, train)",
+    "zero each channel (input[i, j]) with probability p (a Bernoulli draw per channel) and "
+    "scale the rest by 1/(1-p): what dropout1d/2d/3d compute",
+    category="nn",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("random values: nothing to compare finite differences with"),
+    parser=None,
+)
+def feature_dropout(input, p, train):
+    return _dropout(tensor_arg(input), p, train, feature=True)
+
+
+def _dropout(x, p, training, feature):
+    """ATen's dropout: the input itself when nothing is dropped, else the input times a
+    noise of Bernoulli(1 - p) draws divided by 1 - p; a feature dropout draws one value
+    per channel, the noise of shape (N, C, 1, ...) broadcast over the rest."""
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
         raise GradValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0 or not training or x.data.size == 0:
@@ -749,6 +771,11 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise GradRuntimeError("result type Float can't be cast to the desired output type Long")
     if p == 1:
         return mul(x, Tensor(np.zeros((), dtype=x.data.dtype)))
-    keep = sampling.bernoulli(context.current.generator, x.data.shape, 1 - p)
+    shape = x.data.shape
+    if feature:
+        if len(shape) < 2:
+            raise GradRuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        shape = shape[:2] + (1,) * (len(shape) - 2)
+    keep = sampling.bernoulli(context.current.generator, shape, 1 - p)
     noise = keep.astype(x.data.dtype) / x.data.dtype.type(1 - p)
     return mul(x, Tensor(noise))

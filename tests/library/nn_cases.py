@@ -429,6 +429,44 @@ case(
 )
 
 case(
+    "module/dropout_channels",
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(3)
+    d2 = nn.Dropout2d(0.5)
+    d2
+    x = torch.ones(2, 3, 2, 2, requires_grad=True)
+    y = d2(x)
+    y
+    y.sum().backward()
+    x.grad
+    d2(torch.ones(1, 4))
+    d2(torch.ones(2, 3, 2))
+    d2.eval()
+    d2(torch.ones(2, 3, 2, 2)) is None
+    nn.Dropout1d(p=0.25)(torch.ones(3, 4, 2))
+    z = nn.Dropout1d()(torch.ones(4, 3, requires_grad=True))
+    z
+    nn.Dropout3d(0.3)(torch.ones(2, 3, 1, 2, 2)).sum(dim=(2, 3, 4))
+    nn.Dropout3d(0.3)(torch.ones(3, 1, 2, 2)).sum(dim=(1, 2, 3))
+    F.dropout2d(torch.ones(2, 4, 1, 1), 0.5, training=False)
+    F.dropout1d(torch.ones(2, 3), 1.)
+    F.dropout3d(torch.ones(2, 3, 1, 1, 1), 0.)
+    F.dropout1d(torch.ones(2, 3, 4, 5))
+""",
+)
+
+case(
+    "module/dropout_channels_p",
+    """
+    import torch
+    from torch import nn
+    nn.Dropout2d(p=-0.5)
+""",
+)
+
+case(
     "module/bilinear",
     """
     import torch

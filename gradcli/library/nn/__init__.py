@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...ops.registry import FUNCTIONS
 from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from .. import counting
-from . import init, utils
+from . import dropout, init, utils
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .layers_more import LAYERS_MORE
@@ -21,6 +21,7 @@ FUNCTIONAL = {
     "linear": FUNCTIONS["linear"],
     **SOFTMAX_FUNCTIONAL,
     **counting.FUNCTIONAL,
+    **dropout.FUNCTIONAL,
 }
 
 
@@ -34,6 +35,7 @@ def members(namespace):
     }
     out.update(LAYERS)
     out.update(LAYERS_MORE)
+    out.update(dropout.LAYERS)
     out.update(NORMS)
     out.update(CONTAINERS)
     out.update(LOSSES)
