@@ -127,6 +127,8 @@ def _py_binary(op, a, b, augmented=False):
         return seq * n
     if op == "%" and ta is str:
         return percent_format(a, b)
+    if ta is Size or tb is Size:
+        return _size_binary(op, a, b)
     if program_object(a) or program_object(b):  # its __add__, __radd__ ... (datamodel.py)
         return (datamodel.inplace if augmented else datamodel.binary)(op, a, b)
     if isinstance(a, NUMPY_VALUES) or isinstance(b, NUMPY_VALUES):
@@ -136,6 +138,29 @@ def _py_binary(op, a, b, augmented=False):
     raise GradTypeError(
         f"unsupported operand type(s) for {'** or pow()' if op in ('**', '^') else op}: '{_tname(a)}' and '{_tname(b)}'"
     )
+
+
+def _size_binary(op, a, b):
+    """torch.Size's operators: with a tuple (or a Size) `+` concatenates and with an int
+    `*` repeats, each giving a Size (its __add__, __radd__, __mul__, __rmul__); anything
+    else is refused in Python's and PyTorch's words (never a tensor's arithmetic)."""
+    if op == "+" and isinstance(a, tuple) and isinstance(b, tuple):
+        check_items(len(a) + len(b), "the result", "elements")
+        return Size(tuple(a) + tuple(b))
+    if op == "+" and type(a) is Size:
+        raise GradTypeError(f"can only concatenate tuple (not {_pyname(b)}) to torch.Size")
+    if op == "+" and type(a) is list:
+        raise GradTypeError('can only concatenate list (not "torch.Size") to list')
+    if op == "*" and (type(a) is int or type(b) is int):
+        seq, n = (a, b) if type(b) is int else (b, a)
+        check_items(len(seq) * max(n, 0), "the result", "elements")
+        return Size(tuple(seq) * n)
+    if op == "*":
+        other = b if type(a) is Size else a
+        raise GradTypeError(f"can't multiply sequence by non-int of type '{_pyname(other)}'")
+    names = ["torch.Size" if type(v) is Size else _pyname(v) for v in (a, b)]
+    sign = "** or pow()" if op in ("**", "^") else op
+    raise GradTypeError(f"unsupported operand type(s) for {sign}: '{names[0]}' and '{names[1]}'")
 
 
 _PY_OPS = {

@@ -59,6 +59,7 @@ DOCS = {
     "torch.nn.Linear": "a fully connected layer: x @ weight.T + bias",
     "torch.nn.Bilinear": "x1^T W x2 + b for each output feature",
     "torch.nn.Conv2d": "a 2-D convolution over (N, C, H, W) input",
+    "torch.nn.LazyConv2d": "a Conv2d whose in_channels is taken from its first input",
     "torch.nn.MaxPool2d": "2-D max pooling",
     "torch.nn.AvgPool2d": "2-D average pooling",
     "torch.nn.AdaptiveAvgPool2d": "2-D average pooling to a given output size",

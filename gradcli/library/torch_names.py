@@ -15,7 +15,10 @@ _MODULES = {
     ),
     "torch.nn.modules.batchnorm": "BatchNorm1d BatchNorm2d BatchNorm3d",
     "torch.nn.modules.container": "ModuleDict ModuleList ParameterDict ParameterList Sequential",
-    "torch.nn.modules.conv": "Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d ConvTranspose3d",
+    "torch.nn.modules.conv": (
+        "Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d ConvTranspose3d LazyConv1d LazyConv2d "
+        "LazyConv3d"
+    ),
     "torch.nn.modules.distance": "CosineSimilarity PairwiseDistance",
     "torch.nn.modules.dropout": "AlphaDropout Dropout Dropout1d Dropout2d Dropout3d",
     "torch.nn.modules.flatten": "Flatten Unflatten",

@@ -467,6 +467,42 @@ case(
 )
 
 case(
+    "module/lazy_conv2d",
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(5)
+    c = nn.LazyConv2d(2, kernel_size=(1, 2), bias=False)
+    c
+    d = nn.LazyConv2d(2, 3, padding=1, stride=2)
+    d
+    y = d(torch.ones(3, 4, 4))
+    y
+    d
+    print(type(d).__name__, d.weight.shape, d.bias.shape)
+    d.weight.tolist()
+    d.bias.tolist()
+    z = c(torch.ones(1, 1, 2, 3))
+    c
+    c.weight.tolist()
+    print([k for k in c.state_dict()])
+    g = nn.LazyConv2d(4, 1, groups=2)
+    g(torch.ones(1, 2, 1, 1)).shape
+    g.weight.shape
+    nn.LazyConv2d(2, 3)(torch.ones(4, 4))
+""",
+)
+
+case(
+    "module/lazy_conv2d_groups",
+    """
+    import torch
+    from torch import nn
+    nn.LazyConv2d(2, 3, groups=2)(torch.ones(1, 3, 4, 4))
+""",
+)
+
+case(
     "module/bilinear",
     """
     import torch

@@ -817,3 +817,27 @@ case(
         print(z * k)
     """,
 )
+
+
+case(
+    "size/operators",
+    """
+    import torch
+    s = torch.Size([2, 3])
+    x = torch.ones(2, 3)
+    print((1, 1) + x.shape, s + (1,), (1,) + s, s * 2, 2 * s, 0 * s, s + s, s == (2, 3))
+    def comp(X):
+        return X.reshape((1, 1) + X.shape).reshape(X.shape + (1,)).shape
+    print(comp(x))
+    t = s
+    t += (4,)
+    t *= 2
+    print(t, s, type(t), list(s) + [5])
+    """,
+)
+
+errors(
+    "size/operator_errors",
+    "import torch\ns = torch.Size([2, 3])",
+    ["s + [1]", "[1] + s", "s - 1", "s * 1.5", "(1,) - s"],
+)

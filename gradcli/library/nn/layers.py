@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from ...runtime import context
-from ...runtime.errors import GradTypeError, GradValueError
+from ...runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ...core import dtypes
 from ...core.convert import type_name
 from ...ops.nn import _pair
@@ -246,6 +246,62 @@ class Conv2d(Module):
         return s
 
 
+class LazyConv2d(Conv2d):
+    """nn.LazyConv2d(out_channels, kernel_size, ...): in_channels is taken from the first
+    input (its dim 1, or dim 0 unbatched), when the parameters are made and initialised
+    (as Conv2d's) and the module becomes a Conv2d."""
+
+    def __init__(
+        self,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
+        Conv2d.__init__(
+            self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode,
+            dtype=dtype,
+        )  # fmt: skip
+        self.weight = set_uninitialized(_empty(0, dtype=dtype))
+        self.out_channels = out_channels
+        if bias:
+            self.bias = set_uninitialized(_empty(0, dtype=dtype))
+
+    def reset_parameters(self):
+        if self.in_channels != 0 and not is_uninitialized(self.weight):
+            Conv2d.reset_parameters(self)
+
+    def forward(self, input):
+        if is_uninitialized(self.weight):
+            shape = input.data.shape
+            if len(shape) not in (3, 4):
+                raise GradRuntimeError(
+                    "Expected 3D (unbatched) or 4D (batched) input to LazyConv2d, but got "
+                    f"input of size: torch.Size({list(shape)})"
+                )
+            self.in_channels = int(shape[1] if len(shape) == 4 else shape[0])
+            if self.in_channels % self.groups:
+                raise GradValueError("in_channels must be divisible by groups")
+            w = self.weight
+            w.data = np.zeros(
+                (self.out_channels, self.in_channels // self.groups, *self.kernel_size),
+                dtype=w.data.dtype,
+            )
+            set_uninitialized(w, False)
+            if self.bias is not None:
+                self.bias.data = np.zeros((self.out_channels,), dtype=self.bias.data.dtype)
+                set_uninitialized(self.bias, False)
+            self.reset_parameters()
+            object.__setattr__(self, "__class__", Conv2d)  # torch: cls_to_become
+        return Conv2d.forward(self, input)
+
+
 PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
@@ -390,6 +446,7 @@ LAYERS = {
         LazyLinear,
         Bilinear,
         Conv2d,
+        LazyConv2d,
         MaxPool2d,
         ReLU,
         Tanh,
