@@ -45,6 +45,7 @@ from . import lerp, amax  # noqa: F401,E402  (torch.lerp; torch.amax, amin)
 from . import selecting  # noqa: F401,E402  (masked_select roll nan_to_num frac)
 from . import cumulative, log_math  # noqa: F401,E402  (cumsum cumprod cummax cummin; logaddexp)
 from . import order_stats  # noqa: F401,E402  (median nanmedian kthvalue mode)
+from . import nan_moments  # noqa: F401,E402  (nansum nanmean var_mean std_mean)
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)
 from .registry import FUNCTIONS
 from ..core.tensor import DUNDERS, OPERATOR_OPS

@@ -115,3 +115,86 @@ errors(
         "torch.kthvalue(x)",
     ],
 )
+
+
+# ---------------------------------------------------------------- nan-reductions and moments
+
+case(
+    "nan/nansum",
+    """
+    import torch
+    nan = float('nan')
+    x = torch.tensor([[1.5, nan, 3.25], [4.0, -0.0, nan]], requires_grad=True)
+    y = torch.nansum(x)
+    print(y, y.grad_fn, y.grad_fn._saved_dim, y.grad_fn._saved_keepdim)
+    y.backward()
+    print(x.grad)
+    print(torch.nansum(x, 1), x.nansum(0, keepdim=True), torch.nansum(x, (0, 1)), torch.nansum(torch.tensor([1, 2, 3])))
+    f = torch.linspace(-1, 1, 1001, dtype=torch.float32)
+    f[::7] = nan
+    print(f.nansum().item(), f.reshape(7, 143).nansum(1).tolist())
+    g, = torch.autograd.grad(torch.nansum(x * x, 1).sum(), x, create_graph=True)
+    print(g, g.grad_fn)
+    """,
+)
+case(
+    "nan/nanmean",
+    """
+    import torch
+    nan = float('nan')
+    x = torch.tensor([[1.5, nan, 3.25], [4.0, 2.0, nan], [nan, nan, nan]], requires_grad=True)
+    m = torch.nanmean(x, 1)
+    print(m, m.grad_fn, m.grad_fn.next_functions[0][0])
+    m.sum().backward()
+    print(x.grad)
+    print(x.nanmean(), torch.nanmean(x, 0, True), torch.nanmean(x[:2], (0, 1)))
+    f = torch.linspace(-1, 1, 1001, dtype=torch.float32)
+    f[::3] = nan
+    print(f.nanmean().item(), f[:1000].reshape(10, 100).nanmean(1).tolist())
+    try:
+        torch.nanmean(torch.tensor([1, 2]))
+    except Exception as e:
+        print(type(e).__name__, e)
+    """,
+)
+case(
+    "moments/var_mean",
+    """
+    import torch
+    torch.manual_seed(0)
+    x = torch.randn(4, 5, requires_grad=True)
+    v, m = torch.var_mean(x, 1)
+    print(v, m, v.grad_fn, m.grad_fn)
+    g = v.grad_fn
+    print(g._saved_correction, g._saved_dim, g._saved_keepdim)
+    (v.sum() * 2 + m.sum()).backward()
+    print(x.grad)
+    print(torch.var_mean(x), torch.var_mean(x, 0, keepdim=True, correction=0), torch.var_mean(x, (0, 1)), torch.var_mean(x, False))
+    f = torch.randn(70001, dtype=torch.float32)
+    print([t.item() for t in torch.var_mean(f)], [t.item() for t in torch.var_mean(f.double(), 0)])
+    print([t.tolist() for t in torch.var_mean(torch.randn(3, 40, 7).transpose(0, 2), (0, 1))])
+    """,
+)
+case(
+    "moments/std_mean",
+    """
+    import torch
+    torch.manual_seed(1)
+    x = torch.randn(3, 6, dtype=torch.float32, requires_grad=True)
+    s, m = torch.std_mean(x, 0)
+    print(s, m, s.grad_fn, s.grad_fn._saved_result0)
+    (s.sum() + m.sum()).backward()
+    print(x.grad)
+    print(torch.std_mean(x), torch.std_mean(x, -1, unbiased=False, keepdim=True))
+    y = torch.tensor([[1.0, 2.0]], requires_grad=True)
+    v, m = torch.var_mean(y, 0, correction=2)
+    print(v, m)
+    (v.sum() + m.sum()).backward()
+    print(y.grad)
+    for bad in (lambda: torch.var_mean(torch.tensor([1, 2])),):
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+    """,
+)
