@@ -10,9 +10,9 @@ import copy
 from .parser import Token, Tree
 
 from .arity import BareName
+from .fast_types import SMALL
 from .expressions import _bound_around
 from . import runtime as rt
-from .runtime import SMALL_INT
 
 
 class Unsupported(Exception):
@@ -80,13 +80,31 @@ def _or(*vs):
     return ast.BoolOp(op=ast.Or(), values=list(vs))
 
 
-def _small(v):
-    """-SMALL_INT < v < SMALL_INT"""
+def small_check(v):
+    """-SMALL <= v <= SMALL"""
     return ast.Compare(
-        left=ast.Constant(-SMALL_INT),
-        ops=[ast.Lt(), ast.Lt()],
-        comparators=[v, ast.Constant(SMALL_INT)],
+        left=ast.Constant(-SMALL),
+        ops=[ast.LtE(), ast.LtE()],
+        comparators=[v, ast.Constant(SMALL)],
     )
+
+
+def _bound(e):
+    """The largest size e can have when it is an int expression of known size, else None."""
+    if isinstance(e, ast.Constant):
+        return abs(e.value) if type(e.value) is int else None
+    return getattr(e, "gc_bound", None)
+
+
+def _bounded(self, e, bound, *parts):
+    """e, an int of at most `bound` in size: the small variables it relies on (of
+    `parts`) are those whose size the specialized body's entry tests."""
+    e.gc_int = True
+    e.gc_bound = bound
+    for p in parts:
+        self.small_used.update(getattr(p, "gc_small", ()))
+    e.gc_small = set().union(*(getattr(p, "gc_small", ()) for p in parts))
+    return e
 
 
 _NOT = object()
@@ -130,12 +148,17 @@ RESULT_BOUND = 1 << 64
 
 
 def _below(v):
-    """-RESULT_BOUND < v < RESULT_BOUND"""
-    return ast.Compare(
+    """-RESULT_BOUND < v < RESULT_BOUND, `(r := ...)` tested first against SMALL
+    (CPython's quickest comparison, two one-digit ints) then against RESULT_BOUND."""
+    again = v
+    if isinstance(v, ast.NamedExpr):
+        again = _name(v.target.id)
+    test = ast.Compare(
         left=ast.Constant(-RESULT_BOUND),
         ops=[ast.Lt(), ast.Lt()],
-        comparators=[v, ast.Constant(RESULT_BOUND)],
+        comparators=[again, ast.Constant(RESULT_BOUND)],
     )
+    return _or(small_check(v), test) if again is not v else test
 
 
 def _int_binop(self, op, a, b, fallback, line, col):
@@ -146,9 +169,22 @@ def _int_binop(self, op, a, b, fallback, line, col):
     if op in ("//", "%"):
         if type(bc) is not int or not bc:
             return None
-        return self._int(at(ast.BinOp(left=a, op=_BIN[op](), right=b), line, col))
+        e = self._int(at(ast.BinOp(left=a, op=_BIN[op](), right=b), line, col))
+        ba = _bound(a)
+        if op == "%":  # (smaller than the divisor in size)
+            e.gc_bound = abs(bc)
+        elif ba is not None:
+            _bounded(self, e, ba, a)
+        return e
     if op not in _ARITH or (ac is not _NOT and bc is not _NOT):
         return None
+    ba, bb = _bound(a), _bound(b)
+    if ba is not None and bb is not None:
+        # operands of known size: a result below RESULT_BOUND, no test
+        bound = ba * bb if op == "*" else ba + bb
+        if bound < RESULT_BOUND:
+            e = at(ast.BinOp(left=a, op=_BIN[op](), right=b), line, col)
+            return _bounded(self, e, bound, a, b)
     # the result's size tested, not the operands': a result below 2**64 is the one
     # runtime.binary_op gives (its operands are ints within the limit, or inf/nan
     # after an overflow, for which the test fails), anything else is recomputed by it
@@ -175,6 +211,9 @@ class FastExpressions:
         self.info = info  # scopes.FunctionInfo of the function; None: a top-level loop
         self.n = 0
         self.ints = frozenset()  # variables known to hold ints here (fast_types.py)
+        self.small_vars = frozenset()  # ... and of these, ints of at most SMALL in size
+        self.small_bound = SMALL  # (or of at most fast_types.DEEP)
+        self.small_used = set()  # the small variables the sizes of expressions relied on
         self.self_name = None  # the function, whose calls of itself give ints (fast_types.py)
         self.consts = {}  # name -> value the generated code reads (operators' functions)
         # a top-level loop whose variables are Python locals while it runs (loop_unit)
@@ -211,7 +250,10 @@ class FastExpressions:
             self.reads.add(name)
             return self._int(at(_name(name), line, col), name in self.ints)
         if self._mode(name) == "local":
-            return self._int(at(_name(name), line, col), name in self.ints)
+            e = self._int(at(_name(name), line, col), name in self.ints)
+            if name in self.small_vars:
+                e.gc_bound, e.gc_small = self.small_bound, {name}
+            return e
         # `name` if the program bound it, else the built-in (or NameError)
         return at(
             ast.IfExp(
@@ -396,7 +438,9 @@ class FastExpressions:
             raise Unsupported("unary")
         v = self.expr(operand)
         if _known_int(v):
-            return self._int(at(ast.UnaryOp(op=ast.USub(), operand=v), op_tok.line, op_tok.column))
+            e = self._int(at(ast.UnaryOp(op=ast.USub(), operand=v), op_tok.line, op_tok.column))
+            b = _bound(v)
+            return e if b is None else _bounded(self, e, b, v)
         v1, v2 = self._once(v)
         t = self.tmp()
         return at(
@@ -527,8 +571,10 @@ class FastExpressions:
                 raise Unsupported("argument")
             parts.append(self.expr(a))
         line, col = _pos(node)
-        if name == self.self_name:  # the function itself (checked when the call started)
-            return self._int(at(_call(_name("@def " + name + " self"), *parts), line, col))
+        if name == self.self_name:  # the function itself (checked when the call started),
+            # one call deeper: the calls left below the limit (fast_tier._self_fn_def)
+            left = ast.BinOp(left=_name("@r"), op=ast.Sub(), right=ast.Constant(1))
+            return self._int(at(_call(_name("@def " + name + " self"), *parts, left), line, col))
         fn = self.load(func.children[0])
         f = self.tmp()
         fast = ast.Call(

@@ -45,9 +45,17 @@ from .fast_ast import (
     _op_key,
     _pos,
     at,
+    small_check,
 )
 from .fast_support import FAST_DEF, FAST_FILE, SELF_CALLED, augmented_op, helpers
-from .fast_types import int_function, int_variables
+from .fast_types import (
+    DEEP,
+    SMALL,
+    assigned_names,
+    int_function,
+    int_variables,
+    small_steps,
+)
 
 
 class Emitter(FastExpressions):
@@ -304,19 +312,48 @@ def _try_body(body, me):
     )
 
 
+def _set_depth(value):
+    return ast.Assign(
+        targets=[ast.Attribute(value=_h("call_depth"), attr="n", ctx=ast.Store())], value=value
+    )
+
+
+def _counted(body):
+    """body run with the call depth `@d` counted in call_depth (restored after)."""
+    return [
+        _set_depth(_name("@d")),
+        ast.Try(
+            body=body,
+            handlers=[],
+            orelse=[],
+            finalbody=[
+                _set_depth(ast.BinOp(left=_name("@d"), op=ast.Sub(), right=ast.Constant(1)))
+            ],
+        ),
+    ]
+
+
+def _args(params):
+    return ast.arguments(
+        posonlyargs=[],
+        args=[ast.arg(arg=p) for p in params],
+        kwonlyargs=[],
+        kw_defaults=[],
+        defaults=[],
+    )
+
+
+def _max_depth():
+    return _attrs(_h("context"), "current", "limits", "max_depth")
+
+
 def _fn_def(def_name, params, body):
     """`def <def_name>(<params>): <body>`, with the call depth counted as
     UserFunction.run counts it and errors through fast_support.fail."""
     depth = ast.Attribute(value=_h("call_depth"), attr="n", ctx=ast.Load())
     return ast.FunctionDef(
         name=def_name,
-        args=ast.arguments(
-            posonlyargs=[],
-            args=[ast.arg(arg=p) for p in params],
-            kwonlyargs=[],
-            kw_defaults=[],
-            defaults=[],
-        ),
+        args=_args(params),
         body=[
             # as UserFunction.run: one call deeper, within the run's limit
             ast.Assign(
@@ -324,29 +361,36 @@ def _fn_def(def_name, params, body):
                 value=ast.BinOp(left=depth, op=ast.Add(), right=ast.Constant(1)),
             ),
             ast.If(
-                test=ast.Compare(
-                    left=_name("@d"),
-                    ops=[ast.Gt()],
-                    comparators=[_attrs(_h("context"), "current", "limits", "max_depth")],
-                ),
+                test=ast.Compare(left=_name("@d"), ops=[ast.Gt()], comparators=[_max_depth()]),
                 body=[ast.Raise(exc=_call(_h("depth_exceeded")), cause=None)],
                 orelse=[],
             ),
-            ast.Assign(
-                targets=[ast.Attribute(value=_h("call_depth"), attr="n", ctx=ast.Store())],
-                value=_name("@d"),
-            ),
-            ast.Try(
-                body=[_try_body([*body, ast.Return(value=ast.Constant(None))], True)],
-                handlers=[],
+            *_counted([_try_body([*body, ast.Return(value=ast.Constant(None))], True)]),
+        ],
+        decorator_list=[],
+    )
+
+
+def _self_fn_def(def_name, params, checks, spec, body):
+    """The second function of a function that calls only itself (function_unit): its
+    depth comes as a parameter, `@r` the calls left below the run's limit (the first
+    function gives its own), not counted in call_depth while its specialized body runs
+    (which calls nothing else, so nothing reads it there); its other body, for
+    arguments the checks refuse, counts it as _fn_def does (no checks: none)."""
+    if checks:
+        d = ast.BinOp(left=_max_depth(), op=ast.Sub(), right=_name("@r"))
+        other = [ast.Assign(targets=[_name("@d", ast.Store())], value=d), *_counted(body)]
+        spec = _either_body(checks, spec, other)
+    return ast.FunctionDef(
+        name=def_name,
+        args=_args([*params, "@r"]),
+        body=[
+            ast.If(  # as UserFunction.run: deeper than the run's limit
+                test=ast.Compare(left=_name("@r"), ops=[ast.Lt()], comparators=[ast.Constant(0)]),
+                body=[ast.Raise(exc=_call(_h("depth_exceeded")), cause=None)],
                 orelse=[],
-                finalbody=[
-                    ast.Assign(
-                        targets=[ast.Attribute(value=_h("call_depth"), attr="n", ctx=ast.Store())],
-                        value=ast.BinOp(left=_name("@d"), op=ast.Sub(), right=ast.Constant(1)),
-                    )
-                ],
             ),
+            _try_body([*spec, ast.Return(value=ast.Constant(None))], True),
         ],
         decorator_list=[],
     )
@@ -366,7 +410,10 @@ def function_unit(comp, info, name, params, suite):
     A function that calls only itself, with ints, and returns ints (fast_types.py) has a
     second function for those calls: its body specialized for ints entered without
     looking up its name again (the call that entered the first one checked that the
-    name is the function itself, and nothing it runs can bind the name again)."""
+    name is the function itself, and nothing it runs can bind the name again), its
+    depth a parameter.  A parameter of the specialized body that it never binds again
+    and whose size lets an operator skip its size test (`n - 1`) is checked to be a
+    small int (fast_ast.SMALL) when the body is entered."""
     if info.generator or info.nests or info.nonlocals:
         return None
     em = Emitter(comp, info)
@@ -380,15 +427,33 @@ def function_unit(comp, info, name, params, suite):
         if ints:  # a second body, for calls whose parameters in `ints` are ints
             em.ints = ints
             em.self_name = name if recursive else None
+            small = frozenset(p for p in params if p in ints) - assigned_names(suite)
+            em.small_vars = small
             spec = em.block(suite)
-            em.ints, em.self_name = frozenset(), None
             checks = [_is(_call(_h("type"), _name(p)), _h("int")) for p in params if p in ints]
+            # the second function's parameters unchecked: each an int of at most DEEP
+            unchecked = (
+                recursive
+                and all(p in small for p in params if p in ints)
+                and small_steps(suite, name, params, small)
+            )
+            if unchecked:
+                em.small_bound = DEEP
+                self_spec, self_checks = em.block(suite), []
+                em.small_bound = SMALL
+                em.small_used.update(small)
+            em.ints, em.self_name, em.small_vars = frozenset(), None, frozenset()
+            checks += [small_check(_name(p)) for p in params if p in em.small_used]
             if recursive:  # (its calls of `name` call itself: it is the global `name`)
+                if not unchecked:
+                    self_spec, self_checks = copy.deepcopy(spec), copy.deepcopy(checks)
                 extra.append(
-                    _fn_def(
+                    _self_fn_def(
                         FAST_DEF + name + SELF_CALLED,
                         params,
-                        _either_body(checks, copy.deepcopy(spec), copy.deepcopy(body)),
+                        self_checks,
+                        self_spec,
+                        copy.deepcopy(body),
                     )
                 )
                 checks = checks + [
@@ -397,6 +462,14 @@ def function_unit(comp, info, name, params, suite):
                         ast.Subscript(value=_h("gv"), slice=ast.Constant(name), ctx=ast.Load()),
                         _h("me"),
                     ),
+                ]
+                # the calls left below the limit, for its calls of the second function
+                spec = [
+                    ast.Assign(
+                        targets=[_name("@r", ast.Store())],
+                        value=ast.BinOp(left=_max_depth(), op=ast.Sub(), right=_name("@d")),
+                    ),
+                    *spec,
                 ]
             body = _either_body(checks, spec, body)
         fn_def = _fn_def(FAST_DEF + name, params, body)

@@ -180,3 +180,84 @@ def int_variables(suite, candidates, loop_target=None, self_name=None):
                 ints.discard(name)
                 changed = True
     return frozenset(n for n in ints if n not in (SELF, SELF_NAME))
+
+
+def assigned_names(suite):
+    """The names `suite` binds (assignments, `op=`, `for` targets)."""
+    bindings = []
+    _assignments(suite, bindings, None)
+    return frozenset(name for name, _, _ in bindings)
+
+
+#: a variable of a specialized body checked to hold an int of at most this size
+#: (a bound's test of two one-digit ints is CPython's quickest comparison)
+SMALL = (1 << 30) - 1
+#: how much larger in size than its parameter's an argument of a function's call of
+#: itself may be, for its second function to take its parameters unchecked
+STEP = 1 << 20
+#: the size of those parameters, SMALL plus STEP for each call deeper (fewer than
+#: 2 ** 31: Python's recursion limit is far below)
+DEEP = 1 << 61
+
+
+def _growth(node, names):
+    """(a, c) for an int expression of `names`, int literals, `+ - *`, unary `-` and
+    `//` `%` by a nonzero int literal: its size is at most a * B + c when each name
+    holds an int of at most B in size; None for any other expression, and for one
+    with a square of the names."""
+    if not isinstance(node, Tree):
+        return None
+    d = node.data
+    if d == "number":
+        v = _literal_int(node)
+        return None if v is None else (0, abs(v))
+    if d == "name":
+        return (1, 0) if node.children[0].value in names else None
+    if d == "unary":
+        return _growth(node.children[1], names) if node.children[0].value == "-" else None
+    if d != "binary":
+        return None
+    ch = node.children
+    g = _growth(ch[0], names)
+    for op, r in zip(ch[1::2], ch[2::2]):
+        o = op.value
+        if g is None:
+            return None
+        if o in ("//", "%"):
+            k = _literal_int(r)
+            if not k:
+                return None
+            g = g if o == "//" else (0, abs(k))
+            continue
+        h = _growth(r, names)
+        if h is None or o not in _CLOSED:
+            return None
+        if o == "*":
+            if g[0] and h[0]:
+                return None
+            g = (g[0] * h[1] + h[0] * g[1], g[1] * h[1])
+        else:
+            g = (g[0] + h[0], g[1] + h[1])
+    return g
+
+
+def small_steps(suite, name, params, small):
+    """Whether every call of `name` in `suite` (a function that calls only itself)
+    gives each parameter in `small` an int at most STEP larger in size than the
+    largest of `small`, or at most SMALL: then, when the first call's are at most
+    SMALL, those of a call k deeper are at most SMALL + k * STEP, below DEEP."""
+    calls = []
+    _calls(suite, calls)
+    for c in calls:
+        func, args = c.children
+        if not (isinstance(func, Tree) and func.data == "name" and func.children[0].value == name):
+            return False
+        parts = [a for a in (args.children if args is not None else ()) if a is not None]
+        if len(parts) != len(params):
+            return False
+        for p, a in zip(params, parts):
+            if p in small:
+                g = _growth(a, small)
+                if g is None or g[0] > 1 or g[1] > (STEP if g[0] else SMALL):
+                    return False
+    return True

@@ -8,7 +8,7 @@ import operator
 import numpy as np
 
 from ..runtime.errors import GradRuntimeError, GradTypeError, LimitError
-from ..runtime.limits import SAMPLE, check_items, check_total
+from ..runtime.limits import check_items, look
 from ..library import numpy_ns
 from ..core.convert import type_name
 from ..core.tensor import Tensor
@@ -57,13 +57,13 @@ stdlib._COUNTING[0] = counted
 
 
 def sample(line, col):
-    """A look at the run's total memory, every SAMPLE iterations of a loop (a loop
-    that keeps what it makes is stopped at the cap); SAMPLE, to count down again."""
+    """A look at the run's total memory, every so many iterations of a loop (a loop
+    that keeps what it makes is stopped at the cap); how many until the next look,
+    to count down again (limits.look)."""
     try:
-        check_total()
+        return look()
     except LimitError as e:
         raise e.at(line, col)
-    return SAMPLE
 
 
 def tick(line, col):

@@ -35,6 +35,8 @@ class Limits:
         "base_rss",
         "base_used",
         "room",
+        "last_rss",
+        "every",
     )
 
     def __init__(self):
@@ -42,6 +44,8 @@ class Limits:
         self.base_rss = None  # resident bytes when the run began (None: totals not kept)
         self.base_used = 0  # heap bytes in use when the run began
         self.room = 0  # bytes still to be made without a look (half what the last left)
+        self.last_rss = None  # resident bytes at a loop's last look (limits.look)
+        self.every = 16  # loop iterations until the next look (limits.look)
         self.max_depth = DEFAULTS.max_depth  # user function recursion, --max-depth
         self.max_steps = DEFAULTS.max_steps  # loop iterations, --max-steps
         self.max_items = 10_000_000  # elements of a list / characters of a string

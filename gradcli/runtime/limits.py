@@ -9,7 +9,9 @@ overstate what the program holds (freed memory glibc keeps for reuse, buffers of
 the BLAS), so only when it says "over" is the C heap itself asked (mallinfo2:
 what is in use), and the resident size is then taken as the new reference.
 Checked before every big allocation (check_alloc, check_items, ...) and every
-SAMPLE iterations of a loop (language/iteration.py `sample`).  An allocation within
+SAMPLE iterations of a loop, or up to SAMPLE_MAX while the run stays far below the cap
+and the looks find it not growing (`look`, called by language/iteration.py `sample`).
+An allocation within
 half of what the last look left is let through without a look (`room`): many small
 pieces of one string are not a read of /proc each.
 
@@ -50,7 +52,9 @@ def _shape_text(shape):
     return text if len(text) <= 80 else text[:77] + "...)"
 
 
-SAMPLE = 16  # loop iterations between two looks at the run's total
+SAMPLE = 16  # loop iterations between two looks at the run's total, at first
+SAMPLE_MAX = 1024  # ... and at most, while the looks find the run quiet (`look`)
+QUIET = 1 << 20  # growth between two looks that keeps the next look as far, or further
 SMALL = 1 << 16  # allocations below this are not worth a look of their own
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _statm: list = []  # the open /proc/self/statm (None: not Linux)
@@ -92,16 +96,39 @@ def not_the_programs(limits, before):
         limits.base_rss += max(0, _rss() - before)
 
 
-def check_total(extra=0, what="the result"):
+def look():
+    """A loop's look at the run's total (check_total), every so many iterations; how
+    many until the next one: twice as many as the last time (up to SAMPLE_MAX) when
+    the resident size grew by less than QUIET since the last look and the run holds
+    less than half its cap, else SAMPLE again.  A loop that keeps what it makes grows
+    by QUIET within some SAMPLE_MAX iterations, or each of its iterations makes less
+    than QUIET / SAMPLE_MAX bytes; a look is a read of /proc (some microseconds),
+    which every SAMPLE iterations cost more than a plain loop's work."""
+    limits = _limits()
+    if limits.base_rss is None:
+        return SAMPLE
+    rss = _rss()
+    check_total(0, rss=rss)
+    last, limits.last_rss = limits.last_rss, rss
+    if last is not None and rss - last < QUIET and rss - limits.base_rss < limits.max_memory // 2:
+        limits.every = min(limits.every * 2, SAMPLE_MAX)
+    else:
+        limits.every = SAMPLE
+    return limits.every
+
+
+def check_total(extra=0, what="the result", rss=None):
     """Refuse making `extra` more bytes when the run would then hold more than the
-    memory cap (with extra 0: when it already does)."""
+    memory cap (with extra 0: when it already does); `rss`: the resident size, when
+    just read."""
     limits = _limits()
     if limits.base_rss is None:
         return
     if extra and extra <= limits.room:  # within half of what the last look left
         limits.room -= extra
         return
-    rss = _rss()
+    if rss is None:
+        rss = _rss()
     cap = limits.max_memory
     grown = rss - limits.base_rss
     if grown + extra <= cap:

@@ -168,6 +168,25 @@ PROGRAMS = {
         "u = t\nstep(t, torch.tensor([0.5, 0.5]))\nprint(t, u is t)\nfor i in range(2):\n    t += 1\n"
         "print(u, t)\n"
     ),
+    "recursion_sizes": (
+        "def f(n, k):\n    if k == 0:\n        return n\n    return f(n + 1, k - 1) * 3 - f(n - 1, k - 1)\n"
+        "print(f(3, 4), f(2 ** 29, 3), f(2 ** 30, 3), f(2 ** 40, 3), f(2 ** 62, 3), f(-2 ** 63, 2))\n"
+        "print(f(1.5, 2), f(True, 2), f(3, 2.0))\n"
+    ),
+    "recursion_big_steps": (
+        "def f(n):\n    if n < 0:\n        return 0\n    return f(n - 2000000) + 1\nprint(f(10 ** 7))\n"
+        "def g(n):\n    if n > 10 ** 30:\n        return n\n    return g(n * n + 2)\nprint(g(3))\n"
+        "def h(n):\n    if n < 1:\n        return n\n    return h(n // 2) + h(n % 3 - 1) + h(-n // 5)\n"
+        "print(h(1000), h(2 ** 70))\n"
+    ),
+    "recursion_too_deep_in_second_function": (
+        "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(50))\n"
+        "print(f(5000))\n"
+    ),
+    "recursion_result_beyond_int_limit": (
+        "def f(n):\n    if n == 0:\n        return 7\n    return f(n - 1) * f(n - 1)\nprint(f(10))\n"
+        "print(f(14))\n"
+    ),
     "state_line_print": "def f(x):\n    return x\nfor i in range(2):\n    print(f(i), f(i + 1))\n",
 }
 
@@ -190,6 +209,12 @@ def test_limits_both_ways():
     )
     both(
         "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(20))\n",
+        "--max-depth",
+        "30",
+    )
+    both(
+        "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(29))\n"
+        "print(f(30))\n",
         "--max-depth",
         "30",
     )
