@@ -1,14 +1,18 @@
 """`text % values`: Python's printf-style string formatting (`'%d: %.3f' % (i, loss)`,
 older tutorials' way), done by Python's own `%` on the values as the language shows
 them: a tensor prints as `str(t)`/`repr(t)` show it and converts to a number for
-`%d`/`%f` as PyTorch's `int(t)`/`float(t)` do (one element only); lists, dicts and
+`%d`/`%f` as PyTorch's `int(t)`/`float(t)` do (one element only), a NumPy value as
+NumPy's own conversions do; lists, dicts and
 other values print as the language prints them.  A width or precision over the
 string limit is refused before the text is made, and `*` (taken from the values)
 is not supported."""
 
 from __future__ import annotations
 
+import operator
 import re
+
+import numpy as np
 
 from ..runtime.errors import GradError, GradValueError
 from ..runtime.limits import check_format_spec, check_items
@@ -69,12 +73,42 @@ class _ShownTensor(_Shown):
         return int(v)
 
 
+class _ShownNumpy(_Shown):
+    """A NumPy array or scalar handed to Python's `%`: also a number for %d, %f ... as
+    NumPy's own float(), int() and index() convert it (one element; NumPy's errors)."""
+
+    __slots__ = ()
+
+    def __float__(self):
+        return float(self.v)
+
+    def __int__(self):
+        return int(self.v)
+
+    def __index__(self):
+        return operator.index(self.v)
+
+
 def _shown(v):
     if type(v) in (str, int, float, bool) or v is None:
         return v
     if isinstance(v, Tensor):
         return _ShownTensor(v)
+    if isinstance(v, (np.ndarray, np.generic)):
+        return _numpy_class(type(v))(v)
     return _Shown(v)
+
+
+_NUMPY_CLASSES: dict = {}
+
+
+def _numpy_class(t):
+    """_ShownNumpy under NumPy's type's name (`numpy.float32`), which Python's errors
+    name (`%x format: an integer is required, not numpy.float32`)."""
+    cls = _NUMPY_CLASSES.get(t)
+    if cls is None:
+        cls = _NUMPY_CLASSES[t] = type(f"numpy.{t.__name__}", (_ShownNumpy,), {"__slots__": ()})
+    return cls
 
 
 def percent_format(fmt: str, values):

@@ -539,6 +539,24 @@ except KeyError as e:
 """,
     ),
     (
+        "strings/percent_format_numpy",
+        """
+import numpy as np
+a = np.float32(2.5)
+b = torch.tensor([1.5, 2.0]).numpy()
+m = (b[0] + b[1]) / 2
+print('%.3f' % a, '%d' % np.int64(3), '%s|%r' % (a, a), '%.2f %d %x' % (b[0], b[1], np.int32(255)))
+print('%s' % (b,), '%.1f' % np.float64(0.25), '%e' % np.array(3.0), '%.5f %s' % (m, type(m)))
+for bad in ['%x', '%c']:
+    for v in [np.float32(1.0), np.zeros(2)]:
+        try:
+            print(bad % v)
+        except Exception as e:
+            print(type(e).__name__, e)
+'%.2f' % b
+""",
+    ),
+    (
         "builtins/dict_views",
         """
 d = {'a': 1, 'b': 2}
