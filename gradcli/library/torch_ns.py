@@ -19,7 +19,7 @@ from ..numerics.random import sampling
 from ..runtime.device import on_cpu
 from ..ops.dims import norm_dims
 from ..ops.creation import TorchGenerator, checked_seed, draws_from
-from ..ops.registry import BUILTINS, FUNCTIONS, Arg, register, not_a_tensor_op
+from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, Arg, register, not_a_tensor_op
 from ..ops.shape import size_args
 from ..ops.inverse import linalg_inv
 from ..ops import torch_forms
@@ -537,6 +537,8 @@ def namespace() -> dict:
         )
         torch_members.update(namespaces(Module))
         torch_members.update(torch_forms.torch_members())  # ATen's int reduction, default none
+        # torch.diff: the tensor method's op (the language's own diff(f) is a derivative)
+        torch_members["diff"] = METHOD_ONLY["diff"].fn
         torch_members.update(random_api.namespace_members())
         torch_members["inference_mode"] = inference_mode
         torch_members["is_inference_mode_enabled"] = inference.is_inference_mode_enabled

@@ -198,3 +198,76 @@ case(
             print(type(e).__name__, e)
     """,
 )
+
+
+# ---------------------------------------------------------------- composites
+
+case(
+    "composite/diff",
+    """
+    import torch
+    x = torch.tensor([[1., 4., 9., 16.], [2., 3., 5., 7.]], requires_grad=True)
+    for r in [torch.diff(x), x.diff(n=2), x.diff(dim=0), torch.diff(x, n=0), torch.diff(x, n=5), torch.diff(x, prepend=torch.zeros(2, 1), append=x[:, :1])]:
+        print(r, r.grad_fn)
+    print(torch.diff(torch.tensor([True, False, False])), torch.diff(torch.tensor([1, 5, 2])))
+    torch.diff(x, n=2, prepend=x[:, :1] * 2).sum().backward()
+    print(x.grad)
+    f = torch.linspace(0, 1, 7, dtype=torch.float32) ** 2
+    print(f.diff().tolist(), f.diff(2).tolist())
+    """,
+)
+errors(
+    "composite/diff_errors",
+    "import torch\nx = torch.ones(2, 4)",
+    [
+        "torch.diff(torch.tensor(1.))",
+        "torch.diff(x, n=-1)",
+        "torch.diff(x, 1, 2)",
+        "torch.diff(x, prepend=torch.zeros(3, 1))",
+        "torch.diff(x, prepend=torch.zeros(2))",
+    ],
+)
+case(
+    "composite/tensordot_inner",
+    """
+    import torch
+    def chain(t):
+        out = []
+        f = t.grad_fn
+        while f is not None:
+            out.append(f.name())
+            f = f.next_functions[0][0] if f.next_functions else None
+        return out
+    x = torch.tensor([[1., 4., 9., 16.], [2., 3., 5., 7.]], requires_grad=True)
+    for r in [torch.inner(x, x), torch.inner(x[0], x[1]), torch.inner(x, torch.tensor(2.)), x.inner(x[:1]), torch.tensordot(x, x, dims=([1], [1])), torch.tensordot(x, x.t(), dims=1), torch.tensordot(x, x, dims=2)]:
+        print(r, chain(r))
+    print(torch.tensordot(x, x, dims=0).shape)
+    torch.manual_seed(0)
+    a = torch.randn(3, 4, 5).float().requires_grad_()
+    b = torch.randn(4, 5, 2).float().requires_grad_()
+    r = torch.tensordot(a, b, dims=([1, 2], [0, 1]))
+    print(r.tolist())
+    r.sum().backward()
+    print(a.grad.tolist(), b.grad.tolist())
+    print(torch.tensordot(torch.ones(2, 1, 3), torch.ones(5, 3, 4), dims=([1, 2], [0, 1])).shape)
+    for bad in [lambda: torch.inner(x, torch.ones(3)), lambda: torch.tensordot(x, torch.ones(3, 2), dims=([1], [0])), lambda: torch.tensordot(x, x, dims=3), lambda: torch.tensordot(x, x, dims=-1)]:
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+    """,
+)
+case(
+    "composite/logspace",
+    """
+    import torch
+    for args in [(0, 2, 5), (0, 2, 5, 2), (0, 1, 1), (-1, 1, 4), (0.5, 7.25, 101), (-3, 3, 17, 2.5)]:
+        print(torch.logspace(*args).tolist(), torch.logspace(*args, dtype=torch.float32).tolist())
+    print(torch.logspace(0, 3, 4, dtype=torch.int64), torch.logspace(0, 2, 0), torch.logspace(0., 1., 3, requires_grad=True))
+    print(torch.logspace(start=-2, end=2, steps=5, base=3))
+    try:
+        torch.logspace(0, 2, -1)
+    except Exception as e:
+        print(type(e).__name__, e)
+    """,
+)

@@ -1,0 +1,250 @@
+"""More torch functions that ATen composes of other ops, each written as torch writes it
+so that its values and graph are torch's: `torch.diff` (narrows and a subtraction,
+`SubBackward0`; `x.diff()` too, while the language's own `diff(f)` stays the derivative of
+a function), `torch.inner` and `torch.tensordot` (permutes, reshapes and one `mm`,
+`ViewBackward0`), and `torch.logspace` (ATen's loop: `pow(base, start + step * i)` in double
+for the first half, from the end for the second)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..core.convert import type_name
+from ..core.tensor import Tensor
+from ..engine.declare import none
+from ..ops.creation import _check_sizes, _dt, _num, _numbers, leaf
+from ..ops.dims import norm_dims
+from ..ops.registry import FUNCTIONS, Arg, register
+from ..runtime.errors import GradRuntimeError, GradTypeError
+from .values import METHODS
+
+M = Arg((2, 3))
+
+
+def _f(name):
+    return FUNCTIONS[name]
+
+
+def _tensor(name, v, what, pos):
+    if not isinstance(v, Tensor):
+        raise GradTypeError(
+            f"{name}(): argument '{what}' (position {pos}) must be Tensor, not {type_name(v)}"
+        )
+    return v
+
+
+# ------------------------------------------------------------------ diff
+
+
+def _diff_shape_check(x, other, axis):
+    if other is None:
+        return
+    _tensor("diff", other, "prepend", 4)
+    xs, os_ = x.data.shape, other.data.shape
+    if len(os_) != len(xs):
+        raise GradRuntimeError("diff expects prepend or append to be the same dimension as input")
+    for i, (a, b) in enumerate(zip(xs, os_)):
+        if i != axis and a != b:
+            raise GradRuntimeError(
+                "diff expects the shape of tensor to prepend or append to match that of input "
+                "except along the differencing dimension; "
+                f"input.size({i}) = {a}, but got tensor.size({i}) = {b}"
+            )
+
+
+@register(
+    "diff",
+    "x.diff(n=1, dim=-1, prepend=None, append=None)",
+    "the n-th forward difference along dim (torch.diff; the language's diff(f) is a derivative)",
+    method=True,
+    function=False,
+    checks=[
+        ((M,), {}),
+        ((Arg((4, 3)),), {"dim": 0, "n": 2}),
+        ((Arg((2, 3)),), {"prepend": Arg((2, 1)), "append": Arg((2, 2))}),
+    ],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def torch_diff(input, n=1, dim=-1, prepend=None, append=None):
+    x = _tensor("diff", input, "input", 1)
+    for v, what, pos in ((n, "n", 2), (dim, "dim", 3)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise GradTypeError(
+                f"diff(): argument '{what}' (position {pos}) must be int, not {type_name(v)}"
+            )
+    if x.data.ndim < 1:
+        raise GradRuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise GradRuntimeError(f"order must be non-negative but got {n}")
+    (axis,) = norm_dims(dim, x.data.ndim)
+    _diff_shape_check(x, prepend, axis)
+    _diff_shape_check(x, append, axis)
+    if n == 0:  # ATen: zeros_like(self).copy_(self) (CopyBackwards)
+        out = _f("zeros_like")(x)
+        METHODS["copy_"](out, x)
+        return out
+    if prepend is not None or append is not None:
+        parts = [t for t in (prepend, x, append) if t is not None]
+        x = _f("cat")(parts, axis)
+    size = x.data.shape[axis]
+    out_len = size - 1
+    narrow, boolean = _f("narrow"), x.data.dtype == np.bool_
+    for _ in range(min(n, size)):
+        hi, lo = narrow(x, axis, 1, out_len), narrow(x, axis, 0, out_len)
+        x = _f("logical_xor")(hi, lo) if boolean else _f("sub")(hi, lo)
+        out_len -= 1
+    return x
+
+
+# ------------------------------------------------------------------ tensordot, inner
+
+
+def _tensordot(a, b, dims_a, dims_b):
+    """ATen's tensordot: contracted size-1 dims summed first, then permute, reshape, mm and
+    reshape to the result's sizes."""
+    if len(dims_a) != len(dims_b):
+        raise GradRuntimeError("both dimension lists should have same length")
+    if a.data.dtype != b.data.dtype:
+        raise GradRuntimeError("both inputs should have same dtype")
+    na, nb = a.data.ndim, b.data.ndim
+    da = [norm_dims(d, na)[0] if na else 0 for d in dims_a]
+    db = [norm_dims(d, nb)[0] if nb else 0 for d in dims_b]
+    t1, t2, csize = a, b, 1
+    for d1, d2 in zip(da, db):
+        s1, s2 = a.data.shape[d1], b.data.shape[d2]
+        if s2 == 1:
+            t1 = _f("sum")(t1, d1, True)
+        elif s1 == 1:
+            t2 = _f("sum")(t2, d2, True)
+        else:
+            if s1 != s2:
+                raise GradRuntimeError(
+                    f"contracted dimensions need to match, but first has size {s1} in dim "
+                    f"{dims_a[da.index(d1)]} and second has size {s2} in dim {dims_b[db.index(d2)]}"
+                )
+            csize *= s1
+    p1 = [i for i in range(na) if i not in da] + da
+    p2 = db + [i for i in range(nb) if i not in db]
+    rsizes = [t1.data.shape[i] for i in range(na) if i not in da]
+    rsizes += [t2.data.shape[i] for i in range(nb) if i not in db]
+    size1 = math.prod(t1.data.shape[i] for i in range(na) if i not in da)
+    size2 = math.prod(t2.data.shape[i] for i in range(nb) if i not in db)
+    if not rsizes:  # a number: the dot product of the two flattened
+        t1, t2 = _f("permute")(t1, p1), _f("permute")(t2, p2)
+        t1 = t1 if t1.data.shape == (csize,) else _f("reshape")(t1, (csize,))
+        t2 = t2 if t2.data.shape == (csize,) else _f("reshape")(t2, (csize,))
+        return _f("reshape")(_f("dot")(t1, t2), ())
+    t1 = _f("reshape")(_f("permute")(t1, p1), (size1, csize))
+    t2 = _f("reshape")(_f("permute")(t2, p2), (csize, size2))
+    return _f("reshape")(_f("mm")(t1, t2), tuple(rsizes))
+
+
+@register(
+    "tensordot",
+    "tensordot(a, b, dims=2)",
+    "sum of products over the last dims of a and the first of b (or the listed dims)",
+    checks=[
+        ((M, Arg((3, 2))), {"dims": 1}),
+        ((Arg((2, 3, 2)), Arg((3, 2))), {"dims": ([1, 2], [0, 1])}),
+    ],
+    category="linalg",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def tensordot(a, b, dims=2, out=None):
+    _tensor("tensordot", a, "a", 1)
+    _tensor("tensordot", b, "b", 2)
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, (list, tuple)):
+        if len(dims) != 2:
+            raise GradRuntimeError("tensordot expects dims to be a pair of dimension lists")
+        dims_a, dims_b = dims
+        dims_a = [dims_a] if isinstance(dims_a, int) else list(dims_a)
+        dims_b = [dims_b] if isinstance(dims_b, int) else list(dims_b)
+    elif isinstance(dims, int) and not isinstance(dims, bool):
+        if dims < 0:
+            raise GradRuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.data.ndim, b.data.ndim):
+            raise GradRuntimeError(
+                f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}"
+            )
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    else:
+        raise GradRuntimeError(f"tensordot expects dims to be int or tuple, not {type_name(dims)}")
+    return _tensordot(a, b, dims_a, dims_b)
+
+
+@register(
+    "inner",
+    "inner(input, other)",
+    "sum of products over the last dim of both (the dot product of 1-D tensors)",
+    method=True,
+    checks=[((M, Arg((4, 3))), {}), ((Arg((3,)), Arg((3,))), {}), ((M, Arg(())), {})],
+    category="linalg",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def inner(input, other):
+    a = _tensor("inner", input, "input", 1)
+    b = _tensor("inner", other, "other", 2)
+    if a.data.ndim == 0 or b.data.ndim == 0:
+        return _f("mul")(a, b)
+    if a.data.shape[-1] != b.data.shape[-1]:
+        raise GradRuntimeError(
+            "inner() the last dimension must match on both input tensors but got shapes "
+            f"{list(a.data.shape)} and {list(b.data.shape)}"
+        )
+    return _tensordot(a, b, [-1], [-1])
+
+
+# ------------------------------------------------------------------ logspace
+
+
+@register(
+    "logspace",
+    "logspace(start, end, steps, base=10.0, dtype=None, requires_grad=False)",
+    "steps values from base**start to base**end, evenly spaced in the exponent",
+    category="creation",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
+)
+def logspace(start, end, steps, base=10.0, dtype=None, requires_grad=False, device=None):
+    start, end, steps, base = _num(start), _num(end), _num(steps), _num(base)
+    _numbers("logspace", (start, end, steps, base), ((int, float),) * 2 + ((int,), (int, float)))
+    if steps < 0:
+        raise GradRuntimeError("number of steps must be non-negative")
+    dt = _dt(dtype)
+    _check_sizes((steps,))
+    if steps == 1:
+        return leaf(np.array([math.pow(base, float(start))]).astype(dt), requires_grad)
+    if dt.kind == "f":
+        # ATen: start and end in the dtype, the step in double, pow(double base, ...)
+        a, b = float(dt.type(start)), float(dt.type(end))
+        b_ = float(base)
+    else:
+        a, b = float(int(start)), float(int(end))
+        b_ = float(np.float32(base))  # (integers: a float base)
+    step = (b - a) / (steps - 1) if steps > 1 else 0.0
+    half = steps // 2
+    idx = np.arange(steps, dtype=np.float64)
+    e = np.where(idx < half, a + step * idx, b - step * (steps - 1 - idx))  # (not fused)
+    with np.errstate(all="ignore"):
+        v = np.power(b_, e)  # the C library's pow, as std::pow
+    if dt.kind != "f":
+        v = np.where(np.isfinite(v), v, 0).astype(np.int64)
+    out = v.astype(dt)
+    return leaf(out, requires_grad)
