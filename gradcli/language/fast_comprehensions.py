@@ -22,9 +22,10 @@ from ..runtime.errors import GradTypeError
 from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..library.stdlib import LazyIterator
-from .fast_ast import Unsupported, _call, _h, _is, _name, _pos, at
+from .fast_ast import Unsupported, _and, _call, _h, _is, _known_int, _name, _or, _pos, at
+from .fast_types import SMALL
 from .fast_tier import Emitter, _module
-from .iteration import iterate
+from .iteration import iterate, sample
 from .scopes import FunctionInfo
 
 #: what each kind of comprehension adds its element to, and its length limit's words
@@ -78,15 +79,84 @@ def comprehension_unit(comp, node):
         return None
 
 
+def small_range(items):
+    """Whether every int of the range `items` is at most SMALL in size."""
+    return not items or (-SMALL <= items[0] <= SMALL and -SMALL <= items[-1] <= SMALL)
+
+
+def _chunked(em, kind, make, var, init, loop, line, col):
+    """`loop` (the items one at a time, each counted), or, without --max-steps, over
+    a range or a list whose length is within the items limit (no list, set or dict
+    of its items can pass it): the items in slices between two looks at the memory,
+    as many as the count of `loop` would take (SAMPLE - 1, then what each look
+    gives), the body without counting nor the length's test; over a range of small
+    ints, its variable a small int (no size tests: fast_ast._bound)."""
+    max_steps, left = init[0].targets[0].id, init[1].targets[0].id
+    pos, k = em.tmp(), em.tmp()
+
+    def slices(body):
+        part = ast.Subscript(
+            value=_h("items"),
+            slice=ast.Slice(
+                lower=_name(pos),
+                upper=ast.BinOp(left=_name(pos), op=ast.Add(), right=_name(left)),
+            ),
+            ctx=ast.Load(),
+        )
+        each = ast.For(target=_name(var, ast.Store()), iter=part, body=body, orelse=[])
+        again = [
+            ast.AugAssign(target=_name(pos, ast.Store()), op=ast.Add(), value=_name(left)),
+            ast.If(
+                test=ast.Compare(
+                    left=_name(pos), ops=[ast.GtE()], comparators=[_call(_h("len"), _h("items"))]
+                ),
+                body=[ast.Break()],
+                orelse=[],
+            ),
+            ast.Assign(
+                targets=[_name(left, ast.Store())],
+                value=_call(_h("sample"), ast.Constant(line), ast.Constant(col)),
+            ),
+        ]
+        return [
+            ast.Assign(targets=[_name(pos, ast.Store())], value=ast.Constant(0)),
+            ast.AugAssign(target=_name(left, ast.Store()), op=ast.Sub(), value=ast.Constant(1)),
+            ast.While(test=ast.Constant(True), body=[each, *again], orelse=[]),
+        ]
+
+    spec, _ = make(frozenset([var]), small=True, limited=False, counting=False)
+    body, _ = make(frozenset(), limited=False, counting=False)
+    kind_is = ast.NamedExpr(target=_name(k, ast.Store()), value=_call(_h("type"), _h("items")))
+    test = [
+        _is(_name(max_steps), ast.Constant(None)),
+        _or(_is(kind_is, _h("range")), _is(_name(k), _h("list"))),
+    ]
+    if kind != "genexp":
+        test.append(
+            ast.Compare(
+                left=_call(_h("len"), _h("items")), ops=[ast.LtE()], comparators=[_name("@limit")]
+            )
+        )
+    fast = ast.If(
+        test=_and(_is(_name(k), _h("range")), _call(_h("small_range"), _h("items"))),
+        body=slices(spec),
+        orelse=slices(body),
+    )
+    return at(ast.If(test=_and(*test), body=[fast], orelse=[loop]), line, col)
+
+
 def _build(em, kind, elts, steps, var, where):
     line, col = _pos(steps[0].children[1])
     init, each = em._counting(line, col)
 
-    def make(ints):
-        """The loop's body (`ints`: the variable known to be an int), and what
-        comes before the loop."""
+    def make(ints, small=False, limited=True, counting=True):
+        """The loop's body (`ints`: the variable known to be an int; `small`: an int
+        of at most SMALL in size; `limited`: the length limit checked; `counting`:
+        the steps and the memory's looks counted per item), and what comes before
+        the loop."""
         em.ints = ints
-        body = copy.deepcopy(each)
+        em.small_vars = ints if small else frozenset()
+        body = copy.deepcopy(each) if counting else []
         if len(steps) == 2:
             cond = steps[1].children[0]
             cl, cc = _pos(cond)
@@ -116,8 +186,11 @@ def _build(em, kind, elts, steps, var, where):
                 start.append(
                     ast.Assign(targets=[_name("@add", ast.Store())], value=_attr(out, "add"))
                 )
+                e = em.expr(elts[0])
                 body.append(
-                    ast.Expr(_call(_name("@add"), _hashable_check(em, em.expr(elts[0]), where)))
+                    ast.Expr(
+                        _call(_name("@add"), e if _known_int(e) else _hashable_check(em, e, where))
+                    )
                 )
             else:  # the value first, then the key (as `out[k(cs)] = v(cs)` computes them)
                 v = em.expr(elts[1])
@@ -127,12 +200,17 @@ def _build(em, kind, elts, steps, var, where):
                     ast.Assign(
                         targets=[
                             ast.Subscript(
-                                value=out, slice=_hashable_check(em, k, where), ctx=ast.Store()
+                                value=out,
+                                slice=k if _known_int(k) else _hashable_check(em, k, where),
+                                ctx=ast.Store(),
                             )
                         ],
                         value=_name("@v"),
                     )
                 )
+            if not limited:
+                em.ints = em.small_vars = frozenset()
+                return body, start
             n = _call(_h("len"), out)
             over = ast.Compare(left=n, ops=[ast.Gt()], comparators=[_name("@limit")])
             if kind == "listcomp":  # (one item more each time: the room left, counted down)
@@ -162,7 +240,7 @@ def _build(em, kind, elts, steps, var, where):
                     *where,
                 )
             )
-        em.ints = frozenset()
+        em.ints = em.small_vars = frozenset()
         return body, start
 
     body, start = make(frozenset())
@@ -182,6 +260,7 @@ def _build(em, kind, elts, steps, var, where):
         line,
         col,
     )
+    loop = _chunked(em, kind, make, var, init, loop, line, col)
     ret = [] if kind == "genexp" else [ast.Return(value=out)]
     handlers = []
     if kind == "genexp":  # (a generator closed early is not an error)
@@ -222,6 +301,9 @@ def _build(em, kind, elts, steps, var, where):
             "@Exception": Exception,
             "@GeneratorExit": GeneratorExit,
             "@range": range,
+            "@list": list,
+            "@small_range": small_range,
+            "@sample": sample,
         }
     )
     fn = _module(em, fn_def, [])()

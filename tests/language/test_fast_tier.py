@@ -99,6 +99,15 @@ PROGRAMS = {
         "def f(x):\n    return 10 // x\nprint([f(i) for i in range(1, 4)], max(abs(i - 2) for i in range(4)))\n"
         "print([f(i) for i in range(3)])\n"
     ),
+    "comprehension_ranges_and_lists": (
+        "print([i * i for i in range(2 ** 40, 2 ** 40 + 3)], [i * i + 1 for i in range(-5, 5, 3)])\n"
+        "print({i: i * i for i in range(2 ** 31, 2 ** 31 + 2)}, {i * 2 for i in range(40)})\n"
+        "print(sum(i * i for i in range(100)), [x for x in []], [x * 2 for x in [1, 2.5, 'a']])\n"
+        "print(sum([i % 7 for i in range(5000)]), len([x for x in list(range(3000)) if x % 2]))\n"
+        "print(sum(x * x for x in range(-(2 ** 30), -(2 ** 30) + 40)), sum(x for x in range(0)))\n"
+    ),
+    "comprehension_error_far_in": "print(len([1 // (i - 1000) for i in range(2000)]))\n",
+    "genexp_error_far_in": "print(sum(1 / (x - 3000) for x in list(range(4000))))\n",
     "comprehension_element_error": "ys = [1 // (i - 3) for i in range(5)]\n",
     "comprehension_condition_error": "ys = [i for i in range(5) if i < 'a']\n",
     "dictcomp_value_before_key": "d = {[i]: 1 // (i - 2) for i in range(5)}\n",
@@ -202,6 +211,8 @@ def test_limits_both_ways():
     both("xs = [i for i in range(100)]\n", "--max-steps", "10")
     both("print(sum(i for i in range(100) if i))\n", "--max-steps", "150")
     both("print(len({i: i for i in range(100)}))\n", "--max-steps", "99")
+    both("print(len([i * i for i in range(3000)]))\n", "--max-steps", "2999")
+    both("print(sum(i for i in list(range(3000))))\n", "--max-steps", "2999")
     both(
         "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(40))\n",
         "--max-depth",
