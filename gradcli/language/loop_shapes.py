@@ -44,6 +44,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ..library.scalar_steps import METHOD_STEPS
 from ..ops.registry import BUILTINS, METHOD_ONLY
 from . import runtime as rt
 from .functions import Scope
@@ -342,6 +343,7 @@ def _kind(node):
             return "call", (
                 c.children[0].children[0].children[0].value,
                 c.children[0].children[1].value,
+                len(args),
             )
     if (
         d == "augassign"
@@ -569,7 +571,7 @@ def _item(comp, n, kind_what, results, changed):
         bound = _loop_targets(n)
         extra = reads(n, bound)
         if n.data == "with_stmt":
-            what = None if bound else _block(comp, n)
+            what = _block(comp, n)
     return (kind, what, closure, extra, line, col)
 
 
@@ -577,30 +579,66 @@ def _block(comp, n):
     """A no_grad block's parts, for replaying it: (its context expression's closure,
     per statement (its closure, its line, its shape), the names the expression
     reads); a shape is ("step", target, op, factor, w) for `target op= factor * w.grad`
-    (factor a name or a number literal, as ("name", name) or ("number", value)),
-    ("none", w) for `w.grad = None`, or None."""
+    and `target.sub_(factor * w.grad)` (add_, mul_: op "-=", "+=", "*="; factor a name
+    or a number literal, as ("name", name) or ("number", value)), ("none", w) for
+    `w.grad = None`, ("zero", w) for `w.grad.zero_()`, ("each", target, recv, method,
+    the target's store, (closure, line, shape) per statement of its body) for `for
+    target in recv.method(): ...` (_over_parameters), or None."""
     item, suite = n.children[0], n.children[-1]
     head = comp.expr(item.children[0])
-    out = []
     comp.depth += 1  # (as Compiler.block compiles the block)
     try:
-        for child in suite.children:
-            if isinstance(child, Tree):
-                for st in child.children:
-                    if st is not None:
-                        out.append((comp.small(st), pos(st)[0], _shape(comp, st)))
+        out = _simple(comp, suite)
     finally:
         comp.depth -= 1
     return head, tuple(out), names_in(item.children[0])
+
+
+def _simple(comp, suite):
+    """(closure, line, shape) per statement of a no_grad block's suite (`_block`)."""
+    out = []
+    for child in suite.children:
+        if not isinstance(child, Tree):
+            continue
+        if child.data == "for_stmt":  # (_over_parameters)
+            target, iterable, body, _ = child.children
+            fn = iterable.children[0]
+            comp.depth += 1  # (its body, as Compiler.block compiles it)
+            try:
+                inner = tuple(_simple(comp, body))
+            finally:
+                comp.depth -= 1
+            name = target.children[0].value
+            shape = ("each", name, fn.children[0].children[0].value, fn.children[1].value)
+            shape += (comp.store_name(name), inner)
+            out.append((comp.compound(child), pos(child)[0], shape))
+            continue
+        for st in child.children:
+            if st is not None:
+                out.append((comp.small(st), pos(st)[0], _shape(comp, st)))
+    return out
 
 
 def _shape(comp, st):
     d, ch = st.data, st.children
     if d == "assign":
         return ("none", _grad_of(ch[0]))  # (_update: `w.grad = None`)
+    if d == "expr_stmt":  # w.grad.zero_(), w.sub_(factor * w.grad) (_update)
+        c = ch[0]
+        recv, attr = c.children[0].children[0], c.children[0].children[1].value
+        if attr == "zero_":
+            return ("zero", _grad_of(recv))
+        args = _args(c)
+        op = METHOD_STEPS.get(attr)
+        if op is None or args is None or len(args) != 1:
+            return None
+        return _step_shape(comp, recv.children[0].value, op, args[0])
     if d != "augassign":
         return None
-    value = ch[2]
+    return _step_shape(comp, ch[0].children[0].value, ch[1].value, ch[2])
+
+
+def _step_shape(comp, target, op, value):
     if not (value.data == "binary" and len(value.children) == 3 and value.children[1].value == "*"):
         return None
     f, g = value.children[0], _grad_of(value.children[2])
@@ -615,4 +653,4 @@ def _shape(comp, st):
             return None
     else:
         return None
-    return ("step", ch[0].children[0].value, ch[1].value, factor, g)
+    return ("step", target, op, factor, g)

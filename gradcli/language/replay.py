@@ -52,19 +52,19 @@ from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..library.nn.module import replay_same
-from ..library.scalar_steps import step_by
+from ..library.scalar_steps import array_step, step_by, zero_grad_array
 from .loop_shapes import REPORT, compile_body, names_in, report  # (REPORT: set here for
 
 # the loops, by a test)
 from .parser import Tree
 from .positions import located, pos
 from .replay_plan import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP, Fail
-from .replay_plan import negative_zero, read_all
+from .replay_plan import ARRAY_STEP, EACH, ZERO_GRAD, negative_zero, read_all
 from .replay_plan import plan as make_plan
 
 # the kinds the hot loops test as literals (a test checks they are these)
 assert (ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM) == (0, 1, 2, 3, 4, 5)
-assert (STEP, CLEAR_GRAD) == (0, 1)
+assert (STEP, CLEAR_GRAD, ARRAY_STEP, ZERO_GRAD, EACH) == (0, 1, 3, 4, 5)
 from .state import state
 from .stmtlines import sequence
 
@@ -144,6 +144,7 @@ class Run:
         "fast",
         "counts",
         "bases",
+        "why",
     )
 
     def __init__(self, body, s):
@@ -161,6 +162,7 @@ class Run:
         self.steady = False  # the last iteration was replayed, with a plan.steady plan
         self.bases = {}  # name -> the output its value views (replay_plan.Assign.base)
         self.counts = [0, 0]  # iterations replayed, in all (REPORT: Counted)
+        self.why = None  # why the last noted iteration gave no plan (REPORT)
 
     def iteration(self, s):
         """Run the body once; returns its signal, as Compiler.block's closure does."""
@@ -256,10 +258,11 @@ class Run:
                     return r
         try:
             if None in rec.notes:  # (a forward-mode level or hooks context opened)
-                raise Fail
+                raise Fail("a forward-mode level or saved-tensor hooks were opened")
             self.plan = make_plan(self.body, seen, rec.notes)
-        except Fail:
+        except Fail as e:
             self.plan = None
+            self.why = str(e) or "what the noted iteration did cannot be replayed"
         if self.plan is not None:
             p = self.plan
             self.vals = [None] * len(p.ops) + list(p.consts) + [None] * len(p.frees)
@@ -474,7 +477,10 @@ class Counted(Run):
 
     def finish(self):
         Run.finish(self)
-        report(self.body.line, "%d of %d iterations replayed" % tuple(self.counts))
+        text = "%d of %d iterations replayed" % tuple(self.counts)
+        if self.why is not None and self.plan is None:
+            text += " (no plan: %s)" % self.why
+        report(self.body.line, text)
 
 
 def _remake(cls, params):
@@ -497,35 +503,55 @@ def _run_updates(item, s):
     no_grad: the plan's checks keep the names it reads gradcli's own): grad mode off
     while its statements run, each step on Python floats when w.grad is a 0-d array of
     w's dtype (scalar_steps.step_by), else the statement as compiled."""
-    entries = item[1]  # (NoGrad.entries)
     ctx = context.current
     prev = ctx.grad_enabled
     ctx.grad_enabled = False
     try:
-        for e in entries:
-            kind = e[0]
-            if kind == 0:  # STEP
-                _, w, v, y, op, fn, line = e
-                state.line = line
-                g = v.grad
-                if type(g) is Tensor:
-                    g = g.data
-                    d = w.data
-                    if type(g) is np.ndarray and not g.ndim and g.dtype is d.dtype:
-                        try:
-                            if step_by(w, d, g, y, op):
-                                continue  # (the compiled statement then binds w to its
-                                # name, which holds w: checked before, changed in place)
-                        except ValueError:  # (d is read-only: nothing was changed)
-                            pass
-                fn(s)
-            elif kind == 1:  # CLEAR_GRAD
-                state.line = e[2]
-                e[1].grad = None
-            else:
-                e[1](s)
+        _run_entries(item[1], s)  # (NoGrad.entries)
     finally:
         ctx.grad_enabled = prev
+
+
+def _run_entries(entries, s):
+    """The entries of a no_grad block (replay_plan._updates), grad mode off."""
+    for e in entries:
+        kind = e[0]
+        if kind == 0:  # STEP
+            _, w, v, y, op, fn, line = e
+            state.line = line
+            g = v.grad
+            if type(g) is Tensor:
+                g = g.data
+                d = w.data
+                if type(g) is np.ndarray and not g.ndim and g.dtype is d.dtype:
+                    try:
+                        if step_by(w, d, g, y, op):
+                            continue  # (the compiled statement then binds w to its
+                            # name, which holds w: checked before, changed in place)
+                    except ValueError:  # (d is read-only: nothing was changed)
+                        pass
+            fn(s)
+        elif kind == 1:  # CLEAR_GRAD
+            state.line = e[2]
+            e[1].grad = None
+        elif kind == 3:  # ARRAY_STEP
+            _, w, v, y, ufunc, fn, line = e
+            state.line = line
+            g = v.grad
+            if type(g) is not Tensor or not array_step(w, g.data, y, ufunc):
+                fn(s)
+        elif kind == 4:  # ZERO_GRAD
+            _, v, fn, line = e
+            state.line = line
+            if not zero_grad_array(v.grad):
+                fn(s)
+        elif kind == 5 and context.current.limits.max_steps is None:  # EACH
+            _, fn, store, params, per = e
+            for p, sub in zip(params, per):  # (as the compiled loop: bound, then its
+                store(s, p)  # body's statements)
+                _run_entries(sub, s)
+        else:
+            e[1](s)
 
 
 def _block_seen(block, loads, s):

@@ -23,19 +23,21 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..runtime import context
+from ..runtime.limits import SAMPLE
 from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..engine.versions import OWN
 from ..library.nn.module import Module, replay_pure, replay_state
 from ..library.values import program_object
-from ..library.scalar_steps import SCALED_STEPS, number_factor
+from ..library.scalar_steps import ARRAY_STEPS, SCALED_STEPS, number_factor
 from ..library.values import GradModeContext
+from .functions import UserFunction
 
 
 # The kinds of a plan's items (each record's first field, read by replay.Run._replay)
 ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM = 0, 1, 2, 3, 4, 5
 # ... and of a no_grad block's entries
-STEP, CLEAR_GRAD, ENTRY_AS_COMPILED = 0, 1, 2
+STEP, CLEAR_GRAD, ENTRY_AS_COMPILED, ARRAY_STEP, ZERO_GRAD, EACH = 0, 1, 2, 3, 4, 5
 
 
 class NotedStep(NamedTuple):
@@ -196,7 +198,7 @@ def plan(body, seen, notes):
         if kind == "assign":
             (start, end), read, result, value, mode = seen[i]
             if read is None or start == end:
-                raise Fail
+                raise Fail(f"`{what} = ...` applied no op")
             modes.add(mode)
             checks.extend(_checks(extra[2], read))
             known = _numbers(extra[3], read)
@@ -258,9 +260,10 @@ def plan(body, seen, notes):
         elif kind == "call":  # recv.method(numbers) of gradcli's own object, as compiled
             checks.extend(_kinds(extra, seen[i]))
             if not _calls(seen[i][what[0]], what[1]):
-                raise Fail
-            items.append(AsCompiled(AS_COMPILED, closure))
-            calls = True
+                raise Fail(f"`{what[0]}.{what[1]}()` may run the program's code")
+            cleared = _zero_grad(what, extra, seen[i], checks, line)
+            items.append(cleared or AsCompiled(AS_COMPILED, closure))
+            calls = calls or cleared is None
         else:  # run as compiled: what it reads must run no code of the program
             checks.extend(_kinds(extra, seen[i]))
             items.append(AsCompiled(AS_COMPILED, closure))
@@ -444,19 +447,33 @@ def _updates(block, loads, read, checks):
     no_grad: NoGrad, with per statement an entry: (STEP, w, v, y,
     op, closure, line) for `w op= factor * v.grad` where w is a 0-d float tensor and
     the factor a number (the step scalar_steps.step_by makes, y its number_factor);
-    (CLEAR_GRAD, w, line) for `w.grad = None`; (ENTRY_AS_COMPILED, closure) for any other
-    statement (as compiled).  The variables the entries take as they are now get checks (`checks`)."""
-    stmts = block[1]
+    (ARRAY_STEP, w, v, y, ufunc, closure, line) for such a step where w has dims
+    (scalar_steps.array_step, y the factor as written, `w.sub_(factor * v.grad)` too);
+    (CLEAR_GRAD, w, line) for `w.grad = None`; (ZERO_GRAD, w, closure, line) for
+    `w.grad.zero_()` (scalar_steps.zero_grad_array); (EACH, closure, store, params,
+    entries per param) for `for p in model.parameters(): ...` of gradcli's own module
+    (`_each`); (ENTRY_AS_COMPILED, closure) for any other statement (as compiled).  The
+    variables the entries take as they are now get checks (`checks`)."""
     kept = set()
-    entries = []
     changed = {name for name, _, ch, _ in loads if ch}
+    entries = _entries(block[1], loads, read, checks, changed, kept)
+    checks.extend(_checks(tuple(x for x in loads if x[0] in kept), read))
+    return NoGrad(NO_GRAD, tuple(entries))
+
+
+def _entries(stmts, loads, read, checks, changed, kept):
+    """The entries of `_updates` for these statements ((closure, line, shape) each);
+    `kept` gets the names whose values they take."""
+    entries = []
     for fn, line, shape in stmts:
         entry: tuple = (ENTRY_AS_COMPILED, fn)
-        if shape is not None and shape[0] == "none":
+        if shape is not None and shape[0] in ("none", "zero"):
             v = read.get(shape[1])
             if type(v) is Tensor and v.data.dtype.char in "fd":
-                entry = (CLEAR_GRAD, v, line)
+                entry = (CLEAR_GRAD, v, line) if shape[0] == "none" else (ZERO_GRAD, v, fn, line)
                 kept.add(shape[1])
+        elif shape is not None and shape[0] == "each":
+            entry = _each(fn, shape, loads, read, checks, changed, kept) or entry
         elif shape is not None:
             _, target, op, (how, f), name = shape
             w, v = read.get(target), read.get(name)
@@ -469,17 +486,74 @@ def _updates(block, loads, read, checks):
                 step is not None
                 and type(w) is Tensor
                 and type(v) is Tensor
-                and not w.data.ndim
                 and v.data.dtype.char in "fd"
                 and type(f) in (int, float)
             ):
-                y = number_factor(f, w.data.dtype)
+                y = number_factor(f, w.data.dtype) if not w.data.ndim else f
                 if y is not None:
-                    entry = (STEP, w, v, y, step, fn, line)
+                    entry = (
+                        (STEP, w, v, y, step, fn, line)
+                        if not w.data.ndim
+                        else (ARRAY_STEP, w, v, y, ARRAY_STEPS[op], fn, line)
+                    )
                     kept.update(x for x in (target, name, kept_f) if x is not None)
         entries.append(entry)
-    checks.extend(_checks(tuple(x for x in loads if x[0] in kept), read))
-    return NoGrad(NO_GRAD, tuple(entries))
+    return tuple(entries)
+
+
+def _zero_grad(what, loads, read, checks, line):
+    """`model.zero_grad()` of gradcli's own module whose `zero_grad` is Module's (each
+    parameter's .grad set to None), its state checked as a called module's (so its
+    parameters are the same): NoGrad of CLEAR_GRAD entries, no program code run (no
+    Check after it); else None (the call runs as compiled)."""
+    recv, method, nargs = what
+    m = read.get(recv)
+    load = next((x[1] for x in loads if x[0] == recv), None)
+    if (
+        load is None
+        or nargs
+        or method != "zero_grad"
+        or not isinstance(m, Module)
+        or type(m).zero_grad is not Module.zero_grad
+        or type(m).parameters is not Module.parameters
+    ):
+        return None
+    params = m.parameters()
+    if any(type(p) is not Tensor for p in params):
+        return None
+    state, held, _ = replay_state(m)
+    checks.append((recv, (load, 4, m, state, held, None, None)))
+    return NoGrad(NO_GRAD, tuple((CLEAR_GRAD, p, line) for p in params))
+
+
+def _each(fn, shape, loads, read, checks, changed, kept):
+    """The entry of `for p in m.parameters(): ...` (loop_shapes._simple's "each" shape)
+    when m is gradcli's own module whose `parameters` is Module's (its parameters are
+    those of the module's state, checked as a called module's is: `replay_state`), with
+    fewer than SAMPLE of them (the loop then never looks at the run's memory): (EACH,
+    the statement's closure, its target's store, the parameters, per parameter the
+    entries of the body with the target holding it), else None."""
+    _, target, recv, method, store, inner = shape
+    m = read.get(recv)
+    load = next((x[1] for x in loads if x[0] == recv), None)
+    if (
+        load is None
+        or not isinstance(m, Module)
+        or method != "parameters"
+        or type(m).parameters is not Module.parameters
+        or not _calls(m, method)
+    ):
+        return None
+    params = m.parameters()
+    if len(params) >= SAMPLE or any(type(p) is not Tensor for p in params):
+        return None
+    per, names = [], set()
+    for p in params:
+        per.append(_entries(inner, loads, dict(read, **{target: p}), checks, changed, names))
+    kept.update(names - {target})
+    state, held, _ = replay_state(m)
+    checks.append((recv, (load, 4, m, state, held, None, None)))
+    return (EACH, fn, store, tuple(params), tuple(per))
 
 
 def _sources(srcs, j, opof, viewof, ops, read, adopt):
@@ -583,7 +657,7 @@ def _slot(ref, opof, read, consts, frees, mine, known):
     if how == "tensor":
         t = v()
         if not _read(t, read):
-            raise Fail
+            raise Fail("an op reads a tensor that no variable of its statement holds")
         for f, u in enumerate(frees):
             if u is t:
                 break
@@ -596,7 +670,7 @@ def _slot(ref, opof, read, consts, frees, mine, known):
     if _constant(v, known):
         consts.append(v)
         return ("const", len(consts) - 1)
-    raise Fail
+    raise Fail("an op takes a value that is neither a variable's tensor nor a constant")
 
 
 def _numbers(literals, read):
@@ -639,7 +713,7 @@ def _parent(p, nodes, read):
         raise Fail
     j = nodes.get(id(p))
     if j is None:
-        raise Fail
+        raise Fail("the graph reaches nodes made before the loop")
     return (1, j)
 
 
@@ -653,7 +727,7 @@ def _own_graph(root, nodes):
             continue
         seen.add(id(n))
         if id(n) not in nodes or n.watch is not None:
-            raise Fail
+            raise Fail("backward reaches nodes made before the loop, or hooked")
         for p in n.parents:
             if p is not None and type(p) is not Tensor:
                 todo.append(p)
@@ -749,7 +823,19 @@ def _checks(loads, read):
                         ),
                     )
         else:
-            raise Fail
+            raise Fail(f"`{name}` holds {_held(v)}")
+
+
+def _held(v):
+    """What a variable holds, in a Fail's words (the replay's report)."""
+    name = type(v).__name__
+    if program_object(v):
+        return f"an object of the program's class {name}"
+    if isinstance(v, UserFunction):
+        return "a function of the program (its calls replay by themselves if its body qualifies)"
+    if isinstance(v, Module):
+        return f"a {name} whose forward is not one op declared pure, or has hooks"
+    return f"a value of type {name} that the replay does not check"
 
 
 def _kinds(loads, read):
@@ -769,7 +855,7 @@ def _kinds(loads, read):
         elif not program_object(v) and getattr(type(v), "replay_calls", False):
             yield name, (load, 3, (type(v),), None, None, None, None)
         else:
-            raise Fail
+            raise Fail(f"`{name}` holds {_held(v)}")
 
 
 def _once(checks):

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 
 from ..runtime import context
-from ..numerics.floats.singles import EXACT_INT, F32_MAX, rounded
+from ..numerics.floats.singles import EXACT_INT, F32_MAX, rounded, weak
 from ..core.tensor import Tensor
 from ..engine import versions
 from ..engine.forward import State as _forward
@@ -134,6 +134,67 @@ def step_by(x, d, g, y, op):
 
 
 SCALED_STEPS = {"+=": float.__add__, "-=": float.__sub__, "*=": float.__mul__}
+
+#: the ufunc of each operator's op (Add, Sub, Mul: ops/elementwise.py) on two float
+#: arrays of one dtype, for `array_step`; the in-place methods that are those operators
+ARRAY_STEPS = {"+=": np.add, "-=": np.subtract, "*=": np.multiply}
+METHOD_STEPS = {"add_": "+=", "sub_": "-=", "mul_": "*="}
+
+
+def _plain_target(x, d):
+    """Whether an in-place change of the tensor x (array d) under no_grad is the array's
+    change and a version bump alone (library/inplace.py's rule then does nothing else):
+    a writable C-contiguous float array, no view of or views of another tensor, no
+    mutation watch, no forward-mode level, not an inference tensor outside inference mode
+    (whose bump raises: the statement as compiled raises it in its place)."""
+    return (
+        type(d) is np.ndarray
+        and d.flags.writeable
+        and d.flags.c_contiguous
+        and getattr(x, "view_of", None) is None
+        and not getattr(x, "views", None)
+        and versions.state.mutation_allowed is None
+        and (versions.state.inference is None or not versions.state.inference.updated(x))
+        and not _forward.visible
+    )
+
+
+def array_step(x, g, y, ufunc):
+    """`x op= y * g` (`ufunc` the op's, ARRAY_STEPS) under no_grad for a float tensor x
+    of one or more dims, g a gradient's array of x's dtype and shape and y a Python
+    number: the product as Mul's forward makes it (its ufunc with the number as `weak`
+    gives it), then the op's ufunc written into x's array, and x's version bumped, as
+    the general in-place rule does when nothing else is to be done (`_plain_target`).
+    Returns False (nothing done) in every other case."""
+    d = x.data
+    if (
+        type(g) is not np.ndarray
+        or g.dtype is not d.dtype
+        or g.shape != d.shape
+        or not d.ndim
+        or not g.flags.c_contiguous
+        or (d.dtype is not _F64 and d.dtype is not _F32)
+        or context.current.grad_enabled
+        or not _plain_target(x, d)
+    ):
+        return False
+    ufunc(d, np.multiply(g, weak(y, g)), out=d)
+    versions.bump(x)
+    return True
+
+
+def zero_grad_array(g):
+    """`w.grad.zero_()` under no_grad for a gradient tensor g of floats that is no view
+    and needs no gradient: its array filled with +0.0 and its version bumped, as the
+    general in-place rule does then.  Returns False (nothing done) in every other case."""
+    if type(g) is not Tensor or g.requires_grad or g.grad_fn is not None:
+        return False
+    d = g.data
+    if context.current.grad_enabled or not _plain_target(g, d) or d.dtype.char not in "fd":
+        return False
+    d.fill(0)
+    versions.bump(g)
+    return True
 
 
 def _requires_grad(v):

@@ -364,6 +364,20 @@ def test_the_report_says_whether_a_def_replays(monkeypatch):
     ]
 
 
+def test_the_report_says_why_the_loop_around_the_calls_has_no_plan(monkeypatch):
+    """The loop `loss = step(X, Y, 0.01)` is noted but gets no plan (its statement calls
+    the program's function, whose calls replay by themselves): the report says so."""
+    monkeypatch.setattr(loop_shapes, "REPORT", True)
+    monkeypatch.setattr(replay, "REPORT", True)
+    r = run_inprocess(PROGRAMS["two_layer"])
+    lines = [x for x in r.stderr.splitlines() if x.startswith("replay: loop")]
+    assert lines == [
+        "replay: loop at line 17: qualifies",
+        "replay: loop at line 17: 0 of 30 iterations replayed (no plan: `step` holds a "
+        "function of the program (its calls replay by themselves if its body qualifies))",
+    ]
+
+
 @pytest.mark.parametrize(
     "body",
     [
