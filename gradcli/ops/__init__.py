@@ -46,6 +46,7 @@ from . import selecting  # noqa: F401,E402  (masked_select roll nan_to_num frac)
 from . import cumulative, log_math  # noqa: F401,E402  (cumsum cumprod cummax cummin; logaddexp)
 from . import order_stats  # noqa: F401,E402  (median nanmedian kthvalue mode)
 from . import nan_moments  # noqa: F401,E402  (nansum nanmean var_mean std_mean)
+from . import index_updates  # noqa: F401,E402  (index_add index_copy index_fill)
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)
 from .registry import FUNCTIONS
 from ..core.tensor import DUNDERS, OPERATOR_OPS

@@ -271,3 +271,67 @@ case(
         print(type(e).__name__, e)
     """,
 )
+
+
+# ---------------------------------------------------------------- index updates
+
+case(
+    "index/add_copy_fill",
+    """
+    import torch
+    x = torch.zeros(3, 4, requires_grad=True)
+    src = torch.arange(8.).reshape(2, 4).requires_grad_()
+    i = torch.tensor([2, 0])
+    for r in [x.index_add(0, i, src), torch.index_add(x, 0, i, src, alpha=2), x.index_add(0, torch.tensor([1, 1]), src), x.index_add(1, torch.tensor([0]), torch.ones(3, 1)), x.index_copy(0, i, src), x.index_fill(1, torch.tensor([0, 2]), -1.0), x.index_fill(1, torch.tensor([0, 2]), torch.tensor(2.0, requires_grad=True)), x.index_fill(1, torch.tensor([-1]), 1.0)]:
+        print(r, r.grad_fn)
+    g = x.index_add(0, i, src, alpha=1.5).grad_fn
+    print(g._saved_alpha, g._saved_dim, g._saved_index, g._saved_source, g._saved_source_dim)
+    y = x * 2
+    r = y.index_add(0, torch.tensor([1, 1]), src * src, alpha=0.5)
+    r.backward(torch.arange(12.).reshape(3, 4))
+    print(x.grad, src.grad)
+    v = torch.tensor(3.0, requires_grad=True)
+    r = (x * 1).index_fill(1, torch.tensor([0, 2, 0]), v)
+    r.backward(torch.arange(12.).reshape(3, 4))
+    print(x.grad, v.grad)
+    r = (x * 1).index_copy(1, torch.tensor([3, 1]), src.t()[:3])
+    r.backward(torch.arange(12.).reshape(3, 4))
+    print(x.grad, src.grad)
+    z = torch.zeros(3)
+    print(z.index_add_(0, torch.tensor([0, 0]), torch.tensor([1., 2.])), z)
+    print(torch.tensor(1.).index_add(0, torch.tensor([0]), torch.tensor(2.)), torch.tensor(1.).index_fill(0, torch.tensor(0), 3.))
+    w = torch.ones(2, 3)
+    _ = w.index_fill_(1, torch.tensor([1]), 7)
+    _ = w.index_copy_(0, torch.tensor([1]), torch.full((1, 3), 5.))
+    print(w)
+    g2, = torch.autograd.grad(((x * x).index_add(0, i, src) ** 2).sum(), x, create_graph=True)
+    print(g2, g2.grad_fn)
+    f = torch.linspace(-1, 1, 12, dtype=torch.float32).reshape(3, 4)
+    print(f.index_add(0, torch.tensor([0, 2, 0]), torch.linspace(0.1, 3, 12, dtype=torch.float32).reshape(3, 4), alpha=0.37).tolist())
+    print(f.index_add(1, torch.tensor([0, 2, 0]), torch.linspace(0.1, 3, 9, dtype=torch.float32).reshape(3, 3), alpha=-1.3).tolist())
+    print(torch.func.jvp(lambda a, b: a.index_add(0, i, b, alpha=2), (x.detach(), src.detach()), (torch.ones(3, 4), torch.ones(2, 4))))
+    """,
+)
+errors(
+    "index/errors",
+    "import torch\nx = torch.zeros(3, 4, requires_grad=True)\nsrc = torch.ones(2, 4)\ni = torch.tensor([2, 0])",
+    [
+        "x.index_add(0, torch.tensor([3, 0]), src)",
+        "x.index_add(0, torch.tensor([2.0, 0]), src)",
+        "x.index_add(0, i, src[:, :3])",
+        "x.index_add(0, i, src.float())",
+        "x.index_add(0, torch.tensor([[0]]), src)",
+        "x.index_add(0, i, torch.ones(3, 4))",
+        "x.index_add(0, torch.tensor([-1, 0]), src)",
+        "x.index_copy(0, torch.tensor([5, 0]), src)",
+        "x.index_copy(0, i, src[:1])",
+        "x.index_copy(1, torch.tensor([0]), torch.ones(2, 1))",
+        "x.index_copy(0, i, torch.ones(2, 4, dtype=torch.float32))",
+        "x.index_copy(0, torch.tensor([-1, 0]), src)",
+        "x.index_fill(1, torch.tensor([4]), 1.0)",
+        "x.index_fill(1, torch.tensor([0]), torch.tensor([1.0]))",
+        "x.index_fill(2, torch.tensor([0]), 1.)",
+        "x.index_fill(1, torch.tensor([0.]), 1.0)",
+        "x.index_add_(0, i, src)",
+    ],
+)
