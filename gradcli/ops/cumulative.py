@@ -11,6 +11,8 @@ rounded to float32 as it is stored."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..core import dtypes
@@ -27,7 +29,8 @@ from .gathering import Gather, ScatterAdd, _gather, _scatter
 from .dims import norm_dims
 from .narrowing import narrow
 from .clamp_where import where
-from .reduce import _acc_dtype, prod
+from .reduce import _acc_dtype, _torch_name, prod
+from ..runtime.errors import GradRuntimeError
 from .return_types import ValuesIndices
 from .tensor_args import int_arg
 from .registry import Arg, Parser, register, tensor_f
@@ -319,3 +322,107 @@ for _name, _node, _largest in (("cummax", Cummax, True), ("cummin", Cummin, Fals
         parser=Parser(("dim",)),
     )(_cummaxmin(_name, _node, _largest))
 del _name, _node, _largest
+
+
+def torch_logcumsumexp(x, axis):
+    """Running log(sum(exp)) along `axis` as PyTorch's CPU kernel makes them: from -inf, in
+    double (its accumulate type, also for float32), each step _log_add_exp_helper's
+    log1p(exp(min - max)) + max with the C library's functions (an equal pair of infinities
+    kept as they are), rounded to the dtype as stored."""
+    xs = np.moveaxis(x, axis, -1)
+    rows = xs.reshape(-1, xs.shape[-1]).astype(np.float64).tolist() if xs.size else []
+    out = np.empty(xs.shape, x.dtype)
+    flat = out.reshape(-1, xs.shape[-1]) if xs.size else out
+    exp, log1p, isnan, isfinite = math.exp, math.log1p, math.isnan, math.isfinite
+    for r, row in enumerate(rows):
+        acc = -math.inf
+        vals = []
+        for v in row:
+            if isnan(acc):
+                lo = hi = acc
+            else:
+                lo, hi = (v, acc) if v < acc or isnan(v) else (acc, v)
+                if isnan(v):
+                    lo = hi = v
+            if lo != hi or isfinite(lo):
+                try:
+                    acc = log1p(exp(lo - hi)) + hi
+                except (OverflowError, ValueError):
+                    acc = math.nan
+            else:
+                acc = v
+            vals.append(acc)
+        flat[r] = vals
+    return np.moveaxis(out, -1, axis)
+
+
+class Logcumsumexp(Function):
+    __slots__ = ("axis", "dim")
+    name = "LogcumsumexpBackward0"
+    saved_names = ("self", "result")
+    saved_extra = {"dim": saved_shown("dim")}
+
+    def formula(self, S, x, *_):
+        """log(cumsum(exp(x))) along the dim."""
+        return S.log(S.obj(np.cumsum(S.obj(S.exp(x)), axis=self.axis)))
+
+    def forward(self, x, axis, dim=None):
+        self.axis, self.dim = axis, axis if dim is None else dim
+        out = x.copy() if x.ndim == 0 else torch_logcumsumexp(x, axis)
+        self.save(x, out)
+        return out
+
+    def backward(self, g, F, x, out):
+        # logcumsumexp_backward: the positive and negative parts of grad, each through a
+        # reversed logcumsumexp in log space
+        shape = np.shape(g.data if F.tensor_mode else g)
+        if not shape or 0 in shape:
+            return (g,)
+        axis = self.axis
+        dt = (g.data if F.tensor_mode else g).dtype
+        lowest = float(np.finfo(dt).min)
+
+        def reverse(v):
+            v = F.flip(v, (axis,))
+            v = logcumsumexp(v, axis) if F.tensor_mode else torch_logcumsumexp(v, axis)
+            return F.flip(v, (axis,))
+
+        log_abs = F.log(F.abs(g))
+        pos = F.where(g > 0, log_abs, lowest)
+        neg = F.where(g < 0, log_abs, lowest)
+        return (F.exp(reverse(pos - out) + x) - F.exp(reverse(neg - out) + x),)
+
+    def jvp(self, ts, F, x, out):
+        # logcumsumexp_jvp: e = exp(self - self.max(dim, keepdim)) (exp-normalize), then
+        # (e * self_t).cumsum(dim) / (e.cumsum(dim) + 1e-13) (its eps, measured)
+        (t,) = ts
+        if x.data.ndim == 0:
+            return t
+        axis = self.axis
+        top = Tensor(np.max(x.data, axis=axis, keepdims=True))
+        e = F.exp(x - top)
+        return F.cumsum(e * t, axis) / (F.cumsum(e, axis) + 1e-13)
+
+
+@register(
+    "logcumsumexp",
+    "logcumsumexp(input, dim)",
+    "running log(sum(exp(input))) along dim, stably",
+    method=True,
+    checks=[((M,), {"dim": 1}), ((M,), {"dim": 0}), ((Arg((4,)),), {"dim": -1})],
+    category="reduce",
+    batch="along_dim",
+    inplace=None,
+    pure=False,
+    parser=Parser(("dim",)),
+)
+def logcumsumexp(input, dim):
+    x = tensor_arg(input)
+    dim = int_arg("logcumsumexp", dim, "dim", 2)
+    (axis,) = norm_dims(dim, x.data.ndim) or (0,)
+    if x.data.dtype.kind != "f":
+        raise GradRuntimeError(
+            f"\"logcumsumexp_out_cpu\" not implemented for '{_torch_name(x.data.dtype)}'",
+            type_name="NotImplementedError",
+        )
+    return Logcumsumexp.apply(x, axis=axis, dim=given(dim, axis))

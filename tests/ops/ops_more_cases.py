@@ -335,3 +335,35 @@ errors(
         "x.index_add_(0, i, src)",
     ],
 )
+
+
+# ---------------------------------------------------------------- logcumsumexp
+
+case(
+    "cumulative/logcumsumexp",
+    """
+    import torch
+    nan, inf = float('nan'), float('inf')
+    x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)
+    r = torch.logcumsumexp(x, 1)
+    print(r, r.grad_fn, r.grad_fn._saved_dim)
+    r.backward(torch.tensor([[1., -2., 0.5], [0., 3., -1.]]))
+    print(x.grad)
+    print(x.logcumsumexp(0), torch.logcumsumexp(torch.tensor([-inf, -inf, 1., inf, inf, -inf, nan, 2.]), 0), torch.logcumsumexp(torch.tensor(2.5), 0))
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        a = (torch.randn(3, 17) * 20).to(dt).requires_grad_()
+        r = torch.logcumsumexp(a, -1)
+        print(r.tolist())
+        g, = torch.autograd.grad(r, a, torch.randn(3, 17).to(dt))
+        print(g.tolist())
+        print(torch.logcumsumexp(a.t(), 0).tolist())
+    g2, = torch.autograd.grad(torch.logcumsumexp(x * x, 1).sum(), x, create_graph=True)
+    print(g2, g2.grad_fn)
+    print(torch.func.jvp(lambda v: torch.logcumsumexp(v, 1), (x.detach(),), (torch.tensor([[1., 2., 3.], [-1., 0.5, 2.]]),)))
+    try:
+        torch.logcumsumexp(torch.tensor([1, 2]), 0)
+    except Exception as e:
+        print(type(e).__name__, e)
+    """,
+)
