@@ -3,7 +3,7 @@
 only: `dumps`, `loads`), `string`'s constants, `statistics`, `warnings` (`warn`, and the
 filters accepted), `heapq`, `bisect`, `textwrap`, `pprint`, `operator`'s functions of
 values (not `attrgetter`/`methodcaller`, which would read attributes around the
-language's rules).  Each is CPython's own function, given only the language's values;
+language's rules), `re`'s functions of strings (library/re_ns.py).  Each is CPython's own function, given only the language's values;
 what reads or writes files (`json.dump`/`json.load`) is not here.  Lists made from an
 iterator stay within the list limit (docs/limits.md)."""
 
@@ -15,7 +15,7 @@ from ..core.tensor import Tensor
 from ..runtime import context
 from ..runtime.errors import GradTypeError
 from ..runtime.limits import check_items
-from . import stdlib
+from . import re_ns, stdlib
 from .stdlib import StdModule, bounded_list, counted
 from .values import BuiltinFunction
 
@@ -255,6 +255,10 @@ def _contextlib_module():
     )
 
 
+def _re_module():
+    return re_ns.make_module(StdModule)
+
+
 def _argparse_module():
     from .argparse_ns import make_module  # (CPython's argparse: only when a program imports it)
 
@@ -263,6 +267,7 @@ def _argparse_module():
 
 for _name, _make in (
     ("argparse", _argparse_module),
+    ("re", _re_module),
     ("contextlib", _contextlib_module),
     ("json", _json_module),
     ("string", _string_module),

@@ -61,6 +61,23 @@ try:
 except SystemExit as e:
     print("exit")
 """,
+    "stdlib_re": """
+import re
+text = "The Time Machine, by H. G. Wells [1898]\\n\\nI\\nThe Time Traveller"
+print(re.sub('[^A-Za-z]+', ' ', text).lower())
+print(re.split(r'\\s+', 'a b  c\td'), re.split(r'(,)', 'x,y', maxsplit=1))
+print(re.findall(r'(\\w)(\\d)', 'a1 b2 c'), re.findall(r'[A-Z]\\w+', text))
+print(re.subn('e', 'E', text, count=2), re.escape('1+1=2?'), re.sub('time', '-', text, flags=re.I))
+print(re.sub(r'(\\w+) (\\w+)', r'\\2 \\1', 'hello world'), re.findall('^t.', 'ab\\nta\\ntb', flags=re.M | re.S | re.I))
+try:
+    re.sub('(', '', 'x')
+except Exception as e:
+    print(e)
+try:
+    re.findall('a', 5)
+except TypeError as e:
+    print(e)
+""",
     "stdlib_json_statistics_heapq": """
 from contextlib import nullcontext
 with nullcontext():

@@ -107,6 +107,16 @@ ESCAPES = [
     ('x = ones(2)\nf"{x.data.__class__}"', "AttributeError"),
     ('f"{__import__}"', "NameError"),
     ("f\"{open('x')}\"", "NameError"),
+    # `re`: strings in and out, no Match or Pattern object, no function called by it
+    ("import re\nre.compile('a')", "AttributeError"),
+    ("import re\nre.match('a', 'a')", "AttributeError"),
+    ("import re\nre.finditer('a', 'a')", "AttributeError"),
+    ("import re\nre._compile", "AttributeError"),
+    ("import re\nre.sub('a', lambda m: m.re, 'a')", "TypeError"),
+    ("import re\nre.sub('a', print, 'a')", "TypeError"),
+    ("import re\nre.findall('a', ones(2))", "TypeError"),
+    ("import re\nre.sub.__self__", "AttributeError"),
+    ("import re\nre.sub('a', 'a' * 10 ** 6, 'a' * 10 ** 6)", "LimitError"),
 ]
 
 
