@@ -203,6 +203,35 @@ def _int_binop(self, op, a, b, fallback, line, col):
     return self._int(at(e, line, col))
 
 
+def _negated(self, node):
+    """`-x`, guarded (e_unary: outside the class, for its size)."""
+    op_tok, operand = node.children
+    if op_tok.value != "-":
+        raise Unsupported("unary")
+    v = self.expr(operand)
+    if _known_int(v):
+        e = self._int(at(ast.UnaryOp(op=ast.USub(), operand=v), op_tok.line, op_tok.column))
+        b = _bound(v)
+        return e if b is None else _bounded(self, e, b, v)
+    v1, v2 = self._once(v)
+    t = self.tmp()
+    return at(
+        ast.IfExp(
+            test=_or(
+                _is(
+                    _type_of(t, v1),
+                    _h("float"),
+                ),
+                _is(_name(t), _h("int")),
+            ),
+            body=ast.UnaryOp(op=ast.USub(), operand=v2),
+            orelse=_call(_h("unary"), ast.Constant("-"), v2),
+        ),
+        op_tok.line,
+        op_tok.column,
+    )
+
+
 class FastExpressions:
     """Builds the Python tree of one unit's expressions (fast_tier.Emitter: statements)."""
 
@@ -433,31 +462,7 @@ class FastExpressions:
         return self.binop(op.value, self.expr(base), self.expr(exp), op.line, op.column)
 
     def e_unary(self, node):
-        op_tok, operand = node.children
-        if op_tok.value != "-":
-            raise Unsupported("unary")
-        v = self.expr(operand)
-        if _known_int(v):
-            e = self._int(at(ast.UnaryOp(op=ast.USub(), operand=v), op_tok.line, op_tok.column))
-            b = _bound(v)
-            return e if b is None else _bounded(self, e, b, v)
-        v1, v2 = self._once(v)
-        t = self.tmp()
-        return at(
-            ast.IfExp(
-                test=_or(
-                    _is(
-                        _type_of(t, v1),
-                        _h("float"),
-                    ),
-                    _is(_name(t), _h("int")),
-                ),
-                body=ast.UnaryOp(op=ast.USub(), operand=v2),
-                orelse=_call(_h("unary"), ast.Constant("-"), v2),
-            ),
-            op_tok.line,
-            op_tok.column,
-        )
+        return _negated(self, node)
 
     def e_compare(self, node):
         ch = node.children
@@ -561,6 +566,10 @@ class FastExpressions:
             raise Unsupported("a call in a loop whose variables are cached")
         if name in ("super", "locals", "globals", "vars", "eval", "exec"):
             raise Unsupported("call that reads its scope")
+        if args is not None and any(
+            isinstance(a, Tree) and a.data == "kwarg" for a in args.children
+        ):
+            return self.keyword_call(node)  # (fast_items.py)
         parts = []
         for a in args.children if args is not None else ():
             if a is None:

@@ -1,5 +1,6 @@
 """Comprehensions in the fast tier (fast_tier.py): a list, set or dict comprehension
-or a generator expression of one `for` over a name target and at most one `if`,
+or a generator expression of one `for` (its target a name, or what fast_items.py
+stores in) and at most one `if`,
 whose other names are the program's variables or built-ins, compiled to a Python
 function of its items (its first iterable, evaluated by the closure compiler in the
 enclosing scope, as comprehensions.py evaluates it).
@@ -18,11 +19,10 @@ import copy
 
 from .parser import Tree
 
-from ..runtime.errors import GradTypeError
 from ..runtime.limits import check_items
-from ..core.convert import type_name
 from ..library.stdlib import LazyIterator
 from .fast_ast import Unsupported, _and, _call, _h, _is, _known_int, _name, _or, _pos, at
+from .fast_items import hashable
 from .fast_types import SMALL
 from .fast_tier import Emitter, _module
 from .iteration import iterate, sample
@@ -34,15 +34,6 @@ _KINDS = {"listcomp": "the list", "setcomp": "the set", "dictcomp": "the dict", 
 
 def _attr(v, name):
     return ast.Attribute(value=v, attr=name, ctx=ast.Load())
-
-
-def hashable(k):
-    """k, when it can be a key of a dict or an item of a set; else Python's TypeError."""
-    try:
-        hash(k)
-    except TypeError:
-        raise GradTypeError(f"unhashable type: '{type_name(k)}'") from None
-    return k
 
 
 def _hashable_check(em, e, where):
@@ -68,13 +59,17 @@ def comprehension_unit(comp, node):
     if len(steps) == 2 and steps[1].data != "comp_if":
         return None
     target = steps[0].children[0]
-    if not (isinstance(target, Tree) and target.data == "name"):
+    if not isinstance(target, Tree):
         return None
     info = FunctionInfo("<comprehension>", "comprehension", comp.fn)
     info._target(target)
     em = Emitter(comp, info)
     try:
-        return _build(em, kind, elts, steps, target.children[0].value, _pos(node))
+        if target.data == "name":
+            return _build(em, kind, elts, steps, target.children[0].value, _pos(node))
+        # another target (`for a, b in ...`): the item stored in it first (fast_items.py)
+        var = em.tmp()
+        return _build(em, kind, elts, steps, var, _pos(node), target)
     except (Unsupported, RecursionError, SyntaxError, ValueError, TypeError):
         return None
 
@@ -145,7 +140,7 @@ def _chunked(em, kind, make, var, init, loop, line, col):
     return at(ast.If(test=_and(*test), body=[fast], orelse=[loop]), line, col)
 
 
-def _build(em, kind, elts, steps, var, where):
+def _build(em, kind, elts, steps, var, where, target=None):
     line, col = _pos(steps[0].children[1])
     init, each = em._counting(line, col)
 
@@ -154,9 +149,12 @@ def _build(em, kind, elts, steps, var, where):
         of at most SMALL in size; `limited`: the length limit checked; `counting`:
         the steps and the memory's looks counted per item), and what comes before
         the loop."""
+        if target is not None:  # (the item is not the variable: nothing known of it)
+            ints, small = frozenset(), False
         em.ints = ints
         em.small_vars = ints if small else frozenset()
-        body = copy.deepcopy(each) if counting else []
+        body = em.stores(target, _name(var)) if target is not None else []
+        body += copy.deepcopy(each) if counting else []
         if len(steps) == 2:
             cond = steps[1].children[0]
             cl, cc = _pos(cond)

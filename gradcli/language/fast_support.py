@@ -22,7 +22,7 @@ from . import runtime as rt
 from .callsites import call_other
 from .expressions import _unknown
 from .functions import Scope, UserFunction, call_depth, frames
-from .invoke import call_failed
+from .invoke import call, call_failed
 from .iteration import iterate, sample, step
 from .positions import located
 from .state import state
@@ -54,10 +54,13 @@ def global_missing(gs, builtins, name, line, col):
     return v
 
 
-def plain_call(fn, args, name, line, col):
+def plain_call(fn, args, name, line, col, kwargs=None, kwpos=None):
     """fn(*args) for a callee that is not a fast function, as callsites.function_site
-    calls it (the line is the call's while it runs)."""
+    calls it (the line is the call's while it runs); with keywords, fn(*args,
+    **kwargs) as calls.py's general call makes it."""
     state.line = line
+    if kwargs is not None:
+        return call(fn, args, kwargs, name, line, col, kwpos)
     if type(fn) is UserFunction or type(fn) is FunctionType:
         try:
             return fn(*args)
@@ -66,7 +69,7 @@ def plain_call(fn, args, name, line, col):
     return call_other(fn, list(args), name, line, col, {})
 
 
-def frame_call(fn, args, name, line, col):
+def frame_call(fn, args, name, line, col, kwargs=None, kwpos=None):
     """plain_call from inside a fast function: the fast functions running there (this
     one and those that called it directly, which UserFunction.run did not enter) are
     the running frames the callee sees (inspect.currentframe), each with the variables
@@ -82,7 +85,7 @@ def frame_call(fn, args, name, line, col):
         local = {k: x for k, x in v.items() if k[:1] != "@"}
         frames.append((me, Scope(local, me.globals, call_depth.n, me.closure)))
     try:
-        return plain_call(fn, args, name, line, col)
+        return plain_call(fn, args, name, line, col, kwargs, kwpos)
     finally:
         del frames[len(frames) - len(fast) :]
 

@@ -3,10 +3,12 @@
 knows; anything else stays with the closure compiler (compiler.py), which compiles
 every unit anyway (the fast code is used only when the fast tier is on).
 
-What a unit may hold: numbers, strings, True/False/None, names, the arithmetic and
-comparison operators, `not`/`and`/`or`/`if-else`, calls of a name with positional
-arguments; assignments to names, `op=` on a name, `if`, `while` and `for` over a
-name (no `else`), `break`, `continue`, `return`, `pass`.  Each operator is guarded:
+What a unit may hold: numbers, strings (not f-strings), True/False/None, names, the
+arithmetic and comparison operators, `not`/`and`/`or`/`if-else`, calls of a name with
+positional and keyword arguments, list, tuple, set and dict displays, subscripts and
+slices (fast_items.py); assignments to names, subscripts and tuples of them, `op=` on
+a name, `if`, `while` and `for` (no `else`) over any iterable into such targets,
+`break`, `continue`, `return`, `pass`, `global`.  Each operator is guarded:
 two floats, two small ints (no result near the integer size limit), an int by a
 nonzero int for `%` and `//` run as Python's operator, as `runtime.binary_op` would
 answer them; any other operands go to the closure compiler's own operator function.
@@ -47,6 +49,7 @@ from .fast_ast import (
     at,
     small_check,
 )
+from .fast_items import FastItems
 from .fast_support import FAST_DEF, FAST_FILE, SELF_CALLED, augmented_op, helpers
 from .fast_types import (
     DEEP,
@@ -58,7 +61,7 @@ from .fast_types import (
 )
 
 
-class Emitter(FastExpressions):
+class Emitter(FastItems, FastExpressions):
     """Builds the Python tree of one unit (a function, or a loop of the program)."""
 
     def block(self, suite):
@@ -113,17 +116,18 @@ class Emitter(FastExpressions):
 
     def s_assign(self, node):
         *targets, value = node.children
-        names = []
-        for t in targets:
-            if not (isinstance(t, Tree) and t.data == "name"):
-                raise Unsupported("assignment target")
-            names.append(t.children[0].value)
         line, _ = _pos(node)
+        if not all(isinstance(t, Tree) and t.data == "name" for t in targets):
+            return [self._line(line), *self.assign_to(targets, self.expr(value))]
+        names = [t.children[0].value for t in targets]
         v = self.expr(value)
         return [
             self._line(line),
             ast.Assign(targets=[self.store_target(n) for n in names], value=v),
         ]
+
+    def s_global_stmt(self, node):
+        return []  # (scopes.py has read it)
 
     def s_augassign(self, node):
         target, op, value = node.children
@@ -235,11 +239,18 @@ class Emitter(FastExpressions):
         target, iterable, suite, else_suite = node.children
         if else_suite is not None:
             raise Unsupported("for-else")
-        if not (isinstance(target, Tree) and target.data == "name"):
-            raise Unsupported("for target")
         line, col = _pos(iterable)
         init, each = self._counting(line, col)
+        unpack = []
+        if not (isinstance(target, Tree) and target.data == "name"):
+            var = self.tmp()  # (the item, stored in the target first)
+            unpack = self.stores(target, _name(var))
+            store = _name(var, ast.Store())
+        else:
+            store = None
         if self.given_items is not None:
+            if store is not None:
+                raise Unsupported("a loop target of the program's variables, cached")
             it, self.given_items = self.given_items, None
             self.loop_target = target.children[0].value  # bound before the body reads it
             pre = []
@@ -248,9 +259,9 @@ class Emitter(FastExpressions):
             items = at(_call(_h("iterate"), self.expr(iterable)), line, col)
             pre = [at(ast.Assign(targets=[_name(it, ast.Store())], value=items), line, col)]
         loop = ast.For(
-            target=self.store_target(target.children[0].value),
+            target=store or self.store_target(target.children[0].value),
             iter=_name(it),
-            body=[*each, *self.block(suite)],
+            body=[*unpack, *each, *self.block(suite)],
             orelse=[],
         )
         return [*init, *pre, at(loop, line, col)]

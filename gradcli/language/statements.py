@@ -207,20 +207,13 @@ class Statements:
         line, col = pos(t)
 
         def unpack(s, v):
-            try:
-                items = iter_values(v)
-            except GradError as e:
-                raise e.at(line, col)
-            if star is None and len(items) != n:
-                raise GradRuntimeError(
-                    f"too many values to unpack (expected {n})"
-                    if len(items) > n
-                    else f"not enough values to unpack (expected {n}, got {len(items)})",
-                    line,
-                    col,
-                    type_name="ValueError",
-                )
-            if star is not None:
+            if star is None:
+                items = unpacked(v, n, line, col)
+            else:
+                try:
+                    items = iter_values(v)
+                except GradError as e:
+                    raise e.at(line, col)
                 after = n - star - 1
                 if len(items) < n - 1:
                     raise GradRuntimeError(
@@ -493,3 +486,22 @@ def _refusing(inplace, op_sym):
         return inplace(x, y)
 
     return run
+
+
+def unpacked(v, n, line, col):
+    """The items of `v` for n targets (`a, b = v`, placed at line:col), or Python's
+    error: not iterable, too many or not enough values."""
+    try:
+        items = iter_values(v)
+    except GradError as e:
+        raise e.at(line, col)
+    if len(items) != n:
+        raise GradRuntimeError(
+            f"too many values to unpack (expected {n})"
+            if len(items) > n
+            else f"not enough values to unpack (expected {n}, got {len(items)})",
+            line,
+            col,
+            type_name="ValueError",
+        )
+    return items

@@ -196,6 +196,69 @@ PROGRAMS = {
         "def f(n):\n    if n == 0:\n        return 7\n    return f(n - 1) * f(n - 1)\nprint(f(10))\n"
         "print(f(14))\n"
     ),
+    "displays_and_subscripts": (
+        "def f(xs, d, k):\n    t = (xs[0], xs[-1], d[k], d['a'], (1, 2)[k - 1])\n"
+        "    xs[0] = xs[1] + 1\n    d[k] = [t, []]\n    return t, xs[1:], xs[::2], xs[:k], d\n"
+        "print(f([1, 2.5, 3], {'a': 1, 1: 'one'}, 1))\n"
+        "x = torch.arange(6.0).reshape(2, 3)\ndef g(x, i):\n    x[i, 1] = 10.0\n"
+        "    return x[i], x[:, i], x[0, 1:]\nprint(g(x, 1))\n"
+    ),
+    "subscript_errors": (
+        "def f(xs, k):\n    return xs[k]\nprint(f([1], 0))\nfor c in ([1], {}, 3, 'ab', (1,)):\n"
+        "    try:\n        f(c, 5)\n    except Exception as e:\n        print(type(e).__name__, e)\n"
+        "f([1, 2], 'a')\n"
+    ),
+    "subscript_store_errors": (
+        "def f(xs, k, v):\n    xs[k] = v\n    return xs\nprint(f({}, 1, 2), f([0], -1, 'x'))\n"
+        "f({}, [1], 2)\n"
+    ),
+    "subscript_store_order": (
+        "def key():\n    print('key')\n    return 0\ndef val():\n    print('value')\n    return 5\n"
+        "def obj():\n    print('obj')\n    return [1]\ndef f():\n    obj()[key()] = val()\n"
+        "    a, b = val(), key()\n    return a, b\nprint(f())\n"
+    ),
+    "unpacking": (
+        "def f(v):\n    a, b = v\n    [c, d] = b, a\n    x = y = (a, b)\n    return a, b, c, d, x, y\n"
+        "print(f((1, 2)), f([3, 'x']), f('ab'), f(range(2)), f({5: 1, 6: 2}))\n"
+        "print(f(torch.tensor([1.0, 2.0])))\n"
+        "for bad in (3, (1, 2, 3), [1], None):\n    try:\n        f(bad)\n"
+        "    except Exception as e:\n        print(type(e).__name__, e)\nf((1,))\n"
+    ),
+    "for_over_iterables": (
+        "def f(xs, d):\n    t = 0\n    for i, x in enumerate(xs):\n        t += i * x\n"
+        "    for k, v in zip(d, [10, 20]):\n        t += v\n"
+        "    for x in reversed(xs):\n        t = t * 2 + x\n    for c in 'ab':\n        t += 1\n"
+        "    for s in {3}:\n        t += s\n    for a, (b, c) in [(1, (2, 3))]:\n        t += a + b + c\n"
+        "    return t\nprint(f([1, 2, 3], {'a': 1, 'b': 2}))\n"
+        "ps = []\nfor a, b in zip([1, 2], [3, 4]):\n    ps = ps + [a * b]\nprint(ps, a, b)\n"
+        "for a, b in [(1, 2), 3]:\n    print(a, b)\n"
+    ),
+    "set_and_dict_displays": (
+        "def f(a, b):\n    return {a, b, a}, {a: b, 'x': [a], b: {}}, {}, {(a, b): 1}\n"
+        "print(f(1, 2.5), f('p', 'p'))\n"
+        "def g(a, b):\n    return {a: 1 // b}\nfor args in ((1, 1), ([1], 1), ([1], 0)):\n    try:\n"
+        "        print(g(*args))\n    except Exception as e:\n        print(type(e).__name__, e)\n"
+        "def h(a):\n    return {1, a}\nh([2])\n"
+    ),
+    "dict_display_error_place": "def g(a, b):\n    return {'k': 0, a: 1 // b}\ng([1], 1)\n",
+    "keyword_arguments": (
+        "def f(a, b=2, c=3):\n    return a * b + c\n"
+        "def g(x):\n    return f(x, c=10), f(a=x), f(x, 1, c=0), sorted([x, 1], reverse=True)\n"
+        "print(g(4))\nfor i in range(2):\n    print(f(i, c=i), sorted([3, 1, 2], reverse=True))\n"
+        "def h(x):\n    return f(x, d=1)\nh(1)\n"
+    ),
+    "keyword_argument_errors_inside": (
+        "def f(a, b=2):\n    return a // b\ndef g(x):\n    return f(x, b=0)\ng(1)\n"
+    ),
+    "global_statement": (
+        "n = 0\ndef bump(k):\n    global n\n    n = n + k\n    return n\nprint(bump(2), bump(3), n)\n"
+    ),
+    "comprehension_targets": (
+        "ys = [1.0, -1.0, 2.0]\nps = [0.5, 0.25, 3.0]\n"
+        "print(sum((p - y) ** 2 for y, p in zip(ys, ps)), [a * b for a, b in zip(ys, ps)])\n"
+        "print({k: v for k, v in [(1, 2), (3, 4)]}, [(b, a) for a, b in [[1, 2], 'xy']])\n"
+        "print([a for a, b in [(1, 2), (3,)]])\n"
+    ),
     "state_line_print": "def f(x):\n    return x\nfor i in range(2):\n    print(f(i), f(i + 1))\n",
 }
 
@@ -270,7 +333,8 @@ def test_units_are_compiled():
         ("{i: 1 for i in x}", True),
         ("sum(i for i in x)", True),
         ("[i for i in x for j in x]", False),
-        ("[(i, j) for i, j in x]", False),
+        ("[(i, j) for i, j in x]", True),
+        ("[(i, j) for *i, j in x]", False),
         ("[i.real for i in x]", False),
     ):
         node = parse(source).children[0].children[0].children[0]
