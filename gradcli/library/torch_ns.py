@@ -531,7 +531,11 @@ def namespace() -> dict:
                 "cuda": cuda,
                 "linalg": Module(
                     "torch.linalg",
-                    {"inv": linalg_inv, "vector_norm": BUILTINS["linalg.vector_norm"].fn},
+                    {
+                        "inv": linalg_inv,
+                        "vector_norm": BUILTINS["linalg.vector_norm"].fn,
+                        "cross": BUILTINS["linalg.cross"].fn,
+                    },
                 ),
             }
         )

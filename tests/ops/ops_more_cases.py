@@ -367,3 +367,44 @@ case(
         print(type(e).__name__, e)
     """,
 )
+
+
+# ---------------------------------------------------------------- cross
+
+case(
+    "linalg/cross",
+    """
+    import torch
+    a = torch.tensor([[1., 2., 3.], [-1., 0.5, 2.]], requires_grad=True)
+    b = torch.tensor([0.5, -2., 4.], requires_grad=True)
+    r = torch.linalg.cross(a, b.expand(2, 3))
+    print(r, r.grad_fn, r.grad_fn._saved_dim)
+    r.backward(torch.tensor([[1., 2., 3.], [4., 5., 6.]]))
+    print(a.grad, b.grad)
+    print(torch.cross(a, b.expand(2, 3), dim=1), a.cross(b.expand(2, 3), 1), torch.linalg.cross(a.t(), torch.ones(3, 2), dim=0))
+    print(torch.linalg.cross(torch.tensor([1, 2, 3]), torch.tensor([4, 5, 6])))
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        p = torch.randn(20, 3).to(dt).requires_grad_()
+        q = torch.randn(20, 3).to(dt).requires_grad_()
+        r = torch.linalg.cross(p, q)
+        print(r.tolist())
+        gp, gq = torch.autograd.grad(r, (p, q), torch.randn(20, 3).to(dt))
+        print(gp.tolist(), gq.tolist())
+    g2, = torch.autograd.grad(torch.linalg.cross(a * a, b.expand(2, 3)).sum(), a, create_graph=True)
+    print(g2, g2.grad_fn)
+    print(torch.func.jvp(lambda u, v: torch.linalg.cross(u, v), (a.detach(), torch.ones(2, 3)), (torch.ones(2, 3), a.detach())))
+    for bad in [lambda: torch.linalg.cross(a, b), lambda: torch.linalg.cross(a, torch.ones(2, 4)), lambda: torch.linalg.cross(torch.ones(4, 2), torch.ones(4, 2)), lambda: torch.cross(torch.ones(2, 4), torch.ones(2, 4)), lambda: torch.linalg.cross(a, torch.ones(2, 3, dtype=torch.float32)), lambda: torch.linalg.cross(torch.ones(2, 3), torch.ones(3, 3))]:
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+    """,
+)
+case(
+    "linalg/cross_without_dim",
+    """
+    import torch
+    print(torch.cross(torch.ones(3, 2), torch.arange(6.).reshape(3, 2)))
+    """,
+)
