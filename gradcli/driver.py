@@ -214,10 +214,9 @@ def is_notebook(name, text) -> bool:
 
 def _notebook(session, name, text, debug, check, as_json):
     """Run (or with `check`, check) a Jupyter notebook; the exit code."""
-    # imported here, for notebooks only (start-up time: json, dataclasses, difflib);
-    # tests/architecture/test_layers.py allows this import (LAZY_IMPORTS)
+    # imported here, for notebooks only (start-up time: json, dataclasses; difflib for
+    # `gradcli check`); tests/architecture/test_layers.py allows these imports (LAZY_IMPORTS)
     from .notebook import NotebookError, run_notebook
-    from .notebook_check import check_notebook
 
     try:
         if check and not is_notebook(name, text):
@@ -226,6 +225,8 @@ def _notebook(session, name, text, debug, check, as_json):
                 "(run a program with gradcli eval)"
             )
         if check:
+            from .notebook_check import check_notebook
+
             return check_notebook(session, name, text, as_json, debug)
         return run_notebook(session, name, text, debug)
     except NotebookError as e:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..mkl import unary_fn
 from .sleef_pow import sleef_powf, torch_powf
+from .sleef_powd import sleef_powd
 from .tensor_iter import sleef_blocks
 
 _sqrt = unary_fn("sqrt", np.sqrt)
@@ -45,7 +46,7 @@ def torch_pow(a, e):
             return a.copy() if e == 1 else np.ones_like(a)
         if a.dtype == np.float64 and isinstance(e, (int, float)):
             # SLEEF's double pow on whole blocks, the C library's pow on the rest
-            return sleef_blocks(_powd(), np.power, (a, np.float64(e)))
+            return sleef_blocks(sleef_powd, np.power, (a, np.float64(e)))
     return np.power(a, e)
 
 
@@ -69,12 +70,5 @@ def torch_pow_tensor(a, b):
     if a.dtype == np.float32 and b.dtype == np.float32:
         return sleef_blocks(sleef_powf, np.power, (a, b))
     if a.dtype == np.float64 and b.dtype == np.float64:
-        return sleef_blocks(_powd(), np.power, (a, b))
+        return sleef_blocks(sleef_powd, np.power, (a, b))
     return np.power(a, b)
-
-
-def _powd():
-    """SLEEF's double pow (numerics/floats/sleef_powd.py, imported when first needed: start-up)."""
-    from .sleef_powd import sleef_powd
-
-    return sleef_powd
