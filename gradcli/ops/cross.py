@@ -48,6 +48,7 @@ class LinalgCross(Function):
     __slots__ = ("axis", "dim", "sa", "sb")
     name = "LinalgCrossBackward0"
     saved_names = ("self", "other")
+    saved_order = (1, 0)  # PyTorch saves other before self
     saved_extra = {"dim": lambda node: shown_int(node.dim)}
 
     def formula(self, S, a, b):
