@@ -243,6 +243,10 @@ class FastExpressions:
         self.small_vars = frozenset()  # ... and of these, ints of at most SMALL in size
         self.small_bound = SMALL  # (or of at most fast_types.DEEP)
         self.small_used = set()  # the small variables the sizes of expressions relied on
+        self.enclosing = frozenset()  # the functions of the unit around this one
+        self.suite, self.params = None, ()  # this function's body and parameters
+        self.bound_at = {}  # each of those -> its names bound where this one is defined
+        self.hoisted = []  # statements defining what the statement's lambdas run
         self.self_name = None  # the function, whose calls of itself give ints (fast_types.py)
         self.consts = {}  # name -> value the generated code reads (operators' functions)
         # a top-level loop whose variables are Python locals while it runs (loop_unit)
@@ -270,6 +274,8 @@ class FastExpressions:
         if mode == "free" and info.kind != "class" and not _bound_around(name, info):
             return "global"
         if mode == "free":
+            if self.free_ok(name):  # a Python variable of a function around (fast_closures)
+                return "local"
             raise Unsupported("a closure's variable")
         return mode
 
@@ -308,7 +314,7 @@ class FastExpressions:
             return _name(name, ast.Store())
         if info is None or name in info.globals:
             return ast.Subscript(value=_h("gv"), slice=ast.Constant(name), ctx=ast.Store())
-        if name in info.nonlocals:
+        if name in info.nonlocals and not self.free_ok(name):
             raise Unsupported("nonlocal")
         return _name(name, ast.Store())
 

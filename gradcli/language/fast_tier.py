@@ -8,7 +8,8 @@ arithmetic and comparison operators, `not`/`and`/`or`/`if-else`, calls of a name
 positional and keyword arguments, list, tuple, set and dict displays, subscripts and
 slices (fast_items.py); assignments to names, subscripts and tuples of them, `op=` on
 a name, `if`, `while` and `for` (no `else`) over any iterable into such targets,
-`break`, `continue`, `return`, `pass`, `global`.  Each operator is guarded:
+`break`, `continue`, `return`, `pass`, `global`, `nonlocal`, and a `def` of plain
+parameters in a function (fast_closures.py).  Each operator is guarded:
 two floats, two small ints (no result near the integer size limit), an int by a
 nonzero int for `%` and `//` run as Python's operator, as `runtime.binary_op` would
 answer them; any other operands go to the closure compiler's own operator function.
@@ -49,6 +50,7 @@ from .fast_ast import (
     at,
     small_check,
 )
+from .fast_closures import FastClosures, nests_only_defs
 from .fast_items import FastItems
 from .fast_support import FAST_DEF, FAST_FILE, SELF_CALLED, augmented_op, helpers
 from .fast_types import (
@@ -61,7 +63,7 @@ from .fast_types import (
 )
 
 
-class Emitter(FastItems, FastExpressions):
+class Emitter(FastClosures, FastItems, FastExpressions):
     """Builds the Python tree of one unit (a function, or a loop of the program)."""
 
     def block(self, suite):
@@ -83,7 +85,22 @@ class Emitter(FastItems, FastExpressions):
         method = getattr(self, "s_" + node.data, None)
         if method is None:
             raise Unsupported(node.data)
-        return method(node)
+        return self._hoisting(method, node)
+
+    @staticmethod
+    def function_def(def_name, params, body):
+        """_fn_def: a fast function's definition (for fast_closures.py)."""
+        return _fn_def(def_name, params, body)
+
+    def _hoisting(self, method, node):
+        """method(node)'s statements, after the definitions its expressions' lambdas
+        need (fast_closures.py)."""
+        saved, self.hoisted = self.hoisted, []
+        try:
+            out = method(node)
+            return [*self.hoisted, *out] if self.hoisted else out
+        finally:
+            self.hoisted = saved
 
     def _line(self, line):
         return ast.Assign(
@@ -96,7 +113,7 @@ class Emitter(FastItems, FastExpressions):
         if method is None:
             raise Unsupported(node.data)
         line, col = _pos(node)
-        return [at(s, line, col) for s in method(node)]
+        return [at(s, line, col) for s in self._hoisting(method, node)]
 
     def s_pass_stmt(self, node):
         return [ast.Pass()]
@@ -425,15 +442,18 @@ def function_unit(comp, info, name, params, suite):
     depth a parameter.  A parameter of the specialized body that it never binds again
     and whose size lets an operator skip its size test (`n - 1`) is checked to be a
     small int (fast_ast.SMALL) when the body is entered."""
-    if info.generator or info.nests or info.nonlocals:
+    if info.generator or info.nonlocals or info.nests and not nests_only_defs(suite):
         return None
     em = Emitter(comp, info)
+    em.suite, em.params = suite, params
     try:
         body = em.block(suite)
         local = [n for n in info.locals if info.mode(n) == "local"]
         ints, recursive = int_function(suite, local, name)
         if name in local or name in info.globals:
             ints, recursive = int_variables(suite, local), False
+        if info.nests:  # (a nested def may bind its variables: fast_closures.py)
+            ints, recursive = frozenset(), False
         extra = []
         if ints:  # a second body, for calls whose parameters in `ints` are ints
             em.ints = ints

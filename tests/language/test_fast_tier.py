@@ -250,6 +250,43 @@ PROGRAMS = {
     "keyword_argument_errors_inside": (
         "def f(a, b=2):\n    return a // b\ndef g(x):\n    return f(x, b=0)\ng(1)\n"
     ),
+    "closures": (
+        "def counter(k):\n    n = 0\n    def bump(d):\n        nonlocal n\n        n = n + d * k\n"
+        "        return n\n    def read():\n        return n\n    bump(1)\n    bump(2)\n"
+        "    return read(), bump, read\nr, b, rd = counter(10)\nprint(r, b(5), rd(), b, rd)\n"
+        "def outer(a):\n    def inner(b):\n        def innermost(c):\n            return a + b + c\n"
+        "        return innermost(1)\n    return inner(2)\nprint(outer(3), outer(0.5))\n"
+        "def late():\n    i = 0\n    def get():\n        return i\n    i = 5\n    return get()\n"
+        "print(late())\n"
+    ),
+    "closure_recursion": (
+        "def topo(root, kids):\n    order = []\n    seen = {}\n    def visit(v):\n"
+        "        nonlocal order\n        if v in seen:\n            return\n        seen[v] = True\n"
+        "        for c in kids[v]:\n            visit(c)\n        order = order + [v]\n"
+        "    visit(root)\n    return order\nprint(topo(0, {0: [1, 2], 1: [2], 2: []}))\n"
+        "def deep(n):\n    def down(k):\n        if k == 0:\n            return 0\n"
+        "        return down(k - 1) + 1\n    return down(n)\nprint(deep(50))\nprint(deep(2000))\n"
+    ),
+    "closure_errors": (
+        "def f(x):\n    def g(y):\n        return x // y\n    return g\nh = f(7)\nprint(h(2))\n"
+        "h(0)\n"
+    ),
+    "closure_variable_bound_later": (
+        "def f():\n    def g():\n        return x + 1\n    x = 2\n    return g()\nprint(f())\n"
+        "len = 5\ndef k():\n    def g():\n        return len\n    r = g()\n    len = 1\n    return r\n"
+        "print(k())\ndef m():\n    def g():\n        return qq\n    r = g()\n    qq = 1\nm()\n"
+    ),
+    "closure_inspect": (
+        "import inspect\ndef f(a):\n    b = a * 2\n    def g():\n        fr = inspect.currentframe()\n"
+        "        return fr.f_back.f_locals if fr is not None else None\n    return g()\nprint(f(3))\n"
+    ),
+    "lambdas": (
+        "def f(k):\n    add = lambda x: x + k\n    nothing = lambda: None\n"
+        "    pair = lambda a, b: lambda c: a + b + c\n    p = pair(1, 2)\n"
+        "    return add(1), nothing(), p(3), add, nothing\nprint(f(10))\n"
+        "def h(n):\n    big = lambda q: q > 2\n    if big(n):\n        return 'big'\n"
+        "    z = lambda: n // 0\n    return z()\nprint(h(5))\nh(1)\n"
+    ),
     "global_statement": (
         "n = 0\ndef bump(k):\n    global n\n    n = n + k\n    return n\nprint(bump(2), bump(3), n)\n"
     ),

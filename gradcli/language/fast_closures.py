@@ -1,0 +1,190 @@
+"""Functions defined in a function of the fast tier (fast_tier.py): a `def` or a lambda
+of plain positional parameters without defaults, decorators or `yield`, whose body the
+tier compiles, becomes a Python function nested in the generated one (a lambda's made
+before its statement), so that the variables
+it shares with the functions around it are Python's own cells (a closure's variable
+read, `nonlocal` written, late-bound, as the closure compiler's scopes give them).
+
+The value the `def` binds (or the lambda gives) is the closure compiler's own
+UserFunction (its name, qualified name, origin, repr, depth counting and errors), made
+as that `def` makes it
+(definitions.py), with the nested Python function as its `fast` code: a call runs
+that (UserFunction.__call__ and run), never the closure compiler's body, which needs
+the enclosing call's scope that a fast function does not keep."""
+
+from __future__ import annotations
+
+import ast
+
+from .parser import Tree
+
+from .fast_ast import Unsupported, _call, _h, _name, _pos, at
+from .scopes import FunctionInfo
+
+
+def nested_function(make, gs, factory, n):
+    """The UserFunction of a nested `def` (`make`: the closure compiler's, made in the
+    program's scope: no default, no decorator reads the enclosing one), running the
+    Python function `factory` makes for it."""
+    f = make(gs)
+    f.fast = factory(f)
+    f.fastn = n
+    return f
+
+
+class FastClosures:
+    """Nested `def`s (mixed into fast_tier.Emitter)."""
+
+    def free_ok(self, name):
+        """Whether `name`, free here, is bound by a function of this unit around it (a
+        Python variable of the generated functions around this one) before the
+        statement that defines this function there (bound_before): a Python cell
+        then always holds a value when it is read, where the closure compiler, not
+        finding it, would read the program's variable or the built-in of that name."""
+        p = self.info.parent
+        while p is not None:
+            if p.kind != "class":
+                if name in p.nonlocals:
+                    if p not in self.enclosing:
+                        return False
+                elif name in p.locals:
+                    return p in self.enclosing and name in self.bound_at[p]
+            p = p.parent
+        return False
+
+    def s_nonlocal_stmt(self, node):
+        return []  # (scopes.py has read it: the function's `nonlocal` comes first)
+
+    def s_funcdef(self, node):
+        name_tok, params, _returns, suite = node.children
+        made, value = self._nested(node, name_tok.value, params, suite, False)
+        return [made, ast.Assign(targets=[self.store_target(name_tok.value)], value=value)]
+
+    def e_lambda_(self, node):
+        params, body = node.children
+        made, value = self._nested(node, "<lambda>", params, body, True)
+        self.hoisted.append(made)  # (defined before the statement: fast_tier.Emitter.stmt)
+        line, col = _pos(node)
+        return at(value, line or 1, col or 1)
+
+    def _nested(self, node, name, params, body_node, is_lambda):
+        """(the statement defining the factory of the nested function's Python function,
+        the expression making its UserFunction) for a `def` or a lambda."""
+        comp, info = self.comp, self.info
+        if info is None or info.kind != "function":
+            raise Unsupported("a function defined outside a function")
+        names = []
+        for p in params.children if params is not None else ():
+            if p is None:
+                continue
+            if p.data != "param" or len(p.children) > 1 and p.children[-1] is not None:
+                raise Unsupported("a parameter with a default, *args or **kwargs")
+            names.append(p.children[0].value)
+        inner = FunctionInfo(name, "function", info)
+        inner.locals.update(names)
+        if names:
+            inner.first_param = names[0]
+        inner.analyse([body_node])
+        if inner.generator:
+            raise Unsupported("a nested generator")
+        # the closure compiler's `def` or lambda, compiled where it stands (its maker)
+        outer, comp.fn = comp.fn, info
+        try:
+            make = comp.e_lambda_(node) if is_lambda else comp._def_value(node)[1]
+        finally:
+            comp.fn = outer
+        em = type(self)(comp, inner)
+        em.consts = self.consts  # (one namespace: the names of constants kept apart)
+        em.n = self.n
+        em.enclosing = self.enclosing | {info}
+        em.suite, em.params = (None if is_lambda else body_node), names
+        em.bound_at = {**self.bound_at, info: bound_before(self.suite, node, self.params)}
+        if is_lambda:  # (its value, no statement: no line set)
+            value = em.expr(body_node)
+            body = [*em.hoisted, ast.Return(value=value)]
+        else:
+            body = em.block(body_node)
+        self.n = em.n
+        if inner.nonlocals:
+            body.insert(0, ast.Nonlocal(names=sorted(inner.nonlocals)))
+        fn_def = self.function_def("@def " + name, names, body)
+        factory = "@make" + str(self.n)
+        self.n += 1
+        self.consts["@nested_function"] = nested_function
+        maker = self.const(make, "def_" + factory[5:])
+        made = ast.FunctionDef(
+            name=factory,
+            args=ast.arguments(
+                posonlyargs=[],
+                args=[ast.arg(arg="@me")],
+                kwonlyargs=[],
+                kw_defaults=[],
+                defaults=[],
+            ),
+            body=[fn_def, ast.Return(value=_name(fn_def.name))],
+            decorator_list=[],
+        )
+        value = _call(
+            _h("nested_function"), maker, _h("gs"), _name(factory), ast.Constant(len(names))
+        )
+        return made, value
+
+
+def _names(target, out):
+    if isinstance(target, Tree):
+        if target.data == "name":
+            out.add(target.children[0].value)
+        elif target.data in ("tuple_items", "exprlist_items", "list_items", "list_"):
+            for c in target.children:
+                _names(c, out)
+
+
+def _contains(tree, node):
+    if tree is node:
+        return True
+    return isinstance(tree, Tree) and any(_contains(c, node) for c in tree.children)
+
+
+def bound_before(suite, node, params):
+    """The names certainly bound when the statement of `suite` (a function's body)
+    that holds `node` starts: its parameters, the names assigned by the statements
+    of the body before it (not inside them: an `if`'s, a loop's), the functions
+    `def`ined there, and the name of `node` itself when the statement is its `def`."""
+    out = set(params or ())
+    if suite is None:  # (a lambda's body: no statement)
+        return out
+    for child in suite.children:
+        if not isinstance(child, Tree):
+            continue
+        if _contains(child, node):
+            if child is node and node.data == "funcdef":
+                out.add(node.children[0].value)
+            return out
+        smalls = child.children if child.data == "simple_stmt" else [child]
+        for st in smalls:
+            if not isinstance(st, Tree):
+                continue
+            if st.data == "assign":
+                for t in st.children[:-1]:
+                    _names(t, out)
+            elif st.data == "funcdef":
+                out.add(st.children[0].value)
+    return out
+
+
+def nests_only_defs(suite):
+    """Whether the functions `suite` defines are all `def` statements and lambdas (no
+    class or decorated definition)."""
+    found = [True]
+
+    def walk(node):
+        if not isinstance(node, Tree):
+            return
+        if node.data in ("classdef", "decorated"):
+            found[0] = False
+            return
+        for c in node.children:
+            walk(c)
+
+    walk(suite)
+    return found[0]
