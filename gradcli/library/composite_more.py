@@ -2,8 +2,9 @@
 so that its values and graph are torch's: `torch.diff` (narrows and a subtraction,
 `SubBackward0`; `x.diff()` too, while the language's own `diff(f)` stays the derivative of
 a function), `torch.inner` and `torch.tensordot` (permutes, reshapes and one `mm`,
-`ViewBackward0`), and `torch.logspace` (ATen's loop: `pow(base, start + step * i)` in double
-for the first half, from the end for the second)."""
+`ViewBackward0`), `torch.logspace` (ATen's loop: `pow(base, start + step * i)` in double
+for the first half, from the end for the second), and `torch.histc` (ATen's linear binning
+in the input's dtype)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..core.tensor import Tensor
 from ..engine.declare import none
 from ..ops.creation import _check_sizes, _dt, _num, _numbers, leaf
 from ..ops.dims import norm_dims
+from ..ops.reduce import _torch_name
 from ..ops.registry import FUNCTIONS, Arg, register
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from .values import METHODS
@@ -248,3 +250,64 @@ def logspace(start, end, steps, base=10.0, dtype=None, requires_grad=False, devi
         v = np.where(np.isfinite(v), v, 0).astype(np.int64)
     out = v.astype(dt)
     return leaf(out, requires_grad)
+
+
+# ------------------------------------------------------------------ histc
+
+
+def _g(v):
+    """A double as C++'s stream prints it (6 significant digits; the NaN aminmax's vector
+    code makes has its sign bit set: -nan)."""
+    return "-nan" if math.isnan(v) else f"{v:g}"
+
+
+@register(
+    "histc",
+    "histc(input, bins=100, min=0, max=0)",
+    "counts of input's values in bins equal-width bins over [min, max] (both 0: the data's range)",
+    method=True,
+    checks=none("counts: nothing to differentiate"),
+    category="reduce",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def histc(input, bins=100, min=0, max=0):
+    x = _tensor("histc", input, "input", 1)
+    data = x.data
+    if data.dtype.kind != "f":
+        raise GradRuntimeError(
+            f"\"histogram_cpu\" not implemented for '{_torch_name(data.dtype)}'",
+            type_name="NotImplementedError",
+        )
+    if isinstance(bins, bool) or not isinstance(bins, int):
+        raise GradTypeError(
+            f"histc(): argument 'bins' (position 2) must be int, not {type_name(bins)}"
+        )
+    lo, hi = float(min), float(max)
+    if lo == hi and data.size:  # the data's range (ATen's aminmax)
+        lo, hi = float(np.min(data)), float(np.max(data))
+        if np.isnan(data).any():
+            lo = hi = math.nan
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise GradRuntimeError(f"torch.histc: range of [{_g(lo)}, {_g(hi)}] is not finite")
+    if not lo < hi:
+        raise GradRuntimeError("torch.histc: max must be larger than min")
+    if bins <= 0:
+        raise GradRuntimeError(
+            f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0"
+        )
+    dt = data.dtype.type
+    left, right = dt(lo), dt(hi)  # the first and last of linspace's edges, in the dtype
+    flat = data.reshape(-1)
+    with np.errstate(invalid="ignore"):
+        inside = (flat >= left) & (flat <= right)  # (NaN is never inside)
+    vals = flat[inside]
+    # ATen: (elt - leftmost) * (bins) / (rightmost - leftmost) in the dtype, truncated
+    pos = ((vals - left) * dt(bins) / (right - left)).astype(np.int64)
+    pos[pos == bins] = bins - 1
+    counts = np.bincount(pos, minlength=bins)[:bins]
+    return Tensor(counts.astype(data.dtype))

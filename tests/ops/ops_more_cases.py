@@ -408,3 +408,27 @@ case(
     print(torch.cross(torch.ones(3, 2), torch.arange(6.).reshape(3, 2)))
     """,
 )
+
+
+# ---------------------------------------------------------------- histc
+
+case(
+    "count/histc",
+    """
+    import torch
+    x = torch.tensor([1., 2., 1., 2.5, 0., -1., 4.], requires_grad=True)
+    for r in [torch.histc(x, bins=4, min=0, max=3), torch.histc(x), x.histc(5), torch.histc(torch.tensor([1., 1.]), 3), torch.histc(torch.tensor([float('nan'), 1.]), 3, 0, 2), torch.histc(torch.tensor([]), 3)]:
+        print(r, r.requires_grad)
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        a = torch.randn(10000).to(dt)
+        print(torch.histc(a, 37).tolist(), torch.histc(a, 50, -1.3, 0.7).tolist(), torch.histc(a * 3, 7, -0.1, 0.1).tolist())
+        b = torch.linspace(0, 1, 1001).to(dt)
+        print(torch.histc(b, 10, 0, 1).tolist(), torch.histc(b, 3, 0, 1).tolist(), torch.histc(b, 7).tolist())
+    for bad in [lambda: torch.histc(torch.tensor([1, 2]), 3), lambda: torch.histc(x, bins=0), lambda: torch.histc(x, 3, 2, 1), lambda: torch.histc(torch.tensor([float('inf'), 1.]), 3), lambda: torch.histc(torch.tensor([float('nan'), 1.]), 3)]:
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+    """,
+)
