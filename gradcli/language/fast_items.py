@@ -187,6 +187,38 @@ class FastItems:
 
     # ------------------------------------------------------------- targets
 
+    def augmented_item(self, target, op, value, aug):
+        """`a[k] op= v` as the closure compiler runs it: the object and the key once,
+        the item read, then the value, `aug` of the two (a tensor item in place), the
+        item set; what the reading, the operator and the setting raise placed at the
+        operator."""
+        if self.cached:  # (a program's __getitem__ may run)
+            raise Unsupported("a subscript in a loop whose variables are cached")
+        obj, subs = target.children
+        o, k, old = self.tmp(), self.tmp(), self.tmp()
+        self.consts["@get_item"] = get_item
+        self.consts["@set_item"] = set_item
+        where = (op.line, op.column)
+        return [
+            ast.Assign(targets=[_name(o, ast.Store())], value=self.expr(obj)),
+            ast.Assign(targets=[_name(k, ast.Store())], value=self._key(subs)),
+            at(
+                ast.Assign(
+                    targets=[_name(old, ast.Store())],
+                    value=_call(_h("get_item"), _name(o), _name(k)),
+                ),
+                *where,
+            ),
+            at(
+                ast.Expr(
+                    _call(
+                        _h("set_item"), _name(o), _name(k), _call(aug, _name(old), self.expr(value))
+                    )
+                ),
+                *where,
+            ),
+        ]
+
     def assign_to(self, targets, value):
         """`t1 = t2 = ... = value`: the value computed once, stored in each in turn."""
         if len(targets) == 1:

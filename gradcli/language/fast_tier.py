@@ -7,7 +7,7 @@ What a unit may hold: numbers, strings (not f-strings), True/False/None, names, 
 arithmetic and comparison operators, `not`/`and`/`or`/`if-else`, calls of a name with
 positional and keyword arguments, list, tuple, set and dict displays, subscripts and
 slices (fast_items.py); assignments to names, subscripts and tuples of them, `op=` on
-a name, `if`, `while` and `for` (no `else`) over any iterable into such targets,
+a name or a subscript, `if`, `while` and `for` (no `else`) over any iterable into such targets,
 `break`, `continue`, `return`, `pass`, `global`, `nonlocal`, and a `def` of plain
 parameters in a function (fast_closures.py).  Each operator is guarded:
 two floats, two small ints (no result near the integer size limit), an int by a
@@ -148,13 +148,16 @@ class Emitter(FastClosures, FastItems, FastExpressions):
 
     def s_augassign(self, node):
         target, op, value = node.children
-        if not (isinstance(target, Tree) and target.data == "name"):
-            raise Unsupported("augmented target")
         op_sym = op.value[:-1]
         if op_sym not in _BIN and op_sym not in ("^", "**"):
             raise Unsupported("augmented operator")
-        tok = target.children[0]
         line, _ = _pos(node)
+        if isinstance(target, Tree) and target.data == "getitem":  # (fast_items.py)
+            aug = self.const(augmented_op(op_sym), "aug_" + _op_key(op_sym))
+            return [self._line(line), *self.augmented_item(target, op, value, aug)]
+        if not (isinstance(target, Tree) and target.data == "name"):
+            raise Unsupported("augmented target")
+        tok = target.children[0]
         cur = self.load(tok)
         v = self.expr(value)
         aug = self.const(augmented_op(op_sym), "aug_" + _op_key(op_sym))

@@ -287,6 +287,16 @@ PROGRAMS = {
         "def h(n):\n    big = lambda q: q > 2\n    if big(n):\n        return 'big'\n"
         "    z = lambda: n // 0\n    return z()\nprint(h(5))\nh(1)\n"
     ),
+    "augmented_subscripts": (
+        "def f(xs, d, t):\n    xs[0] += 1\n    xs[-1] *= 2.5\n    d['a'] += 'x'\n    d[1, 2] -= 3\n"
+        "    t[0] += 1.0\n    t[1:] *= 2\n    return xs, d, t\nu = torch.tensor([1.0, 2.0, 3.0])\n"
+        "print(f([1, 2], {'a': 'p', (1, 2): 10}, u), u)\n"
+        "def g(d, k, v):\n    d[k] += v\n    return d\nprint(g({0: 1}, 0, 2))\n"
+        "for args in (({}, 'zz', 1), ([1], 0, 'a'), ({0: 1}, 0, None)):\n    try:\n        g(*args)\n"
+        "    except Exception as e:\n        print(type(e).__name__, e)\n"
+        "w = torch.ones(2, requires_grad=True)\ng(w, 0, 1)\n"
+    ),
+    "augmented_subscript_value_error": "def g(d, k):\n    d[k] += 1 // k\n    return d\ng({0: 1}, 0)\n",
     "global_statement": (
         "n = 0\ndef bump(k):\n    global n\n    n = n + k\n    return n\nprint(bump(2), bump(3), n)\n"
     ),
