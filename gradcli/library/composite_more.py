@@ -3,8 +3,9 @@ so that its values and graph are torch's: `torch.diff` (narrows and a subtractio
 `SubBackward0`; `x.diff()` too, while the language's own `diff(f)` stays the derivative of
 a function), `torch.inner` and `torch.tensordot` (permutes, reshapes and one `mm`,
 `ViewBackward0`), `torch.logspace` (ATen's loop: `pow(base, start + step * i)` in double
-for the first half, from the end for the second), and `torch.histc` (ATen's linear binning
-in the input's dtype)."""
+for the first half, from the end for the second), `torch.histc` (ATen's linear binning
+in the input's dtype) and `torch.quantile`/`nanquantile` (sort, ranks, gathers and an
+in-place lerp, as quantile_compute writes them)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from ..core.tensor import Tensor
 from ..engine.declare import none
 from ..ops.creation import _check_sizes, _dt, _num, _numbers, leaf
 from ..ops.dims import norm_dims
+from ..ops.linalg import Transpose
 from ..ops.reduce import _torch_name
+from ..ops.shape import SqueezeDim, Unsqueeze
 from ..ops.registry import FUNCTIONS, Arg, register
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from .values import METHODS
@@ -311,3 +314,138 @@ def histc(input, bins=100, min=0, max=0):
     pos[pos == bins] = bins - 1
     counts = np.bincount(pos, minlength=bins)[:bins]
     return Tensor(counts.astype(data.dtype))
+
+
+# ------------------------------------------------------------------ quantile
+
+
+class _SqueezeInplace(SqueezeDim):
+    """x.squeeze_(dim), as quantile ends: the in-place form's node."""
+
+    __slots__ = ()
+    name = "SqueezeBackward4"
+
+
+class _UnsqueezeInplace(Unsqueeze):
+    __slots__ = ()
+    name = "UnsqueezeBackward1"
+
+
+class _TransposeInplace(Transpose):
+    __slots__ = ()
+    name = "TransposeBackward1"
+
+
+_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(name, input, q, dim, keepdim, interpolation, ignore_nan):
+    x = _tensor(name, input, "input", 1)
+    data = x.data
+    if isinstance(q, (int, float)) and not isinstance(q, bool):
+        if not 0 <= q <= 1:
+            raise GradRuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
+        qt = np.asarray(q, data.dtype)  # (at::scalar_tensor(q, self.options()))
+    else:
+        qt = _tensor(name, q, "q", 2).data
+    if data.size == 0:
+        raise GradRuntimeError("quantile() input tensor must be non-empty")
+    if qt.ndim > 1:
+        raise GradRuntimeError("quantile() q must be a scalar or 1D tensor")
+    if data.dtype not in (np.float32, np.float64):
+        raise GradRuntimeError("quantile() input tensor must be either float or double dtype")
+    if qt.dtype != data.dtype:
+        raise GradRuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    if interpolation not in _MODES:
+        raise GradRuntimeError(
+            "quantile() interpolation must be one of linear, lower, higher, midpoint or "
+            f"nearest, but got {interpolation}"
+        )
+    nd = data.ndim
+    axis = None if dim is None else (norm_dims(dim, nd) or (0,))[0]
+    # the output's shape: q's size, then the reduced input's
+    if dim is not None and nd:
+        out_shape = list(data.shape)
+        if keepdim:
+            out_shape[axis] = 1
+        else:
+            del out_shape[axis]
+    else:
+        out_shape = [1] * nd if keepdim else []
+    if qt.ndim:
+        out_shape.insert(0, qt.size)
+    if not ((qt >= 0) & (qt <= 1)).all():
+        raise GradRuntimeError("quantile() q values must be in the range [0, 1]")
+    f = _f
+    if dim is None:
+        ordered = f("sort")(f("flatten")(x))[0]
+    elif axis == nd - 1 or nd == 0:
+        ordered = f("sort")(x)[0]
+    else:
+        ordered = f("sort")(f("transpose")(f("unsqueeze")(x, -1), axis, -1))[0]
+    if qt.ndim == 0:
+        out_shape.insert(0, 1)
+    in_shape = out_shape[1:] + [ordered.data.shape[-1] if ordered.data.ndim else 1]
+    ordered = f("view")(ordered, tuple(in_shape))
+    s = ordered.data
+    q1 = qt.reshape(-1)
+    last = s.shape[-1] - 1
+    nan = np.isnan(s)
+    if ignore_nan:
+        count = np.sum(~nan, axis=-1, keepdims=True, dtype=np.int64) - 1
+        ranks = q1 * count.astype(s.dtype)
+        ranks = np.where(ranks < 0, s.dtype.type(0), ranks)
+    else:
+        ranks = q1 * s.dtype.type(last)
+        ranks, any_nan = np.broadcast_arrays(ranks, nan.any(axis=-1, keepdims=True))
+        ranks = np.where(any_nan, s.dtype.type(last), ranks)
+    ranks = np.asarray(ranks, s.dtype)
+    if interpolation == "lower":
+        ranks = np.floor(ranks)
+    elif interpolation == "higher":
+        ranks = np.ceil(ranks)
+    elif interpolation == "nearest":
+        ranks = np.round(ranks)  # (half to even, as nearbyint)
+    below = ranks.astype(np.int64)
+    values = f("gather")(ordered, -1, Tensor(below))
+    if interpolation in ("linear", "midpoint"):
+        weights = (
+            np.full_like(ranks, 0.5)
+            if interpolation == "midpoint"
+            else ranks - below.astype(s.dtype)
+        )
+        above = np.ceil(ranks).astype(np.int64)
+        values = METHODS["lerp_"](values, f("gather")(ordered, -1, Tensor(above)), Tensor(weights))
+    nv = values.data.ndim
+    if qt.ndim == 0:
+        return _SqueezeInplace.apply(values, axes=(nv - 1,), dim=-1)
+    values = _UnsqueezeInplace.apply(values, axis=0, dim=0)
+    values = _TransposeInplace.apply(values, d0=0, d1=nv, dim0=0, dim1=-1)
+    return _SqueezeInplace.apply(values, axes=(nv,), dim=-1)
+
+
+for _name, _nan in (("quantile", False), ("nanquantile", True)):
+
+    def _fn(input, q, dim=None, keepdim=False, *, interpolation="linear", _name=_name, _nan=_nan):
+        return _quantile(_name, input, q, dim, keepdim, interpolation, _nan)
+
+    _fn.__name__ = _name
+    register(
+        _name,
+        f"{_name}(input, q, dim=None, keepdim=False, *, interpolation='linear')",
+        "the q-th quantiles of all elements or along dim"
+        + (", NaN ignored" if _nan else "")
+        + " (interpolation: linear, lower, higher, midpoint, nearest)",
+        method=True,
+        checks=[
+            ((Arg((2, 5)), 0.3), {}),
+            ((Arg((3, 4)), 0.75), {"dim": 0, "keepdim": True}),
+            ((Arg((2, 5)), 0.5), {"dim": 1, "interpolation": "midpoint"}),
+        ],
+        category="reduce",
+        batch=None,
+        inplace=None,
+        pure=False,
+        parser=None,
+    )(_fn)
+del _name, _nan

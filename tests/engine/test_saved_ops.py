@@ -29,6 +29,13 @@ KNOWN = {
     "poisson_nll_loss[0]": "the pack hook sees the loss's pieces in another order",
     "poisson_nll_loss[1]": "the pack hook sees the loss's pieces in another order",
     "kl_div[0]": "kl_div is composed of other nodes than torch's (the hook sees more)",
+    **{
+        f"{op}[{i}]": "quantile's gathers and in-place lerp: gradcli's GatherBackward0 packs "
+        "self but not its index, and its LerpBackward1 packs the values torch's in-place "
+        "lerp_ does not"
+        for op in ("quantile", "nanquantile")
+        for i in range(3)
+    },
     "mse_loss[0]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
     "mse_loss[2]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
     **{

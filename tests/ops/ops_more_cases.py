@@ -432,3 +432,42 @@ case(
             print(type(e).__name__, e)
     """,
 )
+
+
+# ---------------------------------------------------------------- quantile
+
+case(
+    "order/quantile",
+    """
+    import torch
+    nan = float('nan')
+    def chain(t):
+        out = []
+        f = t.grad_fn
+        while f is not None:
+            out.append(f.name())
+            f = f.next_functions[0][0] if f.next_functions else None
+        return out
+    x = torch.tensor([[1., nan, 3., 0.5, 2.], [4., 5., -1., 2., 2.]], requires_grad=True)
+    for r in [torch.quantile(x, 0.3, dim=1), torch.nanquantile(x, 0.3, dim=1), torch.quantile(x[1], 0.5), x[1].quantile(torch.tensor([0.25, 0.5, 1.0])), torch.nanquantile(x, torch.tensor([0.1, 0.9]), dim=0, keepdim=True), torch.nanquantile(x, 0.4), torch.quantile(x[1:], 0.4, dim=0, keepdim=True)]:
+        print(r, chain(r))
+    for mode in ('lower', 'higher', 'nearest', 'midpoint'):
+        print(mode, torch.nanquantile(x, 0.45, 1, True, interpolation=mode))
+    r = torch.nanquantile(x, torch.tensor([0.2, 0.7]), dim=1)
+    r.backward(torch.tensor([[1., 2.], [3., 4.]]))
+    print(x.grad)
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        a = torch.randn(4, 33).to(dt).requires_grad_()
+        for q in (0.1, 0.5, 0.77, 0.999):
+            print(torch.quantile(a, q, dim=1).tolist(), torch.quantile(a, q).item(), torch.quantile(a.t(), q, dim=0).tolist())
+        r = torch.quantile(a, torch.tensor([0.13, 0.6]).to(dt), dim=0)
+        g, = torch.autograd.grad(r.sum(), a)
+        print(r.tolist(), g.sum(0).tolist())
+    for bad in [lambda: torch.quantile(x, 1.5), lambda: torch.quantile(x, torch.tensor([0.5, 1.5])), lambda: torch.quantile(torch.tensor([]), 0.5), lambda: torch.quantile(torch.tensor([1, 2]), 0.5), lambda: torch.quantile(x, torch.tensor([0.5], dtype=torch.float32)), lambda: torch.quantile(x, 0.5, interpolation='cubic'), lambda: torch.quantile(x, torch.ones(2, 2) / 2)]:
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+    """,
+)
