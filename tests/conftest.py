@@ -37,8 +37,9 @@ TIMEOUT = float(os.environ.get("GRADCLI_TEST_TIMEOUT", "60"))
 LONG_MESSAGE = 60
 
 
-def run_gradcli(source=None, args=("eval", "-"), timeout=TIMEOUT):
-    """Run ``python -m gradcli ARGS`` in the repository root.
+def run_gradcli(source=None, args=("eval", "-"), timeout=TIMEOUT, cwd=None):
+    """Run ``python -m gradcli ARGS`` in the repository root (or in ``cwd``, with this
+    repository's gradcli imported all the same).
 
     ``source`` (str or None) is written to stdin.  Returns the
     ``subprocess.CompletedProcess`` (text mode: .returncode, .stdout, .stderr).
@@ -47,13 +48,15 @@ def run_gradcli(source=None, args=("eval", "-"), timeout=TIMEOUT):
     env["NO_COLOR"] = "1"
     env["PYTHONIOENCODING"] = "utf-8"
     env.pop("PYTHONSTARTUP", None)
+    if cwd is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return subprocess.run(
         [sys.executable, "-m", "gradcli", *args],
         input="" if source is None else source,
         capture_output=True,
         text=True,
         encoding="utf-8",
-        cwd=str(ROOT),
+        cwd=str(ROOT if cwd is None else cwd),
         env=env,
         timeout=timeout,
     )

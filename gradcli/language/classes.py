@@ -291,9 +291,17 @@ def set_instance_attr(obj, name, value):
 
 
 def set_class_attr(cls, name, value):
-    if is_dunder(name) or not is_user_class(cls):
+    """`C.name = value` (and setattr(C, name, value)): a program's class takes any name, and
+    as a special method a class body may define a function of the program (d2l's
+    add_to_class sets `__init__`), never a library callable."""
+    if (
+        (is_dunder(name) and (name not in DUNDERS or not isinstance(value, UserFunction)))
+        or not is_user_class(cls)
+    ):  # fmt: skip
         raise GradAttributeError(f"cannot set attribute '{name}' of type '{cls.__name__}'")
     setattr(cls, user_key(name), value)
+    if is_dunder(name):
+        return  # (a class's names below are the ones an instance may shadow)
     classes = [cls]  # the name is one of its classes' now, and of every subclass's
     while classes:
         c = classes.pop()

@@ -67,6 +67,9 @@ DOCS = {
     "torch.nn.BatchNorm1d": "batch normalisation over (N, C) or (N, C, L) input",
     "torch.nn.BatchNorm2d": "batch normalisation over (N, C, H, W) input",
     "torch.nn.BatchNorm3d": "batch normalisation over (N, C, D, H, W) input",
+    "torch.nn.LazyBatchNorm1d": "a BatchNorm1d whose num_features is taken from its first input",
+    "torch.nn.LazyBatchNorm2d": "a BatchNorm2d whose num_features is taken from its first input",
+    "torch.nn.LazyBatchNorm3d": "a BatchNorm3d whose num_features is taken from its first input",
     "torch.nn.LayerNorm": "layer normalisation over the last dims (normalized_shape), "
     "then weight and bias",
     "torch.nn.RMSNorm": "x / sqrt(mean(x ** 2) + eps) over the last dims, times weight",

@@ -2,7 +2,8 @@
 (micrograd, d2l's class-based chapters ...) and programs exercising Python's data model
 and numpy beside torch, each run as ``python NAME.py`` under real torch 2.13 to record
 its output (tests/golden/programs.json, by ``scripts/gen_golden.py programs``)
-and run here by gradcli, whose output must be the same.  Each file's header names its
+and run here by gradcli (in a fresh directory each, as torch ran it), whose output must
+be the same.  Each file's header names its
 source and lists every adaptation."""
 
 import hashlib
@@ -44,7 +45,10 @@ def test_golden_matches_file(name):
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_program(name):
+def test_program(name, tmp_path):
     rec = GOLDEN[name]
-    result = run_gradcli(args=("eval", *rec["flags"], rec["file"]), timeout=TIMEOUT)
+    # in a fresh directory, as torch's run was recorded: a program may write files there
+    # (PyTorch's recipes save and load checkpoints)
+    path = str(ROOT / rec["file"])
+    result = run_gradcli(args=("eval", *rec["flags"], path), timeout=TIMEOUT, cwd=tmp_path)
     check_result(result, rec["stdout"], rec["error"], what=rec["file"])

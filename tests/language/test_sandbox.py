@@ -107,6 +107,12 @@ ESCAPES = [
     ('x = ones(2)\nf"{x.data.__class__}"', "AttributeError"),
     ('f"{__import__}"', "NameError"),
     ("f\"{open('x')}\"", "NameError"),
+    # a program's class takes the special methods a class body may define, no others
+    ("class A:\n    pass\nA.__getattr__ = print", "AttributeError"),
+    ("class A:\n    pass\nsetattr(A, '__getattribute__', print)", "AttributeError"),
+    ("class A:\n    pass\nA.__class__ = int", "AttributeError"),
+    ("class A:\n    pass\nsetattr(A, '__dict__', {})", "AttributeError"),
+    ("setattr(Exception, '__init__', print)", "AttributeError"),
     # `re`: strings in and out, no Match or Pattern object, no function called by it
     ("import re\nre.compile('a')", "AttributeError"),
     ("import re\nre.match('a', 'a')", "AttributeError"),

@@ -503,6 +503,51 @@ case(
 )
 
 case(
+    "module/lazy_batch_norm",
+    """
+    import torch
+    from torch import nn
+    b = nn.LazyBatchNorm2d()
+    b
+    print(list(b.state_dict()))
+    y = b(torch.arange(12.).reshape(2, 3, 1, 2))
+    y
+    b
+    print(type(b).__name__, b.weight, b.bias, b.running_mean, b.running_var, b.num_batches_tracked)
+    c = nn.LazyBatchNorm1d(affine=False, momentum=0.5)
+    c
+    c(torch.tensor([[1., 2.], [3., 5.]]))
+    print(c, c.weight, c.running_var)
+    d = nn.LazyBatchNorm3d(track_running_stats=False, bias=False)
+    d
+    d(torch.ones(2, 2, 1, 1, 1)).shape
+    print(d, d.bias, d.running_mean)
+    nn.LazyBatchNorm2d()(torch.ones(2, 3))
+""",
+)
+
+case(
+    "class/set_special_method",
+    """
+    class A:
+        def __init__(self, x):
+            self.x = x
+    def init(self, x, y=2):
+        self.x = x * y
+    A.__init__ = init
+    def add(self, o):
+        return A(self.x + o.x, 1)
+    setattr(A, "__add__", add)
+    A.__repr__ = lambda self: "A(%d)" % self.x
+    a = A(3)
+    print(a.x, a + A(1, 1), a)
+    class B(A):
+        pass
+    print(B(5), B(1) + a)
+""",
+)
+
+case(
     "module/bilinear",
     """
     import torch

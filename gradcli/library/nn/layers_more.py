@@ -15,6 +15,7 @@ from .init import normal_
 from ...ops.nn import _pair
 from .layers import Conv2d, _empty, _int
 from .module import Module, new_parameter
+from ...core.parameter import set_uninitialized
 
 
 def _float(dtype):
@@ -157,6 +158,62 @@ class BatchNorm3d(BatchNorm1d):
     input_dims = ((5,), "5D")
 
 
+class _LazyBatchNorm:
+    """nn.LazyBatchNorm1d/2d/3d: num_features is taken from the first input (its dim 1),
+    when the parameters and running statistics are made and initialised (as BatchNorm's)
+    and the module becomes the BatchNorm it stands for (torch's cls_to_become)."""
+
+    becomes: type = BatchNorm1d
+
+    def __init__(
+        self,
+        eps=1e-05,
+        momentum=0.1,
+        affine=True,
+        track_running_stats=True,
+        device=None,
+        dtype=None,
+        bias=True,
+    ):
+        self.becomes.__init__(self, 0, eps, momentum, False, False, dtype=dtype, bias=False)
+        self.affine, self.track_running_stats = affine, track_running_stats
+        self.use_bias = bool(affine and bias)
+        dt = _float(dtype)
+        if affine:
+            self.weight = set_uninitialized(new_parameter(np.zeros(0, dtype=dt)))
+            if bias:
+                self.bias = set_uninitialized(new_parameter(np.zeros(0, dtype=dt)))
+        if track_running_stats:
+            self.running_mean = Tensor(np.zeros(0, dtype=dt))
+            self.running_var = Tensor(np.ones(0, dtype=dt))
+            self.num_batches_tracked = Tensor(np.zeros((), dtype=np.int64))
+
+    def forward(self, input):
+        becomes = self.becomes
+        if self.num_features == 0:
+            shape = input.data.shape if isinstance(input, Tensor) else ()
+            n = self.num_features = _int(int(shape[1]) if len(shape) > 1 else 0, "size")
+            for name, fill in (("weight", 1), ("bias", 0), ("running_mean", 0), ("running_var", 1)):
+                t = getattr(self, name)
+                if t is not None:
+                    t.data = np.full(n, fill, dtype=t.data.dtype)
+                    set_uninitialized(t, False)
+            object.__setattr__(self, "__class__", becomes)  # torch: cls_to_become
+        return becomes.forward(self, input)
+
+
+class LazyBatchNorm1d(_LazyBatchNorm, BatchNorm1d):
+    becomes = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyBatchNorm, BatchNorm2d):
+    becomes = BatchNorm2d
+
+
+class LazyBatchNorm3d(_LazyBatchNorm, BatchNorm3d):
+    becomes = BatchNorm3d
+
+
 class AvgPool2d(Module):
     def __init__(
         self,
@@ -284,6 +341,9 @@ LAYERS_MORE = {
         BatchNorm1d,
         BatchNorm2d,
         BatchNorm3d,
+        LazyBatchNorm1d,
+        LazyBatchNorm2d,
+        LazyBatchNorm3d,
         AvgPool2d,
         AdaptiveAvgPool2d,
         ConvTranspose2d,
