@@ -1,0 +1,589 @@
+# Published code: Dive into Deep Learning, section "Concise Implementation of Recurrent
+# Neural Networks" (pytorch tab), with the d2l package's classes it uses: nn.RNN wrapped in
+# the package's Module, a language model (LazyLinear over the hidden states, swapaxes)
+# derived from the package's RNNLMScratch, prediction before and after training with
+# gradient clipping by the d2l Trainer, on a character corpus prepared with re.sub.
+# Source: d2l-ai/d2l-en at 23d7a5aecceee57d1292c56e90cce307f183bb0a:
+#         chapter_recurrent-neural-networks/rnn-concise.md (the `%%tab pytorch` and
+#         `%%tab all` code cells, in order), d2l/torch.py (the package's aliases, add_to_class,
+#         HyperParameters, ProgressBoard, Module, DataModule, Trainer, Classifier, cpu, gpu,
+#         num_gpus, try_gpu, TimeMachine, Vocab, RNNLMScratch, as the package defines them;
+#         pasted as tests/programs/d2l_rnn_scratch.py pastes them)
+# Adaptations:
+#   - `from d2l import torch as d2l` cannot run (the package needs torchvision and
+#     matplotlib): the package's code is pasted first, and a class `d2l` stands for the
+#     package, each name set on it after its definition.
+#   - ProgressBoard.draw keeps the points it averages; its drawing (matplotlib) is left out.
+#   - `if tab.selected(...)` blocks are replaced by their pytorch bodies, the others left
+#     out (what d2l's build does for its pytorch tab).
+#   - TimeMachine._download's download of H. G. Wells' novel is replaced by 300 words
+#     drawn (seeded, from a generator of their own) from a list of the novel's first
+#     words, as in tests/programs/d2l_rnn_scratch.py.
+#   - 10 epochs, not 100 (the test's time).
+#   - The section is a notebook: the last line of a cell, when it is a bare expression,
+#     is shown by Jupyter; run as a script it would print nothing, so each such line is
+#     wrapped in print(...) (marked "# print added").
+#   - added: torch.manual_seed(0) before the section, and at the end what the model and
+#     the board kept.
+import collections
+import inspect
+import random
+import re
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+
+class d2l:  # added: stands for the package (`d2l = sys.modules[__name__]` in it)
+    pass
+
+
+# the package's aliases (config.ini)
+d2l.nn_Module = nn.Module
+d2l.ones_like = torch.ones_like
+d2l.ones = torch.ones
+d2l.zeros_like = torch.zeros_like
+d2l.zeros = torch.zeros
+d2l.tensor = torch.tensor
+d2l.arange = torch.arange
+d2l.meshgrid = torch.meshgrid
+d2l.sin = torch.sin
+d2l.sinh = torch.sinh
+d2l.cos = torch.cos
+d2l.cosh = torch.cosh
+d2l.tanh = torch.tanh
+d2l.linspace = torch.linspace
+d2l.exp = torch.exp
+d2l.log = torch.log
+d2l.normal = torch.normal
+d2l.rand = torch.rand
+d2l.randn = torch.randn
+d2l.matmul = torch.matmul
+d2l.int32 = torch.int32
+d2l.int64 = torch.int64
+d2l.float32 = torch.float32
+d2l.concat = torch.cat
+d2l.stack = torch.stack
+d2l.abs = torch.abs
+d2l.eye = torch.eye
+d2l.sigmoid = torch.sigmoid
+d2l.batch_matmul = torch.bmm
+d2l.numpy = lambda x, *args, **kwargs: x.detach().numpy(*args, **kwargs)
+d2l.size = lambda x, *args, **kwargs: x.numel(*args, **kwargs)
+d2l.reshape = lambda x, *args, **kwargs: x.reshape(*args, **kwargs)
+d2l.to = lambda x, *args, **kwargs: x.to(*args, **kwargs)
+d2l.reduce_sum = lambda x, *args, **kwargs: x.sum(*args, **kwargs)
+d2l.argmax = lambda x, *args, **kwargs: x.argmax(*args, **kwargs)
+d2l.astype = lambda x, *args, **kwargs: x.type(*args, **kwargs)
+d2l.transpose = lambda x, *args, **kwargs: x.t(*args, **kwargs)
+d2l.reduce_mean = lambda x, *args, **kwargs: x.mean(*args, **kwargs)
+d2l.expand_dims = lambda x, *args, **kwargs: x.unsqueeze(*args, **kwargs)
+d2l.swapaxes = lambda x, *args, **kwargs: x.swapaxes(*args, **kwargs)
+d2l.repeat = lambda x, *args, **kwargs: x.repeat(*args, **kwargs)
+
+
+# --- d2l/torch.py
+def add_to_class(Class):
+    """Register functions as methods in created class.
+
+    Defined in :numref:`sec_oo-design`"""
+    def wrapper(obj):
+        setattr(Class, obj.__name__, obj)
+    return wrapper
+d2l.add_to_class = add_to_class  # added
+
+
+class HyperParameters:
+    """The base class of hyperparameters."""
+    def save_hyperparameters(self, ignore=[]):
+        """Defined in :numref:`sec_oo-design`"""
+        raise NotImplemented
+
+    def save_hyperparameters(self, ignore=[]):
+        """Save function arguments into class attributes.
+    
+        Defined in :numref:`sec_utils`"""
+        frame = inspect.currentframe().f_back
+        _, _, _, local_vars = inspect.getargvalues(frame)
+        self.hparams = {k:v for k, v in local_vars.items()
+                        if k not in set(ignore+['self']) and not k.startswith('_')}
+        for k, v in self.hparams.items():
+            setattr(self, k, v)
+d2l.HyperParameters = HyperParameters  # added
+
+
+class ProgressBoard(d2l.HyperParameters):
+    """The board that plots data points in animation.
+
+    Defined in :numref:`sec_oo-design`"""
+    def __init__(self, xlabel=None, ylabel=None, xlim=None,
+                 ylim=None, xscale='linear', yscale='linear',
+                 ls=['-', '--', '-.', ':'], colors=['C0', 'C1', 'C2', 'C3'],
+                 fig=None, axes=None, figsize=(3.5, 2.5), display=True):
+        self.save_hyperparameters()
+
+    def draw(self, x, y, label, every_n=1):
+        raise NotImplemented
+
+    def draw(self, x, y, label, every_n=1):
+        """Defined in :numref:`sec_utils`"""
+        Point = collections.namedtuple('Point', ['x', 'y'])
+        if not hasattr(self, 'raw_points'):
+            self.raw_points = collections.OrderedDict()
+            self.data = collections.OrderedDict()
+        if label not in self.raw_points:
+            self.raw_points[label] = []
+            self.data[label] = []
+        points = self.raw_points[label]
+        line = self.data[label]
+        points.append(Point(x, y))
+        if len(points) != every_n:
+            return
+        mean = lambda x: sum(x) / len(x)
+        line.append(Point(mean([p.x for p in points]),
+                          mean([p.y for p in points])))
+        points.clear()
+        if not self.display:
+            return
+        # (the drawing, matplotlib in a notebook, is left out)
+d2l.ProgressBoard = ProgressBoard  # added
+
+
+class Module(d2l.nn_Module, d2l.HyperParameters):
+    """The base class of models.
+
+    Defined in :numref:`sec_oo-design`"""
+    def __init__(self, plot_train_per_epoch=2, plot_valid_per_epoch=1):
+        super().__init__()
+        self.save_hyperparameters()
+        self.board = ProgressBoard()
+
+    def loss(self, y_hat, y):
+        raise NotImplementedError
+
+    def forward(self, X):
+        assert hasattr(self, 'net'), 'Neural network is defined'
+        return self.net(X)
+
+    def plot(self, key, value, train):
+        """Plot a point in animation."""
+        assert hasattr(self, 'trainer'), 'Trainer is not inited'
+        self.board.xlabel = 'epoch'
+        if train:
+            x = self.trainer.train_batch_idx / \
+                self.trainer.num_train_batches
+            n = self.trainer.num_train_batches / \
+                self.plot_train_per_epoch
+        else:
+            x = self.trainer.epoch + 1
+            n = self.trainer.num_val_batches / \
+                self.plot_valid_per_epoch
+        self.board.draw(x, d2l.numpy(d2l.to(value, d2l.cpu())),
+                        ('train_' if train else 'val_') + key,
+                        every_n=int(n))
+
+    def training_step(self, batch):
+        l = self.loss(self(*batch[:-1]), batch[-1])
+        self.plot('loss', l, train=True)
+        return l
+
+    def validation_step(self, batch):
+        l = self.loss(self(*batch[:-1]), batch[-1])
+        self.plot('loss', l, train=False)
+
+    def configure_optimizers(self):
+        raise NotImplementedError
+
+    def configure_optimizers(self):
+        """Defined in :numref:`sec_classification`"""
+        return torch.optim.SGD(self.parameters(), lr=self.lr)
+
+    def apply_init(self, inputs, init=None):
+        """Defined in :numref:`sec_lazy_init`"""
+        self.forward(*inputs)
+        if init is not None:
+            self.net.apply(init)
+d2l.Module = Module  # added
+
+
+class DataModule(d2l.HyperParameters):
+    """The base class of data.
+
+    Defined in :numref:`subsec_oo-design-models`"""
+    def __init__(self, root='../data', num_workers=4):
+        self.save_hyperparameters()
+
+    def get_dataloader(self, train):
+        raise NotImplementedError
+
+    def train_dataloader(self):
+        return self.get_dataloader(train=True)
+
+    def val_dataloader(self):
+        return self.get_dataloader(train=False)
+
+    def get_tensorloader(self, tensors, train, indices=slice(0, None)):
+        """Defined in :numref:`sec_synthetic-regression-data`"""
+        tensors = tuple(a[indices] for a in tensors)
+        dataset = torch.utils.data.TensorDataset(*tensors)
+        return torch.utils.data.DataLoader(dataset, self.batch_size,
+                                           shuffle=train)
+d2l.DataModule = DataModule  # added
+
+
+class Trainer(d2l.HyperParameters):
+    """The base class for training models with data.
+
+    Defined in :numref:`subsec_oo-design-models`"""
+    def __init__(self, max_epochs, num_gpus=0, gradient_clip_val=0):
+        self.save_hyperparameters()
+        assert num_gpus == 0, 'No GPU support yet'
+
+    def prepare_data(self, data):
+        self.train_dataloader = data.train_dataloader()
+        self.val_dataloader = data.val_dataloader()
+        self.num_train_batches = len(self.train_dataloader)
+        self.num_val_batches = (len(self.val_dataloader)
+                                if self.val_dataloader is not None else 0)
+
+    def prepare_model(self, model):
+        model.trainer = self
+        model.board.xlim = [0, self.max_epochs]
+        self.model = model
+
+    def fit(self, model, data):
+        self.prepare_data(data)
+        self.prepare_model(model)
+        self.optim = model.configure_optimizers()
+        self.epoch = 0
+        self.train_batch_idx = 0
+        self.val_batch_idx = 0
+        for self.epoch in range(self.max_epochs):
+            self.fit_epoch()
+
+    def fit_epoch(self):
+        raise NotImplementedError
+
+    def prepare_batch(self, batch):
+        """Defined in :numref:`sec_linear_scratch`"""
+        return batch
+
+    def fit_epoch(self):
+        """Defined in :numref:`sec_linear_scratch`"""
+        self.model.train()
+        for batch in self.train_dataloader:
+            loss = self.model.training_step(self.prepare_batch(batch))
+            self.optim.zero_grad()
+            with torch.no_grad():
+                loss.backward()
+                if self.gradient_clip_val > 0:  # To be discussed later
+                    self.clip_gradients(self.gradient_clip_val, self.model)
+                self.optim.step()
+            self.train_batch_idx += 1
+        if self.val_dataloader is None:
+            return
+        self.model.eval()
+        for batch in self.val_dataloader:
+            with torch.no_grad():
+                self.model.validation_step(self.prepare_batch(batch))
+            self.val_batch_idx += 1
+
+    def __init__(self, max_epochs, num_gpus=0, gradient_clip_val=0):
+        """Defined in :numref:`sec_use_gpu`"""
+        self.save_hyperparameters()
+        self.gpus = [d2l.gpu(i) for i in range(min(num_gpus, d2l.num_gpus()))]
+    
+
+    def prepare_batch(self, batch):
+        """Defined in :numref:`sec_use_gpu`"""
+        if self.gpus:
+            batch = [d2l.to(a, self.gpus[0]) for a in batch]
+        return batch
+    
+
+    def prepare_model(self, model):
+        """Defined in :numref:`sec_use_gpu`"""
+        model.trainer = self
+        model.board.xlim = [0, self.max_epochs]
+        if self.gpus:
+            model.to(self.gpus[0])
+        self.model = model
+
+    def clip_gradients(self, grad_clip_val, model):
+        """Defined in :numref:`sec_rnn-scratch`"""
+        params = [p for p in model.parameters() if p.requires_grad]
+        norm = torch.sqrt(sum(torch.sum((p.grad ** 2)) for p in params))
+        if norm > grad_clip_val:
+            for param in params:
+                param.grad[:] *= grad_clip_val / norm
+d2l.Trainer = Trainer  # added
+
+
+class SyntheticRegressionData(d2l.DataModule):
+    """Synthetic data for linear regression.
+
+    Defined in :numref:`sec_synthetic-regression-data`"""
+    def __init__(self, w, b, noise=0.01, num_train=1000, num_val=1000,
+                 batch_size=32):
+        super().__init__()
+        self.save_hyperparameters()
+        n = num_train + num_val
+        self.X = d2l.randn(n, len(w))
+        noise = d2l.randn(n, 1) * noise
+        self.y = d2l.matmul(self.X, d2l.reshape(w, (-1, 1))) + b + noise
+
+    def get_dataloader(self, train):
+        """Defined in :numref:`sec_synthetic-regression-data`"""
+        i = slice(0, self.num_train) if train else slice(self.num_train, None)
+        return self.get_tensorloader((self.X, self.y), train, i)
+d2l.SyntheticRegressionData = SyntheticRegressionData  # added
+
+
+class Classifier(d2l.Module):
+    """The base class of classification models.
+
+    Defined in :numref:`sec_classification`"""
+    def validation_step(self, batch):
+        Y_hat = self(*batch[:-1])
+        self.plot('loss', self.loss(Y_hat, batch[-1]), train=False)
+        self.plot('acc', self.accuracy(Y_hat, batch[-1]), train=False)
+
+    def accuracy(self, Y_hat, Y, averaged=True):
+        """Compute the number of correct predictions.
+    
+        Defined in :numref:`sec_classification`"""
+        Y_hat = d2l.reshape(Y_hat, (-1, Y_hat.shape[-1]))
+        preds = d2l.astype(d2l.argmax(Y_hat, axis=1), Y.dtype)
+        compare = d2l.astype(preds == d2l.reshape(Y, -1), d2l.float32)
+        return d2l.reduce_mean(compare) if averaged else compare
+
+    def loss(self, Y_hat, Y, averaged=True):
+        """Defined in :numref:`sec_softmax_concise`"""
+        Y_hat = d2l.reshape(Y_hat, (-1, Y_hat.shape[-1]))
+        Y = d2l.reshape(Y, (-1,))
+        return F.cross_entropy(
+            Y_hat, Y, reduction='mean' if averaged else 'none')
+
+    def layer_summary(self, X_shape):
+        """Defined in :numref:`sec_lenet`"""
+        X = d2l.randn(*X_shape)
+        for layer in self.net:
+            X = layer(X)
+            print(layer.__class__.__name__, 'output shape:\t', X.shape)
+d2l.Classifier = Classifier  # added
+
+
+def cpu():
+    """Get the CPU device.
+
+    Defined in :numref:`sec_use_gpu`"""
+    return torch.device('cpu')
+d2l.cpu = cpu  # added
+
+
+def gpu(i=0):
+    """Get a GPU device.
+
+    Defined in :numref:`sec_use_gpu`"""
+    return torch.device(f'cuda:{i}')
+d2l.gpu = gpu  # added
+
+
+def num_gpus():
+    """Get the number of available GPUs.
+
+    Defined in :numref:`sec_use_gpu`"""
+    return torch.cuda.device_count()
+d2l.num_gpus = num_gpus  # added
+
+
+def try_gpu(i=0):
+    """Return gpu(i) if exists, otherwise return cpu().
+
+    Defined in :numref:`sec_use_gpu`"""
+    if num_gpus() >= i + 1:
+        return gpu(i)
+    return cpu()
+d2l.try_gpu = try_gpu  # added
+
+
+class TimeMachine(d2l.DataModule):
+    """The Time Machine dataset.
+
+    Defined in :numref:`sec_text-sequence`"""
+    def _download(self):
+        # changed: the download of timemachine.txt and open(): seeded random text of
+        # words, the generator of its own so that the model's draws are as they were
+        words = ('the time traveller for so it will be convenient to speak of him was '
+                 'expounding a recondite matter to us his grey eyes shone and twinkled '
+                 'it has').split()
+        g = torch.Generator().manual_seed(42)
+        picks = torch.randint(0, len(words), (300,), generator=g)
+        return ' '.join(words[i] for i in picks.tolist())
+
+    def _preprocess(self, text):
+        """Defined in :numref:`sec_text-sequence`"""
+        return re.sub('[^A-Za-z]+', ' ', text).lower()
+
+    def _tokenize(self, text):
+        """Defined in :numref:`sec_text-sequence`"""
+        return list(text)
+
+    def build(self, raw_text, vocab=None):
+        """Defined in :numref:`sec_text-sequence`"""
+        tokens = self._tokenize(self._preprocess(raw_text))
+        if vocab is None: vocab = Vocab(tokens)
+        corpus = [vocab[token] for token in tokens]
+        return corpus, vocab
+
+    def __init__(self, batch_size, num_steps, num_train=10000, num_val=5000):
+        """Defined in :numref:`sec_language-model`"""
+        super(d2l.TimeMachine, self).__init__()
+        self.save_hyperparameters()
+        corpus, self.vocab = self.build(self._download())
+        array = d2l.tensor([corpus[i:i+num_steps+1]
+                            for i in range(len(corpus)-num_steps)])
+        self.X, self.Y = array[:,:-1], array[:,1:]
+
+    def get_dataloader(self, train):
+        """Defined in :numref:`subsec_partitioning-seqs`"""
+        idx = slice(0, self.num_train) if train else slice(
+            self.num_train, self.num_train + self.num_val)
+        return self.get_tensorloader([self.X, self.Y], train, idx)
+d2l.TimeMachine = TimeMachine  # added
+
+
+class Vocab:
+    """Vocabulary for text."""
+    def __init__(self, tokens=[], min_freq=0, reserved_tokens=[]):
+        """Defined in :numref:`sec_text-sequence`"""
+        # Flatten a 2D list if needed
+        if tokens and isinstance(tokens[0], list):
+            tokens = [token for line in tokens for token in line]
+        # Count token frequencies
+        counter = collections.Counter(tokens)
+        self.token_freqs = sorted(counter.items(), key=lambda x: x[1],
+                                  reverse=True)
+        # The list of unique tokens
+        self.idx_to_token = list(sorted(set(['<unk>'] + reserved_tokens + [
+            token for token, freq in self.token_freqs if freq >= min_freq])))
+        self.token_to_idx = {token: idx
+                             for idx, token in enumerate(self.idx_to_token)}
+
+    def __len__(self):
+        return len(self.idx_to_token)
+
+    def __getitem__(self, tokens):
+        if not isinstance(tokens, (list, tuple)):
+            return self.token_to_idx.get(tokens, self.unk)
+        return [self.__getitem__(token) for token in tokens]
+
+    def to_tokens(self, indices):
+        if hasattr(indices, '__len__') and len(indices) > 1:
+            return [self.idx_to_token[int(index)] for index in indices]
+        return self.idx_to_token[indices]
+
+    @property
+    def unk(self):  # Index for the unknown token
+        return self.token_to_idx['<unk>']
+d2l.Vocab = Vocab  # added
+
+
+class RNNLMScratch(d2l.Classifier):
+    """The RNN-based language model implemented from scratch.
+
+    Defined in :numref:`sec_rnn-scratch`"""
+    def __init__(self, rnn, vocab_size, lr=0.01):
+        super().__init__()
+        self.save_hyperparameters()
+        self.init_params()
+
+    def init_params(self):
+        self.W_hq = nn.Parameter(
+            d2l.randn(
+                self.rnn.num_hiddens, self.vocab_size) * self.rnn.sigma)
+        self.b_q = nn.Parameter(d2l.zeros(self.vocab_size))
+
+    def training_step(self, batch):
+        l = self.loss(self(*batch[:-1]), batch[-1])
+        self.plot('ppl', d2l.exp(l), train=True)
+        return l
+
+    def validation_step(self, batch):
+        l = self.loss(self(*batch[:-1]), batch[-1])
+        self.plot('ppl', d2l.exp(l), train=False)
+
+    def one_hot(self, X):
+        """Defined in :numref:`sec_rnn-scratch`"""
+        # Output shape: (num_steps, batch_size, vocab_size)
+        return F.one_hot(X.T, self.vocab_size).type(torch.float32)
+
+    def output_layer(self, rnn_outputs):
+        """Defined in :numref:`sec_rnn-scratch`"""
+        outputs = [d2l.matmul(H, self.W_hq) + self.b_q for H in rnn_outputs]
+        return d2l.stack(outputs, 1)
+    
+
+    def forward(self, X, state=None):
+        """Defined in :numref:`sec_rnn-scratch`"""
+        embs = self.one_hot(X)
+        rnn_outputs, _ = self.rnn(embs, state)
+        return self.output_layer(rnn_outputs)
+
+    def predict(self, prefix, num_preds, vocab, device=None):
+        """Defined in :numref:`sec_rnn-scratch`"""
+        state, outputs = None, [vocab[prefix[0]]]
+        for i in range(len(prefix) + num_preds - 1):
+            X = d2l.tensor([[outputs[-1]]], device=device)
+            embs = self.one_hot(X)
+            rnn_outputs, state = self.rnn(embs, state)
+            if i < len(prefix) - 1:  # Warm-up period
+                outputs.append(vocab[prefix[i + 1]])
+            else:  # Predict num_preds steps
+                Y = self.output_layer(rnn_outputs)
+                outputs.append(int(d2l.reshape(d2l.argmax(Y, axis=2), 1)))
+        return ''.join([vocab.idx_to_token[i] for i in outputs])
+
+d2l.RNNLMScratch = RNNLMScratch  # added
+
+
+# --- rnn-concise.md
+torch.manual_seed(0)  # added
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+class RNN(d2l.Module):  #@save
+    """The RNN model implemented with high-level APIs."""
+    def __init__(self, num_inputs, num_hiddens):
+        super().__init__()
+        self.save_hyperparameters()
+        self.rnn = nn.RNN(num_inputs, num_hiddens)
+        
+    def forward(self, inputs, H=None):
+        return self.rnn(inputs, H)
+
+class RNNLM(d2l.RNNLMScratch):  #@save
+    """The RNN-based language model implemented with high-level APIs."""
+    def init_params(self):
+        self.linear = nn.LazyLinear(self.vocab_size)
+        
+    def output_layer(self, hiddens):
+        return d2l.swapaxes(self.linear(hiddens), 0, 1)
+
+data = d2l.TimeMachine(batch_size=1024, num_steps=32)
+rnn = RNN(num_inputs=len(data.vocab), num_hiddens=32)
+model = RNNLM(rnn, vocab_size=len(data.vocab), lr=1)
+print(model.predict('it has', 20, data.vocab))  # print added
+
+trainer = d2l.Trainer(max_epochs=10, gradient_clip_val=1, num_gpus=1)  # changed: 100 epochs
+trainer.fit(model, data)
+
+print(model.predict('it has', 20, data.vocab, d2l.try_gpu()))  # print added
+
+# --- added: what the model and the board kept
+print(model)
+for label, line in model.board.data.items():
+    print(label, line)
+print(model.linear.bias.tolist())
