@@ -6,7 +6,7 @@ every unit anyway (the fast code is used only when the fast tier is on).
 What a unit may hold: numbers, strings (not f-strings), True/False/None, names, the
 arithmetic and comparison operators, `not`/`and`/`or`/`if-else`, calls of a name with
 positional and keyword arguments, list, tuple, set and dict displays, subscripts and
-slices (fast_items.py); assignments to names, subscripts and tuples of them, `op=` on
+slices (fast_items.py); `try` (fast_try.py); assignments to names, subscripts and tuples of them, `op=` on
 a name or a subscript, `if`, `while` and `for` (no `else`) over any iterable into such targets,
 `break`, `continue`, `return`, `pass`, `global`, `nonlocal`, and a `def` of plain
 parameters in a function (fast_closures.py).  Each operator is guarded:
@@ -52,6 +52,7 @@ from .fast_ast import (
 )
 from .fast_closures import FastClosures, nests_only_defs
 from .fast_items import FastItems
+from .fast_try import FastTry
 from .fast_support import FAST_DEF, FAST_FILE, SELF_CALLED, augmented_op, helpers
 from .fast_types import (
     DEEP,
@@ -63,7 +64,7 @@ from .fast_types import (
 )
 
 
-class Emitter(FastClosures, FastItems, FastExpressions):
+class Emitter(FastTry, FastClosures, FastItems, FastExpressions):
     """Builds the Python tree of one unit (a function, or a loop of the program)."""
 
     def block(self, suite):

@@ -297,6 +297,16 @@ PROGRAMS = {
         "w = torch.ones(2, requires_grad=True)\ng(w, 0, 1)\n"
     ),
     "augmented_subscript_value_error": "def g(d, k):\n    d[k] += 1 // k\n    return d\ng({0: 1}, 0)\n",
+    "try_statements": "def g(xs, k):\n    try:\n        return xs[k]\n    except (KeyError, IndexError):\n        return 'missing'\n    except TypeError as e:\n        return 'type: ' + str(e)\nprint(g([1], 0), g([1], 5), g({}, 1), g([1], 'a'))\ndef h(x):\n    try:\n        return 1 // x\n    except ValueError:\n        return 'no'\ndef k(x):\n    try:\n        return h(x)\n    finally:\n        print('k done')\ndef m(x):\n    for i in range(3):\n        try:\n            if i == x:\n                break\n            q = 1 // (i - 1)\n        except:\n            print('bare', i)\n            continue\n        print('ok', i)\n    return i\nprint(m(5), m(1))\ndef n():\n    try:\n        return undefined_name\n    except NameError as e:\n        print('name', e)\n    try:\n        e\n    except NameError as e2:\n        print('unbound', type(e2).__name__)\n    try:\n        return 1\n    finally:\n        print('f')\nprint(n())\ndef p(x):\n    try:\n        return 1 // x\n    except 3:\n        return 0\nprint(p(1))\nk(0)\n",
+    "try_no_clause_matches": "def h(x):\n    try:\n        return 1 // x\n    except ValueError:\n        return 'no'\ndef k(x):\n    try:\n        return h(x) + 1\n    except KeyError:\n        return 0\nprint(k(1))\nk(0)\n",
+    "try_clause_not_a_class": "def p(x):\n    try:\n        return 1 // x\n    except 3:\n        return 0\nprint(p(1))\np(0)\n",
+    "try_in_loop_of_program": (
+        "t = 0\nfor i in range(4):\n    try:\n        t += 10 // (i - 2)\n    except ZeroDivisionError as err:\n"
+        "        t -= 1\nprint(t)\nprint(err)\n"
+    ),
+    "try_limit_not_caught": (
+        "def f(n):\n    try:\n        return f(n + 1)\n    except Exception:\n        return 'caught'\nf(0)\n"
+    ),
     "global_statement": (
         "n = 0\ndef bump(k):\n    global n\n    n = n + k\n    return n\nprint(bump(2), bump(3), n)\n"
     ),
