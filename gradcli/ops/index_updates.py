@@ -20,6 +20,7 @@ from ..engine.function import FUNCTIONS, Function
 from ..numerics.floats.scaled_add import scaled_add
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from .dims import norm_dims
+from .gathering import _index_arg, _order, _places, _scatter_checks
 from .reduce import _torch_name
 from .registry import Arg, register
 from .tensor_args import int_arg
@@ -384,3 +385,175 @@ def index_fill(input, dim, index, value):
             f"index_fill(): argument 'value' (position 4) must be Number, not {type_name(value)}"
         )
     return IndexFill.apply(x, axis=axis, index=idx, value=value, dim=dim)
+
+
+# ------------------------------------------------------------------ scatter_reduce
+
+_IDENTITY = {"sum": 0.0, "mean": 0.0, "amax": -np.inf, "amin": np.inf}
+
+
+def _scatter_reduce(x, axis, index, src, reduce, include_self):
+    """x.scatter_reduce(dim, index, src, reduce, include_self) as ATen's CPU kernel: the
+    places index names reset to the reduction's identity without include_self, then each
+    src value combined in the kernel's visiting order (gathering's _order), a mean divided
+    by its count (include_self: one more) after."""
+    out = x.copy()
+    o1 = out.reshape(1) if out.ndim == 0 else out
+    i1 = index.reshape(1) if index.ndim == 0 else index
+    s1 = src.reshape(1) if src.ndim == 0 else src
+    order = _order(i1.shape, axis, [o1.shape, i1.shape, s1.shape])
+    places = _places(i1, axis, order)
+    grids = np.indices(i1.shape).reshape(i1.ndim, -1)[:, order]  # (src's own positions)
+    srcs = tuple(grids)
+    vals = s1[srcs]
+    if not include_self:
+        o1[places] = out.dtype.type(_IDENTITY[reduce])
+    flat_places = np.ravel_multi_index(places, o1.shape)
+    view = o1.reshape(-1)
+    for p, v in zip(flat_places.tolist(), vals.tolist()):
+        cur = view[p]
+        if reduce in ("sum", "mean"):
+            view[p] = cur + v
+        elif v != v:
+            view[p] = v
+        elif reduce == "amax":
+            view[p] = v if cur < v else cur
+        else:
+            view[p] = v if v < cur else cur
+    if reduce == "mean":
+        count = np.ones(o1.shape) if include_self else np.zeros(o1.shape)
+        np.add.at(count, places, 1)
+        count[count == 0] = 1
+        o1[...] = o1 / count.astype(out.dtype)
+    return out
+
+
+class ScatterReduce(Function):
+    __slots__ = ("axis", "index", "reduce", "include_self", "dim")
+    name = "ScatterReduceBackward0"
+    saved_names = ("self", "src", "result")
+    saved_extra = {
+        **_SAVED,
+        "reduce": lambda node: node.reduce,
+        "include_self": lambda node: node.include_self,
+    }
+
+    def formula(self, S, x, src):
+        raise S.Unsupported("scatter_reduce")
+
+    def forward(self, x, src, axis, index, reduce, include_self, dim):
+        self.axis, self.index, self.reduce = axis, index, reduce
+        self.include_self, self.dim = include_self, dim
+        out = _scatter_reduce(x, axis, index, src, reduce, include_self)
+        self.save(x, src, out)
+        return out
+
+    def backward(self, g, F, x, src, out):
+        # scatter_reduce_backward (FunctionsManual)
+        axis, idx = self.axis, Tensor(self.index.astype(np.int64))
+        T = F.tensor_mode
+        gather, scatter_add = FUNCTIONS["gather"], FUNCTIONS["scatter_add"]
+        gt = g if T else Tensor(g)
+        xt, st, ot = (x, src, out) if T else (Tensor(x), Tensor(src), Tensor(out))
+        if self.reduce == "sum":
+            gself, gsrc = gt, gather(gt, axis, idx)
+        elif self.reduce == "mean":
+            base = np.ones if self.include_self else np.zeros
+            n = scatter_add(
+                Tensor(base(gt.data.shape, gt.data.dtype)),
+                axis,
+                idx,
+                Tensor(np.ones(st.data.shape, gt.data.dtype)),
+            )
+            n = Tensor(np.where(n.data == 0, gt.data.dtype.type(1), n.data))
+            gself, gsrc = gt / n, gather(gt, axis, idx) / gather(n, axis, idx)
+        else:
+            value = gather(ot, axis, idx)
+            self_is = Tensor((xt.data == ot.data).astype(gt.data.dtype))
+            src_is = Tensor((st.data == value.data).astype(gt.data.dtype))
+            spread = gt / scatter_add(self_is, axis, idx, src_is)
+            gself = self_is * spread
+            gsrc = src_is * gather(spread, axis, idx)
+        if not self.include_self:
+            gself = FUNCTIONS["scatter"](gself, axis, idx, 0.0)
+        if T:
+            return (gself, gsrc)
+        return (gself.data, gsrc.data)
+
+    def jvp(self, ts, F, x, src, out):
+        # scatter_reduce_jvp: linear for sum and mean; amax/amin spread the tangents of
+        # the values equal to the result evenly
+        tx, tsrc = _tangents(ts, (x.data.shape, src.data.shape))
+        axis, idx = self.axis, Tensor(self.index.astype(np.int64))
+        if self.reduce in ("sum", "mean"):
+            return ScatterReduce.apply(
+                tx,
+                tsrc,
+                axis=axis,
+                index=self.index,
+                reduce=self.reduce,
+                include_self=self.include_self,
+                dim=self.dim,
+            )
+        gather, scatter_add = FUNCTIONS["gather"], FUNCTIONS["scatter_add"]
+        value = gather(out, axis, idx)
+        dt = x.data.dtype
+        self_is = Tensor((x.data == out.data).astype(dt))
+        src_is = Tensor((src.data == value.data).astype(dt))
+        n = scatter_add(self_is, axis, idx, src_is)
+        return scatter_add(tx * self_is, axis, idx, tsrc * src_is) / n
+
+
+@register(
+    "scatter_reduce",
+    "scatter_reduce(input, dim, index, src, reduce, *, include_self=True)",
+    "input with src's values reduced (sum, mean, amax, amin) into the places index names along dim",
+    method=True,
+    checks=[
+        (
+            (
+                Arg((3, 4)),
+                1,
+                Tensor(np.array([[0, 0, 2], [1, 3, 1], [2, 2, 2]])),
+                Arg((3, 3)),
+                "sum",
+            ),
+            {},
+        ),
+        (
+            (Arg((3, 4)), 0, Tensor(np.array([[2, 0, 1, 0], [2, 1, 1, 0]])), Arg((2, 4)), "mean"),
+            {"include_self": False},
+        ),
+        ((Arg((3, 4)), 1, Tensor(np.array([[0, 3], [1, 1], [2, 0]])), Arg((3, 2)), "amax"), {}),
+        (
+            (Arg((3, 4)), 1, Tensor(np.array([[0, 3], [1, 1], [2, 0]])), Arg((3, 2)), "amin"),
+            {"include_self": False},
+        ),
+    ],
+    category="shape",
+    batch=None,
+    inplace="scatter_reduce_",
+    pure=False,
+    parser=None,
+)
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    x = _tensor(input, "scatter_reduce", "input", 1)
+    d = norm_dims(int_arg("scatter_reduce", dim, "dim", 2), x.data.ndim)
+    d = d[0] if d else 0
+    idx = _index_arg(index, "scatter_reduce", "scatter")
+    s = _tensor(src, "scatter_reduce", "src", 4)
+    if not isinstance(reduce, str):
+        raise GradTypeError(
+            f"scatter_reduce(): argument 'reduce' (position 5) must be str, not {type_name(reduce)}"
+        )
+    if reduce == "prod":
+        raise GradRuntimeError("scatter_reduce(): reduce='prod' is not supported by gradcli yet")
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # (ATen's aliases)
+    if reduce not in _IDENTITY:
+        raise GradRuntimeError(
+            "reduce argument must be either sum, prod, mean, amax or amin, got " + reduce
+        )
+    _scatter_checks(x, d, idx, s, "scatter")
+    return ScatterReduce.apply(
+        x, s, axis=d, index=idx, reduce=reduce, include_self=bool(include_self), dim=dim
+    )

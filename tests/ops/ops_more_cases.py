@@ -471,3 +471,55 @@ case(
             print(type(e).__name__, e)
     """,
 )
+
+
+# ---------------------------------------------------------------- scatter_reduce
+
+case(
+    "index/scatter_reduce",
+    """
+    import torch
+    nan = float('nan')
+    x = torch.tensor([[1., 2., 3., 4.], [5., 6., 7., 8.], [-1., 0., 2., 2.]], requires_grad=True)
+    src = torch.tensor([[0.5, 9., 2.], [3., 3., -4.], [2., 2., 7.]], requires_grad=True)
+    idx = torch.tensor([[0, 0, 2], [1, 3, 1], [2, 2, 2]])
+    for red in ("sum", "mean", "amax", "amin"):
+        for inc in (True, False):
+            r = x.scatter_reduce(1, idx, src, red, include_self=inc)
+            print(red, inc, r, r.grad_fn)
+            gx, gs = torch.autograd.grad(r, (x, src), torch.arange(12.).reshape(3, 4) + 1)
+            print(gx, gs)
+    g = x.scatter_reduce(1, idx, src, "amax").grad_fn
+    print(g._saved_dim, g._saved_include_self, g._saved_reduce, g._saved_index, g._saved_result)
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        a = torch.randn(5, 6).to(dt)
+        b = torch.randn(7, 6).to(dt)
+        i = torch.randint(0, 5, (7, 6))
+        for red in ("sum", "mean", "amax", "amin"):
+            print(torch.scatter_reduce(a, 0, i, b, red).tolist(), a.scatter_reduce(0, i, b, red, include_self=False).tolist())
+    print(torch.tensor([1., nan, 3.]).scatter_reduce(0, torch.tensor([0, 0, 1]), torch.tensor([nan, 2., 5.]), "amax"))
+    print(torch.tensor([1., 2.]).scatter_reduce(0, torch.tensor([0, 0]), torch.tensor([5., -1.]), "max"))
+    g2, = torch.autograd.grad((x * x).scatter_reduce(1, idx, src, "mean").sum(), x, create_graph=True)
+    print(g2, g2.grad_fn)
+    y = torch.zeros(3, 4)
+    _ = y.scatter_reduce_(1, idx, src.detach(), "sum")
+    print(y)
+    for bad in [lambda: x.scatter_reduce(1, idx, src, "foo"), lambda: x.scatter_reduce(1, idx, src.float(), "sum"), lambda: x.scatter_reduce(1, idx.float(), src, "sum"), lambda: x.scatter_reduce(1, torch.tensor([[4]]), src, "sum")]:
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+    """,
+)
+case(
+    "index/scatter_reduce_jvp",
+    """
+    import torch
+    x = torch.tensor([[1., 2., 3., 4.], [5., 6., 7., 8.]])
+    s = torch.tensor([[5., -1., 2.], [6., 6., 0.5]])
+    i = torch.tensor([[0, 0, 3], [1, 1, 1]])
+    for red in ("sum", "mean", "amax", "amin"):
+        print(red, torch.func.jvp(lambda a, b: a.scatter_reduce(1, i, b, red), (x, s), (torch.ones(2, 4), torch.arange(6.).reshape(2, 3))))
+    """,
+)
