@@ -6,10 +6,11 @@ every unit anyway (the fast code is used only when the fast tier is on).
 What a unit may hold: numbers, strings (not f-strings), True/False/None, names, the
 arithmetic and comparison operators, `not`/`and`/`or`/`if-else`, calls of a name with
 positional and keyword arguments, list, tuple, set and dict displays, subscripts and
-slices (fast_items.py); `try` (fast_try.py); assignments to names, subscripts and tuples of them, `op=` on
-a name or a subscript, `if`, `while` and `for` (no `else`) over any iterable into such targets,
-`break`, `continue`, `return`, `pass`, `global`, `nonlocal`, and a `def` of plain
-parameters in a function (fast_closures.py).  Each operator is guarded:
+slices (fast_items.py); assignments to names, subscripts and tuples of them, `op=` on
+a name or a subscript, `if`, `while` and `for` (with `else`) over any iterable into
+such targets, `break`, `continue`, `return`, `pass`, `global`, `nonlocal`, `try`,
+`raise`, `assert` (fast_try.py), and a `def` or lambda of plain parameters in a
+function (fast_closures.py).  Each operator is guarded:
 two floats, two small ints (no result near the integer size limit), an int by a
 nonzero int for `%` and `//` run as Python's operator, as `runtime.binary_op` would
 answer them; any other operands go to the closure compiler's own operator function.
@@ -236,16 +237,20 @@ class Emitter(FastTry, FastClosures, FastItems, FastExpressions):
 
     def s_while_stmt(self, node):
         cond, suite, else_suite = node.children
-        if else_suite is not None:
-            raise Unsupported("while-else")
         line, col = _pos(cond)
         init, each = self._counting(line, col)
+        ended, after = [], []
+        if else_suite is not None:  # (run when the condition ends the loop, not a break)
+            flag = self.tmp()
+            init.append(ast.Assign(targets=[_name(flag, ast.Store())], value=ast.Constant(False)))
+            ended = [ast.Assign(targets=[_name(flag, ast.Store())], value=ast.Constant(True))]
+            after = [ast.If(test=_name(flag), body=self.block(else_suite), orelse=[])]
         body = [
             at(self._line(line), line, col),
             at(
                 ast.If(
                     test=ast.UnaryOp(op=ast.Not(), operand=self.test(cond)),
-                    body=[ast.Break()],
+                    body=[*ended, ast.Break()],
                     orelse=[],
                 ),
                 line,
@@ -254,12 +259,11 @@ class Emitter(FastTry, FastClosures, FastItems, FastExpressions):
             *each,
             *self.block(suite),
         ]
-        return [*init, at(ast.While(test=ast.Constant(True), body=body, orelse=[]), line, col)]
+        loop = at(ast.While(test=ast.Constant(True), body=body, orelse=[]), line, col)
+        return [*init, loop, *after]
 
     def s_for_stmt(self, node):
         target, iterable, suite, else_suite = node.children
-        if else_suite is not None:
-            raise Unsupported("for-else")
         line, col = _pos(iterable)
         init, each = self._counting(line, col)
         unpack = []
@@ -283,7 +287,7 @@ class Emitter(FastTry, FastClosures, FastItems, FastExpressions):
             target=store or self.store_target(target.children[0].value),
             iter=_name(it),
             body=[*unpack, *each, *self.block(suite)],
-            orelse=[],
+            orelse=self.block(else_suite) if else_suite is not None else [],
         )
         return [*init, *pre, at(loop, line, col)]
 

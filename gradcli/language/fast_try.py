@@ -1,5 +1,5 @@
-"""`try` statements in the fast tier (fast_tier.py), run as control.py's _plain_try runs
-them: what the body raises becomes the error the closure compiler would have raised
+"""`try`, `raise` and `assert` in the fast tier (fast_tier.py), as statements.py and
+control.py run them.  A `try` runs as control._plain_try runs it: what the body raises becomes the error the closure compiler would have raised
 there (fast_support.fail: placed at the instruction that raised it, a fast callee's
 call chained), and when it is one a program may catch (exceptions.catchable), the
 `except` clauses are tried in order, each one's class evaluated then (errors placed at
@@ -14,8 +14,9 @@ import ast
 
 from .parser import Tree
 
-from ..runtime.errors import GradError
-from .exceptions import Handling, catchable, matches
+from ..runtime.errors import GradAssertionError, GradError
+from ..core.printing import show_str
+from .exceptions import Handling, catchable, matches, reraise, to_raise
 from .fast_ast import Unsupported, _call, _h, _name, _pos, at
 from .fast_support import fail
 
@@ -38,8 +39,56 @@ def fresh(err):
     return err
 
 
+def raised(v):
+    """What `raise v` raises (exceptions.to_raise), without the traceback of an earlier
+    raise of it (fail reads the one from here on)."""
+    return fresh(to_raise(v))
+
+
+def raised_again():
+    """What a bare `raise` raises (exceptions.reraise)."""
+    if not Handling.stack:
+        reraise()
+    return fresh(Handling.stack[-1])
+
+
+def assertion(cond, message, has_message, line, col):
+    """The AssertionError of a false `assert` (its message shown as str shows it)."""
+    text = show_str(message) if has_message else "assertion failed"
+    return GradAssertionError(text, line, col)
+
+
 class FastTry:
-    """`try` statements (mixed into fast_tier.Emitter)."""
+    """`try`, `raise` and `assert` statements (mixed into fast_tier.Emitter)."""
+
+    def s_raise_stmt(self, node):
+        exc, _cause = node.children  # (the cause is not evaluated: statements.py)
+        line, _ = _pos(node)
+        if exc is None:
+            self.consts["@raised_again"] = raised_again
+            return [self._line(line), ast.Raise(exc=_call(_h("raised_again")), cause=None)]
+        self.consts["@raised"] = raised
+        return [self._line(line), ast.Raise(exc=_call(_h("raised"), self.expr(exc)), cause=None)]
+
+    def s_assert_stmt(self, node):
+        cond, msg = node.children
+        line, _ = _pos(node)
+        cl, cc = _pos(cond)
+        self.consts["@assertion"] = assertion
+        m = self.expr(msg) if msg is not None else ast.Constant(None)
+        fail_ = ast.Raise(
+            exc=_call(
+                _h("assertion"),
+                ast.Constant(None),
+                m,
+                ast.Constant(msg is not None),
+                ast.Constant(cl),
+                ast.Constant(cc),
+            ),
+            cause=None,
+        )
+        test = ast.UnaryOp(op=ast.Not(), operand=self.truth(self.expr(cond)))
+        return [self._line(line), ast.If(test=test, body=[fail_], orelse=[])]
 
     def s_try_finally(self, node):
         suite, final = node.children

@@ -775,6 +775,25 @@ FAST_ESCAPES = [
         "AttributeError",
     ),
     (FAST + "for i in range(3):\n    x = i * f(i)\nx.__class__.__subclasses__()", "AttributeError"),
+    (
+        FAST + "def c(n):\n    def g():\n        return n\n    return g\nc(1).__closure__",
+        "AttributeError",
+    ),
+    (FAST + "def c(n):\n    h = lambda: n\n    return h\nc(1).__code__", "AttributeError"),
+    (FAST + "def c(n):\n    h = lambda: n\n    return h\nc(1).__globals__", "AttributeError"),
+    (
+        FAST
+        + "def c():\n    try:\n        f('a') // 0\n    except Exception as e:\n        return e\n"
+        "c().__traceback__",
+        "AttributeError",
+    ),
+    (
+        FAST + "def c():\n    try:\n        1 // 0\n    except ZeroDivisionError as e:\n"
+        "        return e\nc().__context__.__traceback__",
+        "AttributeError",
+    ),
+    (FAST + "def c(d, k):\n    return d[k]\nc(c, '__globals__')", "TypeError"),
+    (FAST + "def c(x):\n    a, b = x\n    return a\nc(f)", "TypeError"),
 ]
 
 
@@ -792,6 +811,20 @@ def test_what_the_fast_tier_gives_is_a_language_value():
     assert r.error is None, r.error.message
     assert r.session.scope.vars["v"].fast is not None  # (compiled by the fast tier)
     assert r.session.scope.vars["v4"] == {"n": 2, "m": 5}  # the frame of a fast function
+    vals = {k: v for k, v in r.session.scope.vars.items() if k.startswith("v")}
+    for k, v in vals.items():
+        assert allowed(v), f"{k} = {type(v)!r}"
+
+
+def test_what_the_fast_tiers_closures_and_handlers_give_are_language_values():
+    r = Run(
+        "def c(n):\n    k = n + 1\n    def g(m):\n        return m * k\n    h = lambda: g\n"
+        "    try:\n        1 // 0\n    except ZeroDivisionError as e:\n        err = e\n"
+        "    return g, h, err, [k, (n,)], {n: k}, g(2)\nv1, v2, v3, v4, v5, v6 = c(3)\n"
+        "v7 = v2()\nv8, v9 = v4\n"
+    )
+    assert r.error is None, r.error.message
+    assert r.session.scope.vars["v1"].fast is not None  # (made by the fast tier)
     vals = {k: v for k, v in r.session.scope.vars.items() if k.startswith("v")}
     for k, v in vals.items():
         assert allowed(v), f"{k} = {type(v)!r}"
