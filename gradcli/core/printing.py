@@ -379,7 +379,8 @@ def show(value) -> str:
         name = python_type_name(value)
         if name == "KeyError":  # its message is the key's repr already, as Python's
             return f"KeyError({value})"
-        return f"{name}({str(value)!r})"
+        text = str(value)
+        return f"{name}({text!r})" if text else f"{name}()"  # (StopIteration())
     return repr(value)
 
 

@@ -35,7 +35,10 @@ def _shift(op, a, b):
     return a << b
 
 
-def _python(op, a, b):
+_INPLACE = {"&": operator.iand, "|": operator.ior}
+
+
+def _python(op, a, b, augmented=False):
     ta, tb = type(a), type(b)
     if ta in (int, bool) and tb in (int, bool):
         if op == "&":
@@ -43,15 +46,18 @@ def _python(op, a, b):
         if op == "|":
             return a | b
         return _shift(op, int(a), int(b))
-    if op in ("&", "|") and ta in _SETS and tb in _SETS:
-        return a & b if op == "&" else a | b
-    if op == "|" and ta is dict and tb is dict:
-        return a | b
-    raise GradTypeError(f"unsupported operand type(s) for {op}: '{_pyname(a)}' and '{_pyname(b)}'")
+    if op in ("&", "|") and ta in _SETS and tb in _SETS or (op == "|" and ta is tb is dict):
+        # `s |= t` changes s in place, as in Python (a name bound to it sees the change)
+        return (_INPLACE if augmented else _PY)[op](a, b)
+    sign = op + "=" if augmented else op
+    raise GradTypeError(
+        f"unsupported operand type(s) for {sign}: '{_pyname(a)}' and '{_pyname(b)}'"
+    )
 
 
-def binary_op(op):
-    """`a op b` for one of OPS (runtime.binary_op hands these here)."""
+def binary_op(op, augmented=False):
+    """`a op b` for one of OPS (runtime.binary_op hands these here; `augmented`: for
+    `a op= b`)."""
     tensor_fn = operator_function(op)  # (the op that declares the operator)
 
     def run(a, b):
@@ -64,7 +70,7 @@ def binary_op(op):
                     f"unsupported operand type(s) for {op}: '{_pyname(a)}' and '{_pyname(b)}'"
                 )
             return tensor_fn(a, b)
-        return _python(op, a, b)
+        return _python(op, a, b, augmented)
 
     return run
 

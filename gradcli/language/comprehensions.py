@@ -20,6 +20,28 @@ from .scopes import FunctionInfo
 from .state import state
 
 
+def _constant(node):
+    """Whether a display's item is a constant to CPython's compiler (a literal, a signed
+    number, a tuple of constants)."""
+    if not isinstance(node, Tree):
+        return False
+    if node.data in ("number", "string", "true", "false", "none"):
+        return True
+    if node.data == "unary":
+        return len(node.children) == 2 and _constant(node.children[1])
+    return node.data == "tuple_items" and all(_constant(c) for c in node.children)
+
+
+def _constant_set(values):
+    """A set display of more than two constants, in the order CPython's gives it: the
+    compiler makes them one frozenset constant (made again from its own items when the
+    code's constants are merged), and the display updates an empty set with it (an
+    order that set(values) would not give)."""
+    out = set()
+    out.update(frozenset(tuple(frozenset(values))))
+    return out
+
+
 class Comprehensions:
     """Compiles displays and comprehensions (mixed into the Compiler)."""
 
@@ -64,7 +86,10 @@ class Comprehensions:
         raise syntax_error("can't use starred expression here", node)
 
     def e_set_(self, node):
-        items = self._items(node.children[0].children)
+        nodes = [c for c in node.children[0].children if c is not None]
+        items = self._items(nodes)
+        if len(nodes) > 2 and all(_constant(c) for c in nodes):
+            return lambda s: _constant_set(items(s))
         return self._guard(lambda s: set(_hashable(k) for k in items(s)), node)
 
     def e_dict_(self, node):

@@ -45,6 +45,21 @@ def _set_add(st, v):
     st.add(_key(v))
 
 
+def _set_update(st, *others):
+    for o in others:
+        if not isinstance(o, (set, frozenset, dict)):
+            o = [_key(v) for v in o]
+        check_items(len(st) + len(o), "the set")
+        st.update(o)  # (a set's items merged as Python merges them: the same order)
+
+
+def _set_pop(st):
+    try:
+        return st.pop()
+    except KeyError:
+        raise GradRuntimeError("'pop from an empty set'", type_name="KeyError") from None
+
+
 def _remove(st, v):
     try:
         st.remove(_key(v))
@@ -72,12 +87,19 @@ SET_METHODS = {
     "union": lambda st, *o: st.union(*o),
     "intersection": lambda st, *o: st.intersection(*o),
     "difference": lambda st, *o: st.difference(*o),
+    "symmetric_difference": lambda st, o: st.symmetric_difference(o),
+    "isdisjoint": lambda st, o: st.isdisjoint(o),
+    "update": _set_update,
+    "intersection_update": lambda st, *o: st.intersection_update(*o),
+    "difference_update": lambda st, *o: st.difference_update(*o),
+    "symmetric_difference_update": lambda st, o: st.symmetric_difference_update(o),
+    "pop": _set_pop,
     "issubset": lambda st, o: st.issubset(o),
     "issuperset": lambda st, o: st.issuperset(o),
 }
 
 
-# ------------------------------------------------------------- lists and strings
+# ------------------------------------------------------------- lists, tuples and strings
 # (runtime.LIST_METHODS and STR_METHODS add these to the ones they define)
 
 
@@ -107,6 +129,8 @@ def _list_sort(lst, *, key=None, reverse=False):
     except TypeError as e:
         raise GradTypeError(str(e)) from None
 
+
+TUPLE_METHODS = {"count": tuple.count, "index": tuple.index}
 
 LIST_MORE = {
     "extend": _list_extend,
@@ -138,6 +162,8 @@ STR_MORE = {
     "rstrip": str.rstrip,
     "find": str.find,
     "rfind": str.rfind,
+    "index": str.index,
+    "rindex": str.rindex,
     "count": str.count,
     "partition": str.partition,
     "rpartition": str.rpartition,

@@ -9,7 +9,7 @@ from .parser import Tree
 
 from ..runtime.errors import GradError, GradNameError, GradSyntaxError, did_you_mean
 from ..runtime.limits import check_items
-from ..core.printing import show
+from ..core.printing import show, show_str
 from . import runtime as rt
 from .fastops import NUMBER_OPS, specialize
 from .parser import parse, parser
@@ -92,15 +92,88 @@ def _joined_text(pieces):
 
 
 def _fmt_piece(e, spec, conv):
-    """One {field} of an f-string."""
+    """One {field} of an f-string (`spec`: its text, or a function of the scope when it
+    holds fields of its own, f"{x:{width}}")."""
 
     def piece(s):
         v = e(s)
         if conv == "r":
-            return show(v)
-        return rt.format_field(v, spec)
+            v = show(v)
+            if not spec:
+                return v
+        elif conv == "s":
+            v = show_str(v)
+        return rt.format_field(v, spec(s) if callable(spec) else spec)
 
     return piece
+
+
+def fstring_fields(text):
+    """[(literal, expression, spec, conversion)] of an f-string's text, as Python splits
+    it: an expression ends at a `!`, `:` or `}` outside its brackets and strings (so
+    `{a != b}`, `{f(x, key=lambda v: v)}`, `{d['k']}` and `{ {1: 2} }` are whole),
+    `{{` and `}}` are braces; the last tuple's expression is None for trailing text."""
+    out, lit, i, n = [], [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "}":
+            if not text.startswith("}}", i):
+                raise ValueError("single '}' is not allowed")
+            lit.append("}")
+            i += 2
+            continue
+        if c != "{":
+            lit.append(c)
+            i += 1
+            continue
+        if text.startswith("{{", i):
+            lit.append("{")
+            i += 2
+            continue
+        j, depth, quote = i + 1, 0, None
+        while j < n:
+            ch = text[j]
+            if quote is not None:
+                if text.startswith(quote, j):
+                    j += len(quote)
+                    quote = None
+                else:
+                    j += 2 if ch == "\\" else 1
+                continue
+            if ch in "'\"":
+                quote = ch * 3 if text.startswith(ch * 3, j) else ch
+                j += len(quote)
+                continue
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                if not depth:
+                    break
+                depth -= 1
+            elif not depth and (ch == ":" or (ch == "!" and not text.startswith("!=", j))):
+                break
+            j += 1
+        expr, conv, spec = text[i + 1 : j], None, ""
+        if not expr.strip():
+            raise ValueError("empty expression not allowed")
+        if j < n and text[j] == "!":
+            conv = text[j + 1 : j + 2]
+            if conv not in ("r", "s", "a"):
+                raise ValueError("invalid conversion character: expected 's', 'r', or 'a'")
+            j += 2
+        if j < n and text[j] == ":":
+            k, depth = j + 1, 0
+            while k < n and (text[k] != "}" or depth):
+                depth += {"{": 1, "}": -1}.get(text[k], 0)
+                k += 1
+            spec, j = text[j + 1 : k], k
+        if j >= n or text[j] != "}":
+            raise ValueError("expecting '}'")
+        out.append(("".join(lit), expr, spec, conv))
+        lit, i = [], j + 1
+    if lit:
+        out.append(("".join(lit), None, None, None))
+    return out
 
 
 def _unknown(name, s, builtins, line, col):
@@ -267,9 +340,7 @@ class Expressions:
         """f"...{expr}...{expr:spec}...": each field parsed as an expression."""
         pieces = []
         try:
-            import string  # only for f-strings (start-up time)
-
-            fields = list(string.Formatter().parse(text))
+            fields = fstring_fields(text)
         except ValueError as e:
             raise GradSyntaxError(f"f-string: {e}", tok.line, tok.column)
         raw, cursor = tok.value, 0
@@ -303,6 +374,8 @@ class Expressions:
                 raise GradSyntaxError(
                     f"f-string: invalid expression {field!r}", tok.line, tok.column
                 )
+            if spec and "{" in spec:  # f"{x:{width}.{digits}f}": its fields first
+                spec = self._fstring(spec, tok)
             pieces.append(_fmt_piece(e, spec, conv))
         return lambda s: _joined_text([p(s) for p in pieces])
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import types
 
 from ..runtime.errors import GradError, GradTypeError, did_you_mean
 from ..library.values import METHODS
@@ -129,9 +130,12 @@ def _kw_pos(err, kwpos, line, col):
 
 
 _ARITY = re.compile(
-    r"(missing \d+ required positional argument.*|takes .* given|"
+    r"(missing \d+ required positional argument.*|takes .* given\)?|"
     r"got multiple values for argument .*)"
 )
+
+
+_PY_METHODS = (types.MethodDescriptorType, types.BuiltinFunctionType)
 
 
 def _call_type_error(e, fn, name, kwargs, args=()):
@@ -150,6 +154,8 @@ def _call_type_error(e, fn, name, kwargs, args=()):
                 hint=did_you_mean(k, [p for p in params if p not in ("args", "kwargs")]),
             )
     m = _ARITY.search(msg)
+    if m and isinstance(target, _PY_METHODS):  # Python's own words name it (tuple.count())
+        return GradTypeError(msg)
     if m:
         if m.group(1).startswith("missing"):
             err = arity_error(fn, name, args, kwargs)  # an op: PyTorch's words

@@ -29,7 +29,7 @@ def _list_key(o, k):
         k = int(k)
     if type(k) is Tensor and k.data.size == 1 and k.data.dtype.kind in "iu":
         k = k.item()
-    if isinstance(k, bool) or not isinstance(k, (int, slice)):
+    if not isinstance(k, (int, slice)):  # (a bool is an int, as in Python)
         raise GradTypeError(f"list indices must be integers or slices, not {type_name(k)}")
     return k
 

@@ -7,13 +7,13 @@ import operator
 
 import numpy as np
 
-from ..runtime.errors import GradRuntimeError, GradTypeError, LimitError
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError, LimitError
 from ..runtime.limits import check_items, look
 from ..library import numpy_ns
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..library import stdlib
-from ..library.stdlib import bounded_list, bounded_values
+from ..library.stdlib import bounded_list, bounded_values, live
 from ..runtime import context
 from ..ops.indexing import unbind
 from ..library.values import program_object
@@ -76,14 +76,16 @@ def tick(line, col):
 
 def iterate(v):
     """The items a `for` loop goes through."""
-    if isinstance(v, range):
-        return v
+    if isinstance(v, range) or type(v) is list:
+        return v  # (a list as it is: a loop that appends to it sees the new items, as in Python)
     if isinstance(v, (list, tuple, str)):
         return list(v)
     if type(v) is Tensor:
         if v.data.ndim == 0:
             raise GradTypeError("iteration over a 0-d tensor")
         return unbind(v)
+    if type(v) in (dict, set):
+        return live(v)  # (changed while a loop runs: Python's RuntimeError)
     if isinstance(v, (dict, set, frozenset)):
         return list(v)
     if type(v) is np.ndarray:  # its rows, as NumPy iterates
@@ -150,15 +152,21 @@ def py_index(v, key):
     if isinstance(v, (list, tuple, str, range)):
         if isinstance(key, np.integer):  # NumPy's integers index, through __index__
             key = int(key)
-        if isinstance(key, bool) or not isinstance(key, (int, slice)):
+        if not isinstance(key, (int, slice)):  # (a bool is an int, as in Python)
             if type(key) is Tensor and key.data.size == 1 and key.data.dtype.kind in "iu":
                 key = key.item()
+            elif isinstance(v, str):
+                raise GradTypeError(f"string indices must be integers, not '{type_name(key)}'")
             else:
-                raise GradTypeError(f"{type_name(v)} indices must be integers or slices")
+                raise GradTypeError(
+                    f"{type_name(v)} indices must be integers or slices, not {type_name(key)}"
+                )
         try:
             r = v[key]
-        except IndexError:
-            raise GradRuntimeError(f"{type_name(v)} index out of range", type_name="IndexError")
+        except IndexError as e:
+            raise GradRuntimeError(str(e), type_name="IndexError") from None
+        except ValueError as e:  # (a slice step of 0)
+            raise GradValueError(str(e)) from None
         return r
     if isinstance(v, dict):
         try:

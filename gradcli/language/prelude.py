@@ -77,7 +77,7 @@ def issubclass_(cls, classinfo):
 
 def zip_(*iterables, strict=False):
     if strict:
-        lists = [_items(x) for x in iterables]
+        lists = [list(_items(x)) for x in iterables]
         if len({len(v) for v in lists}) > 1:
             raise GradError("zip() arguments have different lengths", type_name="ValueError")
         return ListIterator(zip(*lists))
@@ -118,19 +118,24 @@ def dict_(*args, **kwargs):
     if args:
         src = args[0]
         pairs = src.items() if isinstance(src, dict) else _items(src)
-        for p in pairs:
-            k, v = _pair(p)
+        for i, p in enumerate(pairs):
+            k, v = _pair(p, i)
             d[k] = v
     d.update(kwargs)
     return d
 
 
-def _pair(p):
-    items = list(p) if isinstance(p, (tuple, list)) else None
-    if items is None or len(items) != 2:
-        raise GradError(
-            "dictionary update sequence element has wrong length; 2 is required",
-            type_name="ValueError",
+def _pair(p, i):
+    """An item of dict(pairs) as Python takes it: any iterable of two, the key hashable."""
+    if isinstance(p, (tuple, list, str)):
+        items = list(p)
+    elif isinstance(p, Tensor) or program_object(p) or hasattr(type(p), "language_iter"):
+        items = list(_items(p))
+    else:
+        raise GradTypeError(f"cannot convert dictionary update sequence element #{i} to a sequence")
+    if len(items) != 2:
+        raise GradValueError(
+            f"dictionary update sequence element #{i} has length {len(items)}; 2 is required"
         )
     try:
         hash(items[0])
@@ -353,7 +358,7 @@ def _has_tensor_items(x):
 def _len(x):
     if program_object(x):  # its __len__, as Python checks it
         return python_protocol(len, x)
-    return len(x) if isinstance(x, (dict, set, frozenset)) else len(_items(x))
+    return len(x) if isinstance(x, (dict, set, frozenset, DictView)) else len(_items(x))
 
 
 def _list(x=()):

@@ -46,7 +46,8 @@ from . import bitwise, datamodel, unbound
 from .datamodel import NO, plain_binary
 from .percent import percent_format
 from .names import NAME_ATTRS, name_attr, type_of
-from .containers import DICT_METHODS, LIST_MORE, SET_METHODS, STR_MORE
+from .containers import DICT_METHODS, LIST_MORE, SET_METHODS, STR_MORE, TUPLE_METHODS
+from .exceptions import LanguageException
 from .functions import BREAK, CONTINUE, BoundUserMethod, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
 from ..engine.saved import raw_saved_attr, saved_attr
@@ -114,6 +115,10 @@ def _py_binary(op, a, b, augmented=False):
         if ta is int and tb is int and op in ("+", "-", "*"):
             return _int_result(op, a, b)
         return _PY_OPS[op](a, b)
+    if (op == "-" and (ta in _SETS or tb in _SETS)) or (augmented and ta is list):
+        r = _in_place(op, a, b, augmented)
+        if r is not NO:
+            return r
     if op == "+" and ta is tb and ta in (str, list, tuple):
         check_items(len(a) + len(b), "the result", "characters" if ta is str else "elements")
         return a + b
@@ -133,10 +138,14 @@ def _py_binary(op, a, b, augmented=False):
         return (datamodel.inplace if augmented else datamodel.binary)(op, a, b)
     if isinstance(a, NUMPY_VALUES) or isinstance(b, NUMPY_VALUES):
         return numpy_ns.binary(op, a, b)  # NumPy's arrays and scalars: NumPy's operator
+    _sequence_refused(op, a, b)
     if ta in (list, tuple) or tb in (list, tuple):
         return None  # caller turns lists into tensors
+    sign = "** or pow()" if op in ("**", "^") else op
+    if augmented:
+        sign = "**=" if op in ("**", "^") else op + "="
     raise GradTypeError(
-        f"unsupported operand type(s) for {'** or pow()' if op in ('**', '^') else op}: '{_tname(a)}' and '{_tname(b)}'"
+        f"unsupported operand type(s) for {sign}: '{_pyname(a)}' and '{_pyname(b)}'"
     )
 
 
@@ -163,6 +172,42 @@ def _size_binary(op, a, b):
     raise GradTypeError(f"unsupported operand type(s) for {sign}: '{names[0]}' and '{names[1]}'")
 
 
+def _in_place(op, a, b, augmented):
+    """Sets' `-` and `-=`, and `lst += items`, `lst *= n`: the set or list itself changed
+    by an augmented assignment, as in Python (another name bound to it sees the change);
+    NO for operands that are not these."""
+    ta, tb = type(a), type(b)
+    if op == "-" and ta in _SETS and tb in _SETS:
+        if augmented:
+            a -= b
+            return a
+        return a - b
+    if op == "-" and (ta in _SETS or tb in _SETS) and (ta in (list, tuple) or tb in (list, tuple)):
+        raise GradTypeError(f"unsupported operand type(s) for -: '{_tname(a)}' and '{_tname(b)}'")
+    if ta is list and (op == "+" and tb in _ITERABLE or op == "*" and tb is int):
+        n = len(a) + len(b) if op == "+" else len(a) * max(b, 0)
+        check_items(n, "the result", "elements")
+        if op == "+":
+            a.extend(b)
+        else:
+            a *= b
+        return a
+    return NO
+
+
+def _sequence_refused(op, a, b):
+    """Python's TypeError for a string, list or tuple with an operand it does not take
+    (a list with a number stays, for the caller to make a tensor of)."""
+    ta, tb = type(a), type(b)
+    if op == "+" and (ta is str or (ta in (list, tuple) and tb in NOT_OPERANDS)):
+        raise GradTypeError(f'can only concatenate {_tname(a)} (not "{_pyname(b)}") to {_tname(a)}')
+    if op == "*" and (ta is str or tb is str):
+        other = b if ta in (str, list, tuple) else a
+        raise GradTypeError(f"can't multiply sequence by non-int of type '{_pyname(other)}'")
+
+
+_SETS = (set, frozenset)
+_ITERABLE = (list, tuple, str, range, dict, set, frozenset)
 _PY_OPS = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
@@ -181,7 +226,7 @@ def binary_op(op, augmented=False):  # noqa: C901 (one dispatch over the kinds o
     """`binary` for one operator, its lookups done once (the compiler calls this
     when it compiles `a op b`; `augmented`: for `a op= b`)."""
     if op in bitwise.OPS:
-        return bitwise.binary_op(op)
+        return bitwise.binary_op(op, augmented)
     tensor_fn = operator_function(op)  # (the op that declares the operator)
     fast = _FLOAT_OPS.get(op)  # float op float: nothing to check
     ints = op in ("+", "-", "*")  # int op int: only the size to check (_int_result)
@@ -319,6 +364,8 @@ def compare(op, a, b):
             return r if op == "in" else not r
         if isinstance(b, Tensor):
             r = bool(np.any(b.data == (a.data if isinstance(a, Tensor) else a)))
+        elif isinstance(b, range):
+            r = a in b
         elif isinstance(b, (list, tuple, str)):
             if isinstance(b, str):
                 if not isinstance(a, str):
@@ -476,7 +523,9 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
     if t is Module and name not in NAME_ATTRS:  # torch.no_grad ...: before the searches below
         return obj.get(name, namespace())
     if isinstance(obj, GradError) and name == "args":
-        return getattr(obj, "args", (obj.message,))
+        if isinstance(obj, LanguageException):
+            return obj.args
+        return (obj.message,) if obj.message else ()  # (a bare StopIteration: no args)
     if name in NAME_ATTRS:  # __name__, __qualname__, __doc__
         return name_attr(obj, name)
     if name == "__class__":  # what type(obj) gives
@@ -536,6 +585,8 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
         return BoundMethod(obj, name, STR_METHODS[name])
     if isinstance(obj, list) and name in LIST_METHODS:
         return BoundMethod(obj, name, LIST_METHODS[name])
+    if isinstance(obj, tuple) and name in TUPLE_METHODS:
+        return BoundMethod(obj, name, TUPLE_METHODS[name])
     if isinstance(obj, dict) and name in DICT_METHODS:
         return BoundMethod(obj, name, DICT_METHODS[name])
     if isinstance(obj, set) and name in SET_METHODS:
@@ -647,25 +698,31 @@ def _fmt(s, *args, **kwargs):
     import string
 
     out = []
-    auto = 0
+    auto = 0  # the next automatic field's number; None once a field is numbered
     total = 0
     for lit, field, spec, conv in string.Formatter().parse(s):
         out.append(lit)
         total += len(lit)
         if field is None:
             continue
-        if field == "":
-            if auto >= len(args):
-                raise GradValueError("format(): not enough arguments")
-            v = args[auto]
-            auto += 1
-        elif field.isdigit():
-            if int(field) >= len(args):
-                raise GradValueError("format(): not enough arguments")
-            v = args[int(field)]
+        if field == "" or field.isdigit():
+            if (field == "") != (auto is not None and (auto > 0 or field == "")):
+                raise GradValueError(
+                    "cannot switch from automatic field numbering to manual field specification"
+                    if field
+                    else "cannot switch from manual field specification to automatic field numbering"
+                )
+            n = auto if field == "" else int(field)
+            auto = auto + 1 if field == "" else None
+            if n >= len(args):
+                raise GradRuntimeError(
+                    f"Replacement index {n} out of range for positional args tuple",
+                    type_name="IndexError",
+                )
+            v = args[n]
         elif field.isidentifier():
             if field not in kwargs:
-                raise GradValueError(f"format(): no argument named '{field}'")
+                raise GradRuntimeError(repr(field), type_name="KeyError")
             v = kwargs[field]
         else:
             raise GradValueError(f"format(): field '{field}' is not supported")
@@ -674,8 +731,10 @@ def _fmt(s, *args, **kwargs):
         else:
             try:
                 text = format_field(v, spec)
-            except (ValueError, TypeError) as e:
-                raise GradValueError(f"format(): {e}")
+            except ValueError as e:
+                raise GradValueError(str(e)) from None
+            except TypeError as e:
+                raise GradTypeError(str(e)) from None
         total += len(text)
         check_items(total, "the formatted string", "characters")
         out.append(text)
@@ -713,8 +772,9 @@ def _str_join(s, items):
     if hasattr(items, "__len__"):  # range(10**8): refused before a part is made
         check_items(len(items), "the result", "parts")
     parts, total = [], -len(s)
-    for i in items:
-        part = str(i)
+    for n, part in enumerate(items):
+        if type(part) is not str:  # (Python joins strings only)
+            raise GradTypeError(f"sequence item {n}: expected str instance, {_pyname(part)} found")
         total += len(part) + len(s)
         check_items(total, "the result", "characters")
         parts.append(part)
@@ -742,7 +802,13 @@ STR_METHODS = {
 LIST_METHODS = {
     "append": _list_append,
     "pop": lambda l, *i: l.pop(*i),
-    "index": lambda l, v: l.index(v),
+    "index": lambda l, v, *bounds: l.index(v, *bounds),
     **LIST_MORE,
 }
-_TYPE_METHODS = {str: STR_METHODS, list: LIST_METHODS, dict: DICT_METHODS, set: SET_METHODS}
+_TYPE_METHODS = {
+    str: STR_METHODS,
+    list: LIST_METHODS,
+    tuple: TUPLE_METHODS,
+    dict: DICT_METHODS,
+    set: SET_METHODS,
+}

@@ -71,7 +71,7 @@ def len_(x):
         if x.data.ndim == 0:
             raise GradTypeError("len() of a 0-d tensor")
         return x.data.shape[0]
-    if isinstance(x, (list, tuple, str)):
+    if isinstance(x, (list, tuple, str, range)):
         return len(x)
     if isinstance(x, np.ndarray):  # NumPy's: the first dimension
         return python_protocol(len, x)
@@ -117,11 +117,19 @@ def _scalar(x, conv, what):
     if isinstance(x, (int, float)):
         try:
             return conv(x)
-        except (OverflowError, ValueError) as e:
-            raise GradValueError(str(e))
+        except ValueError as e:
+            raise GradValueError(str(e)) from None
+        except OverflowError as e:  # int(inf)
+            raise GradError(str(e), type_name="OverflowError") from None
     if program_object(x) or isinstance(x, (np.ndarray, np.generic)):  # __float__ / __int__
         return python_protocol(conv, x)
-    raise GradTypeError(f"{what}() argument must be a string or a number, not '{type_name(x)}'")
+    kinds = (
+        "a string, a bytes-like object or a real number"
+        if what == "int"
+        else "a string or a real number"
+    )
+    name = "NoneType" if x is None else type_name(x)
+    raise GradTypeError(f"{what}() argument must be {kinds}, not '{name}'")
 
 
 @python_builtin(
@@ -135,10 +143,14 @@ def float_(x=0.0):
 
 @python_builtin(
     "int",
-    "int(x)",
-    "a Python int (truncates); as a dtype, int64",
+    "int(x, base=10)",
+    "a Python int (truncates; of a string in the given base); as a dtype, int64",
 )
-def int_(x=0):
+def int_(x=0, base=None):
+    if base is not None:
+        if not isinstance(x, str):
+            raise GradTypeError("int() can't convert non-string with explicit base")
+        return python_protocol(int, x, base)
     return _scalar(x, int, "int")
 
 
@@ -203,6 +215,18 @@ def divmod_(a, b):
         raise GradError(str(e), type_name=type(e).__name__) from None
 
 
+def _plain_builtin(name, sig, doc, py):
+    """Register Python's built-in `py` as it is (its errors in Python's words)."""
+    python_builtin(name, sig, doc)(lambda *args: python_protocol(py, *args))
+
+
+_plain_builtin("chr", "chr(i)", "the character of the code point i", chr)
+_plain_builtin("ord", "ord(c)", "the code point of the character c", ord)
+_plain_builtin("hex", "hex(n)", "the int n in hexadecimal ('0xff')", hex)
+_plain_builtin("oct", "oct(n)", "the int n in octal ('0o10')", oct)
+_plain_builtin("bin", "bin(n)", "the int n in binary ('0b101')", bin)
+
+
 # abs/min/max/round: Python meanings on plain numbers, tensor ops otherwise
 def _dual(name, py, pairwise=None):
     """The built-in `name` with Python's meaning `py` too: of one number (abs, round),
@@ -213,7 +237,11 @@ def _dual(name, py, pairwise=None):
 
     def fn(*args, **kwargs):
         if any(program_object(a) for a in args) and not any(type(a) is Tensor for a in args):
-            return python_protocol(py, *args)  # their __abs__, __lt__ ...
+            return python_protocol(py, *args, **kwargs)  # their __abs__, __lt__ ...
+        if pairwise is not None and _python_extreme(args, kwargs):
+            return _extreme(py, args, kwargs)
+        if pairwise is None and args and type(args[0]) in _NOT_TENSORS:  # abs('x'): Python's
+            return python_protocol(py, *args, **kwargs)
         if (
             args
             and not kwargs
@@ -238,6 +266,34 @@ def _dual(name, py, pairwise=None):
         return tensor_fn(*args, **kwargs)
 
     entry.fn = fn
+
+
+def _python_extreme(args, kwargs):
+    """Whether min/max take Python's meaning beyond plain numbers: `key=`/`default=`, an
+    empty sequence, or several values none of which is a tensor (strings, tuples)."""
+    if set(kwargs) - {"key", "default"} or not args:
+        return False
+    if len(args) == 1:
+        x = args[0]
+        if type(x) not in (list, tuple, str, range):
+            return False
+        return not x or (bool(kwargs) and not (type(x) is list and _tensors(x)))
+    plain = _PLAIN + (list,) if kwargs else _PLAIN  # (lists alone: tensors, element-wise)
+    return all(type(a) in plain for a in args)
+
+
+_PLAIN = (int, float, bool, str, tuple, type(None))
+_NOT_TENSORS = (str, type(None), dict, set, frozenset)
+
+
+def _tensors(items):
+    return any(type(v) is Tensor for v in items)
+
+
+def _extreme(py, args, kwargs):
+    if len(args) == 1 and type(args[0]) is not str:
+        args = (counted(args[0]),)
+    return python_protocol(py, *args, **kwargs)
 
 
 _dual("abs", abs)

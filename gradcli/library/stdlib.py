@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools as _itertools
 import math as _math
 
-from ..runtime.errors import GradAttributeError, GradTypeError, GradValueError
+from ..runtime.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
 from ..runtime import context
 from ..runtime.limits import check_held, check_items, check_total
 from ..core.printing import show
@@ -68,7 +68,7 @@ class DictView:
         )
 
     def language_iter(self):
-        return list(self._view())
+        return live(self._view())
 
     def __iter__(self):
         return iter(list(self._view()))
@@ -86,6 +86,21 @@ class DictView:
 
     def __repr__(self):
         return f"{self.type_name_of()}([{', '.join(show(v) for v in self._view())}])"
+
+
+def live(items):
+    """Python's own iterator over a dict, a set or a dict's view, for a loop: a change of
+    its size while the loop runs is Python's RuntimeError (`dictionary changed size
+    during iteration`), in the language's words."""
+    it = iter(items)
+    while True:
+        try:
+            v = next(it)
+        except StopIteration:
+            return
+        except RuntimeError as e:
+            raise GradRuntimeError(str(e)) from None
+        yield v
 
 
 class LazyIterator:

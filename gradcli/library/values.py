@@ -152,12 +152,12 @@ def program_object(v) -> bool:
     return getattr(type(v), "__gradcli_user__", False)  # (USER_MARK)
 
 
-def python_protocol(fn, *args):
+def python_protocol(fn, *args, **kwargs):
     """fn(*args), a Python built-in or operator run on objects of the program's classes
     (which calls their special methods): Python's own TypeError, ValueError ... become
     the language's errors, in Python's words."""
     try:
-        return fn(*args)
+        return fn(*args, **kwargs)
     except TypeError as e:
         raise GradTypeError(str(e)) from None
     except ValueError as e:
@@ -174,9 +174,15 @@ def truth(v) -> bool:
         if v.data.size != 1:
             raise GradRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(v.data.reshape(()))
-    if v is None or isinstance(v, (int, float, str, list, tuple)):
+    if v is None or isinstance(v, _SIZED):
         return bool(v)
     if program_object(v) or isinstance(v, _NUMPY):  # its __bool__ (__len__), as Python asks
         return python_protocol(bool, v)
     own = getattr(type(v), "language_bool", None)  # a library object's own (vmap's)
-    return True if own is None else own(v)
+    if own is not None:
+        return own(v)
+    n = getattr(type(v), "language_len", None)  # a dict's view: empty is false
+    return True if n is None else n(v) > 0
+
+
+_SIZED = (int, float, str, list, tuple, dict, set, frozenset, range)

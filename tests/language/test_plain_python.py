@@ -368,6 +368,240 @@ v.w = 5
 v.r = 2
 print(v.r, v.q, v.w)
 """,
+    "empty_containers_are_false": """
+d = {}
+if d:
+    print("wrong")
+s = set()
+print(not d, not s, bool(range(0)), bool(d.keys()), bool(set([0])), [x for x in [d, {1}] if x])
+print(d or "alt", s and 1, bool({0: 0}), bool(range(1)))
+while s:
+    print("never")
+""",
+    "min_max_key_default_and_sequences": """
+print(max([3, -5, 2], key=abs), min([3, -5, 2], key=lambda v: -v), max([], default=7))
+print(min((), default=None), max('ab', 'b'), min((1, 2), (1, 1)), max(1, 2, key=lambda v: -v))
+print(max((x for x in [4, 9, 1]), key=lambda v: v % 5), max("hello"))
+d = {'a': 3, 'b': 1}
+print(max(d, key=d.get), min(d.values(), default=0), max({}, default='e'))
+for bad in ([], (), ""):
+    try:
+        min(bad)
+    except ValueError as e:
+        print(e)
+try:
+    max([], key=abs)
+except ValueError as e:
+    print(e)
+try:
+    max(1, 'a')
+except TypeError as e:
+    print(e)
+""",
+    "chr_ord_hex_oct_bin_int_base": """
+print(chr(97), ord("A"), hex(255), oct(8), bin(-5), hex(True), int('ff', 16), int('0b101', 0))
+print(int(' 7 ', base=10), int('12', 3))
+for bad in ("ord('ab')", "chr(-1)", "int('12', 2)", "int(5, 2)", "int(float('inf'))"):
+    try:
+        if bad == "ord('ab')":
+            ord('ab')
+        elif bad == "chr(-1)":
+            chr(-1)
+        elif bad == "int('12', 2)":
+            int('12', 2)
+        elif bad == "int(5, 2)":
+            int(5, 2)
+        else:
+            int(float('inf'))
+    except (TypeError, ValueError, OverflowError) as e:
+        print(type(e).__name__, e)
+""",
+    "set_methods_and_difference": """
+s = {1, 2, 3}
+s.update([4, 5], (6,))
+print(s, s - {1, 9}, s.symmetric_difference({1, 10}), s.isdisjoint([7]))
+s.difference_update({1, 2})
+s.intersection_update(range(5))
+print(s, s.pop(), s)
+try:
+    set().pop()
+except KeyError as e:
+    print("KeyError", e)
+try:
+    print({1} - [1])
+except TypeError as e:
+    print(e)
+""",
+    "dict_of_pairs": """
+print(dict([(1, 2), "ab", [3, 4]]))
+for bad in ([1, 2], [(1, 2), (1, 2, 3)], [[1]]):
+    try:
+        dict(bad)
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
+""",
+    "format_and_index_errors_in_python_s_words": """
+print("{0}{0}{1}".format(1, 2), "{}{}".format(3, 4), "{x}{}".format(5, x=6))
+tries = [
+    lambda: '{} {}'.format(1),
+    lambda: '{0}{2}'.format(1, 2),
+    lambda: '{a}'.format(b=1),
+    lambda: '{:d}'.format('x'),
+    lambda: '{} {0}'.format(1),
+    lambda: '{0} {}'.format(1, 2),
+    lambda: 'a,b'.split(',', 1, 2),
+    lambda: abs('x'),
+    lambda: round('x', 2),
+    lambda: [1][1.5],
+    lambda: (1,)[1.5],
+    lambda: "ab"[1.5],
+    lambda: range(3)[1.5],
+    lambda: "ab"[5],
+    lambda: range(2)[5],
+    lambda: [1, 2, 3][::0],
+]
+for t in tries:
+    try:
+        print(t())
+    except Exception as e:
+        print(type(e).__name__, e)
+x = [1, 2]
+x[True] = 5
+print(x, [1, 2][True], "abc"[True:], len(range(3, 20, 4)))
+""",
+    "loop_over_a_list_it_changes": """
+l3 = [4, 12]
+for a in l3:
+    if len(l3) < 6:
+        l3.append(a + 1)
+    print(a)
+def f():
+    xs = [1, 2, 3]
+    for x in xs:
+        if x == 2:
+            xs.remove(x)
+        print(x)
+    ys = [5]
+    out = [y for y in ys if len(ys) > 3 or ys.append(y)]
+    print(out, ys)
+    for y in ys:
+        if len(ys) < 8:
+            ys.append(y * 2)
+    return ys
+print(f())
+l = [1, 2, 3]
+print([x for x in l if l.remove(x) is None], l)
+""",
+    "set_displays_in_cpython_s_order": """
+a = {67042, 1099511627779, 4, 3, 5, 11336, 11}
+b = {-6, -5, -3, -2, 3}
+print(a, b, a | b, b | a, a & b, a - b)
+c = a.copy()
+c.update(b)
+print(c, {2, 1099511627779, -9, 9, -5}, set([2, 1099511627779, -9, 9, -5]), {1, 2})
+x = 7
+print({x, 1099511627779, -9}, {(1, 2), 2.5, -0.0, 0.0}, {100000000000000000007, 10, -3})
+""",
+    "augmented_operators_on_sets_change_them_in_place": """
+s = {1, 2}
+u = s
+s |= {3, 4}
+s -= {1}
+s &= {2, 3, 9}
+d = {'a': 1}
+e = d
+d |= {'b': 2}
+print(u, s is u, e, d is e)
+try:
+    s |= [5]
+except TypeError as err:
+    print(err)
+""",
+    "tuple_and_str_methods_and_messages": """
+t = (1, 2, 2, 3)
+print(t.count(2), t.index(3), [5, 6, 7, 6].index(6, 2), "hello".index("l"), "hello".rindex("l"))
+tries = [lambda: t.count(), lambda: t.index(9), lambda: "abc".index("q"), lambda: ",".join([1, 2]),
+         lambda: ",".join(["a", None]), lambda: float(None), lambda: int([1]), lambda: float([1])]
+for f in tries:
+    try:
+        print(f())
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
+print(repr(StopIteration()), repr(ValueError()), str(KeyError()), repr(KeyError('a')))
+try:
+    next(iter([]))
+except StopIteration as e:
+    print("stop", repr(e), str(e), e.args)
+""",
+    "concatenation_messages_range_membership_list_aliasing": """
+print(3 in range(5), 7 not in range(0, 10, 2), 2.0 in range(3), 'a' in range(3))
+tries = [lambda: "a" + 1, lambda: [1] + "a", lambda: (1,) + None, lambda: [1] * "a", lambda: "a" * 1.5, lambda: "a" * "b",
+         lambda: None + 1, lambda: "a" - "b", lambda: {1} + {2}, lambda: {'a': 1} + 1, lambda: 2 ** "a", lambda: None < 1]
+for f in tries:
+    try:
+        print(f())
+    except TypeError as e:
+        print(e)
+x = "s"
+try:
+    x += 1
+except TypeError as e:
+    print(e)
+y = None
+try:
+    y -= 1
+except TypeError as e:
+    print(e)
+a = [1]
+b = a
+a += [2]
+a *= 2
+print(a, b, a is b)
+def f():
+    a = [1]
+    b = a
+    for i in range(3):
+        a += [i]
+        a += (9,)
+    s = {1}
+    t = s
+    for i in range(2):
+        s |= {i + 5}
+    return a, b, a is b, s, t
+print(f())
+""",
+    "f_string_fields_split_as_python_splits_them": """
+x = [3, 1, 2]
+d = {'k': 5}
+w = 8
+print(f"{sorted(x, key=lambda v: -v)}|{x != [1]}|{d['k']}|{ {1: 2} }|{'a:b'}|{x[0]:>{w}}|{3.14159:{w}.{2}f}|{w!r:>4}|{'s'!s:^5}")
+print(f"{{literal}} {w=} {w = :5d} {'}'} {(lambda q: q * 2)(4)}")
+print(f'{"dq"}' + f"{'t' + 'q'}")
+""",
+    "dicts_and_sets_changed_while_a_loop_runs": """
+def run6():
+    d7 = {str(x): x for x in [46578]}
+    try:
+        for k14, i13 in d7.items():
+            d7['a'] = d7.get('a', 0) + 7
+    except RuntimeError as e:
+        print("RuntimeError", e)
+    s = {1, 2}
+    try:
+        for v in s:
+            s.add(v + 10)
+    except RuntimeError as e:
+        print("RuntimeError", e)
+    d = {'a': 1, 'b': 2}
+    for k in d:
+        d[k] = d[k] * 10
+    print(d, [k for k in d], sorted(d.items()), list(zip(d, d.values(), strict=True)), max(d, key=d.get))
+    try:
+        print([d.pop(k) for k in d])
+    except RuntimeError as e:
+        print("RuntimeError", e)
+run6()
+""",
     "numbers": """
 i = 0
 s = 0
