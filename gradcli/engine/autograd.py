@@ -9,6 +9,7 @@ gradients can be differentiated again).  The graph is walked without recursion.
 from __future__ import annotations
 
 
+import contextlib
 import itertools
 
 import numpy as np
@@ -304,7 +305,7 @@ class _General:
             TensorF if create_graph else ArrayF,  # (the VJPs' namespace)
             # (with inputs given, only the nodes on a path to one of them run, as in
             # PyTorch's engine: the others keep their saved values)
-            None if capture is None else _needed(roots, capture),
+            None if capture is None else _needed_here(roots, capture),
         )
 
 
@@ -427,6 +428,54 @@ def _pass(retain_graph, flow, touched, queue=None, plan=None, general=None):  # 
             schedule.flush(leaves, touched, _store_grad)
         elif leaves:
             deliver_leaves(leaves, touched, _store_grad)
+
+
+class _OneGraph:
+    """While `one_graph()` is open: the last `_needed` found, with the roots and captured
+    keys it was found for (held, so no identity is reused meanwhile)."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self):
+        self.memo = None
+
+
+_ONE_GRAPH = _OneGraph()
+
+
+@contextlib.contextmanager
+def one_graph():
+    """Passes of autograd.grad over one graph, one after another (a Jacobian's rows:
+    library/calculus.py): the nodes that lead to the inputs (`_needed`) are found once
+    for the same roots and inputs, not at every pass.  A node's parents are set when it
+    is made and never change, so what leads from the same roots to the same inputs is
+    the same; what the memo holds is let go when the block ends."""
+    prev = _ONE_GRAPH.memo
+    _ONE_GRAPH.memo = {}
+    try:
+        yield
+    finally:
+        _ONE_GRAPH.memo = prev
+
+
+def _needed_here(roots, capture):
+    """_needed(roots, capture), found once per roots and inputs inside `one_graph()`."""
+    memo = _ONE_GRAPH.memo
+    if memo is None:
+        return _needed(roots, capture)
+    keys = tuple(capture)
+    hit = memo.get("last")
+    if (
+        hit is not None
+        and len(hit[0]) == len(roots)
+        and len(hit[1]) == len(keys)
+        and all(a is b for a, b in zip(hit[0], roots))
+        and all(a is b for a, b in zip(hit[1], keys))
+    ):
+        return hit[2]
+    needed = _needed(roots, capture)
+    memo["last"] = (tuple(roots), keys, needed)
+    return needed
 
 
 def _needed(roots, capture):

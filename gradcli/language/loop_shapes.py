@@ -413,6 +413,19 @@ def report(line, text, what="loop"):
     print(f"replay: {what} at line {line}: {text}", file=sys.stderr, flush=True)
 
 
+def why_not(suite, is_def=False):
+    """Why a loop's or a def's body does not qualify, in a few words (the replay's
+    report, REPORT): the first statement of a kind a replayed body may not have, or the
+    rule about its names."""
+    nodes = _def_statements(suite)[0] if is_def else _statements(suite)
+    for n in nodes:
+        if _kind(n) is None:
+            return "line %d: a statement a replayed body may not have" % pos(n)[0]
+    if not any(_kind(n)[0] == "assign" for n in nodes):
+        return "no assignment to replay"
+    return "a name read before the body makes it, or a number the body changes read by an op"
+
+
 def _def_statements(suite):
     """A `def` body's statements but a docstring and a last `return`, and that return
     statement (or None)."""
@@ -582,8 +595,9 @@ def _block(comp, n):
     and `target.sub_(factor * w.grad)` (add_, mul_: op "-=", "+=", "*="; factor a name
     or a number literal, as ("name", name) or ("number", value)), ("none", w) for
     `w.grad = None`, ("zero", w) for `w.grad.zero_()`, ("each", target, recv, method,
-    the target's store, (closure, line, shape) per statement of its body) for `for
-    target in recv.method(): ...` (_over_parameters), or None."""
+    the target's store, (closure, line, shape) per statement of its body, the loop's
+    (line, column): its iterable's, where it counts steps) for `for target in recv.method(): ...` (_over_parameters; its closure
+    None), or None."""
     item, suite = n.children[0], n.children[-1]
     head = comp.expr(item.children[0])
     comp.depth += 1  # (as Compiler.block compiles the block)
@@ -610,8 +624,10 @@ def _simple(comp, suite):
                 comp.depth -= 1
             name = target.children[0].value
             shape = ("each", name, fn.children[0].children[0].value, fn.children[1].value)
-            shape += (comp.store_name(name), inner)
-            out.append((comp.compound(child), pos(child)[0], shape))
+            shape += (comp.store_name(name), inner, pos(iterable))  # (where the loop counts)
+            # (no closure: the block runs as compiled when the replay cannot run the
+            # loop, replay_plan._each; compiled again, the loop would be reported twice)
+            out.append((None, pos(child)[0], shape))
             continue
         for st in child.children:
             if st is not None:

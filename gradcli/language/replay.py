@@ -53,7 +53,7 @@ from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..library.nn.module import replay_same
 from ..library.scalar_steps import array_step, step_by, zero_grad_array
-from .loop_shapes import REPORT, compile_body, names_in, report  # (REPORT: set here for
+from .loop_shapes import REPORT, compile_body, names_in, report, why_not  # (REPORT: set here for
 
 # the loops, by a test)
 from .parser import Tree
@@ -67,6 +67,7 @@ assert (ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM) == (0, 1, 2, 3, 4, 
 assert (STEP, CLEAR_GRAD, ARRAY_STEP, ZERO_GRAD, EACH) == (0, 1, 3, 4, 5)
 from .state import state
 from .stmtlines import sequence
+from .iteration import step
 
 #: times a loop run notes an iteration again after a check failed; then it runs as compiled
 MAX_RECORDS = 3
@@ -115,7 +116,7 @@ class Body:
         plain = isinstance(target, Tree) and target.data == "name"
         line = pos(target if target is not None else cond)[0]
         if REPORT:
-            report(line, "qualifies" if items is not None else "does not qualify")
+            report(line, "qualifies" if items is not None else _not(suite, comp))
         if items is None:
             return None
         body = cls(items, names if plain else None)
@@ -483,6 +484,13 @@ class Counted(Run):
         report(self.body.line, text)
 
 
+def _not(suite, comp, is_def=False):
+    """The report's words for a body that does not qualify (loop_shapes.why_not)."""
+    if comp.fn is not None and getattr(comp.fn, "kind", None) == "class":
+        return "does not qualify (in a class body)"
+    return "does not qualify (%s)" % why_not(suite, is_def)
+
+
 def _remake(cls, params):
     """The view op of node class `cls` with these parameters, as a function of a Tensor
     (a view's `view_of`: engine/versions.py)."""
@@ -545,10 +553,13 @@ def _run_entries(entries, s):
             state.line = line
             if not zero_grad_array(v.grad):
                 fn(s)
-        elif kind == 5 and context.current.limits.max_steps is None:  # EACH
-            _, fn, store, params, per = e
-            for p, sub in zip(params, per):  # (as the compiled loop: bound, then its
-                store(s, p)  # body's statements)
+        elif kind == 5:  # EACH
+            _, (line, col), store, params, per = e
+            max_steps = context.current.limits.max_steps
+            for p, sub in zip(params, per):  # (as the compiled loop: bound, a step
+                store(s, p)  # counted, then its body's statements)
+                if max_steps is not None:
+                    step(max_steps, line, col)
                 _run_entries(sub, s)
         else:
             e[1](s)

@@ -34,7 +34,7 @@ from sys import getrefcount
 from ..runtime import context
 from . import loop_shapes
 from .loop_shapes import compile_def, report
-from .replay import MAX_RECORDS, Body, Run
+from .replay import MAX_RECORDS, Body, Run, _not
 from .stmtlines import sequence
 
 
@@ -43,7 +43,7 @@ def def_body(comp, suite, name, line):
     does not qualify (loop_shapes.compile_def)."""
     got = compile_def(comp, suite)
     if loop_shapes.REPORT:
-        _say(name, line, "qualifies" if got is not None else "does not qualify")
+        _say(name, line, "qualifies" if got is not None else _not(suite, comp, True))
     if got is None:
         return None
     items, ret, seen = got

@@ -251,7 +251,9 @@ def plan(body, seen, notes):
             read, head = seen[i]
             checks.extend(_kinds(extra, read))
             if type(head) is GradModeContext and not head.enabled:
-                items.append(_updates(what, extra, read, checks))
+                items.append(
+                    _updates(what, extra, read, checks) or AsCompiled(AS_COMPILED, closure)
+                )
             else:
                 items.append(AsCompiled(AS_COMPILED, closure))
         elif kind == "item":  # running += loss.item()
@@ -450,13 +452,18 @@ def _updates(block, loads, read, checks):
     (ARRAY_STEP, w, v, y, ufunc, closure, line) for such a step where w has dims
     (scalar_steps.array_step, y the factor as written, `w.sub_(factor * v.grad)` too);
     (CLEAR_GRAD, w, line) for `w.grad = None`; (ZERO_GRAD, w, closure, line) for
-    `w.grad.zero_()` (scalar_steps.zero_grad_array); (EACH, closure, store, params,
+    `w.grad.zero_()` (scalar_steps.zero_grad_array); (EACH, where, store, params,
     entries per param) for `for p in model.parameters(): ...` of gradcli's own module
     (`_each`); (ENTRY_AS_COMPILED, closure) for any other statement (as compiled).  The
-    variables the entries take as they are now get checks (`checks`)."""
+    variables the entries take as they are now get checks (`checks`).  None when a
+    `for` loop of the block is not one `_each` takes (the block then runs as compiled)."""
     kept = set()
     changed = {name for name, _, ch, _ in loads if ch}
-    entries = _entries(block[1], loads, read, checks, changed, kept)
+    mine = []  # (the checks of the entries: made only if the block is replayed)
+    entries = _entries(block[1], loads, read, mine, changed, kept)
+    if entries is None:  # (a loop the replay cannot run: the block as compiled)
+        return None
+    checks.extend(mine)
     checks.extend(_checks(tuple(x for x in loads if x[0] in kept), read))
     return NoGrad(NO_GRAD, tuple(entries))
 
@@ -473,7 +480,9 @@ def _entries(stmts, loads, read, checks, changed, kept):
                 entry = (CLEAR_GRAD, v, line) if shape[0] == "none" else (ZERO_GRAD, v, fn, line)
                 kept.add(shape[1])
         elif shape is not None and shape[0] == "each":
-            entry = _each(fn, shape, loads, read, checks, changed, kept) or entry
+            entry = _each(shape, loads, read, checks, changed, kept)
+            if entry is None:
+                return None
         elif shape is not None:
             _, target, op, (how, f), name = shape
             w, v = read.get(target), read.get(name)
@@ -526,14 +535,14 @@ def _zero_grad(what, loads, read, checks, line):
     return NoGrad(NO_GRAD, tuple((CLEAR_GRAD, p, line) for p in params))
 
 
-def _each(fn, shape, loads, read, checks, changed, kept):
+def _each(shape, loads, read, checks, changed, kept):
     """The entry of `for p in m.parameters(): ...` (loop_shapes._simple's "each" shape)
     when m is gradcli's own module whose `parameters` is Module's (its parameters are
     those of the module's state, checked as a called module's is: `replay_state`), with
     fewer than SAMPLE of them (the loop then never looks at the run's memory): (EACH,
-    the statement's closure, its target's store, the parameters, per parameter the
-    entries of the body with the target holding it), else None."""
-    _, target, recv, method, store, inner = shape
+    the loop's (line, column), its target's store, the parameters, per parameter the entries of
+    the body with the target holding it), else None."""
+    _, target, recv, method, store, inner, at = shape
     m = read.get(recv)
     load = next((x[1] for x in loads if x[0] == recv), None)
     if (
@@ -549,11 +558,14 @@ def _each(fn, shape, loads, read, checks, changed, kept):
         return None
     per, names = [], set()
     for p in params:
-        per.append(_entries(inner, loads, dict(read, **{target: p}), checks, changed, names))
+        sub = _entries(inner, loads, dict(read, **{target: p}), checks, changed, names)
+        if sub is None:
+            return None
+        per.append(sub)
     kept.update(names - {target})
     state, held, _ = replay_state(m)
     checks.append((recv, (load, 4, m, state, held, None, None)))
-    return (EACH, fn, store, tuple(params), tuple(per))
+    return (EACH, at, store, tuple(params), tuple(per))
 
 
 def _sources(srcs, j, opof, viewof, ops, read, adopt):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.declare import none
-from ..engine.autograd import run_backward
+from ..engine.autograd import one_graph, run_backward
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import register
 from ..core.tensor import Tensor
@@ -82,28 +82,8 @@ def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"
                 check_alloc(tuple(out.data.shape) + tuple(x.data.shape))
         for i, out in enumerate(outputs):
             rows = tuple([] for _ in inputs)
-            n = out.data.size
-            for j in range(n):
-                onehot = np.zeros(n, dtype=out.data.dtype)
-                onehot[j] = 1
-                onehot = onehot.reshape(out.data.shape)
-                head = Tensor(onehot)
-                vj = _grads((out,), inputs, (head,), create_graph)
-                for k, (g, x) in enumerate(zip(vj, inputs)):
-                    if g is None:
-                        if strict:
-                            raise GradRuntimeError(
-                                f"Output {i} of the user-provided function is independent of "
-                                f"input {k}. This is not allowed in strict mode."
-                            )
-                        g = Tensor(np.zeros_like(x.data))
-                    elif strict and create_graph and not g.requires_grad:
-                        raise GradRuntimeError(
-                            f"The jacobian of the user-provided function is independent of "
-                            f"input {i}. This is not allowed in strict mode when "
-                            "create_graph=True."
-                        )
-                    rows[k].append(g)
+            with one_graph():  # (a pass per element of out: what leads to inputs, once)
+                _rows(out, i, inputs, rows, create_graph, strict)
             jac.append(
                 tuple(
                     _assemble(r, out.data.shape, x.data, create_graph) for r, x in zip(rows, inputs)
@@ -114,6 +94,32 @@ def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"
         return _postprocess(tuple(jac), (is_outputs_tuple, is_inputs_tuple))
     finally:
         context.current.grad_enabled = prev
+
+
+def _rows(out, i, inputs, rows, create_graph, strict):
+    """The Jacobian's rows of output i (`out`): one autograd.grad pass per element."""
+    n = out.data.size
+    for j in range(n):
+        onehot = np.zeros(n, dtype=out.data.dtype)
+        onehot[j] = 1
+        onehot = onehot.reshape(out.data.shape)
+        head = Tensor(onehot)
+        vj = _grads((out,), inputs, (head,), create_graph)
+        for k, (g, x) in enumerate(zip(vj, inputs)):
+            if g is None:
+                if strict:
+                    raise GradRuntimeError(
+                        f"Output {i} of the user-provided function is independent of "
+                        f"input {k}. This is not allowed in strict mode."
+                    )
+                g = Tensor(np.zeros_like(x.data))
+            elif strict and create_graph and not g.requires_grad:
+                raise GradRuntimeError(
+                    f"The jacobian of the user-provided function is independent of "
+                    f"input {i}. This is not allowed in strict mode when "
+                    "create_graph=True."
+                )
+            rows[k].append(g)
 
 
 def _assemble(rows, out_shape, x, create_graph):

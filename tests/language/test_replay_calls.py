@@ -381,6 +381,7 @@ def test_the_report_says_whether_a_loop_replayed(monkeypatch):
     lines = [x for x in r.stderr.splitlines() if x.startswith("replay:")]
     assert lines == [
         "replay: loop at line 6: qualifies",
-        "replay: loop at line 16: does not qualify",
+        "replay: loop at line 16: does not qualify (line 17: a statement a replayed body may "
+        "not have)",
         "replay: loop at line 6: 39 of 40 iterations replayed",
     ]

@@ -359,7 +359,8 @@ def test_the_report_says_whether_a_def_replays(monkeypatch):
     lines = [x for x in r.stderr.splitlines() if x.startswith("replay: def")]
     assert lines == [
         "replay: def step at line 6: qualifies",
-        "replay: def g at line 21: does not qualify",
+        "replay: def g at line 21: does not qualify (line 22: a statement a replayed body "
+        "may not have)",
         "replay: def step at line 6: calls replayed",
     ]
 

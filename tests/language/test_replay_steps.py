@@ -176,6 +176,12 @@ PROGRAMS.update(
             "    if t == 5:\n"
             "        model[0].weight = torch.nn.Parameter(torch.ones(4, 3, dtype=torch.float64))",
         ),
+        # another loop in the block (not over parameters): the block runs as compiled
+        "other_loop_in_block": _params(
+            "            param -= learning_rate * param.grad\n"
+            "        for m in model.children():\n"
+            "            pass"
+        ),
         # model.zero_grad replaced by the program's function mid-loop
         "zero_grad_replaced": _params(
             "            param -= learning_rate * param.grad\n"

@@ -377,3 +377,40 @@ def test_graph_json_output(capsys):
     main(["eval", "--json", "-e", "x = tensor([1.], requires_grad=True)\ngraph(x.exp())"])
     rec = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert rec["kind"] == "value" and rec["text"] == "ExpBackward0\n└── x [1]"
+
+
+def test_a_jacobian_finds_what_leads_to_its_inputs_once_per_output(monkeypatch):
+    """The rows of a Jacobian are passes of autograd.grad over one graph: the nodes on a
+    path to the inputs are found once per output (engine/autograd.one_graph), not per
+    row, and nothing of it is kept after the Jacobian; the values are the bits found
+    per row (one_graph replaced by a block that does nothing)."""
+    import contextlib
+
+    from gradcli.engine import autograd
+    from gradcli.library import calculus
+
+    calls = [0]
+    real = autograd._needed
+
+    def counted(roots, capture):
+        calls[0] += 1
+        return real(roots, capture)
+
+    source = (
+        "x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64)\n"
+        "def f(x):\n    return (torch.tanh(x) * x, x.sum() * x)\n"
+        "J = torch.autograd.functional.jacobian(f, x)\n"
+        "H = torch.autograd.functional.hessian(lambda x: (torch.sin(x) ** 3).sum(), x)\n"
+    )
+    monkeypatch.setattr(autograd, "_needed", counted)
+    s, _ = run(source)
+    assert calls[0] == 2 + 2  # (jacobian: one per output; hessian: its inner pass, then one)
+    assert autograd._ONE_GRAPH.memo is None
+    monkeypatch.setattr(calculus, "one_graph", contextlib.nullcontext)
+    t, _ = run(source)
+    assert calls[0] == 4 + 2 * 3 + 1 + 3  # (each row its own)
+    for name in ("J", "H"):
+        a, b = s.scope.vars[name], t.scope.vars[name]
+        a, b = (a if isinstance(a, tuple) else (a,)), (b if isinstance(b, tuple) else (b,))
+        for u, v in zip(a, b):
+            assert u.data.tobytes() == v.data.tobytes()
