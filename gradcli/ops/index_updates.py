@@ -389,7 +389,7 @@ def index_fill(input, dim, index, value):
 
 # ------------------------------------------------------------------ scatter_reduce
 
-_IDENTITY = {"sum": 0.0, "mean": 0.0, "amax": -np.inf, "amin": np.inf}
+_IDENTITY = {"sum": 0.0, "prod": 1.0, "mean": 0.0, "amax": -np.inf, "amin": np.inf}
 
 
 def _scatter_reduce(x, axis, index, src, reduce, include_self):
@@ -414,6 +414,8 @@ def _scatter_reduce(x, axis, index, src, reduce, include_self):
         cur = view[p]
         if reduce in ("sum", "mean"):
             view[p] = cur + v
+        elif reduce == "prod":
+            view[p] = cur * v
         elif v != v:
             view[p] = v
         elif reduce == "amax":
@@ -467,6 +469,8 @@ class ScatterReduce(Function):
             )
             n = Tensor(np.where(n.data == 0, gt.data.dtype.type(1), n.data))
             gself, gsrc = gt / n, gather(gt, axis, idx) / gather(n, axis, idx)
+        elif self.reduce == "prod":
+            gself, gsrc = self._prod_grads(gt, xt, st, ot, idx)
         else:
             value = gather(ot, axis, idx)
             self_is = Tensor((xt.data == ot.data).astype(gt.data.dtype))
@@ -480,11 +484,50 @@ class ScatterReduce(Function):
             return (gself, gsrc)
         return (gself.data, gsrc.data)
 
+    def _prod_grads(self, g, x, src, out, idx):
+        """scatter_reduce_backward's prod: exclusive products where self or src has zeros
+        (one zero of src at a place: the product of the others)."""
+        axis, f = self.axis, FUNCTIONS
+        gather, scatter_add = f["gather"], f["scatter_add"]
+        one = x.data.dtype.type(1)
+
+        def again(base, source):
+            return ScatterReduce.apply(
+                base,
+                source,
+                axis=axis,
+                index=self.index,
+                reduce="prod",
+                include_self=self.include_self,
+                dim=self.dim,
+            )
+
+        masked_self = f["masked_fill"](x, Tensor(x.data == 0), one)
+        gself = g * again(masked_self, src) / masked_self
+        src_zero = src.data == 0
+        zeros = scatter_add(
+            Tensor(np.zeros(x.data.shape, x.data.dtype)),
+            axis,
+            idx,
+            Tensor(src_zero.astype(x.data.dtype)),
+        )
+        single = Tensor(src_zero & (gather(zeros, axis, idx).data == 1))
+        masked_src = f["masked_fill"](src, single, one)
+        gsrc = f["where"](
+            single,
+            gather(g * again(x, masked_src), axis, idx),
+            gather(g * out, axis, idx) / f["masked_fill"](src, Tensor(src_zero), one),
+        )
+        return gself, gsrc
+
     def jvp(self, ts, F, x, src, out):
         # scatter_reduce_jvp: linear for sum and mean; amax/amin spread the tangents of
         # the values equal to the result evenly
         tx, tsrc = _tangents(ts, (x.data.shape, src.data.shape))
         axis, idx = self.axis, Tensor(self.index.astype(np.int64))
+        if self.reduce == "prod":
+            # PyTorch 2.13's forward mode gives prod a zero tangent (measured); so does this
+            return Tensor(np.zeros(out.data.shape, out.data.dtype))
         if self.reduce in ("sum", "mean"):
             return ScatterReduce.apply(
                 tx,
@@ -507,7 +550,7 @@ class ScatterReduce(Function):
 @register(
     "scatter_reduce",
     "scatter_reduce(input, dim, index, src, reduce, *, include_self=True)",
-    "input with src's values reduced (sum, mean, amax, amin) into the places index names along dim",
+    "input with src's values reduced (sum, prod, mean, amax, amin) into the places index names along dim",
     method=True,
     checks=[
         (
@@ -546,8 +589,6 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
         raise GradTypeError(
             f"scatter_reduce(): argument 'reduce' (position 5) must be str, not {type_name(reduce)}"
         )
-    if reduce == "prod":
-        raise GradRuntimeError("scatter_reduce(): reduce='prod' is not supported by gradcli yet")
     reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # (ATen's aliases)
     if reduce not in _IDENTITY:
         raise GradRuntimeError(

@@ -523,3 +523,28 @@ case(
         print(red, torch.func.jvp(lambda a, b: a.scatter_reduce(1, i, b, red), (x, s), (torch.ones(2, 4), torch.arange(6.).reshape(2, 3))))
     """,
 )
+case(
+    "index/scatter_reduce_prod",
+    """
+    import torch
+    x = torch.tensor([[1., 2., 0., 4.], [5., 6., 7., 8.], [-1., 0., 2., 2.]], requires_grad=True)
+    src = torch.tensor([[0.5, 0., 2.], [3., 3., -4.], [0., 2., 0.]], requires_grad=True)
+    idx = torch.tensor([[0, 0, 2], [1, 3, 1], [2, 2, 1]])
+    for inc in (True, False):
+        r = x.scatter_reduce(1, idx, src, "prod", include_self=inc)
+        print(inc, r, r.grad_fn)
+        gx, gs = torch.autograd.grad(r, (x, src), torch.arange(12.).reshape(3, 4) + 1)
+        print(gx, gs)
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        a = torch.randn(5, 6).to(dt).requires_grad_()
+        b = torch.randn(7, 6).to(dt).requires_grad_()
+        i = torch.randint(0, 5, (7, 6))
+        for inc in (True, False):
+            r = torch.scatter_reduce(a, 0, i, b, "prod", include_self=inc)
+            ga, gb = torch.autograd.grad(r, (a, b), torch.randn(5, 6).to(dt))
+            print(r.tolist(), ga.tolist(), gb.tolist())
+    for inc in (True, False):
+        print(torch.func.jvp(lambda u, v: u.scatter_reduce(1, idx, v, "prod", include_self=inc), (x.detach(), src.detach()), (torch.ones(3, 4), torch.arange(9.).reshape(3, 3))))
+    """,
+)
