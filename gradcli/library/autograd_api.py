@@ -90,6 +90,7 @@ def backward_leaves(
     "grad(outputs, inputs, grad_outputs=None, retain_graph=False, create_graph=False)",
     "the gradients of outputs with respect to inputs, as a tuple; .grad untouched",
     category="autograd",
+    batch="backward_samples",
 )
 def grad(
     outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False

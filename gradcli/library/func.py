@@ -87,9 +87,13 @@ def _grad_and_value(f, argnums, has_aux, args, kwargs, name="grad_and_value"):
     nums = _argnums(argnums, len(args))
     outer = _outer([args[n] for n in nums])
     args = list(args)
+    originals = {}  # a tracked input -> the argument it stands for
     with _Enabled():
         for n in nums:
-            args[n] = tb.tree_map(tb.track, args[n])
+            tracked = tb.tree_map(tb.track, args[n])
+            for t, o in zip(tb.leaves(tracked), tb.leaves(args[n])):
+                originals[id(t)] = o
+            args[n] = tracked
         out = f(*args, **kwargs)
         aux = None
         if has_aux:
@@ -118,8 +122,11 @@ def _grad_and_value(f, argnums, has_aux, args, kwargs, name="grad_and_value"):
     g = pieces[0] if isinstance(argnums, int) else tuple(pieces)
     g = _finish(g, outer)
     value = _finish(out, outer)
-    if has_aux:
-        return g, (value, _finish(aux, outer))
+    if has_aux:  # an input given back as aux is the argument itself (PyTorch unwraps it)
+        aux = tb.tree_map(
+            lambda t: originals[id(t)] if id(t) in originals else _finish(t, outer), aux
+        )
+        return g, (value, aux)
     return g, value
 
 
@@ -261,6 +268,8 @@ def jacfwd(func, argnums=0, has_aux=False, randomness="error"):
                 cols[n] = []
                 for e in tb.basis(x):
                     ts = [None] * len(args)
+                    for m in nums:  # each input of argnums has a tangent, as PyTorch's
+                        ts[m] = tb.tree_map(FUNCTIONS["zeros_like"], args[m])  # basis
                     ts[n] = e
                     out, tans = tb.tangents_at(run, list(args), ts)
                     cols[n].append(tb.leaves(tans))

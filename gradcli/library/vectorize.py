@@ -120,6 +120,8 @@ def jacfwd_columns(f, argnums, nums, args):
                     eye = Tensor(np.eye(n, dtype=x.data.dtype).reshape((n,) + x.data.shape))
                     bx = bt.expand_to(x, n)
                     ts = [None] * len(args)
+                    for m in nums:  # each input of argnums has a tangent (zeros but the
+                        ts[m] = tb.tree_map(FUNCTIONS["zeros_like"], args[m])  # column's)
                     ts[k] = tb.unflatten(
                         args[k],
                         [

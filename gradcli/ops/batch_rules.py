@@ -23,6 +23,7 @@ from ..runtime import context
 from ..core.convert import to_tensor
 from ..core.tensor import Tensor
 from .batching import Batched, call, expand_to, op, unwrap, wrap
+from .batching import batch_size, level_of, loop_sample, stack_results
 from .registry import BUILTINS, FUNCTIONS, batch_kind
 
 _SIGS: dict = {}
@@ -68,6 +69,26 @@ def _listed(a):
 def _plain(a):
     """_listed, and a Python int as a tensor (a loss's class index)."""
     return to_tensor(a) if type(a) is int else _listed(a)
+
+
+@batch_kind("backward_samples")
+def _backward_samples(level, fn, args, kwargs):
+    """autograd.grad under vmap on a graph built outside it, only grad_outputs batched
+    (the docs' `vmap(get_vjp)(I_N)`, PyTorch's batched backward): one backward per
+    sample, each but the last keeping the graph, the gradients stacked.  A graph built
+    inside the vmap (batched outputs or inputs) goes sample by sample as it is."""
+    given = dict(zip(("outputs", "inputs", "grad_outputs", "retain_graph"), args))
+    given.update(kwargs)
+    if level_of((given.get("outputs"), given.get("inputs"))) == level:
+        return NotImplemented
+    n = batch_size(list(args), kwargs, level)
+    outs = []
+    for b in range(n):
+        sample = loop_sample(dict(given), level, b)
+        if b < n - 1:
+            sample["retain_graph"] = True
+        outs.append(call(fn, (), sample))
+    return stack_results(outs, level, n)
 
 
 @batch_kind("elementwise")

@@ -208,6 +208,12 @@ def dispatch(fn, args, kwargs, level=None, name=None):
     return loop(fn, args, kwargs, level)
 
 
+def loop_sample(obj, level, b):
+    """Sample b of obj's values batched at `level` (in lists, tuples and dicts), the rest
+    as they are: the arguments a rule that runs sample by sample calls with."""
+    return _sample(obj, level, b)
+
+
 def _sample(obj, level, b):
     if type(obj) is Batched and obj.level == level:
         return op("index", obj.value, b)

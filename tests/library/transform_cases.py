@@ -891,3 +891,57 @@ case(
         NoJvp.apply(fwAD.make_dual(torch.ones(2), torch.ones(2)))
 """,
 )
+
+# --------------------------------------------------------------- published examples' corners
+case(
+    "func/jacfwd_argnums_tangents",  # each input of argnums has a tangent: 0 + -0 is 0
+    """
+    from torch.func import jacfwd, jacrev
+    def f(x, y):
+        return x + y ** 2
+    x, y = torch.tensor([1., 2.]), torch.tensor([-1., -3.])
+    jacfwd(f, argnums=1)(x, y)
+    jacfwd(f, argnums=(0, 1))(x, y)
+    jacfwd(f, argnums=(1, 0))(x, y)
+    jacrev(f, argnums=(0, 1))(x, y)
+    jacfwd(lambda a, b: a * b, argnums=(0, 1))(torch.tensor([2., -1.]), torch.tensor([-3., 4.]))
+""",
+)
+case(
+    "func/grad_aux_gives_the_input",  # has_aux: an input given back is the argument itself
+    """
+    from torch.func import grad, grad_and_value
+    def g(x, y):
+        return (x * y).sum(), (x, y, x * 2)
+    y = torch.tensor([-1., -3.])
+    w = torch.tensor([1., 2.], requires_grad=True)
+    out = grad(g, argnums=0, has_aux=True)(w, y)
+    out
+    print(out[1][0] is w, out[1][1] is y)
+    x = torch.tensor([1., 2.])
+    out = grad(g, argnums=(0, 1), has_aux=True)(x, y)
+    out
+    print(out[1][0] is x, out[1][1] is y)
+    gv = grad_and_value(g, has_aux=True)(w, y)
+    gv
+    print(gv[1][1][0] is w)
+""",
+)
+case(
+    "func/vmap_of_autograd_grad",  # the vmap docs' vectorized Jacobian: one batched backward
+    """
+    N = 4
+    f = lambda x: x**2
+    x = torch.tensor([0.5, -1.0, 2.0, 3.0], requires_grad=True)
+    y = f(x)
+    I_N = torch.eye(N)
+    def get_vjp(v):
+        return torch.autograd.grad(y, x, v)
+    torch.vmap(get_vjp)(I_N)
+    a = torch.tensor([0.1, 0.2, 0.3], requires_grad=True)
+    b = a.exp()
+    torch.vmap(lambda v: torch.autograd.grad(b, a, v, retain_graph=True)[0] * 2)(torch.eye(3))
+    torch.vmap(lambda v: torch.autograd.grad([b], [a], [v])[0])(torch.eye(3))
+    torch.vmap(lambda v: torch.autograd.grad(b, a, v))(torch.eye(3))
+""",
+)
