@@ -527,6 +527,34 @@ case(
 )
 
 case(
+    "module/lazy_load_state_dict",  # the loaded shapes make a lazy layer's parameters
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(4)
+    net = nn.Sequential(nn.LazyLinear(3), nn.ReLU(), nn.LazyLinear(2))
+    X = torch.tensor([[1., 2.], [-1., 0.5]])
+    Y = net(X)
+    clone = nn.Sequential(nn.LazyLinear(3), nn.ReLU(), nn.LazyLinear(2))
+    clone.load_state_dict(net.state_dict())
+    clone
+    clone[0].weight
+    clone(X) == Y
+    clone
+    bn = nn.LazyBatchNorm1d()
+    bn.load_state_dict(nn.BatchNorm1d(2).state_dict())
+    bn
+    bn(X)
+    bn
+    print(bn.running_mean, bn.num_batches_tracked)
+    conv = nn.LazyConv2d(1, 1)
+    conv.load_state_dict(nn.Conv2d(2, 1, 1).state_dict())
+    conv(torch.ones(1, 2, 1, 1)).shape
+    conv
+""",
+)
+
+case(
     "class/set_special_method",
     """
     class A:

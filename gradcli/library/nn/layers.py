@@ -10,7 +10,12 @@ import math
 import numpy as np
 
 from ...runtime import context
-from ...runtime.errors import GradRuntimeError, GradTypeError, GradValueError
+from ...runtime.errors import (
+    GradAssertionError,
+    GradRuntimeError,
+    GradTypeError,
+    GradValueError,
+)
 from ...core import dtypes
 from ...core.convert import type_name
 from ...ops.nn import _pair
@@ -91,8 +96,16 @@ class LazyLinear(Linear):
                 self.bias.data = np.zeros((self.out_features,), dtype=self.bias.data.dtype)
                 set_uninitialized(self.bias, False)
             self.reset_parameters()
-            object.__setattr__(self, "__class__", Linear)  # torch: cls_to_become
-        return Linear.forward(self, input)
+        if self.in_features == 0:  # its parameters loaded by load_state_dict
+            n = int(input.data.shape[-1]) if input.data.ndim else 1
+            if n != self.weight.data.shape[-1]:
+                raise GradAssertionError(
+                    f"The in_features inferred from input: {n} is not equal to in_features "
+                    f"from self.weight: {self.weight.data.shape[-1]}"
+                )
+            self.in_features = n
+        object.__setattr__(self, "__class__", Linear)  # torch: cls_to_become (also when
+        return Linear.forward(self, input)  # load_state_dict made the parameters)
 
 
 class Bilinear(Module):
@@ -298,8 +311,8 @@ class LazyConv2d(Conv2d):
                 self.bias.data = np.zeros((self.out_channels,), dtype=self.bias.data.dtype)
                 set_uninitialized(self.bias, False)
             self.reset_parameters()
-            object.__setattr__(self, "__class__", Conv2d)  # torch: cls_to_become
-        return Conv2d.forward(self, input)
+        object.__setattr__(self, "__class__", Conv2d)  # torch: cls_to_become (also when
+        return Conv2d.forward(self, input)  # load_state_dict made the parameters)
 
 
 PADDING_MODES = ("zeros", "reflect", "replicate", "circular")

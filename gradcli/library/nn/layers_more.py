@@ -15,7 +15,7 @@ from .init import normal_
 from ...ops.nn import _pair
 from .layers import Conv2d, _empty, _int
 from .module import Module, new_parameter
-from ...core.parameter import set_uninitialized
+from ...core.parameter import is_uninitialized, set_uninitialized
 
 
 def _float(dtype):
@@ -184,22 +184,22 @@ class _LazyBatchNorm:
             if bias:
                 self.bias = set_uninitialized(new_parameter(np.zeros(0, dtype=dt)))
         if track_running_stats:
-            self.running_mean = Tensor(np.zeros(0, dtype=dt))
-            self.running_var = Tensor(np.ones(0, dtype=dt))
+            self.running_mean = set_uninitialized(Tensor(np.zeros(0, dtype=dt)))
+            self.running_var = set_uninitialized(Tensor(np.ones(0, dtype=dt)))
             self.num_batches_tracked = Tensor(np.zeros((), dtype=np.int64))
 
     def forward(self, input):
         becomes = self.becomes
-        if self.num_features == 0:
+        made = [getattr(self, n) for n in ("weight", "bias", "running_mean", "running_var")]
+        if any(t is not None and is_uninitialized(t) for t in made):
             shape = input.data.shape if isinstance(input, Tensor) else ()
             n = self.num_features = _int(int(shape[1]) if len(shape) > 1 else 0, "size")
-            for name, fill in (("weight", 1), ("bias", 0), ("running_mean", 0), ("running_var", 1)):
-                t = getattr(self, name)
+            for t, fill in zip(made, (1, 0, 0, 1)):
                 if t is not None:
                     t.data = np.full(n, fill, dtype=t.data.dtype)
                     set_uninitialized(t, False)
-            object.__setattr__(self, "__class__", becomes)  # torch: cls_to_become
-        return becomes.forward(self, input)
+        object.__setattr__(self, "__class__", becomes)  # torch: cls_to_become (also when
+        return becomes.forward(self, input)  # load_state_dict made the parameters)
 
 
 class LazyBatchNorm1d(_LazyBatchNorm, BatchNorm1d):

@@ -11,7 +11,7 @@ from ...runtime.device import Device, on_cpu
 from ...runtime.errors import GradRuntimeError, GradTypeError
 from ...core import dtypes
 from ...core.convert import type_name
-from ...core.parameter import is_parameter
+from ...core.parameter import is_parameter, is_uninitialized, set_uninitialized
 from ...core.tensor import Tensor
 from ..stdlib import DictView
 
@@ -87,7 +87,7 @@ class ModuleState:
                     f"or Tensor-like object from checkpoint but received {_torch_type(src)}"
                 )
                 continue
-            if src.data.shape != target.data.shape:
+            if src.data.shape != target.data.shape and not is_uninitialized(target):
                 errors.append(
                     f"size mismatch for {k}: copying a param with shape "
                     f"{_size(src)} from checkpoint, the shape in current model is "
@@ -115,6 +115,7 @@ class ModuleState:
         for k, target in own.items():
             if k in state_dict:
                 target.data = np.array(state_dict[k].data, dtype=target.data.dtype, copy=True)
+                set_uninitialized(target, False)  # a lazy layer's: made in the loaded shape
         return IncompatibleKeys((missing, unexpected))
 
     def _apply_arrays(self, fn):
