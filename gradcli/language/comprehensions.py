@@ -12,7 +12,7 @@ from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..library.stdlib import LazyIterator
 from . import runtime as rt
-from .fast_comprehensions import comprehension_unit, hashable as _hashable
+from .fast_comprehensions import comprehension_unit, hashable as _hashable, inline_comprehension
 from .functions import Scope
 from .iteration import iterate, sample, spread, step, tick
 from .positions import pos, syntax_error
@@ -44,6 +44,9 @@ def _constant_set(values):
 
 class Comprehensions:
     """Compiles displays and comprehensions (mixed into the Compiler)."""
+
+    # a comprehension in a function of the fast tier (fast_closures.py reaches it here)
+    inline_comprehension = staticmethod(inline_comprehension)
 
     def _items(self, nodes):
         """args(s) -> list for display items that may hold *unpacking."""

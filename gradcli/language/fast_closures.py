@@ -52,6 +52,36 @@ class FastClosures:
             p = p.parent
         return False
 
+    def bound_here(self, node):
+        """The names of this function certainly bound where `node` is (bound_before)."""
+        return bound_before(self.suite, node, self.params)
+
+    def _comprehension(self, node):
+        """A comprehension in a function: its Python function nested in this one (the
+        function's variables its cells), defined before the statement, called with the
+        items of its first iterable (evaluated here, as the closure compiler's is in
+        the enclosing scope); a generator expression's generator handed out as
+        comprehensions.py hands it out."""
+        if self.info is None or self.info.kind != "function" or self.cached:
+            raise Unsupported("a comprehension outside a function")
+        first = node.children[-1].children[0].children[1]
+        items = self.expr(first)
+        line, col = _pos(first)
+        fn_def, kind = self.comp.inline_comprehension(self, node)
+        self.hoisted.append(fn_def)
+        call = _call(
+            _name(fn_def.name),
+            at(_call(_h("iterate"), items), line, col),
+            _h("gv"),
+            _h("gs"),
+            _h("builtins"),
+        )
+        if kind == "genexp":
+            call = _call(_h("LazyIterator"), call, ast.Constant("generator object <genexpr>"))
+        return at(call, *_pos(node))
+
+    e_listcomp = e_setcomp = e_dictcomp = e_genexp = _comprehension
+
     def s_nonlocal_stmt(self, node):
         return []  # (scopes.py has read it: the function's `nonlocal` comes first)
 
@@ -98,7 +128,7 @@ class FastClosures:
         em.n = self.n
         em.enclosing = self.enclosing | {info}
         em.suite, em.params = (None if is_lambda else body_node), names
-        em.bound_at = {**self.bound_at, info: bound_before(self.suite, node, self.params)}
+        em.bound_at = {**self.bound_at, info: self.bound_here(node)}
         if is_lambda:  # (its value, no statement: no line set)
             value = em.expr(body_node)
             body = [*em.hoisted, ast.Return(value=value)]

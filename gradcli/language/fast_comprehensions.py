@@ -74,6 +74,46 @@ def comprehension_unit(comp, node):
         return None
 
 
+def inline_comprehension(outer, node):
+    """(the definition of the comprehension's Python function, to be nested in the
+    generated function of `outer`'s emitter, whose variables it reads as Python's
+    cells; its kind) for `node`, or Unsupported: `outer`'s function calls it with the
+    items of its first iterable, as `run` below does."""
+    kind = node.data
+    if kind not in _KINDS:
+        raise Unsupported(kind)
+    if kind == "dictcomp":
+        key, value, clauses = node.children
+        elts = (key, value)
+    else:
+        elt, clauses = node.children
+        elts = (elt,)
+    steps = clauses.children
+    if not steps or steps[0].data != "comp_for" or len(steps) > 2:
+        raise Unsupported("comprehension clauses")
+    if len(steps) == 2 and steps[1].data != "comp_if":
+        raise Unsupported("comprehension clauses")
+    target = steps[0].children[0]
+    if not isinstance(target, Tree):
+        raise Unsupported("comprehension target")
+    info = FunctionInfo("<comprehension>", "comprehension", outer.info)
+    info._target(target)
+    em = type(outer)(outer.comp, info)
+    em.consts, em.n = outer.consts, outer.n  # (one namespace, as fast_closures does)
+    em.enclosing = outer.enclosing | {outer.info}
+    em.bound_at = {**outer.bound_at, outer.info: outer.bound_here(node)}
+    if target.data == "name":
+        fn_def = _build(em, kind, elts, steps, target.children[0].value, _pos(node), inline=True)
+    else:
+        var = em.tmp()
+        fn_def = _build(em, kind, elts, steps, var, _pos(node), target, inline=True)
+    outer.n = em.n + 1
+    fn_def.name = "@comprehension" + str(outer.n)
+    outer.consts["@LazyIterator"] = LazyIterator
+    outer.consts["@iterate"] = iterate
+    return fn_def, kind
+
+
 def small_range(items):
     """Whether every int of the range `items` is at most SMALL in size."""
     return not items or (-SMALL <= items[0] <= SMALL and -SMALL <= items[-1] <= SMALL)
@@ -140,7 +180,7 @@ def _chunked(em, kind, make, var, init, loop, line, col):
     return at(ast.If(test=_and(*test), body=[fast], orelse=[loop]), line, col)
 
 
-def _build(em, kind, elts, steps, var, where, target=None):
+def _build(em, kind, elts, steps, var, where, target=None, inline=False):
     line, col = _pos(steps[0].children[1])
     init, each = em._counting(line, col)
 
@@ -304,6 +344,8 @@ def _build(em, kind, elts, steps, var, where, target=None):
             "@sample": sample,
         }
     )
+    if inline:
+        return fn_def
     fn = _module(em, fn_def, [])()
     builtins = em.comp.builtins
 

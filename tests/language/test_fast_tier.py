@@ -309,6 +309,14 @@ PROGRAMS = {
     ),
     "raise_and_assert": "def f(x):\n    assert x > 0, 'x must be positive, got ' + str(x)\n    assert x != 3\n    return x\nprint(f(1))\ndef g(x):\n    try:\n        f(x)\n    except AssertionError as e:\n        print('caught', e)\n        raise\ndef h(x):\n    if x == 1:\n        raise ValueError('bad one')\n    if x == 2:\n        raise KeyError\n    if x == 4:\n        raise 5\n    try:\n        return 1 // (x - 5)\n    except ZeroDivisionError as e:\n        raise e\ndef r():\n    raise\nfor fn, a in ((g, -1), (g, 3), (h, 1), (h, 2), (h, 4), (h, 5), (r, 0)):\n    try:\n        fn(a) if fn is not r else fn()\n    except Exception as e:\n        print(type(e).__name__, e)\ng(3)\n",
     "loop_else": "def f(xs, stop):\n    for x in xs:\n        if x == stop:\n            break\n    else:\n        return 'no break'\n    i = 0\n    while i < 5:\n        i += 1\n        if i == stop:\n            break\n    else:\n        return 'while ended'\n    return 'broke at ' + str(i)\nprint(f([1, 2, 3], 9), f([1, 2, 3], 2), f([], 0), f([1], 3))\nt = 0\nfor i in range(3):\n    t += i\nelse:\n    t = t * 10\nk = 0\nwhile k < 3:\n    k += 1\nelse:\n    k = -k\nprint(t, k)\n",
+    "comprehensions_of_a_function": "def f(xs, k):\n    ys = [x * k for x in xs if x != 2]\n    s = sum(x * y for x, y in zip(xs, ys))\n    d = {x: x * k for x in xs}\n    return ys, s, d, {x % k for x in xs}, list(x + k for x in range(3))\nprint(f([1, 2, 3], 10))\ndef g(n):\n    m = n + 1\n    return [i * m for i in range(n)], max(i - m for i in range(n)) if n else 0\nprint(g(4), g(0))\ndef h(xs):\n    return [1 // x for x in xs]\nprint(h([1, 2]))\ndef late(xs):\n    r = [x + k for x in xs]\n    k = 1\n    return r\nh([1, 0])\n",
+    "comprehension_of_a_function_errors": (
+        "def f(xs, k):\n    return sum(x // k for x in xs)\nprint(f([4, 6], 2))\nf([1], 0)\n"
+    ),
+    "comprehension_reads_a_later_variable": (
+        "def late(xs):\n    r = [x + k for x in xs] if False else []\n    k = 1\n"
+        "    return r, [x + k for x in xs]\nprint(late([1, 2]))\n"
+    ),
     "global_statement": (
         "n = 0\ndef bump(k):\n    global n\n    n = n + k\n    return n\nprint(bump(2), bump(3), n)\n"
     ),
