@@ -213,12 +213,11 @@ class _Kernels:
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
         target = llvm.Target.from_default_triple()
-        tm = target.create_target_machine(
-            cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=1
-        )
+        features = _features(llvm.get_host_cpu_features())
+        tm = target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=features, opt=1)
         if stamp is None:  # (no /proc/cpuinfo: compiled for this CPU by this llvmlite)
             stamp = f"{llvm.llvm_version_info} {tm.triple} {llvm.get_host_cpu_name()} "
-            stamp = (stamp + llvm.get_host_cpu_features().flatten() + "\n").encode()
+            stamp = (stamp + features + "\n").encode()
         obj = _read_cache(path, stamp)
         if obj is None:
             mod = ir.Module(name="gradcli_native")
@@ -245,6 +244,15 @@ class _Kernels:
         engine.finalize_object()
         names = [f"{k}_{t}" for k, t in LOOPS] + list(UNARY + UNARY32) + ["fma32h"]
         return engine, {name: engine.get_function_address(name) for name in names}
+
+
+def _features(host):
+    """The host CPU's features for LLVM without AVX-512 and its successors: the loops are
+    scalar IEEE arithmetic with the fused step, the same results and about the same speed
+    with VEX encodings, and these run under valgrind (scripts/icount.py), whose decoder
+    refuses EVEX-encoded instructions (LLVM picks AVX-512's mask compares on such a CPU)."""
+    wide = ("avx512", "avx10", "amx", "evex512")
+    return ",".join(("+" if on and not k.startswith(wide) else "-") + k for k, on in host.items())
 
 
 def _buffer_address(buf):

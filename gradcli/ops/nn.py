@@ -9,6 +9,8 @@ own, each the other's VJP, so every gradient here is differentiable again."""
 
 from __future__ import annotations
 
+from math import prod
+
 import numpy as np
 
 from ..engine.declare import none
@@ -48,7 +50,7 @@ def _gather_array(x, idx, valid):
 
 
 def _scatter_array(g, idx, valid, shape):
-    size = int(np.prod(shape))
+    size = prod(shape)
     if valid is not None:
         g = np.where(valid, g, 0)
     out = np.bincount(idx.reshape(-1), weights=g.reshape(-1).astype(np.float64), minlength=size)
@@ -194,7 +196,7 @@ def linear(input, weight, bias=None):
     x, w = tensor_arg(input), tensor_arg(weight)
     if w.data.ndim != 2 or x.data.ndim == 0 or x.data.shape[-1] != w.data.shape[1]:
         xs = x.data.shape if x.data.ndim != 1 else (1,) + x.data.shape
-        rows = int(np.prod(xs[:-1])) if xs else 1
+        rows = prod(xs[:-1]) if xs else 1
         raise GradRuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({rows}x"
             f"{xs[-1] if xs else 1} and "
@@ -350,7 +352,7 @@ def _slow_conv_weight_grad(gr, cols, dilated):
 def _col2im32(gcols, idx, valid, shape):
     """The float32 columns' gradient added into the input's, one value after another in
     float32 (col2im's loop; a float64 sum rounded at the end can differ)."""
-    out = np.zeros(int(np.prod(shape)), np.float32)
+    out = np.zeros(prod(shape), np.float32)
     if valid is None:
         np.add.at(out, idx.reshape(-1), gcols.reshape(-1))
     else:
@@ -385,6 +387,7 @@ class Conv2d(Function):
     __slots__ = (
         "idx",
         "valid",
+        "window",
         "xshape",
         "wshape",
         "oshape",
@@ -407,24 +410,24 @@ class Conv2d(Function):
             None if tb is None else reshape(tb, 1, -1, 1, 1),
         )
 
-    def forward(self, x, w, b, idx, valid, oshape, groups, dilated=False, direct=None):
+    def forward(self, x, w, b, idx, valid, oshape, groups, dilated=False, direct=None, window=None):
         # direct: None where PyTorch runs slow_conv2d (MKL's gemm per sample, as here);
         # for a float32 convolution it sends to oneDNN, (stride, padding, dilation) where
         # that runs its direct kernels (numerics/onednn_conv.py), else () (NumPy's product)
+        # window: (kh, kw, sh, sw, dh, dw) when every window lies inside the input (no
+        # padding read): the columns are then one strided copy (_windows), not a gather
         N = x.shape[0]
-        per = int(np.prod(x.shape[1:]))
-        full = idx[None] + (np.arange(N) * per).reshape(N, 1, 1, 1)
-        fvalid = None if valid is None else np.broadcast_to(valid, full.shape)
-        self.idx, self.valid, self.xshape, self.wshape = full, fvalid, x.shape, w.shape
+        self.idx, self.valid, self.xshape, self.wshape = idx, valid, x.shape, w.shape
         self.oshape, self.groups, self.has_bias = oshape, groups, b is not None
         self.dilated, self.direct = dilated, direct
+        self.window = window if valid is None else None
         self.save(x, w)
         O = w.shape[0]
         if direct:
             out = onednn_conv.forward(x, w, b, *direct, oshape)
             if out is not None:
                 return out
-        cols = _gather_array(x, full, fvalid)  # (N, G, K, L)
+        cols = self._columns(x)  # (N, G, K, L)
         wg = w.reshape(groups, O // groups, -1)  # (G, O/G, K)
         out = _slow_conv(wg, cols, b, dilated) if direct is None else None
         if out is not None:
@@ -435,6 +438,34 @@ class Conv2d(Function):
                 out = out + b.reshape(1, O, 1, 1)
         return out
 
+    def _full(self):
+        """(the flat index of every sample's windows into the batch, which are inside or
+        None): the per-sample index with each sample's offset."""
+        N = self.xshape[0]
+        full = self.idx[None] + (np.arange(N) * prod(self.xshape[1:])).reshape(N, 1, 1, 1)
+        return full, (None if self.valid is None else np.broadcast_to(self.valid, full.shape))
+
+    def _columns(self, x):
+        """The columns of x (N, G, K, L), im2col's: gathered by the flat index, or where
+        every window lies inside the input copied from a strided view of x into a
+        64-byte aligned buffer (where MKL reads them: mkl.aligned would copy again)."""
+        if self.window is None:
+            return _gather_array(x, *self._full())
+        kh, kw, sh, sw, dh, dw = self.window
+        N, C, _, _ = x.shape
+        G = self.groups
+        oh, ow = self.oshape
+        s0, s1, s2, s3 = x.strides
+        view = np.lib.stride_tricks.as_strided(
+            x,
+            (N, G, C // G, kh, kw, oh, ow),
+            (s0, s1 * (C // G), s1, s2 * dh, s3 * dw, s2 * sh, s3 * sw),
+            writeable=False,
+        )
+        out = mkl.aligned_empty((N, G, C // G, kh, kw, oh, ow), x.dtype)
+        np.copyto(out, view)
+        return out.reshape(N, G, (C // G) * kh * kw, oh * ow)
+
     def _columns_grad(self, g, gr, F, w, exact):
         """The input's gradient as weight.T @ grad_output per sample, then col2im."""
         O, G = self.wshape[0], self.groups
@@ -443,8 +474,8 @@ class Conv2d(Function):
         if gcols is None:
             gcols = F.swapaxes(wg, -1, -2) @ gr  # (N, G, K, L)
         if exact and gcols.dtype == np.float32:
-            return _col2im32(gcols, self.idx, self.valid, self.xshape)
-        return scatter(F, gcols, self.idx, self.valid, self.xshape)
+            return _col2im32(gcols, *self._full(), self.xshape)
+        return scatter(F, gcols, *self._full(), self.xshape)
 
     def backward(self, g, F, x, w):
         n = self.needs
@@ -458,7 +489,10 @@ class Conv2d(Function):
                 direct_gx = onednn_conv.input_grad(g, w, self.xshape, self.direct[1])
             gx = direct_gx if direct_gx is not None else self._columns_grad(g, gr, F, w, exact)
         if n[1]:
-            cols = gather(F, x, self.idx, self.valid)
+            if F.tensor_mode or self.window is None:
+                cols = gather(F, x, *self._full())
+            else:
+                cols = self._columns(x)
             if exact:
                 gw = _slow_conv_weight_grad(gr, cols, self.dilated)
             if gw is None:
@@ -538,6 +572,8 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     idx, valid, oh, ow = _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups)
     params = dict(idx=idx, valid=valid, oshape=(oh, ow), groups=groups)
     params["dilated"] = dilation != (1, 1)
+    if valid is None and padding == (0, 0):
+        params["window"] = (kh, kw, *stride, *dilation)
     if x.data.dtype == np.float32 and onednn_conv.uses_onednn(
         N, C, H, W, kh, kw, groups, stride != (1, 1), params["dilated"]
     ):  # (else torch's slow_conv2d, computed as in float64, through MKL's sgemm)
@@ -580,18 +616,22 @@ class MaxPool2d(Function):
             self.save(x, self.saved[1][0])
             return out[0]
         if window is not None and x.dtype.kind == "f":
+            if _inside(x.shape, oshape, window, args[2]):
+                out, local = self._windows(x, oshape, window)
+                self.save(x, local)
+                return out
             out = self._strided(x, idx, oshape, window, args[2])
         else:
             out = self._gathered(x, idx, valid, oshape)
         # PyTorch keeps the input and the indices of the maxima in each plane
         N, C = x.shape[:2]
-        planes = (np.arange(N * C, dtype=np.int64) * int(np.prod(x.shape[2:]))).reshape(N, C, 1, 1)
+        planes = (np.arange(N * C, dtype=np.int64) * prod(x.shape[2:])).reshape(N, C, 1, 1)
         self.save(x, (self.idx - planes).astype(np.int64))
         return out
 
     def _gathered(self, x, idx, valid, oshape):
         N, C = x.shape[:2]
-        per = int(np.prod(x.shape[2:]))
+        per = prod(x.shape[2:])
         full = idx[None] + (np.arange(N * C) * per).reshape(N * C, 1, 1)  # (NC, K, L)
         win = x.reshape(-1)[full]
         if valid is not None:
@@ -638,8 +678,49 @@ class MaxPool2d(Function):
         self.idx, self.shape = chosen, x.shape
         return best
 
+    def _windows(self, x, oshape, window):
+        """_strided's values and choices where every window lies inside the input (no
+        padding, no partial window of ceil_mode), and the chosen indices in each plane:
+        the same compares in window order, starting from the values at position 0 (what
+        the compare with -inf takes there: all but -inf, which is equal), the indices
+        computed from the positions (no clipped index to look up)."""
+        (kh, kw), (sh, sw), (dh, dw) = window
+        N, C, H, W = x.shape
+        oh, ow = oshape
+        nans = bool(np.isnan(x).any())
+        best = np.array(x[:, :, : sh * (oh - 1) + 1 : sh, : sw * (ow - 1) + 1 : sw], order="C")
+        kbest = np.zeros((N, C, oh, ow), np.int64)
+        offsets = [0]
+        for k in range(1, kh * kw):
+            i, j = (k // kw) * dh, (k % kw) * dw
+            offsets.append(i * W + j)
+            v = x[:, :, i : i + sh * (oh - 1) + 1 : sh, j : j + sw * (ow - 1) + 1 : sw]
+            take = v > best
+            if nans:
+                take |= np.isnan(v) & ~np.isnan(best)
+            np.copyto(best, v, where=take)
+            np.copyto(kbest, k, where=take)
+        # the chosen position in each plane: the window's corner plus the position's offset
+        corner = (np.arange(oh) * (sh * W)).reshape(oh, 1) + np.arange(ow) * sw
+        local = np.asarray(offsets, np.int64)[kbest]
+        local += corner
+        self.idx = local + (np.arange(N * C, dtype=np.int64) * (H * W)).reshape(N, C, 1, 1)
+        self.shape = x.shape
+        return best, local
+
     def backward(self, g, F, _x, _indices):
         return (scatter(F, g, self.idx, None, self.shape),)
+
+
+def _inside(shape, oshape, window, padding):
+    """Whether every pooling window lies inside the input (no padding, no partial last
+    window)."""
+    (kh, kw), (sh, sw), (dh, dw) = window
+    return (
+        padding == (0, 0)
+        and (oshape[0] - 1) * sh + (kh - 1) * dh < shape[2]
+        and (oshape[1] - 1) * sw + (kw - 1) * dw < shape[3]
+    )
 
 
 def _tap_ranges(size, k, stride, pad, dil, out):
