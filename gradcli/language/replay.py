@@ -52,6 +52,7 @@ from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..library.nn.module import replay_same
+from ..library.optim import replay_groups_same
 from ..library.scalar_steps import array_step, step_by, zero_grad_array
 from .loop_shapes import REPORT, compile_body, names_in, report, why_not  # (REPORT: set here for
 
@@ -693,6 +694,9 @@ def _check(checks, s):
                 return False
         elif kind == 4:  # gradcli's own module (replay_plan._checks)
             if v is not want or not replay_same(a):
+                return False
+        elif kind == 5:  # gradcli's own optimizer (replay_plan._zero_grad)
+            if v is not want or not replay_groups_same(v, a):
                 return False
         elif v is not want:
             return False

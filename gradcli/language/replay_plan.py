@@ -31,6 +31,7 @@ from ..library.nn.module import Module, replay_pure, replay_state
 from ..library.values import program_object
 from ..library.scalar_steps import ARRAY_STEPS, SCALED_STEPS, number_factor
 from ..library.values import GradModeContext
+from ..library.optim import Optimizer
 from .functions import UserFunction
 
 
@@ -513,25 +514,33 @@ def _entries(stmts, loads, read, checks, changed, kept):
 def _zero_grad(what, loads, read, checks, line):
     """`model.zero_grad()` of gradcli's own module whose `zero_grad` is Module's (each
     parameter's .grad set to None), its state checked as a called module's (so its
-    parameters are the same): NoGrad of CLEAR_GRAD entries, no program code run (no
-    Check after it); else None (the call runs as compiled)."""
+    parameters are the same), or `opt.zero_grad()` of gradcli's own optimizer (its
+    groups checked: Optimizer.replay_groups): NoGrad of CLEAR_GRAD entries, no program
+    code run (no Check after it); else None (the call runs as compiled)."""
     recv, method, nargs = what
     m = read.get(recv)
     load = next((x[1] for x in loads if x[0] == recv), None)
-    if (
-        load is None
-        or nargs
-        or method != "zero_grad"
-        or not isinstance(m, Module)
-        or type(m).zero_grad is not Module.zero_grad
-        or type(m).parameters is not Module.parameters
-    ):
+    if load is None or nargs or method != "zero_grad":
         return None
-    params = m.parameters()
+    if isinstance(m, Optimizer):  # (its groups checked: Optimizer.replay_groups)
+        if type(m).zero_grad is not Optimizer.zero_grad:
+            return None
+        state = m.replay_groups()
+        params = [p for _, _, items in state[2] for p in items]
+        check: tuple = (load, 5, m, state, None, None, None)
+    elif (
+        isinstance(m, Module)
+        and type(m).zero_grad is Module.zero_grad
+        and type(m).parameters is Module.parameters
+    ):
+        params = m.parameters()
+        state, held, _ = replay_state(m)
+        check = (load, 4, m, state, held, None, None)
+    else:
+        return None
     if any(type(p) is not Tensor for p in params):
         return None
-    state, held, _ = replay_state(m)
-    checks.append((recv, (load, 4, m, state, held, None, None)))
+    checks.append((recv, check))
     return NoGrad(NO_GRAD, tuple((CLEAR_GRAD, p, line) for p in params))
 
 

@@ -192,6 +192,17 @@ class Optimizer:
             raise GradValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
 
+    def replay_groups(self):
+        """What a replayed loop's check compares of the optimizer (`replay_groups_same`)
+        when the plan clears its parameters' gradients itself (`zero_grad()`): its groups
+        list and each group's params list, by identity, and their lengths and items."""
+        groups = self.param_groups
+        return (
+            groups,
+            len(groups),
+            tuple((g, g.get("params"), tuple(g.get("params") or ())) for g in groups),
+        )
+
     def zero_grad(self, set_to_none=True):
         for group in self.param_groups:
             for p in group["params"]:
@@ -624,3 +635,16 @@ class AdamW(Adam):
                 "decoupled_weight_decay": True,
             },
         )
+
+
+def replay_groups_same(opt, state):
+    """Whether the optimizer's groups are those of `Optimizer.replay_groups` (a few C
+    calls per group)."""
+    groups, n, each = state
+    if opt.param_groups is not groups or len(groups) != n:
+        return False
+    for g, params, items in each:
+        p = g.get("params")
+        if p is not params or len(p) != len(items) or any(a is not b for a, b in zip(p, items)):
+            return False
+    return True

@@ -204,6 +204,43 @@ PROGRAMS.update(
     }
 )
 
+# opt.zero_grad() of gradcli's own optimizer, its groups changed mid-loop
+_OPT = """torch.manual_seed(0)
+xy = torch.tensor([-1.5, 2.0], requires_grad=True)
+extra = torch.tensor([0.5], requires_grad=True)
+opt = torch.optim.{opt}([xy], lr=0.01)
+for i in range(30):
+    opt.zero_grad()
+    loss = (1 - xy[0]) ** 2 + 100 * (xy[1] - xy[0] ** 2) ** 2
+    loss.backward()
+    opt.step()
+{change}print(loss, xy, xy.grad, extra.grad, len(opt.param_groups))
+"""
+PROGRAMS.update(
+    {
+        "opt_adam": _OPT.format(opt="Adam", change=""),
+        "opt_sgd": _OPT.format(opt="SGD", change=""),
+        "opt_group_added": _OPT.format(
+            opt="Adam",
+            change="    if i == 10:\n"
+            "        opt.add_param_group({'params': [extra]})\n"
+            "        (extra * 2).sum().backward()\n",
+        ),
+        "opt_params_changed": _OPT.format(
+            opt="SGD",
+            change="    if i == 10:\n"
+            "        opt.param_groups[0]['params'].append(extra)\n"
+            "        (extra * 2).sum().backward()\n",
+        ),
+        "opt_params_replaced": _OPT.format(
+            opt="SGD",
+            change="    if i == 10:\n"
+            "        opt.param_groups[0]['params'] = [extra, xy]\n"
+            "        (extra * 2).sum().backward()\n",
+        ),
+    }
+)
+
 
 def _both(source, *flags):
     on = run_inprocess(source, ("eval", *flags, "-"))
@@ -253,18 +290,21 @@ def test_the_steps_take_the_array_path(name, monkeypatch):
 
 
 def test_model_zero_grad_is_planned(monkeypatch):
-    """`model.zero_grad()` of a Sequential becomes the plan's own clearing of the
-    parameters' gradients (replay_plan._zero_grad), not a call run as compiled."""
+    """`model.zero_grad()` of a Sequential and `opt.zero_grad()` of an Adam become the
+    plan's own clearing of the parameters' gradients (replay_plan._zero_grad), not a call
+    run as compiled."""
     from gradcli.language import replay_plan
 
     planned = []
     real = replay_plan._zero_grad
 
-    def counted(*args):
-        r = real(*args)
-        planned.append(r is not None)
+    def counted(what, *args):
+        r = real(what, *args)
+        if what[1] == "zero_grad":  # (opt.step() is asked too: run as compiled)
+            planned.append(r is not None)
         return r
 
     monkeypatch.setattr(replay_plan, "_zero_grad", counted)
     run_inprocess(PROGRAMS["params_float64"])
-    assert planned and all(planned)
+    run_inprocess(PROGRAMS["opt_adam"])
+    assert len(planned) >= 2 and all(planned)
