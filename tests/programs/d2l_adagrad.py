@@ -1,6 +1,6 @@
 # Published code: Dive into Deep Learning, section "Adagrad"
 # (pytorch tab), with the d2l package's names it uses.
-# Source: d2l-ai/d2l-en at 23d7a5aecceee57d1292f56e90cce307f183c0ad:
+# Source: d2l-ai/d2l-en at 23d7a5aecceee57d1292c56e90cce307f183bb0a:
 #         chapter_optimization/adagrad.md (the `#@tab pytorch` and `#@tab all` code cells,
 #         in order), d2l/torch.py (the package's aliases, set_figsize, plot, load_array, linreg, squared_loss, Animator,
 #         Accumulator, evaluate_loss, train_2d, show_trace_2d, Timer, get_data_ch11,

@@ -1,7 +1,7 @@
 # Published code: Dive into Deep Learning, chapter "Builders' Guide", sections "Layers and
 # Modules", "Lazy Initialization" and "Custom Layers" (pytorch tab), one after the other,
 # with the d2l package's classes lazy-init.md uses.
-# Source: d2l-ai/d2l-en at 23d7a5aecceee57d1292f56e90cce307f183c0ad:
+# Source: d2l-ai/d2l-en at 23d7a5aecceee57d1292c56e90cce307f183bb0a:
 #         chapter_builders-guide/model-construction.md, lazy-init.md, custom-layer.md (the `%%tab pytorch` and `%%tab all` code
 #         cells, in order), d2l/torch.py (the package's aliases,
 #         add_to_class, HyperParameters, ProgressBoard, Module, DataModule, Trainer,

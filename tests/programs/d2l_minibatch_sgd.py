@@ -1,6 +1,6 @@
 # Published code: Dive into Deep Learning, section "Minibatch Stochastic Gradient Descent"
 # (pytorch tab), with the d2l package's names it uses.
-# Source: d2l-ai/d2l-en at 23d7a5aecceee57d1292f56e90cce307f183c0ad:
+# Source: d2l-ai/d2l-en at 23d7a5aecceee57d1292c56e90cce307f183bb0a:
 #         chapter_optimization/minibatch-sgd.md (the `#@tab pytorch` and `#@tab all` code cells,
 #         in order), d2l/torch.py (the package's aliases, set_figsize, plot, load_array, linreg, squared_loss, Animator,
 #         Accumulator and evaluate_loss, as the package defines them; the section

@@ -1,6 +1,6 @@
 # Published code: Dive into Deep Learning, section "Concise Implementation of Softmax Regression"
 # (pytorch tab), with the d2l package's classes it uses.
-# Source: d2l-ai/d2l-en at 23d7a5aecceee57d1292f56e90cce307f183c0ad:
+# Source: d2l-ai/d2l-en at 23d7a5aecceee57d1292c56e90cce307f183bb0a:
 #         chapter_linear-classification/softmax-regression-concise.md (the `%%tab pytorch` and `%%tab all` code
 #         cells, in order), d2l/torch.py (the package's aliases,
 #         add_to_class, HyperParameters, ProgressBoard, Module, DataModule, Trainer,
