@@ -106,8 +106,9 @@ def _py_binary(op, a, b, augmented=False):
             return r
         if op in ("//", "%") and b == 0:
             if isinstance(a, int) and isinstance(b, int):
-                raise GradRuntimeError(
-                    "integer division or modulo by zero", type_name="ZeroDivisionError"
+                raise GradRuntimeError(  # (Python's words: `%` has its own)
+                    "integer modulo by zero" if op == "%" else "integer division or modulo by zero",
+                    type_name="ZeroDivisionError",
                 )
             return math.nan
         if op == "@":

@@ -438,6 +438,52 @@ class Blocks:
         for line in self.pick(uses).split("\n"):
             self.emit(line)
 
+    def b_more(self):
+        """Decorators, `global`, properties and class/static methods, calls with `*` and
+        `**`, `while True`, exceptions raised inside generators and loops."""
+        n, k = self.fresh("m"), self.r.randint(1, 5)
+        i, f = self.lit_int(), self.lit_float()
+        tpl = self.pick(
+            (
+                f"def deco_{n}(fn):\n    def wrapper(*a, **kw):\n        r = fn(*a, **kw)\n"
+                f"        return ('wrapped', r)\n    return wrapper\n@deco_{n}\n"
+                f"def {n}(x, y={k}):\n    return x * y\nprint({n}({i}), {n}(y=2, x={f}))",
+                f"count_{n} = 0\ndef {n}():\n    global count_{n}\n    count_{n} += {k}\n"
+                f"    return count_{n}\nprint({n}(), {n}(), count_{n})",
+                f"class {n}:\n    unit = {k}\n    def __init__(self, v):\n        self._v = v\n"
+                f"    @property\n    def v(self):\n        return self._v * self.unit\n"
+                f"    @v.setter\n    def v(self, x):\n        self._v = x\n"
+                f"    @classmethod\n    def make(cls, x):\n        return cls(x + 1)\n"
+                f"    @staticmethod\n    def twice(x):\n        return 2 * x\n"
+                f"o_{n} = {n}.make({i})\no_{n}.v = o_{n}.v + 1\nprint(o_{n}.v, {n}.twice({f}), o_{n}.twice(3))",
+                f"def {n}(a, b, *rest, sep='-', **kw):\n"
+                f"    return sep.join(str(x) for x in (a, b) + rest) + str(sorted(kw.items()))\n"
+                f"args_{n} = [{i}, {k}, 3]\nopts_{n} = {{'sep': ':', 'z': {k}}}\n"
+                f"print({n}(*args_{n}), {n}(*args_{n}[:2], **opts_{n}), {n}(1, *[2], q=5))",
+                f"j_{n} = 0\nwhile True:\n    j_{n} += {k}\n    if j_{n} % 3 == 1:\n        continue\n"
+                f"    if j_{n} > {k * 4}:\n        break\nprint(j_{n})",
+                f"def {n}(limit):\n    for v in range(limit):\n        if v == {k}:\n"
+                f"            raise ValueError(f'stop at {{v}}')\n        yield v * v\n"
+                f"try:\n    print(list({n}({k + 2})))\nexcept ValueError as e:\n    print('caught', e)\n"
+                f"print(list({n}({k})))",
+                f"out_{n} = []\nfor v in [{i}, 0, {k}, -1]:\n    try:\n        out_{n}.append(100 // v)\n"
+                f"    except ZeroDivisionError:\n        out_{n}.append('zero')\n        continue\n"
+                f"    finally:\n        out_{n}.append('f')\nprint(out_{n})",
+                f"def {n}(*fs):\n    def composed(x):\n        for g in reversed(fs):\n            x = g(x)\n"
+                f"        return x\n    return composed\n"
+                f"print({n}(lambda x: x + {k}, abs, lambda x: x * 2)({i}), {n}()({f}))",
+                f"words_{n} = 'the quick brown fox jumps over the lazy dog'.split()\n"
+                f"print(sorted(words_{n}, key=lambda w: (len(w), w))[:{k}], "
+                f"{{w: len(w) for w in words_{n} if len(w) > {k % 4 + 1}}}, "
+                f"' '.join(w.capitalize() for w in words_{n}[:{k}]), 'fox' in words_{n})",
+                f"m_{n} = [[r * {k} + c for c in range(3)] for r in range(3)]\n"
+                f"print(m_{n}, [list(col) for col in zip(*m_{n})], sum(sum(row) for row in m_{n}), "
+                f"[m_{n}[r][r] for r in range(3)], max(max(m_{n})))",
+            )
+        )
+        for line in tpl.split("\n"):
+            self.emit(line)
+
     # ------------------------------------------------------------------ classes
 
     def b_class(self):

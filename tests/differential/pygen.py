@@ -516,8 +516,8 @@ class Gen(pyblocks.Blocks):
 
     def top_item(self):
         kind = self.r.choices(
-            ("stmts", "func", "class", "try", "gen", "closure", "rec", "wrapped", "misc"),
-            (3, 3, 2, 2, 2, 1.5, 1, 2, 1.5),
+            ("stmts", "func", "class", "try", "gen", "closure", "rec", "wrapped", "misc", "more"),
+            (3, 3, 2, 2, 2, 1.5, 1, 2, 1.5, 2),
         )[0]
         getattr(self, "b_" + kind)()
 

@@ -602,6 +602,26 @@ def run6():
         print("RuntimeError", e)
 run6()
 """,
+    "integer_modulo_by_zero_in_python_s_words": """
+def f(a, b):
+    r = []
+    for op in range(3):
+        try:
+            r.append(a % b if op == 0 else a // b if op == 1 else divmod(a, b))
+        except ZeroDivisionError as e:
+            r.append(str(e))
+    return r
+print(f(4, 0), f(True, False))
+x = 7
+try:
+    x %= 0
+except ZeroDivisionError as e:
+    print(e)
+try:
+    x //= 0
+except ZeroDivisionError as e:
+    print(e)
+""",
     "numbers": """
 i = 0
 s = 0
