@@ -53,7 +53,7 @@ VML = {
     "erfinv": "ErfInv",
 }
 
-_state = {"lib": False}  # False: not looked for yet; None: not available
+_state = {"lib": False, "solo": False}  # lib: False: not looked for yet; None: not available
 _P, _I, _L = ctypes.c_void_p, ctypes.c_int, ctypes.c_longlong
 _NO, _TR = 111, 112  # CblasNoTrans, CblasTrans
 _COL = 102  # CblasColMajor
@@ -91,6 +91,9 @@ def _load():
         except AttributeError:
             continue
         FNS["MKL_Set_Num_Threads"](THREADS)  # as PyTorch does (at::set_num_threads)
+        # the calls solo() proves alike on one thread run on one (see solo); the rule was
+        # found for two threads and MKL's AVX2 kernels, and is used there only
+        _state["solo"] = THREADS == 2 and os.environ.get("MKL_ENABLE_INSTRUCTIONS") == "AVX2"
         return lib
     return None
 
@@ -249,12 +252,18 @@ def unary(name, x):
         x = np.ascontiguousarray(x)
     # (VML's results do not depend on alignment: checked on unaligned data)
     out = np.empty(x.shape, x.dtype)
-    fn(n, address(x), address(out), _VML_HA)
+    if n >= _VML_THREADED and _state["solo"]:
+        # the same bits on one thread (each value is computed alone), without waking
+        # MKL's second thread, which VML takes from about 1,500 values
+        _alone(fn, (n, address(x), address(out), _VML_HA))
+    else:
+        fn(n, address(x), address(out), _VML_HA)
     return out
 
 
 _VML_FNS: dict = {}
 _SMALL = 16  # up to this many values go through the fixed buffers
+_VML_THREADED = 1024  # VML runs fewer values on one thread whatever the setting
 _small: dict = {}
 
 
@@ -275,10 +284,31 @@ def _operand(a):
     return _copy_aligned(a), False, max(1, a.shape[1])  # PyTorch copies it too
 
 
-def mm(a, b, c=None, alpha=1.0, beta=1.0):
+def solo(p, rows, cols, k):
+    """True when MKL's ?gemm of a (rows, k) by (k, cols) product (row-major, either operand
+    transposed or not, any beta and alpha, anywhere in memory) gives the same bits on one
+    thread as on two, so that it can run on one: MKL hands part of a product to its second
+    thread from about 17 rows or columns (fewer with k > 16), and a woken thread costs
+    more CPU than a small product itself.  Two threads split the rows or the columns
+    between them; the bits change only where a part's edges fall in other kernels than
+    one thread's (found over tens of thousands of shapes, docs/developer/numerics.md):
+    * one row or one column: a matrix-vector product, never split;
+    * float32: rows 5 to 11 but 8 (a part of fewer than 4 rows of its own) change;
+    * float64: rows not a multiple of 4 change in some shapes, and with k above 256 (more
+      than one block of k) and 13 to 35 columns the columns past the last multiple of 12
+      change."""
+    if rows == 1 or cols == 1:
+        return True
+    if p == "s":
+        return rows < 5 or rows == 8 or rows > 11
+    return not rows % 4 and (k <= 256 or cols <= 12 or cols >= 36)
+
+
+def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
     """a @ b (+ c, broadcast to the product, added by gemm as torch.addmm does; with
     torch.addmm's `alpha * (a @ b) + beta * c`) for 2-D float arrays of one dtype, as
-    PyTorch computes it; None when MKL cannot."""
+    PyTorch computes it; None when MKL cannot.  by_rows: always as the row-major
+    C^T = B^T A^T (torch.bmm's one item), else a one-column product as torch.mm's."""
     dtype = a.dtype
     p = _KINDS.get(dtype.char)
     if p is None or b.dtype != dtype:
@@ -302,26 +332,88 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0):
                 out[...] = 0
     if rows == 0 or cols == 0 or k == 0:
         return out
+    # (A and B hold the operands, copies among them, through the call)
+    if cols == 1 and not by_rows:
+        A, B, args = _one_column(a, b, rows, k, alpha, beta, out_at)
+    else:
+        A, B, args = _rows_args(a, b, rows, cols, k, alpha, beta, out_at)
+    if _state["solo"] and solo(p, rows, cols, k):
+        _alone(FNS[_GEMM[p]], args)
+    else:
+        FNS[_GEMM[p]](*args)
+    return out
+
+
+def _rows_args(a, b, rows, cols, k, alpha, beta, out_at):
+    """(operand arrays, gemm's arguments) for a product of more than one column, whose
+    row-major result PyTorch's addmm_impl_cpu_ computes as the column-major C^T = B^T A^T."""
     (A, a_at), ta, lda = _operand(a)
     (B, b_at), tb, ldb = _operand(b)
-    # row-major C = A B is column-major C^T = B^T A^T
-    FNS[_GEMM[p]](
-        _COL,
-        _TR if tb else _NO,
-        _TR if ta else _NO,
-        cols,
-        rows,
-        k,
-        alpha,
-        b_at,
-        ldb,
-        a_at,
-        lda,
-        beta,
-        out_at,
-        max(1, cols),
+    return (
+        A,
+        B,
+        (
+            _COL,
+            _TR if tb else _NO,
+            _TR if ta else _NO,
+            cols,
+            rows,
+            k,
+            alpha,
+            b_at,
+            ldb,
+            a_at,
+            lda,
+            beta,
+            out_at,
+            max(1, cols),
+        ),
     )
-    return out
+
+
+def _one_column(a, b, rows, k, alpha, beta, out_at):
+    """(operand arrays, gemm's arguments) for a product of one column: its result's strides make PyTorch's
+    addmm_impl_cpu_ take it as a column-major (rows x 1) matrix C = A B, each operand
+    passed by its strides (`_by_strides`), the leading dimensions then set as
+    cpublas::gemm's normalize_last_dims sets them (a 1 x 1 product's bits differ from
+    the other way round's)."""
+    (A, a_at), ta, lda = _by_strides(a)
+    (B, b_at), tb, ldb = _by_strides(b)
+    if ta:
+        lda = k if rows == 1 else lda
+    elif k == 1:
+        lda = rows
+    if tb:
+        ldb = 1 if k == 1 else ldb
+    else:
+        ldb = k
+    first, second = (_TR if ta else _NO), (_TR if tb else _NO)
+    return A, B, (_COL, first, second, rows, 1, k, alpha, a_at, lda, b_at, ldb, beta, out_at, rows)
+
+
+def _by_strides(x):
+    """((array as passed, its address), transposed?, leading dimension) of a (p, q)
+    operand as addmm_impl_cpu_ takes it for a column-major result: column-major when its
+    strides are (1, >= p), else row-major when (>= q, 1), else copied row-major."""
+    p, q = x.shape
+    s0, s1 = x.strides[0] // x.itemsize, x.strides[1] // x.itemsize
+    if s0 == 1 and s1 >= max(1, p):
+        (arr, at) = _aligned(x.T)
+        return (arr, at), False, arr.strides[0] // x.itemsize if q > 1 else s1
+    if s1 == 1 and s0 >= max(1, q):
+        (arr, at) = _aligned(x)
+        return (arr, at), True, arr.strides[0] // x.itemsize if p > 1 else s0
+    return _copy_aligned(x), True, max(1, q)
+
+
+def _alone(fn, args):
+    """fn(*args) with MKL on one thread (this thread's own setting, restored after)."""
+    local = FNS["MKL_Set_Num_Threads_Local"]
+    before = local(1)
+    try:
+        return fn(*args)
+    finally:
+        local(before)
 
 
 def _batch_operand(x):
@@ -352,7 +444,7 @@ def bmm(a, b):
     bs, rows, k = a.shape
     cols = b.shape[2]
     if bs == 1:
-        return mm(a[0], b[0])[None]
+        return mm(a[0], b[0], by_rows=True)[None]
     A, a_at, ta, lda, sa = _batch_operand(a)
     B, b_at, tb, ldb, sb = _batch_operand(b)
     out, out_at = _empty((bs, rows, cols), a.dtype)
@@ -380,7 +472,7 @@ def bmm(a, b):
         for at, s in ((b_at, sb), (a_at, sa), (out_at, out[0].nbytes))
     ]
     ad = ctypes.addressof
-    FNS[f"cblas_{p}gemm_batch"](
+    args = (
         _COL,
         ad(ints[0]),
         ad(ints[1]),
@@ -398,6 +490,12 @@ def bmm(a, b):
         1,
         ad(ints[8]),
     )
+    # MKL's batch gives the same bits on one thread as on two (each product is one
+    # thread's; checked on 2,400 batches, docs/developer/numerics.md)
+    if _state["solo"]:
+        _alone(FNS[f"cblas_{p}gemm_batch"], args)
+    else:
+        FNS[f"cblas_{p}gemm_batch"](*args)
     return out
 
 
@@ -584,6 +682,8 @@ def gemm_frames(a, b, out, beta, ta=False, tb=False, alone=False):
     # row-major C = A B is column-major C^T = B^T A^T
     first, second = (_TR if tb else _NO), (_TR if ta else _NO)
     ldb, lda, ldc = max(1, b.shape[2]), max(1, a.shape[2]), max(1, cols)
+    if not alone and _state["solo"]:
+        alone = solo(p, rows, cols, k)  # the same bits on one thread
     before = FNS["MKL_Set_Num_Threads_Local"](1) if alone and THREADS > 1 else None
     try:
         for n in range(N):
