@@ -423,10 +423,16 @@ def _batch_operand(x):
     broadcast over the batch (stride 0); anything else copied to row-major."""
     one = x.strides[0] == 0 or x.shape[0] == 1
     base = x[0] if one else x
-    if base.flags.c_contiguous:
+    swapped = np.swapaxes(base, -1, -2)
+    # baddbmm_with_gemm_'s is_transposed (strides (1, >= rows)) first: an item of one
+    # column or row is C-contiguous to NumPy whichever way it lies
+    item, (s1, s2) = x.itemsize, base.strides[-2:]
+    if s1 == item and s2 >= item * base.shape[-2] and swapped.flags.c_contiguous:
+        (arr, at), tr = _aligned(swapped), True
+    elif base.flags.c_contiguous:
         (arr, at), tr = _aligned(base), False
-    elif np.swapaxes(base, -1, -2).flags.c_contiguous:
-        (arr, at), tr = _aligned(np.swapaxes(base, -1, -2)), True
+    elif swapped.flags.c_contiguous:
+        (arr, at), tr = _aligned(swapped), True
     else:
         (arr, at), tr = _copy_aligned(np.ascontiguousarray(base)), False
     ld = arr.shape[-1]
