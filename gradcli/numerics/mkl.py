@@ -187,7 +187,9 @@ def _aligned(a):
     else:
         while isinstance(root.base, np.ndarray):
             root = root.base
-        want = (at - address(root)) % _ALIGN
+        # a buffer of _empty's holds a storage from its first 64-byte boundary on (an
+        # array it made lies where PyTorch's would, a view of it too)
+        want = at % _ALIGN if root.dtype is _STORE else (at - address(root)) % _ALIGN
     if at % _ALIGN == want and a.flags.c_contiguous:
         return a, at
     return _copy_aligned(a, want)
@@ -207,7 +209,9 @@ def _empty(shape, dtype, skew=0):
     return np.ndarray(shape, dtype, buf, off), at + off
 
 
-_bytes, _U8 = np.empty, np.dtype(np.uint8)
+#: the bytes of _empty's buffers: a dtype of its own, by which _aligned knows them
+_STORE = np.dtype(np.uint8, metadata={"storage": "64-byte aligned"})
+_bytes, _U8 = np.empty, _STORE
 
 
 def _copy_aligned(a, skew=0):
@@ -286,19 +290,20 @@ def _operand(a):
 
 def solo(p, rows, cols, k):
     """True when MKL's ?gemm of a (rows, k) by (k, cols) product (row-major, either operand
-    transposed or not, any beta and alpha, anywhere in memory) gives the same bits on one
-    thread as on two, so that it can run on one: MKL hands part of a product to its second
-    thread from about 17 rows or columns (fewer with k > 16), and a woken thread costs
-    more CPU than a small product itself.  Two threads split the rows or the columns
-    between them; the bits change only where a part's edges fall in other kernels than
-    one thread's (found over tens of thousands of shapes, docs/developer/numerics.md):
-    * one row or one column: a matrix-vector product, never split;
+    transposed or not, any beta and alpha, anywhere in memory) is better run on one
+    thread: on two, MKL hands part of a product to its second thread from about 17 rows
+    or columns (fewer with k > 16), and a woken thread costs more CPU than a small
+    product itself.  Two threads split the rows or the columns between them; the bits
+    change only where a part's edges fall in other kernels than one thread's (found over
+    tens of thousands of shapes, docs/developer/numerics.md):
+    * one row or one column: a matrix-vector product, never split (False: no thread to
+      spare);
     * float32: rows 5 to 11 but 8 (a part of fewer than 4 rows of its own) change;
     * float64: rows not a multiple of 4 change in some shapes, and with k above 256 (more
       than one block of k) and 13 to 35 columns the columns past the last multiple of 12
       change."""
     if rows == 1 or cols == 1:
-        return True
+        return False
     if p == "s":
         return rows < 5 or rows == 8 or rows > 11
     return not rows % 4 and (k <= 256 or cols <= 12 or cols >= 36)
