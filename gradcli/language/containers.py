@@ -27,6 +27,13 @@ def _pop(d, k, *default):
         raise GradRuntimeError(repr(k), type_name="KeyError") from None
 
 
+def _popitem(d):
+    try:
+        return d.popitem()
+    except KeyError:
+        raise GradRuntimeError("'popitem(): dictionary is empty'", type_name="KeyError") from None
+
+
 def _setdefault(d, k, default=None):
     check_items(len(d) + 1, "the dict")
     return d.setdefault(_key(k), default)
@@ -77,6 +84,7 @@ DICT_METHODS = {
     "update": _update,
     "copy": lambda d: d.copy(),
     "clear": lambda d: d.clear(),
+    "popitem": _popitem,
 }
 SET_METHODS = {
     "add": _set_add,

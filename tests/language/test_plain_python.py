@@ -612,6 +612,12 @@ def f(a, b):
             r.append(str(e))
     return r
 print(f(4, 0), f(True, False))
+d = {'a': 1, 'b': 2}
+print(d.popitem(), d.popitem(), d)
+try:
+    d.popitem()
+except KeyError as e:
+    print("KeyError", e)
 x = 7
 try:
     x %= 0
