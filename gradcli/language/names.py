@@ -19,6 +19,9 @@ from ..core.convert import type_name
 from ..core.printing import CLASS_NAMES, callable_name
 from ..core.tensor import Tensor
 from ..core import dtypes
+from ..runtime.device import Device
+from ..ops.creation import TorchGenerator
+from ..ops.return_types import ValuesIndices
 from ..library.values import BoundMethod, BuiltinFunction, Module, Size
 from ..core.parameter import is_parameter
 from ..library.nn import Parameter
@@ -27,6 +30,7 @@ from ..library.numpy_ns import NUMPY_VALUES, type_of as numpy_type_of
 from .classes import is_user_class
 from .exceptions import public_type
 from .functions import BoundUserMethod, Generator, UserFunction
+from .unbound import PY_TYPES
 
 NAME_ATTRS = frozenset({"__name__", "__qualname__", "__doc__"})
 
@@ -162,6 +166,8 @@ def type_of(x):
     v = CLASS_OF.get(t)
     if v is not None:
         return v
+    if isinstance(x, ValuesIndices):  # torch.return_types.max, .sort ...: one per op
+        return TypeName(f"torch.return_types.{x.kind}")
     if library_class(t) is not None:  # nn.Linear, torch.optim.SGD ...: the class itself
         return t
     if id(x) in CLASS_NAMES:
@@ -188,3 +194,15 @@ def install_classes(builtins):
         if v is not None:
             CLASS_OF[py] = v
             CLASS_NAMES[id(v)] = (v, shown)
+    torch = builtins.get("torch")
+    members = torch.members if type(torch) is Module else {}
+    for name, py, shown in (  # torch's classes the library makes by other means
+        ("dtype", dtypes.DType, "torch.dtype"),
+        ("device", Device, "torch.device"),
+        ("Generator", TorchGenerator, "torch._C.Generator"),
+    ):
+        v = members.get(name, builtins.get(name))  # (torch.device: the built-in device)
+        if v is not None:
+            CLASS_OF[py] = v
+            CLASS_NAMES[id(v)] = (v, shown)
+            PY_TYPES[id(v)] = py  # isinstance(d, torch.device)

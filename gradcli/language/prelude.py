@@ -70,9 +70,13 @@ def isinstance_(obj, classinfo):
 
 
 def issubclass_(cls, classinfo):
+    cls = _PY_TYPES.get(id(cls), cls)  # issubclass(bool, int), issubclass(torch.Size, tuple)
     if not isinstance(cls, type):
         raise GradTypeError("issubclass() arg 1 must be a class")
-    return issubclass(cls, _class_of(classinfo))
+    info = _class_of(classinfo)
+    # a library class standing for a subclass it cannot be in Python (nn.Parameter)
+    bases = cls.__dict__.get("language_bases", ())
+    return issubclass(cls, info) or any(issubclass(b, info) for b in bases)
 
 
 def zip_(*iterables, strict=False):

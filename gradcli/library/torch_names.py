@@ -8,6 +8,7 @@ from ..core.printing import CLASS_NAMES
 from .values import Module
 
 _MODULES = {
+    "torch": "Size",
     "torch.nn.modules.activation": (
         "CELU ELU GELU GLU Hardshrink Hardsigmoid Hardswish Hardtanh LeakyReLU LogSigmoid "
         "LogSoftmax Mish MultiheadAttention PReLU RReLU ReLU ReLU6 SELU SiLU Sigmoid Softmax "

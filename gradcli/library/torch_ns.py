@@ -504,7 +504,8 @@ def namespace() -> dict:
                 "inf": math.inf,
                 "nan": math.nan,
                 "e": math.e,
-                "Size": lambda s=(): Size(size_args((s,))),
+                "Size": Size,
+                "dtype": torch_dtype,
                 "from_numpy": from_numpy,
                 "as_tensor": as_tensor,
                 **layout.FORMATS,
@@ -554,6 +555,12 @@ def namespace() -> dict:
         name_classes(ns)
         _namespace = ns
     return _namespace
+
+
+def torch_dtype(*args, **kwargs):
+    """torch.dtype: the class of torch.float32 ... (type(x.dtype) is torch.dtype), which
+    makes no new instances."""
+    raise GradTypeError("cannot create 'torch.dtype' instances")
 
 
 def from_numpy(a):

@@ -14,7 +14,7 @@ from ..runtime.errors import (
     GradValueError,
     did_you_mean,
 )
-from ..core.tensor import Tensor
+from ..core.tensor import Tensor, type_name
 from ..runtime import context
 
 METHODS: dict = {}  # x.name(...) of a tensor: name -> fn(tensor, *args, **kwargs)
@@ -88,8 +88,56 @@ class GradModeContext:
 
 
 class Size(tuple):
+    """torch.Size: a tuple of ints, the class of `x.shape` (a class of the language:
+    `torch.Size([2, 3])`, `isinstance(s, torch.Size)`, `type(s) is torch.Size`)."""
+
+    __slots__ = ()
+    language_callable = True
+
+    def __new__(cls, *args, **kwargs):
+        if kwargs:
+            raise GradTypeError("tuple() takes no keyword arguments")
+        if len(args) > 1:
+            raise GradTypeError(f"tuple expected at most 1 argument, got {len(args)}")
+        sizes = args[0] if args else ()
+        if type(sizes) is not tuple or any(type(n) is not int for n in sizes):
+            sizes = _size_items(sizes)
+        return tuple.__new__(cls, sizes)
+
+    def __getitem__(self, key):
+        r = tuple.__getitem__(self, key)
+        return tuple.__new__(Size, r) if type(key) is slice else r  # a slice: a Size
+
     def __repr__(self):
         return f"torch.Size([{', '.join(str(n) for n in self)}])"
+
+
+def _size_items(sizes):
+    """The ints of torch.Size(sizes), as torch takes them: an int, a bool or an integer
+    tensor of one element for each item of an iterable."""
+    if isinstance(sizes, Tensor):
+        items = [Tensor(np.asarray(v)) for v in sizes.data] if sizes.data.ndim else None
+    elif isinstance(sizes, (tuple, list, range, str)):
+        items = sizes
+    else:
+        try:
+            items = list(sizes)
+        except TypeError:
+            items = None
+    if items is None:
+        raise GradTypeError(f"'{type_name(sizes)}' object is not iterable")
+    out = []
+    for i, n in enumerate(items):
+        if isinstance(n, Tensor) and n.data.size == 1 and n.data.dtype.kind in "iub":
+            n = int(n.data.reshape(()))
+        elif isinstance(n, np.integer):
+            n = int(n)
+        if not isinstance(n, int):
+            raise GradTypeError(
+                f"torch.Size() takes an iterable of 'int' (item {i} is '{type_name(n)}')"
+            )
+        out.append(int(n))
+    return tuple(out)
 
 
 class BuiltinFunction:

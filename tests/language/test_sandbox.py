@@ -294,6 +294,7 @@ def _allowed_value(v):
     ):
         return True
     known = set(map(id, namespace().values())) | set(map(id, values.METHODS.values()))
+    known |= set(map(id, namespace()["torch"].members.values()))  # torch.dtype, torch.Size ...
     return callable(v) and id(v) in known
 
 

@@ -1902,3 +1902,11 @@ for _name, _src in _EINSUM:
     if any(n == _name for n, _ in CASES):
         raise ValueError("duplicate case name: " + _name)
     CASES.append((_name, _src))
+
+# ------------------------------------------- the library's classes as classes
+from wild_classes_cases import CASES as _CLASSES  # noqa: E402
+
+for _name, _src in _CLASSES:
+    if any(n == _name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + _name)
+    CASES.append((_name, _src))

@@ -46,6 +46,7 @@ class Parameter(metaclass=_ParameterType):
 
     language_methods = {}
     language_callable = True
+    language_bases = (Tensor,)  # issubclass(nn.Parameter, torch.Tensor)
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
