@@ -28,6 +28,11 @@ NAMES = "__gradcli_names__"
 # in a class body's namespace: name -> annotation text of its annotated names, in order
 # (`x: int = 0`); the class keeps it as Python's __annotations__
 ANNOTATIONS = "__annotations__"
+# in a class namespace: a plain class's attributes as plain_class_attr finds them, kept as
+# they are asked for (the fast tier's lookups: fast_dispatch.py), emptied when an
+# attribute of the class or of a class it derives from is set (`changed`); None on a
+# class that is not plain
+LOOKUP = "__gradcli_lookup__"
 MAX_MRO = 500  # classes in a class's MRO (docs/limits.md)
 
 # the special methods a class of the language may define (Python's operators and
@@ -137,6 +142,7 @@ def make_class(name, bases, ns, keywords, qualname=None):
     ns = {user_key(k): v for k, v in ns.items()}
     ns[USER] = True
     ns[PLAIN] = all(b is LanguageObject or b.__dict__.get(PLAIN, False) for b in bases)
+    ns[LOOKUP] = {} if ns[PLAIN] else None
     ns[NAMES] = set().union(
         *(b.__dict__.get(NAMES, ()) for c in bases for b in c.__mro__),
         (k for k in ns if not is_dunder(k)),
@@ -309,6 +315,25 @@ def set_class_attr(cls, name, value):
         if names is not None:
             names.add(user_key(name))
         classes.extend(c.__subclasses__())
+    changed(cls)
+
+
+def changed(cls):
+    """The attributes of cls were set: what its and its subclasses' LOOKUP tables keep
+    is forgotten."""
+    classes = [cls]
+    while classes:
+        c = classes.pop()
+        table = c.__dict__.get(LOOKUP)
+        if table:
+            table.clear()
+        classes.extend(c.__subclasses__())
+
+
+def plain_lookup(table, cls, name):
+    """plain_class_attr(cls, name) for a plain class, kept in its LOOKUP table."""
+    v = table[name] = plain_class_attr(cls, name)
+    return v
 
 
 def _object_init(*args, **kwargs):

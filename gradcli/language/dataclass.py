@@ -17,7 +17,7 @@ from operator import attrgetter
 from ..library.stdlib import StdModule, module
 from ..library.values import BuiltinFunction
 from ..runtime.errors import GradTypeError, GradValueError
-from .classes import ANNOTATIONS, is_user_class, user_key
+from .classes import ANNOTATIONS, changed, is_user_class, user_key
 from .functions import Scope, call_user
 from .parser import parse
 from .state import state
@@ -206,6 +206,7 @@ def _process(compiler, cls, init, repr, eq, order, frozen, slots, unsafe_hash):
     setattr(cls, FIELDS, fields)
     if eq and not unsafe_hash and "__hash__" not in own:
         cls.__hash__ = None  # Python's dataclass: equal by value, so not hashable
+    changed(cls)  # (its methods as the fast tier looks them up: classes.LOOKUP)
     return cls
 
 

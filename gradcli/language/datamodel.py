@@ -119,11 +119,17 @@ def plain_binary(op, a, b, augmented):
     else:
         return NO
     if r is NotImplemented:
-        sym = "** or pow()" if name == "pow" else op
-        raise GradTypeError(
-            f"unsupported operand type(s) for {sym}: '{ta.__name__}' and '{tb.__name__}'"
-        )
+        raise refused(op, name, ta, tb)
     return r
+
+
+def refused(op, name, ta, tb):
+    """Python's TypeError when the special method `name` of `a op b` answered
+    NotImplemented (ta, tb: the operands' classes)."""
+    sym = "** or pow()" if name == "pow" else op
+    return GradTypeError(
+        f"unsupported operand type(s) for {sym}: '{ta.__name__}' and '{tb.__name__}'"
+    )
 
 
 def inplace(op, a, b):

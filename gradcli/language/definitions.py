@@ -87,9 +87,12 @@ class Definitions:
         generator, qualname = info.generator, info.qualname
         nests = info.nests
         fast = None
+        # a def made at each call of a function around it is left to the closure: its fast
+        # function refers to it (a cycle the call's scope would be kept in: release)
+        made_per_call = self.fn is not None and self.fn.kind != "class"
         if (
             not is_lambda
-            and not method
+            and not made_per_call
             and sig.plain
             and not generator
             and self.replays == replays  # (a loop in it qualifies for replay: kept for it)

@@ -339,6 +339,21 @@ class Expressions:
     def _fstring(self, text, tok):
         """f"...{expr}...{expr:spec}...": each field parsed as an expression."""
         pieces = []
+        for lit, field, spec, conv in self.fstring_fields(text, tok):
+            if field is None:
+                pieces.append(lambda s, v=lit: v)
+                continue
+            if spec and "{" in spec:  # f"{x:{width}.{digits}f}": its fields first
+                spec = self._fstring(spec, tok)
+            pieces.append(_fmt_piece(field, spec, conv))
+        return lambda s: _joined_text([p(s) for p in pieces])
+
+    def fstring_fields(self, text, tok, compile_field=None):
+        """The pieces of f"...": (text, None, None, None) for a literal part, (None,
+        field, spec, conversion) for a {field}, its expression compiled by
+        `compile_field` (self.expr: a closure) where it stands in the file."""
+        compile_field = compile_field or self.expr
+        out = []
         try:
             fields = fstring_fields(text)
         except ValueError as e:
@@ -346,7 +361,7 @@ class Expressions:
         raw, cursor = tok.value, 0
         for lit, field, spec, conv in fields:
             if lit:
-                pieces.append(lambda s, v=lit: v)
+                out.append((lit, None, None, None))
             if field is None:
                 continue
             # parse the field where it stands in the file, so that its errors (and the
@@ -363,21 +378,19 @@ class Expressions:
             if bare.endswith("=") and not bare.endswith(("==", "!=", "<=", ">=")):
                 # f"{x=}", f"{x = :.3f}": the text as written, then the value (its repr
                 # unless a format spec or a conversion is given), as Python 3.8+ does
-                pieces.append(lambda s, v=field: v)
+                out.append((field, None, None, None))
                 field = bare[:-1]
                 if not spec and conv is None:
                     conv = "r"
             try:
                 tree = parse("\n" * (line - 1) + "(" + " " * max(col - 2, 0) + field + ")\n")
-                e = self.expr(tree.children[0].children[0].children[0])
+                e = compile_field(tree.children[0].children[0].children[0])
             except GradError:
                 raise GradSyntaxError(
                     f"f-string: invalid expression {field!r}", tok.line, tok.column
                 )
-            if spec and "{" in spec:  # f"{x:{width}.{digits}f}": its fields first
-                spec = self._fstring(spec, tok)
-            pieces.append(_fmt_piece(e, spec, conv))
-        return lambda s: _joined_text([p(s) for p in pieces])
+            out.append((None, e, spec, conv))
+        return out
 
     def e_true(self, node):
         return constant(True)

@@ -12,6 +12,7 @@ from .parser import Token, Tree
 from .arity import BareName
 from .fast_types import SMALL
 from .expressions import _bound_around
+from .fast_dispatch import plain_first
 from . import runtime as rt
 
 
@@ -290,17 +291,26 @@ class FastExpressions:
                 e.gc_bound, e.gc_small = self.small_bound, {name}
             return e
         # `name` if the program bound it, else the built-in (or NameError)
+        missing = _call(
+            _h("global_missing"),
+            _h("gs"),
+            _h("builtins"),
+            ast.Constant(name),
+            ast.Constant(line),
+            ast.Constant(col),
+        )
         return at(
             ast.IfExp(
                 test=ast.Compare(left=ast.Constant(name), ops=[ast.In()], comparators=[_h("gv")]),
                 body=ast.Subscript(value=_h("gv"), slice=ast.Constant(name), ctx=ast.Load()),
-                orelse=_call(
-                    _h("global_missing"),
-                    _h("gs"),
-                    _h("builtins"),
-                    ast.Constant(name),
-                    ast.Constant(line),
-                    ast.Constant(col),
+                orelse=ast.IfExp(  # (global_missing's answer for a built-in, without a call)
+                    test=ast.Compare(
+                        left=ast.Constant(name), ops=[ast.In()], comparators=[_h("builtins")]
+                    ),
+                    body=ast.Subscript(
+                        value=_h("builtins"), slice=ast.Constant(name), ctx=ast.Load()
+                    ),
+                    orelse=missing,
                 ),
             ),
             line,
@@ -359,8 +369,8 @@ class FastExpressions:
 
     def binop(self, op, a, b, line, col, fallback=None):
         """`a op b`, guarded; other operands go to `fallback` (by default op's function)."""
-        if fallback is None:
-            fallback = self.const(rt.binary_op(op), "binary_" + _op_key(op))
+        if fallback is None:  # (objects of the program's classes first: fast_objects.py)
+            fallback = self.const(plain_first(op, rt.binary_op(op)), "binary_" + _op_key(op))
         if _known_int(a) and _known_int(b):
             e = _int_binop(self, op, a, b, fallback, line, col)
             if e is not None:
@@ -565,12 +575,14 @@ class FastExpressions:
 
     def e_call(self, node):
         func, args = node.children
+        if isinstance(func, Tree) and func.data == "getattr":
+            return self.method_call(node)  # (fast_objects.py)
         if not (isinstance(func, Tree) and func.data == "name"):
             raise Unsupported("call of a value")
         name = func.children[0].value
         if self.cached:
             raise Unsupported("a call in a loop whose variables are cached")
-        if name in ("super", "locals", "globals", "vars", "eval", "exec"):
+        if name in ("super", "locals", "globals", "vars", "eval", "exec", "currentframe"):
             raise Unsupported("call that reads its scope")
         if args is not None and any(
             isinstance(a, Tree) and a.data == "kwarg" for a in args.children
@@ -616,6 +628,7 @@ class FastExpressions:
                 comparators=[ast.Constant(len(parts))],
             ),
         )
+        slow = self.class_call(f, parts, slow, fname, line, col)  # (fast_objects.py)
         return at(ast.IfExp(test=test, body=fast, orelse=slow), line, col)
 
     # ------------------------------------------------------------- statements

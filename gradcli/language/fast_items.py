@@ -237,6 +237,8 @@ class FastItems:
             return [ast.Assign(targets=[self.store_target(target.children[0].value)], value=value)]
         if self.cached:  # (a program's __setitem__ or __iter__ may run)
             raise Unsupported("a target in a loop whose variables are cached")
+        if kind == "getattr":
+            return self.attr_stores(target, value)  # (fast_objects.py)
         if kind == "getitem":
             obj, subs = target.children
             v = self.tmp()

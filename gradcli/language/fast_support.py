@@ -21,7 +21,7 @@ from ..runtime.limits import SAMPLE, depth_exceeded
 from . import runtime as rt
 from .callsites import call_other
 from .expressions import _unknown
-from .functions import Scope, UserFunction, call_depth, frames
+from .functions import PendingFrames, Scope, UserFunction, call_depth, frames
 from .invoke import call, call_failed
 from .iteration import iterate, sample, step
 from .positions import located
@@ -73,28 +73,51 @@ def frame_call(fn, args, name, line, col, kwargs=None, kwpos=None):
     """plain_call from inside a fast function: the fast functions running there (this
     one and those that called it directly, which UserFunction.run did not enter) are
     the running frames the callee sees (inspect.currentframe), each with the variables
-    it has bound."""
+    it has bound (`running`, made only if the callee reads the frames)."""
+    return framed(sys._getframe(1), plain_call, fn, args, name, line, col, kwargs, kwpos)
+
+
+def framed(f, run, *args):
+    """run(*args) called from the fast function running in Python frame f, with the
+    fast functions running there among the running frames (PendingFrames)."""
+    mark = PendingFrames(running, f, call_depth.n, len(frames))
+    frames.append(mark)
+    try:
+        return run(*args)
+    finally:
+        del frames[mark.start :]
+
+
+def running(f, depth):
+    """The entries of `frames` for the fast functions running in Python frame f and
+    those that called it directly, outermost first."""
     fast = []
-    f = sys._getframe(1)
     while f is not None and fast_name(f.f_code) is not None:
         fast.append(f)
         f = f.f_back
+    out = []
     for f in reversed(fast):
         v = f.f_locals
         me = v["@me"]
         local = {k: x for k, x in v.items() if k[:1] != "@"}
-        frames.append((me, Scope(local, me.globals, call_depth.n, me.closure)))
-    try:
-        return plain_call(fn, args, name, line, col, kwargs, kwpos)
-    finally:
-        del frames[len(frames) - len(fast) :]
+        out.append((me, Scope(local, me.globals, depth, me.closure)))
+    return out
+
+
+#: a call whose node ends this far past its column calls a method (fast_objects.py): an
+#: error out of the fast function it calls is no step of the call chain, as a bound
+#: method's is not (invoke.call_failed)
+NO_CHAIN = 1 << 20
 
 
 def position(code, lasti):
-    """(line, col) of the instruction at byte offset `lasti` of generated code."""
+    """(line, col, whether it calls a method: NO_CHAIN) of the instruction at byte
+    offset `lasti` of generated code."""
     table = _POSITIONS.get(code)
     if table is None:
-        table = _POSITIONS[code] = [(p[0], p[2]) for p in code.co_positions()]
+        table = _POSITIONS[code] = [
+            (p[0], p[2], p[2] is not None and p[3] == p[2] + NO_CHAIN) for p in code.co_positions()
+        ]
     return table[lasti // 2]
 
 
@@ -106,13 +129,13 @@ def fail(e, me):
     tb = e.__traceback__
     if tb is None:
         return e
-    line, col = position(tb.tb_frame.f_code, tb.tb_lasti)
+    line, col, method = position(tb.tb_frame.f_code, tb.tb_lasti)
     nxt = tb.tb_next
     if type(e) is UnboundLocalError and nxt is None:
         e = GradNameError(str(e), line, col, type_name="UnboundLocalError")
     elif isinstance(e, GradError) and e.line is not None and nxt is not None:
         callee = fast_name(nxt.tb_frame.f_code)
-        if callee is not None:  # as invoke.call_failed does for a user function
+        if callee is not None and not method:  # as invoke.call_failed does for a user function
             if not e.calls:
                 e.calls = []
             e.calls.append([None, line, col, callee, state.origin])

@@ -52,7 +52,9 @@ from .fast_ast import (
     small_check,
 )
 from .fast_closures import FastClosures, nests_only_defs
+from .fast_dispatch import plain_first
 from .fast_items import FastItems
+from .fast_objects import FastObjects
 from .fast_try import FastTry
 from .fast_support import FAST_DEF, FAST_FILE, SELF_CALLED, augmented_op, helpers
 from .fast_types import (
@@ -65,7 +67,7 @@ from .fast_types import (
 )
 
 
-class Emitter(FastTry, FastClosures, FastItems, FastExpressions):
+class Emitter(FastObjects, FastTry, FastClosures, FastItems, FastExpressions):
     """Builds the Python tree of one unit (a function, or a loop of the program)."""
 
     def block(self, suite):
@@ -115,7 +117,11 @@ class Emitter(FastTry, FastClosures, FastItems, FastExpressions):
         if method is None:
             raise Unsupported(node.data)
         line, col = _pos(node)
-        return [at(s, line, col) for s in self._hoisting(method, node)]
+        self.stmt_pos = (line, col)  # (where a simple statement's own errors are placed)
+        try:
+            return [at(s, line, col) for s in self._hoisting(method, node)]
+        finally:
+            self.stmt_pos = None
 
     def s_pass_stmt(self, node):
         return [ast.Pass()]
@@ -150,6 +156,8 @@ class Emitter(FastTry, FastClosures, FastItems, FastExpressions):
 
     def s_augassign(self, node):
         target, op, value = node.children
+        if isinstance(target, Tree) and target.data == "getattr":
+            return self.attr_augassign(node)  # (fast_objects.py)
         op_sym = op.value[:-1]
         if op_sym not in _BIN and op_sym not in ("^", "**"):
             raise Unsupported("augmented operator")
@@ -162,7 +170,7 @@ class Emitter(FastTry, FastClosures, FastItems, FastExpressions):
         tok = target.children[0]
         cur = self.load(tok)
         v = self.expr(value)
-        aug = self.const(augmented_op(op_sym), "aug_" + _op_key(op_sym))
+        aug = self.const(plain_first(op_sym, augmented_op(op_sym), True), "aug_" + _op_key(op_sym))
         # the operator's guard as for `a op b`, its fallback the augmented operator's
         e = self.binop(op_sym, cur, v, op.line, op.column, fallback=aug)
         return [
@@ -455,8 +463,10 @@ def function_unit(comp, info, name, params, suite):
     em = Emitter(comp, info)
     em.suite, em.params = suite, params
     try:
+        em.unit(params, suite)  # (fast_objects.py)
         body = em.block(suite)
         local = [n for n in info.locals if info.mode(n) == "local"]
+        local = [n for n in local if n not in em.objects]  # (fast_objects.py)
         ints, recursive = int_function(suite, local, name)
         if name in local or name in info.globals:
             ints, recursive = int_variables(suite, local), False
@@ -511,7 +521,7 @@ def function_unit(comp, info, name, params, suite):
                     *spec,
                 ]
             body = _either_body(checks, spec, body)
-        fn_def = _fn_def(FAST_DEF + name, params, body)
+        fn_def = _fn_def(FAST_DEF + name, params, [*em.prologue(), *body])
         em.consts["@BaseException"] = BaseException
         factory = _module(em, fn_def, ["@me", "@gv", "@gs", "@builtins"], extra)
     except (Unsupported, RecursionError, SyntaxError, ValueError, TypeError):

@@ -148,6 +148,35 @@ call_depth = _Depth()
 frames = []  # (function, scope) of each call running, innermost last (inspect.currentframe)
 
 
+class PendingFrames:
+    """An entry of `frames` standing for calls running as Python functions (the fast
+    tier's, which call each other directly): `make(frame, depth)` gives their entries,
+    innermost last, made only when the frames are read (`expand_frames`); `start` is
+    where they begin in `frames`, so that the call that put it there takes them out."""
+
+    __slots__ = ("make", "frame", "depth", "start")
+
+    def __init__(self, make, frame, depth, start):
+        self.make, self.frame, self.depth, self.start = make, frame, depth, start
+
+
+def expand_frames():
+    """Each PendingFrames of `frames` replaced by the entries it stands for."""
+    i = 0
+    while i < len(frames):
+        e = frames[i]
+        if type(e) is not PendingFrames:
+            i += 1
+            continue
+        made = e.make(e.frame, e.depth)
+        frames[i : i + 1] = made
+        e.start = i
+        for later in frames[i + len(made) :]:
+            if type(later) is PendingFrames:
+                later.start += len(made) - 1
+        i += len(made)
+
+
 class UserFunction:
     """A `def` or `lambda`: its body runs again (building a new graph) at every call.
     As a class attribute it is a descriptor, like a Python function: `obj.f` is f

@@ -14,7 +14,7 @@ from ..runtime.errors import GradTypeError, GradValueError
 from ..core.printing import CLASS_NAMES, show
 from ..library.stdlib import StdModule, _namedtuple
 from ..library.values import BoundMethod, BuiltinFunction
-from .functions import BoundUserMethod, UserFunction, frames
+from .functions import BoundUserMethod, UserFunction, expand_frames, frames
 
 
 def _variables(fn, scope):
@@ -75,6 +75,7 @@ Frame.language_attrs = {
 
 
 def currentframe():
+    expand_frames()  # (the fast tier's running functions: functions.PendingFrames)
     if not frames:
         raise GradValueError(
             "inspect.currentframe() at the top level of the program",

@@ -1,0 +1,167 @@
+"""What the code of the fast tier's objects (fast_objects.py) calls at run time: for
+each operation, what the closure compiler does for the cases the generated guards
+leave out, and the operators' functions with the plain class's case taken first."""
+
+from __future__ import annotations
+
+import sys
+from types import FunctionType
+
+from ..core.printing import show, show_str
+from ..core.tensor import Tensor
+from ..library.values import METHODS
+from . import runtime as rt
+from .arity import MethodName
+from .callsites import _other_method
+from .classes import direct_name, plain_lookup, set_plain
+from .datamodel import _DUNDER, refused
+from .fast_support import framed as in_frames
+from .functions import UserFunction
+from .invoke import call, call_failed
+
+
+def attr_reader(attr):
+    """`o.attr` for what the generated guard leaves out."""
+
+    def read(o):
+        return rt.get_attr(o, attr)
+
+    return read
+
+
+def attr_writer(attr):
+    """`o.attr = v` for what the generated guard leaves out, as statements.py's
+    `store_attr` does it."""
+    plain = direct_name(attr)
+
+    def write(o, v):
+        t = type(o)
+        if v is None and t is Tensor and attr == "grad":  # x.grad = None
+            o.grad = None
+            return
+        if not (plain and set_plain(o, t, attr, v)):
+            rt.set_attr(o, attr, v)
+
+    return write
+
+
+def method_caller(attr, line, col):
+    """`o.attr(*a)` as callsites.method_site's closures call it, for what the
+    generated guard leaves out."""
+    other = _other_method(attr, line, col, {})
+    mattr = MethodName(attr)
+    get = METHODS.get
+
+    def run(o, a):
+        if type(o) is Tensor:
+            m = get(attr)
+            if m is not None:
+                args = (o, *a)
+                if type(m) is not FunctionType:
+                    return call(m, args, {}, mattr, line, col, {})
+                try:
+                    return m(*args)
+                except Exception as e:
+                    return call_failed(e, m, args, {}, mattr, line, col, {})
+        return other(o, list(a))
+
+    return run
+
+
+def init_returned(cls, args, r, name, line, col):
+    """What callsites.call_other does when `__init__` returned r, not None."""
+    try:
+        raise TypeError(f"__init__() should return None, not '{type(r).__name__}'")
+    except Exception as e:
+        return call_failed(e, cls, list(args), {}, name, line, col, {})
+
+
+def repr_returned(fn, v, r, name, line, col):
+    """What invoke.call does when the `__repr__` that repr(v) called returned r, not a
+    str (Python's repr refuses it)."""
+    try:
+        raise TypeError(f"__repr__ returned non-string (type {type(r).__name__})")
+    except Exception as e:
+        return call_failed(e, fn, [v], {}, name, line, col, {})
+
+
+_NUMBERS = (int, float, bool)
+
+
+def plain_first(op, fallback, augmented=False):
+    """`fallback` (runtime.binary_op's function for op), with the case of
+    datamodel.plain_binary taken first when the special method it calls has a fast
+    function: an object of a plain class and one of the same class or a number, or a
+    number and an object (its reflected method); the same method called, the same
+    answer and error."""
+    name = _DUNDER.get(op)
+    if name is None:
+        return fallback
+    dname, rname, iname = f"__{name}__", f"__r{name}__", f"__i{name}__"
+    lookup = plain_lookup
+
+    def run(a, b):
+        ta = type(a)
+        if ta is not Tensor:
+            tb = type(b)
+            if ta in _NUMBERS:
+                if tb is not Tensor:
+                    t = getattr(tb, "__gradcli_lookup__", None)  # (a plain class's)
+                    if t is not None:
+                        f = t[rname] if rname in t else lookup(t, tb, rname)
+                        if type(f) is UserFunction and f.fastn == 2:
+                            r = f.fast(b, a)
+                            if r is NotImplemented:
+                                raise refused(op, name, ta, tb)
+                            return r
+            elif tb is ta or tb in _NUMBERS:
+                t = getattr(ta, "__gradcli_lookup__", None)
+                if t is not None and not (
+                    augmented and (t[iname] if iname in t else lookup(t, ta, iname)) is not None
+                ):
+                    f = t[dname] if dname in t else lookup(t, ta, dname)
+                    if type(f) is UserFunction and f.fastn == 2:
+                        r = f.fast(a, b)
+                        if r is NotImplemented:
+                            raise refused(op, name, ta, tb)
+                        return r
+        return fallback(a, b)
+
+    return run
+
+
+def framed(run, *args):
+    """run(*args) from inside a fast function: the fast functions running there are the
+    running frames the callee sees (inspect.currentframe, a frame's f_back), as
+    fast_support.frame_call makes them for a call of a name."""
+    return in_frames(sys._getframe(1), run, *args)
+
+
+def framed_reader(attr):
+    """attr_reader(attr) for a fast function: a tensor's attribute read as it is, any
+    other object's with the running frames made (a property runs the program's code, a
+    frame's f_back reads them)."""
+    read = attr_reader(attr)
+
+    def run(o):
+        if type(o) is Tensor:
+            return read(o)
+        return in_frames(sys._getframe(1), read, o)
+
+    return run
+
+
+def field_formatter(spec, conv):
+    """One {field} of an f-string, as expressions._fmt_piece formats its value."""
+    fmt = rt.format_field
+
+    def piece(v):
+        if conv == "r":
+            v = show(v)
+            if not spec:
+                return v
+        elif conv == "s":
+            v = show_str(v)
+        return fmt(v, spec)
+
+    return piece

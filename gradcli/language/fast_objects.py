@@ -1,0 +1,547 @@
+"""Objects in the fast tier (fast_tier.py): `obj.name`, `obj.name = v`, `obj.name(...)`
+compiled to Python trees, each guarded for the common case, an object of a plain
+class of the program (classes.PLAIN: its LOOKUP table is not None), and sent otherwise
+to the functions the closure compiler's own code calls, so that every other kind of
+object (tensors, modules, library objects, classes) gets exactly what it gets there.
+A parameter the function never binds again has its class's table and the dict of its
+variables read once per call (`unit`, `prologue`).
+
+- `obj.name` (a name that is not a special method's): the instance's own variable,
+  as calls.py's `run_plain` reads it; anything else `runtime.get_attr`.
+- `obj.name = v`: Python's own store when the class is plain and none of its classes
+  has an attribute `name` (classes.set_plain's case: the instance's variable);
+  anything else as statements.py's `store_attr` stores it.
+- `obj.name(a, b)`: a method of a plain class with a fast function called directly
+  (callsites.py's `run0`/`run1` case), anything else as callsites.py's `method_site`
+  calls it.  An error in such a method is not a step of the call chain (as for a
+  bound method there: fast_support.NO_CHAIN).
+- `C(a, b)`: an object of a plain class whose `__init__` has a fast function made as
+  callsites.make_plain makes it (`class_call`).
+- f-strings: their fields formatted as expressions._fmt_piece formats them.
+
+Every node is placed at the attribute's name, where the closure compiler places
+the errors of these operations (fast_support.fail)."""
+
+from __future__ import annotations
+
+import ast
+import copy
+from .classes import LOOKUP, direct_name, plain_lookup
+from .expressions import _joined_text
+from .fast_ast import Unsupported, _and, _call, _h, _name, _or, _pos, at
+from .fast_dispatch import (
+    attr_reader,
+    attr_writer,
+    field_formatter,
+    framed,
+    framed_reader,
+    init_returned,
+    repr_returned,
+    method_caller,
+)
+from .fast_ast import _op_key
+from .fast_dispatch import plain_first
+from .fast_support import NO_CHAIN, augmented_op
+from .parser import Tree
+from .scopes import FunctionInfo
+
+NAMES = "__gradcli_names__"
+#: inspect.currentframe(): the frame of a function running as the closure compiler
+#: runs it (a fast function is a running frame only while it calls: fast_support)
+FRAME_MAKER = "currentframe"
+
+
+# ----------------------------------------------------------------- trees
+
+
+def _attr(v, name):
+    return ast.Attribute(value=v, attr=name, ctx=ast.Load())
+
+
+def _simple(e):
+    return isinstance(e, (ast.Name, ast.Constant))
+
+
+class FastObjects:
+    """The attribute and method trees (mixed into fast_ast.FastExpressions)."""
+
+    def e_string(self, node):
+        """A string, or f"..." (its pieces formatted as expressions._fstring formats
+        them; a format's error is placed at the statement, as there)."""
+        texts = []
+        for tok in node.children:
+            text, prefix = tok.value, ""
+            while text[0] in "fFrR":
+                prefix += text[0].lower()
+                text = text[1:]
+            texts.append((tok, prefix, text))
+        if not any("f" in p for _, p, _ in texts):
+            return super().e_string(node)  # (fast_items.py)
+        if getattr(self, "stmt_pos", None) is None:
+            raise Unsupported("an f-string outside a simple statement")
+        line, col = self.stmt_pos
+        joined = self.const(_joined_text, "joined_text")
+        parts = []
+        for tok, prefix, text in texts:
+            value = ast.literal_eval(("r" if "r" in prefix else "") + text)
+            if "f" not in prefix:
+                parts.append(ast.Constant(value))
+                continue
+            pieces = []
+            for lit, field, spec, conv in self.comp.fstring_fields(value, tok, self.expr):
+                if field is None:
+                    pieces.append(ast.Constant(lit))
+                    continue
+                pieces.append(self._field(field, spec, conv, line, col))
+            parts.append(at(_call(joined, ast.List(elts=pieces, ctx=ast.Load())), line, col))
+        if len(parts) == 1:
+            return parts[0]
+        return at(_call(joined, ast.List(elts=parts, ctx=ast.Load())), line, col)
+
+    def _field(self, e, spec, conv, line, col):
+        """The text of one {field} of value e: a str, float or int without a format
+        spec as format_field gives it (show: Python's repr of the number), anything
+        else by it (fast_dispatch.field_formatter)."""
+        if spec and "{" in spec:
+            raise Unsupported("a format spec with fields of its own")
+        fmt = self.const(field_formatter(spec, conv), f"field_{self.tmp()[2:]}")
+        if spec or conv not in (None, "r", "s"):
+            return at(_call(fmt, e), line, col)
+        v, t = self.tmp(), self.tmp()
+        first = ast.NamedExpr(target=_name(v, ast.Store()), value=e)
+        kind = ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), first))
+        rep = _call(self.const(repr, "repr"), _name(v))
+        if conv == "r":  # (show: Python's repr of a str too; show_str for "s" and none)
+            test = _or(_is(kind, _h("float")), _is(_name(t), _h("int")), _is(_name(t), _h("str")))
+            quick = rep
+        else:
+            test = _or(_is(kind, _h("str")), _is(_name(t), _h("float")), _is(_name(t), _h("int")))
+            quick = ast.IfExp(test=_is(_name(t), _h("str")), body=_name(v), orelse=rep)
+        return ast.IfExp(test=test, body=quick, orelse=at(_call(fmt, _name(v)), line, col))
+
+    # ------------------------------------------------------------- an object's class
+
+    def unit(self, params, suite):
+        """The function being compiled: its parameters that its body never binds again
+        have their class's LOOKUP table, class and variables (`__dict__`) read once, when
+        the call starts (`prologue`): an object's class never changes, nor the dict of
+        its variables."""
+        again = FunctionInfo("", "function", self.info.parent)
+        again.analyse([suite])
+        self.fixed = {p for p in params if p not in again.locals}
+        self.read_once = {}
+        # the variables whose attributes the body reads, writes or calls: objects, not
+        # worth a second body specialized for ints (fast_types.py)
+        self.objects = set()
+        todo = [suite]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, Tree):
+                if n.data == "getattr" and isinstance(n.children[0], Tree):
+                    if n.children[0].data == "name":
+                        self.objects.add(n.children[0].children[0].value)
+                todo.extend(n.children)
+
+    def prologue(self):
+        """The statements reading what `unit` said, for the parameters read so."""
+        out = []
+        for p in sorted(getattr(self, "read_once", ())):
+            tb, ty, dd, nm = _hoisted(p)
+            out += [
+                ast.Assign(targets=[_name(ty, ast.Store())], value=_call(_h("type"), _name(p))),
+                ast.Assign(targets=[_name(tb, ast.Store())], value=self._table(_name(ty))),
+                ast.Assign(
+                    targets=[_name(dd, ast.Store())],
+                    value=ast.IfExp(
+                        test=_is_not_none(_name(tb)),
+                        body=_attr(_name(p), "__dict__"),
+                        orelse=self.const({}, "no_variables"),  # (read, never written)
+                    ),
+                ),
+                ast.Assign(
+                    targets=[_name(nm, ast.Store())],
+                    value=ast.IfExp(
+                        test=_is_not_none(_name(tb)),
+                        body=_attr(_name(ty), NAMES),  # (set_class_attr adds to it)
+                        orelse=self.const(frozenset(), "no_names"),
+                    ),
+                ),
+            ]
+        return out
+
+    def _base(self, obj):
+        """(the object's first use, its later uses, its class's table, its class, the
+        dict of its variables when the class is plain; None for each not read once at
+        the call's start)."""
+        if isinstance(obj, ast.Name) and obj.id in getattr(self, "fixed", ()):
+            if self._mode(obj.id) == "local":
+                self.read_once[obj.id] = True
+                tb, ty, dd, _ = _hoisted(obj.id)
+                return obj, obj, _name(tb), _name(ty), _name(dd)
+        if _simple(obj):
+            return obj, _copy_name(obj), None, None, None
+        o = self.tmp()
+        return ast.NamedExpr(target=_name(o, ast.Store()), value=obj), _name(o), None, None, None
+
+    def _table(self, t):
+        """`getattr(t, LOOKUP, None)`: the class t's table if it is plain, else None."""
+        return _call(self.const(getattr, "getattr"), t, ast.Constant(LOOKUP), ast.Constant(None))
+
+    def _lookup(self, tb, ty, name):
+        """`tb[name] if name in tb else plain_lookup(tb, ty, name)`: plain_class_attr."""
+        return ast.IfExp(
+            test=ast.Compare(left=ast.Constant(name), ops=[ast.In()], comparators=[tb]),
+            body=ast.Subscript(value=_copy_name(tb), slice=ast.Constant(name), ctx=ast.Load()),
+            orelse=_call(
+                self.const(plain_lookup, "plain_lookup"),
+                _copy_name(tb),
+                _copy_name(ty),
+                ast.Constant(name),
+            ),
+        )
+
+    # ------------------------------------------------------------- attributes
+
+    def e_getattr(self, node):
+        if self.cached:
+            raise Unsupported("an attribute in a loop whose variables are cached")
+        obj_node, tok = node.children
+        attr = tok.value
+        if attr == FRAME_MAKER:
+            raise Unsupported("a frame (a function's running frame is the closure's)")
+        line, col = tok.line, tok.column
+        obj = self.expr(obj_node)
+        if self.info is None:
+            read = self.const(attr_reader(attr), "getattr_" + attr)
+        else:  # (the running frames made for what the program's code may run)
+            read = self.const(framed_reader(attr), "framed_getattr_" + attr)
+        if not direct_name(attr):
+            return at(_call(read, obj), line, col)
+        first, later, tb, _, dd = self._base(obj)
+        if dd is not None:  # (an empty dict for an object of a class that is not plain)
+            test = ast.Compare(left=ast.Constant(attr), ops=[ast.In()], comparators=[dd])
+            value = ast.Subscript(value=_copy_name(dd), slice=ast.Constant(attr), ctx=ast.Load())
+        else:
+            d = self.tmp()
+            test = _and(
+                _is_not_none(self._table(_call(_h("type"), first))),
+                ast.Compare(
+                    left=ast.Constant(attr),
+                    ops=[ast.In()],
+                    comparators=[
+                        ast.NamedExpr(target=_name(d, ast.Store()), value=_attr(later, "__dict__"))
+                    ],
+                ),
+            )
+            value = ast.Subscript(value=_name(d), slice=ast.Constant(attr), ctx=ast.Load())
+        e = ast.IfExp(test=test, body=value, orelse=_call(read, _copy_name(later)))
+        return at(e, line, col)
+
+    def attr_augassign(self, node):
+        """`obj.attr op= value`, as statements.py's s_augassign runs it: the attribute
+        read (the object computed), the value, the operator (a tensor in place), then
+        the attribute stored (the object computed again)."""
+        if self.cached:
+            raise Unsupported("an attribute in a loop whose variables are cached")
+        target, op, value = node.children
+        op_sym = op.value[:-1]
+        if op_sym not in ("+", "-", "*", "/", "//", "%", "^", "**"):
+            raise Unsupported("augmented operator")
+        old = self.e_getattr(target)
+        v = self.expr(value)
+        aug = self.const(plain_first(op_sym, augmented_op(op_sym), True), "aug_" + _op_key(op_sym))
+        r = self.binop(op_sym, old, v, op.line, op.column, fallback=aug)
+        return [self._line(_pos(node)[0]), *self.attr_stores(target, r)]
+
+    def attr_stores(self, target, v):
+        """The statements storing the value v (a tree) in `target` (obj.attr): the value
+        computed first, then the object, as statements.py's store_attr."""
+        obj_node, tok = target.children
+        attr = tok.value
+        line, col = tok.line, tok.column
+        obj = self.expr(obj_node)
+        vt = self.tmp()
+        write = self.const(attr_writer(attr), "setattr_" + attr)
+        out = [ast.Assign(targets=[_name(vt, ast.Store())], value=v)]
+        _, _, tb, ty, _ = self._base(obj)
+        if tb is not None:
+            o = obj
+        else:
+            o = _name(self.tmp())
+            out.append(at(ast.Assign(targets=[_name(o.id, ast.Store())], value=obj), line, col))
+        slow = ast.Expr(_call(write, _copy_name(o), _name(vt)))
+        if not direct_name(attr):
+            out.append(at(slow, line, col))
+            return out
+        # a plain class none of whose classes has `attr` (set_plain's case; a plain
+        # class has no `language_setattr`: the program's names are kept apart, user_key)
+        if tb is None:
+            ty = _name(self.tmp())
+            tb = self._table(
+                ast.NamedExpr(
+                    target=_name(ty.id, ast.Store()), value=_call(_h("type"), _copy_name(o))
+                )
+            )
+        names = _attr(_copy_name(ty), NAMES)
+        if isinstance(o, ast.Name) and o.id in getattr(self, "read_once", ()):
+            names = _name(_hoisted(o.id)[3])
+        test = _and(
+            _is_not_none(tb),
+            ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[names]),
+        )
+        store = ast.Assign(
+            targets=[ast.Attribute(value=_copy_name(o), attr=attr, ctx=ast.Store())],
+            value=_name(vt),
+        )
+        out.append(at(ast.If(test=test, body=[store], orelse=[slow]), line, col))
+        return out
+
+    # ------------------------------------------------------------- calls
+
+    def method_call(self, node):
+        """`obj.attr(a, b ...)` with positional arguments."""
+        if self.cached:
+            raise Unsupported("a call in a loop whose variables are cached")
+        func, args = node.children
+        obj_node, tok = func.children
+        attr = tok.value
+        if attr == "backward":  # (calls.py adds a hint to its errors)
+            raise Unsupported("backward")
+        if attr == FRAME_MAKER:
+            raise Unsupported("a frame (a function's running frame is the closure's)")
+        line, col = tok.line, tok.column
+        parts = []
+        for a in args.children if args is not None else ():
+            if a is None:
+                continue
+            if not isinstance(a, Tree) or a.data in (
+                "kwarg",
+                "star_arg",
+                "kwstar_arg",
+                "starargs",
+                "argvalue",
+            ):
+                raise Unsupported("keyword or star argument")
+            parts.append(self.expr(a))
+        obj = self.expr(obj_node)
+        site = self.const(method_caller(attr, line, col), f"method_{attr}_{self.tmp()[2:]}")
+        _, _, tb, ty, dd = self._base(obj)
+        if tb is not None:
+            o, first = obj, []
+        else:
+            o = _name(self.tmp())
+            first = [ast.NamedExpr(target=_name(o.id, ast.Store()), value=obj)]
+        # the arguments computed before the method is looked up, as the closure does
+        names = []
+        for p in parts:
+            if _simple(p):
+                names.append(p)
+            else:
+                n = self.tmp()
+                first.append(ast.NamedExpr(target=_name(n, ast.Store()), value=p))
+                names.append(_name(n))
+        f = self.tmp()
+        checks = [_is_itself(e) for e in first]
+        if tb is None:
+            ty, tb = _name(self.tmp()), _name(self.tmp())
+            checks.append(
+                _is_not_none(
+                    ast.NamedExpr(
+                        target=_name(tb.id, ast.Store()),
+                        value=self._table(
+                            ast.NamedExpr(
+                                target=_name(ty.id, ast.Store()),
+                                value=_call(_h("type"), _copy_name(o)),
+                            )
+                        ),
+                    )
+                )
+            )
+            dd = _attr(_copy_name(o), "__dict__")
+        else:
+            checks.append(_is_not_none(_copy_name(tb)))
+        checks += [
+            ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[dd]),
+            _is(
+                _call(
+                    _h("type"),
+                    ast.NamedExpr(target=_name(f, ast.Store()), value=self._lookup(tb, ty, attr)),
+                ),
+                _h("UserFunction"),
+            ),
+            ast.Compare(
+                left=_attr(_name(f), "fastn"),
+                ops=[ast.Eq()],
+                comparators=[ast.Constant(len(parts) + 1)],
+            ),
+        ]
+        fast = _no_chain(
+            ast.Call(
+                func=_attr(_name(f), "fast"),
+                args=[_copy_name(o), *[_copy_name(n) for n in names]],
+                keywords=[],
+            ),
+            line,
+            col,
+        )
+        items = ast.Tuple(elts=[_copy_name(n) for n in names], ctx=ast.Load())
+        if self.info is None:
+            slow = _call(site, _copy_name(o), items)
+        else:  # (the running frames: as for a call of a name, fast_support.frame_call)
+            slow = _call(self.const(framed, "framed"), site, _copy_name(o), items)
+        return at(ast.IfExp(test=_and(*checks), body=fast, orelse=slow), line, col)
+
+    def class_call(self, f, parts, slow, name, line, col):
+        """`f(*parts)` for a callee (the variable f) that is not a fast function: an
+        object of a plain class whose `__init__` has a fast function made here, as
+        callsites.make_plain makes it, anything else `slow` (which computes the
+        arguments itself: `parts` are computed in one branch only).  The class's
+        `__init__` is looked up before the arguments are computed (only a dataclass's
+        decorator sets one after the class is made)."""
+        i, o, r, tb = self.tmp(), self.tmp(), self.tmp(), self.tmp()
+        firsts, names = [], []
+        for p in parts:
+            if _simple(p):
+                firsts.append(p)
+                names.append(_copy_name(p))
+            else:
+                n = self.tmp()
+                firsts.append(ast.NamedExpr(target=_name(n, ast.Store()), value=p))
+                names.append(_name(n))
+        test = _and(
+            _is(_call(_h("type"), _name(f)), self.const(type, "type_type")),
+            _is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(f)))),
+            _is(
+                _call(
+                    _h("type"),
+                    ast.NamedExpr(
+                        target=_name(i, ast.Store()),
+                        value=self._lookup(_name(tb), _name(f), "__init__"),
+                    ),
+                ),
+                _h("UserFunction"),
+            ),
+            ast.Compare(
+                left=_attr(_name(i), "fastn"),
+                ops=[ast.Eq()],
+                comparators=[ast.Constant(len(parts) + 1)],
+            ),
+        )
+        new = ast.NamedExpr(
+            target=_name(o, ast.Store()), value=_call(self.const(object.__new__, "new"), _name(f))
+        )
+        init = _no_chain(
+            ast.Call(func=_attr(_name(i), "fast"), args=[new, *firsts], keywords=[]), line, col
+        )
+        made = ast.IfExp(
+            test=_is(ast.NamedExpr(target=_name(r, ast.Store()), value=init), ast.Constant(None)),
+            body=_name(o),
+            orelse=_call(
+                self.const(init_returned, "init_returned"),
+                _name(f),
+                ast.Tuple(elts=names, ctx=ast.Load()),
+                _name(r),
+                name,
+                ast.Constant(line),
+                ast.Constant(col),
+            ),
+        )
+        return ast.IfExp(
+            test=test, body=made, orelse=self._repr_call(f, parts, slow, name, line, col)
+        )
+
+    def _repr_call(self, f, parts, slow, name, line, col):
+        """`repr(v)` of an object of a plain class whose `__repr__` has a fast function:
+        called here as the built-in (core.printing.show: Python's repr) calls it, its
+        text checked as Python's repr checks it; anything else `slow`."""
+        builtin = self.comp.builtins.get("repr")
+        if len(parts) != 1 or builtin is None:
+            return slow
+        a, tb, ty, rf, r = (self.tmp() for _ in range(5))
+        given = copy.deepcopy(slow)  # (the same call of the value computed here)
+        given.args[1] = ast.Tuple(elts=[_name(a)], ctx=ast.Load())
+        test = _and(
+            _is_not_none(
+                ast.NamedExpr(
+                    target=_name(tb, ast.Store()),
+                    value=self._table(
+                        ast.NamedExpr(
+                            target=_name(ty, ast.Store()),
+                            value=_call(
+                                _h("type"),
+                                ast.NamedExpr(target=_name(a, ast.Store()), value=parts[0]),
+                            ),
+                        )
+                    ),
+                )
+            ),
+            _is(
+                _call(
+                    _h("type"),
+                    ast.NamedExpr(
+                        target=_name(rf, ast.Store()),
+                        value=self._lookup(_name(tb), _name(ty), "__repr__"),
+                    ),
+                ),
+                _h("UserFunction"),
+            ),
+            ast.Compare(
+                left=_attr(_name(rf), "fastn"), ops=[ast.Eq()], comparators=[ast.Constant(1)]
+            ),
+        )
+        text = _no_chain(
+            ast.Call(func=_attr(_name(rf), "fast"), args=[_name(a)], keywords=[]), line, col
+        )
+        direct = ast.IfExp(
+            test=_is(
+                _call(_h("type"), ast.NamedExpr(target=_name(r, ast.Store()), value=text)),
+                _h("str"),
+            ),
+            body=_name(r),
+            orelse=_call(
+                self.const(repr_returned, "repr_returned"),
+                _name(f),
+                _name(a),
+                _name(r),
+                name,
+                ast.Constant(line),
+                ast.Constant(col),
+            ),
+        )
+        return ast.IfExp(
+            test=_is(_name(f), self.const(builtin, "repr_builtin")),
+            body=ast.IfExp(test=test, body=direct, orelse=given),
+            orelse=slow,
+        )
+
+
+def _hoisted(p):
+    """The names of the table, class, variables and class's names (classes.NAMES) of
+    parameter p (FastObjects.unit)."""
+    return "@tb_" + p, "@ty_" + p, "@dd_" + p, "@nm_" + p
+
+
+def _is_not_none(e):
+    return ast.Compare(left=e, ops=[ast.IsNot()], comparators=[ast.Constant(None)])
+
+
+def _no_chain(call, line, col):
+    """The call placed at (line, col), marked as a method's (fast_support.NO_CHAIN)."""
+    call.lineno = call.end_lineno = line
+    call.col_offset, call.end_col_offset = col, col + NO_CHAIN
+    return call
+
+
+def _is(a, b):
+    return ast.Compare(left=a, ops=[ast.Is()], comparators=[b])
+
+
+def _copy_name(e):
+    if isinstance(e, ast.Name):
+        return _name(e.id)
+    return ast.Constant(e.value)
+
+
+def _is_itself(named):
+    """`(x := value) is x`: value computed (always true)."""
+    return ast.Compare(left=named, ops=[ast.Is()], comparators=[_name(named.target.id)])
