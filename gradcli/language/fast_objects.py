@@ -62,7 +62,228 @@ def _simple(e):
     return isinstance(e, (ast.Name, ast.Constant))
 
 
-class FastObjects:
+class FastCalls:
+    """The trees of method calls, objects made and repr (mixed into FastObjects: they
+    use its lookups of an object's class)."""
+
+    def method_call(self, node):
+        """`obj.attr(a, b ...)` with positional arguments."""
+        if self.cached:
+            raise Unsupported("a call in a loop whose variables are cached")
+        func, args = node.children
+        obj_node, tok = func.children
+        attr = tok.value
+        if attr == "backward":  # (calls.py adds a hint to its errors)
+            raise Unsupported("backward")
+        if attr == FRAME_MAKER:
+            raise Unsupported("a frame (a function's running frame is the closure's)")
+        line, col = tok.line, tok.column
+        parts = []
+        for a in args.children if args is not None else ():
+            if a is None:
+                continue
+            if not isinstance(a, Tree) or a.data in (
+                "kwarg",
+                "star_arg",
+                "kwstar_arg",
+                "starargs",
+                "argvalue",
+            ):
+                raise Unsupported("keyword or star argument")
+            parts.append(self.expr(a))
+        obj = self.expr(obj_node)
+        site = self.const(method_caller(attr, line, col), f"method_{attr}_{self.tmp()[2:]}")
+        _, _, tb, ty, dd = self._base(obj)
+        if tb is not None:
+            o, first = obj, []
+        else:
+            o = _name(self.tmp())
+            first = [ast.NamedExpr(target=_name(o.id, ast.Store()), value=obj)]
+        # the arguments computed before the method is looked up, as the closure does
+        names = []
+        for p in parts:
+            if _simple(p):
+                names.append(p)
+            else:
+                n = self.tmp()
+                first.append(ast.NamedExpr(target=_name(n, ast.Store()), value=p))
+                names.append(_name(n))
+        f = self.tmp()
+        checks = [_is_itself(e) for e in first]
+        if tb is None:
+            ty, tb = _name(self.tmp()), _name(self.tmp())
+            checks.append(
+                _is_not_none(
+                    ast.NamedExpr(
+                        target=_name(tb.id, ast.Store()),
+                        value=self._table(
+                            ast.NamedExpr(
+                                target=_name(ty.id, ast.Store()),
+                                value=_call(_h("type"), _copy_name(o)),
+                            )
+                        ),
+                    )
+                )
+            )
+            dd = _attr(_copy_name(o), "__dict__")
+        else:
+            checks.append(_is_not_none(_copy_name(tb)))
+        checks += [
+            ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[dd]),
+            _is(
+                _call(
+                    _h("type"),
+                    ast.NamedExpr(target=_name(f, ast.Store()), value=self._lookup(tb, ty, attr)),
+                ),
+                _h("UserFunction"),
+            ),
+            ast.Compare(
+                left=_attr(_name(f), "fastn"),
+                ops=[ast.Eq()],
+                comparators=[ast.Constant(len(parts) + 1)],
+            ),
+        ]
+        fast = _no_chain(
+            ast.Call(
+                func=_attr(_name(f), "fast"),
+                args=[_copy_name(o), *[_copy_name(n) for n in names]],
+                keywords=[],
+            ),
+            line,
+            col,
+        )
+        items = ast.Tuple(elts=[_copy_name(n) for n in names], ctx=ast.Load())
+        if self.info is None:
+            slow = _call(site, _copy_name(o), items)
+        else:  # (the running frames: as for a call of a name, fast_support.frame_call)
+            slow = _call(self.const(framed, "framed"), site, _copy_name(o), items)
+        return at(ast.IfExp(test=_and(*checks), body=fast, orelse=slow), line, col)
+
+    def class_call(self, f, parts, slow, name, line, col):
+        """`f(*parts)` for a callee (the variable f) that is not a fast function: an
+        object of a plain class whose `__init__` has a fast function made here, as
+        callsites.make_plain makes it, anything else `slow` (which computes the
+        arguments itself: `parts` are computed in one branch only).  The class's
+        `__init__` is looked up before the arguments are computed (only a dataclass's
+        decorator sets one after the class is made)."""
+        i, o, r, tb = self.tmp(), self.tmp(), self.tmp(), self.tmp()
+        firsts, names = [], []
+        for p in parts:
+            if _simple(p):
+                firsts.append(p)
+                names.append(_copy_name(p))
+            else:
+                n = self.tmp()
+                firsts.append(ast.NamedExpr(target=_name(n, ast.Store()), value=p))
+                names.append(_name(n))
+        test = _and(
+            _is(_call(_h("type"), _name(f)), self.const(type, "type_type")),
+            _is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(f)))),
+            _is(
+                _call(
+                    _h("type"),
+                    ast.NamedExpr(
+                        target=_name(i, ast.Store()),
+                        value=self._lookup(_name(tb), _name(f), "__init__"),
+                    ),
+                ),
+                _h("UserFunction"),
+            ),
+            ast.Compare(
+                left=_attr(_name(i), "fastn"),
+                ops=[ast.Eq()],
+                comparators=[ast.Constant(len(parts) + 1)],
+            ),
+        )
+        new = ast.NamedExpr(
+            target=_name(o, ast.Store()), value=_call(self.const(object.__new__, "new"), _name(f))
+        )
+        init = _no_chain(
+            ast.Call(func=_attr(_name(i), "fast"), args=[new, *firsts], keywords=[]), line, col
+        )
+        made = ast.IfExp(
+            test=_is(ast.NamedExpr(target=_name(r, ast.Store()), value=init), ast.Constant(None)),
+            body=_name(o),
+            orelse=_call(
+                self.const(init_returned, "init_returned"),
+                _name(f),
+                ast.Tuple(elts=names, ctx=ast.Load()),
+                _name(r),
+                name,
+                ast.Constant(line),
+                ast.Constant(col),
+            ),
+        )
+        return ast.IfExp(
+            test=test, body=made, orelse=self._repr_call(f, parts, slow, name, line, col)
+        )
+
+    def _repr_call(self, f, parts, slow, name, line, col):
+        """`repr(v)` of an object of a plain class whose `__repr__` has a fast function:
+        called here as the built-in (core.printing.show: Python's repr) calls it, its
+        text checked as Python's repr checks it; anything else `slow`."""
+        builtin = self.comp.builtins.get("repr")
+        if len(parts) != 1 or builtin is None:
+            return slow
+        a, tb, ty, rf, r = (self.tmp() for _ in range(5))
+        given = copy.deepcopy(slow)  # (the same call of the value computed here)
+        given.args[1] = ast.Tuple(elts=[_name(a)], ctx=ast.Load())
+        test = _and(
+            _is_not_none(
+                ast.NamedExpr(
+                    target=_name(tb, ast.Store()),
+                    value=self._table(
+                        ast.NamedExpr(
+                            target=_name(ty, ast.Store()),
+                            value=_call(
+                                _h("type"),
+                                ast.NamedExpr(target=_name(a, ast.Store()), value=parts[0]),
+                            ),
+                        )
+                    ),
+                )
+            ),
+            _is(
+                _call(
+                    _h("type"),
+                    ast.NamedExpr(
+                        target=_name(rf, ast.Store()),
+                        value=self._lookup(_name(tb), _name(ty), "__repr__"),
+                    ),
+                ),
+                _h("UserFunction"),
+            ),
+            ast.Compare(
+                left=_attr(_name(rf), "fastn"), ops=[ast.Eq()], comparators=[ast.Constant(1)]
+            ),
+        )
+        text = _no_chain(
+            ast.Call(func=_attr(_name(rf), "fast"), args=[_name(a)], keywords=[]), line, col
+        )
+        direct = ast.IfExp(
+            test=_is(
+                _call(_h("type"), ast.NamedExpr(target=_name(r, ast.Store()), value=text)),
+                _h("str"),
+            ),
+            body=_name(r),
+            orelse=_call(
+                self.const(repr_returned, "repr_returned"),
+                _name(f),
+                _name(a),
+                _name(r),
+                name,
+                ast.Constant(line),
+                ast.Constant(col),
+            ),
+        )
+        return ast.IfExp(
+            test=_is(_name(f), self.const(builtin, "repr_builtin")),
+            body=ast.IfExp(test=test, body=direct, orelse=given),
+            orelse=slow,
+        )
+
+
+class FastObjects(FastCalls):
     """The attribute and method trees (mixed into fast_ast.FastExpressions)."""
 
     def e_string(self, node):
@@ -295,224 +516,6 @@ class FastObjects:
         )
         out.append(at(ast.If(test=test, body=[store], orelse=[slow]), line, col))
         return out
-
-    # ------------------------------------------------------------- calls
-
-    def method_call(self, node):
-        """`obj.attr(a, b ...)` with positional arguments."""
-        if self.cached:
-            raise Unsupported("a call in a loop whose variables are cached")
-        func, args = node.children
-        obj_node, tok = func.children
-        attr = tok.value
-        if attr == "backward":  # (calls.py adds a hint to its errors)
-            raise Unsupported("backward")
-        if attr == FRAME_MAKER:
-            raise Unsupported("a frame (a function's running frame is the closure's)")
-        line, col = tok.line, tok.column
-        parts = []
-        for a in args.children if args is not None else ():
-            if a is None:
-                continue
-            if not isinstance(a, Tree) or a.data in (
-                "kwarg",
-                "star_arg",
-                "kwstar_arg",
-                "starargs",
-                "argvalue",
-            ):
-                raise Unsupported("keyword or star argument")
-            parts.append(self.expr(a))
-        obj = self.expr(obj_node)
-        site = self.const(method_caller(attr, line, col), f"method_{attr}_{self.tmp()[2:]}")
-        _, _, tb, ty, dd = self._base(obj)
-        if tb is not None:
-            o, first = obj, []
-        else:
-            o = _name(self.tmp())
-            first = [ast.NamedExpr(target=_name(o.id, ast.Store()), value=obj)]
-        # the arguments computed before the method is looked up, as the closure does
-        names = []
-        for p in parts:
-            if _simple(p):
-                names.append(p)
-            else:
-                n = self.tmp()
-                first.append(ast.NamedExpr(target=_name(n, ast.Store()), value=p))
-                names.append(_name(n))
-        f = self.tmp()
-        checks = [_is_itself(e) for e in first]
-        if tb is None:
-            ty, tb = _name(self.tmp()), _name(self.tmp())
-            checks.append(
-                _is_not_none(
-                    ast.NamedExpr(
-                        target=_name(tb.id, ast.Store()),
-                        value=self._table(
-                            ast.NamedExpr(
-                                target=_name(ty.id, ast.Store()),
-                                value=_call(_h("type"), _copy_name(o)),
-                            )
-                        ),
-                    )
-                )
-            )
-            dd = _attr(_copy_name(o), "__dict__")
-        else:
-            checks.append(_is_not_none(_copy_name(tb)))
-        checks += [
-            ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[dd]),
-            _is(
-                _call(
-                    _h("type"),
-                    ast.NamedExpr(target=_name(f, ast.Store()), value=self._lookup(tb, ty, attr)),
-                ),
-                _h("UserFunction"),
-            ),
-            ast.Compare(
-                left=_attr(_name(f), "fastn"),
-                ops=[ast.Eq()],
-                comparators=[ast.Constant(len(parts) + 1)],
-            ),
-        ]
-        fast = _no_chain(
-            ast.Call(
-                func=_attr(_name(f), "fast"),
-                args=[_copy_name(o), *[_copy_name(n) for n in names]],
-                keywords=[],
-            ),
-            line,
-            col,
-        )
-        items = ast.Tuple(elts=[_copy_name(n) for n in names], ctx=ast.Load())
-        if self.info is None:
-            slow = _call(site, _copy_name(o), items)
-        else:  # (the running frames: as for a call of a name, fast_support.frame_call)
-            slow = _call(self.const(framed, "framed"), site, _copy_name(o), items)
-        return at(ast.IfExp(test=_and(*checks), body=fast, orelse=slow), line, col)
-
-    def class_call(self, f, parts, slow, name, line, col):
-        """`f(*parts)` for a callee (the variable f) that is not a fast function: an
-        object of a plain class whose `__init__` has a fast function made here, as
-        callsites.make_plain makes it, anything else `slow` (which computes the
-        arguments itself: `parts` are computed in one branch only).  The class's
-        `__init__` is looked up before the arguments are computed (only a dataclass's
-        decorator sets one after the class is made)."""
-        i, o, r, tb = self.tmp(), self.tmp(), self.tmp(), self.tmp()
-        firsts, names = [], []
-        for p in parts:
-            if _simple(p):
-                firsts.append(p)
-                names.append(_copy_name(p))
-            else:
-                n = self.tmp()
-                firsts.append(ast.NamedExpr(target=_name(n, ast.Store()), value=p))
-                names.append(_name(n))
-        test = _and(
-            _is(_call(_h("type"), _name(f)), self.const(type, "type_type")),
-            _is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(f)))),
-            _is(
-                _call(
-                    _h("type"),
-                    ast.NamedExpr(
-                        target=_name(i, ast.Store()),
-                        value=self._lookup(_name(tb), _name(f), "__init__"),
-                    ),
-                ),
-                _h("UserFunction"),
-            ),
-            ast.Compare(
-                left=_attr(_name(i), "fastn"),
-                ops=[ast.Eq()],
-                comparators=[ast.Constant(len(parts) + 1)],
-            ),
-        )
-        new = ast.NamedExpr(
-            target=_name(o, ast.Store()), value=_call(self.const(object.__new__, "new"), _name(f))
-        )
-        init = _no_chain(
-            ast.Call(func=_attr(_name(i), "fast"), args=[new, *firsts], keywords=[]), line, col
-        )
-        made = ast.IfExp(
-            test=_is(ast.NamedExpr(target=_name(r, ast.Store()), value=init), ast.Constant(None)),
-            body=_name(o),
-            orelse=_call(
-                self.const(init_returned, "init_returned"),
-                _name(f),
-                ast.Tuple(elts=names, ctx=ast.Load()),
-                _name(r),
-                name,
-                ast.Constant(line),
-                ast.Constant(col),
-            ),
-        )
-        return ast.IfExp(
-            test=test, body=made, orelse=self._repr_call(f, parts, slow, name, line, col)
-        )
-
-    def _repr_call(self, f, parts, slow, name, line, col):
-        """`repr(v)` of an object of a plain class whose `__repr__` has a fast function:
-        called here as the built-in (core.printing.show: Python's repr) calls it, its
-        text checked as Python's repr checks it; anything else `slow`."""
-        builtin = self.comp.builtins.get("repr")
-        if len(parts) != 1 or builtin is None:
-            return slow
-        a, tb, ty, rf, r = (self.tmp() for _ in range(5))
-        given = copy.deepcopy(slow)  # (the same call of the value computed here)
-        given.args[1] = ast.Tuple(elts=[_name(a)], ctx=ast.Load())
-        test = _and(
-            _is_not_none(
-                ast.NamedExpr(
-                    target=_name(tb, ast.Store()),
-                    value=self._table(
-                        ast.NamedExpr(
-                            target=_name(ty, ast.Store()),
-                            value=_call(
-                                _h("type"),
-                                ast.NamedExpr(target=_name(a, ast.Store()), value=parts[0]),
-                            ),
-                        )
-                    ),
-                )
-            ),
-            _is(
-                _call(
-                    _h("type"),
-                    ast.NamedExpr(
-                        target=_name(rf, ast.Store()),
-                        value=self._lookup(_name(tb), _name(ty), "__repr__"),
-                    ),
-                ),
-                _h("UserFunction"),
-            ),
-            ast.Compare(
-                left=_attr(_name(rf), "fastn"), ops=[ast.Eq()], comparators=[ast.Constant(1)]
-            ),
-        )
-        text = _no_chain(
-            ast.Call(func=_attr(_name(rf), "fast"), args=[_name(a)], keywords=[]), line, col
-        )
-        direct = ast.IfExp(
-            test=_is(
-                _call(_h("type"), ast.NamedExpr(target=_name(r, ast.Store()), value=text)),
-                _h("str"),
-            ),
-            body=_name(r),
-            orelse=_call(
-                self.const(repr_returned, "repr_returned"),
-                _name(f),
-                _name(a),
-                _name(r),
-                name,
-                ast.Constant(line),
-                ast.Constant(col),
-            ),
-        )
-        return ast.IfExp(
-            test=_is(_name(f), self.const(builtin, "repr_builtin")),
-            body=ast.IfExp(test=test, body=direct, orelse=given),
-            orelse=slow,
-        )
 
 
 def _hoisted(p):
