@@ -15,6 +15,7 @@ the enclosing call's scope that a fast function does not keep."""
 from __future__ import annotations
 
 import ast
+import weakref
 
 from .parser import Tree
 
@@ -27,7 +28,9 @@ def nested_function(make, gs, factory, n):
     program's scope: no default, no decorator reads the enclosing one), running the
     Python function `factory` makes for it."""
     f = make(gs)
-    f.fast = factory(f)
+    # (its Python function knows it weakly: it would otherwise hold it in a cycle, and
+    # the call's variables with it, past the call: test_call_cycles)
+    f.fast = factory(weakref.proxy(f))
     f.fastn = n
     return f
 
