@@ -157,6 +157,34 @@ class FastCalls:
             slow = _call(site, _copy_name(o), items)
         else:  # (the running frames: as for a call of a name, fast_support.frame_call)
             slow = _call(self.const(framed, "framed"), site, _copy_name(o), items)
+        # a function of the program kept in the instance (micrograd's v._backward()):
+        # called as callsites' `other` calls it, an error in it a step of the call chain
+        g = self.tmp()
+        own = _and(
+            _is_not_none(_copy_name(tb)),
+            ast.Compare(left=ast.Constant(attr), ops=[ast.In()], comparators=[_copy(dd)]),
+            _is(
+                _call(
+                    _h("type"),
+                    ast.NamedExpr(
+                        target=_name(g, ast.Store()),
+                        value=ast.Subscript(
+                            value=_copy(dd), slice=ast.Constant(attr), ctx=ast.Load()
+                        ),
+                    ),
+                ),
+                _h("UserFunction"),
+            ),
+            ast.Compare(
+                left=_attr(_name(g), "fastn"),
+                ops=[ast.Eq()],
+                comparators=[ast.Constant(len(parts))],
+            ),
+        )
+        kept = ast.Call(
+            func=_attr(_name(g), "fast"), args=[_copy_name(n) for n in names], keywords=[]
+        )
+        slow = ast.IfExp(test=own, body=kept, orelse=slow)
         return at(ast.IfExp(test=_and(*checks), body=fast, orelse=slow), line, col)
 
     def class_call(self, f, parts, slow, name, line, col):
@@ -533,6 +561,10 @@ def _no_chain(call, line, col):
     call.lineno = call.end_lineno = line
     call.col_offset, call.end_col_offset = col, col + NO_CHAIN
     return call
+
+
+def _copy(e):
+    return copy.deepcopy(e)
 
 
 def _is(a, b):

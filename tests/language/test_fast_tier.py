@@ -708,6 +708,17 @@ OBJECTS = {
         "def f(s, n):\n    t = ''\n    i = 0\n    while i < n:\n        t = t + s + 'ab' 'cd'\n"
         "        i += 1\n    return t, t == 'x', t < 'zz', 'q' * 2\nprint(f('-', 2))\nf(1, 1)\n"
     ),
+    "functions_kept_in_objects": (
+        "def bad(x):\n    return 1 // x\n"
+        "class K:\n    def __init__(self, k):\n        self.k = k\n        self.f = bad\n"
+        "        self.g = lambda: self.k * 2\n        self.h = abs\n"
+        "    def run(self):\n        return self.g(), self.h(-self.k), self.f(self.k)\n"
+        "print(K(2).run())\nK(0).run()\n"
+    ),
+    "function_kept_wrong_arity": (
+        "class K:\n    def __init__(self):\n        self.f = lambda a: a\n"
+        "    def run(self):\n        return self.f()\nK().run()\n"
+    ),
 }
 
 
