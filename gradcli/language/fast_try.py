@@ -134,7 +134,16 @@ class FastTry:
                         body=[ast.Raise(exc=None, cause=None)],
                         orelse=[],
                     ),
-                    *chain,
+                    # (the error let go when its handling ends, as Python unbinds `e`:
+                    # its traceback holds this frame, which held it in a cycle)
+                    ast.Try(
+                        body=chain,
+                        handlers=[],
+                        orelse=[],
+                        finalbody=[
+                            ast.Assign(targets=[_name(err, ast.Store())], value=ast.Constant(None))
+                        ],
+                    ),
                 ],
             )
             orelse = self.block(else_suite) if else_suite is not None else []
