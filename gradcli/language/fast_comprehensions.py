@@ -162,10 +162,12 @@ def _chunked(em, kind, make, var, init, loop, line, col):
     spec, _ = make(frozenset([var]), small=True, limited=False, counting=False)
     body, _ = make(frozenset(), limited=False, counting=False)
     kind_is = ast.NamedExpr(target=_name(k, ast.Store()), value=_call(_h("type"), _h("items")))
-    test = [
-        _is(_name(max_steps), ast.Constant(None)),
-        _or(_is(kind_is, _h("range")), _is(_name(k), _h("list"))),
-    ]
+    # a list only when nothing in the comprehension calls the program's code, which may
+    # change the list while it is gone through (fast_objects.py marks a call: `calls`)
+    kinds = [_is(kind_is, _h("range"))]
+    if not em.__dict__.get("calls"):
+        kinds.append(_is(_name(k), _h("list")))
+    test = [_is(_name(max_steps), ast.Constant(None)), _or(*kinds) if len(kinds) > 1 else kinds[0]]
     if kind != "genexp":
         test.append(
             ast.Compare(

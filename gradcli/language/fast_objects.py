@@ -92,6 +92,7 @@ class FastCalls:
                 raise Unsupported("keyword or star argument")
             parts.append(self.expr(a))
         obj = self.expr(obj_node)
+        self.calls = True  # (a comprehension then goes through a list one item at a time)
         site = self.const(method_caller(attr, line, col), f"method_{attr}_{self.tmp()[2:]}")
         _, _, tb, ty, dd = self._base(obj)
         if tb is not None:
@@ -194,6 +195,7 @@ class FastCalls:
         arguments itself: `parts` are computed in one branch only).  The class's
         `__init__` is looked up before the arguments are computed (only a dataclass's
         decorator sets one after the class is made)."""
+        self.calls = True  # (a comprehension then goes through a list one item at a time)
         i, o, r, tb = self.tmp(), self.tmp(), self.tmp(), self.tmp()
         firsts, names = [], []
         for p in parts:
