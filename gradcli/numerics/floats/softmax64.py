@@ -27,11 +27,17 @@ def row_sums(a):
             acc = acc + a[:, i]
         return acc
     nv = d // LANES
-    acc = (
-        np.add.reduce(a[:, : nv * LANES].reshape(rows, nv, LANES), axis=1)
-        if nv > 1
-        else a[:, :LANES].copy()
-    )
+    if nv == 1:
+        acc = a[:, :LANES].copy()
+    elif nv <= 32 and rows >= 64:
+        # the vectors one after the other as whole columns of lanes: the same additions
+        # in the same order as the reduce below, which on short rows pays its inner loop
+        # once per row (3x the time on 2,000 rows of 10)
+        acc = a[:, :LANES] + a[:, LANES : 2 * LANES]
+        for v in range(2, nv):
+            acc += a[:, v * LANES : (v + 1) * LANES]
+    else:
+        acc = np.add.reduce(a[:, : nv * LANES].reshape(rows, nv, LANES), axis=1)
     r = d - nv * LANES
     if r:
         acc[:, :r] = acc[:, :r] + a[:, nv * LANES :]
