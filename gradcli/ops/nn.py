@@ -286,8 +286,13 @@ def _frames_alone(n, dilated):
 def _columns(cols, dilated):
     """One group's columns (N, K, L) where PyTorch's gemms read them: slow_conv2d's
     in one buffer of all the samples, slow_conv_dilated2d's in one buffer that each
-    sample's are written to in turn (each frame on a 64-byte boundary)."""
-    return mkl.frames_aligned(cols) if dilated else mkl.aligned(cols)
+    sample's are written to in turn (each frame on a 64-byte boundary); columns that
+    already lie so (Conv2d._columns' buffer, one group) are taken as they are."""
+    if dilated:
+        return mkl.frames_aligned(cols)
+    if cols.flags.c_contiguous and mkl.address(cols) % 64 == 0:
+        return cols
+    return mkl.aligned(cols)
 
 
 def _slow_conv(wg, cols, b, dilated):
@@ -448,7 +453,8 @@ class Conv2d(Function):
     def _columns(self, x):
         """The columns of x (N, G, K, L), im2col's: gathered by the flat index, or where
         every window lies inside the input copied from a strided view of x into a
-        64-byte aligned buffer (where MKL reads them: mkl.aligned would copy again)."""
+        64-byte aligned buffer (one group's columns are then where MKL reads them, with
+        no copy to alignment: _columns)."""
         if self.window is None:
             return _gather_array(x, *self._full())
         kh, kw, sh, sw, dh, dw = self.window
