@@ -288,7 +288,7 @@ def _operand(a):
     return _copy_aligned(a), False, max(1, a.shape[1])  # PyTorch copies it too
 
 
-def solo(p, rows, cols, k):
+def solo(p, rows, cols, k, tb=True):
     """True when MKL's ?gemm of a (rows, k) by (k, cols) product (row-major, either operand
     transposed or not, any beta and alpha, anywhere in memory) is better run on one
     thread: on two, MKL hands part of a product to its second thread from about 17 rows
@@ -301,12 +301,13 @@ def solo(p, rows, cols, k):
     * float32: rows 5 to 11 but 8 (a part of fewer than 4 rows of its own) change;
     * float64: rows not a multiple of 4 change in some shapes, and with k above 256 (more
       than one block of k) and 13 to 35 columns the columns past the last multiple of 12
-      change."""
+      change; an even number of columns with the second operand not transposed (tb
+      False) never changed."""
     if rows == 1 or cols == 1:
         return False
     if p == "s":
         return rows < 5 or rows == 8 or rows > 11
-    return not rows % 4 and (k <= 256 or cols <= 12 or cols >= 36)
+    return (not rows % 4 and (k <= 256 or cols <= 12 or cols >= 36)) or not (tb or cols % 2)
 
 
 def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
@@ -342,7 +343,7 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
         A, B, args = _one_column(a, b, rows, k, alpha, beta, out_at)
     else:
         A, B, args = _rows_args(a, b, rows, cols, k, alpha, beta, out_at)
-    if _state["solo"] and solo(p, rows, cols, k):
+    if _state["solo"] and solo(p, rows, cols, k, args[1] == _TR):
         _alone(FNS[_GEMM[p]], args)
     else:
         FNS[_GEMM[p]](*args)
@@ -694,7 +695,7 @@ def gemm_frames(a, b, out, beta, ta=False, tb=False, alone=False):
     first, second = (_TR if tb else _NO), (_TR if ta else _NO)
     ldb, lda, ldc = max(1, b.shape[2]), max(1, a.shape[2]), max(1, cols)
     if not alone and _state["solo"]:
-        alone = solo(p, rows, cols, k)  # the same bits on one thread
+        alone = solo(p, rows, cols, k, tb)  # the same bits on one thread
     before = FNS["MKL_Set_Num_Threads_Local"](1) if alone and THREADS > 1 else None
     try:
         for n in range(N):
