@@ -548,3 +548,58 @@ case(
         print(torch.func.jvp(lambda u, v: u.scatter_reduce(1, idx, v, "prod", include_self=inc), (x.detach(), src.detach()), (torch.ones(3, 4), torch.arange(9.).reshape(3, 3))))
     """,
 )
+
+# ---------------------------------------------------------------- cdist
+
+case(
+    "cdist/kernel",
+    """
+    import torch
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        for r1, r2, m in ((3, 4, 5), (1, 6, 7), (8, 2, 9), (25, 25, 13)):
+            for p in (2.0, 1.0):
+                a = torch.randn(r1, m).to(dt).requires_grad_()
+                b = torch.randn(r2, m).to(dt).requires_grad_()
+                d = torch.cdist(a, b, p=p)
+                ga, gb = torch.autograd.grad(d, (a, b), torch.randn(r1, r2).to(dt))
+                print(d.grad_fn.name(), d.tolist(), ga.tolist(), gb.tolist())
+    x = torch.tensor([[0., 1.], [2., 3.]], requires_grad=True)
+    d = torch.cdist(x, x.detach())
+    print(d)
+    d.sum().backward()
+    print(x.grad)
+    """,
+)
+
+case(
+    "cdist/matmul_path",
+    """
+    import torch
+    torch.manual_seed(1)
+    for dt in (torch.float32, torch.float64):
+        for r1, r2, m in ((26, 3, 4), (2, 30, 6), (40, 1, 5), (4, 3, 6)):
+            mode = 'use_mm_for_euclid_dist' if r1 < 25 and r2 < 25 else 'use_mm_for_euclid_dist_if_necessary'
+            a = torch.randn(r1, m).to(dt).requires_grad_()
+            b = torch.randn(r2, m).to(dt).requires_grad_()
+            d = torch.cdist(a, b, compute_mode=mode)
+            ga, gb = torch.autograd.grad(d, (a, b), torch.randn(r1, r2).to(dt))
+            print(d.grad_fn.name(), d.grad_fn.next_functions[0][0].name(), d.tolist(), ga.tolist(), gb.tolist())
+    a = torch.randn(30, 3, requires_grad=True)
+    d = torch.cdist(a, a.detach(), compute_mode='donot_use_mm_for_euclid_dist')
+    print(d.grad_fn.name(), d[:2, :3])
+    """,
+)
+
+errors(
+    "cdist/errors",
+    "import torch\na = torch.ones(3, 2)",
+    [
+        "torch.cdist(torch.ones(3), a)",
+        "torch.cdist(a, torch.ones(2))",
+        "torch.cdist(a, torch.ones(3, 3))",
+        "torch.cdist(torch.ones(3, 2, dtype=torch.long), a)",
+        "torch.cdist(a, a, p=-1.)",
+        "torch.cdist(a, a, compute_mode='fast')",
+    ],
+)

@@ -23,6 +23,16 @@ def sum_axes(x, ax, keepdim, acc):
         and acc == x.dtype
         and acc.kind == "f"
         and x.flags.c_contiguous
+        and all(n == 1 for i, n in enumerate(x.shape) if i not in ax)
+    ):
+        # the dims kept are all of size 1 (a column's sum): PyTorch drops them, a whole sum
+        out = np.asarray(torch_sum(x), dtype=acc)
+        return out.reshape(tuple(1 for i in range(x.ndim) if keepdim or i not in ax))
+    if (
+        ax
+        and acc == x.dtype
+        and acc.kind == "f"
+        and x.flags.c_contiguous
         and x.size
         and tuple(ax) == tuple(range(len(ax)))
         and len(ax) < x.ndim
