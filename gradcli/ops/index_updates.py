@@ -20,21 +20,12 @@ from ..engine.function import FUNCTIONS, Function
 from ..numerics.floats.scaled_add import scaled_add
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from .dims import norm_dims
-from .gathering import _index_arg, _order, _places, _scatter_checks
+from .gathering import _index_arg, _order, _places, _scatter_checks, _tensor
 from .reduce import _torch_name
 from .registry import Arg, register
 from .tensor_args import int_arg
 
 M = Arg((3, 4))
-
-
-def _tensor(v, op, what, pos):
-    if not isinstance(v, Tensor):
-        raise GradTypeError(
-            f"{op}(): argument '{what}' (position {pos}) must be Tensor, not "
-            f"{'NoneType' if v is None else type_name(v)}"
-        )
-    return v
 
 
 def _axis(op, x, dim):
