@@ -155,7 +155,7 @@ def type_name(v) -> str:
     if isinstance(v, Tensor):
         return "Tensor"
     if v is None:
-        return "None"
+        return "NoneType"  # (Python's and PyTorch's messages: "not NoneType")
     named = getattr(type(v), "type_name_of", None)  # a name that depends on the value
     if named is not None:
         return named(v)

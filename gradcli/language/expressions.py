@@ -176,15 +176,17 @@ def fstring_fields(text):
     return out
 
 
-def _unknown(name, s, builtins, line, col):
+def _unknown(name, s, builtins, line, col, around=()):
     # the language's literals and keywords too: requires_grad=Ture -> True, whiel -> while;
     # not for a name of one or two letters (an unknown `f` is not a misspelt `if`)
+    # (Python's order: the names of the scopes, innermost first, then the built-ins)
     words = ["True", "False", "None", *parser().lexer.keywords] if len(name) > 2 else []
-    known = [*words, *builtins]
+    known = list(around)
     sc = s
     while sc is not None:
         known.extend(sc.vars)
         sc = sc.parent
+    known += [*builtins, *words]
     return GradNameError(f"name '{name}' is not defined", line, col, hint=did_you_mean(name, known))
 
 
@@ -232,6 +234,26 @@ def name_loader(name, info, builtins, line, col):
             g = s.globals if s.globals is not None else s
             v = g.vars.get(name, _MISSING)
             if v is _MISSING:
+                v = builtins.get(name, _MISSING)
+                if v is _MISSING:
+                    raise _unknown(name, s, builtins, line, col)
+            return v
+    elif info.kind != "class":  # a variable of a function around this one
+
+        def load(s):
+            v = s.vars.get(name, _MISSING)
+            sc, g = s.parent, s.globals
+            while v is _MISSING and sc is not None and sc is not g:
+                v = sc.vars.get(name, _MISSING)
+                sc = sc.parent
+            if v is _MISSING:
+                if g is not None:  # not yet bound (or deleted) there: Python's NameError
+                    raise GradNameError(
+                        f"cannot access free variable '{name}' where it is not "
+                        "associated with a value in enclosing scope",
+                        line,
+                        col,
+                    )
                 v = builtins.get(name, _MISSING)
                 if v is _MISSING:
                     raise _unknown(name, s, builtins, line, col)

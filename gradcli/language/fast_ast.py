@@ -233,6 +233,17 @@ def _negated(self, node):
     )
 
 
+def _names_around(info):
+    """The variables of the function `info` and of those around it, innermost first (the
+    names a NameError's hint looks in before the program's and the built-ins)."""
+    out, p = [], info
+    while p is not None:
+        if p.kind != "class":
+            out += sorted(p.locals - set(out))
+        p = p.parent
+    return tuple(out)
+
+
 class FastExpressions:
     """Builds the Python tree of one unit's expressions (fast_tier.Emitter: statements)."""
 
@@ -298,6 +309,7 @@ class FastExpressions:
             ast.Constant(name),
             ast.Constant(line),
             ast.Constant(col),
+            ast.Constant(_names_around(self.info)),
         )
         return at(
             ast.IfExp(

@@ -46,11 +46,12 @@ def fast_name(code):
     return None
 
 
-def global_missing(gs, builtins, name, line, col):
-    """A global the program has not bound: the built-in of that name, or NameError."""
+def global_missing(gs, builtins, name, line, col, around=()):
+    """A global the program has not bound: the built-in of that name, or NameError
+    (`around`: the names of the functions it is read in, for the error's hint)."""
     v = builtins.get(name, _MISSING)
     if v is _MISSING:
-        raise _unknown(name, gs, builtins, line, col)
+        raise _unknown(name, gs, builtins, line, col, around)
     return v
 
 

@@ -280,6 +280,8 @@ def _pythonic(name, py_meaning, when, three=None):
     original = BUILTINS[name].fn
 
     def fn(*args, **kwargs):
+        if three is not None and kwargs and set(kwargs) <= {"base", "exp", "mod"}:
+            args, kwargs = _pow_arguments(args, kwargs), {}  # pow(2, exp=3): Python's names
         if three is not None and (len(args) == 3 or "mod" in kwargs):
             return three(*args, **kwargs)
         if args and when(args[0]):
@@ -289,6 +291,26 @@ def _pythonic(name, py_meaning, when, three=None):
     fn.__name__ = name
     fn.__wrapped__ = original  # its signature, for "did you mean" hints
     return fn
+
+
+def _pow_arguments(args, kwargs):
+    """pow's arguments by position, its keywords (base, exp, mod) placed as Python places them."""
+    out = list(args)
+    for pos, name in enumerate(("base", "exp", "mod"), 1):
+        if name not in kwargs:
+            continue
+        if pos <= len(args):
+            raise GradTypeError(f"argument for pow() given by name ('{name}') and position ({pos})")
+        if len(out) < pos - 1:
+            missing = ("base", "exp")[len(out)]
+            raise GradTypeError(f"pow() missing required argument '{missing}' (pos {len(out) + 1})")
+        out.append(kwargs[name])
+    if len(out) < 2:
+        missing = ("base", "exp")[len(out)]
+        raise GradTypeError(f"pow() missing required argument '{missing}' (pos {len(out) + 1})")
+    if len(out) == 3 and out[2] is None:
+        out.pop()
+    return tuple(out)
 
 
 #: an int sum below this in size is the one runtime.binary_op gives (fast_ast.RESULT_BOUND)

@@ -32,10 +32,10 @@ def python_builtin(name, sig, doc, batch=None):
 
 @python_builtin(
     "print",
-    "print(*values, sep=' ', end='\\n')",
+    "print(*values, sep=' ', end='\\n', flush=False)",
     "print values as Python and PyTorch do",
 )
-def print_(*values, sep=" ", end="\n"):
+def print_(*values, sep=" ", end="\n", flush=False):  # (flush: each line is written whole)
     for what, v in (("sep", sep), ("end", end)):
         if v is not None and not isinstance(v, str):
             raise GradTypeError(f"{what} must be None or a string, not {type_name(v)}")
@@ -165,11 +165,11 @@ def bool_(x=False):
 
 @python_builtin(
     "str",
-    "str(x)",
+    "str(object='')",
     "the text print would show",
 )
-def str_(x=""):
-    return show_str(x)
+def str_(object=""):
+    return show_str(object)
 
 
 @python_builtin(
@@ -242,6 +242,10 @@ def _dual(name, py, pairwise=None):
             return _extreme(py, args, kwargs)
         if pairwise is None and args and type(args[0]) in _NOT_TENSORS:  # abs('x'): Python's
             return python_protocol(py, *args, **kwargs)
+        if py is _round and kwargs:
+            number = args[0] if args else kwargs.get("number")
+            if isinstance(number, (int, float)):  # round(x, ndigits=2): Python's keywords
+                return _python_round(args, kwargs)
         if (
             args
             and not kwargs
@@ -266,6 +270,20 @@ def _dual(name, py, pairwise=None):
         return tensor_fn(*args, **kwargs)
 
     entry.fn = fn
+
+
+def _python_round(args, kwargs):
+    """round() with Python's keywords (number, ndigits), refused in Python's words."""
+    for k in kwargs:
+        if k not in ("number", "ndigits"):
+            raise GradTypeError(f"'{k}' is an invalid keyword argument for round()")
+    if args and "number" in kwargs:
+        raise GradTypeError("argument for round() given by name ('number') and position (1)")
+    if len(args) > 1 and "ndigits" in kwargs:
+        raise GradTypeError("argument for round() given by name ('ndigits') and position (2)")
+    if len(args) > 2:
+        raise GradTypeError(f"round() takes at most 2 arguments ({len(args) + len(kwargs)} given)")
+    return _round(*args, **kwargs)
 
 
 def _python_extreme(args, kwargs):
@@ -301,18 +319,18 @@ _dual("max", max, "maximum")
 _dual("min", min, "minimum")
 
 
-def _round(x, ndigits=None):
+def _round(number, ndigits=None):
     """Python's round, without computing 10**n for a huge n (`round(5, -10**9)`): an int
     rounded to more digits than it has is 0."""
     if (
         isinstance(ndigits, int)
-        and not isinstance(x, bool)
-        and isinstance(x, int)
+        and not isinstance(number, bool)
+        and isinstance(number, int)
         and ndigits < 0
-        and -ndigits > x.bit_length()
+        and -ndigits > number.bit_length()
     ):
         return 0
-    return round(x, ndigits)
+    return round(number, ndigits)
 
 
 _dual("round", _round)
@@ -335,6 +353,15 @@ def _python_sum():
             if type(r) is range and type(total) is int and context.current.limits.max_steps is None:
                 return total + len(r) * (r[0] + r[-1]) // 2 if r else total  # (exact)
             for v in counted(r):
+                if type(total) in (list, tuple) and type(v) in _PLAIN + (list,):  # sum(rows, [])
+                    if type(v) is not type(total):
+                        raise GradTypeError(
+                            f"can only concatenate {type_name(total)} "
+                            f'(not "{type_name(v)}") to {type_name(total)}'
+                        )
+                    check_items(len(total) + len(v), "the result", "elements")
+                    total = total + v
+                    continue
                 if isinstance(v, (str, list, tuple)) or v is None:
                     raise GradTypeError(
                         f"unsupported operand type(s) for +: '{type_name(total)}' "

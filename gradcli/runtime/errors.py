@@ -111,12 +111,52 @@ class Interrupted(GradError):
     type_name = "KeyboardInterrupt"
 
 
-def did_you_mean(name: str, candidates) -> str | None:
-    """A 'did you mean' hint with the nearest known name, or None."""
-    import difflib  # only when a name is wrong (saves start-up time)
+#: Python's costs for its suggestions: a character inserted, deleted or replaced by
+#: another, and one replaced by itself in the other case
+_EDIT, _CASE = 2, 1
+_LONGEST = 40  # (Python suggests nothing for a longer name)
 
-    best = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return f"did you mean '{best[0]}'?" if best else None
+
+def _edit_cost(a: str, b: str, limit: int) -> int:
+    """The cost of editing `a` into `b` (Python's costs; two neighbours swapped count as
+    one edit, as in `mena` for `mean`), or more than `limit` when it is more."""
+    if len(a) < len(b):
+        a, b = b, a
+    if (len(a) - len(b)) * _EDIT > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = [j * _EDIT for j in range(len(b) + 1)]
+    for i in range(1, len(a) + 1):
+        row = [i * _EDIT] + [0] * len(b)
+        ca = a[i - 1]
+        for j in range(1, len(b) + 1):
+            cb = b[j - 1]
+            sub = 0 if ca == cb else _CASE if ca.lower() == cb.lower() else _EDIT
+            best = min(prev[j] + _EDIT, row[j - 1] + _EDIT, prev[j - 1] + sub)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb and ca != cb:
+                best = min(best, prev2[j - 2] + _EDIT)
+            row[j] = best
+        if min(row) > limit:
+            return limit + 1
+        prev2, prev = prev, row
+    return prev[-1]
+
+
+def did_you_mean(name: str, candidates) -> str | None:
+    """A 'did you mean' hint with the nearest known name, or None: Python's rule (the
+    first of the nearest names, by edit cost, no more than about a third of the
+    characters of both changed), with a swap of two neighbours one edit."""
+    if len(name) > _LONGEST:
+        return None
+    best, best_cost = None, len(name)
+    for c in candidates:
+        if c == name or not isinstance(c, str) or len(c) > _LONGEST:
+            continue
+        limit = min((len(c) + len(name) + 3) * _EDIT // 6, best_cost - 1)
+        cost = _edit_cost(name, c, limit)
+        if cost <= limit:
+            best, best_cost = c, cost
+    return f"did you mean '{best}'?" if best is not None else None
 
 
 def fill_column(err: GradError, source: str | None) -> GradError:
