@@ -76,8 +76,15 @@ class CdistGrad(NotDifferentiable):
     """_cdist_backward: a gradient of cdist that PyTorch does not differentiate again."""
 
     __slots__ = ("p",)
+    name = "CdistBackwardBackward0"
     aten = "_cdist_backward"
     formula = none("a kernel's gradient with no derivative in PyTorch")
+
+    def backward(self, g, F):
+        raise GradRuntimeError(
+            "the derivative for '_cdist_backward' is not implemented.",
+            type_name="NotImplementedError",
+        )
 
     def forward(self, g, a, b, dist, p):
         self.p = p

@@ -603,3 +603,19 @@ errors(
         "torch.cdist(a, a, compute_mode='fast')",
     ],
 )
+
+case(
+    "cdist/create_graph",
+    """
+    import torch
+    a = torch.tensor([[0., 1., 2.], [1., 0., 1.], [2., 2., 0.]], requires_grad=True)
+    b = torch.tensor([[1., 1., 1.], [0., 2., 1.]], requires_grad=True)
+    d = torch.cdist(a, b, compute_mode='use_mm_for_euclid_dist')
+    ga, = torch.autograd.grad(d.sum(), a, create_graph=True)
+    print(ga, torch.autograd.grad(ga.sum(), (a, b)))
+    d = torch.cdist(a, b)
+    ga, = torch.autograd.grad(d.sum(), a, create_graph=True)
+    print(ga)
+    ga.sum().backward()
+    """,
+)
