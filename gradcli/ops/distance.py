@@ -14,7 +14,7 @@ shapes in both dtypes: all bits equal). Its gradient is `_cdist_backward`'s kern
 `grad * diff / dist` (0 where dist is 0) added row after row of the other input, which
 PyTorch cannot differentiate again.
 
-What gradcli takes: 2-D inputs of one floating dtype, p=2 (both paths) and p=1."""
+What gradcli takes: 2-D inputs of one floating dtype, p=2 (both paths), 1, 0 and inf."""
 
 from __future__ import annotations
 
@@ -45,6 +45,10 @@ def _kernel(a, b, p):
     diff = np.abs(a[:, None, :] - b[None, :, :])
     m = diff.shape[-1]
     agg = np.zeros(diff.shape[:-1], dt)
+    if p == 0:
+        return np.count_nonzero(diff, axis=-1).astype(dt)
+    if p == np.inf:
+        return diff.max(axis=-1) if m else agg
     if p == 1:
         for x in range(m):
             agg = agg + diff[..., x]
@@ -63,8 +67,12 @@ def _kernel_grad(g, a, b, dist, p):
     for j in range(b.shape[0]):
         diff = a - b[j]
         gj, dj = g[:, j : j + 1], dist[:, j : j + 1]
+        if p == 0:
+            continue
         if p == 1:
             term = gj * np.sign(diff)
+        elif p == np.inf:  # to the columns where |diff| is the distance
+            term = gj * np.sign(diff) * (np.abs(diff) == dj).astype(dt)
         else:
             with np.errstate(divide="ignore", invalid="ignore"):
                 term = np.where(dj == 0, dt.type(0), gj * diff / dj)
@@ -201,9 +209,9 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     p = float(p)
     if p < 0:
         raise GradRuntimeError("cdist only supports non-negative p values")
-    if x1.data.ndim != 2 or x2.data.ndim != 2 or p not in (1.0, 2.0):
+    if x1.data.ndim != 2 or x2.data.ndim != 2 or p not in (0.0, 1.0, 2.0, np.inf):
         raise GradRuntimeError(
-            "cdist: gradcli computes 2-D inputs with p=1 or p=2 only",
+            "cdist: gradcli computes 2-D inputs with p=0, 1, 2 or inf only",
             hint="the kernels for batches and other p are not reproduced yet",
         )
     mode = _MODES[compute_mode]

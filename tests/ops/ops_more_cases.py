@@ -619,3 +619,23 @@ case(
     ga.sum().backward()
     """,
 )
+
+case(
+    "cdist/p0_inf",
+    """
+    import torch
+    torch.manual_seed(2)
+    a = torch.tensor([[0., 1., 3.], [2., 2., 0.], [1., 1., 1.]], requires_grad=True)
+    b = torch.tensor([[2., 1., 1.], [1., 1., 1.]], requires_grad=True)
+    for p in (0.0, float('inf')):
+        d = torch.cdist(a, b, p=p)
+        print(d, d.grad_fn.name(), torch.autograd.grad(d, (a, b), torch.tensor([[1., 2.], [3., 4.], [5., 6.]])))
+    for dt in (torch.float32, torch.float64):
+        for p in (0.0, float('inf')):
+            x = torch.randn(6, 5).to(dt).requires_grad_()
+            y = torch.randn(30, 5).to(dt).requires_grad_()
+            d = torch.cdist(x, y, p=p)
+            gx, gy = torch.autograd.grad(d, (x, y), torch.randn(6, 30).to(dt))
+            print(d.grad_fn.name(), d.tolist(), gx.tolist(), gy.tolist())
+    """,
+)
