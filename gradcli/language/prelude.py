@@ -57,6 +57,8 @@ def _class_of(t):
     py = _PY_TYPES.get(id(t))
     if py is not None:
         return py
+    if t is LanguageObject:  # `object`: every value is one, as in Python
+        return object
     if isinstance(t, type):
         return t
     raise GradTypeError("isinstance() arg 2 must be a type, a tuple of types, or a union")

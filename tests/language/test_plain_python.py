@@ -378,6 +378,16 @@ print(d or "alt", s and 1, bool({0: 0}), bool(range(1)))
 while s:
     print("never")
 """,
+    "everything_is_an_object": """
+class A:
+    pass
+class B(object):
+    pass
+print(isinstance(3, object), isinstance("a", object), isinstance([1], object))
+print(isinstance(None, object), isinstance(A(), object), isinstance(B(), object))
+print(isinstance(len, object), isinstance(A, object), isinstance(3, (str, object)))
+print(issubclass(A, object), issubclass(B, object), issubclass(int, object))
+""",
     "min_max_key_default_and_sequences": """
 print(max([3, -5, 2], key=abs), min([3, -5, 2], key=lambda v: -v), max([], default=7))
 print(min((), default=None), max('ab', 'b'), min((1, 2), (1, 1)), max(1, 2, key=lambda v: -v))
