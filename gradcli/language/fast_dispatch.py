@@ -13,7 +13,7 @@ from ..library.values import METHODS
 from . import runtime as rt
 from .arity import MethodName
 from .callsites import _other_method
-from .classes import direct_name, plain_lookup, set_plain
+from .classes import direct_name, plain_lookup
 from .datamodel import _DUNDER, refused
 from .fast_support import framed as in_frames
 from .functions import UserFunction
@@ -33,14 +33,10 @@ def attr_writer(attr):
     """`o.attr = v` for what the generated guard leaves out, as statements.py's
     `store_attr` does it."""
     plain = direct_name(attr)
+    store = rt.store_attr
 
     def write(o, v):
-        t = type(o)
-        if v is None and t is Tensor and attr == "grad":  # x.grad = None
-            o.grad = None
-            return
-        if not (plain and set_plain(o, t, attr, v)):
-            rt.set_attr(o, attr, v)
+        store(o, attr, plain, v)
 
     return write
 

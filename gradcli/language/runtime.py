@@ -41,6 +41,7 @@ from .classes import (
     is_user_class,
     set_class_attr,
     set_instance_attr,
+    set_plain,
 )
 from . import bitwise, datamodel, unbound
 from .datamodel import NO, plain_binary
@@ -624,6 +625,16 @@ _C_NAMES = {
     "uint8": "unsigned char",
     "bool": "bool",
 }  # as PyTorch names dtypes
+
+
+def store_attr(o, name, plain, v):
+    """`o.name = v` as an assignment statement runs it: `x.grad = None`, and a plain
+    object's own variable (plain: classes.direct_name(name)) set at once; else set_attr."""
+    t = type(o)
+    if v is None and t is Tensor and name == "grad":  # x.grad = None
+        o.grad = None
+    elif not (plain and set_plain(o, t, name, v)):
+        set_attr(o, name, v)
 
 
 def set_attr(obj, name, value):

@@ -24,7 +24,7 @@ from ..library.trace import traced
 from ..library import stdlib
 from . import runtime as rt
 from .calls import backward_hint, plain_name
-from .classes import direct_name, set_plain
+from .classes import direct_name
 from .exceptions import reraise, to_raise
 from .expressions import const_value
 from .fastops import int_step
@@ -159,18 +159,14 @@ class Statements:
 
             plain = direct_name(attr)
             name = getattr(obj, "var_name", None)  # read in place (by obj when absent)
+            store = rt.store_attr
 
             def store_attr(s, v):
                 try:
                     o = s.vars.get(name, obj)
                     if o is obj:
                         o = obj(s)
-                    t = type(o)
-                    if v is None and t is Tensor and attr == "grad":  # x.grad = None
-                        o.grad = None
-                        return
-                    if not (plain and set_plain(o, t, attr, v)):
-                        rt.set_attr(o, attr, v)
+                    store(o, attr, plain, v)
                 except Exception as e:
                     raise located(e, line, col) from None
 
