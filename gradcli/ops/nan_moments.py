@@ -262,7 +262,8 @@ MOMENT_SAVED = {
 
 
 class VarMean(Var):
-    """var_mean's first output (var_backward); the node PyTorch calls VarMeanBackward0."""
+    """var_mean's first output (var_backward); the node PyTorch calls VarMeanBackward0.
+    StdMean takes its steps before Std's."""
 
     __slots__ = ()
     deferrable = False
@@ -279,22 +280,13 @@ class VarMean(Var):
         return _no_dof_backward(self, g, F, x, out) or super().backward(g, F, x, out)
 
 
-class StdMean(Std):
-    """std_mean's first output (std_backward); PyTorch's StdMeanBackward0."""
+class StdMean(VarMean, Std):
+    """std_mean's first output (std_backward, reached from VarMean's backward when a dim
+    has degrees of freedom left); PyTorch's StdMeanBackward0."""
 
     __slots__ = ()
-    deferrable = False
     name = "StdMeanBackward0"
     saved_names: Any = ("self", "result0")
-    saved_extra = MOMENT_SAVED
-
-    def forward(self, x, out, dim=None, correction=1, keepdim=False, given=1):
-        _setup_moments(self, x, dim, correction, keepdim, given)
-        self.save(x, out)
-        return out
-
-    def backward(self, g, F, x, out):
-        return _no_dof_backward(self, g, F, x, out) or super().backward(g, F, x, out)
 
 
 class _MomentsMean(Mean):
