@@ -78,6 +78,8 @@ class FastCalls:
         if attr == FRAME_MAKER:
             raise Unsupported("a frame (a function's running frame is the closure's)")
         line, col = tok.line, tok.column
+        if self.keywords_or_super(node):
+            return self.method_keyword_call(node)  # (fast_forms.py)
         parts = []
         for a in args.children if args is not None else ():
             if a is None:

@@ -9,8 +9,8 @@ positional and keyword arguments, list, tuple, set and dict displays, subscripts
 slices (fast_items.py); assignments to names, subscripts and tuples of them, `op=` on
 a name or a subscript, `if`, `while` and `for` (with `else`) over any iterable into
 such targets, `break`, `continue`, `return`, `pass`, `global`, `nonlocal`, `try`,
-`raise`, `assert` (fast_try.py), and a `def` or lambda of plain parameters in a
-function (fast_closures.py).  Each operator is guarded:
+`raise`, `assert` (fast_try.py), a `def` or lambda of plain parameters in a
+function (fast_closures.py), method calls with keywords and `super()` (fast_forms.py).  Each operator is guarded:
 two floats, two small ints (no result near the integer size limit), an int by a
 nonzero int for `%` and `//` run as Python's operator, as `runtime.binary_op` would
 answer them; any other operands go to the closure compiler's own operator function.
@@ -53,6 +53,7 @@ from .fast_ast import (
 )
 from .fast_closures import FastClosures, nests_only_defs
 from .fast_dispatch import plain_first
+from .fast_forms import FastForms
 from .fast_items import FastItems
 from .fast_objects import FastObjects
 from .fast_try import FastTry
@@ -67,7 +68,7 @@ from .fast_types import (
 )
 
 
-class Emitter(FastObjects, FastTry, FastClosures, FastItems, FastExpressions):
+class Emitter(FastForms, FastObjects, FastTry, FastClosures, FastItems, FastExpressions):
     """Builds the Python tree of one unit (a function, or a loop of the program)."""
 
     def block(self, suite):

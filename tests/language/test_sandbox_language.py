@@ -148,6 +148,23 @@ ESCAPES = [
     (SUPER + "B().s().__init__.__code__", "AttributeError"),
     (SUPER + "B().s().__getattribute__", "AttributeError"),
     ("super(int, 1)", "TypeError"),
+    # super() and keyword method calls inside a function (the fast tier compiles them)
+    (
+        SUPER + "class C(B):\n    def t(self):\n        return super().s().__self__\nC().t()",
+        "AttributeError",
+    ),
+    (
+        SUPER + "class C(B):\n    def t(self):\n        return super().__init__.__globals__\n"
+        "C().t()",
+        "AttributeError",
+    ),
+    (
+        SUPER + "class C(B):\n    def t(self):\n        return super().cls\nC().t()",
+        "AttributeError",
+    ),
+    (CLASS + "def f(c):\n    return c.__getattribute__(name='k')\nf(C())", "AttributeError"),
+    (CLASS + "def f(c):\n    return c.__reduce_ex__(protocol=2)\nf(C())", "AttributeError"),
+    (CLASS + "def f(c):\n    return c.m.__get__(obj=1)\nf(C())", "AttributeError"),
     ("super()", None),
     # staticmethod, classmethod, property objects
     (DESCR + "D.raw_st.__func__", "AttributeError"),
@@ -359,6 +376,9 @@ HARMLESS = [
     "v2 = iter(C())\nv3 = C().__exit__(None, None, None)\n",
     CLASS + "v = C\nv1 = C()\nv2 = C().m\nv3 = C.m\nv4 = type(C())\nv5 = C.k\n",
     SUPER + "v = B().s()\nv1 = B().s().m\nv2 = B().s().__init__\nv3 = B().s().m()\n",
+    SUPER
+    + "class C(B):\n    def t(self, k=0):\n        return super().s(), super().m, super().m()\n"
+    "def f(c):\n    return c.t(k=1)\nv, v1, v2 = f(C())\n",
     DESCR + "v = D.st\nv1 = D().st\nv2 = D.cm()\nv3 = D().cm\nv4 = D.raw_st\nv5 = D.raw_p\n"
     "v6 = D().p\n",
     DECO + "v = h\nv1 = h(3)\nv2 = deco\n",
