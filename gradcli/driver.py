@@ -11,6 +11,7 @@ import sys
 from .language.parser import Tree
 
 from .runtime import context
+from .numerics import native
 from .runtime.gctune import tune as tune_gc
 from .runtime.heap import tune as tune_heap
 from .runtime.limits import start_total
@@ -94,6 +95,7 @@ def configure(args) -> context.Context:
     ctx.fast_tier = settings.fast_tier
     tune_gc()  # collect less often: graphs have no cycles
     tune_heap()  # big arrays reuse freed pages (glibc)
+    native.preload()  # cached native loops, and arrays aligned as PyTorch's storages
     ctx.seed = settings.seed
     return ctx
 

@@ -10,7 +10,8 @@ pools), R_X86_64_64 relocations against symbols defined in them, no undefined sy
 Anything else (another machine, another relocation, an external call such as libm's fma
 on a CPU without the instruction) returns None, and native.py links the object with
 llvmlite's JIT as before.  The unwind tables (.eh_frame) are not loaded: the loops never
-throw or call out."""
+throw (the memory
+handler's functions call only libc's allocator and copies, which do not)."""
 
 from __future__ import annotations
 

@@ -371,6 +371,10 @@ NATIVE = {
     # calls the fused multiply-add loops it compiled itself (llvmlite, from its own fixed
     # IR) by their addresses; its only inputs are the arrays of the emulated arithmetic
     "gradcli/numerics/native.py": {"ctypes"},
+    # NumPy's memory handler: glibc's aligned_alloc, free, memcpy, memset and
+    # malloc_usable_size by fixed names, called by the handler's compiled functions
+    # (native.py compiles their fixed IR), and NumPy's C-API slots that get and set it
+    "gradcli/numerics/native_alloc.py": {"ctypes"},
     # glibc's mallopt and malloc_trim with fixed parameters, nothing else
     # (tests/runtime/test_heap.py checks the names it binds); no program's text reaches it
     "gradcli/runtime/heap.py": {"ctypes"},

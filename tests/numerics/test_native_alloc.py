@@ -1,0 +1,91 @@
+"""NumPy's memory handler compiled with the native loops (numerics/native_alloc.py): every
+array NumPy makes lies on a 64-byte boundary, as PyTorch's storages do, its bytes are what
+NumPy's own allocator would give (zeros zeroed, a resize keeping the old bytes), and MKL's
+products need no copy of an operand while giving the same bits as with copies."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from gradcli.numerics import mkl, native, native_alloc
+
+pytestmark = pytest.mark.skipif(not native.available(), reason="llvmlite is not installed")
+
+
+def test_handler_is_set():
+    assert native._state["lib"].aligned
+    assert np._core.multiarray.get_handler_name() == native_alloc._NAME.decode()
+    assert np._core.multiarray.get_handler_name(np.empty(3)) == native_alloc._NAME.decode()
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 7, 100, 1023, 4096, 100_003, 3_000_000])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int8, np.complex128])
+def test_arrays_lie_on_64_byte_boundaries(n, dtype):
+    for make in (np.empty, np.zeros, np.ones):
+        a = make(n, dtype)
+        assert a.ctypes.data % native_alloc.ALIGN == 0
+    z = np.zeros(n, dtype)
+    assert not z.any()
+    assert np.arange(n).astype(dtype).ctypes.data % 64 == 0
+
+
+def test_zeros_are_zero_after_dirty_blocks_are_reused():
+    for _ in range(20):
+        dirty = np.full(50_000, 7.0)
+        del dirty
+        assert not np.zeros(50_000).any()
+
+
+@pytest.mark.parametrize("grow, shrink", [(1000, 3), (10, 100_000), (100_000, 50)])
+def test_resize_keeps_the_bytes_it_had(grow, shrink):
+    a = np.arange(10.0)
+    a.resize(grow, refcheck=False)
+    assert a.ctypes.data % 64 == 0
+    assert (a[:10] == np.arange(10.0)).all() and not a[10:].any()
+    a[:] = np.arange(grow)
+    a.resize(shrink, refcheck=False)
+    assert (a == np.arange(grow)[:shrink]).all() if shrink <= grow else True
+
+
+def _off_boundary(a, skew):
+    """a's values in a buffer NumPy did not make, `skew` bytes past a 64-byte boundary (a
+    fresh storage to mkl.py, which copies it to one before a product)."""
+    raw = bytearray(a.nbytes + 128)
+    start = np.frombuffer(raw, np.uint8).ctypes.data
+    off = (skew - start) % 64
+    out = np.frombuffer(raw, a.dtype, a.size, off).reshape(a.shape)
+    out[...] = a
+    return out
+
+
+def test_products_take_operands_in_place_with_the_copies_bits():
+    rng = np.random.default_rng(5)
+    for m, k, n in [(64, 10, 32), (200, 200, 1), (7, 300, 13), (128, 784, 256)]:
+        a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+        assert mkl._aligned(a)[0] is a  # no copy
+        got = mkl.mm(a, b)
+        for skew in (8, 24):
+            moved = _off_boundary(a, skew)
+            assert mkl.address(mkl._aligned(moved)[0]) % 64 == 0  # copied
+            same = mkl.mm(moved, _off_boundary(b, skew))
+            assert np.array_equal(same.view(np.uint64), got.view(np.uint64))
+
+
+def test_memory_is_given_back():
+    """Freed blocks return to libc: a loop of big arrays does not grow the process."""
+    code = (
+        "from gradcli.numerics import native; import numpy as np, resource\n"
+        "assert native.available() and native._state['lib'].aligned\n"
+        "for i in range(200):\n"
+        "    a = np.ones(2_000_000); b = a * 2; del a, b\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    env = dict(os.environ, GRADCLI_NATIVE="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) < 400_000  # KiB: two 16 MB arrays live at a time, not 200
