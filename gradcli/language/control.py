@@ -30,6 +30,7 @@ from ..runtime.errors import GradError, GradTypeError
 from ..runtime import context
 from . import runtime as rt
 from ..library.values import GradModeContext, program_object
+from ..library.stdlib import live
 from . import datamodel
 from .iteration import iterate, sample, step, tick
 from ..runtime.limits import SAMPLE
@@ -81,9 +82,13 @@ def _looped(loop, b, body, other):
 
 
 def _items(it, s, line, col):
-    """The iteration of a `for` statement's iterable, its errors placed at it."""
+    """The iteration of a `for` statement's iterable, its errors placed at it (a set or
+    a dict changed while the loop goes through it too, as the fast tier places it)."""
     try:
-        return iterate(it(s))
+        v = it(s)
+        if type(v) is dict or type(v) is set:
+            return live(v, line, col)
+        return iterate(v)
     except GradError as e:
         raise e.at(line, col)
 

@@ -508,7 +508,8 @@ class FastExpressions:
             )
         if op not in _CMP:
             fn = self.const(rt.compare_op(op), "compare_" + op.replace(" ", "_"))
-            return at(_call(fn, a, b), line, col)
+            e = self.membership(op, a, b, fn) if "in" in op else _call(fn, a, b)  # (fast_calls.py)
+            return at(e, line, col)
         if _known_int(a) and _known_int(b):  # two ints of the specialized body
             return at(ast.Compare(left=a, ops=[_CMP[op]()], comparators=[b]), line, col)
         fallback = self.const(rt.compare_op(op), "compare_" + _op_key(op))
@@ -618,11 +619,13 @@ class FastExpressions:
             return self._int(at(_call(_name("@def " + name + " self"), *parts, left), line, col))
         fn = self.load(func.children[0])
         f = self.tmp()
+        fname = self.const(BareName(name), "name_" + str(self.n))
+        builtin = self.builtin_form(name, f, parts, fname, line, col)  # (fast_calls.py)
+        callee = _name(f) if builtin else ast.NamedExpr(target=_name(f, ast.Store()), value=fn)
         fast = ast.Call(
             func=ast.Attribute(value=_name(f), attr="fast", ctx=ast.Load()), args=parts, keywords=[]
         )
         pargs = ast.Tuple(elts=[_copy(p) for p in parts], ctx=ast.Load())
-        fname = self.const(BareName(name), "name_" + str(self.n))
         if self.info is None:
             slow = _call(
                 _h("plain_call"), _name(f), pargs, fname, ast.Constant(line), ast.Constant(col)
@@ -632,10 +635,7 @@ class FastExpressions:
                 _h("frame_call"), _name(f), pargs, fname, ast.Constant(line), ast.Constant(col)
             )
         test = _and(
-            _is(
-                _call(_h("type"), ast.NamedExpr(target=_name(f, ast.Store()), value=fn)),
-                _h("UserFunction"),
-            ),
+            _is(_call(_h("type"), callee), _h("UserFunction")),
             ast.Compare(
                 left=ast.Attribute(value=_name(f), attr="fastn", ctx=ast.Load()),
                 ops=[ast.Eq()],
@@ -643,6 +643,7 @@ class FastExpressions:
             ),
         )
         slow = self.class_call(f, parts, slow, fname, line, col)  # (fast_objects.py)
-        return at(ast.IfExp(test=test, body=fast, orelse=slow), line, col)
+        e = self.builtin_first(builtin, f, fn, ast.IfExp(test=test, body=fast, orelse=slow))
+        return at(e, line, col)
 
     # ------------------------------------------------------------- statements

@@ -20,17 +20,46 @@ import weakref
 from .parser import Tree
 
 from .fast_ast import Unsupported, _call, _h, _name, _pos, at
+from .functions import UserFunction
 from .scopes import FunctionInfo
+from .state import state
 
 
-def nested_function(make, gs, factory, n):
+_new = object.__new__
+_proxy = weakref.proxy
+
+
+def nested_function(make, gs, factory, n, site):
     """The UserFunction of a nested `def` (`make`: the closure compiler's, made in the
     program's scope: no default, no decorator reads the enclosing one), running the
-    Python function `factory` makes for it."""
-    f = make(gs)
+    Python function `factory` makes for it.
+
+    `make` makes the site's first function (`site`: [the program's scope, that
+    function]), and each is made as a copy of it, which is what `make` gives again:
+    every attribute the same but the file it is defined in (the one running), its own
+    dict of defaults (empty), and its Python function."""
+    p = site[1]
+    if site[0] is not gs:  # (a function of its own, holding nothing of a call)
+        p = make(gs)
+        site[0], site[1] = gs, p
+    f = _new(UserFunction)
+    f.name = p.name
+    f.sig = p.sig
+    f.defaults = {}
+    f.body = p.body
+    f.globals = p.globals
+    f.is_lambda = p.is_lambda
+    f.origin = state.origin
+    f.closure = p.closure
+    f.generator = p.generator
+    f.qualname = p.qualname
+    f.doc = p.doc
+    f.cell = p.cell
+    f.nests = p.nests
+    f.quick = p.quick
     # (its Python function knows it weakly: it would otherwise hold it in a cycle, and
     # the call's variables with it, past the call: test_call_cycles)
-    f.fast = factory(weakref.proxy(f))
+    f.fast = factory(_proxy(f))
     f.fastn = n
     return f
 
@@ -157,8 +186,14 @@ class FastClosures:
             body=[fn_def, ast.Return(value=_name(fn_def.name))],
             decorator_list=[],
         )
+        proto = self.const([None, None], "proto_" + factory[5:])  # (nested_function)
         value = _call(
-            _h("nested_function"), maker, _h("gs"), _name(factory), ast.Constant(len(names))
+            _h("nested_function"),
+            maker,
+            _h("gs"),
+            _name(factory),
+            ast.Constant(len(names)),
+            proto,
         )
         return made, value
 

@@ -188,6 +188,8 @@ class FastCalls:
             func=_attr(_name(g), "fast"), args=[_copy_name(n) for n in names], keywords=[]
         )
         slow = ast.IfExp(test=own, body=kept, orelse=slow)
+        # a list's, set's or dict's method, a function of a module (fast_calls.py)
+        slow = self.builtin_methods(attr, o, names, ty, slow, line, col)
         return at(ast.IfExp(test=_and(*checks), body=fast, orelse=slow), line, col)
 
     def class_call(self, f, parts, slow, name, line, col):

@@ -9,6 +9,7 @@ so a program reaches nothing but what is listed here."""
 
 from __future__ import annotations
 
+import opcode
 import sys
 import weakref
 from types import FunctionType
@@ -16,7 +17,7 @@ from types import FunctionType
 from ..runtime import context
 from ..core.tensor import Tensor
 from ..library.inplace import AUGMENTED
-from ..runtime.errors import GradError, GradNameError
+from ..runtime.errors import GradError, GradNameError, GradRuntimeError
 from ..runtime.limits import SAMPLE, depth_exceeded
 from . import runtime as rt
 from .callsites import call_other
@@ -29,6 +30,7 @@ from .state import state
 from .statements import _refusing
 
 _MISSING = object()
+_FOR_ITER = opcode.opmap["FOR_ITER"]
 #: the file name of generated code, and the prefix of a fast function's code name (the
 #: rest is the function's name: a call chain names the callee)
 FAST_FILE = "<gradcli fast tier>"
@@ -134,6 +136,14 @@ def fail(e, me):
     nxt = tb.tb_next
     if type(e) is UnboundLocalError and nxt is None:
         e = GradNameError(str(e), line, col, type_name="UnboundLocalError")
+    elif (
+        type(e) is RuntimeError
+        and nxt is None
+        and tb.tb_frame.f_code.co_code[tb.tb_lasti] == _FOR_ITER
+    ):
+        # a set or dict changed while a loop goes through it (fast_calls.iterated), in
+        # the words of iteration.iterate's `live`
+        e = GradRuntimeError(str(e))
     elif isinstance(e, GradError) and e.line is not None and nxt is not None:
         callee = fast_name(nxt.tb_frame.f_code)
         if callee is not None and not method:  # as invoke.call_failed does for a user function

@@ -51,6 +51,7 @@ from .fast_ast import (
     at,
     small_check,
 )
+from .fast_calls import FastBuiltinCalls
 from .fast_closures import FastClosures, nests_only_defs
 from .fast_dispatch import plain_first
 from .fast_forms import FastForms
@@ -68,7 +69,9 @@ from .fast_types import (
 )
 
 
-class Emitter(FastForms, FastObjects, FastTry, FastClosures, FastItems, FastExpressions):
+class Emitter(
+    FastForms, FastObjects, FastBuiltinCalls, FastTry, FastClosures, FastItems, FastExpressions
+):
     """Builds the Python tree of one unit (a function, or a loop of the program)."""
 
     def block(self, suite):
@@ -290,7 +293,7 @@ class Emitter(FastForms, FastObjects, FastTry, FastClosures, FastItems, FastExpr
             pre = []
         else:
             it = self.tmp()
-            items = at(_call(_h("iterate"), self.expr(iterable)), line, col)
+            items = at(self.iterated(self.expr(iterable)), line, col)  # (fast_calls.py)
             pre = [at(ast.Assign(targets=[_name(it, ast.Store())], value=items), line, col)]
         loop = ast.For(
             target=store or self.store_target(target.children[0].value),

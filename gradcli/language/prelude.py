@@ -320,8 +320,14 @@ _SUM_BOUND = 1 << 64
 
 
 def _sum(iterable, start=0):
+    return sum_items(rt.binary_op("+"), iterable, start)
+
+
+def sum_items(add, iterable, start=0):
+    """Python's sum of the items of `iterable` (counted as steps), `add` for the pairs
+    that are not two floats or two ints (runtime.binary_op's function for `+`, or one
+    with its answers: fast_builtins.py)."""
     total = start
-    add = rt.binary_op("+")
     items = _each(iterable)
     if type(items) is LazyIterator:  # (its items are its generator's, one at a time)
         items = items.it

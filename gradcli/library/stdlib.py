@@ -88,10 +88,10 @@ class DictView:
         return f"{self.type_name_of()}([{', '.join(show(v) for v in self._view())}])"
 
 
-def live(items):
+def live(items, line=None, col=None):
     """Python's own iterator over a dict, a set or a dict's view, for a loop: a change of
     its size while the loop runs is Python's RuntimeError (`dictionary changed size
-    during iteration`), in the language's words."""
+    during iteration`), in the language's words (placed at line, col when given)."""
     it = iter(items)
     while True:
         try:
@@ -99,7 +99,7 @@ def live(items):
         except StopIteration:
             return
         except RuntimeError as e:
-            raise GradRuntimeError(str(e)) from None
+            raise GradRuntimeError(str(e), line, col) from None
         yield v
 
 

@@ -744,3 +744,161 @@ def test_methods_are_compiled():
     loop = "for i in range(3):\n    v = v + Vec(1, 2) * 0.5\n    n += v.norm2()\n    v.x = 1\n"
     kinds = [fn.__name__ for fn, _ in comp.program(parse(loop))]
     assert "either" in kinds
+
+
+# calls of built-ins in the fast tier (fast_calls.py, fast_builtins.py): a built-in
+# function by its name, a list's, set's or dict's method, a function of gradcli's own
+# modules, `in` with a set or dict, a loop over a container, nested functions made
+BUILTIN_CALLS = {
+    "set_of_items": (
+        "class V:\n    pass\nclass H:\n    def __init__(self, k):\n        self.k = k\n"
+        "    def __hash__(self):\n        return self.k\n"
+        "    def __eq__(self, o):\n        return self.k == o.k\n"
+        "class E:\n    def __eq__(self, o):\n        return True\n"
+        "def f(a, b):\n    return set((a, b)), set([a]), set(), set(()), set('ab') == {'a', 'b'}\n"
+        "v = V()\nprint(f(1, 2.5), f('x', None), f(True, 1), f(v, v)[0] == {v})\n"
+        "print(len(f(H(1), H(1))[0]), f((1, 2), 3)[0] == {(1, 2), 3}, f(range(2), 1)[0] == {range(2), 1})\n"
+        "def g(x):\n    return set(x)\nprint(g({1: 2}), g(range(3)), sorted(g(x * 2 for x in range(3))))\n"
+        "try:\n    f(E(), 1)\nexcept TypeError as e:\n    print('caught', e)\n"
+        "f([1], 2)\n"
+    ),
+    "set_of_bad_values": "def f(x):\n    return set(x)\nprint(f([1]))\nf(3)\n",
+    "isinstance_of_classes": (
+        "class A:\n    pass\nclass B(A):\n    pass\n"
+        "def f(x, c):\n    return isinstance(x, c)\n"
+        "for x in [A(), B(), 3, 2.5, 'a', None, True, torch.tensor(1.0)]:\n"
+        "    print(f(x, A), f(x, B), f(x, int), f(x, (A, float)), f(x, object), f(x, bool))\n"
+        "try:\n    1 // 0\nexcept ZeroDivisionError as e:\n"
+        "    print(f(e, ArithmeticError), f(e, Exception), f(e, A))\n"
+        "f(1, 2)\n"
+    ),
+    "len_of_values": (
+        "class L:\n    def __len__(self):\n        return 4\n"
+        "def f(x):\n    return len(x)\n"
+        "for x in [[1, 2], (1,), 'abc', {1: 2}, {3}, range(5), torch.zeros(3, 2), L(), '']:\n"
+        "    print(f(x))\nf(3)\n"
+    ),
+    "zip_and_reversed": (
+        "def f(a, b):\n    return list(zip(a, b)), list(reversed(a)), list(zip(a)), list(zip(a, b, a))\n"
+        "print(f([1, 2, 3], 'ab'), f((1,), range(4)), f('xy', [None]), f(range(3), (x for x in 'abc')))\n"
+        "def g(n):\n    return list(zip(range(n), range(n, 2 * n)))\nprint(g(3))\nf(3, [1])\n"
+    ),
+    "reversed_of_other": "def f(x):\n    return list(reversed(x))\nprint(f([1, 2]))\nf({1: 2})\n",
+    "sum_of_objects": (
+        "class V:\n    def __init__(self, d):\n        self.d = d\n"
+        "    def __add__(self, o):\n        o = o if isinstance(o, V) else V(o)\n        return V(self.d + o.d)\n"
+        "    def __radd__(self, o):\n        return self + o\n"
+        "    def __repr__(self):\n        return f'V({self.d})'\n"
+        "def f(xs, start):\n    return sum((x * 2 for x in xs), start), sum(x for x in xs)\n"
+        "print(f([1, 2.5], 0), f([2 ** 70, 2 ** 70], 1), f([True, 2], 0.5), f([], V(0)))\n"
+        "def g(vs, k):\n    return sum((v for v in vs), k), sum(v for v in vs), sum([k, k]), sum(vs, V(1))\n"
+        "print(g([V(1), V(2.5)], V(3)), g([V(2)], 4))\n"
+        "def h(vs):\n    return sum(v for v in vs)\nprint(h(['a']))\n"
+    ),
+    "sum_error_in_method": (
+        "class V:\n    def __init__(self, d):\n        self.d = d\n"
+        "    def __add__(self, o):\n        return V(self.d // o.d)\n"
+        "def f(vs):\n    return sum((v for v in vs), V(1))\nprint(f([V(2)]).d)\nf([V(0)])\n"
+    ),
+    "sum_error_in_items": "def f(xs):\n    return sum(1 / x for x in xs)\nprint(f([1, 2]))\nf([1, 0])\n",
+    "list_methods": (
+        "def f(xs, v):\n    xs.append(v)\n    xs.append(xs.pop(0))\n    xs.insert(1, v)\n"
+        "    c = xs.copy()\n    xs.reverse()\n    c.clear()\n    return xs, c, xs.pop(), xs.index(v)\n"
+        "print(f([1, 2, 3], 'x'), f([None], [1]))\n"
+        "def g(n):\n    xs = []\n    for i in range(n):\n        xs.append(i)\n    return len(xs), xs[-1]\n"
+        "print(g(70000))\n"
+        "def h(xs):\n    return xs.pop()\nh([])\n"
+    ),
+    "list_method_arity": "def f(xs):\n    xs.append(1, 2)\nf([])\n",
+    "list_method_none": "def f(xs):\n    xs.append()\nf([])\n",
+    "set_methods": (
+        "class V:\n    pass\nclass H:\n    def __hash__(self):\n        return 1\n"
+        "def f(s, v):\n    s.add(v)\n    s.add(v)\n    s.discard(7)\n    t = s.copy()\n"
+        "    t.remove(v)\n    n = len(s)\n    s.clear()\n    return n, t, s\n"
+        "v = V()\nprint(f({1}, 2), f(set(), 'a'), f({v}, v), f(set(), H())[0], f({1}, (1, 2)))\n"
+        "def g(s):\n    s.add([1])\ng(set())\n"
+    ),
+    "set_remove_missing": "def f(s):\n    s.remove(3)\nf({1})\n",
+    "dict_methods": (
+        "def f(d, k):\n    d.setdefault(k, []).append(1)\n    d.setdefault(k, []).append(2)\n"
+        "    return d.get(k), d.get('zz'), d.get('zz', 0), list(d.keys()), list(d.values()),\n"
+        "        list(d.items()), d.copy(), d.pop(k), d.pop('q', 5)\n"
+        "print(f({}, 'a'), f({1: 2}, 3.5))\n"
+        "def g(d):\n    return d.get([1])\ng({})\n"
+    ),
+    "dict_pop_missing": "def f(d):\n    return d.pop('k')\nf({})\n",
+    "module_functions": (
+        "import math\nimport random\n"
+        "def f(x):\n    random.seed(7)\n    return math.tanh(x), math.exp(x), math.floor(x), random.uniform(-1, 1),\n"
+        "        random.random(), math.log(x, 2), math.isclose(x, x)\n"
+        "print(f(0.5), f(3), f(True))\n"
+        "def g(x):\n    return math.sqrt(x)\nprint(g(4))\n"
+        "def h(xs):\n    return math.fsum(xs), math.prod(xs)\nprint(h([1, 2.5]))\n"
+        "def k():\n    return math.pi, math.nope()\nk()\n"
+    ),
+    "module_function_error": "import math\ndef f(x):\n    return math.sqrt(x)\nprint(f(2))\nf(-1)\n",
+    "module_not_callable": "import math\ndef f():\n    return math.pi()\nf()\n",
+    "membership": (
+        "class V:\n    pass\nclass H:\n    def __init__(self, k):\n        self.k = k\n"
+        "    def __hash__(self):\n        return 1\n    def __eq__(self, o):\n        return self.k == o\n"
+        "def f(a, b):\n    return a in b, a not in b\n"
+        "v = V()\nfor a, b in [(1, {1, 2}), (1.0, {1}), (True, {1: 2}), ('a', {}), (v, {v}), (v, {1}),\n"
+        "             (H(3), {3}), (3, {H(3)}), (2, [1, 2]), ('a', 'cat'), (v, {v: 1}), (None, {None})]:\n"
+        "    print(f(a, b))\n"
+        "f([1], {1})\n"
+    ),
+    "membership_unhashable_dict": "def f(d):\n    return {} in d\nf({1: 2})\n",
+    "loops_over_containers": (
+        "def f(x):\n    out = []\n    for v in x:\n        out.append(v)\n    return out\n"
+        "print(f([1, 2]), f((3,)), f('ab'), f(range(2)), f({5, 6}), f({'a': 1, 'b': 2}))\n"
+        "print(f({1: 2}.items()), f(x * 2 for x in range(3)), f(torch.tensor([1.0, 2.0])))\n"
+        "def g(s):\n    for v in s:\n        if v < 3:\n            s.add(v + 10)\n"
+        "g({5})\ng({1})\n"
+    ),
+    "dict_changed_in_loop": "def f(d):\n    for k in d:\n        d[str(k)] = 1\nf({1: 2})\n",
+    "frames_in_called_back_methods": (
+        "import inspect\nclass H:\n    def __init__(self, k):\n        self.k = k\n"
+        "    def __hash__(self):\n        fr = inspect.currentframe().f_back\n"
+        "        print('hash from', None if fr is None else sorted(fr.f_locals))\n        return self.k\n"
+        "    def __add__(self, o):\n        fr = inspect.currentframe().f_back\n"
+        "        print('add from', None if fr is None else sorted(fr.f_locals))\n        return self\n"
+        "def f(a, b):\n    local = 1\n    s = set((a, b))\n    s.add(a)\n    t = {}\n"
+        "    t.get(a)\n    return len(s), sum((x for x in [a]), b).k\n"
+        "print(f(H(1), H(2)))\n"
+    ),
+    "nested_functions_made": (
+        "def make(n):\n    fs = []\n    for i in range(n):\n        def g(x):\n            return x * i + n\n"
+        "        fs.append(g)\n        fs.append(lambda: i)\n    return fs\n"
+        "fs = make(3)\nprint([f(2) if f.__name__ == 'g' else f() for f in fs])\n"
+        "print(fs[0], fs[1], fs[0].__qualname__, fs[2].__name__, fs[0] is fs[2], fs[0] == fs[2])\n"
+        "def outer():\n    k = 1\n    def inc():\n        nonlocal k\n        k += 1\n        return k\n"
+        "    return inc\na = outer()\nb = outer()\nprint(a(), a(), b())\n"
+        "def bad():\n    def inner(y):\n        return 1 // y\n    return inner\nbad()(1)\nbad()(0)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_CALLS))
+def test_builtin_calls(name):
+    both(BUILTIN_CALLS[name])
+
+
+def test_builtin_calls_are_fast():
+    """The built-ins above take their call sites' ways: no general call is made."""
+    from unittest import mock
+
+    from gradcli.language import fast_objects, fast_support
+
+    source = (
+        "import math\nclass V:\n    pass\n"
+        "def f(a, xs, s, d):\n    xs.append(a)\n    s.add(a)\n    d.get(a)\n    xs.pop()\n"
+        "    return set((a, a)), isinstance(a, V), len(xs), a in s, a not in d, math.tanh(0.5)\n"
+        "print(f(V(), [], set(), {})[1:])\n"
+    )
+    refuse = mock.Mock(side_effect=AssertionError("a general call"))
+    with (
+        mock.patch.object(fast_support, "frame_call", refuse),
+        mock.patch.object(fast_objects, "framed", refuse),
+    ):
+        r = run_inprocess(source)
+    assert (r.returncode, r.stdout) == (0, "(True, 0, True, True, 0.46211715726000974)\n"), r.stderr

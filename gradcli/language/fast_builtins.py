@@ -1,0 +1,298 @@
+"""What the fast tier's calls of built-ins run (the trees: fast_calls.py): a call of a
+built-in function of the language by its name (`set(t)`, `isinstance(x, C)`, `len(xs)`,
+`zip(a, b)`), of a method of a list, set or dict (`xs.append(v)`, `seen.add(v)`,
+`d.get(k)`) and of a function of one of gradcli's own modules with plain arguments
+(`math.tanh(x)`, `random.uniform(-1, 1)`), each a function made for its call site.
+
+Each runs the function the general path would reach (the built-in's own, the
+container's method from runtime.py's tables, the module's member) with the arguments
+as they are, its errors placed as `invoke.call` places them (`call_failed` with the
+same callee, arguments and name), without the steps between: the call site's
+dispatch, `invoke.call`'s checks, the BuiltinFunction or BoundMethod around it, and
+the running frames made for the callee (fast_support.framed).  Those frames matter
+only to code of the program that the callee runs (inspect.currentframe), so a site
+takes this way only when no code of the program can run in the call: its arguments
+are of the kinds it knows (a set's items, a dict's key hashed by Python's own hash,
+numbers and strings), else it answers SLOW and the generated code makes the general
+call with the values it computed."""
+
+from __future__ import annotations
+
+import sys
+
+from ..library.stdlib import LazyIterator, StdModule
+from ..library.values import BoundMethod, BuiltinFunction
+from ..runtime import context
+from ..runtime.limits import SMALL
+from .arity import BareName
+from .containers import DICT_METHODS, SET_METHODS
+from .invoke import call_failed
+from . import runtime as rt
+from .fast_dispatch import plain_first
+from .fast_support import framed as in_frames
+from .prelude import isinstance_, reversed_, set_, sum_items, zip_
+from .runtime import LIST_METHODS
+from .state import state
+
+#: what a site answers when the call is not its case: the general call is made
+SLOW = object()
+
+#: values whose hash and equality are Python's own for these types (no code of the
+#: program runs when a set or a dict hashes or compares them)
+_SCALARS = frozenset({int, float, bool, str, type(None)})
+_OBJECT_HASH, _OBJECT_EQ = object.__hash__, object.__eq__
+#: what iteration.iterate hands a loop as it is, or as Python iterates it (a set or a
+#: dict: live, whose RuntimeError fast_support.fail gives in the same words)
+ITERATED = frozenset({list, tuple, str, range, set, dict})
+
+
+def hash_plain(v):
+    """Whether hashing v and comparing it with a set's or dict's items runs no code of
+    the program: a number, a string, None, or an object whose class keeps Python's
+    own hash and equality (identity)."""
+    t = type(v)
+    return t in _SCALARS or (t.__hash__ is _OBJECT_HASH and t.__eq__ is _OBJECT_EQ)
+
+
+def _failing(raw, fn, name, line, col):
+    """raw(*args), its errors as `invoke.call` gives them for a call of fn."""
+
+    def run(*args):
+        try:
+            return raw(*args)
+        except Exception as e:
+            return call_failed(e, fn, list(args), {}, name, line, col, {})
+
+    return run
+
+
+# ----------------------------------------------------------------- built-in functions
+
+
+def _isinstance(bf, name, line, col):
+    general = _failing(isinstance_, bf, name, line, col)
+
+    def run(v, c):
+        if type(c) is type and getattr(c, "__gradcli_lookup__", None) is not None:  # (LOOKUP)
+            return isinstance(v, c)  # a plain class of the program: Python's answer
+        return general(v, c)  # (isinstance_ runs no code of the program)
+
+    return run
+
+
+def _set(bf, name, line, col):
+    def run(items=()):
+        t = type(items)
+        if t is tuple or t is list:  # (set_: the items as they are)
+            for v in items:
+                tv = type(v)
+                if tv not in _SCALARS and (
+                    tv.__hash__ is not _OBJECT_HASH or tv.__eq__ is not _OBJECT_EQ
+                ):
+                    return SLOW
+            return set(items)
+        return SLOW
+
+    return run
+
+
+_SIZED = frozenset({list, tuple, str, dict, set})
+
+
+def _len(bf, name, line, col):
+    def run(x):
+        return len(x) if type(x) in _SIZED else SLOW  # (len_ and _len: Python's len)
+
+    return run
+
+
+_LISTED = frozenset({list, tuple, range, str})  # (iterated as they are, no code of the program)
+
+
+def _listed(raw):
+    def site(bf, name, line, col):
+        general = _failing(raw, bf, name, line, col)
+
+        def run(*args):
+            for a in args:
+                if type(a) not in _LISTED:
+                    return SLOW
+            return general(*args)
+
+        return run
+
+    return site
+
+
+def _sum(bf, name, line, col):
+    """sum(items, start) of a generator expression (or another lazy iterator): prelude's
+    _sum, its `+` taking the case of a plain class first as the fast tier's operators
+    do (fast_dispatch.plain_first: the same special method called, the same answer),
+    run as the general call runs it: the line the call's, the fast functions running
+    here the running frames of the program's code it calls."""
+    add = plain_first("+", rt.binary_op("+"))
+
+    def total_of(items, start=0):
+        return sum_items(add, items, start)
+
+    general = _failing(total_of, bf, name, line, col)
+
+    def run(*args):
+        if type(args[0]) is not LazyIterator:  # (prelude's _pythonic: _sum for these)
+            return SLOW
+        state.line = line
+        return in_frames(sys._getframe(1), general, *args)
+
+    return run
+
+
+#: name -> (the built-in's own function, its site's maker, the numbers of arguments)
+FUNCTIONS = {
+    "sum": (None, _sum, (1, 2)),
+    "isinstance": (isinstance_, _isinstance, (2,)),
+    "set": (set_, _set, (0, 1)),
+    "len": (None, _len, (1,)),
+    "zip": (zip_, _listed(zip_), (1, 2, 3)),
+    "reversed": (reversed_, _listed(reversed_), (1,)),
+}
+
+
+def function_site(name, n, bf, line, col):
+    """The run(*args) of `name(a1, ... an)` where `name` is the built-in bf, or None."""
+    entry = FUNCTIONS.get(name)
+    if entry is None or n not in entry[2] or type(bf) is not BuiltinFunction:
+        return None
+    raw, maker, _ = entry
+    if raw is not None and bf.fn is not raw:
+        return None
+    if raw is None and getattr(bf.fn, "__name__", None) != name:
+        return None
+    return maker(bf, BareName(name), line, col)
+
+
+# ----------------------------------------------------------------- methods of containers
+
+
+def _method(m, attr, line, col):
+    """o.attr(*args) for a container o whose method m runs no code of the program."""
+
+    def run(o, *args):
+        try:
+            return m(o, *args)
+        except Exception as e:
+            return call_failed(e, BoundMethod(o, attr, m), list(args), {}, attr, line, col, {})
+
+    return run
+
+
+def _append(m, attr, line, col):
+    general = _method(m, attr, line, col)
+    limits = context
+
+    def run(o, v):
+        n = len(o) + 1  # (check_items: within the items limit, below a look at the memory)
+        if n < SMALL and n <= limits.current.limits.max_items:
+            o.append(v)
+            return None
+        return general(o, v)
+
+    return run
+
+
+def _hashing(m, attr, line, col):
+    """A method whose first argument is hashed (set.add, dict.get ...)."""
+    general = _method(m, attr, line, col)
+
+    def run(o, *args):
+        if not args or not hash_plain(args[0]):
+            return SLOW
+        return general(o, *args)
+
+    return run
+
+
+def _set_add(m, attr, line, col):
+    general = _method(m, attr, line, col)
+    limits = context
+
+    def run(o, v):
+        t = type(v)
+        if t not in _SCALARS and (t.__hash__ is not _OBJECT_HASH or t.__eq__ is not _OBJECT_EQ):
+            return SLOW
+        n = len(o) + 1  # (_set_add's check_items)
+        if n < SMALL and n <= limits.current.limits.max_items:
+            o.add(v)
+            return None
+        return general(o, v)
+
+    return run
+
+
+#: (type, name) -> the site's maker, for the methods that run no code of the program
+#: (or only a hash, checked: _hashing); the method itself is the table's
+METHODS = {
+    (list, "append"): _append,
+    (list, "pop"): _method,
+    (list, "insert"): _method,
+    (list, "copy"): _method,
+    (list, "clear"): _method,
+    (list, "reverse"): _method,
+    (set, "add"): _set_add,
+    (set, "discard"): _hashing,
+    (set, "remove"): _hashing,
+    (set, "copy"): _method,
+    (set, "clear"): _method,
+    (set, "pop"): _method,
+    (dict, "get"): _hashing,
+    (dict, "pop"): _hashing,
+    (dict, "setdefault"): _hashing,
+    (dict, "keys"): _method,
+    (dict, "values"): _method,
+    (dict, "items"): _method,
+    (dict, "copy"): _method,
+    (dict, "clear"): _method,
+}
+_TABLES = {list: LIST_METHODS, set: SET_METHODS, dict: DICT_METHODS}
+
+
+_ONE = (_append, _set_add)  # (of one argument: any other number is the general call's)
+
+
+def method_sites(attr, n, line, col):
+    """[(type, run(o, *args))] for `o.attr(...)` of n arguments with o of one of these
+    types."""
+    out = []
+    for t, table in _TABLES.items():
+        maker = METHODS.get((t, attr))
+        m = table.get(attr)
+        if maker is not None and m is not None:
+            if maker in _ONE and n != 1:
+                maker = _method
+            out.append((t, maker(m, attr, line, col)))
+    return out
+
+
+# ----------------------------------------------------------------- modules' functions
+
+
+def module_site(attr, line, col):
+    """run(o, *args) for `o.attr(...)` with o one of gradcli's own modules (math,
+    random ...) whose member attr is a built-in function and arguments that are
+    numbers, strings or None (nothing of the program to call back)."""
+
+    def run(o, *args):
+        f = o.members.get(attr)  # (StdModule.get: its members only)
+        if type(f) is not BuiltinFunction:
+            return SLOW
+        for a in args:
+            if type(a) not in _SCALARS:
+                return SLOW
+        try:
+            return f.fn(*args)
+        except Exception as e:
+            return call_failed(e, f, list(args), {}, attr, line, col, {})
+
+    return run
+
+
+MODULE = StdModule

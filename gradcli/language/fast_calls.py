@@ -1,0 +1,164 @@
+"""The fast tier's trees for calls of built-ins (run-time side: fast_builtins.py): a
+call of a built-in function by its name, and a method call whose object is a list, a
+set, a dict or one of gradcli's own modules, each tested for at run time (the callee
+is that built-in, the object of that type) and sent to its call site's function,
+which answers the call or SLOW; SLOW, or a test that fails, makes the call the
+general way with the values already computed (fast_ast.e_call, fast_objects'
+method_call)."""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from .fast_ast import _and, _call, _h, _is, _name, _or, at
+from .fast_builtins import (
+    _OBJECT_EQ,
+    _OBJECT_HASH,
+    _SCALARS,
+    ITERATED,
+    MODULE,
+    SLOW,
+    function_site,
+    method_sites,
+    module_site,
+)
+
+
+def _answered(self, site_call, general):
+    """`r if (r := site_call) is not SLOW else general`."""
+    r = self.tmp()
+    return ast.IfExp(
+        test=ast.Compare(
+            left=ast.NamedExpr(target=_name(r, ast.Store()), value=site_call),
+            ops=[ast.IsNot()],
+            comparators=[self.const(SLOW, "SLOW")],
+        ),
+        body=_name(r),
+        orelse=general,
+    )
+
+
+class FastBuiltinCalls:
+    """Calls of built-ins (mixed into fast_tier.Emitter)."""
+
+    def builtin_form(self, name, f, parts, fname, line, col):
+        """(the built-in, the tree) of `name(*parts)` when the callee (the variable f) is
+        the built-in `name` has a call site for: the arguments computed, the site's
+        function called, its SLOW the general call (fast_support's frame_call or
+        plain_call) of the same values; None when there is no such site."""
+        bf = self.comp.builtins.get(name)
+        site = function_site(name, len(parts), bf, line, col)
+        if site is None:
+            return None
+        names = [self.tmp() for _ in parts]
+        computed = [
+            ast.NamedExpr(target=_name(n, ast.Store()), value=copy.deepcopy(p))
+            for n, p in zip(names, parts)
+        ]
+        key = f"site_{name}_{self.tmp()[2:]}"
+        call = _call(self.const(site, key), *computed)
+        general = _call(
+            _h("plain_call" if self.info is None else "frame_call"),
+            _name(f),
+            ast.Tuple(elts=[_name(n) for n in names], ctx=ast.Load()),
+            copy.deepcopy(fname),
+            ast.Constant(line),
+            ast.Constant(col),
+        )
+        form = at(_answered(self, call, general), line, col)
+        return self.const(bf, f"builtin_{name}"), form
+
+    @staticmethod
+    def builtin_first(builtin, f, fn, other):
+        """The call `other` (fast_ast.e_call's) after the test for the built-in that
+        builtin_form made a tree for (the callee computed in that test), if any."""
+        if builtin is None:
+            return other
+        bf, form = builtin
+        test = _is(ast.NamedExpr(target=_name(f, ast.Store()), value=fn), bf)
+        return ast.IfExp(test=test, body=form, orelse=other)
+
+    def builtin_methods(self, attr, o, names, ty, general, line, col):
+        """`o.attr(*names)` (the object and arguments computed, `ty` its type) for a
+        list, set or dict whose method has a site, or one of gradcli's own modules:
+        that site's answer; anything else (or SLOW) `general`."""
+        out = general
+        for t, site in method_sites(attr, len(names), line, col):
+            call = _call(
+                self.const(site, f"method_{t.__name__}_{attr}_{self.tmp()[2:]}"),
+                _name(o.id) if isinstance(o, ast.Name) else copy.deepcopy(o),
+                *[copy.deepcopy(n) for n in names],
+            )
+            out = ast.IfExp(
+                test=_is(copy.deepcopy(ty), self.const(t, "type_" + t.__name__)),
+                body=_answered(self, call, copy.deepcopy(general)),
+                orelse=out,
+            )
+        if attr[:1] != "_":
+            site = module_site(attr, line, col)
+            call = _call(
+                self.const(site, f"module_{attr}_{self.tmp()[2:]}"),
+                _name(o.id) if isinstance(o, ast.Name) else copy.deepcopy(o),
+                *[copy.deepcopy(n) for n in names],
+            )
+            out = ast.IfExp(
+                test=_is(copy.deepcopy(ty), self.const(MODULE, "StdModule")),
+                body=_answered(self, call, copy.deepcopy(general)),
+                orelse=out,
+            )
+        return at(out, line, col)
+
+    def membership(self, op, a, b, fallback):
+        """`a in b` (`not in`): Python's own when b is a set or a dict and a's hash and
+        equality are Python's own (fast_builtins.hash_plain: no code of the program
+        runs, no TypeError), as runtime.compare answers it; else `fallback(a, b)`."""
+        a1, a2 = self._once(a)
+        b1, b2 = self._once(b)
+        ta, tb = self.tmp(), self.tmp()
+        first = []
+        if isinstance(a1, ast.NamedExpr):  # (a computed before b, whatever the test says)
+            first.append(_is(a1, _name(a1.target.id)))
+        kind = ast.NamedExpr(target=_name(tb, ast.Store()), value=_call(_h("type"), b1))
+        own = self.const(_OBJECT_HASH, "object_hash"), self.const(_OBJECT_EQ, "object_eq")
+        test = _and(
+            *first,
+            _or(
+                _is(kind, self.const(set, "type_set")),
+                _is(_name(tb), self.const(dict, "type_dict")),
+            ),
+            _or(
+                ast.Compare(
+                    left=ast.NamedExpr(target=_name(ta, ast.Store()), value=_call(_h("type"), a2)),
+                    ops=[ast.In()],
+                    comparators=[self.const(_SCALARS, "scalars")],
+                ),
+                _and(
+                    _is(ast.Attribute(value=_name(ta), attr="__hash__", ctx=ast.Load()), own[0]),
+                    _is(ast.Attribute(value=_name(ta), attr="__eq__", ctx=ast.Load()), own[1]),
+                ),
+            ),
+        )
+        py = ast.Compare(
+            left=copy.deepcopy(a2),
+            ops=[ast.In() if op == "in" else ast.NotIn()],
+            comparators=[copy.deepcopy(b2)],
+        )
+        return ast.IfExp(
+            test=test, body=py, orelse=_call(fallback, copy.deepcopy(a2), copy.deepcopy(b2))
+        )
+
+    def iterated(self, items):
+        """The items a `for` loop goes through (iteration.iterate): a list, tuple, string,
+        range, set or dict as it is (a set or dict changed while the loop runs is
+        Python's RuntimeError, which fast_support.fail words as `live` does)."""
+        t = self.tmp()
+        return ast.IfExp(
+            test=ast.Compare(
+                left=_call(_h("type"), ast.NamedExpr(target=_name(t, ast.Store()), value=items)),
+                ops=[ast.In()],
+                comparators=[self.const(ITERATED, "iterated")],
+            ),
+            body=_name(t),
+            orelse=_call(_h("iterate"), _name(t)),
+        )
