@@ -620,8 +620,7 @@ class FastExpressions:
         fn = self.load(func.children[0])
         f = self.tmp()
         fname = self.const(BareName(name), "name_" + str(self.n))
-        builtin = self.builtin_form(name, f, parts, fname, line, col)  # (fast_calls.py)
-        callee = _name(f) if builtin else ast.NamedExpr(target=_name(f, ast.Store()), value=fn)
+        builtin, callee = self.builtin_form(name, f, fn, parts, fname, line, col)  # (fast_calls)
         fast = ast.Call(
             func=ast.Attribute(value=_name(f), attr="fast", ctx=ast.Load()), args=parts, keywords=[]
         )

@@ -42,15 +42,16 @@ def _answered(self, site_call, general):
 class FastBuiltinCalls:
     """Calls of built-ins (mixed into fast_tier.Emitter)."""
 
-    def builtin_form(self, name, f, parts, fname, line, col):
-        """(the built-in, the tree) of `name(*parts)` when the callee (the variable f) is
-        the built-in `name` has a call site for: the arguments computed, the site's
-        function called, its SLOW the general call (fast_support's frame_call or
-        plain_call) of the same values; None when there is no such site."""
+    def builtin_form(self, name, f, fn, parts, fname, line, col):
+        """((the built-in, the tree), the callee's use in e_call's test) for `name(*parts)`
+        when the callee (the variable f, the value fn) is the built-in `name` has a call
+        site for: the arguments computed, the site's function called, its SLOW the general
+        call (fast_support's frame_call or plain_call) of the same values; (None, the
+        callee computed) when there is no such site (builtin_first tests it first)."""
         bf = self.comp.builtins.get(name)
         site = function_site(name, len(parts), bf, line, col)
         if site is None:
-            return None
+            return None, ast.NamedExpr(target=_name(f, ast.Store()), value=fn)
         names = [self.tmp() for _ in parts]
         computed = [
             ast.NamedExpr(target=_name(n, ast.Store()), value=copy.deepcopy(p))
@@ -67,7 +68,7 @@ class FastBuiltinCalls:
             ast.Constant(col),
         )
         form = at(_answered(self, call, general), line, col)
-        return self.const(bf, f"builtin_{name}"), form
+        return (self.const(bf, f"builtin_{name}"), form), _name(f)
 
     @staticmethod
     def builtin_first(builtin, f, fn, other):
