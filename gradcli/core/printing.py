@@ -367,6 +367,12 @@ def show(value) -> str:
         and value.__dict__.get("__module__") == "builtins"
     ):
         return f"<class '{value.__qualname__}'>"  # ValueError, RuntimeError ...
+    if (
+        isinstance(value, type)
+        and issubclass(value, BaseException)
+        and value.__dict__.get("__module__") == "re"
+    ):
+        return f"<class 're.{value.__qualname__}'>"  # (re.error)
     if isinstance(value, _PY_CALLABLES):
         return f"<built-in function {callable_name(value)}>"
     if isinstance(value, dict):

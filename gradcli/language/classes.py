@@ -258,6 +258,9 @@ def class_attr(cls, name):
         methods = c.__dict__.get("language_class_methods")
         if methods and name in methods:
             return BoundMethod(cls, name, methods[name])
+        values = c.__dict__.get("language_class_attrs")  # (a namedtuple's _fields)
+        if values and name in values:
+            return values[name]
         allowed = c.__dict__.get("language_methods")
         raw = c.__dict__.get(name)
         if isinstance(raw, (staticmethod, classmethod)) and (

@@ -1,11 +1,13 @@
-"""Methods of dicts and sets (the allowlist the language reaches them through)."""
+"""Methods of dicts, sets, strings and numbers (the allowlist the language reaches them
+through)."""
 
 from __future__ import annotations
 
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..runtime.limits import check_items
 from ..core.convert import type_name
-from ..library.stdlib import DictView
+from ..library.stdlib import DictView, LazyIterator
+from .iteration import iter_values
 
 
 def _key(k):
@@ -111,6 +113,47 @@ SET_METHODS = {
 # (runtime.LIST_METHODS and STR_METHODS add these to the ones they define)
 
 
+def _most_common(c, n=None):
+    if n is not None and not isinstance(n, int):
+        raise GradTypeError(f"'{type_name(n)}' object cannot be interpreted as an integer")
+    return c.most_common(n)
+
+
+def _elements(c):
+    for v in c.values():
+        if isinstance(v, int) and v > 0:
+            check_items(v, "the elements")
+    return LazyIterator(c.elements(), "itertools.chain object")
+
+
+def _subtract(c, other=(), /, **kw):
+    if not isinstance(other, dict):
+        other = iter_values(other)
+    c.subtract(other, **kw)
+
+
+COUNTER_METHODS = {
+    "most_common": _most_common,
+    "elements": _elements,
+    "subtract": _subtract,
+    "total": lambda c: c.total(),
+}
+
+FROZENSET_METHODS = {
+    k: SET_METHODS[k]
+    for k in (
+        "copy",
+        "union",
+        "intersection",
+        "difference",
+        "symmetric_difference",
+        "isdisjoint",
+        "issubset",
+        "issuperset",
+    )
+}
+
+
 def _list_extend(lst, items):
     items = list(items)
     check_items(len(lst) + len(items), "the list")
@@ -163,7 +206,14 @@ def _padded(method):
     return pad
 
 
+def _expandtabs(s, tabsize=8):
+    if isinstance(tabsize, int):  # (an upper bound of the result's size)
+        check_items(len(s) + s.count("\t") * max(tabsize, 0), "the result", "characters")
+    return s.expandtabs(tabsize)
+
+
 STR_MORE = {
+    "expandtabs": _expandtabs,
     "splitlines": str.splitlines,
     "rsplit": str.rsplit,
     "lstrip": str.lstrip,
@@ -193,3 +243,35 @@ STR_MORE = {
     "center": _padded(str.center),
     "zfill": _padded(str.zfill),
 }
+
+
+# int and float: their values (`(7).real`) and their methods (`(7).bit_length()`)
+INT_ATTRS = {
+    "real": lambda v: v.real,
+    "imag": lambda v: v.imag,
+    "numerator": lambda v: v.numerator,
+    "denominator": lambda v: v.denominator,
+}
+FLOAT_ATTRS = {"real": lambda v: v.real, "imag": lambda v: v.imag}
+INT_METHODS = {
+    "bit_length": int.bit_length,
+    "bit_count": int.bit_count,
+    "as_integer_ratio": int.as_integer_ratio,
+    "conjugate": int.conjugate,
+}
+FLOAT_METHODS = {
+    "is_integer": float.is_integer,
+    "hex": float.hex,
+    "as_integer_ratio": float.as_integer_ratio,
+    "conjugate": float.conjugate,
+}
+
+
+def _fromkeys(iterable, value=None):
+    items = iter_values(iterable)
+    check_items(len(items), "the dict")
+    return {_key(k): value for k in items}
+
+
+# methods of the type itself: dict.fromkeys(keys), float.fromhex("0x1p-2")
+CLASS_METHODS = {dict: {"fromkeys": _fromkeys}, float: {"fromhex": float.fromhex}}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..runtime.errors import GradError, GradSyntaxError, Interrupted, LimitError, python_type_name
 from ..core.printing import show, show_str
+from ..library.stdlib import EXCEPTION_CLASSES
 
 # name -> its base, as in Python (and PyTorch: shape errors are RuntimeErrors)
 PARENTS = {
@@ -40,7 +41,9 @@ PARENTS = {
     "RuntimeWarning": "Warning",
     "JSONDecodeError": "ValueError",  # (json.loads's)
     "StatisticsError": "ValueError",  # (the statistics module's)
+    "error": "Exception",  # (re's: re.error, not a built-in)
 }
+MODULE_OWNED = {"error": "re"}  # classes of a module, not built-ins
 
 
 def _message(type_name, args):
@@ -80,13 +83,16 @@ def _make_types():
     out = {}
     for name, parent in PARENTS.items():  # parents come before their children
         base = out[parent] if parent else LanguageException
+        module = MODULE_OWNED.get(name, "builtins")
         out[name] = type(
-            name, (base,), {"type_name": name, "__module__": "builtins", "__qualname__": name}
+            name, (base,), {"type_name": name, "__module__": module, "__qualname__": name}
         )
     return out
 
 
 TYPES = _make_types()
+EXCEPTION_CLASSES.update(TYPES)  # (for the library's modules: re.error)
+BUILTIN_TYPES = {k: v for k, v in TYPES.items() if k not in MODULE_OWNED}
 
 
 def public_type(err):

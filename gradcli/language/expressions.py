@@ -311,6 +311,49 @@ def name_storer(name, info):
     return store
 
 
+_PREFIXED = {"x": ("hexadecimal", 16), "o": ("octal", 8), "b": ("binary", 2)}
+
+
+def number_value(text, line, column):
+    """The value of a number literal, or Python's SyntaxError for a malformed one (the
+    grammar's NUMBER is looser than Python's literals so that these get Python's words)."""
+    low = text.lower()
+    if low.endswith("j"):
+        raise GradSyntaxError(
+            "complex numbers are not supported (gradcli has no complex type)", line, column
+        )
+    kind = _PREFIXED.get(low[1:2]) if low[:1] == "0" else None
+    if kind is not None:
+        digits = low[2:].replace("_", "")
+        bad = next((c for c in digits if c not in "0123456789abcdef"[: kind[1]]), None)
+        if bad is not None and bad.isdigit():
+            raise GradSyntaxError(f"invalid digit '{bad}' in {kind[0]} literal", line, column)
+    try:
+        if kind is not None:
+            return _sized(int(text, 0), line, column)
+        if any(c in low for c in ".e"):
+            return float(text)
+        if low[0] == "0" and low.strip("0_") and "__" not in low and not low.endswith("_"):
+            raise GradSyntaxError(
+                "leading zeros in decimal integer literals are not permitted; "
+                "use an 0o prefix for octal integers",
+                line,
+                column,
+            )
+        if len(text) > 4000:
+            raise GradSyntaxError("number literal too large", line, column)
+        return int(text, 0)
+    except ValueError:
+        what = kind[0] if kind is not None else "decimal"
+        raise GradSyntaxError(f"invalid {what} literal", line, column) from None
+
+
+def _sized(v, line, column):
+    if v.bit_length() > 13300:  # (as a decimal literal's 4000 digits)
+        raise GradSyntaxError("number literal too large", line, column)
+    return v
+
+
 class Expressions:
     """Compiles names, literals and operators (mixed into the Compiler)."""
 
@@ -324,19 +367,7 @@ class Expressions:
 
     def e_number(self, node):
         tok = node.children[0]
-        text = tok.value.replace("_", "")
-        if text.lower().endswith("j"):
-            raise GradSyntaxError("complex numbers are not supported", tok.line, tok.column)
-        try:
-            if any(c in text for c in ".eE"):
-                v = float(text)
-            else:
-                if len(text) > 4000:
-                    raise ValueError
-                v = int(text)
-        except ValueError:
-            raise GradSyntaxError("number literal too large", tok.line, tok.column)
-        return constant(v)
+        return constant(number_value(tok.value, tok.line, tok.column))
 
     def e_string(self, node):
         parts = []

@@ -341,6 +341,14 @@ class BoundUserMethod:
         return f"<bound method {self.fn.qualname}>"
 
 
+def _generator_next(g):
+    """g.__next__(), as next(g) does (its end the language's StopIteration)."""
+    try:
+        return g.__next__()
+    except StopIteration:
+        raise GradError("", type_name="StopIteration") from None
+
+
 class Generator:
     """What calling a function with `yield` gives: its body (compiled by
     control.py into a Python generator function) runs only as far as the
@@ -350,6 +358,7 @@ class Generator:
 
     __slots__ = ("fn", "local", "gen", "running", "done", "result", "grad_mode")
     language_lazy = True  # iteration.iterate hands it out as it is, unlisted
+    language_methods = {"__next__": _generator_next, "__iter__": lambda g: g}
 
     def __init__(self, fn, local):
         self.fn, self.local, self.gen = fn, local, None

@@ -19,6 +19,7 @@ from .functions import UserFunction
 from .iteration import pyname
 from .out_arg import call_with_out
 from .positions import located
+from .pykeywords import keyword_error
 from .state import state
 
 
@@ -40,6 +41,9 @@ def call_failed(e, fn, args, kwargs, name, line, col, kwpos):
         return _batched_call(fn, args, kwargs, name, line, col, kwpos)  # inside vmap
     if not isinstance(e, GradError):
         if isinstance(e, TypeError):
+            err = keyword_error(fn, name, args, kwargs)
+            if err is not None:
+                raise err.at(*_kw_pos(err, kwpos, line, col)) from None
             if "out" in kwargs and "'out'" in str(e) and _takes_out(fn, name):
                 try:
                     return call_with_out(fn, args, kwargs, name or pyname(fn))

@@ -23,6 +23,7 @@ from ..runtime.device import Device
 from ..ops.creation import TorchGenerator
 from ..ops.return_types import ValuesIndices
 from ..library.values import BoundMethod, BuiltinFunction, Module, Size
+from ..library.stdlib import LazyIterator
 from ..core.parameter import is_parameter
 from ..library.nn import Parameter
 from ..library.torch_names import library_class
@@ -166,6 +167,8 @@ def type_of(x):
     v = CLASS_OF.get(t)
     if v is not None:
         return v
+    if t is LazyIterator and x.kind.endswith(" object"):  # enumerate, zip, map ...
+        return TypeName(x.kind[: -len(" object")])
     if isinstance(x, ValuesIndices):  # torch.return_types.max, .sort ...: one per op
         return TypeName(f"torch.return_types.{x.kind}")
     if library_class(t) is not None:  # nn.Linear, torch.optim.SGD ...: the class itself
@@ -187,7 +190,12 @@ def install_classes(builtins):
         ("tuple", tuple, "tuple"),
         ("dict", dict, "dict"),
         ("set", set, "set"),
+        ("frozenset", frozenset, "frozenset"),
         ("range", range, "range"),
+        ("complex", complex, "complex"),  # (out of the language: prelude.LEFT_OUT)
+        ("bytes", bytes, "bytes"),
+        ("bytearray", bytearray, "bytearray"),
+        ("memoryview", memoryview, "memoryview"),
         ("Tensor", Tensor, "torch.Tensor"),
     ):
         v = builtins.get(name)

@@ -19,7 +19,7 @@ from . import datamodel
 from . import runtime as rt
 from .unbound import PY_TYPES
 from .classes import LanguageObject, Super, callable_class, is_user_class, no_super
-from .exceptions import TYPES, is_instance
+from .exceptions import BUILTIN_TYPES, is_instance
 from .items import del_attr
 from .iteration import counted, iterate
 from .names import install_classes, type_of
@@ -66,6 +66,7 @@ def _class_of(t):
 
 def isinstance_(obj, classinfo):
     cls = _class_of(classinfo)
+    obj = _PY_TYPES.get(id(obj), obj)  # the language's int, list ... are classes
     if isinstance(obj, GradError):  # by the exception classes' family, as `except`
         return is_instance(obj, cls)
     return isinstance(obj, cls)
@@ -94,22 +95,22 @@ def enumerate_(iterable, start=0):
     return LazyIterator(enumerate(_each(iterable), start), "enumerate object")
 
 
-def map_(fn, *iterables):
+def map_(fn, /, *iterables):
     return LazyIterator(
         (fn(*args) for args in zip(*(iter(_each(x)) for x in iterables))), "map object"
     )
 
 
-def filter_(fn, iterable):
+def filter_(fn, iterable, /):
     test = truth if fn is None else (lambda v: truth(fn(v)))
     return LazyIterator((v for v in _each(iterable) if test(v)), "filter object")
 
 
-def reversed_(seq):
+def reversed_(seq, /):
     return ListIterator(list(_items(seq))[::-1])
 
 
-def sorted_(iterable, *, key=None, reverse=False):
+def sorted_(iterable, /, *, key=None, reverse=False):
     items = list(_items(iterable))
     try:
         return sorted(items, key=key, reverse=truth(reverse))
@@ -150,22 +151,58 @@ def _pair(p, i):
     return items
 
 
-def set_(iterable=()):
+def set_(iterable=(), /):
     try:
         return set(_items(iterable))
     except TypeError as e:
         raise GradTypeError(str(e)) from None
 
 
-def iter_(x):
+def frozenset_(iterable=(), /):
+    try:
+        return frozenset(_items(iterable))
+    except TypeError as e:
+        raise GradTypeError(str(e)) from None
+
+
+def id_(obj, /):
+    """Python's id: an int unique to the object while it lives (it reaches nothing)."""
+    return id(obj)
+
+
+def ascii_(obj, /):
+    return show(obj).encode("ascii", "backslashreplace").decode("ascii")
+
+
+# Python's types that stay out of the language: isinstance(v, complex) answers (False),
+# a call is refused with the reason (README, "How gradcli differs from Python")
+LEFT_OUT = {
+    "complex": (complex, "complex numbers are not supported (gradcli has no complex type)"),
+    "bytes": (bytes, "bytes are not supported (a program's text is str: it reads no files)"),
+    "bytearray": (bytearray, "bytearray is not supported (a program's text is str)"),
+    "memoryview": (memoryview, "memoryview is not supported (it reaches Python's memory)"),
+}
+
+
+def _left_out(name):
+    def refuse(*args, **kwargs):
+        raise GradError(LEFT_OUT[name][1], type_name="NotImplementedError")
+
+    return refuse
+
+
+def iter_(x, /):
     if program_object(x):
         return datamodel.iter_of(x)
     if hasattr(type(x), "language_remaining"):
         return x
-    return LazyIterator(iter(_each(x)))
+    kind = "iterator object"
+    if type(x) in (list, tuple, str, range, set, frozenset, dict):  # list_iterator ...
+        kind = f"{type(iter(x)).__name__} object"
+    return LazyIterator(iter(_each(x)), kind)
 
 
-def next_(it, *default):
+def next_(it, /, *default):
     if program_object(it):
         try:
             return datamodel.next_of(it)
@@ -414,6 +451,10 @@ def prelude():
         "sorted": sorted_,
         "dict": dict_,
         "set": set_,
+        "frozenset": frozenset_,
+        "id": id_,
+        **{name: _left_out(name) for name in LEFT_OUT},
+        "ascii": ascii_,
         "iter": iter_,
         "next": next_,
         "hasattr": hasattr_,
@@ -449,7 +490,7 @@ def prelude():
     out["object"] = LanguageObject
     out["__name__"] = "__main__"  # a program is the main module (`if __name__ == "__main__":`)
     out["NotImplemented"] = NotImplemented  # (a special method's "not for these operands")
-    out.update(TYPES)
+    out.update(BUILTIN_TYPES)
     return out
 
 
@@ -474,7 +515,15 @@ def install(builtins):
             _PY_TYPES[id(builtins[name])] = py
     new = prelude()
     builtins.update(new)
-    for name, py in (("list", list), ("tuple", tuple), ("dict", dict), ("set", set)):
+    for name, py in (
+        ("list", list),
+        ("tuple", tuple),
+        ("dict", dict),
+        ("set", set),
+        ("frozenset", frozenset),
+        ("type", type),  # isinstance(int, type)
+        *((name, py) for name, (py, _) in LEFT_OUT.items()),
+    ):
         _PY_TYPES[id(new[name])] = py
     install_classes(builtins)
     _installed.add(id(builtins))

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import math
 import operator
+from collections import Counter
+import string
+from _string import formatter_field_name_split
 
 import numpy as np
 
@@ -48,7 +51,16 @@ from .datamodel import NO, plain_binary
 from .percent import percent_format
 from .names import NAME_ATTRS, name_attr, type_of
 from .containers import DICT_METHODS, LIST_MORE, SET_METHODS, STR_MORE, TUPLE_METHODS
+from .containers import (
+    COUNTER_METHODS,
+    FLOAT_ATTRS,
+    FLOAT_METHODS,
+    FROZENSET_METHODS,
+    INT_ATTRS,
+    INT_METHODS,
+)
 from .exceptions import LanguageException
+from .items import get_item
 from .functions import BREAK, CONTINUE, BoundUserMethod, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
 from ..engine.saved import raw_saved_attr, saved_attr
@@ -589,20 +601,36 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
         return BoundMethod(obj, name, LIST_METHODS[name])
     if isinstance(obj, tuple) and name in TUPLE_METHODS:
         return BoundMethod(obj, name, TUPLE_METHODS[name])
+    if isinstance(obj, Counter) and name in COUNTER_METHODS:
+        return BoundMethod(obj, name, COUNTER_METHODS[name])
     if isinstance(obj, dict) and name in DICT_METHODS:
         return BoundMethod(obj, name, DICT_METHODS[name])
     if isinstance(obj, set) and name in SET_METHODS:
         return BoundMethod(obj, name, SET_METHODS[name])
+    if isinstance(obj, frozenset) and name in FROZENSET_METHODS:
+        return BoundMethod(obj, name, FROZENSET_METHODS[name])
     if isinstance(obj, property) and name in ("setter", "getter", "deleter"):
         return {"setter": obj.setter, "getter": obj.getter, "deleter": obj.deleter}[name]
-    if isinstance(obj, float) and name == "is_integer":
-        return BoundMethod(obj, name, float.is_integer)
+    if t is int or t is float or t is bool:  # (7).real, (2.5).is_integer()
+        attrs, methods = (FLOAT_ATTRS, FLOAT_METHODS) if t is float else (INT_ATTRS, INT_METHODS)
+        if name in attrs:
+            return attrs[name](obj)
+        if name in methods:
+            return BoundMethod(obj, name, methods[name])
     if isinstance(obj, Size) and name == "numel":
         return BoundMethod(obj, name, lambda s: math.prod(s))
     m = unbound.method(obj, name, _TYPE_METHODS)  # str.lower, list.append ...
     if m is not None:
         return m
-    raise GradAttributeError(f"'{_type_shown(obj)}' object has no attribute '{name}'")
+    raise GradAttributeError(
+        f"'{_type_shown(obj)}' object has no attribute '{name}'",
+        hint=_LEFT_OUT.get((type(obj), name)),
+    )
+
+
+_LEFT_OUT = {  # methods of Python's that stay out, and why
+    (str, "encode"): "gradcli has no bytes: a program's text is str (it reads no files)",
+}
 
 
 def _type_shown(obj):
@@ -705,52 +733,104 @@ def set_attr(obj, name, value):
         )
 
 
+_FORMATTER = string.Formatter()
+
+
 def _fmt(s, *args, **kwargs):
-    """str.format without attribute or index access inside the fields."""
-    import string
+    """str.format: a field's `.name` and `[key]` go through the language's own attribute
+    and item access (get_attr's allowlist), never Python's."""
+    return _formatted(s, args, kwargs)
+
+
+def _format_map(s, mapping):
+    return _formatted(s, (), mapping)
+
+
+def _formatted(s, args, kwargs):
+    auto = 0  # the next automatic field's number; None once a field is numbered
+
+    def value(field):
+        nonlocal auto
+        try:
+            first, rest = formatter_field_name_split(field)
+            rest = list(rest)
+        except ValueError as e:  # ("Missing ']' in format string" ...)
+            raise GradValueError(str(e)) from None
+        if first == "":
+            if auto is None:
+                raise GradValueError(
+                    "cannot switch from manual field specification to automatic field numbering"
+                )
+            first, auto = auto, auto + 1
+        elif isinstance(first, int):
+            if auto:
+                raise GradValueError(
+                    "cannot switch from automatic field numbering to manual field specification"
+                )
+            auto = None
+        if isinstance(first, int):
+            if first >= len(args):
+                raise GradRuntimeError(
+                    f"Replacement index {first} out of range for positional args tuple",
+                    type_name="IndexError",
+                )
+            v = args[first]
+        else:
+            if first not in kwargs:
+                raise GradRuntimeError(repr(first), type_name="KeyError")
+            v = kwargs[first]
+        for is_attr, key in rest:  # the language's attribute and item access
+            v = get_attr(v, key) if is_attr else get_item(v, key)
+        return v
+
+    def fields(text):
+        try:
+            return list(_FORMATTER.parse(text))
+        except ValueError as e:  # ("Single '}' encountered in format string" ...)
+            raise GradValueError(str(e)) from None
 
     out = []
-    auto = 0  # the next automatic field's number; None once a field is numbered
     total = 0
-    for lit, field, spec, conv in string.Formatter().parse(s):
+    for lit, field, spec, conv in fields(s):
         out.append(lit)
         total += len(lit)
         if field is None:
             continue
-        if field == "" or field.isdigit():
-            if (field == "") != (auto is not None and (auto > 0 or field == "")):
-                raise GradValueError(
-                    "cannot switch from automatic field numbering to manual field specification"
-                    if field
-                    else "cannot switch from manual field specification to automatic field numbering"
-                )
-            n = auto if field == "" else int(field)
-            auto = auto + 1 if field == "" else None
-            if n >= len(args):
-                raise GradRuntimeError(
-                    f"Replacement index {n} out of range for positional args tuple",
-                    type_name="IndexError",
-                )
-            v = args[n]
-        elif field.isidentifier():
-            if field not in kwargs:
-                raise GradRuntimeError(repr(field), type_name="KeyError")
-            v = kwargs[field]
-        else:
-            raise GradValueError(f"format(): field '{field}' is not supported")
-        if conv == "r":
-            text = show(v)
-        else:
-            try:
-                text = format_field(v, spec)
-            except ValueError as e:
-                raise GradValueError(str(e)) from None
-            except TypeError as e:
-                raise GradTypeError(str(e)) from None
+        v = value(field)
+        if spec and "{" in spec:  # nested fields in the spec ('{:{}}'), numbered on
+            parts = []
+            for lit2, field2, spec2, conv2 in fields(spec):
+                parts.append(lit2)
+                if field2 is not None:
+                    if spec2 and "{" in spec2:
+                        raise GradValueError("Max string recursion exceeded")
+                    inner = value(field2)
+                    if conv2 is not None:
+                        inner = _converted(inner, conv2)
+                    parts.append(format_field(inner, spec2))
+            spec = "".join(parts)
+        if conv is not None:  # !r, !s, !a: the text formatted by the spec
+            v = _converted(v, conv)
+        try:
+            text = format_field(v, spec)
+        except ValueError as e:
+            raise GradValueError(str(e)) from None
+        except TypeError as e:
+            raise GradTypeError(str(e)) from None
         total += len(text)
         check_items(total, "the formatted string", "characters")
         out.append(text)
     return "".join(out)
+
+
+def _converted(v, conv):
+    if conv == "r":
+        return show(v)
+    if conv == "s":
+        return show_str(v)
+    if conv == "a":
+        return show(v).encode("ascii", "backslashreplace").decode("ascii")
+    raise GradValueError(f"Unknown conversion specifier {conv}")
 
 
 def format_field(v, spec):
@@ -801,6 +881,7 @@ def _list_append(lst, v):
 
 STR_METHODS = {
     "format": _fmt,
+    "format_map": _format_map,
     "upper": str.upper,
     "lower": str.lower,
     "strip": str.strip,
@@ -818,9 +899,12 @@ LIST_METHODS = {
     **LIST_MORE,
 }
 _TYPE_METHODS = {
+    int: INT_METHODS,
+    float: FLOAT_METHODS,
     str: STR_METHODS,
     list: LIST_METHODS,
     tuple: TUPLE_METHODS,
     dict: DICT_METHODS,
     set: SET_METHODS,
+    frozenset: FROZENSET_METHODS,
 }

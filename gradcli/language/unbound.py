@@ -9,6 +9,8 @@ on those types' values (runtime.STR_METHODS ...)."""
 from __future__ import annotations
 
 from ..runtime.errors import GradTypeError
+from ..library.values import BoundMethod
+from .containers import CLASS_METHODS
 
 PY_TYPES: dict = {}  # id of the built-in functions int, float, str ... -> Python's types
 
@@ -47,6 +49,9 @@ def method(obj, name, tables):
     """The unbound method `obj.name` when obj is the language's str, list, dict or set
     and `tables[type]` allows `name`; None otherwise."""
     py = PY_TYPES.get(id(obj))
+    own = CLASS_METHODS.get(py)
+    if own is not None and name in own:  # dict.fromkeys: a method of the type itself
+        return BoundMethod(obj, name, lambda _cls, *a, _f=own[name], **k: _f(*a, **k))
     table = tables.get(py) if py is not None else None
     if table is None or name not in table:
         return None

@@ -177,7 +177,7 @@ def str_(object=""):
     "list(x)",
     "a list of the items of x",
 )
-def list_(x=()):
+def list_(x=(), /):
     if isinstance(x, Tensor):
         check_objects(len(x), "list() of this tensor", 300)
         return [FUNCTIONS["index"](x, i) for i in range(len(x))]
@@ -195,7 +195,7 @@ def list_(x=()):
     "tuple(x)",
     "a tuple of the items of x",
 )
-def tuple_(x=()):
+def tuple_(x=(), /):
     return tuple(list_(x))
 
 
@@ -236,6 +236,8 @@ def _dual(name, py, pairwise=None):
     tensor_fn = entry.fn
 
     def fn(*args, **kwargs):
+        if py is abs and kwargs and not _tensors(args) and not _tensors(kwargs.values()):
+            raise GradTypeError("abs() takes no keyword arguments")  # (abs(x=1): Python's)
         if any(program_object(a) for a in args) and not any(type(a) is Tensor for a in args):
             return python_protocol(py, *args, **kwargs)  # their __abs__, __lt__ ...
         if pairwise is not None and _python_extreme(args, kwargs):
@@ -344,7 +346,10 @@ def _python_sum():
     @functools.wraps(tensor_fn)  # its signature, for "did you mean" hints
     def fn(*args, **kwargs):
         if args and isinstance(args[0], (list, tuple, range)):
-            if len(args) > 2 or set(kwargs) - {"start"}:
+            for k in kwargs:
+                if k != "start":
+                    raise GradTypeError(f"'{k}' is an invalid keyword argument for sum()")
+            if len(args) > 2:
                 raise GradTypeError(f"sum() takes at most 2 arguments ({len(args)} given)")
             total = kwargs.get("start", args[1] if len(args) > 1 else 0)
             if isinstance(total, str):

@@ -14,6 +14,7 @@ import re as _re
 from ..core.convert import type_name
 from ..runtime.errors import GradError, GradTypeError
 from ..runtime.limits import check_items
+from .stdlib import EXCEPTION_CLASSES
 from .values import BuiltinFunction
 
 #: the flags, as plain ints (they print as numbers, not as re.IGNORECASE ...)
@@ -87,4 +88,5 @@ def make_module(module_class):
     members: dict = dict(FLAGS)
     for fn in (sub, subn, split, findall, escape):
         members[fn.__name__] = BuiltinFunction(f"re.{fn.__name__}", fn)
+    members["error"] = EXCEPTION_CLASSES["error"]  # (what a bad pattern raises)
     return module_class("re", members)

@@ -10,7 +10,13 @@ from __future__ import annotations
 import itertools as _itertools
 import math as _math
 
-from ..runtime.errors import GradAttributeError, GradRuntimeError, GradTypeError, GradValueError
+from ..runtime.errors import (
+    GradAttributeError,
+    GradError,
+    GradRuntimeError,
+    GradTypeError,
+    GradValueError,
+)
 from ..runtime import context
 from ..runtime.limits import check_held, check_items, check_total
 from ..core.printing import show
@@ -103,6 +109,14 @@ def live(items, line=None, col=None):
         yield v
 
 
+def _lazy_next(it):
+    """it.__next__(), as next(it) does (its end the language's StopIteration)."""
+    try:
+        return next(it.it)
+    except StopIteration:
+        raise GradError("", type_name="StopIteration") from None
+
+
 class LazyIterator:
     """An iterator of the language that computes its values when asked (zip, map,
     filter, enumerate over a generator, a generator expression, itertools): an
@@ -110,6 +124,7 @@ class LazyIterator:
 
     __slots__ = ("it", "kind")
     language_lazy = True  # iteration.iterate hands it out as it is, unlisted
+    language_methods = {"__next__": _lazy_next, "__iter__": lambda it: it}
 
     def __init__(self, it, kind="iterator object"):
         self.it, self.kind = it, kind
@@ -293,6 +308,10 @@ def counted(it):
 
 _COUNTING = [lambda it: it]
 
+# the language's exception classes by name (language/exceptions.py fills it): what a
+# module offers as its own errors (re.error)
+EXCEPTION_CLASSES: dict = {}
+
 
 def bounded_list(it, what="the result"):
     """The items of an iterator, refusing more than the list limit."""
@@ -382,7 +401,17 @@ def _itertools_module():
     }
     members = {k: _iter_tool(k, v) for k, v in tools.items()}
     members["count"] = BuiltinFunction("itertools.count", _count)
+    members["groupby"] = BuiltinFunction("itertools.groupby", _groupby)
     return StdModule("itertools", members)
+
+
+def _groupby(iterable, key=None):
+    """itertools.groupby, lazy: each group an iterator of the language's."""
+    groups = _itertools.groupby(iter(iterable), key)
+    return LazyIterator(
+        ((k, LazyIterator(g, "itertools._grouper object")) for k, g in groups),
+        "itertools.groupby object",
+    )
 
 
 def _count(start=0, step=1):
@@ -432,7 +461,11 @@ def _namedtuple(typename, field_names, *, defaults=None):
 
         return f"{typename}(" + ", ".join(f"{f}={show(v)}" for f, v in zip(fields, self)) + ")"
 
+    def replace(self, **kwargs):
+        return new(type(self), **dict(zip(fields, self), **kwargs))
+
     attrs = {f: (lambda i: lambda t: tuple.__getitem__(t, i))(i) for i, f in enumerate(fields)}
+    attrs["_fields"] = lambda t: fields
     return type(
         typename,
         (tuple,),
@@ -441,6 +474,14 @@ def _namedtuple(typename, field_names, *, defaults=None):
             "__repr__": rep,
             "__slots__": (),
             "language_attrs": attrs,
+            "language_methods": {
+                "_replace": replace,
+                "_asdict": lambda t: dict(zip(fields, t)),
+                "count": tuple.count,
+                "index": tuple.index,
+            },
+            "language_class_methods": {"_make": lambda cls, it: new(cls, *bounded_list(iter(it)))},
+            "language_class_attrs": {"_fields": fields, "_field_defaults": dflt},
             "language_callable": True,
             "__module__": "__main__",
         },

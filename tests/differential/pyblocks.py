@@ -438,6 +438,81 @@ class Blocks:
         for line in self.pick(uses).split("\n"):
             self.emit(line)
 
+    def b_gaps(self):
+        """What Python has beyond the basics: literals in every base, numbers' attributes,
+        frozenset, str.format's fields, iterators' __next__, the standard modules' extras,
+        and built-ins refusing keywords (at the top level or inside a function)."""
+        i, j, l1 = self.expr("int", 1), self.expr("int", 1), self.expr("list", 1)
+        f, s1 = self.expr("float", 1), self.expr("str", 1)
+        k = self.r.randint(0, 6)
+        uses = (
+            f"print(0x{k}f, 0o{k}7, 0b1{k % 2}1, 1_{k}00, {k}_0.5, 1e-{k}_0, -0X_{k}A, 0B_1)",
+            f"print(({i}).bit_length(), ({i}).real, ({i}).imag, ({i}).as_integer_ratio(), ({i}).bit_count(), ({i}).conjugate())",
+            f"print(({f}).is_integer(), ({f}).hex(), float.fromhex(({f}).hex()), ({f}).real, ({f}).imag)",
+            f"print(({f}).as_integer_ratio() if math.isfinite({f}) else None)"
+            if self.math
+            else "print(1)",
+            f"print(sorted(frozenset({l1})), frozenset({l1}) == set({l1}), {i} in frozenset({l1}), len(frozenset({l1}) | {{{j}}}))",
+            f"print(dict.fromkeys({l1}, {j}), dict.fromkeys({s1}), isinstance(int, type), isinstance({i}, type))",
+            f"print('{{0[0]}}|{{0[1]!r:>6}}|{{k[a]}}'.format(({i}, {s1}), k={{'a': {j}}}), '{{x.real}}/{{x.imag}}'.format(x={f}))",
+            f"print('{{:{{}}}}|{{:>{{w}}.{{p}}f}}'.format({s1}, {k + 1}, {f}, w={k + 4}, p={k % 3}), '{{a}}'.format_map({{'a': {i}}}))",
+            f"print(({s1} + '\\t' + {s1}).expandtabs({k}), ascii({s1} + '\\u00e9'), (lambda v: id(v) == id(v))({l1}))",
+            f"e_ = enumerate({l1} or [0], {j})\nprint(e_.__next__(), next(e_, None), type(e_), type(iter({l1})))",
+            f"it_ = iter({s1} or 'z')\nprint(it_.__next__(), list(it_), type(zip()), type(map(abs, [])))",
+            f"import itertools\nprint([(k_, list(g_)) for k_, g_ in itertools.groupby(sorted({l1}), key=lambda v: v % 3)])",
+            f"import collections\nc_ = collections.Counter({s1} + {s1})\nprint(c_.most_common({k % 3}), sorted(c_.elements()), c_.total())",
+            f"import collections\nP_ = collections.namedtuple('P_', 'x y')\np_ = P_({i}, {j})\nprint(p_._replace(y={k}), p_._asdict(), P_._fields, P_._make([{k}, {i}]))",
+        )
+        refusals = (
+            "abs(x=1)",
+            "len(obj=[1])",
+            "sorted(iterable=[1])",
+            "sorted([1], cmp=1)",
+            "sum([1], zzz=1)",
+            "min(key=len)",
+            "enumerate([1], begin=1)",
+            "list(x=[1])",
+            "chr(i=65)",
+            "next(iterator=iter([1]))",
+            "isinstance(obj=1, class_or_tuple=int)",
+            "'{0.nope}'.format(1)",
+            "'{0[9]}'.format([1])",
+            "'{0[}'.format([1])",
+            "'{}{1}'.format(1, 2)",
+            "frozenset([[1]])",
+            "dict.fromkeys([[1]])",
+            "(1.5).bit_length()",
+            "'{!x}'.format(1)",
+            "iter([]).__next__()",
+        )
+        lines = self.pick(uses).split("\n")
+        if self.chance(0.3):
+            err = self.pick(
+                (
+                    "TypeError",
+                    "ValueError",
+                    "AttributeError",
+                    "IndexError",
+                    "StopIteration",
+                    "Exception",
+                )
+            )
+            lines = [
+                "try:",
+                f"    {self.pick(refusals)}",
+                f"except {err} as e_:",
+                "    print(type(e_).__name__, e_)",
+            ]
+        if self.chance(0.5):  # inside a function: the fast tier's ground
+            name = self.fresh("gap")
+            self.emit(f"def {name}():")
+            for line in lines:
+                self.emit("    " + line)
+            self.emit(f"{name}()")
+        else:
+            for line in lines:
+                self.emit(line)
+
     def b_more(self):
         """Decorators, `global`, properties and class/static methods, calls with `*` and
         `**`, `while True`, exceptions raised inside generators and loops."""

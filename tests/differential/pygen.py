@@ -5,14 +5,17 @@ tests/differential/test_plain_python_diff.py use both).
 `program(seed)` is a deterministic function of the seed: a program that terminates,
 is well-typed enough to run mostly without errors, and prints what it computes. It
 draws on numbers (ints, floats, bools, with `//`, `%`, `**` on mixed operands),
-strings and f-strings with format specs, lists, tuples, dicts and sets, comparisons
+strings and f-strings with format specs (str.format with indexed fields too), lists, tuples, dicts and sets, comparisons
 (chained too), `if`/`while`/`for` with `break`/`continue`/`else`, functions with
 defaults, `*args`, keyword-only parameters and `**kwargs`, bounded recursion,
 closures and `nonlocal`, `lambda`, comprehensions (nested, with conditions),
 generators, classes with operator and protocol methods, inheritance and `super()`,
 `try`/`except`/`else`/`finally` with Python's built-in exceptions (whose messages are
 printed), and the built-ins (`len`, `range`, `sorted`, `min`/`max` with `key`, `sum`,
-`enumerate`, `zip`, `abs`, `round`, `int`/`float`/`str`, `isinstance` ...). Code is
+`enumerate`, `zip`, `abs`, `round`, `int`/`float`/`str`, `isinstance` ...), hex, octal,
+binary and underscored literals, numbers' attributes (`bit_length`, `real`, `hex` ...),
+frozenset, iterators' `__next__`, `itertools.groupby`, `Counter.most_common`, a
+namedtuple's `_replace`, and built-ins called with keywords Python refuses. Code is
 generated both at the top level and inside functions (which the fast tier compiles).
 
 Left out, because the language defines them otherwise (the README's "How gradcli
@@ -121,6 +124,9 @@ class Gen(pyblocks.Blocks):
 
     def lit_int(self):
         r = self.r.random()
+        if r < 0.08:  # in another base, or with underscores
+            v = self.r.randint(0, 300)
+            return self.pick((hex(v), oct(v), bin(v), f"{v:_}", f"1_{v:03d}", hex(v).upper()))
         if r < 0.7:
             return str(self.r.randint(-9, 12))
         if r < 0.95:
@@ -516,8 +522,9 @@ class Gen(pyblocks.Blocks):
 
     def top_item(self):
         kind = self.r.choices(
-            ("stmts", "func", "class", "try", "gen", "closure", "rec", "wrapped", "misc", "more"),
-            (3, 3, 2, 2, 2, 1.5, 1, 2, 1.5, 2),
+            ("stmts", "func", "class", "try", "gen", "closure", "rec", "wrapped", "misc", "more")
+            + ("gaps",),
+            (3, 3, 2, 2, 2, 1.5, 1, 2, 1.5, 2, 2),
         )[0]
         getattr(self, "b_" + kind)()
 

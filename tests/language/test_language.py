@@ -81,7 +81,7 @@ ESCAPES = [
     ("import time\ntime.sleep(1)", "AttributeError"),
     ("import math\nmath.randn(2)", "AttributeError"),
     (
-        "from collections import namedtuple\nP = namedtuple('P', 'x')\nP(1)._asdict",
+        "from collections import namedtuple\nP = namedtuple('P', 'x')\nP(1)._asdict.fn",
         "AttributeError",
     ),
     ("import os\nos.getcwd()", "AttributeError"),  # os, sys: empty modules

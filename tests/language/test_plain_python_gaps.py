@@ -1,0 +1,169 @@
+"""More of plain Python as CPython answers it (tests/language/test_plain_python.py's
+companion): number literals in every base, the attributes and methods of numbers,
+frozenset, id and ascii, str.format's field indexing and attributes, built-ins that
+take no keywords, iterators' __next__, and the standard modules' groupby,
+Counter.most_common, namedtuple._replace and re.error. Each program runs in gradcli
+with the fast tier and without it, and in the CPython running the tests; the three
+must print the same."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import run_inprocess
+
+PROGRAMS = {
+    "number_literals_in_every_base": """
+print(0xff, 0o17, 0b101, 1_000, 0XFF, 0B11, 0O7, 0x_f, 00_0, 0_0, 1.e5, .5, 1_0.5e-1_0)
+def f(n):
+    return -0x10 + 0b1 * 0o10 + n * 0xDEAD_BEEF + 1e1_0
+print(f(2), [0b1 << k for k in range(3)])
+""",
+    "attributes_and_methods_of_numbers": """
+def f(i, x):
+    return (i.real, i.imag, i.bit_length(), i.as_integer_ratio(), i.bit_count(),
+            i.conjugate(), i.numerator, i.denominator, x.is_integer(), x.hex(),
+            x.as_integer_ratio(), x.real, x.imag, x.conjugate())
+print(f(7, 2.5), f(-12, 2.0), True.real, (5).foo if False else 0)
+print(int.bit_length(255), float.is_integer(3.0), list(map(int.bit_length, [1, 2, 300])))
+print(float.fromhex("0x1.8p1"), dict.fromkeys("abc"), dict.fromkeys([1, 2], 0))
+for bad in (float("inf"), float("nan")):
+    try:
+        bad.as_integer_ratio()
+    except (OverflowError, ValueError) as e:
+        print(type(e).__name__, e)
+try:
+    (5.0).bit_length()
+except AttributeError as e:
+    print(e)
+try:
+    dict.fromkeys([[1]])
+except TypeError as e:
+    print(e)
+""",
+    "frozenset_id_and_ascii": """
+def f():
+    a = frozenset([3, 1, 2, 2])
+    print(a, len(a), 2 in a, type(a), isinstance(a, frozenset), frozenset(), sorted(a))
+    print(a | {9}, a & frozenset([1, 5]), a - {1}, a.union([7]), a.issubset({1, 2, 3, 4}))
+    d = {a: 1}
+    print(d[frozenset([1, 2, 3])], a == {1, 2, 3}, repr(frozenset([1])))
+    x = [1]
+    print(id(x) == id(x), id(x) != id([1]), type(id(x)), ascii("h\\u00e9llo"), ascii([1, "\\u00fc"]))
+    try:
+        a.add(2)
+    except AttributeError as e:
+        print(e)
+    try:
+        frozenset([[1]])
+    except TypeError as e:
+        print(e)
+f()
+""",
+    "format_fields_index_and_attributes": """
+class A:
+    def __init__(self):
+        self.b = 4
+def f():
+    print('{0[1]}'.format([5, 6]), '{0[a]}'.format({'a': 3}), '{x[0][1]}'.format(x=[[1, 2]]))
+    print('{a.b}'.format(a=A()), '{0.b:>5}|'.format(A()), '{0.real}'.format(3), '{0[0]}'.format("xyz"))
+    print('{:{}}|'.format(3, 5), '{0:{1}.{2}f}'.format(3.14159, 10, 2), '{:>{w}}'.format('a', w=4))
+    print('{!r:>8}|{!s:<5}|{!a}'.format('\\u00e9', 'x', '\\u00fc'), '{a}'.format_map({'a': 5}))
+    for fmt, args in (('{0!x}', [1]), ('{0[}', [[1]]), ('{0.}', [[1]]), ('}', [1]),
+                      ('{0[5]}', [[1]]), ('{0[a]}', [{'b': 1}]), ('{}{1}', [1, 2]),
+                      ('{0.nope}', [A()])):
+        try:
+            fmt.format(*args)
+        except (ValueError, IndexError, KeyError, AttributeError) as e:
+            print(type(e).__name__, e)
+f()
+""",
+    "isinstance_of_type": """
+class A:
+    pass
+print(isinstance(int, type), isinstance(3, type), isinstance(A, type), isinstance(A(), type),
+      isinstance(str, (int, type)), isinstance(len, type), isinstance(ValueError, type))
+""",
+    "built_ins_that_take_no_keywords": """
+calls = [
+    lambda: abs(x=1), lambda: len(obj=[1]), lambda: sorted(iterable=[1]),
+    lambda: sorted([1], cmp=None), lambda: sum([1], zzz=1), lambda: min(key=len),
+    lambda: enumerate([1], begin=1), lambda: list(x=[1]), lambda: chr(i=65),
+    lambda: isinstance(obj=1, class_or_tuple=int), lambda: next(iterator=iter([1])),
+]
+for c in calls:
+    try:
+        c()
+    except TypeError as e:
+        print(e)
+print(sum([1, 2], start=5), sorted([3, 1], reverse=True), enumerate([1], start=2).__next__())
+""",
+    "iterators_next_method_and_type": """
+def g():
+    yield 1
+def f():
+    e = enumerate("ab")
+    print(next(e), e.__next__(), type(e), type(zip([1])), type(map(str, [1])))
+    x = g()
+    print(x.__next__(), iter(x) is x, x.__iter__() is x)
+    it = iter([1, 2])
+    print(it.__next__(), type(it))
+    try:
+        x.__next__()
+    except StopIteration:
+        print("done")
+f()
+""",
+    "groupby_counter_namedtuple_and_re_error": """
+import itertools, collections, re
+from collections import namedtuple
+for k, g in itertools.groupby("aabbbc"):
+    print(k, list(g))
+print([(k, len(list(g))) for k, g in itertools.groupby([1, 3, 2, 4, 5], key=lambda v: v % 2)])
+c = collections.Counter("abracadabra")
+print(c.most_common(2), c.most_common(), sorted(c.elements())[:4], c.total())
+c.subtract("aaa")
+print(c["a"], c)
+P = namedtuple("P", "x y")
+p = P(1, 2)
+print(p._replace(x=5), p._asdict(), P._fields, p._fields, P._make([3, 4]))
+try:
+    re.sub("(", "", "x")
+except re.error as ex:
+    print(type(ex).__name__, ex, isinstance(ex, Exception), re.error, type(ex))
+print("a\\tbc\\td".expandtabs(), "a\\tb".expandtabs(4), "x\\ty".expandtabs(tabsize=2))
+""",
+}
+
+
+def _cpython(source):
+    r = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+@pytest.mark.parametrize("tier", ((), ("--no-fast-tier",)), ids=("fast", "closures"))
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_as_cpython_prints(name, tier):
+    source = PROGRAMS[name]
+    r = run_inprocess(source, ("eval", *tier, "-"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == _cpython(source)
+
+
+@pytest.mark.parametrize(
+    "text", ("0x", "0b12", "0o8", "010", "0_1", "1__0", "1_", "1.5_", "0__0", "0b1_")
+)
+def test_a_malformed_number_literal_is_pythons_syntax_error(text):
+    try:
+        compile(f"x = {text}\n", "<program>", "exec")
+    except SyntaxError as e:
+        python = e.msg
+    else:
+        raise AssertionError(text)
+    r = run_inprocess(f"x = {text}\n")
+    assert r.returncode != 0
+    assert f"SyntaxError: {python}" in r.stderr.splitlines()[0], (python, r.stderr)
