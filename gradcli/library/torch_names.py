@@ -23,7 +23,9 @@ _MODULES = {
     "torch.nn.modules.distance": "CosineSimilarity PairwiseDistance",
     "torch.nn.modules.dropout": "AlphaDropout Dropout Dropout1d Dropout2d Dropout3d",
     "torch.nn.modules.flatten": "Flatten Unflatten",
-    "torch.nn.modules.linear": "Bilinear Identity LazyLinear Linear",
+    "torch.nn.modules.linear": (
+        "Bilinear Identity LazyLinear Linear NonDynamicallyQuantizableLinear"
+    ),
     "torch.nn.modules.loss": (
         "BCELoss BCEWithLogitsLoss CTCLoss CosineEmbeddingLoss CrossEntropyLoss GaussianNLLLoss "
         "HingeEmbeddingLoss HuberLoss KLDivLoss L1Loss MSELoss MarginRankingLoss "

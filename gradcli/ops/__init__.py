@@ -36,6 +36,7 @@ from . import (
 from . import gathering, repeating, topk, inverse  # noqa: F401,E402  (index_select gather scatter repeat ravel topk inverse)
 from . import sorting  # noqa: F401,E402  (sort argsort diag)
 from . import conv_transpose  # noqa: F401,E402  (conv_transpose2d)
+from . import activation_more  # noqa: F401,E402  (hardtanh relu6 selu celu glu prelu rrelu ...)
 from . import loss_more  # noqa: F401,E402  (huber, smooth_l1, kl_div, poisson_nll ...)
 from . import loss_nd  # noqa: F401,E402  (nll_loss of (N, C, d1, ...))
 from . import distance  # noqa: F401,E402  (cdist)

@@ -119,40 +119,46 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 class Elu(Function):
-    __slots__ = ("alpha",)
+    """elu(x, alpha, scale, input_scale) (selu is elu with its constants)."""
+
+    __slots__ = ("alpha", "scale", "input_scale")
     name = "EluBackward0"
     saved_names = ("self",)
     saved_extra = {
         "alpha": lambda node: node.alpha,
-        "scale": lambda node: 1,
-        "input_scale": lambda node: 1,
+        "scale": lambda node: node.scale,
+        "input_scale": lambda node: node.input_scale,
     }
 
     def formula(self, S, x, *_):
-        a = S.number(self.alpha)
-        return S.map(lambda v: S.sp.Piecewise((v, v > 0), (a * (S.sp.exp(v) - 1), True)), x)
+        a, s, i = S.number(self.alpha), S.number(self.scale), S.number(self.input_scale)
+        return S.map(
+            lambda v: S.sp.Piecewise((s * v, v > 0), (s * a * (S.sp.exp(i * v) - 1), True)), x
+        )
 
-    def forward(self, x, alpha):
+    def forward(self, x, alpha, scale=1, input_scale=1):
         x = dtypes.floating(x)
-        self.alpha = alpha
+        self.alpha, self.scale, self.input_scale = alpha, scale, input_scale
         self.save(x)
-        if x.dtype.char in "fd":
-            return laid_out(torch_act.elu(x, alpha), (x,))  # torch's kernel, to the last bit
-        return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
+        if x.dtype.char in "fd":  # torch's kernel, to the last bit
+            return laid_out(torch_act.elu(x, alpha, scale, input_scale), (x,))
+        return np.where(x > 0, x * scale, alpha * scale * np.expm1(np.minimum(x, 0) * input_scale))
 
     def backward(self, g, F, x):
+        a, s, i = self.alpha, self.scale, self.input_scale
         if F.tensor_mode:
-            return (EluBackward.apply(g, x, alpha=self.alpha),)
-        return (elu_backward_values(g, x, self.alpha),)
+            return (EluBackward.apply(g, x, alpha=a, scale=s, input_scale=i),)
+        return (elu_backward_values(g, x, a, s, i),)
 
     jvp = elementwise
 
 
-def elu_backward_values(g, x, alpha):
-    """torch's elu_backward kernel: g where x > 0, else (g * alpha) * exp(x)."""
+def elu_backward_values(g, x, alpha, scale=1, input_scale=1):
+    """torch's elu_backward kernel: g * scale where x > 0, else ((g * input_scale) *
+    (alpha * scale)) * exp(x * input_scale)."""
     if x.dtype.char in "fd" and g.dtype == x.dtype:
-        return torch_act.elu_backward(np.broadcast_to(g, x.shape), x, alpha)
-    return np.where(x > 0, g, g * (alpha * np.exp(x)))
+        return torch_act.elu_backward(np.broadcast_to(g, x.shape), x, alpha, scale, input_scale)
+    return np.where(x > 0, g * scale, g * input_scale * (alpha * scale * np.exp(x * input_scale)))
 
 
 class EluBackward(Function):
@@ -163,7 +169,7 @@ class EluBackward(Function):
         "a backward's own node (create_graph): shown as a named function with its local Jacobian"
     )
 
-    __slots__ = ("alpha",)
+    __slots__ = ("alpha", "scale", "input_scale")
     name = "EluBackwardBackward0"
     saved_names = ("grad_output", "self_or_result")
     saved_extra = {
@@ -171,21 +177,20 @@ class EluBackward(Function):
         "is_result": lambda node: False,  # (PyTorch's elu_ backward reads its result)
     }
 
-    def forward(self, g, x, alpha):
-        self.alpha = alpha
+    def forward(self, g, x, alpha, scale=1, input_scale=1):
+        self.alpha, self.scale, self.input_scale = alpha, scale, input_scale
         self.save(g, x)
-        return elu_backward_values(g, x, alpha)
+        return elu_backward_values(g, x, alpha, scale, input_scale)
 
     def backward(self, gg, F, g, x):
         # derivatives.yaml: elu_backward(gg, ...) for g; elu_double_backward for x:
-        # elu_backward(gg * g, ..., x) * (x < 0)
-        a = self.alpha
+        # elu_backward(gg * g * input_scale, ..., x) * (x < 0)
+        k = {"alpha": self.alpha, "scale": self.scale, "input_scale": self.input_scale}
+        i = self.input_scale
+        gg_g = gg * g if i == 1 else gg * g * i
         if F.tensor_mode:
-            return (
-                type(self).apply(gg, x, alpha=a),
-                type(self).apply(gg * g, x, alpha=a) * (x < 0),
-            )
-        return (elu_backward_values(gg, x, a), elu_backward_values(gg * g, x, a) * (x < 0))
+            return (type(self).apply(gg, x, **k), type(self).apply(gg_g, x, **k) * (x < 0))
+        return (elu_backward_values(gg, x, **k), elu_backward_values(gg_g, x, **k) * (x < 0))
 
     jvp = elementwise
 

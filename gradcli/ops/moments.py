@@ -408,6 +408,7 @@ class Dist(Norm):
     __slots__ = ("sa", "sb")
     name = "DistBackward0"
     saved_names: Any = ("self", "other", "result")
+    saved_order = (1, 0, 2)  # PyTorch saves other, self, then the result
     saved_extra = {"p": lambda node: node.ord}
 
     def forward(self, a, b, p, ord, dt):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...ops.registry import FUNCTIONS
 from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from .. import counting
-from . import dropout, init, utils
+from . import activations, attention, dropout, init, utils
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .layers_more import LAYERS_MORE
@@ -22,6 +22,8 @@ FUNCTIONAL = {
     **SOFTMAX_FUNCTIONAL,
     **counting.FUNCTIONAL,
     **dropout.FUNCTIONAL,
+    **activations.FUNCTIONAL,
+    "multi_head_attention_forward": attention.multi_head_attention_forward,
 }
 
 
@@ -35,6 +37,8 @@ def members(namespace):
     }
     out.update(LAYERS)
     out.update(LAYERS_MORE)
+    out.update(activations.ACTIVATIONS)
+    out["MultiheadAttention"] = attention.MultiheadAttention
     out.update(dropout.LAYERS)
     out.update(NORMS)
     out.update(CONTAINERS)

@@ -110,17 +110,27 @@ def _positive(lib, v):
     return v > 0 if lib.vector else ~(v <= 0)
 
 
-def elu(x, alpha):
-    """torch's elu kernel (scale = input_scale = 1): x where x > 0, else expm1(x) * alpha."""
-    a = x.dtype.type(alpha)
-    return blocks(lambda lib, v: np.where(_positive(lib, v), v, lib.expm1(v) * a), x)
+def elu(x, alpha, scale=1.0, input_scale=1.0):
+    """torch's elu kernel: x * scale where x > 0, else expm1(x * input_scale) * (alpha *
+    scale), the coefficients rounded to x's dtype (with scale = input_scale = 1 the
+    products by 1 are exact: x, expm1(x) * alpha)."""
+    t = x.dtype.type
+    neg, pos, ipt = t(alpha) * t(scale), t(scale), t(input_scale)
+    return blocks(lambda lib, v: np.where(_positive(lib, v), v * pos, lib.expm1(v * ipt) * neg), x)
 
 
-def elu_backward(g, x, alpha):
-    """torch's elu_backward kernel on the input (is_result false): g where x > 0, else
-    ((g * 1) * alpha) * exp(x * 1), multiplied in that order."""
-    a = x.dtype.type(alpha)
-    return blocks(lambda lib, dy, v: np.where(_positive(lib, v), dy, (dy * a) * lib.exp(v)), g, x)
+def elu_backward(g, x, alpha, scale=1.0, input_scale=1.0):
+    """torch's elu_backward kernel on the input (is_result false): g * scale where x > 0,
+    else ((g * input_scale) * (alpha * scale)) * exp(x * input_scale), in that order."""
+    t = x.dtype.type
+    neg, pos, ipt = t(alpha) * t(scale), t(scale), t(input_scale)
+    return blocks(
+        lambda lib, dy, v: np.where(
+            _positive(lib, v), dy * pos, ((dy * ipt) * neg) * lib.exp(v * ipt)
+        ),
+        g,
+        x,
+    )
 
 
 def log_sigmoid_forward(x):
