@@ -15,7 +15,10 @@ from ..engine.saved import given, saved_shown
 from ..engine.forward import elementwise
 from ..engine.function import Function
 from ..numerics.floats import torch_act
+from ..numerics.floats.erf_tanh import libm_tanh, sleef_tanh
+from ..numerics.floats.fma import fma
 from ..numerics.floats.tensor_iter import laid_out
+from ..numerics.floats.torch_exp import sigmoid as torch_sigmoid
 from ..runtime import context
 from ..runtime.errors import GradError, GradRuntimeError
 from .activation import Elu, EluBackward, elu_backward_values, softplus
@@ -76,8 +79,18 @@ class MaskedBackward(Function):
 
     @classmethod
     def mask(cls, g, x, params):
+        """g where kept, +0 elsewhere: the vector blocks test `keep`, the scalar code
+        after them `scalar_keep` (the two part on NaN for hardtanh and the shrinks)."""
         g = np.broadcast_to(g, np.shape(x))
-        return np.where(cls.keep(x, **params), g, np.zeros((), g.dtype))
+        zero = np.zeros((), g.dtype)
+        if x.dtype.char not in "fd" or g.dtype != x.dtype:
+            return np.where(cls.keep(x, **params), g, zero)
+
+        def fn(lib, dy, v):
+            keep = cls.keep if lib.vector else cls.scalar_keep
+            return np.where(keep(v, **params), dy, zero)
+
+        return laid_out(torch_act.blocks(fn, g, x), (x,))
 
     def forward(self, g, x, params):
         self.params = params
@@ -92,9 +105,10 @@ class MaskedBackward(Function):
         return None if tg is None else type(self).apply(tg, x, params=self.params)
 
 
-def _masked_op(name, grad_fn, kernel, keep, params):
+def _masked_op(name, grad_fn, kernel, keep, params, scalar_keep=None):
     """The node classes of a masked activation (forward `kernel(x, **params)`, gradient
-    g where `keep(x, **params)`), each `_saved_<param>` shown."""
+    g where `keep(x, **params)`, after the vector blocks where `scalar_keep`), each
+    `_saved_<param>` shown."""
     extra = {p: (lambda p: lambda node: node.params[p])(p) for p in params}
     back = type(
         grad_fn.replace("Backward0", "BackwardBackward0"),
@@ -104,6 +118,7 @@ def _masked_op(name, grad_fn, kernel, keep, params):
             "name": grad_fn.replace("Backward0", "BackwardBackward0"),
             "saved_extra": extra,
             "keep": staticmethod(keep),
+            "scalar_keep": staticmethod(scalar_keep or keep),
         },
     )
     node = type(
@@ -151,9 +166,10 @@ def threshold(input, threshold, value, inplace=False):
 
 
 def _hardtanh(x, min_val, max_val):
-    if x.dtype.kind == "f":
-        return np.minimum(np.maximum(x, _typed(x, min_val)), _typed(x, max_val))
-    return np.clip(x, min_val, max_val).astype(x.dtype)
+    """clamp's kernel: min_val below it, max_val above it, x itself elsewhere (so -0.0
+    and NaN stay)."""
+    lo, hi = _typed(x, min_val), _typed(x, max_val)
+    return np.where(x < lo, lo, np.where(x > hi, hi, x))
 
 
 Hardtanh = _masked_op(
@@ -162,6 +178,7 @@ Hardtanh = _masked_op(
     _hardtanh,
     lambda x, min_val, max_val: (x > _typed(x, min_val)) & (x < _typed(x, max_val)),
     ("min_val", "max_val"),
+    lambda x, min_val, max_val: ~((x <= _typed(x, min_val)) | (x >= _typed(x, max_val))),
 )
 
 
@@ -203,12 +220,18 @@ def _shrunk(x, lambd):
     return (x < -_typed(x, lambd)) | (x > _typed(x, lambd))
 
 
+def _not_within(x, lambd):
+    """Where not -lambd <= x <= lambd (a NaN is)."""
+    return ~((x >= -_typed(x, lambd)) & (x <= _typed(x, lambd)))
+
+
 Hardshrink = _masked_op(
     "hardshrink",
     "HardshrinkBackward0",
     lambda x, lambd: np.where(_shrunk(x, lambd) | np.isnan(x), x, np.zeros((), x.dtype)),
     _shrunk,
     ("lambd",),
+    _not_within,
 )
 
 
@@ -225,7 +248,9 @@ def _softshrink(x, lambd):
     return torch_act.blocks(fn, x)
 
 
-Softshrink = _masked_op("softshrink", "SoftshrinkBackward0", _softshrink, _shrunk, ("lambd",))
+Softshrink = _masked_op(
+    "softshrink", "SoftshrinkBackward0", _softshrink, _shrunk, ("lambd",), _not_within
+)
 
 
 @register(
@@ -256,15 +281,14 @@ def hardshrink(input, lambd=0.5):
     parser=None,
 )
 def softshrink(input, lambd=0.5):
-    if lambd < 0:
+    x = _float_only("softshrink_check", tensor_arg(input))
+    top = float(np.finfo(x.data.dtype).max)
+    if not 0 <= lambd <= top:
         raise GradRuntimeError(
-            "lambda must be greater or equal to 0, but found to be " + _scalar_text(lambd) + "."
+            f"lambda must be in range [0, {top:g}] for input dtype "
+            f"{dtypes.scalar_type_name(x.data.dtype)}, but found {lambd:g}"
         )
-    return Softshrink.apply(_float_only("softshrink_cpu", tensor_arg(input)), lambd=lambd)
-
-
-def _scalar_text(v):
-    return repr(float(v)) if isinstance(v, float) else str(v)
+    return Softshrink.apply(x, lambd=lambd)
 
 
 # ------------------------------------------------ hardsigmoid, hardswish
@@ -295,10 +319,11 @@ class Hardsigmoid(Function):
 
 
 def hardsigmoid_backward(g, x):
-    """g * (1/6) where -3 < x < 3 (1/6 rounded to the dtype first), 0 elsewhere."""
+    """g * (1/6) where -3 < x < 3, 0 elsewhere; 1/6 is the float 1.0f / 6.0f (in double
+    too, as the kernel writes it)."""
     t = x.dtype.type
     g = np.broadcast_to(g, x.shape)
-    return np.where((x > t(-3)) & (x < t(3)), g * t(1.0 / 6.0), t(0))
+    return np.where((x > t(-3)) & (x < t(3)), g * t(np.float32(1.0) / np.float32(6.0)), t(0))
 
 
 class HardsigmoidBackward(Function):
@@ -336,10 +361,17 @@ def hardsigmoid(input, inplace=False):
 
 
 def hardswish_backward(g, x):
-    """0 where x <= -3, g * (x / 3 + 0.5) where x < 3, g elsewhere (a NaN: g)."""
+    """0 where x <= -3, g where x >= 3, g * (x / 3 + 0.5) between; a NaN gives NaN in
+    the vector blocks (their blends) and g after them (the scalar code's last branch)."""
     t = x.dtype.type
-    g = np.broadcast_to(g, x.shape)
-    return np.where(x <= t(-3), t(0), np.where(x < t(3), g * ((x / t(3)) + t(0.5)), g))
+
+    def fn(lib, dy, v):
+        mid = dy * ((v / t(3)) + t(0.5))
+        if lib.vector:
+            return np.where(v <= t(-3), t(0), np.where(v >= t(3), dy, mid))
+        return np.where(v <= t(-3), t(0), np.where(v < t(3), mid, dy))
+
+    return torch_act.blocks(fn, np.broadcast_to(g, x.shape), x)
 
 
 class Hardswish(Function):
@@ -355,7 +387,7 @@ class Hardswish(Function):
     def backward(self, g, F, x):
         if F.tensor_mode:
             return (HardswishBackward.apply(g, x),)
-        return (hardswish_backward(g, x),)
+        return (laid_out(hardswish_backward(g, x), (x,)),)
 
     jvp = elementwise
 
@@ -371,7 +403,7 @@ class HardswishBackward(Function):
 
     def forward(self, g, x):
         self.save(g, x)
-        return hardswish_backward(g, x)
+        return laid_out(hardswish_backward(g, x), (x,))
 
     def backward(self, gg, F, g, x):
         inside = (x > -3.0) * (x < 3.0)
@@ -404,10 +436,30 @@ def hardswish(input, inplace=False):
 # ------------------------------------------------ mish
 
 
+def _tanh(lib, v):
+    return sleef_tanh(v) if lib.vector else libm_tanh(v)
+
+
 def _mish(x):
-    """x * tanh(log1p(exp(x))): SLEEF's exp and log1p on the vector blocks, the C
-    library's after them; tanh NumPy's."""
-    return torch_act.blocks(lambda lib, v: v * np.tanh(lib.log1p(lib.exp(v))), x)
+    """torch's mish kernel: x * tanh(log1p(exp(x))), SLEEF's functions on the vector
+    blocks, the C library's after them."""
+    return torch_act.blocks(lambda lib, v: v * _tanh(lib, lib.log1p(lib.exp(v))), x)
+
+
+def mish_backward(g, x):
+    """torch's mish_backward kernel: g * (t + x * s * (1 - t * t)), s = 1 / (1 + exp(-x)),
+    t = tanh(log1p(exp(x))), the compiler's fused multiply-adds as in PyTorch's build:
+    g * fma(x * s, fma(-t, t, 1), t)."""
+    t_ = x.dtype.type
+    one = t_(1)
+
+    def fn(lib, dy, v):
+        s = one / (one + lib.exp(-v))
+        t = _tanh(lib, lib.log1p(lib.exp(v)))
+        inner = np.asarray(fma(-t, t, one, dtype=t_), dtype=x.dtype)
+        return dy * np.asarray(fma(v * s, inner, t, dtype=t_), dtype=x.dtype)
+
+    return torch_act.blocks(fn, np.broadcast_to(g, x.shape), x)
 
 
 class Mish(Function):
@@ -429,10 +481,7 @@ class Mish(Function):
             s = F.sigmoid(x)
             t = F.tanh(softplus(x))
             return (g * (t + x * s * (1.0 - t * t)),)
-        with np.errstate(all="ignore"):
-            s = 1 / (1 + np.exp(-x))
-            t = np.tanh(np.log1p(np.exp(x)))
-            return (g * (t + x * s * (1 - t * t)),)
+        return (laid_out(mish_backward(g, x), (x,)),)
 
     jvp = elementwise
 
@@ -583,7 +632,7 @@ def glu_backward(g, x, dim):
     a, b = _halves(x, dim)
     t = x.dtype.type
     with np.errstate(all="ignore"):
-        s = t(1) / (t(1) + np.exp(-b))
+        s = torch_sigmoid(np.ascontiguousarray(b))  # (at::sigmoid_out)
         out = np.empty_like(x)
         da, db = _halves(out, dim)
         da[...] = s * g
@@ -668,13 +717,15 @@ class PreluKernel(Function):
         return np.where(x > 0, x, w * x)
 
     def backward(self, g, F, x, w):
-        if F.tensor_mode:
-            gx = F.where(x > 0, g, w * g)
-            gw = F.where(x > 0, 0.0, x * g)
-        else:
-            gx = np.where(x > 0, g, w * g)
-            gw = np.where(x > 0, np.zeros((), g.dtype), x * g)
-        return (gx, F.sum_to(gw, self.wshape))
+        parts = [None, None]
+        for part in (0, 1):
+            if self.needs[part]:
+                if F.tensor_mode:
+                    parts[part] = PreluKernelBackward.apply(g, x, w, part=part)
+                else:
+                    parts[part] = prelu_backward(g, x, w, part)
+        gx, gw = parts
+        return (gx, None if gw is None else F.sum_to(gw, self.wshape))
 
     def jvp(self, ts, F, x, w):
         tx, tw = ts
@@ -684,6 +735,59 @@ class PreluKernel(Function):
         if tw is not None:
             term = F.where(x > 0, 0.0, x * tw)
             out = term if out is None else out + term
+        return out
+
+
+def prelu_backward(g, x, w, part):
+    """torch's _prelu_kernel_backward: (g where x > 0, else w * g) for the input (part
+    0), (0 where x > 0, else x * g) for the weight, of x's shape (part 1)."""
+    zero = np.zeros((), np.result_type(g, x))
+    if part == 0:
+        return np.where(x > 0, g, w * g)
+    return np.where(x > 0, zero, x * g)
+
+
+class PreluKernelBackward(Function):
+    """prelu's backward under create_graph (PyTorch's one node gives both gradients;
+    here one node per gradient, each with its name and saved values)."""
+
+    formula = BACKWARD_FORMULA
+    __slots__ = ("part",)
+    name = "PreluKernelBackwardBackward0"
+    saved_names = ("grad_output", "self", "weight")
+
+    def forward(self, g, x, w, part):
+        self.part = part
+        self.save(g, x, w)
+        return prelu_backward(g, x, w, part)
+
+    def backward(self, gg, F, g, x, w):
+        pos = x > 0
+        if self.part == 0:  # w * g below 0: in g the same, in w sum(g * gg) below 0
+            return (
+                F.where(pos, gg, w * gg),
+                gg * 0.0,
+                F.sum_to(F.where(pos, 0.0, g * gg), w.shape),
+            )
+        return (F.where(pos, 0.0, x * gg), F.where(pos, 0.0, g * gg), None)
+
+    def jvp(self, ts, F, g, x, w):
+        tg, tx, tw = ts
+        pos = x > 0
+        terms = []
+        if self.part == 0:
+            if tg is not None:
+                terms.append(F.where(pos, tg, w * tg))
+            if tw is not None:
+                terms.append(F.where(pos, 0.0, tw * g))
+        else:
+            if tg is not None:
+                terms.append(F.where(pos, 0.0, x * tg))
+            if tx is not None:
+                terms.append(F.where(pos, 0.0, tx * g))
+        out = None
+        for t in terms:
+            out = t if out is None else out + t
         return out
 
 
@@ -735,6 +839,7 @@ class RreluWithNoise(Function):
     __slots__ = ("lower", "upper", "training", "noise")
     name = "RreluWithNoiseBackward0"
     saved_names = ("self", "noise")
+    saved_order = (1, 0)  # PyTorch saves the noise (before writing it), then self
     saved_extra = {
         "lower": lambda node: node.lower,
         "upper": lambda node: node.upper,
@@ -764,17 +869,58 @@ class RreluWithNoise(Function):
         return out
 
     def backward(self, g, F, x, noise):
-        if self.training and self.upper - self.lower > 1e-6:
-            return (g * noise,)
-        slope = (self.lower + self.upper) / 2
-        return (F.where(x > 0, g, g * slope),)
+        k = {"lower": self.lower, "upper": self.upper, "training": self.training}
+        if F.tensor_mode:
+            return (RreluWithNoiseBackward.apply(g, x, noise, **k),)
+        return (rrelu_backward(g, x, noise, **k),)
+
+
+def rrelu_backward(g, x, noise, lower, upper, training):
+    """g * noise when training (and upper - lower > 1e-6), else leaky_relu's backward
+    with slope (lower + upper) / 2."""
+    if training and upper - lower > 1e-6:
+        return g * noise
+    slope = x.dtype.type((lower + upper) / 2)
+    return np.where(x > 0, g, g * slope)
+
+
+class RreluWithNoiseBackward(Function):
+    """rrelu's backward under create_graph: in g the same kernel, in x zeros."""
+
+    formula = BACKWARD_FORMULA
+    __slots__ = ("lower", "upper", "training")
+    name = "RreluWithNoiseBackwardBackward0"
+    saved_names = ("self", "noise")
+    saved_extra = RreluWithNoise.saved_extra
+
+    def forward(self, g, x, noise, lower, upper, training):
+        self.lower, self.upper, self.training = lower, upper, training
+        self.save(x, noise)
+        return rrelu_backward(g, x, noise, lower, upper, training)
+
+    def backward(self, gg, F, x, noise):
+        k = {"lower": self.lower, "upper": self.upper, "training": self.training}
+        if F.tensor_mode:
+            return (type(self).apply(gg, x, noise, **k), gg * 0.0, None)
+        return (rrelu_backward(gg, x, noise, **k), gg * 0.0, None)
+
+    def jvp(self, ts, F, x, noise):
+        tg = ts[0]
+        if tg is None:
+            return None
+        k = {"lower": self.lower, "upper": self.upper, "training": self.training}
+        if F.tensor_mode:
+            return type(self).apply(tg, x, noise, **k)
+        return rrelu_backward(tg, x, noise, **k)
 
 
 @register(
     "rrelu",
     "rrelu(input, lower=1/8, upper=1/3, training=False)",
     "input where positive, input * a draw from [lower, upper] elsewhere",
-    checks=[((M,), {})],
+    # (lower == upper: the draws are the one value; out of training torch's saved noise
+    # is memory it never writes)
+    checks=[((M,), {"lower": 0.2, "upper": 0.2, "training": True})],
     category="math",
     batch=None,
     inplace=None,

@@ -36,7 +36,15 @@ KNOWN = {
         for op in ("quantile", "nanquantile")
         for i in range(3)
     },
-    "rrelu[0]": "out of training, torch's noise is memory it never writes (empty_like)",
+    **{
+        case: "torch's pack hook sees the noise before its kernel writes it (memory never written)"
+        for case in ("rrelu[0]", "rrelu[0]/grad")
+    },
+    **{
+        f"prelu[{i}]/grad": "torch's one node gives both gradients of prelu's backward; "
+        "gradcli has a node for each, and the hook sees both pack their values"
+        for i in (0, 1)
+    },
     "mse_loss[0]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
     "mse_loss[2]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
     **{
