@@ -41,7 +41,7 @@ from .fast_dispatch import (
 )
 from .fast_ast import _op_key
 from .fast_dispatch import plain_first
-from .fast_support import NO_CHAIN, augmented_op
+from .fast_support import NO_CHAIN, OWN_ATTR, augmented_op
 from .parser import Tree
 from .scopes import FunctionInfo
 
@@ -96,7 +96,7 @@ class FastCalls:
         obj = self.expr(obj_node)
         self.calls = True  # (a comprehension then goes through a list one item at a time)
         site = self.const(method_caller(attr, line, col), f"method_{attr}_{self.tmp()[2:]}")
-        _, _, tb, ty, dd = self._base(obj)
+        _, _, tb, ty, _, dd = self._base(obj, dd=True)
         if tb is not None:
             o, first = obj, []
         else:
@@ -384,7 +384,8 @@ class FastObjects(FastCalls):
         again = FunctionInfo("", "function", self.info.parent)
         again.analyse([suite])
         self.fixed = {p for p in params if p not in again.locals}
-        self.read_once = {}
+        self.read_once = {}  # parameter -> the parts of `_hoisted` it needs beyond the names
+        self.names_used = set()  # the names read or set on such parameters
         # the variables whose attributes the body reads, writes or calls: objects, not
         # worth a second body specialized for ints (fast_types.py)
         self.objects = set()
@@ -398,45 +399,62 @@ class FastObjects(FastCalls):
                 todo.extend(n.children)
 
     def prologue(self):
-        """The statements reading what `unit` said, for the parameters read so."""
+        """The statements reading what `unit` said, for the parameters read so: the
+        class, its table, the names its classes hold (for an object of a class that
+        is not plain, every name this function reads or sets on such a parameter, so
+        that the guards of its reads and stores fail) and, only where a method call
+        needs it, the dict of its variables (reading it makes CPython build one)."""
         out = []
+        used = self.const(frozenset(self.names_used), "names_used")
         for p in sorted(getattr(self, "read_once", ())):
             tb, ty, dd, nm = _hoisted(p)
             out += [
                 ast.Assign(targets=[_name(ty, ast.Store())], value=_call(_h("type"), _name(p))),
                 ast.Assign(targets=[_name(tb, ast.Store())], value=self._table(_name(ty))),
                 ast.Assign(
-                    targets=[_name(dd, ast.Store())],
-                    value=ast.IfExp(
-                        test=_is_not_none(_name(tb)),
-                        body=_attr(_name(p), "__dict__"),
-                        orelse=self.const({}, "no_variables"),  # (read, never written)
-                    ),
-                ),
-                ast.Assign(
                     targets=[_name(nm, ast.Store())],
                     value=ast.IfExp(
                         test=_is_not_none(_name(tb)),
                         body=_attr(_name(ty), NAMES),  # (set_class_attr adds to it)
-                        orelse=self.const(frozenset(), "no_names"),
+                        orelse=_copy_name(used),
                     ),
                 ),
             ]
+            if "dd" in self.read_once[p]:
+                out.append(
+                    ast.Assign(
+                        targets=[_name(dd, ast.Store())],
+                        value=ast.IfExp(
+                            test=_is_not_none(_name(tb)),
+                            body=_attr(_name(p), "__dict__"),
+                            orelse=self.const({}, "no_variables"),  # (read, never written)
+                        ),
+                    )
+                )
         return out
 
-    def _base(self, obj):
+    def _base(self, obj, dd=False):
         """(the object's first use, its later uses, its class's table, its class, the
-        dict of its variables when the class is plain; None for each not read once at
-        the call's start)."""
+        names its classes hold (classes.NAMES), the dict of its variables when `dd`;
+        None for each not read once at the call's start)."""
         if isinstance(obj, ast.Name) and obj.id in getattr(self, "fixed", ()):
             if self._mode(obj.id) == "local":
-                self.read_once[obj.id] = True
-                tb, ty, dd, _ = _hoisted(obj.id)
-                return obj, obj, _name(tb), _name(ty), _name(dd)
+                parts = self.read_once.setdefault(obj.id, set())
+                if dd:
+                    parts.add("dd")
+                tb, ty, d, nm = _hoisted(obj.id)
+                return obj, obj, _name(tb), _name(ty), _name(nm), _name(d) if dd else None
         if _simple(obj):
-            return obj, _copy_name(obj), None, None, None
+            return obj, _copy_name(obj), None, None, None, None
         o = self.tmp()
-        return ast.NamedExpr(target=_name(o, ast.Store()), value=obj), _name(o), None, None, None
+        return (
+            ast.NamedExpr(target=_name(o, ast.Store()), value=obj),
+            _name(o),
+            None,
+            None,
+            None,
+            None,
+        )
 
     def _table(self, t):
         """`getattr(t, LOOKUP, None)`: the class t's table if it is plain, else None."""
@@ -472,23 +490,21 @@ class FastObjects(FastCalls):
             read = self.const(framed_reader(attr), "framed_getattr_" + attr)
         if not direct_name(attr):
             return at(_call(read, obj), line, col)
-        first, later, tb, _, dd = self._base(obj)
-        if dd is not None:  # (an empty dict for an object of a class that is not plain)
-            test = ast.Compare(left=ast.Constant(attr), ops=[ast.In()], comparators=[dd])
-            value = ast.Subscript(value=_copy_name(dd), slice=ast.Constant(attr), ctx=ast.Load())
+        first, later, _, _, nm, _ = self._base(obj)
+        if nm is not None:  # (the names of a class that is not plain: those read here)
+            self.names_used.add(attr)
+            test = ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[nm])
         else:
-            d = self.tmp()
+            t = self.tmp()
             test = _and(
-                _is_not_none(self._table(_call(_h("type"), first))),
+                _is_not_none(self._table(_type_of(t, first))),
                 ast.Compare(
-                    left=ast.Constant(attr),
-                    ops=[ast.In()],
-                    comparators=[
-                        ast.NamedExpr(target=_name(d, ast.Store()), value=_attr(later, "__dict__"))
-                    ],
+                    left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[_attr(_name(t), NAMES)]
                 ),
             )
-            value = ast.Subscript(value=_name(d), slice=ast.Constant(attr), ctx=ast.Load())
+        # no class of it has `attr`: the object's own variable, as Python reads it (its
+        # AttributeError, when it has none, becomes the closure compiler's: fail)
+        value = _own_attr(_copy_name(later), attr, line, col)
         e = ast.IfExp(test=test, body=value, orelse=_call(read, _copy_name(later)))
         return at(e, line, col)
 
@@ -515,38 +531,38 @@ class FastObjects(FastCalls):
         attr = tok.value
         line, col = tok.line, tok.column
         obj = self.expr(obj_node)
-        vt = self.tmp()
         write = self.const(attr_writer(attr), "setattr_" + attr)
-        out = [ast.Assign(targets=[_name(vt, ast.Store())], value=v)]
-        _, _, tb, ty, _ = self._base(obj)
-        if tb is not None:
+        if isinstance(v, (ast.Name, ast.Constant)):  # (nothing runs in computing it)
+            out, vt = [], v
+        else:
+            vt = _name(self.tmp())
+            out = [ast.Assign(targets=[_name(vt.id, ast.Store())], value=v)]
+        _, _, _, _, nm, _ = self._base(obj)
+        if nm is not None:
             o = obj
         else:
             o = _name(self.tmp())
             out.append(at(ast.Assign(targets=[_name(o.id, ast.Store())], value=obj), line, col))
-        slow = ast.Expr(_call(write, _copy_name(o), _name(vt)))
+        slow = ast.Expr(_call(write, _copy_name(o), _copy(vt)))
         if not direct_name(attr):
             out.append(at(slow, line, col))
             return out
         # a plain class none of whose classes has `attr` (set_plain's case; a plain
         # class has no `language_setattr`: the program's names are kept apart, user_key)
-        if tb is None:
+        if nm is not None:
+            self.names_used.add(attr)
+            test = ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[nm])
+        else:
             ty = _name(self.tmp())
-            tb = self._table(
-                ast.NamedExpr(
-                    target=_name(ty.id, ast.Store()), value=_call(_h("type"), _copy_name(o))
-                )
+            test = _and(
+                _is_not_none(self._table(_type_of(ty.id, _copy_name(o)))),
+                ast.Compare(
+                    left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[_attr(ty, NAMES)]
+                ),
             )
-        names = _attr(_copy_name(ty), NAMES)
-        if isinstance(o, ast.Name) and o.id in getattr(self, "read_once", ()):
-            names = _name(_hoisted(o.id)[3])
-        test = _and(
-            _is_not_none(tb),
-            ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[names]),
-        )
         store = ast.Assign(
             targets=[ast.Attribute(value=_copy_name(o), attr=attr, ctx=ast.Store())],
-            value=_name(vt),
+            value=_copy(vt),
         )
         out.append(at(ast.If(test=test, body=[store], orelse=[slow]), line, col))
         return out
@@ -556,6 +572,20 @@ def _hoisted(p):
     """The names of the table, class, variables and class's names (classes.NAMES) of
     parameter p (FastObjects.unit)."""
     return "@tb_" + p, "@ty_" + p, "@dd_" + p, "@nm_" + p
+
+
+def _own_attr(o, attr, line, col):
+    """`o.attr`, placed at (line, col) and marked as an own variable's read
+    (fast_support.OWN_ATTR)."""
+    e = ast.Attribute(value=o, attr=attr, ctx=ast.Load())
+    e.lineno = e.end_lineno = line
+    e.col_offset, e.end_col_offset = col, col + OWN_ATTR
+    return e
+
+
+def _type_of(t, v):
+    """`(t := type(v))`"""
+    return ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), v))
 
 
 def _is_not_none(e):

@@ -111,17 +111,28 @@ def running(f, depth):
 #: error out of the fast function it calls is no step of the call chain, as a bound
 #: method's is not (invoke.call_failed)
 NO_CHAIN = 1 << 20
+#: an attribute whose node ends this far past its column reads an object's own variable
+#: as Python reads it (fast_objects.py: no class of the object's plain class has that
+#: name): the AttributeError Python raises when the object has no such variable becomes
+#: the closure compiler's error for that read (runtime.get_attr's words and hint)
+OWN_ATTR = 1 << 21
 
 
 def position(code, lasti):
-    """(line, col, whether it calls a method: NO_CHAIN) of the instruction at byte
-    offset `lasti` of generated code."""
+    """(line, col, what the instruction is: NO_CHAIN for a call of a method, OWN_ATTR
+    for an own variable's read, else 0) of the instruction at byte offset `lasti` of
+    generated code."""
     table = _POSITIONS.get(code)
     if table is None:
-        table = _POSITIONS[code] = [
-            (p[0], p[2], p[2] is not None and p[3] == p[2] + NO_CHAIN) for p in code.co_positions()
-        ]
+        table = _POSITIONS[code] = [(p[0], p[2], _marked(p)) for p in code.co_positions()]
     return table[lasti // 2]
+
+
+def _marked(p):
+    if p[2] is None or p[3] is None:
+        return 0
+    mark = p[3] - p[2]
+    return mark if mark in (NO_CHAIN, OWN_ATTR) else 0
 
 
 def fail(e, me):
@@ -132,7 +143,7 @@ def fail(e, me):
     tb = e.__traceback__
     if tb is None:
         return e
-    line, col, method = position(tb.tb_frame.f_code, tb.tb_lasti)
+    line, col, mark = position(tb.tb_frame.f_code, tb.tb_lasti)
     nxt = tb.tb_next
     if type(e) is UnboundLocalError and nxt is None:
         e = GradNameError(str(e), line, col, type_name="UnboundLocalError")
@@ -144,9 +155,12 @@ def fail(e, me):
         # a set or dict changed while a loop goes through it (fast_calls.iterated), in
         # the words of iteration.iterate's `live`
         e = GradRuntimeError(str(e))
+    elif mark == OWN_ATTR and type(e) is AttributeError and nxt is None:
+        e = _no_variable(e)
     elif isinstance(e, GradError) and e.line is not None and nxt is not None:
         callee = fast_name(nxt.tb_frame.f_code)
-        if callee is not None and not method:  # as invoke.call_failed does for a user function
+        # as invoke.call_failed does for a user function
+        if callee is not None and mark != NO_CHAIN:
             if not e.calls:
                 e.calls = []
             e.calls.append([None, line, col, callee, state.origin])
@@ -158,6 +172,17 @@ def fail(e, me):
             if frame[0] is None:
                 frame[0] = me.origin
     return err
+
+
+def _no_variable(e):
+    """The closure compiler's error for the read of an own variable that Python found
+    missing (e: its AttributeError): runtime.get_attr's, which finds no variable and no
+    class attribute of that name either (nothing of the program runs there)."""
+    try:
+        rt.get_attr(e.obj, e.name)
+    except GradError as err:
+        return err
+    return e  # (not reached: the read had found no variable and no class attribute)
 
 
 def augmented_op(op_sym):

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 import warnings
 from types import CodeType, FunctionType
 
@@ -451,6 +452,21 @@ def _either_body(checks, spec, body):
     return [ast.If(test=test, body=spec, orelse=body)]
 
 
+def _same_code(a, b):
+    """Whether the statements a and b are the same code but for the names of their
+    temporaries and constants (a body specialized for ints in which no operator is an
+    int's)."""
+
+    def text(stmts):
+        names = {}
+        dumped = "\n".join(ast.dump(s) for s in stmts)
+        return re.sub(
+            r"@[a-z_]*\d+", lambda m: names.setdefault(m.group(), str(len(names))), dumped
+        )
+
+    return text(a) == text(b)
+
+
 def function_unit(comp, info, name, params, suite):
     """A factory `(me, gv, gs, builtins) -> fast function` for a `def` of plain
     positional parameters, or None when its body is not all this tier knows.
@@ -497,6 +513,8 @@ def function_unit(comp, info, name, params, suite):
                 em.small_used.update(small)
             em.ints, em.self_name, em.small_vars = frozenset(), None, frozenset()
             checks += [small_check(_name(p)) for p in params if p in em.small_used]
+            if not recursive and _same_code(spec, body):  # (no int operator in it)
+                checks, spec = [], body
             if recursive:  # (its calls of `name` call itself: it is the global `name`)
                 if not unchecked:
                     self_spec, self_checks = copy.deepcopy(spec), copy.deepcopy(checks)

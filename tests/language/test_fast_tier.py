@@ -719,6 +719,33 @@ OBJECTS = {
         "class K:\n    def __init__(self):\n        self.f = lambda a: a\n"
         "    def run(self):\n        return self.f()\nK().run()\n"
     ),
+    "own_variables_read_as_python_reads_them": (
+        "class A:\n    def __init__(self, v):\n        self.value = v\n"
+        "    def get(self, other):\n        return self.value, other.value, self.value + other.value\n"
+        "    def later(self):\n        A.value = property(lambda s: 'prop')\n        return self.value\n"
+        "a, b = A(1), A(2.5)\nprint(a.get(b), a.get(a))\n"
+        "for i in range(3):\n    c = A(i)\n    print(c.value, a.get(c))\n"
+        "print(a.later(), b.value, A(3).value)\n"
+    ),
+    "own_variable_missing_in_method": (
+        "class A:\n    def __init__(self):\n        self.value = 1\n"
+        "    def get(self):\n        return self.valeu\nA().get()\n"
+    ),
+    "own_variable_missing_in_loop": (
+        "class A:\n    def __init__(self, v):\n        if v:\n            self.v = v\n"
+        "t = 0\nfor i in range(3, -1, -1):\n    t += A(i).v\n"
+    ),
+    "own_variable_missing_in_try": (
+        "class A:\n    pass\n"
+        "def f(a):\n    try:\n        return a.nope\n    except AttributeError as e:\n"
+        "        return 'caught: ' + str(e)\nprint(f(A()))\n"
+    ),
+    "variable_set_before_class_attribute": (
+        "class A:\n    def __init__(self):\n        self.k = 1\n"
+        "    def set(self, v):\n        self.k = v\n        return self.k\n"
+        "a = A()\nprint(a.set(2))\nA.k = property(lambda s: 'p', lambda s, v: print('setter', v))\n"
+        "print(a.set(3), a.k)\n"
+    ),
 }
 
 

@@ -830,6 +830,18 @@ FAST_ESCAPES = [
     ),
     (FAST + "def c(d, k):\n    return d[k]\nc(c, '__globals__')", "TypeError"),
     (FAST + "def c(x):\n    a, b = x\n    return a\nc(f)", "TypeError"),
+    # an object's own variables, read as Python reads them where no class has the name
+    (FAST + "class C:\n    def m(self):\n        return self.mro\nC().m()", "AttributeError"),
+    (FAST + "class C:\n    def m(self):\n        return self.__dict__\nC().m()", "AttributeError"),
+    (
+        FAST + "class C:\n    def m(self):\n        try:\n            return self.nope\n"
+        "        except AttributeError as e:\n            return e\nC().m().obj",
+        "AttributeError",
+    ),
+    (
+        FAST + "class C:\n    pass\nc = C()\nfor i in range(2):\n    x = c.__init_subclass__\n",
+        "AttributeError",
+    ),
 ]
 
 
