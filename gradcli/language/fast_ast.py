@@ -492,14 +492,10 @@ class FastExpressions:
     def e_unary(self, node):
         return _negated(self, node)
 
-    def e_compare(self, node):
-        ch = node.children
-        if len(ch) != 3:
-            raise Unsupported("chained comparison")
-        op_node = ch[1]
+    def compare(self, op_node, a, b):
+        """`a op b` of the comparison operator node op_node, guarded."""
         op = " ".join(tok.value for tok in op_node.children)
         line, col = op_node.children[0].line, op_node.children[0].column
-        a, b = self.expr(ch[0]), self.expr(ch[2])
         if op in ("is", "is not"):
             return at(
                 ast.Compare(left=a, ops=[ast.Is() if op == "is" else ast.IsNot()], comparators=[b]),
@@ -559,10 +555,12 @@ class FastExpressions:
     def e_not_(self, node):
         inner = node.children[0]
         line, col = _pos(node)
+        self.chain_in_not(inner, line, col)  # (fast_forms.py)
         return at(ast.UnaryOp(op=ast.Not(), operand=self.truth(self.expr(inner))), line, col)
 
     def _andor(self, node, is_and):
         line, col = _pos(node)
+        self.chain_place(node.children, line, col)
         items = [self.expr(c) for c in node.children]
         e = items[-1]
         for item in reversed(items[:-1]):
@@ -582,8 +580,9 @@ class FastExpressions:
         return self._andor(node, False)
 
     def e_ternary(self, node):
-        a, cond, b = (self.expr(c) for c in node.children)
         line, col = _pos(node)
+        self.chain_place(node.children, line, col)
+        a, cond, b = (self.expr(c) for c in node.children)
         return at(ast.IfExp(test=self.truth(cond), body=a, orelse=b), line, col)
 
     def e_call(self, node):

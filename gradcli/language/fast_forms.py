@@ -7,7 +7,16 @@ closure compiler runs for them, with its evaluation order and its errors' places
   and `invoke.call`), placed at the attribute's name, a keyword's error at it.
 - `super()` (no arguments) in a method: the class the method was defined in (the
   function's `cell`, as the closure compiler's hidden local holds it) and the
-  method's first argument, `classes.Super` of the two, placed at the call."""
+  method's first argument, `classes.Super` of the two, placed at the call.
+- `a < b < c`: each operand computed once, in order, each comparison as a single one
+  is (guarded, placed at its operator); the chain stops at the first result whose
+  truth is false and gives it, else gives the last result, whose truth is tested too,
+  as expressions.py's chain does.  That chain places no error of its own truth tests
+  (a tensor's ambiguous truth): whatever encloses it does, the statement, `if` or
+  `while` condition, `not`, `and`, `or` or conditional expression it stands in,
+  directly or as an item of a tuple or list display or an argument of a call (which
+  place none); there the truth tests are placed, and a chain anywhere else is left to
+  the closure compiler."""
 
 from __future__ import annotations
 
@@ -20,7 +29,7 @@ from ..runtime.errors import GradError
 from . import runtime as rt
 from .arity import MethodName
 from .classes import Super, direct_name, plain_class_attr
-from .fast_ast import Unsupported, _call, _h, _pos, at
+from .fast_ast import Unsupported, _call, _h, _name, _pos, at
 from .fast_support import framed as in_frames
 from .functions import BoundUserMethod, UserFunction
 from .invoke import call, call_failed
@@ -81,6 +90,10 @@ def method_keywords(attr, line, col, kwpos, in_function):
     return run
 
 
+#: displays that place no error escaping their items (the closure compiler's do not)
+_THROUGH = frozenset({"tuple_items", "exprlist_items", "list_", "list_items"})
+
+
 def _keyword_arguments(args):
     """(positional argument nodes, [(keyword token, value node)]) of a call's argument
     list of plain arguments and keywords, or Unsupported."""
@@ -103,7 +116,84 @@ def _keyword_arguments(args):
 
 
 class FastForms:
-    """Keyword method calls and super() (mixed into fast_tier.Emitter)."""
+    """Keyword method calls, super() and chained comparisons (mixed into
+    fast_tier.Emitter)."""
+
+    def e_compare(self, node):
+        ch = node.children
+        if len(ch) != 3:
+            return self.chained_compare(node)
+        return self.compare(ch[1], self.expr(ch[0]), self.expr(ch[2]))  # (fast_ast.py)
+
+    def chain_in_not(self, inner, line, col):
+        """chain_place for what `not` (at line, col) holds: the innermost of `not not ...`
+        (the outermost `not` places, as expressions.py's e_not_ does)."""
+        while isinstance(inner, Tree) and inner.data == "not_":
+            inner = inner.children[0]
+        self.chain_place(inner, line, col)
+
+    def chain_place(self, node, line, col):
+        """A chained comparison `node` standing directly in a construct that places the
+        errors escaping it at (line, col) (the first such construct, the outermost);
+        a list of nodes: each of them."""
+        if isinstance(node, list):
+            for c in node:
+                self.chain_place(c, line, col)
+            return
+        if not isinstance(node, Tree):
+            return
+        if node.data == "compare" and len(node.children) > 3:
+            if not hasattr(self, "chain_at"):
+                self.chain_at = {}
+            self.chain_at.setdefault(id(node), (line, col))
+        elif node.data in _THROUGH:  # (these place no error escaping their items)
+            for c in node.children:
+                self.chain_place(c, line, col)
+        elif node.data == "call" and node.children[1] is not None:  # (nor their arguments)
+            for c in node.children[1].children:
+                if isinstance(c, Tree) and c.data == "kwarg":
+                    c = c.children[1]
+                self.chain_place(c, line, col)
+
+    def chained_compare(self, node):
+        """`a < b < c ...`: see the module's docstring."""
+        where = getattr(self, "chain_at", {}).get(id(node))
+        if where is None:
+            raise Unsupported("a chained comparison where its errors' place is not known")
+        ch = node.children
+        left = self.expr(ch[0])
+        tests = []
+        for i in range(1, len(ch), 2):
+            right = self.expr(ch[i + 1])
+            nxt = None
+            if i + 2 < len(ch):  # (the middle operand: computed once, compared twice)
+                m = self.tmp()
+                nxt = _name(m)
+                if getattr(right, "gc_int", False):
+                    nxt.gc_int = True
+                right = ast.NamedExpr(target=_name(m, ast.Store()), value=right)
+            e = self.compare(ch[i], left, right)
+            r = self.tmp()
+            tests.append((self._kept_truth(e, r, where), r))
+            left = nxt
+        _, last = tests[-1]
+        out = ast.IfExp(test=tests[-1][0], body=_name(last), orelse=_name(last))
+        for test, r in reversed(tests[:-1]):
+            out = ast.IfExp(test=test, body=out, orelse=_name(r))
+        return out
+
+    def _kept_truth(self, e, r, where):
+        """The truth of the comparison e, its value kept in r; a truth test that is not
+        of a bool placed at `where`."""
+        if isinstance(e, ast.Compare):  # (numbers of the specialized body, `is`: a bool)
+            return ast.NamedExpr(target=_name(r, ast.Store()), value=e)
+        if getattr(e, "gc_compare", False):  # (its guarded branch gives a bool)
+            return ast.IfExp(
+                test=e.test,
+                body=ast.NamedExpr(target=_name(r, ast.Store()), value=e.body),
+                orelse=self._kept_truth(e.orelse, r, where),
+            )
+        return at(self.truth(ast.NamedExpr(target=_name(r, ast.Store()), value=e)), *where)
 
     @staticmethod
     def keywords_or_super(node):

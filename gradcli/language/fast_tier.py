@@ -123,6 +123,9 @@ class Emitter(
             raise Unsupported(node.data)
         line, col = _pos(node)
         self.stmt_pos = (line, col)  # (where a simple statement's own errors are placed)
+        if node.data in ("assign", "return_stmt", "expr_stmt", "assert_stmt") and node.children:
+            # (what escapes its value unplaced: placed at the statement, fast_forms.py)
+            self.chain_place(node.children[-1 if node.data == "assign" else 0], line, col)
         try:
             return [at(s, line, col) for s in self._hoisting(method, node)]
         finally:
@@ -193,6 +196,7 @@ class Emitter(
 
     def test(self, cond):
         line, col = _pos(cond)
+        self.chain_place(cond, line, col)
         return at(self.truth(self.expr(cond)), line, col)
 
     def s_if_stmt(self, node):

@@ -97,7 +97,80 @@ FORMS = {
         "class B(A):\n    @classmethod\n    def make(cls, v):\n        return super().make(v * 2)\n"
         "print(B.make(3))\n"
     ),
+    # chained comparisons: values, short-circuit, order, and the ambiguous truth of a
+    # tensor placed where the enclosing construct places it
+    "chain_values": (
+        "def f(a, b, c):\n    return a < b < c, a <= b == c, 0 < a < b < c, a < b > c\n"
+        "def g(n):\n    if 0 <= n < 10:\n        return n\n    return g(n // 2) + 0\n"
+        "def h(x, xs):\n    return 1 in xs is not None, x is None is None, 'a' < x <= 'c'\n"
+        "print(f(1, 2, 3), f(1, 1, 1), f(1.5, 2, 2.0), f(3, 2, 1), f(1, 2, 0))\n"
+        "print(g(5), g(1000), g(2 ** 70), h('b', [1]), h('d', []))\n"
+    ),
+    "chain_type_error": "def f(a, b, c):\n    return 0 < a < b < c\nprint(f(1, 2, 3))\nf(1, 2, 'c')\n",
+    "chain_order_and_short_circuit": (
+        "def p(v):\n    print('at', v)\n    return v\n"
+        "def f(a):\n    x = p(0) < p(a) < p(5) < p(9)\n    return x\n"
+        "print(f(3))\nprint(f(-1))\nprint(f(7))\n"
+    ),
+    "chain_contexts": (
+        "def f(x):\n    y = 0 < x < 3\n    z = not 0 < x < 3\n    w = not not 0 < x < 3\n"
+        "    u = 1 and 0 < x < 3 or 2\n    v = 5 if 0 < x < 3 else 0 < x < 4\n"
+        "    assert 0 < x < 9, 'big'\n    while 0 < x < 2:\n        x = x + 1\n"
+        "    if x < 0:\n        pass\n    elif 0 < x < 3:\n        x = x + 10\n"
+        "    return y, z, w, u, v, x, [0 < x < 20, (1, 0 < x < 5)], dict(a=0 < x < 1, k=1 < x < 30)\n"
+        "print(f(1), f(2.5), f(5))\n"
+    ),
+    "chain_tensor_not_ambiguous": (
+        "def f(t):\n    return 0 < t < 3\nprint(f(torch.tensor(1.0)), f(torch.tensor(5.0)))\n"
+    ),
+    "chain_objects": (
+        "class C:\n    def __init__(self, v):\n        self.v = v\n"
+        "    def __lt__(self, o):\n        return [self.v < o.v] if self.v else []\n"
+        "def f(a, b, c):\n    return a < b < c\n"
+        "print(f(C(1), C(2), C(3)), f(C(0), C(2), C(3)), f(C(2), C(1), C(3)))\n"
+    ),
+    "chain_bool_raises": (
+        "class C:\n    def __lt__(self, o):\n        return self\n"
+        "    def __bool__(self):\n        return 1 // 0 == 1\n"
+        "def f(a):\n    return a < a < a\nf(C())\n"
+    ),
 }
+for _i, _ctx in enumerate(
+    [
+        "y = 0 < t < 3",
+        "y = 0 < t < 3 < 4",
+        "y = 0 < 1 < t",
+        "0 < t < 3",
+        "return 0 < t < 3",
+        "return 1, (2, 0 < t < 3)",
+        "return [1, [2, 0 < t < 3]]",
+        "return print(1, 0 < t < 3)",
+        "return dict(a=1, k=0 < t < 3)",
+        "return [1, 2].count(0 < t < 3)",
+        "y = not 0 < t < 3",
+        "y = not not 0 < t < 3",
+        "y = 1 and 0 < t < 3",
+        "y = 0 or (0 < t < 3)",
+        "y = 5 if 0 < t < 3 else 3",
+        "y = (0 < t < 3) if 1 else 2",
+        "y = 1 if 0 else 0 < t < 3",
+        "if 0 < t < 3:\n        pass",
+        "if t is None:\n        pass\n    elif 0 < t < 3:\n        pass",
+        "while 0 < t < 3:\n        pass",
+        "assert 0 < t < 3",
+        "assert 0 < t < 3, 'm'",
+        "y = (0 < t < 3) + 1",
+        "y = [1][0 < t < 3]",
+        "y = {1: 0 < t < 3}",
+        "y = 1\n    y += 0 < t < 3",
+        "y = [i for i in range(2) if 0 < t < 3]",
+        "y = (0 < t < 3).x",
+    ]
+):
+    FORMS[f"chain_ambiguous_{_i}"] = f"t = torch.tensor([1.0, 2.0])\ndef f():\n    {_ctx}\nf()\n"
+    FORMS[f"chain_ambiguous_loop_{_i}"] = (
+        f"t = torch.tensor([1.0, 2.0])\nfor i in range(1):\n    {_ctx.replace('return', 'y =')}\n"
+    )
 
 
 @pytest.mark.parametrize("name", sorted(FORMS))
@@ -112,3 +185,7 @@ def test_forms_are_compiled():
     b = r.session.scope.vars["B"]
     for name in ("__init__", "f", "g"):
         assert b.__dict__[name].fast is not None, name
+    r = Run(FORMS["chain_contexts"] + FORMS["chain_values"])
+    assert r.error is None
+    for name in ("f", "g", "h"):
+        assert r.session.scope.vars[name].fast is not None, name
