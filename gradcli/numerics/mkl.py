@@ -53,7 +53,9 @@ VML = {
     "erfinv": "ErfInv",
 }
 
-_state = {"lib": False, "solo": False}  # lib: False: not looked for yet; None: not available
+# lib: False: not looked for yet; None: not available.  solo: MKL's calls whose bits are
+# the same on one thread made on one; gemm: gemm's two threads computed on one (on_one)
+_state = {"lib": False, "solo": False, "gemm": False}
 _P, _I, _L = ctypes.c_void_p, ctypes.c_int, ctypes.c_longlong
 _NO, _TR = 111, 112  # CblasNoTrans, CblasTrans
 _COL = 102  # CblasColMajor
@@ -91,9 +93,13 @@ def _load():
         except AttributeError:
             continue
         FNS["MKL_Set_Num_Threads"](THREADS)  # as PyTorch does (at::set_num_threads)
-        # the calls solo() proves alike on one thread run on one (see solo); the rule was
-        # found for two threads and MKL's AVX2 kernels, and is used there only
+        # the calls whose bits are the same on one thread run on one; the rules were found
+        # for two threads and MKL's AVX2 kernels, and are used there only
         _state["solo"] = THREADS == 2 and os.environ.get("MKL_ENABLE_INSTRUCTIONS") == "AVX2"
+        # gemm's sharing between two threads (cut, on_one) was found in the kernels MKL
+        # runs on processors it does not dispatch by model (mkl_cbwr_get_auto_branch()
+        # answers MKL_CBWR_COMPATIBLE, 2; AMD's), and is used with those only
+        _state["gemm"] = _state["solo"] and _auto_branch(lib) == _CBWR_COMPATIBLE
         return lib
     return None
 
@@ -126,6 +132,20 @@ def _declare(lib):
         fns[name] = f
     FNS.clear()
     FNS.update(fns)
+
+
+_CBWR_COMPATIBLE = 2  # MKL_CBWR_COMPATIBLE: the code path of processors not dispatched by model
+
+
+def _auto_branch(lib):
+    """The code path MKL picks for this processor (mkl_cbwr_get_auto_branch), or None."""
+    try:
+        fn = lib["mkl_cbwr_get_auto_branch"]
+    except AttributeError:
+        return None
+    fn.argtypes = []
+    fn.restype = _I
+    return fn()
 
 
 def lib():
@@ -288,15 +308,33 @@ def _operand(a):
     return _copy_aligned(a), False, max(1, a.shape[1])  # PyTorch copies it too
 
 
+def cut(p, m, n, k):
+    """How MKL's gemm with two threads shares the column-major C (m x n) = op(A) (m x k)
+    op(B) (k x n) (row-major C = A B is gemm's m = C's columns, n = its rows) between
+    them, whatever the transposes, alpha, beta and places: None when the calling thread
+    computes it alone, else (axis, at): the first thread computes C's rows (axis 0: m) or
+    columns (axis 1: n) before `at`, the second those from `at` (none when `at` reaches
+    the end), each with a gemm call into the kernels on its part, with beta 1 after C was
+    scaled by beta.  Found by watching each thread's call into the kernels (with a
+    debugger, docs/developer/numerics.md):
+    * one row or column (a matrix-vector product), or k 1 (a rank-one update): alone;
+    * k at most 4: shared when m or n is above 100; k 5 to 16: above 16; k above 16: always;
+    * float64 with n at most 2 m: the rows, at half of m rounded up to a multiple of 12;
+    * else the columns, at half of n rounded up to a multiple of 4."""
+    if m == 1 or n == 1 or k == 1:
+        return None
+    if k <= 16 and max(m, n) <= (100 if k <= 4 else 16):
+        return None
+    if p == "d" and n <= 2 * m:
+        return 0, -(-m // 24) * 12
+    return 1, -(-n // 8) * 4
+
+
 def solo(p, rows, cols, k, tb=True):
     """True when MKL's ?gemm of a (rows, k) by (k, cols) product (row-major, either operand
-    transposed or not, any beta and alpha, anywhere in memory) is better run on one
-    thread: on two, MKL hands part of a product to its second thread from about 17 rows
-    or columns (fewer with k > 16), and a woken thread costs more CPU than a small
-    product itself.  Two threads split the rows or the columns between them; the bits
-    change only where a part's edges fall in other kernels than one thread's (found over
-    tens of thousands of shapes, docs/developer/numerics.md):
-    * one row or one column: a matrix-vector product, never split (False: no thread to
+    transposed or not, any beta and alpha, anywhere in memory) gives the same bits on one
+    thread as on two, found over tens of thousands of shapes (docs/developer/numerics.md):
+    * one row or one column: a matrix-vector product, never shared (False: no thread to
       spare);
     * float32: rows 5 to 11 but 8 (a part of fewer than 4 rows of its own) change;
     * float64: rows not a multiple of 4 change in some shapes, and with k above 256 (more
@@ -308,6 +346,137 @@ def solo(p, rows, cols, k, tb=True):
     if p == "s":
         return rows < 5 or rows == 8 or rows > 11
     return (not rows % 4 and (k <= 256 or cols <= 12 or cols >= 36)) or not (tb or cols % 2)
+
+
+_AS_IS, _ALONE = "as is", "alone"
+
+
+def _plan(p, m, n, k, t1, beta):
+    """How gradcli makes the column-major gemm (m, n, k; t1: the first operand
+    transposed) with MKL's two threads' bits: _AS_IS (a matrix-vector product, which MKL
+    never hands to a thread), _ALONE (one call on one thread: MKL computes it alone, or
+    its whole gives the same bits, `solo`, or the first thread takes all of it with beta
+    1), or the threads' parts computed one after the other on one thread (cut's (axis,
+    at), `shared`): a woken thread costs more CPU (about 17 us) than a small product
+    itself."""
+    if m == 1 or n == 1:
+        return _AS_IS
+    at = cut(p, m, n, k)
+    if at is None or solo(p, n, m, k, t1) or (beta == 1 and at[1] >= (n if at[0] else m)):
+        return _ALONE
+    return at
+
+
+def _gemm_as_two(p, args, c=None):
+    """gemm(*args) (cblas's arguments, column-major) with the bits MKL gives it on two
+    threads, computed on this one where gradcli knows how (_plan); c: the (n, m) result
+    array, when at hand."""
+    gemm = FNS[_GEMM[p]]
+    plan = _plan(p, *args[3:6], args[1] == _TR, args[11]) if _state["gemm"] else _AS_IS
+    if plan is _AS_IS:
+        gemm(*args)
+    elif plan is _ALONE:
+        _alone(gemm, args)
+    else:
+        shared(p, args, plan, c)
+
+
+_DTYPE = {"s": np.dtype(np.float32), "d": np.dtype(np.float64)}
+
+
+class _Memory:
+    """Memory at an address, as NumPy's array interface describes it."""
+
+    __slots__ = ("__array_interface__",)
+
+    def __init__(self, at, dtype, shape, strides):
+        self.__array_interface__ = {
+            "data": (at, False),
+            "shape": shape,
+            "strides": strides,
+            "typestr": dtype.str,
+            "version": 3,
+        }
+
+
+def _at(at, dtype, shape, strides):
+    """A writable ndarray over the memory at address `at` (an operand or the result of a
+    call being made)."""
+    return np.asarray(_Memory(at, dtype, shape, strides))
+
+
+def shared(p, args, at, c=None):
+    """gemm(*args) (cblas's arguments, column-major) as MKL's two threads compute it when
+    they share it at `at` (cut), on this thread: C scaled by beta first (zeroed for beta
+    0), as MKL's threads scale their parts before computing, then each thread's part by
+    a gemm call on one thread with beta 1 and the pointers and leading dimensions that
+    thread passes its kernels: the same kernels, the same bits.  c: the (n, m) result
+    array, when at hand."""
+    _, t1, t2, m, n, k, alpha, a, lda, b, ldb, beta, c_at, ldc = args
+    dtype = _DTYPE[p]
+    size = dtype.itemsize
+    if beta != 1:
+        if c is None:
+            c = _at(c_at, dtype, (n, m), (ldc * size, size))
+        if beta == 0:
+            c[...] = 0
+        else:
+            c *= dtype.type(beta)
+    axis, cut_at = at
+    end = n if axis else m
+    gemm = FNS[_GEMM[p]]
+    local = FNS["MKL_Set_Num_Threads_Local"]
+    before = local(1)
+    try:
+        for start, width in ((0, min(cut_at, end)), (cut_at, end - cut_at)):
+            if width <= 0:
+                continue
+            if axis:  # C's columns and op(B)'s from `start`
+                b_part = b + start * size * (1 if t2 == _TR else ldb)
+                part = (m, width, k, alpha, a, lda, b_part, ldb, 1.0, c_at + start * ldc * size)
+            else:  # C's rows and op(A)'s
+                a_part = a + start * size * (lda if t1 == _TR else 1)
+                part = (width, n, k, alpha, a_part, lda, b, ldb, 1.0, c_at + start * size)
+            if width == 1:
+                _one_wide(p, axis, t1, t2, part, ldc)
+            else:
+                gemm(_COL, t1, t2, *part, ldc)
+    finally:
+        local(before)
+
+
+def _one_wide(p, axis, t1, t2, part, ldc):
+    """A thread's part of one column (axis 1) or one row (axis 0) of C: the thread
+    computes it with gemm's kernels, but a gemm call of one column or row is a
+    matrix-vector product (other kernels, other bits), so it is computed as the first of
+    two, in copies of the operand's vector and of C's placed as they lie (MKL's results
+    depend on where data lies), the second of zeros."""
+    m, n, k, alpha, a, lda, b, ldb, _, c_at = part
+    dtype = _DTYPE[p]
+    if axis:  # op(B)'s column: a row of the stored (n x k) B when transposed
+        _, _, b = _pair(b, dtype, k, t2 != _TR, ldb)
+        vec, first, c_at = _pair(c_at, dtype, m, True, ldc)
+        n = 2
+    else:  # op(A)'s row: a column of the stored (k x m) A when transposed
+        _, _, a = _pair(a, dtype, k, t1 == _TR, lda)
+        vec, first, c_at = _pair(c_at, dtype, n, False, ldc)
+        m = 2
+    FNS[_GEMM[p]](_COL, t1, t2, m, n, k, alpha, a, lda, b, ldb, 1.0, c_at, ldc)
+    vec[...] = first
+
+
+def _pair(at, dtype, count, along, ld):
+    """(the vector, its copy, the copy's address): the `count` values from address `at`
+    (one after another when `along`, else `ld` apart) and a copy of them at the same
+    offset from a 64-byte boundary, with zeros where a second vector would follow (`ld`
+    further when `along`, else the next element)."""
+    size = dtype.itemsize
+    vec = _at(at, dtype, (count,), (size,) if along else (ld * size,))
+    copy, copy_at = _empty((2, ld) if along else (count, ld), dtype, at % _ALIGN)
+    copy[...] = 0
+    first = copy[0, :count] if along else copy[:, 0]
+    first[...] = vec
+    return vec, first, copy_at
 
 
 def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
@@ -343,10 +512,7 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
         A, B, args = _one_column(a, b, rows, k, alpha, beta, out_at)
     else:
         A, B, args = _rows_args(a, b, rows, cols, k, alpha, beta, out_at)
-    if _state["solo"] and solo(p, rows, cols, k, args[1] == _TR):
-        _alone(FNS[_GEMM[p]], args)
-    else:
-        FNS[_GEMM[p]](*args)
+    _gemm_as_two(p, args, out)
     return out
 
 
@@ -694,9 +860,16 @@ def gemm_frames(a, b, out, beta, ta=False, tb=False, alone=False):
     # row-major C = A B is column-major C^T = B^T A^T
     first, second = (_TR if tb else _NO), (_TR if ta else _NO)
     ldb, lda, ldc = max(1, b.shape[2]), max(1, a.shape[2]), max(1, cols)
-    if not alone and _state["solo"]:
-        alone = solo(p, rows, cols, k, tb)  # the same bits on one thread
-    before = FNS["MKL_Set_Num_Threads_Local"](1) if alone and THREADS > 1 else None
+    plan = _ALONE if alone else _AS_IS
+    if not alone and _state["gemm"]:
+        plan = _plan(p, cols, rows, k, tb, beta)  # the two threads' bits on one
+    if plan is not _AS_IS and plan is not _ALONE:
+        for n in range(N):
+            args = (_COL, first, second, cols, rows, k, 1.0)
+            args += (b_at + n * sb, ldb, a_at + n * sa, lda, beta, o_at + n * so, ldc)
+            shared(p, args, plan)
+        return True
+    before = FNS["MKL_Set_Num_Threads_Local"](1) if plan is _ALONE and THREADS > 1 else None
     try:
         for n in range(N):
             gemm(

@@ -1,8 +1,9 @@
-"""Matrix products whose MKL call runs on one thread or on PyTorch's threads depending on
-its shape (gradcli/numerics/mkl.py's `solo`): random shapes drawn near the rule's edges,
-on both sides, for torch.mm (and its gradients), torch.addmm with beta and alpha,
-3-D @ 2-D matmul (folded into one product) and torch.bmm.  NumPy only: the torch half
-(torch_mm.py) and the gradcli half (test_mm_threads.py) build the same operands from it.
+"""Matrix products whose MKL call gradcli makes on one thread with the bits of PyTorch's
+two (gradcli/numerics/mkl.py's `cut`, `solo` and `shared`): random shapes drawn near the
+rules' edges, on both sides, for torch.mm (and its gradients), torch.addmm with beta and
+alpha, 3-D @ 2-D matmul (folded into one product) and torch.bmm.  NumPy only: the torch
+half (torch_mm.py) and the gradcli half (test_mm_threads.py) build the same operands from
+it.
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ import hashlib
 import numpy as np
 
 DTYPES = ("float32", "float64")
-# near the rule's edges: rows 4/5, 8, 11/12; columns 12/13, 35/36; k 4/5, 16/17, 256/257
-ROWS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 20, 31, 32, 33, 64)
-COLS = (1, 2, 3, 11, 12, 13, 16, 17, 24, 32, 35, 36, 37, 48)
+# near the rules' edges: rows 4/5, 8, 9, 11/12 (a float32 thread's part of 1 to 3 rows);
+# columns 12/13, 24/25/26, 35/36 (a float64 thread's part of 1 column, the sharing of rows
+# or columns); 100/101 rows or columns with k 4 (shared from 101); k 4/5, 16/17, 256/257
+ROWS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 20, 25, 31, 32, 33, 64, 101)
+COLS = (1, 2, 3, 11, 12, 13, 16, 17, 24, 25, 26, 32, 35, 36, 37, 48, 100, 101)
 KS = (1, 2, 4, 5, 10, 16, 17, 32, 100, 256, 257, 300)
 OPS = ("mm", "addmm", "matmul3d", "bmm")
-COUNT = 300  # cases per dtype
+COUNT = 400  # cases per dtype
 
 
 def cases(seed=0, count=COUNT):

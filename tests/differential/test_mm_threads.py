@@ -1,6 +1,6 @@
-"""gradcli's matrix products against PyTorch's, live, on shapes near the edges of the rule
-that runs MKL's gemm on one thread where its bits are those of PyTorch's threads
-(gradcli/numerics/mkl.py's `solo`, docs/developer/numerics.md): torch.mm and its
+"""gradcli's matrix products against PyTorch's, live, on shapes near the edges of the rules
+that make MKL's gemm on one thread with the bits of PyTorch's two (gradcli/numerics/
+mkl.py's `cut`, `solo` and `shared`, docs/developer/numerics.md): torch.mm and its
 gradients, torch.addmm with beta and alpha, 3-D @ 2-D matmul and torch.bmm, both float
 dtypes, transposed operands (mm_cases.py).  Run against a Python with torch
 ($GRADCLI_TORCH_PYTHON, as the differential test), held to its AVX2 kernels; skipped
@@ -84,9 +84,10 @@ def test_products_near_the_one_thread_rule_are_pytorchs(torch_results):
 
 @needs_mkl
 @pytest.mark.skipif(parallel.THREADS != 2, reason="the cases are drawn for two threads")
-def test_one_thread_everywhere_would_differ(torch_results):
-    """The cases reach products whose bits on one thread are not PyTorch's: the rule
-    matters, and the test above can fail."""
+def test_one_thread_everywhere_would_differ(torch_results, monkeypatch):
+    """The cases reach products whose bits on one thread (each one gemm call) are not
+    PyTorch's: the rules matter, and the test above can fail."""
+    monkeypatch.setitem(mkl._state, "gemm", False)
     local = mkl.FNS["MKL_Set_Num_Threads_Local"]
     before = local(1)
     try:
