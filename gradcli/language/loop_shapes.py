@@ -151,17 +151,49 @@ def _pure_call(node) -> bool:
     if fn.data == "getattr":
         recv, attr = fn.children[0], fn.children[1].value
         if (
-            isinstance(recv, Tree) and recv.data == "name" and recv.children[0].value == "torch"
-        ):  # torch.mean(expression)
-            return _pure_function(attr) and len(args) == 1 and pure(args[0])
+            args and _dotted(recv) is not None and _pure_function(attr)
+        ):  # torch.mean(expression), F.cross_entropy(logits, y), torch.nn.functional.
+            # nll_loss(...): a namespace's function (checked when the plan is made: one of
+            # gradcli's namespaces, whose `attr` is the op's function,
+            # replay_plan._namespaces), or a tensor's method (x.mm(w))
+            return all(pure(a) for a in args)
         return _pure_method(attr) and pure(recv) and all(_number(a) for a in args)
     if fn.data == "name":
         name = fn.children[0].value
         if BUILTINS.get(name) is None:  # a variable: gradcli's own module, checked when
             # the plan is made (replay_plan.py: Module.replay_pure)
             return bool(args) and all(pure(a) for a in args)
-        return _pure_function(name) and len(args) == 1 and pure(args[0])
+        return _pure_function(name) and bool(args) and all(pure(a) for a in args)
     return False
+
+
+def _dotted(node):
+    """`name` or `name.a.b` -> (name, (a, b)); None for anything else."""
+    path = []
+    while isinstance(node, Tree) and node.data == "getattr":
+        path.append(node.children[1].value)
+        node = node.children[0]
+    if isinstance(node, Tree) and node.data == "name":
+        return node.children[0].value, tuple(reversed(path))
+    return None
+
+
+def namespace_calls(node):
+    """(variable, attributes, attribute) of each call `name.a.b.attr(...)` in an
+    expression (a namespace's function when the variable holds a namespace:
+    replay_plan checks it)."""
+    out = set()
+    for t in _trees(node):
+        if t.data == "call" and isinstance(t.children[0], Tree) and t.children[0].data == "getattr":
+            got = _dotted(t.children[0].children[0])
+            if got is not None:
+                out.add((got[0], got[1], t.children[0].children[1].value))
+    return out
+
+
+def _has_call(node):
+    """Whether an expression calls anything (its ops' dims then come from its code)."""
+    return any(t.data == "call" for t in _trees(node))
 
 
 def _condition(node) -> bool:
@@ -263,27 +295,45 @@ def _no_grad_block(node) -> bool:
     return True
 
 
-def _over_parameters(node):
-    """`for p in recv.method(): updates` (`for param in model.parameters():`), without
-    `else`: the block then runs as compiled (its `recv` checked when the plan is made:
-    an object whose class declares `replay_calls`)."""
+def _over_parameters(node, update=None):
+    """`for p in recv.method(): updates` (`for param in model.parameters():`) or `for p
+    in name: updates` (`for p in params:`), without `else`: the block then runs as
+    compiled (its `recv` checked when the plan is made: an object whose class declares
+    `replay_calls`, or a list of tensors).  `update`: the test of each statement
+    (`_update`, else `_clear`)."""
     target, iterable, suite, other = node.children
     args = _args(iterable) if isinstance(iterable, Tree) and iterable.data == "call" else None
+    update = update or _update
     return (
         other is None
         and isinstance(target, Tree)
         and target.data == "name"
-        and args == []
-        and iterable.children[0].data == "getattr"
-        and isinstance(iterable.children[0].children[0], Tree)
-        and iterable.children[0].children[0].data == "name"
+        and (
+            (
+                args == []
+                and iterable.children[0].data == "getattr"
+                and isinstance(iterable.children[0].children[0], Tree)
+                and iterable.children[0].children[0].data == "name"
+            )
+            or (isinstance(iterable, Tree) and iterable.data == "name")
+        )
         and all(
             isinstance(st, Tree)
             and st.data == "simple_stmt"
-            and all(_update(x) for x in st.children if x is not None)
+            and all(update(x) for x in st.children if x is not None)
             for st in suite.children
             if isinstance(st, Tree)
         )
+    )
+
+
+def _clear(small) -> bool:
+    """A statement that clears a gradient, `w.grad = None` or `w.grad.zero_()` (what a
+    loop of the body itself may do with each parameter: `_kind`'s "each")."""
+    return (
+        _update(small)
+        and small.data in ("assign", "expr_stmt")
+        and (small.data == "assign" or small.children[0].children[0].children[1].value == "zero_")
     )
 
 
@@ -373,6 +423,8 @@ def _kind(node):
         return "guard", ch[0]
     if d == "with_stmt" and _no_grad_block(node):
         return "updates", None
+    if d == "for_stmt" and _over_parameters(node, _clear):  # for p in params: p.grad = None
+        return "each", None
     if d in ("pass_stmt", "global_stmt", "nonlocal_stmt"):  # (no names read: Tokens)
         return "updates", None
     return None
@@ -550,7 +602,7 @@ def _item(comp, n, kind_what, results, changed):
     variable they read."""
     kind, what = kind_what
     line, col = pos(n)
-    closure = comp.compound(n) if n.data in ("if_stmt", "with_stmt") else comp.small(n)
+    closure = comp.compound(n) if n.data in ("if_stmt", "with_stmt", "for_stmt") else comp.small(n)
     builtins = comp.builtins
 
     def reads(node, skip=()):
@@ -566,6 +618,12 @@ def _item(comp, n, kind_what, results, changed):
             comp.load_name(what, n.children[0]),
             reads(value, results),
             _literals(comp, value),
+            tuple(
+                (name, path, attr, builtins.get(attr))
+                for name, path, attr in sorted(namespace_calls(value))
+                if name not in results
+            ),
+            _has_call(value),
         )
     elif kind == "backward":
         at = n.children[0].children[0].children[1]  # the `backward` of name.backward()
@@ -585,6 +643,12 @@ def _item(comp, n, kind_what, results, changed):
         extra = reads(n, bound)
         if n.data == "with_stmt":
             what = _block(comp, n)
+        elif kind == "each":  # (as a no_grad block's statements: _block's form)
+            comp.depth += 1  # (as Compiler.block compiles the loop's body)
+            try:
+                what = (None, (_each_shape(comp, n),), set())
+            finally:
+                comp.depth -= 1
     return (kind, what, closure, extra, line, col)
 
 
@@ -615,24 +679,34 @@ def _simple(comp, suite):
         if not isinstance(child, Tree):
             continue
         if child.data == "for_stmt":  # (_over_parameters)
-            target, iterable, body, _ = child.children
-            fn = iterable.children[0]
-            comp.depth += 1  # (its body, as Compiler.block compiles it)
-            try:
-                inner = tuple(_simple(comp, body))
-            finally:
-                comp.depth -= 1
-            name = target.children[0].value
-            shape = ("each", name, fn.children[0].children[0].value, fn.children[1].value)
-            shape += (comp.store_name(name), inner, pos(iterable))  # (where the loop counts)
             # (no closure: the block runs as compiled when the replay cannot run the
             # loop, replay_plan._each; compiled again, the loop would be reported twice)
-            out.append((None, pos(child)[0], shape))
+            out.append(_each_shape(comp, child))
             continue
         for st in child.children:
             if st is not None:
                 out.append((comp.small(st), pos(st)[0], _shape(comp, st)))
     return out
+
+
+def _each_shape(comp, node):
+    """(None, line, ("each", target, recv, method or None, the target's store, its
+    statements as `_simple` gives them, (line, column) where the loop counts its steps))
+    of `for target in recv.method():` or `for target in recv:` (_over_parameters)."""
+    target, iterable, body, _ = node.children
+    if iterable.data == "name":
+        recv, method = iterable.children[0].value, None
+    else:
+        fn = iterable.children[0]
+        recv, method = fn.children[0].children[0].value, fn.children[1].value
+    comp.depth += 1  # (its body, as Compiler.block compiles it)
+    try:
+        inner = tuple(_simple(comp, body))
+    finally:
+        comp.depth -= 1
+    name = target.children[0].value
+    shape = ("each", name, recv, method, comp.store_name(name), inner, pos(iterable))
+    return (None, pos(node)[0], shape)
 
 
 def _shape(comp, st):

@@ -512,6 +512,9 @@ def _run_updates(item, s):
     no_grad: the plan's checks keep the names it reads gradcli's own): grad mode off
     while its statements run, each step on Python floats when w.grad is a 0-d array of
     w's dtype (scalar_steps.step_by), else the statement as compiled."""
+    if not item[2]:  # (NoGrad.off: a loop of the body, `for p in params: p.grad = None`)
+        _run_entries(item[1], s)
+        return
     ctx = context.current
     prev = ctx.grad_enabled
     ctx.grad_enabled = False
@@ -697,6 +700,9 @@ def _check(checks, s):
                 return False
         elif kind == 5:  # gradcli's own optimizer (replay_plan._zero_grad)
             if v is not want or not replay_groups_same(v, a):
+                return False
+        elif kind == 6:  # a list of tensors (replay_plan._list_check)
+            if v is not want or list(map(id, v)) != a:
                 return False
         elif v is not want:
             return False

@@ -31,6 +31,7 @@ from ..library.nn.module import Module, replay_pure, replay_state
 from ..library.values import program_object
 from ..library.scalar_steps import ARRAY_STEPS, SCALED_STEPS, number_factor
 from ..library.values import GradModeContext
+from ..library.values import Module as Namespace
 from ..library.optim import Optimizer
 from .functions import UserFunction
 
@@ -131,10 +132,11 @@ class Item(NamedTuple):
 
 
 class NoGrad(NamedTuple):
-    """A no_grad block of steps (`_updates`)."""
+    """A no_grad block of steps (`_updates`), or a loop of the body clearing gradients."""
 
     kind: int  # NO_GRAD
     entries: tuple
+    off: bool = True  # grad mode off while they run (a no_grad block's)
 
 
 def plain(record):
@@ -202,8 +204,9 @@ def plan(body, seen, notes):
                 raise Fail(f"`{what} = ...` applied no op")
             modes.add(mode)
             checks.extend(_checks(extra[2], read))
+            _namespaces(extra[4], read)
             known = _numbers(extra[3], read)
-            if any(type(v) is not Tensor and isinstance(v, Module) for v in read.values()):
+            if extra[5]:  # (it calls an op or a module: their code's dims, `_Dims`)
                 known = _Dims(known)
             steps, mine = [], []
             for x in range(start, end):
@@ -248,15 +251,8 @@ def plan(body, seen, notes):
             items.append(Backward(BACKWARD, k, sched, line, extra[1], extra[2]))
         elif kind == "guard":
             conds.append(extra)
-        elif kind == "updates" and what is not None:  # a no_grad block
-            read, head = seen[i]
-            checks.extend(_kinds(extra, read))
-            if type(head) is GradModeContext and not head.enabled:
-                items.append(
-                    _updates(what, extra, read, checks) or AsCompiled(AS_COMPILED, closure)
-                )
-            else:
-                items.append(AsCompiled(AS_COMPILED, closure))
+        elif kind in ("updates", "each") and what is not None:  # a no_grad block, a loop
+            items.append(_block(kind, what, extra, seen[i], checks, closure))
         elif kind == "item":  # running += loss.item()
             checks.extend(_kinds(extra[2], seen[i]))
             items.append(Item(ITEM, extra[0], extra[1], what[1], extra[3], i, line))
@@ -445,6 +441,20 @@ def _read_elsewhere(items, fixed):
     return out
 
 
+def _block(kind, block, loads, seen, checks, closure):
+    """The item of a no_grad block (`updates`: its `seen` the values read and the `with`
+    expression's) or of a loop of the body (`each`, `for p in params: p.grad = None`: the
+    values read; run in the body's grad mode): `_updates`, else AsCompiled."""
+    read, head = seen if kind == "updates" else (seen, None)
+    checks.extend(_kinds(loads, read))
+    if kind == "updates" and (type(head) is not GradModeContext or head.enabled):
+        return AsCompiled(AS_COMPILED, closure)
+    got = _updates(block, loads, read, checks)
+    if got is None:
+        return AsCompiled(AS_COMPILED, closure)
+    return got if kind == "updates" else got._replace(off=False)
+
+
 def _updates(block, loads, read, checks):
     """The item of a no_grad block (loop_shapes._block) whose `with` gave gradcli's
     no_grad: NoGrad, with per statement an entry: (STEP, w, v, y,
@@ -547,22 +557,32 @@ def _zero_grad(what, loads, read, checks, line):
 def _each(shape, loads, read, checks, changed, kept):
     """The entry of `for p in m.parameters(): ...` (loop_shapes._simple's "each" shape)
     when m is gradcli's own module whose `parameters` is Module's (its parameters are
-    those of the module's state, checked as a called module's is: `replay_state`), with
-    fewer than SAMPLE of them (the loop then never looks at the run's memory): (EACH,
-    the loop's (line, column), its target's store, the parameters, per parameter the entries of
-    the body with the target holding it), else None."""
+    those of the module's state, checked as a called module's is: `replay_state`), or
+    of `for p in params: ...` over a list of tensors (checked by identity and items,
+    `_list_check`), with fewer than SAMPLE of them (the loop then never looks at the
+    run's memory): (EACH, the loop's (line, column), its target's store, the
+    parameters, per parameter the entries of the body with the target holding it), else
+    None."""
     _, target, recv, method, store, inner, at = shape
     m = read.get(recv)
     load = next((x[1] for x in loads if x[0] == recv), None)
-    if (
-        load is None
-        or not isinstance(m, Module)
+    if load is None:
+        return None
+    if method is None:  # a list of tensors
+        if type(m) is not list:
+            return None
+        params = m
+        check: Any = _list_check(load, m)
+    elif (
+        not isinstance(m, Module)
         or method != "parameters"
         or type(m).parameters is not Module.parameters
         or not _calls(m, method)
     ):
         return None
-    params = m.parameters()
+    else:
+        params = m.parameters()
+        check = None
     if len(params) >= SAMPLE or any(type(p) is not Tensor for p in params):
         return None
     per, names = [], set()
@@ -572,9 +592,17 @@ def _each(shape, loads, read, checks, changed, kept):
             return None
         per.append(sub)
     kept.update(names - {target})
-    state, held, _ = replay_state(m)
-    checks.append((recv, (load, 4, m, state, held, None, None)))
+    if check is None:
+        state, held, _ = replay_state(m)
+        check = (load, 4, m, state, held, None, None)
+    checks.append((recv, check))
     return (EACH, at, store, tuple(params), tuple(per))
+
+
+def _list_check(load, v):
+    """The check that a variable holds the list v with the same items (replay._check's
+    kind 6: the same object, its items the same objects)."""
+    return (load, 6, v, list(map(id, v)), tuple(v), None, None)
 
 
 def _sources(srcs, j, opof, viewof, ops, read, adopt):
@@ -702,9 +730,10 @@ def _numbers(literals, read):
 
 
 class _Dims(set):
-    """The numbers of a statement that calls gradcli's own module: also every int (the
-    dims and sizes its pure op's code passes its ops, `t(w)`'s 0 and 1, made from
-    shapes and constants: the same each iteration while the checks hold)."""
+    """The numbers of a statement that calls a pure op's function or gradcli's own
+    module: also every int (the dims and sizes the op's code passes its ops, `t(w)`'s 0
+    and 1, cross_entropy's dim and ignore_index, made from shapes and constants: the same
+    each iteration while the checks hold)."""
 
     def __contains__(self, v):
         return type(v) is int or set.__contains__(self, v)
@@ -817,11 +846,12 @@ def _checks(loads, read):
         raise Fail
     for name, load, changed, own in loads:
         v = read[name]
-        if type(v) is Tensor and v.data.dtype.char in "fd":
+        if type(v) is Tensor and v.data.dtype.kind in "fiub":
             yield name, (load, 0, v, v.requires_grad, v.grad_fn, v.data.dtype, v.data.shape)
         elif type(v) in (int, float, bool) and not changed:
             yield name, (load, 1, v, type(v), negative_zero(v), None, None)
-        elif own is not None and v is own:
+        elif (own is not None and v is own) or type(v) is Namespace:  # (a namespace
+            # cannot be changed: the same object is the same functions)
             yield name, (load, 2, v, None, None, None, None)
         elif own is None and replay_pure(v):  # gradcli's own module: the same object, in
             # the same state (its parameters, buffers, attributes; Module.replay_state),
@@ -845,6 +875,25 @@ def _checks(loads, read):
                     )
         else:
             raise Fail(f"`{name}` holds {_held(v)}")
+
+
+def _namespaces(calls, read):
+    """Fail unless each call `name.a.b.attr(...)` of a statement
+    (loop_shapes.namespace_calls: (name, (a, b), attr, the language's built-in of that
+    name)) is a tensor's method `x.attr(...)` or the built-in op's function reached
+    through gradcli's namespaces (`torch.mean`, `F.cross_entropy`,
+    `torch.nn.functional.nll_loss`; a namespace's own function of that name declares the
+    op it calls, as `F.softmax`'s `op_function`).  (A namespace cannot be changed: the
+    same objects, checked, hold the same functions.)"""
+    for name, path, attr, fn in calls:
+        v = read.get(name)
+        if type(v) is Tensor and not path:
+            continue
+        for a in path:
+            v = v.members.get(a) if type(v) is Namespace else None
+        got = v.members.get(attr, fn) if type(v) is Namespace else None
+        if fn is None or (got is not fn and getattr(got, "op_function", None) != attr):
+            raise Fail(f"`{name}.{attr}` is not a pure op's function")
 
 
 def _held(v):
@@ -875,6 +924,8 @@ def _kinds(loads, read):
             yield name, (load, 2, v, None, None, None, None)
         elif not program_object(v) and getattr(type(v), "replay_calls", False):
             yield name, (load, 3, (type(v),), None, None, None, None)
+        elif type(v) is list and len(v) < SAMPLE and all(type(x) is Tensor for x in v):
+            yield name, _list_check(load, v)  # (`for p in params:`, a list of tensors)
         else:
             raise Fail(f"`{name}` holds {_held(v)}")
 

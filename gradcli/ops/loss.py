@@ -17,7 +17,7 @@ from ..numerics.sums.summation import nll_cascade, torch_sum
 from ..core import dtypes
 from ..engine.function import Function
 from .elementwise import DivScalar
-from ..engine.forward import add_terms, linear
+from ..engine.forward import add_terms
 from ..engine.vjp_arrays import ArrayF
 from ..core.convert import tensor_arg
 from ..runtime.errors import (
@@ -430,15 +430,20 @@ def binary_cross_entropy(
 
 
 class NllLoss(Function):
-    """-input[i, target[i]] * weight[target[i]], summed, or averaged by the weights."""
+    """-input[i, target[i]] * weight[target[i]], summed, or averaged by the weights.  Its
+    forward takes the target (and the weight) as they are and finds the classes, their
+    weights and the ignored samples itself (`_nll_index`), so the op is one pure op of
+    its input, target and weight (a replayed loop runs it again on the same tensors)."""
 
     __slots__ = ("reduction", "shape", "index", "coef", "wsum", "args")
     name = "NllLossBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
-    def forward(self, x, rows, cols, coef, keep, reduction="mean", weighted=False):
+    def forward(self, x, target, weight, ignore_index=-100, reduction="mean", weighted=False):
+        rows, cols, coef, keep = _nll_index(x, target, weight, ignore_index)
         self.reduction, self.shape = reduction, x.shape
-        self.args = (rows, cols, coef, keep, weighted)  # (its double backward applies it again)
+        # (its double backward applies it again)
+        self.args = (target, weight, ignore_index, weighted)
         self.save(x)  # as PyTorch: a second backward without retain_graph fails
         self.index = (rows, cols) if x.ndim == 2 else (cols,)
         picked = -x[self.index] * coef
@@ -470,8 +475,8 @@ class NllLoss(Function):
 
     def backward(self, g, F, x):
         if F.tensor_mode:  # nll_loss_backward: a node of its own (NllLossBackwardBackward0)
-            return (NllGrad.apply(g, x, loss=self), None, None, None, None)
-        return (self.values(g, F), None, None, None, None)
+            return (NllGrad.apply(g, x, loss=self), None, None)
+        return (self.values(g, F), None, None)
 
     def values(self, g, F):
         """nll_loss_backward(grad, ...): -grad * weight[target] at each target, 0 elsewhere."""
@@ -484,7 +489,17 @@ class NllLoss(Function):
             g = F.broadcast_to(g, (n,))
         return F.pad_into(g * _c(F, -self.coef), self.shape, self.index)
 
-    jvp = linear
+    def jvp(self, ts, F, *saved):
+        """Linear in its input: the op applied to the input's tangent, on the same
+        target and weight."""
+        t = ts[0]
+        if t is None:
+            return None
+        _, target, weight = ts.args
+        return type(self).apply(t, target, weight, **ts.params)
+
+    def next_functions(self):
+        return super().next_functions()[:1]  # the target and weight are no inputs of it
 
 
 class NllGrad(Function):
@@ -508,13 +523,12 @@ class NllGrad(Function):
         n, loss = self.needs, self.loss
         go = None
         if n[0]:
-            rows, cols, coef, keep, weighted = loss.args
+            target, weight, ignore_index, weighted = loss.args
             out = NllLoss.apply(
                 gg if F.tensor_mode else Tensor(gg),
-                rows,
-                cols,
-                coef,
-                keep,
+                target,
+                weight,
+                ignore_index=ignore_index,
                 reduction=loss.reduction,
                 weighted=weighted,
             )
@@ -527,8 +541,10 @@ class NllGrad(Function):
         return None if tg is None else type(self).apply(tg, x, loss=self.loss)
 
 
-def _nll_args(x, target, weight, ignore_index):
-    t = tensor_arg(target)
+def _nll_checks(x, t, weight):
+    """nll_loss's checks of its arguments' dtypes and shapes (PyTorch's, in its order);
+    the weight as NllLoss takes it: the Tensor, its array when it requires grad (no
+    gradient goes to it), None or an array of its values."""
     if t.data.dtype.kind not in "iu":
         raise GradRuntimeError(
             "expected target dtype to be Long or Byte, but got "
@@ -539,31 +555,38 @@ def _nll_args(x, target, weight, ignore_index):
             f"nll_loss: gradcli takes an input of 1 or 2 dimensions (C) or "
             f"(N, C), got {x.data.ndim}"
         )
-    cols = t.data.reshape(-1).astype(np.int64)
     n = x.data.shape[0] if x.data.ndim == 2 else 1
     if x.data.ndim == 2 and t.data.shape != (n,) or x.data.ndim == 1 and t.data.ndim != 0:
         raise GradValueError(
             f"Expected input batch_size ({n}) to match target batch_size "
             f"({t.data.shape[0] if t.data.ndim else 1})."
         )
+    if weight is None:
+        return None
+    w = weight if type(weight) is Tensor else tensor_arg(weight)
     c = x.data.shape[-1]
+    if w.data.shape != (c,):
+        raise GradRuntimeError(
+            f"weight tensor should be defined either for all {c} classes or no "
+            f"classes but got weight tensor of shape: {list(w.data.shape)}"
+        )
+    return w.data if w.requires_grad else w
+
+
+def _nll_index(x, target, weight, ignore_index):
+    """(rows, classes, per sample its class's weight or 0 when ignored, kept) of the
+    arrays x (N, C) or (C), target (N) or (), weight (C) or None; PyTorch's error for a
+    class out of bounds."""
+    cols = target.reshape(-1).astype(np.int64)
+    c = x.shape[-1]
     keep = cols != ignore_index
     bad = keep & ((cols < 0) | (cols >= c))
     if bad.any():
         raise GradIndexError(f"Target {int(cols[bad][0])} is out of bounds.")
-    w = (
-        np.ones(c, dtype=x.data.dtype)
-        if weight is None
-        else tensor_arg(weight).data.astype(x.data.dtype)
-    )
-    if w.shape != (c,):
-        raise GradRuntimeError(
-            f"weight tensor should be defined either for all {c} classes or no "
-            f"classes but got weight tensor of shape: {list(w.shape)}"
-        )
+    w = np.ones(c, dtype=x.dtype) if weight is None else weight.astype(x.dtype)
     safe = np.where(keep, cols, 0)
-    coef = np.where(keep, w[safe], 0).astype(x.data.dtype)
-    return np.arange(n), safe, coef, keep
+    coef = np.where(keep, w[safe], 0).astype(x.dtype)
+    return np.arange(x.shape[0] if x.ndim == 2 else 1), safe, coef, keep
 
 
 @register(
@@ -580,7 +603,7 @@ def _nll_args(x, target, weight, ignore_index):
     category="loss",
     batch="nll_loss",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def nll_loss(
@@ -592,15 +615,11 @@ def nll_loss(
     if x.data.ndim >= 3:  # (N, C, d1, ...): ops/loss_nd.py
         reduction = _reduction(reduction, size_average, reduce)
         return FUNCTIONS["nll_loss_nd"](x, target, weight, ignore_index, reduction)
-    rows, cols, coef, keep = _nll_args(x, target, weight, ignore_index)
+    reduction = _reduction(reduction, size_average, reduce)
+    t = tensor_arg(target)
+    w = _nll_checks(x, t, weight)
     return NllLoss.apply(
-        x,
-        rows,
-        cols,
-        coef,
-        keep,
-        reduction=_reduction(reduction, size_average, reduce),
-        weighted=weight is not None,
+        x, t, w, ignore_index=ignore_index, reduction=reduction, weighted=weight is not None
     )
 
 
@@ -617,7 +636,7 @@ def nll_loss(
     category="loss",
     batch="cross_entropy",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def cross_entropy(

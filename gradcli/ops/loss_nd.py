@@ -10,6 +10,7 @@ import numpy as np
 
 from ..core.convert import tensor_arg
 from ..core.tensor import Tensor
+from ..engine.forward import linear
 from ..numerics.sums.summation import nll_cascade
 from ..runtime.errors import GradIndexError, GradRuntimeError
 from .loss import NllLoss, _c
@@ -19,6 +20,7 @@ from .registry import FUNCTIONS, internal
 class NllLoss2d(NllLoss):
     __slots__ = ()
     name = "NllLoss2DBackward0"
+    jvp = linear  # (its target's classes and weights are parameters: one input)
 
     def formula(self, S, x, *_):
         """-x[b, target, h, w] * weight[target], per position, reduced as nll_loss."""

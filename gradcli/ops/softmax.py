@@ -164,6 +164,7 @@ def _functional(name):
         return OPS[name](input, IMPLICIT if dim is None else dim, dtype)
 
     fn.__name__ = name
+    fn.op_function = name  # (the op's function with another default: replay_plan.py)
     EXTRA_NAMES[name] = fn  # vmap batches it as the op
     return fn
 
@@ -177,7 +178,7 @@ def _functional(name):
     category="reduce",
     batch="along_dim",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def softmax(input, dim=REQUIRED, dtype=None):
@@ -197,7 +198,7 @@ def softmax(input, dim=REQUIRED, dtype=None):
     category="reduce",
     batch="along_dim",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def log_softmax(input, dim=REQUIRED, dtype=None):

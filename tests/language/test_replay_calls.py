@@ -326,6 +326,147 @@ except RuntimeError as e:
 }
 PROGRAMS.update(BOOKKEEPING)
 
+_SOFTMAX = """import torch.nn.functional as F
+torch.manual_seed(0)
+X = torch.randn(40, 6)
+y = torch.randint(0, 4, (40,))
+W = torch.zeros(6, 4, requires_grad=True)
+b = torch.zeros(4, requires_grad=True)
+try:
+    for i in range(20):
+{extra}        loss = F.cross_entropy(X @ W + b, y)
+        loss.backward()
+        with torch.no_grad():
+            W -= 0.5 * W.grad
+            b -= 0.5 * b.grad
+            W.grad.zero_()
+            b.grad.zero_()
+except IndexError as e:
+    print("error", e)
+print(i, loss, loss.grad_fn, loss.grad_fn.next_functions, W.grad, b)
+"""
+
+LOSSES = {
+    # softmax regression: F.cross_entropy of a product, the target a variable's tensor
+    "cross_entropy_functional": _SOFTMAX.format(extra=""),
+    # the target's classes changed in place mid-loop (the op reads them each time)
+    "cross_entropy_target_changed": _SOFTMAX.format(
+        extra="        if i == 8:\n            y[:5] = 3 - y[:5]\n"
+    ),
+    # ... to a class out of bounds: the error where the compiled loop raises it
+    "cross_entropy_target_out_of_bounds": _SOFTMAX.format(
+        extra="        if i == 8:\n            y[3] = 4\n"
+    ),
+    # the target replaced by one of another dtype, then of another length
+    "cross_entropy_target_replaced": _SOFTMAX.format(
+        extra="        if i == 6:\n            y = y.int()\n"
+        "        if i == 12:\n            y = y[:30]\n"
+    ).replace("except IndexError", "except ValueError"),
+    # the functions reached through a namespace of another name or a path of them,
+    # F.log_softmax (a namespace's own function declaring its op), and torch's own form
+    # of a loss (ATen's: not the op's function, not replayed)
+    "nll_loss_namespaces": """import torch.nn.functional as nnf
+import torch.nn.functional as F
+torch.manual_seed(0)
+X = torch.randn(30, 5)
+y = torch.randint(0, 3, (30,))
+W = torch.randn(5, 3, requires_grad=True)
+for i in range(12):
+    a = nnf.cross_entropy(X @ W, y)
+    c = torch.nn.functional.nll_loss(torch.log_softmax(X @ W, 1), y)
+    s = a + c
+    s.backward()
+for i in range(5):
+    d = F.nll_loss(F.log_softmax(X @ W, 1), y)
+    d.backward()
+p = torch.rand(30, 3)
+for i in range(4):
+    e = torch.binary_cross_entropy_with_logits(X @ W, p).sum()
+    e.backward()
+print(a, c, s, d, e, W.grad, c.grad_fn.next_functions)
+""",
+    # the module forms: weights and ignore_index as options, the weight changed in place
+    "cross_entropy_module_weight": """from torch import nn
+torch.manual_seed(0)
+X = torch.randn(24, 5)
+y = torch.randint(0, 3, (24,))
+w = torch.tensor([1.0, 2.0, 0.5])
+model = nn.Linear(5, 3)
+loss_fn = nn.CrossEntropyLoss(weight=w, ignore_index=1)
+nll = nn.NLLLoss(reduction="sum")
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(15):
+    if i == 9:
+        w[0] = 3.0
+    opt.zero_grad()
+    out = model(X)
+    loss = loss_fn(out, y) + nll(torch.log_softmax(out, 1), y) * 0.01
+    loss.backward()
+    opt.step()
+print(loss, loss.grad_fn.next_functions, model.weight, model.bias.grad)
+""",
+}
+PROGRAMS.update(LOSSES)
+
+_MLP = """import torch.nn.functional as F
+torch.manual_seed(0)
+X = torch.randn(32, 8)
+y = torch.randint(0, 3, (32,))
+W1 = (torch.randn(8, 16) * 0.3).requires_grad_()
+b1 = torch.zeros(16, requires_grad=True)
+W2 = (torch.randn(16, 3) * 0.3).requires_grad_()
+b2 = torch.zeros(3, requires_grad=True)
+params = [W1, b1, W2, b2]
+try:
+    for step in range(20):
+{extra}        logits = torch.relu(X @ W1 + b1) @ W2 + b2
+        loss = F.cross_entropy(logits, y)
+        for p in params:
+            p.grad = None
+        loss.backward()
+        with torch.no_grad():
+            for p in params:
+                p -= 0.1 * p.grad
+except Exception as e:
+    print("error", type(e).__name__, e)
+print(step, p is params[-1], loss, logits.grad_fn, W1, b2.grad, W2._version)
+"""
+
+LISTS = {
+    # an MLP from scratch: its parameters a list, cleared and stepped in loops over it
+    "parameter_list": _MLP.format(extra=""),
+    # an item of the list replaced mid-loop (checked by identity and items)
+    "parameter_list_item_replaced": _MLP.format(
+        extra="        if step == 7:\n            params[1] = b1 = torch.zeros(16, "
+        "requires_grad=True)\n"
+    ),
+    # the list grown by a number mid-loop: the compiled loop's error
+    "parameter_list_grown": _MLP.format(
+        extra="        if step == 9:\n            params.append(2.0)\n"
+    ),
+    # a list bound to the name mid-loop, of the same tensors
+    "parameter_list_rebound": _MLP.format(
+        extra="        if step == 5:\n            params = list(params)\n"
+    ),
+    # zero_() in a loop of the body, after the step
+    "parameter_list_zero": """torch.manual_seed(0)
+X = torch.randn(10, 3)
+W = torch.randn(3, 2, requires_grad=True)
+c = torch.randn(2, requires_grad=True)
+ps = [W, c]
+for i in range(12):
+    loss = ((X @ W + c) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        for q in ps:
+            q.sub_(0.05 * q.grad)
+    for q in ps:
+        q.grad.zero_()
+print(loss, W, c.grad, q is c)
+""",
+}
+PROGRAMS.update(LISTS)
+
 REPLAYED = {
     "matmul": 30,
     "matmul_shape_changes": 5,
@@ -344,6 +485,16 @@ REPLAYED = {
     "item_of_a_vector": 2,
     "subscripts_adam": 50,
     "view_result": 25,
+    "cross_entropy_functional": 19,
+    "cross_entropy_target_changed": 17,
+    "cross_entropy_target_replaced": 7,
+    "nll_loss_namespaces": 11,
+    "cross_entropy_module_weight": 12,
+    "parameter_list": 19,
+    "parameter_list_item_replaced": 16,
+    "parameter_list_grown": 7,
+    "parameter_list_rebound": 16,
+    "parameter_list_zero": 11,
 }
 
 
