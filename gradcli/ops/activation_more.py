@@ -326,23 +326,32 @@ def hardsigmoid_backward(g, x):
     return np.where((x > t(-3)) & (x < t(3)), g * t(np.float32(1.0) / np.float32(6.0)), t(0))
 
 
-class HardsigmoidBackward(Function):
-    """hardsigmoid's backward under create_graph: PyTorch has no derivative for it (its
-    node is `torch::autograd::NotImplemented`, an error when the backward reaches it)."""
+class NotImplementedGrad(Function):
+    """A backward kernel PyTorch has no derivative for, as the node of its result under
+    create_graph: `torch::autograd::NotImplemented`, an error when a backward reaches it
+    (a subclass gives the kernel, `aten` its name and `compute(*arrays, **params)`)."""
 
     formula = BACKWARD_FORMULA
-    __slots__ = ()
+    __slots__ = ("params",)
     name = "NotImplemented"
     qualified_name = "torch::autograd::NotImplemented"  # (grad_fn.name())
     saved_names = none("PyTorch's NotImplemented node saves nothing")
-    jvp = none("PyTorch has no derivative of hardsigmoid_backward")
-    aten = "hardsigmoid_backward"  # (forward mode's error names it)
+    jvp = none("PyTorch has no derivative of this backward kernel")
+    aten = ""
 
-    def forward(self, g, x):
-        return hardsigmoid_backward(g, x)
+    def forward(self, *arrays, **params):
+        return self.compute(*arrays, **params)
 
     def backward(self, gg, F):
-        raise GradRuntimeError("derivative for aten::hardsigmoid_backward is not implemented")
+        raise GradRuntimeError(f"derivative for aten::{self.aten} is not implemented")
+
+
+class HardsigmoidBackward(NotImplementedGrad):
+    """hardsigmoid's backward under create_graph (PyTorch has no derivative for it)."""
+
+    __slots__ = ()
+    aten = "hardsigmoid_backward"  # (forward mode's error names it too)
+    compute = staticmethod(lambda g, x: hardsigmoid_backward(g, x))
 
 
 @register(

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 from gradcli.runtime import context
+from gradcli.runtime.errors import GradError
 from gradcli.core.tensor import Tensor
 from gradcli.engine import forward as fw
 from gradcli.engine.autograd import run_backward
@@ -85,6 +86,10 @@ def test_jvp(entry, i):
         pytest.skip("no differentiable input")
     rng = np.random.default_rng(_case_seed(entry, i) + 7)
     vs = [rng.standard_normal(x.data.shape) for x in leaves]
+    if _no_forward_rule(call):  # PyTorch's error, as torch raises it
+        with pytest.raises(GradError, match="Trying to use forward AD with"):
+            jvp_of(call, leaves, vs)
+        return
     outs, tans, _ = jvp_of(call, leaves, vs)
     base = _outs(call())
     assert len(outs) == len(base)
@@ -131,6 +136,11 @@ def test_jvp(entry, i):
     assert np.isclose(fwd, rev, atol=1e-8, rtol=1e-8), f"<u, Jv> = {fwd} but <J^T u, v> = {rev}"
 
 
+def _no_forward_rule(call):
+    """Whether a node of the op declares it has no forward-mode rule (jvp = none(why))."""
+    return any(not type(n).jvp for n in _nodes(call()))
+
+
 def _no_second_derivative(call, leaves):
     """Whether the op's gradient is PyTorch's NotImplemented node (hardsigmoid's)."""
     outs = [o for o in _outs(call()) if o.requires_grad]
@@ -152,8 +162,8 @@ def test_forward_over_reverse(entry, i):
     out = call()
     if any(not type(n).differentiable_twice for n in _nodes(out)):
         pytest.skip("not twice differentiable")
-    if _no_second_derivative(call, leaves):
-        pytest.skip("PyTorch has no second derivative")
+    if _no_second_derivative(call, leaves) or _no_forward_rule(call):
+        pytest.skip("PyTorch has no second derivative or no forward-mode rule")
     rng = np.random.default_rng(_case_seed(entry, i) + 11)
     us = [rng.standard_normal(o.data.shape) for o in _outs(out)]
     vs = [rng.standard_normal(x.data.shape) for x in leaves]
@@ -289,8 +299,8 @@ def test_forward_over_forward(entry, i):
         pytest.skip("no differentiable input")
     if any(not type(n).differentiable_twice for n in _nodes(call())):
         pytest.skip("not twice differentiable")
-    if _no_second_derivative(call, leaves):
-        pytest.skip("PyTorch has no second derivative")
+    if _no_second_derivative(call, leaves) or _no_forward_rule(call):
+        pytest.skip("PyTorch has no second derivative or no forward-mode rule")
     rng = np.random.default_rng(_case_seed(entry, i) + 13)
     us = [rng.standard_normal(x.data.shape) for x in leaves]
     vs = [rng.standard_normal(x.data.shape) for x in leaves]

@@ -11,7 +11,7 @@ from . import activations, attention, dropout, init, utils
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .layers_more import LAYERS_MORE
-from .loss import LOSSES
+from .loss import FUNCTIONAL as LOSS_FUNCTIONAL, LOSSES
 from .norms import NORMS
 from .recurrent import RECURRENT
 from .module import Module, Parameter
@@ -23,6 +23,7 @@ FUNCTIONAL = {
     **counting.FUNCTIONAL,
     **dropout.FUNCTIONAL,
     **activations.FUNCTIONAL,
+    **LOSS_FUNCTIONAL,
     "multi_head_attention_forward": attention.multi_head_attention_forward,
 }
 
