@@ -379,8 +379,8 @@ class FastExpressions:
             e.gc_int = True
         return e
 
-    def binop(self, op, a, b, line, col, fallback=None):
-        """`a op b`, guarded; other operands go to `fallback` (by default op's function)."""
+    def binop(self, op, a, b, line, col, fallback=None, augmented=False):
+        """`a op b` guarded, objects first (object_op), else `fallback` (op's function)."""
         if fallback is None:  # (objects of the program's classes first: fast_objects.py)
             fallback = self.const(plain_first(op, rt.binary_op(op)), "binary_" + _op_key(op))
         if _known_int(a) and _known_int(b):
@@ -394,7 +394,7 @@ class FastExpressions:
         py = _BIN.get(op)
         guard = None
         if py is not None and ac is _NOT:
-            same = None
+            same = t = None
             if bc is _NOT:  # both operands evaluated, in order, by the first test
                 t = self.tmp()
                 same = _is(
@@ -424,7 +424,9 @@ class FastExpressions:
                             orelse=ast.IfExp(
                                 test=_is(_name(t), _h("int")),
                                 body=int_result,
-                                orelse=_call(fallback, a2, b2),
+                                orelse=self.object_op(
+                                    op, a2, b2, t, fallback, augmented, line, col
+                                ),
                             ),
                         ),
                         orelse=_call(fallback, a2, b2),
@@ -441,6 +443,9 @@ class FastExpressions:
                     guard = _or(is_float, _is(_name(t), _h("int")))
                 elif type(bc) is int:
                     int_result.test = _and(_is(_name(t), _h("int")), int_result.test)
+                    int_result.orelse = self.object_op(
+                        op, a2, b2, t, fallback, augmented, line, col
+                    )
                     e = ast.IfExp(
                         test=is_float, body=ast.BinOp(left=a2, op=py(), right=b2), orelse=int_result
                     )
@@ -464,17 +469,11 @@ class FastExpressions:
                         ),
                         _is(_name(t), _h("int")),
                     )
-        if guard is None:
-            return at(_call(fallback, a, b), line, col)
-        return at(
-            ast.IfExp(
-                test=guard,
-                body=ast.BinOp(left=a2, op=py(), right=b2),
-                orelse=_call(fallback, a2, b2),
-            ),
-            line,
-            col,
-        )
+        if guard is None:  # (a number constant and maybe an object: its reflected method)
+            return at(self.left_constant(op, a, b, ac, fallback, augmented, line, col), line, col)
+        other = self.right_constant(op, a2, b2, bc, t, fallback, augmented, line, col)
+        e = ast.IfExp(test=guard, body=ast.BinOp(left=a2, op=py(), right=b2), orelse=other)
+        return at(e, line, col)
 
     def e_binary(self, node):
         ch = node.children

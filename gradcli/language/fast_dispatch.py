@@ -126,6 +126,16 @@ def plain_first(op, fallback, augmented=False):
     return run
 
 
+def refusal(op, name):
+    """What `a op b` raises when the special method plain_first (fast_objects.object_op)
+    called answered NotImplemented."""
+
+    def run(a, b):
+        raise refused(op, name, type(a), type(b))
+
+    return run
+
+
 def framed(run, *args):
     """run(*args) from inside a fast function: the fast functions running there are the
     running frames the callee sees (inspect.currentframe, a frame's f_back), as

@@ -180,7 +180,7 @@ class Emitter(
         v = self.expr(value)
         aug = self.const(plain_first(op_sym, augmented_op(op_sym), True), "aug_" + _op_key(op_sym))
         # the operator's guard as for `a op b`, its fallback the augmented operator's
-        e = self.binop(op_sym, cur, v, op.line, op.column, fallback=aug)
+        e = self.binop(op_sym, cur, v, op.line, op.column, fallback=aug, augmented=True)
         return [
             self._line(line),
             ast.Assign(targets=[self.store_target(tok.value)], value=e),

@@ -746,6 +746,29 @@ OBJECTS = {
         "a = A()\nprint(a.set(2))\nA.k = property(lambda s: 'p', lambda s, v: print('setter', v))\n"
         "print(a.set(3), a.k)\n"
     ),
+    "operators_with_number_constants": (
+        "class V:\n    def __init__(self, x):\n        self.x = x\n"
+        "    def __add__(self, o):\n        return V(self.x + (o.x if isinstance(o, V) else o))\n"
+        "    def __mul__(self, k):\n        return V(self.x * k) if not isinstance(k, str) else NotImplemented\n"
+        "    def __rmul__(self, k):\n        return V(k * self.x + 0.5)\n"
+        "    def __sub__(self, o):\n        return NotImplemented\n"
+        "    def __rtruediv__(self, k):\n        return k / self.x\n"
+        "    def __repr__(self):\n        return f'V({self.x})'\n"
+        "def f(v):\n    a = v * 2\n    b = 2 * v\n    c = v * 0.5\n    d = 0.5 * v\n"
+        "    e = True * v\n    g = v + v + 1\n    h = 1 / v\n    w = v\n    w *= 3\n    w += v\n"
+        "    k = 2\n    k *= v\n    return a, b, c, d, e, g, h, w, k\n"
+        "print(f(V(3)), f(V(0.25)))\n"
+        "for i in range(2):\n    print(V(i) * 2, 3 * V(i), V(i) + 1.5)\n"
+        "def bad(v, which):\n    if which == 0:\n        return v - 1\n    if which == 1:\n        return 1 - v\n"
+        "    if which == 2:\n        return v * 'a'\n    if which == 3:\n        return 2 ** v\n    v -= 2\n"
+        "for which in range(5):\n    try:\n        bad(V(1), which)\n    except TypeError as e:\n        print(which, e)\n"
+        "bad(V(2), 0)\n"
+    ),
+    "error_in_reflected_dunder": (
+        "class M:\n    def __init__(self, x):\n        self.x = x\n"
+        "    def __rmul__(self, o):\n        return self.x // o\n"
+        "def f(m):\n    return 0 * m\nprint(f(M(4)) if False else 1)\nf(M(1))\n"
+    ),
 }
 
 
