@@ -23,12 +23,15 @@ _MODULES = {
     "torch.nn.modules.distance": "CosineSimilarity PairwiseDistance",
     "torch.nn.modules.dropout": "AlphaDropout Dropout Dropout1d Dropout2d Dropout3d",
     "torch.nn.modules.flatten": "Flatten Unflatten",
+    "torch.nn.modules.pixelshuffle": "PixelShuffle PixelUnshuffle",
+    "torch.nn.modules.channelshuffle": "ChannelShuffle",
+    "torch.nn.modules.instancenorm": "InstanceNorm1d InstanceNorm2d InstanceNorm3d",
     "torch.nn.modules.linear": (
         "Bilinear Identity LazyLinear Linear NonDynamicallyQuantizableLinear"
     ),
     "torch.nn.modules.loss": (
         "BCELoss BCEWithLogitsLoss CTCLoss CosineEmbeddingLoss CrossEntropyLoss GaussianNLLLoss "
-        "HingeEmbeddingLoss HuberLoss KLDivLoss L1Loss MSELoss MarginRankingLoss "
+        "HingeEmbeddingLoss HuberLoss KLDivLoss L1Loss LinearCrossEntropyLoss MSELoss MarginRankingLoss "
         "MultiLabelMarginLoss MultiLabelSoftMarginLoss MultiMarginLoss NLLLoss PoissonNLLLoss "
         "SmoothL1Loss SoftMarginLoss TripletMarginLoss TripletMarginWithDistanceLoss"
     ),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...ops.registry import FUNCTIONS
 from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from .. import counting
-from . import activations, attention, dropout, init, utils
+from . import activations, attention, dropout, init, reshaping, utils
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .layers_more import LAYERS_MORE
@@ -24,6 +24,7 @@ FUNCTIONAL = {
     **dropout.FUNCTIONAL,
     **activations.FUNCTIONAL,
     **LOSS_FUNCTIONAL,
+    **reshaping.FUNCTIONAL,
     "multi_head_attention_forward": attention.multi_head_attention_forward,
 }
 
@@ -39,6 +40,7 @@ def members(namespace):
     out.update(LAYERS)
     out.update(LAYERS_MORE)
     out.update(activations.ACTIVATIONS)
+    out.update(reshaping.LAYERS)
     out["MultiheadAttention"] = attention.MultiheadAttention
     out.update(dropout.LAYERS)
     out.update(NORMS)
