@@ -271,10 +271,9 @@ def stop_iteration(err):
     return _is(err, "StopIteration")
 
 
-def run_with(m, bind, body, s, line, col):
-    """`with m as name: body` for an object of the program: name is what `__enter__`
-    returns; `__exit__` gets the exception's class and the exception (no traceback:
-    None) and suppresses it when it returns a true value."""
+def with_protocol(m, line, col):
+    """Python's TypeError when the object m of the program lacks `__enter__` or
+    `__exit__`."""
     for name in ("__enter__", "__exit__"):
         if not _has(m, name):  # (Python 3.11's words)
             missed = " (missed __exit__ method)" if name == "__exit__" else ""
@@ -283,6 +282,13 @@ def run_with(m, bind, body, s, line, col):
                 line,
                 col,
             )
+
+
+def run_with(m, bind, body, s, line, col):
+    """`with m as name: body` for an object of the program: name is what `__enter__`
+    returns; `__exit__` gets the exception's class and the exception (no traceback:
+    None) and suppresses it when it returns a true value."""
+    with_protocol(m, line, col)
     try:
         v = m.__enter__()
     except GradError as e:

@@ -16,17 +16,29 @@ closure compiler runs for them, with its evaluation order and its errors' places
   `while` condition, `not`, `and`, `or` or conditional expression it stands in,
   directly or as an item of a tuple or list display or an argument of a call (which
   place none); there the truth tests are placed, and a chain anywhere else is left to
-  the closure compiler."""
+  the closure compiler.
+- `with m as x: body`: as control.py's `_with` runs it: the context computed, then an
+  object of the program entered by its `__enter__` (x is what it returns) and left by
+  its `__exit__` with the body's error as the closure compiler's `except` would see it
+  (a true answer suppresses it), as datamodel.run_with does; `no_grad` and the library's
+  contexts checked, x bound to the context itself, then entered; their errors, and
+  those of the protocol, placed at the context's expression."""
 
 from __future__ import annotations
 
 import ast
+import copy
 
 import sys
 
 from ..core.tensor import Tensor
 from ..runtime.errors import GradError
 from . import runtime as rt
+from ..library.values import program_object, truth
+from .control import _context_checked
+from .datamodel import with_protocol
+from .exceptions import public_type
+from .fast_try import caught
 from .arity import MethodName
 from .classes import Super, direct_name, plain_class_attr
 from .fast_ast import Unsupported, _call, _h, _name, _pos, at
@@ -90,6 +102,54 @@ def method_keywords(attr, line, col, kwpos, in_function):
     return run
 
 
+class WithContext:
+    """What generated code enters for `with m` (Python's own `with`), running m as
+    control._with runs it (see the module's docstring); `early`: x is m itself, bound
+    before m is entered."""
+
+    __slots__ = ("m", "line", "col", "early")
+
+    def __init__(self, m, line, col):
+        self.m, self.line, self.col = m, line, col
+        try:
+            if program_object(m):
+                self.early = False
+                with_protocol(m, line, col)
+            else:
+                self.early = True
+                _context_checked(m)
+        except GradError as e:
+            raise e.at(line, col)
+
+    def __enter__(self):
+        m = self.m
+        try:
+            v = m.__enter__()
+        except GradError as e:
+            raise e.at(self.line, self.col)
+        return m if self.early else v
+
+    def __exit__(self, t, e, tb):
+        m = self.m
+        if self.early:  # (Python's `with m:` in the closure compiler's _with)
+            try:
+                return m.__exit__(t, e, tb)
+            except GradError as e2:
+                raise e2.at(self.line, self.col)
+        if e is None:
+            args = (None, None, None)
+        else:
+            err = caught(e)  # (the error the closure compiler's body would raise)
+            if err is None:  # (the limits: no __exit__ sees them)
+                return False
+            args = (public_type(err), err, None)
+        try:
+            suppress = m.__exit__(*args)
+            return e is not None and bool(truth(suppress))
+        except GradError as e2:
+            raise e2.at(self.line, self.col)
+
+
 #: displays that place no error escaping their items (the closure compiler's do not)
 _THROUGH = frozenset({"tuple_items", "exprlist_items", "list_", "list_items"})
 
@@ -131,6 +191,53 @@ class FastForms:
         while isinstance(inner, Tree) and inner.data == "not_":
             inner = inner.children[0]
         self.chain_place(inner, line, col)
+
+    def s_with_stmt(self, node):
+        """`with a as x, b: body`: see the module's docstring."""
+        if self.cached:
+            raise Unsupported("a with in a loop whose variables are cached")
+        *items, suite = node.children
+        self.consts["@WithContext"] = WithContext
+        body = self.block(suite)
+        for item in reversed(items):
+            ctx, alias = item.children
+            line, col = _pos(ctx)
+            self.chain_place(ctx, line, col)
+            w, v = self.tmp(), self.tmp()
+            made = ast.Assign(
+                targets=[_name(w, ast.Store())],
+                value=_call(
+                    _h("WithContext"), self.expr(ctx), ast.Constant(line), ast.Constant(col)
+                ),
+            )
+            early = ast.Attribute(value=_name(w), attr="early", ctx=ast.Load())
+            before, inside = [], []
+            if alias is not None:
+                before = [
+                    ast.If(
+                        test=early,
+                        body=[
+                            ast.Assign(
+                                targets=[self.store_target(alias.value)],
+                                value=ast.Attribute(value=_name(w), attr="m", ctx=ast.Load()),
+                            )
+                        ],
+                        orelse=[],
+                    )
+                ]
+                inside = [
+                    ast.If(
+                        test=ast.UnaryOp(op=ast.Not(), operand=copy.deepcopy(early)),
+                        body=[ast.Assign(targets=[self.store_target(alias.value)], value=_name(v))],
+                        orelse=[],
+                    )
+                ]
+            block = ast.With(
+                items=[ast.withitem(context_expr=_name(w), optional_vars=_name(v, ast.Store()))],
+                body=[*inside, *body],
+            )
+            body = [at(s, line, col) for s in (self._line(line), made, *before, block)]
+        return body
 
     def chain_place(self, node, line, col):
         """A chained comparison `node` standing directly in a construct that places the

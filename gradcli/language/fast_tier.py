@@ -10,7 +10,8 @@ slices (fast_items.py); assignments to names, subscripts and tuples of them, `op
 a name or a subscript, `if`, `while` and `for` (with `else`) over any iterable into
 such targets, `break`, `continue`, `return`, `pass`, `global`, `nonlocal`, `try`,
 `raise`, `assert` (fast_try.py), a `def` or lambda of plain parameters in a
-function (fast_closures.py), method calls with keywords and `super()` (fast_forms.py).  Each operator is guarded:
+function (fast_closures.py), method calls with keywords, `super()`, chained
+comparisons and `with` (fast_forms.py).  Each operator is guarded:
 two floats, two small ints (no result near the integer size limit), an int by a
 nonzero int for `%` and `//` run as Python's operator, as `runtime.binary_op` would
 answer them; any other operands go to the closure compiler's own operator function.

@@ -134,6 +134,65 @@ FORMS = {
         "    def __bool__(self):\n        return 1 // 0 == 1\n"
         "def f(a):\n    return a < a < a\nf(C())\n"
     ),
+    # with: no_grad and library contexts, objects of the program, errors, exits
+    "with_no_grad": (
+        "def f(x):\n    with torch.no_grad():\n        y = x * 2\n    with torch.enable_grad() as g:\n"
+        "        z = x * 3\n    return y.requires_grad, z.requires_grad, g\n"
+        "def h(x):\n    with torch.no_grad():\n        return x * 2\n"
+        "t = torch.tensor([1.0], requires_grad=True)\nprint(f(t), h(t), torch.is_grad_enabled())\n"
+        "for i in range(2):\n    with torch.no_grad():\n        t.mul_(2)\nprint(t)\n"
+    ),
+    "with_program_object": (
+        "class C:\n    def __init__(self, name, quiet=False):\n        self.name, self.quiet = name, quiet\n"
+        "    def __enter__(self):\n        print('enter', self.name)\n        return self.name + '!'\n"
+        "    def __exit__(self, t, e, tb):\n"
+        "        print('exit', self.name, t if t is None else t.__name__, e, tb)\n"
+        "        return self.quiet\n"
+        "def f(n):\n    out = []\n    for i in range(n):\n        with C('a') as a, C('b', True) as b:\n"
+        "            out.append((a, b))\n            if i == 1:\n                continue\n"
+        "            if i == 2:\n                break\n            1 // (i - 3)\n    return out\n"
+        "def g():\n    with C('r'):\n        return 5\n"
+        "def k():\n    with C('q', True):\n        [][1]\n    return 'after'\n"
+        "print(f(5), g(), k())\n"
+        "with C('top', True):\n    print(1 // 0)\n"
+        "for i in range(2):\n    with C('loop') as v:\n        print(v, i)\n"
+        "def z():\n    with C('z'):\n        return 1 + 'a'\nz()\n"
+    ),
+    "with_exit_raises": (
+        "class C:\n    def __enter__(self):\n        return self\n"
+        "    def __exit__(self, *a):\n        return 1 // 0\n"
+        "def f():\n    with C():\n        pass\nf()\n"
+    ),
+    "with_exit_raises_over_error": (
+        "class C:\n    def __enter__(self):\n        return self\n"
+        "    def __exit__(self, *a):\n        return [][2]\n"
+        "def f():\n    with C():\n        1 + None\nf()\n"
+    ),
+    "with_enter_raises": (
+        "class C:\n    def __enter__(self):\n        return {}['k']\n"
+        "    def __exit__(self, *a):\n        print('never')\n"
+        "def f():\n    with C() as c:\n        pass\nf()\n"
+    ),
+    "with_no_exit": (
+        "class C:\n    def __enter__(self):\n        return self\n"
+        "def f():\n    with C():\n        pass\nf()\n"
+    ),
+    "with_no_enter": "class C:\n    pass\ndef f():\n    with C():\n        pass\nf()\n",
+    "with_not_a_context": "def f():\n    with 5 as x:\n        pass\nf()\n",
+    "with_context_error": "def f():\n    with torch.no_grad(1, 2):\n        pass\nf()\n",
+    "with_error_caught": (
+        "class C:\n    def __enter__(self):\n        return self\n"
+        "    def __exit__(self, t, e, tb):\n        print('exit', t.__name__)\n"
+        "def f():\n    try:\n        with C():\n            raise ValueError('v')\n"
+        "    except ValueError as e:\n        return 'caught ' + str(e)\nprint(f())\n"
+    ),
+    "with_exit_suppresses_by_truth": (
+        "class C:\n    def __init__(self, v):\n        self.v = v\n"
+        "    def __enter__(self):\n        return self\n"
+        "    def __exit__(self, t, e, tb):\n        return self.v\n"
+        "def f(v):\n    with C(v):\n        raise KeyError('k')\n    return 'suppressed'\n"
+        "print(f([1]), f('x'), f(2.5))\nf([])\n"
+    ),
 }
 for _i, _ctx in enumerate(
     [
@@ -178,6 +237,19 @@ def test_forms(name):
     both(FORMS[name])
 
 
+def test_with_limits_both_ways():
+    """A limit stopping a loop in a `with` body: no `__exit__` sees it, in either tier."""
+    program = (
+        "class C:\n    def __enter__(self):\n        return self\n"
+        "    def __exit__(self, *a):\n        print('exit')\n        return True\n"
+        "def f():\n    with C():\n        while True:\n            pass\nf()\n"
+    )
+    both(program, "--max-steps", "50")
+    both(
+        "def f(n):\n    with torch.no_grad():\n        return f(n + 1)\nf(0)\n", "--max-depth", "40"
+    )
+
+
 def test_forms_are_compiled():
     """The functions holding these forms run in the fast tier."""
     r = Run(FORMS["method_keywords"])
@@ -188,4 +260,8 @@ def test_forms_are_compiled():
     r = Run(FORMS["chain_contexts"] + FORMS["chain_values"])
     assert r.error is None
     for name in ("f", "g", "h"):
+        assert r.session.scope.vars[name].fast is not None, name
+    r = Run(FORMS["with_no_grad"])
+    assert r.error is None
+    for name in ("f", "h"):
         assert r.session.scope.vars[name].fast is not None, name

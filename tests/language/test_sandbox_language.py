@@ -168,6 +168,18 @@ ESCAPES = [
         SUPER + "class C(B):\n    def t(self):\n        return super().cls\nC().t()",
         "AttributeError",
     ),
+    (
+        "class C:\n    def __enter__(self):\n        return self\n"
+        "    def __exit__(self, t, e, tb):\n        return e.__traceback__.tb_frame\n"
+        "def f():\n    with C():\n        1 // 0\nf()",
+        "AttributeError",
+    ),
+    (
+        "class C:\n    def __enter__(self):\n        return self\n"
+        "    def __exit__(self, t, e, tb):\n        return t.__mro__\n"
+        "def f():\n    with C() as c:\n        return c.__dict__\nf()",
+        "AttributeError",
+    ),
     (CLASS + "def f(c):\n    return c.__getattribute__(name='k')\nf(C())", "AttributeError"),
     (CLASS + "def f(c):\n    return c.__reduce_ex__(protocol=2)\nf(C())", "AttributeError"),
     (CLASS + "def f(c):\n    return c.m.__get__(obj=1)\nf(C())", "AttributeError"),
@@ -385,6 +397,9 @@ HARMLESS = [
     SUPER
     + "class C(B):\n    def t(self, k=0):\n        return super().s(), super().m, super().m()\n"
     "def f(c):\n    return c.t(k=1)\nv, v1, v2 = f(C())\n",
+    "class C:\n    def __enter__(self):\n        return 5\n    def __exit__(self, t, e, tb):\n"
+    "        global v3\n        v3 = (t, e, tb)\n        return True\n"
+    "def f():\n    with C() as c, torch.no_grad() as g:\n        1 // 0\n    return c, g\nv, v1 = f()\n",
     DESCR + "v = D.st\nv1 = D().st\nv2 = D.cm()\nv3 = D().cm\nv4 = D.raw_st\nv5 = D.raw_p\n"
     "v6 = D().p\n",
     DECO + "v = h\nv1 = h(3)\nv2 = deco\n",
