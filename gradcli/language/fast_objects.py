@@ -28,6 +28,7 @@ import ast
 import copy
 from .classes import LOOKUP, direct_name, plain_lookup
 from .expressions import _joined_text
+from ..runtime.limits import SMALL
 from .fast_ast import Unsupported, _and, _call, _h, _name, _or, _pos, at
 from .fast_dispatch import (
     attr_reader,
@@ -349,10 +350,49 @@ class FastObjects(FastCalls):
                     pieces.append(ast.Constant(lit))
                     continue
                 pieces.append(self._field(field, spec, conv, line, col))
+            if len(texts) == 1:
+                return at(self._joined(pieces, joined), line, col)
             parts.append(at(_call(joined, ast.List(elts=pieces, ctx=ast.Load())), line, col))
         if len(parts) == 1:
             return parts[0]
         return at(_call(joined, ast.List(elts=parts, ctx=ast.Load())), line, col)
+
+    def _joined(self, pieces, joined):
+        """The texts `pieces` (trees) joined as _joined_text joins them: by Python's
+        f-string when their length is within the items limit and below a look at the
+        memory (limits.check_items has nothing to do then), else by _joined_text."""
+        fields = [p for p in pieces if not isinstance(p, ast.Constant)]
+        if not fields:
+            return _call(joined, ast.List(elts=pieces, ctx=ast.Load()))
+        size = self.const(len, "len")
+        names, total = [], ast.Constant(sum(len(p.value) for p in pieces if p not in fields))
+        for p in pieces:
+            if isinstance(p, ast.Constant):
+                names.append(p)
+                continue
+            names.append(_name(self.tmp()))
+            n = _call(
+                _copy_name(size), ast.NamedExpr(target=_name(names[-1].id, ast.Store()), value=p)
+            )
+            total = ast.BinOp(left=total, op=ast.Add(), right=n)
+        n = self.tmp()
+        within = ast.Compare(
+            left=ast.NamedExpr(target=_name(n, ast.Store()), value=total),
+            ops=[ast.Lt()],
+            comparators=[ast.Constant(SMALL)],
+        )
+        limit = _attr(_attr(_attr(_h("context"), "current"), "limits"), "max_items")
+        within = _and(within, ast.Compare(left=_name(n), ops=[ast.LtE()], comparators=[limit]))
+        text = ast.JoinedStr(
+            values=[
+                v
+                if isinstance(v, ast.Constant)
+                else ast.FormattedValue(value=_copy_name(v), conversion=-1)
+                for v in names
+            ]
+        )
+        slow = _call(joined, ast.List(elts=[_copy_name(v) for v in names], ctx=ast.Load()))
+        return ast.IfExp(test=within, body=text, orelse=slow)
 
     def _field(self, e, spec, conv, line, col):
         """The text of one {field} of value e: a str, float or int without a format
@@ -366,7 +406,8 @@ class FastObjects(FastCalls):
         v, t = self.tmp(), self.tmp()
         first = ast.NamedExpr(target=_name(v, ast.Store()), value=e)
         kind = ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), first))
-        rep = _call(self.const(repr, "repr"), _name(v))
+        # Python's repr, as f"{v!r}" makes it (no call of the built-in)
+        rep = ast.JoinedStr(values=[ast.FormattedValue(value=_name(v), conversion=ord("r"))])
         if conv == "r":  # (show: Python's repr of a str too; show_str for "s" and none)
             test = _or(_is(kind, _h("float")), _is(_name(t), _h("int")), _is(_name(t), _h("str")))
             quick = rep

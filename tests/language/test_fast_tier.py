@@ -56,6 +56,7 @@ PROGRAMS = {
     "big_int_add": "a = 2 ** 100\nb = 1\nfor i in range(3):\n    b = b + a\nprint(b)\n",
     "strings": "s = ''\nfor i in range(5):\n    s = s + 'ab'\nprint(s, s * 2)\n",
     "string_limit": "s = 'x'\nwhile True:\n    s = s + s\n",
+    "fstring_limit": "def f(s):\n    return f'{s}{s}.'\ns = 'x'\nwhile True:\n    s = f(s)\n",
     "mixed_types": "def f(a, b):\n    return a + b, a < b, a * b\nprint(f(1, 2.5), f(True, 2), f(2.0, False))\n",
     "tensor_in_fast_function": (
         "def f(x, k):\n    return x * k + 1\nt = torch.tensor([1.0, 2.0], requires_grad=True)\n"
@@ -377,6 +378,8 @@ def test_items_limit_both_ways(monkeypatch):
     both("print(len({i % 7 for i in range(20)}))\n")
     both("print(len({i: 1 for i in range(9)}))\n")
     both("print(len({[i] for i in range(9)}))\n")
+    both("def f(s):\n    return f'{s}-{s}'\nprint(f('ab'))\nprint(f('abc'))\n")
+    both("def f(s):\n    return f'{s!r}{s:>2}'\nprint(f(1))\nprint(f(1.5))\n")
 
 
 def test_units_are_compiled():
