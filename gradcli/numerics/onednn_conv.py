@@ -1,37 +1,44 @@
-"""PyTorch's float32 convolution on oneDNN's AVX2 direct kernels (jit:avx2), in NumPy.
+"""PyTorch's float32 convolution on oneDNN's AVX2 direct kernels (jit:avx2), in NumPy and
+in numerics/native.py's compiled chains.
 
 PyTorch sends a float32 conv2d to oneDNN (the Mkldnn backend) unless it is one small
 sample (`uses_onednn`); on an AVX2 machine oneDNN runs a convolution without groups, of
 a kernel larger than 1 x 1 and no padding as wide as the kernel, with its direct
-`jit:avx2` kernels (`direct`; else its gemm convolution or its 1 x 1 kernels).  Their
-order of summation, found by comparing candidate orders with torch's results (torch run
-with ONEDNN_MAX_CPU_ISA=AVX2) on random shapes, strides, paddings and dilations:
+`jit:avx2` kernels, each pass under conditions of its own (`plan`; else its gemm
+convolution or its 1 x 1 kernels).  Their order of summation, found by comparing
+candidate orders with torch's results (torch run with ONEDNN_MAX_CPU_ISA=AVX2) on random
+shapes, strides, paddings and dilations, and read in oneDNN's kernels:
 
 * forward (reproduced): each output starts as its bias (0 without one) and takes one
   fused multiply-add per tap, the input channels in blocks of 8: for each block, for
   each kernel row, for each kernel column, for each channel of the block; a tap that
   falls in the padding is skipped;
-* bias gradient (reproduced, without dilation; it is computed with the weight's):
-  oneDNN's reduce balancer splits the blocks of 8 outputs and the images between the
-  threads; each thread sums its images' values in order (image, position) from zero,
-  and the first thread of a group then adds the others' sums to its own;
-* weight gradient (not reproduced): the same split of the jobs (blocks of 8 outputs by
-  8 inputs) and images, each thread's sum a chain of fused multiply-adds over (image,
-  output row, output column) from zero.  That chain is as long as the batch's outputs
-  and runs one element at a time, which NumPy cannot do at a useful speed; NumPy's
-  product computes it (within an ulp or so).  The input's gradient (jit:avx2 or
-  brgconv_strided kernels) is not reproduced either.
+* weight and bias gradients (reproduced, without dilation): oneDNN's reduce balancer
+  splits the jobs (blocks of 8 outputs by 8 inputs, or by the 3 channels of a 3-channel
+  input) and the images between the threads; each thread's sum of a weight is a chain
+  of fused multiply-adds over its images, output rows and output columns in turn from
+  zero (a tap in the padding skipped), of a bias its values added in the same order
+  (the bias's own balancer: jobs of 8 outputs), and the first thread of a group then
+  adds the others' sums to its own.  The chains are as long as a thread's outputs and
+  run one element at a time: native.py's compiled loop runs them with the hardware's
+  FMA (`weight_grad`), NumPy one position at a time for every weight at once;
+* input gradient (reproduced for stride 1 without dilation): the forward's chain over
+  the output channels.  A strided one (brgconv_strided kernels) is not reproduced.
 
-A fused step is exact float32 arithmetic (the product exact in float64, one rounding;
-`floats.fma.fma32` where the sum lands on a float32 midpoint).  The forward costs one
-fused step per tap over the whole output, so a large convolution keeps NumPy's product
-(`EXACT_BUDGET`).
+A fused step in NumPy is exact float32 arithmetic (the product exact in float64, one
+rounding; `floats.fma.fma32` where the sum lands on a float32 midpoint).  The forward
+costs one fused step per tap over the whole output, so a large convolution keeps
+NumPy's product (`EXACT_BUDGET`); so does a weight gradient whose NumPy chains would
+exceed it.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
+from . import native
 from .floats.fma import fma32
 from .parallel import THREADS
 
@@ -49,16 +56,61 @@ def uses_onednn(n, c, h, w, kh, kw, groups, strided, dilated, threads=THREADS):
     return first and second
 
 
-def direct(h, w, kh, kw, groups, stride, padding, dilation, oshape):
-    """Whether oneDNN's direct jit:avx2 kernels (reproduced here) run it: no groups, a
-    kernel larger than 1 x 1 (1 x 1 ones have kernels of their own), and no padding as
-    wide as the (dilated) kernel on any side (oneDNN then takes its gemm convolution)."""
-    if groups != 1 or (kh == 1 and kw == 1):
-        return False
+class Direct(NamedTuple):
+    """A float32 convolution PyTorch sends to oneDNN: its geometry, and which of its
+    passes oneDNN's direct jit:avx2 kernels (reproduced here) compute."""
+
+    stride: tuple
+    padding: tuple
+    dilation: tuple
+    forward: bool
+    weights: bool  # the weight's gradient, and the bias's with it
+    data: bool  # the input's gradient
+
+
+def plan(h, w, kh, kw, groups, stride, padding, dilation, oshape):
+    """The Direct of a float32 convolution PyTorch sends to oneDNN (`uses_onednn`).
+
+    Its jit:avx2 kernels take a convolution without groups, of a kernel larger than
+    1 x 1 (1 x 1 ones have kernels of their own), and no padding as wide as the (dilated)
+    kernel on any side (oneDNN then takes its gemm convolution); the forward's also needs
+    its unrolled columns to cover the padding (`_unrolls`), the weight's no dilation, a
+    kernel narrower than 14 columns and no taller than the input; the input's
+    gradient is reproduced for stride 1 without dilation."""
+    ok = groups == 1 and not (kh == 1 and kw == 1)
     for size, k, s, p, d, out in zip((h, w), (kh, kw), stride, padding, dilation, oshape):
         ext = (k - 1) * d + 1
         if ext <= p or ext <= (out - 1) * s + ext - size - p:
-            return False
+            ok = False
+    dilated = dilation != (1, 1)
+    return Direct(
+        stride,
+        padding,
+        dilation,
+        ok and _unrolls(w, kw, stride, padding, dilation[1], oshape[1]),
+        ok and not dilated and kw < 14 and kh <= h,
+        ok and not dilated and stride == (1, 1),
+    )
+
+
+def _unrolls(w, kw, stride, padding, dw, ow):
+    """The forward kernel's own conditions on its unrolling of the output columns (3 at a
+    time, fewer for a narrower output; more where the right padding needs them): the
+    left padding within one unrolled block, a kernel wider than 7 columns only without
+    top and left padding or with stride 1, and the right padding within the block."""
+    sh, sw = stride
+    pt, pl = padding
+    ext = (kw - 1) * dw + 1
+    ur = min(3, ow)
+    tail = ow % ur
+    if pl > ur or kw > 7 and not (pt == pl == 0 or sh == sw == 1):
+        return False
+    right = max(0, (ow - tail - 1) * sw + ext - w - pl)  # (the right padding's columns)
+    if right > ur * sw and ow // ur > 1:
+        ur = min(right // sw + tail, min(ow, 7))
+        tail = ow % ur
+        right = max(0, (ow - tail - 1) * sw + ext - w - pl)
+        return ur >= max(pl, right)
     return True
 
 
@@ -217,3 +269,149 @@ def _splits(njobs, job_size, reduction, nthr):
         if j0 < j1:
             out.append((j0, j1, [balance211(reduction, per_group, t) for t in range(per_group)]))
     return out
+
+
+#: CPU seconds NumPy's chains take per position and per fused step (native.ready_for)
+_STEP_COST, _VALUE_COST = 8e-6, 1.5e-9
+_ROWS, _LANES = native.CHAIN_ROWS, native.LANES
+
+
+def weight_grad(x, g, kshape, stride, padding, weight=True, bias=False):
+    """jit:avx2's weight and bias gradients (x (N, C, H, W), g (N, O, oh, ow) float32;
+    kshape (kh, kw)): (weight's (O, C, kh, kw) or None, bias's (O,) or None).
+
+    The weight's: the images split between the threads as the reduce balancer splits
+    them for jobs of 8 outputs by 8 inputs (or by the 3 channels of a 3-channel input),
+    each thread's sum of every weight a chain of fused multiply-adds over its images,
+    output rows and columns in turn from zero (a tap in the padding skipped), then the
+    first thread's sum plus the others'.  The chains run in numerics/native.py's compiled
+    loop (the hardware's FMA) when it pays, else in NumPy (each step exact in float64,
+    one rounding; None where that would exceed the budget).  The bias's is `bias_grad`'s
+    sums, as the same loop's chains of fused steps by 1."""
+    N, C, H, W = x.shape
+    _, O, oh, ow = g.shape
+    kh, kw = kshape
+    K, L = C * kh * kw, oh * ow
+    R, V = -(-K // _ROWS) * _ROWS, -(-O // _LANES) * _LANES
+    icb = C if C == 3 else BLOCK
+    _, per = balance(THREADS, kh * kw * icb * BLOCK, -(-C // icb) * (V // BLOCK), N)
+    teams = [balance211(N, per, t) for t in range(per)]
+    padded = any(padding)
+    finite = not padded or bool(np.isfinite(g).all())
+    steps = N * L * R * V if weight else N * L * V
+    estimate = N * L * (_STEP_COST / per + _VALUE_COST * R * V)  # (NumPy's chains' CPU time)
+    lib = native.ready_for(estimate if weight else 0.0, steps)
+    gw = gb = None
+    lanes = None
+    if lib is not None and (bias or weight and finite):  # the gradient position by position
+        lanes = np.zeros((N, L, V), np.float32)
+        lanes[:, :, :O] = g.reshape(N, O, L).transpose(0, 2, 1)
+        lanes = lanes.reshape(N * L, V)
+    if weight and lanes is not None and finite:  # (else NumPy's: a tap in the padding
+        ph, pw = padding  # times an infinity is skipped, not 0 * inf)
+        xp = np.ascontiguousarray(x, np.float32)
+        if padded:
+            xp = np.zeros((N, C, H + 2 * ph, W + 2 * pw), np.float32)
+            xp[:, :, ph : ph + H, pw : pw + W] = x
+        _, hp, wp = xp.shape[1:]
+        offsets = np.zeros(R, np.int64)
+        tap = np.arange(kh)[:, None] * wp + np.arange(kw)  # (a tap's place in the input)
+        offsets[:K] = (np.arange(C)[:, None] * (hp * wp) + tap.reshape(-1)).reshape(-1)
+        strides = (C * hp * wp, stride[0] * wp, stride[1])
+        sums = []
+        for n0, n1 in teams:
+            acc = np.zeros((R, V), np.float32)
+            part = lanes[n0 * L : n1 * L]
+            native.chain32(lib, xp[n0:n1], offsets, strides, (n1 - n0, oh, ow), part, acc)
+            sums.append(acc)
+        gw = np.ascontiguousarray(_total(sums)[:K, :O].T).reshape(O, C, kh, kw)
+    elif weight and N * L * (1024 + per * K * O) // per <= EXACT_BUDGET:
+        t0 = native.start(steps)
+        try:
+            gw = _weight_chains(x, g, kshape, stride, padding, teams, finite)
+        finally:
+            native.spent(t0)
+    if bias and lanes is None:
+        gb = bias_grad(g)
+    elif bias:
+        one = np.ones(1, np.float32)
+        zeros = np.zeros(_ROWS, np.int64)
+        sums = []
+        for n0, n1 in _teams(-(-O // BLOCK), BLOCK, N):
+            acc = np.zeros((_ROWS, V), np.float32)
+            native.chain32(
+                lib, one, zeros, (0, 0, 0), (n1 - n0, oh, ow), lanes[n0 * L : n1 * L], acc
+            )
+            sums.append(acc)
+        gb = _total(sums)[0, :O].copy()
+    return gw, gb
+
+
+def _teams(njobs, job_size, N):
+    """The (first image, end image) of each thread of a group, as the reduce balancer
+    splits N images for njobs jobs of job_size values."""
+    _, per = balance(THREADS, job_size, njobs, N)
+    return [balance211(N, per, t) for t in range(per)]
+
+
+def _total(sums):
+    """The first thread's sums plus the others', one after another."""
+    total = sums[0]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for part in sums[1:]:
+            total = total + part
+    return total
+
+
+def _tap_columns(x, kh, kw, stride, padding, oshape):
+    """(N * oh * ow, C * kh * kw) float32: for each output position in order (image,
+    row, column), the input values its taps read (0 in the padding)."""
+    N, C, H, W = x.shape
+    (sh, sw), (ph, pw), (oh, ow) = stride, padding, oshape
+    xp = np.zeros((N, C, H + 2 * ph, W + 2 * pw), np.float32)
+    xp[:, :, ph : ph + H, pw : pw + W] = x
+    s0, s1, s2, s3 = xp.strides
+    view = np.lib.stride_tricks.as_strided(
+        xp, (N, oh, ow, C, kh, kw), (s0, s2 * sh, s3 * sw, s1, s2, s3), writeable=False
+    )
+    return view.reshape(N * oh * ow, C * kh * kw)
+
+
+def _weight_chains(x, g, kshape, stride, padding, teams, finite):
+    """The weight's chains in NumPy (every thread's together, one fused step a position,
+    exact in float64 and rounded once) and their sum: (O, C, kh, kw) float32."""
+    N, C = x.shape[:2]
+    _, O, oh, ow = g.shape
+    kh, kw = kshape
+    L, K = oh * ow, C * kh * kw
+    taps = _tap_columns(x, kh, kw, stride, padding, (oh, ow))  # (N * L, K)
+    grad = g.reshape(N, O, L).transpose(0, 2, 1).reshape(N * L, O)
+    valid = None
+    if not finite:  # (the taps in the padding, skipped)
+        ones = np.ones((1,) + x.shape[1:], np.float32)
+        valid = _tap_columns(ones, kh, kw, stride, padding, (oh, ow)) != 0  # (L, K)
+    T = len(teams)
+    most = max(n1 - n0 for n0, n1 in teams) * L
+    A = np.zeros((T, most, K))
+    B = np.zeros((T, most, O))
+    M = None if valid is None else np.ones((T, most, K), bool)
+    for t, (n0, n1) in enumerate(teams):
+        A[t, : (n1 - n0) * L] = taps[n0 * L : n1 * L]
+        B[t, : (n1 - n0) * L] = grad[n0 * L : n1 * L]
+        if M is not None:
+            M[t, : (n1 - n0) * L] = np.tile(valid, (n1 - n0, 1))
+    A4, B4 = A[:, :, :, None], B[:, :, None, :]
+    acc = np.zeros((T, K, O), np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(most):
+            u, v = A4[:, k], B4[:, k]
+            p = u * v
+            if M is not None:
+                m = M[:, k, :, None]
+                p = np.where(m, p, 0.0)
+            s = p + acc
+            if np.count_nonzero((s.view(np.uint64) & _LOW29) == _HALF29):
+                acc = fma32(u, v, acc) if M is None else np.where(m, fma32(u, v, acc), acc)
+            else:
+                acc = s.astype(np.float32)
+    return np.ascontiguousarray(_total(list(acc)).T).reshape(O, C, kh, kw)

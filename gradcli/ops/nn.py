@@ -417,8 +417,8 @@ class Conv2d(Function):
 
     def forward(self, x, w, b, idx, valid, oshape, groups, dilated=False, direct=None, window=None):
         # direct: None where PyTorch runs slow_conv2d (MKL's gemm per sample, as here);
-        # for a float32 convolution it sends to oneDNN, (stride, padding, dilation) where
-        # that runs its direct kernels (numerics/onednn_conv.py), else () (NumPy's product)
+        # for a float32 convolution it sends to oneDNN, its onednn_conv.Direct: which
+        # passes run the direct kernels reproduced there (the others: NumPy's products)
         # window: (kh, kw, sh, sw, dh, dw) when every window lies inside the input (no
         # padding read): the columns are then one strided copy (_windows), not a gather
         N = x.shape[0]
@@ -428,8 +428,8 @@ class Conv2d(Function):
         self.window = window if valid is None else None
         self.save(x, w)
         O = w.shape[0]
-        if direct:
-            out = onednn_conv.forward(x, w, b, *direct, oshape)
+        if direct is not None and direct.forward:
+            out = onednn_conv.forward(x, w, b, *direct[:3], oshape)
             if out is not None:
                 return out
         cols = self._columns(x)  # (N, G, K, L)
@@ -491,10 +491,16 @@ class Conv2d(Function):
         gx = gw = gb = None
         if n[0]:
             direct_gx = None
-            if self.direct and not F.tensor_mode and self.direct[0] == self.direct[2] == (1, 1):
-                direct_gx = onednn_conv.input_grad(g, w, self.xshape, self.direct[1])
+            if self.direct is not None and self.direct.data and not F.tensor_mode:
+                direct_gx = onednn_conv.input_grad(g, w, self.xshape, self.direct.padding)
             gx = direct_gx if direct_gx is not None else self._columns_grad(g, gr, F, w, exact)
-        if n[1]:
+        with_bias = len(n) > 2 and n[2]
+        direct = self.direct
+        if direct is not None and direct.weights and not F.tensor_mode and (n[1] or with_bias):
+            gw, gb = onednn_conv.weight_grad(
+                x, g, self.wshape[2:], direct.stride, direct.padding, n[1], with_bias
+            )
+        if n[1] and gw is None:
             if F.tensor_mode or self.window is None:
                 cols = gather(F, x, *self._full())
             else:
@@ -504,12 +510,9 @@ class Conv2d(Function):
             if gw is None:
                 gw = F.sum(gr @ F.swapaxes(cols, -1, -2), axis=0)
             gw = F.reshape(gw, self.wshape)
-        if len(n) > 2 and n[2]:
-            if F.tensor_mode:
+        if with_bias and gb is None:
+            if F.tensor_mode or self.direct is not None:
                 gb = F.sum(g, axis=(0, 2, 3))
-            elif self.direct is not None:
-                direct = self.direct and not self.dilated  # (jit:avx2's weight gradient)
-                gb = onednn_conv.bias_grad(g) if direct else F.sum(g, axis=(0, 2, 3))
             else:
                 gb = _bias_grad(g, G, self.dilated, F)
         return gx, gw, gb
@@ -583,9 +586,9 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     if x.data.dtype == np.float32 and onednn_conv.uses_onednn(
         N, C, H, W, kh, kw, groups, stride != (1, 1), params["dilated"]
     ):  # (else torch's slow_conv2d, computed as in float64, through MKL's sgemm)
-        geometry = (stride, padding, dilation)
-        direct = onednn_conv.direct(H, W, kh, kw, groups, *geometry, (oh, ow))
-        params["direct"] = geometry if direct else ()
+        params["direct"] = onednn_conv.plan(
+            H, W, kh, kw, groups, stride, padding, dilation, (oh, ow)
+        )
     if bias is None:
         out = Conv2d.apply(x, w, b=None, **params)
     else:

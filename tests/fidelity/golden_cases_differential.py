@@ -664,6 +664,32 @@ case(
 )
 
 case(
+    "conv/float32_onednn_weight_gradient",
+    """
+    # float32 conv2d's weight gradient through oneDNN's direct AVX2 kernel: the images
+    # split between the threads by the reduce balancer, each thread's sum of a weight a
+    # chain of fused multiply-adds over its images, output rows and columns (taps in the
+    # padding skipped), then the first thread's sum plus the other's
+    torch.manual_seed(13)
+    f32 = torch.float32
+    F = torch.nn.functional
+    for n, c, o, h, w, k, stride, padding in [
+        (32, 1, 6, 12, 12, (3, 3), 1, 0),
+        (7, 3, 5, 9, 11, (3, 2), (2, 1), (1, 1)),
+        (9, 20, 12, 6, 7, (2, 3), 1, (0, 2)),
+        (4, 16, 17, 5, 5, (3, 3), 2, 1),
+        (5, 2, 3, 4, 30, (4, 13), (1, 3), (3, 2)),
+    ]:
+        x = torch.randn(n, c, h, w, dtype=f32)
+        wt = torch.randn(o, c, *k, dtype=f32, requires_grad=True)
+        b = torch.randn(o, dtype=f32, requires_grad=True)
+        y = F.conv2d(x, wt, b, stride=stride, padding=padding)
+        y.backward(torch.randn(y.shape, dtype=f32))
+        print(wt.grad.flatten().tolist()[:80], b.grad.tolist())
+""",
+)
+
+case(
     "conv/float32_bias_and_groups",
     """
     x = torch.arange(2 * 4 * 5 * 5, dtype=torch.float32).reshape(2, 4, 5, 5) % 7 - 3

@@ -1,17 +1,20 @@
 """numerics/onednn_conv.py's fast loops give the bits of their definitions: the forward
 (one float64 multiply-add per tap, rounded to float32, midpoints redone by fma32)
-against a tap-by-tap loop of `fma32` in oneDNN's order, and the bias gradient
-(`np.add.accumulate` per thread) against a value-by-value float32 loop, on random
-shapes, strides, paddings and dilations and on random bit patterns (subnormals, signed
-zeros, wide exponents, sums that land on float32 midpoints).  Their agreement with
-torch is the golden case conv/float32_onednn_direct_forward_and_bias."""
+against a tap-by-tap loop of `fma32` in oneDNN's order, the bias gradient
+(`np.add.accumulate` per thread) against a value-by-value float32 loop, and the weight
+gradient (numerics/native.py's compiled chains and NumPy's) against a position-by-position
+loop of `fma32`, on random shapes, strides, paddings and dilations and on random bit
+patterns (subnormals, signed zeros, wide exponents, sums that land on float32
+midpoints).  Their agreement with torch is the golden cases
+conv/float32_onednn_direct_forward_and_bias and conv/float32_onednn_weight_gradient and
+tests/differential/test_conv_onednn.py."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from gradcli.numerics import onednn_conv as oc
+from gradcli.numerics import native, onednn_conv as oc
 from gradcli.numerics.floats.fma import fma32
 
 
@@ -159,3 +162,92 @@ def test_input_grad_matches_its_definition(seed):
     with np.errstate(over="ignore", invalid="ignore"):
         want = _reference_input_grad(g, w, (N, C, H, W), (ph, pw))
     np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def _reference_weight_grad(x, g, kshape, stride, padding):
+    """Each thread's chain of fused steps over its images, output rows and columns (the
+    taps in the padding skipped), every weight at once, then the threads' sums added."""
+    N, C, H, W = x.shape
+    _, O, oh, ow = g.shape
+    kh, kw = kshape
+    icb = C if C == 3 else oc.BLOCK
+    _, per = oc.balance(oc.THREADS, kh * kw * icb * 8, -(-C // icb) * -(-O // 8), N)
+    x64, g64 = x.astype(np.float64), g.astype(np.float64)
+    total = None
+    for t in range(per):
+        n0, n1 = oc.balance211(N, per, t)
+        acc = np.zeros((O, C, kh, kw), np.float32)
+        for n in range(n0, n1):
+            for r in range(oh):
+                for q in range(ow):
+                    for i in range(kh):
+                        ih = r * stride[0] - padding[0] + i
+                        for j in range(kw):
+                            iw = q * stride[1] - padding[1] + j
+                            if 0 <= ih < H and 0 <= iw < W:
+                                acc[:, :, i, j] = fma32(
+                                    g64[n, :, r, q, None], x64[n, None, :, ih, iw], acc[:, :, i, j]
+                                )
+        total = acc if total is None else total + acc
+    return total
+
+
+def _weight_case(rng):
+    while True:
+        N, C, O = int(rng.integers(1, 9)), int(rng.integers(1, 12)), int(rng.integers(1, 19))
+        kh, kw = (int(v) for v in rng.integers(1, 5, 2))
+        H, W = (int(v) for v in rng.integers(1, 9, 2))
+        stride = tuple(int(v) for v in rng.integers(1, 4, 2))
+        padding = (int(rng.integers(0, kh)), int(rng.integers(0, kw)))
+        oh = (H + 2 * padding[0] - kh) // stride[0] + 1
+        ow = (W + 2 * padding[1] - kw) // stride[1] + 1
+        if oh > 0 and ow > 0 and kh <= H:
+            return (N, C, H, W), (O, C, kh, kw), stride, padding, (oh, ow)
+
+
+def _finite_values(rng, shape):
+    """_values without subnormals: fma32's emulation rounds a result below 2^-126 as a
+    normal float32 would (docs/developer/numerics.md), the hardware's FMA to the
+    subnormal's bits."""
+    x = _values(rng, shape)
+    return np.where(np.abs(x) < 2.0**-100, np.float32(0), x)
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("path", ["native", "numpy"])
+def test_weight_grad_matches_its_definition(seed, path):
+    if path == "native" and not native.available():
+        pytest.skip("llvmlite is not installed")
+    rng = np.random.default_rng(200 + seed)
+    xs, ws, stride, padding, oshape = _weight_case(rng)
+    x, g = _finite_values(rng, xs), _finite_values(rng, (xs[0], ws[0]) + oshape)
+    if seed % 4 == 3 and any(padding):  # infinities times the padding's taps: skipped
+        g.reshape(-1)[rng.integers(0, g.size, 2)] = np.inf
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = _reference_weight_grad(x, g, ws[2:], stride, padding)
+        want_b = oc.bias_grad(g)
+        if path == "numpy":
+            with native.numpy_only():
+                got, got_b = oc.weight_grad(x, g, ws[2:], stride, padding, bias=True)
+        else:
+            got, got_b = oc.weight_grad(x, g, ws[2:], stride, padding, bias=True)
+    assert got.dtype == np.float32 and got.shape == ws
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+    np.testing.assert_array_equal(got_b.view(np.uint32), want_b.view(np.uint32))
+
+
+def test_weight_grad_midpoints():
+    """A chain whose float64 sum lands on a float32 midpoint (the NumPy path redoes that
+    step with fma32) gives the hardware's bits on both paths."""
+    # one image, two positions: the second step's float64 sum is a midpoint
+    x2 = np.array([[1.0 + 2.0**-23, 1.0 + 2.0**-23]], np.float32).reshape(1, 1, 1, 2)
+    g2 = np.array([[1.0, 2.0**-24 * (1 - 2.0**-23)]], np.float32).reshape(1, 1, 1, 2)
+    with native.numpy_only():
+        got, _ = oc.weight_grad(x2, g2, (1, 1), (1, 1), (0, 0))
+    want = _reference_weight_grad(x2, g2, (1, 1), (1, 1), (0, 0))
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+    twice = np.float32(np.float64(x2[0, 0, 0, 1]) * np.float64(g2[0, 0, 0, 1]) + 1.0 + 2.0**-23)
+    assert got[0, 0, 0, 0] != twice
+    if native.available():
+        got_n, _ = oc.weight_grad(x2, g2, (1, 1), (1, 1), (0, 0))
+        np.testing.assert_array_equal(got_n.view(np.uint32), want.view(np.uint32))
