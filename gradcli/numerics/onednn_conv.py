@@ -47,6 +47,10 @@ from .parallel import THREADS
 EXACT_BUDGET = 1 << 24
 BLOCK = 8  # oneDNN's channel block on AVX2 (8 floats)
 MAX_BUFFER = 1 << 21  # the reduce balancer's buffer bound (values), as oneDNN sets it
+#: CPU seconds NumPy's chains take per position and per fused step, and its forward per
+#: fused step (native.ready_for)
+_STEP_COST, _VALUE_COST, _TAP_COST = 8e-6, 1.5e-9, 1.2e-8
+_ROWS, _LANES = native.CHAIN_ROWS, native.LANES
 
 
 def uses_onednn(n, c, h, w, kh, kw, groups, strided, dilated, threads=THREADS):
@@ -127,23 +131,81 @@ def _taps(size, k, stride, pad, dil, out):
 
 
 def forward(x, w, b, stride, padding, dilation, oshape):
-    """The forward of jit:avx2 (x (N, C, H, W), w (O, C, kh, kw) float32), or None when
-    it is larger than the budget."""
+    """The forward of jit:avx2 (x (N, C, H, W), w (O, C, kh, kw) float32): in
+    numerics/native.py's compiled chains when they pay, else in NumPy, or None when
+    NumPy's steps would exceed the budget."""
     N, C, H, W = x.shape
     O, _, kh, kw = w.shape
     oh, ow = oshape
-    if C * kh * kw * N * O * oh * ow > EXACT_BUDGET:
+    steps = C * kh * kw * N * O * oh * ow
+    lib = native.ready_for(steps * _TAP_COST, steps)
+    if lib is not None and (not any(padding) or _plain(w, b)):
+        return _forward_native(lib, x, w, b, stride, padding, dilation, oshape)
+    if steps > EXACT_BUDGET:
         return None
-    acc = np.empty((N, O, oh, ow), np.float32)
-    acc[...] = 0 if b is None else b.reshape(1, O, 1, 1)
-    rows = _taps(H, kh, stride[0], padding[0], dilation[0], oh)
-    cols = _taps(W, kw, stride[1], padding[1], dilation[1], ow)
-    x64 = x.astype(np.float64)[:, :, None]  # (N, C, 1, H, W)
-    w64 = w.astype(np.float64).transpose(1, 2, 3, 0)[..., None, None]  # (C, kh, kw, O, 1, 1)
-    sh, sw = stride
-    with np.errstate(over="ignore", invalid="ignore"):  # (inf and nan as the kernel's)
-        _taps_loop(acc, x64, w64, C, rows, cols, sh, sw)
+    t0 = native.start(steps)
+    try:
+        acc = np.empty((N, O, oh, ow), np.float32)
+        acc[...] = 0 if b is None else b.reshape(1, O, 1, 1)
+        rows = _taps(H, kh, stride[0], padding[0], dilation[0], oh)
+        cols = _taps(W, kw, stride[1], padding[1], dilation[1], ow)
+        x64 = x.astype(np.float64)[:, :, None]  # (N, C, 1, H, W)
+        w64 = w.astype(np.float64).transpose(1, 2, 3, 0)[..., None, None]  # (C, kh, kw, O, 1, 1)
+        sh, sw = stride
+        with np.errstate(over="ignore", invalid="ignore"):  # (inf and nan as the kernel's)
+            _taps_loop(acc, x64, w64, C, rows, cols, sh, sw)
+    finally:
+        native.spent(t0)
     return acc
+
+
+def _plain(w, b):
+    """Whether a tap in the padding may be taken as a product of 0 (the compiled chains
+    read zeros there) where the kernel skips it: every weight finite (0 * inf is NaN) and
+    no bias -0 (to which +0 adds +0)."""
+    if not np.isfinite(w).all():
+        return False
+    return b is None or not (np.signbit(b) & (b == 0)).any()
+
+
+def _padded(x, ph, pw):
+    """x with ph rows and pw columns of zeros on each side (x itself, contiguous, without)."""
+    if not (ph or pw):
+        return np.ascontiguousarray(x, np.float32)
+    N, C, H, W = x.shape
+    xp = np.zeros((N, C, H + 2 * ph, W + 2 * pw), np.float32)
+    xp[:, :, ph : ph + H, pw : pw + W] = x
+    return xp
+
+
+def _forward_native(lib, x, w, b, stride, padding, dilation, oshape):
+    """The forward's chains in the compiled loop: a row per output position (where its
+    window starts in the padded input), a lane per output channel, each chain one block
+    of 8 input channels' taps (kernel row, column, channel) after another."""
+    N, C = x.shape[:2]
+    O, _, kh, kw = w.shape
+    oh, ow = oshape
+    (sh, sw), (dh, dw) = stride, dilation
+    xp = _padded(x, *padding)
+    hp, wp = xp.shape[2:]
+    P = N * oh * ow
+    R, V = -(-P // _ROWS) * _ROWS, -(-O // _LANES) * _LANES
+    offsets = np.zeros(R, np.int64)
+    at = np.arange(N)[:, None] * (C * hp * wp) + np.arange(oh) * (sh * wp)  # (N, oh)
+    offsets[:P] = (at[:, :, None] + np.arange(ow) * sw).reshape(-1)
+    acc = np.zeros((R, V), np.float32)
+    if b is not None:
+        acc[:, :O] = b
+    taps = np.zeros((kh, kw, C, V), np.float32)  # the weights, tap by tap, the outputs as lanes
+    taps[..., :O] = w.transpose(2, 3, 1, 0)
+    for c0 in range(0, C, BLOCK):
+        cb = min(BLOCK, C - c0)
+        lanes = np.ascontiguousarray(taps[:, :, c0 : c0 + cb]).reshape(-1, V)
+        chain = (dh * wp, dw, hp * wp)  # (a kernel row, a kernel column, a channel)
+        native.chain32(lib, xp[:, c0:], offsets, chain, (kh, kw, cb), lanes, acc)
+    return np.ascontiguousarray(acc[:P, :O].reshape(N, oh * ow, O).transpose(0, 2, 1)).reshape(
+        N, O, oh, ow
+    )
 
 
 def _taps_loop(acc, x64, w64, C, rows, cols, sh, sw):
@@ -181,12 +243,59 @@ def input_grad(g, w, xshape, padding):
     oh, ow), w (O, C, kh, kw) float32): each input value from zero, one fused
     multiply-add per tap, the output channels in blocks of 8 by kernel row, kernel
     column, channel (the forward's order with the roles of input and output swapped);
-    None when it is larger than the budget."""
+    in numerics/native.py's compiled chains when they pay, else in NumPy, or None when
+    NumPy's steps would exceed the budget."""
     N, O, oh, ow = g.shape
     _, C, kh, kw = w.shape
     H, W = xshape[2:]
-    if O * kh * kw * N * C * H * W > EXACT_BUDGET:
+    steps = O * kh * kw * N * C * H * W
+    lib = native.ready_for(steps * _TAP_COST, steps)
+    if lib is not None and _plain(w, None):
+        return _input_grad_native(lib, g, w, xshape, padding)
+    if steps > EXACT_BUDGET:
         return None
+    t0 = native.start(steps)
+    try:
+        return _input_grad_numpy(g, w, xshape, padding)
+    finally:
+        native.spent(t0)
+
+
+def _input_grad_native(lib, g, w, xshape, padding):
+    """The input gradient's chains in the compiled loop: a row per input position (where
+    its last tap reads the gradient, padded with zeros so that every tap reads inside),
+    a lane per input channel, each chain one block of 8 output channels' taps (kernel
+    row, column, channel) after another, the kernel read backwards."""
+    N, O, oh, ow = g.shape
+    _, C, kh, kw = w.shape
+    H, W = xshape[2:]
+    ph, pw = padding
+    top, left = kh - 1 - ph, kw - 1 - pw  # (zeros before the gradient's first row, column)
+    hg, wg = top + max(oh, H + ph), left + max(ow, W + pw)
+    gp = np.zeros((N, O, hg, wg), np.float32)
+    gp[:, :, top : top + oh, left : left + ow] = g
+    P = N * H * W
+    R, V = -(-P // _ROWS) * _ROWS, -(-C // _LANES) * _LANES
+    offsets = np.zeros(R, np.int64)
+    at = np.arange(N)[:, None] * (O * hg * wg) + (np.arange(H) + ph + top) * wg  # (N, H)
+    offsets[:P] = (at[:, :, None] + np.arange(W) + pw + left).reshape(-1)
+    acc = np.zeros((R, V), np.float32)
+    taps = np.zeros((kh, kw, O, V), np.float32)
+    taps[..., :C] = w.transpose(2, 3, 0, 1)
+    for o0 in range(0, O, BLOCK):
+        ob = min(BLOCK, O - o0)
+        lanes = np.ascontiguousarray(taps[:, :, o0 : o0 + ob]).reshape(-1, V)
+        chain = (-wg, -1, hg * wg)  # (a kernel row, a kernel column, a channel)
+        native.chain32(lib, gp[:, o0:], offsets, chain, (kh, kw, ob), lanes, acc)
+    return np.ascontiguousarray(acc[:P, :C].reshape(N, H * W, C).transpose(0, 2, 1)).reshape(
+        N, C, H, W
+    )
+
+
+def _input_grad_numpy(g, w, xshape, padding):
+    N, O, oh, ow = g.shape
+    _, C, kh, kw = w.shape
+    H, W = xshape[2:]
     acc = np.zeros((N, C, H, W), np.float32)
     g64 = g.astype(np.float64)[:, :, None]  # (N, O, 1, oh, ow)
     w64 = w.astype(np.float64)[..., None, None]  # (O, C, kh, kw, 1, 1)
@@ -269,11 +378,6 @@ def _splits(njobs, job_size, reduction, nthr):
         if j0 < j1:
             out.append((j0, j1, [balance211(reduction, per_group, t) for t in range(per_group)]))
     return out
-
-
-#: CPU seconds NumPy's chains take per position and per fused step (native.ready_for)
-_STEP_COST, _VALUE_COST = 8e-6, 1.5e-9
-_ROWS, _LANES = native.CHAIN_ROWS, native.LANES
 
 
 def weight_grad(x, g, kshape, stride, padding, weight=True, bias=False):

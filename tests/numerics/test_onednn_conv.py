@@ -1,6 +1,7 @@
 """numerics/onednn_conv.py's fast loops give the bits of their definitions: the forward
-(one float64 multiply-add per tap, rounded to float32, midpoints redone by fma32)
-against a tap-by-tap loop of `fma32` in oneDNN's order, the bias gradient
+and the input gradient (numerics/native.py's compiled chains, and NumPy's one float64
+multiply-add per tap, rounded to float32, midpoints redone by fma32) against a
+tap-by-tap loop of `fma32` in oneDNN's order, the bias gradient
 (`np.add.accumulate` per thread) against a value-by-value float32 loop, and the weight
 gradient (numerics/native.py's compiled chains and NumPy's) against a position-by-position
 loop of `fma32`, on random shapes, strides, paddings and dilations and on random bit
@@ -10,6 +11,8 @@ conv/float32_onednn_direct_forward_and_bias and conv/float32_onednn_weight_gradi
 tests/differential/test_conv_onednn.py."""
 
 from __future__ import annotations
+
+import contextlib
 
 import numpy as np
 import pytest
@@ -67,13 +70,27 @@ def _geometry(rng):
             return (N, C, H, W), (O, C, kh, kw), stride, padding, dilation, (oh, ow)
 
 
+def _path(path):
+    """The compiled chains (skipped without llvmlite), or NumPy's steps only."""
+    if path == "numpy":
+        return native.numpy_only()
+    if not native.available():
+        pytest.skip("llvmlite is not installed")
+    return contextlib.nullcontext()
+
+
 @pytest.mark.parametrize("seed", range(12))
-def test_forward_matches_its_definition(seed):
+@pytest.mark.parametrize("path", ["native", "numpy"])
+def test_forward_matches_its_definition(seed, path):
     rng = np.random.default_rng(seed)
     xs, ws, stride, padding, dilation, oshape = _geometry(rng)
     x, w = _values(rng, xs), _values(rng, ws)
     b = None if seed % 3 == 0 else _values(rng, ws[:1])
-    got = oc.forward(x, w, b, stride, padding, dilation, oshape)
+    if seed % 4 == 1:  # a bias -0 and an infinite weight: the padding's taps skipped
+        b = np.where(np.arange(ws[0]) % 2, b, np.float32(-0.0)).astype(np.float32)
+        w.reshape(-1)[-1] = np.inf
+    with _path(path):
+        got = oc.forward(x, w, b, stride, padding, dilation, oshape)
     with np.errstate(over="ignore", invalid="ignore"):
         want = _reference_forward(x, w, b, stride, padding, dilation, oshape)
     assert got.dtype == np.float32
@@ -149,7 +166,8 @@ def _reference_input_grad(g, w, xshape, padding):
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_input_grad_matches_its_definition(seed):
+@pytest.mark.parametrize("path", ["native", "numpy"])
+def test_input_grad_matches_its_definition(seed, path):
     rng = np.random.default_rng(100 + seed)
     N, C, O = (int(v) for v in rng.integers(1, 5, 3))
     O += 6 * (seed % 2)  # two blocks of output channels
@@ -158,7 +176,10 @@ def test_input_grad_matches_its_definition(seed):
     H, W = int(rng.integers(kh, 9)), int(rng.integers(kw, 9))
     oh, ow = H + 2 * ph - kh + 1, W + 2 * pw - kw + 1
     g, w = _values(rng, (N, O, oh, ow)), _values(rng, (O, C, kh, kw))
-    got = oc.input_grad(g, w, (N, C, H, W), (ph, pw))
+    if seed % 4 == 1:  # an infinite weight: the padding's taps skipped
+        w.reshape(-1)[0] = -np.inf
+    with _path(path), np.errstate(over="ignore", invalid="ignore"):
+        got = oc.input_grad(g, w, (N, C, H, W), (ph, pw))
     with np.errstate(over="ignore", invalid="ignore"):
         want = _reference_input_grad(g, w, (N, C, H, W), (ph, pw))
     np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
@@ -216,8 +237,6 @@ def _finite_values(rng, shape):
 @pytest.mark.parametrize("seed", range(10))
 @pytest.mark.parametrize("path", ["native", "numpy"])
 def test_weight_grad_matches_its_definition(seed, path):
-    if path == "native" and not native.available():
-        pytest.skip("llvmlite is not installed")
     rng = np.random.default_rng(200 + seed)
     xs, ws, stride, padding, oshape = _weight_case(rng)
     x, g = _finite_values(rng, xs), _finite_values(rng, (xs[0], ws[0]) + oshape)
@@ -226,10 +245,7 @@ def test_weight_grad_matches_its_definition(seed, path):
     with np.errstate(over="ignore", invalid="ignore"):
         want = _reference_weight_grad(x, g, ws[2:], stride, padding)
         want_b = oc.bias_grad(g)
-        if path == "numpy":
-            with native.numpy_only():
-                got, got_b = oc.weight_grad(x, g, ws[2:], stride, padding, bias=True)
-        else:
+        with _path(path):
             got, got_b = oc.weight_grad(x, g, ws[2:], stride, padding, bias=True)
     assert got.dtype == np.float32 and got.shape == ws
     np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
