@@ -358,13 +358,17 @@ def _plan(p, m, n, k, t1, beta):
     its whole gives the same bits, `solo`, or the first thread takes all of it with beta
     1), or the threads' parts computed one after the other on one thread (cut's (axis,
     at), `shared`): a woken thread costs more CPU (about 17 us) than a small product
-    itself."""
+    itself.  Beyond the sizes the sharing was checked on (_CHECKED), PyTorch's threads
+    (where the wake-up is nothing beside the product)."""
     if m == 1 or n == 1:
         return _AS_IS
     at = cut(p, m, n, k)
     if at is None or solo(p, n, m, k, t1) or (beta == 1 and at[1] >= (n if at[0] else m)):
         return _ALONE
-    return at
+    return at if max(m, n, k) <= _CHECKED else _AS_IS
+
+
+_CHECKED = 4096  # the largest m, n and k the threads' parts were checked on
 
 
 def _gemm_as_two(p, args, c=None):
