@@ -40,6 +40,7 @@ from . import activation_more  # noqa: F401,E402  (hardtanh relu6 selu celu glu 
 from . import loss_more  # noqa: F401,E402  (huber, smooth_l1, kl_div, poisson_nll ...)
 from . import loss_margin  # noqa: F401,E402  (multilabel/multi margin, triplet, distances)
 from . import ctc  # noqa: F401,E402  (ctc_loss)
+from . import pool3d  # noqa: F401,E402  (avg_pool3d)
 from . import shuffle  # noqa: F401,E402  (pixel_shuffle pixel_unshuffle channel_shuffle)
 from . import loss_nd  # noqa: F401,E402  (nll_loss of (N, C, d1, ...))
 from . import distance  # noqa: F401,E402  (cdist)

@@ -55,3 +55,27 @@ for bad in (
         bad()
     except (RuntimeError, ValueError) as e:
         print(type(e).__name__ + ":", e)
+
+# avg_pool3d and local_response_norm
+for dt in (torch.float32, torch.float64):
+    x = torch.randn(2, 3, 5, 6, 7, dtype=dt, requires_grad=True)
+    for kw in ({"kernel_size": 2}, {"kernel_size": 3, "stride": 1}, {"kernel_size": (3, 2, 3), "stride": 2, "padding": 1},
+               {"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True, "count_include_pad": False},
+               {"kernel_size": 2, "divisor_override": 3}):
+        y = F.avg_pool3d(x, **kw)
+        g = torch.randn(y.shape, dtype=dt)
+        (d,) = torch.autograd.grad(y, x, g, create_graph=True)
+        print(y.grad_fn.name(), tuple(y.shape), y.flatten()[::5].tolist())
+        print(d.grad_fn.name(), d.flatten()[::9].tolist())
+    for inp in (torch.randn(4, 6, 9, dtype=dt), torch.randn(2, 5, 4, 4, dtype=dt), torch.randn(2, 5, 3, 2, 2, 2, dtype=dt)):
+        inp.requires_grad_()
+        y = nn.LocalResponseNorm(3, alpha=0.5, beta=0.6, k=2.0)(inp)
+        y.backward(torch.ones_like(y))
+        print(y.grad_fn.name(), y.flatten()[::7].tolist(), inp.grad.flatten()[::7].tolist())
+print(nn.LocalResponseNorm(2))
+for bad in (lambda: F.avg_pool3d(torch.randn(2, 3, 4), 2), lambda: F.avg_pool3d(torch.randn(1, 1, 2, 2, 2), 3),
+            lambda: F.local_response_norm(torch.randn(2, 3), 2)):
+    try:
+        bad()
+    except (RuntimeError, ValueError) as e:
+        print(type(e).__name__ + ":", e)

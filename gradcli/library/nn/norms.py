@@ -8,6 +8,7 @@ import numpy as np
 from ...runtime import context
 from ...runtime.errors import GradTypeError, GradValueError
 from ...core import dtypes
+from ...core.convert import tensor_arg
 from ...ops import batching
 from .module import Module, new_parameter
 
@@ -132,4 +133,46 @@ class GroupNorm(Module):
         )
 
 
-NORMS = {c.__name__: c for c in (LayerNorm, RMSNorm, GroupNorm)}
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """input / (k + alpha * the mean of squares over `size` neighbouring channels) ** beta:
+    torch.nn.functional's Python, line by line."""
+    x = tensor_arg(input)
+    dim = x.data.ndim
+    if dim < 3:
+        raise GradValueError(
+            "Expected 3D or higher dimensionality                          input (got "
+            f"{dim} dimensions)"
+        )
+    if x.data.size == 0:
+        return x
+    div = batching.op("mul", x, x)
+    if dim == 3:
+        div = batching.op("unsqueeze", div, 1)
+        div = batching.op("pad", div, (0, 0, size // 2, (size - 1) // 2))
+        div = batching.op("squeeze", batching.op("avg_pool2d", div, (size, 1), stride=1), 1)
+    else:
+        sizes = x.data.shape
+        div = batching.op("view", div, sizes[0], 1, sizes[1], sizes[2], -1)
+        div = batching.op("pad", div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = batching.op("squeeze", batching.op("avg_pool3d", div, (size, 1, 1), stride=1), 1)
+        div = batching.op("view", div, *sizes)
+    div = batching.op("pow", batching.op("add", batching.op("mul", div, alpha), k), beta)
+    return batching.op("div", x, div)
+
+
+class LocalResponseNorm(Module):
+    """each value divided by (k + alpha * the mean of squares of size neighbouring
+    channels) ** beta."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input):
+        return local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+NORMS = {c.__name__: c for c in (LayerNorm, RMSNorm, GroupNorm, LocalResponseNorm)}

@@ -13,7 +13,7 @@ from ...ops import batching
 from ...runtime import context
 from ...runtime.errors import GradRuntimeError, GradValueError
 from .module import Module, new_parameter
-from .norms import _float
+from .norms import _float, local_response_norm
 
 
 class Unflatten(Module):
@@ -226,4 +226,4 @@ LAYERS = {
         InstanceNorm3d,
     )
 }
-FUNCTIONAL = {"instance_norm": instance_norm}
+FUNCTIONAL = {"instance_norm": instance_norm, "local_response_norm": local_response_norm}
