@@ -212,8 +212,30 @@ def _expandtabs(s, tabsize=8):
     return s.expandtabs(tabsize)
 
 
+def _translate(s, table):
+    if not isinstance(table, dict):
+        raise GradTypeError(f"'{type_name(table)}' object is not subscriptable")
+    longest = max((len(v) for v in table.values() if isinstance(v, str)), default=1)
+    check_items(len(s) * max(longest, 1), "the result", "characters")
+    return s.translate(table)
+
+
+def _maketrans(*args):
+    if args and isinstance(args[0], dict):
+        for k in args[0]:
+            if not isinstance(k, (int, str)):
+                raise GradTypeError("keys in translate table must be strings or integers")
+    return str.maketrans(*args)
+
+
 STR_MORE = {
     "expandtabs": _expandtabs,
+    "translate": _translate,
+    "isascii": str.isascii,
+    "isdecimal": str.isdecimal,
+    "isnumeric": str.isnumeric,
+    "isprintable": str.isprintable,
+    "istitle": str.istitle,
     "splitlines": str.splitlines,
     "rsplit": str.rsplit,
     "lstrip": str.lstrip,
@@ -274,4 +296,8 @@ def _fromkeys(iterable, value=None):
 
 
 # methods of the type itself: dict.fromkeys(keys), float.fromhex("0x1p-2")
-CLASS_METHODS = {dict: {"fromkeys": _fromkeys}, float: {"fromhex": float.fromhex}}
+CLASS_METHODS = {
+    dict: {"fromkeys": _fromkeys},
+    float: {"fromhex": float.fromhex},
+    str: {"maketrans": _maketrans},
+}

@@ -25,8 +25,21 @@ class Definitions:
         names, star, kwonly, kwstar, defaults = [], None, [], None, {}
         seen = set()
         after_star = False
+        posonly = 0  # the parameters before a `/`
         for p in params.children if params is not None else ():
             if p is None:
+                continue
+            if p.data == "slash_param":
+                tok = p.children[0]
+                if tok.value != "/":
+                    raise syntax_error(f"unexpected '{tok.value}'", p)
+                if posonly:
+                    raise syntax_error("/ may appear only once", p)
+                if after_star or kwstar is not None:
+                    raise syntax_error("/ must be ahead of *", p)
+                if not names:
+                    raise syntax_error("at least one argument must precede /", p)
+                posonly = len(names)
                 continue
             if p.data == "star_param":
                 if after_star:
@@ -53,7 +66,7 @@ class Definitions:
                     "non-default argument follows default argument", tok.line, tok.column
                 )
             (kwonly if after_star else names).append(tok.value)
-        return Signature(names, None, star, kwonly, kwstar), defaults
+        return Signature(names, None, star, kwonly, kwstar, posonly), defaults
 
     @staticmethod
     def _new_param(tok, seen):

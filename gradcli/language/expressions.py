@@ -374,9 +374,15 @@ class Expressions:
         for tok in node.children:
             text = tok.value
             prefix = ""
-            while text[0] in "fFrR":
+            while text[0] in "fFrRuUbB":
                 prefix += text[0].lower()
                 text = text[1:]
+            if "b" in prefix:
+                raise GradSyntaxError(
+                    "bytes literals are not supported (a program's text is str: it reads no files)",
+                    tok.line,
+                    tok.column,
+                )
             try:
                 value = ast.literal_eval(("r" if "r" in prefix else "") + text)
             except (SyntaxError, ValueError):

@@ -55,12 +55,13 @@ class Signature:
     """A function's parameters: positional (with defaults), *args, keyword-only
     (with defaults), **kwargs."""
 
-    __slots__ = ("params", "defaults", "star", "kwonly", "kwstar", "plain")
+    __slots__ = ("params", "defaults", "star", "kwonly", "kwstar", "plain", "posonly")
 
-    def __init__(self, params=(), defaults=None, star=None, kwonly=(), kwstar=None):
+    def __init__(self, params=(), defaults=None, star=None, kwonly=(), kwstar=None, posonly=0):
         self.params, self.defaults = tuple(params), defaults or {}
         self.star, self.kwonly, self.kwstar = star, tuple(kwonly), kwstar
-        self.plain = star is None and not self.kwonly and kwstar is None  # (bind)
+        self.posonly = posonly  # how many of the params are positional-only (before `/`)
+        self.plain = star is None and not self.kwonly and kwstar is None and not posonly
 
     def names(self):
         out = list(self.params)
@@ -83,6 +84,17 @@ class Signature:
         if self.star is not None:
             local[self.star] = tuple(args[n:])
         extra = {} if self.kwstar is not None else None
+        if self.posonly and kwargs:
+            positional = params[: self.posonly]
+            named = [k for k in kwargs if k in positional]
+            if named and extra is None:
+                raise GradTypeError(
+                    f"{fname}() got some positional-only arguments passed as keyword "
+                    f"arguments: '{', '.join(named)}'"
+                )
+            for k in named:  # (into **kwargs, as Python puts them)
+                extra[k] = kwargs[k]
+            kwargs = {k: v for k, v in kwargs.items() if k not in named}
         for k, v in kwargs.items():
             if k in local and k != self.star:
                 raise GradTypeError(f"{fname}() got multiple values for argument '{k}'")

@@ -158,7 +158,14 @@ class Signature:
 
     def __str__(self):
         out, star_done = [], False
-        for p in self.params.values():
+        items = list(self.params.values())
+        for i, p in enumerate(items):
+            if p.kind == "POSITIONAL_ONLY" and (
+                i + 1 == len(items) or items[i + 1].kind != "POSITIONAL_ONLY"
+            ):
+                out.append(p.text())
+                out.append("/")
+                continue
             if p.kind == "KEYWORD_ONLY" and not star_done:
                 out.append("*")
             if p.kind in ("VAR_POSITIONAL", "KEYWORD_ONLY"):
@@ -183,7 +190,8 @@ def signature(f):
     for i, n in enumerate(sig.params):
         if bound and i == 0:
             continue  # the bound object's parameter, as Python leaves it out
-        params[n] = Parameter(n, defaults.get(n, _EMPTY), "POSITIONAL_OR_KEYWORD")
+        kind = "POSITIONAL_ONLY" if i < sig.posonly else "POSITIONAL_OR_KEYWORD"
+        params[n] = Parameter(n, defaults.get(n, _EMPTY), kind)
     if sig.star:
         params[sig.star] = Parameter(sig.star, _EMPTY, "VAR_POSITIONAL")
     for n in sig.kwonly:

@@ -11,6 +11,8 @@ and frames stay unreachable."""
 from __future__ import annotations
 
 import ast
+import functools
+import types
 
 from .parser import Token, Tree
 
@@ -128,6 +130,9 @@ _TYPE_NAMES = {
     BoundUserMethod: "method",
     BuiltinFunction: "builtin_function_or_method",
     BoundMethod: "builtin_function_or_method",
+    types.FunctionType: "builtin_function_or_method",  # (print, sin: the library's own)
+    types.BuiltinFunctionType: "builtin_function_or_method",
+    functools.partial: "functools.partial",
     Generator: "generator",
     dtypes.DType: "torch.dtype",
     Size: "torch.Size",

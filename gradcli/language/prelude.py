@@ -86,9 +86,21 @@ def zip_(*iterables, strict=False):
     if strict:
         lists = [list(_items(x)) for x in iterables]
         if len({len(v) for v in lists}) > 1:
-            raise GradError("zip() arguments have different lengths", type_name="ValueError")
+            raise GradValueError(_unequal(list(map(len, lists))))
         return ListIterator(zip(*lists))
     return LazyIterator(zip(*(iter(_each(x)) for x in iterables)), "zip object")
+
+
+def _unequal(sizes):
+    """zip(strict=True)'s words for arguments of unequal lengths, as CPython finds them
+    (the first argument that ends early, or the first that goes on after the first)."""
+    short = min(sizes)
+    i = sizes.index(short)
+    if i == 0:
+        i, what = next(j for j, n in enumerate(sizes) if n > short), "longer"
+    else:
+        what = "shorter"
+    return f"zip() argument {i + 1} is {what} than argument{' ' if i == 1 else 's 1-'}{i}"
 
 
 def enumerate_(iterable, start=0):

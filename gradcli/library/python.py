@@ -137,7 +137,7 @@ def _scalar(x, conv, what):
     "float(x)",
     "a Python float (float('inf') and float('nan') work); as a dtype, float64",
 )
-def float_(x=0.0):
+def float_(x=0.0, /):
     return _scalar(x, float, "float")
 
 
@@ -146,7 +146,7 @@ def float_(x=0.0):
     "int(x, base=10)",
     "a Python int (truncates; of a string in the given base); as a dtype, int64",
 )
-def int_(x=0, base=None):
+def int_(x=0, /, base=None):
     if base is not None:
         if not isinstance(x, str):
             raise GradTypeError("int() can't convert non-string with explicit base")
@@ -159,7 +159,7 @@ def int_(x=0, base=None):
     "bool(x)",
     "truth of a value; as a dtype, bool",
 )
-def bool_(x=False):
+def bool_(x=False, /):
     return truth(x)
 
 
@@ -204,7 +204,7 @@ def tuple_(x=(), /):
     "divmod(a, b)",
     "(a // b, a % b) of two numbers, as Python gives them",
 )
-def divmod_(a, b):
+def divmod_(a, b, /):
     if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
         raise GradTypeError(
             f"unsupported operand type(s) for divmod(): '{type_name(a)}' and '{type_name(b)}'"
@@ -238,6 +238,8 @@ def _dual(name, py, pairwise=None):
     def fn(*args, **kwargs):
         if py is abs and kwargs and not _tensors(args) and not _tensors(kwargs.values()):
             raise GradTypeError("abs() takes no keyword arguments")  # (abs(x=1): Python's)
+        if pairwise is not None and not args and set(kwargs) <= {"key", "default"}:
+            raise GradTypeError(f"{py.__name__} expected at least 1 argument, got 0")
         if any(program_object(a) for a in args) and not any(type(a) is Tensor for a in args):
             return python_protocol(py, *args, **kwargs)  # their __abs__, __lt__ ...
         if pairwise is not None and _python_extreme(args, kwargs):

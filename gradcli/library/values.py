@@ -4,6 +4,8 @@ the truth of a condition, and the table of tensor methods."""
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from ..runtime.errors import (
@@ -184,7 +186,41 @@ class BoundMethod:
         self.obj, self.name, self.fn = obj, name, fn
 
     def __call__(self, *a, **k):
+        if k and type(self.obj) in _PY_VALUES:  # ("a".replace(old="a"): Python's refusal)
+            python_keywords(type(self.obj), self.name, k)
         return self.fn(self.obj, *a, **k)
+
+
+_PY_VALUES = frozenset({str, list, tuple, dict, set, frozenset, int, float, bool})
+_KEYWORDS: dict = {}  # (type, name) -> the keywords Python's method takes, None: unknown
+
+
+def python_keywords(t, name, kwargs):
+    """Python's TypeError for keywords its method t.name does not take (the language's
+    own versions of some methods take their parameters by name)."""
+    key = (t, name)
+    if key not in _KEYWORDS:
+        py = next((c.__dict__[name] for c in t.__mro__ if name in c.__dict__), None)
+        try:
+            params = list(inspect.signature(py).parameters.values())[1:]
+        except (TypeError, ValueError):
+            _KEYWORDS[key] = None
+        else:
+            kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+            if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+                _KEYWORDS[key] = None
+            else:
+                names = frozenset(p.name for p in params if p.kind in kinds)
+                _KEYWORDS[key] = (names, getattr(py, "__qualname__", f"{t.__name__}.{name}"))
+    known = _KEYWORDS[key]
+    if known is None:
+        return
+    names, qualname = known
+    if not names:
+        raise GradTypeError(f"{qualname}() takes no keyword arguments")
+    for k in kwargs:
+        if k not in names:
+            raise GradTypeError(f"'{k}' is an invalid keyword argument for {name}()")
 
     def __repr__(self):
         return f"<built-in method {self.name}>"

@@ -136,6 +136,48 @@ except re.error as ex:
     print(type(ex).__name__, ex, isinstance(ex, Exception), re.error, type(ex))
 print("a\\tbc\\td".expandtabs(), "a\\tb".expandtabs(4), "x\\ty".expandtabs(tabsize=2))
 """,
+    "methods_refuse_keywords_as_python_does": """
+def f():
+    calls = [
+        lambda: [1].append(x=1), lambda: [1].index(value=1), lambda: {1: 2}.get(key=1),
+        lambda: "abc".replace(old="a", new="b"), lambda: "ab".strip(chars="a"),
+        lambda: [1].pop(index=0), lambda: "a".split(x=1), lambda: [].sort(cmp=1),
+        lambda: (7).bit_length(x=1), lambda: "a".ljust(width=3), lambda: divmod(a=7, b=2),
+        lambda: int(x="10"), lambda: float(x="1"), lambda: max(), lambda: min(key=len),
+        lambda: list(zip([1, 2], [2], strict=True)), lambda: list(zip([1], [2, 3], strict=True)),
+        lambda: list(zip([1, 2], [2, 3], [4], strict=True)),
+        lambda: list(zip([1], [2], [4, 5], strict=True)),
+    ]
+    for c in calls:
+        try:
+            c()
+        except (TypeError, ValueError) as e:
+            print(type(e).__name__, e)
+    print("a,b".split(sep=","), sorted([2, 1], reverse=True), int("11", base=2))
+f()
+""",
+    "strings_prefixes_translate_and_predicates": """
+def f(s):
+    t = str.maketrans("el", "ip")
+    print(s.translate(t), s.translate({ord("h"): None, ord("o"): "0"}), u"abc", U"x" + R"\\d")
+    print(s.isascii(), "A1".isdecimal(), "\u00bd".isnumeric(), "x".isprintable(), "Hello World".istitle())
+    print(type(print), type(f), type([].append), type(len), str.maketrans({"a": "b"}))
+f("hello")
+""",
+    "positional_only_parameters": """
+import inspect
+def f(a, b=1, /, c=2, *r, d=0, **k):
+    return a + b + c + d
+g = lambda a, /, b=2: a + b
+def h(a, b, /, **kw):
+    return a, b, kw
+print(f(1), f(1, 2, c=3), g(1), g(1, b=5), h(1, 2, a=3), inspect.signature(f))
+for call in (lambda: f(a=1), lambda: g(a=1), lambda: h(1, a=2)):
+    try:
+        call()
+    except TypeError as e:
+        print(e)
+""",
 }
 
 
@@ -167,3 +209,34 @@ def test_a_malformed_number_literal_is_pythons_syntax_error(text):
     r = run_inprocess(f"x = {text}\n")
     assert r.returncode != 0
     assert f"SyntaxError: {python}" in r.stderr.splitlines()[0], (python, r.stderr)
+
+
+@pytest.mark.parametrize(
+    "source",
+    (
+        "def f(/, a):\n    pass\n",
+        "def f(a, /, /):\n    pass\n",
+        "def f(*, a, /):\n    pass\n",
+        "x = 1j\n",
+        "x = b'abc'\n",
+    ),
+)
+def test_what_stays_out_is_a_syntax_error_with_the_reason(source):
+    r = run_inprocess(source)
+    assert r.returncode != 0
+    first = r.stderr.splitlines()[0]
+    try:
+        compile(source, "<program>", "exec")
+    except SyntaxError as e:  # Python's own words where Python refuses it too
+        assert f"SyntaxError: {e.msg}" in first, first
+    else:  # a literal of a type gradcli has not: its reason
+        assert "SyntaxError:" in first and "not supported" in first, first
+
+
+def test_complex_and_bytes_are_refused_with_the_reason_and_answer_isinstance():
+    r = run_inprocess("print(isinstance(1, complex), isinstance('a', bytes), complex)\n")
+    assert r.stdout == "False False <class 'complex'>\n", r.stderr
+    for call in ("complex(1, 2)", "bytes([65])", "'a'.encode()"):
+        r = run_inprocess(call + "\n")
+        assert r.returncode != 0
+        assert "gradcli has no" in r.stderr or "not supported" in r.stderr, r.stderr
