@@ -29,7 +29,7 @@ from ..engine.saved import saved_const, saved_operands
 from ..engine.zero_terms import Zero, sum_terms
 from ..engine.forward import add_terms
 from ..engine.forward import linear as linear_jvp
-from .registry import Arg, register
+from .registry import FUNCTIONS, Arg, register
 from .linalg import matmul, mm, t
 from .shape import reshape, squeeze, unsqueeze
 from .elementwise import mul
@@ -830,7 +830,7 @@ def max_pool2d(
     parser=None,
 )
 def dropout(input, p=0.5, training=True, inplace=False):
-    return _dropout(tensor_arg(input), p, training, feature=False)
+    return _dropout(tensor_arg(input), p, training, feature=False, inplace=inplace)
 
 
 @register(
@@ -845,14 +845,16 @@ def dropout(input, p=0.5, training=True, inplace=False):
     checks=none("random values: nothing to compare finite differences with"),
     parser=None,
 )
-def feature_dropout(input, p, train):
-    return _dropout(tensor_arg(input), p, train, feature=True)
+def feature_dropout(input, p, train, inplace=False):
+    return _dropout(tensor_arg(input), p, train, feature=True, inplace=inplace)
 
 
-def _dropout(x, p, training, feature):
+def _dropout(x, p, training, feature, inplace=False):
     """ATen's dropout: the input itself when nothing is dropped, else the input times a
-    noise of Bernoulli(1 - p) draws divided by 1 - p; a feature dropout draws one value
-    per channel, the noise of shape (N, C, 1, ...) broadcast over the rest."""
+    noise of Bernoulli(1 - p) draws divided by 1 - p (in place, `x.mul_(noise)`, when
+    asked); a feature dropout draws one value per channel, the noise of shape
+    (N, C, 1, ...) broadcast over the rest."""
+    times = FUNCTIONS["mul_"] if inplace else mul
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
         raise GradValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0 or not training or x.data.size == 0:
@@ -860,7 +862,7 @@ def _dropout(x, p, training, feature):
     if x.data.dtype.kind != "f":
         raise GradRuntimeError("result type Float can't be cast to the desired output type Long")
     if p == 1:
-        return mul(x, Tensor(np.zeros((), dtype=x.data.dtype)))
+        return times(x, Tensor(np.zeros((), dtype=x.data.dtype)))
     shape = x.data.shape
     if feature:
         if len(shape) < 2:
@@ -868,4 +870,4 @@ def _dropout(x, p, training, feature):
         shape = shape[:2] + (1,) * (len(shape) - 2)
     keep = sampling.bernoulli(context.current.generator, shape, 1 - p)
     noise = keep.astype(x.data.dtype) / x.data.dtype.type(1 - p)
-    return mul(x, Tensor(noise))
+    return times(x, Tensor(noise))

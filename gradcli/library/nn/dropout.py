@@ -29,10 +29,11 @@ def _deprecated(name, dims, spatial, dim):
     )
 
 
-def _feature(x, p, training, batched):
-    """feature_dropout of x, given one batch dimension first when it has none."""
+def _feature(x, p, training, batched, inplace=False):
+    """feature_dropout of x (in place when asked), given one batch dimension first when it
+    has none (then out of place: torch's in-place unsqueeze_ of the input is not gradcli's)."""
     if batched:
-        return FUNCTIONS["feature_dropout"](x, p, training)
+        return FUNCTIONS["feature_dropout"](x, p, training, inplace)
     return squeeze(FUNCTIONS["feature_dropout"](unsqueeze(x, 0), p, training), 0)
 
 
@@ -47,7 +48,7 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
             "spatial dimension, a channel dimension, and an optional batch dimension "
             "(i.e. 2D or 3D inputs)."
         )
-    return _feature(x, p, training, dim == 3)
+    return _feature(x, p, training, dim == 3, inplace)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
@@ -64,7 +65,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
             "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
             "channel-wise dropout behavior, please switch to using dropout1d instead."
         )
-    return FUNCTIONS["feature_dropout"](x, p, training)
+    return FUNCTIONS["feature_dropout"](x, p, training, inplace)
 
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
@@ -73,7 +74,7 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     dim = x.data.ndim
     if dim not in (4, 5):
         _deprecated("dropout3d", (4, 5), 3, dim)
-    return _feature(x, p, training, dim == 5)
+    return _feature(x, p, training, dim == 5, inplace)
 
 
 class _DropoutNd(Module):

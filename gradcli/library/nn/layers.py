@@ -353,14 +353,19 @@ def _activation(name, fn, doc, inplace=True):
         self.inplace = inplace
 
     def forward(self, input):
+        if getattr(self, "inplace", False):
+            return batching.op(fn + "_", input)  # (PyTorch's in-place op, as F's inplace=True)
         return batching.op(fn, input)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
 
+    def replay_pure(self):
+        return not self.inplace and Module.replay_pure(self)
+
     body = {"forward": forward, "__doc__": doc, "replay_op": fn}
     if inplace:
-        body.update({"__init__": __init__, "extra_repr": extra_repr})
+        body.update({"__init__": __init__, "extra_repr": extra_repr, "replay_pure": replay_pure})
     return type(name, (Module,), body)
 
 
@@ -446,7 +451,7 @@ class Dropout(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):
-        return batching.op("dropout", input, self.p, self.training)
+        return batching.op("dropout", input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
