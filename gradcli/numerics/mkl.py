@@ -317,7 +317,8 @@ def cut(p, m, n, k):
     the end), each with a gemm call into the kernels on its part, with beta 1 after C was
     scaled by beta.  Found by watching each thread's call into the kernels (with a
     debugger, docs/developer/numerics.md):
-    * one row or column (a matrix-vector product), or k 1 (a rank-one update): alone;
+    * one row or column (a matrix-vector product): alone; k 1 (a rank-one update, whose
+      bits are the same on one thread): None too;
     * k at most 4: shared when m or n is above 100; k 5 to 16: above 16; k above 16: always;
     * float64 with n at most 2 m: the rows, at half of m rounded up to a multiple of 12;
     * else the columns, at half of n rounded up to a multiple of 4."""
