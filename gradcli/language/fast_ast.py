@@ -616,7 +616,7 @@ class FastExpressions:
             left = ast.BinOp(left=_name("@r"), op=ast.Sub(), right=ast.Constant(1))
             return self._int(at(_call(_name("@def " + name + " self"), *parts, left), line, col))
         fn = self.load(func.children[0])
-        f = self.tmp()
+        f, ft = self.tmp(), self.tmp()  # (the callee, its type)
         fname = self.const(BareName(name), "name_" + str(self.n))
         builtin, callee = self.builtin_form(name, f, fn, parts, fname, line, col)  # (fast_calls)
         fast = ast.Call(
@@ -632,15 +632,15 @@ class FastExpressions:
                 _h("frame_call"), _name(f), pargs, fname, ast.Constant(line), ast.Constant(col)
             )
         test = _and(
-            _is(_call(_h("type"), callee), _h("UserFunction")),
+            _is(_type_of(ft, callee), _h("UserFunction")),
             ast.Compare(
                 left=ast.Attribute(value=_name(f), attr="fastn", ctx=ast.Load()),
                 ops=[ast.Eq()],
                 comparators=[ast.Constant(len(parts))],
             ),
         )
-        slow = self.class_call(f, parts, slow, fname, line, col)  # (fast_objects.py)
-        e = self.builtin_first(builtin, f, fn, ast.IfExp(test=test, body=fast, orelse=slow))
+        slow = self.class_call(f, ft, parts, slow, fname, line, col, test, fast)  # (fast_objects)
+        e = self.builtin_first(builtin, f, fn, slow)
         return at(e, line, col)
 
     # ------------------------------------------------------------- statements

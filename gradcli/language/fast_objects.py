@@ -194,13 +194,35 @@ class FastCalls:
         slow = self.builtin_methods(attr, o, names, ty, slow, line, col)
         return at(ast.IfExp(test=_and(*checks), body=fast, orelse=slow), line, col)
 
-    def class_call(self, f, parts, slow, name, line, col):
-        """`f(*parts)` for a callee (the variable f) that is not a fast function: an
-        object of a plain class whose `__init__` has a fast function made here, as
+    def class_call(self, f, ft, parts, slow, name, line, col, test, fast):
+        """`f(*parts)`: `fast` when `test` (a function with a fast function: the
+        callee's value computed there, the variable f, its type ft), else an object of
+        a plain class whose `__init__` has a fast function made here, as
         callsites.make_plain makes it, anything else `slow` (which computes the
         arguments itself: `parts` are computed in one branch only).  The class's
         `__init__` is looked up before the arguments are computed (only a dataclass's
-        decorator sets one after the class is made)."""
+        decorator sets one after the class is made).  A call of `repr` tests for the
+        built-in first (_repr_call)."""
+        made = self._made(f, ft, parts, slow, name, line, col)
+        if self.consts.get(name.id) != "repr" or len(parts) != 1:
+            return ast.IfExp(test=test, body=fast, orelse=made)
+        callee = _name(f)
+
+        class Taken(ast.NodeTransformer):  # (the callee's computation, for the first test)
+            def visit_NamedExpr(self, node):
+                nonlocal callee
+                if node.target.id == f:
+                    callee = node
+                    return _name(f)
+                return self.generic_visit(node)
+
+        test = Taken().visit(test)
+        return self._repr_call(
+            f, callee, parts, ast.IfExp(test=test, body=fast, orelse=made), name, line, col
+        )
+
+    def _made(self, f, ft, parts, slow, name, line, col):
+        """class_call's object of a plain class, else `slow`."""
         self.calls = True  # (a comprehension then goes through a list one item at a time)
         i, o, r, tb = self.tmp(), self.tmp(), self.tmp(), self.tmp()
         firsts, names = [], []
@@ -213,7 +235,7 @@ class FastCalls:
                 firsts.append(ast.NamedExpr(target=_name(n, ast.Store()), value=p))
                 names.append(_name(n))
         test = _and(
-            _is(_call(_h("type"), _name(f)), self.const(type, "type_type")),
+            _is(_name(ft), self.const(type, "type_type")),
             _is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(f)))),
             _is(
                 _call(
@@ -250,20 +272,26 @@ class FastCalls:
                 ast.Constant(col),
             ),
         )
-        return ast.IfExp(
-            test=test, body=made, orelse=self._repr_call(f, parts, slow, name, line, col)
-        )
+        return ast.IfExp(test=test, body=made, orelse=slow)
 
-    def _repr_call(self, f, parts, slow, name, line, col):
-        """`repr(v)` of an object of a plain class whose `__repr__` has a fast function:
-        called here as the built-in (core.printing.show: Python's repr) calls it, its
-        text checked as Python's repr checks it; anything else `slow`."""
+    def _repr_call(self, f, callee, parts, slow, name, line, col):
+        """`repr(v)` (the callee computed by `callee`) of an object of a plain class
+        whose `__repr__` has a fast function: called here as the built-in
+        (core.printing.show: Python's repr) calls it, its text checked as Python's repr
+        checks it; anything else `slow` (the callee computed)."""
         builtin = self.comp.builtins.get("repr")
-        if len(parts) != 1 or builtin is None:
+        if builtin is None:
             return slow
         a, tb, ty, rf, r = (self.tmp() for _ in range(5))
-        given = copy.deepcopy(slow)  # (the same call of the value computed here)
-        given.args[1] = ast.Tuple(elts=[_name(a)], ctx=ast.Load())
+        general = "plain_call" if self.info is None else "frame_call"
+        given = _call(  # (the same call of the value computed here)
+            _h(general),
+            _name(f),
+            ast.Tuple(elts=[_name(a)], ctx=ast.Load()),
+            name,
+            ast.Constant(line),
+            ast.Constant(col),
+        )
         test = _and(
             _is_not_none(
                 ast.NamedExpr(
@@ -313,7 +341,7 @@ class FastCalls:
             ),
         )
         return ast.IfExp(
-            test=_is(_name(f), self.const(builtin, "repr_builtin")),
+            test=_is(callee, self.const(builtin, "repr_builtin")),
             body=ast.IfExp(test=test, body=direct, orelse=given),
             orelse=slow,
         )
@@ -445,13 +473,18 @@ class FastObjects(FastCalls):
         class, its table, the names its classes hold (for an object of a class that
         is not plain, every name this function reads or sets on such a parameter, so
         that the guards of its reads and stores fail) and, only where a method call
-        needs it, the dict of its variables (reading it makes CPython build one)."""
+        needs it, the dict of its variables (reading it makes CPython build one).  The
+        first plain class met is kept with its table and names in the function's own
+        namespace (a plain class's table and names are made with it and never
+        replaced): a call with an object of that class reads them there."""
         out = []
         used = self.const(frozenset(self.names_used), "names_used")
+        kept = []
         for p in sorted(getattr(self, "read_once", ())):
             tb, ty, dd, nm = _hoisted(p)
-            out += [
-                ast.Assign(targets=[_name(ty, ast.Store())], value=_call(_h("type"), _name(p))),
+            cty, ctb, cnm = (self.const(None, f"{k}_{p}").id for k in ("cty", "ctb", "cnm"))
+            kept += [cty, ctb, cnm]
+            first = [
                 ast.Assign(targets=[_name(tb, ast.Store())], value=self._table(_name(ty))),
                 ast.Assign(
                     targets=[_name(nm, ast.Store())],
@@ -460,6 +493,27 @@ class FastObjects(FastCalls):
                         body=_attr(_name(ty), NAMES),  # (set_class_attr adds to it)
                         orelse=_copy_name(used),
                     ),
+                ),
+                ast.If(
+                    test=_and(_is_not_none(_name(tb)), _is(_name(cty), ast.Constant(None))),
+                    body=[
+                        ast.Assign(targets=[_name(c, ast.Store())], value=_name(v))
+                        for c, v in ((cty, ty), (ctb, tb), (cnm, nm))
+                    ],
+                    orelse=[],
+                ),
+            ]
+            out += [
+                ast.Assign(targets=[_name(ty, ast.Store())], value=_call(_h("type"), _name(p))),
+                ast.If(
+                    test=_is(_name(ty), _name(cty)),
+                    body=[
+                        ast.Assign(targets=[_name(nm, ast.Store())], value=_name(cnm)),
+                        # (the table only where a method call reads it)
+                        *[ast.Assign(targets=[_name(tb, ast.Store())], value=_name(ctb))]
+                        * ("dd" in self.read_once[p]),
+                    ],
+                    orelse=first,
                 ),
             ]
             if "dd" in self.read_once[p]:
@@ -473,7 +527,7 @@ class FastObjects(FastCalls):
                         ),
                     )
                 )
-        return out
+        return [ast.Global(names=kept), *out] if kept else out
 
     def _base(self, obj, dd=False):
         """(the object's first use, its later uses, its class's table, its class, the

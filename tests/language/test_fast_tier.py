@@ -767,6 +767,17 @@ OBJECTS = {
         "for which in range(5):\n    try:\n        bad(V(1), which)\n    except TypeError as e:\n        print(which, e)\n"
         "bad(V(2), 0)\n"
     ),
+    "parameters_of_several_classes": (
+        "import torch.nn as nn\n"
+        "class A:\n    def __init__(self, v):\n        self.v = v\n    def get(self):\n        return self.v\n"
+        "class B(A):\n    pass\nclass P:\n    v = 'class'\n"
+        "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.v = 'module'\n"
+        "def get(o):\n    return o.v\ndef put(o, x):\n    o.v = x\n    return o.get()\n"
+        "for o in [A(1), B(2), A(3), P(), M(), B(4), A(5)]:\n    print(get(o))\n"
+        "for o in [B(1), A(2)]:\n    print(put(o, 7), get(o))\n"
+        "A.v = property(lambda s: 'prop')\nprint(get(B(0)))\n"
+        "for o in [A(1), B(2)]:\n    print(get(o), o.get())\n"
+    ),
     "error_in_reflected_dunder": (
         "class M:\n    def __init__(self, x):\n        self.x = x\n"
         "    def __rmul__(self, o):\n        return self.x // o\n"
