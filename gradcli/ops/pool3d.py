@@ -71,7 +71,8 @@ def _forward(x, plan):
     xp[:, :, pd : pd + d, ph : ph + h, pw : pw + w] = x
     acc = np.zeros((n, c, *plan.out), x.dtype)
     for off in itertools.product(*(range(k) for k in plan.k)):
-        acc = acc + xp[(slice(None), slice(None), *plan.window(off))]
+        at = (slice(None), slice(None), *plan.window(off))
+        acc = acc + xp[at]
     return acc / plan.divide.astype(x.dtype)
 
 
@@ -81,7 +82,8 @@ def _backward(g, plan):
     gp = np.zeros((n, c, *plan.padded), g.dtype)
     # for each input, the outputs add in their order: the kernel offsets from the last
     for off in reversed(list(itertools.product(*(range(k) for k in plan.k)))):
-        gp[(slice(None), slice(None), *plan.window(off))] += delta
+        at = (slice(None), slice(None), *plan.window(off))
+        gp[at] += delta
     d, h, w = plan.shape[2:]
     pd, ph, pw = plan.p
     return np.ascontiguousarray(gp[:, :, pd : pd + d, ph : ph + h, pw : pw + w])
