@@ -12,6 +12,7 @@ from .language.parser import parse
 from .language.exceptions import Handling
 from .language.functions import Scope, call_depth, frames
 from .library.stdlib import reset_random
+from .library import inference
 from .library.torch_ns import namespace
 from .runtime import context
 from .runtime.limits import not_the_programs, resident
@@ -30,6 +31,7 @@ def reset_globals():
     Handling.stack.clear()
     reset_random()
     saved.reset()
+    inference.reset()
 
 
 _ROLLBACK_SIZE = 1 << 20  # values kept for undoing in-place changes, per tensor

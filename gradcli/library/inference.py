@@ -63,6 +63,14 @@ class _Spans:
 SPANS = _Spans()
 
 
+def reset():
+    """A fresh run's state: no spans, no modes entered, the engine's checks off (a run
+    that ended inside a `with torch.inference_mode():` left its mode pushed, and every
+    later run in the process paid for the checks)."""
+    SPANS.__init__()
+    versions.state.inference = None
+
+
 class _Checks:
     """What the engine asks (engine/versions.py `state.inference`)."""
 
