@@ -132,10 +132,19 @@ def _subtract(c, other=(), /, **kw):
     c.subtract(other, **kw)
 
 
+def _counter_update(c, other=(), /, **kw):
+    # (counts added, as Counter.update adds them, not replaced as dict.update does)
+    if not isinstance(other, dict):
+        other = [_key(v) for v in iter_values(other)]
+    check_items(len(c) + len(other) + len(kw), "the Counter")
+    c.update(other, **kw)
+
+
 COUNTER_METHODS = {
     "most_common": _most_common,
     "elements": _elements,
     "subtract": _subtract,
+    "update": _counter_update,
     "total": lambda c: c.total(),
 }
 

@@ -444,17 +444,33 @@ def _namedtuple(typename, field_names, *, defaults=None):
     defaults = tuple(defaults or ())
     dflt = dict(zip(fields[len(fields) - len(defaults) :], defaults))
 
-    def new(cls, *args, **kwargs):
+    def new(cls, *args, **kwargs):  # (errors in the words of the __new__ Python writes)
+        name = f"{typename}.__new__()"
         if len(args) > len(fields):
-            raise GradTypeError(f"{typename}() takes {len(fields)} arguments")
+            most, least = len(fields) + 1, len(fields) + 1 - len(dflt)
+            takes = f"from {least} to {most}" if least < most else str(most)
+            raise GradTypeError(
+                f"{name} takes {takes} positional arguments but {len(args) + 1} were given"
+            )
         values = dict(zip(fields, args))
         for k, v in kwargs.items():
-            if k not in fields or k in values:
-                raise GradTypeError(f"{typename}() got an unexpected keyword argument '{k}'")
+            if k in values:
+                raise GradTypeError(f"{name} got multiple values for argument '{k}'")
+            if k not in fields:
+                raise GradTypeError(f"{name} got an unexpected keyword argument '{k}'")
             values[k] = v
-        missing = [f for f in fields if f not in values and f not in dflt]
+        missing = [f"'{f}'" for f in fields if f not in values and f not in dflt]
         if missing:
-            raise GradTypeError(f"{typename}() missing required argument: '{missing[0]}'")
+            n = len(missing)
+            names = (
+                missing[0]
+                if n == 1
+                else " and ".join(missing)
+                if n == 2
+                else ", ".join(missing[:-1]) + ", and " + missing[-1]
+            )
+            plural = "" if n == 1 else "s"
+            raise GradTypeError(f"{name} missing {n} required positional argument{plural}: {names}")
         return tuple.__new__(cls, [values.get(f, dflt.get(f)) for f in fields])
 
     def rep(self):
@@ -462,7 +478,16 @@ def _namedtuple(typename, field_names, *, defaults=None):
         return f"{typename}(" + ", ".join(f"{f}={show(v)}" for f, v in zip(fields, self)) + ")"
 
     def replace(self, **kwargs):
+        unknown = [k for k in kwargs if k not in fields]
+        if unknown:
+            raise GradValueError(f"Got unexpected field names: {unknown!r}")
         return new(type(self), **dict(zip(fields, self), **kwargs))
+
+    def make(cls, it):
+        values = bounded_list(iter(it))
+        if len(values) != len(fields):
+            raise GradTypeError(f"Expected {len(fields)} arguments, got {len(values)}")
+        return new(cls, *values)
 
     attrs = {f: (lambda i: lambda t: tuple.__getitem__(t, i))(i) for i, f in enumerate(fields)}
     attrs["_fields"] = lambda t: fields
@@ -480,7 +505,7 @@ def _namedtuple(typename, field_names, *, defaults=None):
                 "count": tuple.count,
                 "index": tuple.index,
             },
-            "language_class_methods": {"_make": lambda cls, it: new(cls, *bounded_list(iter(it)))},
+            "language_class_methods": {"_make": make},
             "language_class_attrs": {"_fields": fields, "_field_defaults": dflt},
             "language_callable": True,
             "__module__": "__main__",

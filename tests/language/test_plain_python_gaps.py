@@ -2,9 +2,9 @@
 companion): number literals in every base, the attributes and methods of numbers,
 frozenset, id and ascii, str.format's field indexing and attributes, built-ins that
 take no keywords, iterators' __next__, and the standard modules' groupby,
-Counter.most_common, namedtuple._replace and re.error. Each program runs in gradcli
-with the fast tier and without it, and in the CPython running the tests; the three
-must print the same."""
+Counter.most_common and update, namedtuple._replace and its errors, and re.error.
+Each program runs in gradcli with the fast tier and without it, and in the CPython
+running the tests; the three must print the same."""
 
 from __future__ import annotations
 
@@ -163,6 +163,25 @@ def f(s):
     print(s.isascii(), "A1".isdecimal(), "\u00bd".isnumeric(), "x".isprintable(), "Hello World".istitle())
     print(type(print), type(f), type([].append), type(len), str.maketrans({"a": "b"}))
 f("hello")
+""",
+    "counter_update_adds_counts_and_namedtuples_refuse_in_pythons_words": """
+from collections import Counter, namedtuple
+def f(words):
+    c = Counter(words[0])
+    c.update(words[1])
+    c.update({"x": 2, "a": -1}, y=4)
+    c.update()
+    return sorted(c.items())
+print(f(["banana", "ab"]))
+P = namedtuple("P", "a b c")
+Q = namedtuple("Q", ["a", "b"], defaults=[0])
+for call in (lambda: P(1, 2, 3, 4), lambda: P(1), lambda: P(), lambda: P(1, 2, d=3),
+             lambda: P(1, 2, a=3), lambda: Q(1, 2, 3), lambda: Q(), lambda: P._make([1]),
+             lambda: P(1, 2, 3)._replace(d=1, e=2), lambda: Q(1)._replace(b=7)):
+    try:
+        print(call())
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
 """,
     "positional_only_parameters": """
 import inspect
