@@ -14,7 +14,9 @@ shapes in both dtypes: all bits equal). Its gradient is `_cdist_backward`'s kern
 `grad * diff / dist` (0 where dist is 0) added row after row of the other input, which
 PyTorch cannot differentiate again.
 
-What gradcli takes: 2-D inputs of one floating dtype, p=2 (both paths), 1, 0 and inf."""
+What gradcli takes: inputs of one floating dtype with any batch dims (broadcast; the
+kernel runs batch by batch, the matrix path on the expanded inputs as ATen's cdist_impl
+does), p=2 (both paths), 1, 0 and inf."""
 
 from __future__ import annotations
 
@@ -80,6 +82,40 @@ def _kernel_grad(g, a, b, dist, p):
     return out
 
 
+def _batches(a, b):
+    """a and b expanded to their common batch dims, as (B, r, c) arrays, and that batch
+    shape."""
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    ae = np.ascontiguousarray(np.broadcast_to(a, batch + a.shape[-2:])).reshape(-1, *a.shape[-2:])
+    be = np.ascontiguousarray(np.broadcast_to(b, batch + b.shape[-2:])).reshape(-1, *b.shape[-2:])
+    return ae, be, batch
+
+
+def _batched_kernel(a, b, p):
+    if a.ndim == 2 and b.ndim == 2:
+        return _kernel(a, b, p)
+    ae, be, batch = _batches(a, b)
+    out = np.stack([_kernel(x, y, p) for x, y in zip(ae, be)]) if len(ae) else None
+    if out is None:
+        return np.zeros(batch + (a.shape[-2], b.shape[-2]), a.dtype)
+    return out.reshape(batch + out.shape[1:])
+
+
+def _batched_grad(g, a, b, dist, p):
+    """_cdist_backward: the gradient of a's rows, of a's shape expanded to the batch."""
+    if a.ndim == 2 and b.ndim == 2:
+        return _kernel_grad(np.ascontiguousarray(g), a, b, np.ascontiguousarray(dist), p)
+    ae, be, batch = _batches(a, b)
+    gs = np.ascontiguousarray(g).reshape(-1, *g.shape[-2:])
+    ds = np.ascontiguousarray(dist).reshape(-1, *dist.shape[-2:])
+    out = [_kernel_grad(gi, x, y, di, p) for gi, x, y, di in zip(gs, ae, be, ds)]
+    return (
+        np.stack(out).reshape(batch + a.shape[-2:])
+        if out
+        else np.zeros(batch + a.shape[-2:], a.dtype)
+    )
+
+
 class CdistGrad(NotDifferentiable):
     """_cdist_backward: a gradient of cdist that PyTorch does not differentiate again."""
 
@@ -96,7 +132,7 @@ class CdistGrad(NotDifferentiable):
 
     def forward(self, g, a, b, dist, p):
         self.p = p
-        return _kernel_grad(g, a, b, dist, p)
+        return _batched_grad(g, a, b, dist, p)
 
 
 class Cdist(Function):
@@ -109,20 +145,22 @@ class Cdist(Function):
 
     def forward(self, a, b, p):
         self.p = p
-        out = _kernel(a, b, p)
+        out = _batched_kernel(a, b, p)
         self.save(a, b, out)
         return out
 
     def backward(self, g, F, a, b, out):
+        # (a broadcast batch's gradient summed back to the input's shape, as autograd does)
         if F.tensor_mode:
+            mt = _f("transpose")
             return (
-                CdistGrad.apply(g, a, b, out, p=self.p),
-                CdistGrad.apply(_f("t")(g), b, a, _f("t")(out), p=self.p),
+                F.sum_to(CdistGrad.apply(g, a, b, out, p=self.p), a.shape),
+                F.sum_to(CdistGrad.apply(mt(g, -2, -1), b, a, mt(out, -2, -1), p=self.p), b.shape),
             )
-        g = np.ascontiguousarray(g)
+        gt, ot = np.swapaxes(g, -2, -1), np.swapaxes(out, -2, -1)
         return (
-            _kernel_grad(g, a, b, out, self.p),
-            _kernel_grad(np.ascontiguousarray(g.T), b, a, np.ascontiguousarray(out.T), self.p),
+            F.sum_to(_batched_grad(g, a, b, out, self.p), a.shape),
+            F.sum_to(_batched_grad(gt, b, a, ot, self.p), b.shape),
         )
 
 
@@ -164,10 +202,12 @@ class EuclideanDist(Function):
         return out
 
     def backward(self, g, F, a, b, out):
+        # (inputs of other batch dims get their gradients summed back, as autograd does)
         if F.tensor_mode:
-            return _euclidean_grad(g, a, b, out)
+            g1, g2 = _euclidean_grad(g, a, b, out)
+            return (F.sum_to(g1, a.shape), F.sum_to(g2, b.shape))
         g1, g2 = _euclidean_grad(Tensor(np.asarray(g)), Tensor(a), Tensor(b), Tensor(out))
-        return (g1.data, g2.data)
+        return (F.sum_to(g1.data, a.shape), F.sum_to(g2.data, b.shape))
 
 
 @register(
@@ -209,13 +249,28 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     p = float(p)
     if p < 0:
         raise GradRuntimeError("cdist only supports non-negative p values")
-    if x1.data.ndim != 2 or x2.data.ndim != 2 or p not in (0.0, 1.0, 2.0, np.inf):
+    if p not in (0.0, 1.0, 2.0, np.inf):
         raise GradRuntimeError(
-            "cdist: gradcli computes 2-D inputs with p=0, 1, 2 or inf only",
-            hint="the kernels for batches and other p are not reproduced yet",
+            "cdist: gradcli computes p=0, 1, 2 or inf only",
+            hint="the kernel for other p is not reproduced yet",
         )
+    try:
+        batch = np.broadcast_shapes(x1.data.shape[:-2], x2.data.shape[:-2])
+    except ValueError:
+        raise GradRuntimeError(
+            f"The size of tensor a ({x1.data.shape[-3]}) must match the size of tensor b "
+            f"({x2.data.shape[-3]}) at non-singleton dimension 0"
+        ) from None
     mode = _MODES[compute_mode]
-    r1, r2 = x1.data.shape[0], x2.data.shape[0]
+    r1, r2 = x1.data.shape[-2], x2.data.shape[-2]
     if p == 2 and x1.data.size and x2.data.size and (mode == 1 or (mode == 0 and max(r1, r2) > 25)):
-        return _f("view")(EuclideanDist.apply(x1, x2), (r1, r2))
+        c = x1.data.shape[-1]
+        count = int(np.prod(batch)) if batch else 1
+        if count == 1:  # _euclidean_dist of the inputs themselves
+            return _f("view")(EuclideanDist.apply(x1, x2), (*batch, r1, r2))
+        e1, e2 = (
+            _f("view")(_f("contiguous")(_f("expand")(x, *batch, r, c)), (count, r, c))
+            for x, r in ((x1, r1), (x2, r2))
+        )
+        return _f("view")(EuclideanDist.apply(e1, e2), (*batch, r1, r2))
     return Cdist.apply(x1, x2, p=p)
