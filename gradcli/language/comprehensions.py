@@ -12,34 +12,13 @@ from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..library.stdlib import LazyIterator
 from . import runtime as rt
+from .containers import constant_item as _constant, constant_set as _constant_set
 from .fast_comprehensions import comprehension_unit, hashable as _hashable, inline_comprehension
 from .functions import Scope
 from .iteration import iterate, sample, spread, step, tick
 from .positions import pos, syntax_error
 from .scopes import FunctionInfo
 from .state import state
-
-
-def _constant(node):
-    """Whether a display's item is a constant to CPython's compiler (a literal, a signed
-    number, a tuple of constants)."""
-    if not isinstance(node, Tree):
-        return False
-    if node.data in ("number", "string", "true", "false", "none"):
-        return True
-    if node.data == "unary":
-        return len(node.children) == 2 and _constant(node.children[1])
-    return node.data == "tuple_items" and all(_constant(c) for c in node.children)
-
-
-def _constant_set(values):
-    """A set display of more than two constants, in the order CPython's gives it: the
-    compiler makes them one frozenset constant (made again from its own items when the
-    code's constants are merged), and the display updates an empty set with it (an
-    order that set(values) would not give)."""
-    out = set()
-    out.update(frozenset(tuple(frozenset(values))))
-    return out
 
 
 class Comprehensions:

@@ -7,6 +7,7 @@ from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..library.stdlib import DictView, LazyIterator
+from .parser import Tree
 from .iteration import iter_values
 
 
@@ -310,3 +311,26 @@ CLASS_METHODS = {
     float: {"fromhex": float.fromhex},
     str: {"maketrans": _maketrans},
 }
+
+
+# set displays of constants, in the order CPython's compiler gives them (both tiers)
+def constant_item(node):
+    """Whether a display's item is a constant to CPython's compiler (a literal, a signed
+    number, a tuple of constants)."""
+    if not isinstance(node, Tree):
+        return False
+    if node.data in ("number", "string", "true", "false", "none"):
+        return True
+    if node.data == "unary":
+        return len(node.children) == 2 and constant_item(node.children[1])
+    return node.data == "tuple_items" and all(constant_item(c) for c in node.children)
+
+
+def constant_set(values):
+    """A set display of more than two constants, in the order CPython's gives it: the
+    compiler makes them one frozenset constant (made again from its own items when the
+    code's constants are merged), and the display updates an empty set with it (an
+    order that set(values) would not give)."""
+    out = set()
+    out.update(frozenset(tuple(frozenset(values))))
+    return out

@@ -21,6 +21,7 @@ from .fast_ast import Unsupported, _call, _h, _is, _name, _pos, at
 from .arity import BareName
 from .items import get_item, set_item
 from .statements import unpacked
+from .containers import constant_item, constant_set
 
 #: the tree's names of a tuple or list display or target
 _SEQUENCES = frozenset({"tuple_items", "exprlist_items", "list_", "list_items"})
@@ -93,7 +94,11 @@ class FastItems:
     def e_set_(self, node):
         """{a, b}: the items in order, then each tested hashable (its error placed at
         the display, as the closure compiler's guard places it)."""
-        elts = [self.expr(c) for c in _elements(node.children[0])]
+        nodes = _elements(node.children[0])
+        elts = [self.expr(c) for c in nodes]
+        if len(nodes) > 2 and all(constant_item(c) for c in nodes):  # CPython's order
+            self.consts["@constant_set"] = constant_set
+            return at(_call(_h("constant_set"), ast.Tuple(elts=elts, ctx=ast.Load())), *_pos(node))
         self.consts["@set_of"] = set_of
         return at(_call(_h("set_of"), ast.Tuple(elts=elts, ctx=ast.Load())), *_pos(node))
 

@@ -502,6 +502,7 @@ def prelude():
     out["object"] = LanguageObject
     out["__name__"] = "__main__"  # a program is the main module (`if __name__ == "__main__":`)
     out["NotImplemented"] = NotImplemented  # (a special method's "not for these operands")
+    out["Ellipsis"] = Ellipsis  # (what `...` is)
     out.update(BUILTIN_TYPES)
     return out
 

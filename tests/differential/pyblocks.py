@@ -461,6 +461,8 @@ class Blocks:
             f"it_ = iter({s1} or 'z')\nprint(it_.__next__(), list(it_), type(zip()), type(map(abs, [])))",
             f"import itertools\nprint([(k_, list(g_)) for k_, g_ in itertools.groupby(sorted({l1}), key=lambda v: v % 3)])",
             f"import collections\nc_ = collections.Counter({s1} + {s1})\nprint(c_.most_common({k % 3}), sorted(c_.elements()), c_.total())",
+            f"def pos_(a, b={k}, /, c=0, **kw):\n    return (a, b, c, kw)\nprint(pos_({i}), pos_({i}, {j}, c={k}), pos_(1, a={j}), Ellipsis)",
+            f"print({s1}.translate(str.maketrans('ab', 'xy')), {s1}.isascii(), {s1}.istitle(), u'{k}' + {s1}, type(print), type(len))",
             f"import collections\nP_ = collections.namedtuple('P_', 'x y')\np_ = P_({i}, {j})\nprint(p_._replace(y={k}), p_._asdict(), P_._fields, P_._make([{k}, {i}]))",
         )
         refusals = (
@@ -484,6 +486,17 @@ class Blocks:
             "(1.5).bit_length()",
             "'{!x}'.format(1)",
             "iter([]).__next__()",
+            "[1].append(x=1)",
+            "{1: 2}.get(key=1)",
+            "'ab'.replace(old='a', new='b')",
+            "'a'.split(x=1)",
+            "int(x='1')",
+            "divmod(a=1, b=2)",
+            "max()",
+            "list(zip([1, 2], [3], strict=True))",
+            "list(zip([1], [2], [3, 4], strict=True))",
+            "(lambda a, /: a)(a=1)",
+            "(lambda a, /, **k: k)(1, a=2)['b']",
         )
         lines = self.pick(uses).split("\n")
         if self.chance(0.3):

@@ -86,6 +86,7 @@ class A:
     pass
 print(isinstance(int, type), isinstance(3, type), isinstance(A, type), isinstance(A(), type),
       isinstance(str, (int, type)), isinstance(len, type), isinstance(ValueError, type))
+print(Ellipsis, ... is Ellipsis)
 """,
     "built_ins_that_take_no_keywords": """
 calls = [
@@ -196,6 +197,12 @@ for call in (lambda: f(a=1), lambda: g(a=1), lambda: h(1, a=2)):
         call()
     except TypeError as e:
         print(e)
+""",
+    "set_displays_of_constants_in_cpythons_order": """
+def f(n):
+    print({-6, 73522, 4, 3716, 5}, {n, 73522, 4, 3716, 5}, {(1, 2), 33, -1, 97})
+f(-6)
+print({-6, 73522, 4, 3716, 5}, {9, 1 << 20, 17, 33})
 """,
 }
 
