@@ -145,9 +145,10 @@ def _pure_call(node) -> bool:
         )
     if node.data != "call":
         return False
-    fn, args = node.children[0], _args(node)
-    if args is None or not isinstance(fn, Tree):
+    fn, got = node.children[0], _keywords(node)
+    if got is None or not isinstance(fn, Tree):
         return False
+    args, options = got
     if fn.data == "getattr":
         recv, attr = fn.children[0], fn.children[1].value
         if (
@@ -156,15 +157,50 @@ def _pure_call(node) -> bool:
             # nll_loss(...): a namespace's function (checked when the plan is made: one of
             # gradcli's namespaces, whose `attr` is the op's function,
             # replay_plan._namespaces), or a tensor's method (x.mm(w))
-            return all(pure(a) for a in args)
-        return _pure_method(attr) and pure(recv) and all(_number(a) for a in args)
+            return all(pure(a) for a in args) and all(_option(v, pure) for v in options)
+        return (
+            _pure_method(attr)
+            and pure(recv)
+            and all(_number(a) for a in args)
+            and all(_option(v, _number) for v in options)
+        )
     if fn.data == "name":
         name = fn.children[0].value
         if BUILTINS.get(name) is None:  # a variable: gradcli's own module, checked when
             # the plan is made (replay_plan.py: Module.replay_pure)
-            return bool(args) and all(pure(a) for a in args)
-        return _pure_function(name) and bool(args) and all(pure(a) for a in args)
+            return bool(args) and not options and all(pure(a) for a in args)
+        return (
+            _pure_function(name)
+            and bool(args)
+            and all(pure(a) for a in args)
+            and all(_option(v, pure) for v in options)
+        )
     return False
+
+
+def _keywords(call):
+    """(the positional arguments, the values of the keyword arguments) of a call node, or
+    None when it has starred ones."""
+    args = call.children[1]
+    if args is None:
+        return [], []
+    positional, options = [], []
+    for a in args.children:
+        if not isinstance(a, Tree) or a.data in ("star_arg", "kw_arg", "starstar_arg"):
+            return None
+        if a.data == "kwarg":
+            options.append(a.children[1])
+        else:
+            positional.append(a)
+    return positional, options
+
+
+def _option(node, ok) -> bool:
+    """Whether a keyword argument's value is a string (not an f-string, which runs code),
+    None, True or False, or what `ok` accepts (`reduction="sum"`, `dim=1`, `weight=w`)."""
+    if isinstance(node, Tree) and node.data == "string":
+        return not any("f" in t.value[: t.value.find(t.value[-1])].lower() for t in node.children)
+    return (isinstance(node, Tree) and node.data in ("none", "true", "false")) or ok(node)
 
 
 def _dotted(node):

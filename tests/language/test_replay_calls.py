@@ -405,6 +405,27 @@ for i in range(15):
     opt.step()
 print(loss, loss.grad_fn.next_functions, model.weight, model.bias.grad)
 """,
+    # keyword arguments of literals and variables (an f-string's runs code: not replayed)
+    "keywords": """import torch.nn.functional as F
+torch.manual_seed(0)
+X = torch.randn(20, 4)
+y = torch.randint(0, 3, (20,))
+W = torch.randn(4, 3, requires_grad=True)
+w = torch.tensor([1.0, 0.5, 2.0])
+tag = "sum"
+for i in range(8):
+    if i == 5:
+        w[1] = 3.0
+    a = F.cross_entropy(X @ W, y, reduction="sum", ignore_index=2, weight=w)
+    b = torch.sum(X @ W, dim=1, keepdim=True).mean()
+    c = (X @ W).sum(dim=0).sum()
+    s = a + b + c
+    s.backward()
+for i in range(3):
+    d = F.cross_entropy(X @ W, y, reduction=f"{tag}")
+    d.backward()
+print(a, b, c, d, W.grad, b.grad_fn.next_functions)
+""",
 }
 PROGRAMS.update(LOSSES)
 
@@ -490,6 +511,7 @@ REPLAYED = {
     "cross_entropy_target_replaced": 7,
     "nll_loss_namespaces": 11,
     "cross_entropy_module_weight": 12,
+    "keywords": 5,
     "parameter_list": 19,
     "parameter_list_item_replaced": 16,
     "parameter_list_grown": 7,
