@@ -225,7 +225,7 @@ class _Kernels:
         self.fma32h = sig(addrs["fma32h"])
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_void_p] * 5)
         self.chain32 = sig(addrs["chain32"])
-        self.aligned = native_alloc.install(addrs)  # NumPy's arrays where PyTorch's lie
+        self.aligned = native_alloc.install(addrs, self.code)  # NumPy's arrays where PyTorch's lie
 
     @staticmethod
     def _compile(path, stamp):

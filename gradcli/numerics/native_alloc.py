@@ -118,18 +118,19 @@ class _Handler(ctypes.Structure):
     ]
 
 
-def install(addrs):
-    """Make NumPy allocate with the compiled functions (addrs: their addresses) from now on
-    in this context; False where NumPy's or libc's interface is not the one expected."""
+def install(addrs, code):
+    """Make NumPy allocate with the compiled functions (addrs: their addresses, in the
+    memory `code`) from now on in this context; False where NumPy's or libc's interface
+    is not the one expected."""
     if _state["handler"] is not None:
         return True
     try:
-        return _install(addrs)
+        return _install(addrs, code)
     except (AttributeError, OSError, ValueError, TypeError, ImportError):
         return False
 
 
-def _install(addrs):
+def _install(addrs, code):
     import numpy as np
 
     libc = ctypes.CDLL(None)
@@ -163,5 +164,10 @@ def _install(addrs):
     if np._core.multiarray.get_handler_name() != _NAME.decode():
         set_handler(current)
         return False
-    _state["handler"] = (ctx, handler, keep, capsule)  # alive as long as any array it made
+    # Arrays it made may be freed at the interpreter's very end, after modules are torn
+    # down: the code, the table and the handler are never let go (a reference of their own)
+    kept = (code, ctx, handler, keep, capsule)
+    for obj in kept:
+        api.Py_IncRef(ctypes.py_object(obj))
+    _state["handler"] = kept
     return True

@@ -89,3 +89,22 @@ def test_memory_is_given_back():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert int(out.stdout) < 400_000  # KiB: two 16 MB arrays live at a time, not 200
+
+
+def test_the_interpreter_ends_cleanly_with_arrays_it_made():
+    """Arrays the handler made may be freed after the modules are torn down (a run in the
+    process, as the tests and the kernel make them): the handler's code and tables stay.
+    The run places the loops itself from the cache this process's compile wrote."""
+    tests = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = (
+        f"import sys; sys.path.insert(0, {tests!r})\n"
+        "from conftest import run_inprocess\n"
+        "run_inprocess('import torch\\nx = torch.ones(2, requires_grad=True)\\n"
+        "print((x * 2).sum())\\n')\n"
+        "import numpy as np\n"
+        "print(np._core.multiarray.get_handler_name())\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRADCLI_")}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, (out.returncode, out.stderr[-2000:])
+    assert out.stdout.split("\n")[-2] == native_alloc._NAME.decode()
