@@ -62,6 +62,7 @@ DOCS = {
     "torch.nn.LazyConv2d": "a Conv2d whose in_channels is taken from its first input",
     "torch.nn.MaxPool2d": "2-D max pooling",
     "torch.nn.AvgPool2d": "2-D average pooling",
+    "torch.nn.AvgPool3d": "3-D average pooling",
     "torch.nn.AdaptiveAvgPool2d": "2-D average pooling to a given output size",
     "torch.nn.Embedding": "a lookup table: row i of weight for index i",
     "torch.nn.BatchNorm1d": "batch normalisation over (N, C) or (N, C, L) input",

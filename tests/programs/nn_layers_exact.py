@@ -79,3 +79,13 @@ for bad in (lambda: F.avg_pool3d(torch.randn(2, 3, 4), 2), lambda: F.avg_pool3d(
         bad()
     except (RuntimeError, ValueError) as e:
         print(type(e).__name__ + ":", e)
+
+# nn.AvgPool3d: the module of avg_pool3d, in a model
+for pool in (nn.AvgPool3d(2), nn.AvgPool3d((1, 2, 2), divisor_override=3),
+             nn.AvgPool3d(3, stride=1, padding=1, count_include_pad=False),
+             nn.AvgPool3d(2, stride=(1, 2, 2), ceil_mode=True)):
+    x = torch.randn(2, 2, 4, 5, 5, requires_grad=True)
+    model = nn.Sequential(pool, nn.Flatten(), nn.Linear(pool(x).shape[1:].numel(), 3))
+    out = model(x)
+    out.pow(2).sum().backward()
+    print(pool, out.grad_fn.name(), out.flatten().tolist(), x.grad.flatten()[::11].tolist())

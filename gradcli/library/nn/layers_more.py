@@ -1,4 +1,4 @@
-"""torch.nn's Embedding, BatchNorm1d/2d/3d, AvgPool2d and AdaptiveAvgPool2d: parameters and
+"""torch.nn's Embedding, BatchNorm1d/2d/3d, AvgPool2d/3d and AdaptiveAvgPool2d: parameters and
 buffers made and initialised as PyTorch's do (Embedding's weight from `normal_`, its
 padding row zeroed), each printed as PyTorch prints it."""
 
@@ -230,9 +230,11 @@ class AvgPool2d(Module):
         self.padding, self.ceil_mode = padding, ceil_mode
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
 
+    pool = "avg_pool2d"
+
     def forward(self, input):
         return batching.op(
-            "avg_pool2d",
+            self.pool,
             input,
             self.kernel_size,
             self.stride,
@@ -244,6 +246,10 @@ class AvgPool2d(Module):
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool3d(AvgPool2d):
+    pool = "avg_pool3d"
 
 
 class AdaptiveAvgPool2d(Module):
@@ -345,6 +351,7 @@ LAYERS_MORE = {
         LazyBatchNorm2d,
         LazyBatchNorm3d,
         AvgPool2d,
+        AvgPool3d,
         AdaptiveAvgPool2d,
         ConvTranspose2d,
     )
