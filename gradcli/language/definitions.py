@@ -150,15 +150,29 @@ class Definitions:
 
     def _def_body(self, suite, node):
         """A `def`'s body: one that replays its calls when it qualifies
-        (language/replay_defs.py, imported with the first such body: start-up)."""
+        (language/replay_defs.py, imported with the first such body: start-up); a
+        method's that a replayed loop may see through when it is a module's forward is
+        noted (loop_shapes.THROUGH)."""
+        code = None
         if loop_shapes.REPORT or loop_shapes.qualifies_def(suite):
             from .replay_defs import def_body
 
-            body = def_body(self, suite, node.children[0].value, pos(node.children[0])[0])
-            if body is not None:
+            code = def_body(self, suite, node.children[0].value, pos(node.children[0])[0])
+            if code is not None:
                 self.replays += 1  # (fast_tier.py leaves a def that replays to replay)
-                return body
-        return self.block(suite)
+        if code is None:
+            code = self.block(suite)
+        params = node.children[1]
+        if (
+            self.fn.parent is not None
+            and self.fn.parent.kind == "class"
+            and params is not None
+            and all(isinstance(p, Tree) and p.data == "param" for p in params.children)
+        ):
+            got = loop_shapes.through(suite, [p.children[0].value for p in params.children])
+            if got is not None:
+                loop_shapes.THROUGH[code] = got
+        return code
 
     def s_funcdef(self, node):
         name, make = self._def_value(node)

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import os
 import sys
+import weakref
 
 from ..library.scalar_steps import METHOD_STEPS
 from ..ops.registry import BUILTINS, METHOD_ONLY
@@ -114,9 +115,12 @@ def _made_of(node, ops, other) -> bool:
     return other(node)
 
 
-def pure(node) -> bool:
-    """Whether an expression is of the first kind in the module docstring."""
-    return _made_of(node, _ARITH_AT if _pure_function("matmul") else _ARITH, _pure_call)
+def pure(node, me=None) -> bool:
+    """Whether an expression is of the first kind in the module docstring (`me`: the
+    name of a forward's `self`, whose calls `self.attr(...)` are its modules': `through`)."""
+    return _made_of(
+        node, _ARITH_AT if _pure_function("matmul") else _ARITH, lambda n: _pure_call(n, me)
+    )
 
 
 def _pure_function(name) -> bool:
@@ -131,14 +135,14 @@ def _pure_method(name) -> bool:
     return entry is not None and (entry.pure is True or entry.pure == "method")
 
 
-def _pure_call(node) -> bool:
+def _pure_call(node, me=None) -> bool:
     if node.data == "getitem":  # x[0], x[1, -2]: indexing by numbers, when declared pure
         entry = METHOD_ONLY.get("index")
         subs = node.children[1]
         return (
             entry is not None
             and entry.pure is True
-            and pure(node.children[0])
+            and pure(node.children[0], me)
             and isinstance(subs, Tree)
             and subs.data == "subscripts"
             and all(_number(c) for c in subs.children)
@@ -149,18 +153,24 @@ def _pure_call(node) -> bool:
     if got is None or not isinstance(fn, Tree):
         return False
     args, options = got
+
+    def ok(a):
+        return pure(a, me)
+
     if fn.data == "getattr":
         recv, attr = fn.children[0], fn.children[1].value
+        if me is not None and _dotted(recv) == (me, ()) and not options:  # self.fc(x)
+            return all(ok(a) for a in args)
         if (
             args and _dotted(recv) is not None and _pure_function(attr)
         ):  # torch.mean(expression), F.cross_entropy(logits, y), torch.nn.functional.
             # nll_loss(...): a namespace's function (checked when the plan is made: one of
             # gradcli's namespaces, whose `attr` is the op's function,
             # replay_plan._namespaces), or a tensor's method (x.mm(w))
-            return all(pure(a) for a in args) and all(_option(v, pure) for v in options)
+            return all(ok(a) for a in args) and all(_option(v, ok) for v in options)
         return (
             _pure_method(attr)
-            and pure(recv)
+            and ok(recv)
             and all(_number(a) for a in args)
             and all(_option(v, _number) for v in options)
         )
@@ -168,12 +178,12 @@ def _pure_call(node) -> bool:
         name = fn.children[0].value
         if BUILTINS.get(name) is None:  # a variable: gradcli's own module, checked when
             # the plan is made (replay_plan.py: Module.replay_pure)
-            return bool(args) and not options and all(pure(a) for a in args)
+            return bool(args) and not options and all(ok(a) for a in args)
         return (
             _pure_function(name)
             and bool(args)
-            and all(pure(a) for a in args)
-            and all(_option(v, pure) for v in options)
+            and all(ok(a) for a in args)
+            and all(_option(v, ok) for v in options)
         )
     return False
 
@@ -531,6 +541,51 @@ def qualifies_def(suite) -> bool:
     nodes, _ = _def_statements(suite)
     kinds = [_kind(n) for n in nodes]
     return bool(nodes) and None not in kinds and any(k[0] == "assign" for k in kinds)
+
+
+#: code of a `def` -> what `through` found of it (a forward a replayed loop sees through)
+THROUGH: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def through(suite, params):
+    """Whether a method's body is one a replayed loop may see through when it is a
+    module's `forward` (replay_plan.py checks the module): a docstring, `name = expression`
+    statements and a last `return expression`, each expression made as a replayed
+    assignment's (`pure`) where `self.attr(...)` may call the module's own modules, of its
+    parameters, its locals and globals: (the globals it reads, the attributes of `self`
+    it calls), else None.  Nothing else runs: what its ops are is a function of the
+    module's state and the shapes and dtypes of what it is given."""
+    if not params:
+        return None
+    me = params[0]
+    nodes, ret = _def_statements(suite)
+    if ret is None or not ret.children or ret.children[0] is None:
+        return None
+    local = set(params)
+    for n in nodes:
+        ch = n.children
+        if not (
+            n.data == "assign"
+            and len(ch) == 2
+            and isinstance(ch[0], Tree)
+            and ch[0].data == "name"
+            and pure(ch[1], me)
+        ):
+            return None
+        local.add(ch[0].children[0].value)
+    if not pure(ret.children[0], me):
+        return None
+    calls = {
+        t.children[0].children[1].value
+        for x in nodes + [ret]
+        for t in _trees(x)
+        if t.data == "call"
+        and isinstance(t.children[0], Tree)
+        and t.children[0].data == "getattr"
+        and _dotted(t.children[0].children[0]) == (me, ())
+    }
+    reads = set().union(*(names_in(x) for x in nodes + [ret]))
+    return frozenset(reads - local), frozenset(calls)
 
 
 def compile_def(comp, suite):

@@ -34,6 +34,7 @@ from ..library.values import GradModeContext
 from ..library.values import Module as Namespace
 from ..library.optim import Optimizer
 from .functions import UserFunction
+from .replay_through import through_state
 
 
 # The kinds of a plan's items (each record's first field, read by replay.Run._replay)
@@ -645,9 +646,22 @@ def _calls(v, attr):
     object of gradcli's own class that declares `replay_calls` (its methods run no code
     of the program), the method its class's (for a module: every module in it
     gradcli's own)."""
-    if program_object(v) or not getattr(type(v), "replay_calls", False):
-        return False
     if attr in (getattr(v, "__dict__", None) or ()):
+        return False
+    if program_object(v):  # (a module the loop sees through, its method Module's: each
+        # module of the program's classes in it seen through, none overriding Module's)
+        return (
+            isinstance(v, Module)
+            and hasattr(Module, attr)
+            and all(not program_object(m) or through_state(m) is not None for m in v.modules())
+            and all(
+                attr not in c.__dict__
+                for m in v.modules()
+                for c in type(m).__mro__
+                if "__gradcli_user__" in c.__dict__
+            )
+        )
+    if not getattr(type(v), "replay_calls", False):
         return False
     if isinstance(v, Module):
         return not any(program_object(m) for m in v.modules())
@@ -853,11 +867,14 @@ def _checks(loads, read):
         elif (own is not None and v is own) or type(v) is Namespace:  # (a namespace
             # cannot be changed: the same object is the same functions)
             yield name, (load, 2, v, None, None, None, None)
-        elif own is None and replay_pure(v):  # gradcli's own module: the same object, in
-            # the same state (its parameters, buffers, attributes; Module.replay_state),
-            # its tensors checked as variables' are and taken as what the statement reads
+        elif own is None and (replay_pure(v) or through_state(v) is not None):
+            # gradcli's own module, or one of the program's classes whose forward the loop
+            # sees through (replay_through.py): the same object, in the same state (its
+            # parameters, buffers, attributes; Module.replay_state; its program classes'
+            # attributes and its forwards' globals), its tensors checked as variables' are
+            # and taken as what the statement reads
             state, held, found = replay_state(v)
-            yield name, (load, 4, v, state, held, None, None)
+            yield from _program_classes(name, load, v, state, held)
             for path, t in found:
                 read[(name, path)] = t
                 if type(t) is Tensor:
@@ -875,6 +892,19 @@ def _checks(loads, read):
                     )
         else:
             raise Fail(f"`{name}` holds {_held(v)}")
+
+
+def _program_classes(name, load, v, state, held):
+    """The checks of the module v (Module.replay_state's `state` and `held`), with those
+    of its program classes and its forwards' globals when it is one of the program's
+    classes (replay_through.through_state)."""
+    got = through_state(v)
+    if got is not None:
+        state = state + got[0]
+        held = held + got[1]
+    yield name, (load, 4, v, state, held, None, None)
+    if got is not None:
+        yield from got[2]
 
 
 def _namespaces(calls, read):
@@ -900,7 +930,10 @@ def _held(v):
     """What a variable holds, in a Fail's words (the replay's report)."""
     name = type(v).__name__
     if program_object(v):
-        return f"an object of the program's class {name}"
+        return (
+            f"an object of the program's class {name} (a module's is seen through when its "
+            "forward is made of pure ops' and its modules' calls)"
+        )
     if isinstance(v, UserFunction):
         return "a function of the program (its calls replay by themselves if its body qualifies)"
     if isinstance(v, Module):
@@ -924,6 +957,9 @@ def _kinds(loads, read):
             yield name, (load, 2, v, None, None, None, None)
         elif not program_object(v) and getattr(type(v), "replay_calls", False):
             yield name, (load, 3, (type(v),), None, None, None, None)
+        elif through_state(v) is not None:  # (its methods gradcli's own: `_calls`)
+            state, held, _ = replay_state(v)
+            yield from _program_classes(name, load, v, state, held)
         elif type(v) is list and len(v) < SAMPLE and all(type(x) is Tensor for x in v):
             yield name, _list_check(load, v)  # (`for p in params:`, a list of tensors)
         else:

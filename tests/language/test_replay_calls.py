@@ -488,6 +488,95 @@ print(loss, W, c.grad, q is c)
 }
 PROGRAMS.update(LISTS)
 
+_NET = """import torch.nn.functional as F
+from torch import nn
+torch.manual_seed(0)
+class Block(nn.Module):
+    def __init__(self, n, m):
+        super().__init__()
+        self.fc = nn.Linear(n, m)
+    def forward(self, x):
+        return torch.tanh(self.fc(x))
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = Block(4, 8)
+        self.fc2 = nn.Linear(8, 3)
+    def forward(self, x):
+        \"\"\"Two layers.\"\"\"
+        h = F.relu(self.block(x))
+        return self.fc2(h)
+class Fake:
+    def relu(self, x):
+        print("fake relu")
+        return x
+def other(self, x):
+    print("other forward")
+    return self.fc2(self.block(x))
+def hook(m, inp, out):
+    print("hook", out.shape)
+net = Net()
+X = torch.randn(16, 4)
+y = torch.randint(0, 3, (16,))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+loss_fn = nn.CrossEntropyLoss()
+for i in range(16):
+{extra}    opt.zero_grad()
+    loss = loss_fn(net(X), y)
+    loss.backward()
+    opt.step()
+print(loss, loss.grad_fn.next_functions, net.fc2.weight.grad, net.block.fc.bias)
+"""
+
+NETS = {
+    # a module of the program's classes (and one inside it): its forward seen through
+    "program_module_seen_through": _NET.format(extra="")
+    + "for i in range(6):\n    net.zero_grad()\n    out = net(X).sum()\n    out.backward()\n"
+    + "print(out, net.block.fc.weight.grad)\n",
+    # the class's forward replaced mid-loop: its class is checked
+    "program_module_forward_replaced": _NET.format(
+        extra="    if i == 8:\n        Net.forward = other\n"
+    ),
+    # a global its forward reads rebound mid-loop
+    "program_module_global_rebound": _NET.format(extra="    if i == 8:\n        F = Fake()\n"),
+    # a module of it replaced, a hook registered on it mid-loop
+    "program_module_changed": _NET.format(
+        extra="    if i == 5:\n        net.block.fc = nn.Linear(4, 8)\n"
+        "    if i == 10:\n        h = net.register_forward_hook(hook)\n"
+    ),
+    # a forward that calls a method of its own, a class overriding one of Module's
+    "program_module_not_seen_through": """from torch import nn
+torch.manual_seed(0)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 1)
+    def forward(self, x):
+        return self.helper(self.fc(x))
+    def helper(self, x):
+        print("helper")
+        return x * 2
+class Other(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 1)
+    def forward(self, x):
+        return self.fc(x)
+    def parameters(self, recurse=True):
+        print("parameters")
+        return [self.fc.weight, self.fc.bias]
+model, other = Net(), Other()
+X = torch.randn(4, 3)
+for i in range(4):
+    model.zero_grad()
+    other.zero_grad()
+    out = model(X).sum() + other(X).sum()
+    out.backward()
+print(out, model.fc.weight.grad, other.fc.bias.grad)
+""",
+}
+PROGRAMS.update(NETS)
+
 REPLAYED = {
     "matmul": 30,
     "matmul_shape_changes": 5,
@@ -512,6 +601,10 @@ REPLAYED = {
     "nll_loss_namespaces": 11,
     "cross_entropy_module_weight": 12,
     "keywords": 5,
+    "program_module_seen_through": 18,
+    "program_module_forward_replaced": 6,
+    "program_module_global_rebound": 6,
+    "program_module_changed": 5,
     "parameter_list": 19,
     "parameter_list_item_replaced": 16,
     "parameter_list_grown": 7,
