@@ -542,14 +542,10 @@ class FastExpressions:
             return e
         if getattr(e, "gc_compare", False):
             return ast.IfExp(test=e.test, body=e.body, orelse=self.truth(e.orelse))
-        e1, e2 = self._once(e)
-        return _or(
-            _is(e1, ast.Constant(True)),
-            _and(
-                ast.Compare(left=e2, ops=[ast.IsNot()], comparators=[ast.Constant(False)]),
-                _call(_h("truth"), e2),
-            ),
-        )
+        e1, e2 = self._once(e)  # (an int tested as it is: rt.truth's bool(v), no call)
+        rest = ast.IfExp(test=_type_is(e2, "int"), body=e2, orelse=_call(_h("truth"), e2))
+        not_false = ast.Compare(left=e2, ops=[ast.IsNot()], comparators=[ast.Constant(False)])
+        return _or(_is(e1, ast.Constant(True)), _and(not_false, rest))
 
     def e_not_(self, node):
         inner = node.children[0]

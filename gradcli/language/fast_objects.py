@@ -117,14 +117,16 @@ class FastCalls:
         checks = [_is_itself(e) for e in first]
         if tb is None:
             ty, tb = _name(self.tmp()), _name(self.tmp())
+            whose = _copy_name(o)
+            if len(first) == 1 and first[0].target.id == o.id:  # (no argument: o computed here)
+                checks, whose = [], first[0]
             checks.append(
                 _is_not_none(
                     ast.NamedExpr(
                         target=_name(tb.id, ast.Store()),
                         value=self._table(
                             ast.NamedExpr(
-                                target=_name(ty.id, ast.Store()),
-                                value=_call(_h("type"), _copy_name(o)),
+                                target=_name(ty.id, ast.Store()), value=_call(_h("type"), whose)
                             )
                         ),
                     )

@@ -56,6 +56,12 @@ PROGRAMS = {
     "big_int_add": "a = 2 ** 100\nb = 1\nfor i in range(3):\n    b = b + a\nprint(b)\n",
     "strings": "s = ''\nfor i in range(5):\n    s = s + 'ab'\nprint(s, s * 2)\n",
     "string_limit": "s = 'x'\nwhile True:\n    s = s + s\n",
+    "truth_of_values": (
+        "def f(a, b):\n    n = 0\n    while b:\n        a, b = b, a % b\n        n += 1\n"
+        "    r = [1 if x else 0 for x in [a, 0, -1, 0.0, 2.5, '', 's', [], [0], None, True, False]]\n"
+        "    return a, n, r, not a, a and b, a or b\n"
+        "print(f(12, 18), f(7, 0), f(0, 5))\nf(torch.tensor([1.0, 2.0]), 1)\n"
+    ),
     "fstring_limit": "def f(s):\n    return f'{s}{s}.'\ns = 'x'\nwhile True:\n    s = f(s)\n",
     "mixed_types": "def f(a, b):\n    return a + b, a < b, a * b\nprint(f(1, 2.5), f(True, 2), f(2.0, False))\n",
     "tensor_in_fast_function": (
