@@ -27,6 +27,7 @@ from __future__ import annotations
 from .parser import Token, Tree
 
 from ..runtime.errors import GradError, GradTypeError
+from ..core.convert import type_name
 from ..runtime import context
 from . import runtime as rt
 from ..library.values import GradModeContext, program_object
@@ -97,6 +98,10 @@ def _context_checked(m):
     """m, if a `with` statement may enter it: no_grad, enable_grad or a library
     context (a program's own object is entered by datamodel.run_with)."""
     if not (isinstance(m, GradModeContext) or getattr(type(m), "language_context", False)):
+        if not hasattr(type(m), "__enter__"):  # (what Python refuses: in its words)
+            raise GradTypeError(
+                f"'{type_name(m)}' object does not support the context manager protocol"
+            )
         raise GradTypeError("with needs no_grad or enable_grad (with or without parentheses)")
     return m
 

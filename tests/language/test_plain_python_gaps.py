@@ -184,6 +184,20 @@ for call in (lambda: P(1, 2, 3, 4), lambda: P(1), lambda: P(), lambda: P(1, 2, d
     except (TypeError, ValueError) as e:
         print(type(e).__name__, e)
 """,
+    "with_of_a_value_without_the_protocol_is_pythons_type_error": """
+def f(v):
+    with v:
+        pass
+def g(v):
+    with v as w:
+        yield w
+for v in (5, None, "s", [1], {1: 2}, 2.5):
+    for call in (lambda: f(v), lambda: list(g(v))):
+        try:
+            call()
+        except TypeError as e:
+            print(e)
+""",
     "positional_only_parameters": """
 import inspect
 def f(a, b=1, /, c=2, *r, d=0, **k):
