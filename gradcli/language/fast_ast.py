@@ -226,7 +226,7 @@ def _negated(self, node):
                 _is(_name(t), _h("int")),
             ),
             body=ast.UnaryOp(op=ast.USub(), operand=v2),
-            orelse=_call(_h("unary"), ast.Constant("-"), v2),
+            orelse=self.object_unary("-", v2, t, op_tok.line, op_tok.column),
         ),
         op_tok.line,
         op_tok.column,

@@ -349,7 +349,108 @@ class FastCalls:
         )
 
 
-class FastObjects(FastCalls):
+class FastOperators:
+    """The operators' trees for objects of plain classes (mixed into FastObjects: they
+    use its lookups of an object's class)."""
+
+    def left_constant(self, op, a, b, ac, fallback, augmented, line, col):
+        """`a op b` that the number guards leave whole (fast_ast.binop): for a number
+        constant a, object_op's reflected case, else fallback(a, b)."""
+        if type(ac) in (int, float, bool):
+            return self.object_op(op, a, b, None, fallback, augmented, line, col, True)
+        return _call(fallback, a, b)
+
+    def right_constant(self, op, a, b, bc, t, fallback, augmented, line, col):
+        """`a op b` that fast_ast.binop's guard for a float constant b leaves (t: the
+        variable holding a's type): object_op's case for `+ - *`, else fallback(a, b)."""
+        if type(bc) is float and op in ("+", "-", "*"):
+            return self.object_op(op, a, b, t, fallback, augmented, line, col)
+        return _call(fallback, a, b)
+
+    def object_unary(self, op, v, t, line, col):
+        """`-v` where the number guard leaves it (t: the variable holding v's type): an
+        object of a plain class whose `__neg__` has a fast function gets its answer,
+        called here as Python's operator calls it (whatever it returns); anything else
+        runtime.unary."""
+        tb, f = self.tmp(), self.tmp()
+        test = _and(
+            _is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(t)))),
+            _is(
+                _call(
+                    _h("type"),
+                    ast.NamedExpr(
+                        target=_name(f, ast.Store()),
+                        value=self._lookup(_name(tb), _name(t), "__neg__"),
+                    ),
+                ),
+                _h("UserFunction"),
+            ),
+            ast.Compare(
+                left=_attr(_name(f), "fastn"), ops=[ast.Eq()], comparators=[ast.Constant(1)]
+            ),
+        )
+        call = _no_chain(_call(_attr(_name(f), "fast"), _copy(v)), line, col)
+        return ast.IfExp(
+            test=test, body=call, orelse=_call(_h("unary"), ast.Constant(op), _copy(v))
+        )
+
+    def object_op(self, op, a, b, t, fallback, augmented, line, col, reflected=False):
+        """`a op b` where the number guards leave it (fallback(a, b) otherwise), as
+        fast_dispatch.plain_first answers it: an object a of a plain class (the
+        variable t holds its class) and one of its class or a number, its special
+        method called when it has a fast function (not for `a op= b` when the class
+        has the in-place method); reflected, a number a and an object b (b computed
+        here), b's reflected method."""
+        name = _DUNDER.get(op)
+        if reflected:
+            b, later = self._once(b)
+            general = _call(fallback, a, later)
+        else:
+            later = b
+            general = _call(fallback, _copy(a), _copy(b))
+        if name is None:
+            return general
+        tb, f, r = self.tmp(), self.tmp(), self.tmp()
+        if reflected:
+            t = self.tmp()
+            ty = _type_of(t, b)
+        else:
+            ty = _name(t)
+        test = [_is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(ty)))]
+        method = f"__r{name}__" if reflected else f"__{name}__"
+        if augmented and not reflected:
+            test.append(_is(self._lookup(_name(tb), _name(t), f"__i{name}__"), ast.Constant(None)))
+        test += [
+            _is(
+                _call(
+                    _h("type"),
+                    ast.NamedExpr(
+                        target=_name(f, ast.Store()),
+                        value=self._lookup(_name(tb), _name(t), method),
+                    ),
+                ),
+                _h("UserFunction"),
+            ),
+            ast.Compare(
+                left=_attr(_name(f), "fastn"), ops=[ast.Eq()], comparators=[ast.Constant(2)]
+            ),
+        ]
+        args = [_copy_name(later), _copy(a)] if reflected else [_copy(a), _copy(b)]
+        call = _no_chain(_call(_attr(_name(f), "fast"), *args), line, col)
+        refuse = self.const(refusal(op, name), "refused_" + _op_key(op))
+        done = ast.IfExp(
+            test=ast.Compare(
+                left=ast.NamedExpr(target=_name(r, ast.Store()), value=call),
+                ops=[ast.IsNot()],
+                comparators=[self.const(NotImplemented, "NotImplemented")],
+            ),
+            body=_name(r),
+            orelse=_call(refuse, _copy(a), _copy_name(later) if reflected else _copy(b)),
+        )
+        return ast.IfExp(test=_and(*test), body=done, orelse=general)
+
+
+class FastObjects(FastOperators, FastCalls):
     """The attribute and method trees (mixed into fast_ast.FastExpressions)."""
 
     def e_string(self, node):
@@ -570,77 +671,6 @@ class FastObjects(FastCalls):
                 ast.Constant(name),
             ),
         )
-
-    # ------------------------------------------------------------- operators
-
-    def left_constant(self, op, a, b, ac, fallback, augmented, line, col):
-        """`a op b` that the number guards leave whole (fast_ast.binop): for a number
-        constant a, object_op's reflected case, else fallback(a, b)."""
-        if type(ac) in (int, float, bool):
-            return self.object_op(op, a, b, None, fallback, augmented, line, col, True)
-        return _call(fallback, a, b)
-
-    def right_constant(self, op, a, b, bc, t, fallback, augmented, line, col):
-        """`a op b` that fast_ast.binop's guard for a float constant b leaves (t: the
-        variable holding a's type): object_op's case for `+ - *`, else fallback(a, b)."""
-        if type(bc) is float and op in ("+", "-", "*"):
-            return self.object_op(op, a, b, t, fallback, augmented, line, col)
-        return _call(fallback, a, b)
-
-    def object_op(self, op, a, b, t, fallback, augmented, line, col, reflected=False):
-        """`a op b` where the number guards leave it (fallback(a, b) otherwise), as
-        fast_dispatch.plain_first answers it: an object a of a plain class (the
-        variable t holds its class) and one of its class or a number, its special
-        method called when it has a fast function (not for `a op= b` when the class
-        has the in-place method); reflected, a number a and an object b (b computed
-        here), b's reflected method."""
-        name = _DUNDER.get(op)
-        if reflected:
-            b, later = self._once(b)
-            general = _call(fallback, a, later)
-        else:
-            later = b
-            general = _call(fallback, _copy(a), _copy(b))
-        if name is None:
-            return general
-        tb, f, r = self.tmp(), self.tmp(), self.tmp()
-        if reflected:
-            t = self.tmp()
-            ty = _type_of(t, b)
-        else:
-            ty = _name(t)
-        test = [_is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(ty)))]
-        method = f"__r{name}__" if reflected else f"__{name}__"
-        if augmented and not reflected:
-            test.append(_is(self._lookup(_name(tb), _name(t), f"__i{name}__"), ast.Constant(None)))
-        test += [
-            _is(
-                _call(
-                    _h("type"),
-                    ast.NamedExpr(
-                        target=_name(f, ast.Store()),
-                        value=self._lookup(_name(tb), _name(t), method),
-                    ),
-                ),
-                _h("UserFunction"),
-            ),
-            ast.Compare(
-                left=_attr(_name(f), "fastn"), ops=[ast.Eq()], comparators=[ast.Constant(2)]
-            ),
-        ]
-        args = [_copy_name(later), _copy(a)] if reflected else [_copy(a), _copy(b)]
-        call = _no_chain(_call(_attr(_name(f), "fast"), *args), line, col)
-        refuse = self.const(refusal(op, name), "refused_" + _op_key(op))
-        done = ast.IfExp(
-            test=ast.Compare(
-                left=ast.NamedExpr(target=_name(r, ast.Store()), value=call),
-                ops=[ast.IsNot()],
-                comparators=[self.const(NotImplemented, "NotImplemented")],
-            ),
-            body=_name(r),
-            orelse=_call(refuse, _copy(a), _copy_name(later) if reflected else _copy(b)),
-        )
-        return ast.IfExp(test=_and(*test), body=done, orelse=general)
 
     # ------------------------------------------------------------- attributes
 

@@ -784,6 +784,16 @@ OBJECTS = {
         "A.v = property(lambda s: 'prop')\nprint(get(B(0)))\n"
         "for o in [A(1), B(2)]:\n    print(get(o), o.get())\n"
     ),
+    "negated_objects": (
+        "class V:\n    def __init__(self, x):\n        self.x = x\n"
+        "    def __neg__(self):\n        return V(-self.x) if self.x else NotImplemented\n"
+        "    def __repr__(self):\n        return f'V({self.x})'\n"
+        "class W:\n    pass\nclass Bad:\n    def __neg__(self):\n        return 1 // 0\n"
+        "def f(v):\n    return -v\n"
+        "print(f(V(2)), f(V(-1.5)), f(V(0)), -V(3), f(2), f(-0.0))\n"
+        "for x in [V(1), V(2.5)]:\n    print(-x, -(-x))\n"
+        "try:\n    f(W())\nexcept TypeError as e:\n    print(e)\nf(Bad())\n"
+    ),
     "error_in_reflected_dunder": (
         "class M:\n    def __init__(self, x):\n        self.x = x\n"
         "    def __rmul__(self, o):\n        return self.x // o\n"
