@@ -25,6 +25,7 @@ from ..library.values import BoundMethod, BuiltinFunction
 from ..runtime import context
 from ..runtime.limits import SMALL
 from .arity import BareName
+from .classes import LanguageObject
 from .containers import DICT_METHODS, SET_METHODS
 from .invoke import call_failed
 from . import runtime as rt
@@ -73,7 +74,11 @@ def _isinstance(bf, name, line, col):
     general = _failing(isinstance_, bf, name, line, col)
 
     def run(v, c):
-        if type(c) is type and getattr(c, "__gradcli_lookup__", None) is not None:  # (LOOKUP)
+        if (
+            type(c) is type
+            and issubclass(c, LanguageObject)  # (a class of the program: getattr can't fail)
+            and getattr(c, "__gradcli_lookup__", None) is not None  # (LOOKUP: a plain one)
+        ):
             return isinstance(v, c)  # a plain class of the program: Python's answer
         return general(v, c)  # (isinstance_ runs no code of the program)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import copy
 
+from .classes import LOOKUP, LanguageObject
 from .fast_ast import _and, _call, _h, _is, _name, _or, at
 from .fast_builtins import (
     _OBJECT_EQ,
@@ -23,6 +24,25 @@ from .fast_builtins import (
     method_sites,
     module_site,
 )
+
+
+def class_table(em, t):
+    """`getattr(t, LOOKUP, None)`: the class t's table if it is plain, else None (fast_objects);
+    asked only of a class of the language (every one has LOOKUP, None if not plain, and a
+    plain one derives from LanguageObject): a getattr that fails makes an AttributeError,
+    which cost ten times the rest of a list's method call."""
+    if isinstance(t, ast.NamedExpr):
+        first, again = t, _name(t.target.id)
+    elif isinstance(t, ast.Name):
+        first, again = t, _name(t.id)
+    else:
+        n = em.tmp()
+        first, again = ast.NamedExpr(target=_name(n, ast.Store()), value=t), _name(n)
+    return ast.IfExp(
+        test=_call(em.const(issubclass, "issubclass"), first, em.const(LanguageObject, "lobject")),
+        body=_call(em.const(getattr, "getattr"), again, ast.Constant(LOOKUP), ast.Constant(None)),
+        orelse=ast.Constant(None),
+    )
 
 
 def _answered(self, site_call, general):

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import ast
 import copy
-from .classes import LOOKUP, direct_name, plain_lookup
+from .classes import direct_name, plain_lookup
 from .expressions import _joined_text
 from ..runtime.limits import SMALL
+from .fast_calls import class_table
 from .fast_ast import Unsupported, _and, _call, _h, _name, _or, _pos, at
 from .fast_dispatch import (
     attr_reader,
@@ -657,7 +658,7 @@ class FastObjects(FastOperators, FastCalls):
 
     def _table(self, t):
         """`getattr(t, LOOKUP, None)`: the class t's table if it is plain, else None."""
-        return _call(self.const(getattr, "getattr"), t, ast.Constant(LOOKUP), ast.Constant(None))
+        return class_table(self, t)  # (fast_calls.py)
 
     def _lookup(self, tb, ty, name):
         """`tb[name] if name in tb else plain_lookup(tb, ty, name)`: plain_class_attr."""
