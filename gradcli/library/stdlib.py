@@ -8,6 +8,7 @@ grow large is bounded by the limits."""
 from __future__ import annotations
 
 import itertools as _itertools
+import keyword as _keyword
 import math as _math
 
 from ..runtime.errors import (
@@ -434,13 +435,27 @@ def _count(start=0, step=1):
 # ---------------------------------------------------------------- collections
 
 
+def _field_name(f):
+    """A name of namedtuple's as its str() (a number's; any other value's shown, which is
+    no identifier either: no code of the program run for it)."""
+    return f if isinstance(f, str) else str(f) if type(f) in (int, float, bool) else show(f)
+
+
 def _namedtuple(typename, field_names, *, defaults=None):
     if isinstance(field_names, str):
         field_names = field_names.replace(",", " ").split()
-    fields = tuple(field_names)
-    for f in (typename,) + fields:
-        if not isinstance(f, str) or not f.isidentifier() or f.startswith("_"):
-            raise GradValueError(f"namedtuple: bad name {f!r}")
+    fields = tuple(_field_name(f) for f in bounded_list(iter(field_names)))
+    typename = _field_name(typename)
+    for f in (typename,) + fields:  # (the checks and words of collections.namedtuple)
+        if not f.isidentifier():
+            raise GradValueError(f"Type names and field names must be valid identifiers: {f!r}")
+        if _keyword.iskeyword(f):
+            raise GradValueError(f"Type names and field names cannot be a keyword: {f!r}")
+    for i, f in enumerate(fields):
+        if f.startswith("_"):
+            raise GradValueError(f"Field names cannot start with an underscore: {f!r}")
+        if f in fields[:i]:
+            raise GradValueError(f"Encountered duplicate field name: {f!r}")
     defaults = tuple(defaults or ())
     dflt = dict(zip(fields[len(fields) - len(defaults) :], defaults))
 

@@ -178,7 +178,11 @@ P = namedtuple("P", "a b c")
 Q = namedtuple("Q", ["a", "b"], defaults=[0])
 for call in (lambda: P(1, 2, 3, 4), lambda: P(1), lambda: P(), lambda: P(1, 2, d=3),
              lambda: P(1, 2, a=3), lambda: Q(1, 2, 3), lambda: Q(), lambda: P._make([1]),
-             lambda: P(1, 2, 3)._replace(d=1, e=2), lambda: Q(1)._replace(b=7)):
+             lambda: P(1, 2, 3)._replace(d=1, e=2), lambda: Q(1)._replace(b=7),
+             lambda: namedtuple("R", "x x"), lambda: namedtuple("R", "a _b"),
+             lambda: namedtuple("R", "a 1b"), lambda: namedtuple("R", ["a", "def"]),
+             lambda: namedtuple("class", "a"), lambda: namedtuple("R", [1, True]),
+             lambda: namedtuple("_R", "a, b  c")._fields):
     try:
         print(call())
     except (TypeError, ValueError) as e:
