@@ -45,6 +45,8 @@ _OBJECT_HASH, _OBJECT_EQ = object.__hash__, object.__eq__
 #: what iteration.iterate hands a loop as it is, or as Python iterates it (a set or a
 #: dict: live, whose RuntimeError fast_support.fail gives in the same words)
 ITERATED = frozenset({list, tuple, str, range, set, dict})
+#: ... and a lazy iterator's own (zip, a generator expression: what its __next__ gives)
+LAZY = LazyIterator
 
 
 def hash_plain(v):
@@ -151,13 +153,31 @@ def _sum(bf, name, line, col):
     return run
 
 
+def _zip(bf, name, line, col):
+    """zip(a, b ...) of lists, tuples, ranges or strings: zip_'s iterator, made without
+    _each's steps when no --max-steps counts them (each item as it is: iterate lists a
+    tuple's or a string's items, which are its own)."""
+    general = _listed(zip_)(bf, name, line, col)
+    limits = context
+
+    def run(*args):
+        if limits.current.limits.max_steps is None:
+            for a in args:
+                if type(a) not in _LISTED:
+                    return SLOW
+            return LazyIterator(zip(*args), "zip object")
+        return general(*args)
+
+    return run
+
+
 #: name -> (the built-in's own function, its site's maker, the numbers of arguments)
 FUNCTIONS = {
     "sum": (None, _sum, (1, 2)),
     "isinstance": (isinstance_, _isinstance, (2,)),
     "set": (set_, _set, (0, 1)),
     "len": (None, _len, (1,)),
-    "zip": (zip_, _listed(zip_), (1, 2, 3)),
+    "zip": (zip_, _zip, (1, 2, 3)),
     "reversed": (reversed_, _listed(reversed_), (1,)),
 }
 

@@ -18,6 +18,7 @@ from .fast_builtins import (
     _OBJECT_HASH,
     _SCALARS,
     ITERATED,
+    LAZY,
     MODULE,
     SLOW,
     function_site,
@@ -181,5 +182,9 @@ class FastBuiltinCalls:
                 comparators=[self.const(ITERATED, "iterated")],
             ),
             body=_name(t),
-            orelse=_call(_h("iterate"), _name(t)),
+            orelse=ast.IfExp(  # (a lazy iterator's items are its iterator's: its __next__)
+                test=_is(_call(_h("type"), _name(t)), self.const(LAZY, "LazyIterator")),
+                body=ast.Attribute(value=_name(t), attr="it", ctx=ast.Load()),
+                orelse=_call(_h("iterate"), _name(t)),
+            ),
         )

@@ -955,12 +955,35 @@ BUILTIN_CALLS = {
         "    return inc\na = outer()\nb = outer()\nprint(a(), a(), b())\n"
         "def bad():\n    def inner(y):\n        return 1 // y\n    return inner\nbad()(1)\nbad()(0)\n"
     ),
+    "loops_over_lazy_iterators": (
+        "def f(xs, ys):\n    out = []\n    for a, b in zip(xs, ys):\n        out.append(a * b)\n"
+        "    for i, v in enumerate(xs):\n        out.append(i + v)\n"
+        "    for v in (x + 1 for x in xs):\n        out.append(v)\n"
+        "    for v in map(abs, ys):\n        out.append(v)\n    return out\n"
+        "print(f([1, 2, 3], (4, -5)), f('ab', [2, 3]), f(range(2), range(3)))\n"
+        "def g(xs):\n    for v in (1 // x for x in xs):\n        print(v)\ng([1, 0])\n"
+    ),
+    "zip_of_generators": (
+        "def f(n):\n    return list(zip((i for i in range(n)), 'abc'))\nprint(f(2), f(5))\n"
+        "def g(a):\n    return list(zip(a, 3))\ng([1])\n"
+    ),
 }
 
 
 @pytest.mark.parametrize("name", sorted(BUILTIN_CALLS))
 def test_builtin_calls(name):
     both(BUILTIN_CALLS[name])
+
+
+@pytest.mark.parametrize("steps", ["10", "15", "20", "25", "36", "45", "1000"])
+def test_builtin_calls_count_steps(steps):
+    """zip's and sum's items are steps (--max-steps) as the general call counts them."""
+    source = (
+        "def f(xs, ys):\n    s = 0\n    for a, b in zip(xs, ys):\n        s += a * b\n"
+        "    return s, sum(x for x in xs), list(zip(xs, 'abc')), list(reversed(ys))\n"
+        "for i in range(3):\n    print(f([1, 2, 3], (4, 5, 6)))\n"
+    )
+    both(source, "--max-steps", steps)
 
 
 def test_builtin_calls_are_fast():
