@@ -106,11 +106,10 @@ class Definitions:
         if (
             not is_lambda
             and not made_per_call
-            and sig.plain
             and not generator
             and self.replays == replays  # (a loop in it qualifies for replay: kept for it)
         ):
-            fast = function_unit(self, info, name, sig.params, body_nodes[0])
+            fast = function_unit(self, info, name, sig.all, body_nodes[0], sig.plain)
         builtins = self.builtins
 
         def make(s):
@@ -133,7 +132,7 @@ class Definitions:
             )
             if fast is not None and context.current.fast_tier:
                 f.fast = fast(f, g, builtins)
-                f.fastn = len(sig.params)
+                f.fastn = len(sig.params) if sig.plain else -1  # (else bound first: run)
             return f
 
         return make

@@ -550,12 +550,12 @@ class FastExpressions:
     def e_not_(self, node):
         inner = node.children[0]
         line, col = _pos(node)
-        self.chain_in_not(inner, line, col)  # (fast_forms.py)
+        self.escapes_in_not(inner, line, col)  # (fast_forms.py)
         return at(ast.UnaryOp(op=ast.Not(), operand=self.truth(self.expr(inner))), line, col)
 
     def _andor(self, node, is_and):
         line, col = _pos(node)
-        self.chain_place(node.children, line, col)
+        self.place_escapes(node.children, line, col)
         items = [self.expr(c) for c in node.children]
         e = items[-1]
         for item in reversed(items[:-1]):
@@ -576,7 +576,7 @@ class FastExpressions:
 
     def e_ternary(self, node):
         line, col = _pos(node)
-        self.chain_place(node.children, line, col)
+        self.place_escapes(node.children, line, col)
         a, cond, b = (self.expr(c) for c in node.children)
         return at(ast.IfExp(test=self.truth(cond), body=a, orelse=b), line, col)
 
@@ -594,9 +594,10 @@ class FastExpressions:
         if name in ("super", "locals", "globals", "vars", "eval", "exec", "currentframe"):
             raise Unsupported("call that reads its scope")
         if args is not None and any(
-            isinstance(a, Tree) and a.data == "kwarg" for a in args.children
+            isinstance(a, Tree) and a.data in ("kwarg", "star_arg", "kwstar_arg")
+            for a in args.children
         ):
-            return self.keyword_call(node)  # (fast_items.py)
+            return self.keyword_call(node)  # (fast_items.py; with `*`: fast_forms.py)
         parts = []
         for a in args.children if args is not None else ():
             if a is None:

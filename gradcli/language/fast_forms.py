@@ -22,7 +22,13 @@ closure compiler runs for them, with its evaluation order and its errors' places
   its `__exit__` with the body's error as the closure compiler's `except` would see it
   (a true answer suppresses it), as datamodel.run_with does; `no_grad` and the library's
   contexts checked, x bound to the context itself, then entered; their errors, and
-  those of the protocol, placed at the context's expression."""
+  those of the protocol, placed at the context's expression.
+- `f(a, *b, k=v, **d)`, `o.m(*b)`: the positional arguments into a list (`*b` spread in
+  place), then the keywords in order, each checked before its value is computed, `**d`
+  added with its checks, as calls.py's `_arguments` computes them; what the spreading
+  and the checks raise is placed as a chain's truth tests are (the call compiled only
+  where that place is known).  A function with `*args`, keyword-only parameters or
+  `**kwargs` is compiled too (fast_tier.function_unit: its calls bind its parameters)."""
 
 from __future__ import annotations
 
@@ -32,21 +38,53 @@ import copy
 import sys
 
 from ..core.tensor import Tensor
-from ..runtime.errors import GradError
+from ..core.convert import type_name
+from ..runtime.errors import GradError, GradTypeError
 from . import runtime as rt
 from ..library.values import program_object, truth
 from .control import _context_checked
 from .datamodel import with_protocol
 from .exceptions import public_type
 from .fast_try import caught
-from .arity import MethodName
+from .arity import BareName, MethodName
 from .classes import Super, direct_name, plain_class_attr
 from .fast_ast import Unsupported, _call, _h, _name, _pos, at
 from .fast_support import framed as in_frames
 from .functions import BoundUserMethod, UserFunction
 from .invoke import call, call_failed
+from .iteration import iter_values
 from .names import NAME_ATTRS
 from .parser import Token, Tree
+
+
+def starred(v):
+    """The items of `*v` in a call's arguments (iteration.spread's)."""
+    return iter_values(v)
+
+
+def keyword_checked(out, name):
+    """out, the keywords so far, when it has no keyword `name` yet (calls.py's)."""
+    if name in out:
+        raise GradTypeError(f"got multiple values for keyword argument '{name}'")
+    return out
+
+
+def keyword_set(out, name, v):
+    out[name] = v
+    return out
+
+
+def keywords_spread(out, d):
+    """out with the keywords of `**d` added, as calls.py's kwargs adds them."""
+    if not isinstance(d, dict):
+        raise GradTypeError(f"argument after ** must be a mapping, not {type_name(d)}")
+    for k, v in d.items():
+        if not isinstance(k, str):
+            raise GradTypeError("keywords must be strings")
+        if k in out:
+            raise GradTypeError(f"got multiple values for keyword argument '{k}'")
+        out[k] = v
+    return out
 
 
 def method_keywords(attr, line, col, kwpos, in_function):
@@ -151,7 +189,14 @@ class WithContext:
 
 
 #: displays that place no error escaping their items (the closure compiler's do not)
-_THROUGH = frozenset({"tuple_items", "exprlist_items", "list_", "list_items"})
+_THROUGH = frozenset({"tuple_items", "exprlist_items", "list_", "list_items", "binary"})
+
+
+def has_star(args):
+    """Whether a call's argument list has `*a` or `**k`."""
+    return args is not None and any(
+        isinstance(a, Tree) and a.data in ("star_arg", "kwstar_arg") for a in args.children
+    )
 
 
 def _keyword_arguments(args):
@@ -185,12 +230,12 @@ class FastForms:
             return self.chained_compare(node)
         return self.compare(ch[1], self.expr(ch[0]), self.expr(ch[2]))  # (fast_ast.py)
 
-    def chain_in_not(self, inner, line, col):
+    def escapes_in_not(self, inner, line, col):
         """chain_place for what `not` (at line, col) holds: the innermost of `not not ...`
         (the outermost `not` places, as expressions.py's e_not_ does)."""
         while isinstance(inner, Tree) and inner.data == "not_":
             inner = inner.children[0]
-        self.chain_place(inner, line, col)
+        self.place_escapes(inner, line, col)
 
     def s_with_stmt(self, node):
         """`with a as x, b: body`: see the module's docstring."""
@@ -202,7 +247,7 @@ class FastForms:
         for item in reversed(items):
             ctx, alias = item.children
             line, col = _pos(ctx)
-            self.chain_place(ctx, line, col)
+            self.place_escapes(ctx, line, col)
             w, v = self.tmp(), self.tmp()
             made = ast.Assign(
                 targets=[_name(w, ast.Store())],
@@ -239,32 +284,34 @@ class FastForms:
             body = [at(s, line, col) for s in (self._line(line), made, *before, block)]
         return body
 
-    def chain_place(self, node, line, col):
+    def place_escapes(self, node, line, col):
         """A chained comparison `node` standing directly in a construct that places the
         errors escaping it at (line, col) (the first such construct, the outermost);
         a list of nodes: each of them."""
         if isinstance(node, list):
             for c in node:
-                self.chain_place(c, line, col)
+                self.place_escapes(c, line, col)
             return
         if not isinstance(node, Tree):
             return
+        if not hasattr(self, "escape_at"):
+            self.escape_at = {}
         if node.data == "compare" and len(node.children) > 3:
-            if not hasattr(self, "chain_at"):
-                self.chain_at = {}
-            self.chain_at.setdefault(id(node), (line, col))
+            self.escape_at.setdefault(id(node), (line, col))
         elif node.data in _THROUGH:  # (these place no error escaping their items)
             for c in node.children:
-                self.chain_place(c, line, col)
+                self.place_escapes(c, line, col)
         elif node.data == "call" and node.children[1] is not None:  # (nor their arguments)
+            if has_star(node.children[1]):
+                self.escape_at.setdefault(id(node), (line, col))
             for c in node.children[1].children:
                 if isinstance(c, Tree) and c.data == "kwarg":
                     c = c.children[1]
-                self.chain_place(c, line, col)
+                self.place_escapes(c, line, col)
 
     def chained_compare(self, node):
         """`a < b < c ...`: see the module's docstring."""
-        where = getattr(self, "chain_at", {}).get(id(node))
+        where = getattr(self, "escape_at", {}).get(id(node))
         if where is None:
             raise Unsupported("a chained comparison where its errors' place is not known")
         ch = node.children
@@ -307,7 +354,8 @@ class FastForms:
         """Whether the method call `node` has keywords or calls a method of `super()`."""
         (obj_node, _), args = node.children[0].children, node.children[1]
         if args is not None and any(
-            isinstance(a, Tree) and a.data == "kwarg" for a in args.children
+            isinstance(a, Tree) and a.data in ("kwarg", "star_arg", "kwstar_arg")
+            for a in args.children
         ):
             return True
         return (
@@ -328,18 +376,90 @@ class FastForms:
         attr = tok.value
         if attr == "backward":  # (calls.py adds a hint to its errors)
             raise Unsupported("backward")
-        parts, kws = _keyword_arguments(args)
         obj = self.expr(obj_node)
-        pos_args = [self.expr(p) for p in parts]
-        values = [self.expr(v) for _, v in kws]
+        a, k, kwpos = self.arguments(node)
         self.calls = True  # (a comprehension then goes through a list one item at a time)
-        kwpos = {k.value: (k.line, k.column) for k, _ in kws}
         line, col = tok.line, tok.column
         run = method_keywords(attr, line, col, kwpos, self.info is not None)
         site = self.const(run, f"kwmethod_{self.tmp()[2:]}")
-        a = ast.Tuple(elts=pos_args, ctx=ast.Load())
-        k = ast.Dict(keys=[ast.Constant(t.value) for t, _ in kws], values=values)
         return at(_call(site, obj, a, k), line, col)
+
+    def arguments(self, call):
+        """(the positional arguments' expression, the keywords', the keywords' places) of
+        the call node `call`, computed as calls.py's `_arguments` computes them: the
+        positional ones first, `*a` spread in place (a list), then the keywords in
+        order, each checked before its value is computed, `**k` added with its checks
+        (a dict); what these checks raise placed where the construct around the call
+        places it (place_escapes), else Unsupported."""
+        args = call.children[1]
+        if not has_star(args):
+            parts, kws = _keyword_arguments(args)
+            a = ast.Tuple(elts=[self.expr(p) for p in parts], ctx=ast.Load())
+            values = [self.expr(v) for _, v in kws]
+            k = ast.Dict(keys=[ast.Constant(t.value) for t, _ in kws], values=values)
+            return a, k, {t.value: (t.line, t.column) for t, _ in kws}
+        where = getattr(self, "escape_at", {}).get(id(call))
+        if where is None:
+            raise Unsupported("a starred call where its errors' place is not known")
+        elts, kws, kwpos = [], [], {}
+        for a in args.children:
+            if a is None:
+                continue
+            kind = a.data if isinstance(a, Tree) else None
+            if kind == "star_arg":
+                if any(n is None for n, _ in kws):
+                    raise Unsupported("* after **")  # (the closure's SyntaxError)
+                self.consts["@starred"] = starred
+                e = at(_call(_h("starred"), self.expr(a.children[1])), *where)
+                elts.append(ast.Starred(value=e, ctx=ast.Load()))
+            elif kind == "kwstar_arg":
+                kws.append((None, a.children[1]))
+            elif kind == "kwarg":
+                key = a.children[0]
+                if any(n == key.value for n, _ in kws):
+                    raise Unsupported("a keyword given twice")  # (the closure's SyntaxError)
+                kws.append((key.value, a.children[1]))
+                kwpos[key.value] = (key.line, key.column)
+            elif kind is None or kind in ("starargs", "argvalue") or kws:
+                raise Unsupported("argument")
+            else:
+                elts.append(self.expr(a))
+        self.consts["@keyword_checked"] = keyword_checked
+        self.consts["@keyword_set"] = keyword_set
+        self.consts["@keywords_spread"] = keywords_spread
+        k = ast.Dict(keys=[], values=[])
+        for n, v in kws:  # (each step a call taking the keywords so far: in order)
+            if n is None:
+                k = at(_call(_h("keywords_spread"), k, self.expr(v)), *where)
+            else:
+                k = at(_call(_h("keyword_checked"), k, ast.Constant(n)), *where)
+                k = _call(_h("keyword_set"), k, ast.Constant(n), self.expr(v))
+        return ast.List(elts=elts, ctx=ast.Load()), k, kwpos
+
+    def star_call(self, node):
+        """`f(a, *b, k=v, **d)` of a name: the callee, then the arguments (`arguments`),
+        then invoke.call, as calls.py's general call runs it."""
+        func = node.children[0]
+        name = func.children[0].value
+        fn = self.load(func.children[0])
+        a, k, kwpos = self.arguments(node)
+        line, col = _pos(node)
+        how = _h("plain_call" if self.info is None else "frame_call")
+        self.calls = True
+        return at(
+            _call(
+                how,
+                fn,
+                a,
+                self.const(BareName(name), "name_" + self.tmp()[2:]),
+                ast.Constant(line),
+                ast.Constant(col),
+                k,
+                self.const(kwpos, "kwpos_" + self.tmp()[2:]),
+            ),
+            line,
+            col,
+        )
 
     def zero_arg_super(self, node):
         """`super()` directly in a method (not in a function defined in one)."""

@@ -148,6 +148,8 @@ class FastItems:
         the callee, the positional arguments, then the keywords' values in order, then
         invoke.call (fast_support.plain_call), as calls.py's general call runs it."""
         func, args = node.children
+        if any(isinstance(a, Tree) and a.data in ("star_arg", "kwstar_arg") for a in args.children):
+            return self.star_call(node)  # (fast_forms.py)
         name = func.children[0].value
         parts, keys, values = [], [], []
         for a in args.children:

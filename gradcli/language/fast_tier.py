@@ -11,7 +11,8 @@ a name or a subscript, `if`, `while` and `for` (with `else`) over any iterable i
 such targets, `break`, `continue`, `return`, `pass`, `global`, `nonlocal`, `try`,
 `raise`, `assert` (fast_try.py), a `def` or lambda of plain parameters in a
 function (fast_closures.py), method calls with keywords, `super()`, chained
-comparisons and `with` (fast_forms.py).  Each operator is guarded:
+comparisons, `with`, `*args`/`**kwargs` parameters and calls with `*`/`**`
+(fast_forms.py).  Each operator is guarded:
 two floats, two small ints (no result near the integer size limit), an int by a
 nonzero int for `%` and `//` run as Python's operator, as `runtime.binary_op` would
 answer them; any other operands go to the closure compiler's own operator function.
@@ -126,7 +127,7 @@ class Emitter(
         self.stmt_pos = (line, col)  # (where a simple statement's own errors are placed)
         if node.data in ("assign", "return_stmt", "expr_stmt", "assert_stmt") and node.children:
             # (what escapes its value unplaced: placed at the statement, fast_forms.py)
-            self.chain_place(node.children[-1 if node.data == "assign" else 0], line, col)
+            self.place_escapes(node.children[-1 if node.data == "assign" else 0], line, col)
         try:
             return [at(s, line, col) for s in self._hoisting(method, node)]
         finally:
@@ -197,7 +198,7 @@ class Emitter(
 
     def test(self, cond):
         line, col = _pos(cond)
-        self.chain_place(cond, line, col)
+        self.place_escapes(cond, line, col)
         return at(self.truth(self.expr(cond)), line, col)
 
     def s_if_stmt(self, node):
@@ -472,7 +473,7 @@ def _same_code(a, b):
     return text(a) == text(b)
 
 
-def function_unit(comp, info, name, params, suite):
+def function_unit(comp, info, name, params, suite, plain=True):
     """A factory `(me, gv, gs, builtins) -> fast function` for a `def` of plain
     positional parameters, or None when its body is not all this tier knows.
 
@@ -482,7 +483,11 @@ def function_unit(comp, info, name, params, suite):
     name is the function itself, and nothing it runs can bind the name again), its
     depth a parameter.  A parameter of the specialized body that it never binds again
     and whose size lets an operator skip its size test (`n - 1`) is checked to be a
-    small int (fast_ast.SMALL) when the body is entered."""
+    small int (fast_ast.SMALL) when the body is entered.
+
+    A function with `*args`, keyword-only parameters or `**kwargs` (not `plain`): its
+    fast function takes every parameter by position (Signature.all), bound by the
+    call as the closure compiler binds them (UserFunction.run)."""
     if info.generator or info.nonlocals or info.nests and not nests_only_defs(suite):
         return None
     em = Emitter(comp, info)
@@ -493,7 +498,7 @@ def function_unit(comp, info, name, params, suite):
         local = [n for n in info.locals if info.mode(n) == "local"]
         local = [n for n in local if n not in em.objects]  # (fast_objects.py)
         ints, recursive = int_function(suite, local, name)
-        if name in local or name in info.globals:
+        if name in local or name in info.globals or not plain:  # (not plain: *args ...)
             ints, recursive = int_variables(suite, local), False
         if info.nests:  # (a nested def may bind its variables: fast_closures.py)
             ints, recursive = frozenset(), False

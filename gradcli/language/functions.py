@@ -55,13 +55,14 @@ class Signature:
     """A function's parameters: positional (with defaults), *args, keyword-only
     (with defaults), **kwargs."""
 
-    __slots__ = ("params", "defaults", "star", "kwonly", "kwstar", "plain", "posonly")
+    __slots__ = ("params", "defaults", "star", "kwonly", "kwstar", "plain", "posonly", "all")
 
     def __init__(self, params=(), defaults=None, star=None, kwonly=(), kwstar=None, posonly=0):
         self.params, self.defaults = tuple(params), defaults or {}
         self.star, self.kwonly, self.kwstar = star, tuple(kwonly), kwstar
         self.posonly = posonly  # how many of the params are positional-only (before `/`)
         self.plain = star is None and not self.kwonly and kwstar is None and not posonly
+        self.all = tuple(self.names())  # (a fast function's parameters: UserFunction.run)
 
     def names(self):
         out = list(self.params)
@@ -280,7 +281,7 @@ class UserFunction:
     def run(self, local):
         fast = self.fast
         if fast is not None:
-            return fast(*map(local.__getitem__, self.sig.params))
+            return fast(*map(local.__getitem__, self.sig.all))
         depth = call_depth.n + 1
         if depth > context.current.limits.max_depth:
             raise depth_exceeded()

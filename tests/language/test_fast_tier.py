@@ -418,7 +418,7 @@ def test_units_are_compiled():
         if node.data == "call":
             node = node.children[1].children[0]
         assert (comprehension_unit(comp, node) is not None) == ok, source
-    for source in ("for i in range(3):\n    print(i.real, *i)\n", "while x:\n    del y\n"):
+    for source in ("for i in range(3):\n    print(i.real, [*i])\n", "while x:\n    del y\n"):
         kinds = [fn.__name__ for fn, _ in comp.program(parse(source))]
         assert "either" not in kinds
 

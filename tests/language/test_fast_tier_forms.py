@@ -193,6 +193,59 @@ FORMS = {
         "def f(v):\n    with C(v):\n        raise KeyError('k')\n    return 'suppressed'\n"
         "print(f([1]), f('x'), f(2.5))\nf([])\n"
     ),
+    # parameters *args, keyword-only, **kwargs; calls with *a and **k
+    "star_parameters": (
+        "def f(a, *rest, k=1, **kw):\n    return a, rest, k, kw\n"
+        "def g(*args):\n    s = 0\n    for x in args:\n        s += x\n    return s\n"
+        "def h(n, *, step=1):\n    if n <= 0:\n        return 0\n    return n + h(n - step, step=step)\n"
+        "class C:\n    def __init__(self, *dims, **opts):\n        self.dims, self.opts = dims, opts\n"
+        "    def size(self, *which):\n        return [self.dims[i] for i in which]\n"
+        "c = C(2, 3, bias=False)\n"
+        "print(f(1), f(1, 2, 3, k=4, z=5), g(), g(1, 2.5, 3), h(10), h(10, step=3))\n"
+        "print(c.dims, c.opts, c.size(1, 0))\n"
+    ),
+    "star_parameters_errors": (
+        "def f(a, *rest, k, **kw):\n    return a\nprint(f(1, k=2))\nf(1, 2)\n"
+    ),
+    "star_parameters_error_inside": (
+        "def f(*args, **kw):\n    return args[0] + kw['x']\nprint(f(1, x=2))\nf(1, y=2)\n"
+    ),
+    "star_calls": (
+        "def f(*a, **k):\n    return a, k\n"
+        "def g(xs, d):\n    return f(*xs), f(1, *xs, 2, *xs), f(**d), f(0, *xs, k=1, **d), max(*xs, 0)\n"
+        "class C:\n    def m(self, *a, **k):\n        return len(a), sorted(k)\n"
+        "def h(c, xs, d):\n    return c.m(*xs, **d), c.m(1, *xs, z=2), [1, 5].index(*[5])\n"
+        "print(g([1, 2], {'u': 3}), g((), {}), g(range(3), {'v': 1}))\n"
+        "print(h(C(), 'ab', {'w': 1}))\n"
+        "for i in range(2):\n    print(f(*[i, i], **{'i': i}))\n"
+    ),
+    "star_calls_order": (
+        "def p(v):\n    print('at', v)\n    return v\n"
+        "def gen():\n    print('gen starts')\n    yield 1\n    print('gen ends')\n"
+        "def f(*a, **k):\n    return a, k\n"
+        "def g():\n    return p(f)(p(0), *gen(), p(2), k=p(3), **p({'j': 4}))\nprint(g())\n"
+    ),
+    "star_calls_not_iterable": "def f(*a):\n    return a\ndef g():\n    y = f(*5)\ng()\n",
+    "star_calls_not_mapping": "def f(*a, **k):\n    return a\ndef g():\n    y = 1 + f(1, **5)\ng()\n",
+    "star_calls_twice": (
+        "def f(*a, **k):\n    return a\ndef g():\n    y = not f(1, **{'a': 1}, a=2)\ng()\n"
+    ),
+    "star_calls_twice_spread": (
+        "def f(*a, **k):\n    return a\ndef g(d):\n    return f(**d, **d)\ng({'a': 1})\n"
+    ),
+    "star_calls_key_not_string": "def f(**k):\n    return k\ndef g():\n    return f(**{1: 2})\ng()\n",
+    "star_calls_callee_error": (
+        "def f(a, b):\n    return a // b\ndef g(xs):\n    return f(*xs)\nprint(g([4, 2]))\n"
+        "print(g([1, 0]))\n"
+    ),
+    "star_calls_arity": "def f(a, b):\n    return a\ndef g(xs):\n    return f(*xs)\ng([1, 2, 3])\n",
+    "star_calls_elsewhere": (
+        "def f(*a):\n    return len(a)\ndef g(xs):\n    return {f(*xs): 1}, -f(*xs)\nprint(g([1]))\n"
+        "g(5)\n"
+    ),
+    "star_method_not_iterable": (
+        "class C:\n    def m(self, *a):\n        return a\ndef g(c):\n    return c.m(*None)\ng(C())\n"
+    ),
 }
 for _i, _ctx in enumerate(
     [
@@ -261,6 +314,11 @@ def test_forms_are_compiled():
     assert r.error is None
     for name in ("f", "g", "h"):
         assert r.session.scope.vars[name].fast is not None, name
+    r = Run(FORMS["star_parameters"] + FORMS["star_calls"])
+    assert r.error is None
+    for name in ("f", "g", "h"):
+        assert r.session.scope.vars[name].fast is not None, name
+    assert r.session.scope.vars["C"].__dict__["m"].fast is not None
     r = Run(FORMS["with_no_grad"])
     assert r.error is None
     for name in ("f", "h"):
