@@ -112,9 +112,9 @@ class Definitions:
             fast = function_unit(self, info, name, sig.all, body_nodes[0], sig.plain)
         builtins = self.builtins
 
-        def make(s):
+        def make(s, given=None):  # (given: the defaults, computed by the fast tier)
             g = s if s.globals is None else s.globals
-            d = {k: e(s) for k, e in defaults.items()} if defaults else {}
+            d = given if given is not None else {k: e(s) for k, e in defaults.items()}
             f = UserFunction(
                 name,
                 sig,

@@ -591,7 +591,7 @@ class FastExpressions:
             raise Unsupported("a call in a loop whose variables are cached")
         if name == "super" and args is None:
             return self.zero_arg_super(node)  # (fast_forms.py)
-        if name in ("super", "locals", "globals", "vars", "eval", "exec", "currentframe"):
+        if name in ("locals", "globals", "vars", "eval", "exec", "currentframe"):
             raise Unsupported("call that reads its scope")
         if args is not None and any(
             isinstance(a, Tree) and a.data in ("kwarg", "star_arg", "kwstar_arg")

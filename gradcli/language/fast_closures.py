@@ -20,6 +20,7 @@ import weakref
 from .parser import Tree
 
 from .fast_ast import Unsupported, _call, _h, _name, _pos, at
+from .fast_forms import nested_parameters
 from .functions import UserFunction
 from .scopes import FunctionInfo
 from .state import state
@@ -29,7 +30,7 @@ _new = object.__new__
 _proxy = weakref.proxy
 
 
-def nested_function(make, gs, factory, n, site):
+def nested_function(make, gs, factory, n, site, defaults=None):
     """The UserFunction of a nested `def` (`make`: the closure compiler's, made in the
     program's scope: no default, no decorator reads the enclosing one), running the
     Python function `factory` makes for it.
@@ -37,15 +38,16 @@ def nested_function(make, gs, factory, n, site):
     `make` makes the site's first function (`site`: [the program's scope, that
     function]), and each is made as a copy of it, which is what `make` gives again:
     every attribute the same but the file it is defined in (the one running), its own
-    dict of defaults (empty), and its Python function."""
+    dict of defaults (`defaults`, computed where the `def` runs), and its Python
+    function."""
     p = site[1]
     if site[0] is not gs:  # (a function of its own, holding nothing of a call)
-        p = make(gs)
+        p = make(gs, {})  # (its defaults, computed by the caller: `defaults`)
         site[0], site[1] = gs, p
     f = _new(UserFunction)
     f.name = p.name
     f.sig = p.sig
-    f.defaults = {}
+    f.defaults = {} if defaults is None else defaults
     f.body = p.body
     f.globals = p.globals
     f.is_lambda = p.is_lambda
@@ -135,17 +137,11 @@ class FastClosures:
         comp, info = self.comp, self.info
         if info is None or info.kind != "function":
             raise Unsupported("a function defined outside a function")
-        names = []
-        for p in params.children if params is not None else ():
-            if p is None:
-                continue
-            if p.data != "param" or len(p.children) > 1 and p.children[-1] is not None:
-                raise Unsupported("a parameter with a default, *args or **kwargs")
-            names.append(p.children[0].value)
+        names, positional, defaults = nested_parameters(params)  # (fast_forms.py)
         inner = FunctionInfo(name, "function", info)
         inner.locals.update(names)
-        if names:
-            inner.first_param = names[0]
+        if positional:
+            inner.first_param = positional[0]
         inner.analyse([body_node])
         if inner.generator:
             raise Unsupported("a nested generator")
@@ -192,8 +188,9 @@ class FastClosures:
             maker,
             _h("gs"),
             _name(factory),
-            ast.Constant(len(names)),
+            ast.Constant(len(names) if positional == names else -1),  # (else bound first)
             proto,
+            *self.defaults_given(defaults),  # (fast_forms.py)
         )
         return made, value
 

@@ -192,6 +192,32 @@ class WithContext:
 _THROUGH = frozenset({"tuple_items", "exprlist_items", "list_", "list_items", "binary"})
 
 
+def nested_parameters(params):
+    """(every parameter's name in Signature.all's order, the positional ones', the
+    default nodes by name in the order the `def` computes them) of a parameter list."""
+    positional, star, kwonly, kwstar, defaults = [], [], [], [], {}
+    after_star = False
+    for p in params.children if params is not None else ():
+        if p is None:
+            continue
+        if p.data == "star_param":
+            after_star = True
+            if p.children[1] is not None:
+                star.append(p.children[1].value)
+            continue
+        if p.data == "kw_param":
+            kwstar.append(p.children[1].value)
+            continue
+        if p.data == "slash_param":  # (positional-only: bound by the call, not plain)
+            raise Unsupported("positional-only parameters")
+        tok = p.children[0]
+        default = p.children[-1] if len(p.children) == 3 else p.children[1]
+        if default is not None:
+            defaults[tok.value] = default
+        (kwonly if after_star else positional).append(tok.value)
+    return [*positional, *star, *kwonly, *kwstar], positional, defaults
+
+
 def has_star(args):
     """Whether a call's argument list has `*a` or `**k`."""
     return args is not None and any(
@@ -305,7 +331,7 @@ class FastForms:
             if has_star(node.children[1]):
                 self.escape_at.setdefault(id(node), (line, col))
             for c in node.children[1].children:
-                if isinstance(c, Tree) and c.data == "kwarg":
+                if isinstance(c, Tree) and c.data in ("kwarg", "star_arg", "kwstar_arg"):
                     c = c.children[1]
                 self.place_escapes(c, line, col)
 
@@ -383,6 +409,14 @@ class FastForms:
         run = method_keywords(attr, line, col, kwpos, self.info is not None)
         site = self.const(run, f"kwmethod_{self.tmp()[2:]}")
         return at(_call(site, obj, a, k), line, col)
+
+    def defaults_given(self, defaults):
+        """The argument of fast_closures.nested_function giving a nested `def`'s
+        defaults, computed here in order (none: no argument)."""
+        if not defaults:
+            return []
+        keys = [ast.Constant(k) for k in defaults]
+        return [ast.Dict(keys=keys, values=[self.expr(v) for v in defaults.values()])]
 
     def arguments(self, call):
         """(the positional arguments' expression, the keywords', the keywords' places) of

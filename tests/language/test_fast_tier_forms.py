@@ -87,6 +87,17 @@ FORMS = {
     "super_missing_attribute": (
         "class A:\n    pass\nclass B(A):\n    def m(self):\n        return super().nope\nB().m()\n"
     ),
+    "super_with_arguments": (
+        "class A:\n    def __init__(self, x):\n        self.x = x\n"
+        "class B(A):\n    def __init__(self, x):\n        super(B, self).__init__(x * 2)\n"
+        "def f(b):\n    return super(B, b), super(A, b).__init__\n"
+        "print(B(2).x, f(B(1)))\ndef g():\n    return super(int, 1)\ng()\n"
+    ),
+    "star_nested_in_arguments": (
+        "def f(*a, **k):\n    return a, k\n"
+        "def g(rows):\n    print(*zip(*rows), sep='|')\n    return f(*zip(*rows), **dict(**{'a': 1}))\n"
+        "print(g([(1, 2), (3, 4)]))\ndef h():\n    print(*zip(*[1]))\nh()\n"
+    ),
     "super_in_nested_function": (
         "class A:\n    def m(self):\n        return 1\n"
         "class B(A):\n    def m(self):\n        def g():\n            return super().m()\n"
@@ -246,6 +257,29 @@ FORMS = {
     "star_method_not_iterable": (
         "class C:\n    def m(self, *a):\n        return a\ndef g(c):\n    return c.m(*None)\ng(C())\n"
     ),
+    # functions defined in a function with defaults, *args, keyword-only, **kwargs
+    "nested_defaults": (
+        "def p(v):\n    print('default', v)\n    return v\n"
+        "def outer(n):\n    base = n * 10\n"
+        "    def add(x, k=p(base), *rest, scale=p(2), **kw):\n"
+        "        return (x + k) * scale + sum(rest) + len(kw)\n"
+        "    f = lambda a, b=base + 1: a + b\n"
+        "    return add(1), add(1, 2, 3, 4, scale=1, z=0), f(1), f(1, 1), add\n"
+        "print(outer(1))\nprint(outer(2))\n"
+    ),
+    "nested_defaults_error": (
+        "def outer(n):\n    def g(x=1 // n):\n        return x\n    return g()\n"
+        "print(outer(1))\nouter(0)\n"
+    ),
+    "nested_defaults_arity": (
+        "def outer():\n    def g(a, b=2, *, c):\n        return a + b + c\n"
+        "    return g(1, c=3), g(1, 2, 3)\nouter()\n"
+    ),
+    "nested_star_wrapper": (
+        "def deco(fn):\n    def wrapper(*args, **kwargs):\n        print('call', args, kwargs)\n"
+        "        return fn(*args, **kwargs)\n    return wrapper\n"
+        "def add(a, b=1):\n    return a + b\nw = deco(add)\nprint(w(1), w(1, b=5))\nw(1, c=2)\n"
+    ),
 }
 for _i, _ctx in enumerate(
     [
@@ -319,6 +353,11 @@ def test_forms_are_compiled():
     for name in ("f", "g", "h"):
         assert r.session.scope.vars[name].fast is not None, name
     assert r.session.scope.vars["C"].__dict__["m"].fast is not None
+    r = Run(FORMS["nested_defaults"] + FORMS["nested_star_wrapper"].replace("w(1, c=2)\n", ""))
+    assert r.error is None
+    for name in ("outer", "deco"):
+        assert r.session.scope.vars[name].fast is not None, name
+    assert r.session.scope.vars["w"].fast is not None
     r = Run(FORMS["with_no_grad"])
     assert r.error is None
     for name in ("f", "h"):
