@@ -224,6 +224,16 @@ def _append(m, attr, line, col):
     return run
 
 
+def _pop(m, attr, line, col):
+    """xs.pop() of a list: its last item, an empty list's error as the table's pop gives it."""
+    general = _method(m, attr, line, col)
+
+    def run(o):
+        return o.pop() if o else general(o)
+
+    return run
+
+
 def _hashing(m, attr, line, col):
     """A method whose first argument is hashed (set.add, dict.get ...)."""
     general = _method(m, attr, line, col)
@@ -257,7 +267,7 @@ def _set_add(m, attr, line, col):
 #: (or only a hash, checked: _hashing); the method itself is the table's
 METHODS = {
     (list, "append"): _append,
-    (list, "pop"): _method,
+    (list, "pop"): _pop,
     (list, "insert"): _method,
     (list, "copy"): _method,
     (list, "clear"): _method,
@@ -281,6 +291,7 @@ _TABLES = {list: LIST_METHODS, set: SET_METHODS, dict: DICT_METHODS}
 
 
 _ONE = (_append, _set_add)  # (of one argument: any other number is the general call's)
+_NONE = (_pop,)  # (of none)
 
 
 def method_sites(attr, n, line, col):
@@ -291,7 +302,7 @@ def method_sites(attr, n, line, col):
         maker = METHODS.get((t, attr))
         m = table.get(attr)
         if maker is not None and m is not None:
-            if maker in _ONE and n != 1:
+            if (maker in _ONE and n != 1) or (maker in _NONE and n):
                 maker = _method
             out.append((t, maker(m, attr, line, col)))
     return out
