@@ -310,6 +310,7 @@ def set_class_attr(cls, name, value):
         raise GradAttributeError(f"cannot set attribute '{name}' of type '{cls.__name__}'")
     setattr(cls, user_key(name), value)
     if is_dunder(name):
+        changed(cls)  # (the special methods the fast tier's tables keep)
         return  # (a class's names below are the ones an instance may shadow)
     classes = [cls]  # the name is one of its classes' now, and of every subclass's
     while classes:

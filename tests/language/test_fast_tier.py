@@ -963,6 +963,14 @@ BUILTIN_CALLS = {
         "print(f([1, 2, 3], (4, -5)), f('ab', [2, 3]), f(range(2), range(3)))\n"
         "def g(xs):\n    for v in (1 // x for x in xs):\n        print(v)\ng([1, 0])\n"
     ),
+    "special_method_replaced_after_use": (
+        "class A:\n    def __init__(self, v):\n        self.v = v\n"
+        "    def __add__(self, o):\n        return 'old'\n"
+        "class B(A):\n    pass\n"
+        "def f(a, b):\n    return a + b, a + 1, repr(a)\nprint(f(A(1), A(2)), f(B(1), B(2)))\n"
+        "def new(self, o):\n    return 'new'\nA.__add__ = new\n"
+        "A.__repr__ = lambda self: 'A!'\nprint(f(A(1), A(2)), f(B(1), B(2)))\n"
+    ),
     "zip_of_generators": (
         "def f(n):\n    return list(zip((i for i in range(n)), 'abc'))\nprint(f(2), f(5))\n"
         "def g(a):\n    return list(zip(a, 3))\ng([1])\n"
