@@ -166,14 +166,18 @@ def _bind(v, obj, cls):
     return v
 
 
-def library_allowlist(cls, obj, name):
-    """A library base's allowlist (rule 4), or a KeyError."""
+def library_allowlist(cls, obj, name, above=False):
+    """A library base's allowlist (rule 4), or a KeyError. `above`: super()'s lookup, the
+    method as `cls` defines it where its own dispatch would find an override again."""
     attrs = getattr(cls, "language_attrs", None)
     if attrs and name in attrs:
         return attrs[name](obj)
     methods = getattr(cls, "language_methods", None)
     if methods and name in methods:
-        return BoundMethod(obj, name, methods[name])
+        method = methods[name]
+        if above and hasattr(method, "above"):
+            method = method.above(cls)
+        return BoundMethod(obj, name, method)
     getter = getattr(cls, "language_getattr", None)
     if getter is not None:
         try:
@@ -386,7 +390,7 @@ class Super:
                 return c.__dict__[name].__get__(obj, kind)  # a library base's __init__
             if not isinstance(obj, type):
                 try:
-                    return library_allowlist(c, obj, name)
+                    return library_allowlist(c, obj, name, above=True)
                 except KeyError:
                     pass
         raise _no_attr("super", name)

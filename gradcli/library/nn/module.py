@@ -439,13 +439,27 @@ def _dispatch(name):
     parameters(), children() ... give generators, as PyTorch's do (`next(m.parameters())`)."""
     generator = name in _GENERATORS
 
-    def call(self, *args, **kwargs):
-        method = getattr(self, name)
+    def run(method, args, kwargs):
         if generator and isinstance(method, types.MethodType):  # the library's own
             return LazyIterator(iter(method(*args, **kwargs)), f"generator object Module.{name}")
         return method(*args, **kwargs)
 
+    def call(self, *args, **kwargs):
+        return run(getattr(self, name), args, kwargs)
+
+    def above(cls):
+        """The method as the library class `cls` defines it, for super() in an override
+        (which Python's lookup on the instance would call again)."""
+        fn = next(k.__dict__[name] for k in cls.__mro__ if name in k.__dict__)
+
+        def call_above(self, *args, **kwargs):
+            return run(types.MethodType(fn, self), args, kwargs)
+
+        call_above.__name__ = name
+        return call_above
+
     call.__name__ = name
+    call.above = above  # type: ignore[attr-defined]
     return call
 
 
