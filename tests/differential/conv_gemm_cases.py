@@ -2,7 +2,7 @@
 gradient, slow_conv_dilated2d's every gemm, a single sample's forward and input gradient)
 and gradcli on one, as MKL's two threads share them (gradcli/numerics/mkl.py's `cut` and
 `shared`): float64 convolutions of random shapes, groups and dilations, and float32 single
-small samples (slow_conv2d's too).  NumPy only: the torch half (torch_conv_gemm.py) and
+small samples (slow_conv2d's too).  NumPy only: the torch half (torch_conv.py) and
 the gradcli half (test_conv_gemm_threads.py) build the same operands from it.
 """
 

@@ -133,6 +133,36 @@ class _Hang(BaseException):
     """Raised by the alarm (a BaseException: gradcli's `except Exception` cannot catch it)."""
 
 
+def torch_conv_results(cases_module, seed, count):
+    """The digests of torch_conv.py's run of `count` cases of `cases_module` (conv_cases,
+    conv_gemm_cases) drawn from `seed`, under the Python with torch held to its AVX2
+    kernels; skips the test where there is none or where torch runs another number of
+    threads than gradcli."""
+    import pytest
+
+    from gradcli.numerics import parallel
+
+    python = torch_python()
+    if python is None:
+        pytest.skip("no Python with torch (set GRADCLI_TORCH_PYTHON; .ci/run does)")
+    env = dict(os.environ)
+    for name, value in AVX2.items():
+        env.setdefault(name, value)
+    r = subprocess.run(
+        [python, str(HERE / "torch_conv.py"), cases_module, str(seed), str(count)],
+        capture_output=True,
+        text=True,
+        cwd=HERE,
+        env=env,
+        timeout=600,
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    got = json.loads(r.stdout)
+    if got["info"]["threads"] != parallel.THREADS:
+        pytest.skip(f"torch runs {got['info']['threads']} threads, gradcli {parallel.THREADS}")
+    return got["results"]
+
+
 def _alarm(signum, frame):
     raise _Hang()
 

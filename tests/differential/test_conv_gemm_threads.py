@@ -10,9 +10,6 @@ threads than gradcli's.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -32,25 +29,7 @@ SEED = 0
 
 @pytest.fixture(scope="module")
 def torch_results():
-    python = runner.torch_python()
-    if python is None:
-        pytest.skip("no Python with torch (set GRADCLI_TORCH_PYTHON; .ci/run does)")
-    env = dict(os.environ)
-    for name, value in runner.AVX2.items():
-        env.setdefault(name, value)
-    r = subprocess.run(
-        [python, str(HERE / "torch_conv_gemm.py"), str(SEED), str(len(cases(SEED)))],
-        capture_output=True,
-        text=True,
-        cwd=HERE,
-        env=env,
-        timeout=600,
-    )
-    assert r.returncode == 0, r.stderr[-2000:]
-    got = json.loads(r.stdout)
-    if got["info"]["threads"] != parallel.THREADS:
-        pytest.skip(f"torch runs {got['info']['threads']} threads, gradcli {parallel.THREADS}")
-    return got["results"]
+    return runner.torch_conv_results("conv_gemm_cases", SEED, len(cases(SEED)))
 
 
 def gradcli_run(c):

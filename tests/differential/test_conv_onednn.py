@@ -9,9 +9,6 @@ without one, or where torch runs another number of threads than gradcli's.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,7 +18,7 @@ from differential import runner
 from differential.conv_cases import cases, digest, operands
 from gradcli.core.tensor import Tensor
 from gradcli.library.autograd_api import backward
-from gradcli.numerics import native, onednn_conv, parallel
+from gradcli.numerics import native, onednn_conv
 from gradcli.ops.registry import FUNCTIONS
 
 HERE = Path(__file__).resolve().parent
@@ -30,25 +27,7 @@ SEED = 0
 
 @pytest.fixture(scope="module")
 def torch_results():
-    python = runner.torch_python()
-    if python is None:
-        pytest.skip("no Python with torch (set GRADCLI_TORCH_PYTHON; .ci/run does)")
-    env = dict(os.environ)
-    for name, value in runner.AVX2.items():
-        env.setdefault(name, value)
-    r = subprocess.run(
-        [python, str(HERE / "torch_conv.py"), str(SEED), str(len(cases(SEED)))],
-        capture_output=True,
-        text=True,
-        cwd=HERE,
-        env=env,
-        timeout=600,
-    )
-    assert r.returncode == 0, r.stderr[-2000:]
-    got = json.loads(r.stdout)
-    if got["info"]["threads"] != parallel.THREADS:
-        pytest.skip(f"torch runs {got['info']['threads']} threads, gradcli {parallel.THREADS}")
-    return got["results"]
+    return runner.torch_conv_results("conv_cases", SEED, len(cases(SEED)))
 
 
 def gradcli_run(c):
