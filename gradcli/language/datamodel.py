@@ -119,17 +119,25 @@ def plain_binary(op, a, b, augmented):
     else:
         return NO
     if r is NotImplemented:
-        raise refused(op, name, ta, tb)
+        raise refused(op, name, ta, tb, augmented)
     return r
 
 
-def refused(op, name, ta, tb):
-    """Python's TypeError when the special method `name` of `a op b` answered
-    NotImplemented (ta, tb: the operands' classes)."""
-    sym = "** or pow()" if name == "pow" else op
+def refused(op, name, ta, tb, augmented=False):
+    """Python's TypeError when the special method `name` of `a op b` (`a op= b`)
+    answered NotImplemented (ta, tb: the operands' classes)."""
     return GradTypeError(
-        f"unsupported operand type(s) for {sym}: '{ta.__name__}' and '{tb.__name__}'"
+        f"unsupported operand type(s) for {_sign(op, name, augmented)}: "
+        f"'{ta.__name__}' and '{tb.__name__}'"
     )
+
+
+def _sign(op, name, augmented):
+    """The operator as Python's TypeError names it: `** or pow()` and `**=` for a power
+    (gradcli's `^` too), `+=` for an augmented `+`."""
+    if name == "pow":
+        return "**=" if augmented else "** or pow()"
+    return op + "=" if augmented else op
 
 
 def inplace(op, a, b):
@@ -138,7 +146,17 @@ def inplace(op, a, b):
     is `lst + obj`, which only the object's `__radd__` can answer)."""
     if program_object(a):
         return python_protocol(INPLACE[op], a, b)
-    return binary(op, a, b)
+    try:
+        return binary(op, a, b)
+    except GradTypeError as e:  # Python names the augmented operator (`+=`)
+        name = _DUNDER.get(op)
+        head = f"unsupported operand type(s) for {_sign(op, name, False)}: "
+        if e.message.startswith(head):
+            raise GradTypeError(
+                f"unsupported operand type(s) for {_sign(op, name, True)}: "
+                + e.message[len(head) :]
+            ) from None
+        raise
 
 
 def unary(op, v):

@@ -108,7 +108,7 @@ def plain_first(op, fallback, augmented=False):
                         if type(f) is UserFunction and f.fastn == 2:
                             r = f.fast(b, a)
                             if r is NotImplemented:
-                                raise refused(op, name, ta, tb)
+                                raise refused(op, name, ta, tb, augmented)
                             return r
             elif tb is ta or tb in _NUMBERS:
                 t = getattr(ta, "__gradcli_lookup__", None)
@@ -119,19 +119,19 @@ def plain_first(op, fallback, augmented=False):
                     if type(f) is UserFunction and f.fastn == 2:
                         r = f.fast(a, b)
                         if r is NotImplemented:
-                            raise refused(op, name, ta, tb)
+                            raise refused(op, name, ta, tb, augmented)
                         return r
         return fallback(a, b)
 
     return run
 
 
-def refusal(op, name):
+def refusal(op, name, augmented=False):
     """What `a op b` raises when the special method plain_first (fast_objects.object_op)
     called answered NotImplemented."""
 
     def run(a, b):
-        raise refused(op, name, type(a), type(b))
+        raise refused(op, name, type(a), type(b), augmented)
 
     return run
 

@@ -438,7 +438,9 @@ class FastOperators:
         ]
         args = [_copy_name(later), _copy(a)] if reflected else [_copy(a), _copy(b)]
         call = _no_chain(_call(_attr(_name(f), "fast"), *args), line, col)
-        refuse = self.const(refusal(op, name), "refused_" + _op_key(op))
+        refuse = self.const(
+            refusal(op, name, augmented), "refused_" + _op_key(op) + ("_aug" if augmented else "")
+        )
         done = ast.IfExp(
             test=ast.Compare(
                 left=ast.NamedExpr(target=_name(r, ast.Store()), value=call),

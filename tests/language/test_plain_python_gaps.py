@@ -222,6 +222,57 @@ def f(n):
 f(-6)
 print({-6, 73522, 4, 3716, 5}, {9, 1 << 20, 17, 33})
 """,
+    "augmented_operators_refused_name_the_augmented_operator": """
+class A:
+    pass
+class B:
+    def __add__(s, o):
+        return NotImplemented
+    def __pow__(s, o):
+        return NotImplemented
+def tryit(f):
+    try:
+        f()
+    except TypeError as e:
+        print(e)
+def f1():
+    x = 1
+    x += A()
+def f2():
+    y = [1]
+    y -= A()
+def f3():
+    a = A()
+    a *= 2
+def f4():
+    b = B()
+    b += 1
+def f5():
+    b = B()
+    b += B()
+def f6():
+    x = 2.0
+    x **= A()
+def f7():
+    b = B()
+    b **= 2
+for f in (f1, f2, f3, f4, f5, f6, f7):
+    tryit(f)
+x = 1
+try:
+    x += A()
+except TypeError as e:
+    print(e)
+b = B()
+try:
+    b += 1
+except TypeError as e:
+    print(e)
+try:
+    print(1 + A())
+except TypeError as e:
+    print(e)
+""",
 }
 
 
