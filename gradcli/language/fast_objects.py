@@ -138,18 +138,7 @@ class FastCalls:
             checks.append(_is_not_none(_copy_name(tb)))
         checks += [
             ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[dd]),
-            _is(
-                _call(
-                    _h("type"),
-                    ast.NamedExpr(target=_name(f, ast.Store()), value=self._lookup(tb, ty, attr)),
-                ),
-                _h("UserFunction"),
-            ),
-            ast.Compare(
-                left=_attr(_name(f), "fastn"),
-                ops=[ast.Eq()],
-                comparators=[ast.Constant(len(parts) + 1)],
-            ),
+            *_fast_function(f, self._lookup(tb, ty, attr), len(parts) + 1),
         ]
         fast = _no_chain(
             ast.Call(
@@ -171,22 +160,10 @@ class FastCalls:
         own = _and(
             _is_not_none(_copy_name(tb)),
             ast.Compare(left=ast.Constant(attr), ops=[ast.In()], comparators=[_copy(dd)]),
-            _is(
-                _call(
-                    _h("type"),
-                    ast.NamedExpr(
-                        target=_name(g, ast.Store()),
-                        value=ast.Subscript(
-                            value=_copy(dd), slice=ast.Constant(attr), ctx=ast.Load()
-                        ),
-                    ),
-                ),
-                _h("UserFunction"),
-            ),
-            ast.Compare(
-                left=_attr(_name(g), "fastn"),
-                ops=[ast.Eq()],
-                comparators=[ast.Constant(len(parts))],
+            *_fast_function(
+                g,
+                ast.Subscript(value=_copy(dd), slice=ast.Constant(attr), ctx=ast.Load()),
+                len(parts),
             ),
         )
         kept = ast.Call(
@@ -240,21 +217,7 @@ class FastCalls:
         test = _and(
             _is(_name(ft), self.const(type, "type_type")),
             _is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(f)))),
-            _is(
-                _call(
-                    _h("type"),
-                    ast.NamedExpr(
-                        target=_name(i, ast.Store()),
-                        value=self._lookup(_name(tb), _name(f), "__init__"),
-                    ),
-                ),
-                _h("UserFunction"),
-            ),
-            ast.Compare(
-                left=_attr(_name(i), "fastn"),
-                ops=[ast.Eq()],
-                comparators=[ast.Constant(len(parts) + 1)],
-            ),
+            *_fast_function(i, self._lookup(_name(tb), _name(f), "__init__"), len(parts) + 1),
         )
         new = ast.NamedExpr(
             target=_name(o, ast.Store()), value=_call(self.const(object.__new__, "new"), _name(f))
@@ -310,19 +273,7 @@ class FastCalls:
                     ),
                 )
             ),
-            _is(
-                _call(
-                    _h("type"),
-                    ast.NamedExpr(
-                        target=_name(rf, ast.Store()),
-                        value=self._lookup(_name(tb), _name(ty), "__repr__"),
-                    ),
-                ),
-                _h("UserFunction"),
-            ),
-            ast.Compare(
-                left=_attr(_name(rf), "fastn"), ops=[ast.Eq()], comparators=[ast.Constant(1)]
-            ),
+            *_fast_function(rf, self._lookup(_name(tb), _name(ty), "__repr__"), 1),
         )
         text = _no_chain(
             ast.Call(func=_attr(_name(rf), "fast"), args=[_name(a)], keywords=[]), line, col
@@ -376,19 +327,7 @@ class FastOperators:
         tb, f = self.tmp(), self.tmp()
         test = _and(
             _is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(t)))),
-            _is(
-                _call(
-                    _h("type"),
-                    ast.NamedExpr(
-                        target=_name(f, ast.Store()),
-                        value=self._lookup(_name(tb), _name(t), "__neg__"),
-                    ),
-                ),
-                _h("UserFunction"),
-            ),
-            ast.Compare(
-                left=_attr(_name(f), "fastn"), ops=[ast.Eq()], comparators=[ast.Constant(1)]
-            ),
+            *_fast_function(f, self._lookup(_name(tb), _name(t), "__neg__"), 1),
         )
         call = _no_chain(_call(_attr(_name(f), "fast"), _copy(v)), line, col)
         return ast.IfExp(
@@ -422,19 +361,7 @@ class FastOperators:
         if augmented and not reflected:
             test.append(_is(self._lookup(_name(tb), _name(t), f"__i{name}__"), ast.Constant(None)))
         test += [
-            _is(
-                _call(
-                    _h("type"),
-                    ast.NamedExpr(
-                        target=_name(f, ast.Store()),
-                        value=self._lookup(_name(tb), _name(t), method),
-                    ),
-                ),
-                _h("UserFunction"),
-            ),
-            ast.Compare(
-                left=_attr(_name(f), "fastn"), ops=[ast.Eq()], comparators=[ast.Constant(2)]
-            ),
+            *_fast_function(f, self._lookup(_name(tb), _name(t), method), 2),
         ]
         args = [_copy_name(later), _copy(a)] if reflected else [_copy(a), _copy(b)]
         call = _no_chain(_call(_attr(_name(f), "fast"), *args), line, col)
@@ -788,6 +715,18 @@ def _own_attr(o, attr, line, col):
 def _type_of(t, v):
     """`(t := type(v))`"""
     return ast.NamedExpr(target=_name(t, ast.Store()), value=_call(_h("type"), v))
+
+
+def _fast_function(f, value, n):
+    """The tests that `value`, bound to the variable f, is a function of the program with
+    a fast form taking n arguments: `type(f := value) is UserFunction` and `f.fastn == n`."""
+    return (
+        _is(
+            _call(_h("type"), ast.NamedExpr(target=_name(f, ast.Store()), value=value)),
+            _h("UserFunction"),
+        ),
+        ast.Compare(left=_attr(_name(f), "fastn"), ops=[ast.Eq()], comparators=[ast.Constant(n)]),
+    )
 
 
 def _is_not_none(e):
