@@ -125,6 +125,12 @@ def _multilabel_grad(node, g, x, is_target):
                 if not marks[f, d] and one - xt + row[d] > 0:
                     grow[j] -= step
                     grow[d] += step
+    return _times_grad(out, g, nframe, x)
+
+
+def _times_grad(out, g, nframe, x):
+    """A margin loss's per-frame gradient rows times the incoming gradient (one number, or
+    one per frame), in x's shape."""
     g = np.asarray(g, x.dtype)
     if g.ndim == 0:
         out *= g
@@ -242,12 +248,7 @@ def _multi_margin_grad(node, g, x, t):
                 at_target = typ(at_target - h)
                 grow[d] = h
         grow[k] = at_target
-    g = np.asarray(g, x.dtype)
-    if g.ndim == 0:
-        out *= g
-    else:
-        out *= g.reshape(nframe, 1)
-    return out.reshape(np.shape(x))
+    return _times_grad(out, g, nframe, x)
 
 
 class MultiMarginLossGrad(NotImplementedGrad):

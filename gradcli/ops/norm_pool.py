@@ -325,20 +325,24 @@ def _pool_backward(g, pool):
     return out
 
 
+#: the _saved_ attributes of AvgPool2DBackward0 and AvgPool3DBackward0 besides self
+AVG_POOL_SAVED = {
+    k: (lambda node, k=k: node.attrs[k])
+    for k in (
+        "kernel_size",
+        "stride",
+        "padding",
+        "ceil_mode",
+        "count_include_pad",
+        "divisor_override",
+    )
+}
+
+
 class AvgPool(Pool):
     __slots__ = ()
     name = "AvgPool2DBackward0"
-    saved_extra = {
-        k: (lambda node, k=k: node.attrs[k])
-        for k in (
-            "kernel_size",
-            "stride",
-            "padding",
-            "ceil_mode",
-            "count_include_pad",
-            "divisor_override",
-        )
-    }
+    saved_extra = AVG_POOL_SAVED
 
 
 class AdaptiveAvgPool(Pool):

@@ -14,7 +14,7 @@ from ..engine.declare import none
 from ..engine.forward import linear
 from ..engine.function import Function
 from ..runtime.errors import GradRuntimeError
-from .norm_pool import _pool_out as pool_out_size
+from .norm_pool import AVG_POOL_SAVED, _pool_out as pool_out_size
 from .registry import Arg, register
 from .shape import squeeze, unsqueeze
 
@@ -93,17 +93,7 @@ class AvgPool3d(Function):
     __slots__ = ("plan", "attrs")
     name = "AvgPool3DBackward0"
     saved_names = ("self",)
-    saved_extra = {
-        k: (lambda node, k=k: node.attrs[k])
-        for k in (
-            "kernel_size",
-            "stride",
-            "padding",
-            "ceil_mode",
-            "count_include_pad",
-            "divisor_override",
-        )
-    }
+    saved_extra = AVG_POOL_SAVED
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     jvp = linear
 
