@@ -1910,3 +1910,11 @@ for _name, _src in _CLASSES:
     if any(n == _name for n, _ in CASES):
         raise ValueError("duplicate case name: " + _name)
     CASES.append((_name, _src))
+
+# ------------------------------------------- scaled dot-product attention
+from wild_attention_cases import CASES as _ATTENTION  # noqa: E402
+
+for _name, _src in _ATTENTION:
+    if any(n == _name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + _name)
+    CASES.append((_name, _src))

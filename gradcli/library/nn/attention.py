@@ -2,8 +2,9 @@
 attention weights (PyTorch's Python code, op for op: the packed or separate input
 projections, q scaled by sqrt(1 / head_dim), bmm, softmax, dropout, bmm, the output
 projection, the weights averaged over heads), with PyTorch's parameters drawn in its
-order.  What needs PyTorch's fused kernels (need_weights=False, which runs
-scaled_dot_product_attention) or masks (baddbmm) is refused with a message."""
+order; with need_weights=False, scaled_dot_product_attention on the heads (PyTorch's
+path: its flash kernel) and no weights.  Masks (baddbmm, or the mask merged for
+scaled_dot_product_attention) are refused with a message."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import math
 
 from ...core.convert import tensor_arg
 from ...ops import batching
+from ...ops.registry import FUNCTIONS
 from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from ...runtime.errors import GradAssertionError, GradRuntimeError, GradValueError
 from .init import constant_, xavier_normal_, xavier_uniform_
@@ -106,8 +108,6 @@ def multi_head_attention_forward(
         raise _unsupported("a mask")
     if static_k is not None or static_v is not None:
         raise _unsupported("static_k or static_v")
-    if not need_weights:
-        raise _unsupported("need_weights=False (scaled_dot_product_attention)")
     if query.data.ndim not in (2, 3):
         raise GradAssertionError(
             "query should be unbatched 2D or batched 3D tensor but received "
@@ -148,6 +148,15 @@ def multi_head_attention_forward(
     src_len = k.data.shape[1]
     if not training:
         dropout_p = 0.0
+    if not need_weights:  # scaled_dot_product_attention on (bsz, heads, len, head_dim)
+        q = _op("view", q, bsz, num_heads, tgt_len, head_dim)
+        k = _op("view", k, bsz, num_heads, src_len, head_dim)
+        v = _op("view", v, bsz, num_heads, src_len, head_dim)
+        out = FUNCTIONS["scaled_dot_product_attention"](q, k, v, None, dropout_p, is_causal)
+        out = _op("view", _op("contiguous", _op("permute", out, 2, 0, 1, 3)), bsz * tgt_len, -1)
+        out = _op("linear", out, out_proj_weight, out_proj_bias)
+        out = _op("view", out, tgt_len, bsz, out.data.shape[1])
+        return (_op("squeeze", out, 1) if not is_batched else out), None
     E = q.data.shape[-1]
     q_scaled = _op("mul", q, math.sqrt(1.0 / float(E)))
     weights = _op("bmm", q_scaled, _op("transpose", k, -2, -1))

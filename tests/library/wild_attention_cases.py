@@ -1,0 +1,150 @@
+"""Golden cases of scaled dot-product attention (F.scaled_dot_product_attention on its
+two CPU paths, the flash kernel for 4-D inputs and the math path otherwise, and
+nn.MultiheadAttention with need_weights=False, which runs it).
+tests/library/wild_cases.py adds them to its CASES (recorded into tests/golden/wild.json
+by scripts/gen_golden.py wild); its rules apply."""
+
+import textwrap
+
+CASES = []
+
+
+def case(name, src):
+    if any(n == name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + name)
+    CASES.append((name, textwrap.dedent(src).strip("\n") + "\n"))
+
+
+_QKV = """
+import torch
+import torch.nn.functional as F
+torch.manual_seed({seed})
+q = torch.randn({q}, dtype=torch.{dt}, requires_grad=True)
+k = torch.randn({k}, dtype=torch.{dt}, requires_grad=True)
+v = torch.randn({v}, dtype=torch.{dt}, requires_grad=True)
+"""
+
+_SHOW = """
+print(o)
+print(o.grad_fn)
+(o * o).sum().backward()
+print(q.grad)
+print(k.grad)
+print(v.grad)
+print(o.dtype, q.grad.dtype)
+"""
+
+for _dt in ("float64", "float32"):
+    for _name, _shapes, _call in (
+        (
+            "flash",
+            ("2, 3, 4, 5", "2, 3, 6, 5", "2, 3, 6, 5"),
+            "F.scaled_dot_product_attention(q, k, v)",
+        ),
+        (
+            "flash_causal",
+            ("1, 2, 7, 8", "1, 2, 9, 8", "1, 2, 9, 8"),
+            "F.scaled_dot_product_attention(q, k, v, is_causal=True)",
+        ),
+        (
+            "flash_scale",
+            ("2, 1, 5, 4", "2, 1, 5, 4", "2, 1, 5, 4"),
+            "F.scaled_dot_product_attention(q, k, v, scale=0.3)",
+        ),
+        (
+            "flash_bool_mask",
+            ("1, 2, 4, 3", "1, 2, 6, 3", "1, 2, 6, 3"),
+            "F.scaled_dot_product_attention(q, k, v, attn_mask=torch.rand(4, 6) > 0.4)",
+        ),
+        (
+            "flash_float_mask",
+            ("2, 2, 3, 6", "2, 2, 5, 6", "2, 2, 5, 6"),
+            "F.scaled_dot_product_attention(q, k, v, attn_mask=torch.randn(2, 1, 3, 5, dtype=q.dtype))",
+        ),
+        (
+            "flash_masked_row",
+            ("1, 1, 3, 4", "1, 1, 3, 4", "1, 1, 3, 4"),
+            "F.scaled_dot_product_attention(q, k, v, attn_mask=torch.tensor([[True, False, True], [False, False, False], [True, True, True]]))",
+        ),
+        ("math_3d", ("3, 4, 5", "3, 6, 5", "3, 6, 2"), "F.scaled_dot_product_attention(q, k, v)"),
+        (
+            "math_3d_causal",
+            ("2, 5, 3", "2, 5, 3", "2, 5, 3"),
+            "F.scaled_dot_product_attention(q, k, v, is_causal=True)",
+        ),
+        (
+            "math_2d_mask",
+            ("4, 3", "5, 3", "5, 2"),
+            "F.scaled_dot_product_attention(q, k, v, attn_mask=torch.rand(4, 5) > 0.3)",
+        ),
+        (
+            "math_4d_head_dims",
+            ("1, 2, 3, 4", "1, 2, 5, 4", "1, 2, 5, 3"),
+            "F.scaled_dot_product_attention(q, k, v, scale=-0.5)",
+        ),
+    ):
+        _q, _k, _v = _shapes
+        case(
+            f"attention/sdpa/{_name}/{_dt}",
+            _QKV.format(seed=len(CASES), q=_q, k=_k, v=_v, dt=_dt) + f"o = {_call}\n" + _SHOW,
+        )
+
+case(
+    "attention/sdpa/errors/causal_and_mask",
+    """
+    import torch
+    import torch.nn.functional as F
+    q = torch.ones(2, 3, 4)
+    F.scaled_dot_product_attention(q, q, q, attn_mask=torch.ones(3, 3, dtype=torch.bool), is_causal=True)
+    """,
+)
+case(
+    "attention/sdpa/errors/dtypes",
+    """
+    import torch
+    import torch.nn.functional as F
+    q = torch.ones(2, 3, 4)
+    F.scaled_dot_product_attention(q, q.float(), q)
+    """,
+)
+case(
+    "attention/sdpa/flash_not_differentiable_twice",
+    """
+    import torch
+    import torch.nn.functional as F
+    torch.manual_seed(3)
+    q = torch.randn(1, 1, 3, 4, requires_grad=True)
+    o = F.scaled_dot_product_attention(q, q, q)
+    g, = torch.autograd.grad(o.sum(), q, create_graph=True)
+    print(g.grad_fn)
+    g.sum().backward()
+    """,
+)
+
+for _dt in ("float64", "float32"):
+    case(
+        f"attention/mha/need_weights_false/{_dt}",
+        f"""
+        import torch
+        from torch import nn
+        torch.manual_seed(0)
+        mha = nn.MultiheadAttention(8, 2, dtype=torch.{_dt})
+        x = torch.randn(5, 3, 8, dtype=torch.{_dt})
+        out, w = mha(x, x, x, need_weights=False)
+        print(out, w)
+        print(out.grad_fn)
+        out.sum().backward()
+        print(mha.in_proj_weight.grad, mha.in_proj_bias.grad)
+        print(mha.out_proj.weight.grad, mha.out_proj.bias.grad)
+        mb = nn.MultiheadAttention(6, 3, batch_first=True, dtype=torch.{_dt})
+        y = torch.randn(2, 4, 6, dtype=torch.{_dt})
+        z = torch.randn(2, 7, 6, dtype=torch.{_dt})
+        o2, _ = mb(y, z, z, need_weights=False)
+        print(o2)
+        o2.pow(2).mean().backward()
+        print(mb.in_proj_weight.grad)
+        u = torch.randn(4, 6, dtype=torch.{_dt})
+        o3, _ = mb(u, u, u, need_weights=False)
+        print(o3)
+        """,
+    )
