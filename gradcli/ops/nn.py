@@ -387,6 +387,26 @@ def _bias_grad(g, groups, dilated, F):
     return parts[0] if groups == 1 else np.concatenate(parts)
 
 
+@_memo
+def _conv_plan(xshape, wshape, f32, stride, padding, dilation, groups):
+    """A convolution's geometry, from its shapes and parameters alone (so its node takes
+    only those: a replayed loop runs it again with them): (the window index and which
+    windows are inside, as _conv_index gives them, the output's (oh, ow), the window
+    (kh, kw, sh, sw, dh, dw) when every window lies inside the input and no padding is
+    asked (else None), whether it is dilated, and the onednn_conv.Direct of a float32
+    convolution PyTorch sends to oneDNN (else None))."""
+    N, C, H, W = xshape
+    kh, kw = wshape[2:]
+    idx, valid, oh, ow = _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups)
+    window = (kh, kw, *stride, *dilation) if valid is None and padding == (0, 0) else None
+    dilated = dilation != (1, 1)
+    direct = None
+    if f32 and onednn_conv.uses_onednn(N, C, H, W, kh, kw, groups, stride != (1, 1), dilated):
+        # (else torch's slow_conv2d, computed as in float64, through MKL's sgemm)
+        direct = onednn_conv.plan(H, W, kh, kw, groups, stride, padding, dilation, (oh, ow))
+    return idx, valid, (oh, ow), window, dilated, direct
+
+
 class Conv2d(Function):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = (
@@ -415,17 +435,21 @@ class Conv2d(Function):
             None if tb is None else reshape(tb, 1, -1, 1, 1),
         )
 
-    def forward(self, x, w, b, idx, valid, oshape, groups, dilated=False, direct=None, window=None):
-        # direct: None where PyTorch runs slow_conv2d (MKL's gemm per sample, as here);
-        # for a float32 convolution it sends to oneDNN, its onednn_conv.Direct: which
-        # passes run the direct kernels reproduced there (the others: NumPy's products)
-        # window: (kh, kw, sh, sw, dh, dw) when every window lies inside the input (no
-        # padding read): the columns are then one strided copy (_windows), not a gather
+    def forward(self, x, w, b, stride, padding, dilation, groups):
+        # the geometry from the shapes and the parameters (_conv_plan): the window index
+        # (im2col's), which windows read padding, the output's size; `direct`: None where
+        # PyTorch runs slow_conv2d (MKL's gemm per sample, as here), for a float32
+        # convolution it sends to oneDNN its onednn_conv.Direct (which passes run the
+        # direct kernels reproduced there; the others: NumPy's products); `window`:
+        # (kh, kw, sh, sw, dh, dw) when every window lies inside the input (no padding
+        # read): the columns are then one strided copy (_columns), not a gather
+        idx, valid, oshape, window, dilated, direct = _conv_plan(
+            x.shape, w.shape, x.dtype == np.float32, stride, padding, dilation, groups
+        )
         N = x.shape[0]
         self.idx, self.valid, self.xshape, self.wshape = idx, valid, x.shape, w.shape
         self.oshape, self.groups, self.has_bias = oshape, groups, b is not None
-        self.dilated, self.direct = dilated, direct
-        self.window = window if valid is None else None
+        self.dilated, self.direct, self.window = dilated, direct, window
         self.save(x, w)
         O = w.shape[0]
         if direct is not None and direct.forward:
@@ -530,7 +554,7 @@ class Conv2d(Function):
     category="nn",
     batch="image",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -578,17 +602,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             f"{dilation[1] * (kw - 1) + 1}). Kernel size can't be greater than actual input size"
         )
     _same_dtype(x, w, "Input type and weight type")
-    idx, valid, oh, ow = _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups)
-    params = dict(idx=idx, valid=valid, oshape=(oh, ow), groups=groups)
-    params["dilated"] = dilation != (1, 1)
-    if valid is None and padding == (0, 0):
-        params["window"] = (kh, kw, *stride, *dilation)
-    if x.data.dtype == np.float32 and onednn_conv.uses_onednn(
-        N, C, H, W, kh, kw, groups, stride != (1, 1), params["dilated"]
-    ):  # (else torch's slow_conv2d, computed as in float64, through MKL's sgemm)
-        params["direct"] = onednn_conv.plan(
-            H, W, kh, kw, groups, stride, padding, dilation, (oh, ow)
-        )
+    params = dict(stride=stride, padding=padding, dilation=dilation, groups=groups)
     if bias is None:
         out = Conv2d.apply(x, w, b=None, **params)
     else:
@@ -616,20 +630,25 @@ class MaxPool2d(Function):
         """The tangent at the positions the max chose (a selection of the input)."""
         return Gather.apply(ts[0], idx=self.idx, valid=None)
 
-    def forward(self, x, idx, valid, oshape, window=None, args=None):
-        # args: (kernel_size, stride, padding, dilation, ceil_mode) as PyTorch saves them
-        self.args = args
+    def forward(self, x, kernel_size, stride, padding, dilation, ceil_mode, strided=True):
+        # strided: whether the call gave the stride (PyTorch saves () for the kernel's)
+        # the geometry from the shape and the parameters (_pool_plan): a replayed loop
+        # runs the node again with the same parameters
+        oshape, inside = _pool_plan(x.shape[-2:], kernel_size, stride, padding, dilation, ceil_mode)
+        self.args = (kernel_size, stride if strided else (), padding, dilation, ceil_mode)
         if x.ndim == 3:  # unbatched (C, H, W): one node, as PyTorch's kernel takes it whole
-            out = self.forward(x[None], idx, valid, oshape, window, args)
+            out = self.forward(x[None], kernel_size, stride, padding, dilation, ceil_mode, strided)
             self.idx, self.shape = self.idx[0], x.shape
             self.save(x, self.saved[1][0])
             return out[0]
-        if window is not None and x.dtype.kind == "f":
-            if _inside(x.shape, oshape, window, args[2]):
-                out, local = self._windows(x, oshape, window)
-                self.save(x, local)
-                return out
-            out = self._strided(x, idx, oshape, window, args[2])
+        window = (kernel_size, stride, dilation)
+        if inside and x.dtype.kind == "f":
+            out, local = self._windows(x, oshape, window)
+            self.save(x, local)
+            return out
+        idx, valid = _pool_index(*x.shape[-2:], *kernel_size, *stride, *padding, *dilation, *oshape)
+        if x.dtype.kind == "f":
+            out = self._strided(x, idx, oshape, window, padding)
         else:
             out = self._gathered(x, idx, valid, oshape)
         # PyTorch keeps the input and the indices of the maxima in each plane
@@ -753,6 +772,16 @@ def _pool_size(n, k, s, p, d, ceil):
 
 
 @_memo
+def _pool_plan(hw, kernel_size, stride, padding, dilation, ceil_mode):
+    """A pooling's geometry from a plane's (H, W) and its parameters: (the output's
+    (oh, ow), whether every window lies inside the input, `_inside`)."""
+    (H, W), (kh, kw), (sh, sw), (ph, pw), (dh, dw) = hw, kernel_size, stride, padding, dilation
+    oh = _pool_size(H, kh, sh, ph, dh, ceil_mode)
+    ow = _pool_size(W, kw, sw, pw, dw, ceil_mode)
+    return (oh, ow), _inside((0, 0, H, W), (oh, ow), (kernel_size, stride, dilation), padding)
+
+
+@_memo
 def _pool_index(H, W, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow):
     """Flat indices (kh*kw, oh*ow) of the windows into one plane, and which are inside
     (None: all)."""
@@ -773,7 +802,7 @@ def _pool_index(H, W, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow):
     category="nn",
     batch="image",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def max_pool2d(
@@ -802,16 +831,14 @@ def max_pool2d(
             f"Given input size: ({C}x{H}x{W}). Calculated output size: "
             f"({C}x{oh}x{ow}). Output size is too small"
         )
-    flat, valid = _pool_index(H, W, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow)
-    strided = () if stride is None or stride == [] or stride == () else (sh, sw)
-    args = ((kh, kw), strided, (ph, pw), (dh, dw), bool(ceil_mode))
     return MaxPool2d.apply(
         x,
-        idx=flat,
-        valid=valid,
-        oshape=(oh, ow),
-        window=((kh, kw), (sh, sw), (dh, dw)),
-        args=args,
+        kernel_size=(kh, kw),
+        stride=(sh, sw),
+        padding=(ph, pw),
+        dilation=(dh, dw),
+        ceil_mode=bool(ceil_mode),
+        strided=not (stride is None or stride == [] or stride == ()),
     )
 
 

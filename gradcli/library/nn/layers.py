@@ -149,6 +149,8 @@ def bilinear(input1, input2, weight, bias=None):
 
 
 class Conv2d(Module):
+    replay_op = "conv2d"
+
     def __init__(
         self,
         in_channels,
@@ -209,6 +211,11 @@ class Conv2d(Module):
         ph, pw = self.padding
         return (pw, pw, ph, ph)
 
+    def replay_pure(self):
+        """(Module.replay_pure) Its forward runs conv2d alone with zeros' padding (another
+        mode pads first)."""
+        return self.padding_mode == "zeros" and Module.replay_pure(self)
+
     def reset_parameters(self):
         kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
@@ -263,6 +270,8 @@ class LazyConv2d(Conv2d):
     """nn.LazyConv2d(out_channels, kernel_size, ...): in_channels is taken from the first
     input (its dim 1, or dim 0 unbatched), when the parameters are made and initialised
     (as Conv2d's) and the module becomes a Conv2d."""
+
+    replay_op = None  # (its first call makes its parameters)
 
     def __init__(
         self,
@@ -319,6 +328,8 @@ PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
 class MaxPool2d(Module):
+    replay_op = "max_pool2d"
+
     def __init__(
         self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False
     ):
@@ -327,6 +338,10 @@ class MaxPool2d(Module):
         self.stride = stride if stride is not None else kernel_size
         self.padding, self.dilation = padding, dilation
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
+
+    def replay_pure(self):
+        """(Module.replay_pure) return_indices, which gradcli refuses, is not replayed."""
+        return not self.return_indices and Module.replay_pure(self)
 
     def forward(self, input):
         return batching.op(

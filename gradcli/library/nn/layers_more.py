@@ -268,6 +268,8 @@ class ConvTranspose2d(Conv2d):
     """nn.ConvTranspose2d: a weight of (in, out / groups, kH, kW), initialised as
     Conv2d's (kaiming_uniform_ with a = sqrt(5); its fan-in is out / groups * kH * kW)."""
 
+    replay_op = "conv_transpose2d"
+
     def __init__(
         self,
         in_channels,
