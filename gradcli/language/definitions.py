@@ -10,7 +10,7 @@ from . import loop_shapes
 from .parser import Token, Tree
 from .classes import ANNOTATIONS, Super, make_class
 from .fast_tier import function_unit
-from .functions import CLASS_CELL, Scope, Signature, UserFunction
+from .functions import CLASS_CELL, Scope, Signature, UserFunction, given_defaults
 from .names import docstring
 from .positions import located, pos, syntax_error
 from .scopes import FunctionInfo
@@ -133,6 +133,8 @@ class Definitions:
             if fast is not None and context.current.fast_tier:
                 f.fast = fast(f, g, builtins)
                 f.fastn = len(sig.params) if sig.plain else -1  # (else bound first: run)
+                if d and sig.plain:
+                    given_defaults(f)
             return f
 
         return make

@@ -21,7 +21,7 @@ from .parser import Tree
 
 from .fast_ast import Unsupported, _call, _h, _name, _pos, at
 from .fast_forms import nested_parameters
-from .functions import UserFunction
+from .functions import UserFunction, given_defaults
 from .scopes import FunctionInfo
 from .state import state
 
@@ -63,6 +63,9 @@ def nested_function(make, gs, factory, n, site, defaults=None):
     # the call's variables with it, past the call: test_call_cycles)
     f.fast = factory(_proxy(f))
     f.fastn = n
+    f.fastm = ()
+    if defaults and n >= 0:
+        given_defaults(f)
     return f
 
 

@@ -238,7 +238,24 @@ class FastCalls:
                 ast.Constant(col),
             ),
         )
-        return ast.IfExp(test=test, body=made, orelse=slow)
+        return ast.IfExp(test=test, body=made, orelse=self._called(f, ft, parts, slow, line, col))
+
+    def _called(self, f, ft, parts, slow, line, col):
+        """_made's object of a plain class whose `__call__` (its class's) has a fast
+        function: that called with the object and the arguments, as
+        callsites.call_other calls it (no step of an error's call chain there, as a
+        method called directly: NO_CHAIN), else `slow`."""
+        c, tb = self.tmp(), self.tmp()
+        test = _and(
+            _is_not_none(
+                ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(ft)))
+            ),
+            *_fast_function(c, self._lookup(_name(tb), _name(ft), "__call__"), len(parts) + 1),
+        )
+        call = ast.Call(
+            func=_attr(_name(c), "fast"), args=[_name(f), *[_copy(p) for p in parts]], keywords=[]
+        )
+        return ast.IfExp(test=test, body=_no_chain(call, line, col), orelse=slow)
 
     def _repr_call(self, f, callee, parts, slow, name, line, col):
         """`repr(v)` (the callee computed by `callee`) of an object of a plain class

@@ -497,7 +497,7 @@ def function_unit(comp, info, name, params, suite, plain=True):
         body = em.block(suite)
         local = [n for n in info.locals if info.mode(n) == "local"]
         local = [n for n in local if n not in em.objects]  # (fast_objects.py)
-        ints, recursive = int_function(suite, local, name)
+        ints, recursive = int_function(suite, local, name, len(params))
         if name in local or name in info.globals or not plain:  # (not plain: *args ...)
             ints, recursive = int_variables(suite, local), False
         if info.nests:  # (a nested def may bind its variables: fast_closures.py)

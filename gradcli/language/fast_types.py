@@ -92,10 +92,14 @@ def _self_call(node, ints):
     if func.children[0].value != ints.get(SELF_NAME):
         return False
     parts = [a for a in (args.children if args is not None else ()) if a is not None]
+    n = ints.get(SELF_N)
+    if n is not None and len(parts) != n:  # (fewer: its defaults, the second one has none)
+        return False
     return all(isinstance(a, Tree) and _is_int(a, ints) for a in parts)
 
 
 SELF_NAME = " name"
+SELF_N = " parameters"
 
 
 def _calls(node, out):
@@ -124,10 +128,10 @@ def _last_statement(suite):
     return last
 
 
-def int_function(suite, candidates, name):
+def int_function(suite, candidates, name, n):
     """(variables holding only ints, whether the function's calls of itself with int
-    arguments give ints) for the body `suite` of function `name`: they do when every
-    call in it is such a call of itself, and it ends in a `return` and every `return`
+    arguments give ints) for the body `suite` of function `name` of n parameters: they
+    do when every call in it is such a call of itself (each argument given), and it ends in a `return` and every `return`
     gives an int (the function `name` is checked to be itself when a call starts)."""
     calls = []
     _calls(suite, calls)
@@ -136,7 +140,7 @@ def int_function(suite, candidates, name):
     last = _last_statement(suite)
     if calls and last is not None and last.data == "return_stmt":
         ints = int_variables(suite, candidates, self_name=name)
-        env = _Ints(ints, {SELF_NAME: name, SELF: True})
+        env = _Ints(ints, {SELF_NAME: name, SELF: True, SELF_N: n})
         if all(_self_call(c, env) for c in calls) and all(
             r is not None and _is_int(r, env) for r in returns
         ):

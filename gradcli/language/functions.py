@@ -212,6 +212,7 @@ class UserFunction:
         "quick",
         "fast",
         "fastn",
+        "fastm",
         "__weakref__",
     )
 
@@ -249,6 +250,9 @@ class UserFunction:
         # when `fastn` arguments are given by position
         self.fast = None
         self.fastn = -1
+        # the other numbers of arguments by position it takes (its trailing parameters'
+        # defaults Python's own in `fast`: given_defaults)
+        self.fastm = ()
 
     @property
     def params(self):
@@ -268,7 +272,7 @@ class UserFunction:
             self.name, self.qualname, self.doc = other.name, other.qualname, other.doc
 
     def __call__(self, *args, **kwargs):
-        if self.fastn == len(args) and not kwargs:
+        if (self.fastn == len(args) or len(args) in self.fastm) and not kwargs:
             return self.fast(*args)
         q = self.quick
         if q is not None and len(args) == len(q) and not kwargs:
@@ -312,6 +316,19 @@ class UserFunction:
         if self.is_lambda:
             return r
         return r.value if type(r) is Return else None
+
+
+def given_defaults(f):
+    """f's fast function given the defaults of f's trailing positional parameters as
+    Python's own (`__defaults__`: the same values, computed once where the `def` ran),
+    so that a call giving fewer arguments by position calls it directly (`fastm`)."""
+    params, d = f.sig.params, f.defaults
+    k = len(params)
+    while k and params[k - 1] in d:
+        k -= 1
+    if k < len(params):
+        f.fast.__defaults__ = tuple(d[p] for p in params[k:])
+        f.fastm = tuple(range(k, len(params)))
 
 
 def call_user(f, args):

@@ -28,6 +28,35 @@ _CLASSES = (
 )
 
 FORMS = {
+    "defaults_and_object_calls": (
+        "class A:\n"
+        "    def __init__(self, k=2):\n"
+        "        self.k = k\n"
+        "    def __call__(self, x, y=1):\n"
+        "        return x * self.k + y\n"
+        "class B:\n"
+        "    def __call__(self, x):\n"
+        "        return [1][x + 3]\n"
+        "def f(a, x, z=[]):\n"
+        "    z.append(x)\n"
+        "    return a(x) + a(x, 5), len(z)\n"
+        "def r(n, acc=0):\n"
+        "    if n == 0:\n"
+        "        return acc\n"
+        "    return r(n - 1)\n"
+        "def h(z):\n"
+        "    return A()(z), A(z)(z, y=0)\n"
+        "a = A()\n"
+        "print(f(a, 3), f(A(3), 1.5), [a(i) for i in range(3)], r(5), h(2))\n"
+        "print(f(a, 1, [0]), f(a, 2))\n"
+        "def g(o):\n"
+        "    return o(0)\n"
+        "g(B())\n"
+    ),
+    "object_call_arity": (
+        "class A:\n    def __call__(self, x, y=1):\n        return x + y\n"
+        "def g(o):\n    return o(1, 2, 3)\ng(A())\n"
+    ),
     "method_keywords": _CLASSES + "b = B(2)\nprint(b, b.f(1), b.g(3), A(1, z=2).f(b=4, a=1))\n",
     "method_keywords_tensor": (
         "def f(t, d):\n    return t.sum(dim=d, keepdim=True), t.clamp(min=1.5)\n"
@@ -339,6 +368,11 @@ def test_with_limits_both_ways():
 
 def test_forms_are_compiled():
     """The functions holding these forms run in the fast tier."""
+    r = Run(FORMS["defaults_and_object_calls"])
+    assert r.error is not None
+    a = r.session.scope.vars["A"]
+    assert a.__dict__["__init__"].fastm == (1,) and a.__dict__["__call__"].fastm == (2,)
+    assert r.session.scope.vars["f"].fastm == (2,)
     r = Run(FORMS["method_keywords"])
     assert r.error is None
     b = r.session.scope.vars["B"]
