@@ -103,6 +103,34 @@ class LeakyReluBackward(ThresholdBackward):
     saved_extra = {"negative_slope": lambda node: node.slope}
 
 
+class LeakyReluResult(LeakyRelu):
+    """leaky_relu_ (in place): the gradient masked by the result (LeakyReluBackward1),
+    which PyTorch refuses for a negative slope."""
+
+    __slots__ = ()
+    name = "LeakyReluBackward1"
+    saved_names = ("result",)
+
+    def forward(self, x, slope):
+        out = super().forward(x, slope)
+        self.save(out)
+        return out
+
+    def backward(self, g, F, out):
+        if self.slope < 0:
+            raise GradRuntimeError(LEAKY_NEGATIVE)
+        return super().backward(g, F, out)
+
+
+LEAKY_NEGATIVE = (
+    "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
+    "supported. This is caused by calling in-place forward function with a negative slope, "
+    "please call out-of-place version instead. File an issue at "
+    "https://github.com/pytorch/pytorch if you do require supporting in-place "
+    "leakRelu backward calculation with negative slope"
+)
+
+
 @register(
     "leaky_relu",
     "leaky_relu(input, negative_slope=0.01)",
@@ -115,7 +143,9 @@ class LeakyReluBackward(ThresholdBackward):
     parser=None,
 )
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return LeakyRelu.apply(tensor_arg(input), slope=negative_slope)
+    # inplace: the in-place form's node (library/nn/inplace_acts.py writes the values)
+    node = LeakyReluResult if inplace else LeakyRelu
+    return node.apply(tensor_arg(input), slope=negative_slope)
 
 
 class Elu(Function):
@@ -195,6 +225,56 @@ class EluBackward(Function):
     jvp = elementwise
 
 
+class EluResult(Elu):
+    """elu_ (in place, also selu_): its backward reads the result (EluBackward1)."""
+
+    __slots__ = ()
+    name = "EluBackward1"
+    saved_names = ("result",)
+
+    def forward(self, x, alpha, scale=1, input_scale=1):
+        out = super().forward(x, alpha, scale, input_scale)
+        self.save(out)
+        return out
+
+    def backward(self, g, F, out):
+        a, s, i = self.alpha, self.scale, self.input_scale
+        if F.tensor_mode:
+            return (EluResultBackward.apply(g, out, alpha=a, scale=s, input_scale=i),)
+        return (elu_backward_result_values(g, out, a, s, i),)
+
+
+def elu_backward_result_values(g, out, alpha, scale=1, input_scale=1):
+    """torch's elu_backward kernel on the result: g * scale where out > 0, else
+    (g * input_scale) * (out + alpha * scale)."""
+    if out.dtype.char in "fd" and g.dtype == out.dtype:
+        return torch_act.elu_backward_result(
+            np.broadcast_to(g, out.shape), out, alpha, scale, input_scale
+        )
+    return np.where(out > 0, g * scale, g * input_scale * (out + alpha * scale))
+
+
+class EluResultBackward(EluBackward):
+    """elu_backward on the result, as one op for create_graph: its derivative in the
+    result is g * grad_output * input_scale where the result is below 0."""
+
+    __slots__ = ()
+    saved_extra = {**Elu.saved_extra, "is_result": lambda node: True}
+
+    def forward(self, g, out, alpha, scale=1, input_scale=1):
+        self.alpha, self.scale, self.input_scale = alpha, scale, input_scale
+        self.save(g, out)
+        return elu_backward_result_values(g, out, alpha, scale, input_scale)
+
+    def backward(self, gg, F, g, out):
+        k = {"alpha": self.alpha, "scale": self.scale, "input_scale": self.input_scale}
+        i = self.input_scale
+        gg_g = gg * g if i == 1 else gg * g * i
+        if F.tensor_mode:
+            return (type(self).apply(gg, out, **k), gg_g * (out < 0))
+        return (elu_backward_result_values(gg, out, **k), gg_g * (out < 0))
+
+
 @register(
     "elu",
     "elu(input, alpha=1.0)",
@@ -207,7 +287,7 @@ class EluBackward(Function):
     parser=None,
 )
 def elu(input, alpha=1.0, inplace=False):
-    return Elu.apply(tensor_arg(input), alpha=alpha)
+    return (EluResult if inplace else Elu).apply(tensor_arg(input), alpha=alpha)
 
 
 class LogSigmoid(Function):

@@ -16,7 +16,7 @@ from ..engine.declare import none
 from ..engine.function import Function
 from ..numerics.floats.torch_exp import libm_expf
 from ..runtime.errors import GradRuntimeError
-from .activation_more import NotImplementedGrad
+from .activation_base import NotImplementedGrad
 from .loss import _reduction
 from .loss_more import _decl
 from .registry import FUNCTIONS

@@ -15,7 +15,7 @@ from ..core.tensor import Tensor
 from ..engine.declare import none
 from ..engine.function import Function
 from ..runtime.errors import GradRuntimeError, GradValueError
-from .activation_more import NotImplementedGrad, _not_implemented
+from .activation_base import NotImplementedGrad, _not_implemented
 from .fused_grads import saved_reduction, saved_weight
 from .loss import _reduction
 from .loss_more import _apply_reduction, _decl, clamp_min

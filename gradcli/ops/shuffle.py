@@ -10,7 +10,7 @@ from ..core.convert import tensor_arg
 from ..engine.declare import none
 from ..engine.function import Function
 from ..runtime.errors import GradRuntimeError
-from .activation_more import NotImplementedGrad
+from .activation_base import NotImplementedGrad
 from .registry import Arg, register
 
 FORMULA = none("a rearrangement: shown as a named function with its local Jacobian")

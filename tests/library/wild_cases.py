@@ -1918,3 +1918,11 @@ for _name, _src in _ATTENTION:
     if any(n == _name for n, _ in CASES):
         raise ValueError("duplicate case name: " + _name)
     CASES.append((_name, _src))
+
+# ------------------------------------------- API gaps: activations in place
+from wild_gaps_cases import CASES as _GAPS  # noqa: E402
+
+for _name, _src in _GAPS:
+    if any(n == _name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + _name)
+    CASES.append((_name, _src))

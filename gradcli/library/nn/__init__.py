@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...ops.registry import FUNCTIONS
 from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from .. import counting
-from . import activations, attention, dropout, init, reshaping, utils
+from . import activations, attention, dropout, init, inplace_acts, reshaping, utils
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .layers_more import LAYERS_MORE
@@ -17,6 +17,7 @@ from .recurrent import RECURRENT
 from .module import Module, Parameter
 
 FUNCTIONAL = {
+    **inplace_acts.FUNCTIONAL,
     "bilinear": bilinear,
     "linear": FUNCTIONS["linear"],
     **SOFTMAX_FUNCTIONAL,

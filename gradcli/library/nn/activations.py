@@ -14,6 +14,7 @@ from ...ops import batching
 from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from ...runtime import context
 from ...runtime.errors import GradAssertionError, GradValueError
+from .inplace_acts import call as inplace_call
 from .module import Module, new_parameter
 
 
@@ -58,6 +59,8 @@ class Threshold(Module):
         self.threshold, self.value, self.inplace = threshold, value, inplace
 
     def forward(self, input):
+        if self.inplace:
+            return inplace_call("threshold", input, self.threshold, self.value, inplace=True)
         return batching.op("threshold", input, self.threshold, self.value)
 
     def extra_repr(self):
@@ -72,7 +75,10 @@ class RReLU(Module):
         self.lower, self.upper, self.inplace = lower, upper, inplace
 
     def forward(self, input):
-        return batching.op("rrelu", input, self.lower, self.upper, self.training)
+        args = (self.lower, self.upper, self.training)
+        if self.inplace:
+            return inplace_call("rrelu", input, *args, inplace=True)
+        return batching.op("rrelu", input, *args)
 
     def extra_repr(self):
         return f"lower={self.lower}, upper={self.upper}" + _inplace(self)
@@ -88,6 +94,8 @@ class Hardtanh(Module):
         self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
 
     def forward(self, input):
+        if self.inplace:
+            return inplace_call("hardtanh", input, self.min_val, self.max_val, inplace=True)
         return batching.op("hardtanh", input, self.min_val, self.max_val)
 
     def extra_repr(self):
@@ -112,6 +120,8 @@ def _simple(name, fn, doc, shows_inplace=True):
         self.inplace = inplace
 
     def forward(self, input):
+        if self.inplace:
+            return inplace_call(fn, input, inplace=True)
         return batching.op(fn, input)
 
     def extra_repr(self):
@@ -140,6 +150,8 @@ class ELU(Module):
         self.alpha, self.inplace = alpha, inplace
 
     def forward(self, input):
+        if self.inplace:
+            return inplace_call("elu", input, self.alpha, inplace=True)
         return batching.op("elu", input, self.alpha)
 
     def extra_repr(self):
@@ -150,6 +162,8 @@ class CELU(ELU):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) element-wise."""
 
     def forward(self, input):
+        if self.inplace:
+            return inplace_call("celu", input, self.alpha, inplace=True)
         return batching.op("celu", input, self.alpha)
 
 

@@ -24,6 +24,7 @@ from ...ops.registry import FUNCTIONS
 from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from .init import fan_in_and_fan_out, kaiming_uniform_, uniform_
 from ...core.parameter import is_uninitialized, set_uninitialized
+from .inplace_acts import call as inplace_call
 from .module import Module, new_parameter
 
 
@@ -418,6 +419,8 @@ class LeakyReLU(Module):
         self.negative_slope, self.inplace = negative_slope, inplace
 
     def forward(self, input):
+        if self.inplace:
+            return inplace_call("leaky_relu", input, self.negative_slope, inplace=True)
         return batching.op("leaky_relu", input, self.negative_slope)
 
     def extra_repr(self):

@@ -133,6 +133,18 @@ def elu_backward(g, x, alpha, scale=1.0, input_scale=1.0):
     )
 
 
+def elu_backward_result(g, out, alpha, scale=1.0, input_scale=1.0):
+    """torch's elu_backward kernel on the result (is_result true, the in-place forms'):
+    g * scale where out > 0, else (g * input_scale) * (out + alpha * scale)."""
+    t = out.dtype.type
+    neg, pos, ipt = t(alpha) * t(scale), t(scale), t(input_scale)
+    return blocks(
+        lambda lib, dy, v: np.where(_positive(lib, v), dy * pos, (dy * ipt) * (v + neg)),
+        g,
+        out,
+    )
+
+
 def log_sigmoid_forward(x):
     """torch's log_sigmoid kernel: (min(x, 0) - log1p(b), b) with b = exp(-|x|) (its
     `buffer`, kept for the backward), SLEEF's exp and log1p on every value; a nan comes

@@ -1,0 +1,124 @@
+"""Golden cases of torch API that published code uses and that gradcli lacked: the
+activations' inplace=True (F.relu(x, inplace=True) ... and nn's inplace modules, with
+PyTorch's in-place nodes and version-counter errors).
+tests/library/wild_cases.py adds them to its CASES (recorded into tests/golden/wild.json
+by scripts/gen_golden.py wild); its rules apply."""
+
+import textwrap
+
+CASES = []
+
+
+def case(name, src):
+    if any(n == name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + name)
+    CASES.append((name, textwrap.dedent(src).strip("\n") + "\n"))
+
+
+def errors(prefix, setup, lines):
+    """One case per line, each after `setup`: the error each one ends with."""
+    for i, line in enumerate(lines):
+        case(f"{prefix}/{i}", setup + "\n" + line + "\n")
+
+
+_ACTS = (
+    ("relu", ""),
+    ("leaky_relu", ", 0.2"),
+    ("elu", ", alpha=0.7"),
+    ("hardtanh", ", -0.5, 0.75"),
+    ("relu6", ""),
+    ("selu", ""),
+    ("celu", ", 0.5"),
+    ("threshold", ", 0.1, -2.0"),
+    ("silu", ""),
+    ("mish", ""),
+    ("hardsigmoid", ""),
+    ("hardswish", ""),
+    ("rrelu", ", training=False"),
+)
+
+for _dt in ("float64", "float32"):
+    for _name, _args in _ACTS:
+        case(
+            f"inplace_activations/{_name}/{_dt}",
+            f"""
+            import torch
+            import torch.nn.functional as F
+            torch.manual_seed(4)
+            x = (torch.randn(2, 9, dtype=torch.{_dt}) * 3).requires_grad_()
+            y = x * 1.5
+            z = F.{_name}(y{_args}, inplace=True)
+            print(z is y, z.grad_fn, y._version)
+            print(z)
+            z.pow(2).sum().backward()
+            print(x.grad)
+            w = (x * 2).sin()
+            u = F.{_name}(w{_args}, inplace=True)
+            g, = torch.autograd.grad(u.sum(), x, create_graph=True)
+            print(g)
+            print(g.grad_fn)
+            """,
+        )
+
+case(
+    "inplace_activations/threshold_value_above",
+    """
+    import torch
+    import torch.nn.functional as F
+    x = torch.tensor([-1.5, 0.25, 2.0], requires_grad=True)
+    y = x * 1
+    z = F.threshold(y, 0.5, 2.0, True)
+    print(z, z.grad_fn)
+    z.sum().backward()
+    print(x.grad)
+    """,
+)
+
+case(
+    "inplace_activations/modules",
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    m = nn.Sequential(
+        nn.Linear(3, 4), nn.SELU(inplace=True), nn.Linear(4, 4), nn.CELU(0.5, inplace=True),
+        nn.Linear(4, 4), nn.ELU(inplace=True), nn.Linear(4, 4), nn.Hardtanh(-0.5, 0.5, inplace=True),
+        nn.Linear(4, 4), nn.ReLU6(inplace=True), nn.Linear(4, 4), nn.SiLU(inplace=True),
+        nn.Linear(4, 4), nn.Threshold(0.1, 0.0, inplace=True), nn.Linear(4, 4),
+        nn.RReLU(inplace=True), nn.Linear(4, 2), nn.LeakyReLU(0.1, inplace=True),
+    )
+    print(m)
+    m.eval()
+    out = m(torch.tensor([[0.5, -1.0, 2.0], [1.0, 0.0, -3.0]]))
+    print(out, out.grad_fn)
+    out.sum().backward()
+    print(m[0].weight.grad, m[2].weight.grad, m[16].weight.grad)
+    """,
+)
+
+case(
+    "inplace_activations/negative_slope",
+    """
+    import torch
+    import torch.nn.functional as F
+    x = torch.tensor([-1.5, 0.25, 2.0], requires_grad=True)
+    y = x * 1
+    z = F.leaky_relu(y, -0.5, inplace=True)
+    print(z, z.grad_fn)
+    z.sum().backward()
+    """,
+)
+
+errors(
+    "inplace_activations/errors",
+    "import torch\nimport torch.nn.functional as F\n"
+    "x = torch.tensor([-1.5, 0.25, 2.0], requires_grad=True)",
+    [
+        "F.relu(x, inplace=True)",
+        "F.elu(x, inplace=True)",
+        "s = x.sigmoid()\nF.relu(s, inplace=True)\ns.sum().backward()",
+        "s = x.exp()\nF.silu(s, inplace=True)\ns.sum().backward()",
+        "s = x.tanh()\nF.leaky_relu(s, 0.1, True)\ns.sum().backward()",
+        "torch.relu(x, inplace=True)",
+    ],
+)
