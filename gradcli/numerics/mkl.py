@@ -31,6 +31,7 @@ import sys
 
 import numpy as np
 
+from .gemm_threads import ALONE as _ALONE, AS_IS as _AS_IS, plan as _plan
 from .parallel import THREADS
 
 _VML_HA = 0x2 | 0x140000 | 0x100  # VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE, as ATen passes
@@ -162,6 +163,10 @@ def available() -> bool:
 
 def _ctypes_address(a):
     return a.ctypes.data
+
+
+_AT = object.__basicsize__  # PyArrayObject's data pointer follows the object's header
+_read = ctypes.c_void_p.from_address
 
 
 def _address_reader():
@@ -308,70 +313,6 @@ def _operand(a):
     return _copy_aligned(a), False, max(1, a.shape[1])  # PyTorch copies it too
 
 
-def cut(p, m, n, k):
-    """How MKL's gemm with two threads shares the column-major C (m x n) = op(A) (m x k)
-    op(B) (k x n) (row-major C = A B is gemm's m = C's columns, n = its rows) between
-    them, whatever the transposes, alpha, beta and places: None when the calling thread
-    computes it alone, else (axis, at): the first thread computes C's rows (axis 0: m) or
-    columns (axis 1: n) before `at`, the second those from `at` (none when `at` reaches
-    the end), each with a gemm call into the kernels on its part, with beta 1 after C was
-    scaled by beta.  Found by watching each thread's call into the kernels (with a
-    debugger, docs/developer/numerics.md):
-    * one row or column (a matrix-vector product): alone; k 1 (a rank-one update, whose
-      bits are the same on one thread): None too;
-    * k at most 4: shared when m or n is above 100; k 5 to 16: above 16; k above 16: always;
-    * float64 with n at most 2 m: the rows, at half of m rounded up to a multiple of 12;
-    * else the columns, at half of n rounded up to a multiple of 4."""
-    if m == 1 or n == 1 or k == 1:
-        return None
-    if k <= 16 and max(m, n) <= (100 if k <= 4 else 16):
-        return None
-    if p == "d" and n <= 2 * m:
-        return 0, -(-m // 24) * 12
-    return 1, -(-n // 8) * 4
-
-
-def solo(p, rows, cols, k, tb=True):
-    """True when MKL's ?gemm of a (rows, k) by (k, cols) product (row-major, either operand
-    transposed or not, any beta and alpha, anywhere in memory) gives the same bits on one
-    thread as on two, found over tens of thousands of shapes (docs/developer/numerics.md):
-    * one row or one column: a matrix-vector product, never shared (False: no thread to
-      spare);
-    * float32: rows 5 to 11 but 8 (a part of fewer than 4 rows of its own) change;
-    * float64: rows not a multiple of 4 change in some shapes, and with k above 256 (more
-      than one block of k) and 13 to 35 columns the columns past the last multiple of 12
-      change; an even number of columns with the second operand not transposed (tb
-      False) never changed."""
-    if rows == 1 or cols == 1:
-        return False
-    if p == "s":
-        return rows < 5 or rows == 8 or rows > 11
-    return (not rows % 4 and (k <= 256 or cols <= 12 or cols >= 36)) or not (tb or cols % 2)
-
-
-_AS_IS, _ALONE = "as is", "alone"
-
-
-def _plan(p, m, n, k, t1, beta):
-    """How gradcli makes the column-major gemm (m, n, k; t1: the first operand
-    transposed) with MKL's two threads' bits: _AS_IS (a matrix-vector product, which MKL
-    never hands to a thread), _ALONE (one call on one thread: MKL computes it alone, or
-    its whole gives the same bits, `solo`, or the first thread takes all of it with beta
-    1), or the threads' parts computed one after the other on one thread (cut's (axis,
-    at), `shared`): a woken thread costs more CPU (about 17 us) than a small product
-    itself.  Beyond the sizes the sharing was checked on (_CHECKED), PyTorch's threads
-    (where the wake-up is nothing beside the product)."""
-    if m == 1 or n == 1:
-        return _AS_IS
-    at = cut(p, m, n, k)
-    if at is None or solo(p, n, m, k, t1) or (beta == 1 and at[1] >= (n if at[0] else m)):
-        return _ALONE
-    return at if max(m, n, k) <= _CHECKED else _AS_IS
-
-
-_CHECKED = 4096  # the largest m, n and k the threads' parts were checked on
-
-
 def _gemm_as_two(p, args, c=None):
     """gemm(*args) (cblas's arguments, column-major) with the bits MKL gives it on two
     threads, computed on this one where gradcli knows how (_plan); c: the (n, m) result
@@ -488,7 +429,160 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
     """a @ b (+ c, broadcast to the product, added by gemm as torch.addmm does; with
     torch.addmm's `alpha * (a @ b) + beta * c`) for 2-D float arrays of one dtype, as
     PyTorch computes it; None when MKL cannot.  by_rows: always as the row-major
-    C^T = B^T A^T (torch.bmm's one item), else a one-column product as torch.mm's."""
+    C^T = B^T A^T (torch.bmm's one item), else a one-column product as torch.mm's.
+    By the plan (`_make_plan`) kept for the operands' shapes, strides and dtypes: their
+    addresses, a fresh result, one gemm call; `_mm_general` where it copies an operand."""
+    key = (
+        a.shape,
+        a.strides,
+        a.dtype,
+        b.shape,
+        b.strides,
+        b.dtype,
+        -1 if c is None else beta == 1,
+        by_rows,
+    )
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _make_plan(a, b, c is not None, beta, by_rows)
+        if plan is None:  # (not kept: MKL may be there later)
+            return None
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    if plan is _GENERAL or _state["lib"] is None:
+        return _mm_general(a, b, c, alpha, beta, by_rows)
+    a_first, shape, p, thread, c_args, ints = plan
+    a_ptr = _read(id(a) + _AT)  # (c_void_p's: passed to gemm as they are)
+    b_ptr = _read(id(b) + _AT)
+    a_at, b_at = a_ptr.value, b_ptr.value
+    if (a_at & _MISPLACED if a.base is None else not _placed(a, a_at)) or (
+        b_at & _MISPLACED if b.base is None else not _placed(b, b_at)
+    ):
+        return _mm_general(a, b, c, alpha, beta, by_rows)
+    dtype = a.dtype
+    out = np.empty(shape, dtype)
+    out_ptr = _read(id(out) + _AT)
+    if out_ptr.value & _MISPLACED:  # (NumPy's arrays are not placed as PyTorch's storages)
+        out, out_ptr = _empty(shape, dtype)
+    if c is None:
+        beta = 0.0
+    else:
+        out[...] = c
+    if not a_first:
+        a_ptr, b_ptr = b_ptr, a_ptr
+    gemm = FNS[_GEMM[p]]
+    if thread is _AS_IS or thread is _ALONE or not _state["gemm"]:
+        # gemm's arguments made once (ctypes makes one of each number at each call)
+        col, t1, t2, m, n, k, ld1, ld2, one, zero = c_args
+        alpha = one if alpha == 1 else alpha
+        beta = zero if c is None else one if beta == 1 else beta
+        if thread is _ALONE and _state["gemm"]:
+            local = FNS["MKL_Set_Num_Threads_Local"]
+            before = local(_ONE_THREAD)
+            try:
+                gemm(col, t1, t2, m, n, k, alpha, a_ptr, ld1, b_ptr, ld2, beta, out_ptr, m)
+            finally:
+                local(before)
+        else:
+            gemm(col, t1, t2, m, n, k, alpha, a_ptr, ld1, b_ptr, ld2, beta, out_ptr, m)
+    else:
+        t1, t2, m, n, k, ld1, ld2 = ints
+        out_at = out_ptr if isinstance(out_ptr, int) else out_ptr.value
+        args = (_COL, t1, t2, m, n, k, alpha, a_ptr.value, ld1, b_ptr.value, ld2, beta, out_at, m)
+        shared(p, args, thread, out)
+    return out
+
+
+_ONE_THREAD = ctypes.c_int(1)
+_PLANS: dict = {}
+_MAX_PLANS = 1024  # plans kept (a program's products have few signatures)
+_GENERAL = "general"  # the plan of a product _mm_general makes
+_MISPLACED = _ALIGN - 1  # an address's bits off a 64-byte boundary
+
+
+def _placed(x, at):
+    """Whether a view x (at address `at`) lies as PyTorch's storage would hold it (as
+    `_aligned` sees it): its storage (the array it views) on a 64-byte boundary, or one
+    of `_empty`'s buffers."""
+    root = x.base
+    if not isinstance(root, np.ndarray):
+        return not at & _MISPLACED
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    return root.dtype is _STORE or not address(root) & _MISPLACED
+
+
+def _make_plan(a, b, has_c, beta, by_rows):
+    """`mm`'s plan for operands of these shapes, strides and dtypes (a c or not, beta 1
+    or not, by_rows): (a first in gemm's arguments?, gemm's transposes, m, n, k, its
+    first and second operand's leading dimensions, the result's shape, BLAS's prefix, how
+    the two threads are computed), as `_mm_general` decides for operands placed as
+    PyTorch's; None when MKL cannot; _GENERAL where `_mm_general` copies (or is empty)."""
+    dtype = a.dtype
+    p = _KINDS.get(dtype.char)
+    if p is None or b.dtype != dtype:
+        return None
+    rows, k = a.shape
+    cols = b.shape[1]
+    if max(rows, k, b.shape[0], cols) >= 2**31 or lib() is None:
+        return None
+    if rows == 0 or cols == 0 or k == 0 or address is _ctypes_address:
+        return _GENERAL
+    if cols == 1 and not by_rows:  # _one_column's decisions
+        a_ld, ta = _strides_layout(a)
+        b_ld, tb = _strides_layout(b)
+        if a_ld is None or b_ld is None:
+            return _GENERAL
+        a_ld = (k if rows == 1 else a_ld) if ta else rows if k == 1 else a_ld
+        b_ld = (1 if k == 1 else b_ld) if tb else k
+        t1, t2, m, n = (_TR if ta else _NO), (_TR if tb else _NO), rows, 1
+        a_first, lds = True, (a_ld, b_ld)
+    else:  # _rows_args's: the column-major C^T = B^T A^T
+        a_ld, ta = _operand_layout(a)
+        b_ld, tb = _operand_layout(b)
+        if a_ld is None or b_ld is None:
+            return _GENERAL
+        t1, t2, m, n = (_TR if tb else _NO), (_TR if ta else _NO), cols, rows
+        a_first, lds = False, (b_ld, a_ld)
+    # (ldc is m in both: max(1, cols) and rows, neither 0 here)
+    thread = _plan(p, m, n, k, t1 == _TR, beta if has_c else 0.0)
+    real = ctypes.c_float if p == "s" else ctypes.c_double
+    ints = (t1, t2, m, n, k) + lds
+    c_args = tuple(map(_I, (_COL,) + ints)) + (real(1.0), real(0.0))
+    return a_first, (rows, cols), p, thread, c_args, ints
+
+
+def _operand_layout(x):
+    """(leading dimension, transposed?) of `_operand`'s for x, or (None, None) where it
+    copies x (or `_aligned` would, whatever its place)."""
+    flags = x.flags
+    if flags.c_contiguous:
+        return max(1, x.shape[1]), False
+    if flags.f_contiguous:
+        return max(1, x.shape[0]), True
+    return None, None
+
+
+def _strides_layout(x):
+    """(leading dimension, transposed?) of `_by_strides`'s for x, or (None, None) where
+    it copies x (or `_aligned` would, whatever its place)."""
+    p, q = x.shape
+    s0, s1 = x.strides[0] // x.itemsize, x.strides[1] // x.itemsize
+    if s0 == 1 and s1 >= max(1, p):
+        if not x.T.flags.c_contiguous:
+            return None, None
+        return x.T.strides[0] // x.itemsize if q > 1 else s1, False
+    if s1 == 1 and s0 >= max(1, q):
+        if not x.flags.c_contiguous:
+            return None, None
+        return x.strides[0] // x.itemsize if p > 1 else s0, True
+    return None, None
+
+
+def _mm_general(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
+    """mm's product (or None) made step by step: the operands copied where PyTorch's
+    would lie otherwise, empty products."""
     dtype = a.dtype
     p = _KINDS.get(dtype.char)
     if p is None or b.dtype != dtype:
@@ -795,8 +889,14 @@ def col_major(x):
 def mm_grads(g, a, b, need_a, need_b, F):
     """The gradients of a @ b as PyTorch's mm_mat1_backward / mm_mat2_backward
     compute them: the product is taken in the layout of the operand it is for."""
-    mmf, t = F.mm, F.transpose
     ga = gb = None
+    if not F.tensor_mode:  # arrays: the same products, without F's layers
+        if need_a:
+            ga = torch_mm(b, g.T).T if col_major(a) else torch_mm(g, b.T)
+        if need_b:
+            gb = torch_mm(g.T, a).T if col_major(b) else torch_mm(a.T, g)
+        return ga, gb
+    mmf, t = F.mm, F.transpose
     if need_a:
         ga = t(mmf(b, t(g))) if col_major(_arr(a)) else mmf(g, t(b))
     if need_b:
