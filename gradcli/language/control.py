@@ -50,6 +50,15 @@ def _replayable(comp, suite, target, cond):
     return Body.compile(comp, suite, target, cond)
 
 
+def _left(e, line, col):
+    """e, raised in a `for` loop: an error out of a generator it takes its items from
+    (placed there, its function left) is a step of the call chain at the loop's
+    iterable, as a function's is at its call (GradError.at)."""
+    if e.pending_call is not None:
+        e.at(line, col)
+    return e
+
+
 def _looped(loop, b, body, other):
     """A loop statement's closure: `loop(s, again)` runs the iterations (`again(s)` one
     body) and returns their signal, or `other` (the `else` block, None if none) when
@@ -283,14 +292,17 @@ class Control:
             def run(s):
                 items = _items(it, s, line, col)
                 max_steps = context.current.limits.max_steps
-                for item in items:
-                    store(s, item)
-                    if max_steps is not None:
-                        step(max_steps, line, col)
-                    tick(line, col)
-                    r = yield from b(s)
-                    if r is not None and r is not CONTINUE:
-                        return None if r is BREAK else r
+                try:
+                    for item in items:
+                        store(s, item)
+                        if max_steps is not None:
+                            step(max_steps, line, col)
+                        tick(line, col)
+                        r = yield from b(s)
+                        if r is not None and r is not CONTINUE:
+                            return None if r is BREAK else r
+                except GradError as e:
+                    raise _left(e, line, col)
                 if other is not None:
                     return (yield from other(s))
 
@@ -305,19 +317,22 @@ class Control:
             max_steps = context.current.limits.max_steps
             n = SAMPLE  # iterations until the next look at the run's memory
             vars = s.vars
-            for item in items:
-                if name is not None:
-                    vars[name] = item
-                else:
-                    store(s, item)
-                if max_steps is not None:
-                    step(max_steps, line, col)
-                n -= 1
-                if not n:
-                    n = sample(line, col)
-                r = again(s)  # iteration.body, inlined
-                if r is not None and r is not CONTINUE:
-                    return None if r is BREAK else r
+            try:
+                for item in items:
+                    if name is not None:
+                        vars[name] = item
+                    else:
+                        store(s, item)
+                    if max_steps is not None:
+                        step(max_steps, line, col)
+                    n -= 1
+                    if not n:
+                        n = sample(line, col)
+                    r = again(s)  # iteration.body, inlined
+                    if r is not None and r is not CONTINUE:
+                        return None if r is BREAK else r
+            except GradError as e:
+                raise _left(e, line, col)
             return other
 
         return _looped(loop, b, body, other)

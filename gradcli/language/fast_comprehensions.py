@@ -23,6 +23,7 @@ from ..runtime.limits import check_items
 from ..library.stdlib import LazyIterator
 from .fast_ast import Unsupported, _and, _call, _h, _is, _known_int, _name, _or, _pos, at
 from .fast_items import hashable
+from .fast_support import PASS_ON
 from .fast_types import SMALL
 from .fast_tier import Emitter, _module
 from .iteration import iterate, sample
@@ -112,6 +113,18 @@ def inline_comprehension(outer, node):
     outer.consts["@LazyIterator"] = LazyIterator
     outer.consts["@iterate"] = iterate
     return fn_def, kind
+
+
+def _iteration_at(loop, where, kind):
+    """The loop with its own instructions (the next item taken) placed at the
+    comprehension, where the closure compiler places what its iteration raises (a
+    generator's error, a set changed); in a generator expression marked PASS_ON: an
+    error out of a generator it goes through is placed by the call that asked for the
+    item, as the closure compiler's lazy comprehension leaves it (fast_support.fail)."""
+    loop.lineno = loop.end_lineno = where[0]
+    loop.col_offset = where[1]
+    loop.end_col_offset = where[1] + (PASS_ON if kind == "genexp" else 0)
+    return loop
 
 
 def small_range(items):
@@ -288,7 +301,15 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
     # over a range, the variable is an int: a second loop specialized for it (fast_types.py)
     spec, _ = make(frozenset([var]))
     loops = [
-        at(ast.For(target=_name(v, ast.Store()), iter=_h("items"), body=b, orelse=[]), line, col)
+        at(
+            _iteration_at(
+                ast.For(target=_name(v, ast.Store()), iter=_h("items"), body=b, orelse=[]),
+                where,
+                kind,
+            ),
+            line,
+            col,
+        )
         for v, b in ((var, spec), (var, body))
     ]
     loop = at(

@@ -13,8 +13,8 @@ variables read once per call (`unit`, `prologue`).
   anything else as statements.py's `store_attr` stores it.
 - `obj.name(a, b)`: a method of a plain class with a fast function called directly
   (callsites.py's `run0`/`run1` case), anything else as callsites.py's `method_site`
-  calls it.  An error in such a method is not a step of the call chain (as for a
-  bound method there: fast_support.NO_CHAIN).
+  calls it.  An error in such a method is a step of the call chain named by the
+  method, as in Python's traceback (GradError.at).
 - `C(a, b)`: an object of a plain class whose `__init__` has a fast function made as
   callsites.make_plain makes it (`class_call`).
 - f-strings: their fields formatted as expressions._fmt_piece formats them.
@@ -44,7 +44,7 @@ from .fast_dispatch import (
 from .fast_ast import _op_key
 from .fast_dispatch import plain_first, refusal
 from .datamodel import _DUNDER
-from .fast_support import NO_CHAIN, OWN_ATTR, augmented_op
+from .fast_support import OWN_ATTR, augmented_op
 from .parser import Tree
 from .scopes import FunctionInfo
 
@@ -140,7 +140,7 @@ class FastCalls:
             ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[dd]),
             *_fast_function(f, self._lookup(tb, ty, attr), len(parts) + 1),
         ]
-        fast = _no_chain(
+        fast = _placed(
             ast.Call(
                 func=_attr(_name(f), "fast"),
                 args=[_copy_name(o), *[_copy_name(n) for n in names]],
@@ -222,7 +222,7 @@ class FastCalls:
         new = ast.NamedExpr(
             target=_name(o, ast.Store()), value=_call(self.const(object.__new__, "new"), _name(f))
         )
-        init = _no_chain(
+        init = _placed(
             ast.Call(func=_attr(_name(i), "fast"), args=[new, *firsts], keywords=[]), line, col
         )
         made = ast.IfExp(
@@ -292,7 +292,7 @@ class FastCalls:
             ),
             *_fast_function(rf, self._lookup(_name(tb), _name(ty), "__repr__"), 1),
         )
-        text = _no_chain(
+        text = _placed(
             ast.Call(func=_attr(_name(rf), "fast"), args=[_name(a)], keywords=[]), line, col
         )
         direct = ast.IfExp(
@@ -346,7 +346,7 @@ class FastOperators:
             _is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(t)))),
             *_fast_function(f, self._lookup(_name(tb), _name(t), "__neg__"), 1),
         )
-        call = _no_chain(_call(_attr(_name(f), "fast"), _copy(v)), line, col)
+        call = _placed(_call(_attr(_name(f), "fast"), _copy(v)), line, col)
         return ast.IfExp(
             test=test, body=call, orelse=_call(_h("unary"), ast.Constant(op), _copy(v))
         )
@@ -381,7 +381,7 @@ class FastOperators:
             *_fast_function(f, self._lookup(_name(tb), _name(t), method), 2),
         ]
         args = [_copy_name(later), _copy(a)] if reflected else [_copy(a), _copy(b)]
-        call = _no_chain(_call(_attr(_name(f), "fast"), *args), line, col)
+        call = _placed(_call(_attr(_name(f), "fast"), *args), line, col)
         refuse = self.const(
             refusal(op, name, augmented), "refused_" + _op_key(op) + ("_aug" if augmented else "")
         )
@@ -750,10 +750,11 @@ def _is_not_none(e):
     return ast.Compare(left=e, ops=[ast.IsNot()], comparators=[ast.Constant(None)])
 
 
-def _no_chain(call, line, col):
-    """The call placed at (line, col), marked as a method's (fast_support.NO_CHAIN)."""
+def _placed(call, line, col):
+    """The call placed at (line, col): an error out of the method it calls is a step of
+    the call chain there, named by the method (GradError.at)."""
     call.lineno = call.end_lineno = line
-    call.col_offset, call.end_col_offset = col, col + NO_CHAIN
+    call.col_offset = call.end_col_offset = col
     return call
 
 

@@ -107,10 +107,9 @@ def running(f, depth):
     return out
 
 
-#: a call whose node ends this far past its column calls a method (fast_objects.py): an
-#: error out of the fast function it calls is no step of the call chain, as a bound
-#: method's is not (invoke.call_failed)
-NO_CHAIN = 1 << 20
+#: a generator expression's loop (fast_comprehensions.py): an error out of a generator
+#: it takes its items from goes on to where its own items are asked for
+PASS_ON = 1 << 22
 #: an attribute whose node ends this far past its column reads an object's own variable
 #: as Python reads it (fast_objects.py: no class of the object's plain class has that
 #: name): the AttributeError Python raises when the object has no such variable becomes
@@ -119,9 +118,9 @@ OWN_ATTR = 1 << 21
 
 
 def position(code, lasti):
-    """(line, col, what the instruction is: NO_CHAIN for a call of a method, OWN_ATTR
-    for an own variable's read, else 0) of the instruction at byte offset `lasti` of
-    generated code."""
+    """(line, col, what the instruction is: OWN_ATTR for an own variable's read,
+    PASS_ON for a generator expression's loop, else 0) of the instruction at byte
+    offset `lasti` of generated code."""
     table = _POSITIONS.get(code)
     if table is None:
         table = _POSITIONS[code] = [(p[0], p[2], _marked(p)) for p in code.co_positions()]
@@ -132,7 +131,7 @@ def _marked(p):
     if p[2] is None or p[3] is None:
         return 0
     mark = p[3] - p[2]
-    return mark if mark in (NO_CHAIN, OWN_ATTR) else 0
+    return mark if mark in (OWN_ATTR, PASS_ON) else 0
 
 
 def fail(e, me):
@@ -157,13 +156,9 @@ def fail(e, me):
         e = GradRuntimeError(str(e))
     elif mark == OWN_ATTR and type(e) is AttributeError and nxt is None:
         e = _no_variable(e)
-    elif isinstance(e, GradError) and e.line is not None and nxt is not None:
-        callee = fast_name(nxt.tb_frame.f_code)
-        # as invoke.call_failed does for a user function
-        if callee is not None and mark != NO_CHAIN:
-            if not e.calls:
-                e.calls = []
-            e.calls.append([None, line, col, callee, state.origin])
+    elif mark == PASS_ON and isinstance(e, GradError) and e.pending_call is not None:
+        return e
+    # (an error out of a function called there: a step of the call chain, GradError.at)
     err = located(e, line, col)
     if me is not None and isinstance(err, GradError):  # as UserFunction.run does
         if err.origin is None:
@@ -171,6 +166,7 @@ def fail(e, me):
         for frame in err.calls:
             if frame[0] is None:
                 frame[0] = me.origin
+        err.left(me.name, state.origin)
     return err
 
 

@@ -10,6 +10,7 @@ from ..runtime.errors import GradError, GradTypeError, did_you_mean
 from ..runtime.limits import depth_exceeded
 from ..runtime import context
 from ..library.stdlib import bounded_values
+from .state import state
 
 
 _new = object.__new__
@@ -307,6 +308,7 @@ class UserFunction:
             for frame in e.calls:  # calls made in this body: in its file too
                 if frame[0] is None:
                     frame[0] = self.origin
+            e.left(self.name, state.origin)  # (a step of the chain where it was called)
             raise
         finally:
             call_depth.n = depth - 1
@@ -435,6 +437,7 @@ class Generator:
             for frame in e.calls:
                 if frame[0] is None:
                     frame[0] = fn.origin
+            e.left(fn.name, state.origin)  # (a step of the chain where it was resumed)
             raise
         except BaseException:
             self.done, self.gen = True, None

@@ -20,7 +20,6 @@ from .iteration import pyname
 from .out_arg import call_with_out
 from .positions import located
 from .pykeywords import keyword_error
-from .state import state
 
 
 def call(fn, args, kwargs, name, line, col, kwpos=None):
@@ -57,10 +56,6 @@ def call_failed(e, fn, args, kwargs, name, line, col, kwpos):
         raise located(e, line, col) from None
     if name and e.line is None and e.message.startswith("argument '"):
         e.message = f"{name}(): {e.message}"  # PyTorch names the function
-    if e.line is not None and type(fn) is UserFunction:  # raised inside fn: a call chain
-        if not e.calls:
-            e.calls = []
-        e.calls.append([None, line, col, fn.name, state.origin])
     raise e.at(*_kw_pos(e, kwpos, line, col))
 
 

@@ -17,6 +17,8 @@ class GradError(Exception):
     origin = None  # (file, source) when raised in a function defined in another file
     calls = ()  # [[origin, line, column, callee, program]] of the user-function calls
     # it left, innermost first (origin None: at top level of `program`)
+    pending_call = None  # (callee, program): the user function it has just come out of,
+    # a step of `calls` at the place the caller gives it next (the call, the operator)
     line = column = hint = None  # (a program's exception class may skip __init__)
 
     def __init__(
@@ -39,7 +41,21 @@ class GradError(Exception):
         """Fill in the position if it is not known yet; returns self."""
         if self.line is None:
             self.line, self.column = line, column
+        elif self.pending_call is not None:  # where the caller called the function it left
+            callee, program = self.pending_call
+            self.pending_call = None
+            if not self.calls:
+                self.calls = []
+            self.calls.append([None, line, column, callee, program])
         return self
+
+    def left(self, callee, program):
+        """The error leaves the user function `callee` (its body placed it): the next
+        place given to it is the call's, a step of the call chain named by `callee`,
+        as Python's traceback names the frame of any function, method or special
+        method (an error placed nowhere there is placed at the call instead)."""
+        if self.line is not None and self.pending_call is None:
+            self.pending_call = (callee, program)
 
 
 class GradSyntaxError(GradError):

@@ -226,6 +226,7 @@ ESCAPES = [
     (CATCH + "err.with_traceback(none)", "AttributeError"),
     (CATCH + "err.origin", "AttributeError"),
     (CATCH + "err.calls", "AttributeError"),
+    (CATCH + "err.pending_call", "AttributeError"),
     (CATCH + "err.args.__class__", "AttributeError"),
     (CATCH_USER + "err.__class__", "AttributeError"),
     (CATCH_USER + "err.__traceback__", "AttributeError"),
