@@ -243,8 +243,8 @@ class FastCalls:
     def _called(self, f, ft, parts, slow, line, col):
         """_made's object of a plain class whose `__call__` (its class's) has a fast
         function: that called with the object and the arguments, as
-        callsites.call_other calls it (no step of an error's call chain there, as a
-        method called directly: NO_CHAIN), else `slow`."""
+        callsites.call_other calls it (an error out of it a step of the call chain
+        named `__call__`, as in Python's traceback), else `slow`."""
         c, tb = self.tmp(), self.tmp()
         test = _and(
             _is_not_none(
@@ -255,7 +255,7 @@ class FastCalls:
         call = ast.Call(
             func=_attr(_name(c), "fast"), args=[_name(f), *[_copy(p) for p in parts]], keywords=[]
         )
-        return ast.IfExp(test=test, body=_no_chain(call, line, col), orelse=slow)
+        return ast.IfExp(test=test, body=_placed(call, line, col), orelse=slow)
 
     def _repr_call(self, f, callee, parts, slow, name, line, col):
         """`repr(v)` (the callee computed by `callee`) of an object of a plain class
