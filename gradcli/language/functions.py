@@ -319,6 +319,41 @@ class UserFunction:
             return r
         return r.value if type(r) is Return else None
 
+    def scope_for(self, args):
+        """The scope a call f(*args) runs its body in, made as `run` makes it (its
+        parameters bound as the call binds them: its errors), for `run_in` (a replayed
+        loop calls a `def` in one scope again and again: language/replay_defs.py)."""
+        q = self.quick
+        if q is not None and len(args) == len(q):
+            local = dict(zip(q, args))
+        else:
+            local = self.sig.bind(self.qualname, args, {}, self.defaults)
+        if self.cell is not None:
+            local[CLASS_CELL] = self.cell
+        return Scope(local, self.globals, call_depth.n + 1, self.closure)
+
+    def run_in(self, scope):
+        """The body run in a scope `scope_for` made, as `run` runs it (the call's depth,
+        its frame, its errors placed in its file); returns what the body gives (a
+        Return, None)."""
+        depth = call_depth.n + 1
+        if depth > context.current.limits.max_depth:
+            raise depth_exceeded()
+        call_depth.n = depth
+        frames.append((self, scope))
+        try:
+            return self.body(scope)
+        except GradError as e:
+            if e.origin is None:
+                e.origin = self.origin
+            for frame in e.calls:
+                if frame[0] is None:
+                    frame[0] = self.origin
+            raise
+        finally:
+            call_depth.n = depth - 1
+            frames.pop()
+
 
 def given_defaults(f):
     """f's fast function given the defaults of f's trailing positional parameters as

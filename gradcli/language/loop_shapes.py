@@ -48,7 +48,7 @@ import weakref
 from ..library.scalar_steps import METHOD_STEPS
 from ..ops.registry import BUILTINS, METHOD_ONLY
 from . import runtime as rt
-from .functions import Scope
+from .functions import Scope, UserFunction
 from .parser import Tree
 from .positions import pos
 
@@ -392,6 +392,11 @@ def _loop_targets(node):
     }
 
 
+def bound_names(suite):
+    """The names a body's statements bind or change (`_written`, `_loop_targets`)."""
+    return set().union(*(_written(n) | _loop_targets(n) for n in _statements(suite)))
+
+
 def _statements(suite):
     """The body's statements: simple ones one by one, compound ones whole."""
     out = []
@@ -543,6 +548,20 @@ def qualifies_def(suite) -> bool:
     return bool(nodes) and None not in kinds and any(k[0] == "assign" for k in kinds)
 
 
+#: code of a `def` whose calls replay -> what its calls share (replay_defs._Held): a
+#: replayed loop's assignment `name = f(args)` of such a function replays the call in
+#: the loop's plan (replay_plan.py, replay_defs.py)
+DEFS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def called_def(call, read):
+    """What its calls share (replay_defs._Held) when an assignment's value is a call of
+    a `def` whose calls replay (`_def_call`, `DEFS`; read: the values of the names the
+    statement reads), else None."""
+    f = read.get(call[0]) if call is not None and read is not None else None
+    return DEFS.get(f.body) if type(f) is UserFunction and not f.generator else None
+
+
 #: code of a `def` -> what `through` found of it (a forward a replayed loop sees through)
 THROUGH: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -594,16 +613,24 @@ def compile_def(comp, suite):
     `nonlocal` declarations as `pass`; the parameters are variables), compiled, the
     `return` statement's closure (None if there is none) and the names the program can
     see when the call ends: those the `return` reads and the made names that are not
-    the function's locals (`global`, `nonlocal`); else None."""
+    the function's locals (`global`, `nonlocal`), and the name `return name` reads (None
+    when it returns no value, "" for any other value); else None."""
     nodes, ret = _def_statements(suite)
     items = _compile(comp, nodes, set(), None)
     if items is None:
         return None
     seen = names_in(ret) if ret is not None else set()
     seen |= {it[1] for it in items if it[0] == "assign" and comp.fn.mode(it[1]) != "local"}
+    value = ret.children[0] if ret is not None and ret.children else None
+    if value is None:
+        returns = None
+    elif isinstance(value, Tree) and value.data == "name":
+        returns = value.children[0].value
+    else:
+        returns = ""
     comp.depth += 1  # (as Compiler.block compiles a block)
     try:
-        return items, (comp.small(ret) if ret is not None else None), seen
+        return items, (comp.small(ret) if ret is not None else None), seen, returns
     finally:
         comp.depth -= 1
 
@@ -715,6 +742,7 @@ def _item(comp, n, kind_what, results, changed):
                 if name not in results
             ),
             _has_call(value),
+            _def_call(comp, value),
         )
     elif kind == "backward":
         at = n.children[0].children[0].children[1]  # the `backward` of name.backward()
@@ -741,6 +769,21 @@ def _item(comp, n, kind_what, results, changed):
             finally:
                 comp.depth -= 1
     return (kind, what, closure, extra, line, col)
+
+
+def _def_call(comp, value):
+    """(the function's name, a closure per argument) of an assignment's value that is a
+    call `f(a, b, 0.1)` of a variable, each argument a name or a number (a call of a
+    `def` whose calls replay: replay_plan.py makes it the loop's own, replay_defs.py),
+    else None."""
+    if not (isinstance(value, Tree) and value.data == "call"):
+        return None
+    fn, args = value.children[0], _args(value)
+    if not (isinstance(fn, Tree) and fn.data == "name") or args is None:
+        return None
+    if not all(a.data == "name" or _number(a) for a in args):
+        return None
+    return fn.children[0].value, tuple(comp.expr(a) for a in args)
 
 
 def _block(comp, n):

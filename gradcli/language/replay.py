@@ -54,13 +54,13 @@ from ..engine import replay as engine
 from ..library.nn.module import replay_same
 from ..library.optim import replay_groups_same
 from ..library.scalar_steps import array_step, step_by, zero_grad_array
-from .loop_shapes import REPORT, compile_body, names_in, report, why_not  # (REPORT: set here for
+from .loop_shapes import REPORT, bound_names, compile_body, names_in, report, why_not  # (REPORT
 
-# the loops, by a test)
+# set here for the loops, by a test)
 from .parser import Tree
 from .positions import located, pos
 from .replay_plan import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP, Fail
-from .replay_plan import ARRAY_STEP, EACH, ZERO_GRAD, negative_zero, read_all
+from .replay_plan import ARRAY_STEP, CALL, EACH, ZERO_GRAD, negative_zero, read_all
 from .replay_plan import plan as make_plan
 
 # the kinds the hot loops test as literals (a test checks they are these)
@@ -88,11 +88,15 @@ class Body:
         "first",
         "loads",
         "after_first",
+        "writes",
     )
 
     def __init__(self, items, targets):
         self.items = items
         self.line = None  # (where the loop is: REPORT)
+        # the names the body binds (a replayed call's checks that read none of them
+        # hold from one replayed iteration to the next: replay_defs._Held.in_loop)
+        self.writes = None
         self.targets = targets  # the name a `for` loop binds (None: a `while` loop,
         # or a target that is not a name)
         self.closures = tuple(it[2] for it in items)
@@ -122,6 +126,7 @@ class Body:
             return None
         body = cls(items, names if plain else None)
         body.line = line
+        body.writes = frozenset(names | bound_names(suite))
         return body
 
     def start(self, s):
@@ -175,8 +180,8 @@ class Run:
                 return self._replay(plan)
             if why is not _COND:
                 self.plan = None
-            elif self.pending:
-                return self._assigned_first()
+            elif self.pending and not any(p[0] is CALLED for p in self.pending.values()):
+                return self._assigned_first()  # (a call's value: every name bound first)
             return self._compiled(0)
         if self.records < MAX_RECORDS and engine.plain():
             self.records += 1
@@ -308,8 +313,11 @@ class Run:
         call) or ITEM (replay_plan.Item: `running += loss.item()`): _GO, or what the rest
         of the iteration run as compiled gives (a check that fails, an error)."""
         s = self.s
-        if item[0] == CHECK:
+        kind = item[0]
+        if kind == CHECK:
             return _GO if self._still(plan) else self._compiled(item[1])
+        if kind == CALL:  # (replay_plan.Call: replay_defs._Held.in_loop)
+            return item[1].in_loop(self, item)
         _, store, load, name, binary, at, line = item
         state.line = line
         p = self.pending.get(name)
@@ -319,7 +327,9 @@ class Run:
         if type(v) is Deferred:  # (made now: the program sees its value)
             v = v.value()
             self.pending[name] = (p[0], p[1], v, p[3])
-        if v.size != 1:
+            if p[0] is CALLED:  # (the call's own name too)
+                p[1].made(v)
+        if v is None or v.size != 1:  # (None: a call that returns nothing)
             return self._compiled(at)  # (its error in its place)
         try:
             r = binary(load(s), v.reshape(()).item())  # (as Tensor.item)
@@ -429,7 +439,11 @@ class Run:
         graph is its iteration's shadows (handed over: new ones are made next time);
         `numbers`: their creation numbers (engine.reserve), else numbers of now."""
         pending = self.pending  # (emptied at the end: a Ctrl-C half way leaves it
-        used = [p[0] for p in pending.values()]  # for the loop's `finally` to bind)
+        # for the loop's `finally` to bind)
+        for name in [n for n, p in pending.items() if p[0] is CALLED]:  # a call's value:
+            self.body.stores[name](self.s, pending[name][1].bind(numbers))  # its own names
+            del pending[name]  # bound, its `return` run (replay_defs._Held.bind)
+        used = [p[0] for p in pending.values()]
         # the shadow sets the values come from, the older first (sets[turn] is the one
         # the next iteration would use: the older of the two)
         order = [
@@ -639,6 +653,9 @@ def _unchanged(seen):
 
 
 _COND = object()
+#: a pending name's first field when its value is a replayed call's (replay_defs.py):
+#: (CALLED, what the calls share, its value, None)
+CALLED = object()
 _STALE = object()
 _GO = object()
 _UNSET = object()

@@ -30,11 +30,16 @@ test_replay_defs.py runs programs both ways and compares all they print).
 from __future__ import annotations
 
 from sys import getrefcount
+from typing import Any, NamedTuple
 
 from ..runtime import context
+from ..engine import replay as engine
 from . import loop_shapes
-from .loop_shapes import compile_def, report
-from .replay import MAX_RECORDS, Body, Run, _not
+from .functions import Return
+from .loop_shapes import DEFS, compile_def, report
+from .replay import _GO, CALLED, MAX_RECORDS, Body, Run, _not
+from .replay_plan import CALL, Fail, negative_zero
+from .state import state
 from .stmtlines import sequence
 
 
@@ -46,15 +51,19 @@ def def_body(comp, suite, name, line):
         _say(name, line, "qualifies" if got is not None else _not(suite, comp, True))
     if got is None:
         return None
-    items, ret, seen = got
-    body = Body(items, None)  # (no `for` target: every check made before each call)
+    items, ret, seen, returns = got
+    # (no `for` target: every check made before each call; in a loop's call, checks
+    # made of the names the loop binds are never skipped: _Held.in_loop)
+    body = Body(items, frozenset())
     body.line = line
     plain = sequence(body.closures + ((ret,) if ret is not None else ()))
-    held = _Held(body)
+    held = _Held(body, ret, seen, returns)
 
     def call(s):
-        if held.busy or not context.current.replay:
-            return plain(s)
+        if held.loop:  # (a replayed loop's call: _Held.in_loop checked the plan)
+            return held.looped(s)
+        if held.busy or not context.current.replay or not engine.plain():
+            return plain(s)  # (while a loop notes an iteration: the plan kept)
         run = held.run
         if run is None:
             run = held.run = Run(body, s)
@@ -92,16 +101,51 @@ def def_body(comp, suite, name, line):
             return r
         return ret(s)
 
+    DEFS[call] = held
     return call
+
+
+class Call(NamedTuple):
+    """`name = f(args)` of a `def` whose calls replay, an item of a loop's plan: the call
+    replayed as part of the loop's iteration, its value bound when the program can see
+    it (`_Held.in_loop`)."""
+
+    kind: int  # CALL
+    held: Any  # what the function's calls share (_Held)
+    name: str
+    fn: Any  # the function (its identity checked)
+    args: tuple  # a closure per argument (names and numbers)
+    at: int  # its index among the body's items (run as compiled from there)
+    line: int
+
+
+#: what a loop's replayed call gives when its value is bound later (_Held.looped)
+_LATER = Return(None)
 
 
 class _Held:
     """What the calls of one compiled body share: the replay run (its plan, its shadow
-    nodes) and whether a call of it is running."""
+    nodes) and whether a call of it is running; and, while a replayed loop calls it
+    (`in_loop`), the scope its calls run in and the loop's run."""
 
-    __slots__ = ("body", "run", "busy", "said", "out", "plan", "links")  # (said: REPORT)
+    __slots__ = (
+        "body",
+        "run",
+        "busy",
+        "said",
+        "out",
+        "plan",
+        "links",
+        "ret",
+        "seen",
+        "returns",
+        "loop",
+        "scope",
+        "owner",
+        "checked",
+    )  # (said: REPORT)
 
-    def __init__(self, body):
+    def __init__(self, body, ret, seen, returns):
         self.body = body
         self.run = None
         self.busy = False
@@ -109,6 +153,141 @@ class _Held:
         self.out = [None, None]  # per turn: the shadow set handed over by a call
         self.plan = None  # the plan those sets were made for
         self.links = None  # _links of its sets (the same for each: the plan's graph)
+        self.ret = ret  # the `return` statement's closure, or None
+        self.seen = seen  # the names the program can see when a call ends
+        self.returns = returns  # the name `return name` reads, None for no value, else ""
+        self.loop = False  # the next call is a replayed loop's (in_loop)
+        self.scope = None  # the scope of a replayed loop's calls, and that loop's run
+        self.owner = None
+        self.checked = None  # the plan the loop's last call was checked and replayed with
+
+    # -- calls of a replayed loop ----------------------------------------------------------
+    def item(self, name, extra, read, at, line, items, checks):
+        """The loop plan's item of `name = f(args)` (replay_plan.py: a call of this
+        function), its checks added to `checks`: the function and each argument an
+        equal number or the same object (what the parameters hold is checked by the
+        function's own plan: `in_loop`); Fail when the body calls it twice (one run
+        replays its calls)."""
+        if any(it.kind == CALL and it.held is self for it in items):
+            raise Fail(f"`{extra[6][0]}` is called twice")
+        for n, load, changed, _ in extra[2]:
+            v = read[n]
+            if type(v) in (int, float, bool) and not changed:
+                checks.append((n, (load, 1, v, type(v), negative_zero(v), None, None)))
+            else:
+                checks.append((n, (load, 2, v, None, None, None, None)))
+        return Call(CALL, self, name, read[extra[6][0]], extra[6][1], at, line)
+
+    def in_loop(self, lrun, item):
+        """A replayed loop's item `name = f(args)` (replay_plan.Call), run as the loop's
+        own statements are: the call's plan checked (only its `if` conditions when the
+        loop's last iteration was replayed and steady, this plan's last call was the
+        loop's, its checks read no name the loop binds or changes and it calls no method as
+        compiled: nothing can have changed), its statements replayed in one scope kept
+        for the loop's calls (the arguments the loop checked, the same each call), and
+        the names it makes left pending as a loop's are: the value returned bound when
+        the program can see it (`bind`, from replay.Run.materialize).  Anything else runs
+        the loop's statement as compiled (a call of its own)."""
+        _, _, name, fn, args, at, line = item
+        run = self.run
+        if self.busy or run is None or run.plan is None or self.returns == "":
+            return lrun._compiled(at)
+        plan = run.plan
+        s, pending = lrun.s, lrun.pending
+        state.line = line
+        scope = self.scope
+        if scope is None or self.owner is not lrun:
+            if run.pending:
+                return lrun._compiled(at)
+            try:
+                scope = fn.scope_for([a(s) for a in args])
+            except Exception:
+                return lrun._compiled(at)  # (its error in its place)
+            self.scope, self.owner = scope, lrun
+            steady = False
+        else:
+            steady = (
+                lrun.steady
+                and self.checked is plan
+                and plan.steady
+                and lrun.body.writes is not None
+                and not (lrun.body.writes & plan.names)
+            )
+        run.s = scope
+        run.steady = steady
+        if run._ready(plan) is not None:
+            if name not in pending:  # (else bound with its names: `bind`)
+                self.scope = self.owner = None
+            return lrun._compiled(at)
+        self.checked = plan
+        self.loop = True
+        try:
+            r = fn.run_in(scope)
+        finally:
+            self.loop = False
+        if r is _LATER:
+            for x in (run, lrun):  # (a call replayed earns its run one more noting,
+                if x.records >= MAX_RECORDS:  # and the loop's)
+                    x.records = MAX_RECORDS - 1
+            if loop_shapes.REPORT and not self.said:
+                self.said = True
+                _say(fn.name, self.body.line, "calls replayed")
+            first = name not in pending
+            v = None if self.returns is None else run.pending[self.returns][2]
+            pending[name] = (CALLED, self, v, None)
+            if first:  # the compiled iteration's value: let go
+                lrun.body.stores[name](s, None)
+        else:
+            self.checked = None
+            self.scope = self.owner = None  # (a scope the statements as compiled ran in)
+            lrun.body.stores[name](s, r.value if type(r) is Return else None)
+        return _GO
+
+    def looped(self, s):
+        """The body of a call made by `in_loop`: its statements replayed (its plan
+        checked), their names left pending; _LATER, or what the call gives when its
+        statements ran as compiled (its names then bound)."""
+        self.loop = False
+        run = self.run
+        self.busy = True
+        try:
+            r = run._replay(run.plan)
+        finally:
+            self.busy = False
+        if r is None and run.pending and (self.returns is None or self.returns in run.pending):
+            return _LATER
+        if r is not None:  # (a statement run as compiled gave it: the names are bound)
+            self.bind(None, False)
+            return r
+        return Return(self.bind(None))  # (what the `return` reads was not made here)
+
+    def bind(self, numbers, value=True):
+        """Bind the names a loop's replayed calls made that the program can see (as a
+        call's end does), let go of the others and of the scope; the value the `return`
+        gives (None when there is none, or not `value`)."""
+        run, scope = self.run, self.scope
+        self.scope = self.owner = self.checked = None
+        run.s = scope
+        try:
+            _unseen(run, self.seen)
+            if run.pending:
+                used, plan = tuple(run.sets), run.plan
+                run.materialize(numbers)
+                self.lent(run, used, plan)
+            r = self.ret(scope) if value and self.ret is not None else None
+        finally:
+            run.s = None
+            self.release()
+        return r.value if type(r) is Return else None
+
+    def made(self, v):
+        """The returned name's value made while it is pending (replay.Deferred: a
+        loop's `total += loss.item()` of the call's value)."""
+        p = self.run.pending.get(self.returns)
+        if p is not None:
+            self.run.pending[self.returns] = (p[0], p[1], v, p[3])
+
+    # -- calls of the program's ---------------------------------------------------------
 
     def lent(self, run, used, plan):
         """After a call: the shadow sets its names' Tensors were given (`used`, what

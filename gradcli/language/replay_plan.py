@@ -34,11 +34,12 @@ from ..library.values import GradModeContext
 from ..library.values import Module as Namespace
 from ..library.optim import Optimizer
 from .functions import UserFunction
+from .loop_shapes import called_def
 from .replay_through import through_state
 
 
 # The kinds of a plan's items (each record's first field, read by replay.Run._replay)
-ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM = 0, 1, 2, 3, 4, 5
+ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM, CALL = 0, 1, 2, 3, 4, 5, 6
 # ... and of a no_grad block's entries
 STEP, CLEAR_GRAD, ENTRY_AS_COMPILED, ARRAY_STEP, ZERO_GRAD, EACH = 0, 1, 2, 3, 4, 5
 
@@ -168,6 +169,7 @@ class Plan:
         "hoist_kept",
         "steady",
         "views",
+        "names",
     )
 
     def sets(self):
@@ -199,7 +201,10 @@ def plan(body, seen, notes):
     opview = {}  # op index -> (the op whose output its output views, class, parameters)
     calls = False  # a method call runs as compiled: checks again before an assignment
     for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
-        if kind == "assign":
+        if kind == "assign" and (held := called_def(extra[6], seen[i][1])) is not None:
+            modes.add(seen[i][4])  # (its checks added by replay_defs._Held.item)
+            items.append(held.item(what, extra, seen[i][1], i, line, items, checks))
+        elif kind == "assign":
             (start, end), read, result, value, mode = seen[i]
             if read is None or start == end:
                 raise Fail(f"`{what} = ...` applied no op")
@@ -345,6 +350,7 @@ def plan(body, seen, notes):
     plan.loose = tuple(j for j, op in enumerate(ops) if op[1] is not None and j not in freed)
     plan.conds = tuple(conds)
     plan.checks = _once(checks)
+    plan.names = frozenset(name for name, _ in checks)  # (what the checks read)
     # (the checks hold from one replayed iteration to the next unless they read what
     # the loop binds; a `while` condition may run the program's own code: Run._ready)
     plan.steady = (
@@ -632,7 +638,7 @@ def _rechecked(items, calls):
         return items
     out, dirty = [], False
     for it in items:
-        if type(it) is Noted and dirty:
+        if (type(it) is Noted or it.kind == CALL) and dirty:
             out.append(Check(CHECK, it.at))
             dirty = False
         elif type(it) is AsCompiled:

@@ -35,8 +35,13 @@ print(W1.sum(), W2, W1.grad, W1._version)
 """
 
 PROGRAMS = {
-    # the suite's two_layer_def
+    # the suite's two_layer_def (the loop replays the calls in its own plan)
     "two_layer": _HEAD + _STEP + "for i in range(30):\n    loss = step(X, Y, 0.01)\n" + _AFTER,
+    # the same calls in a loop that is not replayed (a statement it may not have)
+    "loop_not_replayed": _HEAD
+    + _STEP
+    + "for i in range(30):\n    loss = step(X, Y, 0.01)\n    print(end='')\n"
+    + _AFTER,
     # in a while loop, the value returned kept in a list (its graph stays the program's)
     "values_kept": _HEAD
     + _STEP
@@ -286,6 +291,85 @@ for i in range(8):
         y = f(w)
     print(y, y.grad_fn)
 """,
+    # the loop's bookkeeping around the calls: a total of the values returned, a print
+    # every few iterations (run as compiled), a second function's calls
+    "bookkeeping": _HEAD
+    + _STEP
+    + """def evaluate(X, Y):
+    err = (torch.relu(X @ W1) @ W2 - Y).abs().mean()
+    return err
+total = 0.0
+for i in range(20):
+    loss = step(X, Y, 0.01)
+    total += loss.item()
+    err = evaluate(X, Y)
+    if i % 5 == 0:
+        print(i, loss.item(), err)
+print(total, err, err.grad_fn)
+"""
+    + _AFTER,
+    # a function given the model and its optimizer
+    "model_and_optimizer": """import torch.nn as nn
+torch.manual_seed(0)
+X = torch.randn(32, 5)
+Y = torch.randn(32, 1)
+model = nn.Linear(5, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loss_fn = nn.MSELoss()
+def train_step(model, opt, X, Y):
+    opt.zero_grad()
+    out = model(X)
+    loss = loss_fn(out, Y)
+    loss.backward()
+    opt.step()
+    return loss
+losses = 0.0
+for epoch in range(30):
+    loss = train_step(model, opt, X, Y)
+    losses += loss.item()
+print(loss, losses, loss.grad_fn.next_functions)
+print(model.weight, model.bias, model.weight.grad)
+""",
+    # the function reads a global the loop changes (its checks are made at every call),
+    # and one the loop rebinds now and then
+    "reads_what_the_loop_changes": """torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+x = torch.randn(3)
+total = 0.0
+c = torch.ones(3)
+def step(w, x):
+    loss = ((w * x - total * 0.01) ** 2 * c).sum()
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.01 * w.grad
+        w.grad = None
+    return loss
+for i in range(12):
+    loss = step(w, x)
+    total += loss.item()
+    if i % 4 == 3:
+        c = c * 2
+print(loss, total, w)
+def step2(w, x):
+    loss = ((w * x) ** 2 * c).sum()
+    return loss
+for i in range(12):
+    loss = step2(w, x)
+    if i % 4 == 3:
+        c = c * 2
+    if i == 6:
+        x = torch.ones(4)
+        w = torch.ones(4, requires_grad=True)
+        c = torch.ones(4)
+print(loss, c, loss.grad_fn)
+try:
+    for i in range(6):
+        loss = step2(w, x)
+        if i == 3:
+            c = torch.ones(2)
+except RuntimeError as e:
+    print("error", e, loss)
+""",
 }
 
 REPLAYED = {
@@ -299,6 +383,18 @@ REPLAYED = {
     "made_global": 5,
     "hoisted_values": 12,
     "schedule": 40,
+    "bookkeeping": 20,
+    "model_and_optimizer": 20,
+    "reads_what_the_loop_changes": 10,
+}
+
+#: calls a replayed loop replays as its own statements (replay_defs._Held.in_loop), at least
+IN_LOOP = {
+    "two_layer": 28,
+    "bookkeeping": 24,
+    "model_and_optimizer": 28,
+    "schedule": 30,
+    "reads_what_the_loop_changes": 2,
 }
 
 
@@ -330,10 +426,27 @@ def test_the_calls_are_replayed(name, least, monkeypatch):
     assert count[0] >= least
 
 
+@pytest.mark.parametrize("name,least", list(IN_LOOP.items()))
+def test_a_replayed_loop_replays_the_calls_in_its_plan(name, least, monkeypatch):
+    """The loop `loss = step(...)` replays the call as its own statements, the value
+    returned bound when the program can see it (not at every call)."""
+    count = [0]
+    real = replay_defs._Held.looped
+
+    def counted(self, s):
+        r = real(self, s)
+        count[0] += r is replay_defs._LATER
+        return r
+
+    monkeypatch.setattr(replay_defs._Held, "looped", counted)
+    run_inprocess(PROGRAMS[name])
+    assert count[0] >= least
+
+
 def test_a_set_handed_over_is_used_again_when_nothing_holds_it(monkeypatch):
     """The shadow sets a call's values were given are used again when the values are
     let go (the loop overwrites them), never while the program holds one."""
-    taken = {"two_layer": [0, 0], "values_kept": [0, 0]}
+    taken = {"loop_not_replayed": [0, 0], "values_kept": [0, 0]}
     real = replay_defs._Held.lend_back
     which = [None]
 
@@ -349,7 +462,7 @@ def test_a_set_handed_over_is_used_again_when_nothing_holds_it(monkeypatch):
     for name in taken:
         which[0] = name
         run_inprocess(PROGRAMS[name])
-    assert taken["two_layer"][1] == taken["two_layer"][0] > 10
+    assert taken["loop_not_replayed"][1] == taken["loop_not_replayed"][0] > 10
     assert taken["values_kept"] == [taken["values_kept"][0], 0]
 
 
@@ -365,16 +478,30 @@ def test_the_report_says_whether_a_def_replays(monkeypatch):
     ]
 
 
-def test_the_report_says_why_the_loop_around_the_calls_has_no_plan(monkeypatch):
-    """The loop `loss = step(X, Y, 0.01)` is noted but gets no plan (its statement calls
-    the program's function, whose calls replay by themselves): the report says so."""
+def test_the_report_says_the_loop_around_the_calls_replays(monkeypatch):
+    """The loop `loss = step(X, Y, 0.01)` replays the calls in its own plan (the first
+    iteration noted): the report says so."""
     monkeypatch.setattr(loop_shapes, "REPORT", True)
     monkeypatch.setattr(replay, "REPORT", True)
     r = run_inprocess(PROGRAMS["two_layer"])
     lines = [x for x in r.stderr.splitlines() if x.startswith("replay: loop")]
     assert lines == [
         "replay: loop at line 17: qualifies",
-        "replay: loop at line 17: 0 of 30 iterations replayed (no plan: `step` holds a "
+        "replay: loop at line 17: 29 of 30 iterations replayed",
+    ]
+
+
+def test_the_report_says_why_a_loop_around_other_calls_has_no_plan(monkeypatch):
+    """A loop whose statement calls the program's function that does not replay (its
+    body does not qualify) is noted but gets no plan: the report says so."""
+    monkeypatch.setattr(loop_shapes, "REPORT", True)
+    monkeypatch.setattr(replay, "REPORT", True)
+    source = "def f(x):\n    print(end='')\n    return x * 2\nx = torch.ones(2)\n"
+    r = run_inprocess(source + "for i in range(3):\n    y = f(x)\n")
+    lines = [x for x in r.stderr.splitlines() if x.startswith("replay: loop")]
+    assert lines == [
+        "replay: loop at line 5: qualifies",
+        "replay: loop at line 5: 0 of 3 iterations replayed (no plan: `f` holds a "
         "function of the program (its calls replay by themselves if its body qualifies))",
     ]
 
