@@ -717,22 +717,22 @@ class MaxPool2d(Function):
         oh, ow = oshape
         nans = bool(np.isnan(x).any())
         best = np.array(x[:, :, : sh * (oh - 1) + 1 : sh, : sw * (ow - 1) + 1 : sw], order="C")
-        kbest = np.zeros((N, C, oh, ow), np.int64)
-        offsets = [0]
+        local = np.zeros((N, C, oh, ow), np.int64)  # (the chosen position's offset)
+        take = np.empty((N, C, oh, ow), np.bool_)
         for k in range(1, kh * kw):
             i, j = (k // kw) * dh, (k % kw) * dw
-            offsets.append(i * W + j)
             v = x[:, :, i : i + sh * (oh - 1) + 1 : sh, j : j + sw * (ow - 1) + 1 : sw]
-            take = v > best
+            np.greater(v, best, out=take)
             if nans:
                 take |= np.isnan(v) & ~np.isnan(best)
-            np.copyto(best, v, where=take)
-            np.copyto(kbest, k, where=take)
+                np.copyto(best, v, where=take)
+            else:  # (NumPy's maximum gives its second operand where the two are equal)
+                np.maximum(v, best, out=best)
+            np.copyto(local, i * W + j, where=take)
         # the chosen position in each plane: the window's corner plus the position's offset
-        corner = (np.arange(oh) * (sh * W)).reshape(oh, 1) + np.arange(ow) * sw
-        local = np.asarray(offsets, np.int64)[kbest]
+        corner, planes = _pool_offsets(N * C, H * W, oh, ow, sh * W, sw)
         local += corner
-        self.idx = local + (np.arange(N * C, dtype=np.int64) * (H * W)).reshape(N, C, 1, 1)
+        self.idx = local + planes.reshape(N, C, 1, 1)
         self.shape = x.shape
         return best, local
 
@@ -769,6 +769,14 @@ def _pool_size(n, k, s, p, d, ceil):
     if ceil and (out - 1) * s >= n + p:
         out -= 1
     return out
+
+
+@_memo
+def _pool_offsets(planes, size, oh, ow, row, col):
+    """(each window's corner in its plane (oh, ow), each plane's start (planes, 1, 1)):
+    `row` and `col` the steps between windows' corners."""
+    corner = (np.arange(oh, dtype=np.int64) * row).reshape(oh, 1) + np.arange(ow) * col
+    return corner, (np.arange(planes, dtype=np.int64) * size).reshape(planes, 1, 1)
 
 
 @_memo

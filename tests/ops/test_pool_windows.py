@@ -60,3 +60,32 @@ def test_strided_windows_equal_gathered(seed):
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got.view(ints), want.view(ints))
     np.testing.assert_array_equal(strided.idx, gathered.idx)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_inside_windows_equal_gathered(seed):
+    """MaxPool2d._windows (every window inside the input: the values at the first
+    position compared on, NumPy's maximum where no value is NaN) against the gathered
+    windows, also where the values are only signed zeros and ties, or have no NaN."""
+    rng = np.random.default_rng(1000 + seed)
+    while True:
+        (kh, kw), (sh, sw), _, (dh, dw), _, (H, W), _ = _geometry(rng)
+        oh, ow = nn._pool_size(H, kh, sh, 0, dh, False), nn._pool_size(W, kw, sw, 0, dw, False)
+        if oh > 0 and ow > 0:
+            break
+    dtype = np.float32 if seed % 2 else np.float64
+    shape = (int(rng.integers(1, 4)), int(rng.integers(1, 4)), H, W)
+    x = _values(rng, shape, dtype)
+    if seed % 4 < 2:  # no NaN: signed zeros, ties and infinities only
+        x = np.where(np.isnan(x), rng.choice([0.0, -0.0, 2.0], x.shape), x).astype(dtype)
+    flat, valid = nn._pool_index(H, W, kh, kw, sh, sw, 0, 0, dh, dw, oh, ow)
+    gathered = nn.MaxPool2d.__new__(nn.MaxPool2d)
+    want = gathered._gathered(x, flat, valid, (oh, ow))
+    inside = nn.MaxPool2d.__new__(nn.MaxPool2d)
+    got, local = inside._windows(x, (oh, ow), ((kh, kw), (sh, sw), (dh, dw)))
+    ints = np.uint32 if dtype == np.float32 else np.uint64
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.view(ints), want.view(ints))
+    np.testing.assert_array_equal(inside.idx, gathered.idx)
+    planes = (np.arange(shape[0] * shape[1]) * (H * W)).reshape(shape[0], shape[1], 1, 1)
+    np.testing.assert_array_equal(local, inside.idx - planes)
