@@ -53,6 +53,34 @@ _STEP_COST, _VALUE_COST, _TAP_COST = 8e-6, 1.5e-9, 1.2e-8
 _ROWS, _LANES = native.CHAIN_ROWS, native.LANES
 
 
+#: the tables of a shape kept (a loop runs the same layer on the same shapes each step):
+#: at most this many shapes, and this many values in one's arrays
+_KEPT_SHAPES, _KEPT_VALUES = 32, 1 << 18
+_KEPT: dict = {}
+
+
+def _per_shape(fn):
+    """fn (tables from sizes alone: offsets, the threads' shares) kept for its
+    arguments; small results only, their arrays made read-only (they are shared)."""
+
+    def kept(*args):
+        key = (fn.__name__, args)
+        got = _KEPT.get(key)
+        if got is None:
+            got = fn(*args)
+            arrays = [a for a in got if isinstance(a, np.ndarray)]
+            if sum(a.size for a in arrays) <= _KEPT_VALUES:
+                for a in arrays:
+                    a.setflags(write=False)
+                if len(_KEPT) >= _KEPT_SHAPES:
+                    _KEPT.clear()
+                _KEPT[key] = got
+        return got
+
+    kept.__name__, kept.__doc__ = fn.__name__, fn.__doc__
+    return kept
+
+
 def uses_onednn(n, c, h, w, kh, kw, groups, strided, dilated, threads=THREADS):
     """Whether PyTorch sends this float32 convolution to oneDNN (its use_mkldnn)."""
     first = strided or dilated or n >= 16 or kh != 1 or kw != 1 or threads > 1
@@ -190,9 +218,7 @@ def _forward_native(lib, x, w, b, stride, padding, dilation, oshape):
     hp, wp = xp.shape[2:]
     P = N * oh * ow
     R, V = -(-P // _ROWS) * _ROWS, -(-O // _LANES) * _LANES
-    offsets = np.zeros(R, np.int64)
-    at = np.arange(N)[:, None] * (C * hp * wp) + np.arange(oh) * (sh * wp)  # (N, oh)
-    offsets[:P] = (at[:, :, None] + np.arange(ow) * sw).reshape(-1)
+    (offsets,) = _window_offsets(N, C * hp * wp, oh, ow, sh * wp, sw, R)
     acc = np.zeros((R, V), np.float32)
     if b is not None:
         acc[:, :O] = b
@@ -206,6 +232,37 @@ def _forward_native(lib, x, w, b, stride, padding, dilation, oshape):
     return np.ascontiguousarray(acc[:P, :O].reshape(N, oh * ow, O).transpose(0, 2, 1)).reshape(
         N, O, oh, ow
     )
+
+
+@_per_shape
+def _window_offsets(N, image, oh, ow, row, col, R):
+    """(the offset of each output position's window in the padded input, R values: the
+    positions' N * oh * ow, then zeros): `image`, `row` and `col` the steps between
+    images, output rows and output columns."""
+    offsets = np.zeros(R, np.int64)
+    at = np.arange(N)[:, None] * image + np.arange(oh) * row  # (N, oh)
+    offsets[: N * oh * ow] = (at[:, :, None] + np.arange(ow) * col).reshape(-1)
+    return (offsets,)
+
+
+@_per_shape
+def _tap_offsets(C, kh, kw, hp, wp, R):
+    """(the offset of each weight's tap in an image of the padded input, R values: the
+    weights' C * kh * kw, then zeros)."""
+    offsets = np.zeros(R, np.int64)
+    tap = np.arange(kh)[:, None] * wp + np.arange(kw)  # (a tap's place in the input)
+    offsets[: C * kh * kw] = (np.arange(C)[:, None] * (hp * wp) + tap.reshape(-1)).reshape(-1)
+    return (offsets,)
+
+
+@_per_shape
+def _weight_teams(N, C, kh, kw, V):
+    """(the threads' (first image, end image) for the weight gradient's chains, as the
+    reduce balancer splits them, the bias's)."""
+    icb = C if C == 3 else BLOCK
+    _, per = balance(THREADS, kh * kw * icb * BLOCK, -(-C // icb) * (V // BLOCK), N)
+    teams = tuple(balance211(N, per, t) for t in range(per))
+    return teams, tuple(_teams(V // BLOCK, BLOCK, N))
 
 
 def _taps_loop(acc, x64, w64, C, rows, cols, sh, sw):
@@ -397,9 +454,8 @@ def weight_grad(x, g, kshape, stride, padding, weight=True, bias=False):
     kh, kw = kshape
     K, L = C * kh * kw, oh * ow
     R, V = -(-K // _ROWS) * _ROWS, -(-O // _LANES) * _LANES
-    icb = C if C == 3 else BLOCK
-    _, per = balance(THREADS, kh * kw * icb * BLOCK, -(-C // icb) * (V // BLOCK), N)
-    teams = [balance211(N, per, t) for t in range(per)]
+    teams, bias_teams = _weight_teams(N, C, kh, kw, V)
+    per = len(teams)
     padded = any(padding)
     finite = not padded or bool(np.isfinite(g).all())
     steps = N * L * R * V if weight else N * L * V
@@ -418,9 +474,7 @@ def weight_grad(x, g, kshape, stride, padding, weight=True, bias=False):
             xp = np.zeros((N, C, H + 2 * ph, W + 2 * pw), np.float32)
             xp[:, :, ph : ph + H, pw : pw + W] = x
         _, hp, wp = xp.shape[1:]
-        offsets = np.zeros(R, np.int64)
-        tap = np.arange(kh)[:, None] * wp + np.arange(kw)  # (a tap's place in the input)
-        offsets[:K] = (np.arange(C)[:, None] * (hp * wp) + tap.reshape(-1)).reshape(-1)
+        (offsets,) = _tap_offsets(C, kh, kw, hp, wp, R)
         strides = (C * hp * wp, stride[0] * wp, stride[1])
         sums = []
         for n0, n1 in teams:
@@ -441,7 +495,7 @@ def weight_grad(x, g, kshape, stride, padding, weight=True, bias=False):
         one = np.ones(1, np.float32)
         zeros = np.zeros(_ROWS, np.int64)
         sums = []
-        for n0, n1 in _teams(-(-O // BLOCK), BLOCK, N):
+        for n0, n1 in bias_teams:
             acc = np.zeros((_ROWS, V), np.float32)
             native.chain32(
                 lib, one, zeros, (0, 0, 0), (n1 - n0, oh, ow), lanes[n0 * L : n1 * L], acc
