@@ -76,6 +76,9 @@ class Function:
     #: optional: number_forward(self, a, k), forward for a 0-d float64 array and a Python
     #: number, as a Python float operation (engine/number_nodes.py); None: none
     number_forward = None
+    #: optional: pair_forward(self, a, b), forward for two 0-d arrays of one dtype, float64
+    #: or float32, as a Python float operation (engine/number_nodes.py pair_node); None: none
+    pair_forward = None
 
     def replay_kernel(self, *args, **params):
         """For a replayed loop body (engine/replay.py `kernel_of`): (f, arity, keeps, w)

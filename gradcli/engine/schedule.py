@@ -34,11 +34,15 @@ from ..numerics.sums.sum_mid import MID_MIN
 from ..numerics.sums.sum_rows import torch_sums
 from .vjp_arrays import ArrayF, sum_to
 
-MAX_NODES = 64
+#: (a scalar network's graph is hundreds of 0-d nodes: a training step of a micrograd-style
+#: MLP has about 300; the walk that finds a key stops here, so a long chain pays for
+#: this many nodes' walk at most)
+MAX_NODES = 1024
 #: a structure gets its schedule the time it is seen this many times (a graph seen
 #: once, as in a one-off `backward`, costs only its walk)
 SIGHTINGS = 2
 _KEEP = 512  # structures remembered (seen or scheduled); all forgotten beyond
+_KEEP_ITEMS = 1 << 20  # or when their keys hold more items than this (8 MiB of references)
 
 _schedules: dict = {}  # structure -> steps
 _seen: dict = {}  # structure -> times seen without a schedule yet
@@ -59,7 +63,8 @@ def find(root):
         if seen < SIGHTINGS:
             _remember(_seen, key, seen)
             return None
-        _seen.pop(key, None)
+        if _seen.pop(key, None) is not None:
+            _items[id(_seen)] = _items.get(id(_seen), 0) - len(key)
         steps = _schedule(key)
         _remember(_schedules, key, steps)
     return steps
@@ -110,9 +115,17 @@ def _structure(root, walked=None):
     return tuple(key)
 
 
+_items = {id(_schedules): 0, id(_seen): 0}  # the items of each table's keys
+
+
 def _remember(table, key, value):
-    if len(table) >= _KEEP:
-        table.clear()
+    n = _items.get(id(table), 0)
+    if key not in table:
+        if len(table) >= _KEEP or n + len(key) > _KEEP_ITEMS:
+            table.clear()
+            n = 0
+        n += len(key)
+    _items[id(table)] = n
     table[key] = value
 
 

@@ -369,7 +369,13 @@ _SUM_BOUND = 1 << 64
 
 
 def _sum(iterable, start=0):
-    return sum_items(rt.binary_op("+"), iterable, start)
+    add = _ADD.get("+")
+    if add is None:  # (runtime.binary_op's `+`, its lookups made once)
+        add = _ADD["+"] = rt.binary_op("+")
+    return sum_items(add, iterable, start)
+
+
+_ADD: dict = {}
 
 
 def sum_items(add, iterable, start=0):

@@ -63,6 +63,8 @@ from .exceptions import LanguageException
 from .items import get_item
 from .functions import BREAK, CONTINUE, BoundUserMethod, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
+from ..engine.number_nodes import F64, number_node, pair_node
+from ..numerics.floats.singles import EXACT_INT
 from ..engine.saved import raw_saved_attr, saved_attr
 from ..engine.nograd_views import NoGradView, visible_grad_fn
 
@@ -248,6 +250,9 @@ def binary_op(op, augmented=False):  # noqa: C901 (one dispatch over the kinds o
     int_div = INT_DIV.get(op)
     node, tensor_b, swap = OPERATOR_NODES.get(op, (None, False, False))
     div = operator.truediv if op == "/" else None  # int / int, float / float, b nonzero
+    # 0-d float tensors' nodes made without apply2's general steps (engine/number_nodes.py)
+    numbers = node is not None and node.number_forward is not None
+    pairs = node is not None and node.pair_forward is not None
 
     def run(a, b):  # noqa: C901
         ta = type(a)
@@ -273,14 +278,34 @@ def binary_op(op, augmented=False):  # noqa: C901 (one dispatch over the kinds o
                 dt = da.dtype
                 if dt.char in "fd":  # (not float16: ops/half_nodes.py)
                     if tb is float or tb is int:
+                        if numbers and dt is F64 and not da.ndim and a.requires_grad:
+                            if (
+                                tb is float or -EXACT_INT <= b <= EXACT_INT
+                            ) and context.current.grad_enabled:
+                                return number_node(node, a, b)  # (engine/number_nodes.py)
                         return node.apply2(a, b, dt)
                     if tb is Tensor and tensor_b:
                         db = b.data
                         if dt is db.dtype and (da.shape == db.shape or not da.ndim or not db.ndim):
+                            if (
+                                pairs
+                                and not da.ndim
+                                and not db.ndim
+                                and da is not db
+                                and (a.requires_grad or b.requires_grad)
+                                and context.current.grad_enabled
+                            ):
+                                return pair_node(node, a, b)  # (engine/number_nodes.py)
                             return node.apply2(a, b, dt)
             elif swap and tb is Tensor and (ta is float or ta is int):
-                dt = b.data.dtype
+                db = b.data
+                dt = db.dtype
                 if dt.char in "fd":
+                    if numbers and dt is F64 and not db.ndim and b.requires_grad:
+                        if (
+                            ta is float or -EXACT_INT <= a <= EXACT_INT
+                        ) and context.current.grad_enabled:
+                            return number_node(node, b, a)
                     return node.apply2(b, a, dt)
         if ta is Tensor or type(b) is Tensor:
             if ta is str and op == "%":  # "%.3f" % loss

@@ -169,6 +169,15 @@ class _Arith(Function):
             out = binary_laid_out(out, a, b)  # (NumPy's layout of mixed operands is not ATen's)
         return out if out.dtype is dt else _cast(out, dt)
 
+    def pair_forward(self, a, b):
+        """forward(a, b, dt) for two 0-d arrays of dtype dt, float64 or float32: its
+        `doubles` / `singles` path, the result as a Python float (rounded to float32 by
+        the caller: engine/number_nodes.py pair_node)."""
+        self.sa = self.sb = ()
+        if self.keeps:
+            self.saved = (a, b)
+        return self.pair(a.item(), b.item())
+
     def replay_kernel(self, a, b, dt):
         """On a float32 or float64 array and another of its dtype, not both 0-d, or a
         Python number (the same each iteration: taken once, as `weak` gives it), the

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..engine.declare import none
 from ..core.tensor import Tensor
-from ..numerics.floats.fma import fma
+from ..numerics.floats.fma import fma, one_rounding
 from ..numerics.floats.torch_exp import softplus_backward
 from ..engine.function import Function
 from ..engine.forward import add_terms
@@ -22,6 +22,10 @@ def tanh_backward_values(g, y):
     vectorised kernel computes it (y first: a nan keeps its sign through the FMA)."""
     dt = y.dtype
     if dt.char in "fd":
+        if not y.ndim:  # (the fused step on Python numbers: fma's own for 0-d operands)
+            v = y.item()
+            if v - v == 0.0:  # (finite: inf and nan take the array steps)
+                return g * dt.type(one_rounding(v, -v, 1.0, dt.char == "f"))
         return g * np.asarray(fma(y, -y, 1, dtype=dt.type), dtype=dt)
     return g * (1 - y * y)
 

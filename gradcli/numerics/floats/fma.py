@@ -78,6 +78,85 @@ def fma32(a, b, c) -> np.ndarray:
         native.spent(t0)
 
 
+_F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
+_NUMBERS = (float, int, np.float64, np.float32)
+
+
+def _scalars(a, b, c):
+    """[a, b, c] as Python numbers when each is a finite number: a Python float or int,
+    a NumPy float64 or float32 scalar or 0-d array (or a `Split` of one); else None."""
+    out = []
+    for v in (a, b, c):
+        t = type(v)
+        if t is Split:
+            v = v.value
+            t = type(v)
+        if t is np.ndarray:
+            if v.ndim or v.dtype.char not in "fd":
+                return None
+            v = v.item()
+        elif t is int:
+            out.append(v)
+            continue
+        elif t in _NUMBERS:
+            v = float(v)
+        else:
+            return None
+        if v - v != 0.0:  # inf or nan: the array steps (a NaN's sign and payload)
+            return None
+        out.append(v)
+    return out
+
+
+_TWO53 = 9007199254740992.0
+_HALF32 = 1 << 28  # a float32 midpoint's low 29 bits of a double's 53
+_BIG32 = 2.0**128
+
+
+def one_rounding(a, b, c, single=False):
+    """a * b + c of finite Python numbers, rounded once to a double (or, `single`, to
+    float32: a Python float holding it), as the FMA instruction rounds: the exact value
+    as a ratio of ints and Python's int division, which rounds correctly (to nearest,
+    ties to even, subnormals too).  An exact zero is +0.0 unless both terms are zeros of
+    the sign -0.0 (IEEE's sum of zeros)."""
+    na, da = a.as_integer_ratio()
+    nb, db = b.as_integer_ratio()
+    nc, dc = c.as_integer_ratio()
+    num = na * nb * dc + nc * da * db
+    if not num:
+        if nc:  # (a nonzero product and c cancelling exactly)
+            return 0.0
+        negative = math.copysign(1.0, a) * math.copysign(1.0, b) < 0
+        return -0.0 if negative and math.copysign(1.0, c) < 0 else 0.0
+    den = da * db * dc
+    try:
+        d = num / den
+    except OverflowError:  # beyond the largest double: rounds to inf
+        return math.inf if num > 0 else -math.inf
+    if not single:
+        return d
+    # float32: rounding the double again is the single rounding unless the double is a
+    # float32 midpoint (then the exact value says which way)
+    if d >= _BIG32 or d <= -_BIG32:  # (beyond float32's midpoint below 2**128)
+        return d * math.inf
+    m, e = math.frexp(d)
+    if e >= -125:  # (float32's normal range: 24 of the double's 53 bits)
+        low = int(m * _TWO53) & 0x1FFFFFFF
+        mid = low == _HALF32
+    else:  # float32's subnormals: multiples of 2**-149
+        q = d * 2.0**150
+        mid = q == int(q) and int(q) & 1
+    f32 = np.float32(d)
+    f = float(f32)
+    if mid:
+        dn, dd = d.as_integer_ratio()
+        side = num * dd - dn * den  # the exact value against the double's: > 0 above
+        if side:  # the neighbour on the exact value's side of the midpoint
+            if (f > d) != (side > 0):
+                f = float(np.nextafter(f32, np.float32(math.inf if side > 0 else -math.inf)))
+    return f
+
+
 def _size(a, b, c):
     """The number of values of a fused step (its largest operand's, the others broadcast;
     a Python number has no size)."""
@@ -129,6 +208,10 @@ def _finite_float(a):
 def fma(a, b, c, dtype=np.float64):
     """a * b + c, rounded once to `dtype` (float64 or float32); arrays broadcast.  An
     operand may be given as a `Split` (its halves computed once for several steps)."""
+    v = _scalars(a, b, c)
+    if v is not None:  # three finite numbers: the exact value, rounded once
+        single = dtype == np.float32
+        return np.array(one_rounding(*v, single), dtype=_F32 if single else _F64)
     if dtype == np.float32:
         if isinstance(a, Split):
             a = a.value
