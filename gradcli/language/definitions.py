@@ -173,6 +173,14 @@ class Definitions:
             got = loop_shapes.through(suite, [p.children[0].value for p in params.children])
             if got is not None:
                 loop_shapes.THROUGH[code] = got
+        elif self.fn.parent is None and all(
+            isinstance(p, Tree) and p.data == "param" for p in _params(params)
+        ):  # (a function of the program's own scope a replayed statement may see through)
+            got = loop_shapes.through_def(
+                self, suite, [p.children[0].value for p in _params(params)]
+            )
+            if got is not None:
+                loop_shapes.THROUGH_DEFS[code] = got
         return code
 
     def s_funcdef(self, node):
@@ -342,3 +350,8 @@ def _source_text(source, node):
     if source is None or start is None or end is None:
         return node.value if isinstance(node, Token) else None
     return source[start:end]
+
+
+def _params(params):
+    """The parameter nodes of a parameter list node (None: none)."""
+    return [p for p in params.children if p is not None] if params is not None else []

@@ -349,6 +349,7 @@ class UserFunction:
             for frame in e.calls:
                 if frame[0] is None:
                     frame[0] = self.origin
+            e.left(self.name, state.origin)  # (a step of the chain where it was called)
             raise
         finally:
             call_depth.n = depth - 1

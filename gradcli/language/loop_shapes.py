@@ -397,6 +397,11 @@ def bound_names(suite):
     return set().union(*(_written(n) | _loop_targets(n) for n in _statements(suite)))
 
 
+def augmented(suite):
+    """The names a body's statements change with `op=` (`_augmented`)."""
+    return frozenset().union(*(_augmented(n) for n in _statements(suite)))
+
+
 def _statements(suite):
     """The body's statements: simple ones one by one, compound ones whole."""
     out = []
@@ -559,7 +564,9 @@ def called_def(call, read):
     a `def` whose calls replay (`_def_call`, `DEFS`; read: the values of the names the
     statement reads), else None."""
     f = read.get(call[0]) if call is not None and read is not None else None
-    return DEFS.get(f.body) if type(f) is UserFunction and not f.generator else None
+    if type(f) is not UserFunction or f.generator or f.body in THROUGH_DEFS:
+        return None  # (a function seen through: its ops are the statement's)
+    return DEFS.get(f.body)
 
 
 #: code of a `def` -> what `through` found of it (a forward a replayed loop sees through)
@@ -605,6 +612,48 @@ def through(suite, params):
     }
     reads = set().union(*(names_in(x) for x in nodes + [ret]))
     return frozenset(reads - local), frozenset(calls)
+
+
+#: code of a `def` -> what `through_def` found of it (a function a replayed statement
+#: sees through: replay_through.function_checks)
+THROUGH_DEFS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def through_def(comp, suite, params):
+    """Whether a function's body is one a replayed statement may see through when it
+    calls the function (`loss = loss_fn(X, Y)`: its ops are the statement's, as a
+    module's forward's are): a docstring, `name = expression` statements and a last
+    `return expression`, each expression made as a replayed assignment's (`pure`), of
+    its parameters, its locals and globals: (the globals it reads, the numbers it
+    writes, its namespace calls as `_item` gives them, the language's built-ins), else
+    None."""
+    nodes, ret = _def_statements(suite)
+    if ret is None or not ret.children or ret.children[0] is None:
+        return None
+    local = set(params)
+    for n in nodes:
+        ch = n.children
+        if not (
+            n.data == "assign"
+            and len(ch) == 2
+            and isinstance(ch[0], Tree)
+            and ch[0].data == "name"
+            and pure(ch[1])
+        ):
+            return None
+        local.add(ch[0].children[0].value)
+    if not pure(ret.children[0]):
+        return None
+    every = nodes + [ret]
+    reads = set().union(*(names_in(x) for x in every))
+    builtins = comp.builtins
+    calls = tuple(
+        (name, path, attr, builtins.get(attr))
+        for name, path, attr in sorted(set().union(*(namespace_calls(x) for x in every)))
+        if name not in local
+    )
+    literals = frozenset().union(*(_literals(comp, x) for x in every))
+    return frozenset(reads - local), literals, calls, builtins
 
 
 def compile_def(comp, suite):

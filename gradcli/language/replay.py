@@ -54,9 +54,9 @@ from ..engine import replay as engine
 from ..library.nn.module import replay_same
 from ..library.optim import replay_groups_same
 from ..library.scalar_steps import array_step, step_by, zero_grad_array
-from .loop_shapes import REPORT, bound_names, compile_body, names_in, report, why_not  # (REPORT
+from .loop_shapes import REPORT, augmented, bound_names, compile_body, names_in, report, why_not
 
-# set here for the loops, by a test)
+# (REPORT: set here for the loops, by a test)
 from .parser import Tree
 from .positions import located, pos
 from .replay_plan import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP, Fail
@@ -89,6 +89,7 @@ class Body:
         "loads",
         "after_first",
         "writes",
+        "augmented",
     )
 
     def __init__(self, items, targets):
@@ -97,6 +98,7 @@ class Body:
         # the names the body binds (a replayed call's checks that read none of them
         # hold from one replayed iteration to the next: replay_defs._Held.in_loop)
         self.writes = None
+        self.augmented = frozenset()  # (of them, those changed with `op=`)
         self.targets = targets  # the name a `for` loop binds (None: a `while` loop,
         # or a target that is not a name)
         self.closures = tuple(it[2] for it in items)
@@ -126,7 +128,7 @@ class Body:
             return None
         body = cls(items, names if plain else None)
         body.line = line
-        body.writes = frozenset(names | bound_names(suite))
+        body.writes, body.augmented = frozenset(names | bound_names(suite)), augmented(suite)
         return body
 
     def start(self, s):

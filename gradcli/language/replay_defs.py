@@ -36,7 +36,7 @@ from ..runtime import context
 from ..engine import replay as engine
 from . import loop_shapes
 from .functions import Return
-from .loop_shapes import DEFS, compile_def, report
+from .loop_shapes import DEFS, augmented, bound_names, compile_def, report
 from .replay import _GO, CALLED, MAX_RECORDS, Body, Run, _not
 from .replay_plan import CALL, Fail, negative_zero
 from .state import state
@@ -56,6 +56,7 @@ def def_body(comp, suite, name, line):
     # made of the names the loop binds are never skipped: _Held.in_loop)
     body = Body(items, frozenset())
     body.line = line
+    body.writes, body.augmented = frozenset(bound_names(suite)), augmented(suite)
     plain = sequence(body.closures + ((ret,) if ret is not None else ()))
     held = _Held(body, ret, seen, returns)
 
@@ -223,6 +224,10 @@ class _Held:
         self.loop = True
         try:
             r = fn.run_in(scope)
+        except BaseException:
+            if name not in pending:  # (no value of the loop's comes from the run: what
+                self.bind(None, False)  # it made is bound in the call's scope, let go)
+            raise
         finally:
             self.loop = False
         if r is _LATER:

@@ -33,9 +33,9 @@ from ..library.scalar_steps import ARRAY_STEPS, SCALED_STEPS, number_factor
 from ..library.values import GradModeContext
 from ..library.values import Module as Namespace
 from ..library.optim import Optimizer
-from .functions import UserFunction
 from .loop_shapes import called_def
-from .replay_through import through_state
+from .replay_through import THROUGH_GLOBALS, function_checks, held as _held
+from .replay_through import through_state, unsafe_globals
 
 
 # The kinds of a plan's items (each record's first field, read by replay.Run._replay)
@@ -200,6 +200,7 @@ def plan(body, seen, notes):
     viewof = {}  # op index -> the variable's tensor whose storage its output views
     opview = {}  # op index -> (the op whose output its output views, class, parameters)
     calls = False  # a method call runs as compiled: checks again before an assignment
+    through = {}  # the globals functions seen through read: their values
     for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
         if kind == "assign" and (held := called_def(extra[6], seen[i][1])) is not None:
             modes.add(seen[i][4])  # (its checks added by replay_defs._Held.item)
@@ -210,6 +211,7 @@ def plan(body, seen, notes):
                 raise Fail(f"`{what} = ...` applied no op")
             modes.add(mode)
             checks.extend(_checks(extra[2], read))
+            through.update(read.get(THROUGH_GLOBALS, ()))  # (function_checks)
             _namespaces(extra[4], read)
             known = _numbers(extra[3], read)
             if extra[5]:  # (it calls an op or a module: their code's dims, `_Dims`)
@@ -276,6 +278,7 @@ def plan(body, seen, notes):
         raise Fail  # (a view saved by a node no backward of the body frees: the Tensor
         # bound for it later is not a view of its base, whose in-place change would
         # make it one of its views again, AsStridedBackward0)
+    unsafe_globals(body, through, Fail)
     items = _rechecked(items, calls)
     views = _view_results(items, opview, results)
     n, c = len(ops), len(consts)
@@ -896,8 +899,11 @@ def _checks(loads, read):
                             t.data.shape,
                         ),
                     )
-        else:
-            raise Fail(f"`{name}` holds {_held(v)}")
+        else:  # a function the statement sees through (replay_through.py), or Fail
+            got = function_checks(name, load, v, read, _checks, _namespaces)
+            if got is None:
+                raise Fail(f"`{name}` holds {_held(v)}")
+            yield from got
 
 
 def _program_classes(name, load, v, state, held):
@@ -930,21 +936,6 @@ def _namespaces(calls, read):
         got = v.members.get(attr, fn) if type(v) is Namespace else None
         if fn is None or (got is not fn and getattr(got, "op_function", None) != attr):
             raise Fail(f"`{name}.{attr}` is not a pure op's function")
-
-
-def _held(v):
-    """What a variable holds, in a Fail's words (the replay's report)."""
-    name = type(v).__name__
-    if program_object(v):
-        return (
-            f"an object of the program's class {name} (a module's is seen through when its "
-            "forward is made of pure ops' and its modules' calls)"
-        )
-    if isinstance(v, UserFunction):
-        return "a function of the program (its calls replay by themselves if its body qualifies)"
-    if isinstance(v, Module):
-        return f"a {name} whose forward is not one op declared pure, or has hooks"
-    return f"a value of type {name} that the replay does not check"
 
 
 def _kinds(loads, read):

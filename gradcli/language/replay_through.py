@@ -9,16 +9,19 @@ each replayed iteration."""
 
 from __future__ import annotations
 
+from ..core.tensor import Tensor
 from ..library.nn.module import _HOOKS, Module, replay_pure
 from ..library.values import Module as Namespace
 from ..library.values import program_object
 from .functions import UserFunction
-from .loop_shapes import THROUGH
+from .loop_shapes import THROUGH, THROUGH_DEFS
 
 #: the special names a program's class may hold in its own dict (the class statement's)
 _MARKS = frozenset({"__init__", "__module__", "__doc__", "__qualname__"})
 #: a forward's global that the program has not bound (a built-in: checked still unbound)
 ABSENT = object()
+#: the key of `read` under which function_checks notes the globals the functions read
+THROUGH_GLOBALS = ("", "globals")
 #: modules inside modules, at most
 _DEPTH = 8
 
@@ -78,3 +81,68 @@ def through_state(v, depth=0):
 
 def _loader(variables, name):
     return lambda s: variables.get(name, ABSENT)
+
+
+def function_checks(name, load, f, read, checks, namespaces):
+    """The checks of a variable holding a function of the program that a replayed
+    statement sees through (loop_shapes.through_def: `loss = loss_fn(X, Y)`, its ops
+    noted as the statement's), else None: the same function, and the globals it reads
+    checked as the statement's variables are (`checks`: replay_plan._checks, a
+    function of (loads, values); each under its own name, so a loop that binds the
+    name checks it at every iteration), their values taken as what the statement
+    reads (in `read`, under (name, global)), and the numbers the function writes as
+    numbers it may take as constants (in `read` too); `namespaces` checks its
+    namespace calls (replay_plan._namespaces)."""
+    got = THROUGH_DEFS.get(f.body) if type(f) is UserFunction and not f.generator else None
+    if got is None or f.closure is not f.globals:
+        return None
+    names, literals, calls, builtins = got
+    variables = f.globals.vars
+    loads = []
+    values = {}
+    out = [(name, (load, 2, f, None, None, None, None))]
+    for g in sorted(names):
+        value = variables.get(g, ABSENT)
+        if value is ABSENT:  # (a built-in, gradcli's own `torch`: checked still unbound)
+            out.append((g, (_loader(variables, g), 2, ABSENT, None, None, None, None)))
+            if g in builtins:
+                values[g] = builtins[g]
+        else:
+            loads.append((g, _loader(variables, g), False, None))
+            values[g] = value
+    out.extend(checks(tuple(loads), values))
+    namespaces(calls, values)
+    read.setdefault(THROUGH_GLOBALS, {}).update((g, values[g]) for g, _, _, _ in loads)
+    for k, v in values.items():
+        read[(name, k)] = v
+    for i, v in enumerate(sorted(literals, key=repr)):
+        read[(name, "literal", i)] = v
+    return out
+
+
+def unsafe_globals(body, through, fail):
+    """Raise `fail` (replay_plan.Fail) when a plan cannot take the globals functions seen
+    through read (`through`: name -> value) as the statements' variables: a name the
+    body binds (a made name, a counter, a loop's target: the function would read a value
+    the replay does not bind) or changes with `op=` when it is not a tensor (a number
+    the plan takes as a constant); a tensor the body changes in place is read as it is,
+    as a variable's."""
+    writes = body.writes or frozenset()
+    for g, v in through.items():
+        if g in writes and (type(v) is not Tensor or g not in body.augmented):
+            raise fail(f"a function the statement calls reads `{g}`, which the body changes")
+
+
+def held(v):
+    """What a variable holds, in a Fail's words (the replay's report)."""
+    name = type(v).__name__
+    if program_object(v):
+        return (
+            f"an object of the program's class {name} (a module's is seen through when its "
+            "forward is made of pure ops' and its modules' calls)"
+        )
+    if isinstance(v, UserFunction):
+        return "a function of the program (its calls replay by themselves if its body qualifies)"
+    if isinstance(v, Module):
+        return f"a {name} whose forward is not one op declared pure, or has hooks"
+    return f"a value of type {name} that the replay does not check"

@@ -370,6 +370,94 @@ try:
 except RuntimeError as e:
     print("error", e, loss)
 """,
+    # a function called from the step, calling another (both seen through: their ops
+    # are the calling statement's), their globals rebound and one redefined mid-loop
+    "def_from_def": _HEAD
+    + """def forward(X):
+    h = torch.relu(X @ W1)
+    return h @ W2
+def compute_loss(X, Y):
+    return ((forward(X) - Y) ** 2).mean() * scale
+def step(X, Y, lr):
+    loss = compute_loss(X, Y)
+    loss.backward()
+    with torch.no_grad():
+        W1.sub_(lr * W1.grad)
+        W2.sub_(lr * W2.grad)
+        W1.grad.zero_()
+        W2.grad.zero_()
+    return loss
+scale = 0.5
+for i in range(24):
+    loss = step(X, Y, 0.01)
+    if i == 7:
+        scale = 0.25
+    if i == 11:
+        def forward(X):
+            return torch.tanh(X @ W1) @ W2
+    if i == 15:
+        W2 = torch.randn(8, 1, requires_grad=True)
+print(loss, loss.grad_fn.next_functions)
+"""
+    + _AFTER,
+    # a function computing a loss called twice per iteration of the loop, and one that
+    # reads the loop's variable
+    "loss_twice": _HEAD
+    + """def compute_loss(X, Y):
+    return ((torch.relu(X @ W1) @ W2 - Y) ** 2).mean()
+Xv = X * 0.5
+for i in range(12):
+    loss = compute_loss(X, Y)
+    val = compute_loss(Xv, Y)
+    loss.backward()
+    with torch.no_grad():
+        W1 -= 0.01 * W1.grad
+        W2 -= 0.01 * W2.grad
+        W1.grad = None
+        W2.grad = None
+print(loss, val, val.grad_fn)
+def scaled(X):
+    return (X * i).sum()
+acc = 0.0
+for i in range(4):
+    y = scaled(X)
+    acc += y.item()
+print(acc, y)
+"""
+    + _AFTER,
+    # functions the loop's statements see through that read a name the loop makes, a
+    # number it counts, a tensor it steps in place
+    "reads_a_made_name": """torch.manual_seed(0)
+W0 = torch.randn(3, requires_grad=True)
+X = torch.randn(3)
+def f(X):
+    return (X * W).sum()
+def g(X):
+    return (X * k * W0).sum()
+acc = 0.0
+k = 1.0
+for i in range(6):
+    W = W0 * 2
+    y = f(X)
+    z = (W0 * X).sum()
+    z.backward()
+    with torch.no_grad():
+        W0 -= 0.1 * W0.grad
+        W0.grad = None
+    acc += y.item()
+print(acc, y, W0)
+for i in range(6):
+    u = g(X)
+    k += 1
+print(u, k)
+for i in range(6):
+    u = g(X)
+    u.backward()
+    with torch.no_grad():
+        W0 -= 0.1 * W0.grad
+        W0.grad = None
+print(u, W0)
+""",
 }
 
 REPLAYED = {
@@ -386,15 +474,18 @@ REPLAYED = {
     "bookkeeping": 20,
     "model_and_optimizer": 20,
     "reads_what_the_loop_changes": 10,
+    "def_from_def": 24,
+    "loss_twice": 10,
+    "reads_a_made_name": 4,  # (the last loop)
 }
 
 #: calls a replayed loop replays as its own statements (replay_defs._Held.in_loop), at least
 IN_LOOP = {
     "two_layer": 28,
-    "bookkeeping": 24,
+    "bookkeeping": 12,
     "model_and_optimizer": 28,
     "schedule": 30,
-    "reads_what_the_loop_changes": 2,
+    "def_from_def": 12,
 }
 
 
