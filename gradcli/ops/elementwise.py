@@ -315,6 +315,11 @@ class Mul(_Arith):
                 if r is not None:
                     return (r, None)
             return (F.sum_scaled(g, b, self.sa), None)
+        if not F.tensor_mode and not self.sa and not self.sb:  # two 0-d operands
+            ra = scalar_times(g, b) if n[0] else None  # (g * b as NumPy gives it)
+            rb = scalar_times(g, a) if n[1] else None
+            if (ra is not None or not n[0]) and (rb is not None or not n[1]):
+                return (ra, rb)
         return (
             F.sum_to(g * b, self.sa) if n[0] else None,
             F.sum_to(g * a, self.sb) if n[1] else None,
