@@ -31,7 +31,7 @@ import sys
 
 import numpy as np
 
-from .gemm_threads import ALONE as _ALONE, AS_IS as _AS_IS, plan as _plan
+from .gemm_threads import ALONE as _ALONE, AS_IS as _AS_IS, CHECKED as _CHECKED, plan as _plan
 from .parallel import THREADS
 
 _VML_HA = 0x2 | 0x140000 | 0x100  # VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE, as ATen passes
@@ -286,6 +286,8 @@ def unary(name, x):
         # MKL's second thread, which VML takes from about 1,500 values
         _alone(fn, (n, address(x), address(out), _VML_HA))
     else:
+        if n >= _VML_THREADED:
+            threads()
         fn(n, address(x), address(out), _VML_HA)
     return out
 
@@ -320,6 +322,7 @@ def _gemm_as_two(p, args, c=None):
     gemm = FNS[_GEMM[p]]
     plan = _plan(p, *args[3:6], args[1] == _TR, args[11]) if _state["gemm"] else _AS_IS
     if plan is _AS_IS:
+        threads()
         gemm(*args)
     elif plan is _ALONE:
         _alone(gemm, args)
@@ -371,24 +374,20 @@ def shared(p, args, at, c=None):
     axis, cut_at = at
     end = n if axis else m
     gemm = FNS[_GEMM[p]]
-    local = FNS["MKL_Set_Num_Threads_Local"]
-    before = local(1)
-    try:
-        for start, width in ((0, min(cut_at, end)), (cut_at, end - cut_at)):
-            if width <= 0:
-                continue
-            if axis:  # C's columns and op(B)'s from `start`
-                b_part = b + start * size * (1 if t2 == _TR else ldb)
-                part = (m, width, k, alpha, a, lda, b_part, ldb, 1.0, c_at + start * ldc * size)
-            else:  # C's rows and op(A)'s
-                a_part = a + start * size * (lda if t1 == _TR else 1)
-                part = (width, n, k, alpha, a_part, lda, b, ldb, 1.0, c_at + start * size)
-            if width == 1:
-                _one_wide(p, axis, t1, t2, part, ldc)
-            else:
-                gemm(_COL, t1, t2, *part, ldc)
-    finally:
-        local(before)
+    one_thread()
+    for start, width in ((0, min(cut_at, end)), (cut_at, end - cut_at)):
+        if width <= 0:
+            continue
+        if axis:  # C's columns and op(B)'s from `start`
+            b_part = b + start * size * (1 if t2 == _TR else ldb)
+            part = (m, width, k, alpha, a, lda, b_part, ldb, 1.0, c_at + start * ldc * size)
+        else:  # C's rows and op(A)'s
+            a_part = a + start * size * (lda if t1 == _TR else 1)
+            part = (width, n, k, alpha, a_part, lda, b, ldb, 1.0, c_at + start * size)
+        if width == 1:
+            _one_wide(p, axis, t1, t2, part, ldc)
+        else:
+            gemm(_COL, t1, t2, *part, ldc)
 
 
 def _one_wide(p, axis, t1, t2, part, ldc):
@@ -432,16 +431,8 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
     C^T = B^T A^T (torch.bmm's one item), else a one-column product as torch.mm's.
     By the plan (`_make_plan`) kept for the operands' shapes, strides and dtypes: their
     addresses, a fresh result, one gemm call; `_mm_general` where it copies an operand."""
-    key = (
-        a.shape,
-        a.strides,
-        a.dtype,
-        b.shape,
-        b.strides,
-        b.dtype,
-        -1 if c is None else beta == 1,
-        by_rows,
-    )
+    added = -1 if c is None else beta == 1  # (beta 1 or not: how the threads compute it)
+    key = (a.shape, a.strides, a.dtype, b.shape, b.strides, b.dtype, added, by_rows)
     plan = _PLANS.get(key)
     if plan is None:
         plan = _make_plan(a, b, c is not None, beta, by_rows)
@@ -478,14 +469,11 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
         alpha = one if alpha == 1 else alpha
         beta = zero if c is None else one if beta == 1 else beta
         if thread is _ALONE and _state["gemm"]:
-            local = FNS["MKL_Set_Num_Threads_Local"]
-            before = local(_ONE_THREAD)
-            try:
-                gemm(col, t1, t2, m, n, k, alpha, a_ptr, ld1, b_ptr, ld2, beta, out_ptr, m)
-            finally:
-                local(before)
-        else:
-            gemm(col, t1, t2, m, n, k, alpha, a_ptr, ld1, b_ptr, ld2, beta, out_ptr, m)
+            if _LOCAL[0] is None:
+                one_thread()
+        elif _LOCAL[0] is not None:
+            threads()
+        gemm(col, t1, t2, m, n, k, alpha, a_ptr, ld1, b_ptr, ld2, beta, out_ptr, m)
     else:
         t1, t2, m, n, k, ld1, ld2 = ints
         out_at = out_ptr if isinstance(out_ptr, int) else out_ptr.value
@@ -547,6 +535,8 @@ def _make_plan(a, b, has_c, beta, by_rows):
         a_first, lds = False, (b_ld, a_ld)
     # (ldc is m in both: max(1, cols) and rows, neither 0 here)
     thread = _plan(p, m, n, k, t1 == _TR, beta if has_c else 0.0)
+    if thread is _AS_IS and max(m, n, k) <= _CHECKED:  # one row or column: never shared
+        thread = _ALONE
     real = ctypes.c_float if p == "s" else ctypes.c_double
     ints = (t1, t2, m, n, k) + lds
     c_args = tuple(map(_I, (_COL,) + ints)) + (real(1.0), real(0.0))
@@ -678,13 +668,30 @@ def _by_strides(x):
 
 
 def _alone(fn, args):
-    """fn(*args) with MKL on one thread (this thread's own setting, restored after)."""
-    local = FNS["MKL_Set_Num_Threads_Local"]
-    before = local(1)
-    try:
-        return fn(*args)
-    finally:
-        local(before)
+    """fn(*args) with MKL on one thread (left so: `threads`)."""
+    one_thread()
+    return fn(*args)
+
+
+#: [MKL's thread setting for this thread before gradcli set it to one, or None while it is
+#: PyTorch's]: a call gradcli computes on one thread leaves it so until a call MKL may share
+#: between PyTorch's threads sets it back (`threads`), as setting it (a ctypes call) costs
+#: more than a small product outside MKL.  (gradcli calls MKL from one thread.)
+_LOCAL: list = [None]
+
+
+def one_thread():
+    """MKL on one thread on this thread, until `threads`."""
+    if _LOCAL[0] is None:
+        _LOCAL[0] = FNS["MKL_Set_Num_Threads_Local"](_ONE_THREAD)
+
+
+def threads():
+    """MKL's threads as PyTorch's again, before a call it may share between them."""
+    before = _LOCAL[0]
+    if before is not None:
+        _LOCAL[0] = None
+        FNS["MKL_Set_Num_Threads_Local"](before)
 
 
 def _batch_operand(x):
@@ -772,6 +779,7 @@ def bmm(a, b):
     if _state["solo"]:
         _alone(FNS[f"cblas_{p}gemm_batch"], args)
     else:
+        threads()
         FNS[f"cblas_{p}gemm_batch"](*args)
     return out
 
@@ -793,6 +801,7 @@ def mv(a, v):
         return out
     (A, a_at), ta, lda = _operand(a)
     V, v_at = _aligned(v)
+    threads()
     # column-major: a row-major matrix is its transpose
     FNS[f"cblas_{p}gemv"](
         _COL,
@@ -819,6 +828,7 @@ def dot(a, b):
     if m is None:
         return None
     pa, pb = _aligned(a), _aligned(b)  # (the arrays are held through the call)
+    threads()
     r = FNS[f"cblas_{p}dot"](a.size, pa[1], 1, pb[1], 1)
     return np.asarray(r, dtype=a.dtype)
 
@@ -974,26 +984,11 @@ def gemm_frames(a, b, out, beta, ta=False, tb=False, alone=False):
             args += (b_at + n * sb, ldb, a_at + n * sa, lda, beta, o_at + n * so, ldc)
             shared(p, args, plan)
         return True
-    before = FNS["MKL_Set_Num_Threads_Local"](1) if plan is _ALONE and THREADS > 1 else None
-    try:
-        for n in range(N):
-            gemm(
-                _COL,
-                first,
-                second,
-                cols,
-                rows,
-                k,
-                1.0,
-                b_at + n * sb,
-                ldb,
-                a_at + n * sa,
-                lda,
-                beta,
-                o_at + n * so,
-                ldc,
-            )
-    finally:
-        if before is not None:
-            FNS["MKL_Set_Num_Threads_Local"](before)
+    if plan is _ALONE and THREADS > 1:
+        one_thread()
+    else:
+        threads()
+    for n in range(N):
+        args = (_COL, first, second, cols, rows, k, 1.0)
+        gemm(*args, b_at + n * sb, ldb, a_at + n * sa, lda, beta, o_at + n * so, ldc)
     return True

@@ -31,6 +31,7 @@ def _lapack():
     lib = mkl.lib()
     if lib is None:
         return None
+    mkl.threads()  # (on PyTorch's threads: LAPACK shares its work)
     if not _FNS:
         for p in "sd":
             getrf, getrs = lib[f"{p}getrf_"], lib[f"{p}getrs_"]
@@ -133,6 +134,7 @@ def _qr_fns(p):
     lib = mkl.lib()
     if lib is None:
         return None
+    mkl.threads()  # (on PyTorch's threads: LAPACK shares its work)
     if p not in _QR:
         geqrf, orgqr = lib[f"{p}geqrf_"], lib[f"{p}orgqr_"]
         geqrf.argtypes = [_P] * 8
