@@ -49,6 +49,25 @@ ITERATED = frozenset({list, tuple, str, range, set, dict})
 LAZY = LazyIterator
 
 
+class TableSite:
+    """A site of generated code asking for a class's LOOKUP table (fast_calls.class_table):
+    the last plain class met there and its table, which is made with the class and never
+    replaced (classes.py), so the next object of that class finds it with one test."""
+
+    __slots__ = ("cls", "table")
+
+    def __init__(self):
+        self.cls = self.table = None
+
+    def find(self, t):
+        """The table of class t (None if it is not plain), kept when there is one."""
+        # (classes.LOOKUP: a class of the language has it, None if it is not plain)
+        table = getattr(t, "__gradcli_lookup__", None) if issubclass(t, LanguageObject) else None
+        if table is not None:
+            self.cls, self.table = t, table
+        return table
+
+
 def hash_plain(v):
     """Whether hashing v and comparing it with a set's or dict's items runs no code of
     the program: a number, a string, None, or an object whose class keeps Python's

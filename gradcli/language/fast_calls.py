@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from .classes import LOOKUP, LanguageObject
+
 from .fast_ast import _and, _call, _h, _is, _name, _or, at
 from .fast_builtins import (
     _OBJECT_EQ,
@@ -21,6 +21,7 @@ from .fast_builtins import (
     LAZY,
     MODULE,
     SLOW,
+    TableSite,
     function_site,
     method_sites,
     module_site,
@@ -31,7 +32,8 @@ def class_table(em, t):
     """`getattr(t, LOOKUP, None)`: the class t's table if it is plain, else None (fast_objects);
     asked only of a class of the language (every one has LOOKUP, None if not plain, and a
     plain one derives from LanguageObject): a getattr that fails makes an AttributeError,
-    which cost ten times the rest of a list's method call."""
+    which cost ten times the rest of a list's method call.  The site keeps the last plain
+    class met and its table (TableSite): the next object of that class is one test."""
     if isinstance(t, ast.NamedExpr):
         first, again = t, _name(t.target.id)
     elif isinstance(t, ast.Name):
@@ -39,10 +41,11 @@ def class_table(em, t):
     else:
         n = em.tmp()
         first, again = ast.NamedExpr(target=_name(n, ast.Store()), value=t), _name(n)
+    site = em.const(TableSite(), "table_site" + em.tmp()[2:])
     return ast.IfExp(
-        test=_call(em.const(issubclass, "issubclass"), first, em.const(LanguageObject, "lobject")),
-        body=_call(em.const(getattr, "getattr"), again, ast.Constant(LOOKUP), ast.Constant(None)),
-        orelse=ast.Constant(None),
+        test=_is(first, ast.Attribute(value=site, attr="cls", ctx=ast.Load())),
+        body=ast.Attribute(value=_name(site.id), attr="table", ctx=ast.Load()),
+        orelse=_call(ast.Attribute(value=_name(site.id), attr="find", ctx=ast.Load()), again),
     )
 
 

@@ -396,3 +396,58 @@ def test_forms_are_compiled():
     assert r.error is None
     for name in ("f", "h"):
         assert r.session.scope.vars[name].fast is not None, name
+
+
+# a site asking for an object's class table keeps the last plain class met there
+# (fast_builtins.TableSite): objects of two plain classes alternating, a class that
+# is not plain (its base is the library's) and numbers, through one operator, one
+# method call and one object made at each site
+TABLE_SITES = (
+    "import torch.nn as nn\n"
+    "class A:\n"
+    "    def __init__(self, v):\n"
+    "        self.v = v\n"
+    "    def __add__(self, o):\n"
+    "        return A(self.v + 1)\n"
+    "    def f(self):\n"
+    "        return 'A' + str(self.v)\n"
+    "class B:\n"
+    "    def __init__(self, v):\n"
+    "        self.v = v\n"
+    "    def __add__(self, o):\n"
+    "        return B(self.v * 2)\n"
+    "    def f(self):\n"
+    "        return 'B' + str(self.v)\n"
+    "class M(nn.Module):\n"
+    "    def __init__(self, v):\n"
+    "        super().__init__()\n"
+    "        self.v = v\n"
+    "    def __add__(self, o):\n"
+    "        return M(self.v - 1)\n"
+    "    def f(self):\n"
+    "        return 'M' + str(self.v)\n"
+    "def step(x):\n"  # (so written, the tier compiles it)
+    "    y = x + x\n"
+    "    t = y.f()\n"
+    "    return t\n"
+    "def make(c, v):\n"
+    "    return c(v)\n"
+    "out = []\n"
+    "for i in range(7):\n"
+    "    c = [A, B, M][i % 3]\n"
+    "    out.append(step(make(c, i)))\n"
+    "print(out)\n"
+    "def num(a, b):\n"
+    "    return a + b\n"
+    "print(num(1, 2), num(A(1), A(2)).v, num(1.5, 2.5), num(B(3), B(4)).v)\n"
+    "A.f = lambda self: 'changed'\n"
+    "print(step(A(1)), step(B(1)))\n"
+)
+
+
+def test_table_sites_of_several_classes():
+    both(TABLE_SITES)
+    r = Run(TABLE_SITES)
+    assert r.error is None
+    for name in ("step", "make", "num"):
+        assert r.session.scope.vars[name].fast is not None, name
