@@ -370,9 +370,9 @@ def show(value) -> str:
     if (
         isinstance(value, type)
         and issubclass(value, BaseException)
-        and value.__dict__.get("__module__") == "re"
-    ):
-        return f"<class 're.{value.__qualname__}'>"  # (re.error)
+        and value.__dict__.get("__module__") in ("re", "json.decoder", "statistics")
+    ):  # (re.error, json.JSONDecodeError, statistics.StatisticsError: their modules')
+        return f"<class '{value.__module__}.{value.__qualname__}'>"
     if isinstance(value, _PY_CALLABLES):
         return f"<built-in function {callable_name(value)}>"
     if isinstance(value, dict):

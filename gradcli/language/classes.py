@@ -14,7 +14,9 @@ from ..runtime.errors import (
     did_you_mean,
 )
 from ..core.convert import type_name
+from ..core.printing import CLASS_NAMES
 from ..library.values import USER_MARK, BoundMethod, Decorated
+from .exceptions import TYPES as EXCEPTION_TYPES
 from .functions import UserFunction
 
 USER = USER_MARK  # in a class namespace: the class was written in the language
@@ -250,6 +252,10 @@ def set_plain(o, t, name, v):
 
 def class_attr(cls, name):
     """`C.name` for a class of the program (or a library class it can reach)."""
+    if name in ("__mro__", "__bases__") and is_user_class(cls):
+        shown = _visible_classes(cls, name == "__mro__")
+        if shown is not None:
+            return shown
     if is_dunder(name) and name not in DUNDERS:
         raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
     key = user_key(name)
@@ -274,6 +280,30 @@ def class_attr(cls, name):
             # a library base's public class/static methods (torch.autograd.Function.apply)
             return raw.__get__(None, cls)
     raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
+
+
+def _shown(c):
+    """Whether a program sees class c as a class (its own, object, the library's, an
+    exception type)."""
+    return is_user_class(c) or c is LanguageObject or id(c) in CLASS_NAMES or c in _EXCEPTIONS
+
+
+_EXCEPTIONS = frozenset(EXCEPTION_TYPES.values())
+
+
+def _visible_classes(cls, mro):
+    """C.__mro__ / C.__bases__ of a class of the program as Python gives them, of the
+    classes a program sees (its own, the library's it derives from, the exception types,
+    object); None when its MRO holds a Python class no class the program sees stands for
+    (a namedtuple's tuple): refused, as before."""
+    covered = {object}
+    for c in cls.__mro__:
+        if _shown(c) and not is_user_class(c):
+            covered.update(c.__mro__)
+    if any(not _shown(c) and c not in covered for c in cls.__mro__):
+        return None
+    out = tuple(c for c in (cls.__mro__ if mro else cls.__bases__) if _shown(c))
+    return out if not mro or LanguageObject in out else (*out, LanguageObject)
 
 
 def set_instance_attr(obj, name, value):

@@ -164,6 +164,18 @@ FROZENSET_METHODS = {
 }
 
 
+def _one_argument(name, fn):
+    """list.<name>(v) refusing another number of arguments in Python's words."""
+
+    def method(lst, *args):
+        if len(args) != 1:
+            raise GradTypeError(f"list.{name}() takes exactly one argument ({len(args)} given)")
+        return fn(lst, args[0])
+
+    method.__name__ = name
+    return method
+
+
 def _list_extend(lst, items):
     items = list(items)
     check_items(len(lst) + len(items), "the list")
@@ -194,12 +206,12 @@ def _list_sort(lst, *, key=None, reverse=False):
 TUPLE_METHODS = {"count": tuple.count, "index": tuple.index}
 
 LIST_MORE = {
-    "extend": _list_extend,
+    "extend": _one_argument("extend", _list_extend),
     "insert": _list_insert,
-    "remove": _list_remove,
+    "remove": _one_argument("remove", _list_remove),
     "clear": lambda lst: lst.clear(),
     "copy": lambda lst: lst.copy(),
-    "count": lambda lst, v: lst.count(v),
+    "count": _one_argument("count", lambda lst, v: lst.count(v)),
     "reverse": lambda lst: lst.reverse(),
     "sort": _list_sort,
 }
@@ -296,6 +308,7 @@ FLOAT_METHODS = {
     "hex": float.hex,
     "as_integer_ratio": float.as_integer_ratio,
     "conjugate": float.conjugate,
+    "fromhex": lambda f, s: float.fromhex(s),  # ((2.5).fromhex: the class method's)
 }
 
 

@@ -43,7 +43,8 @@ PARENTS = {
     "StatisticsError": "ValueError",  # (the statistics module's)
     "error": "Exception",  # (re's: re.error, not a built-in)
 }
-MODULE_OWNED = {"error": "re"}  # classes of a module, not built-ins
+# classes of a module, not built-ins (json.JSONDecodeError, statistics.StatisticsError)
+MODULE_OWNED = {"error": "re", "JSONDecodeError": "json.decoder", "StatisticsError": "statistics"}
 
 
 def _message(type_name, args):

@@ -207,6 +207,9 @@ def install_classes(builtins):
         if v is not None:
             CLASS_OF[py] = v
             CLASS_NAMES[id(v)] = (v, shown)
+    base = builtins.get("object")
+    if base is not None:  # (the language's object: Python's name for it)
+        CLASS_NAMES[id(base)] = (base, "object")
     torch = builtins.get("torch")
     members = torch.members if type(torch) is Module else {}
     for name, py, shown in (  # torch's classes the library makes by other means

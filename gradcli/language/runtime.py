@@ -899,9 +899,11 @@ def _str_join(s, items):
     return s.join(parts)
 
 
-def _list_append(lst, v):
+def _list_append(lst, *args):
+    if len(args) != 1:  # (Python's words for its arity)
+        raise GradTypeError(f"list.append() takes exactly one argument ({len(args)} given)")
     check_items(len(lst) + 1, "the list")
-    lst.append(v)
+    lst.append(args[0])
 
 
 STR_METHODS = {
@@ -920,7 +922,7 @@ STR_METHODS = {
 LIST_METHODS = {
     "append": _list_append,
     "pop": lambda l, *i: l.pop(*i),
-    "index": lambda l, v, *bounds: l.index(v, *bounds),
+    "index": lambda l, *args: l.index(*args),
     **LIST_MORE,
 }
 _TYPE_METHODS = {

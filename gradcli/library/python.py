@@ -242,6 +242,8 @@ def _dual(name, py, pairwise=None):
             raise GradTypeError(f"{py.__name__} expected at least 1 argument, got 0")
         if any(program_object(a) for a in args) and not any(type(a) is Tensor for a in args):
             return python_protocol(py, *args, **kwargs)  # their __abs__, __lt__ ...
+        if pairwise is not None and len(args) == 1 and type(args[0]) in (int, float, bool):
+            raise GradTypeError(f"'{type(args[0]).__name__}' object is not iterable")  # max(0)
         if pairwise is not None and _python_extreme(args, kwargs):
             return _extreme(py, args, kwargs)
         if pairwise is None and args and type(args[0]) in _NOT_TENSORS:  # abs('x'): Python's

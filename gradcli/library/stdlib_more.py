@@ -16,7 +16,7 @@ from ..runtime import context
 from ..runtime.errors import GradTypeError
 from ..runtime.limits import check_items
 from . import re_ns, stdlib
-from .stdlib import StdModule, bounded_list, counted
+from .stdlib import EXCEPTION_CLASSES, StdModule, bounded_list, counted
 from .values import BuiltinFunction
 
 
@@ -65,7 +65,9 @@ def _loads(s, **kw):
 
 
 def _json_module():
-    return _module("json", {"dumps": _dumps, "loads": _loads})
+    members = {"dumps": _dumps, "loads": _loads}
+    members["JSONDecodeError"] = EXCEPTION_CLASSES["JSONDecodeError"]  # (what loads raises)
+    return _module("json", members)
 
 
 def _string_module():
@@ -110,7 +112,9 @@ def _statistics_module():
         st.mean, st.fmean, st.geometric_mean, st.harmonic_mean, st.median, st.median_low,
         st.median_high, st.mode, st.multimode, st.pstdev, st.pvariance, st.stdev, st.variance,
     )  # fmt: skip
-    return _module("statistics", {f.__name__: _listed(f, f.__name__) for f in fns})
+    members = {f.__name__: _listed(f, f.__name__) for f in fns}
+    members["StatisticsError"] = EXCEPTION_CLASSES["StatisticsError"]
+    return _module("statistics", members)
 
 
 def _warn(message, category=None, stacklevel=1, **kw):

@@ -11,8 +11,9 @@ CPU kernel PyTorch 2.13 picks.
   `_safe_softmax` (SafeSoftmaxBackward0: a softmax whose rows of -inf are 0), matmul.
 
 A boolean mask keeps where it is True (-inf elsewhere, in the query's dtype); is_causal
-masks above the diagonal (top left).  dropout_p other than 0 and enable_gqa with other
-head counts are refused."""
+masks above the diagonal (top left).  dropout_p above 0 takes the math path (PyTorch's
+fused kernels take none), with at::dropout of the weights; enable_gqa with other head
+counts is refused."""
 
 from __future__ import annotations
 
@@ -126,8 +127,8 @@ def _flash_ok(q, k, v, mask):
     return flash_attention.available()
 
 
-def _math(q, k, v, mask, scale, causal):
-    """_scaled_dot_product_attention_math, op for op."""
+def _math(q, k, v, mask, scale, causal, dropout_p=0.0):
+    """_scaled_dot_product_attention_math, op for op (dropout: at::dropout's, training)."""
     dt = q.data.dtype
     negative = scale is not None and scale < 0
     base = abs(scale) if negative else scale
@@ -141,6 +142,8 @@ def _math(q, k, v, mask, scale, causal):
     if mask is not None:
         attn = _f("add")(attn, Tensor(mask))
     attn = SafeSoftmax.apply(attn, dim=-1)
+    if dropout_p > 0.0:
+        attn = _f("dropout")(attn, dropout_p, True)
     return _f("matmul")(attn, v)
 
 
@@ -171,10 +174,7 @@ def scaled_dot_product_attention(
         raise GradRuntimeError(
             "scaled_dot_product_attention: gradcli computes float32 and float64 inputs only"
         )
-    if float(dropout_p) != 0.0:
-        raise GradRuntimeError(
-            "scaled_dot_product_attention: dropout_p other than 0 is not supported by gradcli"
-        )
+    dropout_p = float(dropout_p)
     mask = None
     if attn_mask is not None:
         m = tensor_arg(attn_mask)
@@ -209,7 +209,7 @@ def scaled_dot_product_attention(
                 f"scaled_dot_product_attention: {name} must have at least 2 dims, got {t.data.ndim}"
             )
     sc = None if scale is None else float(scale)
-    if _flash_ok(q.data, k.data, v.data, mask):
+    if dropout_p == 0.0 and _flash_ok(q.data, k.data, v.data, mask):
         factor = sc if sc is not None else 1.0 / math.sqrt(q.data.shape[-1])
         return FlashAttention.apply(q, k, v, mask=mask, scale=factor, causal=bool(is_causal))
-    return _math(q, k, v, mask, sc, bool(is_causal))
+    return _math(q, k, v, mask, sc, bool(is_causal), dropout_p)

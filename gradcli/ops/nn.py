@@ -903,6 +903,21 @@ def _dropout(x, p, training, feature, inplace=False):
         if len(shape) < 2:
             raise GradRuntimeError("Feature dropout requires at least 2 dimensions in the input")
         shape = shape[:2] + (1,) * (len(shape) - 2)
-    keep = sampling.bernoulli(context.current.generator, shape, 1 - p)
+    order = None if feature else _memory_order(x.data)
+    if order is None:
+        keep = sampling.bernoulli(context.current.generator, shape, 1 - p)
+    else:  # (empty_like keeps a permuted input's layout: its draws go in memory order)
+        drawn = sampling.bernoulli(context.current.generator, tuple(shape[d] for d in order), 1 - p)
+        keep = drawn.transpose(np.argsort(order))
     noise = keep.astype(x.data.dtype) / x.data.dtype.type(1 - p)
     return times(x, Tensor(noise))
+
+
+def _memory_order(a):
+    """The dims of a non-contiguous array that is a permutation of a contiguous one, from
+    the outermost in memory (what `empty_like` keeps); None for a C-contiguous array or
+    one that is no such permutation (PyTorch's noise is then contiguous)."""
+    if a.ndim < 2 or a.flags.c_contiguous:
+        return None
+    order = tuple(int(d) for d in np.argsort([-s for s in a.strides], kind="stable"))
+    return order if a.transpose(order).flags.c_contiguous else None

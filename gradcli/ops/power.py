@@ -171,7 +171,8 @@ class PowRScalar(Function):
     parser=Parser(overloaded=True),
 )
 @internal("pow")
-def pow(a, b):
+def pow(input, exponent):
+    a, b = input, exponent  # (torch's names: x.pow(exponent=2))
     if type(a) is Tensor and (type(b) is int or type(b) is float):
         dt = a.data.dtype
         if dt.char in "fd":  # the common case _operands answers first

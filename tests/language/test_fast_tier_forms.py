@@ -252,7 +252,7 @@ FORMS = {
     ),
     "star_calls": (
         "def f(*a, **k):\n    return a, k\n"
-        "def g(xs, d):\n    return f(*xs), f(1, *xs, 2, *xs), f(**d), f(0, *xs, k=1, **d), max(*xs, 0)\n"
+        "def g(xs, d):\n    return f(*xs), f(1, *xs, 2, *xs), f(**d), f(0, *xs, k=1, **d), max(*xs, 0, -1)\n"
         "class C:\n    def m(self, *a, **k):\n        return len(a), sorted(k)\n"
         "def h(c, xs, d):\n    return c.m(*xs, **d), c.m(1, *xs, z=2), [1, 5].index(*[5])\n"
         "print(g([1, 2], {'u': 3}), g((), {}), g(range(3), {'v': 1}))\n"

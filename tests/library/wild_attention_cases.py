@@ -148,3 +148,59 @@ for _dt in ("float64", "float32"):
         print(o3)
         """,
     )
+
+case(
+    "attention/sdpa/dropout_math_path",
+    """
+    import torch
+    import torch.nn.functional as F
+    torch.manual_seed(1)
+    q = torch.randn(2, 3, 4, 5, requires_grad=True)
+    o = F.scaled_dot_product_attention(q, q, q, dropout_p=0.3)
+    print(o, o.grad_fn)
+    o.sum().backward()
+    print(q.grad)
+    x = torch.randn(3, 4).t()
+    print(F.dropout(x, 0.3), torch.nn.Dropout(0.5)(torch.randn(2, 3, 4).permute(2, 0, 1)))
+    """,
+)
+
+case(
+    "attention/mha/dropout_training",
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(1)
+    mha = nn.MultiheadAttention(6, 3, dropout=0.1, batch_first=True)
+    x = torch.randn(2, 4, 6)
+    y = mha(x, x, x, need_weights=False)[0]
+    print(y)
+    print(nn.Dropout(0.1)(y))
+    """,
+)
+
+for _dt in ("float64", "float32"):
+    case(
+        f"attention/transformer_encoder_layer/{_dt}",
+        f"""
+        import torch
+        from torch import nn
+        torch.manual_seed(0)
+        layer = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0, dtype=torch.{_dt})
+        print(layer)
+        src = torch.randn(5, 3, 8, dtype=torch.{_dt})
+        out = layer(src)
+        print(out, out.grad_fn)
+        out.pow(2).sum().backward()
+        print(layer.self_attn.in_proj_weight.grad[:2], layer.linear1.weight.grad[0], layer.norm2.bias.grad)
+        torch.manual_seed(1)
+        pre = nn.TransformerEncoderLayer(6, 3, 12, dropout=0.1, activation="gelu", batch_first=True, norm_first=True, dtype=torch.{_dt})
+        x = torch.randn(2, 4, 6, dtype=torch.{_dt})
+        y = pre(x)
+        print(y)
+        y.sum().backward()
+        print(pre.linear2.weight.grad, pre.norm1.weight.grad)
+        pre.eval()
+        print(pre(x))
+        """,
+    )

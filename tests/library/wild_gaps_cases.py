@@ -122,3 +122,86 @@ errors(
         "torch.relu(x, inplace=True)",
     ],
 )
+
+# ------------------------------------------- torch.cdist with other p (pdist_calc)
+for _dt in ("float64", "float32"):
+    case(
+        f"cdist/general_p/{_dt}",
+        f"""
+        import torch
+        torch.manual_seed(7)
+        for p in (0.5, 1.5, 2.5, 3.0, 4.0):
+            a = torch.randn(4, 6, dtype=torch.{_dt}, requires_grad=True)
+            b = torch.randn(3, 6, dtype=torch.{_dt}, requires_grad=True)
+            d = torch.cdist(a, b, p=p)
+            print(p, d, d.grad_fn)
+            d.pow(2).sum().backward()
+            print(a.grad, b.grad)
+        x = torch.randn(2, 3, 9, dtype=torch.{_dt}, requires_grad=True)
+        y = torch.randn(1, 5, 9, dtype=torch.{_dt}, requires_grad=True)
+        d = torch.cdist(x, y, p=3.5)
+        print(d)
+        d.sum().backward()
+        print(x.grad, y.grad)
+        z = torch.tensor([[1.0, 2.0], [1.0, 2.0]], dtype=torch.{_dt}, requires_grad=True)
+        d = torch.cdist(z, z, p=1.5)
+        print(d)
+        d.sum().backward()
+        print(z.grad)
+        """,
+    )
+
+# ------------------------------------------- Python beside torch (compared with CPython)
+case(
+    "python_gaps/classes_and_floats",
+    """
+    import torch
+    class D:
+        pass
+    class E(D):
+        pass
+    class G(E, D):
+        pass
+    class M(torch.nn.Module):
+        pass
+    print([c.__name__ for c in G.__mro__], [c.__name__ for c in G.__bases__])
+    print(D.__mro__[1:], D.__bases__, object, G.__mro__[2] is D, len(E.__mro__))
+    print(M.__mro__[1:], M.__bases__)
+    print(float.fromhex("0x1.8p1"), (2.5).fromhex("0x1p-2"), (1.0).fromhex("-0x1.ffp3"))
+    print(torch.tensor([2.0, 3.0]).pow(exponent=2), torch.pow(torch.tensor([2.0]), exponent=3))
+    print(max(3, 4), max([1, 5]), min(2.5, 1))
+    """,
+)
+case(
+    "python_gaps/module_exceptions",
+    """
+    import json
+    import statistics
+    print(json.JSONDecodeError, statistics.StatisticsError)
+    try:
+        json.loads("{bad")
+    except json.JSONDecodeError as e:
+        print("caught", type(e).__name__, isinstance(e, ValueError))
+    try:
+        statistics.mean([])
+    except statistics.StatisticsError as e:
+        print("caught", e)
+    """,
+)
+errors(
+    "python_gaps/errors",
+    "import torch\nxs = [1]",
+    [
+        "max(0)",
+        "min(2.5)",
+        "xs.append()",
+        "xs.append(1, 2)",
+        "xs.extend()",
+        "xs.count()",
+        "xs.remove()",
+        "xs.index()",
+        "JSONDecodeError",
+        "StatisticsError",
+        "(2.5).fromhex('zz')",
+    ],
+)

@@ -14,6 +14,7 @@ from .layers_more import LAYERS_MORE
 from .loss import FUNCTIONAL as LOSS_FUNCTIONAL, LOSSES
 from .norms import NORMS
 from .recurrent import RECURRENT
+from .transformer import TRANSFORMER
 from .module import Module, Parameter
 
 FUNCTIONAL = {
@@ -48,4 +49,5 @@ def members(namespace):
     out.update(CONTAINERS)
     out.update(LOSSES)
     out.update(RECURRENT)
+    out.update(TRANSFORMER)
     return out
