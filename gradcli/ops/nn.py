@@ -737,7 +737,14 @@ class MaxPool2d(Function):
         return best, local
 
     def backward(self, g, F, _x, _indices):
-        return (scatter(F, g, self.idx, None, self.shape),)
+        if F.tensor_mode or g.dtype.char not in "fd":
+            return (scatter(F, g, self.idx, None, self.shape),)
+        # PyTorch's kernel adds each output's gradient into its input's, output after
+        # output, in the input's dtype: windows that overlap share inputs, whose float32
+        # sums are float32's, not a float64 sum rounded
+        out = np.zeros(prod(self.shape), g.dtype)
+        np.add.at(out, self.idx.reshape(-1), g.reshape(-1))
+        return (out.reshape(self.shape),)
 
 
 def _inside(shape, oshape, window, padding):

@@ -199,4 +199,20 @@ p
 torch.set_printoptions(linewidth=80)
 """,
     ),
+    (
+        "max_pool2d_float32_overlapping_windows_gradient",
+        """
+torch.manual_seed(1)
+x = torch.randn(4, 3, 9, 9, dtype=torch.float32, requires_grad=True)
+w = torch.randn(4, 3, 9, 9, dtype=torch.float32)
+y = torch.nn.functional.max_pool2d(x, 3, stride=1, padding=1)
+(y * w).sum().backward()
+print(x.grad[1, 2, 3].tolist())
+print(x.grad.sum().item())
+x.grad = None
+y = torch.nn.functional.max_pool2d(x, (3, 2), stride=(2, 1), dilation=(1, 2))
+(y * y * 1.1).sum().backward()
+print(x.grad[0].sum(dim=(1, 2)).tolist(), x.grad[2, 1, 4].tolist())
+""",
+    ),
 ]
