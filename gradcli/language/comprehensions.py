@@ -13,7 +13,12 @@ from ..core.convert import type_name
 from ..library.stdlib import LazyIterator
 from . import runtime as rt
 from .containers import constant_item as _constant, constant_set as _constant_set
-from .fast_comprehensions import comprehension_unit, hashable as _hashable, inline_comprehension
+from .fast_comprehensions import (
+    comprehension_function,
+    comprehension_unit,
+    hashable as _hashable,
+    inline_comprehension,
+)
 from .functions import Scope
 from .iteration import iterate, sample, spread, step, tick
 from .positions import pos, syntax_error
@@ -26,6 +31,7 @@ class Comprehensions:
 
     # a comprehension in a function of the fast tier (fast_closures.py reaches it here)
     inline_comprehension = staticmethod(inline_comprehension)
+    comprehension_function = comprehension_function  # (a comprehension in a fast loop)
 
     def _items(self, nodes):
         """args(s) -> list for display items that may hold *unpacking."""

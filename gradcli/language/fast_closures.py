@@ -22,6 +22,8 @@ from .parser import Tree
 from .fast_ast import Unsupported, _call, _h, _name, _pos, at
 from .fast_forms import nested_parameters
 from .functions import UserFunction, given_defaults
+from .iteration import iterate
+from ..library.stdlib import LazyIterator
 from .scopes import FunctionInfo
 from .state import state
 
@@ -30,10 +32,11 @@ _new = object.__new__
 _proxy = weakref.proxy
 
 
-def nested_function(make, gs, factory, n, site, defaults=None):
+def nested_function(make, gs, fast, n, site, defaults=None):
     """The UserFunction of a nested `def` (`make`: the closure compiler's, made in the
     program's scope: no default, no decorator reads the enclosing one), running the
-    Python function `factory` makes for it.
+    Python function `fast` (just made by its `def` in the generated function around:
+    its last parameter, `@me`, given this UserFunction as its default).
 
     `make` makes the site's first function (`site`: [the program's scope, that
     function]), and each is made as a copy of it, which is what `make` gives again:
@@ -61,16 +64,24 @@ def nested_function(make, gs, factory, n, site, defaults=None):
     f.quick = p.quick
     # (its Python function knows it weakly: it would otherwise hold it in a cycle, and
     # the call's variables with it, past the call: test_call_cycles)
-    f.fast = factory(_proxy(f))
+    me = (_proxy(f),)
+    f.fast = fast
     f.fastn = n
     f.fastm = ()
     if defaults and n >= 0:
-        given_defaults(f)
+        given_defaults(f, me)
+    else:
+        fast.__defaults__ = me
     return f
 
 
 class FastClosures:
     """Nested `def`s (mixed into fast_tier.Emitter)."""
+
+    def _held(self, name):
+        """Whether `name`, read in this nested function, is a variable of a function
+        around it, bound before its definition (a Python cell always holding a value)."""
+        return self.info.mode(name) == "free" and self.free_ok(name)
 
     def free_ok(self, name):
         """Whether `name`, free here, is bound by a function of this unit around it (a
@@ -90,8 +101,19 @@ class FastClosures:
         return False
 
     def bound_here(self, node):
-        """The names of this function certainly bound where `node` is (bound_before)."""
-        return bound_before(self.suite, node, self.params)
+        """The names of this function certainly bound where `node` is (bound_before); in
+        a comprehension (`comp_steps`: its clauses), the targets of the clauses before
+        the one holding `node`, every target in its element."""
+        steps = getattr(self, "comp_steps", None)
+        if steps is None:
+            return bound_before(self.suite, node, self.params)
+        out = set()
+        for c in steps:
+            if _contains(c, node):
+                return out
+            if c.data == "comp_for":
+                _names(c.children[0], out)
+        return out
 
     def _comprehension(self, node):
         """A comprehension in a function: its Python function nested in this one (the
@@ -99,7 +121,11 @@ class FastClosures:
         items of its first iterable (evaluated here, as the closure compiler's is in
         the enclosing scope); a generator expression's generator handed out as
         comprehensions.py hands it out."""
-        if self.info is None or self.info.kind != "function" or self.cached:
+        if self.cached:
+            raise Unsupported("a comprehension in a loop whose variables are cached")
+        if self.info is None:  # (a loop of the program: its variables are the program's)
+            return self._program_comprehension(node)
+        if self.info.kind not in ("function", "comprehension"):
             raise Unsupported("a comprehension outside a function")
         first = node.children[-1].children[0].children[1]
         items = self.expr(first)
@@ -118,6 +144,29 @@ class FastClosures:
         return at(call, *_pos(node))
 
     e_listcomp = e_setcomp = e_dictcomp = e_genexp = _comprehension
+
+    def _program_comprehension(self, node):
+        """A comprehension in a loop of the program: the Python function the closure
+        compiler's code calls for it (fast_comprehensions.comprehension_unit), called
+        with the items of its first iterable (evaluated here) as that code calls it."""
+        fn = self.comp.comprehension_function(node)
+        if fn is None:
+            raise Unsupported("a comprehension this tier does not compile")
+        first = node.children[-1].children[0].children[1]
+        items = self.expr(first)
+        line, col = _pos(first)
+        call = _call(
+            self.const(fn, "comprehension" + self.tmp()[2:]),
+            at(_call(_h("iterate"), items), line, col),
+            _h("gv"),
+            _h("gs"),
+            _h("builtins"),
+        )
+        self.consts["@iterate"] = iterate
+        if node.data == "genexp":
+            self.consts["@LazyIterator"] = LazyIterator
+            call = _call(_h("LazyIterator"), call, ast.Constant("generator object <genexpr>"))
+        return at(call, *_pos(node))
 
     def s_nonlocal_stmt(self, node):
         return []  # (scopes.py has read it: the function's `nonlocal` comes first)
@@ -164,38 +213,67 @@ class FastClosures:
             value = em.expr(body_node)
             body = [*em.hoisted, ast.Return(value=value)]
         else:
+            # its parameters and the variables of the function around that it reads, when
+            # nothing there can bind them while it runs (no `nonlocal`, no `except ...
+            # as`): their classes read once per call (fast_objects.unit)
+            held = _unbinding(self.suite) is False and not inner.nonlocals
+            free = _free_names(body_node) - inner.locals if held else set()
+            em.unit([*names, *sorted(n for n in free if em._held(n))], body_node)
             body = em.block(body_node)
+            body = [*em.prologue(), *body]
         self.n = em.n
         if inner.nonlocals:
             body.insert(0, ast.Nonlocal(names=sorted(inner.nonlocals)))
-        fn_def = self.function_def("@def " + name, names, body)
-        factory = "@make" + str(self.n)
+        # its name its own in the function around (fast_support.fast_name reads the
+        # function's name before the space), `@me` its UserFunction (nested_function)
+        k = str(self.n)
         self.n += 1
+        made = self.function_def("@def " + name + " " + k, [*names, "@me"], body)
+        made.args.defaults = [ast.Constant(None)]
         self.consts["@nested_function"] = nested_function
-        maker = self.const(make, "def_" + factory[5:])
-        made = ast.FunctionDef(
-            name=factory,
-            args=ast.arguments(
-                posonlyargs=[],
-                args=[ast.arg(arg="@me")],
-                kwonlyargs=[],
-                kw_defaults=[],
-                defaults=[],
-            ),
-            body=[fn_def, ast.Return(value=_name(fn_def.name))],
-            decorator_list=[],
-        )
-        proto = self.const([None, None], "proto_" + factory[5:])  # (nested_function)
+        maker = self.const(make, "def_" + k)
+        proto = self.const([None, None], "proto_" + k)  # (nested_function)
         value = _call(
             _h("nested_function"),
             maker,
             _h("gs"),
-            _name(factory),
+            _name(made.name),
             ast.Constant(len(names) if positional == names else -1),  # (else bound first)
             proto,
             *self.defaults_given(defaults),  # (fast_forms.py)
         )
         return made, value
+
+
+def _unbinding(suite):
+    """Whether `suite` (None: a lambda's body, unknown) has a statement that may bind
+    or unbind a variable of its function from a function inside it or in a handler
+    (`nonlocal`, `except ... as`)."""
+    if suite is None:
+        return None
+    todo = [suite]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, Tree):
+            if n.data == "nonlocal_stmt" or (
+                n.data == "except_clause" and n.children[-2] is not None
+            ):
+                return True
+            todo.extend(n.children)
+    return False
+
+
+def _free_names(node):
+    """The names `node` reads (with those it binds: the caller takes its locals out)."""
+    out = set()
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, Tree):
+            if n.data == "name" and n.children and hasattr(n.children[0], "value"):
+                out.add(n.children[0].value)
+            todo.extend(n.children)
+    return out
 
 
 def _names(target, out):

@@ -45,6 +45,31 @@ def _hashable_check(em, e, where):
 def comprehension_unit(comp, node):
     """run(s, first_iter) -> the comprehension's value, or None when `node` (a
     listcomp, setcomp, dictcomp or genexp) is not one this tier compiles."""
+    fn = comprehension_function(comp, node)
+    if fn is None:
+        return None
+    builtins = comp.builtins
+
+    if node.data == "genexp":
+
+        def run(s, first_iter):
+            g = s if s.globals is None else s.globals
+            items = iterate(first_iter(s))
+            return LazyIterator(fn(items, g.vars, g, builtins), "generator object <genexpr>")
+
+    else:
+
+        def run(s, first_iter):
+            g = s if s.globals is None else s.globals
+            return fn(iterate(first_iter(s)), g.vars, g, builtins)
+
+    return run
+
+
+def comprehension_function(comp, node):
+    """The Python function `(items, program's variables, program's scope, built-ins) ->
+    the comprehension's value` (a generator expression's generator) of `node`, reading
+    no variable of a function around it, or None when this tier does not compile it."""
     kind = node.data
     if kind not in _KINDS:
         return None
@@ -55,16 +80,17 @@ def comprehension_unit(comp, node):
         elt, clauses = node.children
         elts = (elt,)
     steps = clauses.children
-    if not steps or steps[0].data != "comp_for" or len(steps) > 2:
-        return None
-    if len(steps) == 2 and steps[1].data != "comp_if":
+    if not steps or steps[0].data != "comp_for":
         return None
     target = steps[0].children[0]
     if not isinstance(target, Tree):
         return None
     info = FunctionInfo("<comprehension>", "comprehension", comp.fn)
-    info._target(target)
+    for c in steps:
+        if c.data == "comp_for":
+            info._target(c.children[0])
     em = Emitter(comp, info)
+    em.comp_steps = steps  # (a comprehension in it: fast_closures.bound_here)
     try:
         if target.data == "name":
             return _build(em, kind, elts, steps, target.children[0].value, _pos(node))
@@ -90,16 +116,17 @@ def inline_comprehension(outer, node):
         elt, clauses = node.children
         elts = (elt,)
     steps = clauses.children
-    if not steps or steps[0].data != "comp_for" or len(steps) > 2:
-        raise Unsupported("comprehension clauses")
-    if len(steps) == 2 and steps[1].data != "comp_if":
+    if not steps or steps[0].data != "comp_for":
         raise Unsupported("comprehension clauses")
     target = steps[0].children[0]
     if not isinstance(target, Tree):
         raise Unsupported("comprehension target")
     info = FunctionInfo("<comprehension>", "comprehension", outer.info)
-    info._target(target)
+    for c in steps:
+        if c.data == "comp_for":
+            info._target(c.children[0])
     em = type(outer)(outer.comp, info)
+    em.comp_steps = steps
     em.consts, em.n = outer.consts, outer.n  # (one namespace, as fast_closures does)
     em.enclosing = outer.enclosing | {outer.info}
     em.bound_at = {**outer.bound_at, outer.info: outer.bound_here(node)}
@@ -195,6 +222,41 @@ def _chunked(em, kind, make, var, init, loop, line, col):
     return at(ast.If(test=_and(*test), body=[fast], orelse=[loop]), line, col)
 
 
+def _nest(em, steps, inner, where):
+    """The statements of the clauses `steps` (those after the first `for`), `inner` (the
+    element's statements) in the innermost: an `if` goes on to
+    the next item of the loop it is in when false, a `for` is a loop over its iterable
+    (evaluated at each item of the loop around it, as comprehensions.py's `level`
+    evaluates it; what iterating it raises placed at the comprehension, `where`, as
+    there), each item stored in its target and counted as a loop's."""
+    if not steps:
+        return inner
+    c = steps[0]
+    if c.data == "comp_if":
+        cond = c.children[0]
+        cl, cc = _pos(cond)
+        test = at(ast.UnaryOp(op=ast.Not(), operand=em.truth(em.expr(cond))), cl, cc)
+        return [at(ast.If(test=test, body=[ast.Continue()], orelse=[]), cl, cc)] + _nest(
+            em, steps[1:], inner, where
+        )
+    target, iterable = c.children[0], c.children[1]
+    if not isinstance(target, Tree):
+        raise Unsupported("comprehension target")
+    il, ic = _pos(iterable)
+    init, each = em._counting(il, ic)
+    items = at(_call(_h("iterate"), em.expr(iterable)), *where)
+    v = em.tmp()
+    if target.data == "name":
+        store, first = em.store_target(target.children[0].value), []
+    else:
+        store, first = _name(v, ast.Store()), em.stores(target, _name(v))
+    loop = ast.For(
+        target=store, iter=items, body=[*first, *each, *_nest(em, steps[1:], inner, where)]
+    )
+    loop.orelse = []
+    return [*init, at(loop, il, ic)]
+
+
 def _build(em, kind, elts, steps, var, where, target=None, inline=False):
     line, col = _pos(steps[0].children[1])
     init, each = em._counting(line, col)
@@ -208,13 +270,9 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
             ints, small = frozenset(), False
         em.ints = ints
         em.small_vars = ints if small else frozenset()
-        body = em.stores(target, _name(var)) if target is not None else []
-        body += copy.deepcopy(each) if counting else []
-        if len(steps) == 2:
-            cond = steps[1].children[0]
-            cl, cc = _pos(cond)
-            test = at(ast.UnaryOp(op=ast.Not(), operand=em.truth(em.expr(cond))), cl, cc)
-            body.append(at(ast.If(test=test, body=[ast.Continue()], orelse=[]), cl, cc))
+        head = em.stores(target, _name(var)) if target is not None else []
+        head += copy.deepcopy(each) if counting else []
+        body = []  # (the element's statements: in the innermost clause, _nest)
         out = _name("@out")
         if kind == "genexp":
             e = em.expr(elts[0])
@@ -262,8 +320,9 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
                     )
                 )
             if not limited:
+                head += _nest(em, steps[1:], body, where)
                 em.ints = em.small_vars = frozenset()
-                return body, start
+                return head, start
             n = _call(_h("len"), out)
             over = ast.Compare(left=n, ops=[ast.Gt()], comparators=[_name("@limit")])
             if kind == "listcomp":  # (one item more each time: the room left, counted down)
@@ -293,8 +352,9 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
                     *where,
                 )
             )
+        head += _nest(em, steps[1:], body, where)
         em.ints = em.small_vars = frozenset()
-        return body, start
+        return head, start
 
     body, start = make(frozenset())
     out = _name("@out")
@@ -321,7 +381,8 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
         line,
         col,
     )
-    loop = _chunked(em, kind, make, var, init, loop, line, col)
+    if all(c.data == "comp_if" for c in steps[1:]):  # (one item of the output per item)
+        loop = _chunked(em, kind, make, var, init, loop, line, col)
     ret = [] if kind == "genexp" else [ast.Return(value=out)]
     handlers = []
     if kind == "genexp":  # (a generator closed early is not an error)
@@ -341,7 +402,9 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
             ],
         )
     )
-    guarded = ast.Try(body=[*init, *start, loop, *ret], handlers=handlers, orelse=[], finalbody=[])
+    # (the functions of the comprehensions in it, defined first: fast_closures.py)
+    body = [*em.hoisted, *init, *start, loop, *ret]
+    guarded = ast.Try(body=body, handlers=handlers, orelse=[], finalbody=[])
     fn_def = ast.FunctionDef(
         name="@comprehension",
         args=ast.arguments(
@@ -365,24 +428,9 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
             "@list": list,
             "@small_range": small_range,
             "@sample": sample,
+            "@iterate": iterate,
         }
     )
     if inline:
         return fn_def
-    fn = _module(em, fn_def, [])()
-    builtins = em.comp.builtins
-
-    if kind == "genexp":
-
-        def run(s, first_iter):
-            g = s if s.globals is None else s.globals
-            items = iterate(first_iter(s))
-            return LazyIterator(fn(items, g.vars, g, builtins), "generator object <genexpr>")
-
-    else:
-
-        def run(s, first_iter):
-            g = s if s.globals is None else s.globals
-            return fn(iterate(first_iter(s)), g.vars, g, builtins)
-
-    return run
+    return _module(em, fn_def, [])()

@@ -9,10 +9,12 @@ from types import FunctionType
 
 from ..core.printing import show, show_str
 from ..core.tensor import Tensor
+from ..runtime.errors import GradError
 from ..library.values import METHODS
 from . import runtime as rt
 from .arity import MethodName
 from .callsites import _other_method
+from .calls import backward_hint
 from .classes import direct_name, plain_lookup
 from .datamodel import _DUNDER, refused
 from .fast_support import framed as in_frames
@@ -62,6 +64,19 @@ def method_caller(attr, line, col):
         return other(o, list(a))
 
     return run
+
+
+def hinted_caller(run, name):
+    """run(o, a) (a method_caller of `backward`), its errors given calls.py's hint of
+    `name.backward()`, as calls.py's method call of that name gives them."""
+
+    def hinted(o, a):
+        try:
+            return run(o, a)
+        except GradError as e:
+            raise backward_hint(e, name, "method")
+
+    return hinted
 
 
 def init_returned(cls, args, r, name, line, col):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import copy
+from .calls import plain_name
 from .classes import direct_name, plain_lookup
 from .expressions import _joined_text
 from ..runtime.limits import SMALL
@@ -37,6 +38,7 @@ from .fast_dispatch import (
     field_formatter,
     framed,
     framed_reader,
+    hinted_caller,
     init_returned,
     repr_returned,
     method_caller,
@@ -76,12 +78,12 @@ class FastCalls:
         func, args = node.children
         obj_node, tok = func.children
         attr = tok.value
-        if attr == "backward":  # (calls.py adds a hint to its errors)
-            raise Unsupported("backward")
         if attr == FRAME_MAKER:
             raise Unsupported("a frame (a function's running frame is the closure's)")
         line, col = tok.line, tok.column
         if self.keywords_or_super(node):
+            if attr == "backward":  # (calls.py adds a hint to its errors)
+                raise Unsupported("backward")
             return self.method_keyword_call(node)  # (fast_forms.py)
         parts = []
         for a in args.children if args is not None else ():
@@ -99,7 +101,14 @@ class FastCalls:
         obj = self.expr(obj_node)
         self.calls = True  # (a comprehension then goes through a list one item at a time)
         site = self.const(method_caller(attr, line, col), f"method_{attr}_{self.tmp()[2:]}")
-        _, _, tb, ty, _, dd = self._base(obj, dd=True)
+        if attr == "backward":  # its errors with calls.py's hint: the general call only
+            hinted = hinted_caller(method_caller(attr, line, col), plain_name(obj_node))
+            site = self.const(hinted, f"method_{attr}_{self.tmp()[2:]}")
+            items = ast.Tuple(elts=parts, ctx=ast.Load())
+            if self.info is None:
+                return at(_call(site, obj, items), line, col)
+            return at(_call(self.const(framed, "framed"), site, obj, items), line, col)
+        _, _, tb, ty, nm, dd = self._base(obj, dd=True)
         if tb is not None:
             o, first = obj, []
         else:
@@ -136,7 +145,12 @@ class FastCalls:
             dd = _attr(_copy_name(o), "__dict__")
         else:
             checks.append(_is_not_none(_copy_name(tb)))
+        if nm is None:
+            nm = _attr(_copy_name(ty), NAMES)
+        # (a name of its classes first: reading `__dict__` makes CPython build the dict of
+        # an object that keeps its variables inline)
         checks += [
+            ast.Compare(left=ast.Constant(attr), ops=[ast.In()], comparators=[_copy(nm)]),
             ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[dd]),
             *_fast_function(f, self._lookup(tb, ty, attr), len(parts) + 1),
         ]
@@ -154,17 +168,15 @@ class FastCalls:
             slow = _call(site, _copy_name(o), items)
         else:  # (the running frames: as for a call of a name, fast_support.frame_call)
             slow = _call(self.const(framed, "framed"), site, _copy_name(o), items)
-        # a function of the program kept in the instance (micrograd's v._backward()):
-        # called as callsites' `other` calls it, an error in it a step of the call chain
+        # a function of the program kept in the instance (micrograd's v._backward()), a
+        # name no class of its has: Python's own read of its variable (none: runtime.
+        # get_attr's error, fast_support.OWN_ATTR), called as callsites' `other` calls
+        # it, an error in it a step of the call chain
         g = self.tmp()
         own = _and(
             _is_not_none(_copy_name(tb)),
-            ast.Compare(left=ast.Constant(attr), ops=[ast.In()], comparators=[_copy(dd)]),
-            *_fast_function(
-                g,
-                ast.Subscript(value=_copy(dd), slice=ast.Constant(attr), ctx=ast.Load()),
-                len(parts),
-            ),
+            ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[_copy(nm)]),
+            *_fast_function(g, _own_attr(_copy_name(o), attr, line, col), len(parts)),
         )
         kept = ast.Call(
             func=_attr(_name(g), "fast"), args=[_copy_name(n) for n in names], keywords=[]

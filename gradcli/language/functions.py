@@ -356,16 +356,17 @@ class UserFunction:
             frames.pop()
 
 
-def given_defaults(f):
+def given_defaults(f, after=()):
     """f's fast function given the defaults of f's trailing positional parameters as
     Python's own (`__defaults__`: the same values, computed once where the `def` ran),
-    so that a call giving fewer arguments by position calls it directly (`fastm`)."""
+    so that a call giving fewer arguments by position calls it directly (`fastm`);
+    `after`: the defaults of the fast function's own parameters after them."""
     params, d = f.sig.params, f.defaults
     k = len(params)
     while k and params[k - 1] in d:
         k -= 1
+    f.fast.__defaults__ = (*(d[p] for p in params[k:]), *after)
     if k < len(params):
-        f.fast.__defaults__ = tuple(d[p] for p in params[k:])
         f.fastm = tuple(range(k, len(params)))
 
 

@@ -333,6 +333,61 @@ PROGRAMS = {
         "print({k: v for k, v in [(1, 2), (3, 4)]}, [(b, a) for a, b in [[1, 2], 'xy']])\n"
         "print([a for a, b in [(1, 2), (3,)]])\n"
     ),
+    "comprehension_clauses": (
+        "class N:\n    def __init__(self, k):\n        self.ps = [k, k + 1]\n"
+        "    def params(self):\n        return self.ps\n"
+        "class L:\n    def __init__(self):\n        self.ns = [N(1), N(5)]\n"
+        "    def parameters(self):\n        return [p for n in self.ns for p in n.params()]\n"
+        "    def pairs(self):\n"
+        "        return {(a, b): a * b for a in range(3) if a for b in self.parameters() if b % 2}\n"
+        "    def g(self):\n        return sum(x * y for x in range(4) for y in range(x))\n"
+        "    def s(self):\n"
+        "        return {x + y for x, _ in [(1, 2), (3, 4)] for y in [x, 2 * x] if y > 1}\n"
+        "print(L().parameters(), L().pairs(), L().g(), L().s())\n"
+        "print([p for n in L().ns for p in n.params()])\n"
+        "print([(i, j) for i in range(3) for j in range(i) if i + j > 1])\n"
+        "print(list((i, j, k) for i in range(3) for j in range(i) for k in 'ab'))\n"
+        "def bad():\n    return [x for x in range(3) for y in x]\nbad()\n"
+    ),
+    "comprehension_clauses_errors": (
+        "g = (a * b for a in range(5) for b in [1, 2, 'x'])\nprint(list(g))\n"
+        "print([1 // (a - b) for a in range(3) for b in range(a + 1)])\n"
+    ),
+    "loop_of_comprehensions_and_backward": (
+        "class V:\n    def __init__(self, d):\n        self.d, self.g = d, 0.0\n"
+        "    def backward(self):\n        self.g = 1.0\n"
+        "ws = [V(1.0), V(2.0)]\nx = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "for k in range(3):\n    ys = [w.d * k for w in ws]\n    s = sum(y * y for y in ys)\n"
+        "    ws[0].backward()\n    (x * k).sum().backward()\n"
+        "    print(k, ys, s, ws[0].g, [a + b for a in ys for b in ys if a < b])\n"
+        "print(x.grad)\n"
+        "for k in range(2):\n    (x * k).backward()\n"
+    ),
+    "own_functions_and_shadowed_methods": (
+        "class A:\n    def m(self):\n        return 1\n"
+        "def f(a, k):\n    return a.m() + a.g()\na = A()\na.g = lambda: 10\nprint(f(a, 1))\n"
+        "a.m = lambda: 5\nprint(f(a, 1))\nb = A()\nb.g = 3\ndef h(o):\n    return o.g()\n"
+        "try:\n    h(b)\nexcept TypeError as e:\n    print('TE', e)\n"
+        "def k(o):\n    return o.nope(1)\nk(A())\n"
+    ),
+    "nested_reads_of_objects": (
+        "class A:\n    def __init__(self):\n        self.x = 1\n"
+        "class B:\n    x = 2\n    def m(self):\n        return 3\n"
+        "def outer(k):\n    o = A()\n    def g(p):\n        o.y = p.x\n        return o.x + o.y\n"
+        "    r = [g(A())]\n    o = B()\n    r.append(g(B()))\n    o = k\n"
+        "    def h():\n        try:\n            return o.m()\n        except AttributeError as o2:\n"
+        "            return str(o2)\n    return r, h()\n"
+        "print(outer(B()))\nprint(outer(A()))\nprint(outer(5))\n"
+    ),
+    "comprehensions_in_comprehensions": (
+        "def f(n, k):\n    m = [[i * j + k for j in range(n)] for i in range(n)]\n"
+        "    s = [sum(x for x in row if x % 2) for row in m]\n"
+        "    t = [[a for a in [b, c]] for b in range(2) for c in [b + 1]]\n"
+        "    u = {i: {j: [i + j for _ in range(1)] for j in range(i)} for i in range(3)}\n"
+        "    return m, s, t, u\nprint(f(3, 1))\n"
+        "def g(rows):\n    return [[1 // v for v in r] for r in rows]\n"
+        "print(g([[1, 2]]))\ng([[1], [0]])\n"
+    ),
     "state_line_print": "def f(x):\n    return x\nfor i in range(2):\n    print(f(i), f(i + 1))\n",
 }
 
@@ -408,7 +463,9 @@ def test_units_are_compiled():
         ("[i * 2 for i in range(3) if i]", True),
         ("{i: 1 for i in x}", True),
         ("sum(i for i in x)", True),
-        ("[i for i in x for j in x]", False),
+        ("[i for i in x for j in x]", True),
+        ("[i for i in x if i for j in range(i) if j for k in j]", True),
+        ("[i for i in x for *j, k in x]", False),
         ("[(i, j) for i, j in x]", True),
         ("[(i, j) for *i, j in x]", False),
         ("[i.real for i in x]", True),
@@ -418,6 +475,16 @@ def test_units_are_compiled():
         if node.data == "call":
             node = node.children[1].children[0]
         assert (comprehension_unit(comp, node) is not None) == ok, source
+    for source in (
+        "for k in range(2):\n    ys = [x * k for x in range(3)]\n    s = sum(y for y in ys)\n",
+        "for k in range(2):\n    z.backward()\n",
+    ):
+        kinds = [fn.__name__ for fn, _ in comp.program(parse(source))]
+        assert "either" in kinds, source
+    r = Run(PROGRAMS["comprehensions_in_comprehensions"])
+    assert r.error is not None
+    assert r.session.scope.vars["f"].fast is not None
+    assert r.session.scope.vars["g"].fast is not None
     for source in ("for i in range(3):\n    print(i.real, [*i])\n", "while x:\n    del y\n"):
         kinds = [fn.__name__ for fn, _ in comp.program(parse(source))]
         assert "either" not in kinds

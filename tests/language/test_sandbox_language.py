@@ -864,6 +864,56 @@ FAST_ESCAPES = [
         FAST + "class C:\n    pass\nc = C()\nfor i in range(2):\n    x = c.__init_subclass__\n",
         "AttributeError",
     ),
+    # defaults taken by the fast function itself, objects called, nested comprehensions,
+    # comprehensions and backward in a loop of the program, functions defined in one
+    (FAST + "def d(a, b=[1]):\n    return b\nd.__defaults__", "AttributeError"),
+    (FAST + "def d(a, b=[1]):\n    return b\nd(1).__class__.__mro__", "AttributeError"),
+    (
+        FAST + "class C:\n    def __call__(self, x=1):\n        return self.__call__\n"
+        "def h(c):\n    return c()\nh(C()).__func__",
+        "AttributeError",
+    ),
+    (
+        FAST + "class C:\n    def __call__(self, x):\n        return x\n"
+        "def h(c):\n    return c(c)\nh(C()).__class__.__bases__",
+        "AttributeError",
+    ),
+    (
+        FAST + "def h(xs):\n    return [y for x in xs for y in x]\nh([[f], [r]])[0].__code__",
+        "AttributeError",
+    ),
+    (
+        FAST + "def h(xs):\n    return (y for x in xs for y in x)\nh([[1]]).gi_frame",
+        "AttributeError",
+    ),
+    (
+        FAST + "for i in range(2):\n    g = (y for x in [[1]] for y in x)\ng.gi_code",
+        "AttributeError",
+    ),
+    (FAST + "for i in range(2):\n    ys = [f for x in [1]]\nys[0].__globals__", "AttributeError"),
+    (
+        FAST + "class V:\n    def backward(self):\n        return self.backward\n"
+        "for i in range(2):\n    b = V().backward()\nb.__self__",
+        "AttributeError",
+    ),
+    (
+        FAST
+        + "def c(n):\n    def g(m, k=n):\n        return m * k\n    return g\nc(1).__defaults__",
+        "AttributeError",
+    ),
+    (
+        FAST + "def c(n):\n    def g(m, k=n):\n        return m * k\n    return g\n"
+        "c(1).fast.__defaults__",
+        "AttributeError",
+    ),
+    (
+        FAST + "def h(xs):\n    return [[y for y in x] for x in xs]\nh([[f]])[0][0].__code__",
+        "AttributeError",
+    ),
+    (
+        FAST + "def h(xs):\n    return [(y for y in x) for x in xs]\nh([[1]])[0].gi_frame",
+        "AttributeError",
+    ),
 ]
 
 
@@ -892,6 +942,12 @@ def test_what_the_fast_tiers_closures_and_handlers_give_are_language_values():
         "    try:\n        1 // 0\n    except ZeroDivisionError as e:\n        err = e\n"
         "    return g, h, err, [k, (n,)], {n: k}, g(2)\nv1, v2, v3, v4, v5, v6 = c(3)\n"
         "v7 = v2()\nv8, v9 = v4\n"
+        "def c2(n):\n    def g(m, k=n):\n        return m + k\n    return g, g(1), g(1, 2)\n"
+        "v10, v11, v12 = c2(4)\n"
+        "class C:\n    def __call__(self, x, y=2):\n        return [self, x, y]\n"
+        "def h(c):\n    return c(1), c(2, 3), [z for x in [[c]] for z in x]\nv13 = h(C())\n"
+        "for i in range(2):\n    v14 = [(a, b) for a in [c2] for b in [C()]]\n"
+        "    v15 = list(b for a in [[v13]] for b in a)\n"
     )
     assert r.error is None, r.error.message
     assert r.session.scope.vars["v1"].fast is not None  # (made by the fast tier)
