@@ -31,6 +31,8 @@ _BIN = {
     "%": ast.Mod,
 }
 _LITERALS = frozenset({"number", "string", "true", "false", "none"})
+#: the values whose truth rt.truth gives as Python's own bool(v)
+_TRUTHFUL = frozenset({float, str, list, tuple, dict, set, frozenset, range, type(None)})
 
 
 def _pos(node):
@@ -46,6 +48,19 @@ def at(node, line, col):
             n.lineno = n.end_lineno = line
             n.col_offset = n.end_col_offset = col
     return node
+
+
+def _truth_of(e1, e2, t, truthful):
+    """`e1 is True or (e2 is not False and (e2 if type(e2) is int or type(e2) in truthful
+    else truth(e2)))`: an int, and the values whose truth rt.truth takes as Python's own
+    (a list's ...), tested as they are, no call (e1: e2's first use)."""
+    plain = _or(
+        _is(_type_of(t, e2), _h("int")),
+        ast.Compare(left=_name(t), ops=[ast.In()], comparators=[truthful]),
+    )
+    rest = ast.IfExp(test=plain, body=_copy(e2), orelse=_call(_h("truth"), _copy(e2)))
+    not_false = ast.Compare(left=e2, ops=[ast.IsNot()], comparators=[ast.Constant(False)])
+    return _or(_is(e1, ast.Constant(True)), _and(not_false, rest))
 
 
 def _name(id, ctx=None):
@@ -542,10 +557,8 @@ class FastExpressions:
             return e
         if getattr(e, "gc_compare", False):
             return ast.IfExp(test=e.test, body=e.body, orelse=self.truth(e.orelse))
-        e1, e2 = self._once(e)  # (an int tested as it is: rt.truth's bool(v), no call)
-        rest = ast.IfExp(test=_type_is(e2, "int"), body=e2, orelse=_call(_h("truth"), e2))
-        not_false = ast.Compare(left=e2, ops=[ast.IsNot()], comparators=[ast.Constant(False)])
-        return _or(_is(e1, ast.Constant(True)), _and(not_false, rest))
+        e1, e2 = self._once(e)
+        return _truth_of(e1, e2, self.tmp(), self.const(_TRUTHFUL, "truthful"))
 
     def e_not_(self, node):
         inner = node.children[0]

@@ -388,6 +388,13 @@ PROGRAMS = {
         "def g(rows):\n    return [[1 // v for v in r] for r in rows]\n"
         "print(g([[1, 2]]))\ng([[1], [0]])\n"
     ),
+    "truth_of_values": (
+        "def f(xs, s, d, n, t):\n    out = []\n    while xs:\n        out.append(xs.pop())\n"
+        "    return out, bool(s) if s else 'e', not d, n or 'z', [1 for _ in range(2) if t], "
+        "(1 if None else 2)\n"
+        "print(f([1, 2], '', {}, 0.0, (1,)), f([], 'a', {1: 2}, float('nan'), ()))\n"
+        "def g(t):\n    if t:\n        return 1\ng(torch.tensor([1.0, 2.0]))\n"
+    ),
     "state_line_print": "def f(x):\n    return x\nfor i in range(2):\n    print(f(i), f(i + 1))\n",
 }
 
