@@ -147,12 +147,11 @@ class FastCalls:
             checks.append(_is_not_none(_copy_name(tb)))
         if nm is None:
             nm = _attr(_copy_name(ty), NAMES)
-        # (a name of its classes first: reading `__dict__` makes CPython build the dict of
-        # an object that keeps its variables inline)
+        # (its class's method first: reading `__dict__` makes CPython build the dict of an
+        # object that keeps its variables inline, which a name no class has never needs)
         checks += [
-            ast.Compare(left=ast.Constant(attr), ops=[ast.In()], comparators=[_copy(nm)]),
-            ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[dd]),
             *_fast_function(f, self._lookup(tb, ty, attr), len(parts) + 1),
+            ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[dd]),
         ]
         fast = _placed(
             ast.Call(
