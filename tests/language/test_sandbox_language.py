@@ -875,7 +875,7 @@ FAST_ESCAPES = [
     ),
     (
         FAST + "class C:\n    def __call__(self, x):\n        return x\n"
-        "def h(c):\n    return c(c)\nh(C()).__class__.__bases__",
+        "def h(c):\n    return c(c)\nh(C()).__class__.__call__.__globals__",
         "AttributeError",
     ),
     (
