@@ -12,8 +12,9 @@ decides what is replayed and when, is gradcli/language/replay.py).
   on that iteration's arrays, setting what it sets (its saved values, shapes), with
   what `apply` does after it (a saved value apply2 drops, the version records).  The
   graph of shadows is a graph of real nodes: `backward_with` runs the engine's own
-  `out.backward()` through it (autograd.plain_node, with the schedule found once for
-  its structure), which frees their saved values as it frees any node's.  When the
+  `out.backward()` through it (engine/straight.py: the steps of the schedule found once
+  for its structure written out as one function; autograd.plain_node where hooks may
+  run), which frees their saved values as it frees any node's.  When the
   program can see the values (the loop ends, or runs an iteration as compiled), the
   shadows of the last iterations become the graph of the Tensors it sees (`hand_over`:
   creation numbers of now, in their order) and new shadows are made for the next.
@@ -28,7 +29,7 @@ import weakref
 import numpy as np
 
 from ..core.tensor import Tensor, next_seq
-from . import autograd, modes, schedule, versions
+from . import autograd, modes, straight, versions
 from .function import _array_out
 
 
@@ -247,7 +248,9 @@ def reserve(count):
     return itertools.chain([next_seq() for _ in range(count)], iter(next_seq, None))
 
 
-schedule_of = schedule.made_now
+#: the backward of the graph under a node, fixed for a replayed body: its schedule and
+#: its straight-line function (engine/straight.py), or None
+schedule_of = straight.made_now
 
 #: link_view(t, base, remake): the Tensor t is a view of base's storage, as a view op
 #: makes it (engine/versions.py)
@@ -260,6 +263,6 @@ backward_ready = autograd.plain_path
 
 
 #: `out.backward()` for the output of the node `root` (values `like`), as
-#: backward_with(root, like, False, steps), through `steps` (schedule_of a graph of the
+#: backward_with(root, like, False, prog), through `prog` (schedule_of a graph of the
 #: same structure); the caller checked backward_ready()
-backward_with = autograd.plain_node
+backward_with = straight.backward

@@ -429,10 +429,11 @@ def test_the_native_module_binds_only_its_fixed_names():
 
 
 def _compiles_a_tree(path, node):
-    """The fast tier's one call of compile(): on the Python tree it built itself
-    (language/fast_tier.py `_module`), never on a text."""
+    """The fast tier's one call of compile(), and the replayed backward's: each on the
+    Python tree it built itself (language/fast_tier.py `_module`, engine/straight.py
+    `_tree`: from a schedule's numbers), never on a text."""
     return (
-        path.name == "fast_tier.py"
+        path.name in ("fast_tier.py", "straight.py")
         and isinstance(node.func, ast.Name)
         and node.func.id == "compile"
         and isinstance(node.args[0], ast.Name)
