@@ -250,6 +250,11 @@ def set_plain(o, t, name, v):
     return False
 
 
+def _type_name(cls):
+    """The name a class goes by in an error: `object` for the base of `class C:`."""
+    return "object" if cls is LanguageObject else cls.__name__
+
+
 def class_attr(cls, name):
     """`C.name` for a class of the program (or a library class it can reach)."""
     if name in ("__mro__", "__bases__") and is_user_class(cls):
@@ -257,13 +262,13 @@ def class_attr(cls, name):
         if shown is not None:
             return shown
     if is_dunder(name) and name not in DUNDERS:
-        raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
+        raise GradAttributeError(f"type object '{_type_name(cls)}' has no attribute '{name}'")
     key = user_key(name)
     for c in cls.__mro__:
         if c.__dict__.get(USER) and key in c.__dict__ and c.__dict__[key] is not None:
             return _bind(c.__dict__[key], None, cls)
     if is_dunder(name):
-        raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
+        raise GradAttributeError(f"type object '{_type_name(cls)}' has no attribute '{name}'")
     for c in cls.__mro__:
         methods = c.__dict__.get("language_class_methods")
         if methods and name in methods:
@@ -279,7 +284,7 @@ def class_attr(cls, name):
         ):
             # a library base's public class/static methods (torch.autograd.Function.apply)
             return raw.__get__(None, cls)
-    raise GradAttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
+    raise GradAttributeError(f"type object '{_type_name(cls)}' has no attribute '{name}'")
 
 
 def _shown(c):

@@ -16,6 +16,16 @@ import pytest
 from conftest import run_inprocess
 
 PROGRAMS = {
+    "an_attribute_object_lacks_names_object": """
+class C:
+    pass
+for cls in C.__mro__:
+    for name in ("zork", "__foo__"):
+        try:
+            getattr(cls, name)
+        except AttributeError as e:
+            print(e)
+""",
     "number_literals_in_every_base": """
 print(0xff, 0o17, 0b101, 1_000, 0XFF, 0B11, 0O7, 0x_f, 00_0, 0_0, 1.e5, .5, 1_0.5e-1_0)
 def f(n):
