@@ -170,11 +170,13 @@ class Compiler(Statements, Control, Definitions, Expressions, Comprehensions, Ca
         return placed(fn, line, col)
 
     def compound(self, node):
+        replays = self.replays
         run = getattr(self, "s_" + node.data)(node)
         if (
             self.fn is None
             and node.data in ("while_stmt", "for_stmt")
             and not getattr(run, "replays", False)
+            and self.replays == replays  # (a loop in it qualifies for replay: kept for it)
         ):
             loop = loop_unit(self, node)  # a loop of the program's own variables
             if loop is not None:
