@@ -388,7 +388,7 @@ PROGRAMS = {
         "def g(rows):\n    return [[1 // v for v in r] for r in rows]\n"
         "print(g([[1, 2]]))\ng([[1], [0]])\n"
     ),
-    "truth_of_values": (
+    "truth_of_containers": (
         "def f(xs, s, d, n, t):\n    out = []\n    while xs:\n        out.append(xs.pop())\n"
         "    return out, bool(s) if s else 'e', not d, n or 'z', [1 for _ in range(2) if t], "
         "(1 if None else 2)\n"
