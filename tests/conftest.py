@@ -62,6 +62,29 @@ def run_gradcli(source=None, args=("eval", "-"), timeout=TIMEOUT, cwd=None):
     )
 
 
+def replay_both(source, *flags):
+    """A program's runs (run_inprocess) with replay and with `--no-replay`: (on, off)."""
+    on = run_inprocess(source, ("eval", *flags, "-"))
+    off = run_inprocess(source, ("eval", "--no-replay", *flags, "-"))
+    return on, off
+
+
+def replayed_iterations(monkeypatch, source):
+    """How many iterations a program's loops replayed (calls of replay.Run._replay)."""
+    from gradcli.language import replay
+
+    count = [0]
+    real = replay.Run._replay
+
+    def counted(self, plan):
+        count[0] += 1
+        return real(self, plan)
+
+    monkeypatch.setattr(replay.Run, "_replay", counted)
+    run_inprocess(source)
+    return count[0]
+
+
 def run_inprocess(source, args=("eval", "-")):
     """Run gradcli's command line in this process (much faster than a subprocess),
     with stdin, stdout and stderr redirected and global state reset first."""

@@ -11,7 +11,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import run_inprocess
+from conftest import replay_both, replayed_iterations, run_inprocess
 from gradcli.language import replay
 
 _HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/
@@ -466,22 +466,16 @@ PROGRAMS.update(REVIEWED5)
 PROGRAMS.update(ASSIGNED_FIRST)
 
 
-def _both(source, *flags):
-    on = run_inprocess(source, ("eval", *flags, "-"))
-    off = run_inprocess(source, ("eval", "--no-replay", *flags, "-"))
-    return on, off
-
-
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_replayed_loops_print_what_compiled_loops_print(name):
-    on, off = _both(PROGRAMS[name])
+    on, off = replay_both(PROGRAMS[name])
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
     if name not in REVIEWED:
         assert off.returncode == (1 if name == "version_error" else 0), off.stderr
 
 
 def test_the_step_limit_stops_a_replayed_loop_where_it_stops_a_compiled_one():
-    on, off = _both(PROGRAMS["numbers_and_limit"], "--max-steps", "20")
+    on, off = replay_both(PROGRAMS["numbers_and_limit"], "--max-steps", "20")
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
     assert "max-steps" in on.stderr
 
@@ -505,16 +499,7 @@ def test_the_step_limit_stops_a_replayed_loop_where_it_stops_a_compiled_one():
 )
 def test_the_loops_are_replayed(name, least, monkeypatch):
     """The comparisons above are not vacuous: these loops do replay."""
-    count = [0]
-    real = replay.Run._replay
-
-    def counted(self, plan):
-        count[0] += 1
-        return real(self, plan)
-
-    monkeypatch.setattr(replay.Run, "_replay", counted)
-    run_inprocess(PROGRAMS[name])
-    assert count[0] >= least
+    assert replayed_iterations(monkeypatch, PROGRAMS[name]) >= least
 
 
 def test_an_if_that_holds_does_not_bind_the_made_names_first(monkeypatch):
@@ -579,7 +564,7 @@ print(t, y, loss, loss.grad_fn.next_functions, w.grad)
         return real(self)
 
     monkeypatch.setattr(replay.Run, "_assigned_first", counted)
-    on, off = _both(source)
+    on, off = replay_both(source)
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
     assert "error boom" in on.stdout and calls[0] == 1
     # the loss bound after the error was made before this iteration's y: its nodes and
@@ -697,7 +682,7 @@ def test_random_training_loops_replay_as_compiled(source):
 
     replay.Run._replay = counted
     try:
-        on, off = _both(source)
+        on, off = replay_both(source)
     finally:
         replay.Run._replay = real
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import run_inprocess
+from conftest import replay_both, replayed_iterations, run_inprocess
 from gradcli.language import replay
 
 _TWO_LAYER = """torch.manual_seed(0)
@@ -613,15 +613,9 @@ REPLAYED = {
 }
 
 
-def _both(source):
-    on = run_inprocess(source, ("eval", "-"))
-    off = run_inprocess(source, ("eval", "--no-replay", "-"))
-    return on, off
-
-
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_replayed_loops_print_what_compiled_loops_print(name):
-    on, off = _both(PROGRAMS[name])
+    on, off = replay_both(PROGRAMS[name])
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
     assert off.returncode == 0, off.stderr
     assert "Error" not in off.stdout or "error" in off.stdout
@@ -629,16 +623,7 @@ def test_replayed_loops_print_what_compiled_loops_print(name):
 
 @pytest.mark.parametrize("name,least", list(REPLAYED.items()))
 def test_the_loops_are_replayed(name, least, monkeypatch):
-    count = [0]
-    real = replay.Run._replay
-
-    def counted(self, plan):
-        count[0] += 1
-        return real(self, plan)
-
-    monkeypatch.setattr(replay.Run, "_replay", counted)
-    run_inprocess(PROGRAMS[name])
-    assert count[0] >= least
+    assert replayed_iterations(monkeypatch, PROGRAMS[name]) >= least
 
 
 def test_the_report_says_whether_a_loop_replayed(monkeypatch):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import run_inprocess
+from conftest import replay_both, run_inprocess
 from gradcli.language import replay
 
 _HEAD = """torch.manual_seed(0)
@@ -242,24 +242,18 @@ PROGRAMS.update(
 )
 
 
-def _both(source, *flags):
-    on = run_inprocess(source, ("eval", *flags, "-"))
-    off = run_inprocess(source, ("eval", "--no-replay", *flags, "-"))
-    return on, off
-
-
 _ERRORS = {"broadcast_error", "params_error"}
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_replayed_steps_print_what_compiled_steps_print(name):
-    on, off = _both(PROGRAMS[name])
+    on, off = replay_both(PROGRAMS[name])
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
     assert off.returncode == (1 if name in _ERRORS else 0), off.stderr
 
 
 def test_the_step_limit_stops_the_parameters_loop_where_it_stops_compiled():
-    on, off = _both(PROGRAMS["params_float64"], "--max-steps", "40")
+    on, off = replay_both(PROGRAMS["params_float64"], "--max-steps", "40")
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
     assert "max-steps" in on.stderr
 
