@@ -428,6 +428,9 @@ def _kind(node):
         return "assign", ch[0].children[0].value
     if d == "expr_stmt":
         c = ch[0]
+        got = _append(c)
+        if got is not None:
+            return "append", got  # losses.append(loss.item()), steps.append(i)
         if (
             isinstance(c, Tree)
             and c.data == "call"
@@ -475,6 +478,8 @@ def _kind(node):
         and "e" not in ch[2].children[0].value.lower()
     ):
         return "counter", ch[0].children[0].value
+    if d in ("assign", "expr_stmt") and _clear(node):  # w.grad = None, w.grad.zero_()
+        return "each", None  # (in the body's grad mode: a loop's "each" of one)
     if d == "if_stmt" and len(ch) == 3 and ch[2] is None and _condition(ch[0]):
         return "guard", ch[0]
     if d == "with_stmt" and _no_grad_block(node):
@@ -484,6 +489,45 @@ def _kind(node):
     if d in ("pass_stmt", "global_stmt", "nonlocal_stmt"):  # (no names read: Tokens)
         return "updates", None
     return None
+
+
+def _item_of(node):
+    """`name.item()` -> 'name' (else None)."""
+    if (
+        isinstance(node, Tree)
+        and node.data == "call"
+        and node.children[1] is None
+        and isinstance(node.children[0], Tree)
+        and node.children[0].data == "getattr"
+        and node.children[0].children[1].value == "item"
+        and isinstance(node.children[0].children[0], Tree)
+        and node.children[0].children[0].data == "name"
+    ):
+        return node.children[0].children[0].children[0].value
+    return None
+
+
+def _append(c):
+    """(the list's name, the made name or None) of `recv.append(name.item())` (a made
+    name's number, taken from its replayed value as `running += loss.item()` takes it)
+    or `recv.append(name)` of a variable or a number (`steps.append(i)`: nothing to
+    compute), recv a variable holding a list (checked when the plan is made and when it
+    runs: `list.append` runs no code of the program), else None."""
+    if not (
+        isinstance(c, Tree)
+        and c.data == "call"
+        and isinstance(c.children[0], Tree)
+        and c.children[0].data == "getattr"
+        and c.children[0].children[1].value == "append"
+    ):
+        return None
+    recv, args = c.children[0].children[0], _args(c)
+    if not (isinstance(recv, Tree) and recv.data == "name") or args is None or len(args) != 1:
+        return None
+    made = _item_of(args[0])
+    if made is None and not (_number(args[0]) or args[0].data == "name"):
+        return None
+    return recv.children[0].value, made
 
 
 def _written(node):
@@ -716,6 +760,12 @@ def _compile(comp, nodes, target_names, cond):
         elif kind == "guard":
             if names_in(what) & written:
                 return None
+        elif kind == "append":
+            recv, name = what
+            if recv in results or recv in written or (name is not None and name not in made):
+                return None
+            if (reads - {name}) & results:
+                return None
         elif reads & results:  # counters and updates: no made name
             return None
     changed = set().union(*(_augmented(n) for n in nodes))
@@ -806,11 +856,21 @@ def _item(comp, n, kind_what, results, changed):
             reads(n, results),
             rt.binary_op(n.children[1].value[:-1], augmented=True),
         )
+    elif kind == "append":  # (the list's load, the argument's closure when it is no
+        # made name's number, the variables it reads but made names)
+        arg = _args(n.children[0])[0]
+        extra = (
+            comp.load_name(what[0], n),
+            comp.expr(arg) if what[1] is None else None,
+            reads(n, results),
+        )
     else:
         bound = _loop_targets(n)
         extra = reads(n, bound)
         if n.data == "with_stmt":
             what = _block(comp, n)
+        elif kind == "each" and n.data != "for_stmt":  # w.grad = None in the body itself
+            what = (None, ((closure, line, _shape(comp, n)),), set())
         elif kind == "each":  # (as a no_grad block's statements: _block's form)
             comp.depth += 1  # (as Compiler.block compiles the loop's body)
             try:

@@ -59,8 +59,9 @@ from .loop_shapes import REPORT, augmented, bound_names, compile_body, names_in,
 # (REPORT: set here for the loops, by a test)
 from .parser import Tree
 from .positions import located, pos
-from .replay_plan import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP, Fail
-from .replay_plan import ARRAY_STEP, CALL, EACH, ZERO_GRAD, negative_zero, read_all
+from .replay_plan import Fail, negative_zero, read_all
+from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP
+from .replay_records import APPEND, ARRAY_STEP, CALL, EACH, ZERO_GRAD
 from .replay_plan import plan as make_plan
 
 # the kinds the hot loops test as literals (a test checks they are these)
@@ -258,7 +259,7 @@ class Run:
                         seen[i] = (rec.index_of(root), getattr(root, "grad_fn", None))
                     elif kind == "updates" and what is not None:  # (and its `with` value)
                         seen[i] = _block_seen(what, extra, s)
-                    elif kind == "item":
+                    elif kind in ("item", "append"):
                         seen[i] = read_all(extra[2], s)
                     elif kind != "guard":
                         seen[i] = read_all(extra, s)
@@ -320,11 +321,39 @@ class Run:
             return _GO if self._still(plan) else self._compiled(item[1])
         if kind == CALL:  # (replay_plan.Call: replay_defs._Held.in_loop)
             return item[1].in_loop(self, item)
+        if kind == APPEND:  # (replay_plan.Append: `losses.append(loss.item())`)
+            _, load, name, value, at, line = item
+            state.line = line
+            try:
+                got = load(s)
+                if type(got) is not list:
+                    return self._compiled(at)
+                v = value(s) if name is None else self._number(name)
+            except Exception:
+                return self._compiled(at)  # (its error in its place)
+            if v is _STALE:
+                return self._compiled(at)
+            got.append(v)
+            return _GO
         _, store, load, name, binary, at, line = item
         state.line = line
+        v = self._number(name)
+        if v is _STALE:
+            return self._compiled(at)  # (its error in its place)
+        try:
+            r = binary(load(s), v)
+        except Exception:
+            return self._compiled(at)
+        store(s, r)
+        return _GO
+
+    def _number(self, name):
+        """The number `name.item()` gives of a made name's replayed value (as Tensor.item
+        takes it), or _STALE when the statement must run as compiled (no value, not
+        one element: its error in its place)."""
         p = self.pending.get(name)
         if p is None:
-            return self._compiled(at)
+            return _STALE
         v = p[2]
         if type(v) is Deferred:  # (made now: the program sees its value)
             v = v.value()
@@ -332,13 +361,8 @@ class Run:
             if p[0] is CALLED:  # (the call's own name too)
                 p[1].made(v)
         if v is None or v.size != 1:  # (None: a call that returns nothing)
-            return self._compiled(at)  # (its error in its place)
-        try:
-            r = binary(load(s), v.reshape(()).item())  # (as Tensor.item)
-        except Exception:
-            return self._compiled(at)
-        store(s, r)
-        return _GO
+            return _STALE
+        return v.reshape(()).item()  # (as Tensor.item)
 
     def _still(self, plan):
         """Whether the plan's checks hold again (before an assignment that follows a
@@ -428,7 +452,7 @@ class Run:
                 _run_updates(item, s)
             elif kind == 2:  # AS_COMPILED (replay_plan.AsCompiled: its closure)
                 item[1](s)
-            else:  # CHECK, ITEM (a call: not in the bench's loops)
+            else:  # CHECK, ITEM, CALL, APPEND (not in the bench's loops)
                 r = self._other(plan, item)
                 if r is not _GO:
                     return r

@@ -38,7 +38,8 @@ from . import loop_shapes
 from .functions import Return
 from .loop_shapes import DEFS, augmented, bound_names, compile_def, report
 from .replay import _GO, CALLED, MAX_RECORDS, Body, Run, _not
-from .replay_plan import CALL, Fail, negative_zero
+from .replay_plan import Fail, negative_zero
+from .replay_records import CALL
 from .state import state
 from .stmtlines import sequence
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -38,114 +38,10 @@ from .replay_through import THROUGH_GLOBALS, function_checks, held as _held
 from .replay_through import through_state, unsafe_globals
 
 
-# The kinds of a plan's items (each record's first field, read by replay.Run._replay)
-ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM, CALL = 0, 1, 2, 3, 4, 5, 6
-# ... and of a no_grad block's entries
-STEP, CLEAR_GRAD, ENTRY_AS_COMPILED, ARRAY_STEP, ZERO_GRAD, EACH = 0, 1, 2, 3, 4, 5
-
-
-class NotedStep(NamedTuple):
-    """One op of a noted assignment: its op index, where its arguments come from
-    ((kind, index) per argument, `_slot`), its parameters, mask, and whether it made a node."""
-
-    j: int
-    argidx: tuple
-    params: dict
-    mask: Any
-    has_node: bool
-
-
-class Noted(NamedTuple):
-    """`name = expression` as noted (`plan` makes an `Assign` of it)."""
-
-    kind: int  # ASSIGN
-    name: str
-    steps: tuple  # of NotedStep
-    mine: tuple  # the variables' tensors it reads (indices into `frees`)
-    result: int  # the op whose output the name is bound to
-    line: int
-    at: int  # its index among the body's items
-
-
-class Step(NamedTuple):
-    """One op of a planned assignment, as `Run._replay` runs it."""
-
-    j: int  # its op index (the slot of its output)
-    args: Any  # vals -> its arguments
-    params: Any  # its parameters (None: none)
-    mask: Any
-    srcs: Any  # the sources of its saved values (False: no node)
-    done: tuple  # the slots no later op of the statement reads
-    like: Any  # a deferred result's zero array, else None
-    idx: tuple  # its arguments' slots
-
-
-class Assign(NamedTuple):
-    """`name = expression`, planned."""
-
-    kind: int  # ASSIGN
-    name: str
-    steps: tuple  # of Step
-    frees: tuple  # (slot, the variable's tensor) to read before the steps
-    result: int  # the op whose output the name is bound to
-    line: int
-    drop: tuple  # the slots no later statement reads, let go after it
-    at: int  # its index among the body's items
-    base: Any  # a view's result: the op whose output it views (kept to bind it), else None
-
-
-class Backward(NamedTuple):
-    """`name.backward()` of the body's own graph."""
-
-    kind: int  # BACKWARD
-    root: int  # the op whose output backward starts from
-    sched: Any  # the schedule of its graph (engine.schedule_of)
-    line: int
-    bline: int  # where an error of the call is placed
-    bcol: int
-
-
-class AsCompiled(NamedTuple):
-    """A statement run as compiled."""
-
-    kind: int  # AS_COMPILED
-    run: Any
-
-
-class Check(NamedTuple):
-    """The checks made again before an assignment that follows a method call run as
-    compiled (`opt.zero_grad()`, which may change what they checked)."""
-
-    kind: int  # CHECK
-    at: int  # the assignment's index among the body's items (run as compiled from there)
-
-
-class Item(NamedTuple):
-    """`target op= name.item()` of a made name (bookkeeping: `running += loss.item()`),
-    the number taken from the name's value as Tensor.item takes it."""
-
-    kind: int  # ITEM
-    store: Any  # the target's store and load
-    load: Any
-    name: str  # the made name
-    binary: Any  # the language's `op=` of two numbers
-    at: int  # its index among the body's items (run as compiled from there, on an error)
-    line: int
-
-
-class NoGrad(NamedTuple):
-    """A no_grad block of steps (`_updates`), or a loop of the body clearing gradients."""
-
-    kind: int  # NO_GRAD
-    entries: tuple
-    off: bool = True  # grad mode off while they run (a no_grad block's)
-
-
-def plain(record):
-    """A record as the exact tuple of its fields, the form a plan's items and steps run
-    in: `Run._replay` unpacks them every iteration, and CPython unpacks an exact tuple
-    faster than a NamedTuple (1.4% of the 2x2 loop's instructions, measured)."""
-    return tuple.__new__(tuple, record)
+from .replay_records import APPEND, AS_COMPILED, ASSIGN, BACKWARD, CALL, CHECK, ITEM, NO_GRAD
+from .replay_records import ARRAY_STEP, CLEAR_GRAD, EACH, ENTRY_AS_COMPILED, STEP, ZERO_GRAD
+from .replay_records import Append, AsCompiled, Assign, Backward, Check, Item, NoGrad, Noted
+from .replay_records import NotedStep, Step, plain
 
 
 class Plan:
@@ -261,9 +157,8 @@ def plan(body, seen, notes):
             conds.append(extra)
         elif kind in ("updates", "each") and what is not None:  # a no_grad block, a loop
             items.append(_block(kind, what, extra, seen[i], checks, closure))
-        elif kind == "item":  # running += loss.item()
-            checks.extend(_kinds(extra[2], seen[i]))
-            items.append(Item(ITEM, extra[0], extra[1], what[1], extra[3], i, line))
+        elif kind in ("item", "append"):  # running += loss.item(), losses.append(...)
+            items.append(_bookkeeping(kind, what, extra, seen[i], checks, i, line))
         elif kind == "call":  # recv.method(numbers) of gradcli's own object, as compiled
             checks.extend(_kinds(extra, seen[i]))
             if not _calls(seen[i][what[0]], what[1]):
@@ -449,6 +344,20 @@ def _read_elsewhere(items, fixed):
         elif type(it) is Backward:
             out.add(it.root)
     return out
+
+
+def _bookkeeping(kind, what, extra, read, checks, i, line):
+    """The item of `total op= name.item()` (Item), or of `recv.append(...)`
+    (loop_shapes._append) when recv holds a list (a check that it still holds one),
+    else Fail."""
+    if kind == "item":
+        checks.extend(_kinds(extra[2], read))
+        return Item(ITEM, extra[0], extra[1], what[1], extra[3], i, line)
+    recv, name = what
+    if read is None or type(read.get(recv)) is not list:
+        raise Fail(f"`{recv}` holds {_held(read and read.get(recv))}")
+    checks.append((recv, (extra[0], 3, (list,), None, None, None, None)))
+    return Append(APPEND, extra[0], name, extra[1], i, line)
 
 
 def _block(kind, block, loads, seen, checks, closure):

@@ -1,0 +1,130 @@
+"""The records of a replayed loop body's plan (language/replay_plan.py makes them,
+language/replay.py runs them): one named tuple per kind of item, run as the exact tuple
+of its fields (`plain`), and the kinds' numbers each record starts with."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+# The kinds of a plan's items (each record's first field, read by replay.Run._replay)
+ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM, CALL, APPEND = 0, 1, 2, 3, 4, 5, 6, 7
+# ... and of a no_grad block's entries
+STEP, CLEAR_GRAD, ENTRY_AS_COMPILED, ARRAY_STEP, ZERO_GRAD, EACH = 0, 1, 2, 3, 4, 5
+
+
+class NotedStep(NamedTuple):
+    """One op of a noted assignment: its op index, where its arguments come from
+    ((kind, index) per argument, `_slot`), its parameters, mask, and whether it made a node."""
+
+    j: int
+    argidx: tuple
+    params: dict
+    mask: Any
+    has_node: bool
+
+
+class Noted(NamedTuple):
+    """`name = expression` as noted (`plan` makes an `Assign` of it)."""
+
+    kind: int  # ASSIGN
+    name: str
+    steps: tuple  # of NotedStep
+    mine: tuple  # the variables' tensors it reads (indices into `frees`)
+    result: int  # the op whose output the name is bound to
+    line: int
+    at: int  # its index among the body's items
+
+
+class Step(NamedTuple):
+    """One op of a planned assignment, as `Run._replay` runs it."""
+
+    j: int  # its op index (the slot of its output)
+    args: Any  # vals -> its arguments
+    params: Any  # its parameters (None: none)
+    mask: Any
+    srcs: Any  # the sources of its saved values (False: no node)
+    done: tuple  # the slots no later op of the statement reads
+    like: Any  # a deferred result's zero array, else None
+    idx: tuple  # its arguments' slots
+
+
+class Assign(NamedTuple):
+    """`name = expression`, planned."""
+
+    kind: int  # ASSIGN
+    name: str
+    steps: tuple  # of Step
+    frees: tuple  # (slot, the variable's tensor) to read before the steps
+    result: int  # the op whose output the name is bound to
+    line: int
+    drop: tuple  # the slots no later statement reads, let go after it
+    at: int  # its index among the body's items
+    base: Any  # a view's result: the op whose output it views (kept to bind it), else None
+
+
+class Backward(NamedTuple):
+    """`name.backward()` of the body's own graph."""
+
+    kind: int  # BACKWARD
+    root: int  # the op whose output backward starts from
+    sched: Any  # the schedule of its graph (engine.schedule_of)
+    line: int
+    bline: int  # where an error of the call is placed
+    bcol: int
+
+
+class AsCompiled(NamedTuple):
+    """A statement run as compiled."""
+
+    kind: int  # AS_COMPILED
+    run: Any
+
+
+class Check(NamedTuple):
+    """The checks made again before an assignment that follows a method call run as
+    compiled (`opt.zero_grad()`, which may change what they checked)."""
+
+    kind: int  # CHECK
+    at: int  # the assignment's index among the body's items (run as compiled from there)
+
+
+class Item(NamedTuple):
+    """`target op= name.item()` of a made name (bookkeeping: `running += loss.item()`),
+    the number taken from the name's value as Tensor.item takes it."""
+
+    kind: int  # ITEM
+    store: Any  # the target's store and load
+    load: Any
+    name: str  # the made name
+    binary: Any  # the language's `op=` of two numbers
+    at: int  # its index among the body's items (run as compiled from there, on an error)
+    line: int
+
+
+class Append(NamedTuple):
+    """`recv.append(name.item())` of a made name (its number taken as `Item`'s), or
+    `recv.append(name)` of a variable or a number (bookkeeping: `losses.append(loss.item())`,
+    `steps.append(i)`: no op, no code of the program), recv a list (checked as it runs)."""
+
+    kind: int  # APPEND
+    load: Any  # the list's load
+    name: Any  # the made name, else None
+    value: Any  # else the argument's closure
+    at: int  # its index among the body's items (run as compiled from there, on an error)
+    line: int
+
+
+class NoGrad(NamedTuple):
+    """A no_grad block of steps (`_updates`), or a loop of the body clearing gradients."""
+
+    kind: int  # NO_GRAD
+    entries: tuple
+    off: bool = True  # grad mode off while they run (a no_grad block's)
+
+
+def plain(record):
+    """A record as the exact tuple of its fields, the form a plan's items and steps run
+    in: `Run._replay` unpacks them every iteration, and CPython unpacks an exact tuple
+    faster than a NamedTuple (1.4% of the 2x2 loop's instructions, measured)."""
+    return tuple.__new__(tuple, record)
