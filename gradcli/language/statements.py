@@ -22,6 +22,7 @@ from ..library.inplace import AUGMENTED
 from ..library.explain import explanation
 from ..library.trace import traced
 from ..library import stdlib
+from ..numerics import mkl
 from . import runtime as rt
 from .calls import backward_hint, plain_name
 from .classes import direct_name
@@ -46,6 +47,17 @@ def _is_docstring(node):
         and node.data == "string"
         and all(tok.type == "LONG_STRING" for tok in node.children)
     )
+
+
+def names_of(node):
+    """The dotted names (lists of parts) an `import a.b, c` statement imports."""
+    return [[t.value for t in item.children[0].children] for item in node.children]
+
+
+def _warm_for(tops):
+    """Whether an import of these top-level modules loads MKL now (`mkl.warm`): torch's,
+    as PyTorch loads its libraries when it is imported."""
+    return any(top == "torch" for top in tops)
 
 
 def _module(builtins, parts, node):
@@ -435,8 +447,11 @@ class Statements:
             bind = alias.value if alias is not None else parts[0]
             value = module if alias is not None else _module(self.builtins, parts[:1], dotted)
             binds.append((self.store_name(bind), value))
+        warm = _warm_for(parts[0] for parts in names_of(node))
 
         def run(s):
+            if warm:
+                mkl.warm()
             for store, value in binds:
                 store(s, value)
 
@@ -463,7 +478,11 @@ class Statements:
             except GradError as e:
                 raise GradSyntaxError(e.message, tok.line, tok.column, hint=e.hint)
 
+        warm = _warm_for(parts[:1])
+
         def run(s):
+            if warm:
+                mkl.warm()
             for store, v in binds:
                 store(s, v)
 

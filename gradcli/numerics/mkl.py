@@ -20,7 +20,7 @@ MKL picks its kernels by CPU (AVX2, AVX-512, ...); gradcli keeps it to its AVX2
 kernels (MKL_ENABLE_INSTRUCTIONS=AVX2 unless the user set it), as it keeps NumPy
 (gradcli/__init__.py) and its own sums and SLEEF paths: PyTorch's results on an AVX2
 machine, where the goldens were recorded, on every machine.  The library is loaded on
-first use, never at start.
+first use or at a program's `import torch` (`warm`), never at start.
 """
 
 from __future__ import annotations
@@ -159,6 +159,12 @@ def lib():
 
 def available() -> bool:
     return lib() is not None
+
+
+def warm():
+    """MKL loaded, its kernels and threads set up by a product of each dtype (9 ms)."""
+    if _state["lib"] is False and lib() is not None:
+        [mm(a, a) for a in (np.ones((8, 8)), np.ones((8, 8), np.float32))]
 
 
 def _ctypes_address(a):

@@ -291,7 +291,36 @@ class ThresholdBackward(Function):
 def _masked(F, g, x, slope):
     """leaky_relu_backward: g where x > 0, slope * g elsewhere; for relu (slope 0)
     threshold_backward: 0 where x <= 0 (+0, not g * 0), g elsewhere, NaN included."""
-    return F.where(x > 0, g, g * slope) if slope else F.where(x <= 0, 0.0, g)
+    if slope:
+        return F.where(x > 0, g, g * slope)
+    if F is np and type(g) is np.ndarray and type(x) is np.ndarray:
+        return _kept_where(g, x)
+    return F.where(x <= 0, 0.0, g)
+
+
+#: the unsigned integer of each float dtype's size: its bits, for `_kept_where`
+_BITS = {np.dtype(t): np.dtype(u) for t, u in ((np.float32, np.uint32), (np.float64, np.uint64))}
+
+
+def _kept_where(g, x):
+    """np.where(x <= 0, 0.0, g) for C-contiguous float arrays of one shape and dtype,
+    without a branch per element: g's bits and-ed with a mask of all ones where x > 0 or
+    NaN (`x <= 0` false) and none elsewhere (+0.0's bits), the same array bit for bit.
+    NumPy's where on a mask without a pattern (a layer's ReLU) mispredicts a branch per
+    element: 30x slower on 32,768 float32 values."""
+    bits = _BITS.get(g.dtype)
+    if (
+        bits is None
+        or x.dtype != g.dtype
+        or x.shape != g.shape
+        or not (g.flags.c_contiguous and x.flags.c_contiguous)
+    ):
+        return np.where(x <= 0, 0.0, g)
+    mask = np.less_equal(x, 0).astype(bits)
+    mask -= 1  # (0 where x <= 0, all ones elsewhere)
+    out = np.empty(g.shape, g.dtype)
+    np.bitwise_and(g.view(bits), mask, out=out.view(bits))
+    return out
 
 
 def masked_grad(F, g, x, slope=0.0, op=ThresholdBackward):

@@ -1,0 +1,30 @@
+"""relu's backward (threshold_backward) by a mask of bits: the same array as NumPy's
+where on any bit patterns (NaN payloads, infinities, subnormals, signed zeros)."""
+
+import numpy as np
+import pytest
+
+from gradcli.ops.unary import _kept_where
+
+
+@pytest.mark.parametrize("dtype, bits", [(np.float32, np.uint32), (np.float64, np.uint64)])
+def test_same_bits_as_where(dtype, bits):
+    rng = np.random.default_rng(0)
+    top = 2 ** (8 * np.dtype(bits).itemsize)
+    for shape in [(0,), (1,), (7, 5), (128, 256)]:
+        n = int(np.prod(shape))
+        g = rng.integers(0, top, size=n, dtype=bits).view(dtype).reshape(shape)
+        x = rng.integers(0, top, size=n, dtype=bits).view(dtype).reshape(shape)
+        flat = x.reshape(-1)
+        flat[::7], flat[1::11], flat[2::13] = 0.0, -0.0, np.nan
+        with np.errstate(invalid="ignore"):
+            want = np.where(x <= 0, 0.0, g)
+        got = _kept_where(g, x)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert (got.view(bits) == want.view(bits)).all()
+
+
+def test_other_layouts_take_where():
+    g = np.arange(12.0).reshape(3, 4).T
+    x = np.linspace(-1, 1, 12).reshape(4, 3)
+    assert (_kept_where(g, x) == np.where(x <= 0, 0.0, g)).all()
