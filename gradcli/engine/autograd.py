@@ -21,7 +21,7 @@ from ..core.tensor import Tensor
 from ..core.layout import grad_array
 from .hooks import begin_pass, end_pass, noted, run_hooks, run_node_post, run_node_pre
 from ..runtime import context
-from . import modes, observe, schedule, versions, zero_grads
+from . import kept, modes, observe, schedule, versions, zero_grads
 from .zero_grads import EfficientZeros, is_zeros, spread
 from .function import _OUT, FUNCTIONS, TensorF, Function
 from .vjp_arrays import ArrayF, sum_to
@@ -137,6 +137,11 @@ def run_backward(
         grads[key] = _accumulate(grads[key], g, create_graph) if key in grads else g
         roots.append(key)
 
+    if capture is not None and held is None and not create_graph and len(roots) == 1:
+        steps = _grad_steps(roots[0]) if observe.TRACER is None else None
+        if steps is not None:  # autograd.grad through its graph's schedule
+            _planned_grad(roots[0], grads[roots[0]], steps, retain_graph, capture, results)
+            return _finish(inputs, results, touched, accumulate, allow_unused, False)
     deps = count_deps(roots)
     ready = roots if len(roots) == 1 else [r for r in dict.fromkeys(roots) if deps[r] == 0]
     prev_mode = context.current.grad_enabled
@@ -176,6 +181,13 @@ def run_backward(
         if note:
             end_pass(prev_roots)
 
+    return _finish(inputs, results, touched, accumulate, allow_unused, create_graph)
+
+
+def _finish(inputs, results, touched, accumulate, allow_unused, create_graph):
+    """run_backward's result: with `inputs` (autograd.grad), their gradients (`results`),
+    or with `accumulate` too, those added into their .grad and the leaves changed; else
+    the leaves whose .grad the pass changed (`touched`)."""
     if accumulate:
         try:
             for t, r in zip(inputs, results):
@@ -183,7 +195,7 @@ def run_backward(
                     _deliver_leaf(t, r, create_graph, None, None, touched)
         finally:
             _FRESH.clear()
-    elif capture is not None:
+    elif inputs is not None:
         for i, r in enumerate(results):
             if r is None and not allow_unused:
                 raise GradRuntimeError(
@@ -193,6 +205,60 @@ def run_backward(
         results = [zero_grads.plain(r) for r in results]
         return tuple(r if r is None or isinstance(r, Tensor) else Tensor(r) for r in results)
     return _in_creation_order(touched)
+
+
+def _grad_steps(root):
+    """The schedule of autograd.grad's graph under `root` (schedule.find), inside
+    `one_graph()` found once for the same root (a Jacobian's rows: one graph, a pass per
+    row), else at each pass; None: the ready queue orders the pass."""
+    memo = _ONE_GRAPH.memo
+    if memo is None:
+        return schedule.find(root)
+    hit = memo.get("steps")
+    if hit is not None and hit[0] is root:
+        return hit[1]
+    steps = schedule.find(root)
+    if steps is not None:
+        memo["steps"] = (root, steps)
+    return steps
+
+
+def _planned_grad(root, g, steps, retain_graph, capture, results):
+    """autograd.grad (no create_graph, no hooks on leaves, no tracer) of one root through
+    its schedule: the nodes run in the ready queue's order (the plan of `_pass`), only
+    those leading to an input; a captured node's gradient is taken as it reaches it, a
+    leaf's gradients are added up in the order they come (its input buffer) and then
+    captured, into `results`."""
+    held: dict = {}
+
+    def deliver(leaf, g):
+        _deliver_leaf(leaf, g, False, capture, results, None, held)
+
+    general = _General(False, capture, results, None, deliver, _NOTHING, (root,))
+    if all(type(k) is Tensor for k in capture):  # (leaves only: a node without watches
+        parts = general.parts  # has nothing to capture, `_visit` nothing to do)
+        general.parts = (*parts[:4], False, *parts[5:])
+    ctx = context.current
+    note = noted(ctx)  # (hooks can run: the pass's roots noted while it runs)
+    prev_roots = begin_pass((root,)) if note else ()
+    prev_mode = ctx.grad_enabled
+    ctx.grad_enabled = False
+    memo = _ONE_GRAPH.memo  # (a Jacobian's rows, no hooks: factors of saved values kept)
+    table = memo.setdefault("kept", {}) if memo is not None and retain_graph and not note else None
+    prev_table = kept.swap(table)
+    try:
+        _pass(retain_graph, None, {}, plan=(root, g, steps), general=general)
+        if held:
+            _deliver_held(held, False, capture, results, {})
+    finally:
+        kept.swap(prev_table)
+        ctx.grad_enabled = prev_mode
+        if note:
+            end_pass(prev_roots)
+
+
+def _NOTHING(unfinished):
+    """A failed autograd.grad pass's leaves: nothing to deliver (it raises)."""
 
 
 def _deliver_held(held, create_graph, capture, res, touched):
@@ -424,7 +490,10 @@ def _pass(retain_graph, flow, touched, queue=None, plan=None, general=None):  # 
         leaves[:] = finished_leaves(leaves, unfinished)
         raise
     finally:
-        if later:
+        if general is not None and plan is not None:  # (autograd.grad's leaves: captured)
+            for leaf, ig in schedule.resolved(leaves) if later else leaves:
+                general.deliver(leaf, ig)
+        elif later:
             schedule.flush(leaves, touched, _store_grad)
         elif leaves:
             deliver_leaves(leaves, touched, _store_grad)

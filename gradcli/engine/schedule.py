@@ -236,6 +236,16 @@ def unfinished(plan, step):
     return [walked[s[0]] for s in steps[at:]] if walked else []
 
 
+def resolved(queue):
+    """The leaves' gradients that waited, [(leaf, gradient)] in their order, with the
+    sums left for later made (all at once, as `flush` makes them)."""
+    waiting = [ig for _, ig in queue if type(ig) is Later]
+    if not waiting:
+        return queue
+    sums = iter(torch_sums([ig.g for ig in waiting], [ig.c for ig in waiting]))
+    return [(p, np.asarray(next(sums), ig.g.dtype) if type(ig) is Later else ig) for p, ig in queue]
+
+
 def flush(queue, touched, store):
     """The leaves' gradients that waited (in their order), some of them sums left for
     later: those made all at once, then passes.deliver_leaves (each leaf's added up in

@@ -13,6 +13,7 @@ from ..core.tensor import Tensor
 from ..numerics.floats.fma import fma, one_rounding
 from ..numerics.floats.torch_exp import softplus_backward
 from ..engine.function import Function
+from ..engine.kept import kept
 from ..engine.forward import add_terms
 from .shape import to
 
@@ -26,8 +27,13 @@ def tanh_backward_values(g, y):
             v = y.item()
             if v - v == 0.0:  # (finite: inf and nan take the array steps)
                 return g * dt.type(one_rounding(v, -v, 1.0, dt.char == "f"))
-        return g * np.asarray(fma(y, -y, 1, dtype=dt.type), dtype=dt)
+        return g * kept(_one_minus_square, y)
     return g * (1 - y * y)
+
+
+def _one_minus_square(y):
+    """1 - y*y of a float array, one fused multiply-add (tanh's backward factor)."""
+    return np.asarray(fma(y, -y, 1, dtype=y.dtype.type), dtype=y.dtype)
 
 
 def sigmoid_backward_values(g, y):
