@@ -706,8 +706,11 @@ def compile_def(comp, suite):
     `nonlocal` declarations as `pass`; the parameters are variables), compiled, the
     `return` statement's closure (None if there is none) and the names the program can
     see when the call ends: those the `return` reads and the made names that are not
-    the function's locals (`global`, `nonlocal`), and the name `return name` reads (None
-    when it returns no value, "" for any other value); else None."""
+    the function's locals (`global`, `nonlocal`), the name `return name` reads (None
+    when it returns no value, "" for any other value), and for `return name.item()` of
+    a local made name, that name and the statement's (line, column) (else None: the
+    call returns the number taken from the replayed value, the name never made); else
+    None."""
     nodes, ret = _def_statements(suite)
     items = _compile(comp, nodes, set(), None)
     if items is None:
@@ -721,9 +724,15 @@ def compile_def(comp, suite):
         returns = value.children[0].value
     else:
         returns = ""
+    made = _item_of(value) if returns == "" else None
+    if made is not None and not any(
+        it[0] == "assign" and it[1] == made and comp.fn.mode(made) == "local" for it in items
+    ):
+        made = None
+    number = (made, pos(ret)) if made is not None else None
     comp.depth += 1  # (as Compiler.block compiles a block)
     try:
-        return items, (comp.small(ret) if ret is not None else None), seen, returns
+        return items, (comp.small(ret) if ret is not None else None), seen, returns, number
     finally:
         comp.depth -= 1
 

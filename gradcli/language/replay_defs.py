@@ -37,7 +37,7 @@ from ..engine import replay as engine
 from . import loop_shapes
 from .functions import Return
 from .loop_shapes import DEFS, augmented, bound_names, compile_def, report
-from .replay import _GO, CALLED, MAX_RECORDS, Body, Run, _not
+from .replay import _GO, _STALE, CALLED, MAX_RECORDS, Body, Run, _not
 from .replay_plan import Fail, negative_zero
 from .replay_records import CALL
 from .state import state
@@ -52,7 +52,9 @@ def def_body(comp, suite, name, line):
         _say(name, line, "qualifies" if got is not None else _not(suite, comp, True))
     if got is None:
         return None
-    items, ret, seen, returns = got
+    items, ret, seen, returns, number = got
+    made, (rline, _) = number if number is not None else (None, (None, None))
+    unseen = seen - {made}  # (the names to bind when `return loss.item()` takes its number)
     # (no `for` target: every check made before each call; in a loop's call, checks
     # made of the names the loop binds are never skipped: _Held.in_loop)
     body = Body(items, frozenset())
@@ -60,6 +62,7 @@ def def_body(comp, suite, name, line):
     body.writes, body.augmented = frozenset(bound_names(suite)), augmented(suite)
     plain = sequence(body.closures + ((ret,) if ret is not None else ()))
     held = _Held(body, ret, seen, returns)
+    held.item_of, held.unseen = made, unseen
 
     def call(s):
         if held.loop:  # (a replayed loop's call: _Held.in_loop checked the plan)
@@ -82,15 +85,19 @@ def def_body(comp, suite, name, line):
         ):
             held.said = True
             _say(name, line, "calls replayed")
+        got = _STALE
         try:
             r = run.iteration(s)
+            if r is None and made is not None and made in run.pending:
+                got = run._number(made)  # (`return loss.item()`: _STALE, its error as
+                # compiled: the name made)
         finally:
             try:
                 if run.pending:  # (a replayed call: the names made that the program can
                     # see, bound in the call's scope; the others let go with it, unmade)
                     if run.records >= MAX_RECORDS:  # (a call replayed earns the run one
                         run.records = MAX_RECORDS - 1  # more noting: a def lives long)
-                    _unseen(run, seen)
+                    _unseen(run, seen if got is _STALE else unseen)
                 if run.pending:
                     used, plan = tuple(run.sets), run.plan
                     run.materialize()
@@ -101,6 +108,9 @@ def def_body(comp, suite, name, line):
                 held.release()
         if r is not None or ret is None:
             return r
+        if got is not _STALE:  # (the `return` statement's value, as it runs it)
+            state.line = rline
+            return Return(got)
         return ret(s)
 
     DEFS[call] = held
@@ -125,6 +135,12 @@ class Call(NamedTuple):
 _LATER = Return(None)
 
 
+class _Took(Return):
+    """What a loop's replayed call of `return name.item()` gives: the number (_Held.looped)."""
+
+    __slots__ = ()
+
+
 class _Held:
     """What the calls of one compiled body share: the replay run (its plan, its shadow
     nodes) and whether a call of it is running; and, while a replayed loop calls it
@@ -145,6 +161,8 @@ class _Held:
         "scope",
         "owner",
         "checked",
+        "item_of",
+        "unseen",
     )  # (said: REPORT)
 
     def __init__(self, body, ret, seen, returns):
@@ -162,6 +180,8 @@ class _Held:
         self.scope = None  # the scope of a replayed loop's calls, and that loop's run
         self.owner = None
         self.checked = None  # the plan the loop's last call was checked and replayed with
+        self.item_of = None  # the made name of `return name.item()`, else None
+        self.unseen = seen  # the names the program can see when such a call ends
 
     # -- calls of a replayed loop ----------------------------------------------------------
     def item(self, name, extra, read, at, line, items, checks):
@@ -192,7 +212,12 @@ class _Held:
         the loop's statement as compiled (a call of its own)."""
         _, _, name, fn, args, at, line = item
         run = self.run
-        if self.busy or run is None or run.plan is None or self.returns == "":
+        if (
+            self.busy
+            or run is None
+            or run.plan is None
+            or (self.returns == "" and not self.item_of)
+        ):
             return lrun._compiled(at)
         plan = run.plan
         s, pending = lrun.s, lrun.pending
@@ -231,13 +256,16 @@ class _Held:
             raise
         finally:
             self.loop = False
-        if r is _LATER:
+        if r is _LATER or type(r) is _Took:
             for x in (run, lrun):  # (a call replayed earns its run one more noting,
                 if x.records >= MAX_RECORDS:  # and the loop's)
                     x.records = MAX_RECORDS - 1
             if loop_shapes.REPORT and not self.said:
                 self.said = True
                 _say(fn.name, self.body.line, "calls replayed")
+            if type(r) is _Took:  # (`return loss.item()`: the number, no name pending)
+                lrun.body.stores[name](s, r.value)
+                return _GO
             first = name not in pending
             v = None if self.returns is None else run.pending[self.returns][2]
             pending[name] = (CALLED, self, v, None)
@@ -262,6 +290,18 @@ class _Held:
             self.busy = False
         if r is None and run.pending and (self.returns is None or self.returns in run.pending):
             return _LATER
+        made = self.item_of
+        if (
+            r is None
+            and made is not None
+            and made in run.pending
+            and not (self.unseen & run.pending.keys())
+        ):  # (`return loss.item()` of a local: its number; no name the program sees)
+            got = run._number(made)
+            if got is not _STALE:
+                run.pending.clear()  # (the names let go unmade, as a call's locals)
+                run.bases.clear()
+                return _Took(got)
         if r is not None:  # (a statement run as compiled gave it: the names are bound)
             self.bind(None, False)
             return r

@@ -127,14 +127,70 @@ PROGRAMS.update(
 )
 
 
+_STEP_DEF = """def train(X, y):
+    global W1, b1, W2
+    hidden = torch.relu(X @ W1 + b1)
+    {out} = torch.mean((hidden @ W2 - y) ** 2)
+    {out}.backward()
+    with torch.no_grad():
+        W1 -= lr * W1.grad
+        b1 -= lr * b1.grad
+        W2 -= lr * W2.grad
+        W1.grad = None
+        b1.grad = None
+        W2.grad = None
+    return {out}.item()
+"""
+_DEF_AFTER = "print(l, type(l))\nprint(W1, b1, W2, W1.grad)\n"
+for dt in ("torch.float32", "torch.float64"):
+    # a step returning its loss as a number: called by a replayed loop, the value bound
+    # to the loop's name (a print every few steps reads it)
+    PROGRAMS[f"returns_item_{dt}"] = (
+        _HEAD.format(dt=dt)
+        + _STEP_DEF.format(out="loss")
+        + "for i in range(14):\n"
+        + "    l = train(X, y)\n"
+        + "    if i % 4 == 0:\n"
+        + "        print(i, l)\n"
+        + _DEF_AFTER
+    )
+PROGRAMS.update(
+    {
+        # called where no loop replays it: each call replayed by itself
+        "returns_item_calls": _HEAD.format(dt="torch.float64")
+        + _STEP_DEF.format(out="loss")
+        + "for i in range(10):\n"
+        + "    losses.append(train(X, y) * 2)\n"
+        + "l = train(X, y)\n"
+        + "print(losses)\n"
+        + _DEF_AFTER,
+        # a global made name: bound, its item() as compiled
+        "returns_global_item": _HEAD.format(dt="torch.float64")
+        + _STEP_DEF.format(out="loss").replace("global W1", "global loss, W1")
+        + "for i in range(10):\n"
+        + "    l = train(X, y)\n"
+        + "print(loss, loss.grad_fn)\n"
+        + _DEF_AFTER,
+        # item() of many elements: the error of the compiled `return`
+        "returns_item_error": _HEAD.format(dt="torch.float64")
+        + "def f(X):\n"
+        + "    out = X @ W1\n"
+        + "    return out.item()\n"
+        + "for i in range(6):\n"
+        + "    l = f(X)\n",
+    }
+)
+_FAILING = ("item_error", "returns_item_error")
+
+
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_bookkeeping_prints_what_compiled_prints(name):
     on, off = replay_both(PROGRAMS[name])
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
-    assert off.returncode == (1 if name == "item_error" else 0), off.stderr
+    assert off.returncode == (1 if name in _FAILING else 0), off.stderr
 
 
-@pytest.mark.parametrize("name", [n for n in PROGRAMS if n not in ("item_error", "not_a_list")])
+@pytest.mark.parametrize("name", [n for n in PROGRAMS if n not in _FAILING + ("not_a_list",)])
 def test_bookkeeping_loops_replay(name, monkeypatch):
     assert replayed_iterations(monkeypatch, PROGRAMS[name]) >= 5
 
@@ -153,3 +209,22 @@ def test_the_report_says_the_bookkeeping_loop_qualifies(monkeypatch):
     assert (
         "qualifies" in got.stderr and "12 of 16 iterations replayed" in got.stderr
     )  # (the first noted, the print's three compiled)
+
+
+@pytest.mark.parametrize("name", ["returns_item_torch.float64", "returns_item_calls"])
+def test_a_returned_item_takes_the_number_without_making_the_name(name, monkeypatch):
+    """(`return loss.item()` of a local: the call gives the number from the replayed value,
+    no Tensor of `loss` is made, so no shadow set is handed over: replay.Run.materialize
+    is not called once the calls replay.)"""
+    from gradcli.language import replay
+
+    count = [0]
+    real = replay.Run.materialize
+
+    def counted(self, numbers=None):
+        count[0] += 1
+        return real(self, numbers)
+
+    monkeypatch.setattr(replay.Run, "materialize", counted)
+    run_inprocess(PROGRAMS[name])
+    assert count[0] <= 5
