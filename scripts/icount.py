@@ -6,10 +6,12 @@ this is the tool for the steps towards them).
 
     python scripts/icount.py [--no-replay] [tut32 tut64 2x2 chain ...]
     python scripts/icount.py [--no-replay] polynomial_nn logistic_adam ...
+    python scripts/icount.py plain:user_class plain:micrograd ...
 
 A name of scripts/workloads/ counts an iteration of that program's timed loop (the
 first `for ... in range(N):` after `t0 = time.process_time()`, run with other counts),
-in the default float64.
+in the default float64.  `plain:NAME` counts an iteration of the timed loop of
+scripts/plain_python/NAME.py in gradcli and in CPython (`python -S`), with their ratio.
 
 Each workload runs in this file's child mode twice under callgrind, with N and
 N + STEPS iterations, and the difference is divided by STEPS (start-up and set-up
@@ -61,6 +63,17 @@ def _programs():
 
 
 WORKLOADS = os.path.join(ROOT, "scripts", "workloads")
+PLAIN = os.path.join(ROOT, "scripts", "plain_python")
+
+
+def _plain(name, n):
+    """The plain-Python program `name` with its timed loop run n times."""
+    with open(os.path.join(PLAIN, name + ".py"), encoding="utf-8") as f:
+        text = f.read()
+    at = text.index("t0 = time.process_time()")
+    return text[:at] + re.sub(
+        r"(for [^\n]* in range\()\d+(\):)", r"\g<1>%d\2" % n, text[at:], count=1
+    )
 
 
 def _workload(name, n):
@@ -79,6 +92,9 @@ def child(name, n):
 
     tune()
     s = Session(TextOutput(io.StringIO(), quiet=True))
+    if name.startswith("plain:"):
+        s.run(_plain(name[6:], n))
+        return
     if name not in _programs():  # a workload: its set-up, then its loop
         setup, loop = _workload(name, n)
         s.run(setup)
@@ -111,7 +127,7 @@ def child(name, n):
 REPLAY = None
 
 
-def count(name, n):
+def count(name, n, cpython=False):
     env = dict(
         os.environ,
         PYTHONHASHSEED="0",
@@ -130,6 +146,8 @@ def count(name, n):
         name,
         str(n),
     ] + (["--no-replay"] if REPLAY is False else [])
+    if cpython:  # the plain program itself, in CPython
+        cmd[4:] = ["-S", "-c", _plain(name[6:], n)]
     arch = shutil.which("setarch")
     if arch:
         cmd = [arch, os.uname().machine, "-R"] + cmd
@@ -154,7 +172,9 @@ def main(argv):
     unknown = [
         n
         for n in names
-        if n not in _programs() and not os.path.exists(os.path.join(WORKLOADS, n + ".py"))
+        if n not in _programs()
+        and not os.path.exists(os.path.join(WORKLOADS, n + ".py"))
+        and not os.path.exists(os.path.join(PLAIN, n[6:] + ".py"))
     ]
     if unknown:
         raise SystemExit(
@@ -167,6 +187,14 @@ def main(argv):
             base, big = 2000, 2000 + 100 * STEPS
         per = (count(name, big) - count(name, base)) / (big - base)
         unit = "step" if name == "chain" else "iteration"
+        if name.startswith("plain:"):
+            py = (count(name, big, True) - count(name, base, True)) / (big - base)
+            print(
+                f"{name:16} {per:10.0f} instructions per {unit}, CPython {py:.0f} "
+                f"({per / py:.2f}x)",
+                flush=True,
+            )
+            continue
         print(f"{name:16} {per:10.0f} instructions per {unit}", flush=True)
 
 

@@ -5,6 +5,8 @@ attributes and a library base's allowlist."""
 
 from __future__ import annotations
 
+import sys
+
 from ..runtime.errors import (
     GradAttributeError,
     GradError,
@@ -377,6 +379,23 @@ def plain_lookup(table, cls, name):
     """plain_class_attr(cls, name) for a plain class, kept in its LOOKUP table."""
     v = table[name] = plain_class_attr(cls, name)
     return v
+
+
+def fast_key(name, n):
+    """The key of a LOOKUP table keeping the fast function of `name` for calls giving n
+    arguments by position (`fast_lookup`): a space in it, which no attribute's name has."""
+    return sys.intern(f"{name} {n}")  # (the site's constant: found by identity)
+
+
+def fast_lookup(table, cls, name, n):
+    """The Python function (`UserFunction.fast`) of plain_class_attr(cls, name) when it is
+    a function of the program taking n arguments by position (`fastn`), else None; kept
+    in the class's LOOKUP table under fast_key(name, n), forgotten with the rest of it
+    (`changed`: a UserFunction's fast function and `fastn` are set when it is made)."""
+    f = table[name] if name in table else plain_lookup(table, cls, name)
+    fast = f.fast if type(f) is UserFunction and f.fastn == n else None
+    table[fast_key(name, n)] = fast
+    return fast
 
 
 def _object_init(*args, **kwargs):

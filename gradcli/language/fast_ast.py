@@ -13,6 +13,7 @@ from .arity import BareName
 from .fast_types import SMALL
 from .expressions import _bound_around
 from .fast_dispatch import plain_first
+from .fast_support import GLOBAL_READ
 from . import runtime as rt
 
 
@@ -48,6 +49,23 @@ def at(node, line, col):
             n.lineno = n.end_lineno = line
             n.col_offset = n.end_col_offset = col
     return node
+
+
+def marked(node, line, col, mark):
+    """node placed at (line, col), its end `mark` columns further (what fast_support.fail
+    reads as that instruction's kind: OWN_ATTR, GLOBAL_READ)."""
+    node.lineno = node.end_lineno = line
+    node.col_offset, node.end_col_offset = col, col + mark
+    return node
+
+
+def _global_read(name, line, col):
+    """The program's variable `name` (no built-in has that name) as Python reads a dict's
+    item: its KeyError when the program has not bound it becomes the NameError that
+    global_missing gives (fast_support.GLOBAL_READ; the hint's names around the read
+    kept by the unit: `global_reads`)."""
+    e = ast.Subscript(value=_h("gv"), slice=ast.Constant(name), ctx=ast.Load())
+    return at(marked(e, line, col, GLOBAL_READ), line, col)
 
 
 def _truth_of(e1, e2, t, truthful):
@@ -281,6 +299,7 @@ class FastExpressions:
         self.reads, self.writes = set(), set()
         self.given_items = None  # the outermost `for`'s items, computed before (loop_unit)
         self.loop_target = None  # the outermost `for`'s variable (loop_unit)
+        self.global_reads = {}  # (line, col) of a _global_read -> the names around it
 
     def tmp(self):
         self.n += 1
@@ -316,6 +335,9 @@ class FastExpressions:
             if name in self.small_vars:
                 e.gc_bound, e.gc_small = self.small_bound, {name}
             return e
+        if name not in self.comp.builtins:  # (no built-in of that name: _global_read)
+            self.global_reads[(line, col)] = _names_around(self.info)
+            return _global_read(name, line, col)
         # `name` if the program bound it, else the built-in (or NameError)
         missing = _call(
             _h("global_missing"),

@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import copy
 from .calls import plain_name
-from .classes import direct_name, plain_lookup
+from .classes import direct_name, fast_key, fast_lookup, plain_lookup
 from .expressions import _joined_text
 from ..runtime.limits import SMALL
 from .fast_calls import class_table
@@ -150,12 +150,12 @@ class FastCalls:
         # (its class's method first: reading `__dict__` makes CPython build the dict of an
         # object that keeps its variables inline, which a name no class has never needs)
         checks += [
-            *_fast_function(f, self._lookup(tb, ty, attr), len(parts) + 1),
+            self._fast_lookup(f, tb, ty, attr, len(parts) + 1),
             ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[dd]),
         ]
         fast = _placed(
             ast.Call(
-                func=_attr(_name(f), "fast"),
+                func=_name(f),
                 args=[_copy_name(o), *[_copy_name(n) for n in names]],
                 keywords=[],
             ),
@@ -228,14 +228,12 @@ class FastCalls:
         test = _and(
             _is(_name(ft), self.const(type, "type_type")),
             _is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(f)))),
-            *_fast_function(i, self._lookup(_name(tb), _name(f), "__init__"), len(parts) + 1),
+            self._fast_lookup(i, _name(tb), _name(f), "__init__", len(parts) + 1),
         )
         new = ast.NamedExpr(
             target=_name(o, ast.Store()), value=_call(self.const(object.__new__, "new"), _name(f))
         )
-        init = _placed(
-            ast.Call(func=_attr(_name(i), "fast"), args=[new, *firsts], keywords=[]), line, col
-        )
+        init = _placed(ast.Call(func=_name(i), args=[new, *firsts], keywords=[]), line, col)
         made = ast.IfExp(
             test=_is(ast.NamedExpr(target=_name(r, ast.Store()), value=init), ast.Constant(None)),
             body=_name(o),
@@ -261,11 +259,9 @@ class FastCalls:
             _is_not_none(
                 ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(ft)))
             ),
-            *_fast_function(c, self._lookup(_name(tb), _name(ft), "__call__"), len(parts) + 1),
+            self._fast_lookup(c, _name(tb), _name(ft), "__call__", len(parts) + 1),
         )
-        call = ast.Call(
-            func=_attr(_name(c), "fast"), args=[_name(f), *[_copy(p) for p in parts]], keywords=[]
-        )
+        call = ast.Call(func=_name(c), args=[_name(f), *[_copy(p) for p in parts]], keywords=[])
         return ast.IfExp(test=test, body=_placed(call, line, col), orelse=slow)
 
     def _repr_call(self, f, callee, parts, slow, name, line, col):
@@ -301,11 +297,9 @@ class FastCalls:
                     ),
                 )
             ),
-            *_fast_function(rf, self._lookup(_name(tb), _name(ty), "__repr__"), 1),
+            self._fast_lookup(rf, _name(tb), _name(ty), "__repr__", 1),
         )
-        text = _placed(
-            ast.Call(func=_attr(_name(rf), "fast"), args=[_name(a)], keywords=[]), line, col
-        )
+        text = _placed(ast.Call(func=_name(rf), args=[_name(a)], keywords=[]), line, col)
         direct = ast.IfExp(
             test=_is(
                 _call(_h("type"), ast.NamedExpr(target=_name(r, ast.Store()), value=text)),
@@ -355,9 +349,9 @@ class FastOperators:
         tb, f = self.tmp(), self.tmp()
         test = _and(
             _is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(t)))),
-            *_fast_function(f, self._lookup(_name(tb), _name(t), "__neg__"), 1),
+            self._fast_lookup(f, _name(tb), _name(t), "__neg__", 1),
         )
-        call = _placed(_call(_attr(_name(f), "fast"), _copy(v)), line, col)
+        call = _placed(_call(_name(f), _copy(v)), line, col)
         return ast.IfExp(
             test=test, body=call, orelse=_call(_h("unary"), ast.Constant(op), _copy(v))
         )
@@ -388,11 +382,9 @@ class FastOperators:
         method = f"__r{name}__" if reflected else f"__{name}__"
         if augmented and not reflected:
             test.append(_is(self._lookup(_name(tb), _name(t), f"__i{name}__"), ast.Constant(None)))
-        test += [
-            *_fast_function(f, self._lookup(_name(tb), _name(t), method), 2),
-        ]
+        test.append(self._fast_lookup(f, _name(tb), _name(t), method, 2))
         args = [_copy_name(later), _copy(a)] if reflected else [_copy(a), _copy(b)]
-        call = _placed(_call(_attr(_name(f), "fast"), *args), line, col)
+        call = _placed(_call(_name(f), *args), line, col)
         refuse = self.const(
             refusal(op, name, augmented), "refused_" + _op_key(op) + ("_aug" if augmented else "")
         )
@@ -629,6 +621,26 @@ class FastObjects(FastOperators, FastCalls):
                 ast.Constant(name),
             ),
         )
+
+    def _fast_lookup(self, f, tb, ty, name, n):
+        """`(f := <the fast function of the class's attribute name>) is not None`: the
+        Python function of a function of the program that plain_class_attr(ty, name)
+        finds, when it takes n arguments by position (`fastn`), kept in the class's
+        table under a key no attribute has (classes.fast_lookup), one test where the
+        attribute, its type and its `fastn` were tested."""
+        key = fast_key(name, n)
+        found = ast.IfExp(
+            test=ast.Compare(left=ast.Constant(key), ops=[ast.In()], comparators=[tb]),
+            body=ast.Subscript(value=_copy_name(tb), slice=ast.Constant(key), ctx=ast.Load()),
+            orelse=_call(
+                self.const(fast_lookup, "fast_lookup"),
+                _copy_name(tb),
+                _copy_name(ty),
+                ast.Constant(name),
+                ast.Constant(n),
+            ),
+        )
+        return _is_not_none(ast.NamedExpr(target=_name(f, ast.Store()), value=found))
 
     # ------------------------------------------------------------- attributes
 

@@ -115,6 +115,12 @@ PASS_ON = 1 << 22
 #: name): the AttributeError Python raises when the object has no such variable becomes
 #: the closure compiler's error for that read (runtime.get_attr's words and hint)
 OWN_ATTR = 1 << 21
+#: a read of the program's variable as a dict's item (fast_ast.load: no built-in has its
+#: name): the KeyError when the program has not bound it becomes global_missing's
+#: NameError (the names around the read for its hint kept in GLOBAL_AROUND)
+GLOBAL_READ = 1 << 20
+#: code object of generated code -> {(line, col) of such a read: the names around it}
+GLOBAL_AROUND = weakref.WeakKeyDictionary()
 
 
 def position(code, lasti):
@@ -131,7 +137,7 @@ def _marked(p):
     if p[2] is None or p[3] is None:
         return 0
     mark = p[3] - p[2]
-    return mark if mark in (OWN_ATTR, PASS_ON) else 0
+    return mark if mark in (OWN_ATTR, PASS_ON, GLOBAL_READ) else 0
 
 
 def fail(e, me):
@@ -156,6 +162,8 @@ def fail(e, me):
         e = GradRuntimeError(str(e))
     elif mark == OWN_ATTR and type(e) is AttributeError and nxt is None:
         e = _no_variable(e)
+    elif mark == GLOBAL_READ and type(e) is KeyError and nxt is None:
+        e = _unbound(tb.tb_frame, e.args[0], line, col)
     elif mark == PASS_ON and isinstance(e, GradError) and e.pending_call is not None:
         return e
     # (an error out of a function called there: a step of the call chain, GradError.at)
@@ -168,6 +176,19 @@ def fail(e, me):
                 frame[0] = me.origin
         err.left(me.name, state.origin)
     return err
+
+
+def _unbound(frame, name, line, col):
+    """global_missing's NameError for the read of the program's variable `name` at
+    (line, col) that found it unbound in the fast function running in `frame`."""
+    v = frame.f_locals
+    around = GLOBAL_AROUND.get(frame.f_code, {}).get((line, col), ())
+    try:
+        global_missing(v["@gs"], v["@builtins"], name, line, col, around)
+    except GradError as err:
+        return err
+    # (not reached: no built-in has the name)
+    return GradNameError(f"name '{name}' is not defined", line, col)
 
 
 def _no_variable(e):

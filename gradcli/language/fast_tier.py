@@ -61,7 +61,14 @@ from .fast_forms import FastForms
 from .fast_items import FastItems
 from .fast_objects import FastObjects
 from .fast_try import FastTry
-from .fast_support import FAST_DEF, FAST_FILE, SELF_CALLED, augmented_op, helpers
+from .fast_support import (
+    FAST_DEF,
+    FAST_FILE,
+    GLOBAL_AROUND,
+    SELF_CALLED,
+    augmented_op,
+    helpers,
+)
 from .fast_types import (
     DEEP,
     SMALL,
@@ -337,6 +344,12 @@ def _module(emitter, fn_def, factory_args, extra=()):
     ns = helpers()
     ns.update(emitter.consts)
     (made,) = [c for c in code.co_consts if isinstance(c, CodeType)]
+    if emitter.global_reads:  # (their NameError's hint: fast_support.GLOBAL_READ)
+        todo = [made]
+        while todo:
+            c = todo.pop()
+            GLOBAL_AROUND[c] = emitter.global_reads
+            todo.extend(k for k in c.co_consts if isinstance(k, CodeType))
     return FunctionType(made, ns)
 
 
@@ -355,10 +368,12 @@ def _try_body(body, me):
                 type=_name("@BaseException"),
                 name="@e",
                 body=[
+                    # (read here, the function keeps them: fast_support._unbound)
+                    ast.Expr(ast.Tuple(elts=[_h("gs"), _h("builtins")], ctx=ast.Load())),
                     ast.Raise(
                         exc=_call(_h("fail"), _name("@e"), _h("me") if me else ast.Constant(None)),
                         cause=ast.Constant(None),
-                    )
+                    ),
                 ],
             )
         ],

@@ -396,6 +396,21 @@ PROGRAMS = {
         "def g(t):\n    if t:\n        return 1\ng(torch.tensor([1.0, 2.0]))\n"
     ),
     "state_line_print": "def f(x):\n    return x\nfor i in range(2):\n    print(f(i), f(i + 1))\n",
+    # a program's variable read as a dict's item: unbound, deleted, bound later, a hint
+    "global_unbound_then_bound": (
+        "def f(a):\n    return a + later\ntry:\n    f(1)\nexcept NameError as e:\n"
+        "    print('caught', e)\nlater = 5\nprint(f(1))\nfor i in range(2):\n"
+        "    print(i + later)\n"
+    ),
+    "global_deleted_in_loop": (
+        "def drop():\n    global gone\n    del gone\ngone = 1\nfor i in range(3):\n"
+        "    print(gone)\n    drop()\n"
+    ),
+    "global_unbound_hint_in_method": (
+        "class C:\n    def m(self, total):\n        return totl + 1\ntotal_count = 0\n"
+        "print(C().m(2))\n"
+    ),
+    "global_unbound_in_loop_hint": "counter = 1\nfor i in range(2):\n    print(countr)\n",
 }
 
 
@@ -567,6 +582,22 @@ def test_generated_int_programs(e, r, n):
 # objects of the program's classes in the fast tier (fast_objects.py): methods,
 # attributes, method calls, making objects, operators dispatched to special methods
 OBJECTS = {
+    # a special method or method replaced after calls kept its fast function
+    "special_methods_replaced_after_use": (
+        "class V:\n    def __init__(self, x):\n        self.x = x\n"
+        "    def __add__(self, o):\n        return V(self.x + o.x)\n"
+        "    def __neg__(self):\n        return V(-self.x)\n"
+        "    def get(self):\n        return self.x\n"
+        "    def __repr__(self):\n        return f'V({self.x})'\n"
+        "def use(a, b):\n    return a + b, -a, a.get(), repr(a)\n"
+        "a, b = V(1), V(2)\nfor i in range(2):\n    print(use(a, b))\n"
+        "def add2(s, o):\n    return V(s.x + 2 * o.x)\nV.__add__ = add2\n"
+        "V.__neg__ = lambda s: 'negated'\nV.get = lambda s: s.x * 10\n"
+        "V.__repr__ = lambda s: 'v' + str(s.x)\nprint(use(a, b))\n"
+        "class W(V):\n    pass\nw = W(3)\nprint(use(w, w))\n"
+        "def add3(s, o, extra=1):\n    return V(s.x + o.x + extra)\nV.__add__ = add3\n"
+        "print(use(a, b), use(w, b))\nV.__init__ = lambda s, x: None\nprint(use(a, b))\n"
+    ),
     "vector_class": (
         "class Vec:\n    def __init__(self, x, y):\n        self.x = x\n        self.y = y\n"
         "    def __add__(self, o):\n        return Vec(self.x + o.x, self.y + o.y)\n"
