@@ -81,10 +81,21 @@ DUNDERS = frozenset(
 
 
 class LanguageObject:
-    """The base of `class C:` (Python's `object` is not reachable through it)."""
+    """The base of `class C:` (Python's `object` is not reachable through it), and the
+    language's `object`: `object()` is a bare object, as Python's, with no variables
+    (no `__dict__`: a class of the program gets one)."""
+
+    __slots__ = ()
 
     def __repr__(self):
+        if type(self) is LanguageObject:
+            return "<object object>"
         return f"<__main__.{type(self).__qualname__} object>"
+
+
+# its name in Python's words (`object() takes no arguments`, `'object' object has no
+# attribute 'x'`)
+LanguageObject.__name__ = LanguageObject.__qualname__ = "object"
 
 
 def is_dunder(name):
@@ -469,6 +480,7 @@ def callable_class(cls):
     """A class the language may call: its own, a library base for it, an exception type."""
     return (
         is_user_class(cls)
+        or cls is LanguageObject  # (`object()`: a bare object)
         or getattr(cls, "language_subclassable", False)
         or getattr(cls, "language_callable", False)
         or hasattr(cls, "language_methods")

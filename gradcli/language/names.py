@@ -30,7 +30,7 @@ from ..core.parameter import is_parameter
 from ..library.nn import Parameter
 from ..library.torch_names import library_class
 from ..library.numpy_ns import NUMPY_VALUES, type_of as numpy_type_of
-from .classes import is_user_class
+from .classes import LanguageObject, is_user_class
 from .exceptions import public_type
 from .functions import BoundUserMethod, Generator, UserFunction
 from .unbound import PY_TYPES
@@ -160,8 +160,8 @@ def type_of(x):
     t = type(x)
     if isinstance(x, GradError):
         return public_type(x)
-    if is_user_class(t) or isinstance(x, BaseException):
-        return t
+    if is_user_class(t) or t is LanguageObject or isinstance(x, BaseException):
+        return t  # (LanguageObject: `object()`'s class, the language's `object`)
     if t is Tensor and is_parameter(x):
         return Parameter
     if isinstance(x, NUMPY_VALUES):

@@ -38,6 +38,7 @@ from ..library.numpy_ns import NUMPY_VALUES
 from ..library.methods import node_hook, requires_grad_
 from ..library.torch_ns import namespace
 from .classes import (
+    LanguageObject,
     Super,
     class_attr,
     instance_attr,
@@ -703,6 +704,8 @@ def set_attr(obj, name, value):
             or (hasattr(t, "language_methods") and hasattr(obj, "__dict__"))
         ):
             return set_instance_attr(obj, name, value)  # rule 3 of classes.py
+        if t is LanguageObject:  # (`object()`: no variables, in Python's words)
+            raise GradAttributeError(f"'object' object has no attribute '{name}'")
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":
         if value is not True and value is not False:

@@ -283,6 +283,26 @@ try:
 except TypeError as e:
     print(e)
 """,
+    "object_called_a_bare_sentinel": """
+MISSING = object()
+def get(d, k, default=MISSING):
+    v = d.get(k, MISSING)
+    if v is MISSING:
+        return "missing" if default is MISSING else default
+    return v
+print(get({1: 2}, 1), get({}, 1), get({}, 1, 0))
+x, s = object(), object()
+print(type(x), type(x) is object, isinstance(x, object), x == s, x != s, x is s, x == x)
+print(len({x: 1, s: 2}), len({x, s, x}), bool(x), hash(x) == hash(x), str(x) == repr(x))
+print(type(x).__name__, hasattr(x, "foo"), repr(x).startswith("<object object"))
+for attempt in ("x.foo = 1", "x.foo", "object(1)", "object(a=1)"):
+    try:
+        exec_ = {"x.foo = 1": lambda: setattr(x, "foo", 1), "x.foo": lambda: x.foo,
+                 "object(1)": lambda: object(1), "object(a=1)": lambda: object(a=1)}
+        exec_[attempt]()
+    except (AttributeError, TypeError) as e:
+        print(attempt, type(e).__name__, e)
+""",
 }
 
 

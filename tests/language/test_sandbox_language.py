@@ -54,7 +54,9 @@ def allowed(v):
         return all(allowed(x) for x in v)
     if isinstance(v, dict):
         return all(allowed(k) and allowed(x) for k, x in v.items())
-    if is_user_class(type(v)) or isinstance(v, (Super, TypeName, GradError)):
+    if is_user_class(type(v)) or type(v) is LanguageObject:  # (`object()`: a bare object)
+        return True
+    if isinstance(v, (Super, TypeName, GradError)):
         return True
     if v is classes._object_init:  # super().__init__ on the language's own base
         return True
@@ -424,6 +426,7 @@ HARMLESS = [
     "v2 = collections.defaultdict(list)\nv3 = collections.Counter('aab')\n"
     "v4 = collections.deque([1])\nv5 = collections.OrderedDict()\n",
     "v = type(1)\nv1 = type(print)\nv2 = type(type(1))\nv3 = object\nv4 = ValueError\n"
+    "v8 = object()\nv9 = type(object())\nv10 = object().__class__\nv11 = [object(), object]\n"
     "v5 = isinstance(1, int)\nv6 = staticmethod(print)\nv7 = property(print)\n",
     "import functools\n@functools.wraps(print)\ndef f():\n    return 1\nv = f\n"
     "v1 = functools.reduce(lambda a, b: a + b, [1, 2, 3])\n",
@@ -450,6 +453,7 @@ def test_what_the_new_constructs_give_is_a_language_value(source):
 SWEEP = {
     "user class": CLASS + "v0 = C\n",
     "instance": CLASS + "v0 = C()\n",
+    "bare object": "v0 = object()\n",
     "bound method": CLASS + "v0 = C().m\n",
     "super": SUPER + "v0 = B().s()\n",
     "staticmethod": DESCR + "v0 = D.raw_st\n",
