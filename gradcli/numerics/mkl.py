@@ -452,10 +452,24 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
     a_first, shape, p, thread, c_args, ints = plan
     a_ptr = _read(id(a) + _AT)  # (c_void_p's: passed to gemm as they are)
     b_ptr = _read(id(b) + _AT)
-    a_at, b_at = a_ptr.value, b_ptr.value
-    if (a_at & _MISPLACED if a.base is None else not _placed(a, a_at)) or (
-        b_at & _MISPLACED if b.base is None else not _placed(b, b_at)
-    ):
+    # (a view `x.T` of an array of its own: that array's place, read here)
+    ra = a.base
+    if ra is None:
+        wrong = a_ptr.value & _MISPLACED
+    elif type(ra) is np.ndarray and ra.base is None and ra.dtype is not _STORE:
+        wrong = _read(id(ra) + _AT).value & _MISPLACED
+    else:
+        wrong = not _placed(a, a_ptr.value)
+    rb = b.base
+    if wrong:
+        pass
+    elif rb is None:
+        wrong = b_ptr.value & _MISPLACED
+    elif type(rb) is np.ndarray and rb.base is None and rb.dtype is not _STORE:
+        wrong = _read(id(rb) + _AT).value & _MISPLACED
+    else:
+        wrong = not _placed(b, b_ptr.value)
+    if wrong:
         return _mm_general(a, b, c, alpha, beta, by_rows)
     dtype = a.dtype
     out = np.empty(shape, dtype)
@@ -700,96 +714,6 @@ def threads():
         FNS["MKL_Set_Num_Threads_Local"](before)
 
 
-def _batch_operand(x):
-    """(address, transposed?, leading dimension, batch stride in bytes) of a 3-D operand
-    of torch.bmm as PyTorch passes it to gemm: a batch of row-major items, or of
-    transposed ones (a transposed view, passed with the transpose flag), or one item
-    broadcast over the batch (stride 0); anything else copied to row-major."""
-    one = x.strides[0] == 0 or x.shape[0] == 1
-    base = x[0] if one else x
-    swapped = np.swapaxes(base, -1, -2)
-    # baddbmm_with_gemm_'s is_transposed (strides (1, >= rows)) first: an item of one
-    # column or row is C-contiguous to NumPy whichever way it lies
-    item, (s1, s2) = x.itemsize, base.strides[-2:]
-    if s1 == item and s2 >= item * base.shape[-2] and swapped.flags.c_contiguous:
-        (arr, at), tr = _aligned(swapped), True
-    elif base.flags.c_contiguous:
-        (arr, at), tr = _aligned(base), False
-    elif swapped.flags.c_contiguous:
-        (arr, at), tr = _aligned(swapped), True
-    else:
-        (arr, at), tr = _copy_aligned(np.ascontiguousarray(base)), False
-    ld = arr.shape[-1]
-    return arr, at, tr, ld, 0 if one else arr[0].nbytes
-
-
-def bmm(a, b):
-    """a @ b for 3-D float arrays of one dtype as PyTorch's bmm computes it on MKL's
-    path (baddbmm_with_gemm_ -> cpublas::gemm_batched_with_stride): gemm for one item,
-    else one cblas_?gemm_batch (column-major, one group) over pointers to the items;
-    None when MKL cannot."""
-    p = _kind(a)
-    if p is None or b.dtype != a.dtype or max(a.shape + b.shape) >= 2**31 or lib() is None:
-        return None
-    bs, rows, k = a.shape
-    cols = b.shape[2]
-    if bs == 1:
-        return mm(a[0], b[0], by_rows=True)[None]
-    A, a_at, ta, lda, sa = _batch_operand(a)
-    B, b_at, tb, ldb, sb = _batch_operand(b)
-    out, out_at = _empty((bs, rows, cols), a.dtype)
-    ldc = cols
-    # row-major C = A B is column-major C^T = B^T A^T: gemm's (m, n, k) = (cols, rows, k),
-    # its first operand b; internal::normalize_last_dims for the degenerate sizes
-    if rows == 1:
-        ldc = cols
-    if tb:
-        lda_ = k if cols == 1 else ldb
-    else:
-        lda_ = cols if k == 1 else ldb
-    if ta:
-        ldb_ = rows if k == 1 else lda
-    else:
-        ldb_ = k if rows == 1 else lda
-    real = ctypes.c_float if p == "s" else ctypes.c_double
-    ints = [
-        (ctypes.c_int * 1)(v)
-        for v in (_TR if tb else _NO, _TR if ta else _NO, cols, rows, k, lda_, ldb_, ldc, bs)
-    ]
-    one, zero = (real * 1)(1.0), (real * 1)(0.0)
-    ptrs = [
-        (ctypes.c_void_p * bs)(*[at + i * s for i in range(bs)])
-        for at, s in ((b_at, sb), (a_at, sa), (out_at, out[0].nbytes))
-    ]
-    ad = ctypes.addressof
-    args = (
-        _COL,
-        ad(ints[0]),
-        ad(ints[1]),
-        ad(ints[2]),
-        ad(ints[3]),
-        ad(ints[4]),
-        ad(one),
-        ad(ptrs[0]),
-        ad(ints[5]),
-        ad(ptrs[1]),
-        ad(ints[6]),
-        ad(zero),
-        ad(ptrs[2]),
-        ad(ints[7]),
-        1,
-        ad(ints[8]),
-    )
-    # MKL's batch gives the same bits on one thread as on two (each product is one
-    # thread's; checked on 2,400 batches, docs/developer/numerics.md)
-    if _state["solo"]:
-        _alone(FNS[f"cblas_{p}gemm_batch"], args)
-    else:
-        threads()
-        FNS[f"cblas_{p}gemm_batch"](*args)
-    return out
-
-
 def mv(a, v):
     """a @ v for a 2-D a and 1-D v (torch.mv: gemv), or None."""
     p = _kind(a)
@@ -907,10 +831,23 @@ def mm_grads(g, a, b, need_a, need_b, F):
     compute them: the product is taken in the layout of the operand it is for."""
     ga = gb = None
     if not F.tensor_mode:  # arrays: the same products, without F's layers
+        fast = _state["lib"] and g.dtype.char in "fd"  # (then mm, else torch_mm's way)
         if need_a:
-            ga = torch_mm(b, g.T).T if col_major(a) else torch_mm(g, b.T)
+            s = a.strides
+            back = s[0] == a.itemsize and s[1] == a.shape[0] * s[0]  # (col_major)
+            x, y = (b, g.T) if back else (g, b.T)
+            r = mm(x, y) if fast else None
+            ga = torch_mm(x, y) if r is None else r
+            if back:
+                ga = ga.T
         if need_b:
-            gb = torch_mm(g.T, a).T if col_major(b) else torch_mm(a.T, g)
+            s = b.strides
+            back = s[0] == b.itemsize and s[1] == b.shape[0] * s[0]
+            x, y = (g.T, a) if back else (a.T, g)
+            r = mm(x, y) if fast else None
+            gb = torch_mm(x, y) if r is None else r
+            if back:
+                gb = gb.T
         return ga, gb
     mmf, t = F.mm, F.transpose
     if need_a:

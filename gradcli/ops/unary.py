@@ -293,11 +293,12 @@ def _masked(F, g, x, slope):
     threshold_backward: 0 where x <= 0 (+0, not g * 0), g elsewhere, NaN included."""
     if slope:
         return F.where(x > 0, g, g * slope)
-    if F is np and type(g) is np.ndarray and type(x) is np.ndarray:
+    if F is np and type(g) is np.ndarray and type(x) is np.ndarray and g.size >= _MASKED_FROM:
         return _kept_where(g, x)
     return F.where(x <= 0, 0.0, g)
 
 
+_MASKED_FROM = 8192  # values from which the mask of bits beats where's fewer calls
 #: the unsigned integer of each float dtype's size: its bits, for `_kept_where`
 _BITS = {np.dtype(t): np.dtype(u) for t, u in ((np.float32, np.uint32), (np.float64, np.uint64))}
 

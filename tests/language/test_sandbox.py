@@ -382,6 +382,9 @@ FORBIDDEN_MODULES = {
 #: from a program; the language cannot reach it (no attribute of any value leads there)
 NATIVE = {
     "gradcli/numerics/mkl.py": {"ctypes"},
+    # torch.bmm's cblas_?gemm_batch: the arrays of pointers and sizes it passes to the
+    # function mkl.py bound by its fixed name; no program's text reaches it
+    "gradcli/numerics/mkl_batch.py": {"ctypes"},
     # MKL's LAPACK ?getrf_/?getrs_ (the matrix inverse as PyTorch computes it), bound
     # by those four fixed names in the library mkl.py loaded; no program's text reaches it
     "gradcli/numerics/linalg/lapack.py": {"ctypes"},

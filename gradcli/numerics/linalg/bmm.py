@@ -6,7 +6,7 @@ PyTorch records for them.
 * bmm: with k * n * p < 400 (k the contracted size, n x p the result's items) its own
   loop, `acc = 0; acc += a[i, k] * b[k, j]` for each k in order, a product rounded
   before each addition (no fused multiply-add); else, for float32/float64 operands whose
-  items are row-major or transposed, MKL (`mkl.bmm`: gemm for one item, one
+  items are row-major or transposed, MKL (`mkl_batch.bmm`: gemm for one item, one
   `cblas_?gemm_batch` for more); else one `mm` per item.
 * matmul folds an operand of 3+ dims into a matrix and takes one `mm` (or `mv`) when
   the other has at most 2 dims and needs a gradient, or is the second operand, or the
@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from .. import mkl
+from .. import mkl, mkl_batch
 from ..mkl import col_major, torch_mm, torch_mv
 
 
@@ -58,7 +58,7 @@ def torch_bmm(a, b):
     if k * n * p < 400:
         return _small(a, b)
     if mkl.available() and _items_ok(a) and _items_ok(b):
-        r = mkl.bmm(a, b)
+        r = mkl_batch.bmm(a, b)
         if r is not None:
             return r
     return np.stack([torch_mm(a[i], b[i]) for i in range(bs)])
