@@ -565,10 +565,13 @@ class FastExpressions:
                 ),
                 _or(_is(_name(t), _h("int")), _is(_name(t), _h("float"))),
             )
+        other = _call(fallback, a2, b2)
+        if bc is _NOT:  # (two objects of one class: fast_objects.object_compare)
+            other = self.object_compare(op, a2, b2, t, fallback, line, col)
         e = ast.IfExp(
             test=guard,
             body=ast.Compare(left=a2, ops=[_CMP[op]()], comparators=[b2]),
-            orelse=_call(fallback, a2, b2),
+            orelse=other,
         )
         e.gc_compare = True  # (its guarded branch gives a bool: `truth` tests only the other)
         return at(e, line, col)

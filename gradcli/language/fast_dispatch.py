@@ -9,16 +9,17 @@ from types import FunctionType
 
 from ..core.printing import show, show_str
 from ..core.tensor import Tensor
-from ..runtime.errors import GradError
+from ..runtime.errors import GradError, GradTypeError
+from ..library.values import python_protocol
 from ..library.values import METHODS
 from . import runtime as rt
 from .arity import MethodName
 from .callsites import _other_method
 from .calls import backward_hint
-from .classes import direct_name, plain_lookup
+from .classes import direct_name, plain_class_attr, plain_lookup
 from .datamodel import _DUNDER, refused
 from .fast_support import framed as in_frames
-from .functions import UserFunction
+from .functions import UserFunction, call_user
 from .invoke import call, call_failed
 
 
@@ -137,6 +138,43 @@ def plain_first(op, fallback, augmented=False):
                             raise refused(op, name, ta, tb, augmented)
                         return r
         return fallback(a, b)
+
+    return run
+
+
+_COMPARED = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
+_REFLECTED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def compare_method(op):
+    """The special method of the comparison `op` (`__lt__` for `<`)."""
+    return f"__{_COMPARED[op]}__"
+
+
+def compare_rest(op):
+    """What Python's `a op b` does for two objects of one plain class after a's special
+    method (its fast function, called by fast_objects.object_compare) answered
+    NotImplemented: b's reflected method (`__gt__` for `<`: the class's, or object's,
+    which answers NotImplemented), then identity for `==` and `!=`, else Python's
+    TypeError; the first method is not called again."""
+    reflected = compare_method(_REFLECTED[op])
+
+    def run(a, b):
+        t = type(b)
+        f = plain_class_attr(t, reflected)
+        if type(f) is UserFunction:
+            r = f.fast(b, a) if f.fastn == 2 else call_user(f, (b, a))
+        else:  # (object's own: NotImplemented but for the same object's `==`)
+            r = python_protocol(f, b, a)
+        if r is not NotImplemented:
+            return r
+        if op == "==":
+            return a is b
+        if op == "!=":
+            return a is not b
+        raise GradTypeError(
+            f"'{op}' not supported between instances of '{t.__name__}' and '{t.__name__}'"
+        )
 
     return run
 

@@ -44,7 +44,7 @@ from .fast_dispatch import (
     method_caller,
 )
 from .fast_ast import _op_key
-from .fast_dispatch import plain_first, refusal
+from .fast_dispatch import compare_method, compare_rest, plain_first, refusal
 from .datamodel import _DUNDER
 from .fast_support import OWN_ATTR, augmented_op
 from .parser import Tree
@@ -398,6 +398,32 @@ class FastOperators:
             orelse=_call(refuse, _copy(a), _copy_name(later) if reflected else _copy(b)),
         )
         return ast.IfExp(test=_and(*test), body=done, orelse=general)
+
+    def object_compare(self, op, a, b, t, fallback, line, col):
+        """`a op b` of a comparison operator where the number guard leaves it (t: the
+        variable holding a's class): two objects of one plain class whose special
+        method (`__lt__` for `<`) has a fast function get its answer, called here as
+        Python's operator calls it first, and the rest of Python's protocol only when
+        it answers NotImplemented (fast_dispatch.compare_rest: the method is not called
+        twice); anything else fallback(a, b)."""
+        tb, f, r = self.tmp(), self.tmp(), self.tmp()
+        test = _and(
+            _is(_call(_h("type"), _copy(b)), _name(t)),
+            _is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(t)))),
+            self._fast_lookup(f, _name(tb), _name(t), compare_method(op), 2),
+        )
+        call = _placed(_call(_name(f), _copy(a), _copy(b)), line, col)
+        rest = self.const(compare_rest(op), "compare_rest_" + _op_key(op))
+        done = ast.IfExp(
+            test=ast.Compare(
+                left=ast.NamedExpr(target=_name(r, ast.Store()), value=call),
+                ops=[ast.IsNot()],
+                comparators=[self.const(NotImplemented, "NotImplemented")],
+            ),
+            body=_name(r),
+            orelse=at(_call(rest, _copy(a), _copy(b)), line, col),
+        )
+        return ast.IfExp(test=test, body=done, orelse=_call(fallback, _copy(a), _copy(b)))
 
 
 class FastObjects(FastOperators, FastCalls):

@@ -582,6 +582,23 @@ def test_generated_int_programs(e, r, n):
 # objects of the program's classes in the fast tier (fast_objects.py): methods,
 # attributes, method calls, making objects, operators dispatched to special methods
 OBJECTS = {
+    # comparisons of two objects of one class: the special method's compiled code called,
+    # then the rest of Python's protocol (the reflected method, identity, the TypeError)
+    "comparisons_of_one_class": (
+        "class F:\n    def __init__(self, n):\n        self.n = n\n"
+        "    def __lt__(self, o):\n        print('lt')\n        return self.n < o.n\n"
+        "    def __ge__(self, o):\n        return NotImplemented\n"
+        "    def __le__(self, o):\n        return 1 // 0\n"
+        "def f(a, b):\n    return a < b, b < a, a == b, a != b, a == a\n"
+        "print(f(F(1), F(2)), f(F(2), F(1)))\n"
+        "def g(a, b):\n    if a < b:\n        return 'less'\n    return 'not'\n"
+        "print(g(F(1), F(2)), g(F(1), 3) if False else 0)\n"
+        "def h(a, b, op):\n    if op == 0:\n        return a <= b\n    if op == 1:\n"
+        "        return a >= b\n    return a < b\n"
+        "for op in range(3):\n    try:\n        print(h(F(1), F(2), op))\n"
+        "    except (TypeError, ZeroDivisionError) as e:\n        print(type(e).__name__, e)\n"
+        "print(h(F(1), 2, 2))\n"
+    ),
     # a special method or method replaced after calls kept its fast function
     "special_methods_replaced_after_use": (
         "class V:\n    def __init__(self, x):\n        self.x = x\n"

@@ -283,6 +283,63 @@ try:
 except TypeError as e:
     print(e)
 """,
+    "comparisons_of_objects_of_one_class": """
+class F:
+    def __init__(self, n, d):
+        self.n = n
+        self.d = d
+    def __lt__(self, o):
+        return self.n * o.d < o.n * self.d
+    def __eq__(self, o):
+        if not isinstance(o, F):
+            return NotImplemented
+        return self.n * o.d == o.n * self.d
+    def __repr__(self):
+        return f"F({self.n}, {self.d})"
+class G:
+    def __init__(self, v):
+        self.v = v
+    def __lt__(self, o):
+        print("lt", self.v, o.v)
+        return NotImplemented
+    def __gt__(self, o):
+        print("gt", self.v, o.v)
+        return self.v > o.v
+class H:
+    def __lt__(self, o):
+        return NotImplemented
+    def __eq__(self, o):
+        return NotImplemented
+    def __ne__(self, o):
+        return NotImplemented
+def cmp(a, b):
+    return a < b, a == b, a != b, a > b
+def heapish(xs):
+    out = []
+    for x in xs:
+        i = len(out)
+        out.append(x)
+        while i > 0 and out[i] < out[i - 1]:
+            out[i], out[i - 1] = out[i - 1], out[i]
+            i -= 1
+    return out
+print(cmp(F(1, 2), F(2, 4)), cmp(F(1, 3), F(1, 2)))
+print(heapish([F(3, 4), F(1, 2), F(5, 6), F(1, 8)]))
+print(sorted([F(3, 4), F(1, 2), F(1, 8)]))
+def g(a, b):
+    return a < b, b < a
+print(g(G(1), G(2)))
+def h(a, b):
+    return a == b, a != b, a == a, a != a
+x = H()
+print(h(x, H()))
+def bad(a, b):
+    return a < b
+try:
+    bad(x, H())
+except TypeError as e:
+    print("TypeError", e)
+""",
     "object_called_a_bare_sentinel": """
 MISSING = object()
 def get(d, k, default=MISSING):
