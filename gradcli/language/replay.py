@@ -91,6 +91,7 @@ class Body:
         "after_first",
         "writes",
         "augmented",
+        "swaps",
     )
 
     def __init__(self, items, targets):
@@ -100,6 +101,8 @@ class Body:
         # hold from one replayed iteration to the next: replay_defs._Held.in_loop)
         self.writes = None
         self.augmented = frozenset()  # (of them, those changed with `op=`)
+        self.swaps = frozenset()  # the names a `for` target binds: each iteration's data
+        # tensor (no grad) may be another object of the same kind (replay_plan._swapped)
         self.targets = targets  # the name a `for` loop binds (None: a `while` loop,
         # or a target that is not a name)
         self.closures = tuple(it[2] for it in items)
@@ -130,6 +133,7 @@ class Body:
         body = cls(items, names if plain else None)
         body.line = line
         body.writes, body.augmented = frozenset(names | bound_names(suite)), augmented(suite)
+        body.swaps = frozenset(names)
         return body
 
     def start(self, s):
@@ -277,7 +281,8 @@ class Run:
             p = self.plan
             self.vals = [None] * len(p.ops) + list(p.consts) + [None] * len(p.frees)
             self.kernels = [_UNSET] * len(p.ops)  # (decided on a warm set's first use)
-            self.fast = [None] * len(p.items)  # per assignment: _program's, once decided
+            # per assignment: _program's, once decided (none where the data is swapped)
+            self.fast = [() if it[0] == ASSIGN and it[9] is not None else None for it in p.items]
             self.fixed = None
             self.sets = [None, None]
         return None
@@ -403,9 +408,11 @@ class Run:
             kind = item[0]
             # (the kinds as literals: a global's lookup per item costs in the hot loop)
             if kind == 0:  # ASSIGN: name = expression (replay_plan.Assign)
-                _, name, steps, frees, k, line, drop, at, base = item
+                _, name, steps, frees, k, line, drop, at, base, live = item
                 for slot, t in frees:
                     vals[slot] = t.data
+                if live is not None:  # (a loop target's tensor of this iteration)
+                    steps = _alive(live, steps, vals, s)
                 state.line = line
                 try:
                     if warm:
@@ -624,6 +631,27 @@ def _block_seen(block, loads, s):
         return read, None
 
 
+def _alive(live, steps, vals, s):
+    """An assignment's steps in an iteration where loop targets hold new data tensors
+    (replay_plan._swapped: ((slot, load) per such tensor, (step, position, which) per
+    saved value that is one)): their arrays put in their slots, and the steps whose
+    nodes save them made with this iteration's tensors as their sources (as compiled:
+    their versions recorded, `_saved_self` giving them)."""
+    loads, fixes = live
+    now = [load(s) for _, load in loads]
+    for (slot, _), t in zip(loads, now):
+        vals[slot] = t.data
+    if not fixes:
+        return steps
+    steps = list(steps)
+    for x, p, w in fixes:
+        st = steps[x]
+        srcs = list(st[4])
+        srcs[p] = now[w]
+        steps[x] = st[:4] + (tuple(srcs),) + st[5:]
+    return steps
+
+
 def _program(steps, kernels):
     """An assignment's first steps whose ops have kernels (decided on a warm set: the same
     every iteration), as engine.run_kernels takes them, and the steps after them:
@@ -746,6 +774,12 @@ def _check(checks, s):
                 return False
         elif kind == 6:  # a list of tensors (replay_plan._list_check)
             if v is not want or list(map(id, v)) != a:
+                return False
+        elif kind == 7:  # a loop target's data tensor (replay_plan._swapped): its kind
+            if type(v) is not Tensor or v.requires_grad or v.grad_fn is not None:
+                return False
+            data = v.data
+            if data.dtype is not a or data.shape != b or data.strides != c:
                 return False
         elif v is not want:
             return False

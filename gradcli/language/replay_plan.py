@@ -97,6 +97,8 @@ def plan(body, seen, notes):
     opview = {}  # op index -> (the op whose output its output views, class, parameters)
     calls = False  # a method call runs as compiled: checks again before an assignment
     through = {}  # the globals functions seen through read: their values
+    swap = {}  # id of a loop target's data tensor -> (the tensor, its load)
+    holders = _holders(body, seen)
     for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
         if kind == "assign" and (held := called_def(extra[6], seen[i][1])) is not None:
             modes.add(seen[i][4])  # (its checks added by replay_defs._Held.item)
@@ -106,7 +108,7 @@ def plan(body, seen, notes):
             if read is None or start == end:
                 raise Fail(f"`{what} = ...` applied no op")
             modes.add(mode)
-            checks.extend(_checks(extra[2], read))
+            checks.extend(_swapped(_checks(extra[2], read), body.swaps, holders, read, swap))
             through.update(read.get(THROUGH_GLOBALS, ()))  # (function_checks)
             _namespaces(extra[4], read)
             known = _numbers(extra[3], read)
@@ -120,7 +122,7 @@ def plan(body, seen, notes):
                 argidx = tuple(_slot(a, opof, read, consts, frees, mine, known) for a in args)
                 j = len(ops)
                 if view:  # (it shares its base's version counter: _view_base)
-                    _view_base(j, cls, params, argidx, frees, viewof, opview, mode)
+                    _view_base(j, cls, params, argidx, frees, viewof, opview, mode, swap)
                 if node is None:
                     if requires_grad:
                         raise Fail
@@ -178,7 +180,7 @@ def plan(body, seen, notes):
     views = _view_results(items, opview, results)
     n, c = len(ops), len(consts)
     plan = Plan()
-    fixed = _invariant(items, ops, frees)
+    fixed = _invariant(items, ops, frees, swap)
     if any(u in fixed or k in fixed for k, (u, _, _) in views.items()):
         raise Fail
 
@@ -201,25 +203,7 @@ def plan(body, seen, notes):
 
     # the slots of constants and variables' arrays, after the ops' outputs
     plan.items = tuple(
-        plain(
-            Assign(
-                ASSIGN,
-                it.name,
-                tuple(
-                    step(s.j, s.argidx, s.params, s.mask, done)
-                    for s, done in zip(
-                        it.steps, _done(it.steps, _later(items, x) | _kept(it.result, views))
-                    )
-                    if s.j not in fixed
-                ),
-                tuple((n + c + f, frees[f]) for f in it.mine),
-                it.result,
-                it.line,
-                _dropped(items, x),
-                it.at,
-                views[it.result][0] if it.result in views else None,
-            )
-        )
+        _assign(x, it, items, views, fixed, frees, n + c, swap, step)
         if type(it) is Noted
         else plain(it)
         for x, it in enumerate(items)
@@ -269,7 +253,88 @@ def plan(body, seen, notes):
 HOIST_BYTES = 1 << 20
 
 
-def _invariant(items, ops, frees):
+def _assign(x, it, items, views, fixed, frees, base, swap, step):
+    """The Assign of the noted assignment `it` (item x): its steps but the hoisted
+    (`fixed`), its variables' tensors' slots (after `base`), those of loop targets' data
+    tensors apart (`_live`)."""
+    steps = tuple(
+        step(s.j, s.argidx, s.params, s.mask, done)
+        for s, done in zip(it.steps, _done(it.steps, _later(items, x) | _kept(it.result, views)))
+        if s.j not in fixed
+    )
+    mine = [(base + f, frees[f]) for f in it.mine]
+    return plain(
+        Assign(
+            ASSIGN,
+            it.name,
+            steps,
+            tuple((k, t) for k, t in mine if id(t) not in swap),
+            it.result,
+            it.line,
+            _dropped(items, x),
+            it.at,
+            views[it.result][0] if it.result in views else None,
+            _live(steps, [(k, t) for k, t in mine if id(t) in swap], swap),
+        )
+    )
+
+
+def _holders(body, seen):
+    """id of each tensor the body's assignments read -> how many names hold it."""
+    names: dict = {}
+    for i, it in enumerate(body.items):
+        if it[0] == "assign" and i in seen and type(seen[i][1]) is dict:
+            for name, v in seen[i][1].items():
+                if type(v) is Tensor:
+                    names.setdefault(id(v), set()).add(name)
+    return {k: len(v) for k, v in names.items()}
+
+
+def _swapped(checks, swaps, holders, read, swap):
+    """The checks of a statement's variables (`_checks`), where a variable a `for`
+    target binds (`swaps`) holds a tensor that needs no gradient and has no grad_fn,
+    held by no other name: a check of its kind (replay._check's kind 7: dtype, shape,
+    strides) instead of its identity, the tensor noted in `swap` (its slot read and the
+    saved values that are it taken from the variable each iteration: `_live`), so a
+    loop over minibatches (`for xb, yb in batches:`) replays."""
+    for name, c in checks:
+        v = c[2]
+        if (
+            name in swaps
+            and c[1] == 0
+            and not c[3]
+            and c[4] is None
+            and holders.get(id(v)) == 1
+            and sum(u is v for u in read.values()) == 1
+        ):
+            d = v.data
+            swap[id(v)] = (v, c[0])
+            yield name, (c[0], 7, None, d.dtype, d.shape, d.strides, None)
+        else:
+            yield name, c
+
+
+def _live(steps, mine, swap):
+    """An Assign's `live` (replay._alive): ((slot, load) per loop target's data tensor
+    it reads, (step, position, which) per saved value of its steps that is one), or
+    None when it reads none."""
+    if not mine:
+        return None
+    which = {id(t): w for w, (_, t) in enumerate(mine)}
+    for st in steps:  # (a saved value that is a swapped tensor it does not read)
+        for src in st[4] or ():
+            if id(src) in swap and id(src) not in which:
+                raise Fail
+    fixes = tuple(
+        (x, p, which[id(src)])
+        for x, st in enumerate(steps)
+        for p, src in enumerate(st[4] or ())
+        if id(src) in which
+    )
+    return tuple((k, swap[id(t)][1]) for k, t in mine), fixes
+
+
+def _invariant(items, ops, frees, swap):
     """The ops whose values are the same each iteration (hoisted: computed once, again
     only when a variable's tensor they read holds another array or other bytes,
     replay._unchanged): no node, and every argument a constant, a variable's tensor
@@ -277,7 +342,7 @@ def _invariant(items, ops, frees):
     loop_shapes' pure ones: their values depend on their arguments' alone.)  Only in
     the assignments before the body's first other statement: a backward or a no_grad
     block may change in place what a statement after it reads."""
-    big = {f for f, t in enumerate(frees) if t.data.nbytes > HOIST_BYTES}
+    big = {f for f, t in enumerate(frees) if t.data.nbytes > HOIST_BYTES or id(t) in swap}
     fixed = set()
     for it in items:
         if type(it) is not Noted:
@@ -586,7 +651,7 @@ def _calls(v, attr):
     return True
 
 
-def _view_base(j, cls, params, argidx, frees, viewof, opview, mode):
+def _view_base(j, cls, params, argidx, frees, viewof, opview, mode, swap):
     """What the view op j's output views: the variable's tensor (its first argument, or
     the base of the view it views: `viewof`), or the op whose output it views, not
     itself a view (`opview`, with the op's class and parameters); Fail under no_grad (a
@@ -595,6 +660,8 @@ def _view_base(j, cls, params, argidx, frees, viewof, opview, mode):
     if not argidx or not mode:
         raise Fail
     kind, i = argidx[0]
+    if kind == "free" and id(frees[i]) in swap:
+        raise Fail  # (of a loop target's data tensor: it would view that one)
     if kind == "free":
         viewof[j] = frees[i]
     elif kind == "op" and i in viewof:

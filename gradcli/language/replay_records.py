@@ -61,6 +61,7 @@ class Assign(NamedTuple):
     drop: tuple  # the slots no later statement reads, let go after it
     at: int  # its index among the body's items
     base: Any  # a view's result: the op whose output it views (kept to bind it), else None
+    live: Any  # the loop targets' data tensors it reads (replay._alive), else None
 
 
 class Backward(NamedTuple):

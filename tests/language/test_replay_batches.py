@@ -1,0 +1,130 @@
+"""A loop over minibatches (`for xb, yb in batches:`) replays (language/replay_plan.py
+`_swapped`, replay.py `_alive`): a tensor a `for` target binds that needs no gradient
+is checked for its kind (dtype, shape, strides) instead of its identity, its array read
+each iteration and the nodes that save it given this iteration's tensor.  Each program
+prints exactly what it prints with `--no-replay` (values, gradients, grad_fns, the saved
+tensors, errors), and the loops that may replay do."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import replay_both, replayed_iterations
+
+_DATA = """from torch import nn
+g = torch.manual_seed(0)
+X = torch.randn({n}, 6, dtype={dt})
+Y = torch.randn({n}, 1, dtype={dt})
+batches = [(X[i : i + 8], Y[i : i + 8]) for i in range(0, {n}, 8)]
+"""
+_MODULES = """model = nn.Sequential(nn.Linear(6, 16), nn.Tanh(), nn.Linear(16, 1)).to({dt})
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+loss_fn = nn.MSELoss()
+for epoch in range(3):
+    total = 0.0
+    for xb, yb in batches:
+        pred = model(xb)
+        loss = loss_fn(pred, yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    print(epoch, total)
+print(pred, pred.grad_fn, loss)
+print(list(model.parameters())[0], list(model.parameters())[0].grad)
+"""
+_MANUAL = """W = torch.randn(6, 1, dtype={dt}, requires_grad=True)
+b = torch.zeros(1, dtype={dt}, requires_grad=True)
+for xb, yb in batches:
+    xs = xb * 2.0
+    out = xs @ W + b
+    loss = ((out - yb) ** 2).mean()
+    W.grad = None
+    b.grad = None
+    loss.backward()
+    with torch.no_grad():
+        W -= 0.1 * W.grad
+        b -= 0.1 * b.grad
+print(loss, W, b, W.grad)
+print(out, out.grad_fn, out.grad_fn.next_functions)
+"""
+
+PROGRAMS = {}
+for dt in ("torch.float32", "torch.float64"):
+    PROGRAMS[f"modules_{dt}"] = _DATA.format(n=64, dt=dt) + _MODULES.format(dt=dt)
+    PROGRAMS[f"manual_{dt}"] = _DATA.format(n=64, dt=dt) + _MANUAL.format(dt=dt)
+PROGRAMS.update(
+    {
+        # a last batch of another shape: that iteration as compiled, noted again
+        "ragged": _DATA.format(n=60, dt="torch.float64") + _MODULES.format(dt="torch.float64"),
+        # the batch a plain `for` binds, no backward: its saved batch seen after the loop
+        "plain_target": _DATA.format(n=64, dt="torch.float64")
+        + "W = torch.randn(6, 1, dtype=torch.float64, requires_grad=True)\n"
+        + "for xb in [X[i : i + 8] for i in range(0, 64, 8)]:\n"
+        + "    out = xb @ W\n"
+        + "    loss = out.sum()\n"
+        + "print(out.grad_fn._saved_self is xb, out.grad_fn._saved_self, W.grad)\n",
+        # data changed in place between forward and backward: the compiled loop's error
+        "changed_in_place": _DATA.format(n=64, dt="torch.float64")
+        + "W = torch.randn(6, 1, dtype=torch.float64, requires_grad=True)\n"
+        + "k = 0\n"
+        + "for xb, yb in batches:\n"
+        + "    out = xb @ W\n"
+        + "    loss = ((out - yb) ** 2).sum()\n"
+        + "    k += 1\n"
+        + "    if k == 5:\n"
+        + "        xb.mul_(2)\n"
+        + "    loss.backward()\n"
+        + "print(W.grad)\n",
+        # a batch that requires grad: its identity checked (no replay past the first)
+        "batch_requires_grad": _DATA.format(n=64, dt="torch.float64")
+        + "batches = [(x.clone().requires_grad_(), y) for x, y in batches]\n"
+        + _MODULES.format(dt="torch.float64"),
+        # the first batch also held by another variable the body reads: its identity
+        # checked (noted again at the second, which another name does not hold)
+        "also_held": _DATA.format(n=64, dt="torch.float64")
+        + "W = torch.randn(6, 1, dtype=torch.float64, requires_grad=True)\n"
+        + "Z = batches[0][0]\n"
+        + "for xb, yb in batches:\n"
+        + "    out = xb @ W + Z @ W\n"
+        + "    loss = ((out - yb) ** 2).sum()\n"
+        + "    W.grad = None\n"
+        + "    loss.backward()\n"
+        + "print(W.grad, loss)\n",
+        # a view of the batch (Flatten): the plan fails, the loop runs as compiled
+        "viewed": _DATA.format(n=64, dt="torch.float64")
+        + "batches = [(x.reshape(8, 2, 3), y) for x, y in batches]\n"
+        + _MODULES.format(dt="torch.float64").replace(
+            "nn.Sequential(", "nn.Sequential(nn.Flatten(), "
+        ),
+        # a batch of another layout (its strides): that iteration as compiled
+        "mixed": _DATA.format(n=64, dt="torch.float64")
+        + "batches[4] = (batches[4][0].t().contiguous().t(), batches[4][1])\n"
+        + _MANUAL.format(dt="torch.float64"),
+    }
+)
+_ERRORS = {"changed_in_place"}
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_minibatch_loops_print_what_compiled_prints(name):
+    on, off = replay_both(PROGRAMS[name])
+    assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
+    assert off.returncode == (1 if name in _ERRORS else 0), off.stderr
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        n
+        for n in PROGRAMS
+        if n.startswith(("modules", "manual", "ragged", "plain", "also", "mixed"))
+    ],
+)
+def test_minibatch_loops_replay(name, monkeypatch):
+    assert replayed_iterations(monkeypatch, PROGRAMS[name]) >= 5
+
+
+@pytest.mark.parametrize("name", ["batch_requires_grad", "viewed"])
+def test_batches_the_replay_cannot_swap_are_not_replayed(name, monkeypatch):
+    assert replayed_iterations(monkeypatch, PROGRAMS[name]) == 0
