@@ -257,6 +257,150 @@ def _planned_grad(root, g, steps, retain_graph, capture, results):
             end_pass(prev_roots)
 
 
+def grad_rows(out, inputs, heads, create_graph=False):
+    """autograd.grad of `out` for `inputs` with each head gradient of `heads` (arrays
+    of out's shape and dtype) in turn, retain_graph and allow_unused: a Jacobian's rows
+    (library/calculus.py), yielding each pass's tuple as run_backward gives it.
+
+    Without create_graph, hooks, the tracer or an input that is not a leaf, the passes
+    share what depends only on the graph: its schedule (its steps with their nodes and
+    parents found once, the nodes that lead to no input left out: the ready queue passes
+    them over), the inputs' slots and the factors kept of saved values (engine/kept.py);
+    each pass runs the steps (`_row_pass`) as `_pass` runs a plan.  Otherwise each row is
+    run_backward's own pass (inside one_graph: the nodes needed found once)."""
+    heads = iter(heads)
+    plan = None
+    if not create_graph:
+        first = next(heads, None)
+        if first is None:
+            return
+        yield _one_row(out, inputs, first, False)  # (the graph seen: its schedule next)
+        plan = _row_plan(out, inputs)
+    if plan is None:
+        with one_graph():
+            for h in heads:
+                yield _one_row(out, inputs, h, create_graph)
+        return
+    steps, size, capture = plan
+    ctx = context.current
+    prev_mode, table, dt = ctx.grad_enabled, {}, out.data.dtype
+    try:
+        for h in heads:
+            if h.dtype != dt:
+                h = h.astype(dt)
+            ctx.grad_enabled = False
+            prev_table = kept.swap(table)
+            try:
+                leaves = _row_pass(steps, size, h)
+            finally:
+                kept.swap(prev_table)
+                ctx.grad_enabled = prev_mode
+            results = [None] * len(inputs)
+            held: dict = {}
+            for leaf, g in leaves:  # (each leaf's gradients added up in their order)
+                i = capture.get(leaf)
+                if i is None:
+                    continue
+                dt = leaf.data.dtype
+                if g.dtype != dt:
+                    g = g.astype(dt)
+                prev = held.get(i)
+                held[i] = g if prev is None else np.add(prev, g)
+            for i, g in held.items():
+                results[i] = g
+            yield _finish(inputs, results, {}, False, True, False)
+    finally:
+        ctx.grad_enabled = prev_mode
+
+
+def _one_row(out, inputs, h, create_graph):
+    return run_backward(
+        [out],
+        [Tensor(h)],
+        retain_graph=True,
+        create_graph=create_graph,
+        inputs=list(inputs),
+        allow_unused=True,
+    )
+
+
+def _row_plan(out, inputs):
+    """(steps, the graph's number of nodes, {input leaf: slot}) for grad_rows' shared
+    passes, or None (a pass of run_backward's own for each row): each step (position,
+    node, whether it passes its gradient through, ((slot, position or -1 for a leaf,
+    parent), ...))."""
+    ctx = context.current
+    root = out.grad_fn
+    if (
+        root is None
+        or type(out) is not Tensor
+        or observe.TRACER is not None
+        or noted(ctx)
+        or any(type(t) is not Tensor or t.grad_fn is not None for t in inputs)
+    ):
+        return None
+    capture = {t: i for i, t in enumerate(inputs)}
+    found = schedule.find(root)
+    if found is None:
+        return None
+    walked = schedule.walk(root)
+    needed = _needed_here((root,), capture)  # (the first row's, inside one_graph)
+    steps = []
+    for k, routes, _, through in found:
+        node = walked[k]
+        if node not in needed:
+            continue  # (its inputs get no gradient: nothing leads from it to an input)
+        parents = node.parents
+        sent = tuple((slot, j, parents[slot]) for slot, j in routes)
+        steps.append((k, node, through, sent))
+    return steps, len(walked), capture
+
+
+def _row_pass(steps, size, head):
+    """One row of grad_rows: the steps run as `_pass` runs a plan's (no hooks, no
+    capture of nodes, retain_graph, ArrayF); returns the (leaf, gradient) pairs in the
+    order they came."""
+    waiting = [None] * size
+    waiting[0] = head
+    leaves = []
+    vstate = versions.state
+    F = ArrayF
+    for k, node, through, sent in steps:
+        g = waiting[k]
+        if g is None:
+            continue
+        waiting[k] = None
+        zeros = type(g) is EfficientZeros
+        if zeros and node.zeros_through is not True:  # (engine/zero_grads.py)
+            g = np.zeros(g.shape, g.dtype)  # (plain zeros, as the kernel sees them)
+        if through:
+            in_grads = (g, g)
+        else:
+            saved = node.saved
+            if saved:
+                if vstate.bumped and getattr(node, "epoch", None) != vstate.epoch:
+                    versions.check(node)  # (an in-place op since the node's forward)
+                in_grads = node.backward(g, F, *saved)
+            elif saved is None:
+                raise GradRuntimeError(SECOND_BACKWARD)
+            else:
+                in_grads = node.backward(g, F)
+        if zeros:
+            in_grads = spread(node, in_grads)
+        for slot, j, p in sent:
+            ig = in_grads[slot]
+            if ig is None:
+                continue
+            if j < 0:
+                leaves.append((p, ig))
+                continue
+            if ig.dtype is not p.out_dtype and ig.dtype != p.out_dtype:
+                ig = _cast(ig, p.out_dtype)
+            prev = waiting[j]
+            waiting[j] = ig if prev is None else np.add(prev, ig)
+    return leaves
+
+
 def _NOTHING(unfinished):
     """A failed autograd.grad pass's leaves: nothing to deliver (it raises)."""
 

@@ -82,6 +82,14 @@ def made_now(root):
     return tuple((k, routes, F, nodes[k].passes_through()) for k, routes, F, _ in _schedule(key))
 
 
+def walk(root):
+    """The nodes of the graph under `root` in the order of its structure's positions (a
+    schedule's steps name nodes by them)."""
+    nodes: list = []
+    _structure(root, nodes)
+    return nodes
+
+
 def _structure(root, walked=None):
     """The structure of the graph under `root` (module docstring): per node in the
     walk's order, its class, its creation number below the root's (the order it runs

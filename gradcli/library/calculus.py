@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.declare import none
-from ..engine.autograd import one_graph, run_backward
+from ..engine.autograd import grad_rows, one_graph, run_backward
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import register
 from ..core.tensor import Tensor
@@ -37,21 +37,6 @@ from .transform_base import (
 )
 
 # ---------------------------------------------------------------- helpers
-
-
-def _grads(outputs, inputs, heads, create_graph):
-    """autograd.grad over the outputs that require grad, allow_unused; Nones if none do."""
-    pairs = [(o, h) for o, h in zip(outputs, heads) if o.requires_grad]
-    if not pairs:
-        return (None,) * len(inputs)
-    return run_backward(
-        [o for o, _ in pairs],
-        [h for _, h in pairs],
-        retain_graph=True,
-        create_graph=create_graph,
-        inputs=list(inputs),
-        allow_unused=True,
-    )
 
 
 # ---------------------------------------------------------------- jacobian
@@ -96,15 +81,22 @@ def _jacobian(func, inputs, create_graph=False, strict=False, fn_name="jacobian"
         context.current.grad_enabled = prev
 
 
+def _onehots(out):
+    """The head gradients of a Jacobian's rows of `out`: each element's one-hot array."""
+    n, dt, shape = out.data.size, out.data.dtype, out.data.shape
+    for j in range(n):
+        onehot = np.zeros(n, dtype=dt)
+        onehot[j] = 1
+        yield onehot.reshape(shape)
+
+
 def _rows(out, i, inputs, rows, create_graph, strict):
     """The Jacobian's rows of output i (`out`): one autograd.grad pass per element."""
-    n = out.data.size
-    for j in range(n):
-        onehot = np.zeros(n, dtype=out.data.dtype)
-        onehot[j] = 1
-        onehot = onehot.reshape(out.data.shape)
-        head = Tensor(onehot)
-        vj = _grads((out,), inputs, (head,), create_graph)
+    if out.requires_grad:
+        passes = grad_rows(out, inputs, _onehots(out), create_graph)
+    else:
+        passes = ((None,) * len(inputs) for _ in range(out.data.size))
+    for vj in passes:
         for k, (g, x) in enumerate(zip(vj, inputs)):
             if g is None:
                 if strict:
