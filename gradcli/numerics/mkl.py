@@ -715,7 +715,60 @@ def threads():
 
 
 def mv(a, v):
-    """a @ v for a 2-D a and 1-D v (torch.mv: gemv), or None."""
+    """a @ v for a 2-D a and 1-D v (torch.mv: gemv), or None.  By the plan kept for the
+    operands' shapes, strides and dtypes (gemv's arguments made once: a Jacobian's rows
+    make the same product hundreds of times) when both lie where PyTorch's would, else
+    step by step (`_mv_general`)."""
+    key = (a.shape, a.strides, a.dtype, v.shape, v.strides, v.dtype)
+    plan = _MV_PLANS.get(key)
+    if plan is None:
+        plan = _mv_plan(a, v)
+        if plan is None:
+            return None
+        if len(_MV_PLANS) >= _MAX_PLANS:
+            _MV_PLANS.clear()
+        _MV_PLANS[key] = plan
+    if plan is _GENERAL or _state["lib"] is None:
+        return _mv_general(a, v)
+    gemv, rows, c_args = plan
+    a_ptr = _read(id(a) + _AT)
+    v_ptr = _read(id(v) + _AT)
+    if (a_ptr.value & _MISPLACED if a.base is None else not _placed(a, a_ptr.value)) or (
+        v_ptr.value & _MISPLACED if v.base is None else not _placed(v, v_ptr.value)
+    ):
+        return _mv_general(a, v)
+    out = np.empty((rows,), a.dtype)
+    out_ptr = _read(id(out) + _AT)
+    if out_ptr.value & _MISPLACED:  # (NumPy's arrays are not placed as PyTorch's storages)
+        out, out_ptr = _empty((rows,), a.dtype)
+    col, trans, m, n, lda, inc, one, zero = c_args
+    threads()
+    gemv(col, trans, m, n, one, a_ptr, lda, v_ptr, inc, zero, out_ptr, inc)
+    return out
+
+
+_MV_PLANS: dict = {}
+
+
+def _mv_plan(a, v):
+    """(gemv, rows, its constant arguments as ctypes objects) for a @ v, _GENERAL where
+    mv copies an operand or the product is empty, None when MKL cannot."""
+    p = _kind(a)
+    if p is None or v.dtype != a.dtype or max(a.shape) >= 2**31 or lib() is None:
+        return None
+    rows, k = a.shape
+    if rows == 0 or k == 0 or address is _ctypes_address or v.strides != (v.itemsize,):
+        return _GENERAL
+    lda, ta = _operand_layout(a)
+    if lda is None:
+        return _GENERAL
+    real = ctypes.c_float if p == "s" else ctypes.c_double
+    ints = (_COL, _NO if ta else _TR, *((rows, k) if ta else (k, rows)), lda, 1)
+    return FNS[f"cblas_{p}gemv"], rows, tuple(map(_I, ints)) + (real(1.0), real(0.0))
+
+
+def _mv_general(a, v):
+    """mv's product step by step: the operands copied where PyTorch's would lie."""
     p = _kind(a)
     if p is None or v.dtype != a.dtype or max(a.shape) >= 2**31:
         return None
