@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..runtime import context
-from ..numerics import mkl
+from ..numerics import mkl, mkl_vectors
 from ..numerics.floats import torch_act, torch_exp
 from ..numerics.floats import erf as erf_fns
 from ..numerics.floats.fused import scaled
@@ -102,7 +102,7 @@ class ArrayF:
     sqrt = staticmethod(mkl.unary_fn("sqrt", np.sqrt))
     erfinv = staticmethod(mkl.unary_fn("erfinv", erf_fns.erfinv))
     mm = staticmethod(mkl.torch_mm)
-    mv = staticmethod(mkl.torch_mv)
+    mv = staticmethod(mkl_vectors.torch_mv)
     sign = staticmethod(torch_act.sign)  # NaN gives 0, as in PyTorch
     floor = staticmethod(np.floor)
     abs = staticmethod(np.abs)

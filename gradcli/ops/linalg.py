@@ -17,7 +17,8 @@ from ..runtime.errors import GradRuntimeError, ShapeError
 from .tensor_args import tensors_only, with_method_positions
 from .registry import Arg, internal, Parser, register, tensor_f
 from ..runtime.limits import check_alloc
-from ..numerics.mkl import mm_grads, torch_dot, torch_mm, torch_mv
+from ..numerics.mkl import mm_grads, torch_mm
+from ..numerics.mkl_vectors import torch_dot, torch_mv
 from ..numerics.linalg.bmm import matmul_nd, matmul_nd_grads, should_fold, torch_bmm
 from .shape import SqueezeMatmul, squeeze, unsqueeze
 from .elementwise import mul

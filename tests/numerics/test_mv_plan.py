@@ -1,4 +1,4 @@
-"""mkl.mv by its plan per signature (gemv's arguments made once) gives the bits of the
+"""mkl_vectors.mv by its plan per signature (gemv's arguments made once) gives the bits of the
 product made step by step (`_mv_general`: operands copied where PyTorch's would lie),
 for matrices row-major, column-major, transposed views and row slices, vectors whole or
 sliced, in float64 and float32."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gradcli.numerics import mkl
+from gradcli.numerics import mkl, mkl_vectors
 
 pytestmark = pytest.mark.skipif(mkl.lib() is None, reason="MKL not installed")
 
@@ -29,9 +29,9 @@ def test_mv_plan_gives_the_general_products_bits(dt):
             a = placed(rng.standard_normal((r + 3, k)).astype(dt))[2 : r + 2]
         v = placed(rng.standard_normal(k + 1).astype(dt))
         v = v[1:] if trial % 5 == 0 else placed(v[:k])
-        planned.append(not mkl._mv_plan(a, v) is mkl._GENERAL)
+        planned.append(not mkl_vectors._mv_plan(a, v) is mkl._GENERAL)
         for _ in range(2):  # (the plan made, then taken)
-            got, want = mkl.mv(a, v), mkl._mv_general(a, v)
+            got, want = mkl_vectors.mv(a, v), mkl_vectors._mv_general(a, v)
             assert got.dtype == want.dtype and got.shape == (r,)
             assert got.tobytes() == want.tobytes(), (trial, a.shape, a.strides, v.strides)
     assert sum(planned) > 100
@@ -44,5 +44,5 @@ def placed(x):
 
 def test_mv_of_empty_operands():
     a = np.zeros((3, 0))
-    assert mkl.mv(a, np.zeros(0)).tolist() == [0.0, 0.0, 0.0]
-    assert mkl.mv(np.zeros((0, 4)), np.ones(4)).shape == (0,)
+    assert mkl_vectors.mv(a, np.zeros(0)).tolist() == [0.0, 0.0, 0.0]
+    assert mkl_vectors.mv(np.zeros((0, 4)), np.ones(4)).shape == (0,)

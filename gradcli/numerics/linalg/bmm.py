@@ -21,7 +21,8 @@ import math
 import numpy as np
 
 from .. import mkl, mkl_batch
-from ..mkl import col_major, torch_mm, torch_mv
+from ..mkl import col_major, torch_mm
+from ..mkl_vectors import torch_mv
 
 
 def _items_ok(x):
