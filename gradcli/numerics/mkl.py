@@ -118,6 +118,8 @@ def _names():
         yield f"cblas_{p}gemv", [_I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I], None
         yield f"cblas_{p}dot", [_I, _P, _I, _P, _I], real
         yield f"cblas_{p}gemm_batch", [_I] + [_P] * 13 + [_I, _P], None
+        strided = [_I] * 6 + [real, _P, _I, _I, _P, _I, _I, real, _P, _I, _I, _I]
+        yield f"cblas_{p}gemm_batch_strided", strided, None
     yield "MKL_Set_Num_Threads", [_I], None
     yield "MKL_Set_Num_Threads_Local", [_I], _I
 
@@ -805,69 +807,3 @@ def aligned(a):
 
 def aligned_empty(shape, dtype):
     return _empty(shape, dtype)[0]
-
-
-def frames_empty(shape, dtype):
-    """An uninitialised 3-D array whose every frame [n] is C-contiguous and starts on a
-    64-byte boundary (a fresh PyTorch buffer for each: MKL's results depend on where
-    a matrix lies), the frames padded apart to that."""
-    dtype = np.dtype(dtype)
-    n, rows, cols = shape
-    per = -(-rows * cols * dtype.itemsize // _ALIGN) * _ALIGN // dtype.itemsize
-    buf = aligned_empty((n, per), dtype)
-    return buf[:, : rows * cols].reshape(shape)
-
-
-def frames_aligned(a):
-    """a 3-D array copied into frames_empty's layout."""
-    out = frames_empty(a.shape, a.dtype)
-    out[...] = a
-    return out
-
-
-def gemm_frames(a, b, out, beta, ta=False, tb=False, alone=False):
-    """out[n] = a[n] @ b[n] + beta * out[n] for n in order, one gemm each, as PyTorch's
-    per-sample loops (slow_conv2d) call it on slices of one buffer: a, b and out 3-D
-    arrays of one float dtype whose frames are C-contiguous; a first dim of length 1 or
-    stride 0 is one matrix for every frame (an output so is accumulated: each gemm adds
-    onto the one before); with ta (tb) a[n] (b[n]) holds its matrix transposed.
-    alone: each gemm on one thread, as MKL computes a call made inside one of
-    at::parallel_for's threads (its results differ from a call with two threads for
-    some shapes); else on PyTorch's threads.  False when MKL cannot (nothing computed)."""
-    p = _kind(out)
-    if p is None or a.dtype != out.dtype or b.dtype != out.dtype or lib() is None:
-        return False
-    N = max(a.shape[0], b.shape[0], out.shape[0])
-    _, rows, cols = out.shape
-    k = a.shape[1] if ta else a.shape[2]
-    if max(a.shape + b.shape + out.shape) >= 2**31 or not out.flags.writeable and out.strides[0]:
-        return False
-    frames = []
-    for x in (a, b, out):
-        if not x[0].flags.c_contiguous:
-            return False
-        frames.append((address(x), 0 if x.shape[0] == 1 else x.strides[0]))
-    if not (N and rows and cols and k):
-        return False
-    (a_at, sa), (b_at, sb), (o_at, so) = frames
-    gemm = FNS[f"cblas_{p}gemm"]
-    # row-major C = A B is column-major C^T = B^T A^T
-    first, second = (_TR if tb else _NO), (_TR if ta else _NO)
-    ldb, lda, ldc = max(1, b.shape[2]), max(1, a.shape[2]), max(1, cols)
-    plan = _ALONE if alone else _AS_IS
-    if not alone and _state["gemm"]:
-        plan = _plan(p, cols, rows, k, tb, beta)  # the two threads' bits on one
-    if plan is not _AS_IS and plan is not _ALONE:
-        for n in range(N):
-            args = (_COL, first, second, cols, rows, k, 1.0)
-            args += (b_at + n * sb, ldb, a_at + n * sa, lda, beta, o_at + n * so, ldc)
-            shared(p, args, plan)
-        return True
-    if plan is _ALONE and THREADS > 1:
-        one_thread()
-    else:
-        threads()
-    for n in range(N):
-        args = (_COL, first, second, cols, rows, k, 1.0)
-        gemm(*args, b_at + n * sb, ldb, a_at + n * sa, lda, beta, o_at + n * so, ldc)
-    return True

@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import native
+from . import native, per_shape
 from .floats.fma import fma32
 from .parallel import THREADS
 
@@ -53,32 +53,8 @@ _STEP_COST, _VALUE_COST, _TAP_COST = 8e-6, 1.5e-9, 1.2e-8
 _ROWS, _LANES = native.CHAIN_ROWS, native.LANES
 
 
-#: the tables of a shape kept (a loop runs the same layer on the same shapes each step):
-#: at most this many shapes, and this many values in one's arrays
-_KEPT_SHAPES, _KEPT_VALUES = 32, 1 << 18
-_KEPT: dict = {}
-
-
-def _per_shape(fn):
-    """fn (tables from sizes alone: offsets, the threads' shares) kept for its
-    arguments; small results only, their arrays made read-only (they are shared)."""
-
-    def kept(*args):
-        key = (fn.__name__, args)
-        got = _KEPT.get(key)
-        if got is None:
-            got = fn(*args)
-            arrays = [a for a in got if isinstance(a, np.ndarray)]
-            if sum(a.size for a in arrays) <= _KEPT_VALUES:
-                for a in arrays:
-                    a.setflags(write=False)
-                if len(_KEPT) >= _KEPT_SHAPES:
-                    _KEPT.clear()
-                _KEPT[key] = got
-        return got
-
-    kept.__name__, kept.__doc__ = fn.__name__, fn.__doc__
-    return kept
+#: the tables of a shape kept (a loop runs the same layer on the same shapes each step)
+_per_shape = per_shape.memo()
 
 
 def uses_onednn(n, c, h, w, kh, kw, groups, strided, dilated, threads=THREADS):

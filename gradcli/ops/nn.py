@@ -18,8 +18,7 @@ from ..runtime import context
 from ..numerics.random import sampling
 from ..numerics import mkl
 from ..numerics.mkl import mm_grads, torch_mm
-from ..numerics.parallel import THREADS
-from ..numerics import onednn_conv
+from ..numerics import conv_gemm, onednn_conv, per_shape
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
 from ..core.dtypes import scalar_type_name
@@ -221,31 +220,8 @@ def linear(input, weight, bias=None):
 # ---------------------------------------------------------------- conv2d
 
 
-_INDEX_MEMO: dict = {}
-_MEMO_ENTRIES, _MEMO_SIZE = 32, 1 << 18  # at most: shapes kept, and values in one's arrays
-
-
-def _memo(fn):
-    """fn (the window indices of a conv or pool, from sizes alone) kept for its
-    arguments, as a loop calls the same layer on the same shapes every step: small
-    results only, their arrays made read-only (they are shared)."""
-
-    def memo(*args):
-        key = (fn.__name__, args)
-        got = _INDEX_MEMO.get(key)
-        if got is None:
-            got = fn(*args)
-            arrays = [a for a in got if isinstance(a, np.ndarray)]
-            if sum(a.size for a in arrays) <= _MEMO_SIZE:
-                for a in arrays:
-                    a.setflags(write=False)
-                if len(_INDEX_MEMO) >= _MEMO_ENTRIES:
-                    _INDEX_MEMO.clear()
-                _INDEX_MEMO[key] = got
-        return got
-
-    memo.__name__, memo.__doc__ = fn.__name__, fn.__doc__
-    return memo
+#: the window indices of a conv or pool, from sizes alone, kept per shape
+_memo = per_shape.memo()
 
 
 @_memo
@@ -273,85 +249,6 @@ def _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups):
     flat = np.broadcast_to(flat, (C, kh, kw, oh, ow)).reshape(shape)
     valid = np.broadcast_to(valid, (C, kh, kw, oh, ow)).reshape(shape)
     return flat, (None if valid.all() else valid), oh, ow
-
-
-def _frames_alone(n, dilated):
-    """Whether slow_conv2d runs its per-sample gemms inside at::parallel_for (each gemm
-    then on one thread): the forward's and the columns' gradient's, for a batch of two
-    or more on more than one thread; slow_conv_dilated2d runs every gemm in a plain loop
-    (on PyTorch's threads)."""
-    return not dilated and n > 1 and THREADS > 1
-
-
-def _columns(cols, dilated):
-    """One group's columns (N, K, L) where PyTorch's gemms read them: slow_conv2d's
-    in one buffer of all the samples, slow_conv_dilated2d's in one buffer that each
-    sample's are written to in turn (each frame on a 64-byte boundary); columns that
-    already lie so (Conv2d._columns' buffer, one group) are taken as they are."""
-    if dilated:
-        return mkl.frames_aligned(cols)
-    if cols.flags.c_contiguous and mkl.address(cols) % 64 == 0:
-        return cols
-    return mkl.aligned(cols)
-
-
-def _slow_conv(wg, cols, b, dilated):
-    """PyTorch's float64 convolution (slow_conv2d, or slow_conv_dilated2d: no oneDNN for
-    doubles), group by group in buffers of their own: per sample the output starts as
-    the bias (as zeros in the dilated one, without a bias) and gemm adds weight @
-    columns to it (beta 1), so the bias is inside each sum, not added after; None
-    without MKL."""
-    N, G, K, L = cols.shape
-    Og = wg.shape[1]
-    alone = _frames_alone(N, dilated)
-    parts = []
-    for g in range(G):
-        out = mkl.aligned_empty((N, Og, L), wg.dtype)
-        if b is not None:
-            out[...] = b[g * Og : (g + 1) * Og, None]
-        elif dilated:
-            out[...] = 0
-        w = mkl.aligned(wg[g])[None]
-        beta = 0.0 if b is None and not dilated else 1.0
-        c = _columns(cols[:, g], dilated)
-        if not mkl.gemm_frames(w, c, out, beta, alone=alone):
-            return None
-        parts.append(out)
-    return parts[0] if G == 1 else np.concatenate(parts, axis=1)
-
-
-def _slow_conv_columns_grad(wg, gr, dilated):
-    """The float64 columns' gradient as slow_conv2d's backward takes it (before col2im):
-    weight.T @ grad_output per sample (and group) by gemm, the weight passed transposed;
-    None without MKL."""
-    N, G, Og, L = gr.shape
-    K = wg.shape[2]
-    alone = _frames_alone(N, dilated)
-    out = np.empty((N, G, K, L), gr.dtype)
-    for g in range(G):
-        part = mkl.frames_empty((N, K, L), gr.dtype)  # (one buffer, reused per sample)
-        w = mkl.aligned(wg[g])[None]  # (its transpose: ta)
-        if not mkl.gemm_frames(w, mkl.aligned(gr[:, g]), part, 0.0, ta=True, alone=alone):
-            return None
-        out[:, g] = part
-    return out
-
-
-def _slow_conv_weight_grad(gr, cols, dilated):
-    """The float64 weight gradient as slow_conv2d's backward takes it: for each group,
-    gemm adds grad_output @ columns.T of one sample after another into the gradient
-    (beta 1, from zeros; a plain loop, on PyTorch's threads); None without MKL."""
-    N, G, Og, L = gr.shape
-    K = cols.shape[2]
-    out = np.empty((G, Og, K), gr.dtype)
-    for g in range(G):
-        acc = mkl.aligned_empty((1, Og, K), gr.dtype)
-        acc[...] = 0
-        c = _columns(cols[:, g], dilated)  # (each frame's transpose: tb)
-        if not mkl.gemm_frames(mkl.aligned(gr[:, g]), c, acc, 1.0, tb=True):
-            return None
-        out[g] = acc[0]
-    return out
 
 
 def _col2im32(gcols, idx, valid, shape):
@@ -458,7 +355,7 @@ class Conv2d(Function):
                 return out
         cols = self._columns(x)  # (N, G, K, L)
         wg = w.reshape(groups, O // groups, -1)  # (G, O/G, K)
-        out = _slow_conv(wg, cols, b, dilated) if direct is None else None
+        out = conv_gemm.forward(wg, cols, b, dilated) if direct is None else None
         if out is not None:
             out = out.reshape((N, O) + oshape)
         else:
@@ -478,7 +375,7 @@ class Conv2d(Function):
         """The columns of x (N, G, K, L), im2col's: gathered by the flat index, or where
         every window lies inside the input copied from a strided view of x into a
         64-byte aligned buffer (one group's columns are then where MKL reads them, with
-        no copy to alignment: _columns)."""
+        no copy to alignment: conv_gemm.columns)."""
         if self.window is None:
             return _gather_array(x, *self._full())
         kh, kw, sh, sw, dh, dw = self.window
@@ -500,7 +397,7 @@ class Conv2d(Function):
         """The input's gradient as weight.T @ grad_output per sample, then col2im."""
         O, G = self.wshape[0], self.groups
         wg = F.reshape(w, (G, O // G, -1))
-        gcols = _slow_conv_columns_grad(wg, gr, self.dilated) if exact else None
+        gcols = conv_gemm.columns_grad(wg, gr, self.dilated) if exact else None
         if gcols is None:
             gcols = F.swapaxes(wg, -1, -2) @ gr  # (N, G, K, L)
         if exact and gcols.dtype == np.float32:
@@ -530,7 +427,7 @@ class Conv2d(Function):
             else:
                 cols = self._columns(x)
             if exact:
-                gw = _slow_conv_weight_grad(gr, cols, self.dilated)
+                gw = conv_gemm.weight_grad(gr, cols, self.dilated)
             if gw is None:
                 gw = F.sum(gr @ F.swapaxes(cols, -1, -2), axis=0)
             gw = F.reshape(gw, self.wshape)

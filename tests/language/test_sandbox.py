@@ -425,7 +425,9 @@ def test_the_native_module_binds_only_its_fixed_names():
 
     names = {n for n, _, _ in mkl._names()}
     assert names == {f"vm{p}{v}" for p in "sd" for v in mkl.VML.values()} | {
-        f"cblas_{p}{f}" for p in "sd" for f in ("gemm", "gemv", "dot", "gemm_batch")
+        f"cblas_{p}{f}"
+        for p in "sd"
+        for f in ("gemm", "gemv", "dot", "gemm_batch", "gemm_batch_strided")
     } | {"MKL_Set_Num_Threads", "MKL_Set_Num_Threads_Local"}  # (one thread for a conv's gemms)
     if mkl.available():
         assert set(mkl.FNS) == names

@@ -2,7 +2,7 @@
 `shared`) against MKL's own two threads, bit for bit: random products of both float
 dtypes with rows, columns and k on both sides of the rules' edges, transposed and
 misaligned operands, addmm's alpha and beta, and slow_conv2d's per-sample gemms
-(gemm_frames).  Runs where the rules are used (two threads, MKL's kernels they were
+(numerics/conv_gemm.py's gemm_frames).  Runs where the rules are used (two threads, MKL's kernels they were
 found in); the live comparison with PyTorch is tests/differential/test_mm_threads.py.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import needs_mkl
-from gradcli.numerics import mkl
+from gradcli.numerics import conv_gemm, mkl
 
 # one row or column (a matrix-vector product); a float32 thread's part of 1 to 3 rows
 # (5-7, 9-11); a float64 thread's part of one column (cut at 12 or 24 of 13 or 25); k 4/5
@@ -94,16 +94,16 @@ def test_per_sample_products_are_mkls_two_threads(monkeypatch):
         rows, cols, k = _shape(rng)
         dtype = rng.choice([np.float32, np.float64])
         n = int(rng.integers(1, 4))
-        a = mkl.frames_aligned(rng.uniform(-2.0, 2.0, (n, rows, k)).astype(dtype))
-        b = mkl.frames_aligned(rng.uniform(-2.0, 2.0, (n, k, cols)).astype(dtype))
+        a = conv_gemm.frames_aligned(rng.uniform(-2.0, 2.0, (n, rows, k)).astype(dtype))
+        b = conv_gemm.frames_aligned(rng.uniform(-2.0, 2.0, (n, k, cols)).astype(dtype))
         start = rng.uniform(-2.0, 2.0, (1 if rng.random() < 0.5 else n, rows, cols))
         beta = float(rng.choice([0.0, 1.0, 0.5]))
         outs = []
         for gemm in (True, False):
             monkeypatch.setitem(mkl._state, "gemm", gemm)
-            out = mkl.frames_empty(start.shape, dtype)
+            out = conv_gemm.frames_empty(start.shape, dtype)
             out[...] = start
-            assert mkl.gemm_frames(a, b, out, beta)
+            assert conv_gemm.gemm_frames(a, b, out, beta)
             outs.append(out)
         assert _bits(outs[0]) == _bits(outs[1]), (rows, cols, k, dtype, n, beta)
         shared += _kind("s" if dtype == np.float32 else "d", rows, cols, k) != "alone"

@@ -375,24 +375,37 @@ def inner_sums(x):
     nb = k // step
     if nb >= step:  # level 1 flushes: one row at a time
         return np.array([_serial(np.ascontiguousarray(r)) for r in x], dtype=x.dtype)
-    levels = []
     if nb:
-        levels.append(_chunk_sums(x, rows, m, nb, step, w))
-    if k > nb * step:
-        levels.append(
-            _reduce(x[:, nb * step * w : k * w].reshape(rows, k - nb * step, w), 1)[:, None]
-        )
-    parts = _reduce(np.concatenate(levels, axis=1), 1) if levels else np.zeros((rows, w), x.dtype)
-    seq = np.concatenate(
-        (
-            parts[:, None, :lanes],
-            x[:, k * w : tail].reshape(rows, -1, lanes),
-            parts[:, lanes:].reshape(rows, ILP - 1, lanes),
-        ),
-        axis=1,
-    )
-    vec = _reduce(seq, 1)
-    return _accumulate(np.concatenate((zero, x[:, tail:], vec), axis=1), 1)[:, -1]
+        levels = [_chunk_sums(x, rows, m, nb, step, w)]
+        if k > nb * step:
+            levels.append(
+                _reduce(x[:, nb * step * w : k * w].reshape(rows, k - nb * step, w), 1)[:, None]
+            )
+        parts = _reduce(np.concatenate(levels, axis=1), 1)
+    elif k:  # (one level: each accumulator's vectors added in turn, k rows of all of them)
+        parts = _reduce(_rows_first(x[:, : k * w].reshape(rows, k, w)), 0)
+    else:
+        parts = np.zeros((rows, w), x.dtype)
+    # the accumulators' first vector, the row's other whole vectors, the 3 other
+    # accumulators, added in turn; then from 0 the scalar tail and the vector's lanes
+    more = nv - k * ILP
+    seq = np.empty((1 + more + ILP - 1, rows, lanes), x.dtype)
+    seq[0] = parts[:, :lanes]
+    seq[1 : 1 + more] = x[:, k * w : tail].reshape(rows, more, lanes).transpose(1, 0, 2)
+    seq[1 + more :] = parts[:, lanes:].reshape(rows, ILP - 1, lanes).transpose(1, 0, 2)
+    vec = _reduce(seq, 0)
+    last = np.empty((1 + m - tail + lanes, rows), x.dtype)
+    last[0] = 0
+    last[1 : 1 + m - tail] = x[:, tail:].T
+    last[1 + m - tail :] = vec.T
+    return _accumulate(last, 0)[-1]  # (a reduce of one row would be NumPy's pairwise sum)
+
+
+def _rows_first(a):
+    """a (rows, n, w) as a C-contiguous (n, rows, w): a reduce over its first axis adds
+    whole arrays in turn, n - 1 long additions, where one over a's middle axis runs an
+    inner loop of w values per step."""
+    return np.ascontiguousarray(a.transpose(1, 0, 2))
 
 
 def torch_cumsum(x, axis, dtype):
