@@ -30,7 +30,7 @@ from ..runtime.errors import (
     GradTypeError,
     GradValueError,
 )
-from ..numerics import mkl
+from ..numerics import mkl, native
 from ..numerics.floats.fma import fma
 from ..ops.registry import not_a_tensor_op
 from ..core.tensor import Tensor
@@ -86,7 +86,12 @@ def decayed(p, g, o, dt, decoupled=False):
 
 
 def moments(st, g, beta1, beta2, dt):
-    """Adam's running averages: exp_avg.lerp_(g, 1 - beta1) and exp_avg_sq's of squares."""
+    """Adam's running averages: exp_avg.lerp_(g, 1 - beta1) and exp_avg_sq's of squares
+    (both in one compiled loop when it is loaded: numerics/native_steps.py)."""
+    got = native.moments(st["exp_avg"], st["exp_avg_sq"], g, 1 - beta1, beta2)
+    if got is not None:
+        st["exp_avg"], st["exp_avg_sq"] = got
+        return got
     avg = st["exp_avg"] = lerp(st["exp_avg"], g, 1 - beta1, dt)
     sq = st["exp_avg_sq"] = squares_avg(st["exp_avg_sq"], g, beta2, dt)
     return avg, sq

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import math
 import os
 import sys
 import time
@@ -175,7 +176,7 @@ def _cache_path():
         __file__,
         *(
             os.path.join(here, f)
-            for f in ("native_sleef.py", "native_sleef32.py", "native_alloc.py")
+            for f in ("native_sleef.py", "native_sleef32.py", "native_alloc.py", "native_steps.py")
         ),
     ):
         with open(src, "rb") as f:
@@ -198,6 +199,8 @@ LOOPS = (("fma64", "dd"), ("fma32", "dd"), ("fma32", "ff"), ("fma32", "fd"), ("f
 UNARY = ("expd", "log1pd", "logd")
 #: and of floats (numerics/native_sleef32.py), each in vectors of LANES values
 UNARY32 = ("expf", "logf", "log1pf")
+#: an optimizer's running averages of doubles and of floats (numerics/native_steps.py)
+STEPS = ("moments_d", "moments_f")
 LANES = 8
 
 
@@ -225,6 +228,8 @@ class _Kernels:
         self.fma32h = sig(addrs["fma32h"])
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_void_p] * 5)
         self.chain32 = sig(addrs["chain32"])
+        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 6)
+        self.steps = {name: sig(addrs[name]) for name in STEPS}
         self.aligned = native_alloc.install(addrs, self.code)  # NumPy's arrays where PyTorch's lie
 
     @staticmethod
@@ -238,6 +243,7 @@ class _Kernels:
         # (only compiling needs the IR makers)
         from .native_sleef import unary as unary_ir
         from .native_sleef32 import ternary as ternary32_ir, unary as unary32_ir
+        from .native_steps import moments_ir
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -258,6 +264,8 @@ class _Kernels:
             for kind in UNARY32:
                 unary32_ir(ir, mod, kind, kind)
             ternary32_ir(ir, mod, "fma32h")
+            for name in STEPS:
+                moments_ir(ir, mod, name, name.endswith("_f"))
             native_alloc.ir_functions(ir, mod)
             _chain_loop(ir, mod, "chain32")
             m = llvm.parse_assembly(str(mod))
@@ -274,6 +282,7 @@ class _Kernels:
         engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
         engine.finalize_object()
         names = [f"{k}_{t}" for k, t in LOOPS] + [*UNARY, *UNARY32, "fma32h", "chain32"]
+        names += STEPS
         names += native_alloc.NAMES
         return engine, {name: engine.get_function_address(name) for name in names}
 
@@ -545,6 +554,134 @@ def fused(lib, kind, a, b, c):
         n, address(xa), address(xb), address(xc), address(out), address(flags), sa, sb, sc
     )
     return out, (flags if k else None)
+
+
+#: flags of `quick`'s steps (read only when the loop flags a value) and their address,
+#: kept between calls; its scalars as one-value arrays and their addresses, by value
+_quick = {"flags": None, "at": 0, "n": 0}
+_quick_scalars: dict = {}
+_SCALARS = (float, np.float64, np.float32)
+
+
+def _scalar_operand(x, dt):
+    """(x as a one-value array of dt, its address), kept for the next step of the same
+    value (an optimizer's options, a kernel's coefficients: few values; keyed by the
+    value's type too, since -0.0 == 0.0, and its sign bit is in the array)."""
+    key = (x, type(x), math.copysign(1.0, x), dt)
+    got = _quick_scalars.get(key)
+    if got is None:
+        if len(_quick_scalars) >= 256:
+            _quick_scalars.clear()  # (the caller holds what it took before)
+        arr = np.array(x, dt)
+        got = _quick_scalars[key] = (arr, address(arr))
+    return got
+
+
+def quick(kind, a, b, c):
+    """The compiled loop's fused step (kind "fma64" or "fma32") on the operands of a
+    small step, with little of `fused`'s work around the call: each operand a
+    C-contiguous array of the loop's element types (a double for a; doubles, or floats
+    for fma32's b and c) of the step's shape or of one value, or a Python, NumPy double
+    or float scalar (a float32 one kept a float for fma32's b and c).  None when the
+    loops are not loaded, an operand is not such, the shapes broadcast otherwise, or a
+    value is flagged (the caller's general step then computes the whole step: the same
+    bits)."""
+    lib = _state["lib"]
+    if not lib:
+        return None
+    f32 = kind == "fma32"
+    shape = None
+    ones = 0  # the most dims of a one-value array (it broadcasts to the step's shape)
+    addrs, strides, types = [], [], ""
+    held = []  # (arrays made here, alive through the call)
+    for k, x in enumerate((a, b, c)):
+        t = type(x)
+        if t is np.ndarray:
+            dt = x.dtype
+            if dt is not D and not (f32 and k and dt is F):
+                if k or dt is not F:
+                    return None
+                x = x.astype(D)  # (fma32's a: its float values, exact as doubles)
+                held.append(x)
+                dt = D
+            if x.size == 1:
+                if x.ndim > ones:
+                    ones = x.ndim
+                strides.append(0)
+            else:
+                if shape is None:
+                    shape = x.shape
+                elif x.shape != shape:
+                    return None
+                if not x.flags.c_contiguous:
+                    return None
+                strides.append(1)
+            addrs.append(address(x))
+        elif t in _SCALARS:
+            dt = F if f32 and k and t is np.float32 else D
+            arr, at = _scalar_operand(x, dt)
+            held.append(arr)
+            addrs.append(at)
+            strides.append(0)
+        else:
+            return None
+        if k:
+            types += "f" if dt is F else "d"
+    if shape is None:
+        shape = (1,) * ones
+    elif ones > len(shape):
+        return None
+    n = 1
+    for s in shape:
+        n *= s
+    out = np.empty(shape, F if f32 else D)
+    q = _quick
+    if q["n"] < n:
+        q["flags"] = np.empty(max(n, 256), np.bool_)
+        q["n"], q["at"] = q["flags"].size, address(q["flags"])
+    xa, xb, xc = addrs
+    sa, sb, sc = strides
+    if lib.fns[kind, types](n, xa, xb, xc, address(out), q["at"], sa, sb, sc):
+        return None
+    return out
+
+
+# (w, beta2, dtype) -> (the running averages' four constants as an array, its address)
+_consts: dict = {}
+
+
+def moments(avg, sq, g, w, beta2):
+    """(avg.lerp(g, w), sq * beta2 + (1 - beta2) * g * g) as library/optim.py's `lerp`
+    and `squares_avg` compute them (w, beta2 Python floats; the arrays of one float dtype
+    and shape, C-contiguous), by the compiled loop; None where it is not loaded, the
+    arrays are not such, or a value needs NumPy's emulation (numerics/native_steps.py)."""
+    lib = _state["lib"]
+    if not lib:
+        return None
+    dt = g.dtype
+    if (
+        (dt is not D and dt is not F)
+        or avg.dtype is not dt
+        or sq.dtype is not dt
+        or avg.shape != g.shape
+        or sq.shape != g.shape
+        or not (g.flags.c_contiguous and avg.flags.c_contiguous and sq.flags.c_contiguous)
+    ):
+        return None
+    key = (w, beta2, dt.char)
+    k = _consts.get(key)
+    if k is None:
+        t = dt.type
+        tw = t(w)
+        arr = np.array([tw, t(1) - tw, t(1 - beta2), t(beta2)], D)
+        if len(_consts) >= 64:
+            _consts.clear()
+        k = _consts[key] = (arr, address(arr))
+    new_avg, new_sq = np.empty_like(avg), np.empty_like(sq)
+    fn = lib.steps["moments_f" if dt is F else "moments_d"]
+    if fn(g.size, address(g), address(avg), address(sq), address(new_avg), address(new_sq), k[1]):
+        return None
+    return new_avg, new_sq
 
 
 def unary(lib, kind, x):

@@ -9,6 +9,8 @@ again under create_graph.  `reduction` is "mean" (the default), "sum" or "none".
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..engine.declare import none
@@ -94,7 +96,7 @@ def _spread(g, F, shape, reduction):
     if reduction == "none":
         return g
     if reduction == "mean":
-        g = g / max(int(np.prod(shape)), 1)
+        g = g / max(int(math.prod(shape)), 1)
     return F.broadcast_to(g, shape)
 
 
@@ -134,10 +136,12 @@ class _Loss(Function):
         if red == "none":
             return d
         total = F.sum(d)
-        return total if red == "sum" else total / max(int(np.prod(shape)), 1)
+        return total if red == "sum" else total / max(int(math.prod(shape)), 1)
 
 
 def broadcast_shape(sa, sb):
+    if sa == sb:  # (the usual loss: np.broadcast_shapes costs more than the loss's step)
+        return tuple(sa)
     try:
         return np.broadcast_shapes(sa, sb)
     except ValueError:
@@ -293,25 +297,31 @@ class BCEWithLogits(_Loss):
         # -x * grad, with pos_weight (log_sigmoid(-x) - log_sigmoid(x) * p) * grad; [* weight] / n
         gb = F.broadcast_to(g, self.shape) if self.reduction != "none" else g
         sig = F.sigmoid(x)
+        # the target's gradient only where it is asked for (a target of no grad: never);
+        # a JVP's call has no `needs` and asks for both
+        need_y = (getattr(self, "needs", None) or (True, True))[1]
         if pw is None:
             gx = (sig - y) * gb
-            gy = -x * gb
+            gy = -x * gb if need_y else None
         else:
             py = pw * y
             gx = (((py + 1) - y) * sig - py) * gb
             # binary_cross_entropy_with_logits_target_backward
             log_sig = FUNCTIONS["logsigmoid"] if F.tensor_mode else torch_act.log_sigmoid
-            gy = (log_sig(-x) - log_sig(x) * pw) * gb
+            gy = (log_sig(-x) - log_sig(x) * pw) * gb if need_y else None
         if w is not None:
-            gx, gy = gx * w, gy * w
+            gx = gx * w
+            gy = gy * w if need_y else None
         if self.reduction == "mean":  # div_(numel): DivBackward1 under create_graph
-            n = max(int(np.prod(self.shape)), 1)
-            gx, gy = (
-                (DivScalar.apply(gx, c=n), DivScalar.apply(gy, c=n))
-                if F.tensor_mode
-                else (gx / n, gy / n)
-            )
-        return (*_pair(F, gx, gy, x, y), None, None)
+            n = max(int(math.prod(self.shape)), 1)
+            if F.tensor_mode:
+                gx = DivScalar.apply(gx, c=n)
+                gy = DivScalar.apply(gy, c=n) if need_y else None
+            else:
+                gx = gx / n
+                gy = gy / n if need_y else None
+        gx = F.sum_to(gx, x.shape)
+        return (gx, F.sum_to(gy, y.shape) if need_y else None, None, None)
 
 
 def _const(t):

@@ -62,6 +62,9 @@ LAZY_IMPORTS = {
     ("gradcli.numerics.native", "gradcli.numerics.native_sleef32"): (
         "only compiling the native loops, once per machine and version, needs it (0.13%)"
     ),
+    ("gradcli.numerics.native", "gradcli.numerics.native_steps"): (
+        "only compiling the native loops, once per machine and version, needs it"
+    ),
     ("gradcli.library.explain", "gradcli.library.explain_report"): (
         "only explain runs it (SymPy: 1.5 times the start-up)"
     ),

@@ -58,9 +58,13 @@ def fma32(a, b, c) -> np.ndarray:
     on a float32 rounding midpoint while the exact sum does not; those (rare)
     elements are fixed using the exact rounding error of the sum.
 
-    Large arrays take the compiled loop of `numerics/native.py` once it pays, with
-    the same result (a NaN among them: the whole step here).
+    The compiled loop of `numerics/native.py` takes the step once it is loaded (a small
+    step of plain operands through `native.quick`, a large one once it pays), with the
+    same result (a NaN among them: the whole step here).
     """
+    r = native.quick("fma32", a, b, c)
+    if r is not None:
+        return r
     n = _size(a, b, c)
     lib = native.ready(n, native.MIN_SIZE_F32)
     if lib:
@@ -208,6 +212,9 @@ def _finite_float(a):
 def fma(a, b, c, dtype=np.float64):
     """a * b + c, rounded once to `dtype` (float64 or float32); arrays broadcast.  An
     operand may be given as a `Split` (its halves computed once for several steps)."""
+    r = native.quick("fma32" if dtype == np.float32 else "fma64", a, b, c)
+    if r is not None:
+        return r
     v = _scalars(a, b, c)
     if v is not None:  # three finite numbers: the exact value, rounded once
         single = dtype == np.float32

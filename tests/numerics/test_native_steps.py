@@ -1,0 +1,124 @@
+"""The compiled steps around small arrays give NumPy's bits: Adam's running averages in
+one loop (numerics/native_steps.py) against optim.py's `lerp` and `squares_avg` with
+the emulation only, and the fused step of a few values (`native.quick`) against
+fma.py's emulation, on values across the float range, both forms of the lerp, NaNs
+and infinities (which go to NumPy), operands of each kind `quick` takes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gradcli.library import optim
+from gradcli.numerics import native
+from gradcli.numerics.floats import fma as fm
+
+pytestmark = pytest.mark.skipif(not native.available(), reason="llvmlite is not installed")
+
+
+def _same(got, ref):
+    got, ref = np.asarray(got), np.asarray(ref)
+    assert got.shape == ref.shape and got.dtype == ref.dtype
+    diff = np.count_nonzero(got.reshape(-1).view(np.uint8) != ref.reshape(-1).view(np.uint8))
+    assert diff == 0, f"{diff} bytes of {got.size} values differ"
+
+
+def _values(rng, n, dt, spread=30):
+    v = rng.standard_normal(n) * 10.0 ** rng.integers(-spread, spread, n)
+    with np.errstate(over="ignore"):
+        return v.astype(dt)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("w", [0.1, 1e-3, 0.5, 0.75])
+def test_running_averages_are_numpys(dt, w):
+    rng = np.random.default_rng(int(w * 1000) + (dt is np.float32))
+    computed = 0
+    for beta2 in (0.999, 0.9, 0.3):
+        for n in (1, 3, 20, 257, 5000):
+            g, avg = _values(rng, n, dt), _values(rng, n, dt)
+            sq = np.abs(_values(rng, n, dt))
+            if n > 3:  # cancelling sums: avg near g, squares near zero
+                avg[::3] = g[::3] * dt(1 + 1e-6)
+                sq[1::4] = dt(0)
+            shape = (n // 5, 5) if n % 5 == 0 else (n,)
+            g, avg, sq = (x.reshape(shape) for x in (g, avg, sq))
+            got = native.moments(avg, sq, g, w, beta2)
+            with native.numpy_only(), np.errstate(all="ignore"):
+                ref = (optim.lerp(avg, g, w, dt), optim.squares_avg(sq, g, beta2, dt))
+            if got is not None:
+                computed += 1
+                _same(got[0], ref[0])
+                _same(got[1], ref[1])
+    assert computed >= 10  # (most calls are the loop's: only NaNs and infinities are not)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_nans_go_to_numpy_and_infinities_are_numpys(dt):
+    g = np.array([1.0, np.nan, 2.0, 3.0], dt)
+    avg, sq = np.ones(4, dt), np.ones(4, dt)
+    assert native.moments(avg, sq, g, 0.1, 0.999) is None
+    for v in (np.inf, -np.inf):
+        g[1] = v
+        got = native.moments(avg, sq, g, 0.1, 0.999)
+        with native.numpy_only(), np.errstate(all="ignore"):
+            ref = (optim.lerp(avg, g, 0.1, dt), optim.squares_avg(sq, g, 0.999, dt))
+        if got is not None:
+            _same(got[0], ref[0])
+            _same(got[1], ref[1])
+
+
+def test_arrays_it_does_not_take():
+    g = np.ones((4, 3))
+    assert native.moments(np.ones((4, 3), np.float32), np.ones((4, 3)), g, 0.1, 0.9) is None
+    assert native.moments(np.ones((3, 4)).T, np.ones((4, 3)), g, 0.1, 0.9) is None
+    assert native.moments(np.ones(12), np.ones(12), g, 0.1, 0.9) is None
+    assert native.moments(np.ones((4, 3), int), np.ones((4, 3), int), g, 0.1, 0.9) is None
+
+
+def _both(fn, *args):
+    with np.errstate(all="ignore"):
+        got = fn(*args)
+        with native.numpy_only():
+            ref = fn(*args)
+    return got, ref
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 20, 300])
+def test_small_fused_steps_are_the_emulations(n):
+    """(Values within a few decades of each other: the double emulation is not the
+    correctly rounded step where the exact value lies within about 2^-100 of a rounding
+    boundary, a product on a midpoint with an addend 30 decades below it, where the
+    compiled loop, the hardware's, is; tests/numerics/test_native.py's `fma` tests.)"""
+    rng = np.random.default_rng(n)
+    for dt in (np.float32, np.float64):
+        a, b, c = (_values(rng, n, dt, 3) for _ in range(3))
+        for args in (
+            (a, b, c),
+            (dt(0.1), b, c),
+            (a, dt(1.5), c),
+            (a, b, 0.25),
+            (a[:1], b, c),
+            (a.reshape(1, n), b.reshape(1, n), c[:1]),
+            (np.asarray(dt(3)), np.asarray(dt(-2)), np.asarray(dt(6))),
+        ):
+            _same(*_both(fm.fma, *args, dt))
+        a64 = a.astype(np.float64)
+        for args in ((a64, b, c), (a64, np.float32(1.5), c), (a64, b, np.float64(0.1))):
+            if dt is np.float32:
+                _same(*_both(fm.fma32, *args))
+        # a float32 `a` is taken as its doubles (kept alive through the call)
+        if dt is np.float32:
+            _same(*_both(fm.fma, -np.sign(a), b, c, dt))
+
+
+def test_many_scalars_and_signed_zeros():
+    """More distinct scalar operands than `quick` keeps (its store emptied mid-step:
+    the step's own operands held through the call), and -0.0 beside 0.0."""
+    b = np.array(-15347.69976769)
+    for k in range(600):
+        c = np.float64(k * 1.37 - 300.0)
+        _same(*_both(fm.fma, np.float64(1.0), b, c))
+    z = np.zeros(3)
+    for args in ((0.0, z, 0.0), (-0.0, z, -0.0), (0.0, z, -0.0), (-0.0, -z, -0.0)):
+        _same(*_both(fm.fma, *args))
