@@ -283,7 +283,7 @@ def grad_rows(out, inputs, heads, create_graph=False):
         return
     steps, size, capture = plan
     ctx = context.current
-    prev_mode, table, dt = ctx.grad_enabled, {}, out.data.dtype
+    prev_mode, table, dt, checked = ctx.grad_enabled, {}, out.data.dtype, None
     try:
         for h in heads:
             if h.dtype != dt:
@@ -291,7 +291,11 @@ def grad_rows(out, inputs, heads, create_graph=False):
             ctx.grad_enabled = False
             prev_table = kept.swap(table)
             try:
-                leaves = _row_pass(steps, size, h)
+                # (the saved values' versions are checked at a row after an in-place op:
+                # none can happen between rows, so they are checked at the first one)
+                epoch = versions.state.epoch
+                leaves = _row_pass(steps, size, h, checked != epoch)
+                checked = epoch
             finally:
                 kept.swap(prev_table)
                 ctx.grad_enabled = prev_mode
@@ -356,14 +360,14 @@ def _row_plan(out, inputs):
     return steps, len(walked), capture
 
 
-def _row_pass(steps, size, head):
+def _row_pass(steps, size, head, check):
     """One row of grad_rows: the steps run as `_pass` runs a plan's (no hooks, no
-    capture of nodes, retain_graph, ArrayF); returns the (leaf, gradient) pairs in the
-    order they came."""
+    capture of nodes, retain_graph, ArrayF; the saved values' versions checked if
+    `check`); returns the (leaf, gradient) pairs in the order they came."""
     waiting = [None] * size
     waiting[0] = head
     leaves = []
-    vstate = versions.state
+    check = check and versions.state.bumped
     F = ArrayF
     for k, node, through, sent in steps:
         g = waiting[k]
@@ -378,8 +382,8 @@ def _row_pass(steps, size, head):
         else:
             saved = node.saved
             if saved:
-                if vstate.bumped and getattr(node, "epoch", None) != vstate.epoch:
-                    versions.check(node)  # (an in-place op since the node's forward)
+                if check:
+                    versions.check(node)  # (an in-place op since the node's forward?)
                 in_grads = node.backward(g, F, *saved)
             elif saved is None:
                 raise GradRuntimeError(SECOND_BACKWARD)

@@ -30,14 +30,30 @@ def kept(fn, a, *numbers):
     table = _TABLE[0]
     if table is None:
         return fn(a, *numbers)
-    key = (fn, id(a), *numbers, *map(type, numbers))  # (3 and 3.0: two keys)
-    hit = table.get(key)
+    key = (fn, id(a), *numbers, *map(type, numbers)) if numbers else (fn, id(a))
+    hit = table.get(key)  # (3 and 3.0: two keys)
     if hit is not None and hit[1] is a:
         return hit[0]
     value = fn(a, *numbers)
     size = table.get(None, 0) + getattr(value, "nbytes", 0)
     if size <= BUDGET:  # (a's identity is not reused while the table holds it)
         table[key], table[None] = (value, a), size
+    return value
+
+
+def kept_pair(fn, a, b):
+    """fn(a, b) of two arrays, made once per pair while a table is kept (as `kept`)."""
+    table = _TABLE[0]
+    if table is None:
+        return fn(a, b)
+    key = (fn, id(a), id(b))
+    hit = table.get(key)
+    if hit is not None and hit[1] is a and hit[2] is b:
+        return hit[0]
+    value = fn(a, b)
+    size = table.get(None, 0) + getattr(value, "nbytes", 0)
+    if size <= BUDGET:
+        table[key], table[None] = (value, a, b), size
     return value
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.declare import none
-from ..engine.autograd import grad_rows, one_graph, run_backward
+from ..engine.autograd import grad_rows, one_graph
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..ops.registry import register
 from ..core.tensor import Tensor
@@ -444,17 +444,7 @@ def _analytic_reverse(outs, leaves, checked, analytic):
     for k, o in enumerate(outs):
         if not o.requires_grad:
             continue
-        n = o.data.size
-        for j in range(n):
-            head = np.zeros(n, dtype=o.data.dtype)
-            head[j] = 1
-            gs = run_backward(
-                [o],
-                [Tensor(head.reshape(o.data.shape))],
-                retain_graph=True,
-                inputs=order,
-                allow_unused=True,
-            )
+        for j, gs in enumerate(grad_rows(o, order, _onehots(o))):  # (a Jacobian's rows)
             for i, g in zip(checked, gs):
                 if g is not None:
                     analytic[i][k][j] = np.broadcast_to(

@@ -93,6 +93,24 @@ b = torch.randn(4)
 J = torch.autograd.functional.jacobian(g, (a, b))
 print([[[repr(v) for v in t.flatten().tolist()] for t in row] for row in J])
 """,
+    "hessian_after_inplace_ops": """
+torch.manual_seed(6)
+M = torch.randn(8, 8)
+def f(x):
+    y = M @ x
+    y.mul_(0.5)
+    z = torch.tanh(y).clone()
+    z.add_(x ** 2)
+    return (z ** 3).sum() + (torch.sigmoid(x) * torch.tanh(x)).sum()
+x = torch.randn(8)
+H = torch.autograd.functional.hessian(f, x)
+print([repr(v) for v in H.flatten().tolist()])
+""",
+    "gradcheck_rows": """
+xd = torch.tensor([0.3, -1.1, 0.7, 2.0], dtype=torch.float64, requires_grad=True)
+print(torch.autograd.gradcheck(lambda v: torch.tanh(v) ** 3 * v, (xd,)))
+print(gradcheck(lambda v: (torch.sigmoid(v) * v ** 2, v.sum() * v), xd))
+""",
     "hessian_with_hook": """
 torch.manual_seed(5)
 A = torch.randn(6, 6)
@@ -123,7 +141,7 @@ def test_rows_as_the_ready_queue_gives_them(name, dtype, monkeypatch, first_sigh
         m.setattr(kept, "BUDGET", -1)
         queued = _run(src, dtype)
     assert planned == queued
-    assert planned.count("'") > 20
+    assert planned.count("'") > 20 or "True" in planned
 
 
 def test_a_factor_is_made_once_per_hessian(monkeypatch, first_sight):
