@@ -147,14 +147,17 @@ def _plain_target(x, d):
     a writable C-contiguous float array, no view of or views of another tensor, no
     mutation watch, no forward-mode level, not an inference tensor outside inference mode
     (whose bump raises: the statement as compiled raises it in its place)."""
+    if type(d) is not np.ndarray:
+        return False
+    flags = d.flags
+    vs = versions.state
     return (
-        type(d) is np.ndarray
-        and d.flags.writeable
-        and d.flags.c_contiguous
+        flags.writeable
+        and flags.c_contiguous
         and getattr(x, "view_of", None) is None
-        and _no_views(x)
-        and versions.state.mutation_allowed is None
-        and (versions.state.inference is None or not versions.state.inference.updated(x))
+        and (not getattr(x, "views", None) or _no_views(x))
+        and vs.mutation_allowed is None
+        and (vs.inference is None or not vs.inference.updated(x))
         and not _forward.visible
     )
 
