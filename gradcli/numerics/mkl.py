@@ -451,7 +451,7 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
         _PLANS[key] = plan
     if plan is _GENERAL or _state["lib"] is None:
         return _mm_general(a, b, c, alpha, beta, by_rows)
-    a_first, shape, p, thread, c_args, ints = plan
+    a_first, shape, p, thread, c_args, ints, parts = plan
     a_ptr = _read(id(a) + _AT)  # (c_void_p's: passed to gemm as they are)
     b_ptr = _read(id(b) + _AT)
     # (a view `x.T` of an array of its own: that array's place, read here)
@@ -497,8 +497,16 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
             threads()
         gemm(col, t1, t2, m, n, k, alpha, a_ptr, ld1, b_ptr, ld2, beta, out_ptr, m)
     else:
-        t1, t2, m, n, k, ld1, ld2 = ints
         out_at = out_ptr if isinstance(out_ptr, int) else out_ptr.value
+        if parts is not None and c is None and alpha == 1:  # (shared's steps, made once)
+            out.fill(0)  # (gemm's beta 0: C zeroed first, each part then added, beta 1)
+            if _LOCAL[0] is None:
+                one_thread()
+            a_at, b_at, one = a_ptr.value, b_ptr.value, c_args[-2]
+            for head, a_off, ld1, b_off, ld2, c_off, ldc in parts:
+                gemm(*head, one, a_at + a_off, ld1, b_at + b_off, ld2, one, out_at + c_off, ldc)
+            return out
+        t1, t2, m, n, k, ld1, ld2 = ints
         args = (_COL, t1, t2, m, n, k, alpha, a_ptr.value, ld1, b_ptr.value, ld2, beta, out_at, m)
         shared(p, args, thread, out)
     return out
@@ -563,7 +571,34 @@ def _make_plan(a, b, has_c, beta, by_rows):
     real = ctypes.c_float if p == "s" else ctypes.c_double
     ints = (t1, t2, m, n, k) + lds
     c_args = tuple(map(_I, (_COL,) + ints)) + (real(1.0), real(0.0))
-    return a_first, (rows, cols), p, thread, c_args, ints
+    parts = _shared_parts(p, thread, ints) if type(thread) is tuple else None
+    return a_first, (rows, cols), p, thread, c_args, ints, parts
+
+
+def _shared_parts(p, at, ints):
+    """`shared`'s gemm calls for a product without c and with alpha 1, as arguments made
+    once: per thread's part, (gemm's first six arguments, then a's offset in bytes and
+    leading dimension, b's, c's), or None where a part is one wide (`_one_wide`)."""
+    t1, t2, m, n, k, lda, ldb = ints
+    axis, cut_at = at
+    size = _DTYPE[p].itemsize
+    end = n if axis else m
+    parts = []
+    for start, width in ((0, min(cut_at, end)), (cut_at, end - cut_at)):
+        if width <= 0:
+            continue
+        if width == 1:
+            return None
+        if axis:  # C's columns and op(B)'s from `start`
+            shape, offs = (
+                (m, width),
+                (0, start * size * (1 if t2 == _TR else ldb), start * m * size),
+            )
+        else:  # C's rows and op(A)'s
+            shape, offs = (width, n), (start * size * (lda if t1 == _TR else 1), 0, start * size)
+        head = tuple(map(_I, (_COL, t1, t2) + shape + (k,)))
+        parts.append((head, offs[0], _I(lda), offs[1], _I(ldb), offs[2], _I(m)))
+    return tuple(parts)
 
 
 def _operand_layout(x):
