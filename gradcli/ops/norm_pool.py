@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..numerics import per_shape
 from ..numerics.floats import batch_norm as bn
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradValueError
 from ..core import dtypes
@@ -264,6 +265,9 @@ def batch_norm(
 
 # ---------------------------------------------------------------- average pooling
 
+#: an average pool's windows, from sizes alone, kept per shape
+_per_shape = per_shape.memo()
+
 
 def _window_sums(x, rows, cols):
     """(N, C, OH, OW) sums of x over the windows rows[oh] x cols[ow] (slices), each
@@ -344,6 +348,20 @@ class AvgPool(Pool):
     name = "AvgPool2DBackward0"
     saved_extra = AVG_POOL_SAVED
 
+    def forward(
+        self, x, rows=None, cols=None, divide=None, attrs=None, kernel_size=None, stride=(),
+        padding=(0, 0), ceil_mode=False, count_include_pad=True, divisor_override=None,
+    ):  # fmt: skip
+        # avg_pool2d's arguments (numbers): the windows made from them and the shape here
+        # (_avg_windows, kept per shape), so a replayed loop runs the node again with
+        # them; or the windows themselves (rows, cols, divide: PoolGrad's backward)
+        if kernel_size is not None:
+            rows, cols, divide, attrs = _avg_windows(
+                *x.shape[2:], kernel_size, stride, padding, ceil_mode, count_include_pad,
+                divisor_override,
+            )  # fmt: skip
+        return Pool.forward(self, x, rows, cols, divide, attrs)
+
 
 class AdaptiveAvgPool(Pool):
     __slots__ = ()
@@ -395,7 +413,7 @@ def _pool_out(n, k, s, p, ceil):
     category="nn",
     batch="image",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def avg_pool2d(
@@ -419,6 +437,26 @@ def avg_pool2d(
             f"Given input size: ({x.data.shape[1]}x{H}x{W}). Calculated output size: "
             f"({x.data.shape[1]}x{oh}x{ow}). Output size is too small"
         )
+    pool = dict(
+        kernel_size=(kh, kw),
+        stride=() if stride is None or stride == [] or stride == () else (sh, sw),
+        padding=(ph, pw),
+        ceil_mode=bool(ceil_mode),
+        count_include_pad=bool(count_include_pad),
+        divisor_override=divisor_override,
+    )
+    out = AvgPool.apply(x, **pool)
+    return squeeze(out, 0) if unbatched else out
+
+
+@_per_shape
+def _avg_windows(H, W, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor):
+    """(rows, cols, divide, attrs) of avg_pool2d on an H x W input: each output's window
+    as slices of rows and columns of the input, its divisor, and the arguments as
+    PyTorch saves them (stride () when the call gave none: the kernel's)."""
+    (kh, kw), (ph, pw) = kernel_size, padding
+    sh, sw = stride or kernel_size
+    oh, ow = _pool_out(H, kh, sh, ph, ceil_mode), _pool_out(W, kw, sw, pw, ceil_mode)
 
     def windows(o, k, s, p, n):
         spans = []
@@ -432,8 +470,8 @@ def avg_pool2d(
     hs, ws = windows(oh, kh, sh, ph, H), windows(ow, kw, sw, pw, W)
     divide = [
         [
-            divisor_override
-            if divisor_override is not None
+            divisor
+            if divisor is not None
             else (hp * wp if count_include_pad else (h1 - h0) * (w1 - w0))
             for (w0, w1, wp) in ws
         ]
@@ -442,15 +480,14 @@ def avg_pool2d(
     rows = [slice(a, b) for a, b, _ in hs]
     cols = [slice(a, b) for a, b, _ in ws]
     attrs = {
-        "kernel_size": (kh, kw),
-        "stride": () if stride is None or stride == [] or stride == () else (sh, sw),
-        "padding": (ph, pw),
-        "ceil_mode": bool(ceil_mode),
-        "count_include_pad": bool(count_include_pad),
-        "divisor_override": divisor_override,
+        "kernel_size": kernel_size,
+        "stride": stride,
+        "padding": padding,
+        "ceil_mode": ceil_mode,
+        "count_include_pad": count_include_pad,
+        "divisor_override": divisor,
     }
-    out = AvgPool.apply(x, rows=rows, cols=cols, divide=divide, attrs=attrs)
-    return squeeze(out, 0) if unbatched else out
+    return rows, cols, divide, attrs
 
 
 def _adaptive_sizes(output_size, h, w):

@@ -1,6 +1,6 @@
-"""Loops through convolutions and max pooling replayed (conv2d and max_pool2d declare
-themselves pure: their nodes make their window tables from the shapes and the
-parameters): each program prints the same with and without replay (`--no-replay`),
+"""Loops through convolutions, max pooling and average pooling replayed (conv2d,
+max_pool2d and avg_pool2d declare themselves pure: their nodes make their window tables
+from the shapes and the parameters): each program prints the same with and without replay (`--no-replay`),
 in float64 and float32 (oneDNN's reproduced kernels), also when a shape or a module
 changes mid-loop; the ones that should replay are counted."""
 
@@ -63,6 +63,36 @@ print(loss, h.grad_fn, p.grad_fn, p.grad_fn._saved_stride, p.grad_fn._saved_ceil
 print(x.grad[0, 1], w.grad[1], b.grad, u.grad[1, 2], w2.grad.sum())
 """
 
+_AVG = """import torch.nn.functional as F
+from torch import nn
+{dtype}torch.manual_seed(0)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(2, 4, 3, padding=1)
+        self.pool = nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False)
+        self.fc = nn.Linear(64, 3)
+    def forward(self, x):
+        return self.fc(self.pool(F.relu(self.conv(x))).flatten(1))
+net = Net()
+X = torch.randn(6, 2, 8, 8)
+y = torch.randint(0, 3, (6,))
+x = torch.randn(3, 2, 9, 7, requires_grad=True)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+loss_fn = nn.CrossEntropyLoss()
+for i in range(10):
+{extra}    opt.zero_grad()
+    loss = loss_fn(net(X), y)
+    loss.backward()
+    opt.step()
+    p = F.avg_pool2d(x, 2, ceil_mode=True, divisor_override=3)
+    q = F.avg_pool2d(x * x, 3, stride=2, padding=1)
+    s = p.sum() + q.mean()
+    s.backward()
+print(loss, net.conv.weight.grad.sum(), net.fc.weight.sum(), net.conv.weight[0, 0])
+print(s, x.grad[1, 0], p.grad_fn, p.grad_fn._saved_stride, p.grad_fn._saved_divisor_override)
+"""
+
 PROGRAMS = {
     "conv_net": _net(),
     "conv_net_float32": _net(_F32),
@@ -95,6 +125,13 @@ print(out, w.grad)
         extra="    if i == 4:\n        with torch.no_grad():\n"
         "            x[1, 0, 2, 3] = float('nan')\n",
     ),
+    # average pooling: nn.AvgPool2d and F.avg_pool2d (the windows made from the shape)
+    "avg_pool": _AVG.format(dtype="", extra=""),
+    "avg_pool_float32": _AVG.format(dtype=_F32, extra=""),
+    # the pooled input's size changes mid-loop: its windows are made again
+    "avg_pool_size_changes": _AVG.format(
+        dtype="", extra="    if i == 5:\n        x = torch.randn(2, 2, 6, 11, requires_grad=True)\n"
+    ),
 }
 
 REPLAYED = {
@@ -105,6 +142,9 @@ REPLAYED = {
     "functional": 7,
     "functional_float32": 7,
     "functional_nan": 5,
+    "avg_pool": 9,
+    "avg_pool_float32": 9,
+    "avg_pool_size_changes": 6,
 }
 
 

@@ -215,6 +215,8 @@ class LazyBatchNorm3d(_LazyBatchNorm, BatchNorm3d):
 
 
 class AvgPool2d(Module):
+    replay_op = "avg_pool2d"
+
     def __init__(
         self,
         kernel_size,
@@ -250,6 +252,7 @@ class AvgPool2d(Module):
 
 class AvgPool3d(AvgPool2d):
     pool = "avg_pool3d"
+    replay_op = None
 
 
 class AdaptiveAvgPool2d(Module):
