@@ -257,10 +257,11 @@ def _planned_grad(root, g, steps, retain_graph, capture, results):
             end_pass(prev_roots)
 
 
-def grad_rows(out, inputs, heads, create_graph=False):
+def grad_rows(out, inputs, heads, create_graph=False, arrays=False):
     """autograd.grad of `out` for `inputs` with each head gradient of `heads` (arrays
     of out's shape and dtype) in turn, retain_graph and allow_unused: a Jacobian's rows
-    (library/calculus.py), yielding each pass's tuple as run_backward gives it.
+    (library/calculus.py), yielding each pass's tuple as run_backward gives it (with
+    `arrays`, and no create_graph, their arrays: no Tensor made per row).
 
     Without create_graph, hooks, the tracer or an input that is not a leaf, the passes
     share what depends only on the graph: its schedule (its steps with their nodes and
@@ -274,12 +275,14 @@ def grad_rows(out, inputs, heads, create_graph=False):
         first = next(heads, None)
         if first is None:
             return
-        yield _one_row(out, inputs, first, False)  # (the graph seen: its schedule next)
+        first = _one_row(out, inputs, first, False)  # (the graph seen: its schedule next)
+        yield _as_arrays(first) if arrays else first
         plan = _row_plan(out, inputs)
     if plan is None:
         with one_graph():
             for h in heads:
-                yield _one_row(out, inputs, h, create_graph)
+                row = _one_row(out, inputs, h, create_graph)
+                yield _as_arrays(row) if arrays and not create_graph else row
         return
     steps, size, capture = plan
     ctx = context.current
@@ -311,10 +314,15 @@ def grad_rows(out, inputs, heads, create_graph=False):
                 prev = held.get(i)
                 held[i] = g if prev is None else np.add(prev, g)
             for i, g in held.items():
-                results[i] = g
-            yield _finish(inputs, results, {}, False, True, False)
+                results[i] = zero_grads.plain(g) if arrays else g
+            yield tuple(results) if arrays else _finish(inputs, results, {}, False, True, False)
     finally:
         ctx.grad_enabled = prev_mode
+
+
+def _as_arrays(row):
+    """A row's gradients (Tensors or None) as their arrays."""
+    return tuple(None if t is None else t.data for t in row)
 
 
 def _one_row(out, inputs, h, create_graph):

@@ -92,8 +92,9 @@ def _onehots(out):
 
 def _rows(out, i, inputs, rows, create_graph, strict):
     """The Jacobian's rows of output i (`out`): one autograd.grad pass per element."""
+    arrays = not create_graph  # (the rows' arrays, stacked by _assemble)
     if out.requires_grad:
-        passes = grad_rows(out, inputs, _onehots(out), create_graph)
+        passes = grad_rows(out, inputs, _onehots(out), create_graph, arrays)
     else:
         passes = ((None,) * len(inputs) for _ in range(out.data.size))
     for vj in passes:
@@ -104,7 +105,7 @@ def _rows(out, i, inputs, rows, create_graph, strict):
                         f"Output {i} of the user-provided function is independent of "
                         f"input {k}. This is not allowed in strict mode."
                     )
-                g = Tensor(np.zeros_like(x.data))
+                g = np.zeros_like(x.data) if arrays else Tensor(np.zeros_like(x.data))
             elif strict and create_graph and not g.requires_grad:
                 raise GradRuntimeError(
                     f"The jacobian of the user-provided function is independent of "
@@ -115,13 +116,14 @@ def _rows(out, i, inputs, rows, create_graph, strict):
 
 
 def _assemble(rows, out_shape, x, create_graph):
-    """torch.stack(rows).view(out.shape + x.shape)."""
+    """torch.stack(rows).view(out.shape + x.shape) (rows: Tensors, or arrays)."""
     shape = tuple(out_shape) + tuple(x.shape)
     if not rows:
         return Tensor(np.zeros(shape, dtype=x.dtype))
     if create_graph and any(r.requires_grad for r in rows):
         return _fn("reshape")(_fn("stack")(list(rows), 0), shape)
-    data = np.stack([np.asarray(r.data, dtype=x.dtype) for r in rows], 0).reshape(shape)
+    data = [np.asarray(r.data if type(r) is Tensor else r, dtype=x.dtype) for r in rows]
+    data = np.stack(data, 0).reshape(shape)
     return Tensor(data)
 
 
