@@ -92,6 +92,7 @@ class Body:
         "writes",
         "augmented",
         "swaps",
+        "kept",
     )
 
     def __init__(self, items, targets):
@@ -101,6 +102,7 @@ class Body:
         # hold from one replayed iteration to the next: replay_defs._Held.in_loop)
         self.writes = None
         self.augmented = frozenset()  # (of them, those changed with `op=`)
+        self.kept = None  # the last run that ended with a plan (Run.finish), for the next
         self.swaps = frozenset()  # the names a `for` target binds: each iteration's data
         # tensor (no grad) may be another object of the same kind (replay_plan._swapped)
         self.targets = targets  # the name a `for` loop binds (None: a `while` loop,
@@ -137,7 +139,18 @@ class Body:
         return body
 
     def start(self, s):
-        return Run(self, s) if not REPORT else Counted(self, s)
+        """The run of the loop's iterations: the last run's, when it ended with a plan
+        (an inner loop run once per epoch: its plan checked before the first iteration,
+        as after a compiled one, instead of an iteration noted again), else a new one."""
+        run = self.kept
+        if run is None:
+            return Run(self, s) if not REPORT else Counted(self, s)
+        self.kept = None
+        run.body, run.s = self, s
+        run.steady = False
+        run.records = 0
+        run.counts = [0, 0]
+        return run
 
 
 class Run:
@@ -230,6 +243,25 @@ class Run:
     def finish(self):
         if self.pending:
             self.materialize()
+        plan = self.plan
+        if plan is None:
+            return
+        # kept for the loop's next run (Body.start), holding none of this run's values:
+        # what the shadow sets saved that no backward freed, the ops' outputs and the
+        # variables' arrays in `vals`, the hoisted values, the scope
+        for shadows in self.sets:
+            if shadows is not None and plan.loose:
+                engine.release(shadows, plan.loose)
+        vals = self.vals
+        n, c = len(plan.ops), len(plan.consts)
+        for i in range(n):
+            vals[i] = None
+        for i in range(n + c, len(vals)):
+            vals[i] = None
+        self.fixed = None
+        self.s = None
+        self.body.kept = self
+        self.body = None  # (no cycle: the body holds its kept run, not this one it)
 
     # -- noting an iteration ------------------------------------------------------------
     def _record(self):
@@ -525,11 +557,12 @@ class Counted(Run):
         return Run.iteration(self, s)
 
     def finish(self):
-        Run.finish(self)
+        line = self.body.line
+        Run.finish(self)  # (which lets go of the body when it keeps the run)
         text = "%d of %d iterations replayed" % tuple(self.counts)
         if self.why is not None and self.plan is None:
             text += " (no plan: %s)" % self.why
-        report(self.body.line, text)
+        report(line, text)
 
 
 def _not(suite, comp, is_def=False):

@@ -103,6 +103,38 @@ PROGRAMS.update(
         + _MANUAL.format(dt="torch.float64"),
     }
 )
+_INNER = """def fit(model, X, Y, lr):
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    W = model.weight
+    for i in range(4):
+        loss = ((X @ W.t() - Y) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return loss
+"""
+PROGRAMS.update(
+    {
+        # an inner loop run again with what its plan checks changed between runs: a new
+        # model and optimizer each epoch, another learning rate, a function's loop called
+        # with other tensors and shapes (its plan, kept, fails its checks: noted again)
+        "runs_change": _DATA.format(n=64, dt="torch.float64")
+        + "for epoch in range(4):\n"
+        + "    if epoch % 2 == 0:\n"
+        + "        model = nn.Linear(6, 1, bias=False).double()\n"
+        + "        opt = torch.optim.SGD(model.parameters(), lr=0.1 * (epoch + 1))\n"
+        + "    for xb, yb in batches:\n"
+        + "        loss = ((model(xb) - yb) ** 2).mean()\n"
+        + "        opt.zero_grad()\n"
+        + "        loss.backward()\n"
+        + "        opt.step()\n"
+        + "    print(epoch, loss, model.weight)\n"
+        + _INNER
+        + "m = nn.Linear(6, 1, bias=False).double()\n"
+        + "print(fit(m, X, Y, 0.1), fit(m, X, Y, 0.2), fit(m, X[:8], Y[:8], 0.2))\n"
+        + "print(fit(nn.Linear(6, 1, bias=False).double(), X, Y, 0.2), m.weight)\n",
+    }
+)
 _ERRORS = {"changed_in_place"}
 
 
@@ -128,3 +160,9 @@ def test_minibatch_loops_replay(name, monkeypatch):
 @pytest.mark.parametrize("name", ["batch_requires_grad", "viewed"])
 def test_batches_the_replay_cannot_swap_are_not_replayed(name, monkeypatch):
     assert replayed_iterations(monkeypatch, PROGRAMS[name]) == 0
+
+
+def test_an_inner_loop_keeps_its_plan_from_one_run_to_the_next(monkeypatch):
+    """(Body.start: each epoch's run of the loop over 8 batches replays all 8 after the
+    first epoch, which notes its first iteration.)"""
+    assert replayed_iterations(monkeypatch, PROGRAMS["modules_torch.float64"]) == 3 * 8 - 1
