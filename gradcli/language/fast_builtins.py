@@ -52,7 +52,10 @@ LAZY = LazyIterator
 class TableSite:
     """A site of generated code asking for a class's LOOKUP table (fast_calls.class_table):
     the last plain class met there and its table, which is made with the class and never
-    replaced (classes.py), so the next object of that class finds it with one test."""
+    replaced (classes.py), so the next object of that class finds it with one test; until
+    a plain class is met, the last class met (a list, a float: its answer None, which
+    never changes either), so that a site that only ever sees a list (`topo.append(v)`)
+    asks no more than one that sees a plain class."""
 
     __slots__ = ("cls", "table")
 
@@ -60,10 +63,11 @@ class TableSite:
         self.cls = self.table = None
 
     def find(self, t):
-        """The table of class t (None if it is not plain), kept when there is one."""
+        """The table of class t (None if it is not plain), kept when there is one or
+        when none is kept."""
         # (classes.LOOKUP: a class of the language has it, None if it is not plain)
         table = getattr(t, "__gradcli_lookup__", None) if issubclass(t, LanguageObject) else None
-        if table is not None:
+        if table is not None or self.table is None:
             self.cls, self.table = t, table
         return table
 

@@ -555,7 +555,9 @@ class FastObjects(FastOperators, FastCalls):
         needs it, the dict of its variables (reading it makes CPython build one).  The
         first plain class met is kept with its table and names in the function's own
         namespace (a plain class's table and names are made with it and never
-        replaced): a call with an object of that class reads them there."""
+        replaced): a call with an object of that class reads them there; until one is
+        met, the last class met is kept so (a list, a set: no table, this function's
+        names), which a parameter that is always a list or a set finds there too."""
         out = []
         used = self.const(frozenset(self.names_used), "names_used")
         kept = []
@@ -574,7 +576,7 @@ class FastObjects(FastOperators, FastCalls):
                     ),
                 ),
                 ast.If(
-                    test=_and(_is_not_none(_name(tb)), _is(_name(cty), ast.Constant(None))),
+                    test=_is(_name(ctb), ast.Constant(None)),
                     body=[
                         ast.Assign(targets=[_name(c, ast.Store())], value=_name(v))
                         for c, v in ((cty, ty), (ctb, tb), (cnm, nm))
