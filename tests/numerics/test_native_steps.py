@@ -122,3 +122,19 @@ def test_many_scalars_and_signed_zeros():
     z = np.zeros(3)
     for args in ((0.0, z, 0.0), (-0.0, z, -0.0), (0.0, z, -0.0), (-0.0, -z, -0.0)):
         _same(*_both(fm.fma, *args))
+
+
+def test_the_exp_kernel_on_values_beyond_its_range():
+    """expd's fused steps take no flag (native_sleef.expd): values far beyond the range,
+    whose steps overflow, come out as the emulation's (inf above 709.78, 0 below -1000)."""
+    from gradcli.numerics.floats import torch_exp
+
+    rng = np.random.default_rng(7)
+    big = 10.0 ** rng.uniform(3, 308, 4000)
+    x = np.concatenate([big, -big, [np.finfo(np.float64).max, -np.finfo(np.float64).max]])
+    x = np.concatenate([x, rng.uniform(-1000.5, -999.5, 64), rng.uniform(709, 710.5, 64)])
+    got = native.unary(native._state["lib"], "expd", x)
+    assert got is not None
+    with native.numpy_only(), np.errstate(all="ignore"):
+        ref = torch_exp.expd(x)
+    _same(got, ref)

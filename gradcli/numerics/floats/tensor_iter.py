@@ -124,6 +124,15 @@ def split(fn_vector, fn_scalar, arrays, step, grain=GRAIN):
     arrays = [np.asarray(a) for a in arrays]
     if all(a.flags.c_contiguous for a in arrays):  # one run per thread's range
         flats = [a.reshape(-1) for a in arrays]
+        n = flats[0].size
+        if n <= grain and n and not n % step:  # one range of whole blocks: the vector code's
+            r = fn_vector(*flats)
+            # (an array of its own: never an operand or a view of one)
+            if r.dtype == flats[0].dtype and r.shape == flats[0].shape and r.flags.owndata:
+                return r.reshape(arrays[0].shape)
+            out = np.empty_like(flats[0])
+            out[...] = r
+            return out.reshape(arrays[0].shape)
         out = np.empty_like(flats[0])
         for b, end in chunks(out.size, grain):
             k = b + (end - b) // step * step
