@@ -34,6 +34,18 @@ def _positions(n, left, right, mode):
     return i % n  # circular
 
 
+def _maps(shape, pad, mode):
+    """[(axis, positions)] of each dimension `pad` pads (its last dims, pairs of left and
+    right sizes from the last dim on), first axis first."""
+    nd = len(shape)
+    maps = []
+    for j in range(len(pad) // 2):
+        axis = nd - 1 - j
+        maps.append((axis, _positions(shape[axis], pad[2 * j], pad[2 * j + 1], mode)))
+    maps.reverse()
+    return maps
+
+
 def _take(x, maps, value):
     """x with each (axis, positions) of maps applied; positions -1 hold value."""
     for axis, pos in maps:
@@ -65,7 +77,11 @@ class Pad(Function):
     saved_extra: dict = {"pad": lambda node: node.pad}
     jvp = linear
 
-    def forward(self, x, maps, value, pad=()):
+    def forward(self, x, maps=None, value=0, pad=(), mode="constant"):
+        # maps: each padded dim's positions, or None: made here from the shape, `pad` and
+        # `mode` (numbers: a replayed loop runs the node again with them)
+        if maps is None:
+            maps = _maps(x.shape, pad, mode)
         self.maps, self.shape, self.pad = maps, x.shape, pad
         return _take(x, maps, value)
 
@@ -168,7 +184,6 @@ def pad(input, pad, mode="constant", value=None):
                 "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)",
                 type_name="NotImplementedError",
             )
-    maps = []
     shape = x.data.shape
     for j in range(k):
         axis = nd - 1 - j
@@ -189,8 +204,6 @@ def pad(input, pad, mode="constant", value=None):
             raise GradRuntimeError("Padding value causes wrapping around more than once.")
         elif min(left, right) < 0 and mode != "constant":
             raise GradRuntimeError(f"negative padding is not supported in {mode} mode")
-        maps.append((axis, _positions(n, left, right, mode)))
-    maps.reverse()  # first axis first
     if mode == "constant":
         name = "ConstantPadNdBackward0"
     elif mode == "circular":
@@ -199,4 +212,5 @@ def pad(input, pad, mode="constant", value=None):
         name = (
             "ReflectionPad%dDBackward0" if mode == "reflect" else "ReplicationPad%dDBackward0"
         ) % k
-    return NAMED[name].apply(x, maps=maps, value=0 if value is None else value, pad=tuple(pad))
+    value = 0 if value is None else value
+    return NAMED[name].apply(x, value=value, pad=tuple(pad), mode=mode)

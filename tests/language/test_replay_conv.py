@@ -108,7 +108,8 @@ PROGRAMS = {
         extra="    if i == 4:\n        net.conv = nn.Conv2d(2, 4, 3, padding=1, "
         "padding_mode='reflect')\n    if i == 8:\n        net.pool = nn.MaxPool2d(3, 2, 1)\n",
     ),
-    # 'same' padding of an even kernel (padded first: not replayed) warns once
+    # 'same' padding of an even kernel (padded first, the pad's positions made from the
+    # shape) warns once
     "conv_same_even": """torch.manual_seed(0)
 w = torch.randn(2, 1, 2, 4, requires_grad=True)
 x = torch.randn(3, 1, 6, 6)
@@ -142,6 +143,7 @@ REPLAYED = {
     "functional": 7,
     "functional_float32": 7,
     "functional_nan": 5,
+    "conv_same_even": 4,
     "avg_pool": 9,
     "avg_pool_float32": 9,
     "avg_pool_size_changes": 6,
