@@ -421,8 +421,8 @@ def _matmul(level, a, b):
         if lb == 1:
             if la == 1:
                 return op("matmul", vb, a)
-            if la == 2:
-                return op("matmul", vb, op("transpose", a, 0, 1))
+            # (a matrix: torch's mv rule, mm(a, vb.T).T, a transposed view; vb @ a.T
+            # is another gemm, whose float64 bits differ)
             return op("movedim", op("matmul", a, op("transpose", vb, 0, 1)), -1, 0)
         return op("matmul", a, _pad(vb, lb, la))
     if la == 1 or lb == 1:  # a vector on either side: products and a sum, so

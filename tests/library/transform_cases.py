@@ -614,6 +614,19 @@ case(
 """,
 )
 case(
+    "vmap/mv_of_a_matrix_and_batched_vectors_float64",
+    M,
+    """
+    torch.manual_seed(0)
+    A = torch.randn(7, 13, dtype=torch.float64)
+    V = torch.randn(5, 13, dtype=torch.float64)
+    r = vmap(lambda v: A @ v)(V)
+    print([x.hex() for x in r.flatten().tolist()], r.stride())
+    r = vmap(torch.mv, in_dims=(None, 0))(A.T, torch.randn(6, 7, dtype=torch.float64))
+    print([x.hex() for x in r.flatten().tolist()], r.stride())
+""",
+)
+case(
     "vmap/dims",
     M,
     """
