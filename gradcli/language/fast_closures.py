@@ -39,7 +39,8 @@ def nested_function(make, gs, fast, n, site, defaults=None):
     its last parameter, `@me`, given this UserFunction as its default).
 
     `make` makes the site's first function (`site`: [the program's scope, that
-    function]), and each is made as a copy of it, which is what `make` gives again:
+    function, the attributes every copy takes from it]), and each is made as a copy
+    of it (the attributes set from one tuple), which is what `make` gives again:
     every attribute the same but the file it is defined in (the one running), its own
     dict of defaults (`defaults`, computed where the `def` runs), and its Python
     function."""
@@ -47,21 +48,26 @@ def nested_function(make, gs, fast, n, site, defaults=None):
     if site[0] is not gs:  # (a function of its own, holding nothing of a call)
         p = make(gs, {})  # (its defaults, computed by the caller: `defaults`)
         site[0], site[1] = gs, p
+        # (what every copy takes as it is: p is never handed out, nothing changes it)
+        site[2] = (p.name, p.sig, p.body, p.globals, p.is_lambda, p.closure, p.generator)
+        site[2] += (p.qualname, p.doc, p.cell, p.nests, p.quick)
     f = _new(UserFunction)
-    f.name = p.name
-    f.sig = p.sig
+    (
+        f.name,
+        f.sig,
+        f.body,
+        f.globals,
+        f.is_lambda,
+        f.closure,
+        f.generator,
+        f.qualname,
+        f.doc,
+        f.cell,
+        f.nests,
+        f.quick,
+    ) = site[2]
     f.defaults = {} if defaults is None else defaults
-    f.body = p.body
-    f.globals = p.globals
-    f.is_lambda = p.is_lambda
     f.origin = state.origin
-    f.closure = p.closure
-    f.generator = p.generator
-    f.qualname = p.qualname
-    f.doc = p.doc
-    f.cell = p.cell
-    f.nests = p.nests
-    f.quick = p.quick
     # (its Python function knows it weakly: it would otherwise hold it in a cycle, and
     # the call's variables with it, past the call: test_call_cycles)
     me = (_proxy(f),)
@@ -232,7 +238,7 @@ class FastClosures:
         made.args.defaults = [ast.Constant(None)]
         self.consts["@nested_function"] = nested_function
         maker = self.const(make, "def_" + k)
-        proto = self.const([None, None], "proto_" + k)  # (nested_function)
+        proto = self.const([None, None, None], "proto_" + k)  # (nested_function)
         value = _call(
             _h("nested_function"),
             maker,
