@@ -8,13 +8,35 @@ from ..runtime.errors import GradSyntaxError
 from ..runtime import context
 from . import loop_shapes
 from .parser import Token, Tree
-from .classes import ANNOTATIONS, Super, make_class
+from .classes import ANNOTATIONS, Super, changed, make_class
 from .fast_tier import function_unit
-from .functions import CLASS_CELL, Scope, Signature, UserFunction, given_defaults
+from .functions import CLASS_CELL, Scope, Signature, UserFunction, frames, given_defaults
 from .names import docstring
 from .positions import located, pos, syntax_error
 from .scopes import FunctionInfo
 from .state import state
+
+
+def _plain_python(fast, sig, builtins):
+    """What a body whose calls replay (replay_defs.py) does when a call of it ran no op of
+    the engine: the function running in that scope (the innermost running frame) is
+    given its fast tier's code (`fast`: function_unit's), as `make` gives it, and the
+    tables of its class forget its lookups; a call of it then runs in the fast tier."""
+
+    def promote(s):
+        if not frames or frames[-1][1] is not s or not context.current.fast_tier:
+            return
+        f = frames[-1][0]
+        if type(f) is not UserFunction or f.fast is not None or f.generator:
+            return
+        f.fast = fast(f, f.globals, builtins)
+        f.fastn = len(sig.params) if sig.plain else -1
+        if f.defaults and sig.plain:
+            given_defaults(f)
+        if f.cell is not None and isinstance(f.cell[0], type):
+            changed(f.cell[0])  # (classes.LOOKUP: its fast functions, kept by name)
+
+    return promote
 
 
 class Definitions:
@@ -111,6 +133,17 @@ class Definitions:
         ):
             fast = function_unit(self, info, name, sig.all, body_nodes[0], sig.plain)
         builtins = self.builtins
+        held = loop_shapes.DEFS.get(code) if fast is None else None
+        if (
+            held is not None
+            and not is_lambda
+            and not made_per_call
+            and not generator
+            and self.replays == replays + 1  # (its own body replays, nothing in it does)
+        ):
+            later = function_unit(self, info, name, sig.all, body_nodes[0], sig.plain)
+            if later is not None:
+                held.plain_python = _plain_python(later, sig, builtins)
 
         def make(s, given=None):  # (given: the defaults, computed by the fast tier)
             g = s if s.globals is None else s.globals

@@ -59,6 +59,40 @@ def marked(node, line, col, mark):
     return node
 
 
+def _load_global(em, name, line, col):
+    """The program's variable `name` read in the unit em builds (fast_tier.Emitter): as
+    a dict's item when no built-in has its name (_global_read), else the variable if the
+    program bound it, the built-in if not (or global_missing's NameError)."""
+    if name not in em.comp.builtins:  # (no built-in of that name: _global_read)
+        em.global_reads[(line, col)] = _names_around(em.info)
+        return _global_read(name, line, col)
+    # `name` if the program bound it, else the built-in (or NameError)
+    missing = _call(
+        _h("global_missing"),
+        _h("gs"),
+        _h("builtins"),
+        ast.Constant(name),
+        ast.Constant(line),
+        ast.Constant(col),
+        ast.Constant(_names_around(em.info)),
+    )
+    return at(
+        ast.IfExp(
+            test=ast.Compare(left=ast.Constant(name), ops=[ast.In()], comparators=[_h("gv")]),
+            body=ast.Subscript(value=_h("gv"), slice=ast.Constant(name), ctx=ast.Load()),
+            orelse=ast.IfExp(  # (global_missing's answer for a built-in, without a call)
+                test=ast.Compare(
+                    left=ast.Constant(name), ops=[ast.In()], comparators=[_h("builtins")]
+                ),
+                body=ast.Subscript(value=_h("builtins"), slice=ast.Constant(name), ctx=ast.Load()),
+                orelse=missing,
+            ),
+        ),
+        line,
+        col,
+    )
+
+
 def _global_read(name, line, col):
     """The program's variable `name` (no built-in has that name) as Python reads a dict's
     item: its KeyError when the program has not bound it becomes the NameError that
@@ -66,6 +100,20 @@ def _global_read(name, line, col):
     kept by the unit: `global_reads`)."""
     e = ast.Subscript(value=_h("gv"), slice=ast.Constant(name), ctx=ast.Load())
     return at(marked(e, line, col, GLOBAL_READ), line, col)
+
+
+def _mixed(t, a, b, py, fallback):
+    """`a op b` of an int and a float (t: the variable holding a's type): Python's
+    operator, as _py_binary answers them (an int too large for a float: its
+    OverflowError there too); anything else fallback(a, b)."""
+    return ast.IfExp(
+        test=_or(
+            _and(_is(_name(t), _h("float")), _type_is(_copy(b), "int")),
+            _and(_is(_name(t), _h("int")), _type_is(_copy(b), "float")),
+        ),
+        body=ast.BinOp(left=_copy(a), op=py(), right=_copy(b)),
+        orelse=_call(fallback, a, b),
+    )
 
 
 def _truth_of(e1, e2, t, truthful):
@@ -335,36 +383,7 @@ class FastExpressions:
             if name in self.small_vars:
                 e.gc_bound, e.gc_small = self.small_bound, {name}
             return e
-        if name not in self.comp.builtins:  # (no built-in of that name: _global_read)
-            self.global_reads[(line, col)] = _names_around(self.info)
-            return _global_read(name, line, col)
-        # `name` if the program bound it, else the built-in (or NameError)
-        missing = _call(
-            _h("global_missing"),
-            _h("gs"),
-            _h("builtins"),
-            ast.Constant(name),
-            ast.Constant(line),
-            ast.Constant(col),
-            ast.Constant(_names_around(self.info)),
-        )
-        return at(
-            ast.IfExp(
-                test=ast.Compare(left=ast.Constant(name), ops=[ast.In()], comparators=[_h("gv")]),
-                body=ast.Subscript(value=_h("gv"), slice=ast.Constant(name), ctx=ast.Load()),
-                orelse=ast.IfExp(  # (global_missing's answer for a built-in, without a call)
-                    test=ast.Compare(
-                        left=ast.Constant(name), ops=[ast.In()], comparators=[_h("builtins")]
-                    ),
-                    body=ast.Subscript(
-                        value=_h("builtins"), slice=ast.Constant(name), ctx=ast.Load()
-                    ),
-                    orelse=missing,
-                ),
-            ),
-            line,
-            col,
-        )
+        return _load_global(self, name, line, col)
 
     def store_target(self, name):
         info = self.info
@@ -466,7 +485,7 @@ class FastExpressions:
                                 ),
                             ),
                         ),
-                        orelse=_call(fallback, a2, b2),
+                        orelse=_mixed(t, a2, b2, py, fallback),
                     )
                     return at(e, line, col)
                 # a number and a constant: Python's operator, as _py_binary answers an
@@ -506,6 +525,10 @@ class FastExpressions:
                         ),
                         _is(_name(t), _h("int")),
                     )
+        if guard is None and op in ("**", "^") and ac is _NOT:  # (None: not such a case)
+            guard = self.power_of_constant(a1, a2, b2, bc, fallback, augmented, line, col)
+            if guard is not None:
+                return at(guard, line, col)
         if guard is None:  # (a number constant and maybe an object: its reflected method)
             return at(self.left_constant(op, a, b, ac, fallback, augmented, line, col), line, col)
         other = self.right_constant(op, a2, b2, bc, t, fallback, augmented, line, col)
@@ -565,13 +588,13 @@ class FastExpressions:
                 ),
                 _or(_is(_name(t), _h("int")), _is(_name(t), _h("float"))),
             )
-        other = _call(fallback, a2, b2)
-        if bc is _NOT:  # (two objects of one class: fast_objects.object_compare)
-            other = self.object_compare(op, a2, b2, t, fallback, line, col)
         e = ast.IfExp(
             test=guard,
             body=ast.Compare(left=a2, ops=[_CMP[op]()], comparators=[b2]),
-            orelse=other,
+            # (two objects of one class: fast_objects.object_compare)
+            orelse=self.object_compare(op, a2, b2, t, fallback, line, col)
+            if bc is _NOT
+            else _call(fallback, a2, b2),
         )
         e.gc_compare = True  # (its guarded branch gives a bool: `truth` tests only the other)
         return at(e, line, col)

@@ -399,6 +399,30 @@ class FastOperators:
         )
         return ast.IfExp(test=_and(*test), body=done, orelse=general)
 
+    def power_of_constant(self, a1, a2, b2, bc, fallback, augmented, line, col):
+        """`a ** c` (`a ^ c`) of a number constant c where Python's own operator on a
+        float a gives what _py_binary gives (no OverflowError, complex result or zero
+        division to answer): c in (0, 1] of a float >= 0 (`x ** 0.5`), c 2 or 3 of a
+        float below 1e100 in size; an object of a plain class gets its `__pow__`
+        (object_op), anything else fallback(a, c).  None for other constants."""
+        t = self.tmp()
+        is_float = _is(_type_of(t, a1), _h("float"))
+        if type(bc) is float and 0.0 < bc <= 1.0:
+            safe = ast.Compare(left=a2, ops=[ast.GtE()], comparators=[ast.Constant(0.0)])
+        elif type(bc) in (int, float) and bc in (2, 3):
+            safe = ast.Compare(
+                left=ast.Constant(-1e100),
+                ops=[ast.Lt(), ast.Lt()],
+                comparators=[a2, ast.Constant(1e100)],
+            )
+        else:
+            return None
+        return ast.IfExp(
+            test=_and(is_float, safe),
+            body=ast.BinOp(left=a2, op=ast.Pow(), right=b2),
+            orelse=self.object_op("**", a2, b2, t, fallback, augmented, line, col),
+        )
+
     def object_compare(self, op, a, b, t, fallback, line, col):
         """`a op b` of a comparison operator where the number guard leaves it (t: the
         variable holding a's class): two objects of one plain class whose special

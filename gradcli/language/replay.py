@@ -172,6 +172,7 @@ class Run:
         "counts",
         "bases",
         "why",
+        "noted",
     )
 
     def __init__(self, body, s):
@@ -190,6 +191,7 @@ class Run:
         self.bases = {}  # name -> the output its value views (replay_plan.Assign.base)
         self.counts = [0, 0]  # iterations replayed, in all (REPORT: Counted)
         self.why = None  # why the last noted iteration gave no plan (REPORT)
+        self.noted = -1  # the engine's ops the last noted iteration ran (replay_defs.py)
 
     def iteration(self, s):
         """Run the body once; returns its signal, as Compiler.block's closure does."""
@@ -302,6 +304,7 @@ class Run:
                     r = closure(s)
                 if r is not None:
                     return r
+        self.noted = len(rec.notes)
         try:
             if None in rec.notes:  # (a forward-mode level or hooks context opened)
                 raise Fail("a forward-mode level or saved-tensor hooks were opened")

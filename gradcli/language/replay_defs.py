@@ -106,6 +106,10 @@ def def_body(comp, suite, name, line):
                 held.busy = False
                 run.s = None
                 held.release()
+        if run.noted == 0 and held.plain_python is not None:
+            # nothing of the engine ran in its statements: plain Python, which the fast
+            # tier runs from its next call on (nothing to replay)
+            held.plain_python(s)
         if r is not None or ret is None:
             return r
         if got is not _STALE:  # (the `return` statement's value, as it runs it)
@@ -163,6 +167,7 @@ class _Held:
         "checked",
         "item_of",
         "unseen",
+        "plain_python",
     )  # (said: REPORT)
 
     def __init__(self, body, ret, seen, returns):
@@ -182,6 +187,9 @@ class _Held:
         self.checked = None  # the plan the loop's last call was checked and replayed with
         self.item_of = None  # the made name of `return name.item()`, else None
         self.unseen = seen  # the names the program can see when such a call ends
+        # (scope) -> None: the function called in that scope given its fast tier's code
+        # (definitions.py), for a body whose calls ran no op of the engine
+        self.plain_python = None
 
     # -- calls of a replayed loop ----------------------------------------------------------
     def item(self, name, extra, read, at, line, items, checks):

@@ -396,6 +396,19 @@ PROGRAMS = {
         "def g(t):\n    if t:\n        return 1\ng(torch.tensor([1.0, 2.0]))\n"
     ),
     "state_line_print": "def f(x):\n    return x\nfor i in range(2):\n    print(f(i), f(i + 1))\n",
+    "power_of_a_constant": 'def p(x):\n    return x ** 0.5, x ** 2, x ^ 3, x ** 3.0, x ** 2.0, x ** 1.0\nfor v in [4.0, 0.0, 2.5, -2.0, 1e200, -1e200, float("inf"), float("nan"), 3, True, -8]:\n    try:\n        print(p(v))\n    except Exception as e:\n        print(type(e).__name__, e)\nclass V:\n    def __init__(self, d):\n        self.d = d\n    def __pow__(self, k):\n        return V(self.d ** k)\n    def __repr__(self):\n        return f"V({self.d})"\ndef q(v):\n    return v ** 2, v ** 0.5\nprint(q(V(3.0)))\nx = 3.0\nx **= 2\nprint(x)\n',
+    "int_and_float_operands": 'def f(a, b):\n    return a + b, a - b, a * b, b * a, b - a\nprint(f(3, 2.5), f(2.5, 3), f(True, 2.5), f(-7, 0.0), f(2 ** 60, 1.5))\nprint(f(2, float("inf")), f(0, float("nan")))\ntry:\n    print(f(10 ** 400, 1.5))\nexcept OverflowError as e:\n    print("OverflowError", e)\nf(10 ** 400, 2.5)\n',
+    # a def whose statements a replayed call could take (`name = expression`): plain
+    # Python in its first call, the fast tier's from then on; tensors still replayed
+    "replayable_def_of_plain_python": (
+        "class A:\n    def f(self):\n        return 1\n"
+        "def g(y):\n    z = y\n    return z.f()\n"
+        "def hyp(a, b):\n    s = a * a + b * b\n    return s ** 0.5\n"
+        "def step(w, x):\n    y = w * x\n    return y.sum()\n"
+        "w = torch.ones(3, requires_grad=True)\nt = 0.0\n"
+        "for i in range(4):\n    t += hyp(i, 2.0) + g(A())\n    l = step(w, torch.ones(3))\n"
+        "    l.backward()\nprint(t, w.grad, hyp(torch.tensor(3.0), 4.0))\nhyp('a', 1)\n"
+    ),
     # a program's variable read as a dict's item: unbound, deleted, bound later, a hint
     "global_unbound_then_bound": (
         "def f(a):\n    return a + later\ntry:\n    f(1)\nexcept NameError as e:\n"
@@ -503,6 +516,11 @@ def test_units_are_compiled():
     ):
         kinds = [fn.__name__ for fn, _ in comp.program(parse(source))]
         assert "either" in kinds, source
+    r = Run(PROGRAMS["replayable_def_of_plain_python"])
+    assert r.error is not None  # (hyp('a', 1))
+    v = r.session.scope.vars
+    assert v["g"].fast is not None and v["hyp"].fast is not None
+    assert v["step"].fast is None  # (its calls replayed)
     r = Run(PROGRAMS["comprehensions_in_comprehensions"])
     assert r.error is not None
     assert r.session.scope.vars["f"].fast is not None
