@@ -423,20 +423,30 @@ class Super:
     __slots__ = ("cls", "obj")
 
     def __init__(self, cls, obj):
+        """(obj None: `super(cls)`, unbound: only its `__init__()`, which does nothing)"""
         if not isinstance(cls, type):
-            raise GradTypeError("super() argument 1 must be a type")
+            raise GradTypeError(f"super() argument 1 must be a type, not {type_name(cls)}")
+        if obj is None:
+            self.cls, self.obj = cls, None
+            return
         kind = obj if isinstance(obj, type) else type(obj)
         if not issubclass(kind, cls):
             raise GradTypeError("super(type, obj): obj must be an instance or subtype of type")
         self.cls, self.obj = cls, obj
 
     def __repr__(self):
+        if self.obj is None:
+            return f"<super: <class '{self.cls.__name__}'>, NULL>"
         return f"<super: <class '{self.cls.__name__}'>>"
 
     def get(self, name):
         if is_dunder(name) and name not in DUNDERS:
             raise _no_attr("super", name)
         obj = self.obj
+        if obj is None:  # (unbound: its own __init__ only)
+            if name == "__init__":
+                return _object_init
+            raise _no_attr("super", name)
         kind = obj if isinstance(obj, type) else type(obj)
         mro = kind.__mro__
         for c in mro[mro.index(self.cls) + 1 :]:

@@ -304,6 +304,8 @@ def slice_(*args):
 
 
 def super_(*args):
+    if len(args) == 1:  # unbound: `super(C).__init__()` (Python's no-op in a method)
+        return Super(args[0], None)
     if len(args) != 2:
         no_super()
     return Super(*args)

@@ -1,4 +1,5 @@
-"""torch.utils.data's TensorDataset and DataLoader (single process): batches made by
+"""torch.utils.data's TensorDataset, IterableDataset and DataLoader (single process):
+batches made by
 default_collate (tensors stacked, numbers made tensors, a tuple sample gives a list),
 shuffling as RandomSampler does it -- each pass over the loader draws a base seed
 from the default generator, then a seed for a fresh generator whose randperm orders
@@ -29,6 +30,20 @@ class Dataset:
         raise GradRuntimeError(
             "Subclasses of Dataset should implement __getitem__.", type_name="NotImplementedError"
         )
+
+
+class IterableDataset(Dataset):
+    """torch.utils.data.IterableDataset: a base for datasets that are iterables (their
+    `__iter__`), which a DataLoader goes through in their order (one process: no
+    workers, so get_worker_info() is None)."""
+
+    def __repr__(self):
+        return "<torch.utils.data.dataset.IterableDataset object>"
+
+
+def get_worker_info():
+    """torch.utils.data.get_worker_info(): None in the main process (no workers here)."""
+    return None
 
 
 class TensorDataset(Dataset):
@@ -193,6 +208,11 @@ class DataLoader:
             raise GradValueError(
                 f"batch_size should be a positive integer value, but got batch_size={batch_size}"
             )
+        if isinstance(dataset, IterableDataset) and shuffle not in (None, False):
+            raise GradValueError(
+                "DataLoader with IterableDataset: expected unspecified shuffle option, "
+                f"but got shuffle={shuffle}"
+            )
         self.dataset, self.batch_size, self.shuffle = dataset, batch_size, bool(shuffle)
         self.drop_last, self.collate_fn = drop_last, collate_fn
         self.num_workers, self.generator = num_workers, generator
@@ -209,6 +229,9 @@ class DataLoader:
         return self._batches(gen)
 
     def _batches(self, gen):
+        if isinstance(self.dataset, IterableDataset):  # its items in its own order
+            yield from self._batched(iter(self.dataset))
+            return
         n = _length(self.dataset)
         if self.shuffle:
             # RandomSampler draws from the loader's generator itself when it was given one,
@@ -216,14 +239,16 @@ class DataLoader:
             order = _random_order(gen, n, self.generator is None)
         else:
             order = range(n)
+        yield from self._batched(self.dataset[i] for i in order)
+
+    def _batched(self, samples):
         collate = self.collate_fn or default_collate
         if self.batch_size is None:
-            for i in order:
-                yield self.dataset[i]
+            yield from samples
             return
         batch = []
-        for i in order:
-            batch.append(self.dataset[i])
+        for sample in samples:
+            batch.append(sample)
             if len(batch) == self.batch_size:
                 yield collate(batch)
                 batch = []
@@ -245,6 +270,8 @@ class DataLoader:
 def members():
     return {
         "Dataset": Dataset,
+        "IterableDataset": IterableDataset,
+        "get_worker_info": get_worker_info,
         "TensorDataset": TensorDataset,
         "Subset": Subset,
         "random_split": random_split,

@@ -340,6 +340,17 @@ try:
 except TypeError as e:
     print("TypeError", e)
 """,
+    "unbound_super": """
+class A:
+    def m(self):
+        return super(A).__init__()
+print(A().m(), repr(super(A)))
+for attempt in (lambda: super(A).m, lambda: super(3), lambda: super(3, A())):
+    try:
+        attempt()
+    except (AttributeError, TypeError) as e:
+        print(type(e).__name__, e)
+""",
     "object_called_a_bare_sentinel": """
 MISSING = object()
 def get(d, k, default=MISSING):

@@ -456,6 +456,7 @@ SWEEP = {
     "bare object": "v0 = object()\n",
     "bound method": CLASS + "v0 = C().m\n",
     "super": SUPER + "v0 = B().s()\n",
+    "unbound super": SUPER + "v0 = super(B)\n",
     "staticmethod": DESCR + "v0 = D.raw_st\n",
     "property": DESCR + "v0 = D.raw_p\n",
     "classmethod-bound": DESCR + "v0 = D.cm\n",
@@ -575,7 +576,7 @@ def test_every_python_attribute_of_the_new_values(kind):
                 continue
             assert (
                 not name.startswith("_")
-                or (kind == "super" and name in classes.DUNDERS)
+                or (kind in ("super", "unbound super") and name in classes.DUNDERS)
                 or name in PYTHONS_OWN
                 or (kind == "user class" and name in CLASS_CHAIN and form.endswith(f"{name}\n"))
             ), f"{kind}: {form!r} was allowed"
