@@ -17,7 +17,7 @@ from .arity import MethodName
 from .callsites import _other_method
 from .calls import backward_hint
 from .classes import direct_name, plain_class_attr, plain_lookup
-from .datamodel import _DUNDER, refused
+from .datamodel import _DUNDER, BINARY, _sign, refused
 from .fast_support import framed as in_frames
 from .functions import UserFunction, call_user
 from .invoke import call, call_failed
@@ -175,6 +175,26 @@ def compare_rest(op):
         raise GradTypeError(
             f"'{op}' not supported between instances of '{t.__name__}' and '{t.__name__}'"
         )
+
+    return run
+
+
+def inplace_rest(op):
+    """What Python's `a op= b` does after a's in-place special method (`__iadd__`: its
+    fast function, called by fast_objects.object_op) answered NotImplemented: `a op b`
+    by Python's binary protocol, its TypeError naming the augmented operator (`+=`), as
+    datamodel.inplace gives it; the in-place method is not called again."""
+    name, fn = _DUNDER[op], BINARY[op]
+    head = f"unsupported operand type(s) for {_sign(op, name, False)}: "
+
+    def run(a, b):
+        try:
+            return python_protocol(fn, a, b)
+        except GradTypeError as e:
+            if not e.message.startswith(head):
+                raise
+            words = f"unsupported operand type(s) for {_sign(op, name, True)}: "
+            raise GradTypeError(words + e.message[len(head) :]) from None
 
     return run
 

@@ -44,7 +44,7 @@ from .fast_dispatch import (
     method_caller,
 )
 from .fast_ast import _op_key
-from .fast_dispatch import compare_method, compare_rest, plain_first, refusal
+from .fast_dispatch import compare_method, compare_rest, inplace_rest, plain_first, refusal
 from .datamodel import _DUNDER
 from .fast_support import OWN_ATTR, augmented_op
 from .parser import Tree
@@ -382,6 +382,7 @@ class FastOperators:
         method = f"__r{name}__" if reflected else f"__{name}__"
         if augmented and not reflected:
             test.append(_is(self._lookup(_name(tb), _name(t), f"__i{name}__"), ast.Constant(None)))
+            inplace = self._inplace(op, name, a, b, tb, t, general, line, col)
         test.append(self._fast_lookup(f, _name(tb), _name(t), method, 2))
         args = [_copy_name(later), _copy(a)] if reflected else [_copy(a), _copy(b)]
         call = _placed(_call(_name(f), *args), line, col)
@@ -397,7 +398,30 @@ class FastOperators:
             body=_name(r),
             orelse=_call(refuse, _copy(a), _copy_name(later) if reflected else _copy(b)),
         )
+        if augmented and not reflected:  # (its in-place method's fast function first)
+            inplace.orelse = ast.IfExp(test=_and(*test[1:]), body=done, orelse=_copy(general))
+            return ast.IfExp(test=test[0], body=inplace, orelse=general)
         return ast.IfExp(test=_and(*test), body=done, orelse=general)
+
+    def _inplace(self, op, name, a, b, tb, t, general, line, col):
+        """object_op's `a op= b` of an object a whose class's in-place method (`__iadd__`)
+        has a fast function: that called here (whatever b is), and Python's `a op b`
+        only when it answers NotImplemented (fast_dispatch.inplace_rest); the tree's
+        `orelse` left for object_op's other cases."""
+        fi, ri = self.tmp(), self.tmp()
+        call = _placed(_call(_name(fi), _copy(a), _copy(b)), line, col)
+        rest = self.const(inplace_rest(op), "inplace_rest_" + _op_key(op))
+        done = ast.IfExp(
+            test=ast.Compare(
+                left=ast.NamedExpr(target=_name(ri, ast.Store()), value=call),
+                ops=[ast.IsNot()],
+                comparators=[self.const(NotImplemented, "NotImplemented")],
+            ),
+            body=_name(ri),
+            orelse=at(_call(rest, _copy(a), _copy(b)), line, col),
+        )
+        found = self._fast_lookup(fi, _name(tb), _name(t), f"__i{name}__", 2)
+        return ast.IfExp(test=found, body=done, orelse=_copy(general))
 
     def power_of_constant(self, a1, a2, b2, bc, fallback, augmented, line, col):
         """`a ** c` (`a ^ c`) of a number constant c where Python's own operator on a

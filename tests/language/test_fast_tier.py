@@ -602,6 +602,7 @@ def test_generated_int_programs(e, r, n):
 OBJECTS = {
     # comparisons of two objects of one class: the special method's compiled code called,
     # then the rest of Python's protocol (the reflected method, identity, the TypeError)
+    "in_place_special_methods": 'class Acc:\n    def __init__(self, v):\n        self.v = v\n    def __iadd__(self, o):\n        print("iadd", o.v if isinstance(o, Acc) else o)\n        if isinstance(o, Acc):\n            self.v += o.v\n            return self\n        return NotImplemented\n    def __add__(self, o):\n        print("add")\n        if isinstance(o, Acc):\n            return Acc(self.v + o.v)\n        return NotImplemented\n    def __imul__(self, o):\n        self.v *= o\n        return self\n    def __repr__(self):\n        return f"Acc({self.v})"\nclass P:\n    def __init__(self, v):\n        self.v = v\n    def __add__(self, o):\n        return P(self.v + o.v)\n    def __repr__(self):\n        return f"P({self.v})"\ndef f(a, b):\n    c = a\n    c += b\n    c *= 3\n    return a, c\nprint(f(Acc(1), Acc(2)))\ndef g(a, b):\n    a += b\n    return a\nprint(g(P(1), P(2)), g(Acc(1), Acc(5)))\ndef h(a, x):\n    a += x\n    return a\ntry:\n    h(Acc(1), 2)\nexcept TypeError as e:\n    print("TypeError", e)\ndef k(a):\n    a -= a\n    return a\ntry:\n    k(Acc(1))\nexcept TypeError as e:\n    print("TypeError", e)\n',
     "comparisons_of_one_class": (
         "class F:\n    def __init__(self, n):\n        self.n = n\n"
         "    def __lt__(self, o):\n        print('lt')\n        return self.n < o.n\n"

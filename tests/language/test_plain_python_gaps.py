@@ -351,6 +351,58 @@ for attempt in (lambda: super(A).m, lambda: super(3), lambda: super(3, A())):
     except (AttributeError, TypeError) as e:
         print(type(e).__name__, e)
 """,
+    "in_place_special_methods": """
+class Acc:
+    def __init__(self, v):
+        self.v = v
+    def __iadd__(self, o):
+        print("iadd", o.v if isinstance(o, Acc) else o)
+        if isinstance(o, Acc):
+            self.v += o.v
+            return self
+        return NotImplemented
+    def __add__(self, o):
+        print("add")
+        if isinstance(o, Acc):
+            return Acc(self.v + o.v)
+        return NotImplemented
+    def __imul__(self, o):
+        self.v *= o
+        return self
+    def __repr__(self):
+        return f"Acc({self.v})"
+class P:
+    def __init__(self, v):
+        self.v = v
+    def __add__(self, o):
+        return P(self.v + o.v)
+    def __repr__(self):
+        return f"P({self.v})"
+def f(a, b):
+    c = a
+    c += b
+    c *= 3
+    return a, c
+print(f(Acc(1), Acc(2)))
+def g(a, b):
+    a += b
+    return a
+print(g(P(1), P(2)), g(Acc(1), Acc(5)))
+def h(a, x):
+    a += x
+    return a
+try:
+    h(Acc(1), 2)
+except TypeError as e:
+    print("TypeError", e)
+def k(a):
+    a -= a
+    return a
+try:
+    k(Acc(1))
+except TypeError as e:
+    print("TypeError", e)
+""",
     "object_called_a_bare_sentinel": """
 MISSING = object()
 def get(d, k, default=MISSING):
