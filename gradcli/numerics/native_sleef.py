@@ -176,9 +176,11 @@ def log1pd(e, d):
     return b.select(negzero, c(-0.0), res)
 
 
-def _log_tail(e, ex, xx, xy):
-    """sleef_u10._log_tail (float64): e*ln2 + 2x + x^3 p(x^2), x = xx + xy."""
-    b, c, f = e.b, e.d, e.fma64
+def _log_tail(e, ex, xx, xy, f=None):
+    """sleef_u10._log_tail (float64): e*ln2 + 2x + x^3 p(x^2), x = xx + xy; its fused
+    steps f (e.fma64, flagged, unless the caller gives another)."""
+    b, c = e.b, e.d
+    f = f or e.fma64
     ed = b.sitofp(ex, e.dbl)
     lhi, llo = _LN2
     sx = b.fmul(c(lhi), ed)
@@ -202,7 +204,12 @@ def logd(e, d):
     """sleef_u10._log_u1 of one double, 0 < d <= DBL_MAX (flagged elsewhere, NaN
     included)."""
     b, c, i32, i64 = e.b, e.d, e.i32, e.i64
-    f = e.fma64
+    # No fused step needs the emulation's flag within 0 < d <= DBL_MAX: the mantissa m
+    # lies in [0.75, 1.5) and |ex| <= 1100, so every operand is far below 2^990; each
+    # product is 0 or above about 2^-170 (the terms are m - 1 and m + 1, their errors,
+    # multiples of m's last bit, the quotient and its residual, and powers of x = (m -
+    # 1) / (m + 1) added to coefficients), far above 2^-900; and nothing is infinite.
+    f = e.fma64_in_range
     e.flag(b.not_(b.and_(b.fcmp_ordered(">", d, c(0.0)), b.fcmp_ordered("<=", d, c(_DBL_MAX)))))
     o = b.fcmp_ordered("<", d, c(_DBL_MIN))
     d = b.select(o, b.fmul(d, c(_TWO64)), d)
@@ -220,7 +227,7 @@ def logd(e, d):
     q = b.fmul(ax, t)
     u = f(t, ax, b.fneg(q))
     r = f(b.fneg(by), t, f(b.fneg(bx), t, c(1.0)))
-    return _log_tail(e, ex, q, f(q, r, f(ay, t, u)))
+    return _log_tail(e, ex, q, f(q, r, f(ay, t, u)), f)
 
 
 def _add2_ff(e, x, y):

@@ -138,3 +138,27 @@ def test_the_exp_kernel_on_values_beyond_its_range():
     with native.numpy_only(), np.errstate(all="ignore"):
         ref = torch_exp.expd(x)
     _same(got, ref)
+
+
+def test_the_log_kernel_next_to_one_and_at_the_ends():
+    """logd's fused steps take no flag (native_sleef.logd): values a few ulps from 1 (the
+    smallest nonzero m - 1), from 0.75 and 1.5 (where the exponent is taken), subnormals
+    and the largest doubles come out as the emulation's."""
+    from gradcli.numerics.floats import sleef_u10
+
+    k = np.arange(1, 2001, dtype=np.float64)
+    x = np.concatenate(
+        [
+            1.0 + k * 2.0**-52,
+            1.0 - k * 2.0**-53,
+            0.75 + (k - 1000) * 2.0**-53,
+            1.5 + (k - 1000) * 2.0**-52,
+            k * 5e-324,
+            np.finfo(np.float64).max * (1 - k * 2.0**-53),
+        ]
+    )
+    got = native.unary(native._state["lib"], "logd", x)
+    assert got is not None
+    with native.numpy_only(), np.errstate(all="ignore"):
+        ref = sleef_u10.sleef_log(x)
+    _same(got, ref)
