@@ -403,6 +403,121 @@ try:
 except TypeError as e:
     print("TypeError", e)
 """,
+    "data_model_patterns_of_published_code": """
+from dataclasses import dataclass, field
+
+class Version:
+    def __init__(self, major, minor=0):
+        self.major, self.minor = major, minor
+    @classmethod
+    def parse(cls, text):
+        a, b = text.split(".")
+        return cls(int(a), int(b))
+    @staticmethod
+    def zero():
+        return Version(0)
+    @property
+    def key(self):
+        return (self.major, self.minor)
+    def __eq__(self, o):
+        return self.key == o.key
+    def __lt__(self, o):
+        return self.key < o.key
+    def __ge__(self, o):
+        return not self < o
+    def __le__(self, o):
+        return self < o or self == o
+    def __hash__(self):
+        return hash(self.key)
+    def __repr__(self):
+        return f"Version({self.major}.{self.minor})"
+
+vs = [Version.parse("1.2"), Version(1), Version.zero(), Version.parse("0.9")]
+print(sorted(vs), max(vs), Version(1, 2) >= Version(1, 1), Version(2) <= Version(1))
+print({Version(1): "a"}[Version(1, 0)], len(set(vs + [Version(1)])))
+
+class Countdown:
+    def __init__(self, n):
+        self.n = n
+    def __iter__(self):
+        return self
+    def __next__(self):
+        if self.n <= 0:
+            raise StopIteration
+        self.n -= 1
+        return self.n
+
+print(list(Countdown(3)), sum(Countdown(4)), [x * 2 for x in Countdown(2)])
+
+class Timer:
+    def __init__(self, name):
+        self.name = name
+        self.log = []
+    def __enter__(self):
+        self.log.append("enter " + self.name)
+        return self
+    def __exit__(self, exc_type, exc, tb):
+        self.log.append(f"exit {exc_type.__name__ if exc_type else None}")
+        return exc_type is KeyError
+
+with Timer("a") as t:
+    pass
+with Timer("b") as u:
+    {}["x"]
+print(t.log, u.log)
+
+@dataclass(order=True)
+class Point:
+    x: float
+    y: float = 0.0
+    tags: list = field(default_factory=list)
+
+p = Point(1.0, 2.0)
+print(p, p == Point(1.0, 2.0), Point(0.5) < p, p.tags)
+
+class Temp:
+    def __init__(self):
+        self._c = 0.0
+    @property
+    def celsius(self):
+        return self._c
+    @celsius.setter
+    def celsius(self, v):
+        if v < -273.15:
+            raise ValueError("too cold")
+        self._c = v
+    @property
+    def fahrenheit(self):
+        return self._c * 9 / 5 + 32
+
+tt = Temp()
+tt.celsius = 100.0
+print(tt.fahrenheit)
+try:
+    tt.celsius = -300
+except ValueError as e:
+    print("ValueError", e)
+
+class Poly:
+    def __init__(self, *cs):
+        self.cs = list(cs)
+    def __call__(self, x):
+        return sum(c * x ** i for i, c in enumerate(self.cs))
+    def __len__(self):
+        return len(self.cs)
+    def __getitem__(self, i):
+        return self.cs[i]
+    def __contains__(self, v):
+        return v in self.cs
+    def __bool__(self):
+        return any(self.cs)
+    def __neg__(self):
+        return Poly(*[-c for c in self.cs])
+    def __format__(self, spec):
+        return " + ".join(format(c, spec) for c in self.cs)
+print(Poly(1, 2, 3)(2.0), len(Poly(1, 2)), Poly(1, 2)[1], 2 in Poly(1, 2), bool(Poly(0, 0)))
+print(f"{Poly(1.5, 2.25):.1f}", (-Poly(1, 2)).cs, list(Poly(4, 5)))
+""",
     "object_called_a_bare_sentinel": """
 MISSING = object()
 def get(d, k, default=MISSING):
