@@ -35,7 +35,7 @@ from .prelude import install
 from .state import state
 from .statements import Statements
 from . import stmtlines
-from . import dataclass
+from . import dataclass, ordering
 from ..library import stdlib
 
 
@@ -195,3 +195,6 @@ class Compiler(Statements, Control, Definitions, Expressions, Comprehensions, Ca
 
 
 stdlib.add_module("dataclasses", lambda: dataclass.make_module(lambda: Compiler({})))
+stdlib.add_members(
+    "functools", lambda: {"total_ordering": ordering.total_ordering(lambda: Compiler({}))}
+)

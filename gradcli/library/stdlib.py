@@ -671,3 +671,16 @@ def names():
 def add_module(name, make):
     """Another part of the library offers a module to `import name` (made on first use)."""
     _MODULES[name] = make
+
+
+def add_members(name, make):
+    """Another part of the library adds members (`make()`: name -> value) to the module
+    `import name` binds, made with it on first use (functools.total_ordering: language)."""
+    base = _MODULES[name]
+
+    def made():
+        m = base()
+        m.members.update(make())
+        return m
+
+    _MODULES[name] = made

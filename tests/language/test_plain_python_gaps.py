@@ -518,6 +518,52 @@ class Poly:
 print(Poly(1, 2, 3)(2.0), len(Poly(1, 2)), Poly(1, 2)[1], 2 in Poly(1, 2), bool(Poly(0, 0)))
 print(f"{Poly(1.5, 2.25):.1f}", (-Poly(1, 2)).cs, list(Poly(4, 5)))
 """,
+    "functools_total_ordering": """
+import functools
+
+@functools.total_ordering
+class Version:
+    def __init__(self, major, minor=0):
+        self.major, self.minor = major, minor
+    def __eq__(self, o):
+        if not isinstance(o, Version):
+            return NotImplemented
+        return (self.major, self.minor) == (o.major, o.minor)
+    def __lt__(self, o):
+        if not isinstance(o, Version):
+            return NotImplemented
+        return (self.major, self.minor) < (o.major, o.minor)
+    def __hash__(self):
+        return hash((self.major, self.minor))
+    def __repr__(self):
+        return f"Version({self.major}.{self.minor})"
+
+a, b = Version(1, 2), Version(1, 10)
+print(a < b, a <= b, a > b, a >= b, a == b, a != b, b >= a, a <= a)
+print(sorted([b, a, Version(0)]), max(a, b), min(a, b))
+print(Version.__gt__.__name__, Version.__ge__.__qualname__)
+
+@functools.total_ordering
+class Rev:
+    def __init__(self, v):
+        self.v = v
+    def __eq__(self, o):
+        return self.v == o.v
+    def __gt__(self, o):
+        return self.v < o.v
+print(Rev(1) > Rev(2), Rev(1) < Rev(2), Rev(1) <= Rev(1), Rev(3) >= Rev(2))
+for bad in (lambda: a < 3, lambda: a >= "x"):
+    try:
+        bad()
+    except TypeError as e:
+        print("TypeError", e)
+try:
+    @functools.total_ordering
+    class Nothing:
+        pass
+except ValueError as e:
+    print("ValueError", e)
+""",
     "object_called_a_bare_sentinel": """
 MISSING = object()
 def get(d, k, default=MISSING):
