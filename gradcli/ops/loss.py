@@ -32,6 +32,7 @@ from ..runtime.errors import (
 from ..core.tensor import Tensor
 from .registry import Arg, register
 from ..numerics.floats import torch_act
+from ..numerics.floats.libm_log import libm_log
 from .loss_grads import BCEGrad, bce_grad_values
 from .fused_grads import (
     REDUCTION_CODES,
@@ -385,9 +386,11 @@ class BCE(_Loss):
         self.setup(x, y, reduction)
         self.save(x, y)
         self.w = w
-        log_x = np.maximum(np.log(x), -100)
+        # ATen's scalar kernel: the C library's log and log1p (NumPy's float32 log is
+        # its own SIMD loop, not glibc's), in its order: (y - 1) log1p(-x) - y log(x)
+        log_x = np.maximum(libm_log(x), -100)
         log_1x = np.maximum(np.log1p(-x), -100)
-        loss = -(y * log_x + (1 - y) * log_1x)
+        loss = (y - 1) * log_1x - y * log_x
         return _reduce(loss if w is None else loss * w, reduction)
 
     def backward(self, g, F, x, y):

@@ -126,6 +126,11 @@ EXPRESSIONS = {
     "mse_loss_none": "F.mse_loss(x, t, reduction='none')",
     "bce": "F.binary_cross_entropy(torch.sigmoid(x), t)",
     "bce_sum": "F.binary_cross_entropy(torch.sigmoid(x), t, reduction='sum')",
+    # each value of its scalar kernel (glibc's logf and log1pf): a mean hides a last bit
+    "bce_none": "F.binary_cross_entropy(torch.sigmoid(x), t, reduction='none')",
+    "bce_binary_none": "F.binary_cross_entropy(torch.sigmoid(x), t.round(), reduction='none')",
+    "bce_weight_none": "F.binary_cross_entropy(torch.sigmoid(x * 3), t.round(), weight=t, "
+    "reduction='none')",
     "bce_logits": "F.binary_cross_entropy_with_logits(x, t)",
     "bce_logits_none": "F.binary_cross_entropy_with_logits(x, t, reduction='none')",
     "silu": "F.silu(x)",
