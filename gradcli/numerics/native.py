@@ -583,9 +583,9 @@ def quick(kind, a, b, c):
     C-contiguous array of the loop's element types (a double for a; doubles, or floats
     for fma32's b and c) of the step's shape or of one value, or a Python, NumPy double
     or float scalar (a float32 one kept a float for fma32's b and c).  None when the
-    loops are not loaded, an operand is not such, the shapes broadcast otherwise, or a
-    value is flagged (the caller's general step then computes the whole step: the same
-    bits)."""
+    loops are not loaded, an operand is not such, the shapes broadcast otherwise, all are
+    numbers or 0-d arrays (`fma` rounds their exact value), or a value is flagged (the
+    caller's general step then computes the whole step: the same bits)."""
     lib = _state["lib"]
     if not lib:
         return None
@@ -628,6 +628,8 @@ def quick(kind, a, b, c):
         if k:
             types += "f" if dt is F else "d"
     if shape is None:
+        if not ones:  # numbers and 0-d arrays: fma's exact rounding of the numbers
+            return None
         shape = (1,) * ones
     elif ones > len(shape):
         return None
