@@ -398,12 +398,13 @@ def poisson_nll_loss(
         loss = sub(_OP["exp"](x), mul(t, x))
     else:
         loss = sub(x, mul(t, _OP["log"](_OP["add"](x, eps))))
-    if full:
-        ta = t.data
-        with np.errstate(divide="ignore", invalid="ignore"):
-            st = ta * np.log(ta) - ta + 0.5 * np.log(2 * math.pi * ta)
-        st = np.where(ta <= 1, 0, st).astype(loss.data.dtype)
-        loss = _OP["add"](loss, Tensor(st))
+    if full:  # ATen's Stirling term, op for op (its float32 log is torch.log's, not NumPy's),
+        # `t log t - t + 0.5 log(2 pi t)` with the right operand first, as ATen's build
+        # evaluates it (the order the backward adds the target's gradients in)
+        log, add = _OP["log"], _OP["add"]
+        half_log = mul(log(mul(t, 2 * math.pi)), 0.5)
+        st = add(sub(mul(t, log(t)), t), half_log)
+        loss = add(loss, _OP["masked_fill"](st, _OP["le"](t, 1), 0))
     return _apply_reduction(loss, reduction)
 
 

@@ -131,6 +131,9 @@ EXPRESSIONS = {
     "bce_binary_none": "F.binary_cross_entropy(torch.sigmoid(x), t.round(), reduction='none')",
     "bce_weight_none": "F.binary_cross_entropy(torch.sigmoid(x * 3), t.round(), weight=t, "
     "reduction='none')",
+    # Stirling's term: torch.log's float32 values; the target's gradient in ATen's order
+    "poisson_full_none": "F.poisson_nll_loss(x, t * 10, full=True, reduction='none')",
+    "poisson_full_target": "F.poisson_nll_loss(t, x.abs() * 3, full=True, reduction='none')",
     "bce_logits": "F.binary_cross_entropy_with_logits(x, t)",
     "bce_logits_none": "F.binary_cross_entropy_with_logits(x, t, reduction='none')",
     "silu": "F.silu(x)",
