@@ -8,6 +8,9 @@ Math functions and matrix products go through MKL (gradcli/numerics/mkl.py), whi
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +54,49 @@ def test_math_functions_are_pytorchs(dtype):
         assert out.dtype == np.dtype(dtype)
         assert _digest(out) == c["out"], (c["op"], dtype, c["n"])
     assert len(cases) >= 100
+
+
+@needs_mkl
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_math_functions_of_0d_tensors_are_pytorchs(dtype):
+    """The goldens' inputs one 0-d tensor at a time (VML's one-value call, mkl._one_value,
+    a network of 0-d parameters' path): the bits PyTorch gave the whole arrays."""
+    cases = [c for c in GOLDEN["unary"] if c["dtype"] == dtype and c["n"] >= 2000]
+    for c in cases:
+        x = unary_input(c["op"], c["n"], dtype)
+        values = [x[i : i + 1].reshape(()).copy() for i in range(x.size)]  # (0-d arrays)
+        out = [FUNCTIONS[c["op"]](Tensor(v)).data for v in values]
+        assert all(o.shape == () and o.dtype == np.dtype(dtype) for o in out)
+        assert _digest(np.array(out)) == c["out"], (c["op"], dtype, c["n"])
+    assert len(cases) >= 20
+    assert (np.dtype(dtype), "tanh") in mkl._ONE  # (the one-value call was used)
+
+
+@needs_mkl
+def test_importing_torch_loads_mkl():
+    """A program's `import torch` loads MKL and VML's kernels (mkl.warm), as PyTorch's
+    import has them, so that its first tanh does not pay for that; a program that does
+    not import torch loads nothing."""
+    code = (
+        "import io, sys\n"
+        "from gradcli.output import TextOutput\n"
+        "from gradcli.session import Session\n"
+        "from gradcli.numerics import mkl\n"
+        "s = Session(TextOutput(io.StringIO(), quiet=True))\n"
+        "s.run(sys.argv[1])\n"
+        "print(mkl._state['lib'] is not False, bool(mkl._VML_FNS or mkl._ONE))"
+    )
+    root = str(Path(__file__).parents[2])
+
+    def run(program):
+        env = {**os.environ, "PYTHONPATH": root}
+        cmd = [sys.executable, "-c", code, program]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stdout
+
+    assert run("import math\nx = 1 + 2\n").split() == ["False", "False"]
+    assert run("import torch\n").split() == ["True", "True"]
+    assert run("from torch import nn\n").split() == ["True", "True"]
+    assert run("import math, torch.nn as nn\n").split() == ["True", "True"]
 
 
 def test_numpy_would_differ():
