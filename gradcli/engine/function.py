@@ -73,8 +73,9 @@ class Function:
     def save(self, *arrays):
         self.saved = arrays
 
-    #: optional: number_forward(self, a, k), forward for a 0-d float64 array and a Python
-    #: number, as a Python float operation (engine/number_nodes.py); None: none
+    #: optional: number_forward(self, a, k, v), forward for a 0-d float64 or float32 array
+    #: and a Python number k (v: k as the arithmetic takes it, rounded to float32 for a
+    #: float32 array), as a Python float operation (engine/number_nodes.py); None: none
     number_forward = None
     #: optional: pair_forward(self, a, b), forward for two 0-d arrays of one dtype, float64
     #: or float32, as a Python float operation (engine/number_nodes.py pair_node); None: none

@@ -20,7 +20,7 @@ import operator
 from ..runtime import context
 from ..numerics.floats.singles import EXACT_INT
 from ..core.tensor import Tensor
-from ..engine.number_nodes import F64, number_node
+from ..engine.number_nodes import F32, F64, number_node
 from ..ops.registry import OPERATOR_NODES
 from .positions import located
 from .runtime import INT_DIV as _INT_DIV, SMALL_INT as _SMALL_INT, SMALL_INT
@@ -63,7 +63,7 @@ def _with_literal(expr, k, literal_first, node, fn, line, col):
     floating tensor's node made here with the literal k, as binary_op makes it;
     anything else by binary_op, its operands in the order written."""
     name = getattr(expr, "var_name", None)  # a variable: read in place (by expr if absent)
-    # a 0-d float64 tensor that requires grad, in grad mode: engine/number_nodes.py
+    # a 0-d float64 or float32 tensor that requires grad, in grad mode: engine/number_nodes.py
     numbers = (
         node is not None
         and node.number_forward is not None
@@ -86,7 +86,7 @@ def _with_literal(expr, k, literal_first, node, fn, line, col):
                 dt = d.dtype
                 if (
                     numbers
-                    and dt is F64
+                    and (dt is F64 or dt is F32)
                     and not d.ndim
                     and t.requires_grad
                     and context.current.grad_enabled

@@ -64,7 +64,7 @@ from .exceptions import LanguageException
 from .items import get_item
 from .functions import BREAK, CONTINUE, BoundUserMethod, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
-from ..engine.number_nodes import F64, number_node, pair_node
+from ..engine.number_nodes import F32, F64, number_node, pair_node
 from ..numerics.floats.singles import EXACT_INT
 from ..engine.saved import raw_saved_attr, saved_attr
 from ..engine.nograd_views import NoGradView, visible_grad_fn
@@ -279,7 +279,7 @@ def binary_op(op, augmented=False):  # noqa: C901 (one dispatch over the kinds o
                 dt = da.dtype
                 if dt.char in "fd":  # (not float16: ops/half_nodes.py)
                     if tb is float or tb is int:
-                        if numbers and dt is F64 and not da.ndim and a.requires_grad:
+                        if numbers and (dt is F64 or dt is F32) and not da.ndim and a.requires_grad:
                             if (
                                 tb is float or -EXACT_INT <= b <= EXACT_INT
                             ) and context.current.grad_enabled:
@@ -302,7 +302,7 @@ def binary_op(op, augmented=False):  # noqa: C901 (one dispatch over the kinds o
                 db = b.data
                 dt = db.dtype
                 if dt.char in "fd":
-                    if numbers and dt is F64 and not db.ndim and b.requires_grad:
+                    if numbers and (dt is F64 or dt is F32) and not db.ndim and b.requires_grad:
                         if (
                             ta is float or -EXACT_INT <= a <= EXACT_INT
                         ) and context.current.grad_enabled:

@@ -209,12 +209,14 @@ class Add(_Arith):
     saved_extra = {"alpha": saved_const(1)}
     ufunc, pair = np.add, operator.add
 
-    def number_forward(self, a, k):
-        """forward(a, k, float64) for a 0-d float64 array and a float (or an int a double
-        holds): its `doubles` path, as a Python float (engine/number_nodes.py)."""
+    def number_forward(self, a, k, v):
+        """forward(a, k, dt) for a 0-d float64 or float32 array and a float (or an int a
+        double holds), `v` the number as the arithmetic takes it (k itself; for float32
+        rounded to float32): its `doubles` / `singles` path, as a Python float (rounded
+        to float32 by the caller: engine/number_nodes.py)."""
         self.sa = self.sb = ()
         self.k = k
-        return a.item() + k
+        return a.item() + v
 
     def backward(self, g, F):
         n = self.needs
@@ -241,11 +243,11 @@ class Sub(_Arith):
     saved_extra = {"alpha": saved_const(1)}
     ufunc, pair = np.subtract, operator.sub
 
-    def number_forward(self, a, k):
+    def number_forward(self, a, k, v):
         """As Add.number_forward."""
         self.sa = self.sb = ()
         self.k = k
-        return a.item() - k
+        return a.item() - v
 
     def backward(self, g, F):
         n = self.needs
@@ -297,13 +299,13 @@ class Mul(_Arith):
     ufunc, pair = np.multiply, operator.mul
     keeps = True
 
-    def number_forward(self, a, k):
+    def number_forward(self, a, k, v):
         """As Add.number_forward (k saved as apply2 keeps it: no `a`, which only the
         constant's gradient would use)."""
         self.sa = self.sb = ()
         self.k = k
         self.saved = (None, k)
-        return a.item() * k
+        return a.item() * v
 
     def backward(self, g, F, a, b):
         n = self.needs

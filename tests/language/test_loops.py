@@ -258,30 +258,34 @@ def test_the_number_nodes_are_add_sub_mul():
     assert NUMBER_NODES == {Add, Sub, Mul}
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("cls", sorted(NUMBER_NODES, key=lambda c: c.__name__))
-def test_number_node_is_the_node_apply2_makes(cls):
-    """engine/number_nodes.py: a 0-d float64 tensor op a Python number, made without
-    apply2's general steps, is apply2's node: fields, saved values, version records,
-    creation order, value bits, and its gradient."""
-    f64 = np.dtype(np.float64)
+def test_number_node_is_the_node_apply2_makes(cls, dtype):
+    """engine/number_nodes.py: a 0-d float64 or float32 tensor op a Python number, made
+    without apply2's general steps, is apply2's node: fields, saved values, version
+    records, creation order, value bits, and its gradient."""
+    dt = np.dtype(dtype)
     was = versions.state.bumped
     try:
         for bumped in (False, True):
             versions.state.bumped = bumped
-            _compare_number_nodes(cls, f64)
+            _compare_number_nodes(cls, dt)
     finally:
         versions.state.bumped = was
 
 
-def _compare_number_nodes(cls, f64):
-    for av in NUMBER_VALUES:
-        leaf = Tensor(np.array(av), True)
-        mid = Mul.apply2(leaf, 2.0, f64)  # a tensor with a grad_fn too
+def _compare_number_nodes(cls, dt):
+    values = NUMBER_VALUES if dt == np.float64 else NUMBER_VALUES + _f32_values()[::3]
+    numbers = NUMBER_VALUES[::3] + [3, -7, 2**53, 2**24 + 1, 3.4028235e38, 1e-46, 0.1]
+    for av in values:
+        with np.errstate(all="ignore"):
+            leaf = Tensor(np.array(av, dtype=dt), True)
+        mid = Mul.apply2(leaf, 2.0, dt)  # a tensor with a grad_fn too
         for t in (leaf, mid):
-            for k in NUMBER_VALUES[::3] + [3, -7, 2**53]:
-                r1 = cls.apply2(t, k, f64)
+            for k in numbers:
+                r1 = cls.apply2(t, k, dt)
                 r2 = number_node(cls, t, k)
-                assert type(r2) is Tensor and r2.requires_grad and r2.data.dtype == f64
+                assert type(r2) is Tensor and r2.requires_grad and r2.data.dtype == dt
                 assert r2.data.shape == () and type(r2.data) is np.ndarray
                 assert _bits(r1.data) == _bits(r2.data), (cls, av, k)
                 assert _node_fields(r1)[:-1] == _node_fields(r2)[:-1]

@@ -67,6 +67,20 @@ def weak(v, a):
     return w
 
 
+def value32(x):
+    """A Python float or int (one a double holds) as float32 arithmetic takes it: rounded
+    to float32, as a Python float; None beyond float32's range, for NaN and infinities
+    (NumPy's general path then)."""
+    t = type(x)
+    if t is float:
+        if -F32_MAX <= x <= F32_MAX:
+            return rounded(x)
+        return None
+    if t is int and -EXACT_INT <= x <= EXACT_INT:
+        return rounded(x)
+    return None
+
+
 def _value(x):
     t = type(x)
     if t is np.ndarray:
