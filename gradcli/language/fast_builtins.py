@@ -21,7 +21,10 @@ from __future__ import annotations
 import sys
 
 from ..library.stdlib import LazyIterator, StdModule
-from ..library.values import BoundMethod, BuiltinFunction
+from ..core.tensor import Tensor
+from ..library.torch_ns import namespace
+from ..library.values import BoundMethod, BuiltinFunction, Module
+from ..ops.registry import BUILTINS
 from ..runtime import context
 from ..runtime.limits import SMALL
 from .arity import BareName
@@ -355,3 +358,35 @@ def module_site(attr, line, col):
 
 
 MODULE = StdModule
+TORCH_MODULE = Module
+_OPERANDS = frozenset({Tensor, int, float, bool})
+
+
+def torch_site(attr, line, col):
+    """run(o, *args) for `o.attr(...)` with o a namespace of the torch API (`torch`, `F`:
+    library.values.Module, whose attributes a program cannot set) where attr reaches an
+    op that declares itself pure (ops/registry.py: its function runs no code of the
+    program, no hook) and the arguments are tensors and numbers: the op's function
+    called as the general method call calls it (invoke.call: the errors placed at the
+    call by call_failed), without its steps: the running frames made for the callee
+    (nothing of the program runs to read them), the attribute's general lookup. None
+    when attr is no such op (no site)."""
+    entry = BUILTINS.get(attr)
+    if entry is None or entry.pure is not True:
+        return None
+    fn = entry.fn
+    names = namespace()
+
+    def run(o, *args):
+        if o.get(attr, names) is not fn:  # (members first, then the built-ins: get_attr's)
+            return SLOW
+        for a in args:
+            if type(a) not in _OPERANDS:
+                return SLOW
+        state.line = line
+        try:
+            return fn(*args)
+        except Exception as e:
+            return call_failed(e, fn, list(args), {}, attr, line, col, {})
+
+    return run

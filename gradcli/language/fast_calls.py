@@ -21,10 +21,12 @@ from .fast_builtins import (
     LAZY,
     MODULE,
     SLOW,
+    TORCH_MODULE,
     TableSite,
     function_site,
     method_sites,
     module_site,
+    torch_site,
 )
 
 
@@ -117,6 +119,18 @@ class FastBuiltinCalls:
             )
             out = ast.IfExp(
                 test=_is(copy.deepcopy(ty), self.const(t, "type_" + t.__name__)),
+                body=_answered(self, call, copy.deepcopy(general)),
+                orelse=out,
+            )
+        op = torch_site(attr, line, col)  # (None unless attr is a pure op's name)
+        if op is not None:
+            call = _call(
+                self.const(op, f"torch_{attr}_{self.tmp()[2:]}"),
+                _name(o.id) if isinstance(o, ast.Name) else copy.deepcopy(o),
+                *[copy.deepcopy(n) for n in names],
+            )
+            out = ast.IfExp(
+                test=_is(copy.deepcopy(ty), self.const(TORCH_MODULE, "TorchModule")),
                 body=_answered(self, call, copy.deepcopy(general)),
                 orelse=out,
             )

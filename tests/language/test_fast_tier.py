@@ -1112,6 +1112,20 @@ BUILTIN_CALLS = {
         "def new(self, o):\n    return 'new'\nA.__add__ = new\n"
         "A.__repr__ = lambda self: 'A!'\nprint(f(A(1), A(2)), f(B(1), B(2)))\n"
     ),
+    "torch_ops": (
+        "import torch\nimport torch.nn.functional as F\nfrom torch import nn\n"
+        "def f(v):\n    return torch.tanh(v) + F.relu(v) - torch.sigmoid(v) * torch.exp(v)\n"
+        "x = torch.tensor(0.5, requires_grad=True)\nprint(f(x), f(2.0), f(True))\n"
+        "def g(xs):\n    return [torch.tanh(sum(w * v for w, v in zip(xs, xs))) for _ in xs]\n"
+        "print(g([x, x * 2]), torch.sum(torch.ones(3)), torch.matmul(torch.ones(2), torch.ones(2)))\n"
+        "def h(v):\n    return torch.tanh(v, 1)\n"
+        "def k(v):\n    return torch.tanh(v), torch.exp([1.0])\n"
+        "print(k(x)[1])\nh(x)\n"
+    ),
+    "torch_op_errors": (
+        "import torch\ndef f(v):\n    return torch.tanh(v)\n"
+        "print(f(torch.tensor([1, 2])), f(1))\nf('a')\n"
+    ),
     "zip_of_generators": (
         "def f(n):\n    return list(zip((i for i in range(n)), 'abc'))\nprint(f(2), f(5))\n"
         "def g(a):\n    return list(zip(a, 3))\ng([1])\n"
@@ -1146,6 +1160,9 @@ def test_builtin_calls_are_fast():
         "def f(a, xs, s, d):\n    xs.append(a)\n    s.add(a)\n    d.get(a)\n    xs.pop()\n"
         "    return set((a, a)), isinstance(a, V), len(xs), a in s, a not in d, math.tanh(0.5)\n"
         "print(f(V(), [], set(), {})[1:])\n"
+        "import torch\nimport torch.nn.functional as F\n"
+        "def g(x):\n    return torch.tanh(x) + torch.relu(x) + F.sigmoid(x)\n"
+        "y = g(torch.tensor(0.5, requires_grad=True))\n"
     )
     refuse = mock.Mock(side_effect=AssertionError("a general call"))
     with (
