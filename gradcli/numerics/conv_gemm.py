@@ -17,13 +17,15 @@ one thread: the same gemms, the same bits (compared with one gemm per sample on 
 thousands of shapes of both dtypes, tests/numerics/test_conv_gemm.py), but for a sample's
 output of one column (its one output position), which the batch computes with other
 kernels, made one gemm at a time.  The weight's gradient adds each sample's product into
-the last one's: one gemm after another."""
+the last one's, one gemm after another: where each is one thread's, one cblas_?gemm_batch
+call of one group on one thread whose every output is the gradient makes them in order with
+the same bits (`mkl_batch.gemm_accumulate`), but for an output of one row or column."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import mkl
+from . import mkl, mkl_batch
 from .gemm_threads import ALONE, AS_IS, plan as _plan
 from .mkl import FNS, address
 from .parallel import THREADS
@@ -96,6 +98,10 @@ def gemm_frames(a, b, out, beta, ta=False, tb=False, alone=False):
         args = (_COL, first, second, cols, rows, k, 1.0, b_at, ldb, sb // size)
         args += (a_at, lda, sa // size, beta, o_at, ldc, so // size, N)
         FNS[f"cblas_{p}gemm_batch_strided"](*args)
+        return True
+    if plan is ALONE and N > 1 and not so and beta == 1 and min(rows, cols) > 1 and min(sa, sb) > 0:
+        args = (_COL, first, second, cols, rows, k, 1.0, b_at, ldb, a_at, lda, 1.0, o_at, ldc)
+        mkl_batch.gemm_accumulate(p, args, N, sa, sb)
         return True
     gemm = FNS[f"cblas_{p}gemm"]
     for n in range(N):

@@ -112,3 +112,42 @@ def bmm(a, b):
         threads()
         FNS[f"cblas_{p}gemm_batch"](*args)
     return out
+
+
+def gemm_accumulate(p, args, n, sa, sb):
+    """The column-major gemms `args` (cblas_?gemm's arguments: first operand, its
+    leading dimension, second operand, ..., C) made n times in order, the operands
+    moving by sa and sb bytes each time and every product added (beta 1) into the one
+    C: one cblas_?gemm_batch call of one group on one thread (the caller
+    has set it), whose products MKL computes one after the other in order, with the bits
+    of the separate calls (compared on thousands of shapes of both dtypes,
+    tests/numerics/test_conv_gemm.py); it saves a ctypes call per product."""
+    order, ta, tb, m, nn, k, alpha, b_at, ldb, a_at, lda, beta, c_at, ldc = args
+    real = ctypes.c_float if p == "s" else ctypes.c_double
+    ints = [(ctypes.c_int * 1)(v) for v in (ta, tb, m, nn, k, ldb, lda, ldc, n)]
+    one = (real * 1)(alpha)
+    betas = (real * 1)(beta)
+    ptrs = (
+        (ctypes.c_void_p * n)(*range(b_at, b_at + n * sb, sb) if sb else [b_at] * n),
+        (ctypes.c_void_p * n)(*range(a_at, a_at + n * sa, sa) if sa else [a_at] * n),
+        (ctypes.c_void_p * n)(*[c_at] * n),
+    )
+    ad = ctypes.addressof
+    FNS[f"cblas_{p}gemm_batch"](
+        order,
+        ad(ints[0]),
+        ad(ints[1]),
+        ad(ints[2]),
+        ad(ints[3]),
+        ad(ints[4]),
+        ad(one),
+        ad(ptrs[0]),
+        ad(ints[5]),
+        ad(ptrs[1]),
+        ad(ints[6]),
+        ad(betas),
+        ad(ptrs[2]),
+        ad(ints[7]),
+        1,
+        ad(ints[8]),
+    )

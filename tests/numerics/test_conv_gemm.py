@@ -3,8 +3,9 @@
 PyTorch calls them: the same bits on random shapes of both float dtypes (outputs of one
 column, which the batch computes with other kernels, are made one gemm at a time), the
 forward's (beta 1 onto the bias, beta 0) and the columns' gradient's (the weight
-transposed); the live comparison with PyTorch is tests/differential/test_conv_gemm_threads.py
-and the convolution goldens."""
+transposed), and the weight gradient's products added in turn into one output (one
+batch call of one group whose outputs are all that one); the live comparison with PyTorch
+is tests/differential/test_conv_gemm_threads.py and the convolution goldens."""
 
 from __future__ import annotations
 
@@ -68,3 +69,39 @@ def test_random_shapes_are_one_gemm_per_sample():
         beta = float(rng.choice([0.0, 1.0]))
         got, want = _both(rng, dtype, ta, n, o, k, cols, beta)
         assert got == want, (dtype, ta, n, o, k, cols, beta)
+
+
+def _accumulated(rng, dtype, n, o, k, cols):
+    """(the weight gradient's gemms, grad_output[n] @ columns[n].T added one after the
+    other into one output, made by one gemm_frames call (one batch call of one group
+    whose every output is that one) and by one call per sample (one gemm each))."""
+    gr = mkl.aligned(rng.standard_normal((n, o, cols)).astype(dtype))
+    c = mkl.aligned(rng.standard_normal((n, k, cols)).astype(dtype))
+    outs = []
+    for batched in (True, False):
+        acc = mkl.aligned_empty((1, o, k), dtype)
+        acc[...] = 0
+        if batched:
+            assert conv_gemm.gemm_frames(gr, c, acc, 1.0, tb=True, alone=True)
+        else:
+            for i in range(n):
+                assert conv_gemm.gemm_frames(
+                    gr[i : i + 1], c[i : i + 1], acc, 1.0, tb=True, alone=True
+                )
+        outs.append(acc.view(np.uint8).tobytes())
+    return outs
+
+
+def test_accumulated_products_are_one_gemm_per_sample_in_order():
+    rng = np.random.default_rng(2)
+    for dtype in (np.float64, np.float32):
+        for o, k, cols in itertools.product(SIZES, SIZES, SIZES):
+            got, want = _accumulated(rng, dtype, 5, o, k, cols)
+            assert got == want, (dtype, o, k, cols)
+    for i in range(400):
+        dtype = (np.float64, np.float32)[i % 2]
+        n = int(rng.integers(2, 70))
+        o, k = int(rng.integers(1, 70)), int(rng.integers(1, 300))
+        cols = int(rng.integers(1, 40) if rng.random() < 0.5 else rng.integers(40, 1500))
+        got, want = _accumulated(rng, dtype, n, o, k, cols)
+        assert got == want, (dtype, n, o, k, cols)
