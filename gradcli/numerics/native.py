@@ -222,7 +222,7 @@ class _Kernels:
             ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 5, *[ctypes.c_int64] * 3
         )
         self.fns = {(kind, types): sig(addrs[f"{kind}_{types}"]) for kind, types in LOOPS}
-        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p)
+        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 3)
         self.unary = {kind: sig(addrs[kind]) for kind in UNARY + UNARY32}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 4)
         self.fma32h = sig(addrs["fma32h"])
@@ -686,20 +686,30 @@ def moments(avg, sq, g, w, beta2):
     return new_avg, new_sq
 
 
-def unary(lib, kind, x):
+def unary(lib, kind, x, exact=None):
     """The whole kernel KIND (UNARY: float64, UNARY32: float32) of the contiguous array
-    x, or None where a value needs NumPy's emulation (then the caller computes the call)."""
+    x.  The values the kernel flags (its emulation might differ there) are exact(those
+    values), NumPy's emulation of the kernel, element by element (a 0-d array whose
+    value the kernel marks in any way: exact(x)); without `exact`, None where any value
+    is flagged."""
     fn, n = lib.unary[kind], x.size
     out = np.empty(x.shape, x.dtype)
     whole = n - n % LANES  # (the loops take whole vectors)
-    if whole and fn(whole, address(x), address(out)):
-        return None
+    flags = np.empty(whole + LANES, np.uint8)
+    bad = bool(whole and fn(whole, address(x), address(out), address(flags)))
+    flat = x.reshape(-1)
     if whole < n:  # the rest in a vector of its own, padded with its first value
-        flat = x.reshape(-1)
         tail = np.full(LANES, flat[whole], x.dtype)
         tail[: n - whole] = flat[whole:]
         res = np.empty(LANES, x.dtype)
-        if fn(LANES, address(tail), address(res)):
-            return None
+        if fn(LANES, address(tail), address(res), address(flags[whole:])):
+            bad = True
         out.reshape(-1)[whole:] = res[: n - whole]
+    if x.ndim == 0 and flags[0]:  # (a step NumPy computes otherwise for 0-d operands)
+        return None if exact is None else exact(x)
+    if bad:
+        if exact is None:
+            return None
+        at = np.flatnonzero(flags[:n] & 1)
+        out.reshape(-1)[at] = exact(flat[at])
     return out

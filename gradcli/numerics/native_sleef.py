@@ -8,8 +8,8 @@ itself (`lanes_loop`; native.py pads the values after the last whole vector), so
 of them: about 6 ns a value, where the emulation costs 150-190 ns.
 
 A value for which the emulation might differ (a NaN or infinite input, a fused step that
-the emulation cannot split) sets the call's flag, and the caller computes the whole call
-with NumPy instead.  Only `llvmlite.ir` objects are made here (no import of llvmlite:
+the emulation cannot split) sets its flag (one byte a value, written beside the results),
+and the caller computes those values alone with NumPy, keeping the others.  Only `llvmlite.ir` objects are made here (no import of llvmlite:
 native.py passes its module in)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class Emit:
         vec = (lambda t: ir.VectorType(t, w)) if w > 1 else (lambda t: t)
         self.dbl, self.flt = vec(ir.DoubleType()), vec(ir.FloatType())
         self.i32, self.i64 = vec(ir.IntType(32)), vec(ir.IntType(64))
-        self.bad = ir.Constant(vec(ir.IntType(1)), 0)
+        self.bad = self.soft = ir.Constant(vec(ir.IntType(1)), 0)
         sfx = f"v{w}f64" if w > 1 else "f64"
         self.fabs = _intrinsic(mod, ir, f"llvm.fabs.{sfx}", self.dbl, 1)
         self.rint64 = _intrinsic(mod, ir, f"llvm.rint.{sfx}", self.dbl, 1)
@@ -255,24 +255,30 @@ KERNELS = {"expd": lambda: expd, "log1pd": lambda: log1pd, "logd": lambda: logd}
 
 
 def unary(ir, mod, name, kind):
-    """i64 NAME(i64 n, double* x, double* out): out[i] = KIND(x[i]) (expd, log1pd, logd);
-    returns whether any value set the flag (the caller then uses NumPy)."""
+    """i64 NAME(i64 n, double* x, double* out, i8* flags): out[i] = KIND(x[i]) (expd,
+    log1pd, logd), flags[i] = 1 where the value set the flag (the caller computes it with
+    NumPy); returns whether any value did."""
     fn_ir = KERNELS[kind]()
-    lanes_loop(ir, mod, name, 1, lambda e, v: fn_ir(e, v[0]), ir.DoubleType(), LANES64, Emit)
+    lanes_loop(ir, mod, name, 1, lambda e, v: fn_ir(e, v[0]), ir.DoubleType(), LANES64, Emit, True)
 
 
-def lanes_loop(ir, mod, name, nargs, body, elem, lanes, emitter):
-    """i64 NAME(i64 n, elem* x1, ..., elem* x_nargs, elem* out): out[i] = body(emit,
-    [x1[i], ...]) over whole vectors of `lanes` values (emitter(ir, mod, builder, lanes)
-    makes `emit`; n a multiple of `lanes`: native.py passes the values after the last
-    whole vector in a vector of their own, padded); returns 1 when any lane set the
-    emitter's flag (`emit.bad`), else 0."""
-    i64, i1 = ir.IntType(64), ir.IntType(1)
+def lanes_loop(ir, mod, name, nargs, body, elem, lanes, emitter, per_value=False):
+    """i64 NAME(i64 n, elem* x1, ..., elem* x_nargs, elem* out[, i8* flags]): out[i] =
+    body(emit, [x1[i], ...]) over whole vectors of `lanes` values (emitter(ir, mod,
+    builder, lanes) makes `emit`; n a multiple of `lanes`: native.py passes the values
+    after the last whole vector in a vector of their own, padded); with `per_value`,
+    flags[i] has bit 0 set where the lane set the emitter's flag (`emit.bad`) and bit 1
+    where it computed a step the way NumPy does for arrays but not for 0-d operands
+    (`emit.soft`); returns 1 when any lane set the flag, else 0."""
+    i64, i1, i8 = ir.IntType(64), ir.IntType(1), ir.IntType(8)
     pe = ir.PointerType(elem)
-    fn = ir.Function(mod, ir.FunctionType(i64, [i64] + [pe] * (nargs + 1)), name)
+    args = [i64] + [pe] * (nargs + 1) + ([ir.PointerType(i8)] if per_value else [])
+    fn = ir.Function(mod, ir.FunctionType(i64, args), name)
     n, *ptrs = fn.args
     for p in ptrs:
         p.add_attribute("noalias")
+    if per_value:
+        *ptrs, fptr = ptrs
     *ins, out = ptrs
     entry, vloop, done = (fn.append_basic_block(x) for x in ("entry", "vloop", "done"))
     b = ir.IRBuilder(entry)
@@ -287,16 +293,23 @@ def lanes_loop(ir, mod, name, nargs, body, elem, lanes, emitter):
     vals = [b.load(b.bitcast(b.gep(p, [i]), pv), align=align) for p in ins]
     st = b.store(body(e, vals), b.bitcast(b.gep(out, [i]), pv))
     st.align = align
+    if per_value:
+        fv = ir.VectorType(i8, lanes)
+        two = ir.Constant(fv, 2)
+        fl = b.or_(b.zext(e.bad, fv), b.mul(b.zext(e.soft, fv), two))
+        fst = b.store(fl, b.bitcast(b.gep(fptr, [i]), ir.PointerType(fv)))
+        fst.align = 1
     mask = ir.IntType(lanes)
     bad2 = b.or_(bad, b.icmp_unsigned("!=", b.bitcast(e.bad, mask), ir.Constant(mask, 0)))
     i2 = b.add(i, ir.Constant(i64, lanes))
-    i.add_incoming(i2, vloop)
-    bad.add_incoming(bad2, vloop)
+    last = b.block  # (the body may have branched: its rare lanes' blocks)
+    i.add_incoming(i2, last)
+    bad.add_incoming(bad2, last)
     b.cbranch(b.icmp_signed("<", i2, n), vloop, done)
     b = ir.IRBuilder(done)
     res = b.phi(i1)
     res.add_incoming(ir.Constant(i1, 0), entry)
-    res.add_incoming(bad2, vloop)
+    res.add_incoming(bad2, last)
     b.ret(b.zext(res, i64))
 
 

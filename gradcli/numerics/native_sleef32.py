@@ -14,16 +14,16 @@ addend is 0 (the result is the other, plus a signed zero: the double sum is exac
 rounded once), and where the result is an exact 0 (an addend of at least 2^-100
 cancelled: a nonzero exact sum that small cannot come from a product of float32s
 cancelling it).  Any other step (a subnormal or zero result of
-nonzero terms, an infinity, a NaN) sets the call's flag, and so does an input outside
+nonzero terms, an infinity, a NaN) sets the value's flag, and so does an input outside
 the range the kernel computes (NaN, infinities, the limits its `where`s replace); the
-caller then computes the whole call with NumPy.  Only `llvmlite.ir` objects are made
+caller then computes the flagged values alone with NumPy.  Only `llvmlite.ir` objects are made
 here (native.py passes its module in)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .native_sleef import lanes_loop
+from .native_sleef import Emit, lanes_loop
 
 F = np.float32
 _FLT_MAX, _FLT_MIN = float(np.finfo(F).max), 2.0**-126
@@ -36,10 +36,10 @@ class Lanes:
     arithmetic as written, fused steps by the hardware, and a flag per lane."""
 
     def __init__(self, ir, mod, b, w):
-        self.ir, self.b, self.w = ir, b, w
+        self.ir, self.mod, self.b, self.w = ir, mod, b, w
         vec = (lambda t: ir.VectorType(t, w)) if w > 1 else (lambda t: t)
         self.f, self.i, self.i1 = vec(ir.FloatType()), vec(ir.IntType(32)), vec(ir.IntType(1))
-        self.bad = ir.Constant(self.i1, 0)
+        self.bad = self.soft = ir.Constant(self.i1, 0)
         sfx = f"v{w}f32" if w > 1 else "f32"
         self._fma = _intrinsic(mod, ir, f"llvm.fma.{sfx}", self.f, 3)
         self._fabs = _intrinsic(mod, ir, f"llvm.fabs.{sfx}", self.f, 1)
@@ -77,9 +77,11 @@ class Lanes:
         return self.b.bitcast(x, self.f)
 
     def fma(self, x, y, z):
-        """fma.fma32(x, y, z) of float32 values: the hardware's, flagged where the
-        emulation may not be it (see the module's docstring)."""
-        b = self.b
+        """fma.fma32(x, y, z) of float32 values: the hardware's where it is the
+        emulation's (see the module's docstring); in a vector with any other lane, the
+        emulation's own steps in doubles (native_sleef.Emit.fma32) for those lanes, a
+        NaN flagged."""
+        b, ir = self.b, self.ir
         r = b.call(self._fma, [x, y, z])
         ar = self.abs(r)
         zero = self.c(0.0)
@@ -87,8 +89,28 @@ class Lanes:
         easy = b.or_(b.or_(easy, self.eq(y, zero)), self.eq(z, zero))
         cancelled = b.and_(self.eq(r, zero), b.fcmp_ordered(">=", self.abs(z), self.c(_BIG_ADDEND)))
         easy = b.and_(b.or_(easy, cancelled), b.fcmp_ordered("<=", ar, self.c(_FLT_MAX)))
-        self.flag(b.not_(easy))
-        return r
+        hard = b.not_(easy)
+        mask = ir.IntType(self.w)
+        before = b.block
+        with b.if_then(b.icmp_unsigned("!=", b.bitcast(hard, mask), ir.Constant(mask, 0))):
+            e = Emit(ir, self.mod, b, self.w)
+            emu = e.fma32(*(b.fpext(v, e.dbl) for v in (x, y, z)))
+            r2 = b.select(hard, emu, r)
+            nan = b.and_(hard, e.bad)
+            slow = b.block
+        got, flagged, took = b.phi(self.f), b.phi(self.i1), b.phi(self.i1)
+        got.add_incoming(r, before)
+        got.add_incoming(r2, slow)
+        none = ir.Constant(self.i1, 0)
+        flagged.add_incoming(none, before)
+        flagged.add_incoming(nan, slow)
+        took.add_incoming(none, before)
+        took.add_incoming(hard, slow)
+        self.flag(flagged)
+        # (NumPy's step of 0-d operands is their exact value rounded once, not the
+        # emulation's: native.unary computes a 0-d array with NumPy where this is set)
+        self.soft = b.or_(self.soft, took)
+        return got
 
 
 def _intrinsic(mod, ir, name, t, nargs):
@@ -229,10 +251,11 @@ def fma32h(e, x, y, z, k):
 
 
 def unary(ir, mod, name, kind):
-    """i64 NAME(i64 n, float* x, float* out): out[i] = KIND(x[i]); returns whether any
-    value set the flag (the caller then uses NumPy)."""
+    """i64 NAME(i64 n, float* x, float* out, i8* flags): out[i] = KIND(x[i]), flags[i] =
+    1 where the value set the flag (the caller computes it with NumPy); returns whether
+    any value did."""
     fn_ir = KERNELS[kind]
-    lanes_loop(ir, mod, name, 1, lambda e, v: fn_ir(e, v[0], K), ir.FloatType(), LANES, Lanes)
+    lanes_loop(ir, mod, name, 1, lambda e, v: fn_ir(e, v[0], K), ir.FloatType(), LANES, Lanes, True)
 
 
 def ternary(ir, mod, name):

@@ -428,12 +428,14 @@ def test_the_cached_object_is_placed_without_llvm():
     assert set(fns) >= {"expd", "logd", "expf", "log1pf", "fma64_dd", "fma32h"}
     x = np.linspace(-5, 5, 1000)  # (whole vectors: native.unary pads the rest)
     out = np.empty_like(x)
+    flags = np.ones(x.size, np.uint8)
     import ctypes
 
-    sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p)
+    sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 3)
     from gradcli.numerics.mkl import address
 
-    assert sig(fns["expd"])(x.size, address(x), address(out)) == 0
+    assert sig(fns["expd"])(x.size, address(x), address(out), address(flags)) == 0
+    assert not flags.any()
     with native.numpy_only():
         _same(out, torch_exp.expd(x))
     other = bytearray(obj)

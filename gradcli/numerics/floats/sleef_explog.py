@@ -53,7 +53,7 @@ def expf(d):
     d = np.asarray(d, F)
     lib = native.ready(d.size)
     if lib and d.flags.c_contiguous:
-        out = native.unary(lib, "expf", d)
+        out = native.unary(lib, "expf", d, _expf)
         if out is not None:
             return out
     t0 = native.start(d.size)
@@ -91,7 +91,7 @@ def logf(d):
     d = np.asarray(d, F)
     lib = native.ready(d.size)
     if lib and d.flags.c_contiguous:
-        out = native.unary(lib, "logf", d)
+        out = native.unary(lib, "logf", d, _logf)
         if out is not None:
             return out
     t0 = native.start(d.size)

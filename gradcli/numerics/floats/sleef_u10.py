@@ -339,7 +339,7 @@ def sleef_log1p(d):
         return _log1p(d)
     lib = native.ready(d.size)
     if lib and d.flags.c_contiguous:
-        out = native.unary(lib, "log1pd" if d.dtype == D else "log1pf", d)
+        out = native.unary(lib, "log1pd" if d.dtype == D else "log1pf", d, _log1p)
         if out is not None:
             return out
     t0 = native.start(d.size)
@@ -400,6 +400,12 @@ def sleef_cosh(x):
     return _hyperbolic(np.asarray(x), False)
 
 
+def _log_d(d):
+    """_log_u1 of float64 values (native.unary's emulation of the flagged ones)."""
+    with np.errstate(all="ignore"):
+        return _log_u1(d).astype(D, copy=False)
+
+
 def sleef_log(d):
     """Sleef_logf8_u10 / Sleef_logd4_u10 of a float32 or float64 array (what
     `Vectorized<T>::log()` calls, e.g. in log_softmax)."""
@@ -407,7 +413,7 @@ def sleef_log(d):
     if d.dtype == D:  # (numerics/native.py's compiled kernel, the same bits, once it pays)
         lib = native.ready(d.size)
         if lib and d.flags.c_contiguous:
-            out = native.unary(lib, "logd", d)
+            out = native.unary(lib, "logd", d, _log_d)
             if out is not None:
                 return out
         t0 = native.start(d.size)

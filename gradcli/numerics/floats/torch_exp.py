@@ -102,7 +102,7 @@ def expd(d):
     d = np.asarray(d, np.float64)
     lib = native.ready(d.size)
     if lib and d.flags.c_contiguous:
-        out = native.unary(lib, "expd", d)
+        out = native.unary(lib, "expd", d, _expd)
         if out is not None:
             return out
     t0 = native.start(d.size)
