@@ -378,7 +378,10 @@ def torch_site(attr, line, col):
     names = namespace()
 
     def run(o, *args):
-        if o.get(attr, names) is not fn:  # (members first, then the built-ins: get_attr's)
+        got = o.get(attr, names)  # (members first, then the built-ins: get_attr's)
+        if got is not fn and (
+            getattr(got, "__wrapped__", None) is not fn or not args or type(args[0]) is not Tensor
+        ):  # (torch.tanh: the op of a tensor, library/torch_ns.tensor_input)
             return SLOW
         for a in args:
             if type(a) not in _OPERANDS:

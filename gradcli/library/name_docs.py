@@ -164,6 +164,8 @@ def walk():
                 go(v)
             elif isinstance(v, _SKIP_TYPES) or _is_dtype(v) or id(v) in entries:
                 continue
+            elif id(getattr(v, "__wrapped__", None)) in entries:  # torch.tanh: the op's
+                continue
             else:
                 out.append((q, v))
 

@@ -541,6 +541,10 @@ def namespace() -> dict:
             }
         )
         torch_members.update(namespaces(Module))
+        for name, entry in BUILTINS.items():
+            op = getattr(entry.fn, "__wrapped__", entry.fn)  # (abs: Python's abs too)
+            if entry.function and getattr(op, "tensor_input", False) and name not in torch_members:
+                torch_members[name] = tensor_input(name, entry.fn)
         torch_members.update(torch_forms.torch_members())  # ATen's int reduction, default none
         # torch.diff: the tensor method's op (the language's own diff(f) is a derivative)
         torch_members["diff"] = METHOD_ONLY["diff"].fn
@@ -586,6 +590,26 @@ def as_tensor(data, dtype=None, device=None):
     if isinstance(data, np.ndarray) and (want is None or want == data.dtype):
         return from_numpy(data)
     return FUNCTIONS["tensor"](data, dtype=dtype)
+
+
+def tensor_input(name, fn):
+    """torch.NAME of an op whose input is a Tensor (ops/unary.py: `fn.tensor_input`):
+    a number, a list or None in its place is PyTorch's TypeError, where the bare name
+    `NAME(2.0)` is the calculator's function of a number.  (`__wrapped__`: the op, for
+    the call's arity errors and the fast tier's call of it; `op_function`: the op that a
+    replayed loop calls.)"""
+
+    def torch_fn(*args, **kwargs):
+        if len(args) == 1 and type(args[0]) is not Tensor and not isinstance(args[0], Tensor):
+            raise GradTypeError(
+                f"{name}(): argument 'input' (position 1) must be Tensor, not {type_name(args[0])}"
+            )
+        return fn(*args, **kwargs)
+
+    torch_fn.__name__ = torch_fn.__qualname__ = fn.__name__
+    torch_fn.__wrapped__ = fn
+    torch_fn.op_function = name
+    return torch_fn
 
 
 def _name_functions(members):

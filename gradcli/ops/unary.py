@@ -24,7 +24,7 @@ from ..numerics.floats import torch_act
 from ..numerics.floats import erf as erf_fns
 from ..core.tensor import Tensor
 from ..numerics.floats.tensor_iter import laid_out
-from .registry import Arg, register, tensor_f
+from .registry import Arg, Parser, register, tensor_f
 from .fused_grads import sigmoid_grad, tanh_grad
 
 
@@ -46,6 +46,11 @@ class Unary(Function):
         return out
 
 
+#: PyTorch's one signature `name(Tensor input)`: `torch.tanh()` is its "missing 1 required
+#: positional arguments: "input"`
+TENSOR_INPUT = Parser(())
+
+
 def unary(
     name,
     grad_fn,
@@ -63,6 +68,7 @@ def unary(
     pure=False,
     formula=None,
     zeros_through=True,
+    parser=TENSOR_INPUT,
 ):
     """Declare and register an element-wise function: its forward, VJP (its JVP the same
     formula), grad_fn name, saved values (`saved_names`: PyTorch's names, by default
@@ -115,13 +121,16 @@ def unary(
         batch=batch,
         inplace=name + "_" if inplace is True else inplace,
         pure=pure,
-        parser=None,
+        parser=parser,
     )
     @tensor_f(name)
     def fn(x):
         return cls.apply(tensor_arg(x))
 
     fn.__name__ = name
+    # its input is a Tensor: torch.name of a number is PyTorch's TypeError (the torch
+    # namespace's form, library/torch_ns.py; the bare name keeps the calculator's numbers)
+    fn.tensor_input = True
     return fn
 
 
@@ -450,6 +459,7 @@ unary(
     "round half to even",
     keep_int=True,
     saved_names=(),
+    parser=Parser(overloaded=True),  # round(input, *, decimals)
 )
 unary(
     "log1p",
