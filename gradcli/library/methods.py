@@ -441,7 +441,7 @@ def _cast_method(name, dt, batch):
     _method(
         name,
         f"x.{name}()",
-        f"a copy as {dtypes.TORCH_NAMES[dt]}",
+        f"a copy as {dtypes.TORCH_NAMES.get(dt, 'torch.' + dt.name)}",
         batch=batch,
         inplace=None,
         pure=False,
@@ -454,6 +454,7 @@ _cast_method("double", dtypes.float64, "elementwise")
 _cast_method("long", dtypes.int64, "elementwise")
 _cast_method("char", np.dtype(np.int8), None)
 _cast_method("short", np.dtype(np.int16), None)
+_cast_method("half", np.dtype(np.float16), None)
 
 
 @_method(
