@@ -695,14 +695,18 @@ def unary(lib, kind, x, exact=None):
     fn, n = lib.unary[kind], x.size
     out = np.empty(x.shape, x.dtype)
     whole = n - n % LANES  # (the loops take whole vectors)
-    flags = np.empty(whole + LANES, np.uint8)
-    bad = bool(whole and fn(whole, address(x), address(out), address(flags)))
-    flat = x.reshape(-1)
+    q = _unary_flags
+    if q["n"] < whole + LANES:
+        q["flags"] = np.empty(max(whole + LANES, 4096), np.uint8)
+        q["n"], q["at"] = q["flags"].size, address(q["flags"])
+    flags, at = q["flags"], q["at"]
+    bad = bool(whole and fn(whole, address(x), address(out), at))
     if whole < n:  # the rest in a vector of its own, padded with its first value
+        flat = x.reshape(-1)
         tail = np.full(LANES, flat[whole], x.dtype)
         tail[: n - whole] = flat[whole:]
         res = np.empty(LANES, x.dtype)
-        if fn(LANES, address(tail), address(res), address(flags[whole:])):
+        if fn(LANES, address(tail), address(res), at + whole):
             bad = True
         out.reshape(-1)[whole:] = res[: n - whole]
     if x.ndim == 0 and flags[0]:  # (a step NumPy computes otherwise for 0-d operands)
@@ -710,6 +714,11 @@ def unary(lib, kind, x, exact=None):
     if bad:
         if exact is None:
             return None
-        at = np.flatnonzero(flags[:n] & 1)
-        out.reshape(-1)[at] = exact(flat[at])
+        idx = np.flatnonzero(flags[:n] & 1)
+        out.reshape(-1)[idx] = exact(x.reshape(-1)[idx])
     return out
+
+
+#: the kernels' flag bytes (read only when a value is flagged or for a 0-d array) and
+#: their address, kept between calls
+_unary_flags = {"flags": None, "at": 0, "n": 0}

@@ -295,8 +295,9 @@ def lanes_loop(ir, mod, name, nargs, body, elem, lanes, emitter, per_value=False
     st.align = align
     if per_value:
         fv = ir.VectorType(i8, lanes)
-        two = ir.Constant(fv, 2)
-        fl = b.or_(b.zext(e.bad, fv), b.mul(b.zext(e.soft, fv), two))
+        fl = b.zext(e.bad, fv)
+        if not isinstance(e.soft, ir.Constant):  # (a kernel whose lanes may set it)
+            fl = b.or_(fl, b.mul(b.zext(e.soft, fv), ir.Constant(fv, 2)))
         fst = b.store(fl, b.bitcast(b.gep(fptr, [i]), ir.PointerType(fv)))
         fst.align = 1
     mask = ir.IntType(lanes)
