@@ -365,6 +365,7 @@ def _log1p(d):
         r = _log_tail(d, e, xx, xy)
         far = ~(d <= c["bound"])  # beyond the core approximation (and nan): log(d)
         if far.any():
+            r = np.array(r)  # a 0-d input's r is a NumPy scalar, which takes no item
             r[far] = _log_u1(d[far])
         if t is F:
             r = _all_ones(r, t(-1) > d)
