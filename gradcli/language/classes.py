@@ -19,7 +19,7 @@ from ..core.convert import type_name
 from ..core.printing import CLASS_NAMES
 from ..library.values import USER_MARK, BoundMethod, Decorated
 from .exceptions import TYPES as EXCEPTION_TYPES
-from .functions import UserFunction
+from .functions import UserFunction, call_depth, frames
 
 USER = USER_MARK  # in a class namespace: the class was written in the language
 # in a class namespace: True when every class of its MRO is one the program wrote (or
@@ -445,7 +445,7 @@ class Super:
         obj = self.obj
         if obj is None:  # (unbound: its own __init__ only)
             if name == "__init__":
-                return _object_init
+                return _unbound_init
             raise _no_attr("super", name)
         kind = obj if isinstance(obj, type) else type(obj)
         mro = kind.__mro__
@@ -469,6 +469,13 @@ class Super:
                 except KeyError:
                     pass
         raise _no_attr("super", name)
+
+
+def _unbound_init(*args, **kwargs):
+    """`super(C).__init__()`: super's own __init__ with no arguments, which takes them
+    from the running method (nothing to do there) and at the top level has none."""
+    if not args and not kwargs and not frames and call_depth.n == 0:
+        no_super()
 
 
 def no_super():
