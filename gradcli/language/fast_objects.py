@@ -408,18 +408,9 @@ class FastOperators:
         has a fast function: that called here (whatever b is), and Python's `a op b`
         only when it answers NotImplemented (fast_dispatch.inplace_rest); the tree's
         `orelse` left for object_op's other cases."""
-        fi, ri = self.tmp(), self.tmp()
-        call = _placed(_call(_name(fi), _copy(a), _copy(b)), line, col)
+        fi = self.tmp()
         rest = self.const(inplace_rest(op), "inplace_rest_" + _op_key(op))
-        done = ast.IfExp(
-            test=ast.Compare(
-                left=ast.NamedExpr(target=_name(ri, ast.Store()), value=call),
-                ops=[ast.IsNot()],
-                comparators=[self.const(NotImplemented, "NotImplemented")],
-            ),
-            body=_name(ri),
-            orelse=at(_call(rest, _copy(a), _copy(b)), line, col),
-        )
+        done = self._unless_not_implemented(fi, rest, a, b, line, col)
         found = self._fast_lookup(fi, _name(tb), _name(t), f"__i{name}__", 2)
         return ast.IfExp(test=found, body=done, orelse=_copy(general))
 
@@ -454,15 +445,22 @@ class FastOperators:
         Python's operator calls it first, and the rest of Python's protocol only when
         it answers NotImplemented (fast_dispatch.compare_rest: the method is not called
         twice); anything else fallback(a, b)."""
-        tb, f, r = self.tmp(), self.tmp(), self.tmp()
+        tb, f = self.tmp(), self.tmp()
         test = _and(
             _is(_call(_h("type"), _copy(b)), _name(t)),
             _is_not_none(ast.NamedExpr(target=_name(tb, ast.Store()), value=self._table(_name(t)))),
             self._fast_lookup(f, _name(tb), _name(t), compare_method(op), 2),
         )
-        call = _placed(_call(_name(f), _copy(a), _copy(b)), line, col)
         rest = self.const(compare_rest(op), "compare_rest_" + _op_key(op))
-        done = ast.IfExp(
+        done = self._unless_not_implemented(f, rest, a, b, line, col)
+        return ast.IfExp(test=test, body=done, orelse=_call(fallback, _copy(a), _copy(b)))
+
+    def _unless_not_implemented(self, f, rest, a, b, line, col):
+        """`f(a, b)`'s answer (f the variable holding a special method's fast function),
+        and `rest(a, b)` (the rest of Python's protocol) only when it is NotImplemented."""
+        r = self.tmp()
+        call = _placed(_call(_name(f), _copy(a), _copy(b)), line, col)
+        return ast.IfExp(
             test=ast.Compare(
                 left=ast.NamedExpr(target=_name(r, ast.Store()), value=call),
                 ops=[ast.IsNot()],
@@ -471,7 +469,6 @@ class FastOperators:
             body=_name(r),
             orelse=at(_call(rest, _copy(a), _copy(b)), line, col),
         )
-        return ast.IfExp(test=test, body=done, orelse=_call(fallback, _copy(a), _copy(b)))
 
 
 class FastObjects(FastOperators, FastCalls):

@@ -75,35 +75,12 @@ def bmm(a, b):
         ldb_ = rows if k == 1 else lda
     else:
         ldb_ = k if rows == 1 else lda
-    real = ctypes.c_float if p == "s" else ctypes.c_double
-    ints = [
-        (ctypes.c_int * 1)(v)
-        for v in (_TR if tb else _NO, _TR if ta else _NO, cols, rows, k, lda_, ldb_, ldc, bs)
-    ]
-    one, zero = (real * 1)(1.0), (real * 1)(0.0)
     ptrs = [
         (ctypes.c_void_p * bs)(*[at + i * s for i in range(bs)])
         for at, s in ((b_at, sb), (a_at, sa), (out_at, out[0].nbytes))
     ]
-    ad = ctypes.addressof
-    args = (
-        _COL,
-        ad(ints[0]),
-        ad(ints[1]),
-        ad(ints[2]),
-        ad(ints[3]),
-        ad(ints[4]),
-        ad(one),
-        ad(ptrs[0]),
-        ad(ints[5]),
-        ad(ptrs[1]),
-        ad(ints[6]),
-        ad(zero),
-        ad(ptrs[2]),
-        ad(ints[7]),
-        1,
-        ad(ints[8]),
-    )
+    ints = (_TR if tb else _NO, _TR if ta else _NO, cols, rows, k, lda_, ldb_, ldc, bs)
+    args, _held = _one_group(_COL, p, ints, 1.0, 0.0, ptrs)
     # MKL's batch gives the same bits on one thread as on two (each product is one
     # thread's; checked on 2,400 batches, docs/developer/numerics.md)
     if _state["solo"]:
@@ -123,31 +100,25 @@ def gemm_accumulate(p, args, n, sa, sb):
     of the separate calls (compared on thousands of shapes of both dtypes,
     tests/numerics/test_conv_gemm.py); it saves a ctypes call per product."""
     order, ta, tb, m, nn, k, alpha, b_at, ldb, a_at, lda, beta, c_at, ldc = args
-    real = ctypes.c_float if p == "s" else ctypes.c_double
-    ints = [(ctypes.c_int * 1)(v) for v in (ta, tb, m, nn, k, ldb, lda, ldc, n)]
-    one = (real * 1)(alpha)
-    betas = (real * 1)(beta)
     ptrs = (
         (ctypes.c_void_p * n)(*range(b_at, b_at + n * sb, sb) if sb else [b_at] * n),
         (ctypes.c_void_p * n)(*range(a_at, a_at + n * sa, sa) if sa else [a_at] * n),
         (ctypes.c_void_p * n)(*[c_at] * n),
     )
+    group, _held = _one_group(order, p, (ta, tb, m, nn, k, ldb, lda, ldc, n), alpha, beta, ptrs)
+    FNS[f"cblas_{p}gemm_batch"](*group)
+
+
+def _one_group(order, p, ints, alpha, beta, ptrs):
+    """cblas_?gemm_batch's arguments for one group of products: ints its (transa,
+    transb, m, n, k, lda, ldb, ldc, group size), alpha and beta its scalars, ptrs the
+    arrays of the first operands', second operands' and outputs' addresses; with the
+    ctypes cells they point to, which the caller holds until the call returns."""
+    real = ctypes.c_float if p == "s" else ctypes.c_double
+    cells = [(ctypes.c_int * 1)(v) for v in ints]
+    scalars = (real * 1)(alpha), (real * 1)(beta)
     ad = ctypes.addressof
-    FNS[f"cblas_{p}gemm_batch"](
-        order,
-        ad(ints[0]),
-        ad(ints[1]),
-        ad(ints[2]),
-        ad(ints[3]),
-        ad(ints[4]),
-        ad(one),
-        ad(ptrs[0]),
-        ad(ints[5]),
-        ad(ptrs[1]),
-        ad(ints[6]),
-        ad(betas),
-        ad(ptrs[2]),
-        ad(ints[7]),
-        1,
-        ad(ints[8]),
-    )
+    i = [ad(c) for c in cells]
+    args = (order, i[0], i[1], i[2], i[3], i[4], ad(scalars[0]), ad(ptrs[0]), i[5])
+    args += (ad(ptrs[1]), i[6], ad(scalars[1]), ad(ptrs[2]), i[7], 1, i[8])
+    return args, (cells, scalars, ptrs)
