@@ -12,10 +12,11 @@ the ratio each goal is stated in, with the goal beside it.  Plain Python (no
 tensors: scripts/plain_python/) is timed in gradcli and in CPython, the same
 program text timing itself.
 
-    python scripts/bench.py [--quick] [--plain-only]
+    GRADCLI_PYTHON=.venv/bin/python python scripts/bench.py [--quick] [--plain-only]
 
 Run it with a Python that has torch (e.g. $TORCH_PYTHON) for the
-PyTorch columns.
+PyTorch columns; GRADCLI_PYTHON (default: the same Python) runs gradcli, best one
+with gradcli's `exact` extra, whose MKL a torch environment does not have.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PY = sys.executable
+# gradcli runs in its own environment when given (GRADCLI_PYTHON: a venv with gradcli's
+# `exact` extra, whose MKL gives PyTorch's float math and products), as in bench_suite.py
+GRADCLI_PY = os.environ.get("GRADCLI_PYTHON") or PY
 
 # bytecode is cached as it is for an installed package (pip compiles it at install time)
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -81,7 +85,7 @@ def gradcli_program(src):
         with tempfile.NamedTemporaryFile("w", suffix=".ag", delete=False) as f:
             f.write(src)
         _PROGRAMS[src] = f.name
-    return [PY, "-m", "gradcli", "eval", "-q", "--seed", "0", _PROGRAMS[src]]
+    return [GRADCLI_PY, "-m", "gradcli", "eval", "-q", "--seed", "0", _PROGRAMS[src]]
 
 
 def gradcli_time(src):
@@ -382,7 +386,7 @@ PLAIN_ROWS = (
 
 
 def plain_gradcli(name):
-    cmd = [PY, "-m", "gradcli", "eval", "-q", os.path.join(PLAIN, name)]
+    cmd = [GRADCLI_PY, "-m", "gradcli", "eval", "-q", os.path.join(PLAIN, name)]
     return lambda: float(run(cmd)[1].split()[-1])
 
 
@@ -492,7 +496,7 @@ def main():
     # start-up
     small = "x = ones(2, 2, requires_grad=true)\nbackward mean(3*(x+2)^2)\n"
     start, floor = interleaved(
-        rep * 2, gradcli_time(small), lambda: run([PY, "-c", "import numpy, lark"])[0]
+        rep * 2, gradcli_time(small), lambda: run([GRADCLI_PY, "-c", "import numpy, lark"])[0]
     )
     rows.append(
         (
@@ -506,7 +510,7 @@ def main():
     )
 
     # the REPL's first prompt (wall time, in a pseudo-terminal), beside ptpython's
-    prompt_g = min(first_prompt([PY, "-m", "gradcli"]) for _ in range(rep))
+    prompt_g = min(first_prompt([GRADCLI_PY, "-m", "gradcli"]) for _ in range(rep))
     prompt_p = (
         min(first_prompt([PY, "-m", "ptpython"]) for _ in range(rep)) if has_ptpython() else None
     )
