@@ -210,6 +210,20 @@ def live_views(base):
     return [v for v in (w() for w in getattr(base, "views", None) or ()) if v is not None]
 
 
+def no_live_views(base) -> bool:
+    """Whether no view of base is alive; when none is, the weak references to the views
+    let go are dropped (a view an op made and let go, `t(w)` in a Linear's forward, leaves
+    one), so that the next question costs nothing."""
+    views = getattr(base, "views", None)
+    if not views:
+        return True
+    for w in views:
+        if w() is not None:
+            return False
+    del views[:]
+    return True
+
+
 #: [hook(view, x)] for a view of a tensor that requires grad (engine/nograd_views.py)
 NO_GRAD_VIEW: list = []
 

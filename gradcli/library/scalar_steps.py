@@ -155,24 +155,11 @@ def _plain_target(x, d):
         flags.writeable
         and flags.c_contiguous
         and getattr(x, "view_of", None) is None
-        and (not getattr(x, "views", None) or _no_views(x))
+        and (not getattr(x, "views", None) or versions.no_live_views(x))
         and vs.mutation_allowed is None
         and (vs.inference is None or not vs.inference.updated(x))
         and not _forward.visible
     )
-
-
-def _no_views(x):
-    """Whether no view of the tensor x is alive (the weak references to views let go are
-    dropped: a view an op made and let go, `t(w)` in a Linear's forward, leaves one)."""
-    views = getattr(x, "views", None)
-    if not views:
-        return True
-    for w in views:
-        if w() is not None:
-            return False
-    del views[:]
-    return True
 
 
 def array_step(x, g, y, ufunc):
