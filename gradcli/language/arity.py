@@ -56,7 +56,12 @@ def _is_builtin(fn, name):
         return False
     target = getattr(fn, "fn", fn)  # BuiltinFunction, BoundMethod
     target = getattr(target, "__wrapped__", target)  # a built-in with Python's meaning too
-    return target is entry.fn or target is METHODS.get(name) or fn is METHODS.get(name)
+    return (
+        target is entry.fn
+        or target is getattr(entry.fn, "tensor_op", None)  # torch.abs: the op alone
+        or target is METHODS.get(name)
+        or fn is METHODS.get(name)
+    )
 
 
 def arity_error(fn, name, args, kwargs):

@@ -155,6 +155,8 @@ def walk():
     op-table entries reached there are left out (the op table documents them)."""
     out = []
     entries = {id(e.fn) for table in (BUILTINS, METHOD_ONLY) for e in table.values()}
+    # (abs, round: the op alone beside Python's meaning, python._dual's tensor_op)
+    entries |= {id(e.fn.tensor_op) for e in BUILTINS.values() if getattr(e.fn, "tensor_op", None)}
 
     def go(module):
         for name, v in module.members.items():

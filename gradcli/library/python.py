@@ -275,6 +275,7 @@ def _dual(name, py, pairwise=None):
             return FUNCTIONS[pairwise](*args)
         return tensor_fn(*args, **kwargs)
 
+    fn.tensor_op = tensor_fn  # (torch.abs, torch.round: the op alone, library/torch_ns.py)
     entry.fn = fn
 
 

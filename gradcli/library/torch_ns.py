@@ -542,9 +542,10 @@ def namespace() -> dict:
         )
         torch_members.update(namespaces(Module))
         for name, entry in BUILTINS.items():
-            op = getattr(entry.fn, "__wrapped__", entry.fn)  # (abs: Python's abs too)
+            fn = getattr(entry.fn, "tensor_op", entry.fn)  # (abs, round: not Python's too)
+            op = getattr(fn, "__wrapped__", fn)
             if entry.function and getattr(op, "tensor_input", False) and name not in torch_members:
-                torch_members[name] = tensor_input(name, entry.fn)
+                torch_members[name] = tensor_input(name, fn)
         torch_members.update(torch_forms.torch_members())  # ATen's int reduction, default none
         # torch.diff: the tensor method's op (the language's own diff(f) is a derivative)
         torch_members["diff"] = METHOD_ONLY["diff"].fn
@@ -600,6 +601,15 @@ def tensor_input(name, fn):
     replayed loop calls.)"""
 
     def torch_fn(*args, **kwargs):
+        if not args and "input" in kwargs:  # torch.tanh(input=x): PyTorch's keyword
+            x = kwargs.pop("input")
+            if not isinstance(x, Tensor):
+                raise GradTypeError(
+                    f"{name}(): argument 'input' must be Tensor, not {type_name(x)}"
+                )
+            args = (x,)
+        elif not args and kwargs:  # torch.exp(inpt=x): PyTorch's parser
+            raise GradTypeError(f'{name}() missing 1 required positional arguments: "input"')
         if len(args) == 1 and type(args[0]) is not Tensor and not isinstance(args[0], Tensor):
             raise GradTypeError(
                 f"{name}(): argument 'input' (position 1) must be Tensor, not {type_name(args[0])}"

@@ -17,12 +17,12 @@ from ..engine.saved import saved_const
 from ..engine.forward import add_terms
 from ..engine.zero_grads import efficient_zeros
 from ..core.convert import tensor_arg
-from ..runtime.errors import GradRuntimeError
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..numerics import mkl
 from ..numerics.floats.torch_exp import sigmoid as torch_sigmoid
 from ..numerics.floats import torch_act
 from ..numerics.floats import erf as erf_fns
-from ..core.tensor import Tensor
+from ..core.tensor import Tensor, type_name
 from ..numerics.floats.tensor_iter import laid_out
 from .registry import Arg, Parser, register, tensor_f
 from .fused_grads import sigmoid_grad, tanh_grad
@@ -69,12 +69,16 @@ def unary(
     formula=None,
     zeros_through=True,
     parser=TENSOR_INPUT,
+    call=None,
+    sig=None,
 ):
     """Declare and register an element-wise function: its forward, VJP (its JVP the same
     formula), grad_fn name, saved values (`saved_names`: PyTorch's names, by default
     "self" for a saved input and "result" for a saved output), batching kind, in-place
     method (`inplace`: True for name_, or None), sample arguments and `formula` (its value
-    as a SymPy expression of one element, rule(sympy, v), for explain) together."""
+    as a SymPy expression of one element, rule(sympy, v), for explain) together; `call`,
+    when the op takes keyword arguments too: call(cls) -> its function (round's
+    decimals)."""
     if name in mkl.VML:  # PyTorch's vector math (MKL's VML), when MKL is installed
         np_fn = mkl.unary_fn(name, np_fn)
     cls = type(
@@ -110,9 +114,16 @@ def unary(
     lo, hi = domain
     checks = [((Arg((), lo, hi),), {}), ((Arg((3,), lo, hi),), {}), ((Arg((2, 3), lo, hi),), {})]
 
-    @register(
+    if call is None:
+
+        def fn(x):
+            return cls.apply(tensor_arg(x))
+
+    else:
+        fn = call(cls)
+    fn = register(
         name,
-        f"{name}(input)",
+        sig or f"{name}(input)",
         doc,
         method=True,
         checks=checks,
@@ -122,11 +133,7 @@ def unary(
         inplace=name + "_" if inplace is True else inplace,
         pure=pure,
         parser=parser,
-    )
-    @tensor_f(name)
-    def fn(x):
-        return cls.apply(tensor_arg(x))
-
+    )(tensor_f(name)(fn))
     fn.__name__ = name
     # its input is a Tensor: torch.name of a number is PyTorch's TypeError (the torch
     # namespace's form, library/torch_ns.py; the bare name keeps the calculator's numbers)
@@ -451,15 +458,76 @@ unary(
     aliases=("fix",),
     batch=None,  # sample by sample (torch.vmap batches it: not yet here)
 )
+
+
+class RoundDecimals(Function):
+    """aten::round.decimals, `round(input, *, decimals)` (RoundBackward1): ATen's
+    round_decimals kernel in the dtype's opmath type (float32 for float16), with the power
+    of ten computed in double and rounded to it: `nearbyint(x * 10**d) / 10**d`, or
+    `nearbyint(x / 10**-d) * 10**-d` for a negative d; its gradient zeros_like(grad)."""
+
+    __slots__ = ()
+    name = "RoundBackward1"
+    saved_names = ()
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
+    def forward(self, x, decimals):
+        if x.dtype.kind != "f":
+            raise GradRuntimeError(
+                f"\"round_cpu\" not implemented for '{dtypes.scalar_type_name(x.dtype)}'",
+                type_name="NotImplementedError",
+            )
+        op = np.float32 if x.dtype.itemsize < 4 else x.dtype.type
+        with np.errstate(all="ignore"):
+            d = abs(decimals)
+            ten = op(10.0**d if d <= 308 else math.inf)  # (C's pow: inf beyond double)
+            a = x.astype(op, copy=False)
+            out = np.rint(a / ten) * ten if decimals < 0 else np.rint(a * ten) / ten
+        return out.astype(x.dtype, copy=False)
+
+    def backward(self, g, F):
+        return (_zero_grad(g, F, None),)
+
+    def jvp(self, ts, F):
+        return _zero_grad(ts[0], F, None)
+
+
+_UNSET = object()
+
+
+def _round_call(cls):
+    """round(input, *, decimals): without decimals aten::round (RoundBackward0), with
+    them aten::round.decimals; decimals an int, as PyTorch's parser wants (anything else,
+    None too, or another keyword: its "invalid combination" words)."""
+
+    def round(x, *, decimals=_UNSET, **other):
+        x = tensor_arg(x)
+        if decimals is _UNSET and not other:
+            return cls.apply(x)
+        if type(decimals) is not int or other:
+            given = {} if decimals is _UNSET else {"decimals": decimals}
+            given.update(other)
+            got = ", ".join(f"{k}={type_name(v)}" for k, v in given.items())
+            raise GradTypeError(
+                "round() received an invalid combination of arguments - got (Tensor, "
+                f"{got}), but expected one of:"
+            )
+        return RoundDecimals.apply(x, decimals=decimals)
+
+    return round
+
+
 unary(
     "round",
     "RoundBackward0",
     np.round,
     _zero_grad,
-    "round half to even",
+    "round half to even; with decimals, to that many decimal digits",
     keep_int=True,
     saved_names=(),
     parser=Parser(overloaded=True),  # round(input, *, decimals)
+    call=_round_call,
+    sig="round(input, *, decimals=None)",
 )
 unary(
     "log1p",

@@ -205,3 +205,58 @@ errors(
         "(2.5).fromhex('zz')",
     ],
 )
+
+# torch.round(input, *, decimals) (RoundBackward1) and torch.NAME(input=...)
+case(
+    "round_decimals/values",
+    """
+    import torch
+    torch.manual_seed(3)
+    for dt in (torch.float64, torch.float32, torch.float16):
+        x = (torch.randn(12, dtype=torch.float64) * torch.exp(torch.randn(12, dtype=torch.float64) * 4)).to(dt)
+        for d in (-3, -1, 0, 1, 2, 5, 9, 40, 400):
+            print(dt, d, torch.round(x, decimals=d).tolist())
+    print(torch.round(torch.tensor([2.675, -0.125, 0.5, 1.5], dtype=torch.float64), decimals=2).tolist())
+    print(torch.round(torch.tensor([1234.5678]), decimals=-2), torch.round(torch.tensor([-0.04]), decimals=1))
+    print(torch.round(torch.tensor([float('inf'), float('nan'), -0.0]), decimals=3))
+    """,
+)
+case(
+    "round_decimals/grad",
+    """
+    import torch
+    x = torch.tensor([1.2345, -2.5, 0.05], requires_grad=True)
+    y = torch.round(x, decimals=2)
+    print(y, torch.round(x, decimals=0).grad_fn.name(), torch.round(x).grad_fn.name())
+    (y * 3).sum().backward()
+    print(x.grad)
+    z = x.round(decimals=1)
+    print(z)
+    w = torch.tensor([1.26, 3.14159, -7.25])
+    w.round_(decimals=1)
+    print(w)
+    print(torch.round(input=torch.tensor([2.567]), decimals=1), torch.tanh(input=torch.tensor(0.5)))
+    print(torch.abs(input=torch.tensor([-2.0, 3.0])), torch.abs(torch.tensor(-1.5)))
+    from torch.func import jvp
+    print(jvp(lambda t: torch.round(t, decimals=1), (torch.tensor([1.26]),), (torch.tensor([1.0]),)))
+    """,
+)
+errors(
+    "round_decimals/errors",
+    "import torch\nx = torch.tensor([1.2345, 2.5])",
+    [
+        "torch.round(torch.tensor([1, 2]), decimals=1)",
+        "torch.round(x, decimals=1.5)",
+        "torch.round(x, decimals=None)",
+        "torch.round(2.0)",
+        "torch.abs(2.0)",
+        "torch.abs(-2)",
+        "torch.abs()",
+        "torch.round()",
+        "torch.tanh(input=2.0)",
+        "torch.exp(inpt=x)",
+        "torch.round(inpt=x)",
+        "torch.round(x, decimal=1)",
+        "torch.tanh(x, foo=1)",
+    ],
+)
