@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import native
+from .rows import by_columns, lanes, row_max
 from .sleef_pow import (
     F,
     _I,
@@ -133,6 +134,9 @@ def row_sums(a):
         for i in range(1, d):
             acc = acc + a[:, i]
         return acc
+    if by_columns(a):
+        v0, v1, v2, v3, v4, v5, v6, v7 = lanes(a, 8)
+        return ((v0 + v4) + (v2 + v6)) + ((v1 + v5) + (v3 + v7))
     nv = d // 8
     acc = (
         np.add.reduce(a[:, : nv * 8].reshape(a.shape[0], nv, 8).transpose(1, 0, 2), axis=0)
@@ -151,7 +155,7 @@ def log_softmax_lastdim(x):
     """PyTorch's float32 log_softmax over the last dim (_vec_log_softmax_lastdim):
     (x - max) - log(sum(exp(x - max))) with SLEEF's exp and log."""
     rows = x.reshape(-1, x.shape[-1]) if x.ndim != 2 else x
-    s = rows - rows.max(axis=1, keepdims=True)
+    s = rows - row_max(rows)
     out = s - logf(row_sums(expf(s)))[:, None]
     return out.reshape(x.shape)
 
@@ -161,15 +165,18 @@ def log_softmax_backward_lastdim(g, out):
     d = out.shape[-1]
     g2, o2 = g.reshape(-1, d), out.reshape(-1, d)
     e = expf(o2)
-    s = row_sums(np.ascontiguousarray(g2, dtype=F))[:, None]  # (broadcast over each row)
-    return _fma(-e, s, g2).reshape(out.shape)
+    s = row_sums(np.ascontiguousarray(g2, dtype=F))
+    # each row's sum repeated along it: operands of one shape, which the compiled fused
+    # step takes without broadcasting them itself (a copy as large, made slower)
+    s = np.repeat(s, d).reshape(o2.shape)
+    return _fma(-e, s, np.ascontiguousarray(g2)).reshape(out.shape)
 
 
 def softmax_lastdim(x):
     """PyTorch's float32 softmax over the last dim (_vec_softmax_lastdim):
     exp(x - max) (SLEEF) times 1 / its sum (vec::reduce_all's order)."""
     rows = x.reshape(-1, x.shape[-1])
-    e = expf(rows - rows.max(axis=1, keepdims=True))
+    e = expf(rows - row_max(rows))
     return (e * (F(1) / row_sums(e))[:, None]).reshape(x.shape)
 
 

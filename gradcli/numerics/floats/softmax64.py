@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma
+from .rows import by_columns, lanes, row_max
 from .sleef_u10 import sleef_log
 from .torch_exp import expd
 
@@ -26,6 +27,9 @@ def row_sums(a):
         for i in range(1, d):
             acc = acc + a[:, i]
         return acc
+    if by_columns(a):
+        a0, a1, a2, a3 = lanes(a, LANES)
+        return ((a0 + a1) + a2) + a3
     nv = d // LANES
     if nv == 1:
         acc = a[:, :LANES].copy()
@@ -51,7 +55,7 @@ def _rows(x):
 def log_softmax_lastdim(x):
     """(x - max) - log(sum(exp(x - max)))."""
     rows = _rows(x)
-    s = rows - rows.max(axis=1, keepdims=True)
+    s = rows - row_max(rows)
     return (s - sleef_log(row_sums(expd(s)))[:, None]).reshape(x.shape)
 
 
@@ -59,14 +63,17 @@ def log_softmax_backward_lastdim(g, out):
     """g - exp(out) * sum(g), the product and difference one fused multiply-add."""
     g2, o2 = _rows(np.asarray(g, np.float64)), _rows(out)
     e = expd(o2)
-    s = row_sums(np.ascontiguousarray(g2))[:, None]  # (broadcast over each row by fma)
-    return fma(-e, s, g2).reshape(out.shape)
+    s = row_sums(np.ascontiguousarray(g2))
+    # each row's sum repeated along it: operands of one shape, which the compiled fused
+    # step takes without broadcasting them itself (a copy as large, made slower)
+    s = np.repeat(s, o2.shape[1]).reshape(o2.shape)
+    return fma(-e, s, np.ascontiguousarray(g2)).reshape(out.shape)
 
 
 def softmax_lastdim(x):
     """exp(x - max) times 1 / its sum."""
     rows = _rows(x)
-    e = expd(rows - rows.max(axis=1, keepdims=True))
+    e = expd(rows - row_max(rows))
     return (e * (1.0 / row_sums(e))[:, None]).reshape(x.shape)
 
 
