@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gradcli.ops import nn
+from gradcli.ops import nn, pool_windows
 
 
 def _values(rng, shape, dtype):
@@ -89,3 +89,37 @@ def test_inside_windows_equal_gathered(seed):
     np.testing.assert_array_equal(inside.idx, gathered.idx)
     planes = (np.arange(shape[0] * shape[1]) * (H * W)).reshape(shape[0], shape[1], 1, 1)
     np.testing.assert_array_equal(local, inside.idx - planes)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_gathered_windows_equal_gathered(seed):
+    """pool_windows.gathered_windows (every window inside the input, gathered first: the
+    maximum by NumPy's maximum in window order, the first position equal to it) against
+    the gathered argmax, bit for bit in the values and the chosen indices, with signed
+    zeros, ties and infinities; an input with a NaN in a window is declined (None)."""
+    rng = np.random.default_rng(2000 + seed)
+    while True:
+        (kh, kw), (sh, sw), _, (dh, dw), _, (H, W), _ = _geometry(rng)
+        oh, ow = nn._pool_size(H, kh, sh, 0, dh, False), nn._pool_size(W, kw, sw, 0, dw, False)
+        if oh > 0 and ow > 0:
+            break
+    dtype = np.float32 if seed % 2 else np.float64
+    shape = (int(rng.integers(1, 4)), int(rng.integers(1, 4)), H, W)
+    x = _values(rng, shape, dtype)
+    if seed % 4 < 3:  # no NaN: signed zeros, ties and infinities only
+        x = np.where(np.isnan(x), rng.choice([0.0, -0.0, 2.0], x.shape), x).astype(dtype)
+    window = ((kh, kw), (sh, sw), (dh, dw))
+    got = pool_windows.gathered_windows(x, (oh, ow), window)
+    flat, valid = nn._pool_index(H, W, kh, kw, sh, sw, 0, 0, dh, dw, oh, ow)
+    gathered = nn.MaxPool2d.__new__(nn.MaxPool2d)
+    want = gathered._gathered(x, flat, valid, (oh, ow))
+    if np.isnan(want).any():
+        assert got is None
+        return
+    values, local, idx = got
+    ints = np.uint32 if dtype == np.float32 else np.uint64
+    assert values.dtype == want.dtype
+    np.testing.assert_array_equal(values.view(ints), want.view(ints))
+    np.testing.assert_array_equal(idx, gathered.idx)
+    planes = (np.arange(shape[0] * shape[1]) * (H * W)).reshape(shape[0], shape[1], 1, 1)
+    np.testing.assert_array_equal(local, idx - planes)
