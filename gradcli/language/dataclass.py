@@ -159,17 +159,19 @@ def _source(fields, qualname, init, repr_, eq, order, post_init):
     return "\n".join(out) + "\n", made
 
 
-def _compile(compiler, src):
-    """The UserFunction `_make` of src, compiled and defined in a scope of its own."""
+def made_methods(compiler, src, args, where="<dataclass>"):
+    """The methods the function `_make` of src returns, called with `args`: src compiled,
+    defined in a scope of its own and run, its functions defined in the file `where`
+    (Python's `<string>`: an error in one of them shows the generated line)."""
     program = compiler.program(parse(src), src)
     scope = Scope()
-    origin, state.origin = state.origin, ("<dataclass>", src)
+    origin, state.origin = state.origin, (where, src)
     try:
         for stmt, _ in program:
             stmt(scope)
+        return call_user(scope.vars["_make"], args)
     finally:
         state.origin = origin
-    return scope.vars["_make"]
 
 
 def _process(compiler, cls, init, repr, eq, order, frozen, slots, unsafe_hash):
@@ -194,12 +196,11 @@ def _process(compiler, cls, init, repr, eq, order, frozen, slots, unsafe_hash):
         order,
         post_init,
     )
-    make = _compile(compiler, src)
     defaults = {n: f.default for n, f in fields.items() if f.default is not MISSING}
     factories = {
         n: f.default_factory for n, f in fields.items() if f.default_factory is not MISSING
     }
-    methods = call_user(make, (defaults, factories, MISSING))
+    methods = made_methods(compiler, src, (defaults, factories, MISSING))
     for name, fn in zip(names, methods):
         fn.qualname = f"{qualname}.{name}"
         setattr(cls, name, fn)

@@ -9,8 +9,7 @@ from __future__ import annotations
 from ..library.values import BuiltinFunction
 from ..runtime.errors import GradTypeError, GradValueError
 from .classes import changed, is_user_class
-from .dataclass import _compile
-from .functions import call_user
+from .dataclass import made_methods
 
 # root -> (the method made, its answer from the root's `r`), as functools' _convert
 _CONVERT = {
@@ -67,7 +66,7 @@ def total_ordering(make_compiler):
         if made:
             if not compilers:
                 compilers.append(make_compiler())
-            methods = call_user(_compile(compilers[0], _source(root, made)), ())
+            methods = made_methods(compilers[0], _source(root, made), (), "<total_ordering>")
             for (name, _), fn in zip(made, methods):
                 # (Python's: the name of the method, the qualified name of functools'
                 # function, `_gt_from_lt`)

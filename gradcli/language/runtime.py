@@ -453,9 +453,24 @@ def compare(op, a, b):
     try:
         return py(a, b)
     except TypeError:
-        raise GradTypeError(
-            f"'{op}' not supported between instances of '{_pyname(a)}' and '{_pyname(b)}'"
-        )
+        return _unordered(op, a, b)
+
+
+def _unordered(op, a, b):
+    """Python's TypeError for `a op b` that CPython's operator refused; two lists or
+    tuples: their first items that differ compared, in those items' types' words."""
+    if type(a) is type(b) and type(a) in (list, tuple):
+        for x, y in zip(a, b):
+            if x is y:
+                continue
+            eq = compare("==", x, y)
+            if type(eq) is not bool:
+                break
+            if not eq:
+                return compare(op, x, y)
+    raise GradTypeError(
+        f"'{op}' not supported between instances of '{_pyname(a)}' and '{_pyname(b)}'"
+    )
 
 
 def _same(a, b):

@@ -584,6 +584,16 @@ for attempt in ("x.foo = 1", "x.foo", "object(1)", "object(a=1)"):
     except (AttributeError, TypeError) as e:
         print(attempt, type(e).__name__, e)
 """,
+    "sequences_compared_by_their_first_differing_items": """
+for a, b in [((1, 2), ("a", 3)), ([1, [2, 3]], [1, [2, "x"]]), ((None,), (1,)),
+             ((1, 2), (1, 2, 3)), ((1, "a"), (2, 3)), ([], [0]), ((1, 2.5), (1, 2.5))]:
+    for op in ("<", "<=", ">", ">="):
+        try:
+            r = (a < b) if op == "<" else (a <= b) if op == "<=" else (a > b) if op == ">" else (a >= b)
+            print(op, r)
+        except TypeError as e:
+            print(op, e)
+""",
 }
 
 
@@ -646,3 +656,37 @@ def test_complex_and_bytes_are_refused_with_the_reason_and_answer_isinstance():
         r = run_inprocess(call + "\n")
         assert r.returncode != 0
         assert "gradcli has no" in r.stderr or "not supported" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("tier", ((), ("--no-fast-tier",)), ids=("fast", "closures"))
+def test_an_error_in_a_generated_method_shows_its_generated_line(tier):
+    # dataclass's and total_ordering's methods are generated text: an error in one is
+    # placed in that text (Python's `<string>`), the program's call and method beside it
+    source = """from dataclasses import dataclass
+import functools
+@dataclass(order=True)
+class P:
+    x: int
+    y: int
+@functools.total_ordering
+class V:
+    def __init__(self, v):
+        self.v = v
+    def __eq__(self, o):
+        return self.v == o.v
+    def __lt__(self, o):
+        return self.v < o.v
+try:
+    V(1) >= 3
+except AttributeError as e:
+    print(e)
+print(P(1, 2) < P("a", 3))
+"""
+    r = run_inprocess(source, ("eval", *tier, "-"))
+    assert r.returncode == 1
+    assert r.stdout == "'int' object has no attribute 'v'\n"
+    first = r.stderr.splitlines()[0]
+    assert first.startswith("<dataclass>:"), r.stderr
+    assert first.endswith("TypeError: '<' not supported between instances of 'int' and 'str'")
+    assert "return (self.x, self.y" in r.stderr
+    assert "<stdin>:19:" in r.stderr  # the program's line in the call chain
