@@ -176,7 +176,13 @@ def _cache_path():
         __file__,
         *(
             os.path.join(here, f)
-            for f in ("native_sleef.py", "native_sleef32.py", "native_alloc.py", "native_steps.py")
+            for f in (
+                "native_sleef.py",
+                "native_sleef32.py",
+                "native_alloc.py",
+                "native_steps.py",
+                "native_sums.py",
+            )
         ),
     ):
         with open(src, "rb") as f:
@@ -201,6 +207,8 @@ UNARY = ("expd", "log1pd", "logd")
 UNARY32 = ("expf", "logf", "log1pf")
 #: an optimizer's running averages of doubles and of floats (numerics/native_steps.py)
 STEPS = ("moments_d", "moments_f")
+#: whole sums in PyTorch's order, of floats and of doubles (numerics/native_sums.py)
+SUMS = {"f": "sums_f", "d": "sums_d"}
 LANES = 8
 
 
@@ -230,6 +238,8 @@ class _Kernels:
         self.chain32 = sig(addrs["chain32"])
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 6)
         self.steps = {name: sig(addrs[name]) for name in STEPS}
+        sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_int64] * 6)
+        self.sums = {char: sig(addrs[name]) for char, name in SUMS.items()}
         self.aligned = native_alloc.install(addrs, self.code)  # NumPy's arrays where PyTorch's lie
 
     @staticmethod
@@ -244,6 +254,7 @@ class _Kernels:
         from .native_sleef import unary as unary_ir
         from .native_sleef32 import ternary as ternary32_ir, unary as unary32_ir
         from .native_steps import moments_ir
+        from .native_sums import sums_ir
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -266,6 +277,8 @@ class _Kernels:
             ternary32_ir(ir, mod, "fma32h")
             for name in STEPS:
                 moments_ir(ir, mod, name, name.endswith("_f"))
+            for char, name in SUMS.items():
+                sums_ir(ir, mod, name, char == "f")
             native_alloc.ir_functions(ir, mod)
             _chain_loop(ir, mod, "chain32")
             m = llvm.parse_assembly(str(mod))
@@ -283,6 +296,7 @@ class _Kernels:
         engine.finalize_object()
         names = [f"{k}_{t}" for k, t in LOOPS] + [*UNARY, *UNARY32, "fma32h", "chain32"]
         names += STEPS
+        names += SUMS.values()
         names += native_alloc.NAMES
         return engine, {name: engine.get_function_address(name) for name in names}
 
@@ -722,3 +736,39 @@ def unary(lib, kind, x, exact=None):
 #: the kernels' flag bytes (read only when a value is flagged or for a 0-d array) and
 #: their address, kept between calls
 _unary_flags = {"flags": None, "at": 0, "n": 0}
+
+
+#: per number of sums: the arrays of their values' and factors' addresses, and the
+#: addresses of those arrays, kept between calls
+_sum_slots: dict = {}
+
+
+def sums(arrays, factors, power):
+    """The sums of `arrays` (1-D, C-contiguous, of one size and float dtype, in the
+    machine's byte order), each of its product with its factor where `factors` (None,
+    or per array None or a C-contiguous array of its shape and dtype) gives one, in
+    PyTorch's order for one thread's range (numerics/native_sums.py) with the cascade's
+    step 2^power: an array of the dtype, or None where the loops are not loaded."""
+    lib = _state["lib"]
+    if not lib:
+        return None
+    rows = len(arrays)
+    slots = _sum_slots.get(rows)
+    if slots is None:
+        xs, fs = np.zeros(rows, np.int64), np.zeros(rows, np.int64)
+        slots = _sum_slots[rows] = (xs, fs, address(xs), address(fs))
+    xs, fs, at_x, at_f = slots
+    seen = at = None
+    for i, x in enumerate(arrays):
+        if x is not seen:  # (a gradient is often every row's)
+            seen, at = x, address(x)
+        xs[i] = at
+    if factors is None:
+        fs.fill(0)
+    else:
+        for i, f in enumerate(factors):
+            fs[i] = 0 if f is None else address(f)
+    a = arrays[0]
+    out = np.empty(rows, a.dtype)
+    lib.sums[a.dtype.char](rows, a.size, power, at_x, at_f, address(out))
+    return out

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .sum_mid import ILP, _finish64, geometry, one_copied_level
+from .. import native
+from ..parallel import GRAIN
+from .sum_mid import ILP, MID_MIN, _finish64, _step, geometry, one_copied_level
 from .summation import torch_sum
 
 _reduce = np.add.reduce
@@ -37,6 +39,10 @@ def torch_sums(arrays, factors=None):
     (the sum of np.multiply(a, f), the product made straight into the plan's buffer)."""
     a = arrays[0]
     n, dtype = a.size, a.dtype
+    if MID_MIN <= n <= GRAIN:
+        got = _compiled(arrays, factors, n, dtype)
+        if got is not None:
+            return got
     if len(arrays) > 1:
         for x in arrays:
             if x.size != n or x.dtype is not dtype or x.ndim != 1 or not x.flags.c_contiguous:
@@ -61,6 +67,30 @@ def torch_sums(arrays, factors=None):
         for i, v in zip(idx, sums):
             out[i] = v
     return out
+
+
+def _compiled(arrays, factors, n, dtype):
+    """The sums by the compiled loop (numerics/native_sums.py: one call for them all),
+    or None (not loaded, or arrays it does not take)."""
+    if dtype.char not in "fd" or not dtype.isnative or native.ready(n) is None:
+        return None
+    seen = None
+    for x in arrays:  # (each array once: a gradient is often every row's)
+        if x is not seen:
+            if x.dtype is not dtype or x.ndim != 1 or x.size != n or not x.flags.c_contiguous:
+                return None
+            seen = x
+    if factors is not None:
+        for f in factors:
+            if f is not None and (
+                f.dtype is not dtype or f.shape != seen.shape or not f.flags.c_contiguous
+            ):
+                return None
+    # (the cascade's step, as sum_mid.geometry makes it: groups of four vectors)
+    out = native.sums(arrays, factors, _step(n // (128 // dtype.itemsize)).bit_length() - 1)
+    if out is None:
+        return None
+    return list(out) if dtype.char == "f" else out.tolist()  # (as torch_sum gives them)
 
 
 def _run(rows, n, dtype):

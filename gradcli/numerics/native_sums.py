@@ -1,0 +1,168 @@
+"""Whole sums in PyTorch's order as one compiled loop (`numerics/native.py` compiles it
+with its other loops): several sums of one size and dtype, each of an array or of the
+product of two, in one call.
+
+At the sizes of a training loop's vectors (hundreds to tens of thousands of values) a sum
+in NumPy is a dozen calls whose fixed cost is the time (sums/sum_mid.py, sum_rows.py: a
+copy, a few reduces, an accumulate; ~10 us for the four sums of the tutorial's backward).
+The loop here makes the same additions as PyTorch's `cascade_sum` for one thread's range
+(sums/summation.py describes them), in vectors of the same lanes (8 floats or 4 doubles,
+AVX2's), each lane its own IEEE additions in the dtype with no reassociation (no
+fast-math flags): the four partial vectors of each group of four, the cascade of four
+levels over the groups (level 0 added into level 1 after every `step` groups, level 1
+into 2 and 2 into 3 when the group count is a multiple of step^2 and step^3), the groups
+after the last whole chunk into level 0, the levels added into level 0 in order, the
+left-over vectors into the first partial vector, the partials 0 + 1 + 2 + 3, then from
++0 the scalars after the last whole vector and the lanes in order.  An operand's product
+with its factor is the IEEE product NumPy's multiply makes.  tests/numerics/
+test_native_sums.py compares every sum with the NumPy plans, bit for bit.  Only
+`llvmlite.ir` objects are made here; `native.sums` calls the loop."""
+
+from __future__ import annotations
+
+#: accumulators per level (PyTorch's ILP) and levels of the cascade
+ILP, LEVELS = 4, 4
+
+
+def sums_ir(ir, mod, name, single):
+    """i64 NAME(i64 rows, i64 n, i64 power, i64* xs, i64* fs, T* out), T float (single)
+    or double: for r < rows, out[r] = the sum of the n values at address xs[r] (times the
+    n values at fs[r] where that is not 0) in PyTorch's order, the cascade's step 2^power
+    (the caller's: sums/sum_mid.py `geometry`).  Returns 0."""
+    t = ir.FloatType() if single else ir.DoubleType()
+    lanes = 8 if single else 4
+    i64 = ir.IntType(64)
+    vec = ir.VectorType(t, lanes)
+    pt, pv, pi = ir.PointerType(t), ir.PointerType(vec), ir.PointerType(i64)
+    fn = ir.Function(mod, ir.FunctionType(i64, [i64, i64, i64, pi, pi, pt]), name=name)
+    rows, n, power, xs, fs, out = fn.args
+    align = 4 if single else 8
+
+    def k64(v):
+        return ir.Constant(i64, v)
+
+    zero = ir.Constant(vec, [0.0] * lanes)
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    acc = b.alloca(vec, size=k64(ILP * LEVELS))  # level j, partial q at j * ILP + q
+    r_at, i_at, v_at, s_at, t_at = (b.alloca(i64) for _ in range(5))
+    x_at_ptr, f_at_ptr = b.alloca(pt), b.alloca(pt)  # the row's values and factors
+    tot = b.alloca(t)
+    nv = b.sdiv(n, k64(lanes))  # whole vectors
+    groups = b.sdiv(nv, k64(ILP))
+    step = b.shl(k64(1), power)
+    lmask = b.sub(step, k64(1))
+    b.store(k64(0), r_at)
+
+    def block(label):
+        return fn.append_basic_block(label)
+
+    def loop(b, cond, body, label):
+        """while cond(b): body(b); the builder placed after the loop."""
+        head, inner, end = block(label), block(label + "_body"), block(label + "_end")
+        b.branch(head)
+        b.position_at_end(head)
+        b.cbranch(cond(b), inner, end)
+        b.position_at_end(inner)
+        body(b)
+        b.branch(head)
+        b.position_at_end(end)
+
+    def slot(b, j):
+        return b.gep(acc, [j if not isinstance(j, int) else k64(j)])
+
+    def vector(b, v):
+        """Vector v of the row (its product with the factor's where there is one)."""
+        off = b.mul(v, k64(lanes))
+        xv = b.load(b.bitcast(b.gep(b.load(x_at_ptr), [off]), pv), align=align)
+        fp = b.load(f_at_ptr)
+        has = b.icmp_signed("!=", b.ptrtoint(fp, i64), k64(0))
+        # (no factor: its pointer is the row's own, read but not used)
+        src = b.select(has, fp, b.load(x_at_ptr))
+        fv = b.load(b.bitcast(b.gep(src, [off]), pv), align=align)
+        return b.select(has, b.fmul(xv, fv), xv)
+
+    def row(b):
+        r = b.load(r_at)
+        b.store(b.inttoptr(b.load(b.gep(xs, [r])), pt), x_at_ptr)
+        b.store(b.inttoptr(b.load(b.gep(fs, [r])), pt), f_at_ptr)
+        for j in range(ILP * LEVELS):
+            b.store(zero, slot(b, j))
+        b.store(k64(0), i_at)
+
+        def add_group(b):  # level 0 += group i; i += 1
+            i = b.load(i_at)
+            for q in range(ILP):
+                s = slot(b, q)
+                b.store(b.fadd(b.load(s), vector(b, b.add(b.mul(i, k64(ILP)), k64(q)))), s)
+            b.store(b.add(i, k64(1)), i_at)
+
+        def chunk(b):  # step groups into level 0, then up the levels
+            b.store(k64(0), s_at)
+            loop(
+                b,
+                lambda b: b.icmp_signed("<", b.load(s_at), step),
+                lambda b: (add_group(b), b.store(b.add(b.load(s_at), k64(1)), s_at)),
+                "chunk_groups",
+            )
+            done = block("levels_done")
+            for j in range(1, LEVELS):
+                for q in range(ILP):
+                    lo, hi = slot(b, (j - 1) * ILP + q), slot(b, j * ILP + q)
+                    b.store(b.fadd(b.load(hi), b.load(lo)), hi)
+                    b.store(zero, lo)
+                if j == LEVELS - 1:
+                    b.branch(done)
+                else:
+                    mask = b.shl(lmask, b.mul(power, k64(j)))
+                    up = b.icmp_signed("!=", b.and_(b.load(i_at), mask), k64(0))
+                    nxt = block("level_%d" % (j + 1))
+                    b.cbranch(up, done, nxt)
+                    b.position_at_end(nxt)
+            b.position_at_end(done)
+
+        loop(
+            b,
+            lambda b: b.icmp_signed("<=", b.add(b.load(i_at), step), groups),
+            chunk,
+            "chunks",
+        )
+        loop(b, lambda b: b.icmp_signed("<", b.load(i_at), groups), add_group, "rest")
+        for j in range(1, LEVELS):  # the levels into level 0, in order
+            for q in range(ILP):
+                s = slot(b, q)
+                b.store(b.fadd(b.load(s), b.load(slot(b, j * ILP + q))), s)
+        # the vectors after the last whole group, into the first partial
+        b.store(b.mul(groups, k64(ILP)), v_at)
+
+        def left(b):
+            v = b.load(v_at)
+            s = slot(b, 0)
+            b.store(b.fadd(b.load(s), vector(b, v)), s)
+            b.store(b.add(v, k64(1)), v_at)
+
+        loop(b, lambda b: b.icmp_signed("<", b.load(v_at), nv), left, "left")
+        p = b.load(slot(b, 0))
+        for q in range(1, ILP):
+            p = b.fadd(p, b.load(slot(b, q)))
+        # from +0: the scalars after the last whole vector, then the lanes in order
+        b.store(ir.Constant(t, 0.0), tot)
+        b.store(b.mul(nv, k64(lanes)), t_at)
+
+        def scalar(b):
+            e = b.load(t_at)
+            x = b.load(b.gep(b.load(x_at_ptr), [e]))
+            fp = b.load(f_at_ptr)
+            has = b.icmp_signed("!=", b.ptrtoint(fp, i64), k64(0))
+            f = b.load(b.gep(b.select(has, fp, b.load(x_at_ptr)), [e]))
+            b.store(b.fadd(b.load(tot), b.select(has, b.fmul(x, f), x)), tot)
+            b.store(b.add(e, k64(1)), t_at)
+
+        loop(b, lambda b: b.icmp_signed("<", b.load(t_at), n), scalar, "scalars")
+        total = b.load(tot)
+        for lane in range(lanes):
+            total = b.fadd(total, b.extract_element(p, ir.Constant(ir.IntType(32), lane)))
+        b.store(total, b.gep(out, [r]))
+        b.store(b.add(r, k64(1)), r_at)
+
+    loop(b, lambda b: b.icmp_signed("<", b.load(r_at), rows), row, "rows")
+    b.ret(k64(0))

@@ -1,0 +1,84 @@
+"""The compiled whole sums (numerics/native_sums.py) give the NumPy plans' bits: every
+sum of sum_rows.torch_sums with the loop against the same sums with NumPy only
+(sums/sum_rows.py, sums/summation.py), over sizes of one thread's range, several rows
+of one size with and without factors, and values across the float range: cancelling
+sums, signed zeros, infinities, NaNs and float32 overflow."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gradcli.numerics import native
+from gradcli.numerics.parallel import GRAIN
+from gradcli.numerics.sums.sum_mid import MID_MIN
+from gradcli.numerics.sums.sum_rows import torch_sums
+from gradcli.numerics.sums.summation import torch_sum
+
+pytestmark = pytest.mark.skipif(not native.available(), reason="llvmlite is not installed")
+
+
+def _same(got, ref):
+    got, ref = np.asarray(got), np.asarray(ref)
+    assert got.dtype == ref.dtype
+    if np.isnan(ref):  # (which NaN a sum keeps is up to the order of the loop's operands)
+        assert np.isnan(got)
+        return
+    assert got.tobytes() == ref.tobytes(), f"{got!r} != {ref!r}"
+
+
+def _values(rng, n, dt, spread):
+    v = rng.standard_normal(n) * 10.0 ** rng.integers(-spread, spread + 1, n)
+    with np.errstate(over="ignore"):
+        return v.astype(dt)
+
+
+def _sizes(rng):
+    small = list(range(MID_MIN, MID_MIN + 300)) + [1000, 2000, 2047, 2048, 4095, 4096]
+    return small + [int(n) for n in rng.integers(MID_MIN, GRAIN + 1, 60)] + [GRAIN]
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_sums_are_the_plans(dt):
+    dt = np.dtype(dt)
+    rng = np.random.default_rng(7 + dt.itemsize)
+    for n in _sizes(rng):
+        rows = [_values(rng, n, dt, 3) for _ in range(3)]
+        factors = [None, _values(rng, n, dt, 2), None]
+        rows[2] = rows[0]  # (one array in two rows)
+        got = torch_sums(rows, factors)
+        with native.numpy_only():
+            ref = torch_sums(rows, factors)
+        for r, (g, e) in enumerate(zip(got, ref)):
+            _same(g, e)
+            x = rows[r] if factors[r] is None else np.multiply(rows[r], factors[r])
+            _same(g, np.asarray(torch_sum(x), dt))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_edge_values(dt):
+    dt = np.dtype(dt)
+    rng = np.random.default_rng(11 + dt.itemsize)
+    big = np.finfo(dt).max
+    for n in (MID_MIN, 777, 2000, 5003):
+        cases = [
+            np.full(n, -0.0, dt),
+            np.zeros(n, dt),
+            np.where(rng.random(n) < 0.5, -0.0, 0.0).astype(dt),
+            _values(rng, n, dt, 30),
+            np.full(n, big / 4, dt),  # overflows to inf part way
+            np.concatenate([np.full(n // 2, big, dt), np.full(n - n // 2, -big, dt)]),
+        ]
+        cancel = _values(rng, n, dt, 5)
+        cancel[1::2] = -cancel[::2][: n // 2]
+        cases.append(cancel)
+        for k, special in enumerate((np.inf, -np.inf, np.nan)):
+            v = _values(rng, n, dt, 3)
+            v[rng.integers(0, n, 1 + k)] = special
+            cases.append(v)
+        got = torch_sums(cases)
+        with native.numpy_only():
+            ref = torch_sums(cases)
+        for g, e, x in zip(got, ref, cases):
+            _same(g, e)
+            _same(g, np.asarray(torch_sum(x), dt))
