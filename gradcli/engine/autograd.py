@@ -574,6 +574,8 @@ def _pass(retain_graph, flow, touched, queue=None, plan=None, general=None):  # 
     else:  # (the queue's steps are not written down: it gives each next node)
         node, g = queue.first()
         steps, nxt, leaves = _ASK, queue.next, queue.leaves
+        # (a chain of nodes that scale a 0-d gradient by a number: run as one loop)
+        scaled = queue.scaled if general is None else None
     step = None
     try:
         for step in steps:
@@ -619,6 +621,8 @@ def _pass(retain_graph, flow, touched, queue=None, plan=None, general=None):  # 
                 in_grads = run_node_post(node, g, in_grads, create_graph)
             if step is None:  # (the queue: the tracer, then the next node)
                 node, g = nxt(node, g, in_grads)
+                if scaled is not None and node is not None and node.grad_factor is not None:
+                    node, g = scaled(node, g, retain_graph, flow)
                 continue
             parents = node.parents  # (where the plan sends its input gradients)
             for slot, j in routes:

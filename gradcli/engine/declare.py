@@ -20,7 +20,8 @@ Optional declarations beside them: `operators` (a register argument: the languag
 operators that are the op, from which the language's operator tables and its in-place
 `x op= y` are derived), `@operator_node(...)` (the node the language's arithmetic
 operators make directly) and the fast kernels `replay_kernel`,
-`number_forward`, `pair_forward` and `passes_through` (methods of the node class).
+`number_forward`, `pair_forward`, `grad_factor` and `passes_through` (methods of the node
+class).
 
 A facet an op does not have is declared as `none("why")` (a class attribute) or
 None/False/none("why") (a register argument), never left out: tests/architecture/test_op_declarations.py reads

@@ -80,6 +80,12 @@ class Function:
     #: optional: pair_forward(self, a, b), forward for two 0-d arrays of one dtype, float64
     #: or float32, as a Python float operation (engine/number_nodes.py pair_node); None: none
     pair_forward = None
+    #: optional: grad_factor(self), the number k (a Python float, or an int a double holds)
+    #: when this node's backward, on a 0-d float64 or float32 gradient g with its saved
+    #: values as they are, gives its first input g * k as scalar_times makes it and its
+    #: second input nothing (`tensor * number`, `tensor + number`: 1); None otherwise
+    #: (engine/passes.py runs a chain of such nodes as one loop on Python floats)
+    grad_factor: Any = None
 
     def replay_kernel(self, *args, **params):
         """For a replayed loop body (engine/replay.py `kernel_of`): (f, arity, keeps, w)

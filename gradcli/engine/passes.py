@@ -13,7 +13,10 @@ from ..runtime.errors import GradRuntimeError, ShapeError
 from ..core.convert import to_tensor
 from ..core.tensor import Tensor
 from ..core.layout import grad_array, obeys_grad_layout
+from ..numerics.floats.singles import value32
 from .zero_grads import EfficientZeros
+
+F64, F32 = np.dtype(np.float64), np.dtype(np.float32)
 
 SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -176,12 +179,13 @@ class ReadyQueue:
     `next` are functions of the pass's queue, not methods: a chain of nodes asks for
     each next one.)"""
 
-    __slots__ = ("q", "deps", "leaves", "first", "next")
+    __slots__ = ("q", "deps", "leaves", "first", "next", "scaled")
 
     def __init__(self, ready, grads, deps, add, cast, deliver=None, tracer=None):
         self.q = ready_queue(ready)
         self.deps, self.leaves = deps, []  # (leaf, gradient) in their order
         self.first, self.next = _steps(self.q, grads, deps, add, cast, deliver, self.leaves)
+        self.scaled = _scaled(self.q, grads, deps)
         if tracer is not None:
             self.next = _traced(self.next, tracer)
 
@@ -246,6 +250,64 @@ def _steps(q, grads, deps, add, cast, deliver, leaves):
         return first()
 
     return first, next_node
+
+
+def _scaled(q, grads, deps):
+    """A ReadyQueue's `scaled(node, g, retain_graph, flow)`, for the backward loop's common
+    case (no hooks on leaves, no tracer, no capture, no create_graph): `node`, ready to
+    run with g a 0-d float64 or float32 gradient (a NumPy scalar), and the nodes after it
+    while each one's backward multiplies its one input's gradient by a number
+    (Function.grad_factor: `tensor * number`, `tensor + number`) and that input is a node
+    of g's dtype that it alone consumes and that runs next (nothing made later waiting in
+    the queue), run here as one loop on a Python float: each product as the node's
+    backward makes it (scalar_times: the IEEE product of doubles; for float32 the number
+    rounded to float32, the exact product rounded once), with the loop's bookkeeping (the
+    flow record, the saved values freed unless retain_graph, the consumer counted).  A
+    node with hooks or retain_grad, or whose input is a leaf, is left to the loop.
+    Returns the node to run next and its gradient."""
+
+    def scaled(node, g, retain_graph, flow):
+        tg = type(g)
+        if tg is np.float64:
+            dt = F64
+        elif tg is np.float32:
+            dt = F32
+        else:
+            return node, g
+        x = float(g)
+        fno, frec = flow if flow is not None else (None, None)
+        ran = False
+        while True:
+            factor = node.grad_factor
+            if factor is None or node.watch is not None:
+                break
+            k = factor()
+            if k is None:
+                break
+            p = node.parents[0]
+            if type(p) is Tensor or p.out_dtype is not dt or deps[p] != 1 or p in grads:
+                break
+            if q and -q[0][0] > seq(p):  # (a node made later runs first)
+                break
+            if dt is F32:
+                k = value32(k)
+                if k is None:
+                    break
+            if frec is not None:
+                node.fpass = fno
+                frec[id(node)] = tg(x) if ran else g
+            if not retain_graph:  # (what the loop frees; a number saved has no version)
+                if node.saved:
+                    node.saved = node.saved_src = None
+                elif node.holds_saved:
+                    node.saved = None
+            x = x * k if dt is F64 else float(np.float32(x * k))
+            deps[p] = 0
+            node = p
+            ran = True
+        return node, (tg(x) if ran else g)
+
+    return scaled
 
 
 def _traced(next_node, tracer):

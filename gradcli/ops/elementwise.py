@@ -20,7 +20,7 @@ from ..runtime.errors import GradRuntimeError
 from ..runtime.limits import check_broadcast
 from ..numerics.floats.fused import doubles
 from ..numerics.floats.tensor_iter import binary_laid_out
-from ..numerics.floats.singles import scalar_times, single, singles, weak
+from ..numerics.floats.singles import EXACT_INT, scalar_times, single, singles, weak
 from ..numerics.floats.half import F16
 from ..core.tensor import Tensor
 from .registry import Arg, Inplace, internal, operator_node, Parser, register
@@ -222,6 +222,11 @@ class Add(_Arith):
         n = self.needs
         return (F.sum_to(g, self.sa) if n[0] else None, F.sum_to(g, self.sb) if n[1] else None)
 
+    def grad_factor(self):
+        """1 for `tensor + number` (of a 0-d tensor: its gradient is g itself)."""
+        n = self.needs
+        return 1 if n[0] and not n[1] and not self.sa and not self.sb else None
+
     def passes_through(self):
         out = np.broadcast_shapes(self.sa, self.sb)
         return type(self) is Add and all(
@@ -252,6 +257,8 @@ class Sub(_Arith):
     def backward(self, g, F):
         n = self.needs
         return (F.sum_to(g, self.sa) if n[0] else None, F.sum_to(-g, self.sb) if n[1] else None)
+
+    grad_factor = Add.grad_factor  # (`tensor - number`: g itself)
 
     def passes_through(self):
         return (
@@ -326,6 +333,18 @@ class Mul(_Arith):
             F.sum_to(g * b, self.sa) if n[0] else None,
             F.sum_to(g * a, self.sb) if n[1] else None,
         )
+
+    def grad_factor(self):
+        """The number of `tensor * number` (of a 0-d tensor), its backward's scalar_times
+        above; None when the number is not one scalar_times multiplies by on floats."""
+        n = self.needs
+        if n[0] and not n[1] and not self.sa and not self.sb:
+            saved = self.saved
+            if type(saved) is tuple and saved:  # (None: freed; packed by hooks: not a tuple)
+                k = saved[1]
+                if type(k) is float or (type(k) is int and -EXACT_INT <= k <= EXACT_INT):
+                    return k
+        return None
 
     jvp = bilinear
 

@@ -32,6 +32,9 @@ class MulHalf(Mul):
             return (g * b, None)
         return (half.times(g, b), None)
 
+    def grad_factor(self):
+        return None  # (its backward is float16's)
+
 
 class DivHalf(Div):
     """float16 tensor / number: in float32 with the number as written."""
