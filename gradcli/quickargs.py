@@ -1,10 +1,12 @@
 """`gradcli eval` command lines read without argparse (start-up time: building
 argparse's parser and importing it cost a few milliseconds on every run).
 
-Only the plainest command lines are read here: FILEs, `-`, `-e CODE`, `-q` and
-`--json`.  Anything else (another option, `--`, a value that looks like an
-option) returns None and the command line goes to argparse as before, so help,
-errors and every other option keep argparse's behaviour.
+Only the plainest command lines are read here: FILEs, `-`, `-e CODE`, `-q`,
+`--json` and the run's settings as `--option VALUE` (`--seed 0`) or switches
+(`--no-replay`).  Anything else (another option, `--`, `--option=VALUE`, a value
+that looks like an option or that the option does not take) returns None and the
+command line goes to argparse as before, so help, errors and every other option
+keep argparse's behaviour.
 tests/cli/test_quickargs.py checks the result equals argparse's.
 """
 
@@ -28,6 +30,16 @@ DEFAULTS = {
     **{f.name: f.default for f in OPTIONS},
 }
 
+#: the settings' options (cli._add_settings): option -> (setting, its value's type or
+#: None for a switch)
+SETTINGS = {
+    f.option: (
+        f,
+        None if isinstance(f.default, bool) else int if f.default is None else type(f.default),
+    )
+    for f in OPTIONS
+}
+
 
 def parse(argv):
     """(args, order) as cli._main makes them with argparse, or None."""
@@ -46,6 +58,21 @@ def parse(argv):
                 return None
             code.append(argv[i])
             order.append(("code", argv[i]))
+            i += 1
+        elif tok in SETTINGS:
+            f, kind = SETTINGS[tok]
+            if kind is None:  # a switch that turns the setting over
+                values[f.name] = not f.default
+                continue
+            if i == n or argv[i].startswith("-"):
+                return None
+            try:
+                value = kind(argv[i])
+            except ValueError:
+                return None
+            if f.choices is not None and value not in f.choices:
+                return None
+            values[f.name] = value
             i += 1
         elif tok == "-" or (tok and tok[0] != "-"):
             values["files"].append(tok)

@@ -253,13 +253,20 @@ RandomGenerator.language_methods = {
         ("poisson", 1),
     )
 }
+
+
+def _generator_call(name):
+    def run(rg, *args, **kwargs):
+        method = np.random.Generator.__dict__[name]
+        return call(lambda *a, **k: method(rg.g, *a, **k), *args, **kwargs)
+
+    return run
+
+
+# (np.random itself is imported at the first draw: it loads OpenSSL's libcrypto, 4% of
+# start-up)
 RandomGenerator.language_methods.update(
-    {
-        name: (lambda m: lambda rg, *a, **k: call(lambda *a, **k: m(rg.g, *a, **k), *a, **k))(
-            np.random.Generator.__dict__[name]
-        )
-        for name in ("permutation", "shuffle")
-    }
+    {name: _generator_call(name) for name in ("permutation", "shuffle")}
 )
 
 

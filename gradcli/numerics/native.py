@@ -41,13 +41,19 @@ it: its only inputs are the arrays of the emulated arithmetic.
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import math
 import os
 import sys
 import time
 from contextlib import contextmanager
 from math import prod
+
+# the cache's name is a hash read at every start: hashlib's own blake2b, without `import
+# hashlib`, which loads OpenSSL's libcrypto (1.5% of start-up)
+try:
+    from _blake2 import blake2b
+except ImportError:  # (a Python built without it)
+    from hashlib import blake2b
 
 import numpy as np
 
@@ -170,7 +176,7 @@ def _cache_path():
     """The compiled loops' cache file: named by the text of this file and native_sleef.py
     (where the loops' IR is made), in the user's cache directory."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    h = hashlib.sha256()
+    h = blake2b(digest_size=10)
     here = os.path.dirname(__file__)
     for src in (
         __file__,
@@ -187,7 +193,7 @@ def _cache_path():
     ):
         with open(src, "rb") as f:
             h.update(f.read())
-    key = h.hexdigest()[:20]
+    key = h.hexdigest()
     return os.path.join(base, "gradcli", f"native-{key}-{sys.platform}.o")
 
 
@@ -335,8 +341,7 @@ def _machine():
             break
     if not flags:
         return None
-    h = hashlib.sha256(f"{os.uname().machine} {model} {flags}".encode()).hexdigest()
-    return h[:20]
+    return blake2b(f"{os.uname().machine} {model} {flags}".encode(), digest_size=10).hexdigest()
 
 
 def _read_cache(path, stamp):

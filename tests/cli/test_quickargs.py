@@ -17,9 +17,17 @@ PLAIN = [
     ["a.ag", "b.ag", "--quiet", "--json"],
     [],
     ["-e", "x", "a.ag", "-e", "y", "b.ag"],
+    ["-q", "--seed", "0", "a.ag"],
+    ["a.ag", "--dtype", "float32", "--precision", "8", "--no-replay"],
+    ["--max-memory", "2GiB", "--max-depth", "50", "--max-steps", "7", "-e", "1"],
+    ["--no-fast-tier", "--seed", "18446744073709551615", "a.ag", "--seed", "3"],
 ]
 OTHER = [
-    ["--seed", "0", "a.ag"],
+    ["--seed", "x", "a.ag"],
+    ["--seed", "-1", "a.ag"],
+    ["--seed"],
+    ["--dtype", "float16", "a.ag"],
+    ["--precision", "1.5", "a.ag"],
     ["-qe", "1"],
     ["--", "a.ag"],
     ["-e", "-1"],
