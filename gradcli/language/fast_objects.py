@@ -604,11 +604,14 @@ class FastObjects(FastOperators, FastCalls):
         met, the last class met is kept so (a list, a set: no table, this function's
         names), which a parameter that is always a list or a set finds there too."""
         out = []
-        used = self.const(frozenset(self.names_used), "names_used")
+        # (this function's own: a nested function's names and kept classes are its
+        # own, apart from those of the function around it, in the one namespace)
+        tag = self.tmp()[2:]
+        used = self.const(frozenset(self.names_used), "names_used_" + tag)
         kept = []
         for p in sorted(getattr(self, "read_once", ())):
             tb, ty, dd, nm = _hoisted(p)
-            cty, ctb, cnm = (self.const(None, f"{k}_{p}").id for k in ("cty", "ctb", "cnm"))
+            cty, ctb, cnm = (self.const(None, f"{k}_{p}_{tag}").id for k in ("cty", "ctb", "cnm"))
             kept += [cty, ctb, cnm]
             first = [
                 ast.Assign(targets=[_name(tb, ast.Store())], value=self._table(_name(ty))),

@@ -919,6 +919,17 @@ FAST_ESCAPES = [
         FAST + "def h(xs):\n    return [(y for y in x) for x in xs]\nh([[1]])[0].gi_frame",
         "AttributeError",
     ),
+    # a nested function's guards are its own: the names it reads on a variable of the
+    # function around, and the classes it keeps, apart from those of that function
+    (
+        FAST + "def o(p):\n    q = p\n    def g():\n        return q.fast\n    return g()\no(f)",
+        "AttributeError",
+    ),
+    (
+        FAST + "def o(p, q):\n    def g(x):\n        return q.fast\n    p.append(1)\n"
+        "    return g(q)\no([], f)",
+        "AttributeError",
+    ),
 ]
 
 
