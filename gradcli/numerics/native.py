@@ -1,6 +1,6 @@
-"""Hardware fused multiply-add for the emulated float math, and SLEEF's double exp, log1p
-and log (numerics/native_sleef.py) and float32 exp, log and log1p (native_sleef32.py) as
-compiled loops over vectors of 8 values, compiled when it pays.
+"""Hardware fused multiply-add for the emulated float math, and SLEEF's double exp, log1p,
+log (numerics/native_sleef.py) and pow (native_pow.py) and float32 exp, log and log1p
+(native_sleef32.py) as compiled loops over vectors of 8 values, compiled when it pays.
 
 PyTorch's vectorised kernels compute `a * b + c` with one rounding (the FMA
 instruction).  NumPy has no fused multiply-add, so `floats/fma.py` emulates it: the
@@ -25,7 +25,7 @@ emulated steps have cost as much CPU time as that costs (the rent-or-buy rule: a
 never loses more than it, and a long run gains 3-12x on each double fused step, 25-35x
 on SLEEF's kernels).  Compiling costs about 120 ms of CPU (llvmlite's import 20-25 ms);
 the object code is then cached in the user's cache directory (keyed by the text of this
-file, native_sleef.py and native_sleef32.py, stamped with the CPU), and later runs on
+file and the native_*.py files that make its IR, stamped with the CPU), and later runs on
 this CPU place it in executable memory themselves (native_elf.py) in under a
 millisecond, without importing llvmlite.
 Numba itself is not used: importing it costs 0.15-0.25 s of CPU and loading its cached
@@ -185,6 +185,7 @@ def _cache_path():
             for f in (
                 "native_sleef.py",
                 "native_sleef32.py",
+                "native_pow.py",
                 "native_alloc.py",
                 "native_steps.py",
                 "native_sums.py",
@@ -211,6 +212,8 @@ LOOPS = (("fma64", "dd"), ("fma32", "dd"), ("fma32", "ff"), ("fma32", "fd"), ("f
 UNARY = ("expd", "log1pd", "logd")
 #: and of floats (numerics/native_sleef32.py), each in vectors of LANES values
 UNARY32 = ("expf", "logf", "log1pf")
+#: whole SLEEF kernels of two doubles (numerics/native_pow.py): pow
+BINARY = ("powd",)
 #: an optimizer's running averages of doubles and of floats (numerics/native_steps.py)
 STEPS = ("moments_d", "moments_f")
 #: whole sums in PyTorch's order, of floats and of doubles (numerics/native_sums.py)
@@ -239,6 +242,8 @@ class _Kernels:
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 3)
         self.unary = {kind: sig(addrs[kind]) for kind in UNARY + UNARY32}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 4)
+        self.binary = {kind: sig(addrs[kind]) for kind in BINARY}
+        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 4)
         self.fma32h = sig(addrs["fma32h"])
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_void_p] * 5)
         self.chain32 = sig(addrs["chain32"])
@@ -257,6 +262,7 @@ class _Kernels:
         import llvmlite.ir as ir
 
         # (only compiling needs the IR makers)
+        from .native_pow import binary as binary_ir
         from .native_sleef import unary as unary_ir
         from .native_sleef32 import ternary as ternary32_ir, unary as unary32_ir
         from .native_steps import moments_ir
@@ -280,6 +286,8 @@ class _Kernels:
                 unary_ir(ir, mod, kind, kind)
             for kind in UNARY32:
                 unary32_ir(ir, mod, kind, kind)
+            for kind in BINARY:
+                binary_ir(ir, mod, kind)
             ternary32_ir(ir, mod, "fma32h")
             for name in STEPS:
                 moments_ir(ir, mod, name, name.endswith("_f"))
@@ -300,7 +308,7 @@ class _Kernels:
         engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), tm)
         engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
         engine.finalize_object()
-        names = [f"{k}_{t}" for k, t in LOOPS] + [*UNARY, *UNARY32, "fma32h", "chain32"]
+        names = [f"{k}_{t}" for k, t in LOOPS] + [*UNARY, *UNARY32, *BINARY, "fma32h", "chain32"]
         names += STEPS
         names += SUMS.values()
         names += native_alloc.NAMES
@@ -711,7 +719,18 @@ def unary(lib, kind, x, exact=None):
     values), NumPy's emulation of the kernel, element by element (a 0-d array whose
     value the kernel marks in any way: exact(x)); without `exact`, None where any value
     is flagged."""
-    fn, n = lib.unary[kind], x.size
+    return _lanes(lib.unary[kind], (x,), exact)
+
+
+def binary(lib, kind, x, y, exact=None):
+    """The whole kernel KIND (BINARY) of the contiguous arrays x and y (one shape and
+    dtype), as `unary` (exact(x values, y values) for the flagged ones)."""
+    return _lanes(lib.binary[kind], (x, y), exact)
+
+
+def _lanes(fn, xs, exact):
+    x = xs[0]
+    n = x.size
     out = np.empty(x.shape, x.dtype)
     whole = n - n % LANES  # (the loops take whole vectors)
     q = _unary_flags
@@ -719,22 +738,25 @@ def unary(lib, kind, x, exact=None):
         q["flags"] = np.empty(max(whole + LANES, 4096), np.uint8)
         q["n"], q["at"] = q["flags"].size, address(q["flags"])
     flags, at = q["flags"], q["at"]
-    bad = bool(whole and fn(whole, address(x), address(out), at))
+    bad = bool(whole and fn(whole, *(address(v) for v in xs), address(out), at))
     if whole < n:  # the rest in a vector of its own, padded with its first value
-        flat = x.reshape(-1)
-        tail = np.full(LANES, flat[whole], x.dtype)
-        tail[: n - whole] = flat[whole:]
+        tails = []
+        for v in xs:
+            flat = v.reshape(-1)
+            tail = np.full(LANES, flat[whole], x.dtype)
+            tail[: n - whole] = flat[whole:]
+            tails.append(tail)
         res = np.empty(LANES, x.dtype)
-        if fn(LANES, address(tail), address(res), at + whole):
+        if fn(LANES, *(address(t) for t in tails), address(res), at + whole):
             bad = True
         out.reshape(-1)[whole:] = res[: n - whole]
     if x.ndim == 0 and flags[0]:  # (a step NumPy computes otherwise for 0-d operands)
-        return None if exact is None else exact(x)
+        return None if exact is None else exact(*xs)
     if bad:
         if exact is None:
             return None
         idx = np.flatnonzero(flags[:n] & 1)
-        out.reshape(-1)[idx] = exact(x.reshape(-1)[idx])
+        out.reshape(-1)[idx] = exact(*(v.reshape(-1)[idx] for v in xs))
     return out
 
 

@@ -4,8 +4,9 @@ PyTorch's vectorised kernels are compiled with FMA contraction, so an expression
 like `start + step * i` in `arange` and `linspace` is one rounding, not two.
 NumPy has no fma; this emulates it with error-free transformations: the product
 exactly as p + e (Dekker's product), then c + p exactly as s + t (Knuth's sum),
-and the result s + (t + e).  That is the correctly rounded a * b + c except when
-the exact value lies within about 2^-100 of a rounding boundary.  For float32
+and the result s + (t + e) with t + e rounded to odd (Boldo and Melquiond's emulated
+FMA): the correctly rounded a * b + c, a tie included, wherever the product can be
+split (operands at most 2^990, a product 0 or at least 2^-900).  For float32
 the product is exact in float64 and only the rounding of the sum needs care
 (`fma32`, also used by gradcli/random.py).
 """
@@ -264,8 +265,23 @@ def _fma64(a, b, c):
         t = c - (s - z)
         into = t if isinstance(t, np.ndarray) else None
         t = np.add(t, p - z, out=into)
-        t = np.add(t, e, out=into)
-        r = np.add(s, t, out=into)
+        # the small terms' sum rounded to odd (Boldo and Melquiond's emulated FMA): a
+        # rounded-to-nearest one can land on a midpoint of s's last bit that the exact
+        # sum is beside (a product ending in half an ulp beside a tiny addend), and s +
+        # it would then round to even where the exact value rounds away
+        # (an infinite or NaN u makes r one too: s is returned below)
+        u = np.asarray(t + e)
+        v = u - t
+        err = (t - (u - v)) + (e - v)
+        bits = u.view(np.uint64)
+        odd = (bits & np.uint64(1)) == 0
+        odd &= err != 0
+        if np.count_nonzero(odd):
+            # one step of the bits towards err (u is not 0 where err is not): away from
+            # 0 where they have one sign, else towards it
+            away = (err > 0) != (u < 0)
+            u = (bits + (odd & away) - (odd & ~away)).view(np.float64)
+        r = np.add(s, u)
         # overflow: the plain result; an exact zero: the plain sum's, whose sign is IEEE's
         # (-0.0 only from -0.0 + -0.0) where the corrections' +0.0 would lose it
         if np.count_nonzero(np.isfinite(r)) == r.size and np.count_nonzero(r) == r.size:

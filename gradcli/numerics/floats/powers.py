@@ -18,7 +18,7 @@ import numpy as np
 
 from ..mkl import unary_fn
 from .sleef_pow import sleef_powf, torch_powf
-from .sleef_powd import sleef_powd
+from .sleef_powd import sleef_powd, torch_powd
 from .tensor_iter import sleef_blocks
 
 _sqrt = unary_fn("sqrt", np.sqrt)
@@ -46,7 +46,7 @@ def torch_pow(a, e):
             return a.copy() if e == 1 else np.ones_like(a)
         if a.dtype == np.float64 and isinstance(e, (int, float)):
             # SLEEF's double pow on whole blocks, the C library's pow on the rest
-            return sleef_blocks(sleef_powd, np.power, (a, np.float64(e)))
+            return torch_powd(a, e)
     return np.power(a, e)
 
 

@@ -23,7 +23,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import native
+from ..parallel import chunks
 from .fma import estrin10
+from .tensor_iter import sleef_blocks
 from .sleef_u10 import (
     _C,
     _I32,
@@ -131,8 +134,41 @@ BLOCK = 8192
 
 
 def sleef_powd(x, y):
-    """Sleef_powd4_u10 of float64 arrays x and y (broadcast together), element-wise."""
+    """Sleef_powd4_u10 of float64 arrays x and y (broadcast together), element-wise:
+    numerics/native.py's compiled kernel (the same bits) once it pays, else NumPy's
+    emulation."""
     x, y = np.broadcast_arrays(np.asarray(x, D), np.asarray(y, D))
+    lib = native.ready(x.size)
+    if lib:
+        x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
+        return native.binary(lib, "powd", x, y, _powd)
+    t0 = native.start(x.size)
+    try:
+        return _blocks(x, y)
+    finally:
+        native.spent(t0)
+
+
+def torch_powd(a, e):
+    """PyTorch's float64 `a ** e` (a an array, e a number) as its kernel runs it: SLEEF
+    on the whole blocks of 8 of each thread's range, the C library's pow (NumPy's) on the
+    rest."""
+    if not a.flags.c_contiguous:
+        return sleef_blocks(sleef_powd, np.power, (a, D(e)))
+    flat = a.reshape(-1)
+    out = np.empty_like(flat)
+    ef = D(e)
+    with np.errstate(all="ignore"):
+        for b, end in chunks(flat.size):
+            k = b + (end - b) // 8 * 8
+            if k > b:
+                out[b:k] = sleef_powd(flat[b:k], np.full(k - b, ef))
+            if end > k:
+                out[k:end] = np.power(flat[k:end], ef)
+    return out.reshape(a.shape)
+
+
+def _blocks(x, y):
     if x.size <= BLOCK:
         return _powd(x, y)
     xf, yf = x.reshape(-1), y.reshape(-1)
