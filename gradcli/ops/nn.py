@@ -307,24 +307,27 @@ def _conv_plan(xshape, wshape, f32, stride, padding, dilation, groups):
     windows are inside, as _conv_index gives them, the output's (oh, ow), the window
     (kh, kw, sh, sw, dh, dw) when every window lies inside the input and no padding is
     asked (else None), whether it is dilated, and the onednn_conv.Direct of a float32
-    convolution PyTorch sends to oneDNN (else None))."""
+    convolution PyTorch sends to oneDNN (else None)); the window index is made when it
+    is used (`Conv2d._index`: a gather's columns, the input's gradient)."""
     N, C, H, W = xshape
     kh, kw = wshape[2:]
-    idx, valid, oh, ow = _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups)
-    window = (kh, kw, *stride, *dilation) if valid is None and padding == (0, 0) else None
+    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    oh = (H + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    ow = (W + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    # (without padding every window lies inside the input: _conv_index's valid is None)
+    window = (kh, kw, *stride, *dilation) if padding == (0, 0) else None
     dilated = dilation != (1, 1)
     direct = None
     if f32 and onednn_conv.uses_onednn(N, C, H, W, kh, kw, groups, stride != (1, 1), dilated):
         # (else torch's slow_conv2d, computed as in float64, through MKL's sgemm)
         direct = onednn_conv.plan(H, W, kh, kw, groups, stride, padding, dilation, (oh, ow))
-    return idx, valid, (oh, ow), window, dilated, direct
+    return (oh, ow), window, dilated, direct
 
 
 class Conv2d(Function):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = (
-        "idx",
-        "valid",
+        "geometry",
         "window",
         "xshape",
         "wshape",
@@ -356,11 +359,12 @@ class Conv2d(Function):
         # direct kernels reproduced there; the others: NumPy's products); `window`:
         # (kh, kw, sh, sw, dh, dw) when every window lies inside the input (no padding
         # read): the columns are then one strided copy (_columns), not a gather
-        idx, valid, oshape, window, dilated, direct = _conv_plan(
+        oshape, window, dilated, direct = _conv_plan(
             x.shape, w.shape, x.dtype == np.float32, stride, padding, dilation, groups
         )
         N = x.shape[0]
-        self.idx, self.valid, self.xshape, self.wshape = idx, valid, x.shape, w.shape
+        self.geometry = (stride, padding, dilation)
+        self.xshape, self.wshape = x.shape, w.shape
         self.oshape, self.groups, self.has_bias = oshape, groups, b is not None
         self.dilated, self.direct, self.window = dilated, direct, window
         self.save(x, w)
@@ -383,9 +387,11 @@ class Conv2d(Function):
     def _full(self):
         """(the flat index of every sample's windows into the batch, which are inside or
         None): the per-sample index with each sample's offset."""
-        N = self.xshape[0]
-        full = self.idx[None] + (np.arange(N) * prod(self.xshape[1:])).reshape(N, 1, 1, 1)
-        return full, (None if self.valid is None else np.broadcast_to(self.valid, full.shape))
+        N, C, H, W = self.xshape
+        kh, kw = self.wshape[2:]
+        idx, valid, _, _ = _conv_index(C, H, W, kh, kw, *self.geometry, self.groups)
+        full = idx[None] + (np.arange(N) * prod(self.xshape[1:])).reshape(N, 1, 1, 1)
+        return full, (None if valid is None else np.broadcast_to(valid, full.shape))
 
     def _columns(self, x):
         """The columns of x (N, G, K, L), im2col's: gathered by the flat index, or where
