@@ -59,10 +59,13 @@ EXP = (
 
 
 class _DD:
-    """sleef_u10's double-double steps on one Emit, their fused steps `fma`."""
+    """sleef_u10's double-double steps on one Emit, their fused steps `fma` (checked) or
+    Emit.fma64_in_range (`free`: where no check is needed)."""
 
-    def __init__(self, e):
+    def __init__(self, e, free=False):
         self.e, self.b = e, e.b
+        if free:
+            self.fma = e.fma64_in_range
 
     def fma(self, a, x, c):
         """Emit.fma64 where every operand is known finite and far below 2^990 (see
@@ -128,9 +131,18 @@ def _k(e, t, v):
     return e.ir.Constant(t, v)
 
 
-def _logk(e, dd, d):
-    """sleef_powd._logk: log(d) for d >= 0 as a double-double."""
-    b, c, i32, i64, f = e.b, e.d, e.i32, e.i64, dd.fma
+def _logk(e, d):
+    """sleef_powd._logk: log(d) for d >= 0 as a double-double.  No fused step needs a
+    check for 0 < d <= DBL_MAX (the lanes whose result is computed): the reduced mantissa
+    m lies in [0.75, 1.5) and the exponent within +-1100, so every operand is below 2^11;
+    and each product is 0 or above 2^-700: m - 1 is 0 or at least 2^-53 and 1 + m's
+    error 0 or at least 2^-54, and each later term is a product or a rounded sum of
+    earlier ones (at most 53 bits below its smallest part's last bit: the quotient's low
+    part at least 2^-218 unless 0, its square's 2^-325, x^5's low part 2^-600, and
+    x^16 at least 2^-880 beside a coefficient)."""
+    b, c, i32, i64 = e.b, e.d, e.i32, e.i64
+    dd = _DD(e, free=True)
+    f = dd.fma
     o = b.fcmp_ordered("<", d, c(_DBL_MIN))
     d = b.select(o, b.fmul(d, c(_TWO64)), d)
     bits = b.bitcast(b.fmul(d, c(1.0 / 0.75)), i64)
@@ -164,9 +176,13 @@ def _pow2i(e, q):
     return b.bitcast(b.shl(b.zext(hi, e.i64), _k(e, e.i64, 32)), e.dbl)
 
 
-def _expk(e, dd, dx, dy):
-    """sleef_powd._expk: exp(dx + dy) to one double."""
-    b, c, f = e.b, e.d, dd.fma
+def _expk(e, dx, dy):
+    """sleef_powd._expk: exp(dx + dy) to one double.  The polynomial's fused steps need
+    no check (|s| <= 0.35 where the result is computed: each addend a coefficient or a
+    sum near one, far above 2^-800); the low part's (squ, mul_pf) may be tiny and are
+    checked."""
+    b, c, f = e.b, e.d, e.fma64_in_range
+    dd = _DD(e)
     dq = b.call(e.rint64, [b.fmul(b.fadd(dx, dy), c(R_LN2))])
     small = b.fcmp_ordered("<", b.call(e.fabs, [dq]), c(2.0**31))
     q = b.select(small, b.fptosi(dq, e.i32), _k(e, e.i32, -(2**31)))
@@ -191,16 +207,15 @@ def powd(e, x, y):
     """sleef_powd._powd of one lane of x and y."""
     b, c, i64 = e.b, e.d, e.i64
     inf = float("inf")
-    dd = _DD(e)
     ry = b.call(e.rint64, [y])
     yisint = b.fcmp_ordered("==", ry, y)
     half = b.fmul(y, c(0.5))
     yisodd = b.and_(b.fcmp_unordered("!=", b.call(e.rint64, [half]), half), yisint)
     ax = b.call(e.fabs, [x])
-    lx, ly = _logk(e, dd, ax)
+    lx, ly = _logk(e, ax)
     dx = b.fmul(lx, y)  # (mul_pf with Emit's whole check: y may be any double)
     dy = e.fma64(ly, y, e.fma64(lx, y, b.fneg(dx)))
-    r = _expk(e, dd, dx, dy)
+    r = _expk(e, dx, dy)
     r = b.select(b.fcmp_ordered(">", dx, c(_OVER)), c(inf), r)
     nan = b.bitcast(_k(e, i64, _QNAN), e.dbl)
     sign = b.select(yisint, b.select(yisodd, c(-1.0), c(1.0)), nan)
@@ -225,9 +240,10 @@ def powd(e, x, y):
     # Only the lanes whose result is the arithmetic's keep its flags: x finite and
     # nonzero, y finite and nonzero, x not 1, and -1000 <= dx <= _OVER.  There logk's
     # argument is a positive finite double (its steps' operands: the reduced mantissa in
-    # [0.75, 1.5), its exponent, the polynomial's terms, all below 2^11), y's steps have
-    # Emit's whole check, and expk's argument is below 1000 with a correct low part (its
-    # operands below 2^11 too), so the light check of `_DD.fma` is the emulation's.
+    # [0.75, 1.5), its exponent, the polynomial's terms, all below 2^11: `_logk`), y's
+    # steps have Emit's whole check, and expk's argument is below 1000 with a correct
+    # low part (its operands below 2^11 too), so the light check of `_DD.fma` is the
+    # emulation's.
     computed = b.and_(b.fcmp_ordered("<", ax, c(inf)), b.fcmp_ordered("!=", x, c(0.0)))
     computed = b.and_(computed, b.fcmp_ordered("<", b.call(e.fabs, [y]), c(inf)))
     computed = b.and_(computed, b.not_(one))
