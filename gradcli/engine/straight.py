@@ -31,6 +31,10 @@ from types import CodeType, FunctionType
 
 import numpy as np
 
+from ..core.tensor import Tensor
+from ..numerics.parallel import GRAIN
+from ..numerics.sums import sum_rows
+from ..numerics.sums.sum_mid import MID_MIN
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError
 from . import observe, schedule, versions
@@ -336,7 +340,8 @@ def _tree(walked, steps, sent):  # noqa: C901 (one writer of the function's stat
     )
     tail = []
     if later:  # (the sums left for later made together: schedule.flush)
-        tail.append(_if(_n("lt"), [_e(ast.Expr, _call("flush", pairs)), _e(ast.Return, None)]))
+        flush = "flush_each" if len(set(sent)) == len(sent) else "flush"
+        tail.append(_if(_n("lt"), [_e(ast.Expr, _call(flush, pairs)), _e(ast.Return, None)]))
     for x in range(len(leaves)):  # each leaf's gradients added up, into its .grad
         ms = [m for m in range(len(sent)) if sent[m] == x]
         if len(ms) == 1:
@@ -452,6 +457,34 @@ def _flush(pairs):
     schedule.flush([p for p in pairs if p[1] is not None], {}, _store_grad)
 
 
+def _flush_each(pairs):
+    """_flush for a pass whose gradients each go to a leaf of their own (the tree says
+    so): when every one is a whole sum left for later and its leaf, a 0-d tensor of the
+    sum's dtype, has no .grad yet (a training step after `w.grad = None`), the sums made
+    together become the leaves' .grad as they are, as passes._deliver's first case makes
+    them (a new 0-d array obeys the layout contract); else _flush."""
+    gs = []
+    cs = []
+    for p, ig in pairs:
+        if type(ig) is not Later or p.grad is not None:
+            return _flush(pairs)
+        d = p.data
+        if d.shape or d.dtype is not ig.g.dtype:
+            return _flush(pairs)
+        gs.append(ig.g)
+        cs.append(ig.c)
+    g = gs[0]
+    if MID_MIN <= g.size <= GRAIN:
+        got = sum_rows.compiled(gs, cs, g.size, g.dtype)
+        if got is not None:  # (a value of the dtype as a Python float: exact)
+            for (p, _), v in zip(pairs, got.tolist()):
+                p.grad = Tensor(np.array(v, g.dtype))
+            return None
+    for (p, ig), v in zip(pairs, sum_rows.torch_sums(gs, cs)):
+        p.grad = Tensor(np.asarray(v, ig.g.dtype))  # (as schedule.flush makes it)
+    return None
+
+
 _SPACE = {
     "__builtins__": {"type": type, "id": id, "getattr": getattr, "BaseException": BaseException},
     "vstate": versions.state,
@@ -469,5 +502,6 @@ _SPACE = {
     "failed": _failed,
     "total": _total,
     "flush": _flush,
+    "flush_each": _flush_each,
     "store": _store_grad,
 }

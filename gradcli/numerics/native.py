@@ -45,6 +45,7 @@ import math
 import os
 import sys
 import time
+import weakref
 from contextlib import contextmanager
 from math import prod
 
@@ -249,7 +250,7 @@ class _Kernels:
         self.chain32 = sig(addrs["chain32"])
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 6)
         self.steps = {name: sig(addrs[name]) for name in STEPS}
-        sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_int64] * 6)
+        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64)
         self.sums = {char: sig(addrs[name]) for char, name in SUMS.items()}
         self.aligned = native_alloc.install(addrs, self.code)  # NumPy's arrays where PyTorch's lie
 
@@ -765,9 +766,24 @@ def _lanes(fn, xs, exact):
 _unary_flags = {"flags": None, "at": 0, "n": 0}
 
 
-#: per number of sums: the arrays of their values' and factors' addresses, and the
-#: addresses of those arrays, kept between calls
-_sum_slots: dict = {}
+#: per number of sums: the loop's parameters (numerics/native_sums.py: rows, n, power,
+#: the results' address, the values' and factors' addresses), their address and the
+#: results' array, kept between calls
+_sum_calls: dict = {}
+#: the addresses of the factors seen last (id -> (weak reference, address)): a backward's
+#: factors are often the same arrays every iteration (a loop's inputs, hoisted values)
+_factor_at: dict = {}
+
+
+def _factor_address(f):
+    got = _factor_at.get(id(f))
+    if got is not None and got[0]() is f:
+        return got[1]
+    at = address(f)
+    if len(_factor_at) >= 64:
+        _factor_at.clear()
+    _factor_at[id(f)] = (weakref.ref(f), at)
+    return at
 
 
 def sums(arrays, factors, power):
@@ -775,27 +791,35 @@ def sums(arrays, factors, power):
     machine's byte order), each of its product with its factor where `factors` (None,
     or per array None or a C-contiguous array of its shape and dtype) gives one, in
     PyTorch's order for one thread's range (numerics/native_sums.py) with the cascade's
-    step 2^power: an array of the dtype, or None where the loops are not loaded."""
+    step 2^power: an array of the dtype, valid until the next call (the caller takes its
+    values at once), or None where the loops are not loaded."""
     lib = _state["lib"]
     if not lib:
         return None
     rows = len(arrays)
-    slots = _sum_slots.get(rows)
-    if slots is None:
-        xs, fs = np.zeros(rows, np.int64), np.zeros(rows, np.int64)
-        slots = _sum_slots[rows] = (xs, fs, address(xs), address(fs))
-    xs, fs, at_x, at_f = slots
-    seen = at = None
-    for i, x in enumerate(arrays):
-        if x is not seen:  # (a gradient is often every row's)
-            seen, at = x, address(x)
-        xs[i] = at
-    if factors is None:
-        fs.fill(0)
-    else:
-        for i, f in enumerate(factors):
-            fs[i] = 0 if f is None else address(f)
     a = arrays[0]
-    out = np.empty(rows, a.dtype)
-    lib.sums[a.dtype.char](rows, a.size, power, at_x, at_f, address(out))
+    dt = a.dtype
+    key = (rows, dt.char)
+    call = _sum_calls.get(key)
+    if call is None:
+        params, out = np.zeros(4 + 2 * rows, np.int64), np.zeros(rows, dt)
+        params[0], params[3] = rows, address(out)
+        call = _sum_calls[key] = (params, address(params), out, lib.sums[dt.char])
+    params, at, out, fn = call
+    params[1] = a.size
+    params[2] = power
+    seen = None
+    i = 4
+    for x in arrays:
+        if x is not seen:  # (a gradient is often every row's)
+            seen, x_at = x, address(x)
+        params[i] = x_at
+        i += 1
+    if factors is None:
+        params[i:] = 0
+    else:
+        for f in factors:
+            params[i] = 0 if f is None else _factor_address(f)
+            i += 1
+    fn(at)
     return out

@@ -25,17 +25,17 @@ ILP, LEVELS = 4, 4
 
 
 def sums_ir(ir, mod, name, single):
-    """i64 NAME(i64 rows, i64 n, i64 power, i64* xs, i64* fs, T* out), T float (single)
-    or double: for r < rows, out[r] = the sum of the n values at address xs[r] (times the
-    n values at fs[r] where that is not 0) in PyTorch's order, the cascade's step 2^power
-    (the caller's: sums/sum_mid.py `geometry`).  Returns 0."""
+    """i64 NAME(i64* p), T float (single) or double: for r < rows, out[r] = the sum of
+    the n values at address xs[r] (times the n values at fs[r] where that is not 0) in
+    PyTorch's order, the cascade's step 2^power (the caller's: sums/sum_mid.py
+    `geometry`); p = (rows, n, power, address of out, xs..., fs...).  Returns 0."""
     t = ir.FloatType() if single else ir.DoubleType()
     lanes = 8 if single else 4
     i64 = ir.IntType(64)
     vec = ir.VectorType(t, lanes)
     pt, pv, pi = ir.PointerType(t), ir.PointerType(vec), ir.PointerType(i64)
-    fn = ir.Function(mod, ir.FunctionType(i64, [i64, i64, i64, pi, pi, pt]), name=name)
-    rows, n, power, xs, fs, out = fn.args
+    fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
+    (params,) = fn.args
     align = 4 if single else 8
 
     def k64(v):
@@ -43,15 +43,19 @@ def sums_ir(ir, mod, name, single):
 
     zero = ir.Constant(vec, [0.0] * lanes)
     b = ir.IRBuilder(fn.append_basic_block("entry"))
+    rows, n, power, out_at = (b.load(b.gep(params, [k64(j)])) for j in range(4))
+    out = b.inttoptr(out_at, pt)
+    xs = b.gep(params, [k64(4)])
+    fs = b.gep(xs, [rows])
     acc = b.alloca(vec, size=k64(ILP * LEVELS))  # level j, partial q at j * ILP + q
     r_at, i_at, v_at, s_at, t_at = (b.alloca(i64) for _ in range(5))
-    x_at_ptr, f_at_ptr = b.alloca(pt), b.alloca(pt)  # the row's values and factors
     tot = b.alloca(t)
     nv = b.sdiv(n, k64(lanes))  # whole vectors
     groups = b.sdiv(nv, k64(ILP))
     step = b.shl(k64(1), power)
     lmask = b.sub(step, k64(1))
     b.store(k64(0), r_at)
+    rowx = {}  # the row's values, factors and whether it has factors (set per row)
 
     def block(label):
         return fn.append_basic_block(label)
@@ -73,18 +77,18 @@ def sums_ir(ir, mod, name, single):
     def vector(b, v):
         """Vector v of the row (its product with the factor's where there is one)."""
         off = b.mul(v, k64(lanes))
-        xv = b.load(b.bitcast(b.gep(b.load(x_at_ptr), [off]), pv), align=align)
-        fp = b.load(f_at_ptr)
-        has = b.icmp_signed("!=", b.ptrtoint(fp, i64), k64(0))
-        # (no factor: its pointer is the row's own, read but not used)
-        src = b.select(has, fp, b.load(x_at_ptr))
-        fv = b.load(b.bitcast(b.gep(src, [off]), pv), align=align)
-        return b.select(has, b.fmul(xv, fv), xv)
+        xv = b.load(b.bitcast(b.gep(rowx["x"], [off]), pv), align=align)
+        # (no factor: the row's own values read again, not used)
+        fv = b.load(b.bitcast(b.gep(rowx["f"], [off]), pv), align=align)
+        return b.select(rowx["has"], b.fmul(xv, fv), xv)
 
     def row(b):
         r = b.load(r_at)
-        b.store(b.inttoptr(b.load(b.gep(xs, [r])), pt), x_at_ptr)
-        b.store(b.inttoptr(b.load(b.gep(fs, [r])), pt), f_at_ptr)
+        x = b.inttoptr(b.load(b.gep(xs, [r])), pt)
+        f_at = b.load(b.gep(fs, [r]))
+        has = b.icmp_signed("!=", f_at, k64(0))
+        # (the row's own values for its factors where it has none: never a null pointer)
+        rowx.update(x=x, f=b.select(has, b.inttoptr(f_at, pt), x), has=has)
         for j in range(ILP * LEVELS):
             b.store(zero, slot(b, j))
         b.store(k64(0), i_at)
@@ -150,11 +154,9 @@ def sums_ir(ir, mod, name, single):
 
         def scalar(b):
             e = b.load(t_at)
-            x = b.load(b.gep(b.load(x_at_ptr), [e]))
-            fp = b.load(f_at_ptr)
-            has = b.icmp_signed("!=", b.ptrtoint(fp, i64), k64(0))
-            f = b.load(b.gep(b.select(has, fp, b.load(x_at_ptr)), [e]))
-            b.store(b.fadd(b.load(tot), b.select(has, b.fmul(x, f), x)), tot)
+            v = b.load(b.gep(rowx["x"], [e]))
+            f = b.load(b.gep(rowx["f"], [e]))
+            b.store(b.fadd(b.load(tot), b.select(rowx["has"], b.fmul(v, f), v)), tot)
             b.store(b.add(e, k64(1)), t_at)
 
         loop(b, lambda b: b.icmp_signed("<", b.load(t_at), n), scalar, "scalars")

@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import native
 from ..parallel import GRAIN
-from .sum_mid import ILP, MID_MIN, _finish64, _step, geometry, one_copied_level
+from .sum_mid import ILP, MID_MIN, _finish64, geometry, one_copied_level
 from .summation import torch_sum
 
 _reduce = np.add.reduce
@@ -40,9 +40,9 @@ def torch_sums(arrays, factors=None):
     a = arrays[0]
     n, dtype = a.size, a.dtype
     if MID_MIN <= n <= GRAIN:
-        got = _compiled(arrays, factors, n, dtype)
-        if got is not None:
-            return got
+        got = compiled(arrays, factors, n, dtype)
+        if got is not None:  # (as torch_sum gives them)
+            return list(got) if dtype.char == "f" else got.tolist()
     if len(arrays) > 1:
         for x in arrays:
             if x.size != n or x.dtype is not dtype or x.ndim != 1 or not x.flags.c_contiguous:
@@ -69,9 +69,9 @@ def torch_sums(arrays, factors=None):
     return out
 
 
-def _compiled(arrays, factors, n, dtype):
-    """The sums by the compiled loop (numerics/native_sums.py: one call for them all),
-    or None (not loaded, or arrays it does not take)."""
+def compiled(arrays, factors, n, dtype):
+    """The sums of torch_sums by the compiled loop (numerics/native_sums.py: one call for
+    them all) as an array of dtype, or None (not loaded, or arrays it does not take)."""
     if dtype.char not in "fd" or not dtype.isnative or native.ready(n) is None:
         return None
     seen = None
@@ -86,11 +86,9 @@ def _compiled(arrays, factors, n, dtype):
                 f.dtype is not dtype or f.shape != seen.shape or not f.flags.c_contiguous
             ):
                 return None
-    # (the cascade's step, as sum_mid.geometry makes it: groups of four vectors)
-    out = native.sums(arrays, factors, _step(n // (128 // dtype.itemsize)).bit_length() - 1)
-    if out is None:
-        return None
-    return list(out) if dtype.char == "f" else out.tolist()  # (as torch_sum gives them)
+    # the cascade's step 2^power, as sum_mid.geometry makes it (groups of four vectors)
+    k = n // (128 // dtype.itemsize)
+    return native.sums(arrays, factors, max(4, (k - 1).bit_length() // 4 if k > 1 else 0))
 
 
 def _run(rows, n, dtype):
