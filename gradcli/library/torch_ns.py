@@ -22,6 +22,7 @@ from ..ops.creation import TorchGenerator, checked_seed, draws_from
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, Arg, register, not_a_tensor_op
 from ..ops.shape import size_args
 from ..ops.inverse import linalg_inv
+from ..ops.det import linalg_det
 from ..ops import torch_forms
 from ..core import layout
 from .methods import write_
@@ -534,6 +535,7 @@ def namespace() -> dict:
                     "torch.linalg",
                     {
                         "inv": linalg_inv,
+                        "det": linalg_det,
                         "vector_norm": BUILTINS["linalg.vector_norm"].fn,
                         "cross": BUILTINS["linalg.cross"].fn,
                     },

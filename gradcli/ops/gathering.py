@@ -450,7 +450,7 @@ def _scatter_checks(x, d, idx, src, op):
     ],
     category="shape",
     batch=None,
-    inplace=None,
+    inplace="scatter_",
     pure=False,
     parser=None,
 )
@@ -488,7 +488,7 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     ],
     category="shape",
     batch=None,
-    inplace=None,
+    inplace="scatter_add_",
     pure=False,
     parser=None,
 )

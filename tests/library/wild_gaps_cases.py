@@ -260,3 +260,106 @@ errors(
         "torch.tanh(x, foo=1)",
     ],
 )
+
+# torch.det / torch.linalg.det (LinalgDetBackward0): LU's diagonal product, its gradient
+case(
+    "det/values_and_gradients",
+    """
+    import torch
+    _ = torch.manual_seed(5)
+    for dt in (torch.float64, torch.float32):
+        # (float32 under a float32 default: PyTorch's backward adds a default-dtype
+        # epsilon tensor to the LU, which fails for float32 under a float64 default)
+        torch.set_default_dtype(dt)
+        for n in (1, 2, 3, 5, 8, 13):
+            A = (torch.randn(n, n, dtype=dt) * 1.5).requires_grad_()
+            d = torch.det(A)
+            g = torch.randn((), dtype=dt)
+            d.backward(g)
+            print(dt, n, d.item(), A.grad.flatten().tolist())
+            B = torch.randn(n, n, dtype=dt).T.requires_grad_()
+            e = torch.linalg.det(B)
+            e.backward()
+            print(e.item(), B.grad.flatten().tolist(), B.grad.is_contiguous())
+    torch.set_default_dtype(torch.float64)
+    C = torch.randn(3, 2, 4, 4, dtype=torch.float64, requires_grad=True)
+    dc = C.det()
+    (dc * torch.arange(6.0, dtype=torch.float64).reshape(3, 2)).sum().backward()
+    print(dc.flatten().tolist(), C.grad.flatten().tolist())
+    """,
+)
+case(
+    "det/singular_and_edges",
+    """
+    import torch
+    S = torch.tensor([[1., 2.], [2., 4.]], requires_grad=True)
+    d = S.det()
+    d.backward()
+    print(d, S.grad)
+    T = torch.tensor([[0., 1., 2.], [0., 3., 4.], [0., 5., 6.]], dtype=torch.float64, requires_grad=True)
+    dt = torch.det(T)
+    dt.backward()
+    print(dt, T.grad)
+    print(torch.det(torch.eye(3) * 2), torch.det(torch.ones(1, 1) * 5), torch.det(torch.zeros(0, 0)))
+    print(torch.det(torch.zeros(2, 0, 0)), torch.det(torch.full((3, 3), float('nan'))))
+    print(torch.det(torch.tensor([[1e30, 0.], [0., 1e30]])), torch.det(torch.tensor([[0., 1.], [1., 0.]])))
+    """,
+)
+case(
+    "det/higher_order",
+    """
+    import torch
+    _ = torch.manual_seed(6)
+    C = torch.randn(4, 4, dtype=torch.float64, requires_grad=True)
+    g, = torch.autograd.grad(torch.det(C), C, create_graph=True)
+    print(g.grad_fn is not None, round(g.sum().item(), 10))
+    h, = torch.autograd.grad(g.sum(), C)
+    print([round(v, 10) for v in h.flatten().tolist()])
+    from torch.func import jvp
+    print(jvp(torch.det, (C.detach(),), (torch.ones(4, 4, dtype=torch.float64),)))
+    print(jvp(torch.linalg.det, (C.detach().T,), (torch.eye(4, dtype=torch.float64),)))
+    """,
+)
+errors(
+    "det/errors",
+    "import torch",
+    [
+        "torch.det(torch.ones(2, 3))",
+        "torch.det(torch.ones(3))",
+        "torch.det(torch.ones(2, 2, dtype=torch.long))",
+        "torch.det(2.0)",
+        "torch.linalg.det([1.0])",
+        "torch.ones(2, 3).det()",
+    ],
+)
+
+# scatter_ and scatter_add_: the ops' in-place forms
+case(
+    "scatter_inplace/values_and_grads",
+    """
+    import torch
+    _ = torch.manual_seed(0)
+    b = torch.randint(0, 5, (3, 4))
+    s = torch.zeros(3, 5).scatter_add_(1, b, torch.ones(3, 4))
+    print(s)
+    x = torch.randn(3, 5, requires_grad=True)
+    src = torch.randn(3, 4, requires_grad=True)
+    y = x * 2
+    y.scatter_add_(1, b, src)
+    print(y.grad_fn.name(), y._version)
+    y.sum().backward()
+    print(x.grad, src.grad)
+    z = x.clone()
+    z.scatter_(1, b[:, :2], src[:, :2])
+    print(z.grad_fn.name())
+    (z * z).sum().backward()
+    print(x.grad, src.grad)
+    w = torch.zeros(2, 4)
+    w.scatter_(1, torch.tensor([[0, 1], [2, 3]]), 5.0)
+    print(w)
+    try:
+        x.scatter_(1, b, src)
+    except RuntimeError as e:
+        print(e)
+    """,
+)

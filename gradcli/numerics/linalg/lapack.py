@@ -186,3 +186,62 @@ def qr(a):
 
     _workspace(run_orgqr, a.dtype)
     return np.ascontiguousarray(q), r
+
+
+def _getf2(lu):
+    """An unblocked LU with partial pivoting in place on the column-major lu (LAPACK's
+    ?getf2 steps): its 1-based pivots (the fallback without MKL)."""
+    n = lu.shape[0]
+    ipiv = np.arange(1, n + 1, dtype=np.intc)
+    for j in range(n):
+        p = j + int(np.argmax(np.abs(lu[j:, j])))
+        ipiv[j] = p + 1
+        if lu[p, j] != 0:
+            if p != j:
+                lu[[j, p]] = lu[[p, j]]
+            lu[j + 1 :, j] /= lu[j, j]
+        lu[j + 1 :, j + 1 :] -= np.outer(lu[j + 1 :, j], lu[j, j + 1 :])
+    return ipiv
+
+
+def lu_factor(m):
+    """(LU, pivots) of the n x n float matrix m as `linalg_lu_factor_ex` computes them:
+    LAPACK's getrf on a column-major copy (LU column-major, pivots 1-based int32)."""
+    n = m.shape[0]
+    lu = np.array(m, order="F", copy=True)
+    fns = _lapack()
+    if fns is None or n == 0:
+        return lu, _getf2(lu)
+    getrf = fns["s" if m.dtype == np.float32 else "d"][0]
+    ipiv = np.zeros(max(n, 1), dtype=np.intc)
+    nn, info = _INT(n), _INT(0)
+    getrf(
+        ctypes.byref(nn), ctypes.byref(nn), lu.ctypes.data, ctypes.byref(_INT(max(n, 1))),
+        ipiv.ctypes.data, ctypes.byref(info),
+    )  # fmt: skip
+    return lu, ipiv[:n]
+
+
+def lu_solve(lu, ipiv, b, transpose):
+    """X solving A X = b (A^T X = b with `transpose`) from getrf's (lu, ipiv), as
+    `linalg_lu_solve` computes it: LAPACK's getrs on a column-major copy of b."""
+    n = lu.shape[0]
+    lu = np.asfortranarray(lu)
+    x = np.array(b, order="F", copy=True)
+    fns = _lapack()
+    if fns is None:
+        p = np.arange(n)
+        for j, piv in enumerate(ipiv):  # the rows getrf swapped, in turn
+            p[[j, piv - 1]] = p[[piv - 1, j]]
+        low = np.tril(lu, -1) + np.eye(n, dtype=lu.dtype)
+        a = np.empty_like(lu)
+        a[p] = low @ np.triu(lu)
+        return np.linalg.solve(a.T if transpose else a, b).astype(lu.dtype)
+    getrs = fns["s" if lu.dtype == np.float32 else "d"][1]
+    nn, info = _INT(n), _INT(0)
+    getrs(
+        ctypes.byref(ctypes.c_char(b"T" if transpose else b"N")), ctypes.byref(nn),
+        ctypes.byref(_INT(x.shape[1])), lu.ctypes.data, ctypes.byref(_INT(max(n, 1))),
+        ipiv.ctypes.data, x.ctypes.data, ctypes.byref(_INT(max(n, 1))), ctypes.byref(info), 1,
+    )  # fmt: skip
+    return x
