@@ -18,6 +18,7 @@ from .mkl import (
     _empty,
     _kind,
     _state,
+    address,
     lib,
     mm,
     threads,
@@ -100,12 +101,21 @@ def gemm_accumulate(p, args, n, sa, sb):
     of the separate calls (compared on thousands of shapes of both dtypes,
     tests/numerics/test_conv_gemm.py); it saves a ctypes call per product."""
     order, ta, tb, m, nn, k, alpha, b_at, ldb, a_at, lda, beta, c_at, ldc = args
-    ptrs = (
-        (ctypes.c_void_p * n)(*range(b_at, b_at + n * sb, sb) if sb else [b_at] * n),
-        (ctypes.c_void_p * n)(*range(a_at, a_at + n * sa, sa) if sa else [a_at] * n),
-        (ctypes.c_void_p * n)(*[c_at] * n),
-    )
-    group, _held = _one_group(order, p, (ta, tb, m, nn, k, ldb, lda, ldc, n), alpha, beta, ptrs)
+    # the group's arrays in NumPy buffers (cheaper than ctypes arrays of the addresses):
+    # the operands' and outputs' addresses, then the group's ints and its two scalars
+    steps = np.arange(n, dtype=np.uint64)
+    ptrs = np.empty((3, n), np.uint64)
+    np.multiply(steps, sb, out=ptrs[0])
+    ptrs[0] += b_at
+    np.multiply(steps, sa, out=ptrs[1])
+    ptrs[1] += a_at
+    ptrs[2] = c_at
+    ints = np.array((ta, tb, m, nn, k, ldb, lda, ldc, n), np.int32)
+    scalars = np.array((alpha, beta), np.float32 if p == "s" else np.float64)
+    i, f, q = address(ints), address(scalars), address(ptrs)
+    w, z = scalars.itemsize, n * 8
+    group = (order, i, i + 4, i + 8, i + 12, i + 16, f, q, i + 20, q + z, i + 24, f + w)
+    group += (q + 2 * z, i + 28, 1, i + 32)
     FNS[f"cblas_{p}gemm_batch"](*group)
 
 
