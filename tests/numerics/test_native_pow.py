@@ -156,13 +156,37 @@ def test_a_scalar_exponent_as_torch_runs_it():
         a = rng.standard_normal(shape) * 4
         for e in (4, 5, 1.5, -1.7, 100):
             want = sleef_blocks(sleef_powd.sleef_powd, np.power, (a, np.float64(e)))
+            sleef_powd._CACHE.clear()
             _same(sleef_powd.torch_powd(a, e), want)
+            sleef_powd._CACHE.clear()
             with native.numpy_only():
                 _same(sleef_powd.torch_powd(a, e), want)
         t = a.T  # (not contiguous: the general path)
         _same(
             sleef_powd.torch_powd(t, 3.5), sleef_blocks(sleef_powd.sleef_powd, np.power, (t, 3.5))
         )
+
+
+def test_a_result_kept_is_for_the_same_bits_only():
+    """torch_powd's kept results: the same input bits and exponent give a copy of the
+    result; another exponent, a -0.0 for a 0.0 or another NaN is computed again."""
+    sleef_powd._CACHE.clear()
+    a = np.linspace(-2, 2, 2001)
+    a[1000] = 0.0
+    a[7] = np.nan
+    first = sleef_powd.torch_powd(a, 5)
+    again = sleef_powd.torch_powd(a.copy(), 5)
+    _same(again, first)
+    again[0] = 42.0  # (a copy: the kept result is not changed)
+    _same(sleef_powd.torch_powd(a, 5), first)
+    b = a.copy()
+    b[1000] = -0.0
+    assert np.signbit(sleef_powd.torch_powd(b, 5)[1000])
+    assert not np.signbit(first[1000])
+    b[1000] = 0.0
+    b[7] = -np.nan
+    _same(sleef_powd.torch_powd(b, 5), sleef_blocks(sleef_powd.sleef_powd, np.power, (b, 5.0)))
+    _same(sleef_powd.torch_powd(a, 5.5), sleef_blocks(sleef_powd.sleef_powd, np.power, (a, 5.5)))
 
 
 def _midpoint_cases(rng, n):

@@ -152,12 +152,18 @@ def sleef_powd(x, y):
 def torch_powd(a, e):
     """PyTorch's float64 `a ** e` (a an array, e a number) as its kernel runs it: SLEEF
     on the whole blocks of 8 of each thread's range, the C library's pow (NumPy's) on the
-    rest."""
+    rest; a result of the last few kept for the same bits and exponent (a training loop
+    raises the same data to the same powers every step, as sleef_pow.torch_powf keeps)."""
     if not a.flags.c_contiguous:
         return sleef_blocks(sleef_powd, np.power, (a, D(e)))
     flat = a.reshape(-1)
-    out = np.empty_like(flat)
     ef = D(e)
+    kept = 8 <= flat.size <= 1 << 16  # worth remembering, and small enough to keep
+    if kept:
+        hit = _cached(flat, ef)
+        if hit is not None:
+            return hit.reshape(a.shape)
+    out = np.empty_like(flat)
     with np.errstate(all="ignore"):
         for b, end in chunks(flat.size):
             k = b + (end - b) // 8 * 8
@@ -165,7 +171,26 @@ def torch_powd(a, e):
                 out[b:k] = sleef_powd(flat[b:k], np.full(k - b, ef))
             if end > k:
                 out[k:end] = np.power(flat[k:end], ef)
+    if kept:
+        _CACHE.insert(0, (flat.view(np.uint64).copy(), ef.view(np.uint64), out.copy()))
+        del _CACHE[_CACHE_SIZE:]
     return out.reshape(a.shape)
+
+
+_CACHE: list = []  # [(the input's bits, the exponent's, the result)], the most recent first
+_CACHE_SIZE = 4
+
+
+def _cached(flat, ef):
+    """A copy of the result for an input seen lately, compared bit for bit (NaN and -0.0
+    included), else None."""
+    bits, eb = flat.view(np.uint64), ef.view(np.uint64)
+    for i, (x, e, out) in enumerate(_CACHE):
+        if e == eb and x.shape == bits.shape and np.array_equal(x, bits):
+            if i:
+                _CACHE.insert(0, _CACHE.pop(i))
+            return out.copy()
+    return None
 
 
 def _blocks(x, y):
