@@ -231,7 +231,7 @@ def _main(argv=None) -> int:
         from .kernel.install import main as kernel_main  # the kernel's own command line
 
         return kernel_main(argv[1:])
-    quick = quickargs.parse(argv) if mode == "eval" else None  # plain `eval FILE`: no argparse
+    quick = quickargs.parse(argv)  # plain command lines (`eval FILE`, the REPL): no argparse
     if quick is not None:
         args, order = quick
     else:

@@ -1,5 +1,5 @@
-"""`gradcli eval` command lines read without argparse (start-up time: building
-argparse's parser and importing it cost a few milliseconds on every run).
+"""`gradcli eval` and `gradcli` (the REPL) command lines read without argparse (start-up
+time: building argparse's parser and importing it cost a few milliseconds on every run).
 
 Only the plainest command lines are read here: FILEs, `-`, `-e CODE`, `-q`,
 `--json` and the run's settings as `--option VALUE` (`--seed 0`) or switches

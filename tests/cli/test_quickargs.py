@@ -40,9 +40,10 @@ OTHER = [
 ]
 
 
+@pytest.mark.parametrize("prog", ["gradcli eval", "gradcli"])
 @pytest.mark.parametrize("argv", PLAIN)
-def test_plain_command_lines_read_as_argparse_reads_them(argv):
-    parser = cli._parser("gradcli eval")
+def test_plain_command_lines_read_as_argparse_reads_them(argv, prog):
+    parser = cli._parser(prog)
     want = parser.parse_intermixed_args(argv)
     order = cli._program_order(parser, argv)
     args, got_order = quickargs.parse(argv)
