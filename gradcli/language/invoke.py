@@ -128,7 +128,8 @@ def _kw_pos(err, kwpos, line, col):
     return line, col
 
 
-_ARITY = re.compile(
+# (compiled by `re` at the first such error, not at start-up)
+_ARITY = (
     r"(missing \d+ required positional argument.*|takes .* given\)?|"
     r"got multiple values for argument .*)"
 )
@@ -152,7 +153,7 @@ def _call_type_error(e, fn, name, kwargs, args=()):
                 f"{name}() got an unexpected keyword argument '{k}'",
                 hint=did_you_mean(k, [p for p in params if p not in ("args", "kwargs")]),
             )
-    m = _ARITY.search(msg)
+    m = re.search(_ARITY, msg)
     if m and isinstance(target, _PY_METHODS):  # Python's own words name it (tuple.count())
         return GradTypeError(msg)
     if m:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+import _sre
+
 SHIFT, REDUCE = 0, 1
 
 
@@ -167,7 +169,7 @@ class Lexer:
     matches; a name-like terminal whose text is a keyword becomes the keyword."""
 
     def __init__(self, data):
-        self.mres = [re.compile(p, flags) for p, flags in data["mres"]]
+        self.mres = _programs(data) or [re.compile(p, flags) for p, flags in data["mres"]]
         self.unless = data["unless"]
         self.ignore = frozenset(data["ignore"])
         self.newline = frozenset(data["newline"])
@@ -204,6 +206,22 @@ class Lexer:
             if type_ in unless:
                 type_ = unless[type_].get(value, type_)
             yield Token(type_, value, start, start_line, start_col, line, pos - line_start + 1, pos)
+
+
+def _programs(data):
+    """The scanner's patterns made from the programs `re` compiled them to when the tables
+    were exported (lalr_build._sre_programs), where this Python's `_sre` reads that form
+    and they are the patterns' own; else None (compiled from their text)."""
+    sre = data.get("sre")
+    if not sre or sre.get("magic") != _sre.MAGIC:
+        return None
+    programs = sre["programs"]
+    if [args[0] for args in programs] != [p for p, _ in data["mres"]]:
+        return None
+    try:
+        return [_sre.compile(*args) for args in programs]
+    except (RuntimeError, TypeError, ValueError):  # (code _sre does not accept)
+        return None
 
 
 def _propagate(res, children):

@@ -11,7 +11,7 @@ Lark's standalone generator: docs/developer/architecture.md, The parser.
 from __future__ import annotations
 
 #: bumped when the exported form changes (it is part of the cache file's name)
-FORMAT = 2
+FORMAT = 3
 
 
 def export(text: str, options: dict) -> dict:
@@ -99,6 +99,7 @@ def export(text: str, options: dict) -> dict:
             "format": FORMAT,
             "grammar": text,
             "mres": [(m.pattern, m.flags) for m in scanner._mres],
+            "sre": _sre_programs(scanner._mres),
             "unless": unless,
             "ignore": sorted(lexer.ignore_types),
             "newline": sorted(lexer.newline_types),
@@ -110,6 +111,28 @@ def export(text: str, options: dict) -> dict:
             "rules": shapes,
         }
     )
+
+
+def _sre_programs(mres):
+    """The scanner's patterns as `re` compiles them for this Python (`_sre.compile`'s
+    arguments, with `_sre.MAGIC`, the version of their form): `lalr.Lexer` makes its
+    patterns from these without parsing and compiling them again at every start (about 1%
+    of a small program's start-up), and from their text where the form is another."""
+    import _sre
+    from re import _compiler, _parser
+
+    out = []
+    for m in mres:
+        p = _parser.parse(m.pattern, m.flags)
+        code = _compiler._code(p, m.flags)
+        groups = [None] * p.state.groups
+        for name, i in p.state.groupdict.items():
+            groups[i] = name
+        args = (m.pattern, m.flags | p.state.flags, code, p.state.groups - 1)
+        out.append((*args, dict(p.state.groupdict), tuple(groups)))
+        if _sre.compile(*out[-1]).groupindex != m.groupindex:
+            return None
+    return {"magic": _sre.MAGIC, "programs": out}
 
 
 def _plain(o, shared=None):

@@ -23,7 +23,8 @@ from ..runtime import context
 #: the most characters a number's conversion gives without a width or precision (%f of
 #: 1e308: 316)
 _NUMBER = 400
-_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.S)
+# (compiled by `re` at the first `%` format, not at start-up)
+_SPEC = r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)"
 
 
 class _Shown:
@@ -114,7 +115,7 @@ def _numpy_class(t):
 def percent_format(fmt: str, values):
     """fmt % values, as Python formats it (its size bounded before it is made)."""
     size = len(fmt)
-    for m in _SPEC.finditer(fmt):
+    for m in re.finditer(_SPEC, fmt, re.S):
         width, precision = m.group(1), m.group(2)
         if width == "*" or precision == "*":
             raise GradValueError("'*' in a % format is not supported: write the width in it")

@@ -64,12 +64,14 @@ def guard(fn, line, col):
     return run
 
 
-_BROADCAST = re.compile(
+# (the patterns of Python's and NumPy's messages: compiled by `re` at their first error, not
+# at start-up, where compiling them cost 1% of it)
+_BROADCAST = (
     r"operands could not be broadcast together with (?:shapes|remapped shapes "
     r"\[original->remapped\]:) \(([\d, ]*)\)\s*(?:and requested shape )?\(([\d, ]*)\)"
 )
-_KWARG = re.compile(r"(?:[\w.<>]+\(\) )?got an unexpected keyword argument '(\w+)'")
-_ARITY = re.compile(r"(\w+)\(\) (missing \d+ required positional argument.*|takes .*)")
+_KWARG = r"(?:[\w.<>]+\(\) )?got an unexpected keyword argument '(\w+)'"
+_ARITY = r"(\w+)\(\) (missing \d+ required positional argument.*|takes .*)"
 _KINDS = {
     ValueError: "ValueError",
     TypeError: "TypeError",
@@ -82,8 +84,8 @@ _KINDS = {
 
 
 _SHAPE = r"\(([\d, ]*)\)"
-_REMAPPED = re.compile(_SHAPE + r"->" + _SHAPE)
-_MISMATCH = re.compile(
+_REMAPPED = _SHAPE + r"->" + _SHAPE
+_MISMATCH = (
     r"shape mismatch: objects cannot be broadcast to a single shape\.\s+Mismatch is between "
     r"arg \d+ with shape " + _SHAPE + r" and arg \d+ with shape " + _SHAPE
 )
@@ -91,12 +93,12 @@ _MISMATCH = re.compile(
 
 def _broadcast_shapes(msg):
     """The operands' shapes in NumPy's message that they do not broadcast, or None."""
-    found = [m.group(1) for m in _REMAPPED.finditer(msg)]
+    found = [m.group(1) for m in re.finditer(_REMAPPED, msg)]
     if len(found) < 2 and "requested shape" not in msg:
         head = "operands could not be broadcast together with shapes "
         found = re.findall(_SHAPE, msg[len(head) :]) if msg.startswith(head) else []
     if len(found) < 2:
-        m = _BROADCAST.search(msg) or _MISMATCH.search(msg)
+        m = re.search(_BROADCAST, msg) or re.search(_MISMATCH, msg)
         found = [m.group(1), m.group(2)] if m else None
     if not found:
         return None
@@ -122,10 +124,10 @@ def translate_python_error(exc) -> GradError:
     shapes = _broadcast_shapes(msg)
     if shapes:
         return _first_mismatch(shapes)
-    m = _KWARG.match(msg)
+    m = re.match(_KWARG, msg)
     if m:
         return GradTypeError(f"unexpected keyword argument '{m.group(1)}'")
-    m = _ARITY.match(msg)
+    m = re.match(_ARITY, msg)
     if m:
         return GradTypeError(f"{m.group(1)}() {m.group(2)}")
     kind = _KINDS.get(type(exc), "RuntimeError")

@@ -16,7 +16,7 @@ from lark import Lark, Token as LarkToken, Tree as LarkTree
 from lark.exceptions import UnexpectedInput as LarkUnexpectedInput
 
 from gradcli.runtime.errors import GradSyntaxError
-from gradcli.language import lalr, parser as P
+from gradcli.language import lalr, lalr_build, parser as P
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -201,3 +201,29 @@ def test_eval_does_not_import_lark(tmp_path):
     )  # the cache exists
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert r.stdout.strip() == "False", r.stderr
+
+
+def test_the_scanner_is_made_from_the_cached_programs_or_from_the_text():
+    """The cached tables carry the scanner's patterns as `re` compiled them for this
+    Python: the patterns made from them are re.compile's (same pattern, flags, groups,
+    and the same matches on a program); another `_sre` form, or programs of other
+    patterns, fall back to compiling the text."""
+    import re
+
+    text = P.grammar_text()
+    data = lalr_build.export(text, P._OPTIONS)
+    made = lalr._programs(data)
+    assert made is not None
+    want = [re.compile(p, f) for p, f in data["mres"]]
+    assert [(m.pattern, m.flags, m.groups, m.groupindex) for m in made] == [
+        (w.pattern, w.flags, w.groups, w.groupindex) for w in want
+    ]
+    src = "x = ones(2, 2, requires_grad=true)  # c\nfor i in range(3):\n    y = x ** 2.5e-1\n"
+    for pos in range(len(src)):
+        a, b = made[0].match(src, pos), want[0].match(src, pos)
+        assert (a and (a.span(), a.lastgroup)) == (b and (b.span(), b.lastgroup))
+    assert lalr._programs(dict(data, sre=dict(data["sre"], magic=-1))) is None
+    other = [("x", *args[1:]) for args in data["sre"]["programs"]]
+    assert lalr._programs(dict(data, sre=dict(data["sre"], programs=other))) is None
+    assert lalr._programs(dict(data, sre=None)) is None
+    assert lalr.Lexer(dict(data, sre=None)).mres[0].pattern == want[0].pattern
