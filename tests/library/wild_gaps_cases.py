@@ -363,3 +363,95 @@ case(
         print(e)
     """,
 )
+
+# attention masks: nn.MultiheadAttention, the Transformer layers and stacks
+case(
+    "masks/multihead_attention",
+    """
+    import torch
+    from torch import nn
+    _ = torch.manual_seed(11)
+    B, T, C = 2, 5, 8
+    x = torch.randn(B, T, C)
+    mha = nn.MultiheadAttention(C, 2, batch_first=True)
+    causal = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+    out, w = mha(x, x, x, attn_mask=causal)
+    print(out.sum().item(), w[0].tolist())
+    kpm = torch.tensor([[False, False, False, True, True], [False] * 5])
+    out2, w2 = mha(x, x, x, key_padding_mask=kpm, average_attn_weights=False)
+    print(out2[0, 0].tolist(), w2[0, 1, 2].tolist())
+    out3, _ = mha(x, x, x, key_padding_mask=kpm, attn_mask=causal, need_weights=False)
+    print(out3[1].tolist())
+    fm = torch.randn(T, T) * 0.5
+    out4, w4 = mha(x, x, x, attn_mask=fm)
+    out5, _ = mha(x, x, x, attn_mask=fm, need_weights=False)
+    print(out4[0, 1].tolist(), out5[0, 1].tolist())
+    out6, _ = mha(x, x, x, attn_mask=causal, is_causal=True, need_weights=False)
+    print(out6[1, 4].tolist())
+    m3 = torch.zeros(B * 2, T, T).masked_fill(torch.rand(B * 2, T, T) > 0.7, float('-inf'))
+    out7, w7 = mha(x, x, x, attn_mask=m3)
+    print(w7[1].tolist())
+    (out + out2 + out3 + out4 + out7).sum().backward()
+    print(mha.in_proj_weight.grad.flatten()[:12].tolist(), mha.out_proj.bias.grad.tolist())
+    kv = nn.MultiheadAttention(C, 2, add_bias_kv=True, add_zero_attn=True)
+    o8, w8 = kv(x.transpose(0, 1), x.transpose(0, 1), x.transpose(0, 1), key_padding_mask=kpm, attn_mask=causal)
+    print(o8[2, 0].tolist(), w8[0, 1].tolist())
+    u, wu = mha(x[0], x[0], x[0], key_padding_mask=kpm[0], attn_mask=causal)
+    print(u[3].tolist(), wu.shape)
+    """,
+)
+case(
+    "masks/transformer",
+    """
+    import torch
+    from torch import nn
+    _ = torch.manual_seed(12)
+    S, T, B, E = 6, 4, 3, 8
+    model = nn.Transformer(d_model=E, nhead=2, num_encoder_layers=2, num_decoder_layers=2,
+                           dim_feedforward=16, dropout=0.0)
+    src = torch.randn(S, B, E)
+    tgt = torch.randn(T, B, E)
+    tgt_mask = nn.Transformer.generate_square_subsequent_mask(T, dtype=torch.float64)
+    print(tgt_mask, nn.Transformer.generate_square_subsequent_mask(2).dtype)
+    spm = torch.zeros(B, S, dtype=torch.bool)
+    spm[0, 4:] = True
+    out = model(src, tgt, tgt_mask=tgt_mask, src_key_padding_mask=spm, memory_key_padding_mask=spm)
+    print(out.shape, out[1, 2].tolist())
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    for step in range(3):
+        out = model(src, tgt, tgt_mask=tgt_mask)
+        loss = (out ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(step, loss.item())
+    layer = nn.TransformerEncoderLayer(E, 2, 16, dropout=0.0, batch_first=True, norm_first=True)
+    enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+    xb = torch.randn(B, S, E)
+    causal = nn.Transformer.generate_square_subsequent_mask(S, dtype=torch.float64)
+    y1 = enc(xb, mask=causal)
+    y2 = enc(xb, mask=causal, is_causal=False)
+    y3 = enc(xb, mask=torch.triu(torch.ones(S, S, dtype=torch.bool), 1), src_key_padding_mask=spm)
+    print(y1[0, 2].tolist(), y2[0, 2].tolist(), y3[2, 5].tolist())
+    dec_layer = nn.TransformerDecoderLayer(E, 2, 16, dropout=0.0, activation="gelu", batch_first=True)
+    dec = nn.TransformerDecoder(dec_layer, 1, norm=nn.LayerNorm(E))
+    z = dec(torch.randn(B, T, E), xb, tgt_mask=nn.Transformer.generate_square_subsequent_mask(T, dtype=torch.float64), tgt_is_causal=True)
+    z.sum().backward()
+    print(z[1, 1].tolist(), dec.layers[0].multihead_attn.in_proj_weight.grad.norm().item())
+    print(enc.layers[0] is not enc.layers[1], torch.equal(enc.layers[0].linear1.weight, enc.layers[1].linear1.weight))
+    """,
+)
+errors(
+    "masks/errors",
+    "import torch\nfrom torch import nn\nmha = nn.MultiheadAttention(4, 2)\nx = torch.randn(3, 2, 4)",
+    [
+        "mha(x, x, x, attn_mask=torch.ones(3, 3, dtype=torch.long))",
+        "mha(x, x, x, attn_mask=torch.zeros(2, 3))",
+        "mha(x, x, x, attn_mask=torch.zeros(3, 3, 3))",
+        "mha(x, x, x, key_padding_mask=torch.zeros(2, 4, dtype=torch.bool))",
+        "mha(x, x, x, key_padding_mask=torch.zeros(2, dtype=torch.bool))",
+        "mha(x, x, x, is_causal=True)",
+        "mha(x, x, x, attn_mask=torch.zeros(1, 3, 3, 3))",
+        "nn.Transformer(d_model=4, nhead=2, num_encoder_layers=1, num_decoder_layers=1)(torch.randn(3, 2, 4), torch.randn(2, 3, 4))",
+    ],
+)
