@@ -786,6 +786,26 @@ def _factor_address(f):
     return at
 
 
+def row_sums(x, power):
+    """`sums` of the rows of x (a 2-D C-contiguous float array in the machine's byte
+    order, each row a whole sum of its values in PyTorch's order for one thread's
+    range, the cascade's step 2^power): a fresh array of x's dtype, or None where the
+    loops are not loaded.  The rows' addresses are made in one step (no array per
+    row)."""
+    lib = _state["lib"]
+    if not lib:
+        return None
+    rows, n = x.shape
+    params = np.empty(4 + 2 * rows, np.int64)
+    out = np.empty(rows, x.dtype)
+    params[0], params[1], params[2], params[3] = rows, n, power, address(out)
+    np.multiply(np.arange(rows, dtype=np.int64), n * x.itemsize, out=params[4 : 4 + rows])
+    params[4 : 4 + rows] += address(x)
+    params[4 + rows :] = 0  # (no factors)
+    lib.sums[x.dtype.char](address(params))
+    return out
+
+
 def sums(arrays, factors, power):
     """The sums of `arrays` (1-D, C-contiguous, of one size and float dtype, in the
     machine's byte order), each of its product with its factor where `factors` (None,

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import native
 from ..parallel import GRAIN as GRAIN_ROW, chunks
 from .sum_plans import ILP, LEVELS, _PLANS, _RUNS, _accumulate, _reduce, _serial
 
@@ -352,6 +353,19 @@ def inner_sums(x):
     (PyTorch cuts the kept dim between threads, never a row)."""
     rows, m = x.shape
     lanes = 32 // x.itemsize
+    if (
+        lanes <= m <= GRAIN_ROW
+        and x.dtype.char in "fd"
+        and x.dtype.isnative
+        and x.flags.c_contiguous
+        and native.ready(rows * m) is not None
+    ):
+        # each row a whole sum (its values within one thread's range): the compiled
+        # loop's sums (numerics/native_sums.py), the cascade's step as below
+        k = m // (ILP * lanes)
+        out = native.row_sums(x, max(4, (k - 1).bit_length() // LEVELS if k > 1 else 0))
+        if out is not None:
+            return out
     if m > GRAIN_ROW or not rows or not m:
         if rows == 1 or not m:
             return np.array([torch_sum(r) for r in x], dtype=x.dtype).reshape(rows)
