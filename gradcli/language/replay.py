@@ -93,6 +93,7 @@ class Body:
         "augmented",
         "swaps",
         "kept",
+        "cond_loads",
     )
 
     def __init__(self, items, targets):
@@ -107,6 +108,7 @@ class Body:
         # tensor (no grad) may be another object of the same kind (replay_plan._swapped)
         self.targets = targets  # the name a `for` loop binds (None: a `while` loop,
         # or a target that is not a name)
+        self.cond_loads = None  # a `while` loop's: the loads of its condition's variables
         self.closures = tuple(it[2] for it in items)
         self.stores = {what: extra[0] for kind, what, _, extra, _, _ in items if kind == "assign"}
         self.loads = {what: extra[1] for kind, what, _, extra, _, _ in items if kind == "assign"}
@@ -136,6 +138,8 @@ class Body:
         body.line = line
         body.writes, body.augmented = frozenset(names | bound_names(suite)), augmented(suite)
         body.swaps = frozenset(names)
+        if cond is not None:  # (numbers and variables only: loop_shapes._condition)
+            body.cond_loads = tuple(comp.load_name(n, cond) for n in sorted(names_in(cond)))
         return body
 
     def start(self, s):
@@ -329,6 +333,8 @@ class Run:
         binds, only the `if` conditions: nothing else can have changed (no code of the
         program ran since the checks held: loop_shapes.py)."""
         s = self.s
+        if self.steady and self.body.cond_loads and not _numbers(self.body.cond_loads, s):
+            self.steady = False  # (a `while` condition on something else may have run code)
         if not self.steady:
             ctx = context.current
             if (
@@ -783,6 +789,20 @@ def _tensor(made, shadows, k, out, numbers):
         if numbers is not None:
             t.seq = next(numbers)
     return t
+
+
+def _numbers(loads, s):
+    """Whether each of these variables holds a number (an int, float or bool): a `while`
+    condition of numbers and variables (loop_shapes._condition) then ran no code of the
+    program."""
+    try:
+        for load in loads:
+            t = type(load(s))
+            if t is not int and t is not float and t is not bool:
+                return False
+    except Exception:
+        return False
+    return True
 
 
 def _check(checks, s):

@@ -234,9 +234,11 @@ def plan(body, seen, notes):
     plan.checks = _once(checks)
     plan.names = frozenset(name for name, _ in checks)  # (what the checks read)
     # (the checks hold from one replayed iteration to the next unless they read what
-    # the loop binds; a `while` condition may run the program's own code: Run._ready)
-    plan.steady = (
-        body.targets is not None and not calls and not body.targets & {name for name, _ in checks}
+    # the loop binds; a `while` condition runs no code of the program while its
+    # variables hold numbers, which Run._ready checks: Body.cond_loads)
+    plan.steady = not calls and (
+        (body.targets is not None and not body.targets & {name for name, _ in checks})
+        or (body.targets is None and body.cond_loads is not None)
     )
     plan.mode = modes.pop()
     plan.backward = backward

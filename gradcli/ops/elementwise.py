@@ -317,13 +317,22 @@ class Mul(_Arith):
     def backward(self, g, F, a, b):
         n = self.needs
         if not F.tensor_mode:
-            a, b = _in_result_dtype(a, b, g.dtype)
+            if type(a) is np.ndarray or type(b) is np.ndarray:  # (numbers stay as they are)
+                a, b = _in_result_dtype(a, b, g.dtype)
         if not F.tensor_mode and n[0] and not n[1]:  # tensor * constant: g may stay a view
-            if not self.sa and not self.sb:
+            sa = self.sa
+            if not sa and not self.sb:
                 r = scalar_times(g, b)  # a 0-d product without a NumPy call
                 if r is not None:
                     return (r, None)
-            return (F.sum_scaled(g, b, self.sa), None)
+            elif (
+                (type(b) is float or type(b) is int)
+                and type(g) is np.ndarray
+                and g.shape == sa
+                and g.strides[-1]
+            ):  # a number, a gradient of a's shape not broadcast: F.sum_scaled's product
+                return (np.multiply(g, weak(b, g)), None)
+            return (F.sum_scaled(g, b, sa), None)
         if not F.tensor_mode and not self.sa and not self.sb:  # two 0-d operands
             ra = scalar_times(g, b) if n[0] else None  # (g * b as NumPy gives it)
             rb = scalar_times(g, a) if n[1] else None

@@ -181,7 +181,10 @@ class Mean(_Reduce):
             # the whole mean's, small (or seen by a hook: PyTorch's is dense): a dense
             # array of g (as expand_back's broadcast_to)
             out = np.empty(self.shape, g.dtype)
-            out[...] = g
+            if type(g) is np.ndarray and g.ndim:  # (keepdim's: broadcast in)
+                out[...] = g
+            else:
+                out.fill(g)  # (one value: as `out[...] = g`, without its indexing)
             return (out,)
         g = expand_back(g, F, self.shape, self.axes, self.keepdim)
         if type(g) is np.ndarray and 0 in g.strides and (any(g.strides) or seen()):
