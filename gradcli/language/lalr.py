@@ -18,6 +18,7 @@ of the package takes them from here (through `parser.py`).
 
 from __future__ import annotations
 
+import marshal
 import re
 
 import _sre
@@ -292,12 +293,27 @@ def _builder(name, expand1, include, append_none, propagate):
     return build
 
 
+class _Rows(dict):
+    """The parse table: state -> {terminal or rule name: (SHIFT, state) | (REDUCE, rule)},
+    each row read from its marshal bytes (lalr_build.export) when first reached."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows):
+        super().__init__()
+        self.rows = rows
+
+    def __missing__(self, state):
+        row = self[state] = marshal.loads(self.rows[state])
+        return row
+
+
 class Parser:
     """The LALR(1) parser: Lark's table, the lexer, and a post-lexer (the Indenter)."""
 
     def __init__(self, data, postlex=None):
         self.lexer = Lexer(data)
-        self.states = data["states"]
+        self.states = _Rows(data["states"])
         self.start, self.end = data["start"], data["end"]
         self.rules = [(origin, size, _builder(*shape)) for origin, size, shape in data["rules"]]
         self.postlex = postlex
