@@ -448,7 +448,7 @@ class NllLoss(Function):
     weights and the ignored samples itself (`_nll_index`), so the op is one pure op of
     its input, target and weight (a replayed loop runs it again on the same tensors)."""
 
-    __slots__ = ("reduction", "shape", "index", "coef", "wsum", "args")
+    __slots__ = ("reduction", "shape", "index", "coef", "wsum", "args", "keep")
     name = "NllLossBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
@@ -459,6 +459,7 @@ class NllLoss(Function):
         self.args = (target, weight, ignore_index, weighted)
         self.save(x)  # as PyTorch: a second backward without retain_graph fails
         self.index = (rows, cols) if x.ndim == 2 else (cols,)
+        self.keep = keep
         picked = -x[self.index] * coef
         self.wsum = None
         if reduction == "none":
@@ -500,7 +501,19 @@ class NllLoss(Function):
             if self.wsum is not None:  # as PyTorch: -(grad / total_weight) * weight
                 g = g / (Tensor(self.wsum) if F.tensor_mode else self.wsum)
             g = F.broadcast_to(g, (n,))
-        return F.pad_into(g * _c(F, -self.coef), self.shape, self.index)
+        vals = g * _c(F, -self.coef)
+        if not F.tensor_mode:
+            # as PyTorch's kernel: each kept sample's value written at its class (one a
+            # row, no position twice) into zeros, so a -0.0 stays -0.0; an ignored
+            # sample writes nothing
+            out = np.zeros(self.shape, dtype=vals.dtype)
+            keep = self.keep
+            if keep.all():
+                out[self.index] = vals
+            else:
+                out[tuple(k[keep] for k in self.index)] = vals[keep]
+            return out
+        return F.pad_into(vals, self.shape, self.index)
 
     def jvp(self, ts, F, *saved):
         """Linear in its input: the op applied to the input's tangent, on the same
@@ -593,13 +606,17 @@ def _nll_index(x, target, weight, ignore_index):
     cols = target.reshape(-1).astype(np.int64)
     c = x.shape[-1]
     keep = cols != ignore_index
+    rows = np.arange(x.shape[0] if x.ndim == 2 else 1)
+    if weight is None and cols.size and keep.all() and 0 <= cols.min() and cols.max() < c:
+        # (the common case, in fewer steps: every sample kept and in bounds, weight 1)
+        return rows, cols, np.ones(cols.shape, x.dtype), keep
     bad = keep & ((cols < 0) | (cols >= c))
     if bad.any():
         raise GradIndexError(f"Target {int(cols[bad][0])} is out of bounds.")
     w = np.ones(c, dtype=x.dtype) if weight is None else weight.astype(x.dtype)
     safe = np.where(keep, cols, 0)
     coef = np.where(keep, w[safe], 0).astype(x.dtype)
-    return np.arange(x.shape[0] if x.ndim == 2 else 1), safe, coef, keep
+    return rows, safe, coef, keep
 
 
 @register(

@@ -639,3 +639,23 @@ case(
             print(d.grad_fn.name(), d.tolist(), gx.tolist(), gy.tolist())
     """,
 )
+
+case(
+    "nll/signed_zero_gradient",
+    """
+    import torch
+    import torch.nn.functional as F
+    x = torch.tensor([[0.5, -1.0, 2.0], [1.0, 0.0, -2.0]], requires_grad=True)
+    for t, w in ((torch.tensor([2, 0]), None), (torch.tensor([2, -100]), None), (torch.tensor([2, 1]), torch.tensor([1.0, 0.0, 2.0]))):
+        for k in (0.0, 1.0):
+            x.grad = None
+            (F.nll_loss(x, t, weight=w, reduction="sum") * k).backward()
+            print(x.grad)
+            x.grad = None
+            (F.cross_entropy(x, t, weight=w) * k).backward()
+            print(x.grad)
+    x.grad = None
+    (F.nll_loss(x[0], torch.tensor(1)) * 0).backward()
+    print(x.grad)
+    """,
+)

@@ -254,16 +254,26 @@ def _nll_levels(seq, step, zero):
     total = zero
     for _ in range(7):
         m = seq.shape[0]
-        if m == 0:
+        if m <= 1:
+            # (one item left: each level would pass it on plus +0, and add +0 to the
+            # total, which is never -0: the same as adding it once below)
             break
         full = (m - 1) // step
         out = np.empty(full + 1, seq.dtype)
         out[0] = seq[0] + zero
         if full:
-            # (accumulate adds strictly one after the other; a sum from its first item
-            # is the sum from +0 once +0 is added: they differ only for all -0.0s)
+            # each block's items one after the other (accumulate adds strictly one
+            # after the other; or, for many blocks, down the rows of the blocks'
+            # transpose: NumPy reduces an axis that is not the innermost one row after
+            # row, in order, `_seq`, in one call, where an accumulation along 16-item
+            # rows pays its inner loop per row; a single block's transpose is one
+            # contiguous column, which NumPy would sum pairwise).  A sum from its first
+            # item is the sum from +0 once +0 is added: they differ only for all -0.0s
             body = seq[1 : 1 + full * step].reshape(full, step)
-            out[1:] = np.add.accumulate(body, axis=1)[:, -1] + zero
+            if full < 8:
+                out[1:] = _accumulate(body, 1)[:, -1] + zero
+            else:
+                out[1:] = _reduce(np.ascontiguousarray(body.T), 0) + zero
         total = total + _seq_from_zero(seq[1 + full * step :], zero)
         seq = out
     return total + _seq_from_zero(seq, zero)
