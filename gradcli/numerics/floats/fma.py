@@ -213,13 +213,14 @@ def _finite_float(a):
 def fma(a, b, c, dtype=np.float64):
     """a * b + c, rounded once to `dtype` (float64 or float32); arrays broadcast.  An
     operand may be given as a `Split` (its halves computed once for several steps)."""
-    r = native.quick("fma32" if dtype == np.float32 else "fma64", a, b, c)
-    if r is not None:
-        return r
     v = _scalars(a, b, c)
     if v is not None:  # three finite numbers: the exact value, rounded once
         single = dtype == np.float32
         return np.array(one_rounding(*v, single), dtype=_F32 if single else _F64)
+    # (after the numbers: `quick` declines them, an optimizer's steps on 0-d parameters)
+    r = native.quick("fma32" if dtype == np.float32 else "fma64", a, b, c)
+    if r is not None:
+        return r
     if dtype == np.float32:
         if isinstance(a, Split):
             a = a.value
