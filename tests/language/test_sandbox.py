@@ -405,6 +405,11 @@ NATIVE = {
     # up), the text of the grammar it holds must be the grammar's, and no
     # program's text reaches it
     "gradcli/language/parser.py": {"marshal"},
+    # ... each state's row of its parse table, stored as marshal bytes inside that
+    # cache (lalr_build writes them, lalr reads one when the parser first reaches its
+    # state): the same plain data, looked up, never called
+    "gradcli/language/lalr.py": {"marshal"},
+    "gradcli/language/lalr_build.py": {"marshal"},
     # torch.load of PyTorch's .pt files (a zip holding a pickle): its Unpickler's
     # find_class answers only the few globals such files use (OrderedDict, the tensor and
     # parameter rebuilders, the storage types), each with a value of that module, never an
