@@ -400,11 +400,12 @@ def fast_key(name, n):
 
 def fast_lookup(table, cls, name, n):
     """The Python function (`UserFunction.fast`) of plain_class_attr(cls, name) when it is
-    a function of the program taking n arguments by position (`fastn`), else None; kept
+    a function of the program taking n arguments by position (`fastn`, or fewer than
+    its parameters with the others' defaults its own: `fastm`), else None; kept
     in the class's LOOKUP table under fast_key(name, n), forgotten with the rest of it
     (`changed`: a UserFunction's fast function and `fastn` are set when it is made)."""
     f = table[name] if name in table else plain_lookup(table, cls, name)
-    fast = f.fast if type(f) is UserFunction and f.fastn == n else None
+    fast = f.fast if type(f) is UserFunction and (f.fastn == n or n in f.fastm) else None
     table[fast_key(name, n)] = fast
     return fast
 

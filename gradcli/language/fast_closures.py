@@ -21,6 +21,7 @@ from .parser import Tree
 
 from .fast_ast import Unsupported, _call, _h, _name, _pos, at
 from .fast_forms import nested_parameters
+from .fast_objects import _hoisted
 from .functions import UserFunction, given_defaults
 from .iteration import iterate
 from ..library.stdlib import LazyIterator
@@ -42,8 +43,8 @@ def nested_function(make, gs, fast, n, site, defaults=None):
     function, the attributes every copy takes from it]), and each is made as a copy
     of it (the attributes set from one tuple), which is what `make` gives again:
     every attribute the same but the file it is defined in (the one running), its own
-    dict of defaults (`defaults`, computed where the `def` runs), and its Python
-    function."""
+    dict of defaults when it has any (`defaults`, computed where the `def` runs; else
+    the first one's empty dict, which is only read), and its Python function."""
     p = site[1]
     if site[0] is not gs:  # (a function of its own, holding nothing of a call)
         p = make(gs, {})  # (its defaults, computed by the caller: `defaults`)
@@ -66,7 +67,7 @@ def nested_function(make, gs, fast, n, site, defaults=None):
         f.nests,
         f.quick,
     ) = site[2]
-    f.defaults = {} if defaults is None else defaults
+    f.defaults = p.defaults if defaults is None else defaults  # (p's: {}, read only)
     f.origin = state.origin
     # (its Python function knows it weakly: it would otherwise hold it in a cycle, and
     # the call's variables with it, past the call: test_call_cycles)
@@ -179,8 +180,53 @@ class FastClosures:
 
     def s_funcdef(self, node):
         name_tok, params, _returns, suite = node.children
+        self.at_definition = []
         made, value = self._nested(node, name_tok.value, params, suite, False)
-        return [made, ast.Assign(targets=[self.store_target(name_tok.value)], value=value)]
+        before, self.at_definition = self.at_definition, []
+        return [
+            *before,
+            made,
+            ast.Assign(targets=[self.store_target(name_tok.value)], value=value),
+        ]
+
+    def _given(self, node, def_name, free):
+        """({name: the names of its class, table, dict and names (fast_objects._hoisted's)},
+        those read by this function's own prologue) for the variables of this function
+        that the nested function defined by `node` reads (`free`, bound before it) and
+        that nothing binds again once it is defined: `node` a statement of this
+        function's body itself (run once a call), no statement after it binding them.
+        Their classes are read once where the function is defined (or, for a parameter
+        this function reads so, when its call starts), not at each of its calls: an
+        object's class never changes, nor the dict of its variables."""
+        info, suite = self.info, self.suite
+        if suite is None or info.kind != "function" or not free:
+            return {}, set()
+        stmts = [c for c in suite.children if isinstance(c, Tree)]
+        at_def = [i for i, c in enumerate(stmts) if c is node]
+        if not at_def:
+            return {}, set()
+        again = FunctionInfo("", "function", info.parent)
+        again.analyse(stmts[at_def[0] + 1 :])
+        own = getattr(self, "given", {})
+        given, by_prologue, tag = {}, set(), None
+        for x in sorted(free):
+            if (
+                x == def_name
+                or x in again.locals
+                or x not in info.locals
+                or x in info.globals
+                or x in info.nonlocals
+                or x in own
+            ):
+                continue
+            if x in getattr(self, "fixed", ()) and self._mode(x) == "local":
+                given[x] = _hoisted(x)  # (read once by this function's own prologue)
+                by_prologue.add(x)
+                continue
+            if tag is None:
+                tag = self.tmp()[2:]
+            given[x] = tuple(f"{k}_{tag}" for k in _hoisted(x))
+        return given, by_prologue
 
     def e_lambda_(self, node):
         params, body = node.children
@@ -224,9 +270,12 @@ class FastClosures:
             # as`): their classes read once per call (fast_objects.unit)
             held = _unbinding(self.suite) is False and not inner.nonlocals
             free = _free_names(body_node) - inner.locals if held else set()
-            em.unit([*names, *sorted(n for n in free if em._held(n))], body_node)
+            free = {n for n in free if em._held(n)}
+            em.unit([*names, *sorted(free)], body_node)
+            em.given, em.given_by_prologue = self._given(node, name, free)
             body = em.block(body_node)
             body = [*em.prologue(), *body]
+            self.at_definition = self.given_reads(em)  # (fast_objects.py)
         self.n = em.n
         if inner.nonlocals:
             body.insert(0, ast.Nonlocal(names=sorted(inner.nonlocals)))

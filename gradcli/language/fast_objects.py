@@ -603,60 +603,88 @@ class FastObjects(FastOperators, FastCalls):
         replaced): a call with an object of that class reads them there; until one is
         met, the last class met is kept so (a list, a set: no table, this function's
         names), which a parameter that is always a list or a set finds there too."""
-        out = []
         # (this function's own: a nested function's names and kept classes are its
         # own, apart from those of the function around it, in the one namespace)
         tag = self.tmp()[2:]
         used = self.const(frozenset(self.names_used), "names_used_" + tag)
-        kept = []
+        out, kept = [], []
+        given = getattr(self, "given", {})
         for p in sorted(getattr(self, "read_once", ())):
-            tb, ty, dd, nm = _hoisted(p)
-            cty, ctb, cnm = (self.const(None, f"{k}_{p}_{tag}").id for k in ("cty", "ctb", "cnm"))
-            kept += [cty, ctb, cnm]
-            first = [
-                ast.Assign(targets=[_name(tb, ast.Store())], value=self._table(_name(ty))),
+            if p not in given:
+                self._class_reads(p, _hoisted(p), self.read_once[p], used, tag, out, kept)
+        return [ast.Global(names=kept), *out] if kept else out
+
+    def given_reads(self, inner):
+        """The statements of this function that read, where the nested function `inner`
+        is defined, what `inner` reads once of the variables it was given (`inner.given`:
+        this function's variables that nothing binds again after that definition), the
+        names that `inner`'s guards use for them; a parameter this function reads once
+        itself is read by its own prologue (the names `inner` tests added to its own)."""
+        out, kept, tag = [], [], None
+        for p in sorted(getattr(inner, "given", ())):
+            parts = inner.read_once.get(p)
+            if parts is None:
+                continue
+            if p in inner.given_by_prologue:
+                self.read_once.setdefault(p, set()).update(parts | {"tb"})
+                self.names_used |= inner.names_used
+                continue
+            if tag is None:
+                tag = self.tmp()[2:]
+                used = self.const(frozenset(inner.names_used), "names_used_" + tag)
+            self._class_reads(p, inner.given[p], parts, used, tag, out, kept)
+        return [ast.Global(names=kept), *out] if kept else out
+
+    def _class_reads(self, p, names, parts, used, tag, out, kept):
+        """The statements reading variable p's class, table, names and (`dd` in parts)
+        dict of its variables into `names` (_hoisted's), the constants they keep in
+        `kept`."""
+        tb, ty, dd, nm = names
+        cty, ctb, cnm = (self.const(None, f"{k}_{p}_{tag}").id for k in ("cty", "ctb", "cnm"))
+        kept += [cty, ctb, cnm]
+        first = [
+            ast.Assign(targets=[_name(tb, ast.Store())], value=self._table(_name(ty))),
+            ast.Assign(
+                targets=[_name(nm, ast.Store())],
+                value=ast.IfExp(
+                    test=_is_not_none(_name(tb)),
+                    body=_attr(_name(ty), NAMES),  # (set_class_attr adds to it)
+                    orelse=_copy_name(used),
+                ),
+            ),
+            ast.If(
+                test=_is(_name(ctb), ast.Constant(None)),
+                body=[
+                    ast.Assign(targets=[_name(c, ast.Store())], value=_name(v))
+                    for c, v in ((cty, ty), (ctb, tb), (cnm, nm))
+                ],
+                orelse=[],
+            ),
+        ]
+        out += [
+            ast.Assign(targets=[_name(ty, ast.Store())], value=_call(_h("type"), _name(p))),
+            ast.If(
+                test=_is(_name(ty), _name(cty)),
+                body=[
+                    ast.Assign(targets=[_name(nm, ast.Store())], value=_name(cnm)),
+                    # (the table only where a method call reads it)
+                    *[ast.Assign(targets=[_name(tb, ast.Store())], value=_name(ctb))]
+                    * ("dd" in parts or "tb" in parts),
+                ],
+                orelse=first,
+            ),
+        ]
+        if "dd" in parts:
+            out.append(
                 ast.Assign(
-                    targets=[_name(nm, ast.Store())],
+                    targets=[_name(dd, ast.Store())],
                     value=ast.IfExp(
                         test=_is_not_none(_name(tb)),
-                        body=_attr(_name(ty), NAMES),  # (set_class_attr adds to it)
-                        orelse=_copy_name(used),
+                        body=_attr(_name(p), "__dict__"),
+                        orelse=self.const({}, "no_variables"),  # (read, never written)
                     ),
-                ),
-                ast.If(
-                    test=_is(_name(ctb), ast.Constant(None)),
-                    body=[
-                        ast.Assign(targets=[_name(c, ast.Store())], value=_name(v))
-                        for c, v in ((cty, ty), (ctb, tb), (cnm, nm))
-                    ],
-                    orelse=[],
-                ),
-            ]
-            out += [
-                ast.Assign(targets=[_name(ty, ast.Store())], value=_call(_h("type"), _name(p))),
-                ast.If(
-                    test=_is(_name(ty), _name(cty)),
-                    body=[
-                        ast.Assign(targets=[_name(nm, ast.Store())], value=_name(cnm)),
-                        # (the table only where a method call reads it)
-                        *[ast.Assign(targets=[_name(tb, ast.Store())], value=_name(ctb))]
-                        * ("dd" in self.read_once[p]),
-                    ],
-                    orelse=first,
-                ),
-            ]
-            if "dd" in self.read_once[p]:
-                out.append(
-                    ast.Assign(
-                        targets=[_name(dd, ast.Store())],
-                        value=ast.IfExp(
-                            test=_is_not_none(_name(tb)),
-                            body=_attr(_name(p), "__dict__"),
-                            orelse=self.const({}, "no_variables"),  # (read, never written)
-                        ),
-                    )
                 )
-        return [ast.Global(names=kept), *out] if kept else out
+            )
 
     def _base(self, obj, dd=False):
         """(the object's first use, its later uses, its class's table, its class, the
@@ -667,7 +695,8 @@ class FastObjects(FastOperators, FastCalls):
                 parts = self.read_once.setdefault(obj.id, set())
                 if dd:
                     parts.add("dd")
-                tb, ty, d, nm = _hoisted(obj.id)
+                given = getattr(self, "given", {})
+                tb, ty, d, nm = given[obj.id] if obj.id in given else _hoisted(obj.id)
                 return obj, obj, _name(tb), _name(ty), _name(nm), _name(d) if dd else None
         if _simple(obj):
             return obj, _copy_name(obj), None, None, None, None

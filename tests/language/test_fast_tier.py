@@ -424,6 +424,24 @@ PROGRAMS = {
         "print(C().m(2))\n"
     ),
     "global_unbound_in_loop_hint": "counter = 1\nfor i in range(2):\n    print(countr)\n",
+    # a nested function's objects read where it is defined (the variables of the
+    # function around that nothing binds again after), or at each call when they are
+    "nested_objects_read_at_definition": (
+        "class P:\n    def __init__(self, x, k=2):\n        self.x = x\n        self.k = k\n"
+        "    def m(self, d=1):\n        return self.x + d\n"
+        "class Q(P):\n    x = 5\n"
+        "def f(a, b):\n    seen = set()\n    out = []\n    c = P(3)\n"
+        "    def walk(v):\n        if v not in seen:\n            seen.add(v)\n"
+        "            out.append(v.x + a.x + c.m() + b.m(2))\n        return c.k\n"
+        "    r = [walk(v) for v in (a, b, a, c)]\n    b.x = 7\n    walk(P(0))\n"
+        "    return out, r\n"
+        "print(f(P(1), P(2)))\nprint(f(Q(1), P(2)))\nprint(f(P(1), Q(2)))\n"
+        "def g(a):\n    b = a\n    def h():\n        return b.x\n    first = h()\n"
+        "    b = P(9)\n    return first, h()\n"
+        "print(g(P(4)))\nprint(g(Q(4)))\n"
+        "def e(a):\n    def h():\n        return a.y\n    return h()\n"
+        "print(e(P(1)))\n"
+    ),
 }
 
 
