@@ -17,7 +17,8 @@ A generator body runs only as far as its consumer asks (`next(g)`, a `for` loop,
 sequences of plain statement closures (those with no `yield`: compiled as everywhere
 else) and generator closures, run with `yield from`; either returns the same signals
 (None, BREAK, CONTINUE, a Return).  `yield` is a statement, or the right side of an
-assignment (`x = yield v` binds None: gradcli has no `send`); inside any other
+assignment (`x = yield v` binds what `g.send(v)` gives, None for `next(g)`, through
+`yield from` too); inside any other
 expression it is a syntax error.  Loops count --max-steps as everywhere, the
 generator's steps run inside its consumer's call depth (functions.Generator), and an
 abandoned generator's `finally` blocks do not run (docs/language.md)."""
@@ -501,16 +502,24 @@ class Control:
             v = self.expr(node.children[0]) if node.children[0] is not None else None
 
             def one(s):
-                yield v(s) if v is not None else None
+                return (yield v(s) if v is not None else None)  # (what send gives)
 
             return one
         src = self.expr(node.children[0])
 
         def many(s):
             it = src(s)
+            if type(it) is Generator:  # Python's yield from: sends passed on
+                sent = None
+                while True:
+                    try:
+                        item = it.__next__() if sent is None else it.send(sent)
+                    except StopIteration:
+                        return it.result
+                    sent = yield item
             for item in iterate(it):  # noqa: UP028 (a generator over iterate(), not the source)
                 yield item
-            return it.result if type(it) is Generator else None
+            return None
 
         return many
 

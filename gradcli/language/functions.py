@@ -418,6 +418,14 @@ def _generator_next(g):
         raise GradError("", type_name="StopIteration") from None
 
 
+def _generator_send(g, value):
+    """g.send(value): the generator resumed with `value` as its `yield`'s value."""
+    try:
+        return g.send(value)
+    except StopIteration:
+        raise GradError("", type_name="StopIteration") from None
+
+
 class Generator:
     """What calling a function with `yield` gives: its body (compiled by
     control.py into a Python generator function) runs only as far as the
@@ -427,7 +435,11 @@ class Generator:
 
     __slots__ = ("fn", "local", "gen", "running", "done", "result", "grad_mode")
     language_lazy = True  # iteration.iterate hands it out as it is, unlisted
-    language_methods = {"__next__": _generator_next, "__iter__": lambda g: g}
+    language_methods = {
+        "__next__": _generator_next,
+        "__iter__": lambda g: g,
+        "send": _generator_send,
+    }
 
     def __init__(self, fn, local):
         self.fn, self.local, self.gen = fn, local, None
@@ -439,8 +451,16 @@ class Generator:
         return self
 
     def __next__(self):
+        return self.send(None)
+
+    def send(self, value):
+        """Resume the body with `value` as the value of the `yield` it stopped at."""
         if self.done:
             raise StopIteration
+        if value is not None and self.gen is None:
+            raise GradError(
+                "can't send non-None value to a just-started generator", type_name="TypeError"
+            )
         if self.running:
             raise GradError("generator already executing", type_name="ValueError")
         fn = self.fn
@@ -461,7 +481,7 @@ class Generator:
         if mode is not None:
             mode, run.grad_enabled = run.grad_enabled, mode
         try:
-            return next(self.gen)
+            return next(self.gen) if value is None else self.gen.send(value)
         except StopIteration as stop:
             self.done, self.gen = True, None
             r = stop.value

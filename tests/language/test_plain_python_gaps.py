@@ -584,6 +584,46 @@ for attempt in ("x.foo = 1", "x.foo", "object(1)", "object(a=1)"):
     except (AttributeError, TypeError) as e:
         print(attempt, type(e).__name__, e)
 """,
+    "generators_resumed_with_send": """
+def averager():
+    total, count, avg = 0.0, 0, None
+    while True:
+        v = yield avg
+        if v is None:
+            return count
+        total += v
+        count += 1
+        avg = total / count
+a = averager()
+print(next(a), [a.send(x) for x in (10, 20, 3)])
+try:
+    a.send(None)
+except StopIteration:
+    print("done")
+def inner():
+    got = []
+    while len(got) < 3:
+        v = yield len(got)
+        got.append(v)
+    return got
+def outer():
+    r = yield from inner()
+    print("inner gave", r)
+    yield "end"
+o = outer()
+print(next(o), o.send("a"), o.send("b"), o.send("c"))
+fresh = averager()
+try:
+    fresh.send(1)
+except TypeError as e:
+    print(e)
+def plain():
+    x = yield 1
+    y = yield x
+    yield (x, y)
+p = plain()
+print(p.send(None), next(p), p.send(5))
+""",
     "sequences_compared_by_their_first_differing_items": """
 for a, b in [((1, 2), ("a", 3)), ([1, [2, 3]], [1, [2, "x"]]), ((None,), (1,)),
              ((1, 2), (1, 2, 3)), ((1, "a"), (2, 3)), ([], [0]), ((1, 2.5), (1, 2.5))]:
