@@ -267,7 +267,7 @@ class _Kernels:
         from .native_sleef import unary as unary_ir
         from .native_sleef32 import ternary as ternary32_ir, unary as unary32_ir
         from .native_steps import moments_ir
-        from .native_sums import sums_ir
+        from .native_sums import sums_module
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -292,12 +292,11 @@ class _Kernels:
             ternary32_ir(ir, mod, "fma32h")
             for name in STEPS:
                 moments_ir(ir, mod, name, name.endswith("_f"))
-            for char, name in SUMS.items():
-                sums_ir(ir, mod, name, char == "f")
             native_alloc.ir_functions(ir, mod)
             _chain_loop(ir, mod, "chain32")
             m = llvm.parse_assembly(str(mod))
             m.verify()
+            m.link_in(sums_module(llvm, ir, tm, SUMS))  # (its own passes first)
             # code generation alone (LLVM's optimising pipeline would make the scalar
             # loops 2-5x faster but costs 180 ms more: more than the whole emulation of
             # many programs)

@@ -168,3 +168,29 @@ def sums_ir(ir, mod, name, single):
 
     loop(b, lambda b: b.icmp_signed("<", b.load(r_at), rows), row, "rows")
     b.ret(k64(0))
+
+
+def sums_module(llvm, ir, tm, names):
+    """The loops `names` ({dtype char: function name}) in a module of their own (an
+    `llvm` binding module, to link into the other loops'), their accumulators and
+    counters promoted from memory to registers (LLVM's instcombine, SROA, instcombine,
+    simplifycfg: about 5 ms, once; none of them changes a floating-point operation,
+    none has fast-math flags to use) where this llvmlite has the passes, else as made."""
+    mod = ir.Module(name="gradcli_sums")
+    mod.triple = tm.triple
+    for char, name in names.items():
+        sums_ir(ir, mod, name, char == "f")
+    m = llvm.parse_assembly(str(mod))
+    m.verify()
+    try:
+        pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0))
+        mpm = llvm.create_new_module_pass_manager()
+    except AttributeError:  # (an llvmlite without the new pass manager)
+        return m
+    mpm.add_instruction_combine_pass()
+    mpm.add_sroa_pass()
+    mpm.add_instruction_combine_pass()
+    mpm.add_simplify_cfg_pass()
+    mpm.run(m, pb)
+    m.verify()
+    return m

@@ -1,6 +1,6 @@
 """The compiled whole sums (numerics/native_sums.py) give the NumPy plans' bits: every
-sum of sum_rows.torch_sums with the loop against the same sums with NumPy only
-(sums/sum_rows.py, sums/summation.py), over sizes of one thread's range, several rows
+sum of sum_rows.torch_sums and summation.torch_sum with the loop against the same sums
+with NumPy only (sums/sum_rows.py, sums/summation.py), over sizes of one thread's range, several rows
 of one size with and without factors, and values across the float range: cancelling
 sums, signed zeros, infinities, NaNs and float32 overflow."""
 
@@ -52,7 +52,12 @@ def test_sums_are_the_plans(dt):
         for r, (g, e) in enumerate(zip(got, ref)):
             _same(g, e)
             x = rows[r] if factors[r] is None else np.multiply(rows[r], factors[r])
-            _same(g, np.asarray(torch_sum(x), dt))
+            one = torch_sum(x)  # (the whole sum's path: the loop for one row)
+            with native.numpy_only():
+                plan = torch_sum(x)
+            assert type(one) is type(plan)
+            _same(one, plan)
+            _same(g, np.asarray(plan, dt))
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
@@ -81,4 +86,7 @@ def test_edge_values(dt):
             ref = torch_sums(cases)
         for g, e, x in zip(got, ref, cases):
             _same(g, e)
-            _same(g, np.asarray(torch_sum(x), dt))
+            with native.numpy_only():
+                plan = torch_sum(x)
+            _same(torch_sum(x), plan)
+            _same(g, np.asarray(plan, dt))

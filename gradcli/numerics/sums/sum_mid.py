@@ -42,6 +42,13 @@ def _step(k):
     return 1 << power
 
 
+def cascade_power(n, dtype):
+    """log2 of the cascade's step for n values of dtype (`geometry`'s step: its groups of
+    four vectors), as the compiled sums take it (numerics/native_sums.py)."""
+    k = n // (128 // dtype.itemsize)
+    return max(4, (k - 1).bit_length() // 4 if k > 1 else 0)
+
+
 def fits(n, dtype):
     """Whether `MidPlan` takes n values of dtype (one or two full cascade levels)."""
     if not MID_MIN <= n <= MID_MAX:

@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import native
 from ..parallel import GRAIN
-from .sum_mid import ILP, MID_MIN, _finish64, geometry, one_copied_level
+from .sum_mid import ILP, MID_MIN, _finish64, cascade_power, geometry, one_copied_level
 from .summation import torch_sum
 
 _reduce = np.add.reduce
@@ -86,9 +86,7 @@ def compiled(arrays, factors, n, dtype):
                 f.dtype is not dtype or f.shape != seen.shape or not f.flags.c_contiguous
             ):
                 return None
-    # the cascade's step 2^power, as sum_mid.geometry makes it (groups of four vectors)
-    k = n // (128 // dtype.itemsize)
-    return native.sums(arrays, factors, max(4, (k - 1).bit_length() // 4 if k > 1 else 0))
+    return native.sums(arrays, factors, cascade_power(n, dtype))
 
 
 def _run(rows, n, dtype):

@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import native
 from ..parallel import GRAIN as GRAIN_ROW, chunks
+from .sum_mid import MID_MIN, cascade_power
 from .sum_plans import ILP, LEVELS, _PLANS, _RUNS, _accumulate, _reduce, _serial
 
 
@@ -191,6 +192,13 @@ def torch_sum(x: np.ndarray):
     if not x.flags.c_contiguous:
         x = in_memory_order(x)
     dtype = x.dtype
+    n = x.size
+    if MID_MIN <= n <= GRAIN_ROW and dtype.char in "fd" and dtype.isnative:
+        # the compiled loop (numerics/native_sums.py), on the values as they lie (a 1-D
+        # view that in_memory_order leaves strided goes to the plans, which copy it)
+        if x.flags.c_contiguous and native.ready(n) is not None:
+            out = native.sums((x.reshape(-1),), None, cascade_power(n, dtype))
+            return out[0] if dtype.char == "f" else float(out[0])  # (as the plans give it)
     runs = _RUNS.get(dtype)  # a size of one thread's range seen before
     if runs is not None:
         run = runs.get(x.size)
