@@ -402,10 +402,18 @@ class Adam(Optimizer):
                 st["max_exp_avg_sq"] = np.zeros_like(p)
         st["step"] += 1
         step = st["step"]
-        avg, sq = moments(st, g, beta1, beta2, dt)
         bias_correction1 = 1 - beta1**step
         bias_correction2 = 1 - beta2**step
         step_size = o["lr"] / bias_correction1
+        if not o["amsgrad"]:  # the whole step in one compiled loop, where it is loaded
+            c, eps, value = dt(bias_correction2**0.5), dt(o["eps"]), dt(-step_size)
+            got = native.adam(
+                st["exp_avg"], st["exp_avg_sq"], g, p, 1 - beta1, beta2, c, eps, value, sqrt
+            )
+            if got is not None:
+                st["exp_avg"], st["exp_avg_sq"], new = got
+                return new
+        avg, sq = moments(st, g, beta1, beta2, dt)
         if o["amsgrad"]:
             sq = st["max_exp_avg_sq"] = np.maximum(st["max_exp_avg_sq"], sq)
         denom = sqrt(sq) / dt(bias_correction2**0.5) + dt(o["eps"])

@@ -217,6 +217,8 @@ UNARY32 = ("expf", "logf", "log1pf")
 BINARY = ("powd",)
 #: an optimizer's running averages of doubles and of floats (numerics/native_steps.py)
 STEPS = ("moments_d", "moments_f")
+#: and Adam's step of a parameter after its averages and their square root
+ADAM = ("adam_d", "adam_f")
 #: whole sums in PyTorch's order, of floats and of doubles (numerics/native_sums.py)
 SUMS = {"f": "sums_f", "d": "sums_d"}
 LANES = 8
@@ -250,6 +252,8 @@ class _Kernels:
         self.chain32 = sig(addrs["chain32"])
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 6)
         self.steps = {name: sig(addrs[name]) for name in STEPS}
+        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 5)
+        self.steps.update((name, sig(addrs[name])) for name in ADAM)
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64)
         self.sums = {char: sig(addrs[name]) for char, name in SUMS.items()}
         self.aligned = native_alloc.install(addrs, self.code)  # NumPy's arrays where PyTorch's lie
@@ -266,7 +270,7 @@ class _Kernels:
         from .native_pow import binary as binary_ir
         from .native_sleef import unary as unary_ir
         from .native_sleef32 import ternary as ternary32_ir, unary as unary32_ir
-        from .native_steps import moments_ir
+        from .native_steps import adam_param_ir, moments_ir
         from .native_sums import sums_module
 
         llvm.initialize_native_target()
@@ -292,6 +296,8 @@ class _Kernels:
             ternary32_ir(ir, mod, "fma32h")
             for name in STEPS:
                 moments_ir(ir, mod, name, name.endswith("_f"))
+            for name in ADAM:
+                adam_param_ir(ir, mod, name, name.endswith("_f"))
             native_alloc.ir_functions(ir, mod)
             _chain_loop(ir, mod, "chain32")
             m = llvm.parse_assembly(str(mod))
@@ -309,7 +315,7 @@ class _Kernels:
         engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
         engine.finalize_object()
         names = [f"{k}_{t}" for k, t in LOOPS] + [*UNARY, *UNARY32, *BINARY, "fma32h", "chain32"]
-        names += STEPS
+        names += STEPS + ADAM
         names += SUMS.values()
         names += native_alloc.NAMES
         return engine, {name: engine.get_function_address(name) for name in names}
@@ -711,6 +717,38 @@ def moments(avg, sq, g, w, beta2):
     if fn(g.size, address(g), address(avg), address(sq), address(new_avg), address(new_sq), k[1]):
         return None
     return new_avg, new_sq
+
+
+#: Adam's (c, eps, value) for the parameter's step and their address, per dtype: they
+#: change at every step, written into the array kept
+_adam_consts: dict = {}
+
+
+def adam(avg, sq, g, p, w, beta2, c, eps, value, sqrt):
+    """(new avg, new sq, new p) of Adam's step as library/optim.py's Adam.update makes
+    them: `moments`, then p + (value * avg) / (sqrt(sq) / c + eps) (c, eps and value
+    values of p's dtype; sqrt the caller's, MKL's), by the compiled loops; None where
+    `moments` gives None or p is not of the arrays' dtype, shape and layout."""
+    if p.dtype is not g.dtype or p.shape != g.shape or not p.flags.c_contiguous:
+        return None
+    got = moments(avg, sq, g, w, beta2)
+    if got is None:
+        return None
+    new_avg, new_sq = got
+    root = sqrt(new_sq)
+    if root.dtype is not p.dtype or not root.flags.c_contiguous:
+        return None
+    dt = p.dtype
+    kept = _adam_consts.get(dt.char)
+    if kept is None:
+        arr = np.zeros(3, D)
+        kept = _adam_consts[dt.char] = (arr, address(arr))
+    k, at = kept
+    k[0], k[1], k[2] = c, eps, value
+    new_p = np.empty_like(p)
+    fn = _state["lib"].steps["adam_f" if dt is F else "adam_d"]
+    fn(p.size, address(root), address(new_avg), address(p), address(new_p), at)
+    return new_avg, new_sq, new_p
 
 
 def unary(lib, kind, x, exact=None):

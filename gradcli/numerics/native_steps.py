@@ -75,6 +75,38 @@ def moments_ir(ir, mod, name, single):
     b.ret(total)
 
 
+def adam_param_ir(ir, mod, name, single):
+    """i64 NAME(i64 n, T* root, T* avg, T* p, T* p_out, double* k): Adam's step of the
+    parameter after its running averages and the square root of exp_avg_sq (MKL's, not
+    always the correctly rounded one: the caller's), p_out[i] = p[i] + (value * avg[i]) /
+    (root[i] / c + eps) with k = (c, eps, value) as values of T, each operation rounded
+    to T as `library/optim.py`'s Adam.update makes them with NumPy.  Returns 0."""
+    dbl, i64 = ir.DoubleType(), ir.IntType(64)
+    t = ir.FloatType() if single else dbl
+    pt = ir.PointerType(t)
+    fn = ir.Function(mod, ir.FunctionType(i64, [i64, pt, pt, pt, pt, ir.PointerType(dbl)]), name)
+    n, pr, pa, pp, po, pk = fn.args
+    for p in fn.args[1:]:
+        p.add_attribute("noalias")
+    entry, loop, done = (fn.append_basic_block(x) for x in ("entry", "loop", "done"))
+    b = ir.IRBuilder(entry)
+    c, eps, value = (b.load(b.gep(pk, [ir.Constant(i64, j)])) for j in range(3))
+    if single:
+        c, eps, value = (b.fptrunc(v, t) for v in (c, eps, value))
+    b.cbranch(b.icmp_signed(">", n, ir.Constant(i64, 0)), loop, done)
+    b = ir.IRBuilder(loop)
+    i = b.phi(i64)
+    i.add_incoming(ir.Constant(i64, 0), entry)
+    root, avg, p = (b.load(b.gep(x, [i])) for x in (pr, pa, pp))
+    denom = b.fadd(b.fdiv(root, c), eps)
+    b.store(b.fadd(p, b.fdiv(b.fmul(value, avg), denom)), b.gep(po, [i]))
+    i2 = b.add(i, ir.Constant(i64, 1))
+    i.add_incoming(i2, loop)
+    b.cbranch(b.icmp_signed("<", i2, n), loop, done)
+    b = ir.IRBuilder(done)
+    b.ret(ir.Constant(i64, 0))
+
+
 def _fabs(ir, mod):
     g = mod.globals.get("llvm.fabs.f64")
     if g is None:

@@ -162,3 +162,40 @@ def test_the_log_kernel_next_to_one_and_at_the_ends():
     with native.numpy_only(), np.errstate(all="ignore"):
         ref = sleef_u10.sleef_log(x)
     _same(got, ref)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("lr, eps, wd", [(1e-3, 1e-8, 0), (0.05, 1e-6, 0.01), (3.0, 0.5, 0)])
+def test_adams_whole_step_is_numpys(dt, lr, eps, wd):
+    """Adam.update with the compiled whole step against the same update with NumPy's
+    steps only (the emulation's moments, MKL's or NumPy's sqrt), step after step."""
+    rng = np.random.default_rng(int(lr * 1000) + (dt is np.float32))
+    adam = optim.Adam.__new__(optim.Adam)
+    o = {"betas": (0.9, 0.999), "lr": lr, "eps": eps, "weight_decay": wd, "amsgrad": False}
+    o["decoupled_weight_decay"] = False
+    for n in (1, 20, 257, 5000):
+        p = _values(rng, n, dt, 4).reshape(-1)
+        st_native, st_numpy = {}, {}
+        for step in range(6):
+            g = _values(rng, n, dt, 6)
+            if step == 3:
+                g[::7] = dt(0)
+            if st_native:  # (the loop takes these, so the update below is its)
+                args = (st_native["exp_avg"], st_native["exp_avg_sq"], g, p, 0.1, 0.999)
+                assert native.adam(*args, dt(1), dt(eps), dt(-lr), optim.sqrt) is not None
+            got = adam.update(st_native, p, g, o, dt)
+            with native.numpy_only(), np.errstate(all="ignore"):
+                ref = adam.update(st_numpy, p, g, o, dt)
+            _same(got, ref)
+            _same(st_native["exp_avg"], st_numpy["exp_avg"])
+            _same(st_native["exp_avg_sq"], st_numpy["exp_avg_sq"])
+            p = got
+
+
+def test_adams_whole_step_takes_only_its_arrays():
+    g = np.ones(4)
+    args = (0.1, 0.999, 1.0, 1e-8, -0.01, optim.sqrt)
+    assert native.adam(np.ones(4), np.ones(4), g, np.ones(4, np.float32), *args) is None
+    assert native.adam(np.ones(4), np.ones(4), g, np.ones(5), *args) is None
+    assert native.adam(np.ones(4), np.ones(4), g, np.ones(8)[::2], *args) is None
+    assert native.adam(np.ones(4), np.ones(4), np.array([1.0, np.nan, 1, 1]), g, *args) is None
