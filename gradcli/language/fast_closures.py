@@ -192,14 +192,19 @@ class FastClosures:
     def _given(self, node, def_name, free):
         """({name: the names of its class, table, dict and names (fast_objects._hoisted's)},
         those read by this function's own prologue) for the variables of this function
-        that the nested function defined by `node` reads (`free`, bound before it) and
-        that nothing binds again once it is defined: `node` a statement of this
+        that the nested function defined by `node` reads (`free`, bound before it) when
+        it calls itself (`build_topo`: many calls a definition), and that nothing binds
+        again once it is defined: `node` a statement of this
         function's body itself (run once a call), no statement after it binding them.
         Their classes are read once where the function is defined (or, for a parameter
         this function reads so, when its call starts), not at each of its calls: an
         object's class never changes, nor the dict of its variables."""
         info, suite = self.info, self.suite
-        if suite is None or info.kind != "function" or not free:
+        if suite is None or info.kind != "function" or def_name not in free:
+            # (only a function that calls itself: the reads kept in cells, made at each
+            # definition, cost more than a call's own reads of them, and they add
+            # objects to the collector's count where a function is defined at each
+            # call and called once, as micrograd's `_backward` is)
             return {}, set()
         stmts = [c for c in suite.children if isinstance(c, Tree)]
         at_def = [i for i, c in enumerate(stmts) if c is node]
