@@ -59,7 +59,8 @@ class Tensor:
     )
     # vc: version counter (engine/versions.py; None until the first in-place op), view_of:
     # (base, view function) for a tensor sharing its base's storage, views: a base's views
-    # (weak); unset until needed
+    # (weak); None until needed (set, not left unset: a read of an unset slot raises and
+    # catches an AttributeError, some thousands of instructions, on every in-place step)
 
     def __init__(self, data: np.ndarray, requires_grad: bool = False, grad_fn=None):
         self.data = data
@@ -69,6 +70,8 @@ class Tensor:
         self.retains_grad = False
         self.seq = next(_counter)  # creation order, for the `backward` command's display
         self.vc = None  # no in-place op yet (engine/versions.py makes it)
+        self.view_of = None
+        self.views = None
 
     # --- facts -------------------------------------------------------------
     @property
