@@ -455,3 +455,75 @@ errors(
         "nn.Transformer(d_model=4, nhead=2, num_encoder_layers=1, num_decoder_layers=1)(torch.randn(3, 2, 4), torch.randn(2, 3, 4))",
     ],
 )
+
+# the 1-d convolution and pools
+case(
+    "conv1d/values_and_gradients",
+    """
+    import torch
+    import torch.nn.functional as F
+    from torch import nn
+    _ = torch.manual_seed(21)
+    for dt in (torch.float64, torch.float32):
+        torch.set_default_dtype(dt)
+        x = torch.randn(3, 4, 17, requires_grad=True)
+        w = torch.randn(6, 2, 3, requires_grad=True)
+        b = torch.randn(6, requires_grad=True)
+        # (groups, dilation and stride 2 in float64 only: float32 grouped, dilated and the
+        # input gradient of strided convolutions are a known difference, conv2d's too)
+        g = 2 if dt == torch.float64 else 1
+        w = torch.randn(6, 4 // g, 3, requires_grad=True)
+        y = F.conv1d(x, w, b, stride=g, padding=1, groups=g)
+        z = F.conv1d(x, torch.randn(5, 4, 4), dilation=g, padding='same')
+        print(dt, y.grad_fn.name(), y.shape, y[1, 2].tolist(), z.shape, z[0, 4, :5].tolist())
+        (y.sin().sum() + z.sum()).backward()
+        print(x.grad[2, 1].tolist(), w.grad.flatten().tolist(), b.grad.tolist())
+        m = nn.Conv1d(4, 8, 5, padding=2, padding_mode='reflect')
+        u = nn.Conv1d(4, 3, 3, bias=False)
+        print(m, u, m(x).shape, u(x[0]).shape, m(x)[0, 0, :4].tolist())
+        p1 = F.max_pool1d(x, 3, stride=2, padding=1)
+        p2 = F.avg_pool1d(x, 4, count_include_pad=False, ceil_mode=True)
+        p3 = F.adaptive_avg_pool1d(x, 5)
+        print(p1.grad_fn.name(), p1[0, 0].tolist(), p2[1, 3].tolist(), p3[2, 2].tolist())
+        x.grad = None
+        (p1.sum() * 2 + (p2 ** 2).sum() + p3.exp().sum()).backward()
+        print(x.grad[0, 0].tolist())
+        print(nn.MaxPool1d(2), nn.AvgPool1d(3, stride=1), nn.AdaptiveAvgPool1d(4), nn.MaxPool1d(2)(x[0]).shape)
+    torch.set_default_dtype(torch.float64)
+    """,
+)
+case(
+    "conv1d/training",
+    """
+    import torch
+    from torch import nn
+    _ = torch.manual_seed(22)
+    net = nn.Sequential(nn.Conv1d(1, 4, 3, padding=1), nn.ReLU(), nn.MaxPool1d(2),
+                        nn.Conv1d(4, 8, 3, padding=1), nn.AdaptiveAvgPool1d(4), nn.Flatten(),
+                        nn.Linear(32, 16), nn.Sigmoid())
+    x = torch.rand(8, 1, 16)
+    opt = torch.optim.RMSprop(net.parameters(), lr=1e-2, alpha=0.9)
+    for i in range(5):
+        loss = ((net(x) - x.squeeze(1)) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(i, loss.item())
+    print(net[0].weight.grad.flatten().tolist())
+    """,
+)
+errors(
+    "conv1d/errors",
+    "import torch\nimport torch.nn.functional as F\nx = torch.randn(2, 3, 8)\nw = torch.randn(4, 3, 3)",
+    [
+        "F.conv1d(torch.randn(2, 3, 4, 5), w)",
+        "F.conv1d(x, torch.randn(4, 3))",
+        "F.conv1d(x, torch.randn(4, 2, 3))",
+        "F.conv1d(torch.randn(1, 3, 2), w)",
+        "torch.nn.Conv1d(3, 4, 3, padding='same', stride=2)",
+        "F.conv1d(x, w, padding='full')",
+        "F.max_pool1d(torch.randn(2, 3, 4, 5), 2)",
+        "F.avg_pool1d(torch.randn(5), 2)",
+        "F.adaptive_avg_pool1d(torch.randn(2, 3, 4, 5), 2)",
+    ],
+)

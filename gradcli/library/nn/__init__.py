@@ -15,6 +15,7 @@ from .loss import FUNCTIONAL as LOSS_FUNCTIONAL, LOSSES
 from .norms import NORMS
 from .recurrent import RECURRENT
 from .transformer import TRANSFORMER
+from .layers_1d import LAYERS_1D
 from .module import Module, Parameter
 
 FUNCTIONAL = {
@@ -50,4 +51,5 @@ def members(namespace):
     out.update(LOSSES)
     out.update(RECURRENT)
     out.update(TRANSFORMER)
+    out.update(LAYERS_1D)
     return out
