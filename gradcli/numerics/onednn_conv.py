@@ -23,7 +23,11 @@ shapes, strides, paddings and dilations, and read in oneDNN's kernels:
   run one element at a time: native.py's compiled loop runs them with the hardware's
   FMA (`weight_grad`), NumPy one position at a time for every weight at once;
 * input gradient (reproduced for stride 1 without dilation): the forward's chain over
-  the output channels.  A strided one (brgconv_strided kernels) is not reproduced.
+  the output channels.  A strided one (brgconv_strided kernels) is not reproduced;
+* a 1 x 1 kernel without padding (jit_avx2_1x1): its forward is the same chain from the
+  bias over the input channels in order, in blocks of ONE_BY_ONE channels, each later
+  block a chain of its own from zero added to the output in turn (reproduced for stride
+  1 or at most ONE_BY_ONE channels); its gradients are not reproduced.
 
 A fused step in NumPy is exact float32 arithmetic (the product exact in float64, one
 rounding; `floats.fma.fma32` where the sum lands on a float32 midpoint).  The forward
@@ -46,6 +50,7 @@ from .parallel import THREADS
 #: convolution is left to NumPy's product, within an ulp or so of PyTorch's
 EXACT_BUDGET = 1 << 24
 BLOCK = 8  # oneDNN's channel block on AVX2 (8 floats)
+ONE_BY_ONE = 128  # the 1 x 1 kernel's input channels per chain (its reduce block)
 MAX_BUFFER = 1 << 21  # the reduce balancer's buffer bound (values), as oneDNN sets it
 #: CPU seconds NumPy's chains take per position and per fused step, and its forward per
 #: fused step (native.ready_for)
@@ -85,6 +90,9 @@ def plan(h, w, kh, kw, groups, stride, padding, dilation, oshape):
     its unrolled columns to cover the padding (`_unrolls`), the weight's no dilation, a
     kernel narrower than 14 columns and no taller than the input; the input's
     gradient is reproduced for stride 1 without dilation."""
+    if groups == 1 and kh == kw == 1 and padding == (0, 0):
+        # jit_avx2_1x1: its forward is reproduced (`forward`), its gradients are not
+        return Direct(stride, padding, dilation, True, False, False)
     ok = groups == 1 and not (kh == 1 and kw == 1)
     for size, k, s, p, d, out in zip((h, w), (kh, kw), stride, padding, dilation, oshape):
         ext = (k - 1) * d + 1
@@ -137,9 +145,35 @@ def _taps(size, k, stride, pad, dil, out):
 def forward(x, w, b, stride, padding, dilation, oshape):
     """The forward of jit:avx2 (x (N, C, H, W), w (O, C, kh, kw) float32): in
     numerics/native.py's compiled chains when they pay, else in NumPy, or None when
-    NumPy's steps would exceed the budget."""
+    NumPy's steps would exceed the budget.  A 1 x 1 kernel's (jit_avx2_1x1) is the same
+    chain over the first ONE_BY_ONE input channels, from the bias; each later block of
+    ONE_BY_ONE channels is a chain of its own from zero, added to the output in turn (for
+    stride 1; a strided one of more channels is left to NumPy: None)."""
     N, C, H, W = x.shape
     O, _, kh, kw = w.shape
+    if kh == kw == 1 and C > ONE_BY_ONE:
+        if stride != (1, 1):  # (its chains depend on the input's shape: not reproduced)
+            return None
+        out = None
+        for c0 in range(0, C, ONE_BY_ONE):
+            c1 = min(C, c0 + ONE_BY_ONE)
+            part = forward(
+                x[:, c0:c1],
+                w[:, c0:c1],
+                b if out is None else None,
+                stride,
+                padding,
+                dilation,
+                oshape,
+            )
+            if part is None:
+                return None
+            if out is None:
+                out = part
+            else:
+                with np.errstate(over="ignore", invalid="ignore"):
+                    out = out + part
+        return out
     oh, ow = oshape
     steps = C * kh * kw * N * O * oh * ow
     lib = native.ready_for(steps * _TAP_COST, steps)

@@ -1478,3 +1478,24 @@ case(
     print(a.grad)
     """,
 )
+
+case(
+    "conv/float32_one_by_one_forward",
+    """
+    # a float32 1 x 1 convolution without padding runs oneDNN's jit_avx2_1x1 kernel: each
+    # output a chain of fused multiply-adds over the input channels from the bias, a
+    # chain of its own from zero for each later block of 128 channels (stride 1), added
+    # to the output in turn
+    torch.manual_seed(11)
+    F = torch.nn.functional
+    f32 = torch.float32
+    for n, c, o, h, w, s, bias in [(4, 16, 8, 7, 7, 1, True), (3, 100, 5, 6, 5, 2, False),
+                                    (2, 300, 6, 5, 4, 1, True), (5, 129, 3, 3, 9, 1, False),
+                                    (2, 64, 9, 9, 8, 3, True)]:
+        x = torch.randn(n, c, h, w, dtype=f32)
+        wt = torch.randn(o, c, 1, 1, dtype=f32)
+        b = torch.randn(o, dtype=f32) if bias else None
+        y = F.conv2d(x, wt, b, stride=s)
+        print(y.sum().item(), y[1, 2].flatten().tolist())
+""",
+)
