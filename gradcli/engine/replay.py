@@ -166,7 +166,12 @@ def run_kernels(shadows, vals, program):
         if i1 < 0:
             vals[j] = f(vals[i0])
             if keeps:
-                _keep(shadows[j], (vals[i0],), mask, srcs)
+                if mask is None and not versions.state.bumped:  # (_keep's common case)
+                    sh = shadows[j]
+                    sh.saved = (vals[i0],)
+                    sh.saved_src = srcs
+                else:
+                    _keep(shadows[j], (vals[i0],), mask, srcs)
             else:
                 shadows[j].saved = ()
         else:

@@ -417,7 +417,7 @@ def _into(leaf, g, new):
         od = old.data
         dt = d.dtype
         if g.dtype == dt and od.dtype == dt and g.shape == d.shape and od.flags.writeable:
-            np.add(od, g, out=od)  # (one dtype: no cast)
+            np.add(od, g, od)  # (into .grad's array; one dtype: no cast)
             return
     _deliver(((leaf, g),), {}, _store_grad, True if new else ())
 

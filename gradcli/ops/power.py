@@ -77,7 +77,7 @@ class PowScalar(Function):
                     and a.nbytes < BLOCKED_BYTES
                 ):  # (times_twice's product of a fresh a + a, without its steps)
                     t = np.add(a, a)
-                    return (np.multiply(g, t, out=t),)
+                    return (np.multiply(g, t, t),)  # (into t: a positional out)
                 return (times_twice(g, a),)
             return (times_fresh(g, _pow_factor(a, e)),)
         return (g * (e * a ** (e - 1)),)  # as PyTorch, so higher orders match too
