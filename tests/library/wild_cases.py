@@ -1926,3 +1926,11 @@ for _name, _src in _GAPS:
     if any(n == _name for n, _ in CASES):
         raise ValueError("duplicate case name: " + _name)
     CASES.append((_name, _src))
+
+# ------------------------------------------- API gaps: PyTorch's docstring examples
+from wild_docs_cases import CASES as _DOCS  # noqa: E402
+
+for _name, _src in _DOCS:
+    if any(n == _name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + _name)
+    CASES.append((_name, _src))

@@ -1,0 +1,260 @@
+"""Small torch functions that PyTorch's own documentation shows and that ATen writes as
+other ops: `torch.positive` (the input itself), `torch.msort` (sort along dim 0, its
+values), `torch.atleast_1d`/`2d`/`3d` (ATen's reshape and unsqueeze views), `torch.argwhere`
+(nonzero), `torch.isposinf`/`isneginf`/`signbit` (element tests, bool results) and
+`torch.broadcast_shapes`/`broadcast_tensors` (the broadcast shape; each input expanded
+to it)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.convert import type_name
+from ..core.tensor import Tensor
+from ..engine.declare import none
+from ..ops.registry import FUNCTIONS, Arg, register
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
+from .values import Size
+
+M = Arg((3, 2))
+NO_GRAD = none("a bool result: nothing to differentiate")
+
+
+def _f(name):
+    return FUNCTIONS[name]
+
+
+def _input(name, v):
+    if not isinstance(v, Tensor):
+        raise GradTypeError(
+            f"{name}(): argument 'input' (position 1) must be Tensor, not {type_name(v)}"
+        )
+    return v
+
+
+@register(
+    "positive",
+    "positive(input)",
+    "input itself (unary +); an error for a bool tensor",
+    method=True,
+    checks=[((M,), {})],
+    category="math",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def positive(input):
+    x = _input("positive", input)
+    if x.data.dtype == np.bool_:
+        raise GradRuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return x
+
+
+@register(
+    "msort",
+    "msort(input)",
+    "input sorted along its first dimension (sort(input, 0)'s values)",
+    method=True,
+    checks=[((Arg((3, 2)),), {})],
+    category="reduce",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def msort(input):
+    return _f("sort")(_input("msort", input), 0)[0]
+
+
+def _atleast(name, view):
+    def fn(*tensors):
+        if len(tensors) == 1:
+            tensors = tensors[0]
+        if isinstance(tensors, Tensor):
+            return view(tensors)
+        if not isinstance(tensors, (tuple, list)) or not all(
+            isinstance(t, Tensor) for t in tensors
+        ):
+            got = tensors if not isinstance(tensors, (tuple, list)) else tensors
+            raise GradTypeError(
+                f"{name}() received an invalid combination of arguments - got "
+                f"({type_name(got)}), but expected one of:\n"
+                " * (Tensor input)\n * (tuple of Tensors tensors)"
+            )
+        return tuple(view(t) for t in tensors)
+
+    return fn
+
+
+def _view_1d(x):
+    return _f("reshape")(x, (1,)) if x.data.ndim == 0 else x
+
+
+def _view_2d(x):
+    if x.data.ndim == 0:
+        return _f("reshape")(x, (1, 1))
+    return _f("unsqueeze")(x, 0) if x.data.ndim == 1 else x
+
+
+def _view_3d(x):
+    n = x.data.ndim
+    if n == 0:
+        return _f("reshape")(x, (1, 1, 1))
+    if n == 1:
+        return _f("unsqueeze")(_f("unsqueeze")(x, 0), -1)
+    return _f("unsqueeze")(x, -1) if n == 2 else x
+
+
+for _n, _view in (("atleast_1d", _view_1d), ("atleast_2d", _view_2d), ("atleast_3d", _view_3d)):
+    register(
+        _n,
+        f"{_n}(*tensors)",
+        f"each input viewed with at least {_n[-2]} dimensions (a tuple for several)",
+        checks=[((Arg(()),), {}), ((Arg((3,)),), {}), ((Arg((2, 3)),), {})],
+        category="shape",
+        batch=None,
+        inplace=None,
+        pure=False,
+        parser=None,
+    )(_atleast(_n, _view))
+
+
+@register(
+    "argwhere",
+    "argwhere(input)",
+    "the indices of the non-zero elements, one row each (nonzero)",
+    method=True,
+    checks=NO_GRAD,
+    category="indexing",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def argwhere(input):
+    return _f("nonzero")(_input("argwhere", input))
+
+
+def _element_test(name, test, doc):
+    def fn(input):
+        x = _input(name, input).data
+        return Tensor(np.array(test(x), dtype=np.bool_).reshape(x.shape))
+
+    fn.__name__ = name
+    register(
+        name,
+        f"{name}(input)",
+        doc,
+        method=True,
+        checks=NO_GRAD,
+        category="comparison",
+        batch=None,
+        inplace=None,
+        pure=False,
+        parser=None,
+    )(fn)
+
+
+def _posinf(x):
+    return x == np.inf if x.dtype.kind == "f" else np.zeros(x.shape, np.bool_)
+
+
+def _neginf(x):
+    return x == -np.inf if x.dtype.kind == "f" else np.zeros(x.shape, np.bool_)
+
+
+def _signbit(x):
+    if x.dtype == np.bool_ or x.dtype.kind == "u":
+        return np.zeros(x.shape, np.bool_)
+    return np.signbit(x)
+
+
+_element_test("isposinf", _posinf, "whether each element is +inf")
+_element_test("isneginf", _neginf, "whether each element is -inf")
+_element_test("signbit", _signbit, "whether each element's sign bit is set (-0.0 too)")
+
+
+def _shape_of(s):
+    if isinstance(s, int) and not isinstance(s, bool):
+        return (s,), (s,)
+    if not isinstance(s, (tuple, list)) or any(
+        isinstance(n, bool) or not isinstance(n, int) for n in s
+    ):
+        raise GradRuntimeError(
+            "Input shapes should be of type ints, a tuple of ints, or a list of ints, got "
+            + repr(s)
+        )
+    return tuple(s), s
+
+
+@register(
+    "broadcast_shapes",
+    "broadcast_shapes(*shapes)",
+    "the shape the given shapes broadcast to (a torch.Size)",
+    checks=none("shapes, not tensors"),
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def broadcast_shapes(*shapes):
+    given = [_shape_of(s) for s in shapes]
+    result = [1] * max((len(s) for s, _ in given), default=0)
+    for i, (s, shown) in enumerate(given):
+        for k in range(-1, -len(s) - 1, -1):
+            n = s[k]
+            if n < 0:
+                raise GradValueError("Attempting to broadcast a dimension with negative length!")
+            if n == 1 or n == result[k]:
+                continue
+            if result[k] != 1:
+                raise GradRuntimeError(
+                    f"Attempting to broadcast a dimension of length {n} at {k}! Mismatching "
+                    f"argument at index {i} had {shown!r}; but expected shape should be "
+                    f"broadcastable to {result!r}"
+                )
+            result[k] = n
+    return Size(result)
+
+
+def _broadcast(shapes):
+    out: list[int] = []
+    for s in shapes:
+        for k, n in enumerate(reversed(s)):
+            if k == len(out):
+                out.insert(0, n)
+                continue
+            j = len(out) - 1 - k
+            if out[j] == 1:
+                out[j] = n
+            elif n != 1 and n != out[j]:
+                raise GradRuntimeError(
+                    f"The size of tensor a ({out[j]}) must match the size of tensor b ({n}) "
+                    f"at non-singleton dimension {j}"
+                )
+    return tuple(out)
+
+
+@register(
+    "broadcast_tensors",
+    "broadcast_tensors(*tensors)",
+    "the tensors expanded to their common broadcast shape",
+    checks=[((Arg((1, 3)), Arg((2, 1))), {})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def broadcast_tensors(*tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
+        tensors = tuple(tensors[0])
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise GradTypeError(
+                f"expected Tensor as element {i} in argument 0, but got {type_name(t)}"
+            )
+    shape = _broadcast([t.data.shape for t in tensors])
+    return tuple(_f("expand")(t, shape) for t in tensors)

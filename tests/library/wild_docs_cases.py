@@ -1,0 +1,106 @@
+"""Golden cases of the torch functions that PyTorch's own docstring examples use and that
+gradcli lacked (torch.positive, msort, atleast_1d/2d/3d, argwhere, isposinf, isneginf,
+signbit, broadcast_shapes, broadcast_tensors), the examples' calls and their edges.
+tests/library/wild_cases.py adds them to its CASES (recorded into tests/golden/wild.json
+by scripts/gen_golden.py wild); its rules apply."""
+
+import textwrap
+
+CASES = []
+
+
+def case(name, src):
+    if any(n == name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + name)
+    CASES.append((name, textwrap.dedent(src).strip("\n") + "\n"))
+
+
+def errors(prefix, setup, lines):
+    """One case per line, each after `setup`: the error each one ends with."""
+    for i, line in enumerate(lines):
+        case(f"{prefix}/{i}", setup + "\n" + line + "\n")
+
+
+case(
+    "docs/atleast",
+    """
+    import torch
+    x = torch.tensor(0.5, requires_grad=True)
+    y = torch.arange(4).view(2, 2)
+    print(torch.atleast_1d(x), torch.atleast_2d(x), torch.atleast_3d(x))
+    print(torch.atleast_3d(y), torch.atleast_3d(torch.arange(3.)), torch.atleast_2d(torch.arange(3.)))
+    print(torch.atleast_2d((x, y)), torch.atleast_1d(), torch.atleast_3d(torch.zeros(1, 2, 3, 4)).shape)
+    print(torch.atleast_1d(x, y), torch.atleast_2d([x, y]))
+    z = torch.atleast_3d(x * 2)
+    print(z.grad_fn.name(), torch.atleast_3d(torch.ones(2, requires_grad=True)).grad_fn.name())
+    z.sum().backward()
+    print(x.grad)
+    """,
+)
+
+case(
+    "docs/msort_positive_argwhere",
+    """
+    import torch
+    torch.manual_seed(0)
+    t = torch.randn(3, 4, requires_grad=True)
+    m = torch.msort(t)
+    print(m, t.msort(), m.grad_fn.name())
+    m[0].sum().backward()
+    print(t.grad)
+    print(torch.positive(t) is t, t.positive() is t, torch.positive(torch.tensor([1, -2])))
+    u = torch.tensor([[1.5, -0.0, 3.0], [0.0, -2.0, 1.0]])
+    print(torch.argwhere(u), u.argwhere(), torch.argwhere(torch.tensor(3)), torch.argwhere(torch.tensor([0, 0])))
+    print(torch.argwhere(torch.tensor([1, 0, 1])), torch.argwhere(torch.tensor([[1, 0, 1], [0, 1, 1]])))
+    """,
+)
+
+case(
+    "docs/sign_tests",
+    """
+    import torch
+    a = torch.tensor([-float('inf'), float('inf'), 1.2, -0.0, 0.0, float('nan'), -3.0])
+    print(torch.isposinf(a), torch.isneginf(a), torch.signbit(a))
+    print(a.signbit(), a.isposinf(), a.isneginf(), torch.signbit(a.float()))
+    print(torch.signbit(torch.tensor([-1, 0, 2])), torch.isposinf(torch.tensor([1, 2])))
+    print(torch.signbit(torch.tensor([True, False])), torch.isneginf(torch.tensor(-float('inf'))))
+    print(torch.signbit(torch.tensor([0.7, -1.2, 0., 2.3])), torch.signbit(torch.tensor([-0.0, 0.0])))
+    """,
+)
+
+case(
+    "docs/broadcast",
+    """
+    import torch
+    print(torch.broadcast_shapes((2,), (3, 1), (1, 1, 1)), torch.broadcast_shapes(5, (2, 1)))
+    print(torch.broadcast_shapes(), torch.broadcast_shapes([2, 3]), torch.broadcast_shapes((0,), (3, 1)))
+    s = torch.broadcast_shapes((4, 1), (3,))
+    print(type(s) is torch.Size, s)
+    x = torch.arange(3.).view(1, 3).requires_grad_()
+    p, q = torch.broadcast_tensors(x, torch.arange(2).view(2, 1))
+    print(p, q, p.grad_fn.name(), q.grad_fn)
+    (p * torch.tensor([[1.0], [2.0]])).sum().backward()
+    print(x.grad)
+    print([t.shape for t in torch.broadcast_tensors(torch.zeros(2, 1), torch.zeros(3), torch.zeros(1, 1, 1))])
+    print(torch.broadcast_tensors(torch.ones(2)), len(torch.broadcast_tensors()))
+    """,
+)
+
+errors(
+    "docs/errors",
+    "import torch",
+    [
+        "torch.positive(torch.tensor([True]))",
+        "torch.msort(3)",
+        "torch.argwhere([1])",
+        "torch.broadcast_shapes((2,), (3,))",
+        "torch.broadcast_shapes((2, 3), (3, 1), (4, 1, 3))",
+        "torch.broadcast_shapes([2, 3], [4])",
+        "torch.broadcast_shapes((2, -1))",
+        "torch.broadcast_tensors(torch.zeros(2), torch.zeros(3))",
+        "torch.broadcast_tensors(torch.zeros(2, 3), torch.zeros(4, 1, 3), torch.zeros(5, 1, 1))",
+        "torch.broadcast_tensors(torch.zeros(2, 1), 3)",
+        "torch.isposinf(1.5)",
+        "torch.signbit([1.0])",
+    ],
+)
