@@ -600,6 +600,28 @@ unary(
     inplace=None,
     formula=lambda sp, v: sp.acos(v),
 )
+# derivatives.yaml: grad * (self.pow(2) + 1).rsqrt() (and self.pow(2) - 1 for acosh)
+unary(
+    "asinh",
+    "AsinhBackward0",
+    np.arcsinh,
+    lambda g, F, x: g * F.rsqrt(x * x + 1),
+    "inverse hyperbolic sine",
+    aliases=("arcsinh",),
+    inplace=None,
+    formula=lambda sp, v: sp.asinh(v),
+)
+unary(
+    "acosh",
+    "AcoshBackward0",
+    np.arccosh,
+    lambda g, F, x: g * F.rsqrt(x * x - 1),
+    "inverse hyperbolic cosine",
+    domain=(1.2, 3.0),
+    aliases=("arccosh",),
+    inplace=None,
+    formula=lambda sp, v: sp.acosh(v),
+)
 unary(
     "sinh",
     "SinhBackward0",

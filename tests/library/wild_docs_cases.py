@@ -104,3 +104,31 @@ errors(
         "torch.signbit([1.0])",
     ],
 )
+
+case(
+    "docs/asinh_acosh",
+    """
+    import torch
+    torch.manual_seed(0)
+    for dt in (torch.float64, torch.float32):
+        x = (torch.randn(7, dtype=dt) * 3).requires_grad_()
+        y = torch.asinh(x)
+        print(y, y.grad_fn.name(), x.arcsinh())
+        g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+        print(g, g.grad_fn.name())
+        g.sum().backward()
+        print(x.grad)
+        z = (x.detach().abs() + 1).requires_grad_()
+        w = z.acosh()
+        print(w, w.grad_fn.name(), torch.arccosh(z))
+        w.pow(2).sum().backward()
+        print(z.grad)
+    print(torch.acosh(torch.tensor([0.5, 1.0, float('inf')])), torch.asinh(torch.tensor([-0.0, float('-inf'), float('nan')])))
+    print(torch.asinh(torch.arange(3)), torch.acosh(torch.tensor([1, 2])))
+    a = torch.randn(4, dtype=torch.float32)
+    print(a, torch.acosh(a.abs() + 1), torch.asinh(a))
+    v = torch.linspace(-40, 40, 2001, dtype=torch.float32)
+    print(torch.asinh(v).tolist() == [float(t) for t in torch.asinh(v)], torch.asinh(v).sum().item(), torch.acosh(v.abs() + 1).sum().item())
+    """,
+)
+errors("docs/asinh_errors", "import torch", ["torch.asinh(1.0)", "torch.arccosh([2.0])"])
