@@ -7,11 +7,15 @@ to it)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..engine.declare import none
+from ..ops.dims import norm_dims
+from ..ops.indexing import slice_view
 from ..ops.registry import FUNCTIONS, Arg, register
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from .values import Size
@@ -258,3 +262,175 @@ def broadcast_tensors(*tensors):
             )
     shape = _broadcast([t.data.shape for t in tensors])
     return tuple(_f("expand")(t, shape) for t in tensors)
+
+
+# ------------------------------------------------------------------ tensor_split
+
+
+_SCALAR_TYPES = {
+    "float64": "Double",
+    "float32": "Float",
+    "float16": "Half",
+    "int32": "Int",
+    "int16": "Short",
+    "int8": "Char",
+    "uint8": "Byte",
+    "bool": "Bool",
+}
+
+
+def _split_points(name, x, sections, dim):
+    """ATen's tensor_split: the (start, end) of each piece along dim."""
+    size = x.data.shape[dim]
+    if isinstance(sections, Tensor):
+        if sections.data.dtype != np.int64:
+            raise GradRuntimeError(
+                "tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                + _SCALAR_TYPES.get(sections.data.dtype.name, sections.data.dtype.name)
+            )
+        if sections.data.ndim > 1:
+            raise GradRuntimeError(
+                "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or"
+                f" one-dimensional tensor, but got a tensor with {sections.data.ndim} dims"
+            )
+        sections = int(sections.data) if sections.data.ndim == 0 else sections.data.tolist()
+    if isinstance(sections, int) and not isinstance(sections, bool):
+        if sections <= 0:
+            raise GradRuntimeError(f"number of sections must be larger than 0, got {sections}")
+        small, extra = divmod(size, sections)
+        points, start = [], 0
+        for i in range(sections):
+            end = start + small + (1 if i < extra else 0)
+            points.append((start, end))
+            start = end
+        return points
+    if not isinstance(sections, (tuple, list)) or any(
+        isinstance(i, bool) or not isinstance(i, int) for i in sections
+    ):
+        raise GradTypeError(
+            f"{name}(): argument 'indices' must be tuple of ints, not {type_name(sections)}"
+        )
+    points, start = [], 0
+    for i in list(sections) + [size]:
+        points.append((start, i))
+        start = i
+    return points
+
+
+def _pieces(x, points, dim):
+    size = x.data.shape[dim]
+    out = []
+    for a, b in points:
+        a = min(max(a + size if a < 0 else a, 0), size)
+        b = min(max(b + size if b < 0 else b, 0), size)
+        key = (slice(None),) * dim + (slice(a, max(a, b)),)
+        out.append(slice_view(x, key, (dim, None)))
+    return tuple(out)
+
+
+@register(
+    "tensor_split",
+    "tensor_split(input, indices_or_sections, dim=0)",
+    "input split along dim into n near-equal pieces, or at the given indices (views)",
+    method=True,
+    checks=[((Arg((7, 2)), 3), {}), ((Arg((2, 7)), (1, 5)), {"dim": 1})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def tensor_split(input, indices_or_sections, dim=0):
+    x = _input("tensor_split", input)
+    if x.data.ndim == 0:
+        raise GradRuntimeError(
+            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
+        )
+    (d,) = norm_dims(dim, x.data.ndim)
+    return _pieces(x, _split_points("tensor_split", x, indices_or_sections, d), d)
+
+
+def _direction_split(name, least, dim_of):
+    def fn(input, indices_or_sections):
+        x = _input(name, input)
+        n = x.data.ndim
+        if n < least:
+            raise GradRuntimeError(
+                f"torch.{name} requires a tensor with at least {least} dimension, but got a "
+                f"tensor with {n} dimensions!"
+            )
+        d = dim_of(n)
+        if isinstance(indices_or_sections, int) and not isinstance(indices_or_sections, bool):
+            size = x.data.shape[d]
+            if indices_or_sections != 0 and size % indices_or_sections == 0:
+                return tensor_split(x, indices_or_sections, d)
+            raise GradRuntimeError(
+                f"torch.{name} attempted to split along dimension {d}, but the size of the "
+                f"dimension {size} is not divisible by the split_size {indices_or_sections}!"
+            )
+        return tensor_split(x, indices_or_sections, d)
+
+    fn.__name__ = name
+    register(
+        name,
+        f"{name}(input, indices_or_sections)",
+        f"tensor_split along dim {dim_of(3)} (equal pieces when a number)",
+        method=True,
+        checks=[((Arg((2, 4, 2)), 2), {})],
+        category="shape",
+        batch=None,
+        inplace=None,
+        pure=False,
+        parser=None,
+    )(fn)
+
+
+_direction_split("hsplit", 1, lambda n: 0 if n == 1 else 1)
+_direction_split("vsplit", 2, lambda n: 0)
+_direction_split("dsplit", 3, lambda n: 2)
+
+
+@register(
+    "unflatten",
+    "unflatten(input, dim, sizes)",
+    "dim of input viewed as the shape sizes (one size may be -1)",
+    method=True,
+    checks=[((Arg((3, 4)), 1, (2, 2)), {})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def unflatten(input, dim, sizes):
+    x = _input("unflatten", input)
+    (d,) = norm_dims(dim, x.data.ndim)
+    sizes = [int(n) for n in sizes]
+    if not sizes:
+        raise GradRuntimeError("unflatten: sizes must be non-empty")
+    shape = list(x.data.shape)
+    size = shape[d]
+    known = math.prod(n for n in sizes if n != -1)
+    if (known != size) if -1 not in sizes else (known == 0 or size % known):
+        raise GradRuntimeError(
+            f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim {d} "
+            f"({size}) in the input tensor"
+        )
+    return _f("view")(x, *shape[:d], *sizes, *shape[d + 1 :])
+
+
+@register(
+    "element_size",
+    "x.element_size()",
+    "the size of one element in bytes",
+    method=True,
+    function=False,
+    checks=none("not a differentiable op"),
+    category="tensor",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def element_size(x):
+    return int(x.data.dtype.itemsize)

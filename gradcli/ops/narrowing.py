@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..engine.declare import none
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from ..core.convert import tensor_arg
+from ..core.tensor import Tensor
 from .dims import norm_dims
 from .registry import Arg, Parser, register
 from .indexing import index as index_op, slice_view
@@ -42,6 +43,10 @@ def narrow(x, dim, start, length):
         raise GradRuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _int(dim, "dim")
     (d,) = norm_dims(dim, len(shape))
+    if isinstance(start, Tensor):  # narrow(Tensor input, int dim, Tensor start, SymInt length)
+        if start.data.ndim != 0 or start.data.dtype.kind not in "iu":
+            raise GradRuntimeError("start must be an 0-dim integral Tensor.")
+        start = int(start.data)
     start, length = _int(start, "start"), _int(length, "length")
     size = shape[d]
     if not -size <= start <= size:

@@ -132,3 +132,52 @@ case(
     """,
 )
 errors("docs/asinh_errors", "import torch", ["torch.asinh(1.0)", "torch.arccosh([2.0])"])
+
+case(
+    "docs/tensor_split_unflatten",
+    """
+    import torch
+    x = torch.arange(8)
+    print(torch.tensor_split(x, 3), torch.tensor_split(torch.arange(7), 3), torch.tensor_split(torch.arange(7), (1, 6)))
+    y = torch.arange(14.).reshape(2, 7).requires_grad_()
+    print(torch.tensor_split(y, 3, dim=1), y.tensor_split((1, 6), dim=1), torch.tensor_split(y, [1, 9, -2, 3], 1))
+    print(torch.tensor_split(y, torch.tensor(2), dim=-1), torch.tensor_split(y, torch.tensor([3]), dim=1), torch.tensor_split(torch.arange(2), 4))
+    ps = torch.tensor_split(y * 2, 3, 1)
+    print(ps[0].grad_fn.name(), ps[1]._version)
+    sum(p.sum() * (i + 1) for i, p in enumerate(ps)).backward()
+    print(y.grad)
+    t = torch.arange(16.0).reshape(4, 4)
+    print(torch.hsplit(t, 2), torch.hsplit(t, [3, 6]), torch.vsplit(t, 2), torch.vsplit(t, [1]), t.hsplit(4))
+    print(torch.hsplit(torch.arange(6), 3), torch.dsplit(torch.arange(16.0).reshape(2, 2, 4), [3, 6]), torch.dsplit(torch.arange(8).reshape(1, 2, 4), 2))
+    print(torch.unflatten(torch.randn(3, 4, 1), 1, (2, 2)).shape, torch.unflatten(torch.randn(3, 4, 1), 1, (-1, 2)).shape, torch.unflatten(torch.randn(5, 12, 3), -2, (2, 2, 3, 1, 1)).shape)
+    z = torch.arange(6.).requires_grad_().unflatten(0, [2, 3])
+    print(z, z.grad_fn.name())
+    print(torch.tensor([]).element_size(), torch.tensor([], dtype=torch.uint8).element_size(), torch.ones(2, dtype=torch.float64).element_size(), torch.ones(1, dtype=torch.int16).element_size(), torch.ones(1, dtype=torch.bool).element_size())
+    w = torch.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    print(torch.narrow(w, -1, torch.tensor(-1), 1), w.narrow(0, torch.tensor(1), 2))
+    """,
+)
+errors(
+    "docs/split_errors",
+    "import torch",
+    [
+        "torch.tensor_split(torch.tensor(1.), 2)",
+        "torch.tensor_split(torch.arange(4), 0)",
+        "torch.tensor_split(torch.arange(4), torch.tensor([1.0]))",
+        "torch.tensor_split(torch.arange(4), torch.tensor([1], dtype=torch.int32))",
+        "torch.tensor_split(torch.arange(4), torch.ones(1, 1, dtype=torch.long))",
+        "torch.tensor_split(torch.arange(4), 2, dim=1)",
+        "torch.hsplit(torch.tensor(1.), 2)",
+        "torch.hsplit(torch.ones(4, 4), 3)",
+        "torch.vsplit(torch.ones(4), 2)",
+        "torch.dsplit(torch.ones(4, 4), [1])",
+        "torch.vsplit(torch.ones(4, 2), 0)",
+        "torch.unflatten(torch.ones(4), 0, ())",
+        "torch.unflatten(torch.ones(2, 4), 1, (2, 3))",
+        "torch.unflatten(torch.ones(4), 1, (2, 2))",
+        "torch.unflatten(torch.ones(2, 6), -1, (-1, 4))",
+        "torch.unflatten(torch.ones(2, 6), -1, (0, 4))",
+        "torch.ones(3).narrow(0, torch.tensor(1.0), 1)",
+        "torch.ones(3).narrow(0, torch.tensor([1]), 1)",
+    ],
+)
