@@ -11,13 +11,15 @@ import math
 
 import numpy as np
 
+from ..core import dtypes
 from ..core.convert import type_name
+from ..core.dtypes import scalar_type_name
 from ..core.tensor import Tensor
 from ..engine.declare import none
 from ..ops.dims import norm_dims
 from ..ops.indexing import slice_view
 from ..ops.registry import FUNCTIONS, Arg, register
-from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..runtime.errors import GradError, GradRuntimeError, GradTypeError, GradValueError
 from .values import Size
 
 M = Arg((3, 2))
@@ -267,18 +269,6 @@ def broadcast_tensors(*tensors):
 # ------------------------------------------------------------------ tensor_split
 
 
-_SCALAR_TYPES = {
-    "float64": "Double",
-    "float32": "Float",
-    "float16": "Half",
-    "int32": "Int",
-    "int16": "Short",
-    "int8": "Char",
-    "uint8": "Byte",
-    "bool": "Bool",
-}
-
-
 def _split_points(name, x, sections, dim):
     """ATen's tensor_split: the (start, end) of each piece along dim."""
     size = x.data.shape[dim]
@@ -286,7 +276,7 @@ def _split_points(name, x, sections, dim):
         if sections.data.dtype != np.int64:
             raise GradRuntimeError(
                 "tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
-                + _SCALAR_TYPES.get(sections.data.dtype.name, sections.data.dtype.name)
+                + scalar_type_name(sections.data.dtype)
             )
         if sections.data.ndim > 1:
             raise GradRuntimeError(
@@ -434,3 +424,74 @@ def unflatten(input, dim, sizes):
 )
 def element_size(x):
     return int(x.data.dtype.itemsize)
+
+
+# ------------------------------------------------------------------ integer and set tests
+
+
+def _integer_pair(name, input, other):
+    x, y = _input(name, input), other
+    if not isinstance(y, Tensor):
+        raise GradTypeError(
+            f"{name}(): argument 'other' (position 2) must be Tensor, not {type_name(y)}"
+        )
+    dt = dtypes.result_type(x, y)
+    if dt.kind not in "iu":
+        raise GradError(
+            f"\"{name}_cpu\" not implemented for '{scalar_type_name(dt)}'",
+            type_name="NotImplementedError",
+        )
+    a, b = np.broadcast_arrays(x.data.astype(dt), y.data.astype(dt))
+    return a, b
+
+
+def _gcd(input, other):
+    a, b = _integer_pair("gcd", input, other)
+    return Tensor(np.ascontiguousarray(np.gcd(a, b)))
+
+
+def _lcm(input, other):
+    a, b = _integer_pair("lcm", input, other)
+    return Tensor(np.ascontiguousarray(np.lcm(a, b)))
+
+
+for _n, _fn, _doc in (
+    ("gcd", _gcd, "the element-wise greatest common divisor of integer tensors"),
+    ("lcm", _lcm, "the element-wise least common multiple of integer tensors"),
+):
+    _fn.__name__ = _n
+    register(
+        _n,
+        f"{_n}(input, other)",
+        _doc,
+        method=True,
+        checks=none("integers: nothing to differentiate"),
+        category="math",
+        batch=None,
+        inplace=None,
+        pure=False,
+        parser=None,
+    )(_fn)
+
+
+@register(
+    "isin",
+    "isin(elements, test_elements, *, assume_unique=False, invert=False)",
+    "whether each of elements is in test_elements (bool)",
+    checks=NO_GRAD,
+    category="comparison",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
+        raise GradTypeError(
+            "isin() received an invalid combination of arguments - got "
+            f"({type_name(elements)}, {type_name(test_elements)})"
+        )
+    e = elements.data if isinstance(elements, Tensor) else np.asarray(elements)
+    t = test_elements.data if isinstance(test_elements, Tensor) else np.asarray(test_elements)
+    out = np.isin(e, t, invert=bool(invert))
+    return Tensor(np.array(out, dtype=np.bool_).reshape(e.shape))

@@ -181,3 +181,28 @@ errors(
         "torch.ones(3).narrow(0, torch.tensor([1]), 1)",
     ],
 )
+
+case(
+    "docs/gcd_lcm_isin",
+    """
+    import torch
+    a = torch.tensor([5, 10, 15, -12, 0, 0])
+    b = torch.tensor([3, 4, 5, 8, 7, 0])
+    print(torch.gcd(a, b), torch.lcm(a, b), a.gcd(b), a.lcm(torch.tensor([3])), torch.gcd(a, torch.tensor(6)))
+    print(torch.gcd(torch.tensor([6], dtype=torch.int32), torch.tensor([4], dtype=torch.int32)), torch.lcm(torch.tensor([6, 4], dtype=torch.uint8), torch.tensor([4], dtype=torch.uint8)))
+    print(torch.gcd(torch.tensor([6], dtype=torch.int32), torch.tensor([4])).dtype)
+    print(torch.isin(torch.tensor([[1, 2], [3, 4]]), torch.tensor([2, 3])), torch.isin(torch.tensor([[1, 2], [3, 4]]), torch.tensor([2, 3]), invert=True))
+    print(torch.isin(torch.tensor([1.5, 2.0, float('nan')]), torch.tensor([2, 3])), torch.isin(torch.tensor([1, 2]), 2), torch.isin(3, torch.tensor([1, 3])))
+    print(torch.isin(torch.tensor([1, 2, 3]), torch.tensor([3, 1]), assume_unique=True), torch.isin(torch.tensor(2), torch.tensor([2])))
+    """,
+)
+errors(
+    "docs/gcd_errors",
+    "import torch",
+    [
+        "torch.gcd(torch.tensor([1.0]), torch.tensor([2]))",
+        "torch.lcm(torch.tensor([True]), torch.tensor([True]))",
+        "torch.gcd(torch.tensor([1]), 2)",
+        "torch.gcd(torch.ones(2, dtype=torch.long), torch.ones(3, dtype=torch.long))",
+    ],
+)
