@@ -20,13 +20,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import tangents as tan
-from ..core.tensor import Tensor, type_name
+from ..core.tensor import Tensor
 from ..engine import forward
 from ..engine.declare import none
 from ..engine.function import Function
-from ..engine.versions import type_word
 from ..numerics.linalg import lapack
-from ..runtime.errors import GradRuntimeError, GradTypeError
+from ..runtime.errors import GradRuntimeError
+from .inverse import square_matrices
 from .registry import FUNCTIONS, Arg, register
 
 
@@ -125,24 +125,7 @@ def _graph_backward(g, a, det):
 
 
 def _det(A, what):
-    if not isinstance(A, Tensor):
-        raise GradTypeError(
-            f"{what}(): argument '{'A' if what == 'linalg_det' else 'input'}' (position 1) "
-            f"must be Tensor, not {'NoneType' if A is None else type_name(A)}"
-        )
-    a = A.data
-    if a.ndim < 2:
-        raise GradRuntimeError("linalg.det: The input tensor A must have at least 2 dimensions.")
-    if a.shape[-1] != a.shape[-2]:
-        raise GradRuntimeError(
-            f"linalg.det: A must be batches of square matrices, but they are "
-            f"{a.shape[-2]} by {a.shape[-1]} matrices"
-        )
-    if a.dtype not in (np.float32, np.float64):
-        raise GradRuntimeError(
-            "linalg.det: Expected a floating point or complex tensor as "
-            f"input. Got {type_word(a.dtype)}"
-        )
+    square_matrices(A, what, "linalg.det", "A" if what == "linalg_det" else "input")
     return LinalgDet.apply(A)
 
 

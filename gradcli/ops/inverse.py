@@ -63,25 +63,32 @@ class LinalgInvEx(Function):
         return FUNCTIONS["neg"](mm(mm(out, ts[0]), out))
 
 
-def _inverse(A, what):
+def square_matrices(A, what, op, arg="A"):
+    """A checked as PyTorch's linalg ops check their input (`op`: linalg.inv, linalg.det):
+    a Tensor (`what`, `arg`: the call's name and the argument's, for the TypeError) of
+    square float32/float64 matrices; its array."""
     if not isinstance(A, Tensor):
         raise GradTypeError(
-            f"{what}(): argument 'A' (position 1) must be Tensor, not "
+            f"{what}(): argument '{arg}' (position 1) must be Tensor, not "
             f"{'NoneType' if A is None else type_name(A)}"
         )
     a = A.data
     if a.ndim < 2:
-        raise GradRuntimeError("linalg.inv: The input tensor A must have at least 2 dimensions.")
+        raise GradRuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
     if a.shape[-1] != a.shape[-2]:
         raise GradRuntimeError(
-            f"linalg.inv: A must be batches of square matrices, but they are "
+            f"{op}: A must be batches of square matrices, but they are "
             f"{a.shape[-2]} by {a.shape[-1]} matrices"
         )
     if a.dtype not in (np.float32, np.float64):
         raise GradRuntimeError(
-            "linalg.inv: Expected a floating point or complex tensor as "
-            f"input. Got {type_word(a.dtype)}"
+            f"{op}: Expected a floating point or complex tensor as input. Got {type_word(a.dtype)}"
         )
+    return a
+
+
+def _inverse(A, what):
+    square_matrices(A, what, "linalg.inv")
     return LinalgInvEx.apply(A)
 
 

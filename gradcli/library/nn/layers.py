@@ -149,6 +149,56 @@ def bilinear(input1, input2, weight, bias=None):
     return y if bias is None else f["add"](y, bias)
 
 
+def conv_init(
+    m, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+    padding_mode, dtype, tup,
+):  # fmt: skip
+    """A convolution module's checks and attributes as PyTorch's _ConvNd sets them (`tup`:
+    a size as a tuple of the module's dims, _single or _pair), then its parameters drawn
+    (m.reset_parameters)."""
+    if isinstance(groups, bool) or not isinstance(groups, int) or groups <= 0:
+        raise GradValueError("groups must be a positive integer")
+    if in_channels % groups:
+        raise GradValueError("in_channels must be divisible by groups")
+    if out_channels % groups:
+        raise GradValueError("out_channels must be divisible by groups")
+    m.kernel_size = tup(kernel_size, "kernel_size")
+    m.stride = tup(stride, "stride")
+    m.dilation = tup(dilation, "dilation")
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            # torch prints a Python set here (its order varies from run to run)
+            raise GradValueError(
+                f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}"
+            )
+        if padding == "same" and any(s != 1 for s in m.stride):
+            raise GradValueError("padding='same' is not supported for strided convolutions")
+    if padding_mode not in PADDING_MODES:
+        raise GradValueError(
+            "padding_mode must be one of {'circular', 'reflect', 'replicate', "
+            f"'zeros'}}, but got padding_mode='{padding_mode}'"
+        )
+    m.in_channels, m.out_channels = in_channels, out_channels
+    m.padding = padding if isinstance(padding, str) else tup(padding, "padding")
+    m.groups, m.padding_mode = groups, padding_mode
+    m.weight = _empty(out_channels, in_channels // groups, *m.kernel_size, dtype=dtype)
+    if bias:
+        m.bias = _empty(out_channels, dtype=dtype)
+    else:
+        m.register_parameter("bias", None)
+    m.reset_parameters()
+
+
+def conv_reset_parameters(m):
+    """_ConvNd.reset_parameters: kaiming_uniform_(a=sqrt(5)), the bias from the fan-in."""
+    kaiming_uniform_(m.weight, a=math.sqrt(5))
+    if m.bias is not None:
+        fan_in, _ = fan_in_and_fan_out(m.weight)
+        if fan_in != 0:
+            bound = 1 / math.sqrt(fan_in)
+            uniform_(m.bias, -bound, bound)
+
+
 class Conv2d(Module):
     replay_op = "conv2d"
 
@@ -167,37 +217,10 @@ class Conv2d(Module):
         dtype=None,
     ):
         super().__init__()
-        if isinstance(groups, bool) or not isinstance(groups, int) or groups <= 0:
-            raise GradValueError("groups must be a positive integer")
-        if in_channels % groups:
-            raise GradValueError("in_channels must be divisible by groups")
-        if out_channels % groups:
-            raise GradValueError("out_channels must be divisible by groups")
-        self.kernel_size = _pair(kernel_size, "kernel_size")
-        self.stride = _pair(stride, "stride")
-        self.dilation = _pair(dilation, "dilation")
-        if isinstance(padding, str):
-            if padding not in ("same", "valid"):
-                # torch prints a Python set here (its order varies from run to run)
-                raise GradValueError(
-                    f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}"
-                )
-            if padding == "same" and self.stride != (1, 1):
-                raise GradValueError("padding='same' is not supported for strided convolutions")
-        if padding_mode not in PADDING_MODES:
-            raise GradValueError(
-                "padding_mode must be one of {'circular', 'reflect', 'replicate', "
-                f"'zeros'}}, but got padding_mode='{padding_mode}'"
-            )
-        self.in_channels, self.out_channels = in_channels, out_channels
-        self.padding = padding if isinstance(padding, str) else _pair(padding, "padding")
-        self.groups, self.padding_mode = groups, padding_mode
-        self.weight = _empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dtype)
-        if bias:
-            self.bias = _empty(out_channels, dtype=dtype)
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        conv_init(
+            self, in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
+            bias, padding_mode, dtype, lambda v, what: _pair(v, what),
+        )  # fmt: skip
 
     def _pad_sides(self):
         """F.pad's (left, right, top, bottom) for a padding_mode other than zeros."""
@@ -218,12 +241,7 @@ class Conv2d(Module):
         return self.padding_mode == "zeros" and Module.replay_pure(self)
 
     def reset_parameters(self):
-        kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                uniform_(self.bias, -bound, bound)
+        conv_reset_parameters(self)
 
     def forward(self, input):
         if self.padding_mode != "zeros":

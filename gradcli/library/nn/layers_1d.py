@@ -4,13 +4,10 @@ each running its op (ops/conv1d.py), with PyTorch's reprs."""
 
 from __future__ import annotations
 
-import math
-
 from ...ops import batching
 from ...ops.registry import FUNCTIONS
-from ...runtime.errors import GradValueError
-from .init import fan_in_and_fan_out, kaiming_uniform_, uniform_
-from .layers import PADDING_MODES, _empty
+from .layers import conv_init, conv_reset_parameters
+from .layers_more import AdaptiveAvgPoolNd
 from .module import Module
 
 
@@ -34,43 +31,13 @@ class Conv1d(Module):
         dtype=None,
     ):
         super().__init__()
-        if isinstance(groups, bool) or not isinstance(groups, int) or groups <= 0:
-            raise GradValueError("groups must be a positive integer")
-        if in_channels % groups:
-            raise GradValueError("in_channels must be divisible by groups")
-        if out_channels % groups:
-            raise GradValueError("out_channels must be divisible by groups")
-        self.kernel_size, self.stride = _single(kernel_size), _single(stride)
-        self.dilation = _single(dilation)
-        if isinstance(padding, str):
-            if padding not in ("same", "valid"):
-                raise GradValueError(
-                    f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}"
-                )
-            if padding == "same" and self.stride != (1,):
-                raise GradValueError("padding='same' is not supported for strided convolutions")
-        if padding_mode not in PADDING_MODES:
-            raise GradValueError(
-                "padding_mode must be one of {'circular', 'reflect', 'replicate', "
-                f"'zeros'}}, but got padding_mode='{padding_mode}'"
-            )
-        self.in_channels, self.out_channels = in_channels, out_channels
-        self.padding = padding if isinstance(padding, str) else _single(padding)
-        self.groups, self.padding_mode = groups, padding_mode
-        self.weight = _empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dtype)
-        if bias:
-            self.bias = _empty(out_channels, dtype=dtype)
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        conv_init(
+            self, in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
+            bias, padding_mode, dtype, lambda v, what: _single(v),
+        )  # fmt: skip
 
     def reset_parameters(self):
-        kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                uniform_(self.bias, -bound, bound)
+        conv_reset_parameters(self)
 
     def forward(self, input):
         args = (self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
@@ -150,16 +117,8 @@ class AvgPool1d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AdaptiveAvgPool1d(Module):
-    def __init__(self, output_size):
-        super().__init__()
-        self.output_size = output_size
-
-    def forward(self, input):
-        return batching.op("adaptive_avg_pool1d", input, self.output_size)
-
-    def extra_repr(self):
-        return f"output_size={self.output_size}"
+class AdaptiveAvgPool1d(AdaptiveAvgPoolNd):
+    pool = "adaptive_avg_pool1d"
 
 
 LAYERS_1D = {

@@ -255,16 +255,24 @@ class AvgPool3d(AvgPool2d):
     replay_op = None
 
 
-class AdaptiveAvgPool2d(Module):
+class AdaptiveAvgPoolNd(Module):
+    """The adaptive average pools' module (PyTorch's _AdaptiveAvgPoolNd): `pool`, its op."""
+
     def __init__(self, output_size):
         super().__init__()
         self.output_size = output_size
 
+    pool = "adaptive_avg_pool2d"
+
     def forward(self, input):
-        return batching.op("adaptive_avg_pool2d", input, self.output_size)
+        return batching.op(self.pool, input, self.output_size)
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool2d(AdaptiveAvgPoolNd):
+    pool = "adaptive_avg_pool2d"
 
 
 class ConvTranspose2d(Conv2d):

@@ -53,15 +53,8 @@ class TransformerEncoderLayer(Module):
         self.self_attn = MultiheadAttention(
             d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, dtype=dtype
         )
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        _blocks(self, 2, d_model, dim_feedforward, dropout, activation, layer_norm_eps, bias, dtype)
         self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.activation = _activation(activation)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         src = tensor_arg(src)
@@ -127,17 +120,8 @@ class TransformerDecoderLayer(Module):
         self.multihead_attn = MultiheadAttention(
             d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias, dtype=dtype
         )
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        _blocks(self, 3, d_model, dim_feedforward, dropout, activation, layer_norm_eps, bias, dtype)
         self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
-        self.activation = _activation(activation)
 
     def forward(
         self,
@@ -189,6 +173,20 @@ class TransformerDecoderLayer(Module):
     def _ff_block(self, x):
         x = self.linear2(self.dropout(self.activation(self.linear1(x))))
         return self.dropout3(x)
+
+
+def _blocks(m, n, d_model, dim_feedforward, dropout, activation, eps, bias=True, dtype=None):
+    """A layer's feed-forward block and its n LayerNorms and dropouts, made in PyTorch's
+    order (their parameters drawn in it): linear1, dropout, linear2, norm1..n,
+    dropout1..n, then the activation."""
+    m.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+    m.dropout = Dropout(dropout)
+    m.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+    for i in range(1, n + 1):
+        setattr(m, f"norm{i}", LayerNorm(d_model, eps=eps, bias=bias, dtype=dtype))
+    for i in range(1, n + 1):
+        setattr(m, f"dropout{i}", Dropout(dropout))
+    m.activation = _activation(activation)
 
 
 def _activation(activation):
