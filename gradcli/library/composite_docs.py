@@ -18,7 +18,7 @@ from ..core.tensor import Tensor
 from ..engine.declare import none
 from ..ops.dims import norm_dims
 from ..ops.indexing import slice_view
-from ..ops.registry import FUNCTIONS, Arg, register
+from ..ops.registry import FUNCTIONS, Arg, not_a_tensor_op, register
 from ..runtime.errors import GradError, GradRuntimeError, GradTypeError, GradValueError
 from .values import Size
 
@@ -495,3 +495,58 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     t = test_elements.data if isinstance(test_elements, Tensor) else np.asarray(test_elements)
     out = np.isin(e, t, invert=bool(invert))
     return Tensor(np.array(out, dtype=np.bool_).reshape(e.shape))
+
+
+# ------------------------------------------------------------------ dtypes
+
+
+def _dtype_arg(name, v, what, pos):
+    if not isinstance(v, dtypes.DType):
+        raise GradTypeError(
+            f"{name}(): argument '{what}' (position {pos}) must be torch.dtype, not {type_name(v)}"
+        )
+    return v.np
+
+
+@not_a_tensor_op(
+    "promote_types",
+    "promote_types(type1, type2)",
+    "the dtype PyTorch's type promotion gives two dtypes",
+    why="dtypes, not tensors",
+)
+def promote_types(type1, type2):
+    a = _dtype_arg("promote_types", type1, "type1", 1)
+    b = _dtype_arg("promote_types", type2, "type2", 2)
+    return dtypes.DType(dtypes.promote(a, b))
+
+
+@not_a_tensor_op(
+    "can_cast",
+    "can_cast(from_, to)",
+    "whether PyTorch's casting rules allow from_ to to (no float to integer, nothing to bool)",
+    why="dtypes, not tensors",
+)
+def can_cast(from_, to):
+    a = _dtype_arg("can_cast", from_, "from_", 1)
+    b = _dtype_arg("can_cast", to, "to", 2)
+    if a.kind == "f" and b.kind in "iub":
+        return False
+    return not (a != np.bool_ and b == np.bool_)
+
+
+@not_a_tensor_op(
+    "result_type",
+    "result_type(tensor1, tensor2)",
+    "the dtype an arithmetic op on the two operands (tensors or numbers) gives",
+    why="a dtype, not a tensor",
+)
+def result_type(tensor1, tensor2):
+    given = (tensor1, tensor2)
+    if not any(isinstance(v, Tensor) for v in given) or not all(
+        isinstance(v, (Tensor, int, float)) for v in given
+    ):
+        raise GradTypeError(
+            "result_type() received an invalid combination of arguments - got "
+            f"({type_name(tensor1)}, {type_name(tensor2)})"
+        )
+    return dtypes.DType(dtypes.result_type(tensor1, tensor2))

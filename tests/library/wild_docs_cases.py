@@ -206,3 +206,22 @@ errors(
         "torch.gcd(torch.ones(2, dtype=torch.long), torch.ones(3, dtype=torch.long))",
     ],
 )
+
+case(
+    "docs/dtype_rules",
+    """
+    import torch
+    print(torch.promote_types(torch.int32, torch.float32), torch.promote_types(torch.uint8, torch.long), torch.promote_types(torch.uint8, torch.int8))
+    print(torch.promote_types(torch.bool, torch.int16), torch.promote_types(torch.float16, torch.int64), torch.promote_types(torch.float32, torch.float64), torch.promote_types(torch.bool, torch.bool))
+    print(torch.can_cast(torch.double, torch.float), torch.can_cast(torch.float, torch.int), torch.can_cast(torch.int, torch.bool), torch.can_cast(torch.bool, torch.int8))
+    print(torch.can_cast(torch.bool, torch.bool), torch.can_cast(torch.float, torch.bool), torch.can_cast(torch.long, torch.float16), torch.can_cast(torch.uint8, torch.int8))
+    print(torch.result_type(torch.tensor([1, 2], dtype=torch.int), 1.0), torch.result_type(torch.tensor([1, 2], dtype=torch.uint8), torch.tensor(1)))
+    print(torch.result_type(torch.tensor([1.0], dtype=torch.float32), torch.tensor(1.0)), torch.result_type(3, torch.tensor([True])), torch.result_type(torch.tensor(2), 2.5))
+    print(torch.result_type(torch.tensor([True]), False), torch.result_type(torch.tensor([1], dtype=torch.int8), torch.tensor([1], dtype=torch.int16)))
+    """,
+)
+errors(
+    "docs/dtype_rule_errors",
+    "import torch",
+    ["torch.promote_types(1, torch.float)", "torch.can_cast(torch.float, 'int')"],
+)
