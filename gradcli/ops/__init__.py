@@ -36,6 +36,7 @@ from . import (
 from . import gathering, repeating, topk, inverse  # noqa: F401,E402  (index_select gather scatter repeat ravel topk inverse)
 from . import det  # noqa: F401,E402  (det)
 from . import conv1d  # noqa: F401,E402  (conv1d max_pool1d avg_pool1d adaptive_avg_pool1d)
+from . import upsample  # noqa: F401,E402  (interpolate)
 from . import sorting  # noqa: F401,E402  (sort argsort diag)
 from . import conv_transpose  # noqa: F401,E402  (conv_transpose2d)
 from . import activation_piecewise, activation_hard  # noqa: F401,E402  (threshold hardtanh relu6 shrinks; hardsigmoid hardswish)

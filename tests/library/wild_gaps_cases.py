@@ -527,3 +527,48 @@ errors(
         "F.adaptive_avg_pool1d(torch.randn(2, 3, 4, 5), 2)",
     ],
 )
+
+# F.interpolate(mode='nearest') and nn.Upsample
+case(
+    "interpolate/nearest",
+    """
+    import torch
+    import torch.nn.functional as F
+    from torch import nn
+    _ = torch.manual_seed(31)
+    for dt in (torch.float64, torch.float32):
+        x = torch.randn(2, 2, 3, 4, dtype=dt, requires_grad=True)
+        for kw in [dict(scale_factor=2), dict(size=(5, 7)), dict(scale_factor=1.5),
+                   dict(size=4), dict(scale_factor=(2, 3)), dict(size=(2, 2)),
+                   dict(scale_factor=0.7), dict(scale_factor=1.3, recompute_scale_factor=True)]:
+            y = F.interpolate(x, mode='nearest', **kw)
+            print(kw, y.shape, y.grad_fn.name(), y[1, 1].flatten().tolist())
+            (y * torch.randn(y.shape, dtype=dt)).sum().backward()
+            print(x.grad.flatten().tolist())
+            x.grad = None
+        x1 = torch.randn(2, 3, 5, dtype=dt, requires_grad=True)
+        y1 = F.interpolate(x1, size=12)
+        y1.pow(2).sum().backward()
+        print(y1.grad_fn.name(), y1[1, 1].tolist(), x1.grad[0, 2].tolist())
+        x3 = torch.randn(1, 1, 2, 3, 2, dtype=dt)
+        print(F.interpolate(x3, scale_factor=(1, 2, 1.5)).flatten().tolist())
+    up = nn.Upsample(scale_factor=2)
+    print(up, nn.Upsample(size=(4, 4)), nn.Upsample(scale_factor=(2, 3)), up(torch.ones(1, 1, 2, 2)))
+    net = nn.Sequential(nn.Conv2d(1, 2, 3, padding=1), nn.ReLU(), nn.Upsample(scale_factor=2), nn.Conv2d(2, 1, 3, padding=1))
+    z = net(torch.randn(1, 1, 4, 4))
+    z.mean().backward()
+    print(z.shape, net[0].weight.grad.flatten().tolist())
+    """,
+)
+errors(
+    "interpolate/errors",
+    "import torch\nimport torch.nn.functional as F\nx = torch.randn(1, 2, 3, 3)",
+    [
+        "F.interpolate(x)",
+        "F.interpolate(x, size=3, scale_factor=2)",
+        "F.interpolate(x, scale_factor=2, align_corners=True)",
+        "F.interpolate(torch.randn(3), scale_factor=2)",
+        "F.interpolate(x, mode='foo', scale_factor=2)",
+        "F.interpolate(x, size=(2, 3, 4))",
+    ],
+)

@@ -11,6 +11,7 @@ from ...runtime.errors import GradValueError
 from ...core import dtypes
 from ...core.tensor import Tensor
 from ...ops import batching
+from ...ops.registry import FUNCTIONS
 from .init import normal_
 from ...ops.nn import _pair
 from .layers import Conv2d, _empty, _int
@@ -353,6 +354,40 @@ class ConvTranspose2d(Conv2d):
         return s
 
 
+class Upsample(Module):
+    """nn.Upsample: F.interpolate of its input with its size or scale factor and mode."""
+
+    def __init__(
+        self, size=None, scale_factor=None, mode="nearest", align_corners=None,
+        recompute_scale_factor=None,
+    ):  # fmt: skip
+        super().__init__()
+        self.size = size
+        if isinstance(scale_factor, (tuple, list)):
+            self.scale_factor = tuple(float(f) for f in scale_factor)
+        else:
+            self.scale_factor = float(scale_factor) if scale_factor else None
+        self.mode, self.align_corners = mode, align_corners
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def forward(self, input):
+        return FUNCTIONS["interpolate"](
+            input,
+            self.size,
+            self.scale_factor,
+            self.mode,
+            self.align_corners,
+            recompute_scale_factor=self.recompute_scale_factor,
+        )
+
+    def extra_repr(self):
+        if self.scale_factor is not None:
+            info = f"scale_factor={self.scale_factor!r}"
+        else:
+            info = f"size={self.size!r}"
+        return info + f", mode={self.mode!r}"
+
+
 LAYERS_MORE = {
     c.__name__: c
     for c in (
@@ -367,5 +402,6 @@ LAYERS_MORE = {
         AvgPool3d,
         AdaptiveAvgPool2d,
         ConvTranspose2d,
+        Upsample,
     )
 }
