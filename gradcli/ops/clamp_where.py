@@ -11,9 +11,9 @@ from ..core import dtypes
 from ..engine.function import Function
 from ..engine.forward import linear
 from ..core.convert import operand, tensor_arg
-from ..runtime.errors import GradRuntimeError, broadcast_error
+from ..runtime.errors import GradRuntimeError, GradTypeError, broadcast_error
 from ..runtime.limits import check_broadcast
-from ..core.tensor import Tensor
+from ..core.tensor import Tensor, type_name
 from ..numerics.floats import half
 from .registry import Arg, Parser, register, tensor_f
 from .tensor_args import tensors_only, with_method_positions
@@ -84,6 +84,8 @@ def clamp(x, min=None, max=None):
     x = tensor_arg(x)
     if min is None and max is None:
         raise GradRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _clamp_tensors(x, min, max)
     if x.data.dtype is half.F16:  # PyTorch's Scalar::to<Half>: its overflow error
         for v in (min, max):
             if isinstance(v, (int, float)):
@@ -95,6 +97,78 @@ def _num(v):
     if isinstance(v, Tensor):
         return v.item()
     return v
+
+
+class ClampTensor(Function):
+    """aten::clamp.Tensor: bounds that are tensors (broadcast), ClampBackward0.  Values:
+    maximum with min, then minimum with max, in the promoted dtype, a NaN bound giving
+    NaN (ATen's vectorised kernel); gradients derivatives.yaml's clamp_backward and
+    clamp_backward_min_max (the input where it lies within its bounds, min where the input
+    is below it and min < max, max where the input is above it or max < min)."""
+
+    __slots__ = ("dt",)
+    name = "ClampBackward0"
+    zeros_through = False
+    saved_names = ("self", "min", "max")
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+    jvp = none("clamp_jvp with tensor bounds is not written yet")
+
+    def forward(self, x, lo, hi, dt):
+        self.dt = dt
+        self.save(x, lo, hi)
+        with np.errstate(invalid="ignore"):
+            out = np.asarray(x).astype(dt)
+            if lo is not None:
+                out = np.maximum(out, np.asarray(lo).astype(dt))
+            if hi is not None:
+                out = np.minimum(out, np.asarray(hi).astype(dt))
+        return np.ascontiguousarray(out)
+
+    def backward(self, g, F, x, lo, hi):
+        dt = self.dt
+        xa, la, ha = (None if v is None else np.asarray(getattr(v, "data", v)).astype(dt)
+                      for v in (x, lo, hi))  # fmt: skip
+        with np.errstate(invalid="ignore"):
+            if la is not None and ha is not None:
+                keep = (xa >= la) & (xa <= ha)
+                to_lo = (xa < la) & (la < ha)
+                to_hi = (xa > ha) | (ha < la)
+            elif la is not None:
+                keep, to_lo, to_hi = xa >= la, xa < la, None
+            else:
+                keep, to_lo, to_hi = xa <= ha, None, xa > ha
+        n = self.needs
+
+        def part(pred, v, need):
+            if not need or pred is None:
+                return None
+            m = Tensor(pred) if F.tensor_mode else pred
+            shape = np.shape(getattr(v, "data", v))
+            return F.sum_to(F.where(m, g, 0.0), shape)
+
+        return (
+            part(keep, x, n[0]),
+            part(to_lo, lo, len(n) > 1 and n[1]),
+            part(to_hi, hi, len(n) > 2 and n[2]),
+        )
+
+
+def _clamp_tensors(x, min, max):
+    """clamp with a tensor bound: both bounds tensors (or None), as PyTorch's overload
+    clamp(Tensor input, Tensor? min, Tensor? max) wants them."""
+    for k, v in (("min", min), ("max", max)):
+        if v is not None and not isinstance(v, Tensor):
+            given = ", ".join(
+                f"{name}={type_name(b)}"
+                for name, b in (("max", max), ("min", min))
+                if b is not None
+            )
+            raise GradTypeError(
+                f"clamp() received an invalid combination of arguments - got (Tensor, {given}), "
+                "but expected one of:"
+            )
+    dt = dtypes.result_type(*(v for v in (x, min, max) if v is not None))
+    return ClampTensor.apply(x, min, max, dt=dt)
 
 
 class MaxMin(Function):

@@ -40,7 +40,7 @@ def nearest_index(in_size, out_size, scale):
 class UpsampleNearest(Function):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ("index", "xshape")
-    saved_names = none("PyTorch's names of its saved values are not recorded")
+    saved_names = ()  # (it saves no tensor: torch's node keeps the sizes and scales)
     differentiable_twice = False  # (its gradient's own gradient: not written yet)
 
     def forward(self, x, index):

@@ -572,3 +572,40 @@ errors(
         "F.interpolate(x, size=(2, 3, 4))",
     ],
 )
+
+# torch.clamp with tensor bounds (ClampBackward0)
+case(
+    "clamp_tensors/values_and_gradients",
+    """
+    import torch
+    _ = torch.manual_seed(41)
+    for dt in (torch.float64, torch.float32):
+        x = torch.tensor([-2., -0.5, 0.3, 1.5, float('nan'), 0.0], dtype=dt, requires_grad=True)
+        lo = torch.tensor([-1., -1., 0.5, 0., 0., 0.], dtype=dt, requires_grad=True)
+        hi = torch.tensor([1., 0., 1., 1., 1., -1.], dtype=dt, requires_grad=True)
+        for kw in [dict(min=lo, max=hi), dict(min=lo), dict(max=hi), dict(min=torch.tensor(0.2, dtype=dt))]:
+            y = torch.clamp(x, **kw)
+            print(y, y.grad_fn.name())
+            y.backward(torch.arange(1., 7., dtype=dt))
+            print(x.grad, lo.grad, hi.grad)
+            x.grad = lo.grad = hi.grad = None
+        a = torch.randn(4, 5, dtype=dt, requires_grad=True)
+        b = torch.randn(5, dtype=dt, requires_grad=True)
+        c = (b.detach() + 1).reshape(1, 5).expand(4, 5).clone().requires_grad_()
+        r = a.clamp(min=b, max=c)
+        (r * r).sum().backward()
+        print(r, a.grad, b.grad, c.grad)
+    print(torch.clamp(torch.tensor([1, 5, 9]), min=torch.tensor([2, 2, 2]), max=torch.tensor(6.5)))
+    z = torch.tensor([-2., 0.5, 3.]); z.clamp_(min=torch.zeros(3), max=torch.ones(3)); print(z)
+    print(torch.clip(torch.tensor([-3., 3.]), torch.tensor([-1., -1.]), torch.tensor([1., 2.])))
+    """,
+)
+errors(
+    "clamp_tensors/errors",
+    "import torch\nx = torch.ones(3)\nt = torch.zeros(3)",
+    [
+        "torch.clamp(x, min=t, max=0.5)",
+        "torch.clamp(x, min=-0.5, max=t)",
+        "torch.clamp(x, min=torch.zeros(2))",
+    ],
+)
