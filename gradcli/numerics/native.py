@@ -187,6 +187,7 @@ def _cache_path():
                 "native_sleef.py",
                 "native_sleef32.py",
                 "native_pow.py",
+                "floats/sleef_pow_poly.py",
                 "native_alloc.py",
                 "native_steps.py",
                 "native_sums.py",

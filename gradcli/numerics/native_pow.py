@@ -17,45 +17,21 @@ here (native.py passes its module in)."""
 
 from __future__ import annotations
 
+from .floats.sleef_pow_poly import EXP, LOG, LOG_C
+from .floats.sleef_pow_poly import OVER as _OVER
 from .native_sleef import _C_BIG, _TINY, LANES64, Emit, lanes_loop
 
 _DBL_MIN, _TWO64 = 2.2250738585072014e-308, 18446744073709551616.0
-_OVER = 709.78271114955742909217217426
 _ALL_ONES = -1  # (as the bits of a double: a NaN)
 _QNAN = 0x7FF8000000000000  # NumPy's nan
 
-# the emulation's constants (tests/numerics/test_native_pow.py checks that they are
-# sleef_powd's and sleef_u10's, which cannot be imported here: they import native.py)
+# the emulation's ln2 constants (tests/numerics/test_native_pow.py checks that they are
+# sleef_u10's, which cannot be imported here: it imports native.py); its polynomials are
+# floats/sleef_pow_poly.py's, as sleef_powd's
 LN2 = (0.693147180559945286226764, 2.319046813846299558417771e-17)
 R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
 L2U = 0.69314718055966295651160180568695068359375
 L2L = 0.28235290563031577122588448175013436025525412068e-12
-#: c8 .. c0 of logk's polynomial in x^2, and its first term in double-double
-LOG = (
-    0.116255524079935043668677,
-    0.103239680901072952701192,
-    0.117754809412463995466069,
-    0.13332981086846273921509,
-    0.153846227114512262845736,
-    0.181818180850050775676507,
-    0.222222222230083560345903,
-    0.285714285714249172087875,
-    0.400000000000000077715612,
-)
-LOG_C = (0.666666666666666629659233, 3.80554962542412056336616e-17)
-#: c9 .. c0 of expk's polynomial
-EXP = (
-    2.51069683420950419527139e-08,
-    2.76286166770270649116855e-07,
-    2.75572496725023574143864e-06,
-    2.48014973989819794114153e-05,
-    0.000198412698809069797676111,
-    0.0013888888939977128960529,
-    0.00833333333332371417601081,
-    0.0416666666665409524128449,
-    0.166666666666666740681535,
-    0.500000000000000999200722,
-)
 
 
 class _DD:

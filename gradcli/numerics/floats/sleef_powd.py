@@ -26,6 +26,10 @@ import numpy as np
 from .. import native
 from ..parallel import chunks
 from .fma import estrin10
+from .sleef_pow_poly import EXP as _EXP
+from .sleef_pow_poly import LOG as _LOG
+from .sleef_pow_poly import LOG_C as _LOG_C
+from .sleef_pow_poly import OVER as _OVER
 from .tensor_iter import sleef_blocks
 from .sleef_u10 import (
     _C,
@@ -50,33 +54,6 @@ from .sleef_u10 import (
 _LN2, _R_LN2, _L2U, _L2L = _C[D]["ln2"], _C[D]["rln2"], _C[D]["l2u"], _C[D]["l2l"]
 _DBL_MIN = 2.2250738585072014e-308
 _TWO64 = 18446744073709551616.0
-#: c8 .. c0 of logk's polynomial in x^2 (Estrin's scheme, SLEEF's POLY9)
-_LOG = (
-    0.116255524079935043668677,
-    0.103239680901072952701192,
-    0.117754809412463995466069,
-    0.13332981086846273921509,
-    0.153846227114512262845736,
-    0.181818180850050775676507,
-    0.222222222230083560345903,
-    0.285714285714249172087875,
-    0.400000000000000077715612,
-)
-_LOG_C = (0.666666666666666629659233, 3.80554962542412056336616e-17)
-#: c9 .. c0 of expk's polynomial (SLEEF's POLY10)
-_EXP = (
-    2.51069683420950419527139e-08,
-    2.76286166770270649116855e-07,
-    2.75572496725023574143864e-06,
-    2.48014973989819794114153e-05,
-    0.000198412698809069797676111,
-    0.0013888888939977128960529,
-    0.00833333333332371417601081,
-    0.0416666666665409524128449,
-    0.166666666666666740681535,
-    0.500000000000000999200722,
-)
-_OVER = 709.78271114955742909217217426
 
 
 def _ldexp3(d, q):
