@@ -144,26 +144,23 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return FUNCTIONS["squeeze"](out, 0) if unbatched else out
 
 
-def _pooled(name, pool2d, args):
-    """PyTorch's 1-d pool: the 2-d pool of input.unsqueeze(-2), squeezed."""
-
-    def run(input, *rest):
-        x = tensor_arg(input)
-        nd = x.data.ndim
-        if nd not in (2, 3) and name == "max_pool1d":
-            raise GradRuntimeError(
-                "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch "
-                f"size for input, but got:{_size(x.data.shape)}"
-            )
-        if nd not in (2, 3):
-            raise GradRuntimeError(
-                f"Expected 2 to 3 dimensions, but got {nd}-dimensional tensor for argument #1 "
-                f"'self' (while checking arguments for {name})"
-            )
-        out = pool2d(FUNCTIONS["unsqueeze"](x, -2), *rest)
-        return FUNCTIONS["squeeze"](out, -2)
-
-    return run
+def _pooled(name, pool2d, input, *rest):
+    """PyTorch's 1-d pool `name`: the 2-d pool of input.unsqueeze(-2) (with the 2-d
+    pool's arguments `rest`), squeezed."""
+    x = tensor_arg(input)
+    nd = x.data.ndim
+    if nd not in (2, 3) and name == "max_pool1d":
+        raise GradRuntimeError(
+            "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch "
+            f"size for input, but got:{_size(x.data.shape)}"
+        )
+    if nd not in (2, 3):
+        raise GradRuntimeError(
+            f"Expected 2 to 3 dimensions, but got {nd}-dimensional tensor for argument #1 "
+            f"'self' (while checking arguments for {name})"
+        )
+    out = pool2d(FUNCTIONS["unsqueeze"](x, -2), *rest)
+    return FUNCTIONS["squeeze"](out, -2)
 
 
 def _pair1(v, what, default=None):
@@ -190,9 +187,15 @@ def max_pool1d(
         raise GradValueError("max_pool1d: return_indices=True is not supported by gradcli")
     k = _pair1(kernel_size, "kernel_size")
     s = _pair1(stride, "stride", k) if stride != [] else k
-    run = _pooled("max_pool1d", FUNCTIONS["max_pool2d"], ())
-    return run(
-        input, k, s, (0, _single(padding, "padding")), _pair1(dilation, "dilation"), ceil_mode
+    return _pooled(
+        "max_pool1d",
+        FUNCTIONS["max_pool2d"],
+        input,
+        k,
+        s,
+        (0, _single(padding, "padding")),
+        _pair1(dilation, "dilation"),
+        ceil_mode,
     )
 
 
@@ -211,8 +214,16 @@ def max_pool1d(
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     k = _pair1(kernel_size, "kernel_size")
     s = _pair1(stride, "stride", k) if stride != [] else k
-    run = _pooled("avg_pool1d", FUNCTIONS["avg_pool2d"], ())
-    return run(input, k, s, (0, _single(padding, "padding")), ceil_mode, count_include_pad)
+    return _pooled(
+        "avg_pool1d",
+        FUNCTIONS["avg_pool2d"],
+        input,
+        k,
+        s,
+        (0, _single(padding, "padding")),
+        ceil_mode,
+        count_include_pad,
+    )
 
 
 @register(
@@ -227,5 +238,9 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     parser=None,
 )
 def adaptive_avg_pool1d(input, output_size):
-    run = _pooled("adaptive_avg_pool1d", FUNCTIONS["adaptive_avg_pool2d"], ())
-    return run(input, (1, _single(output_size, "output_size")))
+    return _pooled(
+        "adaptive_avg_pool1d",
+        FUNCTIONS["adaptive_avg_pool2d"],
+        input,
+        (1, _single(output_size, "output_size")),
+    )
