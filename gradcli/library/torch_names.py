@@ -23,6 +23,11 @@ _MODULES = {
     "torch.nn.modules.distance": "CosineSimilarity PairwiseDistance",
     "torch.nn.modules.dropout": "AlphaDropout Dropout Dropout1d Dropout2d Dropout3d",
     "torch.nn.modules.flatten": "Flatten Unflatten",
+    "torch.nn.modules.padding": " ".join(
+        f"{k}Pad{d}d"
+        for k in ("Zero", "Constant", "Reflection", "Replication", "Circular")
+        for d in (1, 2, 3)
+    ),
     "torch.nn.modules.pixelshuffle": "PixelShuffle PixelUnshuffle",
     "torch.nn.modules.channelshuffle": "ChannelShuffle",
     "torch.nn.modules.instancenorm": "InstanceNorm1d InstanceNorm2d InstanceNorm3d",

@@ -1934,3 +1934,11 @@ for _name, _src in _DOCS:
     if any(n == _name for n, _ in CASES):
         raise ValueError("duplicate case name: " + _name)
     CASES.append((_name, _src))
+
+# ------------------------------------------- API gaps: layers and torch.* functions
+from wild_api_cases import CASES as _API  # noqa: E402
+
+for _name, _src in _API:
+    if any(n == _name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + _name)
+    CASES.append((_name, _src))

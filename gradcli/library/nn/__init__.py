@@ -16,6 +16,7 @@ from .norms import NORMS
 from .recurrent import RECURRENT
 from .transformer import TRANSFORMER
 from .layers_1d import LAYERS_1D
+from .padding import PADDING
 from .module import Module, Parameter
 
 FUNCTIONAL = {
@@ -52,4 +53,5 @@ def members(namespace):
     out.update(RECURRENT)
     out.update(TRANSFORMER)
     out.update(LAYERS_1D)
+    out.update(PADDING)
     return out
