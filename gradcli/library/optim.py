@@ -31,7 +31,7 @@ from ..runtime.errors import (
     GradValueError,
 )
 from ..numerics import mkl, native
-from ..numerics.floats.fma import fma
+from ..numerics.floats.fma import fma, one_rounding
 from ..ops.registry import not_a_tensor_op
 from ..core.tensor import Tensor
 from .methods import type_method
@@ -335,6 +335,10 @@ class SGD(Optimizer):
         )
 
     def update(self, st, p, g, o, dt):
+        if not p.ndim and (dt is np.float64 or dt is np.float32):
+            new = _sgd_number(st, p.item(), float(g), o, dt is np.float32)
+            if new is not None:
+                return np.array(new, dtype=dt)
         p, g = decayed(p, g, o, dt)
         m = o["momentum"]
         if m:
@@ -346,6 +350,59 @@ class SGD(Optimizer):
             st["momentum_buffer"] = buf
             g = add_alpha(g, buf, m, dt) if o["nesterov"] else buf
         return add_alpha(p, g, -o["lr"], dt)
+
+
+def _sgd_number(st, p, g, o, single):
+    """SGD.update of a 0-d float64 (or float32: `single`) parameter on Python floats: the
+    same roundings as the arrays' steps (a product of two values of the dtype rounded
+    once, each `add_` a fused multiply-add rounded once: one_rounding, which `fma` takes
+    for numbers too), without NumPy's per-call cost; None (nothing kept) where an option
+    is not a number or a value not finite, and the arrays' steps run instead (a NaN's
+    sign and payload)."""
+    lr, m, damp, wd = o["lr"], o["momentum"], o["dampening"], o["weight_decay"]
+    if (
+        type(lr) not in _OPTION
+        or type(m) not in _OPTION
+        or type(damp) not in _OPTION
+        or type(wd) not in _OPTION
+        or p - p != 0.0
+        or g - g != 0.0
+    ):
+        return None
+    cast = _single if single else float
+    if wd:
+        g = one_rounding(cast(wd), p, g, single)
+        if g - g != 0.0:
+            return None
+    buf = None
+    if m:
+        kept = st.get("momentum_buffer")
+        if kept is None:
+            buf = g
+        else:
+            scaled = kept.item() * cast(m)
+            if single:
+                scaled = _single(scaled)
+            if scaled - scaled != 0.0:
+                return None
+            buf = one_rounding(cast(1 - damp), g, scaled, single)
+            if buf - buf != 0.0:
+                return None
+        g = one_rounding(cast(m), buf, g, single) if o["nesterov"] else buf
+        if g - g != 0.0:
+            return None
+    new = one_rounding(cast(-lr), g, p, single)
+    if buf is not None:
+        st["momentum_buffer"] = np.array(buf, dtype=np.float32 if single else np.float64)
+    return new
+
+
+_OPTION = (float, int)
+
+
+def _single(x):
+    """x rounded to float32, as a Python float."""
+    return float(np.float32(x))
 
 
 @not_a_tensor_op(

@@ -131,3 +131,30 @@ def test_fma_of_0d_arrays_takes_it():
     r = fma(y32, -y32, 1, dtype=np.float32)
     assert r.dtype == np.float32 and r.shape == ()
     assert r.item() == ref32(float(y32), -float(y32), 1.0)
+
+
+def _moderate(rnd):
+    """A double one_rounding's quick way (Dekker's product and fsum) takes."""
+    return math.ldexp(rnd.uniform(-1, 1), rnd.randint(-400, 400)) or 1.0
+
+
+def test_doubles_of_moderate_size_near_cancellation_and_ties():
+    # the quick way's cases: c cancelling the product to within a few ulps, c of any size
+    # beside it, products that are exact (a tie of `p + c` rounded once) and the bounds
+    rnd = random.Random(8)
+    for _ in range(30000):
+        a, b = _moderate(rnd), _moderate(rnd)
+        k = rnd.random()
+        if k < 0.4:
+            c = -(a * b) * (1 + rnd.choice([0.0, 2.0**-52, -(2.0**-52), 2.0**-30, 2.0**-80]))
+        elif k < 0.6:  # a product of few bits, c a tie away
+            a = float(rnd.randint(1, 1 << 20)) * 2.0 ** rnd.randint(-60, 60)
+            b = float(rnd.randint(1, 1 << 20))
+            c = math.ldexp(1.0, rnd.randint(-20, 120)) * rnd.choice([1, -1])
+        elif k < 0.7:
+            a = math.ldexp(1 + rnd.random(), rnd.choice([-880, -879, 959, 960, -300]))
+            b = math.ldexp(1 + rnd.random(), rnd.choice([-1, 0, 40, -600]))
+            c = math.ldexp(rnd.uniform(-1, 1), rnd.choice([999, 1000, 1023, 0, -1074]))
+        else:
+            c = math.ldexp(rnd.uniform(-1, 1), rnd.randint(-1074, 1023))
+        assert _bits(one_rounding(a, b, c), "<d") == _bits(ref64(a, b, c), "<d"), (a, b, c)

@@ -14,6 +14,7 @@ the product is exact in float64 and only the rounding of the sum needs care
 from __future__ import annotations
 
 import math
+from math import fsum
 
 import numpy as np
 
@@ -114,6 +115,9 @@ def _scalars(a, b, c):
 
 
 _TWO53 = 9007199254740992.0
+#: Veltkamp's splitter for doubles (2**27 + 1), and the bounds of one_rounding's quick way
+_SPLITTER = 134217729.0
+_TINY, _LARGE, _HUGE = 2.0**-880, 2.0**960, 2.0**1000
 _HALF32 = 1 << 28  # a float32 midpoint's low 29 bits of a double's 53
 _BIG32 = 2.0**128
 
@@ -123,7 +127,29 @@ def one_rounding(a, b, c, single=False):
     float32: a Python float holding it), as the FMA instruction rounds: the exact value
     as a ratio of ints and Python's int division, which rounds correctly (to nearest,
     ties to even, subnormals too).  An exact zero is +0.0 unless both terms are zeros of
-    the sign -0.0 (IEEE's sum of zeros)."""
+    the sign -0.0 (IEEE's sum of zeros).  Doubles of moderate size take a quicker way to
+    the same value: the product's exact error (Dekker's product) and Python's `math.fsum`
+    of the three terms, which is their exact sum rounded once."""
+    if not single and type(a) is float and type(b) is float and type(c) is float:
+        p = a * b
+        if (
+            _TINY < abs(p) < _HUGE
+            and _TINY < abs(a) < _LARGE
+            and _TINY < abs(b) < _LARGE
+            and abs(c) < _HUGE
+        ):
+            # (no overflow splitting or summing, no underflow in the partial products:
+            # the error of the product is a double, a * b == p + e exactly)
+            t = _SPLITTER * a
+            ah = t - (t - a)
+            al = a - ah
+            t = _SPLITTER * b
+            bh = t - (t - b)
+            bl = b - bh
+            e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+            if not e:
+                return p + c
+            return fsum((p, e, c))
     na, da = a.as_integer_ratio()
     nb, db = b.as_integer_ratio()
     nc, dc = c.as_integer_ratio()
