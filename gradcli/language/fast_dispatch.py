@@ -12,11 +12,12 @@ from ..core.tensor import Tensor
 from ..runtime.errors import GradError, GradTypeError
 from ..library.values import python_protocol
 from ..library.values import METHODS
+from ..library.nn.module import Module
 from . import runtime as rt
 from .arity import MethodName
 from .callsites import _other_method
 from .calls import backward_hint
-from .classes import direct_name, plain_class_attr, plain_lookup
+from .classes import NAMES, direct_name, is_user_class, plain_class_attr, plain_lookup
 from .datamodel import _DUNDER, BINARY, _sign, refused
 from .fast_support import framed as in_frames
 from .functions import UserFunction, call_user
@@ -219,15 +220,58 @@ def framed(run, *args):
 def framed_reader(attr):
     """attr_reader(attr) for a fast function: a tensor's attribute read as it is, any
     other object's with the running frames made (a property runs the program's code, a
-    frame's f_back reads them)."""
+    frame's f_back reads them).  A module of the program's class (`self.weight` in its
+    forward) whose classes have no attribute `attr` has it read here as
+    classes.instance_attr would find it, running no code: its own variable, else
+    Module's parameter, buffer or submodule of that name."""
     read = attr_reader(attr)
+    direct = direct_name(attr)
+    kinds: dict = {}  # type -> whether its objects are such modules (what stays true)
 
     def run(o):
-        if type(o) is Tensor:
+        t = type(o)
+        if t is Tensor:
             return read(o)
+        if direct:
+            kind = kinds.get(t)
+            if kind is None:
+                if len(kinds) > _KINDS:
+                    kinds.clear()
+                kind = kinds[t] = _module_reads(t, attr)
+            if kind and attr not in t.__dict__[NAMES]:  # (no class of the program has it)
+                d = o.__dict__
+                if attr in d:
+                    return d[attr]
+                for key in _MODULE_TABLES:
+                    table = d.get(key)
+                    if table is not None and attr in table:
+                        return table[attr]
         return in_frames(sys._getframe(1), read, o)
 
     return run
+
+
+#: the types framed_reader keeps per attribute, at most (then forgotten)
+_KINDS = 32
+#: where Module.__getattr__ looks, in its order
+_MODULE_TABLES = ("_parameters", "_buffers", "_modules")
+
+
+def _module_reads(t, attr):
+    """Whether `o.attr` of an object of t, a class of the program, is read as
+    classes.instance_attr reads it by framed_reader's steps when no class of the program
+    has `attr` (what its classes.NAMES says at each read): t derives from nn.Module, whose
+    allowlist has no `attr` but its language_getattr (Module.__getattr__'s tables), and
+    from no class runtime.get_attr answers first (an exception's `args`)."""
+    return (
+        is_user_class(t)
+        and issubclass(t, Module)
+        and not issubclass(t, GradError)
+        and NAMES in t.__dict__
+        and getattr(t, "language_getattr", None) is Module.language_getattr
+        and attr not in (getattr(t, "language_attrs", None) or ())
+        and attr not in (getattr(t, "language_methods", None) or ())
+    )
 
 
 def field_formatter(spec, conv):

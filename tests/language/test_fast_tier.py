@@ -954,6 +954,23 @@ OBJECTS = {
         "for x in [V(1), V(2.5)]:\n    print(-x, -(-x))\n"
         "try:\n    f(W())\nexcept TypeError as e:\n    print(e)\nf(Bad())\n"
     ),
+    "module_attributes": (
+        "import torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.w = nn.Parameter(torch.tensor(2.0))\n"
+        "        self.register_buffer('b', torch.tensor([1.0, 3.0]))\n"
+        "        self.inner = nn.Linear(2, 1)\n        self.k = 3\n"
+        "    def forward(self, x):\n        return self.w * x + self.b[0] + self.k\n"
+        "    def names(self):\n        return self.w, self.b, type(self.inner).__name__, self.k\n"
+        "    def missing(self):\n        return self.nothing\n"
+        "    def method(self):\n        return self.parameters\n"
+        "class Sub(Net):\n    pass\n"
+        "n, s = Net(), Sub()\nprint(n(1.5), n.names(), s(2.0), s.names()[0])\n"
+        "print(type(n.method()).__name__)\n"
+        "Net.w = 'the class'\nprint(n.names()[0], s.names()[0])\n"
+        "Sub.w = property(lambda o: 'prop')\nprint(n.names()[0], s.names()[0])\n"
+        "del n.b\ntry:\n    n.names()\nexcept AttributeError as e:\n    print(e)\n"
+        "s.missing()\n"
+    ),
     "error_in_reflected_dunder": (
         "class M:\n    def __init__(self, x):\n        self.x = x\n"
         "    def __rmul__(self, o):\n        return self.x // o\n"
