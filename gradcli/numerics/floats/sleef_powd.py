@@ -137,7 +137,8 @@ def torch_powd(a, e):
     ef = D(e)
     kept = 8 <= flat.size <= 1 << 16  # worth remembering, and small enough to keep
     if kept:
-        hit = _cached(flat, ef)
+        key = flat.tobytes()
+        hit = _cached(key, ef)
         if hit is not None:
             return hit.reshape(a.shape)
     out = np.empty_like(flat)
@@ -149,21 +150,21 @@ def torch_powd(a, e):
             if end > k:
                 out[k:end] = np.power(flat[k:end], ef)
     if kept:
-        _CACHE.insert(0, (flat.view(np.uint64).copy(), ef.view(np.uint64), out.copy()))
+        _CACHE.insert(0, (key, ef.view(np.uint64), out.copy()))
         del _CACHE[_CACHE_SIZE:]
     return out.reshape(a.shape)
 
 
-_CACHE: list = []  # [(the input's bits, the exponent's, the result)], the most recent first
+_CACHE: list = []  # [(the input's bytes, the exponent's bits, the result)], the most recent first
 _CACHE_SIZE = 4
 
 
-def _cached(flat, ef):
-    """A copy of the result for an input seen lately, compared bit for bit (NaN and -0.0
-    included), else None."""
-    bits, eb = flat.view(np.uint64), ef.view(np.uint64)
+def _cached(key, ef):
+    """A copy of the result for an input seen lately (`key`: its bytes, compared bit for
+    bit, NaN and -0.0 included), else None."""
+    eb = ef.view(np.uint64)
     for i, (x, e, out) in enumerate(_CACHE):
-        if e == eb and x.shape == bits.shape and np.array_equal(x, bits):
+        if e == eb and x == key:
             if i:
                 _CACHE.insert(0, _CACHE.pop(i))
             return out.copy()
