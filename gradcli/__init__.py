@@ -62,10 +62,16 @@ def _is_the_command_line():
     return "-m" in orig and orig[orig.index("-m") + 1 : orig.index("-m") + 2] == ["gradcli"]
 
 
-if _is_the_command_line() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
-    try:
-        _signal.signal(_signal.SIGINT, _interrupted_at_start)
-    except ValueError:  # not the main thread
-        pass
+if _is_the_command_line():
+    if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+        try:
+            _signal.signal(_signal.SIGINT, _interrupted_at_start)
+        except ValueError:  # not the main thread
+            pass
+    from .runtime.gctune import hold as _hold_gc
+    from .runtime import code_cache as _code_cache
+
+    _hold_gc()  # no collections while gradcli is imported (driver.configure tunes it)
+    _code_cache.install()  # gradcli's modules' code from one file (cli.run saves it)
 
 _numpy_without_avx512()  # (after the handler above: NumPy now loads here on such a CPU)

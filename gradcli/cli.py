@@ -9,6 +9,7 @@ import os
 import sys
 
 from . import __version__, _interrupted_at_start, quickargs
+from .runtime import code_cache
 from .runtime.settings import OPTIONS
 
 EXAMPLES = """\
@@ -188,6 +189,7 @@ def run() -> int:
     Output is flushed first; files a program writes are closed as it writes them."""
     argv = sys.argv[1:]
     code = main()
+    code_cache.save()  # (when modules were imported outside the cache of their code)
     # not after the REPL (eval -i), which is imported only when it runs
     if argv[:1] in (["eval"], ["check"]) and "gradcli.repl.app" not in sys.modules:
         try:

@@ -410,6 +410,11 @@ NATIVE = {
     # state): the same plain data, looked up, never called
     "gradcli/language/lalr.py": {"marshal"},
     "gradcli/language/lalr_build.py": {"marshal"},
+    # the command line's file of gradcli's own compiled modules: the code objects of the
+    # .pyc files Python wrote for gradcli's sources (importlib.util's magic number checks
+    # them), kept in gradcli's own __pycache__ and run only as the module whose source
+    # file has the recorded size and time; no program's text reaches it
+    "gradcli/runtime/code_cache.py": {"marshal", "importlib.util"},
     # torch.load of PyTorch's .pt files (a zip holding a pickle): its Unpickler's
     # find_class answers only the few globals such files use (OrderedDict, the tensor and
     # parameter rebuilders, the storage types), each with a value of that module, never an

@@ -1,0 +1,172 @@
+"""gradcli's own modules read from one file of compiled code (start-up time).
+
+Python imports a module of a package by trying its possible file names in the
+package's folder and then reading its `.pyc` from `__pycache__`: about 0.2M
+instructions a module before its code runs, and a run of the command line imports
+about 300 of gradcli's.  The command line (`gradcli/__init__.py`) installs `Finder`
+first on `sys.meta_path`: it knows each module's file and keeps the compiled code of
+the modules earlier runs imported in one file (`__pycache__/gradcli-code.<tag>.bin`
+in the package), read once.  A module is found there only while its source file has
+the size and modification time recorded with its code; any other module, and any
+module whose source changed, is imported as Python imports it, and `save()` (at the
+command line's exit) writes the file again with what was imported that way.
+
+The module is Python's own (`SourceFileLoader`: its `__file__`, `__cached__`,
+`__spec__`, source for tracebacks and resources); only where its code comes from
+differs.  Nothing is written where Python would write no bytecode
+(`sys.dont_write_bytecode`, a folder that cannot be written).
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+from importlib.machinery import ModuleSpec, SourceFileLoader
+from importlib.util import MAGIC_NUMBER
+
+#: the folder holding the package `gradcli` (its modules' files are named from here)
+_BASE = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
+_PACKAGE = "gradcli"
+_PREFIX = _PACKAGE + "."
+_FORMAT = 1  # the file's layout: a new layout ignores files of an older one
+
+
+def _file_name():
+    opt = sys.flags.optimize
+    tag = sys.implementation.cache_tag + (f".opt-{opt}" if opt else "")
+    return os.path.join(_BASE, _PACKAGE, "__pycache__", f"{_PACKAGE}-code.{tag}.bin")
+
+
+class _Loader(SourceFileLoader):
+    """Python's loader of a source file, given the module's compiled code."""
+
+    def __init__(self, fullname, path, code):
+        super().__init__(fullname, path)
+        self._code = code
+
+    def get_code(self, fullname):
+        code, self._code = self._code, None
+        if code is None or fullname != self.name:
+            return super().get_code(fullname)
+        return marshal.loads(code)
+
+
+class Finder:
+    """The meta-path finder of gradcli's modules whose code is in the file."""
+
+    def __init__(self, entries):
+        #: module name -> (file, cached file, is a package, st_mtime_ns, st_size, code)
+        self.entries = entries
+        self.missed: list[str] = []  # gradcli's modules left to Python's import
+
+    def find_spec(self, name, path=None, target=None):
+        entry = self.entries.get(name)
+        if entry is None:
+            if name.startswith(_PREFIX):
+                self.missed.append(name)
+            return None
+        file, cached, is_package, mtime, size, code = entry
+        try:
+            st = os.stat(file)
+        except OSError:
+            st = None
+        if st is None or st.st_mtime_ns != mtime or st.st_size != size:
+            self.missed.append(name)
+            return None
+        spec = ModuleSpec(name, _Loader(name, file, code), origin=file, is_package=is_package)
+        spec.has_location = True
+        spec.cached = cached
+        if is_package:
+            spec.submodule_search_locations = [os.path.dirname(file)]
+        return spec
+
+
+_finder: Finder | None = None
+
+
+def install():
+    """Put the finder first on sys.meta_path, with the code the file holds (if any)."""
+    global _finder
+    entries = {}
+    try:
+        with open(_file_name(), "rb") as f:
+            data = marshal.loads(f.read())
+        if (
+            type(data) is tuple
+            and len(data) == 3
+            and data[:2] == (_FORMAT, _BASE)
+            and type(data[2]) is dict
+        ):
+            entries = data[2]
+    except (OSError, ValueError, EOFError, TypeError):  # none yet, or damaged: none
+        pass
+    _finder = Finder(entries)
+    sys.meta_path.insert(0, _finder)
+
+
+def _compiled(module):
+    """The entry of a module Python imported from its source file: its code as
+    marshalled bytes, from the .pyc Python wrote for it (None when there is none that
+    matches the source)."""
+    spec = module.__spec__
+    file, cached = spec.origin, spec.cached
+    if not file or not file.endswith(".py") or not cached:
+        return None
+    try:
+        st = os.stat(file)
+        with open(cached, "rb") as f:
+            pyc = f.read()
+    except OSError:
+        return None
+    if (
+        pyc[:4] != MAGIC_NUMBER
+        or int.from_bytes(pyc[4:8], "little") != 0  # (checked by its source's time and size)
+        or int.from_bytes(pyc[8:12], "little") != int(st.st_mtime) & 0xFFFFFFFF
+        or int.from_bytes(pyc[12:16], "little") != st.st_size & 0xFFFFFFFF
+    ):
+        return None
+    is_package = spec.submodule_search_locations is not None
+    return (file, cached, is_package, st.st_mtime_ns, st.st_size, pyc[16:])
+
+
+def save():
+    """Write the file again when gradcli's modules were imported outside it this run
+    (quietly not, when interrupted or when the file cannot be written)."""
+    try:
+        _save()
+    except KeyboardInterrupt:
+        pass
+
+
+def _save():
+    if _finder is None or not _finder.missed or sys.dont_write_bytecode:
+        return
+    outside = [
+        (name, sys.modules[name])
+        for name in _finder.missed
+        if name in sys.modules
+        and type(getattr(sys.modules[name].__spec__, "loader", None)) is SourceFileLoader
+    ]
+    if not outside:
+        return
+    entries = dict(_finder.entries)
+    for name, module in outside:
+        entry = _compiled(module)
+        if entry is None:
+            entries.pop(name, None)
+        else:
+            entries[name] = entry
+    path = _file_name()
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(marshal.dumps((_FORMAT, _BASE, entries)))
+        os.replace(tmp, path)
+    except BaseException as e:  # (an interrupt too: no file left half written)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if not isinstance(e, OSError):
+            raise
