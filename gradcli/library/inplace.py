@@ -47,7 +47,7 @@ from .scalar_steps import scalar_step
 from . import dual_inplace
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, OPERATORS, register
 from ..ops.combine import masked_fill
-from ..ops import scaled
+from ..ops import pointwise, scaled
 from ..core.layout import CONTIGUOUS
 from ..ops.indexing import _norm_key, index
 from ..ops.tensor_args import tensors_only
@@ -613,6 +613,26 @@ def add_(x, other, *, alpha=1):
     if type(alpha) is int and alpha == 1:
         return inplace(x, lambda t: FUNCTIONS["add"](t, other), inputs=(other,))
     return inplace(x, lambda t: scaled.add(t, other, alpha=alpha), inputs=(other,))
+
+
+@_method(
+    "addcmul_",
+    "x.addcmul_(tensor1, tensor2, *, value=1)",
+    "x + value * tensor1 * tensor2, in place",
+)
+def addcmul_(x, *args, **kw):
+    pointwise.check("addcmul_", (x, *args), kw, True)
+    return inplace(x, lambda t: pointwise.addcmul(t, *args, **kw), inputs=args)
+
+
+@_method(
+    "addcdiv_",
+    "x.addcdiv_(tensor1, tensor2, *, value=1)",
+    "x + value * tensor1 / tensor2, in place",
+)
+def addcdiv_(x, *args, **kw):
+    pointwise.check("addcdiv_", (x, *args), kw, True)
+    return inplace(x, lambda t: pointwise.addcdiv(t, *args, **kw), inputs=args)
 
 
 @_method("sub_", "x.sub_(other, alpha=1)", "x - alpha * other, in place")

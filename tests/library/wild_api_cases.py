@@ -99,3 +99,132 @@ errors(
         "nn.ZeroPad2d((1, 2, 3))(torch.randn(2, 2))",
     ],
 )
+
+
+# ---------------------------------------------------------------- addcmul, addcdiv
+
+for _dt in ("float64", "float32"):
+    case(
+        f"pointwise/values/{_dt}",
+        f"""
+        import torch
+        torch.manual_seed(1)
+        a, b, c = (torch.randn(3, 70, dtype=torch.{_dt}) for _ in range(3))
+        for v in (1, 0.3, -2.5):
+            y = torch.addcmul(a, b, c, value=v)
+            z = torch.addcdiv(a, b, c, value=v)
+            print(v, y.dtype, y.sum().item(), z.sum().item())
+            print(y[0, :6].tolist(), z[1, :6].tolist())
+        print(torch.addcmul(a[:, :1], b[0], c[:, :5].T.unsqueeze(1)).shape)
+        """,
+    )
+
+case(
+    "pointwise/grads",
+    """
+    import torch
+    torch.manual_seed(2)
+    a = torch.randn(2, 3, requires_grad=True)
+    b = torch.randn(3, requires_grad=True)
+    c = (torch.rand(2, 1) + 0.5).requires_grad_()
+    y = torch.addcmul(a, b, c, value=0.3)
+    print(y, y.grad_fn, y.grad_fn._saved_value)
+    print(y.grad_fn._saved_tensor1, y.grad_fn._saved_tensor2)
+    (y * y).sum().backward()
+    print(a.grad, b.grad, c.grad, sep="\\n")
+    a.grad = b.grad = c.grad = None
+    z = a.addcdiv(b, c, value=-2)
+    print(z, z.grad_fn, z.grad_fn._saved_value)
+    (z * z).sum().backward()
+    print(a.grad, b.grad, c.grad, sep="\\n")
+    for f in (torch.addcmul, torch.addcdiv):
+        g = torch.autograd.grad(f(a, b, c, value=1.5).sin().sum(), (a, b, c), create_graph=True)
+        print([t.grad_fn for t in g])
+        print(g[2])
+        h, = torch.autograd.grad(g[2].sum(), c)
+        print(h)
+    """,
+)
+
+case(
+    "pointwise/forward_mode",
+    """
+    import torch
+    torch.manual_seed(3)
+    a, b = torch.randn(4), torch.randn(4)
+    c = torch.rand(4) + 0.5
+    ta, tb, tc = torch.randn(4), torch.randn(4), torch.randn(4)
+    for f in (torch.addcmul, torch.addcdiv):
+        for v in (1, -0.5):
+            out, t = torch.func.jvp(lambda x, y, z: f(x, y, z, value=v), (a, b, c), (ta, tb, tc))
+            print(out, t, sep="\\n")
+    """,
+)
+
+case(
+    "pointwise/handwritten_adam",
+    """
+    import torch
+    torch.manual_seed(0)
+    X = torch.randn(32, 3)
+    Y = X @ torch.tensor([[1.5], [-2.0], [0.5]]) + 0.1 * torch.randn(32, 1)
+    w = torch.zeros(3, 1, requires_grad=True)
+    m = torch.zeros_like(w)
+    v = torch.zeros_like(w)
+    lr, b1, b2, eps = 0.1, 0.9, 0.999, 1e-8
+    for step in range(1, 31):
+        loss = ((X @ w - Y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            g = w.grad
+            m.mul_(b1).add_(g, alpha=1 - b1)
+            v.mul_(b2).addcmul_(g, g, value=1 - b2)
+            denom = (v.sqrt() / (1 - b2 ** step) ** 0.5).add_(eps)
+            w.addcdiv_(m, denom, value=-lr / (1 - b1 ** step))
+        w.grad.zero_()
+        if step % 10 == 0:
+            print(step, loss.item())
+    print(w)
+    print(w.flatten().tolist())
+    """,
+)
+
+case(
+    "pointwise/inplace_and_ints",
+    """
+    import torch
+    p = torch.zeros(3)
+    q = p.addcmul_(torch.ones(3), torch.tensor([1.0, 2.0, 3.0]), value=0.5)
+    print(q is p, p)
+    p.addcdiv_(torch.ones(3), torch.tensor([1.0, 2.0, 3.0]), value=-1)
+    print(p)
+    i = torch.ones(2, dtype=torch.long)
+    print(torch.addcmul(i, i, i, value=0.5), torch.addcmul(i, i, i, value=2))
+    print(torch.addcmul(torch.ones(2), i, i).dtype)
+    print(torch.addcmul(torch.ones(2), torch.ones(2), torch.ones(2), value=torch.tensor(2.0)))
+    x = torch.ones(3, requires_grad=True)
+    y = x * 2
+    y.addcmul_(x, x)
+    print(y, y.grad_fn)
+    y.sum().backward()
+    print(x.grad)
+    """,
+)
+
+errors(
+    "pointwise/errors",
+    "import torch\nt = torch.ones(2)\ni = torch.ones(2, dtype=torch.long)",
+    [
+        "torch.addcdiv(i, i, i)",
+        "torch.addcmul(t, t)",
+        "torch.addcmul(1.0, t, t)",
+        "torch.addcmul(t, t, 2.0)",
+        "torch.addcmul(t, t, t, value='a')",
+        "torch.addcmul(t, t, torch.ones(3))",
+        "t.addcmul(t)",
+        "t.addcmul_(torch.ones(3, 2), t)",
+        "torch.addcmul(t, t, t, 2)",
+        "t.addcdiv_(t, t, value=torch.tensor([2.0, 3.0]))",
+        "x = torch.ones(2, requires_grad=True)\nx.addcmul_(t, t)",
+    ],
+)
