@@ -18,6 +18,8 @@ which optim_more.py's optimizers call too; `step()` negates the gradient for max
 
 from __future__ import annotations
 
+import math
+import struct
 from collections import defaultdict
 
 import numpy as np
@@ -367,11 +369,19 @@ def _sgd_number(st, p, g, o, single):
         or type(wd) not in _OPTION
         or p - p != 0.0
         or g - g != 0.0
+        or not lr  # (-0.0 and 0.0 are one key of _CASTS: the arrays' steps keep the sign)
     ):
         return None
-    cast = _single if single else float
+    key = (lr, m, damp, wd, single)
+    options = _CASTS.get(key)
+    if options is None:  # the options in the dtype, as the steps take them (dt(x))
+        if len(_CASTS) > 64:
+            _CASTS.clear()
+        cast = _single if single else float
+        options = _CASTS[key] = (cast(-lr), cast(m), cast(1 - damp), cast(wd))
+    lr, m_dt, damp_dt, wd_dt = options
     if wd:
-        g = one_rounding(cast(wd), p, g, single)
+        g = one_rounding(wd_dt, p, g, single)
         if g - g != 0.0:
             return None
     buf = None
@@ -380,29 +390,38 @@ def _sgd_number(st, p, g, o, single):
         if kept is None:
             buf = g
         else:
-            scaled = kept.item() * cast(m)
+            scaled = kept.item() * m_dt
             if single:
                 scaled = _single(scaled)
             if scaled - scaled != 0.0:
                 return None
-            buf = one_rounding(cast(1 - damp), g, scaled, single)
+            buf = one_rounding(damp_dt, g, scaled, single)
             if buf - buf != 0.0:
                 return None
-        g = one_rounding(cast(m), buf, g, single) if o["nesterov"] else buf
+        g = one_rounding(m_dt, buf, g, single) if o["nesterov"] else buf
         if g - g != 0.0:
             return None
-    new = one_rounding(cast(-lr), g, p, single)
+    new = one_rounding(lr, g, p, single)
     if buf is not None:
         st["momentum_buffer"] = np.array(buf, dtype=np.float32 if single else np.float64)
     return new
 
 
 _OPTION = (float, int)
+#: (lr, momentum, dampening, weight_decay, single) -> -lr, momentum, 1 - dampening and
+#: weight_decay in the dtype (a few options in a run: cleared past 64)
+_CASTS: dict = {}
 
 
 def _single(x):
-    """x rounded to float32, as a Python float."""
-    return float(np.float32(x))
+    """x rounded to float32, as a Python float (an infinity beyond float32's range)."""
+    try:
+        return _unpack32(_pack32(x))[0]
+    except OverflowError:
+        return x * math.inf
+
+
+_pack32, _unpack32 = struct.Struct("<f").pack, struct.Struct("<f").unpack
 
 
 @not_a_tensor_op(

@@ -27,6 +27,8 @@ def _value(rnd, dt):
     [
         {"lr": 1e-8, "momentum": 0.9},
         {"lr": 0.1},
+        {"lr": -0.0, "momentum": 0.5},
+        {"lr": 0.0, "weight_decay": -0.0},
         {"lr": 0.01, "momentum": 0.5, "dampening": 0.25, "weight_decay": 1e-3},
         {"lr": 0.3, "momentum": 0.9, "nesterov": True, "weight_decay": 0.1},
         {"lr": 0.3, "momentum": 0.9, "maximize": True},

@@ -85,6 +85,29 @@ def test_doubles_are_rounded_once():
         assert _bits(one_rounding(a, b, c), "<d") == _bits(ref64(a, b, c), "<d"), (a, b, c)
 
 
+def test_singles_of_moderate_size_from_any_doubles():
+    # the quick way rounds the exact sum to odd before float32: operands that are not
+    # float32 values, sums within a double of a float32 midpoint, cancellations
+    rnd = random.Random(9)
+    u = 2.0**-24
+    for _ in range(30000):
+        a = math.ldexp(rnd.uniform(-1, 1), rnd.randint(-60, 60)) or 1.0
+        b = math.ldexp(rnd.uniform(-1, 1), rnd.randint(-60, 60)) or 1.0
+        k = rnd.random()
+        if k < 0.3:  # a float32 midpoint plus or minus a little
+            mid = float(np.float32(rnd.uniform(1, 2))) + u
+            c = mid * 2.0 ** rnd.randint(-30, 30) - a * b
+        elif k < 0.5:
+            c = -(a * b) * (1 + rnd.choice([0.0, 2.0**-52, -(2.0**-52), 2.0**-30]))
+        elif k < 0.7:
+            a, b = float(np.float32(a)), float(np.float32(b))
+            c = float(np.float32(math.ldexp(rnd.uniform(-1, 1), rnd.randint(-140, 100))))
+        else:
+            c = math.ldexp(rnd.uniform(-1, 1), rnd.randint(-200, 119))
+        got = one_rounding(a, b, c, True)
+        assert _bits(got, "<f") == _bits(ref32(a, b, c), "<f"), (a, b, c)
+
+
 def test_singles_are_rounded_once():
     rnd = random.Random(6)
     for _ in range(20000):
@@ -158,3 +181,26 @@ def test_doubles_of_moderate_size_near_cancellation_and_ties():
         else:
             c = math.ldexp(rnd.uniform(-1, 1), rnd.randint(-1074, 1023))
         assert _bits(one_rounding(a, b, c), "<d") == _bits(ref64(a, b, c), "<d"), (a, b, c)
+
+
+def test_singles_of_moderate_size_from_any_doubles():
+    # the quick way rounds the exact sum to odd before float32: operands that are not
+    # float32 values, sums within a double of a float32 midpoint, cancellations
+    rnd = random.Random(9)
+    u = 2.0**-24
+    for _ in range(30000):
+        a = math.ldexp(rnd.uniform(-1, 1), rnd.randint(-60, 60)) or 1.0
+        b = math.ldexp(rnd.uniform(-1, 1), rnd.randint(-60, 60)) or 1.0
+        k = rnd.random()
+        if k < 0.3:  # a float32 midpoint plus or minus a little
+            mid = float(np.float32(rnd.uniform(1, 2))) + u
+            c = mid * 2.0 ** rnd.randint(-30, 30) - a * b
+        elif k < 0.5:
+            c = -(a * b) * (1 + rnd.choice([0.0, 2.0**-52, -(2.0**-52), 2.0**-30]))
+        elif k < 0.7:
+            a, b = float(np.float32(a)), float(np.float32(b))
+            c = float(np.float32(math.ldexp(rnd.uniform(-1, 1), rnd.randint(-140, 100))))
+        else:
+            c = math.ldexp(rnd.uniform(-1, 1), rnd.randint(-200, 119))
+        got = one_rounding(a, b, c, True)
+        assert _bits(got, "<f") == _bits(ref32(a, b, c), "<f"), (a, b, c)

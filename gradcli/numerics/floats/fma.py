@@ -14,6 +14,7 @@ the product is exact in float64 and only the rounding of the sum needs care
 from __future__ import annotations
 
 import math
+import struct
 from math import fsum
 
 import numpy as np
@@ -118,6 +119,9 @@ _TWO53 = 9007199254740992.0
 #: Veltkamp's splitter for doubles (2**27 + 1), and the bounds of one_rounding's quick way
 _SPLITTER = 134217729.0
 _TINY, _LARGE, _HUGE = 2.0**-880, 2.0**960, 2.0**1000
+_HUGE32 = 2.0**120  # (float32: a sum that rounds to no infinity)
+_low_byte = struct.Struct("<d").pack  # (a double's bytes, its last bit's first)
+_pack32, _unpack32 = struct.Struct("<f").pack, struct.Struct("<f").unpack
 _HALF32 = 1 << 28  # a float32 midpoint's low 29 bits of a double's 53
 _BIG32 = 2.0**128
 
@@ -129,14 +133,17 @@ def one_rounding(a, b, c, single=False):
     ties to even, subnormals too).  An exact zero is +0.0 unless both terms are zeros of
     the sign -0.0 (IEEE's sum of zeros).  Doubles of moderate size take a quicker way to
     the same value: the product's exact error (Dekker's product) and Python's `math.fsum`
-    of the three terms, which is their exact sum rounded once."""
-    if not single and type(a) is float and type(b) is float and type(c) is float:
+    of the three terms, which is their exact sum rounded once; for float32, that sum
+    rounded to odd (the neighbour with an odd last bit when it is not exact), which
+    rounds to float32 as the exact value does (53 bits are more than 24 + 1)."""
+    if type(a) is float and type(b) is float and type(c) is float:
         p = a * b
+        big = _HUGE32 if single else _HUGE
         if (
-            _TINY < abs(p) < _HUGE
+            _TINY < abs(p) < big
             and _TINY < abs(a) < _LARGE
             and _TINY < abs(b) < _LARGE
-            and abs(c) < _HUGE
+            and abs(c) < big
         ):
             # (no overflow splitting or summing, no underflow in the partial products:
             # the error of the product is a double, a * b == p + e exactly)
@@ -147,9 +154,13 @@ def one_rounding(a, b, c, single=False):
             bh = t - (t - b)
             bl = b - bh
             e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-            if not e:
-                return p + c
-            return fsum((p, e, c))
+            if not single:
+                return p + c if not e else fsum((p, e, c))
+            s = fsum((p, e, c))
+            rest = fsum((p, e, c, -s))  # (its sign is the exact remainder's)
+            if rest and not _low_byte(s)[0] & 1:
+                s = math.nextafter(s, math.inf if rest > 0 else -math.inf)
+            return _unpack32(_pack32(s))[0]  # (rounded to float32 as C's cast rounds)
     na, da = a.as_integer_ratio()
     nb, db = b.as_integer_ratio()
     nc, dc = c.as_integer_ratio()
