@@ -271,3 +271,10 @@ backward_ready = autograd.plain_path
 #: backward_with(root, like, False, prog), through `prog` (schedule_of a graph of the
 #: same structure); the caller checked backward_ready()
 backward_with = straight.backward
+
+#: backward_with(root, like, False, prog) whose leaves' gradients are returned instead of
+#: stored when they are whole sums for exactly the leaves whose ids are `wanted`
+#: (engine/straight.py): backward_taking(root, like, prog, wanted) -> taken or None;
+#: give(taken) stores them as the pass would have
+backward_taking = straight.backward_taking
+give = straight.give

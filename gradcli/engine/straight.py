@@ -98,6 +98,32 @@ def backward(root, like, retain_graph, prog):
     return None
 
 
+#: a pass's leaves' gradients taken instead of stored (`backward_taking`): [the ids of the
+#: leaves wanted, what was taken]
+_TAKE: list = [None, None]
+
+
+def backward_taking(root, like, prog, wanted):
+    """`backward` (retain_graph False) whose leaves' gradients, when they are whole sums
+    made together for exactly the leaves whose ids are in `wanted`, none of which has a
+    .grad (`_flush_each`), are not stored but returned: (the leaves, their values as
+    Python floats, the dtype, {id(leaf): value}), which `give` stores as the pass would
+    have; else None (the pass stored them, or any other gradients, as `backward`)."""
+    _TAKE[0] = wanted
+    try:
+        backward(root, like, False, prog)
+        return _TAKE[1]
+    finally:
+        _TAKE[0] = _TAKE[1] = None
+
+
+def give(taken):
+    """Store the gradients `backward_taking` took, as `_flush_each` stores them."""
+    leaves, values, dtype, _ = taken
+    for p, v in zip(leaves, values):
+        p.grad = Tensor(np.array(v, dtype))
+
+
 def _make(root, steps, build=True):
     """The function of the graph under `root` for its schedule `steps` (None if its code
     is not kept and not `build`)."""
@@ -474,15 +500,37 @@ def _flush_each(pairs):
         gs.append(ig.g)
         cs.append(ig.c)
     g = gs[0]
+    dtype = g.dtype
     if MID_MIN <= g.size <= GRAIN:
-        got = sum_rows.compiled(gs, cs, g.size, g.dtype)
+        if all(x is g for x in gs):  # (one gradient, each leaf's factor: Add hands it on)
+            got = sum_rows.compiled_one(g, cs)
+        else:
+            got = sum_rows.compiled(gs, cs, g.size, dtype)
         if got is not None:  # (a value of the dtype as a Python float: exact)
-            for (p, _), v in zip(pairs, got.tolist()):
-                p.grad = Tensor(np.array(v, g.dtype))
+            if not _taken(pairs, got.tolist(), dtype):
+                for (p, _), v in zip(pairs, got.tolist()):
+                    p.grad = Tensor(np.array(v, dtype))
             return None
-    for (p, ig), v in zip(pairs, sum_rows.torch_sums(gs, cs)):
-        p.grad = Tensor(np.asarray(v, ig.g.dtype))  # (as schedule.flush makes it)
+    got = sum_rows.torch_sums(gs, cs)
+    if any(ig.g.dtype is not dtype for _, ig in pairs) or not _taken(
+        pairs, [float(v) for v in got], dtype
+    ):
+        for (p, ig), v in zip(pairs, got):
+            p.grad = Tensor(np.asarray(v, ig.g.dtype))  # (as schedule.flush makes it)
     return None
+
+
+def _taken(pairs, values, dtype):
+    """Whether the leaves' gradients `values` (Python floats, exact in `dtype`) went to
+    `backward_taking` (_TAKE: it wants exactly these leaves) instead of into .grad."""
+    wanted = _TAKE[0]
+    if wanted is None or len(pairs) != len(wanted):
+        return False
+    leaves = tuple(p for p, _ in pairs)
+    if not all(id(p) in wanted for p in leaves):  # (each leaf once: the tree's)
+        return False
+    _TAKE[1] = (leaves, values, dtype, dict(zip(map(id, leaves), values)))
+    return True
 
 
 _SPACE = {

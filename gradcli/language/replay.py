@@ -53,7 +53,7 @@ from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..library.nn.module import replay_same
 from ..library.optim import replay_groups_same
-from ..library.scalar_steps import array_step, step_by, zero_grad_array
+from ..library.scalar_steps import array_step, step_by, step_value, zero_grad_array
 from .loop_shapes import REPORT, augmented, bound_names, compile_body, names_in, report, why_not
 
 # (REPORT: set here for the loops, by a test)
@@ -487,15 +487,7 @@ class Run:
                 for j in drop:  # values no later statement reads: let go
                     vals[j] = None
             elif kind == 1:  # BACKWARD: name.backward() (replay_plan.Backward)
-                _, k, sched, line, bl, bc = item
-                state.line = line
-                like = vals[k]
-                if type(like) is Deferred:
-                    like = like.like
-                try:
-                    engine.backward_with(shadows[k], like, False, sched)
-                except Exception as e:  # placed where the compiled call places it
-                    raise located(e, bl, bc) from None
+                _backward(item, shadows, vals, s)
             elif kind == 3:  # NO_GRAD: a no_grad block (replay_plan.NoGrad)
                 _run_updates(item, s)
             elif kind == 2:  # AS_COMPILED (replay_plan.AsCompiled: its closure)
@@ -609,6 +601,58 @@ def _run_updates(item, s):
     ctx.grad_enabled = False
     try:
         _run_entries(item[1], s)  # (NoGrad.entries)
+    finally:
+        ctx.grad_enabled = prev
+
+
+def _backward(item, shadows, vals, s):
+    """A BACKWARD item (replay_plan.Backward): the pass through this iteration's shadows,
+    and the no_grad block after it that takes its gradients (replay_plan._taking)."""
+    _, k, sched, line, bl, bc, then = item
+    state.line = line
+    like = vals[k]
+    if type(like) is Deferred:
+        like = like.like
+    try:
+        if then is None:
+            engine.backward_with(shadows[k], like, False, sched)
+            return
+        taken = engine.backward_taking(shadows[k], like, sched, then[0])
+    except Exception as e:  # placed where the compiled call places it
+        raise located(e, bl, bc) from None
+    if taken is None:
+        _run_updates(then[2], s)
+    else:
+        _taken(then, taken, s)
+
+
+def _taken(then, taken, s):
+    """The no_grad block after a `backward` (replay_plan._taking) when the pass took the
+    leaves' gradients (engine.backward_taking): each step `w op= y * v.grad` on Python
+    floats with v's gradient as the number it took (scalar_steps.step_value: what
+    step_by makes of the 0-d .grad the pass would have stored), the block's `v.grad =
+    None` then nothing to do.  A step that cannot be so stores the gradients first
+    (engine.give) and runs the block from that step as `_run_updates` does."""
+    _, steps, block = then
+    _, _, dtype, values = taken
+    ctx = context.current
+    prev = ctx.grad_enabled
+    ctx.grad_enabled = False
+    try:
+        for x, (w, v, y, op, line) in enumerate(steps):
+            state.line = line
+            d = w.data
+            g = values.get(id(v))
+            if g is not None and d.dtype is dtype:
+                try:
+                    if step_value(w, d, g, y, op):
+                        continue
+                except ValueError:  # (d is read-only: nothing was changed)
+                    pass
+            engine.give(taken)
+            _run_entries(block[1][x:], s)
+            return
+        state.line = block[1][-1][2]  # (the last `v.grad = None`'s)
     finally:
         ctx.grad_enabled = prev
 

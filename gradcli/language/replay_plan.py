@@ -208,6 +208,7 @@ def plan(body, seen, notes):
         else plain(it)
         for x, it in enumerate(items)
     )
+    plan.items = _taking(plan.items)
     hoisted = [
         (s.j, s.argidx, s.params, s.mask)
         for it in items
@@ -624,6 +625,34 @@ def _rechecked(items, calls):
             dirty = True
         out.append(it)
     return out
+
+
+def _taking(items):
+    """The items with each `backward` that a no_grad block of 0-d steps follows, `w -= lr
+    * v.grad` ... then `v.grad = None` for each v a step reads (and only those), made one
+    item: the pass's gradients of those leaves, made together (engine/straight.py
+    `_flush_each`), go to the steps as numbers instead of into .grad and out again
+    (Run._replay: `_taken`; nothing runs between the pass and the steps that could see
+    .grad, and the block leaves every .grad None)."""
+    out = list(items)
+    for x in range(len(out) - 1):
+        it, nxt = out[x], out[x + 1]
+        if it is None or it[0] != BACKWARD or nxt[0] != NO_GRAD or not nxt[2]:
+            continue
+        entries = nxt[1]
+        steps = []
+        while len(steps) < len(entries) and entries[len(steps)][0] == STEP:
+            _, w, v, y, op, _, line = entries[len(steps)]
+            steps.append((w, v, y, op, line))
+        cleared = entries[len(steps) :]
+        if not steps or any(e[0] != CLEAR_GRAD for e in cleared):
+            continue
+        ids = frozenset(id(e[1]) for e in cleared)
+        if len(ids) != len(cleared) or any(id(v) not in ids for _, v, _, _, _ in steps):
+            continue
+        out[x] = it[:6] + ((ids, tuple(steps), nxt),)
+        out[x + 1] = None
+    return tuple(it for it in out if it is not None)
 
 
 def _calls(v, attr):

@@ -73,6 +73,10 @@ class Backward(NamedTuple):
     line: int
     bline: int  # where an error of the call is placed
     bcol: int
+    # the no_grad block right after it when its steps may take the leaves' gradients
+    # from the pass as numbers (replay_plan._taking): (the ids of the leaves whose
+    # .grad it clears, (w, v, y, op, line) per step, the block's NoGrad), else None
+    then: Any = None
 
 
 class AsCompiled(NamedTuple):

@@ -121,9 +121,14 @@ def step_by(x, d, g, y, op):
     0-d array of d's dtype, y a Python float (number_factor's, or a 0-d array's value):
     the product as Mul's forward makes it, then the update as `scalar_step`.  Returns
     False (nothing done) when the product is inf or nan in float32 (left to NumPy)."""
+    return step_value(x, d, g.item(), y, op)
+
+
+def step_value(x, d, g, y, op):
+    """step_by of a gradient given as its value, a Python float (exact)."""
     if versions.state.mutation_allowed is not None:  # the general rule clones first
         return False
-    p = g.item() * y
+    p = g * y
     if d.dtype is not _F64:  # float32: exact in a double; rounded once as single() does
         if not -_DBL_MAX <= p <= _DBL_MAX:  # inf or nan: left to NumPy
             return False

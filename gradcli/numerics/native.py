@@ -824,6 +824,54 @@ def _factor_address(f):
     return at
 
 
+#: per (rows, dtype char): the loop's call for sums of one array times each row's factor
+#: (`sums_one`): [parameters, their address, the results, the loop, n, power, the factors
+#: (held: their addresses and checks stand while they are the same), the array's address]
+_one_calls: dict = {}
+
+
+def sums_one(g, factors, power):
+    """`sums([g] * len(factors), factors, power)` for g a 1-D C-contiguous float array in
+    the machine's byte order, each factor None or an array that must be of g's shape and
+    dtype and C-contiguous (else None is returned, as where the loops are not loaded); the
+    parameters kept from the last call where they are the same (a backward's factors
+    are often the same arrays every iteration: a loop's inputs, hoisted values)."""
+    lib = _state["lib"]
+    if not lib:
+        return None
+    dt = g.dtype
+    key = (len(factors), dt.char)
+    call = _one_calls.get(key)
+    if call is None:
+        rows = len(factors)
+        params, out = np.zeros(4 + 2 * rows, np.int64), np.zeros(rows, dt)
+        params[0], params[3] = rows, address(out)
+        call = _one_calls[key] = [params, address(params), out, lib.sums[dt.char], -1, -1, (), 0]
+    params = call[0]
+    n = g.size
+    if call[4] != n or call[5] != power:
+        params[1] = call[4] = n
+        params[2] = call[5] = power
+    held = call[6]
+    if len(held) != len(factors) or any(f is not h for f, h in zip(factors, held)):
+        call[6] = ()
+        shape = g.shape
+        for f in factors:
+            if f is not None and (
+                f.dtype is not dt or f.shape != shape or not f.flags.c_contiguous
+            ):
+                return None
+        rows = len(factors)
+        params[4 + rows :] = [0 if f is None else address(f) for f in factors]
+        call[6] = tuple(factors)
+    at = address(g)
+    if at != call[7]:
+        params[4 : 4 + len(factors)] = at
+        call[7] = at
+    call[3](call[1])
+    return call[2]
+
+
 def row_sums(x, power):
     """`sums` of the rows of x (a 2-D C-contiguous float array in the machine's byte
     order, each row a whole sum of its values in PyTorch's order for one thread's

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import replay_both, replayed_iterations, run_inprocess
 from gradcli.language import replay
+from gradcli.engine import replay as engine_replay
 
 _HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/
 with open(os.path.join(_HERE, "tutorials", "polynomial_autograd.py"), encoding="utf-8") as _fh:
@@ -361,6 +362,57 @@ print(s, m, w, u)
     # a no_grad block's steps on Python floats (language/replay.py `_run_updates`), and
     # the cases left to the statement as compiled: a float32 product out of range, a
     # factor the block changes, a step of a vector, `zero_()`
+    # the steps after backward take its gradients as numbers (replay._taken): a step
+    # of another leaf's gradient, a product that overflows in float32 (the gradients
+    # stored, the block from that step as compiled), .grad read after the block
+    "taken_steps": """x = torch.linspace(-2, 2, 2000, dtype=torch.float32)
+y = torch.sin(x)
+a = torch.tensor(0.5, dtype=torch.float32, requires_grad=True)
+b = torch.tensor(-1.5, dtype=torch.float32, requires_grad=True)
+c = torch.tensor(0.25, dtype=torch.float32, requires_grad=True)
+for t in range(12):
+    p = a + b * x + c * x ** 2
+    loss = (p - y).pow(2).sum()
+    if t == 9:
+        print(t, loss.item(), a.grad, p)
+    loss.backward()
+    with torch.no_grad():
+        a -= 1e-5 * b.grad
+        b += 2e-6 * b.grad
+        c *= 1e-6 * a.grad
+        a.grad = None
+        b.grad = None
+        c.grad = None
+print(a, b, c, a.grad, loss)
+""",
+    "taken_steps_overflow": """x = torch.linspace(-2, 2, 2000, dtype=torch.float32)
+a = torch.tensor(0.5, dtype=torch.float32, requires_grad=True)
+b = torch.tensor(-1.5, dtype=torch.float32, requires_grad=True)
+for t in range(8):
+    loss = (a * x + b * x ** 3).pow(2).sum()
+    loss.backward()
+    with torch.no_grad():
+        a -= 1e-6 * a.grad
+        b -= 1e38 * b.grad
+        a.grad = None
+        b.grad = None
+print(a, b, a.grad, b.grad, loss)
+""",
+    "taken_steps_float64": """x = torch.linspace(-3, 3, 3000, dtype=torch.float64)
+y = torch.cos(x)
+a = torch.tensor(0.1, dtype=torch.float64, requires_grad=True)
+b = torch.tensor(0.2, dtype=torch.float64, requires_grad=True)
+w = torch.tensor(0.3, dtype=torch.float64, requires_grad=True)
+for t in range(10):
+    loss = (a + b * x - y).pow(2).sum() + (w * x).sum()
+    loss.backward()
+    with torch.no_grad():
+        a -= 1e-4 * a.grad
+        b -= 1e-4 * b.grad
+        a.grad = None
+        b.grad = None
+print(a, b, w.grad, loss)
+""",
     "update_steps": """a = torch.tensor(0.5, dtype=torch.float32, requires_grad=True)
 b = torch.tensor(-1.5, dtype=torch.float32, requires_grad=True)
 d = torch.tensor(2.0, dtype=torch.float32, requires_grad=True)
@@ -492,6 +544,8 @@ def test_the_step_limit_stops_a_replayed_loop_where_it_stops_a_compiled_one():
         ("hoisted_input_changes", 4),
         ("hoisted_value_changed", 4),
         ("update_steps", 4),
+        ("taken_steps", 8),
+        ("taken_steps_overflow", 4),
         ("update_without_grad", 1),
         ("deferred_reductions", 4),
         ("number_only_operands", 4),  # (10.0 made of number-only parts: a constant)
@@ -579,17 +633,43 @@ print(t, y, loss, loss.grad_fn.next_functions, w.grad)
 
 
 def test_the_steps_of_a_no_grad_block_are_replayed(monkeypatch):
-    """The tutorial's four steps `a -= learning_rate * a.grad` run as replayed steps."""
-    count = [0]
-    real = replay.step_by
+    """The tutorial's four steps `a -= learning_rate * a.grad` run as replayed steps, on
+    the gradients the backward before them took as numbers (replay._taken)."""
+    count = {"step_by": 0, "step_value": 0}
+    for name in count:
+        real = getattr(replay, name)
+
+        def counted(*args, _real=real, _name=name):
+            count[_name] += 1
+            return _real(*args)
+
+        monkeypatch.setattr(replay, name, counted)
+    run_inprocess(PROGRAMS["tutorial32"])
+    assert count["step_value"] >= 4 * 1900
+    assert count["step_by"] > 0  # (before the backward function is made: iterations 1-4)
+
+
+def test_the_steps_take_the_gradients_only_of_the_leaves_they_clear(monkeypatch):
+    """A backward followed by 0-d steps that clear the .grad of exactly the leaves it
+    reaches gives them its gradients as numbers (replay._taken), a step that cannot use
+    them (an overflow) after storing them; a leaf whose .grad stays keeps the pass as it
+    was (taken_steps_float64: `w`)."""
+    taken = []
+    real = engine_replay.backward_taking
 
     def counted(*args):
-        count[0] += 1
-        return real(*args)
+        got = real(*args)
+        taken.append(got is not None)
+        return got
 
-    monkeypatch.setattr(replay, "step_by", counted)
-    run_inprocess(PROGRAMS["tutorial32"])
-    assert count[0] >= 4 * 1900
+    monkeypatch.setattr(engine_replay, "backward_taking", counted)
+    for name, least in (("taken_steps", 5), ("taken_steps_overflow", 3)):
+        taken.clear()
+        run_inprocess(PROGRAMS[name])
+        assert sum(taken) >= least, name
+    taken.clear()
+    run_inprocess(PROGRAMS["taken_steps_float64"])
+    assert not any(taken)
 
 
 def test_a_loss_only_backward_reads_is_made_when_seen(monkeypatch):

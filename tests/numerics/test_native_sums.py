@@ -90,3 +90,29 @@ def test_edge_values(dt):
                 plan = torch_sum(x)
             _same(torch_sum(x), plan)
             _same(g, np.asarray(plan, dt))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_one_gradient_times_each_factor_is_the_plans(dt):
+    """sum_rows.compiled_one (a backward's leaves: one gradient times each leaf's factor,
+    its call's parameters kept while the factors are the same arrays) gives torch_sums'
+    bits with NumPy only; other factors, sizes or gradients in between change nothing,
+    and a factor it does not take (not C-contiguous) gives None."""
+    from gradcli.numerics.sums.sum_rows import compiled_one
+
+    dt = np.dtype(dt)
+    rng = np.random.default_rng(11 + dt.itemsize)
+    if native.ready(MID_MIN) is None:
+        pytest.skip("the compiled loops are not loaded")
+    for n in [MID_MIN, 1000, 2000, 2001, 4096, GRAIN] * 2:
+        factors = [_values(rng, n, dt, 2), None, _values(rng, n, dt, 2), _values(rng, n, dt, 1)]
+        for g in (_values(rng, n, dt, 3), _values(rng, n, dt, 3)):
+            for fs in (factors, factors[:2], factors):
+                got = list(compiled_one(g, fs))
+                with native.numpy_only():
+                    ref = torch_sums([g] * len(fs), fs)
+                assert len(got) == len(ref)
+                for a, b in zip(got, ref):
+                    _same(np.asarray(a, dt), np.asarray(b, dt))
+    wide = _values(rng, 2 * 600, dt, 1)[::2]
+    assert compiled_one(_values(rng, 600, dt, 1), [None, wide]) is None

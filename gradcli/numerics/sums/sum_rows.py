@@ -89,6 +89,22 @@ def compiled(arrays, factors, n, dtype):
     return native.sums(arrays, factors, cascade_power(n, dtype))
 
 
+def compiled_one(g, factors):
+    """`compiled([g] * len(factors), factors, g.size, g.dtype)` (one gradient summed
+    times each factor: a backward's leaves), or None."""
+    dtype = g.dtype
+    n = g.size
+    if (
+        dtype.char not in "fd"
+        or not dtype.isnative
+        or g.ndim != 1
+        or not g.flags.c_contiguous
+        or native.ready(n) is None
+    ):
+        return None
+    return native.sums_one(g, factors, cascade_power(n, dtype))
+
+
 def _run(rows, n, dtype):
     """The closure of the plan for rows sums of n values of dtype, or None (sizes
     sum_rows does not take)."""
