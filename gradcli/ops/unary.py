@@ -600,6 +600,18 @@ unary(
     inplace=None,
     formula=lambda sp, v: sp.acos(v),
 )
+# derivatives.yaml: grad * 1 / (1 - self.pow(2)); the values NumPy's arctanh, within an
+# ulp of torch's (SLEEF's atanh on whole vectors, not re-implemented)
+unary(
+    "atanh",
+    "AtanhBackward0",
+    np.arctanh,
+    lambda g, F, x: g / (1 - x * x),
+    "inverse hyperbolic tangent",
+    domain=(-0.9, 0.9),
+    aliases=("arctanh",),
+    formula=lambda sp, v: sp.atanh(v),
+)
 # derivatives.yaml: grad * (self.pow(2) + 1).rsqrt() (and self.pow(2) - 1 for acosh)
 unary(
     "asinh",

@@ -228,3 +228,89 @@ errors(
         "x = torch.ones(2, requires_grad=True)\nx.addcmul_(t, t)",
     ],
 )
+
+
+# ---------------------------------------------------------------- logaddexp2, xlogy, atanh
+
+for _dt in ("float64", "float32"):
+    case(
+        f"log_math/values/{_dt}",
+        f"""
+        import torch
+        torch.manual_seed(4)
+        a = torch.randn(2, 40, dtype=torch.{_dt}) * 4
+        b = torch.randn(40, dtype=torch.{_dt}) * 4
+        y = torch.logaddexp2(a, b)
+        print(y.dtype, y.sum().item(), y[1, :5].tolist())
+        print(torch.logaddexp2(torch.tensor([float("inf"), float("-inf"), 1.0], dtype=torch.{_dt}),
+                               torch.tensor([float("inf"), float("-inf"), float("-inf")], dtype=torch.{_dt})))
+        x = torch.randn(50, dtype=torch.{_dt})
+        x[::7] = 0
+        w = torch.rand(50, dtype=torch.{_dt}) * 5
+        w[::11] = float("nan")
+        w[::13] = 0
+        print(torch.xlogy(x, w).nansum().item(), torch.xlogy(x, w)[:14].tolist())
+        print(torch.xlogy(2.5, w)[:6].tolist(), torch.xlogy(x, 3.0)[:6].tolist())
+        print(x.xlogy(w).dtype, torch.xlogy(torch.arange(3), torch.arange(3)))
+        print(torch.atanh(torch.tensor([-0.75, -0.1, 0.0, 0.3, 0.99, 1.0, 1.5], dtype=torch.{_dt})))
+        """,
+    )
+
+case(
+    "log_math/grads",
+    """
+    import torch
+    torch.manual_seed(5)
+    a = torch.randn(2, 3, requires_grad=True)
+    b = torch.randn(3, requires_grad=True)
+    y = torch.logaddexp2(a, b)
+    print(y, y.grad_fn)
+    y.sum().backward()
+    print(a.grad, b.grad, sep="\\n")
+    g = torch.autograd.grad(torch.logaddexp2(a, b).sum(), (a, b), create_graph=True)
+    print(g[0], g[1].grad_fn)
+    x = torch.tensor([0.0, 1.5, -2.0, 0.0], requires_grad=True)
+    w = torch.tensor([0.0, 2.0, 0.5, 3.0], requires_grad=True)
+    z = torch.xlogy(x, w)
+    print(z, z.grad_fn, torch.xlogy(2.0, w).grad_fn, torch.xlogy(x, 2.0).grad_fn)
+    (z * z).sum().backward()
+    print(x.grad, w.grad)
+    t = torch.tensor([-0.5, 0.25, 0.8], requires_grad=True)
+    u = torch.atanh(t)
+    print(u, u.grad_fn)
+    u.sum().backward()
+    print(t.grad)
+    h, = torch.autograd.grad(torch.atanh(t).sum(), t, create_graph=True)
+    print(h, h.grad_fn)
+    print(torch.func.jvp(torch.logaddexp2, (a, b), (torch.ones(2, 3), torch.ones(3)))[1])
+    print(torch.func.jvp(torch.xlogy, (x, w), (torch.ones(4), torch.ones(4)))[1])
+    """,
+)
+
+case(
+    "log_math/entropy",
+    """
+    import torch
+    import torch.nn.functional as F
+    p = F.softmax(torch.tensor([[2.0, 0.5, -1.0], [0.0, 0.0, -50.0]]), dim=1)
+    p[1, 2] = 0.0
+    print(-torch.xlogy(p, p).sum(1))
+    q = torch.tensor([[0.25, 0.25, 0.5], [0.5, 0.5, 0.0]])
+    print((torch.xlogy(p, p) - torch.xlogy(p, q)).sum(1))
+    lp = torch.log2(torch.tensor([0.125, 0.5]))
+    print(torch.logaddexp2(lp[0], lp[1]), torch.log2(torch.tensor(0.625)))
+    """,
+)
+
+errors(
+    "log_math/errors",
+    "import torch\nt = torch.ones(2)",
+    [
+        "torch.logaddexp2(t, 1.0)",
+        "torch.logaddexp2(torch.ones(2, dtype=torch.long), torch.ones(2, dtype=torch.long))",
+        "torch.logaddexp2(t, torch.ones(3))",
+        "torch.xlogy(t, torch.ones(3))",
+        "torch.xlogy(1.0, 2.0)",
+        "torch.xlogy(t)",
+    ],
+)
