@@ -27,7 +27,6 @@ from .calls import Calls
 from .comprehensions import Comprehensions
 from .control import Control
 from .definitions import Definitions
-from .fast_tier import loop_unit
 from ..runtime import context
 from .expressions import Expressions, name_loader, name_storer
 from .positions import located, pos
@@ -178,6 +177,8 @@ class Compiler(Statements, Control, Definitions, Expressions, Comprehensions, Ca
             and not getattr(run, "replays", False)
             and self.replays == replays  # (a loop in it qualifies for replay: kept for it)
         ):
+            from .fast_tier import loop_unit
+
             loop = loop_unit(self, node)  # a loop of the program's own variables
             if loop is not None:
                 return _either(loop, run, self.builtins)

@@ -12,13 +12,7 @@ from ..runtime.limits import check_items
 from ..core.convert import type_name
 from ..library.stdlib import LazyIterator
 from . import runtime as rt
-from .containers import constant_item as _constant, constant_set as _constant_set
-from .fast_comprehensions import (
-    comprehension_function,
-    comprehension_unit,
-    hashable as _hashable,
-    inline_comprehension,
-)
+from .containers import _key as _hashable, constant_item as _constant, constant_set as _constant_set
 from .functions import Scope
 from .iteration import iterate, sample, spread, step, tick
 from .positions import pos, syntax_error
@@ -29,9 +23,18 @@ from .state import state
 class Comprehensions:
     """Compiles displays and comprehensions (mixed into the Compiler)."""
 
-    # a comprehension in a function of the fast tier (fast_closures.py reaches it here)
-    inline_comprehension = staticmethod(inline_comprehension)
-    comprehension_function = comprehension_function  # (a comprehension in a fast loop)
+    # a comprehension in a function of the fast tier (fast_closures.py reaches it here;
+    # the fast tier is imported when a program first has a loop, a def or a comprehension)
+    @staticmethod
+    def inline_comprehension(outer, node):
+        from .fast_comprehensions import inline_comprehension
+
+        return inline_comprehension(outer, node)
+
+    def comprehension_function(self, node):  # (a comprehension in a fast loop)
+        from .fast_comprehensions import comprehension_function
+
+        return comprehension_function(self, node)
 
     def _items(self, nodes):
         """args(s) -> list for display items that may hold *unpacking."""
@@ -110,6 +113,8 @@ class Comprehensions:
     def _fast(self, node, run):
         """A comprehension's closure `run`, or its fast code (fast_comprehensions.py)
         when the fast tier compiles it and the run has the fast tier on."""
+        from .fast_comprehensions import comprehension_unit
+
         fast = comprehension_unit(self, node)
         if fast is None:
             return run

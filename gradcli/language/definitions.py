@@ -9,12 +9,19 @@ from ..runtime import context
 from . import loop_shapes
 from .parser import Token, Tree
 from .classes import ANNOTATIONS, Super, changed, make_class
-from .fast_tier import function_unit
 from .functions import CLASS_CELL, Scope, Signature, UserFunction, frames, given_defaults
 from .names import docstring
 from .positions import located, pos, syntax_error
 from .scopes import FunctionInfo
 from .state import state
+
+
+def _function_unit(comp, info, name, params, body, plain):
+    """fast_tier.function_unit (the fast tier is imported when a program first has a
+    loop, a def or a comprehension)."""
+    from .fast_tier import function_unit
+
+    return function_unit(comp, info, name, params, body, plain)
 
 
 def _plain_python(fast, sig, builtins):
@@ -131,7 +138,7 @@ class Definitions:
             and not generator
             and self.replays == replays  # (a loop in it qualifies for replay: kept for it)
         ):
-            fast = function_unit(self, info, name, sig.all, body_nodes[0], sig.plain)
+            fast = _function_unit(self, info, name, sig.all, body_nodes[0], sig.plain)
         builtins = self.builtins
         held = loop_shapes.DEFS.get(code) if fast is None else None
         if (
@@ -141,7 +148,7 @@ class Definitions:
             and not generator
             and self.replays == replays + 1  # (its own body replays, nothing in it does)
         ):
-            later = function_unit(self, info, name, sig.all, body_nodes[0], sig.plain)
+            later = _function_unit(self, info, name, sig.all, body_nodes[0], sig.plain)
             if later is not None:
                 held.plain_python = _plain_python(later, sig, builtins)
 

@@ -56,6 +56,15 @@ LAZY_IMPORTS = {
     ("gradcli.language.definitions", "gradcli.language.replay_defs"): (
         "only a program with a `def` whose body may replay runs it (with replay: 1.9%)"
     ),
+    ("gradcli.language.compiler", "gradcli.language.fast_tier"): (
+        "only a program with a loop, a def or a comprehension runs the fast tier (1.6%)"
+    ),
+    ("gradcli.language.definitions", "gradcli.language.fast_tier"): (
+        "only a program with a def (the fast tier)"
+    ),
+    ("gradcli.language.comprehensions", "gradcli.language.fast_comprehensions"): (
+        "only a program with a comprehension (the fast tier)"
+    ),
     ("gradcli.numerics.native", "gradcli.numerics.native_sleef"): (
         "only compiling the native loops, once per machine and version, needs it (0.12%)"
     ),
