@@ -173,10 +173,19 @@ def _load():
         return None
 
 
+_source_key: list = []  # the hash of the sources below, made once a process
+
+
 def _cache_path():
     """The compiled loops' cache file: named by the text of this file and native_sleef.py
     (where the loops' IR is made), in the user's cache directory."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not _source_key:
+        _source_key.append(_sources_hash())
+    return os.path.join(base, "gradcli", f"native-{_source_key[0]}-{sys.platform}.o")
+
+
+def _sources_hash():
     h = blake2b(digest_size=10)
     here = os.path.dirname(__file__)
     for src in (
@@ -196,8 +205,7 @@ def _cache_path():
     ):
         with open(src, "rb") as f:
             h.update(f.read())
-    key = h.hexdigest()
-    return os.path.join(base, "gradcli", f"native-{key}-{sys.platform}.o")
+    return h.hexdigest()
 
 
 def _expected_cost():
