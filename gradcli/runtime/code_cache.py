@@ -19,6 +19,7 @@ differs.  Nothing is written where Python would write no bytecode
 
 from __future__ import annotations
 
+import _imp
 import marshal
 import os
 import sys
@@ -49,7 +50,9 @@ class _Loader(SourceFileLoader):
         code, self._code = self._code, None
         if code is None or fullname != self.name:
             return super().get_code(fullname)
-        return marshal.loads(code)
+        code = marshal.loads(code)
+        _imp._fix_co_filename(code, self.path)  # (as Python's loader: a copied .pyc's code)
+        return code
 
 
 class Finder:
