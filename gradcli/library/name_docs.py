@@ -30,7 +30,7 @@ DOCS = {
     "torch.autograd.forward_ad": "forward-mode AD: dual_level, make_dual, unpack_dual",
     "torch.autograd.function": "Function, FunctionCtx and once_differentiable",
     "torch.cuda": "CUDA queries; gradcli runs on the CPU, so is_available() is False",
-    "torch.linalg": "linear algebra: inv and vector_norm",
+    "torch.linalg": "linear algebra: inv, det, slogdet, solve, vector_norm and cross",
     "torch.accelerator": "accelerator queries; none is available",
     "torch.utils": "utils.data: Dataset, TensorDataset, DataLoader",
     "torch.utils.data": "datasets and batching: Dataset, TensorDataset, Subset, random_split, DataLoader",

@@ -23,6 +23,7 @@ from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, Arg, register, not_
 from ..ops.shape import size_args
 from ..ops.inverse import linalg_inv
 from ..ops.det import linalg_det
+from ..ops.linalg_solve import linalg_slogdet
 from ..ops import torch_forms
 from ..core import layout
 from .methods import write_
@@ -536,6 +537,8 @@ def namespace() -> dict:
                     {
                         "inv": linalg_inv,
                         "det": linalg_det,
+                        "slogdet": linalg_slogdet,
+                        "solve": BUILTINS["linalg.solve"].fn,
                         "vector_norm": BUILTINS["linalg.vector_norm"].fn,
                         "cross": BUILTINS["linalg.cross"].fn,
                     },

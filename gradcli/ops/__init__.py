@@ -35,6 +35,7 @@ from . import (
 )  # noqa: F401
 from . import gathering, repeating, topk, inverse  # noqa: F401,E402  (index_select gather scatter repeat ravel topk inverse)
 from . import det  # noqa: F401,E402  (det)
+from . import linalg_solve  # noqa: F401,E402  (slogdet logdet linalg.solve)
 from . import conv1d  # noqa: F401,E402  (conv1d max_pool1d avg_pool1d adaptive_avg_pool1d)
 from . import upsample  # noqa: F401,E402  (interpolate)
 from . import sorting  # noqa: F401,E402  (sort argsort diag)

@@ -314,3 +314,105 @@ errors(
         "torch.xlogy(t)",
     ],
 )
+
+
+# ---------------------------------------------------------------- slogdet, logdet, solve
+
+for _dt in ("float64", "float32"):
+    case(
+        f"linalg_solve/values/{_dt}",
+        f"""
+        import torch
+        torch.manual_seed(6)
+        for n in (1, 2, 3, 5, 8, 13, 30):
+            A = torch.randn(n, n, dtype=torch.{_dt})
+            for M in (A, A.T):
+                M = M.clone().requires_grad_() if M.is_contiguous() else M.detach().requires_grad_()
+                s, l = torch.linalg.slogdet(M)
+                l.backward(torch.tensor(0.75, dtype=torch.{_dt}))
+                print(n, M.is_contiguous(), s.item(), l.item(), M.grad.sum().item(), M.grad[0].tolist()[:3])
+                B = torch.randn(n, 2, dtype=torch.{_dt}, requires_grad=True)
+                N = M.detach().clone().requires_grad_() if M.is_contiguous() else M.detach().T.clone().T.requires_grad_()
+                X = torch.linalg.solve(N, B)
+                X.backward(torch.ones_like(X))
+                print(X.flatten().tolist()[:4], N.grad.sum().item(), B.grad.flatten().tolist()[:4])
+        """,
+    )
+
+case(
+    "linalg_solve/docs",
+    """
+    import torch
+    torch.manual_seed(7)
+    A = torch.randn(3, 3)
+    b = torch.randn(3)
+    x = torch.linalg.solve(A, b)
+    print(x, torch.allclose(A @ x, b))
+    A = torch.randn(2, 3, 3)
+    B = torch.randn(2, 3, 4)
+    X = torch.linalg.solve(A, B)
+    print(X.shape, torch.allclose(A @ X, B))
+    B = torch.randn(3, 1)
+    print(torch.linalg.solve(A, B).shape)
+    b = torch.randn(2, 3)
+    print(torch.linalg.solve(A, b))
+    A = torch.randn(3, 3)
+    print(torch.linalg.det(A))
+    print(torch.linalg.slogdet(A))
+    r = torch.slogdet(A)
+    print(r.sign, r.logabsdet, r[0] * torch.exp(r[1]))
+    print(torch.logdet(A), torch.logdet(A @ A.T), A.logdet())
+    print(torch.linalg.slogdet(torch.zeros(2, 2)), torch.logdet(-torch.eye(3)), torch.logdet(torch.zeros(2, 2)))
+    print(torch.linalg.slogdet(torch.randn(2, 4, 4)))
+    """,
+)
+
+case(
+    "linalg_solve/grads",
+    """
+    import torch
+    torch.manual_seed(8)
+    A = (torch.randn(3, 3) + 3 * torch.eye(3)).requires_grad_()
+    b = torch.randn(3, requires_grad=True)
+    x = torch.linalg.solve(A, b)
+    print(x, x.grad_fn, x.grad_fn._saved_left)
+    (x * torch.arange(1.0, 4.0)).sum().backward()
+    print(A.grad, b.grad, sep="\\n")
+    sign, lad = torch.linalg.slogdet(A)
+    print(sign.grad_fn, lad.grad_fn)
+    A.grad = None
+    (2 * lad).backward()
+    print(A.grad)
+    print(torch.linalg.inv(A).T * 2)
+    A.grad = None
+    torch.logdet(A).backward()
+    print(A.grad)
+    g, = torch.autograd.grad(torch.linalg.solve(A, b).pow(2).sum(), b, create_graph=True)
+    print(g, g.grad_fn is not None)
+    h, = torch.autograd.grad(g.sum(), A)
+    print(h)
+    K = torch.randn(2, 3, 3, requires_grad=True)
+    s, l = torch.linalg.slogdet(K)
+    l.sum().backward()
+    print(K.grad)
+    print(torch.func.jvp(lambda M: torch.linalg.slogdet(M)[1], (A.detach(),), (torch.ones(3, 3),)))
+    """,
+)
+
+errors(
+    "linalg_solve/errors",
+    "import torch\nA = torch.randn(3, 3)",
+    [
+        "torch.linalg.solve(torch.zeros(3, 3), torch.ones(3))",
+        "torch.linalg.solve(A, torch.ones(4))",
+        "torch.linalg.solve(A, torch.ones(4, 2))",
+        "torch.linalg.solve(torch.ones(2, 3), torch.ones(2))",
+        "torch.linalg.slogdet(torch.ones(2, 3))",
+        "torch.linalg.slogdet(torch.ones(3))",
+        "torch.logdet(torch.ones(2, 3))",
+        "torch.linalg.solve(A, 2.0)",
+        "torch.linalg.slogdet(torch.ones(2, 2, dtype=torch.long))",
+        "torch.linalg.solve(A, torch.ones(3, dtype=torch.float32))",
+        "torch.linalg.solve(torch.zeros(2, 3, 3), torch.ones(2, 3))",
+    ],
+)
