@@ -15,6 +15,9 @@ from ..core.tensor import Tensor
 from ..ops.bitwise import invert
 from ..ops.registry import operator_function
 from ..library.values import program_object, python_protocol
+from ..library.stdlib import DictView
+from ..runtime.limits import check_items
+from .datamodel import NO
 
 OPS = frozenset({"&", "|", "<<", ">>"})
 _SETS = (set, frozenset)
@@ -46,13 +49,42 @@ def _python(op, a, b, augmented=False):
         if op == "|":
             return a | b
         return _shift(op, int(a), int(b))
-    if op in ("&", "|") and ta in _SETS and tb in _SETS or (op == "|" and ta is tb is dict):
+    if (
+        op in ("&", "|")
+        and ta in _SETS
+        and tb in _SETS
+        or (op == "|" and isinstance(a, dict) and isinstance(b, dict))
+    ):
         # `s |= t` changes s in place, as in Python (a name bound to it sees the change)
         return (_INPLACE if augmented else _PY)[op](a, b)
+    if op in ("&", "|") and (ta is DictView or tb is DictView):
+        r = view_set_op(_PY[op], a, b)
+        if r is not NO:
+            return r
     sign = op + "=" if augmented else op
     raise GradTypeError(
         f"unsupported operand type(s) for {sign}: '{_pyname(a)}' and '{_pyname(b)}'"
     )
+
+
+def view_set_op(op, a, b):
+    """`d.keys() - other`, `other & d.items()` ...: Python's set operators of a dict's keys
+    and items views, with any iterable on the other side, giving a set; NO otherwise."""
+    sides = []
+    for v in (a, b):
+        if type(v) is DictView:
+            if not v.setlike:
+                return NO
+            sides.append(set(v._view()))
+        elif isinstance(v, (set, frozenset, list, tuple, dict, range, str)):
+            try:
+                sides.append(set(v))
+            except TypeError:
+                return NO
+        else:
+            return NO
+    check_items(len(sides[0]) + len(sides[1]), "the result", "elements")
+    return op(*sides)
 
 
 def binary_op(op, augmented=False):

@@ -34,6 +34,8 @@ PARENTS = {
     "AssertionError": "Exception",
     "StopIteration": "Exception",
     "OSError": "Exception",
+    "ImportError": "Exception",
+    "ModuleNotFoundError": "ImportError",
     "Warning": "Exception",
     "UserWarning": "Warning",
     "DeprecationWarning": "Warning",

@@ -31,6 +31,7 @@ from ..library.nn import Parameter
 from ..library.torch_names import library_class
 from ..library.numpy_ns import NUMPY_VALUES, type_of as numpy_type_of
 from .classes import LanguageObject, is_user_class
+from .instance_vars import InstanceVars
 from .exceptions import public_type
 from .functions import BoundUserMethod, Generator, UserFunction
 from .unbound import PY_TYPES
@@ -180,6 +181,9 @@ def type_of(x):
         return t
     if id(x) in CLASS_NAMES:
         return TypeName("type")  # type(int)
+    path = getattr(t, "language_type_path", None)  # (a library value's class by its import path)
+    if path is not None:
+        return TypeName(path)
     return TypeName(_type_name(x))
 
 
@@ -207,6 +211,8 @@ def install_classes(builtins):
         if v is not None:
             CLASS_OF[py] = v
             CLASS_NAMES[id(v)] = (v, shown)
+    if "dict" in builtins:  # obj.__dict__ (instance_vars.py) is a dict to the program
+        CLASS_OF[InstanceVars] = builtins["dict"]
     base = builtins.get("object")
     if base is not None:  # (the language's object: Python's name for it)
         CLASS_NAMES[id(base)] = (base, "object")

@@ -23,6 +23,7 @@ from .exceptions import BUILTIN_TYPES, is_instance
 from .items import del_attr
 from .iteration import counted, iterate
 from .names import install_classes, type_of
+from .instance_vars import vars_
 
 
 def _items(x):
@@ -478,6 +479,7 @@ def prelude():
         "iter": iter_,
         "next": next_,
         "hasattr": hasattr_,
+        "vars": vars_,
         "getattr": getattr_,
         "setattr": setattr_,
         "super": super_,

@@ -34,6 +34,7 @@ from ..core.tensor import Tensor
 from ..library.values import METHODS, BoundMethod, Module, Size, truth
 from ..library.values import program_object, python_protocol
 from ..library import numpy_ns
+from ..library.stdlib import DictView
 from ..library.numpy_ns import NUMPY_VALUES
 from ..library.methods import node_hook, requires_grad_
 from ..library.torch_ns import namespace
@@ -49,6 +50,7 @@ from .classes import (
 )
 from . import bitwise, datamodel, unbound
 from .datamodel import NO, plain_binary
+from .bitwise import view_set_op
 from .percent import percent_format
 from .names import NAME_ATTRS, name_attr, type_of
 from .containers import DICT_METHODS, LIST_MORE, SET_METHODS, STR_MORE, TUPLE_METHODS
@@ -62,6 +64,7 @@ from .containers import (
 )
 from .exceptions import LanguageException
 from .items import get_item
+from .instance_vars import instance_vars, refused as vars_refused, set_vars
 from .functions import BREAK, CONTINUE, BoundUserMethod, Return, Scope, UserFunction, call_depth  # noqa: F401
 from ..engine import versions
 from ..engine.number_nodes import F32, F64, number_node, pair_node
@@ -134,6 +137,10 @@ def _py_binary(op, a, b, augmented=False):
         return _PY_OPS[op](a, b)
     if (op == "-" and (ta in _SETS or tb in _SETS)) or (augmented and ta is list):
         r = _in_place(op, a, b, augmented)
+        if r is not NO:
+            return r
+    if op == "-" and (ta is DictView or tb is DictView):
+        r = view_set_op(operator.sub, a, b)
         if r is not NO:
             return r
     if op == "+" and ta is tb and ta in (str, list, tuple):
@@ -585,6 +592,13 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
         return name_attr(obj, name)
     if name == "__class__":  # what type(obj) gives
         return type_of(obj)
+    if name == "__dict__":  # an object's variables, in Python's names (instance_vars.py)
+        d = instance_vars(obj)
+        if d is not None:
+            return d
+        e = vars_refused(obj, "__dict__")
+        if e is not None:
+            raise e
     if isinstance(obj, NUMPY_VALUES):
         return numpy_ns.array_attr(obj, name)
     if isinstance(obj, type):
@@ -713,6 +727,8 @@ def set_attr(obj, name, value):
     if t is not Tensor:
         if isinstance(obj, type):
             return set_class_attr(obj, name, value)
+        if name == "__dict__":
+            return set_vars(obj, value)
         if (
             is_user_class(t)
             or hasattr(t, "language_setattr")

@@ -80,6 +80,52 @@ def _module(builtins, parts, node):
     return mod
 
 
+def _known(builtins, parts, node):
+    try:
+        _module(builtins, parts, node)
+    except GradSyntaxError:
+        return False
+    return True
+
+
+def _in_function(fn):
+    """Is code compiled in scope `fn` (scopes.FunctionInfo) inside a function's body?"""
+    while fn is not None:
+        if fn.kind == "function":
+            return True
+        fn = fn.parent
+    return False
+
+
+def _missing_module(compiler, parts, dotted):
+    """An import in a function's body of a module the language has not: Python's
+    ModuleNotFoundError when the statement runs (a function that imports a package
+    only when called, as minGPT's from_pretrained imports transformers), else None."""
+    if not _in_function(compiler.fn):
+        return None
+    try:
+        _module(compiler.builtins, parts, dotted)
+        return None
+    except GradSyntaxError as e:
+        message, hint = e.message, e.hint
+    line, col = pos(dotted)
+    known = 0  # (Python names the first part it cannot find: 'wandb' of wandb.sdk)
+    while known < len(parts) and _known(compiler.builtins, parts[: known + 1], dotted):
+        known += 1
+    missing = ".".join(parts[: known + 1])
+
+    def run(s):
+        raise GradRuntimeError(
+            f"No module named '{missing}'",
+            line,
+            col,
+            hint=hint or message,
+            type_name="ModuleNotFoundError",
+        )
+
+    return run
+
+
 # Python 3's __future__ features: each is already on, so importing one changes nothing
 # (old published code starts with `from __future__ import print_function, division`)
 FUTURE_FEATURES = frozenset(
@@ -439,10 +485,13 @@ class Statements:
 
     # ------------------------------------------------------------ import
     def s_import_name(self, node):
-        binds = []
+        binds, missing = [], None
         for item in node.children:
             dotted, alias = item.children
             parts = [t.value for t in dotted.children]
+            missing = _missing_module(self, parts, dotted)
+            if missing is not None:  # (the modules before it are imported, as in Python)
+                break
             module = _module(self.builtins, parts, dotted)
             bind = alias.value if alias is not None else parts[0]
             value = module if alias is not None else _module(self.builtins, parts[:1], dotted)
@@ -454,6 +503,8 @@ class Statements:
                 mkl.warm()
             for store, value in binds:
                 store(s, value)
+            if missing is not None:
+                missing(s)
 
         return run
 
@@ -462,6 +513,9 @@ class Statements:
         parts = [t.value for t in dotted.children]
         if parts == ["__future__"]:
             return _future(names)
+        missing = _missing_module(self, parts, dotted)
+        if missing is not None:
+            return missing
         module = _module(self.builtins, parts, dotted)
         binds = []
         if isinstance(names, Token):  # from m import *

@@ -18,6 +18,8 @@ from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..ops.creation import draws_from
 from ..ops.registry import FUNCTIONS
+from ..core.printing import show
+from . import samplers
 
 
 class Dataset:
@@ -25,6 +27,7 @@ class Dataset:
 
     language_subclassable = True
     language_methods = {}
+    language_vars = True  # (its objects hold only the program's variables: obj.__dict__)
 
     def __getitem__(self, index):
         raise GradRuntimeError(
@@ -200,45 +203,72 @@ class DataLoader:
         pin_memory_device="",
         in_order=True,
     ):
-        if sampler is not None or batch_sampler is not None:
-            raise GradValueError("DataLoader: sampler/batch_sampler are not supported by gradcli")
-        if batch_size is not None and (
-            isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size <= 0
-        ):
-            raise GradValueError(
-                f"batch_size should be a positive integer value, but got batch_size={batch_size}"
-            )
-        if isinstance(dataset, IterableDataset) and shuffle not in (None, False):
+        if batch_size is not None and batch_sampler is None:
+            samplers.BatchSampler(range(0), batch_size, drop_last)  # (its checks)
+        iterable = isinstance(dataset, IterableDataset)
+        if iterable and shuffle not in (None, False):
             raise GradValueError(
                 "DataLoader with IterableDataset: expected unspecified shuffle option, "
                 f"but got shuffle={shuffle}"
             )
+        for name, v in (("sampler", sampler), ("batch_sampler", batch_sampler)):
+            if iterable and v is not None:
+                raise GradValueError(
+                    f"DataLoader with IterableDataset: expected unspecified {name} option, "
+                    f"but got {name}={show(v)}"
+                )
+        if sampler is not None and shuffle:
+            raise GradValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise GradValueError(
+                    "batch_sampler option is mutually exclusive with batch_size, shuffle, "
+                    "sampler, and drop_last"
+                )
+            batch_size, drop_last = None, False
+        elif batch_size is None and drop_last:
+            raise GradValueError(
+                "batch_size=None option disables auto-batching and is mutually exclusive "
+                "with drop_last"
+            )
         self.dataset, self.batch_size, self.shuffle = dataset, batch_size, bool(shuffle)
         self.drop_last, self.collate_fn = drop_last, collate_fn
         self.num_workers, self.generator = num_workers, generator
+        self.sampler, self.batch_sampler = sampler, batch_sampler
 
     def __len__(self):
-        n = _length(self.dataset)
+        if self.batch_sampler is not None:
+            return len(self.batch_sampler)
+        n = len(self.sampler) if self.sampler is not None else _length(self.dataset)
         if self.batch_size is None:
             return n
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
 
     def __iter__(self):
+        # PyTorch's iterator starts the (batch) sampler's iteration, then draws its base seed
+        batches = iter(self.batch_sampler) if self.batch_sampler is not None else None
+        indices = iter(self.sampler) if batches is None and self.sampler is not None else None
         gen = draws_from(self.generator, "DataLoader")
         sampling.random64_int(gen)  # _BaseDataLoaderIter's base seed
-        return self._batches(gen)
+        return self._batches(gen, batches, indices)
 
-    def _batches(self, gen):
+    def _batches(self, gen, batches, indices):
+        if batches is not None:  # each a list of indices
+            collate = self.collate_fn or default_collate
+            for index in batches:
+                yield collate([self.dataset[i] for i in index])
+            return
         if isinstance(self.dataset, IterableDataset):  # its items in its own order
             yield from self._batched(iter(self.dataset))
             return
-        n = _length(self.dataset)
-        if self.shuffle:
+        if indices is not None:
+            order = indices
+        elif self.shuffle:
             # RandomSampler draws from the loader's generator itself when it was given one,
             # else from a new torch.Generator seeded by a draw of the default one
-            order = _random_order(gen, n, self.generator is None)
+            order = _random_order(gen, _length(self.dataset), self.generator is None)
         else:
-            order = range(n)
+            order = range(_length(self.dataset))
         yield from self._batched(self.dataset[i] for i in order)
 
     def _batched(self, samples):
@@ -261,6 +291,8 @@ class DataLoader:
         "dataset": lambda d: d.dataset,
         "batch_size": lambda d: d.batch_size,
         "drop_last": lambda d: d.drop_last,
+        "num_workers": lambda d: d.num_workers,
+        "generator": lambda d: d.generator,
     }
 
     def __repr__(self):
@@ -277,4 +309,5 @@ def members():
         "random_split": random_split,
         "DataLoader": DataLoader,
         "default_collate": default_collate,
+        **samplers.members(),
     }

@@ -646,6 +646,8 @@ def _inplace_of(entry):
     """The in-place method an op declares (`register(inplace=...)`): x.f_(...) is
     x.f(...) stored into x."""
     fn, name, decl = entry.fn, entry.inplace.name, entry.inplace
+    # (an op whose in-place method parses its arguments in words of its own: round_)
+    fn = getattr(fn, "inplace_call", fn)
 
     def method(x, *args, **kw):
         alias = None

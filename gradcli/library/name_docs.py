@@ -33,7 +33,12 @@ DOCS = {
     "torch.linalg": "linear algebra: inv, det, slogdet, solve, vector_norm and cross",
     "torch.accelerator": "accelerator queries; none is available",
     "torch.utils": "utils.data: Dataset, TensorDataset, DataLoader",
-    "torch.utils.data": "datasets and batching: Dataset, TensorDataset, Subset, random_split, DataLoader",
+    "torch.utils.data": "datasets and batching: Dataset, TensorDataset, Subset, random_split, "
+    "the samplers, DataLoader",
+    "torch.utils.data.dataset": "Dataset, IterableDataset, TensorDataset, Subset, random_split",
+    "torch.utils.data.sampler": "Sampler, SequentialSampler, RandomSampler, SubsetRandomSampler, "
+    "BatchSampler",
+    "torch.utils.data.dataloader": "DataLoader, default_collate, get_worker_info",
     "torch.optim": "optimizers (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD, LBFGS, Adafactor) and lr_scheduler",
     "torch.optim.lr_scheduler": "learning-rate schedules (StepLR, CosineAnnealingLR, OneCycleLR, ReduceLROnPlateau ...)",
     "torch.backends": "backend queries: mps and cuda are not built",
@@ -123,6 +128,8 @@ DOCS = {
     "torch.autograd.forward_ad.exit_dual_level": "close a forward-mode level",
     "torch.cuda.is_available": "False: gradcli computes on the CPU",
     "torch.cuda.device_count": "0",
+    "torch.cuda.manual_seed": "nothing on the CPU (PyTorch seeds CUDA's generators once CUDA starts)",
+    "torch.cuda.manual_seed_all": "nothing on the CPU (PyTorch seeds CUDA's generators once CUDA starts)",
     "torch.accelerator.is_available": "False",
     "torch.accelerator.current_accelerator": "None",
     "torch.accelerator.device_count": "0",

@@ -212,8 +212,63 @@ def _random_module():
         "binomial": _sized("random.binomial", state.binomial, 2),
         "poisson": _sized("random.poisson", state.poisson, 1),
         "default_rng": BuiltinFunction("numpy.random.default_rng", RandomGenerator),
+        "RandomState": BuiltinFunction("numpy.random.RandomState", RandomState),
     }
     return Module("numpy.random", members)
+
+
+class RandomState:
+    """np.random.RandomState(seed): a legacy stream of NumPy's own (MT19937), its draws
+    NumPy's; the methods below only (sizes checked first)."""
+
+    __slots__ = ("rs",)
+    language_type_path = "numpy.random.mtrand.RandomState"
+
+    def __init__(self, seed=None):
+        self.rs = call(np.random.RandomState, seed)
+
+    def __repr__(self):
+        return "RandomState(MT19937)"
+
+
+def _state_method(name, size_at):
+    def run(st, *args, **kwargs):
+        method = np.random.RandomState.__dict__[name]
+        return _sized(
+            f"random.RandomState.{name}", lambda *a, **k: method(st.rs, *a, **k), size_at
+        )(*args, **kwargs)
+
+    return run
+
+
+def _state_call(name):
+    def run(st, *args, **kwargs):
+        method = np.random.RandomState.__dict__[name]
+        return call(lambda *a, **k: method(st.rs, *a, **k), *args, **kwargs)
+
+    return run
+
+
+RandomState.language_methods = {
+    name: _state_method(name, at)
+    for name, at in (
+        ("rand", "dims"),
+        ("randn", "dims"),
+        ("randint", 2),
+        ("normal", 2),
+        ("uniform", 2),
+        ("random", 0),
+        ("random_sample", 0),
+        ("standard_normal", 0),
+        ("choice", 1),
+        ("exponential", 1),
+        ("binomial", 2),
+        ("poisson", 1),
+    )
+}
+RandomState.language_methods.update(
+    {name: _state_call(name) for name in ("permutation", "shuffle", "seed")}
+)
 
 
 class RandomGenerator:
@@ -221,6 +276,7 @@ class RandomGenerator:
     methods below only (sizes checked first)."""
 
     __slots__ = ("g",)
+    language_type_path = "numpy.random._generator.Generator"
 
     def __init__(self, seed=None):
         self.g = call(np.random.default_rng, seed)

@@ -276,6 +276,10 @@ def _dual(name, py, pairwise=None):
         return tensor_fn(*args, **kwargs)
 
     fn.tensor_op = tensor_fn  # (torch.abs, torch.round: the op alone, library/torch_ns.py)
+    if hasattr(tensor_fn, "method"):  # x.round(...): the op's own method form
+        fn.method = tensor_fn.method
+    if hasattr(tensor_fn, "inplace_call"):  # x.round_(...)
+        fn.inplace_call = tensor_fn.inplace_call
     entry.fn = fn
 
 

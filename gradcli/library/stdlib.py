@@ -91,6 +91,12 @@ class DictView:
     def type_name_of(self):
         return f"{self.prefix}_{self.kind}"
 
+    @property
+    def setlike(self):
+        """Whether it is a set to Python's operators (`d.keys() - s`, `d.items() & t`): the
+        keys and the items are, the values are not."""
+        return self.kind != "values"
+
     def __repr__(self):
         return f"{self.type_name_of()}([{', '.join(show(v) for v in self._view())}])"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..core.printing import show
 from ..core.tensor import Tensor
 from ..runtime import context
-from ..runtime.errors import GradTypeError
+from ..runtime.errors import GradError, GradTypeError, GradValueError
 from ..runtime.limits import check_items
 from . import re_ns, stdlib
 from .stdlib import EXCEPTION_CLASSES, StdModule, bounded_list, counted
@@ -263,6 +263,47 @@ def _re_module():
     return re_ns.make_module(StdModule)
 
 
+def _literal_eval(node_or_string):
+    """ast.literal_eval of a string: Python's own, for the literals the language has (no
+    complex numbers, no bytes); a parse tree (the other thing Python takes) there is none."""
+    import ast as _ast  # (imported when a program imports it: start-up time)
+    import re
+
+    if not isinstance(node_or_string, str):
+        raise GradValueError(f"malformed node or string: {show(node_or_string)}")
+    check_items(len(node_or_string), "literal_eval()'s text", "characters")
+    try:
+        value = _ast.literal_eval(node_or_string)
+    except SyntaxError as e:
+        raise GradError(str(e), type_name="SyntaxError") from None
+    except (ValueError, TypeError) as e:  # (the node it names, without its address)
+        raise GradValueError(re.sub(r" at 0x[0-9a-fA-F]+", "", str(e))) from None
+    except (RecursionError, MemoryError):
+        raise GradValueError("literal_eval(): the literal is nested too deeply") from None
+    _check_literal(value)
+    return value
+
+
+def _check_literal(value):
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (complex, bytes)) or v is Ellipsis:
+            raise GradError(
+                f"{type(v).__name__} values are not supported (gradcli has no {type(v).__name__})",
+                type_name="NotImplementedError",
+            )
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple, set, frozenset)):
+            stack.extend(v)
+
+
+def _ast_module():
+    return _module("ast", {"literal_eval": _literal_eval})
+
+
 def _argparse_module():
     from .argparse_ns import make_module  # (CPython's argparse: only when a program imports it)
 
@@ -270,6 +311,7 @@ def _argparse_module():
 
 
 for _name, _make in (
+    ("ast", _ast_module),
     ("argparse", _argparse_module),
     ("re", _re_module),
     ("contextlib", _contextlib_module),

@@ -74,6 +74,9 @@ _MODULES = {
     "torch.optim.sgd": "SGD",
     "torch.utils.data.dataloader": "DataLoader",
     "torch.utils.data.dataset": "Dataset IterableDataset Subset TensorDataset",
+    "torch.utils.data.sampler": (
+        "Sampler SequentialSampler RandomSampler SubsetRandomSampler BatchSampler"
+    ),
     "torch.autograd.function": "Function FunctionCtx",
     "torch.autograd.forward_ad": "UnpackedDualTensor",
     "torch.autograd.graph": "_AllowMutationOnSavedContext",

@@ -40,6 +40,12 @@ from ..runtime import context
 from ..runtime.settings import accepts
 
 
+def _no_cuda_seed(seed):
+    """torch.cuda.manual_seed(_all): PyTorch keeps the call until CUDA starts, which it
+    never does on a CPU: nothing happens."""
+    return None
+
+
 def manual_seed(seed):
     """torch.manual_seed(n): seeds the default generator and returns it."""
     context.current.generator.manual_seed(checked_seed(seed))
@@ -288,6 +294,22 @@ def uniform_method(x, a=0.0, b=1.0, *, generator=None, **kw):
     )
 
 
+def _data_module(Namespace):
+    """torch.utils.data, with its modules dataset, sampler and dataloader (which published
+    code imports from: `from torch.utils.data.dataloader import DataLoader`)."""
+    members = data.members()
+    parts = {
+        "dataset": "Dataset IterableDataset TensorDataset Subset random_split",
+        "sampler": "Sampler SequentialSampler RandomSampler SubsetRandomSampler BatchSampler",
+        "dataloader": "DataLoader default_collate get_worker_info",
+    }
+    modules = {
+        part: Namespace(f"torch.utils.data.{part}", {n: members[n] for n in names.split()})
+        for part, names in parts.items()
+    }
+    return Namespace("torch.utils.data", {**members, **modules})
+
+
 def namespaces(Namespace):
     """torch.accelerator, torch.utils(.data), torch.optim(.lr_scheduler), as the language's
     namespaces (`Namespace(name, members)`)."""
@@ -300,7 +322,7 @@ def namespaces(Namespace):
                 "device_count": lambda: 0,
             },
         ),
-        "utils": Namespace("torch.utils", {"data": Namespace("torch.utils.data", data.members())}),
+        "utils": Namespace("torch.utils", {"data": _data_module(Namespace)}),
         "optim": Namespace(
             "torch.optim",
             {
@@ -526,7 +548,16 @@ def namespace() -> dict:
                 "graph": Module("torch.autograd.graph", dict(saved_hooks.MEMBERS)),
             },
         )
-        cuda = Module("torch.cuda", {"is_available": lambda: False, "device_count": lambda: 0})
+        cuda = Module(
+            "torch.cuda",
+            {
+                "is_available": lambda: False,
+                "device_count": lambda: 0,
+                # (seeding CUDA's generators: PyTorch queues it until CUDA starts; it never does)
+                "manual_seed": _no_cuda_seed,
+                "manual_seed_all": _no_cuda_seed,
+            },
+        )
         torch_members.update(
             {
                 "nn": nn,

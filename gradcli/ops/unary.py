@@ -492,29 +492,66 @@ class RoundDecimals(Function):
         return _zero_grad(ts[0], F, None)
 
 
-_UNSET = object()
-
-
 def _round_call(cls):
     """round(input, *, decimals): without decimals aten::round (RoundBackward0), with
     them aten::round.decimals; decimals an int, as PyTorch's parser wants (anything else,
     None too, or another keyword: its "invalid combination" words)."""
 
-    def round(x, *, decimals=_UNSET, **other):
+    def round(x, **kw):
         x = tensor_arg(x)
-        if decimals is _UNSET and not other:
+        if not kw:
             return cls.apply(x)
-        if type(decimals) is not int or other:
-            given = {} if decimals is _UNSET else {"decimals": decimals}
-            given.update(other)
-            got = ", ".join(f"{k}={type_name(v)}" for k, v in given.items())
+        decimals = _int_of(kw.get("decimals"))
+        if type(decimals) is not int or len(kw) > 1:
+            if type(decimals) is int and len(kw) == 2:
+                other = next(k for k in kw if k != "decimals")
+                raise GradTypeError(f"round() got an unexpected keyword argument '{other}'")
+            # (the keywords as given, listed last first)
+            got = ", ".join(f"{k}={type_name(v)}" for k, v in reversed(kw.items()))
             raise GradTypeError(
                 "round() received an invalid combination of arguments - got (Tensor, "
                 f"{got}), but expected one of:"
             )
         return RoundDecimals.apply(x, decimals=decimals)
 
+    def method(name):
+        """x.round(...) / x.round_(...): the method's own parser, whose words differ."""
+
+        def run(x, *args, **kw):
+            if args:
+                raise GradTypeError(
+                    f"{name}() takes from 1 to 0 positional arguments but {len(args)} were given"
+                )
+            if "decimals" not in kw and kw:
+                raise GradTypeError(f'{name}() missing 1 required positional arguments: "decimals"')
+            if len(kw) > 1:  # (the keywords as given, listed last first)
+                got = "".join(f"{k}={type_name(v)}, " for k, v in reversed(kw.items()))
+                raise GradTypeError(
+                    f"{name}() received an invalid combination of arguments - got ({got}), "
+                    "but expected one of:"
+                )
+            if "decimals" not in kw:
+                return round(x)
+            decimals = _int_of(kw["decimals"])
+            if type(decimals) is not int:
+                raise GradTypeError(
+                    f"{name}(): argument 'decimals' must be int, not {type_name(kw['decimals'])}"
+                )
+            return round(x, decimals=decimals)
+
+        return run
+
+    round.method = method("round")
+    round.inplace_call = method("round_")
     return round
+
+
+def _int_of(v):
+    """An int argument as PyTorch's parser reads it: an int (not a bool), or a 0-d
+    integer tensor's value; anything else as it is."""
+    if type(v) is Tensor and v.data.ndim == 0 and v.data.dtype.kind in "iu":
+        return int(v.data)
+    return v
 
 
 unary(

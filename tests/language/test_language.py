@@ -37,7 +37,7 @@ ESCAPES = [
     ("class C:\n    pass\nC.__subclasses__()", "AttributeError"),
     ("class C:\n    pass\nC.mro()", "AttributeError"),
     ("class C:\n    pass\nC().__class__", "AttributeError"),
-    ("class C:\n    pass\nC().__dict__", "AttributeError"),
+    ("class C:\n    pass\nC().__dict__.__class__.__base__", "AttributeError"),
     ("class C:\n    def m(self):\n        pass\nC().m.__func__", "AttributeError"),
     ("class C:\n    def m(self):\n        pass\nC().m.fn", "AttributeError"),
     ("class C:\n    def m(self):\n        pass\nC.m.__globals__", "AttributeError"),

@@ -52,7 +52,7 @@ ESCAPES = [
     ('getattr(print, "__globals__")', "AttributeError"),
     ("globals()", "NameError"),
     ("locals()", "NameError"),
-    ("vars()", "NameError"),
+    ("vars()", "NotImplementedError"),
     ("dir()", "NameError"),
     ("__builtins__", "NameError"),
     ("breakpoint()", "NameError"),

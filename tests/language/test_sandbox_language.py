@@ -89,7 +89,50 @@ ESCAPES = [
     # classes and instances
     (CLASS + "C.__class__", "AttributeError"),
     (CLASS + "C().__class__", "AttributeError"),
-    (CLASS + "C().__dict__", "AttributeError"),
+    # an object's variables (`obj.__dict__`, instance_vars.py): a dict of the program's
+    # values only, through which no Python object is reached nor a special name set
+    (CLASS + "C().__dict__.owner", "AttributeError"),
+    (CLASS + "C().__dict__._sync()", "AttributeError"),
+    (CLASS + "vars(C()).__class__.__subclasses__()", "AttributeError"),
+    (CLASS + "vars(C()).__reduce_ex__(2)", "AttributeError"),
+    (CLASS + "c = C()\nc.__dict__['__class__'] = int", "TypeError"),
+    (CLASS + "c = C()\nc.__dict__.update(__init__=print)", "TypeError"),
+    (CLASS + "c = C()\nc.__dict__.setdefault('__getattr__', print)", "TypeError"),
+    (CLASS + "c = C()\nc.__dict__ = {'__dict__': {}}", "TypeError"),
+    (CLASS + "c = C()\nc.__dict__[print] = 1", "TypeError"),
+    (CLASS + "c = C()\nc.__dict__['language_iter'] = print\nlist(c)", "TypeError"),
+    (CLASS + "vars(C)", "TypeError"),
+    (CLASS + "vars(C.m)", "TypeError"),
+    (CLASS + "vars(C().m)", "TypeError"),
+    (CLASS + '"{0.__dict__.owner}".format(C())', "AttributeError"),
+    (CATCH_USER + "vars(err)", "TypeError"),
+    ("import torch\nvars(torch.nn.Linear(1, 1))", "TypeError"),
+    ("import torch\nvars(torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=1))", "TypeError"),
+    ("import math\nvars(math)", "TypeError"),
+    ("vars(print)", "TypeError"),
+    # NumPy's RandomState and torch.utils.data's samplers: their methods, never their insides
+    ("import numpy as np\nnp.random.RandomState(0).rs", "AttributeError"),
+    ("import numpy as np\nnp.random.RandomState(0).get_state()", "AttributeError"),
+    ("import numpy as np\nnp.random.RandomState(0).__reduce__()", "AttributeError"),
+    ("import numpy as np\nnp.random.RandomState(0).rand.__self__", "AttributeError"),
+    ("import numpy as np\ntype(np.random.RandomState(0)).__mro__", "AttributeError"),
+    (
+        "from torch.utils.data import RandomSampler\nRandomSampler([1]).__iter__.__func__",
+        "AttributeError",
+    ),
+    (
+        "from torch.utils.data import RandomSampler\nRandomSampler([1]).__class__.__subclasses__()",
+        "AttributeError",
+    ),
+    ("from torch.utils.data import BatchSampler\nvars(BatchSampler([1], 1, False))", "TypeError"),
+    ("import ast\nast.parse('1')", "AttributeError"),
+    ("import ast\nast.literal_eval.__globals__", "AttributeError"),
+    ("from ast import literal_eval\nliteral_eval('__import__(\"os\")')", "ValueError"),
+    ("from ast import literal_eval\nliteral_eval('(1).__class__')", "ValueError"),
+    ("from ast import literal_eval\nliteral_eval('b\"x\"')", "NotImplementedError"),
+    ("def f():\n    import os.path\n    return os\nf().path", "ModuleNotFoundError"),
+    ("def f():\n    from importlib import import_module\nf()", "ModuleNotFoundError"),
+    ("vars(lambda: 1)", "TypeError"),
     (CLASS + "C.__dict__", "AttributeError"),
     (CLASS + "C.__subclasses__()", "AttributeError"),
     (CLASS + "C.__mro__[0].__dict__", "AttributeError"),  # (its classes: the language's)
@@ -118,18 +161,18 @@ ESCAPES = [
     ("(1).__doc__", "AttributeError"),
     ("print.__doc__", "AttributeError"),
     (CLASS + "c = C()\nc.__class__ = C", "AttributeError"),
-    (CLASS + "c = C()\nc.__dict__ = {}", "AttributeError"),
+    (CLASS + "c = C()\nc.__dict__ = 3", "TypeError"),
     (CLASS + "C.__init__ = print", "AttributeError"),
     (CLASS + "C.__repr__ = print", "AttributeError"),
     (CLASS + "C.__getattr__ = print", "AttributeError"),
-    (CLASS + 'getattr(C(), "__dict__")', "AttributeError"),
+    (CLASS + 'getattr(C(), "__dict__").owner', "AttributeError"),
     (CLASS + 'getattr(C, "__subclasses__")', "AttributeError"),
     (CLASS + 'setattr(C(), "__class__", C)', "AttributeError"),
     (CLASS + 'setattr(C, "__init__", print)', "AttributeError"),
     (CLASS + "[x.__class__ for x in [C()]]", "AttributeError"),
     (CLASS + 'f"{C().__class__}"', "AttributeError"),
     (CLASS + '"{0.__class__.__subclasses__}".format(C())', "AttributeError"),
-    (CLASS + '"{0.__dict__}".format(C())', "AttributeError"),
+    (CLASS + '"{0.__dict__.__class__.__mro__}".format(C())', "AttributeError"),
     (CLASS + '"{0.m.__func__}".format(C())', "AttributeError"),
     (CLASS + '"{0.__init__.__globals__}".format(C())', "AttributeError"),
     # bound methods and functions
@@ -358,7 +401,10 @@ ESCAPES = [
         "class C:\n    def __getitem__(self, i):\n        return i.__class__\nC()[0]",
         "AttributeError",
     ),
-    ("class C:\n    def __call__(self):\n        return self.__dict__\nC()()", "AttributeError"),
+    (
+        "class C:\n    def __call__(self):\n        return self.__dict__.owner\nC()()",
+        "AttributeError",
+    ),
     ("class C:\n    def __format__(self, spec):\n        return 5\nf'{C()}'", "TypeError"),
     ("class C:\n    def __bool__(self):\n        return 1\nbool(C())", "TypeError"),
     ("class C:\n    def __float__(self):\n        return print\nfloat(C())", "TypeError"),
@@ -436,6 +482,10 @@ HARMLESS = [
     "v3 = C.m.__name__\nv4 = C().m.__qualname__\nv5 = h.__name__\nv6 = h.__doc__\n"
     "v7 = math.sqrt.__name__\nv8 = print.__name__\nv9 = math.__name__\nv10 = int.__name__\n"
     "v11 = type(1).__name__\nv12 = (lambda: 1).__qualname__\nv13 = C().__doc__\n",
+    # an object's variables: a dict of the program's values, in Python's names
+    CLASS + "c = C()\nc.x = print\nc.language_iter = C\nv = c.__dict__\nv1 = vars(c)\n"
+    "v2 = dict(vars(c))\nv3 = list(c.__dict__.items())\nv4 = type(v)\nv5 = v.copy()\n"
+    "c.__dict__ |= {'y': C.m}\nv6 = {**vars(c)}\nv7 = v.get('language_iter')\n",
 ]
 
 
@@ -580,6 +630,7 @@ def test_every_python_attribute_of_the_new_values(kind):
                 or (kind in ("super", "unbound super") and name in classes.DUNDERS)
                 or name in PYTHONS_OWN
                 or (kind == "user class" and name in CLASS_CHAIN and form.endswith(f"{name}\n"))
+                or (kind == "instance" and name == "__dict__" and form.endswith(f"{name}\n"))
             ), f"{kind}: {form!r} was allowed"
             v = session.scope.vars.get("v")
             assert allowed(v), f"{kind}: {form!r} gave {type(v)!r}"
@@ -860,7 +911,15 @@ FAST_ESCAPES = [
     (FAST + "def c(x):\n    a, b = x\n    return a\nc(f)", "TypeError"),
     # an object's own variables, read as Python reads them where no class has the name
     (FAST + "class C:\n    def m(self):\n        return self.mro\nC().m()", "AttributeError"),
-    (FAST + "class C:\n    def m(self):\n        return self.__dict__\nC().m()", "AttributeError"),
+    (
+        FAST + "class C:\n    def m(self):\n        return self.__dict__.owner\nC().m()",
+        "AttributeError",
+    ),
+    (
+        FAST + "class C:\n    def m(self):\n        self.__dict__['__len__'] = 1\n"
+        "        return len(self)\nC().m()",
+        "TypeError",
+    ),
     (
         FAST + "class C:\n    def m(self):\n        try:\n            return self.nope\n"
         "        except AttributeError as e:\n            return e\nC().m().obj",
