@@ -23,7 +23,7 @@ Which bodies: language/loop_shapes.py.  How:
   keep their graph): a set's first time each op's whole forward, after that the op's
   kernel where it has one for its arguments' kind (`Function.replay_kernel`, one
   NumPy call: engine.run_kernels); `backward` through the engine, a no_grad block's
-  steps `w -= lr * w.grad` on Python floats (`_run_updates`), the other statements
+  steps `w -= lr * w.grad` on Python floats (replay_steps.py), the other statements
   as compiled.  The ops of constants and tensors needing no gradient (`x ** 2`) are
   computed once (`_hoist`); a loss only `backward` reads is made when the program
   can see it (`Deferred`).  A failed check runs the iteration as compiled (and an
@@ -32,9 +32,12 @@ Which bodies: language/loop_shapes.py.  How:
 * The names the replayed statements make are bound when the program can next see
   them: when the loop ends (however it ends), or before an iteration runs as
   compiled, each to a Tensor of the last value given to it, whose graph is the
-  shadows of its iteration, handed over (`materialize`).  An iteration an `if` makes
-  compiled binds only those its first assignments do not make again
-  (`_assigned_first`).
+  shadows of its iteration, handed over (`materialize`).  An iteration in which an `if`
+  holds replays the statements before it, binds the names they made, runs the `if` as
+  compiled and replays the statements after it (`_guarded`: when they make no name and
+  the checks hold again; the set it handed over is used again once the program lets go
+  of its values, `reusable`); else it runs as compiled, binding only the names its first
+  assignments do not make again (`_assigned_first`).
 
 Everything the program sees is what the compiled loop makes: the same ops' forwards
 and VJPs on the same values in the same order (so the same bits), the engine's own
@@ -46,20 +49,21 @@ both ways and compares all they print.
 
 from __future__ import annotations
 
-import numpy as np
+from sys import getrefcount
+
 
 from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..library.nn.module import replay_same
 from ..library.optim import replay_groups_same
-from ..library.scalar_steps import array_step, step_by, step_value, zero_grad_array
 from .loop_shapes import REPORT, augmented, bound_names, compile_body, names_in, report, why_not
 
 # (REPORT: set here for the loops, by a test)
 from .parser import Tree
-from .positions import located, pos
+from .positions import pos
 from .replay_plan import Fail, negative_zero, read_all
+from .replay_steps import backward_item, run_updates
 from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP
 from .replay_records import APPEND, ARRAY_STEP, CALL, EACH, ZERO_GRAD
 from .replay_plan import plan as make_plan
@@ -69,7 +73,6 @@ assert (ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM) == (0, 1, 2, 3, 4, 
 assert (STEP, CLEAR_GRAD, ARRAY_STEP, ZERO_GRAD, EACH) == (0, 1, 3, 4, 5)
 from .state import state
 from .stmtlines import sequence
-from .iteration import step
 
 #: times a loop run notes an iteration again after a check failed; then it runs as compiled
 MAX_RECORDS = 3
@@ -177,6 +180,7 @@ class Run:
         "bases",
         "why",
         "noted",
+        "lent",
     )
 
     def __init__(self, body, s):
@@ -196,6 +200,7 @@ class Run:
         self.counts = [0, 0]  # iterations replayed, in all (REPORT: Counted)
         self.why = None  # why the last noted iteration gave no plan (REPORT)
         self.noted = -1  # the engine's ops the last noted iteration ran (replay_defs.py)
+        self.lent = None  # a set an `if` handed over: (plan, its turn, the set) (`_guarded`)
 
     def iteration(self, s):
         """Run the body once; returns its signal, as Compiler.block's closure does."""
@@ -206,8 +211,12 @@ class Run:
                 return self._replay(plan)
             if why is not _COND:
                 self.plan = None
-            elif self.pending and not any(p[0] is CALLED for p in self.pending.values()):
-                return self._assigned_first()  # (a call's value: every name bound first)
+            else:
+                r = _guarded(self, plan)
+                if r is not _STALE:
+                    return r
+                if self.pending and not any(p[0] is CALLED for p in self.pending.values()):
+                    return self._assigned_first()  # (a call's value: every name bound first)
             return self._compiled(0)
         if self.records < MAX_RECORDS and engine.plain():
             self.records += 1
@@ -247,6 +256,7 @@ class Run:
         return body.after_first(s)
 
     def finish(self):
+        self.lent = None
         if self.pending:
             self.materialize()
         plan = self.plan
@@ -357,42 +367,6 @@ class Run:
                 return _COND  # (the compiled iteration raises it in its place)
         return None
 
-    def _other(self, plan, item):
-        """A replayed iteration's CHECK (replay_plan.Check: the checks again, after a method
-        call) or ITEM (replay_plan.Item: `running += loss.item()`): _GO, or what the rest
-        of the iteration run as compiled gives (a check that fails, an error)."""
-        s = self.s
-        kind = item[0]
-        if kind == CHECK:
-            return _GO if self._still(plan) else self._compiled(item[1])
-        if kind == CALL:  # (replay_plan.Call: replay_defs._Held.in_loop)
-            return item[1].in_loop(self, item)
-        if kind == APPEND:  # (replay_plan.Append: `losses.append(loss.item())`)
-            _, load, name, value, at, line = item
-            state.line = line
-            try:
-                got = load(s)
-                if type(got) is not list:
-                    return self._compiled(at)
-                v = value(s) if name is None else self._number(name)
-            except Exception:
-                return self._compiled(at)  # (its error in its place)
-            if v is _STALE:
-                return self._compiled(at)
-            got.append(v)
-            return _GO
-        _, store, load, name, binary, at, line = item
-        state.line = line
-        v = self._number(name)
-        if v is _STALE:
-            return self._compiled(at)  # (its error in its place)
-        try:
-            r = binary(load(s), v)
-        except Exception:
-            return self._compiled(at)
-        store(s, r)
-        return _GO
-
     def _number(self, name):
         """The number `name.item()` gives of a made name's replayed value (as Tensor.item
         takes it), or _STALE when the statement must run as compiled (no value, not
@@ -422,30 +396,51 @@ class Run:
             and _check(plan.checks, self.s)
         )
 
-    def _replay(self, plan):  # noqa: C901 (one loop over the items: a call per item costs)
-        s = self.s
-        turn = self.turn
-        self.turn = turn ^ 1
-        shadows = self.sets[turn]
-        warm = shadows is not None  # (its ops' forwards ran once: Deferred)
-        if shadows is None:
-            shadows = self.sets[turn] = plan.sets()
-        elif plan.loose:  # the values of two iterations ago: no name holds them any more
-            engine.release(shadows, plan.loose)
+    def _replay(self, plan):
+        """A replayed iteration (its checks held)."""
+        r = self._items(plan, 0, None)
+        if r is not _GO:
+            return r
+        self.steady = plan.steady
+        return None
+
+    def _items(self, plan, start, stop, shadows=None, warm=True):  # noqa: C901 (one loop)
+        """Items start..stop (None: to the end) of a replayed iteration, in the set
+        `shadows`; None: the iteration's first items, its set chosen first (the other
+        one than the last iteration's; `warm`: its ops' forwards ran once) and the hoisted
+        values put in their slots.  _GO, or what the rest of the iteration run as
+        compiled gave (an item that could not be replayed, a hoisted op that raised)."""
         vals = self.vals
+        if shadows is None:
+            turn = self.turn
+            self.turn = turn ^ 1
+            shadows = self.sets[turn]
+            if shadows is None and self.lent is not None and self.lent[1] == turn:
+                lent, self.lent = self.lent, None  # (an `if` handed it over: `_guarded`)
+                if lent[0] is plan and reusable(lent[2]):
+                    shadows = self.sets[turn] = lent[2]
+            warm = shadows is not None  # (its ops' forwards ran once: Deferred)
+            if shadows is None:
+                shadows = self.sets[turn] = plan.sets()
+            elif plan.loose:  # the values of two iterations ago: no name holds them now
+                engine.release(shadows, plan.loose)
+            if plan.hoist:
+                fixed = self.fixed
+                if fixed is None or not _unchanged(fixed[0]):
+                    fixed = self.fixed = _hoist(plan, shadows, vals)
+                    if fixed is None:  # (as compiled, the error in its place)
+                        return self._compiled(0)
+                for j, v in fixed[1]:
+                    vals[j] = v
+        s = self.s
         forward = engine.forward
         kernels = self.kernels
         pending = self.pending
-        if plan.hoist:
-            fixed = self.fixed
-            if fixed is None or not _unchanged(fixed[0]):
-                fixed = self.fixed = _hoist(plan, shadows, vals)
-                if fixed is None:  # (as compiled, the error in its place)
-                    return self._compiled(0)
-            for j, v in fixed[1]:
-                vals[j] = v
         fast = self.fast
-        for at_item, item in enumerate(plan.items):
+        items = plan.items
+        if start or stop is not None:
+            items = items[start:stop]
+        for at_item, item in enumerate(items, start):
             kind = item[0]
             # (the kinds as literals: a global's lookup per item costs in the hot loop)
             if kind == 0:  # ASSIGN: name = expression (replay_plan.Assign)
@@ -487,17 +482,17 @@ class Run:
                 for j in drop:  # values no later statement reads: let go
                     vals[j] = None
             elif kind == 1:  # BACKWARD: name.backward() (replay_plan.Backward)
-                _backward(item, shadows, vals, s)
+                like = vals[item[1]]
+                backward_item(item, shadows, like if type(like) is not Deferred else like.like, s)
             elif kind == 3:  # NO_GRAD: a no_grad block (replay_plan.NoGrad)
-                _run_updates(item, s)
+                run_updates(item, s)
             elif kind == 2:  # AS_COMPILED (replay_plan.AsCompiled: its closure)
                 item[1](s)
             else:  # CHECK, ITEM, CALL, APPEND (not in the bench's loops)
-                r = self._other(plan, item)
+                r = _other(self, plan, item)
                 if r is not _GO:
                     return r
-        self.steady = plan.steady
-        return None
+        return _GO
 
     # -- binding the names -----------------------------------------------------------------
     def materialize(self, numbers=None):
@@ -588,118 +583,34 @@ def _assigned(body, name, s):
         return False
 
 
-def _run_updates(item, s):
-    """A no_grad block (`_updates`) as its closure runs it (its `with` gives gradcli's
-    no_grad: the plan's checks keep the names it reads gradcli's own): grad mode off
-    while its statements run, each step on Python floats when w.grad is a 0-d array of
-    w's dtype (scalar_steps.step_by), else the statement as compiled."""
-    if not item[2]:  # (NoGrad.off: a loop of the body, `for p in params: p.grad = None`)
-        _run_entries(item[1], s)
-        return
-    ctx = context.current
-    prev = ctx.grad_enabled
-    ctx.grad_enabled = False
-    try:
-        _run_entries(item[1], s)  # (NoGrad.entries)
-    finally:
-        ctx.grad_enabled = prev
+def links(sets):
+    """Per node of a shadow set, the references to it when nothing else holds it: the
+    set's list, each of its parents' links from the set's nodes, and getrefcount's
+    argument."""
+    links = [2] * len(sets)
+    at = {id(sh): j for j, sh in enumerate(sets)}
+    for sh in sets:
+        for p in getattr(sh, "parents", ()) or ():
+            j = at.get(id(p))
+            if j is not None:
+                links[j] += 1
+    return links
 
 
-def _backward(item, shadows, vals, s):
-    """A BACKWARD item (replay_plan.Backward): the pass through this iteration's shadows,
-    and the no_grad block after it that takes its gradients (replay_plan._taking)."""
-    _, k, sched, line, bl, bc, then = item
-    state.line = line
-    like = vals[k]
-    if type(like) is Deferred:
-        like = like.like
-    try:
-        if then is None:
-            engine.backward_with(shadows[k], like, False, sched)
-            return
-        taken = engine.backward_taking(shadows[k], like, sched, then[0])
-    except Exception as e:  # placed where the compiled call places it
-        raise located(e, bl, bc) from None
-    if taken is None:
-        _run_updates(then[2], s)
-    else:
-        _taken(then, taken, s)
-
-
-def _taken(then, taken, s):
-    """The no_grad block after a `backward` (replay_plan._taking) when the pass took the
-    leaves' gradients (engine.backward_taking): each step `w op= y * v.grad` on Python
-    floats with v's gradient as the number it took (scalar_steps.step_value: what
-    step_by makes of the 0-d .grad the pass would have stored), the block's `v.grad =
-    None` then nothing to do.  A step that cannot be so stores the gradients first
-    (engine.give) and runs the block from that step as `_run_updates` does."""
-    _, steps, block = then
-    _, _, dtype, values = taken
-    ctx = context.current
-    prev = ctx.grad_enabled
-    ctx.grad_enabled = False
-    try:
-        for x, (w, v, y, op, line) in enumerate(steps):
-            state.line = line
-            d = w.data
-            g = values.get(id(v))
-            if g is not None and d.dtype is dtype:
-                try:
-                    if step_value(w, d, g, y, op):
-                        continue
-                except ValueError:  # (d is read-only: nothing was changed)
-                    pass
-            engine.give(taken)
-            _run_entries(block[1][x:], s)
-            return
-        state.line = block[1][-1][2]  # (the last `v.grad = None`'s)
-    finally:
-        ctx.grad_enabled = prev
-
-
-def _run_entries(entries, s):
-    """The entries of a no_grad block (replay_plan._updates), grad mode off."""
-    for e in entries:
-        kind = e[0]
-        if kind == 0:  # STEP
-            _, w, v, y, op, fn, line = e
-            state.line = line
-            g = v.grad
-            if type(g) is Tensor:
-                g = g.data
-                d = w.data
-                if type(g) is np.ndarray and not g.ndim and g.dtype is d.dtype:
-                    try:
-                        if step_by(w, d, g, y, op):
-                            continue  # (the compiled statement then binds w to its
-                            # name, which holds w: checked before, changed in place)
-                    except ValueError:  # (d is read-only: nothing was changed)
-                        pass
-            fn(s)
-        elif kind == 1:  # CLEAR_GRAD
-            state.line = e[2]
-            e[1].grad = None
-        elif kind == 3:  # ARRAY_STEP
-            _, w, v, y, ufunc, fn, line = e
-            state.line = line
-            g = v.grad
-            if type(g) is not Tensor or not array_step(w, g.data, y, ufunc):
-                fn(s)
-        elif kind == 4:  # ZERO_GRAD
-            _, v, fn, line = e
-            state.line = line
-            if not zero_grad_array(v.grad):
-                fn(s)
-        elif kind == 5:  # EACH
-            _, (line, col), store, params, per = e
-            max_steps = context.current.limits.max_steps
-            for p, sub in zip(params, per):  # (as the compiled loop: bound, a step
-                store(s, p)  # counted, then its body's statements)
-                if max_steps is not None:
-                    step(max_steps, line, col)
-                _run_entries(sub, s)
-        else:
-            e[1](s)
+def reusable(sets, known=None):
+    """Whether a shadow set handed over to the program's Tensors is free again (their
+    values freed): each node held only by the set and its parents' links (`links`, or
+    `known`), no hooks (`watch`) on it; then what a Tensor of its output gave it
+    (`out_vc`, its version counter) is let go, as if it had not been handed over."""
+    if known is None:
+        known = links(sets)
+    for j in range(len(sets)):  # (by index: no local holds a node)
+        if getrefcount(sets[j]) != known[j] or getattr(sets[j], "watch", None) is not None:
+            return False
+    for sh in sets:
+        if getattr(sh, "out_vc", None) is not None:
+            sh.out_vc = None
+    return True
 
 
 def _block_seen(block, loads, s):
@@ -736,6 +647,96 @@ def _alive(live, steps, vals, s):
         srcs[p] = now[w]
         steps[x] = st[:4] + (tuple(srcs),) + st[5:]
     return steps
+
+
+def _other(run, plan, item):
+    """A replayed iteration's CHECK (replay_plan.Check: the checks again, after a method
+    call) or ITEM (replay_plan.Item: `running += loss.item()`): _GO, or what the rest
+    of the iteration run as compiled gives (a check that fails, an error)."""
+    s = run.s
+    kind = item[0]
+    if kind == CHECK:
+        return _GO if run._still(plan) else run._compiled(item[1])
+    if kind == CALL:  # (replay_plan.Call: replay_defs._Held.in_loop)
+        return item[1].in_loop(run, item)
+    if kind == APPEND:  # (replay_plan.Append: `losses.append(loss.item())`)
+        _, load, name, value, at, line = item
+        state.line = line
+        try:
+            got = load(s)
+            if type(got) is not list:
+                return run._compiled(at)
+            v = value(s) if name is None else run._number(name)
+        except Exception:
+            return run._compiled(at)  # (its error in its place)
+        if v is _STALE:
+            return run._compiled(at)
+        got.append(v)
+        return _GO
+    _, store, load, name, binary, at, line = item
+    state.line = line
+    v = run._number(name)
+    if v is _STALE:
+        return run._compiled(at)  # (its error in its place)
+    try:
+        r = binary(load(s), v)
+    except Exception:
+        return run._compiled(at)
+    store(s, r)
+    return _GO
+
+
+def _guarded(run, plan):
+    """An iteration in which an `if` holds (the first whose condition holds, `_ready`
+    having found one), when only items that make no name come after it (its set is
+    the program's then): the items before it replayed, the names they made bound
+    (`materialize`), the `if` run as compiled, then the items after it replayed if the
+    checks hold again and those names hold what they were bound to, else the body
+    after the `if` as compiled.  _STALE (nothing run) when the `if` is the body's
+    first or the names pending from the last iteration are not all made again before
+    it (then `_assigned_first`)."""
+    s = run.s
+    for (cond, _), (k, at) in zip(plan.conds, plan.guards):
+        try:
+            holds = cond(s)
+        except Exception:
+            holds = True  # (raised in its place, as compiled)
+        if holds:
+            break
+    else:
+        return _STALE
+    items = plan.items
+    if not k or any(it[0] == 0 for it in items[k:]):  # (ASSIGN)
+        return _STALE
+    pending = run.pending
+    made = {it[1] for it in items[:k] if it[0] == 0}
+    if any(p[0] is CALLED or n not in made for n, p in pending.items()):
+        return _STALE
+    r = run._items(plan, 0, k)
+    if r is not _GO:
+        return r  # (ran as compiled from a statement before the `if`)
+    run.steady = False
+    shadows = run.sets[run.turn ^ 1]  # (this iteration's)
+    if not any(it[0] == 1 for it in items[:k]):  # (no BACKWARD before the `if`)
+        for node in shadows:  # its nodes are new to the program: no pass has gone
+            node.fpass = None  # through them (graph(values=true))
+    loads = run.body.loads
+    names = list(run.pending)
+    run.materialize()
+    if not plan.loose and run.sets[run.turn ^ 1] is None:  # (the set is handed over:
+        run.lent = (plan, run.turn ^ 1, shadows)  # used again once free: `_items`)
+    bound = [(loads[n], loads[n](s)) for n in names]
+    r = run.body.closures[at](s)  # the `if`
+    if r is not None:
+        return r
+    try:
+        same = run._still(plan) and all(load(s) is v for load, v in bound)
+    except Exception:
+        same = False
+    if not same:
+        return run._compiled(at + 1)
+    r = run._items(plan, k, None, shadows)
+    return None if r is _GO else r
 
 
 def _program(steps, kernels):

@@ -29,7 +29,6 @@ test_replay_defs.py runs programs both ways and compares all they print).
 
 from __future__ import annotations
 
-from sys import getrefcount
 from typing import Any, NamedTuple
 
 from ..runtime import context
@@ -37,7 +36,7 @@ from ..engine import replay as engine
 from . import loop_shapes
 from .functions import Return
 from .loop_shapes import DEFS, augmented, bound_names, compile_def, report
-from .replay import _GO, _STALE, CALLED, MAX_RECORDS, Body, Run, _not
+from .replay import _GO, _STALE, CALLED, MAX_RECORDS, Body, Run, _not, links, reusable
 from .replay_plan import Fail, negative_zero
 from .replay_records import CALL
 from .state import state
@@ -177,7 +176,7 @@ class _Held:
         self.said = False
         self.out = [None, None]  # per turn: the shadow set handed over by a call
         self.plan = None  # the plan those sets were made for
-        self.links = None  # _links of its sets (the same for each: the plan's graph)
+        self.links = None  # replay.links of its sets (the same for each: the plan's graph)
         self.ret = ret  # the `return` statement's closure, or None
         self.seen = seen  # the names the program can see when a call ends
         self.returns = returns  # the name `return name` reads, None for no value, else ""
@@ -373,16 +372,10 @@ class _Held:
         self.out[t] = None
         if sets is None or run.sets[t] is not None or run.plan is not self.plan:
             return
-        links = self.links
-        if links is None:
-            links = self.links = _links(sets)
-        for j in range(len(sets)):  # (by index: no local holds a node)
-            if getrefcount(sets[j]) != links[j] or getattr(sets[j], "watch", None) is not None:
-                return
-        for sh in sets:
-            if getattr(sh, "out_vc", None) is not None:
-                sh.out_vc = None
-        run.sets[t] = sets
+        if self.links is None:
+            self.links = links(sets)
+        if reusable(sets, self.links):
+            run.sets[t] = sets
 
     def release(self):
         """Let go of the arrays the last call read and made (the program may drop them
@@ -409,20 +402,6 @@ def _unseen(run, seen):
     for name in [n for n in pending if n not in seen]:
         del pending[name]
         run.bases.pop(name, None)
-
-
-def _links(sets):
-    """Per node of a shadow set, the references to it when nothing else holds it: the
-    set's list, each of its parents' links from the set's nodes, and getrefcount's
-    argument."""
-    links = [2] * len(sets)
-    at = {id(sh): j for j, sh in enumerate(sets)}
-    for sh in sets:
-        for p in getattr(sh, "parents", ()) or ():
-            j = at.get(id(p))
-            if j is not None:
-                links[j] += 1
-    return links
 
 
 def _say(name, line, text):

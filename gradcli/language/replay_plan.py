@@ -41,7 +41,8 @@ from .replay_through import through_state, unsafe_globals
 from .replay_records import APPEND, AS_COMPILED, ASSIGN, BACKWARD, CALL, CHECK, ITEM, NO_GRAD
 from .replay_records import ARRAY_STEP, CLEAR_GRAD, EACH, ENTRY_AS_COMPILED, STEP, ZERO_GRAD
 from .replay_records import Append, AsCompiled, Assign, Backward, Check, Item, NoGrad, Noted
-from .replay_records import NotedStep, Step, plain
+from .replay_records import GUARD, Guard, NotedStep, Step, plain
+from .replay_steps import taking
 
 
 class Plan:
@@ -51,6 +52,7 @@ class Plan:
     __slots__ = (
         "items",
         "conds",
+        "guards",
         "checks",
         "mode",
         "backward",
@@ -157,6 +159,7 @@ def plan(body, seen, notes):
             items.append(Backward(BACKWARD, k, sched, line, extra[1], extra[2]))
         elif kind == "guard":
             conds.append(extra)
+            items.append(Guard(GUARD, i))
         elif kind in ("updates", "each") and what is not None:  # a no_grad block, a loop
             items.append(_block(kind, what, extra, seen[i], checks, closure))
         elif kind in ("item", "append"):  # running += loss.item(), losses.append(...)
@@ -176,7 +179,7 @@ def plan(body, seen, notes):
         # bound for it later is not a view of its base, whose in-place change would
         # make it one of its views again, AsStridedBackward0)
     unsafe_globals(body, through, Fail)
-    items = _rechecked(items, calls)
+    items, guards = _guards(_rechecked(items, calls))
     views = _view_results(items, opview, results)
     n, c = len(ops), len(consts)
     plan = Plan()
@@ -208,7 +211,7 @@ def plan(body, seen, notes):
         else plain(it)
         for x, it in enumerate(items)
     )
-    plan.items = _taking(plan.items)
+    plan.items, guards = taking(plan.items, guards)
     hoisted = [
         (s.j, s.argidx, s.params, s.mask)
         for it in items
@@ -232,6 +235,7 @@ def plan(body, seen, notes):
     plan.default = context.current.default_float
     plan.loose = tuple(j for j, op in enumerate(ops) if op[1] is not None and j not in freed)
     plan.conds = tuple(conds)
+    plan.guards = guards
     plan.checks = _once(checks)
     plan.names = frozenset(name for name, _ in checks)  # (what the checks read)
     # (the checks hold from one replayed iteration to the next unless they read what
@@ -627,32 +631,16 @@ def _rechecked(items, calls):
     return out
 
 
-def _taking(items):
-    """The items with each `backward` that a no_grad block of 0-d steps follows, `w -= lr
-    * v.grad` ... then `v.grad = None` for each v a step reads (and only those), made one
-    item: the pass's gradients of those leaves, made together (engine/straight.py
-    `_flush_each`), go to the steps as numbers instead of into .grad and out again
-    (Run._replay: `_taken`; nothing runs between the pass and the steps that could see
-    .grad, and the block leaves every .grad None)."""
-    out = list(items)
-    for x in range(len(out) - 1):
-        it, nxt = out[x], out[x + 1]
-        if it is None or it[0] != BACKWARD or nxt[0] != NO_GRAD or not nxt[2]:
-            continue
-        entries = nxt[1]
-        steps = []
-        while len(steps) < len(entries) and entries[len(steps)][0] == STEP:
-            _, w, v, y, op, _, line = entries[len(steps)]
-            steps.append((w, v, y, op, line))
-        cleared = entries[len(steps) :]
-        if not steps or any(e[0] != CLEAR_GRAD for e in cleared):
-            continue
-        ids = frozenset(id(e[1]) for e in cleared)
-        if len(ids) != len(cleared) or any(id(v) not in ids for _, v, _, _, _ in steps):
-            continue
-        out[x] = it[:6] + ((ids, tuple(steps), nxt),)
-        out[x + 1] = None
-    return tuple(it for it in out if it is not None)
+def _guards(items):
+    """The items without the `if`s' places (Guard), and per `if` (in the body's order):
+    (how many items come before it, its index among the body's items)."""
+    out, guards = [], []
+    for it in items:
+        if type(it) is Guard:
+            guards.append((len(out), it.at))
+        else:
+            out.append(it)
+    return out, tuple(guards)
 
 
 def _calls(v, attr):

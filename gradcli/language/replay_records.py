@@ -9,6 +9,8 @@ from typing import Any, NamedTuple
 
 # The kinds of a plan's items (each record's first field, read by replay.Run._replay)
 ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM, CALL, APPEND = 0, 1, 2, 3, 4, 5, 6, 7
+# (where an `if` stands among the items while a plan is made: `Guard`, never run)
+GUARD = 8
 # ... and of a no_grad block's entries
 STEP, CLEAR_GRAD, ENTRY_AS_COMPILED, ARRAY_STEP, ZERO_GRAD, EACH = 0, 1, 2, 3, 4, 5
 
@@ -118,6 +120,14 @@ class Append(NamedTuple):
     value: Any  # else the argument's closure
     at: int  # its index among the body's items (run as compiled from there, on an error)
     line: int
+
+
+class Guard(NamedTuple):
+    """Where an `if` of the body stands among the items, while the plan is made (the plan
+    keeps its place: Plan.guards)."""
+
+    kind: int  # GUARD
+    at: int  # its index among the body's items
 
 
 class NoGrad(NamedTuple):

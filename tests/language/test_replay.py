@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import replay_both, replayed_iterations, run_inprocess
-from gradcli.language import replay
+from gradcli.language import replay, replay_plan, replay_steps
 from gradcli.engine import replay as engine_replay
 
 _HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/
@@ -359,10 +359,10 @@ for t in range(5):
         u.grad = None
 print(s, m, w, u)
 """,
-    # a no_grad block's steps on Python floats (language/replay.py `_run_updates`), and
+    # a no_grad block's steps on Python floats (language/replay_steps.py `run_updates`), and
     # the cases left to the statement as compiled: a float32 product out of range, a
     # factor the block changes, a step of a vector, `zero_()`
-    # the steps after backward take its gradients as numbers (replay._taken): a step
+    # the steps after backward take its gradients as numbers (replay_steps.taken): a step
     # of another leaf's gradient, a product that overflows in float32 (the gradients
     # stored, the block from that step as compiled), .grad read after the block
     "taken_steps": """x = torch.linspace(-2, 2, 2000, dtype=torch.float32)
@@ -412,6 +412,54 @@ for t in range(10):
         a.grad = None
         b.grad = None
 print(a, b, w.grad, loss)
+""",
+    # an `if` that holds mid-body (Run._guarded): what it keeps of the made names (the
+    # set it handed over is then not used again), a .grad it sets before the backward,
+    # an in-place change of a saved input before the backward (its error in its place)
+    "if_keeps_a_made_name": """x = torch.linspace(-1, 1, 300, dtype=torch.float32)
+a = torch.tensor(0.5, dtype=torch.float32, requires_grad=True)
+b = torch.tensor(-0.5, dtype=torch.float32, requires_grad=True)
+kept = []
+for t in range(12):
+    p = a + b * x ** 2
+    loss = (p - x).pow(2).sum()
+    if t % 3 == 1:
+        kept.append(loss)
+        print(t, loss.item(), graph(loss, values=true))
+    loss.backward()
+    with torch.no_grad():
+        a -= 1e-3 * a.grad
+        b -= 1e-3 * b.grad
+        a.grad = None
+        b.grad = None
+print([k.grad_fn.next_functions for k in kept], kept, a, b)
+""",
+    "if_sets_a_grad": """x = torch.linspace(-1, 1, 300, dtype=torch.float64)
+a = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+b = torch.tensor(-0.5, dtype=torch.float64, requires_grad=True)
+for t in range(10):
+    loss = (a + b * x - x).pow(2).sum()
+    if t == 6:
+        a.grad = torch.tensor(100.0, dtype=torch.float64)
+    loss.backward()
+    with torch.no_grad():
+        a -= 1e-3 * a.grad
+        b -= 1e-3 * b.grad
+        a.grad = None
+        b.grad = None
+print(a, b, loss)
+""",
+    "if_changes_a_saved_input": """x = torch.linspace(-1, 1, 300, dtype=torch.float64)
+a = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+w = torch.tensor([0.5, 0.25], dtype=torch.float64, requires_grad=True)
+for t in range(10):
+    h = w * a
+    loss = (h * 2).sum() + (a * x).sum()
+    if t == 7:
+        with torch.no_grad():
+            w.mul_(2)
+    loss.backward()
+print(w, a.grad, loss)
 """,
     "update_steps": """a = torch.tensor(0.5, dtype=torch.float32, requires_grad=True)
 b = torch.tensor(-1.5, dtype=torch.float32, requires_grad=True)
@@ -523,7 +571,9 @@ def test_replayed_loops_print_what_compiled_loops_print(name):
     on, off = replay_both(PROGRAMS[name])
     assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
     if name not in REVIEWED:
-        assert off.returncode == (1 if name == "version_error" else 0), off.stderr
+        assert off.returncode == (
+            1 if name in ("version_error", "if_changes_a_saved_input") else 0
+        ), off.stderr
 
 
 def test_the_step_limit_stops_a_replayed_loop_where_it_stops_a_compiled_one():
@@ -556,21 +606,45 @@ def test_the_loops_are_replayed(name, least, monkeypatch):
     assert replayed_iterations(monkeypatch, PROGRAMS[name]) >= least
 
 
-def test_an_if_that_holds_does_not_bind_the_made_names_first(monkeypatch):
-    """The tutorial's `print` every 100 iterations runs its iteration as compiled with
-    the names its first statements assign again left unbound (Run._assigned_first):
-    the shadow sets are never handed over (the last iteration, 1999, prints too)."""
-    count = {"materialize": 0, "assigned_first": 0}
-    for name in count:
-        real = getattr(replay.Run, name if name == "materialize" else "_" + name)
+def test_an_if_that_holds_replays_the_statements_around_it(monkeypatch):
+    """The tutorial's `print` every 100 iterations: its iteration replays the statements
+    before the `if`, binds the names they made (which the `if` reads), runs the `if` as
+    compiled and replays the backward and the steps after it (Run._guarded); the set
+    it handed over is used again once the program let go of those names' values."""
+    count = {"assigned_first": 0, "guarded": 0, "lent": 0, "sets": 0}
+    real = replay.Run._assigned_first
 
-        def counted(self, _real=real, _name=name):
-            count[_name] += 1
-            return _real(self)
+    def assigned_first(self):
+        count["assigned_first"] += 1
+        return real(self)
 
-        monkeypatch.setattr(replay.Run, name if name == "materialize" else "_" + name, counted)
+    real_guarded = replay._guarded
+
+    def guarded(run, plan):
+        r = real_guarded(run, plan)
+        count["guarded"] += r is not replay._STALE
+        return r
+
+    real_reusable = replay.reusable
+
+    def reusable(sets, known=None):
+        got = real_reusable(sets, known)
+        count["lent"] += got
+        return got
+
+    real_sets = replay_plan.Plan.sets
+
+    def sets(self):
+        count["sets"] += 1
+        return real_sets(self)
+
+    monkeypatch.setattr(replay.Run, "_assigned_first", assigned_first)
+    monkeypatch.setattr(replay, "_guarded", guarded)
+    monkeypatch.setattr(replay, "reusable", reusable)
+    monkeypatch.setattr(replay_plan.Plan, "sets", sets)
     run_inprocess(PROGRAMS["tutorial32"])
-    assert count == {"materialize": 0, "assigned_first": 20}
+    # (the last iteration, 1999, prints too: its set is the program's after the loop)
+    assert count == {"assigned_first": 0, "guarded": 20, "lent": 19, "sets": 2}
 
 
 def test_a_failed_first_assignment_binds_the_names_it_did_not_assign(monkeypatch):
@@ -603,6 +677,7 @@ try:
         loss = (y * y).sum()
         if t % 5 == 0:
             print(t, loss)
+        z = y * 2  # (an assignment after the `if`: the iteration as compiled)
         loss.backward()
         with torch.no_grad():
             w -= 0.01 * w.grad
@@ -634,16 +709,16 @@ print(t, y, loss, loss.grad_fn.next_functions, w.grad)
 
 def test_the_steps_of_a_no_grad_block_are_replayed(monkeypatch):
     """The tutorial's four steps `a -= learning_rate * a.grad` run as replayed steps, on
-    the gradients the backward before them took as numbers (replay._taken)."""
+    the gradients the backward before them took as numbers (replay_steps.taken)."""
     count = {"step_by": 0, "step_value": 0}
     for name in count:
-        real = getattr(replay, name)
+        real = getattr(replay_steps, name)
 
         def counted(*args, _real=real, _name=name):
             count[_name] += 1
             return _real(*args)
 
-        monkeypatch.setattr(replay, name, counted)
+        monkeypatch.setattr(replay_steps, name, counted)
     run_inprocess(PROGRAMS["tutorial32"])
     assert count["step_value"] >= 4 * 1900
     assert count["step_by"] > 0  # (before the backward function is made: iterations 1-4)
@@ -651,7 +726,7 @@ def test_the_steps_of_a_no_grad_block_are_replayed(monkeypatch):
 
 def test_the_steps_take_the_gradients_only_of_the_leaves_they_clear(monkeypatch):
     """A backward followed by 0-d steps that clear the .grad of exactly the leaves it
-    reaches gives them its gradients as numbers (replay._taken), a step that cannot use
+    reaches gives them its gradients as numbers (replay_steps.taken), a step that cannot use
     them (an overflow) after storing them; a leaf whose .grad stays keeps the pass as it
     was (taken_steps_float64: `w`)."""
     taken = []

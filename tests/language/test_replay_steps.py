@@ -1,5 +1,5 @@
-"""The steps of a replayed no_grad block on parameters with dims (language/replay.py
-`_run_updates`, library/scalar_steps.py `array_step`, `zero_grad_array`): `w -= lr *
+"""The steps of a replayed no_grad block on parameters with dims (language/replay_steps.py
+`run_updates`, library/scalar_steps.py `array_step`, `zero_grad_array`): `w -= lr *
 w.grad`, `w.sub_(lr * w.grad)` (add_, mul_, `+=`, `*=`) and `w.grad.zero_()` print
 exactly what the same loops and defs print run as compiled (`--no-replay`), in float32
 and float64, also where the fast step does not apply (a view of the parameter, a
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import replay_both, run_inprocess
-from gradcli.language import replay
+from gradcli.language import replay_steps
 
 _HEAD = """torch.manual_seed(0)
 X = torch.randn(16, 5, dtype={dt})
@@ -265,7 +265,7 @@ def test_the_steps_take_the_array_path(name, monkeypatch):
     """The comparisons above are not vacuous: the steps and zero_() of these programs
     run as scalar_steps.array_step and zero_grad_array do them."""
     count = {"step": 0, "zero": 0}
-    step, zero = replay.array_step, replay.zero_grad_array
+    step, zero = replay_steps.array_step, replay_steps.zero_grad_array
 
     def counted_step(*args):
         r = step(*args)
@@ -277,8 +277,8 @@ def test_the_steps_take_the_array_path(name, monkeypatch):
         count["zero"] += r
         return r
 
-    monkeypatch.setattr(replay, "array_step", counted_step)
-    monkeypatch.setattr(replay, "zero_grad_array", counted_zero)
+    monkeypatch.setattr(replay_steps, "array_step", counted_step)
+    monkeypatch.setattr(replay_steps, "zero_grad_array", counted_zero)
     run_inprocess(PROGRAMS[name])
     assert count["step"] >= 3 * 6 and count["zero"] >= 3 * 6
 
