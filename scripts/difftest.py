@@ -5,6 +5,7 @@
     python scripts/difftest.py --count 5000 --seed 7 --quiet  # the match rate, by kind
     python scripts/difftest.py --show 42                      # program 42's text
     python scripts/difftest.py --count 200 --minimise         # shrink each difference
+    python scripts/difftest.py --count 500 --wide             # the wider programs
 
 Programs come from tests/differential/generator.py; torch runs them in one process of
 $GRADCLI_TORCH_PYTHON (or this Python, if it has torch); gradcli in this process.
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from differential import allowed, generator, runner  # noqa: E402
+from differential import allowed, generator, runner, widegen  # noqa: E402
 
 
 def main(argv=None):
@@ -35,10 +36,12 @@ def main(argv=None):
     ap.add_argument("--quiet", action="store_true", help="the summary only")
     ap.add_argument("--minimise", action="store_true", help="shrink each difference")
     ap.add_argument("--kind", help="report only differences of this kind")
+    ap.add_argument("--wide", action="store_true", help="the wider programs of widegen.py")
     ap.add_argument("--all", action="store_true", help="report allowed differences too")
     args = ap.parse_args(argv)
+    gen = widegen if args.wide else generator
     if args.show is not None:
-        print(generator.program(args.show, args.area)[1], end="")
+        print(gen.program(args.show, args.area)[1], end="")
         return 0
     python = runner.torch_python()
     if python is None:
@@ -65,7 +68,8 @@ def main(argv=None):
 def run(python, seeds, args):
     """[(seed, kind, allowed-id or None)] of the programs that differ; prints each."""
     worker = runner.TorchWorker(python)
-    progs = [generator.program(s, args.area) for s in seeds]
+    gen = widegen if args.wide else generator
+    progs = [gen.program(s, args.area) for s in seeds]
     feeder = worker.start([src for _, src in progs])
     gres = [runner.run_gradcli(src) for _, src in progs]
     tres = worker.results(len(progs))

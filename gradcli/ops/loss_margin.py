@@ -19,6 +19,7 @@ from .activation_base import NotImplementedGrad, _not_implemented
 from .fused_grads import saved_reduction, saved_weight
 from .loss import _reduction
 from .loss_more import _apply_reduction, _decl, clamp_min
+from .moments import aten_norm
 from .registry import FUNCTIONS, Arg
 
 _OP = FUNCTIONS
@@ -306,7 +307,7 @@ def multi_margin_loss(
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     a, b = tensor_arg(x1), tensor_arg(x2)
     inner = max(a.data.ndim, b.data.ndim) - 1
-    return _OP["norm"](_OP["add"](_OP["sub"](a, b), eps), p, inner, keepdim)
+    return aten_norm(_OP["add"](_OP["sub"](a, b), eps), p, inner, keepdim)
 
 
 @_decl(

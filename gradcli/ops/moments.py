@@ -141,6 +141,22 @@ def norm(input, p="fro", dim=None, keepdim=False):
     return Norm.apply(x, p=float(p), dim=dim, keepdim=keepdim, ord=given)
 
 
+class AtenNorm(Norm):
+    """ATen's at::norm(self, p, dim, keepdim), which its own compositions call
+    (pairwise_distance): the same kernel and gradient, the node torch names NormBackward1."""
+
+    __slots__ = ()
+    name = "NormBackward1"
+    saved_extra = {"dim": saved_dims, "keepdim": saved_keepdim, "p": lambda node: node.ord}
+
+
+def aten_norm(x, p, dim, keepdim):
+    """at::norm of a float tensor along dims (NormBackward1)."""
+    if x.data.dtype.kind != "f" or not x.data.size:
+        return norm(x, p, dim, keepdim)  # (its errors)
+    return AtenNorm.apply(x, p=float(p), dim=dim, keepdim=keepdim, ord=p)
+
+
 def _empty_inf_check(x, p, dim):
     """torch's error for a norm without an identity (ord < 0 or inf) over an empty tensor
     or an empty dim."""

@@ -5,7 +5,8 @@ and circular (torch builds it from slice copies: its grad_fn is CopySlices).
 Every mode maps each output position of a padded dimension to an input position (or,
 for constant, to none), one dimension at a time; the forward takes those positions,
 the backward adds the gradient back along the same map, so padding is differentiable
-again (the backward is an op of its own, PadBackward, whose VJP is the pad)."""
+again (the backward is an op of its own, PadBackward, whose VJP is the pad; it shows
+torch's name for a pad's gradient: ConstantPadNdBackward0, ReflectionPad1DBackwardBackward0...)."""
 
 from __future__ import annotations
 
@@ -87,7 +88,8 @@ class Pad(Function):
 
     def backward(self, g, F):
         if F.tensor_mode:
-            return (PadBackward.apply(g, maps=self.maps, shape=self.shape),)
+            back = BACKWARDS.get(self.name, PadBackward)
+            return (back.apply(g, maps=self.maps, shape=self.shape),)
         return (_add_back(g, self.maps, self.shape),)
 
 
@@ -133,7 +135,26 @@ class PadBackward(Function):
         return _add_back(g, maps, shape)
 
     def backward(self, gg, F):
-        return (Pad.apply(gg, maps=self.maps, value=0),)
+        if F.tensor_mode:
+            return (Pad.apply(gg, maps=self.maps, value=0),)
+        return (_take(gg, self.maps, 0),)
+
+
+# the gradient of a pad as torch names it (a constant pad's is a constant pad, with the
+# pads negated; reflection and replication have backward ops of their own)
+BACKWARDS = {
+    name: type(
+        back,
+        (PadBackward,),
+        {"__slots__": (), "name": back},
+    )
+    for name, back in [("ConstantPadNdBackward0", "ConstantPadNdBackward0")]
+    + [
+        ("%s%dDBackward0" % (kind, k), "%s%dDBackwardBackward0" % (kind, k))
+        for kind in ("ReflectionPad", "ReplicationPad")
+        for k in (1, 2, 3)
+    ]
+}
 
 
 @register(

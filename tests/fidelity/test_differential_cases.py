@@ -1,11 +1,12 @@
-"""The differential test's findings as golden cases (tests/fidelity/golden_cases_differential.py,
-recorded from torch into tests/golden/differential.json): each must match PyTorch."""
+"""The differential test's findings as golden cases (tests/fidelity/golden_cases_differential.py
+and golden_cases_differential_wide.py, recorded from torch into tests/golden/differential.json
+and differential_wide.json): each must match PyTorch."""
 
 import pytest
 
 from conftest import check_result, load_golden, run_cases
 
-CASES = load_golden("differential.json")
+CASES = {**load_golden("differential.json"), **load_golden("differential_wide.json")}
 
 
 @pytest.mark.parametrize("name", list(CASES))

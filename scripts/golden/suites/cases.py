@@ -1,11 +1,13 @@
 """The golden cases: tests/golden/cases.json and grad_fn_names.json from
 tests/fidelity/golden_cases.py, reliability.json from golden_cases_reliability.py,
-differential.json from golden_cases_differential.py and examples.json from
+differential.json and differential_wide.json from golden_cases_differential.py and
+golden_cases_differential_wide.py, and examples.json from
 scripts/examples/*.ag.
 
     gen_golden.py cases                   all five files
     gen_golden.py cases --reliability     only reliability.json
-    gen_golden.py cases --differential    only differential.json
+    gen_golden.py cases --differential    only differential.json and differential_wide.json
+    gen_golden.py cases --differential-wide   only differential_wide.json
 
   cases.json          {name: {"source", "stdout", "error"[, "warnings"]}}
   grad_fn_names.json  {"setup": src, "names": {expr: name | null}}
@@ -67,6 +69,16 @@ def gen_differential():
     }
 
 
+def gen_differential_wide():
+    """tests/golden/differential_wide.json from golden_cases_differential_wide.py."""
+    import golden_cases_differential_wide
+
+    return {
+        name: record(run_program(source, "<%s>" % name), source=source)
+        for name, source in golden_cases_differential_wide.CASES
+    }
+
+
 def gen_grad_fn_names(golden_cases):
     torch.set_default_dtype(torch.float64)
     ns = {"torch": torch, "F": torch.nn.functional}
@@ -119,6 +131,10 @@ def main(argv):
         return 0
     if argv == ["--differential"]:
         write("differential.json", gen_differential())
+        write("differential_wide.json", gen_differential_wide())
+        return 0
+    if argv == ["--differential-wide"]:
+        write("differential_wide.json", gen_differential_wide())
         return 0
     if argv:
         print(__doc__)
@@ -129,6 +145,7 @@ def main(argv):
     write("grad_fn_names.json", names)
     write("reliability.json", gen_reliability())
     write("differential.json", gen_differential())
+    write("differential_wide.json", gen_differential_wide())
     examples = gen_examples()
     write("examples.json", examples)
     n_err = sum(1 for c in cases.values() if c["error"])
