@@ -45,6 +45,12 @@ KNOWN = {
         "gradcli has a node for each, and the hook sees both pack their values"
         for i in (0, 1)
     },
+    **{
+        f"{case}": "trapezoid's `* dx` is gradcli's MulScalar (the derivative formulas' "
+        "MulBackward1), which keeps the number as a tensor; torch's mul.Scalar saves the number"
+        for case in ("trapezoid[0]", "trapezoid[1]", "trapz[0]")
+    },
+    "trapezoid[2]": "the pack hook sees dx * (y[1:] + y[:-1])'s operands in the other order",
     "mse_loss[0]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
     "mse_loss[2]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
     **{

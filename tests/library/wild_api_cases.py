@@ -416,3 +416,81 @@ errors(
         "torch.linalg.solve(torch.zeros(2, 3, 3), torch.ones(2, 3))",
     ],
 )
+
+
+# ---------------------------------------------------------------- rot90, block_diag, trapezoid
+
+case(
+    "rot90/values_and_grads",
+    """
+    import torch
+    torch.manual_seed(9)
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    for k, dims in ((1, [0, 1]), (2, [0, 1]), (3, [1, 0]), (-1, [0, 1]), (4, [0, 1]), (5, [1, 0])):
+        r = torch.rot90(x, k, dims)
+        print(k, dims, r, r.stride(), r.is_contiguous(), r.grad_fn._saved_k, r.grad_fn._saved_dims)
+    r = x.rot90()
+    (r * torch.arange(6.0).reshape(3, 2)).sum().backward()
+    print(x.grad)
+    v = torch.randn(2, 3, 4, requires_grad=True)
+    w = torch.rot90(v, 1, [0, 2])
+    print(w.shape, w.sum(1))
+    g, = torch.autograd.grad((w * w).sum(), v, create_graph=True)
+    print(g.grad_fn, torch.allclose(g, 2 * v))
+    print(torch.func.jvp(lambda t: torch.rot90(t, 3), (x.detach(),), (torch.ones(2, 3),))[1])
+    """,
+)
+
+case(
+    "block_diag/values_and_grads",
+    """
+    import torch
+    torch.manual_seed(10)
+    A = torch.randn(2, 3, requires_grad=True)
+    b = torch.tensor(2.5, requires_grad=True)
+    c = torch.randn(3, requires_grad=True)
+    D = torch.block_diag(A, b, c)
+    print(D, D.grad_fn)
+    (D * torch.arange(28.0).reshape(4, 7)).sum().backward()
+    print(A.grad, b.grad, c.grad, sep="\\n")
+    print(torch.block_diag(torch.ones(2, dtype=torch.long), torch.ones(1, 2)).dtype)
+    print(torch.block_diag(torch.ones(2, 2, dtype=torch.long), torch.tensor([[5]])))
+    print(torch.block_diag())
+    E = torch.block_diag(*[torch.full((2, 2), float(i)) for i in range(3)])
+    print(E)
+    """,
+)
+
+case(
+    "trapezoid/values_and_grads",
+    """
+    import torch
+    torch.manual_seed(11)
+    y = torch.randn(3, 5, requires_grad=True)
+    x = torch.tensor([0.0, 0.5, 1.5, 2.0, 4.0])
+    for r in (torch.trapezoid(y), torch.trapezoid(y, dx=0.25), torch.trapezoid(y, dim=0),
+              torch.trapezoid(y, x), torch.trapz(y, x), torch.trapz(y, dx=2),
+              torch.trapezoid(y, torch.stack([x, x * 2, x + 1]))):
+        print(r, r.grad_fn)
+    torch.trapezoid(y, x).sum().backward()
+    print(y.grad)
+    print(torch.trapezoid(torch.arange(5)), torch.trapezoid(torch.ones(0)), torch.trapezoid(torch.ones(2, 0)))
+    print(torch.trapezoid(torch.ones(3), dx=torch.tensor(0.5)))
+    t = torch.linspace(0, 3.141592653589793, 101)
+    print(torch.trapezoid(torch.sin(t), t), torch.trapezoid(torch.sin(t), dx=t[1] - t[0]))
+    print(torch.trapezoid(y, x, dim=-1).dtype, torch.trapezoid(y.float(), dx=0.1))
+    """,
+)
+
+errors(
+    "rot90/errors",
+    "import torch\nx = torch.ones(2, 3)",
+    [
+        "torch.rot90(x, 1, [0])",
+        "torch.rot90(torch.ones(3))",
+        "torch.rot90(x, 1, [0, 0])",
+        "torch.rot90(x, 1, [0, 2])",
+        "torch.block_diag(torch.ones(2, 2, 2))",
+        "torch.trapezoid(torch.ones(3, 2), torch.ones(3))",
+    ],
+)
