@@ -29,6 +29,7 @@ from ..engine.saved import saved_const, saved_operands
 from ..engine.zero_terms import Zero, sum_terms
 from ..engine.forward import add_terms
 from ..engine.forward import linear as linear_jvp
+from ..engine import versions
 from .registry import FUNCTIONS, Arg, register
 from .linalg import matmul, mm, t
 from .shape import reshape, squeeze, unsqueeze
@@ -336,6 +337,7 @@ class Conv2d(Function):
         "has_bias",
         "dilated",
         "direct",
+        "cols",
     )
     name = "ConvolutionBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
@@ -367,6 +369,7 @@ class Conv2d(Function):
         self.xshape, self.wshape = x.shape, w.shape
         self.oshape, self.groups, self.has_bias = oshape, groups, b is not None
         self.dilated, self.direct, self.window = dilated, direct, window
+        self.cols = None
         self.save(x, w)
         O = w.shape[0]
         if direct is not None and direct.forward:
@@ -378,6 +381,9 @@ class Conv2d(Function):
         out = conv_gemm.forward(wg, cols, b, dilated) if direct is None else None
         if out is not None:
             out = out.reshape((N, O) + oshape)
+            if window is not None:
+                # the weight's gradient takes these columns again (`_saved_columns`)
+                self.cols = (cols, x, versions.state.epoch)
         else:
             out = np.matmul(wg, cols).reshape((N, O) + oshape)
             if b is not None:
@@ -415,6 +421,17 @@ class Conv2d(Function):
         np.copyto(out, view)
         return out.reshape(N, G, (C // G) * kh * kw, oh * ow)
 
+    def _saved_columns(self, x, kept):
+        """The columns of x for the weight's gradient: the forward's where they are of
+        this very array and no in-place operation has run since (every one bumps a
+        version: `versions.state.epoch`), else made again from x (as PyTorch makes them
+        from the input it saved)."""
+        if kept is not None:
+            cols, of, epoch = kept
+            if of is x and epoch == versions.state.epoch:
+                return cols
+        return self._columns(x)
+
     def _columns_grad(self, g, gr, F, w, exact):
         """The input's gradient as weight.T @ grad_output per sample, then col2im."""
         O, G = self.wshape[0], self.groups
@@ -443,11 +460,12 @@ class Conv2d(Function):
             gw, gb = onednn_conv.weight_grad(
                 x, g, self.wshape[2:], direct.stride, direct.padding, n[1], with_bias
             )
+        kept, self.cols = self.cols, None
         if n[1] and gw is None:
             if F.tensor_mode or self.window is None:
                 cols = gather(F, x, *self._full())
             else:
-                cols = self._columns(x)
+                cols = self._saved_columns(x, kept)
             if exact:
                 gw = conv_gemm.weight_grad(gr, cols, self.dilated)
             if gw is None:

@@ -728,3 +728,67 @@ t = torch.tensor([1.0, 2.0], requires_grad=True) * 1
 t.expand(2, 2).add_(1)
 """,
 )
+
+# ---------------------------------------------------------------- a convolution's saved input
+# (the weight's gradient is made from the input it saved, as it is when backward runs)
+
+CONV = """import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(3, 2, 6, 5)
+w = torch.randn(4, 2, 3, 2, requires_grad=True)
+b = torch.randn(4, requires_grad=True)
+"""
+
+case(
+    "conv/input_changed_through_data",
+    CONV
+    + """
+y = F.conv2d(x, w, b)
+x.data.mul_(-2.0)
+y.pow(2).sum().backward()
+w.grad
+b.grad
+""",
+)
+
+case(
+    "conv/input_changed_in_place",
+    CONV
+    + """
+y = F.conv2d(x, w, b, stride=(2, 1))
+with torch.no_grad():
+    x.add_(1.0)
+y.sum().backward()
+""",
+)
+
+case(
+    "conv/input_changed_between_backwards",
+    CONV
+    + """
+y = F.conv2d(x, w, b, dilation=(1, 2))
+z = (y * y).sum()
+z.backward(retain_graph=True)
+w.grad
+x.data.add_(0.25)
+w.grad = None
+z.backward()
+w.grad
+""",
+)
+
+case(
+    "conv/input_unpacked_changed",
+    CONV
+    + """
+def pk(t):
+    return t
+def up(t):
+    return t * 3 if t.dim() == 4 and not t.requires_grad else t
+with torch.autograd.graph.saved_tensors_hooks(pk, up):
+    y = F.conv2d(x, w, b)
+y.sum().backward()
+w.grad
+""",
+)
