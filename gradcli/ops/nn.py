@@ -18,7 +18,7 @@ from ..runtime import context
 from ..numerics.random import sampling
 from ..numerics import mkl
 from ..numerics.mkl import mm_grads, torch_mm
-from ..numerics import conv_gemm, onednn_conv, per_shape
+from ..numerics import conv_gemm, native, onednn_conv, per_shape
 from ..numerics.sums.summation import inner_sums
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
@@ -35,7 +35,7 @@ from .linalg import matmul, mm, t
 from .shape import reshape, squeeze, unsqueeze
 from .elementwise import mul
 from .padding import pad
-from .pool_windows import gathered_windows
+from .pool_windows import gathered_windows, native_windows
 
 SAME_EVEN_WARNING = (
     "Using padding='same' with even kernel lengths and odd dilation may require "
@@ -580,7 +580,9 @@ class MaxPool2d(Function):
             return out[0]
         window = (kernel_size, stride, dilation)
         if inside and x.dtype.kind == "f":
-            got = gathered_windows(x, oshape, window)
+            got = native_windows(x, oshape, window) if x.size else None
+            if got is None:
+                got = gathered_windows(x, oshape, window)
             if got is None:
                 out, local = self._windows(x, oshape, window)
             else:
@@ -684,8 +686,13 @@ class MaxPool2d(Function):
         # PyTorch's kernel adds each output's gradient into its input's, output after
         # output, in the input's dtype: windows that overlap share inputs, whose float32
         # sums are float32's, not a float64 sum rounded
-        out = np.zeros(prod(self.shape), g.dtype)
-        np.add.at(out, self.idx.reshape(-1), g.reshape(-1))
+        size, idx = prod(self.shape), self.idx
+        if idx.dtype == np.int64 and idx.flags.c_contiguous and g.dtype.isnative:
+            out = native.pool_scatter(np.ascontiguousarray(g), idx, size)
+            if out is not None:  # (the compiled loop: the same additions in the same order)
+                return (out.reshape(self.shape),)
+        out = np.zeros(size, g.dtype)
+        np.add.at(out, idx.reshape(-1), g.reshape(-1))
         return (out.reshape(self.shape),)
 
 

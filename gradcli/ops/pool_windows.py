@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..numerics import per_shape
+from ..numerics import native, per_shape
 
 #: the gathered windows (positions x outputs) of a pooling at most this large (kept with
 #: its index by per_shape: a larger one goes the strided way)
@@ -66,3 +66,38 @@ def gathered_windows(x, oshape, window):
     local += corner
     shape = (N, C, oh, ow)
     return best.reshape(shape), local.reshape(shape), (local + start).reshape(shape)
+
+
+@_memo
+def _native_plan(planes, H, W, kh, kw, sh, sw, dh, dw, oh, ow):
+    """(each output's window corner in the batch (outputs,), its plane's start (outputs,),
+    the positions' offsets from the corner (K,)) for the compiled loop."""
+    _, by_weight, corner, start, _ = _plan(planes, H, W, kh, kw, sh, sw, dh, dw, oh, ow)
+    K = kh * kw
+    offsets = np.ascontiguousarray(by_weight[K - np.arange(K)])
+    return corner + start, start, offsets
+
+
+def native_windows(x, oshape, window):
+    """gathered_windows's three arrays made by the compiled loop (numerics/native_pool.py:
+    the compares of `MaxPool2d._windows` output after output, NaNs included), or None
+    where the loops are not loaded or x is not a C-contiguous float32/float64 array in
+    the machine's byte order."""
+    if (
+        x.dtype.char not in "fd"
+        or not x.dtype.isnative
+        or not x.flags.c_contiguous
+        or not native.loaded()
+    ):
+        return None
+    (kh, kw), (sh, sw), (dh, dw) = window
+    N, C, H, W = x.shape
+    oh, ow = oshape
+    base, start, offsets = _native_plan(N * C, H, W, kh, kw, sh, sw, dh, dw, oh, ow)
+    shape = (N, C, oh, ow)
+    out = np.empty(shape, x.dtype)
+    local = np.empty(shape, np.int64)
+    flat = np.empty(shape, np.int64)
+    if not native.pool_max(x, base, start, offsets, out, local, flat):
+        return None
+    return out, local, flat

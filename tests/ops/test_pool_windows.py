@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gradcli.numerics import native
 from gradcli.ops import nn, pool_windows
 
 
@@ -123,3 +124,57 @@ def test_gathered_windows_equal_gathered(seed):
     np.testing.assert_array_equal(idx, gathered.idx)
     planes = (np.arange(shape[0] * shape[1]) * (H * W)).reshape(shape[0], shape[1], 1, 1)
     np.testing.assert_array_equal(local, idx - planes)
+
+
+def _inside_case(rng, seed):
+    while True:
+        (kh, kw), (sh, sw), _, (dh, dw), _, (H, W), _ = _geometry(rng)
+        oh, ow = nn._pool_size(H, kh, sh, 0, dh, False), nn._pool_size(W, kw, sw, 0, dw, False)
+        if oh > 0 and ow > 0:
+            break
+    dtype = np.float32 if seed % 2 else np.float64
+    shape = (int(rng.integers(1, 4)), int(rng.integers(1, 4)), H, W)
+    return _values(rng, shape, dtype), ((kh, kw), (sh, sw), (dh, dw)), (oh, ow)
+
+
+_compiled = pytest.mark.skipif(not native.available(), reason="llvmlite is not installed")
+
+
+@_compiled
+@pytest.mark.parametrize("seed", range(60))
+def test_native_windows_equal_gathered(seed):
+    """pool_windows.native_windows (the compiled loop: the compares output after output)
+    against the gathered argmax, bit for bit in the values, the chosen indices in the
+    batch and in each plane, NaN payloads, signed zeros, ties and infinities included."""
+    rng = np.random.default_rng(3000 + seed)
+    x, window, (oh, ow) = _inside_case(rng, seed)
+    (kh, kw), (sh, sw), (dh, dw) = window
+    N, C, H, W = x.shape
+    values, local, idx = pool_windows.native_windows(x, (oh, ow), window)
+    flat, valid = nn._pool_index(H, W, kh, kw, sh, sw, 0, 0, dh, dw, oh, ow)
+    gathered = nn.MaxPool2d.__new__(nn.MaxPool2d)
+    want = gathered._gathered(x, flat, valid, (oh, ow))
+    ints = np.uint32 if x.dtype == np.float32 else np.uint64
+    assert values.dtype == want.dtype and values.shape == want.shape
+    np.testing.assert_array_equal(values.view(ints), want.view(ints))
+    np.testing.assert_array_equal(idx, gathered.idx)
+    planes = (np.arange(N * C) * (H * W)).reshape(N, C, 1, 1)
+    np.testing.assert_array_equal(local, idx - planes)
+
+
+@_compiled
+@pytest.mark.parametrize("seed", range(20))
+def test_native_scatter_equal_add_at(seed):
+    """native.pool_scatter (max_pool2d's backward: each output's gradient added into its
+    input's in order) against np.add.at from zeros, bit for bit, with overlapping windows
+    (one input chosen by several outputs) and gradients of every magnitude and sign."""
+    rng = np.random.default_rng(4000 + seed)
+    x, window, oshape = _inside_case(rng, seed)
+    _, _, idx = pool_windows.native_windows(x, oshape, window)
+    g = (rng.standard_normal(idx.shape) * 10.0 ** rng.integers(-8, 8, idx.shape)).astype(x.dtype)
+    g.reshape(-1)[::7] = -0.0
+    got = native.pool_scatter(g, idx, x.size)
+    want = np.zeros(x.size, x.dtype)
+    np.add.at(want, idx.reshape(-1), g.reshape(-1))
+    ints = np.uint32 if x.dtype == np.float32 else np.uint64
+    np.testing.assert_array_equal(got.view(ints), want.view(ints))

@@ -1,0 +1,130 @@
+"""max_pool2d's forward and backward as compiled loops (`numerics/native.py` compiles them
+with its other loops), for a pooling whose every window lies inside its input.
+
+NumPy takes a small pooling (conv_net's 32 x 6 x 10 x 10 input, windows of 2 x 2) in a
+dozen calls whose fixed cost is most of the time (`ops/pool_windows.py`: a gather of the
+windows, a maximum per position, the choice found again by equality); the loop here makes
+the compares of `MaxPool2d._windows` themselves, output after output: from the value at
+the window's first position, a later value is taken when it is greater than the one held
+or is a NaN while the one held is not (the first NaN of a window is kept), so the maxima
+and the chosen positions are those of the strided compares bit for bit, NaNs and signed
+zeros included (tests/numerics/test_native_pool.py compares them).  The backward adds each
+output's gradient into its input's, output after output in the dtype (PyTorch's kernel:
+`np.add.at`'s order and roundings).  Only `llvmlite.ir` objects are made here;
+`native.pool_max` and `native.pool_scatter` call the loops."""
+
+from __future__ import annotations
+
+
+def _params(ir, b, params, count):
+    i64 = ir.IntType(64)
+    return [b.load(b.gep(params, [ir.Constant(i64, j)])) for j in range(count)]
+
+
+def pool_max_ir(ir, mod, name, single):
+    """i64 NAME(i64* p), T float (single) or double; p = (M, K, x, base, start, offs, out,
+    local, flat) (addresses as integers): for each output m < M, its window's values
+    x[base[m] + offs[k]] for k < K (offs[0] = 0) compared in order from k = 0, out[m] the
+    one kept, flat[m] its index base[m] + offs[k] and local[m] = flat[m] - start[m] (its
+    index in its plane).  Returns 0."""
+    t = ir.FloatType() if single else ir.DoubleType()
+    i64 = ir.IntType(64)
+    pt, pi = ir.PointerType(t), ir.PointerType(i64)
+    fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
+    (params,) = fn.args
+    entry, outer, inner, store, done = (
+        fn.append_basic_block(x) for x in ("entry", "outer", "inner", "store", "done")
+    )
+    zero, one = ir.Constant(i64, 0), ir.Constant(i64, 1)
+    b = ir.IRBuilder(entry)
+    m_n, k_n, *at = _params(ir, b, params, 9)
+    px, pbase, pstart, poffs, pout, plocal, pflat = (
+        b.inttoptr(a, pt if j in (0, 4) else pi) for j, a in enumerate(at)
+    )
+    b.cbranch(b.icmp_signed(">", m_n, zero), outer, done)
+
+    b = ir.IRBuilder(outer)
+    m = b.phi(i64)
+    m.add_incoming(zero, entry)
+    base = b.load(b.gep(pbase, [m]))
+    first = b.load(b.gep(px, [base]))
+    b.cbranch(b.icmp_signed(">", k_n, one), inner, store)
+
+    b = ir.IRBuilder(inner)
+    k, best, off = b.phi(i64), b.phi(t), b.phi(i64)
+    k.add_incoming(one, outer)
+    best.add_incoming(first, outer)
+    off.add_incoming(zero, outer)
+    o = b.load(b.gep(poffs, [k]))
+    v = b.load(b.gep(px, [b.add(base, o)]))
+    # v > best, or v a NaN while best is not
+    take = b.or_(
+        b.fcmp_ordered(">", v, best),
+        b.and_(b.fcmp_unordered("uno", v, v), b.fcmp_ordered("ord", best, best)),
+    )
+    best2 = b.select(take, v, best)
+    off2 = b.select(take, o, off)
+    k2 = b.add(k, one)
+    k.add_incoming(k2, inner)
+    best.add_incoming(best2, inner)
+    off.add_incoming(off2, inner)
+    b.cbranch(b.icmp_signed("<", k2, k_n), inner, store)
+
+    b = ir.IRBuilder(store)
+    kept, chosen = b.phi(t), b.phi(i64)
+    kept.add_incoming(first, outer)
+    kept.add_incoming(best2, inner)
+    chosen.add_incoming(zero, outer)
+    chosen.add_incoming(off2, inner)
+    b.store(kept, b.gep(pout, [m]))
+    f = b.add(base, chosen)
+    b.store(f, b.gep(pflat, [m]))
+    b.store(b.sub(f, b.load(b.gep(pstart, [m]))), b.gep(plocal, [m]))
+    m2 = b.add(m, one)
+    m.add_incoming(m2, store)
+    b.cbranch(b.icmp_signed("<", m2, m_n), outer, done)
+
+    b = ir.IRBuilder(done)
+    b.ret(zero)
+
+
+def pool_scatter_ir(ir, mod, name, single):
+    """i64 NAME(i64* p), T float (single) or double; p = (M, size, g, flat, out): out[i]
+    = +0 for i < size, then out[flat[m]] += g[m] for m < M in order, each addition
+    rounded to T.  Returns 0."""
+    t = ir.FloatType() if single else ir.DoubleType()
+    i64 = ir.IntType(64)
+    pt, pi = ir.PointerType(t), ir.PointerType(i64)
+    fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
+    (params,) = fn.args
+    entry, clear, check, add, done = (
+        fn.append_basic_block(x) for x in ("entry", "clear", "check", "add", "done")
+    )
+    zero, one = ir.Constant(i64, 0), ir.Constant(i64, 1)
+    b = ir.IRBuilder(entry)
+    m_n, size, g_at, flat_at, out_at = _params(ir, b, params, 5)
+    pg, pflat, pout = b.inttoptr(g_at, pt), b.inttoptr(flat_at, pi), b.inttoptr(out_at, pt)
+    b.cbranch(b.icmp_signed(">", size, zero), clear, check)
+
+    b = ir.IRBuilder(clear)
+    i = b.phi(i64)
+    i.add_incoming(zero, entry)
+    b.store(ir.Constant(t, 0.0), b.gep(pout, [i]))
+    i2 = b.add(i, one)
+    i.add_incoming(i2, clear)
+    b.cbranch(b.icmp_signed("<", i2, size), clear, check)
+
+    b = ir.IRBuilder(check)
+    b.cbranch(b.icmp_signed(">", m_n, zero), add, done)
+
+    b = ir.IRBuilder(add)
+    m = b.phi(i64)
+    m.add_incoming(zero, check)
+    at = b.gep(pout, [b.load(b.gep(pflat, [m]))])
+    b.store(b.fadd(b.load(at), b.load(b.gep(pg, [m]))), at)
+    m2 = b.add(m, one)
+    m.add_incoming(m2, add)
+    b.cbranch(b.icmp_signed("<", m2, m_n), add, done)
+
+    b = ir.IRBuilder(done)
+    b.ret(zero)
