@@ -234,6 +234,10 @@ SUMS = {"f": "sums_f", "d": "sums_d"}
 #: max_pool2d's forward and backward over windows inside the input (numerics/native_pool.py)
 POOL_MAX = {"f": "pool_max_f", "d": "pool_max_d"}
 POOL_SCATTER = {"f": "pool_scatter_f", "d": "pool_scatter_d"}
+#: relu's backward (threshold_backward: g where x > 0 or NaN, +0 elsewhere)
+KEPT = {"f": "kept_f", "d": "kept_d"}
+#: rows copied from strided places (a convolution's im2col columns), by element size
+ROWS = {4: "rows_4", 8: "rows_8"}
 LANES = 8
 
 
@@ -271,6 +275,8 @@ class _Kernels:
         self.sums = {char: sig(addrs[name]) for char, name in SUMS.items()}
         self.pool_max = {char: sig(addrs[name]) for char, name in POOL_MAX.items()}
         self.pool_scatter = {char: sig(addrs[name]) for char, name in POOL_SCATTER.items()}
+        self.kept = {char: sig(addrs[name]) for char, name in KEPT.items()}
+        self.rows = {width: sig(addrs[name]) for width, name in ROWS.items()}
         self.aligned = native_alloc.install(addrs, self.code)  # NumPy's arrays where PyTorch's lie
 
     @staticmethod
@@ -287,7 +293,7 @@ class _Kernels:
         from .native_sleef32 import ternary as ternary32_ir, unary as unary32_ir
         from .native_steps import adam_param_ir, moments_ir
         from .native_sums import sums_module
-        from .native_pool import pool_max_ir, pool_scatter_ir
+        from .native_pool import kept_ir, pool_max_ir, pool_scatter_ir, rows_ir
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -318,6 +324,10 @@ class _Kernels:
                 pool_max_ir(ir, mod, name, char == "f")
             for char, name in POOL_SCATTER.items():
                 pool_scatter_ir(ir, mod, name, char == "f")
+            for char, name in KEPT.items():
+                kept_ir(ir, mod, name, char == "f")
+            for width, name in ROWS.items():
+                rows_ir(ir, mod, name, width)
             native_alloc.ir_functions(ir, mod)
             _chain_loop(ir, mod, "chain32")
             m = llvm.parse_assembly(str(mod))
@@ -337,7 +347,7 @@ class _Kernels:
         names = [f"{k}_{t}" for k, t in LOOPS] + [*UNARY, *UNARY32, *BINARY, "fma32h", "chain32"]
         names += STEPS + ADAM
         names += SUMS.values()
-        names += [*POOL_MAX.values(), *POOL_SCATTER.values()]
+        names += [*POOL_MAX.values(), *POOL_SCATTER.values(), *KEPT.values(), *ROWS.values()]
         names += native_alloc.NAMES
         return engine, {name: engine.get_function_address(name) for name in names}
 
@@ -952,46 +962,6 @@ def sums(arrays, factors, power):
 
 
 def loaded():
-    """Whether the compiled loops are loaded now (nothing is compiled or loaded here)."""
-    return bool(_state["lib"])
-
-
-def pool_max(x, base, start, offs, out, local, flat):
-    """max_pool2d's windows inside x (numerics/native_pool.py): for each output m, the
-    window's values x.flat[base[m] + offs[k]] compared in order (a later one taken when
-    greater, or a NaN where the one held is not), out[m] the kept value, flat[m] its
-    index in x and local[m] its index in its plane (flat[m] - start[m]); x, out float
-    arrays of one dtype, the rest int64, all C-contiguous in the machine's byte order.
-    False where the loops are not loaded (nothing computed)."""
-    lib = _state["lib"]
-    if not lib:
-        return False
-    params = np.array(
-        (
-            out.size,
-            offs.size,
-            address(x),
-            address(base),
-            address(start),
-            address(offs),
-            address(out),
-            address(local),
-            address(flat),
-        ),
-        np.int64,
-    )
-    lib.pool_max[x.dtype.char](address(params))
-    return True
-
-
-def pool_scatter(g, flat, size):
-    """max_pool2d's backward: zeros of `size` values of g's dtype with each g[m] added at
-    flat[m] in order (g float, flat int64, both C-contiguous), or None where the loops are
-    not loaded."""
-    lib = _state["lib"]
-    if not lib:
-        return None
-    out = np.zeros(size, g.dtype)  # (NumPy's memset: faster than the loop's own zeros)
-    params = np.array((g.size, 0, address(g), address(flat), address(out)), np.int64)
-    lib.pool_scatter[g.dtype.char](address(params))
-    return out
+    """The compiled loops when they are loaded now, else None (nothing is compiled or
+    loaded here)."""
+    return _state["lib"] or None

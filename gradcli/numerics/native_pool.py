@@ -10,8 +10,10 @@ or is a NaN while the one held is not (the first NaN of a window is kept), so th
 and the chosen positions are those of the strided compares bit for bit, NaNs and signed
 zeros included (tests/numerics/test_native_pool.py compares them).  The backward adds each
 output's gradient into its input's, output after output in the dtype (PyTorch's kernel:
-`np.add.at`'s order and roundings).  Only `llvmlite.ir` objects are made here;
-`native.pool_max` and `native.pool_scatter` call the loops."""
+`np.add.at`'s order and roundings).  One more loop is relu's backward beside it
+(threshold_backward: the gradient where the input is above 0 or NaN, +0 elsewhere; NumPy's
+mask of bits takes three passes and a cast).  Only `llvmlite.ir` objects are made here;
+`native.pool_max`, `native.pool_scatter` and `native.kept` call the loops."""
 
 from __future__ import annotations
 
@@ -125,6 +127,81 @@ def pool_scatter_ir(ir, mod, name, single):
     m2 = b.add(m, one)
     m.add_incoming(m2, add)
     b.cbranch(b.icmp_signed("<", m2, m_n), add, done)
+
+    b = ir.IRBuilder(done)
+    b.ret(zero)
+
+
+def kept_ir(ir, mod, name, single):
+    """i64 NAME(i64* p), T float (single) or double; p = (n, g, x, out): out[i] = +0 where
+    x[i] <= 0, else g[i] (a NaN x keeps g): relu's backward (threshold_backward), as
+    `ops/unary.py` `_kept_where` makes it.  Returns 0."""
+    t = ir.FloatType() if single else ir.DoubleType()
+    i64 = ir.IntType(64)
+    pt, pi = ir.PointerType(t), ir.PointerType(i64)
+    fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
+    (params,) = fn.args
+    entry, loop, done = (fn.append_basic_block(x) for x in ("entry", "loop", "done"))
+    zero, one = ir.Constant(i64, 0), ir.Constant(i64, 1)
+    b = ir.IRBuilder(entry)
+    n, g_at, x_at, out_at = _params(ir, b, params, 4)
+    pg, px, pout = (b.inttoptr(a, pt) for a in (g_at, x_at, out_at))
+    b.cbranch(b.icmp_signed(">", n, zero), loop, done)
+
+    b = ir.IRBuilder(loop)
+    i = b.phi(i64)
+    i.add_incoming(zero, entry)
+    x = b.load(b.gep(px, [i]))
+    g = b.load(b.gep(pg, [i]))
+    drop = b.fcmp_ordered("<=", x, ir.Constant(t, 0.0))
+    b.store(b.select(drop, ir.Constant(t, 0.0), g), b.gep(pout, [i]))
+    i2 = b.add(i, one)
+    i.add_incoming(i2, loop)
+    b.cbranch(b.icmp_signed("<", i2, n), loop, done)
+
+    b = ir.IRBuilder(done)
+    b.ret(zero)
+
+
+def rows_ir(ir, mod, name, width):
+    """i64 NAME(i64* p), elements of `width` bytes (4 or 8, copied as integers: the bits
+    as they are); p = (R, L, step, x, src, out): for r < R and q < L, out[r * L + q] =
+    x[src[r] + q * step] (indices in elements): a convolution's im2col columns, a row of
+    each window position's outputs at a time.  Returns 0."""
+    t = ir.IntType(8 * width)
+    i64 = ir.IntType(64)
+    pt, pi = ir.PointerType(t), ir.PointerType(i64)
+    fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
+    (params,) = fn.args
+    entry, outer, inner, nxt, done = (
+        fn.append_basic_block(x) for x in ("entry", "outer", "inner", "next", "done")
+    )
+    zero, one = ir.Constant(i64, 0), ir.Constant(i64, 1)
+    b = ir.IRBuilder(entry)
+    r_n, l_n, step, x_at, src_at, out_at = _params(ir, b, params, 6)
+    px, psrc, pout = b.inttoptr(x_at, pt), b.inttoptr(src_at, pi), b.inttoptr(out_at, pt)
+    b.cbranch(b.and_(b.icmp_signed(">", r_n, zero), b.icmp_signed(">", l_n, zero)), outer, done)
+
+    b = ir.IRBuilder(outer)
+    r = b.phi(i64)
+    r.add_incoming(zero, entry)
+    s = b.load(b.gep(psrc, [r]))
+    row = b.mul(r, l_n)
+    b.branch(inner)
+
+    b = ir.IRBuilder(inner)
+    q = b.phi(i64)
+    q.add_incoming(zero, outer)
+    v = b.load(b.gep(px, [b.add(s, b.mul(q, step))]))
+    b.store(v, b.gep(pout, [b.add(row, q)]))
+    q2 = b.add(q, one)
+    q.add_incoming(q2, inner)
+    b.cbranch(b.icmp_signed("<", q2, l_n), inner, nxt)
+
+    b = ir.IRBuilder(nxt)
+    r2 = b.add(r, one)
+    r.add_incoming(r2, nxt)
+    b.cbranch(b.icmp_signed("<", r2, r_n), outer, done)
 
     b = ir.IRBuilder(done)
     b.ret(zero)

@@ -18,7 +18,7 @@ from ..runtime import context
 from ..numerics.random import sampling
 from ..numerics import mkl
 from ..numerics.mkl import mm_grads, torch_mm
-from ..numerics import conv_gemm, native, onednn_conv, per_shape
+from ..numerics import conv_gemm, native_layers, onednn_conv, per_shape
 from ..numerics.sums.summation import inner_sums
 from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import tensor_arg, type_name
@@ -254,6 +254,19 @@ def _conv_index(C, H, W, kh, kw, stride, padding, dilation, groups):
     return flat, (None if valid.all() else valid), oh, ow
 
 
+@_memo
+def _column_rows(xshape, kh, kw, sh, dh, dw, oh):
+    """(where each row of im2col's columns (N, C, kh, kw, oh) starts in a C-contiguous
+    input of this shape, in elements,): the compiled copy's table (`native_layers.rows`,
+    each row's outputs `sw` elements apart)."""
+    N, C, H, W = xshape
+    planes = (np.arange(N * C, dtype=np.int64) * (H * W)).reshape(N * C, 1, 1, 1)
+    i = (np.arange(kh, dtype=np.int64) * dh).reshape(1, kh, 1, 1)
+    j = (np.arange(kw, dtype=np.int64) * dw).reshape(1, 1, kw, 1)
+    r = (np.arange(oh, dtype=np.int64) * sh).reshape(1, 1, 1, oh)
+    return (np.ascontiguousarray((planes + (i + r) * W + j).reshape(-1)),)
+
+
 def _col2im32(gcols, idx, valid, shape):
     """The float32 columns' gradient added into the input's, one value after another in
     float32 (col2im's loop; a float64 sum rounded at the end can differ)."""
@@ -418,7 +431,12 @@ class Conv2d(Function):
             writeable=False,
         )
         out = mkl.aligned_empty((N, G, C // G, kh, kw, oh, ow), x.dtype)
-        np.copyto(out, view)
+        if not (
+            x.flags.c_contiguous
+            and x.itemsize in (4, 8)
+            and native_layers.rows(x, _column_rows(x.shape, kh, kw, sh, dh, dw, oh)[0], ow, sw, out)
+        ):
+            np.copyto(out, view)
         return out.reshape(N, G, (C // G) * kh * kw, oh * ow)
 
     def _saved_columns(self, x, kept):
@@ -688,7 +706,7 @@ class MaxPool2d(Function):
         # sums are float32's, not a float64 sum rounded
         size, idx = prod(self.shape), self.idx
         if idx.dtype == np.int64 and idx.flags.c_contiguous and g.dtype.isnative:
-            out = native.pool_scatter(np.ascontiguousarray(g), idx, size)
+            out = native_layers.pool_scatter(np.ascontiguousarray(g), idx, size)
             if out is not None:  # (the compiled loop: the same additions in the same order)
                 return (out.reshape(self.shape),)
         out = np.zeros(size, g.dtype)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..numerics import native, per_shape
+from ..numerics import native, native_layers, per_shape
 
 #: the gathered windows (positions x outputs) of a pooling at most this large (kept with
 #: its index by per_shape: a larger one goes the strided way)
@@ -87,7 +87,7 @@ def native_windows(x, oshape, window):
         x.dtype.char not in "fd"
         or not x.dtype.isnative
         or not x.flags.c_contiguous
-        or not native.loaded()
+        or native.loaded() is None
     ):
         return None
     (kh, kw), (sh, sw), (dh, dw) = window
@@ -98,6 +98,6 @@ def native_windows(x, oshape, window):
     out = np.empty(shape, x.dtype)
     local = np.empty(shape, np.int64)
     flat = np.empty(shape, np.int64)
-    if not native.pool_max(x, base, start, offsets, out, local, flat):
+    if not native_layers.pool_max(x, base, start, offsets, out, local, flat):
         return None
     return out, local, flat

@@ -18,7 +18,7 @@ from ..engine.forward import add_terms
 from ..engine.zero_grads import efficient_zeros
 from ..core.convert import tensor_arg
 from ..runtime.errors import GradRuntimeError, GradTypeError
-from ..numerics import mkl
+from ..numerics import mkl, native_layers
 from ..numerics.floats.torch_exp import sigmoid as torch_sigmoid
 from ..numerics.floats import torch_act
 from ..numerics.floats import erf as erf_fns
@@ -335,6 +335,10 @@ def _kept_where(g, x):
         or not (g.flags.c_contiguous and x.flags.c_contiguous)
     ):
         return np.where(x <= 0, 0.0, g)
+    if g.dtype.isnative:
+        out = native_layers.kept(g, x)  # (the compiled loop, where loaded: the same bits)
+        if out is not None:
+            return out
     keep = np.less_equal(x, 0)
     np.logical_not(keep, out=keep)
     return np.multiply(g.view(bits), keep).view(g.dtype)

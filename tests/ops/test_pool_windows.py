@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gradcli.numerics import native
+from gradcli.numerics import native, native_layers
 from gradcli.ops import nn, pool_windows
 
 
@@ -173,7 +173,7 @@ def test_native_scatter_equal_add_at(seed):
     _, _, idx = pool_windows.native_windows(x, oshape, window)
     g = (rng.standard_normal(idx.shape) * 10.0 ** rng.integers(-8, 8, idx.shape)).astype(x.dtype)
     g.reshape(-1)[::7] = -0.0
-    got = native.pool_scatter(g, idx, x.size)
+    got = native_layers.pool_scatter(g, idx, x.size)
     want = np.zeros(x.size, x.dtype)
     np.add.at(want, idx.reshape(-1), g.reshape(-1))
     ints = np.uint32 if x.dtype == np.float32 else np.uint64

@@ -1,14 +1,26 @@
-"""relu's backward (threshold_backward) by a mask of bits: the same array as NumPy's
-where on any bit patterns (NaN payloads, infinities, subnormals, signed zeros)."""
+"""relu's backward (threshold_backward) by a mask of bits, and by the compiled loop where
+the native loops are loaded: the same array as NumPy's where on any bit patterns (NaN
+payloads, infinities, subnormals, signed zeros)."""
+
+import contextlib
 
 import numpy as np
 import pytest
 
+from gradcli.numerics import native
 from gradcli.ops.unary import _kept_where
 
 
+@pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize("dtype, bits", [(np.float32, np.uint32), (np.float64, np.uint64)])
-def test_same_bits_as_where(dtype, bits):
+def test_same_bits_as_where(dtype, bits, compiled):
+    if compiled and not native.available():
+        pytest.skip("llvmlite is not installed")
+    with contextlib.nullcontext() if compiled else native.numpy_only():
+        _check_same_bits(dtype, bits)
+
+
+def _check_same_bits(dtype, bits):
     rng = np.random.default_rng(0)
     top = 2 ** (8 * np.dtype(bits).itemsize)
     for shape in [(0,), (1,), (7, 5), (128, 256)]:

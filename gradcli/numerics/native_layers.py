@@ -1,0 +1,78 @@
+"""Calls of the compiled loops of `numerics/native_pool.py` (max_pool2d's forward and
+backward, relu's backward, a convolution's im2col columns): each takes NumPy arrays,
+passes their addresses in one int64 array, and answers None or False where the native
+loops are not loaded (`native.loaded`), the caller then computing with NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import native
+from .mkl import address
+
+
+def pool_max(x, base, start, offs, out, local, flat):
+    """max_pool2d's windows inside x (numerics/native_pool.py): for each output m, the
+    window's values x.flat[base[m] + offs[k]] compared in order (a later one taken when
+    greater, or a NaN where the one held is not), out[m] the kept value, flat[m] its
+    index in x and local[m] its index in its plane (flat[m] - start[m]); x, out float
+    arrays of one dtype, the rest int64, all C-contiguous in the machine's byte order.
+    False where the loops are not loaded (nothing computed)."""
+    lib = native.loaded()
+    if not lib:
+        return False
+    params = np.array(
+        (
+            out.size,
+            offs.size,
+            address(x),
+            address(base),
+            address(start),
+            address(offs),
+            address(out),
+            address(local),
+            address(flat),
+        ),
+        np.int64,
+    )
+    lib.pool_max[x.dtype.char](address(params))
+    return True
+
+
+def pool_scatter(g, flat, size):
+    """max_pool2d's backward: zeros of `size` values of g's dtype with each g[m] added at
+    flat[m] in order (g float, flat int64, both C-contiguous), or None where the loops are
+    not loaded."""
+    lib = native.loaded()
+    if not lib:
+        return None
+    out = np.zeros(size, g.dtype)  # (NumPy's memset: faster than the loop's own zeros)
+    params = np.array((g.size, 0, address(g), address(flat), address(out)), np.int64)
+    lib.pool_scatter[g.dtype.char](address(params))
+    return out
+
+
+def kept(g, x):
+    """relu's backward: g where x > 0 or NaN, +0 elsewhere (g, x C-contiguous float arrays
+    of one shape and dtype in the machine's byte order), a fresh array; None where the
+    loops are not loaded."""
+    lib = native.loaded()
+    if not lib:
+        return None
+    out = np.empty(g.shape, g.dtype)
+    params = np.array((g.size, address(g), address(x), address(out)), np.int64)
+    lib.kept[g.dtype.char](address(params))
+    return out
+
+
+def rows(x, src, length, step, out):
+    """out (C-contiguous, x's dtype) filled with rows of `length` elements of x (a
+    C-contiguous array of 4- or 8-byte elements), row r from x.flat[src[r]] on every
+    `step` elements (src int64, C-contiguous, one per row of out): True, or False where the
+    loops are not loaded (nothing copied)."""
+    lib = native.loaded()
+    if not lib:
+        return False
+    params = np.array((src.size, length, step, address(x), address(src), address(out)), np.int64)
+    lib.rows[x.itemsize](address(params))
+    return True
