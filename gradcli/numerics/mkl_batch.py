@@ -101,22 +101,39 @@ def gemm_accumulate(p, args, n, sa, sb):
     of the separate calls (compared on thousands of shapes of both dtypes,
     tests/numerics/test_conv_gemm.py); it saves a ctypes call per product."""
     order, ta, tb, m, nn, k, alpha, b_at, ldb, a_at, lda, beta, c_at, ldc = args
-    # the group's arrays in NumPy buffers (cheaper than ctypes arrays of the addresses):
-    # the operands' and outputs' addresses, then the group's ints and its two scalars
-    steps = np.arange(n, dtype=np.uint64)
-    ptrs = np.empty((3, n), np.uint64)
-    np.multiply(steps, sb, out=ptrs[0])
-    ptrs[0] += b_at
-    np.multiply(steps, sa, out=ptrs[1])
-    ptrs[1] += a_at
+    key = (p, order, ta, tb, m, nn, k, alpha, ldb, lda, beta, ldc, n, sa, sb)
+    call = _calls.get(key)
+    if call is None:
+        call = _calls[key] = _accumulate_call(key)
+    steps, ptrs, group, _ = call
+    np.add(steps[0], b_at, out=ptrs[0])
+    np.add(steps[1], a_at, out=ptrs[1])
     ptrs[2] = c_at
+    FNS[f"cblas_{p}gemm_batch"](*group)
+
+
+#: gemm_accumulate's calls by their sizes: the steps of the operands' addresses, the
+#: addresses' buffer and the group's arguments (the same every step of a loop)
+_calls: dict = {}
+
+
+def _accumulate_call(key):
+    """(the operands' offsets (2, n), the buffer of the addresses (3, n), cblas_?gemm_batch's
+    arguments pointing into NumPy buffers of the group's ints and scalars and into the
+    addresses' buffer (cheaper than ctypes arrays), those buffers)."""
+    p, order, ta, tb, m, nn, k, alpha, ldb, lda, beta, ldc, n, sa, sb = key
+    if len(_calls) >= 32:
+        _calls.clear()
+    steps = np.arange(n, dtype=np.uint64)
+    offsets = np.stack((steps * np.uint64(sb), steps * np.uint64(sa)))
+    ptrs = np.empty((3, n), np.uint64)
     ints = np.array((ta, tb, m, nn, k, ldb, lda, ldc, n), np.int32)
     scalars = np.array((alpha, beta), np.float32 if p == "s" else np.float64)
     i, f, q = address(ints), address(scalars), address(ptrs)
     w, z = scalars.itemsize, n * 8
     group = (order, i, i + 4, i + 8, i + 12, i + 16, f, q, i + 20, q + z, i + 24, f + w)
     group += (q + 2 * z, i + 28, 1, i + 32)
-    FNS[f"cblas_{p}gemm_batch"](*group)
+    return offsets, ptrs, group, (ints, scalars)  # (kept alive with the group)
 
 
 def _one_group(order, p, ints, alpha, beta, ptrs):
