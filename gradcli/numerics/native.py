@@ -236,6 +236,8 @@ POOL_MAX = {"f": "pool_max_f", "d": "pool_max_d"}
 POOL_SCATTER = {"f": "pool_scatter_f", "d": "pool_scatter_d"}
 #: relu's backward (threshold_backward: g where x > 0 or NaN, +0 elsewhere)
 KEPT = {"f": "kept_f", "d": "kept_d"}
+#: relu (+0 where x < 0, else x: the same loop with a strict compare)
+RELU = {"f": "relu_f", "d": "relu_d"}
 #: rows copied from strided places (a convolution's im2col columns), by element size
 ROWS = {4: "rows_4", 8: "rows_8"}
 LANES = 8
@@ -276,6 +278,7 @@ class _Kernels:
         self.pool_max = {char: sig(addrs[name]) for char, name in POOL_MAX.items()}
         self.pool_scatter = {char: sig(addrs[name]) for char, name in POOL_SCATTER.items()}
         self.kept = {char: sig(addrs[name]) for char, name in KEPT.items()}
+        self.relu = {char: sig(addrs[name]) for char, name in RELU.items()}
         self.rows = {width: sig(addrs[name]) for width, name in ROWS.items()}
         self.aligned = native_alloc.install(addrs, self.code)  # NumPy's arrays where PyTorch's lie
 
@@ -326,6 +329,8 @@ class _Kernels:
                 pool_scatter_ir(ir, mod, name, char == "f")
             for char, name in KEPT.items():
                 kept_ir(ir, mod, name, char == "f")
+            for char, name in RELU.items():
+                kept_ir(ir, mod, name, char == "f", strict=True)
             for width, name in ROWS.items():
                 rows_ir(ir, mod, name, width)
             native_alloc.ir_functions(ir, mod)
@@ -348,6 +353,7 @@ class _Kernels:
         names += STEPS + ADAM
         names += SUMS.values()
         names += [*POOL_MAX.values(), *POOL_SCATTER.values(), *KEPT.values(), *ROWS.values()]
+        names += RELU.values()
         names += native_alloc.NAMES
         return engine, {name: engine.get_function_address(name) for name in names}
 

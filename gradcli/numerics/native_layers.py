@@ -76,3 +76,16 @@ def rows(x, src, length, step, out):
     params = np.array((src.size, length, step, address(x), address(src), address(out)), np.int64)
     lib.rows[x.itemsize](address(params))
     return True
+
+
+def relu(x):
+    """max(0, x) as NumPy's maximum(0, x) gives it (x where x is -0 or NaN) for a
+    C-contiguous float32/float64 array in the machine's byte order, a fresh array; None
+    where the loops are not loaded."""
+    lib = native.loaded()
+    if lib is None:
+        return None
+    out = np.empty(x.shape, x.dtype)
+    params = np.array((x.size, address(x), address(x), address(out)), np.int64)
+    lib.relu[x.dtype.char](address(params))
+    return out

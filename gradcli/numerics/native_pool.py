@@ -132,10 +132,11 @@ def pool_scatter_ir(ir, mod, name, single):
     b.ret(zero)
 
 
-def kept_ir(ir, mod, name, single):
+def kept_ir(ir, mod, name, single, strict=False):
     """i64 NAME(i64* p), T float (single) or double; p = (n, g, x, out): out[i] = +0 where
     x[i] <= 0, else g[i] (a NaN x keeps g): relu's backward (threshold_backward), as
-    `ops/unary.py` `_kept_where` makes it, in vectors of AVX2's lanes (8 floats, 4
+    `ops/unary.py` `_kept_where` makes it; `strict`: +0 where x[i] < 0 (relu itself with
+    g = x: x kept where it is -0 or NaN, as NumPy's maximum(0, x) keeps it); in vectors of AVX2's lanes (8 floats, 4
     doubles; a compare and a select each, no arithmetic), the values after the last
     whole vector one at a time.  Returns 0."""
     t = ir.FloatType() if single else ir.DoubleType()
@@ -162,7 +163,7 @@ def kept_ir(ir, mod, name, single):
     x = b.load(b.bitcast(b.gep(px, [i]), pv), align=align)
     g = b.load(b.bitcast(b.gep(pg, [i]), pv), align=align)
     vzero = ir.Constant(vec, [0.0] * lanes)
-    drop = b.fcmp_ordered("<=", x, vzero)
+    drop = b.fcmp_ordered("<" if strict else "<=", x, vzero)
     b.store(b.select(drop, vzero, g), b.bitcast(b.gep(pout, [i]), pv), align=align)
     i2 = b.add(i, width)
     i.add_incoming(i2, vloop)
@@ -176,7 +177,7 @@ def kept_ir(ir, mod, name, single):
     k.add_incoming(whole, tail)
     x = b.load(b.gep(px, [k]))
     g = b.load(b.gep(pg, [k]))
-    drop = b.fcmp_ordered("<=", x, ir.Constant(t, 0.0))
+    drop = b.fcmp_ordered("<" if strict else "<=", x, ir.Constant(t, 0.0))
     b.store(b.select(drop, ir.Constant(t, 0.0), g), b.gep(pout, [k]))
     k2 = b.add(k, one)
     k.add_incoming(k2, sloop)

@@ -351,12 +351,21 @@ def masked_grad(F, g, x, slope=0.0, op=ThresholdBackward):
     return _masked(np, g, x, slope)
 
 
-# max(0, x), not max(x, 0): NumPy's maximum gives its second operand when the two are
-# equal, so relu(-0.0) is -0.0 as in PyTorch (x unless x < 0)
+def _relu(x):
+    """max(0, x), not max(x, 0): NumPy's maximum gives its second operand when the two are
+    equal, so relu(-0.0) is -0.0 as in PyTorch (x unless x < 0); a large float array by
+    the compiled loop where loaded (the same bits, NaN payloads included)."""
+    if x.size >= 1024 and x.dtype.char in "fd" and x.dtype.isnative and x.flags.c_contiguous:
+        out = native_layers.relu(x)
+        if out is not None:
+            return out
+    return np.maximum(0, x)
+
+
 relu = unary(
     "relu",
     "ReluBackward0",
-    lambda x: np.maximum(0, x),
+    _relu,
     lambda g, F, out: masked_grad(F, g, out),
     "max(input, 0)",
     "out",

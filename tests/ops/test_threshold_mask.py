@@ -7,7 +7,7 @@ import contextlib
 import numpy as np
 import pytest
 
-from gradcli.numerics import native
+from gradcli.numerics import native, native_layers
 from gradcli.ops.unary import _kept_where
 
 
@@ -40,3 +40,20 @@ def test_other_layouts_take_where():
     g = np.arange(12.0).reshape(3, 4).T
     x = np.linspace(-1, 1, 12).reshape(4, 3)
     assert (_kept_where(g, x) == np.where(x <= 0, 0.0, g)).all()
+
+
+@pytest.mark.parametrize("dtype, bits", [(np.float32, np.uint32), (np.float64, np.uint64)])
+def test_relu_loop_same_bits_as_maximum(dtype, bits):
+    """relu's compiled loop (x where x is not below 0) against NumPy's maximum(0, x) on
+    any bit patterns: NaN payloads (signalling ones too), signed zeros, infinities."""
+    if not native.available():
+        pytest.skip("llvmlite is not installed")
+    rng = np.random.default_rng(1)
+    top = 2 ** (8 * np.dtype(bits).itemsize)
+    for n in (1, 5, 8, 1023, 4097, 100_003):
+        x = rng.integers(0, top, size=n, dtype=bits).view(dtype)
+        x[::7], x[1::11] = 0.0, -0.0
+        got = native_layers.relu(x)
+        want = np.maximum(0, x)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert (got.view(bits) == want.view(bits)).all()
