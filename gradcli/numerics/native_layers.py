@@ -11,23 +11,22 @@ from . import native
 from .mkl import address
 
 
-def pool_max(x, base, start, offs, out, local, flat):
-    """max_pool2d's windows inside x (numerics/native_pool.py): for each output m, the
-    window's values x.flat[base[m] + offs[k]] compared in order (a later one taken when
-    greater, or a NaN where the one held is not), out[m] the kept value, flat[m] its
-    index in x and local[m] its index in its plane (flat[m] - start[m]); x, out float
-    arrays of one dtype, the rest int64, all C-contiguous in the machine's byte order.
-    False where the loops are not loaded (nothing computed)."""
+def pool_max(x, geometry, offs, out, local, flat):
+    """max_pool2d's windows inside x (numerics/native_pool.py): geometry = (planes, oh, ow,
+    a plane's size, the steps between output rows' and columns' window corners), in
+    elements; for each output m in order, the window's values at its corner plus offs[k]
+    compared in order (a later one taken when greater, or a NaN where the one held is
+    not), out[m] the kept value, flat[m] its index in x and local[m] its index in its
+    plane; x, out float arrays of one dtype, the rest int64, all C-contiguous in the
+    machine's byte order.  False where the loops are not loaded (nothing computed)."""
     lib = native.loaded()
-    if not lib:
+    if lib is None:
         return False
     params = np.array(
         (
-            out.size,
+            *geometry,
             offs.size,
             address(x),
-            address(base),
-            address(start),
             address(offs),
             address(out),
             address(local),

@@ -24,39 +24,58 @@ def _params(ir, b, params, count):
 
 
 def pool_max_ir(ir, mod, name, single):
-    """i64 NAME(i64* p), T float (single) or double; p = (M, K, x, base, start, offs, out,
-    local, flat) (addresses as integers): for each output m < M, its window's values
-    x[base[m] + offs[k]] for k < K (offs[0] = 0) compared in order from k = 0, out[m] the
-    one kept, flat[m] its index base[m] + offs[k] and local[m] = flat[m] - start[m] (its
-    index in its plane).  Returns 0."""
+    """i64 NAME(i64* p), T float (single) or double; p = (planes, oh, ow, plane, row, col,
+    K, x, offs, out, local, flat) (addresses as integers): for each plane, output row r
+    and column q in order (output m), its window's corner c = plane * `plane` + r * `row`
+    + q * `col` in x, its values x[c + offs[k]] for k < K (offs[0] = 0) compared in order
+    from k = 0, out[m] the one kept, flat[m] its index c + offs[k] and local[m] its index
+    in its plane (the windows' corners are counted, not read from a table: a table of
+    them is as large as the output, and out of the cache in a loop).  Returns 0."""
     t = ir.FloatType() if single else ir.DoubleType()
     i64 = ir.IntType(64)
     pt, pi = ir.PointerType(t), ir.PointerType(i64)
     fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
     (params,) = fn.args
-    entry, outer, inner, store, done = (
-        fn.append_basic_block(x) for x in ("entry", "outer", "inner", "store", "done")
+    names = ("entry", "planes", "rows", "cols", "inner", "store", "next_row", "next_plane", "done")
+    entry, ploop, rloop, qloop, inner, store, rnext, pnext, done = (
+        fn.append_basic_block(x) for x in names
     )
     zero, one = ir.Constant(i64, 0), ir.Constant(i64, 1)
     b = ir.IRBuilder(entry)
-    m_n, k_n, *at = _params(ir, b, params, 9)
-    px, pbase, pstart, poffs, pout, plocal, pflat = (
-        b.inttoptr(a, pt if j in (0, 4) else pi) for j, a in enumerate(at)
+    n_p, oh, ow, plane, row, col, k_n, *at = _params(ir, b, params, 12)
+    px, poffs, pout, plocal, pflat = (
+        b.inttoptr(a, pt if j in (0, 2) else pi) for j, a in enumerate(at)
     )
-    b.cbranch(b.icmp_signed(">", m_n, zero), outer, done)
+    outs = b.mul(oh, ow)
+    go = b.and_(b.icmp_signed(">", n_p, zero), b.icmp_signed(">", outs, zero))
+    b.cbranch(go, ploop, done)
 
-    b = ir.IRBuilder(outer)
-    m = b.phi(i64)
-    m.add_incoming(zero, entry)
-    base = b.load(b.gep(pbase, [m]))
+    b = ir.IRBuilder(ploop)
+    pp = b.phi(i64)
+    pp.add_incoming(zero, entry)
+    pstart = b.mul(pp, plane)
+    mplane = b.mul(pp, outs)
+    b.branch(rloop)
+
+    b = ir.IRBuilder(rloop)
+    r = b.phi(i64)
+    r.add_incoming(zero, ploop)
+    rowbase = b.add(pstart, b.mul(r, row))
+    mrow = b.add(mplane, b.mul(r, ow))
+    b.branch(qloop)
+
+    b = ir.IRBuilder(qloop)
+    q = b.phi(i64)
+    q.add_incoming(zero, rloop)
+    base = b.add(rowbase, b.mul(q, col))
     first = b.load(b.gep(px, [base]))
     b.cbranch(b.icmp_signed(">", k_n, one), inner, store)
 
     b = ir.IRBuilder(inner)
     k, best, off = b.phi(i64), b.phi(t), b.phi(i64)
-    k.add_incoming(one, outer)
-    best.add_incoming(first, outer)
-    off.add_incoming(zero, outer)
+    k.add_incoming(one, qloop)
+    best.add_incoming(first, qloop)
+    off.add_incoming(zero, qloop)
     o = b.load(b.gep(poffs, [k]))
     v = b.load(b.gep(px, [b.add(base, o)]))
     # v > best, or v a NaN while best is not
@@ -74,17 +93,28 @@ def pool_max_ir(ir, mod, name, single):
 
     b = ir.IRBuilder(store)
     kept, chosen = b.phi(t), b.phi(i64)
-    kept.add_incoming(first, outer)
+    kept.add_incoming(first, qloop)
     kept.add_incoming(best2, inner)
-    chosen.add_incoming(zero, outer)
+    chosen.add_incoming(zero, qloop)
     chosen.add_incoming(off2, inner)
+    m = b.add(mrow, q)
     b.store(kept, b.gep(pout, [m]))
     f = b.add(base, chosen)
     b.store(f, b.gep(pflat, [m]))
-    b.store(b.sub(f, b.load(b.gep(pstart, [m]))), b.gep(plocal, [m]))
-    m2 = b.add(m, one)
-    m.add_incoming(m2, store)
-    b.cbranch(b.icmp_signed("<", m2, m_n), outer, done)
+    b.store(b.sub(f, pstart), b.gep(plocal, [m]))
+    q2 = b.add(q, one)
+    q.add_incoming(q2, store)
+    b.cbranch(b.icmp_signed("<", q2, ow), qloop, rnext)
+
+    b = ir.IRBuilder(rnext)
+    r2 = b.add(r, one)
+    r.add_incoming(r2, rnext)
+    b.cbranch(b.icmp_signed("<", r2, oh), rloop, pnext)
+
+    b = ir.IRBuilder(pnext)
+    p2 = b.add(pp, one)
+    pp.add_incoming(p2, pnext)
+    b.cbranch(b.icmp_signed("<", p2, n_p), ploop, done)
 
     b = ir.IRBuilder(done)
     b.ret(zero)

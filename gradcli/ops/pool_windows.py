@@ -69,13 +69,10 @@ def gathered_windows(x, oshape, window):
 
 
 @_memo
-def _native_plan(planes, H, W, kh, kw, sh, sw, dh, dw, oh, ow):
-    """(each output's window corner in the batch (outputs,), its plane's start (outputs,),
-    the positions' offsets from the corner (K,)) for the compiled loop."""
-    _, by_weight, corner, start, _ = _plan(planes, H, W, kh, kw, sh, sw, dh, dw, oh, ow)
-    K = kh * kw
-    offsets = np.ascontiguousarray(by_weight[K - np.arange(K)])
-    return corner + start, start, offsets
+def _native_offsets(W, kh, kw, dh, dw):
+    """(the window positions' offsets from its corner (K,),) for the compiled loop."""
+    offsets = [(k // kw) * dh * W + (k % kw) * dw for k in range(kh * kw)]
+    return (np.array(offsets, np.int64),)
 
 
 def native_windows(x, oshape, window):
@@ -93,11 +90,12 @@ def native_windows(x, oshape, window):
     (kh, kw), (sh, sw), (dh, dw) = window
     N, C, H, W = x.shape
     oh, ow = oshape
-    base, start, offsets = _native_plan(N * C, H, W, kh, kw, sh, sw, dh, dw, oh, ow)
+    (offsets,) = _native_offsets(W, kh, kw, dh, dw)
     shape = (N, C, oh, ow)
     out = np.empty(shape, x.dtype)
     local = np.empty(shape, np.int64)
     flat = np.empty(shape, np.int64)
-    if not native_layers.pool_max(x, base, start, offsets, out, local, flat):
+    geometry = (N * C, oh, ow, H * W, sh * W, sw)
+    if not native_layers.pool_max(x, geometry, offsets, out, local, flat):
         return None
     return out, local, flat
