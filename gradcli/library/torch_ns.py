@@ -40,6 +40,22 @@ from ..runtime import context
 from ..runtime.settings import accepts
 
 
+#: torch.special's names of functions the torch namespace has (special name -> torch's)
+_SPECIAL = {
+    "expit": "sigmoid",
+    "exp2": "exp2",
+    "expm1": "expm1",
+    "log1p": "log1p",
+    "erf": "erf",
+    "erfc": "erfc",
+    "erfinv": "erfinv",
+    "logsumexp": "logsumexp",
+    "softmax": "softmax",
+    "log_softmax": "log_softmax",
+    "xlogy": "xlogy",
+}
+
+
 def _no_cuda_seed(seed):
     """torch.cuda.manual_seed(_all): PyTorch keeps the call until CUDA starts, which it
     never does on a CPU: nothing happens."""
@@ -589,6 +605,16 @@ def namespace() -> dict:
         torch_members["inference_mode"] = inference_mode
         torch_members["is_inference_mode_enabled"] = inference.is_inference_mode_enabled
         transforms.install(torch_members, autograd, autograd_functional)
+        # torch.special: the functions PyTorch also has under its own names there
+        special = {k: torch_members[v] for k, v in _SPECIAL.items() if v in torch_members}
+        torch_round = torch_members["round"]
+
+        def special_round(input, *, decimals=0):
+            """round(input, decimals=decimals): aten::round.decimals (RoundBackward1)"""
+            return torch_round(input, decimals=decimals)
+
+        special["round"] = special_round
+        torch_members["special"] = Module("torch.special", special)
         ns["torch"] = Module("torch", torch_members)
         ns["F"] = functional
         for members in (ns, torch_members, cuda.members):

@@ -494,3 +494,26 @@ errors(
         "torch.trapezoid(torch.ones(3, 2), torch.ones(3))",
     ],
 )
+
+
+# ---------------------------------------------------------------- torch.special
+
+case(
+    "special/aliases",
+    """
+    import torch
+    torch.manual_seed(12)
+    x = torch.randn(2, 3, requires_grad=True)
+    p = torch.rand(4)
+    for y in (torch.special.expit(x), torch.special.exp2(x), torch.special.expm1(x),
+              torch.special.log1p(x.abs()), torch.special.erf(x), torch.special.erfc(x),
+              torch.special.erfinv(x.tanh()), torch.special.logsumexp(x, 1),
+              torch.special.softmax(x, 0), torch.special.log_softmax(x, dim=1),
+              torch.special.round(x), torch.special.round(x * 10, decimals=-1),
+              torch.special.xlogy(x, x.abs()), torch.special.xlogy(2.0, p)):
+        print(y, y.grad_fn)
+    torch.special.expit(x).sum().backward()
+    print(x.grad)
+    print(-torch.special.xlogy(p, p).sum())
+    """,
+)
