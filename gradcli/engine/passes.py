@@ -107,10 +107,33 @@ def deliver_leaves(queue, touched, store, fresh=()):
             fresh.add(id(ig))
         prev = total.get(p)
         if prev is not None:
-            ig = np.add(prev, ig)
+            ig = _add(prev, ig)
             fresh.add(id(ig))
         total[p] = ig
     _deliver(total.items(), touched, store, fresh)
+
+
+_S64, _S32 = np.float64, np.float32  # (NumPy's scalars: np.float64 is a float)
+_fadd = float.__add__
+
+
+def _add(a, b):
+    """np.add(a, b) of two of a leaf's gradients; two NumPy scalars of one dtype (the
+    0-d gradients of a scalar network's parameters) added as Python floats, without a
+    ufunc's call: a double's sum is the IEEE sum, and two float32 values' sum rounded to
+    a double and then to float32 is float32's own.  Two NaNs go to NumPy (which keeps
+    the first one's payload, where a Python float's sum keeps the second's)."""
+    t = type(a)
+    if t is type(b):
+        if t is _S64:
+            r = _fadd(a, b)
+            if r == r:
+                return _S64(r)
+        elif t is _S32:
+            r = _fadd(float(a), float(b))
+            if r == r:
+                return _S32(r)
+    return np.add(a, b)
 
 
 def _deliver(pairs, touched, store, fresh):
