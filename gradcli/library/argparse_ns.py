@@ -45,6 +45,10 @@ class Namespace:
     def language_setattr(self, name, value):
         self.values[name] = value
 
+    def language_vars(self):
+        """vars(args) / args.__dict__: the dict of its options itself, as Python's."""
+        return self.values
+
     def __repr__(self):
         return "Namespace(" + ", ".join(f"{k}={show(v)}" for k, v in self.values.items()) + ")"
 

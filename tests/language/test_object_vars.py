@@ -86,6 +86,19 @@ class B(A):
         self.b = 2
 print(vars(B()), B().__dict__)
 """,
+    "argparse_namespace_has_one": """
+import argparse
+p = argparse.ArgumentParser()
+p.add_argument("--lr", type=float, default=0.1)
+p.add_argument("--epochs", type=int, default=3)
+args = p.parse_args(["--lr", "0.5"])
+print(vars(args), args.__dict__, vars(args) is args.__dict__)
+for k, v in vars(args).items():
+    print(k, v)
+vars(args)["epochs"] = 7
+args.__dict__.update(seed=1)
+print(args.epochs, args.seed, args)
+""",
     "what_has_no_dict": """
 for v in (1, "s", [1], None, print):
     try:
