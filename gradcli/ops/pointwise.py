@@ -16,11 +16,12 @@ from ..core.tensor import Tensor
 from ..engine.forward import add_terms
 from ..engine.function import Function
 from ..numerics.floats.fma import exact_scalar, fma, unsplittable
-from ..numerics.floats.tensor_iter import laid_out
+from ..numerics.floats.tensor_iter import laid_out, sleef_blocks
 from ..runtime.errors import GradRuntimeError, GradTypeError, broadcast_error
 from ..runtime.limits import check_broadcast
 from .elementwise import times_scalar
-from .registry import Arg, Parser, register
+from ..engine.declare import none
+from .registry import FUNCTIONS, Arg, Parser, register
 from .tensor_args import _pytype
 
 _F64 = np.dtype(np.float64)
@@ -251,3 +252,146 @@ def addcdiv(*args, **kwargs):
 
 addcmul.method = lambda *args, **kwargs: _call("addcmul", Addcmul, args, kwargs, True)
 addcdiv.method = lambda *args, **kwargs: _call("addcdiv", Addcdiv, args, kwargs, True)
+
+
+# ---------------------------------------------------------------- addr
+
+
+def _addr_values(m, v1, v2, beta, alpha, dt):
+    """beta * input + alpha * vec1 * vec2 (outer), as ATen's addr kernel: on whole vector
+    blocks `fma(alpha * vec1, vec2, beta * input)`, after them the plain expression; with
+    beta 0, `alpha * vec1 * vec2` alone."""
+    shape = (v1.shape[0], v2.shape[0])
+    x, y = np.broadcast_to(v1[:, None], shape), np.broadcast_to(v2[None, :], shape)
+    b, a = dt.type(beta), dt.type(alpha)
+    with np.errstate(all="ignore"):
+        if beta == 0:
+            return np.asarray((a * x) * y, dt)
+        if dt.kind != "f":
+            return np.asarray(b * m + a * x * y, dt)
+        m = np.broadcast_to(m, shape)
+        return sleef_blocks(
+            lambda s, u, w: np.asarray(fma(a * u, w, b * s, dt)).astype(dt, copy=False),
+            lambda s, u, w: b * s + (a * u) * w,
+            (m, x, y),
+        )
+
+
+class Addr(Function):
+    __slots__ = ("sm", "beta", "alpha")
+    name = "AddrBackward0"
+    saved_names = (None, "vec1", "vec2")
+    saved_extra = {"alpha": lambda node: node.alpha, "beta": lambda node: node.beta}
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
+    def forward(self, m, v1, v2, beta=1, alpha=1, dt=_F64):
+        self.sm, self.beta, self.alpha = m.shape, beta, alpha
+        self.save(None, v1, v2)
+        m, v1, v2 = (v.astype(dt, copy=False) for v in (m, v1, v2))
+        return _addr_values(m, v1, v2, beta, alpha, dt)
+
+    def backward(self, g, F, _m, v1, v2):
+        # self: maybe_multiply(grad, beta); vec1: maybe_multiply(grad.mv(vec2), alpha);
+        # vec2: maybe_multiply(grad.t().mv(vec1), alpha)
+        n = self.needs
+        mv = FUNCTIONS["mv"]
+
+        def times(t, c):
+            return t if c == 1 else times_scalar(F, t, c)
+
+        if F.tensor_mode:
+            gt = FUNCTIONS["transpose"](g, 0, 1)
+            d1 = times(mv(g, v2), self.alpha) if n[1] else None
+            d2 = times(mv(gt, v1), self.alpha) if n[2] else None
+        else:
+            G = Tensor(g)
+            d1 = times(mv(G, Tensor(v2)).data, self.alpha) if n[1] else None
+            d2 = times(mv(Tensor(g.T), Tensor(v1)).data, self.alpha) if n[2] else None
+        return (F.sum_to(times(g, self.beta), self.sm) if n[0] else None, d1, d2)
+
+    def jvp(self, ts, F, _m, v1, v2):
+        # maybe_multiply(self_t, beta) + maybe_multiply(vec1_t.outer(vec2_p), alpha)
+        #   + maybe_multiply(vec1_p.outer(vec2_t), alpha)
+        outer = FUNCTIONS["outer"]
+        out = None
+        if ts[0] is not None:
+            out = ts[0] if self.beta == 1 else ts[0] * self.beta
+        for t in (
+            outer(ts[1], v2) if ts[1] is not None else None,
+            outer(v1, ts[2]) if ts[2] is not None else None,
+        ):
+            if t is not None:
+                out = add_terms(out, t if self.alpha == 1 else t * self.alpha)
+        return out
+
+
+_ADDR_EXPECTED = (
+    "(Tensor input, Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1, "
+    "Tensor out = None)",
+    "(Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1)",
+)
+
+
+def _addr(args, kwargs, method):
+    kwargs = dict(kwargs)
+    beta, alpha = kwargs.pop("beta", 1), kwargs.pop("alpha", 1)
+    given = args[1:] if method else args
+    if kwargs or len(args) != 3:
+        got = ", ".join(_pytype(v) for v in given)
+        raise GradTypeError(
+            "addr() received an invalid combination of arguments - got "
+            f"({got}), but expected {_ADDR_EXPECTED[method]}"
+        )
+    names = ("input", "vec1", "vec2")
+    for i, v in enumerate(args):
+        if not isinstance(v, Tensor):
+            raise GradTypeError(
+                f"addr(): argument '{names[i]}' (position {i + 1 - method}) must be Tensor, "
+                f"not {_pytype(v)}"
+            )
+    m, v1, v2 = args
+    for name, v in (("vec1", v1), ("vec2", v2)):
+        if v.data.ndim != 1:
+            raise GradRuntimeError(f"addr: Expected 1-D argument {name}, but got {v.data.ndim}-D")
+    dt = dtypes.result_type(m, v1, v2)
+    if dt.kind in "biu" and (isinstance(alpha, float) or isinstance(beta, float)):
+        what = "alpha" if isinstance(alpha, float) else "beta"
+        raise GradRuntimeError(
+            f"For integral input tensors, argument {what} must not be a floating point number."
+        )
+    shape = (v1.data.shape[0], v2.data.shape[0])
+    try:
+        np.broadcast_to(np.empty(m.data.shape, np.bool_), shape)
+    except ValueError:
+        raise GradRuntimeError(
+            "The expanded size of the tensor "
+            f"({shape[-1] if m.data.ndim and m.data.shape[-1] != shape[-1] else shape[0]}) "
+            "must match the existing size "
+            f"({m.data.shape[-1] if m.data.ndim and m.data.shape[-1] != shape[-1] else m.data.shape[-2]}) "
+            f"at non-singleton dimension "
+            f"{1 if m.data.ndim and m.data.shape[-1] != shape[-1] else 0}.  Target sizes: "
+            f"[{shape[0]}, {shape[1]}].  Tensor sizes: [{', '.join(map(str, m.data.shape))}]"
+        ) from None
+    return Addr.apply(m, v1, v2, beta=beta, alpha=alpha, dt=dt)
+
+
+@register(
+    "addr",
+    "addr(input, vec1, vec2, *, beta=1, alpha=1)",
+    "beta * input + alpha * outer(vec1, vec2)",
+    method=True,
+    checks=[
+        ((Arg((2, 3)), Arg((2,)), Arg((3,))), {}),
+        ((Arg((3,)), Arg((2,)), Arg((3,))), {"beta": 0.5, "alpha": -2.0}),
+    ],
+    category="linalg",
+    batch=None,
+    inplace="addr_",
+    pure=False,
+    parser=Parser(expected=_ADDR_EXPECTED),
+)
+def addr(*args, **kwargs):
+    return _addr(args, kwargs, False)
+
+
+addr.method = lambda *args, **kwargs: _addr(args, kwargs, True)

@@ -517,3 +517,57 @@ case(
     print(-torch.special.xlogy(p, p).sum())
     """,
 )
+
+
+# ---------------------------------------------------------------- addr
+
+for _dt in ("float64", "float32"):
+    case(
+        f"addr/values/{_dt}",
+        f"""
+        import torch
+        torch.manual_seed(13)
+        M = torch.randn(37, 41, dtype=torch.{_dt})
+        a = torch.randn(37, dtype=torch.{_dt})
+        b = torch.randn(41, dtype=torch.{_dt})
+        for beta, alpha in ((1, 1), (0.5, 2.0), (0, 1.5), (1, 0.3)):
+            r = torch.addr(M, a, b, beta=beta, alpha=alpha)
+            print(beta, alpha, r.sum().item(), r[3, 30:].tolist())
+        print(torch.addr(M[0], a, b)[5, :4].tolist(), M.addr(a, b, alpha=-1)[36, 38:].tolist())
+        """,
+    )
+
+case(
+    "addr/grads",
+    """
+    import torch
+    torch.manual_seed(14)
+    M = torch.randn(2, 3, requires_grad=True)
+    a = torch.randn(2, requires_grad=True)
+    b = torch.randn(3, requires_grad=True)
+    r = torch.addr(M, a, b, beta=0.5, alpha=2)
+    g = r.grad_fn
+    print(r, g, g._saved_alpha, g._saved_beta, g._saved_vec1, g._saved_vec2)
+    (r * r).sum().backward()
+    print(M.grad, a.grad, b.grad, sep="\\n")
+    h = torch.autograd.grad(torch.addr(M, a, b, alpha=3.0).pow(2).sum(), (M, a, b), create_graph=True)
+    print(h[1], h[2].grad_fn)
+    print(torch.addr(torch.ones(3), a, b), M.addr(a, b).grad_fn)
+    z = torch.zeros(2, 3)
+    print(z.addr_(a.detach(), b.detach(), alpha=2) is z, z)
+    print(torch.addr(torch.ones(2, 3, dtype=torch.long), torch.arange(2), torch.arange(3), beta=2))
+    print(torch.func.jvp(lambda m, x, y: torch.addr(m, x, y, beta=0.5), (M.detach(), a.detach(), b.detach()), (torch.ones(2, 3), torch.ones(2), torch.ones(3)))[1])
+    """,
+)
+
+errors(
+    "addr/errors",
+    "import torch\nM = torch.randn(2, 3)\na = torch.randn(2)\nb = torch.randn(3)",
+    [
+        "torch.addr(M, a, M)",
+        "torch.addr(M, a)",
+        "torch.addr(torch.ones(3, 3), a, b)",
+        "torch.addr(torch.ones(2, 3, dtype=torch.long), torch.ones(2, dtype=torch.long), torch.ones(3, dtype=torch.long), alpha=0.5)",
+        "torch.addr(M, a, 2.0)",
+    ],
+)
