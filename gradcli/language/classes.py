@@ -37,7 +37,43 @@ ANNOTATIONS = "__annotations__"
 # attribute of the class or of a class it derives from is set (`changed`); None on a
 # class that is not plain
 LOOKUP = "__gradcli_lookup__"
+# the key under which a plain class's LOOKUP table holds the class's NAMES set (put back
+# by `changed` after it empties the table): the generated code tests a name there, a
+# dict's item, where reading the class's attribute is Python's slower lookup on a type
+# (a space first: no attribute's name, no fast_key)
+NAMES_KEY = " names"
 MAX_MRO = 500  # classes in a class's MRO (docs/limits.md)
+
+#: values whose hash and equality are Python's own for these types (no code of the
+#: program runs when a set or a dict hashes or compares them)
+SCALARS = frozenset({int, float, bool, str, type(None)})
+_OBJECT_HASH, _OBJECT_EQ = object.__hash__, object.__eq__
+#: the classes whose objects a set or a dict hashes and compares by Python's own rules,
+#: running no code of the program: SCALARS, and each class met that keeps object's hash
+#: and equality (identity), added when first asked about (`hash_plain_class`); emptied
+#: back to SCALARS when a class of the program changes (`changed`), or grows large.  The
+#: fast tier's code reads it as one set (`type(v) in HASH_PLAIN`), never replaced.
+HASH_PLAIN = set(SCALARS)
+_HASH_PLAIN_MAX = 512
+
+
+def hash_plain_class(t):
+    """Whether a set or a dict hashes and compares objects of class t running no code of
+    the program (kept in HASH_PLAIN when so)."""
+    if t in HASH_PLAIN:
+        return True
+    if t.__hash__ is not _OBJECT_HASH or t.__eq__ is not _OBJECT_EQ:
+        return False
+    if len(HASH_PLAIN) >= _HASH_PLAIN_MAX:  # (classes made again and again: not kept all)
+        _forget_hashes()
+    HASH_PLAIN.add(t)
+    return True
+
+
+def _forget_hashes():
+    HASH_PLAIN.clear()
+    HASH_PLAIN.update(SCALARS)
+
 
 # the special methods a class of the language may define (Python's operators and
 # built-ins call them: datamodel.py); what stays out reaches Python's machinery
@@ -162,6 +198,8 @@ def make_class(name, bases, ns, keywords, qualname=None):
         *(b.__dict__.get(NAMES, ()) for c in bases for b in c.__mro__),
         (k for k in ns if not is_dunder(k)),
     )
+    if ns[LOOKUP] is not None:
+        ns[LOOKUP][NAMES_KEY] = ns[NAMES]
     if annotations is not None:
         ns[ANNOTATIONS] = annotations
     ns["__module__"] = "__main__"
@@ -376,13 +414,15 @@ def set_class_attr(cls, name, value):
 
 def changed(cls):
     """The attributes of cls were set: what its and its subclasses' LOOKUP tables keep
-    is forgotten."""
+    is forgotten, and which classes hash and compare as Python does (HASH_PLAIN)."""
+    _forget_hashes()
     classes = [cls]
     while classes:
         c = classes.pop()
         table = c.__dict__.get(LOOKUP)
         if table:
             table.clear()
+            table[NAMES_KEY] = c.__dict__[NAMES]
         classes.extend(c.__subclasses__())
 
 

@@ -341,6 +341,9 @@ class FastExpressions:
         self.bound_at = {}  # each of those -> its names bound where this one is defined
         self.hoisted = []  # statements defining what the statement's lambdas run
         self.self_name = None  # the function, whose calls of itself give ints (fast_types.py)
+        # (a nested function's name, its Python function's, its number of parameters) when
+        # the variable of that name around it always holds it (fast_closures._own_calls)
+        self.own_def = None
         self.consts = {}  # name -> value the generated code reads (operators' functions)
         # a top-level loop whose variables are Python locals while it runs (loop_unit)
         self.cached = False
@@ -673,6 +676,10 @@ class FastExpressions:
             # one call deeper: the calls left below the limit (fast_tier._self_fn_def)
             left = ast.BinOp(left=_name("@r"), op=ast.Sub(), right=ast.Constant(1))
             return self._int(at(_call(_name("@def " + name + " self"), *parts, left), line, col))
+        own = self.own_def
+        if own is not None and name == own[0] and len(parts) == own[2]:
+            # the nested function itself, held by its variable (UserFunction.fast)
+            return at(_call(_name(own[1]), *parts), line, col)
         fn = self.load(func.children[0])
         f, ft = self.tmp(), self.tmp()  # (the callee, its type)
         fname = self.const(BareName(name), "name_" + str(self.n))

@@ -28,7 +28,7 @@ from ..ops.registry import BUILTINS
 from ..runtime import context
 from ..runtime.limits import SMALL
 from .arity import BareName
-from .classes import LanguageObject
+from .classes import HASH_PLAIN, SCALARS, LanguageObject, hash_plain_class
 from .containers import DICT_METHODS, SET_METHODS
 from .invoke import call_failed
 from . import runtime as rt
@@ -41,10 +41,6 @@ from .state import state
 #: what a site answers when the call is not its case: the general call is made
 SLOW = object()
 
-#: values whose hash and equality are Python's own for these types (no code of the
-#: program runs when a set or a dict hashes or compares them)
-_SCALARS = frozenset({int, float, bool, str, type(None)})
-_OBJECT_HASH, _OBJECT_EQ = object.__hash__, object.__eq__
 #: what iteration.iterate hands a loop as it is, or as Python iterates it (a set or a
 #: dict: live, whose RuntimeError fast_support.fail gives in the same words)
 ITERATED = frozenset({list, tuple, str, range, set, dict})
@@ -80,7 +76,7 @@ def hash_plain(v):
     the program: a number, a string, None, or an object whose class keeps Python's
     own hash and equality (identity)."""
     t = type(v)
-    return t in _SCALARS or (t.__hash__ is _OBJECT_HASH and t.__eq__ is _OBJECT_EQ)
+    return t in HASH_PLAIN or hash_plain_class(t)
 
 
 def _failing(raw, fn, name, line, col):
@@ -98,6 +94,12 @@ def _failing(raw, fn, name, line, col):
 # ----------------------------------------------------------------- built-in functions
 
 
+#: the plain classes of the program met as isinstance's second argument (a class stays
+#: plain: its LOOKUP table is made with it and never replaced), for the generated code's
+#: test (fast_calls.FastBuiltinCalls.builtin_form); emptied when it grows large
+PLAIN_CLASSES = set()
+
+
 def _isinstance(bf, name, line, col):
     general = _failing(isinstance_, bf, name, line, col)
 
@@ -107,6 +109,9 @@ def _isinstance(bf, name, line, col):
             and issubclass(c, LanguageObject)  # (a class of the program: getattr can't fail)
             and getattr(c, "__gradcli_lookup__", None) is not None  # (LOOKUP: a plain one)
         ):
+            if len(PLAIN_CLASSES) >= 512:  # (classes made again and again: not kept all)
+                PLAIN_CLASSES.clear()
+            PLAIN_CLASSES.add(c)
             return isinstance(v, c)  # a plain class of the program: Python's answer
         return general(v, c)  # (isinstance_ runs no code of the program)
 
@@ -119,9 +124,7 @@ def _set(bf, name, line, col):
         if t is tuple or t is list:  # (set_: the items as they are)
             for v in items:
                 tv = type(v)
-                if tv not in _SCALARS and (
-                    tv.__hash__ is not _OBJECT_HASH or tv.__eq__ is not _OBJECT_EQ
-                ):
+                if tv not in HASH_PLAIN and not hash_plain_class(tv):
                     return SLOW
             return set(items)
         return SLOW
@@ -278,7 +281,7 @@ def _set_add(m, attr, line, col):
 
     def run(o, v):
         t = type(v)
-        if t not in _SCALARS and (t.__hash__ is not _OBJECT_HASH or t.__eq__ is not _OBJECT_EQ):
+        if t not in HASH_PLAIN and not hash_plain_class(t):
             return SLOW
         n = len(o) + 1  # (_set_add's check_items)
         if n < SMALL and n <= limits.current.limits.max_items:
@@ -347,7 +350,7 @@ def module_site(attr, line, col):
         if type(f) is not BuiltinFunction:
             return SLOW
         for a in args:
-            if type(a) not in _SCALARS:
+            if type(a) not in SCALARS:
                 return SLOW
         try:
             return f.fn(*args)

@@ -13,13 +13,13 @@ import copy
 
 
 from .fast_ast import _and, _call, _h, _is, _name, _or, at
+from .classes import HASH_PLAIN, hash_plain_class
+
 from .fast_builtins import (
-    _OBJECT_EQ,
-    _OBJECT_HASH,
-    _SCALARS,
     ITERATED,
     LAZY,
     MODULE,
+    PLAIN_CLASSES,
     SLOW,
     TORCH_MODULE,
     TableSite,
@@ -28,6 +28,10 @@ from .fast_builtins import (
     module_site,
     torch_site,
 )
+
+
+def _attr(v, name):
+    return ast.Attribute(value=v, attr=name, ctx=ast.Load())
 
 
 def class_table(em, t):
@@ -93,7 +97,39 @@ class FastBuiltinCalls:
             ast.Constant(line),
             ast.Constant(col),
         )
-        form = at(_answered(self, call, general), line, col)
+        form = _answered(self, call, general)
+        if name == "set" and len(parts) == 1:
+            # a tuple or list of items hashed and compared by Python's own rules
+            # (classes.HASH_PLAIN): Python's set of them, as the site's _set makes it
+            items = names[0]
+            kinds = self.const(frozenset({tuple, list}), "tuple_list")
+            test = _and(
+                ast.Compare(
+                    left=_call(_h("type"), computed[0]), ops=[ast.In()], comparators=[kinds]
+                ),
+                _call(
+                    _attr(self.const(HASH_PLAIN, "hash_plain"), "issuperset"),
+                    _call(self.const(map, "map"), _h("type"), _name(items)),
+                ),
+            )
+            call.args[0] = _name(items)
+            made = _call(self.const(set, "py_set"), _name(items))
+            form = ast.IfExp(test=test, body=made, orelse=form)
+        elif name == "isinstance" and len(parts) == 2:
+            # a plain class of the program the site has met: Python's answer, as its own
+            test = _and(
+                _is(computed[0], _name(names[0])),  # (computed in order: always true)
+                _is(_call(_h("type"), computed[1]), self.const(type, "type_type")),
+                ast.Compare(
+                    left=_name(names[1]),
+                    ops=[ast.In()],
+                    comparators=[self.const(PLAIN_CLASSES, "plain_classes")],
+                ),
+            )
+            made = _call(self.const(isinstance, "py_isinstance"), _name(names[0]), _name(names[1]))
+            call.args[:] = [_name(n) for n in names]
+            form = ast.IfExp(test=test, body=made, orelse=form)
+        form = at(form, line, col)
         return (self.const(bf, f"builtin_{name}"), form), _name(f)
 
     @staticmethod
@@ -150,8 +186,8 @@ class FastBuiltinCalls:
 
     def membership(self, op, a, b, fallback):
         """`a in b` (`not in`): Python's own when b is a set or a dict and a's hash and
-        equality are Python's own (fast_builtins.hash_plain: no code of the program
-        runs, no TypeError), as runtime.compare answers it; else `fallback(a, b)`."""
+        equality are Python's own (classes.HASH_PLAIN: no code of the program runs, no
+        TypeError), as runtime.compare answers it; else `fallback(a, b)`."""
         a1, a2 = self._once(a)
         b1, b2 = self._once(b)
         ta, tb = self.tmp(), self.tmp()
@@ -159,7 +195,6 @@ class FastBuiltinCalls:
         if isinstance(a1, ast.NamedExpr):  # (a computed before b, whatever the test says)
             first.append(_is(a1, _name(a1.target.id)))
         kind = ast.NamedExpr(target=_name(tb, ast.Store()), value=_call(_h("type"), b1))
-        own = self.const(_OBJECT_HASH, "object_hash"), self.const(_OBJECT_EQ, "object_eq")
         test = _and(
             *first,
             _or(
@@ -170,12 +205,9 @@ class FastBuiltinCalls:
                 ast.Compare(
                     left=ast.NamedExpr(target=_name(ta, ast.Store()), value=_call(_h("type"), a2)),
                     ops=[ast.In()],
-                    comparators=[self.const(_SCALARS, "scalars")],
+                    comparators=[self.const(HASH_PLAIN, "hash_plain")],
                 ),
-                _and(
-                    _is(ast.Attribute(value=_name(ta), attr="__hash__", ctx=ast.Load()), own[0]),
-                    _is(ast.Attribute(value=_name(ta), attr="__eq__", ctx=ast.Load()), own[1]),
-                ),
+                _call(self.const(hash_plain_class, "hash_plain_class"), _name(ta)),
             ),
         )
         py = ast.Compare(

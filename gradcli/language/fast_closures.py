@@ -15,13 +15,13 @@ the enclosing call's scope that a fast function does not keep."""
 from __future__ import annotations
 
 import ast
-import weakref
 
 from .parser import Tree
 
 from .fast_ast import Unsupported, _call, _h, _name, _pos, at
 from .fast_forms import nested_parameters
 from .fast_objects import _hoisted
+from .fast_support import SITES
 from .functions import UserFunction, given_defaults
 from .iteration import iterate
 from ..library.stdlib import LazyIterator
@@ -30,28 +30,35 @@ from .state import state
 
 
 _new = object.__new__
-_proxy = weakref.proxy
 
 
 def nested_function(make, gs, fast, n, site, defaults=None):
     """The UserFunction of a nested `def` (`make`: the closure compiler's, made in the
     program's scope: no default, no decorator reads the enclosing one), running the
-    Python function `fast` (just made by its `def` in the generated function around:
-    its last parameter, `@me`, given this UserFunction as its default).
+    Python function `fast` (just made by its `def` in the generated function around).
 
     `make` makes the site's first function (`site`: [the program's scope, that
     function, the attributes every copy takes from it]), and each is made as a copy
     of it (the attributes set from one tuple), which is what `make` gives again:
     every attribute the same but the file it is defined in (the one running), its own
     dict of defaults when it has any (`defaults`, computed where the `def` runs; else
-    the first one's empty dict, which is only read), and its Python function."""
+    the first one's empty dict, which is only read), and its Python function.
+
+    The Python function does not know its UserFunction (its last parameter, `@me`,
+    stays None: no object of its own made for it at each definition, no cycle through
+    it holding the call's variables past the call: test_call_cycles): what needs the
+    function running there (an error's call chain, the running frames) takes the
+    site's first function (`me`), which has the same name, signature, scopes and file."""
     p = site[1]
-    if site[0] is not gs:  # (a function of its own, holding nothing of a call)
+    if site[0] is not gs or p.origin is not state.origin:
+        # (a function of its own, holding nothing of a call; made again for a file
+        # of its own: errors name the file the function was defined in)
         p = make(gs, {})  # (its defaults, computed by the caller: `defaults`)
         site[0], site[1] = gs, p
         # (what every copy takes as it is: p is never handed out, nothing changes it)
         site[2] = (p.name, p.sig, p.body, p.globals, p.is_lambda, p.closure, p.generator)
         site[2] += (p.qualname, p.doc, p.cell, p.nests, p.quick)
+        SITES[fast.__code__] = site
     f = _new(UserFunction)
     (
         f.name,
@@ -68,17 +75,12 @@ def nested_function(make, gs, fast, n, site, defaults=None):
         f.quick,
     ) = site[2]
     f.defaults = p.defaults if defaults is None else defaults  # (p's: {}, read only)
-    f.origin = state.origin
-    # (its Python function knows it weakly: it would otherwise hold it in a cycle, and
-    # the call's variables with it, past the call: test_call_cycles)
-    me = (_proxy(f),)
+    f.origin = p.origin
     f.fast = fast
     f.fastn = n
     f.fastm = ()
     if defaults and n >= 0:
-        given_defaults(f, me)
-    else:
-        fast.__defaults__ = me
+        given_defaults(f, (None,))
     return f
 
 
@@ -233,6 +235,32 @@ class FastClosures:
             given[x] = tuple(f"{k}_{tag}" for k in _hoisted(x))
         return given, by_prologue
 
+    def _own_calls(self, node, def_name, inner):
+        """Whether the calls of `def_name` in the nested function that the `def` statement
+        `node` defines call that function itself: its name a variable of this function
+        that only `node` binds (a statement of this function's body itself, run once a
+        call: no statement after it, no `nonlocal`, no handler binds it), not one of the
+        nested function's own."""
+        info, suite = self.info, self.suite
+        if (
+            suite is None
+            or info.kind != "function"
+            or def_name in inner.locals
+            or def_name in inner.nonlocals
+            or def_name not in info.locals
+            or def_name in info.globals
+            or def_name in info.nonlocals
+            or _unbinding(suite) is not False
+        ):
+            return False
+        stmts = [c for c in suite.children if isinstance(c, Tree)]
+        at_def = [i for i, c in enumerate(stmts) if c is node]
+        if not at_def:
+            return False
+        again = FunctionInfo("", "function", info.parent)
+        again.analyse(stmts[at_def[0] + 1 :])
+        return def_name not in again.locals
+
     def e_lambda_(self, node):
         params, body = node.children
         made, value = self._nested(node, "<lambda>", params, body, True)
@@ -260,9 +288,13 @@ class FastClosures:
             make = comp.e_lambda_(node) if is_lambda else comp._def_value(node)[1]
         finally:
             comp.fn = outer
+        k = str(self.n)  # (its Python function's name: `@def <name> <k>`)
+        self.n += 1
         em = type(self)(comp, inner)
         em.consts = self.consts  # (one namespace: the names of constants kept apart)
         em.n = self.n
+        if not is_lambda and positional == names and self._own_calls(node, name, inner):
+            em.own_def = (name, "@def " + name + " " + k, len(names))
         em.enclosing = self.enclosing | {info}
         em.suite, em.params = (None if is_lambda else body_node), names
         em.bound_at = {**self.bound_at, info: self.bound_here(node)}
@@ -285,9 +317,7 @@ class FastClosures:
         if inner.nonlocals:
             body.insert(0, ast.Nonlocal(names=sorted(inner.nonlocals)))
         # its name its own in the function around (fast_support.fast_name reads the
-        # function's name before the space), `@me` its UserFunction (nested_function)
-        k = str(self.n)
-        self.n += 1
+        # function's name before the space), `@me` None (nested_function)
         made = self.function_def("@def " + name + " " + k, [*names, "@me"], body)
         made.args.defaults = [ast.Constant(None)]
         self.consts["@nested_function"] = nested_function

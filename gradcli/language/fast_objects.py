@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import copy
 from .calls import plain_name
-from .classes import direct_name, fast_key, fast_lookup, plain_lookup
+from .classes import HASH_PLAIN, NAMES_KEY, direct_name, fast_key, fast_lookup, plain_lookup
 from .expressions import _joined_text
 from ..runtime.limits import SMALL
 from .fast_calls import class_table
@@ -50,7 +50,6 @@ from .fast_support import OWN_ATTR, augmented_op
 from .parser import Tree
 from .scopes import FunctionInfo
 
-NAMES = "__gradcli_names__"
 #: inspect.currentframe(): the frame of a function running as the closure compiler
 #: runs it (a fast function is a running frame only while it calls: fast_support)
 FRAME_MAKER = "currentframe"
@@ -125,6 +124,13 @@ class FastCalls:
                 names.append(_name(n))
         f = self.tmp()
         checks = [_is_itself(e) for e in first]
+        direct = None
+        if attr in _GROWING and len(names) == 1 and isinstance(o, ast.Name):
+            # (computed first, the object and its argument: the other branch takes them)
+            known = _copy_name(ty) if tb is not None and isinstance(ty, ast.Name) else None
+            direct, checks = self._growing(attr, o, names[0], checks, known), []
+            if tb is None and len(first) == 1 and first[0].target.id == o.id:
+                first = []  # (o computed by the test: `whose` reads it)
         if tb is None:
             ty, tb = _name(self.tmp()), _name(self.tmp())
             whose = _copy_name(o)
@@ -145,8 +151,8 @@ class FastCalls:
             dd = _attr(_copy_name(o), "__dict__")
         else:
             checks.append(_is_not_none(_copy_name(tb)))
-        if nm is None:
-            nm = _attr(_copy_name(ty), NAMES)
+        if nm is None:  # (tb is not None where it is read)
+            nm = _names_of(tb)
         # (its class's method first: reading `__dict__` makes CPython build the dict of an
         # object that keeps its variables inline, which a name no class has never needs)
         checks += [
@@ -183,7 +189,42 @@ class FastCalls:
         slow = ast.IfExp(test=own, body=kept, orelse=slow)
         # a list's, set's or dict's method, a function of a module (fast_calls.py)
         slow = self.builtin_methods(attr, o, names, ty, slow, line, col)
-        return at(ast.IfExp(test=_and(*checks), body=fast, orelse=slow), line, col)
+        out = ast.IfExp(test=_and(*checks), body=fast, orelse=slow)
+        if direct is not None:
+            test, call = direct
+            out = ast.IfExp(test=test, body=call, orelse=out)
+        return at(out, line, col)
+
+    def _growing(self, attr, o, v, computed, ty=None):
+        """(the test, the call) of `o.append(v)` for a list, `o.add(v)` for a set, run as
+        Python's own in the generated code where fast_builtins' site (_append, _set_add)
+        would call it: a list or set of fewer items than the items limit and than a look
+        at the memory, a set's item one that Python hashes and compares running no code
+        of the program (classes.HASH_PLAIN); `computed`: the object and argument's
+        computations, made first; `ty`: the object's class, when read already."""
+        kind = list if attr == "append" else set
+        n = self.tmp()
+        test = [
+            *computed,
+            _is(ty or _call(_h("type"), _copy_name(o)), self.const(kind, "type_" + kind.__name__)),
+        ]
+        if kind is set:
+            hashes = self.const(HASH_PLAIN, "hash_plain")
+            test.append(
+                ast.Compare(
+                    left=_call(_h("type"), _copy_name(v)), ops=[ast.In()], comparators=[hashes]
+                )
+            )
+        size = ast.NamedExpr(
+            target=_name(n, ast.Store()), value=_call(self.const(len, "len"), _copy_name(o))
+        )
+        limit = _attr(_attr(_attr(_h("context"), "current"), "limits"), "max_items")
+        test += [
+            ast.Compare(left=size, ops=[ast.Lt()], comparators=[ast.Constant(SMALL - 1)]),
+            ast.Compare(left=_name(n), ops=[ast.Lt()], comparators=[limit]),
+        ]
+        call = ast.Call(func=_attr(_copy_name(o), attr), args=[_copy_name(v)], keywords=[])
+        return _and(*test), call
 
     def class_call(self, f, ft, parts, slow, name, line, col, test, fast):
         """`f(*parts)`: `fast` when `test` (a function with a fast function: the
@@ -648,7 +689,7 @@ class FastObjects(FastOperators, FastCalls):
                 targets=[_name(nm, ast.Store())],
                 value=ast.IfExp(
                     test=_is_not_none(_name(tb)),
-                    body=_attr(_name(ty), NAMES),  # (set_class_attr adds to it)
+                    body=_names_of(_name(tb)),  # (set_class_attr adds to it)
                     orelse=_copy_name(used),
                 ),
             ),
@@ -769,11 +810,14 @@ class FastObjects(FastOperators, FastCalls):
             self.names_used.add(attr)
             test = ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[nm])
         else:
-            t = self.tmp()
+            t, tb = self.tmp(), self.tmp()
+            table = ast.NamedExpr(
+                target=_name(tb, ast.Store()), value=self._table(_type_of(t, first))
+            )
             test = _and(
-                _is_not_none(self._table(_type_of(t, first))),
+                _is_not_none(table),
                 ast.Compare(
-                    left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[_attr(_name(t), NAMES)]
+                    left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[_names_of(_name(tb))]
                 ),
             )
         # no class of it has `attr`: the object's own variable, as Python reads it (its
@@ -827,11 +871,14 @@ class FastObjects(FastOperators, FastCalls):
             self.names_used.add(attr)
             test = ast.Compare(left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[nm])
         else:
-            ty = _name(self.tmp())
+            ty, tb = _name(self.tmp()), self.tmp()
+            table = ast.NamedExpr(
+                target=_name(tb, ast.Store()), value=self._table(_type_of(ty.id, _copy_name(o)))
+            )
             test = _and(
-                _is_not_none(self._table(_type_of(ty.id, _copy_name(o)))),
+                _is_not_none(table),
                 ast.Compare(
-                    left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[_attr(ty, NAMES)]
+                    left=ast.Constant(attr), ops=[ast.NotIn()], comparators=[_names_of(_name(tb))]
                 ),
             )
         store = ast.Assign(
@@ -872,6 +919,15 @@ def _fast_function(f, value, n):
         ),
         ast.Compare(left=_attr(_name(f), "fastn"), ops=[ast.Eq()], comparators=[ast.Constant(n)]),
     )
+
+
+#: the methods of a list or set whose calls grow it by one item (FastCalls._growing)
+_GROWING = frozenset({"append", "add"})
+
+
+def _names_of(table):
+    """The NAMES set of a plain class, read from its LOOKUP table (classes.NAMES_KEY)."""
+    return ast.Subscript(value=_copy_name(table), slice=ast.Constant(NAMES_KEY), ctx=ast.Load())
 
 
 def _is_not_none(e):

@@ -38,6 +38,22 @@ FAST_DEF = "@def "
 _POSITIONS = weakref.WeakKeyDictionary()  # code object -> its instructions' (line, col)
 
 
+#: the code of a nested function's Python function -> its site (fast_closures.
+#: nested_function's `site`, whose second item is the function standing for it: same
+#: name, signature, scopes and file), for an error or a read of the running frames there
+SITES = weakref.WeakKeyDictionary()
+
+
+def function_of(me, code):
+    """The UserFunction running generated code `code` (`me`: its `@me`, None for a
+    nested function's or a loop's), None for a loop of the program."""
+    if me is None:
+        site = SITES.get(code)
+        if site is not None:
+            return site[1]
+    return me
+
+
 SELF_CALLED = " self"  # (the name's end of a recursive function's second function)
 
 
@@ -101,7 +117,7 @@ def running(f, depth):
     out = []
     for f in reversed(fast):
         v = f.f_locals
-        me = v["@me"]
+        me = function_of(v["@me"], f.f_code)
         local = {k: x for k, x in v.items() if k[:1] != "@"}
         out.append((me, Scope(local, me.globals, depth, me.closure)))
     return out
@@ -168,6 +184,7 @@ def fail(e, me):
         return e
     # (an error out of a function called there: a step of the call chain, GradError.at)
     err = located(e, line, col)
+    me = function_of(me, tb.tb_frame.f_code)
     if me is not None and isinstance(err, GradError):  # as UserFunction.run does
         if err.origin is None:
             err.origin = me.origin

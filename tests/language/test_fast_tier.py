@@ -1132,6 +1132,23 @@ BUILTIN_CALLS = {
         "    return inc\na = outer()\nb = outer()\nprint(a(), a(), b())\n"
         "def bad():\n    def inner(y):\n        return 1 // y\n    return inner\nbad()(1)\nbad()(0)\n"
     ),
+    "nested_function_calls_itself": (
+        "def outer():\n    def f(n):\n        return 0 if n == 0 else 1 + f(n - 1)\n    g = f\n"
+        "    a = g(3)\n    def f(n):\n        return 100\n    return a, g(3)\nprint(outer())\n"
+        "def walk(t):\n    seen = []\n    def go(v):\n        seen.append(v)\n"
+        "        for c in t.get(v, ()):\n            go(c)\n    go(0)\n    return seen\n"
+        "print(walk({0: [1, 2], 1: [3]}))\n"
+        "def bad():\n    def h(x):\n        if x > 2:\n            return x + 'a'\n"
+        "        return h(x + 1)\n    return h(0)\nbad()\n"
+    ),
+    "hashes_and_growing_containers": (
+        "class K:\n    pass\nclass E:\n    def __eq__(self, o):\n        print('eq')\n        return True\n"
+        "    def __hash__(self):\n        return 1\n"
+        "def f(a, b):\n    s = set((a, b))\n    s.add(a)\n    xs = []\n    xs.append(b)\n"
+        "    return len(s), a in s, b not in s, isinstance(a, K), len(xs)\n"
+        "print(f(K(), K()), f(E(), E()))\nK.__hash__ = lambda self: 7\nK.__eq__ = lambda self, o: True\n"
+        "print(f(K(), K()))\n"
+    ),
     "loops_over_lazy_iterators": (
         "def f(xs, ys):\n    out = []\n    for a, b in zip(xs, ys):\n        out.append(a * b)\n"
         "    for i, v in enumerate(xs):\n        out.append(i + v)\n"
