@@ -3,7 +3,7 @@ in the op table (`ops.registry.register`) and the namespaces.  Importing this
 module loads the whole library (the session does)."""
 
 from . import values, python, methods, inplace, inplace_views, autograd_api, torch_ns  # noqa: F401
-from . import composite, composite_more, composite_docs, integration  # noqa: F401,E402
+from . import composite, composite_more, composite_docs, integration, correlation  # noqa: F401,E402
 
 methods.fill_methods()  # every op registered with method=True is a tensor method too
 from . import calculus, graphviz, io, optim, optim_more, data, transforms, einsum  # noqa: E402,F401

@@ -571,3 +571,51 @@ errors(
         "torch.addr(M, a, 2.0)",
     ],
 )
+
+
+# ---------------------------------------------------------------- cov, corrcoef
+
+for _dt in ("float64", "float32"):
+    case(
+        f"cov/values/{_dt}",
+        f"""
+        import torch
+        torch.manual_seed(15)
+        x = torch.randn(4, 30, dtype=torch.{_dt}, requires_grad=True)
+        c = torch.cov(x)
+        print(c, c.grad_fn)
+        print(c.flatten().tolist()[:6])
+        r = torch.corrcoef(x)
+        print(r, r.grad_fn)
+        print(r.flatten().tolist()[:6])
+        (c.sum() + r.sum()).backward()
+        print(x.grad[:, :4])
+        print(x.cov(correction=0)[0].tolist(), torch.cov(x[1]).item(), torch.corrcoef(x[2]))
+        print(torch.cov(torch.arange(6).reshape(2, 3)))
+        """,
+    )
+
+case(
+    "cov/docs",
+    """
+    import torch
+    x = torch.tensor([[0, 1, 2], [2, 1, 0]])
+    print(torch.cov(x))
+    print(torch.cov(x, correction=0))
+    print(torch.corrcoef(x))
+    torch.manual_seed(16)
+    y = torch.randn(2, 4)
+    print(y, torch.corrcoef(y), torch.corrcoef(y[0]), sep="\\n")
+    print(torch.cov(torch.ones(3, 1)))
+    """,
+)
+
+errors(
+    "cov/errors",
+    "import torch",
+    [
+        "torch.cov(torch.ones(2, 2, 2))",
+        "torch.corrcoef(torch.ones(2, 2, 2))",
+        "torch.cov(torch.ones(2, 2, dtype=torch.bool))",
+    ],
+)
